@@ -1,0 +1,1 @@
+"""Pydantic models of everything on the wire; they generate ``openapi/openapi.json``."""

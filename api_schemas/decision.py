@@ -1,0 +1,98 @@
+"""The decision request envelope and its answer (ARCHITECTURE §2)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api_schemas.native import NativeCluster
+
+KUBE_KINDS = (
+    "v1 Node, v1 Pod, v1 ConfigMap (volcano-controller-configmap), scheduling.k8s.io/v1 PriorityClass, "
+    "policy/v1 PodDisruptionBudget, scheduling.volcano.sh/v1beta1 PodGroup and Queue, "
+    "topology.volcano.sh/v1alpha1 HyperNode, scheduling.run.ai/v2 Queue, scheduling.run.ai/v2alpha2 PodGroup, "
+    "kai.scheduler/v1alpha1 Topology, kueue.x-k8s.io Topology, scheduling.x-k8s.io/v1alpha1 PodGroup, "
+    "scheduling.k8s.io Workload and PodGroup (v1alpha1, v1alpha2, v1beta1). Objects of other kinds are ignored "
+    "and reported in `warnings`. A `List` (as printed by `kubectl get -o json`) may stand for the array."
+)
+
+
+class KubeObject(BaseModel):
+    """A Kubernetes object as `kubectl get -o json` prints it."""
+
+    model_config = ConfigDict(extra="allow")
+    apiVersion: str
+    kind: str
+    metadata: dict[str, Any] | None = None
+
+
+class DecisionOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    explain: bool = Field(False, description="Return per-job domains tried and per-task node scores.")
+    deadlineMs: int | None = Field(None, ge=1, description="Time budget of the decision (default 5000 ms).")
+    now: str | None = Field(None, description="RFC 3339 time the decision takes as 'now'; default: server clock.")
+    topology: str | None = Field(
+        None, description="Which topology to use when several are declared: 'hypernodes' or a Topology name."
+    )
+    solver: Literal["heuristic", "exact"] = "heuristic"
+
+
+class DecisionRequest(BaseModel):
+    """A cluster snapshot (Kubernetes objects and/or the native form) plus configuration."""
+
+    objects: list[KubeObject] | KubeObject | None = Field(None, description=KUBE_KINDS)
+    cluster: NativeCluster | None = None
+    config: dict[str, Any] | str | None = Field(
+        None,
+        description="Volcano volcano-scheduler.conf (object or YAML string), or {'profile': 'volcano'|'kai'}.",
+    )
+    options: DecisionOptions | None = None
+
+
+class Binding(BaseModel):
+    pod: str = Field(description="namespace/name")
+    node: str
+    job: str = Field(description="namespace/name of the gang (a pod without a gang is a job of one)")
+
+
+class Eviction(BaseModel):
+    pod: str
+    node: str
+    job: str
+    action: str
+    preemptor: str
+    reason: str
+
+
+class JobStatus(BaseModel):
+    job: str
+    state: Literal["Pending", "Incomplete", "Running", "Completed", "Bound", "Pipelined"]
+    hyperNode: str | None = Field(description="Smallest HyperNode holding the job's placed pods.")
+    message: str
+
+
+class DecisionResponse(BaseModel):
+    bindings: list[Binding]
+    nominations: list[Binding] = Field(description="Pods to give status.nominatedNodeName (wait for victims).")
+    evictions: list[Eviction]
+    jobs: list[JobStatus]
+    explanation: dict[str, Any]
+    warnings: list[str]
+    truncated: bool = Field(description="True when the deadline cut the decision short (it is still safe).")
+
+
+class ProblemError(BaseModel):
+    pointer: str = Field(description="RFC 6901 JSON pointer into the request body.")
+    detail: str
+    object: dict[str, str] | None = Field(None, description="kind, namespace, name of the offending object.")
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details (media type application/problem+json)."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[ProblemError] = []

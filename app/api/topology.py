@@ -1,0 +1,80 @@
+"""``POST /v1/topology``: the HyperNode tree with capacity, and LCA answers for node sets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from api_schemas.topology import TopologyRequest, TopologyResponse
+from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.errors import InputError, join_pointer
+from app.ingest.quantity import format_quantity
+from app.ingest.request import read_request
+from app.settings import Settings, get_settings
+
+router = APIRouter(tags=["topology"])
+
+
+def topology_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    req = read_request(envelope, settings)
+    cluster = req.cluster
+    topo = cluster.topology
+    table = cluster.resources
+    alloc, idle = cluster.allocatable, cluster.idle
+
+    def fmt(vec: Any) -> dict[str, str]:
+        return {n: format_quantity(n, int(vec[i])) for i, n in enumerate(table.names)}
+
+    hypernodes = []
+    for h in sorted(range(len(topo.names)), key=lambda h: (topo.tier[h], topo.names[h])):
+        leaves = topo.leaves[h]
+        parent = topo.parent[h]
+        hypernodes.append(
+            {
+                "name": topo.names[h],
+                "tier": int(topo.tier[h]),
+                "tierName": topo.tier_name[h],
+                "parent": topo.names[parent] if parent >= 0 else None,
+                "children": list(topo.children[h]),
+                "nodeCount": int(len(leaves)),
+                "allocatable": fmt(alloc[leaves].sum(axis=0)),
+                "free": fmt(idle[leaves].sum(axis=0)),
+            }
+        )
+    queries = envelope.get("queries") or []
+    if not isinstance(queries, list):
+        raise InputError("'queries' must be an array", "/queries")
+    answers = []
+    for i, q in enumerate(queries):
+        qp = join_pointer("/queries", i)
+        names = q.get("nodes") if isinstance(q, dict) else None
+        if not isinstance(names, list) or not names:
+            raise InputError("a query needs a non-empty 'nodes' array", join_pointer(qp, "nodes"))
+        idx = []
+        for j, n in enumerate(names):
+            if n not in cluster.node_index:
+                raise InputError(f"node {n!r} is not in the snapshot", join_pointer(qp, "nodes", j))
+            idx.append(cluster.node_index[n])
+        h = topo.lca(idx)
+        answers.append({"nodes": names, "lca": topo.names[h], "tier": int(topo.tier[h])})
+    return {
+        "root": topo.names[topo.root],
+        "tiers": [int(t) for t in topo.tiers],
+        "hyperNodes": hypernodes,
+        "answers": answers,
+    }
+
+
+@router.post(
+    "/v1/topology",
+    response_model=TopologyResponse,
+    responses=PROBLEM_RESPONSES,
+    openapi_extra=body_schema(TopologyRequest),
+    summary="The HyperNode tree, its capacity, and LCA answers",
+)
+async def post_topology(request: Request) -> Response:
+    settings = get_settings()
+    envelope = await envelope_of(request, settings)
+    return json_response(await compute(topology_answer, envelope, settings))

@@ -1,0 +1,316 @@
+"""One decision = one session over the request's private model.
+
+The session owns the cluster, instantiates the configured plugins tier by tier, keeps
+the extension-point tables, and combines plugin answers the way Volcano's
+``session_plugins.go`` does (each point documents its rule below). Actions talk to
+plugins only through these methods.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from app.framework.config import PluginOption, SchedulerConfig
+from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
+from app.model.cluster import Cluster, Job, Queue, SubGroup, Task, TaskStatus
+from app.model.decision import Binding, Decision, Eviction
+
+if TYPE_CHECKING:
+    from app.framework.plugin import Plugin
+
+#: Which ``enable*`` flag gates which extension point (Volcano's mapping).
+POINT_FLAG = {
+    "job_order": "JobOrder", "task_order": "TaskOrder", "queue_order": "QueueOrder",
+    "victim_queue_order": "QueueOrder", "sub_job_order": "SubJobOrder", "namespace_order": "NamespaceOrder",
+    "predicate": "Predicate", "node_order": "NodeOrder", "batch_node_order": "NodeOrder",
+    "best_node": "BestNode", "hyper_node_order": "HyperNodeOrder", "hyper_node_gradient": "HyperNodeGradient",
+    "job_ready": "JobReady", "job_pipelined": "JobPipelined", "job_starving": "JobStarving", "job_valid": "",
+    "sub_job_ready": "SubJobReady", "sub_job_pipelined": "SubJobPipelined", "preemptable": "Preemptable",
+    "reclaimable": "Reclaimable", "unified_evictable": "", "overused": "Overused", "allocatable": "Allocatable",
+    "preemptive": "Preemptive", "job_enqueueable": "JobEnqueued", "job_enqueued": "JobEnqueued",
+}  # fmt: skip
+
+PURPOSE_ALLOCATE, PURPOSE_EVICT = "allocate", "evict"
+ROOT_NAME = "<cluster-top-hypernode>"
+
+
+class Session:
+    def __init__(
+        self,
+        cluster: Cluster,
+        config: SchedulerConfig,
+        plugin_classes: dict[str, type[Plugin]],
+        *,
+        explain: bool = False,
+    ) -> None:
+        self.cluster = cluster
+        self.config = config
+        self.now = cluster.now
+        self.explain = explain
+        self.explanation: dict[str, Any] = {}
+        self.decision = Decision()
+        # job key -> HyperNode id of its placed tasks (Volcano's AllocatedHyperNode), and
+        # sub-group uid -> same for sub-groups; recovered from running pods at open.
+        self.job_hypernode: dict[str, int] = {}
+        self.subgroup_hypernode: dict[str, int] = {}
+        self.messages: dict[str, str] = {}
+        self._hooks: dict[str, list[list[tuple[str, Callable[..., Any]]]]] = {}
+        self._alloc_handlers: list[Callable[[Task], None]] = []
+        self._dealloc_handlers: list[Callable[[Task], None]] = []
+        self.plugins: dict[str, Plugin] = {}
+        self.options: dict[str, PluginOption] = {}
+        self._recover_hypernodes()
+        for tier_idx, tier in enumerate(config.tiers):
+            for opt in tier:
+                plugin = plugin_classes[opt.name](self, opt)
+                self.plugins[opt.name] = plugin
+                self.options[opt.name] = opt
+                self._tier = tier_idx
+                plugin.open()
+
+    # -- registration --------------------------------------------------------------------
+    def register(self, point: str, plugin: str, fn: Callable[..., Any]) -> None:
+        """Called by plugins while opening; honours the plugin's ``enable*`` flag."""
+        flag = POINT_FLAG[point]
+        if flag and not self.options[plugin].enabled(flag):
+            return
+        tiers = self._hooks.setdefault(point, [[] for _ in self.config.tiers])
+        tiers[self._tier].append((plugin, fn))
+
+    def on_allocate(self, fn: Callable[[Task], None]) -> None:
+        self._alloc_handlers.append(fn)
+
+    def on_deallocate(self, fn: Callable[[Task], None]) -> None:
+        self._dealloc_handlers.append(fn)
+
+    def has(self, point: str) -> bool:
+        return any(self._hooks.get(point, []))
+
+    def fns(self, point: str) -> Iterable[tuple[str, Callable[..., Any]]]:
+        for tier in self._hooks.get(point, []):
+            yield from tier
+
+    # -- ordering: the first plugin with a non-zero answer decides --------------------------
+    def _first_nonzero(self, point: str, a: Any, b: Any) -> int:
+        for _, fn in self.fns(point):
+            c = fn(a, b)
+            if c:
+                return c
+        return 0
+
+    def job_order(self, a: Job, b: Job) -> int:
+        """JobOrder: first non-zero plugin answer; then creation time, then UID."""
+        c = self._first_nonzero("job_order", a, b)
+        if c:
+            return c
+        return _cmp((a.created, a.uid, a.key), (b.created, b.uid, b.key))
+
+    def task_order(self, a: Task, b: Task) -> int:
+        """TaskOrder: first non-zero plugin answer; then creation time, then UID."""
+        c = self._first_nonzero("task_order", a, b)
+        if c:
+            return c
+        return _cmp((a.created, a.uid, a.key), (b.created, b.uid, b.key))
+
+    def queue_order(self, a: Queue, b: Queue) -> int:
+        """QueueOrder: first non-zero plugin answer; then creation time, then name."""
+        c = self._first_nonzero("queue_order", a, b)
+        if c:
+            return c
+        return _cmp((a.created, a.name), (b.created, b.name))
+
+    def victim_queue_order(self, a: Queue, b: Queue, preemptor: Queue | None) -> int:
+        """VictimQueueOrder: first non-zero plugin answer; else the reverse of QueueOrder."""
+        for _, fn in self.fns("victim_queue_order"):
+            c = fn(a, b, preemptor)
+            if c:
+                return c
+        return -self.queue_order(a, b)
+
+    def sub_job_order(self, a: SubGroup, b: SubGroup) -> int:
+        """SubJobOrder: first non-zero plugin answer; then MatchIndex, then UID."""
+        c = self._first_nonzero("sub_job_order", a, b)
+        if c:
+            return c
+        return _cmp((a.match_index, a.uid), (b.match_index, b.uid))
+
+    def sort_jobs(self, jobs: Iterable[Job]) -> list[Job]:
+        return sorted(jobs, key=functools.cmp_to_key(self.job_order))
+
+    def sort_tasks(self, tasks: Iterable[Task]) -> list[Task]:
+        return sorted(tasks, key=functools.cmp_to_key(self.task_order))
+
+    def sort_queues(self, queues: Iterable[Queue]) -> list[Queue]:
+        return sorted(queues, key=functools.cmp_to_key(self.queue_order))
+
+    # -- gang predicates -------------------------------------------------------------------
+    def job_valid(self, job: Job) -> str | None:
+        """JobValid: the first plugin that objects gives the reason."""
+        for _, fn in self.fns("job_valid"):
+            msg = fn(job)
+            if msg:
+                return msg
+        return None
+
+    def job_ready(self, job: Job) -> bool:
+        """JobReady: logical AND over every enabled plugin."""
+        return all(fn(job) for _, fn in self.fns("job_ready"))
+
+    def job_pipelined(self, job: Job) -> bool:
+        """JobPipelined: any reject is false; else the first tier with a permit is true."""
+        return self._vote("job_pipelined", job)
+
+    def sub_job_ready(self, sg: SubGroup, job: Job) -> bool:
+        return all(fn(sg, job) for _, fn in self.fns("sub_job_ready"))
+
+    def sub_job_pipelined(self, sg: SubGroup, job: Job) -> bool:
+        return self._vote("sub_job_pipelined", sg, job)
+
+    def job_enqueueable(self, job: Job) -> bool:
+        """JobEnqueueable: a vote, like JobPipelined."""
+        return self._vote("job_enqueueable", job)
+
+    def _vote(self, point: str, *args: Any) -> bool:
+        for tier in self._hooks.get(point, []):
+            found = False
+            for _, fn in tier:
+                res = fn(*args)
+                if res < 0:
+                    return False
+                if res > 0:
+                    found = True
+            if found:
+                return True
+        return True
+
+    def job_starving(self, job: Job) -> bool:
+        """JobStarving: every plugin of the first tier that registers it must agree."""
+        for tier in self._hooks.get("job_starving", []):
+            if tier:
+                return all(fn(job) for _, fn in tier)
+        return False
+
+    # -- queues ----------------------------------------------------------------------------
+    def overused(self, queue: Queue) -> bool:
+        """Overused: logical OR."""
+        return any(fn(queue) for _, fn in self.fns("overused"))
+
+    def allocatable(self, queue: Queue, task: Task) -> bool:
+        """Allocatable: logical AND."""
+        return all(fn(queue, task) for _, fn in self.fns("allocatable"))
+
+    def preemptive(self, queue: Queue, tasks: Sequence[Task]) -> bool:
+        """Preemptive (may this queue reclaim): logical AND."""
+        return all(fn(queue, tasks) for _, fn in self.fns("preemptive"))
+
+    # -- nodes -----------------------------------------------------------------------------
+    def predicate_mask(self, task: Task, nodes: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Predicate: every plugin must pass. Returns the mask over ``nodes`` and per-plugin masks."""
+        mask = np.ones(len(nodes), dtype=bool)
+        per: dict[str, np.ndarray] = {}
+        for name, fn in self.fns("predicate"):
+            m = fn(task, nodes)
+            per[name] = m
+            mask &= m
+        return mask, per
+
+    def node_scores(self, task: Task, nodes: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """NodeOrder and BatchNodeOrder: scores are summed across plugins."""
+        total = np.zeros(len(nodes), dtype=np.float64)
+        per: dict[str, np.ndarray] = {}
+        for point in ("node_order", "batch_node_order"):
+            for name, fn in self.fns(point):
+                s = np.asarray(fn(task, nodes), dtype=np.float64)
+                per[name] = per.get(name, 0) + s
+                total += s
+        return total, per
+
+    def hyper_node_scores(self, job: Job, sg: SubGroup | None, hypernodes: Sequence[int]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """HyperNodeOrder: plugin scores summed per HyperNode."""
+        total = np.zeros(len(hypernodes), dtype=np.float64)
+        per: dict[str, np.ndarray] = {}
+        for name, fn in self.fns("hyper_node_order"):
+            s = np.asarray(fn(job, sg, hypernodes), dtype=np.float64)
+            per[name] = s
+            total += s
+        return total, per
+
+    def hyper_node_gradients(self, job: Job, sg: SubGroup | None, root: int, purpose: str) -> list[list[int]]:
+        """HyperNodeGradient: the first enabled plugin that registers it wins; else [[root]]."""
+        for _, fn in self.fns("hyper_node_gradient"):
+            return fn(job, sg, root, purpose)
+        return [[root]]
+
+    # -- state changes (used by Statement) --------------------------------------------------
+    def apply_allocate(self, task: Task, node: int, status: TaskStatus) -> None:
+        c = self.cluster
+        task.status = status
+        task.node = node
+        if status == TaskStatus.PIPELINED:
+            c.pipelined[node] += task.req
+        else:
+            c.used[node] += task.req
+        for h in self._alloc_handlers:
+            h(task)
+
+    def undo_allocate(self, task: Task, prev_status: TaskStatus, prev_node: int) -> None:
+        c = self.cluster
+        if task.status == TaskStatus.PIPELINED:
+            c.pipelined[task.node] -= task.req
+        else:
+            c.used[task.node] -= task.req
+        for h in self._dealloc_handlers:
+            h(task)
+        task.status = prev_status
+        task.node = prev_node
+
+    def apply_evict(self, task: Task) -> None:
+        self.cluster.releasing[task.node] += task.req
+        task.status = TaskStatus.RELEASING
+        for h in self._dealloc_handlers:
+            h(task)
+
+    def undo_evict(self, task: Task, prev_status: TaskStatus) -> None:
+        self.cluster.releasing[task.node] -= task.req
+        task.status = prev_status
+        for h in self._alloc_handlers:
+            h(task)
+
+    def statement(self) -> Statement:
+        return Statement(self)
+
+    def record(self, ops: list[Operation]) -> None:
+        """Committed operations become the decision (nomination only after an eviction)."""
+        names = self.cluster.nodes
+        for op in ops:
+            t = op.task
+            job = t.job.key if t.job else t.key
+            if op.kind == ALLOCATE:
+                self.decision.bindings.append(Binding(t.key, names[op.node].name, job))
+            elif op.kind == PIPELINE and op.eviction_occurred:
+                self.decision.nominations.append(Binding(t.key, names[op.node].name, job))
+            elif op.kind == EVICT:
+                self.decision.evictions.append(
+                    Eviction(t.key, names[op.node].name, job, op.action, op.preemptor, op.reason)
+                )
+
+    # -- topology bookkeeping --------------------------------------------------------------
+    def _recover_hypernodes(self) -> None:
+        """AllocatedHyperNode: the smallest HyperNode holding a job's (sub-group's) running pods."""
+        topo = self.cluster.topology
+        for job in self.cluster.jobs.values():
+            nodes = sorted({t.node for t in job.tasks if t.node >= 0 and t.status.holds_node})
+            if nodes:
+                self.job_hypernode[job.key] = topo.smallest_containing(nodes)
+            for sg in job.subgroups.values():
+                sn = sorted({t.node for t in sg.tasks if t.node >= 0 and t.status.holds_node})
+                if sn:
+                    self.subgroup_hypernode[sg.uid] = topo.smallest_containing(sn)
+
+
+def _cmp(a: Any, b: Any) -> int:
+    return (a > b) - (a < b)

@@ -1,0 +1,435 @@
+"""Resolve a :class:`Draft` into the :class:`~app.model.cluster.Cluster` the engine uses.
+
+Cross-references are checked here (pod → node, pod → gang, gang → queue, priority class
+names) and every failure points at the field that made the reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.errors import InputError, join_pointer
+from app.ingest.draft import Draft, GroupDraft, PodDraft
+from app.ingest.kube import apply_koordinator, apply_template
+from app.model.cluster import Cluster, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
+from app.model.resources import ResourceTable
+from app.topology import discovery
+from app.topology.tree import Topology, build_topology
+
+#: Classes every cluster has, even when the snapshot does not list them.
+BUILTIN_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
+#: KAI installs these; used for KAI gangs when the snapshot does not carry them.
+KAI_PRIORITY_CLASSES = {"train": 50, "interactive-preemptible": 75, "build": 100, "inference": 125}
+KAI_DEFAULT_PRIORITY = 50
+DEFAULT_QUEUE = "default"
+CRITICAL_NAMESPACE = "kube-system"
+
+_SOURCE_GROUP = {
+    "volcano": "scheduling.volcano.sh",
+    "kai": "scheduling.run.ai",
+    "scheduler-plugins": "scheduling.x-k8s.io",
+    "workload": "scheduling.k8s.io",
+    "native": "native cluster.groups",
+}
+
+
+def build(d: Draft, *, now: float, topology_name: str | None = None, max_hypernode_depth: int = 16) -> Cluster:
+    classes, default_class = _priority_classes(d)
+    nodes = _nodes(d)
+    table = ResourceTable(_resource_names(d))
+    allocatable = table.matrix([n.allocatable for n in d.nodes])
+    node_objs = [
+        Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer) for i, n in enumerate(d.nodes)
+    ]
+    topology = _topology(d, topology_name, max_hypernode_depth)
+    queues = _queues(d)
+    groups = _groups(d)
+    tasks, jobs = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
+    for job in jobs.values():
+        if job.queue not in queues:
+            if job.queue != DEFAULT_QUEUE:
+                raise InputError(
+                    f"queue {job.queue!r} does not exist", join_pointer(job.pointer, "spec", "queue"), job.obj
+                )
+            queues[DEFAULT_QUEUE] = Queue(name=DEFAULT_QUEUE, source="implicit")
+    queues = {k: queues[k] for k in sorted(queues)}
+    cluster = Cluster(
+        resources=table,
+        nodes=node_objs,
+        allocatable=allocatable,
+        tasks=tasks,
+        jobs=jobs,
+        queues=queues,
+        topology=topology,
+        priority_classes=classes,
+        pdbs=sorted(d.pdbs, key=lambda p: (p.namespace, p.name)),
+        now=now,
+    )
+    if d.ignored:
+        kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
+        cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")
+    return cluster
+
+
+# ---------------------------------------------------------------------------------------
+def _priority_classes(d: Draft) -> tuple[dict[str, PriorityClass], PriorityClass | None]:
+    classes: dict[str, PriorityClass] = {}
+    default: PriorityClass | None = None
+    for pc, ptr, ident in d.priority_classes:
+        if pc.name in classes:
+            raise InputError(f"duplicate PriorityClass {pc.name!r}", join_pointer(ptr, "metadata", "name"), ident)
+        classes[pc.name] = pc
+        if pc.global_default:
+            if default is not None:
+                raise InputError(
+                    f"two PriorityClasses are globalDefault ({default.name}, {pc.name})",
+                    join_pointer(ptr, "globalDefault"),
+                    ident,
+                )
+            default = pc
+    for name, value in BUILTIN_PRIORITY_CLASSES.items():
+        classes.setdefault(name, PriorityClass(name, value))
+    return dict(sorted(classes.items())), default
+
+
+def _nodes(d: Draft) -> dict[str, int]:
+    index: dict[str, int] = {}
+    for i, n in enumerate(d.nodes):
+        if n.name in index:
+            raise InputError(f"duplicate Node {n.name!r}", join_pointer(n.pointer, "metadata", "name"), n.ident)
+        index[n.name] = i
+    return index
+
+
+def _resource_names(d: Draft) -> Iterable[str]:
+    names: set[str] = set()
+    for n in d.nodes:
+        names.update(n.allocatable)
+    for p in d.pods:
+        names.update(p.req)
+    for g in d.groups:
+        if g.min_resources:
+            names.update(g.min_resources)
+    for q in d.queues:
+        for m in (q.capability, q.deserved, q.guarantee):
+            if m:
+                names.update(m)
+    return names
+
+
+def _topology(d: Draft, name: str | None, max_depth: int) -> Topology:
+    node_names = [n.name for n in d.nodes]
+    node_labels = [n.labels for n in d.nodes]
+    sources = {t.name: t for t in d.topologies}
+    if name and name != "hypernodes" and name not in sources:
+        known = ", ".join(sorted(["hypernodes", *sources])) or "none"
+        raise InputError(f"options.topology names {name!r}, which is not in the snapshot (known: {known})", "/options/topology")
+    if name and name != "hypernodes":
+        chosen = sources[name]
+    elif d.hypernodes or name == "hypernodes" or not sources:
+        return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth)
+    elif len(sources) == 1:
+        chosen = next(iter(sources.values()))
+    else:
+        raise InputError(
+            "the snapshot declares several topologies (" + ", ".join(sorted(sources)) + "); choose one with options.topology",
+            "/options/topology",
+        )
+    if chosen.kind == "volcano-discovery":
+        specs = discovery.from_volcano_label_discovery({chosen.name: chosen.levels}, node_names, node_labels, pointer=chosen.pointer)
+    else:
+        specs = discovery.from_level_labels(chosen.name, chosen.levels, node_names, node_labels, pointer=chosen.pointer)
+    return build_topology(specs, node_names, node_labels, max_depth=max_depth)
+
+
+def _queues(d: Draft) -> dict[str, Queue]:
+    queues: dict[str, Queue] = {}
+    for q in d.queues:
+        if q.name in queues:
+            raise InputError(
+                f"duplicate Queue {q.name!r}", join_pointer(q.pointer, "metadata", "name"), {"kind": "Queue", "name": q.name}
+            )
+        queues[q.name] = q
+    return queues
+
+
+def _groups(d: Draft) -> dict[tuple[str, str, str], GroupDraft]:
+    groups: dict[tuple[str, str, str], GroupDraft] = {}
+    keys: dict[str, GroupDraft] = {}
+    for g in d.groups:
+        k = (g.source, g.namespace, g.name)
+        if k in groups:
+            raise InputError(
+                f"duplicate PodGroup {g.namespace}/{g.name}", join_pointer(g.pointer, "metadata", "name"), g.ident
+            )
+        other = keys.get(f"{g.namespace}/{g.name}")
+        if other is not None:
+            raise InputError(
+                f"PodGroup {g.namespace}/{g.name} is defined by two APIs ({_SOURCE_GROUP.get(other.source)} and "
+                f"{_SOURCE_GROUP.get(g.source)}); job names must be unique",
+                join_pointer(g.pointer, "metadata", "name"),
+                g.ident,
+            )
+        groups[k] = g
+        keys[f"{g.namespace}/{g.name}"] = g
+        if g.source == "workload" and g.min_member < 0:
+            _fill_from_workload(g, d)
+    return groups
+
+
+def _fill_from_workload(g: GroupDraft, d: Draft) -> None:
+    wname, tname = g.template or ("", "")
+    t = d.workloads.get((g.namespace, wname), {}).get(tname)
+    if t is None:
+        raise InputError(
+            f"PodGroup has no schedulingPolicy and its template {wname}/{tname} is not in the snapshot",
+            join_pointer(g.pointer, "spec"),
+            g.ident,
+        )
+    mode, pclass, prio, policy = g.disruption_mode, g.priority_class, g.priority, g.preemption_policy
+    apply_template(g, t)
+    g.disruption_mode = mode or g.disruption_mode
+    g.priority_class = pclass or g.priority_class
+    g.priority = prio if prio is not None else g.priority
+    g.preemption_policy = policy or g.preemption_policy
+
+
+def _class_value(
+    name: str, classes: dict[str, PriorityClass], ptr: str, ident: dict | None, *, kai: bool = False
+) -> int:
+    pc = classes.get(name)
+    if pc is not None:
+        return pc.value
+    if kai and name in KAI_PRIORITY_CLASSES:
+        return KAI_PRIORITY_CLASSES[name]
+    raise InputError(f"PriorityClass {name!r} does not exist", ptr, ident)
+
+
+def _task_status(p: PodDraft) -> TaskStatus:
+    if p.phase == "Running":
+        return TaskStatus.RELEASING if p.deleting else TaskStatus.RUNNING
+    if p.phase == "Pending":
+        if p.deleting:
+            return TaskStatus.RELEASING
+        return TaskStatus.BOUND if p.node_name else TaskStatus.PENDING
+    return {"Succeeded": TaskStatus.SUCCEEDED, "Failed": TaskStatus.FAILED}.get(p.phase, TaskStatus.UNKNOWN)
+
+
+def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default: PriorityClass | None) -> Job:
+    job = Job(key, g.namespace, g.name, g.source)
+    job.uid = g.uid
+    job.queue = g.queue or DEFAULT_QUEUE
+    job.min_available = g.min_member
+    job.min_task_member = dict(sorted(g.min_task_member.items()))
+    job.min_resources = g.min_resources
+    job.network_topology = g.network_topology
+    job.subgroup_policies = g.subgroup_policies
+    job.created = g.created
+    job.phase = g.phase
+    job.preemptable = g.preemptable
+    job.gang_mode = g.gang_mode
+    job.gang_groups = g.gang_groups
+    job.match_policy = g.match_policy
+    job.waiting_time = g.waiting_time
+    job.total_number = g.total_number
+    job.disruption_mode = g.disruption_mode or "Pod"
+    job.kai_preemptibility = g.kai_preemptibility
+    job.priority_class = g.priority_class
+    job.pointer = g.pointer
+    job.obj = g.ident
+    pc_ptr = join_pointer(g.pointer, "spec", "priorityClassName")
+    if g.priority is not None:
+        job.priority = g.priority
+    elif g.priority_class:
+        job.priority = _class_value(g.priority_class, classes, pc_ptr, g.ident, kai=g.source == "kai")
+    elif g.source == "kai":
+        job.priority = KAI_DEFAULT_PRIORITY
+    elif default is not None:
+        job.priority = default.value
+    job.preemption_policy = g.preemption_policy or (
+        classes[g.priority_class].preemption_policy if g.priority_class in classes else "PreemptLowerPriority"
+    )
+    return job
+
+
+def _tasks_and_jobs(
+    d: Draft,
+    nodes: dict[str, int],
+    groups: dict[tuple[str, str, str], GroupDraft],
+    classes: dict[str, PriorityClass],
+    default: PriorityClass | None,
+    table: ResourceTable,
+) -> tuple[list[Task], dict[str, Job]]:
+    jobs: dict[str, Job] = {}
+    by_group: dict[tuple[str, str, str], Job] = {}
+    tasks: list[Task] = []
+    seen: dict[str, PodDraft] = {}
+    reqs = table.matrix([p.req for p in d.pods])
+    singles: list[tuple[Task, PodDraft]] = []
+    for i, p in enumerate(d.pods):
+        key = f"{p.namespace}/{p.name}"
+        if key in seen:
+            raise InputError(f"duplicate Pod {key}", join_pointer(p.pointer, "metadata", "name"), p.ident)
+        seen[key] = p
+        t = Task()
+        t.idx = i
+        t.uid = p.uid or key
+        t.namespace, t.name, t.key = p.namespace, p.name, key
+        t.status = _task_status(p)
+        if p.node_name:
+            node = nodes.get(p.node_name)
+            if node is None:
+                raise InputError(
+                    f"spec.nodeName names node {p.node_name!r}, which is not in the snapshot",
+                    join_pointer(p.pointer, "spec", "nodeName"),
+                    p.ident,
+                )
+            t.node = node
+        t.req = reqs[i]
+        t.role = p.role
+        t.preemptable = p.preemptable is not False
+        t.created = p.created
+        t.labels, t.annotations = p.labels, p.annotations
+        t.node_selector, t.affinity, t.tolerations = p.node_selector, p.affinity, p.tolerations
+        t.nominated_node = p.nominated
+        t.gated = p.gated
+        t.task_priority = p.task_priority
+        t.best_effort = all(v == 0 for k, v in p.req.items() if k != "pods")
+        t.pointer = p.pointer
+        pc_ptr = join_pointer(p.pointer, "spec", "priorityClassName")
+        if p.priority is not None:
+            t.priority = p.priority
+        elif p.priority_class:
+            t.priority = _class_value(p.priority_class, classes, pc_ptr, p.ident)
+        elif default is not None:
+            t.priority = default.value
+        t.preemption_policy = p.preemption_policy or (
+            classes[p.priority_class].preemption_policy if p.priority_class in classes else "PreemptLowerPriority"
+        )
+        t.critical = p.priority_class in BUILTIN_PRIORITY_CLASSES or p.namespace == CRITICAL_NAMESPACE
+        tasks.append(t)
+        job = _job_for(p, t, groups, by_group, jobs, classes, default, d)
+        if job is None:
+            singles.append((t, p))
+            continue
+        t.job = job
+        job.tasks.append(t)
+        if job.source == "workload":  # KEP-5710: the group's priority is the pods' priority
+            t.priority = job.priority
+        if p.queue and job.queue == DEFAULT_QUEUE and job.source == "kai":
+            job.queue = p.queue
+    for t, p in singles:  # pods without a gang: a job of one, named like the pod
+        key = t.key if t.key not in jobs else f"{t.key}#pod"
+        job = Job(key, t.namespace, t.name, "pod")
+        job.uid = t.uid
+        job.queue = p.queue or DEFAULT_QUEUE
+        job.priority = t.priority
+        job.created = t.created
+        job.pointer, job.obj = p.pointer, p.ident
+        job.preemption_policy = t.preemption_policy
+        job.tasks.append(t)
+        t.job = job
+        jobs[key] = job
+    for job in jobs.values():
+        _assign_subgroups(job)
+    return tasks, dict(sorted(jobs.items()))
+
+
+def _job_for(
+    p: PodDraft,
+    t: Task,
+    groups: dict[tuple[str, str, str], GroupDraft],
+    by_group: dict[tuple[str, str, str], Job],
+    jobs: dict[str, Job],
+    classes: dict[str, PriorityClass],
+    default: PriorityClass | None,
+    d: Draft,
+) -> Job | None:
+    ref = p.group
+    if ref is None:
+        return None
+    if ref.source == "workload-v1alpha1":
+        return _v1alpha1_job(p, ref, by_group, jobs, classes, default, d)
+    gk = (ref.source, p.namespace, ref.name)
+    if ref.source == "koordinator" and ("scheduler-plugins", p.namespace, ref.name) in groups:
+        gk = ("scheduler-plugins", p.namespace, ref.name)
+    job = by_group.get(gk)
+    if job is not None:
+        return job
+    g = groups.get(gk)
+    if g is None:
+        if ref.source != "koordinator":
+            api = _SOURCE_GROUP[ref.source]
+            raise InputError(
+                f"the pod's PodGroup {p.namespace}/{ref.name} ({api}) is not in the snapshot", ref.pointer, p.ident
+            )
+        g = GroupDraft(source="koordinator", namespace=p.namespace, name=ref.name, created=p.created, pointer=p.pointer, ident=p.ident)
+        apply_koordinator(g, ref.extra, join_pointer(p.pointer, "metadata", "annotations"), p.ident)
+        if g.total_number is not None and g.total_number < g.min_member:
+            g.total_number = g.min_member
+    if g.basic:  # Workload API basic policy: every pod on its own
+        return None
+    job = _new_job(g, f"{g.namespace}/{g.name}", classes, default)
+    by_group[gk] = job
+    jobs[job.key] = job
+    return job
+
+
+def _v1alpha1_job(p, ref, by_group, jobs, classes, default, d) -> Job | None:  # type: ignore[no-untyped-def]
+    templates = d.workloads.get((p.namespace, ref.name))
+    tmpl = None if templates is None else templates.get(ref.extra["podGroup"])
+    if tmpl is None:
+        raise InputError(
+            f"workloadRef names Workload {p.namespace}/{ref.name} pod group {ref.extra['podGroup']!r}, "
+            "which is not in the snapshot",
+            ref.pointer,
+            p.ident,
+        )
+    if tmpl.min_count is None:
+        return None
+    name = f"{ref.name}-{ref.extra['podGroup']}" + (f"-{ref.extra['replicaKey']}" if ref.extra["replicaKey"] else "")
+    gk = ("workload-v1alpha1", p.namespace, name)
+    job = by_group.get(gk)
+    if job is None:
+        g = GroupDraft(source="workload", namespace=p.namespace, name=name, created=p.created, pointer=p.pointer, ident=p.ident)
+        apply_template(g, tmpl)
+        job = _new_job(g, f"{p.namespace}/{name}", classes, default)
+        by_group[gk] = job
+        jobs[job.key] = job
+    return job
+
+
+def _fnv(value: str) -> str:
+    """Label values longer than 128 characters are replaced by their FNV-1a 64 hash (as Volcano)."""
+    if len(value) <= 128:
+        return value
+    h = 0xCBF29CE484222325
+    for b in value.encode():
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:x}"
+
+
+def _assign_subgroups(job: Job) -> None:
+    """Volcano SubJob ids: ``<job>/<policy>-<values of matchLabelKeys>``."""
+    job.tasks.sort(key=lambda t: t.key)
+    if not job.subgroup_policies:
+        return
+    for t in job.tasks:
+        for pol in job.subgroup_policies:
+            if pol.selector is not None and not pol.selector.matches(t.labels):
+                continue
+            values = [t.labels.get(k, "") for k in pol.match_label_keys]
+            uid = f"{job.key}/{pol.name}" + ("-" + "-".join(_fnv(v) for v in values) if values else "")
+            sg = job.subgroups.get(uid)
+            if sg is None:
+                try:
+                    idx = int(values[0]) if values else 0
+                except ValueError:
+                    idx = 0
+                sg = SubGroup(uid, pol.name, pol.sub_group_size, idx, pol.network_topology)
+                job.subgroups[uid] = sg
+            sg.tasks.append(t)
+            t.subgroup = sg
+            break
+    job.subgroups = dict(sorted(job.subgroups.items()))
+

@@ -1,0 +1,138 @@
+"""What ingest reads before cross-references are resolved.
+
+Both input forms (Kubernetes objects and the native ``cluster`` form) are read into a
+:class:`Draft`; :mod:`app.ingest.build` then resolves names (pod → node, pod → gang,
+gang → queue, priority classes) and produces the :class:`~app.model.cluster.Cluster`.
+Each draft keeps the JSON pointer and identity of its source so late errors (an unknown
+node, a missing PodGroup) still point at the right field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.model.cluster import NetworkTopology, PodDisruptionBudget, PriorityClass, Queue, SubGroupPolicy
+from app.topology.tree import HyperNodeSpec
+
+Ident = dict[str, str] | None
+
+
+@dataclass(slots=True)
+class NodeDraft:
+    name: str
+    uid: str
+    labels: dict[str, str]
+    taints: tuple[dict[str, Any], ...]
+    unschedulable: bool
+    ready: bool
+    allocatable: dict[str, int]
+    pointer: str
+    ident: Ident
+
+
+@dataclass(slots=True)
+class GroupRef:
+    """How a pod names its gang: which API, which name, and where the pod said so."""
+
+    source: str  # volcano | kai | scheduler-plugins | koordinator | workload | workload-v1alpha1
+    name: str
+    pointer: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class PodDraft:
+    namespace: str
+    name: str
+    uid: str
+    node_name: str
+    phase: str
+    deleting: bool
+    priority: int | None
+    priority_class: str
+    req: dict[str, int]
+    labels: dict[str, str]
+    annotations: dict[str, str]
+    group: GroupRef | None
+    queue: str
+    role: str
+    subgroup: str
+    preemptable: bool | None
+    created: float
+    nominated: str
+    gated: bool
+    preemption_policy: str
+    node_selector: dict[str, str]
+    affinity: dict[str, Any] | None
+    tolerations: tuple[dict[str, Any], ...]
+    task_priority: int | None
+    pointer: str
+    ident: Ident
+
+
+@dataclass(slots=True)
+class GroupDraft:
+    source: str
+    namespace: str
+    name: str
+    uid: str = ""
+    min_member: int = 1
+    min_task_member: dict[str, int] = field(default_factory=dict)
+    min_resources: dict[str, int] | None = None
+    queue: str = ""
+    priority_class: str = ""
+    priority: int | None = None
+    network_topology: NetworkTopology | None = None
+    subgroup_policies: list[SubGroupPolicy] = field(default_factory=list)
+    phase: str = ""
+    preemptable: bool | None = None
+    created: float = 0.0
+    gang_mode: str = "Strict"
+    gang_groups: tuple[str, ...] = ()
+    match_policy: str = "once-satisfied"
+    waiting_time: float | None = None
+    total_number: int | None = None
+    disruption_mode: str = "Pod"
+    preemption_policy: str = ""
+    kai_preemptibility: str = ""
+    template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
+    basic: bool = False  # Workload API basic policy: no gang
+    pointer: str = ""
+    ident: Ident = None
+
+
+@dataclass(slots=True)
+class TopologySource:
+    """A label-level topology: KAI/Kueue ``Topology`` or Volcano label discovery."""
+
+    kind: str  # kai | kueue | volcano-discovery
+    name: str
+    levels: list[str]
+    pointer: str
+
+
+@dataclass(slots=True)
+class WorkloadTemplate:
+    """A Workload API pod-group template (v1alpha1 ``podGroups[]`` or v1alpha2+ templates)."""
+
+    min_count: int | None  # None = basic policy
+    disruption_mode: str
+    priority_class: str
+    priority: int | None
+    preemption_policy: str
+    topology_key: str
+
+
+@dataclass(slots=True)
+class Draft:
+    nodes: list[NodeDraft] = field(default_factory=list)
+    pods: list[PodDraft] = field(default_factory=list)
+    groups: list[GroupDraft] = field(default_factory=list)
+    queues: list[Queue] = field(default_factory=list)
+    hypernodes: list[HyperNodeSpec] = field(default_factory=list)
+    topologies: list[TopologySource] = field(default_factory=list)
+    priority_classes: list[tuple[PriorityClass, str, Ident]] = field(default_factory=list)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
+    ignored: dict[str, int] = field(default_factory=dict)

@@ -1,0 +1,852 @@
+"""Kubernetes objects (as ``kubectl get -o json`` prints them) into a :class:`Draft`.
+
+One reader per (API group, kind). Objects of kinds the engine does not use are counted
+and reported as a warning, never rejected: users post whole dumps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+import yaml
+
+from app.errors import InputError, LimitError, join_pointer
+from app.ingest import reader as r
+from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodDraft, TopologySource, WorkloadTemplate
+from app.ingest.podrequest import effective_pod_request
+from app.ingest.quantity import quantity_map
+from app.model.cluster import (
+    KaiResource,
+    NetworkTopology,
+    PodDisruptionBudget,
+    PriorityClass,
+    Queue,
+    SubGroupPolicy,
+)
+from app.model.selectors import LabelSelector
+from app.topology.tree import parse_hypernode
+
+# Well-known keys -------------------------------------------------------------------------
+VOLCANO_GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
+VOLCANO_TASK_SPEC = "volcano.sh/task-spec"
+VOLCANO_PREEMPTABLE = "volcano.sh/preemptable"
+VOLCANO_NT_MODE = "volcano.sh/network-topology-mode"
+VOLCANO_NT_TIER = "volcano.sh/network-topology-highest-tier"
+KAI_GROUP_ANNOTATION = "pod-group-name"
+KAI_QUEUE_LABEL = "kai.scheduler/queue"
+KAI_SUBGROUP_LABEL = "kai.scheduler/subgroup-name"
+KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
+KAI_GPU_FRACTION = "gpu-fraction"
+SIGS_GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
+SIGS_LEGACY_GROUP_LABEL = "pod-group.scheduling.sigs.k8s.io/name"
+SIGS_LEGACY_MIN = "pod-group.scheduling.sigs.k8s.io/min-available"
+SIGS_LEGACY_MATCH_POLICY = "pod-group.scheduling.sigs.k8s.io/match-policy"
+KOORD = "gang.scheduling.koordinator.sh/"
+KOORD_NAME = KOORD + "name"
+GPU = "nvidia.com/gpu"
+
+
+def ident_of(kind: str, meta: dict, *, namespaced: bool) -> dict[str, str]:
+    name = meta.get("name")
+    out = {"kind": kind, "name": name if isinstance(name, str) else ""}
+    if namespaced:
+        ns = meta.get("namespace")
+        out["namespace"] = ns if isinstance(ns, str) and ns else "default"
+    return out
+
+
+def metadata(o: dict, ptr: str, kind: str, *, namespaced: bool) -> tuple[dict, dict[str, str], str, str]:
+    """Return (metadata, ident, namespace, name); the name is required and non-empty."""
+    meta = o.get("metadata")
+    if not isinstance(meta, dict):
+        raise InputError("'metadata' must be an object", join_pointer(ptr, "metadata"), {"kind": kind})
+    ident = ident_of(kind, meta, namespaced=namespaced)
+    mp = join_pointer(ptr, "metadata")
+    name = r.string(meta, "name", mp, ident, required=True)
+    if not name:
+        raise InputError("'name' must not be empty", join_pointer(mp, "name"), ident)
+    ns = ident.get("namespace", "")
+    if namespaced:
+        r.string(meta, "namespace", mp, ident)
+    return meta, ident, ns, name
+
+
+def _int_or_percent(v: Any, ptr: str, ident: r.Ident) -> int | str | None:
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        raise InputError("must be an integer or a percentage string", ptr, ident)
+    if isinstance(v, int):
+        if v < 0:
+            raise InputError("must not be negative", ptr, ident)
+        return v
+    if isinstance(v, str):
+        s = v.strip()
+        if s.endswith("%") and s[:-1].isdigit():
+            return s
+        if s.isdigit():
+            return int(s)
+    raise InputError(f"must be an integer or a percentage such as '50%', not {v!r}", ptr, ident)
+
+
+def network_topology(raw: Any, ptr: str, ident: r.Ident) -> NetworkTopology | None:
+    """Volcano ``networkTopology``: mode hard|soft (CRD default hard), tier XOR tier name."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InputError("'networkTopology' must be an object", ptr, ident)
+    mode = r.string(raw, "mode", ptr, ident, default="hard")
+    if mode not in ("hard", "soft"):
+        raise InputError(f"mode must be 'hard' or 'soft', not {mode!r}", join_pointer(ptr, "mode"), ident)
+    tier = r.integer(raw, "highestTierAllowed", ptr, ident, minimum=0)
+    tier_name = r.string(raw, "highestTierName", ptr, ident) or None
+    if tier is not None and tier_name is not None:
+        raise InputError(
+            "set highestTierAllowed or highestTierName, not both", join_pointer(ptr, "highestTierName"), ident
+        )
+    return NetworkTopology(mode=mode, highest_tier_allowed=tier, highest_tier_name=tier_name)
+
+
+def selector(raw: Any, ptr: str, ident: r.Ident) -> LabelSelector | None:
+    if raw is None:
+        return None
+    return LabelSelector.parse(raw, ptr, ident)
+
+
+def priority_class_name(spec: dict, ptr: str, ident: r.Ident) -> str:
+    return r.string(spec, "priorityClassName", ptr, ident)
+
+
+# Core ------------------------------------------------------------------------------------
+def read_node(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, _, name = metadata(o, ptr, "Node", namespaced=False)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    status = r.obj(o, "status", ptr, ident)
+    st = join_pointer(ptr, "status")
+    if "allocatable" in status and status["allocatable"] is not None:
+        alloc = quantity_map(status["allocatable"], join_pointer(st, "allocatable"), ident)
+    else:
+        alloc = quantity_map(status.get("capacity") or {}, join_pointer(st, "capacity"), ident)
+    taints = []
+    for i, t in enumerate(r.lst(spec, "taints", sp, ident)):
+        tp = join_pointer(sp, "taints", i)
+        if not isinstance(t, dict):
+            raise InputError("a taint must be an object", tp, ident)
+        r.string(t, "key", tp, ident, required=True)
+        r.string(t, "value", tp, ident)
+        eff = r.string(t, "effect", tp, ident, required=True)
+        if eff not in ("NoSchedule", "PreferNoSchedule", "NoExecute"):
+            raise InputError(f"unknown taint effect {eff!r}", join_pointer(tp, "effect"), ident)
+        taints.append(t)
+    ready = True
+    for i, c in enumerate(r.lst(status, "conditions", st, ident)):
+        if isinstance(c, dict) and c.get("type") == "Ready":
+            ready = c.get("status") == "True"
+    d.nodes.append(
+        NodeDraft(
+            name=name,
+            uid=r.string(meta, "uid", mp, ident),
+            labels=r.str_map(meta, "labels", mp, ident),
+            taints=tuple(taints),
+            unschedulable=bool(r.boolean(spec, "unschedulable", sp, ident, default=False)),
+            ready=ready,
+            allocatable=alloc,
+            pointer=ptr,
+            ident=ident,
+        )
+    )
+
+
+def _group_ref(ns: str, labels: dict, ann: dict, spec: dict, ptr: str, ident: r.Ident) -> GroupRef | None:
+    """Find the pod's gang, trying each API in a fixed, documented order."""
+    sp = join_pointer(ptr, "spec")
+    sg = spec.get("schedulingGroup")
+    if sg is not None:
+        sgp = join_pointer(sp, "schedulingGroup")
+        if not isinstance(sg, dict):
+            raise InputError("'schedulingGroup' must be an object", sgp, ident)
+        return GroupRef("workload", r.string(sg, "podGroupName", sgp, ident, required=True), sgp)
+    wr = spec.get("workloadRef")
+    if wr is not None:
+        wp = join_pointer(sp, "workloadRef")
+        if not isinstance(wr, dict):
+            raise InputError("'workloadRef' must be an object", wp, ident)
+        return GroupRef(
+            "workload-v1alpha1",
+            r.string(wr, "name", wp, ident, required=True),
+            wp,
+            {
+                "podGroup": r.string(wr, "podGroup", wp, ident, required=True),
+                "replicaKey": r.string(wr, "podGroupReplicaKey", wp, ident),
+            },
+        )
+    mp = join_pointer(ptr, "metadata")
+    if VOLCANO_GROUP_ANNOTATION in ann:
+        return GroupRef("volcano", ann[VOLCANO_GROUP_ANNOTATION], join_pointer(mp, "annotations", VOLCANO_GROUP_ANNOTATION))
+    if KAI_GROUP_ANNOTATION in ann:
+        return GroupRef("kai", ann[KAI_GROUP_ANNOTATION], join_pointer(mp, "annotations", KAI_GROUP_ANNOTATION))
+    if SIGS_GROUP_LABEL in labels:
+        return GroupRef("scheduler-plugins", labels[SIGS_GROUP_LABEL], join_pointer(mp, "labels", SIGS_GROUP_LABEL))
+    for key, where in ((SIGS_LEGACY_GROUP_LABEL, "labels"), (KOORD_NAME, "annotations")):
+        src = labels if where == "labels" else ann
+        if key in src:
+            extra = {k[len(KOORD):]: v for k, v in ann.items() if k.startswith(KOORD)}
+            if SIGS_LEGACY_MIN in ann and "min-available" not in extra:
+                extra["min-available"] = ann[SIGS_LEGACY_MIN]
+            if SIGS_LEGACY_MATCH_POLICY in ann and "match-policy" not in extra:
+                extra["match-policy"] = ann[SIGS_LEGACY_MATCH_POLICY]
+            return GroupRef("koordinator", src[key], join_pointer(mp, where, key), extra)
+    return None
+
+
+_PHASES = frozenset({"Pending", "Running", "Succeeded", "Failed", "Unknown"})
+
+
+def read_pod(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = metadata(o, ptr, "Pod", namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    status = r.obj(o, "status", ptr, ident)
+    st = join_pointer(ptr, "status")
+    labels = r.str_map(meta, "labels", mp, ident)
+    ann = r.str_map(meta, "annotations", mp, ident)
+    phase = r.string(status, "phase", st, ident, default="Pending")
+    if phase not in _PHASES:
+        raise InputError(f"unknown pod phase {phase!r}", join_pointer(st, "phase"), ident)
+    req = effective_pod_request(spec, sp, ident)
+    if KAI_GPU_FRACTION in ann:
+        try:
+            frac = float(ann[KAI_GPU_FRACTION])
+            if not 0 < frac <= 1:
+                raise ValueError
+        except ValueError:
+            raise InputError(
+                "gpu-fraction must be a number in (0, 1]", join_pointer(mp, "annotations", KAI_GPU_FRACTION), ident
+            ) from None
+        req[GPU] = req.get(GPU, 0) + round(frac * 1000)
+    node_selector = r.str_map(spec, "nodeSelector", sp, ident)
+    affinity = r.obj(spec, "affinity", sp, ident) or None
+    tolerations = []
+    for i, t in enumerate(r.lst(spec, "tolerations", sp, ident)):
+        if not isinstance(t, dict):
+            raise InputError("a toleration must be an object", join_pointer(sp, "tolerations", i), ident)
+        tolerations.append(t)
+    tp = labels.get(KAI_TASK_PRIORITY_LABEL)
+    task_priority = None
+    if tp is not None:
+        try:
+            task_priority = int(tp)
+        except ValueError:
+            raise InputError(
+                "kai.scheduler/task-priority must be an integer", join_pointer(mp, "labels", KAI_TASK_PRIORITY_LABEL), ident
+            ) from None
+    pre = r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE)))
+    d.pods.append(
+        PodDraft(
+            namespace=ns,
+            name=name,
+            uid=r.string(meta, "uid", mp, ident),
+            node_name=r.string(spec, "nodeName", sp, ident),
+            phase=phase,
+            deleting=meta.get("deletionTimestamp") is not None,
+            priority=r.integer(spec, "priority", sp, ident),
+            priority_class=priority_class_name(spec, sp, ident),
+            req=req,
+            labels=labels,
+            annotations=ann,
+            group=_group_ref(ns, labels, ann, spec, ptr, ident),
+            queue=labels.get(KAI_QUEUE_LABEL, ""),
+            role=ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
+            subgroup=labels.get(KAI_SUBGROUP_LABEL, ""),
+            preemptable=pre,
+            created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+            nominated=r.string(status, "nominatedNodeName", st, ident),
+            gated=bool(r.lst(spec, "schedulingGates", sp, ident)),
+            preemption_policy=r.string(spec, "preemptionPolicy", sp, ident),
+            node_selector=node_selector,
+            affinity=affinity,
+            tolerations=tuple(tolerations),
+            task_priority=task_priority,
+            pointer=ptr,
+            ident=ident,
+        )
+    )
+
+
+def read_priority_class(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, _, name = metadata(o, ptr, "PriorityClass", namespaced=False)
+    value = r.integer(o, "value", ptr, ident, required=True, maximum=2_000_001_000)
+    pc = PriorityClass(
+        name=name,
+        value=value,  # type: ignore[arg-type]
+        global_default=bool(r.boolean(o, "globalDefault", ptr, ident, default=False)),
+        preemption_policy=r.string(o, "preemptionPolicy", ptr, ident, default="PreemptLowerPriority"),
+    )
+    d.priority_classes.append((pc, ptr, ident))
+
+
+def read_pdb(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = metadata(o, ptr, "PodDisruptionBudget", namespaced=True)
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    status = r.obj(o, "status", ptr, ident)
+    st = join_pointer(ptr, "status")
+    min_av = _int_or_percent(spec.get("minAvailable"), join_pointer(sp, "minAvailable"), ident)
+    max_un = _int_or_percent(spec.get("maxUnavailable"), join_pointer(sp, "maxUnavailable"), ident)
+    if min_av is not None and max_un is not None:
+        raise InputError("set minAvailable or maxUnavailable, not both", join_pointer(sp, "maxUnavailable"), ident)
+    disrupted = r.obj(status, "disruptedPods", st, ident)
+    d.pdbs.append(
+        PodDisruptionBudget(
+            namespace=ns,
+            name=name,
+            selector=selector(spec.get("selector"), join_pointer(sp, "selector"), ident),
+            min_available=min_av,
+            max_unavailable=max_un,
+            disruptions_allowed=r.integer(status, "disruptionsAllowed", st, ident, default=0, minimum=0) or 0,
+            disrupted_pods=frozenset(disrupted),
+            unhealthy_pod_eviction_policy=r.string(
+                spec, "unhealthyPodEvictionPolicy", sp, ident, default="IfHealthyBudget"
+            ),
+        )
+    )
+
+
+def read_configmap(o: dict, ptr: str, d: Draft) -> None:
+    """Volcano's controller ConfigMap carries the label-discovery topology types."""
+    meta, ident, _, name = metadata(o, ptr, "ConfigMap", namespaced=True)
+    data = r.obj(o, "data", ptr, ident)
+    conf = data.get("volcano-controller.conf")
+    if name != "volcano-controller-configmap" or not isinstance(conf, str):
+        d.ignored["ConfigMap"] = d.ignored.get("ConfigMap", 0) + 1
+        return
+    cp = join_pointer(ptr, "data", "volcano-controller.conf")
+    try:
+        parsed = yaml.safe_load(conf) or {}
+    except yaml.YAMLError as e:
+        raise InputError(f"volcano-controller.conf is not valid YAML: {e}", cp, ident) from None
+    if not isinstance(parsed, dict):
+        raise InputError("volcano-controller.conf must be a YAML mapping", cp, ident)
+    read_discovery(parsed.get("networkTopologyDiscovery"), cp, ident, d)
+
+
+def read_discovery(raw: Any, ptr: str, ident: r.Ident, d: Draft) -> None:
+    """Volcano ``networkTopologyDiscovery``: only enabled ``label`` sources build trees."""
+    if raw is None:
+        return
+    if not isinstance(raw, list):
+        raise InputError("networkTopologyDiscovery must be a list", ptr, ident)
+    for i, src in enumerate(raw):
+        sp = join_pointer(ptr, i)
+        if not isinstance(src, dict):
+            raise InputError("a discovery source must be an object", sp, ident)
+        if src.get("source") != "label" or src.get("enabled") is False:
+            continue
+        types = r.obj(r.obj(src, "config", sp, ident), "networkTopologyTypes", join_pointer(sp, "config"), ident)
+        for tname in sorted(types):
+            tp = join_pointer(sp, "config", "networkTopologyTypes", tname)
+            levels = types[tname]
+            if not isinstance(levels, list) or not levels:
+                raise InputError("a topology type must list its label levels", tp, ident)
+            keys = []
+            for j, lv in enumerate(levels):
+                if not isinstance(lv, dict) or not isinstance(lv.get("nodeLabel"), str):
+                    raise InputError("each level needs a string 'nodeLabel'", join_pointer(tp, j), ident)
+                keys.append(lv["nodeLabel"])
+            d.topologies.append(TopologySource("volcano-discovery", tname, keys, tp))
+
+
+# Volcano -------------------------------------------------------------------------------
+def subgroup_policies(raw: list, ptr: str, ident: r.Ident) -> list[SubGroupPolicy]:
+    out = []
+    names = set()
+    for i, p in enumerate(raw):
+        pp = join_pointer(ptr, i)
+        if not isinstance(p, dict):
+            raise InputError("a subGroupPolicy entry must be an object", pp, ident)
+        name = r.string(p, "name", pp, ident, required=True)
+        if name in names:
+            raise InputError(f"duplicate subGroupPolicy name {name!r}", join_pointer(pp, "name"), ident)
+        names.add(name)
+        keys = r.lst(p, "matchLabelKeys", pp, ident)
+        for j, k in enumerate(keys):
+            if not isinstance(k, str):
+                raise InputError("matchLabelKeys entries must be strings", join_pointer(pp, "matchLabelKeys", j), ident)
+        out.append(
+            SubGroupPolicy(
+                name=name,
+                sub_group_size=r.integer(p, "subGroupSize", pp, ident, default=1, minimum=1) or 1,
+                min_sub_groups=r.integer(p, "minSubGroups", pp, ident, default=0, minimum=0) or 0,
+                selector=selector(p.get("labelSelector"), join_pointer(pp, "labelSelector"), ident),
+                match_label_keys=tuple(keys),
+                network_topology=network_topology(p.get("networkTopology"), join_pointer(pp, "networkTopology"), ident),
+            )
+        )
+    return out
+
+
+def read_volcano_podgroup(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = metadata(o, ptr, "PodGroup", namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    status = r.obj(o, "status", ptr, ident)
+    ann = r.str_map(meta, "annotations", mp, ident)
+    labels = r.str_map(meta, "labels", mp, ident)
+    mtm: dict[str, int] = {}
+    for role, v in r.obj(spec, "minTaskMember", sp, ident).items():
+        mtm[role] = r.integer({role: v}, role, join_pointer(sp, "minTaskMember"), ident, minimum=0) or 0
+    nt = network_topology(spec.get("networkTopology"), join_pointer(sp, "networkTopology"), ident)
+    if nt is None and VOLCANO_NT_MODE in ann:
+        tier = ann.get(VOLCANO_NT_TIER)
+        nt = NetworkTopology(
+            mode=ann[VOLCANO_NT_MODE] if ann[VOLCANO_NT_MODE] in ("hard", "soft") else "hard",
+            highest_tier_allowed=int(tier) if tier and tier.isdigit() else None,
+        )
+    min_res = spec.get("minResources")
+    g = GroupDraft(
+        source="volcano",
+        namespace=ns,
+        name=name,
+        uid=r.string(meta, "uid", mp, ident),
+        min_member=r.integer(spec, "minMember", sp, ident, default=1, minimum=0) or 0,
+        min_task_member=mtm,
+        min_resources=None if min_res is None else quantity_map(min_res, join_pointer(sp, "minResources"), ident),
+        queue=r.string(spec, "queue", sp, ident),
+        priority_class=priority_class_name(spec, sp, ident),
+        network_topology=nt,
+        subgroup_policies=subgroup_policies(r.lst(spec, "subGroupPolicy", sp, ident), join_pointer(sp, "subGroupPolicy"), ident),
+        phase=r.string(status, "phase", join_pointer(ptr, "status"), ident),
+        preemptable=r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
+        created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+        pointer=ptr,
+        ident=ident,
+    )
+    _koordinator_annotations(g, ann, mp, ident)
+    d.groups.append(g)
+
+
+def _resource_list(raw: Any, ptr: str, ident: r.Ident) -> dict[str, int] | None:
+    if raw is None:
+        return None
+    return quantity_map(raw, ptr, ident)
+
+
+def read_volcano_queue(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, _, name = metadata(o, ptr, "Queue", namespaced=False)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    status = r.obj(o, "status", ptr, ident)
+    guarantee = r.obj(spec, "guarantee", sp, ident)
+    d.queues.append(
+        Queue(
+            name=name,
+            source="volcano",
+            weight=r.integer(spec, "weight", sp, ident, default=1, minimum=1, maximum=65535) or 1,
+            capability=_resource_list(spec.get("capability"), join_pointer(sp, "capability"), ident),
+            deserved=_resource_list(spec.get("deserved"), join_pointer(sp, "deserved"), ident),
+            guarantee=_resource_list(guarantee.get("resource"), join_pointer(sp, "guarantee", "resource"), ident),
+            reclaimable=r.boolean(spec, "reclaimable", sp, ident, default=True) is not False,
+            priority=r.integer(spec, "priority", sp, ident, default=0) or 0,
+            parent=r.string(spec, "parent", sp, ident),
+            state=r.string(status, "state", join_pointer(ptr, "status"), ident, default="Open") or "Open",
+            created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+            dequeue_strategy=r.string(spec, "dequeueStrategy", sp, ident, default="traverse") or "traverse",
+            pointer=ptr,
+        )
+    )
+
+
+def read_hypernode(o: dict, ptr: str, d: Draft) -> None:
+    d.hypernodes.append(parse_hypernode(o, ptr))
+
+
+# KAI -----------------------------------------------------------------------------------
+def read_kai_queue(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, _, name = metadata(o, ptr, "Queue", namespaced=False)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    res = r.obj(spec, "resources", sp, ident)
+    kai: dict[str, KaiResource] = {}
+    for rname in ("gpu", "cpu", "memory"):
+        rp = join_pointer(sp, "resources", rname)
+        rv = r.obj(res, rname, join_pointer(sp, "resources"), ident)
+        kai[rname] = KaiResource(
+            quota=r.number(rv, "quota", rp, ident, default=0.0) or 0.0,
+            limit=r.number(rv, "limit", rp, ident, default=-1.0) if "limit" in rv else -1.0,  # type: ignore[arg-type]
+            over_quota_weight=r.number(rv, "overQuotaWeight", rp, ident, default=0.0) or 0.0,
+        )
+    pmr = spec.get("preemptMinRuntime")
+    rmr = spec.get("reclaimMinRuntime")
+    d.queues.append(
+        Queue(
+            name=name,
+            source="kai",
+            priority=r.integer(spec, "priority", sp, ident, default=100) or 0,
+            parent=r.string(spec, "parentQueue", sp, ident),
+            created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+            kai=kai,
+            preempt_min_runtime=None if pmr is None else r.duration(pmr, join_pointer(sp, "preemptMinRuntime"), ident),
+            reclaim_min_runtime=None if rmr is None else r.duration(rmr, join_pointer(sp, "reclaimMinRuntime"), ident),
+            pointer=ptr,
+        )
+    )
+
+
+def kai_topology(raw: Any, ptr: str, ident: r.Ident) -> NetworkTopology | None:
+    """KAI ``topologyConstraint``: required level = hard limit, preferred = try first."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InputError("'topologyConstraint' must be an object", ptr, ident)
+    required = r.string(raw, "requiredTopologyLevel", ptr, ident) or None
+    preferred = r.string(raw, "preferredTopologyLevel", ptr, ident) or None
+    if not required and not preferred:
+        return None
+    return NetworkTopology(
+        mode="hard" if required else "soft", highest_tier_name=required, preferred_tier_name=preferred
+    )
+
+
+def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = metadata(o, ptr, "PodGroup", namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    pre = r.string(spec, "preemptibility", sp, ident)
+    if pre not in ("", "preemptible", "non-preemptible"):
+        raise InputError(
+            "preemptibility must be 'preemptible' or 'non-preemptible'", join_pointer(sp, "preemptibility"), ident
+        )
+    policies = []
+    for i, sg in enumerate(r.lst(spec, "subGroups", sp, ident)):
+        gp = join_pointer(sp, "subGroups", i)
+        if not isinstance(sg, dict):
+            raise InputError("a sub-group must be an object", gp, ident)
+        sg_name = r.string(sg, "name", gp, ident, required=True)
+        policies.append(
+            SubGroupPolicy(
+                name=sg_name,
+                sub_group_size=r.integer(sg, "minMember", gp, ident, default=1, minimum=0) or 0,
+                min_sub_groups=1,
+                selector=LabelSelector.parse({"matchLabels": {KAI_SUBGROUP_LABEL: sg_name}}, gp, ident),
+                network_topology=kai_topology(sg.get("topologyConstraint"), join_pointer(gp, "topologyConstraint"), ident),
+                parent=r.string(sg, "parent", gp, ident) or None,
+            )
+        )
+    d.groups.append(
+        GroupDraft(
+            source="kai",
+            namespace=ns,
+            name=name,
+            uid=r.string(meta, "uid", mp, ident),
+            min_member=r.integer(spec, "minMember", sp, ident, default=1, minimum=0) or 0,
+            queue=r.string(spec, "queue", sp, ident),
+            priority_class=priority_class_name(spec, sp, ident),
+            network_topology=kai_topology(spec.get("topologyConstraint"), join_pointer(sp, "topologyConstraint"), ident),
+            subgroup_policies=policies,
+            phase=r.string(r.obj(o, "status", ptr, ident), "phase", join_pointer(ptr, "status"), ident),
+            created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+            kai_preemptibility=pre,
+            pointer=ptr,
+            ident=ident,
+        )
+    )
+
+
+def read_level_topology(kind: str) -> Callable[[dict, str, Draft], None]:
+    """KAI and Kueue ``Topology``: ``spec.levels[].nodeLabel``, coarsest first."""
+
+    def read(o: dict, ptr: str, d: Draft) -> None:
+        meta, ident, _, name = metadata(o, ptr, "Topology", namespaced=False)
+        spec = r.obj(o, "spec", ptr, ident, required=True)
+        sp = join_pointer(ptr, "spec")
+        levels = r.lst(spec, "levels", sp, ident, required=True)
+        if not 1 <= len(levels) <= 16:
+            raise InputError("a Topology has 1 to 16 levels", join_pointer(sp, "levels"), ident)
+        keys: list[str] = []
+        for i, lv in enumerate(levels):
+            lp = join_pointer(sp, "levels", i)
+            if not isinstance(lv, dict):
+                raise InputError("a level must be an object", lp, ident)
+            key = r.string(lv, "nodeLabel", lp, ident, required=True)
+            if key in keys:
+                raise InputError(f"level {key!r} appears twice", join_pointer(lp, "nodeLabel"), ident)
+            if key == "kubernetes.io/hostname" and i != len(levels) - 1:
+                raise InputError("kubernetes.io/hostname may only be the last level", join_pointer(lp, "nodeLabel"), ident)
+            keys.append(key)
+        d.topologies.append(TopologySource(kind, name, keys, ptr))
+
+    return read
+
+
+# Koordinator / scheduler-plugins ---------------------------------------------------------
+def _koordinator_annotations(g: GroupDraft, ann: dict[str, str], mp: str, ident: r.Ident) -> None:
+    """Koordinator's gang annotations on a PodGroup override its spec (as upstream)."""
+    extra = {k[len(KOORD):]: v for k, v in ann.items() if k.startswith(KOORD)}
+    apply_koordinator(g, extra, join_pointer(mp, "annotations"), ident)
+
+
+def apply_koordinator(g: GroupDraft, extra: dict[str, str], ptr: str, ident: r.Ident) -> None:
+    def at(key: str) -> str:
+        return join_pointer(ptr, KOORD + key)
+
+    if "min-available" in extra:
+        try:
+            g.min_member = int(extra["min-available"])
+            if g.min_member < 0:
+                raise ValueError
+        except ValueError:
+            raise InputError("min-available must be a non-negative integer", at("min-available"), ident) from None
+    if "total-number" in extra:
+        try:
+            g.total_number = int(extra["total-number"])
+        except ValueError:
+            raise InputError("total-number must be an integer", at("total-number"), ident) from None
+    if "mode" in extra:
+        if extra["mode"] not in ("Strict", "NonStrict"):
+            raise InputError("mode must be 'Strict' or 'NonStrict'", at("mode"), ident)
+        g.gang_mode = extra["mode"]
+    if "match-policy" in extra:
+        if extra["match-policy"] not in ("once-satisfied", "only-waiting", "waiting-and-running"):
+            raise InputError(
+                "match-policy must be once-satisfied, only-waiting or waiting-and-running", at("match-policy"), ident
+            )
+        g.match_policy = extra["match-policy"]
+    if "waiting-time" in extra:
+        g.waiting_time = r.duration(extra["waiting-time"], at("waiting-time"), ident)
+    if extra.get("groups"):
+        try:
+            groups = orjson.loads(extra["groups"])
+            if not isinstance(groups, list) or not all(isinstance(x, str) for x in groups):
+                raise ValueError
+        except (ValueError, orjson.JSONDecodeError):
+            raise InputError('groups must be a JSON list such as ["ns/gang-a","ns/gang-b"]', at("groups"), ident) from None
+        g.gang_groups = tuple(sorted(set(groups)))
+
+
+def read_sigs_podgroup(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = metadata(o, ptr, "PodGroup", namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    timeout = r.integer(spec, "scheduleTimeoutSeconds", sp, ident)
+    min_res = spec.get("minResources")
+    g = GroupDraft(
+        source="scheduler-plugins",
+        namespace=ns,
+        name=name,
+        uid=r.string(meta, "uid", mp, ident),
+        min_member=r.integer(spec, "minMember", sp, ident, default=1, minimum=0) or 0,
+        min_resources=None if min_res is None else quantity_map(min_res, join_pointer(sp, "minResources"), ident),
+        phase=r.string(r.obj(o, "status", ptr, ident), "phase", join_pointer(ptr, "status"), ident),
+        created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+        waiting_time=float(timeout) if timeout and timeout > 0 else None,
+        pointer=ptr,
+        ident=ident,
+    )
+    _koordinator_annotations(g, r.str_map(meta, "annotations", mp, ident), mp, ident)
+    d.groups.append(g)
+
+
+# Kubernetes Workload API -----------------------------------------------------------------
+def _disruption_mode(raw: Any, ptr: str, ident: r.Ident) -> str:
+    """``Pod``/``PodGroup`` (v1alpha2) or ``{single: {}}``/``{all: {}}`` (v1beta1)."""
+    if raw is None:
+        return ""
+    if raw in ("Pod", "PodGroup"):
+        return raw
+    if isinstance(raw, dict) and len(raw) == 1 and next(iter(raw)) in ("single", "all"):
+        return "Pod" if "single" in raw else "PodGroup"
+    raise InputError("disruptionMode must be 'Pod', 'PodGroup', {single: {}} or {all: {}}", ptr, ident)
+
+
+def _policy_min_count(pol: Any, ptr: str, ident: r.Ident) -> int | None:
+    """``{gang: {minCount}}`` → minCount; ``{basic: {}}`` → None (no gang)."""
+    if not isinstance(pol, dict) or len(pol) != 1 or next(iter(pol)) not in ("gang", "basic"):
+        raise InputError("policy must hold exactly one of 'basic' or 'gang'", ptr, ident)
+    if "basic" in pol:
+        return None
+    gang = r.obj(pol, "gang", ptr, ident, required=True)
+    return r.integer(gang, "minCount", join_pointer(ptr, "gang"), ident, required=True, minimum=1)
+
+
+def _topology_key(raw: Any, ptr: str, ident: r.Ident) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, dict):
+        raise InputError("'schedulingConstraints' must be an object", ptr, ident)
+    topo = r.lst(raw, "topology", ptr, ident)
+    if len(topo) > 1:
+        raise InputError("at most one topology constraint is allowed", join_pointer(ptr, "topology"), ident)
+    if not topo:
+        return ""
+    if not isinstance(topo[0], dict):
+        raise InputError("a topology constraint must be an object", join_pointer(ptr, "topology", 0), ident)
+    return r.string(topo[0], "key", join_pointer(ptr, "topology", 0), ident, required=True)
+
+
+def _template(t: dict, tp: str, ident: r.Ident, policy_key: str) -> WorkloadTemplate:
+    mode = _disruption_mode(t.get("disruptionMode"), join_pointer(tp, "disruptionMode"), ident)
+    min_count = _policy_min_count(t.get(policy_key), join_pointer(tp, policy_key), ident)
+    if mode == "PodGroup" and min_count is None:
+        raise InputError("disruptionMode PodGroup needs a gang policy", join_pointer(tp, "disruptionMode"), ident)
+    return WorkloadTemplate(
+        min_count=min_count,
+        disruption_mode=mode or "Pod",
+        priority_class=r.string(t, "priorityClassName", tp, ident),
+        priority=r.integer(t, "priority", tp, ident),
+        preemption_policy=r.string(t, "preemptionPolicy", tp, ident),
+        topology_key=_topology_key(t.get("schedulingConstraints"), join_pointer(tp, "schedulingConstraints"), ident),
+    )
+
+
+def read_workload(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = metadata(o, ptr, "Workload", namespaced=True)
+    spec = r.obj(o, "spec", ptr, ident, required=True)
+    sp = join_pointer(ptr, "spec")
+    templates: dict[str, WorkloadTemplate] = {}
+    if "podGroups" in spec:  # v1alpha1 (1.35)
+        key, policy_key = "podGroups", "policy"
+    else:  # v1alpha2 / v1beta1
+        key, policy_key = "podGroupTemplates", "schedulingPolicy"
+    items = r.lst(spec, key, sp, ident, required=True)
+    if len(items) > 8:
+        raise InputError("a Workload holds at most 8 pod groups", join_pointer(sp, key), ident)
+    for i, t in enumerate(items):
+        tp = join_pointer(sp, key, i)
+        if not isinstance(t, dict):
+            raise InputError("a pod group template must be an object", tp, ident)
+        tname = r.string(t, "name", tp, ident, required=True)
+        if tname in templates:
+            raise InputError(f"duplicate pod group name {tname!r}", join_pointer(tp, "name"), ident)
+        templates[tname] = _template(t, tp, ident, policy_key)
+    if (ns, name) in d.workloads:
+        raise InputError(f"duplicate Workload {ns}/{name}", join_pointer(ptr, "metadata", "name"), ident)
+    d.workloads[(ns, name)] = templates
+
+
+def read_workload_podgroup(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = metadata(o, ptr, "PodGroup", namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident, required=True)
+    sp = join_pointer(ptr, "spec")
+    template: tuple[str, str] | None = None
+    ref = spec.get("podGroupTemplateRef")  # v1alpha2
+    if isinstance(ref, dict) and isinstance(ref.get("workload"), dict):
+        w = ref["workload"]
+        template = (str(w.get("workloadName", "")), str(w.get("podGroupTemplateName", "")))
+    ref = spec.get("workloadRef")  # v1beta1
+    if isinstance(ref, dict):
+        template = (str(ref.get("workloadName", "")), str(ref.get("templateName", "")))
+    has_policy = spec.get("schedulingPolicy") is not None
+    t = _template(spec, sp, ident, "schedulingPolicy") if has_policy else None
+    g = GroupDraft(
+        source="workload",
+        namespace=ns,
+        name=name,
+        uid=r.string(meta, "uid", mp, ident),
+        created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+        template=template,
+        pointer=ptr,
+        ident=ident,
+    )
+    if t is not None:
+        apply_template(g, t, explicit=spec)
+    else:
+        g.disruption_mode = _disruption_mode(spec.get("disruptionMode"), join_pointer(sp, "disruptionMode"), ident)
+        g.priority_class = r.string(spec, "priorityClassName", sp, ident)
+        g.priority = r.integer(spec, "priority", sp, ident)
+        g.preemption_policy = r.string(spec, "preemptionPolicy", sp, ident)
+        g.min_member = -1  # filled from the Workload template at build time
+    d.groups.append(g)
+
+
+def apply_template(g: GroupDraft, t: WorkloadTemplate, explicit: dict | None = None) -> None:
+    g.basic = t.min_count is None
+    g.min_member = t.min_count or 1
+    g.disruption_mode = t.disruption_mode
+    g.priority_class = t.priority_class
+    g.priority = t.priority
+    g.preemption_policy = t.preemption_policy
+    if t.topology_key:
+        g.network_topology = NetworkTopology(mode="hard", highest_tier_name=t.topology_key)
+
+
+# Dispatch --------------------------------------------------------------------------------
+Reader = Callable[[dict, str, Draft], None]
+
+READERS: dict[tuple[str, str], Reader] = {
+    ("", "Node"): read_node,
+    ("", "Pod"): read_pod,
+    ("", "ConfigMap"): read_configmap,
+    ("scheduling.k8s.io", "PriorityClass"): read_priority_class,
+    ("policy", "PodDisruptionBudget"): read_pdb,
+    ("scheduling.volcano.sh", "PodGroup"): read_volcano_podgroup,
+    ("scheduling.volcano.sh", "Queue"): read_volcano_queue,
+    ("topology.volcano.sh", "HyperNode"): read_hypernode,
+    ("scheduling.run.ai", "Queue"): read_kai_queue,
+    ("scheduling.run.ai", "PodGroup"): read_kai_podgroup,
+    ("kai.scheduler", "Topology"): read_level_topology("kai"),
+    ("kueue.x-k8s.io", "Topology"): read_level_topology("kueue"),
+    ("scheduling.x-k8s.io", "PodGroup"): read_sigs_podgroup,
+    ("scheduling.k8s.io", "Workload"): read_workload,
+    ("scheduling.k8s.io", "PodGroup"): read_workload_podgroup,
+}
+
+
+def api_group(api_version: str) -> str:
+    return api_version.rsplit("/", 1)[0] if "/" in api_version else ""
+
+
+def _is_list(v: dict) -> bool:
+    kind = v.get("kind")
+    return kind == "List" or (isinstance(kind, str) and kind.endswith("List") and "items" in v)
+
+
+def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
+    """``objects`` may be a list, a ``List``, or lists of Lists; yield (object, pointer)."""
+    out: list[tuple[dict, str]] = []
+    stack: list[tuple[Any, str]] = [(objects, ptr)]
+    while stack:
+        v, p = stack.pop()
+        if isinstance(v, dict) and _is_list(v):
+            items = v.get("items")
+            if items is None:
+                continue
+            if not isinstance(items, list):
+                raise InputError("'items' of a List must be an array", join_pointer(p, "items"))
+            stack.extend((it, join_pointer(p, "items", i)) for i, it in reversed(list(enumerate(items))))
+        elif isinstance(v, list):
+            stack.extend((it, join_pointer(p, i)) for i, it in reversed(list(enumerate(v))))
+        elif isinstance(v, dict):
+            out.append((v, p))
+            if len(out) > max_objects:
+                raise LimitError(
+                    f"more than {max_objects} objects (limit GANGPLANK_MAX_OBJECTS)", p, kind="too-many-objects"
+                )
+        else:
+            raise InputError(f"an object was expected, not {r.type_name(v)}", p)
+    return out
+
+
+def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
+    for o, p in flatten(objects, ptr, max_objects):
+        api_version = o.get("apiVersion")
+        kind = o.get("kind")
+        if not isinstance(api_version, str) or not api_version:
+            raise InputError("every object needs a string 'apiVersion'", join_pointer(p, "apiVersion"))
+        if not isinstance(kind, str) or not kind:
+            raise InputError("every object needs a string 'kind'", join_pointer(p, "kind"))
+        reader = READERS.get((api_group(api_version), kind))
+        if reader is None:
+            d.ignored[f"{api_version} {kind}"] = d.ignored.get(f"{api_version} {kind}", 0) + 1
+            continue
+        reader(o, p, d)

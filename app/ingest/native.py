@@ -1,0 +1,261 @@
+"""The native compact snapshot form (``cluster``) into a :class:`Draft`.
+
+For controllers that do not speak Kubernetes objects. It carries the same facts with less
+ceremony: pods give their effective ``requests`` directly and name their gang with
+``group``; gangs, queues, HyperNodes, priority classes and PDBs are flat records. See the
+``NativeCluster`` schema in ``openapi/openapi.json``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from app.errors import InputError, LimitError, join_pointer
+from app.ingest import reader as r
+from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodDraft, TopologySource
+from app.ingest.kube import (
+    _PHASES,
+    _int_or_percent,
+    apply_koordinator,
+    network_topology,
+    selector,
+    subgroup_policies,
+)
+from app.ingest.quantity import quantity_map
+from app.model.cluster import PodDisruptionBudget, PriorityClass, Queue
+from app.model.selectors import LabelSelector
+from app.topology.tree import HyperNodeSpec, MemberSpec
+
+SECTIONS = ("nodes", "pods", "groups", "queues", "hyperNodes", "topology", "priorityClasses", "podDisruptionBudgets")
+
+
+def _records(c: dict, key: str, ptr: str, limit: int) -> list[tuple[dict, str]]:
+    items = r.lst(c, key, ptr, None)
+    if len(items) > limit:
+        raise LimitError(f"more than {limit} {key} (limit GANGPLANK_MAX_OBJECTS)", join_pointer(ptr, key), kind="too-many-objects")
+    out = []
+    for i, it in enumerate(items):
+        p = join_pointer(ptr, key, i)
+        if not isinstance(it, dict):
+            raise InputError(f"each entry of '{key}' must be an object", p)
+        out.append((it, p))
+    return out
+
+
+def _name(o: dict, p: str, kind: str, *, namespaced: bool) -> tuple[str, str, dict[str, str]]:
+    ns = r.string(o, "namespace", p, None, default="default") if namespaced else ""
+    name = o.get("name")
+    ident = {"kind": kind, "name": name if isinstance(name, str) else ""}
+    if namespaced:
+        ident["namespace"] = ns or "default"
+    name = r.string(o, "name", p, ident, required=True)
+    if not name:
+        raise InputError("'name' must not be empty", join_pointer(p, "name"), ident)
+    return ns or "default", name, ident
+
+
+def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
+    if not isinstance(c, dict):
+        raise InputError("'cluster' must be an object", ptr)
+    for k in sorted(c):
+        if k not in SECTIONS:
+            raise InputError(
+                f"unknown section {k!r} (known: {', '.join(SECTIONS)})", join_pointer(ptr, k), kind="unknown-field"
+            )
+    for o, p in _records(c, "priorityClasses", ptr, max_objects):
+        _, name, ident = _name(o, p, "PriorityClass", namespaced=False)
+        pc = PriorityClass(
+            name=name,
+            value=r.integer(o, "value", p, ident, required=True, maximum=2_000_001_000),  # type: ignore[arg-type]
+            global_default=bool(r.boolean(o, "globalDefault", p, ident, default=False)),
+            preemption_policy=r.string(o, "preemptionPolicy", p, ident, default="PreemptLowerPriority"),
+        )
+        d.priority_classes.append((pc, p, ident))
+    for o, p in _records(c, "nodes", ptr, max_objects):
+        _, name, ident = _name(o, p, "Node", namespaced=False)
+        taints = tuple(t for t in r.lst(o, "taints", p, ident))
+        for i, t in enumerate(taints):
+            if not isinstance(t, dict) or not isinstance(t.get("key"), str) or t.get("effect") not in (
+                "NoSchedule", "PreferNoSchedule", "NoExecute",
+            ):  # fmt: skip
+                raise InputError("a taint needs a string 'key' and an 'effect'", join_pointer(p, "taints", i), ident)
+        d.nodes.append(
+            NodeDraft(
+                name=name,
+                uid=r.string(o, "uid", p, ident),
+                labels=r.str_map(o, "labels", p, ident),
+                taints=taints,
+                unschedulable=bool(r.boolean(o, "unschedulable", p, ident, default=False)),
+                ready=r.boolean(o, "ready", p, ident, default=True) is not False,
+                allocatable=quantity_map(o.get("allocatable") or {}, join_pointer(p, "allocatable"), ident),
+                pointer=p,
+                ident=ident,
+            )
+        )
+    for o, p in _records(c, "queues", ptr, max_objects):
+        _, name, ident = _name(o, p, "Queue", namespaced=False)
+
+        def res(key: str, o: dict = o, p: str = p, ident: dict = ident) -> dict[str, int] | None:
+            return None if o.get(key) is None else quantity_map(o[key], join_pointer(p, key), ident)
+
+        d.queues.append(
+            Queue(
+                name=name,
+                source="native",
+                weight=r.integer(o, "weight", p, ident, default=1, minimum=1, maximum=65535) or 1,
+                capability=res("capability"),
+                deserved=res("deserved"),
+                guarantee=res("guarantee"),
+                reclaimable=r.boolean(o, "reclaimable", p, ident, default=True) is not False,
+                priority=r.integer(o, "priority", p, ident, default=0) or 0,
+                parent=r.string(o, "parent", p, ident),
+                state=r.string(o, "state", p, ident, default="Open") or "Open",
+                created=r.timestamp(o.get("createdAt"), join_pointer(p, "createdAt"), ident),
+                pointer=p,
+            )
+        )
+    for o, p in _records(c, "groups", ptr, max_objects):
+        ns, name, ident = _name(o, p, "PodGroup", namespaced=True)
+        mtm = {}
+        for role, v in r.obj(o, "minTaskMember", p, ident).items():
+            mtm[role] = r.integer({role: v}, role, join_pointer(p, "minTaskMember"), ident, minimum=0) or 0
+        g = GroupDraft(
+            source="native",
+            namespace=ns,
+            name=name,
+            uid=r.string(o, "uid", p, ident),
+            min_member=r.integer(o, "minMember", p, ident, default=1, minimum=0) or 0,
+            min_task_member=mtm,
+            min_resources=None
+            if o.get("minResources") is None
+            else quantity_map(o["minResources"], join_pointer(p, "minResources"), ident),
+            queue=r.string(o, "queue", p, ident),
+            priority_class=r.string(o, "priorityClassName", p, ident),
+            priority=r.integer(o, "priority", p, ident),
+            network_topology=network_topology(o.get("networkTopology"), join_pointer(p, "networkTopology"), ident),
+            subgroup_policies=subgroup_policies(r.lst(o, "subGroupPolicy", p, ident), join_pointer(p, "subGroupPolicy"), ident),
+            phase=r.string(o, "phase", p, ident),
+            preemptable=r.boolean(o, "preemptable", p, ident),
+            created=r.timestamp(o.get("createdAt"), join_pointer(p, "createdAt"), ident),
+            pointer=p,
+            ident=ident,
+        )
+        mode = r.string(o, "disruptionMode", p, ident)
+        if mode not in ("", "Pod", "PodGroup"):
+            raise InputError("disruptionMode must be 'Pod' or 'PodGroup'", join_pointer(p, "disruptionMode"), ident)
+        g.disruption_mode = mode or "Pod"
+        g.preemption_policy = r.string(o, "preemptionPolicy", p, ident)
+        gang = r.obj(o, "gang", p, ident)  # Koordinator semantics, same words as its annotations
+        apply_koordinator(g, {k: str(v) if not isinstance(v, list) else _json(v) for k, v in gang.items()}, join_pointer(p, "gang"), ident)
+        d.groups.append(g)
+    for o, p in _records(c, "pods", ptr, max_objects):
+        ns, name, ident = _name(o, p, "Pod", namespaced=True)
+        phase = r.string(o, "phase", p, ident, default="Pending")
+        if phase not in _PHASES:
+            raise InputError(f"unknown pod phase {phase!r}", join_pointer(p, "phase"), ident)
+        group = r.string(o, "group", p, ident)
+        req = quantity_map(o.get("requests") or {}, join_pointer(p, "requests"), ident)
+        req["pods"] = 1000
+        tolerations = r.lst(o, "tolerations", p, ident)
+        for i, t in enumerate(tolerations):
+            if not isinstance(t, dict):
+                raise InputError("a toleration must be an object", join_pointer(p, "tolerations", i), ident)
+        d.pods.append(
+            PodDraft(
+                namespace=ns,
+                name=name,
+                uid=r.string(o, "uid", p, ident),
+                node_name=r.string(o, "node", p, ident),
+                phase=phase,
+                deleting=bool(r.boolean(o, "deleting", p, ident, default=False)),
+                priority=r.integer(o, "priority", p, ident),
+                priority_class=r.string(o, "priorityClassName", p, ident),
+                req=req,
+                labels=r.str_map(o, "labels", p, ident),
+                annotations=r.str_map(o, "annotations", p, ident),
+                group=GroupRef("native", group, join_pointer(p, "group")) if group else None,
+                queue=r.string(o, "queue", p, ident),
+                role=r.string(o, "role", p, ident),
+                subgroup=r.string(o, "subGroup", p, ident),
+                preemptable=r.boolean(o, "preemptable", p, ident),
+                created=r.timestamp(o.get("createdAt"), join_pointer(p, "createdAt"), ident),
+                nominated=r.string(o, "nominatedNode", p, ident),
+                gated=bool(r.boolean(o, "gated", p, ident, default=False)),
+                preemption_policy=r.string(o, "preemptionPolicy", p, ident),
+                node_selector=r.str_map(o, "nodeSelector", p, ident),
+                affinity=r.obj(o, "affinity", p, ident) or None,
+                tolerations=tuple(tolerations),
+                task_priority=r.integer(o, "taskPriority", p, ident),
+                pointer=p,
+                ident=ident,
+            )
+        )
+    for o, p in _records(c, "hyperNodes", ptr, max_objects):
+        _, name, ident = _name(o, p, "HyperNode", namespaced=False)
+        members = []
+        for i, m in enumerate(r.lst(o, "members", p, ident, required=True)):
+            mp = join_pointer(p, "members", i)
+            if not isinstance(m, dict):
+                raise InputError("a member must be an object", mp, ident)
+            mtype = r.string(m, "type", mp, ident, default="Node")
+            if mtype not in ("Node", "HyperNode"):
+                raise InputError("member type must be 'Node' or 'HyperNode'", join_pointer(mp, "type"), ident)
+            chosen = [k for k in ("exactMatch", "regexMatch", "labelMatch") if m.get(k) is not None]
+            if len(chosen) != 1:
+                raise InputError("a member needs exactly one of exactMatch, regexMatch, labelMatch", mp, ident)
+            if mtype == "HyperNode" and chosen[0] != "exactMatch":
+                raise InputError("HyperNode members support exactMatch only", join_pointer(mp, chosen[0]), ident)
+            labels = m.get("labelMatch")
+            members.append(
+                MemberSpec(
+                    type=mtype,
+                    exact=r.string(m, "exactMatch", mp, ident) or None,
+                    regex=r.string(m, "regexMatch", mp, ident) or None,
+                    labels=None if labels is None else LabelSelector.parse(labels, join_pointer(mp, "labelMatch"), ident),
+                    pointer=mp,
+                )
+            )
+        if not members:
+            raise InputError("a HyperNode needs at least one member", join_pointer(p, "members"), ident)
+        d.hypernodes.append(
+            HyperNodeSpec(
+                name=name,
+                tier=r.integer(o, "tier", p, ident, required=True, minimum=0),  # type: ignore[arg-type]
+                tier_name=r.string(o, "tierName", p, ident) or None,
+                members=members,
+                pointer=p,
+                obj=ident,
+            )
+        )
+    topo = c.get("topology")
+    if topo is not None:
+        tp = join_pointer(ptr, "topology")
+        if not isinstance(topo, dict):
+            raise InputError("'topology' must be an object with 'levels'", tp)
+        levels = r.lst(topo, "levels", tp, None, required=True)
+        if not levels or not all(isinstance(x, str) and x for x in levels):
+            raise InputError("'levels' must list node label keys, coarsest first", join_pointer(tp, "levels"))
+        d.topologies.append(TopologySource("kai", r.string(topo, "name", tp, None, default="topology"), list(levels), tp))
+    for o, p in _records(c, "podDisruptionBudgets", ptr, max_objects):
+        ns, name, ident = _name(o, p, "PodDisruptionBudget", namespaced=True)
+        min_av = _int_or_percent(o.get("minAvailable"), join_pointer(p, "minAvailable"), ident)
+        max_un = _int_or_percent(o.get("maxUnavailable"), join_pointer(p, "maxUnavailable"), ident)
+        if min_av is not None and max_un is not None:
+            raise InputError("set minAvailable or maxUnavailable, not both", join_pointer(p, "maxUnavailable"), ident)
+        d.pdbs.append(
+            PodDisruptionBudget(
+                namespace=ns,
+                name=name,
+                selector=selector(o.get("selector"), join_pointer(p, "selector"), ident),
+                min_available=min_av,
+                max_unavailable=max_un,
+                disruptions_allowed=r.integer(o, "disruptionsAllowed", p, ident, default=0, minimum=0) or 0,
+                disrupted_pods=frozenset(str(x) for x in r.lst(o, "disruptedPods", p, ident)),
+            )
+        )
+
+
+def _json(v: list) -> str:
+    return orjson.dumps(v).decode()

@@ -1,0 +1,78 @@
+"""The request envelope: snapshot (objects and/or native cluster), config and options."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from app.errors import InputError
+from app.ingest import reader as r
+from app.ingest.build import build
+from app.ingest.draft import Draft
+from app.ingest.kube import read_objects
+from app.ingest.native import read_native
+from app.model.cluster import Cluster
+from app.settings import Settings
+
+OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver"})
+
+
+@dataclass(slots=True)
+class Options:
+    explain: bool
+    deadline_ms: int
+    now: float
+    topology: str | None
+    solver: str
+
+
+@dataclass(slots=True)
+class Request:
+    cluster: Cluster
+    config: Any
+    options: Options
+    envelope: dict[str, Any]
+
+
+def read_options(raw: Any, settings: Settings) -> Options:
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise InputError("'options' must be an object", "/options")
+    for k in sorted(raw):
+        if k not in OPTION_KEYS:
+            raise InputError(
+                f"unknown option {k!r} (known: {', '.join(sorted(OPTION_KEYS))})", f"/options/{k}", kind="unknown-field"
+            )
+    deadline = r.integer(
+        raw, "deadlineMs", "/options", None, default=settings.default_deadline_ms, minimum=1,
+        maximum=settings.max_deadline_ms,
+    )  # fmt: skip
+    now_raw = raw.get("now")
+    now = r.timestamp(now_raw, "/options/now", None) if now_raw is not None else time.time()
+    solver = r.string(raw, "solver", "/options", None, default="heuristic")
+    if solver not in ("heuristic", "exact"):
+        raise InputError("solver must be 'heuristic' or 'exact'", "/options/solver")
+    return Options(
+        explain=bool(r.boolean(raw, "explain", "/options", None, default=False)),
+        deadline_ms=deadline or settings.default_deadline_ms,
+        now=now,
+        topology=r.string(raw, "topology", "/options", None) or None,
+        solver=solver,
+    )
+
+
+def read_request(envelope: dict[str, Any], settings: Settings) -> Request:
+    options = read_options(envelope.get("options"), settings)
+    if "objects" not in envelope and "cluster" not in envelope:
+        raise InputError("the request needs 'objects' (Kubernetes objects) or 'cluster' (native form)", "")
+    draft = Draft()
+    if envelope.get("objects") is not None:
+        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects)
+    if envelope.get("cluster") is not None:
+        read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)
+    cluster = build(
+        draft, now=options.now, topology_name=options.topology, max_hypernode_depth=settings.max_hypernode_depth
+    )
+    return Request(cluster=cluster, config=envelope.get("config"), options=options, envelope=envelope)

@@ -1,0 +1,306 @@
+"""The internal cluster: nodes, tasks (pods), jobs (gangs), queues and their accounting.
+
+Built once per request by :mod:`app.ingest` and owned by one session. Objects are plain
+``__slots__`` classes; per-node accounting lives in numpy matrices on :class:`Cluster`
+(one row per node, one column per resource of the request's :class:`ResourceTable`) so
+fit checks over many nodes are single vector operations.
+
+Task states follow Volcano's (``pkg/scheduler/api/types.go``); the accounting identity is
+``FutureIdle = Idle + Releasing - Pipelined`` with ``Idle = Allocatable - Used`` and
+``Used`` counting every task that holds a node (Allocated, Binding, Bound, Running,
+Releasing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from app.model.resources import ResourceTable
+
+if TYPE_CHECKING:
+    from app.model.selectors import LabelSelector
+    from app.topology.tree import Topology
+
+
+class TaskStatus(IntEnum):
+    PENDING = 1
+    ALLOCATED = 2
+    PIPELINED = 3
+    BINDING = 4
+    BOUND = 5
+    RUNNING = 6
+    RELEASING = 7
+    SUCCEEDED = 8
+    FAILED = 9
+    UNKNOWN = 10
+
+    @property
+    def label(self) -> str:
+        return self.name.capitalize()
+
+    @property
+    def holds_node(self) -> bool:
+        """Placed on a node by the snapshot or this decision (incl. pipelined and releasing)."""
+        return TaskStatus.ALLOCATED <= self <= TaskStatus.RELEASING
+
+
+#: States that hold capacity on a node (counted in ``Used``).
+OCCUPYING = frozenset(
+    {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.RELEASING}
+)
+#: Volcano's ``ReadyTaskNum``: Bound + Binding + Running + Allocated + Succeeded.
+READY = frozenset(
+    {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.SUCCEEDED}
+)
+
+
+@dataclass(slots=True, frozen=True)
+class NetworkTopology:
+    """A job's or sub-group's topology constraint (Volcano ``networkTopology``)."""
+
+    mode: str = "hard"  # "hard" | "soft"
+    highest_tier_allowed: int | None = None
+    highest_tier_name: str | None = None
+    preferred_tier_name: str | None = None  # KAI preferredTopologyLevel
+
+    @property
+    def hard(self) -> bool:
+        return self.mode == "hard"
+
+
+@dataclass(slots=True)
+class SubGroupPolicy:
+    """Volcano ``subGroupPolicy`` entry (or a KAI sub-group): how a job's pods partition."""
+
+    name: str
+    sub_group_size: int = 1
+    min_sub_groups: int = 0
+    selector: LabelSelector | None = None
+    match_label_keys: tuple[str, ...] = ()
+    network_topology: NetworkTopology | None = None
+    parent: str | None = None  # KAI hierarchical sub-groups
+
+
+@dataclass(slots=True)
+class SubGroup:
+    """One partition of a job (Volcano SubJob): ``<job>/<policy>-<values>``."""
+
+    uid: str
+    policy: str
+    min_available: int
+    match_index: int
+    network_topology: NetworkTopology | None
+    tasks: list[Task] = field(default_factory=list)
+
+
+class Node:
+    __slots__ = ("idx", "name", "uid", "labels", "taints", "unschedulable", "ready", "pointer")
+
+    def __init__(
+        self,
+        idx: int,
+        name: str,
+        uid: str,
+        labels: dict[str, str],
+        taints: tuple[dict[str, Any], ...],
+        unschedulable: bool,
+        ready: bool,
+        pointer: str,
+    ) -> None:
+        self.idx = idx
+        self.name = name
+        self.uid = uid
+        self.labels = labels
+        self.taints = taints
+        self.unschedulable = unschedulable
+        self.ready = ready
+        self.pointer = pointer
+
+
+class Task:
+    """A pod, in Volcano's words a task of a job."""
+
+    __slots__ = (
+        "idx", "uid", "namespace", "name", "key", "job", "role", "subgroup", "status", "node",
+        "priority", "req", "preemptable", "created", "labels", "annotations", "node_selector",
+        "affinity", "tolerations", "nominated_node", "best_effort", "gated", "preemption_policy",
+        "task_priority", "critical", "pointer",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.idx = -1
+        self.uid = ""
+        self.namespace = ""
+        self.name = ""
+        self.key = ""
+        self.job: Job | None = None
+        self.role = ""
+        self.subgroup: SubGroup | None = None
+        self.status = TaskStatus.PENDING
+        self.node: int = -1  # node index, -1 when not on a node
+        self.priority = 0
+        self.req: np.ndarray | None = None
+        self.preemptable = True
+        self.created = 0.0
+        self.labels: dict[str, str] = {}
+        self.annotations: dict[str, str] = {}
+        self.node_selector: dict[str, str] = {}
+        self.affinity: dict[str, Any] | None = None
+        self.tolerations: tuple[dict[str, Any], ...] = ()
+        self.nominated_node = ""
+        self.best_effort = False
+        self.gated = False
+        self.preemption_policy = "PreemptLowerPriority"
+        self.task_priority: int | None = None  # KAI kai.scheduler/task-priority
+        self.critical = False  # system-critical or kube-system: never a victim
+        self.pointer = ""
+
+
+class Job:
+    """A gang (PodGroup, Workload PodGroup, Koordinator gang) or a pod on its own."""
+
+    __slots__ = (
+        "key", "namespace", "name", "uid", "source", "queue", "priority", "priority_class",
+        "min_available", "min_task_member", "min_resources", "tasks", "network_topology",
+        "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
+        "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
+        "preemption_policy", "kai_preemptibility", "pointer", "obj",
+    )  # fmt: skip
+
+    def __init__(self, key: str, namespace: str, name: str, source: str) -> None:
+        self.key = key
+        self.namespace = namespace
+        self.name = name
+        self.uid = ""
+        self.source = source  # volcano | kai | scheduler-plugins | koordinator | workload | pod
+        self.queue = "default"
+        self.priority = 0
+        self.priority_class = ""
+        self.min_available = 1
+        self.min_task_member: dict[str, int] = {}
+        self.min_resources: dict[str, int] | None = None
+        self.tasks: list[Task] = []
+        self.network_topology: NetworkTopology | None = None
+        self.subgroup_policies: list[SubGroupPolicy] = []
+        self.subgroups: dict[str, SubGroup] = {}
+        self.created = 0.0
+        self.phase = ""
+        self.preemptable: bool | None = None  # PodGroup-level volcano.sh/preemptable; None = unset
+        self.gang_mode = "Strict"  # Koordinator Strict | NonStrict
+        self.gang_groups: tuple[str, ...] = ()
+        self.match_policy = "once-satisfied"
+        self.waiting_time: float | None = None
+        self.total_number: int | None = None
+        self.disruption_mode = "Pod"  # KEP-5710 Pod | PodGroup
+        self.preemption_policy = "PreemptLowerPriority"
+        self.kai_preemptibility = ""
+        self.pointer = ""
+        self.obj: dict[str, str] | None = None
+
+    def count(self, states: frozenset[TaskStatus]) -> int:
+        return sum(1 for t in self.tasks if t.status in states)
+
+
+@dataclass(slots=True)
+class KaiResource:
+    quota: float = 0.0
+    limit: float = -1.0
+    over_quota_weight: float = 0.0
+
+
+@dataclass(slots=True)
+class Queue:
+    name: str
+    source: str = "volcano"  # volcano | kai | implicit
+    weight: int = 1
+    capability: dict[str, int] | None = None
+    deserved: dict[str, int] | None = None
+    guarantee: dict[str, int] | None = None
+    reclaimable: bool = True
+    priority: int = 0
+    parent: str = ""
+    state: str = "Open"
+    created: float = 0.0
+    dequeue_strategy: str = "traverse"
+    kai: dict[str, KaiResource] | None = None
+    preempt_min_runtime: float | None = None
+    reclaim_min_runtime: float | None = None
+    pointer: str = ""
+
+
+@dataclass(slots=True)
+class PriorityClass:
+    name: str
+    value: int
+    global_default: bool = False
+    preemption_policy: str = "PreemptLowerPriority"
+
+
+@dataclass(slots=True)
+class PodDisruptionBudget:
+    namespace: str
+    name: str
+    selector: LabelSelector | None
+    min_available: int | str | None
+    max_unavailable: int | str | None
+    disruptions_allowed: int
+    disrupted_pods: frozenset[str]
+    unhealthy_pod_eviction_policy: str = "IfHealthyBudget"
+
+
+class Cluster:
+    """Everything one decision works on."""
+
+    def __init__(
+        self,
+        resources: ResourceTable,
+        nodes: list[Node],
+        allocatable: np.ndarray,
+        tasks: list[Task],
+        jobs: dict[str, Job],
+        queues: dict[str, Queue],
+        topology: Topology,
+        priority_classes: dict[str, PriorityClass],
+        pdbs: list[PodDisruptionBudget],
+        now: float,
+    ) -> None:
+        self.resources = resources
+        self.nodes = nodes
+        self.node_index = {n.name: n.idx for n in nodes}
+        self.allocatable = allocatable
+        self.tasks = tasks
+        self.task_index = {t.key: t for t in tasks}
+        self.jobs = jobs
+        self.queues = queues
+        self.topology = topology
+        self.priority_classes = priority_classes
+        self.pdbs = pdbs
+        self.now = now
+        self.warnings: list[str] = []
+        n, r = allocatable.shape
+        self.used = np.zeros((n, r), dtype=np.int64)
+        self.releasing = np.zeros((n, r), dtype=np.int64)
+        self.pipelined = np.zeros((n, r), dtype=np.int64)
+        self._account()
+
+    def _account(self) -> None:
+        occ = [t for t in self.tasks if t.node >= 0 and t.status in OCCUPYING]
+        if occ:
+            idx = np.fromiter((t.node for t in occ), dtype=np.intp, count=len(occ))
+            reqs = np.stack([t.req for t in occ])
+            np.add.at(self.used, idx, reqs)
+            rel = [i for i, t in enumerate(occ) if t.status == TaskStatus.RELEASING]
+            if rel:
+                np.add.at(self.releasing, idx[rel], reqs[rel])
+
+    @property
+    def idle(self) -> np.ndarray:
+        return self.allocatable - self.used
+
+    @property
+    def future_idle(self) -> np.ndarray:
+        return self.allocatable - self.used + self.releasing - self.pipelined

@@ -1,0 +1,70 @@
+"""The answer of one decision: what to bind, nominate and evict, and why."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Binding:
+    pod: str
+    node: str
+    job: str
+
+    def wire(self) -> dict[str, Any]:
+        return {"pod": self.pod, "node": self.node, "job": self.job}
+
+
+@dataclass(slots=True)
+class Eviction:
+    pod: str
+    node: str
+    job: str
+    action: str
+    preemptor: str
+    reason: str
+
+    def wire(self) -> dict[str, Any]:
+        return {
+            "pod": self.pod,
+            "node": self.node,
+            "job": self.job,
+            "action": self.action,
+            "preemptor": self.preemptor,
+            "reason": self.reason,
+        }
+
+
+@dataclass(slots=True)
+class JobState:
+    job: str
+    state: str
+    hyper_node: str | None
+    message: str
+
+    def wire(self) -> dict[str, Any]:
+        return {"job": self.job, "state": self.state, "hyperNode": self.hyper_node, "message": self.message}
+
+
+@dataclass(slots=True)
+class Decision:
+    bindings: list[Binding] = field(default_factory=list)
+    nominations: list[Binding] = field(default_factory=list)
+    evictions: list[Eviction] = field(default_factory=list)
+    jobs: list[JobState] = field(default_factory=list)
+    explanation: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    truncated: bool = False
+
+    def wire(self) -> dict[str, Any]:
+        """The wire form; every list is sorted by stable keys so answers are byte-identical."""
+        return {
+            "bindings": [b.wire() for b in sorted(self.bindings, key=lambda b: (b.job, b.pod))],
+            "nominations": [b.wire() for b in sorted(self.nominations, key=lambda b: (b.job, b.pod))],
+            "evictions": [e.wire() for e in sorted(self.evictions, key=lambda e: (e.preemptor, e.job, e.pod))],
+            "jobs": [j.wire() for j in sorted(self.jobs, key=lambda j: j.job)],
+            "explanation": self.explanation,
+            "warnings": list(self.warnings),
+            "truncated": self.truncated,
+        }

@@ -1,0 +1,65 @@
+"""Dense integer resource vectors.
+
+Canonical units: resources measured in bytes (``memory``, ``ephemeral-storage``,
+``storage``, ``hugepages-*``) are whole bytes; every other resource (``cpu``, ``pods``,
+``nvidia.com/gpu`` and other extended resources) is in milli-units, so CPU is millicores,
+one pod is 1000 and half a GPU (a KAI ``gpu-fraction`` of 0.5) is 500. Values are rounded
+up, as the Kubernetes scheduler rounds requests (``MilliValue()`` / ``Value()``).
+
+Each request builds its own :class:`ResourceTable`; vectors are ``numpy.int64`` arrays
+indexed by it and never cross requests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+CPU = "cpu"
+MEMORY = "memory"
+PODS = "pods"
+GPU = "nvidia.com/gpu"
+FIXED = (CPU, MEMORY, PODS)
+MILLI = 1000
+
+_BYTE_NAMES = frozenset({"memory", "ephemeral-storage", "storage"})
+
+
+def is_byte_resource(name: str) -> bool:
+    """True for resources counted in bytes rather than milli-units."""
+    return name in _BYTE_NAMES or name.startswith("hugepages-")
+
+
+class ResourceTable:
+    """Maps resource names to vector positions: cpu, memory, pods, then the rest sorted."""
+
+    __slots__ = ("names", "index", "size")
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        extra = sorted(set(names) - set(FIXED))
+        self.names: tuple[str, ...] = FIXED + tuple(extra)
+        self.index: dict[str, int] = {n: i for i, n in enumerate(self.names)}
+        self.size = len(self.names)
+
+    def zeros(self, rows: int | None = None) -> np.ndarray:
+        shape = self.size if rows is None else (rows, self.size)
+        return np.zeros(shape, dtype=np.int64)
+
+    def vector(self, values: Mapping[str, int]) -> np.ndarray:
+        v = np.zeros(self.size, dtype=np.int64)
+        idx = self.index
+        for k, q in values.items():
+            v[idx[k]] = q
+        return v
+
+    def matrix(self, rows: list[Mapping[str, int]]) -> np.ndarray:
+        m = np.zeros((len(rows), self.size), dtype=np.int64)
+        idx = self.index
+        for r, values in enumerate(rows):
+            for k, q in values.items():
+                m[r, idx[k]] = q
+        return m
+
+    def to_dict(self, vec: np.ndarray, *, keep_zero: bool = False) -> dict[str, int]:
+        return {n: int(vec[i]) for i, n in enumerate(self.names) if keep_zero or vec[i]}

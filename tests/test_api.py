@@ -1,0 +1,213 @@
+"""The HTTP surface: health, the decision contract, problem+json errors, limits, YAML."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import orjson
+import pytest
+import yaml
+
+from tests.kube import node, pod, podgroup, request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PROBLEM = "application/problem+json"
+
+
+def post(client, body, path="/v1/decisions", content_type="application/json"):
+    data = body if isinstance(body, (bytes, str)) else orjson.dumps(body)
+    return client.post(path, content=data, headers={"Content-Type": content_type})
+
+
+def test_livez_readyz_version(client):
+    assert client.get("/livez").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ok"}
+    v = client.get("/version").json()
+    assert v["name"] == "gangplank" and "/v1/decisions" in v["apis"]
+
+
+def test_decision_contract_shape_on_the_example(client):
+    body = (ROOT / "examples" / "volcano-small.json").read_bytes()
+    r = post(client, body)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert set(out) >= {"bindings", "nominations", "evictions", "jobs", "explanation"}
+    jobs = {j["job"]: j for j in out["jobs"]}
+    assert jobs["ml/train-a"]["state"] == "Running"
+    assert jobs["ml/train-b"]["state"] == "Pending"
+    assert all(set(j) == {"job", "state", "hyperNode", "message"} for j in out["jobs"])
+
+
+def test_running_gang_reports_smallest_hypernode_holding_it(client):
+    body = json.loads((ROOT / "examples" / "volcano-small.json").read_text())
+    out = post(client, body).json()
+    jobs = {j["job"]: j for j in out["jobs"]}
+    # train-a runs on node0..node3: the smallest HyperNode holding them is tier-2 s4
+    assert jobs["ml/train-a"]["hyperNode"] == "s4"
+    assert jobs["ml/train-b"]["hyperNode"] is None
+
+
+def test_yaml_body_gives_the_same_answer_as_json(client):
+    j = post(client, (ROOT / "examples" / "volcano-small.json").read_bytes())
+    y = post(client, (ROOT / "examples" / "volcano-small.yaml").read_bytes(), content_type="application/yaml")
+    assert y.status_code == 200, y.text
+    assert y.content == j.content
+
+
+def test_same_request_same_bytes(client):
+    body = (ROOT / "examples" / "volcano-small.json").read_bytes()
+    assert post(client, body).content == post(client, body).content
+
+
+def test_bare_list_object_is_accepted_as_objects(client):
+    lst = {"apiVersion": "v1", "kind": "List", "items": [node("n1"), pod("p", node="n1")]}
+    r = post(client, lst)
+    assert r.status_code == 200, r.text
+    assert [j["job"] for j in r.json()["jobs"]] == ["default/p"]
+
+
+def test_multi_document_yaml_stream_is_accepted(client):
+    text = yaml.safe_dump_all([node("n1"), pod("p", node="n1")])
+    r = post(client, text, content_type="application/yaml")
+    assert r.status_code == 200, r.text
+
+
+def test_pod_without_gang_is_a_job_of_one(client):
+    out = post(client, request([node("n1"), pod("solo", ns="a", node="n1")])).json()
+    assert out["jobs"] == [
+        {"job": "a/solo", "state": "Running", "hyperNode": "<cluster-top-hypernode>",
+         "message": "1/1 tasks ready, 0 pending, minAvailable 1"}
+    ]  # fmt: skip
+
+
+def test_malformed_json_is_400_problem(client):
+    r = post(client, b"{not json")
+    assert r.status_code == 400
+    assert r.headers["content-type"].startswith(PROBLEM)
+    assert r.json()["status"] == 400
+
+
+def test_unsupported_media_type_is_415(client):
+    r = post(client, b"<xml/>", content_type="application/xml")
+    assert r.status_code == 415
+    assert r.headers["content-type"].startswith(PROBLEM)
+
+
+def test_body_over_limit_is_413(client, monkeypatch):
+    from app.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "max_body_bytes", 1000)
+    r = post(client, request([node(f"n{i}") for i in range(20)]))
+    assert r.status_code == 413
+    assert "GANGPLANK_MAX_BODY_BYTES" in r.json()["detail"]
+
+
+def test_unknown_node_in_spec_nodename_names_the_field(client):
+    r = post(client, request([node("n1"), pod("p", ns="ml", node="ghost")]))
+    assert r.status_code == 422
+    p = r.json()
+    assert r.headers["content-type"].startswith(PROBLEM)
+    assert p["errors"][0]["pointer"] == "/objects/1/spec/nodeName"
+    assert p["errors"][0]["object"] == {"kind": "Pod", "namespace": "ml", "name": "p"}
+    assert "ghost" in p["detail"]
+
+
+def test_invalid_quantity_names_the_field(client):
+    bad = pod("p")
+    bad["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1K"
+    r = post(client, request([node("n1"), bad]))
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/containers/0/resources/requests/cpu"
+
+
+def test_duplicate_node_is_rejected(client):
+    r = post(client, request([node("n1"), node("n1")]))
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/1/metadata/name"
+
+
+def test_duplicate_pod_is_rejected(client):
+    r = post(client, request([node("n1"), pod("p"), pod("p")]))
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/2/metadata/name"
+
+
+def test_pod_in_missing_podgroup_is_rejected(client):
+    r = post(client, request([node("n1"), pod("p", group="nope")]))
+    assert r.status_code == 422
+    e = r.json()["errors"][0]
+    assert e["pointer"] == "/objects/1/metadata/annotations/scheduling.k8s.io~1group-name"
+    assert "nope" in e["detail"]
+
+
+def test_missing_queue_is_rejected_but_default_is_implicit(client):
+    ok = post(client, request([node("n1"), podgroup("g"), pod("p", group="g")]))
+    assert ok.status_code == 200
+    bad = post(client, request([node("n1"), podgroup("g", queue="nowhere"), pod("p", group="g")]))
+    assert bad.status_code == 422
+    assert bad.json()["errors"][0]["pointer"] == "/objects/1/spec/queue"
+
+
+def test_unknown_priority_class_is_rejected(client):
+    r = post(client, request([node("n1"), pod("p", priority_class="gold")]))
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/priorityClassName"
+
+
+def test_object_without_kind_is_rejected(client):
+    r = post(client, request([{"apiVersion": "v1", "metadata": {"name": "x"}}]))
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/0/kind"
+
+
+def test_unknown_kinds_are_ignored_with_a_warning(client):
+    svc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}}
+    r = post(client, request([node("n1"), svc]))
+    assert r.status_code == 200
+    assert any("v1 Service (1)" in w for w in r.json()["warnings"])
+
+
+def test_unknown_option_is_rejected(client):
+    r = post(client, {"objects": [node("n1")], "options": {"explian": True}})
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/options/explian"
+
+
+def test_request_without_snapshot_is_rejected(client):
+    r = post(client, {"options": {}})
+    assert r.status_code == 422
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[]", b"123", b'"x"', b"null", b'{"objects": 5}', b'{"objects": [1]}', b'{"cluster": []}',
+     b'{"objects": [{"apiVersion": "v1", "kind": "Pod"}]}', b'{"objects": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": 3}}]}'],
+)  # fmt: skip
+def test_nonsense_bodies_get_4xx_problem_not_5xx(client, body):
+    r = post(client, body)
+    assert r.status_code < 500, (body, r.status_code, r.text)
+    if r.status_code != 200:
+        assert r.headers["content-type"].startswith(PROBLEM)
+
+
+def test_yaml_billion_laughs_is_413(client):
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 9):
+        prev = f"*a{i - 1}"
+        lines.append(f"a{i}: &a{i} [{', '.join([prev] * 10)}]")
+    lines.append("objects: *a8")
+    r = post(client, "\n".join(lines), content_type="application/yaml")
+    assert r.status_code == 413
+    assert "GANGPLANK_MAX_YAML_NODES" in r.json()["detail"]
+
+
+def test_recursive_yaml_alias_is_rejected(client):
+    r = post(client, "objects: &a [*a]", content_type="application/yaml")
+    assert r.status_code == 400
+
+
+def test_options_now_must_be_rfc3339(client):
+    r = post(client, {"objects": [node("n1")], "options": {"now": "yesterday"}})
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/options/now"
