@@ -77,6 +77,7 @@ class DecisionResponse(BaseModel):
     nominations: list[Binding] = Field(description="Pods to give status.nominatedNodeName (wait for victims).")
     evictions: list[Eviction]
     jobs: list[JobStatus]
+    enqueued: list[str] = Field(description="PodGroups the enqueue action admits (phase Pending -> Inqueue).")
     explanation: dict[str, Any]
     warnings: list[str]
     truncated: bool = Field(description="True when the deadline cut the decision short (it is still safe).")

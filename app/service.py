@@ -7,40 +7,88 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.actions import ACTIONS, ALIASES, PENDING_ACTIONS
+from app.errors import InputError
+from app.framework.config import SchedulerConfig, load_config
+from app.framework.session import Session
 from app.ingest.request import Request, read_request
 from app.model.cluster import OCCUPYING, READY, Cluster, Job, TaskStatus
 from app.model.decision import Decision, JobState
+from app.plugins import PENDING_PLUGINS, PLUGINS
 from app.settings import Settings
 
+KNOWN_ACTIONS = frozenset(ACTIONS) | frozenset(PENDING_ACTIONS)
+KNOWN_PLUGINS = frozenset(PLUGINS) | frozenset(PENDING_PLUGINS)
 
-def job_state(cluster: Cluster, job: Job) -> JobState:
-    """Where a job stands in the snapshot: Pending, Incomplete, Running or Completed."""
+
+def scheduler_config(raw: Any) -> SchedulerConfig:
+    cfg = load_config(raw, known_actions=KNOWN_ACTIONS, action_aliases=ALIASES, known_plugins=KNOWN_PLUGINS)
+    for a in cfg.actions:
+        if a in PENDING_ACTIONS:
+            raise InputError(
+                f"action {a!r} ({PENDING_ACTIONS[a]}) is recognised but not implemented in this version",
+                "/config/actions",
+                kind="not-implemented",
+            )
+    for ti, tier in enumerate(cfg.tiers):
+        for pi, p in enumerate(tier):
+            if p.name in PENDING_PLUGINS:
+                raise InputError(
+                    f"plugin {p.name!r} ({PENDING_PLUGINS[p.name]}) is recognised but not implemented in this version",
+                    f"/config/tiers/{ti}/plugins/{pi}/name",
+                    kind="not-implemented",
+                )
+    return cfg
+
+
+def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobState:
+    """Where a job stands after the decision."""
     total = len(job.tasks)
     ready = sum(1 for t in job.tasks if t.status in READY)
     succeeded = sum(1 for t in job.tasks if t.status == TaskStatus.SUCCEEDED)
-    placed = [t.node for t in job.tasks if t.node >= 0 and t.status in OCCUPYING]
+    placed = sorted({t.node for t in job.tasks if t.node >= 0 and t.status.holds_node})
+    topo = cluster.topology
     hyper = None
-    if placed:
-        topo = cluster.topology
-        hyper = topo.names[topo.smallest_containing(sorted(set(placed)))]
+    if ssn is not None and job.key in ssn.decided_hypernode:
+        hyper = topo.names[ssn.decided_hypernode[job.key]]
+    elif placed:
+        hyper = topo.names[topo.smallest_containing(placed)]
+    new = sum(1 for t in job.tasks if t.status == TaskStatus.ALLOCATED)
+    waiting = sum(1 for t in job.tasks if t.status == TaskStatus.PIPELINED)
     if total and succeeded == total:
         state = "Completed"
+    elif new and ready >= job.min_available:
+        state = "Bound"
+    elif waiting:
+        state = "Pipelined"
     elif ready >= job.min_available and ready > 0:
         state = "Running"
-    elif placed or ready:
+    elif any(t.node >= 0 and t.status in OCCUPYING for t in job.tasks) or ready:
         state = "Incomplete"
     else:
         state = "Pending"
     pending = sum(1 for t in job.tasks if t.status == TaskStatus.PENDING)
     msg = f"{ready}/{total} tasks ready, {pending} pending, minAvailable {job.min_available}"
+    if ssn is not None and job.key in ssn.messages and pending:
+        msg += f"; {ssn.messages[job.key]}"
     return JobState(job.key, state, hyper, msg)
 
 
+def run_session(req: Request) -> Session:
+    cfg = scheduler_config(req.config)
+    ssn = Session(req.cluster, cfg, PLUGINS, explain=req.options.explain)
+    for name in cfg.actions:
+        ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
+    return ssn
+
+
 def decide_request(req: Request) -> Decision:
+    ssn = run_session(req)
     cluster = req.cluster
-    decision = Decision()
-    decision.jobs = [job_state(cluster, j) for j in cluster.jobs.values()]
+    decision = ssn.decision
+    decision.jobs = [job_state(cluster, j, ssn) for j in cluster.jobs.values()]
     decision.warnings = list(cluster.warnings)
+    decision.explanation = ssn.explanation
     return decision
 
 

@@ -58,6 +58,8 @@ class Session:
         self.job_hypernode: dict[str, int] = {}
         self.subgroup_hypernode: dict[str, int] = {}
         self.messages: dict[str, str] = {}
+        # job key -> HyperNode chosen for it by this decision (reported in ``jobs``)
+        self.decided_hypernode: dict[str, int] = {}
         self._hooks: dict[str, list[list[tuple[str, Callable[..., Any]]]]] = {}
         self._alloc_handlers: list[Callable[[Task], None]] = []
         self._dealloc_handlers: list[Callable[[Task], None]] = []

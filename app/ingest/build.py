@@ -235,6 +235,7 @@ def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default
     job.disruption_mode = g.disruption_mode or "Pod"
     job.kai_preemptibility = g.kai_preemptibility
     job.priority_class = g.priority_class
+    job.annotations = g.annotations
     job.pointer = g.pointer
     job.obj = g.ident
     pc_ptr = join_pointer(g.pointer, "spec", "priorityClassName")

@@ -98,6 +98,7 @@ class GroupDraft:
     kai_preemptibility: str = ""
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
+    annotations: dict[str, str] = field(default_factory=dict)
     pointer: str = ""
     ident: Ident = None
 

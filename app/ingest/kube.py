@@ -424,6 +424,7 @@ def read_volcano_podgroup(o: dict, ptr: str, d: Draft) -> None:
         phase=r.string(status, "phase", join_pointer(ptr, "status"), ident),
         preemptable=r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
         created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+        annotations=ann,
         pointer=ptr,
         ident=ident,
     )

@@ -168,7 +168,7 @@ class Job:
         "min_available", "min_task_member", "min_resources", "tasks", "network_topology",
         "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
         "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
-        "preemption_policy", "kai_preemptibility", "pointer", "obj",
+        "preemption_policy", "kai_preemptibility", "annotations", "pointer", "obj",
     )  # fmt: skip
 
     def __init__(self, key: str, namespace: str, name: str, source: str) -> None:
@@ -198,6 +198,7 @@ class Job:
         self.disruption_mode = "Pod"  # KEP-5710 Pod | PodGroup
         self.preemption_policy = "PreemptLowerPriority"
         self.kai_preemptibility = ""
+        self.annotations: dict[str, str] = {}
         self.pointer = ""
         self.obj: dict[str, str] | None = None
 

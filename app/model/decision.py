@@ -55,6 +55,7 @@ class Decision:
     jobs: list[JobState] = field(default_factory=list)
     explanation: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    enqueued: list[str] = field(default_factory=list)
     truncated: bool = False
 
     def wire(self) -> dict[str, Any]:
@@ -64,6 +65,7 @@ class Decision:
             "nominations": [b.wire() for b in sorted(self.nominations, key=lambda b: (b.job, b.pod))],
             "evictions": [e.wire() for e in sorted(self.evictions, key=lambda e: (e.preemptor, e.job, e.pod))],
             "jobs": [j.wire() for j in sorted(self.jobs, key=lambda j: j.job)],
+            "enqueued": sorted(self.enqueued),
             "explanation": self.explanation,
             "warnings": list(self.warnings),
             "truncated": self.truncated,

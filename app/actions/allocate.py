@@ -1,0 +1,392 @@
+"""allocate: place whole gangs, inside the right topology domain (Volcano's allocate).
+
+Jobs are taken queue by queue (QueueOrder, re-evaluated after every job; overused queues
+are skipped) and job by job (JobOrder). Each job is placed atomically: the placement is
+committed only when JobReady holds; a placement that only pipelines is dropped.
+
+* Jobs with a topology constraint or sub-group policies take the two-level path of
+  seed 05: HyperNode gradients per tier (ascending); in the first gradient with a
+  solution the best HyperNode wins (by HyperNode score; with sub-groups, by the sum of
+  the sub-groups' best scores); each sub-group is placed inside its own gradient within
+  the job's HyperNode. A partly running job is pinned to the HyperNode holding its
+  running pods (the gradients start from there).
+* Other jobs are placed over the whole cluster.
+* Capacity aggregates reject a HyperNode that cannot hold the job's minimum before any
+  dry-run; candidates whose score does not depend on the dry-run are tried best first
+  and the first feasible wins (the same choice as dry-running all of them).
+* Identical pending tasks form one class: its node mask and scores are computed once,
+  and nodes are filled best-first from a heap; only the node that changed is re-scored.
+* A task with a still-valid ``nominatedNodeName`` inside the domain goes there first.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from app.framework.action import Action
+from app.framework.session import PURPOSE_ALLOCATE, Session
+from app.framework.statement import Statement
+from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
+
+DEFAULT_SG = "__job__"
+
+
+def fit_counts(avail: np.ndarray, req: np.ndarray) -> np.ndarray:
+    """How many copies of ``req`` fit in each row of ``avail`` (one vector operation)."""
+    asked = req > 0
+    if not asked.any():
+        return np.full(avail.shape[0], 1 << 30, dtype=np.int64)
+    counts = avail[:, asked] // req[asked]
+    return np.maximum(counts.min(axis=1), 0)
+
+
+def signature(t: Task) -> tuple[Any, ...]:
+    return (t.req.tobytes(), repr(sorted(t.node_selector.items())), repr(t.affinity), repr(t.tolerations), t.role)  # type: ignore[union-attr]
+
+
+class Allocate(Action):
+    name = "allocate"
+    summary = "gang- and topology-aware placement of pending jobs"
+
+    def execute(self, ssn: Session) -> None:
+        enqueue_on = "enqueue" in ssn.config.actions
+        by_queue: dict[str, list[Job]] = {}
+        for job in ssn.cluster.jobs.values():
+            if not pending_tasks(job):
+                continue
+            if enqueue_on and job.phase == "Pending":
+                ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
+                continue
+            reason = ssn.job_valid(job)
+            if reason:
+                ssn.messages[job.key] = reason
+                continue
+            by_queue.setdefault(job.queue, []).append(job)
+        queues = {q: ssn.cluster.queues[q] for q in by_queue}
+        for q in by_queue:
+            by_queue[q] = ssn.sort_jobs(by_queue[q])
+        while by_queue:
+            qname = ssn.sort_queues([queues[q] for q in by_queue])[0].name
+            queue = queues[qname]
+            if ssn.overused(queue):
+                for j in by_queue.pop(qname):
+                    ssn.messages.setdefault(j.key, f"queue {qname} is overused")
+                continue
+            job = by_queue[qname].pop(0)
+            if not by_queue[qname]:
+                del by_queue[qname]
+            ready_before = ssn.job_ready(job)
+            placed = self.allocate_job(ssn, job)
+            if placed and pending_tasks(job) and (not ready_before or placed > 0):
+                # elastic jobs grow one more step per pop so queue order is re-checked
+                lst = by_queue.setdefault(qname, [])
+                lst.append(job)
+                by_queue[qname] = ssn.sort_jobs(lst)
+
+    # -- one job ----------------------------------------------------------------------------
+    def allocate_job(self, ssn: Session, job: Job) -> int:
+        """Place what the job needs now; return the number of tasks committed."""
+        groups = self.worksheet(ssn, job)
+        if not groups:
+            return 0
+        root = ssn.cluster.topology.root
+        two_level = job.network_topology is not None or bool(job.subgroup_policies)
+        stmt = ssn.statement()
+        saved = self._save(ssn, job)
+        if two_level:
+            ok = self.allocate_for_job(ssn, job, groups, root, stmt)
+        else:
+            ok = self.try_in(ssn, job, groups, root, stmt) is not None
+        if ok and ssn.job_ready(job):
+            n = len(stmt)
+            self.note_domain(ssn, job)
+            stmt.commit()
+            return n
+        stmt.discard()
+        self._restore(ssn, job, saved)
+        ssn.messages.setdefault(job.key, self.failure_message(ssn, job))
+        return 0
+
+    def worksheet(self, ssn: Session, job: Job) -> list[tuple[SubGroup | None, list[Task]]]:
+        """Pending tasks split by sub-group; sub-groups needed for minSubGroups first."""
+        by_sg: dict[str, list[Task]] = {}
+        for t in pending_tasks(job):
+            by_sg.setdefault(t.subgroup.uid if t.subgroup else DEFAULT_SG, []).append(t)
+        out: list[tuple[SubGroup | None, list[Task]]] = []
+        sgs = [job.subgroups[k] for k in by_sg if k != DEFAULT_SG]
+        sgs.sort(key=functools.cmp_to_key(ssn.sub_job_order))
+        needed = [sg for sg in sgs if not ssn.sub_job_ready(sg, job)]
+        rest = [sg for sg in sgs if sg not in needed]
+        for sg in needed + rest:
+            out.append((sg, ssn.sort_tasks(by_sg[sg.uid])))
+        if DEFAULT_SG in by_sg:
+            out.append((None, ssn.sort_tasks(by_sg[DEFAULT_SG])))
+        return out
+
+    def allocate_for_job(
+        self, ssn: Session, job: Job, groups: list[tuple[SubGroup | None, list[Task]]], root: int, stmt: Statement
+    ) -> bool:
+        topo = ssn.cluster.topology
+        explain = ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []}) if ssn.explain else None
+        for gradient in ssn.hyper_node_gradients(job, None, root, PURPOSE_ALLOCATE):
+            cands = self.prefilter(ssn, job, groups, gradient, explain)
+            if not cands:
+                continue
+            if not job.subgroup_policies:
+                scores, _ = ssn.hyper_node_scores(job, None, cands)
+                order = sorted(range(len(cands)), key=lambda i: (-scores[i], topo.names[cands[i]]))
+                for i in order:
+                    saved = self._save(ssn, job)
+                    cp = stmt.checkpoint()
+                    res = self.try_in(ssn, job, groups, cands[i], stmt)
+                    ok = res is not None and (ssn.job_ready(job) or ssn.job_pipelined(job))
+                    if explain is not None:
+                        explain["domains"].append({"hyperNode": topo.names[cands[i]], "feasible": ok, "score": float(scores[i])})
+                    if ok:
+                        return True
+                    stmt.rollback(cp)
+                    self._restore(ssn, job, saved)
+                continue
+            best: tuple[float, int] | None = None
+            for h in sorted(cands, key=lambda h: topo.names[h]):
+                saved = self._save(ssn, job)
+                cp = stmt.checkpoint()
+                res = self.try_in(ssn, job, groups, h, stmt)
+                ok = res is not None and (ssn.job_ready(job) or ssn.job_pipelined(job))
+                if explain is not None:
+                    explain["domains"].append({"hyperNode": topo.names[h], "feasible": ok, "score": res})
+                stmt.rollback(cp)
+                self._restore(ssn, job, saved)
+                if ok and (best is None or res > best[0]):  # type: ignore[operator]
+                    best = (res, h)  # type: ignore[assignment]
+            if best is not None:
+                return self.try_in(ssn, job, groups, best[1], stmt) is not None
+        return False
+
+    def prefilter(self, ssn: Session, job: Job, groups: Sequence[tuple[SubGroup | None, list[Task]]], hns: list[int],
+                  explain: dict | None) -> list[int]:  # fmt: skip
+        """Capacity aggregates: drop HyperNodes whose future-idle cannot hold the job's minimum."""
+        c = ssn.cluster
+        topo = c.topology
+        need_n = max(job.min_available - sum(1 for t in job.tasks if t.status in READY), 0)
+        tasks = [t for _, ts in groups for t in ts][:need_n]
+        if not tasks:
+            return list(hns)
+        need = np.sum([t.req for t in tasks], axis=0)
+        future = c.future_idle
+        same = all(np.array_equal(t.req, tasks[0].req) for t in tasks)
+        out = []
+        for h in hns:
+            leaves = topo.leaves[h]
+            free = future[leaves]
+            ok = bool((free.sum(axis=0) >= need).all())
+            if ok and same:
+                ok = int(fit_counts(free, tasks[0].req).sum()) >= len(tasks)  # type: ignore[arg-type]
+            if ok:
+                out.append(h)
+            elif explain is not None:
+                explain["domains"].append({"hyperNode": topo.names[h], "feasible": False, "score": None,
+                                           "reason": "not enough free capacity"})  # fmt: skip
+        return out
+
+    def try_in(
+        self, ssn: Session, job: Job, groups: list[tuple[SubGroup | None, list[Task]]], hn: int, stmt: Statement
+    ) -> float | None:
+        """Place the job's sub-groups inside HyperNode ``hn``; the summed sub-group score, or None."""
+        total = 0.0
+        any_ok = False
+        for sg, tasks in groups:
+            res = self.allocate_for_subgroup(ssn, job, sg, tasks, hn, stmt)
+            if res is not None:
+                total += res
+                any_ok = True
+            if ssn.job_ready(job):
+                break
+        return total if any_ok else None
+
+    def allocate_for_subgroup(
+        self, ssn: Session, job: Job, sg: SubGroup | None, tasks: list[Task], job_hn: int, stmt: Statement
+    ) -> float | None:
+        topo = ssn.cluster.topology
+        if sg is not None and sg.network_topology is not None:
+            gradients = ssn.hyper_node_gradients(job, sg, job_hn, PURPOSE_ALLOCATE)
+        else:
+            gradients = [[job_hn]]
+        for gradient in gradients:
+            if not gradient:
+                continue
+            scores, _ = ssn.hyper_node_scores(job, sg, gradient)
+            order = sorted(range(len(gradient)), key=lambda i: (-scores[i], topo.names[gradient[i]]))
+            for i in order:
+                h = gradient[i]
+                cp = stmt.checkpoint()
+                saved = self._save(ssn, job)
+                self.allocate_tasks(ssn, job, sg, tasks, h, stmt)
+                if sg is None:
+                    ok = ssn.job_ready(job) or ssn.job_pipelined(job) or len(stmt) > cp
+                else:
+                    ok = ssn.sub_job_ready(sg, job) or ssn.sub_job_pipelined(sg, job)
+                if ok and len(stmt) > cp:
+                    return float(scores[i])
+                stmt.rollback(cp)
+                self._restore(ssn, job, saved)
+        return None
+
+    # -- the kernel ---------------------------------------------------------------------------
+    def allocate_tasks(
+        self, ssn: Session, job: Job, sg: SubGroup | None, tasks: list[Task], hn: int, stmt: Statement
+    ) -> None:
+        c = ssn.cluster
+        topo = c.topology
+        nodes = topo.leaves[hn]
+        queue = c.queues[job.queue]
+        ready_at_start = ssn.sub_job_ready(sg, job) if sg is not None else ssn.job_ready(job)
+        todo = [t for t in tasks if t.status == TaskStatus.PENDING]
+        # nominated nodes first (an earlier preemption reserved them)
+        for t in todo:
+            if t.nominated_node and t.nominated_node in c.node_index:
+                n = c.node_index[t.nominated_node]
+                if topo.contains(hn, n) and ssn.allocatable(queue, t):
+                    mask, _ = ssn.predicate_mask(t, np.array([n]))
+                    if mask[0] and (c.future_idle[n] >= t.req).all():
+                        self.place(ssn, job, t, n, stmt)
+        todo = [t for t in todo if t.status == TaskStatus.PENDING]
+        i = 0
+        while i < len(todo):
+            j = i + 1
+            sig = signature(todo[i])
+            while j < len(todo) and signature(todo[j]) == sig:
+                j += 1
+            cls = todo[i:j]
+            i = j
+            placed = self.place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start)
+            if placed < 0:
+                return  # reached readiness (or one step for a ready job)
+            if placed < len(cls) and not self.can_continue(ssn, job, sg, len(todo) - i):
+                return
+
+    def place_class(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], nodes: np.ndarray,
+                    stmt: Statement, queue: Any, ready_at_start: bool) -> int:  # fmt: skip
+        """Place a class of identical tasks; -1 when the (sub)job became ready and allocation stops."""
+        c = ssn.cluster
+        rep = cls[0]
+        if not ssn.allocatable(queue, rep):
+            return 0
+        mask, _ = ssn.predicate_mask(rep, nodes)
+        cand = nodes[mask]
+        if len(cand) == 0:
+            return 0
+        req = rep.req
+        placed = 0
+        for phase in ("idle", "future"):
+            avail = c.idle if phase == "idle" else c.future_idle
+            fits = fit_counts(avail[cand], req)  # type: ignore[arg-type]
+            pool = cand[fits > 0]
+            if len(pool) == 0:
+                continue
+            heap = self._heap(ssn, rep, pool)
+            hn_before = self._current_hn(ssn, job, sg)
+            while heap and placed < len(cls):
+                _, n = heapq.heappop(heap)
+                row = c.idle[n] if phase == "idle" else c.future_idle[n]
+                if not (row >= req).all():
+                    continue
+                t = cls[placed]
+                if not ssn.allocatable(queue, t):
+                    return placed
+                self.place(ssn, job, t, n, stmt)
+                placed += 1
+                if (ssn.sub_job_ready(sg, job) if sg is not None else ssn.job_ready(job)) or ready_at_start:
+                    return -1
+                hn_now = self._current_hn(ssn, job, sg)
+                if hn_now != hn_before:  # the job's HyperNode grew: every node's topology score moved
+                    hn_before = hn_now
+                    rest = np.array([x for _, x in heap] + [n], dtype=np.intp)
+                    heap = self._heap(ssn, rep, rest)
+                    continue
+                row = c.idle[n] if phase == "idle" else c.future_idle[n]
+                if (row >= req).all():
+                    s, _ = ssn.node_scores(rep, np.array([n], dtype=np.intp))
+                    heapq.heappush(heap, (-float(s[0]), int(n)))
+            if placed == len(cls):
+                break
+        return placed
+
+    @staticmethod
+    def _heap(ssn: Session, rep: Task, pool: np.ndarray) -> list[tuple[float, int]]:
+        scores, _ = ssn.node_scores(rep, pool)
+        heap = [(-float(s), int(n)) for s, n in zip(scores, pool, strict=True)]
+        heapq.heapify(heap)
+        return heap
+
+    def place(self, ssn: Session, job: Job, t: Task, n: int, stmt: Statement) -> None:
+        c = ssn.cluster
+        if (c.idle[n] >= t.req).all():
+            stmt.allocate(t, n)
+        else:
+            stmt.pipeline(t, n, eviction_occurred=False)
+        topo = c.topology
+        h = int(topo.node_hypernode[n])
+        old = ssn.job_hypernode.get(job.key)
+        ssn.job_hypernode[job.key] = h if old is None else topo.lca_of_hypernodes(old, h)
+        if t.subgroup is not None:
+            old = ssn.subgroup_hypernode.get(t.subgroup.uid)
+            ssn.subgroup_hypernode[t.subgroup.uid] = h if old is None else topo.lca_of_hypernodes(old, h)
+
+    @staticmethod
+    def _current_hn(ssn: Session, job: Job, sg: SubGroup | None) -> int | None:
+        if sg is not None and sg.network_topology is not None:
+            return ssn.subgroup_hypernode.get(sg.uid)
+        return ssn.job_hypernode.get(job.key)
+
+    @staticmethod
+    def can_continue(ssn: Session, job: Job, sg: SubGroup | None, remaining: int) -> bool:
+        """Volcano's NeedContinueAllocating: can the minimum still be reached?"""
+        if sg is not None:
+            have = sum(1 for t in sg.tasks if t.status in READY or t.status == TaskStatus.PIPELINED)
+            return have + remaining >= sg.min_available
+        have = sum(1 for t in job.tasks if t.status in READY or t.status == TaskStatus.PIPELINED)
+        return have + remaining >= job.min_available
+
+    @staticmethod
+    def _save(ssn: Session, job: Job) -> tuple[int | None, dict[str, int | None]]:
+        return ssn.job_hypernode.get(job.key), {k: ssn.subgroup_hypernode.get(k) for k in job.subgroups}
+
+    @staticmethod
+    def _restore(ssn: Session, job: Job, saved: tuple[int | None, dict[str, int | None]]) -> None:
+        jh, sgs = saved
+        _put(ssn.job_hypernode, job.key, jh)
+        for k, v in sgs.items():
+            _put(ssn.subgroup_hypernode, k, v)
+
+    @staticmethod
+    def note_domain(ssn: Session, job: Job) -> None:
+        h = ssn.job_hypernode.get(job.key)
+        if h is not None:
+            ssn.decided_hypernode[job.key] = h
+
+    @staticmethod
+    def failure_message(ssn: Session, job: Job) -> str:
+        ready = sum(1 for t in job.tasks if t.status in READY)
+        pending = len(pending_tasks(job))
+        return (
+            f"{pending} pending tasks of the gang cannot all be placed: {ready}/{job.min_available} ready"
+            + (" within the allowed topology" if job.network_topology is not None else "")
+        )
+
+
+def _put(d: dict[str, int], k: str, v: int | None) -> None:
+    if v is None:
+        d.pop(k, None)
+    else:
+        d[k] = v
+
+
+def pending_tasks(job: Job) -> list[Task]:
+    """Tasks allocate may place: pending, not gated, not BestEffort (backfill's)."""
+    return [t for t in job.tasks if t.status == TaskStatus.PENDING and not t.gated and not t.best_effort]

@@ -1,0 +1,37 @@
+"""backfill: place BestEffort pods (no resource requests), one by one, without gang gates.
+
+A pending, ungated task that requests nothing but its pod slot goes to the best-scoring
+node that passes the predicates and still has a free pod slot (Volcano's backfill).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.framework.action import Action
+from app.framework.session import Session
+from app.model.cluster import TaskStatus
+
+
+class Backfill(Action):
+    name = "backfill"
+    summary = "place best-effort pods without gang constraints"
+
+    def execute(self, ssn: Session) -> None:
+        c = ssn.cluster
+        all_nodes = np.arange(len(c.nodes), dtype=np.intp)
+        for job in ssn.sort_jobs(c.jobs.values()):
+            for t in ssn.sort_tasks(job.tasks):
+                if t.status != TaskStatus.PENDING or t.gated or not t.best_effort:
+                    continue
+                mask, _ = ssn.predicate_mask(t, all_nodes)
+                cand = all_nodes[mask]
+                cand = cand[(c.idle[cand] >= t.req).all(axis=1)]  # type: ignore[operator]
+                if len(cand) == 0:
+                    ssn.messages.setdefault(job.key, "no node has room for the best-effort pod")
+                    continue
+                scores, _ = ssn.node_scores(t, cand)
+                best = int(cand[int(np.argmax(scores))])
+                stmt = ssn.statement()
+                stmt.allocate(t, best)
+                stmt.commit()

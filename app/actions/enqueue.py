@@ -1,0 +1,31 @@
+"""enqueue: admit Pending PodGroups (Volcano's enqueue action).
+
+Queue by queue (QueueOrder) and job by job (JobOrder), a PodGroup in phase ``Pending`` is
+admitted when it declares no ``minResources`` or when the JobEnqueueable vote of the
+plugins (``overcommit``, ``proportion``, ``capacity``, ``sla``) permits it. Admitted
+PodGroups become ``Inqueue`` for the rest of the decision (so allocate may place them)
+and are listed in the answer's ``enqueued``.
+"""
+
+from __future__ import annotations
+
+from app.framework.action import Action
+from app.framework.session import Session
+
+
+class Enqueue(Action):
+    name = "enqueue"
+    summary = "admit Pending PodGroups (overcommit, proportion/capacity, sla checks)"
+
+    def execute(self, ssn: Session) -> None:
+        by_queue: dict[str, list] = {}
+        for job in ssn.cluster.jobs.values():
+            if job.phase == "Pending":
+                by_queue.setdefault(job.queue, []).append(job)
+        for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
+            for job in ssn.sort_jobs(by_queue[queue.name]):
+                if not job.min_resources or ssn.job_enqueueable(job):
+                    job.phase = "Inqueue"
+                    ssn.decision.enqueued.append(job.key)
+                else:
+                    ssn.messages[job.key] = "not admitted: queue or cluster resources are insufficient for minResources"

@@ -1,0 +1,59 @@
+"""The plugin base class: a plugin registers only the extension points it implements."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from app.errors import InputError
+
+if TYPE_CHECKING:
+    from app.framework.config import PluginOption
+    from app.framework.session import Session
+
+
+class Plugin:
+    name: ClassVar[str] = ""
+    #: One line for the README's plugin table and for ``/version``.
+    summary: ClassVar[str] = ""
+
+    def __init__(self, ssn: Session, option: PluginOption) -> None:
+        self.ssn = ssn
+        self.option = option
+        self.args: dict[str, Any] = option.arguments
+
+    def open(self) -> None:
+        """Register hooks with ``self.ssn.register(point, self.name, fn)``."""
+
+    # -- argument helpers (Volcano passes every argument as a string or a number) ------------
+    def _pointer(self, key: str) -> str:
+        for ti, tier in enumerate(self.ssn.config.tiers):
+            for pi, p in enumerate(tier):
+                if p is self.option:
+                    return f"/config/tiers/{ti}/plugins/{pi}/arguments/{key.replace('~', '~0').replace('/', '~1')}"
+        return "/config"
+
+    def arg_float(self, key: str, default: float) -> float:
+        v = self.args.get(key)
+        if v is None:
+            return default
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            raise InputError(f"plugin {self.name} argument {key!r} must be a number", self._pointer(key)) from None
+
+    def arg_int(self, key: str, default: int) -> int:
+        return int(self.arg_float(key, default))
+
+    def arg_bool(self, key: str, default: bool) -> bool:
+        v = self.args.get(key)
+        if v is None:
+            return default
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, str) and v.lower() in ("true", "false"):
+            return v.lower() == "true"
+        raise InputError(f"plugin {self.name} argument {key!r} must be true or false", self._pointer(key))
+
+    def arg_str(self, key: str, default: str) -> str:
+        v = self.args.get(key)
+        return default if v is None else str(v)

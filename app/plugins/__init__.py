@@ -1,0 +1,44 @@
+"""Plugin registry: the names users write in ``tiers[].plugins[].name``."""
+
+from __future__ import annotations
+
+from app.framework.plugin import Plugin
+from app.plugins.binpack import Binpack
+from app.plugins.conformance import Conformance
+from app.plugins.drf import Drf
+from app.plugins.gang import Gang
+from app.plugins.network_topology_aware import NetworkTopologyAware
+from app.plugins.nodeorder import NodeOrder
+from app.plugins.overcommit import Overcommit
+from app.plugins.predicates import Predicates
+from app.plugins.priority import Priority
+from app.plugins.proportion import Proportion
+from app.plugins.sla import Sla
+
+PLUGINS: dict[str, type[Plugin]] = {
+    p.name: p
+    for p in (Binpack, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Predicates, Priority,
+              Proportion, Sla)
+}  # fmt: skip
+
+#: Names of Volcano's and KAI's default configurations that this version recognises but
+#: does not implement yet; configuring one is a 422 that says so (never a silent no-op).
+PENDING_PLUGINS = {
+    "capacity": "Volcano capacity (hierarchical queues)",
+    "elastic": "KAI elastic",
+    "kubeflow": "KAI kubeflow",
+    "ray": "KAI ray",
+    "nodeavailability": "KAI nodeavailability",
+    "gpusharingorder": "KAI gpusharingorder",
+    "gpupack": "KAI gpupack",
+    "resourcetype": "KAI resourcetype",
+    "subgrouporder": "KAI subgrouporder",
+    "taskorder": "KAI taskorder",
+    "nominatednode": "KAI nominatednode",
+    "dynamicresources": "KAI dynamicresources",
+    "nodeplacement": "KAI nodeplacement",
+    "minruntime": "KAI minruntime",
+    "topology": "KAI topology",
+    "snapshot": "KAI snapshot",
+    "pdb": "Volcano pdb",
+}

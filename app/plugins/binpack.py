@@ -1,0 +1,55 @@
+"""binpack: prefer nodes that are already used (Volcano's binpack plugin).
+
+Per requested resource with a weight: ``(used + request) / allocatable × weight``, averaged
+over the weights of the resources the task requests, times ``100 × binpack.weight``; a
+node where any weighted resource would overflow scores 0. Arguments: ``binpack.weight``
+(1), ``binpack.cpu`` (1), ``binpack.memory`` (1), ``binpack.resources`` (comma list) with
+``binpack.resources.<name>`` (1 each).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.model.cluster import Task
+
+
+def resource_weights(plugin: Plugin, prefix: str, cpu_key: str, mem_key: str) -> dict[str, float]:
+    w = {"cpu": plugin.arg_float(cpu_key, 1), "memory": plugin.arg_float(mem_key, 1)}
+    extra = plugin.arg_str(f"{prefix}resources", "")
+    for name in (s.strip() for s in extra.split(",")):
+        if name:
+            w[name] = plugin.arg_float(f"{prefix}resources.{name}", 1)
+    return w
+
+
+class Binpack(Plugin):
+    name = "binpack"
+    summary = "prefer fuller nodes (weights per resource)"
+
+    def open(self) -> None:
+        self.weight = self.arg_float("binpack.weight", 1)
+        table = self.ssn.cluster.resources
+        w = resource_weights(self, "binpack.", "binpack.cpu", "binpack.memory")
+        self.cols = np.array([table.index[n] for n in w if n in table.index and w[n] > 0], dtype=np.intp)
+        self.wvec = np.array([w[n] for n in w if n in table.index and w[n] > 0], dtype=np.float64)
+        if self.weight:
+            self.ssn.register("node_order", self.name, self.score)
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        c = self.ssn.cluster
+        req = task.req[self.cols].astype(np.float64)  # type: ignore[index]
+        asked = req > 0
+        if not asked.any():
+            return np.zeros(len(nodes))
+        cols = self.cols[asked]
+        w = self.wvec[asked]
+        alloc = c.allocatable[np.ix_(nodes, cols)].astype(np.float64)
+        used = c.used[np.ix_(nodes, cols)] + req[asked]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = np.where(alloc > 0, used / alloc, np.inf)
+        over = (frac > 1).any(axis=1)
+        s = (frac * w).sum(axis=1) / w.sum()
+        s[over] = 0.0
+        return s * 100.0 * self.weight

@@ -1,0 +1,22 @@
+"""conformance: system-critical pods (``system-cluster-critical``, ``system-node-critical``
+classes, or the ``kube-system`` namespace) are never victims of preempt or reclaim."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.framework.plugin import Plugin
+from app.model.cluster import Task
+
+
+class Conformance(Plugin):
+    name = "conformance"
+    summary = "never evicts system-critical or kube-system pods"
+
+    def open(self) -> None:
+        for point in ("preemptable", "reclaimable", "unified_evictable"):
+            self.ssn.register(point, self.name, self.evictable)
+
+    @staticmethod
+    def evictable(preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        return [t for t in candidates if not t.critical]

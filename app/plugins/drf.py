@@ -1,0 +1,46 @@
+"""drf: dominant resource fairness between jobs (Volcano's drf plugin).
+
+``share(job) = max_r allocated_r / total_r``; JobOrder puts the lower share first.
+Allocations in the session update the shares as they happen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.model.cluster import OCCUPYING, Job, Task, TaskStatus
+
+
+class Drf(Plugin):
+    name = "drf"
+    summary = "dominant resource fairness between jobs (job order)"
+
+    def open(self) -> None:
+        c = self.ssn.cluster
+        self.total = c.allocatable.sum(axis=0).astype(np.float64)
+        self.alloc: dict[str, np.ndarray] = {}
+        for job in c.jobs.values():
+            v = np.zeros(c.resources.size)
+            for t in job.tasks:
+                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
+                    v += t.req
+            self.alloc[job.key] = v
+        self.ssn.on_allocate(lambda t: self._add(t, 1))
+        self.ssn.on_deallocate(lambda t: self._add(t, -1))
+        self.ssn.register("job_order", self.name, self.job_order)
+
+    def _add(self, task: Task, sign: int) -> None:
+        if task.job is not None:
+            self.alloc[task.job.key] = self.alloc[task.job.key] + sign * task.req
+
+    def share(self, job: Job) -> float:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(self.total > 0, self.alloc[job.key] / np.where(self.total > 0, self.total, 1), 0.0)
+        return float(r.max()) if len(r) else 0.0
+
+    def job_order(self, a: Job, b: Job) -> int:
+        sa, sb = self.share(a), self.share(b)
+        if abs(sa - sb) < 1e-12:
+            return 0
+        return -1 if sa < sb else 1

@@ -1,0 +1,148 @@
+"""gang: all-or-nothing placement (Volcano), with Koordinator's modes and match policies.
+
+* JobValid: enough valid pods (allocated, succeeded, pipelined, pending) for minAvailable,
+  per role when ``minAvailable >= Σ minTaskMember``, and enough sub-groups per policy.
+* JobReady: ``ready >= minAvailable`` (ready = Allocated, Binding, Bound, Running,
+  Succeeded), per role, and per sub-group policy (``minSubGroups`` ready sub-groups).
+* JobPipelined: the same counting pipelined (waiting) pods too; a vote (permit/reject).
+* JobStarving: ``waiting + ready < minAvailable`` (roles ignored, as Volcano).
+* JobOrder / SubJobOrder: not-ready first.
+* SubJobReady / SubJobPipelined: the sub-group's ``subGroupSize``.
+* Koordinator ``match-policy``: ``once-satisfied`` (default) — a gang with any member
+  already bound or running behaves like ordinary pods (no gang gate);
+  ``waiting-and-running`` — bound + newly placed must reach the minimum;
+  ``only-waiting`` — pods placed in this decision alone must reach it.
+"""
+
+from __future__ import annotations
+
+from app.framework.plugin import Plugin
+from app.model.cluster import READY, Job, SubGroup, TaskStatus
+
+VALID = frozenset(
+    {TaskStatus.ALLOCATED, TaskStatus.SUCCEEDED, TaskStatus.PIPELINED, TaskStatus.PENDING, TaskStatus.BINDING,
+     TaskStatus.BOUND, TaskStatus.RUNNING}
+)  # fmt: skip
+PLACED_BEFORE = frozenset({TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.SUCCEEDED})
+
+
+def ready_count(job: Job) -> int:
+    return sum(1 for t in job.tasks if t.status in READY)
+
+
+def waiting_count(job: Job) -> int:
+    return sum(1 for t in job.tasks if t.status == TaskStatus.PIPELINED)
+
+
+def effective_min(job: Job) -> int:
+    """minAvailable after Koordinator's once-satisfied policy (0 once satisfied)."""
+    if job.source in ("koordinator", "scheduler-plugins") and job.match_policy == "once-satisfied":
+        if any(t.status in PLACED_BEFORE for t in job.tasks):
+            return 0
+    return job.min_available
+
+
+def _count_for_policy(job: Job, states: frozenset[TaskStatus]) -> int:
+    if job.source in ("koordinator", "scheduler-plugins") and job.match_policy == "only-waiting":
+        fresh = states - PLACED_BEFORE
+        return sum(1 for t in job.tasks if t.status in fresh)
+    return sum(1 for t in job.tasks if t.status in states)
+
+
+def roles_apply(job: Job) -> bool:
+    return bool(job.min_task_member) and job.min_available >= sum(job.min_task_member.values())
+
+
+def roles_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
+    if not roles_apply(job):
+        return True
+    counts: dict[str, int] = {}
+    for t in job.tasks:
+        if t.status in states:
+            counts[t.role] = counts.get(t.role, 0) + 1
+    return all(counts.get(role, 0) >= m for role, m in job.min_task_member.items())
+
+
+def subgroups_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
+    for pol in job.subgroup_policies:
+        if pol.min_sub_groups <= 0:
+            continue
+        ok = sum(
+            1
+            for sg in job.subgroups.values()
+            if sg.policy == pol.name and sum(1 for t in sg.tasks if t.status in states) >= sg.min_available
+        )
+        if ok < pol.min_sub_groups:
+            return False
+    return True
+
+
+PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
+
+
+class Gang(Plugin):
+    name = "gang"
+    summary = "all-or-nothing gangs: minMember, minTaskMember per role, sub-group minimums, Koordinator policies"
+
+    def open(self) -> None:
+        reg = self.ssn.register
+        reg("job_valid", self.name, self.job_valid)
+        reg("job_ready", self.name, self.job_ready)
+        reg("job_pipelined", self.name, self.job_pipelined)
+        reg("job_starving", self.name, self.job_starving)
+        reg("job_order", self.name, self.job_order)
+        reg("sub_job_ready", self.name, self.sub_job_ready)
+        reg("sub_job_pipelined", self.name, self.sub_job_pipelined)
+        reg("sub_job_order", self.name, self.sub_job_order)
+
+    @staticmethod
+    def job_valid(job: Job) -> str | None:
+        valid = sum(1 for t in job.tasks if t.status in VALID)
+        if valid < job.min_available:
+            return f"not enough valid tasks for the gang: {valid}/{job.min_available}"
+        if roles_apply(job) and not roles_ok(job, VALID):
+            return "not enough valid tasks per role (minTaskMember)"
+        for pol in job.subgroup_policies:
+            n = sum(1 for sg in job.subgroups.values() if sg.policy == pol.name)
+            if n < pol.min_sub_groups:
+                return f"sub-group policy {pol.name}: {n}/{pol.min_sub_groups} sub-groups exist"
+        return None
+
+    @staticmethod
+    def job_ready(job: Job) -> bool:
+        return (
+            _count_for_policy(job, READY) >= effective_min(job) and roles_ok(job, READY) and subgroups_ok(job, READY)
+        )
+
+    @staticmethod
+    def job_pipelined(job: Job) -> int:
+        ok = (
+            _count_for_policy(job, PIPELINED_OR_READY) >= effective_min(job)
+            and roles_ok(job, PIPELINED_OR_READY)
+            and subgroups_ok(job, PIPELINED_OR_READY)
+        )
+        return 1 if ok else -1
+
+    @staticmethod
+    def job_starving(job: Job) -> bool:
+        return waiting_count(job) + ready_count(job) < job.min_available
+
+    def job_order(self, a: Job, b: Job) -> int:
+        ra, rb = self.job_ready(a), self.job_ready(b)
+        if ra == rb:
+            return 0
+        return 1 if ra else -1
+
+    @staticmethod
+    def sub_job_ready(sg: SubGroup, job: Job) -> bool:
+        return sum(1 for t in sg.tasks if t.status in READY) >= sg.min_available
+
+    @staticmethod
+    def sub_job_pipelined(sg: SubGroup, job: Job) -> int:
+        return 1 if sum(1 for t in sg.tasks if t.status in PIPELINED_OR_READY) >= sg.min_available else -1
+
+    def sub_job_order(self, a: SubGroup, b: SubGroup) -> int:
+        ra, rb = self.sub_job_ready(a, a.tasks[0].job), self.sub_job_ready(b, b.tasks[0].job)  # type: ignore[arg-type]
+        if ra == rb:
+            return 0
+        return 1 if ra else -1

@@ -1,0 +1,237 @@
+"""network-topology-aware: HyperNode gradients, HyperNode binpack and LCA node scores.
+
+Volcano's plugin, exactly:
+
+* **HyperNodeGradient** (job or sub-group, from an input HyperNode): only for hard mode
+  (soft mode is hard capped at the virtual root's tier, so it means "tier 1, then tier 2,
+  ..., finally the whole cluster"; a sub-group's soft mode is capped at the job's tier).
+  With an allocated HyperNode (partly running), the search root is its highest ancestor
+  within the allowed tier, intersected with the input; every HyperNode below is eligible.
+  Otherwise HyperNodes with ``tier <= highestTierAllowed``. Grouped by tier, ascending;
+  for purpose ``evict`` reversed (widest first) and capped at
+  ``hypernode.gradient.evict.max-hypernodes`` (8).
+* **HyperNodeOrder**: ``Σ w_r·(used_r + request_r)/allocatable_r / Σ w_r`` over weighted
+  resources; 0 if any overflows; when several share the max, add the share of the
+  sub-group's tasks already in the HyperNode; × ``100 × weight``.
+* **BatchNodeOrder**, pods with a topology: 0 until the sub-group has an allocated
+  HyperNode; then 1 for nodes in it, else ``(maxTier − tier(LCA))/(maxTier − minTier)``
+  with the virtual root counted as ``maxTier``; ties at the max get the task share of the
+  node's tier-1 HyperNode; × ``100 × weight``. Pods without a topology: tier-faded
+  HyperNode binpack ``Σ fading^(t−1)·s_t / Σ fading^(t−1)`` (``s_t = 1`` where the node has
+  no tier-``t`` HyperNode).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.framework.session import PURPOSE_EVICT
+from app.model.cluster import Job, NetworkTopology, SubGroup, Task
+from app.plugins.binpack import resource_weights
+
+
+def effective_tier(ssn_topology, nt: NetworkTopology | None, cap: int | None = None) -> int | None:  # type: ignore[no-untyped-def]
+    """The highest tier a constraint allows, None when there is no (usable) constraint."""
+    if nt is None:
+        return None
+    root_tier = ssn_topology.max_tier
+    if nt.mode == "soft":
+        tier = root_tier
+    elif nt.highest_tier_allowed is not None:
+        tier = nt.highest_tier_allowed
+    elif nt.highest_tier_name is not None:
+        t = ssn_topology.tier_by_name.get(nt.highest_tier_name)
+        if t is None:
+            return None  # Volcano skips an unknown tier name: no constraint
+        tier = t
+    else:
+        tier = root_tier
+    return min(tier, cap) if cap is not None else tier
+
+
+class NetworkTopologyAware(Plugin):
+    name = "network-topology-aware"
+    summary = "HyperNode gradients (hard/soft), HyperNode binpack, LCA-tier node scores"
+
+    def open(self) -> None:
+        c = self.ssn.cluster
+        topo = c.topology
+        self.topo = topo
+        w = self.arg_float("weight", 1)
+        self.weight = w if w >= 0 else 1.0
+        self.evict_max = self.arg_int("hypernode.gradient.evict.max-hypernodes", 8)
+        if self.evict_max <= 0:
+            self.evict_max = 8
+        self.normal_enable = self.arg_bool("hypernode.binpack.normal-pod.enable", True)
+        fading = self.arg_float("hypernode.binpack.normal-pod.fading", 0.8)
+        self.fading = fading if fading >= 0 else 0.8
+        weights = resource_weights(self, "hypernode.binpack.", "hypernode.binpack.cpu", "hypernode.binpack.memory")
+        table = c.resources
+        self.cols = np.array([table.index[n] for n in weights if n in table.index], dtype=np.intp)
+        self.wvec = np.array([weights[n] for n in weights if n in table.index], dtype=np.float64)
+        # HyperNode capacity cache, kept current by allocate/deallocate events.
+        n_h = len(topo.names)
+        self.hn_alloc = np.stack([c.allocatable[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
+        self.hn_used = np.stack([c.used[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
+        self.ssn.on_allocate(self._on_alloc)
+        self.ssn.on_deallocate(self._on_dealloc)
+        reg = self.ssn.register
+        reg("hyper_node_gradient", self.name, self.gradients)
+        reg("hyper_node_order", self.name, self.hyper_node_order)
+        reg("batch_node_order", self.name, self.batch_node_order)
+
+    # -- capacity cache -------------------------------------------------------------------
+    def _chain(self, node: int) -> list[int]:
+        topo = self.topo
+        out = [int(topo.anc[t][node]) for t in topo.tiers if topo.anc[t][node] >= 0]
+        return out
+
+    def _on_alloc(self, task: Task) -> None:
+        if task.status.name != "PIPELINED":
+            for h in self._chain(task.node):
+                self.hn_used[h] += task.req
+
+    def _on_dealloc(self, task: Task) -> None:
+        if task.status.name not in ("PIPELINED", "RELEASING"):
+            for h in self._chain(task.node):
+                self.hn_used[h] -= task.req
+
+    # -- gradients ------------------------------------------------------------------------
+    def constraint_tier(self, job: Job, sg: SubGroup | None) -> int | None:
+        job_tier = effective_tier(self.topo, job.network_topology)
+        if sg is None:
+            return job_tier
+        return effective_tier(self.topo, sg.network_topology, cap=job_tier)
+
+    def gradients(self, job: Job, sg: SubGroup | None, root: int, purpose: str) -> list[list[int]]:
+        topo = self.topo
+        highest = self.constraint_tier(job, sg)
+        if highest is None:
+            return [[root]]
+        allocated = self.ssn.subgroup_hypernode.get(sg.uid) if sg is not None else self.ssn.job_hypernode.get(job.key)
+        search = root
+        if allocated is not None:
+            top = -1
+            h = allocated
+            while h >= 0 and topo.tier[h] <= highest:
+                top = h
+                h = topo.parent[h]
+            if top < 0:
+                return []
+            lca = topo.lca_of_hypernodes(root, top)
+            if lca == top:
+                search = root
+            elif lca == root:
+                search = top
+            else:
+                return []
+        by_tier: dict[int, list[int]] = {}
+        for h in topo.descendants(search):
+            if allocated is not None or topo.tier[h] <= highest:
+                by_tier.setdefault(topo.tier[h], []).append(h)
+        grads = [by_tier[t] for t in sorted(by_tier)]
+        if purpose == PURPOSE_EVICT:
+            flat = [h for g in reversed(grads) for h in g]
+            return [[h] for h in flat[: self.evict_max]]
+        return grads
+
+    # -- HyperNode order ------------------------------------------------------------------
+    def _binpack(self, hns: np.ndarray, request: np.ndarray) -> np.ndarray:
+        req = request[self.cols].astype(np.float64)
+        asked = req > 0
+        if not asked.any():
+            return np.zeros(len(hns))
+        cols, w = self.cols[asked], self.wvec[asked]
+        alloc = self.hn_alloc[np.ix_(hns, cols)].astype(np.float64)
+        used = self.hn_used[np.ix_(hns, cols)] + req[asked]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = np.where(alloc > 0, used / alloc, np.inf)
+        s = (frac * w).sum(axis=1) / w.sum()
+        s[(frac > 1).any(axis=1)] = 0.0
+        return s
+
+    def hyper_node_order(self, job: Job, sg: SubGroup | None, hypernodes: list[int]) -> np.ndarray:
+        tasks = sg.tasks if sg is not None else job.tasks
+        request = np.sum([t.req for t in tasks], axis=0) if tasks else np.zeros(self.hn_alloc.shape[1])
+        hns = np.asarray(hypernodes, dtype=np.intp)
+        scores = self._binpack(hns, request)
+        top = scores.max() if len(scores) else 0
+        tied = np.flatnonzero(scores == top)
+        if len(tied) > 1 and tasks:
+            placed = np.array([t.node for t in tasks if t.node >= 0 and t.status.holds_node], dtype=np.intp)
+            for i in tied:
+                h = int(hns[i])
+                n = int(sum(1 for x in placed if self.topo.contains(h, int(x))))
+                scores[i] += n / len(tasks)
+        return scores * 100.0 * self.weight
+
+    # -- node order -----------------------------------------------------------------------
+    def tier_score(self, tier: int) -> float:
+        lo, hi = self.topo.min_tier, self.topo.max_tier
+        if lo == hi:
+            return 1.0
+        if lo <= tier <= hi:
+            return (hi - tier) / (hi - lo)
+        return 0.0
+
+    def batch_node_order(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        job = task.job
+        sg = task.subgroup
+        has_topology = (sg is not None and sg.network_topology is not None) or (
+            job is not None and job.network_topology is not None
+        )
+        if has_topology:
+            return self._topology_scores(task, nodes) * 100.0 * self.weight
+        if not self.normal_enable:
+            return np.zeros(len(nodes))
+        return self._normal_scores(task, nodes) * 100.0 * self.weight
+
+    def _topology_scores(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        job, sg = task.job, task.subgroup
+        assert job is not None
+        if sg is not None and sg.network_topology is not None:
+            allocated = self.ssn.subgroup_hypernode.get(sg.uid)
+            tasks = sg.tasks
+        else:
+            allocated = self.ssn.job_hypernode.get(job.key)
+            tasks = job.tasks
+        if allocated is None:
+            return np.zeros(len(nodes))
+        topo = self.topo
+        node_hn = topo.node_hypernode[nodes]
+        scores = np.empty(len(nodes))
+        cache: dict[int, float] = {}
+        for i, h in enumerate(node_hn):
+            h = int(h)
+            s = cache.get(h)
+            if s is None:
+                s = 1.0 if h == allocated else self.tier_score(topo.tier[topo.lca_of_hypernodes(h, allocated)])
+                cache[h] = s
+            scores[i] = s
+        top = scores.max() if len(scores) else 0.0
+        tied = np.flatnonzero(scores == top)
+        if len(tied) > 1 and tasks:
+            placed = [t.node for t in tasks if t.node >= 0 and t.status.holds_node]
+            per_hn: dict[int, int] = {}
+            for n in placed:
+                hh = int(topo.node_hypernode[n])
+                per_hn[hh] = per_hn.get(hh, 0) + 1
+            for i in tied:
+                scores[i] += per_hn.get(int(node_hn[i]), 0) / len(tasks)
+        return scores
+
+    def _normal_scores(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        topo = self.topo
+        total = np.zeros(len(nodes))
+        weight_sum = 0.0
+        for t in range(topo.min_tier, topo.max_tier + 1):
+            w = self.fading ** (t - 1)
+            weight_sum += w
+            ids = topo.anc[t][nodes] if t in topo.anc else np.full(len(nodes), -1)
+            s = np.ones(len(nodes))
+            has = ids >= 0
+            if has.any():
+                s[has] = self._binpack(ids[has].astype(np.intp), task.req)  # type: ignore[arg-type]
+            total += w * s
+        return total / weight_sum if weight_sum > 0 else total

@@ -1,0 +1,87 @@
+"""nodeorder: kube-scheduler's scoring plugins with Volcano's default weights.
+
+``leastrequested.weight`` 1 (cpu/memory 50/50 of ``(alloc − requested)·100/alloc``),
+``mostrequested.weight`` 0, ``balancedresource.weight`` 1 (``(1 − stddev of the
+cpu/memory/gpu request fractions)·100``), ``nodeaffinity.weight`` 2 (sum of matching
+preferred-term weights, not normalised, as Volcano), ``tainttoleration.weight`` 3 (fewer
+intolerable ``PreferNoSchedule`` taints is better, normalised to 0..100). Image locality,
+pod affinity and topology spread have no input in a snapshot and add the same score to
+every node, so they are left out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.model.cluster import Task
+from app.plugins.predicates import term_matches, tolerates
+
+
+class NodeOrder(Plugin):
+    name = "nodeorder"
+    summary = "least/most requested, balanced resources, preferred node affinity, taint toleration"
+
+    def open(self) -> None:
+        self.w_least = self.arg_float("leastrequested.weight", 1)
+        self.w_most = self.arg_float("mostrequested.weight", 0)
+        self.w_bal = self.arg_float("balancedresource.weight", 1)
+        self.w_aff = self.arg_float("nodeaffinity.weight", 2)
+        self.w_taint = self.arg_float("tainttoleration.weight", 3)
+        table = self.ssn.cluster.resources
+        self.cm = np.array([table.index["cpu"], table.index["memory"]], dtype=np.intp)
+        bal = ["cpu", "memory"] + (["nvidia.com/gpu"] if "nvidia.com/gpu" in table.index else [])
+        self.bal = np.array([table.index[n] for n in bal], dtype=np.intp)
+        self.ssn.register("node_order", self.name, self.score)
+
+    def _fractions(self, task: Task, nodes: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        c = self.ssn.cluster
+        alloc = c.allocatable[np.ix_(nodes, cols)].astype(np.float64)
+        req = (c.used[np.ix_(nodes, cols)] + task.req[cols]).astype(np.float64)  # type: ignore[index]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(alloc > 0, np.minimum(req / alloc, 1.0), 1.0)
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        total = np.zeros(len(nodes))
+        if self.w_least or self.w_most:
+            f = self._fractions(task, nodes, self.cm)
+            if self.w_least:
+                total += (1.0 - f).mean(axis=1) * 100.0 * self.w_least
+            if self.w_most:
+                total += f.mean(axis=1) * 100.0 * self.w_most
+        if self.w_bal:
+            f = self._fractions(task, nodes, self.bal)
+            total += (1.0 - f.std(axis=1)) * 100.0 * self.w_bal
+        if self.w_aff:
+            total += self._affinity(task, nodes) * self.w_aff
+        if self.w_taint:
+            total += self._taints(task, nodes) * self.w_taint
+        return total
+
+    def _affinity(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        aff = task.affinity or {}
+        na = aff.get("nodeAffinity") if isinstance(aff, dict) else None
+        pref = na.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
+        out = np.zeros(len(nodes))
+        if not isinstance(pref, list) or not pref:
+            return out
+        all_nodes = self.ssn.cluster.nodes
+        for i, n in enumerate(nodes):
+            node = all_nodes[n]
+            for p in pref:
+                if isinstance(p, dict) and isinstance(p.get("preference"), dict) and p.get("weight"):
+                    if term_matches(p["preference"], node):
+                        out[i] += float(p["weight"])
+        return out
+
+    def _taints(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        all_nodes = self.ssn.cluster.nodes
+        counts = np.zeros(len(nodes))
+        for i, n in enumerate(nodes):
+            for taint in all_nodes[n].taints:
+                if taint.get("effect") == "PreferNoSchedule" and not any(tolerates(t, taint) for t in task.tolerations):
+                    counts[i] += 1
+        top = counts.max() if len(counts) else 0
+        if top == 0:
+            return np.full(len(nodes), 100.0)
+        return (top - counts) * 100.0 / top

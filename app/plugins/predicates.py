@@ -1,0 +1,151 @@
+"""predicates: which nodes a task may use, beyond resource fit (checked by the actions).
+
+Rules (kube-scheduler's, as Volcano's predicates plugin runs them): node Ready and
+schedulable (``spec.unschedulable`` unless tolerated), ``nodeSelector`` equality,
+required node affinity (terms ORed; inside a term expressions and fields ANDed; ``In``,
+``NotIn``, ``Exists``, ``DoesNotExist``, ``Gt``, ``Lt``; ``NotIn``/``DoesNotExist`` match
+nodes without the label; ``matchFields`` on ``metadata.name``), and taints with effect
+``NoSchedule``/``NoExecute`` must be tolerated. The pod count is a resource (``pods``) and
+is checked with the other resources.
+
+Masks are computed once per distinct (selector, affinity, tolerations) signature over
+all nodes, so a gang of identical pods costs one pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import orjson
+
+from app.framework.plugin import Plugin
+from app.model.cluster import Node, Task
+
+UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
+
+
+def tolerates(tol: dict[str, Any], taint: dict[str, Any]) -> bool:
+    effect = tol.get("effect") or ""
+    if effect and effect != taint.get("effect"):
+        return False
+    key = tol.get("key") or ""
+    op = tol.get("operator") or "Equal"
+    if not key:
+        return op == "Exists"
+    if key != taint.get("key"):
+        return False
+    if op == "Exists":
+        return True
+    if op == "Equal":
+        return (tol.get("value") or "") == (taint.get("value") or "")
+    return False
+
+
+def tolerates_all(tolerations: tuple[dict[str, Any], ...], taints: tuple[dict[str, Any], ...]) -> bool:
+    for taint in taints:
+        if taint.get("effect") not in ("NoSchedule", "NoExecute"):
+            continue
+        if not any(tolerates(t, taint) for t in tolerations):
+            return False
+    return True
+
+
+def _expr_ok(expr: dict[str, Any], labels: dict[str, str]) -> bool:
+    key, op, values = expr.get("key"), expr.get("operator"), expr.get("values") or []
+    present = key in labels
+    if op == "In":
+        return present and labels[key] in values
+    if op == "NotIn":
+        return not present or labels[key] not in values
+    if op == "Exists":
+        return present
+    if op == "DoesNotExist":
+        return not present
+    if op in ("Gt", "Lt") and present and len(values) == 1:
+        try:
+            lv, v = int(labels[key]), int(values[0])
+        except ValueError:
+            return False
+        return lv > v if op == "Gt" else lv < v
+    return False
+
+
+def _field_ok(expr: dict[str, Any], node: Node) -> bool:
+    if expr.get("key") != "metadata.name":
+        return False
+    values = expr.get("values") or []
+    if len(values) != 1:
+        return False
+    if expr.get("operator") == "In":
+        return node.name == values[0]
+    if expr.get("operator") == "NotIn":
+        return node.name != values[0]
+    return False
+
+
+def term_matches(term: dict[str, Any], node: Node) -> bool:
+    exprs = term.get("matchExpressions") or []
+    fields = term.get("matchFields") or []
+    if not exprs and not fields:
+        return False  # an empty term matches nothing
+    return all(_expr_ok(e, node.labels) for e in exprs) and all(_field_ok(f, node) for f in fields)
+
+
+def required_terms(task: Task) -> list[dict[str, Any]] | None:
+    aff = task.affinity or {}
+    na = aff.get("nodeAffinity") if isinstance(aff, dict) else None
+    req = na.get("requiredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
+    if not isinstance(req, dict):
+        return None
+    terms = req.get("nodeSelectorTerms")
+    return [t for t in terms if isinstance(t, dict)] if isinstance(terms, list) else []
+
+
+def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
+    if not node.ready:
+        return False
+    if node.unschedulable and not any(tolerates(t, UNSCHEDULABLE_TAINT) for t in task.tolerations):
+        return False
+    for k, v in task.node_selector.items():
+        if node.labels.get(k) != v:
+            return False
+    if terms is not None and not any(term_matches(t, node) for t in terms):
+        return False
+    return tolerates_all(task.tolerations, node.taints)
+
+
+class Predicates(Plugin):
+    name = "predicates"
+    summary = "node readiness, unschedulable, nodeSelector, required node affinity, taints/tolerations"
+
+    def open(self) -> None:
+        self._cache: dict[bytes, np.ndarray] = {}
+        nodes = self.ssn.cluster.nodes
+        self._plain = np.array([n.ready and not n.unschedulable and not _hard_taints(n) for n in nodes], dtype=bool)
+        self.ssn.register("predicate", self.name, self.predicate)
+
+    def signature(self, task: Task) -> bytes:
+        if not task.node_selector and not task.affinity and not task.tolerations:
+            return b""
+        return orjson.dumps([task.node_selector, required_terms(task), task.tolerations], option=orjson.OPT_SORT_KEYS)
+
+    def mask_all(self, task: Task) -> np.ndarray:
+        key = self.signature(task)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        if key == b"":
+            mask = self._plain
+        else:
+            terms = required_terms(task)
+            mask = np.array([node_ok(task, n, terms) for n in self.ssn.cluster.nodes], dtype=bool)
+        self._cache[key] = mask
+        return mask
+
+    def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        return self.mask_all(task)[nodes]
+
+
+def _hard_taints(node: Node) -> bool:
+    return any(t.get("effect") in ("NoSchedule", "NoExecute") for t in node.taints)

@@ -1,0 +1,50 @@
+"""priority: higher priority first, for jobs, tasks and sub-groups (Volcano's priority plugin).
+
+TaskOrder also honours KAI's ``kai.scheduler/task-priority`` (pods with it before pods
+without, higher first) before the pod priority.
+"""
+
+from __future__ import annotations
+
+from app.framework.plugin import Plugin
+from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
+
+
+def _desc(a: int, b: int) -> int:
+    return -1 if a > b else (1 if a < b else 0)
+
+
+class Priority(Plugin):
+    name = "priority"
+    summary = "higher job / task / sub-group priority first; KAI task-priority label"
+
+    def open(self) -> None:
+        reg = self.ssn.register
+        reg("task_order", self.name, self.task_order)
+        reg("job_order", self.name, self.job_order)
+        reg("sub_job_order", self.name, self.sub_job_order)
+        reg("job_starving", self.name, self.job_starving)
+
+    @staticmethod
+    def task_order(a: Task, b: Task) -> int:
+        if (a.task_priority is None) != (b.task_priority is None):
+            return -1 if a.task_priority is not None else 1
+        if a.task_priority is not None and b.task_priority is not None and a.task_priority != b.task_priority:
+            return _desc(a.task_priority, b.task_priority)
+        return _desc(a.priority, b.priority)
+
+    @staticmethod
+    def job_order(a: Job, b: Job) -> int:
+        return _desc(a.priority, b.priority)
+
+    @staticmethod
+    def sub_job_order(a: SubGroup, b: SubGroup) -> int:
+        pa = max((t.priority for t in a.tasks), default=0)
+        pb = max((t.priority for t in b.tasks), default=0)
+        return _desc(pa, pb)
+
+    @staticmethod
+    def job_starving(job: Job) -> bool:
+        """Any task neither ready nor waiting (Volcano's priority plugin)."""
+        return any(t.status not in READY and t.status != TaskStatus.PIPELINED for t in job.tasks
+                   if t.status not in (TaskStatus.FAILED, TaskStatus.RELEASING))  # fmt: skip

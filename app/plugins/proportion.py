@@ -1,0 +1,164 @@
+"""proportion: queues share the cluster by weight (Volcano's proportion plugin).
+
+* Deserved, by water-filling: every unmet queue gets ``remaining × weight / Σ weights``,
+  clamped to its real capability (``total − Σ guarantees + own guarantee``, then
+  ``capability``; a resource the capability does not name is unlimited) and to its
+  request (allocated + pending), raised to its guarantee; a queue is met when its request
+  fits or its deserved stops growing; repeat while the remainder changes.
+* ``share = max_r allocated_r / deserved_r`` (x/0 is 1 when x > 0).
+* QueueOrder: higher ``priority`` first, then lower share. Overused: ``deserved <=
+  allocated`` in every resource. Allocatable: ``allocated + request <= deserved`` on the
+  resources the task requests (deserved is a hard cap at allocation time). Enqueueable:
+  ``minResources + allocated + inqueue <= realCapability`` on the requested resources.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
+
+INF = float("inf")
+
+
+@dataclass
+class QueueAttr:
+    queue: Queue
+    weight: float
+    allocated: np.ndarray
+    request: np.ndarray
+    inqueue: np.ndarray
+    guarantee: np.ndarray
+    capability: np.ndarray
+    real_capability: np.ndarray
+    deserved: np.ndarray
+
+    def share(self) -> float:
+        return share_of(self.allocated, self.deserved)
+
+
+def share_of(allocated: np.ndarray, deserved: np.ndarray) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(deserved > 0, allocated / np.where(deserved > 0, deserved, 1), np.where(allocated > 0, 1.0, 0.0))
+    return float(ratio.max()) if len(ratio) else 0.0
+
+
+def counts_in_queue(job: Job) -> bool:
+    return job.phase != "Pending"
+
+
+class Proportion(Plugin):
+    name = "proportion"
+    summary = "queue weights, capability, guarantee; deserved by water-filling; overused, allocatable"
+
+    def open(self) -> None:
+        c = self.ssn.cluster
+        table = c.resources
+        r = table.size
+        self.total = c.allocatable[[n.idx for n in c.nodes if n.ready]].sum(axis=0).astype(np.float64) if c.nodes else np.zeros(r)
+        self.attrs: dict[str, QueueAttr] = {}
+        zero = np.zeros(r)
+        for q in c.queues.values():
+            cap = np.full(r, INF)
+            if q.capability:
+                for k, v in q.capability.items():
+                    if k in ("cpu", "memory") and v == 0:
+                        continue  # a zero cpu/memory capability means unlimited, as Volcano
+                    cap[table.index[k]] = v
+            self.attrs[q.name] = QueueAttr(
+                q, float(q.weight), zero.copy(), zero.copy(), zero.copy(),
+                table.vector(q.guarantee or {}).astype(np.float64), cap, cap.copy(), zero.copy(),
+            )  # fmt: skip
+        for job in c.jobs.values():
+            attr = self.attrs.get(job.queue)
+            if attr is None:
+                continue
+            for t in job.tasks:
+                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
+                    attr.allocated += t.req
+                    attr.request += t.req
+                elif t.status == TaskStatus.PENDING and counts_in_queue(job):
+                    attr.request += t.req
+            if job.phase == "Inqueue" and job.min_resources:
+                attr.inqueue += table.vector(job.min_resources)
+        guarantees = sum((a.guarantee for a in self.attrs.values()), start=np.zeros(r))
+        for a in self.attrs.values():
+            a.real_capability = np.minimum(self.total - guarantees + a.guarantee, a.capability)
+        self._water_fill()
+        self.ssn.on_allocate(self._on_alloc)
+        self.ssn.on_deallocate(self._on_dealloc)
+        reg = self.ssn.register
+        reg("queue_order", self.name, self.queue_order)
+        reg("overused", self.name, self.overused)
+        reg("allocatable", self.name, self.allocatable)
+        reg("job_enqueueable", self.name, self.job_enqueueable)
+
+    def _water_fill(self) -> None:
+        remaining = self.total.copy()
+        met: set[str] = set()
+        names = sorted(self.attrs)
+        while True:
+            unmet = [n for n in names if n not in met]
+            total_weight = sum(self.attrs[n].weight for n in unmet)
+            if total_weight == 0:
+                break
+            old_remaining = remaining.copy()
+            increased = np.zeros_like(remaining)
+            decreased = np.zeros_like(remaining)
+            for n in unmet:
+                a = self.attrs[n]
+                old = a.deserved.copy()
+                a.deserved = a.deserved + remaining * a.weight / total_weight
+                a.deserved = np.minimum(a.deserved, a.real_capability)
+                a.deserved = np.minimum(a.deserved, a.request)
+                a.deserved = np.maximum(a.deserved, a.guarantee)
+                if (a.request <= a.deserved + 1e-9).all() or np.allclose(a.deserved, old):
+                    met.add(n)
+                diff = a.deserved - old
+                increased += np.maximum(diff, 0)
+                decreased += np.maximum(-diff, 0)
+            remaining = remaining - increased + decreased
+            if (remaining <= 1e-9).all() or np.allclose(remaining, old_remaining):
+                break
+
+    def _on_alloc(self, task: Task) -> None:
+        a = self.attrs.get(task.job.queue) if task.job else None
+        if a is not None:
+            a.allocated = a.allocated + task.req
+
+    def _on_dealloc(self, task: Task) -> None:
+        a = self.attrs.get(task.job.queue) if task.job else None
+        if a is not None:
+            a.allocated = a.allocated - task.req
+
+    def queue_order(self, a: Queue, b: Queue) -> int:
+        if a.priority != b.priority:
+            return -1 if a.priority > b.priority else 1
+        sa, sb = self.attrs[a.name].share(), self.attrs[b.name].share()
+        return -1 if sa < sb else (1 if sa > sb else 0)
+
+    def overused(self, q: Queue) -> bool:
+        a = self.attrs[q.name]
+        return bool((a.deserved <= a.allocated + 1e-9).all())
+
+    def allocatable(self, q: Queue, task: Task) -> bool:
+        if q.state != "Open":
+            return False
+        a = self.attrs[q.name]
+        asked = task.req > 0  # type: ignore[operator]
+        return bool((a.allocated[asked] + task.req[asked] <= a.deserved[asked] + 1e-9).all())  # type: ignore[index]
+
+    def job_enqueueable(self, job: Job) -> int:
+        a = self.attrs.get(job.queue)
+        if a is None or not job.min_resources:
+            return 0
+        need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
+        asked = need > 0
+        ok = (need + a.allocated + a.inqueue)[asked] <= a.real_capability[asked] + 1e-9
+        if ok.all():
+            a.inqueue = a.inqueue + need
+            return 1
+        return -1
