@@ -133,7 +133,10 @@ class Allocate(Action):
     ) -> bool:
         topo = ssn.cluster.topology
         explain = ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []}) if ssn.explain else None
-        for gradient in ssn.hyper_node_gradients(job, None, root, PURPOSE_ALLOCATE):
+        gradients = ssn.hyper_node_gradients(job, None, root, PURPOSE_ALLOCATE)
+        if explain is not None:
+            explain["gradients"] = [[topo.names[h] for h in g] for g in gradients]
+        for gradient in gradients:
             cands = self.prefilter(ssn, job, groups, gradient, explain)
             if not cands:
                 continue
@@ -215,6 +218,11 @@ class Allocate(Action):
         topo = ssn.cluster.topology
         if sg is not None and sg.network_topology is not None:
             gradients = ssn.hyper_node_gradients(job, sg, job_hn, PURPOSE_ALLOCATE)
+            if ssn.explain:
+                sub = ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []})
+                sub.setdefault("subGroups", {}).setdefault(sg.uid, []).append(
+                    {"within": topo.names[job_hn], "gradients": [[topo.names[h] for h in g] for g in gradients]}
+                )
         else:
             gradients = [[job_hn]]
         for gradient in gradients:
