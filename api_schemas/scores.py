@@ -1,0 +1,29 @@
+"""``POST /v1/scores``: why a pod lands where it lands."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from api_schemas.decision import DecisionRequest
+
+
+class ScoresRequest(DecisionRequest):
+    job: str = Field(description="namespace/name of the job whose pending tasks are scored")
+
+
+class NodeScore(BaseModel):
+    total: float
+    feasible: bool = Field(description="Passes every predicate (resource fit is not part of predicates).")
+    plugins: dict[str, float]
+
+
+class HyperNodeScore(BaseModel):
+    total: float
+    plugins: dict[str, float]
+
+
+class ScoresResponse(BaseModel):
+    job: str
+    task: str = Field(description="The pending task that was scored (the first in task order).")
+    nodes: dict[str, NodeScore]
+    hyperNodes: dict[str, HyperNodeScore] = Field(description="Includes the virtual root <cluster-top-hypernode>.")

@@ -1,0 +1,70 @@
+"""``POST /v1/scores``: every enabled plugin's node and HyperNode scores for one job."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from api_schemas.scores import ScoresRequest, ScoresResponse
+from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.errors import InputError
+from app.framework.session import Session
+from app.ingest.request import read_request
+from app.model.cluster import TaskStatus
+from app.plugins import PLUGINS
+from app.service import scheduler_config
+from app.settings import Settings, get_settings
+
+router = APIRouter(tags=["scores"])
+
+
+def _r(x: float) -> float:
+    return round(float(x), 6)
+
+
+def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    key = envelope.get("job")
+    if not isinstance(key, str) or not key:
+        raise InputError("'job' must name a job as namespace/name", "/job")
+    req = read_request(envelope, settings)
+    cluster = req.cluster
+    job = cluster.jobs.get(key)
+    if job is None:
+        raise InputError(f"job {key!r} is not in the snapshot", "/job")
+    ssn = Session(cluster, scheduler_config(req.config), PLUGINS)
+    pending = [t for t in job.tasks if t.status == TaskStatus.PENDING]
+    task = ssn.sort_tasks(pending)[0] if pending else job.tasks[0]
+    nodes = np.arange(len(cluster.nodes), dtype=np.intp)
+    total, per = ssn.node_scores(task, nodes)
+    mask, _ = ssn.predicate_mask(task, nodes)
+    node_out = {}
+    for i, n in enumerate(cluster.nodes):
+        node_out[n.name] = {
+            "total": _r(total[i]),
+            "feasible": bool(mask[i]),
+            "plugins": {p: _r(v[i]) for p, v in sorted(per.items())},
+        }
+    topo = cluster.topology
+    hns = list(range(len(topo.names)))
+    htotal, hper = ssn.hyper_node_scores(job, task.subgroup, hns)
+    hn_out = {
+        topo.names[h]: {"total": _r(htotal[i]), "plugins": {p: _r(v[i]) for p, v in sorted(hper.items())}}
+        for i, h in enumerate(hns)
+    }
+    return {"job": key, "task": task.key, "nodes": node_out, "hyperNodes": dict(sorted(hn_out.items()))}
+
+
+@router.post(
+    "/v1/scores",
+    response_model=ScoresResponse,
+    responses=PROBLEM_RESPONSES,
+    openapi_extra=body_schema(ScoresRequest),
+    summary="Per-node and per-HyperNode plugin scores for one job's pending tasks",
+)
+async def post_scores(request: Request) -> Response:
+    settings = get_settings()
+    envelope = await envelope_of(request, settings)
+    return json_response(await compute(scores_answer, envelope, settings))

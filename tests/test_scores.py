@@ -1,0 +1,62 @@
+"""network-topology-aware and binpack scores through POST /v1/scores (Volcano's numbers)."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from tests.kube import node, pod, podgroup, request, seed05_tree
+
+NTA_ONLY = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "predicates"},
+            {"name": "network-topology-aware"}]}]}  # fmt: skip
+
+
+def scores(client, objects, job, config=NTA_ONLY):
+    body = request(objects, job=job, config=config)
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def topology_gang(total=6, running_on=("node0",)):
+    objs = [node(f"node{i}") for i in range(8)] + seed05_tree()
+    objs.append(podgroup("g", ns="ml", min_member=1, network_topology={"mode": "hard", "highestTierAllowed": 3}))
+    for i in range(total):
+        on = running_on[i] if i < len(running_on) else None
+        objs.append(pod(f"g-{i}", ns="ml", group="g", gpu=1, node=on))
+    return objs
+
+
+def nta(out, n):
+    return out["nodes"][n]["plugins"]["network-topology-aware"]
+
+
+def test_node_score_reproduces_volcanos_published_numbers(client):
+    out = scores(client, topology_gang(), "ml/g")
+    # allocated HyperNode s0 (the running pod's node0); maxTier = 4 (the virtual root), minTier = 1
+    assert nta(out, "node2") == pytest.approx(66.666667, abs=1e-4)  # LCA s4, tier 2
+    assert nta(out, "node5") == pytest.approx(33.333333, abs=1e-4)  # LCA s6, tier 3
+    # node0/node1 share the top score 100 and get the tie-break: 1 of the job's 6 tasks is in s0
+    assert nta(out, "node0") == pytest.approx(116.666667, abs=1e-4)
+    assert nta(out, "node1") == pytest.approx(116.666667, abs=1e-4)
+
+
+def test_first_placement_scores_every_node_zero(client):
+    out = scores(client, topology_gang(running_on=()), "ml/g")
+    assert {nta(out, f"node{i}") for i in range(8)} == {0.0}
+
+
+def test_hypernode_binpack_scores_include_the_virtual_root(client):
+    out = scores(client, topology_gang(), "ml/g")
+    hns = out["hyperNodes"]
+    assert "<cluster-top-hypernode>" in hns
+    # the job asks 6 GPUs (cpu/memory are the default weighted resources: 6 x 1 cpu, 6 x 1Gi)
+    s0 = hns["s0"]["total"]
+    root = hns["<cluster-top-hypernode>"]["total"]
+    assert s0 > root > 0  # a fuller (smaller) HyperNode packs better
+
+
+def test_scores_for_unknown_job_is_422(client):
+    body = request([node("n")], job="x/y")
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/job"
