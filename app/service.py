@@ -42,19 +42,34 @@ def scheduler_config(raw: Any) -> SchedulerConfig:
 
 
 def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobState:
-    """Where a job stands after the decision."""
+    """Where a job stands after the decision (one pass over its tasks)."""
+    ready = succeeded = new = waiting = pending = occupying = 0
+    placed: set[int] = set()
+    for t in job.tasks:
+        st = t.status
+        if st in READY:
+            ready += 1
+        if st == TaskStatus.SUCCEEDED:
+            succeeded += 1
+        elif st == TaskStatus.ALLOCATED:
+            new += 1
+        elif st == TaskStatus.PIPELINED:
+            waiting += 1
+        elif st == TaskStatus.PENDING:
+            pending += 1
+        if t.node >= 0 and st.holds_node:
+            placed.add(t.node)
+            if st in OCCUPYING:
+                occupying += 1
     total = len(job.tasks)
-    ready = sum(1 for t in job.tasks if t.status in READY)
-    succeeded = sum(1 for t in job.tasks if t.status == TaskStatus.SUCCEEDED)
-    placed = sorted({t.node for t in job.tasks if t.node >= 0 and t.status.holds_node})
     topo = cluster.topology
     hyper = None
     if ssn is not None and job.key in ssn.decided_hypernode:
         hyper = topo.names[ssn.decided_hypernode[job.key]]
+    elif len(placed) == 1:
+        hyper = topo.names[int(topo.node_hypernode[next(iter(placed))])]
     elif placed:
-        hyper = topo.names[topo.smallest_containing(placed)]
-    new = sum(1 for t in job.tasks if t.status == TaskStatus.ALLOCATED)
-    waiting = sum(1 for t in job.tasks if t.status == TaskStatus.PIPELINED)
+        hyper = topo.names[topo.smallest_containing(sorted(placed))]
     if total and succeeded == total:
         state = "Completed"
     elif new and ready >= job.min_available:
@@ -63,13 +78,12 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
         state = "Pipelined"
     elif ready >= job.min_available and ready > 0:
         state = "Running"
-    elif any(t.node >= 0 and t.status in OCCUPYING for t in job.tasks) or ready:
+    elif occupying or ready:
         state = "Incomplete"
     else:
         state = "Pending"
-    pending = sum(1 for t in job.tasks if t.status == TaskStatus.PENDING)
     msg = f"{ready}/{total} tasks ready, {pending} pending, minAvailable {job.min_available}"
-    if ssn is not None and job.key in ssn.messages and pending:
+    if ssn is not None and pending and job.key in ssn.messages:
         msg += f"; {ssn.messages[job.key]}"
     return JobState(job.key, state, hyper, msg)
 

@@ -34,6 +34,7 @@ from app.framework.statement import Statement
 from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
 
 DEFAULT_SG = "__job__"
+PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
 
 
 def fit_counts(avail: np.ndarray, req: np.ndarray) -> np.ndarray:
@@ -176,17 +177,15 @@ class Allocate(Action):
         """Capacity aggregates: drop HyperNodes whose future-idle cannot hold the job's minimum."""
         c = ssn.cluster
         topo = c.topology
-        need_n = max(job.min_available - sum(1 for t in job.tasks if t.status in READY), 0)
+        need_n = max(job.min_available - job.count(READY), 0)
         tasks = [t for _, ts in groups for t in ts][:need_n]
         if not tasks:
             return list(hns)
         need = np.sum([t.req for t in tasks], axis=0)
-        future = c.future_idle
         same = all(np.array_equal(t.req, tasks[0].req) for t in tasks)
         out = []
         for h in hns:
-            leaves = topo.leaves[h]
-            free = future[leaves]
+            free = c.future_idle_of(topo.leaves[h])
             ok = bool((free.sum(axis=0) >= need).all())
             if ok and same:
                 ok = int(fit_counts(free, tasks[0].req).sum()) >= len(tasks)  # type: ignore[arg-type]
@@ -261,7 +260,7 @@ class Allocate(Action):
                 n = c.node_index[t.nominated_node]
                 if topo.contains(hn, n) and ssn.allocatable(queue, t):
                     mask, _ = ssn.predicate_mask(t, np.array([n]))
-                    if mask[0] and (c.future_idle[n] >= t.req).all():
+                    if mask[0] and (c.future_idle_of(n) >= t.req).all():
                         self.place(ssn, job, t, n, stmt)
         todo = [t for t in todo if t.status == TaskStatus.PENDING]
         i = 0
@@ -292,8 +291,8 @@ class Allocate(Action):
         req = rep.req
         placed = 0
         for phase in ("idle", "future"):
-            avail = c.idle if phase == "idle" else c.future_idle
-            fits = fit_counts(avail[cand], req)  # type: ignore[arg-type]
+            avail = c.idle_of(cand) if phase == "idle" else c.future_idle_of(cand)
+            fits = fit_counts(avail, req)  # type: ignore[arg-type]
             pool = cand[fits > 0]
             if len(pool) == 0:
                 continue
@@ -301,7 +300,7 @@ class Allocate(Action):
             hn_before = self._current_hn(ssn, job, sg)
             while heap and placed < len(cls):
                 _, n = heapq.heappop(heap)
-                row = c.idle[n] if phase == "idle" else c.future_idle[n]
+                row = c.idle_of(n) if phase == "idle" else c.future_idle_of(n)
                 if not (row >= req).all():
                     continue
                 t = cls[placed]
@@ -317,7 +316,7 @@ class Allocate(Action):
                     rest = np.array([x for _, x in heap] + [n], dtype=np.intp)
                     heap = self._heap(ssn, rep, rest)
                     continue
-                row = c.idle[n] if phase == "idle" else c.future_idle[n]
+                row = c.idle_of(n) if phase == "idle" else c.future_idle_of(n)
                 if (row >= req).all():
                     s, _ = ssn.node_scores(rep, np.array([n], dtype=np.intp))
                     heapq.heappush(heap, (-float(s[0]), int(n)))
@@ -334,7 +333,7 @@ class Allocate(Action):
 
     def place(self, ssn: Session, job: Job, t: Task, n: int, stmt: Statement) -> None:
         c = ssn.cluster
-        if (c.idle[n] >= t.req).all():
+        if (c.idle_of(n) >= t.req).all():
             stmt.allocate(t, n)
         else:
             stmt.pipeline(t, n, eviction_occurred=False)
@@ -356,9 +355,9 @@ class Allocate(Action):
     def can_continue(ssn: Session, job: Job, sg: SubGroup | None, remaining: int) -> bool:
         """Volcano's NeedContinueAllocating: can the minimum still be reached?"""
         if sg is not None:
-            have = sum(1 for t in sg.tasks if t.status in READY or t.status == TaskStatus.PIPELINED)
+            have = sg.count(PIPELINED_OR_READY)
             return have + remaining >= sg.min_available
-        have = sum(1 for t in job.tasks if t.status in READY or t.status == TaskStatus.PIPELINED)
+        have = job.count(PIPELINED_OR_READY)
         return have + remaining >= job.min_available
 
     @staticmethod
@@ -380,7 +379,7 @@ class Allocate(Action):
 
     @staticmethod
     def failure_message(ssn: Session, job: Job) -> str:
-        ready = sum(1 for t in job.tasks if t.status in READY)
+        ready = job.count(READY)
         pending = len(pending_tasks(job))
         return (
             f"{pending} pending tasks of the gang cannot all be placed: {ready}/{job.min_available} ready"

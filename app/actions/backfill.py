@@ -6,6 +6,8 @@ node that passes the predicates and still has a free pod slot (Volcano's backfil
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from app.framework.action import Action
@@ -20,13 +22,12 @@ class Backfill(Action):
     def execute(self, ssn: Session) -> None:
         c = ssn.cluster
         all_nodes = np.arange(len(c.nodes), dtype=np.intp)
-        for job in ssn.sort_jobs(c.jobs.values()):
-            for t in ssn.sort_tasks(job.tasks):
-                if t.status != TaskStatus.PENDING or t.gated or not t.best_effort:
-                    continue
+        todo = [j for j in c.jobs.values() if any(_wanted(t) for t in j.tasks)]
+        for job in ssn.sort_jobs(todo):
+            for t in ssn.sort_tasks(t for t in job.tasks if _wanted(t)):
                 mask, _ = ssn.predicate_mask(t, all_nodes)
                 cand = all_nodes[mask]
-                cand = cand[(c.idle[cand] >= t.req).all(axis=1)]  # type: ignore[operator]
+                cand = cand[(c.idle_of(cand) >= t.req).all(axis=1)]  # type: ignore[operator]
                 if len(cand) == 0:
                     ssn.messages.setdefault(job.key, "no node has room for the best-effort pod")
                     continue
@@ -35,3 +36,7 @@ class Backfill(Action):
                 stmt = ssn.statement()
                 stmt.allocate(t, best)
                 stmt.commit()
+
+
+def _wanted(t: Any) -> bool:
+    return t.status == TaskStatus.PENDING and not t.gated and t.best_effort

@@ -16,7 +16,7 @@ import numpy as np
 
 from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
-from app.model.cluster import Cluster, Job, Queue, SubGroup, Task, TaskStatus
+from app.model.cluster import Cluster, Job, Queue, SubGroup, Task, TaskStatus, set_status
 from app.model.decision import Binding, Decision, Eviction
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ class Session:
     # -- state changes (used by Statement) --------------------------------------------------
     def apply_allocate(self, task: Task, node: int, status: TaskStatus) -> None:
         c = self.cluster
-        task.status = status
+        set_status(task, status)
         task.node = node
         if status == TaskStatus.PIPELINED:
             c.pipelined[node] += task.req
@@ -267,18 +267,18 @@ class Session:
             c.used[task.node] -= task.req
         for h in self._dealloc_handlers:
             h(task)
-        task.status = prev_status
+        set_status(task, prev_status)
         task.node = prev_node
 
     def apply_evict(self, task: Task) -> None:
         self.cluster.releasing[task.node] += task.req
-        task.status = TaskStatus.RELEASING
+        set_status(task, TaskStatus.RELEASING)
         for h in self._dealloc_handlers:
             h(task)
 
     def undo_evict(self, task: Task, prev_status: TaskStatus) -> None:
         self.cluster.releasing[task.node] -= task.req
-        task.status = prev_status
+        set_status(task, prev_status)
         for h in self._alloc_handlers:
             h(task)
 
@@ -302,9 +302,14 @@ class Session:
 
     # -- topology bookkeeping --------------------------------------------------------------
     def _recover_hypernodes(self) -> None:
-        """AllocatedHyperNode: the smallest HyperNode holding a job's (sub-group's) running pods."""
+        """AllocatedHyperNode: the smallest HyperNode holding a job's (sub-group's) running pods.
+
+        Only jobs with a topology constraint or sub-groups need it (gradients and LCA
+        scores); the others never read it."""
         topo = self.cluster.topology
         for job in self.cluster.jobs.values():
+            if job.network_topology is None and not job.subgroups:
+                continue
             nodes = sorted({t.node for t in job.tasks if t.node >= 0 and t.status.holds_node})
             if nodes:
                 self.job_hypernode[job.key] = topo.smallest_containing(nodes)

@@ -333,6 +333,7 @@ def _tasks_and_jobs(
         jobs[key] = job
     for job in jobs.values():
         _assign_subgroups(job)
+        job.recount()
     return tasks, dict(sorted(jobs.items()))
 
 

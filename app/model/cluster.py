@@ -48,6 +48,8 @@ class TaskStatus(IntEnum):
         return TaskStatus.ALLOCATED <= self <= TaskStatus.RELEASING
 
 
+N_STATES = len(TaskStatus) + 1
+
 #: States that hold capacity on a node (counted in ``Used``).
 OCCUPYING = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.RELEASING}
@@ -95,6 +97,11 @@ class SubGroup:
     match_index: int
     network_topology: NetworkTopology | None
     tasks: list[Task] = field(default_factory=list)
+    counts: list[int] = field(default_factory=lambda: [0] * N_STATES)
+
+    def count(self, states: frozenset[TaskStatus]) -> int:
+        c = self.counts
+        return sum(c[s] for s in states)
 
 
 class Node:
@@ -168,7 +175,7 @@ class Job:
         "min_available", "min_task_member", "min_resources", "tasks", "network_topology",
         "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
         "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
-        "preemption_policy", "kai_preemptibility", "annotations", "pointer", "obj",
+        "preemption_policy", "kai_preemptibility", "annotations", "pointer", "obj", "counts", "role_counts",
     )  # fmt: skip
 
     def __init__(self, key: str, namespace: str, name: str, source: str) -> None:
@@ -199,11 +206,50 @@ class Job:
         self.preemption_policy = "PreemptLowerPriority"
         self.kai_preemptibility = ""
         self.annotations: dict[str, str] = {}
+        # task counts per status (index = TaskStatus), kept by ``set_status``
+        self.counts = [0] * N_STATES
+        self.role_counts: dict[str, list[int]] = {}
         self.pointer = ""
         self.obj: dict[str, str] | None = None
 
     def count(self, states: frozenset[TaskStatus]) -> int:
-        return sum(1 for t in self.tasks if t.status in states)
+        c = self.counts
+        return sum(c[s] for s in states)
+
+    def role_count(self, role: str, states: frozenset[TaskStatus]) -> int:
+        c = self.role_counts.get(role)
+        return sum(c[s] for s in states) if c else 0
+
+    def recount(self) -> None:
+        """Rebuild the per-status counters from the tasks (after ingest)."""
+        self.counts = [0] * N_STATES
+        self.role_counts = {}
+        for sg in self.subgroups.values():
+            sg.counts = [0] * N_STATES
+        for t in self.tasks:
+            self.counts[t.status] += 1
+            self.role_counts.setdefault(t.role, [0] * N_STATES)[t.status] += 1
+            if t.subgroup is not None:
+                t.subgroup.counts[t.status] += 1
+
+
+def set_status(task: Task, status: TaskStatus) -> None:
+    """Change a task's status and keep its job's, role's and sub-group's counters true."""
+    old = task.status
+    if old == status:
+        return
+    job = task.job
+    if job is not None:
+        job.counts[old] -= 1
+        job.counts[status] += 1
+        rc = job.role_counts[task.role]
+        rc[old] -= 1
+        rc[status] += 1
+        sg = task.subgroup
+        if sg is not None:
+            sg.counts[old] -= 1
+            sg.counts[status] += 1
+    task.status = status
 
 
 @dataclass(slots=True)
@@ -300,8 +346,16 @@ class Cluster:
 
     @property
     def idle(self) -> np.ndarray:
+        """Idle capacity of every node (a new matrix: use ``idle_of`` for a few rows)."""
         return self.allocatable - self.used
 
     @property
     def future_idle(self) -> np.ndarray:
+        """``FutureIdle = Idle + Releasing - Pipelined`` of every node (a new matrix)."""
         return self.allocatable - self.used + self.releasing - self.pipelined
+
+    def idle_of(self, nodes: Any) -> np.ndarray:
+        return self.allocatable[nodes] - self.used[nodes]
+
+    def future_idle_of(self, nodes: Any) -> np.ndarray:
+        return self.allocatable[nodes] - self.used[nodes] + self.releasing[nodes] - self.pipelined[nodes]

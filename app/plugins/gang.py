@@ -27,26 +27,28 @@ PLACED_BEFORE = frozenset({TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNN
 
 
 def ready_count(job: Job) -> int:
-    return sum(1 for t in job.tasks if t.status in READY)
+    return job.count(READY)
 
 
 def waiting_count(job: Job) -> int:
-    return sum(1 for t in job.tasks if t.status == TaskStatus.PIPELINED)
+    return job.counts[TaskStatus.PIPELINED]
+
+
+def _koordinator(job: Job) -> bool:
+    return job.source in ("koordinator", "scheduler-plugins")
 
 
 def effective_min(job: Job) -> int:
     """minAvailable after Koordinator's once-satisfied policy (0 once satisfied)."""
-    if job.source in ("koordinator", "scheduler-plugins") and job.match_policy == "once-satisfied":
-        if any(t.status in PLACED_BEFORE for t in job.tasks):
-            return 0
+    if _koordinator(job) and job.match_policy == "once-satisfied" and job.count(PLACED_BEFORE) > 0:
+        return 0
     return job.min_available
 
 
 def _count_for_policy(job: Job, states: frozenset[TaskStatus]) -> int:
-    if job.source in ("koordinator", "scheduler-plugins") and job.match_policy == "only-waiting":
-        fresh = states - PLACED_BEFORE
-        return sum(1 for t in job.tasks if t.status in fresh)
-    return sum(1 for t in job.tasks if t.status in states)
+    if _koordinator(job) and job.match_policy == "only-waiting":
+        return job.count(states - PLACED_BEFORE)
+    return job.count(states)
 
 
 def roles_apply(job: Job) -> bool:
@@ -56,22 +58,14 @@ def roles_apply(job: Job) -> bool:
 def roles_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
     if not roles_apply(job):
         return True
-    counts: dict[str, int] = {}
-    for t in job.tasks:
-        if t.status in states:
-            counts[t.role] = counts.get(t.role, 0) + 1
-    return all(counts.get(role, 0) >= m for role, m in job.min_task_member.items())
+    return all(job.role_count(role, states) >= m for role, m in job.min_task_member.items())
 
 
 def subgroups_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
     for pol in job.subgroup_policies:
         if pol.min_sub_groups <= 0:
             continue
-        ok = sum(
-            1
-            for sg in job.subgroups.values()
-            if sg.policy == pol.name and sum(1 for t in sg.tasks if t.status in states) >= sg.min_available
-        )
+        ok = sum(1 for sg in job.subgroups.values() if sg.policy == pol.name and sg.count(states) >= sg.min_available)
         if ok < pol.min_sub_groups:
             return False
     return True
@@ -97,7 +91,7 @@ class Gang(Plugin):
 
     @staticmethod
     def job_valid(job: Job) -> str | None:
-        valid = sum(1 for t in job.tasks if t.status in VALID)
+        valid = job.count(VALID)
         if valid < job.min_available:
             return f"not enough valid tasks for the gang: {valid}/{job.min_available}"
         if roles_apply(job) and not roles_ok(job, VALID):
@@ -135,11 +129,11 @@ class Gang(Plugin):
 
     @staticmethod
     def sub_job_ready(sg: SubGroup, job: Job) -> bool:
-        return sum(1 for t in sg.tasks if t.status in READY) >= sg.min_available
+        return sg.count(READY) >= sg.min_available
 
     @staticmethod
     def sub_job_pipelined(sg: SubGroup, job: Job) -> int:
-        return 1 if sum(1 for t in sg.tasks if t.status in PIPELINED_OR_READY) >= sg.min_available else -1
+        return 1 if sg.count(PIPELINED_OR_READY) >= sg.min_available else -1
 
     def sub_job_order(self, a: SubGroup, b: SubGroup) -> int:
         ra, rb = self.sub_job_ready(a, a.tasks[0].job), self.sub_job_ready(b, b.tasks[0].job)  # type: ignore[arg-type]

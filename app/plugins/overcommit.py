@@ -24,7 +24,7 @@ class Overcommit(Plugin):
         self.inqueue = np.zeros(c.resources.size)
         for job in c.jobs.values():
             if job.phase == "Inqueue" and job.min_resources:
-                running = sum(1 for t in job.tasks if t.status in OCCUPYING)
+                running = job.count(OCCUPYING)
                 if running == 0:
                     self.inqueue += c.resources.vector(job.min_resources)
         self.ssn.register("job_enqueueable", self.name, self.enqueueable)

@@ -1,0 +1,1 @@
+"""Benchmarks: generated AI clusters and the measurements written to BENCHMARKS.md."""
