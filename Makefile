@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8080
 
-.PHONY: venv serve test openapi bench clean
+.PHONY: venv serve test openapi bench bench-quick clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,9 @@ openapi: venv
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist *.egg-info
+
+bench: venv
+	$(PY) -m bench.run
+
+bench-quick: venv
+	$(PY) -m bench.run --quick

@@ -23,7 +23,7 @@ from app.ingest.kube import (
     selector,
     subgroup_policies,
 )
-from app.ingest.quantity import quantity_map
+from app.ingest.quantity import canonical_quantity, quantity_map
 from app.model.cluster import PodDisruptionBudget, PriorityClass, Queue
 from app.model.selectors import LabelSelector
 from app.topology.tree import HyperNodeSpec, MemberSpec
@@ -37,7 +37,7 @@ def _records(c: dict, key: str, ptr: str, limit: int) -> list[tuple[dict, str]]:
         raise LimitError(f"more than {limit} {key} (limit GANGPLANK_MAX_OBJECTS)", join_pointer(ptr, key), kind="too-many-objects")
     out = []
     for i, it in enumerate(items):
-        p = join_pointer(ptr, key, i)
+        p = f"{ptr}/{key}/{i}"
         if not isinstance(it, dict):
             raise InputError(f"each entry of '{key}' must be an object", p)
         out.append((it, p))
@@ -150,48 +150,15 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
         gang = r.obj(o, "gang", p, ident)  # Koordinator semantics, same words as its annotations
         apply_koordinator(g, {k: str(v) if not isinstance(v, list) else _json(v) for k, v in gang.items()}, join_pointer(p, "gang"), ident)
         d.groups.append(g)
-    for o, p in _records(c, "pods", ptr, max_objects):
-        ns, name, ident = _name(o, p, "Pod", namespaced=True)
-        phase = r.string(o, "phase", p, ident, default="Pending")
-        if phase not in _PHASES:
-            raise InputError(f"unknown pod phase {phase!r}", join_pointer(p, "phase"), ident)
-        group = r.string(o, "group", p, ident)
-        req = quantity_map(o.get("requests") or {}, join_pointer(p, "requests"), ident)
-        req["pods"] = 1000
-        tolerations = r.lst(o, "tolerations", p, ident)
-        for i, t in enumerate(tolerations):
-            if not isinstance(t, dict):
-                raise InputError("a toleration must be an object", join_pointer(p, "tolerations", i), ident)
-        d.pods.append(
-            PodDraft(
-                namespace=ns,
-                name=name,
-                uid=r.string(o, "uid", p, ident),
-                node_name=r.string(o, "node", p, ident),
-                phase=phase,
-                deleting=bool(r.boolean(o, "deleting", p, ident, default=False)),
-                priority=r.integer(o, "priority", p, ident),
-                priority_class=r.string(o, "priorityClassName", p, ident),
-                req=req,
-                labels=r.str_map(o, "labels", p, ident),
-                annotations=r.str_map(o, "annotations", p, ident),
-                group=GroupRef("native", group, join_pointer(p, "group")) if group else None,
-                queue=r.string(o, "queue", p, ident),
-                role=r.string(o, "role", p, ident),
-                subgroup=r.string(o, "subGroup", p, ident),
-                preemptable=r.boolean(o, "preemptable", p, ident),
-                created=r.timestamp(o.get("createdAt"), join_pointer(p, "createdAt"), ident),
-                nominated=r.string(o, "nominatedNode", p, ident),
-                gated=bool(r.boolean(o, "gated", p, ident, default=False)),
-                preemption_policy=r.string(o, "preemptionPolicy", p, ident),
-                node_selector=r.str_map(o, "nodeSelector", p, ident),
-                affinity=r.obj(o, "affinity", p, ident) or None,
-                tolerations=tuple(tolerations),
-                task_priority=r.integer(o, "taskPriority", p, ident),
-                pointer=p,
-                ident=ident,
-            )
-        )
+    items = r.lst(c, "pods", ptr, None)
+    if len(items) > max_objects:
+        raise LimitError(f"more than {max_objects} pods (limit GANGPLANK_MAX_OBJECTS)", f"{ptr}/pods", kind="too-many-objects")
+    base = f"{ptr}/pods/"
+    append = d.pods.append
+    for i, o in enumerate(items):
+        p = base + str(i)
+        pod = _pod_fast(o, p) if type(o) is dict else None
+        append(pod if pod is not None else _pod_slow(o, p))
     for o, p in _records(c, "hyperNodes", ptr, max_objects):
         _, name, ident = _name(o, p, "HyperNode", namespaced=False)
         members = []
@@ -259,3 +226,105 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
 
 def _json(v: list) -> str:
     return orjson.dumps(v).decode()
+
+
+_FAST_KEYS = frozenset(
+    {"name", "namespace", "uid", "node", "phase", "priority", "requests", "group", "role", "queue", "createdAt",
+     "preemptable", "labels"}
+)  # fmt: skip
+
+
+def _pod_fast(o: dict, p: str) -> PodDraft | None:
+    """The common pod shape, checked with cheap type tests; None sends it to the full reader."""
+    if not _FAST_KEYS.issuperset(o):
+        return None
+    get = o.get
+    name = get("name")
+    ns = get("namespace", "default")
+    node = get("node", "")
+    phase = get("phase", "Pending")
+    prio = get("priority")
+    group = get("group", "")
+    role = get("role", "")
+    queue = get("queue", "")
+    uid = get("uid", "")
+    pre = get("preemptable")
+    if (
+        type(name) is not str or not name or type(ns) is not str or not ns or type(node) is not str
+        or phase not in _PHASES or (prio is not None and type(prio) is not int) or type(group) is not str
+        or type(role) is not str or type(queue) is not str or type(uid) is not str
+        or (pre is not None and type(pre) is not bool)
+    ):  # fmt: skip
+        return None
+    labels = get("labels")
+    if labels is None:
+        labels = {}
+    elif type(labels) is not dict or not all(type(v) is str for v in labels.values()):
+        return None
+    raw = get("requests")
+    req: dict[str, int] = {}
+    if raw is not None:
+        if type(raw) is not dict:
+            return None
+        try:
+            for k, v in raw.items():
+                req[k] = canonical_quantity(k, v)
+        except (ValueError, TypeError):
+            return None
+    req["pods"] = req.get("pods", 0) + 1000
+    created = get("createdAt")
+    try:
+        ts = r.timestamp(created, "", None) if created is not None else 0.0
+    except InputError:
+        return None
+    ident = {"kind": "Pod", "name": name, "namespace": ns}
+    return PodDraft(
+        ns, name, uid, node, phase, False, prio, "", req, labels, {},
+        GroupRef("native", group, p + "/group") if group else None, queue, role, "", pre, ts, "", False, "",
+        {}, None, (), None, p, ident,
+    )  # fmt: skip
+
+
+def _pod_slow(o: Any, p: str) -> PodDraft:
+    """Every field of a native pod, validated, with exact error locations."""
+    if not isinstance(o, dict):
+        raise InputError("each entry of 'pods' must be an object", p)
+    ns, name, ident = _name(o, p, "Pod", namespaced=True)
+    phase = r.string(o, "phase", p, ident, default="Pending")
+    if phase not in _PHASES:
+        raise InputError(f"unknown pod phase {phase!r}", join_pointer(p, "phase"), ident)
+    group = r.string(o, "group", p, ident)
+    req = quantity_map(o.get("requests") or {}, join_pointer(p, "requests"), ident)
+    req["pods"] = req.get("pods", 0) + 1000
+    tolerations = r.lst(o, "tolerations", p, ident)
+    for i, t in enumerate(tolerations):
+        if not isinstance(t, dict):
+            raise InputError("a toleration must be an object", join_pointer(p, "tolerations", i), ident)
+    return PodDraft(
+        namespace=ns,
+        name=name,
+        uid=r.string(o, "uid", p, ident),
+        node_name=r.string(o, "node", p, ident),
+        phase=phase,
+        deleting=bool(r.boolean(o, "deleting", p, ident, default=False)),
+        priority=r.integer(o, "priority", p, ident),
+        priority_class=r.string(o, "priorityClassName", p, ident),
+        req=req,
+        labels=r.str_map(o, "labels", p, ident),
+        annotations=r.str_map(o, "annotations", p, ident),
+        group=GroupRef("native", group, join_pointer(p, "group")) if group else None,
+        queue=r.string(o, "queue", p, ident),
+        role=r.string(o, "role", p, ident),
+        subgroup=r.string(o, "subGroup", p, ident),
+        preemptable=r.boolean(o, "preemptable", p, ident),
+        created=r.timestamp(o.get("createdAt"), join_pointer(p, "createdAt"), ident),
+        nominated=r.string(o, "nominatedNode", p, ident),
+        gated=bool(r.boolean(o, "gated", p, ident, default=False)),
+        preemption_policy=r.string(o, "preemptionPolicy", p, ident),
+        node_selector=r.str_map(o, "nodeSelector", p, ident),
+        affinity=r.obj(o, "affinity", p, ident) or None,
+        tolerations=tuple(tolerations),
+        task_priority=r.integer(o, "taskPriority", p, ident),
+        pointer=p,
+        ident=ident,
+    )
