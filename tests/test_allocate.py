@@ -176,3 +176,48 @@ def test_config_as_yaml_string_and_profile(client):
     assert len(out["bindings"]) == 2
     out = decide(client, NODES8 + gang("g", 2), config={"profile": "volcano", "actions": "allocate"})
     assert len(out["bindings"]) == 2
+
+
+def test_explain_lists_domains_tried_and_top_nodes_per_task_class(client):
+    busy = pod("busy", ns="other", node="node0", gpu=8)
+    out = decide(client, NODES8 + seed05_tree() + [busy] + gang("g", 3, tier=2),
+                 options={"explain": True, "now": "2026-11-23T12:00:00Z"})  # fmt: skip
+    ex = out["explanation"]["jobs"]["ml/g"]
+    assert ex["gradients"] == [["s0", "s1", "s2", "s3"], ["s4", "s5"]]
+    tier1 = [d for d in ex["domains"] if d["hyperNode"] in ("s0", "s1", "s2", "s3")]
+    assert tier1 and not any(d["feasible"] for d in tier1)  # no leaf holds three whole nodes
+    assert any(d["feasible"] for d in ex["domains"] if d["hyperNode"] in ("s4", "s5"))
+    cls = ex["tasks"][-1]
+    assert cls["count"] == 3 and cls["topNodes"]
+    assert set(cls["topNodes"][0]["plugins"]) >= {"network-topology-aware", "nodeorder", "binpack"}
+
+
+def koord(name, n, groups, ns="x", gpu=8):
+    ann = {"gang.scheduling.koordinator.sh/name": name, "gang.scheduling.koordinator.sh/min-available": str(n),
+           "gang.scheduling.koordinator.sh/groups": orjson.dumps(groups).decode()}  # fmt: skip
+    return [pod(f"{name}-{i}", ns=ns, gpu=gpu, annotations=ann) for i in range(n)]
+
+
+def test_koordinator_gang_group_is_placed_together_or_not_at_all(client):
+    nodes = [node(f"n{i}") for i in range(4)]
+    group = ["x/ga", "x/gb"]
+    out = decide(client, nodes + koord("ga", 2, group) + koord("gb", 2, group))
+    assert len(out["bindings"]) == 4
+    out = decide(client, nodes + koord("ga", 2, group) + koord("gb", 3, group))  # gb cannot fit: neither is placed
+    assert out["bindings"] == []
+    assert all(j["state"] == "Pending" for j in out["jobs"])
+
+
+def test_koordinator_gang_group_with_a_missing_member_waits(client):
+    nodes = [node(f"n{i}") for i in range(4)]
+    out = decide(client, nodes + koord("ga", 2, ["x/ga", "x/ghost"]))
+    assert out["bindings"] == []
+    assert "x/ghost" in out["jobs"][0]["message"]
+
+
+def test_koordinator_once_satisfied_gang_takes_new_pods_one_by_one(client):
+    ann = {"gang.scheduling.koordinator.sh/name": "ga", "gang.scheduling.koordinator.sh/min-available": "3"}
+    objs = [node("n0"), node("n1")]
+    objs += [pod("ga-0", ns="x", gpu=8, node="n0", annotations=ann), pod("ga-1", ns="x", gpu=8, annotations=ann)]
+    out = decide(client, objs)  # satisfied once (a member runs): the new pod is not gated by min-available
+    assert [b["pod"] for b in out["bindings"]] == ["x/ga-1"]

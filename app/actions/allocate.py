@@ -81,28 +81,58 @@ class Allocate(Action):
             job = by_queue[qname].pop(0)
             if not by_queue[qname]:
                 del by_queue[qname]
-            ready_before = ssn.job_ready(job)
+            if job.gang_groups:
+                self.allocate_gang_group(ssn, job, by_queue)
+                continue
             placed = self.allocate_job(ssn, job)
-            if placed and pending_tasks(job) and (not ready_before or placed > 0):
+            if placed and pending_tasks(job):
                 # elastic jobs grow one more step per pop so queue order is re-checked
                 lst = by_queue.setdefault(qname, [])
                 lst.append(job)
                 by_queue[qname] = ssn.sort_jobs(lst)
 
+    def allocate_gang_group(self, ssn: Session, first: Job, by_queue: dict[str, list[Job]]) -> None:
+        """Koordinator GangGroup: every gang of the group is placed in this decision, or none."""
+        jobs = ssn.cluster.jobs
+        missing = [k for k in first.gang_groups if k not in jobs]
+        members = [jobs[k] for k in first.gang_groups if k in jobs]
+        if first not in members:
+            members.insert(0, first)
+        for m in members:  # the other members are handled here, not when their queue pops them
+            for q, lst in list(by_queue.items()):
+                if m in lst:
+                    lst.remove(m)
+                    if not lst:
+                        del by_queue[q]
+        if missing:
+            for m in members:
+                ssn.messages[m.key] = f"gang group member {missing[0]} is not in the snapshot"
+            return
+        stmt = ssn.statement()
+        saved = [(m, self._save(ssn, m)) for m in members]
+        ok = True
+        for m in members:
+            if not pending_tasks(m) and ssn.job_ready(m):
+                continue
+            if not self.plan_job(ssn, m, stmt) or not ssn.job_ready(m):
+                ok = False
+                break
+        if ok:
+            for m in members:
+                self.note_domain(ssn, m)
+            stmt.commit()
+            return
+        stmt.discard()
+        for m, sv in saved:
+            self._restore(ssn, m, sv)
+            ssn.messages[m.key] = "the gang group cannot be placed together: " + self.failure_message(ssn, m)
+
     # -- one job ----------------------------------------------------------------------------
     def allocate_job(self, ssn: Session, job: Job) -> int:
         """Place what the job needs now; return the number of tasks committed."""
-        groups = self.worksheet(ssn, job)
-        if not groups:
-            return 0
-        root = ssn.cluster.topology.root
-        two_level = job.network_topology is not None or bool(job.subgroup_policies)
         stmt = ssn.statement()
         saved = self._save(ssn, job)
-        if two_level:
-            ok = self.allocate_for_job(ssn, job, groups, root, stmt)
-        else:
-            ok = self.try_in(ssn, job, groups, root, stmt) is not None
+        ok = self.plan_job(ssn, job, stmt)
         if ok and ssn.job_ready(job):
             n = len(stmt)
             self.note_domain(ssn, job)
@@ -112,6 +142,16 @@ class Allocate(Action):
         self._restore(ssn, job, saved)
         ssn.messages.setdefault(job.key, self.failure_message(ssn, job))
         return 0
+
+    def plan_job(self, ssn: Session, job: Job, stmt: Statement) -> bool:
+        """Tentatively place the job into ``stmt``; True when a placement was found."""
+        groups = self.worksheet(ssn, job)
+        if not groups:
+            return False
+        root = ssn.cluster.topology.root
+        if job.network_topology is not None or job.subgroup_policies:
+            return self.allocate_for_job(ssn, job, groups, root, stmt)
+        return self.try_in(ssn, job, groups, root, stmt) is not None
 
     def worksheet(self, ssn: Session, job: Job) -> list[tuple[SubGroup | None, list[Task]]]:
         """Pending tasks split by sub-group; sub-groups needed for minSubGroups first."""
@@ -296,7 +336,7 @@ class Allocate(Action):
             pool = cand[fits > 0]
             if len(pool) == 0:
                 continue
-            heap = self._heap(ssn, rep, pool)
+            heap = self._heap(ssn, rep, pool, explain=(job, len(cls), phase) if ssn.explain else None)
             hn_before = self._current_hn(ssn, job, sg)
             while heap and placed < len(cls):
                 _, n = heapq.heappop(heap)
@@ -325,10 +365,27 @@ class Allocate(Action):
         return placed
 
     @staticmethod
-    def _heap(ssn: Session, rep: Task, pool: np.ndarray) -> list[tuple[float, int]]:
-        scores, _ = ssn.node_scores(rep, pool)
+    def _heap(ssn: Session, rep: Task, pool: np.ndarray, explain: tuple[Job, int, str] | None = None) -> list[tuple[float, int]]:
+        scores, per = ssn.node_scores(rep, pool)
         heap = [(-float(s), int(n)) for s, n in zip(scores, pool, strict=True)]
         heapq.heapify(heap)
+        if explain is not None:
+            job, count, phase = explain
+            top = heapq.nsmallest(5, heap)
+            pos = {int(n): i for i, n in enumerate(pool)}
+            names = ssn.cluster.nodes
+            entry = {
+                "task": rep.key,
+                "count": count,
+                "capacity": phase,
+                "candidates": len(pool),
+                "topNodes": [
+                    {"node": names[n].name, "total": round(-s, 6),
+                     "plugins": {p: round(float(v[pos[n]]), 6) for p, v in sorted(per.items())}}
+                    for s, n in top
+                ],
+            }  # fmt: skip
+            ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []}).setdefault("tasks", []).append(entry)
         return heap
 
     def place(self, ssn: Session, job: Job, t: Task, n: int, stmt: Statement) -> None:

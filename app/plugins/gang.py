@@ -92,7 +92,7 @@ class Gang(Plugin):
     @staticmethod
     def job_valid(job: Job) -> str | None:
         valid = job.count(VALID)
-        if valid < job.min_available:
+        if valid < effective_min(job):
             return f"not enough valid tasks for the gang: {valid}/{job.min_available}"
         if roles_apply(job) and not roles_ok(job, VALID):
             return "not enough valid tasks per role (minTaskMember)"
