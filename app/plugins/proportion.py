@@ -46,10 +46,6 @@ def share_of(allocated: np.ndarray, deserved: np.ndarray) -> float:
     return float(ratio.max()) if len(ratio) else 0.0
 
 
-def counts_in_queue(job: Job) -> bool:
-    return job.phase != "Pending"
-
-
 class Proportion(Plugin):
     name = "proportion"
     summary = "queue weights, capability, guarantee; deserved by water-filling; overused, allocatable"
@@ -80,7 +76,7 @@ class Proportion(Plugin):
                 if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
                     attr.allocated += t.req
                     attr.request += t.req
-                elif t.status == TaskStatus.PENDING and counts_in_queue(job):
+                elif t.status == TaskStatus.PENDING:
                     attr.request += t.req
             if job.phase == "Inqueue" and job.min_resources:
                 attr.inqueue += table.vector(job.min_resources)
