@@ -141,3 +141,26 @@ def test_gated_pods_are_not_placed(client):
 def test_pods_resource_limits_pods_per_node(client):
     objs = [node("a", pods="2"), pod("p0", gpu=None), pod("p1", gpu=None), pod("p2", gpu=None)]
     assert len(decide(client, objs, config=VOLCANO)["bindings"]) == 2
+
+
+CAPACITY = {"actions": "allocate", "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+            {"plugins": [{"name": "predicates"}, {"name": "capacity"}]}]}  # fmt: skip
+
+
+def test_capacity_lets_a_queue_borrow_beyond_deserved_up_to_capability(client):
+    objs = [node("a", gpu=8), node("b", gpu=8),
+            queue("q", deserved={"nvidia.com/gpu": "4"}, capability={"nvidia.com/gpu": "12"})]  # fmt: skip
+    objs += [podgroup("j", min_member=1, queue="q"), *[pod(f"j-{i}", group="j", gpu=2, cpu="1") for i in range(8)]]
+    assert len(decide(client, objs, config=CAPACITY)["bindings"]) == 6  # 12 GPUs: borrowed above the 4 deserved
+
+
+def test_capacity_hierarchy_caps_children_by_their_parent(client):
+    conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "predicates"},
+            {"name": "capacity", "enableHierarchy": True}]}]}  # fmt: skip
+    objs = [node("a", gpu=8), node("b", gpu=8), queue("dept", capability={"nvidia.com/gpu": "6"}),
+            queue("team", parent="dept"), queue("other")]  # fmt: skip
+    objs += [podgroup("j", min_member=1, queue="team"), *[pod(f"j-{i}", group="j", gpu=2, cpu="1") for i in range(8)]]
+    objs += [podgroup("k", min_member=1, queue="dept"), pod("k-0", group="k", gpu=2, cpu="1")]
+    out = decide(client, objs, config=conf)
+    assert sorted({b["job"] for b in out["bindings"]}) == ["default/j"]  # dept is not a leaf: holds no jobs
+    assert len(out["bindings"]) == 3  # team is capped by its parent's 6 GPUs

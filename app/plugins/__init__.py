@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.framework.plugin import Plugin
 from app.plugins.binpack import Binpack
+from app.plugins.capacity import Capacity
 from app.plugins.conformance import Conformance
 from app.plugins.drf import Drf
 from app.plugins.gang import Gang
@@ -17,14 +18,13 @@ from app.plugins.sla import Sla
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
-    for p in (Binpack, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Predicates, Priority,
+    for p in (Binpack, Capacity, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Predicates, Priority,
               Proportion, Sla)
 }  # fmt: skip
 
 #: Names of Volcano's and KAI's default configurations that this version recognises but
 #: does not implement yet; configuring one is a 422 that says so (never a silent no-op).
 PENDING_PLUGINS = {
-    "capacity": "Volcano capacity (hierarchical queues)",
     "elastic": "KAI elastic",
     "kubeflow": "KAI kubeflow",
     "ray": "KAI ray",

@@ -1,0 +1,155 @@
+"""capacity: queues with explicit ``deserved`` that may borrow up to their capability.
+
+Volcano's capacity plugin:
+
+* ``deserved`` is the queue's own ``spec.deserved`` (not computed), capped at its real
+  capability and raised to its guarantee. Real capability: ``total − Σ guarantees + own
+  guarantee`` capped by ``capability`` (flat), or by the parent's real capability
+  (``enableHierarchy``, queues linked by ``spec.parent``, root ``root``).
+* ``share = max_r allocated_r / deserved_r``; a queue without ``deserved`` is best-effort
+  (share 1). QueueOrder: higher ``priority``, then lower share, then the queue that has
+  a ``deserved``.
+* Allocatable: ``allocated + request <= realCapability`` on the requested resources, for
+  the queue and (hierarchical) every ancestor, and only leaf queues hold jobs. Deserved is
+  not a cap: a queue may borrow idle capacity, which reclaim takes back.
+* Enqueueable: ``minResources + allocated + inqueue <= realCapability``.
+* No Overused: whether a queue may reclaim is decided by Preemptive (reclaim, issue 4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
+
+INF = float("inf")
+ROOT = "root"
+
+
+class Capacity(Plugin):
+    name = "capacity"
+    summary = "explicit deserved per queue, borrowing up to capability, hierarchical queues"
+
+    def open(self) -> None:
+        c = self.ssn.cluster
+        table = c.resources
+        r = table.size
+        self.hierarchy = self.option.flags.get("Hierarchy", False)
+        total = c.allocatable[[n.idx for n in c.nodes if n.ready]].sum(axis=0).astype(np.float64) if c.nodes else np.zeros(r)
+        queues = dict(c.queues)
+        self.parent: dict[str, str] = {}
+        if self.hierarchy:
+            for q in queues.values():
+                self.parent[q.name] = q.parent or (ROOT if q.name != ROOT else "")
+        self.children: dict[str, list[str]] = {}
+        for child, par in self.parent.items():
+            if par:
+                self.children.setdefault(par, []).append(child)
+        names = sorted(set(queues) | ({ROOT} if self.hierarchy else set()))
+        self.allocated = {n: np.zeros(r) for n in names}
+        self.inqueue = {n: np.zeros(r) for n in names}
+        self.guarantee = {n: table.vector(queues[n].guarantee or {}).astype(np.float64) if n in queues else np.zeros(r) for n in names}
+        self.capability: dict[str, np.ndarray] = {}
+        self.deserved_set: dict[str, bool] = {}
+        self.deserved: dict[str, np.ndarray] = {}
+        for n in names:
+            cap = np.full(r, INF)
+            q = queues.get(n)
+            if q is not None and q.capability:
+                for k, v in q.capability.items():
+                    cap[table.index[k]] = v
+            self.capability[n] = cap
+        for job in c.jobs.values():
+            if job.queue not in self.allocated:
+                continue
+            for t in job.tasks:
+                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
+                    self._add(job.queue, t.req, 1)
+            if job.phase == "Inqueue" and job.min_resources and job.count(OCCUPYING) == 0:
+                self.inqueue[job.queue] = self.inqueue[job.queue] + table.vector(job.min_resources)
+        self.real: dict[str, np.ndarray] = {}
+        if self.hierarchy:
+            self.real[ROOT] = np.minimum(total, self.capability[ROOT])
+            for n in self._top_down():
+                if n != ROOT:
+                    self.real[n] = np.minimum(self.capability[n], self.real[self.parent[n]])
+        else:
+            guarantees = sum(self.guarantee.values(), start=np.zeros(r))
+            for n in names:
+                self.real[n] = np.minimum(total - guarantees + self.guarantee[n], self.capability[n])
+        for n in names:
+            q = queues.get(n)
+            self.deserved_set[n] = bool(q and q.deserved)
+            d = table.vector(q.deserved or {}).astype(np.float64) if q else np.zeros(r)
+            self.deserved[n] = np.maximum(np.minimum(d, self.real[n]), self.guarantee[n])
+        self.ssn.on_allocate(lambda t: self._task(t, 1))
+        self.ssn.on_deallocate(lambda t: self._task(t, -1))
+        reg = self.ssn.register
+        reg("queue_order", self.name, self.queue_order)
+        reg("allocatable", self.name, self.allocatable)
+        reg("job_enqueueable", self.name, self.job_enqueueable)
+
+    def _top_down(self) -> list[str]:
+        out, stack = [], [ROOT]
+        while stack:
+            n = stack.pop()
+            out.append(n)
+            stack.extend(sorted(self.children.get(n, []), reverse=True))
+        return out
+
+    def _chain(self, name: str) -> list[str]:
+        out = [name]
+        while self.parent.get(out[-1]):
+            out.append(self.parent[out[-1]])
+        return out
+
+    def _add(self, queue: str, req: np.ndarray, sign: int) -> None:
+        for n in self._chain(queue):
+            if n in self.allocated:
+                self.allocated[n] = self.allocated[n] + sign * req
+
+    def _task(self, task: Task, sign: int) -> None:
+        if task.job is not None and task.job.queue in self.allocated:
+            self._add(task.job.queue, task.req, sign)  # type: ignore[arg-type]
+
+    def share(self, name: str) -> float:
+        if not self.deserved_set.get(name):
+            return 1.0
+        a, d = self.allocated[name], self.deserved[name]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(d > 0, a / np.where(d > 0, d, 1), np.where(a > 0, 1.0, 0.0))
+        return float(ratio.max())
+
+    def queue_order(self, a: Queue, b: Queue) -> int:
+        if a.priority != b.priority:
+            return -1 if a.priority > b.priority else 1
+        sa, sb = self.share(a.name), self.share(b.name)
+        if sa != sb:
+            return -1 if sa < sb else 1
+        da, db = self.deserved_set.get(a.name, False), self.deserved_set.get(b.name, False)
+        if da != db:
+            return -1 if da else 1
+        return 0
+
+    def allocatable(self, q: Queue, task: Task) -> bool:
+        if q.state != "Open":
+            return False
+        if self.hierarchy and self.children.get(q.name):
+            return False  # only leaf queues hold jobs
+        asked = task.req > 0  # type: ignore[operator]
+        for n in self._chain(q.name):
+            if not (self.allocated[n][asked] + task.req[asked] <= self.real[n][asked] + 1e-9).all():  # type: ignore[index]
+                return False
+        return True
+
+    def job_enqueueable(self, job: Job) -> int:
+        if not job.min_resources or job.queue not in self.allocated:
+            return 0
+        need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
+        asked = need > 0
+        q = job.queue
+        if ((need + self.allocated[q] + self.inqueue[q])[asked] <= self.real[q][asked] + 1e-9).all():
+            self.inqueue[q] = self.inqueue[q] + need
+            return 1
+        return -1
