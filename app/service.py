@@ -14,7 +14,7 @@ from app.framework.session import Session
 from app.ingest.request import Request, read_request
 from app.model.cluster import OCCUPYING, READY, Cluster, Job, TaskStatus
 from app.model.decision import Decision, JobState
-from app.plugins import PENDING_PLUGINS, PLUGINS
+from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS
 from app.settings import Settings
 
 KNOWN_ACTIONS = frozenset(ACTIONS) | frozenset(PENDING_ACTIONS)
@@ -90,7 +90,7 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
 
 def run_session(req: Request) -> Session:
     cfg = scheduler_config(req.config)
-    ssn = Session(req.cluster, cfg, PLUGINS, explain=req.options.explain)
+    ssn = Session(req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS)
     for name in cfg.actions:
         ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
     return ssn

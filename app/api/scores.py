@@ -14,7 +14,7 @@ from app.errors import InputError
 from app.framework.session import Session
 from app.ingest.request import read_request
 from app.model.cluster import TaskStatus
-from app.plugins import PLUGINS
+from app.plugins import PLUGINS, PROFILE_PLUGINS
 from app.service import scheduler_config
 from app.settings import Settings, get_settings
 
@@ -34,7 +34,7 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
     job = cluster.jobs.get(key)
     if job is None:
         raise InputError(f"job {key!r} is not in the snapshot", "/job")
-    ssn = Session(cluster, scheduler_config(req.config), PLUGINS)
+    ssn = Session(cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
     pending = [t for t in job.tasks if t.status == TaskStatus.PENDING]
     task = ssn.sort_tasks(pending)[0] if pending else job.tasks[0]
     nodes = np.arange(len(cluster.nodes), dtype=np.intp)

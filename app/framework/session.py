@@ -46,6 +46,7 @@ class Session:
         plugin_classes: dict[str, type[Plugin]],
         *,
         explain: bool = False,
+        profile_plugins: dict[str, dict[str, type[Plugin]]] | None = None,
     ) -> None:
         self.cluster = cluster
         self.config = config
@@ -66,9 +67,13 @@ class Session:
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
         self._recover_hypernodes()
+        # queue name -> the job allocate would take next from it (KAI's queue order looks at it)
+        self.queue_heads: dict[str, Job] = {}
+        overrides = profile_plugins.get(config.profile, {}) if profile_plugins else {}
         for tier_idx, tier in enumerate(config.tiers):
             for opt in tier:
-                plugin = plugin_classes[opt.name](self, opt)
+                plugin = overrides.get(opt.name, plugin_classes[opt.name])(self, opt)
+                plugin.name = opt.name  # an override answers to the configured name
                 self.plugins[opt.name] = plugin
                 self.options[opt.name] = opt
                 self._tier = tier_idx

@@ -8,6 +8,8 @@ from app.plugins.capacity import Capacity
 from app.plugins.conformance import Conformance
 from app.plugins.drf import Drf
 from app.plugins.gang import Gang
+from app.plugins.kai import KAI_PLUGINS
+from app.plugins.kai_fairshare import KaiFairShare
 from app.plugins.network_topology_aware import NetworkTopologyAware
 from app.plugins.nodeorder import NodeOrder
 from app.plugins.overcommit import Overcommit
@@ -19,26 +21,15 @@ from app.plugins.sla import Sla
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
     for p in (Binpack, Capacity, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Predicates, Priority,
-              Proportion, Sla)
+              Proportion, Sla, KaiFairShare, *KAI_PLUGINS)
 }  # fmt: skip
+
+#: Names that mean another implementation under a profile (KAI's "proportion" is its
+#: fair-share plugin, not Volcano's).
+PROFILE_PLUGINS: dict[str, dict[str, type[Plugin]]] = {"kai": {"proportion": KaiFairShare}}
 
 #: Names of Volcano's and KAI's default configurations that this version recognises but
 #: does not implement yet; configuring one is a 422 that says so (never a silent no-op).
 PENDING_PLUGINS = {
-    "elastic": "KAI elastic",
-    "kubeflow": "KAI kubeflow",
-    "ray": "KAI ray",
-    "nodeavailability": "KAI nodeavailability",
-    "gpusharingorder": "KAI gpusharingorder",
-    "gpupack": "KAI gpupack",
-    "resourcetype": "KAI resourcetype",
-    "subgrouporder": "KAI subgrouporder",
-    "taskorder": "KAI taskorder",
-    "nominatednode": "KAI nominatednode",
-    "dynamicresources": "KAI dynamicresources",
-    "nodeplacement": "KAI nodeplacement",
-    "minruntime": "KAI minruntime",
-    "topology": "KAI topology",
-    "snapshot": "KAI snapshot",
     "pdb": "Volcano pdb",
 }

@@ -1,0 +1,239 @@
+"""KAI-Scheduler's default plugins other than proportion (see ``kai_fairshare``).
+
+* ``elastic`` — JobOrder: a job below its minimum before one at it, at it before above it.
+* ``subgrouporder`` — SubJobOrder: sub-groups below their minimum first, then the lowest
+  ready/minimum ratio.
+* ``taskorder`` — TaskOrder: pods with ``kai.scheduler/task-priority`` first, higher first.
+* ``nodeavailability`` — Predicate: only Ready nodes.
+* ``gpupack`` — NodeOrder: fuller GPU nodes first (GPU binpack).
+* ``resourcetype`` — NodeOrder: pods that ask for no GPU prefer nodes without GPUs.
+* ``nodeplacement`` — NodeOrder: ``cpu`` / ``gpu`` arguments ``binpack`` (default) or
+  ``spread`` per resource.
+* ``topology`` — KAI topology: a required level bounds the domain, a preferred level is
+  tried first; candidate levels from the preferred up to the required one (or the whole
+  cluster); within a level the tightest-fitting domain (largest request/free ratio) first;
+  the first domain where the job fits wins. A partly running job with a required level
+  stays in the required-level domain of its running pods.
+* ``minruntime`` — protects victims younger than their queue's minimum runtime in
+  preempt and reclaim; it has no say in allocate.
+* ``nominatednode`` — a pod's ``nominatedNodeName`` is tried first: built into allocate.
+* ``kubeflow``, ``ray`` (gang sizes of those CRDs: the snapshot carries PodGroups),
+  ``dynamicresources`` (DRA claims are not in the snapshot), ``gpusharingorder``
+  (shared-GPU reservations) and ``snapshot`` (a debug dump) take no part in a decision
+  computed from a snapshot; they are accepted so KAI's default configuration loads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.errors import InputError
+from app.framework.plugin import Plugin
+from app.framework.session import PURPOSE_EVICT
+from app.model.cluster import OCCUPYING, READY, Job, SubGroup, Task
+from app.plugins.network_topology_aware import NetworkTopologyAware
+from app.plugins.priority import Priority
+
+
+class Elastic(Plugin):
+    name = "elastic"
+    summary = "KAI: jobs below their minimum first, then exactly at it, then above"
+
+    def open(self) -> None:
+        self.ssn.register("job_order", self.name, self.job_order)
+
+    @staticmethod
+    def state(job: Job) -> int:
+        alloc = job.count(OCCUPYING)
+        return 0 if alloc < job.min_available else (1 if alloc == job.min_available else 2)
+
+    def job_order(self, a: Job, b: Job) -> int:
+        sa, sb = self.state(a), self.state(b)
+        return (sa > sb) - (sa < sb)
+
+
+class SubGroupOrder(Plugin):
+    name = "subgrouporder"
+    summary = "KAI: sub-groups below minimum first, then lowest ready/minimum ratio"
+
+    def open(self) -> None:
+        self.ssn.register("sub_job_order", self.name, self.order)
+
+    @staticmethod
+    def key(sg: SubGroup) -> tuple[int, float]:
+        ready = sg.count(READY)
+        return (0 if ready < sg.min_available else 1, ready / max(sg.min_available, 1))
+
+    def order(self, a: SubGroup, b: SubGroup) -> int:
+        ka, kb = self.key(a), self.key(b)
+        return (ka > kb) - (ka < kb)
+
+
+class TaskOrder(Plugin):
+    name = "taskorder"
+    summary = "KAI: kai.scheduler/task-priority first, higher first"
+
+    def open(self) -> None:
+        self.ssn.register("task_order", self.name, self.order)
+
+    @staticmethod
+    def order(a: Task, b: Task) -> int:
+        if (a.task_priority is None) != (b.task_priority is None):
+            return -1 if a.task_priority is not None else 1
+        if a.task_priority is None or a.task_priority == b.task_priority:
+            return 0
+        return -1 if a.task_priority > b.task_priority else 1  # type: ignore[operator]
+
+
+class NodeAvailability(Plugin):
+    name = "nodeavailability"
+    summary = "KAI: Ready nodes only"
+
+    def open(self) -> None:
+        self.ready = np.array([n.ready for n in self.ssn.cluster.nodes], dtype=bool)
+        self.ssn.register("predicate", self.name, lambda task, nodes: self.ready[nodes])
+
+
+def _fill(ssn, nodes: np.ndarray, col: int, task: Task) -> np.ndarray:  # type: ignore[no-untyped-def]
+    c = ssn.cluster
+    alloc = c.allocatable[nodes, col].astype(np.float64)
+    used = (c.used[nodes, col] + task.req[col]).astype(np.float64)  # type: ignore[index]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(alloc > 0, np.minimum(used / np.where(alloc > 0, alloc, 1), 1.0), 0.0)
+
+
+class GpuPack(Plugin):
+    name = "gpupack"
+    summary = "KAI: fuller GPU nodes first"
+
+    def open(self) -> None:
+        self.col = self.ssn.cluster.resources.index.get("nvidia.com/gpu")
+        if self.col is not None:
+            self.ssn.register("node_order", self.name, self.score)
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        if not task.req[self.col]:  # type: ignore[index]
+            return np.zeros(len(nodes))
+        return _fill(self.ssn, nodes, self.col, task) * 100.0  # type: ignore[arg-type]
+
+
+class ResourceType(Plugin):
+    name = "resourcetype"
+    summary = "KAI: CPU-only pods prefer nodes without GPUs"
+
+    def open(self) -> None:
+        c = self.ssn.cluster
+        col = c.resources.index.get("nvidia.com/gpu")
+        self.gpu_node = (c.allocatable[:, col] > 0) if col is not None else np.zeros(len(c.nodes), dtype=bool)
+        self.col = col
+        self.ssn.register("node_order", self.name, self.score)
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        wants_gpu = self.col is not None and bool(task.req[self.col])  # type: ignore[index]
+        if wants_gpu:
+            return np.zeros(len(nodes))
+        return np.where(self.gpu_node[nodes], 0.0, 100.0)
+
+
+class NodePlacement(Plugin):
+    name = "nodeplacement"
+    summary = "KAI: binpack or spread per resource (cpu, gpu)"
+
+    def open(self) -> None:
+        table = self.ssn.cluster.resources
+        self.rules = []
+        for key, res in (("gpu", "nvidia.com/gpu"), ("cpu", "cpu")):
+            mode = self.arg_str(key, "binpack")
+            if mode not in ("binpack", "spread"):
+                raise InputError(f"nodeplacement {key} must be 'binpack' or 'spread'", self._pointer(key))
+            if res in table.index:
+                self.rules.append((table.index[res], mode))
+        self.ssn.register("node_order", self.name, self.score)
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        gpu_col = self.ssn.cluster.resources.index.get("nvidia.com/gpu")
+        for col, mode in self.rules:  # GPU pods follow the gpu rule, others the cpu rule
+            is_gpu_rule = col == gpu_col
+            wants_gpu = gpu_col is not None and bool(task.req[gpu_col])  # type: ignore[index]
+            if is_gpu_rule != wants_gpu:
+                continue
+            f = _fill(self.ssn, nodes, col, task)
+            return (f if mode == "binpack" else 1.0 - f) * 100.0
+        return np.zeros(len(nodes))
+
+
+class KaiTopology(NetworkTopologyAware):
+    name = "topology"
+    summary = "KAI: required / preferred topology levels, tightest-fitting domain first"
+
+    def open(self) -> None:
+        super().open()
+
+    def gradients(self, job: Job, sg: SubGroup | None, root: int, purpose: str) -> list[list[int]]:
+        topo = self.topo
+        nt = (sg.network_topology if sg is not None and sg.network_topology is not None else None) or job.network_topology
+        if nt is None:
+            return [[root]]
+        required = topo.tier_by_name.get(nt.highest_tier_name or "") if nt.mode == "hard" else None
+        if nt.mode == "hard" and required is None:
+            return []  # an unknown required level: the job cannot be placed (KAI's fit error)
+        top = required if required is not None else topo.max_tier
+        preferred = topo.tier_by_name.get(nt.preferred_tier_name or "", top) if nt.preferred_tier_name else top
+        preferred = min(preferred, top)
+        allocated = self.ssn.subgroup_hypernode.get(sg.uid) if sg is not None else self.ssn.job_hypernode.get(job.key)
+        search = root
+        if allocated is not None and required is not None:
+            h = allocated
+            while h >= 0 and topo.tier[h] < required:
+                h = topo.parent[h]
+            if h < 0 or topo.tier[h] != required:
+                return []
+            search = h
+        tasks = sg.tasks if sg is not None else job.tasks
+        need = np.sum([t.req for t in tasks if not t.status.holds_node], axis=0) if tasks else None
+        c = self.ssn.cluster
+        out: list[list[int]] = []
+        for tier in sorted(t for t in topo.tiers if preferred <= t <= top):
+            level = [h for h in topo.descendants(search) if topo.tier[h] == tier]
+            if need is not None and np.ndim(need):
+                def ratio(h: int) -> float:
+                    free = c.future_idle_of(topo.leaves[h]).sum(axis=0).astype(np.float64)
+                    asked = need > 0
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        r = np.where(free[asked] > 0, need[asked] / free[asked], np.inf)
+                    return float(r.max()) if r.size else 0.0
+
+                # tightest fitting domain first (KAI bin-packs domains); ones that cannot fit last
+                scored = [(ratio(h), h) for h in level]
+                level = [h for _, h in sorted(scored, key=lambda x: (x[0] > 1, -x[0], topo.names[x[1]]))]
+            out.extend([h] for h in level)
+        if purpose == PURPOSE_EVICT:
+            return out[::-1][: self.evict_max]
+        return out
+
+
+class MinRuntime(Plugin):
+    name = "minruntime"
+    summary = "KAI: protects young victims in preempt and reclaim (no say in allocate)"
+
+
+class Inert(Plugin):
+    """KAI plugins with nothing to decide from a snapshot (see the module docstring)."""
+
+    summary = "KAI plugin with no input in a snapshot; accepted so KAI's defaults load"
+
+
+def _inert(plugin_name: str) -> type[Plugin]:
+    return type(f"Kai_{plugin_name}", (Inert,), {"name": plugin_name})
+
+
+class NominatedNode(Plugin):
+    name = "nominatednode"
+    summary = "KAI: a pod's nominated node is tried first (built into allocate)"
+
+
+KAI_PLUGINS: tuple[type[Plugin], ...] = (
+    Elastic, SubGroupOrder, TaskOrder, NodeAvailability, GpuPack, ResourceType, NodePlacement, KaiTopology,
+    MinRuntime, NominatedNode, *(_inert(n) for n in ("kubeflow", "ray", "dynamicresources", "gpusharingorder", "snapshot")),
+)  # fmt: skip
+_ = Priority  # KAI's priority plugin is Volcano's (priority desc, then the fallbacks)

@@ -1,0 +1,266 @@
+"""KAI-Scheduler's proportion plugin: quota, over-quota weight, limit, priority, fair share.
+
+Per queue and per resource (``gpu`` in GPUs, ``cpu`` in millicores, ``memory`` in bytes;
+KAI's memory quota and limit are MB): ``deserved = quota`` (-1 = unlimited),
+``limit`` (-1 = unlimited), ``overQuotaWeight``, ``allocated`` and ``request``
+(allocated + pending), propagated to ancestors. Only leaf queues hold jobs.
+
+**Fair share, top-down**: the cluster is divided among top-level queues, then each
+queue's fair share among its children, by one routine per resource:
+
+1. deserved phase: each queue gets ``min(deserved, requestable)`` (``requestable =
+   min(request, limit)``);
+2. over-quota phase, priority buckets from the highest queue ``priority`` down; in a
+   bucket, rounds give unsatisfied queues ``amount × w / Σw`` (w = overQuotaWeight over
+   the bucket's still-requesting queues); a queue whose remaining request is at most its
+   slice takes exactly its request, else ``floor(slice)`` and the fraction is remembered;
+   rounds repeat while someone was satisfied with less than its slice;
+3. leftovers: one unit at a time to the largest remembered fractions (older queue, then
+   name, on ties).
+
+**QueueOrder** (first decisive rule wins): not over fair share (over = fair share <
+allocated in every resource) first; the queue that stays within deserved after adding
+its next job's request first; higher ``priority``; a queue that would use a resource
+whose allocatable share is 0 last; lower dominant share with the job; lower dominant
+share without it; smaller allocatable share; older queue.
+
+**Allocatable**: for the leaf and every ancestor, ``limit`` is a hard cap (``limit != -1
+and limit < allocated + request`` rejects); a non-preemptible job must also stay within
+``deserved`` counting only non-preemptible allocations. Fair share is *not* enforced at
+allocation: idle capacity may be used above it and reclaim takes it back.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
+
+RES = ("gpu", "cpu", "memory")
+MB = 10**6
+
+
+@dataclass
+class KaiQueue:
+    name: str
+    parent: str
+    priority: int
+    created: float
+    deserved: np.ndarray  # -1 = unlimited
+    limit: np.ndarray  # -1 = unlimited
+    weight: np.ndarray
+    allocated: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    allocated_np: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    request: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    fair: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    children: list[str] = field(default_factory=list)
+
+
+def is_preemptible(job: Job) -> bool:
+    """KAI: an explicit preemptibility wins, else priority < 100 is preemptible."""
+    if job.kai_preemptibility:
+        return job.kai_preemptibility == "preemptible"
+    return job.priority < 100
+
+
+def divide(total: float, qs: list[KaiQueue], r: int) -> None:
+    """KAI's division of ``total`` of resource ``r`` among sibling queues (into ``fair[r]``)."""
+    if not qs:
+        return
+    remaining = total
+    requestable = {}
+    for q in qs:
+        req = q.request[r]
+        if q.limit[r] >= 0:
+            req = min(req, q.limit[r])
+        requestable[q.name] = req
+        d = total if q.deserved[r] < 0 else q.deserved[r]
+        give = min(d, req)
+        q.fair[r] = give
+        remaining -= give
+    fractions: dict[str, float] = {}
+    for prio in sorted({q.priority for q in qs}, reverse=True):
+        bucket = [q for q in qs if q.priority == prio]
+        while remaining > 0:
+            wanting = [q for q in bucket if requestable[q.name] > q.fair[r] and q.weight[r] > 0]
+            if not wanting:
+                break
+            wsum = sum(q.weight[r] for q in wanting)
+            amount = remaining
+            satisfied_below_slice = False
+            for q in sorted(wanting, key=lambda q: q.name):
+                slice_ = amount * q.weight[r] / wsum
+                need = requestable[q.name] - q.fair[r]
+                if need <= slice_:
+                    q.fair[r] += need
+                    remaining -= need
+                    satisfied_below_slice = True
+                else:
+                    whole = math.floor(slice_)
+                    q.fair[r] += whole
+                    remaining -= whole
+                    fractions[q.name] = fractions.get(q.name, 0.0) + (slice_ - whole)
+            if not satisfied_below_slice:
+                break
+    # leftovers: one unit at a time to the largest remembered fractions
+    for prio in sorted({q.priority for q in qs}, reverse=True):
+        cands = [q for q in qs if q.priority == prio and requestable[q.name] - q.fair[r] >= 1]
+        cands.sort(key=lambda q: (-fractions.get(q.name, 0.0), q.created, q.name))
+        for q in cands:
+            if remaining < 1:
+                return
+            q.fair[r] += 1
+            remaining -= 1
+
+
+class KaiFairShare(Plugin):
+    name = "kai-proportion"
+    summary = "KAI quota / over-quota weight / limit / queue priority; fair share top-down"
+
+    def open(self) -> None:
+        c = self.ssn.cluster
+        table = c.resources
+        self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
+        ready = [n.idx for n in c.nodes if n.ready]
+        total = c.allocatable[ready].sum(axis=0) if ready else np.zeros(table.size)
+        self.capacity = self._vec(total)
+        self.queues: dict[str, KaiQueue] = {}
+        for q in c.queues.values():
+            kai = q.kai or {}
+            mult = np.array([1.0, 1.0, MB])  # KAI memory quota/limit are MB
+
+            def pick(attr: str, default: float, kai: dict = kai) -> np.ndarray:
+                return np.array([getattr(kai[n], attr) if n in kai else default for n in RES], dtype=np.float64)
+
+            deserved = pick("quota", -1.0 if q.source != "kai" else 0.0)
+            limit = pick("limit", -1.0)
+            deserved = np.where(deserved > 0, deserved * mult, deserved)
+            limit = np.where(limit > 0, limit * mult, limit)
+            self.queues[q.name] = KaiQueue(q.name, q.parent, q.priority, q.created, deserved, limit,
+                                           pick("over_quota_weight", 1.0 if q.source != "kai" else 0.0))  # fmt: skip
+        for kq in self.queues.values():
+            if kq.parent and kq.parent in self.queues:
+                self.queues[kq.parent].children.append(kq.name)
+        for job in c.jobs.values():
+            if job.queue not in self.queues:
+                continue
+            for t in job.tasks:
+                v = self._vec(t.req)
+                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
+                    self._up(job.queue, "allocated", v)
+                    self._up(job.queue, "request", v)
+                    if not is_preemptible(job):
+                        self._up(job.queue, "allocated_np", v)
+                elif t.status == TaskStatus.PENDING:
+                    self._up(job.queue, "request", v)
+        tops = [q for q in self.queues.values() if not q.parent or q.parent not in self.queues]
+        self._divide_down(tops, self.capacity)
+        self.ssn.on_allocate(lambda t: self._task(t, 1))
+        self.ssn.on_deallocate(lambda t: self._task(t, -1))
+        self.ssn.register("queue_order", self.name, self.queue_order)
+        self.ssn.register("allocatable", self.name, self.allocatable)
+
+    def _vec(self, row: np.ndarray) -> np.ndarray:
+        out = np.array([row[i] if i >= 0 else 0 for i in self.cols], dtype=np.float64)
+        out[0] /= 1000.0  # milli-GPUs to GPUs
+        out[1] = out[1]  # millicores, as KAI counts cpu
+        return out
+
+    def _up(self, name: str, attr: str, v: np.ndarray, sign: int = 1) -> None:
+        seen = set()
+        while name in self.queues and name not in seen:
+            seen.add(name)
+            q = self.queues[name]
+            setattr(q, attr, getattr(q, attr) + sign * v)
+            name = q.parent
+
+    def _divide_down(self, siblings: list[KaiQueue], amount: np.ndarray) -> None:
+        for r in range(3):
+            divide(float(amount[r]), siblings, r)
+        for q in siblings:
+            kids = [self.queues[k] for k in sorted(q.children)]
+            if kids:
+                self._divide_down(kids, q.fair.copy())
+
+    def _task(self, task: Task, sign: int) -> None:
+        job = task.job
+        if job is None or job.queue not in self.queues:
+            return
+        v = self._vec(task.req)  # type: ignore[arg-type]
+        self._up(job.queue, "allocated", v, sign)
+        if not is_preemptible(job):
+            self._up(job.queue, "allocated_np", v, sign)
+
+    # -- ordering -------------------------------------------------------------------------
+    def allocatable_share(self, q: KaiQueue) -> np.ndarray:
+        share = np.maximum(np.where(q.deserved < 0, self.capacity, q.deserved), q.fair)
+        return np.where(q.limit >= 0, np.minimum(share, q.limit), share)
+
+    def dominant(self, q: KaiQueue, extra: np.ndarray) -> float:
+        alloc = q.allocated + extra
+        share = self.allocatable_share(q)
+        ratios = np.where(share > 0, alloc / np.where(share > 0, share, 1), alloc * 1000.0)
+        return float(ratios.max())
+
+    def queue_order(self, a: Queue, b: Queue) -> int:
+        qa, qb = self.queues[a.name], self.queues[b.name]
+        ja, jb = self.ssn.queue_heads.get(a.name), self.ssn.queue_heads.get(b.name)
+        ra = self._job_req(ja)
+        rb = self._job_req(jb)
+        over_a = bool((qa.fair < qa.allocated).all())
+        over_b = bool((qb.fair < qb.allocated).all())
+        if over_a != over_b:
+            return 1 if over_a else -1
+        starved_a = bool((qa.allocated + ra <= np.where(qa.deserved < 0, np.inf, qa.deserved)).all())
+        starved_b = bool((qb.allocated + rb <= np.where(qb.deserved < 0, np.inf, qb.deserved)).all())
+        if starved_a != starved_b:
+            return -1 if starved_a else 1
+        if qa.priority != qb.priority:
+            return -1 if qa.priority > qb.priority else 1
+        zero_a = bool(((self.allocatable_share(qa) == 0) & (ra > 0)).any())
+        zero_b = bool(((self.allocatable_share(qb) == 0) & (rb > 0)).any())
+        if zero_a != zero_b:
+            return 1 if zero_a else -1
+        for extra_a, extra_b in ((ra, rb), (np.zeros(3), np.zeros(3))):
+            da, db = self.dominant(qa, extra_a), self.dominant(qb, extra_b)
+            if da != db:
+                return -1 if da < db else 1
+        sa, sb = float(self.allocatable_share(qa).sum()), float(self.allocatable_share(qb).sum())
+        if sa != sb:
+            return -1 if sa < sb else 1
+        return (a.created > b.created) - (a.created < b.created)
+
+    def _job_req(self, job: Job | None) -> np.ndarray:
+        if job is None:
+            return np.zeros(3)
+        pending = [t.req for t in job.tasks if t.status == TaskStatus.PENDING]
+        return self._vec(np.sum(pending, axis=0)) if pending else np.zeros(3)
+
+    # -- allocation -----------------------------------------------------------------------
+    def allocatable(self, queue: Queue, task: Task) -> bool:
+        q = self.queues.get(queue.name)
+        if q is None:
+            return True
+        if q.children:
+            return False  # only leaf queues hold jobs
+        v = self._vec(task.req)  # type: ignore[arg-type]
+        non_preemptible = task.job is not None and not is_preemptible(task.job)
+        name = queue.name
+        seen = set()
+        while name in self.queues and name not in seen:
+            seen.add(name)
+            kq = self.queues[name]
+            asked = v > 0
+            over_limit = (kq.limit >= 0) & (kq.limit < kq.allocated + v) & asked
+            if over_limit.any():
+                return False
+            if non_preemptible:
+                over = (kq.deserved >= 0) & (kq.deserved < kq.allocated_np + v) & asked
+                if over.any():
+                    return False
+            name = kq.parent
+        return True

@@ -1,0 +1,113 @@
+"""KAI profile: fair share division, queue order, limits, topology levels."""
+
+from __future__ import annotations
+
+import numpy as np
+import orjson
+
+from app.plugins.kai_fairshare import KaiQueue, divide
+from tests.kube import node, pod, request
+
+
+def kq(name, quota, weight, request, priority=100, limit=-1.0, created=0.0):
+    v = lambda x: np.array([x, 0.0, 0.0])  # noqa: E731 - GPU only
+    q = KaiQueue(name, "", priority, created, v(quota), v(limit), v(weight))
+    q.request = v(request)
+    return q
+
+
+def test_fair_share_deserved_then_over_quota_by_weight_with_leftover_units():
+    a, b = kq("a", 2, 1, 10, created=1.0), kq("b", 2, 3, 10, created=2.0)
+    divide(10, [a, b], 0)
+    # deserved 2 + 2; over-quota 6 by weight 1:3 = 1.5 / 4.5 -> floors 1 / 4; the last unit to the
+    # larger remembered fraction (a tie at 0.5: the older queue, a)
+    assert (a.fair[0], b.fair[0]) == (4, 6)
+
+
+def test_fair_share_higher_priority_bucket_is_served_first():
+    hi, lo = kq("hi", 0, 1, 8, priority=200), kq("lo", 0, 1, 8, priority=100)
+    divide(10, [hi, lo], 0)
+    assert (hi.fair[0], lo.fair[0]) == (8, 2)
+
+
+def test_fair_share_never_exceeds_request_or_limit():
+    a, b = kq("a", 0, 1, 3), kq("b", 0, 1, 100, limit=4)
+    divide(20, [a, b], 0)
+    assert a.fair[0] == 3 and b.fair[0] == 4
+
+
+def kai_queue(name, gpu_quota, *, weight=1, limit=-1, priority=100, parent=None):
+    spec = {"priority": priority, "resources": {"gpu": {"quota": gpu_quota, "overQuotaWeight": weight, "limit": limit},
+                                                "cpu": {"quota": -1}, "memory": {"quota": -1}}}  # fmt: skip
+    if parent:
+        spec["parentQueue"] = parent
+    return {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": name}, "spec": spec}
+
+
+def kai_job(name, queue, n, gpu, *, ns="ml", min_member=None, topology=None, priority_class="train"):
+    spec = {"minMember": min_member or n, "queue": queue, "priorityClassName": priority_class}
+    if topology:
+        spec["topologyConstraint"] = topology
+    objs = [{"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": ns},
+             "spec": spec}]  # fmt: skip
+    objs += [pod(f"{name}-{i}", ns=ns, gpu=gpu, annotations={"pod-group-name": name}) for i in range(n)]
+    return objs
+
+
+KAI = {"profile": "kai", "actions": "allocate"}
+
+
+def decide(client, objects, config=KAI):
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=config)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_kai_profile_places_a_gang(client):
+    out = decide(client, [node("a"), node("b"), kai_queue("q", 8)] + kai_job("j", "q", 2, 8))
+    assert len(out["bindings"]) == 2
+
+
+def test_kai_queue_limit_is_a_hard_cap(client):
+    out = decide(client, [node("a"), node("b"), kai_queue("q", 2, limit=4)] + kai_job("j", "q", 4, 2, min_member=1))
+    assert len(out["bindings"]) == 2
+
+
+def test_kai_fair_share_is_not_enforced_at_allocation(client):
+    # quota 1 GPU, but idle GPUs may be used above fair share (reclaim takes them back later)
+    out = decide(client, [node("a"), kai_queue("q", 1)] + kai_job("j", "q", 4, 2, min_member=1))
+    assert len(out["bindings"]) == 4
+
+
+def test_kai_starved_queue_goes_first(client):
+    objs = [node("a"), kai_queue("rich", 2), kai_queue("poor", 8)]
+    objs += [pod("rich-run", ns="ml", gpu=6, node="a", annotations={"pod-group-name": "rr"})]
+    objs += [{"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": "rr", "namespace": "ml"},
+              "spec": {"minMember": 1, "queue": "rich"}}]  # fmt: skip
+    objs += kai_job("r2", "rich", 1, 2) + kai_job("p2", "poor", 1, 2)
+    out = decide(client, objs)
+    assert [b["job"] for b in out["bindings"]] == ["ml/p2"]  # poor stays within deserved: it goes first
+
+
+def test_kai_non_preemptible_job_must_fit_in_deserved(client):
+    objs = [node("a"), kai_queue("q", 2)] + kai_job("j", "q", 1, 4, priority_class="inference")  # 125: non-preemptible
+    assert decide(client, objs)["bindings"] == []
+
+
+def test_kai_topology_required_level_keeps_the_gang_in_one_domain(client):
+    nodes = [node(f"n{i}", labels={"zone": f"z{i // 4}", "rack": f"r{i // 2}"}) for i in range(8)]
+    topo = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "dc"},
+            "spec": {"levels": [{"nodeLabel": "zone"}, {"nodeLabel": "rack"}]}}  # fmt: skip
+    job = kai_job("j", "q", 3, 8, topology={"topology": "dc", "requiredTopologyLevel": "zone", "preferredTopologyLevel": "rack"})
+    out = decide(client, nodes + [topo, kai_queue("q", 64)] + job)
+    zones = {int(b["node"][1:]) // 4 for b in out["bindings"]}
+    assert len(out["bindings"]) == 3 and len(zones) == 1
+    too_big = kai_job("k", "q", 5, 8, topology={"topology": "dc", "requiredTopologyLevel": "zone"})
+    assert decide(client, nodes + [topo, kai_queue("q", 64)] + too_big)["bindings"] == []
+
+
+def test_kai_profile_with_eviction_actions_is_refused_until_they_exist(client):
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("a")], config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and "not implemented" in r.json()["detail"]
