@@ -201,6 +201,35 @@ class Session:
                 return all(fn(job) for _, fn in tier)
         return False
 
+    # -- victims ---------------------------------------------------------------------------
+    def preemptable(self, preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        return self._victims("preemptable", preemptor, candidates)
+
+    def reclaimable(self, preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        return self._victims("reclaimable", preemptor, candidates)
+
+    def _victims(self, point: str, preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        """Preemptable / Reclaimable: inside a tier the plugins' answers intersect; a plugin
+        that answers nothing leaves its tier undecided; the first decided tier wins. A plugin
+        may abstain by answering None."""
+        for tier in self._hooks.get(point, []):
+            victims: list[Task] | None = None
+            for _, fn in tier:
+                answer = fn(preemptor, candidates)
+                if answer is None:
+                    continue
+                if not answer:
+                    victims = None
+                    break
+                if victims is None:
+                    victims = list(answer)
+                else:
+                    keep = {id(t) for t in answer}
+                    victims = [t for t in victims if id(t) in keep]
+            if victims:
+                return victims
+        return []
+
     # -- queues ----------------------------------------------------------------------------
     def overused(self, queue: Queue) -> bool:
         """Overused: logical OR."""
