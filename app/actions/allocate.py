@@ -54,6 +54,10 @@ class Allocate(Action):
     name = "allocate"
     summary = "gang- and topology-aware placement of pending jobs"
 
+    #: Set by the eviction machinery: every placement becomes a nomination that waits
+    #: for the victims (Volcano pipelines with ``evictionOccurred``).
+    nominate = False
+
     def execute(self, ssn: Session) -> None:
         enqueue_on = "enqueue" in ssn.config.actions
         by_queue: dict[str, list[Job]] = {}
@@ -392,7 +396,9 @@ class Allocate(Action):
 
     def place(self, ssn: Session, job: Job, t: Task, n: int, stmt: Statement) -> None:
         c = ssn.cluster
-        if (c.idle_of(n) >= t.req).all():
+        if self.nominate:
+            stmt.pipeline(t, n, eviction_occurred=True)
+        elif (c.idle_of(n) >= t.req).all():
             stmt.allocate(t, n)
         else:
             stmt.pipeline(t, n, eviction_occurred=False)

@@ -230,6 +230,24 @@ class Session:
                 return victims
         return []
 
+    def unified_evictable(self, preemptor: Task, candidates: Sequence[Task], kind: str) -> list[Task]:
+        """UnifiedEvictable (gang-aware eviction): the flattened, ordered candidate list goes
+        through every registering plugin once, in tier order, each seeing the survivors of
+        the previous ones, so stateful quota checks count exactly what will be evicted. A
+        plugin may abstain (None). Unlike Volcano v1.15, where the first tier with an answer
+        decides (so a tier-2 ``capacity`` is never consulted, volcano#5929), every tier counts.
+        """
+        survivors = list(candidates)
+        for _, fn in self.fns("unified_evictable"):
+            if not survivors:
+                break
+            answer = fn(preemptor, survivors, kind)
+            if answer is None:
+                continue
+            keep = {id(t) for t in answer}
+            survivors = [t for t in survivors if id(t) in keep]
+        return survivors
+
     # -- queues ----------------------------------------------------------------------------
     def overused(self, queue: Queue) -> bool:
         """Overused: logical OR."""

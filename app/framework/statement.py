@@ -77,6 +77,16 @@ class Statement:
         self.ssn.record(self.ops)
         self.ops = []
 
+    def cancel_evict(self, task: Task) -> bool:
+        """Put back one evicted task (the reverse pass): undo just that operation."""
+        for i in range(len(self.ops) - 1, -1, -1):
+            op = self.ops[i]
+            if op.kind == EVICT and op.task is task:
+                del self.ops[i]
+                self._undo(op)
+                return True
+        return False
+
     def _undo(self, op: Operation) -> None:
         if op.kind == EVICT:
             self.ssn.undo_evict(op.task, op.prev_status)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from collections.abc import Sequence
+
 from app.framework.plugin import Plugin
 from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
 
@@ -89,6 +91,42 @@ class Capacity(Plugin):
         reg("queue_order", self.name, self.queue_order)
         reg("allocatable", self.name, self.allocatable)
         reg("job_enqueueable", self.name, self.job_enqueueable)
+        reg("reclaimable", self.name, self.reclaimable)
+        reg("unified_evictable", self.name, lambda r, cands, kind: self.reclaimable(r, cands) if kind == "reclaim" else None)
+        reg("preemptive", self.name, self.preemptive)
+
+    def reclaimable(self, reclaimer: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        """Volcano capacity: never below guarantee; a victim sharing no resource with the queue's
+        deserved goes at once; otherwise only while the queue is above deserved on a resource
+        the victim uses; each accepted victim is subtracted."""
+        left = {n: a.copy() for n, a in self.allocated.items()}
+        out = []
+        for t in candidates:
+            q = t.job.queue if t.job else None
+            if q not in left:
+                continue
+            used = t.req > 0  # type: ignore[operator]
+            after = left[q] - t.req
+            if not (self.guarantee[q][used] <= after[used] + 1e-9).all():
+                continue
+            d = self.deserved[q]
+            if not (d[used] > 0).any() or (left[q][used] > d[used] + 1e-9).any():
+                out.append(t)
+                left[q] = after
+        return out
+
+    def preemptive(self, q: Queue, tasks: Sequence[Task]) -> bool:
+        """May the queue reclaim: within real capability, and within deserved on a requested resource."""
+        if q.name not in self.allocated:
+            return True
+        need = np.sum([t.req for t in tasks], axis=0) if tasks else np.zeros_like(self.allocated[q.name])
+        future = self.allocated[q.name] + need
+        asked = need > 0
+        if not (future[asked] <= self.real[q.name][asked] + 1e-9).all():
+            return False
+        d = self.deserved[q.name]
+        dims = asked & ~((self.allocated[q.name] == 0) & (d == 0))
+        return bool((future[dims] <= d[dims] + 1e-9).any()) if dims.any() else False
 
     def _top_down(self) -> list[str]:
         out, stack = [], [ROOT]

@@ -18,5 +18,5 @@ class Conformance(Plugin):
             self.ssn.register(point, self.name, self.evictable)
 
     @staticmethod
-    def evictable(preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
+    def evictable(preemptor: Task | None, candidates: Sequence[Task], kind: str = "") -> list[Task]:
         return [t for t in candidates if not t.critical]

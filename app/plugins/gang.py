@@ -17,7 +17,9 @@
 from __future__ import annotations
 
 from app.framework.plugin import Plugin
-from app.model.cluster import READY, Job, SubGroup, TaskStatus
+from collections.abc import Sequence
+
+from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
 
 VALID = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.SUCCEEDED, TaskStatus.PIPELINED, TaskStatus.PENDING, TaskStatus.BINDING,
@@ -88,6 +90,25 @@ class Gang(Plugin):
         reg("sub_job_ready", self.name, self.sub_job_ready)
         reg("sub_job_pipelined", self.name, self.sub_job_pipelined)
         reg("sub_job_order", self.name, self.sub_job_order)
+        reg("preemptable", self.name, self.evictable)
+        reg("reclaimable", self.name, self.evictable)
+        reg("unified_evictable", self.name, lambda preemptor, candidates, kind: list(candidates))
+
+    @staticmethod
+    def evictable(preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        """Legacy Preemptable/Reclaimable: a job may lose tasks only while ready > minAvailable."""
+        left: dict[str, int] = {}
+        out = []
+        for t in candidates:
+            job = t.job
+            if job is None:
+                out.append(t)
+                continue
+            n = left.setdefault(job.key, job.count(READY))
+            if n > job.min_available:
+                out.append(t)
+                left[job.key] = n - 1
+        return out
 
     @staticmethod
     def job_valid(job: Job) -> str | None:

@@ -6,6 +6,8 @@ without, higher first) before the pod priority.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.framework.plugin import Plugin
 from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
 
@@ -24,6 +26,28 @@ class Priority(Plugin):
         reg("job_order", self.name, self.job_order)
         reg("sub_job_order", self.name, self.sub_job_order)
         reg("job_starving", self.name, self.job_starving)
+        reg("preemptable", self.name, self.preemptable)
+        reg("unified_evictable", self.name, self.unified)
+
+    @staticmethod
+    def preemptable(preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        """Legacy: other jobs must have lower job priority; within a job, lower task priority."""
+        if preemptor is None or preemptor.job is None:
+            return list(candidates)
+        pj = preemptor.job
+        return [
+            t for t in candidates
+            if (t.job is not pj and t.job is not None and t.job.priority < pj.priority)
+            or (t.job is pj and t.priority < preemptor.priority)
+        ]  # fmt: skip
+
+    @staticmethod
+    def unified(preemptor: Task, candidates: Sequence[Task], kind: str) -> list[Task] | None:
+        """Gang-aware: preempt needs a strictly lower job priority; reclaim is priority-agnostic."""
+        if kind != "preempt" or preemptor.job is None:
+            return None
+        p = preemptor.job.priority
+        return [t for t in candidates if t.job is not None and t.job.priority < p]
 
     @staticmethod
     def task_order(a: Task, b: Task) -> int:

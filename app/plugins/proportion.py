@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,6 +92,33 @@ class Proportion(Plugin):
         reg("overused", self.name, self.overused)
         reg("allocatable", self.name, self.allocatable)
         reg("job_enqueueable", self.name, self.job_enqueueable)
+        reg("reclaimable", self.name, self.reclaimable)
+        reg("unified_evictable", self.name, self.unified)
+        reg("preemptive", self.name, self.preemptive)
+
+    def reclaimable(self, reclaimer: Task | None, candidates: Sequence[Task]) -> list[Task]:
+        """Take victims from a queue while it is still above its deserved share (running total)."""
+        left = {n: a.allocated.copy() for n, a in self.attrs.items()}
+        out = []
+        for t in candidates:
+            q = t.job.queue if t.job else None
+            if q not in left:
+                continue
+            a = self.attrs[q]
+            if not (left[q] <= a.deserved + 1e-9).all():
+                out.append(t)
+                left[q] = left[q] - t.req
+        return out
+
+    def unified(self, reclaimer: Task, candidates: Sequence[Task], kind: str) -> list[Task] | None:
+        return self.reclaimable(reclaimer, candidates) if kind == "reclaim" else None
+
+    def preemptive(self, q: Queue, tasks: Sequence[Task]) -> bool:
+        """May this queue reclaim for these tasks: it stays within deserved on what they ask."""
+        a = self.attrs[q.name]
+        need = np.sum([t.req for t in tasks], axis=0) if tasks else np.zeros_like(a.allocated)
+        asked = need > 0
+        return bool((a.allocated[asked] + need[asked] <= a.deserved[asked] + 1e-9).all())
 
     def _water_fill(self) -> None:
         remaining = self.total.copy()

@@ -1,0 +1,63 @@
+"""preempt and reclaim, gang-aware or legacy (Volcano), and the gangpreempt / gangreclaim names.
+
+* ``preempt`` / ``reclaim`` with ``gangAwareEnable: true`` (action argument, or the seed's
+  plugin-argument spelling ``preempt.gangAwareEnable``), and the actions ``gangpreempt`` /
+  ``gangreclaim`` (Volcano v1.15), run only the gang-aware path (``app.eviction.gang``).
+* Otherwise the legacy task-centric actions run (``app.eviction.legacy``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.eviction.gang import PREEMPT, RECLAIM, GangEviction
+from app.eviction.legacy import LegacyEviction
+from app.framework.action import Action
+from app.framework.session import Session
+
+
+def _flag(v: Any) -> bool:
+    return v is True or (isinstance(v, str) and v.strip().lower() == "true")
+
+
+def gang_aware(ssn: Session, kind: str, args: dict[str, Any]) -> bool:
+    if _flag(args.get("gangAwareEnable")):
+        return True
+    key = f"{kind}.gangAwareEnable"
+    return any(_flag(p.arguments.get(key)) for tier in ssn.config.tiers for p in tier)
+
+
+class Preempt(Action):
+    name = PREEMPT
+    summary = "evict lower-priority work of the same queue for starving jobs"
+    force_gang = False
+
+    def execute(self, ssn: Session) -> None:
+        if self.force_gang or gang_aware(ssn, self.name if not self.force_gang else PREEMPT, self.args):
+            GangEviction(PREEMPT, self.args).execute(ssn)
+        else:
+            LegacyEviction(PREEMPT, self.args).execute(ssn)
+
+
+class Reclaim(Action):
+    name = RECLAIM
+    summary = "take back resources from other queues over their share for starving jobs"
+    force_gang = False
+
+    def execute(self, ssn: Session) -> None:
+        if self.force_gang or gang_aware(ssn, RECLAIM, self.args):
+            GangEviction(RECLAIM, self.args).execute(ssn)
+        else:
+            LegacyEviction(RECLAIM, self.args).execute(ssn)
+
+
+class GangPreempt(Preempt):
+    name = "gangpreempt"
+    summary = "Volcano v1.15 gang-aware preempt"
+    force_gang = True
+
+
+class GangReclaim(Reclaim):
+    name = "gangreclaim"
+    summary = "Volcano v1.15 gang-aware reclaim"
+    force_gang = True

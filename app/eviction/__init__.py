@@ -1,0 +1,1 @@
+"""What preempt and reclaim share: bundles, ROI, victim order, validation, simulation."""

@@ -1,0 +1,130 @@
+"""Victim bundles (seed 01 §3.4): a candidate job's tasks in a domain split into Safe and Whole.
+
+* **Safe**: surplus above ``minAvailable``, counted globally, per role (only when
+  ``minAvailable >= Σ minTaskMember``; elastic jobs ignore role limits) and per sub-group
+  policy (``minSubGroups``); evicting them keeps the gang alive. A job that is already
+  broken (ready < minAvailable) is one Safe bundle of all its local tasks. Cost: zero.
+* **Whole**: the core; evicting any of it breaks the gang. Global cost: every running task
+  of the job. A job whose disruption unit is the whole PodGroup (KEP-5710
+  ``disruptionMode: PodGroup`` / ``{all: {}}``) is only ever one Whole bundle holding all
+  its running tasks, in the domain or not.
+
+Local tasks are ordered (seed 01): coverage of the need (most first), task priority
+(lowest first), least waste (smaller first), youngest first.
+
+**ROI** = local gain / global cost over the preemptor's requested resources only:
+``gain = Σ min(local_i, need_i)/need_i``, ``cost = Σ global_i/need_i``; +∞ when the cost is
+0 (every Safe bundle). Unrequested resources are skipped; an optional penalty adds
+``penalty × Σ global_j / capacity_j`` over the resources the preemptor does not request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.model.cluster import OCCUPYING, READY, Job, Task, TaskStatus
+
+SAFE, WHOLE = 0, 1
+
+#: Tasks that may be victims: they hold a node and are not already leaving.
+VICTIM_STATES = frozenset({TaskStatus.BOUND, TaskStatus.BINDING, TaskStatus.RUNNING})
+
+
+@dataclass
+class Bundle:
+    kind: int
+    job: Job
+    tasks: list[Task]
+    local: np.ndarray
+    global_: np.ndarray
+    roi: float = 0.0
+    order: tuple = field(default_factory=tuple)
+
+    @property
+    def label(self) -> str:
+        return "Safe" if self.kind == SAFE else "Whole"
+
+
+def roi(local: np.ndarray, global_: np.ndarray, need: np.ndarray, *, penalty: float = 0.0,
+        capacity: np.ndarray | None = None) -> float:  # fmt: skip
+    asked = need > 0
+    if not asked.any():
+        return 0.0
+    n = need[asked].astype(np.float64)
+    gain = float((np.minimum(local[asked], n) / n).sum())
+    cost = float((global_[asked] / n).sum())
+    if penalty and capacity is not None:
+        other = ~asked & (capacity > 0)
+        cost += penalty * float((global_[other] / capacity[other]).sum())
+    if cost <= 0:
+        return float("inf")
+    return gain / cost
+
+
+def order_local(tasks: list[Task], need: np.ndarray) -> list[Task]:
+    asked = need > 0
+    n = np.where(asked, need, 1).astype(np.float64)
+
+    def key(t: Task) -> tuple[float, int, float, float]:
+        cover = float((np.minimum(t.req[asked], n[asked]) / n[asked]).sum()) if asked.any() else 0.0  # type: ignore[index]
+        waste = float((t.req[asked] / n[asked]).sum()) if asked.any() else 0.0  # type: ignore[index]
+        return (-cover, t.priority, waste, -t.created)
+
+    return sorted(tasks, key=lambda t: (key(t), t.key))
+
+
+def job_global(job: Job) -> tuple[np.ndarray, list[Task]]:
+    running = [t for t in job.tasks if t.status in OCCUPYING]
+    return (np.sum([t.req for t in running], axis=0) if running else None), running  # type: ignore[return-value]
+
+
+def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int) -> list[Bundle]:
+    """The job's Safe and Whole bundles inside one domain (``local`` = its victim tasks there)."""
+    zero = np.zeros(size, dtype=np.int64)
+    glob, running = job_global(job)
+    glob = zero if glob is None else glob
+    if job.disruption_mode == "PodGroup":
+        tasks = [t for t in running if t.status in VICTIM_STATES]
+        loc = np.sum([t.req for t in local], axis=0) if local else zero
+        return [Bundle(WHOLE, job, tasks, loc, glob)]
+    tasks = order_local(local, need)
+    ready = job.count(READY)
+    surplus = ready - job.min_available
+    if surplus < 0:  # already broken: free to take
+        return [Bundle(SAFE, job, tasks, np.sum([t.req for t in tasks], axis=0), zero)]
+    enforce_roles = bool(job.min_task_member) and job.min_available >= sum(job.min_task_member.values())
+    role_surplus = {r: job.role_count(r, READY) - m for r, m in job.min_task_member.items()} if enforce_roles else {}
+    group_slack: dict[str, int] = {}
+    broken_groups: set[str] = set()
+    for pol in job.subgroup_policies:
+        if pol.min_sub_groups > 0:
+            ready_groups = [sg for sg in job.subgroups.values() if sg.policy == pol.name and sg.count(READY) >= sg.min_available]
+            group_slack[pol.name] = len(ready_groups) - pol.min_sub_groups
+    for sg in job.subgroups.values():
+        if sg.count(READY) < sg.min_available:
+            broken_groups.add(sg.uid)
+    safe, core = [], []
+    for t in tasks:
+        role_ok = not enforce_roles or role_surplus.get(t.role, 1 << 30) > 0
+        sg = t.subgroup
+        group_ok = True
+        if sg is not None and sg.policy in group_slack and sg.uid not in broken_groups:
+            group_ok = group_slack[sg.policy] > 0
+        if surplus > 0 and role_ok and group_ok:
+            safe.append(t)
+            surplus -= 1
+            if enforce_roles and t.role in role_surplus:
+                role_surplus[t.role] -= 1
+            if sg is not None and sg.policy in group_slack and sg.uid not in broken_groups:
+                group_slack[sg.policy] -= 1  # the first eviction breaks this sub-group; the rest are free
+                broken_groups.add(sg.uid)
+        else:
+            core.append(t)
+    out = []
+    if safe:
+        out.append(Bundle(SAFE, job, safe, np.sum([t.req for t in safe], axis=0), zero))
+    if core:
+        out.append(Bundle(WHOLE, job, core, np.sum([t.req for t in core], axis=0), glob))
+    return out

@@ -1,0 +1,321 @@
+"""Gang-aware preempt and reclaim (seed 01; Volcano v1.15's gangpreempt / gangreclaim).
+
+For each starving preemptor job (queue order, then job order):
+
+1. **Where** — candidate domains from the first plugin that returns HyperNode gradients
+   for purpose ``evict`` (widest first, capped); a job without a hard topology has the
+   whole cluster; a partly running gang only the domain of its running pods. Domains are
+   kept only if their total capacity can hold the need, then tried cheapest first by
+   seed 01's *cost to enter*: the global cost of the bundle prefix that covers the need
+   there (Volcano v1.15 tries them in gradient order; ordering by cost is what the seed
+   asks for and breaks fewer gangs).
+2. **Nothing to do** — if the job can be placed in the domain without any victim, no
+   eviction is made (allocate places it).
+3. **Who** — candidate victims on the domain's nodes (preempt: same queue, strictly
+   lower job priority; reclaim: other queues that are reclaimable and overused; never the
+   preemptor's own job, never a non-preemptable pod or PodGroup) are cut into Safe and
+   Whole bundles, sorted (Safe before Whole; then job priority for preempt or the victim
+   queue order for reclaim; ROI; job order; creation time), validated by the plugins in one
+   call over the flattened list (a rejected task drops its Whole bundle and shrinks its
+   Safe bundle), and sorted again.
+4. **Select and simulate** — bundles are added until free + freed capacity covers the need;
+   then the placement is simulated on the cleared domain with allocate's logic; on
+   failure more bundles are added, then the next domain is tried.
+5. **Trim and commit** — a reverse pass puts back every victim whose node still holds the
+   simulated placement without it (a PodGroup disruption unit goes back only as a whole),
+   then evictions and nominations (every preemptor task gets a node) commit together.
+
+The ROI threshold (``roiThreshold``) picks the ordering: unset (default, as shipped in
+Volcano v1.15) ROI only breaks ties after job priority / queue order; set (seed 01
+suggests 0.05) a higher ROI by more than the threshold wins over job priority.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from app.actions.allocate import Allocate, pending_tasks
+from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, make_bundles, roi
+from app.framework.session import PURPOSE_EVICT, Session
+from app.framework.statement import Statement
+from app.model.cluster import Job, Task
+
+PREEMPT, RECLAIM = "preempt", "reclaim"
+
+
+def _arg(args: dict[str, Any], key: str, default: Any) -> Any:
+    return args[key] if key in args and args[key] is not None else default
+
+
+class GangEviction:
+    def __init__(self, kind: str, args: dict[str, Any]) -> None:
+        self.kind = kind
+        self.max_domains = int(_arg(args, "maxDomains", 8)) or 8
+        if self.max_domains <= 0:
+            self.max_domains = 8
+        self.allow_whole = str(_arg(args, "allowWholeBundle", True)).lower() != "false"
+        thr = args.get("roiThreshold")
+        self.roi_threshold = None if thr is None else float(thr)
+        self.roi_penalty = float(_arg(args, "roiUnrequestedPenalty", 0.0))
+        self.alloc = Allocate({})
+        self.alloc.nominate = True
+
+    # -- preemptors ---------------------------------------------------------------------------
+    def execute(self, ssn: Session) -> None:
+        enqueue_on = "enqueue" in ssn.config.actions
+        by_queue: dict[str, list[Job]] = {}
+        for job in ssn.cluster.jobs.values():
+            if not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
+                continue
+            if job.preemption_policy == "Never" or ssn.job_valid(job) or not ssn.job_starving(job):
+                continue
+            by_queue.setdefault(job.queue, []).append(job)
+        queues = [ssn.cluster.queues[q] for q in by_queue]
+        for queue in ssn.sort_queues(queues):
+            if self.kind == RECLAIM and ssn.overused(queue):
+                continue
+            for job in ssn.sort_jobs(by_queue[queue.name]):
+                if self.kind == RECLAIM and not ssn.preemptive(queue, pending_tasks(job)):
+                    continue
+                if ssn.job_starving(job):
+                    self.evict_for(ssn, job)
+
+    def evict_for(self, ssn: Session, job: Job) -> bool:
+        tasks = pending_tasks(job)
+        need = np.sum([t.req for t in tasks], axis=0)
+        explain = ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []}) if ssn.explain else None
+        names = ssn.cluster.topology.names
+        plans = []
+        for d in self.domains(ssn, job, need):
+            if self.fits(ssn, job, d):
+                if explain is not None:
+                    explain.setdefault("evictionDomains", []).append({"hyperNode": names[d], "result": "fits without victims"})
+                return False  # never evict when the preemptor fits without it
+            bundles = self.bundles(ssn, job, d, need)
+            plans.append((self.cost_to_enter(ssn, d, bundles, need), names[d], d, bundles))
+        plans.sort(key=lambda p: (p[0], p[1]))  # cheapest domain to enter first
+        for cost, name, d, bundles in plans:
+            result = self.try_domain(ssn, job, d, need, bundles)
+            if explain is not None:
+                explain.setdefault("evictionDomains", []).append({
+                    "hyperNode": name, "costToEnter": None if cost == float("inf") else round(cost, 6), "result": result,
+                    "bundles": [{"job": b.job.key, "kind": b.label, "tasks": len(b.tasks),
+                                 "roi": None if b.roi == float("inf") else round(b.roi, 6)} for b in bundles],
+                })  # fmt: skip
+            if result == "evicted":
+                return True
+        ssn.messages.setdefault(job.key, f"{self.kind}: no domain can be cleared for the gang")
+        return False
+
+    def cost_to_enter(self, ssn: Session, domain: int, bundles: list[Bundle], need: np.ndarray) -> float:
+        """Seed 01's "cost to enter": the global cost (in units of the need) of the bundle
+        prefix that covers the need in this domain; infinite when it cannot be covered."""
+        c = ssn.cluster
+        asked = need > 0
+        n = need[asked].astype(np.float64)
+        have = c.future_idle_of(c.topology.leaves[domain]).sum(axis=0)
+        cost = 0.0
+        for b in bundles:
+            if (have[asked] >= need[asked]).all():
+                break
+            have = have + b.local
+            cost += float((b.global_[asked] / n).sum())
+        return cost if (have[asked] >= need[asked]).all() else float("inf")
+
+    def domains(self, ssn: Session, job: Job, need: np.ndarray) -> list[int]:
+        """Eviction gradients flattened (widest first) and capped; only those that could hold the need."""
+        c = ssn.cluster
+        topo = c.topology
+        flat: list[int] = []
+        for g in ssn.hyper_node_gradients(job, None, topo.root, PURPOSE_EVICT):
+            for h in g:
+                if h not in flat:
+                    flat.append(h)
+        asked = need > 0
+        return [h for h in flat[: self.max_domains]
+                if (c.allocatable[topo.leaves[h]].sum(axis=0)[asked] >= need[asked]).all()]  # fmt: skip
+
+    def fits(self, ssn: Session, job: Job, domain: int) -> bool:
+        stmt = ssn.statement()
+        saved = self.alloc._save(ssn, job)
+        ok = self.simulate(ssn, job, domain, stmt)
+        stmt.discard()
+        self.alloc._restore(ssn, job, saved)
+        return ok
+
+    # -- one domain ---------------------------------------------------------------------------
+    def try_domain(self, ssn: Session, job: Job, domain: int, need: np.ndarray, bundles: list[Bundle]) -> str:
+        if not bundles:
+            return "no victims"
+        c = ssn.cluster
+        free = c.future_idle_of(c.topology.leaves[domain]).sum(axis=0)
+        asked = need > 0
+        victims: list[Task] = []
+        chosen: list[Bundle] = []
+        freed = np.zeros_like(need)
+        for b in bundles:
+            chosen.append(b)
+            for take in self.prefixes(b, free + freed, need):
+                part = b.tasks[:take]
+                got = freed + (np.sum([t.req for t in part], axis=0) if part else 0)
+                if not ((free + got)[asked] >= need[asked]).all():
+                    continue
+                if self.attempt(ssn, job, domain, victims + part, chosen):
+                    return "evicted"
+            victims.extend(b.tasks)
+            freed = freed + b.local
+        return "not enough"
+
+    @staticmethod
+    def prefixes(b: Bundle, have: np.ndarray, need: np.ndarray) -> list[int]:
+        """How many of the bundle's tasks to try: the shortest prefix that covers the need
+        (the boundary bundle is trimmed, volcano#5984), then all of it. A PodGroup
+        disruption unit is all or nothing."""
+        k = len(b.tasks)
+        if b.job.disruption_mode == "PodGroup":
+            return [k]
+        asked = need > 0
+        run = have.copy()
+        for j, t in enumerate(b.tasks, start=1):
+            run = run + t.req
+            if (run[asked] >= need[asked]).all():
+                return [j] if j == k else [j, k]
+        return [k]
+
+    def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle]) -> bool:
+        """Evict ``victims``, simulate the placement; on success trim, describe and commit."""
+        stmt = ssn.statement()
+        for t in victims:
+            stmt.evict(t, "", self.kind, job.key)
+        saved = self.alloc._save(ssn, job)
+        if self.simulate(ssn, job, domain, stmt):
+            self.trim(ssn, stmt, victims)
+            self.describe(stmt, job, chosen)
+            self.alloc.note_domain(ssn, job)
+            stmt.commit()
+            return True
+        stmt.discard()
+        self.alloc._restore(ssn, job, saved)
+        return False
+
+    def simulate(self, ssn: Session, job: Job, domain: int, stmt: Statement) -> bool:
+        groups = self.alloc.worksheet(ssn, job)
+        if not groups:
+            return False
+        res = self.alloc.try_in(ssn, job, groups, domain, stmt)
+        return res is not None and ssn.job_pipelined(job)
+
+    # -- victims -----------------------------------------------------------------------------
+    def candidates(self, ssn: Session, job: Job, domain: int) -> dict[str, list[Task]]:
+        c = ssn.cluster
+        topo = c.topology
+        out: dict[str, list[Task]] = {}
+        for other in c.jobs.values():
+            if other is job or other.preemptable is False:
+                continue
+            if self.kind == PREEMPT:
+                if other.queue != job.queue or not other.priority < job.priority:
+                    continue
+            else:
+                vq = c.queues[other.queue]
+                if other.queue == job.queue or not vq.reclaimable or not ssn.overused(vq):
+                    continue
+            local = [
+                t for t in other.tasks
+                if t.status in VICTIM_STATES and t.preemptable and t.node >= 0 and topo.contains(domain, t.node)
+            ]  # fmt: skip
+            if local:
+                out[other.key] = local
+        return out
+
+    def bundles(self, ssn: Session, job: Job, domain: int, need: np.ndarray) -> list[Bundle]:
+        c = ssn.cluster
+        size = c.resources.size
+        capacity = c.allocatable.sum(axis=0).astype(np.float64)
+        bundles: list[Bundle] = []
+        for key, local in self.candidates(ssn, job, domain).items():
+            bundles.extend(make_bundles(c.jobs[key], local, need, size))
+        for b in bundles:
+            b.roi = roi(b.local, b.global_, need, penalty=self.roi_penalty, capacity=capacity)
+        bundles = self.sort(ssn, job, bundles)
+        flat = [t for b in bundles for t in b.tasks]
+        rep = pending_tasks(job)[0]
+        allowed = {id(t) for t in ssn.unified_evictable(rep, flat, self.kind)}
+        kept: list[Bundle] = []
+        for b in bundles:
+            ok = [t for t in b.tasks if id(t) in allowed]
+            if b.kind == WHOLE:
+                if len(ok) == len(b.tasks) and self.allow_whole:
+                    kept.append(b)
+            elif ok:
+                if len(ok) != len(b.tasks):
+                    b.tasks = ok
+                    b.local = np.sum([t.req for t in ok], axis=0)
+                    b.roi = roi(b.local, b.global_, need, penalty=self.roi_penalty, capacity=capacity)
+                kept.append(b)
+        return self.sort(ssn, job, kept)
+
+    def sort(self, ssn: Session, job: Job, bundles: list[Bundle]) -> list[Bundle]:
+        queues = ssn.cluster.queues
+        mine = queues[job.queue]
+        thr = self.roi_threshold
+
+        def cmp(a: Bundle, b: Bundle) -> int:
+            if a.kind != b.kind:
+                return -1 if a.kind == SAFE else 1
+            if self.kind == RECLAIM:
+                c = ssn.victim_queue_order(queues[a.job.queue], queues[b.job.queue], mine)
+                if c:
+                    return c
+            if thr is not None and a.roi != b.roi and abs(a.roi - b.roi) > thr:
+                return -1 if a.roi > b.roi else 1
+            if self.kind == PREEMPT and a.job.priority != b.job.priority:
+                return -1 if a.job.priority < b.job.priority else 1
+            if a.roi != b.roi:
+                return -1 if a.roi > b.roi else 1
+            c = -ssn.job_order(a.job, b.job)  # victims: the job that would be scheduled last goes first
+            if c:
+                return c
+            ka = (-a.job.created, a.job.key, a.tasks[0].key if a.tasks else "")
+            kb = (-b.job.created, b.job.key, b.tasks[0].key if b.tasks else "")
+            return (ka > kb) - (ka < kb)
+
+        return sorted(bundles, key=functools.cmp_to_key(cmp))
+
+    # -- reverse pass -------------------------------------------------------------------------
+    def trim(self, ssn: Session, stmt: Statement, victims: list[Task]) -> None:
+        """Put back every victim the placement does not need (Kueue-style fill-back)."""
+        c = ssn.cluster
+        done: set[str] = set()
+        for t in reversed(victims):
+            job = t.job
+            if job is not None and job.disruption_mode == "PodGroup":
+                if job.key in done:
+                    continue
+                done.add(job.key)
+                group = [v for v in victims if v.job is job]
+                by_node: dict[int, np.ndarray] = {}
+                for v in group:
+                    by_node[v.node] = by_node.get(v.node, 0) + v.req
+                if all((c.future_idle_of(n) - r >= 0).all() for n, r in by_node.items()):
+                    for v in group:
+                        stmt.cancel_evict(v)
+                continue
+            if (c.future_idle_of(t.node) - t.req >= 0).all():  # type: ignore[operator]
+                stmt.cancel_evict(t)
+
+    def describe(self, stmt: Statement, job: Job, chosen: list[Bundle]) -> None:
+        """Give each eviction a precise reason once the victims are final."""
+        info = {id(t): b for b in chosen for t in b.tasks}
+        for op in stmt.ops:
+            b = info.get(id(op.task))
+            if b is None or op.kind != "evict":
+                continue
+            why = "lower priority" if self.kind == PREEMPT else f"queue {b.job.queue} is over its share"
+            bundle = "surplus above minAvailable (gang stays whole)" if b.kind == SAFE else (
+                "whole gang" + (f", ROI {b.roi:.3g}" if b.roi != float("inf") else "")
+            )  # fmt: skip
+            op.reason = f"{self.kind} for {job.key} (priority {job.priority}): {why}; {b.label} bundle of {b.job.key}: {bundle}"

@@ -1,0 +1,149 @@
+"""Legacy task-centric preempt and reclaim (Volcano), retrofitted as seed 01 §4.3.
+
+For each starving job (queue order, job order) and each of its pending tasks (task order,
+while the job is starving): walk the nodes that pass the predicates, best score first;
+on a node, take the victims the plugins allow (Preemptable / Reclaimable; the gang
+plugin's guard lets a job lose tasks only while ready > minAvailable; non-preemptable
+pods never), give up the node if even all of them would not make room, else evict in
+victim order (same job: reverse task order; other queues: victim queue order; otherwise
+reverse job order, then reverse task order) until the task fits — preempt re-checks the
+queue's Allocatable too — and pipeline the task there (nominated when something was
+evicted). Each node is a transaction of its own: a node that does not work is rolled
+back. The job commits only if JobPipelined holds.
+
+Retrofit (seed 01 §4.3): only topology-valid nodes are searched — the first task pins the
+job to the first domain of the eviction gradients (a partly running gang to the domain of
+its running pods; soft or no topology: the whole cluster) and a later task that cannot
+fit in that domain fails the job for this decision, so a gang is never split.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from app.actions.allocate import pending_tasks
+from app.eviction.bundles import VICTIM_STATES
+from app.eviction.gang import PREEMPT, RECLAIM
+from app.framework.session import PURPOSE_EVICT, Session
+from app.framework.statement import Statement
+from app.model.cluster import Job, Task
+
+
+class LegacyEviction:
+    def __init__(self, kind: str, args: dict[str, Any]) -> None:
+        self.kind = kind
+        self.args = args
+
+    def execute(self, ssn: Session) -> None:
+        enqueue_on = "enqueue" in ssn.config.actions
+        by_queue: dict[str, list[Job]] = {}
+        for job in ssn.cluster.jobs.values():
+            if not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
+                continue
+            if job.preemption_policy == "Never" or ssn.job_valid(job) or not ssn.job_starving(job):
+                continue
+            by_queue.setdefault(job.queue, []).append(job)
+        for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
+            if self.kind == RECLAIM and ssn.overused(queue):
+                continue
+            for job in ssn.sort_jobs(by_queue[queue.name]):
+                self.for_job(ssn, job)
+
+    def domain_nodes(self, ssn: Session, job: Job) -> np.ndarray:
+        topo = ssn.cluster.topology
+        nt = job.network_topology
+        if nt is None or nt.mode != "hard":
+            return topo.leaves[topo.root]
+        grads = ssn.hyper_node_gradients(job, None, topo.root, PURPOSE_EVICT)
+        for g in grads:
+            for h in g:
+                return topo.leaves[h]  # the sticky domain: the first one offered
+        return np.zeros(0, dtype=np.intp)
+
+    def for_job(self, ssn: Session, job: Job) -> None:
+        queue = ssn.cluster.queues[job.queue]
+        stmt = ssn.statement()
+        nodes = self.domain_nodes(ssn, job)
+        for task in ssn.sort_tasks(pending_tasks(job)):
+            if not ssn.job_starving(job):
+                break
+            if task.preemption_policy == "Never":
+                continue
+            if self.kind == RECLAIM and not ssn.preemptive(queue, [task]):
+                continue
+            if not self.for_task(ssn, job, task, nodes, stmt):
+                if job.network_topology is not None and job.network_topology.mode == "hard":
+                    break  # fail fast: never split a gang across domains
+        if ssn.job_pipelined(job):
+            stmt.commit()
+        else:
+            stmt.discard()
+            ssn.messages.setdefault(job.key, f"{self.kind}: not enough victims for the gang")
+
+    def for_task(self, ssn: Session, job: Job, task: Task, nodes: np.ndarray, stmt: Statement) -> bool:
+        c = ssn.cluster
+        if len(nodes) == 0:
+            return False
+        mask, _ = ssn.predicate_mask(task, nodes)
+        cand = nodes[mask]
+        if len(cand) == 0:
+            return False
+        scores, _ = ssn.node_scores(task, cand)
+        order = sorted(range(len(cand)), key=lambda i: (-scores[i], int(cand[i])))
+        queue = c.queues[job.queue]
+        on_node: dict[int, list[Task]] = {}
+        for t in c.tasks:
+            if t.node >= 0 and t.status in VICTIM_STATES:
+                on_node.setdefault(t.node, []).append(t)
+        for i in order:
+            n = int(cand[i])
+            if (c.future_idle_of(n) >= task.req).all() and ssn.allocatable(queue, task):  # type: ignore[operator]
+                stmt.pipeline(task, n, eviction_occurred=False)
+                return True
+            victims = [v for v in on_node.get(n, []) if self.eligible(c, job, v)]
+            allowed = ssn.preemptable(task, victims) if self.kind == PREEMPT else ssn.reclaimable(task, victims)
+            if not allowed:
+                continue
+            if not ((c.future_idle_of(n) + np.sum([v.req for v in allowed], axis=0)) >= task.req).all():  # type: ignore[operator]
+                continue
+            node_stmt = ssn.statement()
+            evicted = 0
+            for v in self.victim_order(ssn, job, allowed):
+                if (c.future_idle_of(n) >= task.req).all() and (self.kind == RECLAIM or ssn.allocatable(queue, task)):  # type: ignore[operator]
+                    break
+                node_stmt.evict(v, f"{self.kind} (legacy) for {job.key}", self.kind, job.key)
+                evicted += 1
+            if (c.future_idle_of(n) >= task.req).all() and (self.kind == RECLAIM or ssn.allocatable(queue, task)):  # type: ignore[operator]
+                node_stmt.pipeline(task, n, eviction_occurred=evicted > 0)
+                stmt.merge(node_stmt)
+                return True
+            node_stmt.discard()
+        return False
+
+    def eligible(self, c: Any, job: Job, v: Task) -> bool:
+        if v.job is job or not v.preemptable or v.critical:
+            return False
+        if v.job is not None and v.job.preemptable is False:
+            return False
+        if self.kind == PREEMPT:
+            return v.job is not None and v.job.queue == job.queue
+        vq = c.queues.get(v.job.queue) if v.job else None
+        return vq is not None and v.job.queue != job.queue and vq.reclaimable  # type: ignore[union-attr]
+
+    def victim_order(self, ssn: Session, job: Job, victims: list[Task]) -> list[Task]:
+        queues = ssn.cluster.queues
+        mine = queues[job.queue]
+
+        def cmp(a: Task, b: Task) -> int:
+            ja, jb = a.job, b.job
+            if ja is jb:
+                return -ssn.task_order(a, b)
+            if ja is not None and jb is not None and ja.queue != jb.queue:
+                return ssn.victim_queue_order(queues[ja.queue], queues[jb.queue], mine)
+            c = -ssn.job_order(ja, jb)  # type: ignore[arg-type]
+            return c or -ssn.task_order(a, b)
+
+        return sorted(victims, key=functools.cmp_to_key(cmp))

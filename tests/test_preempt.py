@@ -1,0 +1,153 @@
+"""Gang-aware preempt and reclaim through POST /v1/decisions: seed 01's examples and rules."""
+
+from __future__ import annotations
+
+import orjson
+
+from tests.kube import hypernode, node, pod, podgroup, priority_class, queue, request
+
+GANG_PREEMPT = {"actions": "allocate, gangpreempt", "tiers": [
+    {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+    {"plugins": [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"name": "proportion"},
+                 {"name": "nodeorder"}, {"name": "network-topology-aware"}]}]}  # fmt: skip
+LEGACY_PREEMPT = {"actions": "allocate, preempt", "tiers": [
+    {"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
+    {"plugins": [{"name": "predicates"}, {"name": "proportion"}, {"name": "nodeorder"},
+                 {"name": "network-topology-aware"}]}]}  # fmt: skip
+CLASSES = [priority_class("low", 100), priority_class("high", 1000)]
+
+
+def decide(client, objects, config=GANG_PREEMPT, explain=False):
+    body = request(objects, config=config)
+    body["options"]["explain"] = explain
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def gang(name, nodes, *, min_member, prio="low", gpu=8, roles=None, created="2026-11-23T08:00:00Z", ns="ml",
+         pg_created="2026-11-20T00:00:00Z"):  # fmt: skip
+    pg = podgroup(name, ns=ns, min_member=min_member, priority_class=prio, phase="Running", created=pg_created)
+    if roles:
+        pg["spec"]["minTaskMember"] = {r: m for r, (_, m) in roles.items()}
+    out = [pg]
+    role_of = []
+    if roles:
+        for r, (count, _) in roles.items():
+            role_of += [r] * count
+    for i, n in enumerate(nodes):
+        minute = 10 + i  # later pods are younger
+        out.append(pod(f"{name}-{i}", ns=ns, node=n, gpu=gpu, cpu="1", group=name, priority_class=prio,
+                       role=role_of[i] if roles else None, created=f"2026-11-23T08:{minute:02d}:00Z"))  # fmt: skip
+    return out
+
+
+def preemptor(name, n, *, gpu=8, tier=None, ns="ml"):
+    nt = {"mode": "hard", "highestTierAllowed": tier} if tier else None
+    objs = [podgroup(name, ns=ns, min_member=n, priority_class="high", network_topology=nt, created="2026-11-23T11:00:00Z")]
+    objs += [pod(f"{name}-{i}", ns=ns, gpu=gpu, cpu="1", group=name, priority_class="high") for i in range(n)]
+    return objs
+
+
+def evicted(out):
+    return sorted(e["pod"] for e in out["evictions"])
+
+
+def test_safe_bundle_surplus_is_taken_first_and_the_gang_stays_whole(client):
+    # Job-A: 5 running, minAvailable 3 -> Safe {2 youngest}, Whole {3}
+    nodes = [node(f"n{i}") for i in range(5)]
+    out = decide(client, nodes + CLASSES + gang("job-a", [f"n{i}" for i in range(5)], min_member=3) + preemptor("p", 1))
+    assert evicted(out) == ["ml/job-a-4"]  # one surplus pod, the youngest; Job-A keeps 4 >= 3
+    assert [n["pod"] for n in out["nominations"]] == ["ml/p-0"]
+    assert out["nominations"][0]["node"] == "n4"
+    assert "Safe bundle" in out["evictions"][0]["reason"]
+
+
+def test_whole_bundle_only_when_the_surplus_is_not_enough_and_only_what_is_needed(client):
+    nodes = [node(f"n{i}") for i in range(5)]
+    out = decide(client, nodes + CLASSES + gang("job-a", [f"n{i}" for i in range(5)], min_member=3) + preemptor("p", 3))
+    ev = evicted(out)
+    assert len(ev) == 3  # the reverse pass puts back the two Whole tasks the placement does not need
+    assert {"ml/job-a-3", "ml/job-a-4"} <= set(ev)
+    assert len(out["nominations"]) == 3 and {n["node"] for n in out["nominations"]} == {
+        e["node"] for e in out["evictions"]
+    }
+
+
+def test_role_aware_safe_bundle_keeps_the_driver(client):
+    # Job-B: driver 1 (min 1), workers 4 (min 3), minAvailable 4: only one worker is Safe
+    nodes = [node(f"n{i}") for i in range(5)]
+    job_b = gang("job-b", [f"n{i}" for i in range(5)], min_member=4, roles={"driver": (1, 1), "worker": (4, 3)})
+    out = decide(client, nodes + CLASSES + job_b + preemptor("p", 1))
+    assert evicted(out) == ["ml/job-b-4"]  # a worker, never the driver (job-b-0)
+
+
+def test_no_eviction_when_the_preemptor_fits_without_it(client):
+    nodes = [node(f"n{i}") for i in range(3)]
+    out = decide(client, nodes + CLASSES + gang("job-a", ["n0", "n1"], min_member=1) + preemptor("p", 1))
+    assert out["evictions"] == [] and [b["node"] for b in out["bindings"]] == ["n2"]
+
+
+def test_equal_or_higher_priority_is_never_a_preempt_victim(client):
+    nodes = [node("n0")]
+    same = gang("peer", ["n0"], min_member=1, prio="high")
+    out = decide(client, nodes + CLASSES + same + preemptor("p", 1))
+    assert out["evictions"] == [] and out["nominations"] == []
+
+
+def test_system_critical_and_non_preemptable_pods_are_never_victims(client):
+    nodes = [node("n0"), node("n1")]
+    crit = pod("sys", ns="kube-system", node="n0", gpu=8)
+    keep = pod("keep", ns="ml", node="n1", gpu=8, priority_class="low", labels={"volcano.sh/preemptable": "false"})
+    out = decide(client, nodes + CLASSES + [crit, keep] + preemptor("p", 1))
+    assert out["evictions"] == []
+
+
+def test_preempt_victims_come_from_the_same_queue_only(client):
+    nodes = [node("n0")]
+    other = gang("other", ["n0"], min_member=1)
+    other[0]["spec"]["queue"] = "q2"
+    out = decide(client, nodes + CLASSES + [queue("q2")] + other + preemptor("p", 1))
+    assert out["evictions"] == []
+
+
+def two_leaves(n_per_leaf=5):
+    nodes = [node(f"a{i}") for i in range(n_per_leaf)] + [node(f"b{i}") for i in range(n_per_leaf)] + [
+        node(f"c{i}") for i in range(n_per_leaf)]  # fmt: skip
+    hns = [hypernode("la", 1, [f"a{i}" for i in range(n_per_leaf)]),
+           hypernode("lb", 1, [f"b{i}" for i in range(n_per_leaf)]),
+           hypernode("lc", 1, [f"c{i}" for i in range(n_per_leaf)])]  # fmt: skip
+    return nodes + hns
+
+
+def motivating_case():
+    """Five small gangs each have one pod in leaf la and one in lb; one gang of five fills lc."""
+    objs = two_leaves() + CLASSES
+    for i in range(5):
+        objs += gang(f"small-{i}", [f"a{i}", f"b{i}"], min_member=2)
+    objs += gang("big", [f"c{i}" for i in range(5)], min_member=5)
+    return objs + preemptor("p", 5, tier=1)
+
+
+def jobs_broken(out):
+    return sorted({e["job"] for e in out["evictions"]})
+
+
+def test_seed01_motivating_case_gang_aware_breaks_one_gang(client):
+    out = decide(client, motivating_case(), explain=True)
+    assert jobs_broken(out) == ["ml/big"]
+    assert len(out["evictions"]) == 5 and {n["node"][0] for n in out["nominations"]} == {"c"}
+    domains = out["explanation"]["jobs"]["ml/p"]["evictionDomains"]
+    assert domains[0]["hyperNode"] == "lc" and domains[0]["result"] == "evicted"
+
+
+def test_seed01_motivating_case_legacy_breaks_five_gangs(client):
+    out = decide(client, motivating_case(), config=LEGACY_PREEMPT)
+    assert len(jobs_broken(out)) == 5 and all(j.startswith("ml/small-") for j in jobs_broken(out))
+
+
+def test_legacy_gang_guard_blocks_victims_at_their_minimum(client):
+    conf = {"actions": "allocate, preempt", "tiers": LEGACY_PREEMPT["tiers"][:1] + LEGACY_PREEMPT["tiers"][1:]}
+    conf["tiers"][0] = {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]}
+    out = decide(client, motivating_case(), config=conf)
+    assert out["evictions"] == []  # every victim gang is at minAvailable: the legacy guard refuses (volcano#4643)
