@@ -151,3 +151,83 @@ def test_legacy_gang_guard_blocks_victims_at_their_minimum(client):
     conf["tiers"][0] = {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]}
     out = decide(client, motivating_case(), config=conf)
     assert out["evictions"] == []  # every victim gang is at minAvailable: the legacy guard refuses (volcano#4643)
+
+
+# -- seed 01 ROI tables ------------------------------------------------------------------------
+def victim(name, placements, *, cpu="1", memory=None, gpu=None, prio="low", created="2026-11-23T08:00:00Z"):
+    """A running gang at its minimum (a Whole bundle): one pod per (node, name-suffix)."""
+    objs = [podgroup(name, ns="ml", min_member=len(placements), priority_class=prio, phase="Running", created=created)]
+    for i, n in enumerate(placements):
+        objs.append(pod(f"{name}-{i}", ns="ml", node=n, cpu=cpu, memory=memory, gpu=gpu, group=name,
+                        priority_class=prio, created=created))  # fmt: skip
+    return objs
+
+
+def single_preemptor(cpu="1", memory=None, gpu=None, tier=None):
+    nt = {"mode": "hard", "highestTierAllowed": tier} if tier else None
+    return [podgroup("p", ns="ml", min_member=1, priority_class="high", network_topology=nt, created="2026-11-23T11:00:00Z"),
+            pod("p-0", ns="ml", cpu=cpu, memory=memory, gpu=gpu, group="p", priority_class="high")]  # fmt: skip
+
+
+def bundle_rois(out, domain=None):
+    doms = out["explanation"]["jobs"]["ml/p"]["evictionDomains"]
+    d = doms[0] if domain is None else next(x for x in doms if x["hyperNode"] == domain)
+    return [(b["job"], b["roi"]) for b in d["bundles"]]
+
+
+def test_roi_example1_local_versus_global_footprint(client):
+    # need 2 GPU; A frees 2 GPU in the leaf but is 4 GPU globally (ROI 0.5); B is 2 and 2 (ROI 1.0): B wins
+    objs = [node("a0", cpu="64", gpu=4), node("b0", cpu="64", gpu=2), hypernode("la", 1, ["a0"]), hypernode("lb", 1, ["b0"])]
+    objs += CLASSES + victim("vic-a", ["a0", "b0"], gpu=2) + victim("vic-b", ["a0"], gpu=2)
+    out = decide(client, objs + single_preemptor(gpu=2, tier=1), explain=True)
+    assert bundle_rois(out, "la") == [("ml/vic-b", 1.0), ("ml/vic-a", 0.5)]
+    assert evicted(out) == ["ml/vic-b-0"]
+
+
+def test_roi_example2_partial_fit_ranks_the_efficient_small_victim_first(client):
+    # need 10 CPU; C frees 10 of its 20 (ROI 0.5); D frees 2 of 2 (ROI 1.0): D ranks first
+    objs = [node("x0", cpu="12", gpu=None), node("x1", cpu="10", gpu=None), hypernode("lx", 1, ["x0"]), hypernode("ly", 1, ["x1"])]
+    objs += CLASSES + victim("vic-c", ["x0", "x1"], cpu="10") + victim("vic-d", ["x0"], cpu="2")
+    out = decide(client, objs + single_preemptor(cpu="10", tier=1), explain=True)
+    assert bundle_rois(out, "lx") == [("ml/vic-d", 1.0), ("ml/vic-c", 0.5)]
+    # entering lx costs D and C (5.2 units of the need), ly only C's pod there (4.0): ly is cheaper
+    assert evicted(out) == ["ml/vic-c-1"]
+
+
+def test_roi_example3_multi_resource_saturation_is_a_tie(client):
+    # need 4 CPU + 16Gi; E (4 CPU, 4Gi) and F (2 CPU, 8Gi) both score ROI 1.0: job order decides (older first kept)
+    objs = [node("n0", cpu="6", memory="12Gi", gpu=None)] + CLASSES
+    objs += victim("vic-e", ["n0"], cpu="4", memory="4Gi", created="2026-11-23T07:00:00Z")
+    objs += victim("vic-f", ["n0"], cpu="2", memory="8Gi", created="2026-11-23T07:30:00Z")
+    out = decide(client, objs + single_preemptor(cpu="4", memory="12Gi"), explain=True)
+    rois = dict(bundle_rois(out))
+    assert rois == {"ml/vic-e": 1.0, "ml/vic-f": 1.0}
+    assert bundle_rois(out)[0][0] == "ml/vic-f"  # the tie goes to job order: the younger job is the first victim
+
+
+def test_roi_example4_unrequested_gpu_is_skipped_or_penalised(client):
+    # need 4 CPU; G (4 CPU) and H (4 CPU + 1 GPU) tie at ROI 1.0 ...
+    objs = [node("n0", cpu="8", gpu=1)] + CLASSES
+    objs += victim("vic-g", ["n0"], cpu="4", created="2026-11-23T07:00:00Z")
+    objs += victim("vic-h", ["n0"], cpu="4", gpu=1, created="2026-11-23T07:00:00Z")
+    out = decide(client, objs + single_preemptor(cpu="4"), explain=True)
+    assert dict(bundle_rois(out)) == {"ml/vic-g": 1.0, "ml/vic-h": 1.0}
+    # ... and with the optional penalty for destroying unrequested resources, G wins
+    conf = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"roiUnrequestedPenalty": 1}}]}
+    out = decide(client, objs + single_preemptor(cpu="4"), config=conf, explain=True)
+    rois = dict(bundle_rois(out))
+    assert rois["ml/vic-g"] == 1.0 and rois["ml/vic-h"] < 1.0
+    assert evicted(out) == ["ml/vic-g-0"]
+
+
+def test_roi_threshold_lets_efficiency_override_victim_priority(client):
+    # two victims of different priority: by default the lower priority goes first (ROI breaks ties only);
+    # with roiThreshold 0.05 (seed 01), a much better ROI wins over priority
+    objs = [node("a0", cpu="64", gpu=4), node("b0", cpu="64", gpu=2), hypernode("la", 1, ["a0"]), hypernode("lb", 1, ["b0"])]
+    objs += [priority_class("lowest", 10)] + CLASSES
+    objs += victim("vic-a", ["a0", "b0"], gpu=2, prio="lowest") + victim("vic-b", ["a0"], gpu=2, prio="low")
+    out = decide(client, objs + single_preemptor(gpu=2, tier=1), explain=True)
+    assert evicted(out) == ["ml/vic-a-0"]  # lower priority first; ROI is only a tie-break (Volcano v1.15)
+    conf = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"roiThreshold": 0.05}}]}
+    out = decide(client, objs + single_preemptor(gpu=2, tier=1), config=conf, explain=True)
+    assert evicted(out) == ["ml/vic-b-0"]  # ROI 1.0 vs 0.5: efficiency wins

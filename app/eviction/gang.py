@@ -97,14 +97,19 @@ class GangEviction:
             bundles = self.bundles(ssn, job, d, need)
             plans.append((self.cost_to_enter(ssn, d, bundles, need), names[d], d, bundles))
         plans.sort(key=lambda p: (p[0], p[1]))  # cheapest domain to enter first
-        for cost, name, d, bundles in plans:
-            result = self.try_domain(ssn, job, d, need, bundles)
-            if explain is not None:
-                explain.setdefault("evictionDomains", []).append({
-                    "hyperNode": name, "costToEnter": None if cost == float("inf") else round(cost, 6), "result": result,
+        entries = []
+        if explain is not None:
+            for cost, name, _, bundles in plans:
+                entries.append({
+                    "hyperNode": name, "costToEnter": None if cost == float("inf") else round(cost, 6), "result": "not tried",
                     "bundles": [{"job": b.job.key, "kind": b.label, "tasks": len(b.tasks),
                                  "roi": None if b.roi == float("inf") else round(b.roi, 6)} for b in bundles],
                 })  # fmt: skip
+            explain.setdefault("evictionDomains", []).extend(entries)
+        for i, (_, _, d, bundles) in enumerate(plans):
+            result = self.try_domain(ssn, job, d, need, bundles)
+            if entries:
+                entries[i]["result"] = result
             if result == "evicted":
                 return True
         ssn.messages.setdefault(job.key, f"{self.kind}: no domain can be cleared for the gang")
