@@ -74,6 +74,7 @@ class NativeGroup(_Rec):
     createdAt: str | None = None
     disruptionMode: Literal["Pod", "PodGroup"] | None = None
     preemptionPolicy: Literal["PreemptLowerPriority", "Never"] | None = None
+    preemptionPriority: int | None = Field(None, description="KEP-5710: priority to beat to preempt it (>= priority).")
     gang: dict[str, Any] = Field(
         {}, description="Koordinator gang settings by annotation suffix: mode, groups, match-policy, ..."
     )

@@ -4,6 +4,7 @@
   plugin-argument spelling ``preempt.gangAwareEnable``), and the actions ``gangpreempt`` /
   ``gangreclaim`` (Volcano v1.15), run only the gang-aware path (``app.eviction.gang``).
 * Otherwise the legacy task-centric actions run (``app.eviction.legacy``).
+* ``algorithm: kep5710`` picks KEP-5710's victim search instead of bundles (gang-aware path).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.eviction.gang import PREEMPT, RECLAIM, GangEviction
+from app.eviction.kep5710 import Kep5710Eviction
 from app.eviction.legacy import LegacyEviction
 from app.framework.action import Action
 from app.framework.session import Session
@@ -18,6 +20,13 @@ from app.framework.session import Session
 
 def _flag(v: Any) -> bool:
     return v is True or (isinstance(v, str) and v.strip().lower() == "true")
+
+
+def evictor(kind: str, args: dict[str, Any]) -> GangEviction:
+    """``algorithm: kep5710`` selects KEP-5710's priority-threshold search; default: bundles."""
+    if str(args.get("algorithm", "bundles")).lower() == "kep5710":
+        return Kep5710Eviction(kind, args)
+    return GangEviction(kind, args)
 
 
 def gang_aware(ssn: Session, kind: str, args: dict[str, Any]) -> bool:
@@ -33,8 +42,8 @@ class Preempt(Action):
     force_gang = False
 
     def execute(self, ssn: Session) -> None:
-        if self.force_gang or gang_aware(ssn, self.name if not self.force_gang else PREEMPT, self.args):
-            GangEviction(PREEMPT, self.args).execute(ssn)
+        if self.force_gang or gang_aware(ssn, PREEMPT, self.args):
+            evictor(PREEMPT, self.args).execute(ssn)
         else:
             LegacyEviction(PREEMPT, self.args).execute(ssn)
 
@@ -46,7 +55,7 @@ class Reclaim(Action):
 
     def execute(self, ssn: Session) -> None:
         if self.force_gang or gang_aware(ssn, RECLAIM, self.args):
-            GangEviction(RECLAIM, self.args).execute(ssn)
+            evictor(RECLAIM, self.args).execute(ssn)
         else:
             LegacyEviction(RECLAIM, self.args).execute(ssn)
 

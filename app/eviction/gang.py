@@ -87,6 +87,10 @@ class GangEviction:
         tasks = pending_tasks(job)
         need = np.sum([t.req for t in tasks], axis=0)
         explain = ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []}) if ssn.explain else None
+        if self.keep_nomination(ssn, job, tasks):
+            if explain is not None:
+                explain["nomination"] = "kept: the earlier nomination is still valid, no new victims"
+            return True
         names = ssn.cluster.topology.names
         plans = []
         for d in self.domains(ssn, job, need):
@@ -114,6 +118,36 @@ class GangEviction:
                 return True
         ssn.messages.setdefault(job.key, f"{self.kind}: no domain can be cleared for the gang")
         return False
+
+    def keep_nomination(self, ssn: Session, job: Job, tasks: list[Task]) -> bool:
+        """KEP-5710 delayed preemption: when every pending task still has a nominated node
+        that holds it (capacity freeing up included) inside the job's allowed topology,
+        re-nominate them and preempt nothing new."""
+        c = ssn.cluster
+        if not tasks or any(not t.nominated_node or t.nominated_node not in c.node_index for t in tasks):
+            return False
+        nodes = [c.node_index[t.nominated_node] for t in tasks]
+        nt = job.network_topology
+        if nt is not None and nt.mode == "hard":
+            topo = c.topology
+            tier = topo.tier[topo.lca(sorted(set(nodes)))]
+            limit = nt.highest_tier_allowed if nt.highest_tier_allowed is not None else topo.tier_by_name.get(
+                nt.highest_tier_name or "", topo.max_tier)  # fmt: skip
+            if tier > limit:
+                return False
+        stmt = ssn.statement()
+        queue = c.queues[job.queue]
+        for t, n in zip(tasks, nodes, strict=True):
+            mask, _ = ssn.predicate_mask(t, np.array([n], dtype=np.intp))
+            if not mask[0] or not (c.future_idle_of(n) >= t.req).all() or not ssn.allocatable(queue, t):  # type: ignore[operator]
+                stmt.discard()
+                return False
+            stmt.pipeline(t, n, eviction_occurred=True)
+        if not ssn.job_pipelined(job):
+            stmt.discard()
+            return False
+        stmt.commit()
+        return True
 
     def cost_to_enter(self, ssn: Session, domain: int, bundles: list[Bundle], need: np.ndarray) -> float:
         """Seed 01's "cost to enter": the global cost (in units of the need) of the bundle
@@ -222,7 +256,7 @@ class GangEviction:
             if other is job or other.preemptable is False:
                 continue
             if self.kind == PREEMPT:
-                if other.queue != job.queue or not other.priority < job.priority:
+                if other.queue != job.queue or not other.victim_priority < job.priority:
                     continue
             else:
                 vq = c.queues[other.queue]

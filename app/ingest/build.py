@@ -248,6 +248,18 @@ def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default
         job.priority = KAI_DEFAULT_PRIORITY
     elif default is not None:
         job.priority = default.value
+    if g.preemption_priority is not None or g.preemption_priority_class:
+        pp = g.preemption_priority
+        if pp is None:
+            pp = _class_value(g.preemption_priority_class, classes, join_pointer(g.pointer, "spec", "preemptionPriorityClassName"), g.ident)
+        if pp < job.priority:
+            raise InputError(
+                f"preemption priority {pp} is below the scheduling priority {job.priority} (KEP-5710 forbids it: "
+                "two such workloads could preempt each other forever)",
+                join_pointer(g.pointer, "spec", "preemptionPriority" if g.preemption_priority is not None else "preemptionPriorityClassName"),
+                g.ident,
+            )
+        job.preemption_priority = pp
     job.preemption_policy = g.preemption_policy or (
         classes[g.priority_class].preemption_policy if g.priority_class in classes else "PreemptLowerPriority"
     )

@@ -99,6 +99,8 @@ class GroupDraft:
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
     annotations: dict[str, str] = field(default_factory=dict)
+    preemption_priority: int | None = None
+    preemption_priority_class: str = ""
     pointer: str = ""
     ident: Ident = None
 

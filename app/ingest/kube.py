@@ -759,6 +759,8 @@ def read_workload_podgroup(o: dict, ptr: str, d: Draft) -> None:
         pointer=ptr,
         ident=ident,
     )
+    g.preemption_priority = r.integer(spec, "preemptionPriority", sp, ident)
+    g.preemption_priority_class = r.string(spec, "preemptionPriorityClassName", sp, ident)
     if t is not None:
         apply_template(g, t, explicit=spec)
     else:

@@ -147,6 +147,7 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
             raise InputError("disruptionMode must be 'Pod' or 'PodGroup'", join_pointer(p, "disruptionMode"), ident)
         g.disruption_mode = mode or "Pod"
         g.preemption_policy = r.string(o, "preemptionPolicy", p, ident)
+        g.preemption_priority = r.integer(o, "preemptionPriority", p, ident)
         gang = r.obj(o, "gang", p, ident)  # Koordinator semantics, same words as its annotations
         apply_koordinator(g, {k: str(v) if not isinstance(v, list) else _json(v) for k, v in gang.items()}, join_pointer(p, "gang"), ident)
         d.groups.append(g)

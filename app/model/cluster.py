@@ -176,6 +176,7 @@ class Job:
         "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
         "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
         "preemption_policy", "kai_preemptibility", "annotations", "pointer", "obj", "counts", "role_counts",
+        "preemption_priority",
     )  # fmt: skip
 
     def __init__(self, key: str, namespace: str, name: str, source: str) -> None:
@@ -209,8 +210,14 @@ class Job:
         # task counts per status (index = TaskStatus), kept by ``set_status``
         self.counts = [0] * N_STATES
         self.role_counts: dict[str, list[int]] = {}
+        # KEP-5710: the priority other workloads must beat to preempt this one (>= priority)
+        self.preemption_priority: int | None = None
         self.pointer = ""
         self.obj: dict[str, str] | None = None
+
+    @property
+    def victim_priority(self) -> int:
+        return self.priority if self.preemption_priority is None else self.preemption_priority
 
     def count(self, states: frozenset[TaskStatus]) -> int:
         c = self.counts

@@ -37,7 +37,7 @@ class Priority(Plugin):
         pj = preemptor.job
         return [
             t for t in candidates
-            if (t.job is not pj and t.job is not None and t.job.priority < pj.priority)
+            if (t.job is not pj and t.job is not None and t.job.victim_priority < pj.priority)
             or (t.job is pj and t.priority < preemptor.priority)
         ]  # fmt: skip
 
@@ -47,7 +47,7 @@ class Priority(Plugin):
         if kind != "preempt" or preemptor.job is None:
             return None
         p = preemptor.job.priority
-        return [t for t in candidates if t.job is not None and t.job.priority < p]
+        return [t for t in candidates if t.job is not None and t.job.victim_priority < p]
 
     @staticmethod
     def task_order(a: Task, b: Task) -> int:
