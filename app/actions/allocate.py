@@ -336,9 +336,12 @@ class Allocate(Action):
             return 0
         req = rep.req
         placed = 0
-        for phase in ("idle", "future"):
-            avail = c.idle_of(cand) if phase == "idle" else c.future_idle_of(cand)
-            fits = fit_counts(avail, req)  # type: ignore[arg-type]
+        # Volcano's node groups: nodes with idle room first, then nodes whose room frees up.
+        # Idle room must also leave FutureIdle intact, so nothing pipelined there is squeezed out.
+        for phase in (("future",) if self.nominate else ("idle", "future")):
+            fits = fit_counts(c.future_idle_of(cand), req)  # type: ignore[arg-type]
+            if phase == "idle":
+                fits = np.minimum(fits, fit_counts(c.idle_of(cand), req))  # type: ignore[arg-type]
             pool = cand[fits > 0]
             if len(pool) == 0:
                 continue
@@ -346,8 +349,7 @@ class Allocate(Action):
             hn_before = self._current_hn(ssn, job, sg)
             while heap and placed < len(cls):
                 _, n = heapq.heappop(heap)
-                row = c.idle_of(n) if phase == "idle" else c.future_idle_of(n)
-                if not (row >= req).all():
+                if not self.room(c, n, req, phase):
                     continue
                 t = cls[placed]
                 if not ssn.allocatable(queue, t):
@@ -362,13 +364,18 @@ class Allocate(Action):
                     rest = np.array([x for _, x in heap] + [n], dtype=np.intp)
                     heap = self._heap(ssn, rep, rest)
                     continue
-                row = c.idle_of(n) if phase == "idle" else c.future_idle_of(n)
-                if (row >= req).all():
+                if self.room(c, n, req, phase):
                     s, _ = ssn.node_scores(rep, np.array([n], dtype=np.intp))
                     heapq.heappush(heap, (-float(s[0]), int(n)))
             if placed == len(cls):
                 break
         return placed
+
+    @staticmethod
+    def room(c: Any, n: int, req: np.ndarray, phase: str) -> bool:
+        if not (c.future_idle_of(n) >= req).all():
+            return False
+        return phase != "idle" or bool((c.idle_of(n) >= req).all())
 
     @staticmethod
     def _heap(ssn: Session, rep: Task, pool: np.ndarray, explain: tuple[Job, int, str] | None = None) -> list[tuple[float, int]]:
@@ -398,7 +405,7 @@ class Allocate(Action):
         c = ssn.cluster
         if self.nominate:
             stmt.pipeline(t, n, eviction_occurred=True)
-        elif (c.idle_of(n) >= t.req).all():
+        elif (c.idle_of(n) >= t.req).all() and (c.future_idle_of(n) >= t.req).all():
             stmt.allocate(t, n)
         else:
             stmt.pipeline(t, n, eviction_occurred=False)

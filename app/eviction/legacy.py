@@ -101,7 +101,9 @@ class LegacyEviction:
         for i in order:
             n = int(cand[i])
             if (c.future_idle_of(n) >= task.req).all() and ssn.allocatable(queue, task):  # type: ignore[operator]
-                stmt.pipeline(task, n, eviction_occurred=False)
+                # no victim needed on this node; nominated all the same so the whole gang is
+                # visible and reserved (Volcano would leave it to the next cycle's allocate)
+                stmt.pipeline(task, n, eviction_occurred=True)
                 return True
             victims = [v for v in on_node.get(n, []) if self.eligible(c, job, v)]
             allowed = ssn.preemptable(task, victims) if self.kind == PREEMPT else ssn.reclaimable(task, victims)
@@ -117,7 +119,7 @@ class LegacyEviction:
                 node_stmt.evict(v, f"{self.kind} (legacy) for {job.key}", self.kind, job.key)
                 evicted += 1
             if (c.future_idle_of(n) >= task.req).all() and (self.kind == RECLAIM or ssn.allocatable(queue, task)):  # type: ignore[operator]
-                node_stmt.pipeline(task, n, eviction_occurred=evicted > 0)
+                node_stmt.pipeline(task, n, eviction_occurred=True)
                 stmt.merge(node_stmt)
                 return True
             node_stmt.discard()

@@ -1,76 +1,138 @@
-"""Kubernetes label selectors (``metav1.LabelSelector``)."""
+"""Kubernetes label selectors (``metav1.LabelSelector``).
+
+A selector is parsed once, with every error pointing at the offending field, and then
+matched many times (HyperNode ``labelMatch`` members against every node, PodGroup
+sub-group policies against every pod), so matching is a few dict lookups.
+
+Semantics are those of ``metav1.LabelSelectorAsSelector``: all requirements are ANDed,
+``NotIn`` and ``DoesNotExist`` hold when the key is absent, and the empty selector ``{}``
+matches everything. Whether a *missing* selector (null) means "everything" or "nothing"
+differs between APIs, so that choice stays with the caller.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.errors import InputError, join_pointer
 
-_OPS = ("In", "NotIn", "Exists", "DoesNotExist")
+OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+_FIELDS = ("matchLabels", "matchExpressions")
+_EXPR_FIELDS = ("key", "operator", "values")
+
+
+class Requirement(NamedTuple):
+    """One ``matchExpressions`` entry; ``values`` is a frozenset for O(1) membership."""
+
+    key: str
+    operator: str
+    values: frozenset[str]
+
+    def matches(self, labels: dict[str, str]) -> bool:
+        value = labels.get(self.key)
+        op = self.operator
+        if op == "In":
+            return value is not None and value in self.values
+        if op == "NotIn":
+            return value is None or value not in self.values
+        if op == "Exists":
+            return value is not None
+        return value is None  # DoesNotExist
 
 
 class LabelSelector:
-    """matchLabels AND matchExpressions; ``{}`` matches everything."""
+    """``matchLabels`` AND ``matchExpressions``; ``{}`` matches every label set."""
 
     __slots__ = ("match_labels", "expressions")
 
-    def __init__(self, match_labels: dict[str, str], expressions: tuple[tuple[str, str, frozenset[str]], ...]) -> None:
+    def __init__(self, match_labels: dict[str, str], expressions: tuple[Requirement, ...] = ()) -> None:
         self.match_labels = match_labels
         self.expressions = expressions
 
     @classmethod
     def parse(cls, raw: Any, pointer: str, obj: dict[str, str] | None = None) -> LabelSelector:
+        """Validate a selector object the way the API server would (strict fields).
+
+        Unknown fields are rejected rather than ignored: a misspelt ``matchLabel`` would
+        otherwise leave an empty selector that silently matches everything.
+        """
         if not isinstance(raw, dict):
             raise InputError("a label selector must be an object", pointer, obj)
-        ml = raw.get("matchLabels") or {}
-        mp = join_pointer(pointer, "matchLabels")
-        if not isinstance(ml, dict):
-            raise InputError("'matchLabels' must be an object of strings", mp, obj)
-        for k, v in ml.items():
-            if not isinstance(v, str):
-                raise InputError("label values must be strings", join_pointer(mp, k), obj)
-        exprs = []
-        me = raw.get("matchExpressions") or []
-        ep = join_pointer(pointer, "matchExpressions")
-        if not isinstance(me, list):
-            raise InputError("'matchExpressions' must be an array", ep, obj)
-        for i, e in enumerate(me):
-            p = join_pointer(ep, i)
-            if not isinstance(e, dict):
-                raise InputError("a match expression must be an object", p, obj)
-            key, op, values = e.get("key"), e.get("operator"), e.get("values") or []
-            if not isinstance(key, str) or not key:
-                raise InputError("'key' must be a non-empty string", join_pointer(p, "key"), obj)
-            if op not in _OPS:
-                raise InputError(f"operator must be one of {', '.join(_OPS)}", join_pointer(p, "operator"), obj)
-            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-                raise InputError("'values' must be an array of strings", join_pointer(p, "values"), obj)
-            if op in ("In", "NotIn") and not values:
-                raise InputError(f"operator {op} needs at least one value", join_pointer(p, "values"), obj)
-            if op in ("Exists", "DoesNotExist") and values:
-                raise InputError(f"operator {op} takes no values", join_pointer(p, "values"), obj)
-            exprs.append((key, op, frozenset(values)))
-        return cls(dict(ml), tuple(exprs))
+        for k in raw:
+            if k not in _FIELDS:
+                raise InputError(f"unknown field {k!r} in a label selector (expected matchLabels, matchExpressions)",
+                                 join_pointer(pointer, str(k)), obj)  # fmt: skip
+        return cls(_match_labels(raw.get("matchLabels"), join_pointer(pointer, "matchLabels"), obj),
+                   _expressions(raw.get("matchExpressions"), join_pointer(pointer, "matchExpressions"), obj))  # fmt: skip
 
     @property
     def is_empty(self) -> bool:
+        """True for ``{}``, which selects everything."""
         return not self.match_labels and not self.expressions
 
     def matches(self, labels: dict[str, str]) -> bool:
+        get = labels.get
         for k, v in self.match_labels.items():
-            if labels.get(k) != v:
+            if get(k) != v:
                 return False
-        for key, op, values in self.expressions:
-            present = key in labels
-            if op == "In":
-                if not present or labels[key] not in values:
-                    return False
-            elif op == "NotIn":
-                if present and labels[key] in values:
-                    return False
-            elif op == "Exists":
-                if not present:
-                    return False
-            elif present:  # DoesNotExist
+        for req in self.expressions:
+            if not req.matches(labels):
                 return False
         return True
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LabelSelector):
+            return NotImplemented
+        return self.match_labels == other.match_labels and self.expressions == other.expressions
+
+    __hash__ = None  # type: ignore[assignment]  # mutable dict inside
+
+    def __repr__(self) -> str:
+        return f"LabelSelector(match_labels={self.match_labels!r}, expressions={self.expressions!r})"
+
+
+def _match_labels(raw: Any, pointer: str, obj: dict[str, str] | None) -> dict[str, str]:
+    if raw is None:  # a Go nil map
+        return {}
+    if not isinstance(raw, dict):
+        raise InputError("'matchLabels' must be an object mapping label keys to string values", pointer, obj)
+    for k, v in raw.items():
+        if not isinstance(k, str) or not k:
+            raise InputError("label keys must be non-empty strings", join_pointer(pointer, str(k)), obj)
+        if not isinstance(v, str):  # YAML turns rack: 1 into an int; Kubernetes rejects it too
+            raise InputError(f"the value of label {k!r} must be a string", join_pointer(pointer, k), obj)
+    return dict(raw)
+
+
+def _expressions(raw: Any, pointer: str, obj: dict[str, str] | None) -> tuple[Requirement, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise InputError("'matchExpressions' must be an array", pointer, obj)
+    out = []
+    for i, e in enumerate(raw):
+        p = join_pointer(pointer, i)
+        if not isinstance(e, dict):
+            raise InputError("a match expression must be an object with key, operator and values", p, obj)
+        for k in e:
+            if k not in _EXPR_FIELDS:
+                raise InputError(f"unknown field {k!r} in a match expression", join_pointer(p, str(k)), obj)
+        key, op, values = e.get("key"), e.get("operator"), e.get("values")
+        if not isinstance(key, str) or not key:
+            raise InputError("'key' must be a non-empty string", join_pointer(p, "key"), obj)
+        if op not in OPERATORS:
+            raise InputError(f"'operator' must be one of {', '.join(OPERATORS)}", join_pointer(p, "operator"), obj)
+        vp = join_pointer(p, "values")
+        if values is None:
+            values = []
+        if not isinstance(values, list):
+            raise InputError("'values' must be an array of strings", vp, obj)
+        for j, v in enumerate(values):
+            if not isinstance(v, str):
+                raise InputError("'values' must be an array of strings", join_pointer(vp, j), obj)
+        if op in ("In", "NotIn") and not values:
+            raise InputError(f"operator {op} needs at least one value", vp, obj)
+        if op in ("Exists", "DoesNotExist") and values:
+            raise InputError(f"operator {op} takes no values", vp, obj)
+        out.append(Requirement(key, op, frozenset(values)))
+    return tuple(out)

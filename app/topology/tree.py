@@ -2,13 +2,17 @@
 
 Rules (Volcano's HyperNode cache): one parent per member, no cycles, a child's tier is
 strictly below its parent's, members resolve by exact name, RE2 regular expression
-(Go's unanchored ``MatchString``) or label selector (Node members only). A virtual root
-``<cluster-top-hypernode>`` with tier = max tier + 1 (tier 1 without HyperNodes) adopts
-every parentless HyperNode and holds every node.
+(Go's unanchored ``regexp.MatchString``) or label selector (Node members only). A virtual
+root ``<cluster-top-hypernode>`` with tier = max tier + 1 (tier 1 without HyperNodes)
+adopts every parentless HyperNode and holds every node, so a node outside all HyperNodes
+meets the others only at the root.
 
-Queries never touch networkx: per tier ``t``, ``anc[t][n]`` is the id of the tier-``t``
-HyperNode holding node ``n`` (or -1), so the lowest common ancestor of a node set is the
-first tier where all ids agree.
+networkx checks the shape (cycles, topological order) because it is a few milliseconds
+for hundreds of HyperNodes; it is never used to answer a query (``nx.lowest_common_ancestor``
+costs ~10 ms a call). Queries read precomputed arrays instead: per tier ``t``,
+``anc[t][n]`` is the id of the tier-``t`` HyperNode holding node ``n`` (or -1, since tiers
+may be skipped), so the lowest common ancestor of a node set is the first tier at which
+all their ids agree.
 """
 
 from __future__ import annotations
@@ -24,10 +28,15 @@ from app.errors import InputError, join_pointer
 from app.model.selectors import LabelSelector
 
 ROOT_NAME = "<cluster-top-hypernode>"
+_SMALL = 16  # node sets up to this size take the pure-Python LCA path (no numpy call overhead)
 
 
 @dataclass(slots=True)
 class MemberSpec:
+    """One HyperNode member. ``pointer`` is where a problem with it is reported: the
+    selecting field (``.../selector/exactMatch/name``, ``.../regexMatch/pattern``,
+    ``.../labelMatch``) for Kubernetes objects, whatever the caller chose otherwise."""
+
     type: str  # "Node" | "HyperNode"
     exact: str | None = None
     regex: str | None = None
@@ -37,6 +46,9 @@ class MemberSpec:
 
 @dataclass(slots=True)
 class HyperNodeSpec:
+    """A HyperNode before resolution. ``pointer`` points at the object; ``obj`` names it
+    in problem details."""
+
     name: str
     tier: int
     tier_name: str | None
@@ -45,21 +57,22 @@ class HyperNodeSpec:
     obj: dict[str, str] | None = None
 
 
-def parse_hypernode(o: dict, ptr: str) -> HyperNodeSpec:
-    """A ``topology.volcano.sh/v1alpha1`` HyperNode object."""
-    meta = o.get("metadata")
+def parse_hypernode(obj: dict, pointer: str) -> HyperNodeSpec:
+    """Read a ``topology.volcano.sh/v1alpha1`` HyperNode, rejecting what the CRD schema or
+    Volcano's admission webhook would reject, at the precise field."""
+    meta = obj.get("metadata")
     name = meta.get("name") if isinstance(meta, dict) else None
     ident = {"kind": "HyperNode", "name": name if isinstance(name, str) else ""}
     if not isinstance(name, str) or not name:
-        raise InputError("'metadata.name' must be a non-empty string", join_pointer(ptr, "metadata", "name"), ident)
-    spec = o.get("spec")
-    sp = join_pointer(ptr, "spec")
+        raise InputError("'metadata.name' must be a non-empty string", join_pointer(pointer, "metadata", "name"), ident)
+    spec = obj.get("spec")
+    sp = join_pointer(pointer, "spec")
     if not isinstance(spec, dict):
-        raise InputError("'spec' must be an object", sp, ident)
+        raise InputError("a HyperNode needs a 'spec' object", sp, ident)
     tier = spec.get("tier")
-    if isinstance(tier, str) and tier.isdigit():  # the Go type was a string in early drafts
-        tier = int(tier)
-    if isinstance(tier, bool) or not isinstance(tier, int) or tier < 0:
+    if tier is None:
+        raise InputError("'spec.tier' is required", join_pointer(sp, "tier"), ident)
+    if isinstance(tier, bool) or not isinstance(tier, int) or tier < 0:  # bool is an int subclass
         raise InputError("'tier' must be an integer >= 0", join_pointer(sp, "tier"), ident)
     tier_name = spec.get("tierName")
     if tier_name is not None and (not isinstance(tier_name, str) or len(tier_name) > 253):
@@ -68,91 +81,131 @@ def parse_hypernode(o: dict, ptr: str) -> HyperNodeSpec:
     mp = join_pointer(sp, "members")
     if not isinstance(raw, list) or not raw:
         raise InputError("'members' must be a non-empty array", mp, ident)
-    members = []
-    for i, m in enumerate(raw):
-        p = join_pointer(mp, i)
-        if not isinstance(m, dict):
-            raise InputError("a member must be an object", p, ident)
-        mtype = m.get("type", "Node")
-        if mtype not in ("Node", "HyperNode"):
-            raise InputError("member type must be 'Node' or 'HyperNode'", join_pointer(p, "type"), ident)
-        sel = m.get("selector")
-        selp = join_pointer(p, "selector")
-        if not isinstance(sel, dict):
-            raise InputError("a member needs a 'selector' object", selp, ident)
-        chosen = [k for k in ("exactMatch", "regexMatch", "labelMatch") if sel.get(k) is not None]
-        if len(chosen) != 1:
-            raise InputError("a selector needs exactly one of exactMatch, regexMatch, labelMatch", selp, ident)
-        kind = chosen[0]
-        kp = join_pointer(selp, kind)
-        if mtype == "HyperNode" and kind != "exactMatch":
-            raise InputError("HyperNode members support exactMatch only", kp, ident)
-        val = sel[kind]
-        if kind == "labelMatch":
-            members.append(MemberSpec(mtype, labels=LabelSelector.parse(val, kp, ident), pointer=p))
-            continue
-        key = "name" if kind == "exactMatch" else "pattern"
-        s = val.get(key) if isinstance(val, dict) else None
-        if not isinstance(s, str) or not s:
-            raise InputError(f"'{key}' must be a non-empty string", join_pointer(kp, key), ident)
-        if kind == "exactMatch":
-            members.append(MemberSpec(mtype, exact=s, pointer=p))
-        else:
-            members.append(MemberSpec(mtype, regex=s, pointer=join_pointer(kp, "pattern")))
-    return HyperNodeSpec(name, tier, tier_name, members, ptr, ident)
+    members = [_parse_member(m, join_pointer(mp, i), ident) for i, m in enumerate(raw)]
+    return HyperNodeSpec(name, tier, tier_name or None, members, pointer, ident)
+
+
+def _parse_member(m: Any, p: str, ident: dict[str, str]) -> MemberSpec:
+    if not isinstance(m, dict):
+        raise InputError("a member must be an object with 'type' and 'selector'", p, ident)
+    mtype = m.get("type")
+    if mtype not in ("Node", "HyperNode"):
+        raise InputError("member 'type' must be 'Node' or 'HyperNode'", join_pointer(p, "type"), ident)
+    sel = m.get("selector")
+    selp = join_pointer(p, "selector")
+    if not isinstance(sel, dict):
+        raise InputError("a member needs a 'selector' object", selp, ident)
+    chosen = [k for k in ("exactMatch", "regexMatch", "labelMatch") if sel.get(k) is not None]
+    if len(chosen) != 1:
+        found = ", ".join(chosen) or "none"
+        raise InputError(f"a selector needs exactly one of exactMatch, regexMatch, labelMatch (found {found})", selp, ident)
+    kind = chosen[0]
+    kp = join_pointer(selp, kind)
+    if mtype == "HyperNode" and kind != "exactMatch":
+        raise InputError(f"HyperNode members support exactMatch only, not {kind}", kp, ident)
+    val = sel[kind]
+    if kind == "labelMatch":
+        return MemberSpec(mtype, labels=LabelSelector.parse(val, kp, ident), pointer=kp)
+    key = "name" if kind == "exactMatch" else "pattern"
+    if not isinstance(val, dict):
+        raise InputError(f"'{kind}' must be an object with '{key}'", kp, ident)
+    s = val.get(key)
+    vp = join_pointer(kp, key)
+    if not isinstance(s, str) or not s:
+        raise InputError(f"'{kind}.{key}' must be a non-empty string", vp, ident)
+    if kind == "exactMatch":
+        return MemberSpec(mtype, exact=s, pointer=vp)
+    return MemberSpec(mtype, regex=s, pointer=vp)
 
 
 class Topology:
-    """The tree with O(1)-per-tier ancestor lookups. HyperNode ids index every list; the
-    virtual root is the last id."""
+    """The resolved tree. HyperNode ids index every per-HyperNode list: real HyperNodes
+    are ``0..H-1`` in name order and the virtual root is the **last** id, ``root == H``.
+    Node ids are positions in the ``node_names`` given to :func:`build_topology`.
+    Arrays are shared and read-only; do not mutate them."""
 
     __slots__ = (
-        "names", "index", "tier", "tier_name", "parent", "children", "leaves", "node_hypernode",
-        "tiers", "max_tier", "min_tier", "tier_by_name", "anc", "root", "depth", "n_nodes",
+        "names", "index", "tier", "tier_name", "parent", "children", "child_ids", "leaves",
+        "node_hypernode", "tiers", "max_tier", "min_tier", "tier_by_name", "anc", "root", "depth",
+        "n_nodes", "_by_tier", "_anc_rows",
     )  # fmt: skip
 
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.index: dict[str, int] = {}
-        self.tier: list[int] = []
-        self.tier_name: list[str | None] = []
-        self.parent: list[int] = []
-        self.children: list[tuple[str, ...]] = []
-        self.leaves: list[np.ndarray] = []
-        self.node_hypernode = np.zeros(0, dtype=np.int32)
-        self.tiers: list[int] = []
-        self.max_tier = 1
-        self.min_tier = 1
-        self.tier_by_name: dict[str, int] = {}
-        self.anc: dict[int, np.ndarray] = {}
-        self.root = 0
-        self.depth: list[int] = []
-        self.n_nodes = 0
+    names: list[str]
+    index: dict[str, int]
+    tier: list[int]
+    tier_name: list[str | None]
+    parent: list[int]  # -1 for the root
+    children: list[tuple[str, ...]]  # sorted names
+    child_ids: list[tuple[int, ...]]  # same order (ids follow names)
+    leaves: list[np.ndarray]  # sorted node ids under h, transitively
+    node_hypernode: np.ndarray  # int32: lowest HyperNode directly holding each node (root if none)
+    tiers: list[int]  # distinct tiers, ascending, root's last
+    max_tier: int  # the root's tier
+    min_tier: int
+    tier_by_name: dict[str, int]
+    anc: dict[int, np.ndarray]  # tier -> int32 over nodes: the tier-t HyperNode holding it, or -1
+    root: int
+    depth: list[int]  # root 0, its children 1, ...
+    n_nodes: int
 
+    # -- node-set queries ------------------------------------------------------------
     def lca(self, nodes: Any) -> int:
-        """The lowest HyperNode holding every node in ``nodes`` (node indices)."""
+        """The lowest HyperNode holding every node in ``nodes`` (node ids); the root for
+        an empty set or when only the root holds them all."""
+        if len(nodes) <= _SMALL:
+            nh = self.node_hypernode
+            it = iter(nodes)
+            first = next(it, None)
+            if first is None:
+                return self.root
+            h = int(nh[first])
+            for n in it:
+                g = int(nh[n])
+                if g != h:
+                    h = self.lca_of_hypernodes(h, g)
+            return h
         idx = np.asarray(nodes, dtype=np.intp)
-        if idx.size == 0:
-            return self.root
-        for t in self.tiers[:-1]:
-            ids = self.anc[t][idx]
+        for row in self._anc_rows:  # ascending tiers, root's excluded
+            ids = row[idx]
             first = ids[0]
             if first >= 0 and (ids == first).all():
                 return int(first)
         return self.root
 
-    smallest_containing = lca
+    def smallest_containing(self, nodes: Any) -> int:
+        """Volcano's ``AllocatedHyperNode`` recovery: the HyperNode with the fewest nodes
+        among those holding all ``nodes``. In a tree those HyperNodes form the chain from
+        the LCA up to the root and node counts only grow upward, so it is the LCA (on a
+        tie—a parent whose only child holds the same nodes—the lower tier, where Volcano's
+        pick would depend on map order)."""
+        return self.lca(nodes)
 
     def lca_tier(self, nodes: Any) -> int:
         return self.tier[self.lca(nodes)]
 
+    def lca_pairs(self, a: Any, b: Any) -> np.ndarray:
+        """Vectorised LCA of node pairs ``(a[i], b[i])``: an int array of HyperNode ids."""
+        a = np.asarray(a, dtype=np.intp)
+        b = np.asarray(b, dtype=np.intp)
+        out = np.full(a.shape, self.root, dtype=np.int32)
+        open_ = np.ones(a.shape, dtype=bool)
+        for row in self._anc_rows:
+            ra = row[a]
+            hit = open_ & (ra >= 0) & (ra == row[b])
+            out[hit] = ra[hit]
+            open_ &= ~hit
+        return out
+
+    # -- HyperNode queries -----------------------------------------------------------
     def lca_of_hypernodes(self, a: int, b: int) -> int:
-        while self.depth[a] > self.depth[b]:
-            a = self.parent[a]
-        while self.depth[b] > self.depth[a]:
-            b = self.parent[b]
+        """Lowest common ancestor of two HyperNodes by walking parent pointers."""
+        depth, parent = self.depth, self.parent
+        while depth[a] > depth[b]:
+            a = parent[a]
+        while depth[b] > depth[a]:
+            b = parent[b]
         while a != b:
-            a, b = self.parent[a], self.parent[b]
+            a, b = parent[a], parent[b]
         return a
 
     def is_ancestor(self, a: int, b: int) -> bool:
@@ -164,24 +217,25 @@ class Topology:
         return False
 
     def hypernodes_at_tier(self, t: int) -> list[int]:
-        return [h for h in range(len(self.names)) if self.tier[h] == t]
+        """Ids at tier ``t``, in name order (a fresh list)."""
+        return list(self._by_tier.get(t, ()))
 
     def contains(self, h: int, node: int) -> bool:
         if h == self.root:
             return True
-        t = self.tier[h]
-        return bool(self.anc[t][node] == h)
+        return bool(self.anc[self.tier[h]][node] == h)
 
     def descendants(self, h: int) -> list[int]:
-        """``h`` and every HyperNode below it, breadth first, children sorted by name."""
+        """``h`` and every HyperNode below it, breadth first, siblings in name order."""
         out = [h]
         i = 0
         while i < len(out):
-            out.extend(self.index[c] for c in self.children[out[i]])
+            out.extend(self.child_ids[out[i]])
             i += 1
         return out
 
     def to_dict(self) -> list[dict[str, Any]]:
+        """Every HyperNode for a JSON answer, sorted by (tier, name)."""
         return [
             {
                 "name": self.names[h],
@@ -194,16 +248,47 @@ class Topology:
             for h in sorted(range(len(self.names)), key=lambda h: (self.tier[h], self.names[h]))
         ]
 
+    def __repr__(self) -> str:
+        return f"<Topology {len(self.names) - 1} HyperNodes, {self.n_nodes} nodes, tiers {self.tiers}>"
+
+
+# -- building ----------------------------------------------------------------------------
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # a bad client pattern is a 422, not a line on stderr
+
 
 def _compile(pattern: str, pointer: str, obj: dict[str, str] | None, max_len: int) -> Any:
+    """RE2, as Go's ``regexp`` (Volcano compiles member patterns with it): linear time, so
+    a client pattern cannot stall the service the way a backtracking engine could."""
     if len(pattern) > max_len:
         raise InputError(
-            f"regexMatch pattern is longer than {max_len} characters (limit GANGPLANK_MAX_REGEX_LENGTH)", pointer, obj
+            f"regexMatch pattern is {len(pattern)} characters, longer than the limit of {max_len} "
+            "(GANGPLANK_MAX_REGEX_LENGTH)",
+            pointer,
+            obj,
         )
     try:
-        return re2.compile(pattern)
-    except Exception as e:  # re2 raises its own error type
-        raise InputError(f"regexMatch pattern does not compile: {e}", pointer, obj) from None
+        return re2.compile(pattern, _RE2_OPTIONS)
+    except re2.error as e:
+        msg = e.args[0] if e.args else e
+        msg = msg.decode("utf-8", "replace") if isinstance(msg, bytes) else str(msg)
+        raise InputError(f"regexMatch pattern {pattern!r} does not compile: {msg}", pointer, obj) from None
+
+
+def _resolve_nodes(
+    m: MemberSpec, spec: HyperNodeSpec, node_names: list[str], node_labels: list[dict[str, str]],
+    node_idx: dict[str, int], max_regex_length: int,
+) -> list[int]:  # fmt: skip
+    if m.exact is not None:
+        n = node_idx.get(m.exact)
+        return [] if n is None else [n]  # nodes come and go: Volcano ignores unknown names
+    if m.regex is not None:
+        search = _compile(m.regex, m.pointer, spec.obj, max_regex_length).search
+        return [i for i, name in enumerate(node_names) if search(name)]  # unanchored, as Go MatchString
+    if m.labels is not None:
+        match = m.labels.matches
+        return [i for i, lab in enumerate(node_labels) if match(lab)]
+    raise InputError("a member needs exactMatch, regexMatch or labelMatch", m.pointer, spec.obj)
 
 
 def build_topology(
@@ -214,110 +299,157 @@ def build_topology(
     max_depth: int = 16,
     max_regex_length: int = 1024,
 ) -> Topology:
-    n_nodes = len(node_names)
-    node_idx = {n: i for i, n in enumerate(node_names)}
-    seen: dict[str, HyperNodeSpec] = {}
+    """Resolve members, validate the tree and precompute the query arrays.
+
+    Members are resolved in the order given, so a "second claim" is the later one in the
+    request. Unknown *node* names are ignored (nodes come and go); unknown *HyperNode*
+    members are an error, since the tree would silently lose a branch.
+    """
+    seen: set[str] = set()
     for s in specs:
-        if s.name in seen:
-            raise InputError(f"duplicate HyperNode {s.name!r}", join_pointer(s.pointer, "metadata", "name"), s.obj)
         if s.name == ROOT_NAME:
-            raise InputError(f"{ROOT_NAME} is reserved for the virtual root", s.pointer, s.obj)
-        seen[s.name] = s
+            raise InputError(f"{ROOT_NAME!r} is reserved for the virtual root", join_pointer(s.pointer, "metadata", "name"), s.obj)
+        if s.name in seen:
+            raise InputError(f"duplicate HyperNode name {s.name!r}", join_pointer(s.pointer, "metadata", "name"), s.obj)
+        seen.add(s.name)
     ordered = sorted(specs, key=lambda s: s.name)
     hidx = {s.name: i for i, s in enumerate(ordered)}
     h_count = len(ordered)
+    root = h_count
+    n_nodes = len(node_names)
+    node_idx = {name: i for i, name in enumerate(node_names)}
+
     node_parent = np.full(n_nodes, -1, dtype=np.int32)
-    node_claim: dict[int, str] = {}
     hn_parent = [-1] * h_count
+    claim: dict[tuple[int, int], MemberSpec] = {}  # (parent, child) -> the member that made it
     graph = nx.DiGraph()
     graph.add_nodes_from(range(h_count))
-    for h, s in enumerate(ordered):
+    for s in specs:
+        h = hidx[s.name]
         for m in s.members:
             if m.type == "HyperNode":
                 c = hidx.get(m.exact or "")
                 if c is None:
                     raise InputError(f"member HyperNode {m.exact!r} does not exist", m.pointer, s.obj)
-                if hn_parent[c] not in (-1, h):
-                    raise InputError(
-                        f"HyperNode {m.exact!r} has two parents: {ordered[hn_parent[c]].name!r} and {s.name!r}",
-                        m.pointer,
-                        s.obj,
-                    )
-                hn_parent[c] = h
-                graph.add_edge(h, c)
-                continue
-            if m.exact is not None:
-                found = [node_idx[m.exact]] if m.exact in node_idx else []  # unknown nodes come and go
-            elif m.regex is not None:
-                rx = _compile(m.regex, m.pointer, s.obj, max_regex_length)
-                found = [i for i, n in enumerate(node_names) if rx.search(n)]
-            else:
-                sel = m.labels
-                found = [i for i, lab in enumerate(node_labels) if sel is not None and sel.matches(lab)]
-            for n in found:
-                p = node_parent[n]
+                p = hn_parent[c]
                 if p not in (-1, h):
                     raise InputError(
-                        f"node {node_names[n]!r} has two parents: {ordered[p].name!r} and {s.name!r}",
-                        m.pointer,
-                        s.obj,
+                        f"HyperNode {m.exact!r} has two parents: {ordered[p].name!r} and {s.name!r}", m.pointer, s.obj
+                    )
+                hn_parent[c] = h
+                claim.setdefault((h, c), m)
+                graph.add_edge(h, c)
+                continue
+            for n in _resolve_nodes(m, s, node_names, node_labels, node_idx, max_regex_length):
+                p = int(node_parent[n])
+                if p not in (-1, h):
+                    raise InputError(
+                        f"node {node_names[n]!r} has two parents: {ordered[p].name!r} and {s.name!r}", m.pointer, s.obj
                     )
                 node_parent[n] = h
-                node_claim[n] = s.name
+
     if not nx.is_directed_acyclic_graph(graph):
-        cycle = [ordered[u].name for u, _ in nx.find_cycle(graph)]
-        first = ordered[hidx[min(cycle)]]
-        raise InputError(f"HyperNodes form a cycle: {' -> '.join(cycle + cycle[:1])}", first.pointer, first.obj)
-    for c, p in enumerate(hn_parent):
-        if p >= 0 and ordered[c].tier >= ordered[p].tier:
-            s = ordered[p]
-            raise InputError(
-                f"member {ordered[c].name!r} has tier {ordered[c].tier}, not below its parent's tier {s.tier}",
-                join_pointer(s.pointer, "spec", "tier"),
-                s.obj,
-            )
-    topo = Topology()
-    root = h_count
-    topo.root = root
-    max_tier = max((s.tier for s in ordered), default=0)
-    topo.names = [s.name for s in ordered] + [ROOT_NAME]
-    topo.index = {n: i for i, n in enumerate(topo.names)}
-    topo.tier = [s.tier for s in ordered] + [max_tier + 1]
-    topo.tier_name = [s.tier_name for s in ordered] + [None]
-    topo.parent = [p if p >= 0 else root for p in hn_parent] + [-1]
-    kids: list[list[str]] = [[] for _ in range(h_count + 1)]
-    for c, p in enumerate(topo.parent[:-1]):
-        kids[p].append(topo.names[c])
-    topo.children = [tuple(sorted(k)) for k in kids]
-    depth = [0] * (h_count + 1)
-    for h in nx.topological_sort(graph):
-        depth[h] = 1 if hn_parent[h] < 0 else depth[hn_parent[h]] + 1
-    topo.depth = depth
-    if h_count and max(depth[:-1]) > max_depth:
-        deepest = ordered[max(range(h_count), key=lambda h: depth[h])]
+        edges = nx.find_cycle(graph)
+        cyc = [u for u, _ in edges]
+        k = min(range(len(cyc)), key=lambda i: ordered[cyc[i]].name)  # start at the smallest name
+        cyc = cyc[k:] + cyc[:k]
+        names = [ordered[u].name for u in cyc]
+        first, nxt = cyc[0], cyc[1 % len(cyc)]
         raise InputError(
-            f"the HyperNode tree is {max(depth[:-1])} levels deep; the limit is {max_depth} "
-            "(GANGPLANK_MAX_HYPERNODE_DEPTH)",
-            deepest.pointer,
-            deepest.obj,
+            "HyperNode members form a cycle: " + " -> ".join(names + names[:1]),
+            claim[(first, nxt)].pointer,
+            ordered[first].obj,
         )
-    topo.tiers = sorted({*topo.tier})
-    topo.max_tier = topo.tier[root]
-    topo.min_tier = topo.tiers[0]
-    for h in range(h_count):  # lowest tier wins when two tiers share a name
-        name = topo.tier_name[h]
-        if name and (name not in topo.tier_by_name or topo.tier[h] < topo.tier_by_name[name]):
-            topo.tier_by_name[name] = topo.tier[h]
-    topo.anc = {t: np.full(n_nodes, -1, dtype=np.int32) for t in topo.tiers}
-    members: list[list[int]] = [[] for _ in range(h_count + 1)]
-    for n in range(n_nodes):
-        h = int(node_parent[n])
-        while 0 <= h < root:
-            topo.anc[topo.tier[h]][n] = h
-            members[h].append(n)
-            h = topo.parent[h]
-    topo.anc[topo.tier[root]][:] = root
-    topo.leaves = [np.array(m, dtype=np.intp) for m in members[:-1]] + [np.arange(n_nodes, dtype=np.intp)]
-    topo.node_hypernode = np.where(node_parent >= 0, node_parent, root).astype(np.int32)
-    topo.n_nodes = n_nodes
-    return topo
+    for (p, c), m in sorted(claim.items()):
+        if ordered[c].tier >= ordered[p].tier:
+            raise InputError(
+                f"member HyperNode {ordered[c].name!r} has tier {ordered[c].tier}, "
+                f"which is not below the tier {ordered[p].tier} of its parent {ordered[p].name!r}",
+                m.pointer,
+                ordered[p].obj,
+            )
+
+    depth = [0] * (h_count + 1)
+    for h in nx.topological_sort(graph):  # parents before children
+        depth[h] = 1 if hn_parent[h] < 0 else depth[hn_parent[h]] + 1
+    if h_count and max(depth) > max_depth:
+        deepest = max(range(h_count), key=lambda h: (depth[h], ordered[h].name))
+        raise InputError(
+            f"the HyperNode tree is {depth[deepest]} levels deep (at {ordered[deepest].name!r}); "
+            f"the limit is {max_depth} (GANGPLANK_MAX_HYPERNODE_DEPTH)",
+            ordered[deepest].pointer,
+            ordered[deepest].obj,
+        )
+    return _assemble(ordered, hn_parent, node_parent, depth)
+
+
+def _assemble(ordered: list[HyperNodeSpec], hn_parent: list[int], node_parent: np.ndarray, depth: list[int]) -> Topology:
+    """Fill the query arrays with a handful of numpy passes (no per-node-per-HyperNode loop)."""
+    h_count = len(ordered)
+    root = h_count
+    n_nodes = len(node_parent)
+    t = Topology()
+    t.root = root
+    t.n_nodes = n_nodes
+    t.depth = depth
+    t.names = [s.name for s in ordered] + [ROOT_NAME]
+    t.index = {name: i for i, name in enumerate(t.names)}
+    root_tier = max((s.tier for s in ordered), default=0) + 1
+    t.tier = [s.tier for s in ordered] + [root_tier]
+    t.tier_name = [s.tier_name for s in ordered] + [None]
+    t.parent = [p if p >= 0 else root for p in hn_parent] + [-1]
+    kids: list[list[int]] = [[] for _ in range(h_count + 1)]
+    for c in range(h_count):
+        kids[t.parent[c]].append(c)  # ascending ids = name order
+    t.child_ids = [tuple(k) for k in kids]
+    t.children = [tuple(t.names[c] for c in k) for k in kids]
+    t.tiers = sorted(set(t.tier))
+    t.max_tier = root_tier
+    t.min_tier = t.tiers[0]
+    t.tier_by_name = {}
+    for h in range(h_count):  # a name used on several tiers means its lowest: the stricter limit
+        name = t.tier_name[h]
+        if name and t.tier[h] < t.tier_by_name.get(name, root_tier + 1):
+            t.tier_by_name[name] = t.tier[h]
+    by_tier: dict[int, list[int]] = {}
+    for h in range(h_count + 1):
+        by_tier.setdefault(t.tier[h], []).append(h)
+    t._by_tier = by_tier
+
+    # anc: walk every node up its ancestor chain at once, one numpy step per tree level.
+    row_of = {tier: i for i, tier in enumerate(t.tiers)}
+    tier_row = np.array([row_of[x] for x in t.tier], dtype=np.intp)
+    up = np.array([p if p != root else -1 for p in t.parent[:-1]] + [-1], dtype=np.int32)
+    mat = np.full((len(t.tiers), n_nodes), -1, dtype=np.int32)
+    idx = np.flatnonzero(node_parent >= 0)
+    cur = node_parent[idx]
+    while idx.size:
+        mat[tier_row[cur], idx] = cur
+        cur = up[cur]
+        keep = cur >= 0
+        idx, cur = idx[keep], cur[keep]
+    mat[-1, :] = root
+    mat.flags.writeable = False
+    t.anc = {tier: mat[i] for i, tier in enumerate(t.tiers)}
+    t._anc_rows = [mat[i] for i in range(len(t.tiers) - 1)]
+
+    # leaves: per tier, a stable sort of nodes by their tier-t HyperNode, cut into slices.
+    leaves: list[np.ndarray] = [np.empty(0, dtype=np.intp)] * (h_count + 1)
+    for i, tier in enumerate(t.tiers[:-1]):
+        row = mat[i]
+        order = np.argsort(row, kind="stable")
+        order.flags.writeable = False
+        counts = np.bincount(row[row >= 0], minlength=h_count + 1)
+        start = n_nodes - int(counts.sum())  # the -1 entries sort first
+        for h in by_tier[tier]:
+            end = start + int(counts[h])
+            leaves[h] = order[start:end]
+            start = end
+    everything = np.arange(n_nodes, dtype=np.intp)
+    everything.flags.writeable = False
+    leaves[root] = everything
+    t.leaves = leaves
+    nh = np.where(node_parent >= 0, node_parent, root).astype(np.int32)
+    nh.flags.writeable = False
+    t.node_hypernode = nh
+    return t

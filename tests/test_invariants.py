@@ -1,0 +1,147 @@
+"""Invariants of every decision, checked by hypothesis over generated clusters.
+
+No node over capacity after evictions, nominations and bindings; no gang partly placed
+below its minimum; no preempt victim of equal or higher priority; no reclaim victim from
+the preemptor's queue or a non-reclaimable one; no critical or non-preemptable victim;
+hard topology limits never crossed; same request, same bytes; nothing in the answer that
+was not in the request.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import orjson
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.ingest.request import read_request
+from app.service import decide_request
+from app.settings import Settings
+
+S = Settings()
+GPU = "nvidia.com/gpu"
+
+TIERS = [{"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
+         {"plugins": [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"name": "proportion"},
+                      {"name": "nodeorder"}, {"name": "binpack"}, {"name": "network-topology-aware"}]}]  # fmt: skip
+CONFIGS = [
+    {"actions": "enqueue, allocate, backfill", "tiers": TIERS},
+    {"actions": "allocate, gangpreempt, gangreclaim", "tiers": TIERS},
+    {"actions": "allocate, preempt, reclaim", "tiers": TIERS},
+    {"actions": "allocate, preempt", "tiers": TIERS,
+     "configurations": [{"name": "preempt", "arguments": {"gangAwareEnable": True, "algorithm": "kep5710"}}]},
+    {"actions": "allocate, gangpreempt", "tiers": TIERS,
+     "configurations": [{"name": "gangpreempt", "arguments": {"roiThreshold": 0.05}}]},
+]  # fmt: skip
+
+
+@st.composite
+def clusters(draw):
+    leaves = draw(st.integers(2, 4))
+    per_leaf = draw(st.integers(1, 3))
+    n_nodes = leaves * per_leaf
+    gpus = [draw(st.sampled_from([4, 8])) for _ in range(n_nodes)]
+    nodes = [{"name": f"n{i}", "allocatable": {"cpu": "32", "memory": "256Gi", GPU: gpus[i], "pods": 20}} for i in range(n_nodes)]
+    hyper = [{"name": f"leaf{l}", "tier": 1, "members": [{"exactMatch": f"n{l * per_leaf + j}"} for j in range(per_leaf)]}
+             for l in range(leaves)]  # fmt: skip
+    hyper.append({"name": "spine", "tier": 2, "members": [{"type": "HyperNode", "exactMatch": f"leaf{l}"} for l in range(leaves // 2 + 1)]})
+    free = list(gpus)
+    queues = [{"name": "qa", "weight": draw(st.integers(1, 3))},
+              {"name": "qb", "weight": draw(st.integers(1, 3)), "reclaimable": draw(st.booleans())}]  # fmt: skip
+    groups, pods = [], []
+    for g in range(draw(st.integers(0, 5))):  # running gangs
+        size = draw(st.integers(1, 4))
+        per_pod = draw(st.sampled_from([1, 2, 4]))
+        placed = []
+        for i in range(size):
+            cands = [n for n in range(n_nodes) if free[n] >= per_pod]
+            if not cands:
+                break
+            n = draw(st.sampled_from(cands))
+            free[n] -= per_pod
+            placed.append(n)
+        if not placed:
+            continue
+        name = f"run{g}"
+        groups.append({"name": name, "minMember": draw(st.integers(1, len(placed))), "queue": draw(st.sampled_from(["qa", "qb"])),
+                       "priority": draw(st.sampled_from([10, 100, 1000])), "createdAt": "2026-11-23T08:00:00Z",
+                       "phase": "Running"})  # fmt: skip
+        for i, n in enumerate(placed):
+            pods.append({"name": f"{name}-{i}", "node": f"n{n}", "phase": "Running", "group": name, "priority": groups[-1]["priority"],
+                         "requests": {"cpu": "1", GPU: per_pod}, "preemptable": draw(st.booleans()) or i > 0,
+                         "createdAt": f"2026-11-23T08:{i:02d}:00Z"})  # fmt: skip
+    for g in range(draw(st.integers(1, 3))):  # pending gangs
+        size = draw(st.integers(1, 5))
+        tier = draw(st.sampled_from([None, 1, 2]))
+        name = f"pend{g}"
+        groups.append({"name": name, "minMember": draw(st.integers(1, size)), "queue": draw(st.sampled_from(["qa", "qb"])),
+                       "priority": draw(st.sampled_from([50, 500, 5000])), "createdAt": "2026-11-23T10:00:00Z",
+                       "networkTopology": {"mode": "hard", "highestTierAllowed": tier} if tier else None})  # fmt: skip
+        per_pod = draw(st.sampled_from([1, 2, 4, 8]))
+        for i in range(size):
+            pods.append({"name": f"{name}-{i}", "group": name, "priority": groups[-1]["priority"],
+                         "requests": {"cpu": "1", GPU: per_pod}, "createdAt": "2026-11-23T10:00:00Z"})  # fmt: skip
+    if draw(st.booleans()):  # a system pod that must never be evicted
+        n = draw(st.integers(0, n_nodes - 1))
+        pods.append({"name": "sys", "namespace": "kube-system", "node": f"n{n}", "phase": "Running", "requests": {"cpu": "1"}})
+    config = draw(st.sampled_from(CONFIGS))
+    return {"cluster": {"nodes": nodes, "hyperNodes": hyper, "queues": queues, "groups": groups, "pods": pods},
+            "config": config, "options": {"now": "2026-11-23T12:00:00Z"}}  # fmt: skip
+
+
+def check(body):
+    req = read_request(orjson.loads(orjson.dumps(body)), S)
+    c = req.cluster
+    out = decide_request(req).wire()
+    table = c.resources
+    tasks = c.task_index
+    evicted = {e["pod"] for e in out["evictions"]}
+    placed = {b["pod"]: b["node"] for b in out["bindings"] + out["nominations"]}
+    assert set(placed) <= set(tasks) and evicted <= set(tasks)
+    assert {b["node"] for b in out["bindings"] + out["nominations"]} <= set(c.node_index)
+    assert not set(placed) & evicted
+    # capacity now: bindings fit next to everything still on the node (victims leave later);
+    # capacity later: what stays plus what is bound or nominated fits once victims are gone
+    bound = {b["pod"]: b["node"] for b in out["bindings"]}
+    for n in c.nodes:
+        now = np.zeros(table.size, dtype=np.int64)
+        later = np.zeros(table.size, dtype=np.int64)
+        for t in c.tasks:
+            holds = t.node == n.idx and t.status.name in ("RUNNING", "BOUND", "RELEASING")
+            if holds or bound.get(t.key) == n.name:
+                now += t.req
+            stays = holds and t.status.name != "RELEASING" and t.key not in evicted
+            if stays or placed.get(t.key) == n.name:
+                later += t.req
+        assert (now <= c.allocatable[n.idx]).all(), ("now", n.name, now, c.allocatable[n.idx])
+        assert (later <= c.allocatable[n.idx]).all(), ("later", n.name, later, c.allocatable[n.idx])
+    # gangs: a job that gets anything gets at least its minimum
+    for job in c.jobs.values():
+        new = [t for t in job.tasks if t.key in placed]
+        if new:
+            kept = sum(1 for t in job.tasks if t.status.name in ("RUNNING", "BOUND", "SUCCEEDED") and t.key not in evicted)
+            assert kept + len(new) >= job.min_available, job.key
+            nt = job.network_topology
+            if nt is not None and nt.mode == "hard" and nt.highest_tier_allowed is not None:
+                idx = sorted({c.node_index[placed[t.key]] for t in new}
+                             | {t.node for t in job.tasks if t.node >= 0 and t.key not in placed and t.key not in evicted})  # fmt: skip
+                assert c.topology.lca_tier(idx) <= nt.highest_tier_allowed, job.key
+    # victims
+    for e in out["evictions"]:
+        v = tasks[e["pod"]]
+        p = c.jobs[e["preemptor"]]
+        assert not v.critical and v.preemptable and v.job.preemptable is not False
+        if e["action"] == "preempt":
+            assert v.job.victim_priority < p.priority and v.job.queue == p.queue
+        else:
+            assert v.job.queue != p.queue and c.queues[v.job.queue].reclaimable
+    # determinism
+    again = decide_request(read_request(orjson.loads(orjson.dumps(body)), S)).wire()
+    assert orjson.dumps(again) == orjson.dumps(out)
+    return out, table
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters())
+def test_every_decision_keeps_the_invariants(body):
+    check(body)
