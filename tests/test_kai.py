@@ -107,7 +107,75 @@ def test_kai_topology_required_level_keeps_the_gang_in_one_domain(client):
     assert decide(client, nodes + [topo, kai_queue("q", 64)] + too_big)["bindings"] == []
 
 
-def test_kai_profile_with_eviction_actions_is_refused_until_they_exist(client):
-    r = client.post("/v1/decisions", content=orjson.dumps(request([node("a")], config={"profile": "kai"})),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 422 and "not implemented" in r.json()["detail"]
+def test_kai_full_profile_runs_every_default_action(client):
+    out = decide(client, [node("a"), node("b"), kai_queue("q", 8)] + kai_job("j", "q", 2, 8), config={"profile": "kai"})
+    assert len(out["bindings"]) == 2
+
+
+def stale_objects(stamp=None):
+    pg = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": "s", "namespace": "ml"},
+          "spec": {"minMember": 3, "queue": "q"}}  # fmt: skip
+    if stamp:
+        pg["metadata"]["annotations"] = {"kai.scheduler/stale-podgroup-timestamp": stamp}
+    pods = [pod(f"s-{i}", ns="ml", gpu=8, node="a" if i == 0 else None, annotations={"pod-group-name": "s"}) for i in range(2)]
+    return [node("a"), kai_queue("q", 8), pg, *pods]
+
+
+STALE = {"profile": "kai", "actions": "stalegangeviction"}
+
+
+def test_stale_gang_is_evicted_after_the_grace_period(client):
+    out = decide(client, stale_objects("2026-11-23T11:58:00Z"), config=STALE)  # stale for 120s > 60s
+    assert [(e["pod"], e["action"]) for e in out["evictions"]] == [("ml/s-0", "stalegangeviction")]
+
+
+def test_stale_gang_within_the_grace_period_is_kept(client):
+    out = decide(client, stale_objects("2026-11-23T11:59:30Z"), config=STALE)
+    assert out["evictions"] == [] and "stale gang for 30s" in out["jobs"][0]["message"]
+    assert decide(client, stale_objects(), config=STALE)["evictions"] == []  # first seen stale now
+
+
+def test_consolidation_moves_a_pod_to_make_a_hole(client):
+    # two nodes with 4 of 8 GPUs used each: an 8-GPU pod fits only if one 4-GPU pod moves
+    objs = [node("a"), node("b"), kai_queue("q", 16)]
+    objs += kai_job("small", "q", 2, 4, min_member=1)
+    objs[-2]["spec"]["nodeName"] = "a"
+    objs[-2]["status"]["phase"] = "Running"
+    objs[-1]["spec"]["nodeName"] = "b"
+    objs[-1]["status"]["phase"] = "Running"
+    objs += kai_job("big", "q", 1, 8)
+    out = decide(client, objs, config={"profile": "kai", "actions": "allocate, consolidation"})
+    assert len(out["evictions"]) == 1 and out["evictions"][0]["action"] == "consolidation"
+    assert "moves to node" in out["evictions"][0]["reason"]
+    assert [n["pod"] for n in out["nominations"]] == ["ml/big-0"]
+    assert out["nominations"][0]["node"] == out["evictions"][0]["node"]
+
+
+def test_minruntime_protects_a_young_victim_from_preemption(client):
+    objs = [node("a"), kai_queue("q", 8)]
+    objs[1]["spec"]["preemptMinRuntime"] = "10m"
+    young = kai_job("young", "q", 1, 8, priority_class="train")
+    young[0]["metadata"]["annotations"] = {"kai.scheduler/last-start-timestamp": "2026-11-23T11:55:00Z"}  # 5 min ago
+    young[1]["spec"]["nodeName"] = "a"
+    young[1]["status"]["phase"] = "Running"
+    objs += young + kai_job("urgent", "q", 1, 8, priority_class="build")
+    conf = {"profile": "kai", "actions": "allocate, preempt",
+            "configurations": [{"name": "preempt", "arguments": {"gangAwareEnable": True}}]}  # fmt: skip
+    assert decide(client, objs, config=conf)["evictions"] == []
+    young[0]["metadata"]["annotations"] = {"kai.scheduler/last-start-timestamp": "2026-11-23T11:00:00Z"}  # an hour ago
+    out = decide(client, objs, config=conf)
+    assert [e["pod"] for e in out["evictions"]] == ["ml/young-0"]
+
+
+def test_kai_reclaim_takes_from_a_queue_above_its_fair_share(client):
+    objs = [node("a"), node("b"), kai_queue("rich", 0, weight=1), kai_queue("poor", 8, weight=1)]
+    hog = kai_job("hog", "rich", 2, 8, min_member=1)
+    for i, n in enumerate(("a", "b")):
+        hog[1 + i]["spec"]["nodeName"] = n
+        hog[1 + i]["status"]["phase"] = "Running"
+    objs += hog + kai_job("want", "poor", 1, 8)
+    conf = {"profile": "kai", "actions": "allocate, reclaim",
+            "configurations": [{"name": "reclaim", "arguments": {"gangAwareEnable": True}}]}  # fmt: skip
+    out = decide(client, objs, config=conf)
+    assert len(out["evictions"]) == 1 and out["evictions"][0]["job"] == "ml/hog"
+    assert [n["pod"] for n in out["nominations"]] == ["ml/want-0"]

@@ -260,8 +260,10 @@ class GangEviction:
                     continue
             else:
                 vq = c.queues[other.queue]
-                if other.queue == job.queue or not vq.reclaimable or not ssn.overused(vq):
+                if other.queue == job.queue or not vq.reclaimable:
                     continue
+                if ssn.has("overused") and not ssn.overused(vq):
+                    continue  # Volcano: only overused queues give back (KAI decides by its strategies)
             local = [
                 t for t in other.tasks
                 if t.status in VICTIM_STATES and t.preemptable and t.node >= 0 and topo.contains(domain, t.node)

@@ -50,10 +50,13 @@ tiers:
   - name: binpack
 """
 
+# KAI's gang rules (minMember, sub-group minimums, no partial binding) live in its core,
+# not in a plugin; here the gang plugin carries them, first in the list.
 KAI_CONF = """
 actions: "allocate, consolidation, reclaim, preempt, stalegangeviction"
 tiers:
 - plugins:
+  - name: gang
   - name: predicates
   - name: proportion
   - name: priority

@@ -556,6 +556,7 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             phase=r.string(r.obj(o, "status", ptr, ident), "phase", join_pointer(ptr, "status"), ident),
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             kai_preemptibility=pre,
+            annotations=r.str_map(meta, "annotations", mp, ident),
             pointer=ptr,
             ident=ident,
         )

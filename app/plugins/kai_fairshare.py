@@ -163,6 +163,9 @@ class KaiFairShare(Plugin):
         self.ssn.on_deallocate(lambda t: self._task(t, -1))
         self.ssn.register("queue_order", self.name, self.queue_order)
         self.ssn.register("allocatable", self.name, self.allocatable)
+        self.ssn.register("reclaimable", self.name, lambda r, cands: self.reclaimable(r, cands))
+        self.ssn.register("preemptive", self.name, self.can_reclaim)
+        self.ssn.register("unified_evictable", self.name, lambda r, cands, kind: self.reclaimable(r, cands) if kind == "reclaim" else None)
 
     def _vec(self, row: np.ndarray) -> np.ndarray:
         out = np.array([row[i] if i >= 0 else 0 for i in self.cols], dtype=np.float64)
@@ -239,6 +242,46 @@ class KaiFairShare(Plugin):
             return np.zeros(3)
         pending = [t.req for t in job.tasks if t.status == TaskStatus.PENDING]
         return self._vec(np.sum(pending, axis=0)) if pending else np.zeros(3)
+
+    # -- reclaim ----------------------------------------------------------------------------
+    def can_reclaim(self, queue: Queue, tasks: list[Task]) -> bool:
+        """KAI's reclaimer gate: the queue stays within its fair share in every resource."""
+        q = self.queues.get(queue.name)
+        if q is None:
+            return True
+        need = self._vec(np.sum([t.req for t in tasks], axis=0)) if tasks else np.zeros(3)
+        return bool((q.allocated + need <= q.fair + 1e-9).all())
+
+    def reclaimable(self, reclaimer: Task | None, candidates: list[Task]) -> list[Task]:
+        """KAI's reclaim strategies, checked per victim before it is subtracted from its queue:
+        MaintainFairShare (the victim queue stays above its allocatable share in some resource)
+        or GuaranteeDeservedQuota (the reclaimer stays within deserved everywhere and the victim
+        queue is above deserved somewhere). A non-preemptible reclaimer must stay within deserved."""
+        if reclaimer is None or reclaimer.job is None or reclaimer.job.queue not in self.queues:
+            return list(candidates)
+        rq = self.queues[reclaimer.job.queue]
+        pending = [t.req for t in reclaimer.job.tasks if t.status == TaskStatus.PENDING]
+        request = self._vec(np.sum(pending, axis=0)) if pending else np.zeros(3)
+        deserved_r = np.where(rq.deserved < 0, np.inf, rq.deserved)
+        within = bool((rq.allocated + request <= deserved_r).all())
+        if not is_preemptible(reclaimer.job) and not within:
+            return []
+        left = {n: q.allocated.copy() for n, q in self.queues.items()}
+        out = []
+        for t in candidates:
+            vq = self.queues.get(t.job.queue) if t.job is not None else None
+            if vq is None:
+                out.append(t)
+                continue
+            remaining = left[vq.name]
+            share = self.allocatable_share(vq)
+            keep_fair = bool((remaining > share + 1e-9).any())
+            vdes = np.where(vq.deserved < 0, np.inf, vq.deserved)
+            guarantee = within and bool((remaining > vdes + 1e-9).any())
+            if keep_fair or guarantee:
+                out.append(t)
+                left[vq.name] = remaining - self._vec(t.req)  # type: ignore[arg-type]
+        return out
 
     # -- allocation -----------------------------------------------------------------------
     def allocatable(self, queue: Queue, task: Task) -> bool:
