@@ -15,9 +15,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api_schemas.decision import DecisionRequest, Problem
 from api_schemas.scores import ScoresRequest
+from api_schemas.simulate import SimulateRequest
 from api_schemas.topology import TopologyRequest
 from app import __version__
-from app.api import decisions, health, scores, topology
+from app.api import decisions, health, scores, simulate, topology
 from app.api.common import json_response
 from app.errors import PROBLEM_BASE, InputError
 
@@ -26,7 +27,7 @@ log = logging.getLogger("gangplank")
 PROBLEM = "application/problem+json"
 
 #: Models documented for endpoints that read raw bytes (see ``body_schema``).
-BODY_MODELS: tuple[type[BaseModel], ...] = (DecisionRequest, TopologyRequest, ScoresRequest, Problem)
+BODY_MODELS: tuple[type[BaseModel], ...] = (DecisionRequest, TopologyRequest, ScoresRequest, SimulateRequest, Problem)
 
 DESCRIPTION = """\
 Gang-aware and network-topology-aware scheduling decisions for AI/batch clusters.
@@ -58,6 +59,7 @@ def create_app() -> FastAPI:
     app.include_router(decisions.router)
     app.include_router(topology.router)
     app.include_router(scores.router)
+    app.include_router(simulate.router)
 
     @app.exception_handler(InputError)
     async def on_input_error(_: Request, exc: InputError) -> Response:

@@ -11,7 +11,7 @@ from app import __version__
 
 router = APIRouter(tags=["health"])
 
-APIS = ["/v1/decisions", "/v1/scores", "/v1/topology"]
+APIS = ["/v1/decisions", "/v1/scores", "/v1/simulate", "/v1/topology"]
 
 
 @router.get("/livez", response_model=Health)

@@ -341,6 +341,15 @@ class Cluster:
         self.pipelined = np.zeros((n, r), dtype=np.int64)
         self._account()
 
+    def reaccount(self) -> None:
+        """Recompute node accounting from task states (after a simulated cycle)."""
+        self.used[:] = 0
+        self.releasing[:] = 0
+        self.pipelined[:] = 0
+        self._account()
+        for job in self.jobs.values():
+            job.recount()
+
     def _account(self) -> None:
         occ = [t for t in self.tasks if t.node >= 0 and t.status in OCCUPYING]
         if occ:

@@ -1,0 +1,36 @@
+"""``POST /v1/simulate``: multi-cycle what-if."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from api_schemas.decision import DecisionRequest, DecisionResponse
+
+
+class SimulateRequest(DecisionRequest):
+    cycles: int = Field(3, ge=1, le=50, description="Cycles to run (stops early when nothing changes).")
+
+
+class FinalPod(BaseModel):
+    pod: str
+    node: str | None
+    phase: str
+
+
+class FinalState(BaseModel):
+    pods: list[FinalPod]
+
+
+class SimulateMetrics(BaseModel):
+    cycles: int
+    bindings: int
+    nominations: int
+    evictions: int
+    gangsBroken: int
+    cascadingPreemptions: int = Field(description="Jobs that lost pods and later evicted others.")
+
+
+class SimulateResponse(BaseModel):
+    cycles: list[DecisionResponse]
+    final: FinalState
+    metrics: SimulateMetrics

@@ -1,0 +1,26 @@
+"""``POST /v1/simulate``: several decision cycles, each applied to the snapshot."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from api_schemas.simulate import SimulateRequest, SimulateResponse
+from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.settings import get_settings
+from app.simulate import simulate
+
+router = APIRouter(tags=["simulate"])
+
+
+@router.post(
+    "/v1/simulate",
+    response_model=SimulateResponse,
+    responses=PROBLEM_RESPONSES,
+    openapi_extra=body_schema(SimulateRequest),
+    summary="Multi-cycle what-if: apply each decision and decide again",
+)
+async def post_simulate(request: Request) -> Response:
+    settings = get_settings()
+    envelope = await envelope_of(request, settings)
+    return json_response(await compute(simulate, envelope, settings))
