@@ -195,14 +195,15 @@ def test_roi_example2_partial_fit_ranks_the_efficient_small_victim_first(client)
 
 
 def test_roi_example3_multi_resource_saturation_is_a_tie(client):
-    # need 4 CPU + 16Gi; E (4 CPU, 4Gi) and F (2 CPU, 8Gi) both score ROI 1.0: job order decides (older first kept)
+    # need 4 CPU + 16Gi; E (4 CPU, 4Gi) and F (2 CPU, 8Gi) both score ROI 1.0; the tie goes to the bundle
+    # that covers more of the need (E: 1 + 0.25 > F: 0.5 + 0.5)
     objs = [node("n0", cpu="6", memory="12Gi", gpu=None)] + CLASSES
     objs += victim("vic-e", ["n0"], cpu="4", memory="4Gi", created="2026-11-23T07:00:00Z")
     objs += victim("vic-f", ["n0"], cpu="2", memory="8Gi", created="2026-11-23T07:30:00Z")
     out = decide(client, objs + single_preemptor(cpu="4", memory="12Gi"), explain=True)
     rois = dict(bundle_rois(out))
     assert rois == {"ml/vic-e": 1.0, "ml/vic-f": 1.0}
-    assert bundle_rois(out)[0][0] == "ml/vic-f"  # the tie goes to job order: the younger job is the first victim
+    assert bundle_rois(out)[0][0] == "ml/vic-e"
 
 
 def test_roi_example4_unrequested_gpu_is_skipped_or_penalised(client):

@@ -20,7 +20,7 @@ Local tasks are ordered (seed 01): coverage of the need (most first), task prior
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,7 +40,7 @@ class Bundle:
     local: np.ndarray
     global_: np.ndarray
     roi: float = 0.0
-    order: tuple = field(default_factory=tuple)
+    cover: float = 0.0
 
     @property
     def label(self) -> str:
@@ -61,6 +61,15 @@ def roi(local: np.ndarray, global_: np.ndarray, need: np.ndarray, *, penalty: fl
     if cost <= 0:
         return float("inf")
     return gain / cost
+
+
+def coverage(local: np.ndarray, need: np.ndarray) -> float:
+    """How much of the need a bundle frees: ``Σ min(local_i, need_i) / need_i``."""
+    asked = need > 0
+    if not asked.any():
+        return 0.0
+    n = need[asked].astype(np.float64)
+    return float((np.minimum(local[asked], n) / n).sum())
 
 
 def order_local(tasks: list[Task], need: np.ndarray) -> list[Task]:

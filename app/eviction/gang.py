@@ -17,7 +17,8 @@ For each starving preemptor job (queue order, then job order):
    Whole bundles, sorted (Safe before Whole; then job priority for preempt or the victim
    queue order for reclaim; ROI; job order; creation time), validated by the plugins in one
    call over the flattened list (a rejected task drops its Whole bundle and shrinks its
-   Safe bundle), and sorted again.
+   Safe bundle), and sorted again. Among Whole bundles of equal rank and ROI, the one that
+   covers more of the need goes first (fewer gangs broken; a Gangplank addition).
 4. **Select and simulate** — bundles are added until free + freed capacity covers the need;
    then the placement is simulated on the cleared domain with allocate's logic; on
    failure more bundles are added, then the next domain is tried.
@@ -38,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from app.actions.allocate import Allocate, pending_tasks
-from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, make_bundles, roi
+from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
 from app.model.cluster import Job, Task
@@ -281,6 +282,7 @@ class GangEviction:
             bundles.extend(make_bundles(c.jobs[key], local, need, size))
         for b in bundles:
             b.roi = roi(b.local, b.global_, need, penalty=self.roi_penalty, capacity=capacity)
+            b.cover = coverage(b.local, need)
         bundles = self.sort(ssn, job, bundles)
         flat = [t for b in bundles for t in b.tasks]
         rep = pending_tasks(job)[0]
@@ -296,6 +298,7 @@ class GangEviction:
                     b.tasks = ok
                     b.local = np.sum([t.req for t in ok], axis=0)
                     b.roi = roi(b.local, b.global_, need, penalty=self.roi_penalty, capacity=capacity)
+                    b.cover = coverage(b.local, need)
                 kept.append(b)
         return self.sort(ssn, job, kept)
 
@@ -317,6 +320,8 @@ class GangEviction:
                 return -1 if a.job.priority < b.job.priority else 1
             if a.roi != b.roi:
                 return -1 if a.roi > b.roi else 1
+            if a.kind == WHOLE and a.cover != b.cover:  # fewer gangs broken to cover the need
+                return -1 if a.cover > b.cover else 1
             c = -ssn.job_order(a.job, b.job)  # victims: the job that would be scheduled last goes first
             if c:
                 return c

@@ -66,6 +66,10 @@ class LegacyEviction:
     def for_job(self, ssn: Session, job: Job) -> None:
         queue = ssn.cluster.queues[job.queue]
         stmt = ssn.statement()
+        self.on_node: dict[int, list[Task]] = {}
+        for t in ssn.cluster.tasks:  # victims by node (their state is re-checked when used)
+            if t.node >= 0 and t.status in VICTIM_STATES:
+                self.on_node.setdefault(t.node, []).append(t)
         nodes = self.domain_nodes(ssn, job)
         for task in ssn.sort_tasks(pending_tasks(job)):
             if not ssn.job_starving(job):
@@ -94,10 +98,6 @@ class LegacyEviction:
         scores, _ = ssn.node_scores(task, cand)
         order = sorted(range(len(cand)), key=lambda i: (-scores[i], int(cand[i])))
         queue = c.queues[job.queue]
-        on_node: dict[int, list[Task]] = {}
-        for t in c.tasks:
-            if t.node >= 0 and t.status in VICTIM_STATES:
-                on_node.setdefault(t.node, []).append(t)
         for i in order:
             n = int(cand[i])
             if (c.future_idle_of(n) >= task.req).all() and ssn.allocatable(queue, task):  # type: ignore[operator]
@@ -105,7 +105,7 @@ class LegacyEviction:
                 # visible and reserved (Volcano would leave it to the next cycle's allocate)
                 stmt.pipeline(task, n, eviction_occurred=True)
                 return True
-            victims = [v for v in on_node.get(n, []) if self.eligible(c, job, v)]
+            victims = [v for v in self.on_node.get(n, []) if v.status in VICTIM_STATES and self.eligible(c, job, v)]
             allowed = ssn.preemptable(task, victims) if self.kind == PREEMPT else ssn.reclaimable(task, victims)
             if not allowed:
                 continue
