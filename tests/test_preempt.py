@@ -232,3 +232,45 @@ def test_roi_threshold_lets_efficiency_override_victim_priority(client):
     conf = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"roiThreshold": 0.05}}]}
     out = decide(client, objs + single_preemptor(gpu=2, tier=1), config=conf, explain=True)
     assert evicted(out) == ["ml/vic-b-0"]  # ROI 1.0 vs 0.5: efficiency wins
+
+
+def test_boundary_safe_bundle_is_trimmed_not_evicted_whole(client):
+    # a 10-pod job with minAvailable 0 is all surplus (one Safe bundle of 10); one pod is needed
+    nodes = [node(f"n{i}") for i in range(10)]
+    out = decide(client, nodes + CLASSES + gang("wide", [f"n{i}" for i in range(10)], min_member=0) + preemptor("p", 1))
+    assert len(out["evictions"]) == 1  # volcano#5984: upstream evicts all 10
+
+
+def test_soft_topology_searches_victims_over_the_whole_cluster(client):
+    objs = two_leaves(1) + CLASSES + gang("a", ["a0"], min_member=1) + gang("b", ["b0"], min_member=1)
+    objs += [podgroup("p", ns="ml", min_member=2, priority_class="high", network_topology={"mode": "soft"}),
+             pod("p-0", ns="ml", gpu=8, group="p", priority_class="high"), pod("p-1", ns="ml", gpu=8, group="p", priority_class="high")]  # fmt: skip
+    out = decide(client, objs, explain=True)
+    assert [d["hyperNode"] for d in out["explanation"]["jobs"]["ml/p"]["evictionDomains"]] == ["<cluster-top-hypernode>"]
+    assert len(out["nominations"]) == 2
+
+
+def test_a_gang_victim_selector_plugin_overrides_the_choice(client, monkeypatch):
+    from app.framework.plugin import Plugin
+    from app.plugins import PLUGINS
+
+    class PickOldest(Plugin):
+        name = "pick-oldest"
+
+        def open(self):
+            self.ssn.register("gang_victim_selector", self.name, self.pick)
+
+        def pick(self, job, need, candidates, kind):
+            oldest = min(candidates, key=lambda k: self.ssn.cluster.jobs[k].created)
+            return {oldest: candidates[oldest]}
+
+    monkeypatch.setitem(PLUGINS, "pick-oldest", PickOldest)
+    from app import service
+
+    monkeypatch.setattr(service, "KNOWN_PLUGINS", service.KNOWN_PLUGINS | {"pick-oldest"})
+    conf = {**GANG_PREEMPT, "tiers": [GANG_PREEMPT["tiers"][0], {"plugins": GANG_PREEMPT["tiers"][1]["plugins"] + [{"name": "pick-oldest"}]}]}
+    objs = [node("n0"), node("n1")] + CLASSES
+    objs += gang("young", ["n0"], min_member=1, pg_created="2026-11-22T00:00:00Z")
+    objs += gang("old", ["n1"], min_member=1, pg_created="2026-11-01T00:00:00Z")
+    out = decide(client, objs + preemptor("p", 1), config=conf)
+    assert evicted(out) == ["ml/old-0"]

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from app.actions.allocate import Allocate, pending_tasks
-from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, make_bundles, roi
+from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
 from app.model.cluster import Job, Task
@@ -275,6 +275,16 @@ class GangEviction:
 
     def bundles(self, ssn: Session, job: Job, domain: int, need: np.ndarray) -> list[Bundle]:
         c = ssn.cluster
+        picked = ssn.gang_victim_selector(job, need, self.candidates(ssn, job, domain), self.kind)
+        if picked is not None:  # a plugin overrides the selection (seed 01's GangVictimSelector)
+            size = c.resources.size
+            out = []
+            for key in sorted(picked):
+                tasks = [t for t in picked[key] if t.status in VICTIM_STATES and t.node >= 0]
+                if tasks:
+                    local = np.sum([t.req for t in tasks], axis=0)
+                    out.append(Bundle(WHOLE, c.jobs[key], tasks, local, job_global_or(c.jobs[key], local, size)))
+            return out
         size = c.resources.size
         capacity = c.allocatable.sum(axis=0).astype(np.float64)
         bundles: list[Bundle] = []
@@ -365,3 +375,8 @@ class GangEviction:
                 "whole gang" + (f", ROI {b.roi:.3g}" if b.roi != float("inf") else "")
             )  # fmt: skip
             op.reason = f"{self.kind} for {job.key} (priority {job.priority}): {why}; {b.label} bundle of {b.job.key}: {bundle}"
+
+
+def job_global_or(job: Job, local: np.ndarray, size: int) -> np.ndarray:
+    glob, _ = job_global(job)
+    return local if glob is None else glob

@@ -32,6 +32,7 @@ POINT_FLAG = {
     "sub_job_ready": "SubJobReady", "sub_job_pipelined": "SubJobPipelined", "preemptable": "Preemptable",
     "reclaimable": "Reclaimable", "unified_evictable": "", "overused": "Overused", "allocatable": "Allocatable",
     "preemptive": "Preemptive", "job_enqueueable": "JobEnqueued", "job_enqueued": "JobEnqueued",
+    "gang_victim_selector": "Victim",
 }  # fmt: skip
 
 PURPOSE_ALLOCATE, PURPOSE_EVICT = "allocate", "evict"
@@ -229,6 +230,15 @@ class Session:
             if victims:
                 return victims
         return []
+
+    def gang_victim_selector(self, job: Job, need: np.ndarray, candidates: dict[str, list[Task]], kind: str) -> dict[str, list[Task]] | None:
+        """GangVictimSelector (seed 01): the first plugin that answers picks the victims
+        itself (job key -> tasks); the framework still simulates and trims them."""
+        for _, fn in self.fns("gang_victim_selector"):
+            picked = fn(job, need, candidates, kind)
+            if picked is not None:
+                return picked
+        return None
 
     def unified_evictable(self, preemptor: Task, candidates: Sequence[Task], kind: str) -> list[Task]:
         """UnifiedEvictable (gang-aware eviction): the flattened, ordered candidate list goes

@@ -109,6 +109,9 @@ class NetworkTopologyAware(Plugin):
         highest = self.constraint_tier(job, sg)
         if highest is None:
             return [[root]]
+        nt = sg.network_topology if sg is not None and sg.network_topology is not None else job.network_topology
+        if purpose == PURPOSE_EVICT and nt is not None and nt.mode == "soft":
+            return [[root]]  # seed 01: soft topology searches victims over the whole cluster
         allocated = self.ssn.subgroup_hypernode.get(sg.uid) if sg is not None else self.ssn.job_hypernode.get(job.key)
         search = root
         if allocated is not None:

@@ -307,10 +307,11 @@ def build_topology(
     """
     seen: set[str] = set()
     for s in specs:
+        name_ptr = join_pointer(s.pointer, "metadata", "name")
         if s.name == ROOT_NAME:
-            raise InputError(f"{ROOT_NAME!r} is reserved for the virtual root", join_pointer(s.pointer, "metadata", "name"), s.obj)
+            raise InputError(f"{ROOT_NAME!r} is reserved for the virtual root", name_ptr, s.obj)
         if s.name in seen:
-            raise InputError(f"duplicate HyperNode name {s.name!r}", join_pointer(s.pointer, "metadata", "name"), s.obj)
+            raise InputError(f"duplicate HyperNode name {s.name!r}", name_ptr, s.obj)
         seen.add(s.name)
     ordered = sorted(specs, key=lambda s: s.name)
     hidx = {s.name: i for i, s in enumerate(ordered)}
