@@ -43,6 +43,8 @@ def scheduler_config(raw: Any) -> SchedulerConfig:
 
 def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobState:
     """Where a job stands after the decision (one pass over its tasks)."""
+    if len(job.tasks) == 1 and job.key not in (ssn.messages if ssn is not None else ()):
+        return _single_state(cluster, job)
     ready = succeeded = new = waiting = pending = occupying = 0
     placed: set[int] = set()
     for t in job.tasks:
@@ -86,6 +88,26 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
     if ssn is not None and pending and job.key in ssn.messages:
         msg += f"; {ssn.messages[job.key]}"
     return JobState(job.key, state, hyper, msg)
+
+
+_SINGLE = {
+    TaskStatus.RUNNING: "Running", TaskStatus.BOUND: "Running", TaskStatus.BINDING: "Running",
+    TaskStatus.SUCCEEDED: "Completed", TaskStatus.ALLOCATED: "Bound", TaskStatus.PIPELINED: "Pipelined",
+    TaskStatus.RELEASING: "Incomplete",
+}  # fmt: skip
+
+
+def _single_state(cluster: Cluster, job: Job) -> JobState:
+    """The common case of a pod on its own (tens of thousands in a large snapshot)."""
+    t = job.tasks[0]
+    st = t.status
+    state = _SINGLE.get(st, "Pending")
+    if job.min_available > 1 and st in READY and st != TaskStatus.SUCCEEDED:
+        state = "Incomplete"  # a gang of one pod that asks for more
+    ready = 1 if st in READY else 0
+    hyper = cluster.topology.names[int(cluster.topology.node_hypernode[t.node])] if t.node >= 0 and st.holds_node else None
+    pending = 1 if st == TaskStatus.PENDING else 0
+    return JobState(job.key, state, hyper, f"{ready}/1 tasks ready, {pending} pending, minAvailable {job.min_available}")
 
 
 def run_session(req: Request) -> Session:

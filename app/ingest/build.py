@@ -45,7 +45,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     topology = _topology(d, topology_name, max_hypernode_depth)
     queues = _queues(d)
     groups = _groups(d)
-    tasks, jobs = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
+    tasks, jobs, task_req = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     for job in jobs.values():
         if job.queue not in queues:
             if job.queue != DEFAULT_QUEUE:
@@ -65,6 +65,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         priority_classes=classes,
         pdbs=sorted(d.pdbs, key=lambda p: (p.namespace, p.name)),
         now=now,
+        task_req=task_req,
     )
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
@@ -275,7 +276,7 @@ def _tasks_and_jobs(
     classes: dict[str, PriorityClass],
     default: PriorityClass | None,
     table: ResourceTable,
-) -> tuple[list[Task], dict[str, Job]]:
+) -> tuple[list[Task], dict[str, Job], Any]:
     jobs: dict[str, Job] = {}
     by_group: dict[tuple[str, str, str], Job] = {}
     tasks: list[Task] = []
@@ -336,7 +337,7 @@ def _tasks_and_jobs(
     for job in jobs.values():
         _assign_subgroups(job)
         job.recount()
-    return tasks, dict(sorted(jobs.items()))
+    return tasks, dict(sorted(jobs.items())), reqs
 
 
 def new_task(

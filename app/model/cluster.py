@@ -321,6 +321,7 @@ class Cluster:
         priority_classes: dict[str, PriorityClass],
         pdbs: list[PodDisruptionBudget],
         now: float,
+        task_req: np.ndarray | None = None,
     ) -> None:
         self.resources = resources
         self.nodes = nodes
@@ -335,11 +336,35 @@ class Cluster:
         self.pdbs = pdbs
         self.now = now
         self.warnings: list[str] = []
+        # one row per task (``tasks[i].req`` is a view of row i)
+        self.task_req = task_req if task_req is not None else (
+            np.stack([t.req for t in tasks]) if tasks else np.zeros((0, resources.size), dtype=np.int64)
+        )  # fmt: skip
         n, r = allocatable.shape
         self.used = np.zeros((n, r), dtype=np.int64)
         self.releasing = np.zeros((n, r), dtype=np.int64)
         self.pipelined = np.zeros((n, r), dtype=np.int64)
         self._account()
+
+    def task_columns(self, key: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """Per task: its status and the ordinal of its job's ``key`` ("queue" or "job"), as
+        arrays, plus the ordinal's names: lets plugins sum usage with one ``np.add.at``."""
+        names: dict[str, int] = {}
+        status = np.fromiter((t.status for t in self.tasks), dtype=np.int8, count=len(self.tasks))
+        if key == "queue":
+            ords = [names.setdefault(t.job.queue, len(names)) if t.job is not None else -1 for t in self.tasks]
+        else:
+            ords = [names.setdefault(t.job.key, len(names)) if t.job is not None else -1 for t in self.tasks]
+        return status, np.asarray(ords, dtype=np.int64), list(names)
+
+    def sum_by(self, key: str, states: frozenset[TaskStatus]) -> dict[str, np.ndarray]:
+        """Σ requests of the tasks in ``states`` per queue or per job."""
+        status, ords, names = self.task_columns(key)
+        mask = np.isin(status, np.array(sorted(int(s) for s in states), dtype=np.int8)) & (ords >= 0)
+        out = np.zeros((len(names), self.resources.size), dtype=np.int64)
+        if mask.any():
+            np.add.at(out, ords[mask], self.task_req[mask])
+        return {n: out[i] for i, n in enumerate(names)}
 
     def reaccount(self) -> None:
         """Recompute node accounting from task states (after a simulated cycle)."""

@@ -19,13 +19,9 @@ class Drf(Plugin):
     def open(self) -> None:
         c = self.ssn.cluster
         self.total = c.allocatable.sum(axis=0).astype(np.float64)
-        self.alloc: dict[str, np.ndarray] = {}
-        for job in c.jobs.values():
-            v = np.zeros(c.resources.size)
-            for t in job.tasks:
-                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
-                    v += t.req
-            self.alloc[job.key] = v
+        held = c.sum_by("job", OCCUPYING | {TaskStatus.PIPELINED})
+        zero = np.zeros(c.resources.size)
+        self.alloc: dict[str, np.ndarray] = {k: held[k].astype(np.float64) if k in held else zero for k in c.jobs}
         self.ssn.on_allocate(lambda t: self._add(t, 1))
         self.ssn.on_deallocate(lambda t: self._add(t, -1))
         self.ssn.register("job_order", self.name, self.job_order)

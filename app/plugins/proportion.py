@@ -69,17 +69,17 @@ class Proportion(Plugin):
                 q, float(q.weight), zero.copy(), zero.copy(), zero.copy(),
                 table.vector(q.guarantee or {}).astype(np.float64), cap, cap.copy(), zero.copy(),
             )  # fmt: skip
+        held = c.sum_by("queue", OCCUPYING | {TaskStatus.PIPELINED})
+        waiting = c.sum_by("queue", frozenset({TaskStatus.PENDING}))
+        for name, attr in self.attrs.items():
+            if name in held:
+                attr.allocated = attr.allocated + held[name]
+                attr.request = attr.request + held[name]
+            if name in waiting:
+                attr.request = attr.request + waiting[name]
         for job in c.jobs.values():
             attr = self.attrs.get(job.queue)
-            if attr is None:
-                continue
-            for t in job.tasks:
-                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
-                    attr.allocated += t.req
-                    attr.request += t.req
-                elif t.status == TaskStatus.PENDING:
-                    attr.request += t.req
-            if job.phase == "Inqueue" and job.min_resources:
+            if attr is not None and job.phase == "Inqueue" and job.min_resources:
                 attr.inqueue += table.vector(job.min_resources)
         guarantees = sum((a.guarantee for a in self.attrs.values()), start=np.zeros(r))
         for a in self.attrs.values():
