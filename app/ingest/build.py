@@ -281,8 +281,10 @@ def _tasks_and_jobs(
     by_group: dict[tuple[str, str, str], Job] = {}
     tasks: list[Task] = []
     seen: dict[str, PodDraft] = {}
-    reqs = table.matrix([p.req for p in d.pods])
+    reqs = table.matrix_shared([p.req for p in d.pods])
     singles: list[tuple[Task, PodDraft]] = []
+    best_effort: dict[int, bool] = {}
+    default_value = default.value if default is not None else 0
     for i, p in enumerate(d.pods):
         key = f"{p.namespace}/{p.name}"
         if key in seen:
@@ -298,21 +300,25 @@ def _tasks_and_jobs(
                 )
         else:
             node = -1
+        pclass = None
         if p.priority is not None:
             priority = p.priority
         elif p.priority_class:
             priority = _class_value(p.priority_class, classes, _at(p, ("spec", "priorityClassName"), "priorityClassName"), p.ident)
         else:
-            priority = default.value if default is not None else 0
-        pclass = classes.get(p.priority_class) if p.priority_class else None
+            priority = default_value
+        if p.priority_class:
+            pclass = classes.get(p.priority_class)
+        be = best_effort.get(id(p.req))
+        if be is None:
+            be = best_effort[id(p.req)] = sum(p.req.values()) == p.req.get("pods", 0)
         t = new_task(
             i, p, key, _task_status(p), node, reqs[i], priority,
-            p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"),
-            sum(p.req.values()) == p.req.get("pods", 0),
-            p.priority_class in BUILTIN_PRIORITY_CLASSES or p.namespace == CRITICAL_NAMESPACE,
+            p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), be,
+            p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
         tasks.append(t)
-        job = _job_for(p, t, groups, by_group, jobs, classes, default, d)
+        job = _job_for(p, t, groups, by_group, jobs, classes, default, d) if p.group is not None else None
         if job is None:
             singles.append((t, p))
             continue
@@ -335,6 +341,9 @@ def _tasks_and_jobs(
         t.job = job
         jobs[key] = job
     for job in jobs.values():
+        if len(job.tasks) == 1 and not job.subgroup_policies:
+            job.count_single()
+            continue
         _assign_subgroups(job)
         job.recount()
     return tasks, dict(sorted(jobs.items())), reqs

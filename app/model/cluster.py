@@ -227,6 +227,14 @@ class Job:
         c = self.role_counts.get(role)
         return sum(c[s] for s in states) if c else 0
 
+    def count_single(self) -> None:
+        """``recount`` for a job of one task (the common case, kept cheap)."""
+        t = self.tasks[0]
+        counts = [0] * N_STATES
+        counts[t.status] = 1
+        self.counts = counts
+        self.role_counts = {t.role: list(counts)}
+
     def recount(self) -> None:
         """Rebuild the per-status counters from the tasks (after ingest)."""
         self.counts = [0] * N_STATES

@@ -61,5 +61,18 @@ class ResourceTable:
                 m[r, idx[k]] = q
         return m
 
+    def matrix_shared(self, rows: list[Mapping[str, int]]) -> np.ndarray:
+        """Like ``matrix`` but converts each distinct map object once (ingest shares them)."""
+        seen: dict[int, int] = {}
+        unique: list[Mapping[str, int]] = []
+        idx = np.empty(len(rows), dtype=np.intp)
+        for i, r in enumerate(rows):
+            j = seen.get(id(r))
+            if j is None:
+                j = seen[id(r)] = len(unique)
+                unique.append(r)
+            idx[i] = j
+        return self.matrix(unique)[idx]
+
     def to_dict(self, vec: np.ndarray, *, keep_zero: bool = False) -> dict[str, int]:
         return {n: int(vec[i]) for i, n in enumerate(self.names) if keep_zero or vec[i]}
