@@ -179,3 +179,29 @@ def test_kai_reclaim_takes_from_a_queue_above_its_fair_share(client):
     out = decide(client, objs, config=conf)
     assert len(out["evictions"]) == 1 and out["evictions"][0]["job"] == "ml/hog"
     assert [n["pod"] for n in out["nominations"]] == ["ml/want-0"]
+
+
+def test_kai_saturation_stops_a_reclaimer_above_its_share():
+    # rich holds 16 GPUs, poor 8 and wants 8 more, on 24 GPUs with no quotas: fair share 12 each.
+    # poor would end at 16/12 > 1 while rich would drop to 8/12: saturated, rich keeps its pod.
+    from app.framework.config import load_config
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from app.settings import Settings
+
+    objs = [node("a"), node("b"), node("c"), kai_queue("rich", 0), kai_queue("poor", 0)]
+    hog = kai_job("hog", "rich", 2, 8, min_member=1)
+    have = kai_job("have", "poor", 1, 8)
+    for pod_, n in ((hog[1], "a"), (hog[2], "b"), (have[1], "c")):
+        pod_["spec"]["nodeName"] = n
+        pod_["status"]["phase"] = "Running"
+    req = read_request(request(objs + hog + have + kai_job("more", "poor", 1, 8)), Settings())
+    cfg = load_config({"profile": "kai", "actions": "allocate"}, known_actions=KNOWN_ACTIONS, action_aliases={},
+                      known_plugins=KNOWN_PLUGINS)  # fmt: skip
+    ssn = Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    plugin = ssn.plugins["proportion"]
+    c = req.cluster
+    victims = [c.task_index["ml/hog-0"], c.task_index["ml/hog-1"]]
+    assert plugin.reclaimable(c.task_index["ml/more-0"], victims) == []

@@ -267,6 +267,9 @@ class KaiFairShare(Plugin):
         if not is_preemptible(reclaimer.job) and not within:
             return []
         left = {n: q.allocated.copy() for n, q in self.queues.items()}
+        mult = max(1.0, self.arg_float("relcaimerSaturationMultiplier", self.arg_float("reclaimerUtilizationMultiplier", 1.0)))
+        after = rq.allocated + request
+        r_ratio = np.where(rq.fair > 0, after / np.where(rq.fair > 0, rq.fair, 1), np.where(after > 0, np.inf, 0.0))
         out = []
         for t in candidates:
             vq = self.queues.get(t.job.queue) if t.job is not None else None
@@ -278,9 +281,17 @@ class KaiFairShare(Plugin):
             keep_fair = bool((remaining > share + 1e-9).any())
             vdes = np.where(vq.deserved < 0, np.inf, vq.deserved)
             guarantee = within and bool((remaining > vdes + 1e-9).any())
-            if keep_fair or guarantee:
-                out.append(t)
-                left[vq.name] = remaining - self._vec(t.req)  # type: ignore[arg-type]
+            if not (keep_fair or guarantee):
+                continue
+            v = self._vec(t.req)  # type: ignore[arg-type]
+            dims = (v > 0) & (request > 0)
+            v_after = remaining - v
+            v_ratio = np.where(vq.fair > 0, v_after / np.where(vq.fair > 0, vq.fair, 1), np.inf)
+            saturated = dims & (r_ratio > 1) & (r_ratio * mult >= v_ratio)
+            if saturated.any():
+                continue  # the reclaimer is already above its share and no better off than the victim
+            out.append(t)
+            left[vq.name] = v_after
         return out
 
     # -- allocation -----------------------------------------------------------------------
