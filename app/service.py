@@ -112,7 +112,10 @@ def _single_state(cluster: Cluster, job: Job) -> JobState:
 
 def run_session(req: Request) -> Session:
     cfg = scheduler_config(req.config)
-    ssn = Session(req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS)
+    ssn = Session(
+        req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
+        solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
+    )  # fmt: skip
     for name in cfg.actions:
         ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
     return ssn

@@ -22,8 +22,15 @@ def _flag(v: Any) -> bool:
     return v is True or (isinstance(v, str) and v.strip().lower() == "true")
 
 
-def evictor(kind: str, args: dict[str, Any]) -> GangEviction:
-    """``algorithm: kep5710`` selects KEP-5710's priority-threshold search; default: bundles."""
+def evictor(kind: str, args: dict[str, Any], ssn: Session | None = None) -> GangEviction:
+    """``options.solver: exact`` solves victim selection as a MILP; else ``algorithm:
+    kep5710`` selects KEP-5710's priority-threshold search; default: bundles."""
+    if ssn is not None and ssn.solver == "exact":
+        from app.eviction.exact import ExactEviction  # scipy loads only when asked for
+
+        ev = ExactEviction(kind, args)
+        ev.time_limit = ssn.deadline_s
+        return ev
     if str(args.get("algorithm", "bundles")).lower() == "kep5710":
         return Kep5710Eviction(kind, args)
     return GangEviction(kind, args)
@@ -43,7 +50,7 @@ class Preempt(Action):
 
     def execute(self, ssn: Session) -> None:
         if self.force_gang or gang_aware(ssn, PREEMPT, self.args):
-            evictor(PREEMPT, self.args).execute(ssn)
+            evictor(PREEMPT, self.args, ssn).execute(ssn)
         else:
             LegacyEviction(PREEMPT, self.args).execute(ssn)
 
@@ -55,7 +62,7 @@ class Reclaim(Action):
 
     def execute(self, ssn: Session) -> None:
         if self.force_gang or gang_aware(ssn, RECLAIM, self.args):
-            evictor(RECLAIM, self.args).execute(ssn)
+            evictor(RECLAIM, self.args, ssn).execute(ssn)
         else:
             LegacyEviction(RECLAIM, self.args).execute(ssn)
 

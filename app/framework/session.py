@@ -48,11 +48,15 @@ class Session:
         *,
         explain: bool = False,
         profile_plugins: dict[str, dict[str, type[Plugin]]] | None = None,
+        solver: str = "heuristic",
+        deadline_s: float = 5.0,
     ) -> None:
         self.cluster = cluster
         self.config = config
         self.now = cluster.now
         self.explain = explain
+        self.solver = solver  # "heuristic" | "exact" (MILP victim selection)
+        self.deadline_s = deadline_s
         self.explanation: dict[str, Any] = {}
         self.decision = Decision()
         # job key -> HyperNode id of its placed tasks (Volcano's AllocatedHyperNode), and
