@@ -30,8 +30,11 @@ def destroyed(out):
 def test_exact_finds_the_cheaper_set_of_gangs(client):
     heuristic = decide(client, knapsack_case(), "heuristic")
     exact = decide(client, knapsack_case(), "exact")
-    assert destroyed(heuristic) == ["ml/a", "ml/b"]  # coverage-first greedy: 4 nodes of gangs broken
-    assert destroyed(exact) == ["ml/a", "ml/c"]  # the optimum: exactly 3 nodes of gangs
+    # the optimum breaks exactly 3 nodes' worth of gangs (a + c); the covering greedy finds it too,
+    # where a coverage-first order would have broken a + b (4 nodes)
+    for out in (exact, heuristic):
+        broken = destroyed(out)
+        assert len(broken) == 2 and "ml/c" in broken  # one 2-pod gang and the 1-pod gang
     ex = exact["explanation"]["jobs"]["ml/p"]["exact"][0]
     assert ex["gap"] == 0.0 and ex["objective"] is not None and ex["lpBound"] <= ex["objective"] + 1e-6
     assert len(exact["nominations"]) == 3

@@ -19,7 +19,9 @@ For each starving preemptor job (queue order, then job order):
    call over the flattened list (a rejected task drops its Whole bundle and shrinks its
    Safe bundle), and sorted again. Among Whole bundles of equal rank and ROI, the one that
    covers more of the need goes first (fewer gangs broken; a Gangplank addition).
-4. **Select and simulate** — bundles are added until free + freed capacity covers the need;
+4. **Select and simulate** — within each group of equal rank, the bundle with the least
+   global cost per unit of the *remaining* need goes next (a covering-knapsack greedy);
+   bundles are added until free + freed capacity covers the need;
    then the placement is simulated on the cleared domain with allocate's logic; on
    failure more bundles are added, then the next domain is tried.
 5. **Trim and commit** — a reverse pass puts back every victim whose node still holds the
@@ -196,7 +198,7 @@ class GangEviction:
         victims: list[Task] = []
         chosen: list[Bundle] = []
         freed = np.zeros_like(need)
-        for b in bundles:
+        for b in self.greedy(ssn, job, bundles, free, need):
             chosen.append(b)
             for take in self.prefixes(b, free + freed, need):
                 part = b.tasks[:take]
@@ -208,6 +210,51 @@ class GangEviction:
             victims.extend(b.tasks)
             freed = freed + b.local
         return "not enough"
+
+    def rank(self, ssn: Session, job: Job, b: Bundle) -> tuple:
+        """The part of the order that must not be overridden: Safe/Whole, then victim
+        priority (preempt) or victim queue (reclaim)."""
+        if self.roi_threshold is not None:
+            return (b.kind,)
+        if self.kind == PREEMPT:
+            return (b.kind, b.job.priority)
+        return (b.kind, b.job.queue)
+
+    def greedy(self, ssn: Session, job: Job, bundles: list[Bundle], free: np.ndarray, need: np.ndarray) -> list[Bundle]:
+        """Inside each group of equal rank, take next the bundle with the least global cost
+        per unit of the need it still covers (the remaining need shrinks as bundles are
+        taken, so a small gang that fits the rest beats a big one: a covering-knapsack greedy).
+        Groups keep their order (Safe first; lower priority or the victim queue order first)."""
+        asked = need > 0
+        if not asked.any():
+            return bundles
+        n = need[asked].astype(np.float64)
+        out: list[Bundle] = []
+        have = free[asked].astype(np.float64)
+        i = 0
+        while i < len(bundles):
+            j = i
+            key = self.rank(ssn, job, bundles[i])
+            while j < len(bundles) and self.rank(ssn, job, bundles[j]) == key:
+                j += 1
+            group = bundles[i:j]
+            i = j
+            while group:
+                remaining = np.maximum(n - have, 0)
+                if not remaining.any():
+                    out.extend(group)  # already covered: keep the rest for the simulation's sake
+                    break
+
+                def price(b: Bundle, remaining: np.ndarray = remaining) -> float:
+                    gain = float((np.minimum(b.local[asked], remaining) / n).sum())
+                    cost = float((b.global_[asked] / n).sum())
+                    return cost / gain if gain > 0 else float("inf")
+
+                best = min(range(len(group)), key=lambda k: (price(group[k]), k))
+                b = group.pop(best)
+                out.append(b)
+                have = have + b.local[asked]
+        return out
 
     @staticmethod
     def prefixes(b: Bundle, have: np.ndarray, need: np.ndarray) -> list[int]:
