@@ -36,6 +36,7 @@ suggests 0.05) a higher ROI by more than the threshold wins over job priority.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -44,9 +45,27 @@ from app.actions.allocate import Allocate, pending_tasks
 from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
-from app.model.cluster import Job, Task
+from app.model.cluster import Job, Queue, Task
 
 PREEMPT, RECLAIM = "preempt", "reclaim"
+
+
+def preemptors(ssn: Session, kind: str) -> Iterator[tuple[Queue, Job]]:
+    """Starving, valid, admitted jobs that may preempt, queue by queue (QueueOrder) and job by
+    job (JobOrder); reclaim skips overused queues. Shared by every eviction path."""
+    enqueue_on = "enqueue" in ssn.config.actions
+    by_queue: dict[str, list[Job]] = {}
+    for job in ssn.cluster.jobs.values():
+        if not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
+            continue
+        if job.preemption_policy == "Never" or ssn.job_valid(job) or not ssn.job_starving(job):
+            continue
+        by_queue.setdefault(job.queue, []).append(job)
+    for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
+        if kind == RECLAIM and ssn.overused(queue):
+            continue
+        for job in ssn.sort_jobs(by_queue[queue.name]):
+            yield queue, job
 
 
 def _arg(args: dict[str, Any], key: str, default: Any) -> Any:
@@ -68,23 +87,11 @@ class GangEviction:
 
     # -- preemptors ---------------------------------------------------------------------------
     def execute(self, ssn: Session) -> None:
-        enqueue_on = "enqueue" in ssn.config.actions
-        by_queue: dict[str, list[Job]] = {}
-        for job in ssn.cluster.jobs.values():
-            if not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
+        for queue, job in preemptors(ssn, self.kind):
+            if self.kind == RECLAIM and not ssn.preemptive(queue, pending_tasks(job)):
                 continue
-            if job.preemption_policy == "Never" or ssn.job_valid(job) or not ssn.job_starving(job):
-                continue
-            by_queue.setdefault(job.queue, []).append(job)
-        queues = [ssn.cluster.queues[q] for q in by_queue]
-        for queue in ssn.sort_queues(queues):
-            if self.kind == RECLAIM and ssn.overused(queue):
-                continue
-            for job in ssn.sort_jobs(by_queue[queue.name]):
-                if self.kind == RECLAIM and not ssn.preemptive(queue, pending_tasks(job)):
-                    continue
-                if ssn.job_starving(job):
-                    self.evict_for(ssn, job)
+            if ssn.job_starving(job):
+                self.evict_for(ssn, job)
 
     def evict_for(self, ssn: Session, job: Job) -> bool:
         tasks = pending_tasks(job)

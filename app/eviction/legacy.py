@@ -26,7 +26,7 @@ import numpy as np
 
 from app.actions.allocate import pending_tasks
 from app.eviction.bundles import VICTIM_STATES
-from app.eviction.gang import PREEMPT, RECLAIM
+from app.eviction.gang import PREEMPT, RECLAIM, preemptors
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
 from app.model.cluster import Job, Task
@@ -38,19 +38,8 @@ class LegacyEviction:
         self.args = args
 
     def execute(self, ssn: Session) -> None:
-        enqueue_on = "enqueue" in ssn.config.actions
-        by_queue: dict[str, list[Job]] = {}
-        for job in ssn.cluster.jobs.values():
-            if not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
-                continue
-            if job.preemption_policy == "Never" or ssn.job_valid(job) or not ssn.job_starving(job):
-                continue
-            by_queue.setdefault(job.queue, []).append(job)
-        for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
-            if self.kind == RECLAIM and ssn.overused(queue):
-                continue
-            for job in ssn.sort_jobs(by_queue[queue.name]):
-                self.for_job(ssn, job)
+        for _, job in preemptors(ssn, self.kind):
+            self.for_job(ssn, job)
 
     def domain_nodes(self, ssn: Session, job: Job) -> np.ndarray:
         topo = ssn.cluster.topology

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from app.framework.plugin import Plugin
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
 
@@ -76,6 +76,23 @@ def subgroups_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
 PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
 
 
+def surplus_only(candidates: Sequence[Task], states: frozenset[TaskStatus], guarded: Callable[[Task], bool]) -> list[Task]:
+    """Keep candidates in order, but a guarded task's job may only lose tasks while its count
+    in ``states`` stays above minAvailable (each kept task uses one unit of that surplus)."""
+    left: dict[str, int] = {}
+    out = []
+    for t in candidates:
+        job = t.job
+        if job is None or not guarded(t):
+            out.append(t)
+            continue
+        n = left.setdefault(job.key, job.count(states))
+        if n > job.min_available:
+            out.append(t)
+            left[job.key] = n - 1
+    return out
+
+
 class Gang(Plugin):
     name = "gang"
     summary = "all-or-nothing gangs: minMember, minTaskMember per role, sub-group minimums, Koordinator policies"
@@ -97,18 +114,7 @@ class Gang(Plugin):
     @staticmethod
     def evictable(preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
         """Legacy Preemptable/Reclaimable: a job may lose tasks only while ready > minAvailable."""
-        left: dict[str, int] = {}
-        out = []
-        for t in candidates:
-            job = t.job
-            if job is None:
-                out.append(t)
-                continue
-            n = left.setdefault(job.key, job.count(READY))
-            if n > job.min_available:
-                out.append(t)
-                left[job.key] = n - 1
-        return out
+        return surplus_only(candidates, READY, lambda t: True)
 
     @staticmethod
     def job_valid(job: Job) -> str | None:

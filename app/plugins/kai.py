@@ -32,6 +32,7 @@ from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.ingest.reader import duration, timestamp
 from app.model.cluster import OCCUPYING, READY, Job, SubGroup, Task
+from app.plugins.gang import surplus_only
 from app.plugins.network_topology_aware import NetworkTopologyAware
 from app.plugins.priority import Priority
 
@@ -279,22 +280,12 @@ class MinRuntime(Plugin):
 
     def filter(self, preemptor: Task | None, candidates: list[Task], kind: str) -> list[Task]:
         rq = preemptor.job.queue if preemptor is not None and preemptor.job is not None else ""
-        left: dict[str, int] = {}
-        out = []
-        for t in candidates:
+
+        def protected(t: Task) -> bool:
             job = t.job
-            if job is None:
-                out.append(t)
-                continue
-            protected = self.ssn.now < self.last_start(job) + self.min_runtime(kind, job.queue, rq)
-            if not protected:
-                out.append(t)
-                continue
-            n = left.setdefault(job.key, job.count(OCCUPYING))
-            if n > job.min_available:  # an elastic job may still give its surplus
-                out.append(t)
-                left[job.key] = n - 1
-        return out
+            return job is not None and self.ssn.now < self.last_start(job) + self.min_runtime(kind, job.queue, rq)
+
+        return surplus_only(candidates, OCCUPYING, protected)  # a protected elastic job gives only its surplus
 
 
 class Inert(Plugin):
