@@ -117,6 +117,8 @@ def run_session(req: Request) -> Session:
         solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
     )  # fmt: skip
     for name in cfg.actions:
+        if ssn.out_of_time():
+            break
         ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
     return ssn
 

@@ -221,3 +221,31 @@ def test_koordinator_once_satisfied_gang_takes_new_pods_one_by_one(client):
     objs += [pod("ga-0", ns="x", gpu=8, node="n0", annotations=ann), pod("ga-1", ns="x", gpu=8, annotations=ann)]
     out = decide(client, objs)  # satisfied once (a member runs): the new pod is not gated by min-available
     assert [b["pod"] for b in out["bindings"]] == ["x/ga-1"]
+
+
+def test_a_decision_past_its_deadline_is_truncated_but_never_partial(client, monkeypatch):
+    from app.framework.session import Session
+
+    calls = {"n": 0}
+
+    def after_first_job(self):
+        calls["n"] += 1
+        if calls["n"] > 2:  # the first action and its first job get through, then time is up
+            self.decision.truncated = True
+            return True
+        return False
+
+    monkeypatch.setattr(Session, "out_of_time", after_first_job)
+    objs = NODES8 + gang("a", 2, gpu=8) + gang("b", 2, gpu=8)
+    out = decide(client, objs)
+    assert out["truncated"] is True
+    placed = {}
+    for b in out["bindings"]:
+        placed[b["job"]] = placed.get(b["job"], 0) + 1
+    assert list(placed.values()) in ([], [2])  # one whole gang at most, never a part of one
+
+
+def test_deadline_option_is_bounded(client):
+    body = {"objects": NODES8, "options": {"deadlineMs": 10**9}}
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/options/deadlineMs"

@@ -76,6 +76,8 @@ class Allocate(Action):
         for q in by_queue:
             by_queue[q] = ssn.sort_jobs(by_queue[q])
         while by_queue:
+            if ssn.out_of_time():
+                return
             for q, lst in by_queue.items():
                 ssn.queue_heads[q] = lst[0]
             qname = ssn.sort_queues([queues[q] for q in by_queue])[0].name

@@ -88,6 +88,8 @@ class GangEviction:
     # -- preemptors ---------------------------------------------------------------------------
     def execute(self, ssn: Session) -> None:
         for queue, job in preemptors(ssn, self.kind):
+            if ssn.out_of_time():
+                return
             if self.kind == RECLAIM and not ssn.preemptive(queue, pending_tasks(job)):
                 continue
             if ssn.job_starving(job):

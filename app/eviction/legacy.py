@@ -39,6 +39,8 @@ class LegacyEviction:
 
     def execute(self, ssn: Session) -> None:
         for _, job in preemptors(ssn, self.kind):
+            if ssn.out_of_time():
+                return
             self.for_job(ssn, job)
 
     def domain_nodes(self, ssn: Session, job: Job) -> np.ndarray:

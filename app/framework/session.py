@@ -9,6 +9,7 @@ plugins only through these methods.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,7 @@ class Session:
         self.explain = explain
         self.solver = solver  # "heuristic" | "exact" (MILP victim selection)
         self.deadline_s = deadline_s
+        self.started = time.perf_counter()
         self.explanation: dict[str, Any] = {}
         self.decision = Decision()
         # job key -> HyperNode id of its placed tasks (Volcano's AllocatedHyperNode), and
@@ -83,6 +85,14 @@ class Session:
                 self.options[opt.name] = opt
                 self._tier = tier_idx
                 plugin.open()
+
+    def out_of_time(self) -> bool:
+        """The request's deadline has passed: actions stop taking new jobs. Every job already
+        committed stays (commits are whole gangs), and the answer says ``truncated``."""
+        if time.perf_counter() - self.started > self.deadline_s:
+            self.decision.truncated = True
+            return True
+        return False
 
     # -- registration --------------------------------------------------------------------
     def register(self, point: str, plugin: str, fn: Callable[..., Any]) -> None:
