@@ -75,7 +75,10 @@ def create_app() -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(_: Request, exc: StarletteHTTPException) -> Response:
-        return problem(exc.status_code, "http-error", str(exc.detail), str(exc.detail))
+        response = problem(exc.status_code, "http-error", str(exc.detail), str(exc.detail))
+        for k, v in (exc.headers or {}).items():  # e.g. Allow on a 405
+            response.headers[k] = v
+        return response
 
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, exc: Exception) -> Response:  # pragma: no cover - a bug

@@ -54,7 +54,7 @@ def topology_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, A
             raise InputError("a query needs a non-empty 'nodes' array", join_pointer(qp, "nodes"))
         idx = []
         for j, n in enumerate(names):
-            if n not in cluster.node_index:
+            if not isinstance(n, str) or n not in cluster.node_index:
                 raise InputError(f"node {n!r} is not in the snapshot", join_pointer(qp, "nodes", j))
             idx.append(cluster.node_index[n])
         h = topo.lca(idx)
