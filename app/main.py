@@ -14,11 +14,12 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api_schemas.decision import DecisionRequest, Problem
+from api_schemas.extender import ExtenderArgs, ExtenderBindingArgs, ExtenderPreemptionArgs
 from api_schemas.scores import ScoresRequest
 from api_schemas.simulate import SimulateRequest
 from api_schemas.topology import TopologyRequest
 from app import __version__
-from app.api import decisions, health, scores, simulate, topology
+from app.api import decisions, extender, health, scores, simulate, topology
 from app.api.common import json_response
 from app.errors import PROBLEM_BASE, InputError
 
@@ -27,7 +28,8 @@ log = logging.getLogger("gangplank")
 PROBLEM = "application/problem+json"
 
 #: Models documented for endpoints that read raw bytes (see ``body_schema``).
-BODY_MODELS: tuple[type[BaseModel], ...] = (DecisionRequest, TopologyRequest, ScoresRequest, SimulateRequest, Problem)
+BODY_MODELS: tuple[type[BaseModel], ...] = (DecisionRequest, TopologyRequest, ScoresRequest, SimulateRequest, ExtenderArgs, ExtenderPreemptionArgs,
+                                               ExtenderBindingArgs, Problem)
 
 DESCRIPTION = """\
 Gang-aware and network-topology-aware scheduling decisions for AI/batch clusters.
@@ -60,6 +62,7 @@ def create_app() -> FastAPI:
     app.include_router(topology.router)
     app.include_router(scores.router)
     app.include_router(simulate.router)
+    app.include_router(extender.router)
 
     @app.exception_handler(InputError)
     async def on_input_error(_: Request, exc: InputError) -> Response:

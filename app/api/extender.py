@@ -1,0 +1,174 @@
+"""``/extender/<verb>``: kube-scheduler's HTTP extender protocol (k8s.io/kube-scheduler/extender/v1).
+
+Field names are Go's (``Pod``, ``Nodes``, ``NodeNames``, ``FailedNodes``,
+``FailedAndUnresolvableNodes``, ``Error``, ``Host``, ``Score``, ``NodeNameToVictims``,
+``NodeNameToMetaVictims``, ``Pods``, ``UID``, ``NumPDBViolations``, ``PodName``,
+``PodNamespace``, ``PodUID``, ``Node``), read case-insensitively and written exactly,
+``null`` for unset. Policy answers are 200s; only a broken request is a 4xx.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from api_schemas.extender import (
+    ExtenderArgs,
+    ExtenderBindingArgs,
+    ExtenderBindingResult,
+    ExtenderFilterResult,
+    ExtenderPreemptionArgs,
+    ExtenderPreemptionResult,
+    HostPriority,
+)
+from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.errors import InputError
+from app.extender.plan import gang_guard, plan_for
+from app.extender.source import get_source
+from app.settings import Settings, get_settings
+
+router = APIRouter(tags=["extender"])
+MAX_SCORE = 10
+
+
+def ci(d: Any, key: str) -> Any:
+    """Go's decoder matches keys case-insensitively."""
+    if not isinstance(d, dict):
+        return None
+    if key in d:
+        return d[key]
+    low = key.lower()
+    for k, v in d.items():
+        if isinstance(k, str) and k.lower() == low:
+            return v
+    return None
+
+
+def _pod(args: dict[str, Any]) -> dict[str, Any]:
+    pod = ci(args, "Pod")
+    if not isinstance(pod, dict) or not isinstance(pod.get("metadata"), dict):
+        raise InputError("'Pod' must be a Pod object with metadata", "/Pod")
+    pod = dict(pod)
+    pod.setdefault("apiVersion", "v1")
+    pod.setdefault("kind", "Pod")
+    return pod
+
+
+def _node_names(args: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]] | None]:
+    names = ci(args, "NodeNames")
+    nodes = ci(args, "Nodes")
+    if isinstance(names, list):
+        return [n for n in names if isinstance(n, str)], None
+    items = ci(nodes, "items") if isinstance(nodes, dict) else None
+    if isinstance(items, list):
+        objs = [n for n in items if isinstance(n, dict)]
+        return [str((n.get("metadata") or {}).get("name", "")) for n in objs], objs
+    raise InputError("give 'NodeNames' (nodeCacheCapable) or 'Nodes.items'", "/NodeNames")
+
+
+def _source_or_error() -> Any:
+    return get_source()
+
+
+def do_filter(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    names, objs = _node_names(args)
+    source = _source_or_error()
+    if source is None:
+        return {"Nodes": None, "NodeNames": None, "FailedNodes": None, "FailedAndUnresolvableNodes": None,
+                "Error": "no snapshot source configured (GANGPLANK_SNAPSHOT_DIR)"}  # fmt: skip
+    plan = plan_for(source, _pod(args), settings)
+    ok, failed, unresolvable = [], {}, {}
+    for n in names:
+        if plan.domain_nodes is not None and n not in plan.domain_nodes:
+            unresolvable[n] = f"gang {plan.job} must stay in HyperNode {plan.domain}"
+        elif n not in plan.fits:
+            unresolvable[n] = "node is not in the snapshot"
+        elif plan.node is None:
+            failed[n] = f"gang {plan.job} cannot be placed as a whole now"
+        elif plan.fits[n]:
+            failed[n] = plan.fits[n]
+        else:
+            ok.append(n)
+    if objs is None:
+        return {"Nodes": None, "NodeNames": ok, "FailedNodes": failed or {}, "FailedAndUnresolvableNodes": unresolvable or {},
+                "Error": ""}  # fmt: skip
+    keep = set(ok)
+    items = [o for o in objs if (o.get("metadata") or {}).get("name") in keep]
+    return {"Nodes": {"apiVersion": "v1", "kind": "NodeList", "items": items}, "NodeNames": None,
+            "FailedNodes": failed or {}, "FailedAndUnresolvableNodes": unresolvable or {}, "Error": ""}  # fmt: skip
+
+
+def do_prioritize(args: dict[str, Any], settings: Settings) -> list[dict[str, Any]]:
+    names, _ = _node_names(args)
+    source = _source_or_error()
+    if source is None:
+        return [{"Host": n, "Score": 0} for n in names]
+    plan = plan_for(source, _pod(args), settings)
+    out = []
+    for n in names:
+        if plan.node == n:
+            score = MAX_SCORE
+        elif plan.domain_nodes is None or n in plan.domain_nodes:
+            score = 5 if plan.fits.get(n) == "" else 0
+        else:
+            score = 0
+        out.append({"Host": n, "Score": max(0, min(MAX_SCORE, score))})
+    return out
+
+
+def do_preempt(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """Only same-node victims can be expressed; nodes whose victims would break a gang, or
+    outside the gang's domain, are dropped."""
+    source = _source_or_error()
+    meta = ci(args, "NodeNameToMetaVictims")
+    full = ci(args, "NodeNameToVictims")
+    result: dict[str, Any] = {}
+    if source is None:
+        return {"NodeNameToMetaVictims": None}
+    plan = plan_for(source, _pod(args), settings)
+    guard = gang_guard(source, settings)
+    for node, victims in (meta or full or {}).items():
+        if plan.domain_nodes is not None and node not in plan.domain_nodes:
+            continue
+        pods = ci(victims, "Pods") or []
+        uids = []
+        for p in pods:
+            uid = ci(p, "UID") or (ci(p, "metadata") or {}).get("uid")
+            if isinstance(uid, str):
+                uids.append(uid)
+        if any(guard.get(u, False) for u in uids):
+            continue
+        result[node] = {"Pods": [{"UID": u} for u in uids], "NumPDBViolations": int(ci(victims, "NumPDBViolations") or 0)}
+    return {"NodeNameToMetaVictims": result}
+
+
+def do_bind(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    source = _source_or_error()
+    if source is None:
+        return {"Error": "no snapshot source configured (GANGPLANK_SNAPSHOT_DIR)"}
+    node = ci(args, "Node")
+    uid = ci(args, "PodUID")
+    if not isinstance(node, str) or not isinstance(uid, str) or not node or not uid:
+        return {"Error": "bind needs PodUID and Node"}
+    names = {str((o.get("metadata") or {}).get("name")) for o in source.objects() if o.get("kind") == "Node"}
+    if node not in names:
+        return {"Error": f"node {node} is not in the snapshot"}
+    source.assume(uid, node)
+    return {"Error": ""}
+
+
+def _route(path: str, model: type, response: type, fn: Any) -> None:
+    @router.post(path, response_model=response, responses=PROBLEM_RESPONSES, openapi_extra=body_schema(model, yaml=False),
+                 name=fn.__name__)  # fmt: skip
+    async def handler(request: Request) -> Response:
+        settings = get_settings()
+        args = await envelope_of(request, settings)
+        return json_response(await compute(fn, args, settings))
+
+
+_route("/extender/filter", ExtenderArgs, ExtenderFilterResult, do_filter)
+_route("/extender/prioritize", ExtenderArgs, list[HostPriority], do_prioritize)
+_route("/extender/preempt", ExtenderPreemptionArgs, ExtenderPreemptionResult, do_preempt)
+_route("/extender/bind", ExtenderBindingArgs, ExtenderBindingResult, do_bind)

@@ -1,0 +1,96 @@
+"""kube-scheduler extender verbs: exact wire keys and a gang driven pod by pod."""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+
+from tests.kube import node, pod, podgroup, seed05_tree
+
+LEAF = {f"node{i}": f"s{i // 2}" for i in range(8)}
+SPINE = {f"node{i}": ("s4" if i < 4 else "s5") for i in range(8)}
+
+
+@pytest.fixture()
+def snapshot(tmp_path, monkeypatch):
+    objs = [node(f"node{i}") for i in range(8)] + seed05_tree()
+    objs.append(pod("busy", ns="other", node="node0", gpu=8))
+    objs.append(podgroup("g", ns="ml", min_member=3, network_topology={"mode": "hard", "highestTierAllowed": 2}))
+    objs += [pod(f"g-{i}", ns="ml", gpu=8, group="g") for i in range(3)]
+    (tmp_path / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
+    monkeypatch.setenv("GANGPLANK_SNAPSHOT_DIR", str(tmp_path))
+    return {o["metadata"]["name"]: o for o in objs if o["kind"] == "Pod"}
+
+
+def call(client, verb, body):
+    r = client.post(f"/extender/{verb}", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+ALL = [f"node{i}" for i in range(8)]
+
+
+def test_bind_answers_exactly_the_go_shape(client, snapshot):
+    out = call(client, "bind", {"PodName": "g-0", "PodNamespace": "ml", "PodUID": "uid-ml-g-0", "Node": "node4"})
+    assert out == {"Error": ""}
+    out = call(client, "bind", {"PodName": "g-0", "PodNamespace": "ml", "PodUID": "uid-ml-g-0", "Node": "ghost"})
+    assert out["Error"] and set(out) == {"Error"}
+
+
+def test_filter_answers_go_keys_and_keeps_the_gang_in_one_hypernode(client, snapshot):
+    out = call(client, "filter", {"Pod": snapshot["g-0"], "Nodes": None, "NodeNames": ALL})
+    assert set(out) == {"Nodes", "NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"}
+    assert out["Nodes"] is None and out["Error"] == ""
+    assert set(out["NodeNames"]) | set(out["FailedNodes"]) | set(out["FailedAndUnresolvableNodes"]) == set(ALL)
+    assert len({SPINE[n] for n in out["NodeNames"]}) == 1
+    assert all("must stay in HyperNode" in m for m in out["FailedAndUnresolvableNodes"].values())
+
+
+def test_filter_echoes_full_node_objects_when_not_node_cache_capable(client, snapshot):
+    nodes = {"apiVersion": "v1", "kind": "NodeList", "items": [node(n) for n in ALL]}
+    out = call(client, "filter", {"Pod": snapshot["g-0"], "Nodes": nodes, "NodeNames": None})
+    assert out["NodeNames"] is None and out["Nodes"]["items"]
+    assert all(set(item) >= {"apiVersion", "kind", "metadata"} for item in out["Nodes"]["items"])
+
+
+def test_inputs_are_read_case_insensitively(client, snapshot):
+    out = call(client, "prioritize", {"pod": snapshot["g-0"], "nodenames": ALL})
+    assert [set(h) for h in out] == [{"Host", "Score"}] * len(ALL)
+    assert all(0 <= h["Score"] <= 10 for h in out)
+
+
+def test_preempt_drops_nodes_whose_victims_would_break_a_gang(client, snapshot, tmp_path):
+    extra = [podgroup("tight", ns="x", min_member=1, phase="Running"), pod("t-0", ns="x", node="node1", gpu=8, group="tight")]
+    data = json.loads((tmp_path / "cluster.json").read_text())
+    data["items"] += extra
+    (tmp_path / "cluster.json").write_text(json.dumps(data))
+    body = {"Pod": snapshot["g-0"], "NodeNameToMetaVictims": {
+        "node1": {"Pods": [{"UID": "uid-x-t-0"}], "NumPDBViolations": 0},
+        "node0": {"Pods": [{"UID": "uid-other-busy"}], "NumPDBViolations": 1}}}  # fmt: skip
+    out = call(client, "preempt", body)
+    assert set(out) == {"NodeNameToMetaVictims"}
+    assert out["NodeNameToMetaVictims"] == {"node0": {"Pods": [{"UID": "uid-other-busy"}], "NumPDBViolations": 1}}
+
+
+def test_a_gang_driven_pod_by_pod_ends_inside_one_allowed_hypernode(client, snapshot):
+    chosen = {}
+    for name in ("g-0", "g-1", "g-2"):
+        p = snapshot[name]
+        f = call(client, "filter", {"Pod": p, "Nodes": None, "NodeNames": ALL})
+        assert f["NodeNames"], f
+        scores = call(client, "prioritize", {"Pod": p, "Nodes": None, "NodeNames": f["NodeNames"]})
+        best = max(scores, key=lambda h: (h["Score"], h["Host"]))["Host"]
+        assert call(client, "bind", {"PodName": name, "PodNamespace": "ml", "PodUID": p["metadata"]["uid"],
+                                     "Node": best}) == {"Error": ""}  # fmt: skip
+        chosen[name] = best
+    assert len(set(chosen.values())) == 3 and "node0" not in chosen.values()
+    assert len({SPINE[n] for n in chosen.values()}) == 1  # the whole gang in one tier-2 HyperNode
+
+
+def test_without_a_snapshot_source_the_answer_says_so(client, monkeypatch):
+    monkeypatch.delenv("GANGPLANK_SNAPSHOT_DIR", raising=False)
+    out = call(client, "filter", {"Pod": pod("p"), "NodeNames": ["a"]})
+    assert "GANGPLANK_SNAPSHOT_DIR" in out["Error"]
