@@ -22,6 +22,7 @@ from app import __version__
 from app.api import decisions, extender, health, scores, simulate, topology
 from app.api.common import json_response
 from app.errors import PROBLEM_BASE, InputError
+from app.observability import metrics, observe, setup_logging
 
 log = logging.getLogger("gangplank")
 
@@ -57,6 +58,9 @@ def create_app() -> FastAPI:
         description=DESCRIPTION,
         generate_unique_id_function=_unique_id,
     )
+    setup_logging()
+    app.middleware("http")(observe)
+    app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
     app.include_router(health.router)
     app.include_router(decisions.router)
     app.include_router(topology.router)

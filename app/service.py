@@ -5,6 +5,7 @@ The API routers, the CLI and the benchmarks all call this, so they cannot drift 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from app.actions import ACTIONS, ALIASES, PENDING_ACTIONS
@@ -14,6 +15,7 @@ from app.framework.session import Session
 from app.ingest.request import Request, read_request
 from app.model.cluster import OCCUPYING, READY, Cluster, Job, TaskStatus
 from app.model.decision import Decision, JobState
+from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
 from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS
 from app.settings import Settings
 
@@ -116,10 +118,16 @@ def run_session(req: Request) -> Session:
         req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
         solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
     )  # fmt: skip
+    SNAPSHOT_PODS.observe(len(req.cluster.tasks))
+    SNAPSHOT_NODES.observe(len(req.cluster.nodes))
     for name in cfg.actions:
         if ssn.out_of_time():
             break
+        start = time.perf_counter()
         ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
+        ACTION_SECONDS.labels(name).observe(time.perf_counter() - start)
+    for e in ssn.decision.evictions:
+        EVICTIONS.labels(e.action).inc()
     return ssn
 
 

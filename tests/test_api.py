@@ -226,3 +226,17 @@ def test_options_now_must_be_rfc3339(client):
     r = post(client, {"objects": [node("n1")], "options": {"now": "yesterday"}})
     assert r.status_code == 422
     assert r.json()["errors"][0]["pointer"] == "/options/now"
+
+
+def test_metrics_count_requests_actions_and_evictions(client):
+    post(client, (ROOT / "examples" / "volcano-small.json").read_bytes())
+    text = client.get("/metrics").text
+    assert 'gangplank_request_seconds_count{endpoint="/v1/decisions"}' in text
+    assert 'gangplank_action_seconds_count{action="allocate"}' in text
+    assert "gangplank_snapshot_pods_bucket" in text
+
+
+def test_every_answer_carries_a_request_id(client):
+    r = client.get("/version", headers={"X-Request-ID": "abc"})
+    assert r.headers["x-request-id"] == "abc"
+    assert len(client.get("/version").headers["x-request-id"]) == 32

@@ -1,0 +1,67 @@
+"""Prometheus metrics, request ids and structured JSON logs.
+
+Metrics (``GET /metrics``): ``gangplank_request_seconds{endpoint}``,
+``gangplank_action_seconds{action}``, ``gangplank_snapshot_pods`` and
+``gangplank_snapshot_nodes`` (histograms), ``gangplank_evictions_total{action}``.
+Every answer carries ``X-Request-ID`` (the caller's, or a new one) and one JSON log line
+per request records method, path, status, duration and the id — never a body.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
+from starlette.requests import Request
+from starlette.responses import Response
+
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+REQUEST_SECONDS = Histogram("gangplank_request_seconds", "Request latency by endpoint", ["endpoint"], buckets=BUCKETS)
+ACTION_SECONDS = Histogram("gangplank_action_seconds", "Time spent in each action", ["action"], buckets=BUCKETS)
+SNAPSHOT_PODS = Histogram("gangplank_snapshot_pods", "Pods per decided snapshot",
+                          buckets=(10, 100, 1_000, 10_000, 50_000, 100_000, 200_000))  # fmt: skip
+SNAPSHOT_NODES = Histogram("gangplank_snapshot_nodes", "Nodes per decided snapshot",
+                           buckets=(1, 10, 100, 1_000, 5_000, 10_000, 20_000))  # fmt: skip
+EVICTIONS = Counter("gangplank_evictions_total", "Evictions decided, by action", ["action"])
+
+log = logging.getLogger("gangplank.access")
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
+                 "message": record.getMessage()}  # fmt: skip
+        entry.update(getattr(record, "fields", {}))
+        return json.dumps(entry, sort_keys=True)
+
+
+def setup_logging() -> None:
+    root = logging.getLogger("gangplank")
+    if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(JsonFormatter())
+        root.addHandler(handler)
+        root.setLevel(logging.INFO)
+        root.propagate = False
+
+
+async def observe(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    rid = request.headers.get("x-request-id") or uuid.uuid4().hex
+    start = time.perf_counter()
+    response = await call_next(request)
+    elapsed = time.perf_counter() - start
+    path = request.url.path
+    if path not in ("/metrics", "/livez", "/readyz"):
+        REQUEST_SECONDS.labels(path).observe(elapsed)
+        log.info("request", extra={"fields": {"request_id": rid, "method": request.method, "path": path,
+                                              "status": response.status_code, "seconds": round(elapsed, 6)}})  # fmt: skip
+    response.headers["X-Request-ID"] = rid
+    return response
+
+
+def metrics() -> Response:
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
