@@ -141,7 +141,7 @@ def check(body):
     return out, table
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clusters())
 def test_every_decision_keeps_the_invariants(body):
     check(body)

@@ -154,10 +154,11 @@ def test_fact_sheet_worked_example():
     assert r["nvidia.com/gpu"] == 8000 and r["example.com/ib-rail"] == 8000 and r["pods"] == 1000
 
 
-def test_rounding_happens_once_per_pod():
-    # three containers of 0.3333 millicores: summed exactly (~1m) and rounded once, not 3 x 1m
+def test_each_stored_quantity_is_rounded_up_to_milli_like_the_apiserver():
+    # the apiserver's SetDefaults_ResourceList rounds every stored quantity up to milli, so
+    # three containers of 0.3333 millicores are 1m each when the scheduler sees them
     s = spec([{"requests": {"cpu": "0.0003333"}}] * 3)
-    assert req(s)["cpu"] == 1
+    assert req(s)["cpu"] == 3
 
 
 def test_bad_quantity_in_a_container_names_the_field():
