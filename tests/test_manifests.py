@@ -22,7 +22,7 @@ def built() -> list[dict]:
 
 def test_kustomize_builds_every_object_with_the_namespace():
     kinds = sorted(d["kind"] for d in built())
-    assert kinds == ["ClusterRole", "ClusterRoleBinding", "Deployment", "HorizontalPodAutoscaler", "NetworkPolicy",
+    assert kinds == ["ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "Deployment", "HorizontalPodAutoscaler", "NetworkPolicy",
                      "PodDisruptionBudget", "Service", "ServiceAccount"]  # fmt: skip
     assert all(d["metadata"].get("namespace") == "gangplank" for d in built() if not d["kind"].startswith("Cluster"))
 
@@ -44,9 +44,11 @@ def test_deployment_is_non_root_read_only_with_probes_and_requests():
     assert c["resources"]["requests"]["cpu"]
 
 
-def test_rbac_is_read_only():
-    role = next(d for d in built() if d["kind"] == "ClusterRole")
-    assert {v for rule in role["rules"] for v in rule["verbs"]} == {"get", "list", "watch"}
+def test_rbac_reads_and_only_creates_pod_bindings():
+    roles = {d["metadata"]["name"]: d for d in built() if d["kind"] == "ClusterRole"}
+    assert {v for rule in roles["gangplank-reader"]["rules"] for v in rule["verbs"]} == {"get", "list", "watch"}
+    assert roles["gangplank-binder"]["rules"] == [{"apiGroups": [""], "resources": ["pods/binding"], "verbs": ["create"]}]
+    assert set(roles) == {"gangplank-reader", "gangplank-binder"}
 
 
 def test_kube_scheduler_configuration_example_has_the_extender_stanza():
