@@ -244,6 +244,28 @@ class Allocate(Action):
                                            "reason": "not enough free capacity"})  # fmt: skip
         return out
 
+    @staticmethod
+    def subgroup_prefilter(ssn: Session, sg: SubGroup, tasks: list[Task], hns: list[int]) -> list[int]:
+        """Capacity aggregates for a sub-group: drop HyperNodes whose future-idle cannot hold
+        its missing minimum (the dry-run would fail there anyway; with one-node HyperNodes in
+        a tier, e.g. a hostname level, this saves a dry-run per node)."""
+        c = ssn.cluster
+        need_n = max(sg.min_available - sg.count(READY), 0)
+        pend = [t for t in tasks if t.status == TaskStatus.PENDING][:need_n]
+        if not pend:
+            return hns
+        need = np.sum([t.req for t in pend], axis=0)
+        same = all(np.array_equal(t.req, pend[0].req) for t in pend)
+        out = []
+        for h in hns:
+            free = c.future_idle_of(c.topology.leaves[h])
+            if not (free.sum(axis=0) >= need).all():
+                continue
+            if same and int(fit_counts(free, pend[0].req).sum()) < len(pend):  # type: ignore[arg-type]
+                continue
+            out.append(h)
+        return out
+
     def try_in(
         self, ssn: Session, job: Job, groups: list[tuple[SubGroup | None, list[Task]]], hn: int, stmt: Statement
     ) -> float | None:
@@ -273,6 +295,8 @@ class Allocate(Action):
         else:
             gradients = [[job_hn]]
         for gradient in gradients:
+            if sg is not None and len(gradient) > 1:
+                gradient = self.subgroup_prefilter(ssn, sg, tasks, gradient)
             if not gradient:
                 continue
             scores, _ = ssn.hyper_node_scores(job, sg, gradient)

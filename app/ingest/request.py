@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from app.ingest import reader as r
 from app.ingest.build import build
 from app.ingest.draft import Draft
 from app.ingest.kube import read_objects
+from app.ingest.metalimits import MetaLimits, check_native
 from app.ingest.native import read_native
 from app.model.cluster import Cluster
 from app.settings import Settings
@@ -63,16 +65,25 @@ def read_options(raw: Any, settings: Settings) -> Options:
     )
 
 
-def read_request(envelope: dict[str, Any], settings: Settings) -> Request:
+def read_request(
+    envelope: dict[str, Any], settings: Settings, *, extend: Callable[[Draft, Options], str | None] | None = None
+) -> Request:
+    """``extend`` (``POST /v1/admissions``) adds records to the draft before names are
+    resolved and may return the topology to build (else ``options.topology``)."""
     options = read_options(envelope.get("options"), settings)
     if "objects" not in envelope and "cluster" not in envelope:
         raise InputError("the request needs 'objects' (Kubernetes objects) or 'cluster' (native form)", "")
     draft = Draft()
+    limits = MetaLimits.of(settings)
     if envelope.get("objects") is not None:
-        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects)
+        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits)
     if envelope.get("cluster") is not None:
+        check_native(envelope["cluster"], "/cluster", limits)
         read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)
+    topology_name = options.topology
+    if extend is not None:
+        topology_name = extend(draft, options) or topology_name
     cluster = build(
-        draft, now=options.now, topology_name=options.topology, max_hypernode_depth=settings.max_hypernode_depth
+        draft, now=options.now, topology_name=topology_name, max_hypernode_depth=settings.max_hypernode_depth
     )
     return Request(cluster=cluster, config=envelope.get("config"), options=options, envelope=envelope)

@@ -94,6 +94,14 @@ def from_level_labels(
                          {"kind": "Topology", "name": topology_name})  # fmt: skip
     if keys and keys[-1] == HOSTNAME:
         keys.pop()
+    return level_specs(topology_name, keys, node_names, node_labels, pointer)
+
+
+def level_specs(topology_name: str, keys: list[str], node_names: list[str], node_labels: list[dict[str, str]],
+                pointer: str) -> list[HyperNodeSpec]:  # fmt: skip
+    """One HyperNode per distinct path of label values, top level first (the finest level is
+    tier 1); a node missing any of the labels is outside the topology. Names are
+    ``<topology>/<v0>/<v1>...`` with each value escaped as a JSON-pointer token."""
     depth = len(keys)
     ident = {"kind": "Topology", "name": topology_name}
     specs: dict[str, HyperNodeSpec] = {}

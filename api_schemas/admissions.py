@@ -1,0 +1,140 @@
+"""``POST /v1/admissions``: Kueue Workloads admitted against a snapshot (Kueue-style TAS)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api_schemas.decision import DecisionOptions, DecisionRequest
+
+
+class AdmissionOptions(DecisionOptions):
+    topologyName: str | None = Field(
+        None, description="The Kueue (or KAI) Topology whose levels the Workloads' topology requests name; default: "
+        "the one the Workloads' ResourceFlavor names, else the snapshot's only Topology, else the HyperNode tree."
+    )  # fmt: skip
+
+
+class PodSetTopologyRequest(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    required: str | None = Field(None, description="Every pod in one domain of this level (a node label key).")
+    preferred: str | None = Field(None, description="Prefer one domain of this level; widen when it does not fit.")
+    unconstrained: bool | None = None
+    podSetGroupName: str | None = Field(None, description="PodSets of one group share one domain.")
+    podSetSliceRequiredTopology: str | None = Field(None, description="Each slice in one domain of this level.")
+    podSetSliceSize: int | None = Field(None, ge=1, description="Pods per slice; divides count.")
+    podIndexLabel: str | None = None
+    subGroupIndexLabel: str | None = None
+    subGroupCount: int | None = None
+
+
+class KueuePodSet(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str = Field("main", description="DNS label, unique in the Workload.")
+    count: int = Field(1, ge=0)
+    minCount: int | None = Field(None, ge=1, description="Partial admission: at most one podSet; <= count.")
+    template: dict[str, Any] = Field(description="Pod template: metadata.labels/annotations and spec.")
+    topologyRequest: PodSetTopologyRequest | None = None
+
+
+class KueueWorkloadSpec(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    podSets: list[KueuePodSet] = Field(min_length=1, max_length=8)
+    queueName: str | None = None
+    priority: int | None = None
+    priorityClassName: str | None = Field(None, description="v1beta1 (with priorityClassSource).")
+    priorityClassSource: str | None = None
+    priorityClassRef: dict[str, str] | None = Field(None, description="v1beta2: {group, kind, name}.")
+    active: bool | None = None
+
+
+class KueueWorkload(BaseModel):
+    """A ``kueue.x-k8s.io/v1beta1`` or ``v1beta2`` Workload."""
+
+    model_config = ConfigDict(extra="allow")
+    apiVersion: Literal["kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2"]
+    kind: Literal["Workload"]
+    metadata: dict[str, Any]
+    spec: KueueWorkloadSpec
+    status: dict[str, Any] | None = None
+
+
+class AdmissionRequest(DecisionRequest):
+    """A decision body plus Kueue Workloads (Kueue Workloads inside ``objects`` count too)."""
+
+    options: AdmissionOptions | None = None  # type: ignore[assignment]
+    workloads: list[KueueWorkload] | None = None
+
+
+class TopologyDomain(BaseModel):
+    values: list[str]
+    count: int
+
+
+class SliceLevelValues(BaseModel):
+    prefix: str | None = None
+    suffix: str | None = None
+    roots: list[str] | None = None
+    universalValue: str | None = None
+
+
+class TopologyAssignmentSlice(BaseModel):
+    domainCount: int
+    valuesPerLevel: list[SliceLevelValues]
+    podCounts: list[int] | None = None
+    universalPodCount: int | None = None
+
+
+class TopologyAssignment(BaseModel):
+    """Kueue's form in the Workload's version: ``domains`` (v1beta1) or ``slices`` (v1beta2)."""
+
+    levels: list[str]
+    domains: list[TopologyDomain] | None = None
+    slices: list[TopologyAssignmentSlice] | None = None
+
+
+class PodSetAdmission(BaseModel):
+    name: str
+    count: int = Field(description="Pods admitted (placed) for this podSet.")
+    topologyAssignment: TopologyAssignment | None
+
+
+class PodSetUpdate(BaseModel):
+    name: str
+    nodeSelector: dict[str, str]
+    labels: dict[str, str] | None = None
+    annotations: dict[str, str] | None = None
+    tolerations: list[dict[str, Any]] | None = None
+
+
+class Preemption(BaseModel):
+    workload: str | None = Field(description="namespace/name of the victim Workload, when the victim is one.")
+    job: str
+    pods: list[str]
+    reason: str
+
+
+class WorkloadAdmission(BaseModel):
+    workload: str
+    admitted: bool
+    reason: Literal["Admitted", "Preempting", "WaitingForCapacity", "NoFit", "Pending", "Inactive", "AlreadyAdmitted"]
+    message: str
+    priority: int
+    flavor: str | None
+    podSets: list[PodSetAdmission]
+    podSetUpdates: list[PodSetUpdate]
+    preemptions: list[Preemption]
+
+
+class AdmissionTopology(BaseModel):
+    name: str | None = Field(description="The Topology used; null for the HyperNode tree.")
+    source: Literal["topology", "hypernodes", "none"]
+    levels: list[str] = Field(description="Label levels, coarsest first.")
+
+
+class AdmissionResponse(BaseModel):
+    workloads: list[WorkloadAdmission]
+    topology: AdmissionTopology
+    warnings: list[str]
+    truncated: bool

@@ -1,0 +1,175 @@
+"""``POST /v1/admissions``: the decision body plus Kueue Workloads in, per Workload out.
+
+The snapshot, ``config`` and ``options`` are read exactly as for ``/v1/decisions``
+(:func:`app.ingest.request.read_request`, with the Workloads added by its ``extend``
+hook) and the configured actions run exactly as there (:func:`app.service.run_session`).
+Then, per Workload (sorted by ``namespace/name``):
+
+* ``admitted`` and ``reason``: ``Admitted`` (every PodSet's minimum bound now; PodSets
+  with ``minCount`` keep what fits above it), ``Preempting`` (placed only once the listed
+  preemptions finish: Kueue admits after the victims are gone), ``WaitingForCapacity``
+  (placed on capacity of pods already terminating), ``NoFit``, ``Pending`` (not tried
+  before the deadline; the answer is ``truncated``), ``Inactive``
+  (``spec.active: false``), ``AlreadyAdmitted``;
+* per PodSet the admitted ``count`` and ``topologyAssignment`` (planned ones for
+  ``Preempting``), in the Workload's API version (:mod:`app.kueue.assignment`);
+* ``podSetUpdates`` (admitted only): a PodSet whose pods share one domain gets that
+  domain's ``nodeSelector``;
+* ``preemptions``: the evictions this Workload causes, per victim job (``workload`` names
+  the victim when it is a Kueue Workload).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.errors import InputError
+from app.ingest.kube import flatten
+from app.ingest.request import read_options, read_request
+from app.kueue import assignment as asg
+from app.kueue.levels import Levels
+from app.kueue.mapping import ADMITTED, INACTIVE, Admissions, Plan
+from app.kueue.objects import KueueObjects, Workload, read_kueue_object, read_workload
+from app.model.cluster import Cluster, TaskStatus
+from app.service import run_session
+from app.settings import Settings
+
+
+def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], Admissions]:
+    """Split the envelope: the decision part (``options.topologyName`` removed) and the
+    Workloads (``workloads``, plus Kueue Workloads found in ``objects``)."""
+    options = envelope.get("options")
+    topology_name = None
+    if isinstance(options, dict) and "topologyName" in options:
+        topology_name = options["topologyName"]
+        if topology_name is not None and (not isinstance(topology_name, str) or not topology_name):
+            raise InputError("'topologyName' must name a Topology", "/options/topologyName")
+        envelope = {**envelope, "options": {k: v for k, v in options.items() if k != "topologyName"}}
+    kueue = KueueObjects()
+    if envelope.get("objects") is not None:
+        for o, p in flatten(envelope["objects"], "/objects", settings.max_objects):
+            read_kueue_object(o, p, kueue)
+    raw = envelope.get("workloads")
+    found: list[tuple[dict, str]] = []
+    if raw is not None:
+        if not isinstance(raw, (list, dict)):
+            raise InputError("'workloads' must be an array of Kueue Workload objects (or a List)", "/workloads")
+        found = flatten(raw, "/workloads", settings.max_objects)
+    found += kueue.workloads
+    if not found:
+        raise InputError("the request needs 'workloads': Kueue Workload objects to admit", "/workloads")
+    now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
+    workloads: list[Workload] = [read_workload(o, p, now=now) for o, p in found]
+    return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects)
+
+
+def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    envelope, adm = read_input(envelope, settings)
+    req = read_request(envelope, settings, extend=adm.extend)
+    levels = adm.after_build(req.cluster)
+    ssn = run_session(req)
+    cluster = req.cluster
+    evictions: dict[str, list[Any]] = {}
+    for e in ssn.decision.evictions:
+        evictions.setdefault(e.preemptor, []).append(e)
+    out = []
+    for plan in sorted(adm.plans, key=lambda p: p.key):
+        out.append(_answer(plan, cluster, levels, ssn, evictions.get(plan.key, [])))
+    return {
+        "workloads": out,
+        "topology": {"name": levels.name, "source": levels.source, "levels": list(levels.keys)},
+        "warnings": list(cluster.warnings),
+        "truncated": ssn.decision.truncated,
+    }
+
+
+def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: list[Any]) -> dict[str, Any]:
+    wl = plan.wl
+    base: dict[str, Any] = {
+        "workload": wl.key,
+        "admitted": False,
+        "reason": "",
+        "message": "",
+        "priority": plan.priority,
+        "flavor": plan.flavor.name if plan.flavor is not None else None,
+        "podSets": [],
+        "podSetUpdates": [],
+        "preemptions": [],
+    }
+    if plan.state == INACTIVE:
+        return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
+    if plan.state == ADMITTED:
+        why = "status.admission is set" if wl.admitted else "its pods are in the snapshot"
+        return base | {"admitted": True, "reason": "AlreadyAdmitted", "message": f"already admitted ({why})"}
+    job = cluster.jobs.get(plan.key)
+    tasks = {t.key: t for t in job.tasks} if job is not None and job.source == "kueue" else {}
+    bound = {k for k, t in tasks.items() if t.status == TaskStatus.ALLOCATED}
+    waiting = {k for k, t in tasks.items() if t.status == TaskStatus.PIPELINED}
+    preemptions = _preemptions(cluster, evictions)
+    if job is None or (bound and ssn.job_ready(job)):
+        admitted, reason, placed = True, "Admitted", bound  # pods above the minimum may still wait: not counted
+    elif waiting:
+        admitted, reason = False, ("Preempting" if preemptions else "WaitingForCapacity")
+        placed = bound | waiting
+    elif plan.key not in ssn.messages and ssn.decision.truncated:
+        admitted, reason, placed = False, "Pending", set()
+    else:
+        admitted, reason, placed = False, "NoFit", set()
+    pod_sets, updates, notes = [], [], []
+    for ps in wl.pod_sets:
+        keys = [k for k in plan.pods.get(ps.name, []) if k in placed]
+        nodes = [tasks[k].node for k in keys]
+        paths = [tuple(cluster.nodes[n].labels.get(k, "") for k in levels.keys) for n in nodes]
+        entry: dict[str, Any] = {"name": ps.name, "count": len(keys), "topologyAssignment": None}
+        if keys and levels.keys:
+            akeys = levels.assignment_keys
+            values = [p[-1:] if akeys != levels.keys else p for p in paths]
+            doms = asg.domains(values)
+            entry["topologyAssignment"] = asg.v1beta2(akeys, doms) if wl.version == "v1beta2" else asg.v1beta1(akeys, doms)
+            selector = asg.confining_selector(levels.keys, paths)
+            if admitted and selector:
+                updates.append({"name": ps.name, "nodeSelector": selector})
+        if keys and len(keys) < ps.count:
+            notes.append(f"podSet {ps.name!r} with {len(keys)} of {ps.count} pods (minCount {ps.minimum})")
+        pod_sets.append(entry)
+    base |= {"admitted": admitted, "reason": reason, "podSets": pod_sets, "podSetUpdates": updates,
+             "preemptions": preemptions}  # fmt: skip
+    base["message"] = _message(plan, reason, len(placed), len(preemptions), notes, ssn)
+    return base
+
+
+def _message(plan: Plan, reason: str, placed: int, victims: int, notes: list[str], ssn: Any) -> str:
+    if reason == "Admitted":
+        msg = f"admitted: {placed} pods placed"
+        return msg + ("; " + "; ".join(notes) if notes else "")
+    if reason == "Preempting":
+        return f"fits once {victims} preempted job(s) are gone: {placed} pods nominated"
+    if reason == "WaitingForCapacity":
+        return f"fits once terminating pods release their capacity: {placed} pods nominated"
+    if reason == "Pending":
+        return "not tried: the decision's deadline (options.deadlineMs) passed first"
+    engine = ssn.messages.get(plan.key, "the gang cannot be placed")
+    required = [(ps.name, ps.topology.required) for ps in plan.wl.pod_sets if ps.topology and ps.topology.required]
+    if required:
+        name, level = required[0]
+        return (f"podSet {name!r} requires a single {level!r} domain (topologyRequest.required) and the gang does not "
+                f"fit that way: {engine}")  # fmt: skip
+    return f"does not fit: {engine}"
+
+
+def _preemptions(cluster: Cluster, evictions: list[Any]) -> list[dict[str, Any]]:
+    by_job: dict[str, list[Any]] = {}
+    for e in evictions:
+        by_job.setdefault(e.job, []).append(e)
+    out = []
+    for key in sorted(by_job):
+        es = by_job[key]
+        job = cluster.jobs.get(key)
+        out.append({
+            "workload": key if job is not None and job.source == "kueue" else None,
+            "job": key,
+            "pods": sorted(e.pod for e in es),
+            "reason": "; ".join(sorted({e.reason for e in es if e.reason})) or f"{es[0].action} for the Workload",
+        })  # fmt: skip
+    return out
+

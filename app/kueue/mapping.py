@@ -1,0 +1,416 @@
+"""Kueue Workloads into the engine's model: one gang of pending pods per Workload.
+
+Runs inside :func:`app.ingest.request.read_request` (its ``extend`` hook, before names are
+resolved) and once more right after the cluster is built:
+
+* **Gang.** ``minMember`` = Σ over PodSets of ``minCount`` (else ``count``); each PodSet is
+  a role with that minimum. Pods ``<workload>-<podSet>-<i>`` come from the PodSet's
+  template (effective request, nodeSelector, affinity, tolerations, priority class),
+  labelled ``kueue.x-k8s.io/podset`` and annotated ``kueue.x-k8s.io/workload`` as Kueue
+  labels the pods it admits. Priority: ``spec.priority``, else the priority class
+  (``priorityClassRef`` / ``priorityClassName``: a WorkloadPriorityClass or a
+  PriorityClass), else the first template's ``priorityClassName``, else the global
+  default class, else 0. All Workloads share the engine queue ``default``: preemption
+  among them is by priority (Kueue's ``withinClusterQueue: LowerPriority``); ClusterQueue
+  quotas are not evaluated.
+* **Topology.** ``required: L`` is a hard constraint at L's tier, ``preferred: L`` a soft
+  one (KAI's ``preferredTopologyLevel`` = L), ``unconstrained`` or nothing no constraint.
+  PodSets sharing a ``podSetGroupName`` (or a Workload with one PodSet) carry the
+  constraint on the gang; otherwise each constrained PodSet group is a sub-group with its
+  own constraint. ``podSetSliceRequiredTopology`` + ``podSetSliceSize`` make sub-groups
+  of that size, each hard at the slice level (slices inside several independently
+  constrained groups would need nested sub-groups: a 422). When the topology has levels,
+  every pod also requires nodes carrying all level labels (Kueue's TAS only counts
+  nodes inside the topology).
+* **Flavor.** ``spec.queueName`` → LocalQueue → ClusterQueue → its first ResourceFlavor
+  (in ``resourceGroups`` order) that covers a requested resource and whose
+  ``nodeLabels`` do not contradict a PodSet's nodeSelector: its ``nodeLabels`` join the
+  pods' nodeSelector, its ``tolerations`` their tolerations, and its ``topologyName``
+  picks the Topology.
+* **Running Workloads.** Snapshot pods annotated ``kueue.x-k8s.io/workload`` (and in no
+  other gang) form one gang per Workload with all of them as its minimum: Kueue evicts
+  whole Workloads. A Workload with ``status.admission``, or whose pods are in the
+  snapshot, is already admitted; one with ``spec.active: false`` is not admitted. Every
+  Workload gang is one disruption unit (KEP-5710 ``disruptionMode: PodGroup``): Kueue
+  evicts whole Workloads, so a victim loses all its pods or none.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import InputError, LimitError, join_pointer
+from app.ingest.build import BUILTIN_PRIORITY_CLASSES
+from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
+from app.ingest.request import Options
+from app.kueue import levels as lv
+from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
+from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
+from app.model.selectors import LabelSelector
+
+PODSET_LABEL = "kueue.x-k8s.io/podset"
+WORKLOAD_ANNOTATION = "kueue.x-k8s.io/workload"
+SLICE_LABEL = "gangplank.dev/podset-slice"
+GROUP_LABEL = "gangplank.dev/podset-group"
+QUEUE = "default"
+_TERMINAL = ("Succeeded", "Failed")
+
+RUN, INACTIVE, ADMITTED = "run", "inactive", "admitted"
+
+
+@dataclass(slots=True)
+class Plan:
+    """What the admission does with one Workload."""
+
+    wl: Workload
+    state: str  # run | inactive | admitted
+    priority: int = 0
+    flavor: Flavor | None = None
+    pods: dict[str, list[str]] = field(default_factory=dict)  # podSet -> pod keys
+
+    @property
+    def key(self) -> str:
+        return self.wl.key
+
+
+class Admissions:
+    """The Workloads of one request, mapped onto the draft and checked after the build."""
+
+    def __init__(self, workloads: list[Workload], kueue: KueueObjects, topology_name: str | None,
+                 max_objects: int) -> None:  # fmt: skip
+        self.workloads = workloads
+        self.kueue = kueue
+        self.topology_name = topology_name  # options.topologyName
+        self.max_objects = max_objects
+        self.plans: list[Plan] = []
+        self.levels: lv.Levels | None = None
+
+    # -- before the build ------------------------------------------------------------------
+    def extend(self, d: Draft, options: Options) -> str | None:
+        for key, n in self.kueue.consumed.items():  # Kueue kinds read here are not "ignored"
+            left = d.ignored.get(key, 0) - n
+            if left > 0:
+                d.ignored[key] = left
+            else:
+                d.ignored.pop(key, None)
+        classes = {name: value for name, value in BUILTIN_PRIORITY_CLASSES.items()}
+        default: int | None = None
+        for pc, _, _ in d.priority_classes:
+            classes.setdefault(pc.name, pc.value)
+            if pc.global_default and default is None:
+                default = pc.value
+        running = self._running(d)
+        seen: dict[str, Workload] = {}
+        for wl in self.workloads:
+            if wl.key in seen:
+                raise InputError(f"duplicate Workload {wl.key}", join_pointer(wl.pointer, "metadata", "name"), wl.ident)
+            seen[wl.key] = wl
+            plan = Plan(wl, RUN, _priority(wl, classes, default, self.kueue.priority_classes))
+            if not wl.active:
+                plan.state = INACTIVE
+            elif wl.admitted or (wl.namespace, wl.name) in running:
+                plan.state = ADMITTED
+            else:
+                plan.flavor = _flavor(wl, self.kueue)
+            self.plans.append(plan)
+        self._group_running(d, running, {p.key: p for p in self.plans})
+        chosen = self._choose_topology(d, options)
+        if chosen is not None:
+            node_names = [n.name for n in d.nodes]
+            node_labels = [n.labels for n in d.nodes]
+            keys = list(chosen.levels)
+            if keys[-1] == lv.HOSTNAME and not self._asks_for(lv.HOSTNAME):
+                keys.pop()  # a tier of one-node HyperNodes only costs search time when no request names it
+            d.hypernodes = lv.topology_specs(chosen.name, keys, node_names, node_labels, chosen.pointer)
+            self.levels = lv.topology_levels(chosen.name, chosen.levels)
+        self._add_pods(d)
+        return "hypernodes" if chosen is not None else None
+
+    def _running(self, d: Draft) -> dict[tuple[str, str], list[PodDraft]]:
+        out: dict[tuple[str, str], list[PodDraft]] = {}
+        for p in d.pods:
+            name = p.annotations.get(WORKLOAD_ANNOTATION)
+            if name and p.group is None and p.phase not in _TERMINAL:
+                out.setdefault((p.namespace, name), []).append(p)
+        return out
+
+    def _group_running(self, d: Draft, running: dict[tuple[str, str], list[PodDraft]], plans: dict[str, Plan]) -> None:
+        """Pods of admitted Workloads: one gang each, evicted whole (as Kueue does)."""
+        for (ns, name), pods in sorted(running.items()):
+            pods.sort(key=lambda p: p.name)
+            first = pods[0]
+            ann_ptr = join_pointer(first.pointer, "metadata", "annotations", WORKLOAD_ANNOTATION)
+            g = GroupDraft(source="kueue", namespace=ns, name=name, min_member=len(pods), queue=QUEUE,
+                           created=min(p.created for p in pods), disruption_mode="PodGroup", pointer=first.pointer,
+                           ident=first.ident)  # fmt: skip
+            plan = plans.get(f"{ns}/{name}")
+            if plan is not None:
+                g.priority = plan.priority
+            elif first.priority is not None:
+                g.priority = first.priority
+            else:
+                g.priority_class = first.priority_class
+            d.groups.append(g)
+            for p in pods:
+                p.group = GroupRef("kueue", name, ann_ptr)
+                if not p.role:
+                    p.role = p.labels.get(PODSET_LABEL, "")
+
+    def _choose_topology(self, d: Draft, options: Options) -> Any:
+        """The Kueue/KAI Topology to use, or None for the snapshot's HyperNode tree."""
+        sources = {t.name: t for t in d.topologies if t.kind in ("kueue", "kai")}
+        known = ", ".join(sorted(sources)) or "none"
+        if self.topology_name:
+            if options.topology and options.topology != self.topology_name:
+                raise InputError(f"options.topology ({options.topology!r}) and options.topologyName "
+                                 f"({self.topology_name!r}) disagree", "/options/topologyName")  # fmt: skip
+            if self.topology_name not in sources:
+                raise InputError(f"options.topologyName names {self.topology_name!r}, which is not a Topology in the "
+                                 f"snapshot (known: {known})", "/options/topologyName")  # fmt: skip
+            return sources[self.topology_name]
+        if options.topology:
+            return sources.get(options.topology)  # "hypernodes" or label discovery: the tree
+        first: tuple[Plan, Flavor] | None = None
+        for plan in self.plans:
+            f = plan.flavor
+            if plan.state != RUN or f is None or not f.topology_name:
+                continue
+            if first is None:
+                first = (plan, f)
+            elif f.topology_name != first[1].topology_name:
+                raise InputError(
+                    f"Workload {plan.key}'s flavor {f.name!r} names Topology {f.topology_name!r} while Workload "
+                    f"{first[0].key}'s flavor names {first[1].topology_name!r}; one decision uses one topology "
+                    "(set options.topologyName)", join_pointer(plan.wl.pointer, "spec", "queueName"), plan.wl.ident)
+            if f.topology_name not in sources:
+                raise InputError(f"ResourceFlavor {f.name!r} names Topology {f.topology_name!r}, which is not in "
+                                 f"the snapshot (known: {known})", join_pointer(f.pointer, "spec", "topologyName"),
+                                 {"kind": "ResourceFlavor", "name": f.name})  # fmt: skip
+        if first is not None:
+            return sources[first[1].topology_name]
+        if not d.hypernodes and len(sources) == 1:
+            return next(iter(sources.values()))
+        return None
+
+    def _asks_for(self, level: str) -> bool:
+        return any(
+            level in (ps.topology.level, ps.topology.slice_level)
+            for plan in self.plans if plan.state == RUN
+            for ps in plan.wl.pod_sets if ps.topology is not None
+        )  # fmt: skip
+
+    def _add_pods(self, d: Draft) -> None:
+        taken = {f"{p.namespace}/{p.name}" for p in d.pods}
+        total = 0
+        for plan in self.plans:
+            if plan.state != RUN:
+                continue
+            wl = plan.wl
+            total += sum(ps.count for ps in wl.pod_sets)
+            if total + len(d.pods) > self.max_objects:
+                raise LimitError(f"the Workloads ask for more pods than the limit of {self.max_objects} objects "
+                                 "(GANGPLANK_MAX_OBJECTS)", join_pointer(wl.pointer, "spec", "podSets"),
+                                 kind="too-many-objects")  # fmt: skip
+            self._add_workload(d, plan, taken)
+
+    def _add_workload(self, d: Draft, plan: Plan, taken: set[str]) -> None:
+        wl = plan.wl
+        nt, policies, group_of = _constraints(wl)
+        flavor = plan.flavor
+        g = GroupDraft(
+            source="kueue", namespace=wl.namespace, name=wl.name, uid=wl.uid,
+            min_member=sum(ps.minimum for ps in wl.pod_sets),
+            min_task_member={ps.name: ps.minimum for ps in wl.pod_sets},
+            queue=QUEUE, priority=plan.priority, network_topology=nt, subgroup_policies=policies, disruption_mode="PodGroup",
+            created=wl.created,
+            preemption_policy=next((ps.preemption_policy for ps in wl.pod_sets if ps.preemption_policy), ""),
+            pointer=wl.pointer, ident=wl.ident,
+        )  # fmt: skip
+        ref = plan.wl.priority_class
+        if ref is not None and ref.kind == "PriorityClass":
+            g.priority_class = ref.name
+        d.groups.append(g)
+        for ps in wl.pod_sets:
+            selector = dict(ps.node_selector)
+            tolerations = ps.tolerations
+            if flavor is not None:
+                selector.update(flavor.node_labels)
+                tolerations = tolerations + flavor.tolerations
+            tr = ps.topology
+            slice_size = tr.slice_size if tr is not None and tr.slice_size else None
+            keys = plan.pods.setdefault(ps.name, [])
+            for i in range(ps.count):
+                name = f"{wl.name}-{ps.name}-{i}"
+                key = f"{wl.namespace}/{name}"
+                if key in taken:
+                    raise InputError(f"the pod name {key} generated for podSet {ps.name!r} is taken by a pod of the "
+                                     "snapshot", join_pointer(wl.pointer, "metadata", "name"), wl.ident)  # fmt: skip
+                taken.add(key)
+                keys.append(key)
+                labels = {**ps.labels, PODSET_LABEL: ps.name}
+                if group_of.get(ps.name):
+                    labels[GROUP_LABEL] = group_of[ps.name]
+                if slice_size:
+                    labels[SLICE_LABEL] = str(i // slice_size)
+                d.pods.append(PodDraft(
+                    namespace=wl.namespace, name=name, uid=f"{wl.uid or wl.key}/{ps.name}/{i}", node_name="",
+                    phase="Pending", deleting=False, priority=plan.priority, priority_class=ps.priority_class,
+                    req=ps.request, labels=labels, annotations={**ps.annotations, WORKLOAD_ANNOTATION: wl.name},
+                    group=GroupRef("kueue", wl.name, wl.pointer), queue="", role=ps.name, subgroup="",
+                    preemptable=None, created=wl.created, nominated="", gated=False,
+                    preemption_policy=ps.preemption_policy, node_selector=selector, affinity=ps.affinity,
+                    tolerations=tolerations, task_priority=None, pointer=ps.pointer, ident=wl.ident,
+                ))  # fmt: skip
+
+    # -- after the build ---------------------------------------------------------------------
+    def after_build(self, cluster: Cluster) -> lv.Levels:
+        """Check every requested level exists; confine pods to nodes inside the topology."""
+        if self.levels is None:
+            self.levels = lv.tree_levels(cluster)
+        levels = self.levels
+        for plan in self.plans:
+            if plan.state != RUN:
+                continue
+            for ps in plan.wl.pod_sets:
+                _check_levels(ps.topology, levels, plan.wl.ident)
+        if not levels.keys:
+            return levels
+        exists = [{"key": k, "operator": "Exists"} for k in levels.keys]
+        for plan in self.plans:
+            job = cluster.jobs.get(plan.key)
+            if plan.state != RUN or job is None or job.source != "kueue":
+                continue
+            merged = {ps.name: _require(ps, exists, plan.wl.ident) for ps in plan.wl.pod_sets}
+            for t in job.tasks:
+                t.affinity = merged[t.role]
+        return levels
+
+
+def _priority(wl: Workload, classes: dict[str, int], default: int | None, wpcs: dict[str, int]) -> int:
+    for ps in wl.pod_sets:  # a pod naming a missing class would not be created
+        if ps.priority_class and ps.priority_class not in classes:
+            raise InputError(f"PriorityClass {ps.priority_class!r} does not exist",
+                             join_pointer(ps.pointer, "template", "spec", "priorityClassName"), wl.ident)  # fmt: skip
+    if wl.priority is not None:
+        return wl.priority
+    ref = wl.priority_class
+    if ref is not None:
+        table = wpcs if ref.kind == "WorkloadPriorityClass" else classes
+        if ref.name not in table:
+            raise InputError(f"{ref.kind} {ref.name!r} does not exist", ref.pointer, wl.ident)
+        return table[ref.name]
+    for ps in wl.pod_sets:
+        if ps.priority_class:
+            return classes[ps.priority_class]
+    return default if default is not None else 0
+
+
+def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:
+    cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
+    if not cq:
+        return None
+    requested = {name for ps in wl.pod_sets for name, v in ps.request.items() if v and name != "pods"}
+    for fname, covered in k.cluster_queues.get(cq, []):
+        if covered and requested and not (covered & requested):
+            continue
+        f = k.flavors.get(fname)
+        if f is None:
+            continue
+        if any(ps.node_selector.get(key, v) != v for ps in wl.pod_sets for key, v in f.node_labels.items()):
+            continue
+        return f
+    return None
+
+
+def _nt(tr: TopologyRequest | None) -> NetworkTopology | None:
+    if tr is None or tr.unconstrained or not tr.level:
+        return None
+    if tr.required:
+        return NetworkTopology(mode="hard", highest_tier_name=tr.required)
+    return NetworkTopology(mode="soft", preferred_tier_name=tr.preferred)
+
+
+def _constraints(wl: Workload) -> tuple[NetworkTopology | None, list[SubGroupPolicy], dict[str, str]]:
+    """(gang constraint, sub-group policies, podSet -> placement-group label value)."""
+    groups: dict[str, list[PodSet]] = {}
+    for ps in wl.pod_sets:
+        tr = ps.topology
+        key = tr.group if tr is not None and tr.group else f"podset-{ps.name}"
+        groups.setdefault(key, []).append(ps)
+    policies: list[SubGroupPolicy] = []
+    group_of: dict[str, str] = {}
+    if len(groups) == 1:
+        nt = _nt(wl.pod_sets[0].topology)
+    else:
+        nt = None
+        for key, members in groups.items():
+            gnt = _nt(members[0].topology)
+            size = sum(ps.minimum for ps in members)
+            if gnt is None or not sum(ps.count for ps in members):
+                continue
+            for ps in members:
+                group_of[ps.name] = key
+            policies.append(SubGroupPolicy(name=f"group-{key}", sub_group_size=size, min_sub_groups=1 if size else 0,
+                                           selector=LabelSelector({GROUP_LABEL: key}), network_topology=gnt))  # fmt: skip
+    for ps in wl.pod_sets:
+        tr = ps.topology
+        if tr is None or not tr.slice_level or not tr.slice_size:
+            continue
+        if len(groups) > 1:
+            raise InputError("slices are supported when every podSet of the Workload shares one placement (one podSet, "
+                             "or one podSetGroupName); here they would need nested sub-groups",
+                             tr.slice_level_ptr, wl.ident)  # fmt: skip
+        policies.append(SubGroupPolicy(
+            name=ps.name, sub_group_size=tr.slice_size, min_sub_groups=ps.minimum // tr.slice_size,
+            selector=LabelSelector({PODSET_LABEL: ps.name}), match_label_keys=(SLICE_LABEL,),
+            network_topology=NetworkTopology(mode="hard", highest_tier_name=tr.slice_level),
+        ))  # fmt: skip
+    return nt, policies, group_of
+
+
+def _check_levels(tr: TopologyRequest | None, levels: lv.Levels, ident: dict[str, str]) -> None:
+    if tr is None:
+        return
+    known = ", ".join(levels.keys) or "none: the snapshot has no topology with label levels"
+    for level, ptr in ((tr.level, tr.level_ptr), (tr.slice_level, tr.slice_level_ptr)):
+        if level and level not in levels.keys:
+            raise InputError(f"topology level {level!r} does not exist (levels: {known})", ptr, ident)
+    if tr.level and tr.slice_level and not levels.finer_or_same(tr.slice_level, tr.level):
+        raise InputError(f"the slice level {tr.slice_level!r} must be at or below the podSet's level {tr.level!r}",
+                         tr.slice_level_ptr, ident)  # fmt: skip
+
+
+def _require(ps: PodSet, exists: list[dict[str, str]], ident: dict[str, str]) -> dict[str, Any]:
+    """The template's affinity with every node selector term also requiring the level labels."""
+    ap = join_pointer(ps.pointer, "template", "spec", "affinity")
+    aff = copy.deepcopy(ps.affinity) if ps.affinity else {}
+    na = aff.setdefault("nodeAffinity", {})
+    if not isinstance(na, dict):
+        raise InputError("'nodeAffinity' must be an object", join_pointer(ap, "nodeAffinity"), ident)
+    req = na.setdefault("requiredDuringSchedulingIgnoredDuringExecution", {})
+    rp = join_pointer(ap, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    if not isinstance(req, dict):
+        raise InputError("must be an object", rp, ident)
+    terms = req.get("nodeSelectorTerms")
+    synthetic = terms is None
+    if synthetic:
+        terms = [{}]
+    if not isinstance(terms, list):
+        raise InputError("'nodeSelectorTerms' must be an array", join_pointer(rp, "nodeSelectorTerms"), ident)
+    out = []
+    for i, t in enumerate(terms):
+        if not isinstance(t, dict):
+            raise InputError("a node selector term must be an object", join_pointer(rp, "nodeSelectorTerms", i), ident)
+        exprs = t.get("matchExpressions")
+        if exprs is not None and not isinstance(exprs, list):
+            raise InputError("'matchExpressions' must be an array",
+                             join_pointer(rp, "nodeSelectorTerms", i, "matchExpressions"), ident)  # fmt: skip
+        if not synthetic and not exprs and not t.get("matchFields"):
+            out.append(t)  # an empty term of the template matches no node; it stays empty
+            continue
+        out.append({**t, "matchExpressions": list(exprs or []) + exists})
+    req["nodeSelectorTerms"] = out
+    return aff
+

@@ -1,0 +1,428 @@
+"""Kueue objects read for admissions, each error at its JSON pointer.
+
+Workloads (``kueue.x-k8s.io/v1beta1`` and ``v1beta2``): ``spec.podSets[]`` (``name``
+default ``main``, ``count`` default 1, ``minCount``, ``template``, ``topologyRequest``),
+``spec.queueName``, ``spec.priority``, the priority class (v1beta1 ``priorityClassName`` +
+``priorityClassSource``; v1beta2 ``priorityClassRef {group, kind, name}``), ``spec.active``
+and ``status.admission`` (an admitted Workload is not admitted again). A PodSet without
+``topologyRequest`` falls back to the PodSet annotations the job integrations read
+(``kueue.x-k8s.io/podset-required-topology`` ...).
+
+Validation follows Kueue's (CRD and TAS rules): at most 8 PodSets with unique DNS-label
+names, ``minCount`` on at most one PodSet and ``<= count``, ``required`` / ``preferred`` /
+``unconstrained`` mutually exclusive, a slice level needs a slice size that divides
+``count`` (and ``minCount``), PodSets of one ``podSetGroupName`` share the same
+required/preferred level.
+
+The flavor objects: ``ResourceFlavor`` (``nodeLabels``, ``tolerations``,
+``topologyName``), ``LocalQueue`` (``clusterQueue``), ``ClusterQueue``
+(``resourceGroups[].coveredResources`` and ``flavors[].name``, in order) and
+``WorkloadPriorityClass`` (``value``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import InputError, join_pointer
+from app.ingest import reader as r
+from app.ingest.kube import api_group, metadata
+from app.ingest.podrequest import effective_pod_request
+
+GROUP = "kueue.x-k8s.io"
+VERSIONS = ("v1beta1", "v1beta2")
+MAX_POD_SETS = 8
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+# PodSet annotations (``apis/kueue/v1beta2/topology_types.go``) the Workload's
+# topologyRequest is derived from when it is not set.
+ANN_REQUIRED = "kueue.x-k8s.io/podset-required-topology"
+ANN_PREFERRED = "kueue.x-k8s.io/podset-preferred-topology"
+ANN_UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
+ANN_SLICE_LEVEL = "kueue.x-k8s.io/podset-slice-required-topology"
+ANN_SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
+ANN_GROUP = "kueue.x-k8s.io/podset-group-name"
+
+WPC_SOURCE = "kueue.x-k8s.io/workloadpriorityclass"
+PC_SOURCE = "scheduling.k8s.io/priorityclass"
+
+
+@dataclass(slots=True)
+class TopologyRequest:
+    """A PodSet's ``topologyRequest``; ``*_ptr`` locate each field for errors."""
+
+    required: str | None = None
+    preferred: str | None = None
+    unconstrained: bool = False
+    slice_level: str | None = None
+    slice_size: int | None = None
+    group: str | None = None
+    required_ptr: str = ""
+    preferred_ptr: str = ""
+    slice_level_ptr: str = ""
+    slice_size_ptr: str = ""
+
+    @property
+    def level(self) -> str | None:
+        return self.required or self.preferred
+
+    @property
+    def level_ptr(self) -> str:
+        return self.required_ptr if self.required else self.preferred_ptr
+
+
+@dataclass(slots=True)
+class PodSet:
+    name: str
+    count: int
+    min_count: int | None
+    labels: dict[str, str]
+    annotations: dict[str, str]
+    request: dict[str, int]
+    node_selector: dict[str, str]
+    affinity: dict[str, Any] | None
+    tolerations: tuple[dict[str, Any], ...]
+    priority_class: str
+    preemption_policy: str
+    topology: TopologyRequest | None
+    pointer: str
+
+    @property
+    def minimum(self) -> int:
+        return self.count if self.min_count is None else self.min_count
+
+
+@dataclass(slots=True)
+class ClassRef:
+    name: str
+    kind: str  # PriorityClass | WorkloadPriorityClass
+    pointer: str
+
+
+@dataclass(slots=True)
+class Workload:
+    version: str
+    namespace: str
+    name: str
+    uid: str
+    created: float
+    queue_name: str
+    priority: int | None
+    priority_class: ClassRef | None
+    active: bool
+    admitted: bool
+    pod_sets: list[PodSet]
+    pointer: str
+    ident: dict[str, str]
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass(slots=True)
+class Flavor:
+    name: str
+    node_labels: dict[str, str]
+    tolerations: tuple[dict[str, Any], ...]
+    topology_name: str
+    pointer: str
+
+
+@dataclass(slots=True)
+class KueueObjects:
+    """Flavor and priority objects of the snapshot, and how many of each kind were read."""
+
+    flavors: dict[str, Flavor] = field(default_factory=dict)
+    local_queues: dict[tuple[str, str], str] = field(default_factory=dict)  # (ns, name) -> ClusterQueue
+    cluster_queues: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict)  # flavor, covered
+    priority_classes: dict[str, int] = field(default_factory=dict)  # WorkloadPriorityClass values
+    workloads: list[tuple[dict, str]] = field(default_factory=list)  # Workload objects found in 'objects'
+    consumed: dict[str, int] = field(default_factory=dict)  # "apiVersion kind" -> count
+
+
+# -- Workloads ------------------------------------------------------------------------------
+def is_workload(o: dict) -> bool:
+    av = o.get("apiVersion")
+    return isinstance(av, str) and api_group(av) == GROUP and o.get("kind") == "Workload"
+
+
+def read_workload(o: dict, ptr: str, *, now: float) -> Workload:
+    av = o.get("apiVersion")
+    if not isinstance(av, str) or api_group(av) != GROUP or av.rsplit("/", 1)[-1] not in VERSIONS:
+        raise InputError("a Workload must have apiVersion kueue.x-k8s.io/v1beta1 or kueue.x-k8s.io/v1beta2",
+                         join_pointer(ptr, "apiVersion"))  # fmt: skip
+    if o.get("kind") != "Workload":
+        raise InputError("kind must be 'Workload'", join_pointer(ptr, "kind"))
+    meta, ident, ns, name = metadata(o, ptr, "Workload", namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident, required=True)
+    sp = join_pointer(ptr, "spec")
+    version = av.rsplit("/", 1)[-1]
+    raw_sets = r.lst(spec, "podSets", sp, ident, required=True)
+    if not 1 <= len(raw_sets) <= MAX_POD_SETS:
+        raise InputError(f"a Workload has 1 to {MAX_POD_SETS} podSets", join_pointer(sp, "podSets"), ident)
+    pod_sets: list[PodSet] = []
+    partial: str | None = None
+    for j, raw in enumerate(raw_sets):
+        ps = _pod_set(raw, join_pointer(sp, "podSets", j), ident)
+        if any(p.name == ps.name for p in pod_sets):
+            raise InputError(f"duplicate podSet name {ps.name!r}", join_pointer(ps.pointer, "name"), ident)
+        if ps.min_count is not None:
+            if partial is not None:
+                raise InputError(f"only one podSet may set minCount (podSet {partial!r} already does)",
+                                 join_pointer(ps.pointer, "minCount"), ident)  # fmt: skip
+            partial = ps.name
+        pod_sets.append(ps)
+    _check_groups(pod_sets, ident)
+    created_raw = meta.get("creationTimestamp")
+    created = r.timestamp(created_raw, join_pointer(mp, "creationTimestamp"), ident) if created_raw is not None else now
+    status = r.obj(o, "status", ptr, ident)
+    return Workload(
+        version=version,
+        namespace=ns,
+        name=name,
+        uid=r.string(meta, "uid", mp, ident),
+        created=created,
+        queue_name=r.string(spec, "queueName", sp, ident),
+        priority=r.integer(spec, "priority", sp, ident, minimum=-(2**31), maximum=2**31 - 1),
+        priority_class=_class_ref(spec, sp, ident, version),
+        active=r.boolean(spec, "active", sp, ident, default=True) is not False,
+        admitted=status.get("admission") is not None,
+        pod_sets=pod_sets,
+        pointer=ptr,
+        ident=ident,
+    )
+
+
+def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> ClassRef | None:
+    ref = spec.get("priorityClassRef")
+    if ref is not None:  # v1beta2
+        rp = join_pointer(sp, "priorityClassRef")
+        if not isinstance(ref, dict):
+            raise InputError("'priorityClassRef' must be an object", rp, ident)
+        kind = r.string(ref, "kind", rp, ident, default="WorkloadPriorityClass")
+        group = r.string(ref, "group", rp, ident, default=GROUP if kind == "WorkloadPriorityClass" else "scheduling.k8s.io")
+        if (group, kind) not in ((GROUP, "WorkloadPriorityClass"), ("scheduling.k8s.io", "PriorityClass")):
+            raise InputError("priorityClassRef must be {group: kueue.x-k8s.io, kind: WorkloadPriorityClass} or "
+                             "{group: scheduling.k8s.io, kind: PriorityClass}", join_pointer(rp, "kind"), ident)  # fmt: skip
+        name = r.string(ref, "name", rp, ident, required=True)
+        if not name:
+            raise InputError("'name' must not be empty", join_pointer(rp, "name"), ident)
+        return ClassRef(name, kind, join_pointer(rp, "name"))
+    name = r.string(spec, "priorityClassName", sp, ident)  # v1beta1
+    if not name:
+        return None
+    source = r.string(spec, "priorityClassSource", sp, ident)
+    if source not in ("", WPC_SOURCE, PC_SOURCE):
+        raise InputError(f"priorityClassSource must be '{WPC_SOURCE}', '{PC_SOURCE}' or empty",
+                         join_pointer(sp, "priorityClassSource"), ident)  # fmt: skip
+    kind = "WorkloadPriorityClass" if source == WPC_SOURCE else "PriorityClass"
+    return ClassRef(name, kind, join_pointer(sp, "priorityClassName"))
+
+
+def _pod_set(raw: Any, pp: str, ident: dict[str, str]) -> PodSet:
+    if not isinstance(raw, dict):
+        raise InputError("a podSet must be an object", pp, ident)
+    name = r.string(raw, "name", pp, ident, default="main")
+    if len(name) > 63 or not _DNS_LABEL.match(name):
+        raise InputError(f"podSet name {name!r} must be a DNS label (lower case, at most 63 characters)",
+                         join_pointer(pp, "name"), ident)  # fmt: skip
+    count = r.integer(raw, "count", pp, ident, default=1, minimum=0, maximum=2**31 - 1)
+    min_count = r.integer(raw, "minCount", pp, ident, minimum=1, maximum=2**31 - 1)
+    assert count is not None
+    if min_count is not None and min_count > count:
+        raise InputError(f"minCount {min_count} is above count {count}", join_pointer(pp, "minCount"), ident)
+    template = r.obj(raw, "template", pp, ident, required=True)
+    tp = join_pointer(pp, "template")
+    tmeta = r.obj(template, "metadata", tp, ident)
+    tmp = join_pointer(tp, "metadata")
+    labels = r.str_map(tmeta, "labels", tmp, ident)
+    annotations = r.str_map(tmeta, "annotations", tmp, ident)
+    spec = r.obj(template, "spec", tp, ident)
+    sp = join_pointer(tp, "spec")
+    tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
+    if "topologyRequest" in raw and raw["topologyRequest"] is not None:
+        topology = _topology_request(raw["topologyRequest"], join_pointer(pp, "topologyRequest"), ident)
+    else:
+        topology = _from_annotations(annotations, join_pointer(tmp, "annotations"), ident)
+    ps = PodSet(
+        name=name,
+        count=count,
+        min_count=min_count,
+        labels=labels,
+        annotations=annotations,
+        request=effective_pod_request(spec, sp, ident),
+        node_selector=r.str_map(spec, "nodeSelector", sp, ident),
+        affinity=r.obj(spec, "affinity", sp, ident) or None,
+        tolerations=tuple(tolerations),
+        priority_class=r.string(spec, "priorityClassName", sp, ident),
+        preemption_policy=r.string(spec, "preemptionPolicy", sp, ident),
+        topology=topology,
+        pointer=pp,
+    )
+    _check_slices(ps, ident)
+    return ps
+
+
+def _level(raw: dict, key: str, ptr: str, ident: dict[str, str]) -> tuple[str | None, str]:
+    v = r.string(raw, key, ptr, ident)
+    p = join_pointer(ptr, key)
+    if key in raw and raw[key] is not None and not v:
+        raise InputError(f"'{key}' must name a topology level (a node label key), not an empty string", p, ident)
+    return (v or None), p
+
+
+def _topology_request(raw: Any, ptr: str, ident: dict[str, str]) -> TopologyRequest:
+    if not isinstance(raw, dict):
+        raise InputError("'topologyRequest' must be an object", ptr, ident)
+    tr = TopologyRequest()
+    tr.required, tr.required_ptr = _level(raw, "required", ptr, ident)
+    tr.preferred, tr.preferred_ptr = _level(raw, "preferred", ptr, ident)
+    tr.unconstrained = bool(r.boolean(raw, "unconstrained", ptr, ident, default=False))
+    tr.slice_level, tr.slice_level_ptr = _level(raw, "podSetSliceRequiredTopology", ptr, ident)
+    tr.slice_size = r.integer(raw, "podSetSliceSize", ptr, ident, minimum=1, maximum=2**31 - 1)
+    tr.slice_size_ptr = join_pointer(ptr, "podSetSliceSize")
+    tr.group = r.string(raw, "podSetGroupName", ptr, ident) or None
+    for k in ("podIndexLabel", "subGroupIndexLabel"):
+        r.string(raw, k, ptr, ident)
+    r.integer(raw, "subGroupCount", ptr, ident, minimum=0)
+    _exclusive(tr, ptr, ident)
+    return tr
+
+
+def _from_annotations(ann: dict[str, str], ap: str, ident: dict[str, str]) -> TopologyRequest | None:
+    keys = (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_GROUP)
+    if not any(k in ann for k in keys):
+        return None
+    tr = TopologyRequest()
+    tr.required, tr.required_ptr = ann.get(ANN_REQUIRED) or None, join_pointer(ap, ANN_REQUIRED)
+    tr.preferred, tr.preferred_ptr = ann.get(ANN_PREFERRED) or None, join_pointer(ap, ANN_PREFERRED)
+    flag = ann.get(ANN_UNCONSTRAINED)
+    if flag is not None and flag not in ("true", "false"):
+        raise InputError("must be 'true' or 'false'", join_pointer(ap, ANN_UNCONSTRAINED), ident)
+    tr.unconstrained = flag == "true"
+    tr.slice_level, tr.slice_level_ptr = ann.get(ANN_SLICE_LEVEL) or None, join_pointer(ap, ANN_SLICE_LEVEL)
+    tr.slice_size_ptr = join_pointer(ap, ANN_SLICE_SIZE)
+    size = ann.get(ANN_SLICE_SIZE)
+    if size is not None:
+        if not size.isdigit() or int(size) < 1 or int(size) > 2**31 - 1:
+            raise InputError("the slice size must be a positive integer", tr.slice_size_ptr, ident)
+        tr.slice_size = int(size)
+    tr.group = ann.get(ANN_GROUP) or None
+    _exclusive(tr, ap, ident)
+    return tr
+
+
+def _exclusive(tr: TopologyRequest, ptr: str, ident: dict[str, str]) -> None:
+    if tr.required and tr.preferred:
+        raise InputError("required and preferred are mutually exclusive", tr.preferred_ptr, ident)
+    if tr.unconstrained and tr.level:
+        raise InputError("unconstrained excludes required and preferred", tr.level_ptr, ident)
+    if tr.slice_level and tr.slice_size is None:
+        raise InputError("podSetSliceRequiredTopology needs podSetSliceSize", tr.slice_size_ptr, ident)
+    if tr.slice_size is not None and not tr.slice_level:
+        raise InputError("podSetSliceSize needs podSetSliceRequiredTopology", tr.slice_size_ptr, ident)
+
+
+def _check_slices(ps: PodSet, ident: dict[str, str]) -> None:
+    tr = ps.topology
+    if tr is None or tr.slice_size is None:
+        return
+    if ps.count % tr.slice_size:
+        raise InputError(f"the slice size {tr.slice_size} must divide the podSet's count {ps.count}",
+                         tr.slice_size_ptr, ident)  # fmt: skip
+    if ps.min_count is not None and ps.min_count % tr.slice_size:
+        raise InputError(f"the slice size {tr.slice_size} must divide the podSet's minCount {ps.min_count}",
+                         tr.slice_size_ptr, ident)  # fmt: skip
+
+
+def _check_groups(pod_sets: list[PodSet], ident: dict[str, str]) -> None:
+    """PodSets of one ``podSetGroupName`` are placed together: same required/preferred level."""
+    first: dict[str, PodSet] = {}
+    for ps in pod_sets:
+        tr = ps.topology
+        if tr is None or tr.group is None:
+            continue
+        if not tr.level:
+            raise InputError(f"podSet {ps.name!r} is in group {tr.group!r} and needs required or preferred",
+                             join_pointer(ps.pointer, "topologyRequest", "podSetGroupName"), ident)  # fmt: skip
+        other = first.setdefault(tr.group, ps)
+        ot = other.topology
+        assert ot is not None
+        if (ot.required, ot.preferred) != (tr.required, tr.preferred):
+            raise InputError(f"podSets {other.name!r} and {ps.name!r} of group {tr.group!r} ask for different topology "
+                             "levels; a group shares one", tr.level_ptr, ident)  # fmt: skip
+
+
+# -- flavor and priority objects -------------------------------------------------------------
+def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
+    """Read ``o`` when it is a Kueue kind used here; False for any other object."""
+    av = o.get("apiVersion")
+    kind = o.get("kind")
+    if not isinstance(av, str) or api_group(av) != GROUP or not isinstance(kind, str):
+        return False
+    if kind == "Workload":
+        k.workloads.append((o, ptr))
+    elif kind == "ResourceFlavor":
+        _flavor(o, ptr, k)
+    elif kind == "LocalQueue":
+        meta, ident, ns, name = metadata(o, ptr, kind, namespaced=True)
+        spec = r.obj(o, "spec", ptr, ident)
+        if (ns, name) in k.local_queues:
+            raise InputError(f"duplicate LocalQueue {ns}/{name}", join_pointer(ptr, "metadata", "name"), ident)
+        k.local_queues[(ns, name)] = r.string(spec, "clusterQueue", join_pointer(ptr, "spec"), ident)
+    elif kind == "ClusterQueue":
+        _cluster_queue(o, ptr, k)
+    elif kind == "WorkloadPriorityClass":
+        meta, ident, _, name = metadata(o, ptr, kind, namespaced=False)
+        value = r.integer(o, "value", ptr, ident, required=True, minimum=-(2**31), maximum=2**31 - 1)
+        if name in k.priority_classes:
+            raise InputError(f"duplicate WorkloadPriorityClass {name!r}", join_pointer(ptr, "metadata", "name"), ident)
+        k.priority_classes[name] = value  # type: ignore[assignment]
+    else:
+        return False
+    key = f"{av} {kind}"
+    k.consumed[key] = k.consumed.get(key, 0) + 1
+    return True
+
+
+def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:
+    meta, ident, _, name = metadata(o, ptr, "ResourceFlavor", namespaced=False)
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
+    if name in k.flavors:
+        raise InputError(f"duplicate ResourceFlavor {name!r}", join_pointer(ptr, "metadata", "name"), ident)
+    k.flavors[name] = Flavor(
+        name=name,
+        node_labels=r.str_map(spec, "nodeLabels", sp, ident),
+        tolerations=tuple(tolerations),
+        topology_name=r.string(spec, "topologyName", sp, ident),
+        pointer=ptr,
+    )
+
+
+def _cluster_queue(o: dict, ptr: str, k: KueueObjects) -> None:
+    meta, ident, _, name = metadata(o, ptr, "ClusterQueue", namespaced=False)
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    flavors: list[tuple[str, frozenset[str]]] = []
+    for i, rg in enumerate(r.lst(spec, "resourceGroups", sp, ident)):
+        gp = join_pointer(sp, "resourceGroups", i)
+        if not isinstance(rg, dict):
+            raise InputError("a resource group must be an object", gp, ident)
+        covered = r.lst(rg, "coveredResources", gp, ident)
+        for j, c in enumerate(covered):
+            if not isinstance(c, str):
+                raise InputError("coveredResources holds resource names", join_pointer(gp, "coveredResources", j), ident)
+        for j, f in enumerate(r.lst(rg, "flavors", gp, ident)):
+            fp = join_pointer(gp, "flavors", j)
+            if not isinstance(f, dict):
+                raise InputError("a flavor quota must be an object", fp, ident)
+            flavors.append((r.string(f, "name", fp, ident, required=True), frozenset(covered)))
+    if name in k.cluster_queues:
+        raise InputError(f"duplicate ClusterQueue {name!r}", join_pointer(ptr, "metadata", "name"), ident)
+    k.cluster_queues[name] = flavors
