@@ -13,6 +13,7 @@ cycle and evicts others in a later one).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from app.errors import InputError
@@ -24,7 +25,8 @@ from app.settings import Settings
 MAX_CYCLES = 50
 
 
-def simulate(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
+def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """``on_cycle(i)`` is called after cycle ``i`` (from 0), e.g. for a progress bar."""
     cycles = envelope.get("cycles", 3)
     if isinstance(cycles, bool) or not isinstance(cycles, int) or not 1 <= cycles <= MAX_CYCLES:
         raise InputError(f"'cycles' must be an integer from 1 to {MAX_CYCLES}", "/cycles")
@@ -35,7 +37,7 @@ def simulate(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
     lost_pods: set[str] = set()  # jobs that lost pods in an earlier cycle
     cascaded: set[str] = set()
     gone: set[str] = set()
-    for _ in range(cycles):
+    for cycle in range(cycles):
         whole = {k for k, j in c.jobs.items() if j.source != "pod" and j.count(READY) >= j.min_available}
         decision = decide_request(Request(cluster=c, config=req.config, options=req.options, envelope=envelope))
         wire = decision.wire()
@@ -53,6 +55,8 @@ def simulate(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
         apply(c, wire, gone)
         lost_pods |= hit
         metrics["gangsBroken"] += sum(1 for k in whole_before if c.jobs[k].count(READY) < c.jobs[k].min_available)
+        if on_cycle is not None:
+            on_cycle(cycle)
         if not (wire["bindings"] or wire["nominations"] or wire["evictions"]):
             break
     pods = []

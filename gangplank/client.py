@@ -19,6 +19,7 @@ import httpx
 import orjson
 
 from api_schemas.decision import DecisionResponse
+from api_schemas.render import RenderResponse
 from api_schemas.scores import ScoresResponse
 from api_schemas.simulate import SimulateResponse
 from api_schemas.topology import TopologyResponse
@@ -89,6 +90,10 @@ class Client:
     def topology(self, body: dict[str, Any], queries: list[list[str]] | None = None) -> TopologyResponse:
         q = [{"nodes": n} for n in (queries or [])]
         return TopologyResponse.model_validate(self._post("/v1/topology", {**body, "queries": q}))
+
+    def render(self, body: dict[str, Any]) -> RenderResponse:
+        """The decision and its picture (``svg``: an SVG document as a string)."""
+        return RenderResponse.model_validate(self._post("/v1/render?format=json", body))
 
 
 class AsyncClient:
