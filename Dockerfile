@@ -34,8 +34,12 @@ WORKDIR /app
 COPY --from=builder /app/.venv /app/.venv
 COPY --from=builder /app/app /app/app
 COPY --from=builder /app/api_schemas /app/api_schemas
+# the page at / offers this one example ("Load example")
+COPY examples/volcano-small.json /app/examples/volcano-small.json
 USER 10001
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8080/livez', timeout=2)"]
-CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8080", "--timeout-graceful-shutdown", "10"]
+# app.serve runs uvicorn after the startup checks: on 0.0.0.0 it refuses to start unless
+# authentication is configured (GANGPLANK_AUTH_TOKEN(S_FILE) or mTLS) or GANGPLANK_AUTH_DISABLED=true.
+CMD ["python", "-m", "app.serve", "--host", "0.0.0.0", "--port", "8080", "--timeout-graceful-shutdown", "10"]

@@ -4,7 +4,13 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8080
 
-.PHONY: venv serve test openapi bench bench-quick clean
+.PHONY: venv serve test openapi bench bench-quick clean fuzz load
+# TLS for `make serve` (see SECURITY.md): SSL_CERTFILE, SSL_KEYFILE, SSL_CA_CERTS, SSL_CERT_REQS.
+SERVE_TLS = $(if $(SSL_CERTFILE),--ssl-certfile $(SSL_CERTFILE)) $(if $(SSL_KEYFILE),--ssl-keyfile $(SSL_KEYFILE)) \
+            $(if $(SSL_CA_CERTS),--ssl-ca-certs $(SSL_CA_CERTS)) $(if $(SSL_CERT_REQS),--ssl-cert-reqs $(SSL_CERT_REQS))
+FUZZ_SECONDS ?= 60
+LOAD_SECONDS ?= 60
+LOAD_WORKERS ?= 2
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +24,7 @@ serve: venv
 	@echo "Gangplank on http://$(HOST):$(PORT)  (API docs: http://$(HOST):$(PORT)/docs)"
 	@echo "Try it:"
 	@echo "  curl -s -X POST http://$(HOST):$(PORT)/v1/decisions -H 'Content-Type: application/json' --data-binary @examples/volcano-small.json"
-	$(VENV)/bin/uvicorn app.main:app --host $(HOST) --port $(PORT)
+	$(PY) -m app.serve --host $(HOST) --port $(PORT) $(SERVE_TLS)
 
 test: venv
 	$(PY) -m pytest
@@ -34,3 +40,14 @@ bench: venv
 
 bench-quick: venv
 	$(PY) -m bench.run --quick
+
+# Coverage-guided fuzzing of the ingest path (atheris; not part of `make test`). New inputs
+# go to .fuzz/corpus, crashes to .fuzz/; fuzz/corpus is the committed seed corpus.
+fuzz: venv
+	@$(PY) -c "import atheris" 2>/dev/null || $(PY) -m pip install --quiet -e '.[fuzz]'
+	@mkdir -p .fuzz/corpus
+	$(PY) fuzz/fuzz_ingest.py .fuzz/corpus fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=20 -dict=fuzz/ingest.dict -artifact_prefix=.fuzz/
+
+# Bounded load test against uvicorn on 127.0.0.1 (LOAD_WORKERS workers, LOAD_SECONDS s).
+load: venv
+	$(PY) -m bench.load --seconds $(LOAD_SECONDS) --workers $(LOAD_WORKERS)

@@ -31,12 +31,22 @@ EVICTIONS = Counter("gangplank_evictions_total", "Evictions decided, by action",
 log = logging.getLogger("gangplank.access")
 
 
+#: Longest string a log line carries per field (a long URL path, say); the rest is cut.
+MAX_LOG_FIELD = 2048
+
+
+def _bounded(v: object) -> object:
+    if isinstance(v, str) and len(v) > MAX_LOG_FIELD:
+        return v[:MAX_LOG_FIELD] + f"...[{len(v) - MAX_LOG_FIELD} more characters]"
+    return v
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
                  "message": record.getMessage()}  # fmt: skip
         entry.update(getattr(record, "fields", {}))
-        return json.dumps(entry, sort_keys=True)
+        return json.dumps({k: _bounded(v) for k, v in entry.items()}, sort_keys=True)
 
 
 def setup_logging() -> None:

@@ -134,11 +134,16 @@ def test_dockerfile_healthcheck_probes_livez_on_the_exposed_port_without_curl():
     compile(probe[2], "<healthcheck>", "exec")  # the probe is valid Python
 
 
-def test_dockerfile_cmd_is_exec_form_uvicorn_serving_the_app_on_the_exposed_port():
+def test_dockerfile_cmd_is_exec_form_launcher_serving_the_app_on_the_exposed_port():
     cmd = exec_form(args_of(final_stage(), "CMD")[-1])
-    assert cmd[0] == "uvicorn" and "app.main:app" in cmd
+    # app.serve checks authentication before it runs uvicorn on app.main:app
+    assert cmd[:3] == ["python", "-m", "app.serve"]
+    assert (ROOT / "app" / "serve.py").is_file() and "app.main:app" in (ROOT / "app" / "serve.py").read_text()
     assert cmd[cmd.index("--host") + 1] == "0.0.0.0"
     assert cmd[cmd.index("--port") + 1] == PORT
+    from app.serve import parser
+
+    parser().parse_args(cmd[3:])  # every flag of the CMD is one the launcher knows
 
 
 def test_the_app_the_image_serves_answers_the_probe(client):

@@ -24,6 +24,40 @@ try:  # libyaml is much faster; fall back to the pure-Python loader where it is 
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _SafeLoader = yaml.SafeLoader
 
+
+class _JsonSafeLoader(_SafeLoader):  # type: ignore[misc, valid-type]
+    """The safe loader, keeping to what JSON can hold: unquoted timestamps and ``!!binary``
+    stay strings (as Kubernetes' YAML-to-JSON conversion leaves them)."""
+
+
+_JsonSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _JsonSafeLoader.construct_yaml_str)
+_JsonSafeLoader.add_constructor("tag:yaml.org,2002:binary", _JsonSafeLoader.construct_yaml_str)
+
+
+def _key_text(k: Any) -> str:
+    """A YAML mapping key as JSON's string key: ``true``/``false``, numbers, ``null``."""
+    if isinstance(k, str):
+        return k
+    if isinstance(k, bool):
+        return "true" if k else "false"
+    if k is None:
+        return "null"
+    if isinstance(k, (int, float)):
+        return repr(k)
+    raise InputError(f"a YAML mapping key must be a string, not {type(k).__name__}", "", kind="malformed-body", status=400)
+
+
+def _string_keys(d: dict) -> None:
+    """Turn a mapping's non-string keys (``1:``, ``true:``, ``~:``) into strings, in place."""
+    items = list(d.items())
+    d.clear()
+    for k, v in items:
+        text = _key_text(k)
+        if text in d:
+            raise InputError(f"YAML mapping key {k!r} repeats key {text!r} once keys are strings", "",
+                             kind="malformed-body", status=400)  # fmt: skip
+        d[text] = v
+
 JSON_TYPES = ("application/json", "text/json")
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 ENVELOPE_KEYS = frozenset({"objects", "cluster", "config", "options", "job", "cycles", "nodes", "workloads"})
@@ -56,13 +90,34 @@ def parse_json(raw: bytes) -> Any:
 
 def parse_yaml(raw: bytes, max_nodes: int) -> list[Any]:
     try:
-        docs = [d for d in yaml.load_all(raw, Loader=_SafeLoader) if d is not None]
+        docs = [d for d in yaml.load_all(raw, Loader=_JsonSafeLoader) if d is not None]
     except yaml.YAMLError as e:
         raise InputError(f"body is not valid YAML: {e}", "", kind="malformed-body", status=400) from None
     except RecursionError:
         raise LimitError("YAML nesting is too deep", "", kind="nesting-too-deep") from None
     expanded_size(docs, max_nodes)
     return docs
+
+
+#: Values a YAML document embedded in a request field (a ``config`` string, a ConfigMap's
+#: ``volcano-controller.conf``) may expand to; such documents are a few lines long.
+NESTED_YAML_NODES = 100_000
+
+
+def parse_yaml_text(text: str, pointer: str, what: str, obj: dict[str, str] | None = None, *,
+                    max_nodes: int = NESTED_YAML_NODES) -> Any:  # fmt: skip
+    """A YAML document held in a string field: the same safe, bounded loader as bodies
+    (aliases expanded within ``max_nodes``, keys made strings), errors located at the field."""
+    try:
+        docs = parse_yaml(text.encode("utf-8", "surrogatepass"), max_nodes)
+    except LimitError as e:
+        raise LimitError(f"{what}: {e.detail}", pointer, obj, kind=e.kind) from None
+    except InputError as e:
+        raise InputError(f"{what} is not valid YAML: {e.detail.removeprefix('body is not valid YAML: ')}",
+                         pointer, obj) from None  # fmt: skip
+    if len(docs) > 1:
+        raise InputError(f"{what} must be a single YAML document", pointer, obj)
+    return docs[0] if docs else None
 
 
 def expanded_size(value: Any, limit: int) -> int:
@@ -99,6 +154,9 @@ def expanded_size(value: Any, limit: int) -> int:
             continue
         if vid in on_path:
             raise InputError("YAML contains a recursive alias", "", kind="malformed-body", status=400)
+        if isinstance(v, dict) and any(type(k) is not str for k in v):  # JSON has string keys only
+            _string_keys(v)
+            children = v.values()
         on_path.add(vid)
         stack.append((v, True))
         for c in children:

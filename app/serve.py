@@ -1,0 +1,157 @@
+"""Launch the service: ``python -m app.serve`` (the image's CMD), ``gangplank serve``, ``make serve``.
+
+Before uvicorn starts, :func:`app.auth.startup_problems` is consulted: a non-loopback
+``--host`` without a credential configured is refused (exit 2) unless
+``GANGPLANK_AUTH_DISABLED=true``. TLS options mirror uvicorn's (``--ssl-certfile``,
+``--ssl-keyfile``, ``--ssl-ca-certs``, ``--ssl-cert-reqs``) and default to the
+``GANGPLANK_SSL_*`` settings; with a CA the client certificate is verified in the
+handshake (``--ssl-cert-reqs 2``, the default: no certificate, no connection; ``1``: optional,
+then the app asks a certificate-less request for a bearer token).
+
+uvicorn does not pass the client certificate to the application, so this launcher serves
+with :class:`TLSH11Protocol`, which fills the ASGI TLS extension
+(``scope["extensions"]["tls"]``) from the connection's verified peer certificate; that is
+what ``GANGPLANK_AUTH_CLIENT_NAMES`` is checked against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import ssl
+import sys
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from app.auth import CLIENT_NAMES_KEY, startup_problems
+from app.settings import Settings, get_settings
+
+_RDN = {"commonName": "CN", "organizationName": "O", "organizationalUnitName": "OU", "countryName": "C",
+        "localityName": "L", "stateOrProvinceName": "ST", "domainComponent": "DC", "userId": "UID"}  # fmt: skip
+_TLS_VERSIONS = {"TLSv1.2": 0x0303, "TLSv1.3": 0x0304}
+
+
+def _escape_rdn(value: str) -> str:
+    out = "".join("\\" + c if c in ',+"\\<>;=' else c for c in value)
+    if out.startswith((" ", "#")):
+        out = "\\" + out
+    if out.endswith(" ") and not out.endswith("\\ "):
+        out = out[:-1] + "\\ "
+    return out
+
+
+def rfc4514(subject: Any) -> str:
+    """``getpeercert()['subject']`` as an RFC 4514 string (most specific RDN first)."""
+    rdns = []
+    for rdn in reversed(subject or ()):
+        rdns.append("+".join(f"{_RDN.get(k, k)}={_escape_rdn(v)}" for k, v in rdn))
+    return ",".join(rdns)
+
+
+def peer_names(cert: dict[str, Any]) -> list[str]:
+    """The subject CNs and the DNS, URI and IP subject alternative names of a verified cert."""
+    names = {v for rdn in cert.get("subject", ()) for k, v in rdn if k == "commonName"}
+    names |= {v for kind, v in cert.get("subjectAltName", ()) if kind in ("DNS", "URI", "IP Address")}
+    return sorted(names)
+
+
+def tls_extension(ssl_object: ssl.SSLObject | None) -> dict[str, Any] | None:
+    """The ASGI TLS extension for one connection (None when it is not TLS)."""
+    if ssl_object is None:
+        return None
+    cert = ssl_object.getpeercert() or {}  # only ever non-empty for a verified certificate
+    der = ssl_object.getpeercert(binary_form=True) if cert else None
+    return {
+        "server_cert": None,
+        "client_cert_chain": [ssl.DER_cert_to_PEM_cert(der)] if der else [],
+        "client_cert_name": rfc4514(cert.get("subject")) if cert else None,
+        "client_cert_error": None,
+        "tls_version": _TLS_VERSIONS.get(ssl_object.version() or ""),
+        "cipher_suite": None,
+        CLIENT_NAMES_KEY: peer_names(cert) if cert else [],
+    }
+
+
+class TLSH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, handing the verified client certificate to the app."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        tls = tls_extension(transport.get_extra_info("ssl_object"))
+        if tls is None:
+            return
+        inner = self.app
+
+        async def with_tls(scope: Any, receive: Any, send: Any) -> None:
+            if scope.get("type") in ("http", "websocket"):
+                scope.setdefault("extensions", {})["tls"] = tls
+            await inner(scope, receive, send)
+
+        self.app = with_tls
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m app.serve", description="Serve Gangplank (uvicorn).")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--timeout-graceful-shutdown", type=int, default=10)
+    p.add_argument("--ssl-certfile", default=None, help="serving certificate (PEM); default GANGPLANK_SSL_CERTFILE")
+    p.add_argument("--ssl-keyfile", default=None, help="its key (PEM); default GANGPLANK_SSL_KEYFILE")
+    p.add_argument("--ssl-ca-certs", default=None, help="CA for client certificates; default GANGPLANK_SSL_CA_CERTS")
+    p.add_argument("--ssl-cert-reqs", type=int, choices=(0, 1, 2), default=None,
+                   help="0 none, 1 optional, 2 required (default GANGPLANK_SSL_CERT_REQS, 2)")  # fmt: skip
+    p.add_argument("--limit-concurrency", type=int, default=None,
+                   help="answer 503 past this many connections or requests in flight per worker (uvicorn)")  # fmt: skip
+    p.add_argument("--log-level", default="info")
+    return p
+
+
+def effective_settings(args: argparse.Namespace, base: Settings) -> Settings:
+    """The settings with the command line's TLS options laid over them."""
+    over = {k: v for k, v in {
+        "ssl_certfile": args.ssl_certfile, "ssl_keyfile": args.ssl_keyfile,
+        "ssl_ca_certs": args.ssl_ca_certs, "ssl_cert_reqs": args.ssl_cert_reqs,
+    }.items() if v is not None}  # fmt: skip
+    return base.model_copy(update=over)
+
+
+def uvicorn_options(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    opts: dict[str, Any] = {
+        "host": args.host, "port": args.port, "workers": args.workers, "log_level": args.log_level,
+        "timeout_graceful_shutdown": args.timeout_graceful_shutdown,
+        "http": "app.serve:TLSH11Protocol",  # by name: also right in spawned workers and under -m
+        "limit_concurrency": args.limit_concurrency,
+    }  # fmt: skip
+    if settings.ssl_certfile:
+        opts.update(ssl_certfile=settings.ssl_certfile, ssl_keyfile=settings.ssl_keyfile or None)
+        if settings.ssl_ca_certs:
+            opts.update(ssl_ca_certs=settings.ssl_ca_certs, ssl_cert_reqs=settings.ssl_cert_reqs)
+    return opts
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    settings = effective_settings(args, get_settings())
+    problems = startup_problems(args.host, settings)
+    if problems:
+        for p in problems:
+            print(f"gangplank: {p}", file=sys.stderr)
+        return 2
+    # The workers re-read the settings from the environment: export the command line's TLS
+    # choices so the app's policy (mTLS configured or not) agrees with the server's.
+    for key in ("ssl_certfile", "ssl_keyfile", "ssl_ca_certs", "ssl_cert_reqs"):
+        value = getattr(settings, key)
+        if value not in ("", None):
+            os.environ[f"GANGPLANK_{key.upper()}"] = str(value)
+    get_settings.cache_clear()
+    import uvicorn
+
+    uvicorn.run("app.main:app", **uvicorn_options(args, settings))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

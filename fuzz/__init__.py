@@ -1,0 +1,1 @@
+"""Fuzzing targets (``make fuzz``)."""

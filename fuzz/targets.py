@@ -1,0 +1,66 @@
+"""What the fuzzer feeds each input to (no atheris here, so the tests can run it too).
+
+Every input must either be accepted or raise :class:`app.errors.InputError` (answered as a
+4xx problem document); any other exception is a crash. The first byte picks the target:
+
+====  ==========================================================================
+0     a JSON request body: decode, then the whole ingest (objects, native form, build)
+1     a YAML request body (anchors, aliases, multi-document streams), same path
+2     a body without Content-Type (sniffed), same path
+3     one resource quantity, as every kind of resource (milli and byte units)
+4     a label selector (JSON), parsed and matched against a few label sets
+5     a Go duration and an RFC 3339 time
+====  ==========================================================================
+"""
+
+from __future__ import annotations
+
+from app.errors import InputError
+from app.ingest import reader
+from app.ingest.body import decode
+from app.ingest.quantity import quantity_map
+from app.ingest.request import read_request
+from app.model.selectors import LabelSelector
+from app.settings import Settings
+
+# Small limits keep each execution short; the limits themselves are part of what is fuzzed.
+SETTINGS = Settings(max_objects=2_000, max_yaml_nodes=20_000, max_hypernode_depth=16, max_regex_length=256)
+CONTENT_TYPES = ("application/json", "application/yaml", None)
+RESOURCES = ("cpu", "memory", "nvidia.com/gpu", "hugepages-2Mi", "ephemeral-storage", "pods")
+LABEL_SETS = ({}, {"a": "1"}, {"rack": "r1", "zone": "z"}, {"kubernetes.io/hostname": "n0", "a": ""})
+MODES = 6
+
+
+def ingest(body: bytes, content_type: str | None) -> None:
+    envelope = decode(body, content_type, max_yaml_nodes=SETTINGS.max_yaml_nodes)
+    read_request(envelope, SETTINGS)
+
+
+def selector(body: bytes) -> None:
+    envelope = decode(body, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes)
+    raw = envelope.get("objects", envelope)  # decode wraps bare objects and arrays
+    sel = LabelSelector.parse(raw, "/selector")
+    for labels in LABEL_SETS:
+        sel.matches(labels)
+
+
+def one_input(data: bytes) -> bool:
+    """Feed one input; True when accepted, False when refused with an InputError."""
+    if not data:
+        return True
+    mode, body = data[0] % MODES, data[1:]
+    try:
+        if mode <= 2:
+            ingest(body, CONTENT_TYPES[mode])
+        elif mode == 3:
+            text = body.decode("utf-8", "replace")
+            quantity_map({r: text for r in RESOURCES}, "/q", None)
+        elif mode == 4:
+            selector(body)
+        else:
+            text = body.decode("utf-8", "replace")
+            reader.duration(text, "/d", None)
+            reader.timestamp(text, "/t", None)
+    except InputError:
+        return False
+    return True

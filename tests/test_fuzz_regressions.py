@@ -1,0 +1,105 @@
+"""What `make fuzz` found, kept as regression tests; and the committed seed corpus stays valid."""
+
+from __future__ import annotations
+
+import pathlib
+
+import orjson
+import pytest
+
+from app.errors import InputError
+from app.ingest.body import decode
+from fuzz.targets import MODES, one_input
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CORPUS = sorted((ROOT / "fuzz" / "corpus").iterdir())
+YAML = {"Content-Type": "application/yaml"}
+JSON = {"Content-Type": "application/json"}
+
+
+def test_yaml_non_string_keys_become_strings():
+    # found by the fuzzer: `options: {true: 1}` made sorted() compare bool and str -> 500
+    env = decode(b"options: {true: 1, 2: x, ~: y, 1.5: z}\nobjects: []\n", "application/yaml", max_yaml_nodes=100)
+    assert env["options"] == {"true": 1, "2": "x", "null": "y", "1.5": "z"}
+
+
+def test_yaml_key_that_repeats_once_stringified_is_a_400():
+    with pytest.raises(InputError) as e:
+        decode(b'{1: a, "1": b}', "application/yaml", max_yaml_nodes=100)
+    assert e.value.status == 400 and "repeats key '1'" in e.value.detail
+
+
+def test_yaml_non_string_keys_over_http_are_4xx(client):
+    body = b"objects: []\noptions: {true: 1, explain: true}\n"
+    r = client.post("/v1/decisions", content=body, headers=YAML)
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/options/true"
+    labels = b"objects:\n- {apiVersion: v1, kind: Node, metadata: {name: n0, labels: {1: a, on: b}}, status: {allocatable: {cpu: '1'}}}\n"
+    r = client.post("/v1/topology", content=labels, headers=YAML)
+    assert r.status_code == 200
+
+
+def test_yaml_timestamps_and_binary_stay_strings():
+    env = decode(b"objects: []\nt: 2026-01-01T00:00:00Z\nd: 2026-01-01\nb: !!binary aGVsbG8=\n", "application/yaml",
+                 max_yaml_nodes=100)  # fmt: skip
+    assert env["t"] == "2026-01-01T00:00:00Z" and env["d"] == "2026-01-01" and env["b"] == "aGVsbG8="
+
+
+def test_unquoted_creation_timestamp_is_read(client):
+    body = (b"objects:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n0, creationTimestamp: 2026-10-01T08:14:27Z}\n"
+            b"  status: {allocatable: {cpu: '1'}}\n")  # fmt: skip
+    assert client.post("/v1/topology", content=body, headers=YAML).status_code == 200
+
+
+def test_seed_corpus_is_small_and_covers_every_target():
+    assert sum(p.stat().st_size for p in CORPUS) < 16 * 1024
+    assert {p.read_bytes()[0] % MODES for p in CORPUS} == set(range(MODES))
+
+
+@pytest.mark.parametrize("seed", CORPUS, ids=[p.name for p in CORPUS])
+def test_seed_corpus_runs_through_the_fuzz_targets(seed):
+    one_input(seed.read_bytes())  # accepted or an InputError; anything else fails the test
+
+
+def test_fuzz_targets_accept_the_seeds_that_are_valid_requests():
+    accepted = {p.name for p in CORPUS if one_input(p.read_bytes())}
+    assert {"00-volcano-gang.json", "01-kai-subgroups.json", "02-native.json", "04-yaml-anchors.yaml"} <= accepted
+
+
+DISCOVERY = """\
+networkTopologyDiscovery:
+- source: label
+  enabled: true
+  config:
+    networkTopologyTypes:
+      ~: [{nodeLabel: spine}, {nodeLabel: leaf}]
+"""
+
+
+def test_volcano_discovery_conf_with_a_null_type_name_is_not_a_crash(client):
+    # found by the fuzzer: `~:` as a topology type name reached str.lower() on None -> 500
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "volcano-controller-configmap"},
+          "data": {"volcano-controller.conf": DISCOVERY}}  # fmt: skip
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0", "labels": {"spine": "s", "leaf": "l"}},
+            "status": {"allocatable": {"cpu": "4"}}}  # fmt: skip
+    r = client.post("/v1/topology", content=orjson.dumps({"objects": [cm, node]}), headers=JSON)
+    assert r.status_code == 200
+    assert {h["name"] for h in r.json()["hyperNodes"]} >= {"hypernode-null-tier2-s", "hypernode-null-tier1-l"}
+
+
+def test_embedded_yaml_is_bounded_like_a_body(client):
+    laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefg", "bcdefgh"))
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "volcano-controller-configmap"},
+          "data": {"volcano-controller.conf": laughs}}  # fmt: skip
+    r = client.post("/v1/topology", content=orjson.dumps({"objects": [cm]}), headers=JSON)
+    assert r.status_code == 413 and r.json()["errors"][0]["pointer"] == "/objects/0/data/volcano-controller.conf"
+    r = client.post("/v1/decisions", content=orjson.dumps({"objects": [], "config": laughs}), headers=JSON)
+    assert r.status_code == 413 and r.json()["errors"][0]["pointer"] == "/config"
+
+
+def test_config_string_with_non_string_keys_is_a_4xx_not_a_crash(client):
+    r = client.post("/v1/decisions", content=orjson.dumps({"objects": [], "config": "actions: allocate\n1: x\n"}),
+                    headers=JSON)  # fmt: skip
+    assert 400 <= r.status_code < 500
+    r = client.post("/v1/decisions", content=orjson.dumps({"objects": [], "config": "a: [\n"}), headers=JSON)
+    assert r.status_code == 422 and r.json()["detail"].startswith("config is not valid YAML")
