@@ -129,11 +129,38 @@ class NativePDB(_Rec):
     disruptedPods: list[str] = []
 
 
+class NativePodColumns(_Rec):
+    """Pods as columns: one array per field, every array as long as ``name``.
+
+    For high-rate callers: smaller bodies and no per-pod parsing. Produces exactly the pods
+    the same records in ``pods`` would. Errors point at ``/cluster/podColumns/<column>/<i>``.
+    """
+
+    name: list[str]
+    namespace: list[str] | str = Field("default", description="One namespace per pod, or one for all.")
+    uid: list[str] | None = None
+    node: list[int] | None = Field(None, description="Index into `nodes` of the pod's node; -1 for an unbound pod.")
+    phase: list[Literal["Pending", "Running", "Succeeded", "Failed", "Unknown"]] | None = None
+    priority: list[int | None] | None = None
+    group: list[str] | None = Field(None, description="Gang name in `groups` (same namespace); \"\" for none.")
+    role: list[str] | None = None
+    queue: list[str] | None = None
+    preemptable: list[bool | None] | None = None
+    createdAt: list[str | None] | None = Field(None, description="RFC 3339 creation times.")
+    requests: dict[str, list[int]] = Field(
+        {},
+        description="Per resource, each pod's effective request in canonical units: whole bytes for memory, "
+        "ephemeral-storage and hugepages-*, milli-units for everything else (cpu in millicores, "
+        "nvidia.com/gpu: 1000 per GPU). Do not send `pods`: one pod count is added.",
+    )
+
+
 class NativeCluster(_Rec):
     """A cluster snapshot without Kubernetes object ceremony. Produces the same model."""
 
     nodes: list[NativeNode] = []
     pods: list[NativePod] = []
+    podColumns: NativePodColumns | None = Field(None, description="More pods, in the columnar encoding.")
     groups: list[NativeGroup] = []
     queues: list[NativeQueue] = []
     hyperNodes: list[NativeHyperNode] = []

@@ -13,14 +13,18 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api_schemas.admissions import AdmissionRequest
 from api_schemas.decision import DecisionRequest, Problem
 from api_schemas.extender import ExtenderArgs, ExtenderBindingArgs, ExtenderPreemptionArgs
 from api_schemas.scores import ScoresRequest
 from api_schemas.simulate import SimulateRequest
 from api_schemas.topology import TopologyRequest
-from app import __version__
-from app.api import decisions, extender, health, scores, simulate, topology
+from app import __version__, auth
+from app.api import admissions, decisions, extender, health, scores, simulate, topology
+from app.api import render as render_api
+from app.api import ui
 from app.api.common import json_response
+from app.auth import AuthMiddleware
 from app.errors import PROBLEM_BASE, InputError
 from app.observability import metrics, observe, setup_logging
 
@@ -29,7 +33,7 @@ log = logging.getLogger("gangplank")
 PROBLEM = "application/problem+json"
 
 #: Models documented for endpoints that read raw bytes (see ``body_schema``).
-BODY_MODELS: tuple[type[BaseModel], ...] = (DecisionRequest, TopologyRequest, ScoresRequest, SimulateRequest, ExtenderArgs, ExtenderPreemptionArgs,
+BODY_MODELS: tuple[type[BaseModel], ...] = (DecisionRequest, AdmissionRequest, TopologyRequest, ScoresRequest, SimulateRequest, ExtenderArgs, ExtenderPreemptionArgs,
                                                ExtenderBindingArgs, Problem)
 
 DESCRIPTION = """\
@@ -59,6 +63,7 @@ def create_app() -> FastAPI:
         generate_unique_id_function=_unique_id,
     )
     setup_logging()
+    app.add_middleware(AuthMiddleware)  # inside observe: a refused request is still logged with its id
     app.middleware("http")(observe)
     app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
     app.include_router(health.router)
@@ -66,7 +71,10 @@ def create_app() -> FastAPI:
     app.include_router(topology.router)
     app.include_router(scores.router)
     app.include_router(simulate.router)
+    app.include_router(admissions.router)
     app.include_router(extender.router)
+    app.include_router(render_api.router)
+    app.include_router(ui.router)
 
     @app.exception_handler(InputError)
     async def on_input_error(_: Request, exc: InputError) -> Response:
@@ -105,7 +113,7 @@ def create_app() -> FastAPI:
                 comps.setdefault(name, sub)
             comps.setdefault(model.__name__, js)
         schema["components"]["schemas"] = dict(sorted(comps.items()))
-        app.openapi_schema = schema
+        app.openapi_schema = auth.document(schema)
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -24,6 +24,30 @@ class Settings(BaseSettings):
     default_deadline_ms: int = 5_000
     #: Largest ``options.deadlineMs`` a request may ask for.
     max_deadline_ms: int = 60_000
+    # Object metadata (Kubernetes' own apiserver limits; see app/ingest/metalimits.py).
+    #: Total bytes of one object's annotation keys and values.
+    max_annotations_bytes: int = 256 * 1024
+    #: Longest label value (characters).
+    max_label_value_length: int = 63
+    #: Longest label key name part (after the optional ``prefix/``).
+    max_label_name_length: int = 63
+    #: Longest label key prefix (a DNS subdomain).
+    max_label_prefix_length: int = 253
+    # Authentication (app/auth.py) and TLS (app/serve.py).
+    #: One bearer token accepted on /v1/* and /extender/*.
+    auth_token: str = ""
+    #: A file of bearer tokens, one per line (# comments); re-read when it changes.
+    auth_tokens_file: str = ""
+    #: Comma-separated client-certificate names (CN or SAN) allowed; empty = any verified cert.
+    auth_client_names: str = ""
+    #: Explicit opt-out: serve without authentication on a non-loopback address.
+    auth_disabled: bool = False
+    #: Serving certificate and key (PEM); with ssl_ca_certs, client certificates are verified.
+    ssl_certfile: str = ""
+    ssl_keyfile: str = ""
+    ssl_ca_certs: str = ""
+    #: 0 none, 1 optional, 2 required (handshake refused without a client certificate).
+    ssl_cert_reqs: int = 2
 
 
 @lru_cache(maxsize=1)

@@ -43,3 +43,37 @@ def test_exact_finds_the_cheaper_set_of_gangs(client):
 def test_exact_agrees_with_the_heuristic_on_the_motivating_case(client):
     out = decide(client, motivating_case(), "exact")
     assert destroyed(out) == ["ml/big"]
+
+
+def _cost_case():
+    from tests.kube import priority_class
+
+    classes = [priority_class("low", 100), priority_class("mid", 200), priority_class("high", 1000)]
+    nodes = [node(f"n{i}") for i in range(5)]
+    objs = nodes + classes + gang("l", [f"n{i}" for i in range(4)], min_member=4) + gang("h", ["n4"], min_member=1, prio="mid")
+    return objs + preemptor("p", 1)
+
+
+def _decide_with(client, objects, solver, order):
+    config = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"victimOrder": order}}]}
+    body = request(objects, config=config)
+    body["options"].update({"solver": solver, "explain": True})
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_exact_objective_is_lexicographic_by_victim_priority_in_priority_order(client):
+    # the priority-200 gang is cheaper by weight (8 GPUs x 2 < 32 GPUs x 1), but Volcano's
+    # order protects the higher priority first: the optimum under that order breaks the low gang
+    out = _decide_with(client, _cost_case(), "exact", "priority")
+    assert destroyed(out) == ["ml/l"]
+    ex = out["explanation"]["jobs"]["ml/p"]["exact"][0]
+    assert ex["objectiveKind"] == "lexicographic by victim priority"
+    assert [lv["priority"] for lv in ex["levels"]] == [200, 100] and ex["levels"][0]["objective"] == 0
+
+
+def test_exact_objective_is_priority_weighted_in_cost_order(client):
+    out = _decide_with(client, _cost_case(), "exact", "cost")
+    assert destroyed(out) == ["ml/h"]
+    assert out["explanation"]["jobs"]["ml/p"]["exact"][0]["objectiveKind"] == "priority-weighted"

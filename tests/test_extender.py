@@ -64,6 +64,8 @@ def test_inputs_are_read_case_insensitively(client, snapshot):
 
 def test_preempt_drops_nodes_whose_victims_would_break_a_gang(client, snapshot, tmp_path):
     extra = [podgroup("tight", ns="x", min_member=1, phase="Running"), pod("t-0", ns="x", node="node1", gpu=8, group="tight")]
+    # fill spine s5 so the gang has no domain to keep to: only the gang guard decides
+    extra += [pod(f"f{i}", ns="other", node=f"node{i}", gpu=8) for i in range(4, 8)]
     data = json.loads((tmp_path / "cluster.json").read_text())
     data["items"] += extra
     (tmp_path / "cluster.json").write_text(json.dumps(data))
@@ -94,3 +96,44 @@ def test_without_a_snapshot_source_the_answer_says_so(client, monkeypatch):
     monkeypatch.delenv("GANGPLANK_SNAPSHOT_DIR", raising=False)
     out = call(client, "filter", {"Pod": pod("p"), "NodeNames": ["a"]})
     assert "GANGPLANK_SNAPSHOT_DIR" in out["Error"]
+
+
+def test_one_gang_plan_serves_every_pod_while_binds_follow_it(client, snapshot, monkeypatch):
+    from app.extender import plan as plan_mod
+
+    calls = []
+    real = plan_mod._plan_gang
+    monkeypatch.setattr(plan_mod, "_plan_gang", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    for name in ("g-0", "g-1", "g-2"):
+        p = snapshot[name]
+        f = call(client, "filter", {"Pod": p, "Nodes": None, "NodeNames": ALL})
+        scores = call(client, "prioritize", {"Pod": p, "Nodes": None, "NodeNames": f["NodeNames"]})
+        best = max(scores, key=lambda h: (h["Score"], h["Host"]))["Host"]
+        call(client, "bind", {"PodName": name, "PodNamespace": "ml", "PodUID": p["metadata"]["uid"], "Node": best})
+    assert calls == ["ml/g-0"]  # planned once for the whole gang
+
+
+def test_a_bind_the_plan_did_not_choose_makes_the_next_pod_replan(client, snapshot, monkeypatch):
+    from app.extender import plan as plan_mod
+
+    calls = []
+    real = plan_mod._plan_gang
+    monkeypatch.setattr(plan_mod, "_plan_gang", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    p0 = snapshot["g-0"]
+    f = call(client, "filter", {"Pod": p0, "Nodes": None, "NodeNames": ALL})
+    planned = {n for n in f["NodeNames"]}
+    elsewhere = next(n for n in ALL if n not in planned and n != "node0")
+    call(client, "bind", {"PodName": "g-0", "PodNamespace": "ml", "PodUID": p0["metadata"]["uid"], "Node": elsewhere})
+    f1 = call(client, "filter", {"Pod": snapshot["g-1"], "Nodes": None, "NodeNames": ALL})
+    assert calls == ["ml/g-0", "ml/g-1"]
+    assert elsewhere not in f1["NodeNames"]  # the new plan counts the pod where it was really bound
+
+
+def test_fits_count_capacity_taken_by_binds_since_the_plan(client, snapshot):
+    p0, p1 = snapshot["g-0"], snapshot["g-1"]
+    f = call(client, "filter", {"Pod": p0, "Nodes": None, "NodeNames": ALL})
+    s = call(client, "prioritize", {"Pod": p0, "Nodes": None, "NodeNames": f["NodeNames"]})
+    best = max(s, key=lambda h: (h["Score"], h["Host"]))["Host"]
+    call(client, "bind", {"PodName": "g-0", "PodNamespace": "ml", "PodUID": p0["metadata"]["uid"], "Node": best})
+    f1 = call(client, "filter", {"Pod": p1, "Nodes": None, "NodeNames": ALL})
+    assert best not in f1["NodeNames"] and "insufficient nvidia.com/gpu" in f1["FailedNodes"][best]

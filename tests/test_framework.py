@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+import orjson
+import pytest
 
 from app.framework.config import load_config
 from app.framework.session import Session
@@ -102,3 +104,27 @@ def test_victim_tiers_intersect_inside_a_tier_and_the_first_decided_tier_wins():
     cands = [c.task_index["kube-system/sys"], c.task_index["default/u1"], c.task_index["default/u2"]]
     assert [t.key for t in ssn.preemptable(None, cands)] == ["default/u1", "default/u2"]
     assert ssn.preemptable(None, [c.task_index["kube-system/sys"]]) == []  # conformance leaves nobody
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [("roiThreshold", "abc"), ("maxDomains", "x"), ("maxDomains", 0), ("maxBundleDrops", 1.5), ("maxBundleDrops", -1),
+     ("roiUnrequestedPenalty", [1]), ("victimOrder", "random"), ("algorithm", "fastest"), ("gangAwareEnable", "yes"),
+     ("maxConsolidationPreemptees", "many")],
+)  # fmt: skip
+def test_bad_action_arguments_are_422s_naming_the_argument(client, key, value):
+    config = {"actions": "allocate, gangpreempt", "configurations": [
+        {"name": "reclaim", "arguments": {}}, {"name": "gangpreempt", "arguments": {key: value}}]}  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("n0")], config=config)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"] == f"/config/configurations/1/arguments/{key}"
+    assert key in r.json()["detail"]
+
+
+def test_plugin_arguments_must_be_finite_numbers(client):
+    config = {"actions": "allocate", "tiers": [{"plugins": [{"name": "nodeorder", "arguments": {"leastrequested.weight": "inf"}}]}]}
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("n0")], config=config)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"] == "/config/tiers/0/plugins/0/arguments/leastrequested.weight"

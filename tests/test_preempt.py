@@ -274,3 +274,38 @@ def test_a_gang_victim_selector_plugin_overrides_the_choice(client, monkeypatch)
     objs += gang("old", ["n1"], min_member=1, pg_created="2026-11-01T00:00:00Z")
     out = decide(client, objs + preemptor("p", 1), config=conf)
     assert evicted(out) == ["ml/old-0"]
+
+
+def _with_args(config, **args):
+    return {**config, "configurations": [{"name": "gangpreempt", "arguments": args}]}
+
+
+def test_bundle_reverse_pass_drops_a_small_gang_that_a_later_big_gang_makes_unnecessary(client):
+    # same priority: the covering greedy takes the 1-node gang A first (cheapest per node),
+    # then still needs 2 nodes and takes the 4-node gang B; B alone frees enough, so A is spared
+    nodes = [node(f"n{i}") for i in range(5)]
+    objs = nodes + CLASSES + gang("a", ["n0"], min_member=1) + gang("b", [f"n{i}" for i in range(1, 5)], min_member=4)
+    out = decide(client, objs + preemptor("p", 3))
+    ev = evicted(out)
+    assert len(ev) == 3 and all(e.startswith("ml/b-") for e in ev)  # one gang broken, not two
+    assert len(out["nominations"]) == 3
+    off = decide(client, objs + preemptor("p", 3), config=_with_args(GANG_PREEMPT, maxBundleDrops=0))
+    assert {e.split("-")[0] for e in evicted(off)} == {"ml/a", "ml/b"}  # without the pass both gangs break
+
+
+def test_victim_order_cost_breaks_the_cheaper_gang_even_at_higher_priority(client):
+    # L: 4 nodes at priority 100 (32 GPUs x 1 = 32); H: 1 node at priority 200 (8 GPUs x 2 = 16)
+    classes = [priority_class("low", 100), priority_class("mid", 200), priority_class("high", 1000)]
+    nodes = [node(f"n{i}") for i in range(5)]
+    objs = nodes + classes + gang("l", [f"n{i}" for i in range(4)], min_member=4) + gang("h", ["n4"], min_member=1, prio="mid")
+    by_priority = decide(client, objs + preemptor("p", 1))
+    assert [e.split("-")[0] for e in evicted(by_priority)] == ["ml/l"]  # Volcano's order: lowest priority first
+    by_cost = decide(client, objs + preemptor("p", 1), config=_with_args(GANG_PREEMPT, victimOrder="cost"))
+    assert evicted(by_cost) == ["ml/h-0"]  # least priority-weighted disruption
+    assert by_cost["nominations"][0]["node"] == "n4"
+
+
+def test_unknown_victim_order_is_a_4xx_naming_the_value(client):
+    body = request([node("n0")], config=_with_args(GANG_PREEMPT, victimOrder="random"))
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and "victimOrder" in r.json()["detail"] and "random" in r.json()["detail"]

@@ -26,11 +26,12 @@ from api_schemas.extender import (
 from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
 from app.errors import InputError
 from app.extender.plan import gang_guard, plan_for
-from app.extender.source import get_source
+from app.extender.source import SnapshotUnavailable, get_source
 from app.settings import Settings, get_settings
 
 router = APIRouter(tags=["extender"])
 MAX_SCORE = 10
+NO_SOURCE = "no snapshot source configured (GANGPLANK_SNAPSHOT_DIR, or GANGPLANK_SNAPSHOT_SOURCE=kubernetes)"
 
 
 def ci(d: Any, key: str) -> Any:
@@ -77,7 +78,7 @@ def do_filter(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
     source = _source_or_error()
     if source is None:
         return {"Nodes": None, "NodeNames": None, "FailedNodes": None, "FailedAndUnresolvableNodes": None,
-                "Error": "no snapshot source configured (GANGPLANK_SNAPSHOT_DIR)"}  # fmt: skip
+                "Error": NO_SOURCE}  # fmt: skip
     plan = plan_for(source, _pod(args), settings)
     ok, failed, unresolvable = [], {}, {}
     for n in names:
@@ -86,7 +87,7 @@ def do_filter(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
         elif n not in plan.fits:
             unresolvable[n] = "node is not in the snapshot"
         elif plan.node is None:
-            failed[n] = f"gang {plan.job} cannot be placed as a whole now"
+            failed[n] = f"gang {plan.job} cannot be placed as a whole now ({plan.message})"
         elif plan.fits[n]:
             failed[n] = plan.fits[n]
         else:
@@ -147,7 +148,7 @@ def do_preempt(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
 def do_bind(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
     source = _source_or_error()
     if source is None:
-        return {"Error": "no snapshot source configured (GANGPLANK_SNAPSHOT_DIR)"}
+        return {"Error": NO_SOURCE}
     node = ci(args, "Node")
     uid = ci(args, "PodUID")
     if not isinstance(node, str) or not isinstance(uid, str) or not node or not uid:
@@ -155,8 +156,23 @@ def do_bind(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
     names = {str((o.get("metadata") or {}).get("name")) for o in source.objects() if o.get("kind") == "Node"}
     if node not in names:
         return {"Error": f"node {node} is not in the snapshot"}
-    source.assume(uid, node)
-    return {"Error": ""}
+    pod_name, pod_ns = ci(args, "PodName"), ci(args, "PodNamespace")
+    if not isinstance(pod_name, str) or not pod_name:
+        return {"Error": "bind needs PodName"}
+    return {"Error": source.bind(pod_ns if isinstance(pod_ns, str) and pod_ns else "default", pod_name, uid, node)}
+
+
+def unavailable(fn: Any, args: dict[str, Any], reason: str) -> Any:
+    """The answer of a verb while the source has no fresh snapshot: filter and bind fail
+    (kube-scheduler retries the pod later), prioritize has no opinion, preempt no victims."""
+    error = f"no fresh cluster snapshot: {reason}"
+    if fn is do_filter:
+        return {"Nodes": None, "NodeNames": None, "FailedNodes": None, "FailedAndUnresolvableNodes": None, "Error": error}
+    if fn is do_prioritize:
+        return [{"Host": n, "Score": 0} for n in _node_names(args)[0]]
+    if fn is do_preempt:
+        return {"NodeNameToMetaVictims": None}
+    return {"Error": error}
 
 
 def _route(path: str, model: type, response: type, fn: Any) -> None:
@@ -165,7 +181,10 @@ def _route(path: str, model: type, response: type, fn: Any) -> None:
     async def handler(request: Request) -> Response:
         settings = get_settings()
         args = await envelope_of(request, settings)
-        return json_response(await compute(fn, args, settings))
+        try:
+            return json_response(await compute(fn, args, settings))
+        except SnapshotUnavailable as exc:
+            return json_response(unavailable(fn, args, exc.reason))
 
 
 _route("/extender/filter", ExtenderArgs, ExtenderFilterResult, do_filter)

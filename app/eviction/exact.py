@@ -11,7 +11,11 @@ solved, the cheapest wins):
   fails).
 * per node and resource: ``Σ_k y_{n,k}·req_k − Σ_{t on n} req_t·x_{u(t)} <= FutureIdle_n``;
   per class: ``Σ_n y_{n,k} = count_k``.
-* minimise ``Σ c_u x_u``.
+* minimise ``Σ c_u x_u``. For preempt with ``victimOrder: priority`` (the default) the
+  objective is lexicographic, as Volcano's victim order is: first the cost at the highest
+  victim priority, then, with that held at its optimum, the next lower one, and so on (one
+  solve per level, then a last one over the whole cost); with ``victimOrder: cost`` it is the
+  priority-weighted cost alone.
 
 The candidates are the ones the heuristic would consider (same queue / priority rules,
 plugin validation). HiGHS runs through ``scipy.optimize.milp`` under a time limit (the
@@ -30,7 +34,7 @@ from scipy.sparse import lil_matrix
 
 from app.actions.allocate import pending_tasks
 from app.eviction.bundles import SAFE, make_bundles
-from app.eviction.gang import GangEviction
+from app.eviction.gang import PREEMPT, GangEviction
 from app.framework.session import Session
 from app.model.cluster import Job, Task
 
@@ -144,16 +148,34 @@ class ExactEviction(GangEviction):
             lb[len(nodes) * len(rows) + k] = ub[len(nodes) * len(rows) + k] = len(group)
         cost = np.concatenate([np.array([u[1] for u in units]), np.zeros(ny)])
         upper = np.concatenate([np.ones(nx), np.concatenate([np.where(m, len(g), 0) for m, g in zip(masks, cls, strict=True)])])
-        cons = LinearConstraint(a.tocsr(), lb, ub)
+        cons = [LinearConstraint(a.tocsr(), lb, ub)]
         integrality = np.ones(nx + ny)
         t0 = time.perf_counter()
         relaxed = milp(cost, constraints=cons, bounds=Bounds(0, upper), integrality=np.zeros(nx + ny))
+        levels: list[dict[str, Any]] = []
+        if self.kind == PREEMPT and self.victim_order == "priority":
+            # Volcano's order as a lexicographic objective: first disrupt as little as possible
+            # at the highest victim priority, then, with that fixed, at the next one, and so on
+            prio = np.array([units[u][0][0].job.victim_priority for u in range(nx)])  # type: ignore[union-attr]
+            for level in sorted(set(prio.tolist()), reverse=True):
+                part = np.concatenate([np.where(prio == level, cost[:nx], 0.0), np.zeros(ny)])
+                left = max(limit - (time.perf_counter() - t0), 0.5)
+                r = milp(part, constraints=cons, bounds=Bounds(0, upper), integrality=integrality,
+                         options={"time_limit": left, "disp": False})  # fmt: skip
+                if r.x is None:
+                    break
+                levels.append({"priority": int(level), "objective": round(float(r.fun), 6)})
+                cons.append(LinearConstraint(part.reshape(1, -1), -np.inf, float(r.fun) * (1 + 1e-9) + 1e-6))
+        left = max(limit - (time.perf_counter() - t0), 0.5)
         res = milp(cost, constraints=cons, bounds=Bounds(0, upper), integrality=integrality,
-                   options={"time_limit": limit, "disp": False})  # fmt: skip
+                   options={"time_limit": left, "disp": False})  # fmt: skip
         out: dict[str, Any] = {
             "status": res.message, "seconds": round(time.perf_counter() - t0, 3), "units": nx,
             "lpBound": None if relaxed.x is None else round(float(relaxed.fun), 6),
+            "objectiveKind": "lexicographic by victim priority" if levels else "priority-weighted",
         }  # fmt: skip
+        if levels:
+            out["levels"] = levels
         if res.x is None:
             out.update(victims=None, objective=None, bound=None, gap=None)
             return out

@@ -48,6 +48,14 @@ from app.framework.statement import Statement
 from app.model.cluster import Job, Queue, Task
 
 PREEMPT, RECLAIM = "preempt", "reclaim"
+#: ``victimOrder``: "priority" keeps Volcano's order (lower job priority / victim queue
+#: first); "cost" ranks victims only by priority-weighted disruption (least first).
+VICTIM_ORDERS = ("priority", "cost")
+
+
+def weight(job: Job) -> float:
+    """Disruption weight of breaking a job, per unit of resource: its priority / 100 (at least 0.01)."""
+    return max(job.victim_priority, 1) / 100.0
 
 
 def preemptors(ssn: Session, kind: str) -> Iterator[tuple[Queue, Job]]:
@@ -82,6 +90,8 @@ class GangEviction:
         thr = args.get("roiThreshold")
         self.roi_threshold = None if thr is None else float(thr)
         self.roi_penalty = float(_arg(args, "roiUnrequestedPenalty", 0.0))
+        self.victim_order = str(_arg(args, "victimOrder", "priority")).lower()  # checked by the config reader
+        self.max_drops = max(int(_arg(args, "maxBundleDrops", 8)), 0)
         self.alloc = Allocate({})
         self.alloc.nominate = True
 
@@ -173,8 +183,13 @@ class GangEviction:
             if (have[asked] >= need[asked]).all():
                 break
             have = have + b.local
-            cost += float((b.global_[asked] / n).sum())
+            cost += self.cost(b, asked, n)
         return cost if (have[asked] >= need[asked]).all() else float("inf")
+
+    def cost(self, b: Bundle, asked: np.ndarray, n: np.ndarray) -> float:
+        """Global cost of a bundle in units of the need; weighted by priority in "cost" order."""
+        base = float((b.global_[asked] / n).sum())
+        return base * weight(b.job) if self.victim_order == "cost" else base
 
     def domains(self, ssn: Session, job: Job, need: np.ndarray) -> list[int]:
         """Eviction gradients flattened (widest first) and capped; only those that could hold the need."""
@@ -214,6 +229,10 @@ class GangEviction:
                 got = freed + (np.sum([t.req for t in part], axis=0) if part else 0)
                 if not ((free + got)[asked] >= need[asked]).all():
                     continue
+                if self.max_drops and len(chosen) > 1:
+                    trial, kept = self.drop_bundles(ssn, job, domain, victims + part, chosen, free, need)
+                    if kept is not chosen and self.attempt(ssn, job, domain, trial, kept):
+                        return "evicted"
                 if self.attempt(ssn, job, domain, victims + part, chosen):
                     return "evicted"
             victims.extend(b.tasks)
@@ -223,7 +242,7 @@ class GangEviction:
     def rank(self, ssn: Session, job: Job, b: Bundle) -> tuple:
         """The part of the order that must not be overridden: Safe/Whole, then victim
         priority (preempt) or victim queue (reclaim)."""
-        if self.roi_threshold is not None:
+        if self.roi_threshold is not None or self.victim_order == "cost":
             return (b.kind,)
         if self.kind == PREEMPT:
             return (b.kind, b.job.priority)
@@ -256,8 +275,7 @@ class GangEviction:
 
                 def price(b: Bundle, remaining: np.ndarray = remaining) -> float:
                     gain = float((np.minimum(b.local[asked], remaining) / n).sum())
-                    cost = float((b.global_[asked] / n).sum())
-                    return cost / gain if gain > 0 else float("inf")
+                    return self.cost(b, asked, n) / gain if gain > 0 else float("inf")
 
                 best = min(range(len(group)), key=lambda k: (price(group[k]), k))
                 b = group.pop(best)
@@ -281,12 +299,54 @@ class GangEviction:
                 return [j] if j == k else [j, k]
         return [k]
 
-    def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle]) -> bool:
-        """Evict ``victims``, simulate the placement; on success trim, describe and commit."""
+    def drop_bundles(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle],
+                     free: np.ndarray, need: np.ndarray) -> tuple[list[Task], list[Bundle]]:  # fmt: skip
+        """Bundle-level reverse pass: the greedy may take a small gang before learning that a
+        big one is needed anyway. With the boundary (last) bundle taken whole, try leaving
+        out each earlier bundle, the most expensive first (highest victim priority first in
+        priority order); keep every omission the placement survives. A broken gang costs the
+        same however many of its pods go, so an omission never costs more."""
+        original = (victims, chosen)
+        last = chosen[-1]
+        kept = list(chosen)
+        have = {id(t) for t in victims}
+        victims = victims + [t for t in last.tasks if id(t) not in have]
+
+        def expense(b: Bundle) -> tuple:
+            base = float(b.global_.sum())
+            return (b.job.victim_priority, base) if self.victim_order == "priority" else (base * weight(b.job),)
+
+        jobs = [b.job.key for b in chosen]
+        alone = [b for b in chosen[:-1] if jobs.count(b.job.key) == 1]  # a job's Safe + Whole stay together
+        tries = sorted(alone, key=lambda b: (expense(b), b.job.key), reverse=True)[: self.max_drops]
+        asked = need > 0
+        freed = np.sum([t.req for t in victims], axis=0)
+        for b in tries:
+            if ssn.out_of_time():
+                break
+            gone = {id(t) for t in b.tasks}
+            trial = [t for t in victims if id(t) not in gone]
+            rest = [c for c in kept if c is not b]
+            less = freed - np.sum([t.req for t in victims if id(t) in gone], axis=0)
+            if not ((free + less)[asked] >= need[asked]).all():
+                continue  # not enough capacity in total without it: no need to simulate
+            if self.attempt(ssn, job, domain, trial, rest, commit=False):
+                victims, kept, freed = trial, rest, less
+        return (victims, kept) if len(kept) < len(chosen) else original
+
+    def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle], *,
+                commit: bool = True) -> bool:  # fmt: skip
+        """Evict ``victims``, simulate the placement; on success trim, describe and commit
+        (with ``commit=False`` only report whether the placement works)."""
         stmt = ssn.statement()
         for t in victims:
             stmt.evict(t, "", self.kind, job.key)
         saved = self.alloc._save(ssn, job)
+        if not commit:
+            ok = self.simulate(ssn, job, domain, stmt)
+            stmt.discard()
+            self.alloc._restore(ssn, job, saved)
+            return ok
         if self.simulate(ssn, job, domain, stmt):
             self.trim(ssn, stmt, victims)
             self.describe(stmt, job, chosen)
@@ -382,7 +442,7 @@ class GangEviction:
                     return c
             if thr is not None and a.roi != b.roi and abs(a.roi - b.roi) > thr:
                 return -1 if a.roi > b.roi else 1
-            if self.kind == PREEMPT and a.job.priority != b.job.priority:
+            if self.kind == PREEMPT and self.victim_order == "priority" and a.job.priority != b.job.priority:
                 return -1 if a.job.priority < b.job.priority else 1
             if a.roi != b.roi:
                 return -1 if a.roi > b.roi else 1

@@ -28,6 +28,8 @@ from app.settings import Settings
 
 @dataclass
 class Plan:
+    """What the extender verbs need to know about one pod."""
+
     job: str
     pod: str
     node: str | None  # planned node for this pod (bound or nominated), if any
@@ -37,7 +39,41 @@ class Plan:
     message: str
 
 
-_cache: dict[tuple[int, str], Plan] = {}
+@dataclass
+class GangPlan:
+    """One decision for a whole gang, reused by every pod of it while it stays true.
+
+    It stays valid while the snapshot objects are the same and every placement assumed
+    since (bind) is the one the plan chose; a bind elsewhere, an expired assumption or a
+    reloaded snapshot makes the next pod re-plan.
+    """
+
+    objects: list[dict[str, Any]]  # the snapshot it was made from (compared by identity)
+    assumed: dict[str, str]  # assumptions it was made with (pod uid -> node)
+    job: str
+    planned: dict[str, str | None]  # pod key -> planned node
+    by_uid: dict[str, str | None]  # pod uid -> planned node
+    domain: str | None
+    domain_nodes: frozenset[str] | None
+    message: str
+    cluster: Any
+    idle: np.ndarray  # idle capacity per node before the plan's own placements
+    tasks: dict[str, Any]  # pod uid -> task of the gang that had no node in the snapshot
+    masks: dict[tuple, np.ndarray]  # predicate masks per pod shape
+
+    def valid(self, objects: list[dict[str, Any]], assumed: dict[str, str]) -> bool:
+        if objects is not self.objects:
+            return False
+        for uid, node in self.assumed.items():
+            if assumed.get(uid) != node:
+                return False
+        return all(self.assumed.get(uid) == node or (uid in self.by_uid and self.by_uid[uid] == node)
+                   for uid, node in assumed.items())  # fmt: skip
+
+
+_plans: dict[str, GangPlan] = {}  # pod key -> the plan of its gang
+_recent: list[GangPlan] = []  # newest last; each plan holds a whole model, so only a few are kept
+MAX_PLANS = 8
 _lock = threading.Lock()
 
 
@@ -55,11 +91,26 @@ def plan_for(source: DirectorySource, pod: dict[str, Any], settings: Settings) -
     objects = source.objects()
     assumed = source.live_assumptions()
     key = pod_key(pod)
-    cache_key = (source.version, key)
     with _lock:
-        hit = _cache.get(cache_key)
-    if hit is not None:
-        return hit
+        gang = _plans.get(key)
+    if gang is None or not gang.valid(objects, assumed):
+        gang = _plan_gang(objects, assumed, pod, key, settings)
+        with _lock:
+            _recent.append(gang)
+            for k in gang.planned:
+                _plans[k] = gang
+            while len(_recent) > MAX_PLANS:
+                old = _recent.pop(0)
+                for k in old.planned:
+                    if _plans.get(k) is old:
+                        del _plans[k]
+    task = gang.cluster.task_index[key]
+    return Plan(gang.job, key, gang.planned.get(key), gang.domain, gang.domain_nodes,
+                _fits(gang, task, assumed), gang.message)  # fmt: skip
+
+
+def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict[str, Any], key: str,
+               settings: Settings) -> GangPlan:  # fmt: skip
     objs: list[dict[str, Any]] = []
     present = False
     for o in objects:
@@ -80,25 +131,54 @@ def plan_for(source: DirectorySource, pod: dict[str, Any], settings: Settings) -
     task = cluster.task_index.get(key)
     if task is None or task.job is None:
         raise InputError(f"pod {key} could not be read", "/Pod")
-    fits = node_fits(cluster, task)
-    ssn = run_session(req)
     job = task.job
-    node = None
-    for b in ssn.decision.bindings + ssn.decision.nominations:
-        if b.pod == key:
-            node = b.node
+    idle = cluster.idle.copy()  # the session works on the model in place
+    unbound = {t.uid: t for t in job.tasks if t.node < 0}
+    ssn = run_session(req)
+    chosen = {b.pod: b.node for b in ssn.decision.bindings + ssn.decision.nominations}
+    planned: dict[str, str | None] = {}
+    by_uid: dict[str, str | None] = {}
+    for t in job.tasks:
+        node = chosen.get(t.key) or (cluster.nodes[t.node].name if t.node >= 0 else None)
+        planned[t.key] = node
+        by_uid[t.uid] = node
     topo = cluster.topology
     h = ssn.decided_hypernode.get(job.key, ssn.job_hypernode.get(job.key))
     domain = domain_nodes = None
     if job.network_topology is not None and h is not None:
         domain = topo.names[h]
         domain_nodes = frozenset(cluster.nodes[int(i)].name for i in topo.leaves[h])
-    plan = Plan(job.key, key, node, domain, domain_nodes, fits, job_state(cluster, job, ssn).message)
-    with _lock:
-        if len(_cache) > 4096:
-            _cache.clear()
-        _cache[cache_key] = plan
-    return plan
+    return GangPlan(objects, dict(assumed), job.key, planned, by_uid, domain, domain_nodes,
+                    job_state(cluster, job, ssn).message, cluster, idle, unbound, {})  # fmt: skip
+
+
+def _fits(gang: GangPlan, task: Any, assumed: dict[str, str]) -> dict[str, str]:
+    """Per node: "" if the pod fits, else why not; capacity net of placements assumed since the plan."""
+    cluster = gang.cluster
+    shape = (task.req.tobytes(), repr(task.node_selector), repr(task.affinity), repr(task.tolerations))
+    mask = gang.masks.get(shape)
+    if mask is None:
+        terms = required_terms(task)
+        mask = gang.masks[shape] = np.array([node_ok(task, n, terms) for n in cluster.nodes], dtype=bool)
+    idle = gang.idle
+    since = [(uid, node) for uid, node in assumed.items() if uid not in gang.assumed]
+    if since:
+        idle = idle.copy()
+        for uid, node in since:
+            t = gang.tasks.get(uid)
+            n = cluster.node_index.get(node)
+            if t is not None and n is not None:
+                idle[n] -= t.req
+    short = idle < task.req
+    names = cluster.resources.names
+    out = {}
+    for n in cluster.nodes:
+        if not mask[n.idx]:
+            out[n.name] = "node selector, affinity, taints or readiness do not allow the pod"
+            continue
+        row = short[n.idx]
+        out[n.name] = "insufficient " + ", ".join(names[i] for i in np.flatnonzero(row)) if row.any() else ""
+    return out
 
 
 _guard: dict[int, dict[str, bool]] = {}
@@ -120,19 +200,4 @@ def gang_guard(source: DirectorySource, settings: Settings) -> dict[str, bool]:
             out[t.uid] = at_min
     _guard.clear()
     _guard[source.version] = out
-    return out
-
-
-def node_fits(cluster: Any, task: Any) -> dict[str, str]:
-    """Per node: "" if the pod fits its idle capacity and the basic predicates, else why not."""
-    terms = required_terms(task)
-    idle = cluster.idle
-    names = cluster.resources.names
-    out = {}
-    for n in cluster.nodes:
-        if not node_ok(task, n, terms):
-            out[n.name] = "node selector, affinity, taints or readiness do not allow the pod"
-            continue
-        short = np.flatnonzero(idle[n.idx] < task.req)
-        out[n.name] = "" if len(short) == 0 else "insufficient " + ", ".join(names[i] for i in short)
     return out

@@ -18,9 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from app.errors import InputError, join_pointer
+from app.ingest.body import parse_yaml_text
 
 #: Volcano's loader flags. Volcano spells some ``enable...`` and some ``enabled...``;
 #: both spellings are accepted for every flag and map to one canonical name.
@@ -128,10 +127,8 @@ class SchedulerConfig:
 
 
 def _parse_yaml(text: str, ptr: str) -> Any:
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise InputError(f"config is not valid YAML: {e}", ptr) from None
+    # the bounded loader of request bodies: aliases cannot expand past a limit, keys are strings
+    return parse_yaml_text(text, ptr, "config")
 
 
 def split_actions(raw: Any, ptr: str, known: frozenset[str], aliases: dict[str, str]) -> list[str]:
@@ -244,5 +241,45 @@ def load_config(
         args = c.get("arguments") or {}
         if not isinstance(args, dict):
             raise InputError("'arguments' must be a mapping", join_pointer(cp, "arguments"))
+        for key, value in args.items():
+            check_action_arg(key, value, join_pointer(cp, "arguments", str(key)))
         action_args.setdefault(name, {}).update(args)
     return SchedulerConfig(actions=actions, tiers=tiers, action_args=action_args)
+
+
+#: Typed action arguments: (kind, detail). Unlisted arguments are passed through untouched.
+ACTION_ARGS: dict[str, tuple[str, Any]] = {
+    "maxDomains": ("int", (1, 10_000)),
+    "maxBundleDrops": ("int", (0, 10_000)),
+    "maxConsolidationPreemptees": ("int", (0, 1_000_000)),
+    "roiThreshold": ("float", (0.0, 1e9)),
+    "roiUnrequestedPenalty": ("float", (0.0, 1e9)),
+    "victimOrder": ("enum", ("priority", "cost")),
+    "algorithm": ("enum", ("bundles", "kep5710")),
+    "gangAwareEnable": ("bool", None),
+    "allowWholeBundle": ("bool", None),
+}
+
+
+def check_action_arg(key: str, value: Any, pointer: str) -> None:
+    """A 422 naming the argument when a known action argument has the wrong type or range."""
+    spec = ACTION_ARGS.get(key)
+    if spec is None or value is None:
+        return
+    kind, detail = spec
+    if kind == "bool":
+        if isinstance(value, bool) or (isinstance(value, str) and value.lower() in ("true", "false")):
+            return
+        raise InputError(f"{key} must be true or false", pointer, kind="invalid-config")
+    if kind == "enum":
+        if isinstance(value, str) and value.lower() in detail:
+            return
+        raise InputError(f"{key} must be one of {', '.join(detail)}, not {value!r}", pointer, kind="invalid-config")
+    lo, hi = detail
+    try:
+        number = float(value) if not isinstance(value, bool) else float("nan")
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not (lo <= number <= hi) or (kind == "int" and number != int(number)):
+        what = "an integer" if kind == "int" else "a number"
+        raise InputError(f"{key} must be {what} from {lo} to {hi}, not {value!r}", pointer, kind="invalid-config")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.errors import InputError
@@ -37,9 +39,12 @@ class Plugin:
         if v is None:
             return default
         try:
-            return float(v)
+            out = float(v) if not isinstance(v, bool) else float("nan")
         except (TypeError, ValueError):
-            raise InputError(f"plugin {self.name} argument {key!r} must be a number", self._pointer(key)) from None
+            out = float("nan")
+        if not math.isfinite(out) or abs(out) > 1e15:
+            raise InputError(f"plugin {self.name} argument {key!r} must be a finite number", self._pointer(key))
+        return out
 
     def arg_int(self, key: str, default: int) -> int:
         return int(self.arg_float(key, default))

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.errors import InputError, join_pointer
+from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodDraft
 from app.ingest.kube import apply_koordinator, apply_template
 from app.model.cluster import Cluster, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
@@ -31,6 +32,7 @@ _SOURCE_GROUP = {
     "scheduler-plugins": "scheduling.x-k8s.io",
     "workload": "scheduling.k8s.io",
     "native": "native cluster.groups",
+    "kueue": "kueue.x-k8s.io Workload",
 }
 
 
@@ -288,7 +290,7 @@ def _tasks_and_jobs(
     for i, p in enumerate(d.pods):
         key = f"{p.namespace}/{p.name}"
         if key in seen:
-            raise InputError(f"duplicate Pod {key}", join_pointer(p.pointer, "metadata", "name"), p.ident)
+            raise InputError(f"duplicate Pod {key}", _at(p, ("metadata", "name"), "name"), p.ident)
         seen[key] = p
         if p.node_name:
             node = nodes.get(p.node_name)
@@ -370,6 +372,8 @@ def _native(p: PodDraft) -> bool:
 
 def _at(p: PodDraft, kube: tuple[str, ...], native: str) -> str:
     """The pointer of a pod field in whichever form the pod came."""
+    if is_columnar(p.pointer):
+        return field_pointer(p.pointer, native)
     return join_pointer(p.pointer, native) if _native(p) else join_pointer(p.pointer, *kube)
 
 

@@ -10,11 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-import yaml
 
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
+from app.ingest.body import parse_yaml_text
 from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodDraft, TopologySource, WorkloadTemplate
+from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
+from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import quantity_map
 from app.model.cluster import (
@@ -231,11 +233,7 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
         req[GPU] = req.get(GPU, 0) + round(frac * 1000)
     node_selector = r.str_map(spec, "nodeSelector", sp, ident)
     affinity = r.obj(spec, "affinity", sp, ident) or None
-    tolerations = []
-    for i, t in enumerate(r.lst(spec, "tolerations", sp, ident)):
-        if not isinstance(t, dict):
-            raise InputError("a toleration must be an object", join_pointer(sp, "tolerations", i), ident)
-        tolerations.append(t)
+    tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
     tp = labels.get(KAI_TASK_PRIORITY_LABEL)
     task_priority = None
     if tp is not None:
@@ -326,10 +324,7 @@ def read_configmap(o: dict, ptr: str, d: Draft) -> None:
         d.ignored["ConfigMap"] = d.ignored.get("ConfigMap", 0) + 1
         return
     cp = join_pointer(ptr, "data", "volcano-controller.conf")
-    try:
-        parsed = yaml.safe_load(conf) or {}
-    except yaml.YAMLError as e:
-        raise InputError(f"volcano-controller.conf is not valid YAML: {e}", cp, ident) from None
+    parsed = parse_yaml_text(conf, cp, "volcano-controller.conf", ident) or {}
     if not isinstance(parsed, dict):
         raise InputError("volcano-controller.conf must be a YAML mapping", cp, ident)
     read_discovery(parsed.get("networkTopologyDiscovery"), cp, ident, d)
@@ -841,7 +836,7 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
     return out
 
 
-def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
+def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> None:
     for o, p in flatten(objects, ptr, max_objects):
         api_version = o.get("apiVersion")
         kind = o.get("kind")
@@ -853,4 +848,5 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
         if reader is None:
             d.ignored[f"{api_version} {kind}"] = d.ignored.get(f"{api_version} {kind}", 0) + 1
             continue
+        check_object(o, p, limits)
         reader(o, p, d)

@@ -14,6 +14,7 @@ import orjson
 
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
+from app.ingest.columns import read_columns
 from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodDraft, TopologySource
 from app.ingest.kube import (
     _PHASES,
@@ -28,7 +29,7 @@ from app.model.cluster import PodDisruptionBudget, PriorityClass, Queue
 from app.model.selectors import LabelSelector
 from app.topology.tree import HyperNodeSpec, MemberSpec
 
-SECTIONS = ("nodes", "pods", "groups", "queues", "hyperNodes", "topology", "priorityClasses", "podDisruptionBudgets")
+SECTIONS = ("nodes", "pods", "podColumns", "groups", "queues", "hyperNodes", "topology", "priorityClasses", "podDisruptionBudgets")
 
 
 def _records(c: dict, key: str, ptr: str, limit: int) -> list[tuple[dict, str]]:
@@ -164,6 +165,9 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
         p = base + str(i)
         pod = _pod_fast(o, p) if type(o) is dict else None
         append(pod if pod is not None else _pod_slow(o, p))
+    cols = c.get("podColumns")
+    if cols is not None:
+        d.pods.extend(read_columns(cols, join_pointer(ptr, "podColumns"), [n.name for n in d.nodes], max_objects=max_objects))
     for o, p in _records(c, "hyperNodes", ptr, max_objects):
         _, name, ident = _name(o, p, "HyperNode", namespaced=False)
         members = []
@@ -367,10 +371,7 @@ def _pod_slow(o: Any, p: str) -> PodDraft:
     group = r.string(o, "group", p, ident)
     req = quantity_map(o.get("requests") or {}, join_pointer(p, "requests"), ident)
     req["pods"] = req.get("pods", 0) + 1000
-    tolerations = r.lst(o, "tolerations", p, ident)
-    for i, t in enumerate(tolerations):
-        if not isinstance(t, dict):
-            raise InputError("a toleration must be an object", join_pointer(p, "tolerations", i), ident)
+    tolerations = r.objects(o, "tolerations", p, ident, "a toleration")
     return PodDraft(
         namespace=ns,
         name=name,

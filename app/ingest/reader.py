@@ -58,6 +58,15 @@ def lst(d: dict, key: str, ptr: str, ident: Ident, *, required: bool = False) ->
     return v
 
 
+def objects(d: dict, key: str, ptr: str, ident: Ident, what: str) -> list[dict]:
+    """A list whose entries must all be objects (``what`` names one in the error)."""
+    out = lst(d, key, ptr, ident)
+    for i, v in enumerate(out):
+        if not isinstance(v, dict):
+            raise fail(f"{what} must be an object", join_pointer(ptr, key, i), ident)
+    return out
+
+
 def string(d: dict, key: str, ptr: str, ident: Ident, *, required: bool = False, default: str = "") -> str:
     v = d.get(key, _MISSING)
     if v is _MISSING or v is None:

@@ -316,7 +316,6 @@ def build_topology(
     ordered = sorted(specs, key=lambda s: s.name)
     hidx = {s.name: i for i, s in enumerate(ordered)}
     h_count = len(ordered)
-    root = h_count
     n_nodes = len(node_names)
     node_idx = {name: i for i, name in enumerate(node_names)}
 

@@ -1,0 +1,161 @@
+"""The columnar pod encoding of the native form (``cluster.podColumns``).
+
+For high-rate callers: one array per pod field instead of one object per pod, nodes named
+by their index in ``cluster.nodes`` and requests already in canonical units (whole bytes
+for memory-like resources, milli-units for everything else), so nothing is parsed twice
+and the body is a fraction of the size. It produces the same pods as ``cluster.pods``.
+
+Every column has one entry per pod (``namespace`` may also be one string for all pods).
+Columns are checked in bulk by type; the first bad entry is reported with its pointer,
+``/cluster/podColumns/<column>/<index>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.errors import InputError, LimitError, join_pointer
+from app.ingest import reader as r
+from app.ingest.draft import GroupRef, PodDraft
+from app.ingest.quantity import check_resource_name
+
+#: Columns and the Python types their entries may have (None = entry may be null).
+COLUMNS: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "namespace": (str,),
+    "uid": (str,),
+    "node": (int,),
+    "phase": (str,),
+    "priority": (int, type(None)),
+    "group": (str,),
+    "role": (str,),
+    "queue": (str,),
+    "preemptable": (bool, type(None)),
+    "createdAt": (str, type(None)),
+}
+PHASES = frozenset({"Pending", "Running", "Succeeded", "Failed", "Unknown"})
+MAX_UNITS = 2**63 - 1
+PREFIX = "/cluster/podColumns/"
+
+
+def is_columnar(pointer: str) -> bool:
+    return pointer.startswith(PREFIX)
+
+
+def field_pointer(pod_pointer: str, column: str) -> str:
+    """``/cluster/podColumns/name/7`` -> ``/cluster/podColumns/<column>/7``."""
+    return PREFIX + column + "/" + pod_pointer.rsplit("/", 1)[1]
+
+
+def _bad(column: str, values: list, ok: tuple[type, ...], ptr: str, what: str) -> InputError:
+    for i, v in enumerate(values):
+        if type(v) not in ok:
+            return InputError(f"'{column}' entries must be {what}", join_pointer(ptr, column, i))
+    return InputError(f"'{column}' entries must be {what}", join_pointer(ptr, column))  # pragma: no cover
+
+
+def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int) -> list[PodDraft]:
+    if not isinstance(cols, dict):
+        raise InputError("'podColumns' must be an object of equal-length arrays", ptr)
+    for k in sorted(cols):
+        if k not in COLUMNS and k != "requests":
+            raise InputError(f"unknown column {k!r} (known: {', '.join([*COLUMNS, 'requests'])})",
+                             join_pointer(ptr, k), kind="unknown-field")  # fmt: skip
+    names = cols.get("name")
+    if not isinstance(names, list):
+        raise InputError("'name' must be an array with one pod name per pod", join_pointer(ptr, "name"))
+    n = len(names)
+    if n > max_objects:
+        raise LimitError(f"more than {max_objects} pods (limit GANGPLANK_MAX_OBJECTS)", join_pointer(ptr, "name"),
+                         kind="too-many-objects")  # fmt: skip
+    ns_col = cols.get("namespace", "default")
+    if isinstance(ns_col, str):
+        cols = {**cols, "namespace": [ns_col] * n}
+    data: dict[str, list] = {}
+    for col, ok in COLUMNS.items():
+        values = cols.get(col)
+        if values is None:
+            continue
+        if not isinstance(values, list) or len(values) != n:
+            raise InputError(f"'{col}' must be an array of {n} entries, like 'name'", join_pointer(ptr, col))
+        if not set(map(type, values)) <= set(ok):
+            raise _bad(col, values, ok, ptr, " or ".join("null" if t is type(None) else t.__name__ for t in ok))
+        data[col] = values
+    for i, v in enumerate(names):
+        if not v:
+            raise InputError("a pod name must not be empty", join_pointer(ptr, "name", i))
+    for i, v in enumerate(data.get("namespace", ())):
+        if not v:
+            raise InputError("a namespace must not be empty", join_pointer(ptr, "namespace", i))
+    nodes_idx = data.get("node")
+    if nodes_idx is not None:
+        top = len(node_names)
+        for i, v in enumerate(nodes_idx):
+            if v < -1 or v >= top:
+                raise InputError(f"node index {v} is not -1 (unbound) or an index into 'nodes' (0..{top - 1})",
+                                 join_pointer(ptr, "node", i))  # fmt: skip
+    phases = data.get("phase")
+    if phases is not None and not set(phases) <= PHASES:
+        i = next(i for i, v in enumerate(phases) if v not in PHASES)
+        raise InputError(f"unknown pod phase {phases[i]!r}", join_pointer(ptr, "phase", i))
+    reqs = _requests(cols.get("requests"), n, join_pointer(ptr, "requests"))
+    stamps = [0.0] * n
+    created = data.get("createdAt")
+    if created is not None:
+        first = {t: i for i, t in reversed(list(enumerate(created)))}  # each distinct time read once
+        when = {t: r.timestamp(t, f"{ptr}/createdAt/{i}", None) for t, i in first.items()}
+        stamps = [when[t] for t in created]
+
+    def col(name: str, default: Any) -> list:
+        return data.get(name) or [default] * n
+
+    nss, uids, phs, prios = col("namespace", "default"), col("uid", ""), col("phase", "Pending"), col("priority", None)
+    groups, roles, queues, pres = col("group", ""), col("role", ""), col("queue", ""), col("preemptable", None)
+    nodes = [node_names[v] if v >= 0 else "" for v in nodes_idx] if nodes_idx is not None else [""] * n
+    out = []
+    append = out.append
+    for i in range(n):
+        p = f"{ptr}/name/{i}"
+        name, ns, group = names[i], nss[i], groups[i]
+        append(PodDraft(
+            ns, name, uids[i], nodes[i], phs[i], False, prios[i], "", reqs[i], {}, {},
+            GroupRef("native", group, f"{ptr}/group/{i}") if group else None, queues[i], roles[i], "", pres[i],
+            stamps[i], "", False, "", {}, None, (), None, p, {"kind": "Pod", "name": name, "namespace": ns},
+        ))  # fmt: skip
+    return out
+
+
+def _requests(req: Any, n: int, ptr: str) -> list[dict[str, int]]:
+    """Per pod a request map (canonical units, plus one pod), identical maps shared."""
+    if req is None:
+        req = {}
+    if not isinstance(req, dict):
+        raise InputError("'requests' must map resource names to arrays of canonical units", ptr)
+    names = sorted(req)
+    columns = []
+    for name in names:
+        rp = join_pointer(ptr, name)
+        why = check_resource_name(name)
+        if why is not None:
+            raise InputError(why, rp)
+        if name == "pods":
+            raise InputError("'pods' is counted by Gangplank (one per pod); do not send it", rp)
+        values = req[name]
+        if not isinstance(values, list) or len(values) != n:
+            raise InputError(f"'{name}' must be an array of {n} integers, like 'name'", rp)
+        if not set(map(type, values)) <= {int}:
+            raise _bad(name, values, (int,), ptr, "integers in canonical units")
+        if values and (min(values) < 0 or max(values) > MAX_UNITS):
+            i = next(i for i, v in enumerate(values) if v < 0 or v > MAX_UNITS)
+            raise InputError(f"{values[i]} is outside 0..2^63-1", join_pointer(rp, i))
+        columns.append(values)
+    cache: dict[tuple, dict[str, int]] = {}
+    out = []
+    for row in zip(*columns, strict=True) if columns else [()] * n:
+        hit = cache.get(row)
+        if hit is None:
+            hit = {k: v for k, v in zip(names, row, strict=True) if v}
+            hit["pods"] = 1000
+            cache[row] = hit
+        out.append(hit)
+    return out

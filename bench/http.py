@@ -1,0 +1,128 @@
+"""Timings over real HTTP: uvicorn on 127.0.0.1 in a child process, httpx as the client.
+
+* ``decisions_over_http``: end-to-end ``POST /v1/decisions`` time of a body (client send to
+  last response byte), interleaved with ``orjson.loads`` of the same body in this process.
+* ``extender_latency``: a gang driven pod by pod through ``/extender/filter`` +
+  ``/extender/prioritize`` (``nodeCacheCapable: true``, every node name sent) and
+  ``/extender/bind``, against a directory snapshot of Kubernetes objects, as kube-scheduler
+  would; per-pod filter+prioritize latency percentiles.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import pathlib
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import orjson
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(env: dict[str, str] | None = None, workers: int = 1) -> Iterator[tuple[str, subprocess.Popen]]:
+    """The service (``python -m app.serve``, ``workers`` uvicorn workers) on a free loopback
+    port; yields its base URL and the process, and stops it on exit."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+         "--log-level", "warning"],
+        cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(url + "/livez", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+        yield url, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def decisions_over_http(url: str, raw: bytes, runs: int) -> dict[str, Any]:
+    rows = []
+    with httpx.Client(timeout=300) as client:
+        for _ in range(runs + 1):  # first run warms the server's caches and is dropped
+            gc.collect()
+            gc.disable()  # as in the in-process measurement (the service pauses it while parsing)
+            t0 = time.perf_counter()
+            orjson.loads(raw)
+            t1 = time.perf_counter()
+            gc.enable()
+            r = client.post(url + "/v1/decisions", content=raw, headers={"content-type": "application/json"})
+            t2 = time.perf_counter()
+            if r.status_code != 200:
+                raise RuntimeError(f"HTTP {r.status_code}: {r.text[:300]}")
+            rows.append((t1 - t0, t2 - t1))
+    rows = rows[1:]
+    base = statistics.median(r[0] for r in rows)
+    total = statistics.median(r[1] for r in rows)
+    return {"orjson_ms": base * 1000, "http_ms": total * 1000,
+            "ratio": max(total / base, statistics.median(r[1] / r[0] for r in rows))}  # fmt: skip
+
+
+def _pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def extender_latency(kube_body: dict[str, Any], gang: str, pods: int, workdir: pathlib.Path) -> dict[str, Any]:
+    """Drive ``pods`` pods of the pending gang through filter, prioritize and bind."""
+    objs = kube_body["objects"]
+    snap = workdir / "snapshot"
+    snap.mkdir(parents=True, exist_ok=True)
+    pending = [o for o in objs if o["kind"] == "Pod" and (o["metadata"].get("annotations") or {}).get(
+        "scheduling.k8s.io/group-name") == gang and not o["spec"].get("nodeName")]  # fmt: skip
+    (snap / "cluster.json").write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
+    names = [o["metadata"]["name"] for o in objs if o["kind"] == "Node"]
+    first, lat, hosts = None, [], []
+    with server({"GANGPLANK_SNAPSHOT_DIR": str(snap)}) as (url, _), httpx.Client(timeout=300) as client:
+        for pod in pending[:pods]:
+            t0 = time.perf_counter()
+            f = client.post(url + "/extender/filter", content=orjson.dumps({"Pod": pod, "NodeNames": names}))
+            ok = f.json().get("NodeNames") or []
+            p = client.post(url + "/extender/prioritize", content=orjson.dumps({"Pod": pod, "NodeNames": ok}))
+            dt = time.perf_counter() - t0
+            if f.status_code != 200 or p.status_code != 200 or not ok:
+                raise RuntimeError(f"extender refused {pod['metadata']['name']}: {f.text[:300]}")
+            scores = p.json()
+            host = max(scores, key=lambda s: (s["Score"], s["Host"]))["Host"] if scores else ok[0]
+            b = client.post(url + "/extender/bind", content=orjson.dumps(
+                {"PodName": pod["metadata"]["name"], "PodNamespace": pod["metadata"]["namespace"],
+                 "PodUID": pod["metadata"]["uid"], "Node": host}))  # fmt: skip
+            if b.json().get("Error"):
+                raise RuntimeError(b.text)
+            hosts.append(host)
+            if first is None:
+                first = dt
+            else:
+                lat.append(dt)
+    return {"pods": len(hosts), "nodes": len(names), "first_ms": (first or 0) * 1000,
+            "p50_ms": _pct(lat, 0.5) * 1000 if lat else 0.0, "p99_ms": _pct(lat, 0.99) * 1000 if lat else 0.0,
+            "distinct_hosts": len(set(hosts))}  # fmt: skip

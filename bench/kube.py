@@ -1,0 +1,78 @@
+"""The generated native snapshots as Kubernetes objects (what `kubectl get -o json` prints).
+
+Nodes, Pods (gang membership by the ``scheduling.k8s.io/group-name`` annotation, roles by
+``volcano.sh/task-spec``), Volcano PodGroups and Queues, and HyperNodes: the same cluster
+the native form describes, for the extender benchmark and the Kubernetes-form cases.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+VOLCANO = "scheduling.volcano.sh/v1beta1"
+TOPOLOGY = "topology.volcano.sh/v1alpha1"
+
+
+def _node(n: dict[str, Any]) -> dict[str, Any]:
+    alloc = {k: str(v) for k, v in n["allocatable"].items()}
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": n["name"], "labels": n.get("labels", {})},
+            "spec": {}, "status": {"allocatable": alloc, "capacity": alloc,
+                                   "conditions": [{"type": "Ready", "status": "True"}]}}  # fmt: skip
+
+
+def _pod(p: dict[str, Any]) -> dict[str, Any]:
+    ns = p.get("namespace", "default")
+    meta: dict[str, Any] = {"name": p["name"], "namespace": ns, "uid": f"uid-{ns}-{p['name']}",
+                            "creationTimestamp": p.get("createdAt")}  # fmt: skip
+    if p.get("group"):
+        meta["annotations"] = {"scheduling.k8s.io/group-name": p["group"]}
+    labels = {}
+    if p.get("role"):
+        labels["volcano.sh/task-spec"] = p["role"]
+    if p.get("preemptable") is not None:
+        meta.setdefault("annotations", {})["volcano.sh/preemptable"] = str(p["preemptable"]).lower()
+    if labels:
+        meta["labels"] = labels
+    spec: dict[str, Any] = {"schedulerName": "volcano", "containers": [
+        {"name": "main", "image": "registry.local/job:1", "resources": {"requests": {k: str(v) for k, v in p["requests"].items()}}}
+    ]}  # fmt: skip
+    if p.get("priority") is not None:
+        spec["priority"] = p["priority"]
+    if p.get("node"):
+        spec["nodeName"] = p["node"]
+    if p.get("queue") and not p.get("group"):
+        meta.setdefault("labels", {})["volcano.sh/queue-name"] = p["queue"]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": {"phase": p.get("phase", "Pending")}}
+
+
+def _group(g: dict[str, Any]) -> dict[str, Any]:
+    spec: dict[str, Any] = {"minMember": g["minMember"], "queue": g.get("queue", "default")}
+    if g.get("networkTopology"):
+        spec["networkTopology"] = g["networkTopology"]
+    return {"apiVersion": VOLCANO, "kind": "PodGroup",
+            "metadata": {"name": g["name"], "namespace": g.get("namespace", "default"), "creationTimestamp": g.get("createdAt")},
+            "spec": spec, "status": {"phase": "Running" if g["name"] != "llm" else "Pending"}}  # fmt: skip
+
+
+def _queue(q: dict[str, Any]) -> dict[str, Any]:
+    spec: dict[str, Any] = {"weight": q.get("weight", 1), "reclaimable": True}
+    if q.get("deserved"):
+        spec["deserved"] = q["deserved"]
+    return {"apiVersion": VOLCANO, "kind": "Queue", "metadata": {"name": q["name"]}, "spec": spec}
+
+
+def _hypernode(h: dict[str, Any]) -> dict[str, Any]:
+    members = [{"type": m.get("type", "Node"), "selector": {"exactMatch": {"name": m["exactMatch"]}}} for m in h["members"]]
+    return {"apiVersion": TOPOLOGY, "kind": "HyperNode", "metadata": {"name": h["name"]},
+            "spec": {"tier": h["tier"], "tierName": h.get("tierName"), "members": members}}  # fmt: skip
+
+
+def to_kube(body: dict[str, Any]) -> dict[str, Any]:
+    """A decision request body with ``objects`` instead of the native ``cluster``."""
+    c = body["cluster"]
+    objs = [_node(n) for n in c["nodes"]]
+    objs += [_queue(q) for q in c.get("queues", [])]
+    objs += [_group(g) for g in c.get("groups", [])]
+    objs += [_hypernode(h) for h in c.get("hyperNodes", [])]
+    objs += [_pod(p) for p in c["pods"]]
+    return {**{k: v for k, v in body.items() if k != "cluster"}, "objects": objs}
