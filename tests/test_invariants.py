@@ -32,6 +32,9 @@ CONFIGS = [
      "configurations": [{"name": "preempt", "arguments": {"gangAwareEnable": True, "algorithm": "kep5710"}}]},
     {"actions": "allocate, gangpreempt", "tiers": TIERS,
      "configurations": [{"name": "gangpreempt", "arguments": {"roiThreshold": 0.05}}]},
+    {"actions": "allocate, gangpreempt, gangreclaim", "tiers": TIERS,
+     "configurations": [{"name": "gangpreempt", "arguments": {"victimOrder": "cost"}},
+                        {"name": "gangreclaim", "arguments": {"victimOrder": "cost", "maxBundleDrops": 0}}]},
 ]  # fmt: skip
 
 
