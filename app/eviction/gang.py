@@ -24,9 +24,15 @@ For each starving preemptor job (queue order, then job order):
    bundles are added until free + freed capacity covers the need;
    then the placement is simulated on the cleared domain with allocate's logic; on
    failure more bundles are added, then the next domain is tried.
-5. **Trim and commit** — a reverse pass puts back every victim whose node still holds the
+5. **Drop whole bundles** — with the boundary bundle taken whole, each earlier bundle is
+   left out in turn (most expensive first) and every omission the simulated placement
+   survives is kept (``maxBundleDrops``, default 8; a Gangplank addition).
+6. **Trim and commit** — a reverse pass puts back every victim whose node still holds the
    simulated placement without it (a PodGroup disruption unit goes back only as a whole),
    then evictions and nominations (every preemptor task gets a node) commit together.
+
+``victimOrder: cost`` drops the priority / victim-queue rank: bundles are then ranked and
+priced by priority-weighted cost only (see :func:`weight`).
 
 The ROI threshold (``roiThreshold``) picks the ordering: unset (default, as shipped in
 Volcano v1.15) ROI only breaks ties after job priority / queue order; set (seed 01
