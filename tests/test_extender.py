@@ -7,6 +7,7 @@ import json
 import orjson
 import pytest
 
+from app.extender.plan import forget_plans
 from tests.kube import node, pod, podgroup, seed05_tree
 
 LEAF = {f"node{i}": f"s{i // 2}" for i in range(8)}
@@ -21,6 +22,7 @@ def snapshot(tmp_path, monkeypatch):
     objs += [pod(f"g-{i}", ns="ml", gpu=8, group="g") for i in range(3)]
     (tmp_path / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
     monkeypatch.setenv("GANGPLANK_SNAPSHOT_DIR", str(tmp_path))
+    forget_plans()  # a plan of an earlier test on the same content would be adopted
     return {o["metadata"]["name"]: o for o in objs if o["kind"] == "Pod"}
 
 
@@ -137,3 +139,54 @@ def test_fits_count_capacity_taken_by_binds_since_the_plan(client, snapshot):
     call(client, "bind", {"PodName": "g-0", "PodNamespace": "ml", "PodUID": p0["metadata"]["uid"], "Node": best})
     f1 = call(client, "filter", {"Pod": p1, "Nodes": None, "NodeNames": ALL})
     assert best not in f1["NodeNames"] and "insufficient nvidia.com/gpu" in f1["FailedNodes"][best]
+
+
+def _count_plans(monkeypatch):
+    from app.extender import plan as plan_mod
+
+    calls = []
+    real = plan_mod._plan_gang
+    monkeypatch.setattr(plan_mod, "_plan_gang", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    return calls
+
+
+def _rewrite(tmp_path, change):
+    import os
+    import time
+
+    data = json.loads((tmp_path / "cluster.json").read_text())
+    change({o["metadata"]["name"]: o for o in data["items"]})
+    (tmp_path / "cluster.json").write_text(json.dumps(data))
+    later = time.time() + 5
+    os.utime(tmp_path / "cluster.json", (later, later))  # a new mtime even within the clock's resolution
+
+
+def test_a_new_snapshot_showing_only_the_planned_binds_and_heartbeats_keeps_the_plan(client, snapshot, tmp_path, monkeypatch):
+    calls = _count_plans(monkeypatch)
+    p0 = snapshot["g-0"]
+    f = call(client, "filter", {"Pod": p0, "Nodes": None, "NodeNames": ALL})
+    s = call(client, "prioritize", {"Pod": p0, "Nodes": None, "NodeNames": f["NodeNames"]})
+    best = max(s, key=lambda h: (h["Score"], h["Host"]))["Host"]
+
+    def change(objs):
+        objs["g-0"]["spec"]["nodeName"] = best  # the bind came back through the dump
+        objs["node7"]["status"]["conditions"].append({"type": "DiskPressure", "status": "False"})  # a heartbeat
+        objs["busy"]["status"]["conditions"] = [{"type": "Ready", "status": "True"}]
+
+    _rewrite(tmp_path, change)
+    f1 = call(client, "filter", {"Pod": snapshot["g-1"], "Nodes": None, "NodeNames": ALL})
+    assert calls == ["ml/g-0"]  # adopted, not planned again
+    assert best not in f1["NodeNames"] and "insufficient" in f1["FailedNodes"][best]  # the bound sibling's GPUs count
+
+
+def test_a_new_snapshot_with_a_change_that_matters_plans_again(client, snapshot, tmp_path, monkeypatch):
+    calls = _count_plans(monkeypatch)
+    call(client, "filter", {"Pod": snapshot["g-0"], "Nodes": None, "NodeNames": ALL})
+
+    def change(objs):
+        objs["node3"]["spec"]["taints"] = [{"key": "maintenance", "effect": "NoSchedule"}]
+
+    _rewrite(tmp_path, change)
+    f1 = call(client, "filter", {"Pod": snapshot["g-1"], "Nodes": None, "NodeNames": ALL})
+    assert calls == ["ml/g-0", "ml/g-1"]
+    assert "node3" not in f1["NodeNames"]

@@ -891,10 +891,16 @@ def test_the_source_is_built_once_per_configuration(api_env, monkeypatch):
     assert one._thread is not None and not one._thread.is_alive()  # the replaced source stopped watching
 
 
-def test_a_gang_driven_pod_by_pod_through_the_api_source_ends_inside_one_allowed_hypernode(client, api_env):
+def test_a_gang_driven_pod_by_pod_through_the_api_source_ends_inside_one_allowed_hypernode(client, api_env, monkeypatch):
+    from app.extender import plan as plan_mod
+
     server = api_env
     wait_until(lambda: client.get("/readyz").status_code == 200)
     source = get_source()
+    plan_mod.forget_plans()
+    planned = []
+    real = plan_mod._plan_gang
+    monkeypatch.setattr(plan_mod, "_plan_gang", lambda *a, **k: planned.append(a[3]) or real(*a, **k))
     chosen = {}
     for name in ("train-worker-0", "train-worker-1", "train-worker-2"):
         pod = server.item(PODS, "ml", name)
@@ -907,10 +913,12 @@ def test_a_gang_driven_pod_by_pod_through_the_api_source_ends_inside_one_allowed
                                      "Node": best}) == {"Error": ""}  # fmt: skip
         chosen[name] = best
         # bind created the Binding in the cluster; the watch brings the bound pod, and the
-        # next snapshot (at most 0.2 s later) replaces the assumption; the next pod may come
-        # before or after
+        # next snapshot (at most 0.2 s later) replaces the assumption: wait for it, so the
+        # next pod meets a new snapshot that the gang's plan must adopt
+        wait_until(lambda uid=pod["metadata"]["uid"]: source.objects() is not None and uid not in source.live_assumptions())
     assert server.bindings == [("ml", n, chosen[n]) for n in ("train-worker-0", "train-worker-1", "train-worker-2")]
     wait_until(lambda: source.objects() is not None and not source.live_assumptions())
+    assert planned == ["ml/train-worker-0"]  # snapshots showing the planned binds keep the gang's plan
     assert len(set(chosen.values())) == 3 and "node0" not in chosen.values()
     assert len({SPINE[n] for n in chosen.values()}) == 1  # the whole gang in one tier-2 HyperNode
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -60,21 +60,77 @@ class GangPlan:
     idle: np.ndarray  # idle capacity per node before the plan's own placements
     tasks: dict[str, Any]  # pod uid -> task of the gang that had no node in the snapshot
     masks: dict[tuple, np.ndarray]  # predicate masks per pod shape
+    bound: dict[str, str] = field(default_factory=dict)  # gang pods a later snapshot shows bound as planned
 
     def valid(self, objects: list[dict[str, Any]], assumed: dict[str, str]) -> bool:
-        if objects is not self.objects:
+        if objects is not self.objects and not self.adopt(objects):
             return False
         for uid, node in self.assumed.items():
-            if assumed.get(uid) != node:
+            if assumed.get(uid, self.bound.get(uid)) != node:
                 return False
         return all(self.assumed.get(uid) == node or (uid in self.by_uid and self.by_uid[uid] == node)
                    for uid, node in assumed.items())  # fmt: skip
+
+    def adopt(self, objects: list[dict[str, Any]]) -> bool:
+        """Take a newer snapshot if nothing in it changes the decision: pods of this gang now
+        bound where the plan put them (kube-scheduler's binds on the plan's advice coming
+        back through a watch), and changes no decision reads (status heartbeats, conditions,
+        resource versions). Anything else — a pod added, deleted, moved or resized, a node
+        tainted, a gang resized — means a new plan. Sources that keep unchanged objects as
+        the same dicts (the Kubernetes API source) make this one identity check per object."""
+        old = self.objects
+        if len(objects) != len(old):
+            return False
+        bound: dict[str, str] = {}
+        for a, b in zip(old, objects, strict=True):
+            if a is b:
+                continue
+            if a.get("kind") != b.get("kind") or _identity(a) != _identity(b):
+                return False
+            uid = (b.get("metadata") or {}).get("uid")
+            if b.get("kind") == "Pod" and uid in self.by_uid:
+                before, after = (a.get("spec") or {}).get("nodeName"), (b.get("spec") or {}).get("nodeName")
+                if after != before and (before or after != self.by_uid[uid]):
+                    return False  # bound elsewhere than planned, or moved
+                if (b.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
+                    return False
+                if after and after != before:
+                    bound[uid] = after
+                continue
+            if _relevant(a) != _relevant(b):
+                return False
+        self.objects = objects
+        self.bound.update(bound)
+        return True
+
+
+def _identity(o: dict[str, Any]) -> tuple:
+    meta = o.get("metadata") or {}
+    return (meta.get("namespace"), meta.get("name"), meta.get("uid"))
+
+
+def _relevant(o: dict[str, Any]) -> tuple:
+    """The parts of an object a decision reads (heartbeats and conditions left out)."""
+    meta = o.get("metadata") or {}
+    status = o.get("status") or {}
+    head = (o.get("spec"), meta.get("labels"), meta.get("annotations"), meta.get("deletionTimestamp"))
+    if o.get("kind") == "Node":
+        ready = [c.get("status") for c in status.get("conditions") or () if isinstance(c, dict) and c.get("type") == "Ready"]
+        return (*head, status.get("allocatable"), ready)
+    return (*head, status.get("phase"), status.get("nominatedNodeName"))
 
 
 _plans: dict[str, GangPlan] = {}  # pod key -> the plan of its gang
 _recent: list[GangPlan] = []  # newest last; each plan holds a whole model, so only a few are kept
 MAX_PLANS = 8
 _lock = threading.Lock()
+
+
+def forget_plans() -> None:
+    """Drop every kept plan (tests; a new snapshot source)."""
+    with _lock:
+        _plans.clear()
+        _recent.clear()
 
 
 def extender_config() -> Any:
@@ -161,7 +217,7 @@ def _fits(gang: GangPlan, task: Any, assumed: dict[str, str]) -> dict[str, str]:
         terms = required_terms(task)
         mask = gang.masks[shape] = np.array([node_ok(task, n, terms) for n in cluster.nodes], dtype=bool)
     idle = gang.idle
-    since = [(uid, node) for uid, node in assumed.items() if uid not in gang.assumed]
+    since = [(uid, node) for uid, node in {**gang.bound, **assumed}.items() if uid not in gang.assumed]
     if since:
         idle = idle.copy()
         for uid, node in since:
