@@ -99,17 +99,28 @@ _SINGLE = {
 }  # fmt: skip
 
 
-def _single_state(cluster: Cluster, job: Job) -> JobState:
-    """The common case of a pod on its own (tens of thousands in a large snapshot)."""
+def _single_state(cluster: Cluster, job: Job, memo: dict[tuple[TaskStatus, int], tuple[str, str]] | None = None,
+                  leaf_names: list[str] | None = None) -> JobState:  # fmt: skip
+    """The common case of a pod on its own (tens of thousands in a large snapshot): the
+    state and message depend only on the task's status and the job's minimum, so a whole
+    decision shares them through ``memo``; ``leaf_names`` is each node's leaf HyperNode."""
     t = job.tasks[0]
     st = t.status
-    state = _SINGLE.get(st, "Pending")
-    if job.min_available > 1 and st in READY and st != TaskStatus.SUCCEEDED:
-        state = "Incomplete"  # a gang of one pod that asks for more
-    ready = 1 if st in READY else 0
-    hyper = cluster.topology.names[int(cluster.topology.node_hypernode[t.node])] if t.node >= 0 and st.holds_node else None
-    pending = 1 if st == TaskStatus.PENDING else 0
-    return JobState(job.key, state, hyper, f"{ready}/1 tasks ready, {pending} pending, minAvailable {job.min_available}")
+    key = (st, job.min_available)
+    hit = memo.get(key) if memo is not None else None
+    if hit is None:
+        state = _SINGLE.get(st, "Pending")
+        if job.min_available > 1 and st in READY and st != TaskStatus.SUCCEEDED:
+            state = "Incomplete"  # a gang of one pod that asks for more
+        ready = 1 if st in READY else 0
+        pending = 1 if st == TaskStatus.PENDING else 0
+        hit = (state, f"{ready}/1 tasks ready, {pending} pending, minAvailable {job.min_available}")
+        if memo is not None:
+            memo[key] = hit
+    hyper = None
+    if t.node >= 0 and st.holds_node:
+        hyper = leaf_names[t.node] if leaf_names is not None else cluster.topology.names[int(cluster.topology.node_hypernode[t.node])]
+    return JobState(job.key, hit[0], hyper, hit[1])
 
 
 def run_session(req: Request) -> Session:
@@ -135,7 +146,14 @@ def decide_request(req: Request) -> Decision:
     ssn = run_session(req)
     cluster = req.cluster
     decision = ssn.decision
-    decision.jobs = [job_state(cluster, j, ssn) for j in cluster.jobs.values()]
+    topo = cluster.topology
+    leaf_names = [topo.names[h] for h in topo.node_hypernode.tolist()]
+    memo: dict[tuple[TaskStatus, int], tuple[str, str]] = {}
+    messages = ssn.messages
+    decision.jobs = [
+        _single_state(cluster, j, memo, leaf_names) if len(j.tasks) == 1 and j.key not in messages else job_state(cluster, j, ssn)
+        for j in cluster.jobs.values()
+    ]
     decision.warnings = list(cluster.warnings)
     decision.explanation = ssn.explanation
     return decision

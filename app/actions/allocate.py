@@ -61,8 +61,9 @@ class Allocate(Action):
     def execute(self, ssn: Session) -> None:
         enqueue_on = "enqueue" in ssn.config.actions
         by_queue: dict[str, list[Job]] = {}
+        waiting = {id(t.job) for t in ssn.cluster.tasks if t.status == TaskStatus.PENDING}  # one pass over tasks
         for job in ssn.cluster.jobs.values():
-            if not pending_tasks(job):
+            if id(job) not in waiting or not pending_tasks(job):
                 continue
             if enqueue_on and job.phase == "Pending":
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
