@@ -13,7 +13,7 @@ from app.errors import InputError
 from app.framework.config import SchedulerConfig, load_config
 from app.framework.session import Session
 from app.ingest.request import Request, read_request
-from app.model.cluster import OCCUPYING, READY, Cluster, Job, TaskStatus
+from app.model.cluster import OCCUPYING, READY, Cluster, InertPods, Job, TaskStatus
 from app.model.decision import Decision, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
 from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS
@@ -123,13 +123,29 @@ def _single_state(cluster: Cluster, job: Job, memo: dict[tuple[TaskStatus, int],
     return JobState(job.key, hit[0], hyper, hit[1])
 
 
+def _merge_inert(states: list[JobState], inert: InertPods, leaf_names: list[str]) -> list[JobState]:
+    """The jobs of the inert pods (each Running on its node, as :func:`_single_state` would
+    say) merged into ``states`` by key: both lists are in key order."""
+    state, message = _SINGLE[TaskStatus.RUNNING], "1/1 tasks ready, 0 pending, minAvailable 1"
+    out: list[JobState] = []
+    append = out.append
+    i, n = 0, len(states)
+    for key, node in zip(inert.keys, inert.nodes.tolist(), strict=True):
+        while i < n and states[i].job < key:
+            append(states[i])
+            i += 1
+        append(JobState(key, state, leaf_names[node], message))
+    out.extend(states[i:])
+    return out
+
+
 def run_session(req: Request) -> Session:
     cfg = scheduler_config(req.config)
     ssn = Session(
         req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
         solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
     )  # fmt: skip
-    SNAPSHOT_PODS.observe(len(req.cluster.tasks))
+    SNAPSHOT_PODS.observe(req.cluster.n_tasks)
     SNAPSHOT_NODES.observe(len(req.cluster.nodes))
     for name in cfg.actions:
         if ssn.out_of_time():
@@ -144,19 +160,26 @@ def run_session(req: Request) -> Session:
 
 def decide_request(req: Request) -> Decision:
     ssn = run_session(req)
-    cluster = req.cluster
     decision = ssn.decision
+    decision.jobs = job_states(ssn)
+    decision.warnings = list(req.cluster.warnings)
+    decision.explanation = ssn.explanation
+    return decision
+
+
+def job_states(ssn: Session) -> list[JobState]:
+    """Every job's state after the session, in key order."""
+    cluster = ssn.cluster
     topo = cluster.topology
     leaf_names = [topo.names[h] for h in topo.node_hypernode.tolist()]
     memo: dict[tuple[TaskStatus, int], tuple[str, str]] = {}
     messages = ssn.messages
-    decision.jobs = [
+    states = [
         _single_state(cluster, j, memo, leaf_names) if len(j.tasks) == 1 and j.key not in messages else job_state(cluster, j, ssn)
-        for j in cluster.jobs.values()
+        for j in cluster.active_jobs.values()
     ]
-    decision.warnings = list(cluster.warnings)
-    decision.explanation = ssn.explanation
-    return decision
+    inert = cluster.inert
+    return states if inert is None else _merge_inert(states, inert, leaf_names)
 
 
 def decide(envelope: dict[str, Any], settings: Settings) -> Decision:

@@ -31,10 +31,9 @@ import numpy as np
 from app.framework.action import Action
 from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
-from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
+from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus
 
 DEFAULT_SG = "__job__"
-PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
 
 
 def fit_counts(avail: np.ndarray, req: np.ndarray) -> np.ndarray:
@@ -61,8 +60,9 @@ class Allocate(Action):
     def execute(self, ssn: Session) -> None:
         enqueue_on = "enqueue" in ssn.config.actions
         by_queue: dict[str, list[Job]] = {}
-        waiting = {id(t.job) for t in ssn.cluster.tasks if t.status == TaskStatus.PENDING}  # one pass over tasks
-        for job in ssn.cluster.jobs.values():
+        # one pass over tasks; inert pods (running on their own, still columns) are never pending
+        waiting = {id(t.job) for t in ssn.cluster.active_tasks if t.status == TaskStatus.PENDING}
+        for job in ssn.cluster.active_jobs.values():
             if id(job) not in waiting or not pending_tasks(job):
                 continue
             if enqueue_on and job.phase == "Pending":

@@ -22,8 +22,8 @@ class Backfill(Action):
     def execute(self, ssn: Session) -> None:
         c = ssn.cluster
         all_nodes = np.arange(len(c.nodes), dtype=np.intp)
-        wanted = {id(t.job) for t in c.tasks if _wanted(t)}  # one pass over tasks, not one per job
-        todo = [j for j in c.jobs.values() if id(j) in wanted]
+        wanted = {id(t.job) for t in c.active_tasks if _wanted(t)}  # one pass over tasks, not one per job
+        todo = [j for j in c.active_jobs.values() if id(j) in wanted]
         for job in ssn.sort_jobs(todo):
             for t in ssn.sort_tasks(t for t in job.tasks if _wanted(t)):
                 mask, _ = ssn.predicate_mask(t, all_nodes)

@@ -19,7 +19,7 @@ class Enqueue(Action):
 
     def execute(self, ssn: Session) -> None:
         by_queue: dict[str, list] = {}
-        for job in ssn.cluster.jobs.values():
+        for job in ssn.cluster.active_jobs.values():  # a pod on its own has no PodGroup phase
             if job.phase == "Pending":
                 by_queue.setdefault(job.queue, []).append(job)
         for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):

@@ -383,7 +383,7 @@ class Session:
         Only jobs with a topology constraint or sub-groups need it (gradients and LCA
         scores); the others never read it."""
         topo = self.cluster.topology
-        for job in self.cluster.jobs.values():
+        for job in self.cluster.active_jobs.values():  # inert pods have neither
             if job.network_topology is None and not job.subgroups:
                 continue
             nodes = sorted({t.node for t in job.tasks if t.node >= 0 and t.status.holds_node})

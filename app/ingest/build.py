@@ -6,14 +6,16 @@ names) and every failure points at the field that made the reference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+import numpy as np
 
 from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
-from app.ingest.draft import Draft, GroupDraft, PodDraft
-from app.ingest.kube import apply_koordinator, apply_template
-from app.model.cluster import Cluster, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
+from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
+from app.ingest.kube import KAI_QUEUE_LABEL, apply_koordinator, apply_template
+from app.model.cluster import Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
 from app.model.resources import ResourceTable
 from app.topology import discovery
 from app.topology.tree import Topology, build_topology
@@ -47,14 +49,22 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     topology = _topology(d, topology_name, max_hypernode_depth)
     queues = _queues(d)
     groups = _groups(d)
-    tasks, jobs, task_req = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
-    for job in jobs.values():
-        if job.queue not in queues:
-            if job.queue != DEFAULT_QUEUE:
-                raise InputError(
-                    f"queue {job.queue!r} does not exist", join_pointer(job.pointer, "spec", "queue"), job.obj
-                )
-            queues[DEFAULT_QUEUE] = Queue(name=DEFAULT_QUEUE, source="implicit")
+    tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
+    missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
+    if inert is not None:
+        absent = set(inert.queues) - set(queues)
+        if DEFAULT_QUEUE in absent:
+            absent.discard(DEFAULT_QUEUE)
+            missing.append(("", DEFAULT_QUEUE, "", None))  # created below, implicitly
+        if absent:
+            for k, q, a in zip(inert.keys, inert.queues, inert.args, strict=True):
+                if q in absent:
+                    p = _source(a[1])
+                    missing.append((k, q, p.pointer, p.ident))
+    for key, queue, pointer, obj in sorted(missing, key=lambda m: m[0]):  # the first job in key order is named
+        if queue != DEFAULT_QUEUE:
+            raise InputError(f"queue {queue!r} does not exist", _queue_field(pointer, obj), obj)
+        queues[DEFAULT_QUEUE] = Queue(name=DEFAULT_QUEUE, source="implicit")
     queues = {k: queues[k] for k in sorted(queues)}
     cluster = Cluster(
         resources=table,
@@ -68,6 +78,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         pdbs=sorted(d.pdbs, key=lambda p: (p.namespace, p.name)),
         now=now,
         task_req=task_req,
+        inert=inert,
     )
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
@@ -111,6 +122,9 @@ def _resource_names(d: Draft) -> Iterable[str]:
         names.update(n.allocatable)
     for p in d.pods:
         names.update(p.req)
+    for b in d.pod_blocks:
+        for req in {id(r): r for r in b.req}.values():  # request maps are shared between pods
+            names.update(req)
     for g in d.groups:
         if g.min_resources:
             names.update(g.min_resources)
@@ -278,20 +292,36 @@ def _tasks_and_jobs(
     classes: dict[str, PriorityClass],
     default: PriorityClass | None,
     table: ResourceTable,
-) -> tuple[list[Task], dict[str, Job], Any]:
+) -> tuple[list[Task], dict[str, Job], Any, InertPods | None]:
+    """Tasks and jobs of every pod: ``d.pods`` first, then the rows of each pod block.
+
+    Running or Bound pods without a gang stay inert (see :class:`InertPods`): their tasks
+    and jobs of one are built only when asked for. Every check runs now either way."""
     jobs: dict[str, Job] = {}
     by_group: dict[tuple[str, str, str], Job] = {}
     tasks: list[Task] = []
-    seen: dict[str, PodDraft] = {}
-    reqs = table.matrix_shared([p.req for p in d.pods])
-    singles: list[tuple[Task, PodDraft]] = []
+    seen: set[str] = set()
+    all_reqs = [p.req for p in d.pods]
+    for b in d.pod_blocks:
+        all_reqs += b.req
+    reqs = table.matrix_shared(all_reqs)
+    # in pod order: (Task, PodDraft) for a pod on its own, or an inert pod's ``new_task`` arguments
+    singles: list[tuple] = []
     best_effort: dict[int, bool] = {}
     default_value = default.value if default is not None else 0
-    for i, p in enumerate(d.pods):
+    running, bound = TaskStatus.RUNNING, TaskStatus.BOUND
+
+    def is_best_effort(req: dict[str, int]) -> bool:
+        be = best_effort.get(id(req))
+        if be is None:
+            be = best_effort[id(req)] = sum(req.values()) == req.get("pods", 0)
+        return be
+
+    def one(i: int, p: PodDraft, src: Any) -> None:
         key = f"{p.namespace}/{p.name}"
         if key in seen:
             raise InputError(f"duplicate Pod {key}", _at(p, ("metadata", "name"), "name"), p.ident)
-        seen[key] = p
+        seen.add(key)
         if p.node_name:
             node = nodes.get(p.node_name)
             if node is None:
@@ -311,51 +341,141 @@ def _tasks_and_jobs(
             priority = default_value
         if p.priority_class:
             pclass = classes.get(p.priority_class)
-        be = best_effort.get(id(p.req))
-        if be is None:
-            be = best_effort[id(p.req)] = sum(p.req.values()) == p.req.get("pods", 0)
-        t = new_task(
-            i, p, key, _task_status(p), node, reqs[i], priority,
-            p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), be,
+        status = _task_status(p)
+        args = (
+            i, src, key, status, node, reqs[i], priority,
+            p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), is_best_effort(p.req),
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
+        if p.group is None and (status is running or status is bound) and node >= 0:
+            singles.append(args)  # inert: kept as columns until something asks for the objects
+            return
+        t = new_task(p, *args)
         tasks.append(t)
         job = _job_for(p, t, groups, by_group, jobs, classes, default, d) if p.group is not None else None
         if job is None:
             singles.append((t, p))
-            continue
+            return
         t.job = job
         job.tasks.append(t)
         if job.source == "workload":  # KEP-5710: the group's priority is the pods' priority
             t.priority = job.priority
         if p.queue and job.queue == DEFAULT_QUEUE and job.source == "kai":
             job.queue = p.queue
-    for t, p in singles:  # pods without a gang: a job of one, named like the pod
-        key = t.key if t.key not in jobs else f"{t.key}#pod"
-        job = Job(key, t.namespace, t.name, "pod")
-        job.uid = t.uid
-        job.queue = p.queue or DEFAULT_QUEUE
-        job.priority = t.priority
-        job.created = t.created
-        job.pointer, job.obj = p.pointer, p.ident
-        job.preemption_policy = t.preemption_policy
-        job.tasks.append(t)
-        t.job = job
-        jobs[key] = job
+
+    for i, p in enumerate(d.pods):
+        one(i, p, p)
+    start = len(d.pods)
+    for b in d.pod_blocks:
+        _block(b, start, one, seen, nodes, reqs, default_value, is_best_effort, singles)
+        start += len(b)
+    inert: list[tuple] = []
+    inert_keys: list[str] = []
+    taken: set[str] = set()
+    for s in singles:  # pods without a gang: a job of one, named like the pod
+        if len(s) == 2:
+            t, p = s
+            key = t.key if t.key not in jobs and t.key not in taken else f"{t.key}#pod"
+            jobs[key] = _single_job(t, p, key)
+        else:
+            key = s[2] if s[2] not in jobs and s[2] not in taken else f"{s[2]}#pod"
+            taken.add(key)
+            inert.append(s)
+            inert_keys.append(key)
     for job in jobs.values():
         if len(job.tasks) == 1 and not job.subgroup_policies:
             job.count_single()
             continue
         _assign_subgroups(job)
         job.recount()
-    return tasks, dict(sorted(jobs.items())), reqs
+    return tasks, dict(sorted(jobs.items())), reqs, _inert_pods(inert, inert_keys)
+
+
+def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
+           reqs: Any, default_value: int, is_best_effort: Callable[[dict[str, int]], bool], singles: list[tuple]) -> None:  # fmt: skip
+    """The rows of a pod block: what ``one`` would do, without a :class:`PodDraft` for the
+    inert pods (the fast reader's pods have no priority class, preemption policy or
+    deletion mark). Any duplicate or unknown node goes through ``one`` row by row, so the
+    error is the one the first bad pod gets."""
+    n = len(b)
+    keys = [f"{ns}/{name}" for ns, name in zip(b.namespace, b.name, strict=True)]
+    node_idx = [nodes.get(x) if x else -1 for x in b.node_name]
+    if len(set(keys)) != n or not seen.isdisjoint(keys) or None in node_idx:
+        for row in range(n):
+            one(start + row, b.draft(row), b.draft(row))
+        return
+    running, bound = TaskStatus.RUNNING, TaskStatus.BOUND
+    for row, (key, node, phase, group, prio, req, ns) in enumerate(
+        zip(keys, node_idx, b.phase, b.group, b.priority, b.req, b.namespace, strict=True)
+    ):
+        i = start + row
+        if group or node < 0 or (phase != "Running" and phase != "Pending"):  # noqa: PLR1714
+            p = b.draft(row)
+            one(i, p, p)
+            continue
+        seen.add(key)
+        singles.append((
+            i, (b, row), key, running if phase == "Running" else bound, node, reqs[i],
+            prio if prio is not None else default_value, "PreemptLowerPriority", is_best_effort(req), ns == CRITICAL_NAMESPACE,
+        ))  # fmt: skip
+
+
+def _source(src: Any) -> PodDraft:
+    """The pod an inert entry came from (a block row is read on demand)."""
+    if isinstance(src, PodDraft):
+        return src
+    b, row = src
+    return b.draft(row)
+
+
+def _single_job(t: Task, p: PodDraft, key: str) -> Job:
+    """The job of one of a pod without a gang."""
+    job = Job(key, t.namespace, t.name, "pod")
+    job.uid = t.uid
+    job.queue = p.queue or DEFAULT_QUEUE
+    job.priority = t.priority
+    job.created = t.created
+    job.pointer, job.obj = p.pointer, p.ident
+    job.preemption_policy = t.preemption_policy
+    job.tasks.append(t)
+    t.job = job
+    return job
+
+
+def _inert_pods(inert: list[tuple], keys: list[str]) -> InertPods | None:
+    """Columns of the inert pods (see :class:`InertPods`), in job-key order."""
+    if not inert:
+        return None
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    inert = [inert[i] for i in order]
+    keys = [keys[i] for i in order]
+
+    def make() -> list[Task]:
+        out = []
+        for args, key in zip(inert, keys, strict=True):
+            p = _source(args[1])
+            t = new_task(p, *args)
+            _single_job(t, p, key).count_single()
+            out.append(t)
+        return out
+
+    return InertPods(
+        rows=np.fromiter((a[0] for a in inert), dtype=np.intp, count=len(inert)),
+        nodes=np.fromiter((a[4] for a in inert), dtype=np.intp, count=len(inert)),
+        status=np.fromiter((a[3] for a in inert), dtype=np.int8, count=len(inert)),
+        keys=keys,
+        queues=[(a[1].queue if isinstance(a[1], PodDraft) else a[1][0].queue[a[1][1]]) or DEFAULT_QUEUE for a in inert],
+        make=make,
+        args=inert,
+    )
 
 
 def new_task(
-    i: int, p: PodDraft, key: str, status: TaskStatus, node: int, req: Any, priority: int, policy: str,
+    p: PodDraft, i: int, src: Any, key: str, status: TaskStatus, node: int, req: Any, priority: int, policy: str,
     best_effort: bool, critical: bool,
 ) -> Task:  # fmt: skip
-    """A task with every slot set once (ingest creates tens of thousands)."""
+    """A task with every slot set once (ingest creates tens of thousands); ``src`` is where
+    ``p`` came from (unused here: it keeps the arguments of inert pods in one shape)."""
     t = Task.__new__(Task)
     t.idx, t.uid, t.namespace, t.name, t.key = i, p.uid or key, p.namespace, p.name, key
     t.job, t.role, t.subgroup, t.status, t.node = None, p.role, None, status, node
@@ -364,6 +484,17 @@ def new_task(
     t.tolerations, t.nominated_node, t.best_effort, t.gated = p.tolerations, p.nominated, best_effort, p.gated
     t.preemption_policy, t.task_priority, t.critical, t.pointer = policy, p.task_priority, critical, p.pointer
     return t
+
+
+def _queue_field(pointer: str, obj: dict[str, str] | None) -> str:
+    """Where the object at ``pointer`` (a pod or a PodGroup, in any form) names its queue."""
+    if is_columnar(pointer):
+        return field_pointer(pointer, "queue")
+    if pointer.startswith("/cluster/"):
+        return join_pointer(pointer, "queue")
+    if obj is not None and obj.get("kind") == "Pod":
+        return join_pointer(pointer, "metadata", "labels", KAI_QUEUE_LABEL)
+    return join_pointer(pointer, "spec", "queue")
 
 
 def _native(p: PodDraft) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
-from app.ingest.draft import GroupRef, PodDraft
+from app.ingest.draft import PodBlock
 from app.ingest.quantity import check_resource_name
 
 #: Columns and the Python types their entries may have (None = entry may be null).
@@ -54,7 +54,7 @@ def _bad(column: str, values: list, ok: tuple[type, ...], ptr: str, what: str) -
     return InputError(f"'{column}' entries must be {what}", join_pointer(ptr, column))  # pragma: no cover
 
 
-def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int) -> list[PodDraft]:
+def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int) -> PodBlock:
     if not isinstance(cols, dict):
         raise InputError("'podColumns' must be an object of equal-length arrays", ptr)
     for k in sorted(cols):
@@ -112,17 +112,7 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
     nss, uids, phs, prios = col("namespace", "default"), col("uid", ""), col("phase", "Pending"), col("priority", None)
     groups, roles, queues, pres = col("group", ""), col("role", ""), col("queue", ""), col("preemptable", None)
     nodes = [node_names[v] if v >= 0 else "" for v in nodes_idx] if nodes_idx is not None else [""] * n
-    out = []
-    append = out.append
-    for i in range(n):
-        p = f"{ptr}/name/{i}"
-        name, ns, group = names[i], nss[i], groups[i]
-        append(PodDraft(
-            ns, name, uids[i], nodes[i], phs[i], False, prios[i], "", reqs[i], {}, {},
-            GroupRef("native", group, f"{ptr}/group/{i}") if group else None, queues[i], roles[i], "", pres[i],
-            stamps[i], "", False, "", {}, None, (), None, p, {"kind": "Pod", "name": name, "namespace": ns},
-        ))  # fmt: skip
-    return out
+    return PodBlock(nss, names, uids, nodes, phs, prios, reqs, None, groups, queues, roles, pres, stamps, ptr, True)
 
 
 def _requests(req: Any, n: int, ptr: str) -> list[dict[str, int]]:

@@ -72,6 +72,48 @@ class PodDraft:
 
 
 @dataclass(slots=True)
+class PodBlock:
+    """A run of pods in the common shape, read column by column (the native ``pods`` fast
+    path and ``podColumns``) and kept as columns: most of them become inert pods (see
+    :class:`~app.model.cluster.InertPods`) and never need a :class:`PodDraft`. Row ``i``
+    is the pod :meth:`draft` builds; fields the shape cannot carry take their defaults."""
+
+    namespace: list[str]
+    name: list[str]
+    uid: list[str]
+    node_name: list[str]
+    phase: list[str]
+    priority: list[int | None]
+    req: list[dict[str, int]]
+    labels: list[dict[str, str] | None] | None  # None: no pod has labels
+    group: list[str]  # "" for none
+    queue: list[str]
+    role: list[str]
+    preemptable: list[bool | None]
+    created: list[float]
+    base: str  # "/cluster/pods/" (records) or "/cluster/podColumns" (columns)
+    columnar: bool
+
+    def __len__(self) -> int:
+        return len(self.name)
+
+    def pointer(self, i: int) -> str:
+        return f"{self.base}/name/{i}" if self.columnar else self.base + str(i)
+
+    def draft(self, i: int) -> PodDraft:
+        name, ns, group = self.name[i], self.namespace[i], self.group[i]
+        p = self.pointer(i)
+        gp = (f"{self.base}/group/{i}" if self.columnar else p + "/group") if group else ""
+        labels = self.labels[i] if self.labels is not None else None
+        return PodDraft(
+            ns, name, self.uid[i], self.node_name[i], self.phase[i], False, self.priority[i], "", self.req[i],
+            labels or {}, {}, GroupRef("native", group, gp) if group else None, self.queue[i], self.role[i], "",
+            self.preemptable[i], self.created[i], "", False, "", {}, None, (), None, p,
+            {"kind": "Pod", "name": name, "namespace": ns},
+        )  # fmt: skip
+
+
+@dataclass(slots=True)
 class GroupDraft:
     source: str
     namespace: str
@@ -131,6 +173,8 @@ class WorkloadTemplate:
 class Draft:
     nodes: list[NodeDraft] = field(default_factory=list)
     pods: list[PodDraft] = field(default_factory=list)
+    # pods read column by column; in task order they follow ``pods`` (see PodBlock)
+    pod_blocks: list[PodBlock] = field(default_factory=list)
     groups: list[GroupDraft] = field(default_factory=list)
     queues: list[Queue] = field(default_factory=list)
     hypernodes: list[HyperNodeSpec] = field(default_factory=list)
@@ -139,3 +183,10 @@ class Draft:
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)
+
+    def realize_blocks(self) -> None:
+        """Turn every :class:`PodBlock` into :class:`PodDraft` records (for code that edits
+        the pod list, e.g. admissions)."""
+        for b in self.pod_blocks:
+            self.pods.extend(b.draft(i) for i in range(len(b)))
+        self.pod_blocks = []

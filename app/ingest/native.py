@@ -15,7 +15,7 @@ import orjson
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.columns import read_columns
-from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodDraft, TopologySource
+from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodBlock, PodDraft, TopologySource
 from app.ingest.kube import (
     _PHASES,
     _int_or_percent,
@@ -158,7 +158,7 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
     base = f"{ptr}/pods/"
     bulk = _pods_columnar(items, base)
     if bulk is not None:
-        d.pods.extend(bulk)
+        d.pod_blocks.append(bulk)
         items = []
     append = d.pods.append
     for i, o in enumerate(items):
@@ -167,7 +167,8 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
         append(pod if pod is not None else _pod_slow(o, p))
     cols = c.get("podColumns")
     if cols is not None:
-        d.pods.extend(read_columns(cols, join_pointer(ptr, "podColumns"), [n.name for n in d.nodes], max_objects=max_objects))
+        # blocks follow ``d.pods`` in task order, as the columns follow the records here
+        d.pod_blocks.append(read_columns(cols, join_pointer(ptr, "podColumns"), [n.name for n in d.nodes], max_objects=max_objects))
     for o, p in _records(c, "hyperNodes", ptr, max_objects):
         _, name, ident = _name(o, p, "HyperNode", namespaced=False)
         members = []
@@ -246,7 +247,7 @@ _FAST_KEYS = frozenset(
 _REQ_CACHE: dict[tuple, dict[str, int]] = {}
 
 
-def _pods_columnar(items: list, base: str) -> list[PodDraft] | None:
+def _pods_columnar(items: list, base: str) -> PodBlock | None:
     """All pods at once, column by column, when every record has the common shape.
 
     Columns are pulled out with comprehensions and checked by type in bulk; identical
@@ -296,17 +297,7 @@ def _pods_columnar(items: list, base: str) -> list[PodDraft] | None:
         stamps = [r.timestamp(t, "", None) if t is not None else 0.0 for t in created]
     except (ValueError, TypeError, InputError):
         return None
-    out = []
-    append = out.append
-    for i in range(n):
-        p = base + str(i)
-        name, ns, group = names[i], nss[i], groups[i]
-        append(PodDraft(
-            ns, name, uids[i], nodes[i], phases[i], False, prios[i], "", req_out[i], labels[i] or {}, {},
-            GroupRef("native", group, p + "/group") if group else None, queues[i], roles[i], "", pres[i], stamps[i],
-            "", False, "", {}, None, (), None, p, {"kind": "Pod", "name": name, "namespace": ns},
-        ))  # fmt: skip
-    return out
+    return PodBlock(nss, names, uids, nodes, phases, prios, req_out, labels, groups, queues, roles, pres, stamps, base, False)
 
 
 def _pod_fast(o: dict, p: str) -> PodDraft | None:

@@ -82,6 +82,7 @@ def read_request(
         read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)
     topology_name = options.topology
     if extend is not None:
+        draft.realize_blocks()  # ``extend`` reads and adds pod records
         topology_name = extend(draft, options) or topology_name
     cluster = build(
         draft, now=options.now, topology_name=topology_name, max_hypernode_depth=settings.max_hypernode_depth

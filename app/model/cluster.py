@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -58,6 +59,8 @@ OCCUPYING = frozenset(
 READY = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.SUCCEEDED}
 )
+#: What JobPipelined counts: ready tasks plus those waiting on releasing capacity.
+PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
 
 
 @dataclass(slots=True, frozen=True)
@@ -314,6 +317,33 @@ class PodDisruptionBudget:
     unhealthy_pod_eviction_policy: str = "IfHealthyBudget"
 
 
+class InertPods:
+    """Pods on their own (a job of one each) that are Running or Bound on a node, held as
+    columns instead of :class:`Task` and :class:`Job` objects until something asks for them.
+
+    In a large snapshot most pods are like this: an allocate-side pass never changes them
+    and needs them only through node and queue accounting, which the columns give. The
+    first access to :attr:`Cluster.tasks`, :attr:`Cluster.jobs` or
+    :attr:`Cluster.task_index` (an eviction looking for victims, a multi-cycle simulation,
+    the extender) builds the objects, exactly as they would have been built at ingest.
+    Rows are kept in job-key order (the order decisions list jobs in)."""
+
+    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args")
+
+    def __init__(self, rows: np.ndarray, nodes: np.ndarray, status: np.ndarray, keys: list[str], queues: list[str],
+                 make: Callable[[], list[Task]], args: list[Any]) -> None:  # fmt: skip
+        self.rows = rows  # task index (row of ``Cluster.task_req``) of each pod
+        self.nodes = nodes  # node index of each pod
+        self.status = status  # TaskStatus of each pod (RUNNING or BOUND)
+        self.keys = keys  # job key of each pod's job of one
+        self.queues = queues  # queue of each
+        self.make = make  # builds the tasks, each with its job, in ``rows`` order
+        self.args = args  # what ingest knows of each pod (opaque here; ``make`` reads it)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
 class Cluster:
     """Everything one decision works on."""
 
@@ -330,21 +360,27 @@ class Cluster:
         pdbs: list[PodDisruptionBudget],
         now: float,
         task_req: np.ndarray | None = None,
+        inert: InertPods | None = None,
     ) -> None:
+        """``tasks`` and ``jobs`` are the objects built at ingest (sorted by index and by
+        key); ``inert`` holds the rest as columns (see :class:`InertPods`)."""
         self.resources = resources
         self.nodes = nodes
         self.node_index = {n.name: n.idx for n in nodes}
         self.allocatable = allocatable
-        self.tasks = tasks
-        self.task_index = {t.key: t for t in tasks}
-        self.jobs = jobs
+        self._tasks = tasks
+        self._jobs = jobs
+        self._task_index: dict[str, Task] | None = None
+        self.inert = inert if inert is not None and len(inert) else None
         self.queues = queues
         self.topology = topology
         self.priority_classes = priority_classes
         self.pdbs = pdbs
         self.now = now
         self.warnings: list[str] = []
-        # one row per task (``tasks[i].req`` is a view of row i)
+        # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,
+        # rows follow the order of ``tasks``, else each task's ``idx``)
+        self._positional = task_req is None
         self.task_req = task_req if task_req is not None else (
             np.stack([t.req for t in tasks]) if tasks else np.zeros((0, resources.size), dtype=np.int64)
         )  # fmt: skip
@@ -354,16 +390,79 @@ class Cluster:
         self.pipelined = np.zeros((n, r), dtype=np.int64)
         self._account()
 
+    # -- the objects: built on first use for pods held as columns -----------------------------
+    @property
+    def tasks(self) -> list[Task]:
+        """Every task, in snapshot order."""
+        self._materialize()
+        return self._tasks
+
+    @property
+    def jobs(self) -> dict[str, Job]:
+        """Every job, by key in key order."""
+        self._materialize()
+        return self._jobs
+
+    @property
+    def task_index(self) -> dict[str, Task]:
+        if self._task_index is None:
+            self._task_index = {t.key: t for t in self.tasks}
+        return self._task_index
+
+    @property
+    def active_tasks(self) -> list[Task]:
+        """The tasks that exist as objects: every task except the inert pods still held as
+        columns (which are never pending, never in a gang and never changed by allocate)."""
+        return self._tasks
+
+    @property
+    def active_jobs(self) -> dict[str, Job]:
+        """The jobs that exist as objects (key order); see :attr:`active_tasks`."""
+        return self._jobs
+
+    @property
+    def n_tasks(self) -> int:
+        return len(self._tasks) + (len(self.inert) if self.inert is not None else 0)
+
+    def _materialize(self) -> None:
+        inert = self.inert
+        if inert is None:
+            return
+        self.inert = None
+        made = inert.make()
+        tasks = self._tasks + made
+        tasks.sort(key=_task_idx)
+        jobs = dict(self._jobs)
+        for t in made:
+            jobs[t.job.key] = t.job  # type: ignore[union-attr]
+        self._tasks = tasks
+        self._jobs = dict(sorted(jobs.items()))
+        self._task_index = None
+
     def task_columns(self, key: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
         """Per task: its status and the ordinal of its job's ``key`` ("queue" or "job"), as
-        arrays, plus the ordinal's names: lets plugins sum usage with one ``np.add.at``."""
+        arrays, plus the ordinal's names: lets plugins sum usage with one ``np.add.at``.
+        Rows are the active tasks, then the inert pods (see :meth:`task_rows`)."""
         names: dict[str, int] = {}
-        status = np.fromiter((t.status for t in self.tasks), dtype=np.int8, count=len(self.tasks))
+        tasks = self._tasks
+        status = np.fromiter((t.status for t in tasks), dtype=np.int8, count=len(tasks))
         if key == "queue":
-            ords = [names.setdefault(t.job.queue, len(names)) if t.job is not None else -1 for t in self.tasks]
+            ords = [names.setdefault(t.job.queue, len(names)) if t.job is not None else -1 for t in tasks]
         else:
-            ords = [names.setdefault(t.job.key, len(names)) if t.job is not None else -1 for t in self.tasks]
+            ords = [names.setdefault(t.job.key, len(names)) if t.job is not None else -1 for t in tasks]
+        inert = self.inert
+        if inert is not None:
+            status = np.concatenate([status, inert.status])
+            setdefault = names.setdefault
+            ords += [setdefault(k, len(names)) for k in (inert.queues if key == "queue" else inert.keys)]
         return status, np.asarray(ords, dtype=np.int64), list(names)
+
+    def task_rows(self) -> np.ndarray:
+        """The ``task_req`` row of each row of :meth:`task_columns`."""
+        if self._positional:
+            return np.arange(len(self._tasks), dtype=np.intp)
+        rows = np.fromiter((t.idx for t in self._tasks), dtype=np.intp, count=len(self._tasks))
+        return rows if self.inert is None else np.concatenate([rows, self.inert.rows])
 
     def sum_by(self, key: str, states: frozenset[TaskStatus]) -> dict[str, np.ndarray]:
         """Σ requests of the tasks in ``states`` per queue or per job."""
@@ -371,11 +470,12 @@ class Cluster:
         mask = np.isin(status, np.array(sorted(int(s) for s in states), dtype=np.int8)) & (ords >= 0)
         out = np.zeros((len(names), self.resources.size), dtype=np.int64)
         if mask.any():
-            np.add.at(out, ords[mask], self.task_req[mask])
+            np.add.at(out, ords[mask], self.task_req[self.task_rows()[mask]])
         return {n: out[i] for i, n in enumerate(names)}
 
     def reaccount(self) -> None:
         """Recompute node accounting from task states (after a simulated cycle)."""
+        self._materialize()
         self.used[:] = 0
         self.releasing[:] = 0
         self.pipelined[:] = 0
@@ -384,7 +484,10 @@ class Cluster:
             job.recount()
 
     def _account(self) -> None:
-        occ = [t for t in self.tasks if t.node >= 0 and t.status in OCCUPYING]
+        inert = self.inert
+        if inert is not None:  # all occupying
+            np.add.at(self.used, inert.nodes, self.task_req[inert.rows])
+        occ = [t for t in self._tasks if t.node >= 0 and t.status in OCCUPYING]
         if occ:
             idx = np.fromiter((t.node for t in occ), dtype=np.intp, count=len(occ))
             reqs = np.stack([t.req for t in occ])
@@ -408,3 +511,7 @@ class Cluster:
 
     def future_idle_of(self, nodes: Any) -> np.ndarray:
         return self.allocatable[nodes] - self.used[nodes] + self.releasing[nodes] - self.pipelined[nodes]
+
+
+def _task_idx(t: Task) -> int:
+    return t.idx

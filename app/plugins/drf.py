@@ -19,20 +19,29 @@ class Drf(Plugin):
     def open(self) -> None:
         c = self.ssn.cluster
         self.total = c.allocatable.sum(axis=0).astype(np.float64)
-        held = c.sum_by("job", OCCUPYING | {TaskStatus.PIPELINED})
-        zero = np.zeros(c.resources.size)
-        self.alloc: dict[str, np.ndarray] = {k: held[k].astype(np.float64) if k in held else zero for k in c.jobs}
+        self.held = c.sum_by("job", OCCUPYING | {TaskStatus.PIPELINED})
+        self.zero = np.zeros(c.resources.size)
+        # a job's share as allocations change; filled on first use (most jobs are never ordered)
+        self.alloc: dict[str, np.ndarray] = {}
         self.ssn.on_allocate(lambda t: self._add(t, 1))
         self.ssn.on_deallocate(lambda t: self._add(t, -1))
         self.ssn.register("job_order", self.name, self.job_order)
 
     def _add(self, task: Task, sign: int) -> None:
         if task.job is not None:
-            self.alloc[task.job.key] = self.alloc[task.job.key] + sign * task.req
+            key = task.job.key
+            self.alloc[key] = self._alloc(key) + sign * task.req
+
+    def _alloc(self, key: str) -> np.ndarray:
+        a = self.alloc.get(key)
+        if a is None:
+            held = self.held.get(key)
+            a = self.alloc[key] = held.astype(np.float64) if held is not None else self.zero
+        return a
 
     def share(self, job: Job) -> float:
         with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(self.total > 0, self.alloc[job.key] / np.where(self.total > 0, self.total, 1), 0.0)
+            r = np.where(self.total > 0, self._alloc(job.key) / np.where(self.total > 0, self.total, 1), 0.0)
         return float(r.max()) if len(r) else 0.0
 
     def job_order(self, a: Job, b: Job) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from app.framework.plugin import Plugin
 from collections.abc import Callable, Sequence
 
-from app.model.cluster import READY, Job, SubGroup, Task, TaskStatus
+from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus
 
 VALID = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.SUCCEEDED, TaskStatus.PIPELINED, TaskStatus.PENDING, TaskStatus.BINDING,
@@ -47,7 +47,7 @@ def effective_min(job: Job) -> int:
     return job.min_available
 
 
-def _count_for_policy(job: Job, states: frozenset[TaskStatus]) -> int:
+def count_for_policy(job: Job, states: frozenset[TaskStatus]) -> int:
     if _koordinator(job) and job.match_policy == "only-waiting":
         return job.count(states - PLACED_BEFORE)
     return job.count(states)
@@ -71,9 +71,6 @@ def subgroups_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
         if ok < pol.min_sub_groups:
             return False
     return True
-
-
-PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
 
 
 def surplus_only(candidates: Sequence[Task], states: frozenset[TaskStatus], guarded: Callable[[Task], bool]) -> list[Task]:
@@ -132,13 +129,13 @@ class Gang(Plugin):
     @staticmethod
     def job_ready(job: Job) -> bool:
         return (
-            _count_for_policy(job, READY) >= effective_min(job) and roles_ok(job, READY) and subgroups_ok(job, READY)
+            count_for_policy(job, READY) >= effective_min(job) and roles_ok(job, READY) and subgroups_ok(job, READY)
         )
 
     @staticmethod
     def job_pipelined(job: Job) -> int:
         ok = (
-            _count_for_policy(job, PIPELINED_OR_READY) >= effective_min(job)
+            count_for_policy(job, PIPELINED_OR_READY) >= effective_min(job)
             and roles_ok(job, PIPELINED_OR_READY)
             and subgroups_ok(job, PIPELINED_OR_READY)
         )

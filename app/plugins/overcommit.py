@@ -22,7 +22,7 @@ class Overcommit(Plugin):
         used = c.used.sum(axis=0).astype(np.float64)
         self.idle = total * self.factor - used
         self.inqueue = np.zeros(c.resources.size)
-        for job in c.jobs.values():
+        for job in c.active_jobs.values():  # inert pods are not Inqueue PodGroups
             if job.phase == "Inqueue" and job.min_resources:
                 running = job.count(OCCUPYING)
                 if running == 0:

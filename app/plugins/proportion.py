@@ -77,7 +77,7 @@ class Proportion(Plugin):
                 attr.request = attr.request + held[name]
             if name in waiting:
                 attr.request = attr.request + waiting[name]
-        for job in c.jobs.values():
+        for job in c.active_jobs.values():  # inert pods are not Inqueue PodGroups
             attr = self.attrs.get(job.queue)
             if attr is not None and job.phase == "Inqueue" and job.min_resources:
                 attr.inqueue += table.vector(job.min_resources)

@@ -1,0 +1,124 @@
+"""Running pods on their own are held as columns until something needs them as objects
+(``InertPods``). Whether they are built early or late must never change an answer."""
+
+from __future__ import annotations
+
+import copy
+
+import orjson
+import pytest
+
+from app.errors import InputError
+from app.ingest.request import read_request
+from app.model.dump import canonical as dump
+from app.service import decide_request, job_states, run_session
+from app.settings import Settings
+from bench.generate import generate
+from bench.kube import to_kube
+from gangplank.columns import encode
+
+SETTINGS = Settings()
+EVICT = {
+    "actions": "allocate, gangpreempt, backfill",
+    "tiers": [
+        {"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
+        {"plugins": [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"name": "proportion"},
+                     {"name": "nodeorder"}, {"name": "binpack"}, {"name": "network-topology-aware"}]},
+    ],
+}  # fmt: skip
+
+
+def _small(**kw: object) -> dict:
+    return generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, **kw)  # type: ignore[arg-type]
+
+
+def _answer(body: dict, *, materialize_first: bool) -> bytes:
+    req = read_request(copy.deepcopy(body), SETTINGS)
+    if materialize_first:
+        assert req.cluster.tasks  # builds every object before the session opens
+        assert req.cluster.inert is None
+    return orjson.dumps(decide_request(req).wire())
+
+
+def _bodies() -> list[tuple[str, dict]]:
+    alloc = _small(free_nodes=40, pending_gang=24)
+    evict = _small(pending_gang=24)
+    return [
+        ("allocate", alloc),
+        ("allocate, columnar pods", {**alloc, "cluster": encode(alloc["cluster"])}),
+        ("allocate, Kubernetes objects", to_kube(alloc)),
+        ("gang preempt", {**evict, "config": EVICT}),
+        ("legacy preempt", {**evict, "config": {**EVICT, "actions": "allocate, preempt"}}),
+        ("volcano profile", {**evict, "config": {"profile": "volcano"}}),
+        ("kai profile", {**evict, "config": {"profile": "kai"}}),
+    ]
+
+
+@pytest.mark.parametrize(("name", "body"), _bodies(), ids=[n for n, _ in _bodies()])
+def test_inert_pods_late_or_early_give_the_same_answer(name: str, body: dict) -> None:
+    assert _answer(body, materialize_first=False) == _answer(body, materialize_first=True)
+
+
+def test_running_pods_on_their_own_stay_columns_through_allocate() -> None:
+    body = _small(free_nodes=40, pending_gang=24)
+    req = read_request(copy.deepcopy(body), SETTINGS)
+    inert = req.cluster.inert
+    assert inert is not None and len(inert) > 0
+    singles = [p for p in body["cluster"]["pods"] if "group" not in p and p.get("node") and p.get("phase") == "Running"]
+    assert len(inert) == len(singles)
+    ssn = run_session(req)
+    assert req.cluster.inert is not None  # allocate, enqueue and backfill never asked for the objects
+    late = job_states(ssn)
+    assert req.cluster.tasks and req.cluster.inert is None
+    assert [s.wire() for s in late] == [s.wire() for s in job_states(ssn)]
+
+
+def test_inert_pods_materialize_into_the_same_objects_as_pods_read_one_by_one() -> None:
+    body = _small(free_nodes=40, pending_gang=24)
+    lazy = read_request(copy.deepcopy(body), SETTINGS).cluster
+    n_before = lazy.n_tasks
+    # a pod with a field the fast reader does not take is read by the full reader, and an
+    # unusual pod sends the whole list there; either way the same objects must come out
+    slow_body = copy.deepcopy(body)
+    slow_body["cluster"]["pods"][0]["annotations"] = {}
+    slow = read_request(slow_body, SETTINGS).cluster
+    assert lazy.n_tasks == n_before == len(lazy.tasks) == len(slow.tasks)
+    assert dump(lazy) == dump(slow)
+    assert [t.idx for t in lazy.tasks] == list(range(len(lazy.tasks)))
+    assert list(lazy.jobs) == sorted(lazy.jobs)
+    for t in lazy.tasks:
+        assert t.req is not None and (t.req == lazy.task_req[t.idx]).all()
+        assert t.job is not None and t in t.job.tasks
+
+
+def test_unknown_queue_of_an_inert_pod_is_named_in_job_order() -> None:
+    body = _small(free_nodes=40, pending_gang=24)
+    pods = body["cluster"]["pods"]
+    singles = sorted(
+        (i for i, p in enumerate(pods) if "group" not in p and p.get("node") and p.get("phase") == "Running"),
+        key=lambda i: f"{pods[i].get('namespace', 'default')}/{pods[i]['name']}",
+    )
+    last, first = singles[-1], singles[0]
+    pods[last]["queue"] = "nowhere-b"
+    pods[first]["queue"] = "nowhere-a"
+    with pytest.raises(InputError) as e:
+        read_request(body, SETTINGS)
+    assert "nowhere-a" in str(e.value)
+    assert e.value.pointer == f"/cluster/pods/{first}/queue"
+
+
+def test_unknown_queue_points_at_the_field_that_names_it() -> None:
+    body = _small(free_nodes=40, pending_gang=24)
+    body["cluster"]["groups"][0]["queue"] = "nowhere"
+    with pytest.raises(InputError) as e:
+        read_request(copy.deepcopy(body), SETTINGS)
+    assert e.value.pointer == "/cluster/groups/0/queue"
+    kube = to_kube(_small(free_nodes=40, pending_gang=24))
+    pod = next(
+        i for i, o in enumerate(kube["objects"])
+        if o["kind"] == "Pod" and o["spec"].get("nodeName") and "annotations" not in o["metadata"]
+    )  # fmt: skip
+    kube["objects"][pod]["metadata"].setdefault("labels", {})["kai.scheduler/queue"] = "nowhere"
+    with pytest.raises(InputError) as e:
+        read_request(kube, SETTINGS)
+    assert e.value.pointer == f"/objects/{pod}/metadata/labels/kai.scheduler~1queue"
