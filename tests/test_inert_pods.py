@@ -122,3 +122,24 @@ def test_unknown_queue_points_at_the_field_that_names_it() -> None:
     with pytest.raises(InputError) as e:
         read_request(kube, SETTINGS)
     assert e.value.pointer == f"/objects/{pod}/metadata/labels/kai.scheduler~1queue"
+
+
+@pytest.mark.parametrize("key", ["queue", "job"])
+def test_sums_per_queue_and_job_count_inert_pods_as_their_objects_would(key: str) -> None:
+    from app.model.cluster import OCCUPYING, TaskStatus
+
+    body = _small(free_nodes=40, pending_gang=24)
+    pods = body["cluster"]["pods"]
+    single = next(i for i, p in enumerate(pods) if "group" not in p and p.get("node") and p.get("phase") == "Running")
+    pods[single]["queue"] = "batch"  # a queue named by an inert pod
+    for states in (OCCUPYING, frozenset({TaskStatus.PENDING}), frozenset({TaskStatus.RUNNING})):
+        lazy = read_request(copy.deepcopy(body), SETTINGS).cluster
+        assert lazy.inert is not None
+        got = lazy.sum_by(key, states)
+        eager = read_request(copy.deepcopy(body), SETTINGS).cluster
+        assert eager.tasks and eager.inert is None
+        want = eager.sum_by(key, states)
+        assert sorted(got) == sorted(want)
+        for k in want:
+            assert (got[k] == want[k]).all(), k
+        assert got.get("no/such-job") is None

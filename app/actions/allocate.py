@@ -45,6 +45,20 @@ def fit_counts(avail: np.ndarray, req: np.ndarray) -> np.ndarray:
     return np.maximum(counts.min(axis=1), 0)
 
 
+def _room(fits: np.ndarray, avail: np.ndarray, asked: np.ndarray) -> np.ndarray:
+    """``fits``, or 0 on a node where a resource the task does not ask for is already
+    overcommitted (a placement there would fail the whole-vector fit check)."""
+    if asked.all():
+        return fits
+    return np.where((avail[:, ~asked] >= 0).all(axis=1), fits, 0)
+
+
+def total_request(tasks: Sequence[Task]) -> tuple[np.ndarray, bool]:
+    """The summed request of ``tasks`` and whether they all ask for the same."""
+    reqs = np.stack([t.req for t in tasks])  # type: ignore[misc]
+    return reqs.sum(axis=0), bool((reqs == reqs[0]).all())
+
+
 def signature(t: Task) -> tuple[Any, ...]:
     return (t.req.tobytes(), repr(sorted(t.node_selector.items())), repr(t.affinity), repr(t.tolerations), t.role)  # type: ignore[union-attr]
 
@@ -230,8 +244,7 @@ class Allocate(Action):
         tasks = [t for _, ts in groups for t in ts][:need_n]
         if not tasks:
             return list(hns)
-        need = np.sum([t.req for t in tasks], axis=0)
-        same = all(np.array_equal(t.req, tasks[0].req) for t in tasks)
+        need, same = total_request(tasks)
         out = []
         for h in hns:
             free = c.future_idle_of(topo.leaves[h])
@@ -255,8 +268,7 @@ class Allocate(Action):
         pend = [t for t in tasks if t.status == TaskStatus.PENDING][:need_n]
         if not pend:
             return hns
-        need = np.sum([t.req for t in pend], axis=0)
-        same = all(np.array_equal(t.req, pend[0].req) for t in pend)
+        need, same = total_request(pend)
         out = []
         for h in hns:
             free = c.future_idle_of(c.topology.leaves[h])
@@ -365,23 +377,32 @@ class Allocate(Action):
         placed = 0
         # Volcano's node groups: nodes with idle room first, then nodes whose room frees up.
         # Idle room must also leave FutureIdle intact, so nothing pipelined there is squeezed out.
+        asked = req > 0
         for phase in (("future",) if self.nominate else ("idle", "future")):
-            fits = fit_counts(c.future_idle_of(cand), req)  # type: ignore[arg-type]
+            future = c.future_idle_of(cand)
+            fits = fit_counts(future, req)  # type: ignore[arg-type]
+            room = _room(fits, future, asked)
             if phase == "idle":
-                fits = np.minimum(fits, fit_counts(c.idle_of(cand), req))  # type: ignore[arg-type]
-            pool = cand[fits > 0]
+                idle = c.idle_of(cand)
+                fits = np.minimum(fits, fit_counts(idle, req))  # type: ignore[arg-type]
+                room = np.minimum(room, _room(fits, idle, asked))
+            keep = fits > 0
+            pool = cand[keep]
             if len(pool) == 0:
                 continue
+            # copies of ``req`` each pool node still takes: only this loop changes them
+            left = dict(zip(pool.tolist(), room[keep].tolist(), strict=True))
             heap = self._heap(ssn, rep, pool, explain=(job, len(cls), phase) if ssn.explain else None)
             hn_before = self._current_hn(ssn, job, sg)
             while heap and placed < len(cls):
                 _, n = heapq.heappop(heap)
-                if not self.room(c, n, req, phase):
+                if left[n] <= 0:
                     continue
                 t = cls[placed]
                 if not ssn.allocatable(queue, t):
                     return placed
-                self.place(ssn, job, t, n, stmt)
+                self.place(ssn, job, t, n, stmt, idle_room=phase == "idle")
+                left[n] -= 1
                 placed += 1
                 if (ssn.sub_job_ready(sg, job) if sg is not None else ssn.job_ready(job)) or ready_at_start:
                     return -1
@@ -391,18 +412,13 @@ class Allocate(Action):
                     rest = np.array([x for _, x in heap] + [n], dtype=np.intp)
                     heap = self._heap(ssn, rep, rest)
                     continue
-                if self.room(c, n, req, phase):
+                if left[n] > 0:
                     s, _ = ssn.node_scores(rep, np.array([n], dtype=np.intp))
                     heapq.heappush(heap, (-float(s[0]), int(n)))
             if placed == len(cls):
                 break
         return placed
 
-    @staticmethod
-    def room(c: Any, n: int, req: np.ndarray, phase: str) -> bool:
-        if not (c.future_idle_of(n) >= req).all():
-            return False
-        return phase != "idle" or bool((c.idle_of(n) >= req).all())
 
     @staticmethod
     def _heap(ssn: Session, rep: Task, pool: np.ndarray, explain: tuple[Job, int, str] | None = None) -> list[tuple[float, int]]:
@@ -428,11 +444,13 @@ class Allocate(Action):
             ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []}).setdefault("tasks", []).append(entry)
         return heap
 
-    def place(self, ssn: Session, job: Job, t: Task, n: int, stmt: Statement) -> None:
+    def place(self, ssn: Session, job: Job, t: Task, n: int, stmt: Statement, *, idle_room: bool = False) -> None:
+        """Allocate ``t`` on ``n`` when its idle capacity holds it (``idle_room``: the caller
+        knows it does), else pipeline it onto capacity that frees up."""
         c = ssn.cluster
         if self.nominate:
             stmt.pipeline(t, n, eviction_occurred=True)
-        elif (c.idle_of(n) >= t.req).all() and (c.future_idle_of(n) >= t.req).all():
+        elif idle_room or ((c.idle_of(n) >= t.req).all() and (c.future_idle_of(n) >= t.req).all()):
             stmt.allocate(t, n)
         else:
             stmt.pipeline(t, n, eviction_occurred=False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -328,7 +328,7 @@ class InertPods:
     the extender) builds the objects, exactly as they would have been built at ingest.
     Rows are kept in job-key order (the order decisions list jobs in)."""
 
-    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args")
+    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "_queue_ords", "_positions")
 
     def __init__(self, rows: np.ndarray, nodes: np.ndarray, status: np.ndarray, keys: list[str], queues: list[str],
                  make: Callable[[], list[Task]], args: list[Any]) -> None:  # fmt: skip
@@ -339,9 +339,50 @@ class InertPods:
         self.queues = queues  # queue of each
         self.make = make  # builds the tasks, each with its job, in ``rows`` order
         self.args = args  # what ingest knows of each pod (opaque here; ``make`` reads it)
+        self._queue_ords: tuple[np.ndarray, list[str]] | None = None
+        self._positions: dict[str, int] | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def queue_ordinals(self) -> tuple[np.ndarray, list[str]]:
+        """Each pod's queue as an ordinal into the returned names (computed once)."""
+        if self._queue_ords is None:
+            names: dict[str, int] = {}
+            ords = np.fromiter((names.setdefault(q, len(names)) for q in self.queues), dtype=np.intp, count=len(self.queues))
+            self._queue_ords = (ords, list(names))
+        return self._queue_ords
+
+    def position(self, key: str) -> int | None:
+        """Where the pod whose job is ``key`` is in these columns."""
+        if self._positions is None:
+            self._positions = {k: i for i, k in enumerate(self.keys)}
+        return self._positions.get(key)
+
+
+class InertSums(Mapping[str, np.ndarray]):
+    """:meth:`Cluster.sum_by` per job: the active jobs' sums, and each inert pod's request
+    (or zeros) looked up when asked for."""
+
+    def __init__(self, sums: dict[str, np.ndarray], inert: InertPods, held: np.ndarray, task_req: np.ndarray) -> None:
+        self._sums, self._inert, self._held, self._req = sums, inert, held, task_req
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        hit = self._sums.get(key)
+        if hit is not None:
+            return hit
+        i = self._inert.position(key)
+        if i is None:
+            raise KeyError(key)
+        row = self._req[self._inert.rows[i]]
+        return row.copy() if self._held[i] else np.zeros_like(row)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._sums
+        yield from self._inert.keys
+
+    def __len__(self) -> int:
+        return len(self._sums) + len(self._inert)
 
 
 class Cluster:
@@ -440,9 +481,9 @@ class Cluster:
         self._task_index = None
 
     def task_columns(self, key: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-        """Per task: its status and the ordinal of its job's ``key`` ("queue" or "job"), as
-        arrays, plus the ordinal's names: lets plugins sum usage with one ``np.add.at``.
-        Rows are the active tasks, then the inert pods (see :meth:`task_rows`)."""
+        """Per active task: its status and the ordinal of its job's ``key`` ("queue" or
+        "job"), as arrays, plus the ordinal's names: lets plugins sum usage with one
+        ``np.add.at``. The inert pods are not included (see :meth:`sum_by`)."""
         names: dict[str, int] = {}
         tasks = self._tasks
         status = np.fromiter((t.status for t in tasks), dtype=np.int8, count=len(tasks))
@@ -450,28 +491,32 @@ class Cluster:
             ords = [names.setdefault(t.job.queue, len(names)) if t.job is not None else -1 for t in tasks]
         else:
             ords = [names.setdefault(t.job.key, len(names)) if t.job is not None else -1 for t in tasks]
-        inert = self.inert
-        if inert is not None:
-            status = np.concatenate([status, inert.status])
-            setdefault = names.setdefault
-            ords += [setdefault(k, len(names)) for k in (inert.queues if key == "queue" else inert.keys)]
         return status, np.asarray(ords, dtype=np.int64), list(names)
 
-    def task_rows(self) -> np.ndarray:
-        """The ``task_req`` row of each row of :meth:`task_columns`."""
-        if self._positional:
-            return np.arange(len(self._tasks), dtype=np.intp)
-        rows = np.fromiter((t.idx for t in self._tasks), dtype=np.intp, count=len(self._tasks))
-        return rows if self.inert is None else np.concatenate([rows, self.inert.rows])
-
-    def sum_by(self, key: str, states: frozenset[TaskStatus]) -> dict[str, np.ndarray]:
-        """Σ requests of the tasks in ``states`` per queue or per job."""
+    def sum_by(self, key: str, states: frozenset[TaskStatus]) -> Mapping[str, np.ndarray]:
+        """Σ requests of the tasks in ``states`` per queue or per job (every queue or job
+        with a task appears, with zeros when none of its tasks is in ``states``)."""
+        wanted = np.array(sorted(int(s) for s in states), dtype=np.int8)
         status, ords, names = self.task_columns(key)
-        mask = np.isin(status, np.array(sorted(int(s) for s in states), dtype=np.int8)) & (ords >= 0)
+        mask = np.isin(status, wanted) & (ords >= 0)
         out = np.zeros((len(names), self.resources.size), dtype=np.int64)
         if mask.any():
-            np.add.at(out, ords[mask], self.task_req[self.task_rows()[mask]])
-        return {n: out[i] for i, n in enumerate(names)}
+            rows = np.arange(len(self._tasks), dtype=np.intp) if self._positional else np.fromiter(
+                (t.idx for t in self._tasks), dtype=np.intp, count=len(self._tasks))  # fmt: skip
+            np.add.at(out, ords[mask], self.task_req[rows[mask]])
+        sums = {n: out[i] for i, n in enumerate(names)}
+        inert = self.inert
+        if inert is None:
+            return sums
+        held = np.isin(inert.status, wanted)
+        if key != "queue":  # every inert pod is a job of its own
+            return InertSums(sums, inert, held, self.task_req)
+        qords, qnames = inert.queue_ordinals()
+        per_queue = np.zeros((len(qnames), self.resources.size), dtype=np.int64)
+        np.add.at(per_queue, qords[held], self.task_req[inert.rows[held]])
+        for i, q in enumerate(qnames):
+            sums[q] = sums[q] + per_queue[i] if q in sums else per_queue[i]
+        return sums
 
     def reaccount(self) -> None:
         """Recompute node accounting from task states (after a simulated cycle)."""

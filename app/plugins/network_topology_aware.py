@@ -27,7 +27,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
-from app.model.cluster import Job, NetworkTopology, SubGroup, Task
+from app.model.cluster import Job, NetworkTopology, SubGroup, Task, TaskStatus
 from app.plugins.binpack import resource_weights
 
 
@@ -74,6 +74,7 @@ class NetworkTopologyAware(Plugin):
         n_h = len(topo.names)
         self.hn_alloc = np.stack([c.allocatable[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
         self.hn_used = np.stack([c.used[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
+        self._chains: dict[int, np.ndarray] = {}
         self.ssn.on_allocate(self._on_alloc)
         self.ssn.on_deallocate(self._on_dealloc)
         reg = self.ssn.register
@@ -82,20 +83,23 @@ class NetworkTopologyAware(Plugin):
         reg("batch_node_order", self.name, self.batch_node_order)
 
     # -- capacity cache -------------------------------------------------------------------
-    def _chain(self, node: int) -> list[int]:
-        topo = self.topo
-        out = [int(topo.anc[t][node]) for t in topo.tiers if topo.anc[t][node] >= 0]
-        return out
+    def _chain(self, node: int) -> np.ndarray:
+        """The HyperNodes above ``node``, one per tier (distinct, so one fancy-index add)."""
+        chain = self._chains.get(node)
+        if chain is None:
+            topo = self.topo
+            chain = self._chains[node] = np.array(
+                [int(topo.anc[t][node]) for t in topo.tiers if topo.anc[t][node] >= 0], dtype=np.intp
+            )
+        return chain
 
     def _on_alloc(self, task: Task) -> None:
-        if task.status.name != "PIPELINED":
-            for h in self._chain(task.node):
-                self.hn_used[h] += task.req
+        if task.status is not TaskStatus.PIPELINED:
+            self.hn_used[self._chain(task.node)] += task.req
 
     def _on_dealloc(self, task: Task) -> None:
-        if task.status.name not in ("PIPELINED", "RELEASING"):
-            for h in self._chain(task.node):
-                self.hn_used[h] -= task.req
+        if task.status is not TaskStatus.PIPELINED and task.status is not TaskStatus.RELEASING:
+            self.hn_used[self._chain(task.node)] -= task.req
 
     # -- gradients ------------------------------------------------------------------------
     def constraint_tier(self, job: Job, sg: SubGroup | None) -> int | None:
