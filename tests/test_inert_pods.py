@@ -143,3 +143,46 @@ def test_sums_per_queue_and_job_count_inert_pods_as_their_objects_would(key: str
         for k in want:
             assert (got[k] == want[k]).all(), k
         assert got.get("no/such-job") is None
+
+
+NODE_SHAPES = [
+    {"name": "n1"},
+    {"name": "n1", "uid": "u", "labels": {"a": "b"}, "allocatable": {"cpu": "2", "memory": "1Gi", "pods": 110},
+     "unschedulable": True, "ready": False},
+    {"name": "n1", "allocatable": {"cpu": 1.5, "nvidia.com/gpu": 8}},
+    {"name": "n1", "allocatable": None, "labels": None},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("node", NODE_SHAPES)
+def test_node_fast_reader_builds_what_the_full_reader_builds(node: dict) -> None:
+    from app.ingest import native
+
+    fast = native._node_fast(copy.deepcopy(node), "/cluster/nodes/0")
+    assert fast is not None
+    native_slow = {**node, "taints": []}  # a key the fast reader does not take
+    assert native._node_fast(native_slow, "/cluster/nodes/0") is None
+    from app.ingest.draft import Draft
+
+    d = Draft()
+    native.read_native({"nodes": [native_slow]}, "/cluster", d, max_objects=10)
+    assert d.nodes == [fast]
+
+
+@pytest.mark.parametrize(
+    ("node", "pointer"),
+    [
+        ({"name": "n1", "allocatable": {"cpu": "lots"}}, "/cluster/nodes/0/allocatable/cpu"),
+        ({"name": "n1", "labels": {"a": 1}}, "/cluster/nodes/0/labels/a"),
+        ({"name": "", "allocatable": {}}, "/cluster/nodes/0/name"),
+        ({"name": "n1", "ready": "yes"}, "/cluster/nodes/0/ready"),
+    ],
+)
+def test_node_fast_reader_leaves_bad_nodes_to_the_full_reader(node: dict, pointer: str) -> None:
+    from app.ingest import native
+    from app.ingest.draft import Draft
+
+    assert native._node_fast(node, "/cluster/nodes/0") is None
+    with pytest.raises(InputError) as e:
+        native.read_native({"nodes": [node]}, "/cluster", Draft(), max_objects=10)
+    assert e.value.pointer == pointer

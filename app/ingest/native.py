@@ -24,7 +24,7 @@ from app.ingest.kube import (
     selector,
     subgroup_policies,
 )
-from app.ingest.quantity import canonical_quantity, quantity_map
+from app.ingest.quantity import canonical_quantity, check_resource_name, quantity_map
 from app.model.cluster import PodDisruptionBudget, PriorityClass, Queue
 from app.model.selectors import LabelSelector
 from app.topology.tree import HyperNodeSpec, MemberSpec
@@ -75,6 +75,10 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
         )
         d.priority_classes.append((pc, p, ident))
     for o, p in _records(c, "nodes", ptr, max_objects):
+        node = _node_fast(o, p)
+        if node is not None:
+            d.nodes.append(node)
+            continue
         _, name, ident = _name(o, p, "Node", namespaced=False)
         taints = tuple(t for t in r.lst(o, "taints", p, ident))
         for i, t in enumerate(taints):
@@ -298,6 +302,42 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
     except (ValueError, TypeError, InputError):
         return None
     return PodBlock(nss, names, uids, nodes, phases, prios, req_out, labels, groups, queues, roles, pres, stamps, base, False)
+
+
+_NODE_KEYS = frozenset({"name", "uid", "labels", "allocatable", "unschedulable", "ready"})
+_ALLOC_CACHE: dict[tuple, dict[str, int]] = {}
+
+
+def _node_fast(o: dict, p: str) -> NodeDraft | None:
+    """The common node shape (no taints), checked with cheap type tests and identical
+    allocatable maps converted once; None sends it to the full reader."""
+    if not _NODE_KEYS.issuperset(o):
+        return None
+    get = o.get
+    name, uid, labels, alloc = get("name"), get("uid", ""), get("labels"), get("allocatable")
+    unschedulable, ready = get("unschedulable", False), get("ready", True)
+    if type(name) is not str or not name or type(uid) is not str or type(unschedulable) is not bool or type(ready) is not bool:
+        return None
+    if labels is None:
+        labels = {}
+    elif type(labels) is not dict or not all(type(v) is str for v in labels.values()):
+        return None
+    if alloc is None:
+        alloc = {}
+    elif type(alloc) is not dict:
+        return None
+    key = tuple(alloc.items())
+    hit = _ALLOC_CACHE.get(key)
+    if hit is None:
+        try:
+            if any(check_resource_name(k) is not None for k, _ in key):
+                return None
+            hit = {k: canonical_quantity(k, v) for k, v in key}
+        except (ValueError, TypeError):
+            return None
+        if len(_ALLOC_CACHE) < 4096:
+            _ALLOC_CACHE[key] = hit
+    return NodeDraft(name, uid, labels, (), unschedulable, ready, dict(hit), p, {"kind": "Node", "name": name})
 
 
 def _pod_fast(o: dict, p: str) -> PodDraft | None:
