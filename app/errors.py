@@ -20,6 +20,11 @@ def escape_pointer_token(token: str | int) -> str:
 
 def join_pointer(base: str, *tokens: str | int) -> str:
     """Append reference tokens to a JSON pointer (``""`` is the whole document)."""
+    if len(tokens) == 1:  # the common case, on every object read: keep it cheap
+        t = tokens[0]
+        if type(t) is str and "~" not in t and "/" not in t:
+            return base + "/" + t
+        return base + "/" + escape_pointer_token(t)
     return base + "".join("/" + escape_pointer_token(t) for t in tokens)
 
 
