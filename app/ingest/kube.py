@@ -244,36 +244,17 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
                 "kai.scheduler/task-priority must be an integer", join_pointer(mp, "labels", KAI_TASK_PRIORITY_LABEL), ident
             ) from None
     pre = r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE)))
-    d.pods.append(
-        PodDraft(
-            namespace=ns,
-            name=name,
-            uid=r.string(meta, "uid", mp, ident),
-            node_name=r.string(spec, "nodeName", sp, ident),
-            phase=phase,
-            deleting=meta.get("deletionTimestamp") is not None,
-            priority=r.integer(spec, "priority", sp, ident),
-            priority_class=priority_class_name(spec, sp, ident),
-            req=req,
-            labels=labels,
-            annotations=ann,
-            group=_group_ref(ns, labels, ann, spec, ptr, ident),
-            queue=labels.get(KAI_QUEUE_LABEL, ""),
-            role=ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
-            subgroup=labels.get(KAI_SUBGROUP_LABEL, ""),
-            preemptable=pre,
-            created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
-            nominated=r.string(status, "nominatedNodeName", st, ident),
-            gated=bool(r.lst(spec, "schedulingGates", sp, ident)),
-            preemption_policy=r.string(spec, "preemptionPolicy", sp, ident),
-            node_selector=node_selector,
-            affinity=affinity,
-            tolerations=tuple(tolerations),
-            task_priority=task_priority,
-            pointer=ptr,
-            ident=ident,
-        )
-    )
+    d.pods.append(PodDraft(  # positional: tens of thousands of pods
+        ns, name, r.string(meta, "uid", mp, ident), r.string(spec, "nodeName", sp, ident), phase,
+        meta.get("deletionTimestamp") is not None, r.integer(spec, "priority", sp, ident),
+        priority_class_name(spec, sp, ident), req, labels, ann, _group_ref(ns, labels, ann, spec, ptr, ident),
+        labels.get(KAI_QUEUE_LABEL, ""), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
+        labels.get(KAI_SUBGROUP_LABEL, ""), pre,
+        r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+        r.string(status, "nominatedNodeName", st, ident), bool(r.lst(spec, "schedulingGates", sp, ident)),
+        r.string(spec, "preemptionPolicy", sp, ident), node_selector, affinity, tuple(tolerations), task_priority,
+        ptr, ident,
+    ))  # fmt: skip
 
 
 def read_priority_class(o: dict, ptr: str, d: Draft) -> None:
