@@ -74,6 +74,12 @@ class NetworkTopologyAware(Plugin):
         n_h = len(topo.names)
         self.hn_alloc = np.stack([c.allocatable[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
         self.hn_used = np.stack([c.used[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
+        # per node, its HyperNode in each tier (-1 where a tier does not cover it)
+        self._chain_rows = (
+            np.stack([np.asarray(topo.anc[t], dtype=np.intp) for t in topo.tiers], axis=1)
+            if topo.tiers else np.zeros((len(c.nodes), 0), dtype=np.intp)
+        )  # fmt: skip
+        self._full_chains = bool((self._chain_rows >= 0).all())
         self._chains: dict[int, np.ndarray] = {}
         self.ssn.on_allocate(self._on_alloc)
         self.ssn.on_deallocate(self._on_dealloc)
@@ -85,12 +91,12 @@ class NetworkTopologyAware(Plugin):
     # -- capacity cache -------------------------------------------------------------------
     def _chain(self, node: int) -> np.ndarray:
         """The HyperNodes above ``node``, one per tier (distinct, so one fancy-index add)."""
+        if self._full_chains:
+            return self._chain_rows[node]
         chain = self._chains.get(node)
         if chain is None:
-            topo = self.topo
-            chain = self._chains[node] = np.array(
-                [int(topo.anc[t][node]) for t in topo.tiers if topo.anc[t][node] >= 0], dtype=np.intp
-            )
+            row = self._chain_rows[node]
+            chain = self._chains[node] = row[row >= 0]
         return chain
 
     def _on_alloc(self, task: Task) -> None:
