@@ -343,14 +343,14 @@ def _tasks_and_jobs(
             pclass = classes.get(p.priority_class)
         status = _task_status(p)
         args = (
-            i, src, key, status, node, reqs[i], priority,
+            i, src, key, status, node, priority,
             p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), is_best_effort(p.req),
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
         if p.group is None and (status is running or status is bound) and node >= 0:
             singles.append(args)  # inert: kept as columns until something asks for the objects
             return
-        t = new_task(p, *args)
+        t = new_task(p, *args, reqs[i])
         tasks.append(t)
         job = _job_for(p, t, groups, by_group, jobs, classes, default, d) if p.group is not None else None
         if job is None:
@@ -367,7 +367,7 @@ def _tasks_and_jobs(
         one(i, p, p)
     start = len(d.pods)
     for b in d.pod_blocks:
-        _block(b, start, one, seen, nodes, reqs, default_value, is_best_effort, singles)
+        _block(b, start, one, seen, nodes, default_value, is_best_effort, singles)
         start += len(b)
     inert: list[tuple] = []
     inert_keys: list[str] = []
@@ -388,11 +388,11 @@ def _tasks_and_jobs(
             continue
         _assign_subgroups(job)
         job.recount()
-    return tasks, dict(sorted(jobs.items())), reqs, _inert_pods(inert, inert_keys)
+    return tasks, dict(sorted(jobs.items())), reqs, _inert_pods(inert, inert_keys, reqs)
 
 
 def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
-           reqs: Any, default_value: int, is_best_effort: Callable[[dict[str, int]], bool], singles: list[tuple]) -> None:  # fmt: skip
+           default_value: int, is_best_effort: Callable[[dict[str, int]], bool], singles: list[tuple]) -> None:  # fmt: skip
     """The rows of a pod block: what ``one`` would do, without a :class:`PodDraft` for the
     inert pods (the fast reader's pods have no priority class, preemption policy or
     deletion mark). Any duplicate or unknown node goes through ``one`` row by row, so the
@@ -402,7 +402,8 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], s
     node_idx = [nodes.get(x) if x else -1 for x in b.node_name]
     if len(set(keys)) != n or not seen.isdisjoint(keys) or None in node_idx:
         for row in range(n):
-            one(start + row, b.draft(row), b.draft(row))
+            p = b.draft(row)
+            one(start + row, p, p)
         return
     running, bound = TaskStatus.RUNNING, TaskStatus.BOUND
     for row, (key, node, phase, group, prio, req, ns) in enumerate(
@@ -415,7 +416,7 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], s
             continue
         seen.add(key)
         singles.append((
-            i, (b, row), key, running if phase == "Running" else bound, node, reqs[i],
+            i, (b, row), key, running if phase == "Running" else bound, node,
             prio if prio is not None else default_value, "PreemptLowerPriority", is_best_effort(req), ns == CRITICAL_NAMESPACE,
         ))  # fmt: skip
 
@@ -442,7 +443,7 @@ def _single_job(t: Task, p: PodDraft, key: str) -> Job:
     return job
 
 
-def _inert_pods(inert: list[tuple], keys: list[str]) -> InertPods | None:
+def _inert_pods(inert: list[tuple], keys: list[str], reqs: Any) -> InertPods | None:
     """Columns of the inert pods (see :class:`InertPods`), in job-key order."""
     if not inert:
         return None
@@ -454,7 +455,7 @@ def _inert_pods(inert: list[tuple], keys: list[str]) -> InertPods | None:
         out = []
         for args, key in zip(inert, keys, strict=True):
             p = _source(args[1])
-            t = new_task(p, *args)
+            t = new_task(p, *args, reqs[args[0]])
             _single_job(t, p, key).count_single()
             out.append(t)
         return out
@@ -471,8 +472,8 @@ def _inert_pods(inert: list[tuple], keys: list[str]) -> InertPods | None:
 
 
 def new_task(
-    p: PodDraft, i: int, src: Any, key: str, status: TaskStatus, node: int, req: Any, priority: int, policy: str,
-    best_effort: bool, critical: bool,
+    p: PodDraft, i: int, src: Any, key: str, status: TaskStatus, node: int, priority: int, policy: str,
+    best_effort: bool, critical: bool, req: Any,
 ) -> Task:  # fmt: skip
     """A task with every slot set once (ingest creates tens of thousands); ``src`` is where
     ``p`` came from (unused here: it keeps the arguments of inert pods in one shape)."""

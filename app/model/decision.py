@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 
@@ -47,6 +48,9 @@ class JobState:
         return {"job": self.job, "state": self.state, "hyperNode": self.hyper_node, "message": self.message}
 
 
+_JOB_KEY = attrgetter("job")
+
+
 @dataclass(slots=True)
 class Decision:
     bindings: list[Binding] = field(default_factory=list)
@@ -64,7 +68,10 @@ class Decision:
             "bindings": [b.wire() for b in sorted(self.bindings, key=lambda b: (b.job, b.pod))],
             "nominations": [b.wire() for b in sorted(self.nominations, key=lambda b: (b.job, b.pod))],
             "evictions": [e.wire() for e in sorted(self.evictions, key=lambda e: (e.preemptor, e.job, e.pod))],
-            "jobs": [j.wire() for j in sorted(self.jobs, key=lambda j: j.job)],
+            "jobs": [  # one per job (tens of thousands): built inline, sorted by a C-level key
+                {"job": j.job, "state": j.state, "hyperNode": j.hyper_node, "message": j.message}
+                for j in sorted(self.jobs, key=_JOB_KEY)
+            ],
             "enqueued": sorted(self.enqueued),
             "explanation": self.explanation,
             "warnings": list(self.warnings),
