@@ -26,7 +26,9 @@ For each starving preemptor job (queue order, then job order):
    failure more bundles are added, then the next domain is tried.
 5. **Drop whole bundles** — with the boundary bundle taken whole, each earlier bundle is
    left out in turn (most expensive first) and every omission the simulated placement
-   survives is kept (``maxBundleDrops``, default 8; a Gangplank addition).
+   survives is kept (``maxBundleDrops``, default 8; a Gangplank addition). When it is
+   provably the same answer, one placement with every candidate omission decides them all
+   (:meth:`GangEviction.drop_bundles`).
 6. **Trim and commit** — a reverse pass puts back every victim whose node still holds the
    simulated placement without it (a PodGroup disruption unit goes back only as a whole),
    then evictions and nominations (every preemptor task gets a node) commit together.
@@ -42,16 +44,22 @@ suggests 0.05) a higher ROI by more than the threshold wins over job priority.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from app.actions.allocate import Allocate, pending_tasks
+from app.actions.allocate import PIPELINED_OR_READY, Allocate, fit_counts, pending_tasks, signature
 from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
-from app.framework.statement import Statement
-from app.model.cluster import Job, Queue, Task
+from app.framework.statement import PIPELINE, Statement
+from app.model.cluster import Job, Queue, Task, TaskStatus
+from app.plugins.capacity import Capacity
+from app.plugins.gang import Gang, count_for_policy, effective_min
+from app.plugins.kai import NodeAvailability
+from app.plugins.predicates import Predicates
+from app.plugins.proportion import Proportion
 
 PREEMPT, RECLAIM = "preempt", "reclaim"
 #: ``victimOrder``: "priority" keeps Volcano's order (lower job priority / victim queue
@@ -69,8 +77,11 @@ def preemptors(ssn: Session, kind: str) -> Iterator[tuple[Queue, Job]]:
     job (JobOrder); reclaim skips overused queues. Shared by every eviction path."""
     enqueue_on = "enqueue" in ssn.config.actions
     by_queue: dict[str, list[Job]] = {}
-    for job in ssn.cluster.jobs.values():
-        if not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
+    c = ssn.cluster
+    # one pass over tasks; pods held as columns are never pending (:class:`InertPods`)
+    waiting = {id(t.job) for t in c.active_tasks if t.status == TaskStatus.PENDING}
+    for job in c.active_jobs.values():
+        if id(job) not in waiting or not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
             continue
         if job.preemption_policy == "Never" or ssn.job_valid(job) or not ssn.job_starving(job):
             continue
@@ -87,6 +98,10 @@ def _arg(args: dict[str, Any], key: str, default: Any) -> Any:
 
 
 class GangEviction:
+    #: Decide the bundle-drop trials with one simulation when that is provably the same
+    #: answer (see :meth:`drop_bundles`); False simulates every trial (tests compare both).
+    fast_trials = True
+
     def __init__(self, kind: str, args: dict[str, Any]) -> None:
         self.kind = kind
         self.max_domains = int(_arg(args, "maxDomains", 8)) or 8
@@ -236,8 +251,8 @@ class GangEviction:
                 if not ((free + got)[asked] >= need[asked]).all():
                     continue
                 if self.max_drops and len(chosen) > 1:
-                    trial, kept = self.drop_bundles(ssn, job, domain, victims + part, chosen, free, need)
-                    if kept is not chosen and self.attempt(ssn, job, domain, trial, kept):
+                    trial, kept, ready = self.drop_bundles(ssn, job, domain, victims + part, chosen, free, need)
+                    if kept is not chosen and self.attempt(ssn, job, domain, trial, kept, ready=ready):
                         return "evicted"
                 if self.attempt(ssn, job, domain, victims + part, chosen):
                     return "evicted"
@@ -306,15 +321,24 @@ class GangEviction:
         return [k]
 
     def drop_bundles(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle],
-                     free: np.ndarray, need: np.ndarray) -> tuple[list[Task], list[Bundle]]:  # fmt: skip
+                     free: np.ndarray, need: np.ndarray) -> tuple[list[Task], list[Bundle], Simulated | None]:  # fmt: skip
         """Bundle-level reverse pass: the greedy may take a small gang before learning that a
         big one is needed anyway. With the boundary (last) bundle taken whole, try leaving
         out each earlier bundle, the most expensive first (highest victim priority first in
         priority order); keep every omission the placement survives. A broken gang costs the
-        same however many of its pods go, so an omission never costs more."""
-        original = (victims, chosen)
+        same however many of its pods go, so an omission never costs more.
+
+        Trials are decided as by simulating each in turn (:meth:`drop_pass` with a simulated
+        placement per trial), but cheaper when it is provably the same answer: first every
+        trial that passes the capacity pre-checks is assumed to succeed, and the placement is
+        simulated once, with all of them left out. If that succeeds with every pending task
+        placed and :meth:`monotone` holds, each trial's placement succeeds as well (every
+        trial evicts a superset of those victims), so every one is kept and the assumption
+        was right; the statement already holds the final evictions and placement and is
+        handed back for the commit (``Simulated``). Otherwise the pass runs trial by trial,
+        reusing that one answer if a trial asks for the same victims."""
+        original = (victims, chosen, None)
         last = chosen[-1]
-        kept = list(chosen)
         have = {id(t) for t in victims}
         victims = victims + [t for t in last.tasks if id(t) not in have]
 
@@ -325,35 +349,120 @@ class GangEviction:
         jobs = [b.job.key for b in chosen]
         alone = [b for b in chosen[:-1] if jobs.count(b.job.key) == 1]  # a job's Safe + Whole stay together
         tries = sorted(alone, key=lambda b: (expense(b), b.job.key), reverse=True)[: self.max_drops]
+        known: dict[tuple[int, ...], bool] = {}
+        # explained, every simulation adds to the explanation; with inexact float accounting the
+        # state after a simulation and its undoing may differ in the last bits from before
+        if self.fast_trials and not ssn.explain and exact_accounting(ssn, job):
+            g_victims, g_kept, asked = self.drop_pass(ssn, job, domain, victims, chosen, tries, free, need,
+                                                      lambda trial, rest: True)  # fmt: skip
+            if not asked:
+                return original  # no trial gets as far as a simulation
+            certain = asked == 1 or self.monotone(ssn, job)  # one trial: the simulation below is that trial
+            if certain:
+                sim = self.simulated(ssn, job, domain, g_victims)
+                if sim.ok and (asked == 1 or sim.placed_all):
+                    return g_victims, g_kept, sim
+                sim.drop(ssn, self.alloc, job)
+                known[_key(g_kept)] = sim.ok
+
+        def decide(trial: list[Task], rest: list[Bundle]) -> bool:
+            ok = known.get(_key(rest))
+            if ok is None:
+                ok = self.attempt(ssn, job, domain, trial, rest, commit=False)
+            return ok
+
+        out_victims, kept, _ = self.drop_pass(ssn, job, domain, victims, chosen, tries, free, need, decide)
+        return (out_victims, kept, None) if len(kept) < len(chosen) else original
+
+    def drop_pass(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle],
+                  tries: list[Bundle], free: np.ndarray, need: np.ndarray,
+                  decide: Callable[[list[Task], list[Bundle]], bool]) -> tuple[list[Task], list[Bundle], int]:  # fmt: skip
+        """The trials in order: ``decide(victims, bundles)`` answers whether the placement
+        survives with those victims; trials that cannot work by capacity (in total, or node
+        by node for the gang's pods) are skipped without asking. Returns the victims and
+        bundles kept and how many trials were asked."""
+        kept = list(chosen)
         asked = need > 0
         freed = np.sum([t.req for t in victims], axis=0)
+        slots = SlotCount(ssn, job, domain, victims)
+        n = 0
         for b in tries:
             if ssn.out_of_time():
                 break
             gone = {id(t) for t in b.tasks}
-            trial = [t for t in victims if id(t) not in gone]
-            rest = [c for c in kept if c is not b]
-            less = freed - np.sum([t.req for t in victims if id(t) in gone], axis=0)
+            back = [t for t in victims if id(t) in gone]
+            less = freed - np.sum([t.req for t in back], axis=0)
             if not ((free + less)[asked] >= need[asked]).all():
                 continue  # not enough capacity in total without it: no need to simulate
-            if self.attempt(ssn, job, domain, trial, rest, commit=False):
+            if not slots.enough_without(back):
+                continue  # the gang's pods no longer fit node by node: no need to simulate
+            n += 1
+            trial = [t for t in victims if id(t) not in gone]
+            rest = [c for c in kept if c is not b]
+            if decide(trial, rest):
                 victims, kept, freed = trial, rest, less
-        return (victims, kept) if len(kept) < len(chosen) else original
+                slots.keep_without(back)
+        return victims, kept, n
 
-    def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle], *,
-                commit: bool = True) -> bool:  # fmt: skip
-        """Evict ``victims``, simulate the placement; on success trim, describe and commit
-        (with ``commit=False`` only report whether the placement works)."""
+    def monotone(self, ssn: Session, job: Job) -> bool:
+        """True when a simulated placement that succeeds with every pending task placed also
+        succeeds after evicting more victims (a superset). Then the placement is one class of
+        identical tasks, no sub-groups, no nominated nodes (allocate's kernel fills any node
+        with room until the class is placed, so only the total room counts, and more victims
+        only add room); the predicates are static (``predicates``, ``nodeavailability``); the
+        queue checks are ``proportion`` / ``capacity``, whose ``allocatable`` only turns false
+        as the queue's allocation grows, and an eviction only lowers it; JobReady and
+        JobPipelined are the ``gang`` plugin's counts of the job's own tasks. Node order does
+        not matter."""
+        pending = pending_tasks(job)
+        if not pending:
+            return False
+        c = ssn.cluster
+        if any(t.subgroup is not None or (t.nominated_node and t.nominated_node in c.node_index) for t in pending):
+            return False
+        first = pending[0]
+        if len(pending) > 1:
+            sig = signature(first)
+            if any(signature(t) != sig for t in pending[1:]):
+                return False
+        for point, allowed in _MONOTONE.items():
+            for name, _ in ssn.fns(point):
+                if type(ssn.plugins.get(name)) not in allowed:
+                    return False
+        return True
+
+    def simulated(self, ssn: Session, job: Job, domain: int, victims: list[Task]) -> Simulated:
+        """Evict ``victims`` and simulate the placement in a new statement (the first steps
+        of :meth:`attempt`, in the same order), left open."""
         stmt = ssn.statement()
         for t in victims:
             stmt.evict(t, "", self.kind, job.key)
         saved = self.alloc._save(ssn, job)
-        if not commit:
+        pending = len(pending_tasks(job))
+        ok = self.simulate(ssn, job, domain, stmt)
+        placed = sum(1 for op in stmt.ops if op.kind == PIPELINE)
+        return Simulated(victims, stmt, saved, ok, ok and placed == pending)
+
+    def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle], *,
+                commit: bool = True, ready: Simulated | None = None) -> bool:  # fmt: skip
+        """Evict ``victims``, simulate the placement; on success trim, describe and commit
+        (with ``commit=False`` only report whether the placement works). ``ready`` is those
+        first steps already taken (:meth:`simulated` on the same victims)."""
+        if ready is not None:
+            assert commit and ready.ok and ready.victims is victims
+            stmt, saved, ok = ready.stmt, ready.saved, True
+        else:
+            stmt = ssn.statement()
+            for t in victims:
+                stmt.evict(t, "", self.kind, job.key)
+            saved = self.alloc._save(ssn, job)
+            if not commit:
+                ok = self.simulate(ssn, job, domain, stmt)
+                stmt.discard()
+                self.alloc._restore(ssn, job, saved)
+                return ok
             ok = self.simulate(ssn, job, domain, stmt)
-            stmt.discard()
-            self.alloc._restore(ssn, job, saved)
-            return ok
-        if self.simulate(ssn, job, domain, stmt):
+        if ok:
             self.trim(ssn, stmt, victims)
             self.describe(stmt, job, chosen)
             self.alloc.note_domain(ssn, job)
@@ -375,7 +484,7 @@ class GangEviction:
         c = ssn.cluster
         topo = c.topology
         out: dict[str, list[Task]] = {}
-        for other in c.jobs.values():
+        for other in self.victim_jobs(ssn, job, domain).values():
             if other is job or other.preemptable is False:
                 continue
             if self.kind == PREEMPT:
@@ -395,9 +504,31 @@ class GangEviction:
                 out[other.key] = local
         return out
 
+    def victim_jobs(self, ssn: Session, job: Job, domain: int) -> dict[str, Job]:
+        """The jobs :meth:`candidates` looks through: every job, but without building the
+        pods still held as columns (:class:`InertPods`) when none of them could be a victim
+        here: none on the domain's nodes in a queue victims may come from (preempt: the
+        preemptor's queue; reclaim: another reclaimable queue)."""
+        c = ssn.cluster
+        inert = c.inert
+        if inert is None:
+            return c.jobs
+        queues = set(inert.queues)
+        if self.kind == PREEMPT:
+            maybe = queues & {job.queue}
+        else:
+            maybe = {q for q in queues if q != job.queue and (q not in c.queues or c.queues[q].reclaimable)}
+        if maybe:
+            here = np.zeros(len(c.nodes), dtype=bool)
+            here[c.topology.leaves[domain]] = True
+            if any(q in maybe and here[n] for q, n in zip(inert.queues, inert.nodes.tolist(), strict=True)):
+                return c.jobs
+        return c.active_jobs
+
     def bundles(self, ssn: Session, job: Job, domain: int, need: np.ndarray) -> list[Bundle]:
         c = ssn.cluster
-        picked = ssn.gang_victim_selector(job, need, self.candidates(ssn, job, domain), self.kind)
+        cands = self.candidates(ssn, job, domain)
+        picked = ssn.gang_victim_selector(job, need, cands, self.kind)
         if picked is not None:  # a plugin overrides the selection (seed 01's GangVictimSelector)
             size = c.resources.size
             out = []
@@ -410,8 +541,10 @@ class GangEviction:
         size = c.resources.size
         capacity = c.allocatable.sum(axis=0).astype(np.float64)
         bundles: list[Bundle] = []
-        for key, local in self.candidates(ssn, job, domain).items():
-            bundles.extend(make_bundles(c.jobs[key], local, need, size))
+        if ssn.has("gang_victim_selector"):
+            cands = self.candidates(ssn, job, domain)  # afresh: a selector that declined may have changed them
+        for local in cands.values():
+            bundles.extend(make_bundles(local[0].job, local, need, size))  # type: ignore[arg-type]
         for b in bundles:
             b.roi = roi(b.local, b.global_, need, penalty=self.roi_penalty, capacity=capacity)
             b.cover = coverage(b.local, need)
@@ -466,9 +599,20 @@ class GangEviction:
     # -- reverse pass -------------------------------------------------------------------------
     def trim(self, ssn: Session, stmt: Statement, victims: list[Task]) -> None:
         """Put back every victim the placement does not need (Kueue-style fill-back)."""
+        if not victims:
+            return
         c = ssn.cluster
         done: set[str] = set()
-        for t in reversed(victims):
+        # the victims' nodes' future-idle capacity, read once and kept current: putting a
+        # victim back only lowers its own node's releasing capacity by its request
+        nodes = sorted({t.node for t in victims})
+        row = {n: i for i, n in enumerate(nodes)}
+        room = c.future_idle_of(np.asarray(nodes, dtype=np.intp))
+        # victim i is the statement's operation i (attempt evicts them first, in order) until a
+        # PodGroup goes back; the hint is checked, so it only saves cancel_evict's search
+        hint = len({id(t) for t in victims}) == len(victims)
+        for i in range(len(victims) - 1, -1, -1):
+            t = victims[i]
             job = t.job
             if job is not None and job.disruption_mode == "PodGroup":
                 if job.key in done:
@@ -478,12 +622,14 @@ class GangEviction:
                 by_node: dict[int, np.ndarray] = {}
                 for v in group:
                     by_node[v.node] = by_node.get(v.node, 0) + v.req
-                if all((c.future_idle_of(n) - r >= 0).all() for n, r in by_node.items()):
+                if all((room[row[n]] - r >= 0).all() for n, r in by_node.items()):
                     for v in group:
-                        stmt.cancel_evict(v)
+                        if stmt.cancel_evict(v):
+                            room[row[v.node]] -= v.req
                 continue
-            if (c.future_idle_of(t.node) - t.req >= 0).all():  # type: ignore[operator]
-                stmt.cancel_evict(t)
+            free = room[row[t.node]]
+            if (free - t.req >= 0).all() and stmt.cancel_evict(t, at=i if hint else -1):  # type: ignore[operator]
+                free -= t.req  # a view: updates ``room``
 
     def describe(self, stmt: Statement, job: Job, chosen: list[Bundle]) -> None:
         """Give each eviction a precise reason once the victims are final."""
@@ -502,3 +648,97 @@ class GangEviction:
 def job_global_or(job: Job, local: np.ndarray, size: int) -> np.ndarray:
     glob, _ = job_global(job)
     return local if glob is None else glob
+
+
+class SlotCount:
+    """How many of a gang's pending pods the nodes of a domain could hold once ``victims``
+    are gone, counted per node with the element-wise smallest request of those pods (an
+    upper bound: predicates, topology and larger pods only lower it). The bundle-drop pass
+    asks it whether leaving a bundle in place can still work before paying for a simulated
+    placement; a "no" is always right, a "yes" still goes to the simulation."""
+
+    def __init__(self, ssn: Session, job: Job, domain: int, victims: list[Task]) -> None:
+        c = ssn.cluster
+        pending = list(pending_tasks(job))
+        gang_rule = any(name == "gang" for name, _ in ssn.fns("job_pipelined"))  # JobPipelined rejects below it
+        self.need = max(effective_min(job) - count_for_policy(job, PIPELINED_OR_READY), 0) if gang_rule else 0
+        self.req = np.min([t.req for t in pending], axis=0) if pending else None
+        nodes = np.asarray(c.topology.leaves[domain], dtype=np.intp)
+        self.pos = {int(n): i for i, n in enumerate(nodes.tolist())}
+        self.free = c.future_idle_of(nodes)
+        for t in victims:
+            i = self.pos.get(t.node)
+            if i is not None:
+                self.free[i] += t.req
+        self.active = self.req is not None and bool((self.req > 0).any()) and self.need > 0
+        self.total = int(fit_counts(self.free, self.req).sum()) if self.active else 0
+
+    def _rows(self, back: list[Task]) -> tuple[np.ndarray, np.ndarray]:
+        idx = np.asarray(sorted({self.pos[t.node] for t in back if t.node in self.pos}), dtype=np.intp)
+        after = self.free[idx].copy()
+        for t in back:
+            i = self.pos.get(t.node)
+            if i is not None:
+                after[np.searchsorted(idx, i)] -= t.req
+        return idx, after
+
+    def _total_without(self, back: list[Task]) -> tuple[int, np.ndarray, np.ndarray]:
+        idx, after = self._rows(back)
+        if not len(idx):
+            return self.total, idx, after
+        lost = int(fit_counts(self.free[idx], self.req).sum()) - int(fit_counts(after, self.req).sum())
+        return self.total - lost, idx, after
+
+    def enough_without(self, back: list[Task]) -> bool:
+        """Could the gang still fit if the tasks ``back`` stayed on their nodes?"""
+        if not self.active:
+            return True
+        return self._total_without(back)[0] >= self.need
+
+    def keep_without(self, back: list[Task]) -> None:
+        """The tasks ``back`` stay: take their requests out of the freed capacity."""
+        if not self.active:
+            return
+        self.total, idx, after = self._total_without(back)
+        self.free[idx] = after
+
+
+#: Extension points the simulated placement reads whose answers could depend on evictions,
+#: and the plugins whose answers :meth:`GangEviction.monotone` has been argued for.
+_MONOTONE: dict[str, frozenset[type]] = {
+    "allocatable": frozenset({Proportion, Capacity}),
+    "predicate": frozenset({Predicates, NodeAvailability}),
+    "job_ready": frozenset({Gang}),
+    "job_pipelined": frozenset({Gang}),
+}
+
+
+def exact_accounting(ssn: Session, job: Job) -> bool:
+    """True when the plugins' float accounting (queue and job sums of integer
+    requests) stays exact whatever the order of evictions and placements: every sum is
+    bounded by what the nodes hold plus the job's pending requests, all below 2**53."""
+    c = ssn.cluster
+    pending = pending_tasks(job)
+    bound = c.used.sum(axis=0) + c.pipelined.sum(axis=0) + (np.sum([t.req for t in pending], axis=0) if pending else 0)
+    return bool((bound < 2**53).all())
+
+
+def _key(kept: list[Bundle]) -> tuple[int, ...]:
+    """A trial's victims are fixed by the bundles it keeps."""
+    return tuple(id(b) for b in kept)
+
+
+@dataclass(slots=True)
+class Simulated:
+    """A statement holding the evictions of ``victims`` and the gang's simulated placement,
+    not yet committed or discarded; ``saved`` is the job's HyperNode bookkeeping before."""
+
+    victims: list[Task]
+    stmt: Statement
+    saved: Any
+    ok: bool
+    placed_all: bool
+
+    def drop(self, ssn: Session, alloc: Allocate, job: Job) -> None:
+        self.stmt.discard()
+        alloc._restore(ssn, job, self.saved)

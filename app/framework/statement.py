@@ -77,12 +77,19 @@ class Statement:
         self.ssn.record(self.ops)
         self.ops = []
 
-    def cancel_evict(self, task: Task) -> bool:
-        """Put back one evicted task (the reverse pass): undo just that operation."""
-        for i in range(len(self.ops) - 1, -1, -1):
-            op = self.ops[i]
+    def cancel_evict(self, task: Task, at: int = -1) -> bool:
+        """Put back one evicted task (the reverse pass): undo just that operation. ``at`` is
+        where the caller expects the task's only eviction in this statement; it is checked,
+        and the operation is searched from the end when it is not there."""
+        ops = self.ops
+        if 0 <= at < len(ops) and ops[at].kind == EVICT and ops[at].task is task:
+            op = ops.pop(at)
+            self._undo(op)
+            return True
+        for i in range(len(ops) - 1, -1, -1):
+            op = ops[i]
             if op.kind == EVICT and op.task is task:
-                del self.ops[i]
+                del ops[i]
                 self._undo(op)
                 return True
         return False
