@@ -353,10 +353,13 @@ class Session:
             h(task)
 
     def undo_evict(self, task: Task, prev_status: TaskStatus) -> None:
+        """The mirror of :meth:`apply_evict`: handlers see the task Releasing both ways, so
+        a plugin that ignores Releasing tasks (network-topology-aware's capacity cache) is
+        left exactly as it was."""
         self.cluster.releasing[task.node] -= task.req
-        set_status(task, prev_status)
         for h in self._alloc_handlers:
             h(task)
+        set_status(task, prev_status)
 
     def statement(self) -> Statement:
         return Statement(self)

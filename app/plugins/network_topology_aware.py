@@ -100,7 +100,9 @@ class NetworkTopologyAware(Plugin):
         return chain
 
     def _on_alloc(self, task: Task) -> None:
-        if task.status is not TaskStatus.PIPELINED:
+        # pipelined tasks hold no capacity yet; a Releasing one is an eviction being undone
+        # (its capacity never left the cache: see _on_dealloc)
+        if task.status is not TaskStatus.PIPELINED and task.status is not TaskStatus.RELEASING:
             self.hn_used[self._chain(task.node)] += task.req
 
     def _on_dealloc(self, task: Task) -> None:
