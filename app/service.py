@@ -6,6 +6,7 @@ The API routers, the CLI and the benchmarks all call this, so they cannot drift 
 from __future__ import annotations
 
 import time
+from operator import attrgetter
 from typing import Any
 
 from app.actions import ACTIONS, ALIASES, PENDING_ACTIONS
@@ -125,18 +126,13 @@ def _single_state(cluster: Cluster, job: Job, memo: dict[tuple[TaskStatus, int],
 
 def _merge_inert(states: list[JobState], inert: InertPods, leaf_names: list[str]) -> list[JobState]:
     """The jobs of the inert pods (each Running on its node, as :func:`_single_state` would
-    say) merged into ``states`` by key: both lists are in key order."""
+    say) merged into ``states`` by key: both lists are in key order (one merge of two runs)."""
     state, message = _SINGLE[TaskStatus.RUNNING], "1/1 tasks ready, 0 pending, minAvailable 1"
-    out: list[JobState] = []
-    append = out.append
-    i, n = 0, len(states)
-    for key, node in zip(inert.keys, inert.nodes.tolist(), strict=True):
-        while i < n and states[i].job < key:
-            append(states[i])
-            i += 1
-        append(JobState(key, state, leaf_names[node], message))
-    out.extend(states[i:])
-    return out
+    more = [JobState(key, state, leaf_names[node], message) for key, node in zip(inert.keys, inert.nodes.tolist(), strict=True)]
+    return sorted(states + more, key=_JOB_KEY) if states else more
+
+
+_JOB_KEY = attrgetter("job")
 
 
 def run_session(req: Request) -> Session:

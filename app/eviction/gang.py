@@ -226,6 +226,11 @@ class GangEviction:
                 if (c.allocatable[topo.leaves[h]].sum(axis=0)[asked] >= need[asked]).all()]  # fmt: skip
 
     def fits(self, ssn: Session, job: Job, domain: int) -> bool:
+        """Does the gang fit in the domain without victims? (A simulated placement, unless
+        the domain's nodes cannot hold enough of its pods even counted one by one.)"""
+        slots = SlotCount(ssn, job, domain, [])
+        if slots.active and slots.total < slots.need:
+            return False
         stmt = ssn.statement()
         saved = self.alloc._save(ssn, job)
         ok = self.simulate(ssn, job, domain, stmt)

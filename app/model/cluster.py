@@ -348,8 +348,8 @@ class InertPods:
     def queue_ordinals(self) -> tuple[np.ndarray, list[str]]:
         """Each pod's queue as an ordinal into the returned names (computed once)."""
         if self._queue_ords is None:
-            names: dict[str, int] = {}
-            ords = np.fromiter((names.setdefault(q, len(names)) for q in self.queues), dtype=np.intp, count=len(self.queues))
+            names = {q: i for i, q in enumerate(dict.fromkeys(self.queues))}  # first-seen order
+            ords = np.fromiter(map(names.__getitem__, self.queues), dtype=np.intp, count=len(self.queues))
             self._queue_ords = (ords, list(names))
         return self._queue_ords
 
