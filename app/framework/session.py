@@ -69,6 +69,7 @@ class Session:
         # job key -> HyperNode chosen for it by this decision (reported in ``jobs``)
         self.decided_hypernode: dict[str, int] = {}
         self._hooks: dict[str, list[list[tuple[str, Callable[..., Any]]]]] = {}
+        self._flat: dict[str, tuple[tuple[str, Callable[..., Any]], ...]] = {}
         self._alloc_handlers: list[Callable[[Task], None]] = []
         self._dealloc_handlers: list[Callable[[Task], None]] = []
         self.plugins: dict[str, Plugin] = {}
@@ -102,6 +103,7 @@ class Session:
             return
         tiers = self._hooks.setdefault(point, [[] for _ in self.config.tiers])
         tiers[self._tier].append((plugin, fn))
+        self._flat.pop(point, None)
 
     def on_allocate(self, fn: Callable[[Task], None]) -> None:
         self._alloc_handlers.append(fn)
@@ -112,9 +114,13 @@ class Session:
     def has(self, point: str) -> bool:
         return any(self._hooks.get(point, []))
 
-    def fns(self, point: str) -> Iterable[tuple[str, Callable[..., Any]]]:
-        for tier in self._hooks.get(point, []):
-            yield from tier
+    def fns(self, point: str) -> tuple[tuple[str, Callable[..., Any]], ...]:
+        """The (plugin, function) pairs registered at ``point``, tier by tier (kept flat:
+        placement loops ask for them per task)."""
+        hit = self._flat.get(point)
+        if hit is None:
+            hit = self._flat[point] = tuple(pair for tier in self._hooks.get(point, []) for pair in tier)
+        return hit
 
     # -- ordering: the first plugin with a non-zero answer decides --------------------------
     def _first_nonzero(self, point: str, a: Any, b: Any) -> int:
@@ -180,7 +186,10 @@ class Session:
 
     def job_ready(self, job: Job) -> bool:
         """JobReady: logical AND over every enabled plugin."""
-        return all(fn(job) for _, fn in self.fns("job_ready"))
+        for _, fn in self.fns("job_ready"):
+            if not fn(job):
+                return False
+        return True
 
     def job_pipelined(self, job: Job) -> bool:
         """JobPipelined: any reject is false; else the first tier with a permit is true."""
@@ -279,7 +288,10 @@ class Session:
 
     def allocatable(self, queue: Queue, task: Task) -> bool:
         """Allocatable: logical AND."""
-        return all(fn(queue, task) for _, fn in self.fns("allocatable"))
+        for _, fn in self.fns("allocatable"):
+            if not fn(queue, task):
+                return False
+        return True
 
     def preemptive(self, queue: Queue, tasks: Sequence[Task]) -> bool:
         """Preemptive (may this queue reclaim): logical AND."""
