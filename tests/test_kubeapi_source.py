@@ -45,7 +45,7 @@ FAST = {"request_timeout": 0.3, "watch_timeout": 2, "page_size": 3, "backoff_ini
         "crd_recheck": 0.2, "snapshot_interval": 0.0, "seed": 7}  # fmt: skip
 
 
-def wait_until(pred: Callable[[], Any], timeout: float = 5.0) -> Any:
+def wait_until(pred: Callable[[], Any], timeout: float = 20.0) -> Any:
     end = time.monotonic() + timeout
     while True:
         value = pred()
