@@ -208,7 +208,96 @@ def _group_ref(ns: str, labels: dict, ann: dict, spec: dict, ptr: str, ident: r.
 _PHASES = frozenset({"Pending", "Running", "Succeeded", "Failed", "Unknown"})
 
 
+def _str_map(v: Any) -> dict[str, str] | None:
+    """A valid ``map[string]string`` (``{}`` for none), or None when it is not one."""
+    if v is None:
+        return {}
+    if type(v) is dict and all(type(s) is str for s in v.values()):
+        return v
+    return None
+
+
+def _opt_str(d: dict, key: str) -> str | None:
+    """``d[key]`` as a string ("" when absent or null), or None when it is not a string."""
+    v = d.get(key)
+    if v is None:
+        return ""
+    return v if type(v) is str else None
+
+
+def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
+    """The common pod shape, checked with plain type tests: what :func:`read_pod` would
+    build, or None (anything unusual or invalid), and then ``read_pod`` reads it field by
+    field and reports the exact error. Gangs named by schedulingGroup, workloadRef or the
+    Koordinator / legacy coscheduling keys, KAI GPU fractions and task priorities always
+    take the full reader."""
+    meta, spec, status = o.get("metadata"), o.get("spec"), o.get("status")
+    if type(meta) is not dict or (spec is not None and type(spec) is not dict):
+        return None
+    if status is not None and type(status) is not dict:
+        return None
+    spec = spec or {}
+    status = status or {}
+    name, ns = meta.get("name"), meta.get("namespace")
+    if type(name) is not str or not name or (ns is not None and type(ns) is not str):
+        return None
+    ns = ns or "default"
+    labels, ann = _str_map(meta.get("labels")), _str_map(meta.get("annotations"))
+    if labels is None or ann is None or KAI_GPU_FRACTION in ann or KAI_TASK_PRIORITY_LABEL in labels:
+        return None
+    phase = status.get("phase")
+    phase = "Pending" if phase is None else phase
+    if type(phase) is not str or phase not in _PHASES:
+        return None
+    node_selector = _str_map(spec.get("nodeSelector"))
+    affinity, tolerations, gates = spec.get("affinity"), spec.get("tolerations"), spec.get("schedulingGates")
+    if node_selector is None or (affinity is not None and type(affinity) is not dict):
+        return None
+    if tolerations is None:
+        tolerations = ()
+    elif type(tolerations) is not list or not all(type(t) is dict for t in tolerations):
+        return None
+    if gates is not None and type(gates) is not list:
+        return None
+    prio = spec.get("priority")
+    if (prio is not None and type(prio) is not int) or spec.get("schedulingGroup") is not None or spec.get("workloadRef") is not None:
+        return None
+    uid, node, pclass = _opt_str(meta, "uid"), _opt_str(spec, "nodeName"), _opt_str(spec, "priorityClassName")
+    nominated, policy = _opt_str(status, "nominatedNodeName"), _opt_str(spec, "preemptionPolicy")
+    if uid is None or node is None or pclass is None or nominated is None or policy is None:
+        return None
+    mp = ptr + "/metadata"
+    if VOLCANO_GROUP_ANNOTATION in ann:
+        group: GroupRef | None = GroupRef("volcano", ann[VOLCANO_GROUP_ANNOTATION], join_pointer(mp, "annotations", VOLCANO_GROUP_ANNOTATION))
+    elif KAI_GROUP_ANNOTATION in ann:
+        group = GroupRef("kai", ann[KAI_GROUP_ANNOTATION], join_pointer(mp, "annotations", KAI_GROUP_ANNOTATION))
+    elif SIGS_GROUP_LABEL in labels:
+        group = GroupRef("scheduler-plugins", labels[SIGS_GROUP_LABEL], join_pointer(mp, "labels", SIGS_GROUP_LABEL))
+    elif SIGS_LEGACY_GROUP_LABEL in labels or KOORD_NAME in ann:
+        return None
+    else:
+        group = None
+    ident = {"kind": "Pod", "name": name, "namespace": ns}
+    try:
+        created = r.timestamp(meta.get("creationTimestamp"), mp + "/creationTimestamp", ident)
+        req = effective_pod_request(spec, ptr + "/spec", ident)
+    except InputError:
+        return None
+    return PodDraft(
+        ns, name, uid, node, phase, meta.get("deletionTimestamp") is not None, prio, pclass, req, labels, ann, group,
+        labels.get(KAI_QUEUE_LABEL, ""), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
+        labels.get(KAI_SUBGROUP_LABEL, ""), r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
+        created, nominated, bool(gates), policy, node_selector, affinity or None, tuple(tolerations), None, ptr, ident,
+    )  # fmt: skip
+
+
 def read_pod(o: dict, ptr: str, d: Draft) -> None:
+    pod = _pod_fast(o, ptr)
+    d.pods.append(pod if pod is not None else _pod_full(o, ptr))
+
+
+def _pod_full(o: dict, ptr: str) -> PodDraft:
+    """Every field of a pod, validated in order, with exact error locations."""
     meta, ident, ns, name = metadata(o, ptr, "Pod", namespaced=True)
     mp = join_pointer(ptr, "metadata")
     spec = r.obj(o, "spec", ptr, ident)
@@ -244,7 +333,7 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
                 "kai.scheduler/task-priority must be an integer", join_pointer(mp, "labels", KAI_TASK_PRIORITY_LABEL), ident
             ) from None
     pre = r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE)))
-    d.pods.append(PodDraft(  # positional: tens of thousands of pods
+    return PodDraft(  # positional: tens of thousands of pods
         ns, name, r.string(meta, "uid", mp, ident), r.string(spec, "nodeName", sp, ident), phase,
         meta.get("deletionTimestamp") is not None, r.integer(spec, "priority", sp, ident),
         priority_class_name(spec, sp, ident), req, labels, ann, _group_ref(ns, labels, ann, spec, ptr, ident),
@@ -254,7 +343,7 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
         r.string(status, "nominatedNodeName", st, ident), bool(r.lst(spec, "schedulingGates", sp, ident)),
         r.string(spec, "preemptionPolicy", sp, ident), node_selector, affinity, tuple(tolerations), task_priority,
         ptr, ident,
-    ))  # fmt: skip
+    )  # fmt: skip
 
 
 def read_priority_class(o: dict, ptr: str, d: Draft) -> None:

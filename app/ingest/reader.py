@@ -91,6 +91,8 @@ def integer(
     allow_string: bool = False,
 ) -> int | None:
     v = d.get(key, _MISSING)
+    if type(v) is int and (minimum is None or v >= minimum) and (maximum is None or v <= maximum):
+        return v  # the common case, without building the pointer
     p = join_pointer(ptr, key)
     if v is _MISSING or v is None:
         if required:
@@ -135,6 +137,8 @@ def str_map(d: dict, key: str, ptr: str, ident: Ident, *, max_value: int | None 
     v = d.get(key, _MISSING)
     if v is _MISSING or v is None:
         return {}
+    if type(v) is dict and max_value is None and all(type(s) is str for s in v.values()):
+        return v  # the common case, checked in one pass without building pointers
     p = join_pointer(ptr, key)
     if not isinstance(v, dict):
         raise fail(f"'{key}' must be an object of strings, not {type_name(v)}", p, ident)
