@@ -412,6 +412,7 @@ class Cluster:
         self._tasks = tasks
         self._jobs = jobs
         self._task_index: dict[str, Task] | None = None
+        self._ordinals: dict[str, tuple[list[Task], np.ndarray, list[str]]] = {}
         self.inert = inert if inert is not None and len(inert) else None
         self.queues = queues
         self.topology = topology
@@ -484,14 +485,17 @@ class Cluster:
         """Per active task: its status and the ordinal of its job's ``key`` ("queue" or
         "job"), as arrays, plus the ordinal's names: lets plugins sum usage with one
         ``np.add.at``. The inert pods are not included (see :meth:`sum_by`)."""
-        names: dict[str, int] = {}
         tasks = self._tasks
         status = np.fromiter((t.status for t in tasks), dtype=np.int8, count=len(tasks))
-        if key == "queue":
-            ords = [names.setdefault(t.job.queue, len(names)) if t.job is not None else -1 for t in tasks]
-        else:
-            ords = [names.setdefault(t.job.key, len(names)) if t.job is not None else -1 for t in tasks]
-        return status, np.asarray(ords, dtype=np.int64), list(names)
+        hit = self._ordinals.get(key)
+        if hit is None or hit[0] is not tasks:  # a task's job and queue never change: once per task list
+            names: dict[str, int] = {}
+            if key == "queue":
+                ords = [names.setdefault(t.job.queue, len(names)) if t.job is not None else -1 for t in tasks]
+            else:
+                ords = [names.setdefault(t.job.key, len(names)) if t.job is not None else -1 for t in tasks]
+            hit = self._ordinals[key] = (tasks, np.asarray(ords, dtype=np.int64), list(names))
+        return status, hit[1], hit[2]
 
     def sum_by(self, key: str, states: frozenset[TaskStatus]) -> Mapping[str, np.ndarray]:
         """Σ requests of the tasks in ``states`` per queue or per job (every queue or job

@@ -29,14 +29,17 @@ class Drf(Plugin):
 
     def _add(self, task: Task, sign: int) -> None:
         if task.job is not None:
-            key = task.job.key
-            self.alloc[key] = self._alloc(key) + sign * task.req
+            a = self._alloc(task.job.key)  # owned by this plugin: updated in place
+            if sign > 0:
+                a += task.req
+            else:
+                a -= task.req
 
     def _alloc(self, key: str) -> np.ndarray:
         a = self.alloc.get(key)
         if a is None:
             held = self.held.get(key)
-            a = self.alloc[key] = held.astype(np.float64) if held is not None else self.zero
+            a = self.alloc[key] = held.astype(np.float64) if held is not None else self.zero.copy()
         return a
 
     def share(self, job: Job) -> float:

@@ -122,7 +122,9 @@ class Predicates(Plugin):
     def open(self) -> None:
         self._cache: dict[bytes, np.ndarray] = {}
         nodes = self.ssn.cluster.nodes
-        self._plain = np.array([n.ready and not n.unschedulable and not _hard_taints(n) for n in nodes], dtype=bool)
+        self._plain = np.array(
+            [n.ready and not n.unschedulable and not (n.taints and _hard_taints(n)) for n in nodes], dtype=bool
+        )
         self.ssn.register("predicate", self.name, self.predicate)
 
     def signature(self, task: Task) -> bytes:
