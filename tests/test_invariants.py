@@ -73,6 +73,17 @@ def clusters(draw):
             pods.append({"name": f"{name}-{i}", "node": f"n{n}", "phase": "Running", "group": name, "priority": groups[-1]["priority"],
                          "requests": {"cpu": "1", GPU: per_pod}, "preemptable": draw(st.booleans()) or i > 0,
                          "createdAt": f"2026-11-23T08:{i:02d}:00Z"})  # fmt: skip
+    for i in range(draw(st.integers(0, 3))):  # running pods on their own (held as columns until needed)
+        per_pod = draw(st.sampled_from([1, 2, 4]))
+        cands = [n for n in range(n_nodes) if free[n] >= per_pod]
+        if not cands:
+            break
+        n = draw(st.sampled_from(cands))
+        free[n] -= per_pod
+        pods.append({"name": f"solo-{i}", "node": f"n{n}", "phase": draw(st.sampled_from(["Running", "Pending"])),
+                     "queue": draw(st.sampled_from(["qa", "qb"])), "priority": draw(st.sampled_from([10, 100, 1000])),
+                     "requests": {"cpu": "1", GPU: per_pod}, "preemptable": draw(st.booleans()),
+                     "createdAt": "2026-11-23T07:00:00Z"})  # fmt: skip
     for g in range(draw(st.integers(1, 3))):  # pending gangs
         size = draw(st.integers(1, 5))
         tier = draw(st.sampled_from([None, 1, 2]))
@@ -138,8 +149,10 @@ def check(body):
             assert v.job.victim_priority < p.priority and v.job.queue == p.queue
         else:
             assert v.job.queue != p.queue and c.queues[v.job.queue].reclaimable
-    # determinism
-    again = decide_request(read_request(orjson.loads(orjson.dumps(body)), S)).wire()
+    # determinism, and the same answer when every pod is an object before the session opens
+    early = read_request(orjson.loads(orjson.dumps(body)), S)
+    assert early.cluster.tasks is not None and early.cluster.inert is None
+    again = decide_request(early).wire()
     assert orjson.dumps(again) == orjson.dumps(out)
     return out, table
 
