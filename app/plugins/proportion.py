@@ -151,12 +151,12 @@ class Proportion(Plugin):
     def _on_alloc(self, task: Task) -> None:
         a = self.attrs.get(task.job.queue) if task.job else None
         if a is not None:
-            a.allocated = a.allocated + task.req
+            a.allocated += task.req  # owned by this plugin: updated in place
 
     def _on_dealloc(self, task: Task) -> None:
         a = self.attrs.get(task.job.queue) if task.job else None
         if a is not None:
-            a.allocated = a.allocated - task.req
+            a.allocated -= task.req
 
     def queue_order(self, a: Queue, b: Queue) -> int:
         if a.priority != b.priority:
