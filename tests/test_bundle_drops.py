@@ -22,7 +22,7 @@ from app.actions.preempt import GangEviction  # through app.actions: app.evictio
 from app.framework.session import Session
 from app.framework.statement import Statement
 from app.ingest.request import read_request
-from app.model.cluster import TaskStatus
+from app.model.cluster import Task, TaskStatus
 from app.service import PLUGINS, PROFILE_PLUGINS, decide_request, run_session, scheduler_config
 from app.settings import Settings
 from bench.generate import SIZES, generate
@@ -176,22 +176,52 @@ def test_drop_trials_on_the_benchmark_snapshot_give_the_decision_of_simulating_e
     assert (plain_sims, fast_sims) == (7, 1)  # no domain fits without victims: counted, not simulated
 
 
-def test_cancel_evict_with_a_wrong_position_still_puts_back_that_task() -> None:
-    req = read_request(generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, pending_gang=8), SETTINGS)
-    ssn = Session(req.cluster, scheduler_config({"actions": "allocate, gangpreempt", "tiers": TIERS}), PLUGINS,
-                  profile_plugins=PROFILE_PLUGINS)  # fmt: skip
-    running = [t for t in req.cluster.tasks if t.status == TaskStatus.RUNNING][:3]
-    before = req.cluster.releasing.copy()
-    stmt = Statement(ssn)
-    for t in running:
+def _state(ssn: Session) -> list[Any]:
+    c = ssn.cluster
+    drf, prop, nta = ssn.plugins["drf"], ssn.plugins["proportion"], ssn.plugins["network-topology-aware"]
+    return [
+        c.releasing.copy(), [t.status for t in c.tasks],
+        {k: drf._alloc(k).copy() for k in sorted(c.jobs)},  # type: ignore[attr-defined]
+        {q: a.allocated.copy() for q, a in prop.attrs.items()},  # type: ignore[attr-defined]
+        nta.hn_used.copy(),  # type: ignore[attr-defined]
+    ]
+
+
+def _same(a: list[Any], b: list[Any]) -> bool:
+    return orjson.dumps(a, option=orjson.OPT_SERIALIZE_NUMPY) == orjson.dumps(b, option=orjson.OPT_SERIALIZE_NUMPY)
+
+
+def test_evictions_applied_and_put_back_in_batches_match_one_by_one() -> None:
+    def session() -> tuple[Session, list[Task]]:
+        req = read_request(generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, pending_gang=8), SETTINGS)
+        ssn = Session(req.cluster, scheduler_config({"actions": "allocate, gangpreempt", "tiers": TIERS}), PLUGINS,
+                      profile_plugins=PROFILE_PLUGINS)  # fmt: skip
+        return ssn, [t for t in req.cluster.tasks if t.status == TaskStatus.RUNNING][:40]
+
+    one, victims = session()
+    before = _state(one)
+    stmt = Statement(one)
+    for t in victims:
         stmt.evict(t, "", "preempt", "x")
-    assert stmt.cancel_evict(running[1], at=2)  # operation 2 is running[2]'s: searched instead
-    assert [op.task for op in stmt.ops] == [running[0], running[2]]
-    assert running[1].status == TaskStatus.RUNNING
-    assert stmt.cancel_evict(running[2], at=1)  # the right position
-    assert not stmt.cancel_evict(running[2], at=0)
-    stmt.discard()
-    assert (req.cluster.releasing == before).all()
+    evicted_one = _state(one)
+    for t in victims[::3]:
+        assert stmt.cancel_evict(t)
+    trimmed_one = _state(one)
+    ops_one = [(op.task.key, op.prev_status) for op in stmt.ops]
+
+    many, victims = session()
+    batch = Statement(many)
+    batch.evict_many(victims, "", "preempt", "x")
+    assert _same(_state(many), evicted_one)
+    batch.cancel_evicts(victims[::3])
+    assert _same(_state(many), trimmed_one)
+    assert [(op.task.key, op.prev_status) for op in batch.ops] == ops_one
+    batch.discard()
+    assert _same(_state(many), before)
+    batch.evict_many(victims + victims[:1], "", "preempt", "x")  # a task twice: one by one
+    assert len(batch.ops) == len(victims) + 1
+    batch.discard()
+    assert _same(_state(many), before)
 
 
 def test_gang_preempt_leaves_pods_on_their_own_as_columns_when_none_can_be_a_victim() -> None:

@@ -118,6 +118,16 @@ def rgb(hex_colour: str) -> tuple[int, int, int]:
     return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
+def wait_value(page: Any, selector: str, ok: Any, timeout: float = 20.0) -> None:
+    """Poll an input's value from the test side (the page's CSP forbids the string
+    evaluation ``wait_for_function`` falls back to when it has to poll)."""
+    end = time.monotonic() + timeout
+    while not ok(page.input_value(selector)):
+        if time.monotonic() > end:
+            raise AssertionError(f"{selector} did not get the expected value within {timeout}s")
+        time.sleep(0.02)
+
+
 def count_near(pixels: np.ndarray, colour: tuple[int, int, int], tol: int = 3) -> int:
     """Pixels (an ``(n, 3)`` array) within ``tol`` of ``colour`` on every channel."""
     return int((np.abs(pixels - np.array(colour)) <= tol).all(axis=1).sum())
@@ -127,7 +137,7 @@ def test_load_example_and_decide_shows_the_picture_and_the_bound_pods(page: Any,
     from PIL import Image
 
     page.click("#load-example")
-    page.wait_for_function("document.getElementById('snapshot').value.length > 1000")
+    wait_value(page, "#snapshot", lambda v: len(v) > 1000)
     page.click("#decide")
     page.wait_for_selector("#picture svg g.node", state="attached")
     page.wait_for_selector("#result", state="visible")
@@ -164,7 +174,7 @@ def test_load_example_and_decide_shows_the_picture_and_the_bound_pods(page: Any,
 
 def test_uploaded_yaml_decides_the_same(page: Any):
     page.set_input_files("#file", str(ROOT / "examples" / "volcano-small.yaml"))
-    page.wait_for_function("document.getElementById('snapshot').value.includes('apiVersion:')")
+    wait_value(page, "#snapshot", lambda v: "apiVersion:" in v)
     page.click("#decide")
     page.wait_for_selector("#result", state="visible")
     assert [r[2] for r in table(page, "#decision")] == ["node4", "node5"]

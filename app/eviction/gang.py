@@ -53,7 +53,7 @@ import numpy as np
 from app.actions.allocate import PIPELINED_OR_READY, Allocate, fit_counts, pending_tasks, signature
 from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
-from app.framework.statement import PIPELINE, Statement
+from app.framework.statement import EVICT, PIPELINE, Statement
 from app.model.cluster import Job, Queue, Task, TaskStatus
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
@@ -440,8 +440,7 @@ class GangEviction:
         """Evict ``victims`` and simulate the placement in a new statement (the first steps
         of :meth:`attempt`, in the same order), left open."""
         stmt = ssn.statement()
-        for t in victims:
-            stmt.evict(t, "", self.kind, job.key)
+        stmt.evict_many(victims, "", self.kind, job.key)
         saved = self.alloc._save(ssn, job)
         pending = len(pending_tasks(job))
         ok = self.simulate(ssn, job, domain, stmt)
@@ -458,8 +457,7 @@ class GangEviction:
             stmt, saved, ok = ready.stmt, ready.saved, True
         else:
             stmt = ssn.statement()
-            for t in victims:
-                stmt.evict(t, "", self.kind, job.key)
+            stmt.evict_many(victims, "", self.kind, job.key)
             saved = self.alloc._save(ssn, job)
             if not commit:
                 ok = self.simulate(ssn, job, domain, stmt)
@@ -613,9 +611,18 @@ class GangEviction:
         nodes = sorted({t.node for t in victims})
         row = {n: i for i, n in enumerate(nodes)}
         room = c.future_idle_of(np.asarray(nodes, dtype=np.intp))
-        # victim i is the statement's operation i (attempt evicts them first, in order) until a
-        # PodGroup goes back; the hint is checked, so it only saves cancel_evict's search
-        hint = len({id(t) for t in victims}) == len(victims)
+        # which victims go back depends only on ``room``: decide them all, then undo their
+        # evictions in one batch (each victim's eviction is undone once, as cancel_evict would)
+        evicted = {id(op.task) for op in stmt.ops if op.kind == EVICT}
+        back: list[Task] = []
+
+        def put_back(v: Task) -> bool:
+            if id(v) not in evicted:
+                return False
+            evicted.discard(id(v))
+            back.append(v)
+            return True
+
         for i in range(len(victims) - 1, -1, -1):
             t = victims[i]
             job = t.job
@@ -629,12 +636,13 @@ class GangEviction:
                     by_node[v.node] = by_node.get(v.node, 0) + v.req
                 if all((room[row[n]] - r >= 0).all() for n, r in by_node.items()):
                     for v in group:
-                        if stmt.cancel_evict(v):
+                        if put_back(v):
                             room[row[v.node]] -= v.req
                 continue
             free = room[row[t.node]]
-            if (free - t.req >= 0).all() and stmt.cancel_evict(t, at=i if hint else -1):  # type: ignore[operator]
+            if (free - t.req >= 0).all() and put_back(t):  # type: ignore[operator]
                 free -= t.req  # a view: updates ``room``
+        stmt.cancel_evicts(back)
 
     def describe(self, stmt: Statement, job: Job, chosen: list[Bundle]) -> None:
         """Give each eviction a precise reason once the victims are final."""

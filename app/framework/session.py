@@ -71,7 +71,10 @@ class Session:
         self._hooks: dict[str, list[list[tuple[str, Callable[..., Any]]]]] = {}
         self._flat: dict[str, tuple[tuple[str, Callable[..., Any]], ...]] = {}
         self._alloc_handlers: list[Callable[[Task], None]] = []
+        self._alloc_many: list[Callable[[Sequence[Task]], None]] = []
         self._dealloc_handlers: list[Callable[[Task], None]] = []
+        # the same handlers for many tasks at once (a plugin may give its own; else one by one)
+        self._dealloc_many: list[Callable[[Sequence[Task]], None]] = []
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
         self._recover_hypernodes()
@@ -105,11 +108,18 @@ class Session:
         tiers[self._tier].append((plugin, fn))
         self._flat.pop(point, None)
 
-    def on_allocate(self, fn: Callable[[Task], None]) -> None:
+    def on_allocate(self, fn: Callable[[Task], None], many: Callable[[Sequence[Task]], None] | None = None) -> None:
+        """``fn(task)`` after a task takes capacity (or an eviction is undone); ``many``: see
+        :meth:`on_deallocate`."""
         self._alloc_handlers.append(fn)
+        self._alloc_many.append(many if many is not None else _each(fn))
 
-    def on_deallocate(self, fn: Callable[[Task], None]) -> None:
+    def on_deallocate(self, fn: Callable[[Task], None], many: Callable[[Sequence[Task]], None] | None = None) -> None:
+        """``fn(task)`` after a task leaves (deallocated or evicted); ``many(tasks)``, when
+        given, does the same for several tasks at once (each handler reads only the tasks
+        it is given, so the order among them does not matter)."""
         self._dealloc_handlers.append(fn)
+        self._dealloc_many.append(many if many is not None else _each(fn))
 
     def has(self, point: str) -> bool:
         return any(self._hooks.get(point, []))
@@ -364,6 +374,30 @@ class Session:
         for h in self._dealloc_handlers:
             h(task)
 
+    def apply_evict_many(self, tasks: Sequence[Task]) -> None:
+        """:meth:`apply_evict` for many tasks: one accounting update, handlers in batches."""
+        if not tasks:
+            return
+        releasing = self.cluster.releasing
+        nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
+        np.add.at(releasing, nodes, np.stack([t.req for t in tasks]))  # type: ignore[misc]
+        for t in tasks:
+            set_status(t, TaskStatus.RELEASING)
+        for h in self._dealloc_many:
+            h(tasks)
+
+    def undo_evict_many(self, undone: Sequence[tuple[Task, TaskStatus]]) -> None:
+        """:meth:`undo_evict` for many (task, status before) pairs at once."""
+        if not undone:
+            return
+        tasks = [t for t, _ in undone]
+        nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
+        np.subtract.at(self.cluster.releasing, nodes, np.stack([t.req for t in tasks]))  # type: ignore[misc]
+        for h in self._alloc_many:
+            h(tasks)
+        for t, prev in undone:
+            set_status(t, prev)
+
     def undo_evict(self, task: Task, prev_status: TaskStatus) -> None:
         """The mirror of :meth:`apply_evict`: handlers see the task Releasing both ways, so
         a plugin that ignores Releasing tasks (network-topology-aware's capacity cache) is
@@ -412,3 +446,11 @@ class Session:
 
 def _cmp(a: Any, b: Any) -> int:
     return (a > b) - (a < b)
+
+
+def _each(fn: Callable[[Task], None]) -> Callable[[Sequence[Task]], None]:
+    def many(tasks: Sequence[Task]) -> None:
+        for t in tasks:
+            fn(t)
+
+    return many

@@ -52,6 +52,17 @@ class Statement:
         self.ssn.apply_allocate(task, node, TaskStatus.PIPELINED)
         self.ops.append(op)
 
+    def evict_many(self, tasks: list[Task], reason: str, action: str, preemptor: str) -> None:
+        """:meth:`evict` for each of ``tasks`` in order (one operation each), applied at once."""
+        if len({id(t) for t in tasks}) != len(tasks):  # a task twice: one by one, as evict would
+            for t in tasks:
+                self.evict(t, reason, action, preemptor)
+            return
+        self.ops.extend(
+            Operation(EVICT, t, t.node, t.status, t.node, reason=reason, action=action, preemptor=preemptor) for t in tasks
+        )
+        self.ssn.apply_evict_many(tasks)
+
     def evict(self, task: Task, reason: str, action: str, preemptor: str) -> None:
         op = Operation(EVICT, task, task.node, task.status, task.node, reason=reason, action=action, preemptor=preemptor)
         self.ssn.apply_evict(task)
@@ -77,15 +88,19 @@ class Statement:
         self.ssn.record(self.ops)
         self.ops = []
 
-    def cancel_evict(self, task: Task, at: int = -1) -> bool:
-        """Put back one evicted task (the reverse pass): undo just that operation. ``at`` is
-        where the caller expects the task's only eviction in this statement; it is checked,
-        and the operation is searched from the end when it is not there."""
+    def cancel_evicts(self, tasks: list[Task]) -> None:
+        """Put back each of ``tasks`` (each evicted once in this statement): their eviction
+        operations are dropped and undone together."""
+        if not tasks:
+            return
+        ids = {id(t) for t in tasks}
+        undone = [op for op in self.ops if op.kind == EVICT and id(op.task) in ids]
+        self.ops = [op for op in self.ops if not (op.kind == EVICT and id(op.task) in ids)]
+        self.ssn.undo_evict_many([(op.task, op.prev_status) for op in undone])
+
+    def cancel_evict(self, task: Task) -> bool:
+        """Put back one evicted task (the reverse pass): undo just that operation."""
         ops = self.ops
-        if 0 <= at < len(ops) and ops[at].kind == EVICT and ops[at].task is task:
-            op = ops.pop(at)
-            self._undo(op)
-            return True
         for i in range(len(ops) - 1, -1, -1):
             op = ops[i]
             if op.kind == EVICT and op.task is task:

@@ -6,6 +6,8 @@ Allocations in the session update the shares as they happen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from app.framework.plugin import Plugin
@@ -23,8 +25,8 @@ class Drf(Plugin):
         self.zero = np.zeros(c.resources.size)
         # a job's share as allocations change; filled on first use (most jobs are never ordered)
         self.alloc: dict[str, np.ndarray] = {}
-        self.ssn.on_allocate(lambda t: self._add(t, 1))
-        self.ssn.on_deallocate(lambda t: self._add(t, -1))
+        self.ssn.on_allocate(lambda t: self._add(t, 1), many=lambda ts: self._add_many(ts, 1))
+        self.ssn.on_deallocate(lambda t: self._add(t, -1), many=lambda ts: self._add_many(ts, -1))
         self.ssn.register("job_order", self.name, self.job_order)
 
     def _add(self, task: Task, sign: int) -> None:
@@ -34,6 +36,20 @@ class Drf(Plugin):
                 a += task.req
             else:
                 a -= task.req
+
+    def _add_many(self, tasks: Sequence[Task], sign: int) -> None:
+        """``_add`` for many tasks: one sum per job."""
+        by_job: dict[str, list[Task]] = {}
+        for t in tasks:
+            if t.job is not None:
+                by_job.setdefault(t.job.key, []).append(t)
+        for key, ts in by_job.items():
+            total = ts[0].req if len(ts) == 1 else np.sum([t.req for t in ts], axis=0)
+            a = self._alloc(key)
+            if sign > 0:
+                a += total
+            else:
+                a -= total
 
     def _alloc(self, key: str) -> np.ndarray:
         a = self.alloc.get(key)

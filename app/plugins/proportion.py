@@ -85,8 +85,8 @@ class Proportion(Plugin):
         for a in self.attrs.values():
             a.real_capability = np.minimum(self.total - guarantees + a.guarantee, a.capability)
         self._water_fill()
-        self.ssn.on_allocate(self._on_alloc)
-        self.ssn.on_deallocate(self._on_dealloc)
+        self.ssn.on_allocate(self._on_alloc, many=self._on_alloc_many)
+        self.ssn.on_deallocate(self._on_dealloc, many=self._on_dealloc_many)
         reg = self.ssn.register
         reg("queue_order", self.name, self.queue_order)
         reg("overused", self.name, self.overused)
@@ -152,6 +152,21 @@ class Proportion(Plugin):
         a = self.attrs.get(task.job.queue) if task.job else None
         if a is not None:
             a.allocated += task.req  # owned by this plugin: updated in place
+
+    def _by_queue(self, tasks: Sequence[Task]) -> dict[str, np.ndarray]:
+        by_queue: dict[str, list[Task]] = {}
+        for t in tasks:
+            if t.job is not None and t.job.queue in self.attrs:
+                by_queue.setdefault(t.job.queue, []).append(t)
+        return {q: np.sum([t.req for t in ts], axis=0) for q, ts in by_queue.items()}
+
+    def _on_alloc_many(self, tasks: Sequence[Task]) -> None:
+        for q, total in self._by_queue(tasks).items():
+            self.attrs[q].allocated += total
+
+    def _on_dealloc_many(self, tasks: Sequence[Task]) -> None:
+        for q, total in self._by_queue(tasks).items():
+            self.attrs[q].allocated -= total
 
     def _on_dealloc(self, task: Task) -> None:
         a = self.attrs.get(task.job.queue) if task.job else None
