@@ -6,7 +6,6 @@ The API routers, the CLI and the benchmarks all call this, so they cannot drift 
 from __future__ import annotations
 
 import time
-from operator import attrgetter
 from typing import Any
 
 from app.actions import ACTIONS, ALIASES, PENDING_ACTIONS
@@ -15,7 +14,7 @@ from app.framework.config import SchedulerConfig, load_config
 from app.framework.session import Session
 from app.ingest.request import Request, read_request
 from app.model.cluster import OCCUPYING, READY, Cluster, InertPods, Job, TaskStatus
-from app.model.decision import Decision, JobState
+from app.model.decision import Decision, JobColumns, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
 from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS
 from app.settings import Settings
@@ -124,15 +123,11 @@ def _single_state(cluster: Cluster, job: Job, memo: dict[tuple[TaskStatus, int],
     return JobState(job.key, hit[0], hyper, hit[1])
 
 
-def _merge_inert(states: list[JobState], inert: InertPods, leaf_names: list[str]) -> list[JobState]:
-    """The jobs of the inert pods (each Running on its node, as :func:`_single_state` would
-    say) merged into ``states`` by key: both lists are in key order (one merge of two runs)."""
+def _inert_columns(inert: InertPods, leaf_names: list[str]) -> JobColumns:
+    """The jobs of the inert pods: each Running on its node, as :func:`_single_state` says
+    of a Running or Bound pod on its own."""
     state, message = _SINGLE[TaskStatus.RUNNING], "1/1 tasks ready, 0 pending, minAvailable 1"
-    more = [JobState(key, state, leaf_names[node], message) for key, node in zip(inert.keys, inert.nodes.tolist(), strict=True)]
-    return sorted(states + more, key=_JOB_KEY) if states else more
-
-
-_JOB_KEY = attrgetter("job")
+    return JobColumns(inert.keys, [leaf_names[n] for n in inert.nodes.tolist()], state, message)
 
 
 def run_session(req: Request) -> Session:
@@ -157,14 +152,15 @@ def run_session(req: Request) -> Session:
 def decide_request(req: Request) -> Decision:
     ssn = run_session(req)
     decision = ssn.decision
-    decision.jobs = job_states(ssn)
+    decision.jobs, decision.job_columns = job_states(ssn)
     decision.warnings = list(req.cluster.warnings)
     decision.explanation = ssn.explanation
     return decision
 
 
-def job_states(ssn: Session) -> list[JobState]:
-    """Every job's state after the session, in key order."""
+def job_states(ssn: Session) -> tuple[list[JobState], JobColumns | None]:
+    """Every job's state after the session: the jobs built as objects, and the inert pods'
+    jobs as columns (each list in key order)."""
     cluster = ssn.cluster
     topo = cluster.topology
     leaf_names = [topo.names[h] for h in topo.node_hypernode.tolist()]
@@ -175,7 +171,7 @@ def job_states(ssn: Session) -> list[JobState]:
         for j in cluster.active_jobs.values()
     ]
     inert = cluster.inert
-    return states if inert is None else _merge_inert(states, inert, leaf_names)
+    return states, None if inert is None else _inert_columns(inert, leaf_names)
 
 
 def decide(envelope: dict[str, Any], settings: Settings) -> Decision:

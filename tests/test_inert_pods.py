@@ -10,6 +10,7 @@ import pytest
 
 from app.errors import InputError
 from app.ingest.request import read_request
+from app.model.decision import Decision
 from app.model.dump import canonical as dump
 from app.service import decide_request, job_states, run_session
 from app.settings import Settings
@@ -68,9 +69,14 @@ def test_running_pods_on_their_own_stay_columns_through_allocate() -> None:
     assert len(inert) == len(singles)
     ssn = run_session(req)
     assert req.cluster.inert is not None  # allocate, enqueue and backfill never asked for the objects
-    late = job_states(ssn)
-    assert req.cluster.tasks and req.cluster.inert is None
-    assert [s.wire() for s in late] == [s.wire() for s in job_states(ssn)]
+    states, columns = job_states(ssn)
+    assert columns is not None and len(columns.jobs) == len(singles)
+    late = Decision(jobs=states, job_columns=columns).wire()["jobs"]
+    assert req.cluster.tasks and req.cluster.inert is None  # now every pod is an object
+    states, columns = job_states(ssn)
+    assert columns is None
+    assert late == Decision(jobs=states).wire()["jobs"]
+    assert [j["job"] for j in late] == sorted(req.cluster.jobs)
 
 
 def test_inert_pods_materialize_into_the_same_objects_as_pods_read_one_by_one() -> None:

@@ -41,7 +41,7 @@ NODES = "/api/v1/nodes"
 PODGROUPS = "/apis/scheduling.volcano.sh/v1beta1/podgroups"
 SPINE = {f"node{i}": ("s4" if i < 4 else "s5") for i in range(8)}
 ALL = [f"node{i}" for i in range(8)]
-FAST = {"request_timeout": 0.3, "watch_timeout": 2, "page_size": 3, "backoff_initial": 0.01, "backoff_max": 0.05,
+FAST = {"request_timeout": 1.5, "watch_timeout": 2, "page_size": 3, "backoff_initial": 0.01, "backoff_max": 0.05,
         "crd_recheck": 0.2, "snapshot_interval": 0.0, "seed": 7}  # fmt: skip
 
 
@@ -369,12 +369,15 @@ def test_429_waits_at_least_retry_after(server, make_source):
     src = make_source(sleep=sleep, backoff_max=2.0)
     wait_until(lambda: in_sync(src, server))
     retry = [(r, d) for name, r, d in src.retries if name == "nodes"]
-    assert len(retry) == 1 and "HTTP 429" in retry[0][0] and retry[0][1] >= 1.0
+    throttled = [d for r, d in retry if "HTTP 429" in r]
+    # one 429 (the fault is served once), waited at least Retry-After; on a loaded machine
+    # a request may also time out and be retried, which is not what this test is about
+    assert len(throttled) == 1 and throttled[0] >= 1.0, retry
 
 
 def test_a_hanging_list_times_out_and_is_retried(server, make_source):
     server.fail(NODES, "hang", seconds=1.0)
-    src = make_source()
+    src = make_source(request_timeout=0.3)
     wait_until(lambda: in_sync(src, server))
     assert any(name == "nodes" and "timed out after 0.3s" in reason for name, reason, _ in src.retries)
 

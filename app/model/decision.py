@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 
@@ -49,6 +49,18 @@ class JobState:
 
 
 _JOB_KEY = attrgetter("job")
+_WIRE_JOB_KEY = itemgetter("job")
+
+
+@dataclass(slots=True)
+class JobColumns:
+    """Many jobs in one state with one message, as columns (key order): the pods running on
+    their own that were never built as objects (see ``InertPods``)."""
+
+    jobs: list[str]
+    hyper_nodes: list[str | None]
+    state: str
+    message: str
 
 
 @dataclass(slots=True)
@@ -57,6 +69,7 @@ class Decision:
     nominations: list[Binding] = field(default_factory=list)
     evictions: list[Eviction] = field(default_factory=list)
     jobs: list[JobState] = field(default_factory=list)
+    job_columns: JobColumns | None = None  # more jobs, merged into ``jobs`` by key on the wire
     explanation: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     enqueued: list[str] = field(default_factory=list)
@@ -68,12 +81,25 @@ class Decision:
             "bindings": [b.wire() for b in sorted(self.bindings, key=lambda b: (b.job, b.pod))],
             "nominations": [b.wire() for b in sorted(self.nominations, key=lambda b: (b.job, b.pod))],
             "evictions": [e.wire() for e in sorted(self.evictions, key=lambda e: (e.preemptor, e.job, e.pod))],
-            "jobs": [  # one per job (tens of thousands): built inline, sorted by a C-level key
-                {"job": j.job, "state": j.state, "hyperNode": j.hyper_node, "message": j.message}
-                for j in sorted(self.jobs, key=_JOB_KEY)
-            ],
+            "jobs": self._wire_jobs(),
             "enqueued": sorted(self.enqueued),
             "explanation": self.explanation,
             "warnings": list(self.warnings),
             "truncated": self.truncated,
         }
+
+    def _wire_jobs(self) -> list[dict[str, Any]]:
+        """One entry per job (tens of thousands): built inline, sorted by C-level keys."""
+        out = [
+            {"job": j.job, "state": j.state, "hyperNode": j.hyper_node, "message": j.message}
+            for j in sorted(self.jobs, key=_JOB_KEY)
+        ]
+        cols = self.job_columns
+        if cols is None:
+            return out
+        state, message = cols.state, cols.message
+        more = [
+            {"job": k, "state": state, "hyperNode": h, "message": message}
+            for k, h in zip(cols.jobs, cols.hyper_nodes, strict=True)
+        ]
+        return sorted(out + more, key=_WIRE_JOB_KEY) if out else more  # two sorted runs: one merge
