@@ -524,7 +524,9 @@ class GangEviction:
         if maybe:
             here = np.zeros(len(c.nodes), dtype=bool)
             here[c.topology.leaves[domain]] = True
-            if any(q in maybe and here[n] for q, n in zip(inert.queues, inert.nodes.tolist(), strict=True)):
+            ords, names = inert.queue_ordinals()
+            allowed = np.array([q in maybe for q in names], dtype=bool)
+            if bool((allowed[ords] & here[inert.nodes]).any()):
                 return c.jobs
         return c.active_jobs
 

@@ -328,7 +328,7 @@ class InertPods:
     the extender) builds the objects, exactly as they would have been built at ingest.
     Rows are kept in job-key order (the order decisions list jobs in)."""
 
-    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "_queue_ords", "_positions")
+    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "_queue_ords", "_positions", "_queue_totals")
 
     def __init__(self, rows: np.ndarray, nodes: np.ndarray, status: np.ndarray, keys: list[str], queues: list[str],
                  make: Callable[[], list[Task]], args: list[Any]) -> None:  # fmt: skip
@@ -341,6 +341,7 @@ class InertPods:
         self.args = args  # what ingest knows of each pod (opaque here; ``make`` reads it)
         self._queue_ords: tuple[np.ndarray, list[str]] | None = None
         self._positions: dict[str, int] | None = None
+        self._queue_totals: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -352,6 +353,15 @@ class InertPods:
             ords = np.fromiter(map(names.__getitem__, self.queues), dtype=np.intp, count=len(self.queues))
             self._queue_ords = (ords, list(names))
         return self._queue_ords
+
+    def queue_totals(self, task_req: np.ndarray) -> np.ndarray:
+        """Σ requests of the pods per queue ordinal (computed once)."""
+        if self._queue_totals is None:
+            ords, names = self.queue_ordinals()
+            totals = np.zeros((len(names), task_req.shape[1]), dtype=np.int64)
+            np.add.at(totals, ords, task_req[self.rows])
+            self._queue_totals = totals
+        return self._queue_totals
 
     def position(self, key: str) -> int | None:
         """Where the pod whose job is ``key`` is in these columns."""
@@ -516,10 +526,14 @@ class Cluster:
         if key != "queue":  # every inert pod is a job of its own
             return InertSums(sums, inert, held, self.task_req)
         qords, qnames = inert.queue_ordinals()
-        per_queue = np.zeros((len(qnames), self.resources.size), dtype=np.int64)
-        np.add.at(per_queue, qords[held], self.task_req[inert.rows[held]])
+        if held.all():  # the common case (states that hold a node): the same totals every time
+            per_queue = inert.queue_totals(self.task_req)
+        else:
+            per_queue = np.zeros((len(qnames), self.resources.size), dtype=np.int64)
+            if held.any():
+                np.add.at(per_queue, qords[held], self.task_req[inert.rows[held]])
         for i, q in enumerate(qnames):
-            sums[q] = sums[q] + per_queue[i] if q in sums else per_queue[i]
+            sums[q] = sums[q] + per_queue[i] if q in sums else per_queue[i].copy()
         return sums
 
     def reaccount(self) -> None:
