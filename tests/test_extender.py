@@ -190,3 +190,20 @@ def test_a_new_snapshot_with_a_change_that_matters_plans_again(client, snapshot,
     f1 = call(client, "filter", {"Pod": snapshot["g-1"], "Nodes": None, "NodeNames": ALL})
     assert calls == ["ml/g-0", "ml/g-1"]
     assert "node3" not in f1["NodeNames"]
+
+
+def test_a_yaml_snapshot_file_is_held_to_the_alias_expansion_limit_and_json_is_read_as_is(tmp_path):
+    from app.errors import LimitError
+    from app.extender.source import DirectorySource
+
+    # each level doubles what the aliases expand to: 2**12 pods' worth from a few lines
+    lines = ["a0: &a0 {kind: Pod, apiVersion: v1, metadata: {name: x}}"]
+    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}]" for i in range(1, 13)]
+    (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\n")
+    with pytest.raises(LimitError) as e:
+        DirectorySource(str(tmp_path), max_yaml_nodes=1000).objects()
+    assert e.value.kind == "yaml-expansion"
+    (tmp_path / "bomb.yaml").unlink()
+    objs = [node(f"n{i}") for i in range(300)]  # well over 1,000 values, but JSON: no aliases to expand
+    (tmp_path / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
+    assert len(DirectorySource(str(tmp_path), max_yaml_nodes=1000).objects()) == 300

@@ -192,3 +192,17 @@ def test_node_fast_reader_leaves_bad_nodes_to_the_full_reader(node: dict, pointe
     with pytest.raises(InputError) as e:
         native.read_native({"nodes": [node]}, "/cluster", Draft(), max_objects=10)
     assert e.value.pointer == pointer
+
+
+def test_find_task_leaves_inert_pods_as_columns_unless_one_is_asked_for() -> None:
+    body = _small(free_nodes=40, pending_gang=24)
+    c = read_request(copy.deepcopy(body), SETTINGS).cluster
+    pending = next(p for p in body["cluster"]["pods"] if "node" not in p)
+    t = c.find_task(f"{pending.get('namespace', 'default')}/{pending['name']}")
+    assert t is not None and t.key.endswith(pending["name"]) and c.inert is not None
+    assert c.find_task("no/such-pod") is None  # looked up everywhere: the columns are built
+    assert c.inert is None
+    c = read_request(copy.deepcopy(body), SETTINGS).cluster
+    key = c.inert.keys[0]  # type: ignore[union-attr]
+    t = c.find_task(key)
+    assert t is not None and t.key == key and c.inert is None and c.task_index[key] is t

@@ -160,7 +160,8 @@ def plan_for(source: DirectorySource, pod: dict[str, Any], settings: Settings) -
                 for k in old.planned:
                     if _plans.get(k) is old:
                         del _plans[k]
-    task = gang.cluster.task_index[key]
+    task = gang.cluster.find_task(key)
+    assert task is not None  # the plan was made for this pod
     return Plan(gang.job, key, gang.planned.get(key), gang.domain, gang.domain_nodes,
                 _fits(gang, task, assumed), gang.message)  # fmt: skip
 
@@ -184,7 +185,7 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
         objs.append(pod)
     req = read_request({"objects": objs, "config": extender_config()}, settings)
     cluster = req.cluster
-    task = cluster.task_index.get(key)
+    task = cluster.find_task(key)
     if task is None or task.job is None:
         raise InputError(f"pod {key} could not be read", "/Pod")
     job = task.job
@@ -248,7 +249,7 @@ def gang_guard(source: DirectorySource, settings: Settings) -> dict[str, bool]:
         return hit
     cluster = read_request({"objects": objects}, settings).cluster
     out = {}
-    for job in cluster.jobs.values():
+    for job in cluster.active_jobs.values():  # the inert pods' jobs are all pods on their own
         if job.source == "pod":
             continue
         at_min = job.count(READY) <= job.min_available

@@ -422,6 +422,7 @@ class Cluster:
         self._tasks = tasks
         self._jobs = jobs
         self._task_index: dict[str, Task] | None = None
+        self._active_index: tuple[list[Task], dict[str, Task]] | None = None
         self._ordinals: dict[str, tuple[list[Task], np.ndarray, list[str]]] = {}
         self.inert = inert if inert is not None and len(inert) else None
         self.queues = queues
@@ -460,6 +461,17 @@ class Cluster:
         if self._task_index is None:
             self._task_index = {t.key: t for t in self.tasks}
         return self._task_index
+
+    def find_task(self, key: str) -> Task | None:
+        """The task of pod ``key`` ("namespace/name"), without building the inert pods'
+        objects when it is not one of them."""
+        if self.inert is not None:
+            if self._active_index is None or self._active_index[0] is not self._tasks:
+                self._active_index = (self._tasks, {t.key: t for t in self._tasks})
+            hit = self._active_index[1].get(key)
+            if hit is not None:
+                return hit
+        return self.task_index.get(key)
 
     @property
     def active_tasks(self) -> list[Task]:
