@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from tests.kube import hypernode, node, pod, podgroup, request, seed05_tree
+from tests.kube import node, pod, podgroup, request, seed05_tree
 
 NODES8 = [node(f"node{i}", cpu="16", gpu=8) for i in range(8)]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from tests.kube import node, pod, priority_class, request
+from tests.kube import node, pod, request
 
 KEP = {"actions": "allocate, preempt", "tiers": [
     {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
