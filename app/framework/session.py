@@ -378,9 +378,7 @@ class Session:
         """:meth:`apply_evict` for many tasks: one accounting update, handlers in batches."""
         if not tasks:
             return
-        releasing = self.cluster.releasing
-        nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
-        np.add.at(releasing, nodes, np.stack([t.req for t in tasks]))  # type: ignore[misc]
+        np.add.at(self.cluster.releasing, *_node_rows(tasks))
         for t in tasks:
             set_status(t, TaskStatus.RELEASING)
         for h in self._dealloc_many:
@@ -391,8 +389,7 @@ class Session:
         if not undone:
             return
         tasks = [t for t, _ in undone]
-        nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
-        np.subtract.at(self.cluster.releasing, nodes, np.stack([t.req for t in tasks]))  # type: ignore[misc]
+        np.subtract.at(self.cluster.releasing, *_node_rows(tasks))
         for h in self._alloc_many:
             h(tasks)
         for t, prev in undone:
@@ -446,6 +443,12 @@ class Session:
 
 def _cmp(a: Any, b: Any) -> int:
     return (a > b) - (a < b)
+
+
+def _node_rows(tasks: Sequence[Task]) -> tuple[np.ndarray, np.ndarray]:
+    """Each task's node and its request, for one ``np.add.at`` over the node matrices."""
+    nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
+    return nodes, np.stack([t.req for t in tasks])  # type: ignore[misc]
 
 
 def _each(fn: Callable[[Task], None]) -> Callable[[Sequence[Task]], None]:

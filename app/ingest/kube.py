@@ -208,15 +208,6 @@ def _group_ref(ns: str, labels: dict, ann: dict, spec: dict, ptr: str, ident: r.
 _PHASES = frozenset({"Pending", "Running", "Succeeded", "Failed", "Unknown"})
 
 
-def _str_map(v: Any) -> dict[str, str] | None:
-    """A valid ``map[string]string`` (``{}`` for none), or None when it is not one."""
-    if v is None:
-        return {}
-    if type(v) is dict and all(type(s) is str for s in v.values()):
-        return v
-    return None
-
-
 def _opt_str(d: dict, key: str) -> str | None:
     """``d[key]`` as a string ("" when absent or null), or None when it is not a string."""
     v = d.get(key)
@@ -242,14 +233,14 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     if type(name) is not str or not name or (ns is not None and type(ns) is not str):
         return None
     ns = ns or "default"
-    labels, ann = _str_map(meta.get("labels")), _str_map(meta.get("annotations"))
+    labels, ann = r.plain_str_map(meta.get("labels")), r.plain_str_map(meta.get("annotations"))
     if labels is None or ann is None or KAI_GPU_FRACTION in ann or KAI_TASK_PRIORITY_LABEL in labels:
         return None
     phase = status.get("phase")
     phase = "Pending" if phase is None else phase
     if type(phase) is not str or phase not in _PHASES:
         return None
-    node_selector = _str_map(spec.get("nodeSelector"))
+    node_selector = r.plain_str_map(spec.get("nodeSelector"))
     affinity, tolerations, gates = spec.get("affinity"), spec.get("tolerations"), spec.get("schedulingGates")
     if node_selector is None or (affinity is not None and type(affinity) is not dict):
         return None

@@ -68,18 +68,14 @@ def check_labels(labels: Any, ptr: str, ident: dict[str, str] | None, lim: MetaL
             prefix, slash, name = key.partition("/")
             if not slash:
                 prefix, name = "", key
-            if len(name) > lim.label_name:
-                raise InputError(
-                    f"label key {key[:80]!r}...: the name part is {len(name)} characters; the limit is "
-                    f"{lim.label_name} (GANGPLANK_MAX_LABEL_NAME_LENGTH)",
-                    join_pointer(ptr, key), ident, kind="label-too-long",
-                )  # fmt: skip
-            if len(prefix) > lim.label_prefix:
-                raise InputError(
-                    f"label key {key[:80]!r}...: the prefix is {len(prefix)} characters; the limit is "
-                    f"{lim.label_prefix} (GANGPLANK_MAX_LABEL_PREFIX_LENGTH)",
-                    join_pointer(ptr, key), ident, kind="label-too-long",
-                )  # fmt: skip
+            for part, text, limit, env in (("the name part", name, lim.label_name, "NAME"),
+                                           ("the prefix", prefix, lim.label_prefix, "PREFIX")):  # fmt: skip
+                if len(text) > limit:
+                    raise InputError(
+                        f"label key {key[:80]!r}...: {part} is {len(text)} characters; the limit is "
+                        f"{limit} (GANGPLANK_MAX_LABEL_{env}_LENGTH)",
+                        join_pointer(ptr, key), ident, kind="label-too-long",
+                    )  # fmt: skip
 
 
 def annotations_size(annotations: dict) -> int:

@@ -283,9 +283,8 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
         return None
     if not set(map(type, labels)) <= {dict, type(None)} or not set(map(type, reqs)) <= {dict, type(None)}:
         return None
-    for lab in labels:
-        if lab and not all(type(v) is str for v in lab.values()):
-            return None
+    if any(lab and r.plain_str_map(lab) is None for lab in labels):
+        return None
     req_out = []
     cache = _REQ_CACHE
     try:
@@ -318,9 +317,8 @@ def _node_fast(o: dict, p: str) -> NodeDraft | None:
     unschedulable, ready = get("unschedulable", False), get("ready", True)
     if type(name) is not str or not name or type(uid) is not str or type(unschedulable) is not bool or type(ready) is not bool:
         return None
+    labels = r.plain_str_map(labels)
     if labels is None:
-        labels = {}
-    elif type(labels) is not dict or not all(type(v) is str for v in labels.values()):
         return None
     if alloc is None:
         alloc = {}
@@ -362,10 +360,8 @@ def _pod_fast(o: dict, p: str) -> PodDraft | None:
         or (pre is not None and type(pre) is not bool)
     ):  # fmt: skip
         return None
-    labels = get("labels")
+    labels = r.plain_str_map(get("labels"))
     if labels is None:
-        labels = {}
-    elif type(labels) is not dict or not all(type(v) is str for v in labels.values()):
         return None
     raw = get("requests")
     req: dict[str, int] = {}

@@ -34,6 +34,8 @@ bounded dict that is emptied when full; a hit is one dict lookup.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from app.errors import InputError, join_pointer
 from app.model.resources import is_byte_resource
@@ -158,26 +160,24 @@ def request_milli(raw: object) -> int:
     (the pod's sums are checked against int64 per resource once converted); strings are
     cached in :data:`MILLI`.
     """
-    if type(raw) is str:
-        hit = MILLI.get(raw)
-        if hit is not None:
-            return hit
-    nanos = parse_quantity(raw)
-    if nanos < 0:
-        raise ValueError(f"{raw!r} must not be negative")
-    milli = -(-nanos // NANOS_PER_MILLI)
-    if milli > MAX_REQUEST_MILLI:
-        raise ValueError(f"{raw!r} is too large: more than 2^63-1 units")
-    if type(raw) is str:
-        if len(MILLI) >= CACHE_MAX:
-            MILLI.clear()
-        MILLI[raw] = milli
-    return milli
+    return _cached(raw, MILLI, MAX_REQUEST_MILLI, "units", _ceil_milli)
+
+
+def _ceil_milli(nanos: int) -> int:
+    return -(-nanos // NANOS_PER_MILLI)
 
 
 def canonical_quantity(name: str, raw: object) -> int:
     """``raw`` as a non-negative canonical value of resource ``name``; ValueError otherwise."""
-    cache = _CANON_BYTES if is_byte_resource(name) else _CANON_MILLI
+    byte = is_byte_resource(name)
+    return _cached(raw, _CANON_BYTES if byte else _CANON_MILLI, INT64_MAX, "bytes" if byte else "milli-units",
+                   to_canonical, name)  # fmt: skip
+
+
+def _cached(raw: object, cache: dict[str, int], top: int, unit: str, convert: Callable[..., int], *args: Any) -> int:
+    """``convert(*args, nanos)`` of ``raw``'s nano-units, which must be non-negative and at
+    most ``top``; string inputs are remembered in ``cache`` (emptied when full, never
+    holding an error)."""
     if type(raw) is str:
         hit = cache.get(raw)
         if hit is not None:
@@ -185,9 +185,8 @@ def canonical_quantity(name: str, raw: object) -> int:
     nanos = parse_quantity(raw)
     if nanos < 0:
         raise ValueError(f"{raw!r} must not be negative")
-    v = to_canonical(name, nanos)
-    if v > INT64_MAX:
-        unit = "bytes" if cache is _CANON_BYTES else "milli-units"
+    v = convert(*args, nanos)
+    if v > top:
         raise ValueError(f"{raw!r} is too large: more than 2^63-1 {unit}")
     if type(raw) is str:
         if len(cache) >= CACHE_MAX:

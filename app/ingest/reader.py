@@ -132,12 +132,22 @@ def boolean(d: dict, key: str, ptr: str, ident: Ident, *, default: bool | None =
     return v
 
 
+def plain_str_map(v: Any) -> dict[str, str] | None:
+    """``v`` when it is a valid ``map[string]string`` (``{}`` for null or absent), else None:
+    the fast readers' check, which leaves the error to :func:`str_map`."""
+    if v is None:
+        return {}
+    if type(v) is dict and all(type(s) is str for s in v.values()):
+        return v
+    return None
+
+
 def str_map(d: dict, key: str, ptr: str, ident: Ident, *, max_value: int | None = None) -> dict[str, str]:
     """A ``map[string]string`` such as labels, annotations or a nodeSelector."""
     v = d.get(key, _MISSING)
     if v is _MISSING or v is None:
         return {}
-    if type(v) is dict and max_value is None and all(type(s) is str for s in v.values()):
+    if max_value is None and plain_str_map(v) is not None:
         return v  # the common case, checked in one pass without building pointers
     p = join_pointer(ptr, key)
     if not isinstance(v, dict):

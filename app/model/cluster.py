@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -249,6 +249,16 @@ class Job:
             self.role_counts.setdefault(t.role, [0] * N_STATES)[t.status] += 1
             if t.subgroup is not None:
                 t.subgroup.counts[t.status] += 1
+
+
+def group_requests(tasks: Sequence[Task], key: Callable[[Task], str | None]) -> dict[str, np.ndarray]:
+    """Σ requests of ``tasks`` per ``key(task)`` (first-seen order; a None key is left out)."""
+    groups: dict[str, list[Task]] = {}
+    for t in tasks:
+        k = key(t)
+        if k is not None:
+            groups.setdefault(k, []).append(t)
+    return {k: ts[0].req if len(ts) == 1 else np.sum([t.req for t in ts], axis=0) for k, ts in groups.items()}  # type: ignore[misc]
 
 
 def set_status(task: Task, status: TaskStatus) -> None:

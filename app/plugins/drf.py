@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import OCCUPYING, Job, Task, TaskStatus
+from app.model.cluster import OCCUPYING, Job, Task, TaskStatus, group_requests
 
 
 class Drf(Plugin):
@@ -39,12 +39,7 @@ class Drf(Plugin):
 
     def _add_many(self, tasks: Sequence[Task], sign: int) -> None:
         """``_add`` for many tasks: one sum per job."""
-        by_job: dict[str, list[Task]] = {}
-        for t in tasks:
-            if t.job is not None:
-                by_job.setdefault(t.job.key, []).append(t)
-        for key, ts in by_job.items():
-            total = ts[0].req if len(ts) == 1 else np.sum([t.req for t in ts], axis=0)
+        for key, total in group_requests(tasks, _job_key).items():
             a = self._alloc(key)
             if sign > 0:
                 a += total
@@ -68,3 +63,7 @@ class Drf(Plugin):
         if abs(sa - sb) < 1e-12:
             return 0
         return -1 if sa < sb else 1
+
+
+def _job_key(t: Task) -> str | None:
+    return t.job.key if t.job is not None else None

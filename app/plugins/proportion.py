@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
+from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus, group_requests
 
 INF = float("inf")
 
@@ -154,11 +154,8 @@ class Proportion(Plugin):
             a.allocated += task.req  # owned by this plugin: updated in place
 
     def _by_queue(self, tasks: Sequence[Task]) -> dict[str, np.ndarray]:
-        by_queue: dict[str, list[Task]] = {}
-        for t in tasks:
-            if t.job is not None and t.job.queue in self.attrs:
-                by_queue.setdefault(t.job.queue, []).append(t)
-        return {q: np.sum([t.req for t in ts], axis=0) for q, ts in by_queue.items()}
+        attrs = self.attrs
+        return group_requests(tasks, lambda t: t.job.queue if t.job is not None and t.job.queue in attrs else None)
 
     def _on_alloc_many(self, tasks: Sequence[Task]) -> None:
         for q, total in self._by_queue(tasks).items():
