@@ -206,3 +206,38 @@ def test_find_task_leaves_inert_pods_as_columns_unless_one_is_asked_for() -> Non
     key = c.inert.keys[0]  # type: ignore[union-attr]
     t = c.find_task(key)
     assert t is not None and t.key == key and c.inert is None and c.task_index[key] is t
+
+
+def _named_like_a_gang(pods: list[dict]) -> dict:
+    return {
+        "cluster": {
+            "nodes": [{"name": "n1", "allocatable": {"cpu": "8", "memory": "8Gi", "pods": "110"}}],
+            "groups": [{"name": "x", "namespace": "ns", "minMember": 1}],
+            "pods": pods,
+        },
+        "config": {"actions": "allocate"},
+    }
+
+
+@pytest.mark.parametrize("order", ["clash first", "clash last"])
+@pytest.mark.parametrize("status", ["Running", "Pending"])
+def test_pod_named_like_a_gang_gets_a_free_job_key(order: str, status: str) -> None:
+    """A pod on its own takes its own name as its job's key; when a gang already has that
+    key it takes "#pod", repeated until the key is free, whatever the pod order, for pods
+    built at once and for inert pods alike."""
+    node = {"node": "n1"} if status == "Running" else {}
+    pods = [
+        {"name": "g0", "namespace": "ns", "group": "x", "requests": {"cpu": "1"}},
+        {"name": "x", "namespace": "ns", "phase": status, "requests": {"cpu": "1"}, **node},
+        {"name": "x#pod", "namespace": "ns", "phase": "Running", "node": "n1", "requests": {"cpu": "1"}},
+    ]
+    if order == "clash last":
+        pods = [pods[0], pods[2], pods[1]]
+    req = read_request(_named_like_a_gang(pods), SETTINGS)
+    jobs = req.cluster.jobs
+    assert sorted(jobs) == ["ns/x", "ns/x#pod", "ns/x#pod#pod"]
+    assert jobs["ns/x"].source == "native"
+    assert [t.key for t in jobs["ns/x#pod"].tasks] == ["ns/x#pod"]
+    assert [t.key for t in jobs["ns/x#pod#pod"].tasks] == ["ns/x"]
+    wire = [j["job"] for j in decide_request(read_request(_named_like_a_gang(pods), SETTINGS)).wire()["jobs"]]
+    assert sorted(wire) == ["ns/x", "ns/x#pod", "ns/x#pod#pod"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import heapq
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -70,6 +70,9 @@ class Allocate(Action):
     #: Set by the eviction machinery: every placement becomes a nomination that waits
     #: for the victims (Volcano pipelines with ``evictionOccurred``).
     nominate = False
+    #: Place identical tasks in runs (see :meth:`_place_runs`); False places them one by
+    #: one, the plain loop the runs must reproduce exactly (tests compare the two).
+    batched = True
 
     def execute(self, ssn: Session) -> None:
         enqueue_on = "enqueue" in ssn.config.actions
@@ -393,6 +396,13 @@ class Allocate(Action):
             # copies of ``req`` each pool node still takes: only this loop changes them
             left = dict(zip(pool.tolist(), room[keep].tolist(), strict=True))
             heap = self._heap(ssn, rep, pool, explain=(job, len(cls), phase) if ssn.explain else None)
+            if self.batched and not ready_at_start and ssn.readiness_from_counts():
+                placed, stop = self._place_runs(ssn, job, sg, cls, placed, heap, left, stmt, queue, phase == "idle")
+                if stop:
+                    return placed
+                if placed == len(cls):
+                    break
+                continue
             hn_before = self._current_hn(ssn, job, sg)
             while heap and placed < len(cls):
                 _, n = heapq.heappop(heap)
@@ -419,6 +429,98 @@ class Allocate(Action):
                 break
         return placed
 
+
+    def _place_runs(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], placed: int,
+                    heap: list[tuple[float, int]], left: dict[int, int], stmt: Statement, queue: Any,
+                    idle_room: bool) -> tuple[int, bool]:  # fmt: skip
+        """The one-by-one loop of :meth:`place_class` (pop the best node, ask Allocatable,
+        place, stop once ready, re-score when the job's HyperNode grows or a node takes
+        more), in runs: the nodes popped before anything would re-score are placed at
+        once, as many as Allocatable admits in a row, cut where the job becomes ready.
+        Answers (placed, stop): stop with -1 once ready, or with the count when
+        Allocatable refuses; else the heap ran out or the class is placed."""
+        c = ssn.cluster
+        topo = c.topology
+        nh = topo.node_hypernode
+        rep = cls[0]
+        while placed < len(cls):
+            while heap and left[heap[0][1]] <= 0:
+                heapq.heappop(heap)
+            if not heap:
+                break
+            allow = ssn.allocatable_count(queue, rep, len(cls) - placed)
+            if allow == 0:
+                return placed, True
+            cur = self._current_hn(ssn, job, sg)
+            grows: dict[int, bool] = {}  # per leaf HyperNode: would a placement there widen ``cur``?
+            run: list[int] = []
+            regrow = repush = False
+            while heap and len(run) < allow:
+                n = heap[0][1]
+                if left[n] <= 0:
+                    heapq.heappop(heap)
+                    continue
+                h = int(nh[n])
+                g = grows.get(h)
+                if g is None:
+                    g = grows[h] = cur is None or topo.lca_of_hypernodes(cur, h) != cur
+                heapq.heappop(heap)
+                run.append(n)
+                left[n] -= 1
+                if g:
+                    regrow = True  # every node's topology score moves after this one
+                    break
+                if left[n] > 0:
+                    repush = True  # its score after this placement is needed before the next pop
+                    break
+            tasks = cls[placed : placed + len(run)]
+            states = self._states(c, rep, run, idle_room)
+            first = ssn.first_ready(job, sg, tasks, states)
+            if first is not None:  # ready partway: place up to there, as one by one would
+                tasks, run, states = tasks[:first], run[:first], states[:first]
+            stmt.place_many(tasks, run, states, eviction_occurred=self.nominate)
+            self._track_many(ssn, job, tasks, run)
+            placed += len(run)
+            if first is not None:
+                return -1, True
+            if regrow:
+                heap[:] = self._heap(ssn, rep, np.array([x for _, x in heap] + [run[-1]], dtype=np.intp))
+            elif repush:
+                s, _ = ssn.node_scores(rep, np.array(run[-1:], dtype=np.intp))
+                heapq.heappush(heap, (-float(s[0]), run[-1]))
+        return placed, False
+
+    def _states(self, c: Any, rep: Task, nodes: list[int], idle_room: bool) -> list[TaskStatus]:
+        """The state :meth:`place` gives a task like ``rep`` on each of ``nodes`` (one each)."""
+        if self.nominate:
+            return [TaskStatus.PIPELINED] * len(nodes)
+        if idle_room:
+            return [TaskStatus.ALLOCATED] * len(nodes)
+        idx = np.array(nodes, dtype=np.intp)
+        fits = (c.idle_of(idx) >= rep.req).all(axis=1) & (c.future_idle_of(idx) >= rep.req).all(axis=1)
+        return [TaskStatus.ALLOCATED if f else TaskStatus.PIPELINED for f in fits.tolist()]
+
+    @staticmethod
+    def _track_many(ssn: Session, job: Job, tasks: list[Task], nodes: list[int]) -> None:
+        """What :meth:`place` does to the job's and sub-groups' HyperNodes, for many at once
+        (the lowest common ancestor does not depend on the order)."""
+        topo = ssn.cluster.topology
+        hs = topo.node_hypernode[np.array(nodes, dtype=np.intp)].tolist()
+
+        def widen(d: dict[str, int], key: str, more: Iterable[int]) -> None:
+            old = d.get(key)
+            for h in sorted(set(more)):
+                old = h if old is None else topo.lca_of_hypernodes(old, h)
+            if old is not None:
+                d[key] = old
+
+        widen(ssn.job_hypernode, job.key, hs)
+        by_sg: dict[str, set[int]] = {}
+        for t, h in zip(tasks, hs, strict=True):
+            if t.subgroup is not None:
+                by_sg.setdefault(t.subgroup.uid, set()).add(h)
+        for uid, more in by_sg.items():
+            widen(ssn.subgroup_hypernode, uid, more)
 
     @staticmethod
     def _heap(ssn: Session, rep: Task, pool: np.ndarray, explain: tuple[Job, int, str] | None = None) -> list[tuple[float, int]]:

@@ -17,6 +17,10 @@ class Plugin:
     name: ClassVar[str] = ""
     #: One line for the README's plugin table and for ``/version``.
     summary: ClassVar[str] = ""
+    #: Its JobReady / SubJobReady read nothing but the tasks' states (the counters
+    #: :func:`~app.model.cluster.set_status` keeps), so allocate may ask "ready after these
+    #: placements?" by changing states alone (see :meth:`Session.first_ready`).
+    ready_from_counts: ClassVar[bool] = False
 
     def __init__(self, ssn: Session, option: PluginOption) -> None:
         self.ssn = ssn

@@ -303,6 +303,69 @@ class Session:
                 return False
         return True
 
+    def allocatable_count(self, queue: Queue, task: Task, most: int) -> int:
+        """How many copies of ``task`` in a row Allocatable admits, up to ``most``: what
+        asking before each placement would give, since every plugin's check is a sum
+        under a limit, so ``copies`` at once passes exactly when each step would."""
+        fns = self.fns("allocatable")
+        if not fns or most <= 0:
+            return max(most, 0)
+
+        def ok(m: int) -> bool:
+            return all(fn(queue, task, m) for _, fn in fns)
+
+        if ok(most):
+            return most
+        if most == 1 or not ok(1):
+            return 0
+        lo, hi = 1, most  # ok(lo), not ok(hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if ok(mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
+    def readiness_from_counts(self) -> bool:
+        """Every JobReady / SubJobReady answer depends on task states alone."""
+        return all(self.plugins[name].ready_from_counts for point in ("job_ready", "sub_job_ready") for name, _ in self.fns(point))
+
+    def first_ready(self, job: Job, sg: SubGroup | None, tasks: Sequence[Task], states: Sequence[TaskStatus]) -> int | None:
+        """The fewest of ``tasks`` (pending, in order) that must take ``states`` for the job
+        (or ``sg``) to be ready; None when all of them are not enough. Needs
+        :meth:`readiness_from_counts`: states are changed and put back, nothing else is
+        touched. Readiness only grows as tasks are placed, so this is a bisection."""
+        def ready() -> bool:
+            return self.sub_job_ready(sg, job) if sg is not None else self.job_ready(job)
+
+        before = [t.status for t in tasks]
+        done = 0  # tasks[:done] carry their new state
+
+        def move(to: int) -> None:
+            nonlocal done
+            for k in range(done, to):
+                set_status(tasks[k], states[k])
+            for k in range(to, done):
+                set_status(tasks[k], before[k])
+            done = to
+
+        try:
+            move(len(tasks))
+            if not ready():
+                return None
+            lo, hi = 0, len(tasks)  # ready with tasks[:hi]; not with tasks[:lo] (or lo = 0)
+            while hi - lo > 1:
+                mid = hi - 1 if hi == len(tasks) and lo == 0 else (lo + hi) // 2  # the usual answer is "all"
+                move(mid)
+                if ready():
+                    hi = mid
+                else:
+                    lo = mid
+            return hi
+        finally:
+            move(0)
+
     def preemptive(self, queue: Queue, tasks: Sequence[Task]) -> bool:
         """Preemptive (may this queue reclaim): logical AND."""
         return all(fn(queue, tasks) for _, fn in self.fns("preemptive"))
@@ -356,6 +419,22 @@ class Session:
             c.used[node] += task.req
         for h in self._alloc_handlers:
             h(task)
+
+    def apply_allocate_many(self, tasks: Sequence[Task], nodes: Sequence[int], states: Sequence[TaskStatus]) -> None:
+        """:meth:`apply_allocate` for many tasks (each on its own node): one accounting
+        update per matrix, handlers in batches."""
+        c = self.cluster
+        for t, n, s in zip(tasks, nodes, states, strict=True):
+            set_status(t, s)
+            t.node = n
+        for matrix, picked in ((c.used, [t for t in tasks if t.status is not TaskStatus.PIPELINED]),
+                               (c.pipelined, [t for t in tasks if t.status is TaskStatus.PIPELINED])):  # fmt: skip
+            if len(picked) == 1:
+                matrix[picked[0].node] += picked[0].req
+            elif picked:
+                np.add.at(matrix, *_node_rows(picked))
+        for h in self._alloc_many:
+            h(tasks)
 
     def undo_allocate(self, task: Task, prev_status: TaskStatus, prev_node: int) -> None:
         c = self.cluster

@@ -52,6 +52,16 @@ class Statement:
         self.ssn.apply_allocate(task, node, TaskStatus.PIPELINED)
         self.ops.append(op)
 
+    def place_many(self, tasks: list[Task], nodes: list[int], states: list[TaskStatus], eviction_occurred: bool) -> None:
+        """:meth:`allocate` (state Allocated) or :meth:`pipeline` (state Pipelined) for
+        each task on its node, in order (one operation each), applied at once."""
+        self.ops.extend(
+            Operation(ALLOCATE, t, n, t.status, t.node) if s is TaskStatus.ALLOCATED
+            else Operation(PIPELINE, t, n, t.status, t.node, eviction_occurred=eviction_occurred)
+            for t, n, s in zip(tasks, nodes, states, strict=True)
+        )  # fmt: skip
+        self.ssn.apply_allocate_many(tasks, nodes, states)
+
     def evict_many(self, tasks: list[Task], reason: str, action: str, preemptor: str) -> None:
         """:meth:`evict` for each of ``tasks`` in order (one operation each), applied at once."""
         if len({id(t) for t in tasks}) != len(tasks):  # a task twice: one by one, as evict would

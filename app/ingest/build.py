@@ -6,7 +6,9 @@ names) and every failure points at the field that made the reference.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -59,7 +61,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         if absent:
             for k, q, a in zip(inert.keys, inert.queues, inert.args, strict=True):
                 if q in absent:
-                    p = _source(a[1])
+                    p = _source(a)
                     missing.append((k, q, p.pointer, p.ident))
     for key, queue, pointer, obj in sorted(missing, key=lambda m: m[0]):  # the first job in key order is named
         if queue != DEFAULT_QUEUE:
@@ -305,8 +307,8 @@ def _tasks_and_jobs(
     for b in d.pod_blocks:
         all_reqs += b.req
     reqs = table.matrix_shared(all_reqs)
-    # in pod order: (Task, PodDraft) for a pod on its own, or an inert pod's ``new_task`` arguments
-    singles: list[tuple] = []
+    singles: list[tuple[Task, PodDraft]] = []  # pods on their own that are built now, in pod order
+    inert = _Inert()
     best_effort: dict[int, bool] = {}
     default_value = default.value if default is not None else 0
     running, bound = TaskStatus.RUNNING, TaskStatus.BOUND
@@ -348,7 +350,7 @@ def _tasks_and_jobs(
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
         if p.group is None and (status is running or status is bound) and node >= 0:
-            singles.append(args)  # inert: kept as columns until something asks for the objects
+            inert.add(args, p.queue)  # kept as columns until something asks for the objects
             return
         t = new_task(p, *args, reqs[i])
         tasks.append(t)
@@ -367,66 +369,137 @@ def _tasks_and_jobs(
         one(i, p, p)
     start = len(d.pods)
     for b in d.pod_blocks:
-        _block(b, start, one, seen, nodes, default_value, is_best_effort, singles)
+        _block(b, start, one, seen, nodes, inert)
         start += len(b)
-    inert: list[tuple] = []
-    inert_keys: list[str] = []
-    taken: set[str] = set()
-    for s in singles:  # pods without a gang: a job of one, named like the pod
-        if len(s) == 2:
-            t, p = s
-            key = t.key if t.key not in jobs and t.key not in taken else f"{t.key}#pod"
-            jobs[key] = _single_job(t, p, key)
-        else:
-            key = s[2] if s[2] not in jobs and s[2] not in taken else f"{s[2]}#pod"
-            taken.add(key)
-            inert.append(s)
-            inert_keys.append(key)
+    # Pods on their own get a job of one named like the pod; a pod whose name is also a
+    # gang's takes "#pod" (again, until the name is free).
+    clash = set(jobs)  # the gangs' keys
+    taken = clash | {t.key for t, _ in singles}
+    taken.update(inert.keys)
+    for t, p in singles:
+        key = _free_key(t.key, taken) if t.key in clash else t.key
+        jobs[key] = _single_job(t, p, key)
+    if not clash.isdisjoint(inert.keys):
+        inert.keys = [_free_key(k, taken) if k in clash else k for k in inert.keys]
     for job in jobs.values():
         if len(job.tasks) == 1 and not job.subgroup_policies:
             job.count_single()
             continue
         _assign_subgroups(job)
         job.recount()
-    return tasks, dict(sorted(jobs.items())), reqs, _inert_pods(inert, inert_keys, reqs)
+    return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, default_value, is_best_effort)
+
+
+def _free_key(key: str, taken: set[str]) -> str:
+    """``key`` + "#pod" (repeated until unused), taken."""
+    key += "#pod"
+    while key in taken:
+        key += "#pod"
+    taken.add(key)
+    return key
+
+
+class _Inert:
+    """The inert pods met so far, in pod order, column by column. ``srcs[j]`` is either the
+    ``new_task`` arguments ``one`` computed for a pod, or ``(block, row)`` for a pod-block
+    row, whose arguments are worked out only if the task is ever built."""
+
+    __slots__ = ("rows", "srcs", "keys", "status", "nodes", "queues")
+
+    def __init__(self) -> None:
+        self.rows: list[int] = []
+        self.srcs: list[tuple] = []
+        self.keys: list[str] = []
+        self.status: list[int] = []
+        self.nodes: list[int] = []
+        self.queues: list[str] = []
+
+    def add(self, args: tuple, queue: str) -> None:
+        self.rows.append(args[0])
+        self.srcs.append(args)
+        self.keys.append(args[2])
+        self.status.append(args[3])
+        self.nodes.append(args[4])
+        self.queues.append(queue or DEFAULT_QUEUE)
+
+    def columns(self, reqs: Any, default_value: int, is_best_effort: Callable[[dict[str, int]], bool]) -> InertPods | None:
+        """The :class:`InertPods`, rows in job-key order."""
+        n = len(self.keys)
+        if not n:
+            return None
+        keys, srcs, queues = self.keys, self.srcs, self.queues
+        rows, nodes, status = np.array(self.rows, dtype=np.intp), np.array(self.nodes, dtype=np.intp), np.array(self.status, dtype=np.int8)
+        if not all(map(operator.le, keys, keys[1:])):  # usually already in order
+            order = sorted(range(n), key=keys.__getitem__)
+            keys, srcs, queues = [keys[i] for i in order], [srcs[i] for i in order], [queues[i] for i in order]
+            rows, nodes, status = rows[order], nodes[order], status[order]
+
+        def make() -> list[Task]:
+            out = []
+            for row, src, key, st, node in zip(rows.tolist(), srcs, keys, status.tolist(), nodes.tolist(), strict=True):
+                p = _source(src)
+                if len(src) == 2:  # a pod-block row: the arguments ``one`` would have computed
+                    prio = src[0].priority[src[1]]
+                    args = (
+                        row, src, f"{p.namespace}/{p.name}", TaskStatus(st), node,
+                        prio if prio is not None else default_value, "PreemptLowerPriority", is_best_effort(p.req),
+                        p.namespace == CRITICAL_NAMESPACE,
+                    )  # fmt: skip
+                else:
+                    args = src
+                t = new_task(p, *args, reqs[row])
+                _single_job(t, p, key).count_single()
+                out.append(t)
+            return out
+
+        return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs)
 
 
 def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
-           default_value: int, is_best_effort: Callable[[dict[str, int]], bool], singles: list[tuple]) -> None:  # fmt: skip
-    """The rows of a pod block: what ``one`` would do, without a :class:`PodDraft` for the
-    inert pods (the fast reader's pods have no priority class, preemption policy or
-    deletion mark). Any duplicate or unknown node goes through ``one`` row by row, so the
-    error is the one the first bad pod gets."""
+           inert: _Inert) -> None:  # fmt: skip
+    """The rows of a pod block: what ``one`` would do, column by column and without a
+    :class:`PodDraft` for the inert pods (the fast reader's pods have no priority class,
+    preemption policy or deletion mark, so a row is inert exactly when it has no group, a
+    node, and phase Running or Pending). Any duplicate or unknown node goes through ``one``
+    row by row, so the error is the one the first bad pod gets."""
     n = len(b)
     keys = [f"{ns}/{name}" for ns, name in zip(b.namespace, b.name, strict=True)]
     node_idx = [nodes.get(x) if x else -1 for x in b.node_name]
-    if len(set(keys)) != n or not seen.isdisjoint(keys) or None in node_idx:
+    unique = set(keys)
+    if len(unique) != n or not seen.isdisjoint(unique) or None in node_idx:
         for row in range(n):
             p = b.draft(row)
             one(start + row, p, p)
         return
-    running, bound = TaskStatus.RUNNING, TaskStatus.BOUND
-    for row, (key, node, phase, group, prio, req, ns) in enumerate(
-        zip(keys, node_idx, b.phase, b.group, b.priority, b.req, b.namespace, strict=True)
-    ):
-        i = start + row
-        if group or node < 0 or (phase != "Running" and phase != "Pending"):  # noqa: PLR1714
-            p = b.draft(row)
-            one(i, p, p)
-            continue
-        seen.add(key)
-        singles.append((
-            i, (b, row), key, running if phase == "Running" else bound, node,
-            prio if prio is not None else default_value, "PreemptLowerPriority", is_best_effort(req), ns == CRITICAL_NAMESPACE,
-        ))  # fmt: skip
+    phases = b.phase
+    live = [not g and node >= 0 and (ph == "Running" or ph == "Pending") for g, node, ph in zip(b.group, node_idx, phases, strict=True)]  # noqa: PLR1714
+    if all(live):
+        rows: Iterable[int] = range(n)
+        seen.update(unique)
+    else:
+        rows = [r for r, ok in enumerate(live) if ok]
+        for r, ok in enumerate(live):
+            if not ok:
+                p = b.draft(r)
+                one(start + r, p, p)
+        keys, node_idx, phases = [keys[r] for r in rows], [node_idx[r] for r in rows], [phases[r] for r in rows]
+        seen.update(keys)
+    run, bnd = int(TaskStatus.RUNNING), int(TaskStatus.BOUND)
+    inert.rows += [start + r for r in rows]
+    inert.srcs += zip(repeat(b), rows)
+    inert.keys += keys
+    inert.status += [run if ph == "Running" else bnd for ph in phases]
+    inert.nodes += node_idx
+    queue = b.queue
+    inert.queues += [queue[r] or DEFAULT_QUEUE for r in rows]
 
 
-def _source(src: Any) -> PodDraft:
-    """The pod an inert entry came from (a block row is read on demand)."""
-    if isinstance(src, PodDraft):
-        return src
-    b, row = src
-    return b.draft(row)
+def _source(src: tuple) -> PodDraft:
+    """The pod an inert entry (see :class:`_Inert`) came from; a block row is read on demand."""
+    if len(src) == 2:
+        b, row = src
+        return b.draft(row)
+    return src[1]
 
 
 def _single_job(t: Task, p: PodDraft, key: str) -> Job:
@@ -441,34 +514,6 @@ def _single_job(t: Task, p: PodDraft, key: str) -> Job:
     job.tasks.append(t)
     t.job = job
     return job
-
-
-def _inert_pods(inert: list[tuple], keys: list[str], reqs: Any) -> InertPods | None:
-    """Columns of the inert pods (see :class:`InertPods`), in job-key order."""
-    if not inert:
-        return None
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    inert = [inert[i] for i in order]
-    keys = [keys[i] for i in order]
-
-    def make() -> list[Task]:
-        out = []
-        for args, key in zip(inert, keys, strict=True):
-            p = _source(args[1])
-            t = new_task(p, *args, reqs[args[0]])
-            _single_job(t, p, key).count_single()
-            out.append(t)
-        return out
-
-    return InertPods(
-        rows=np.fromiter((a[0] for a in inert), dtype=np.intp, count=len(inert)),
-        nodes=np.fromiter((a[4] for a in inert), dtype=np.intp, count=len(inert)),
-        status=np.fromiter((a[3] for a in inert), dtype=np.int8, count=len(inert)),
-        keys=keys,
-        queues=[(a[1].queue if isinstance(a[1], PodDraft) else a[1][0].queue[a[1][1]]) or DEFAULT_QUEUE for a in inert],
-        make=make,
-        args=inert,
-    )
 
 
 def new_task(

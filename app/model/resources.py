@@ -54,25 +54,24 @@ class ResourceTable:
         return v
 
     def matrix(self, rows: list[Mapping[str, int]]) -> np.ndarray:
-        m = np.zeros((len(rows), self.size), dtype=np.int64)
-        idx = self.index
-        for r, values in enumerate(rows):
+        if not rows:
+            return np.zeros((0, self.size), dtype=np.int64)
+        idx, size = self.index, self.size
+        out = []
+        for values in rows:  # filled as lists: far cheaper than one numpy store per entry
+            row = [0] * size
             for k, q in values.items():
-                m[r, idx[k]] = q
-        return m
+                row[idx[k]] = q
+            out.append(row)
+        return np.array(out, dtype=np.int64)
 
     def matrix_shared(self, rows: list[Mapping[str, int]]) -> np.ndarray:
         """Like ``matrix`` but converts each distinct map object once (ingest shares them)."""
-        seen: dict[int, int] = {}
-        unique: list[Mapping[str, int]] = []
-        idx = np.empty(len(rows), dtype=np.intp)
-        for i, r in enumerate(rows):
-            j = seen.get(id(r))
-            if j is None:
-                j = seen[id(r)] = len(unique)
-                unique.append(r)
-            idx[i] = j
-        return self.matrix(unique)[idx]
+        ids = list(map(id, rows))
+        first: dict[int, int] = {}
+        which = [first.setdefault(i, len(first)) for i in ids]  # ordinal of each row's map
+        unique = list(dict(zip(ids, rows, strict=True)).values())  # in first-seen order
+        return self.matrix(unique)[np.array(which, dtype=np.intp)]
 
     def to_dict(self, vec: np.ndarray, *, keep_zero: bool = False) -> dict[str, int]:
         return {n: int(vec[i]) for i, n in enumerate(self.names) if keep_zero or vec[i]}

@@ -170,14 +170,15 @@ class Capacity(Plugin):
             return -1 if da else 1
         return 0
 
-    def allocatable(self, q: Queue, task: Task) -> bool:
+    def allocatable(self, q: Queue, task: Task, copies: int = 1) -> bool:
         if q.state != "Open":
             return False
         if self.hierarchy and self.children.get(q.name):
             return False  # only leaf queues hold jobs
         asked = task.req > 0  # type: ignore[operator]
+        need = task.req[asked] * copies  # type: ignore[index]
         for n in self._chain(q.name):
-            if not (self.allocated[n][asked] + task.req[asked] <= self.real[n][asked] + 1e-9).all():  # type: ignore[index]
+            if not (self.allocated[n][asked] + need <= self.real[n][asked] + 1e-9).all():
                 return False
         return True
 

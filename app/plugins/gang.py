@@ -93,6 +93,7 @@ def surplus_only(candidates: Sequence[Task], states: frozenset[TaskStatus], guar
 class Gang(Plugin):
     name = "gang"
     summary = "all-or-nothing gangs: minMember, minTaskMember per role, sub-group minimums, Koordinator policies"
+    ready_from_counts = True
 
     def open(self) -> None:
         reg = self.ssn.register

@@ -295,13 +295,13 @@ class KaiFairShare(Plugin):
         return out
 
     # -- allocation -----------------------------------------------------------------------
-    def allocatable(self, queue: Queue, task: Task) -> bool:
+    def allocatable(self, queue: Queue, task: Task, copies: int = 1) -> bool:
         q = self.queues.get(queue.name)
         if q is None:
             return True
         if q.children:
             return False  # only leaf queues hold jobs
-        v = self._vec(task.req)  # type: ignore[arg-type]
+        v = self._vec(task.req) * copies  # type: ignore[arg-type]
         non_preemptible = task.job is not None and not is_preemptible(task.job)
         name = queue.name
         seen = set()

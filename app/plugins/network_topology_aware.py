@@ -23,6 +23,8 @@ Volcano's plugin, exactly:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from app.framework.plugin import Plugin
@@ -81,8 +83,8 @@ class NetworkTopologyAware(Plugin):
         )  # fmt: skip
         self._full_chains = bool((self._chain_rows >= 0).all())
         self._chains: dict[int, np.ndarray] = {}
-        self.ssn.on_allocate(self._on_alloc)
-        self.ssn.on_deallocate(self._on_dealloc)
+        self.ssn.on_allocate(self._on_alloc, many=lambda ts: self._cache_many(ts, 1))
+        self.ssn.on_deallocate(self._on_dealloc, many=lambda ts: self._cache_many(ts, -1))
         reg = self.ssn.register
         reg("hyper_node_gradient", self.name, self.gradients)
         reg("hyper_node_order", self.name, self.hyper_node_order)
@@ -108,6 +110,22 @@ class NetworkTopologyAware(Plugin):
     def _on_dealloc(self, task: Task) -> None:
         if task.status is not TaskStatus.PIPELINED and task.status is not TaskStatus.RELEASING:
             self.hn_used[self._chain(task.node)] -= task.req
+
+    def _cache_many(self, tasks: Sequence[Task], sign: int) -> None:
+        """``_on_alloc`` (sign 1) or ``_on_dealloc`` (-1) for many tasks: one add per tier."""
+        held = [t for t in tasks if t.status is not TaskStatus.PIPELINED and t.status is not TaskStatus.RELEASING]
+        if not held:
+            return
+        if len(held) == 1 or not self._full_chains:
+            for t in held:
+                self.hn_used[self._chain(t.node)] += t.req if sign > 0 else -t.req  # type: ignore[operator]
+            return
+        nodes = np.fromiter((t.node for t in held), dtype=np.intp, count=len(held))
+        reqs = np.stack([t.req for t in held])  # type: ignore[misc]
+        if sign < 0:
+            reqs = -reqs
+        for col in self._chain_rows[nodes].T:  # one tier at a time
+            np.add.at(self.hn_used, col, reqs)
 
     # -- gradients ------------------------------------------------------------------------
     def constraint_tier(self, job: Job, sg: SubGroup | None) -> int | None:

@@ -180,12 +180,13 @@ class Proportion(Plugin):
         a = self.attrs[q.name]
         return bool((a.deserved <= a.allocated + 1e-9).all())
 
-    def allocatable(self, q: Queue, task: Task) -> bool:
+    def allocatable(self, q: Queue, task: Task, copies: int = 1) -> bool:
         if q.state != "Open":
             return False
         a = self.attrs[q.name]
         asked = task.req > 0  # type: ignore[operator]
-        return bool((a.allocated[asked] + task.req[asked] <= a.deserved[asked] + 1e-9).all())  # type: ignore[index]
+        need = task.req[asked] * copies if copies != 1 else task.req[asked]  # type: ignore[index]
+        return bool((a.allocated[asked] + need <= a.deserved[asked] + 1e-9).all())
 
     def job_enqueueable(self, job: Job) -> int:
         a = self.attrs.get(job.queue)

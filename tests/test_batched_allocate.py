@@ -1,0 +1,254 @@
+"""Allocate places a class of identical tasks in runs (``Allocate.batched``): the nodes
+popped before anything would re-score them are placed at once, as many as Allocatable
+admits in a row, cut where the gang becomes ready. The runs must give exactly the answer
+of placing one task at a time, which ``Allocate.batched = False`` still does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest.mock import patch
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.actions.allocate import Allocate
+from app.framework.statement import Statement
+from app.ingest.request import read_request
+from app.service import decide_request, run_session
+from app.settings import Settings
+from bench.generate import generate
+from tests.kube import node, pod, podgroup, request, seed05_tree
+from tests.test_allocate import partition_job
+from tests.test_invariants import TIERS, clusters
+from tests.test_kai import kai_job, kai_queue
+
+S = Settings()
+GPU = "nvidia.com/gpu"
+
+
+@contextmanager
+def placing(batched: bool) -> Iterator[dict[str, int]]:
+    """Run with runs or one by one; count how many tasks went through ``place_many``."""
+    seen = {"runs": 0, "in_runs": 0}
+    inner = Statement.place_many
+
+    def place_many(self: Statement, tasks: list, *args: Any, **kwargs: Any) -> None:
+        seen["runs"] += 1
+        seen["in_runs"] += len(tasks)
+        inner(self, tasks, *args, **kwargs)
+
+    with patch.object(Allocate, "batched", batched), patch.object(Statement, "place_many", place_many):
+        yield seen
+
+
+def answer(body: dict, *, batched: bool) -> tuple[bytes, dict[str, int]]:
+    with placing(batched) as seen:
+        out = orjson.dumps(decide_request(read_request(orjson.loads(orjson.dumps(body)), S)).wire())
+    return out, seen
+
+
+def hypernodes(body: dict, *, batched: bool) -> tuple[dict[str, int], dict[str, int]]:
+    """The HyperNodes the session tracks per job and per sub-group after the actions."""
+    with placing(batched):
+        ssn = run_session(read_request(orjson.loads(orjson.dumps(body)), S))
+    return ssn.job_hypernode, ssn.subgroup_hypernode
+
+
+def same(body: dict) -> dict[str, int]:
+    """Both ways give the same bytes and leave the same HyperNodes tracked; returns how
+    the runs went, and how many were bound."""
+    runs, seen = answer(body, batched=True)
+    plain, unseen = answer(body, batched=False)
+    assert unseen["runs"] == 0
+    assert runs == plain
+    assert hypernodes(body, batched=True) == hypernodes(body, batched=False)
+    return {**seen, "bound": len(orjson.loads(runs)["bindings"])}
+
+
+def _cluster(nodes: int, pods: list[dict], *, queues: list[dict] | None = None, groups: list[dict] | None = None,
+             config: dict | None = None, gpus: int = 8, cpu: str = "64") -> dict:  # fmt: skip
+    per_leaf = 4
+    leaves = (nodes + per_leaf - 1) // per_leaf
+    hyper = [{"name": f"leaf{i}", "tier": 1, "members": [{"exactMatch": f"n{j}"} for j in range(i * per_leaf, min(nodes, (i + 1) * per_leaf))]}
+             for i in range(leaves)]  # fmt: skip
+    hyper.append({"name": "spine", "tier": 2, "members": [{"type": "HyperNode", "exactMatch": f"leaf{i}"} for i in range(leaves)]})
+    return {
+        "cluster": {
+            "nodes": [{"name": f"n{i}", "allocatable": {"cpu": cpu, "memory": "512Gi", GPU: gpus, "pods": 110}} for i in range(nodes)],
+            "hyperNodes": hyper,
+            "queues": queues or [{"name": "default"}],
+            "groups": groups or [],
+            "pods": pods,
+        },
+        "config": config or {"actions": "allocate", "tiers": TIERS},
+        "options": {"now": "2026-11-23T12:00:00Z", "explain": True},
+    }
+
+
+def _gang(name: str, size: int, req: dict, *, min_member: int | None = None, queue: str = "default", tier: int | None = None,
+          role: str = "") -> tuple[dict, list[dict]]:  # fmt: skip
+    group = {"name": name, "minMember": size if min_member is None else min_member, "queue": queue,
+             "networkTopology": {"mode": "hard", "highestTierAllowed": tier} if tier else None}  # fmt: skip
+    pods = [{"name": f"{name}-{i}", "group": name, "requests": req, **({"role": role} if role else {})} for i in range(size)]
+    return group, pods
+
+
+def test_a_whole_node_gang_goes_in_a_few_runs() -> None:
+    """One task per node, no quota: runs end only where the job's HyperNode widens."""
+    group, pods = _gang("big", 24, {"cpu": "8", GPU: 8}, tier=2)
+    seen = same(_cluster(32, pods, groups=[group]))
+    assert seen["in_runs"] == 24
+    assert seen["runs"] <= 4  # first task; the rest of its leaf; widening to the spine; the rest
+
+
+def test_many_per_node_reschedules_the_node_after_each_task() -> None:
+    """A node that takes more copies is re-scored after each one, as one by one does."""
+    group, pods = _gang("cpus", 20, {"cpu": "4"})
+    seen = same(_cluster(6, pods, groups=[group], gpus=0, cpu="16"))
+    assert seen["in_runs"] == 20
+
+
+def test_ready_partway_stops_where_one_by_one_stops() -> None:
+    """minMember 5 of 12: the run is cut at the fifth task and the job goes back to the
+    queue; a ready job then takes one task per turn (one by one, as Volcano does)."""
+    group, pods = _gang("elastic", 12, {"cpu": "1", GPU: 8}, min_member=5)
+    other, more = _gang("next", 3, {"cpu": "1", GPU: 8})
+    seen = same(_cluster(16, pods + more, groups=[group, other]))
+    assert seen["in_runs"] == 5 + 3
+    assert seen["bound"] == 15
+
+
+def test_queue_capability_cuts_a_run_where_allocatable_says_no() -> None:
+    """Proportion admits 5 of 8 8-GPU tasks under the queue's capability of 40."""
+    group, pods = _gang("capped", 8, {"cpu": "1", GPU: 8}, min_member=4, queue="q")
+    queues = [{"name": "q", "weight": 1, "capability": {GPU: 40}}, {"name": "default"}]
+    seen = same(_cluster(12, pods, groups=[group], queues=queues))
+    assert seen["in_runs"] == 4  # then ready: the fifth on its own turn
+    assert seen["bound"] == 5
+
+
+def test_capability_below_the_minimum_refuses_inside_the_first_run() -> None:
+    """Capability for 3 of a 4-task minimum: Allocatable stops the run at 3 and the gang
+    is not placed at all."""
+    group, pods = _gang("short", 6, {"cpu": "1", GPU: 8}, min_member=4, queue="q")
+    queues = [{"name": "q", "weight": 1, "capability": {GPU: 24}}, {"name": "default"}]
+    seen = same(_cluster(12, pods, groups=[group], queues=queues))
+    assert seen["in_runs"] == 3
+    assert seen["bound"] == 0
+
+
+@pytest.mark.parametrize("profile", ["volcano", "kai"])
+def test_profiles_give_the_same_answer(profile: str) -> None:
+    body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=40, pending_gang=24)
+    seen = same({**body, "config": {"profile": profile}})
+    assert seen["in_runs"] > 0
+
+
+def test_capacity_plugin_counts_copies_like_one_by_one() -> None:
+    group, pods = _gang("cap", 10, {"cpu": "1", GPU: 4}, min_member=3, queue="q")
+    queues = [{"name": "q", "capability": {GPU: 24}, "deserved": {GPU: 16}}, {"name": "default"}]
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "capacity"}, {"name": "binpack"}]}]  # fmt: skip
+    seen = same(_cluster(8, pods, groups=[group], queues=queues, config={"actions": "allocate", "tiers": tiers}))
+    assert seen["in_runs"] == 3
+    assert seen["bound"] == 6  # 24 GPUs of capability
+
+
+def test_pipelined_placements_onto_releasing_capacity() -> None:
+    """Nodes whose room frees up only when a terminating pod leaves: 2 tasks are allocated,
+    4 pipelined, so the gang is not ready and nothing is bound (pipelining alone is dropped)."""
+    group, pods = _gang("waits", 6, {"cpu": "1", GPU: 8})
+    going = [{"name": f"old-{i}", "node": f"n{i}", "phase": "Running", "deleting": True, "requests": {GPU: 8}} for i in range(4)]
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}, {"name": "network-topology-aware"}]}]  # fmt: skip
+    body = _cluster(6, pods + going, groups=[group], config={"actions": "allocate", "tiers": tiers})
+    seen = same(body)
+    assert seen["in_runs"] == 6
+    assert seen["bound"] == 0
+    states = {j["job"]: j["state"] for j in orjson.loads(answer(body, batched=True)[0])["jobs"]}
+    assert states["default/waits"] == "Pending"
+
+
+def test_eviction_simulations_give_the_same_answer() -> None:
+    body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, pending_gang=24)
+    tiers = {"actions": "allocate, gangpreempt, backfill", "tiers": TIERS}
+    seen = same({**body, "config": tiers})
+    assert seen["in_runs"] > 0
+    same({**body, "config": {**tiers, "actions": "allocate, preempt"}})
+
+
+@st.composite
+def varied(draw: st.DrawFn) -> dict:
+    """The invariants' clusters, with CPU-only gangs (many per node), queue capabilities and
+    the capacity plugin drawn in as well."""
+    body = draw(clusters())
+    c = body["cluster"]
+    if draw(st.booleans()):
+        for q in c["queues"]:
+            q["capability"] = {GPU: draw(st.integers(4, 24))}
+    if draw(st.booleans()):
+        size = draw(st.integers(2, 12))
+        name = "cpu"
+        c["groups"].append({"name": name, "minMember": draw(st.integers(1, size)), "queue": "qa"})
+        c["pods"] += [{"name": f"{name}-{i}", "group": name, "requests": {"cpu": draw(st.sampled_from(["2", "8", "16"]))}}
+                      for i in range(size)]  # fmt: skip
+    if draw(st.booleans()):
+        tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                 {"plugins": [{"name": "predicates"}, {"name": "capacity"}, {"name": "nodeorder"}, {"name": "network-topology-aware"}]}]  # fmt: skip
+        body["config"] = {**body["config"], "tiers": tiers}
+    return body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(varied())
+def test_runs_equal_one_by_one_on_generated_clusters(body: dict) -> None:
+    same(body)
+
+
+@pytest.mark.parametrize("tiers", [(2, 1), (3, 2)], ids=["job tier 2, partitions tier 1", "job tier 3, partitions tier 2"])
+@pytest.mark.parametrize("cpu", ["4", "8", "16", "64"])
+@pytest.mark.parametrize("min_member", [4, 6, 8])
+def test_sub_group_partitions_give_the_same_answer(tiers: tuple[int, int], cpu: str, min_member: int) -> None:
+    """Seed 05's partitions of four, with 1, 2, 4 or 16 pods per node; the runs track each
+    sub-group's HyperNode (which its topology score reads) as one by one does."""
+    nodes = [node(f"node{i}", cpu=cpu, gpu=None) for i in range(8)]
+    busy = [pod(f"busy{i}", ns="other", node=f"node{i}", cpu="2", gpu=None) for i in (1, 4)]
+    job = partition_job(min_member=min_member, job_tier=tiers[0], part_tier=tiers[1])
+    seen = same(request(nodes + busy + seed05_tree() + job))
+    if cpu in ("16", "64"):  # room for every partition in every domain tried
+        assert seen["in_runs"] > 0 and seen["bound"] == 8
+
+
+def test_roles_with_their_own_minimum_give_the_same_answer() -> None:
+    """minTaskMember per role: readiness waits for both roles, whichever class comes first."""
+    objs = [node(f"node{i}", cpu="16", gpu=8) for i in range(6)] + seed05_tree()[:3]
+    objs.append(podgroup("roles", ns="ml", min_member=5, min_task_member={"ps": 1, "worker": 4}))
+    objs += [pod(f"roles-w{i}", ns="ml", group="roles", role="worker", gpu=8) for i in range(6)]
+    objs += [pod(f"roles-ps{i}", ns="ml", group="roles", role="ps", cpu="2", gpu=None) for i in range(2)]
+    seen = same(request(objs))
+    assert seen["bound"] == 8
+
+
+@pytest.mark.parametrize("limit", [4, 6, 8, 12])
+def test_kai_queue_limit_cuts_a_run_like_one_by_one(limit: int) -> None:
+    """A KAI queue limit of 4-12 GPUs under a gang of five 2-GPU pods (minMember 4):
+    below 8 the gang is refused inside its first run; from 8 up it is placed."""
+    objs = [node(f"n{i}", gpu=2) for i in range(6)] + [kai_queue("q", 2, limit=limit)]
+    objs += kai_job("j", "q", 5, 2, min_member=4)
+    seen = same(request(objs, config={"profile": "kai", "actions": "allocate"}))
+    assert seen["bound"] == (0 if limit < 8 else min(5, limit // 2))
+
+
+@pytest.mark.parametrize("capability", [8, 12, 40])
+def test_capacity_capability_cuts_a_run_like_one_by_one(capability: int) -> None:
+    """The capacity plugin's capability of 8, 12 or 40 GPUs under 4-GPU tasks, minMember 3."""
+    group, pods = _gang("cap", 10, {"cpu": "1", GPU: 4}, min_member=3, queue="q")
+    queues = [{"name": "q", "capability": {GPU: capability}}, {"name": "default"}]
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "capacity"}, {"name": "binpack"}]}]  # fmt: skip
+    seen = same(_cluster(12, pods, groups=[group], queues=queues, config={"actions": "allocate", "tiers": tiers}))
+    assert seen["bound"] == (0 if capability < 12 else min(10, capability // 4))
