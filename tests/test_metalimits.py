@@ -107,3 +107,35 @@ def test_label_limit_over_http_is_a_problem_document(client):
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
     err = r.json()["errors"][0]
     assert err["pointer"] == "/objects/1/metadata/labels/team" and err["object"]["name"] == "p"
+
+
+def _native_pods(n: int) -> list[dict]:
+    return [{"name": f"p{i}", "labels": {"app": "x", "tier": f"t{i}"}, "annotations": {"note": "y" * 100}} for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("field", "entry", "pointer_tail", "status"),
+    [
+        ("labels", {"rack": "r" * 64}, "labels/rack", 422),
+        ("labels", {"example.com/" + "k" * 64: "v"}, "labels/example.com~1" + "k" * 64, 422),
+        ("labels", {"p" * 254 + "/k": "v"}, "labels/" + "p" * 254 + "~1k", 422),
+        ("annotations", {f"a{j}": "z" * 1024 for j in range(257)}, "annotations", 413),
+    ],
+    ids=["label value", "label name part", "label prefix", "annotations total"],
+)
+@pytest.mark.parametrize("section", ["nodes", "pods"])
+def test_one_bad_map_among_many_short_ones_is_found(section: str, field: str, entry: dict, pointer_tail: str, status: int):
+    """All maps are first checked at once against the limits; one map past a limit among
+    hundreds of short ones is still reported at its own pointer."""
+    nodes = [{"name": f"n{i}", "allocatable": {"cpu": "8"}, "labels": {"rack": f"r{i}"}} for i in range(300)]
+    pods = _native_pods(300)
+    records = nodes if section == "nodes" else pods
+    records[217] = {**records[217], field: {**records[217].get(field, {}), **entry}}
+    e = fails(cluster={"nodes": nodes, "pods": pods})
+    assert e.status == status and e.pointer == f"/cluster/{section}/217/{pointer_tail}"
+
+
+def test_many_short_maps_pass_at_the_limits():
+    """Label values of exactly 63 characters and key names of exactly 63 pass."""
+    nodes = [{"name": f"n{i}", "allocatable": {"cpu": "8"}, "labels": {"k" * 63: "v" * 63}} for i in range(100)]
+    passes(cluster={"nodes": nodes, "pods": _native_pods(100)})

@@ -60,7 +60,12 @@ def total_request(tasks: Sequence[Task]) -> tuple[np.ndarray, bool]:
 
 
 def signature(t: Task) -> tuple[Any, ...]:
-    return (t.req.tobytes(), repr(sorted(t.node_selector.items())), repr(t.affinity), repr(t.tolerations), t.role)  # type: ignore[union-attr]
+    """Tasks with equal signatures are placed as one class (same request, constraints, role);
+    empty constraints of any kind are the same constraint."""
+    sel, aff, tol = t.node_selector, t.affinity, t.tolerations
+    if not sel and not aff and not tol:  # the common case, without any repr
+        return (t.req.tobytes(), t.role)  # type: ignore[union-attr]
+    return (t.req.tobytes(), repr(sorted(sel.items())) if sel else "", repr(aff) if aff else "", repr(tol) if tol else "", t.role)  # type: ignore[union-attr]
 
 
 class Allocate(Action):
@@ -525,7 +530,7 @@ class Allocate(Action):
     @staticmethod
     def _heap(ssn: Session, rep: Task, pool: np.ndarray, explain: tuple[Job, int, str] | None = None) -> list[tuple[float, int]]:
         scores, per = ssn.node_scores(rep, pool)
-        heap = [(-float(s), int(n)) for s, n in zip(scores, pool, strict=True)]
+        heap = list(zip((-np.asarray(scores, dtype=np.float64)).tolist(), np.asarray(pool).tolist(), strict=True))
         heapq.heapify(heap)
         if explain is not None:
             job, count, phase = explain

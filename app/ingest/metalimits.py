@@ -7,13 +7,15 @@ from a real cluster always satisfies them; a hand-made or hostile one may not, a
 oversized label would otherwise be hashed, compared and copied on every selector match.
 
 Only sizes are checked (no per-label regular expression): the common case costs one
-``max(map(len, ...))`` per map, in C. Malformed maps (non-string values) are left to the
+``max(map(len, ...))`` per map, in C, and native records are first checked all at once
+(the longest key and value over every map); only if that fails is each map looked at. Malformed maps (non-string values) are left to the
 readers, which report them with their own messages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
@@ -103,6 +105,32 @@ def check_annotations(annotations: Any, ptr: str, ident: dict[str, str] | None, 
         )  # fmt: skip
 
 
+def _all_short(records: list[dict], lim: MetaLimits) -> bool:
+    """Every label and annotation map of ``records`` is plainly within the limits: string
+    keys and values this short cannot break one (a few passes in C over all of them)."""
+    label_maps = [o.get("labels") for o in records]
+    notes = [o.get("annotations") for o in records]
+    if not all(type(m) is dict for m in label_maps if m) or not all(type(m) is dict for m in notes if m):
+        return False
+    labels = [m for m in label_maps if m]
+    notes = [m for m in notes if m]
+    try:
+        keys = max(map(len, chain.from_iterable(labels)), default=0)
+        values = max(map(len, chain.from_iterable(map(dict.values, labels))), default=0)
+        note_chars = max(map(len, chain.from_iterable(notes)), default=0) + max(
+            map(len, chain.from_iterable(map(dict.values, notes))), default=0
+        )
+        note_entries = max(map(len, notes), default=0)
+    except TypeError:  # a value without a length: checked map by map
+        return False
+    # a map of n entries, each key plus value at most note_chars characters, of up to 4 bytes
+    return (
+        keys <= min(lim.label_name, lim.label_prefix)
+        and values <= lim.label_value
+        and note_entries * note_chars * 4 <= lim.annotations_bytes
+    )
+
+
 NAMESPACED = frozenset({"Pod", "PodGroup", "PodDisruptionBudget", "ConfigMap", "Workload"})
 
 
@@ -141,8 +169,13 @@ def check_native(cluster: Any, ptr: str, lim: MetaLimits) -> None:
         items = cluster.get(section)
         if type(items) is not list:
             continue
-        # one C-speed pass finds the records that carry metadata at all (most native pods do not)
+        if set(map(type, items)) == {dict} and not any(map(dict.__contains__, items, repeat("labels"))) and not any(
+            map(dict.__contains__, items, repeat("annotations"))
+        ):
+            continue  # no record carries metadata (most native pods do not): passes in C only
         carrying = [i for i, o in enumerate(items) if type(o) is dict and (o.get("labels") or o.get("annotations"))]
+        if _all_short([items[i] for i in carrying], lim):
+            continue
         for i in carrying:
             o = items[i]
             labels = o.get("labels")

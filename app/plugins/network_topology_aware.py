@@ -233,25 +233,21 @@ class NetworkTopologyAware(Plugin):
             return np.zeros(len(nodes))
         topo = self.topo
         node_hn = topo.node_hypernode[nodes]
-        scores = np.empty(len(nodes))
-        cache: dict[int, float] = {}
-        for i, h in enumerate(node_hn):
-            h = int(h)
-            s = cache.get(h)
-            if s is None:
-                s = 1.0 if h == allocated else self.tier_score(topo.tier[topo.lca_of_hypernodes(h, allocated)])
-                cache[h] = s
-            scores[i] = s
-        top = scores.max() if len(scores) else 0.0
-        tied = np.flatnonzero(scores == top)
+        if not len(node_hn):
+            return np.zeros(0)
+        # one score per distinct HyperNode among the nodes (a few hundred at most)
+        hns, which = np.unique(node_hn, return_inverse=True)
+        per = np.array([1.0 if h == allocated else self.tier_score(topo.tier[topo.lca_of_hypernodes(h, allocated)])
+                        for h in hns.tolist()])  # fmt: skip
+        scores = per[which]
+        tied = np.flatnonzero(scores == per.max())
         if len(tied) > 1 and tasks:
             placed = [t.node for t in tasks if t.node >= 0 and t.status.holds_node]
-            per_hn: dict[int, int] = {}
-            for n in placed:
-                hh = int(topo.node_hypernode[n])
-                per_hn[hh] = per_hn.get(hh, 0) + 1
-            for i in tied:
-                scores[i] += per_hn.get(int(node_hn[i]), 0) / len(tasks)
+            if placed:  # tie-break: the share of the job's tasks already in each HyperNode
+                held, n_held = np.unique(topo.node_hypernode[placed], return_counts=True)
+                counts = dict(zip(held.tolist(), n_held.tolist(), strict=True))
+                share = np.array([counts.get(h, 0) / len(tasks) for h in hns.tolist()])
+                scores[tied] += share[which[tied]]
         return scores
 
     def _normal_scores(self, task: Task, nodes: np.ndarray) -> np.ndarray:
