@@ -57,6 +57,40 @@ def _name(o: dict, p: str, kind: str, *, namespaced: bool) -> tuple[str, str, di
     return ns or "default", name, ident
 
 
+def _member_fast(m: Any, p: str, i: int) -> MemberSpec | None:
+    """Member ``i`` of the HyperNode at ``p`` in the common shape (``{"exactMatch": name}``,
+    with an optional ``type``), as :func:`_member` reads it; None for anything else."""
+    if type(m) is not dict:
+        return None
+    exact, mtype = m.get("exactMatch"), m.get("type", "Node")
+    if type(exact) is str and exact and (mtype == "Node" or mtype == "HyperNode") and len(m) == 1 + ("type" in m):  # noqa: PLR1714
+        return MemberSpec(mtype, exact, None, None, f"{p}/members/{i}")
+    return None
+
+
+def _member(m: Any, p: str, i: int, ident: dict[str, str]) -> MemberSpec:
+    """Member ``i`` of the HyperNode at ``p``, every field checked."""
+    mp = join_pointer(p, "members", i)
+    if not isinstance(m, dict):
+        raise InputError("a member must be an object", mp, ident)
+    mtype = r.string(m, "type", mp, ident, default="Node")
+    if mtype not in ("Node", "HyperNode"):
+        raise InputError("member type must be 'Node' or 'HyperNode'", join_pointer(mp, "type"), ident)
+    chosen = [k for k in ("exactMatch", "regexMatch", "labelMatch") if m.get(k) is not None]
+    if len(chosen) != 1:
+        raise InputError("a member needs exactly one of exactMatch, regexMatch, labelMatch", mp, ident)
+    if mtype == "HyperNode" and chosen[0] != "exactMatch":
+        raise InputError("HyperNode members support exactMatch only", join_pointer(mp, chosen[0]), ident)
+    labels = m.get("labelMatch")
+    return MemberSpec(
+        type=mtype,
+        exact=r.string(m, "exactMatch", mp, ident) or None,
+        regex=r.string(m, "regexMatch", mp, ident) or None,
+        labels=None if labels is None else LabelSelector.parse(labels, join_pointer(mp, "labelMatch"), ident),
+        pointer=mp,
+    )
+
+
 def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
     if not isinstance(c, dict):
         raise InputError("'cluster' must be an object", ptr)
@@ -177,27 +211,7 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
         _, name, ident = _name(o, p, "HyperNode", namespaced=False)
         members = []
         for i, m in enumerate(r.lst(o, "members", p, ident, required=True)):
-            mp = join_pointer(p, "members", i)
-            if not isinstance(m, dict):
-                raise InputError("a member must be an object", mp, ident)
-            mtype = r.string(m, "type", mp, ident, default="Node")
-            if mtype not in ("Node", "HyperNode"):
-                raise InputError("member type must be 'Node' or 'HyperNode'", join_pointer(mp, "type"), ident)
-            chosen = [k for k in ("exactMatch", "regexMatch", "labelMatch") if m.get(k) is not None]
-            if len(chosen) != 1:
-                raise InputError("a member needs exactly one of exactMatch, regexMatch, labelMatch", mp, ident)
-            if mtype == "HyperNode" and chosen[0] != "exactMatch":
-                raise InputError("HyperNode members support exactMatch only", join_pointer(mp, chosen[0]), ident)
-            labels = m.get("labelMatch")
-            members.append(
-                MemberSpec(
-                    type=mtype,
-                    exact=r.string(m, "exactMatch", mp, ident) or None,
-                    regex=r.string(m, "regexMatch", mp, ident) or None,
-                    labels=None if labels is None else LabelSelector.parse(labels, join_pointer(mp, "labelMatch"), ident),
-                    pointer=mp,
-                )
-            )
+            members.append(_member_fast(m, p, i) or _member(m, p, i, ident))
         if not members:
             raise InputError("a HyperNode needs at least one member", join_pointer(p, "members"), ident)
         d.hypernodes.append(
