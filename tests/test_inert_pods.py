@@ -241,3 +241,38 @@ def test_pod_named_like_a_gang_gets_a_free_job_key(order: str, status: str) -> N
     assert [t.key for t in jobs["ns/x#pod#pod"].tasks] == ["ns/x"]
     wire = [j["job"] for j in decide_request(read_request(_named_like_a_gang(pods), SETTINGS)).wire()["jobs"]]
     assert sorted(wire) == ["ns/x", "ns/x#pod", "ns/x#pod#pod"]
+
+
+def test_pods_classified_in_bulk_get_what_one_by_one_reading_gives() -> None:
+    """Kubernetes pods running on their own are classified in bulk and their tasks built
+    only when asked for; the priority, preemption policy, critical and best-effort flags
+    are then what reading each pod in full gives."""
+    from tests.kube import node, pod, priority_class, request
+
+    never = {**priority_class("batch-never", 100), "preemptionPolicy": "Never"}
+    objs = [
+        node("n1"), never, priority_class("fallback", 7, default=True),
+        pod("a", node="n1", priority=100, priority_class="batch-never"),
+        pod("b", ns="kube-system", node="n1"),
+        pod("c", node="n1", priority=2_000_001_000, priority_class="system-node-critical"),
+        pod("d", node="n1", cpu=None, memory=None, priority=5),
+        pod("e", node="n1", priority_class="batch-never"),  # no spec.priority: read one by one
+    ]  # fmt: skip
+    c = read_request(request(objs), SETTINGS).cluster
+    assert c.inert is not None and len(c.inert) == 5
+    got = {t.name: (t.priority, t.preemption_policy, t.critical, t.best_effort) for t in c.tasks}
+    assert got == {
+        "a": (100, "Never", False, False),
+        "b": (7, "PreemptLowerPriority", True, False),
+        "c": (2_000_001_000, "PreemptLowerPriority", True, False),
+        "d": (5, "PreemptLowerPriority", False, True),
+        "e": (100, "Never", False, False),
+    }
+
+
+def test_an_unknown_priority_class_of_a_running_pod_is_still_an_error() -> None:
+    from tests.kube import node, pod, request
+
+    with pytest.raises(InputError) as e:
+        read_request(request([node("n1"), pod("ok", node="n1"), pod("x", node="n1", priority_class="missing")]), SETTINGS)
+    assert e.value.pointer == "/objects/2/spec/priorityClassName"

@@ -345,3 +345,47 @@ def test_is_best_effort_means_nothing_but_the_pod_slot():
     assert not is_best_effort({"nvidia.com/gpu": 1000, "pods": 1000})
     assert not is_best_effort({"ephemeral-storage": 1, "pods": 1000})
     assert not is_best_effort(req(spec(container(limits={"memory": "1Gi"}))))
+
+
+# -- one answer for pods with the same containers ----------------------------------------
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ({"cpu": "1"}, {"cpu": True}),  # True == 1 would find an int-keyed entry
+        ({"nvidia.com/gpu": "1"}, {"nvidia.com/gpu": 1.5}),
+        ({"cpu": "1"}, {"cpu": None}),
+    ],
+)
+def test_shared_answers_never_admit_what_the_full_path_rejects(good, bad):
+    """Requests are remembered per containers' (requests, limits), for string quantities
+    only: a later pod whose values compare equal but are not valid quantities is read in
+    full and rejected (or, for numbers, converted on their own)."""
+    first = req(spec(container(good)))
+    assert req(spec(container(good))) is first  # the same answer, shared
+    try:
+        other = req(spec(container(bad)))
+    except InputError:
+        return
+    assert other is not first
+
+
+@pytest.mark.parametrize("limits", [[], "", 0, [["cpu", "1"]]])
+def test_malformed_limits_after_a_remembered_pod_are_still_errors(limits):
+    req(spec(container({"cpu": "1"})))
+    with pytest.raises(InputError) as e:
+        req(spec(container({"cpu": "1"}, limits)))
+    assert e.value.pointer.endswith("/containers/0/resources/limits")
+
+
+def test_gpu_fraction_of_one_pod_does_not_reach_pods_with_the_same_containers():
+    """KAI's gpu-fraction annotation adds milli-GPUs to one pod's request; the request
+    map it starts from is shared with every pod of the same containers."""
+    from app.ingest.request import read_request
+    from app.settings import Settings
+    from tests.kube import node, pod, request
+
+    objs = [node("n1"), pod("frac", cpu="2", annotations={"gpu-fraction": "0.5"}), pod("plain", cpu="2")]
+    c = read_request(request(objs), Settings()).cluster
+    gpu = c.resources.index["nvidia.com/gpu"]
+    by_name = {t.name: int(c.task_req[t.idx][gpu]) for t in c.tasks}
+    assert by_name == {"frac": 500, "plain": 0}

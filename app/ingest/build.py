@@ -365,8 +365,7 @@ def _tasks_and_jobs(
         if p.queue and job.queue == DEFAULT_QUEUE and job.source == "kai":
             job.queue = p.queue
 
-    for i, p in enumerate(d.pods):
-        one(i, p, p)
+    _drafts(d.pods, one, seen, nodes, inert)
     start = len(d.pods)
     for b in d.pod_blocks:
         _block(b, start, one, seen, nodes, inert)
@@ -387,7 +386,20 @@ def _tasks_and_jobs(
             continue
         _assign_subgroups(job)
         job.recount()
-    return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, default_value, is_best_effort)
+    def later(src: tuple, row: int, status: int, node: int) -> tuple[PodDraft, tuple]:
+        """The pod of an inert entry whose ``new_task`` arguments were left for later (a
+        pod-block row, or a pod ``_drafts`` classified in bulk), and those arguments as
+        ``one`` would have computed them (the priority class, if any, was checked then)."""
+        p = _source(src)
+        pclass = classes.get(p.priority_class) if p.priority_class else None
+        return p, (
+            row, src, f"{p.namespace}/{p.name}", TaskStatus(status), node,
+            p.priority if p.priority is not None else default_value,
+            p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), is_best_effort(p.req),
+            p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
+        )  # fmt: skip
+
+    return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later)
 
 
 def _free_key(key: str, taken: set[str]) -> str:
@@ -400,9 +412,10 @@ def _free_key(key: str, taken: set[str]) -> str:
 
 
 class _Inert:
-    """The inert pods met so far, in pod order, column by column. ``srcs[j]`` is either the
-    ``new_task`` arguments ``one`` computed for a pod, or ``(block, row)`` for a pod-block
-    row, whose arguments are worked out only if the task is ever built."""
+    """The inert pods met so far, in pod order, column by column. ``srcs[j]`` is the
+    ``new_task`` arguments ``one`` computed for a pod, or, for pods whose arguments are
+    worked out only if the task is ever built, ``(block, row)`` for a pod-block row or
+    ``(draft,)`` for a pod classified in bulk by ``_drafts``."""
 
     __slots__ = ("rows", "srcs", "keys", "status", "nodes", "queues")
 
@@ -422,8 +435,9 @@ class _Inert:
         self.nodes.append(args[4])
         self.queues.append(queue or DEFAULT_QUEUE)
 
-    def columns(self, reqs: Any, default_value: int, is_best_effort: Callable[[dict[str, int]], bool]) -> InertPods | None:
-        """The :class:`InertPods`, rows in job-key order."""
+    def columns(self, reqs: Any, later: Callable[[tuple, int, int, int], tuple[PodDraft, tuple]]) -> InertPods | None:
+        """The :class:`InertPods`, rows in job-key order; ``later`` gives the pod and
+        ``new_task`` arguments of an entry whose arguments were not computed at ingest."""
         n = len(self.keys)
         if not n:
             return None
@@ -437,22 +451,54 @@ class _Inert:
         def make() -> list[Task]:
             out = []
             for row, src, key, st, node in zip(rows.tolist(), srcs, keys, status.tolist(), nodes.tolist(), strict=True):
-                p = _source(src)
-                if len(src) == 2:  # a pod-block row: the arguments ``one`` would have computed
-                    prio = src[0].priority[src[1]]
-                    args = (
-                        row, src, f"{p.namespace}/{p.name}", TaskStatus(st), node,
-                        prio if prio is not None else default_value, "PreemptLowerPriority", is_best_effort(p.req),
-                        p.namespace == CRITICAL_NAMESPACE,
-                    )  # fmt: skip
+                if len(src) <= 2:
+                    p, args = later(src, row, st, node)
                 else:
-                    args = src
+                    p, args = src[1], src
                 t = new_task(p, *args, reqs[row])
                 _single_job(t, p, key).count_single()
                 out.append(t)
             return out
 
         return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs)
+
+
+def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
+            inert: _Inert) -> None:  # fmt: skip
+    """``one`` for each of ``pods`` (task rows from 0), with the inert ones classified in
+    bulk: a pod with no group, not being deleted, on a known node, Running or Pending (so
+    Running or Bound), whose priority needs no class lookup, is what ``one`` would keep
+    as inert and cannot fail a check; its ``new_task`` arguments are left for later. Any
+    duplicate or unknown node sends every pod through ``one``, in order, so the error is
+    the one the first bad pod gets."""
+    n = len(pods)
+    keys = [f"{p.namespace}/{p.name}" for p in pods]
+    node_idx = [nodes.get(p.node_name) if p.node_name else -1 for p in pods]
+    unique = set(keys)
+    if len(unique) != n or not seen.isdisjoint(unique) or None in node_idx:
+        for i, p in enumerate(pods):
+            one(i, p, p)
+        return
+    lazy = [
+        p.group is None and not p.deleting and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # noqa: PLR1714
+        and (p.priority is not None or not p.priority_class)
+        for p, node in zip(pods, node_idx, strict=True)
+    ]  # fmt: skip
+    rows = [i for i, ok in enumerate(lazy) if ok]
+    if len(rows) < n:
+        for i, ok in enumerate(lazy):
+            if not ok:
+                one(i, pods[i], pods[i])
+    run, bnd = int(TaskStatus.RUNNING), int(TaskStatus.BOUND)
+    picked = [pods[i] for i in rows]
+    lazy_keys = [keys[i] for i in rows]
+    seen.update(lazy_keys)
+    inert.rows += rows
+    inert.srcs += [(p,) for p in picked]
+    inert.keys += lazy_keys
+    inert.status += [run if p.phase == "Running" else bnd for p in picked]
+    inert.nodes += [node_idx[i] for i in rows]
+    inert.queues += [p.queue or DEFAULT_QUEUE for p in picked]
 
 
 def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
@@ -499,7 +545,7 @@ def _source(src: tuple) -> PodDraft:
     if len(src) == 2:
         b, row = src
         return b.draft(row)
-    return src[1]
+    return src[0] if len(src) == 1 else src[1]
 
 
 def _single_job(t: Task, p: PodDraft, key: str) -> Job:

@@ -310,7 +310,7 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
             raise InputError(
                 "gpu-fraction must be a number in (0, 1]", join_pointer(mp, "annotations", KAI_GPU_FRACTION), ident
             ) from None
-        req[GPU] = req.get(GPU, 0) + round(frac * 1000)
+        req = {**req, GPU: req.get(GPU, 0) + round(frac * 1000)}  # a copy: request maps are shared
     node_selector = r.str_map(spec, "nodeSelector", sp, ident)
     affinity = r.obj(spec, "affinity", sp, ident) or None
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")

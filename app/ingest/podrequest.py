@@ -194,14 +194,69 @@ def _apply_pod_level(total: Milli, res: Any, pointer: str, obj: Obj) -> None:
             total[k] = v
 
 
+#: Effective requests of pods with only regular containers, keyed by each container's
+#: (requests, limits) items; entries are made only for all-string quantities and names,
+#: so no other key can equal one (``True == 1`` cannot smuggle a boolean in).
+_BY_CONTAINERS: dict[tuple, dict[str, int]] = {}
+_BY_CONTAINERS_MAX = 65_536
+
+
+def _containers_key(spec: dict) -> tuple | None:
+    """What the request of a pod with regular containers only depends on; None otherwise."""
+    if "initContainers" in spec or "resources" in spec or "overhead" in spec:
+        return None
+    containers = spec.get("containers")
+    if type(containers) is not list:
+        return None
+    key = []
+    for c in containers:
+        if type(c) is not dict:
+            return None
+        res = c.get("resources")
+        if res is None:
+            key.append(None)
+            continue
+        if type(res) is not dict:
+            return None
+        req, lim = res.get("requests"), res.get("limits")
+        if (req is not None and type(req) is not dict) or (lim is not None and type(lim) is not dict):
+            return None  # the full path says where
+        key.append((tuple(req.items()) if req else (), tuple(lim.items()) if lim else ()))
+    return tuple(key)
+
+
+def _all_strings(key: tuple) -> bool:
+    return all(
+        type(k) is str and type(v) is str for part in key if part is not None for items in part for k, v in items
+    )
+
+
 def effective_pod_request(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     """The pod's request in canonical units (bytes / milli-units), ``pods`` included.
 
     Zero entries are dropped. ``pointer`` is the JSON pointer of ``spec``; every error
-    names the offending field below it and carries ``obj``.
+    names the offending field below it and carries ``obj``. Pods with the same regular
+    containers' requests and limits share one answer (callers never change it).
     """
     if not isinstance(spec, dict):
         raise InputError("'spec' must be an object", pointer, obj)
+    key = _containers_key(spec)
+    if key is not None:
+        try:
+            hit = _BY_CONTAINERS.get(key)
+        except TypeError:  # an unhashable value: the full path reports it
+            key = hit = None
+        if hit is not None:
+            return hit
+    out = _effective(spec, pointer, obj)
+    if key is not None and _all_strings(key):
+        if len(_BY_CONTAINERS) >= _BY_CONTAINERS_MAX:
+            _BY_CONTAINERS.clear()
+        _BY_CONTAINERS[key] = out
+    return out
+
+
+def _effective(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     total = _aggregate(spec, pointer, obj)
     res = spec.get("resources")
     if res is not None:
