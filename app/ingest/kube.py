@@ -883,9 +883,11 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
                 continue
             if not isinstance(items, list):
                 raise InputError("'items' of a List must be an array", join_pointer(p, "items"))
-            stack.extend((it, join_pointer(p, "items", i)) for i, it in reversed(list(enumerate(items))))
+            base = p + "/items/"  # ``p`` is already a pointer; indices need no escaping
+            stack.extend(zip(reversed(items), [f"{base}{i}" for i in range(len(items) - 1, -1, -1)], strict=True))
         elif isinstance(v, list):
-            stack.extend((it, join_pointer(p, i)) for i, it in reversed(list(enumerate(v))))
+            base = p + "/"
+            stack.extend(zip(reversed(v), [f"{base}{i}" for i in range(len(v) - 1, -1, -1)], strict=True))
         elif isinstance(v, dict):
             out.append((v, p))
             if len(out) > max_objects:
@@ -898,6 +900,7 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
 
 
 def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> None:
+    groups: dict[str, str] = {}  # apiVersion -> API group, per request
     for o, p in flatten(objects, ptr, max_objects):
         api_version = o.get("apiVersion")
         kind = o.get("kind")
@@ -905,7 +908,10 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: 
             raise InputError("every object needs a string 'apiVersion'", join_pointer(p, "apiVersion"))
         if not isinstance(kind, str) or not kind:
             raise InputError("every object needs a string 'kind'", join_pointer(p, "kind"))
-        reader = READERS.get((api_group(api_version), kind))
+        group = groups.get(api_version)
+        if group is None:
+            group = groups[api_version] = api_group(api_version)
+        reader = READERS.get((group, kind))
         if reader is None:
             d.ignored[f"{api_version} {kind}"] = d.ignored.get(f"{api_version} {kind}", 0) + 1
             continue
