@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import copy
 
+from unittest.mock import patch
+
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.errors import InputError
 from app.ingest.request import read_request
@@ -276,3 +280,55 @@ def test_an_unknown_priority_class_of_a_running_pod_is_still_an_error() -> None:
     with pytest.raises(InputError) as e:
         read_request(request([node("n1"), pod("ok", node="n1"), pod("x", node="n1", priority_class="missing")]), SETTINGS)
     assert e.value.pointer == "/objects/2/spec/priorityClassName"
+
+
+def _kube_pods(draw: st.DrawFn) -> list[dict]:
+    from tests.kube import node, pod, priority_class
+
+    objs: list[dict] = [node("n0"), node("n1"), {**priority_class("never", 50), "preemptionPolicy": "Never"}]
+    if draw(st.booleans()):
+        objs.append(priority_class("fallback", 3, default=True))
+    for i in range(draw(st.integers(1, 8))):
+        deleting = draw(st.booleans())
+        p = pod(
+            f"p{draw(st.integers(0, 9)) if draw(st.integers(0, 9)) == 0 else i}",
+            ns=draw(st.sampled_from(["default", "default", "kube-system"])),
+            node=draw(st.sampled_from([None, "n0", "n1", "n1", "gone"] if draw(st.integers(0, 19)) == 0 else [None, "n0", "n1"])),
+            phase=draw(st.sampled_from([None, "Running", "Pending", "Succeeded"])),
+            priority=draw(st.sampled_from([None, 0, 100, 2_000_001_000])),
+            priority_class=draw(st.sampled_from([None, "never", "system-node-critical", "fallback", "missing"])),
+            cpu=draw(st.sampled_from([None, "1"])), memory=None,
+        )  # fmt: skip
+        if deleting:
+            p["metadata"]["deletionTimestamp"] = "2026-11-23T11:00:00Z"
+        objs.append(p)
+    return objs
+
+
+@st.composite
+def kube_pod_lists(draw: st.DrawFn) -> list[dict]:
+    return _kube_pods(draw)
+
+
+def _read(objs: list[dict], bulk: bool) -> tuple[str, object]:
+    from app.ingest import build
+    from tests.kube import request
+
+    with patch.object(build, "BULK", bulk):
+        try:
+            req = read_request(request(copy.deepcopy(objs)), SETTINGS)
+        except InputError as e:
+            return "error", (e.pointer, e.detail)
+        c = req.cluster
+        tasks = sorted((t.key, t.idx, t.status, t.node, t.priority, t.preemption_policy, t.critical, t.best_effort,
+                        t.job.key if t.job else None) for t in c.tasks)  # fmt: skip
+        return "ok", (tasks, dump(c), orjson.dumps(decide_request(read_request(request(copy.deepcopy(objs)), SETTINGS)).wire()))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kube_pod_lists())
+def test_bulk_classified_pods_are_what_reading_one_by_one_gives(objs: list[dict]) -> None:
+    """Kubernetes pods classified in bulk give the same tasks (state, node, priority,
+    preemption policy, critical and best-effort flags, job), model and answer, or the same
+    error, as pods read one by one."""
+    assert _read(objs, True) == _read(objs, False)

@@ -463,6 +463,11 @@ class _Inert:
         return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs)
 
 
+#: Classify pods running on their own in bulk (:func:`_drafts`); False reads every pod
+#: through ``one``, the path the bulk classification must reproduce (tests compare them).
+BULK = True
+
+
 def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
             inert: _Inert) -> None:  # fmt: skip
     """``one`` for each of ``pods`` (task rows from 0), with the inert ones classified in
@@ -475,7 +480,7 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
     keys = [f"{p.namespace}/{p.name}" for p in pods]
     node_idx = [nodes.get(p.node_name) if p.node_name else -1 for p in pods]
     unique = set(keys)
-    if len(unique) != n or not seen.isdisjoint(unique) or None in node_idx:
+    if not BULK or len(unique) != n or not seen.isdisjoint(unique) or None in node_idx:
         for i, p in enumerate(pods):
             one(i, p, p)
         return
