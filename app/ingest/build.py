@@ -125,7 +125,7 @@ def _resource_names(d: Draft) -> Iterable[str]:
     for p in d.pods:
         names.update(p.req)
     for b in d.pod_blocks:
-        for req in {id(r): r for r in b.req}.values():  # request maps are shared between pods
+        for req in dict(zip(map(id, b.req), b.req, strict=True)).values():  # request maps are shared between pods
             names.update(req)
     for g in d.groups:
         if g.min_resources:

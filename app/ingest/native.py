@@ -311,7 +311,8 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
                 if len(cache) < 100_000:
                     cache[key] = hit
             req_out.append(hit)  # shared: drafts never change their request map
-        stamps = [r.timestamp(t, "", None) if t is not None else 0.0 for t in created]
+        when = {t: r.timestamp(t, "", None) for t in set(created)}  # snapshots repeat timestamps a lot
+        stamps = list(map(when.__getitem__, created))
     except (ValueError, TypeError, InputError):
         return None
     return PodBlock(nss, names, uids, nodes, phases, prios, req_out, labels, groups, queues, roles, pres, stamps, base, False)
