@@ -252,3 +252,31 @@ def test_capacity_capability_cuts_a_run_like_one_by_one(capability: int) -> None
              {"plugins": [{"name": "predicates"}, {"name": "capacity"}, {"name": "binpack"}]}]  # fmt: skip
     seen = same(_cluster(12, pods, groups=[group], queues=queues, config={"actions": "allocate", "tiers": tiers}))
     assert seen["bound"] == (0 if capability < 12 else min(10, capability // 4))
+
+
+def test_kai_fractional_gpus_are_summed_one_at_a_time() -> None:
+    """KAI counts GPUs as fractions: 0.1 added 20 times is not 2.0 in floating point, so
+    a queue limit of 2 GPUs refuses the twentieth pod one by one; the runs must refuse it
+    too (the limit check repeats the handler's additions instead of multiplying)."""
+    objs = [node(f"n{i:02d}", cpu="1", gpu=1) for i in range(20)] + [kai_queue("q", 8, limit=2)]
+    objs.append({"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": "j", "namespace": "ml"},
+                 "spec": {"minMember": 20, "queue": "q", "priorityClassName": "train"}})  # fmt: skip
+    objs += [pod(f"j-{i}", ns="ml", cpu="1", gpu=None, annotations={"pod-group-name": "j", "gpu-fraction": "0.1"}) for i in range(20)]
+    seen = same(request(objs, config={"profile": "kai", "actions": "allocate"}))
+    assert seen["in_runs"] == 19 and seen["bound"] == 0
+
+
+def test_sums_past_2_to_the_53_are_placed_one_by_one() -> None:
+    """Quota sums of integer requests are exact in float64 only below 2**53; above it the
+    runs are not used (a multiplied sum could round differently from the repeated one)."""
+    big = 2**52 + 3
+    group, pods = _gang("big", 8, {"cpu": "1", "memory": str(big)}, min_member=7, queue="q")
+    queues = [{"name": "q", "capability": {"memory": "31525197391593491"}}, {"name": "default"}]
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "capacity"}, {"name": "binpack"}]}]  # fmt: skip
+    body = _cluster(8, pods, groups=[group], queues=queues, config={"actions": "allocate", "tiers": tiers})
+    body["cluster"]["hyperNodes"] = []
+    for n in body["cluster"]["nodes"]:
+        n["allocatable"]["memory"] = str(big)
+    seen = same(body)
+    assert seen["in_runs"] == 0 and seen["bound"] == 0

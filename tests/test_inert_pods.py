@@ -283,15 +283,17 @@ def test_an_unknown_priority_class_of_a_running_pod_is_still_an_error() -> None:
 
 
 def _kube_pods(draw: st.DrawFn) -> list[dict]:
-    from tests.kube import node, pod, priority_class
+    from tests.kube import node, pod, podgroup, priority_class
 
     objs: list[dict] = [node("n0"), node("n1"), {**priority_class("never", 50), "preemptionPolicy": "Never"}]
     if draw(st.booleans()):
         objs.append(priority_class("fallback", 3, default=True))
+    for g in draw(st.lists(st.sampled_from(["p1", "p1#pod", "p2"]), unique=True, max_size=3)):  # gangs named like pods
+        objs += [podgroup(g), pod(f"in-{g}", group=g)]
     for i in range(draw(st.integers(1, 8))):
         deleting = draw(st.booleans())
         p = pod(
-            f"p{draw(st.integers(0, 9)) if draw(st.integers(0, 9)) == 0 else i}",
+            draw(st.sampled_from([f"p{i}", f"p{i}", f"p{draw(st.integers(0, 9))}", "p1", "p1#pod"])),
             ns=draw(st.sampled_from(["default", "default", "kube-system"])),
             node=draw(st.sampled_from([None, "n0", "n1", "n1", "gone"] if draw(st.integers(0, 19)) == 0 else [None, "n0", "n1"])),
             phase=draw(st.sampled_from([None, "Running", "Pending", "Succeeded"])),
@@ -332,3 +334,26 @@ def test_bulk_classified_pods_are_what_reading_one_by_one_gives(objs: list[dict]
     preemption policy, critical and best-effort flags, job), model and answer, or the same
     error, as pods read one by one."""
     assert _read(objs, True) == _read(objs, False)
+
+
+@pytest.mark.parametrize("queues", [False, True], ids=["named", "unknown queues"])
+def test_pods_named_like_gangs_are_renamed_in_pod_order_in_bulk_too(queues: bool) -> None:
+    """Two running pods whose names clash with gangs ("x" and "x#pod"): one is classified
+    in bulk, the other (a priority from its class) read one by one; the "#pod" keys, and
+    the first unknown queue reported, follow pod order either way."""
+    from tests.kube import node, pod, podgroup, priority_class
+
+    lab = (lambda q: {"kai.scheduler/queue": q}) if queues else (lambda q: None)
+    objs = [
+        node("n1"), priority_class("pc", 5), podgroup("x", ns="ns"), podgroup("x#pod", ns="ns"),
+        pod("g0", ns="ns", group="x"), pod("g1", ns="ns", group="x#pod"),
+        pod("x", ns="ns", node="n1", labels=lab("qa")),
+        pod("x#pod", ns="ns", node="n1", priority_class="pc", labels=lab("qb")),
+    ]  # fmt: skip
+    bulk, plain = _read(objs, True), _read(objs, False)
+    assert bulk == plain
+    if queues:
+        assert bulk == ("error", ("/objects/6/metadata/labels/kai.scheduler~1queue", "queue 'qa' does not exist"))
+    else:
+        tasks = {t[0]: t[-1] for t in bulk[1][0]}  # type: ignore[index]
+        assert tasks["ns/x"] == "ns/x#pod#pod" and tasks["ns/x#pod"] == "ns/x#pod#pod#pod"

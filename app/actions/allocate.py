@@ -401,7 +401,7 @@ class Allocate(Action):
             # copies of ``req`` each pool node still takes: only this loop changes them
             left = dict(zip(pool.tolist(), room[keep].tolist(), strict=True))
             heap = self._heap(ssn, rep, pool, explain=(job, len(cls), phase) if ssn.explain else None)
-            if self.batched and not ready_at_start and ssn.readiness_from_counts():
+            if self.batched and not ready_at_start and ssn.readiness_from_counts() and exact_accounting(ssn, job):
                 placed, stop = self._place_runs(ssn, job, sg, cls, placed, heap, left, stmt, queue, phase == "idle")
                 if stop:
                     return placed
@@ -616,6 +616,16 @@ def _put(d: dict[str, int], k: str, v: int | None) -> None:
         d.pop(k, None)
     else:
         d[k] = v
+
+
+def exact_accounting(ssn: Session, job: Job) -> bool:
+    """True when the plugins' float accounting (queue and job sums of integer
+    requests) stays exact whatever the order of evictions and placements: every sum is
+    bounded by what the nodes hold plus the job's pending requests, all below 2**53."""
+    c = ssn.cluster
+    rows = [t.idx for t in pending_tasks(job)]
+    bound = c.used.sum(axis=0) + c.pipelined.sum(axis=0) + c.task_req[rows].sum(axis=0)
+    return bool((bound < 2**53).all())
 
 
 def pending_tasks(job: Job) -> list[Task]:

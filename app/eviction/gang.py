@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from app.actions.allocate import PIPELINED_OR_READY, Allocate, fit_counts, pending_tasks, signature
+from app.actions.allocate import PIPELINED_OR_READY, Allocate, exact_accounting, fit_counts, pending_tasks, signature
 from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
@@ -726,16 +726,6 @@ _MONOTONE: dict[str, frozenset[type]] = {
     "job_ready": frozenset({Gang}),
     "job_pipelined": frozenset({Gang}),
 }
-
-
-def exact_accounting(ssn: Session, job: Job) -> bool:
-    """True when the plugins' float accounting (queue and job sums of integer
-    requests) stays exact whatever the order of evictions and placements: every sum is
-    bounded by what the nodes hold plus the job's pending requests, all below 2**53."""
-    c = ssn.cluster
-    pending = pending_tasks(job)
-    bound = c.used.sum(axis=0) + c.pipelined.sum(axis=0) + (np.sum([t.req for t in pending], axis=0) if pending else 0)
-    return bool((bound < 2**53).all())
 
 
 def _key(kept: list[Bundle]) -> tuple[int, ...]:

@@ -371,15 +371,19 @@ def _tasks_and_jobs(
         _block(b, start, one, seen, nodes, inert)
         start += len(b)
     # Pods on their own get a job of one named like the pod; a pod whose name is also a
-    # gang's takes "#pod" (again, until the name is free).
+    # gang's takes "#pod" (again, until the name is free), in pod order.
     clash = set(jobs)  # the gangs' keys
     taken = clash | {t.key for t, _ in singles}
     taken.update(inert.keys)
-    for t, p in singles:
-        key = _free_key(t.key, taken) if t.key in clash else t.key
-        jobs[key] = _single_job(t, p, key)
+    named = [(t.idx, t.key) for t, _ in singles if t.key in clash]
     if not clash.isdisjoint(inert.keys):
-        inert.keys = [_free_key(k, taken) if k in clash else k for k in inert.keys]
+        named += [(row, k) for row, k in zip(inert.rows, inert.keys, strict=True) if k in clash]
+    renamed = {row: _free_key(key, taken) for row, key in sorted(named)}  # task row -> its job's key
+    for t, p in singles:
+        key = renamed.get(t.idx, t.key)
+        jobs[key] = _single_job(t, p, key)
+    if renamed:
+        inert.keys = [renamed.get(row, k) for row, k in zip(inert.rows, inert.keys, strict=True)]
     for job in jobs.values():
         if len(job.tasks) == 1 and not job.subgroup_policies:
             job.count_single()

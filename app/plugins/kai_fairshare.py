@@ -117,6 +117,15 @@ def divide(total: float, qs: list[KaiQueue], r: int) -> None:
             remaining -= 1
 
 
+def _after(total: np.ndarray, v: np.ndarray, copies: int) -> np.ndarray:
+    """``total`` after each of ``copies`` additions of ``v``, added one at a time as the
+    event handler adds them (GPUs are fractions here, so the float sums must be the same
+    sequence, not ``copies * v``); one row per addition."""
+    if copies == 1:
+        return total + v
+    return np.add.accumulate(np.vstack([total, np.broadcast_to(v, (copies, len(v)))]), axis=0)[1:]
+
+
 class KaiFairShare(Plugin):
     name = "kai-proportion"
     summary = "KAI quota / over-quota weight / limit / queue priority; fair share top-down"
@@ -301,20 +310,17 @@ class KaiFairShare(Plugin):
             return True
         if q.children:
             return False  # only leaf queues hold jobs
-        v = self._vec(task.req) * copies  # type: ignore[arg-type]
+        v = self._vec(task.req)  # type: ignore[arg-type]
+        asked = v > 0
         non_preemptible = task.job is not None and not is_preemptible(task.job)
         name = queue.name
         seen = set()
         while name in self.queues and name not in seen:
             seen.add(name)
             kq = self.queues[name]
-            asked = v > 0
-            over_limit = (kq.limit >= 0) & (kq.limit < kq.allocated + v) & asked
-            if over_limit.any():
+            if ((kq.limit >= 0) & (kq.limit < _after(kq.allocated, v, copies)) & asked).any():
                 return False
-            if non_preemptible:
-                over = (kq.deserved >= 0) & (kq.deserved < kq.allocated_np + v) & asked
-                if over.any():
-                    return False
+            if non_preemptible and ((kq.deserved >= 0) & (kq.deserved < _after(kq.allocated_np, v, copies)) & asked).any():
+                return False
             name = kq.parent
         return True
