@@ -360,7 +360,10 @@ class InertPods:
         """Each pod's queue as an ordinal into the returned names (computed once)."""
         if self._queue_ords is None:
             names = {q: i for i, q in enumerate(dict.fromkeys(self.queues))}  # first-seen order
-            ords = np.fromiter(map(names.__getitem__, self.queues), dtype=np.intp, count=len(self.queues))
+            if len(names) == 1:  # the common case: every pod on its own in one queue
+                ords = np.zeros(len(self.queues), dtype=np.intp)
+            else:
+                ords = np.fromiter(map(names.__getitem__, self.queues), dtype=np.intp, count=len(self.queues))
             self._queue_ords = (ords, list(names))
         return self._queue_ords
 
@@ -369,7 +372,10 @@ class InertPods:
         if self._queue_totals is None:
             ords, names = self.queue_ordinals()
             totals = np.zeros((len(names), task_req.shape[1]), dtype=np.int64)
-            np.add.at(totals, ords, task_req[self.rows])
+            if len(names) == 1:
+                totals[0] = task_req[self.rows].sum(axis=0)
+            else:
+                np.add.at(totals, ords, task_req[self.rows])
             self._queue_totals = totals
         return self._queue_totals
 
@@ -434,6 +440,7 @@ class Cluster:
         self._task_index: dict[str, Task] | None = None
         self._active_index: tuple[list[Task], dict[str, Task]] | None = None
         self._ordinals: dict[str, tuple[list[Task], np.ndarray, list[str]]] = {}
+        self._rows: tuple[list[Task], np.ndarray] | None = None
         self.inert = inert if inert is not None and len(inert) else None
         self.queues = queues
         self.topology = topology
@@ -529,6 +536,16 @@ class Cluster:
             hit = self._ordinals[key] = (tasks, np.asarray(ords, dtype=np.int64), list(names))
         return status, hit[1], hit[2]
 
+    def _task_rows(self) -> np.ndarray:
+        """Each active task's row of ``task_req`` (computed once per task list)."""
+        tasks = self._tasks
+        if self._positional:
+            return np.arange(len(tasks), dtype=np.intp)
+        hit = self._rows
+        if hit is None or hit[0] is not tasks:
+            hit = self._rows = (tasks, np.fromiter((t.idx for t in tasks), dtype=np.intp, count=len(tasks)))
+        return hit[1]
+
     def sum_by(self, key: str, states: frozenset[TaskStatus]) -> Mapping[str, np.ndarray]:
         """Σ requests of the tasks in ``states`` per queue or per job (every queue or job
         with a task appears, with zeros when none of its tasks is in ``states``)."""
@@ -537,9 +554,7 @@ class Cluster:
         mask = np.isin(status, wanted) & (ords >= 0)
         out = np.zeros((len(names), self.resources.size), dtype=np.int64)
         if mask.any():
-            rows = np.arange(len(self._tasks), dtype=np.intp) if self._positional else np.fromiter(
-                (t.idx for t in self._tasks), dtype=np.intp, count=len(self._tasks))  # fmt: skip
-            np.add.at(out, ords[mask], self.task_req[rows[mask]])
+            np.add.at(out, ords[mask], self.task_req[self._task_rows()[mask]])
         sums = {n: out[i] for i, n in enumerate(names)}
         inert = self.inert
         if inert is None:
