@@ -127,7 +127,7 @@ def _inert_columns(inert: InertPods, leaf_names: list[str]) -> JobColumns:
     """The jobs of the inert pods: each Running on its node, as :func:`_single_state` says
     of a Running or Bound pod on its own."""
     state, message = _SINGLE[TaskStatus.RUNNING], "1/1 tasks ready, 0 pending, minAvailable 1"
-    return JobColumns(inert.keys, [leaf_names[n] for n in inert.nodes.tolist()], state, message)
+    return JobColumns(inert.keys, list(map(leaf_names.__getitem__, inert.nodes.tolist())), state, message)
 
 
 def run_session(req: Request) -> Session:
