@@ -7,6 +7,7 @@ and reported as a warning, never rejected: users post whole dumps.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 import orjson
@@ -875,6 +876,26 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
     """``objects`` may be a list, a ``List``, or lists of Lists; yield (object, pointer)."""
     out: list[tuple[dict, str]] = []
     stack: list[tuple[Any, str]] = [(objects, ptr)]
+
+    def expand(seq: list, base: str) -> None:
+        """Visit ``seq`` next, in order (``base``: its pointer plus "/"; ``p`` is already a
+        pointer, indices need no escaping). A run of plain objects, none of them a List,
+        is taken in one step, as visiting them one by one would."""
+        if set(map(type, seq)) == {dict}:
+            try:
+                kinds = set(map(dict.get, seq, repeat("kind")))
+            except TypeError:  # a kind that is not a string: visited one at a time (the reader says why)
+                kinds = {"List"}
+            if not any(k == "List" or (isinstance(k, str) and k.endswith("List")) for k in kinds):
+                room = max_objects - len(out)
+                if len(seq) > room:
+                    raise LimitError(
+                        f"more than {max_objects} objects (limit GANGPLANK_MAX_OBJECTS)", f"{base}{room}", kind="too-many-objects"
+                    )
+                out.extend(zip(seq, [f"{base}{i}" for i in range(len(seq))], strict=True))
+                return
+        stack.extend(zip(reversed(seq), [f"{base}{i}" for i in range(len(seq) - 1, -1, -1)], strict=True))
+
     while stack:
         v, p = stack.pop()
         if isinstance(v, dict) and _is_list(v):
@@ -883,11 +904,9 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
                 continue
             if not isinstance(items, list):
                 raise InputError("'items' of a List must be an array", join_pointer(p, "items"))
-            base = p + "/items/"  # ``p`` is already a pointer; indices need no escaping
-            stack.extend(zip(reversed(items), [f"{base}{i}" for i in range(len(items) - 1, -1, -1)], strict=True))
+            expand(items, p + "/items/")
         elif isinstance(v, list):
-            base = p + "/"
-            stack.extend(zip(reversed(v), [f"{base}{i}" for i in range(len(v) - 1, -1, -1)], strict=True))
+            expand(v, p + "/")
         elif isinstance(v, dict):
             out.append((v, p))
             if len(out) > max_objects:
