@@ -280,3 +280,19 @@ def test_sums_past_2_to_the_53_are_placed_one_by_one() -> None:
         n["allocatable"]["memory"] = str(big)
     seen = same(body)
     assert seen["in_runs"] == 0 and seen["bound"] == 0
+
+
+def test_large_sums_of_round_requests_still_go_in_runs() -> None:
+    """Past 2**53 bytes, sums of requests that are all multiples of 2**30 are still exact
+    in float64 (below 2**83), so the runs are used, and agree with one by one."""
+    gib = 2**30
+    group, pods = _gang("huge", 8, {"cpu": "1", "memory": str(3 * 2**21 * gib)}, min_member=6, queue="q")  # 2**52.58 bytes each
+    queues = [{"name": "q", "capability": {"memory": str(20 * 3 * 2**21 * gib)}}, {"name": "default"}]
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "capacity"}, {"name": "proportion"}, {"name": "binpack"}]}]  # fmt: skip
+    body = _cluster(8, pods, groups=[group], queues=queues, config={"actions": "allocate", "tiers": tiers})
+    body["cluster"]["hyperNodes"] = []
+    for n in body["cluster"]["nodes"]:
+        n["allocatable"]["memory"] = str(3 * 2**21 * gib)
+    seen = same(body)
+    assert seen["in_runs"] > 0 and seen["bound"] == 8

@@ -620,12 +620,18 @@ def _put(d: dict[str, int], k: str, v: int | None) -> None:
 
 def exact_accounting(ssn: Session, job: Job) -> bool:
     """True when the plugins' float accounting (queue and job sums of integer
-    requests) stays exact whatever the order of evictions and placements: every sum is
-    bounded by what the nodes hold plus the job's pending requests, all below 2**53."""
+    requests) stays exact whatever the order of evictions and placements. Every sum is
+    bounded by what the nodes hold plus the job's pending requests; every addend is a
+    task's request, so when all requests of a resource are multiples of ``2**k`` so is
+    every sum, and float64 holds those exactly below ``2**(53 + k)`` (memory in bytes is
+    usually a multiple of 2**20, so a large cluster's byte sums stay exact)."""
     c = ssn.cluster
     rows = [t.idx for t in pending_tasks(job)]
     bound = c.used.sum(axis=0) + c.pipelined.sum(axis=0) + c.task_req[rows].sum(axis=0)
-    return bool((bound < 2**53).all())
+    every = np.bitwise_or.reduce(c.task_req, axis=0) if len(c.task_req) else np.zeros_like(bound)
+    lowest = every & -every  # per resource, the largest power of two dividing every request
+    limit = np.where(lowest > 0, lowest.astype(np.float64) * 2.0**53, np.inf)
+    return bool((bound < limit).all())
 
 
 def pending_tasks(job: Job) -> list[Task]:
