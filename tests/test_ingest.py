@@ -300,3 +300,25 @@ def test_native_form_builds_the_same_model_as_kubernetes_objects():
     a = canonical(model(objects))
     b = canonical(read_request({"cluster": native, "options": {"now": "2026-11-23T12:00:00Z"}}, S).cluster)
     assert a == b
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_a_boolean_quantity_is_refused_after_the_same_number_was_remembered(value):
+    """The native fast readers remember converted maps; ``True == 1`` and ``False == 0``
+    in Python, so a boolean must never be answered from a map remembered for a number."""
+    nodes = [{"name": f"n{i}", "allocatable": {"cpu": "8", "nvidia.com/gpu": int(value)}} for i in range(2)]
+    bad_node = {"name": "nb", "allocatable": {"cpu": "8", "nvidia.com/gpu": value}}
+    with pytest.raises(InputError) as e:
+        read_request({"cluster": {"nodes": [*nodes, bad_node]}}, Settings())
+    assert e.value.pointer == "/cluster/nodes/2/allocatable/nvidia.com~1gpu" and "boolean" in e.value.detail
+    pods = [{"name": f"p{i}", "requests": {"cpu": int(value)}} for i in range(70)] + [{"name": "pb", "requests": {"cpu": value}}]
+    with pytest.raises(InputError) as e:
+        read_request({"cluster": {"nodes": nodes, "pods": pods}}, Settings())
+    assert e.value.pointer == "/cluster/pods/70/requests/cpu" and "boolean" in e.value.detail
+
+
+def test_an_unhashable_allocatable_value_is_a_clear_error():
+    nodes = [{"name": "n0", "labels": {"r": "a"}, "allocatable": {"cpu": "8", "mem": ["x/g"]}}]
+    with pytest.raises(InputError) as e:
+        read_request({"cluster": {"nodes": nodes}}, Settings())
+    assert e.value.pointer.startswith("/cluster/nodes/0/allocatable")

@@ -8,6 +8,7 @@ ceremony: pods give their effective ``requests`` directly and name their gang wi
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -299,6 +300,8 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
         return None
     if any(lab and r.plain_str_map(lab) is None for lab in labels):
         return None
+    if bool in set(map(type, chain.from_iterable(map(dict.values, filter(None, reqs))))):
+        return None  # True == 1: a cached request must not answer for a boolean (the full reader refuses it)
     req_out = []
     cache = _REQ_CACHE
     try:
@@ -340,7 +343,12 @@ def _node_fast(o: dict, p: str) -> NodeDraft | None:
     elif type(alloc) is not dict:
         return None
     key = tuple(alloc.items())
-    hit = _ALLOC_CACHE.get(key)
+    if bool in map(type, alloc.values()):
+        return None  # True == 1: a cached number must not answer for a boolean (the full reader refuses it)
+    try:
+        hit = _ALLOC_CACHE.get(key)
+    except TypeError:  # an unhashable value: the full reader says what is wrong
+        return None
     if hit is None:
         try:
             if any(check_resource_name(k) is not None for k, _ in key):
