@@ -390,6 +390,7 @@ def _tasks_and_jobs(
             continue
         _assign_subgroups(job)
         job.recount()
+
     def later(src: tuple, row: int, status: int, node: int) -> tuple[PodDraft, tuple]:
         """The pod of an inert entry whose ``new_task`` arguments were left for later (a
         pod-block row, or a pod ``_drafts`` classified in bulk), and those arguments as
