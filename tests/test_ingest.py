@@ -322,3 +322,17 @@ def test_an_unhashable_allocatable_value_is_a_clear_error():
     with pytest.raises(InputError) as e:
         read_request({"cluster": {"nodes": nodes}}, Settings())
     assert e.value.pointer.startswith("/cluster/nodes/0/allocatable")
+
+
+@pytest.mark.parametrize("pods", [1, 70], ids=["record by record", "column by column"])
+def test_native_fast_readers_check_resource_names(pods):
+    """The fast readers refuse what the full reader refuses: a resource name too long."""
+    bad = "x" * 300
+    nodes = [{"name": "n0", "allocatable": {"cpu": "8"}}]
+    records = [{"name": f"p{i}", "requests": {"cpu": "1"}} for i in range(pods - 1)] + [{"name": "pb", "requests": {bad: "1"}}]
+    with pytest.raises(InputError) as e:
+        read_request({"cluster": {"nodes": nodes, "pods": records}}, Settings())
+    assert e.value.pointer == f"/cluster/pods/{pods - 1}/requests/{bad}"
+    with pytest.raises(InputError) as e:
+        read_request({"cluster": {"nodes": [*nodes, {"name": "n1", "allocatable": {bad: "1"}}]}}, Settings())
+    assert e.value.pointer == f"/cluster/nodes/1/allocatable/{bad}"

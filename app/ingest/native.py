@@ -25,7 +25,7 @@ from app.ingest.kube import (
     selector,
     subgroup_policies,
 )
-from app.ingest.quantity import canonical_quantity, check_resource_name, quantity_map
+from app.ingest.quantity import CACHE_MAX, canonical_quantity, check_resource_name, quantity_map
 from app.model.cluster import PodDisruptionBudget, PriorityClass, Queue
 from app.model.selectors import LabelSelector
 from app.topology.tree import HyperNodeSpec, MemberSpec
@@ -306,13 +306,11 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
     cache = _REQ_CACHE
     try:
         for r_ in reqs:
-            key = tuple(r_.items()) if r_ else ()
-            hit = cache.get(key)
+            hit = cache.get(tuple(r_.items()) if r_ else ())  # the hot loop: the lookup of _remembered inline
             if hit is None:
-                hit = {k: canonical_quantity(k, v) for k, v in key}
-                hit["pods"] = hit.get("pods", 0) + 1000
-                if len(cache) < 100_000:
-                    cache[key] = hit
+                hit = _remembered(r_ or {}, cache, pod=True)
+                if hit is None:
+                    return None
             req_out.append(hit)  # shared: drafts never change their request map
         when = {t: r.timestamp(t, "", None) for t in set(created)}  # snapshots repeat timestamps a lot
         stamps = list(map(when.__getitem__, created))
@@ -323,6 +321,34 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
 
 _NODE_KEYS = frozenset({"name", "uid", "labels", "allocatable", "unschedulable", "ready"})
 _ALLOC_CACHE: dict[tuple, dict[str, int]] = {}
+
+
+def _remembered(raw: dict, cache: dict[tuple, dict[str, int]], *, pod: bool) -> dict[str, int] | None:
+    """The resource map ``raw`` in canonical units (``pod``: a pod's request, its pod slot
+    added), converted once per distinct map and shared (callers never change it); None
+    when anything in it is not plainly valid, for the full reader to report: a resource
+    name, a quantity, an unhashable value, or a boolean (``True == 1`` would otherwise
+    find the map remembered for the number)."""
+    if bool in map(type, raw.values()):
+        return None
+    key = tuple(raw.items())
+    try:
+        hit = cache.get(key)
+    except TypeError:
+        return None
+    if hit is None:
+        if any(check_resource_name(k) is not None for k in raw):
+            return None
+        try:
+            hit = {k: canonical_quantity(k, v) for k, v in key}
+        except (ValueError, TypeError):
+            return None
+        if pod:
+            hit["pods"] = hit.get("pods", 0) + 1000
+        if len(cache) >= CACHE_MAX:
+            cache.clear()
+        cache[key] = hit
+    return hit
 
 
 def _node_fast(o: dict, p: str) -> NodeDraft | None:
@@ -342,22 +368,9 @@ def _node_fast(o: dict, p: str) -> NodeDraft | None:
         alloc = {}
     elif type(alloc) is not dict:
         return None
-    key = tuple(alloc.items())
-    if bool in map(type, alloc.values()):
-        return None  # True == 1: a cached number must not answer for a boolean (the full reader refuses it)
-    try:
-        hit = _ALLOC_CACHE.get(key)
-    except TypeError:  # an unhashable value: the full reader says what is wrong
-        return None
+    hit = _remembered(alloc, _ALLOC_CACHE, pod=False)
     if hit is None:
-        try:
-            if any(check_resource_name(k) is not None for k, _ in key):
-                return None
-            hit = {k: canonical_quantity(k, v) for k, v in key}
-        except (ValueError, TypeError):
-            return None
-        if len(_ALLOC_CACHE) < 4096:
-            _ALLOC_CACHE[key] = hit
+        return None
     return NodeDraft(name, uid, labels, (), unschedulable, ready, dict(hit), p, {"kind": "Node", "name": name})
 
 
@@ -387,16 +400,11 @@ def _pod_fast(o: dict, p: str) -> PodDraft | None:
     if labels is None:
         return None
     raw = get("requests")
-    req: dict[str, int] = {}
-    if raw is not None:
-        if type(raw) is not dict:
-            return None
-        try:
-            for k, v in raw.items():
-                req[k] = canonical_quantity(k, v)
-        except (ValueError, TypeError):
-            return None
-    req["pods"] = req.get("pods", 0) + 1000
+    if raw is not None and type(raw) is not dict:
+        return None
+    req = _remembered(raw or {}, _REQ_CACHE, pod=True)
+    if req is None:
+        return None
     created = get("createdAt")
     try:
         ts = r.timestamp(created, "", None) if created is not None else 0.0
