@@ -109,12 +109,7 @@ def _single_state(cluster: Cluster, job: Job, memo: dict[tuple[TaskStatus, int],
     key = (st, job.min_available)
     hit = memo.get(key) if memo is not None else None
     if hit is None:
-        state = _SINGLE.get(st, "Pending")
-        if job.min_available > 1 and st in READY and st != TaskStatus.SUCCEEDED:
-            state = "Incomplete"  # a gang of one pod that asks for more
-        ready = 1 if st in READY else 0
-        pending = 1 if st == TaskStatus.PENDING else 0
-        hit = (state, f"{ready}/1 tasks ready, {pending} pending, minAvailable {job.min_available}")
+        hit = _single_text(st, job.min_available)
         if memo is not None:
             memo[key] = hit
     hyper = None
@@ -123,10 +118,20 @@ def _single_state(cluster: Cluster, job: Job, memo: dict[tuple[TaskStatus, int],
     return JobState(job.key, hit[0], hyper, hit[1])
 
 
+def _single_text(st: TaskStatus, min_available: int) -> tuple[str, str]:
+    """The state and message of a job of one task in state ``st``."""
+    state = _SINGLE.get(st, "Pending")
+    if min_available > 1 and st in READY and st != TaskStatus.SUCCEEDED:
+        state = "Incomplete"  # a gang of one pod that asks for more
+    ready = 1 if st in READY else 0
+    pending = 1 if st == TaskStatus.PENDING else 0
+    return state, f"{ready}/1 tasks ready, {pending} pending, minAvailable {min_available}"
+
+
 def _inert_columns(inert: InertPods, leaf_names: list[str]) -> JobColumns:
-    """The jobs of the inert pods: each Running on its node, as :func:`_single_state` says
-    of a Running or Bound pod on its own."""
-    state, message = _SINGLE[TaskStatus.RUNNING], "1/1 tasks ready, 0 pending, minAvailable 1"
+    """The jobs of the inert pods: each Running or Bound on its node (both read the same as
+    a job of one, minimum 1), as :func:`_single_state` says."""
+    state, message = _single_text(TaskStatus.RUNNING, 1)
     return JobColumns(inert.keys, list(map(leaf_names.__getitem__, inert.nodes.tolist())), state, message)
 
 

@@ -496,7 +496,9 @@ class Allocate(Action):
         return placed, False
 
     def _states(self, c: Any, rep: Task, nodes: list[int], idle_room: bool) -> list[TaskStatus]:
-        """The state :meth:`place` gives a task like ``rep`` on each of ``nodes`` (one each)."""
+        """The state a task like ``rep`` takes on each of ``nodes`` (one each): Pipelined when
+        nominating (after evictions), Allocated when the node's idle capacity holds it and
+        leaves its future-idle capacity intact, else Pipelined onto capacity that frees up."""
         if self.nominate:
             return [TaskStatus.PIPELINED] * len(nodes)
         if idle_room:
@@ -553,21 +555,14 @@ class Allocate(Action):
 
     def place(self, ssn: Session, job: Job, t: Task, n: int, stmt: Statement, *, idle_room: bool = False) -> None:
         """Allocate ``t`` on ``n`` when its idle capacity holds it (``idle_room``: the caller
-        knows it does), else pipeline it onto capacity that frees up."""
-        c = ssn.cluster
-        if self.nominate:
-            stmt.pipeline(t, n, eviction_occurred=True)
-        elif idle_room or ((c.idle_of(n) >= t.req).all() and (c.future_idle_of(n) >= t.req).all()):
+        knows it does), else pipeline it onto capacity that frees up (:meth:`_states`; the
+        runs of :meth:`_place_runs` decide and track the same way)."""
+        (state,) = self._states(ssn.cluster, t, [n], idle_room)
+        if state is TaskStatus.ALLOCATED:
             stmt.allocate(t, n)
         else:
-            stmt.pipeline(t, n, eviction_occurred=False)
-        topo = c.topology
-        h = int(topo.node_hypernode[n])
-        old = ssn.job_hypernode.get(job.key)
-        ssn.job_hypernode[job.key] = h if old is None else topo.lca_of_hypernodes(old, h)
-        if t.subgroup is not None:
-            old = ssn.subgroup_hypernode.get(t.subgroup.uid)
-            ssn.subgroup_hypernode[t.subgroup.uid] = h if old is None else topo.lca_of_hypernodes(old, h)
+            stmt.pipeline(t, n, eviction_occurred=self.nominate)
+        self._track_many(ssn, job, [t], [n])
 
     @staticmethod
     def _current_hn(ssn: Session, job: Job, sg: SubGroup | None) -> int | None:

@@ -231,12 +231,7 @@ class GangEviction:
         slots = SlotCount(ssn, job, domain, [])
         if slots.active and slots.total < slots.need:
             return False
-        stmt = ssn.statement()
-        saved = self.alloc._save(ssn, job)
-        ok = self.simulate(ssn, job, domain, stmt)
-        stmt.discard()
-        self.alloc._restore(ssn, job, saved)
-        return ok
+        return self.attempt(ssn, job, domain, [], [], commit=False)
 
     # -- one domain ---------------------------------------------------------------------------
     def try_domain(self, ssn: Session, job: Job, domain: int, need: np.ndarray, bundles: list[Bundle]) -> str:
@@ -454,26 +449,15 @@ class GangEviction:
         first steps already taken (:meth:`simulated` on the same victims)."""
         if ready is not None:
             assert commit and ready.ok and ready.victims is victims
-            stmt, saved, ok = ready.stmt, ready.saved, True
-        else:
-            stmt = ssn.statement()
-            stmt.evict_many(victims, "", self.kind, job.key)
-            saved = self.alloc._save(ssn, job)
-            if not commit:
-                ok = self.simulate(ssn, job, domain, stmt)
-                stmt.discard()
-                self.alloc._restore(ssn, job, saved)
-                return ok
-            ok = self.simulate(ssn, job, domain, stmt)
-        if ok:
-            self.trim(ssn, stmt, victims)
-            self.describe(stmt, job, chosen)
+        sim = ready if ready is not None else self.simulated(ssn, job, domain, victims)
+        if sim.ok and commit:
+            self.trim(ssn, sim.stmt, victims)
+            self.describe(sim.stmt, job, chosen)
             self.alloc.note_domain(ssn, job)
-            stmt.commit()
+            sim.stmt.commit()
             return True
-        stmt.discard()
-        self.alloc._restore(ssn, job, saved)
-        return False
+        sim.drop(ssn, self.alloc, job)
+        return sim.ok
 
     def simulate(self, ssn: Session, job: Job, domain: int, stmt: Statement) -> bool:
         groups = self.alloc.worksheet(ssn, job)

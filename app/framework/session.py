@@ -429,9 +429,7 @@ class Session:
             t.node = n
         for matrix, picked in ((c.used, [t for t in tasks if t.status is not TaskStatus.PIPELINED]),
                                (c.pipelined, [t for t in tasks if t.status is TaskStatus.PIPELINED])):  # fmt: skip
-            if len(picked) == 1:
-                matrix[picked[0].node] += picked[0].req
-            elif picked:
+            if picked:
                 np.add.at(matrix, *_node_rows(picked))
         for h in self._alloc_many:
             h(tasks)

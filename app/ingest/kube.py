@@ -867,9 +867,14 @@ def api_group(api_version: str) -> str:
     return api_version.rsplit("/", 1)[0] if "/" in api_version else ""
 
 
+def _list_kind(kind: Any) -> bool:
+    """``kind`` names a list: ``List``, or ``<Kind>List`` (which counts only with ``items``)."""
+    return kind == "List" or (isinstance(kind, str) and kind.endswith("List"))
+
+
 def _is_list(v: dict) -> bool:
     kind = v.get("kind")
-    return kind == "List" or (isinstance(kind, str) and kind.endswith("List") and "items" in v)
+    return _list_kind(kind) and (kind == "List" or "items" in v)
 
 
 def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
@@ -886,7 +891,7 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
                 kinds = set(map(dict.get, seq, repeat("kind")))
             except TypeError:  # a kind that is not a string: visited one at a time (the reader says why)
                 kinds = {"List"}
-            if not any(k == "List" or (isinstance(k, str) and k.endswith("List")) for k in kinds):
+            if not any(map(_list_kind, kinds)):
                 room = max_objects - len(out)
                 if len(seq) > room:
                     raise LimitError(

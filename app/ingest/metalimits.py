@@ -8,8 +8,9 @@ oversized label would otherwise be hashed, compared and copied on every selector
 
 Only sizes are checked (no per-label regular expression): the common case costs one
 ``max(map(len, ...))`` per map, in C, and native records are first checked all at once
-(the longest key and value over every map); only if that fails is each map looked at. Malformed maps (non-string values) are left to the
-readers, which report them with their own messages.
+(the longest key and value over every map); only if that fails is each map looked at.
+Malformed maps (non-string values) are left to the readers, which report them with
+their own messages.
 """
 
 from __future__ import annotations

@@ -438,9 +438,8 @@ class Cluster:
         self._tasks = tasks
         self._jobs = jobs
         self._task_index: dict[str, Task] | None = None
-        self._active_index: tuple[list[Task], dict[str, Task]] | None = None
-        self._ordinals: dict[str, tuple[list[Task], np.ndarray, list[str]]] = {}
-        self._rows: tuple[list[Task], np.ndarray] | None = None
+        # what is worked out once per list of active tasks (see :meth:`_per_tasks`)
+        self._memo: dict[str, tuple[list[Task], Any]] = {}
         self.inert = inert if inert is not None and len(inert) else None
         self.queues = queues
         self.topology = topology
@@ -483,12 +482,18 @@ class Cluster:
         """The task of pod ``key`` ("namespace/name"), without building the inert pods'
         objects when it is not one of them."""
         if self.inert is not None:
-            if self._active_index is None or self._active_index[0] is not self._tasks:
-                self._active_index = (self._tasks, {t.key: t for t in self._tasks})
-            hit = self._active_index[1].get(key)
+            hit = self._per_tasks("index", lambda tasks: {t.key: t for t in tasks}).get(key)
             if hit is not None:
                 return hit
         return self.task_index.get(key)
+
+    def _per_tasks(self, name: str, make: Callable[[list[Task]], Any]) -> Any:
+        """``make(active tasks)``, worked out once per list of active tasks (a task's job,
+        queue, key and row never change; the list is replaced when inert pods are built)."""
+        hit = self._memo.get(name)
+        if hit is None or hit[0] is not self._tasks:
+            hit = self._memo[name] = (self._tasks, make(self._tasks))
+        return hit[1]
 
     @property
     def active_tasks(self) -> list[Task]:
@@ -526,25 +531,23 @@ class Cluster:
         ``np.add.at``. The inert pods are not included (see :meth:`sum_by`)."""
         tasks = self._tasks
         status = np.fromiter((t.status for t in tasks), dtype=np.int8, count=len(tasks))
-        hit = self._ordinals.get(key)
-        if hit is None or hit[0] is not tasks:  # a task's job and queue never change: once per task list
+
+        def ordinals(tasks: list[Task]) -> tuple[np.ndarray, list[str]]:
             names: dict[str, int] = {}
             if key == "queue":
                 ords = [names.setdefault(t.job.queue, len(names)) if t.job is not None else -1 for t in tasks]
             else:
                 ords = [names.setdefault(t.job.key, len(names)) if t.job is not None else -1 for t in tasks]
-            hit = self._ordinals[key] = (tasks, np.asarray(ords, dtype=np.int64), list(names))
-        return status, hit[1], hit[2]
+            return np.asarray(ords, dtype=np.int64), list(names)
+
+        ords, names = self._per_tasks(f"ordinals {key}", ordinals)
+        return status, ords, names
 
     def _task_rows(self) -> np.ndarray:
-        """Each active task's row of ``task_req`` (computed once per task list)."""
-        tasks = self._tasks
+        """Each active task's row of ``task_req``."""
         if self._positional:
-            return np.arange(len(tasks), dtype=np.intp)
-        hit = self._rows
-        if hit is None or hit[0] is not tasks:
-            hit = self._rows = (tasks, np.fromiter((t.idx for t in tasks), dtype=np.intp, count=len(tasks)))
-        return hit[1]
+            return np.arange(len(self._tasks), dtype=np.intp)
+        return self._per_tasks("rows", lambda tasks: np.fromiter((t.idx for t in tasks), dtype=np.intp, count=len(tasks)))
 
     def sum_by(self, key: str, states: frozenset[TaskStatus]) -> Mapping[str, np.ndarray]:
         """Σ requests of the tasks in ``states`` per queue or per job (every queue or job

@@ -102,17 +102,15 @@ class NetworkTopologyAware(Plugin):
         return chain
 
     def _on_alloc(self, task: Task) -> None:
-        # pipelined tasks hold no capacity yet; a Releasing one is an eviction being undone
-        # (its capacity never left the cache: see _on_dealloc)
-        if task.status is not TaskStatus.PIPELINED and task.status is not TaskStatus.RELEASING:
-            self.hn_used[self._chain(task.node)] += task.req
+        self._cache_many((task,), 1)
 
     def _on_dealloc(self, task: Task) -> None:
-        if task.status is not TaskStatus.PIPELINED and task.status is not TaskStatus.RELEASING:
-            self.hn_used[self._chain(task.node)] -= task.req
+        self._cache_many((task,), -1)
 
     def _cache_many(self, tasks: Sequence[Task], sign: int) -> None:
-        """``_on_alloc`` (sign 1) or ``_on_dealloc`` (-1) for many tasks: one add per tier."""
+        """The capacity cache as tasks take (sign 1) or leave (-1) their nodes: one add per
+        tier. Pipelined tasks hold no capacity yet; a Releasing one is an eviction (its
+        capacity stays in the cache until it is gone) or an eviction being undone."""
         held = [t for t in tasks if t.status is not TaskStatus.PIPELINED and t.status is not TaskStatus.RELEASING]
         if not held:
             return
