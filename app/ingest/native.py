@@ -274,33 +274,34 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
     read one by one (which reports the exact error).
     """
     n = len(items)
-    if n < 64 or not all(type(o) is dict and _FAST_KEYS.issuperset(o) for o in items):
+    if n < 64 or set(map(type, items)) != {dict}:
         return None
-    names = [o.get("name") for o in items]
-    nss = [o.get("namespace", "default") for o in items]
-    nodes = [o.get("node", "") for o in items]
-    phases = [o.get("phase", "Pending") for o in items]
-    prios = [o.get("priority") for o in items]
-    groups = [o.get("group", "") for o in items]
-    roles = [o.get("role", "") for o in items]
-    queues = [o.get("queue", "") for o in items]
-    uids = [o.get("uid", "") for o in items]
-    pres = [o.get("preemptable") for o in items]
-    labels = [o.get("labels") for o in items]
-    reqs = [o.get("requests") for o in items]
-    created = [o.get("createdAt") for o in items]
-    strs = (names, nss, nodes, groups, roles, queues, uids)
-    if not all(set(map(type, col)) <= {str} for col in strs) or not all(names) or not all(nss):
+    present = set().union(*items)  # one C-level pass over the keys; a column no record has is a constant
+    if not _FAST_KEYS.issuperset(present):
         return None
-    if not set(phases) <= _PHASES or not set(map(type, prios)) <= {int, type(None)}:
+
+    def column(key: str, default: Any) -> list:
+        return [o.get(key, default) for o in items] if key in present else [default] * n
+
+    names, nss, nodes, phases = column("name", None), column("namespace", "default"), column("node", ""), column("phase", "Pending")
+    prios, groups, roles, queues = column("priority", None), column("group", ""), column("role", ""), column("queue", "")
+    uids, pres, labels = column("uid", ""), column("preemptable", None), column("labels", None)
+    reqs, created = column("requests", None), column("createdAt", None)
+    strs = [c for k, c in (("namespace", nss), ("node", nodes), ("group", groups), ("role", roles), ("queue", queues),
+                           ("uid", uids)) if k in present]  # fmt: skip
+    if not set(map(type, names)) <= {str} or not all(set(map(type, col)) <= {str} for col in strs):
         return None
-    if not set(map(type, pres)) <= {bool, type(None)} or not set(map(type, created)) <= {str, type(None)}:
+    if not all(names) or ("namespace" in present and not all(nss)):
         return None
-    if not set(map(type, labels)) <= {dict, type(None)} or not set(map(type, reqs)) <= {dict, type(None)}:
+    if not set(phases) <= _PHASES or ("priority" in present and not set(map(type, prios)) <= {int, type(None)}):
         return None
-    if any(lab and r.plain_str_map(lab) is None for lab in labels):
+    for key, col, types in (("preemptable", pres, {bool, type(None)}), ("createdAt", created, {str, type(None)}),
+                            ("labels", labels, {dict, type(None)}), ("requests", reqs, {dict, type(None)})):  # fmt: skip
+        if key in present and not set(map(type, col)) <= types:
+            return None
+    if "labels" in present and any(lab and r.plain_str_map(lab) is None for lab in labels):
         return None
-    if bool in set(map(type, chain.from_iterable(map(dict.values, filter(None, reqs))))):
+    if "requests" in present and bool in set(map(type, chain.from_iterable(map(dict.values, filter(None, reqs))))):
         return None  # True == 1: a cached request must not answer for a boolean (the full reader refuses it)
     req_out = []
     cache = _REQ_CACHE
