@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from app.actions import ACTIONS, ALIASES, PENDING_ACTIONS
+from app.actions.registry import ACTIONS, ALIASES, PENDING_ACTIONS
 from app.errors import InputError
 from app.framework.config import SchedulerConfig, load_config
 from app.framework.session import Session

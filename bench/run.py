@@ -144,7 +144,7 @@ def compare(name: str, body: dict[str, Any], runs: int, warmup: int = 0) -> dict
     As the fact sheet's protocol asks, the two methods alternate run by run (after
     ``warmup`` unrecorded pairs), and each ratio is the worse of the ratio of the medians
     and the median of the per-run ratios."""
-    from app.actions import ACTIONS
+    from app.actions.registry import ACTIONS
     from app.framework.session import Session
     from bench.disruption import disruption
 
