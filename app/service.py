@@ -87,7 +87,7 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
     else:
         state = "Pending"
     msg = f"{ready}/{total} tasks ready, {pending} pending, minAvailable {job.min_available}"
-    if ssn is not None and pending and job.key in ssn.messages:
+    if ssn is not None and (pending or waiting) and job.key in ssn.messages:
         msg += f"; {ssn.messages[job.key]}"
     return JobState(job.key, state, hyper, msg)
 

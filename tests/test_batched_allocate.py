@@ -160,7 +160,7 @@ def test_capacity_plugin_counts_copies_like_one_by_one() -> None:
 
 def test_pipelined_placements_onto_releasing_capacity() -> None:
     """Nodes whose room frees up only when a terminating pod leaves: 2 tasks are allocated,
-    4 pipelined, so the gang is not ready and nothing is bound (pipelining alone is dropped)."""
+    4 pipelined, so the gang is not ready and nothing is bound; it is reported Pipelined."""
     group, pods = _gang("waits", 6, {"cpu": "1", GPU: 8})
     going = [{"name": f"old-{i}", "node": f"n{i}", "phase": "Running", "deleting": True, "requests": {GPU: 8}} for i in range(4)]
     tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
@@ -170,7 +170,7 @@ def test_pipelined_placements_onto_releasing_capacity() -> None:
     assert seen["in_runs"] == 6
     assert seen["bound"] == 0
     states = {j["job"]: j["state"] for j in orjson.loads(answer(body, batched=True)[0])["jobs"]}
-    assert states["default/waits"] == "Pending"
+    assert states["default/waits"] == "Pipelined"
 
 
 def test_eviction_simulations_give_the_same_answer() -> None:

@@ -34,6 +34,7 @@ from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus
 
 DEFAULT_SG = "__job__"
+PIPELINED_MESSAGE = "pipelined: the gang fits only once releasing capacity frees up; nothing is bound until it is ready"
 
 
 def fit_counts(avail: np.ndarray, req: np.ndarray) -> np.ndarray:
@@ -169,6 +170,14 @@ class Allocate(Action):
             self.note_domain(ssn, job)
             stmt.commit()
             return n
+        if ok and ssn.job_pipelined(job):
+            # Volcano leaves a pipelined-only statement neither committed nor discarded: the
+            # gang keeps the capacity it waits for (later jobs and actions see it taken, and
+            # it is not starving, so no preemption runs for it) and nothing is bound.
+            self.note_domain(ssn, job)
+            ssn.keep_nominations(stmt.ops)
+            ssn.messages.setdefault(job.key, PIPELINED_MESSAGE)
+            return 0
         stmt.discard()
         self._restore(ssn, job, saved)
         ssn.messages.setdefault(job.key, self.failure_message(ssn, job))

@@ -499,6 +499,16 @@ class Session:
                     Eviction(t.key, names[op.node].name, job, op.action, op.preemptor, op.reason)
                 )
 
+    def keep_nominations(self, ops: list[Operation]) -> None:
+        """Of a statement left pipelined (not committed), the tasks pipelined onto the node
+        they are already nominated to keep that nomination: an earlier eviction freed it,
+        and the answer repeats it rather than dropping it."""
+        names = self.cluster.nodes
+        for op in ops:
+            t = op.task
+            if op.kind == PIPELINE and t.nominated_node and t.nominated_node == names[op.node].name:
+                self.decision.nominations.append(Binding(t.key, t.nominated_node, t.job.key if t.job else t.key))
+
     # -- topology bookkeeping --------------------------------------------------------------
     def _recover_hypernodes(self) -> None:
         """AllocatedHyperNode: the smallest HyperNode holding a job's (sub-group's) running pods.
