@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 #: Which ``enable*`` flag gates which extension point (Volcano's mapping).
 POINT_FLAG = {
     "job_order": "JobOrder", "task_order": "TaskOrder", "queue_order": "QueueOrder",
-    "victim_queue_order": "QueueOrder", "sub_job_order": "SubJobOrder", "namespace_order": "NamespaceOrder",
+    "victim_queue_order": "", "sub_job_order": "SubJobOrder", "namespace_order": "NamespaceOrder",
     "predicate": "Predicate", "node_order": "NodeOrder", "batch_node_order": "NodeOrder",
     "best_node": "BestNode", "hyper_node_order": "HyperNodeOrder", "hyper_node_gradient": "HyperNodeGradient",
     "job_ready": "JobReady", "job_pipelined": "JobPipelined", "job_starving": "JobStarving", "job_valid": "",

@@ -9,6 +9,8 @@ Volcano's capacity plugin:
 * ``share = max_r allocated_r / deserved_r``; a queue without ``deserved`` is best-effort
   (share 1). QueueOrder: higher ``priority``, then lower share, then the queue that has
   a ``deserved``.
+* VictimQueueOrder (``enableHierarchy`` only): victims from the queue whose ancestors share
+  the deepest common ancestor with the preemptor's queue go first; ties: reverse QueueOrder.
 * Allocatable: ``allocated + request <= realCapability`` on the requested resources, for
   the queue and (hierarchical) every ancestor, and only leaf queues hold jobs. Deserved is
   not a cap: a queue may borrow idle capacity, which reclaim takes back.
@@ -89,6 +91,8 @@ class Capacity(Plugin):
         self.ssn.on_deallocate(lambda t: self._task(t, -1))
         reg = self.ssn.register
         reg("queue_order", self.name, self.queue_order)
+        if self.hierarchy:
+            reg("victim_queue_order", self.name, self.victim_queue_order)
         reg("allocatable", self.name, self.allocatable)
         reg("job_enqueueable", self.name, self.job_enqueueable)
         reg("reclaimable", self.name, self.reclaimable)
@@ -169,6 +173,28 @@ class Capacity(Plugin):
         if da != db:
             return -1 if da else 1
         return 0
+
+    def victim_queue_order(self, a: Queue, b: Queue, preemptor: Queue | None) -> int:
+        """Hierarchical VictimQueueOrder (Volcano's ``getQueueLevel``): the victim queue whose
+        ancestors share the deeper common ancestor with the preemptor's queue goes first (a
+        sibling before a cousin). Only ancestors are compared, root first, never the queues
+        themselves; a tie answers 0, so the session falls back to the reverse of QueueOrder."""
+        if preemptor is None:
+            return 0
+        la, lb = self._level(a.name, preemptor.name), self._level(b.name, preemptor.name)
+        if la == lb:
+            return 0
+        return -1 if la > lb else 1
+
+    def _level(self, x: str, y: str) -> int:
+        """Index (root = 0) of the last common entry of the two queues' root-first ancestor lists."""
+        ax, ay = self._chain(x)[:0:-1], self._chain(y)[:0:-1]
+        level = 0
+        for i in range(min(len(ax), len(ay))):
+            if ax[i] != ay[i]:
+                break
+            level = i
+        return level
 
     def allocatable(self, q: Queue, task: Task, copies: int = 1) -> bool:
         if q.state != "Open":
