@@ -2,7 +2,9 @@
 
 Queue by queue (QueueOrder) and job by job (JobOrder), a PodGroup in phase ``Pending`` is
 admitted when it declares no ``minResources`` or when the JobEnqueueable vote of the
-plugins (``overcommit``, ``proportion``, ``capacity``, ``sla``) permits it. Admitted
+plugins (``overcommit``, ``proportion``, ``capacity``, ``sla``) permits it; the vote has
+no side effects, and each admitted PodGroup is then counted by every plugin's
+JobEnqueued (its ``minResources`` join the in-queue totals the next votes see). Admitted
 PodGroups become ``Inqueue`` for the rest of the decision (so allocate may place them)
 and are listed in the answer's ``enqueued``.
 """
@@ -25,6 +27,7 @@ class Enqueue(Action):
         for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
             for job in ssn.sort_jobs(by_queue[queue.name]):
                 if not job.min_resources or ssn.job_enqueueable(job):
+                    ssn.job_enqueued(job)
                     job.phase = "Inqueue"
                     ssn.decision.enqueued.append(job.key)
                 else:

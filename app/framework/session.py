@@ -212,8 +212,15 @@ class Session:
         return self._vote("sub_job_pipelined", sg, job)
 
     def job_enqueueable(self, job: Job) -> bool:
-        """JobEnqueueable: a vote, like JobPipelined."""
+        """JobEnqueueable: a vote, like JobPipelined. The plugins' answers have no side
+        effects: what an admitted job holds is counted by :meth:`job_enqueued`."""
         return self._vote("job_enqueueable", job)
+
+    def job_enqueued(self, job: Job) -> None:
+        """JobEnqueued: every plugin of every tier counts the admitted job (its
+        ``minResources`` join the queue's and the cluster's in-queue total)."""
+        for _, fn in self.fns("job_enqueued"):
+            fn(job)
 
     def _vote(self, point: str, *args: Any) -> bool:
         for tier in self._hooks.get(point, []):

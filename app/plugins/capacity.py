@@ -95,6 +95,7 @@ class Capacity(Plugin):
             reg("victim_queue_order", self.name, self.victim_queue_order)
         reg("allocatable", self.name, self.allocatable)
         reg("job_enqueueable", self.name, self.job_enqueueable)
+        reg("job_enqueued", self.name, self.job_enqueued)
         reg("reclaimable", self.name, self.reclaimable)
         reg("unified_evictable", self.name, lambda r, cands, kind: self.reclaimable(r, cands) if kind == "reclaim" else None)
         reg("preemptive", self.name, self.preemptive)
@@ -214,7 +215,9 @@ class Capacity(Plugin):
         need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
         asked = need > 0
         q = job.queue
-        if ((need + self.allocated[q] + self.inqueue[q])[asked] <= self.real[q][asked] + 1e-9).all():
-            self.inqueue[q] = self.inqueue[q] + need
-            return 1
-        return -1
+        return 1 if ((need + self.allocated[q] + self.inqueue[q])[asked] <= self.real[q][asked] + 1e-9).all() else -1
+
+    def job_enqueued(self, job: Job) -> None:
+        q = job.queue
+        if job.min_resources and q in self.allocated:
+            self.inqueue[q] = self.inqueue[q] + self.ssn.cluster.resources.vector(job.min_resources)

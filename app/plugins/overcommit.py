@@ -28,13 +28,15 @@ class Overcommit(Plugin):
                 if running == 0:
                     self.inqueue += c.resources.vector(job.min_resources)
         self.ssn.register("job_enqueueable", self.name, self.enqueueable)
+        self.ssn.register("job_enqueued", self.name, self.enqueued)
 
     def enqueueable(self, job: Job) -> int:
         if not job.min_resources:
             return 1
         need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
         asked = need > 0
-        if ((need + self.inqueue)[asked] <= self.idle[asked] + 1e-9).all():
-            self.inqueue += need
-            return 1
-        return -1
+        return 1 if ((need + self.inqueue)[asked] <= self.idle[asked] + 1e-9).all() else -1
+
+    def enqueued(self, job: Job) -> None:
+        if job.min_resources:
+            self.inqueue += self.ssn.cluster.resources.vector(job.min_resources)

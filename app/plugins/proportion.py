@@ -92,6 +92,7 @@ class Proportion(Plugin):
         reg("overused", self.name, self.overused)
         reg("allocatable", self.name, self.allocatable)
         reg("job_enqueueable", self.name, self.job_enqueueable)
+        reg("job_enqueued", self.name, self.job_enqueued)
         reg("reclaimable", self.name, self.reclaimable)
         reg("unified_evictable", self.name, self.unified)
         reg("preemptive", self.name, self.preemptive)
@@ -195,7 +196,9 @@ class Proportion(Plugin):
         need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
         asked = need > 0
         ok = (need + a.allocated + a.inqueue)[asked] <= a.real_capability[asked] + 1e-9
-        if ok.all():
-            a.inqueue = a.inqueue + need
-            return 1
-        return -1
+        return 1 if ok.all() else -1
+
+    def job_enqueued(self, job: Job) -> None:
+        a = self.attrs.get(job.queue)
+        if a is not None and job.min_resources:
+            a.inqueue = a.inqueue + self.ssn.cluster.resources.vector(job.min_resources)
