@@ -10,7 +10,9 @@ Accepted forms of the request's ``config``:
 * ``{"profile": "volcano" | "kai" | "gangplank", "actions": "..."}``: a project's default
   actions and plugins; ``actions`` replaces only the action list.
 
-Unknown action or plugin names are a 422 naming the word.
+Unknown action or plugin names are a 422 naming the word. drf's ``enableHierarchy: true``
+(Volcano's hierarchical DRF) is a 422 ``not-implemented`` naming the flag; capacity's
+``enableHierarchy`` is implemented.
 """
 
 from __future__ import annotations
@@ -220,13 +222,18 @@ def load_config(
                     if not isinstance(v, bool):
                         raise InputError(f"'{k}' must be true or false", join_pointer(pp, k))
                     opt.flags[_FLAG_KEYS[k]] = v
+                    if name == "drf" and _FLAG_KEYS[k] == "Hierarchy" and v:
+                        # capacity's enableHierarchy is implemented; drf's (hDRF) is not yet
+                        raise InputError(
+                            f"drf's {k} (Volcano's hierarchical DRF) is recognised but not implemented in this "
+                            "version; leave it unset or false",
+                            join_pointer(pp, k),
+                            kind="not-implemented",
+                        )
                 else:
                     raise InputError(f"unknown plugin option {k!r}", join_pointer(pp, k), kind="unknown-field")
             plugins.append(opt)
         tiers.append(plugins)
-    hdrf = any(p.name == "drf" and p.flags.get("Hierarchy") for t in tiers for p in t)
-    if hdrf and any(p.name == "proportion" for t in tiers for p in t):
-        raise InputError("proportion and drf with hierarchy enabled conflict (as in Volcano)", join_pointer(ptr, "tiers"))
     action_args: dict[str, dict[str, Any]] = {}
     confs = raw.get("configurations") or []
     if not isinstance(confs, list):

@@ -1,7 +1,17 @@
 """drf: dominant resource fairness between jobs (Volcano's drf plugin).
 
-``share(job) = max_r allocated_r / total_r``; JobOrder puts the lower share first.
-Allocations in the session update the shares as they happen.
+``share(job) = max_r allocated_r / total_r`` (resources the cluster has none of count 0).
+
+* JobOrder: the lower share first.
+* Preemptable (legacy ``preempt``; gated by ``enablePreemptable``, unset = enabled): a
+  candidate is a victim if ``share(preemptor's job + the preemptor's request)`` is below
+  ``share(victim's job - its request)``, or within 1e-6 of it. As in Volcano's
+  ``drf.go``, the victim side is a running total per job: each further candidate of the
+  same job is judged with the earlier ones already taken off.
+* Hierarchical DRF (``enableHierarchy: true``) is refused with a 422 when the config is
+  read (``app/framework/config.py``); this plugin never sees it.
+
+Allocations in the session (allocate, pipeline, evict) update the shares as they happen.
 """
 
 from __future__ import annotations
@@ -11,23 +21,30 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import OCCUPYING, Job, Task, TaskStatus, group_requests
+from app.model.cluster import Job, Task, TaskStatus, group_requests
+
+ALLOCATED_STATUS = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING})
+#: Volcano's ``shareDelta``: shares this close count as equal (Preemptable allows them).
+SHARE_DELTA = 1e-6
 
 
 class Drf(Plugin):
     name = "drf"
-    summary = "dominant resource fairness between jobs (job order)"
+    summary = "dominant resource fairness between jobs (job order, preemptable)"
 
     def open(self) -> None:
         c = self.ssn.cluster
         self.total = c.allocatable.sum(axis=0).astype(np.float64)
-        self.held = c.sum_by("job", OCCUPYING | {TaskStatus.PIPELINED})
+        self.has_total = self.total > 0  # a resource the cluster has none of counts 0
+        # Volcano's AllocatedStatus: Allocated, Binding, Bound, Running (not Releasing, not Pipelined)
+        self.held = c.sum_by("job", ALLOCATED_STATUS)
         self.zero = np.zeros(c.resources.size)
         # a job's share as allocations change; filled on first use (most jobs are never ordered)
         self.alloc: dict[str, np.ndarray] = {}
         self.ssn.on_allocate(lambda t: self._add(t, 1), many=lambda ts: self._add_many(ts, 1))
         self.ssn.on_deallocate(lambda t: self._add(t, -1), many=lambda ts: self._add_many(ts, -1))
         self.ssn.register("job_order", self.name, self.job_order)
+        self.ssn.register("preemptable", self.name, self.preemptable)
 
     def _add(self, task: Task, sign: int) -> None:
         if task.job is not None:
@@ -53,10 +70,37 @@ class Drf(Plugin):
             a = self.alloc[key] = held.astype(np.float64) if held is not None else self.zero.copy()
         return a
 
+    def share_of(self, allocated: np.ndarray) -> float:
+        """``max_r allocated_r / total_r``, never below 0 (Volcano's ``calculateShare``)."""
+        if not len(allocated):
+            return 0.0
+        r = np.divide(allocated, self.total, out=np.zeros_like(self.total), where=self.has_total)
+        return max(0.0, float(r.max()))
+
     def share(self, job: Job) -> float:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(self.total > 0, self._alloc(job.key) / np.where(self.total > 0, self.total, 1), 0.0)
-        return float(r.max()) if len(r) else 0.0
+        return self.share_of(self._alloc(job.key))
+
+    def preemptable(self, preemptor: Task | None, candidates: Sequence[Task]) -> list[Task] | None:
+        """Victims whose job, without them, would still hold at least the preemptor job's
+        share with the preemptor placed (Volcano's ``preemptableFn``)."""
+        if preemptor is None:
+            return None  # no preemptor, no share to compare: abstain
+        if preemptor.job is None:
+            return []  # Volcano: a preemptor without a job gets no victims from drf
+        ls = self.share_of(self._alloc(preemptor.job.key) + preemptor.req)
+        left: dict[str, np.ndarray] = {}  # per victim job: its allocation minus the candidates seen
+        victims = []
+        for t in candidates:
+            if t.job is None:
+                continue
+            a = left.get(t.job.key)
+            if a is None:
+                a = left[t.job.key] = self._alloc(t.job.key).copy()
+            a -= t.req
+            rs = self.share_of(a)
+            if ls < rs or abs(ls - rs) <= SHARE_DELTA:
+                victims.append(t)
+        return victims
 
     def job_order(self, a: Job, b: Job) -> int:
         sa, sb = self.share(a), self.share(b)
