@@ -249,3 +249,55 @@ def test_deadline_option_is_bounded(client):
     body = {"objects": NODES8, "options": {"deadlineMs": 10**9}}
     r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/options/deadlineMs"
+
+
+def koord_mode(name, n, mode, *, ns="x", extra=0):
+    ann = {"gang.scheduling.koordinator.sh/name": name, "gang.scheduling.koordinator.sh/min-available": str(n),
+           "gang.scheduling.koordinator.sh/mode": mode}  # fmt: skip
+    return [pod(f"{name}-{i}", ns=ns, gpu=8, annotations=ann) for i in range(n + extra)]
+
+
+def test_koordinator_strict_gang_that_cannot_fit_keeps_nothing(client):
+    out = decide(client, [node("n0"), node("n1")] + koord_mode("g", 3, "Strict"))
+    assert out["bindings"] == [] and out["nominations"] == []
+    assert out["jobs"][0]["state"] == "Pending"
+
+
+def test_koordinator_nonstrict_gang_keeps_reservations_for_the_pods_that_fit(client):
+    # 3 whole-node pods, 2 nodes: Strict rolls both placed pods back; NonStrict keeps them
+    # reserved (nominated, not bound) while the gang waits for its third pod's room
+    out = decide(client, [node("n0"), node("n1")] + koord_mode("g", 3, "NonStrict"))
+    assert out["bindings"] == []
+    assert sorted(n["pod"] for n in out["nominations"]) == ["x/g-0", "x/g-1"]  # task order: the first two
+    assert sorted(n["node"] for n in out["nominations"]) == ["n0", "n1"]
+    job = out["jobs"][0]
+    assert job["state"] == "Incomplete" and "NonStrict" in job["message"]
+
+
+def test_koordinator_nonstrict_reservations_hold_their_nodes_for_later_jobs(client):
+    # the NonStrict gang (older) reserves n0 and n1; a later single pod finds no room
+    later = pod("later", ns="x", gpu=8, created="2026-11-23T11:00:00Z")
+    out = decide(client, [node("n0"), node("n1")] + koord_mode("g", 3, "NonStrict") + [later])
+    assert out["bindings"] == [] and len(out["nominations"]) == 2
+    out = decide(client, [node("n0"), node("n1")] + koord_mode("g", 3, "Strict") + [later])
+    assert [b["pod"] for b in out["bindings"]] == ["x/later"]  # Strict released its placements
+
+
+def test_koordinator_nonstrict_gang_that_fits_is_bound_as_usual(client):
+    out = decide(client, [node("n0"), node("n1")] + koord_mode("g", 2, "NonStrict"))
+    assert len(out["bindings"]) == 2 and out["nominations"] == []
+
+
+def test_koordinator_gang_preempts_by_its_pods_priority(client):
+    """A gang named by pod annotations alone has no PodGroup priority: it takes its pods'
+    (Koordinator preempts by pod priority), so a priority-1000 gang evicts a priority-1 pod."""
+    objs = [node("n0"), node("n1"), pod("v", ns="x", node="n1", phase="Running", gpu=8, priority=1)]
+    objs += koord_mode("g", 2, "Strict")
+    for p in objs[-2:]:
+        p["spec"]["priority"] = 1000
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]  # fmt: skip
+    for actions in ("allocate, preempt", "allocate, gangpreempt"):
+        out = decide(client, objs, config={"actions": actions, "tiers": tiers})
+        assert [e["pod"] for e in out["evictions"]] == ["x/v"], actions
+        assert "n1" in {n["node"] for n in out["nominations"]}, actions

@@ -34,6 +34,7 @@ from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus
 
 DEFAULT_SG = "__job__"
+NONSTRICT_MESSAGE = "NonStrict gang: {} placed pods keep their reservations (nominated) until the minimum can be bound"
 PIPELINED_MESSAGE = "pipelined: the gang fits only once releasing capacity frees up; nothing is bound until it is ready"
 
 
@@ -175,8 +176,16 @@ class Allocate(Action):
             # gang keeps the capacity it waits for (later jobs and actions see it taken, and
             # it is not starving, so no preemption runs for it) and nothing is bound.
             self.note_domain(ssn, job)
-            ssn.keep_nominations(stmt.ops)
+            ssn.nominate_uncommitted(stmt.ops, reserve=False)
             ssn.messages.setdefault(job.key, PIPELINED_MESSAGE)
+            return 0
+        if ok and len(stmt) and job.gang_mode == "NonStrict":
+            # Koordinator NonStrict: a pod that does not fit has no effect on the others; those
+            # that fit keep their reservations (nominated, holding their nodes for the rest of
+            # the decision) until the gang's minimum is met, and nothing is bound before that
+            self.note_domain(ssn, job)
+            ssn.nominate_uncommitted(stmt.ops, reserve=True)
+            ssn.messages.setdefault(job.key, NONSTRICT_MESSAGE.format(len(stmt)))
             return 0
         stmt.discard()
         self._restore(ssn, job, saved)

@@ -492,11 +492,14 @@ class Session:
         return Statement(self)
 
     def record(self, ops: list[Operation]) -> None:
-        """Committed operations become the decision (nomination only after an eviction)."""
+        """Committed operations become the decision (nomination only after an eviction). A
+        job placed by them loses what an earlier step said about why it could not be."""
         names = self.cluster.nodes
         for op in ops:
             t = op.task
             job = t.job.key if t.job else t.key
+            if op.kind != EVICT:
+                self.messages.pop(job, None)
             if op.kind == ALLOCATE:
                 self.decision.bindings.append(Binding(t.key, names[op.node].name, job))
             elif op.kind == PIPELINE and op.eviction_occurred:
@@ -506,15 +509,18 @@ class Session:
                     Eviction(t.key, names[op.node].name, job, op.action, op.preemptor, op.reason)
                 )
 
-    def keep_nominations(self, ops: list[Operation]) -> None:
-        """Of a statement left pipelined (not committed), the tasks pipelined onto the node
-        they are already nominated to keep that nomination: an earlier eviction freed it,
-        and the answer repeats it rather than dropping it."""
+    def nominate_uncommitted(self, ops: list[Operation], *, reserve: bool) -> None:
+        """Nominations for the placements of a statement left in force but not committed.
+        ``reserve``: every placement (a Koordinator NonStrict gang's pods keep their
+        reservations). Otherwise (a pipelined gang) only the tasks pipelined onto the node
+        they are already nominated to: an earlier eviction freed it, and the answer repeats
+        the nomination rather than dropping it."""
         names = self.cluster.nodes
         for op in ops:
             t = op.task
-            if op.kind == PIPELINE and t.nominated_node and t.nominated_node == names[op.node].name:
-                self.decision.nominations.append(Binding(t.key, t.nominated_node, t.job.key if t.job else t.key))
+            node = names[op.node].name
+            if op.kind == ALLOCATE and reserve or op.kind == PIPELINE and (reserve or t.nominated_node == node):
+                self.decision.nominations.append(Binding(t.key, node, t.job.key if t.job else t.key))
 
     # -- topology bookkeeping --------------------------------------------------------------
     def _recover_hypernodes(self) -> None:
