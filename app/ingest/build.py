@@ -51,6 +51,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     topology = _topology(d, topology_name, max_hypernode_depth)
     queues = _queues(d)
     groups = _groups(d)
+    _bind_requests(d, nodes)
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
     if inert is not None:
@@ -107,6 +108,26 @@ def _priority_classes(d: Draft) -> tuple[dict[str, PriorityClass], PriorityClass
     for name, value in BUILTIN_PRIORITY_CLASSES.items():
         classes.setdefault(name, PriorityClass(name, value))
     return dict(sorted(classes.items())), default
+
+
+def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
+    """A pod with a KAI BindRequest in flight is Binding on the selected node: it holds
+    that node and counts as ready, as in KAI's snapshot. A BindRequest whose pod is
+    already on a node, gone or no longer Pending changes nothing."""
+    if not d.bind_requests:
+        return
+    by_key = {(p.namespace, p.name): p for p in d.pods}  # BindRequests come with Kubernetes objects
+    for br in d.bind_requests:
+        p = by_key.get((br.namespace, br.pod))
+        if p is None or p.node_name or p.phase != "Pending" or p.deleting:
+            continue
+        if br.node not in nodes:
+            raise InputError(
+                f"selectedNode names node {br.node!r}, which is not in the snapshot",
+                join_pointer(br.pointer, "spec", "selectedNode"),
+                br.ident,
+            )
+        p.node_name, p.binding = br.node, True
 
 
 def _nodes(d: Draft) -> dict[str, int]:
@@ -231,6 +252,8 @@ def _task_status(p: PodDraft) -> TaskStatus:
     if p.phase == "Pending":
         if p.deleting:
             return TaskStatus.RELEASING
+        if p.binding:
+            return TaskStatus.BINDING
         return TaskStatus.BOUND if p.node_name else TaskStatus.PENDING
     return {"Succeeded": TaskStatus.SUCCEEDED, "Failed": TaskStatus.FAILED}.get(p.phase, TaskStatus.UNKNOWN)
 
@@ -385,6 +408,8 @@ def _tasks_and_jobs(
     if renamed:
         inert.keys = [renamed.get(row, k) for row, k in zip(inert.rows, inert.keys, strict=True)]
     for job in jobs.values():
+        if job.source == "koordinator":  # a gang named by pod annotations alone: no PodGroup priority,
+            job.priority = max(t.priority for t in job.tasks)  # it schedules and preempts by its pods' priority
         if len(job.tasks) == 1 and not job.subgroup_policies:
             job.count_single()
             continue
@@ -490,7 +515,7 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
             one(i, p, p)
         return
     lazy = [
-        p.group is None and not p.deleting and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # noqa: PLR1714
+        p.group is None and not p.deleting and not p.binding and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # noqa: PLR1714
         and (p.priority is not None or not p.priority_class)
         for p, node in zip(pods, node_idx, strict=True)
     ]  # fmt: skip

@@ -69,6 +69,19 @@ class PodDraft:
     task_priority: int | None
     pointer: str
     ident: Ident
+    binding: bool = False  # a KAI BindRequest for it is in flight (status Binding on ``node_name``)
+
+
+@dataclass(slots=True, frozen=True)
+class BindRequestDraft:
+    """A KAI ``BindRequest`` (``scheduling.run.ai/v1alpha2``) the binder has not finished
+    nor given up on: its pod is Binding on ``node``."""
+
+    namespace: str
+    pod: str
+    node: str
+    pointer: str
+    ident: Ident
 
 
 @dataclass(slots=True)
@@ -182,6 +195,7 @@ class Draft:
     priority_classes: list[tuple[PriorityClass, str, Ident]] = field(default_factory=list)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
+    bind_requests: list[BindRequestDraft] = field(default_factory=list)
     ignored: dict[str, int] = field(default_factory=dict)
 
     def realize_blocks(self) -> None:

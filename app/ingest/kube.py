@@ -15,7 +15,16 @@ import orjson
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.body import parse_yaml_text
-from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodDraft, TopologySource, WorkloadTemplate
+from app.ingest.draft import (
+    BindRequestDraft,
+    Draft,
+    GroupDraft,
+    GroupRef,
+    NodeDraft,
+    PodDraft,
+    TopologySource,
+    WorkloadTemplate,
+)
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.podrequest import effective_pod_request
@@ -573,6 +582,27 @@ def kai_topology(raw: Any, ptr: str, ident: r.Ident) -> NetworkTopology | None:
     )
 
 
+def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
+    """KAI's ``BindRequest``: the scheduler chose ``spec.selectedNode`` for ``spec.podName``
+    and the binder has not bound it yet. Finished ones (``Succeeded``) and given-up ones
+    (``Failed`` with ``status.failedAttempts`` at ``spec.backoffLimit``, or no limit) are
+    read and left out; a failed one still being retried keeps its pod Binding, as KAI does."""
+    _, ident, ns, _ = metadata(o, ptr, "BindRequest", namespaced=True)
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    status = r.obj(o, "status", ptr, ident)
+    st = join_pointer(ptr, "status")
+    pod = r.string(spec, "podName", sp, ident, required=True)
+    node = r.string(spec, "selectedNode", sp, ident, required=True)
+    limit = r.integer(spec, "backoffLimit", sp, ident, minimum=0)
+    phase = r.string(status, "phase", st, ident)
+    if phase not in ("", "Pending", "Succeeded", "Failed"):
+        raise InputError("phase must be Pending, Succeeded or Failed", join_pointer(st, "phase"), ident)
+    failed = phase == "Failed" and (limit is None or (r.integer(status, "failedAttempts", st, ident, default=0, minimum=0) or 0) >= limit)
+    if pod and node and phase != "Succeeded" and not failed:
+        d.bind_requests.append(BindRequestDraft(ns, pod, node, ptr, ident))
+
+
 def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
     meta, ident, ns, name = metadata(o, ptr, "PodGroup", namespaced=True)
     mp = join_pointer(ptr, "metadata")
@@ -855,6 +885,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("topology.volcano.sh", "HyperNode"): read_hypernode,
     ("scheduling.run.ai", "Queue"): read_kai_queue,
     ("scheduling.run.ai", "PodGroup"): read_kai_podgroup,
+    ("scheduling.run.ai", "BindRequest"): read_kai_bind_request,
     ("kai.scheduler", "Topology"): read_level_topology("kai"),
     ("kueue.x-k8s.io", "Topology"): read_level_topology("kueue"),
     ("scheduling.x-k8s.io", "PodGroup"): read_sigs_podgroup,
