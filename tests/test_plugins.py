@@ -154,6 +154,32 @@ def test_capacity_lets_a_queue_borrow_beyond_deserved_up_to_capability(client):
     assert len(decide(client, objs, config=CAPACITY)["bindings"]) == 6  # 12 GPUs: borrowed above the 4 deserved
 
 
+def test_capacity_share_counts_only_the_resources_the_deserved_names(client):
+    """Two flat queues deserve 2 GPUs each on a 4-GPU node; each has four 1-GPU jobs. The
+    shares run over GPUs only (the pods' CPU, memory and pod slot are not in the deserved),
+    so the lower share alternates and the queues end 2 / 2."""
+    objs = [node("a", gpu=4), queue("qa", deserved={"nvidia.com/gpu": "2"}), queue("qb", deserved={"nvidia.com/gpu": "2"})]
+    for q in ("qa", "qb"):
+        for i in range(4):
+            objs += [podgroup(f"{q}{i}", min_member=1, queue=q), pod(f"{q}{i}-0", group=f"{q}{i}", gpu=1, cpu="1")]
+    out = decide(client, objs, config=CAPACITY)
+    per_queue = [b["job"][len("default/"):][:2] for b in out["bindings"]]
+    assert sorted(per_queue) == ["qa", "qa", "qb", "qb"]
+
+
+def test_capacity_queue_with_only_a_guarantee_is_not_best_effort(client):
+    """Volcano's deserved is max(spec.deserved, guarantee): a queue with a guarantee and no
+    deserved has a real share (here 0 with nothing running), so it goes before a queue with
+    a deserved whose share is already 1/2. 5 GPUs, 1 busy: g-0 (3) and b-0 (2) cannot both
+    fit (qb may hold 5 - 2 guaranteed to ga = 3 GPUs, so b-0 is allowed)."""
+    objs = [node("a", gpu=5), queue("ga", guarantee={"nvidia.com/gpu": "2"}),
+            queue("qb", deserved={"nvidia.com/gpu": "2"}),
+            podgroup("run", min_member=1, queue="qb"), pod("run-0", group="run", gpu=1, node="a", phase="Running"),
+            podgroup("g", min_member=1, queue="ga", created="2026-11-23T11:00:00Z"), pod("g-0", group="g", gpu=3),
+            podgroup("b", min_member=1, queue="qb", created="2026-11-23T08:00:00Z"), pod("b-0", group="b", gpu=2)]  # fmt: skip
+    assert [b["pod"] for b in decide(client, objs, config=CAPACITY)["bindings"]] == ["default/g-0"]
+
+
 def test_capacity_hierarchy_caps_children_by_their_parent(client):
     conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "predicates"},
             {"name": "capacity", "enableHierarchy": True}]}]}  # fmt: skip

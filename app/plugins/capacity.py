@@ -2,13 +2,22 @@
 
 Volcano's capacity plugin:
 
-* ``deserved`` is the queue's own ``spec.deserved`` (not computed), capped at its real
-  capability and raised to its guarantee. Real capability: ``total − Σ guarantees + own
-  guarantee`` capped by ``capability`` (flat), or by the parent's real capability
-  (``enableHierarchy``, queues linked by ``spec.parent``, root ``root``).
+* ``deserved`` is the queue's own ``spec.deserved`` (not computed), raised to its guarantee;
+  flat mode also caps it at the real capability first. Real capability: ``total −
+  Σ guarantees + own guarantee`` capped by ``capability`` (flat), or by the parent's real
+  capability (``enableHierarchy``, queues linked by ``spec.parent``, root ``root``, whose
+  deserved is the sum of its children's).
 * ``share = max_r allocated_r / deserved_r``; a queue without ``deserved`` is best-effort
-  (share 1). QueueOrder: higher ``priority``, then lower share, then the queue that has
-  a ``deserved``.
+  (share 1). Hierarchical: a parent's allocated is its subtree's, and the share runs over
+  the resources the deserved names. QueueOrder: higher ``priority``, then lower share, then
+  the queue that has a ``deserved``.
+* Hierarchical QueueOrder (``buildHierarchicalQueueAttrs``): priority; then leaf queues
+  before parent queues; two parents compare their own shares; two leaves compare the
+  ancestors just below their deepest common ancestor (a leaf that sits right under it stands
+  for itself), so siblings compare themselves and cousins their branches. The same share
+  rule with its deserved tie-break, and nothing after it (a tie falls to the session's
+  creation time / name). A parent's share is the one from session open: Volcano's
+  Allocate/Deallocate handlers add to the ancestors' allocated but refresh only the leaf's.
 * VictimQueueOrder (``enableHierarchy`` only): victims from the queue whose ancestors share
   the deepest common ancestor with the preemptor's queue go first; ties: reverse QueueOrder.
 * Allocatable: ``allocated + request <= realCapability`` on the requested resources, for
@@ -29,6 +38,7 @@ from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
 
 INF = float("inf")
 ROOT = "root"
+MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
 
 
 class Capacity(Plugin):
@@ -57,6 +67,7 @@ class Capacity(Plugin):
         self.capability: dict[str, np.ndarray] = {}
         self.deserved_set: dict[str, bool] = {}
         self.deserved: dict[str, np.ndarray] = {}
+        self.opening_share: dict[str, float] = {}
         for n in names:
             cap = np.full(r, INF)
             q = queues.get(n)
@@ -84,9 +95,21 @@ class Capacity(Plugin):
                 self.real[n] = np.minimum(total - guarantees + self.guarantee[n], self.capability[n])
         for n in names:
             q = queues.get(n)
-            self.deserved_set[n] = bool(q and q.deserved)
             d = table.vector(q.deserved or {}).astype(np.float64) if q else np.zeros(r)
-            self.deserved[n] = np.maximum(np.minimum(d, self.real[n]), self.guarantee[n])
+            if self.hierarchy:
+                # checkHierarchicalQueue: max(deserved, guarantee), not capped by realCapability
+                self.deserved[n] = np.maximum(d, self.guarantee[n])
+            else:
+                self.deserved[n] = np.maximum(np.minimum(d, self.real[n]), self.guarantee[n])
+        if self.hierarchy:
+            kids = self.children.get(ROOT, [])
+            self.guarantee[ROOT] = sum((self.guarantee[k] for k in kids), start=np.zeros(r))
+            self.deserved[ROOT] = sum((self.deserved[k] for k in kids), start=np.zeros(r))
+        for n in names:  # best-effort: the deserved (guarantee included) is empty (!IsEmpty())
+            self.deserved_set[n] = bool((self.deserved[n] >= MIN_RESOURCE).any())
+        if self.hierarchy:
+            # parents' shares are computed once, here; the event handlers refresh only leaves'
+            self.opening_share = {n: self.share(n) for n in names if self.children.get(n)}
         self.ssn.on_allocate(lambda t: self._task(t, 1))
         self.ssn.on_deallocate(lambda t: self._task(t, -1))
         reg = self.ssn.register
@@ -160,19 +183,39 @@ class Capacity(Plugin):
         if not self.deserved_set.get(name):
             return 1.0
         a, d = self.allocated[name], self.deserved[name]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(d > 0, a / np.where(d > 0, d, 1), np.where(a > 0, 1.0, 0.0))
-        return float(ratio.max())
+        named = d >= MIN_RESOURCE  # updateShare: over deserved.ResourceNames() only
+        return float((a[named] / d[named]).max())
 
     def queue_order(self, a: Queue, b: Queue) -> int:
         if a.priority != b.priority:
             return -1 if a.priority > b.priority else 1
-        sa, sb = self.share(a.name), self.share(b.name)
-        if sa != sb:
-            return -1 if sa < sb else 1
-        da, db = self.deserved_set.get(a.name, False), self.deserved_set.get(b.name, False)
-        if da != db:
-            return -1 if da else 1
+        if not self.hierarchy:
+            return self._compare_share(a.name, b.name)
+        leaf_a, leaf_b = not self.children.get(a.name), not self.children.get(b.name)
+        if leaf_a != leaf_b:
+            return -1 if leaf_a else 1
+        if not leaf_a:
+            return self._compare_share(a.name, b.name)
+        return self._compare_share(*self._branches(a.name, b.name))
+
+    def _branches(self, x: str, y: str) -> tuple[str, str]:
+        """The entries just below the two leaves' deepest common ancestor (``getQueueLevel``),
+        each leaf standing for itself when its ancestor list ends there."""
+        level = self._level(x, y)
+        ax, ay = self._chain(x)[:0:-1], self._chain(y)[:0:-1]
+        return (ax[level + 1] if level + 1 < len(ax) else x), (ay[level + 1] if level + 1 < len(ay) else y)
+
+    def _compare_share(self, x: str, y: str) -> int:
+        """compareShareWithDeserved: lower share first; on equal shares the queue that has a
+        deserved first; else 0. Hierarchical parents answer with their session-open share."""
+        opening = self.opening_share if self.hierarchy else {}
+        sx = opening[x] if x in opening else self.share(x)
+        sy = opening[y] if y in opening else self.share(y)
+        if sx != sy:
+            return -1 if sx < sy else 1
+        dx, dy = self.deserved_set.get(x, False), self.deserved_set.get(y, False)
+        if dx != dy:
+            return -1 if dx else 1
         return 0
 
     def victim_queue_order(self, a: Queue, b: Queue, preemptor: Queue | None) -> int:

@@ -1,0 +1,202 @@
+"""QueueOrder of hierarchical capacity, through POST /v1/decisions.
+
+Volcano's capacity plugin with ``enableHierarchy: true`` registers its own QueueOrderFn
+(``buildHierarchicalQueueAttrs`` in pkg/scheduler/plugins/capacity/capacity.go):
+
+1. the queue with the higher ``priority`` (the queue's own, not its parent's) first;
+2. leaf queues before parent queues; two parents compare their own shares;
+3. two leaves compare the ancestors just below their deepest common ancestor
+   (``getQueueLevel``); a leaf sitting right under that ancestor stands for itself. So
+   siblings compare their own shares, cousins their branches;
+4. ``compareShareWithDeserved``: lower share first, and on equal shares the queue that has a
+   deserved first. Nothing more: a tie goes to the session (creation time, then name).
+
+Share is ``max allocated/deserved`` over the resources the deserved names; a parent's
+allocated is its subtree's; deserved is ``max(spec.deserved, guarantee)``, not capped by the
+real capability; a queue whose deserved is empty is best-effort (share 1). A parent's share
+is the one from session open: Volcano's event handlers add to the ancestors' allocated but
+refresh only the leaf's share.
+
+Every cluster is one node whose GPUs are all taken but one (unless said otherwise), and two
+pending one-GPU jobs, one per leaf queue, so the queue served first is the one bound.
+Queues have no creation time here, so the session's own tie-break is the name.
+"""
+
+from __future__ import annotations
+
+import orjson
+
+from tests.kube import node, pod, podgroup, queue, request
+
+GPU = "nvidia.com/gpu"
+
+
+def gpus(n: int) -> dict:
+    return {GPU: str(n)}
+
+
+def config(hierarchy: bool) -> dict:
+    cap = {"name": "capacity", "enableHierarchy": hierarchy}
+    return {"actions": "allocate",
+            "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}, cap]},
+                      {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]}  # fmt: skip
+
+
+def decide(client, objects, hierarchy: bool) -> dict:
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=config(hierarchy))),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def running(name: str, q: str, gpu: int | None = 1, cpu: str = "1") -> list[dict]:
+    return [podgroup(name, queue=q, phase="Running"), pod(f"{name}-0", node="n0", gpu=gpu, cpu=cpu, group=name)]
+
+
+def pending(name: str, q: str) -> list[dict]:
+    return [podgroup(name, queue=q), pod(f"{name}-0", gpu=1, group=name)]
+
+
+def bound_jobs(out: dict) -> list[str]:
+    return sorted(b["job"].removeprefix("default/") for b in out["bindings"])
+
+
+def two_branches(**extra) -> list[dict]:
+    """root → {a → {a1, a2}, b → {b1}} on 4 GPUs. a2 runs 2 GPUs, b1 runs 1; a1 and b1 each want 1.
+    Leaves: a1 = 0/2 = 0 < b1 = 1/2 = 0.5. Parents: a = 2/4 = 0.5 > b = 1/4 = 0.25."""
+    pa, pa1 = extra.get("a_priority"), extra.get("a1_priority")
+    objs = [node("n0", gpu=4),
+            queue("a", deserved=gpus(4), priority=pa), queue("a1", parent="a", deserved=gpus(2), priority=pa1),
+            queue("a2", parent="a", deserved=gpus(2)),
+            queue("b", deserved=gpus(4)), queue("b1", parent="b", deserved=gpus(2))]  # fmt: skip
+    return objs + running("r-a2", "a2", gpu=2) + running("r-b1", "b1") + pending("a1", "a1") + pending("b1", "b1")
+
+
+def test_leaves_in_different_branches_follow_their_parents_shares(client):
+    assert bound_jobs(decide(client, two_branches(), True)) == ["b1"]  # b (0.25) before a (0.5)
+
+
+def test_without_hierarchy_the_leaves_own_shares_decide(client):
+    assert bound_jobs(decide(client, two_branches(), False)) == ["a1"]  # a1 (0) before b1
+
+
+def test_the_queues_own_priority_comes_before_the_parents_shares(client):
+    assert bound_jobs(decide(client, two_branches(a1_priority=10), True)) == ["a1"]
+    # the parent's priority plays no part: the leaves are compared, each with its own
+    assert bound_jobs(decide(client, two_branches(a_priority=10), True)) == ["b1"]
+
+
+def test_sibling_leaves_compare_their_own_shares(client):
+    """root → {a → {a1, a2}} on 2 GPUs: a1 runs 1 of its 2 (0.5), a2 runs none (0). Their
+    common ancestor is their parent, so each stands for itself: a2 first (by name, a1)."""
+    objs = [node("n0", gpu=2), queue("a", deserved=gpus(4)),
+            queue("a1", parent="a", deserved=gpus(2)), queue("a2", parent="a", deserved=gpus(4))]  # fmt: skip
+    objs += running("r-a1", "a1") + pending("a1", "a1") + pending("a2", "a2")
+    assert bound_jobs(decide(client, objs, True)) == ["a2"]
+
+
+def test_cousins_compare_the_branches_just_below_their_common_ancestor(client):
+    """root → {a → {a2, x → {x1}}, z → {z1}} on 6 GPUs. x1 and z1 meet at root, so the
+    entries below root decide: a = 3/4 (a2 runs 3) against z = 2/4 (z1 runs 2), z1 first,
+    although x (0) and x1 (0) are both below z and z1 (0.5), and the name says x1."""
+    objs = [node("n0", gpu=6),
+            queue("a", deserved=gpus(4)), queue("a2", parent="a", deserved=gpus(4)),
+            queue("x", parent="a", deserved=gpus(4)), queue("x1", parent="x", deserved=gpus(4)),
+            queue("z", deserved=gpus(4)), queue("z1", parent="z", deserved=gpus(4))]  # fmt: skip
+    objs += running("r-a2", "a2", gpu=3) + running("r-z1", "z1", gpu=2) + pending("x1", "x1") + pending("z1", "z1")
+    assert bound_jobs(decide(client, objs, True)) == ["z1"]
+    assert bound_jobs(decide(client, objs, False)) == ["x1"]
+
+
+def test_a_leaf_beside_a_deeper_branch_is_compared_with_that_branch(client):
+    """root → {a → {y1, x → {x1, x2}}} on 5 GPUs. y1 and x1 meet at a; y1's ancestors end
+    there, so y1 stands for itself (1/2 = 0.5) against x (x2 runs 3: 3/4 = 0.75): y1 first,
+    although x1 (0) is below y1 and the name says x1."""
+    objs = [node("n0", gpu=5), queue("a", deserved=gpus(8)), queue("y1", parent="a", deserved=gpus(2)),
+            queue("x", parent="a", deserved=gpus(4)), queue("x1", parent="x", deserved=gpus(4)),
+            queue("x2", parent="x", deserved=gpus(4))]  # fmt: skip
+    objs += running("r-y1", "y1") + running("r-x2", "x2", gpu=3) + pending("x1", "x1") + pending("y1", "y1")
+    assert bound_jobs(decide(client, objs, True)) == ["y1"]
+    assert bound_jobs(decide(client, objs, False)) == ["x1"]
+
+
+def test_tied_parents_go_to_the_session_tie_break_not_to_the_leaves(client):
+    """root → {a → {a1}, b → {b1}} on 3 GPUs. a1 runs 1 of 1 (share 1), b1 runs 1 of 4
+    (0.25); a = b = 1/4. The parents tie and both have a deserved, so capacity answers 0
+    and the session's name order serves a1, though b1's own share is the lower."""
+    objs = [node("n0", gpu=3),
+            queue("a", deserved=gpus(4)), queue("a1", parent="a", deserved=gpus(1)),
+            queue("b", deserved=gpus(4)), queue("b1", parent="b", deserved=gpus(4))]  # fmt: skip
+    objs += running("r-a1", "a1") + running("r-b1", "b1") + pending("a1", "a1") + pending("b1", "b1")
+    assert bound_jobs(decide(client, objs, True)) == ["a1"]
+
+
+def test_on_a_share_tie_the_parent_with_a_deserved_goes_first(client):
+    """root → {a → {a1}, b → {b1}} on 2 GPUs. a has no deserved: best-effort, share 1.
+    b deserves 1 GPU and b1 runs 1: share 1 too. Tie: b, which has a deserved, first
+    (the name says a1, and a1's own share 0 is below b1's 0.5)."""
+    objs = [node("n0", gpu=2),
+            queue("a"), queue("a1", parent="a", deserved=gpus(2)),
+            queue("b", deserved=gpus(1)), queue("b1", parent="b", deserved=gpus(2))]  # fmt: skip
+    objs += running("r-b1", "b1") + pending("a1", "a1") + pending("b1", "b1")
+    assert bound_jobs(decide(client, objs, True)) == ["b1"]
+    assert bound_jobs(decide(client, objs, False)) == ["a1"]
+
+
+def test_a_parent_with_only_a_guarantee_is_not_best_effort(client):
+    """root → {z → {z1, z2}, b → {b1}} on 3 GPUs. z has no deserved but a 4-GPU guarantee,
+    so it deserves 4 (max(deserved, guarantee)): z2 runs 1, share 0.25, not 1. b deserves 2,
+    b1 runs 1: 0.5. z1 first (the name says b1)."""
+    objs = [node("n0", gpu=3),
+            queue("z", guarantee=gpus(4)), queue("z1", parent="z", deserved=gpus(2)),
+            queue("z2", parent="z", deserved=gpus(2)),
+            queue("b", deserved=gpus(2)), queue("b1", parent="b", deserved=gpus(2))]  # fmt: skip
+    objs += running("r-z2", "z2") + running("r-b1", "b1") + pending("z1", "z1") + pending("b1", "b1")
+    assert bound_jobs(decide(client, objs, True)) == ["z1"]
+
+
+def test_a_parents_share_counts_only_the_resources_its_deserved_names(client):
+    """root → {z → {z1, z2}, b → {b1}} on 2 GPUs. Both parents deserve GPUs only. z2 runs a
+    CPU-only pod (cpu, memory and pods are not in z's deserved): z's share is 0. b1 runs 1
+    GPU: b = 1/4. z1 first (the name says b1)."""
+    objs = [node("n0", gpu=2),
+            queue("z", deserved=gpus(4)), queue("z1", parent="z", deserved=gpus(2)),
+            queue("z2", parent="z", deserved=gpus(2)),
+            queue("b", deserved=gpus(4)), queue("b1", parent="b", deserved=gpus(2))]  # fmt: skip
+    objs += running("r-z2", "z2", gpu=None, cpu="8") + running("r-b1", "b1") + pending("z1", "z1") + pending("b1", "b1")
+    assert bound_jobs(decide(client, objs, True)) == ["z1"]
+
+
+def test_a_parents_deserved_is_not_capped_by_the_cluster(client):
+    """root → {a → {a1, a2}, b → {b1}} on 5 GPUs. a deserves 16 GPUs, more than the cluster
+    holds; hierarchical capacity keeps 16 (no cap at the real capability): a2 runs 3, share
+    3/16 ≈ 0.19, below b's 1/4, so a1 first. Capped at 5 it would be 0.6 and b1 first."""
+    objs = [node("n0", gpu=5),
+            queue("a", deserved=gpus(16)), queue("a1", parent="a", deserved=gpus(2)),
+            queue("a2", parent="a", deserved=gpus(4)),
+            queue("b", deserved=gpus(4)), queue("b1", parent="b", deserved=gpus(2))]  # fmt: skip
+    objs += running("r-a2", "a2", gpu=3) + running("r-b1", "b1") + pending("a1", "a1") + pending("b1", "b1")
+    assert bound_jobs(decide(client, objs, True)) == ["a1"]
+
+
+def test_parent_shares_stay_at_their_session_open_values(client):
+    """root → {a → {a1}, b → {b1}} on 4 free GPUs, every queue deserving 4; a1 and b1 each
+    have four one-GPU jobs. a and b open at share 0 and keep it for the whole session, so
+    they tie on every pop and a1 (by name) takes all four GPUs."""
+    objs = [node("n0", gpu=4),
+            queue("a", deserved=gpus(4)), queue("a1", parent="a", deserved=gpus(4)),
+            queue("b", deserved=gpus(4)), queue("b1", parent="b", deserved=gpus(4))]  # fmt: skip
+    for i in range(4):
+        objs += pending(f"a1-{i}", "a1") + pending(f"b1-{i}", "b1")
+    assert bound_jobs(decide(client, objs, True)) == ["a1-0", "a1-1", "a1-2", "a1-3"]
+
+
+def test_leaf_shares_move_with_every_job(client):
+    """root → {a → {a1, a2}} on 4 free GPUs, a1 and a2 deserving 4 each, four one-GPU jobs
+    each. Siblings stand for themselves and a leaf's share is refreshed on every allocation
+    (1/4 after its first job), so the two alternate, two each."""
+    objs = [node("n0", gpu=4), queue("a", deserved=gpus(8)),
+            queue("a1", parent="a", deserved=gpus(4)), queue("a2", parent="a", deserved=gpus(4))]  # fmt: skip
+    for i in range(4):
+        objs += pending(f"a1-{i}", "a1") + pending(f"a2-{i}", "a2")
+    assert bound_jobs(decide(client, objs, True)) == ["a1-0", "a1-1", "a2-0", "a2-1"]
