@@ -58,7 +58,7 @@ def records(draw: st.DrawFn) -> list[object]:
         elif how == "extra":
             o["nodeName"] = "n0"
         elif how == "drop name":
-            del o["name"]
+            o.pop("name", None)
         else:
             out[i] = draw(ODD)
     return out

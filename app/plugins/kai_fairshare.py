@@ -40,6 +40,11 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
 
+#: KAI's active-allocated states: what counts towards a job's minimum.
+ACTIVE_ALLOCATED = frozenset(
+    {TaskStatus.ALLOCATED, TaskStatus.PIPELINED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING}
+)
+
 RES = ("gpu", "cpu", "memory")
 MB = 10**6
 
@@ -247,10 +252,20 @@ class KaiFairShare(Plugin):
         return (a.created > b.created) - (a.created < b.created)
 
     def _job_req(self, job: Job | None) -> np.ndarray:
+        """What the queue's next job asks for now (KAI's ``GetTasksToAllocateInitResource``):
+        below its minimum, the tasks still missing to reach it; at or above it, one task;
+        the first ones in task order."""
         if job is None:
             return np.zeros(3)
-        pending = [t.req for t in job.tasks if t.status == TaskStatus.PENDING]
-        return self._vec(np.sum(pending, axis=0)) if pending else np.zeros(3)
+        pending = [t for t in job.tasks if t.status == TaskStatus.PENDING]
+        if not pending:
+            return np.zeros(3)
+        active = sum(1 for t in job.tasks if t.status in ACTIVE_ALLOCATED)
+        n = min(job.min_available - active if active < job.min_available else 1, len(pending))
+        first = pending[0].req
+        if all(np.array_equal(t.req, first) for t in pending):  # the common case: no ordering needed
+            return self._vec(first * n)
+        return self._vec(np.sum([t.req for t in self.ssn.sort_tasks(pending)[:n]], axis=0))
 
     # -- reclaim ----------------------------------------------------------------------------
     def can_reclaim(self, queue: Queue, tasks: list[Task]) -> bool:
