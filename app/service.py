@@ -47,10 +47,15 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
     """Where a job stands after the decision (one pass over its tasks)."""
     if len(job.tasks) == 1 and job.key not in (ssn.messages if ssn is not None else ()):
         return _single_state(cluster, job)
+    held_state, held = ssn.held.get(job.key, ("", ())) if ssn is not None else ("", ())
     ready = succeeded = new = waiting = pending = occupying = 0
     placed: set[int] = set()
     for t in job.tasks:
         st = t.status
+        if id(t) in held:  # placed by a statement left in force, not bound: it waits
+            waiting += 1
+            placed.add(t.node)
+            continue
         if st in READY:
             ready += 1
         if st == TaskStatus.SUCCEEDED:
@@ -74,7 +79,9 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
         hyper = topo.names[int(topo.node_hypernode[next(iter(placed))])]
     elif placed:
         hyper = topo.names[topo.smallest_containing(sorted(placed))]
-    if total and succeeded == total:
+    if held_state:
+        state = held_state
+    elif total and succeeded == total:
         state = "Completed"
     elif new and ready >= job.min_available:
         state = "Bound"

@@ -3,8 +3,10 @@
 Between cycles (``POST /v1/simulate``): evicted pods leave their nodes — a pod in a gang
 (its controller recreates it) comes back pending, a pod on its own is gone; nominated
 pods stay pending with their ``nominatedNodeName`` (allocate binds them next cycle once
-the capacity is free); bound pods run. It stops after ``cycles`` cycles or when a cycle
-changes nothing.
+the capacity is free); bound pods run; pods that were terminating are gone. It stops
+after ``cycles`` cycles or when a cycle changes nothing (no binding, eviction or new
+nomination, and no terminating pod left to go: a reservation repeated, e.g. of a
+Koordinator NonStrict gang, changes nothing).
 
 Metrics: decisions, bindings, nominations, evictions, gangs broken (an eviction that left
 a running gang below its minimum) and cascading preemptions (a job that lost pods in one
@@ -52,12 +54,14 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
                 metrics["cascadingPreemptions"] += 1
         hit = {e["job"] for e in wire["evictions"]}
         whole_before = hit & whole
-        apply(c, wire, gone)
+        tasks = c.task_index
+        fresh = [n for n in wire["nominations"] if tasks[n["pod"]].nominated_node != n["node"]]
+        released = apply(c, wire, gone)
         lost_pods |= hit
         metrics["gangsBroken"] += sum(1 for k in whole_before if c.jobs[k].count(READY) < c.jobs[k].min_available)
         if on_cycle is not None:
             on_cycle(cycle)
-        if not (wire["bindings"] or wire["nominations"] or wire["evictions"]):
+        if not (wire["bindings"] or fresh or wire["evictions"] or released):
             break
     pods = []
     for t in sorted(c.tasks, key=lambda t: t.key):
@@ -66,14 +70,17 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
     return {"cycles": out_cycles, "final": {"pods": pods}, "metrics": metrics}
 
 
-def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> None:
-    """One cycle's decision takes effect (see the module docstring)."""
+def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
+    """One cycle's decision takes effect (see the module docstring); the number of pods
+    that were terminating before the cycle and are gone now."""
     tasks = c.task_index
     evicted = {e["pod"] for e in wire["evictions"]}
+    released = 0
     for t in c.tasks:  # pods terminating before this cycle are gone now; tentative states reset
         if t.status == TaskStatus.RELEASING and t.key not in evicted:
             t.status, t.node = TaskStatus.FAILED, -1
             gone.add(t.key)
+            released += 1
         elif t.status in (TaskStatus.ALLOCATED, TaskStatus.PIPELINED):
             t.status, t.node = TaskStatus.PENDING, -1
     for e in wire["evictions"]:
@@ -92,3 +99,4 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> None:
         t = tasks[b["pod"]]
         t.status, t.node, t.nominated_node = TaskStatus.RUNNING, c.node_index[b["node"]], ""
     c.reaccount()
+    return released

@@ -207,3 +207,29 @@ def test_a_yaml_snapshot_file_is_held_to_the_alias_expansion_limit_and_json_is_r
     objs = [node(f"n{i}") for i in range(300)]  # well over 1,000 values, but JSON: no aliases to expand
     (tmp_path / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
     assert len(DirectorySource(str(tmp_path), max_yaml_nodes=1000).objects()) == 300
+
+
+@pytest.mark.parametrize("mode", ["pipelined", "NonStrict"])
+def test_a_held_gang_is_never_bound_pod_by_pod(client, tmp_path, monkeypatch, mode):
+    """A gang that only pipelines, or a Koordinator NonStrict gang below its minimum, holds
+    reservations in the decision, not a plan to bind: the filter lets none of its pods bind."""
+    if mode == "pipelined":  # n0's 8 GPUs are being released; the gang of 2 fits only with them
+        old = pod("old", node="n0", phase="Running", gpu=8)
+        old["metadata"]["deletionTimestamp"] = "2026-11-23T11:59:00Z"
+        gang = [old, podgroup("a", min_member=2), pod("a-0", group="a", gpu=8), pod("a-1", group="a", gpu=8)]
+        gang[-1]["status"]["nominatedNodeName"] = "n0"
+    else:  # three whole-node pods, two nodes: two keep reservations, the third does not fit
+        ann = {"gang.scheduling.koordinator.sh/name": "a", "gang.scheduling.koordinator.sh/min-available": "3",
+               "gang.scheduling.koordinator.sh/mode": "NonStrict"}  # fmt: skip
+        gang = [pod(f"a-{i}", gpu=8, annotations=ann) for i in range(3)]
+    objs = [node("n0"), node("n1"), *gang]
+    (tmp_path / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
+    monkeypatch.setenv("GANGPLANK_SNAPSHOT_DIR", str(tmp_path))
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]  # fmt: skip
+    monkeypatch.setenv("GANGPLANK_EXTENDER_CONFIG", json.dumps({"actions": "allocate", "tiers": tiers}))
+    forget_plans()
+    for p in (o for o in objs if o["metadata"]["name"].startswith("a-")):
+        out = call(client, "filter", {"Pod": p, "Nodes": None, "NodeNames": ["n0", "n1"]})
+        assert out["NodeNames"] == [], out
+        assert all("cannot be placed as a whole now" in why for why in out["FailedNodes"].values())

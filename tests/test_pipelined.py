@@ -82,3 +82,39 @@ def test_a_pipelined_pod_keeps_its_nomination_to_the_same_node(client):
     out = decide(client, objs)
     assert out["nominations"] == [{"pod": "default/a-0", "node": "n0", "job": "default/a"}]
     assert out["bindings"] == [] and state(out, "default/a")["state"] == "Pipelined"
+
+
+def test_a_pipelined_gang_whose_roles_are_short_is_reported_pipelined_not_bound(client):
+    # minMember 3 with minTaskMember ps 1 / worker 2: three free nodes and one releasing; the
+    # placement is ready in count but only pipelines one worker, so nothing is bound
+    pg = podgroup("j", min_member=3, min_task_member={"ps": 1, "worker": 2})
+    pods = [pod("j-ps-0", group="j", role="ps", gpu=8, priority=100), pod("j-ps-1", group="j", role="ps", gpu=8, priority=100),
+            pod("j-w-0", group="j", role="worker", gpu=8, priority=100), pod("j-w-1", group="j", role="worker", gpu=8, priority=100)]  # fmt: skip
+    out = decide(client, [node("n0"), node("n1"), node("n2"), node("n3"), leaving("old", "n3"), pg, *pods])
+    assert out["bindings"] == []
+    assert state(out, "default/j")["state"] == "Pipelined"
+
+
+def test_a_gang_group_that_only_pipelines_is_held_together(client):
+    # group of two one-pod gangs: one fits n1 now, the other only n0's releasing capacity;
+    # the group keeps both places, so a later pod finds no room
+    grp = orjson.dumps(["x/a", "x/b"]).decode()
+    def member(name):
+        ann = {"gang.scheduling.koordinator.sh/name": name, "gang.scheduling.koordinator.sh/min-available": "1",
+               "gang.scheduling.koordinator.sh/groups": grp}  # fmt: skip
+        return pod(f"{name}-0", ns="x", gpu=8, annotations=ann, priority=1000)
+    later = pod("c", ns="x", gpu=8, priority=1, created="2026-11-23T11:00:00Z")
+    out = decide(client, [node("n0"), node("n1"), leaving("old", "n0"), member("a"), member("b"), later])
+    assert out["bindings"] == []
+    assert state(out, "x/a")["state"] == state(out, "x/b")["state"] == "Pipelined"
+    assert state(out, "x/c")["state"] == "Pending"
+
+
+def test_a_committed_pipeline_onto_the_pods_own_nomination_keeps_it(client):
+    # an elastic gang (min 1): a-0 binds on n1, a-1 pipelines onto n0, where it is nominated
+    objs = [node("n0"), node("n1"), leaving("old", "n0"), podgroup("a", min_member=1),
+            pod("a-0", group="a", gpu=8, priority=100), pod("a-1", group="a", gpu=8, priority=100)]  # fmt: skip
+    objs[-1]["status"]["nominatedNodeName"] = "n0"
+    out = decide(client, objs)
+    assert out["bindings"] == [{"pod": "default/a-0", "node": "n1", "job": "default/a"}]
+    assert out["nominations"] == [{"pod": "default/a-1", "node": "n0", "job": "default/a"}]

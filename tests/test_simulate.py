@@ -44,3 +44,19 @@ def test_cycles_out_of_range_is_422(client):
     body = request([node("n0")], cycles=0)
     r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/cycles"
+
+
+def test_a_pipelined_gang_binds_once_the_terminating_pod_is_gone(client):
+    old = pod("old", node="n0", phase="Running", gpu=8)
+    old["metadata"]["deletionTimestamp"] = "2026-11-23T11:59:00Z"
+    out = sim(client, [node("n0"), old, podgroup("a", min_member=1), pod("a-0", group="a", gpu=8)], cycles=5)
+    first, second = out["cycles"][0], out["cycles"][1]
+    assert first["bindings"] == [] and [j["state"] for j in first["jobs"] if j["job"] == "default/a"] == ["Pipelined"]
+    assert second["bindings"] == [{"pod": "default/a-0", "node": "n0", "job": "default/a"}]
+
+
+def test_reservations_repeated_unchanged_end_the_simulation(client):
+    ann = {"gang.scheduling.koordinator.sh/name": "g", "gang.scheduling.koordinator.sh/min-available": "3",
+           "gang.scheduling.koordinator.sh/mode": "NonStrict"}  # fmt: skip
+    out = sim(client, [node("n0"), node("n1")] + [pod(f"g-{i}", gpu=8, annotations=ann) for i in range(3)], cycles=10)
+    assert len(out["cycles"]) == 2 and out["metrics"]["nominations"] == 4  # cycle 2 repeats cycle 1's two

@@ -34,7 +34,7 @@ from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus
 
 DEFAULT_SG = "__job__"
-NONSTRICT_MESSAGE = "NonStrict gang: {} placed pods keep their reservations (nominated) until the minimum can be bound"
+NONSTRICT_MESSAGE = "NonStrict gang: the pods that fit keep their reservations (nominated) until the minimum can be bound"
 PIPELINED_MESSAGE = "pipelined: the gang fits only once releasing capacity frees up; nothing is bound until it is ready"
 
 
@@ -114,6 +114,8 @@ class Allocate(Action):
             job = by_queue[qname].pop(0)
             if not by_queue[qname]:
                 del by_queue[qname]
+            if job.key in ssn.held:  # placed and held earlier in this decision: it waits
+                continue
             if job.gang_groups:
                 self.allocate_gang_group(ssn, job, by_queue)
                 continue
@@ -143,17 +145,23 @@ class Allocate(Action):
             return
         stmt = ssn.statement()
         saved = [(m, self._save(ssn, m)) for m in members]
-        ok = True
+        ready = tried = True
         for m in members:
             if not pending_tasks(m) and ssn.job_ready(m):
                 continue
-            if not self.plan_job(ssn, m, stmt) or not ssn.job_ready(m):
-                ok = False
+            planned = self.plan_job(ssn, m, stmt)
+            if planned and ssn.job_ready(m):
+                continue
+            ready = False
+            if not (m.gang_mode == "NonStrict" or (planned and ssn.job_pipelined(m))):
+                tried = False  # this member can neither be placed nor wait: the group fails
                 break
-        if ok:
+        if ready:
             for m in members:
                 self.note_domain(ssn, m)
             stmt.commit()
+            return
+        if tried and self.hold(ssn, members, stmt):
             return
         stmt.discard()
         for m, sv in saved:
@@ -171,26 +179,33 @@ class Allocate(Action):
             self.note_domain(ssn, job)
             stmt.commit()
             return n
-        if ok and ssn.job_pipelined(job):
-            # Volcano leaves a pipelined-only statement neither committed nor discarded: the
-            # gang keeps the capacity it waits for (later jobs and actions see it taken, and
-            # it is not starving, so no preemption runs for it) and nothing is bound.
-            self.note_domain(ssn, job)
-            ssn.nominate_uncommitted(stmt.ops, reserve=False)
-            ssn.messages.setdefault(job.key, PIPELINED_MESSAGE)
-            return 0
-        if ok and len(stmt) and job.gang_mode == "NonStrict":
-            # Koordinator NonStrict: a pod that does not fit has no effect on the others; those
-            # that fit keep their reservations (nominated, holding their nodes for the rest of
-            # the decision) until the gang's minimum is met, and nothing is bound before that
-            self.note_domain(ssn, job)
-            ssn.nominate_uncommitted(stmt.ops, reserve=True)
-            ssn.messages.setdefault(job.key, NONSTRICT_MESSAGE.format(len(stmt)))
+        if ok and self.hold(ssn, [job], stmt):
             return 0
         stmt.discard()
         self._restore(ssn, job, saved)
         ssn.messages.setdefault(job.key, self.failure_message(ssn, job))
         return 0
+
+    def hold(self, ssn: Session, jobs: list[Job], stmt: Statement) -> bool:
+        """Leave ``stmt`` in force without a commit when ``jobs`` (one gang, or a gang
+        group) are not all ready but may wait: every one ready or pipelined (Volcano leaves
+        such a statement neither committed nor discarded: the gangs keep the capacity they
+        wait for, later jobs and actions see it taken, they are not starving, so nothing
+        preempts for them), or every one Koordinator NonStrict (the pods that fit keep
+        their reservations, nominated, until the minimum is met). Nothing is bound."""
+        if not len(stmt):
+            return False
+        if all(ssn.job_ready(j) or ssn.job_pipelined(j) for j in jobs):
+            state, reserve, message = "Pipelined", False, PIPELINED_MESSAGE
+        elif all(j.gang_mode == "NonStrict" for j in jobs):
+            state, reserve, message = "Incomplete", True, NONSTRICT_MESSAGE
+        else:
+            return False
+        for j in jobs:
+            self.note_domain(ssn, j)
+            ssn.messages.setdefault(j.key, message)
+        ssn.hold(stmt.ops, state, reserve=reserve)
+        return True
 
     def plan_job(self, ssn: Session, job: Job, stmt: Statement) -> bool:
         """Tentatively place the job into ``stmt``; True when a placement was found."""

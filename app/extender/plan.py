@@ -192,11 +192,14 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
     idle = cluster.idle.copy()  # the session works on the model in place
     unbound = {t.uid: t for t in job.tasks if t.node < 0}
     ssn = run_session(req)
-    chosen = {b.pod: b.node for b in ssn.decision.bindings + ssn.decision.nominations}
+    # a held gang (pipelined, or NonStrict below its minimum) has reservations, not a plan to bind
+    chosen = {b.pod: b.node for b in ssn.decision.bindings + ssn.decision.nominations if b.job not in ssn.held}
     planned: dict[str, str | None] = {}
     by_uid: dict[str, str | None] = {}
     for t in job.tasks:
-        node = chosen.get(t.key) or (cluster.nodes[t.node].name if t.node >= 0 else None)
+        # a pod unbound before the session has only the node the answer gives it (the session
+        # moves tasks in place, also for placements it leaves uncommitted)
+        node = chosen.get(t.key) or (cluster.nodes[t.node].name if t.node >= 0 and t.uid not in unbound else None)
         planned[t.key] = node
         by_uid[t.uid] = node
     topo = cluster.topology

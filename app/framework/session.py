@@ -66,6 +66,9 @@ class Session:
         self.job_hypernode: dict[str, int] = {}
         self.subgroup_hypernode: dict[str, int] = {}
         self.messages: dict[str, str] = {}
+        # jobs whose placements stay in force without a commit (see ``hold``): job key ->
+        # [state to report, ids of the held tasks]
+        self.held: dict[str, tuple[str, set[int]]] = {}
         # job key -> HyperNode chosen for it by this decision (reported in ``jobs``)
         self.decided_hypernode: dict[str, int] = {}
         self._hooks: dict[str, list[list[tuple[str, Callable[..., Any]]]]] = {}
@@ -492,35 +495,42 @@ class Session:
         return Statement(self)
 
     def record(self, ops: list[Operation]) -> None:
-        """Committed operations become the decision (nomination only after an eviction). A
-        job placed by them loses what an earlier step said about why it could not be."""
+        """Committed operations become the decision (a pipeline is a nomination after an
+        eviction, or onto the node the task is already nominated to). A job placed by them
+        loses what an earlier step said about why it could not be."""
         names = self.cluster.nodes
         for op in ops:
             t = op.task
             job = t.job.key if t.job else t.key
             if op.kind != EVICT:
                 self.messages.pop(job, None)
+                if job in self.held:  # placed further (an eviction action): it waits for the rest
+                    self.held[job] = ("Pipelined", self.held[job][1])
+            node = names[op.node].name
             if op.kind == ALLOCATE:
-                self.decision.bindings.append(Binding(t.key, names[op.node].name, job))
-            elif op.kind == PIPELINE and op.eviction_occurred:
-                self.decision.nominations.append(Binding(t.key, names[op.node].name, job))
+                self.decision.bindings.append(Binding(t.key, node, job))
+            elif op.kind == PIPELINE and (op.eviction_occurred or t.nominated_node == node):
+                self.decision.nominations.append(Binding(t.key, node, job))
             elif op.kind == EVICT:
                 self.decision.evictions.append(
-                    Eviction(t.key, names[op.node].name, job, op.action, op.preemptor, op.reason)
+                    Eviction(t.key, node, job, op.action, op.preemptor, op.reason)
                 )
 
-    def nominate_uncommitted(self, ops: list[Operation], *, reserve: bool) -> None:
-        """Nominations for the placements of a statement left in force but not committed.
-        ``reserve``: every placement (a Koordinator NonStrict gang's pods keep their
-        reservations). Otherwise (a pipelined gang) only the tasks pipelined onto the node
-        they are already nominated to: an earlier eviction freed it, and the answer repeats
-        the nomination rather than dropping it."""
+    def hold(self, ops: list[Operation], state: str, *, reserve: bool) -> None:
+        """Leave a statement's placements in force without a commit: the tasks keep their
+        session state (later jobs and actions see the capacity taken), nothing is bound,
+        and their jobs are reported in ``state``, the held tasks counted as waiting.
+        ``reserve``: every placement becomes a nomination (a Koordinator NonStrict gang's
+        pods keep their reservations). Otherwise (a pipelined gang) only a task pipelined
+        onto the node it is already nominated to keeps that nomination."""
         names = self.cluster.nodes
         for op in ops:
             t = op.task
             node = names[op.node].name
+            job = t.job.key if t.job else t.key
+            self.held.setdefault(job, (state, set()))[1].add(id(t))
             if op.kind == ALLOCATE and reserve or op.kind == PIPELINE and (reserve or t.nominated_node == node):
-                self.decision.nominations.append(Binding(t.key, node, t.job.key if t.job else t.key))
+                self.decision.nominations.append(Binding(t.key, node, job))
 
     # -- topology bookkeeping --------------------------------------------------------------
     def _recover_hypernodes(self) -> None:
