@@ -87,3 +87,23 @@ def test_a_bind_request_naming_an_unknown_node_is_a_422_at_its_field(client):
 def test_a_bind_request_with_an_unknown_phase_is_a_422_at_its_field(client):
     r = post(client, [node("n0"), pod("p", gpu=8), bind_request("p", "n0", phase="Done")])
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/status/phase"
+
+
+def test_every_bind_request_in_flight_must_name_a_node_of_the_snapshot_whatever_the_order(client):
+    for brs in ([bind_request("p", "n0"), bind_request("p", "nx")], [bind_request("p", "nx"), bind_request("p", "n0")]):
+        r = post(client, [node("n0"), pod("p", gpu=8), *brs])
+        assert r.status_code == 422 and r.json()["errors"][0]["pointer"].endswith("/spec/selectedNode")
+
+
+def test_the_first_bind_request_in_flight_decides_the_node(client):
+    objs = [node("n0"), node("n1"), pod("p", gpu=8), bind_request("p", "n1"), bind_request("p", "n0"), pod("q", gpu=8)]
+    out = decide(client, objs)
+    assert out["bindings"] == [{"pod": "default/q", "node": "n0", "job": "default/q"}]  # p holds n1
+
+
+@pytest.mark.parametrize("key", ["podName", "selectedNode"])
+def test_a_bind_request_with_an_empty_name_is_a_422_at_its_field(client, key):
+    br = bind_request("p", "n0")
+    br["spec"][key] = ""
+    r = post(client, [node("n0"), pod("p", gpu=8), br])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == f"/objects/2/spec/{key}"

@@ -136,6 +136,7 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("topology.volcano.sh", ("v1alpha1",), "hypernodes", "HyperNode", optional=True),
     Resource("scheduling.run.ai", ("v2",), "queues", "Queue", optional=True),
     Resource("scheduling.run.ai", ("v2alpha2",), "podgroups", "PodGroup", optional=True),
+    Resource("scheduling.run.ai", ("v1alpha2",), "bindrequests", "BindRequest", optional=True),
     Resource("kai.scheduler", ("v1alpha1",), "topologies", "Topology", optional=True),
     Resource("kueue.x-k8s.io", ("v1beta2", "v1beta1", "v1alpha1"), "topologies", "Topology", optional=True),
     Resource("scheduling.x-k8s.io", ("v1alpha1",), "podgroups", "PodGroup", optional=True),

@@ -112,14 +112,15 @@ def _priority_classes(d: Draft) -> tuple[dict[str, PriorityClass], PriorityClass
 
 def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
     """A pod with a KAI BindRequest in flight is Binding on the selected node: it holds
-    that node and counts as ready, as in KAI's snapshot. A BindRequest whose pod is
-    already on a node, gone or no longer Pending changes nothing."""
+    that node and counts as ready, as in KAI's snapshot (the first such BindRequest in
+    object order, when there are several; each must name a node of the snapshot). A
+    BindRequest whose pod is already on a node, gone or no longer Pending changes nothing."""
     if not d.bind_requests:
         return
     by_key = {(p.namespace, p.name): p for p in d.pods}  # BindRequests come with Kubernetes objects
     for br in d.bind_requests:
         p = by_key.get((br.namespace, br.pod))
-        if p is None or p.node_name or p.phase != "Pending" or p.deleting:
+        if p is None or (p.node_name and not p.binding) or p.phase != "Pending" or p.deleting:
             continue
         if br.node not in nodes:
             raise InputError(
@@ -127,7 +128,8 @@ def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
                 join_pointer(br.pointer, "spec", "selectedNode"),
                 br.ident,
             )
-        p.node_name, p.binding = br.node, True
+        if not p.binding:
+            p.node_name, p.binding = br.node, True
 
 
 def _nodes(d: Draft) -> dict[str, int]:
