@@ -25,6 +25,7 @@ Queues have no creation time here, so the session's own tie-break is the name.
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from tests.kube import node, pod, podgroup, queue, request
 
@@ -200,3 +201,160 @@ def test_leaf_shares_move_with_every_job(client):
     for i in range(4):
         objs += pending(f"a1-{i}", "a1") + pending(f"a2-{i}", "a2")
     assert bound_jobs(decide(client, objs, True)) == ["a1-0", "a1-1", "a2-0", "a2-1"]
+
+
+# -- hierarchical real capability (checkHierarchicalQueue) ------------------------------------
+# root's real capability is its capability, or no limit when it has none (not the cluster
+# total); a root capability leaves the resources it does not name at 0. A child's is, per
+# resource, max(parent's real − Σ guarantees of the parent's children, 0) + its own guarantee,
+# capped by its capability, which takes the parent's cpu / memory when its own is unset.
+# Allocatable checks the queue and every ancestor; Preemptive only the queue itself, so an
+# inherited capability shows in reclaim. The pod slot is never compared.
+
+
+def gang_of(name: str, q: str, n: int, *, gpu: int | None = 1, cpu: str | None = "1", memory: str | None = None,
+            created: str = "2026-11-23T09:00:00Z") -> list[dict]:  # fmt: skip
+    """One pending job of n pods in queue q, minMember 1, so each pod binds on its own."""
+    pods = [pod(f"{name}-{i}", gpu=gpu, cpu=cpu, memory=memory, group=name) for i in range(n)]
+    return [podgroup(name, queue=q, created=created), *pods]
+
+
+def bound_pods(out: dict) -> list[str]:
+    return sorted(b["pod"].removeprefix("default/") for b in out["bindings"])
+
+
+def test_a_siblings_guarantee_reduces_a_childs_room(client):
+    """root → {a (capability 4 GPUs) → {a1, a2 (guarantee 3 GPUs)}} on 8 free GPUs. a2 holds
+    nothing, but its guarantee is set aside: a1's room is 4 − 3 + 0 = 1 GPU, so one of its
+    four one-GPU pods binds (the parent's 4 alone would let all four in)."""
+    objs = [node("n0", gpu=8), queue("a", capability=gpus(4)), queue("a1", parent="a"),
+            queue("a2", parent="a", guarantee=gpus(3))]  # fmt: skip
+    objs += gang_of("j", "a1", 4)
+    assert bound_pods(decide(client, objs, True)) == ["j-0"]
+
+
+def test_guarantees_beyond_the_parents_room_clamp_at_zero_before_the_own_guarantee_is_added(client):
+    """root → {a (capability 4 GPUs) → {a1 (guarantee 2), a2 (guarantee 3)}} on 8 free GPUs.
+    The guarantees (5) exceed a's 4: a1's room is max(4 − 5, 0) + 2 = 2 GPUs (not 4 − 5 + 2 = 1,
+    not 0 without its own guarantee, not a's 4)."""
+    objs = [node("n0", gpu=8), queue("a", capability=gpus(4)), queue("a1", parent="a", guarantee=gpus(2)),
+            queue("a2", parent="a", guarantee=gpus(3))]  # fmt: skip
+    objs += gang_of("j", "a1", 4)
+    assert bound_pods(decide(client, objs, True)) == ["j-0", "j-1"]
+
+
+def test_guarantees_are_set_aside_per_resource(client):
+    """root → {a (capability 4 CPU, 4 GPUs) → {a1, a2 (guarantee 3 GPUs)}}. a1's room is 4 CPU
+    (no CPU is guaranteed) and 4 − 3 = 1 GPU: its four one-CPU pods all bind, and one of its
+    four GPU-only pods."""
+    objs = [node("n0", gpu=8), queue("a", capability={"cpu": "4", GPU: "4"}), queue("a1", parent="a"),
+            queue("a2", parent="a", guarantee=gpus(3))]  # fmt: skip
+    objs += gang_of("c", "a1", 4, gpu=None, created="2026-11-23T08:00:00Z") + gang_of("g", "a1", 4, cpu=None)
+    assert bound_pods(decide(client, objs, True)) == ["c-0", "c-1", "c-2", "c-3", "g-0"]
+
+
+def reclaim_config() -> dict:
+    cap = {"name": "capacity", "enableHierarchy": True}
+    return {"actions": "allocate, reclaim",
+            "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}, cap]},
+                      {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]}  # fmt: skip
+
+
+def test_a_child_inherits_its_parents_cpu_capability(client):
+    """root → {a (capability 4 CPU) → {a1 (guarantee 6 CPU)}, b → {b1}} on one 10-CPU node.
+    b1 runs two 4-CPU pods (minMember 1), a1 wants one pod. a1's room is max(4 − 6, 0) + 6 = 6
+    CPU, capped by the capability it inherits from a: 4. Preemptive compares that (a1's own
+    real capability): a 4-CPU pod may reclaim (one of b1's pods goes), a 5-CPU pod may not.
+    With its own capability of 6 CPU a1 inherits nothing and the 5-CPU pod reclaims too."""
+
+    def cluster(want: str, a1_capability: dict | None = None) -> list[dict]:
+        objs = [node("n0", cpu="10", gpu=None), queue("a", capability={"cpu": "4"}),
+                queue("a1", parent="a", guarantee={"cpu": "6"}, capability=a1_capability),
+                queue("b"), queue("b1", parent="b"),
+                podgroup("r", min_member=1, queue="b1", phase="Running")]  # fmt: skip
+        objs += [pod(f"r-{i}", node="n0", cpu="4", memory=None, group="r", created=f"2026-11-23T08:0{i}:00Z")
+                 for i in range(2)]  # fmt: skip
+        return objs + [podgroup("w", queue="a1"), pod("w-0", cpu=want, memory=None, group="w")]
+
+    def evicted(out: dict) -> list[str]:
+        return sorted(e["pod"] for e in out["evictions"])
+
+    out = decide_with(client, cluster("4"), reclaim_config())
+    assert len(evicted(out)) == 1 and [n["pod"] for n in out["nominations"]] == ["default/w-0"]
+    out = decide_with(client, cluster("5"), reclaim_config())
+    assert evicted(out) == [] and out["nominations"] == []
+    out = decide_with(client, cluster("5", {"cpu": "6"}), reclaim_config())
+    assert len(evicted(out)) == 1 and [n["pod"] for n in out["nominations"]] == ["default/w-0"]
+
+
+def decide_with(client, objects: list[dict], conf: dict) -> dict:
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=conf)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_root_without_capability_is_not_capped_by_the_cluster_total(client):
+    """root → {a → {a1}}. Nothing caps the tree, not even the cluster: a PodGroup whose
+    minResources (12 CPU) exceed the one 8-CPU node is admitted by capacity's enqueue vote
+    (Volcano: users may submit jobs larger than the cluster; the nodes limit placement)."""
+    conf = {"actions": "enqueue, allocate", "tiers": [
+        {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "capacity", "enableHierarchy": True}]},
+        {"plugins": [{"name": "predicates"}]}]}  # fmt: skip
+    pg = podgroup("big", queue="a1", phase="Pending")
+    pg["spec"]["minResources"] = {"cpu": "12"}
+    objs = [node("n0", cpu="8", gpu=None), queue("a"), queue("a1", parent="a"), pg,
+            pod("big-0", cpu="12", memory=None, group="big")]  # fmt: skip
+    assert decide_with(client, objs, conf)["enqueued"] == ["default/big"]
+
+
+def test_pods_on_a_not_ready_node_do_not_fill_root_up_to_the_ready_nodes_total(client):
+    """root → {a → {a1}}. n1 is not ready but still runs a1's 4-CPU pod; n0 (ready) has 4 free
+    CPU. The tree's allocated is 4 CPU, the ready nodes' total is 4: with root capped at the
+    cluster total a1's 1-CPU pod would be refused; root has no limit, so it binds."""
+    objs = [node("n0", cpu="4", gpu=None), node("n1", cpu="4", gpu=None, ready=False),
+            queue("a"), queue("a1", parent="a"), podgroup("r", queue="a1", phase="Running"),
+            pod("r-0", node="n1", cpu="4", memory=None, group="r")]  # fmt: skip
+    objs += gang_of("j", "a1", 1, gpu=None)
+    assert bound_pods(decide(client, objs, True)) == ["j-0"]
+
+
+def test_a_root_capability_caps_the_tree_and_leaves_what_it_does_not_name_at_zero(client):
+    """A root queue with capability {cpu: 64, GPU: 2}: a1's three one-GPU pods (1 CPU, no
+    memory) get two GPUs. Root names no memory, so its real memory is 0 and the same pods
+    asking 1Gi each are all refused, even when a names 100Gi of memory in its own capability
+    (root is checked as an ancestor, and a's room is max(0 − 0, 0) + 0). An empty root
+    capability would be no limit at all."""
+
+    def cluster(memory: str | None, a_capability: dict | None = None) -> list[dict]:
+        objs = [node("n0", gpu=8), queue("root", capability={"cpu": "64", GPU: "2"}),
+                queue("a", capability=a_capability), queue("a1", parent="a")]  # fmt: skip
+        return objs + gang_of("j", "a1", 3, memory=memory)
+
+    assert bound_pods(decide(client, cluster(None), True)) == ["j-0", "j-1"]
+    assert bound_pods(decide(client, cluster("1Gi"), True)) == []
+    assert bound_pods(decide(client, cluster("1Gi", {"memory": "100Gi"}), True)) == []
+
+
+def test_the_pod_slot_is_not_a_capacity_limit(client):
+    """a1's capability says one pod; Volcano's hierarchical checks skip the pod slot, so all
+    three of its pods bind."""
+    objs = [node("n0", gpu=8), queue("a"), queue("a1", parent="a", capability={"pods": "1"})]
+    objs += gang_of("j", "a1", 3)
+    assert bound_pods(decide(client, objs, True)) == ["j-0", "j-1", "j-2"]
+
+
+@pytest.mark.parametrize(("queues", "why"), [
+    ([queue("a", parent="ghost")], "not a queue of the snapshot"),
+    ([queue("a", parent="b"), queue("b", parent="a")], "its own ancestor"),
+])  # fmt: skip
+def test_a_parent_that_is_missing_or_a_cycle_is_a_422_at_the_parent_field(client, queues, why):
+    objs = [node("n0"), *queues, *pending("j", "a")]
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=config(True))),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and why in r.json()["detail"]
+    assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/parent"
+    # without hierarchy the parent field is not read
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=config(False))),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200

@@ -3,10 +3,15 @@
 Volcano's capacity plugin:
 
 * ``deserved`` is the queue's own ``spec.deserved`` (not computed), raised to its guarantee;
-  flat mode also caps it at the real capability first. Real capability: ``total −
-  Σ guarantees + own guarantee`` capped by ``capability`` (flat), or by the parent's real
-  capability (``enableHierarchy``, queues linked by ``spec.parent``, root ``root``, whose
-  deserved is the sum of its children's).
+  flat mode also caps it at the real capability first. Real capability, flat: ``total −
+  Σ guarantees + own guarantee`` capped by ``capability``.
+* Hierarchical real capability (``enableHierarchy``, queues linked by ``spec.parent``, root
+  ``root``, whose deserved is the sum of its children's; ``checkHierarchicalQueue``): root's
+  is its capability, or no limit when it has none (not the cluster total); a root capability
+  leaves the resources it does not name at 0. A child's is, per resource, ``max(parent's
+  real − Σ guarantees of the parent's children, 0) + own guarantee``, capped by its
+  capability, which takes the parent's cpu / memory when its own is unset (<= 0) and the
+  parent's extended resources it does not name. The pod slot is not compared.
 * ``share = max_r allocated_r / deserved_r``; a queue without ``deserved`` is best-effort
   (share 1). Hierarchical: a parent's allocated is its subtree's, and the share runs over
   the resources the deserved names. QueueOrder: higher ``priority``, then lower share, then
@@ -22,7 +27,8 @@ Volcano's capacity plugin:
   the deepest common ancestor with the preemptor's queue go first; ties: reverse QueueOrder.
 * Allocatable: ``allocated + request <= realCapability`` on the requested resources, for
   the queue and (hierarchical) every ancestor, and only leaf queues hold jobs. Deserved is
-  not a cap: a queue may borrow idle capacity, which reclaim takes back.
+  not a cap: a queue may borrow idle capacity, which reclaim takes back. Preemptive compares
+  the queue's own realCapability only, so there an inherited capability shows.
 * Enqueueable: ``minResources + allocated + inqueue <= realCapability``.
 * No Overused: whether a queue may reclaim is decided by Preemptive (reclaim, issue 4).
 """
@@ -33,12 +39,34 @@ import numpy as np
 
 from collections.abc import Sequence
 
+from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
 from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
+from app.model.resources import CPU, MEMORY, PODS
 
 INF = float("inf")
 ROOT = "root"
 MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
+
+
+def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
+    """Hierarchical queues form a tree under ``root``: a parent that is not a queue, or a
+    cycle, is a 422 at the queue's parent field (Volcano refuses to build such a tree)."""
+    for name in sorted(parent):
+        seen = {name}
+        at = name
+        while parent.get(at):
+            at = parent[at]
+            if at not in parent and at != ROOT:
+                why = f"queue {name!r} has parent {at!r}, which is not a queue of the snapshot"
+            elif at in seen:
+                why = f"queue {name!r} is its own ancestor (a cycle of parents)"
+            else:
+                seen.add(at)
+                continue
+            q = queues[name]
+            ptr = join_pointer(q.pointer, "parent") if q.pointer.startswith("/cluster/") else join_pointer(q.pointer, "spec", "parent")
+            raise InputError(why, ptr, {"kind": "Queue", "name": name})
 
 
 class Capacity(Plugin):
@@ -56,6 +84,7 @@ class Capacity(Plugin):
         if self.hierarchy:
             for q in queues.values():
                 self.parent[q.name] = q.parent or (ROOT if q.name != ROOT else "")
+            _check_tree(queues, self.parent)
         self.children: dict[str, list[str]] = {}
         for child, par in self.parent.items():
             if par:
@@ -84,11 +113,11 @@ class Capacity(Plugin):
             if job.phase == "Inqueue" and job.min_resources and job.count(OCCUPYING) == 0:
                 self.inqueue[job.queue] = self.inqueue[job.queue] + table.vector(job.min_resources)
         self.real: dict[str, np.ndarray] = {}
+        # the resources Allocatable and Preemptive compare: Volcano's hierarchical checks skip the pod slot
+        self.checked = np.ones(r, dtype=bool)
         if self.hierarchy:
-            self.real[ROOT] = np.minimum(total, self.capability[ROOT])
-            for n in self._top_down():
-                if n != ROOT:
-                    self.real[n] = np.minimum(self.capability[n], self.real[self.parent[n]])
+            self.checked[table.index[PODS]] = False
+            self._hierarchical_real(queues, total)
         else:
             guarantees = sum(self.guarantee.values(), start=np.zeros(r))
             for n in names:
@@ -149,12 +178,59 @@ class Capacity(Plugin):
             return True
         need = np.sum([t.req for t in tasks], axis=0) if tasks else np.zeros_like(self.allocated[q.name])
         future = self.allocated[q.name] + need
-        asked = need > 0
+        asked = (need > 0) & self.checked
         if not (future[asked] <= self.real[q.name][asked] + 1e-9).all():
             return False
         d = self.deserved[q.name]
         dims = asked & ~((self.allocated[q.name] == 0) & (d == 0))
         return bool((future[dims] <= d[dims] + 1e-9).any()) if dims.any() else False
+
+    def _hierarchical_real(self, queues: dict[str, Queue], total: np.ndarray) -> None:
+        """checkHierarchicalQueue: real capabilities top-down from root.
+
+        Root: its capability, or no limit when that is empty (``IsEmpty``: nothing but the pod
+        slot set); a set root capability leaves every resource it does not name at 0 (cpu and
+        memory read 0, an absent scalar reads 0). An empty root is unlimited on cpu, memory and
+        every resource the ready nodes offer (Volcano's ``InfiniteResource`` plus ``MaxInt64``
+        per scalar of the cluster total; here: total > 0), not capped by the cluster total.
+        A child: ``(parent's real − Σ guarantees of the parent's children) clamped at 0 + its
+        own guarantee``, per resource, then capped by its capability, which inherits the
+        parent's (already inherited) cpu or memory when its own is unset or <= 0, and any
+        extended resource it does not name; a resource named nowhere up the chain is no cap."""
+        table = self.ssn.cluster.resources
+        r = table.size
+        cpu, mem = table.index[CPU], table.index[MEMORY]
+        self.capability = {}
+
+        def named(n: str) -> dict[str, int]:
+            q = queues.get(n)
+            return {k: v for k, v in (q.capability or {}).items() if k in table.index} if q else {}
+
+        own = named(ROOT)
+        if not any(v > 0 for k, v in own.items() if k != PODS):
+            cap = np.full(r, INF)
+            real = np.where(total > 0, INF, 0.0)
+            real[[cpu, mem]] = INF
+        else:
+            cap = np.full(r, INF)
+            cap[[cpu, mem]] = 0.0
+            real = np.zeros(r)
+            for k, v in own.items():
+                cap[table.index[k]] = real[table.index[k]] = v
+        self.capability[ROOT], self.real[ROOT] = cap, real
+        for n in self._top_down():
+            kids = self.children.get(n, [])
+            if not kids:
+                continue
+            room = np.maximum(self.real[n] - sum((self.guarantee[k] for k in kids), start=np.zeros(r)), 0.0)
+            for k in kids:
+                cap = self.capability[n].copy()
+                for name, v in named(k).items():
+                    i = table.index[name]
+                    if i not in (cpu, mem) or v > 0:
+                        cap[i] = v
+                self.capability[k] = cap
+                self.real[k] = np.minimum(room + self.guarantee[k], cap)
 
     def _top_down(self) -> list[str]:
         out, stack = [], [ROOT]
@@ -245,7 +321,7 @@ class Capacity(Plugin):
             return False
         if self.hierarchy and self.children.get(q.name):
             return False  # only leaf queues hold jobs
-        asked = task.req > 0  # type: ignore[operator]
+        asked = (task.req > 0) & self.checked  # type: ignore[operator]
         need = task.req[asked] * copies  # type: ignore[index]
         for n in self._chain(q.name):
             if not (self.allocated[n][asked] + need <= self.real[n][asked] + 1e-9).all():
