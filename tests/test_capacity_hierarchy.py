@@ -336,12 +336,13 @@ def test_a_root_capability_caps_the_tree_and_leaves_what_it_does_not_name_at_zer
     assert bound_pods(decide(client, cluster("1Gi", {"memory": "100Gi"}), True)) == []
 
 
-def test_the_pod_slot_is_not_a_capacity_limit(client):
-    """a1's capability says one pod; Volcano's hierarchical checks skip the pod slot, so all
-    three of its pods bind."""
+@pytest.mark.parametrize("hierarchy", [True, False])
+def test_the_pod_slot_is_not_a_capacity_limit(client, hierarchy):
+    """a1's capability says one pod; Volcano's checks skip the pod slot (it counts pods
+    apart from the resources it compares), so all three of its pods bind."""
     objs = [node("n0", gpu=8), queue("a"), queue("a1", parent="a", capability={"pods": "1"})]
     objs += gang_of("j", "a1", 3)
-    assert bound_pods(decide(client, objs, True)) == ["j-0", "j-1", "j-2"]
+    assert bound_pods(decide(client, objs, hierarchy)) == ["j-0", "j-1", "j-2"]
 
 
 @pytest.mark.parametrize(("queues", "why"), [

@@ -113,10 +113,11 @@ class Capacity(Plugin):
             if job.phase == "Inqueue" and job.min_resources and job.count(OCCUPYING) == 0:
                 self.inqueue[job.queue] = self.inqueue[job.queue] + table.vector(job.min_resources)
         self.real: dict[str, np.ndarray] = {}
-        # the resources Allocatable and Preemptive compare: Volcano's hierarchical checks skip the pod slot
+        # the resources Allocatable and Preemptive compare: never the pod slot (Volcano keeps
+        # a pod count apart from the resources it compares)
         self.checked = np.ones(r, dtype=bool)
+        self.checked[table.index[PODS]] = False
         if self.hierarchy:
-            self.checked[table.index[PODS]] = False
             self._hierarchical_real(queues, total)
         else:
             guarantees = sum(self.guarantee.values(), start=np.zeros(r))
