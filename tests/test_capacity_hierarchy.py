@@ -359,3 +359,113 @@ def test_a_parent_that_is_missing_or_a_cycle_is_a_422_at_the_parent_field(client
     r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=config(False))),
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 200
+
+
+# -- hierarchical enqueue (checkJobEnqueueableHierarchically, JobEnqueued) --------------------
+# A PodGroup is admitted when minResources + allocated + inqueue − elastic <= realCapability,
+# on the resources its minResources asks for, for its queue and every ancestor; a queue with
+# children admits nothing. An admitted PodGroup's minResources join the inqueue of its queue and
+# every ancestor; at session open an Inqueue PodGroup reserves max(minResources − allocated, 0),
+# and elastic is what a job holds beyond its minResources. Every cluster: one 8-CPU node,
+# root → a (capability 4 CPU) → {a1, a2}, so a1 and a2 may each hold 4 CPU but not 4 together.
+
+
+def enqueue_config(hierarchy: bool = True) -> dict:
+    cap = {"name": "capacity", "enableHierarchy": hierarchy}
+    return {"actions": "enqueue, allocate",
+            "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}, cap]},
+                      {"plugins": [{"name": "predicates"}]}]}  # fmt: skip
+
+
+def asking(name: str, q: str, cpu: str, *, phase: str = "Pending") -> list[dict]:
+    """A PodGroup of one pod whose minResources are the pod's cpu."""
+    pg = podgroup(name, queue=q, phase=phase)
+    pg["spec"]["minResources"] = {"cpu": cpu}
+    return [pg, pod(f"{name}-0", cpu=cpu, memory=None, group=name)]
+
+
+def holding(name: str, q: str, pods: int, min_cpu: str | None) -> list[dict]:
+    """A Running PodGroup with `pods` one-CPU pods bound on n0, minResources `min_cpu` CPU."""
+    pg = podgroup(name, queue=q, phase="Running")
+    if min_cpu is not None:
+        pg["spec"]["minResources"] = {"cpu": min_cpu}
+    return [pg, *(pod(f"{name}-{i}", node="n0", cpu="1", memory=None, group=name) for i in range(pods))]
+
+
+def tree() -> list[dict]:
+    return [node("n0", cpu="8", gpu=None), queue("a", capability={"cpu": "4"}),
+            queue("a1", parent="a"), queue("a2", parent="a")]  # fmt: skip
+
+
+def admitted(client, objects: list[dict], hierarchy: bool = True) -> list[str]:
+    return [k.removeprefix("default/") for k in decide_with(client, objects, enqueue_config(hierarchy))["enqueued"]]
+
+
+def test_enqueue_checks_the_parents_capability_too(client):
+    """a1 runs a PodGroup holding its minimum, 3 CPU. y (a2) asking 2 CPU fits a2 (2 <= 4) but
+    not a (2 + 3 > 4): not admitted. Asking 1 CPU it fits both (1 + 3 <= 4)."""
+    objs = tree() + holding("r", "a1", 3, "3")
+    assert admitted(client, objs + asking("y", "a2", "2")) == []
+    assert admitted(client, objs + asking("y", "a2", "1")) == ["y"]
+
+
+def test_an_admitted_podgroups_minimum_counts_against_the_parent_for_the_next_vote(client):
+    """x (a1) and y (a2) ask 3 CPU each: each alone is admitted, but once x is, a holds 3 in
+    queue and y's 3 + 3 > 4. The same when x was admitted in an earlier cycle (phase Inqueue,
+    its pod not yet bound): its minimum is in a's inqueue from session open."""
+    assert admitted(client, tree() + asking("x", "a1", "3")) == ["x"]
+    assert admitted(client, tree() + asking("y", "a2", "3")) == ["y"]
+    assert admitted(client, tree() + asking("x", "a1", "3") + asking("y", "a2", "3")) == ["x"]
+    assert admitted(client, tree() + asking("x", "a1", "3", phase="Inqueue") + asking("y", "a2", "3")) == []
+
+
+def test_a_podgroup_in_a_queue_with_children_is_not_admitted(client):
+    """p asks 1 CPU, well within every capability: in a (which has children) it is not
+    admitted; in the leaf a1 it is."""
+    assert admitted(client, tree() + asking("p", "a", "1")) == []
+    assert admitted(client, tree() + asking("p", "a1", "1")) == ["p"]
+
+
+def test_what_a_running_job_holds_beyond_its_minimum_does_not_count_at_enqueue(client):
+    """r (a1) holds 3 CPU with minResources 1 CPU: 2 CPU are elastic, subtracted at a1 and at
+    a. y (a2) asking 3 CPU: 3 + 3 − 2 <= 4 at a, admitted; with r's minimum at 3 CPU nothing of
+    r is elastic (3 + 3 > 4); a PodGroup without minResources is elastic in full."""
+    assert admitted(client, tree() + holding("r", "a1", 3, "1") + asking("y", "a2", "3")) == ["y"]
+    assert admitted(client, tree() + holding("r", "a1", 3, "3") + asking("y", "a2", "3")) == []
+    assert admitted(client, tree() + holding("r", "a1", 3, None) + asking("y", "a2", "4")) == ["y"]
+
+
+def test_flat_enqueue_subtracts_elastic_too(client):
+    """Without hierarchy (queue q, capability 4 CPU) the same rule on the queue alone: r holds
+    3 CPU with minResources 1 CPU, so y asking 3 CPU is admitted (3 + 3 − 2 <= 4); with r's
+    minimum at 3 CPU it is not."""
+    objs = [node("n0", cpu="8", gpu=None), queue("q", capability={"cpu": "4"})]
+    assert admitted(client, objs + holding("r", "q", 3, "1") + asking("y", "q", "3"), False) == ["y"]
+    assert admitted(client, objs + holding("r", "q", 3, "3") + asking("y", "q", "3"), False) == []
+
+
+@pytest.mark.parametrize("hierarchy", [True, False])
+def test_a_closed_queue_admits_nothing(client, hierarchy):
+    q = queue("a1", parent="a")
+    q.setdefault("status", {})["state"] = "Closed"
+    objs = [node("n0", cpu="8", gpu=None), queue("a"), q, *asking("p", "a1", "1")]
+    assert admitted(client, objs, hierarchy) == []
+
+
+@pytest.mark.parametrize("phase", ["Inqueue", "Running"])
+def test_a_partly_placed_podgroup_reserves_the_rest_of_its_minimum(client, phase):
+    """x (a1, minResources 3 CPU, minMember 1) has one 1-CPU pod bound: 1 CPU allocated and
+    3 − 1 = 2 in queue, at a1 and at a. y (a2) asking 2 CPU: 2 + 1 + 2 > 4, not admitted;
+    asking 1 CPU it is. A Running PodGroup reserves only once its bound pods reach minMember:
+    with minMember 2 nothing is in queue (2 + 1 <= 4)."""
+
+    def cluster(want: str, min_member: int = 1) -> list[dict]:
+        pg = podgroup("x", queue="a1", phase=phase, min_member=min_member)
+        pg["spec"]["minResources"] = {"cpu": "3"}
+        x = [pg, pod("x-0", node="n0", cpu="1", memory=None, group="x"), pod("x-1", cpu="2", memory=None, group="x")]
+        return tree() + x + asking("y", "a2", want)
+
+    assert admitted(client, cluster("2")) == []
+    assert admitted(client, cluster("1")) == ["y"]
+    if phase == "Running":
+        assert admitted(client, cluster("2", min_member=2)) == ["y"]

@@ -29,7 +29,14 @@ Volcano's capacity plugin:
   the queue and (hierarchical) every ancestor, and only leaf queues hold jobs. Deserved is
   not a cap: a queue may borrow idle capacity, which reclaim takes back. Preemptive compares
   the queue's own realCapability only, so there an inherited capability shows.
-* Enqueueable: ``minResources + allocated + inqueue <= realCapability``.
+* Enqueueable (``checkJobEnqueueableHierarchically``): ``minResources + allocated + inqueue −
+  elastic <= realCapability`` on the resources the minResources asks for (not the pod slot),
+  for the queue and (hierarchical) every ancestor; a closed queue, or (hierarchical) a queue
+  with children, rejects. Session open: inqueue is ``max(minResources − allocated, 0)`` of
+  every Inqueue PodGroup, and of every Running one whose allocated tasks reach minMember;
+  elastic is ``max(allocated − minResources, 0)`` of every job (all it holds when it has no
+  minResources); allocated = Allocated / Binding / Bound / Running tasks. JobEnqueued adds
+  the admitted PodGroup's minResources to the inqueue of its queue and every ancestor.
 * No Overused: whether a queue may reclaim is decided by Preemptive (reclaim, issue 4).
 """
 
@@ -47,6 +54,8 @@ from app.model.resources import CPU, MEMORY, PODS
 INF = float("inf")
 ROOT = "root"
 MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
+#: Volcano's AllocatedStatus (a job's ``Allocated``): not Pipelined, not Releasing
+ALLOCATED_STATUS = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING})
 
 
 def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
@@ -92,6 +101,7 @@ class Capacity(Plugin):
         names = sorted(set(queues) | ({ROOT} if self.hierarchy else set()))
         self.allocated = {n: np.zeros(r) for n in names}
         self.inqueue = {n: np.zeros(r) for n in names}
+        self.elastic = {n: np.zeros(r) for n in names}
         self.guarantee = {n: table.vector(queues[n].guarantee or {}).astype(np.float64) if n in queues else np.zeros(r) for n in names}
         self.capability: dict[str, np.ndarray] = {}
         self.deserved_set: dict[str, bool] = {}
@@ -110,8 +120,7 @@ class Capacity(Plugin):
             for t in job.tasks:
                 if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
                     self._add(job.queue, t.req, 1)
-            if job.phase == "Inqueue" and job.min_resources and job.count(OCCUPYING) == 0:
-                self.inqueue[job.queue] = self.inqueue[job.queue] + table.vector(job.min_resources)
+            self._open_enqueue_totals(job)
         self.real: dict[str, np.ndarray] = {}
         # the resources Allocatable and Preemptive compare: never the pod slot (Volcano keeps
         # a pod count apart from the resources it compares)
@@ -329,15 +338,64 @@ class Capacity(Plugin):
                 return False
         return True
 
+    def _open_enqueue_totals(self, job: Job) -> None:
+        """Session open (``buildQueueAttrs`` / ``buildHierarchicalQueueAttrs``): what the job
+        reserves for enqueue (``inqueue``) and what it holds beyond its minimum (``elastic``),
+        added to its queue and, hierarchical, to every ancestor. ``allocated`` is the job's
+        Allocated / Binding / Bound / Running tasks (AllocatedStatus), ``min`` its minResources.
+
+        * inqueue += ``max(min − allocated, 0)`` (``GetInqueueResource``) for an Inqueue
+          PodGroup with minResources, and for a Running one with minResources whose allocated
+          tasks number at least minMember;
+        * elastic += ``max(allocated − min, 0)`` (``GetElasticResources``: ``ExceededPart``)
+          for every job; a PodGroup without minResources has an empty minimum, so all it holds
+          is elastic. A pod without a PodGroup gets one from Volcano's controller whose
+          minResources are the pod's requests: nothing of it is elastic or in queue."""
+        if job.source == "pod":
+            return
+        held = [t.req for t in job.tasks if t.status in ALLOCATED_STATUS]
+        has_min = job.min_resources is not None
+        reserves = has_min and (job.phase == "Inqueue" or (job.phase == "Running" and len(held) >= job.min_available))
+        if not held and not reserves:
+            return
+        allocated = np.sum(held, axis=0) if held else np.zeros(self.ssn.cluster.resources.size)
+        least = self.ssn.cluster.resources.vector(job.min_resources) if has_min else np.zeros_like(allocated)
+        inqueue = np.maximum(least - allocated, 0) if reserves else None
+        elastic = np.maximum(allocated - least, 0)
+        for n in self._chain(job.queue):
+            if inqueue is not None:
+                self.inqueue[n] = self.inqueue[n] + inqueue
+            self.elastic[n] = self.elastic[n] + elastic
+
     def job_enqueueable(self, job: Job) -> int:
-        if not job.min_resources or job.queue not in self.allocated:
-            return 0
-        need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
-        asked = need > 0
+        """JobEnqueueableFn, no side effects: reject in a queue with children (hierarchical) or
+        a queue not Open; permit without minResources; else ``checkJobEnqueueableHierarchically``:
+        ``minResources + allocated + inqueue − elastic <= realCapability`` for the queue and every
+        ancestor (flat: the queue alone), on the resources the minResources asks for, never the
+        pod slot."""
         q = job.queue
-        return 1 if ((need + self.allocated[q] + self.inqueue[q])[asked] <= self.real[q][asked] + 1e-9).all() else -1
+        if q not in self.allocated:
+            return 0
+        if self.hierarchy and self.children.get(q):
+            return -1
+        queue = self.ssn.cluster.queues.get(q)
+        if queue is not None and queue.state != "Open":
+            return -1
+        if not job.min_resources:
+            return 1
+        need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
+        asked = (need > 0) & self.checked
+        for n in self._chain(q):
+            future = need + self.allocated[n] + self.inqueue[n] - self.elastic[n]
+            if not (future[asked] <= self.real[n][asked] + 1e-9).all():
+                return -1
+        return 1
 
     def job_enqueued(self, job: Job) -> None:
-        q = job.queue
-        if job.min_resources and q in self.allocated:
-            self.inqueue[q] = self.inqueue[q] + self.ssn.cluster.resources.vector(job.min_resources)
+        """JobEnqueuedFn: the admitted PodGroup's minResources join the inqueue of its queue
+        and (hierarchical) of every ancestor."""
+        if not job.min_resources or job.queue not in self.allocated:
+            return
+        need = self.ssn.cluster.resources.vector(job.min_resources)
+        for n in self._chain(job.queue):
+            self.inqueue[n] = self.inqueue[n] + need
