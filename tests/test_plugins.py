@@ -190,3 +190,18 @@ def test_capacity_hierarchy_caps_children_by_their_parent(client):
     out = decide(client, objs, config=conf)
     assert sorted({b["job"] for b in out["bindings"]}) == ["default/j"]  # dept is not a leaf: holds no jobs
     assert len(out["bindings"]) == 3  # team is capped by its parent's 6 GPUs
+
+
+def test_a_queues_usage_leaves_out_pods_being_deleted(client):
+    """Volcano's AllocatedStatus (proportion, capacity): a Releasing pod's capacity is on its
+    way back, so it does not count against its queue's capability. q may hold 8 GPUs; its
+    old pod is being deleted on n0, and its new 8-GPU pod binds on n1."""
+    old = pod("old", node="n0", phase="Running", gpu=8, group="gone")
+    old["metadata"]["deletionTimestamp"] = "2026-11-23T11:59:00Z"
+    objs = [queue("q", capability={"nvidia.com/gpu": "8"}, deserved={"nvidia.com/gpu": "8"}),
+            node("n0"), node("n1"), podgroup("gone", min_member=1, queue="q", phase="Running"), old,
+            podgroup("new", min_member=1, queue="q"), pod("new-0", group="new", gpu=8)]  # fmt: skip
+    for plugin in ("proportion", "capacity"):
+        conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                                                 {"plugins": [{"name": "predicates"}, {"name": plugin}]}]}  # fmt: skip
+        assert [b["pod"] for b in decide(client, objs, config=conf)["bindings"]] == ["default/new-0"], plugin

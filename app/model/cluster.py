@@ -59,6 +59,9 @@ OCCUPYING = frozenset(
 READY = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.SUCCEEDED}
 )
+#: Volcano's ``AllocatedStatus`` (KAI's "allocated"): what a queue's or a job's usage
+#: counts at session open (not Releasing pods: their capacity is on its way back).
+ALLOCATED_STATUS = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING})
 #: What JobPipelined counts: ready tasks plus those waiting on releasing capacity.
 PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
 

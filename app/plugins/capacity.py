@@ -48,14 +48,13 @@ from collections.abc import Sequence
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task
 from app.model.resources import CPU, MEMORY, PODS
 
 INF = float("inf")
 ROOT = "root"
 MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
 #: Volcano's AllocatedStatus (a job's ``Allocated``): not Pipelined, not Releasing
-ALLOCATED_STATUS = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING})
 
 
 def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
@@ -118,7 +117,7 @@ class Capacity(Plugin):
             if job.queue not in self.allocated:
                 continue
             for t in job.tasks:
-                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
+                if t.status in ALLOCATED_STATUS:
                     self._add(job.queue, t.req, 1)
             self._open_enqueue_totals(job)
         self.real: dict[str, np.ndarray] = {}

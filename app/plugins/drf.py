@@ -21,9 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import Job, Task, TaskStatus, group_requests
+from app.model.cluster import ALLOCATED_STATUS, Job, Task, group_requests
 
-ALLOCATED_STATUS = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING})
 #: Volcano's ``shareDelta``: shares this close count as equal (Preemptable allows them).
 SHARE_DELTA = 1e-6
 

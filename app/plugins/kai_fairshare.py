@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus
 
 #: KAI's active-allocated states: what counts towards a job's minimum.
 ACTIVE_ALLOCATED = frozenset(
@@ -164,7 +164,7 @@ class KaiFairShare(Plugin):
                 continue
             for t in job.tasks:
                 v = self._vec(t.req)
-                if t.status in OCCUPYING or t.status == TaskStatus.PIPELINED:
+                if t.status in ALLOCATED_STATUS:  # KAI's "allocated" states (not Releasing)
                     self._up(job.queue, "allocated", v)
                     self._up(job.queue, "request", v)
                     if not is_preemptible(job):

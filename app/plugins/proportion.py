@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import OCCUPYING, Job, Queue, Task, TaskStatus, group_requests
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, group_requests
 
 INF = float("inf")
 
@@ -69,7 +69,7 @@ class Proportion(Plugin):
                 q, float(q.weight), zero.copy(), zero.copy(), zero.copy(),
                 table.vector(q.guarantee or {}).astype(np.float64), cap, cap.copy(), zero.copy(),
             )  # fmt: skip
-        held = c.sum_by("queue", OCCUPYING | {TaskStatus.PIPELINED})
+        held = c.sum_by("queue", ALLOCATED_STATUS)
         waiting = c.sum_by("queue", frozenset({TaskStatus.PENDING}))
         for name, attr in self.attrs.items():
             if name in held:
