@@ -203,7 +203,7 @@ class Allocate(Action):
             return False
         for j in jobs:
             self.note_domain(ssn, j)
-            ssn.messages.setdefault(j.key, message)
+            ssn.messages[j.key] = message
         ssn.hold(stmt.ops, state, reserve=reserve)
         return True
 
