@@ -293,7 +293,7 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
         return None
     if not all(names) or ("namespace" in present and not all(nss)):
         return None
-    if not set(phases) <= _PHASES or ("priority" in present and not set(map(type, prios)) <= {int, type(None)}):
+    if not set(map(type, phases)) <= {str} or not set(phases) <= _PHASES or ("priority" in present and not set(map(type, prios)) <= {int, type(None)}):
         return None
     for key, col, types in (("preemptable", pres, {bool, type(None)}), ("createdAt", created, {str, type(None)}),
                             ("labels", labels, {dict, type(None)}), ("requests", reqs, {dict, type(None)})):  # fmt: skip
@@ -392,7 +392,7 @@ def _pod_fast(o: dict, p: str) -> PodDraft | None:
     pre = get("preemptable")
     if (
         type(name) is not str or not name or type(ns) is not str or not ns or type(node) is not str
-        or phase not in _PHASES or (prio is not None and type(prio) is not int) or type(group) is not str
+        or type(phase) is not str or phase not in _PHASES or (prio is not None and type(prio) is not int) or type(group) is not str
         or type(role) is not str or type(queue) is not str or type(uid) is not str
         or (pre is not None and type(pre) is not bool)
     ):  # fmt: skip
