@@ -621,3 +621,12 @@ class Cluster:
 
 def _task_idx(t: Task) -> int:
     return t.idx
+
+
+def deduct_gated(job: Job, amount: np.ndarray) -> np.ndarray:
+    """Volcano's ``DeductSchGatedResources``: ``amount`` less the requests of the job's
+    scheduling-gated pods, floored at 0 per resource (what a PodGroup reserves at enqueue)."""
+    gated = [t.req for t in job.tasks if t.gated]
+    if not gated:
+        return amount
+    return np.maximum(amount - np.sum(gated, axis=0), 0)

@@ -1,12 +1,28 @@
 """overcommit: admit a PodGroup while the cluster, inflated by ``overcommit-factor`` (1.2),
-still has room for its ``minResources`` next to what is used and already admitted."""
+still has room for its ``minResources`` next to what is used and already admitted.
+
+Volcano's overcommit plugin:
+
+* idle = ``total × factor − used``: total is the allocatable of the session's nodes (Ready
+  ones), the one factor scales every resource, and used is what the pods on those nodes
+  hold (Allocated, Binding, Bound, Running and Releasing pods, whatever their scheduler; not
+  Pipelined). A factor below 1 falls back to 1.2.
+* Session-open inqueue: the whole minResources of every Inqueue PodGroup (even with pods
+  already placed), and ``max(minResources − allocated, 0)`` of every Running PodGroup whose
+  allocated tasks (Allocated / Binding / Bound / Running) reach minMember; each less the
+  requests of its scheduling-gated pods, floored at 0.
+* JobEnqueueable (no side effects): permit without minResources; else ``inqueue +
+  minResources <= idle`` on the resources the minResources asks for (never the pod slot).
+  JobEnqueued adds the admitted PodGroup's minResources, less its gated pods', to inqueue.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import OCCUPYING, Job
+from app.model.cluster import ALLOCATED_STATUS, Job, deduct_gated
+from app.model.resources import PODS
 
 
 class Overcommit(Plugin):
@@ -15,28 +31,45 @@ class Overcommit(Plugin):
 
     def open(self) -> None:
         c = self.ssn.cluster
+        table = c.resources
         self.factor = self.arg_float("overcommit-factor", 1.2)
         if self.factor < 1.0:
             self.factor = 1.2
-        total = c.allocatable.sum(axis=0).astype(np.float64)
-        used = c.used.sum(axis=0).astype(np.float64)
+        ready = [n.idx for n in c.nodes if n.ready]
+        total = c.allocatable[ready].sum(axis=0).astype(np.float64)
+        used = c.used[ready].sum(axis=0).astype(np.float64)
         self.idle = total * self.factor - used
-        self.inqueue = np.zeros(c.resources.size)
-        for job in c.active_jobs.values():  # inert pods are not Inqueue PodGroups
-            if job.phase == "Inqueue" and job.min_resources:
-                running = job.count(OCCUPYING)
-                if running == 0:
-                    self.inqueue += c.resources.vector(job.min_resources)
+        # the resources JobEnqueueable compares: never the pod slot (Volcano's
+        # LessEqualWithDimension skips the ignored "pods" scalar)
+        self.checked = np.ones(table.size, dtype=bool)
+        self.checked[table.index[PODS]] = False
+        self.inqueue = np.zeros(table.size)
+        held_by_job = None
+        for job in c.active_jobs.values():  # inert pods are not Inqueue or Running PodGroups
+            if job.min_resources is None or job.source == "pod":
+                continue
+            least = table.vector(job.min_resources).astype(np.float64)
+            if job.phase == "Inqueue":
+                self.inqueue += deduct_gated(job, least)
+            elif job.phase == "Running" and job.count(ALLOCATED_STATUS) >= job.min_available:
+                if held_by_job is None:
+                    held_by_job = c.sum_by("job", ALLOCATED_STATUS)
+                allocated = held_by_job[job.key] if job.key in held_by_job else np.zeros(table.size)
+                self.inqueue += deduct_gated(job, np.maximum(least - allocated, 0))
         self.ssn.register("job_enqueueable", self.name, self.enqueueable)
         self.ssn.register("job_enqueued", self.name, self.enqueued)
 
     def enqueueable(self, job: Job) -> int:
+        """JobEnqueueableFn, no side effects: ``inqueue + minResources <= idle`` on the
+        resources the minResources asks for, never the pod slot."""
         if not job.min_resources:
             return 1
         need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
-        asked = need > 0
+        asked = (need > 0) & self.checked
         return 1 if ((need + self.inqueue)[asked] <= self.idle[asked] + 1e-9).all() else -1
 
     def enqueued(self, job: Job) -> None:
+        """JobEnqueuedFn: the admitted PodGroup's minResources, less its gated pods'."""
         if job.min_resources:
-            self.inqueue += self.ssn.cluster.resources.vector(job.min_resources)
+            self.inqueue += deduct_gated(job, self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64))
+

@@ -8,8 +8,15 @@
 * ``share = max_r allocated_r / deserved_r`` (x/0 is 1 when x > 0).
 * QueueOrder: higher ``priority`` first, then lower share. Overused: ``deserved <=
   allocated`` in every resource. Allocatable: ``allocated + request <= deserved`` on the
-  resources the task requests (deserved is a hard cap at allocation time). Enqueueable:
-  ``minResources + allocated + inqueue <= realCapability`` on the requested resources.
+  resources the task requests (deserved is a hard cap at allocation time).
+* Enqueueable (JobEnqueueableFn, no side effects): a queue not Open rejects; else
+  ``minResources + allocated + inqueue − elastic <= realCapability`` on the resources the
+  minResources asks for (never the pod slot). Session open: inqueue is ``max(minResources −
+  allocated, 0)`` (``GetInqueueResource``) of every Inqueue PodGroup, and of every Running one
+  whose allocated tasks reach minMember, less the requests of its scheduling-gated pods
+  (``DeductSchGatedResources``); elastic is ``max(allocated − minResources, 0)`` of every job
+  (all it holds without minResources); allocated = Allocated / Binding / Bound / Running tasks.
+  JobEnqueued adds the admitted PodGroup's minResources, less its gated pods', to the inqueue.
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, group_requests
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, deduct_gated, group_requests
+from app.model.resources import PODS
 
 INF = float("inf")
 
@@ -77,10 +85,12 @@ class Proportion(Plugin):
                 attr.request = attr.request + held[name]
             if name in waiting:
                 attr.request = attr.request + waiting[name]
-        for job in c.active_jobs.values():  # inert pods are not Inqueue PodGroups
-            attr = self.attrs.get(job.queue)
-            if attr is not None and job.phase == "Inqueue" and job.min_resources:
-                attr.inqueue += table.vector(job.min_resources)
+        # the resources JobEnqueueable compares: never the pod slot (Volcano's
+        # LessEqualWithDimension skips the ignored "pods" scalar)
+        self.checked = np.ones(r, dtype=bool)
+        self.checked[table.index[PODS]] = False
+        self.elastic = {name: zero.copy() for name in self.attrs}
+        self._open_enqueue_totals()
         guarantees = sum((a.guarantee for a in self.attrs.values()), start=np.zeros(r))
         for a in self.attrs.values():
             a.real_capability = np.minimum(self.total - guarantees + a.guarantee, a.capability)
@@ -189,16 +199,62 @@ class Proportion(Plugin):
         need = task.req[asked] * copies if copies != 1 else task.req[asked]  # type: ignore[index]
         return bool((a.allocated[asked] + need <= a.deserved[asked] + 1e-9).all())
 
+    def _open_enqueue_totals(self) -> None:
+        """Session open: what each job reserves for enqueue (``inqueue``) and what it holds
+        beyond its minimum (``elastic``), per queue. ``allocated`` is the job's Allocated /
+        Binding / Bound / Running tasks (AllocatedStatus), ``min`` its minResources.
+
+        * inqueue += ``max(min − allocated, 0)`` (``GetInqueueResource(job, job.Allocated)``,
+          Volcano #5100) for an Inqueue PodGroup with minResources, and for a Running one with
+          minResources whose allocated tasks number at least minMember; less the requests of
+          its scheduling-gated pods, floored at 0 (``DeductSchGatedResources``);
+        * elastic += ``max(allocated − min, 0)`` (``GetElasticResources``) for every job; a
+          PodGroup without minResources has an empty minimum, so all it holds is elastic. A pod
+          without a PodGroup gets one from Volcano's controller whose minResources are the
+          pod's requests: nothing of it is elastic or in queue (inert pods are such pods)."""
+        c = self.ssn.cluster
+        table = c.resources
+        held_by_job = None
+        for job in c.active_jobs.values():
+            attr = self.attrs.get(job.queue)
+            if attr is None or job.source == "pod":
+                continue
+            n_held = job.count(ALLOCATED_STATUS)
+            has_min = job.min_resources is not None
+            reserves = has_min and (job.phase == "Inqueue" or (job.phase == "Running" and n_held >= job.min_available))
+            if not n_held and not reserves:
+                continue
+            if n_held:
+                if held_by_job is None:
+                    held_by_job = c.sum_by("job", ALLOCATED_STATUS)
+                allocated = held_by_job[job.key].astype(np.float64)
+            else:
+                allocated = np.zeros(table.size)
+            least = table.vector(job.min_resources).astype(np.float64) if has_min else np.zeros(table.size)
+            if reserves:
+                attr.inqueue = attr.inqueue + deduct_gated(job, np.maximum(least - allocated, 0))
+            self.elastic[job.queue] = self.elastic[job.queue] + np.maximum(allocated - least, 0)
+
     def job_enqueueable(self, job: Job) -> int:
+        """JobEnqueueableFn, no side effects: a queue not Open rejects; permit without
+        minResources; else ``minResources + allocated + inqueue − elastic <= realCapability``
+        on the resources the minResources asks for, never the pod slot."""
         a = self.attrs.get(job.queue)
-        if a is None or not job.min_resources:
+        if a is None:
             return 0
+        if a.queue.state != "Open":
+            return -1
+        if not job.min_resources:
+            return 1
         need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
-        asked = need > 0
-        ok = (need + a.allocated + a.inqueue)[asked] <= a.real_capability[asked] + 1e-9
-        return 1 if ok.all() else -1
+        asked = (need > 0) & self.checked
+        future = need + a.allocated + a.inqueue - self.elastic[job.queue]
+        return 1 if (future[asked] <= a.real_capability[asked] + 1e-9).all() else -1
 
     def job_enqueued(self, job: Job) -> None:
+        """JobEnqueuedFn: the admitted PodGroup's minResources, less its gated pods'
+        requests, join its queue's inqueue."""
         a = self.attrs.get(job.queue)
         if a is not None and job.min_resources:
-            a.inqueue = a.inqueue + self.ssn.cluster.resources.vector(job.min_resources)
+            need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
+            a.inqueue = a.inqueue + deduct_gated(job, need)
