@@ -72,7 +72,8 @@ def clusters(draw):
         for i, n in enumerate(placed):
             pods.append({"name": f"{name}-{i}", "node": f"n{n}", "phase": "Running", "group": name, "priority": groups[-1]["priority"],
                          "requests": {"cpu": "1", GPU: per_pod}, "preemptable": draw(st.booleans()) or i > 0,
-                         "createdAt": f"2026-11-23T08:{i:02d}:00Z"})  # fmt: skip
+                         "createdAt": f"2026-11-23T08:{i:02d}:00Z",
+                         "deleting": draw(st.integers(0, 7)) == 0})  # fmt: skip  (some are terminating: pipelining)
     for i in range(draw(st.integers(0, 3))):  # running pods on their own (held as columns until needed)
         per_pod = draw(st.sampled_from([1, 2, 4]))
         cands = [n for n in range(n_nodes) if free[n] >= per_pod]
@@ -83,7 +84,7 @@ def clusters(draw):
         pods.append({"name": f"solo-{i}", "node": f"n{n}", "phase": draw(st.sampled_from(["Running", "Pending"])),
                      "queue": draw(st.sampled_from(["qa", "qb"])), "priority": draw(st.sampled_from([10, 100, 1000])),
                      "requests": {"cpu": "1", GPU: per_pod}, "preemptable": draw(st.booleans()),
-                     "createdAt": "2026-11-23T07:00:00Z"})  # fmt: skip
+                     "createdAt": "2026-11-23T07:00:00Z", "deleting": draw(st.integers(0, 7)) == 0})  # fmt: skip
     for g in range(draw(st.integers(1, 3))):  # pending gangs
         size = draw(st.integers(1, 5))
         tier = draw(st.sampled_from([None, 1, 2]))
