@@ -4,7 +4,7 @@ Between cycles (``POST /v1/simulate``): evicted pods leave their nodes — a pod
 (its controller recreates it) comes back pending, a pod on its own is gone; nominated
 pods stay pending with their ``nominatedNodeName`` (allocate binds them next cycle once
 the capacity is free); bound pods run; pods that were terminating are gone. It stops
-after ``cycles`` cycles or when a cycle changes nothing (no binding, eviction or new
+after ``cycles`` cycles or when a cycle changes nothing; Binding pods run from the next cycle (no binding, eviction or new
 nomination, and no terminating pod left to go: a reservation repeated, e.g. of a
 Koordinator NonStrict gang, changes nothing).
 
@@ -83,6 +83,8 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
             released += 1
         elif t.status in (TaskStatus.ALLOCATED, TaskStatus.PIPELINED):
             t.status, t.node = TaskStatus.PENDING, -1
+        elif t.status == TaskStatus.BINDING:  # a bind in flight (KAI BindRequest) has completed
+            t.status = TaskStatus.RUNNING
     for e in wire["evictions"]:
         t = tasks[e["pod"]]
         t.node = -1

@@ -61,3 +61,22 @@ def test_proportion_counts_admitted_podgroups_against_the_queue(client):
     objs = [node("n0", cpu="8", gpu=None), queue("q", capability={"cpu": "6"})]
     objs += pending("first", "4", q="q", created="2026-11-23T08:00:00Z") + pending("second", "4", q="q")
     assert enqueued(client, objs, conf) == ["default/first"]
+
+
+def test_a_podgroup_without_pods_is_admitted_and_counted(client):
+    """A fresh Volcano job's pods are created only once its PodGroup is Inqueue, so enqueue
+    must see PodGroups that have no pods: x (4 CPU, no pods) is admitted first and counted,
+    so y (3 CPU) does not fit the queue's 4; with x already Inqueue, y is refused too."""
+    conf = {"actions": "enqueue, allocate", "tiers": [
+        {"plugins": [{"name": "priority"}, {"name": "gang"}]},
+        {"plugins": [{"name": "proportion"}, {"name": "predicates"}]}]}  # fmt: skip
+    x = podgroup("x", min_member=1, phase="Pending", queue="q", created="2026-11-23T08:00:00Z")
+    x["spec"]["minResources"] = {"cpu": "4"}
+    objs = [node("n0", cpu="8", gpu=None), queue("q", capability={"cpu": "4"}), x, *pending("y", "3", q="q")]
+    assert enqueued(client, objs, conf) == ["default/x"]
+    x["status"]["phase"] = "Inqueue"
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=conf)), headers={"Content-Type": "application/json"})
+    out = r.json()
+    assert out["enqueued"] == []
+    job = next(j for j in out["jobs"] if j["job"] == "default/x")
+    assert job["state"] == "Pending" and "no pods yet" in job["message"]

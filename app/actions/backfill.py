@@ -1,7 +1,10 @@
-"""backfill: place BestEffort pods (no resource requests), one by one, without gang gates.
+"""backfill: place BestEffort pods (no resource requests), one by one.
 
 A pending, ungated task that requests nothing but its pod slot goes to the best-scoring
-node that passes the predicates and still has a free pod slot (Volcano's backfill).
+node that passes the predicates and still has a free pod slot (Volcano's backfill). As
+in Volcano's ``Session.Allocate``, a job's placements are bound only once the job is
+ready: the best-effort pods of a gang still below its minimum are not bound, and a gang
+held earlier in the decision (pipelined, or NonStrict reservations) is left alone.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ class Backfill(Action):
         wanted = {id(t.job) for t in c.active_tasks if _wanted(t)}  # one pass over tasks, not one per job
         todo = [j for j in c.active_jobs.values() if id(j) in wanted]
         for job in ssn.sort_jobs(todo):
+            if job.key in ssn.held:
+                continue
+            stmt = ssn.statement()
             for t in ssn.sort_tasks(t for t in job.tasks if _wanted(t)):
                 mask, _ = ssn.predicate_mask(t, all_nodes)
                 cand = all_nodes[mask]
@@ -34,9 +40,12 @@ class Backfill(Action):
                     continue
                 scores, _ = ssn.node_scores(t, cand)
                 best = int(cand[int(np.argmax(scores))])
-                stmt = ssn.statement()
                 stmt.allocate(t, best)
-                stmt.commit()
+                if ssn.job_ready(job):
+                    stmt.commit()  # everything placed so far is bound
+            if len(stmt):
+                stmt.discard()
+                ssn.messages.setdefault(job.key, "its best-effort pods fit, but the gang is below its minimum: nothing bound")
 
 
 def _wanted(t: Any) -> bool:

@@ -35,6 +35,8 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
     if job is None:
         raise InputError(f"job {key!r} is not in the snapshot", "/job")
     ssn = Session(cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    if not job.tasks:
+        raise InputError(f"job {key!r} has no pods in the snapshot yet: nothing to score", "/job")
     pending = [t for t in job.tasks if t.status == TaskStatus.PENDING]
     task = ssn.sort_tasks(pending)[0] if pending else job.tasks[0]
     nodes = np.arange(len(cluster.nodes), dtype=np.intp)

@@ -504,12 +504,12 @@ class Session:
             job = t.job.key if t.job else t.key
             if op.kind != EVICT:
                 self.messages.pop(job, None)
-                if job in self.held:  # placed further (an eviction action): it waits for the rest
-                    self.held[job] = ("Pipelined", self.held[job][1])
+            if op.kind == PIPELINE and job in self.held:  # placed further by an eviction action: it waits
+                self.held[job] = ("Pipelined", self.held[job][1])
             node = names[op.node].name
             if op.kind == ALLOCATE:
                 self.decision.bindings.append(Binding(t.key, node, job))
-            elif op.kind == PIPELINE and (op.eviction_occurred or t.nominated_node == node):
+            elif op.kind == PIPELINE and (op.eviction_occurred or (t.nominated_node == node and self.cluster.find_task(t.key) is t)):
                 self.decision.nominations.append(Binding(t.key, node, job))
             elif op.kind == EVICT:
                 self.decision.evictions.append(

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, deduct_gated
 from app.model.resources import CPU, MEMORY, PODS
 
 INF = float("inf")
@@ -59,22 +59,29 @@ MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (Is
 
 def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
     """Hierarchical queues form a tree under ``root``: a parent that is not a queue, or a
-    cycle, is a 422 at the queue's parent field (Volcano refuses to build such a tree)."""
+    cycle, is a 422 at the queue's parent field (Volcano refuses to build such a tree).
+    Linear in the number of queues: a chain is walked once, up to a queue already known to
+    reach the top."""
+    good: set[str] = set()
     for name in sorted(parent):
-        seen = {name}
+        on_path = {name}
         at = name
-        while parent.get(at):
+        why = ""
+        while parent.get(at) and at not in good:
             at = parent[at]
             if at not in parent and at != ROOT:
                 why = f"queue {name!r} has parent {at!r}, which is not a queue of the snapshot"
-            elif at in seen:
+            elif at in on_path:
                 why = f"queue {name!r} is its own ancestor (a cycle of parents)"
             else:
-                seen.add(at)
+                on_path.add(at)
                 continue
+            break
+        if why:
             q = queues[name]
             ptr = join_pointer(q.pointer, "parent") if q.pointer.startswith("/cluster/") else join_pointer(q.pointer, "spec", "parent")
             raise InputError(why, ptr, {"kind": "Queue", "name": name})
+        good.update(on_path)
 
 
 class Capacity(Plugin):
@@ -111,6 +118,8 @@ class Capacity(Plugin):
             q = queues.get(n)
             if q is not None and q.capability:
                 for k, v in q.capability.items():
+                    if k in (CPU, MEMORY) and v <= 0:
+                        continue  # buildQueueAttrs: a cpu or memory capability <= 0 is no limit
                     cap[table.index[k]] = v
             self.capability[n] = cap
         for job in c.jobs.values():
@@ -130,7 +139,8 @@ class Capacity(Plugin):
         else:
             guarantees = sum(self.guarantee.values(), start=np.zeros(r))
             for n in names:
-                self.real[n] = np.minimum(total - guarantees + self.guarantee[n], self.capability[n])
+                # ExceededPart(total, Σ guarantees) + own guarantee: floored at 0 before the guarantee
+                self.real[n] = np.minimum(np.maximum(total - guarantees, 0) + self.guarantee[n], self.capability[n])
         for n in names:
             q = queues.get(n)
             d = table.vector(q.deserved or {}).astype(np.float64) if q else np.zeros(r)
@@ -343,7 +353,8 @@ class Capacity(Plugin):
         added to its queue and, hierarchical, to every ancestor. ``allocated`` is the job's
         Allocated / Binding / Bound / Running tasks (AllocatedStatus), ``min`` its minResources.
 
-        * inqueue += ``max(min − allocated, 0)`` (``GetInqueueResource``) for an Inqueue
+        * inqueue += ``max(min − allocated, 0)`` (``GetInqueueResource``, less the requests of
+          scheduling-gated pods: ``DeductSchGatedResources``) for an Inqueue
           PodGroup with minResources, and for a Running one with minResources whose allocated
           tasks number at least minMember;
         * elastic += ``max(allocated − min, 0)`` (``GetElasticResources``: ``ExceededPart``)
@@ -359,7 +370,7 @@ class Capacity(Plugin):
             return
         allocated = np.sum(held, axis=0) if held else np.zeros(self.ssn.cluster.resources.size)
         least = self.ssn.cluster.resources.vector(job.min_resources) if has_min else np.zeros_like(allocated)
-        inqueue = np.maximum(least - allocated, 0) if reserves else None
+        inqueue = deduct_gated(job, np.maximum(least - allocated, 0)) if reserves else None
         elastic = np.maximum(allocated - least, 0)
         for n in self._chain(job.queue):
             if inqueue is not None:
@@ -395,6 +406,6 @@ class Capacity(Plugin):
         and (hierarchical) of every ancestor."""
         if not job.min_resources or job.queue not in self.allocated:
             return
-        need = self.ssn.cluster.resources.vector(job.min_resources)
+        need = deduct_gated(job, self.ssn.cluster.resources.vector(job.min_resources))
         for n in self._chain(job.queue):
             self.inqueue[n] = self.inqueue[n] + need

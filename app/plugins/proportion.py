@@ -93,7 +93,8 @@ class Proportion(Plugin):
         self._open_enqueue_totals()
         guarantees = sum((a.guarantee for a in self.attrs.values()), start=np.zeros(r))
         for a in self.attrs.values():
-            a.real_capability = np.minimum(self.total - guarantees + a.guarantee, a.capability)
+            # ExceededPart(total, Σ guarantees) + own guarantee: floored at 0 before the guarantee
+            a.real_capability = np.minimum(np.maximum(self.total - guarantees, 0) + a.guarantee, a.capability)
         self._water_fill()
         self.ssn.on_allocate(self._on_alloc, many=self._on_alloc_many)
         self.ssn.on_deallocate(self._on_dealloc, many=self._on_dealloc_many)
