@@ -107,3 +107,9 @@ def test_a_bind_request_with_an_empty_name_is_a_422_at_its_field(client, key):
     br["spec"][key] = ""
     r = post(client, [node("n0"), pod("p", gpu=8), br])
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == f"/objects/2/spec/{key}"
+
+
+def test_a_finished_bind_request_is_not_checked(client):
+    br = bind_request("p", "", phase="Succeeded")
+    out = decide(client, [node("n0"), pod("p", gpu=8), br])
+    assert out["bindings"] == [{"pod": "default/p", "node": "n0", "job": "default/p"}]

@@ -201,9 +201,13 @@ class Allocate(Action):
             state, reserve, message = "Incomplete", True, NONSTRICT_MESSAGE
         else:
             return False
+        placed = {t.job.key for t in (op.task for op in stmt.ops) if t.job is not None}
         for j in jobs:
-            self.note_domain(ssn, j)
-            ssn.messages[j.key] = message
+            if j.key in placed or state == "Pipelined":
+                self.note_domain(ssn, j)
+                ssn.messages[j.key] = message
+            else:  # a NonStrict member of which nothing fits: nothing of it is reserved
+                ssn.messages.setdefault(j.key, self.failure_message(ssn, j))
         ssn.hold(stmt.ops, state, reserve=reserve)
         return True
 

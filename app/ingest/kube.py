@@ -594,16 +594,17 @@ def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
     st = join_pointer(ptr, "status")
     pod = r.string(spec, "podName", sp, ident, required=True)
     node = r.string(spec, "selectedNode", sp, ident, required=True)
-    for key, value in (("podName", pod), ("selectedNode", node)):
-        if not value:
-            raise InputError(f"'{key}' must not be empty", join_pointer(sp, key), ident)
     limit = r.integer(spec, "backoffLimit", sp, ident, minimum=0)
     phase = r.string(status, "phase", st, ident)
     if phase not in ("", "Pending", "Succeeded", "Failed"):
         raise InputError("phase must be Pending, Succeeded or Failed", join_pointer(st, "phase"), ident)
     failed = phase == "Failed" and (limit is None or (r.integer(status, "failedAttempts", st, ident, default=0, minimum=0) or 0) >= limit)
-    if phase != "Succeeded" and not failed:
-        d.bind_requests.append(BindRequestDraft(ns, pod, node, ptr, ident))
+    if phase == "Succeeded" or failed:
+        return
+    for key, value in (("podName", pod), ("selectedNode", node)):
+        if not value:  # a request in flight must say which pod goes where
+            raise InputError(f"'{key}' must not be empty", join_pointer(sp, key), ident)
+    d.bind_requests.append(BindRequestDraft(ns, pod, node, ptr, ident))
 
 
 def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
