@@ -96,6 +96,10 @@ def clusters(draw):
         for i in range(size):
             pods.append({"name": f"{name}-{i}", "group": name, "priority": groups[-1]["priority"],
                          "requests": {"cpu": "1", GPU: per_pod}, "createdAt": "2026-11-23T10:00:00Z"})  # fmt: skip
+    if draw(st.booleans()):  # a PodGroup whose pods do not exist yet (enqueue admits it first)
+        groups.append({"name": "fresh", "minMember": draw(st.integers(1, 3)), "queue": draw(st.sampled_from(["qa", "qb"])),
+                       "priority": 500, "createdAt": "2026-11-23T09:00:00Z",
+                       "phase": draw(st.sampled_from(["Pending", "Inqueue"])), "minResources": {GPU: 4}})  # fmt: skip
     if draw(st.booleans()):  # a system pod that must never be evicted
         n = draw(st.integers(0, n_nodes - 1))
         pods.append({"name": "sys", "namespace": "kube-system", "node": f"n{n}", "phase": "Running", "requests": {"cpu": "1"}})

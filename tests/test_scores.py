@@ -60,3 +60,9 @@ def test_scores_for_unknown_job_is_422(client):
     body = request([node("n")], job="x/y")
     r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/job"
+
+
+def test_a_job_without_pods_has_nothing_to_score(client):
+    body = request([node("node0"), podgroup("fresh", ns="ml", min_member=2, phase="Pending")], job="ml/fresh", config=NTA_ONLY)
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/job" and "no pods" in r.json()["detail"]
