@@ -95,3 +95,35 @@ def test_a_moved_pods_stale_nomination_never_names_a_stand_in(client):
     r = client.post("/v1/simulate", content=orjson.dumps(request(objs, config=conf, cycles=3)),
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 200, r.text
+
+
+def test_a_podless_podgroup_never_replaces_a_gang_of_the_same_name(client):
+    """A Koordinator annotation gang g (two pods) and a Volcano PodGroup g without pods: the
+    gang keeps the key and binds."""
+    ann = {"gang.scheduling.koordinator.sh/name": "g", "gang.scheduling.koordinator.sh/min-available": "2"}
+    objs = [node("n1"), pod("k0", gpu=1, annotations=ann), pod("k1", gpu=1, annotations=ann), podgroup("g", phase="Inqueue")]
+    out = decide(client, objs, {"profile": "volcano"})
+    assert sorted(b["pod"] for b in out["bindings"]) == ["default/k0", "default/k1"]
+
+
+def test_a_finished_podless_podgroup_is_not_a_job(client):
+    """A Completed PodGroup without pods, even in a queue that is gone, changes nothing."""
+    objs = [node("n1"), podgroup("old", phase="Completed", queue="gone"), pod("p1", gpu=1)]
+    out = decide(client, objs, {"profile": "volcano"})
+    assert [j["job"] for j in out["jobs"]] == ["default/p1"]
+
+
+def test_a_podless_podgroup_refused_at_enqueue_says_why(client):
+    big = podgroup("big", phase="Pending")
+    big["spec"]["minResources"] = {"cpu": "100"}
+    out = decide(client, [node("n0", cpu="8", gpu=None), big], {"profile": "volcano"})
+    job = next(j for j in out["jobs"] if j["job"] == "default/big")
+    assert "no pods yet" in job["message"] and "not admitted" in job["message"]
+
+
+def test_a_kueue_workload_of_zero_pods_is_admitted(client):
+    from tests.test_admissions import body, pod_set, workload
+
+    r = client.post("/v1/admissions", content=orjson.dumps(body([workload("empty", pod_set(count=0))])),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200 and r.json()["workloads"][0]["admitted"] is True

@@ -129,7 +129,7 @@ class Allocate(Action):
     def allocate_gang_group(self, ssn: Session, first: Job, by_queue: dict[str, list[Job]]) -> None:
         """Koordinator GangGroup: every gang of the group is placed in this decision, or none."""
         jobs = ssn.cluster.jobs
-        missing = [k for k in first.gang_groups if k not in jobs]
+        missing = [k for k in first.gang_groups if k not in jobs or not jobs[k].tasks]
         members = [jobs[k] for k in first.gang_groups if k in jobs]
         if first not in members:
             members.insert(0, first)
@@ -141,7 +141,7 @@ class Allocate(Action):
                         del by_queue[q]
         if missing:
             for m in members:
-                ssn.messages[m.key] = f"gang group member {missing[0]} is not in the snapshot"
+                ssn.messages[m.key] = f"gang group member {missing[0]} is not in the snapshot or has no pods yet"
             return
         stmt = ssn.statement()
         saved = [(m, self._save(ssn, m)) for m in members]

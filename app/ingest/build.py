@@ -395,9 +395,11 @@ def _tasks_and_jobs(
     for b in d.pod_blocks:
         _block(b, start, one, seen, nodes, inert)
         start += len(b)
-    for gk, g in groups.items():  # a PodGroup whose pods do not exist yet (a fresh job waits for enqueue)
-        if gk not in by_group and not g.basic:
-            by_group[gk] = jobs[f"{g.namespace}/{g.name}"] = _new_job(g, f"{g.namespace}/{g.name}", classes, default)
+    for gk, g in groups.items():  # a PodGroup whose pods do not exist yet: a fresh job waiting for enqueue
+        key = f"{g.namespace}/{g.name}"
+        if gk in by_group or key in jobs or g.basic or g.source == "kueue" or g.phase not in ("Pending", "Inqueue"):
+            continue  # (a gang of another form keeps its key; a finished or Running PodGroup has nothing to wait for)
+        by_group[gk] = jobs[key] = _new_job(g, key, classes, default)
     # Pods on their own get a job of one named like the pod; a pod whose name is also a
     # gang's takes "#pod" (again, until the name is free), in pod order.
     clash = set(jobs)  # the gangs' keys
