@@ -74,6 +74,9 @@ def clusters(draw):
                          "requests": {"cpu": "1", GPU: per_pod}, "preemptable": draw(st.booleans()) or i > 0,
                          "createdAt": f"2026-11-23T08:{i:02d}:00Z",
                          "deleting": draw(st.integers(0, 7)) == 0})  # fmt: skip  (some are terminating: pipelining)
+        if draw(st.integers(0, 3)) == 0:  # a running gang that also has a pod waiting (it grows, or is made whole)
+            pods.append({"name": f"{name}-new", "group": name, "priority": groups[-1]["priority"],
+                         "requests": {"cpu": "1", GPU: per_pod}, "createdAt": "2026-11-23T09:00:00Z"})  # fmt: skip
     for i in range(draw(st.integers(0, 3))):  # running pods on their own (held as columns until needed)
         per_pod = draw(st.sampled_from([1, 2, 4]))
         cands = [n for n in range(n_nodes) if free[n] >= per_pod]

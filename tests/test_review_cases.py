@@ -127,3 +127,32 @@ def test_a_kueue_workload_of_zero_pods_is_admitted(client):
     r = client.post("/v1/admissions", content=orjson.dumps(body([workload("empty", pod_set(count=0))])),
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 200 and r.json()["workloads"][0]["admitted"] is True
+
+
+def test_gangs_of_two_forms_may_not_share_a_name(client):
+    """A Koordinator annotation gang and a Volcano PodGroup both named default/g: one job
+    key for two gangs is a 422 at the second one's reference (it was a 500 or a lost pod)."""
+    ann = {"gang.scheduling.koordinator.sh/name": "g", "gang.scheduling.koordinator.sh/min-available": "1"}
+    objs = [node("n0"), pod("k0", gpu=1, annotations=ann), podgroup("g", phase="Pending"), pod("g-0", gpu=1, group="g")]
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config={"profile": "volcano"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and "must be unique" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("actions", ["allocate, gangpreempt", "allocate, preempt"])
+def test_a_gang_placed_in_this_decision_is_not_a_victim(client, actions):
+    """g (min 2, priority 1) has g-0 running and g-1 pending; allocate binds g-1, which makes
+    g ready. Evicting g-0 for p afterwards would leave g below its minimum with a pod just
+    bound: a job placed in this decision is no victim."""
+    from tests.kube import priority_class
+
+    objs = [node("n0"), priority_class("hi", 1000), priority_class("lo", 1),
+            podgroup("g", min_member=2, priority_class="lo", phase="Running"),
+            pod("g-0", group="g", node="n0", phase="Running", gpu=8, priority=1, priority_class="lo"),
+            pod("g-1", group="g", priority=1, priority_class="lo"),
+            podgroup("p", min_member=1, priority_class="hi"), pod("p-0", group="p", gpu=8, priority=1000, priority_class="hi")]  # fmt: skip
+    out = decide(client, objs, {"actions": actions, "tiers": [
+        {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+        {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]})  # fmt: skip
+    assert [b["pod"] for b in out["bindings"]] == ["default/g-1"]
+    assert out["evictions"] == []

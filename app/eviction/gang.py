@@ -55,6 +55,9 @@ from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, j
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
 from app.model.cluster import Job, Queue, Task, TaskStatus
+
+#: Task states a decision gives (a job with any is being placed now, never a victim).
+PLACED_NOW = frozenset({TaskStatus.ALLOCATED, TaskStatus.PIPELINED})
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability
@@ -474,6 +477,8 @@ class GangEviction:
         for other in self.victim_jobs(ssn, job, domain).values():
             if other is job or other.preemptable is False:
                 continue
+            if other.count(PLACED_NOW):
+                continue  # placed in this decision: its bundles would not hold those pods, so evicting it breaks it
             if self.kind == PREEMPT:
                 if other.queue != job.queue or not other.victim_priority < job.priority:
                     continue

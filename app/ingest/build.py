@@ -680,10 +680,23 @@ def _job_for(
             g.total_number = g.min_member
     if g.basic:  # Workload API basic policy: every pod on its own
         return None
+    _unique_job_key(f"{g.namespace}/{g.name}", jobs, ref.pointer, p.ident)
     job = _new_job(g, f"{g.namespace}/{g.name}", classes, default)
     by_group[gk] = job
     jobs[job.key] = job
     return job
+
+
+def _unique_job_key(key: str, jobs: dict[str, Job], pointer: str, ident: Any) -> None:
+    """Two gangs of different forms (a PodGroup, Koordinator annotations, a Workload
+    v1alpha1 pod group) may not share a job key: a 422 at the reference of the second."""
+    if key in jobs:
+        raise InputError(
+            f"gang {key} is also defined in another form (a PodGroup, Koordinator annotations or a Workload "
+            "pod group); job names must be unique",
+            pointer,
+            ident,
+        )
 
 
 def _v1alpha1_job(p, ref, by_group, jobs, classes, default, d) -> Job | None:  # type: ignore[no-untyped-def]
@@ -704,6 +717,7 @@ def _v1alpha1_job(p, ref, by_group, jobs, classes, default, d) -> Job | None:  #
     if job is None:
         g = GroupDraft(source="workload", namespace=p.namespace, name=name, created=p.created, pointer=p.pointer, ident=p.ident)
         apply_template(g, tmpl)
+        _unique_job_key(f"{p.namespace}/{name}", jobs, ref.pointer, p.ident)
         job = _new_job(g, f"{p.namespace}/{name}", classes, default)
         by_group[gk] = job
         jobs[job.key] = job
