@@ -139,8 +139,9 @@ def test_gangs_of_two_forms_may_not_share_a_name(client):
     assert r.status_code == 422 and "must be unique" in r.json()["detail"]
 
 
-@pytest.mark.parametrize("actions", ["allocate, gangpreempt", "allocate, preempt"])
-def test_a_gang_placed_in_this_decision_is_not_a_victim(client, actions):
+@pytest.mark.parametrize(("actions", "gang_vote"), [("allocate, gangpreempt", True), ("allocate, preempt", True),
+                                                    ("allocate, preempt", False)])  # fmt: skip
+def test_a_gang_placed_in_this_decision_is_not_a_victim(client, actions, gang_vote):
     """g (min 2, priority 1) has g-0 running and g-1 pending; allocate binds g-1, which makes
     g ready. Evicting g-0 for p afterwards would leave g below its minimum with a pod just
     bound: a job placed in this decision is no victim."""
@@ -152,7 +153,7 @@ def test_a_gang_placed_in_this_decision_is_not_a_victim(client, actions):
             pod("g-1", group="g", priority=1, priority_class="lo"),
             podgroup("p", min_member=1, priority_class="hi"), pod("p-0", group="p", gpu=8, priority=1000, priority_class="hi")]  # fmt: skip
     out = decide(client, objs, {"actions": actions, "tiers": [
-        {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+        {"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": gang_vote}, {"name": "conformance"}]},
         {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]})  # fmt: skip
     assert [b["pod"] for b in out["bindings"]] == ["default/g-1"]
     assert out["evictions"] == []

@@ -54,10 +54,7 @@ from app.actions.allocate import PIPELINED_OR_READY, Allocate, exact_accounting,
 from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
-from app.model.cluster import Job, Queue, Task, TaskStatus
-
-#: Task states a decision gives (a job with any is being placed now, never a victim).
-PLACED_NOW = frozenset({TaskStatus.ALLOCATED, TaskStatus.PIPELINED})
+from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability

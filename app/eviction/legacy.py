@@ -29,7 +29,7 @@ from app.eviction.bundles import VICTIM_STATES
 from app.eviction.gang import PREEMPT, RECLAIM, preemptors
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
-from app.model.cluster import Job, Task
+from app.model.cluster import PLACED_NOW, Job, Task
 
 
 class LegacyEviction:
@@ -119,8 +119,8 @@ class LegacyEviction:
     def eligible(self, c: Any, job: Job, v: Task) -> bool:
         if v.job is job or not v.preemptable or v.critical:
             return False
-        if v.job is not None and v.job.preemptable is False:
-            return False
+        if v.job is not None and (v.job.preemptable is False or v.job.count(PLACED_NOW)):
+            return False  # not preemptable, or placed in this decision
         if self.kind == PREEMPT:
             return v.job is not None and v.job.queue == job.queue
         vq = c.queues.get(v.job.queue) if v.job else None

@@ -62,6 +62,9 @@ READY = frozenset(
 #: Volcano's ``AllocatedStatus`` (KAI's "allocated"): what a queue's or a job's usage
 #: counts at session open (not Releasing pods: their capacity is on its way back).
 ALLOCATED_STATUS = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING})
+#: Task states only a decision gives: a job with any is being placed now, and no eviction
+#: takes its pods (its gang could not keep the pods just placed).
+PLACED_NOW = frozenset({TaskStatus.ALLOCATED, TaskStatus.PIPELINED})
 #: What JobPipelined counts: ready tasks plus those waiting on releasing capacity.
 PIPELINED_OR_READY = READY | {TaskStatus.PIPELINED}
 
