@@ -633,3 +633,29 @@ def deduct_gated(job: Job, amount: np.ndarray) -> np.ndarray:
     if not gated:
         return amount
     return np.maximum(amount - np.sum(gated, axis=0), 0)
+
+
+def open_enqueue_amounts(job: Job, held: Mapping[str, np.ndarray], resources: Any) -> tuple[np.ndarray | None, np.ndarray] | None:
+    """Session open, as Volcano's proportion and capacity count it: what ``job`` reserves for
+    enqueue and what it holds beyond its minimum, or None when it counts for nothing.
+    ``held`` is every job's Allocated / Binding / Bound / Running requests
+    (``sum_by("job", ALLOCATED_STATUS)``), ``min`` its minResources.
+
+    * inqueue: ``max(min − held, 0)`` (``GetInqueueResource``, Volcano #5100) less the
+      requests of its scheduling-gated pods (``DeductSchGatedResources``), for an Inqueue
+      PodGroup with minResources and for a Running one whose held tasks reach minMember;
+      else None;
+    * elastic: ``max(held − min, 0)`` (``GetElasticResources``); without minResources all of
+      it. A pod on its own counts for nothing: its controller's PodGroup asks for exactly its
+      request."""
+    if job.source == "pod":
+        return None
+    n_held = job.count(ALLOCATED_STATUS)
+    has_min = job.min_resources is not None
+    reserves = has_min and (job.phase == "Inqueue" or (job.phase == "Running" and n_held >= job.min_available))
+    if not n_held and not reserves:
+        return None
+    allocated = held[job.key].astype(np.float64) if n_held else np.zeros(resources.size)
+    least = resources.vector(job.min_resources).astype(np.float64) if has_min else np.zeros(resources.size)
+    inqueue = deduct_gated(job, np.maximum(least - allocated, 0)) if reserves else None
+    return inqueue, np.maximum(allocated - least, 0)

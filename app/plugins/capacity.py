@@ -48,13 +48,12 @@ from collections.abc import Sequence
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, deduct_gated
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, deduct_gated, open_enqueue_amounts
 from app.model.resources import CPU, MEMORY, PODS
 
 INF = float("inf")
 ROOT = "root"
 MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
-#: Volcano's AllocatedStatus (a job's ``Allocated``): not Pipelined, not Releasing
 
 
 def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
@@ -122,13 +121,23 @@ class Capacity(Plugin):
                         continue  # buildQueueAttrs: a cpu or memory capability <= 0 is no limit
                     cap[table.index[k]] = v
             self.capability[n] = cap
-        for job in c.jobs.values():
-            if job.queue not in self.allocated:
+        # per queue (the pods on their own as columns, never built here), then up the tree
+        for qname, held_q in c.sum_by("queue", ALLOCATED_STATUS).items():
+            if qname in self.allocated:
+                self._add(qname, held_q.astype(np.float64), 1)
+        # session open (buildQueueAttrs / buildHierarchicalQueueAttrs): what each job reserves
+        # for enqueue and holds beyond its minimum, for its queue and every ancestor
+        jobs = [j for j in c.active_jobs.values() if j.queue in self.allocated and j.source != "pod"]
+        held = c.sum_by("job", ALLOCATED_STATUS) if jobs else {}
+        for job in jobs:
+            amounts = open_enqueue_amounts(job, held, table)
+            if amounts is None:
                 continue
-            for t in job.tasks:
-                if t.status in ALLOCATED_STATUS:
-                    self._add(job.queue, t.req, 1)
-            self._open_enqueue_totals(job)
+            inqueue, elastic = amounts
+            for n in self._chain(job.queue):
+                if inqueue is not None:
+                    self.inqueue[n] = self.inqueue[n] + inqueue
+                self.elastic[n] = self.elastic[n] + elastic
         self.real: dict[str, np.ndarray] = {}
         # the resources Allocatable and Preemptive compare: never the pod slot (Volcano keeps
         # a pod count apart from the resources it compares)
@@ -346,36 +355,6 @@ class Capacity(Plugin):
             if not (self.allocated[n][asked] + need <= self.real[n][asked] + 1e-9).all():
                 return False
         return True
-
-    def _open_enqueue_totals(self, job: Job) -> None:
-        """Session open (``buildQueueAttrs`` / ``buildHierarchicalQueueAttrs``): what the job
-        reserves for enqueue (``inqueue``) and what it holds beyond its minimum (``elastic``),
-        added to its queue and, hierarchical, to every ancestor. ``allocated`` is the job's
-        Allocated / Binding / Bound / Running tasks (AllocatedStatus), ``min`` its minResources.
-
-        * inqueue += ``max(min − allocated, 0)`` (``GetInqueueResource``, less the requests of
-          scheduling-gated pods: ``DeductSchGatedResources``) for an Inqueue
-          PodGroup with minResources, and for a Running one with minResources whose allocated
-          tasks number at least minMember;
-        * elastic += ``max(allocated − min, 0)`` (``GetElasticResources``: ``ExceededPart``)
-          for every job; a PodGroup without minResources has an empty minimum, so all it holds
-          is elastic. A pod without a PodGroup gets one from Volcano's controller whose
-          minResources are the pod's requests: nothing of it is elastic or in queue."""
-        if job.source == "pod":
-            return
-        held = [t.req for t in job.tasks if t.status in ALLOCATED_STATUS]
-        has_min = job.min_resources is not None
-        reserves = has_min and (job.phase == "Inqueue" or (job.phase == "Running" and len(held) >= job.min_available))
-        if not held and not reserves:
-            return
-        allocated = np.sum(held, axis=0) if held else np.zeros(self.ssn.cluster.resources.size)
-        least = self.ssn.cluster.resources.vector(job.min_resources) if has_min else np.zeros_like(allocated)
-        inqueue = deduct_gated(job, np.maximum(least - allocated, 0)) if reserves else None
-        elastic = np.maximum(allocated - least, 0)
-        for n in self._chain(job.queue):
-            if inqueue is not None:
-                self.inqueue[n] = self.inqueue[n] + inqueue
-            self.elastic[n] = self.elastic[n] + elastic
 
     def job_enqueueable(self, job: Job) -> int:
         """JobEnqueueableFn, no side effects: reject in a queue with children (hierarchical) or

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, deduct_gated
+from app.model.cluster import ALLOCATED_STATUS, Job, deduct_gated, open_enqueue_amounts
 from app.model.resources import PODS
 
 
@@ -44,18 +44,18 @@ class Overcommit(Plugin):
         self.checked = np.ones(table.size, dtype=bool)
         self.checked[table.index[PODS]] = False
         self.inqueue = np.zeros(table.size)
-        held_by_job = None
+        held = None
         for job in c.active_jobs.values():  # inert pods are not Inqueue or Running PodGroups
             if job.min_resources is None or job.source == "pod":
                 continue
-            least = table.vector(job.min_resources).astype(np.float64)
-            if job.phase == "Inqueue":
-                self.inqueue += deduct_gated(job, least)
-            elif job.phase == "Running" and job.count(ALLOCATED_STATUS) >= job.min_available:
-                if held_by_job is None:
-                    held_by_job = c.sum_by("job", ALLOCATED_STATUS)
-                allocated = held_by_job[job.key] if job.key in held_by_job else np.zeros(table.size)
-                self.inqueue += deduct_gated(job, np.maximum(least - allocated, 0))
+            if job.phase == "Inqueue":  # unlike proportion and capacity: the whole minimum
+                self.inqueue += deduct_gated(job, table.vector(job.min_resources).astype(np.float64))
+            elif job.phase == "Running":
+                if held is None:
+                    held = c.sum_by("job", ALLOCATED_STATUS)
+                amounts = open_enqueue_amounts(job, held, table)
+                if amounts is not None and amounts[0] is not None:
+                    self.inqueue += amounts[0]
         self.ssn.register("job_enqueueable", self.name, self.enqueueable)
         self.ssn.register("job_enqueued", self.name, self.enqueued)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, deduct_gated, group_requests
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, deduct_gated, group_requests, open_enqueue_amounts
 from app.model.resources import PODS
 
 INF = float("inf")
@@ -202,39 +202,21 @@ class Proportion(Plugin):
 
     def _open_enqueue_totals(self) -> None:
         """Session open: what each job reserves for enqueue (``inqueue``) and what it holds
-        beyond its minimum (``elastic``), per queue. ``allocated`` is the job's Allocated /
-        Binding / Bound / Running tasks (AllocatedStatus), ``min`` its minResources.
-
-        * inqueue += ``max(min − allocated, 0)`` (``GetInqueueResource(job, job.Allocated)``,
-          Volcano #5100) for an Inqueue PodGroup with minResources, and for a Running one with
-          minResources whose allocated tasks number at least minMember; less the requests of
-          its scheduling-gated pods, floored at 0 (``DeductSchGatedResources``);
-        * elastic += ``max(allocated − min, 0)`` (``GetElasticResources``) for every job; a
-          PodGroup without minResources has an empty minimum, so all it holds is elastic. A pod
-          without a PodGroup gets one from Volcano's controller whose minResources are the
-          pod's requests: nothing of it is elastic or in queue (inert pods are such pods)."""
+        beyond its minimum (``elastic``), per queue (:func:`open_enqueue_amounts`)."""
         c = self.ssn.cluster
-        table = c.resources
-        held_by_job = None
-        for job in c.active_jobs.values():
-            attr = self.attrs.get(job.queue)
-            if attr is None or job.source == "pod":
+        jobs = [j for j in c.active_jobs.values() if j.queue in self.attrs and j.source != "pod"]
+        if not jobs:
+            return
+        held = c.sum_by("job", ALLOCATED_STATUS)
+        for job in jobs:
+            amounts = open_enqueue_amounts(job, held, c.resources)
+            if amounts is None:
                 continue
-            n_held = job.count(ALLOCATED_STATUS)
-            has_min = job.min_resources is not None
-            reserves = has_min and (job.phase == "Inqueue" or (job.phase == "Running" and n_held >= job.min_available))
-            if not n_held and not reserves:
-                continue
-            if n_held:
-                if held_by_job is None:
-                    held_by_job = c.sum_by("job", ALLOCATED_STATUS)
-                allocated = held_by_job[job.key].astype(np.float64)
-            else:
-                allocated = np.zeros(table.size)
-            least = table.vector(job.min_resources).astype(np.float64) if has_min else np.zeros(table.size)
-            if reserves:
-                attr.inqueue = attr.inqueue + deduct_gated(job, np.maximum(least - allocated, 0))
-            self.elastic[job.queue] = self.elastic[job.queue] + np.maximum(allocated - least, 0)
+            inqueue, elastic = amounts
+            if inqueue is not None:
+                attr = self.attrs[job.queue]
+                attr.inqueue = attr.inqueue + inqueue
+            self.elastic[job.queue] = self.elastic[job.queue] + elastic
 
     def job_enqueueable(self, job: Job) -> int:
         """JobEnqueueableFn, no side effects: a queue not Open rejects; permit without
