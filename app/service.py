@@ -95,7 +95,7 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
         state = "Pending"
     msg = f"{ready}/{total} tasks ready, {pending} pending, minAvailable {job.min_available}"
     if not total:
-        msg += f"; the PodGroup has no pods yet (phase {job.phase or 'Pending'})"
+        msg += f"; the PodGroup has no pods yet (phase {job.phase})"
     if ssn is not None and (pending or waiting or not total) and job.key in ssn.messages:
         msg += f"; {ssn.messages[job.key]}"
     return JobState(job.key, state, hyper, msg)

@@ -3,9 +3,9 @@
 Between cycles (``POST /v1/simulate``): evicted pods leave their nodes — a pod in a gang
 (its controller recreates it) comes back pending, a pod on its own is gone; nominated
 pods stay pending with their ``nominatedNodeName`` (allocate binds them next cycle once
-the capacity is free); bound pods run; pods that were terminating are gone. It stops
-after ``cycles`` cycles or when a cycle changes nothing; Binding pods run from the next cycle (no binding, eviction or new
-nomination, and no terminating pod left to go: a reservation repeated, e.g. of a
+the capacity is free); bound and Binding pods run; pods that were terminating are gone.
+It stops after ``cycles`` cycles or when a cycle changes nothing (no binding, eviction or
+new nomination, and no terminating pod left to go: a reservation repeated, e.g. of a
 Koordinator NonStrict gang, changes nothing).
 
 Metrics: decisions, bindings, nominations, evictions, gangs broken (an eviction that left

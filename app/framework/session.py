@@ -509,7 +509,7 @@ class Session:
             node = names[op.node].name
             if op.kind == ALLOCATE:
                 self.decision.bindings.append(Binding(t.key, node, job))
-            elif op.kind == PIPELINE and (op.eviction_occurred or (t.nominated_node == node and self.cluster.find_task(t.key) is t)):
+            elif op.kind == PIPELINE and (op.eviction_occurred or self._keeps_nomination(t, node)):
                 self.decision.nominations.append(Binding(t.key, node, job))
             elif op.kind == EVICT:
                 self.decision.evictions.append(
@@ -529,8 +529,13 @@ class Session:
             node = names[op.node].name
             job = t.job.key if t.job else t.key
             self.held.setdefault(job, (state, set()))[1].add(id(t))
-            if op.kind == ALLOCATE and reserve or op.kind == PIPELINE and (reserve or t.nominated_node == node):
+            if reserve and op.kind in (ALLOCATE, PIPELINE) or op.kind == PIPELINE and self._keeps_nomination(t, node):
                 self.decision.nominations.append(Binding(t.key, node, job))
+
+    def _keeps_nomination(self, t: Task, node: str) -> bool:
+        """A task pipelined onto the node it is already nominated to keeps that nomination
+        (an earlier eviction freed it); a stand-in task (a moved pod's copy) never does."""
+        return t.nominated_node == node and self.cluster.find_task(t.key) is t
 
     # -- topology bookkeeping --------------------------------------------------------------
     def _recover_hypernodes(self) -> None:

@@ -83,6 +83,16 @@ def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
         good.update(on_path)
 
 
+
+def _level(ax: list[str], ay: list[str]) -> int:
+    """Index (root = 0) of the last common entry of two root-first ancestor lists."""
+    level = 0
+    for i in range(min(len(ax), len(ay))):
+        if ax[i] != ay[i]:
+            break
+        level = i
+    return level
+
 class Capacity(Plugin):
     name = "capacity"
     summary = "explicit deserved per queue, borrowing up to capability, hierarchical queues"
@@ -305,8 +315,8 @@ class Capacity(Plugin):
     def _branches(self, x: str, y: str) -> tuple[str, str]:
         """The entries just below the two leaves' deepest common ancestor (``getQueueLevel``),
         each leaf standing for itself when its ancestor list ends there."""
-        level = self._level(x, y)
-        ax, ay = self._chain(x)[:0:-1], self._chain(y)[:0:-1]
+        ax, ay = self._ancestors(x), self._ancestors(y)
+        level = _level(ax, ay)
         return (ax[level + 1] if level + 1 < len(ax) else x), (ay[level + 1] if level + 1 < len(ay) else y)
 
     def _compare_share(self, x: str, y: str) -> int:
@@ -329,20 +339,15 @@ class Capacity(Plugin):
         themselves; a tie answers 0, so the session falls back to the reverse of QueueOrder."""
         if preemptor is None:
             return 0
-        la, lb = self._level(a.name, preemptor.name), self._level(b.name, preemptor.name)
+        mine = self._ancestors(preemptor.name)
+        la, lb = _level(self._ancestors(a.name), mine), _level(self._ancestors(b.name), mine)
         if la == lb:
             return 0
         return -1 if la > lb else 1
 
-    def _level(self, x: str, y: str) -> int:
-        """Index (root = 0) of the last common entry of the two queues' root-first ancestor lists."""
-        ax, ay = self._chain(x)[:0:-1], self._chain(y)[:0:-1]
-        level = 0
-        for i in range(min(len(ax), len(ay))):
-            if ax[i] != ay[i]:
-                break
-            level = i
-        return level
+    def _ancestors(self, name: str) -> list[str]:
+        """The queue's ancestors, root first, without the queue itself."""
+        return self._chain(name)[:0:-1]
 
     def allocatable(self, q: Queue, task: Task, copies: int = 1) -> bool:
         if q.state != "Open":
