@@ -18,6 +18,7 @@ import orjson
 import yaml
 
 from app.errors import InputError, LimitError, UnsupportedMediaType
+from app.ingest import fastjson
 
 try:  # libyaml is much faster; fall back to the pure-Python loader where it is missing
     _SafeLoader: type = yaml.CSafeLoader
@@ -60,7 +61,7 @@ def _string_keys(d: dict) -> None:
 
 JSON_TYPES = ("application/json", "text/json")
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
-ENVELOPE_KEYS = frozenset({"objects", "cluster", "config", "options", "job", "cycles", "nodes", "workloads"})
+ENVELOPE_KEYS = frozenset(fastjson.ENVELOPE_KEYS)
 
 
 def media_kind(content_type: str | None, raw: bytes) -> str:
@@ -185,7 +186,8 @@ def decode(raw: bytes, content_type: str | None, *, max_yaml_nodes: int) -> dict
     if not raw.strip():
         raise InputError("the request body is empty", "", kind="malformed-body", status=400)
     if kind == "json":
-        return to_envelope(parse_json(raw))
+        fast = fastjson.decode_envelope(raw)
+        return fast if fast is not None else to_envelope(parse_json(raw))
     docs = parse_yaml(raw, max_yaml_nodes)
     if not docs:
         raise InputError("the YAML body holds no document", "", kind="malformed-body", status=400)

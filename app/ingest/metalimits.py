@@ -20,6 +20,7 @@ from itertools import chain, repeat
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
+from app.ingest.fastjson import Records
 from app.settings import Settings
 
 ANNOTATIONS_BYTES = 256 * 1024
@@ -106,11 +107,9 @@ def check_annotations(annotations: Any, ptr: str, ident: dict[str, str] | None, 
         )  # fmt: skip
 
 
-def _all_short(records: list[dict], lim: MetaLimits) -> bool:
-    """Every label and annotation map of ``records`` is plainly within the limits: string
-    keys and values this short cannot break one (a few passes in C over all of them)."""
-    label_maps = [o.get("labels") for o in records]
-    notes = [o.get("annotations") for o in records]
+def _all_short(label_maps: list[Any], notes: list[Any], lim: MetaLimits) -> bool:
+    """Every label map and annotation map is plainly within the limits: string keys and
+    values this short cannot break one (a few passes in C over all of them)."""
     if not all(type(m) is dict for m in label_maps if m) or not all(type(m) is dict for m in notes if m):
         return False
     labels = [m for m in label_maps if m]
@@ -168,14 +167,19 @@ def check_native(cluster: Any, ptr: str, lim: MetaLimits) -> None:
         return
     for section, kind in (("nodes", "Node"), ("pods", "Pod")):
         items = cluster.get(section)
-        if type(items) is not list:
+        if isinstance(items, Records):  # the typed first pass's records: only labels can be set
+            label_maps = [o.labels for o in items if o.labels]
+            if _all_short(label_maps, [], lim):
+                continue
+            items = items.with_metadata()
+        elif type(items) is not list:
             continue
         if set(map(type, items)) == {dict} and not any(map(dict.__contains__, items, repeat("labels"))) and not any(
             map(dict.__contains__, items, repeat("annotations"))
         ):
             continue  # no record carries metadata (most native pods do not): passes in C only
         carrying = [i for i, o in enumerate(items) if type(o) is dict and (o.get("labels") or o.get("annotations"))]
-        if _all_short([items[i] for i in carrying], lim):
+        if _all_short([items[i].get("labels") for i in carrying], [items[i].get("annotations") for i in carrying], lim):
             continue
         for i in carrying:
             o = items[i]

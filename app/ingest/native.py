@@ -17,6 +17,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.columns import read_columns
 from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodBlock, PodDraft, TopologySource
+from app.ingest.fastjson import SECTIONS, NodeRecords, PodRecords
 from app.ingest.kube import (
     _PHASES,
     _int_or_percent,
@@ -30,7 +31,6 @@ from app.model.cluster import PodDisruptionBudget, PriorityClass, Queue
 from app.model.selectors import LabelSelector
 from app.topology.tree import HyperNodeSpec, MemberSpec
 
-SECTIONS = ("nodes", "pods", "podColumns", "groups", "queues", "hyperNodes", "topology", "priorityClasses", "podDisruptionBudgets")
 
 
 def _records(c: dict, key: str, ptr: str, limit: int) -> list[tuple[dict, str]]:
@@ -109,7 +109,14 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
             preemption_policy=r.string(o, "preemptionPolicy", p, ident, default="PreemptLowerPriority"),
         )
         d.priority_classes.append((pc, p, ident))
-    for o, p in _records(c, "nodes", ptr, max_objects):
+    nodes = c.get("nodes")
+    typed = None
+    if type(nodes) is NodeRecords:
+        typed = _nodes_typed(nodes, f"{ptr}/nodes/") if len(nodes) <= max_objects else None
+        if typed is None:
+            c = {**c, "nodes": nodes.as_dicts()}  # what orjson would have given: read as ever
+        d.nodes += typed or ()
+    for o, p in _records(c, "nodes", ptr, max_objects) if typed is None else ():
         node = _node_fast(o, p)
         if node is not None:
             d.nodes.append(node)
@@ -195,7 +202,11 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
     if len(items) > max_objects:
         raise LimitError(f"more than {max_objects} pods (limit GANGPLANK_MAX_OBJECTS)", f"{ptr}/pods", kind="too-many-objects")
     base = f"{ptr}/pods/"
-    bulk = _pods_columnar(items, base)
+    bulk = _pods_typed(items, base) if type(items) is PodRecords else None
+    if bulk is None:
+        if type(items) is PodRecords:
+            items = items.as_dicts()  # what orjson would have given: read as ever
+        bulk = _pods_columnar(items, base)
     if bulk is not None:
         d.pod_blocks.append(bulk)
         items = []
@@ -291,9 +302,7 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
                            ("uid", uids)) if k in present]  # fmt: skip
     if not set(map(type, names)) <= {str} or not all(set(map(type, col)) <= {str} for col in strs):
         return None
-    if not all(names) or ("namespace" in present and not all(nss)):
-        return None
-    if not set(map(type, phases)) <= {str} or not set(phases) <= _PHASES or ("priority" in present and not set(map(type, prios)) <= {int, type(None)}):
+    if not set(map(type, phases)) <= {str} or ("priority" in present and not set(map(type, prios)) <= {int, type(None)}):
         return None
     for key, col, types in (("preemptable", pres, {bool, type(None)}), ("createdAt", created, {str, type(None)}),
                             ("labels", labels, {dict, type(None)}), ("requests", reqs, {dict, type(None)})):  # fmt: skip
@@ -313,11 +322,57 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
                 if hit is None:
                     return None
             req_out.append(hit)  # shared: drafts never change their request map
-        when = {t: r.timestamp(t, "", None) for t in set(created)}  # snapshots repeat timestamps a lot
-        stamps = list(map(when.__getitem__, created))
-    except (ValueError, TypeError, InputError):
+    except TypeError:
         return None
-    return PodBlock(nss, names, uids, nodes, phases, prios, req_out, labels, groups, queues, roles, pres, stamps, base, False)
+    cols = (nss, names, uids, nodes, phases, prios, req_out, labels if "labels" in present else None, groups, queues, roles, pres)
+    return _pod_block(cols, created, base)
+
+
+_RAW_REQ_CACHE: dict[bytes, dict[str, int]] = {}
+
+
+def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
+    """:func:`_pods_columnar` for pods the typed first pass read (see
+    :mod:`app.ingest.fastjson`): every field already has its JSON type, and a request map
+    is read once per distinct JSON text. None when a value needs the full reader."""
+    if not items:
+        return None
+    names = [o.name for o in items]
+    labels = [o.labels for o in items]
+    req_out = []
+    cache = _RAW_REQ_CACHE
+    values = items.values
+    for text in items.texts:
+        hit = cache.get(text)
+        if hit is None:
+            value = values.get(text)
+            if value is not None and type(value) is not dict:
+                return None
+            hit = _remembered(value or {}, _REQ_CACHE, pod=True)
+            if hit is None:
+                return None
+            if len(cache) >= CACHE_MAX:
+                cache.clear()
+            cache[text] = hit
+        req_out.append(hit)
+    cols = (
+        [o.namespace for o in items], names, [o.uid for o in items], [o.node for o in items], [o.phase for o in items],
+        [o.priority for o in items], req_out, labels if any(labels) else None, [o.group for o in items],
+        [o.queue for o in items], [o.role for o in items], [o.preemptable for o in items],
+    )  # fmt: skip
+    return _pod_block(cols, [o.createdAt for o in items], base)
+
+
+def _pod_block(cols: tuple[list, ...], created: list[str | None], base: str) -> PodBlock | None:
+    """The checks both column readers share, then the block; None for the full reader."""
+    nss, names, phases = cols[0], cols[1], cols[4]
+    if not all(names) or not all(nss) or not set(phases) <= _PHASES:
+        return None
+    try:
+        when = {t: r.timestamp(t, "", None) for t in set(created)}  # snapshots repeat timestamps a lot
+    except InputError:
+        return None
+    return PodBlock(*cols, list(map(when.__getitem__, created)), base, False)
 
 
 _NODE_KEYS = frozenset({"name", "uid", "labels", "allocatable", "unschedulable", "ready"})
@@ -350,6 +405,26 @@ def _remembered(raw: dict, cache: dict[tuple, dict[str, int]], *, pod: bool) -> 
             cache.clear()
         cache[key] = hit
     return hit
+
+
+def _nodes_typed(items: NodeRecords, base: str) -> list[NodeDraft] | None:
+    """The nodes the typed first pass read (see :mod:`app.ingest.fastjson`), as
+    :func:`_node_fast` reads each; None when one needs the full reader."""
+    out = []
+    values, cache = items.values, _ALLOC_CACHE
+    for i, (o, text) in enumerate(zip(items, items.texts, strict=True)):
+        alloc = values.get(text)
+        if alloc is None:
+            alloc = {}
+        elif type(alloc) is not dict:
+            return None
+        hit = _remembered(alloc, cache, pod=False)
+        name = o.name
+        if hit is None or not name:
+            return None
+        out.append(NodeDraft(name, o.uid, o.labels or {}, (), o.unschedulable, o.ready, dict(hit), base + str(i),
+                             {"kind": "Node", "name": name}))  # fmt: skip
+    return out
 
 
 def _node_fast(o: dict, p: str) -> NodeDraft | None:

@@ -1,0 +1,193 @@
+"""The typed first pass over native bodies (``app.ingest.fastjson``) changes nothing but
+speed: the same request gives the same answer, or the same error, as parsing the body with
+orjson alone; a body it cannot read exactly is left to orjson."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.errors import InputError
+from bench.generate import generate
+from app.ingest import fastjson, native
+from app.ingest.body import decode
+from app.ingest.draft import Draft
+from app.ingest.native import read_native
+from app.ingest.request import read_request
+from app.service import decide_request
+from app.settings import Settings
+from tests.test_native_pod_columns import records
+
+SETTINGS = Settings()
+NODES = [{"name": "n0", "allocatable": {"cpu": "64", "memory": "256Gi", "nvidia.com/gpu": 8, "pods": 110}},
+         {"name": "n1", "allocatable": {"cpu": "64", "memory": "256Gi", "pods": 110}}]  # fmt: skip
+GROUPS = [{"name": "g1", "namespace": "default", "minMember": 1}, {"name": "g1", "namespace": "team-a", "minMember": 1}]
+
+#: Pod texts orjson and a typed decoder could read differently, or that only one refuses.
+ODD_TEXTS = [
+    b'{"name":"odd","priority":9223372036854775808}',  # beyond int64: orjson reads a float
+    b'{"name":"odd","priority":-9223372036854775809}',
+    b'{"name":"odd","priority":123456789012345678901234567890}',
+    b'{"name":"odd","priority":1e2}',
+    b'{"name":"odd","priority":7,"priority":8}',  # a repeated key: the last one counts
+    b'{"name":"odd","name":"odd2"}',
+    b'{"name":"odd","requests":{"cpu":"1","cpu":true}}',
+    b'{"name":"odd","requests":{"cpu":18446744073709551616}}',
+    b'{"name":"odd","requests":{"cpu":"\\u0031"}}',
+    b'{"name":"odd","requests":{"cpu":1.5e400}}',
+    b'{"name":"odd","requests":{"c\\u0070u":"1"}}',
+    b'{"name":"odd","labels":{"a":"\\ud800"}}',  # a lone surrogate
+    b'{"name":"odd","requests":{"cpu":"\xff"}}',  # not UTF-8
+    b'{"name":"odd","requests":' + b"[" * 2000 + b"]" * 2000 + b"}",  # deeper than orjson reads
+    b'{"name":"odd\\u0000"}',
+    b'{"name":"odd","phase":null}',
+    b'{"name":"odd","namespace":null}',
+    b'{"name":"odd","requests":"1"}',
+    b'{"name":"odd","requests":{}}',
+    b'{"name":"odd","requests":null}',
+    b'{"name":"odd","labels":{"a":"1","a":2}}',
+    b'{"name":"odd","createdAt":"2026-13-01T00:00:00Z"}',
+    b'{"name":"odd","preemptable":0}',
+    b'{ "name" : "odd" , "node" : "n1" }',
+]
+
+
+#: Node texts likewise (the pods name n0 and n1).
+ODD_NODE_TEXTS = [
+    b'{"name":"n1","unschedulable":null}',
+    b'{"name":"n1","ready":null}',
+    b'{"name":"n1","ready":false}',
+    b'{"name":"n1","unschedulable":true,"uid":"u"}',
+    b'{"name":"n1","allocatable":{"cpu":true}}',
+    b'{"name":"n1","allocatable":{"cpu":"1","cpu":"2"}}',
+    b'{"name":"n1","allocatable":"64"}',
+    b'{"name":"n1","allocatable":null}',
+    b'{"name":"n1","allocatable":{"cpu":"\\ud800"}}',
+    b'{"name":"n1","allocatable":{"nvidia.com/gpu":9223372036854775808}}',
+    b'{"name":""}',
+    b'{"name":"n1","labels":{"a":1}}',
+    b'{"name":"n1","labels":{"a":"' + b"x" * 64 + b'"}}',
+    b'{"name":"n1","labels":{"kubernetes.io/hostname":"n1"}}',
+    b'{"name":"n1","taints":[{"key":"k","effect":"NoSchedule"}]}',
+    b'{"name":"n1","uid":5}',
+    b'{"name":"n0"}',  # a second n0
+    b'{"name":"n1","name":"n2"}',
+]
+
+
+def body_bytes(pods: list[bytes], *, nodes: list[bytes] | None = None) -> bytes:
+    node_texts = [orjson.dumps(n) for n in NODES] if nodes is None else nodes
+    cluster = b'{"nodes":[' + b",".join(node_texts) + b'],"groups":' + orjson.dumps(GROUPS)
+    cluster += b',"pods":[' + b",".join(pods) + b"]}"
+    return b'{"cluster":' + cluster + b',"options":{"now":"2026-11-23T12:00:00Z"}}'
+
+
+def outcome(raw: bytes) -> object:
+    """Every pod and node as read, and the decision's wire answer; or the error a client would get."""
+    try:
+        env = decode(raw, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes)
+        answer = orjson.dumps(decide_request(read_request(env, SETTINGS)).wire())
+        d = Draft()
+        read_native(env["cluster"], "/cluster", d, max_objects=SETTINGS.max_objects)
+    except InputError as e:
+        return (type(e).__name__, e.kind, e.status, e.pointer, e.detail, e.obj)
+    drafts = list(d.pods)
+    for b in d.pod_blocks:
+        drafts += [b.draft(i) for i in range(len(b))]
+    return drafts, d.nodes, answer
+
+
+def both(raw: bytes) -> tuple[object, object]:
+    fast = outcome(raw)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fastjson, "decode_envelope", lambda raw: None)
+        slow = outcome(raw)
+    return fast, slow
+
+
+@settings(max_examples=150, deadline=None)
+@given(records(), st.lists(st.tuples(st.integers(0, 200), st.sampled_from(ODD_TEXTS)), max_size=2))
+def test_typed_first_pass_gives_the_answer_orjson_gives(items: list[object], odd: list[tuple[int, bytes]]) -> None:
+    pods = [orjson.dumps(o) for o in items]
+    for at, text in odd:
+        pods.insert(at % (len(pods) + 1), text)
+    fast, slow = both(body_bytes(pods))
+    assert fast == slow
+
+
+@pytest.mark.parametrize("text", ODD_TEXTS, ids=range(len(ODD_TEXTS)))
+def test_each_odd_pod_text_gives_the_answer_orjson_gives(text: bytes) -> None:
+    pods = [b'{"name":"p%d","node":"n0","phase":"Running","requests":{"cpu":"1"}}' % i for i in range(70)]
+    fast, slow = both(body_bytes([*pods, text]))
+    assert fast == slow
+
+
+@pytest.mark.parametrize("text", ODD_NODE_TEXTS, ids=range(len(ODD_NODE_TEXTS)))
+def test_each_odd_node_text_gives_the_answer_orjson_gives(text: bytes) -> None:
+    pods = [b'{"name":"p%d","node":"n%d","phase":"Running","requests":{"cpu":"1"}}' % (i, i % 2) for i in range(70)]
+    fast, slow = both(body_bytes(pods, nodes=[orjson.dumps(NODES[0]), text]))
+    assert fast == slow
+
+
+@pytest.mark.parametrize("actions", ["allocate", "allocate, preempt, reclaim"])
+def test_a_generated_snapshot_gives_the_answer_orjson_gives(actions: str) -> None:
+    body = generate(160, 1600, nodes_per_leaf=8, leaves_per_spine=8, free_nodes=20, pending_gang=40)
+    body["config"] = {"actions": actions, "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                                                     {"plugins": [{"name": "predicates"}, {"name": "proportion"}]}]}  # fmt: skip
+    raw = orjson.dumps(body)
+    assert type(fastjson.decode_envelope(raw)["cluster"]["pods"]) is fastjson.PodRecords  # type: ignore[index]
+    fast, slow = both(raw)
+    assert fast == slow and isinstance(fast, tuple)
+
+
+def test_the_common_shape_is_read_by_the_typed_pass() -> None:
+    pods = [b'{"name":"p%d","node":"n0","phase":"Running","requests":{"cpu":"1"},"createdAt":"2026-11-20T00:00:00Z"}' % i
+            for i in range(70)]  # fmt: skip
+    env = fastjson.decode_envelope(body_bytes(pods))
+    assert env is not None and type(env["cluster"]["pods"]) is fastjson.PodRecords
+    assert type(env["cluster"]["nodes"]) is fastjson.NodeRecords and env["cluster"]["nodes"].as_dicts() == [
+        {"uid": "", "labels": None, "unschedulable": False, "ready": True, **n} for n in NODES
+    ]
+    assert native._nodes_typed(env["cluster"]["nodes"], "/cluster/nodes/") is not None and env["options"] == {"now": "2026-11-23T12:00:00Z"}
+    block = native._pods_typed(env["cluster"]["pods"], "/cluster/pods/")
+    assert block is not None and block.node_name == ["n0"] * 70 and block.req[0] == {"cpu": 1000, "pods": 1000}
+    fast, slow = both(body_bytes(pods))
+    assert fast == slow and isinstance(fast, tuple) and len(fast[0]) == 70
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"objects":[]}',  # no native section
+        b'[{"cluster":1}]',  # not an envelope
+        b'{"cluster":{"pods":[{"name":"a","nodeName":"n0"}]}}',  # a field outside the common shape
+        b'{"cluster":{"pods":[],"nodez":[]}}',  # an unknown section
+        b'{"cluster":{"pods":[]},"extra":1}',  # an unknown envelope key
+        b'{"kind":"List","apiVersion":"v1","items":[],"cluster":1}',
+        b'{"cluster":{"pods":[{"name":"a","priority":true}]}}',
+        b'{"cluster":{"pods":[]}} x',
+        b'{"cluster":{"nodes":[1,]}}',
+    ],
+)
+def test_bodies_outside_the_typed_pass_go_to_orjson(raw: bytes) -> None:
+    assert fastjson.decode_envelope(raw) is None
+
+
+def test_envelope_and_sections_keep_null_and_absence_apart() -> None:
+    env = fastjson.decode_envelope(b'{"cluster":{"pods":null,"queues":null},"config":null}')
+    assert env == {"cluster": {"pods": None, "queues": None}, "config": None}
+    assert fastjson.decode_envelope(b'{"cluster":null}') == {"cluster": None}
+
+
+def test_label_limits_hold_for_typed_pods() -> None:
+    pods = [b'{"name":"p%d","node":"n0","phase":"Running"}' % i for i in range(70)]
+    pods.append(b'{"name":"long","labels":{"a":"' + b"x" * 64 + b'"}}')
+    fast, slow = both(body_bytes(pods))
+    assert fast == slow and fast[3] == "/cluster/pods/70/labels/a"
+
+
+def test_the_typed_record_has_the_fast_readers_fields() -> None:
+    assert set(fastjson.POD_FIELDS) == native._FAST_KEYS
+    assert set(fastjson.NODE_FIELDS) == native._NODE_KEYS
