@@ -4,7 +4,9 @@ Every input must either be accepted or raise :class:`app.errors.InputError` (ans
 4xx problem document); any other exception is a crash. The first byte picks the target:
 
 ====  ==========================================================================
-0     a JSON request body: decode, then the whole ingest (objects, native form, build)
+0     a JSON request body: decode, then the whole ingest (objects, native form, build);
+      and when the typed first pass reads it, the native form read from that pass must
+      equal the one read from orjson's parse (same drafts, or the same error)
 1     a YAML request body (anchors, aliases, multi-document streams), same path
 2     a body without Content-Type (sniffed), same path
 3     one resource quantity, as every kind of resource (milli and byte units)
@@ -16,8 +18,11 @@ Every input must either be accepted or raise :class:`app.errors.InputError` (ans
 from __future__ import annotations
 
 from app.errors import InputError
-from app.ingest import reader
-from app.ingest.body import decode
+from app.ingest import fastjson, reader
+from app.ingest.body import decode, parse_json, to_envelope
+from app.ingest.draft import Draft
+from app.ingest.metalimits import MetaLimits, check_native
+from app.ingest.native import read_native
 from app.ingest.quantity import quantity_map
 from app.ingest.request import read_request
 from app.model.selectors import LabelSelector
@@ -36,6 +41,28 @@ def ingest(body: bytes, content_type: str | None) -> None:
     read_request(envelope, SETTINGS)
 
 
+def native_drafts(envelope: dict) -> object:
+    """The native section as read (drafts of pods and nodes), or the error."""
+    d = Draft()
+    try:
+        check_native(envelope.get("cluster"), "/cluster", MetaLimits.of(SETTINGS))
+        if envelope.get("cluster") is not None:
+            read_native(envelope["cluster"], "/cluster", d, max_objects=SETTINGS.max_objects)
+    except InputError as e:
+        return (type(e).__name__, e.kind, e.pointer, e.detail, e.obj)
+    return d.nodes, [*d.pods, *(b.draft(i) for b in d.pod_blocks for i in range(len(b)))]
+
+
+def typed_pass_agrees(body: bytes) -> None:
+    """The typed first pass (``app.ingest.fastjson``) changes nothing but speed."""
+    fast = fastjson.decode_envelope(body)
+    if fast is None:
+        return
+    slow = to_envelope(parse_json(body))  # an InputError here is a bug: the pass read it
+    if native_drafts(fast) != native_drafts(slow):
+        raise AssertionError("the typed first pass and orjson read the native form differently")
+
+
 def selector(body: bytes) -> None:
     envelope = decode(body, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes)
     raw = envelope.get("objects", envelope)  # decode wraps bare objects and arrays
@@ -50,6 +77,8 @@ def one_input(data: bytes) -> bool:
         return True
     mode, body = data[0] % MODES, data[1:]
     try:
+        if mode == 0:
+            typed_pass_agrees(body)
         if mode <= 2:
             ingest(body, CONTENT_TYPES[mode])
         elif mode == 3:

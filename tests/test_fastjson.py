@@ -4,13 +4,14 @@ orjson alone; a body it cannot read exactly is left to orjson."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.errors import InputError
-from bench.generate import generate
 from app.ingest import fastjson, native
 from app.ingest.body import decode
 from app.ingest.draft import Draft
@@ -18,6 +19,7 @@ from app.ingest.native import read_native
 from app.ingest.request import read_request
 from app.service import decide_request
 from app.settings import Settings
+from bench.generate import generate
 from tests.test_native_pod_columns import records
 
 SETTINGS = Settings()
@@ -191,3 +193,12 @@ def test_label_limits_hold_for_typed_pods() -> None:
 def test_the_typed_record_has_the_fast_readers_fields() -> None:
     assert set(fastjson.POD_FIELDS) == native._FAST_KEYS
     assert set(fastjson.NODE_FIELDS) == native._NODE_KEYS
+
+
+def test_a_small_body_gives_the_answer_orjson_gives() -> None:
+    """A few pods make a block too (the column reader for dicts wants 64)."""
+    raw = (Path(__file__).parent.parent / "fuzz" / "corpus" / "13-native-typed-pass.json").read_bytes()[1:]
+    env = fastjson.decode_envelope(raw)
+    assert env is not None and native._pods_typed(env["cluster"]["pods"], "/cluster/pods/") is not None
+    fast, slow = both(raw)
+    assert fast == slow and isinstance(fast, tuple)
