@@ -4,6 +4,7 @@ orjson alone; a body it cannot read exactly is left to orjson."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import orjson
@@ -202,3 +203,26 @@ def test_a_small_body_gives_the_answer_orjson_gives() -> None:
     assert env is not None and native._pods_typed(env["cluster"]["pods"], "/cluster/pods/") is not None
     fast, slow = both(raw)
     assert fast == slow and isinstance(fast, tuple)
+
+
+@pytest.mark.parametrize("depth", [1021, 1022, 1023])
+@pytest.mark.parametrize("where", ["section", "envelope", "requests"])
+def test_orjsons_nesting_limit_holds_whatever_the_recursion_limit(depth: int, where: str) -> None:
+    """orjson refuses more than 1024 levels counting the containers around a value; the
+    typed pass reads each raw piece where it stands, even when msgspec (bounded by the
+    interpreter's recursion limit) would go deeper."""
+    deep = b"[" * depth + b"]" * depth
+    pod = b'{"name":"p","node":"n0","phase":"Running"}'
+    if where == "section":
+        raw = b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[' + pod + b'],"queues":' + deep + b"}}"
+    elif where == "envelope":
+        raw = b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[' + pod + b']},"options":' + deep + b"}"
+    else:
+        raw = b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[{"name":"p","requests":' + deep + b"}]}}"
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)
+    try:
+        fast, slow = both(raw)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert fast == slow

@@ -79,7 +79,7 @@ class Records(list):  # type: ignore[type-arg]
     def __init__(self, items: list[Any]) -> None:
         super().__init__(items)
         self.texts = list(map(bytes, map(attrgetter(self.raw), items)))
-        self.values = {t: orjson.loads(t) for t in set(self.texts) if t}
+        self.values = {t: loads_at(t, 4) for t in set(self.texts) if t}  # in {"cluster": {"pods": [{...
 
     def as_dicts(self) -> list[dict[str, Any]]:
         """The records as ``orjson.loads`` gives them (absent fields as their defaults,
@@ -128,13 +128,23 @@ _DECODER = msgspec.json.Decoder(_Envelope)
 _TYPED = (("pods", PodRecords), ("nodes", NodeRecords))
 
 
-def _raw_fields(s: Any, names: tuple[str, ...], skip: tuple[str, ...]) -> dict[str, Any]:
+def loads_at(text: bytes | msgspec.Raw, depth: int) -> Any:
+    """orjson's reading of ``text`` where it stands in the body, ``depth`` containers deep:
+    orjson's nesting limit counts the containers around a value too, and the typed pass's
+    own limit (the interpreter's recursion limit) may be higher than orjson's."""
+    value = orjson.loads(b"[" * depth + bytes(text) + b"]" * depth)
+    for _ in range(depth):
+        value = value[0]
+    return value
+
+
+def _raw_fields(s: Any, names: tuple[str, ...], skip: tuple[str, ...], depth: int) -> dict[str, Any]:
     out = {}
     for k in names:
         if k not in skip:
             v = getattr(s, k)
             if v:
-                out[k] = orjson.loads(memoryview(v))
+                out[k] = loads_at(v, depth)
     return out
 
 
@@ -145,12 +155,12 @@ def decode_envelope(raw: bytes) -> dict[str, Any] | None:
         return None  # no native section: one orjson pass does it all
     try:
         env = _DECODER.decode(raw)
-        out = _raw_fields(env, ENVELOPE_KEYS, ("cluster",))
+        out = _raw_fields(env, ENVELOPE_KEYS, ("cluster",), 1)
         c = env.cluster
         if c is msgspec.UNSET:
             return None
         if c is not None:
-            cluster = _raw_fields(c, SECTIONS, ("pods", "nodes"))
+            cluster = _raw_fields(c, SECTIONS, ("pods", "nodes"), 2)
             for k, kind in _TYPED:
                 v = getattr(c, k)
                 if v is not msgspec.UNSET:
