@@ -50,8 +50,11 @@ def run(body: dict[str, Any], url: str | None, path: str, extra: dict[str, Any] 
         on_cycle: Callable[[int], None] | None = None) -> dict[str, Any]:  # fmt: skip
     body = {**body, **(extra or {})}
     if url:
+        from app.ingest.fastjson import plain
         from gangplank.client import Client
 
+        if "cluster" in body:
+            body["cluster"] = plain(body["cluster"])  # typed records (app.ingest.fastjson) as JSON objects
         with Client(url) as c:
             return c._post(path + ("?format=json" if path == "/v1/render" else ""), body)  # the raw answer
     from app.errors import InputError

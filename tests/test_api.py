@@ -103,6 +103,13 @@ def test_malformed_json_is_400_problem(client):
     assert r.json()["status"] == 400
 
 
+@pytest.mark.parametrize("body", [b'{"objects":' + b"[" * 2000 + b"]" * 2000 + b"}",
+                                  b'{"cluster":{"queues":' + b"[" * 2000 + b"]" * 2000 + b"}}"])
+def test_json_nested_beyond_the_limit_is_413(client, body):
+    r = post(client, body)
+    assert r.status_code == 413 and r.json()["type"].endswith("/nesting-too-deep")
+
+
 def test_unsupported_media_type_is_415(client):
     r = post(client, b"<xml/>", content_type="application/xml")
     assert r.status_code == 415

@@ -8,6 +8,7 @@ import pathlib
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.main import app as asgi
@@ -78,3 +79,26 @@ def test_sync_client_against_the_app():
     c._http = tc  # the test client is an httpx.Client bound to the app
     d = c.decide(json.loads(pathlib.Path(EXAMPLE).read_text()))
     assert d.jobs[1].state == "Bound"
+
+
+def test_decide_with_url_sends_a_native_body(tmp_path, monkeypatch):
+    """The typed first pass keeps native pods and nodes as typed records; they go to the
+    server as the JSON objects they came as."""
+    import gangplank.client
+
+    class Bound(gangplank.client.Client):
+        def __init__(self, base_url: str, **kw):
+            super().__init__(base_url, **kw)
+            self._http = TestClient(asgi)
+
+    monkeypatch.setattr(gangplank.client, "Client", Bound)
+    body = {"cluster": {"nodes": [{"name": "n0", "allocatable": {"cpu": "8", "memory": "16Gi", "pods": 110}}],
+                        "pods": [{"name": "p", "requests": {"cpu": "1"}}]},
+            "options": {"now": "2026-11-23T12:00:00Z"}}  # fmt: skip
+    f = tmp_path / "native.json"
+    f.write_text(json.dumps(body))
+    remote = runner.invoke(app, ["decide", str(f), "--json", "--url", "http://gangplank.example"])
+    local = runner.invoke(app, ["decide", str(f), "--json"])
+    assert remote.exit_code == 0, remote.output
+    assert json.loads(remote.output) == json.loads(local.output)
+    assert json.loads(local.output)["bindings"] == [{"pod": "default/p", "node": "n0", "job": "default/p"}]

@@ -54,6 +54,15 @@ ODD_TEXTS = [
     b'{"name":"odd","createdAt":"2026-13-01T00:00:00Z"}',
     b'{"name":"odd","preemptable":0}',
     b'{ "name" : "odd" , "node" : "n1" }',
+    # a repeated key hides its first value from msgspec's skipping, never from orjson
+    b'{"name":"odd","requests":{"cpu":"\xff"},"requests":{"cpu":"1"}}',
+    b'{"name":"odd","labels":{"a":"\xed\xa0\x80"},"labels":{"a":"1"}}',
+    b'{"name":"odd","namespace":"team-a","labels":{"a":"' + b"x" * 64 + b'"}}',  # the limit names the namespace
+    b'{"name":"odd","requests":{"cpu":9223372036854775808}}',  # within uint64: orjson reads an integer
+    b'{"name":"odd","requests":{"cpu":18446744073709551615}}',
+    b'{"name":"odd","requests":{"cpu":-9223372036854775809}}',
+    b'{"name":"odd","requests":{"cpu":1.0000000000000002}}',
+    b'{"name":"odd","requests":{"cpu":0.1e1}}',
 ]
 
 
@@ -103,7 +112,15 @@ def outcome(raw: bytes) -> object:
 
 
 def both(raw: bytes) -> tuple[object, object]:
-    fast = outcome(raw)
+    """The outcome with the typed first pass, then with orjson alone. The pass stands aside
+    while the interpreter's recursion limit exceeds orjson's nesting limit, and hypothesis
+    raises it: the typed outcome is taken at the default limit."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        fast = outcome(raw)
+    finally:
+        sys.setrecursionlimit(limit)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(fastjson, "decode_envelope", lambda raw: None)
         slow = outcome(raw)
@@ -160,6 +177,80 @@ def test_the_common_shape_is_read_by_the_typed_pass() -> None:
     assert fast == slow and isinstance(fast, tuple) and len(fast[0]) == 70
 
 
+#: Whole bodies where a repeated key at the envelope or cluster level hides a value.
+REPEATED = [
+    b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[{"name":"p","node":"n0","phase":"Running"}]},'
+    b'"options":{"a":"\xff"},"options":{"now":"2026-11-23T12:00:00Z"}}',
+    b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"options":1e309,"options":{"now":"2026-11-23T12:00:00Z"}}',
+    b'{"cluster":{"nodes":[{"name":"n0"}],"queues":[{"name":"\xed\xa0\x80"}],"queues":[],"pods":[]}}',
+    b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"config":{"x":' + b"[" * 1100 + b"]" * 1100 + b'},"config":null}',
+    b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[],"groups":[{"name":"g","minMember":18446744073709551616}]}}',
+    b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[],"groups":[{"name":"g","minMember":-9223372036854775809}]}}',
+]
+
+
+@pytest.mark.parametrize("raw", REPEATED, ids=range(len(REPEATED)))
+def test_repeated_keys_and_odd_values_give_the_answer_orjson_gives(raw: bytes) -> None:
+    fast, slow = both(raw)
+    assert fast == slow
+
+
+#: The documented difference: a number too large for a double, in a value a repeated key
+#: replaces, makes orjson refuse the body; the pass never reads the replaced value.
+DROPPED = [
+    (b'{"name":"odd","requests":{"cpu":1e309},"requests":{"cpu":"1"}}', b'{"name":"odd","requests":{"cpu":"1"}}'),
+    (b'{"name":"odd","requests":{"cpu":-' + b"1" * 400 + b'},"requests":{}}', b'{"name":"odd","requests":{}}'),
+    (b'{"name":"odd","requests":{"cpu":"1"},"queue":"","requests":{"x":[2e400]},"requests":null}', b'{"name":"odd","queue":"","requests":null}'),
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), DROPPED, ids=range(len(DROPPED)))
+def test_a_replaced_value_is_not_read(text: bytes, kept: bytes) -> None:
+    pods = [b'{"name":"p%d","node":"n0","phase":"Running"}' % i for i in range(3)]
+    fast, slow = both(body_bytes([*pods, text]))
+    assert slow[:3] == ("InputError", "malformed-body", 400) and "infinity" in slow[4]
+    assert fast == both(body_bytes([*pods, kept]))[1]  # the answer to the body without the replaced value
+
+
+def test_the_pass_stands_aside_when_the_recursion_limit_is_raised() -> None:
+    """msgspec nests as deep as the interpreter's recursion limit lets it, even in a value
+    a repeated key then drops; above orjson's 1,024 levels the pass does not run."""
+    raw = b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"config":{"x":' + b"[" * 1100 + b"]" * 1100 + b'},"config":null}'
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(1000)
+        assert fastjson.decode_envelope(body_bytes([b'{"name":"p"}'])) is not None
+        sys.setrecursionlimit(20_000)
+        assert fastjson.decode_envelope(body_bytes([b'{"name":"p"}'])) is None
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(fastjson, "MAX_DEPTH", 30_000)  # without the guard msgspec reads it and drops it
+            assert fastjson.decode_envelope(raw) is not None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+BIND = {"apiVersion": "scheduling.run.ai/v1alpha2", "kind": "BindRequest", "metadata": {"name": "br", "namespace": "default"},
+        "spec": {"podName": "p0", "selectedNode": "n0"}}  # fmt: skip
+
+
+@pytest.mark.parametrize("pods", [1, 70])
+@pytest.mark.parametrize("node", ["n0", "ghost"])
+def test_a_bind_request_finds_a_native_pod(pods: int, node: str) -> None:
+    """A KAI BindRequest (an object) naming a native pod makes it Binding, however many
+    native pods there are (a block of rows or one record each)."""
+    bind = {**BIND, "spec": {**BIND["spec"], "selectedNode": node}}
+    body = {"objects": [bind], "cluster": {"nodes": NODES, "pods": [{"name": f"p{i}", "requests": {"cpu": "1"}} for i in range(pods)]},
+            "options": {"now": "2026-11-23T12:00:00Z"}}  # fmt: skip
+    fast, slow = both(orjson.dumps(body))
+    assert fast == slow
+    if node == "ghost":
+        assert fast[0] == "InputError" and "selectedNode" in fast[4]
+    else:
+        answer = orjson.loads(fast[2])  # Binding on n0: ready, and nothing to bind
+        assert [j["state"] for j in answer["jobs"] if j["job"] == "default/p0"] == ["Running"]
+        assert "default/p0" not in [b["pod"] for b in answer["bindings"]]
+
+
 @pytest.mark.parametrize(
     "raw",
     [
@@ -207,10 +298,8 @@ def test_a_small_body_gives_the_answer_orjson_gives() -> None:
 
 @pytest.mark.parametrize("depth", [1021, 1022, 1023])
 @pytest.mark.parametrize("where", ["section", "envelope", "requests"])
-def test_orjsons_nesting_limit_holds_whatever_the_recursion_limit(depth: int, where: str) -> None:
-    """orjson refuses more than 1024 levels counting the containers around a value; the
-    typed pass reads each raw piece where it stands, even when msgspec (bounded by the
-    interpreter's recursion limit) would go deeper."""
+def test_orjsons_nesting_limit_holds(depth: int, where: str) -> None:
+    """orjson refuses more than 1,024 levels, counting the containers around a value."""
     deep = b"[" * depth + b"]" * depth
     pod = b'{"name":"p","node":"n0","phase":"Running"}'
     if where == "section":
@@ -219,10 +308,5 @@ def test_orjsons_nesting_limit_holds_whatever_the_recursion_limit(depth: int, wh
         raw = b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[' + pod + b']},"options":' + deep + b"}"
     else:
         raw = b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[{"name":"p","requests":' + deep + b"}]}}"
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(20_000)
-    try:
-        fast, slow = both(raw)
-    finally:
-        sys.setrecursionlimit(limit)
+    fast, slow = both(raw)
     assert fast == slow

@@ -84,7 +84,7 @@ def parse_json(raw: bytes) -> Any:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as e:
         msg = str(e)
-        if "recursion" in msg.lower():
+        if "recursion" in msg.lower() or "depth limit" in msg.lower():  # orjson's words for its nesting limit
             raise LimitError(f"JSON nesting is too deep: {msg}", "", kind="nesting-too-deep") from None
         raise InputError(f"body is not valid JSON: {msg}", "", kind="malformed-body", status=400) from None
 

@@ -117,7 +117,8 @@ def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
     BindRequest whose pod is already on a node, gone or no longer Pending changes nothing."""
     if not d.bind_requests:
         return
-    by_key = {(p.namespace, p.name): p for p in d.pods}  # BindRequests come with Kubernetes objects
+    d.realize_blocks()  # a BindRequest may name a native pod (both forms in one body)
+    by_key = {(p.namespace, p.name): p for p in d.pods}
     for br in d.bind_requests:
         p = by_key.get((br.namespace, br.pod))
         if p is None or (p.node_name and not p.binding) or p.phase != "Pending" or p.deleting:

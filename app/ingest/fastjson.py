@@ -8,26 +8,39 @@ reader then takes columns from attributes instead of dict lookups.
 The pass is all or nothing, and it only ever answers for bodies it reads exactly as
 ``orjson.loads`` would: an envelope whose keys are all known, a ``cluster`` whose sections
 are all known, and pods and nodes whose fields are all of :data:`POD_FIELDS` and
-:data:`NODE_FIELDS` with the JSON types the fast readers accept (integers within int64). Anything else (another shape, a type
-the reader would report, malformed JSON, a value orjson would read differently) makes
-:func:`decode_envelope` return None and the body is parsed again by orjson, whose result
-the readers check field by field with exact error locations. Every other section is kept
-as raw JSON by the first pass and read by orjson (byte for byte what it would have read).
+:data:`NODE_FIELDS` with the JSON types the fast readers accept. Anything else (another
+shape, a type the reader would report, malformed JSON, a value orjson would read
+differently) makes :func:`decode_envelope` return None, and the body is parsed again by
+orjson, whose result the readers check field by field with exact error locations.
+
+msgspec checks what it skips less than what it decodes: it does not check the UTF-8 of a
+skipped string, nor whether a skipped number fits a double. The pass therefore checks the
+body's UTF-8 first and skips only the resource map a repeated ``requests`` or
+``allocatable`` key replaces; the one map kept of each record is read by orjson (once per
+distinct text). The other sections are decoded untyped, where msgspec and orjson differ
+in two ways: integers outside [-2^63, 2^64), which orjson reads as floats (checked after
+the pass, :func:`_as_orjson_reads`), and nesting, which msgspec bounds by the
+interpreter's recursion limit (the pass runs only while that limit is within orjson's
+1,024 levels, so msgspec always refuses first). One difference is left, and documented:
+a number too large for a double in a value that a repeated key replaces is refused by
+orjson and dropped unseen by the pass.
 """
 
 from __future__ import annotations
 
+import sys
 from operator import attrgetter
 from typing import Annotated, Any
 
 import msgspec
 import orjson
 
-_ABSENT = msgspec.Raw(b"")  # a section the body does not have (no JSON value is empty)
+_ABSENT = msgspec.Raw(b"")  # a resource map the record does not have (no JSON value is empty)
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # orjson reads larger integers as floats
 
 ENVELOPE_KEYS = ("objects", "cluster", "config", "options", "job", "cycles", "nodes", "workloads")
 SECTIONS = ("nodes", "pods", "podColumns", "groups", "queues", "hyperNodes", "topology", "priorityClasses", "podDisruptionBudgets")
+MAX_DEPTH = 1024  # orjson's nesting limit, counting every enclosing array and object
 
 
 class PodRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -40,7 +53,7 @@ class PodRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     node: str = ""
     phase: str = "Pending"
     priority: Int64 | None = None
-    requests: msgspec.Raw = _ABSENT  # raw JSON, read once per distinct text (see Records)
+    requests: msgspec.Raw = _ABSENT  # JSON text, read once per distinct text (see Records)
     group: str = ""
     role: str = ""
     queue: str = ""
@@ -65,13 +78,13 @@ NODE_FIELDS = NodeRecord.__struct_fields__
 
 
 class Records(list):  # type: ignore[type-arg]
-    """A section of typed records (what the first pass leaves in the envelope in place of
-    the list orjson would give; :meth:`as_dicts` gives that list).
+    """A section of typed records: what the first pass leaves in the envelope in place of
+    the list orjson would give (:meth:`as_dicts` gives that list).
 
     Each record's one resource map (``raw``: a pod's ``requests``, a node's
     ``allocatable``) stays JSON text: ``texts[i]`` is record ``i``'s (``b""`` when absent)
-    and ``values`` each distinct text as orjson reads it. Every text is read when the
-    pass runs, so a text orjson refuses sends the body to orjson."""
+    and ``values`` each distinct text as orjson reads it (read when the pass runs, so a
+    text orjson refuses sends the body to orjson)."""
 
     raw = ""
     namespaced = False
@@ -79,7 +92,7 @@ class Records(list):  # type: ignore[type-arg]
     def __init__(self, items: list[Any]) -> None:
         super().__init__(items)
         self.texts = list(map(bytes, map(attrgetter(self.raw), items)))
-        self.values = {t: loads_at(t, 4) for t in set(self.texts) if t}  # in {"cluster": {"pods": [{...
+        self.values = {t: orjson.loads(t) for t in set(self.texts) if t}
 
     def as_dicts(self) -> list[dict[str, Any]]:
         """The records as ``orjson.loads`` gives them (absent fields as their defaults,
@@ -109,64 +122,92 @@ class NodeRecords(Records):
     raw = "allocatable"
 
 
+def plain(cluster: Any) -> Any:
+    """``cluster`` with its typed records as the dicts orjson would give (to send on)."""
+    if type(cluster) is not dict or not any(isinstance(v, Records) for v in cluster.values()):
+        return cluster
+    return {k: v.as_dicts() if isinstance(v, Records) else v for k, v in cluster.items()}
+
+
 _Cluster = msgspec.defstruct(
     "_Cluster",
     [("pods", list[PodRecord] | None | msgspec.UnsetType, msgspec.UNSET),
      ("nodes", list[NodeRecord] | None | msgspec.UnsetType, msgspec.UNSET)]
-    + [(k, msgspec.Raw, _ABSENT) for k in SECTIONS if k not in ("pods", "nodes")],
+    + [(k, Any | msgspec.UnsetType, msgspec.UNSET) for k in SECTIONS if k not in ("pods", "nodes")],
     forbid_unknown_fields=True,
     gc=False,
 )  # fmt: skip
 _Envelope = msgspec.defstruct(
     "_Envelope",
     [("cluster", _Cluster | None | msgspec.UnsetType, msgspec.UNSET)]
-    + [(k, msgspec.Raw, _ABSENT) for k in ENVELOPE_KEYS if k != "cluster"],
+    + [(k, Any | msgspec.UnsetType, msgspec.UNSET) for k in ENVELOPE_KEYS if k != "cluster"],
     forbid_unknown_fields=True,
     gc=False,
 )
 _DECODER = msgspec.json.Decoder(_Envelope)
 _TYPED = (("pods", PodRecords), ("nodes", NodeRecords))
+_INT_RANGE = range(-(2**63), 2**64)  # the integers orjson reads as integers
 
 
-def loads_at(text: bytes | msgspec.Raw, depth: int) -> Any:
-    """orjson's reading of ``text`` where it stands in the body, ``depth`` containers deep:
-    orjson's nesting limit counts the containers around a value too, and the typed pass's
-    own limit (the interpreter's recursion limit) may be higher than orjson's."""
-    value = orjson.loads(b"[" * depth + bytes(text) + b"]" * depth)
-    for _ in range(depth):
-        value = value[0]
-    return value
+def _as_orjson_reads(value: Any) -> bool:
+    """``value``, decoded untyped, is what orjson reads: every integer within its range."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is dict:
+            stack += v.values()
+        elif t is list:
+            stack += v
+        elif t is int and v not in _INT_RANGE:
+            return False
+    return True
 
 
-def _raw_fields(s: Any, names: tuple[str, ...], skip: tuple[str, ...], depth: int) -> dict[str, Any]:
+def _present(s: Any, names: tuple[str, ...], skip: tuple[str, ...]) -> dict[str, Any] | None:
+    """The untyped fields ``s`` has, or None when one is not what orjson reads."""
     out = {}
     for k in names:
         if k not in skip:
             v = getattr(s, k)
-            if v:
-                out[k] = loads_at(v, depth)
+            if v is not msgspec.UNSET:
+                if not _as_orjson_reads(v):
+                    return None
+                out[k] = v
     return out
 
 
 def decode_envelope(raw: bytes) -> dict[str, Any] | None:
-    """The envelope of a native JSON body, its pods and nodes as :class:`Records`; None when the
-    body is anything else (the caller parses it with orjson)."""
+    """The envelope of a native JSON body, its pods and nodes as :class:`Records`; None
+    when the body is anything else (the caller parses it with orjson)."""
     if raw.find(b'"cluster"') < 0:
         return None  # no native section: one orjson pass does it all
+    if sys.getrecursionlimit() > MAX_DEPTH:
+        return None  # msgspec could then nest deeper than orjson, even in a value a repeated key drops
+    if not raw.isascii():
+        try:
+            raw.decode()  # orjson refuses invalid UTF-8 anywhere, msgspec only where it decodes
+        except UnicodeDecodeError:
+            return None
     try:
         env = _DECODER.decode(raw)
-        out = _raw_fields(env, ENVELOPE_KEYS, ("cluster",), 1)
-        c = env.cluster
-        if c is msgspec.UNSET:
+    except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, a value, depth): orjson decides
+        return None
+    c = env.cluster
+    out = _present(env, ENVELOPE_KEYS, ("cluster",))
+    if c is msgspec.UNSET or out is None:
+        return None
+    if c is not None:
+        cluster = _present(c, SECTIONS, ("pods", "nodes"))
+        if cluster is None:
             return None
-        if c is not None:
-            cluster = _raw_fields(c, SECTIONS, ("pods", "nodes"), 2)
+        try:
             for k, kind in _TYPED:
                 v = getattr(c, k)
                 if v is not msgspec.UNSET:
                     cluster[k] = None if v is None else kind(v)
-            c = cluster
-        out["cluster"] = c
-    except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, a value): orjson decides
-        return None
+        except orjson.JSONDecodeError:  # a resource map orjson refuses
+            return None
+        c = cluster
+    out["cluster"] = c
     return out

@@ -312,7 +312,18 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
         return None
     if "requests" in present and bool in set(map(type, chain.from_iterable(map(dict.values, filter(None, reqs))))):
         return None  # True == 1: a cached request must not answer for a boolean (the full reader refuses it)
-    req_out = []
+    req_out = _pod_requests(reqs)
+    if req_out is None:
+        return None
+    cols = (nss, names, uids, nodes, phases, prios, req_out, labels if "labels" in present else None, groups, queues, roles, pres)
+    return _pod_block(cols, created, base)
+
+
+def _pod_requests(reqs: list[dict | None]) -> list[dict[str, int]] | None:
+    """Each pod's request map (None or absent: none) in canonical units, its pod slot
+    added, identical maps converted once and shared (drafts never change them); None
+    when one needs the full reader."""
+    out = []
     cache = _REQ_CACHE
     try:
         for r_ in reqs:
@@ -321,39 +332,35 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
                 hit = _remembered(r_ or {}, cache, pod=True)
                 if hit is None:
                     return None
-            req_out.append(hit)  # shared: drafts never change their request map
-    except TypeError:
+            out.append(hit)
+    except TypeError:  # an unhashable value
         return None
-    cols = (nss, names, uids, nodes, phases, prios, req_out, labels if "labels" in present else None, groups, queues, roles, pres)
-    return _pod_block(cols, created, base)
+    return out
 
 
-_RAW_REQ_CACHE: dict[bytes, dict[str, int]] = {}
+_TEXT_REQ_CACHE: dict[bytes, dict[str, int]] = {}  # a pod's request map by its JSON text
 
 
 def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
     """:func:`_pods_columnar` for pods the typed first pass read (see
     :mod:`app.ingest.fastjson`): every field already has its JSON type, and a request map
-    is read once per distinct JSON text. None when a value needs the full reader."""
+    is converted once per distinct JSON text. None when a value needs the full reader."""
     if not items:
         return None
     names = [o.name for o in items]
     labels = [o.labels for o in items]
     req_out = []
-    cache = _RAW_REQ_CACHE
-    values = items.values
+    cache, values = _TEXT_REQ_CACHE, items.values
     for text in items.texts:
         hit = cache.get(text)
         if hit is None:
             value = values.get(text)
-            if value is not None and type(value) is not dict:
-                return None
-            hit = _remembered(value or {}, _REQ_CACHE, pod=True)
+            hit = _remembered(value or {}, _REQ_CACHE, pod=True) if value is None or type(value) is dict else None
             if hit is None:
                 return None
             if len(cache) >= CACHE_MAX:
                 cache.clear()
-            cache[text] = hit
+            cache[text] = hit  # the same text always reads as the same map
         req_out.append(hit)
     cols = (
         [o.namespace for o in items], names, [o.uid for o in items], [o.node for o in items], [o.phase for o in items],
@@ -411,14 +418,10 @@ def _nodes_typed(items: NodeRecords, base: str) -> list[NodeDraft] | None:
     """The nodes the typed first pass read (see :mod:`app.ingest.fastjson`), as
     :func:`_node_fast` reads each; None when one needs the full reader."""
     out = []
-    values, cache = items.values, _ALLOC_CACHE
+    values = items.values
     for i, (o, text) in enumerate(zip(items, items.texts, strict=True)):
         alloc = values.get(text)
-        if alloc is None:
-            alloc = {}
-        elif type(alloc) is not dict:
-            return None
-        hit = _remembered(alloc, cache, pod=False)
+        hit = _remembered(alloc or {}, _ALLOC_CACHE, pod=False) if alloc is None or type(alloc) is dict else None
         name = o.name
         if hit is None or not name:
             return None
