@@ -17,6 +17,9 @@ Every input must either be accepted or raise :class:`app.errors.InputError` (ans
 
 from __future__ import annotations
 
+import json
+import math
+
 import orjson
 
 from app.errors import InputError
@@ -56,8 +59,25 @@ def native_drafts(envelope: dict) -> object:
     return d.nodes, [*d.pods, *(b.draft(i) for b in d.pod_blocks for i in range(len(b)))]
 
 
+def _has_infinity(value: object) -> bool:
+    """Python's reading (the last of repeated keys kept, too-large numbers as infinity) has one."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack += v.values()
+        elif isinstance(v, list):
+            stack += v
+        elif isinstance(v, float) and math.isinf(v):
+            return True
+    return False
+
+
 def decision(envelope: dict) -> object:
-    """The decision's wire answer, or the error."""
+    """The decision's wire answer (at a fixed time when the body sets none), or the error."""
+    options = envelope.get("options")
+    if options is None or (type(options) is dict and "now" not in options):
+        envelope = {**envelope, "options": {**(options or {}), "now": "2026-11-23T12:00:00Z"}}
     try:
         return orjson.dumps(decide_request(read_request(envelope, SETTINGS)).wire())
     except InputError as e:
@@ -72,7 +92,7 @@ def typed_pass_agrees(body: bytes) -> None:
     try:
         slow = to_envelope(parse_json(body))
     except InputError as e:  # orjson refuses what the pass read
-        if "infinity" in e.detail:
+        if "infinity" in e.detail and not _has_infinity(json.loads(body)):
             return  # the documented difference: a number too large for a double in a value a repeated key replaces
         raise AssertionError(f"the typed first pass read a body orjson refuses: {e.detail}") from None
     if native_drafts(fast) != native_drafts(slow):

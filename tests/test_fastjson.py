@@ -63,6 +63,10 @@ ODD_TEXTS = [
     b'{"name":"odd","requests":{"cpu":-9223372036854775809}}',
     b'{"name":"odd","requests":{"cpu":1.0000000000000002}}',
     b'{"name":"odd","requests":{"cpu":0.1e1}}',
+    b'{"name":"odd","priority":1.5}',
+    b'{"name":"odd","namespace":"team-a","phase":"Gone"}',  # the typed readers decline every pod
+    b'{"name":"odd","namespace":""}',
+    b'{"name":"odd","requests":{"memory":1152921504606846976.0}}',  # equal to 2**60, a different quantity
 ]
 
 
@@ -181,7 +185,6 @@ def test_the_common_shape_is_read_by_the_typed_pass() -> None:
 REPEATED = [
     b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[{"name":"p","node":"n0","phase":"Running"}]},'
     b'"options":{"a":"\xff"},"options":{"now":"2026-11-23T12:00:00Z"}}',
-    b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"options":1e309,"options":{"now":"2026-11-23T12:00:00Z"}}',
     b'{"cluster":{"nodes":[{"name":"n0"}],"queues":[{"name":"\xed\xa0\x80"}],"queues":[],"pods":[]}}',
     b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"config":{"x":' + b"[" * 1100 + b"]" * 1100 + b'},"config":null}',
     b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[],"groups":[{"name":"g","minMember":18446744073709551616}]}}',
@@ -202,6 +205,49 @@ DROPPED = [
     (b'{"name":"odd","requests":{"cpu":-' + b"1" * 400 + b'},"requests":{}}', b'{"name":"odd","requests":{}}'),
     (b'{"name":"odd","requests":{"cpu":"1"},"queue":"","requests":{"x":[2e400]},"requests":null}', b'{"name":"odd","queue":"","requests":null}'),
 ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [(b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"options":1e309,"options":{"now":"2026-11-23T12:00:00Z"}}',
+      b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"options":{"now":"2026-11-23T12:00:00Z"}}'),
+     (b'{"cluster":{"nodes":[{"name":"n0"}],"queues":[{"name":"q","weight":1e999}],"queues":[],"pods":[]}}',
+      b'{"cluster":{"nodes":[{"name":"n0"}],"queues":[],"pods":[]}}')],
+)  # fmt: skip
+def test_a_replaced_section_is_not_read(raw: bytes, kept: bytes) -> None:
+    fast, slow = both(raw)
+    assert slow[:3] == ("InputError", "malformed-body", 400) and "infinity" in slow[4]
+    assert fast == both(kept)[1]
+
+
+def test_namespaced_pods_read_by_the_full_readers_keep_their_namespaces() -> None:
+    pods = [b'{"name":"p","namespace":"team-a","node":"n0","phase":"Running"}', b'{"name":"q","namespace":"","node":"n0"}',
+            b'{"name":"r","namespace":"team-a","phase":"Gone"}']  # fmt: skip
+    for texts in (pods[:2], pods):
+        fast, slow = both(body_bytes(texts))
+        assert fast == slow
+    assert {p.namespace for p in both(body_bytes(pods[:2]))[0][0]} == {"team-a", "default"}
+
+
+def test_a_float_never_answers_for_an_equal_integer() -> None:
+    """``2**60 == 2.0**60`` (same hash), but the float reads as 1.152921504606847e+18."""
+    cache: dict = {}
+    as_int = native._remembered({"memory": 2**60}, cache, pod=False)
+    as_float = native._remembered({"memory": float(2**60)}, cache, pod=False)
+    assert as_int != as_float and as_float == native._remembered({"memory": float(2**60)}, {}, pod=False)
+
+
+def test_a_kubernetes_body_naming_cluster_is_left_to_orjson() -> None:
+    raw = b'{"objects":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"cluster":"a"}}}]}'
+    assert fastjson.decode_envelope(raw) is None
+
+
+def test_the_pass_does_not_run_where_msgspec_nests_past_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From Python 3.12 msgspec's nesting limit no longer follows the recursion limit."""
+    raw = body_bytes([b'{"name":"p"}'])
+    assert fastjson.decode_envelope(raw) is not None
+    monkeypatch.setattr(fastjson, "NESTING_FOLLOWS_RECURSION_LIMIT", False)
+    assert fastjson.decode_envelope(raw) is None
 
 
 @pytest.mark.parametrize(("text", "kept"), DROPPED, ids=range(len(DROPPED)))

@@ -14,20 +14,19 @@ differently) makes :func:`decode_envelope` return None, and the body is parsed a
 orjson, whose result the readers check field by field with exact error locations.
 
 msgspec checks what it skips less than what it decodes: it does not check the UTF-8 of a
-skipped string, nor whether a skipped number fits a double. The pass therefore checks the
-body's UTF-8 first and skips only the resource map a repeated ``requests`` or
-``allocatable`` key replaces; the one map kept of each record is read by orjson (once per
-distinct text). The other sections are decoded untyped, where msgspec and orjson differ
-in two ways: integers outside [-2^63, 2^64), which orjson reads as floats (checked after
-the pass, :func:`_as_orjson_reads`), and nesting, which msgspec bounds by the
-interpreter's recursion limit (the pass runs only while that limit is within orjson's
-1,024 levels, so msgspec always refuses first). One difference is left, and documented:
-a number too large for a double in a value that a repeated key replaces is refused by
-orjson and dropped unseen by the pass.
+skipped string, nor whether a skipped number fits a double, and it skips a value that a
+repeated key replaces. So the pass checks the body's UTF-8 first, and reads every value it
+keeps outside the typed records with orjson: the other sections, and each record's one
+resource map (once per distinct text). Nesting is bounded by msgspec before orjson's
+1,024 levels: up to Python 3.11 msgspec's limit is the interpreter's recursion limit, and
+the pass runs only while that limit is within 1,024 (on 3.12 and later it does not run).
+One difference is left, and documented: a number too large for a double in a value that
+a repeated key replaces is refused by orjson and dropped unseen by the pass.
 """
 
 from __future__ import annotations
 
+import codecs
 import sys
 from operator import attrgetter
 from typing import Annotated, Any
@@ -133,81 +132,66 @@ _Cluster = msgspec.defstruct(
     "_Cluster",
     [("pods", list[PodRecord] | None | msgspec.UnsetType, msgspec.UNSET),
      ("nodes", list[NodeRecord] | None | msgspec.UnsetType, msgspec.UNSET)]
-    + [(k, Any | msgspec.UnsetType, msgspec.UNSET) for k in SECTIONS if k not in ("pods", "nodes")],
+    + [(k, msgspec.Raw, _ABSENT) for k in SECTIONS if k not in ("pods", "nodes")],
     forbid_unknown_fields=True,
     gc=False,
 )  # fmt: skip
 _Envelope = msgspec.defstruct(
     "_Envelope",
     [("cluster", _Cluster | None | msgspec.UnsetType, msgspec.UNSET)]
-    + [(k, Any | msgspec.UnsetType, msgspec.UNSET) for k in ENVELOPE_KEYS if k != "cluster"],
+    + [(k, msgspec.Raw, _ABSENT) for k in ENVELOPE_KEYS if k != "cluster"],
     forbid_unknown_fields=True,
     gc=False,
 )
 _DECODER = msgspec.json.Decoder(_Envelope)
 _TYPED = (("pods", PodRecords), ("nodes", NodeRecords))
-_INT_RANGE = range(-(2**63), 2**64)  # the integers orjson reads as integers
+#: msgspec's nesting limit follows the interpreter's recursion limit up to Python 3.11; from
+#: 3.12 on it is a fixed C limit above orjson's, and the pass does not run there.
+NESTING_FOLLOWS_RECURSION_LIMIT = sys.version_info < (3, 12)
+_UTF8_CHUNK = 1 << 20
 
 
-def _as_orjson_reads(value: Any) -> bool:
-    """``value``, decoded untyped, is what orjson reads: every integer within its range."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        t = type(v)
-        if t is dict:
-            stack += v.values()
-        elif t is list:
-            stack += v
-        elif t is int and v not in _INT_RANGE:
-            return False
+def _utf8(raw: bytes) -> bool:
+    """``raw`` is valid UTF-8 (checked a megabyte at a time, the text thrown away)."""
+    if raw.isascii():
+        return True
+    check = codecs.getincrementaldecoder("utf-8")().decode
+    try:
+        for i in range(0, len(raw), _UTF8_CHUNK):
+            check(raw[i : i + _UTF8_CHUNK])
+        check(b"", True)
+    except UnicodeDecodeError:
+        return False
     return True
 
 
-def _present(s: Any, names: tuple[str, ...], skip: tuple[str, ...]) -> dict[str, Any] | None:
-    """The untyped fields ``s`` has, or None when one is not what orjson reads."""
-    out = {}
-    for k in names:
-        if k not in skip:
-            v = getattr(s, k)
-            if v is not msgspec.UNSET:
-                if not _as_orjson_reads(v):
-                    return None
-                out[k] = v
-    return out
+def _raw_fields(s: Any, names: tuple[str, ...], skip: tuple[str, ...]) -> dict[str, Any]:
+    return {k: orjson.loads(memoryview(v)) for k in names if k not in skip and (v := getattr(s, k))}
 
 
 def decode_envelope(raw: bytes) -> dict[str, Any] | None:
     """The envelope of a native JSON body, its pods and nodes as :class:`Records`; None
     when the body is anything else (the caller parses it with orjson)."""
-    if raw.find(b'"cluster"') < 0:
+    if raw.find(b'"cluster"') < 0 or not NESTING_FOLLOWS_RECURSION_LIMIT:
         return None  # no native section: one orjson pass does it all
     if sys.getrecursionlimit() > MAX_DEPTH:
         return None  # msgspec could then nest deeper than orjson, even in a value a repeated key drops
-    if not raw.isascii():
-        try:
-            raw.decode()  # orjson refuses invalid UTF-8 anywhere, msgspec only where it decodes
-        except UnicodeDecodeError:
-            return None
+    if not _utf8(raw):
+        return None  # orjson refuses invalid UTF-8 anywhere, msgspec only where it decodes
     try:
         env = _DECODER.decode(raw)
-    except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, a value, depth): orjson decides
-        return None
-    c = env.cluster
-    out = _present(env, ENVELOPE_KEYS, ("cluster",))
-    if c is msgspec.UNSET or out is None:
-        return None
-    if c is not None:
-        cluster = _present(c, SECTIONS, ("pods", "nodes"))
-        if cluster is None:
+        c = env.cluster
+        if c is msgspec.UNSET:
             return None
-        try:
+        out = _raw_fields(env, ENVELOPE_KEYS, ("cluster",))
+        if c is not None:
+            cluster = _raw_fields(c, SECTIONS, ("pods", "nodes"))
             for k, kind in _TYPED:
                 v = getattr(c, k)
                 if v is not msgspec.UNSET:
                     cluster[k] = None if v is None else kind(v)
-        except orjson.JSONDecodeError:  # a resource map orjson refuses
-            return None
-        c = cluster
+            c = cluster
+    except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, a value, depth): orjson decides
+        return None
     out["cluster"] = c
     return out

@@ -310,8 +310,8 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
             return None
     if "labels" in present and any(lab and r.plain_str_map(lab) is None for lab in labels):
         return None
-    if "requests" in present and bool in set(map(type, chain.from_iterable(map(dict.values, filter(None, reqs))))):
-        return None  # True == 1: a cached request must not answer for a boolean (the full reader refuses it)
+    if "requests" in present and not _UNCACHED_TYPES.isdisjoint(set(map(type, chain.from_iterable(map(dict.values, filter(None, reqs)))))):
+        return None  # True == 1 == 1.0: a remembered request must not answer for a boolean or a float (see _remembered)
     req_out = _pod_requests(reqs)
     if req_out is None:
         return None
@@ -339,6 +339,7 @@ def _pod_requests(reqs: list[dict | None]) -> list[dict[str, int]] | None:
 
 
 _TEXT_REQ_CACHE: dict[bytes, dict[str, int]] = {}  # a pod's request map by its JSON text
+_UNCACHED_TYPES = frozenset({bool, float})  # value types a remembered map must not be looked up for
 
 
 def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
@@ -373,8 +374,10 @@ def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
 def _pod_block(cols: tuple[list, ...], created: list[str | None], base: str) -> PodBlock | None:
     """The checks both column readers share, then the block; None for the full reader."""
     nss, names, phases = cols[0], cols[1], cols[4]
-    if not all(names) or not all(nss) or not set(phases) <= _PHASES:
+    if not all(names) or not set(phases) <= _PHASES:
         return None
+    if not all(nss):  # an empty namespace is the default one, as the record readers read it
+        cols = (["default" if not ns else ns for ns in nss], *cols[1:])
     try:
         when = {t: r.timestamp(t, "", None) for t in set(created)}  # snapshots repeat timestamps a lot
     except InputError:
@@ -391,12 +394,15 @@ def _remembered(raw: dict, cache: dict[tuple, dict[str, int]], *, pod: bool) -> 
     added), converted once per distinct map and shared (callers never change it); None
     when anything in it is not plainly valid, for the full reader to report: a resource
     name, a quantity, an unhashable value, or a boolean (``True == 1`` would otherwise
-    find the map remembered for the number)."""
-    if bool in map(type, raw.values()):
+    find the map remembered for the number). A map with a float is converted each time:
+    ``2**60 == 2.0**60``, but the float reads as its shortest decimal, a different
+    quantity, so neither may answer for the other."""
+    types = set(map(type, raw.values()))
+    if bool in types:
         return None
     key = tuple(raw.items())
     try:
-        hit = cache.get(key)
+        hit = cache.get(key) if float not in types else None
     except TypeError:
         return None
     if hit is None:
@@ -408,6 +414,8 @@ def _remembered(raw: dict, cache: dict[tuple, dict[str, int]], *, pod: bool) -> 
             return None
         if pod:
             hit["pods"] = hit.get("pods", 0) + 1000
+        if float in types:
+            return hit
         if len(cache) >= CACHE_MAX:
             cache.clear()
         cache[key] = hit
