@@ -5,8 +5,8 @@ typed records (:class:`PodRecord`) checks every field's JSON type while parsing 
 no dict per pod, so it costs about half of ``orjson.loads`` of the same body, and the
 reader then takes columns from attributes instead of dict lookups.
 
-The pass is all or nothing, and it only ever answers for bodies it reads exactly as
-``orjson.loads`` would: an envelope whose keys are all known, a ``cluster`` whose sections
+The pass is all or nothing, and it only ever answers for bodies it reads as
+``orjson.loads`` would (with the one exception below): an envelope whose keys are all known, a ``cluster`` whose sections
 are all known, and pods and nodes whose fields are all of :data:`POD_FIELDS` and
 :data:`NODE_FIELDS` with the JSON types the fast readers accept. Anything else (another
 shape, a type the reader would report, malformed JSON, a value orjson would read
@@ -34,7 +34,7 @@ from typing import Annotated, Any
 import msgspec
 import orjson
 
-_ABSENT = msgspec.Raw(b"")  # a resource map the record does not have (no JSON value is empty)
+_ABSENT = msgspec.Raw(b"")  # a field or section the body does not have (no JSON value is empty)
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # orjson reads larger integers as floats
 
 ENVELOPE_KEYS = ("objects", "cluster", "config", "options", "job", "cycles", "nodes", "workloads")

@@ -32,7 +32,6 @@ from app.model.selectors import LabelSelector
 from app.topology.tree import HyperNodeSpec, MemberSpec
 
 
-
 def _records(c: dict, key: str, ptr: str, limit: int) -> list[tuple[dict, str]]:
     items = r.lst(c, key, ptr, None)
     if len(items) > limit:
