@@ -635,6 +635,17 @@ def deduct_gated(job: Job, amount: np.ndarray) -> np.ndarray:
     return np.maximum(amount - np.sum(gated, axis=0), 0)
 
 
+def min_resources_vector(job: Job, resources: Any) -> np.ndarray:
+    """The job's minResources as a float vector (zeros without them)."""
+    return resources.vector(job.min_resources or {}).astype(np.float64)
+
+
+def enqueue_reservation(job: Job, resources: Any) -> np.ndarray:
+    """What an admitted PodGroup reserves (JobEnqueued): its minResources less the requests
+    of its scheduling-gated pods."""
+    return deduct_gated(job, min_resources_vector(job, resources))
+
+
 def open_enqueue_amounts(job: Job, held: Mapping[str, np.ndarray], resources: Any) -> tuple[np.ndarray | None, np.ndarray] | None:
     """Session open, as Volcano's proportion and capacity count it: what ``job`` reserves for
     enqueue and what it holds beyond its minimum, or None when it counts for nothing.
@@ -656,6 +667,6 @@ def open_enqueue_amounts(job: Job, held: Mapping[str, np.ndarray], resources: An
     if not n_held and not reserves:
         return None
     allocated = held[job.key].astype(np.float64) if n_held else np.zeros(resources.size)
-    least = resources.vector(job.min_resources).astype(np.float64) if has_min else np.zeros(resources.size)
+    least = min_resources_vector(job, resources)
     inqueue = deduct_gated(job, np.maximum(least - allocated, 0)) if reserves else None
     return inqueue, np.maximum(allocated - least, 0)

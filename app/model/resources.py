@@ -34,13 +34,16 @@ def is_byte_resource(name: str) -> bool:
 class ResourceTable:
     """Maps resource names to vector positions: cpu, memory, pods, then the rest sorted."""
 
-    __slots__ = ("names", "index", "size")
+    __slots__ = ("names", "index", "size", "without_pods")
 
     def __init__(self, names: Iterable[str] = ()) -> None:
         extra = sorted(set(names) - set(FIXED))
         self.names: tuple[str, ...] = FIXED + tuple(extra)
         self.index: dict[str, int] = {n: i for i, n in enumerate(self.names)}
         self.size = len(self.names)
+        #: The resources queue checks compare: every one but the pod slot (Volcano's
+        #: LessEqualWithDimension skips the ignored "pods" scalar).
+        self.without_pods = np.array([n != PODS for n in self.names], dtype=bool)
 
     def zeros(self, rows: int | None = None) -> np.ndarray:
         shape = self.size if rows is None else (rows, self.size)

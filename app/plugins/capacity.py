@@ -48,7 +48,7 @@ from collections.abc import Sequence
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, deduct_gated, open_enqueue_amounts
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts
 from app.model.resources import CPU, MEMORY, PODS
 
 INF = float("inf")
@@ -149,10 +149,7 @@ class Capacity(Plugin):
                     self.inqueue[n] = self.inqueue[n] + inqueue
                 self.elastic[n] = self.elastic[n] + elastic
         self.real: dict[str, np.ndarray] = {}
-        # the resources Allocatable and Preemptive compare: never the pod slot (Volcano keeps
-        # a pod count apart from the resources it compares)
-        self.checked = np.ones(r, dtype=bool)
-        self.checked[table.index[PODS]] = False
+        self.checked = table.without_pods  # Allocatable, Preemptive and Enqueueable never compare the pod slot
         if self.hierarchy:
             self._hierarchical_real(queues, total)
         else:
@@ -377,7 +374,7 @@ class Capacity(Plugin):
             return -1
         if not job.min_resources:
             return 1
-        need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
+        need = min_resources_vector(job, self.ssn.cluster.resources)
         asked = (need > 0) & self.checked
         for n in self._chain(q):
             future = need + self.allocated[n] + self.inqueue[n] - self.elastic[n]
@@ -390,6 +387,6 @@ class Capacity(Plugin):
         and (hierarchical) of every ancestor."""
         if not job.min_resources or job.queue not in self.allocated:
             return
-        need = deduct_gated(job, self.ssn.cluster.resources.vector(job.min_resources))
+        need = enqueue_reservation(job, self.ssn.cluster.resources)
         for n in self._chain(job.queue):
             self.inqueue[n] = self.inqueue[n] + need

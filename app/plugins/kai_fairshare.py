@@ -41,9 +41,7 @@ from app.framework.plugin import Plugin
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus
 
 #: KAI's active-allocated states: what counts towards a job's minimum.
-ACTIVE_ALLOCATED = frozenset(
-    {TaskStatus.ALLOCATED, TaskStatus.PIPELINED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING}
-)
+ACTIVE_ALLOCATED = ALLOCATED_STATUS | {TaskStatus.PIPELINED}
 
 RES = ("gpu", "cpu", "memory")
 MB = 10**6

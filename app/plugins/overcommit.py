@@ -21,8 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, deduct_gated, open_enqueue_amounts
-from app.model.resources import PODS
+from app.model.cluster import ALLOCATED_STATUS, Job, enqueue_reservation, min_resources_vector, open_enqueue_amounts
 
 
 class Overcommit(Plugin):
@@ -39,17 +38,13 @@ class Overcommit(Plugin):
         total = c.allocatable[ready].sum(axis=0).astype(np.float64)
         used = c.used[ready].sum(axis=0).astype(np.float64)
         self.idle = total * self.factor - used
-        # the resources JobEnqueueable compares: never the pod slot (Volcano's
-        # LessEqualWithDimension skips the ignored "pods" scalar)
-        self.checked = np.ones(table.size, dtype=bool)
-        self.checked[table.index[PODS]] = False
         self.inqueue = np.zeros(table.size)
         held = None
         for job in c.active_jobs.values():  # inert pods are not Inqueue or Running PodGroups
             if job.min_resources is None or job.source == "pod":
                 continue
             if job.phase == "Inqueue":  # unlike proportion and capacity: the whole minimum
-                self.inqueue += deduct_gated(job, table.vector(job.min_resources).astype(np.float64))
+                self.inqueue += enqueue_reservation(job, table)
             elif job.phase == "Running":
                 if held is None:
                     held = c.sum_by("job", ALLOCATED_STATUS)
@@ -64,12 +59,13 @@ class Overcommit(Plugin):
         resources the minResources asks for, never the pod slot."""
         if not job.min_resources:
             return 1
-        need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
-        asked = (need > 0) & self.checked
+        table = self.ssn.cluster.resources
+        need = min_resources_vector(job, table)
+        asked = (need > 0) & table.without_pods
         return 1 if ((need + self.inqueue)[asked] <= self.idle[asked] + 1e-9).all() else -1
 
     def enqueued(self, job: Job) -> None:
         """JobEnqueuedFn: the admitted PodGroup's minResources, less its gated pods'."""
         if job.min_resources:
-            self.inqueue += deduct_gated(job, self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64))
+            self.inqueue += enqueue_reservation(job, self.ssn.cluster.resources)
 

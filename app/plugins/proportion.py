@@ -27,8 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, deduct_gated, group_requests, open_enqueue_amounts
-from app.model.resources import PODS
+from app.model.cluster import (
+    ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, enqueue_reservation, group_requests, min_resources_vector,
+    open_enqueue_amounts,
+)  # fmt: skip
 
 INF = float("inf")
 
@@ -85,10 +87,6 @@ class Proportion(Plugin):
                 attr.request = attr.request + held[name]
             if name in waiting:
                 attr.request = attr.request + waiting[name]
-        # the resources JobEnqueueable compares: never the pod slot (Volcano's
-        # LessEqualWithDimension skips the ignored "pods" scalar)
-        self.checked = np.ones(r, dtype=bool)
-        self.checked[table.index[PODS]] = False
         self.elastic = {name: zero.copy() for name in self.attrs}
         self._open_enqueue_totals()
         guarantees = sum((a.guarantee for a in self.attrs.values()), start=np.zeros(r))
@@ -229,8 +227,9 @@ class Proportion(Plugin):
             return -1
         if not job.min_resources:
             return 1
-        need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
-        asked = (need > 0) & self.checked
+        table = self.ssn.cluster.resources
+        need = min_resources_vector(job, table)
+        asked = (need > 0) & table.without_pods
         future = need + a.allocated + a.inqueue - self.elastic[job.queue]
         return 1 if (future[asked] <= a.real_capability[asked] + 1e-9).all() else -1
 
@@ -239,5 +238,4 @@ class Proportion(Plugin):
         requests, join its queue's inqueue."""
         a = self.attrs.get(job.queue)
         if a is not None and job.min_resources:
-            need = self.ssn.cluster.resources.vector(job.min_resources).astype(np.float64)
-            a.inqueue = a.inqueue + deduct_gated(job, need)
+            a.inqueue = a.inqueue + enqueue_reservation(job, self.ssn.cluster.resources)
