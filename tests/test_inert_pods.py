@@ -357,3 +357,56 @@ def test_pods_named_like_gangs_are_renamed_in_pod_order_in_bulk_too(queues: bool
     else:
         tasks = {t[0]: t[-1] for t in bulk[1][0]}  # type: ignore[index]
         assert tasks["ns/x"] == "ns/x#pod#pod" and tasks["ns/x#pod"] == "ns/x#pod#pod#pod"
+
+
+def _task_slots(cluster: object) -> list[tuple]:
+    from app.model.cluster import Task
+
+    def value(t: Task, slot: str) -> object:
+        v = getattr(t, slot)
+        if slot == "req":
+            return v.tolist()
+        if slot == "job":
+            return v.key if v is not None else None
+        if slot == "subgroup":
+            return v.uid if v is not None else None
+        return v
+
+    return [tuple(value(t, s) for s in Task.__slots__) for t in cluster.tasks]  # type: ignore[attr-defined]
+
+
+def test_gang_members_read_from_columns_are_the_tasks_pods_read_one_by_one_give() -> None:
+    """Members of a gang whose job exists are made from a pod block's columns without a
+    PodDraft: every slot of every task (uid, labels, role, status, priority, pointer,
+    best-effort and critical flags, ...) is what reading the pods one by one gives."""
+    body = _small(free_nodes=40, pending_gang=24)
+    pods = body["cluster"]["pods"]
+    members = [p for p in pods if p.get("group")]
+    for i, p in enumerate(members):
+        if i % 3 == 0:
+            p["labels"] = {"rank": str(i)}
+            p["uid"] = f"uid-{i}"
+        if i % 4 == 1:
+            p["preemptable"] = False
+        if i % 5 == 2:
+            p.pop("priority", None)
+        if i % 7 == 3:
+            p.pop("requests", None)  # best effort
+        if i % 11 == 5 and p.get("node"):
+            p["phase"] = "Pending"  # bound, not yet running
+        if i % 13 == 6:
+            p["phase"] = "Succeeded"
+    first_group = members[0]["group"]
+    for p in members:
+        if p["group"] == first_group:
+            p["namespace"] = "kube-system"
+    for g in body["cluster"]["groups"]:
+        if g["name"] == first_group:
+            g["namespace"] = "kube-system"
+    fast = read_request(copy.deepcopy(body), SETTINGS).cluster
+    slow_body = copy.deepcopy(body)
+    slow_body["cluster"]["pods"][0]["annotations"] = {}  # the whole list read one by one
+    slow = read_request(slow_body, SETTINGS).cluster
+    assert _task_slots(fast) == _task_slots(slow)
+    assert any(t.critical and t.job is not None and t.job.key.startswith("kube-system/") for t in fast.tasks)
+    assert any(t.best_effort and t.job is not None and t.job.source == "native" for t in fast.tasks)

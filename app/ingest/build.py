@@ -250,15 +250,20 @@ def _class_value(
 
 
 def _task_status(p: PodDraft) -> TaskStatus:
-    if p.phase == "Running":
-        return TaskStatus.RELEASING if p.deleting else TaskStatus.RUNNING
-    if p.phase == "Pending":
-        if p.deleting:
-            return TaskStatus.RELEASING
-        if p.binding:
-            return TaskStatus.BINDING
-        return TaskStatus.BOUND if p.node_name else TaskStatus.PENDING
-    return {"Succeeded": TaskStatus.SUCCEEDED, "Failed": TaskStatus.FAILED}.get(p.phase, TaskStatus.UNKNOWN)
+    if p.deleting and (p.phase == "Running" or p.phase == "Pending"):  # noqa: PLR1714
+        return TaskStatus.RELEASING
+    if p.binding and p.phase == "Pending":
+        return TaskStatus.BINDING
+    return _phase_status(p.phase, bool(p.node_name))
+
+
+def _phase_status(phase: str, on_node: bool) -> TaskStatus:
+    """The status of a pod neither being deleted nor Binding."""
+    if phase == "Running":
+        return TaskStatus.RUNNING
+    if phase == "Pending":
+        return TaskStatus.BOUND if on_node else TaskStatus.PENDING
+    return {"Succeeded": TaskStatus.SUCCEEDED, "Failed": TaskStatus.FAILED}.get(phase, TaskStatus.UNKNOWN)
 
 
 def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default: PriorityClass | None) -> Job:
@@ -391,10 +396,32 @@ def _tasks_and_jobs(
         if p.queue and job.queue == DEFAULT_QUEUE and job.source == "kai":
             job.queue = p.queue
 
+    def member(i: int, b: PodBlock, r: int, key: str, node: int) -> bool:
+        """``one`` for row ``r`` of pod block ``b`` (task row ``i``, its key unique and its
+        node known) when the row's native gang already has its job: the same task, made
+        from the columns without a PodDraft. False (nothing done) for any other row."""
+        group = b.group[r]
+        job = by_group.get(("native", b.namespace[r], group)) if group else None
+        if job is None or job.source != "native":
+            return False
+        seen.add(key)
+        prio, req = b.priority[r], b.req[r]
+        labels = b.labels[r] if b.labels is not None else None
+        t = _task(
+            i, b.uid[r] or key, b.namespace[r], b.name[r], key, b.role[r], _phase_status(b.phase[r], node >= 0), node,
+            default_value if prio is None else prio, reqs[i], b.preemptable[r] is not False, b.created[r], labels or {},
+            {}, {}, None, (), "", is_best_effort(req), False, "PreemptLowerPriority", None,
+            b.namespace[r] == CRITICAL_NAMESPACE, b.pointer(r),
+        )  # fmt: skip
+        tasks.append(t)
+        t.job = job
+        job.tasks.append(t)
+        return True
+
     _drafts(d.pods, one, seen, nodes, inert)
     start = len(d.pods)
     for b in d.pod_blocks:
-        _block(b, start, one, seen, nodes, inert)
+        _block(b, start, one, member, seen, nodes, inert)
         start += len(b)
     for gk, g in groups.items():  # a PodGroup whose pods do not exist yet: a fresh job waiting for enqueue
         key = f"{g.namespace}/{g.name}"
@@ -544,13 +571,15 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
     inert.queues += [p.queue or DEFAULT_QUEUE for p in picked]
 
 
-def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
+def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None],
+           member: Callable[[int, PodBlock, int, str, int], bool], seen: set[str], nodes: dict[str, int],
            inert: _Inert) -> None:  # fmt: skip
     """The rows of a pod block: what ``one`` would do, column by column and without a
     :class:`PodDraft` for the inert pods (the fast reader's pods have no priority class,
     preemption policy or deletion mark, so a row is inert exactly when it has no group, a
-    node, and phase Running or Pending). Any duplicate or unknown node goes through ``one``
-    row by row, so the error is the one the first bad pod gets."""
+    node, and phase Running or Pending) nor for the members of a gang whose job exists
+    (``member``). Any duplicate or unknown node goes through ``one`` row by row, so the
+    error is the one the first bad pod gets."""
     n = len(b)
     keys = [f"{ns}/{name}" for ns, name in zip(b.namespace, b.name, strict=True)]
     node_idx = [nodes.get(x) if x else -1 for x in b.node_name]
@@ -568,7 +597,7 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None], s
     else:
         rows = [r for r, ok in enumerate(live) if ok]
         for r, ok in enumerate(live):
-            if not ok:
+            if not ok and not member(start + r, b, r, keys[r], node_idx[r]):
                 p = b.draft(r)
                 one(start + r, p, p)
         keys, node_idx, phases = [keys[r] for r in rows], [node_idx[r] for r in rows], [phases[r] for r in rows]
@@ -611,13 +640,27 @@ def new_task(
 ) -> Task:  # fmt: skip
     """A task with every slot set once (ingest creates tens of thousands); ``src`` is where
     ``p`` came from (unused here: it keeps the arguments of inert pods in one shape)."""
+    return _task(
+        i, p.uid or key, p.namespace, p.name, key, p.role, status, node, priority, req, p.preemptable is not False,
+        p.created, p.labels, p.annotations, p.node_selector, p.affinity, p.tolerations, p.nominated, best_effort,
+        p.gated, policy, p.task_priority, critical, p.pointer,
+    )  # fmt: skip
+
+
+def _task(
+    i: int, uid: str, namespace: str, name: str, key: str, role: str, status: TaskStatus, node: int, priority: int,
+    req: Any, preemptable: bool, created: float, labels: dict[str, str], annotations: dict[str, str],
+    node_selector: dict[str, str], affinity: dict[str, Any] | None, tolerations: tuple[dict[str, Any], ...],
+    nominated: str, best_effort: bool, gated: bool, policy: str, task_priority: int | None, critical: bool,
+    pointer: str,
+) -> Task:  # fmt: skip
+    """A task with every slot set once, the job left to the caller."""
     t = Task.__new__(Task)
-    t.idx, t.uid, t.namespace, t.name, t.key = i, p.uid or key, p.namespace, p.name, key
-    t.job, t.role, t.subgroup, t.status, t.node = None, p.role, None, status, node
-    t.priority, t.req, t.preemptable, t.created = priority, req, p.preemptable is not False, p.created
-    t.labels, t.annotations, t.node_selector, t.affinity = p.labels, p.annotations, p.node_selector, p.affinity
-    t.tolerations, t.nominated_node, t.best_effort, t.gated = p.tolerations, p.nominated, best_effort, p.gated
-    t.preemption_policy, t.task_priority, t.critical, t.pointer = policy, p.task_priority, critical, p.pointer
+    t.idx, t.uid, t.namespace, t.name, t.key, t.job, t.role, t.subgroup = i, uid, namespace, name, key, None, role, None
+    t.status, t.node, t.priority, t.req, t.preemptable, t.created = status, node, priority, req, preemptable, created
+    t.labels, t.annotations, t.node_selector, t.affinity = labels, annotations, node_selector, affinity
+    t.tolerations, t.nominated_node, t.best_effort, t.gated = tolerations, nominated, best_effort, gated
+    t.preemption_policy, t.task_priority, t.critical, t.pointer = policy, task_priority, critical, pointer
     return t
 
 

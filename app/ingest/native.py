@@ -349,19 +349,20 @@ def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
         return None
     names = [o.name for o in items]
     labels = [o.labels for o in items]
-    req_out = []
     cache, values = _TEXT_REQ_CACHE, items.values
-    for text in items.texts:
-        hit = cache.get(text)
+    if len(cache) + len(values) >= CACHE_MAX:
+        cache.clear()
+        if len(values) >= CACHE_MAX:
+            cache = {}  # more distinct maps than the cache holds: this request's alone
+    for text in values.keys() - cache.keys():
+        value = values[text]
+        hit = _remembered(value or {}, _REQ_CACHE, pod=True) if value is None or type(value) is dict else None
         if hit is None:
-            value = values.get(text)
-            hit = _remembered(value or {}, _REQ_CACHE, pod=True) if value is None or type(value) is dict else None
-            if hit is None:
-                return None
-            if len(cache) >= CACHE_MAX:
-                cache.clear()
-            cache[text] = hit  # the same text always reads as the same map
-        req_out.append(hit)
+            return None
+        cache[text] = hit  # the same text always reads as the same map
+    if b"" not in cache:
+        cache[b""] = _remembered({}, _REQ_CACHE, pod=True)  # no requests: the pod slot alone
+    req_out = list(map(cache.__getitem__, items.texts))  # every text is in the cache now
     cols = (
         [o.namespace for o in items], names, [o.uid for o in items], [o.node for o in items], [o.phase for o in items],
         [o.priority for o in items], req_out, labels if any(labels) else None, [o.group for o in items],
