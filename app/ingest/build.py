@@ -44,7 +44,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     classes, default_class = _priority_classes(d)
     nodes = _nodes(d)
     table = ResourceTable(_resource_names(d))
-    allocatable = table.matrix([n.allocatable for n in d.nodes])
+    allocatable = table.matrix_shared([n.allocatable for n in d.nodes])  # readers share identical maps
     node_objs = [
         Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer) for i, n in enumerate(d.nodes)
     ]
@@ -144,12 +144,12 @@ def _nodes(d: Draft) -> dict[str, int]:
 
 def _resource_names(d: Draft) -> Iterable[str]:
     names: set[str] = set()
-    for n in d.nodes:
-        names.update(n.allocatable)
+    for alloc in _distinct([n.allocatable for n in d.nodes]):
+        names.update(alloc)
     for p in d.pods:
         names.update(p.req)
     for b in d.pod_blocks:
-        for req in dict(zip(map(id, b.req), b.req, strict=True)).values():  # request maps are shared between pods
+        for req in b.req_maps if b.req_maps is not None else _distinct(b.req):
             names.update(req)
     for g in d.groups:
         if g.min_resources:
@@ -159,6 +159,11 @@ def _resource_names(d: Draft) -> Iterable[str]:
             if m:
                 names.update(m)
     return names
+
+
+def _distinct(maps: list[dict[str, int]]) -> Iterable[dict[str, int]]:
+    """Each map object of ``maps`` once (readers share identical resource maps)."""
+    return dict(zip(map(id, maps), maps, strict=True)).values()
 
 
 def _topology(d: Draft, name: str | None, max_depth: int) -> Topology:
@@ -334,10 +339,7 @@ def _tasks_and_jobs(
     by_group: dict[tuple[str, str, str], Job] = {}
     tasks: list[Task] = []
     seen: set[str] = set()
-    all_reqs = [p.req for p in d.pods]
-    for b in d.pod_blocks:
-        all_reqs += b.req
-    reqs = table.matrix_shared(all_reqs)
+    reqs = _request_matrix(d, table)
     singles: list[tuple[Task, PodDraft]] = []  # pods on their own that are built now, in pod order
     inert = _Inert()
     best_effort: dict[int, bool] = {}
@@ -431,12 +433,14 @@ def _tasks_and_jobs(
     # Pods on their own get a job of one named like the pod; a pod whose name is also a
     # gang's takes "#pod" (again, until the name is free), in pod order.
     clash = set(jobs)  # the gangs' keys
-    taken = clash | {t.key for t, _ in singles}
-    taken.update(inert.keys)
     named = [(t.idx, t.key) for t, _ in singles if t.key in clash]
-    if not clash.isdisjoint(inert.keys):
+    if not clash.isdisjoint(seen) and not clash.isdisjoint(inert.keys):  # ``seen``: every pod's key
         named += [(row, k) for row, k in zip(inert.rows, inert.keys, strict=True) if k in clash]
-    renamed = {row: _free_key(key, taken) for row, key in sorted(named)}  # task row -> its job's key
+    renamed: dict[int, str] = {}  # task row -> its job's key
+    if named:
+        taken = clash | {t.key for t, _ in singles}
+        taken.update(inert.keys)
+        renamed = {row: _free_key(key, taken) for row, key in sorted(named)}
     for t, p in singles:
         key = renamed.get(t.idx, t.key)
         jobs[key] = _single_job(t, p, key)
@@ -465,6 +469,18 @@ def _tasks_and_jobs(
         )  # fmt: skip
 
     return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later)
+
+
+def _request_matrix(d: Draft, table: ResourceTable) -> Any:
+    """Every pod's request vector, in task order (``d.pods``, then each block's rows); each
+    distinct map converted once."""
+    parts = [table.matrix_shared([p.req for p in d.pods])]
+    for b in d.pod_blocks:
+        if b.req_ordinals is None:
+            parts.append(table.matrix_shared(b.req))
+        else:
+            parts.append(table.matrix(b.req_maps)[np.fromiter(b.req_ordinals, dtype=np.intp, count=len(b))])  # type: ignore[arg-type]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def _free_key(key: str, taken: set[str]) -> str:

@@ -106,6 +106,9 @@ class PodBlock:
     created: list[float]
     base: str  # "/cluster/pods/" (records) or "/cluster/podColumns" (columns)
     columnar: bool
+    # the distinct request maps and, per row, which one ``req[row]`` is (when the reader knows)
+    req_maps: list[dict[str, int]] | None = None
+    req_ordinals: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self.name)

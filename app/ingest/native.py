@@ -362,13 +362,19 @@ def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
         cache[text] = hit  # the same text always reads as the same map
     if b"" not in cache:
         cache[b""] = _remembered({}, _REQ_CACHE, pod=True)  # no requests: the pod slot alone
-    req_out = list(map(cache.__getitem__, items.texts))  # every text is in the cache now
+    ordinal = {text: j for j, text in enumerate([b"", *values])}
+    maps = [cache[text] for text in ordinal]
+    ordinals = list(map(ordinal.__getitem__, items.texts))
+    req_out = list(map(maps.__getitem__, ordinals))
     cols = (
         [o.namespace for o in items], names, [o.uid for o in items], [o.node for o in items], [o.phase for o in items],
         [o.priority for o in items], req_out, labels if any(labels) else None, [o.group for o in items],
         [o.queue for o in items], [o.role for o in items], [o.preemptable for o in items],
     )  # fmt: skip
-    return _pod_block(cols, [o.createdAt for o in items], base)
+    block = _pod_block(cols, [o.createdAt for o in items], base)
+    if block is not None:
+        block.req_maps, block.req_ordinals = maps, ordinals
+    return block
 
 
 def _pod_block(cols: tuple[list, ...], created: list[str | None], base: str) -> PodBlock | None:
@@ -424,18 +430,22 @@ def _remembered(raw: dict, cache: dict[tuple, dict[str, int]], *, pod: bool) -> 
 
 def _nodes_typed(items: NodeRecords, base: str) -> list[NodeDraft] | None:
     """The nodes the typed first pass read (see :mod:`app.ingest.fastjson`), as
-    :func:`_node_fast` reads each; None when one needs the full reader."""
-    out = []
-    values = items.values
-    for i, (o, text) in enumerate(zip(items, items.texts, strict=True)):
-        alloc = values.get(text)
+    :func:`_node_fast` reads each, every distinct allocatable text converted once (the
+    maps are shared: nothing changes a draft's allocatable); None when one needs the full
+    reader."""
+    maps = {b"": _remembered({}, _ALLOC_CACHE, pod=False)}
+    for text, alloc in items.values.items():
         hit = _remembered(alloc or {}, _ALLOC_CACHE, pod=False) if alloc is None or type(alloc) is dict else None
-        name = o.name
-        if hit is None or not name:
+        if hit is None:
             return None
-        out.append(NodeDraft(name, o.uid, o.labels or {}, (), o.unschedulable, o.ready, dict(hit), base + str(i),
-                             {"kind": "Node", "name": name}))  # fmt: skip
-    return out
+        maps[text] = hit
+    if not all(o.name for o in items):
+        return None
+    return [
+        NodeDraft(o.name, o.uid, o.labels or {}, (), o.unschedulable, o.ready, maps[text], base + str(i),
+                  {"kind": "Node", "name": o.name})  # fmt: skip
+        for i, (o, text) in enumerate(zip(items, items.texts, strict=True))
+    ]
 
 
 def _node_fast(o: dict, p: str) -> NodeDraft | None:
