@@ -607,24 +607,19 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None],
         return
     phases = b.phase
     live = [not g and node >= 0 and (ph == "Running" or ph == "Pending") for g, node, ph in zip(b.group, node_idx, phases, strict=True)]  # noqa: PLR1714
-    if all(live):
-        rows: Iterable[int] = range(n)
-        seen.update(unique)
-    else:
-        rows = [r for r, ok in enumerate(live) if ok]
-        for r, ok in enumerate(live):
-            if not ok and not member(start + r, b, r, keys[r], node_idx[r]):
-                p = b.draft(r)
-                one(start + r, p, p)
-        keys, node_idx, phases = [keys[r] for r in rows], [node_idx[r] for r in rows], [phases[r] for r in rows]
-        seen.update(keys)
-    run, bnd = int(TaskStatus.RUNNING), int(TaskStatus.BOUND)
-    inert.rows += [start + r for r in rows]
+    rows = [r for r, ok in enumerate(live) if ok]
+    for r in [r for r, ok in enumerate(live) if not ok]:
+        if not member(start + r, b, r, keys[r], node_idx[r]):
+            p = b.draft(r)
+            one(start + r, p, p)
+    live_keys = [keys[r] for r in rows] if len(rows) < n else keys
+    seen.update(unique if len(rows) == n else live_keys)
+    run, bnd, queue = int(TaskStatus.RUNNING), int(TaskStatus.BOUND), b.queue
+    inert.rows += [start + r for r in rows] if start else rows
     inert.srcs += zip(repeat(b), rows)
-    inert.keys += keys
-    inert.status += [run if ph == "Running" else bnd for ph in phases]
-    inert.nodes += node_idx
-    queue = b.queue
+    inert.keys += live_keys
+    inert.status += [run if phases[r] == "Running" else bnd for r in rows]
+    inert.nodes += [node_idx[r] for r in rows]
     inert.queues += [queue[r] or DEFAULT_QUEUE for r in rows]
 
 
