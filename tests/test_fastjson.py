@@ -356,3 +356,16 @@ def test_orjsons_nesting_limit_holds(depth: int, where: str) -> None:
         raw = b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[{"name":"p","requests":' + deep + b"}]}}"
     fast, slow = both(raw)
     assert fast == slow
+
+
+def test_typed_phase_is_exactly_the_phases_the_readers_accept() -> None:
+    """The typed pass decodes ``phase`` as a Literal (shared strings, no allocation per
+    pod); its values must be the phases the record readers accept, no more, no fewer."""
+    import typing
+
+    from app.ingest.fastjson import PodRecord
+    from app.ingest.kube import _PHASES
+
+    hint = typing.get_type_hints(PodRecord)["phase"]
+    assert typing.get_origin(hint) is typing.Literal
+    assert set(typing.get_args(hint)) == _PHASES

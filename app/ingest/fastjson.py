@@ -29,7 +29,7 @@ from __future__ import annotations
 import codecs
 import sys
 from operator import attrgetter
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 import orjson
@@ -50,7 +50,7 @@ class PodRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     namespace: str = "default"
     uid: str = ""
     node: str = ""
-    phase: str = "Pending"
+    phase: Literal["Pending", "Running", "Succeeded", "Failed", "Unknown"] = "Pending"
     priority: Int64 | None = None
     requests: msgspec.Raw = _ABSENT  # JSON text, read once per distinct text (see Records)
     group: str = ""

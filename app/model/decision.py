@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -50,6 +51,7 @@ class JobState:
 
 _JOB_KEY = attrgetter("job")
 _WIRE_JOB_KEY = itemgetter("job")
+_INSERT_MAX = 64  # up to this many built jobs are inserted into the inert ones' run, more are merged
 
 
 @dataclass(slots=True)
@@ -102,4 +104,8 @@ class Decision:
             {"job": k, "state": state, "hyperNode": h, "message": message}
             for k, h in zip(cols.jobs, cols.hyper_nodes, strict=True)
         ]
-        return sorted(out + more, key=_WIRE_JOB_KEY) if out else more  # two sorted runs: one merge
+        if len(out) > _INSERT_MAX:
+            return sorted(out + more, key=_WIRE_JOB_KEY)  # two sorted runs: one merge
+        for entry in out:  # a few jobs into the long run of inert ones (keys are unique)
+            insort(more, entry, key=_WIRE_JOB_KEY)
+        return more
