@@ -369,3 +369,25 @@ def test_typed_phase_is_exactly_the_phases_the_readers_accept() -> None:
     hint = typing.get_type_hints(PodRecord)["phase"]
     assert typing.get_origin(hint) is typing.Literal
     assert set(typing.get_args(hint)) == _PHASES
+
+
+def test_request_maps_survive_another_request_clearing_the_shared_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Requests are read concurrently (a thread pool) and share the request-map caches;
+    one may clear them while another reads. Each request keeps the maps it converted
+    itself, so a clear between converting and using them changes nothing (here the clear
+    is made to happen after every conversion)."""
+    pods = [b'{"name":"p%d","node":"n%d","phase":"Running","requests":{"cpu":"%d"}}' % (i, i % 2, 1 + i % 3) for i in range(70)]
+    pods.append(b'{"name":"q","node":"n0","phase":"Running"}')  # no requests: the pod slot alone
+    raw = body_bytes(pods)
+    expected = outcome(raw)
+    remembered = native._remembered
+
+    def then_cleared(*args: object, **kwargs: object) -> object:
+        hit = remembered(*args, **kwargs)  # type: ignore[arg-type]
+        native._TEXT_REQ_CACHE.clear()  # what another request's reader may do at any moment
+        return hit
+
+    native._TEXT_REQ_CACHE.clear()
+    monkeypatch.setattr(native, "_remembered", then_cleared)
+    assert outcome(raw) == expected
+    assert isinstance(expected, tuple) and len(expected[0]) == 71

@@ -349,21 +349,20 @@ def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
         return None
     names = [o.name for o in items]
     labels = [o.labels for o in items]
-    cache, values = _TEXT_REQ_CACHE, items.values
-    if len(cache) + len(values) >= CACHE_MAX:
-        cache.clear()
-        if len(values) >= CACHE_MAX:
-            cache = {}  # more distinct maps than the cache holds: this request's alone
-    for text in values.keys() - cache.keys():
-        value = values[text]
-        hit = _remembered(value or {}, _REQ_CACHE, pod=True) if value is None or type(value) is dict else None
+    cache = _TEXT_REQ_CACHE  # shared by concurrent requests: written to, never read back by key
+    hits = {b"": _remembered({}, _REQ_CACHE, pod=True)}  # this request's maps (no requests: the pod slot alone)
+    for text, value in items.values.items():
+        hit = cache.get(text)
         if hit is None:
-            return None
-        cache[text] = hit  # the same text always reads as the same map
-    if b"" not in cache:
-        cache[b""] = _remembered({}, _REQ_CACHE, pod=True)  # no requests: the pod slot alone
-    ordinal = {text: j for j, text in enumerate([b"", *values])}
-    maps = [cache[text] for text in ordinal]
+            hit = _remembered(value or {}, _REQ_CACHE, pod=True) if value is None or type(value) is dict else None
+            if hit is None:
+                return None
+            if len(cache) >= CACHE_MAX:
+                cache.clear()
+            cache[text] = hit  # the same text always reads as the same map
+        hits[text] = hit
+    ordinal = {text: j for j, text in enumerate(hits)}
+    maps = list(hits.values())
     ordinals = list(map(ordinal.__getitem__, items.texts))
     req_out = list(map(maps.__getitem__, ordinals))
     cols = (
