@@ -8,9 +8,13 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \
     PYTHONDONTWRITEBYTECODE=1
 WORKDIR /app
+# A C compiler for the optional ingest kernels (app/ingest/kernels.c); only in this stage.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /app/.venv
 # Only what the wheel is built from; the runtime dependencies come from pyproject.toml (no dev extras).
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY app ./app
 COPY api_schemas ./api_schemas
 # Precompile everything: the root filesystem is read-only at runtime, so Python must never

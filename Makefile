@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 LOAD_SECONDS ?= 60
 LOAD_WORKERS ?= 2
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml setup.py app/ingest/kernels.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -16,6 +16,7 @@ import numpy as np
 from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
+from app.ingest.kernels import index_rows
 from app.ingest.kube import KAI_QUEUE_LABEL, apply_koordinator, apply_template
 from app.model.cluster import Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
 from app.model.resources import ResourceTable
@@ -597,30 +598,26 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None],
     (``member``). Any duplicate or unknown node goes through ``one`` row by row, so the
     error is the one the first bad pod gets."""
     n = len(b)
-    keys = [f"{ns}/{name}" for ns, name in zip(b.namespace, b.name, strict=True)]
-    node_idx = [nodes.get(x) if x else -1 for x in b.node_name]
-    unique = set(keys)
-    if len(unique) != n or not seen.isdisjoint(unique) or None in node_idx:
+    run, bnd = int(TaskStatus.RUNNING), int(TaskStatus.BOUND)
+    index = index_rows(b.namespace, b.name, b.node_name, b.phase, b.group, b.queue, nodes, run, bnd, DEFAULT_QUEUE)
+    unique = set(index[0]) if index is not None else set()
+    if index is None or len(unique) != n or not seen.isdisjoint(unique):
         for row in range(n):
             p = b.draft(row)
             one(start + row, p, p)
         return
-    phases = b.phase
-    live = [not g and node >= 0 and (ph == "Running" or ph == "Pending") for g, node, ph in zip(b.group, node_idx, phases, strict=True)]  # noqa: PLR1714
-    rows = [r for r, ok in enumerate(live) if ok]
-    for r in [r for r, ok in enumerate(live) if not ok]:
+    keys, node_idx, rows, others, live_keys, live_nodes, live_status, live_queues = index
+    for r in others:
         if not member(start + r, b, r, keys[r], node_idx[r]):
             p = b.draft(r)
             one(start + r, p, p)
-    live_keys = [keys[r] for r in rows] if len(rows) < n else keys
-    seen.update(unique if len(rows) == n else live_keys)
-    run, bnd, queue = int(TaskStatus.RUNNING), int(TaskStatus.BOUND), b.queue
+    seen.update(live_keys if others else unique)
     inert.rows += [start + r for r in rows] if start else rows
     inert.srcs += zip(repeat(b), rows)
     inert.keys += live_keys
-    inert.status += [run if phases[r] == "Running" else bnd for r in rows]
-    inert.nodes += [node_idx[r] for r in rows]
-    inert.queues += [queue[r] or DEFAULT_QUEUE for r in rows]
+    inert.status += live_status
+    inert.nodes += live_nodes
+    inert.queues += live_queues
 
 
 def _source(src: tuple) -> PodDraft:

@@ -34,6 +34,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 import orjson
 
+from app.ingest.kernels import shared_bytes
+
 _ABSENT = msgspec.Raw(b"")  # a field or section the body does not have (no JSON value is empty)
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # orjson reads larger integers as floats
 
@@ -90,7 +92,7 @@ class Records(list):  # type: ignore[type-arg]
 
     def __init__(self, items: list[Any]) -> None:
         super().__init__(items)
-        self.texts = list(map(bytes, map(attrgetter(self.raw), items)))
+        self.texts = shared_bytes(list(map(attrgetter(self.raw), items)))
         self.values = {t: orjson.loads(t) for t in set(self.texts) if t}
 
     def as_dicts(self) -> list[dict[str, Any]]:

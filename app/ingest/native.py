@@ -17,7 +17,8 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.columns import read_columns
 from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodBlock, PodDraft, TopologySource
-from app.ingest.fastjson import SECTIONS, NodeRecords, PodRecords
+from app.ingest.fastjson import SECTIONS, NodeRecords, PodRecord, PodRecords
+from app.ingest.kernels import record_columns
 from app.ingest.kube import (
     _PHASES,
     _int_or_percent,
@@ -338,6 +339,8 @@ def _pod_requests(reqs: list[dict | None]) -> list[dict[str, int]] | None:
 
 
 _TEXT_REQ_CACHE: dict[bytes, dict[str, int]] = {}  # a pod's request map by its JSON text
+_TYPED_COLUMNS = ("namespace", "name", "uid", "node", "phase", "priority", "labels", "group", "queue", "role",
+                  "preemptable", "createdAt")  # fmt: skip
 _UNCACHED_TYPES = frozenset({bool, float})  # value types a remembered map must not be looked up for
 
 
@@ -347,8 +350,9 @@ def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
     is converted once per distinct JSON text. None when a value needs the full reader."""
     if not items:
         return None
-    names = [o.name for o in items]
-    labels = [o.labels for o in items]
+    nss, names, uids, nodes, phases, prios, labels, groups, queues, roles, pres, created = record_columns(
+        items, PodRecord, _TYPED_COLUMNS
+    )
     cache = _TEXT_REQ_CACHE  # shared by concurrent requests: written to, never read back by key
     hits = {b"": _remembered({}, _REQ_CACHE, pod=True)}  # this request's maps (no requests: the pod slot alone)
     for text, value in items.values.items():
@@ -365,12 +369,8 @@ def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
     maps = list(hits.values())
     ordinals = list(map(ordinal.__getitem__, items.texts))
     req_out = list(map(maps.__getitem__, ordinals))
-    cols = (
-        [o.namespace for o in items], names, [o.uid for o in items], [o.node for o in items], [o.phase for o in items],
-        [o.priority for o in items], req_out, labels if any(labels) else None, [o.group for o in items],
-        [o.queue for o in items], [o.role for o in items], [o.preemptable for o in items],
-    )  # fmt: skip
-    block = _pod_block(cols, [o.createdAt for o in items], base)
+    cols = (nss, names, uids, nodes, phases, prios, req_out, labels if any(labels) else None, groups, queues, roles, pres)
+    block = _pod_block(cols, created, base)
     if block is not None:
         block.req_maps, block.req_ordinals = maps, ordinals
     return block

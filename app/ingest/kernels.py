@@ -1,0 +1,86 @@
+"""Passes over every pod of a snapshot, each as one function.
+
+Each function is written here in Python and, where the optional C extension
+``_gangplank_kernels`` (``app/ingest/kernels.c``, built by ``pip install`` when a C
+compiler is at hand) is present, done by it in one C pass instead of several interpreted
+ones. The C version answers exactly as the Python one (``tests/test_kernels.py`` compares
+them) or returns None for an input it was not written for, and then the Python one
+answers. ``COMPILED`` says whether the C versions run; ``GANGPLANK_NO_KERNELS=1`` turns
+them off.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+from typing import Any
+
+IndexRows = tuple[list[str], list[int], list[int], list[int], list[str], list[int], list[Any], list[str]]
+
+
+def record_columns_py(items: list[Any], cls: type, names: tuple[str, ...]) -> list[list[Any]]:
+    """For each of ``names``, that attribute of every item of ``items`` (typed records,
+    instances of ``cls``)."""
+    return [list(map(attrgetter(name), items)) for name in names]
+
+
+def shared_bytes_py(buffers: list[Any]) -> list[bytes]:
+    """``bytes(b)`` for each of ``buffers`` (the C version makes one object for equal
+    contents, which compare and hash the same)."""
+    return list(map(bytes, buffers))
+
+
+def index_rows_py(
+    namespace: list[str], name: list[str], node: list[str], phase: list[str], group: list[str], queue: list[str],
+    nodes: dict[str, int], running: Any, bound: Any, default_queue: str,
+) -> IndexRows | None:  # fmt: skip
+    """For the rows of a pod block: every row's key (``namespace/name``) and node index
+    (-1 for none); the inert rows (no group, on a node, Running or Pending) and the other
+    rows; and for the inert rows their key, node index, status (``running`` or ``bound``)
+    and queue (``default_queue`` for none). None when a row names a node not in
+    ``nodes`` (the caller reads the rows one by one, to report the first)."""
+    keys = [f"{ns}/{nm}" for ns, nm in zip(namespace, name, strict=True)]
+    node_idx = [nodes.get(x) if x else -1 for x in node]
+    if None in node_idx:
+        return None
+    mask = [not g and i >= 0 and (ph == "Running" or ph == "Pending") for g, i, ph in zip(group, node_idx, phase, strict=True)]  # type: ignore[operator]  # noqa: PLR1714
+    live = [r for r, ok in enumerate(mask) if ok]
+    other = [r for r, ok in enumerate(mask) if not ok]
+    return (
+        keys, node_idx, live, other, [keys[r] for r in live], [node_idx[r] for r in live],  # type: ignore[misc]
+        [running if phase[r] == "Running" else bound for r in live], [queue[r] or default_queue for r in live],
+    )  # fmt: skip
+
+
+def _compiled() -> Any:
+    if os.environ.get("GANGPLANK_NO_KERNELS"):
+        return None
+    try:
+        import _gangplank_kernels  # type: ignore[import-not-found]  # noqa: PLC0415
+    except ImportError:
+        return None
+    return _gangplank_kernels
+
+
+_C = _compiled()
+COMPILED = _C is not None
+
+
+def _either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
+    c_fn = getattr(_C, name, None)
+    if c_fn is None:
+        return py
+
+    def run(*args: Any) -> Any:
+        out = c_fn(*args)
+        return py(*args) if out is None else out
+
+    run.__doc__ = py.__doc__
+    run.__name__ = name
+    return run
+
+
+record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = _either("record_columns", record_columns_py)
+shared_bytes: Callable[[Sequence[Any]], list[bytes]] = _either("shared_bytes", shared_bytes_py)
+index_rows: Callable[..., IndexRows | None] = _either("index_rows", index_rows_py)

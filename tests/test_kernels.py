@@ -1,0 +1,149 @@
+"""The C ingest kernels (``app/ingest/kernels.c``) answer exactly as their Python twins
+(``app/ingest/kernels.py``), or decline (None) so that the twin answers; and a decision
+is byte-for-byte the same with either."""
+
+from __future__ import annotations
+
+import os
+
+import msgspec
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.ingest import build, fastjson, kernels, native
+from app.ingest.body import decode
+from app.ingest.fastjson import NodeRecord, PodRecord
+from app.ingest.request import read_request
+from app.model.dump import canonical
+from app.service import decide_request
+from app.settings import Settings
+from bench.generate import generate
+
+SETTINGS = Settings()
+C = kernels._C
+compiled = pytest.mark.skipif(C is None, reason="the C kernels are not built here")
+
+TEXT = st.one_of(st.sampled_from(["", "default", "n0", "n1", "Running", "Pending", "Succeeded", "q", "kube-system"]),
+                 st.text(max_size=6))  # fmt: skip
+
+
+def test_the_c_kernels_are_built_where_required() -> None:
+    """CI sets GANGPLANK_REQUIRE_KERNELS: there the extension must have been built (else
+    the tests below would only ever run the Python twins)."""
+    if os.environ.get("GANGPLANK_REQUIRE_KERNELS"):
+        assert kernels.COMPILED, "the C extension _gangplank_kernels was not built"
+
+
+@st.composite
+def pod_records(draw: st.DrawFn) -> list[PodRecord]:
+    n = draw(st.integers(0, 40))
+    out = []
+    for i in range(n):
+        out.append(PodRecord(
+            name=draw(TEXT) or f"p{i}", namespace=draw(TEXT), uid=draw(TEXT), node=draw(TEXT), phase=draw(st.sampled_from(["Pending", "Running", "Failed"])),
+            priority=draw(st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1))), requests=msgspec.Raw(draw(st.sampled_from([b"", b'{"cpu":"1"}', b"null"]))),
+            group=draw(TEXT), role=draw(TEXT), queue=draw(TEXT), createdAt=draw(st.one_of(st.none(), TEXT)),
+            preemptable=draw(st.one_of(st.none(), st.booleans())), labels=draw(st.one_of(st.none(), st.dictionaries(TEXT, TEXT, max_size=2))),
+        ))  # fmt: skip
+    return out
+
+
+NAMES = ("namespace", "name", "uid", "node", "phase", "priority", "labels", "group", "queue", "role", "preemptable", "createdAt", "requests")
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(pod_records())
+def test_record_columns_in_c_are_the_attributes_of_each_record(items: list[PodRecord]) -> None:
+    out = C.record_columns(items, PodRecord, NAMES)
+    assert out == kernels.record_columns_py(items, PodRecord, NAMES)
+    for col, name in zip(out, NAMES, strict=True):  # the very objects, not copies
+        assert all(a is getattr(o, name) for a, o in zip(col, items, strict=True))
+
+
+@compiled
+def test_record_columns_in_c_decline_what_they_were_not_written_for() -> None:
+    pod = PodRecord(name="p")
+    node = NodeRecord(name="n")
+    assert C.record_columns([pod, node], PodRecord, ("name",)) is None  # another type in the list
+    assert C.record_columns([{"name": "p"}], PodRecord, ("name",)) is None
+    assert C.record_columns([pod], PodRecord, ("nope",)) is None  # not a slot
+    assert C.record_columns([pod], PodRecord, ("__struct_fields__",)) is None  # a class attribute, not a slot
+    assert C.record_columns([pod], PodRecord, ("name",) * 65) is None  # more fields than it takes
+    assert C.record_columns([], PodRecord, ("name", "uid")) == [[], []]
+    with pytest.raises(TypeError):
+        C.record_columns((pod,), PodRecord, ("name",))  # a tuple, not a list
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"", b"{}", b'{"cpu":"1"}', b'{"cpu":"2"}', b"null", "é".encode()]), max_size=60), st.booleans())
+def test_shared_bytes_in_c_are_the_bytes_with_equal_contents_shared(texts: list[bytes], raw: bool) -> None:
+    buffers = [msgspec.Raw(t) if raw else bytearray(t) for t in texts]
+    out = C.shared_bytes(buffers)
+    assert out == kernels.shared_bytes_py(buffers) == texts
+    assert all(type(b) is bytes for b in out)
+    firsts = {}
+    for b in out:
+        assert firsts.setdefault(b, b) is b  # one object per distinct content
+
+
+@compiled
+def test_shared_bytes_in_c_grow_past_their_first_table_and_refuse_non_buffers() -> None:
+    texts = [b"%d" % (i % 700) for i in range(3000)]
+    out = C.shared_bytes(texts)
+    assert out == texts and len({id(b) for b in out}) == 700
+    assert C.shared_bytes((b"x",)) is None  # not a list
+    with pytest.raises(TypeError):
+        C.shared_bytes([b"x", 3])
+
+
+@st.composite
+def block_columns(draw: st.DrawFn) -> tuple:
+    n = draw(st.integers(0, 30))
+
+    def col(values: st.SearchStrategy) -> list:
+        return [draw(values) for _ in range(n)]
+
+    return (col(TEXT), col(TEXT), col(st.sampled_from(["", "n0", "n1", "nö"] + (["gone"] if draw(st.booleans()) else []))),
+            col(st.sampled_from(["Running", "Pending", "Succeeded", "Unknown", "Runnin", "running", ""])), col(st.sampled_from(["", "g"])),
+            col(st.sampled_from(["", "q", "é"])))  # fmt: skip
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(block_columns())
+def test_index_rows_in_c_are_what_the_python_twin_gives(cols: tuple) -> None:
+    nodes = {"n0": 0, "n1": 7, "nö": 2}
+    args = (*cols, nodes, 6, 5, "default")
+    assert C.index_rows(*args) == kernels.index_rows_py(*args)
+
+
+@compiled
+def test_index_rows_in_c_decline_what_they_were_not_written_for() -> None:
+    ok = (["a"], ["p"], ["n0"], ["Running"], [""], [""])
+    nodes = {"n0": 0}
+    assert C.index_rows(*ok, nodes, 6, 5, "default") == kernels.index_rows_py(*ok, nodes, 6, 5, "default")
+    assert C.index_rows(["a"], ["p"], ["gone"], ["Running"], [""], [""], nodes, 6, 5, "default") is None  # unknown node
+    assert C.index_rows(["a"], [1], ["n0"], ["Running"], [""], [""], nodes, 6, 5, "default") is None  # not a str
+    assert C.index_rows(["a", "b"], ["p"], ["n0"], ["Running"], [""], [""], nodes, 6, 5, "default") is None  # lengths differ
+    assert C.index_rows(*ok, {"n0": "zero"}, 6, 5, "default") is None  # a node index that is no int
+    assert kernels.index_rows(["a"], ["p"], ["gone"], ["Running"], [""], [""], nodes, 6, 5, "default") is None
+
+
+def _answer(raw: bytes) -> tuple[object, bytes]:
+    req = read_request(decode(raw, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes), SETTINGS)
+    model = canonical(req.cluster)
+    return model, orjson.dumps(decide_request(req).wire())
+
+
+@compiled
+def test_a_decision_is_the_same_with_the_c_kernels_and_with_the_python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = orjson.dumps(generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=40, pending_gang=24))
+    with_c = _answer(raw)
+    monkeypatch.setattr(native, "record_columns", kernels.record_columns_py)
+    monkeypatch.setattr(fastjson, "shared_bytes", kernels.shared_bytes_py)
+    monkeypatch.setattr(build, "index_rows", kernels.index_rows_py)
+    assert _answer(raw) == with_c
