@@ -28,6 +28,7 @@ import orjson
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.ingest import kernels  # noqa: E402
 from app.ingest.body import decode  # noqa: E402
 from app.ingest.request import read_request  # noqa: E402
 from app.service import decide_request  # noqa: E402
@@ -289,7 +290,8 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
         f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
         f"median of {runs} runs after one warm-up; cyclic GC disabled during parse and decision (as in the "
         "service), `gc.collect()` before each run; ratios are to `orjson.loads` of the same body measured "
-        "interleaved in the same process.",
+        "interleaved in the same process; the C ingest kernels (`app/ingest/kernels.c`) "
+        + ("built." if kernels.COMPILED else "not built: their Python twins ran."),
         "",
         "Snapshots are generated (`bench/generate.py`, seed 3) in the native form: 8-GPU nodes under a 3-tier "
         "HyperNode tree (32 nodes per leaf, 128 leaves per spine unless stated), training gangs, inference and "
