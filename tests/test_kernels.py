@@ -73,6 +73,13 @@ def test_record_columns_in_c_decline_what_they_were_not_written_for() -> None:
     assert C.record_columns([pod], PodRecord, ("__struct_fields__",)) is None  # a class attribute, not a slot
     assert C.record_columns([pod], PodRecord, ("name",) * 65) is None  # more fields than it takes
     assert C.record_columns([], PodRecord, ("name", "uid")) == [[], []]
+    assert C.record_columns(_Listed([pod]), PodRecord, ("name",)) is None  # iterates otherwise
+    assert C.record_columns(fastjson.PodRecords([pod]), PodRecord, ("name",)) == [["p"]]  # iterates as a list
+
+    class Borrowed:  # a slot descriptor of another layout
+        name = PodRecord.__dict__["role"]
+
+    assert C.record_columns([Borrowed()], Borrowed, ("name",)) is None
     with pytest.raises(TypeError):
         C.record_columns((pod,), PodRecord, ("name",))  # a tuple, not a list
 
@@ -91,13 +98,33 @@ def test_shared_bytes_in_c_are_the_bytes_with_equal_contents_shared(texts: list[
 
 
 @compiled
-def test_shared_bytes_in_c_grow_past_their_first_table_and_refuse_non_buffers() -> None:
-    texts = [b"%d" % (i % 700) for i in range(3000)]
+def test_shared_bytes_in_c_grow_past_their_first_table() -> None:
+    texts = [bytearray(b"%d" % (i % 700)) for i in range(3000)]
     out = C.shared_bytes(texts)
     assert out == texts and len({id(b) for b in out}) == 700
-    assert C.shared_bytes((b"x",)) is None  # not a list
-    with pytest.raises(TypeError):
-        C.shared_bytes([b"x", 3])
+
+
+class _WithDunder(bytearray):
+    def __bytes__(self) -> bytes:
+        return b"other"
+
+
+class _Listed(list):  # type: ignore[type-arg]
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(reversed(list.__iter__(self)))
+
+
+@compiled
+def test_shared_bytes_in_c_decline_what_bytes_would_not_read_as_a_plain_buffer() -> None:
+    """bytes() returns a bytes object as it is, calls ``__bytes__``, reads a strided view
+    through a copy and an int as a count of zeros: the C declines all of these (None), so
+    the twin answers exactly as bytes() does."""
+    for odd in ([b"x"], [_WithDunder(b"ab")], [memoryview(b"abcd")[::2]], [bytearray(b"x"), 3], [[65, 66]]):
+        assert C.shared_bytes(odd) is None
+        assert kernels.shared_bytes(odd) == [bytes(b) for b in odd]
+    assert C.shared_bytes((bytearray(b"x"),)) is None  # not a list
+    assert C.shared_bytes(_Listed([bytearray(b"x")])) is None  # a list subclass
+    assert C.shared_bytes([msgspec.Raw(b'{"cpu":"1"}')]) == [b'{"cpu":"1"}']
 
 
 @st.composite
@@ -130,6 +157,16 @@ def test_index_rows_in_c_decline_what_they_were_not_written_for() -> None:
     assert C.index_rows(["a"], [1], ["n0"], ["Running"], [""], [""], nodes, 6, 5, "default") is None  # not a str
     assert C.index_rows(["a", "b"], ["p"], ["n0"], ["Running"], [""], [""], nodes, 6, 5, "default") is None  # lengths differ
     assert C.index_rows(*ok, {"n0": "zero"}, 6, 5, "default") is None  # a node index that is no int
+    for big in (2**63, -(2**70)):  # beyond a C long: the twin answers
+        assert C.index_rows(*ok, {"n0": big}, 6, 5, "default") is None
+        assert kernels.index_rows(*ok, {"n0": big}, 6, 5, "default") == kernels.index_rows_py(*ok, {"n0": big}, 6, 5, "default")
+
+    class Nodes(dict):  # type: ignore[type-arg]
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            return 3
+
+    assert C.index_rows(*ok, Nodes(nodes), 6, 5, "default") is None  # the twin calls get
+    assert C.index_rows(_Listed(["a"]), *ok[1:], nodes, 6, 5, "default") is None
     assert kernels.index_rows(["a"], ["p"], ["gone"], ["Running"], [""], [""], nodes, 6, 5, "default") is None
 
 

@@ -21,19 +21,23 @@ static PyObject *record_columns(PyObject *self, PyObject *args) {
     PyObject *items, *cls, *names;
     if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &items, &PyType_Type, &cls, &PyTuple_Type, &names))
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(items), k = PyTuple_GET_SIZE(names);
+    if (Py_TYPE(items)->tp_iter != PyList_Type.tp_iter) Py_RETURN_NONE; /* the twin iterates */
+    Py_ssize_t k = PyTuple_GET_SIZE(names);
     enum { MAX_FIELDS = 64 };
     Py_ssize_t offset[MAX_FIELDS];
     if (k > MAX_FIELDS) Py_RETURN_NONE;
     for (Py_ssize_t j = 0; j < k; j++) {
         PyObject *name = PyTuple_GET_ITEM(names, j);
-        if (!PyUnicode_Check(name)) Py_RETURN_NONE;
+        if (!PyUnicode_CheckExact(name)) Py_RETURN_NONE; /* so the lookup runs no Python code */
         PyObject *d = _PyType_Lookup((PyTypeObject *)cls, name); /* borrowed */
         if (d == NULL || !Py_IS_TYPE(d, &PyMemberDescr_Type)) Py_RETURN_NONE;
-        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        PyMemberDescrObject *md = (PyMemberDescrObject *)d;
+        if (!PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(md))) Py_RETURN_NONE; /* a slot of another layout */
+        PyMemberDef *m = md->d_member;
         if (m->type != T_OBJECT_EX && m->type != T_OBJECT) Py_RETURN_NONE;
         offset[j] = m->offset;
     }
+    Py_ssize_t n = PyList_GET_SIZE(items);
     for (Py_ssize_t i = 0; i < n; i++)
         if (Py_TYPE(PyList_GET_ITEM(items, i)) != (PyTypeObject *)cls) Py_RETURN_NONE;
     PyObject *out = PyList_New(k);
@@ -57,67 +61,69 @@ static PyObject *record_columns(PyObject *self, PyObject *args) {
 
 /* -- shared_bytes --------------------------------------------------------------------- */
 
-typedef struct { const char *p; Py_ssize_t n; uint64_t h; PyObject *o; } Slot;
+typedef struct { const char *p; Py_ssize_t n; Py_hash_t h; PyObject *o; } Slot;
 
-static uint64_t hash_bytes(const char *p, Py_ssize_t n) {
-    /* eight bytes a step (multiply and fold); only equal contents must hash equal */
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    Py_ssize_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-        h ^= h >> 32;
-    }
-    uint64_t tail = 0;
-    memcpy(&tail, p + i, (size_t)(n - i));
-    h = (h ^ tail) * 0xC4CEB9FE1A85EC53ULL;
-    return h ^ (h >> 29);
+enum { MAX_PROBES = 64 }; /* a longer probe means colliding texts: decline, the twin answers */
+
+/* The buffer of item, for an item bytes(item) reads through the buffer protocol (not a
+ * bytes object, which bytes() returns as it is, nor a type with __bytes__); 0 to decline. */
+static PyObject *str_dunder_bytes; /* "__bytes__", interned at import */
+
+static int plain_buffer(PyObject *item, Py_buffer *view) {
+    if (PyBytes_Check(item) || !PyObject_CheckBuffer(item) || _PyType_Lookup(Py_TYPE(item), str_dunder_bytes) != NULL)
+        return 0;
+    if (PyObject_GetBuffer(item, view, PyBUF_SIMPLE) < 0) { PyErr_Clear(); return 0; }
+    return 1;
 }
 
-/* shared_bytes(buffers): bytes(b) for each of buffers (objects with the buffer protocol),
- * one bytes object for all equal contents. */
+/* shared_bytes(buffers): bytes(b) for each of buffers (a list of objects with the buffer
+ * protocol), one bytes object for all equal contents. Hashed as Python hashes bytes
+ * (SipHash, seeded per process), and probes are bounded, so crafted texts cannot make
+ * it slower than the twin by more than a constant. */
 static PyObject *shared_bytes(PyObject *self, PyObject *arg) {
     (void)self;
-    if (!PyList_Check(arg)) Py_RETURN_NONE;
-    Py_ssize_t n = PyList_GET_SIZE(arg), cap = 64, used = 0;
+    if (!PyList_CheckExact(arg)) Py_RETURN_NONE;
+    PyObject *items = PyList_AsTuple(arg); /* a buffer export may run Python code that changes the list */
+    if (items == NULL) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(items), cap = 64, used = 0, held = 0;
     Py_buffer *views = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_buffer));
     Slot *slots = PyMem_Calloc((size_t)cap, sizeof(Slot));
     PyObject *out = PyList_New(n), *result = NULL;
-    Py_ssize_t held = 0; /* views[0:held] are acquired */
-    if (views == NULL || slots == NULL || out == NULL) { PyErr_NoMemory(); goto done; }
+    int declined = 0;
+    if (views == NULL || slots == NULL || out == NULL) { if (out != NULL) PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (PyObject_GetBuffer(PyList_GET_ITEM(arg, i), &views[i], PyBUF_SIMPLE) < 0) goto done;
+        int got = plain_buffer(PyTuple_GET_ITEM(items, i), &views[i]);
+        if (got < 0) goto done;
+        if (got == 0) { declined = 1; goto done; }
         held = i + 1;
         const char *p = views[i].buf;
         Py_ssize_t len = views[i].len;
-        uint64_t h = hash_bytes(p, len);
-        Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(cap - 1));
-        while (slots[j].o != NULL && !(slots[j].h == h && slots[j].n == len && memcmp(slots[j].p, p, (size_t)len) == 0))
+        Py_hash_t h = _Py_HashBytes(p, len);
+        Py_ssize_t j = (Py_ssize_t)((size_t)h & (size_t)(cap - 1)), probes = 0;
+        while (slots[j].o != NULL && !(slots[j].h == h && slots[j].n == len && memcmp(slots[j].p, p, (size_t)len) == 0)) {
+            if (++probes > MAX_PROBES) { declined = 1; goto done; }
             j = (j + 1) & (cap - 1);
-        if (slots[j].o == NULL) {
-            PyObject *b = PyBytes_FromStringAndSize(p, len);
+        }
+        PyObject *b = slots[j].o;
+        if (b == NULL) {
+            b = PyBytes_FromStringAndSize(p, len);
             if (b == NULL) goto done;
-            slots[j] = (Slot){p, len, h, b}; /* p stays valid: views are held until the end */
+            slots[j] = (Slot){p, len, h, b}; /* p stays valid: the views are held until the end */
             if (++used * 2 > cap) {
                 Py_ssize_t bigger = cap * 2;
-                Slot *s = PyMem_Calloc((size_t)bigger, sizeof(Slot));
-                if (s == NULL) { PyErr_NoMemory(); goto done; }
+                Slot *grown = PyMem_Calloc((size_t)bigger, sizeof(Slot));
+                if (grown == NULL) { PyErr_NoMemory(); goto done; }
                 for (Py_ssize_t m = 0; m < cap; m++) {
                     if (slots[m].o == NULL) continue;
-                    Py_ssize_t q = (Py_ssize_t)(slots[m].h & (uint64_t)(bigger - 1));
-                    while (s[q].o != NULL) q = (q + 1) & (bigger - 1);
-                    s[q] = slots[m];
+                    Py_ssize_t q = (Py_ssize_t)((size_t)slots[m].h & (size_t)(bigger - 1));
+                    while (grown[q].o != NULL) q = (q + 1) & (bigger - 1);
+                    grown[q] = slots[m];
                 }
                 PyMem_Free(slots);
-                slots = s;
+                slots = grown;
                 cap = bigger;
-                j = -1;
-                for (Py_ssize_t m = 0; m < cap; m++) if (slots[m].o == b) { j = m; break; }
             }
         }
-        PyObject *b = j >= 0 ? slots[j].o : NULL;
-        if (b == NULL) { PyErr_SetString(PyExc_SystemError, "shared_bytes: lost an entry"); goto done; }
         Py_INCREF(b);
         PyList_SET_ITEM(out, i, b);
     }
@@ -130,6 +136,8 @@ done:
     PyMem_Free(slots);
     PyMem_Free(views);
     Py_XDECREF(out); /* a list with unset (NULL) items is freed safely */
+    Py_DECREF(items);
+    if (declined && result == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
     return result;
 }
 
@@ -172,6 +180,9 @@ static PyObject *index_rows(PyObject *self, PyObject *args) {
                           &PyList_Type, &cols[2], &PyList_Type, &cols[3], &PyList_Type, &cols[4],
                           &PyList_Type, &cols[5], &PyDict_Type, &nodes, &running, &bound, &default_queue))
         return NULL;
+    if (!PyDict_CheckExact(nodes)) Py_RETURN_NONE; /* the twin calls nodes.get */
+    for (int c = 0; c < 6; c++)
+        if (!PyList_CheckExact(cols[c])) Py_RETURN_NONE;
     Py_ssize_t n = PyList_GET_SIZE(cols[0]);
     for (int c = 1; c < 6; c++)
         if (PyList_GET_SIZE(cols[c]) != n) Py_RETURN_NONE;
@@ -204,7 +215,9 @@ static PyObject *index_rows(PyObject *self, PyObject *args) {
         }
         Py_INCREF(idx);
         PyList_SET_ITEM(node_idx, i, idx);
-        long at = PyLong_AsLong(idx);
+        int overflow = 0;
+        long at = PyLong_AsLongAndOverflow(idx, &overflow);
+        if (overflow != 0) { Py_INCREF(Py_None); out = Py_None; goto done; } /* beyond a C long: the twin answers */
         if (at == -1 && PyErr_Occurred()) goto done;
         int is_running = eq_ascii(phase, "Running", 7);
         int is_live = PyUnicode_GET_LENGTH(group) == 0 && at >= 0 && (is_running || eq_ascii(phase, "Pending", 7));
@@ -243,4 +256,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gangplank_kernels", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__gangplank_kernels(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__gangplank_kernels(void) {
+    str_dunder_bytes = PyUnicode_InternFromString("__bytes__");
+    if (str_dunder_bytes == NULL) return NULL;
+    return PyModule_Create(&module);
+}
