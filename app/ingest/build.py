@@ -19,7 +19,7 @@ from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import index_rows
 from app.ingest.kube import KAI_QUEUE_LABEL, apply_koordinator, apply_template
 from app.model.cluster import Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
-from app.model.resources import ResourceTable
+from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
 from app.topology.tree import Topology, build_topology
 
@@ -145,12 +145,12 @@ def _nodes(d: Draft) -> dict[str, int]:
 
 def _resource_names(d: Draft) -> Iterable[str]:
     names: set[str] = set()
-    for alloc in _distinct([n.allocatable for n in d.nodes]):
+    for alloc in distinct([n.allocatable for n in d.nodes]):
         names.update(alloc)
     for p in d.pods:
         names.update(p.req)
     for b in d.pod_blocks:
-        for req in b.req_maps if b.req_maps is not None else _distinct(b.req):
+        for req in b.req_maps if b.req_maps is not None else distinct(b.req):
             names.update(req)
     for g in d.groups:
         if g.min_resources:
@@ -160,11 +160,6 @@ def _resource_names(d: Draft) -> Iterable[str]:
             if m:
                 names.update(m)
     return names
-
-
-def _distinct(maps: list[dict[str, int]]) -> Iterable[dict[str, int]]:
-    """Each map object of ``maps`` once (readers share identical resource maps)."""
-    return dict(zip(map(id, maps), maps, strict=True)).values()
 
 
 def _topology(d: Draft, name: str | None, max_depth: int) -> Topology:
@@ -477,10 +472,8 @@ def _request_matrix(d: Draft, table: ResourceTable) -> Any:
     distinct map converted once."""
     parts = [table.matrix_shared([p.req for p in d.pods])]
     for b in d.pod_blocks:
-        if b.req_ordinals is None:
-            parts.append(table.matrix_shared(b.req))
-        else:
-            parts.append(table.matrix(b.req_maps)[np.fromiter(b.req_ordinals, dtype=np.intp, count=len(b))])  # type: ignore[arg-type]
+        known = b.req_maps is not None and b.req_ordinals is not None
+        parts.append(table.matrix_rows(b.req_maps, b.req_ordinals) if known else table.matrix_shared(b.req))  # type: ignore[arg-type]
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 

@@ -4,7 +4,8 @@
  * functions in Python and uses these only when the extension was built. Each function
  * here answers exactly as its Python twin (tests/test_kernels.py compares them) or, for
  * an input it was not written for, returns None and the twin answers instead. The inputs
- * are Python objects the readers made (lists, str, typed records), never request bytes.
+ * are Python objects the readers made (lists, str, typed records, msgspec.Raw texts); their
+ * contents come from the request, so no pass may be made slower than linear by them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -65,10 +66,10 @@ typedef struct { const char *p; Py_ssize_t n; Py_hash_t h; PyObject *o; } Slot;
 
 enum { MAX_PROBES = 64 }; /* a longer probe means colliding texts: decline, the twin answers */
 
-/* The buffer of item, for an item bytes(item) reads through the buffer protocol (not a
- * bytes object, which bytes() returns as it is, nor a type with __bytes__); 0 to decline. */
 static PyObject *str_dunder_bytes; /* "__bytes__", interned at import */
 
+/* The buffer of item, for an item bytes(item) reads through the buffer protocol (not a
+ * bytes object, which bytes() returns as it is, nor a type with __bytes__); 0 to decline. */
 static int plain_buffer(PyObject *item, Py_buffer *view) {
     if (PyBytes_Check(item) || !PyObject_CheckBuffer(item) || _PyType_Lookup(Py_TYPE(item), str_dunder_bytes) != NULL)
         return 0;

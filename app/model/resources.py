@@ -70,11 +70,19 @@ class ResourceTable:
 
     def matrix_shared(self, rows: list[Mapping[str, int]]) -> np.ndarray:
         """Like ``matrix`` but converts each distinct map object once (ingest shares them)."""
-        ids = list(map(id, rows))
         first: dict[int, int] = {}
-        which = [first.setdefault(i, len(first)) for i in ids]  # ordinal of each row's map
-        unique = list(dict(zip(ids, rows, strict=True)).values())  # in first-seen order
-        return self.matrix(unique)[np.array(which, dtype=np.intp)]
+        which = [first.setdefault(i, len(first)) for i in map(id, rows)]  # ordinal of each row's map
+        return self.matrix_rows(list(distinct(rows)), which)
+
+    def matrix_rows(self, maps: list[Mapping[str, int]], ordinals: list[int]) -> np.ndarray:
+        """The matrix whose row ``i`` is ``maps[ordinals[i]]``, each map converted once."""
+        return self.matrix(maps)[np.fromiter(ordinals, dtype=np.intp, count=len(ordinals))]
 
     def to_dict(self, vec: np.ndarray, *, keep_zero: bool = False) -> dict[str, int]:
         return {n: int(vec[i]) for i, n in enumerate(self.names) if keep_zero or vec[i]}
+
+
+def distinct(maps: list[Mapping[str, int]]) -> Iterable[Mapping[str, int]]:
+    """Each map object of ``maps`` once, in first-seen order (readers share identical
+    resource maps between records)."""
+    return dict(zip(map(id, maps), maps, strict=True)).values()
