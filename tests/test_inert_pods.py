@@ -42,7 +42,10 @@ def _answer(body: dict, *, materialize_first: bool) -> bytes:
     if materialize_first:
         assert req.cluster.tasks  # builds every object before the session opens
         assert req.cluster.inert is None
-    return orjson.dumps(decide_request(req).wire())
+    decision = decide_request(req)
+    out = orjson.dumps(decision.wire())
+    assert decision.wire_bytes() == out
+    return out
 
 
 def _bodies() -> list[tuple[str, dict]]:

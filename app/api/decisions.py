@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api_schemas.decision import DecisionRequest, DecisionResponse
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of
 from app.service import decide
 from app.settings import get_settings
 
@@ -24,4 +24,4 @@ async def post_decision(request: Request) -> Response:
     settings = get_settings()
     envelope = await envelope_of(request, settings)
     decision = await compute(decide, envelope, settings)
-    return json_response(decision.wire())
+    return Response(decision.wire_bytes(), media_type="application/json")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 from typing import Any
+
+import orjson
 
 
 @dataclass(slots=True)
@@ -79,11 +81,21 @@ class Decision:
 
     def wire(self) -> dict[str, Any]:
         """The wire form; every list is sorted by stable keys so answers are byte-identical."""
+        return self._wire(self._wire_jobs())
+
+    def wire_bytes(self) -> bytes:
+        """``orjson.dumps(self.wire())``, with the column jobs written as JSON text in bulk
+        rather than as a dict each (when every key reads as itself in JSON)."""
+        cols = self.job_columns
+        text = _jobs_text(sorted(self.jobs, key=_JOB_KEY), cols) if cols is not None else None
+        return orjson.dumps(self._wire(self._wire_jobs() if text is None else orjson.Fragment(text)))
+
+    def _wire(self, jobs: Any) -> dict[str, Any]:
         return {
             "bindings": [b.wire() for b in sorted(self.bindings, key=lambda b: (b.job, b.pod))],
             "nominations": [b.wire() for b in sorted(self.nominations, key=lambda b: (b.job, b.pod))],
             "evictions": [e.wire() for e in sorted(self.evictions, key=lambda e: (e.preemptor, e.job, e.pod))],
-            "jobs": self._wire_jobs(),
+            "jobs": jobs,
             "enqueued": sorted(self.enqueued),
             "explanation": self.explanation,
             "warnings": list(self.warnings),
@@ -109,3 +121,36 @@ class Decision:
         for entry in out:  # a few jobs into the long run of inert ones (keys are unique)
             insort(more, entry, key=_WIRE_JOB_KEY)
         return more
+
+
+def _jobs_text(built: list[JobState], cols: JobColumns) -> str | None:
+    """The ``jobs`` array of the wire form as JSON text: ``built`` (in key order) merged by
+    key into the column jobs, whose entries are joined as text in one pass. None when a
+    column key is not written in JSON as itself between quotes (the caller then builds
+    the dicts and orjson escapes)."""
+    keys = cols.jobs
+    n = len(keys)
+    flat = "".join(keys)
+    try:
+        if len(orjson.dumps(keys)) != (len(flat) if flat.isascii() else len(flat.encode())) + 3 * n + 1:
+            return None  # orjson escaped something
+    except orjson.JSONEncodeError:
+        return None
+    texts: dict[int, list[str]] = {}  # column position -> the built entries that go before it
+    for j in built:
+        texts.setdefault(bisect_left(keys, j.job), []).append(orjson.dumps(j.wire()).decode())
+    if not n:
+        return "[" + ",".join(texts.get(0, ())) + "]"
+    hyper = {h: orjson.dumps(h).decode() for h in set(cols.hyper_nodes)}
+    head = '{"job":"'
+    mid = '","state":' + orjson.dumps(cols.state).decode() + ',"hyperNode":'
+    end = ',"message":' + orjson.dumps(cols.message).decode() + "}"
+    parts = [mid] * (4 * n)  # per entry: key, mid, hyperNode, what follows
+    parts[0::4] = keys
+    parts[2::4] = map(hyper.__getitem__, cols.hyper_nodes)
+    parts[3::4] = [end + "," + head] * n
+    parts[0] = "[" + "".join(t + "," for t in texts.pop(0, ())) + head + keys[0]
+    parts[-1] = end + "".join("," + t for t in texts.pop(n, ())) + "]"
+    for at, more in texts.items():
+        parts[4 * at - 1] = end + "," + ",".join(more) + "," + head
+    return "".join(parts)
