@@ -32,6 +32,7 @@ from app.framework.action import Action
 from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus
+from app.model.resources import column_or, column_sums
 
 DEFAULT_SG = "__job__"
 NONSTRICT_MESSAGE = "NonStrict gang: the pods that fit keep their reservations (nominated) until the minimum can be bound"
@@ -58,7 +59,7 @@ def _room(fits: np.ndarray, avail: np.ndarray, asked: np.ndarray) -> np.ndarray:
 def total_request(tasks: Sequence[Task]) -> tuple[np.ndarray, bool]:
     """The summed request of ``tasks`` and whether they all ask for the same."""
     reqs = np.stack([t.req for t in tasks])  # type: ignore[misc]
-    return reqs.sum(axis=0), bool((reqs == reqs[0]).all())
+    return column_sums(reqs), bool((reqs == reqs[0]).all())
 
 
 def signature(t: Task) -> tuple[Any, ...]:
@@ -293,7 +294,7 @@ class Allocate(Action):
         out = []
         for h in hns:
             free = c.future_idle_of(topo.leaves[h])
-            ok = bool((free.sum(axis=0) >= need).all())
+            ok = bool((column_sums(free) >= need).all())
             if ok and same:
                 ok = int(fit_counts(free, tasks[0].req).sum()) >= len(tasks)  # type: ignore[arg-type]
             if ok:
@@ -317,7 +318,7 @@ class Allocate(Action):
         out = []
         for h in hns:
             free = c.future_idle_of(c.topology.leaves[h])
-            if not (free.sum(axis=0) >= need).all():
+            if not (column_sums(free) >= need).all():
                 continue
             if same and int(fit_counts(free, pend[0].req).sum()) < len(pend):  # type: ignore[arg-type]
                 continue
@@ -659,8 +660,8 @@ def exact_accounting(ssn: Session, job: Job) -> bool:
     usually a multiple of 2**20, so a large cluster's byte sums stay exact)."""
     c = ssn.cluster
     rows = [t.idx for t in pending_tasks(job)]
-    bound = c.used.sum(axis=0) + c.pipelined.sum(axis=0) + c.task_req[rows].sum(axis=0)
-    every = np.bitwise_or.reduce(c.task_req, axis=0) if len(c.task_req) else np.zeros_like(bound)
+    bound = column_sums(c.used) + column_sums(c.pipelined) + column_sums(c.task_req[rows])
+    every = column_or(c.task_req) if len(c.task_req) else np.zeros_like(bound)
     lowest = every & -every  # per resource, the largest power of two dividing every request
     limit = np.where(lowest > 0, lowest.astype(np.float64) * 2.0**53, np.inf)
     return bool((bound < limit).all())

@@ -12,6 +12,7 @@ from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of,
 from app.errors import InputError, join_pointer
 from app.ingest.quantity import format_quantity
 from app.ingest.request import read_request
+from app.model.resources import column_sums
 from app.settings import Settings, get_settings
 
 router = APIRouter(tags=["topology"])
@@ -39,8 +40,8 @@ def topology_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, A
                 "parent": topo.names[parent] if parent >= 0 else None,
                 "children": list(topo.children[h]),
                 "nodeCount": int(len(leaves)),
-                "allocatable": fmt(alloc[leaves].sum(axis=0)),
-                "free": fmt(idle[leaves].sum(axis=0)),
+                "allocatable": fmt(column_sums(alloc[leaves])),
+                "free": fmt(column_sums(idle[leaves])),
             }
         )
     queries = envelope.get("queries") or []

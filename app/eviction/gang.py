@@ -55,6 +55,7 @@ from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, j
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
 from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus
+from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability
@@ -198,7 +199,7 @@ class GangEviction:
         c = ssn.cluster
         asked = need > 0
         n = need[asked].astype(np.float64)
-        have = c.future_idle_of(c.topology.leaves[domain]).sum(axis=0)
+        have = column_sums(c.future_idle_of(c.topology.leaves[domain]))
         cost = 0.0
         for b in bundles:
             if (have[asked] >= need[asked]).all():
@@ -223,7 +224,7 @@ class GangEviction:
                     flat.append(h)
         asked = need > 0
         return [h for h in flat[: self.max_domains]
-                if (c.allocatable[topo.leaves[h]].sum(axis=0)[asked] >= need[asked]).all()]  # fmt: skip
+                if (column_sums(c.allocatable[topo.leaves[h]])[asked] >= need[asked]).all()]  # fmt: skip
 
     def fits(self, ssn: Session, job: Job, domain: int) -> bool:
         """Does the gang fit in the domain without victims? (A simulated placement, unless
@@ -238,7 +239,7 @@ class GangEviction:
         if not bundles:
             return "no victims"
         c = ssn.cluster
-        free = c.future_idle_of(c.topology.leaves[domain]).sum(axis=0)
+        free = column_sums(c.future_idle_of(c.topology.leaves[domain]))
         asked = need > 0
         victims: list[Task] = []
         chosen: list[Bundle] = []
@@ -530,7 +531,7 @@ class GangEviction:
                     out.append(Bundle(WHOLE, c.jobs[key], tasks, local, job_global_or(c.jobs[key], local, size)))
             return out
         size = c.resources.size
-        capacity = c.allocatable.sum(axis=0).astype(np.float64)
+        capacity = column_sums(c.allocatable).astype(np.float64)
         bundles: list[Bundle] = []
         if ssn.has("gang_victim_selector"):
             cands = self.candidates(ssn, job, domain)  # afresh: a selector that declined may have changed them

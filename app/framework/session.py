@@ -19,6 +19,7 @@ from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
 from app.model.cluster import Cluster, Job, Queue, SubGroup, Task, TaskStatus, set_status
 from app.model.decision import Binding, Decision, Eviction
+from app.model.resources import scatter_add
 
 if TYPE_CHECKING:
     from app.framework.plugin import Plugin
@@ -440,7 +441,7 @@ class Session:
         for matrix, picked in ((c.used, [t for t in tasks if t.status is not TaskStatus.PIPELINED]),
                                (c.pipelined, [t for t in tasks if t.status is TaskStatus.PIPELINED])):  # fmt: skip
             if picked:
-                np.add.at(matrix, *_node_rows(picked))
+                scatter_add(matrix, *_node_rows(picked))
         for h in self._alloc_many:
             h(tasks)
 
@@ -465,7 +466,7 @@ class Session:
         """:meth:`apply_evict` for many tasks: one accounting update, handlers in batches."""
         if not tasks:
             return
-        np.add.at(self.cluster.releasing, *_node_rows(tasks))
+        scatter_add(self.cluster.releasing, *_node_rows(tasks))
         for t in tasks:
             set_status(t, TaskStatus.RELEASING)
         for h in self._dealloc_many:
@@ -561,7 +562,7 @@ def _cmp(a: Any, b: Any) -> int:
 
 
 def _node_rows(tasks: Sequence[Task]) -> tuple[np.ndarray, np.ndarray]:
-    """Each task's node and its request, for one ``np.add.at`` over the node matrices."""
+    """Each task's node and its request, for one ``scatter_add`` over the node matrices."""
     nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
     return nodes, np.stack([t.req for t in tasks])  # type: ignore[misc]
 

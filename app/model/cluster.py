@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from operator import attrgetter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.model.resources import ResourceTable
+from app.model.resources import ResourceTable, column_sums, scatter_add
 
 if TYPE_CHECKING:
     from app.model.selectors import LabelSelector
@@ -50,6 +51,7 @@ class TaskStatus(IntEnum):
 
 
 N_STATES = len(TaskStatus) + 1
+_STATUS = attrgetter("status")
 
 #: States that hold capacity on a node (counted in ``Used``).
 OCCUPYING = frozenset(
@@ -378,10 +380,12 @@ class InertPods:
         if self._queue_totals is None:
             ords, names = self.queue_ordinals()
             totals = np.zeros((len(names), task_req.shape[1]), dtype=np.int64)
-            if len(names) == 1:
-                totals[0] = task_req[self.rows].sum(axis=0)
+            if len(names) == 1:  # all rows but the other pods': no copy of the inert rows
+                others = np.ones(len(task_req), dtype=bool)
+                others[self.rows] = False
+                totals[0] = column_sums(task_req) - column_sums(task_req[others])
             else:
-                np.add.at(totals, ords, task_req[self.rows])
+                scatter_add(totals, ords, task_req[self.rows])
             self._queue_totals = totals
         return self._queue_totals
 
@@ -534,9 +538,9 @@ class Cluster:
     def task_columns(self, key: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
         """Per active task: its status and the ordinal of its job's ``key`` ("queue" or
         "job"), as arrays, plus the ordinal's names: lets plugins sum usage with one
-        ``np.add.at``. The inert pods are not included (see :meth:`sum_by`)."""
+        ``scatter_add``. The inert pods are not included (see :meth:`sum_by`)."""
         tasks = self._tasks
-        status = np.fromiter((t.status for t in tasks), dtype=np.int8, count=len(tasks))
+        status = np.fromiter(map(_STATUS, tasks), dtype=np.int8, count=len(tasks))
 
         def ordinals(tasks: list[Task]) -> tuple[np.ndarray, list[str]]:
             names: dict[str, int] = {}
@@ -558,17 +562,18 @@ class Cluster:
     def sum_by(self, key: str, states: frozenset[TaskStatus]) -> Mapping[str, np.ndarray]:
         """Σ requests of the tasks in ``states`` per queue or per job (every queue or job
         with a task appears, with zeros when none of its tasks is in ``states``)."""
-        wanted = np.array(sorted(int(s) for s in states), dtype=np.int8)
+        wanted = np.zeros(N_STATES, dtype=bool)  # by status: is it one of ``states``
+        wanted[list(states)] = True
         status, ords, names = self.task_columns(key)
-        mask = np.isin(status, wanted) & (ords >= 0)
+        mask = wanted[status] & (ords >= 0)
         out = np.zeros((len(names), self.resources.size), dtype=np.int64)
         if mask.any():
-            np.add.at(out, ords[mask], self.task_req[self._task_rows()[mask]])
+            scatter_add(out, ords[mask], self.task_req[self._task_rows()[mask]])
         sums = {n: out[i] for i, n in enumerate(names)}
         inert = self.inert
         if inert is None:
             return sums
-        held = np.isin(inert.status, wanted)
+        held = wanted[inert.status]
         if key != "queue":  # every inert pod is a job of its own
             return InertSums(sums, inert, held, self.task_req)
         qords, qnames = inert.queue_ordinals()
@@ -577,7 +582,7 @@ class Cluster:
         else:
             per_queue = np.zeros((len(qnames), self.resources.size), dtype=np.int64)
             if held.any():
-                np.add.at(per_queue, qords[held], self.task_req[inert.rows[held]])
+                scatter_add(per_queue, qords[held], self.task_req[inert.rows[held]])
         for i, q in enumerate(qnames):
             sums[q] = sums[q] + per_queue[i] if q in sums else per_queue[i].copy()
         return sums
@@ -595,15 +600,15 @@ class Cluster:
     def _account(self) -> None:
         inert = self.inert
         if inert is not None:  # all occupying
-            np.add.at(self.used, inert.nodes, self.task_req[inert.rows])
+            scatter_add(self.used, inert.nodes, self.task_req[inert.rows])
         occ = [t for t in self._tasks if t.node >= 0 and t.status in OCCUPYING]
         if occ:
             idx = np.fromiter((t.node for t in occ), dtype=np.intp, count=len(occ))
             reqs = np.stack([t.req for t in occ])
-            np.add.at(self.used, idx, reqs)
+            scatter_add(self.used, idx, reqs)
             rel = [i for i, t in enumerate(occ) if t.status == TaskStatus.RELEASING]
             if rel:
-                np.add.at(self.releasing, idx[rel], reqs[rel])
+                scatter_add(self.releasing, idx[rel], reqs[rel])
 
     @property
     def idle(self) -> np.ndarray:

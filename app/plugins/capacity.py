@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts
-from app.model.resources import CPU, MEMORY, PODS
+from app.model.resources import CPU, MEMORY, PODS, column_sums
 
 INF = float("inf")
 ROOT = "root"
@@ -102,7 +102,7 @@ class Capacity(Plugin):
         table = c.resources
         r = table.size
         self.hierarchy = self.option.flags.get("Hierarchy", False)
-        total = c.allocatable[[n.idx for n in c.nodes if n.ready]].sum(axis=0).astype(np.float64) if c.nodes else np.zeros(r)
+        total = column_sums(c.allocatable[[n.idx for n in c.nodes if n.ready]]).astype(np.float64) if c.nodes else np.zeros(r)
         queues = dict(c.queues)
         self.parent: dict[str, str] = {}
         if self.hierarchy:

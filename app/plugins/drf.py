@@ -22,6 +22,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.model.cluster import ALLOCATED_STATUS, Job, Task, group_requests
+from app.model.resources import column_sums
 
 #: Volcano's ``shareDelta``: shares this close count as equal (Preemptable allows them).
 SHARE_DELTA = 1e-6
@@ -33,7 +34,7 @@ class Drf(Plugin):
 
     def open(self) -> None:
         c = self.ssn.cluster
-        self.total = c.allocatable.sum(axis=0).astype(np.float64)
+        self.total = column_sums(c.allocatable).astype(np.float64)
         self.has_total = self.total > 0  # a resource the cluster has none of counts 0
         # Volcano's AllocatedStatus: Allocated, Binding, Bound, Running (not Releasing, not Pipelined)
         self.held = c.sum_by("job", ALLOCATED_STATUS)

@@ -32,6 +32,7 @@ from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.ingest.reader import duration, timestamp
 from app.model.cluster import OCCUPYING, READY, Job, SubGroup, Task
+from app.model.resources import column_sums
 from app.plugins.gang import surplus_only
 from app.plugins.network_topology_aware import NetworkTopologyAware
 from app.plugins.priority import Priority
@@ -199,7 +200,7 @@ class KaiTopology(NetworkTopologyAware):
             level = [h for h in topo.descendants(search) if topo.tier[h] == tier]
             if need is not None and np.ndim(need):
                 def ratio(h: int) -> float:
-                    free = c.future_idle_of(topo.leaves[h]).sum(axis=0).astype(np.float64)
+                    free = column_sums(c.future_idle_of(topo.leaves[h])).astype(np.float64)
                     asked = need > 0
                     with np.errstate(divide="ignore", invalid="ignore"):
                         r = np.where(free[asked] > 0, need[asked] / free[asked], np.inf)

@@ -39,6 +39,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus
+from app.model.resources import column_sums
 
 #: KAI's active-allocated states: what counts towards a job's minimum.
 ACTIVE_ALLOCATED = ALLOCATED_STATUS | {TaskStatus.PIPELINED}
@@ -138,7 +139,7 @@ class KaiFairShare(Plugin):
         table = c.resources
         self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
         ready = [n.idx for n in c.nodes if n.ready]
-        total = c.allocatable[ready].sum(axis=0) if ready else np.zeros(table.size)
+        total = column_sums(c.allocatable[ready]) if ready else np.zeros(table.size)
         self.capacity = self._vec(total)
         self.queues: dict[str, KaiQueue] = {}
         for q in c.queues.values():

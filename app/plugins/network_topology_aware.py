@@ -30,6 +30,7 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.model.cluster import Job, NetworkTopology, SubGroup, Task, TaskStatus
+from app.model.resources import column_sums, scatter_add
 from app.plugins.binpack import resource_weights
 
 
@@ -74,8 +75,8 @@ class NetworkTopologyAware(Plugin):
         self.wvec = np.array([weights[n] for n in weights if n in table.index], dtype=np.float64)
         # HyperNode capacity cache, kept current by allocate/deallocate events.
         n_h = len(topo.names)
-        self.hn_alloc = np.stack([c.allocatable[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
-        self.hn_used = np.stack([c.used[topo.leaves[h]].sum(axis=0) for h in range(n_h)])
+        self.hn_alloc = np.stack([column_sums(c.allocatable[topo.leaves[h]]) for h in range(n_h)])
+        self.hn_used = np.stack([column_sums(c.used[topo.leaves[h]]) for h in range(n_h)])
         # per node, its HyperNode in each tier (-1 where a tier does not cover it)
         self._chain_rows = (
             np.stack([np.asarray(topo.anc[t], dtype=np.intp) for t in topo.tiers], axis=1)
@@ -123,7 +124,7 @@ class NetworkTopologyAware(Plugin):
         if sign < 0:
             reqs = -reqs
         for col in self._chain_rows[nodes].T:  # one tier at a time
-            np.add.at(self.hn_used, col, reqs)
+            scatter_add(self.hn_used, col, reqs)
 
     # -- gradients ------------------------------------------------------------------------
     def constraint_tier(self, job: Job, sg: SubGroup | None) -> int | None:

@@ -22,6 +22,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.model.cluster import ALLOCATED_STATUS, Job, enqueue_reservation, min_resources_vector, open_enqueue_amounts
+from app.model.resources import column_sums
 
 
 class Overcommit(Plugin):
@@ -35,8 +36,8 @@ class Overcommit(Plugin):
         if self.factor < 1.0:
             self.factor = 1.2
         ready = [n.idx for n in c.nodes if n.ready]
-        total = c.allocatable[ready].sum(axis=0).astype(np.float64)
-        used = c.used[ready].sum(axis=0).astype(np.float64)
+        total = column_sums(c.allocatable[ready]).astype(np.float64)
+        used = column_sums(c.used[ready]).astype(np.float64)
         self.idle = total * self.factor - used
         self.inqueue = np.zeros(table.size)
         held = None

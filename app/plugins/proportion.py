@@ -33,6 +33,7 @@ from app.model.cluster import (
 )  # fmt: skip
 
 INF = float("inf")
+from app.model.resources import column_sums
 
 
 @dataclass
@@ -65,7 +66,7 @@ class Proportion(Plugin):
         c = self.ssn.cluster
         table = c.resources
         r = table.size
-        self.total = c.allocatable[[n.idx for n in c.nodes if n.ready]].sum(axis=0).astype(np.float64) if c.nodes else np.zeros(r)
+        self.total = column_sums(c.allocatable[[n.idx for n in c.nodes if n.ready]]).astype(np.float64) if c.nodes else np.zeros(r)
         self.attrs: dict[str, QueueAttr] = {}
         zero = np.zeros(r)
         for q in c.queues.values():
