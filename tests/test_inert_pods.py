@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.errors import InputError
+from app.ingest.body import decode
+from app.ingest.fastjson import PodRecords
 from app.ingest.request import read_request
 from app.model.decision import Decision
 from app.model.dump import canonical as dump
@@ -413,3 +415,40 @@ def test_gang_members_read_from_columns_are_the_tasks_pods_read_one_by_one_give(
     assert _task_slots(fast) == _task_slots(slow)
     assert any(t.critical and t.job is not None and t.job.key.startswith("kube-system/") for t in fast.tasks)
     assert any(t.best_effort and t.job is not None and t.job.source == "native" for t in fast.tasks)
+
+
+_NODE = {"name": "n1", "allocatable": {"cpu": "64", "memory": "64Gi", "pods": 110}}
+_KUBE_POD = {
+    "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "namespace": "ns"},
+    "spec": {"nodeName": "n1", "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]},
+    "status": {"phase": "Running"},
+}  # fmt: skip
+
+
+def _pod(name: str, **kw: str) -> dict:
+    return {"name": name, "namespace": "ns", "requests": {"cpu": "1"}, **kw}
+
+
+@pytest.mark.parametrize(
+    ("pods", "objects", "pointer"),
+    [
+        ([_pod("a", node="n1", phase="Running"), _pod("a", node="n1", phase="Running")], [], "/cluster/pods/1/name"),
+        ([_pod("a", group="g"), _pod("b", group="g"), _pod("a", node="n1", phase="Running")], [], "/cluster/pods/2/name"),
+        ([_pod("a", node="n1", phase="Running"), _pod("b", group="g"), _pod("a", group="g")], [], "/cluster/pods/2/name"),
+        ([_pod("a"), _pod("a")], [], "/cluster/pods/1/name"),
+        ([_pod("a", node="n1", phase="Running")], [_KUBE_POD], "/cluster/pods/0/name"),  # a key taken before the block
+    ],
+    ids=["inert twice", "gang member then inert", "inert then gang member", "pending twice", "after a Kubernetes pod"],
+)
+def test_a_duplicate_pod_in_a_block_is_named_where_it_repeats(pods: list, objects: list, pointer: str) -> None:
+    def read(pods: list, objects: list) -> None:  # as a body: the pods are read as one typed block
+        cluster = {"nodes": [_NODE], "groups": [{"name": "g", "namespace": "ns", "minMember": 1}], "pods": pods}
+        env = decode(orjson.dumps({"objects": objects, "cluster": cluster}), "application/json", max_yaml_nodes=100)
+        assert isinstance(env["cluster"]["pods"], PodRecords)
+        read_request(env, SETTINGS)
+
+    with pytest.raises(InputError) as e:
+        read(pods, objects)
+    assert str(e.value.args[0]) == "duplicate Pod ns/a"
+    assert e.value.pointer == pointer
+    read(pods[:-1], objects) if len(pods) > 1 else read(pods, [])  # without the repeat: fine

@@ -6,7 +6,6 @@ names) and every failure points at the field that made the reference.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any
@@ -61,9 +60,9 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             absent.discard(DEFAULT_QUEUE)
             missing.append(("", DEFAULT_QUEUE, "", None))  # created below, implicitly
         if absent:
-            for k, q, a in zip(inert.keys, inert.queues, inert.args, strict=True):
+            for k, q, a, row in zip(inert.keys, inert.queues, inert.args, inert.rows.tolist(), strict=True):
                 if q in absent:
-                    p = _source(a)
+                    p = _source(a, row)
                     missing.append((k, q, p.pointer, p.ident))
     for key, queue, pointer, obj in sorted(missing, key=lambda m: m[0]):  # the first job in key order is named
         if queue != DEFAULT_QUEUE:
@@ -395,14 +394,14 @@ def _tasks_and_jobs(
             job.queue = p.queue
 
     def member(i: int, b: PodBlock, r: int, key: str, node: int) -> bool:
-        """``one`` for row ``r`` of pod block ``b`` (task row ``i``, its key unique and its
-        node known) when the row's native gang already has its job: the same task, made
-        from the columns without a PodDraft. False (nothing done) for any other row."""
+        """``one`` for row ``r`` of pod block ``b`` (task row ``i``, its key unique and
+        already in ``seen``, its node known) when the row's native gang already has its
+        job: the same task, made from the columns without a PodDraft. False (nothing
+        done) for any other row."""
         group = b.group[r]
         job = by_group.get(("native", b.namespace[r], group)) if group else None
         if job is None or job.source != "native":
             return False
-        seen.add(key)
         prio, req = b.priority[r], b.req[r]
         labels = b.labels[r] if b.labels is not None else None
         t = _task(
@@ -419,6 +418,7 @@ def _tasks_and_jobs(
     _drafts(d.pods, one, seen, nodes, inert)
     start = len(d.pods)
     for b in d.pod_blocks:
+        b.start = start
         _block(b, start, one, member, seen, nodes, inert)
         start += len(b)
     for gk, g in groups.items():  # a PodGroup whose pods do not exist yet: a fresh job waiting for enqueue
@@ -451,11 +451,11 @@ def _tasks_and_jobs(
         _assign_subgroups(job)
         job.recount()
 
-    def later(src: tuple, row: int, status: int, node: int) -> tuple[PodDraft, tuple]:
+    def later(src: PodBlock | PodDraft, row: int, status: int, node: int) -> tuple[PodDraft, tuple]:
         """The pod of an inert entry whose ``new_task`` arguments were left for later (a
         pod-block row, or a pod ``_drafts`` classified in bulk), and those arguments as
         ``one`` would have computed them (the priority class, if any, was checked then)."""
-        p = _source(src)
+        p = _source(src, row)
         pclass = classes.get(p.priority_class) if p.priority_class else None
         return p, (
             row, src, f"{p.namespace}/{p.name}", TaskStatus(status), node,
@@ -488,15 +488,16 @@ def _free_key(key: str, taken: set[str]) -> str:
 
 class _Inert:
     """The inert pods met so far, in pod order, column by column. ``srcs[j]`` is the
-    ``new_task`` arguments ``one`` computed for a pod, or, for pods whose arguments are
-    worked out only if the task is ever built, ``(block, row)`` for a pod-block row or
-    ``(draft,)`` for a pod classified in bulk by ``_drafts``."""
+    ``new_task`` arguments (a tuple) ``one`` computed for a pod, or, for pods whose
+    arguments are worked out only if the task is ever built, the pod block of a block
+    row (the row is the task row less the block's ``start``) or the draft of a pod
+    classified in bulk by ``_drafts`` (no object made per pod)."""
 
     __slots__ = ("rows", "srcs", "keys", "status", "nodes", "queues")
 
     def __init__(self) -> None:
         self.rows: list[int] = []
-        self.srcs: list[tuple] = []
+        self.srcs: list[tuple | PodBlock | PodDraft] = []
         self.keys: list[str] = []
         self.status: list[int] = []
         self.nodes: list[int] = []
@@ -518,7 +519,7 @@ class _Inert:
             return None
         keys, srcs, queues = self.keys, self.srcs, self.queues
         rows, nodes, status = np.array(self.rows, dtype=np.intp), np.array(self.nodes, dtype=np.intp), np.array(self.status, dtype=np.int8)
-        if not all(map(operator.le, keys, keys[1:])):  # usually already in order
+        if sorted(keys) != keys:  # usually already in order (timsort checks that in one pass)
             order = sorted(range(n), key=keys.__getitem__)
             keys, srcs, queues = [keys[i] for i in order], [srcs[i] for i in order], [queues[i] for i in order]
             rows, nodes, status = rows[order], nodes[order], status[order]
@@ -526,7 +527,7 @@ class _Inert:
         def make() -> list[Task]:
             out = []
             for row, src, key, st, node in zip(rows.tolist(), srcs, keys, status.tolist(), nodes.tolist(), strict=True):
-                if len(src) <= 2:
+                if type(src) is not tuple:
                     p, args = later(src, row, st, node)
                 else:
                     p, args = src[1], src
@@ -574,7 +575,7 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
     lazy_keys = [keys[i] for i in rows]
     seen.update(lazy_keys)
     inert.rows += rows
-    inert.srcs += [(p,) for p in picked]
+    inert.srcs += picked
     inert.keys += lazy_keys
     inert.status += [run if p.phase == "Running" else bnd for p in picked]
     inert.nodes += [node_idx[i] for i in rows]
@@ -593,8 +594,7 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None],
     n = len(b)
     run, bnd = int(TaskStatus.RUNNING), int(TaskStatus.BOUND)
     index = index_rows(b.namespace, b.name, b.node_name, b.phase, b.group, b.queue, nodes, run, bnd, DEFAULT_QUEUE)
-    unique = set(index[0]) if index is not None else set()
-    if index is None or len(unique) != n or not seen.isdisjoint(unique):
+    if index is None or not _claim(seen, index[0]):
         for row in range(n):
             p = b.draft(row)
             one(start + row, p, p)
@@ -602,23 +602,39 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None],
     keys, node_idx, rows, others, live_keys, live_nodes, live_status, live_queues = index
     for r in others:
         if not member(start + r, b, r, keys[r], node_idx[r]):
+            seen.discard(keys[r])  # ``one`` claims it
             p = b.draft(r)
             one(start + r, p, p)
-    seen.update(live_keys if others else unique)
     inert.rows += [start + r for r in rows] if start else rows
-    inert.srcs += zip(repeat(b), rows)
+    inert.srcs += repeat(b, len(rows))
     inert.keys += live_keys
     inert.status += live_status
     inert.nodes += live_nodes
     inert.queues += live_queues
 
 
-def _source(src: tuple) -> PodDraft:
-    """The pod an inert entry (see :class:`_Inert`) came from; a block row is read on demand."""
-    if len(src) == 2:
-        b, row = src
-        return b.draft(row)
-    return src[0] if len(src) == 1 else src[1]
+def _claim(seen: set[str], keys: list[str]) -> bool:
+    """Add ``keys`` to ``seen`` when they are distinct and none is in it yet; else False,
+    ``seen`` as it was."""
+    if seen:
+        fresh = set(keys)
+        if len(fresh) != len(keys) or not seen.isdisjoint(fresh):
+            return False
+        seen.update(fresh)
+        return True
+    seen.update(keys)  # the usual case: one pass both checks and claims
+    if len(seen) == len(keys):
+        return True
+    seen.clear()
+    return False
+
+
+def _source(src: tuple | PodBlock | PodDraft, row: int) -> PodDraft:
+    """The pod of the inert entry ``src`` (see :class:`_Inert`) for task row ``row``; a
+    block row is read on demand."""
+    if type(src) is PodBlock:
+        return src.draft(row - src.start)
+    return src[1] if type(src) is tuple else src  # type: ignore[return-value]
 
 
 def _single_job(t: Task, p: PodDraft, key: str) -> Job:

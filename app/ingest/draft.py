@@ -109,6 +109,7 @@ class PodBlock:
     # the distinct request maps and, per row, which one ``req[row]`` is (when the reader knows)
     req_maps: list[dict[str, int]] | None = None
     req_ordinals: list[int] | None = None
+    start: int = 0  # the task row of row 0 (set when tasks are numbered)
 
     def __len__(self) -> int:
         return len(self.name)
