@@ -13,7 +13,7 @@ from app.errors import InputError
 from app.framework.config import SchedulerConfig, load_config
 from app.framework.session import Session
 from app.ingest.request import Request, read_request
-from app.model.cluster import OCCUPYING, READY, Cluster, InertPods, Job, TaskStatus
+from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Cluster, InertPods, Job, TaskStatus
 from app.model.decision import Decision, JobColumns, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
 from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS
@@ -66,7 +66,7 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
             waiting += 1
         elif st == TaskStatus.PENDING:
             pending += 1
-        if t.node >= 0 and st.holds_node:
+        if t.node >= 0 and st in HOLDS_NODE:
             placed.add(t.node)
             if st in OCCUPYING:
                 occupying += 1
@@ -122,7 +122,7 @@ def _single_state(cluster: Cluster, job: Job, memo: dict[tuple[TaskStatus, int],
         if memo is not None:
             memo[key] = hit
     hyper = None
-    if t.node >= 0 and st.holds_node:
+    if t.node >= 0 and st in HOLDS_NODE:
         hyper = leaf_names[t.node] if leaf_names is not None else cluster.topology.names[int(cluster.topology.node_hypernode[t.node])]
     return JobState(job.key, hit[0], hyper, hit[1])
 

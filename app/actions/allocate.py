@@ -31,7 +31,7 @@ import numpy as np
 from app.framework.action import Action
 from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
-from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus
+from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
 
 DEFAULT_SG = "__job__"
@@ -48,6 +48,25 @@ def fit_counts(avail: np.ndarray, req: np.ndarray) -> np.ndarray:
     return np.maximum(counts.min(axis=1), 0)
 
 
+def domains_hold(c: Any, hns: Sequence[int], need: np.ndarray, req: np.ndarray | None, n: int) -> list[bool]:
+    """Per HyperNode of ``hns``: the future-idle capacity of its nodes adds up to ``need``
+    and, with ``req`` (the request every one of the ``n`` tasks makes), its nodes have room
+    for ``n`` copies of it. One pass over the nodes of all of them (sums by prefix sums)."""
+    if not hns:
+        return []
+    parts = [c.topology.leaves[h] for h in hns]
+    ends = np.cumsum(np.fromiter(map(len, parts), dtype=np.intp, count=len(parts)))
+    free = c.future_idle_of(np.concatenate(parts).astype(np.intp, copy=False))
+    acc = np.zeros((len(free) + 1, free.shape[1]), dtype=free.dtype)
+    np.cumsum(free, axis=0, out=acc[1:])
+    starts = np.concatenate(([0], ends[:-1]))
+    ok = ((acc[ends] - acc[starts]) >= need).all(axis=1)
+    if req is not None:
+        fits = np.concatenate(([0], np.cumsum(fit_counts(free, req))))
+        ok &= (fits[ends] - fits[starts]) >= n
+    return ok.tolist()
+
+
 def _room(fits: np.ndarray, avail: np.ndarray, asked: np.ndarray) -> np.ndarray:
     """``fits``, or 0 on a node where a resource the task does not ask for is already
     overcommitted (a placement there would fail the whole-vector fit check)."""
@@ -58,7 +77,7 @@ def _room(fits: np.ndarray, avail: np.ndarray, asked: np.ndarray) -> np.ndarray:
 
 def total_request(tasks: Sequence[Task]) -> tuple[np.ndarray, bool]:
     """The summed request of ``tasks`` and whether they all ask for the same."""
-    reqs = np.stack([t.req for t in tasks])  # type: ignore[misc]
+    reqs = request_rows(tasks)
     return column_sums(reqs), bool((reqs == reqs[0]).all())
 
 
@@ -292,11 +311,7 @@ class Allocate(Action):
             return list(hns)
         need, same = total_request(tasks)
         out = []
-        for h in hns:
-            free = c.future_idle_of(topo.leaves[h])
-            ok = bool((column_sums(free) >= need).all())
-            if ok and same:
-                ok = int(fit_counts(free, tasks[0].req).sum()) >= len(tasks)  # type: ignore[arg-type]
+        for h, ok in zip(hns, domains_hold(c, hns, need, tasks[0].req if same else None, len(tasks)), strict=True):
             if ok:
                 out.append(h)
             elif explain is not None:
@@ -315,15 +330,7 @@ class Allocate(Action):
         if not pend:
             return hns
         need, same = total_request(pend)
-        out = []
-        for h in hns:
-            free = c.future_idle_of(c.topology.leaves[h])
-            if not (column_sums(free) >= need).all():
-                continue
-            if same and int(fit_counts(free, pend[0].req).sum()) < len(pend):  # type: ignore[arg-type]
-                continue
-            out.append(h)
-        return out
+        return [h for h, ok in zip(hns, domains_hold(c, hns, need, pend[0].req if same else None, len(pend)), strict=True) if ok]
 
     def try_in(
         self, ssn: Session, job: Job, groups: list[tuple[SubGroup | None, list[Task]]], hn: int, stmt: Statement

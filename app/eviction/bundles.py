@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.model.cluster import OCCUPYING, READY, Job, Task, TaskStatus
+from app.model.cluster import OCCUPYING, READY, Job, Task, TaskStatus, request_rows, request_sum
 
 SAFE, WHOLE = 0, 1
 
@@ -81,7 +81,7 @@ def order_local(tasks: list[Task], need: np.ndarray) -> list[Task]:
     if not asked.any():
         return sorted(tasks, key=lambda t: (t.priority, -t.created, t.key))
     n = need[asked].astype(np.float64)
-    m = np.stack([t.req for t in tasks])[:, asked].astype(np.float64)  # type: ignore[misc]
+    m = request_rows(tasks)[:, asked].astype(np.float64)  # type: ignore[misc]
     cover = (np.minimum(m, n) / n).sum(axis=1)
     waste = (m / n).sum(axis=1)
     keys = [(-float(cover[i]), t.priority, float(waste[i]), -t.created, t.key) for i, t in enumerate(tasks)]
@@ -90,7 +90,7 @@ def order_local(tasks: list[Task], need: np.ndarray) -> list[Task]:
 
 def job_global(job: Job) -> tuple[np.ndarray, list[Task]]:
     running = [t for t in job.tasks if t.status in OCCUPYING]
-    return (np.sum([t.req for t in running], axis=0) if running else None), running  # type: ignore[return-value]
+    return (request_sum(running) if running else None), running  # type: ignore[return-value]
 
 
 def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int) -> list[Bundle]:
@@ -100,7 +100,7 @@ def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int) -> li
     glob = zero if glob is None else glob
     if job.disruption_mode == "PodGroup":
         tasks = [t for t in running if t.status in VICTIM_STATES]
-        loc = np.sum([t.req for t in local], axis=0) if local else zero
+        loc = request_sum(local) if local else zero
         return [Bundle(WHOLE, job, tasks, loc, glob)]
     tasks = order_local(local, need)
     ready = job.count(READY)

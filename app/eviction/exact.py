@@ -36,7 +36,7 @@ from app.actions.allocate import pending_tasks
 from app.eviction.bundles import SAFE, make_bundles
 from app.eviction.gang import PREEMPT, GangEviction
 from app.framework.session import Session
-from app.model.cluster import Job, Task
+from app.model.cluster import HOLDS_NODE, Job, Task
 
 GPU = "nvidia.com/gpu"
 EPS = 0.01
@@ -47,7 +47,7 @@ def unit_cost(c: Any, job: Job, tasks: list[Task], whole: bool) -> float:
     churn = EPS * len(tasks)
     if not whole:
         return churn
-    running = [t for t in job.tasks if t.status.holds_node and t.node >= 0]
+    running = [t for t in job.tasks if t.status in HOLDS_NODE and t.node >= 0]
     gpus = sum(float(t.req[col]) / 1000.0 for t in running) if col is not None else float(len(running))  # type: ignore[index]
     return gpus * max(job.victim_priority, 1) / 100.0 + churn
 

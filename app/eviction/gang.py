@@ -54,7 +54,7 @@ from app.actions.allocate import PIPELINED_OR_READY, Allocate, exact_accounting,
 from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
-from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus
+from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
@@ -248,7 +248,7 @@ class GangEviction:
             chosen.append(b)
             for take in self.prefixes(b, free + freed, need):
                 part = b.tasks[:take]
-                got = freed + (np.sum([t.req for t in part], axis=0) if part else 0)
+                got = freed + (request_sum(part) if part else 0)
                 if not ((free + got)[asked] >= need[asked]).all():
                     continue
                 if self.max_drops and len(chosen) > 1:

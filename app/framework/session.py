@@ -17,7 +17,7 @@ import numpy as np
 
 from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
-from app.model.cluster import Cluster, Job, Queue, SubGroup, Task, TaskStatus, set_status
+from app.model.cluster import HOLDS_NODE, Cluster, Job, Queue, SubGroup, Task, TaskStatus, request_rows, set_status
 from app.model.decision import Binding, Decision, Eviction
 from app.model.resources import scatter_add
 
@@ -548,11 +548,11 @@ class Session:
         for job in self.cluster.active_jobs.values():  # inert pods have neither
             if job.network_topology is None and not job.subgroups:
                 continue
-            nodes = sorted({t.node for t in job.tasks if t.node >= 0 and t.status.holds_node})
+            nodes = sorted({t.node for t in job.tasks if t.node >= 0 and t.status in HOLDS_NODE})
             if nodes:
                 self.job_hypernode[job.key] = topo.smallest_containing(nodes)
             for sg in job.subgroups.values():
-                sn = sorted({t.node for t in sg.tasks if t.node >= 0 and t.status.holds_node})
+                sn = sorted({t.node for t in sg.tasks if t.node >= 0 and t.status in HOLDS_NODE})
                 if sn:
                     self.subgroup_hypernode[sg.uid] = topo.smallest_containing(sn)
 
@@ -564,7 +564,7 @@ def _cmp(a: Any, b: Any) -> int:
 def _node_rows(tasks: Sequence[Task]) -> tuple[np.ndarray, np.ndarray]:
     """Each task's node and its request, for one ``scatter_add`` over the node matrices."""
     nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
-    return nodes, np.stack([t.req for t in tasks])  # type: ignore[misc]
+    return nodes, request_rows(tasks)
 
 
 def _each(fn: Callable[[Task], None]) -> Callable[[Sequence[Task]], None]:

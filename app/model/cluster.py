@@ -47,10 +47,13 @@ class TaskStatus(IntEnum):
     @property
     def holds_node(self) -> bool:
         """Placed on a node by the snapshot or this decision (incl. pipelined and releasing)."""
-        return TaskStatus.ALLOCATED <= self <= TaskStatus.RELEASING
+        return self in HOLDS_NODE
 
 
 N_STATES = len(TaskStatus) + 1
+#: Placed on a node by the snapshot or this decision (incl. pipelined and releasing); a
+#: set lookup, where hot loops would pay for the property.
+HOLDS_NODE = frozenset(s for s in TaskStatus if TaskStatus.ALLOCATED <= s <= TaskStatus.RELEASING)
 _STATUS = attrgetter("status")
 
 #: States that hold capacity on a node (counted in ``Used``).
@@ -259,6 +262,18 @@ class Job:
                 t.subgroup.counts[t.status] += 1
 
 
+def request_rows(tasks: Sequence[Task]) -> np.ndarray:
+    """The requests of ``tasks`` (at least one), a row each: one concatenation (``np.stack``
+    of many small vectors is several times slower)."""
+    reqs = [t.req for t in tasks]
+    return np.concatenate(reqs).reshape(len(reqs), -1)  # type: ignore[arg-type]
+
+
+def request_sum(tasks: Sequence[Task]) -> np.ndarray:
+    """Σ requests of ``tasks`` (at least one)."""
+    return column_sums(request_rows(tasks))
+
+
 def group_requests(tasks: Sequence[Task], key: Callable[[Task], str | None]) -> dict[str, np.ndarray]:
     """Σ requests of ``tasks`` per ``key(task)`` (first-seen order; a None key is left out)."""
     groups: dict[str, list[Task]] = {}
@@ -266,7 +281,7 @@ def group_requests(tasks: Sequence[Task], key: Callable[[Task], str | None]) -> 
         k = key(t)
         if k is not None:
             groups.setdefault(k, []).append(t)
-    return {k: ts[0].req if len(ts) == 1 else np.sum([t.req for t in ts], axis=0) for k, ts in groups.items()}  # type: ignore[misc]
+    return {k: ts[0].req if len(ts) == 1 else request_sum(ts) for k, ts in groups.items()}  # type: ignore[misc]
 
 
 def set_status(task: Task, status: TaskStatus) -> None:
@@ -461,7 +476,7 @@ class Cluster:
         # rows follow the order of ``tasks``, else each task's ``idx``)
         self._positional = task_req is None
         self.task_req = task_req if task_req is not None else (
-            np.stack([t.req for t in tasks]) if tasks else np.zeros((0, resources.size), dtype=np.int64)
+            request_rows(tasks) if tasks else np.zeros((0, resources.size), dtype=np.int64)
         )  # fmt: skip
         n, r = allocatable.shape
         self.used = np.zeros((n, r), dtype=np.int64)
@@ -604,7 +619,7 @@ class Cluster:
         occ = [t for t in self._tasks if t.node >= 0 and t.status in OCCUPYING]
         if occ:
             idx = np.fromiter((t.node for t in occ), dtype=np.intp, count=len(occ))
-            reqs = np.stack([t.req for t in occ])
+            reqs = request_rows(occ)
             scatter_add(self.used, idx, reqs)
             rel = [i for i, t in enumerate(occ) if t.status == TaskStatus.RELEASING]
             if rel:

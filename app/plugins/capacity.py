@@ -48,7 +48,9 @@ from collections.abc import Sequence
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts
+from app.model.cluster import (
+    ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts, request_sum,
+)  # fmt: skip
 from app.model.resources import CPU, MEMORY, PODS, column_sums
 
 INF = float("inf")
@@ -211,7 +213,7 @@ class Capacity(Plugin):
         """May the queue reclaim: within real capability, and within deserved on a requested resource."""
         if q.name not in self.allocated:
             return True
-        need = np.sum([t.req for t in tasks], axis=0) if tasks else np.zeros_like(self.allocated[q.name])
+        need = request_sum(tasks) if tasks else np.zeros_like(self.allocated[q.name])
         future = self.allocated[q.name] + need
         asked = (need > 0) & self.checked
         if not (future[asked] <= self.real[q.name][asked] + 1e-9).all():

@@ -31,7 +31,7 @@ from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.ingest.reader import duration, timestamp
-from app.model.cluster import OCCUPYING, READY, Job, SubGroup, Task
+from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Job, SubGroup, Task
 from app.model.resources import column_sums
 from app.plugins.gang import surplus_only
 from app.plugins.network_topology_aware import NetworkTopologyAware
@@ -193,7 +193,7 @@ class KaiTopology(NetworkTopologyAware):
                 return []
             search = h
         tasks = sg.tasks if sg is not None else job.tasks
-        need = np.sum([t.req for t in tasks if not t.status.holds_node], axis=0) if tasks else None
+        need = np.sum([t.req for t in tasks if t.status not in HOLDS_NODE], axis=0) if tasks else None
         c = self.ssn.cluster
         out: list[list[int]] = []
         for tier in sorted(t for t in topo.tiers if preferred <= t <= top):

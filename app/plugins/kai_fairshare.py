@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus
+from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 
 #: KAI's active-allocated states: what counts towards a job's minimum.
@@ -272,7 +272,7 @@ class KaiFairShare(Plugin):
         q = self.queues.get(queue.name)
         if q is None:
             return True
-        need = self._vec(np.sum([t.req for t in tasks], axis=0)) if tasks else np.zeros(3)
+        need = self._vec(request_sum(tasks)) if tasks else np.zeros(3)
         return bool((q.allocated + need <= q.fair + 1e-9).all())
 
     def reclaimable(self, reclaimer: Task | None, candidates: list[Task]) -> list[Task]:

@@ -29,7 +29,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
-from app.model.cluster import Job, NetworkTopology, SubGroup, Task, TaskStatus
+from app.model.cluster import HOLDS_NODE, Job, NetworkTopology, SubGroup, Task, TaskStatus, request_rows, request_sum
 from app.model.resources import column_sums, scatter_add
 from app.plugins.binpack import resource_weights
 
@@ -120,7 +120,7 @@ class NetworkTopologyAware(Plugin):
                 self.hn_used[self._chain(t.node)] += t.req if sign > 0 else -t.req  # type: ignore[operator]
             return
         nodes = np.fromiter((t.node for t in held), dtype=np.intp, count=len(held))
-        reqs = np.stack([t.req for t in held])  # type: ignore[misc]
+        reqs = request_rows(held)
         if sign < 0:
             reqs = -reqs
         for col in self._chain_rows[nodes].T:  # one tier at a time
@@ -185,13 +185,13 @@ class NetworkTopologyAware(Plugin):
 
     def hyper_node_order(self, job: Job, sg: SubGroup | None, hypernodes: list[int]) -> np.ndarray:
         tasks = sg.tasks if sg is not None else job.tasks
-        request = np.sum([t.req for t in tasks], axis=0) if tasks else np.zeros(self.hn_alloc.shape[1])
+        request = request_sum(tasks) if tasks else np.zeros(self.hn_alloc.shape[1])
         hns = np.asarray(hypernodes, dtype=np.intp)
         scores = self._binpack(hns, request)
         top = scores.max() if len(scores) else 0
         tied = np.flatnonzero(scores == top)
         if len(tied) > 1 and tasks:
-            placed = np.array([t.node for t in tasks if t.node >= 0 and t.status.holds_node], dtype=np.intp)
+            placed = np.array([t.node for t in tasks if t.node >= 0 and t.status in HOLDS_NODE], dtype=np.intp)
             for i in tied:
                 h = int(hns[i])
                 n = int(sum(1 for x in placed if self.topo.contains(h, int(x))))
@@ -241,7 +241,7 @@ class NetworkTopologyAware(Plugin):
         scores = per[which]
         tied = np.flatnonzero(scores == per.max())
         if len(tied) > 1 and tasks:
-            placed = [t.node for t in tasks if t.node >= 0 and t.status.holds_node]
+            placed = [t.node for t in tasks if t.node >= 0 and t.status in HOLDS_NODE]
             if placed:  # tie-break: the share of the job's tasks already in each HyperNode
                 held, n_held = np.unique(topo.node_hypernode[placed], return_counts=True)
                 counts = dict(zip(held.tolist(), n_held.tolist(), strict=True))

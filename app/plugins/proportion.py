@@ -29,7 +29,7 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.model.cluster import (
     ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, enqueue_reservation, group_requests, min_resources_vector,
-    open_enqueue_amounts,
+    open_enqueue_amounts, request_sum,
 )  # fmt: skip
 
 INF = float("inf")
@@ -127,7 +127,7 @@ class Proportion(Plugin):
     def preemptive(self, q: Queue, tasks: Sequence[Task]) -> bool:
         """May this queue reclaim for these tasks: it stays within deserved on what they ask."""
         a = self.attrs[q.name]
-        need = np.sum([t.req for t in tasks], axis=0) if tasks else np.zeros_like(a.allocated)
+        need = request_sum(tasks) if tasks else np.zeros_like(a.allocated)
         asked = need > 0
         return bool((a.allocated[asked] + need[asked] <= a.deserved[asked] + 1e-9).all())
 
