@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import codecs
 import sys
-from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
 import orjson
 
-from app.ingest.kernels import shared_bytes
+from app.ingest.kernels import record_columns, shared_bytes
 
 _ABSENT = msgspec.Raw(b"")  # a field or section the body does not have (no JSON value is empty)
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # orjson reads larger integers as floats
@@ -89,11 +88,16 @@ class Records(list):  # type: ignore[type-arg]
 
     raw = ""
     namespaced = False
+    record: type = msgspec.Struct  # the records' type
 
     def __init__(self, items: list[Any]) -> None:
         super().__init__(items)
-        self.texts = shared_bytes(list(map(attrgetter(self.raw), items)))
+        self.texts = shared_bytes(self.column(self.raw))
         self.values = {t: orjson.loads(t) for t in set(self.texts) if t}
+
+    def column(self, name: str) -> list[Any]:
+        """Field ``name`` of every record."""
+        return record_columns(self, self.record, (name,))[0]
 
     def as_dicts(self) -> list[dict[str, Any]]:
         """The records as ``orjson.loads`` gives them (absent fields as their defaults,
@@ -117,10 +121,12 @@ class Records(list):  # type: ignore[type-arg]
 class PodRecords(Records):
     raw = "requests"
     namespaced = True
+    record = PodRecord
 
 
 class NodeRecords(Records):
     raw = "allocatable"
+    record = NodeRecord
 
 
 def plain(cluster: Any) -> Any:

@@ -168,7 +168,7 @@ def check_native(cluster: Any, ptr: str, lim: MetaLimits) -> None:
     for section, kind in (("nodes", "Node"), ("pods", "Pod")):
         items = cluster.get(section)
         if isinstance(items, Records):  # the typed first pass's records: only labels can be set
-            label_maps = [o.labels for o in items if o.labels]
+            label_maps = list(filter(None, items.column("labels")))
             if _all_short(label_maps, [], lim):
                 continue
             items = items.with_metadata()

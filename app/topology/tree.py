@@ -319,7 +319,7 @@ def build_topology(
     n_nodes = len(node_names)
     node_idx = {name: i for i, name in enumerate(node_names)}
 
-    node_parent = np.full(n_nodes, -1, dtype=np.int32)
+    node_parent = [-1] * n_nodes  # a list while filled one node at a time
     hn_parent = [-1] * h_count
     claim: dict[tuple[int, int], MemberSpec] = {}  # (parent, child) -> the member that made it
     graph = nx.DiGraph()
@@ -341,7 +341,7 @@ def build_topology(
                 graph.add_edge(h, c)
                 continue
             for n in _resolve_nodes(m, s, node_names, node_labels, node_idx, max_regex_length):
-                p = int(node_parent[n])
+                p = node_parent[n]
                 if p not in (-1, h):
                     raise InputError(
                         f"node {node_names[n]!r} has two parents: {ordered[p].name!r} and {s.name!r}", m.pointer, s.obj
@@ -380,7 +380,7 @@ def build_topology(
             ordered[deepest].pointer,
             ordered[deepest].obj,
         )
-    return _assemble(ordered, hn_parent, node_parent, depth)
+    return _assemble(ordered, hn_parent, np.array(node_parent, dtype=np.int32), depth)
 
 
 def _assemble(ordered: list[HyperNodeSpec], hn_parent: list[int], node_parent: np.ndarray, depth: list[int]) -> Topology:
