@@ -285,9 +285,8 @@ def test_to_dict_sorted_by_tier_then_name():
     assert out[-1]["parent"] is None and out[-1]["nodeCount"] == 8
 
 
-def test_lca_matches_networkx_on_a_random_tree():
-    rnd = random.Random(11)
-    n_nodes = 300
+def _random_tree(rnd: random.Random, n_nodes: int = 300) -> tuple[list[str], object]:
+    """Node names and a random HyperNode tree over them (skipped tiers, uncovered nodes)."""
     names = [f"n{i:03d}" for i in range(n_nodes)]
     hyper = [(f"h{i:02d}", rnd.choice([1, 2, 3, 5, 6, 9])) for i in range(60)]  # skipped tiers on purpose
     members: dict[str, list[MemberSpec]] = {h: [] for h, _ in hyper}
@@ -299,7 +298,35 @@ def test_lca_matches_networkx_on_a_random_tree():
     for n in names:  # a node hangs off any HyperNode, or off none (root only)
         if rnd.random() < 0.9:
             members[rnd.choice(hyper)[0]].append(MemberSpec("Node", exact=n))
-    t = build([HyperNodeSpec(h, tier[h], None, members[h], f"/{h}") for h, _ in hyper], names=names)
+    return names, build([HyperNodeSpec(h, tier[h], None, members[h], f"/{h}") for h, _ in hyper], names=names)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hypernode_capacity_sums_every_node_under_each_hypernode(seed: int) -> None:
+    from types import SimpleNamespace
+
+    from app.plugins.network_topology_aware import NetworkTopologyAware
+
+    rnd = random.Random(seed)
+    _, t = _random_tree(rnd)
+    chain = np.stack([np.asarray(t.anc[x], dtype=np.intp) for x in t.tiers], axis=1)
+    m = np.array([[rnd.randrange(10**12) for _ in range(3)] for _ in range(t.n_nodes)], dtype=np.int64)
+    got = NetworkTopologyAware._hypernode_sums(SimpleNamespace(topo=t, _chain_rows=chain), m)  # type: ignore[arg-type]
+    kids: dict[int, list[int]] = {}
+    for h in range(len(t.names) - 1):
+        kids.setdefault(t.parent[h], []).append(h)
+
+    def under(h: int) -> list[int]:  # the nodes below h, by walking the tree
+        return [n for n in range(t.n_nodes) if int(t.node_hypernode[n]) == h] + [x for k in kids.get(h, []) for x in under(k)]
+
+    for h in range(len(t.names)):
+        assert got[h].tolist() == m[under(h)].sum(axis=0).tolist(), t.names[h]
+
+
+def test_lca_matches_networkx_on_a_random_tree():
+    rnd = random.Random(11)
+    n_nodes = 300
+    names, t = _random_tree(rnd, n_nodes)
 
     g = nx.DiGraph()
     g.add_node(ROOT_NAME)

@@ -13,6 +13,7 @@ indexed by it and never cross requests.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +31,11 @@ def column_sums(m: np.ndarray) -> np.ndarray:
     """``m.sum(axis=0)`` of a matrix of resource vectors (rows), the same integers: numpy
     reduces a tall row-major integer matrix down its columns several times slower."""
     return np.einsum("ij->j", m)
+
+
+def cells(m: np.ndarray, rows: Any, cols: Any) -> np.ndarray:
+    """``m[np.ix_(rows, cols)]`` (the same values) by two takes, several times faster."""
+    return m.take(rows, axis=0).take(cols, axis=1)
 
 
 def column_or(m: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.model.cluster import Task
+from app.model.resources import cells
 
 
 def resource_weights(plugin: Plugin, prefix: str, cpu_key: str, mem_key: str) -> dict[str, float]:
@@ -45,8 +46,8 @@ class Binpack(Plugin):
             return np.zeros(len(nodes))
         cols = self.cols[asked]
         w = self.wvec[asked]
-        alloc = c.allocatable[np.ix_(nodes, cols)].astype(np.float64)
-        used = c.used[np.ix_(nodes, cols)] + req[asked]
+        alloc = cells(c.allocatable, nodes, cols).astype(np.float64)
+        used = cells(c.used, nodes, cols) + req[asked]
         with np.errstate(divide="ignore", invalid="ignore"):
             frac = np.where(alloc > 0, used / alloc, np.inf)
         over = (frac > 1).any(axis=1)

@@ -30,7 +30,7 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.model.cluster import HOLDS_NODE, Job, NetworkTopology, SubGroup, Task, TaskStatus, request_rows, request_sum
-from app.model.resources import column_sums, scatter_add
+from app.model.resources import cells, scatter_add
 from app.plugins.binpack import resource_weights
 
 
@@ -73,15 +73,14 @@ class NetworkTopologyAware(Plugin):
         table = c.resources
         self.cols = np.array([table.index[n] for n in weights if n in table.index], dtype=np.intp)
         self.wvec = np.array([weights[n] for n in weights if n in table.index], dtype=np.float64)
-        # HyperNode capacity cache, kept current by allocate/deallocate events.
-        n_h = len(topo.names)
-        self.hn_alloc = np.stack([column_sums(c.allocatable[topo.leaves[h]]) for h in range(n_h)])
-        self.hn_used = np.stack([column_sums(c.used[topo.leaves[h]]) for h in range(n_h)])
         # per node, its HyperNode in each tier (-1 where a tier does not cover it)
         self._chain_rows = (
             np.stack([np.asarray(topo.anc[t], dtype=np.intp) for t in topo.tiers], axis=1)
             if topo.tiers else np.zeros((len(c.nodes), 0), dtype=np.intp)
         )  # fmt: skip
+        # HyperNode capacity cache, kept current by allocate/deallocate events.
+        self.hn_alloc = self._hypernode_sums(c.allocatable)
+        self.hn_used = self._hypernode_sums(c.used)
         self._full_chains = bool((self._chain_rows >= 0).all())
         self._chains: dict[int, np.ndarray] = {}
         self.ssn.on_allocate(self._on_alloc, many=lambda ts: self._cache_many(ts, 1))
@@ -107,6 +106,19 @@ class NetworkTopologyAware(Plugin):
 
     def _on_dealloc(self, task: Task) -> None:
         self._cache_many((task,), -1)
+
+    def _hypernode_sums(self, m: np.ndarray) -> np.ndarray:
+        """Per HyperNode, the sum of the rows of ``m`` (per node) over the nodes under it:
+        each node adds into its HyperNode of every tier (the nodes under a HyperNode of
+        tier t are those whose tier-t ancestor it is)."""
+        out = np.zeros((len(self.topo.names), m.shape[1]), dtype=m.dtype)
+        for col in self._chain_rows.T:
+            keep = np.flatnonzero(col >= 0)
+            if len(keep) == len(col):
+                scatter_add(out, col, m)
+            else:
+                scatter_add(out, col.take(keep), m.take(keep, axis=0))
+        return out
 
     def _cache_many(self, tasks: Sequence[Task], sign: int) -> None:
         """The capacity cache as tasks take (sign 1) or leave (-1) their nodes: one add per
@@ -175,8 +187,8 @@ class NetworkTopologyAware(Plugin):
         if not asked.any():
             return np.zeros(len(hns))
         cols, w = self.cols[asked], self.wvec[asked]
-        alloc = self.hn_alloc[np.ix_(hns, cols)].astype(np.float64)
-        used = self.hn_used[np.ix_(hns, cols)] + req[asked]
+        alloc = cells(self.hn_alloc, hns, cols).astype(np.float64)
+        used = cells(self.hn_used, hns, cols) + req[asked]
         with np.errstate(divide="ignore", invalid="ignore"):
             frac = np.where(alloc > 0, used / alloc, np.inf)
         s = (frac * w).sum(axis=1) / w.sum()

@@ -15,6 +15,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.model.cluster import Task
+from app.model.resources import cells
 from app.plugins.predicates import term_matches, tolerates
 
 
@@ -36,8 +37,8 @@ class NodeOrder(Plugin):
 
     def _fractions(self, task: Task, nodes: np.ndarray, cols: np.ndarray) -> np.ndarray:
         c = self.ssn.cluster
-        alloc = c.allocatable[np.ix_(nodes, cols)].astype(np.float64)
-        req = (c.used[np.ix_(nodes, cols)] + task.req[cols]).astype(np.float64)  # type: ignore[index]
+        alloc = cells(c.allocatable, nodes, cols).astype(np.float64)
+        req = (cells(c.used, nodes, cols) + task.req[cols]).astype(np.float64)  # type: ignore[index]
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(alloc > 0, np.minimum(req / alloc, 1.0), 1.0)
 
