@@ -141,7 +141,7 @@ def _inert_columns(inert: InertPods, leaf_names: list[str]) -> JobColumns:
     """The jobs of the inert pods: each Running or Bound on its node (both read the same as
     a job of one, minimum 1), as :func:`_single_state` says."""
     state, message = _single_text(TaskStatus.RUNNING, 1)
-    return JobColumns(inert.keys, list(map(leaf_names.__getitem__, inert.nodes.tolist())), state, message)
+    return JobColumns(inert.keys, inert.nodes.tolist(), leaf_names, state, message)
 
 
 def run_session(req: Request) -> Session:

@@ -28,7 +28,7 @@ def _decisions(draw: st.DrawFn) -> Decision:
         if not c
     ]
     built.reverse()  # the decision keeps them in any order; the wire sorts
-    cols = JobColumns(column_keys, [draw(_HYPER) for _ in column_keys], draw(st.sampled_from(["Running", 'a"b'])), draw(st.text(max_size=5)))
+    cols = JobColumns.each(column_keys, [draw(_HYPER) for _ in column_keys], draw(st.sampled_from(["Running", 'a"b'])), draw(st.text(max_size=5)))
     return Decision(bindings=[Binding("ns/p", "n0", "ns/j")], jobs=built, job_columns=cols, warnings=["w"])
 
 
@@ -39,19 +39,19 @@ def test_wire_bytes_are_the_dumped_wire_form(d: Decision) -> None:
 
 
 def test_wire_bytes_write_plain_column_keys_as_text_and_leave_escapes_to_orjson() -> None:
-    cols = JobColumns(["a/1", "a/3"], ["leaf", None], "Running", "1/1 tasks ready")
+    cols = JobColumns.each(["a/1", "a/3"], ["leaf", None], "Running", "1/1 tasks ready")
     text = _jobs_text([JobState("a/2", "Pending", None, "m"), JobState("b/0", "Pending", None, "m")], cols)
     assert text is not None
     assert orjson.loads(text) == Decision(jobs=[JobState("a/2", "Pending", None, "m"), JobState("b/0", "Pending", None, "m")],
                                           job_columns=cols).wire()["jobs"]  # fmt: skip
     for key, plain in [('a/"q"', False), ("a/back\\slash", False), ("a/tab\t", False), ("a/\x7f", True), ("a/é", True)]:
-        one = JobColumns([key], ["leaf"], "Running", "m")
+        one = JobColumns.each([key], ["leaf"], "Running", "m")
         assert (_jobs_text([], one) is not None) is plain  # escaped keys go to orjson's dicts
         assert Decision(job_columns=one).wire_bytes() == orjson.dumps(Decision(job_columns=one).wire())
 
 
 def test_wire_bytes_refuse_what_orjson_refuses() -> None:
-    d = Decision(job_columns=JobColumns(["a/\ud800"], ["leaf"], "Running", "m"))
+    d = Decision(job_columns=JobColumns.each(["a/\ud800"], ["leaf"], "Running", "m"))
     with pytest.raises(orjson.JSONEncodeError):
         orjson.dumps(d.wire())
     with pytest.raises(orjson.JSONEncodeError):
@@ -60,6 +60,12 @@ def test_wire_bytes_refuse_what_orjson_refuses() -> None:
 
 def test_wire_bytes_without_column_jobs() -> None:
     built = [JobState("b", "Pending", None, "m"), JobState("a", "Running", "h", "m")]
-    for cols in (None, JobColumns([], [], "Running", "m")):
+    for cols in (None, JobColumns.each([], [], "Running", "m")):
         d = Decision(jobs=built, job_columns=cols)
         assert d.wire_bytes() == orjson.dumps(d.wire())
+
+
+def test_wire_bytes_ignore_a_hypernode_name_no_job_uses() -> None:
+    cols = JobColumns(["a/1"], [0], ["leaf", "bad\ud800"], "Running", "m")  # only names[0] is used
+    d = Decision(job_columns=cols)
+    assert d.wire_bytes() == orjson.dumps(d.wire())

@@ -62,9 +62,15 @@ class JobColumns:
     their own that were never built as objects (see ``InertPods``)."""
 
     jobs: list[str]
-    hyper_nodes: list[str | None]
+    places: list[int]  # job i's HyperNode is ``names[places[i]]`` (its pod's node's leaf)
+    names: list[str | None]
     state: str
     message: str
+
+    @classmethod
+    def each(cls, jobs: list[str], hyper_nodes: list[str | None], state: str, message: str) -> JobColumns:
+        """Columns with each job's HyperNode given as is."""
+        return cls(jobs, list(range(len(jobs))), hyper_nodes, state, message)
 
 
 @dataclass(slots=True)
@@ -114,7 +120,7 @@ class Decision:
         state, message = cols.state, cols.message
         more = [
             {"job": k, "state": state, "hyperNode": h, "message": message}
-            for k, h in zip(cols.jobs, cols.hyper_nodes, strict=True)
+            for k, h in zip(cols.jobs, map(cols.names.__getitem__, cols.places), strict=True)
         ]
         if len(out) > _INSERT_MAX:
             return sorted(out + more, key=_WIRE_JOB_KEY)  # two sorted runs: one merge
@@ -126,14 +132,17 @@ class Decision:
 def _jobs_text(built: list[JobState], cols: JobColumns) -> str | None:
     """The ``jobs`` array of the wire form as JSON text: ``built`` (in key order) merged by
     key into the column jobs, whose entries are joined as text in one pass. None when a
-    column key is not written in JSON as itself between quotes (the caller then builds
-    the dicts and orjson escapes)."""
+    column key is not written in JSON as itself between quotes, or a text orjson refuses
+    (the caller then builds the dicts: orjson escapes, or refuses what is used)."""
     keys = cols.jobs
     n = len(keys)
     flat = "".join(keys)
     try:
         if len(orjson.dumps(keys)) != (len(flat) if flat.isascii() else len(flat.encode())) + 3 * n + 1:
             return None  # orjson escaped something
+        hyper = {h: orjson.dumps(h).decode() for h in set(cols.names)}  # (names no job uses too)
+        mid = '","state":' + orjson.dumps(cols.state).decode() + ',"hyperNode":'
+        end = ',"message":' + orjson.dumps(cols.message).decode() + "}"
     except orjson.JSONEncodeError:
         return None
     texts: dict[int, list[str]] = {}  # column position -> the built entries that go before it
@@ -141,13 +150,11 @@ def _jobs_text(built: list[JobState], cols: JobColumns) -> str | None:
         texts.setdefault(bisect_left(keys, j.job), []).append(orjson.dumps(j.wire()).decode())
     if not n:
         return "[" + ",".join(texts.get(0, ())) + "]"
-    hyper = {h: orjson.dumps(h).decode() for h in set(cols.hyper_nodes)}
+    texts_of = [hyper[h] for h in cols.names]
     head = '{"job":"'
-    mid = '","state":' + orjson.dumps(cols.state).decode() + ',"hyperNode":'
-    end = ',"message":' + orjson.dumps(cols.message).decode() + "}"
     parts = [mid] * (4 * n)  # per entry: key, mid, hyperNode, what follows
     parts[0::4] = keys
-    parts[2::4] = map(hyper.__getitem__, cols.hyper_nodes)
+    parts[2::4] = map(texts_of.__getitem__, cols.places)
     parts[3::4] = [end + "," + head] * n
     parts[0] = "[" + "".join(t + "," for t in texts.pop(0, ())) + head + keys[0]
     parts[-1] = end + "".join("," + t for t in texts.pop(n, ())) + "]"
