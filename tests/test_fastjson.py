@@ -161,7 +161,7 @@ def test_a_generated_snapshot_gives_the_answer_orjson_gives(actions: str) -> Non
     body["config"] = {"actions": actions, "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
                                                      {"plugins": [{"name": "predicates"}, {"name": "proportion"}]}]}  # fmt: skip
     raw = orjson.dumps(body)
-    assert type(fastjson.decode_envelope(raw)["cluster"]["pods"]) is fastjson.PodRecords  # type: ignore[index]
+    assert type(fastjson.decode_envelope(raw)["cluster"]["pods"]) is fastjson.PodTable  # type: ignore[index]
     fast, slow = both(raw)
     assert fast == slow and isinstance(fast, tuple)
 
@@ -170,7 +170,7 @@ def test_the_common_shape_is_read_by_the_typed_pass() -> None:
     pods = [b'{"name":"p%d","node":"n0","phase":"Running","requests":{"cpu":"1"},"createdAt":"2026-11-20T00:00:00Z"}' % i
             for i in range(70)]  # fmt: skip
     env = fastjson.decode_envelope(body_bytes(pods))
-    assert env is not None and type(env["cluster"]["pods"]) is fastjson.PodRecords
+    assert env is not None and type(env["cluster"]["pods"]) is fastjson.PodTable
     assert type(env["cluster"]["nodes"]) is fastjson.NodeRecords and env["cluster"]["nodes"].as_dicts() == [
         {"uid": "", "labels": None, "unschedulable": False, "ready": True, **n} for n in NODES
     ]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from app.errors import InputError
 from app.ingest.body import decode
-from app.ingest.fastjson import PodRecords
+from app.ingest.fastjson import PodTable
 from app.ingest.request import read_request
 from app.model.decision import Decision
 from app.model.dump import canonical as dump
@@ -444,7 +444,7 @@ def test_a_duplicate_pod_in_a_block_is_named_where_it_repeats(pods: list, object
     def read(pods: list, objects: list) -> None:  # as a body: the pods are read as one typed block
         cluster = {"nodes": [_NODE], "groups": [{"name": "g", "namespace": "ns", "minMember": 1}], "pods": pods}
         env = decode(orjson.dumps({"objects": objects, "cluster": cluster}), "application/json", max_yaml_nodes=100)
-        assert isinstance(env["cluster"]["pods"], PodRecords)
+        assert isinstance(env["cluster"]["pods"], PodTable)
         read_request(env, SETTINGS)
 
     with pytest.raises(InputError) as e:

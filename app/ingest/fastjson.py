@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import codecs
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 import msgspec
 import orjson
 
-from app.ingest.kernels import record_columns, shared_bytes
+from app.ingest.kernels import compiled, record_columns, shared_bytes
 
 _ABSENT = msgspec.Raw(b"")  # a field or section the body does not have (no JSON value is empty)
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # orjson reads larger integers as floats
@@ -53,7 +54,7 @@ class PodRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     node: str = ""
     phase: Literal["Pending", "Running", "Succeeded", "Failed", "Unknown"] = "Pending"
     priority: Int64 | None = None
-    requests: msgspec.Raw = _ABSENT  # JSON text, read once per distinct text (see Records)
+    requests: msgspec.Raw = _ABSENT  # JSON text, read once per distinct text (see PodTable)
     group: str = ""
     role: str = ""
     queue: str = ""
@@ -77,68 +78,122 @@ POD_FIELDS = PodRecord.__struct_fields__
 NODE_FIELDS = NodeRecord.__struct_fields__
 
 
-class Records(list):  # type: ignore[type-arg]
-    """A section of typed records: what the first pass leaves in the envelope in place of
-    the list orjson would give (:meth:`as_dicts` gives that list).
+class NodeRecords(list):  # type: ignore[type-arg]
+    """The nodes section as typed records: what the first pass leaves in the envelope in
+    place of the list orjson would give (:meth:`as_dicts` gives that list).
 
-    Each record's one resource map (``raw``: a pod's ``requests``, a node's
-    ``allocatable``) stays JSON text: ``texts[i]`` is record ``i``'s (``b""`` when absent)
-    and ``values`` each distinct text as orjson reads it (read when the pass runs, so a
-    text orjson refuses sends the body to orjson)."""
-
-    raw = ""
-    namespaced = False
-    record: type = msgspec.Struct  # the records' type
+    Each node's ``allocatable`` stays JSON text: ``texts[i]`` is node ``i``'s (``b""`` when
+    absent) and ``values`` each distinct text as orjson reads it (read when the pass runs,
+    so a text orjson refuses sends the body to orjson)."""
 
     def __init__(self, items: list[Any]) -> None:
         super().__init__(items)
-        self.texts = shared_bytes(self.column(self.raw))
+        self.texts = shared_bytes(self.column("allocatable"))
         self.values = {t: orjson.loads(t) for t in set(self.texts) if t}
 
     def column(self, name: str) -> list[Any]:
         """Field ``name`` of every record."""
-        return record_columns(self, self.record, (name,))[0]
+        return record_columns(self, NodeRecord, (name,))[0]
 
     def as_dicts(self) -> list[dict[str, Any]]:
         """The records as ``orjson.loads`` gives them (absent fields as their defaults,
         which every reader reads the same way)."""
-        fields = [f for f in self[0].__struct_fields__ if f != self.raw] if self else []
+        fields = [f for f in NODE_FIELDS if f != "allocatable"]
         out = []
         for o, text in zip(self, self.texts, strict=True):
             d = {f: getattr(o, f) for f in fields}
             if text:
-                d[self.raw] = orjson.loads(text)  # a fresh map: readers may keep it
+                d["allocatable"] = orjson.loads(text)  # a fresh map: readers may keep it
             out.append(d)
         return out
 
     def with_metadata(self) -> list[dict[str, Any]]:
-        """What the metadata limits read: name, namespace and labels of each record that
-        has labels, ``{}`` for the others."""
-        keep = ("name", "namespace", "labels") if self.namespaced else ("name", "labels")
-        return [{k: getattr(o, k) for k in keep} if o.labels else {} for o in self]
+        """What the metadata limits read: name and labels of each node that has labels,
+        ``{}`` for the others."""
+        return [{"name": o.name, "labels": o.labels} if o.labels else {} for o in self]
 
 
-class PodRecords(Records):
-    raw = "requests"
-    namespaced = True
-    record = PodRecord
+#: The columns of a :class:`PodTable`: every field of :class:`PodRecord` but ``requests``.
+TABLE_COLUMNS = ("namespace", "name", "uid", "node", "phase", "priority", "labels", "group", "queue", "role",
+                 "preemptable", "createdAt")  # fmt: skip
 
 
-class NodeRecords(Records):
-    raw = "allocatable"
-    record = NodeRecord
+class PodTable:
+    """The pods section of a native body as columns: what reading it as a list of
+    :class:`PodRecord` and taking each field of every record gives, made without a record
+    per pod (by the C reader ``read_pods``, which shares equal strings and numbers; where
+    it declines, by msgspec's records). ``columns[name]`` is a field of every pod (absent
+    fields as their defaults); each pod's request map is JSON text ``texts[ordinals[i]]``
+    (``texts[0]`` is ``b""``, no requests), ``values`` each distinct non-empty text as
+    orjson reads it."""
+
+    __slots__ = ("columns", "texts", "ordinals", "values")
+
+    def __init__(self, columns: Sequence[list[Any]], texts: list[bytes], ordinals: list[int]) -> None:
+        self.columns = dict(zip(TABLE_COLUMNS, columns, strict=True))
+        self.texts = texts
+        self.ordinals = ordinals
+        self.values = {t: orjson.loads(t) for t in texts if t}
+
+    def __len__(self) -> int:
+        return len(self.ordinals)
+
+    def column(self, name: str) -> list[Any]:
+        """Field ``name`` of every pod."""
+        return self.columns[name]
+
+    def as_dicts(self) -> list[dict[str, Any]]:
+        """The pods as ``orjson.loads`` gives them (absent fields as their defaults, which
+        every reader reads the same way), as :meth:`NodeRecords.as_dicts` gives nodes."""
+        names = [f for f in POD_FIELDS if f != "requests"]
+        rows = zip(*(self.columns[f] for f in names), strict=True)
+        out = []
+        for row, k in zip(rows, self.ordinals, strict=True):
+            d = dict(zip(names, row, strict=True))
+            if k:
+                d["requests"] = orjson.loads(self.texts[k])  # a fresh map: readers may keep it
+            out.append(d)
+        return out
+
+    def with_metadata(self) -> list[dict[str, Any]]:
+        """What the metadata limits read: name, namespace and labels of each pod that has
+        labels, ``{}`` for the others."""
+        c = self.columns
+        return [
+            {"name": name, "namespace": ns, "labels": labels} if labels else {}
+            for name, ns, labels in zip(c["name"], c["namespace"], c["labels"], strict=True)
+        ]
+
+
+_PODS = msgspec.json.Decoder(list[PodRecord] | None)
+_read_pods = compiled("read_pods")
+
+
+def pod_table(raw: Any) -> PodTable | None:
+    """The pods section whose JSON text is ``raw`` as a :class:`PodTable` (None for JSON
+    null). Raises where the typed records refuse the text (then orjson decides)."""
+    got = _read_pods(raw) if _read_pods is not None else None
+    if got is None:  # not compiled, or declined: read as records
+        records = _PODS.decode(raw)
+        if records is None:
+            return None
+        index = {b"": 0}
+        ordinals = [index.setdefault(t, len(index)) for t in shared_bytes(record_columns(records, PodRecord, ("requests",))[0])]
+        got = (record_columns(records, PodRecord, TABLE_COLUMNS), list(index), ordinals)
+    return PodTable(*got)
 
 
 def plain(cluster: Any) -> Any:
     """``cluster`` with its typed records as the dicts orjson would give (to send on)."""
-    if type(cluster) is not dict or not any(isinstance(v, Records) for v in cluster.values()):
+    typed = (NodeRecords, PodTable)
+    if type(cluster) is not dict or not any(isinstance(v, typed) for v in cluster.values()):
         return cluster
-    return {k: v.as_dicts() if isinstance(v, Records) else v for k, v in cluster.items()}
+    return {k: v.as_dicts() if isinstance(v, typed) else v for k, v in cluster.items()}
 
 
 _Cluster = msgspec.defstruct(
     "_Cluster",
-    [("pods", list[PodRecord] | None | msgspec.UnsetType, msgspec.UNSET),
+    [("pods", msgspec.Raw | msgspec.UnsetType, msgspec.UNSET),  # read by pod_table
      ("nodes", list[NodeRecord] | None | msgspec.UnsetType, msgspec.UNSET)]
     + [(k, msgspec.Raw, _ABSENT) for k in SECTIONS if k not in ("pods", "nodes")],
     forbid_unknown_fields=True,
@@ -152,7 +207,7 @@ _Envelope = msgspec.defstruct(
     gc=False,
 )
 _DECODER = msgspec.json.Decoder(_Envelope)
-_TYPED = (("pods", PodRecords), ("nodes", NodeRecords))
+
 #: msgspec's nesting limit follows the interpreter's recursion limit up to Python 3.11; from
 #: 3.12 on it is a fixed C limit above orjson's, and the pass does not run there.
 NESTING_FOLLOWS_RECURSION_LIMIT = sys.version_info < (3, 12)
@@ -178,8 +233,9 @@ def _raw_fields(s: Any, names: tuple[str, ...], skip: tuple[str, ...]) -> dict[s
 
 
 def decode_envelope(raw: bytes) -> dict[str, Any] | None:
-    """The envelope of a native JSON body, its pods and nodes as :class:`Records`; None
-    when the body is anything else (the caller parses it with orjson)."""
+    """The envelope of a native JSON body, its pods as a :class:`PodTable` and its nodes as
+    :class:`NodeRecords`; None when the body is anything else (the caller parses it with
+    orjson)."""
     if raw.find(b'"cluster"') < 0 or not NESTING_FOLLOWS_RECURSION_LIMIT:
         return None  # no native section: one orjson pass does it all
     if sys.getrecursionlimit() > MAX_DEPTH:
@@ -194,10 +250,10 @@ def decode_envelope(raw: bytes) -> dict[str, Any] | None:
         out = _raw_fields(env, ENVELOPE_KEYS, ("cluster",))
         if c is not None:
             cluster = _raw_fields(c, SECTIONS, ("pods", "nodes"))
-            for k, kind in _TYPED:
-                v = getattr(c, k)
-                if v is not msgspec.UNSET:
-                    cluster[k] = None if v is None else kind(v)
+            if c.pods is not msgspec.UNSET:
+                cluster["pods"] = pod_table(memoryview(c.pods))
+            if c.nodes is not msgspec.UNSET:
+                cluster["nodes"] = None if c.nodes is None else NodeRecords(c.nodes)
             c = cluster
     except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, a value, depth): orjson decides
         return None

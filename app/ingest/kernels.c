@@ -60,11 +60,91 @@ static PyObject *record_columns(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* -- tables of objects by content ---------------------------------------------------- */
+
+/* Content p[0:n] (which outlives the table), its hash, the object made for it and its
+ * ordinal (the order contents were first met). */
+typedef struct { const char *p; Py_ssize_t n; Py_hash_t h; PyObject *o; Py_ssize_t k; } Slot;
+typedef struct { Slot *slots; Py_ssize_t cap, used, last; } Table; /* last: the slot found last, or -1 */
+typedef PyObject *(*Make)(const char *p, Py_ssize_t n);
+
+enum { MAX_PROBES = 64 }; /* a longer probe means colliding contents: decline, the twin answers */
+
+static int table_init(Table *t) {
+    t->cap = 64;
+    t->used = 0;
+    t->last = -1;
+    t->slots = PyMem_Calloc((size_t)t->cap, sizeof(Slot));
+    if (t->slots == NULL) { PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+static void table_free(Table *t) {
+    if (t->slots == NULL) return;
+    for (Py_ssize_t m = 0; m < t->cap; m++) Py_XDECREF(t->slots[m].o);
+    PyMem_Free(t->slots);
+    t->slots = NULL;
+}
+
+/* A fast hash of p[0:n], eight bytes a step, seeded with the process's hash secret. */
+static Py_hash_t quick_hash(const char *p, Py_ssize_t n) {
+    uint64_t h = _Py_HashSecret.siphash.k0 ^ ((uint64_t)n * 0x9E3779B97F4A7C15ULL), w;
+    for (; n >= 8; p += 8, n -= 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, p, (size_t)n);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
+    h ^= h >> 29;
+    return (Py_hash_t)h;
+}
+
+/* The slot of content p[0:n], its object made by make when the content is new. Probes are
+ * bounded, so contents crafted to collide cannot make a pass slower than linear: past the
+ * bound the kernel declines and the twin answers. NULL with an exception on an error,
+ * NULL without one to decline. The slot is valid until the next call. */
+static Slot *table_get(Table *t, const char *p, Py_ssize_t n, Make make) {
+    if (t->last >= 0) { /* a run of equal contents (pods of one namespace, one gang, ...): no hash */
+        Slot *s = &t->slots[t->last];
+        if (s->n == n && memcmp(s->p, p, (size_t)n) == 0) return s;
+    }
+    Py_hash_t h = quick_hash(p, n);
+    Py_ssize_t j = (Py_ssize_t)((size_t)h & (size_t)(t->cap - 1)), probes = 0;
+    while (t->slots[j].o != NULL) {
+        Slot *s = &t->slots[j];
+        if (s->h == h && s->n == n && memcmp(s->p, p, (size_t)n) == 0) { t->last = j; return s; }
+        if (++probes > MAX_PROBES) return NULL;
+        j = (j + 1) & (t->cap - 1);
+    }
+    PyObject *o = make(p, n);
+    if (o == NULL) return NULL;
+    t->slots[j] = (Slot){p, n, h, o, t->used};
+    if (++t->used * 2 > t->cap) {
+        Py_ssize_t bigger = t->cap * 2;
+        Slot *grown = PyMem_Calloc((size_t)bigger, sizeof(Slot));
+        if (grown == NULL) { PyErr_NoMemory(); return NULL; } /* o stays in the old table, freed with it */
+        Py_ssize_t at = 0;
+        for (Py_ssize_t m = 0; m < t->cap; m++) {
+            if (t->slots[m].o == NULL) continue;
+            Py_ssize_t q = (Py_ssize_t)((size_t)t->slots[m].h & (size_t)(bigger - 1));
+            while (grown[q].o != NULL) q = (q + 1) & (bigger - 1);
+            grown[q] = t->slots[m];
+            if (m == j) at = q;
+        }
+        PyMem_Free(t->slots);
+        t->slots = grown;
+        t->cap = bigger;
+        j = at;
+    }
+    t->last = j;
+    return &t->slots[j];
+}
+
+static PyObject *make_bytes(const char *p, Py_ssize_t n) { return PyBytes_FromStringAndSize(p, n); }
+
 /* -- shared_bytes --------------------------------------------------------------------- */
-
-typedef struct { const char *p; Py_ssize_t n; Py_hash_t h; PyObject *o; } Slot;
-
-enum { MAX_PROBES = 64 }; /* a longer probe means colliding texts: decline, the twin answers */
 
 static PyObject *str_dunder_bytes; /* "__bytes__", interned at import */
 
@@ -78,67 +158,36 @@ static int plain_buffer(PyObject *item, Py_buffer *view) {
 }
 
 /* shared_bytes(buffers): bytes(b) for each of buffers (a list of objects with the buffer
- * protocol), one bytes object for all equal contents. Hashed as Python hashes bytes
- * (SipHash, seeded per process), and probes are bounded, so crafted texts cannot make
- * it slower than the twin by more than a constant. */
+ * protocol), one bytes object for all equal contents (see table_get). */
 static PyObject *shared_bytes(PyObject *self, PyObject *arg) {
     (void)self;
     if (!PyList_CheckExact(arg)) Py_RETURN_NONE;
     PyObject *items = PyList_AsTuple(arg); /* a buffer export may run Python code that changes the list */
     if (items == NULL) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(items), cap = 64, used = 0, held = 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(items), held = 0;
     Py_buffer *views = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_buffer));
-    Slot *slots = PyMem_Calloc((size_t)cap, sizeof(Slot));
+    Table table = {NULL, 0, 0, -1};
     PyObject *out = PyList_New(n), *result = NULL;
-    int declined = 0;
-    if (views == NULL || slots == NULL || out == NULL) { if (out != NULL) PyErr_NoMemory(); goto done; }
+    if (views == NULL || out == NULL) { if (out != NULL) PyErr_NoMemory(); goto done; }
+    if (table_init(&table) < 0) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         int got = plain_buffer(PyTuple_GET_ITEM(items, i), &views[i]);
-        if (got < 0) goto done;
-        if (got == 0) { declined = 1; goto done; }
-        held = i + 1;
-        const char *p = views[i].buf;
-        Py_ssize_t len = views[i].len;
-        Py_hash_t h = _Py_HashBytes(p, len);
-        Py_ssize_t j = (Py_ssize_t)((size_t)h & (size_t)(cap - 1)), probes = 0;
-        while (slots[j].o != NULL && !(slots[j].h == h && slots[j].n == len && memcmp(slots[j].p, p, (size_t)len) == 0)) {
-            if (++probes > MAX_PROBES) { declined = 1; goto done; }
-            j = (j + 1) & (cap - 1);
-        }
-        PyObject *b = slots[j].o;
-        if (b == NULL) {
-            b = PyBytes_FromStringAndSize(p, len);
-            if (b == NULL) goto done;
-            slots[j] = (Slot){p, len, h, b}; /* p stays valid: the views are held until the end */
-            if (++used * 2 > cap) {
-                Py_ssize_t bigger = cap * 2;
-                Slot *grown = PyMem_Calloc((size_t)bigger, sizeof(Slot));
-                if (grown == NULL) { PyErr_NoMemory(); goto done; }
-                for (Py_ssize_t m = 0; m < cap; m++) {
-                    if (slots[m].o == NULL) continue;
-                    Py_ssize_t q = (Py_ssize_t)((size_t)slots[m].h & (size_t)(bigger - 1));
-                    while (grown[q].o != NULL) q = (q + 1) & (bigger - 1);
-                    grown[q] = slots[m];
-                }
-                PyMem_Free(slots);
-                slots = grown;
-                cap = bigger;
-            }
-        }
-        Py_INCREF(b);
-        PyList_SET_ITEM(out, i, b);
+        if (got == 0) goto done; /* declined */
+        held = i + 1; /* the views are held until the end: the table points into them */
+        Slot *s = table_get(&table, views[i].buf, views[i].len, make_bytes);
+        if (s == NULL) goto done;
+        Py_INCREF(s->o);
+        PyList_SET_ITEM(out, i, s->o);
     }
     result = out;
     out = NULL;
 done:
+    table_free(&table);
     for (Py_ssize_t i = 0; i < held; i++) PyBuffer_Release(&views[i]);
-    if (slots != NULL)
-        for (Py_ssize_t m = 0; m < cap; m++) Py_XDECREF(slots[m].o);
-    PyMem_Free(slots);
     PyMem_Free(views);
     Py_XDECREF(out); /* a list with unset (NULL) items is freed safely */
     Py_DECREF(items);
-    if (declined && result == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
+    if (result == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
     return result;
 }
 
@@ -248,16 +297,298 @@ done:
     return out;
 }
 
+/* -- read_pods ------------------------------------------------------------------------ */
+
+/* A cursor over JSON text that msgspec has already read as valid JSON (the skipped value
+ * of a section), its UTF-8 checked: the reader only has to recognise the common shape
+ * and decline anything else. */
+typedef struct { const char *p, *e; } Cur;
+
+static void skip_ws(Cur *c) {
+    while (c->p < c->e && (*c->p == ' ' || *c->p == '\n' || *c->p == '\r' || *c->p == '\t')) c->p++;
+}
+
+static int take(Cur *c, char ch) {
+    skip_ws(c);
+    if (c->p < c->e && *c->p == ch) { c->p++; return 1; }
+    return 0;
+}
+
+static int take_word(Cur *c, const char *w, Py_ssize_t n) {
+    skip_ws(c);
+    if (c->e - c->p >= n && memcmp(c->p, w, (size_t)n) == 0) { c->p += n; return 1; }
+    return 0;
+}
+
+/* A string without escapes: its content; 0 to decline (no string, or an escape). */
+static int take_plain_string(Cur *c, const char **s, Py_ssize_t *n) {
+    skip_ws(c);
+    if (c->p >= c->e || *c->p != '"') return 0;
+    const char *start = c->p + 1, *q = start;
+    for (;; q++) { /* strings here are short: a plain loop beats a memchr call */
+        if (q >= c->e) return 0;
+        unsigned char ch = (unsigned char)*q;
+        if (ch == '"') break;
+        if (ch < 0x20 || ch == '\\') return 0; /* an escape: declined */
+    }
+    *s = start;
+    *n = q - start;
+    c->p = q + 1;
+    return 1;
+}
+
+/* A JSON integer within int64 (what PodRecord's Int64 accepts); 0 to decline. */
+static int take_int64(Cur *c, long long *v) {
+    skip_ws(c);
+    const char *q = c->p;
+    int neg = 0;
+    if (q < c->e && *q == '-') { neg = 1; q++; }
+    if (q >= c->e || *q < '0' || *q > '9') return 0;
+    if (*q == '0' && q + 1 < c->e && q[1] >= '0' && q[1] <= '9') return 0;
+    unsigned long long acc = 0;
+    int digits = 0;
+    while (q < c->e && *q >= '0' && *q <= '9') {
+        if (++digits > 19) return 0;
+        acc = acc * 10 + (unsigned)(*q - '0');
+        q++;
+    }
+    if (q < c->e && (*q == '.' || *q == 'e' || *q == 'E')) return 0;
+    if (neg ? acc > 9223372036854775808ULL : acc > 9223372036854775807ULL) return 0;
+    *v = neg ? (long long)(0 - acc) : (long long)acc;
+    c->p = q;
+    return 1;
+}
+
+static PyObject *make_str(const char *p, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        if ((unsigned char)p[i] >= 0x80) {
+            PyObject *o = PyUnicode_DecodeUTF8(p, n, "strict");
+            if (o == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) PyErr_Clear(); /* declined */
+            return o;
+        }
+    PyObject *o = PyUnicode_New(n, 127);
+    if (o != NULL) memcpy(PyUnicode_1BYTE_DATA(o), p, (size_t)n);
+    return o;
+}
+
+/* The columns, in fastjson's order (_TYPED_COLUMNS), then the request text. */
+enum { F_NS, F_NAME, F_UID, F_NODE, F_PHASE, F_PRIO, F_LABELS, F_GROUP, F_QUEUE, F_ROLE, F_PRE, F_CREATED, F_REQ, NF };
+static const char *const FIELD[NF] = {"namespace", "name", "uid", "node", "phase", "priority", "labels", "group",
+                                      "queue", "role", "preemptable", "createdAt", "requests"};
+static const char *const PHASES[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
+
+static Py_ssize_t FIELD_LEN[NF];
+
+static int field_of(const char *k, Py_ssize_t n) {
+    for (int f = 0; f < NF; f++)
+        if (FIELD_LEN[f] == n && k[0] == FIELD[f][0] && memcmp(FIELD[f], k, (size_t)n) == 0) return f;
+    return -1;
+}
+
+/* A shared object (str, int or bytes) by content, as a new reference; NULL with or without
+ * an exception (see table_get). */
+static PyObject *shared(Table *t, const char *p, Py_ssize_t n, Make make) {
+    Slot *s = table_get(t, p, n, make);
+    if (s == NULL) return NULL;
+    Py_INCREF(s->o);
+    return s->o;
+}
+
+static PyObject *make_int(const char *p, Py_ssize_t n) {
+    long long v;
+    Cur c = {p, p + n};
+    if (!take_int64(&c, &v)) return NULL; /* cannot happen: p was read as an int64 */
+    return PyLong_FromLongLong(v);
+}
+
+/* One value of field f at c: a new reference, or NULL (an exception, or none to decline).
+ * Strings and integers are shared by content, one table per field; a request map's text
+ * is shared as bytes and its ordinal stored in *ordinal. */
+static PyObject *read_value(Cur *c, int f, Table *tables, Py_ssize_t *ordinal) {
+    const char *s;
+    Py_ssize_t n;
+    long long iv;
+    switch (f) {
+    case F_NAME: case F_UID:
+        return take_plain_string(c, &s, &n) ? make_str(s, n) : NULL;
+    case F_NS: case F_NODE: case F_GROUP: case F_QUEUE: case F_ROLE:
+        return take_plain_string(c, &s, &n) ? shared(&tables[f], s, n, make_str) : NULL;
+    case F_PHASE:
+        if (!take_plain_string(c, &s, &n)) return NULL;
+        for (size_t i = 0; i < sizeof PHASES / sizeof *PHASES; i++)
+            if ((Py_ssize_t)strlen(PHASES[i]) == n && memcmp(PHASES[i], s, (size_t)n) == 0) return shared(&tables[f], s, n, make_str);
+        return NULL;
+    case F_CREATED:
+        if (take_word(c, "null", 4)) Py_RETURN_NONE;
+        return take_plain_string(c, &s, &n) ? shared(&tables[f], s, n, make_str) : NULL;
+    case F_PRIO: {
+        if (take_word(c, "null", 4)) Py_RETURN_NONE;
+        skip_ws(c);
+        const char *start = c->p;
+        return take_int64(c, &iv) ? shared(&tables[f], start, c->p - start, make_int) : NULL;
+    }
+    case F_PRE:
+        if (take_word(c, "true", 4)) Py_RETURN_TRUE;
+        if (take_word(c, "false", 5)) Py_RETURN_FALSE;
+        if (take_word(c, "null", 4)) Py_RETURN_NONE;
+        return NULL;
+    case F_LABELS: {
+        if (take_word(c, "null", 4)) Py_RETURN_NONE;
+        if (!take(c, '{')) return NULL;
+        PyObject *d = PyDict_New();
+        if (d == NULL || take(c, '}')) return d;
+        for (;;) {
+            const char *k, *v;
+            Py_ssize_t kn, vn;
+            if (!take_plain_string(c, &k, &kn) || !take(c, ':') || !take_plain_string(c, &v, &vn)) break;
+            PyObject *ko = shared(&tables[F_LABELS], k, kn, make_str);
+            PyObject *vo = ko == NULL ? NULL : shared(&tables[F_LABELS], v, vn, make_str);
+            Py_ssize_t before = PyDict_GET_SIZE(d);
+            int rc = vo == NULL ? -1 : PyDict_SetItem(d, ko, vo);
+            Py_XDECREF(ko);
+            Py_XDECREF(vo);
+            if (rc < 0 || PyDict_GET_SIZE(d) == before) break; /* an error, or a repeated key: declined */
+            if (take(c, '}')) return d;
+            if (!take(c, ',')) break;
+        }
+        Py_DECREF(d);
+        return NULL;
+    }
+    case F_REQ: {
+        skip_ws(c);
+        const char *start = c->p;
+        if (!take_word(c, "null", 4)) { /* else an object of plain-string keys to plain strings or integers */
+            if (!take(c, '{')) return NULL;
+            if (!take(c, '}'))
+                for (;;) {
+                    if (!take_plain_string(c, &s, &n) || !take(c, ':')) return NULL;
+                    if (!take_plain_string(c, &s, &n) && !take_int64(c, &iv)) return NULL;
+                    if (take(c, '}')) break;
+                    if (!take(c, ',')) return NULL;
+                }
+        }
+        Slot *t = table_get(&tables[F_REQ], start, c->p - start, make_bytes);
+        if (t == NULL) return NULL;
+        *ordinal = t->k;
+        Py_RETURN_NONE; /* the text's object stays in the table; the caller keeps the ordinal */
+    }
+    }
+    return NULL;
+}
+
+/* read_pods(text): the pods of a native section (a JSON array of pod objects in the
+ * common shape) as columns, what reading them as PodRecords and taking their columns
+ * gives: a tuple of the columns (fastjson._TYPED_COLUMNS), the distinct request texts
+ * (b"" first, for no requests) and each pod's ordinal into them. None for anything else:
+ * an escape in a string, a field of another type or shape, a repeated key, an unknown
+ * field, a missing name. */
+static PyObject *read_pods(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_buffer view;
+    if (!PyBytes_CheckExact(arg) && !PyMemoryView_Check(arg)) Py_RETURN_NONE;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) { PyErr_Clear(); Py_RETURN_NONE; } /* e.g. a strided view */
+    Cur c = {view.buf, (const char *)view.buf + view.len};
+    Table tables[NF];
+    PyObject *cols[NF] = {NULL}, *ordinals = NULL, *texts = NULL, *result = NULL;
+    PyObject *dflt[NF] = {NULL};
+    int ok = 1;
+    for (int f = 0; f < NF; f++) tables[f].slots = NULL;
+    for (int f = 0; f < NF; f++) {
+        if (table_init(&tables[f]) < 0) { ok = 0; break; }
+        if (f != F_REQ && (cols[f] = PyList_New(0)) == NULL) { ok = 0; break; }
+    }
+    if (!ok || (ordinals = PyList_New(0)) == NULL) goto done;
+    /* what an absent field reads as (PodRecord's defaults); no requests is the text b"" */
+    Slot *none_text = table_get(&tables[F_REQ], "", 0, make_bytes);
+    if (none_text == NULL) goto done;
+    dflt[F_NS] = shared(&tables[F_NS], "default", 7, make_str);
+    dflt[F_PHASE] = shared(&tables[F_PHASE], "Pending", 7, make_str);
+    for (int f = 0; f < NF; f++) {
+        if (f == F_UID || f == F_NODE || f == F_GROUP || f == F_QUEUE || f == F_ROLE) dflt[f] = PyUnicode_New(0, 0);
+        else if (f == F_PRIO || f == F_LABELS || f == F_PRE || f == F_CREATED) { Py_INCREF(Py_None); dflt[f] = Py_None; }
+        else continue;
+        if (dflt[f] == NULL) goto done;
+    }
+    if (dflt[F_NS] == NULL || dflt[F_PHASE] == NULL) goto done;
+    if (!take(&c, '[')) goto declined;
+    if (!take(&c, ']'))
+        for (;;) {
+            if (!take(&c, '{')) goto declined;
+            PyObject *v[NF] = {NULL};
+            Py_ssize_t ordinal = 0;
+            unsigned seen = 0;
+            int bad = 0;
+            if (!take(&c, '}'))
+                for (;;) {
+                    const char *k;
+                    Py_ssize_t kn;
+                    int f;
+                    if (!take_plain_string(&c, &k, &kn) || !take(&c, ':') || (f = field_of(k, kn)) < 0 || (seen & (1u << f))) {
+                        bad = 1;
+                        break;
+                    }
+                    seen |= 1u << f;
+                    v[f] = read_value(&c, f, tables, &ordinal);
+                    if (v[f] == NULL) { bad = 1; break; }
+                    if (take(&c, '}')) break;
+                    if (!take(&c, ',')) { bad = 1; break; }
+                }
+            if (!bad && v[F_NAME] == NULL) bad = 1; /* name is required */
+            for (int f = 0; f < NF && !bad; f++) {
+                if (f == F_REQ) continue;
+                PyObject *x = v[f] != NULL ? v[f] : dflt[f];
+                if (PyList_Append(cols[f], x) < 0) bad = 1;
+            }
+            PyObject *o = bad ? NULL : PyLong_FromSsize_t(ordinal);
+            if (o == NULL || PyList_Append(ordinals, o) < 0) bad = 1;
+            Py_XDECREF(o);
+            for (int f = 0; f < NF; f++) Py_XDECREF(v[f]);
+            if (bad) goto declined;
+            if (take(&c, ']')) break;
+            if (!take(&c, ',')) goto declined;
+        }
+    skip_ws(&c);
+    if (c.p != c.e) goto declined;
+    texts = PyList_New(tables[F_REQ].used);
+    if (texts == NULL) goto done;
+    for (Py_ssize_t m = 0; m < tables[F_REQ].cap; m++) {
+        Slot *s = &tables[F_REQ].slots[m];
+        if (s->o == NULL) continue;
+        Py_INCREF(s->o);
+        PyList_SET_ITEM(texts, s->k, s->o);
+    }
+    PyObject *columns = PyTuple_New(NF - 1);
+    if (columns == NULL) goto done;
+    for (int f = 0; f < NF - 1; f++) { PyTuple_SET_ITEM(columns, f, cols[f]); cols[f] = NULL; }
+    result = PyTuple_Pack(3, columns, texts, ordinals);
+    Py_DECREF(columns);
+    goto done;
+declined:
+    if (!PyErr_Occurred()) { Py_INCREF(Py_None); result = Py_None; }
+done:
+    for (int f = 0; f < NF; f++) {
+        Py_XDECREF(cols[f]);
+        Py_XDECREF(dflt[f]);
+        table_free(&tables[f]);
+    }
+    Py_XDECREF(ordinals);
+    Py_XDECREF(texts);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
     {"index_rows", index_rows, METH_VARARGS, "Keys, node indices and inert rows of a pod block (see kernels.py)."},
+    {"read_pods", read_pods, METH_O, "The pods of a native section as columns (see fastjson.py)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gangplank_kernels", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__gangplank_kernels(void) {
+    for (int f = 0; f < NF; f++) FIELD_LEN[f] = (Py_ssize_t)strlen(FIELD[f]);
     str_dunder_bytes = PyUnicode_InternFromString("__bytes__");
     if (str_dunder_bytes == NULL) return NULL;
     return PyModule_Create(&module);

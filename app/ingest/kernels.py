@@ -81,6 +81,12 @@ def _either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def compiled(name: str) -> Callable[..., Any] | None:
+    """The C function ``name`` when the C versions run, else None (for a kernel whose
+    twin lives with its caller)."""
+    return getattr(_C, name, None)
+
+
 record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = _either("record_columns", record_columns_py)
 shared_bytes: Callable[[Sequence[Any]], list[bytes]] = _either("shared_bytes", shared_bytes_py)
 index_rows: Callable[..., IndexRows | None] = _either("index_rows", index_rows_py)

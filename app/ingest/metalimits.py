@@ -20,7 +20,7 @@ from itertools import chain, repeat
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
-from app.ingest.fastjson import Records
+from app.ingest.fastjson import NodeRecords, PodTable
 from app.settings import Settings
 
 ANNOTATIONS_BYTES = 256 * 1024
@@ -167,7 +167,7 @@ def check_native(cluster: Any, ptr: str, lim: MetaLimits) -> None:
         return
     for section, kind in (("nodes", "Node"), ("pods", "Pod")):
         items = cluster.get(section)
-        if isinstance(items, Records):  # the typed first pass's records: only labels can be set
+        if isinstance(items, (NodeRecords, PodTable)):  # the typed first pass's: only labels can be set
             label_maps = list(filter(None, items.column("labels")))
             if _all_short(label_maps, [], lim):
                 continue

@@ -17,8 +17,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.columns import read_columns
 from app.ingest.draft import Draft, GroupDraft, GroupRef, NodeDraft, PodBlock, PodDraft, TopologySource
-from app.ingest.fastjson import SECTIONS, NodeRecords, PodRecord, PodRecords
-from app.ingest.kernels import record_columns
+from app.ingest.fastjson import SECTIONS, TABLE_COLUMNS, NodeRecords, PodTable
 from app.ingest.kube import (
     _PHASES,
     _int_or_percent,
@@ -198,13 +197,15 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
         gang = r.obj(o, "gang", p, ident)  # Koordinator semantics, same words as its annotations
         apply_koordinator(g, {k: str(v) if not isinstance(v, list) else _json(v) for k, v in gang.items()}, join_pointer(p, "gang"), ident)
         d.groups.append(g)
-    items = r.lst(c, "pods", ptr, None)
+    items = c.get("pods")
+    if type(items) is not PodTable:
+        items = r.lst(c, "pods", ptr, None)
     if len(items) > max_objects:
         raise LimitError(f"more than {max_objects} pods (limit GANGPLANK_MAX_OBJECTS)", f"{ptr}/pods", kind="too-many-objects")
     base = f"{ptr}/pods/"
-    bulk = _pods_typed(items, base) if type(items) is PodRecords else None
+    bulk = _pods_typed(items, base) if type(items) is PodTable else None
     if bulk is None:
-        if type(items) is PodRecords:
+        if type(items) is PodTable:
             items = items.as_dicts()  # what orjson would have given: read as ever
         bulk = _pods_columnar(items, base)
     if bulk is not None:
@@ -339,35 +340,35 @@ def _pod_requests(reqs: list[dict | None]) -> list[dict[str, int]] | None:
 
 
 _TEXT_REQ_CACHE: dict[bytes, dict[str, int]] = {}  # a pod's request map by its JSON text
-_TYPED_COLUMNS = ("namespace", "name", "uid", "node", "phase", "priority", "labels", "group", "queue", "role",
-                  "preemptable", "createdAt")  # fmt: skip
 _UNCACHED_TYPES = frozenset({bool, float})  # value types a remembered map must not be looked up for
 
 
-def _pods_typed(items: PodRecords, base: str) -> PodBlock | None:
+def _pods_typed(items: PodTable, base: str) -> PodBlock | None:
     """:func:`_pods_columnar` for pods the typed first pass read (see
     :mod:`app.ingest.fastjson`): every field already has its JSON type, and a request map
     is converted once per distinct JSON text. None when a value needs the full reader."""
-    if not items:
+    if not len(items):
         return None
-    nss, names, uids, nodes, phases, prios, labels, groups, queues, roles, pres, created = record_columns(
-        items, PodRecord, _TYPED_COLUMNS
+    nss, names, uids, nodes, phases, prios, labels, groups, queues, roles, pres, created = (
+        items.columns[k] for k in TABLE_COLUMNS
     )
     cache = _TEXT_REQ_CACHE  # shared by concurrent requests: written to, never read back by key
-    hits = {b"": _remembered({}, _REQ_CACHE, pod=True)}  # this request's maps (no requests: the pod slot alone)
-    for text, value in items.values.items():
+    maps = []  # this request's map of each distinct text (no requests, b"": the pod slot alone)
+    for text in items.texts:
+        if not text:
+            maps.append(_remembered({}, _REQ_CACHE, pod=True))
+            continue
         hit = cache.get(text)
         if hit is None:
+            value = items.values[text]
             hit = _remembered(value or {}, _REQ_CACHE, pod=True) if value is None or type(value) is dict else None
             if hit is None:
                 return None
             if len(cache) >= CACHE_MAX:
                 cache.clear()
             cache[text] = hit  # the same text always reads as the same map
-        hits[text] = hit
-    ordinal = {text: j for j, text in enumerate(hits)}
-    maps = list(hits.values())
-    ordinals = list(map(ordinal.__getitem__, items.texts))
+        maps.append(hit)
+    ordinals = items.ordinals
     req_out = list(map(maps.__getitem__, ordinals))
     cols = (nss, names, uids, nodes, phases, prios, req_out, labels if any(labels) else None, groups, queues, roles, pres)
     block = _pod_block(cols, created, base)
