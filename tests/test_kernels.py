@@ -4,6 +4,7 @@ is byte-for-byte the same with either."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import msgspec
@@ -188,3 +189,140 @@ def test_a_decision_is_the_same_with_the_c_kernels_and_with_the_python_twins(mon
     monkeypatch.setattr(fastjson, "_read_pods", None)
     monkeypatch.setattr(build, "index_rows", kernels.index_rows_py)
     assert _answer(raw) == with_c
+
+
+# -- read_pods: the pods section's JSON text straight to columns ---------------------------
+
+_FIELDS = ("name", "namespace", "uid", "node", "phase", "priority", "requests", "group", "role", "queue", "createdAt",
+           "preemptable", "labels")  # fmt: skip
+_ODD_TEXT = st.one_of(TEXT, st.sampled_from(['a"b', "back\\slash", "tab\t", "é", "日本", "\x7f", ""]))
+_NUMBER = st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                    st.sampled_from([0, -0, 1000, 2**63, -(2**63) - 1]))  # fmt: skip
+_VALUE = {
+    "name": _ODD_TEXT, "namespace": _ODD_TEXT, "uid": _ODD_TEXT, "node": _ODD_TEXT, "group": _ODD_TEXT,
+    "role": _ODD_TEXT, "queue": _ODD_TEXT,
+    "phase": st.one_of(st.sampled_from(["Pending", "Running", "Succeeded", "Failed", "Unknown", "running"]), _ODD_TEXT),
+    "priority": st.one_of(st.none(), _NUMBER),
+    "createdAt": st.one_of(st.none(), st.sampled_from(["2026-11-20T00:00:00Z", "2026-11-21T00:00:00Z"]), _ODD_TEXT),
+    "preemptable": st.one_of(st.none(), st.booleans(), st.integers(0, 1)),
+    "requests": st.one_of(st.none(), st.dictionaries(st.sampled_from(["cpu", "memory", "nvidia.com/gpu", 'x"y']),
+                                                      st.one_of(st.sampled_from(["1", "500m", "8Gi"]), _NUMBER, st.booleans()), max_size=3),
+                          st.lists(st.integers(), max_size=2)),
+    "labels": st.one_of(st.none(), st.dictionaries(_ODD_TEXT, st.one_of(_ODD_TEXT, st.integers()), max_size=3)),
+}  # fmt: skip
+_PLAIN = st.one_of(st.sampled_from(["", "default", "n0", "n1", "kube-system", "é", "日本", "\x7f"]),
+                  st.text(st.characters(blacklist_characters='"\\', blacklist_categories=("Cc", "Cs")), max_size=6))  # fmt: skip
+_GOOD = {  # values of the right type that need no escape: what the reader must answer for
+    **{f: _PLAIN for f in ("name", "namespace", "uid", "node", "group", "role", "queue")},
+    "phase": st.sampled_from(["Pending", "Running", "Succeeded", "Failed", "Unknown"]),
+    "priority": st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1), st.sampled_from([0, 1000, 5000])),
+    "createdAt": st.one_of(st.none(), st.sampled_from(["2026-11-20T00:00:00Z", "2026-11-21T00:00:00Z"])),
+    "preemptable": st.one_of(st.none(), st.booleans()),
+    "requests": st.one_of(st.none(), st.dictionaries(st.sampled_from(["cpu", "memory", "nvidia.com/gpu"]),
+                                                      st.one_of(st.sampled_from(["1", "500m", "8Gi"]), st.integers(0, 2**63 - 1)), max_size=3)),
+    "labels": st.one_of(st.none(), st.dictionaries(_PLAIN, _PLAIN, max_size=3)),
+}  # fmt: skip
+_SPACE = st.sampled_from(["", "", "", " ", "\n", "\t", "\r\n  "])
+
+
+@st.composite
+def pods_text(draw: st.DrawFn) -> bytes:
+    """A pods array as JSON text: fields in any order and subset (sometimes one twice, or
+    an unknown one, or a key written with an escape), values of the right type or not,
+    any whitespace between tokens."""
+    ws = lambda: draw(_SPACE)  # noqa: E731
+    pods = []
+    for _ in range(draw(st.integers(0, 5))):
+        names = draw(st.lists(st.sampled_from(_FIELDS), unique=True, max_size=len(_FIELDS)))
+        if "name" not in names and draw(st.integers(0, 9)):
+            names.insert(draw(st.integers(0, len(names))), "name")
+        if draw(st.integers(0, 9)) == 0:
+            names.append(draw(st.sampled_from([*_FIELDS, "extra"])))  # a repeated or an unknown key
+        items = []
+        for f in names:
+            key = orjson.dumps(f).decode()
+            if draw(st.integers(0, 19)) == 0:
+                key = key.replace("n", "\\u006e", 1)  # the same key, written with an escape
+            odd = draw(st.integers(0, 29)) == 0  # now and then a value of another type, or one with an escape
+            value = json.dumps(draw((_VALUE if odd else _GOOD).get(f, TEXT)), ensure_ascii=odd and draw(st.booleans()))
+            items.append(f"{ws()}{key}{ws()}:{ws()}{value}{ws()}")
+        pods.append(ws() + "{" + ",".join(items) + (ws() if not items else "") + "}" + ws())
+    return ("[" + ws() + ",".join(pods) + "]" + ws()).encode()
+
+
+def _typed(x: object) -> object:
+    """A value with the types of everything in it, so that 1 == True == 1.0 do not pass."""
+    if isinstance(x, dict):
+        return sorted((_typed(k), _typed(v)) for k, v in x.items())
+    if isinstance(x, list | tuple):
+        return [_typed(v) for v in x]
+    return (type(x).__name__, x)
+
+
+def _twin(raw: bytes) -> object:
+    try:
+        return fastjson.read_pods_py(raw)
+    except msgspec.DecodeError:
+        return "refused"
+
+
+@compiled
+@settings(max_examples=600, deadline=None)
+@given(pods_text())
+def test_read_pods_in_c_is_what_reading_the_records_gives(raw: bytes) -> None:
+    got = C.read_pods(raw)
+    if got is None:
+        return  # declined: the twin answers
+    want = _twin(raw)
+    assert want != "refused" and want is not None
+    assert _typed([list(got[0]), got[1], got[2]]) == _typed(list(want))  # type: ignore[arg-type]
+    assert C.read_pods(memoryview(raw)) == got
+
+
+@compiled
+def test_read_pods_in_c_reads_the_common_shape_and_shares_equal_values() -> None:
+    body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=40, pending_gang=24)
+    raw = orjson.dumps(body["cluster"]["pods"])
+    got = C.read_pods(raw)
+    assert got is not None  # the generated shape is never declined
+    assert _typed([list(got[0]), got[1], got[2]]) == _typed(list(fastjson.read_pods_py(raw)))  # type: ignore[arg-type]
+    namespaces = got[0][fastjson.TABLE_COLUMNS.index("namespace")]
+    assert len(set(map(id, namespaces))) == len(set(namespaces))  # one str per distinct namespace
+    assert got[1][0] == b"" and len(got[1]) == len(set(got[1]))
+
+
+@compiled
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'[{"name":"a\\"b"}]',  # an escape in a string
+        b'[{"n\\u0061me":"a"}]',  # an escape in a key
+        b'[{"name":"a","name":"b"}]',  # a repeated key
+        b'[{"name":"a","extra":1}]',  # an unknown field
+        b'[{"namespace":"a"}]',  # no name
+        b'[{"name":"a","priority":1.0}]',  # a float for an integer
+        b'[{"name":"a","priority":9223372036854775808}]',  # beyond int64
+        b'[{"name":"a","priority":1e3}]',
+        b'[{"name":"a","phase":"running"}]',  # not a phase
+        b'[{"name":"a","node":null}]',  # null where a string is required
+        b'[{"name":"a","requests":{"cpu":0.5}}]',  # a request map the reader does not take apart
+        b'[{"name":"a","labels":{"k":"v","k":"w"}}]',
+        b'[{"name":"a"}] x',  # trailing text
+        b"null",
+        b"{}",
+        b'[{"name":"a"}',
+    ],
+)
+def test_read_pods_in_c_decline_what_they_were_not_written_for(text: bytes) -> None:
+    assert C.read_pods(text) is None
+    assert C.read_pods(bytearray(text)) is None  # only bytes or a memoryview
+
+
+@compiled
+def test_read_pods_in_c_read_what_the_records_read_at_the_edges() -> None:
+    raw = (b' [ { "name" : "a" , "priority" : -9223372036854775808 , "requests" : null } ,'
+           b'{"name":"\xc3\xa9","priority":-0,"requests":{},"labels":{},"preemptable":false,"createdAt":null} ] ')  # fmt: skip
+    got = C.read_pods(raw)
+    assert got is not None
+    assert _typed([list(got[0]), got[1], got[2]]) == _typed(list(fastjson.read_pods_py(raw)))  # type: ignore[arg-type]
+    assert got[1] == [b"", b"null", b"{}"] and got[2] == [1, 2]

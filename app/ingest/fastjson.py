@@ -169,18 +169,26 @@ _PODS = msgspec.json.Decoder(list[PodRecord] | None)
 _read_pods = compiled("read_pods")
 
 
+def read_pods_py(raw: Any) -> tuple[list[list[Any]], list[bytes], list[int]] | None:
+    """The pods section whose JSON text is ``raw``, read as :class:`PodRecord` records:
+    their columns (:data:`TABLE_COLUMNS`), the distinct request texts (``b""`` first) and
+    each pod's ordinal into them; None for JSON null. Raises where the records refuse the
+    text. The C reader ``read_pods`` answers the same or declines."""
+    records = _PODS.decode(raw)
+    if records is None:
+        return None
+    index = {b"": 0}
+    ordinals = [index.setdefault(t, len(index)) for t in shared_bytes(record_columns(records, PodRecord, ("requests",))[0])]
+    return record_columns(records, PodRecord, TABLE_COLUMNS), list(index), ordinals
+
+
 def pod_table(raw: Any) -> PodTable | None:
     """The pods section whose JSON text is ``raw`` as a :class:`PodTable` (None for JSON
     null). Raises where the typed records refuse the text (then orjson decides)."""
     got = _read_pods(raw) if _read_pods is not None else None
-    if got is None:  # not compiled, or declined: read as records
-        records = _PODS.decode(raw)
-        if records is None:
-            return None
-        index = {b"": 0}
-        ordinals = [index.setdefault(t, len(index)) for t in shared_bytes(record_columns(records, PodRecord, ("requests",))[0])]
-        got = (record_columns(records, PodRecord, TABLE_COLUMNS), list(index), ordinals)
-    return PodTable(*got)
+    if got is None:  # not compiled, or declined
+        got = read_pods_py(raw)
+    return None if got is None else PodTable(*got)
 
 
 def plain(cluster: Any) -> Any:
