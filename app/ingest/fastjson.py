@@ -1,9 +1,12 @@
 """A typed first pass over JSON bodies in the native form (msgspec, in C).
 
-Most of a native snapshot is pod records of one common shape. Decoding them straight into
-typed records (:class:`PodRecord`) checks every field's JSON type while parsing and makes
-no dict per pod, so it costs about half of ``orjson.loads`` of the same body, and the
-reader then takes columns from attributes instead of dict lookups.
+Most of a native snapshot is pod records of one common shape. The ``pods`` array is read
+straight into columns (:class:`PodTable`): by the C reader ``read_pods`` where every pod
+has the common shape and no string needs an escape (no object per pod but its name and
+uid: equal strings and numbers are shared), else by decoding it into typed records
+(:class:`PodRecord`, :func:`read_pods_py`), which check every field's JSON type while
+parsing and make no dict per pod. Nodes are decoded into typed records
+(:class:`NodeRecord`). Either way it costs well under ``orjson.loads`` of the same body.
 
 The pass is all or nothing, and it only ever answers for bodies it reads as
 ``orjson.loads`` would (with the one exception below): an envelope whose keys are all known, a ``cluster`` whose sections
@@ -17,7 +20,10 @@ msgspec checks what it skips less than what it decodes: it does not check the UT
 skipped string, nor whether a skipped number fits a double, and it skips a value that a
 repeated key replaces. So the pass checks the body's UTF-8 first, and reads every value it
 keeps outside the typed records with orjson: the other sections, and each record's one
-resource map (once per distinct text). Nesting is bounded by msgspec before orjson's
+resource map (once per distinct text). The pods array is skipped by the first pass (its
+structure checked, as everything msgspec skips), then read by ``read_pods`` (which
+declines a number it would have to range-check: only integers within int64) or decoded
+as records. Nesting is bounded by msgspec before orjson's
 1,024 levels: up to Python 3.11 msgspec's limit is the interpreter's recursion limit, and
 the pass runs only while that limit is within 1,024 (on 3.12 and later it does not run).
 One difference is left, and documented: a number too large for a double in a value that
