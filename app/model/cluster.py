@@ -266,7 +266,7 @@ def request_rows(tasks: Sequence[Task]) -> np.ndarray:
     """The requests of ``tasks`` (at least one), a row each: one concatenation (``np.stack``
     of many small vectors is several times slower)."""
     reqs = [t.req for t in tasks]
-    return np.concatenate(reqs).reshape(len(reqs), -1)  # type: ignore[arg-type]
+    return np.concatenate(reqs).reshape(len(reqs), len(reqs[0]))  # type: ignore[arg-type]
 
 
 def request_sum(tasks: Sequence[Task]) -> np.ndarray:
