@@ -212,7 +212,9 @@ DROPPED = [
     [(b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"options":1e309,"options":{"now":"2026-11-23T12:00:00Z"}}',
       b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[]},"options":{"now":"2026-11-23T12:00:00Z"}}'),
      (b'{"cluster":{"nodes":[{"name":"n0"}],"queues":[{"name":"q","weight":1e999}],"queues":[],"pods":[]}}',
-      b'{"cluster":{"nodes":[{"name":"n0"}],"queues":[],"pods":[]}}')],
+      b'{"cluster":{"nodes":[{"name":"n0"}],"queues":[],"pods":[]}}'),
+     (b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[{"name":"a","priority":1e400}],"pods":[{"name":"b"}]}}',
+      b'{"cluster":{"nodes":[{"name":"n0"}],"pods":[{"name":"b"}]}}')],
 )  # fmt: skip
 def test_a_replaced_section_is_not_read(raw: bytes, kept: bytes) -> None:
     fast, slow = both(raw)

@@ -326,3 +326,13 @@ def test_read_pods_in_c_read_what_the_records_read_at_the_edges() -> None:
     assert got is not None
     assert _typed([list(got[0]), got[1], got[2]]) == _typed(list(fastjson.read_pods_py(raw)))  # type: ignore[arg-type]
     assert got[1] == [b"", b"null", b"{}"] and got[2] == [1, 2]
+
+
+@compiled
+def test_the_c_tables_spread_names_that_differ_only_at_their_end() -> None:
+    """Names of one length differing in their last bytes (node-00 ... node-99) must not
+    crowd one bucket: past the probe bound the kernels would decline every such body."""
+    pods = orjson.dumps([{"name": f"p{i}", "node": f"node-{i:02d}", "namespace": f"team-{i:02d}"} for i in range(100)])
+    assert C.read_pods(pods) is not None
+    for width in range(1, 24):
+        assert C.shared_bytes([memoryview(b"n" * width + b"%02d" % i) for i in range(100)]) is not None, width

@@ -96,8 +96,10 @@ static Py_hash_t quick_hash(const char *p, Py_ssize_t n) {
     }
     w = 0;
     memcpy(&w, p, (size_t)n);
-    h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
-    h ^= h >> 29;
+    h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33; /* a full finalizer: a multiply carries differences only upwards, and the */
+    h *= 0xC4CEB9FE1A85EC53ULL; /* table indexes by the low bits */
+    h ^= h >> 33;
     return (Py_hash_t)h;
 }
 
@@ -494,7 +496,7 @@ static PyObject *read_pods(PyObject *self, PyObject *arg) {
     int ok = 1;
     for (int f = 0; f < NF; f++) tables[f].slots = NULL;
     for (int f = 0; f < NF; f++) {
-        if (table_init(&tables[f]) < 0) { ok = 0; break; }
+        if (f != F_NAME && f != F_UID && table_init(&tables[f]) < 0) { ok = 0; break; } /* names are not shared */
         if (f != F_REQ && (cols[f] = PyList_New(0)) == NULL) { ok = 0; break; }
     }
     if (!ok || (ordinals = PyList_New(0)) == NULL) goto done;
