@@ -79,6 +79,8 @@ def test_columnar_generated_snapshot_matches_records(client):
          "/cluster/podColumns/phase/2"),
         (lambda c: c["podColumns"].__setitem__("priority", [1, 2, "high", None, None]), "/cluster/podColumns/priority/2"),
         (lambda c: c["podColumns"]["name"].__setitem__(4, ""), "/cluster/podColumns/name/4"),
+        (lambda c: c["podColumns"].__setitem__("namespace", ["a", "a", "a", "", ""]), "/cluster/podColumns/namespace/3"),
+        (lambda c: c["podColumns"].__setitem__("node", [0, -2, 9, -1, -1]), "/cluster/podColumns/node/1"),
         (lambda c: c["podColumns"].__setitem__("labels", [{}] * 5), "/cluster/podColumns/labels"),
         (lambda c: c["podColumns"].__setitem__("createdAt", ["yesterday", None, None, None, None]),
          "/cluster/podColumns/createdAt/0"),

@@ -81,24 +81,24 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
         if not set(map(type, values)) <= set(ok):
             raise _bad(col, values, ok, ptr, " or ".join("null" if t is type(None) else t.__name__ for t in ok))
         data[col] = values
-    for i, v in enumerate(names):
-        if not v:
-            raise InputError("a pod name must not be empty", join_pointer(ptr, "name", i))
-    for i, v in enumerate(data.get("namespace", ())):
-        if not v:
-            raise InputError("a namespace must not be empty", join_pointer(ptr, "namespace", i))
+    if not all(names):  # (each check a pass in C; the loop only finds the first bad entry)
+        i = names.index("")
+        raise InputError("a pod name must not be empty", join_pointer(ptr, "name", i))
+    if not all(data.get("namespace", ())):
+        i = data["namespace"].index("")
+        raise InputError("a namespace must not be empty", join_pointer(ptr, "namespace", i))
     nodes_idx = data.get("node")
-    if nodes_idx is not None:
+    if nodes_idx:
         top = len(node_names)
-        for i, v in enumerate(nodes_idx):
-            if v < -1 or v >= top:
-                raise InputError(f"node index {v} is not -1 (unbound) or an index into 'nodes' (0..{top - 1})",
-                                 join_pointer(ptr, "node", i))  # fmt: skip
+        if min(nodes_idx) < -1 or max(nodes_idx) >= top:
+            i = next(i for i, v in enumerate(nodes_idx) if v < -1 or v >= top)
+            raise InputError(f"node index {nodes_idx[i]} is not -1 (unbound) or an index into 'nodes' (0..{top - 1})",
+                             join_pointer(ptr, "node", i))  # fmt: skip
     phases = data.get("phase")
     if phases is not None and not set(phases) <= PHASES:
         i = next(i for i, v in enumerate(phases) if v not in PHASES)
         raise InputError(f"unknown pod phase {phases[i]!r}", join_pointer(ptr, "phase", i))
-    reqs = _requests(cols.get("requests"), n, join_pointer(ptr, "requests"))
+    maps, ordinals = _requests(cols.get("requests"), n, join_pointer(ptr, "requests"))
     stamps = [0.0] * n
     created = data.get("createdAt")
     if created is not None:
@@ -112,11 +112,15 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
     nss, uids, phs, prios = col("namespace", "default"), col("uid", ""), col("phase", "Pending"), col("priority", None)
     groups, roles, queues, pres = col("group", ""), col("role", ""), col("queue", ""), col("preemptable", None)
     nodes = [node_names[v] if v >= 0 else "" for v in nodes_idx] if nodes_idx is not None else [""] * n
-    return PodBlock(nss, names, uids, nodes, phs, prios, reqs, None, groups, queues, roles, pres, stamps, ptr, True)
+    reqs = list(map(maps.__getitem__, ordinals))
+    block = PodBlock(nss, names, uids, nodes, phs, prios, reqs, None, groups, queues, roles, pres, stamps, ptr, True)
+    block.req_maps, block.req_ordinals = maps, ordinals
+    return block
 
 
-def _requests(req: Any, n: int, ptr: str) -> list[dict[str, int]]:
-    """Per pod a request map (canonical units, plus one pod), identical maps shared."""
+def _requests(req: Any, n: int, ptr: str) -> tuple[list[dict[str, int]], list[int]]:
+    """The distinct request maps (canonical units, plus one pod) and each pod's ordinal
+    into them."""
     if req is None:
         req = {}
     if not isinstance(req, dict):
@@ -139,13 +143,15 @@ def _requests(req: Any, n: int, ptr: str) -> list[dict[str, int]]:
             i = next(i for i, v in enumerate(values) if v < 0 or v > MAX_UNITS)
             raise InputError(f"{values[i]} is outside 0..2^63-1", join_pointer(rp, i))
         columns.append(values)
-    cache: dict[tuple, dict[str, int]] = {}
-    out = []
+    index: dict[tuple, int] = {}
+    maps: list[dict[str, int]] = []
+    ordinals = []
     for row in zip(*columns, strict=True) if columns else [()] * n:
-        hit = cache.get(row)
-        if hit is None:
+        j = index.get(row)
+        if j is None:
+            j = index[row] = len(maps)
             hit = {k: v for k, v in zip(names, row, strict=True) if v}
             hit["pods"] = 1000
-            cache[row] = hit
-        out.append(hit)
-    return out
+            maps.append(hit)
+        ordinals.append(j)
+    return maps, ordinals
