@@ -1,11 +1,13 @@
 /* The ingest kernels in C: passes over every pod of a snapshot, each done in one C pass.
  *
  * Optional (setup.py marks the extension so): app/ingest/kernels.py holds the same
- * functions in Python and uses these only when the extension was built. Each function
- * here answers exactly as its Python twin (tests/test_kernels.py compares them) or, for
- * an input it was not written for, returns None and the twin answers instead. The inputs
- * are Python objects the readers made (lists, str, typed records, msgspec.Raw texts); their
- * contents come from the request, so no pass may be made slower than linear by them.
+ * functions in Python (read_pods': app/ingest/fastjson.py, read_pods_py) and uses these
+ * only when the extension was built. Each function here answers exactly as its Python
+ * twin (tests/test_kernels.py compares them) or, for an input it was not written for,
+ * returns None and the twin answers instead. The inputs are Python objects the readers
+ * made (lists, str, typed records, msgspec.Raw texts) or, for read_pods, the request's
+ * own JSON text; all their contents come from the request, so no pass may read out of
+ * bounds or be made slower than linear by them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
