@@ -1,9 +1,10 @@
 """Passes over every pod of a snapshot, each as one function.
 
-Each function is written here in Python and, where the optional C extension
-``_gangplank_kernels`` (``app/ingest/kernels.c``, built by ``pip install`` when a C
-compiler is at hand) is present, done by it in one C pass instead of several interpreted
-ones. The C version answers exactly as the Python one (``tests/test_kernels.py`` compares
+Each function is written here in Python (but ``read_pods``, whose twin,
+``app.ingest.fastjson.read_pods_py``, lives next to the records it reads) and, where the
+optional C extension ``_gangplank_kernels`` (``app/ingest/kernels.c``, built by ``pip
+install`` when a C compiler is at hand) is present, done by it in one C pass instead of
+several interpreted ones. The C version answers exactly as the Python one (``tests/test_kernels.py`` compares
 them) or returns None for an input it was not written for, and then the Python one
 answers. ``COMPILED`` says whether the C versions run; ``GANGPLANK_NO_KERNELS=1`` turns
 them off.
