@@ -419,7 +419,7 @@ def _tasks_and_jobs(
     start = len(d.pods)
     for b in d.pod_blocks:
         b.start = start
-        _block(b, start, one, member, seen, nodes, inert)
+        _block(b, one, member, seen, nodes, inert)
         start += len(b)
     for gk, g in groups.items():  # a PodGroup whose pods do not exist yet: a fresh job waiting for enqueue
         key = f"{g.namespace}/{g.name}"
@@ -582,7 +582,7 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
     inert.queues += [p.queue or DEFAULT_QUEUE for p in picked]
 
 
-def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None],
+def _block(b: PodBlock, one: Callable[[int, PodDraft, Any], None],
            member: Callable[[int, PodBlock, int, str, int], bool], seen: set[str], nodes: dict[str, int],
            inert: _Inert) -> None:  # fmt: skip
     """The rows of a pod block: what ``one`` would do, column by column and without a
@@ -590,8 +590,8 @@ def _block(b: PodBlock, start: int, one: Callable[[int, PodDraft, Any], None],
     preemption policy or deletion mark, so a row is inert exactly when it has no group, a
     node, and phase Running or Pending) nor for the members of a gang whose job exists
     (``member``). Any duplicate or unknown node goes through ``one`` row by row, so the
-    error is the one the first bad pod gets."""
-    n = len(b)
+    error is the one the first bad pod gets. Task rows start at ``b.start``."""
+    n, start = len(b), b.start
     run, bnd = int(TaskStatus.RUNNING), int(TaskStatus.BOUND)
     index = index_rows(b.namespace, b.name, b.node_name, b.phase, b.group, b.queue, nodes, run, bnd, DEFAULT_QUEUE)
     if index is None or not _claim(seen, index[0]):

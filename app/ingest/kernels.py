@@ -4,9 +4,9 @@ Each function is written here in Python (but ``read_pods``, whose twin,
 ``app.ingest.fastjson.read_pods_py``, lives next to the records it reads) and, where the
 optional C extension ``_gangplank_kernels`` (``app/ingest/kernels.c``, built by ``pip
 install`` when a C compiler is at hand) is present, done by it in one C pass instead of
-several interpreted ones. The C version answers exactly as the Python one (``tests/test_kernels.py`` compares
-them) or returns None for an input it was not written for, and then the Python one
-answers. ``COMPILED`` says whether the C versions run; ``GANGPLANK_NO_KERNELS=1`` turns
+several interpreted ones. The C version answers exactly as the Python one
+(``tests/test_kernels.py`` compares them) or returns None for an input it was not written
+for, and then the Python one answers. ``COMPILED`` says whether the C versions run; ``GANGPLANK_NO_KERNELS=1`` turns
 them off.
 """
 
@@ -68,8 +68,14 @@ _C = _compiled()
 COMPILED = _C is not None
 
 
+def compiled(name: str) -> Callable[..., Any] | None:
+    """The C function ``name`` when the C versions run, else None (for a kernel whose
+    twin lives with its caller)."""
+    return getattr(_C, name, None)
+
+
 def _either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
-    c_fn = getattr(_C, name, None)
+    c_fn = compiled(name)
     if c_fn is None:
         return py
 
@@ -80,12 +86,6 @@ def _either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
     run.__doc__ = py.__doc__
     run.__name__ = name
     return run
-
-
-def compiled(name: str) -> Callable[..., Any] | None:
-    """The C function ``name`` when the C versions run, else None (for a kernel whose
-    twin lives with its caller)."""
-    return getattr(_C, name, None)
 
 
 record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = _either("record_columns", record_columns_py)
