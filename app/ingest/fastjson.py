@@ -183,9 +183,10 @@ def read_pods_py(raw: Any) -> tuple[list[list[Any]], list[bytes], list[int]] | N
     records = _PODS.decode(raw)
     if records is None:
         return None
+    *columns, raws = record_columns(records, PodRecord, (*TABLE_COLUMNS, "requests"))
     index = {b"": 0}
-    ordinals = [index.setdefault(t, len(index)) for t in shared_bytes(record_columns(records, PodRecord, ("requests",))[0])]
-    return record_columns(records, PodRecord, TABLE_COLUMNS), list(index), ordinals
+    ordinals = [index.setdefault(t, len(index)) for t in shared_bytes(raws)]
+    return columns, list(index), ordinals
 
 
 def pod_table(raw: Any) -> PodTable | None:
