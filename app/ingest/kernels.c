@@ -375,7 +375,7 @@ static PyObject *make_str(const char *p, Py_ssize_t n) {
     return o;
 }
 
-/* The columns, in fastjson's order (_TYPED_COLUMNS), then the request text. */
+/* The columns, in fastjson's order (TABLE_COLUMNS), then the request text. */
 enum { F_NS, F_NAME, F_UID, F_NODE, F_PHASE, F_PRIO, F_LABELS, F_GROUP, F_QUEUE, F_ROLE, F_PRE, F_CREATED, F_REQ, NF };
 static const char *const FIELD[NF] = {"namespace", "name", "uid", "node", "phase", "priority", "labels", "group",
                                       "queue", "role", "preemptable", "createdAt", "requests"};
@@ -482,7 +482,7 @@ static PyObject *read_value(Cur *c, int f, Table *tables, Py_ssize_t *ordinal) {
 
 /* read_pods(text): the pods of a native section (a JSON array of pod objects in the
  * common shape) as columns, what reading them as PodRecords and taking their columns
- * gives: a tuple of the columns (fastjson._TYPED_COLUMNS), the distinct request texts
+ * gives: a tuple of the columns (fastjson.TABLE_COLUMNS), the distinct request texts
  * (b"" first, for no requests) and each pod's ordinal into them. None for anything else:
  * an escape in a string, a field of another type or shape, a repeated key, an unknown
  * field, a missing name. */
