@@ -63,6 +63,11 @@ class Eviction(BaseModel):
     action: str
     preemptor: str
     reason: str
+    moveTo: str | None = Field(
+        default=None,
+        description="KAI consolidation / moved victim: the pod is evicted and its replacement is expected on "
+        "this node (KAI pipelines it there). Absent for a plain eviction.",
+    )
 
 
 class JobStatus(BaseModel):

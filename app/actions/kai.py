@@ -75,6 +75,13 @@ class Consolidation(Action):
     summary = "KAI: move running preemptible pods to make room for a pending job"
 
     def execute(self, ssn: Session) -> None:
+        from app.actions.preempt import kai_solver
+
+        if kai_solver(ssn):
+            from app.kai.actions import KaiConsolidation
+
+            KaiConsolidation(ssn, self.args).execute()
+            return
         limit = int(self.args.get("maxConsolidationPreemptees", 16))
         if limit <= 0:
             return

@@ -4,6 +4,8 @@
   plugin-argument spelling ``preempt.gangAwareEnable``), and the actions ``gangpreempt`` /
   ``gangreclaim`` (Volcano v1.15), run only the gang-aware path (``app.eviction.gang``).
 * Otherwise the legacy task-centric actions run (``app.eviction.legacy``).
+* In the ``kai`` profile (KAI's proportion plugin) without ``gangAwareEnable``, KAI's
+  scenario solver runs (``app.kai``), as KAI-Scheduler decides.
 * ``algorithm: kep5710`` picks KEP-5710's victim search instead of bundles (gang-aware path).
 """
 
@@ -36,6 +38,14 @@ def evictor(kind: str, args: dict[str, Any], ssn: Session | None = None) -> Gang
     return GangEviction(kind, args)
 
 
+def kai_solver(ssn: Session) -> bool:
+    """The session runs KAI's proportion plugin (the ``kai`` profile): preempt, reclaim and
+    consolidation are KAI's scenario solver (``app.kai``)."""
+    from app.plugins.kai_fairshare import KaiFairShare
+
+    return isinstance(ssn.plugins.get("proportion"), KaiFairShare)
+
+
 def gang_aware(ssn: Session, kind: str, args: dict[str, Any]) -> bool:
     if _flag(args.get("gangAwareEnable")):
         return True
@@ -51,6 +61,10 @@ class Preempt(Action):
     def execute(self, ssn: Session) -> None:
         if self.force_gang or gang_aware(ssn, PREEMPT, self.args):
             evictor(PREEMPT, self.args, ssn).execute(ssn)
+        elif kai_solver(ssn):
+            from app.kai.actions import KaiPreempt
+
+            KaiPreempt(ssn, self.args).execute()
         else:
             LegacyEviction(PREEMPT, self.args).execute(ssn)
 
@@ -63,6 +77,10 @@ class Reclaim(Action):
     def execute(self, ssn: Session) -> None:
         if self.force_gang or gang_aware(ssn, RECLAIM, self.args):
             evictor(RECLAIM, self.args, ssn).execute(ssn)
+        elif kai_solver(ssn):
+            from app.kai.actions import KaiReclaim
+
+            KaiReclaim(ssn, self.args).execute()
         else:
             LegacyEviction(RECLAIM, self.args).execute(ssn)
 

@@ -28,9 +28,10 @@ class Eviction:
     action: str
     preemptor: str
     reason: str
+    move_to: str | None = None  # KAI: the pod is evicted and re-created on this node
 
     def wire(self) -> dict[str, Any]:
-        return {
+        out = {
             "pod": self.pod,
             "node": self.node,
             "job": self.job,
@@ -38,6 +39,9 @@ class Eviction:
             "preemptor": self.preemptor,
             "reason": self.reason,
         }
+        if self.move_to is not None:
+            out["moveTo"] = self.move_to
+        return out
 
 
 @dataclass(slots=True)

@@ -177,7 +177,9 @@ class KaiTopology(NetworkTopologyAware):
         nt = (sg.network_topology if sg is not None and sg.network_topology is not None else None) or job.network_topology
         if nt is None:
             return [[root]]
-        required = topo.tier_by_name.get(nt.highest_tier_name or "") if nt.mode == "hard" else None
+        required = None
+        if nt.mode == "hard":  # a KAI level name, or a Volcano tier number (native / Volcano PodGroups)
+            required = topo.tier_by_name.get(nt.highest_tier_name or "") if nt.highest_tier_name else nt.highest_tier_allowed
         if nt.mode == "hard" and required is None:
             return []  # an unknown required level: the job cannot be placed (KAI's fit error)
         top = required if required is not None else topo.max_tier

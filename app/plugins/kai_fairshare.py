@@ -71,54 +71,80 @@ def is_preemptible(job: Job) -> bool:
     return job.priority < 100
 
 
-def divide(total: float, qs: list[KaiQueue], r: int) -> None:
-    """KAI's division of ``total`` of resource ``r`` among sibling queues (into ``fair[r]``)."""
+def divide(total: float, qs: list[KaiQueue], r: int, k_value: float = 1.0) -> None:
+    """KAI's division of ``total`` of resource ``r`` among sibling queues (into ``fair[r]``),
+    as ``resource_division.go`` does it (queues in name order where KAI iterates a map)."""
     if not qs:
         return
+    qs = sorted(qs, key=lambda q: q.name)
+
+    def requestable(q: KaiQueue) -> float:
+        return q.request[r] if q.limit[r] == -1 else min(q.limit[r], q.request[r])
+
+    def remaining_requested(q: KaiQueue) -> float:
+        return max(requestable(q) - q.fair[r], 0.0)
+
+    def satisfied(q: KaiQueue) -> bool:
+        return q.request[r] <= q.fair[r] or (q.limit[r] != -1 and q.limit[r] <= q.fair[r])
+
     remaining = total
-    requestable = {}
-    for q in qs:
-        req = q.request[r]
-        if q.limit[r] >= 0:
-            req = min(req, q.limit[r])
-        requestable[q.name] = req
-        d = total if q.deserved[r] < 0 else q.deserved[r]
-        give = min(d, req)
-        q.fair[r] = give
+    for q in qs:  # deserved phase (may exceed the total)
+        d = total if q.deserved[r] == -1 else q.deserved[r]
+        give = min(d, requestable(q))
+        q.fair[r] += give
         remaining -= give
-    fractions: dict[str, float] = {}
-    for prio in sorted({q.priority for q in qs}, reverse=True):
+    if remaining <= 0:
+        return
+    priorities = sorted({q.priority for q in qs}, reverse=True)
+    fractions: dict[int, dict[str, tuple[float, KaiQueue]]] = {}
+    for prio in priorities:  # over-quota phase, priority bucket by bucket
         bucket = [q for q in qs if q.priority == prio]
-        while remaining > 0:
-            wanting = [q for q in bucket if requestable[q.name] > q.fair[r] and q.weight[r] > 0]
-            if not wanting:
-                break
-            wsum = sum(q.weight[r] for q in wanting)
+        left: dict[str, tuple[float, KaiQueue]] = fractions.setdefault(prio, {})
+        while True:
+            again = False
             amount = remaining
-            satisfied_below_slice = False
-            for q in sorted(wanting, key=lambda q: q.name):
-                slice_ = amount * q.weight[r] / wsum
-                need = requestable[q.name] - q.fair[r]
-                if need <= slice_:
-                    q.fair[r] += need
-                    remaining -= need
-                    satisfied_below_slice = True
-                else:
-                    whole = math.floor(slice_)
-                    q.fair[r] += whole
-                    remaining -= whole
-                    fractions[q.name] = fractions.get(q.name, 0.0) + (slice_ - whole)
-            if not satisfied_below_slice:
+            weights_total = sum(q.weight[r] for q in bucket if remaining_requested(q) > 0)
+            if weights_total == 0:
                 break
-    # leftovers: one unit at a time to the largest remembered fractions
-    for prio in sorted({q.priority for q in qs}, reverse=True):
-        cands = [q for q in qs if q.priority == prio and requestable[q.name] - q.fair[r] >= 1]
-        cands.sort(key=lambda q: (-fractions.get(q.name, 0.0), q.created, q.name))
-        for q in cands:
-            if remaining < 1:
-                return
-            q.fair[r] += 1
-            remaining -= 1
+            share_weights = {}
+            for q in bucket:
+                if satisfied(q):
+                    continue
+                nw = q.weight[r] / weights_total
+                share_weights[q.name] = max(0.0, nw + k_value * (nw - 0.0))  # no usage database: usage 0
+            weights_sum = sum(share_weights.values())
+            if weights_sum == 0:
+                break
+            for q in bucket:
+                if remaining == 0:
+                    break
+                if satisfied(q) or q.weight[r] == 0:
+                    continue
+                slice_ = amount * share_weights[q.name] / weights_sum
+                need = remaining_requested(q)
+                if need <= slice_:
+                    give = need
+                    left.pop(q.name, None)
+                else:
+                    give = float(math.floor(slice_)) if math.floor(slice_) > 0 else 0.0
+                    if slice_ - give > 0:
+                        left[q.name] = (slice_ - give, q)
+                if give == 0:
+                    continue
+                q.fair[r] += give
+                remaining -= give
+                again = again or need < slice_
+            if not again or remaining == 0:
+                break
+    for prio in priorities:  # leftovers: a unit each to the largest remembered fractions
+        if remaining <= 0:
+            break
+        for _, q in sorted(fractions.get(prio, {}).values(), key=lambda fq: (-fq[0], fq[1].created, fq[1].name)):
+            if remaining == 0:
+                break
+            g = min(1.0, remaining)
+            q.fair[r] += g
+            remaining -= g
 
 
 def _after(total: np.ndarray, v: np.ndarray, copies: int) -> np.ndarray:
@@ -185,6 +211,10 @@ class KaiFairShare(Plugin):
         out[0] /= 1000.0  # milli-GPUs to GPUs
         out[1] = out[1]  # millicores, as KAI counts cpu
         return out
+
+    def vec_sum(self, tasks: list[Task]) -> np.ndarray:
+        """Σ requests of ``tasks`` as (GPUs, millicores, bytes)."""
+        return self._vec(request_sum(tasks)) if tasks else np.zeros(3)
 
     def _up(self, name: str, attr: str, v: np.ndarray, sign: int = 1) -> None:
         seen = set()

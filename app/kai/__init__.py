@@ -1,0 +1,27 @@
+"""KAI-Scheduler's scenario solver and its eviction actions (``{"profile": "kai"}``).
+
+One module per KAI concept, named after it (NVIDIA/KAI-Scheduler, ``pkg/scheduler/``):
+
+* ``jobs`` — the job model: pod sets, status groups, ``GetTasksToAllocate``,
+  ``GetTasksToEvict``, the job predicates and the job / task / pod-set orders
+  (``api/podgroup_info``, ``plugins/elastic``, ``plugins/taskorder``, ``plugins/subgrouporder``);
+* ``queues`` — ``JobsOrderByQueues`` (``actions/utils/job_order_by_queue.go``) over a
+  binary heap that re-sifts as Go's ``container/heap`` does, with the proportion plugin's
+  ``GetQueueOrderResult`` (``plugins/proportion/queue_order``);
+* ``statement`` — KAI's Statement on top of Gangplank's: a pipeline onto the node a task
+  was just evicted from un-evicts it (``framework/statement.go``);
+* ``allocate`` — ``AllocateJob`` (``actions/common/allocate.go``): node order, fitting
+  node, topology node sets, allocate vs pipeline;
+* ``simulation`` — ``TryToVirtuallyAllocatePreemptorAndGetVictims``
+  (``actions/common/action.go``);
+* ``scenarios`` — the accumulated scenario builder and its filters
+  (``actions/common/solvers/pod_scenario_builder.go``, ``scenario/``,
+  ``accumulated_scenario_filters/``);
+* ``solver`` — ``JobSolver`` and ``ByPodSolver`` (``actions/common/solvers``);
+* ``actions`` — ``preempt``, ``reclaim``, ``consolidation`` and their validators
+  (``actions/preempt``, ``actions/reclaim``, ``actions/consolidation``,
+  ``plugins/proportion/reclaimable``, ``plugins/minruntime``).
+
+The specification these follow, with the Go function for every rule, is
+``shared/anchors/kai-solver.md``; where it and KAI's code differ, the code was followed.
+"""

@@ -1,0 +1,387 @@
+"""KAI's ``preempt``, ``reclaim`` and ``consolidation`` actions over the scenario solver.
+
+Each action takes its preemptors from a normal-mode ``JobsOrderByQueues`` of the jobs
+with a Pending pod that are ready for scheduling, one attempt per job, queue fairness
+re-evaluated after every pop, and commits a ``JobSolver`` solution whole.
+
+* **preempt** (``actions/preempt``): victims are preemptible jobs of the *same* leaf
+  queue with a strictly lower priority and an active pod (minruntime's victim filter
+  applies); a non-preemptible preemptor must fit its queue's quota counting only
+  non-preemptible allocations (``IsNonPreemptibleJobOverQueueQuota``); the validator is
+  minruntime's.
+* **reclaim** (``actions/reclaim``): the reclaimer's queue must stay within its fair
+  share with the job's next request (``CanReclaimResources``); victims are preemptible
+  jobs of *other* queues with an active pod; the validator is the proportion plugin's
+  ``Reclaimable`` (victim chunks checked at the queues' lowest common level before each
+  is subtracted; sibling saturation per level; the non-preemptible rule) and minruntime's.
+* **consolidation** (``actions/consolidation``): only preemptible pending jobs, only when
+  the cluster's idle + releasing GPUs cover the job's request; victims are preemptible
+  jobs of any queue with an active pod (at most ``maxConsolidationPreemptees`` + 1 jobs,
+  counted in victim order; 0 turns the action off); a scenario counts only if every victim
+  is placed again (moved or left where it was).
+
+Moved victims are reported as one eviction with ``moveTo`` (see ``statement``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from app.errors import InputError
+from app.ingest.reader import timestamp
+from app.kai.allocate import over_queue_capacity
+from app.kai.context import KaiContext
+from app.kai.jobs import (
+    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, ready_for_scheduling,
+    tasks_to_allocate,
+)  # fmt: skip
+from app.kai.queues import JobsOrderByQueues, less_equal
+from app.kai.scenarios import Scenario
+from app.kai.solver import JobSolver, feasible_nodes
+from app.model.cluster import Job, Task, TaskStatus
+
+LAST_START = "kai.scheduler/last-start-timestamp"
+ALIVE = ACTIVE_ALLOCATED | {TaskStatus.PENDING}
+
+
+def is_elastic(job: Job) -> bool:
+    """``IsElastic``: some pod set has more pods than its minimum."""
+    return any(len(ps.tasks) > ps.min for ps in View(job).pod_sets)
+
+
+class KaiAction:
+    """What preempt, reclaim and consolidation share."""
+
+    name = ""
+
+    def __init__(self, ssn: Any, args: dict[str, Any]) -> None:
+        self.ssn = ssn
+        self.args = args
+        ctx = getattr(ssn, "kai_context", None)
+        if ctx is None:
+            ctx = ssn.kai_context = KaiContext(ssn)
+        self.ctx: KaiContext = ctx
+        self.minruntime = ssn.plugins.get("minruntime")
+
+    # -- preemptors ----------------------------------------------------------------------
+    def preemptors(self, *, preemptible_only: bool = False) -> JobsOrderByQueues:
+        views = []
+        for job in self.ssn.cluster.active_jobs.values():
+            if not job.tasks or not any(is_pending(t) for t in job.tasks):
+                continue
+            if preemptible_only and not is_preemptible(job):
+                continue
+            v = View(job)
+            if ready_for_scheduling(v):
+                views.append(v)
+        return self.ctx.jobs_order(views)
+
+    def run(self, attempt: Callable[[Job], bool]) -> None:
+        order = self.preemptors(preemptible_only=self.name == "consolidation")
+        while not order.empty():
+            if self.ssn.out_of_time():
+                return
+            v = order.pop()
+            if v is None:
+                return
+            if not has_pending(View(v.job)):
+                continue
+            attempt(v.job)
+
+    def solve(self, job: Job, solver: JobSolver) -> bool:
+        ok, stmt, _ = solver.solve(job)
+        if ok and stmt is not None:
+            stmt.commit()
+            return True
+        if stmt is not None:
+            stmt.discard()
+        return False
+
+    # -- victims -------------------------------------------------------------------------
+    def victim_jobs(self, keep: Callable[[Job], bool], *, alive_check: bool = True) -> list[Job]:
+        out = []
+        for job in self.ssn.cluster.jobs.values():
+            if alive_check and not any(t.status in ALIVE for t in job.tasks):
+                continue
+            if keep(job):
+                out.append(job)
+        return out
+
+    def victim_queue(self, jobs: list[Job]) -> JobsOrderByQueues:
+        return self.ctx.jobs_order([View(j) for j in jobs], victim=True)
+
+    # -- minruntime ----------------------------------------------------------------------
+    def last_start(self, job: Job) -> float | None:
+        raw = job.annotations.get(LAST_START)
+        if not raw:
+            return None
+        try:
+            return timestamp(raw, job.pointer, job.obj)
+        except InputError:
+            return None
+
+    def protected(self, kind: str, reclaimer: Job, victim: Job) -> bool:
+        mr = self.minruntime
+        if mr is None:
+            return False
+        start = self.last_start(victim)
+        if start is None:
+            return False
+        return self.ssn.now < start + mr.min_runtime(kind, victim.queue, reclaimer.queue)
+
+    def runtime_filter(self, kind: str, preemptor: Job, victim: Job) -> bool:
+        return is_elastic(victim) or not self.protected(kind, preemptor, victim)
+
+    def runtime_validator(self, kind: str, preemptor: Job) -> Callable[[Scenario], bool]:
+        def valid(s: Scenario) -> bool:
+            jobs = self.ssn.cluster.jobs
+            for key, tasks in s.victims.items():
+                job = jobs[key]
+                if not is_elastic(job) or not self.protected(kind, preemptor, job):
+                    continue
+                per: dict[str, int] = {}
+                for t in tasks:
+                    name = t.subgroup.policy if t.subgroup is not None else "default"
+                    per[name] = per.get(name, 0) + 1
+                for ps in View(job).pod_sets:
+                    if ps.name in per and ps.min > ps.count(ACTIVE_USED) - per[ps.name]:
+                        return False
+            return True
+
+        return valid
+
+    def message(self, preemptor: Job) -> Callable[[Task], str]:
+        raise NotImplementedError
+
+
+class KaiPreempt(KaiAction):
+    name = "preempt"
+
+    def execute(self) -> None:
+        self.run(self.attempt)
+
+    def message(self, preemptor: Job) -> Callable[[Task], str]:
+        return lambda t: (f"preempt (KAI): {t.key} of {t.job.key} (priority {t.job.priority}) evicted for "  # type: ignore[union-attr]
+                          f"{preemptor.key} (priority {preemptor.priority}) in queue {preemptor.queue}")
+
+    def attempt(self, job: Job) -> bool:
+        v = View(job)
+        tasks = tasks_to_allocate(v, False, self.ctx.virtual)
+        if over_queue_capacity(self.ctx, v, tasks, quota_only=True):
+            self.ssn.messages[job.key] = "preempt: a non-preemptible job would exceed its queue's quota"
+            return False
+
+        def keep(victim: Job) -> bool:
+            return (is_preemptible(victim) and victim.priority < job.priority and victim.queue == job.queue
+                    and victim is not job and victim.count(ACTIVE_ALLOCATED) > 0
+                    and self.runtime_filter("preempt", job, victim))  # fmt: skip
+
+        solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), self.runtime_validator("preempt", job),
+                           lambda: self.victim_queue(self.victim_jobs(keep)), self.name, self.message(job))  # fmt: skip
+        return self.solve(job, solver)
+
+
+class KaiReclaim(KaiAction):
+    name = "reclaim"
+
+    def execute(self) -> None:
+        fs = self.ctx.fs
+        self.multiplier = max(1.0, float(fs.arg_float("relcaimerSaturationMultiplier", 1.0)))
+        self.run(self.attempt)
+
+    def message(self, preemptor: Job) -> Callable[[Task], str]:
+        return lambda t: (f"reclaim (KAI): {t.key} of {t.job.key} (queue {t.job.queue}) evicted for "  # type: ignore[union-attr]
+                          f"{preemptor.key} (queue {preemptor.queue})")
+
+    def can_reclaim(self, job: Job) -> bool:
+        """``CanReclaimResources``: the reclaimer's leaf queue stays within its fair share
+        with the job's next request (and a non-preemptible one within its quota)."""
+        fs = self.ctx.fs
+        q = fs.queues.get(job.queue)
+        if q is None:
+            return False
+        req = fs.vec_sum(tasks_to_allocate(View(job), False, self.ctx.virtual))
+        if not less_equal(q.allocated + req, q.fair):
+            return False
+        return is_preemptible(job) or less_equal(q.allocated_np + req, q.deserved)
+
+    def attempt(self, job: Job) -> bool:
+        if not self.can_reclaim(job):
+            self.ssn.messages.setdefault(job.key, f"reclaim: queue {job.queue} would go over its fair share")
+            return False
+        fs = self.ctx.fs
+        snapshot = {n: (q.allocated.copy(), q.allocated_np.copy()) for n, q in fs.queues.items()}  # OnJobSolutionStart
+        runtime = self.runtime_validator("reclaim", job)
+
+        def valid(s: Scenario) -> bool:
+            return self.reclaimable(job, s, snapshot) and runtime(s)
+
+        def keep(victim: Job) -> bool:
+            return (victim.queue != job.queue and self.runtime_filter("reclaim", job, victim)
+                    and is_preemptible(victim) and victim.count(ACTIVE_ALLOCATED) > 0)  # fmt: skip
+
+        solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), valid,
+                           lambda: self.victim_queue(self.victim_jobs(keep, alive_check=False)), self.name,
+                           self.message(job))  # fmt: skip
+        return self.solve(job, solver)
+
+    # -- the proportion plugin's Reclaimable ---------------------------------------------
+    def _path(self, queue: str) -> list[str]:
+        qs = self.ctx.fs.queues
+        out: list[str] = []
+        while queue in qs and queue not in out:
+            out.insert(0, queue)
+            queue = qs[queue].parent
+        return out
+
+    def _leveled(self, reclaimer: str, victim: str) -> tuple[str, str]:
+        a, b = self._path(reclaimer), self._path(victim)
+        rq = vq = ""
+        for i in range(min(len(a), len(b))):
+            rq, vq = a[i], b[i]
+            if rq != vq:
+                break
+        return rq, vq
+
+    def reclaimable(self, job: Job, s: Scenario, snapshot: dict[str, tuple[np.ndarray, np.ndarray]]) -> bool:
+        fs = self.ctx.fs
+        qs = fs.queues
+        req = fs.vec_sum(s.preemptor.tasks)  # the partial job's request, as before the simulation
+        chunks_by_queue: dict[str, list[np.ndarray]] = {}
+        jobs = self.ssn.cluster.jobs
+        for key, tasks in s.victims.items():
+            victim = jobs[key]
+            pod_sets = {ps.name: ps.min for ps in View(victim).pod_sets}
+            per: dict[str, list[Task]] = {}
+            for t in tasks:
+                per.setdefault(t.subgroup.policy if t.subgroup is not None else "default", []).append(t)
+            core: list[Task] = []
+            elastic: list[Task] = []
+            for name, ts in per.items():
+                m = pod_sets.get(name, 1)
+                if m >= len(ts):
+                    core += ts
+                else:
+                    core += ts[:m]
+                    elastic += ts[m:]
+            chunks = [[t] for t in elastic] + [core]
+            for chunk in chunks:
+                kept = [t for t in chunk if t.status not in ACTIVE_ALLOCATED]
+                if kept:
+                    chunks_by_queue.setdefault(victim.queue, []).append(fs.vec_sum(kept))
+        remaining: dict[str, np.ndarray] = {}
+        involved: dict[str, set[int]] = {}
+
+        def alloc(q: str) -> np.ndarray:
+            return snapshot[q][0].copy()
+
+        for vleaf, chunks in chunks_by_queue.items():
+            if vleaf not in qs:
+                continue
+            rq, vq = self._leveled(job.queue, vleaf)
+            involved[vleaf] = {r for c in chunks for r in range(3) if c[r] > 0}
+            if vq not in remaining:
+                remaining[vq] = alloc(vq)
+            for chunk in chunks:
+                rem = remaining[vq]
+                vqa = qs[vq]
+                maintain = not less_equal(rem, _allocatable(vqa))
+                guarantee = less_equal(snapshot[rq][0] + req, qs[rq].deserved) and not less_equal(rem, vqa.deserved)
+                if not (maintain or guarantee):
+                    return False
+                for q in reversed(self._path(vleaf)):
+                    if q not in remaining:
+                        remaining[q] = alloc(q)
+                    remaining[q] = remaining[q] - chunk
+                    if q != vleaf:
+                        involved[q] = involved.get(q, set()) | involved[vleaf]
+        mine_res = {r for r in range(3) if req[r] > 0}
+        for q in reversed(self._path(job.queue)):
+            mine = (remaining[q].copy() if q in remaining else alloc(q)) + req
+            if q in remaining:
+                remaining[q] = mine
+            qa = qs[q]
+            for sib, srem in remaining.items():
+                sa = qs[sib]
+                if sa.parent != qa.parent or sib == q:
+                    continue
+                for r in involved.get(sib, set()) | mine_res:
+                    fq, fsib = qa.fair[r], sa.fair[r]
+                    if fq == -1 and fsib == -1:
+                        continue
+                    ratio_mine, ratio_sib = _saturation(mine[r], fq), _saturation(srem[r], fsib)
+                    if ratio_mine > 1 and fsib > 0 and ratio_mine * self.multiplier >= ratio_sib:
+                        return False
+            if not is_preemptible(job) and not less_equal(snapshot[q][1] + req, qa.deserved):
+                return False
+        return True
+
+
+def _saturation(allocated: float, fair: float) -> float:
+    if fair == 0:
+        return float("inf") if allocated > 0 else 0.0
+    if fair == -1:
+        return 0.0
+    return allocated / fair
+
+
+def _allocatable(q: Any) -> np.ndarray:
+    from app.kai.queues import allocatable_share
+
+    return allocatable_share(q)
+
+
+class KaiConsolidation(KaiAction):
+    name = "consolidation"
+
+    def execute(self) -> None:
+        raw = self.args.get("maxConsolidationPreemptees", 16)
+        self.limit = int(raw)
+        if self.limit == 0:
+            return
+        self.run(self.attempt)
+
+    def message(self, preemptor: Job) -> Callable[[Task], str]:
+        return lambda t: f"consolidation (KAI): {t.key} is moved to make room for {preemptor.key}"
+
+    def enough_gpus(self, job: Job) -> bool:
+        ctx = self.ctx
+        g = ctx.gpu_col
+        tasks = tasks_to_allocate(View(job), False, ctx.virtual)
+        need = sum(ctx.gpus(t) for t in tasks)
+        if g is None or need <= 0:
+            return True
+        c = self.ssn.cluster
+        ready = np.array([n.ready for n in c.nodes], dtype=bool)
+        free = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
+        return float(free[ready].sum()) >= need
+
+    def attempt(self, job: Job) -> bool:
+        if not self.enough_gpus(job):
+            return False
+
+        def victims() -> JobsOrderByQueues:
+            counter = 0
+
+            def keep(victim: Job) -> bool:
+                nonlocal counter
+                if not is_preemptible(victim) or victim is job:
+                    return False
+                if self.limit > 0 and counter > self.limit:
+                    return False
+                if victim.count(ACTIVE_ALLOCATED) == 0:
+                    return False
+                counter += 1
+                return True
+
+            ordered = sorted(self.ssn.cluster.jobs.values(), key=lambda j: (j.created, j.uid or j.key))
+            return self.victim_queue([j for j in ordered if any(t.status in ALIVE for t in j.tasks) and keep(j)])
+
+        def all_replaced(s: Scenario) -> bool:
+            return not any(t.status is TaskStatus.RELEASING for tasks in s.victims.values() for t in tasks)
+
+        solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), all_replaced, victims, self.name, self.message(job))
+        return self.solve(job, solver)

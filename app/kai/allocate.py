@@ -1,0 +1,167 @@
+"""KAI's ``AllocateJob`` (``actions/common/allocate.go``), as the solver's simulations use it.
+
+* The tasks are ``GetTasksToAllocate`` (a simulation: Pending and virtually evicted).
+* ``IsJobOverQueueCapacity``: for the leaf queue and every ancestor, the job's request
+  may not pass a limit, and a non-preemptible job may not pass the quota counting only
+  non-preemptible allocations.
+* Node sets: without a topology constraint, the nodes given; with one, each candidate
+  domain of the ``topology`` plugin in its order (tightest first), tried with rollback;
+  a pod set with its own constraint is narrowed again inside the job's domain.
+* Per task, in pod-set order then task order: nodes by score (KAI's ``nodeavailability``
+  +100 when the task fits idle capacity, ``nodeplacement`` binpack 0..9 or spread 0..1
+  on the GPU (GPU tasks) or CPU (CPU-only tasks), ``resourcetype`` +10 for a CPU-only
+  task on a CPU-only node, ``nominatednode`` +1,000,000; ties by node name); the first
+  node where the task fits idle + releasing capacity and every predicate (incl. the
+  per-task queue capacity check) passes takes it: ``Allocate`` when it fits idle
+  capacity and this is a real allocation, else ``Pipeline`` (a simulation pipelines
+  everything; a victim pipelined back onto its own node is un-evicted).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.framework.session import PURPOSE_ALLOCATE
+from app.kai.jobs import View, is_preemptible, sort_pod_sets, tasks_to_allocate
+from app.kai.statement import KaiStatement
+from app.model.cluster import Task
+
+if TYPE_CHECKING:
+    from app.kai.context import KaiContext
+
+AVAILABILITY, RESOURCE_TYPE, NOMINATED, MAX_HIGH_DENSITY = 100.0, 10.0, 1_000_000.0, 9.0
+
+
+def over_queue_capacity(ctx: KaiContext, v: View, tasks: list[Task], *, quota_only: bool = False) -> bool:
+    """``IsJobOverQueueCapacity`` (``quota_only``: ``IsNonPreemptibleJobOverQueueQuota``)."""
+    fs = ctx.fs
+    q = fs.queues.get(v.job.queue)
+    if q is None or not tasks:
+        return False
+    req = fs.vec_sum(tasks)
+    asked = req > 0
+    non_preemptible = not is_preemptible(v.job)
+    name, seen = v.job.queue, set()
+    while name in fs.queues and name not in seen:
+        seen.add(name)
+        kq = fs.queues[name]
+        if not quota_only and ((kq.limit != -1) & asked & (kq.limit < kq.allocated + req)).any():
+            return True
+        if non_preemptible and ((kq.deserved != -1) & asked & (kq.deserved < kq.allocated_np + req)).any():
+            return True
+        name = kq.parent
+    return False
+
+
+def node_order(ctx: KaiContext, task: Task, nodes: np.ndarray) -> np.ndarray:
+    """``OrderedNodesByTask``: ``nodes`` sorted by KAI's scores, ties by node name."""
+    c = ctx.ssn.cluster
+    req = task.req
+    idle = c.allocatable[nodes] - c.used[nodes]
+    free = idle + c.releasing[nodes] - c.pipelined[nodes]
+    score = np.where((req <= idle).all(axis=1), AVAILABILITY, 0.0)
+    gpu = ctx.gpu_col
+    cpu_only = gpu is None or not req[gpu]  # type: ignore[index]
+    col = ctx.cpu_col if cpu_only else gpu
+    if col is not None:
+        have = c.allocatable[nodes, col] > 0
+        avail = free[:, col].astype(np.float64)
+        if ctx.placement["cpu" if cpu_only else "gpu"] == "spread":
+            total = c.allocatable[nodes, col].astype(np.float64)
+            score = score + np.where(have, avail / np.where(have, total, 1), 0.0)
+        elif have.any():
+            lo, hi = float(avail[have].min()), float(avail[have].max())
+            if hi > 0:
+                part = np.full(len(nodes), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (avail - lo) / (hi - lo))
+                score = score + np.where(have, part, 0.0)
+    if cpu_only:
+        score = score + np.where(ctx.cpu_only_node[nodes], RESOURCE_TYPE, 0.0)
+    if task.nominated_node:
+        idx = ctx.node_index.get(task.nominated_node)
+        if idx is not None:
+            score = score + np.where(nodes == idx, NOMINATED, 0.0)
+    order = np.lexsort((ctx.name_rank[nodes], -score))
+    return nodes[order]
+
+
+def fitting(ctx: KaiContext, task: Task, nodes: np.ndarray) -> np.ndarray:
+    """``FittingNode`` over ``nodes``: idle + releasing capacity, predicates, queue capacity."""
+    c = ctx.ssn.cluster
+    ok = (task.req <= c.future_idle_of(nodes)).all(axis=1)
+    if ok.any():
+        mask, _ = ctx.ssn.predicate_mask(task, nodes)
+        ok &= mask
+    if ok.any() and task.job is not None and task.job.queue in c.queues:
+        if not ctx.ssn.allocatable(c.queues[task.job.queue], task):
+            ok[:] = False
+    return ok
+
+
+def _node_sets(ctx: KaiContext, v: View, sg: object | None, nodes: np.ndarray) -> list[np.ndarray]:
+    """``SubsetNodesFn``: the node sets to try, in order (one set without a constraint)."""
+    job = v.job
+    nt = getattr(sg, "network_topology", None) if sg is not None else job.network_topology
+    if nt is None:
+        return [nodes]
+    topo = ctx.ssn.cluster.topology
+    out = []
+    for grad in ctx.ssn.hyper_node_gradients(job, sg, topo.root, PURPOSE_ALLOCATE):  # type: ignore[arg-type]
+        for h in grad:
+            inside = np.intersect1d(nodes, np.asarray(topo.leaves[h], dtype=np.intp))
+            if len(inside):
+                out.append(inside)
+    return out
+
+
+def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, pipeline_only: bool) -> bool:
+    """Place what ``v`` needs now on ``nodes``; False (with this call's placements undone)
+    when it cannot."""
+    tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual)
+    if not tasks or over_queue_capacity(ctx, v, tasks):
+        return False
+    for node_set in _node_sets(ctx, v, None, nodes):
+        cp = stmt.checkpoint()
+        if _place_pod_sets(ctx, v, stmt, node_set, tasks, pipeline_only):
+            return True
+        stmt.rollback(cp)
+    return False
+
+
+def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, tasks: list[Task],
+                    pipeline_only: bool) -> bool:  # fmt: skip
+    for ps in sort_pod_sets(v.pod_sets):
+        members = {id(x) for x in ps.tasks}
+        mine = [t for t in tasks if id(t) in members]
+        if not mine:
+            continue
+        sg = next((t.subgroup for t in ps.tasks if t.subgroup is not None), None)
+        sets = _node_sets(ctx, v, sg, nodes) if sg is not None and sg.network_topology is not None else [nodes]
+        placed = False
+        for node_set in sets:
+            cp = stmt.checkpoint()
+            if all(_place_task(ctx, stmt, t, node_set, pipeline_only) for t in mine):
+                placed = True
+                break
+            stmt.rollback(cp)
+        if not placed:
+            return False
+    return True
+
+
+def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarray, pipeline_only: bool) -> bool:
+    if not len(nodes):
+        return False
+    ordered = node_order(ctx, task, nodes)
+    ok = fitting(ctx, task, ordered)
+    hit = np.flatnonzero(ok)
+    if not len(hit):
+        return False
+    node = int(ordered[hit[0]])
+    c = ctx.ssn.cluster
+    if not pipeline_only and bool((task.req <= c.allocatable[node] - c.used[node]).all()):
+        stmt.allocate(task, node)
+    else:
+        stmt.pipeline_kai(task, node, update_if_on_node=not pipeline_only)
+    return True

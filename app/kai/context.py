@@ -1,0 +1,65 @@
+"""What every KAI solver step reads from the session, worked out once per session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from app.framework.session import Session
+from app.kai.jobs import View
+from app.kai.queues import JobsOrderByQueues, QueueOrder
+from app.kai.statement import KaiStatement
+from app.model.cluster import Task
+
+
+class KaiContext:
+    def __init__(self, ssn: Session) -> None:
+        self.ssn = ssn
+        c = ssn.cluster
+        fs = ssn.plugins.get("proportion")
+        if fs is None or not hasattr(fs, "vec_sum"):
+            raise RuntimeError("the kai actions need the kai profile's proportion plugin")
+        self.fs: Any = fs
+        self.virtual: set[int] = set()
+        self.gpu_col = c.resources.index.get("nvidia.com/gpu")
+        self.cpu_col = c.resources.index.get("cpu")
+        placement = ssn.options.get("nodeplacement")
+        args = placement.arguments if placement is not None else {}
+        self.placement = {k: str(args.get(k, "binpack")) for k in ("gpu", "cpu")}
+        if self.gpu_col is None:
+            self.cpu_only_node = np.ones(len(c.nodes), dtype=bool)
+        else:
+            self.cpu_only_node = c.allocatable[:, self.gpu_col] <= 0
+        self.node_index = {n.name: n.idx for n in c.nodes}
+        rank = sorted(range(len(c.nodes)), key=lambda i: c.nodes[i].name)
+        self.name_rank = np.empty(len(c.nodes), dtype=np.intp)
+        self.name_rank[rank] = np.arange(len(c.nodes))
+        queues = c.queues
+        self.parents = {q.name: (q.parent if q.parent else "") for q in queues.values()}
+        has_children = {q.parent for q in queues.values() if q.parent}
+        self.leaves = {name for name in queues if name not in has_children}
+        self.qorder = QueueOrder(fs, self.virtual)
+        self.scenarios = 0
+        self.simulations = 0
+
+    def gpus(self, t: Task) -> float:
+        return float(t.req[self.gpu_col]) / 1000.0 if self.gpu_col is not None else 0.0  # type: ignore[index]
+
+    def required_tier(self, v: View) -> int | None:
+        """The tier of the job's required topology level (None without one)."""
+        nt = v.job.network_topology
+        if nt is None or not nt.hard or not nt.highest_tier_name:
+            return None
+        return self.ssn.cluster.topology.tier_by_name.get(nt.highest_tier_name)
+
+    def statement(self) -> KaiStatement:
+        return KaiStatement(self.ssn, self.virtual)
+
+    def jobs_order(self, views: list[View], *, victim: bool = False) -> JobsOrderByQueues:
+        q = JobsOrderByQueues(self.qorder, self.parents, self.leaves, victim=victim)
+        q.initialize(views)
+        return q
+
+    def all_nodes(self) -> np.ndarray:
+        return np.arange(len(self.ssn.cluster.nodes), dtype=np.intp)

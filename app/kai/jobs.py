@@ -1,0 +1,234 @@
+"""KAI's job model: pod sets, status groups, sizing, predicates and orders.
+
+A :class:`View` is KAI's ``PodGroupInfo`` or one of its ``CloneWithTasks`` copies: the
+job's pod sets (every leaf sub-group, with its ``minAvailable``) over a subset of its
+tasks. The victim queue holds views of the tasks a victim has not offered yet, and the
+solver grows a view of the preemptor's first k tasks (its pod sets' minimums set to
+their share of those k). Task states are read live: the solver only consults a view
+while every statement that could change them is undone (as KAI's clones are taken).
+
+Rules (``pkg/scheduler/api/podgroup_info``, ``api/pod_status``):
+
+* status groups: active-used (Allocated, Pipelined, Binding, Bound, Running, Releasing),
+  active-allocated (the same without Releasing), allocated (queue usage: Allocated,
+  Binding, Bound, Running);
+* ``IsReadyForScheduling``: every pod set has ``alive - gated >= minAvailable``;
+  ``IsGangSatisfied``: every pod set has ``activeUsed >= minAvailable``;
+* ``GetTasksToAllocate``: pod sets below their minimum ask for what they miss, a job at
+  or above its minimum for one task (one pod set); Pending tasks, and in a simulation the
+  tasks this statement evicted (KAI's virtual Releasing);
+* ``GetTasksToEvict``: an elastic job gives one task (last in task order) of its worst
+  pod set while any pod set is above its minimum, then every active task at once;
+* JobOrder: higher priority, then below-minimum before exactly-at-minimum before above
+  (``elastic``), then older, then smaller UID; TaskOrder: kubeflow master/launcher and
+  ray head first, then ``kai.scheduler/task-priority`` (higher first), then older, then
+  smaller UID; PodSetOrder: below minimum first, then lower allocated/minimum, then name.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from app.model.cluster import Job, SubGroup, Task, TaskStatus
+
+S = TaskStatus
+ACTIVE_USED = frozenset({S.ALLOCATED, S.PIPELINED, S.BINDING, S.BOUND, S.RUNNING, S.RELEASING})
+ACTIVE_ALLOCATED = frozenset({S.ALLOCATED, S.PIPELINED, S.BINDING, S.BOUND, S.RUNNING})
+ALLOCATED = frozenset({S.ALLOCATED, S.BINDING, S.BOUND, S.RUNNING})
+DEFAULT_POD_SET = "default"
+KUBEFLOW_ROLE, RAY_NODE_TYPE = "training.kubeflow.org/job-role", "ray.io/node-type"
+
+
+def is_pending(t: Task) -> bool:
+    """KAI's Pending (a scheduling-gated pod is KAI's Gated, not Pending)."""
+    return t.status is S.PENDING and not t.gated
+
+
+def is_preemptible(job: Job) -> bool:
+    """``IsPreemptibleJob``: an explicit preemptibility wins, else priority < 100."""
+    if job.kai_preemptibility:
+        return job.kai_preemptibility == "preemptible"
+    return job.priority < 100
+
+
+class PodSet:
+    """One leaf sub-group of a view: its minimum and the view's tasks in it."""
+
+    __slots__ = ("name", "min", "tasks")
+
+    def __init__(self, name: str, min_available: int, tasks: list[Task]) -> None:
+        self.name = name
+        self.min = min_available
+        self.tasks = tasks
+
+    def count(self, states: frozenset[TaskStatus]) -> int:
+        return sum(1 for t in self.tasks if t.status in states)
+
+
+def _pod_set_key(job: Job, t: Task) -> str:
+    sg = t.subgroup
+    return sg.policy if sg is not None else DEFAULT_POD_SET
+
+
+def _minimums(job: Job) -> dict[str, int]:
+    """Every pod set of the job with its minimum (the job's structure, tasks or not)."""
+    if job.subgroups:
+        out: dict[str, int] = {}
+        for sg in job.subgroups.values():
+            out[sg.policy] = out.get(sg.policy, 0) + sg.min_available
+        if any(t.subgroup is None for t in job.tasks):
+            out[DEFAULT_POD_SET] = 1
+        return out
+    return {DEFAULT_POD_SET: max(job.min_available, 1)}
+
+
+class View:
+    """A job over a subset of its tasks (KAI's ``CloneWithTasks``); ``mins`` overrides
+    pod-set minimums (the solver's partial job)."""
+
+    __slots__ = ("job", "tasks", "pod_sets", "key", "partial")
+
+    def __init__(self, job: Job, tasks: Sequence[Task] | None = None, mins: dict[str, int] | None = None) -> None:
+        self.job = job
+        self.key = job.key
+        self.partial = mins is not None
+        self.tasks = list(job.tasks if tasks is None else tasks)
+        minimums = _minimums(job)
+        if mins:
+            minimums.update(mins)
+        groups: dict[str, list[Task]] = {name: [] for name in minimums}
+        for t in self.tasks:
+            groups.setdefault(_pod_set_key(job, t), []).append(t)
+        self.pod_sets = [PodSet(name, minimums.get(name, 1), ts) for name, ts in groups.items()]
+
+    def count(self, states: frozenset[TaskStatus]) -> int:
+        return sum(1 for t in self.tasks if t.status in states)
+
+    def allocated(self) -> list[Task]:
+        return [t for t in self.tasks if t.status in ALLOCATED]
+
+    def __repr__(self) -> str:
+        return f"View({self.key}, {len(self.tasks)} tasks)"
+
+
+# -- predicates ---------------------------------------------------------------------------
+def ready_for_scheduling(v: View) -> bool:
+    return all(sum(1 for t in ps.tasks if t.status in ACTIVE_ALLOCATED or is_pending(t)) >= ps.min for ps in v.pod_sets)
+
+
+def gang_satisfied(v: View) -> bool:
+    return all(ps.count(ACTIVE_USED) >= ps.min for ps in v.pod_sets)
+
+
+def should_pipeline(v: View) -> bool:
+    for ps in v.pod_sets:
+        if any(t.status is S.PIPELINED for t in ps.tasks):
+            if sum(1 for t in ps.tasks if t.status in ACTIVE_ALLOCATED and t.status is not S.PIPELINED) < ps.min:
+                return True
+    return False
+
+
+def has_pending(v: View) -> bool:
+    return any(is_pending(t) for t in v.tasks)
+
+
+def elastic_state(v: View) -> int:
+    """0 below its minimum (some pod set), 1 exactly at it (every pod set), 2 above."""
+    below = above = False
+    for ps in v.pod_sets:
+        n = ps.count(ACTIVE_ALLOCATED)
+        if n < ps.min:
+            below = True
+        elif n > ps.min:
+            above = True
+    return 0 if below else (2 if above else 1)
+
+
+# -- orders -------------------------------------------------------------------------------
+def task_key(t: Task) -> tuple[int, int, int, float, str]:
+    first = 0 if t.labels.get(KUBEFLOW_ROLE) in ("master", "launcher") or t.labels.get(RAY_NODE_TYPE) == "head" else 1
+    tp = t.task_priority
+    return (first, 0 if tp is not None else 1, -(tp or 0), t.created, t.uid or t.key)
+
+
+def sort_tasks(tasks: Iterable[Task], reverse: bool = False) -> list[Task]:
+    return sorted(tasks, key=task_key, reverse=reverse)
+
+
+def job_less(a: View, b: View) -> bool:
+    """KAI's JobOrderFn: priority, elastic, then creation time and UID."""
+    pa, pb = a.job.priority, b.job.priority
+    if pa != pb:
+        return pa > pb
+    ea, eb = elastic_state(a), elastic_state(b)
+    if ea != eb:
+        return ea < eb
+    ca, cb = a.job.created, b.job.created
+    if ca != cb:
+        return ca < cb
+    return (a.job.uid or a.key) < (b.job.uid or b.key)
+
+
+def _pod_set_cmp(a: PodSet, b: PodSet) -> int:
+    na, nb = a.count(ACTIVE_ALLOCATED), b.count(ACTIVE_ALLOCATED)
+    below_a, below_b = na < a.min, nb < b.min
+    if below_a != below_b:
+        return -1 if below_a else 1
+    if not below_a:
+        ra, rb = na / max(a.min, 1), nb / max(b.min, 1)
+        if ra != rb:
+            return -1 if ra < rb else 1
+    return (a.name > b.name) - (a.name < b.name)
+
+
+def sort_pod_sets(pod_sets: Iterable[PodSet], reverse: bool = False) -> list[PodSet]:
+    return sorted(pod_sets, key=functools.cmp_to_key(_pod_set_cmp), reverse=reverse)
+
+
+# -- sizing -------------------------------------------------------------------------------
+def tasks_to_allocate(v: View, real: bool, virtual: set[int] | frozenset[int] = frozenset()) -> list[Task]:
+    """``GetTasksToAllocate``; ``virtual`` holds the ids of tasks an open statement evicted
+    (a simulation may place them again)."""
+    def should(t: Task) -> bool:
+        return is_pending(t) or (not real and t.status is S.RELEASING and id(t) in virtual)
+
+    counts = [(ps, ps.count(ACTIVE_ALLOCATED)) for ps in v.pod_sets]
+    most = sum(1 for ps, n in counts if n < ps.min) or 1
+    picked = 0
+    out: list[Task] = []
+    for ps in sort_pod_sets(v.pod_sets):
+        if picked >= most:
+            break
+        cand = sort_tasks(t for t in ps.tasks if should(t))
+        if not cand:
+            continue
+        n = ps.count(ACTIVE_ALLOCATED)
+        take = ps.min - n if n < ps.min else min(1, len(cand))
+        out += cand[:take]
+        picked += 1
+    return out
+
+
+def tasks_to_evict(v: View) -> tuple[list[Task], bool]:
+    """``GetTasksToEvict``: (the tasks offered, whether the job has more to give)."""
+    pod_sets = sort_pod_sets(v.pod_sets, reverse=True)
+    if any(ps.count(ACTIVE_ALLOCATED) > ps.min for ps in pod_sets):
+        pod_sets = pod_sets[:1]
+    out: list[Task] = []
+    for ps in pod_sets:
+        act = sort_tasks((t for t in ps.tasks if t.status in ACTIVE_ALLOCATED), reverse=True)
+        out += act[:1] if len(act) > ps.min else act
+    return out, len(out) < v.count(ACTIVE_ALLOCATED)
+
+
+def request_of(tasks: Sequence[Task], width: int) -> np.ndarray:
+    if not tasks:
+        return np.zeros(width, dtype=np.int64)
+    return np.sum([t.req for t in tasks], axis=0)
+
+
+def subgroup_of(t: Task) -> SubGroup | None:
+    return t.subgroup

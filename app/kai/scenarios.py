@@ -1,0 +1,221 @@
+"""KAI's accumulated scenario builder and its filters
+(``actions/common/solvers/pod_scenario_builder.go``, ``scenario/``,
+``accumulated_scenario_filters/``).
+
+A scenario is the preemptor's partial job, the *recorded* victims (task batches an
+earlier solver step chose) and the *potential* victims accumulated so far. The builder
+pops one victim job at a time from a fresh victim-mode ``JobsOrderByQueues``; each pop
+offers ``GetTasksToEvict`` (an elastic victim sheds one task, a job at its minimum goes
+whole) and pushes the rest of the job back, so the victim order is re-evaluated after
+every pick. An offer that touches a recorded victim is skipped (the job's other tasks go
+back into the queue). Every accepted offer stays in all later scenarios.
+
+Filters prune scenarios before they are simulated:
+
+* ``idle GPUs``: per node, idle + releasing GPUs plus the GPUs of the scenario's victims
+  on it; the pending tasks' GPU requests, largest first, must each find room (first fit)
+  in the N nodes with the most (N = number of pending tasks);
+* ``topology-aware idle GPUs``: for a preemptor with a required topology level, the
+  same first-fit of its pod sets' GPU totals into the domains of that level.
+
+KAI keeps the top-N node list incrementally (a sorted insert per victim); here it is
+re-sorted, which gives the top N itself. KAI's node-affinity filter is not run: it
+rejects only scenarios whose simulation fails anyway (no feasible node matches a
+pending pod's required affinity), so the outcome is the same.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.kai.jobs import View, tasks_to_allocate, tasks_to_evict
+from app.kai.queues import JobsOrderByQueues
+from app.model.cluster import Task
+
+if TYPE_CHECKING:
+    from app.kai.context import KaiContext
+
+
+class Scenario:
+    def __init__(self, preemptor: View, recorded: list[list[Task]]) -> None:
+        self.preemptor = preemptor
+        self.pending = list(preemptor.tasks)
+        self.recorded = recorded  # batches of recorded victim tasks
+        self.potential: list[Task] = []
+        self.groups: dict[str, list[list[Task]]] = {}  # job key -> its victim batches
+        self.by_node: dict[int, list[str]] = {}  # node -> jobs with a potential victim there
+        self.victims: dict[str, list[Task]] = {}  # job key -> every victim task, in add order
+        for batch in recorded:
+            self._add_batch(batch)
+
+    def _add_batch(self, tasks: list[Task]) -> None:
+        key = tasks[0].job.key  # type: ignore[union-attr]
+        self.groups.setdefault(key, []).append(tasks)
+        self.victims.setdefault(key, []).extend(tasks)
+
+    def add_potential(self, tasks: list[Task]) -> None:
+        if not tasks:
+            return
+        self.potential.extend(tasks)
+        self._add_batch(tasks)
+        for t in tasks:
+            jobs = self.by_node.setdefault(t.node, [])
+            key = t.job.key  # type: ignore[union-attr]
+            if key not in jobs:
+                jobs.append(key)
+
+    def recorded_tasks(self) -> list[Task]:
+        return [t for batch in self.recorded for t in batch]
+
+    def latest_potential_job(self) -> str | None:
+        return self.potential[-1].job.key if self.potential else None  # type: ignore[union-attr]
+
+    def victim_tasks_from_node(self, node: int) -> list[Task]:
+        """Every batch of every victim job with a potential victim on ``node``."""
+        out: list[Task] = []
+        seen: set[int] = set()
+        for key in self.by_node.get(node, ()):
+            for batch in self.groups[key]:
+                for t in batch:
+                    if id(t) not in seen:
+                        seen.add(id(t))
+                        out.append(t)
+        return out
+
+    def batch_of(self, t: Task) -> list[Task] | None:
+        for batch in self.groups.get(t.job.key, ()):  # type: ignore[union-attr]
+            if any(x is t for x in batch):
+                return batch
+        return None
+
+
+class IdleGpus:
+    """The accumulated idle-GPU filter (top-N nodes, first-fit of the pending GPUs)."""
+
+    def __init__(self, ctx: KaiContext, scenario: Scenario) -> None:
+        c = ctx.ssn.cluster
+        g = ctx.gpu_col
+        self.ctx = ctx
+        if g is None:
+            self.cap = np.zeros(len(c.nodes))
+        else:
+            self.cap = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
+        self.cap = self.cap.astype(np.float64)
+        self.required = sorted((ctx.gpus(t) for t in scenario.pending), reverse=True)
+        self.seen: set[int] = set()
+
+    def _absorb(self, scenario: Scenario) -> None:
+        for t in new_victims(scenario, self.seen):
+            self.cap[t.node] += self.ctx.gpus(t)
+
+    def ok(self, scenario: Scenario) -> bool:
+        self._absorb(scenario)
+        n = len(self.required)
+        top = np.argsort(-self.cap, kind="stable")[:n]
+        return greedy_match(self.required, [float(self.cap[i]) for i in top])
+
+
+class TopologyIdleGpus:
+    """The topology-aware idle-GPU filter: the preemptor's required-level demand must fit
+    the domains of that level (idle + releasing + victims' GPUs), largest first."""
+
+    def __init__(self, ctx: KaiContext, scenario: Scenario, tier: int) -> None:
+        c = ctx.ssn.cluster
+        topo = c.topology
+        self.ctx = ctx
+        self.domains = [h for h in range(len(topo.names)) if topo.tier[h] == tier]
+        g = ctx.gpu_col
+        free = np.zeros(len(c.nodes)) if g is None else (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
+        self.node_domain = {}
+        self.cap = {}
+        for h in self.domains:
+            leaves = topo.leaves[h]
+            self.cap[h] = float(free[leaves].sum()) if len(leaves) else 0.0
+            for n in leaves:
+                self.node_domain[int(n)] = h
+        self.demand = [sum(ctx.gpus(t) for t in scenario.pending)]
+        self.seen: set[int] = set()
+
+    def ok(self, scenario: Scenario) -> bool:
+        for t in new_victims(scenario, self.seen):
+            h = self.node_domain.get(t.node)
+            if h is not None:
+                self.cap[h] += self.ctx.gpus(t)
+        caps = sorted(self.cap.values(), reverse=True)
+        return greedy_match(sorted(self.demand, reverse=True), caps)
+
+
+def new_victims(scenario: Scenario, seen: set[int]) -> list[Task]:
+    """The scenario's victims on a node that a filter has not counted yet (now counted)."""
+    out = []
+    for t in scenario.recorded_tasks() + scenario.potential:
+        if t.node >= 0 and id(t) not in seen:
+            seen.add(id(t))
+            out.append(t)
+    return out
+
+
+def greedy_match(required: list[float], capacities: list[float]) -> bool:
+    """KAI's ``greedyMatchRequirements`` over holders sorted by capacity, largest first."""
+    used = [0.0] * len(capacities)
+    for need in required:
+        if need == 0:
+            return True
+        matched = False
+        for i, cap in enumerate(capacities):
+            if cap < need:
+                break
+            if cap - used[i] >= need:
+                used[i] += need
+                matched = True
+                break
+        if not matched:
+            return False
+    return True
+
+
+class ScenarioBuilder:
+    def __init__(self, ctx: KaiContext, partial: View, recorded: list[list[Task]], queue: JobsOrderByQueues) -> None:
+        self.ctx = ctx
+        self.queue = queue
+        self.recorded_ids = {id(t) for batch in recorded for t in batch}
+        self.scenario: Scenario | None = None
+        self.filters: list[IdleGpus | TopologyIdleGpus] = []
+        if tasks_to_allocate(partial, False, ctx.virtual):
+            self.scenario = s = Scenario(partial, recorded)
+            tier = ctx.required_tier(partial)
+            if tier is not None:
+                self.filters.append(TopologyIdleGpus(ctx, s, tier))
+            self.filters.append(IdleGpus(ctx, s))
+
+    def _valid(self) -> bool:
+        return all(f.ok(self.scenario) for f in self.filters)  # type: ignore[arg-type]
+
+    def first(self) -> Scenario | None:
+        if self.scenario is None:
+            return None
+        return self.scenario if self._valid() else self.next()
+
+    def next(self) -> Scenario | None:
+        s = self.scenario
+        if s is None:
+            return None
+        while not self.queue.empty():
+            v = self.queue.pop()
+            if v is None:
+                return None
+            offer, more = tasks_to_evict(v)
+            if any(id(t) in self.recorded_ids for t in offer):
+                rest = [t for t in v.tasks if id(t) not in self.recorded_ids]
+                if rest:
+                    self.queue.push(View(v.job, rest))
+                continue
+            if more:
+                offered = {id(t) for t in offer}
+                self.queue.push(View(v.job, [t for t in v.tasks if id(t) not in offered]))
+            s.add_potential(offer)
+            if self._valid():
+                return s
+        return None

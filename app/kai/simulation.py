@@ -1,0 +1,61 @@
+"""KAI's ``TryToVirtuallyAllocatePreemptorAndGetVictims`` (``actions/common/action.go``).
+
+With a scenario's victims evicted in the statement, the victim jobs and the preemptor
+are placed again in one normal-mode ``JobsOrderByQueues`` order (the queues' allocation
+as it is after the evictions), pipeline-only, on the feasible nodes:
+
+* a victim job comes first when its queue or job order says so, and takes capacity back
+  before the preemptor (which can make the scenario fail); victim jobs after the
+  preemptor are still re-placed;
+* a victim task placed back on the node it was evicted from is un-evicted; one placed
+  on another node is *moved* (evicted, its replacement pipelined there); a victim job
+  that cannot be placed keeps its tasks evicted; a victim job at or above its minimum
+  re-places one task per pod set, which may be one of its Pending pods;
+* the preemptor failing ends the simulation (False).
+
+Every other job with a Pending pod is queued too and skipped when popped, as KAI does:
+it places nothing, but while it heads its queue it is the job that queue is compared by
+(its request), so it changes when a victim's queue comes before the preemptor's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.kai.allocate import allocate_job
+from app.kai.jobs import View
+from app.kai.statement import KaiStatement
+from app.model.cluster import Task
+
+if TYPE_CHECKING:
+    from app.kai.context import KaiContext
+
+
+def virtually_allocate(ctx: KaiContext, stmt: KaiStatement, nodes: np.ndarray, preemptor: View,
+                       victims: list[Task], pending: list[View]) -> bool:  # fmt: skip
+    """``pending``: views of the other jobs with a Pending pod (queued, never placed)."""
+    ctx.simulations += 1
+    jobs: dict[str, View] = {v.key: v for v in pending}
+    for t in victims:
+        job = t.job
+        if job is not None and job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
+            jobs[job.key] = View(job)
+    jobs[preemptor.key] = preemptor
+    order = ctx.jobs_order(list(jobs.values()))
+    victim_keys = {t.job.key for t in victims if t.job is not None}
+    placed = False
+    while not order.empty():
+        v = order.pop()
+        if v is None:
+            break
+        if v is not preemptor and v.key not in victim_keys:
+            continue
+        if v is preemptor:
+            if not allocate_job(ctx, v, stmt, nodes, True):
+                return False
+            placed = True
+        else:
+            allocate_job(ctx, v, stmt, nodes, True)
+    return placed

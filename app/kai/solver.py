@@ -1,0 +1,176 @@
+"""KAI's ``JobSolver`` and ``ByPodSolver`` (``actions/common/solvers``).
+
+**JobSolver.** The preemptor's ``GetTasksToAllocate`` (n tasks) is solved as a growing
+partial job: for k = 1..n the first k tasks, each pod set's minimum set to its share of
+them. Step k starts from the victims step k-1 chose (*recorded* victims, whole batches;
+un-evicted ones drop out, moved ones stay) and a fresh victim queue; a step without a
+solution ends the search; only the full-size solution's statement is kept. The job is
+solved when it is gang-satisfied with more active tasks than before.
+
+**ByPodSolver** (one scenario): evict the recorded victims; with no potential victim,
+simulate once with the recorded ones (a scenario with no victims at all is never
+simulated); otherwise, for each node of the job of the latest potential victim (its
+Pending pods count as one node-less attempt first, then nodes by name; KAI uses map
+order), evict every batch of every potential-victim job that has a task on that node,
+add their nodes to the feasible set and simulate; a failed simulation rolls back to the
+recorded victims and tries the next node. A successful simulation goes to the action's
+validator: rejected, the scenario ends unsolved at once (the nodes it added stay
+feasible for the partial job's later scenarios), as ``by_pod_solver.go`` does.
+
+Victims after a success: tasks still evicted, and (``allowConsolidatingReclaim``, on by
+default) the moved ones. Each task is evicted once per statement (KAI can evict a task
+of an elastic victim twice when it is offered in two steps; see the README).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.kai.jobs import ACTIVE_USED, View, gang_satisfied, is_pending, tasks_to_allocate
+from app.kai.queues import JobsOrderByQueues
+from app.kai.scenarios import Scenario, ScenarioBuilder
+from app.kai.simulation import virtually_allocate
+from app.kai.statement import KaiStatement
+from app.model.cluster import Job, Task, TaskStatus
+
+if TYPE_CHECKING:
+    from app.kai.context import KaiContext
+
+Validator = Callable[[Scenario], bool]
+Message = Callable[[Task], str]
+
+
+@dataclass
+class Result:
+    solved: bool
+    victims: list[Task] = field(default_factory=list)
+    batches: list[list[Task]] = field(default_factory=list)
+    stmt: KaiStatement | None = None
+
+
+def feasible_nodes(ctx: KaiContext, job: Job) -> set[int]:
+    """``FeasibleNodesForJob``: every node when some task of the job asks for no GPU, else
+    the nodes with idle or releasing GPUs."""
+    c = ctx.ssn.cluster
+    g = ctx.gpu_col
+    if g is None or any(not t.req[g] for t in job.tasks):  # type: ignore[index]
+        return set(range(len(c.nodes)))
+    idle = c.allocatable[:, g] - c.used[:, g]
+    releasing = c.releasing[:, g] - c.pipelined[:, g]
+    return set(np.flatnonzero((idle > 0) | (releasing > 0)).tolist())
+
+
+class JobSolver:
+    def __init__(self, ctx: KaiContext, feasible: set[int], validator: Validator | None,
+                 victim_queue: Callable[[], JobsOrderByQueues], action: str, message: Message) -> None:  # fmt: skip
+        self.ctx = ctx
+        self.feasible = feasible
+        self.validator = validator
+        self.victim_queue = victim_queue
+        self.action = action
+        self.message = message
+        self.partial: View | None = None  # the partial job of the step being solved
+        self.pending: list[View] = []  # the other jobs with a Pending pod (simulations queue them)
+
+    def solve(self, job: Job) -> tuple[bool, KaiStatement | None, list[Task]]:
+        ctx = self.ctx
+        start = job.count(ACTIVE_USED)
+        self.pending = [View(j) for j in ctx.ssn.cluster.active_jobs.values()
+                        if j is not job and any(is_pending(t) for t in j.tasks)]  # fmt: skip
+        tasks = tasks_to_allocate(View(job), False, ctx.virtual)
+        stmt: KaiStatement | None = None
+        recorded: list[Task] = []
+        batches: list[list[Task]] = []
+        pending: list[Task] = []
+        for t in tasks:
+            pending.append(t)
+            mins: dict[str, int] = {}
+            for p in pending:
+                name = p.subgroup.policy if p.subgroup is not None else "default"
+                mins[name] = mins.get(name, 0) + 1
+            partial = View(job, pending, mins)
+            res = self._solve_partial(partial, recorded, batches)
+            if res is None:
+                break
+            if len(pending) < len(tasks):
+                res.stmt.discard()  # type: ignore[union-attr]
+            stmt, recorded, batches = res.stmt, res.victims, res.batches
+        solved = gang_satisfied(View(job)) and job.count(ACTIVE_USED) > start
+        return solved, stmt, recorded
+
+    def _solve_partial(self, partial: View, recorded: list[Task], batches: list[list[Task]]) -> Result | None:
+        feasible = set(self.feasible) | {t.node for t in recorded if t.node >= 0}
+        self.partial = partial
+        builder = ScenarioBuilder(self.ctx, partial, batches, self.victim_queue())
+        s = builder.first()
+        while s is not None:
+            self.ctx.scenarios += 1
+            res = ByPodSolver(self, feasible).solve(s)
+            if res.solved:
+                return res
+            s = builder.next()
+        return None
+
+
+class ByPodSolver:
+    def __init__(self, js: JobSolver, feasible: set[int]) -> None:
+        self.js = js
+        self.ctx = js.ctx
+        self.feasible = feasible
+
+    def _evict(self, stmt: KaiStatement, tasks: list[Task], preemptor: str) -> None:
+        for t in tasks:
+            if t.status is TaskStatus.RELEASING and stmt.evicted_here(t) is not None:
+                continue  # already evicted by this statement
+            stmt.evict(t, self.js.message(t), self.js.action, preemptor)
+
+    def solve(self, s: Scenario) -> Result:
+        ctx = self.ctx
+        stmt = ctx.statement()
+        preemptor = s.preemptor.key
+        recorded = s.recorded_tasks()
+        self._evict(stmt, recorded, preemptor)
+        latest = s.latest_potential_job()
+        if latest is None:
+            if recorded:
+                res = self._simulate(s, stmt, recorded)
+                if res is not None:
+                    return res
+        else:
+            job = ctx.ssn.cluster.jobs[latest]
+            names = ctx.ssn.cluster.nodes
+            for node in sorted({t.node if t.node >= 0 else -1 for t in job.tasks}, key=lambda n: "" if n < 0 else names[n].name):
+                cp = stmt.checkpoint()
+                pv = s.victim_tasks_from_node(node) if node >= 0 else []
+                self._evict(stmt, pv, preemptor)
+                added = {t.node for t in pv if t.node not in self.feasible}
+                self.feasible |= added
+                seen = {id(t) for t in recorded}
+                res = self._simulate(s, stmt, recorded + [t for t in pv if id(t) not in seen])
+                if res is not None:
+                    return res
+                self.feasible -= added
+                stmt.rollback(cp)
+        stmt.discard()
+        return Result(False)
+
+    def _simulate(self, s: Scenario, stmt: KaiStatement, victims: list[Task]) -> Result | None:
+        nodes = np.fromiter(sorted(self.feasible), dtype=np.intp)
+        if not virtually_allocate(self.ctx, stmt, nodes, s.preemptor, victims, self.js.pending):
+            return None
+        evicted = [t for t in victims if t.status is TaskStatus.RELEASING]
+        moved = [t for t in victims if t.status is TaskStatus.PIPELINED]
+        if self.js.validator is not None and not self.js.validator(s):
+            stmt.discard()
+            return Result(False)
+        out = evicted + moved
+        batches: list[list[Task]] = []
+        for t in out:
+            b = s.batch_of(t)
+            if b is not None and not any(b is x for x in batches):
+                batches.append(b)
+        return Result(True, out, batches, stmt)

@@ -1,0 +1,302 @@
+"""KAI-Scheduler's Go test tables (``tests/kai_cases/*.yaml``) as Gangplank requests.
+
+Each case becomes Kubernetes objects, built with the defaults of KAI's Go test builders
+(``pkg/scheduler/test_utils``):
+
+* nodes: ``gpus`` GPUs (default 0), 20000 CPUs and 20G memory unless ``cpuMillis`` /
+  ``cpuMemory`` say otherwise (both are parsed as quantities, as the Go builder does);
+* queues: KAI ``Queue`` objects created a minute apart in table order; GPU quota
+  ``deservedGPUs`` (0), GPU limit ``maxAllowedGPUs`` (0 = unlimited), GPU over-quota weight
+  ``gpuOverQuotaWeight`` (0); CPU and memory quota and limit -1 (unlimited) unless set,
+  weight 1. Without ``departments`` (and unless ``disableDefaultDepartment``) every queue's
+  parent is a department ``default`` with GPU quota, limit and weight -1;
+* jobs: sorted by priority (highest first, stable), created ``N - i`` minutes before now
+  (or ``jobAgeInMinutes``); a KAI ``PodGroup`` with ``minMember`` = ``minAvailable`` or the
+  number of tasks, the priority as a ``PriorityClass`` of that value, the pod sets as
+  ``subGroups``; a job with an allocated pod has ``kai.scheduler/last-start-timestamp``
+  one minute before now (the Go builder's ``LastStartTimestamp``);
+* pods ``<job>-<i>`` (UID = name), 1 CPU and 1G unless the job says otherwise, the
+  job's GPUs per task (or the task's ``requiredGPUs``); Running pods on their node.
+
+The session runs the Go test's action list with the ``kai`` profile's defaults and the
+Go test session's settings (``maxConsolidationPreemptees`` unlimited, staleness grace 0s
+unless the case overrides it).
+
+The answer maps back to KAI statuses: a binding → Binding, a nomination → Pipelined on
+that node, an eviction → Releasing (with ``moveTo``: Pipelined on the new node), anything
+else keeps its status. Integration cases run rounds as ``integration_tests_utils`` does.
+"""
+
+from __future__ import annotations
+
+import copy
+import glob
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from tests.kube import NOW
+
+HERE = os.path.join(os.path.dirname(__file__), "kai_cases")
+BASE = 1_795_435_200.0  # 2026-11-23T12:00:00Z, the request's "now"
+ALLOCATED = {"Running", "Bound", "Binding", "Allocated"}
+ACTIVE_USED = ALLOCATED | {"Pipelined", "Releasing"}
+UNLIMITED = -1
+
+
+def stamp(seconds_before_now: float) -> str:
+    import datetime as dt
+
+    t = dt.datetime.fromtimestamp(BASE - seconds_before_now, tz=dt.timezone.utc)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class Case:
+    file: str
+    source: str
+    test: str
+    actions: list[str]
+    integration: bool
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return f"{os.path.basename(self.file)[:-5]}[{self.data['index']}]"
+
+
+def load_cases() -> list[Case]:
+    out = []
+    for f in sorted(glob.glob(os.path.join(HERE, "*.yaml"))):
+        with open(f) as fh:
+            for doc in yaml.safe_load_all(fh):
+                if not doc:
+                    continue
+                for c in doc["cases"]:
+                    out.append(Case(f, doc["source"], doc["test"], list(doc["actions"]),
+                                    bool(doc.get("integration")), c))  # fmt: skip
+    return out
+
+
+def _duration(text: str) -> float:
+    text = str(text)
+    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
+    for u in ("ms", "s", "m", "h"):
+        if text.endswith(u):
+            return float(text[: -len(u)]) * units[u]
+    return float(text)
+
+
+def _num(v: Any) -> str:
+    f = float(v)
+    return str(int(f)) if f == int(f) else repr(f)
+
+
+def queue_obj(name: str, created: str, spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue",
+            "metadata": {"name": name, "creationTimestamp": created}, "spec": spec}  # fmt: skip
+
+
+def resources(gpu: tuple[float, float, float], cpu: tuple[float, float, float], mem: tuple[float, float, float]) -> dict:
+    def r(t: tuple[float, float, float]) -> dict[str, float]:
+        return {"quota": t[0], "limit": t[1], "overQuotaWeight": t[2]}
+
+    return {"gpu": r(gpu), "cpu": r(cpu), "memory": r(mem)}
+
+
+def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The case (or the state of an integration round: ``jobs_state``) as objects."""
+    objs: list[dict[str, Any]] = []
+    for name in sorted(data.get("nodes") or {}):
+        n = data["nodes"][name] or {}
+        alloc = {"cpu": _num(n["cpuMillis"]) if n.get("cpuMillis") else "20000",
+                 "memory": _num(n["cpuMemory"]) if n.get("cpuMemory") else "20G",
+                 "pods": str(n.get("maxTaskNum", 110)), "nvidia.com/gpu": str(n.get("gpus", 0))}  # fmt: skip
+        objs.append({"apiVersion": "v1", "kind": "Node",
+                     "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, **(n.get("labels") or {})}},
+                     "status": {"allocatable": alloc, "capacity": alloc,
+                                "conditions": [{"type": "Ready", "status": "True"}]}})  # fmt: skip
+    departments = list(data.get("departments") or [])
+    queues = [dict(q) for q in data.get("queues") or []]
+    if not departments and not data.get("disableDefaultDepartment"):
+        for q in queues:
+            q["parentQueue"] = "default"
+        departments = [{"name": "default", "deservedGPUs": UNLIMITED, "maxAllowedGPUs": UNLIMITED, "_weight": UNLIMITED}]
+    for i, q in enumerate(queues):
+        spec: dict[str, Any] = {"resources": resources(
+            (q.get("deservedGPUs", 0), q.get("maxAllowedGPUs") or UNLIMITED, q.get("gpuOverQuotaWeight", 0)),
+            (q.get("deservedCPUs", UNLIMITED), q.get("maxAllowedCPUs", UNLIMITED), 1),
+            (q.get("deservedMemory", UNLIMITED), q.get("maxAllowedMemory", UNLIMITED), 1),
+        )}  # fmt: skip
+        if q.get("parentQueue"):
+            spec["parentQueue"] = q["parentQueue"]
+        if q.get("priority") is not None:
+            spec["priority"] = q["priority"]
+        objs.append(queue_obj(q["name"], stamp(-60 * i), spec))
+    for i, d in enumerate(departments):
+        weight = d.get("_weight", d.get("deservedGPUs", 0))
+        spec = {"resources": resources(
+            (d.get("deservedGPUs", 0), d.get("maxAllowedGPUs") or UNLIMITED, weight),
+            (UNLIMITED, d.get("maxAllowedCPUs", UNLIMITED), 1),
+            (UNLIMITED, d.get("maxAllowedMemory", UNLIMITED), 1),
+        )}  # fmt: skip
+        objs.append(queue_obj(d["name"], stamp(-60 * i - 1), spec))
+    for t in data.get("topologies") or []:
+        objs.append({"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": t["name"]},
+                     "spec": {"levels": [{"nodeLabel": lv["nodeLabel"]} for lv in t["levels"]]}})  # fmt: skip
+    jobs = jobs_state if jobs_state is not None else data.get("jobs") or []
+    ordered = sorted(jobs, key=lambda j: -int(j.get("priority", 0)))  # Go's stable sort by priority
+    priorities = sorted({int(j.get("priority", 0)) for j in ordered})
+    for p in priorities:
+        objs.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                     "metadata": {"name": f"kai-p{p}".replace("-p-", "-m")}, "value": p})  # fmt: skip
+    for idx, j in enumerate(ordered):
+        age = j.get("jobAgeInMinutes") or (len(ordered) - idx)
+        ns = j.get("namespace") or "default"
+        tasks = j.get("tasks") or []
+        spec: dict[str, Any] = {"minMember": j.get("minAvailable", len(tasks)), "queue": j["queue"],
+                                "priorityClassName": f"kai-p{int(j.get('priority', 0))}".replace("-p-", "-m")}  # fmt: skip
+        if j.get("preemptibility"):
+            spec["preemptibility"] = j["preemptibility"]
+        if j.get("podSets"):
+            spec["subGroups"] = [{"name": ps["name"], "minMember": ps["minAvailable"]} for ps in j["podSets"]]
+            spec["minMember"] = sum(ps["minAvailable"] for ps in j["podSets"])
+        if j.get("topologyConstraint"):
+            tc = j["topologyConstraint"]
+            spec["topologyConstraint"] = {"topology": tc["topology"], "requiredTopologyLevel": tc["requiredLevel"]}
+        ann: dict[str, str] = {}
+        if any(t.get("state") in ALLOCATED for t in tasks):
+            ann["kai.scheduler/last-start-timestamp"] = stamp(60)
+        if j.get("staleDuration"):
+            ann["kai.scheduler/stale-podgroup-timestamp"] = stamp(_duration(j["staleDuration"]))
+        objs.append({"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+                     "metadata": {"name": j["name"], "namespace": ns, "uid": j["name"], "annotations": ann,
+                                  "creationTimestamp": stamp(60 * age)}, "spec": spec})  # fmt: skip
+        for i, t in enumerate(tasks):
+            objs.append(pod_obj(j, t, i, ns))
+    return objs
+
+
+def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, Any]:
+    name = f"{j['name']}-{i}"
+    req: dict[str, str] = {}
+    ann = {"pod-group-name": j["name"]}
+    if not j.get("isBestEffortJob"):
+        req["cpu"] = _num(j["requiredCPUsPerTask"]) if j.get("requiredCPUsPerTask") else "1"
+        req["memory"] = _num(j["requiredMemoryPerTask"]) if j.get("requiredMemoryPerTask") else "1G"
+        gpus = t.get("requiredGPUs", j.get("requiredGPUsPerTask", 0)) or 0
+        if float(gpus) == int(gpus):
+            if gpus:
+                req["nvidia.com/gpu"] = str(int(gpus))
+        else:
+            ann["gpu-fraction"] = repr(float(gpus))
+    labels: dict[str, str] = {}
+    if t.get("subGroup"):
+        labels["kai.scheduler/subgroup-name"] = t["subGroup"]
+    if t.get("priority") is not None:
+        labels["kai.scheduler/task-priority"] = str(t["priority"])
+    state = t.get("state", "Pending")
+    spec: dict[str, Any] = {"containers": [{"name": "main", "image": "x", "resources": {"requests": req}}]}
+    meta: dict[str, Any] = {"name": name, "namespace": ns, "uid": name, "labels": labels, "annotations": ann,
+                            "creationTimestamp": "2026-11-23T00:00:00Z"}  # fmt: skip
+    phase = {"Running": "Running", "Bound": "Running", "Binding": "Running", "Releasing": "Running",
+             "Failed": "Failed", "Succeeded": "Succeeded"}.get(state, "Pending")  # fmt: skip
+    if state in ACTIVE_USED or state in ("Failed", "Succeeded"):
+        if t.get("node"):
+            spec["nodeName"] = t["node"]
+    if state == "Releasing":
+        meta["deletionTimestamp"] = NOW
+    if t.get("nodeAffinityNames"):
+        spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "kubernetes.io/hostname", "operator": "In", "values": list(t["nodeAffinityNames"])}]}
+        ]}}}  # fmt: skip
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": {"phase": phase}}
+
+
+def config(case: Case, actions: list[str] | None = None) -> dict[str, Any]:
+    over = case.data.get("sessionOverrides") or {}
+    confs = [{"name": "consolidation", "arguments": {"maxConsolidationPreemptees": int(over.get("maxConsolidationPreemptees", 1_000_000))}},
+             {"name": "stalegangeviction", "arguments": {"defaultStalenessGracePeriod": str(over.get("stalenessGracePeriod", "0s"))}}]  # fmt: skip
+    return {"profile": "kai", "actions": ", ".join(actions or case.actions), "configurations": confs}
+
+
+def statuses(case_jobs: list[dict[str, Any]], answer: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """Each task's KAI status and node after the decision."""
+    out: dict[str, tuple[str, str]] = {}
+    for j in case_jobs:
+        for i, t in enumerate(j.get("tasks") or []):
+            out[f"{j['name']}-{i}"] = (t.get("state", "Pending"), t.get("node") or "")
+    def name(pod: str) -> str:
+        return pod.split("/", 1)[1]
+
+    for b in answer["bindings"]:
+        out[name(b["pod"])] = ("Binding", b["node"])
+    for b in answer["nominations"]:
+        out[name(b["pod"])] = ("Pipelined", b["node"])
+    for e in answer["evictions"]:
+        out[name(e["pod"])] = ("Pipelined", e["moveTo"]) if e.get("moveTo") else ("Releasing", e["node"])
+    return out
+
+
+def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]]) -> list[str]:
+    """The Go expectations that do not hold (an empty list: the case passes)."""
+    errors = []
+    data = case.data
+    by_job = {j["name"]: j for j in jobs}
+    for jname, exp in (data.get("expectedJobs") or {}).items():
+        j = by_job.get(jname)
+        if j is None:
+            errors.append(f"job {jname} missing")
+            continue
+        for i, _ in enumerate(j.get("tasks") or []):
+            st, node = got[f"{jname}-{i}"]
+            if st != exp["status"]:
+                errors.append(f"{jname}-{i}: status {st}, expected {exp['status']}")
+            if exp.get("node") and node != exp["node"]:
+                errors.append(f"{jname}-{i}: node {node!r}, expected {exp['node']}")
+    for tname, exp in (data.get("expectedTasks") or {}).items():
+        if tname not in got:
+            continue  # a key no task has: Go never checks it either
+        st, node = got[tname]
+        if st != exp["status"]:
+            errors.append(f"{tname}: status {st}, expected {exp['status']}")
+        if exp.get("node") and node != exp["node"]:
+            errors.append(f"{tname}: node {node!r}, expected {exp['node']}")
+    for nname, exp in (data.get("expectedNodes") or {}).items():
+        gpus = {f"{j['name']}-{i}": float(t.get("requiredGPUs", j.get("requiredGPUsPerTask", 0)) or 0)
+                for j in jobs for i, t in enumerate(j.get("tasks") or [])}  # fmt: skip
+        releasing = sum(gpus[k] for k, (st, n) in got.items() if n == nname and st == "Releasing")
+        releasing -= sum(gpus[k] for k, (st, n) in got.items() if n == nname and st == "Pipelined")
+        used = sum(gpus[k] for k, (st, n) in got.items() if n == nname and st in ACTIVE_USED and st != "Pipelined")
+        idle = float((data["nodes"][nname] or {}).get("gpus", 0)) - used
+        if "releasingGPUs" in exp and releasing != float(exp["releasingGPUs"]):
+            errors.append(f"node {nname}: releasing GPUs {releasing}, expected {exp['releasingGPUs']}")
+        if "idleGPUs" in exp and idle != float(exp["idleGPUs"]):
+            errors.append(f"node {nname}: idle GPUs {idle}, expected {exp['idleGPUs']}")
+    return errors
+
+
+def advance(jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+    """``runSchedulerOneRound``'s update of the test's state after a round."""
+    out = copy.deepcopy(jobs)
+    for j in out:
+        for i, t in enumerate(j.get("tasks") or []):
+            st, node = got[f"{j['name']}-{i}"]
+            if st == "Releasing":
+                if j.get("deleteJobInTest"):
+                    t.update(state="Releasing", node=node)
+                else:
+                    t.update(state="Pending")
+                    t.pop("node", None)
+            elif st == "Pipelined":
+                t.update(state="Pending")
+                t.pop("node", None)
+            elif st == "Binding":
+                t.update(state="Running", node=node)
+            else:
+                t.update(state=st)
+                if node:
+                    t["node"] = node
+    return out

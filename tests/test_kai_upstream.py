@@ -1,0 +1,55 @@
+"""KAI-Scheduler's own Go test tables, run with the default ``kai`` profile.
+
+Every case of ``tests/kai_cases/*.yaml`` (transcribed from NVIDIA/KAI-Scheduler at commit
+72de64fc, file and test function in each YAML document) is one test here, named after
+the file and its index in the Go table; the Go case's name is in the failure message.
+``tests/kai_upstream.py`` says how a case becomes a request and how the answer is read
+back as KAI statuses. Cases that need fractional GPU sharing on GPU groups (not modelled)
+are skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.request import read_request
+from app.service import decide_request
+from app.settings import Settings
+from tests.kai_upstream import Case, advance, build_objects, check, config, load_cases, statuses
+from tests.kube import request
+
+CASES = load_cases()
+ROUNDS_AFTER = 5
+
+
+def decide(case: Case, jobs: list[dict]) -> dict:
+    body = request(build_objects(case.data, jobs), config=config(case))
+    return decide_request(read_request(body, Settings())).wire()
+
+
+def run(case: Case) -> list[str]:
+    jobs = case.data.get("jobs") or []
+    if not case.integration:
+        return check(case, jobs, statuses(jobs, decide(case, jobs)))
+    for _ in range(int(case.data.get("roundsUntilMatch", 2))):
+        jobs = advance(jobs, statuses(jobs, decide(case, jobs)))
+    before = {f"{j['name']}-{i}": (t.get("state", "Pending"), t.get("node", "")) for j in jobs for i, t in enumerate(j.get("tasks") or [])}
+    errors = [f"after the rounds: {e}" for e in check(case, jobs, before)]
+    for r in range(ROUNDS_AFTER):
+        got = statuses(jobs, decide(case, jobs))
+        errors += [f"round {r + 1} after the match: {e}" for e in check(case, jobs, got)]
+        jobs = advance(jobs, got)
+    return errors
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_kai_go_table(case: Case) -> None:
+    if case.data.get("skip"):
+        pytest.skip(case.data["skip"])
+    errors = run(case)
+    assert not errors, f"{case.source} {case.test} #{case.data['index']} {case.data['name']!r}:\n" + "\n".join(errors)
+
+
+def test_every_transcribed_file_has_cases() -> None:
+    files = {c.file for c in CASES}
+    assert len(files) >= 17 and len(CASES) >= 190
