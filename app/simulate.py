@@ -88,7 +88,7 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
     for e in wire["evictions"]:
         t = tasks[e["pod"]]
         t.node = -1
-        t.nominated_node = ""
+        t.nominated_node = e.get("moveTo") or ""  # a moved pod (KAI) comes back nominated to its new node
         if t.job is not None and t.job.source != "pod":
             t.status = TaskStatus.PENDING  # the controller recreates it
         else:

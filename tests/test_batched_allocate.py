@@ -196,7 +196,7 @@ def varied(draw: st.DrawFn) -> dict:
         c["groups"].append({"name": name, "minMember": draw(st.integers(1, size)), "queue": "qa"})
         c["pods"] += [{"name": f"{name}-{i}", "group": name, "requests": {"cpu": draw(st.sampled_from(["2", "8", "16"]))}}
                       for i in range(size)]  # fmt: skip
-    if draw(st.booleans()):
+    if draw(st.booleans()) and "profile" not in body["config"]:
         tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
                  {"plugins": [{"name": "predicates"}, {"name": "capacity"}, {"name": "nodeorder"}, {"name": "network-topology-aware"}]}]  # fmt: skip
         body["config"] = {**body["config"], "tiers": tiers}

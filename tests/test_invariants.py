@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.ingest.request import read_request
+from app.kai.jobs import is_preemptible
 from app.service import decide_request
 from app.settings import Settings
 
@@ -35,6 +36,7 @@ CONFIGS = [
     {"actions": "allocate, gangpreempt, gangreclaim", "tiers": TIERS,
      "configurations": [{"name": "gangpreempt", "arguments": {"victimOrder": "cost"}},
                         {"name": "gangreclaim", "arguments": {"victimOrder": "cost", "maxBundleDrops": 0}}]},
+    {"profile": "kai"},
 ]  # fmt: skip
 
 
@@ -119,12 +121,17 @@ def check(body):
     tasks = c.task_index
     evicted = {e["pod"] for e in out["evictions"]}
     placed = {b["pod"]: b["node"] for b in out["bindings"] + out["nominations"]}
+    moved = {e["pod"]: e["moveTo"] for e in out["evictions"] if e.get("moveTo")}  # KAI: re-created there
+    assert not set(moved) & set(placed)
     assert set(placed) <= set(tasks) and evicted <= set(tasks)
     assert {b["node"] for b in out["bindings"] + out["nominations"]} <= set(c.node_index)
     assert not set(placed) & evicted
     # capacity now: bindings fit next to everything still on the node (victims leave later);
     # capacity later: what stays plus what is bound or nominated fits once victims are gone
     bound = {b["pod"]: b["node"] for b in out["bindings"]}
+    # the state the snapshot gave (the session changes its own copy: a KAI victim placed by an
+    # earlier action of the decision ends Releasing on a node it never ran on)
+    c = read_request(orjson.loads(orjson.dumps(body)), S).cluster
     for n in c.nodes:
         now = np.zeros(table.size, dtype=np.int64)
         later = np.zeros(table.size, dtype=np.int64)
@@ -133,7 +140,7 @@ def check(body):
             if holds or bound.get(t.key) == n.name:
                 now += t.req
             stays = holds and t.status.name != "RELEASING" and t.key not in evicted
-            if stays or placed.get(t.key) == n.name:
+            if stays or placed.get(t.key) == n.name or moved.get(t.key) == n.name:
                 later += t.req
         assert (now <= c.allocatable[n.idx]).all(), ("now", n.name, now, c.allocatable[n.idx])
         assert (later <= c.allocatable[n.idx]).all(), ("later", n.name, later, c.allocatable[n.idx])
@@ -142,17 +149,29 @@ def check(body):
         new = [t for t in job.tasks if t.key in placed]
         if new:
             kept = sum(1 for t in job.tasks if t.status.name in ("RUNNING", "BOUND", "SUCCEEDED") and t.key not in evicted)
+            kept += sum(1 for t in job.tasks if t.key in moved)  # a moved pod runs again on its new node
+            if body["config"].get("profile") == "kai":  # KAI's gang rule counts terminating pods (active-used)
+                kept += sum(1 for t in job.tasks if t.status.name == "RELEASING" and t.key not in evicted)
             assert kept + len(new) >= job.min_available, job.key
             nt = job.network_topology
             if nt is not None and nt.mode == "hard" and nt.highest_tier_allowed is not None:
                 idx = sorted({c.node_index[placed[t.key]] for t in new}
+                             | {c.node_index[moved[t.key]] for t in job.tasks if t.key in moved}
                              | {t.node for t in job.tasks if t.node >= 0 and t.key not in placed and t.key not in evicted})  # fmt: skip
                 assert c.topology.lca_tier(idx) <= nt.highest_tier_allowed, job.key
     # victims
     for e in out["evictions"]:
         v = tasks[e["pod"]]
         p = c.jobs[e["preemptor"]]
-        assert not v.critical and v.preemptable and v.job.preemptable is not False
+        assert not v.critical
+        if body["config"].get("profile") == "kai":  # KAI: preemptibility from priority, no Volcano flags
+            assert is_preemptible(v.job) or e["action"] == "stalegangeviction"
+            if e["action"] == "preempt":
+                assert v.job.priority < p.priority and v.job.queue == p.queue
+            elif e["action"] == "reclaim":
+                assert v.job.queue != p.queue
+            continue
+        assert v.preemptable and v.job.preemptable is not False
         if e["action"] == "preempt":
             assert v.job.victim_priority < p.priority and v.job.queue == p.queue
         else:

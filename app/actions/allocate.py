@@ -33,6 +33,7 @@ from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
+from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
 DEFAULT_SG = "__job__"
 NONSTRICT_MESSAGE = "NonStrict gang: the pods that fit keep their reservations (nominated) until the minimum can be bound"
@@ -216,7 +217,8 @@ class Allocate(Action):
         if not len(stmt):
             return False
         if all(ssn.job_ready(j) or ssn.job_pipelined(j) for j in jobs):
-            state, reserve, message = "Pipelined", False, PIPELINED_MESSAGE
+            # KAI commits a pipelined job: its pods are nominated (Volcano keeps it unreported)
+            state, reserve, message = "Pipelined", kai_solver(ssn), PIPELINED_MESSAGE
         elif all(j.gang_mode == "NonStrict" for j in jobs):
             state, reserve, message = "Incomplete", True, NONSTRICT_MESSAGE
         else:

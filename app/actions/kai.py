@@ -25,6 +25,7 @@ from app.framework.action import Action
 from app.framework.session import Session
 from app.ingest.reader import duration, timestamp
 from app.model.cluster import OCCUPYING, Job, Task, TaskStatus
+from app.plugins.kai_fairshare import kai_proportion
 
 STALE_ANNOTATION = "kai.scheduler/stale-podgroup-timestamp"
 ACTIVE_USED = frozenset(
@@ -75,9 +76,7 @@ class Consolidation(Action):
     summary = "KAI: move running preemptible pods to make room for a pending job"
 
     def execute(self, ssn: Session) -> None:
-        from app.actions.preempt import kai_solver
-
-        if kai_solver(ssn):
+        if kai_proportion(ssn):
             from app.kai.actions import KaiConsolidation
 
             KaiConsolidation(ssn, self.args).execute()

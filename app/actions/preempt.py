@@ -18,6 +18,7 @@ from app.eviction.kep5710 import Kep5710Eviction
 from app.eviction.legacy import LegacyEviction
 from app.framework.action import Action
 from app.framework.session import Session
+from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
 
 def _flag(v: Any) -> bool:
@@ -36,14 +37,6 @@ def evictor(kind: str, args: dict[str, Any], ssn: Session | None = None) -> Gang
     if str(args.get("algorithm", "bundles")).lower() == "kep5710":
         return Kep5710Eviction(kind, args)
     return GangEviction(kind, args)
-
-
-def kai_solver(ssn: Session) -> bool:
-    """The session runs KAI's proportion plugin (the ``kai`` profile): preempt, reclaim and
-    consolidation are KAI's scenario solver (``app.kai``)."""
-    from app.plugins.kai_fairshare import KaiFairShare
-
-    return isinstance(ssn.plugins.get("proportion"), KaiFairShare)
 
 
 def gang_aware(ssn: Session, kind: str, args: dict[str, Any]) -> bool:

@@ -41,6 +41,11 @@ _SOURCE_GROUP = {
 
 
 def build(d: Draft, *, now: float, topology_name: str | None = None, max_hypernode_depth: int = 16) -> Cluster:
+    # nodes are numbered in name order, so every tie broken by node index is broken by name
+    # and the answer does not depend on the order of the nodes in the request
+    names = [n.name for n in d.nodes]
+    if any(a > b for a, b in zip(names, names[1:])):
+        d.nodes.sort(key=lambda n: n.name)
     classes, default_class = _priority_classes(d)
     nodes = _nodes(d)
     table = ResourceTable(_resource_names(d))
@@ -69,6 +74,14 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             raise InputError(f"queue {queue!r} does not exist", _queue_field(pointer, obj), obj)
         queues[DEFAULT_QUEUE] = Queue(name=DEFAULT_QUEUE, source="implicit")
     queues = {k: queues[k] for k in sorted(queues)}
+    if any(a.key > b.key for a, b in zip(tasks, tasks[1:])):  # pods in key order, whatever the request's
+        tasks.sort(key=_task_key)
+    for job in jobs.values():  # a job's pods in key order, whatever their order in the request
+        ts = job.tasks
+        if len(ts) > 1 and any(a.key > b.key for a, b in zip(ts, ts[1:])):
+            ts.sort(key=_task_key)
+            for sg in job.subgroups.values():
+                sg.tasks.sort(key=_task_key)
     cluster = Cluster(
         resources=table,
         nodes=node_objs,
@@ -131,6 +144,10 @@ def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
             )
         if not p.binding:
             p.node_name, p.binding = br.node, True
+
+
+def _task_key(t: Task) -> str:
+    return t.key
 
 
 def _nodes(d: Draft) -> dict[str, int]:

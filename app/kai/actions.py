@@ -103,9 +103,11 @@ class KaiAction:
     # -- victims -------------------------------------------------------------------------
     def victim_jobs(self, keep: Callable[[Job], bool], *, alive_check: bool = True) -> list[Job]:
         out = []
-        for job in self.ssn.cluster.jobs.values():
+        for job in sorted(self.ssn.cluster.jobs.values(), key=lambda j: (j.created, j.uid or j.key, j.key)):
             if alive_check and not any(t.status in ALIVE for t in job.tasks):
                 continue
+            if any(t.critical for t in job.tasks):
+                continue  # kube-system / system-priority pods: KAI does not schedule them, never a victim
             if keep(job):
                 out.append(job)
         return out
@@ -377,8 +379,7 @@ class KaiConsolidation(KaiAction):
                 counter += 1
                 return True
 
-            ordered = sorted(self.ssn.cluster.jobs.values(), key=lambda j: (j.created, j.uid or j.key))
-            return self.victim_queue([j for j in ordered if any(t.status in ALIVE for t in j.tasks) and keep(j)])
+            return self.victim_queue(self.victim_jobs(keep))
 
         def all_replaced(s: Scenario) -> bool:
             return not any(t.status is TaskStatus.RELEASING for tasks in s.victims.values() for t in tasks)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.framework.session import PURPOSE_ALLOCATE
-from app.kai.jobs import View, is_preemptible, sort_pod_sets, tasks_to_allocate
+from app.kai.jobs import ACTIVE_ALLOCATED, View, is_preemptible, sort_pod_sets, tasks_to_allocate
 from app.kai.statement import KaiStatement
 from app.model.cluster import Task
 
@@ -105,9 +105,27 @@ def _node_sets(ctx: KaiContext, v: View, sg: object | None, nodes: np.ndarray) -
     nt = getattr(sg, "network_topology", None) if sg is not None else job.network_topology
     if nt is None:
         return [nodes]
-    topo = ctx.ssn.cluster.topology
+    ssn = ctx.ssn
+    topo = ssn.cluster.topology
+    # the domain of the pods the job (pod set) holds now, simulated placements included:
+    # with a required level, KAI keeps the rest of the job inside it
+    members = getattr(sg, "tasks", None) if sg is not None else job.tasks
+    placed = sorted({t.node for t in members or () if t.node >= 0 and t.status in ACTIVE_ALLOCATED})
+    store, key = (ssn.subgroup_hypernode, sg.uid) if sg is not None else (ssn.job_hypernode, job.key)  # type: ignore[attr-defined]
+    before = store.get(key)
+    if placed:
+        store[key] = topo.smallest_containing(placed)
+    else:
+        store.pop(key, None)
+    try:
+        grads = ssn.hyper_node_gradients(job, sg, topo.root, PURPOSE_ALLOCATE)  # type: ignore[arg-type]
+    finally:
+        if before is None:
+            store.pop(key, None)
+        else:
+            store[key] = before
     out = []
-    for grad in ctx.ssn.hyper_node_gradients(job, sg, topo.root, PURPOSE_ALLOCATE):  # type: ignore[arg-type]
+    for grad in grads:
         for h in grad:
             inside = np.intersect1d(nodes, np.asarray(topo.leaves[h], dtype=np.intp))
             if len(inside):

@@ -224,7 +224,7 @@ class JobsOrderByQueues:
         self.popped: dict[str, list[View]] = {}
 
     def initialize(self, views: Iterable[View]) -> None:
-        for v in sorted(views, key=lambda v: (v.job.created, v.job.uid or v.key)):
+        for v in sorted(views, key=lambda v: (v.job.created, v.job.uid or v.key, v.key)):
             q = v.job.queue
             parent = self.parents.get(q)
             if parent is None or (parent and parent not in self.parents) or q not in self.leaves:

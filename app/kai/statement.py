@@ -12,6 +12,11 @@ What KAI adds:
   eviction; Evict then Pipeline of the same task elsewhere (a moved victim) → one
   eviction with ``move_to`` (KAI pipelines the pod's replacement there); an evict that
   was undone → nothing.
+* **Victims placed by an earlier action** of the same decision (KAI counts a Pipelined
+  or Allocated pod as active, so it can be a victim): evicting one frees its reservation
+  as KAI's node accounting does (a pipelined pod becomes a releasing one), and the commit
+  withdraws its binding or nomination from the answer instead of evicting a pod that
+  never ran (a moved one is nominated on its new node).
 """
 
 from __future__ import annotations
@@ -40,6 +45,11 @@ class KaiStatement(Statement):
         return not any(ev is op for ev in self.undone.values())
 
     def evict(self, task: Task, reason: str, action: str, preemptor: str) -> None:
+        pipelined = task.status is TaskStatus.PIPELINED
+        if pipelined:  # placed by an earlier action: its reservation becomes a releasing pod
+            c = self.ssn.cluster
+            c.pipelined[task.node] -= task.req
+            c.used[task.node] += task.req
         super().evict(task, reason, action, preemptor)
         self.virtual.add(id(task))
 
@@ -70,6 +80,10 @@ class KaiStatement(Statement):
         if op.kind == EVICT:
             self.virtual.discard(id(op.task))
         super()._undo(op)
+        if op.kind == EVICT and op.prev_status is TaskStatus.PIPELINED:
+            c = self.ssn.cluster
+            c.used[op.task.node] -= op.task.req
+            c.pipelined[op.task.node] += op.task.req
 
     def commit(self) -> None:
         ssn = self.ssn
@@ -82,15 +96,35 @@ class KaiStatement(Statement):
             elif op.kind == PIPELINE and id(op.task) in evicted:
                 moved[id(op.task)] = op.node
         decision = ssn.decision
+        # a victim an earlier action placed in this decision (bound or nominated, not running):
+        # that placement is withdrawn instead of evicting a pod that never ran
+        withdrawn = {op.task.key for op in self.ops
+                     if op.kind == EVICT and self._valid(op) and op.prev_status in (TaskStatus.PIPELINED, TaskStatus.ALLOCATED)}
+        earlier: dict[str, Eviction] = {}  # a moved victim moved again (or now only evicted)
+        if withdrawn:
+            decision.bindings = [b for b in decision.bindings if b.pod not in withdrawn]
+            decision.nominations = [b for b in decision.nominations if b.pod not in withdrawn]
+            earlier = {e.pod: e for e in decision.evictions if e.pod in withdrawn and e.move_to is not None}
         for op in self.ops:
             t = op.task
             job = t.job.key if t.job else t.key
             if op.kind == ALLOCATE:
                 ssn.messages.pop(job, None)
                 decision.bindings.append(Binding(t.key, names[op.node].name, job))
-            elif op.kind == PIPELINE and id(t) not in moved:
+            elif op.kind == PIPELINE and t.key in earlier:
+                e = earlier[t.key]
+                e.move_to = names[op.node].name
+                e.reason += f"; then {op.preemptor or 'another job'} moves it on to node {e.move_to}"
+            elif op.kind == PIPELINE and (id(t) not in moved or t.key in withdrawn):
                 ssn.messages.pop(job, None)
                 decision.nominations.append(Binding(t.key, names[op.node].name, job))
+            elif op.kind == EVICT and self._valid(op) and t.key in earlier:
+                e = earlier[t.key]
+                if id(t) not in moved:
+                    e.move_to = None
+                    e.reason += f"; {op.reason} (not moved after all)"
+            elif op.kind == EVICT and self._valid(op) and t.key in withdrawn:
+                ssn.messages[job] = f"{op.reason}: its placement in this decision is withdrawn"
             elif op.kind == EVICT and self._valid(op):
                 to = moved.get(id(t))
                 dest = None if to is None else names[to].name

@@ -542,7 +542,7 @@ class Cluster:
         self.inert = None
         made = inert.make()
         tasks = self._tasks + made
-        tasks.sort(key=_task_idx)
+        tasks.sort(key=_task_key)  # key order, as ingest leaves the active ones
         jobs = dict(self._jobs)
         for t in made:
             jobs[t.job.key] = t.job  # type: ignore[union-attr]
@@ -642,8 +642,8 @@ class Cluster:
         return self.allocatable[nodes] - self.used[nodes] + self.releasing[nodes] - self.pipelined[nodes]
 
 
-def _task_idx(t: Task) -> int:
-    return t.idx
+def _task_key(t: Task) -> str:
+    return t.key
 
 
 def deduct_gated(job: Job, amount: np.ndarray) -> np.ndarray:

@@ -368,3 +368,10 @@ class KaiFairShare(Plugin):
                 return False
             name = kq.parent
         return True
+
+
+def kai_proportion(ssn: object) -> bool:
+    """The session runs KAI's proportion plugin (the ``kai`` profile): allocate commits
+    pipelined jobs as nominations, and preempt, reclaim and consolidation are KAI's
+    scenario solver (``app.kai``)."""
+    return isinstance(getattr(ssn, "plugins", {}).get("proportion"), KaiFairShare)
