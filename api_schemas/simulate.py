@@ -15,6 +15,9 @@ class FinalPod(BaseModel):
     pod: str
     node: str | None
     phase: str
+    nominatedNode: str | None = Field(
+        None, description="A Pending pod's nominated node (a nomination, or the node a moved pod is re-created on)."
+    )
 
 
 class FinalState(BaseModel):

@@ -66,7 +66,10 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
     pods = []
     for t in sorted(c.tasks, key=lambda t: t.key):
         phase = "Deleted" if t.key in gone else ("Running" if t.status == TaskStatus.RUNNING else t.status.label)
-        pods.append({"pod": t.key, "node": c.nodes[t.node].name if t.node >= 0 and t.key not in gone else None, "phase": phase})
+        pod = {"pod": t.key, "node": c.nodes[t.node].name if t.node >= 0 and t.key not in gone else None, "phase": phase}
+        if t.nominated_node and t.key not in gone and t.status == TaskStatus.PENDING:
+            pod["nominatedNode"] = t.nominated_node  # nominated, or a moved pod's new node
+        pods.append(pod)
     return {"cycles": out_cycles, "final": {"pods": pods}, "metrics": metrics}
 
 

@@ -221,7 +221,7 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     runs = args.runs or (3 if args.quick else 7)
     results = []
     case_list = cases(args.quick)
-    total = len(case_list) + 3 + (1 if args.quick else 2) + 2  # cases, HTTP x2 + extender, comparisons, optimality
+    total = len(case_list) + 3 + (1 if args.quick else 2) + 2 + 3 * (1 if args.quick else len(KAI_SIZES))  # + KAI cycles
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -273,15 +273,40 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
         done()
     for q in quality:
         print(f"{q['case']}, victimOrder {q['order']}: heuristic / optimum = {q['ratio']:.3f}", flush=True)
+    kai_rows = kai_cycles(args.quick, step, done, total)
     measured = dict(results)
     scaling = [(SIZES[name[0]][0], measured[name]) for name in (S_CASE, M_CASE, L_CASE) if name in measured]
     plots = draw(scaling, comparisons, ROOT / "docs")
-    write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick)
+    write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick, kai_rows)
+
+
+#: (label, nodes, pods, the allocate case's gang, the preempt / reclaim cases' gang, runs). The
+#: allocate gang is non-preemptible (`build`), so it must fit its queue's quota (60 % of the
+#: GPUs): 3,000 x 8 GPUs fit at 5,000 nodes, 2,000 at 4,000.
+KAI_SIZES = [("S", 1000, 10_000, 300, 64, 3), ("M", 5000, 50_000, 3000, 128, 1), ("4k/140k", 4000, 140_000, 2000, 128, 1)]
+
+
+def kai_cycles(quick: bool, step: Callable[[str, int], None], done: Callable[[], None], total: int) -> list[dict[str, Any]]:
+    """A full ``kai`` cycle on allocate-, preempt- and reclaim-heavy KAI snapshots (``bench/kai.py``)."""
+    from bench.kai import cycle, kai_snapshot
+
+    rows = []
+    for label, n, p, big, small, kai_runs in KAI_SIZES[:1] if quick else KAI_SIZES:
+        for kind in ("allocate", "preempt", "reclaim"):
+            name = f"{label} kai {kind}, {big if kind == 'allocate' else small}-pod gang"
+            step(name, total)
+            r = cycle(name, kai_snapshot(n, p, kind, big if kind == "allocate" else small), kai_runs)
+            r.update(nodes=n, pods=p)
+            done()
+            rows.append(r)
+            print(f"{name}: kai {r['kai_ms']:.0f} ms / default {r['default_ms']:.0f} ms = {r['ratio']:.2f}x; "
+                  f"{r['scenarios']} scenarios, {r['simulations']} simulations; kai evicted {r['kai']['evictions']}", flush=True)  # fmt: skip
+    return rows
 
 
 def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: int, comparisons: list[dict[str, Any]],
           quality: list[dict[str, Any]], http_rows: list[tuple[str, dict[str, Any]]], ext: dict[str, Any],
-          plots: dict[str, str], quick: bool) -> None:  # fmt: skip
+          plots: dict[str, str], quick: bool, kai_rows: list[dict[str, Any]] | None = None) -> None:  # fmt: skip
     lines = [
         "# Benchmarks",
         "",
@@ -418,12 +443,40 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
                      f"{q['exact']['priorityWeighted']:.0f} | **{q['ratio']:.3f}** | "
                      f"{q['heuristic']['gangsBroken']} / {q['exact']['gangsBroken']} | {gap} | {q['exact']['seconds']:.1f} s |")  # fmt: skip
     lines += ["", "Target (issue 6): heuristic / optimum <= 1.02.", ""]
+    lines += kai_section(kai_rows or [])
     lines += kept_sections(path)
     notes = ROOT / "bench" / "NOTES.md"
     if notes.exists():
         lines.append(notes.read_text())
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
+
+
+def kai_section(rows: list[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return []
+    lines = [
+        "## KAI cycle",
+        "",
+        "A full `{\"profile\": \"kai\"}` cycle (allocate, consolidation, reclaim, preempt, stalegangeviction) "
+        "against the default profile's decision on the same snapshot, alternating run by run, after ingest (session "
+        "open, actions, job states, wire form). Snapshots (`bench/kai.py`): the generated clusters as KAI objects "
+        "(KAI Queues with GPU quotas, `train` gangs, a `build` gang pending inside one spine); *allocate*: free "
+        "nodes for it; *preempt*: none free, it preempts `train` gangs of its queue; *reclaim*: none free, it sits "
+        "in the batch queue and takes GPUs back from the training queue. Scenarios and simulations are the "
+        "scenario solver's work in the kai run.",
+        "",
+        "| case | nodes / pods | default | kai (min–max) | kai / default | scenarios | simulations | kai binds / nominates / evicts |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        k = r["kai"]
+        lo, hi = r["kai_spread_ms"]
+        lines.append(f"| {r['case']} | {r['nodes']:,} / {r['pods']:,} | {r['default_ms']:.0f} ms | {r['kai_ms']:.0f} ms "
+                     f"({lo:.0f}–{hi:.0f}) | **{r['ratio']:.2f}x** | {r['scenarios']} | {r['simulations']} | "
+                     f"{k['bindings']} / {k['nominations']} / {k['evictions']}{' (truncated)' if k['truncated'] else ''} |")  # fmt: skip
+    lines += ["", "Target (issue 18): a kai cycle within 2x of the default profile's decision on the same snapshot.", ""]
+    return lines
 
 
 KEPT = ("## Load",)  # sections other tools write into BENCHMARKS.md (`make load`)

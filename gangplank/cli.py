@@ -115,7 +115,7 @@ def decide(
     else:
         table("bindings", out["bindings"], ["pod", "node", "job"])
         table("nominations", out["nominations"], ["pod", "node", "job"])
-        table("evictions", out["evictions"], ["pod", "node", "job", "action", "preemptor", "reason"])
+        table("evictions", out["evictions"], ["pod", "node", "moveTo", "job", "action", "preemptor", "reason"])
         table("jobs", out["jobs"], ["job", "state", "hyperNode", "message"])
     states = {j["job"]: j["state"] for j in out["jobs"]}
     stuck = [j for j in job if states.get(j) not in PLACED]

@@ -17,7 +17,7 @@ from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import index_rows
 from app.ingest.kube import KAI_QUEUE_LABEL, apply_koordinator, apply_template
-from app.model.cluster import Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
+from app.model.cluster import TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
 from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
 from app.topology.tree import Topology, build_topology
@@ -75,13 +75,13 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         queues[DEFAULT_QUEUE] = Queue(name=DEFAULT_QUEUE, source="implicit")
     queues = {k: queues[k] for k in sorted(queues)}
     if any(a.key > b.key for a, b in zip(tasks, tasks[1:])):  # pods in key order, whatever the request's
-        tasks.sort(key=_task_key)
+        tasks.sort(key=TASK_KEY)
     for job in jobs.values():  # a job's pods in key order, whatever their order in the request
         ts = job.tasks
         if len(ts) > 1 and any(a.key > b.key for a, b in zip(ts, ts[1:])):
-            ts.sort(key=_task_key)
+            ts.sort(key=TASK_KEY)
             for sg in job.subgroups.values():
-                sg.tasks.sort(key=_task_key)
+                sg.tasks.sort(key=TASK_KEY)
     cluster = Cluster(
         resources=table,
         nodes=node_objs,
@@ -96,6 +96,12 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         task_req=task_req,
         inert=inert,
     )
+    lacking = sorted({j.priority_class for j in jobs.values() if j.source == "kai" and j.priority_class
+                      and j.priority_class not in classes and j.priority_class not in KAI_PRIORITY_CLASSES})  # fmt: skip
+    if lacking:
+        value = default_class.value if default_class is not None else KAI_DEFAULT_PRIORITY
+        cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
+                                f"they get the default priority {value}, as KAI does")  # fmt: skip
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")
@@ -144,10 +150,6 @@ def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
             )
         if not p.binding:
             p.node_name, p.binding = br.node, True
-
-
-def _task_key(t: Task) -> str:
-    return t.key
 
 
 def _nodes(d: Draft) -> dict[str, int]:
@@ -309,10 +311,12 @@ def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default
     pc_ptr = join_pointer(g.pointer, "spec", "priorityClassName")
     if g.priority is not None:
         job.priority = g.priority
+    elif g.source == "kai" and g.priority_class not in classes and g.priority_class not in KAI_PRIORITY_CLASSES:
+        # KAI: no class, or a class the snapshot lacks, gives the default priority (the
+        # globalDefault class, else 50); a missing class is named in the answer's warnings
+        job.priority = default.value if default is not None else KAI_DEFAULT_PRIORITY
     elif g.priority_class:
         job.priority = _class_value(g.priority_class, classes, pc_ptr, g.ident, kai=g.source == "kai")
-    elif g.source == "kai":
-        job.priority = KAI_DEFAULT_PRIORITY
     elif default is not None:
         job.priority = default.value
     if g.preemption_priority is not None or g.preemption_priority_class:

@@ -65,6 +65,7 @@ class KaiAction:
             ctx = ssn.kai_context = KaiContext(ssn)
         self.ctx: KaiContext = ctx
         self.minruntime = ssn.plugins.get("minruntime")
+        self._candidates: list[Job] | None = None
 
     # -- preemptors ----------------------------------------------------------------------
     def preemptors(self, *, preemptible_only: bool = False) -> JobsOrderByQueues:
@@ -101,16 +102,18 @@ class KaiAction:
         return False
 
     # -- victims -------------------------------------------------------------------------
+    def candidates(self) -> list[Job]:
+        """Every job that may ever be a victim, in creation order (worked out once per action:
+        kube-system / system-priority pods are never victims, KAI does not schedule them)."""
+        if self._candidates is None:
+            jobs = sorted(self.ssn.cluster.jobs.values(), key=lambda j: (j.created, j.uid or j.key, j.key))
+            self._candidates = [j for j in jobs if not any(t.critical for t in j.tasks)]
+        return self._candidates
+
     def victim_jobs(self, keep: Callable[[Job], bool], *, alive_check: bool = True) -> list[Job]:
-        out = []
-        for job in sorted(self.ssn.cluster.jobs.values(), key=lambda j: (j.created, j.uid or j.key, j.key)):
-            if alive_check and not any(t.status in ALIVE for t in job.tasks):
-                continue
-            if any(t.critical for t in job.tasks):
-                continue  # kube-system / system-priority pods: KAI does not schedule them, never a victim
-            if keep(job):
-                out.append(job)
-        return out
+        """The victim jobs ``keep`` admits; the same for every step of one preemptor's solve
+        (every statement is undone when a step asks), so the caller keeps the list."""
+        return [j for j in self.candidates() if (not alive_check or any(t.status in ALIVE for t in j.tasks)) and keep(j)]
 
     def victim_queue(self, jobs: list[Job]) -> JobsOrderByQueues:
         return self.ctx.jobs_order([View(j) for j in jobs], victim=True)
@@ -181,8 +184,9 @@ class KaiPreempt(KaiAction):
                     and victim is not job and victim.count(ACTIVE_ALLOCATED) > 0
                     and self.runtime_filter("preempt", job, victim))  # fmt: skip
 
+        victims = self.victim_jobs(keep)
         solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), self.runtime_validator("preempt", job),
-                           lambda: self.victim_queue(self.victim_jobs(keep)), self.name, self.message(job))  # fmt: skip
+                           lambda: self.victim_queue(victims), self.name, self.message(job))  # fmt: skip
         return self.solve(job, solver)
 
 
@@ -225,8 +229,8 @@ class KaiReclaim(KaiAction):
             return (victim.queue != job.queue and self.runtime_filter("reclaim", job, victim)
                     and is_preemptible(victim) and victim.count(ACTIVE_ALLOCATED) > 0)  # fmt: skip
 
-        solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), valid,
-                           lambda: self.victim_queue(self.victim_jobs(keep, alive_check=False)), self.name,
+        victims = self.victim_jobs(keep, alive_check=False)
+        solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), valid, lambda: self.victim_queue(victims), self.name,
                            self.message(job))  # fmt: skip
         return self.solve(job, solver)
 
@@ -365,7 +369,12 @@ class KaiConsolidation(KaiAction):
         if not self.enough_gpus(job):
             return False
 
+        chosen: list[Job] | None = None
+
         def victims() -> JobsOrderByQueues:
+            nonlocal chosen
+            if chosen is not None:
+                return self.victim_queue(chosen)
             counter = 0
 
             def keep(victim: Job) -> bool:
@@ -379,7 +388,8 @@ class KaiConsolidation(KaiAction):
                 counter += 1
                 return True
 
-            return self.victim_queue(self.victim_jobs(keep))
+            chosen = self.victim_jobs(keep)
+            return self.victim_queue(chosen)
 
         def all_replaced(s: Scenario) -> bool:
             return not any(t.status is TaskStatus.RELEASING for tasks in s.victims.values() for t in tasks)

@@ -17,6 +17,10 @@ recorded victims and tries the next node. A successful simulation goes to the ac
 validator: rejected, the scenario ends unsolved at once (the nodes it added stay
 feasible for the partial job's later scenarios), as ``by_pod_solver.go`` does.
 
+The request's deadline (``options.deadlineMs``) bounds the work: past it no further
+scenario is simulated, the job being solved is left unsolved and the answer is marked
+``truncated`` (the scenarios tried and simulations run are counted per session).
+
 Victims after a success: tasks still evicted, and (``allowConsolidatingReclaim``, on by
 default) the moved ones. Each task is evicted once per statement (KAI can evict a task
 of an elastic victim twice when it is offered in two steps; see the README).
@@ -108,6 +112,8 @@ class JobSolver:
         builder = ScenarioBuilder(self.ctx, partial, batches, self.victim_queue())
         s = builder.first()
         while s is not None:
+            if self.ctx.ssn.out_of_time():  # the request's deadline bounds the search (the answer says truncated)
+                return None
             self.ctx.scenarios += 1
             res = ByPodSolver(self, feasible).solve(s)
             if res.solved:

@@ -542,7 +542,7 @@ class Cluster:
         self.inert = None
         made = inert.make()
         tasks = self._tasks + made
-        tasks.sort(key=_task_key)  # key order, as ingest leaves the active ones
+        tasks.sort(key=TASK_KEY)  # key order, as ingest leaves the active ones
         jobs = dict(self._jobs)
         for t in made:
             jobs[t.job.key] = t.job  # type: ignore[union-attr]
@@ -642,8 +642,8 @@ class Cluster:
         return self.allocatable[nodes] - self.used[nodes] + self.releasing[nodes] - self.pipelined[nodes]
 
 
-def _task_key(t: Task) -> str:
-    return t.key
+#: A task's key (``namespace/name``): the order tasks are kept in (the request's order never counts).
+TASK_KEY = attrgetter("key")
 
 
 def deduct_gated(job: Job, amount: np.ndarray) -> np.ndarray:

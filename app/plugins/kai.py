@@ -220,8 +220,8 @@ class KaiTopology(NetworkTopologyAware):
 class MinRuntime(Plugin):
     """KAI minruntime: a victim is protected while ``now < lastStart + minRuntime``.
 
-    ``lastStart`` is the PodGroup annotation ``kai.scheduler/last-start-timestamp`` (else
-    the earliest creation time of its running pods). Preempt: the first
+    ``lastStart`` is the PodGroup annotation ``kai.scheduler/last-start-timestamp``; a job
+    without one is never protected (KAI's ``LastStartTimestamp`` is nil). Preempt: the first
     ``preemptMinRuntime`` from the victim's queue up to the root, else
     ``defaultPreemptMinRuntime`` (0s). Reclaim (``reclaimResolveMethod``): ``lca``
     (default) starts one level below the lowest common ancestor of the two queues, on the
@@ -271,22 +271,24 @@ class MinRuntime(Plugin):
                 return qs[q].reclaim_min_runtime  # type: ignore[return-value]
         return self.default_reclaim
 
-    def last_start(self, job: Job) -> float:
+    def last_start(self, job: Job) -> float | None:
+        """KAI's ``LastStartTimestamp``: the PodGroup annotation; without one (or unreadable)
+        the job is never protected, as in KAI."""
         raw = job.annotations.get("kai.scheduler/last-start-timestamp")
         if raw:
             try:
                 return timestamp(raw, job.pointer, job.obj)
             except InputError:
-                pass
-        running = [t.created for t in job.tasks if t.status in OCCUPYING]
-        return min(running) if running else self.ssn.now
+                return None
+        return None
 
     def filter(self, preemptor: Task | None, candidates: list[Task], kind: str) -> list[Task]:
         rq = preemptor.job.queue if preemptor is not None and preemptor.job is not None else ""
 
         def protected(t: Task) -> bool:
             job = t.job
-            return job is not None and self.ssn.now < self.last_start(job) + self.min_runtime(kind, job.queue, rq)
+            start = self.last_start(job) if job is not None else None
+            return start is not None and self.ssn.now < start + self.min_runtime(kind, job.queue, rq)  # type: ignore[union-attr]
 
         return surplus_only(candidates, OCCUPYING, protected)  # a protected elastic job gives only its surplus
 

@@ -86,7 +86,9 @@ function showDecision(d) {
   for (const b of d.bindings) rows.push({ cls: "bind", cells: ["bind", b.pod, b.node, b.job, why(b.job)] });
   for (const n of d.nominations) rows.push({ cls: "nominate", cells: ["nominate", n.pod, n.node, n.job, why(n.job)] });
   for (const e of d.evictions) {
-    rows.push({ cls: "evict", cells: ["evict", e.pod, e.node, e.job, `${e.action} for ${e.preemptor}: ${e.reason}`] });
+    const what = e.moveTo ? "move" : "evict";
+    const node = e.moveTo ? `${e.node} → ${e.moveTo}` : e.node;
+    rows.push({ cls: "evict", cells: [what, e.pod, node, e.job, `${e.action} for ${e.preemptor}: ${e.reason}`] });
   }
   fill($("decision").tBodies[0], rows);
   fill($("jobs").tBodies[0], d.jobs.map((j) => ({ cls: j.state.toLowerCase(), cells: [j.job, j.state, j.hyperNode || "", j.message] })));

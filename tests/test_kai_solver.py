@@ -1,0 +1,162 @@
+"""KAI's scenario solver (``app/kai``), rule by rule on small hand-checkable clusters.
+
+KAI's own Go tables are in ``test_kai_upstream.py``; these pin the pieces those tables
+only reach through whole decisions."""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+import numpy as np
+import orjson
+
+from app.ingest.request import read_request
+from app.kai.jobs import View, tasks_to_allocate, tasks_to_evict
+from app.kai.queues import Heap
+from app.plugins.kai_fairshare import KaiQueue, divide
+from app.service import decide_request
+from app.settings import Settings
+from tests.kai_upstream import build_objects
+from tests.kube import request
+
+S = Settings()
+KAI = {"profile": "kai", "actions": "preempt, reclaim, consolidation"}
+
+
+def decide(data: dict, config: dict | None = None, **options: object) -> dict:
+    body = request(build_objects(data), config=config or KAI)
+    body["options"].update(options)
+    return decide_request(read_request(orjson.loads(orjson.dumps(body)), S)).wire()
+
+
+def cluster(data: dict) -> object:
+    return read_request(orjson.loads(orjson.dumps(request(build_objects(data), config=KAI))), S).cluster
+
+
+def job(name: str, queue: str, priority: int, gpus: float, tasks: list[dict], **extra: object) -> dict:
+    return {"name": name, "queue": queue, "priority": priority, "requiredGPUsPerTask": gpus, "tasks": tasks, **extra}
+
+
+def running(node: str, n: int = 1) -> list[dict]:
+    return [{"state": "Running", "node": node} for _ in range(n)]
+
+
+PENDING = {"state": "Pending"}
+
+
+def test_go_heap_pops_in_order_and_fix_resifts_only_the_top() -> None:
+    rnd = random.Random(5)
+    h = Heap(lambda a, b: a < b)
+    xs = [rnd.randrange(100) for _ in range(50)]
+    for x in xs:
+        h.push(x)
+    assert [h.pop() for _ in range(len(xs))] == sorted(xs)
+    # a changed sibling keeps its place until it reaches the top: Fix(0) moves the top only
+    boxes = [[3], [1], [2]]
+    h = Heap(lambda a, b: a[0] < b[0])
+    for b in boxes:
+        h.push(b)
+    assert h.peek() == [1]
+    boxes[2][0] = 0  # a sibling gets better; the heap is not told
+    boxes[1][0] = 9  # the top gets worse and is fixed
+    h.fix(0)
+    assert h.peek() == [0]  # the sift compares the top with both children, so the better sibling wins
+    ref = [(x, i) for i, x in enumerate(xs)]
+    heapq.heapify(ref)
+    assert heapq.heappop(ref)[0] == min(xs)
+
+
+def test_tasks_to_allocate_gang_asks_for_its_missing_minimum_then_one_more() -> None:
+    c = cluster({"nodes": {"n0": {"gpus": 8}}, "queues": [{"name": "q", "deservedGPUs": 8}],
+                 "jobs": [job("j", "q", 50, 1, running("n0") + [PENDING] * 4, minAvailable=3)]})  # fmt: skip
+    v = View(c.jobs["default/j"])
+    assert [t.name for t in tasks_to_allocate(v, True)] == ["j-1", "j-2"]  # 1 running of 3: two missing
+    c2 = cluster({"nodes": {"n0": {"gpus": 8}}, "queues": [{"name": "q", "deservedGPUs": 8}],
+                  "jobs": [job("j", "q", 50, 1, running("n0", 3) + [PENDING] * 2, minAvailable=3)]})  # fmt: skip
+    assert [t.name for t in tasks_to_allocate(View(c2.jobs["default/j"]), True)] == ["j-3"]  # at its minimum: one
+
+
+def test_tasks_to_evict_elastic_job_sheds_its_last_pod_then_goes_whole() -> None:
+    c = cluster({"nodes": {"n0": {"gpus": 8}}, "queues": [{"name": "q", "deservedGPUs": 8}],
+                 "jobs": [job("e", "q", 50, 1, running("n0", 3), minAvailable=2)]})  # fmt: skip
+    j = c.jobs["default/e"]
+    offer, more = tasks_to_evict(View(j))
+    assert [t.name for t in offer] == ["e-2"] and more  # above its minimum: the last in task order
+    rest = View(j, [t for t in j.tasks if t.name != "e-2"])
+    offer, more = tasks_to_evict(rest)
+    assert sorted(t.name for t in offer) == ["e-0", "e-1"] and not more  # at its minimum: whole
+
+
+def test_fair_share_weight_zero_queue_gets_nothing_over_its_quota_not_even_leftovers() -> None:
+    def q(name: str, quota: float, weight: float, req: float) -> KaiQueue:
+        v = lambda x: np.array([x, 0.0, 0.0])  # noqa: E731
+        kq = KaiQueue(name, "", 100, 0.0, v(quota), v(-1), v(weight))
+        kq.request = v(req)
+        return kq
+
+    a, b = q("a", 1, 0, 10), q("b", 1, 1, 2)
+    divide(10, [a, b], 0)
+    assert (a.fair[0], b.fair[0]) == (1, 2)  # 7 GPUs stay undivided: a's weight is 0
+
+
+def test_victim_at_its_minimum_is_evicted_whole() -> None:
+    # a rigid 2-pod gang exactly at its minimum: KAI evicts it whole for a higher-priority job
+    data = {"nodes": {"n0": {"gpus": 2}}, "queues": [{"name": "q", "deservedGPUs": 2}],
+            "jobs": [job("low", "q", 50, 1, running("n0", 2)), job("high", "q", 100, 2, [PENDING])]}  # fmt: skip
+    out = decide(data)
+    assert sorted(e["pod"] for e in out["evictions"]) == ["default/low-0", "default/low-1"]
+    assert [n["pod"] for n in out["nominations"]] == ["default/high-0"]
+
+
+def test_moved_victim_is_one_eviction_with_move_to_and_comes_back_nominated_in_simulate(client) -> None:
+    # two nodes with 1 of 2 GPUs used each: a 2-GPU job fits only if one 1-GPU pod moves
+    data = {"nodes": {"n0": {"gpus": 2}, "n1": {"gpus": 2}}, "queues": [{"name": "q", "deservedGPUs": 4}],
+            "jobs": [job("a", "q", 50, 1, running("n0")), job("b", "q", 50, 1, running("n1")),
+                     job("big", "q", 50, 2, [PENDING])]}  # fmt: skip
+    out = decide(data, {"profile": "kai", "actions": "consolidation"})
+    [moved] = out["evictions"]
+    assert moved["action"] == "consolidation" and moved["moveTo"] in ("n0", "n1") and moved["moveTo"] != moved["node"]
+    assert [n["pod"] for n in out["nominations"]] == ["default/big-0"]  # the moved pod is not nominated
+    body = request(build_objects(data), config={"profile": "kai", "actions": "consolidation"}, cycles=1)
+    r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    pods = {p["pod"]: p for p in r.json()["final"]["pods"]}
+    assert pods[moved["pod"]]["phase"] == "Pending" and pods[moved["pod"]]["nominatedNode"] == moved["moveTo"]
+
+
+def test_kai_solver_stops_at_the_deadline_and_says_truncated() -> None:
+    data = {"nodes": {"n0": {"gpus": 2}}, "queues": [{"name": "q", "deservedGPUs": 2}],
+            "jobs": [job("low", "q", 50, 1, running("n0", 2)), job("high", "q", 100, 2, [PENDING])]}  # fmt: skip
+    from app.kai import solver
+
+    real = solver.JobSolver._solve_partial
+    calls: list[int] = []
+
+    def slow(self, *a):  # the deadline passes before the first scenario is simulated
+        self.ctx.ssn.deadline_s = -1.0
+        calls.append(1)
+        return real(self, *a)
+
+    solver.JobSolver._solve_partial = slow
+    try:
+        out = decide(data)
+    finally:
+        solver.JobSolver._solve_partial = real
+    assert calls and out["truncated"] and out["evictions"] == []
+
+
+def test_kai_podgroup_naming_a_missing_priority_class_gets_the_default_priority_and_a_warning() -> None:
+    data = {"nodes": {"n0": {"gpus": 1}}, "queues": [{"name": "q", "deservedGPUs": 1}],
+            "jobs": [job("j", "q", 50, 1, [PENDING])]}  # fmt: skip
+    objs = build_objects(data)
+    pg = next(o for o in objs if o["kind"] == "PodGroup")
+    pg["spec"]["priorityClassName"] = "no-such-class"
+    objs = [o for o in objs if o["kind"] != "PriorityClass"]
+    req = read_request(orjson.loads(orjson.dumps(request(objs, config=KAI))), S)
+    assert req.cluster.jobs["default/j"].priority == 50  # KAI's DefaultPodGroupPriority (no globalDefault class)
+    assert any("no-such-class" in w for w in req.cluster.warnings)
+    objs.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "fallback"},
+                 "value": 77, "globalDefault": True})  # fmt: skip
+    req = read_request(orjson.loads(orjson.dumps(request(objs, config=KAI))), S)
+    assert req.cluster.jobs["default/j"].priority == 77  # the globalDefault class, as KAI's getDefaultPriority
