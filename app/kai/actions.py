@@ -38,7 +38,7 @@ from app.kai.jobs import (
     ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, ready_for_scheduling,
     tasks_to_allocate,
 )  # fmt: skip
-from app.kai.queues import JobsOrderByQueues, less_equal
+from app.kai.queues import JobsOrderByQueues, allocatable_share, less_equal
 from app.kai.scenarios import Scenario
 from app.kai.solver import JobSolver, feasible_nodes
 from app.model.cluster import Job, Task, TaskStatus
@@ -294,7 +294,7 @@ class KaiReclaim(KaiAction):
             for chunk in chunks:
                 rem = remaining[vq]
                 vqa = qs[vq]
-                maintain = not less_equal(rem, _allocatable(vqa))
+                maintain = not less_equal(rem, allocatable_share(vqa))
                 guarantee = less_equal(snapshot[rq][0] + req, qs[rq].deserved) and not less_equal(rem, vqa.deserved)
                 if not (maintain or guarantee):
                     return False
@@ -334,10 +334,6 @@ def _saturation(allocated: float, fair: float) -> float:
     return allocated / fair
 
 
-def _allocatable(q: Any) -> np.ndarray:
-    from app.kai.queues import allocatable_share
-
-    return allocatable_share(q)
 
 
 class KaiConsolidation(KaiAction):

@@ -30,9 +30,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 
-import numpy as np
-
-from app.model.cluster import Job, SubGroup, Task, TaskStatus
+from app.model.cluster import Job, Task, TaskStatus
 
 S = TaskStatus
 ACTIVE_USED = frozenset({S.ALLOCATED, S.PIPELINED, S.BINDING, S.BOUND, S.RUNNING, S.RELEASING})
@@ -222,13 +220,3 @@ def tasks_to_evict(v: View) -> tuple[list[Task], bool]:
         act = sort_tasks((t for t in ps.tasks if t.status in ACTIVE_ALLOCATED), reverse=True)
         out += act[:1] if len(act) > ps.min else act
     return out, len(out) < v.count(ACTIVE_ALLOCATED)
-
-
-def request_of(tasks: Sequence[Task], width: int) -> np.ndarray:
-    if not tasks:
-        return np.zeros(width, dtype=np.int64)
-    return np.sum([t.req for t in tasks], axis=0)
-
-
-def subgroup_of(t: Task) -> SubGroup | None:
-    return t.subgroup
