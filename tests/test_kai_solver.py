@@ -160,3 +160,58 @@ def test_kai_podgroup_naming_a_missing_priority_class_gets_the_default_priority_
                  "value": 77, "globalDefault": True})  # fmt: skip
     req = read_request(orjson.loads(orjson.dumps(request(objs, config=KAI))), S)
     assert req.cluster.jobs["default/j"].priority == 77  # the globalDefault class, as KAI's getDefaultPriority
+
+
+def test_kai_queue_usage_counts_pods_left_as_columns_like_built_ones() -> None:
+    """KAI's proportion plugin sums the pods on their own (ingest's inert columns) per queue
+    without building them; the sums equal those over the built objects."""
+    from app.framework.config import load_config
+    from app.framework.session import Session
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from tests.kube import node, pod
+
+    objs = build_objects({"nodes": {}, "queues": [{"name": "q", "deservedGPUs": 4}, {"name": "r", "deservedGPUs": 2}],
+                          "jobs": [job("g", "q", 50, 1, [PENDING, PENDING])]})  # fmt: skip
+    objs += [node(f"n{i}") for i in range(3)]
+    for i, (prio, q) in enumerate([(50, "q"), (125, "q"), (50, "r"), (200, "r"), (10, "q")]):
+        objs.append(pod(f"solo-{i}", node=f"n{i % 3}", gpu=1 + i % 2, priority=prio, labels={"kai.scheduler/queue": q}))
+    cfg = load_config({"profile": "kai"}, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
+
+    def queues(materialize: bool) -> dict:
+        c = read_request(orjson.loads(orjson.dumps(request(objs, config=KAI))), S).cluster
+        if materialize:
+            assert c.inert is not None and len(c.jobs) >= 6  # builds the pods on their own
+            assert c.inert is None
+        else:
+            assert c.inert is not None
+        fs = Session(c, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS).plugins["proportion"]
+        if not materialize:
+            assert c.inert is not None  # the plugin did not build them
+        return {n: (q.allocated.tolist(), q.allocated_np.tolist(), q.request.tolist(), q.fair.tolist()) for n, q in fs.queues.items()}
+
+    lazy, built = queues(False), queues(True)
+    assert lazy == built
+    assert lazy["q"][1][0] == 2.0 and lazy["r"][1][0] == 2.0  # non-preemptible: priority >= 100 (solo-1, solo-3)
+
+
+def test_kai_queue_usage_of_native_pods_left_as_columns_matches_built_ones() -> None:
+    from app.framework.config import load_config
+    from app.framework.session import Session
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from bench.generate import generate
+
+    body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=8, pending_gang=8)
+    cfg = load_config({"profile": "kai"}, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
+
+    def queues(materialize: bool) -> dict:
+        c = read_request(orjson.loads(orjson.dumps(body)), S).cluster
+        assert c.inert is not None
+        if materialize:
+            _ = c.jobs
+        fs = Session(c, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS).plugins["proportion"]
+        return {n: (q.allocated.tolist(), q.allocated_np.tolist(), q.request.tolist(), q.fair.tolist()) for n, q in fs.queues.items()}
+
+    lazy = queues(False)
+    assert lazy == queues(True) and any(q[1][0] > 0 for q in lazy.values())  # some non-preemptible usage counted

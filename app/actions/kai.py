@@ -43,7 +43,7 @@ class StaleGangEviction(Action):
         grace = duration(raw, "/config/configurations", None)
         if grace < 0:
             return
-        for job in ssn.cluster.jobs.values():
+        for job in ssn.cluster.active_jobs.values():  # pods on their own (incl. the inert ones) are no gang
             if job.source == "pod" or not self.stale(job):
                 continue
             since_raw = job.annotations.get(STALE_ANNOTATION)

@@ -485,7 +485,15 @@ def _tasks_and_jobs(
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
 
-    return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later)
+    def priority_later(src: PodBlock | PodDraft, row: int) -> int:
+        """The priority ``later`` would give (no pod read for a block row)."""
+        if type(src) is PodBlock:
+            prio = src.priority[row - src.start]
+        else:
+            prio = src.priority  # type: ignore[union-attr]
+        return prio if prio is not None else default_value
+
+    return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later, priority_later)
 
 
 def _request_matrix(d: Draft, table: ResourceTable) -> Any:
@@ -532,7 +540,8 @@ class _Inert:
         self.nodes.append(args[4])
         self.queues.append(queue or DEFAULT_QUEUE)
 
-    def columns(self, reqs: Any, later: Callable[[tuple, int, int, int], tuple[PodDraft, tuple]]) -> InertPods | None:
+    def columns(self, reqs: Any, later: Callable[[tuple, int, int, int], tuple[PodDraft, tuple]],
+                priority_later: Callable[[Any, int], int]) -> InertPods | None:  # fmt: skip
         """The :class:`InertPods`, rows in job-key order; ``later`` gives the pod and
         ``new_task`` arguments of an entry whose arguments were not computed at ingest."""
         n = len(self.keys)
@@ -557,7 +566,15 @@ class _Inert:
                 out.append(t)
             return out
 
-        return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs)
+        def priorities() -> np.ndarray:
+            """Each pod's priority, as ``make`` would set it (no object built)."""
+            return np.fromiter(
+                (src[5] if type(src) is tuple else priority_later(src, row) for row, src in zip(rows.tolist(), srcs, strict=True)),
+                dtype=np.int64, count=len(srcs),
+            )  # fmt: skip
+
+        return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs,
+                         priority_of=priorities)  # fmt: skip
 
 
 #: Classify pods running on their own in bulk (:func:`_drafts`); False reads every pod

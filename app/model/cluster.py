@@ -361,10 +361,12 @@ class InertPods:
     the extender) builds the objects, exactly as they would have been built at ingest.
     Rows are kept in job-key order (the order decisions list jobs in)."""
 
-    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "_queue_ords", "_positions", "_queue_totals")
+    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "priority_of", "_queue_ords", "_positions",
+                 "_queue_totals")  # fmt: skip
 
     def __init__(self, rows: np.ndarray, nodes: np.ndarray, status: np.ndarray, keys: list[str], queues: list[str],
-                 make: Callable[[], list[Task]], args: list[Any]) -> None:  # fmt: skip
+                 make: Callable[[], list[Task]], args: list[Any],
+                 priority_of: Callable[[], np.ndarray] | None = None) -> None:  # fmt: skip
         self.rows = rows  # task index (row of ``Cluster.task_req``) of each pod
         self.nodes = nodes  # node index of each pod
         self.status = status  # TaskStatus of each pod (RUNNING or BOUND)
@@ -372,6 +374,8 @@ class InertPods:
         self.queues = queues  # queue of each
         self.make = make  # builds the tasks, each with its job, in ``rows`` order
         self.args = args  # what ingest knows of each pod (opaque here; ``make`` reads it)
+        # each pod's priority (its job's), worked out without building the objects
+        self.priority_of = priority_of
         self._queue_ords: tuple[np.ndarray, list[str]] | None = None
         self._positions: dict[str, int] | None = None
         self._queue_totals: np.ndarray | None = None

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -184,7 +185,13 @@ class KaiFairShare(Plugin):
         for kq in self.queues.values():
             if kq.parent and kq.parent in self.queues:
                 self.queues[kq.parent].children.append(kq.name)
-        for job in c.jobs.values():
+        inert = c.inert
+        if inert is not None and inert.priority_of is not None:
+            self._count_inert(inert, c.task_req)
+            jobs = c.active_jobs
+        else:
+            jobs = c.jobs
+        for job in jobs.values():
             if job.queue not in self.queues:
                 continue
             for t in job.tasks:
@@ -211,6 +218,25 @@ class KaiFairShare(Plugin):
         out[0] /= 1000.0  # milli-GPUs to GPUs
         out[1] = out[1]  # millicores, as KAI counts cpu
         return out
+
+    def _count_inert(self, inert: Any, task_req: np.ndarray) -> None:
+        """The pods on their own that ingest left as columns (Running or Bound: KAI's
+        allocated states), summed per queue without building them: allocated and requested,
+        and non-preemptible where the pod's priority is 100 or more (a pod on its own has
+        no preemptibility of its own)."""
+        ords, names = inert.queue_ordinals()
+        reqs = task_req[inert.rows].astype(np.float64)
+        non_preemptible = inert.priority_of() >= 100
+        for i, name in enumerate(names):
+            if name not in self.queues:
+                continue
+            mine = ords == i
+            v = self._vec(column_sums(reqs[mine]))
+            self._up(name, "allocated", v)
+            self._up(name, "request", v)
+            np_rows = mine & non_preemptible
+            if np_rows.any():
+                self._up(name, "allocated_np", self._vec(column_sums(reqs[np_rows])))
 
     def vec_sum(self, tasks: list[Task]) -> np.ndarray:
         """Σ requests of ``tasks`` as (GPUs, millicores, bytes)."""
