@@ -215,3 +215,15 @@ def test_kai_queue_usage_of_native_pods_left_as_columns_matches_built_ones() -> 
 
     lazy = queues(False)
     assert lazy == queues(True) and any(q[1][0] > 0 for q in lazy.values())  # some non-preemptible usage counted
+
+
+def test_kai_queue_cycle_is_a_422_naming_the_parent_field(client) -> None:
+    data = {"nodes": {"n0": {"gpus": 2}}, "disableDefaultDepartment": True,
+            "queues": [{"name": "a", "parentQueue": "b", "deservedGPUs": 1}, {"name": "b", "parentQueue": "c"},
+                       {"name": "c", "parentQueue": "b"}],
+            "jobs": [job("low", "a", 50, 1, running("n0", 2)), job("hi", "a", 100, 2, [PENDING])]}  # fmt: skip
+    body = request(build_objects(data), config={"profile": "kai"})
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    problem = r.json()
+    assert "own ancestor" in problem["detail"] and problem["errors"][0]["pointer"].endswith("/spec/parentQueue")

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
@@ -182,6 +183,7 @@ class KaiFairShare(Plugin):
             limit = np.where(limit > 0, limit * mult, limit)
             self.queues[q.name] = KaiQueue(q.name, q.parent, q.priority, q.created, deserved, limit,
                                            pick("over_quota_weight", 1.0 if q.source != "kai" else 0.0))  # fmt: skip
+        self._check_cycles(c.queues)
         for kq in self.queues.values():
             if kq.parent and kq.parent in self.queues:
                 self.queues[kq.parent].children.append(kq.name)
@@ -218,6 +220,25 @@ class KaiFairShare(Plugin):
         out[0] /= 1000.0  # milli-GPUs to GPUs
         out[1] = out[1]  # millicores, as KAI counts cpu
         return out
+
+    def _check_cycles(self, queues: dict[str, Queue]) -> None:
+        """A queue that is its own ancestor is a 422 at its parent field (KAI's queue tree
+        has no cycles; a parent that is not a queue only leaves the queue's jobs out)."""
+        good: set[str] = set()
+        for name in sorted(self.queues):
+            on_path, at = {name}, name
+            while at not in good:
+                parent = self.queues[at].parent
+                if not parent or parent not in self.queues:
+                    break
+                if parent in on_path:
+                    q = queues[name]
+                    field = "parent" if q.pointer.startswith("/cluster/") else "parentQueue"
+                    ptr = join_pointer(q.pointer, field) if field == "parent" else join_pointer(q.pointer, "spec", field)
+                    raise InputError(f"queue {name!r} is its own ancestor (a cycle of parents)", ptr, {"kind": "Queue", "name": name})
+                on_path.add(parent)
+                at = parent
+            good.update(on_path)
 
     def _count_inert(self, inert: Any, task_req: np.ndarray) -> None:
         """The pods on their own that ingest left as columns (Running or Bound: KAI's
