@@ -24,14 +24,11 @@ from app.eviction.bundles import VICTIM_STATES
 from app.framework.action import Action
 from app.framework.session import Session
 from app.ingest.reader import duration, timestamp
+from app.kai.jobs import ACTIVE_USED
 from app.model.cluster import OCCUPYING, Job, Task, TaskStatus
 from app.plugins.kai_fairshare import kai_proportion
 
 STALE_ANNOTATION = "kai.scheduler/stale-podgroup-timestamp"
-ACTIVE_USED = frozenset(
-    {TaskStatus.ALLOCATED, TaskStatus.PIPELINED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING,
-     TaskStatus.RELEASING}
-)  # fmt: skip
 
 
 class StaleGangEviction(Action):

@@ -25,17 +25,16 @@ Moved victims are reported as one eviction with ``moveTo`` (see ``statement``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from app.errors import InputError
-from app.ingest.reader import timestamp
 from app.kai.allocate import over_queue_capacity
 from app.kai.context import KaiContext
 from app.kai.jobs import (
-    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, ready_for_scheduling,
+    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, pod_set_name, ready_for_scheduling,
     tasks_to_allocate,
 )  # fmt: skip
 from app.kai.queues import JobsOrderByQueues, allocatable_share, less_equal
@@ -43,7 +42,6 @@ from app.kai.scenarios import Scenario
 from app.kai.solver import JobSolver, feasible_nodes
 from app.model.cluster import Job, Task, TaskStatus
 
-LAST_START = "kai.scheduler/last-start-timestamp"
 ALIVE = ACTIVE_ALLOCATED | {TaskStatus.PENDING}
 
 
@@ -119,23 +117,12 @@ class KaiAction:
         return self.ctx.jobs_order([View(j) for j in jobs], victim=True)
 
     # -- minruntime ----------------------------------------------------------------------
-    def last_start(self, job: Job) -> float | None:
-        raw = job.annotations.get(LAST_START)
-        if not raw:
-            return None
-        try:
-            return timestamp(raw, job.pointer, job.obj)
-        except InputError:
-            return None
-
     def protected(self, kind: str, reclaimer: Job, victim: Job) -> bool:
+        """minruntime: the victim started less than its queue's minimum runtime ago (the
+        plugin's own resolution and last-start reading)."""
         mr = self.minruntime
-        if mr is None:
-            return False
-        start = self.last_start(victim)
-        if start is None:
-            return False
-        return self.ssn.now < start + mr.min_runtime(kind, victim.queue, reclaimer.queue)
+        start = mr.last_start(victim) if mr is not None else None
+        return start is not None and self.ssn.now < start + mr.min_runtime(kind, victim.queue, reclaimer.queue)  # type: ignore[union-attr]
 
     def runtime_filter(self, kind: str, preemptor: Job, victim: Job) -> bool:
         return is_elastic(victim) or not self.protected(kind, preemptor, victim)
@@ -147,10 +134,7 @@ class KaiAction:
                 job = jobs[key]
                 if not is_elastic(job) or not self.protected(kind, preemptor, job):
                     continue
-                per: dict[str, int] = {}
-                for t in tasks:
-                    name = t.subgroup.policy if t.subgroup is not None else "default"
-                    per[name] = per.get(name, 0) + 1
+                per = Counter(map(pod_set_name, tasks))
                 for ps in View(job).pod_sets:
                     if ps.name in per and ps.min > ps.count(ACTIVE_USED) - per[ps.name]:
                         return False
@@ -263,7 +247,7 @@ class KaiReclaim(KaiAction):
             pod_sets = {ps.name: ps.min for ps in View(victim).pod_sets}
             per: dict[str, list[Task]] = {}
             for t in tasks:
-                per.setdefault(t.subgroup.policy if t.subgroup is not None else "default", []).append(t)
+                per.setdefault(pod_set_name(t), []).append(t)
             core: list[Task] = []
             elastic: list[Task] = []
             for name, ts in per.items():
@@ -351,15 +335,12 @@ class KaiConsolidation(KaiAction):
 
     def enough_gpus(self, job: Job) -> bool:
         ctx = self.ctx
-        g = ctx.gpu_col
         tasks = tasks_to_allocate(View(job), False, ctx.virtual)
         need = sum(ctx.gpus(t) for t in tasks)
-        if g is None or need <= 0:
+        if ctx.gpu_col is None or need <= 0:
             return True
-        c = self.ssn.cluster
-        ready = np.array([n.ready for n in c.nodes], dtype=bool)
-        free = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
-        return float(free[ready].sum()) >= need
+        ready = np.array([n.ready for n in self.ssn.cluster.nodes], dtype=bool)
+        return float(ctx.free_gpus()[ready].sum()) >= need
 
     def attempt(self, job: Job) -> bool:
         if not self.enough_gpus(job):

@@ -82,7 +82,7 @@ def node_order(ctx: KaiContext, task: Task, nodes: np.ndarray) -> np.ndarray:
         idx = ctx.node_index.get(task.nominated_node)
         if idx is not None:
             score = score + np.where(nodes == idx, NOMINATED, 0.0)
-    order = np.lexsort((ctx.name_rank[nodes], -score))
+    order = np.lexsort((nodes, -score))  # ties by name: nodes are numbered in name order at ingest
     return nodes[order]
 
 

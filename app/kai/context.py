@@ -32,9 +32,6 @@ class KaiContext:
         else:
             self.cpu_only_node = c.allocatable[:, self.gpu_col] <= 0
         self.node_index = {n.name: n.idx for n in c.nodes}
-        rank = sorted(range(len(c.nodes)), key=lambda i: c.nodes[i].name)
-        self.name_rank = np.empty(len(c.nodes), dtype=np.intp)
-        self.name_rank[rank] = np.arange(len(c.nodes))
         queues = c.queues
         self.parents = {q.name: (q.parent if q.parent else "") for q in queues.values()}
         has_children = {q.parent for q in queues.values() if q.parent}
@@ -42,6 +39,14 @@ class KaiContext:
         self.qorder = QueueOrder(fs, self.virtual)
         self.scenarios = 0
         self.simulations = 0
+
+    def free_gpus(self) -> np.ndarray:
+        """Per node, idle + releasing GPUs (KAI's ``GetSumOfIdleGPUs + GetSumOfReleasingGPUs``)."""
+        c = self.ssn.cluster
+        g = self.gpu_col
+        if g is None:
+            return np.zeros(len(c.nodes))
+        return (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
 
     def gpus(self, t: Task) -> float:
         return float(t.req[self.gpu_col]) / 1000.0 if self.gpu_col is not None else 0.0  # type: ignore[index]
@@ -60,6 +65,3 @@ class KaiContext:
         q = JobsOrderByQueues(self.qorder, self.parents, self.leaves, victim=victim)
         q.initialize(views)
         return q
-
-    def all_nodes(self) -> np.ndarray:
-        return np.arange(len(self.ssn.cluster.nodes), dtype=np.intp)

@@ -66,7 +66,8 @@ class PodSet:
         return sum(1 for t in self.tasks if t.status in states)
 
 
-def _pod_set_key(job: Job, t: Task) -> str:
+def pod_set_name(t: Task) -> str:
+    """The pod set (KAI sub-group) a task belongs to."""
     sg = t.subgroup
     return sg.policy if sg is not None else DEFAULT_POD_SET
 
@@ -99,7 +100,7 @@ class View:
             minimums.update(mins)
         groups: dict[str, list[Task]] = {name: [] for name in minimums}
         for t in self.tasks:
-            groups.setdefault(_pod_set_key(job, t), []).append(t)
+            groups.setdefault(pod_set_name(t), []).append(t)
         self.pod_sets = [PodSet(name, minimums.get(name, 1), ts) for name, ts in groups.items()]
 
     def count(self, states: frozenset[TaskStatus]) -> int:

@@ -95,14 +95,8 @@ class IdleGpus:
     """The accumulated idle-GPU filter (top-N nodes, first-fit of the pending GPUs)."""
 
     def __init__(self, ctx: KaiContext, scenario: Scenario) -> None:
-        c = ctx.ssn.cluster
-        g = ctx.gpu_col
         self.ctx = ctx
-        if g is None:
-            self.cap = np.zeros(len(c.nodes))
-        else:
-            self.cap = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
-        self.cap = self.cap.astype(np.float64)
+        self.cap = ctx.free_gpus().astype(np.float64)
         self.required = sorted((ctx.gpus(t) for t in scenario.pending), reverse=True)
         self.seen: set[int] = set()
 
@@ -126,8 +120,7 @@ class TopologyIdleGpus:
         topo = c.topology
         self.ctx = ctx
         self.domains = [h for h in range(len(topo.names)) if topo.tier[h] == tier]
-        g = ctx.gpu_col
-        free = np.zeros(len(c.nodes)) if g is None else (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
+        free = ctx.free_gpus()
         self.node_domain = {}
         self.cap = {}
         for h in self.domains:

@@ -28,13 +28,14 @@ of an elastic victim twice when it is offered in two steps; see the README).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.kai.jobs import ACTIVE_USED, View, gang_satisfied, is_pending, tasks_to_allocate
+from app.kai.jobs import ACTIVE_USED, View, gang_satisfied, is_pending, pod_set_name, tasks_to_allocate
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
 from app.kai.simulation import virtually_allocate
@@ -92,11 +93,7 @@ class JobSolver:
         pending: list[Task] = []
         for t in tasks:
             pending.append(t)
-            mins: dict[str, int] = {}
-            for p in pending:
-                name = p.subgroup.policy if p.subgroup is not None else "default"
-                mins[name] = mins.get(name, 0) + 1
-            partial = View(job, pending, mins)
+            partial = View(job, pending, dict(Counter(map(pod_set_name, pending))))
             res = self._solve_partial(partial, recorded, batches)
             if res is None:
                 break

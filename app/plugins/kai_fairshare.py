@@ -40,11 +40,10 @@ import numpy as np
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
+from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 
-#: KAI's active-allocated states: what counts towards a job's minimum.
-ACTIVE_ALLOCATED = ALLOCATED_STATUS | {TaskStatus.PIPELINED}
 
 RES = ("gpu", "cpu", "memory")
 MB = 10**6
@@ -64,13 +63,6 @@ class KaiQueue:
     request: np.ndarray = field(default_factory=lambda: np.zeros(3))
     fair: np.ndarray = field(default_factory=lambda: np.zeros(3))
     children: list[str] = field(default_factory=list)
-
-
-def is_preemptible(job: Job) -> bool:
-    """KAI: an explicit preemptibility wins, else priority < 100 is preemptible."""
-    if job.kai_preemptibility:
-        return job.kai_preemptibility == "preemptible"
-    return job.priority < 100
 
 
 def divide(total: float, qs: list[KaiQueue], r: int, k_value: float = 1.0) -> None:
