@@ -6,7 +6,7 @@ KAI ``Queue`` objects with GPU quotas (training 60 %, inference 30 %, batch 10 %
 GPUs, over-quota weights 2 / 1 / 1, CPU and memory unlimited), KAI ``PodGroup`` objects
 for the training gangs (``train``, priority 50: preemptible), pods joined to them by the
 ``pod-group-name`` annotation, inference pods on their own in their queue (``kai.scheduler/queue``;
-production ones priority 125, batch ones 50), system pods in ``kube-system``, the
+production ones of class ``inference``, 125, batch ones ``train``, 50), system pods in ``kube-system``, the
 HyperNode tree as is. The pending gang is a KAI PodGroup (``build``, priority 100) that
 must stay inside one spine (``topologyConstraint.requiredTopologyLevel: spine``).
 
@@ -62,13 +62,16 @@ def _pod(p: dict[str, Any]) -> dict[str, Any]:
     ns = p.get("namespace", "default")
     meta: dict[str, Any] = {"name": p["name"], "namespace": ns, "uid": f"uid-{ns}-{p['name']}",
                             "creationTimestamp": p.get("createdAt"), "labels": {}, "annotations": {}}  # fmt: skip
-    spec: dict[str, Any] = {"schedulerName": "kai-scheduler", "containers": [
+    spec: dict[str, Any] = {"containers": [
         {"name": "main", "image": "registry.local/job:1", "resources": {"requests": {k: str(v) for k, v in p["requests"].items()}}}
     ]}  # fmt: skip
+    if p.get("group") or p.get("queue"):  # system pods keep the default scheduler
+        spec["schedulerName"] = "kai-scheduler"
     if p.get("group"):
         meta["annotations"]["pod-group-name"] = p["group"]
     elif p.get("queue"):
         meta["labels"]["kai.scheduler/queue"] = p["queue"]
+        spec["priorityClassName"] = "inference" if p.get("priority", 0) >= 10000 else "train"
         spec["priority"] = 125 if p.get("priority", 0) >= 10000 else 50
     else:
         spec["priority"] = p.get("priority", 0)

@@ -208,3 +208,75 @@ def test_kai_saturation_stops_a_reclaimer_above_its_share():
     c = req.cluster
     victims = [c.task_index["ml/hog-0"], c.task_index["ml/hog-1"]]
     assert plugin.reclaimable(c.task_index["ml/more-0"], victims) == []
+
+
+def _kai_single(name, *, node_name=None, labels=None, priority=None, priority_class=None, gpu=8):
+    """A KAI pod without a PodGroup (queue label, kai-scheduler), as the podgrouper sees it."""
+    p = pod(name, ns="ml", gpu=gpu, priority=priority, priority_class=priority_class,
+            labels={"kai.scheduler/queue": "q", **(labels or {})}, extra_spec={"schedulerName": "kai-scheduler"})  # fmt: skip
+    if node_name:
+        p["spec"]["nodeName"] = node_name
+        p["status"]["phase"] = "Running"
+    return p
+
+
+PREEMPT = {"profile": "kai", "actions": "allocate, preempt"}
+
+
+def test_kai_priority_class_label_on_a_pod_sets_its_priority(client):
+    # KAI's podgrouper reads the pod's priorityClassName label first: `build` (100) preempts
+    # the running `train` (50) pod, although spec.priority (what admission wrote) says 0
+    objs = [node("a"), kai_queue("q", 8), _kai_single("old", node_name="a", labels={"priorityClassName": "train"}),
+            _kai_single("new", labels={"priorityClassName": "build"}, priority=0)]  # fmt: skip
+    out = decide(client, objs, config=PREEMPT)
+    assert [e["pod"] for e in out["evictions"]] == ["ml/old"]
+    assert [n["pod"] for n in out["nominations"]] == ["ml/new"]
+
+
+def test_kai_pod_without_a_class_gets_train(client):
+    # no label, no spec class: the podgrouper's default `train` (50), whatever spec.priority says;
+    # a `train` pod cannot preempt another `train` pod (strictly lower priority only)
+    objs = [node("a"), kai_queue("q", 8), _kai_single("old", node_name="a", priority=0),
+            _kai_single("new", priority=40)]  # fmt: skip
+    assert decide(client, objs, config=PREEMPT)["evictions"] == []
+    objs[-1] = _kai_single("new", priority_class="build")  # spec.priorityClassName of a class KAI installs
+    assert [e["pod"] for e in decide(client, objs, config=PREEMPT)["evictions"]] == ["ml/old"]
+
+
+def test_kai_priority_class_label_of_a_missing_class_falls_back_to_the_spec_class(client):
+    objs = [node("a"), kai_queue("q", 8), _kai_single("old", node_name="a"),
+            _kai_single("new", labels={"priorityClassName": "nope"}, priority_class="inference")]  # fmt: skip
+    out = decide(client, objs, config=PREEMPT)
+    assert [e["pod"] for e in out["evictions"]] == ["ml/old"]  # inference 125 > train 50
+    assert any("nope" in w and "priorityClassName" in w for w in out["warnings"])
+
+
+def test_kai_priority_class_label_reads_the_snapshot_class(client):
+    pc = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "urgent"}, "value": 90}
+    objs = [node("a"), kai_queue("q", 8), pc, _kai_single("old", node_name="a"),
+            _kai_single("new", labels={"priorityClassName": "urgent"})]  # fmt: skip
+    assert [e["pod"] for e in decide(client, objs, config=PREEMPT)["evictions"]] == ["ml/old"]
+
+
+def test_kai_preemptibility_label_on_a_pod_protects_it(client):
+    # a `train` pod labelled non-preemptible cannot be a victim (KAI: explicit preemptibility wins)
+    objs = [node("a"), kai_queue("q", 8),
+            _kai_single("old", node_name="a", labels={"kai.scheduler/preemptibility": "non-preemptible"}),
+            _kai_single("new", labels={"priorityClassName": "build"})]  # fmt: skip
+    assert decide(client, objs, config=PREEMPT)["evictions"] == []
+    objs[2]["metadata"]["labels"]["kai.scheduler/preemptibility"] = "sometimes"  # KAI rejects it: priority decides
+    out = decide(client, objs, config=PREEMPT)
+    assert [e["pod"] for e in out["evictions"]] == ["ml/old"]
+    assert any("sometimes" in w for w in out["warnings"])
+
+
+def test_priority_class_label_is_kai_only():
+    # a pod that is not KAI's keeps its Kubernetes priority: the label means nothing outside KAI
+    from app.ingest.request import read_request
+    from app.settings import Settings
+
+    objs = [node("a"), pod("other", gpu=8, priority=7, labels={"priorityClassName": "build"}),
+            _kai_single("mine", labels={"priorityClassName": "build"}, priority=7), kai_queue("q", 8)]  # fmt: skip
+    cluster = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
+    prio = {t.key: t.priority for t in cluster.tasks}
+    assert prio == {"default/other": 7, "ml/mine": 100} and cluster.warnings == []

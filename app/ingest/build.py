@@ -16,7 +16,7 @@ from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import index_rows
-from app.ingest.kube import KAI_QUEUE_LABEL, apply_koordinator, apply_template
+from app.ingest.kube import KAI_PREEMPTIBILITY_LABEL, KAI_QUEUE_LABEL, apply_koordinator, apply_template
 from app.model.cluster import TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
 from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
@@ -25,8 +25,12 @@ from app.topology.tree import Topology, build_topology
 #: Classes every cluster has, even when the snapshot does not list them.
 BUILTIN_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
 #: KAI installs these; used for KAI gangs when the snapshot does not carry them.
-KAI_PRIORITY_CLASSES = {"train": 50, "interactive-preemptible": 75, "build": 100, "inference": 125}
+KAI_PRIORITY_CLASSES = {"train": 50, "build-preemptible": 75, "build": 100, "inference": 125}
 KAI_DEFAULT_PRIORITY = 50
+#: The class KAI's podgrouper gives a workload that names none it can find (a Deployment's
+#: is ``inference``, a Notebook's ``build``: the owners are not in a snapshot of pods).
+KAI_DEFAULT_CLASS = "train"
+KAI_PREEMPTIBILITY = ("preemptible", "non-preemptible")
 DEFAULT_QUEUE = "default"
 CRITICAL_NAMESPACE = "kube-system"
 
@@ -57,6 +61,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     queues = _queues(d)
     groups = _groups(d)
     _bind_requests(d, nodes)
+    kai_notes = _kai_pods(d, classes)
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
     if inert is not None:
@@ -102,6 +107,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         value = default_class.value if default_class is not None else KAI_DEFAULT_PRIORITY
         cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
+    cluster.warnings += kai_notes
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")
@@ -257,6 +263,44 @@ def _fill_from_workload(g: GroupDraft, d: Draft) -> None:
     g.preemption_policy = policy or g.preemption_policy
 
 
+def _kai_pods(d: Draft, classes: dict[str, PriorityClass]) -> list[str]:
+    """The priority KAI's podgrouper gives each KAI pod without a PodGroup, set on its
+    draft (``spec.priority`` is not what KAI reads): the class its ``priorityClassName``
+    label names, else its ``spec.priorityClassName``, each only if the class exists (in
+    the snapshot, or one KAI installs), else ``train``. Warnings for labels naming a class
+    that does not exist and for preemptibility labels KAI rejects."""
+    lacking: set[str] = set()
+    bad: set[str] = set()
+    for p in d.pods:
+        if not p.kai_pod:
+            continue
+        value = None
+        for name in (p.kai_class, p.priority_class):
+            if name in classes:
+                value = classes[name].value
+            elif name in KAI_PRIORITY_CLASSES:
+                value = KAI_PRIORITY_CLASSES[name]
+            elif name:
+                lacking.add(name)
+                continue
+            else:
+                continue
+            break
+        p.priority = value if value is not None else _class_value(KAI_DEFAULT_CLASS, classes, "", None, kai=True)
+        if p.kai_preemptibility and p.kai_preemptibility not in KAI_PREEMPTIBILITY:
+            bad.add(p.kai_preemptibility)
+            p.kai_preemptibility = ""
+    notes = []
+    if lacking:
+        notes.append(f"KAI pods name PriorityClasses the snapshot lacks ({', '.join(sorted(lacking))}): KAI's podgrouper "
+                     f"skips such a name (label priorityClassName, then spec.priorityClassName), else gives class "
+                     f"{KAI_DEFAULT_CLASS!r}; so does Gangplank")  # fmt: skip
+    if bad:
+        notes.append(f"KAI pods carry {KAI_PREEMPTIBILITY_LABEL} values KAI rejects ({', '.join(sorted(bad))}): "
+                     "ignored, preemptibility follows the priority (below 100: preemptible), as KAI does")  # fmt: skip
+    return notes
+
+
 def _class_value(
     name: str, classes: dict[str, PriorityClass], ptr: str, ident: dict | None, *, kai: bool = False
 ) -> int:
@@ -398,7 +442,7 @@ def _tasks_and_jobs(
             p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), is_best_effort(p.req),
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
-        if p.group is None and (status is running or status is bound) and node >= 0:
+        if p.group is None and (status is running or status is bound) and node >= 0 and not p.kai_preemptibility:
             inert.add(args, p.queue)  # kept as columns until something asks for the objects
             return
         t = new_task(p, *args, reqs[i])
@@ -600,7 +644,7 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
         return
     lazy = [
         p.group is None and not p.deleting and not p.binding and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # noqa: PLR1714
-        and (p.priority is not None or not p.priority_class)
+        and (p.priority is not None or not p.priority_class) and not p.kai_preemptibility
         for p, node in zip(pods, node_idx, strict=True)
     ]  # fmt: skip
     rows = [i for i, ok in enumerate(lazy) if ok]
@@ -684,6 +728,7 @@ def _single_job(t: Task, p: PodDraft, key: str) -> Job:
     job.created = t.created
     job.pointer, job.obj = p.pointer, p.ident
     job.preemption_policy = t.preemption_policy
+    job.kai_preemptibility = p.kai_preemptibility
     job.tasks.append(t)
     t.job = job
     return job

@@ -70,6 +70,11 @@ class PodDraft:
     pointer: str
     ident: Ident
     binding: bool = False  # a KAI BindRequest for it is in flight (status Binding on ``node_name``)
+    #: A KAI pod without a PodGroup (``schedulerName: kai-scheduler`` or a
+    #: ``kai.scheduler/queue`` label): its priority is the one KAI's podgrouper gives it.
+    kai_pod: bool = False
+    kai_class: str = ""  # its ``priorityClassName`` label
+    kai_preemptibility: str = ""  # its ``kai.scheduler/preemptibility`` label
 
 
 @dataclass(slots=True, frozen=True)

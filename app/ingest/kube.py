@@ -51,6 +51,9 @@ KAI_QUEUE_LABEL = "kai.scheduler/queue"
 KAI_SUBGROUP_LABEL = "kai.scheduler/subgroup-name"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
+KAI_SCHEDULER_NAME = "kai-scheduler"
+KAI_PRIORITY_LABEL = "priorityClassName"  # KAI's podgrouper reads it before spec.priorityClassName
+KAI_PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
 SIGS_GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
 SIGS_LEGACY_GROUP_LABEL = "pod-group.scheduling.sigs.k8s.io/name"
 SIGS_LEGACY_MIN = "pod-group.scheduling.sigs.k8s.io/min-available"
@@ -278,6 +281,9 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
         return None
     else:
         group = None
+    sched = spec.get("schedulerName")
+    if sched is not None and type(sched) is not str:
+        return None
     ident = {"kind": "Pod", "name": name, "namespace": ns}
     try:
         created = r.timestamp(meta.get("creationTimestamp"), mp + "/creationTimestamp", ident)
@@ -289,7 +295,15 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
         labels.get(KAI_QUEUE_LABEL, ""), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
         labels.get(KAI_SUBGROUP_LABEL, ""), r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
         created, nominated, bool(gates), policy, node_selector, affinity or None, tuple(tolerations), None, ptr, ident,
+        False, *_kai_pod(group, labels, sched),
     )  # fmt: skip
+
+
+def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str | None) -> tuple[bool, str, str]:
+    """``kai_pod``, ``kai_class``, ``kai_preemptibility`` of a pod (see :class:`PodDraft`)."""
+    if group is not None or (scheduler_name != KAI_SCHEDULER_NAME and KAI_QUEUE_LABEL not in labels):
+        return False, "", ""
+    return True, labels.get(KAI_PRIORITY_LABEL, ""), labels.get(KAI_PREEMPTIBILITY_LABEL, "")
 
 
 def read_pod(o: dict, ptr: str, d: Draft) -> None:
@@ -334,7 +348,7 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
                 "kai.scheduler/task-priority must be an integer", join_pointer(mp, "labels", KAI_TASK_PRIORITY_LABEL), ident
             ) from None
     pre = r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE)))
-    return PodDraft(  # positional: tens of thousands of pods
+    d = PodDraft(  # positional: tens of thousands of pods
         ns, name, r.string(meta, "uid", mp, ident), r.string(spec, "nodeName", sp, ident), phase,
         meta.get("deletionTimestamp") is not None, r.integer(spec, "priority", sp, ident),
         priority_class_name(spec, sp, ident), req, labels, ann, _group_ref(ns, labels, ann, spec, ptr, ident),
@@ -345,6 +359,8 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
         r.string(spec, "preemptionPolicy", sp, ident), node_selector, affinity, tuple(tolerations), task_priority,
         ptr, ident,
     )  # fmt: skip
+    d.kai_pod, d.kai_class, d.kai_preemptibility = _kai_pod(d.group, labels, r.string(spec, "schedulerName", sp, ident) or None)
+    return d
 
 
 def read_priority_class(o: dict, ptr: str, d: Draft) -> None:

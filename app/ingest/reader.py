@@ -198,10 +198,13 @@ def timestamp(raw: Any, pointer: str, ident: Ident) -> float:
 
 
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+#: str2duration's units (KAI's plugin arguments): Go's, and days and weeks.
+DAY_UNITS = {**_UNITS, "d": 86400.0, "w": 604800.0}
 
 
-def duration(raw: Any, pointer: str, ident: Ident) -> float:
-    """A Go duration string (``90s``, ``1h30m``, ``500ms``) in seconds."""
+def duration(raw: Any, pointer: str, ident: Ident, units: dict[str, float] = _UNITS) -> float:
+    """A Go duration string (``90s``, ``1h30m``, ``500ms``) in seconds (``units``: the
+    suffixes read, Go's ``time.ParseDuration`` by default)."""
     if isinstance(raw, (int, float)) and not isinstance(raw, bool):
         return float(raw)
     if not isinstance(raw, str) or not raw:
@@ -220,10 +223,10 @@ def duration(raw: Any, pointer: str, ident: Ident) -> float:
         while k < len(s) and not (s[k].isdigit() or s[k] == "."):
             k += 1
         num, unit = s[i:j], s[j:k]
-        if not num or unit not in _UNITS:
+        if not num or unit not in units:
             raise fail(f"duration {raw!r} is not a Go duration (e.g. '90s', '1h30m')", pointer, ident)
         try:
-            total += float(num) * _UNITS[unit]
+            total += float(num) * units[unit]
         except ValueError:
             raise fail(f"duration {raw!r} is not a Go duration", pointer, ident) from None
         i = k
