@@ -215,9 +215,17 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": {"phase": phase}}
 
 
+#: KAI's Go test session leaves scheduling signatures off (its scheduler turns them on).
+SIGNATURES = False
+
+
 def config(case: Case, actions: list[str] | None = None) -> dict[str, Any]:
     over = case.data.get("sessionOverrides") or {}
-    confs = [{"name": "consolidation", "arguments": {"maxConsolidationPreemptees": int(over.get("maxConsolidationPreemptees", 1_000_000))}},
+    sig = bool(over.get("useSchedulingSignatures", SIGNATURES))
+    confs = [{"name": "consolidation", "arguments": {"maxConsolidationPreemptees": int(over.get("maxConsolidationPreemptees", 1_000_000)),
+                                                     "useSchedulingSignatures": sig}},
+             {"name": "preempt", "arguments": {"useSchedulingSignatures": sig}},
+             {"name": "reclaim", "arguments": {"useSchedulingSignatures": sig}},
              {"name": "stalegangeviction", "arguments": {"defaultStalenessGracePeriod": str(over.get("stalenessGracePeriod", "0s"))}}]  # fmt: skip
     return {"profile": "kai", "actions": ", ".join(actions or case.actions), "configurations": confs}
 

@@ -174,8 +174,9 @@ def test_kai_queue_usage_counts_pods_left_as_columns_like_built_ones() -> None:
     objs = build_objects({"nodes": {}, "queues": [{"name": "q", "deservedGPUs": 4}, {"name": "r", "deservedGPUs": 2}],
                           "jobs": [job("g", "q", 50, 1, [PENDING, PENDING])]})  # fmt: skip
     objs += [node(f"n{i}") for i in range(3)]
-    for i, (prio, q) in enumerate([(50, "q"), (125, "q"), (50, "r"), (200, "r"), (10, "q")]):
-        objs.append(pod(f"solo-{i}", node=f"n{i % 3}", gpu=1 + i % 2, priority=prio, labels={"kai.scheduler/queue": q}))
+    classes = [("train", "q"), ("inference", "q"), ("train", "r"), ("build", "r"), ("build-preemptible", "q")]
+    for i, (pc, q) in enumerate(classes):  # KAI pods: the priority of their class
+        objs.append(pod(f"solo-{i}", node=f"n{i % 3}", gpu=1 + i % 2, priority_class=pc, labels={"kai.scheduler/queue": q}))
     cfg = load_config({"profile": "kai"}, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
 
     def queues(materialize: bool) -> dict:
@@ -227,3 +228,53 @@ def test_kai_queue_cycle_is_a_422_naming_the_parent_field(client) -> None:
     assert r.status_code == 422, r.text
     problem = r.json()
     assert "own ancestor" in problem["detail"] and problem["errors"][0]["pointer"].endswith("/spec/parentQueue")
+
+
+def _signature_case() -> dict:
+    # one 8-GPU node held by a `train` job; two identical 2 x 8-GPU `build` jobs cannot preempt
+    # (16 GPUs do not exist), a 1 x 8-GPU one can
+    return {"nodes": {"n0": {"gpus": 8}}, "queues": [{"name": "q", "deservedGPUs": 8}],
+            "jobs": [job("low", "q", 50, 8, running("n0")), job("big1", "q", 100, 8, [PENDING, PENDING]),
+                     job("big2", "q", 100, 8, [PENDING, PENDING]), job("small", "q", 100, 8, [PENDING])]}  # fmt: skip
+
+
+def _messages(out: dict) -> dict[str, str]:
+    return {j["job"]: j["message"] for j in out["jobs"]}
+
+
+def test_scheduling_signature_skips_a_job_no_easier_than_one_that_failed() -> None:
+    conf = {"profile": "kai", "actions": "preempt"}
+    out = decide(_signature_case(), conf)
+    msgs = _messages(out)
+    assert "not easier to place than default/big1" in msgs["default/big2"]
+    assert "skipped" not in msgs["default/big1"]
+    # fewer Pending pods than the one remembered: easier, tried, and it preempts
+    assert [e["pod"] for e in out["evictions"]] == ["default/low-0"]
+    assert [n["pod"] for n in out["nominations"]] == ["default/small-0"]
+    off = decide(_signature_case(), {**conf, "configurations": [{"name": "preempt", "arguments": {"useSchedulingSignatures": False}}]})
+    assert "skipped" not in _messages(off)["default/big2"]
+    assert off["evictions"] == out["evictions"] and off["nominations"] == out["nominations"]
+
+
+def test_scheduling_signature_differs_with_the_node_selector() -> None:
+    data = _signature_case()
+    data["jobs"][2]["tasks"] = [{**PENDING, "nodeAffinityNames": ["n0"]}, {**PENDING, "nodeAffinityNames": ["n0"]}]
+    msgs = _messages(decide(data, {"profile": "kai", "actions": "preempt"}))
+    assert "skipped" not in msgs["default/big2"]
+
+
+def test_scheduling_signature_easier_and_smaller_footprint_rules() -> None:
+    from app.kai.signatures import easier, footprint_smaller
+
+    c = cluster({"nodes": {"n0": {"gpus": 8}}, "queues": [{"name": "q", "deservedGPUs": 8}],
+                 "jobs": [job("two4", "q", 100, 4, [PENDING, PENDING]), job("two2", "q", 100, 2, [PENDING, PENDING]),
+                          job("three4", "q", 100, 4, [PENDING] * 3), job("one8", "q", 100, 8, [PENDING]),
+                          job("ran", "q", 100, 8, running("n0"))]})  # type: ignore[attr-defined]  # fmt: skip
+    j = {k.split("/")[1]: v for k, v in c.jobs.items()}  # type: ignore[attr-defined]
+    assert easier(j["two2"], j["two4"]) and not easier(j["two4"], j["two2"])  # smaller requests at the first index
+    assert easier(j["one8"], j["two4"])  # fewer Pending pods than the remembered job
+    assert not easier(j["three4"], j["two4"])  # equal, then past the remembered job's last pod
+    assert not easier(j["two4"], j["two4"])  # equal: not easier
+    assert not easier(j["ran"], j["two4"]) and not easier(j["two4"], j["ran"])  # no Pending pod
+    assert footprint_smaller(j["two2"], j["two4"]) and not footprint_smaller(j["two4"], j["two2"])
+    assert not footprint_smaller(j["three4"], j["two4"])  # more Pending pods

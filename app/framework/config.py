@@ -264,6 +264,7 @@ ACTION_ARGS: dict[str, tuple[str, Any]] = {
     "victimOrder": ("enum", ("priority", "cost")),
     "algorithm": ("enum", ("bundles", "kep5710")),
     "gangAwareEnable": ("bool", None),
+    "useSchedulingSignatures": ("bool", None),
     "allowWholeBundle": ("bool", None),
 }
 

@@ -39,10 +39,17 @@ from app.kai.jobs import (
 )  # fmt: skip
 from app.kai.queues import JobsOrderByQueues, allocatable_share, less_equal
 from app.kai.scenarios import Scenario
+from app.kai.signatures import MinimalJobRepresentatives
 from app.kai.solver import JobSolver, feasible_nodes
 from app.model.cluster import Job, Task, TaskStatus
 
 ALIVE = ACTIVE_ALLOCATED | {TaskStatus.PENDING}
+
+
+def _flag(value: Any, default: bool) -> bool:
+    if value is None:
+        return default
+    return value if isinstance(value, bool) else str(value).lower() == "true"
 
 
 def is_elastic(job: Job) -> bool:
@@ -78,17 +85,36 @@ class KaiAction:
                 views.append(v)
         return self.ctx.jobs_order(views)
 
+    def precheck(self, job: Job) -> bool:
+        """A check before the scheduling signature's, whose failure is not remembered."""
+        return True
+
     def run(self, attempt: Callable[[Job], bool]) -> None:
+        """Each preemptor once, in queue order; a job not easier than the smallest job
+        that failed with its scheduling signature (per leaf queue; across queues for
+        consolidation) is skipped (``useSchedulingSignatures``, on by default)."""
         order = self.preemptors(preemptible_only=self.name == "consolidation")
+        signatures = _flag(self.args.get("useSchedulingSignatures"), True)
+        failed: dict[str, MinimalJobRepresentatives] = {}
         while not order.empty():
             if self.ssn.out_of_time():
                 return
             v = order.pop()
             if v is None:
                 return
-            if not has_pending(View(v.job)):
+            job = v.job
+            if not has_pending(View(job)) or not self.precheck(job):
                 continue
-            attempt(v.job)
+            reps = failed.setdefault("" if self.name == "consolidation" else job.queue, MinimalJobRepresentatives(self.ctx))
+            if signatures:
+                ok, rep = reps.is_easier(job)
+                if not ok:
+                    self.ctx.skipped += 1
+                    self.ssn.messages.setdefault(job.key, f"{self.name}: skipped, not easier to place than {rep.key} "  # type: ignore[union-attr]
+                                                 "(same scheduling signature), which failed")  # fmt: skip
+                    continue
+            if not attempt(job):
+                reps.update(job)
 
     def solve(self, job: Job, solver: JobSolver) -> bool:
         ok, stmt, _ = solver.solve(job)
@@ -198,10 +224,13 @@ class KaiReclaim(KaiAction):
             return False
         return is_preemptible(job) or less_equal(q.allocated_np + req, q.deserved)
 
-    def attempt(self, job: Job) -> bool:
+    def precheck(self, job: Job) -> bool:
         if not self.can_reclaim(job):
             self.ssn.messages.setdefault(job.key, f"reclaim: queue {job.queue} would go over its fair share")
             return False
+        return True
+
+    def attempt(self, job: Job) -> bool:
         fs = self.ctx.fs
         snapshot = {n: (q.allocated.copy(), q.allocated_np.copy()) for n, q in fs.queues.items()}  # OnJobSolutionStart
         runtime = self.runtime_validator("reclaim", job)

@@ -9,8 +9,9 @@ import numpy as np
 from app.framework.session import Session
 from app.kai.jobs import View
 from app.kai.queues import JobsOrderByQueues, QueueOrder
+from app.kai.signatures import job_signature
 from app.kai.statement import KaiStatement
-from app.model.cluster import Task
+from app.model.cluster import Job, Task
 
 
 class KaiContext:
@@ -39,6 +40,16 @@ class KaiContext:
         self.qorder = QueueOrder(fs, self.virtual)
         self.scenarios = 0
         self.simulations = 0
+        self.skipped = 0  # jobs skipped by a scheduling signature
+        self._signatures: dict[str, tuple] = {}
+
+    def signature(self, job: Job) -> tuple:
+        """The job's scheduling-constraint signature, worked out once per session as KAI
+        caches it on the PodGroupInfo (``app.kai.signatures``)."""
+        sig = self._signatures.get(job.key)
+        if sig is None:
+            sig = self._signatures[job.key] = job_signature(job)
+        return sig
 
     def free_gpus(self) -> np.ndarray:
         """Per node, idle + releasing GPUs (KAI's ``GetSumOfIdleGPUs + GetSumOfReleasingGPUs``)."""
