@@ -30,7 +30,7 @@ import numpy as np
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
-from app.ingest.reader import duration, timestamp
+from app.ingest.reader import DAY_UNITS, duration, timestamp
 from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Job, SubGroup, Task
 from app.model.resources import column_sums
 from app.plugins.gang import surplus_only
@@ -234,14 +234,32 @@ class MinRuntime(Plugin):
     summary = "KAI: protects victims younger than their queue's minimum runtime"
 
     def open(self) -> None:
-        self.default_preempt = duration(self.args.get("defaultPreemptMinRuntime", "0s"), self._pointer("defaultPreemptMinRuntime"), None)
-        self.default_reclaim = duration(self.args.get("defaultReclaimMinRuntime", "0s"), self._pointer("defaultReclaimMinRuntime"), None)
+        self.default_preempt = self._default("defaultPreemptMinRuntime")
+        self.default_reclaim = self._default("defaultReclaimMinRuntime")
         self.method = self.arg_str("reclaimResolveMethod", "lca")
         if self.method not in ("lca", "queue"):
             raise InputError("reclaimResolveMethod must be 'lca' or 'queue'", self._pointer("reclaimResolveMethod"))
         self.ssn.register("preemptable", self.name, lambda p, cands: self.filter(p, cands, "preempt"))
         self.ssn.register("reclaimable", self.name, lambda p, cands: self.filter(p, cands, "reclaim"))
         self.ssn.register("unified_evictable", self.name, self.filter)
+
+    def _default(self, key: str) -> float:
+        """``parseMinRuntime``: str2duration's syntax (Go's units, ``d``, ``w``); a value that
+        does not parse, or a negative one, is 0s (a warning names it; KAI logs it)."""
+        raw = self.args.get(key)
+        if raw is None:
+            return 0.0
+        try:
+            value = duration(raw, self._pointer(key), None, DAY_UNITS)
+        except InputError:
+            value = None
+        if value is None or value < 0:
+            note = (f"minruntime argument {key} {raw!r} is {'not a duration' if value is None else 'negative'}: "
+                    "0s is used, as KAI does")  # fmt: skip
+            if note not in self.ssn.cluster.warnings:
+                self.ssn.cluster.warnings.append(note)
+            return 0.0
+        return value
 
     def _chain(self, queue: str) -> list[str]:
         qs = self.ssn.cluster.queues
@@ -258,6 +276,8 @@ class MinRuntime(Plugin):
                 if qs[q].preempt_min_runtime is not None:
                     return qs[q].preempt_min_runtime  # type: ignore[return-value]
             return self.default_preempt
+        if reclaimer_queue not in qs or victim_queue not in qs:
+            return self.default_reclaim  # KAI: a nil queue gets the default
         start = victim_queue
         if self.method == "lca":
             vpath = self._chain(victim_queue)[::-1]  # root first
