@@ -55,48 +55,62 @@ def over_queue_capacity(ctx: KaiContext, v: View, tasks: list[Task], *, quota_on
     return False
 
 
-def node_order(ctx: KaiContext, task: Task, nodes: np.ndarray) -> np.ndarray:
-    """``OrderedNodesByTask``: ``nodes`` sorted by KAI's scores, ties by node name."""
+def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
+    """The first node of ``OrderedNodesByTask`` over ``nodes`` that is a ``FittingNode``
+    (None when none is): the highest KAI score among the nodes where the task fits idle +
+    releasing capacity and every predicate passes, ties by node name (nodes are numbered
+    in name order at ingest). The queue-capacity check does not depend on the node, so it
+    is asked once; the nodes are narrowed on the scored resource's column first (GPU, or
+    CPU for a CPU-only task), and scores are worked out for the fitting nodes only, with
+    the binpack range (least and most free) taken over all of ``nodes`` as KAI normalises it."""
     c = ctx.ssn.cluster
+    job = task.job
+    if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+        return None
     req = task.req
-    idle = c.allocatable[nodes] - c.used[nodes]
-    free = idle + c.releasing[nodes] - c.pipelined[nodes]
-    score = np.where((req <= idle).all(axis=1), AVAILABILITY, 0.0)
     gpu = ctx.gpu_col
     cpu_only = gpu is None or not req[gpu]  # type: ignore[index]
     col = ctx.cpu_col if cpu_only else gpu
     if col is not None:
-        have = c.allocatable[nodes, col] > 0
+        free_col = c.allocatable[nodes, col] - c.used[nodes, col] + c.releasing[nodes, col] - c.pipelined[nodes, col]
+        cand = nodes[free_col >= req[col]]
+    else:
+        cand = nodes
+    if not len(cand):
+        return None
+    free = c.future_idle_of(cand)
+    ok = (req <= free).all(axis=1)
+    if not ok.all():
+        cand, free = cand[ok], free[ok]
+        if not len(cand):
+            return None
+    mask, _ = ctx.ssn.predicate_mask(task, cand)
+    if not mask.all():
+        cand, free = cand[mask], free[mask]
+        if not len(cand):
+            return None
+    score = np.where((req <= c.allocatable[cand] - c.used[cand]).all(axis=1), AVAILABILITY, 0.0)
+    if col is not None:
+        have = c.allocatable[cand, col] > 0
         avail = free[:, col].astype(np.float64)
         if ctx.placement["cpu" if cpu_only else "gpu"] == "spread":
-            total = c.allocatable[nodes, col].astype(np.float64)
+            total = c.allocatable[cand, col].astype(np.float64)
             score = score + np.where(have, avail / np.where(have, total, 1), 0.0)
-        elif have.any():
-            lo, hi = float(avail[have].min()), float(avail[have].max())
-            if hi > 0:
-                part = np.full(len(nodes), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (avail - lo) / (hi - lo))
-                score = score + np.where(have, part, 0.0)
+        else:
+            have_all = c.allocatable[nodes, col] > 0
+            if have_all.any():
+                avail_all = free_col[have_all]
+                lo, hi = float(avail_all.min()), float(avail_all.max())
+                if hi > 0:
+                    part = np.full(len(cand), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (avail - lo) / (hi - lo))
+                    score = score + np.where(have, part, 0.0)
     if cpu_only:
-        score = score + np.where(ctx.cpu_only_node[nodes], RESOURCE_TYPE, 0.0)
+        score = score + np.where(ctx.cpu_only_node[cand], RESOURCE_TYPE, 0.0)
     if task.nominated_node:
         idx = ctx.node_index.get(task.nominated_node)
         if idx is not None:
-            score = score + np.where(nodes == idx, NOMINATED, 0.0)
-    order = np.lexsort((nodes, -score))  # ties by name: nodes are numbered in name order at ingest
-    return nodes[order]
-
-
-def fitting(ctx: KaiContext, task: Task, nodes: np.ndarray) -> np.ndarray:
-    """``FittingNode`` over ``nodes``: idle + releasing capacity, predicates, queue capacity."""
-    c = ctx.ssn.cluster
-    ok = (task.req <= c.future_idle_of(nodes)).all(axis=1)
-    if ok.any():
-        mask, _ = ctx.ssn.predicate_mask(task, nodes)
-        ok &= mask
-    if ok.any() and task.job is not None and task.job.queue in c.queues:
-        if not ctx.ssn.allocatable(c.queues[task.job.queue], task):
-            ok[:] = False
-    return ok
+            score = score + np.where(cand == idx, NOMINATED, 0.0)
+    return int(cand[score == score.max()].min())
 
 
 def _node_sets(ctx: KaiContext, v: View, sg: object | None, nodes: np.ndarray) -> list[np.ndarray]:
@@ -171,12 +185,9 @@ def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndar
 def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarray, pipeline_only: bool) -> bool:
     if not len(nodes):
         return False
-    ordered = node_order(ctx, task, nodes)
-    ok = fitting(ctx, task, ordered)
-    hit = np.flatnonzero(ok)
-    if not len(hit):
+    node = best_node(ctx, task, nodes)
+    if node is None:
         return False
-    node = int(ordered[hit[0]])
     c = ctx.ssn.cluster
     if not pipeline_only and bool((task.req <= c.allocatable[node] - c.used[node]).all()):
         stmt.allocate(task, node)
