@@ -171,10 +171,11 @@ def test_missing_queue_is_rejected_but_default_is_implicit(client):
     assert bad.json()["errors"][0]["pointer"] == "/objects/1/spec/queue"
 
 
-def test_unknown_priority_class_is_rejected(client):
+def test_unknown_priority_class_gives_the_default_priority_with_a_warning(client):
+    # real dumps often leave PriorityClasses out; Volcano gives such a job the default priority
     r = post(client, request([node("n1"), pod("p", priority_class="gold")]))
-    assert r.status_code == 422
-    assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/priorityClassName"
+    assert r.status_code == 200
+    assert any("PriorityClass 'gold', named by Pod default/p" in w for w in r.json()["warnings"])
 
 
 def test_object_without_kind_is_rejected(client):

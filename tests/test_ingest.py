@@ -346,3 +346,25 @@ def test_an_unhashable_native_phase_is_a_clear_error(pods):
     with pytest.raises(InputError) as e:
         read_request({"cluster": {"nodes": [{"name": "n0"}], "pods": records}}, Settings())
     assert e.value.pointer == f"/cluster/pods/{pods - 1}/phase"
+
+
+def test_missing_priority_class_gives_the_default_priority_and_a_warning():
+    # Volcano's cache: a PodGroup whose class is not found keeps the default priority (the
+    # globalDefault class, else 0); the answer's warnings name the class and who names it
+    import orjson
+
+    from app.ingest.request import read_request
+    from app.settings import Settings
+    from tests.kube import node, pod, podgroup, request
+
+    default = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "normal"},
+               "value": 7, "globalDefault": True}  # fmt: skip
+    objs = [node("a"), podgroup("pg", priority_class="gone"), pod("p", group="pg", priority_class="gone"),
+            pod("solo", priority_class="gone")]  # fmt: skip
+    for extra, value in (([], 0), ([default], 7)):
+        c = read_request(orjson.loads(orjson.dumps(request(objs + extra))), Settings()).cluster
+        assert {k: j.priority for k, j in c.jobs.items()} == {"default/pg": value, "default/solo": value}
+        assert {t.key: t.priority for t in c.tasks} == {"default/p": value, "default/solo": value}
+        assert [w for w in c.warnings if "'gone'" in w] == [
+            f"PriorityClass 'gone', named by Pod default/p, Pod default/solo, PodGroup default/pg, is not in the "
+            f"snapshot: the default priority {value} (the globalDefault class, else 0) is used, as Volcano does"]

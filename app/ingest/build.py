@@ -107,7 +107,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         value = default_class.value if default_class is not None else KAI_DEFAULT_PRIORITY
         cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
-    cluster.warnings += kai_notes
+    cluster.warnings += kai_notes + classes.warnings()
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")
@@ -132,7 +132,25 @@ def _priority_classes(d: Draft) -> tuple[dict[str, PriorityClass], PriorityClass
             default = pc
     for name, value in BUILTIN_PRIORITY_CLASSES.items():
         classes.setdefault(name, PriorityClass(name, value))
-    return dict(sorted(classes.items())), default
+    return Classes(sorted(classes.items()), default=default.value if default is not None else 0), default
+
+
+class Classes(dict[str, PriorityClass]):
+    """The snapshot's PriorityClasses by name; ``missing``: each class named but absent,
+    with the objects naming it (they get ``default``, as Volcano's cache does)."""
+
+    def __init__(self, items: Any, *, default: int) -> None:
+        super().__init__(items)
+        self.default = default
+        self.missing: dict[str, list[str]] = {}
+
+    def warnings(self) -> list[str]:
+        out = []
+        for name, objs in sorted(self.missing.items()):
+            named = ", ".join(sorted(objs)[:3]) + (f" and {len(objs) - 3} more" if len(objs) > 3 else "")
+            out.append(f"PriorityClass {name!r}, named by {named}, is not in the snapshot: the default priority "
+                       f"{self.default} (the globalDefault class, else 0) is used, as Volcano does")  # fmt: skip
+        return out
 
 
 def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
@@ -302,14 +320,20 @@ def _kai_pods(d: Draft, classes: dict[str, PriorityClass]) -> list[str]:
 
 
 def _class_value(
-    name: str, classes: dict[str, PriorityClass], ptr: str, ident: dict | None, *, kai: bool = False
+    name: str, classes: dict[str, PriorityClass], ptr: str, ident: dict | None, *, kai: bool = False, strict: bool = False
 ) -> int:
+    """The value of class ``name``; a class the snapshot lacks gives the default priority
+    (named in the warnings), except with ``strict`` (a 422 at ``ptr``)."""
     pc = classes.get(name)
     if pc is not None:
         return pc.value
     if kai and name in KAI_PRIORITY_CLASSES:
         return KAI_PRIORITY_CLASSES[name]
-    raise InputError(f"PriorityClass {name!r} does not exist", ptr, ident)
+    if strict or not isinstance(classes, Classes):
+        raise InputError(f"PriorityClass {name!r} does not exist", ptr, ident)
+    what = f"{ident.get('kind', 'object')} {ident.get('namespace', '')}/{ident.get('name', '')}" if ident else ptr
+    classes.missing.setdefault(name, []).append(what.replace(" /", " "))
+    return classes.default
 
 
 def _task_status(p: PodDraft) -> TaskStatus:
@@ -366,7 +390,8 @@ def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default
     if g.preemption_priority is not None or g.preemption_priority_class:
         pp = g.preemption_priority
         if pp is None:
-            pp = _class_value(g.preemption_priority_class, classes, join_pointer(g.pointer, "spec", "preemptionPriorityClassName"), g.ident)
+            pp = _class_value(g.preemption_priority_class, classes, join_pointer(g.pointer, "spec", "preemptionPriorityClassName"), g.ident,
+                              strict=True)  # fmt: skip
         if pp < job.priority:
             raise InputError(
                 f"preemption priority {pp} is below the scheduling priority {job.priority} (KEP-5710 forbids it: "
