@@ -36,6 +36,11 @@ class DecisionOptions(BaseModel):
         None, description="Which topology to use when several are declared: 'hypernodes' or a Topology name."
     )
     solver: Literal["heuristic", "exact"] = "heuristic"
+    strictConfig: bool = Field(
+        False,
+        description="Reject (422) a config naming a plugin, key or flag spelling Gangplank would only warn about "
+        "and ignore, or a Volcano plugin it does not model.",
+    )
 
 
 class DecisionRequest(BaseModel):

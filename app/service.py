@@ -10,21 +10,22 @@ from typing import Any
 
 from app.actions.registry import ACTIONS, ALIASES, PENDING_ACTIONS
 from app.errors import InputError
-from app.framework.config import SchedulerConfig, load_config
+from app.framework.config import SchedulerConfig, load_config, unread_arguments
 from app.framework.session import Session
 from app.ingest.request import Request, read_request
 from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Cluster, InertPods, Job, TaskStatus
 from app.model.decision import Decision, JobColumns, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
-from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS
+from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS, UNMODELLED
 from app.settings import Settings
 
 KNOWN_ACTIONS = frozenset(ACTIONS) | frozenset(PENDING_ACTIONS)
 KNOWN_PLUGINS = frozenset(PLUGINS) | frozenset(PENDING_PLUGINS)
 
 
-def scheduler_config(raw: Any) -> SchedulerConfig:
-    cfg = load_config(raw, known_actions=KNOWN_ACTIONS, action_aliases=ALIASES, known_plugins=KNOWN_PLUGINS)
+def scheduler_config(raw: Any, *, strict: bool = False) -> SchedulerConfig:
+    cfg = load_config(raw, known_actions=KNOWN_ACTIONS, action_aliases=ALIASES, known_plugins=KNOWN_PLUGINS,
+                      unmodelled=UNMODELLED, strict=strict)  # fmt: skip
     for a in cfg.actions:
         if a in PENDING_ACTIONS:
             raise InputError(
@@ -145,7 +146,7 @@ def _inert_columns(inert: InertPods, leaf_names: list[str]) -> JobColumns:
 
 
 def run_session(req: Request) -> Session:
-    cfg = scheduler_config(req.config)
+    cfg = scheduler_config(req.config, strict=req.options.strict_config)
     ssn = Session(
         req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
         solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
@@ -167,7 +168,7 @@ def decide_request(req: Request) -> Decision:
     ssn = run_session(req)
     decision = ssn.decision
     decision.jobs, decision.job_columns = job_states(ssn)
-    decision.warnings = list(req.cluster.warnings)
+    decision.warnings = list(req.cluster.warnings) + ssn.config.warnings + unread_arguments(ssn.config)
     decision.explanation = ssn.explanation
     return decision
 

@@ -160,13 +160,19 @@ def test_binpack_fills_the_used_node_first(client):
     assert out["bindings"][0]["node"] == "b"
 
 
-def test_unknown_action_or_plugin_is_a_422_naming_the_word(client):
+def test_unknown_action_is_a_422_naming_the_word_an_unknown_plugin_a_warning(client):
+    # as Volcano's loader: an action it cannot find rejects the config, a plugin it cannot
+    # find is skipped (logged); options.strictConfig rejects the plugin too
     r = client.post("/v1/decisions", content=orjson.dumps(request(NODES8, config={"actions": "allocate, teleport"})),
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422 and "teleport" in r.json()["detail"]
     conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "magic"}]}]}
     r = client.post("/v1/decisions", content=orjson.dumps(request(NODES8, config=conf)),
                     headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200 and any("'magic'" in w for w in r.json()["warnings"])
+    body = request(NODES8, config=conf)
+    body["options"]["strictConfig"] = True
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/config/tiers/0/plugins/1/name"
 
 

@@ -2,8 +2,9 @@
 
 One test per flag: the same request is decided with the flag unset (enabled, as Volcano's
 ``ApplyPluginConfDefaults`` makes it), set to true, and set to false, and the answer must
-change exactly when it is false. ``app/framework/config.py`` accepts both spellings
-(``enableX`` and ``enabledX`` map to one canonical flag ``X``) and
+change exactly when it is false. ``app/framework/config.py`` reads each flag in the one
+spelling Volcano reads (``FLAG_KEY``: ``enableJobReady`` but ``enabledAllocatable``; the
+other spelling is ignored with a warning, as Volcano's decoder ignores it) and
 ``app/framework/session.py`` ``POINT_FLAG`` gates the points:
 
 * JobReady -> job_ready; Predicate -> predicate; HyperNodeGradient -> hyper_node_gradient;
@@ -11,7 +12,8 @@ change exactly when it is false. ``app/framework/config.py`` accepts both spelli
   JobEnqueued -> job_enqueueable and job_enqueued (the vote and the count);
   SubJobOrder -> sub_job_order.
 
-Every case is parametrized over both spellings (the test names use the spelling the audit listed).
+Each case runs with Volcano's spelling; ``test_other_flag_spelling_is_ignored_with_a_warning``
+checks that the other one changes nothing.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import copy
 import orjson
 import pytest
 
+from app.framework.config import FLAG_KEY
 from tests.kube import node, pod, podgroup, queue, request, seed05_tree
 
 ROOT = "<cluster-top-hypernode>"
-SPELLINGS = ("enable", "enabled")
+SPELLINGS = ("volcano",)  # Volcano's own spelling of each flag (FLAG_KEY)
 
 
 def decide(client, objects, config, **options):
@@ -48,7 +51,7 @@ def with_flag(config: dict, plugin: str, key: str | None, value: bool) -> dict:
 
 def three_ways(client, objects, config, plugin, flag, spelling, **options):
     """The decision with the flag unset, set true and set false."""
-    key = f"{spelling}{flag}"
+    key = FLAG_KEY[flag] if spelling == "volcano" else f"{spelling}{flag}"
     return (decide(client, objects, with_flag(config, plugin, None, True), **options),
             decide(client, objects, with_flag(config, plugin, key, True), **options),
             decide(client, objects, with_flag(config, plugin, key, False), **options))  # fmt: skip
@@ -247,3 +250,18 @@ def test_enabledSubJobOrder_false_on_priority_falls_back_to_match_index(client, 
         assert bound(out) == [f"default/job-{i}" for i in range(4, 8)]
     assert bound(false) == [f"default/job-{i}" for i in range(4)]
 
+
+
+def test_other_flag_spelling_is_ignored_with_a_warning(client):
+    # Volcano reads enableJobReady; enabledJobReady is a key its decoder ignores, so the gang
+    # stays whole (nothing binds) and the warning names the spelling Volcano reads
+    conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "predicates"}]}]}
+    objs = [node("a", gpu=8), node("b", gpu=8), podgroup("g", min_member=3)]
+    objs += [pod(f"g-{i}", group="g", gpu=8) for i in range(3)]
+    out = decide(client, objs, with_flag(conf, "gang", "enabledJobReady", False))
+    assert out["bindings"] == []
+    assert "plugin gang: 'enabledJobReady' is not a flag Volcano reads: Volcano reads 'enableJobReady'; ignored, as Volcano ignores it" in out["warnings"]
+    body = request(objs, config=with_flag(conf, "gang", "enabledJobReady", False))
+    body["options"]["strictConfig"] = True
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/config/tiers/0/plugins/0/enabledJobReady"

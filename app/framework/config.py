@@ -10,8 +10,17 @@ Accepted forms of the request's ``config``:
 * ``{"profile": "volcano" | "kai" | "gangplank", "actions": "..."}``: a project's default
   actions and plugins; ``actions`` replaces only the action list.
 
-Unknown action or plugin names are a 422 naming the word. drf's ``enableHierarchy: true``
-(Volcano's hierarchical DRF) is a 422 ``not-implemented`` naming the flag; capacity's
+Loaded as Volcano's loader reads it (``UnmarshalSchedulerConf``, ``OpenSession``): an
+unknown action is a 422 naming the word (Volcano rejects such a config); a plugin Volcano
+would not find is skipped with a warning (Volcano logs and skips it); a plugin Volcano or
+KAI ships that Gangplank does not model is accepted with a warning saying what that means
+for the answer (``app.plugins.volcano_unmodelled``); flags are read only in Volcano's exact
+spellings (``enablePreemptable``, ``enabledVictim``, ...): another spelling is ignored, as
+Volcano's YAML decoder ignores it, with a warning naming the right one; other unknown keys
+are ignored with a warning. ``strict`` (the request's ``options.strictConfig``) turns each
+of those warnings into a 422. Arguments no plugin or action read during the decision are
+listed in the warnings afterwards (:func:`unread_arguments`). drf's ``enableHierarchy:
+true`` (Volcano's hierarchical DRF) is a 422 ``not-implemented`` naming the flag; capacity's
 ``enableHierarchy`` is implemented.
 """
 
@@ -23,15 +32,68 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest.body import parse_yaml_text
 
-#: Volcano's loader flags. Volcano spells some ``enable...`` and some ``enabled...``;
-#: both spellings are accepted for every flag and map to one canonical name.
-FLAGS = (
-    "JobOrder", "NamespaceOrder", "Hierarchy", "JobReady", "JobPipelined", "TaskOrder", "Preemptable",
-    "Reclaimable", "Preemptive", "QueueOrder", "ClusterOrder", "Predicate", "BestNode", "NodeOrder",
-    "TargetJob", "ReservedNodes", "JobEnqueued", "Victim", "JobStarving", "Overused", "Allocatable",
-    "HyperNodeOrder", "HyperNodeGradient", "SubJobReady", "SubJobPipelined", "SubJobOrder",
-)  # fmt: skip
-_FLAG_KEYS = {f"enable{f}": f for f in FLAGS} | {f"enabled{f}": f for f in FLAGS}
+#: Volcano's loader flags (``conf.PluginOption``), each in the one spelling Volcano reads:
+#: some are ``enable...``, some ``enabled...``.
+FLAG_KEY = {
+    "JobOrder": "enableJobOrder", "Hierarchy": "enableHierarchy", "JobReady": "enableJobReady",
+    "JobPipelined": "enableJobPipelined", "TaskOrder": "enableTaskOrder", "Preemptable": "enablePreemptable",
+    "Reclaimable": "enableReclaimable", "Preemptive": "enablePreemptive", "QueueOrder": "enableQueueOrder",
+    "ClusterOrder": "enabledClusterOrder", "Predicate": "enablePredicate", "BestNode": "enableBestNode",
+    "NodeOrder": "enableNodeOrder", "TargetJob": "enableTargetJob", "ReservedNodes": "enableReservedNodes",
+    "JobEnqueued": "enableJobEnqueued", "Victim": "enabledVictim", "JobStarving": "enableJobStarving",
+    "Overused": "enabledOverused", "Allocatable": "enabledAllocatable", "HyperNodeOrder": "enabledHyperNodeOrder",
+    "SubJobReady": "enabledSubJobReady", "SubJobPipelined": "enabledSubJobPipelined",
+    "SubJobOrder": "enabledSubJobOrder", "HyperNodeGradient": "enabledHyperNodeGradient",
+}  # fmt: skip
+FLAGS = tuple(FLAG_KEY)
+_FLAG_KEYS = {key: flag for flag, key in FLAG_KEY.items()}
+#: The other spelling of each flag (and ``NamespaceOrder``, which Volcano's struct lacks):
+#: ignored, as Volcano ignores them, with a warning naming the key Volcano reads.
+_NEAR_MISS = {("enabled" + k[6:] if not k.startswith("enabled") else "enable" + k[7:]): k for k in _FLAG_KEYS}
+_NEAR_MISS |= {"enableNamespaceOrder": "", "enabledNamespaceOrder": ""}
+
+
+class TrackedArgs(dict[str, Any]):
+    """Plugin or action arguments that remember which keys were read (any lookup, or
+    iterating them all), so those never read can be named in the answer's warnings."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.read: set[str] = set()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(key)  # type: ignore[arg-type]
+        return super().__contains__(key)
+
+    def _all(self) -> None:
+        self.read.update(dict.keys(self))
+
+    def keys(self) -> Any:
+        self._all()
+        return super().keys()
+
+    def items(self) -> Any:
+        self._all()
+        return super().items()
+
+    def values(self) -> Any:
+        self._all()
+        return super().values()
+
+    def __iter__(self) -> Any:
+        self._all()
+        return super().__iter__()
+
+    def unread(self) -> list[str]:
+        return sorted(k for k in dict.keys(self) if k not in self.read)
 
 VOLCANO_CONF = """
 actions: "enqueue, allocate, backfill"
@@ -107,6 +169,8 @@ class PluginOption:
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
     flags: dict[str, bool] = field(default_factory=dict)
+    pointer: str = ""  # where the request wrote it ("" for a profile's own plugins)
+    modelled: bool = True  # False: accepted with a warning, decides nothing
 
     def enabled(self, flag: str) -> bool:
         """Unset flags are enabled, as Volcano's ``ApplyPluginConfDefaults`` makes them."""
@@ -119,6 +183,11 @@ class SchedulerConfig:
     tiers: list[list[PluginOption]]
     action_args: dict[str, dict[str, Any]]
     profile: str = "gangplank"
+    #: What the loader accepted but does not apply (unknown plugins and keys, unmodelled
+    #: plugins, flag spellings Volcano does not read), for the answer's warnings.
+    warnings: list[str] = field(default_factory=list)
+    #: Where the request wrote each action's arguments.
+    action_pointers: dict[str, str] = field(default_factory=dict)
 
     def plugin(self, name: str) -> PluginOption | None:
         for tier in self.tiers:
@@ -133,7 +202,11 @@ def _parse_yaml(text: str, ptr: str) -> Any:
     return parse_yaml_text(text, ptr, "config")
 
 
-def split_actions(raw: Any, ptr: str, known: frozenset[str], aliases: dict[str, str]) -> list[str]:
+def split_actions(raw: Any, ptr: str, known: frozenset[str], aliases: dict[str, str],
+                  notes: list[str] | None = None, strict: bool = False) -> list[str]:  # fmt: skip
+    """The action names of ``actions``. Volcano finds an action by its exact name; another
+    spelling of a known one (``gangPreempt``, ``Allocate``, KAI's ``consolidate``) is taken
+    with a note in ``notes`` saying Volcano's loader would reject it (a 422 with ``strict``)."""
     if not isinstance(raw, str):
         raise InputError("'actions' must be a comma-separated string", ptr)
     out = []
@@ -146,6 +219,11 @@ def split_actions(raw: Any, ptr: str, known: frozenset[str], aliases: dict[str, 
             raise InputError(
                 f"unknown action {w!r} (known: {', '.join(sorted(known | set(aliases)))})", ptr, kind="unknown-action"
             )
+        if w != canonical and notes is not None:
+            message = f"action {w!r} is read as {canonical!r}: Volcano's loader knows it only as {canonical!r} and rejects the config"
+            if strict:
+                raise InputError(message + " (options.strictConfig)", ptr, kind="unknown-action")
+            notes.append(message)
         out.append(canonical)
     return out
 
@@ -157,10 +235,16 @@ def load_config(
     action_aliases: dict[str, str],
     known_plugins: frozenset[str],
     ptr: str = "/config",
+    unmodelled: dict[str, str] | None = None,
+    strict: bool = False,
 ) -> SchedulerConfig:
+    """``unmodelled``: plugin names accepted with a warning (name -> what that means)."""
+    again = dict(known_actions=known_actions, action_aliases=action_aliases, known_plugins=known_plugins,
+                 unmodelled=unmodelled, strict=strict)  # fmt: skip
     if raw is None:
-        return load_config(_parse_yaml(DEFAULT_CONF, ptr), known_actions=known_actions,
-                           action_aliases=action_aliases, known_plugins=known_plugins, ptr=ptr)  # fmt: skip
+        cfg = load_config(_parse_yaml(DEFAULT_CONF, ptr), ptr=ptr, **again)  # type: ignore[arg-type]
+        _profile_plugins(cfg)
+        return cfg
     if isinstance(raw, str):
         raw = _parse_yaml(raw, ptr)
         if raw is None:
@@ -181,14 +265,23 @@ def load_config(
             base["actions"] = raw["actions"]
         if "configurations" in raw:
             base["configurations"] = raw["configurations"]
-        cfg = load_config(base, known_actions=known_actions, action_aliases=action_aliases,
-                          known_plugins=known_plugins, ptr=ptr)  # fmt: skip
+        cfg = load_config(base, ptr=ptr, **again)  # type: ignore[arg-type]
+        _profile_plugins(cfg)
         cfg.profile = profile
         return cfg
-    for k in sorted(raw):
+    warnings: list[str] = []
+
+    def ignored(message: str, pointer: str, kind: str = "unknown-field") -> None:
+        if strict:
+            raise InputError(message + " (options.strictConfig)", pointer, kind=kind)
+        warnings.append(message)
+
+    for k in sorted(raw, key=str):
         if k not in ("actions", "tiers", "configurations", "metrics"):
-            raise InputError(f"unknown config key {k!r}", join_pointer(ptr, k), kind="unknown-field")
-    actions = split_actions(raw.get("actions", ""), join_pointer(ptr, "actions"), known_actions, action_aliases)
+            ignored(f"config key {k!r} is not one Volcano reads: ignored, as Volcano ignores it", join_pointer(ptr, str(k)))
+    if raw.get("metrics"):
+        warnings.append("config 'metrics' (Volcano's metrics source) has no effect on a decision: ignored")
+    actions = split_actions(raw.get("actions", ""), join_pointer(ptr, "actions"), known_actions, action_aliases, warnings, strict)
     tiers_raw = raw.get("tiers") or []
     if not isinstance(tiers_raw, list):
         raise InputError("'tiers' must be a list", join_pointer(ptr, "tiers"))
@@ -205,19 +298,20 @@ def load_config(
                 raise InputError("a plugin needs a string 'name'", pp)
             name = p["name"]
             if name not in known_plugins:
-                raise InputError(
-                    f"unknown plugin {name!r} (known: {', '.join(sorted(known_plugins))})",
-                    join_pointer(pp, "name"),
-                    kind="unknown-plugin",
-                )
-            opt = PluginOption(name=name)
+                ignored(f"plugin {name!r} is not one Volcano or KAI ships: skipped, as Volcano skips a plugin it "
+                        f"cannot find", join_pointer(pp, "name"), kind="unknown-plugin")  # fmt: skip
+                continue
+            if unmodelled and name in unmodelled:
+                ignored(f"plugin {name!r} is not modelled by Gangplank: {unmodelled[name]}", join_pointer(pp, "name"),
+                        kind="not-implemented")  # fmt: skip
+            opt = PluginOption(name=name, pointer=pp, modelled=not (unmodelled and name in unmodelled))
             for k, v in p.items():
                 if k in ("name",):
                     continue
                 if k == "arguments":
                     if v is not None and not isinstance(v, dict):
                         raise InputError("'arguments' must be a mapping", join_pointer(pp, k))
-                    opt.arguments = dict(v or {})
+                    opt.arguments = TrackedArgs(v or {})
                 elif k in _FLAG_KEYS:
                     if not isinstance(v, bool):
                         raise InputError(f"'{k}' must be true or false", join_pointer(pp, k))
@@ -230,11 +324,17 @@ def load_config(
                             join_pointer(pp, k),
                             kind="not-implemented",
                         )
+                elif k in _NEAR_MISS:
+                    right = f": Volcano reads {_NEAR_MISS[k]!r}" if _NEAR_MISS[k] else ""
+                    ignored(f"plugin {name}: {k!r} is not a flag Volcano reads{right}; ignored, as Volcano ignores it",
+                            join_pointer(pp, str(k)))  # fmt: skip
                 else:
-                    raise InputError(f"unknown plugin option {k!r}", join_pointer(pp, k), kind="unknown-field")
+                    ignored(f"plugin {name}: key {k!r} is not one Volcano reads; ignored, as Volcano ignores it",
+                            join_pointer(pp, str(k)))  # fmt: skip
             plugins.append(opt)
         tiers.append(plugins)
     action_args: dict[str, dict[str, Any]] = {}
+    action_pointers: dict[str, str] = {}
     confs = raw.get("configurations") or []
     if not isinstance(confs, list):
         raise InputError("'configurations' must be a list", join_pointer(ptr, "configurations"))
@@ -250,8 +350,35 @@ def load_config(
             raise InputError("'arguments' must be a mapping", join_pointer(cp, "arguments"))
         for key, value in args.items():
             check_action_arg(key, value, join_pointer(cp, "arguments", str(key)))
-        action_args.setdefault(name, {}).update(args)
-    return SchedulerConfig(actions=actions, tiers=tiers, action_args=action_args)
+        action_args.setdefault(name, TrackedArgs()).update(args)
+        action_pointers[name] = join_pointer(cp, "arguments")
+        if name not in actions:
+            warnings.append(f"configuration of action {c['name']!r}, which is not in 'actions': not used")
+    return SchedulerConfig(actions=actions, tiers=tiers, action_args=action_args, warnings=warnings,
+                           action_pointers=action_pointers)  # fmt: skip
+
+
+def _profile_plugins(cfg: SchedulerConfig) -> None:
+    """A profile's own plugins and arguments: nothing the request wrote, nothing to report."""
+    for tier in cfg.tiers:
+        for p in tier:
+            p.pointer = ""
+    cfg.warnings = [w for w in cfg.warnings if w.startswith("configuration of action")]
+
+
+def unread_arguments(cfg: SchedulerConfig) -> list[str]:
+    """The plugin and action arguments the request wrote that nothing read in the decision."""
+    out = []
+    for tier in cfg.tiers:
+        for p in tier:
+            args = p.arguments
+            if p.pointer and p.modelled and isinstance(args, TrackedArgs) and args.unread():
+                keys = ", ".join(args.unread())
+                out.append(f"plugin {p.name}: arguments not read by Gangplank, so not applied: {keys}")
+    for name, args in sorted(cfg.action_args.items()):
+        if name in cfg.actions and isinstance(args, TrackedArgs) and args.unread():
+            out.append(f"action {name}: arguments not read by Gangplank, so not applied: {', '.join(args.unread())}")
+    return out
 
 
 #: Typed action arguments: (kind, detail). Unlisted arguments are passed through untouched.

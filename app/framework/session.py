@@ -34,7 +34,7 @@ POINT_FLAG = {
     "sub_job_ready": "SubJobReady", "sub_job_pipelined": "SubJobPipelined", "preemptable": "Preemptable",
     "reclaimable": "Reclaimable", "unified_evictable": "", "overused": "Overused", "allocatable": "Allocatable",
     "preemptive": "Preemptive", "job_enqueueable": "JobEnqueued", "job_enqueued": "JobEnqueued",
-    "gang_victim_selector": "Victim",
+    "gang_victim_selector": "Victim", "victim_tasks": "Victim",
 }  # fmt: skip
 
 PURPOSE_ALLOCATE, PURPOSE_EVICT = "allocate", "evict"
@@ -127,6 +127,10 @@ class Session:
 
     def has(self, point: str) -> bool:
         return any(self._hooks.get(point, []))
+
+    def fns_by_tier(self, point: str) -> list[list[tuple[str, Callable[..., Any]]]]:
+        """The (plugin, function) pairs registered at ``point``, one list per tier."""
+        return self._hooks.get(point, [])
 
     def fns(self, point: str) -> tuple[tuple[str, Callable[..., Any]], ...]:
         """The (plugin, function) pairs registered at ``point``, tier by tier (kept flat:

@@ -17,7 +17,7 @@ from app.ingest.native import read_native
 from app.model.cluster import Cluster
 from app.settings import Settings
 
-OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver"})
+OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver", "strictConfig"})
 
 
 @dataclass(slots=True)
@@ -27,6 +27,7 @@ class Options:
     now: float
     topology: str | None
     solver: str
+    strict_config: bool = False
 
 
 @dataclass(slots=True)
@@ -62,6 +63,7 @@ def read_options(raw: Any, settings: Settings) -> Options:
         now=now,
         topology=r.string(raw, "topology", "/options", None) or None,
         solver=solver,
+        strict_config=bool(r.boolean(raw, "strictConfig", "/options", None, default=False)),
     )
 
 

@@ -17,11 +17,12 @@ from app.plugins.predicates import Predicates
 from app.plugins.priority import Priority
 from app.plugins.proportion import Proportion
 from app.plugins.sla import Sla
+from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
     for p in (Binpack, Capacity, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Predicates, Priority,
-              Proportion, Sla, KaiFairShare, *KAI_PLUGINS)
+              Proportion, Sla, KaiFairShare, *KAI_PLUGINS, *UNMODELLED_PLUGINS)
 }  # fmt: skip
 
 #: Names that mean another implementation under a profile (KAI's "proportion" is its
@@ -30,6 +31,6 @@ PROFILE_PLUGINS: dict[str, dict[str, type[Plugin]]] = {"kai": {"proportion": Kai
 
 #: Names of Volcano's and KAI's default configurations that this version recognises but
 #: does not implement yet; configuring one is a 422 that says so (never a silent no-op).
-PENDING_PLUGINS = {
-    "pdb": "Volcano pdb",
-}
+PENDING_PLUGINS: dict[str, str] = {}
+
+__all__ = ["PENDING_PLUGINS", "PLUGINS", "PROFILE_PLUGINS", "UNMODELLED"]

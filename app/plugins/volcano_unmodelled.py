@@ -1,0 +1,45 @@
+"""Volcano plugins Gangplank accepts but does not model.
+
+A ``volcano-scheduler.conf`` naming one of these loads (Volcano ships them); the plugin
+decides nothing here, and the answer's ``warnings`` say so and what that means for it.
+Each entry: what Volcano's plugin does, and what leaving it out changes.
+"""
+
+from __future__ import annotations
+
+from app.framework.plugin import Plugin
+
+UNMODELLED: dict[str, str] = {
+    "cdp": "its cooldown protection (a preemptable pod younger than its volcano.sh/cooldown-time is no victim) is not "
+           "applied: evictions may include pods Volcano protects",
+    "deviceshare": "device-level GPU / NPU sharing (vGPU, GPU number, vNPU) is not checked: a shared-device request "
+                   "counts as a plain node resource, so placements may differ",
+    "extender": "the external HTTP extender is not called: its filters, scores and victim choices are missing",
+    "nodegroup": "queue affinity to node groups (volcano.sh/nodegroup-name) is not applied: jobs may be placed on "
+                 "node groups their queue may not use",
+    "numaaware": "NUMA topology-policy fit is not checked: a pod may be placed where Volcano finds no NUMA fit",
+    "pdb": "PodDisruptionBudgets are not consulted when Volcano's preempt / reclaim pick victims: evictions may "
+           "break a budget",
+    "rescheduling": "its rescheduling strategies (e.g. lowNodeUtilization) are not computed: shuffle evicts nothing "
+                    "for them",
+    "resource-strategy-fit": "its per-resource MostAllocated / LeastAllocated scoring is not applied: node choices "
+                             "may differ",
+    "resourcequota": "namespace ResourceQuota is not checked at enqueue: jobs over their namespace quota may be "
+                     "admitted",
+    "task-topology": "affinity / anti-affinity between a job's tasks (buckets) is not applied: tasks may be spread "
+                     "or packed differently",
+    "tdm": "time-division multiplexing of revocable nodes is not applied: revocable-zone nodes are plain nodes, "
+           "and its victims are not computed",
+    "usage": "node usage from metrics is not in a snapshot: usage thresholds and usage-based scores are not applied",
+}  # fmt: skip
+
+
+class Unmodelled(Plugin):
+    summary = "Volcano plugin accepted with a warning; decides nothing here"
+
+
+def _plugin(plugin_name: str) -> type[Plugin]:
+    return type(f"Unmodelled_{plugin_name.replace('-', '_')}", (Unmodelled,), {"name": plugin_name})
+
+
+UNMODELLED_PLUGINS = [_plugin(n) for n in UNMODELLED]
