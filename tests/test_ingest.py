@@ -368,3 +368,36 @@ def test_missing_priority_class_gives_the_default_priority_and_a_warning():
         assert [w for w in c.warnings if "'gone'" in w] == [
             f"PriorityClass 'gone', named by Pod default/p, Pod default/solo, PodGroup default/pg, is not in the "
             f"snapshot: the default priority {value} (the globalDefault class, else 0) is used, as Volcano does"]
+
+
+def test_scheduler_plugins_v1alpha1_podgroup_and_pod_label_make_a_gang():
+    # coscheduling's first API group, the form Koordinator's gang docs use: minMember 3 on two
+    # 8-GPU nodes places nothing (no pod is bound on its own)
+    import orjson
+
+    from app.ingest.request import read_request
+    from app.service import decide_request
+    from app.settings import Settings
+    from tests.kube import node, pod, request
+
+    pg = {"apiVersion": "scheduling.sigs.k8s.io/v1alpha1", "kind": "PodGroup",
+          "metadata": {"name": "gang-example", "namespace": "default"}, "spec": {"minMember": 3, "scheduleTimeoutSeconds": 100}}  # fmt: skip
+    objs = [node("a", gpu=8), node("b", gpu=8), pg]
+    objs += [pod(f"p{i}", gpu=8, labels={"pod-group.scheduling.sigs.k8s.io": "gang-example"}) for i in range(3)]
+    req = read_request(orjson.loads(orjson.dumps(request(objs))), Settings())
+    job = req.cluster.jobs["default/gang-example"]
+    assert job.min_available == 3 and len(job.tasks) == 3 and req.cluster.warnings == []
+    assert decide_request(req).wire()["bindings"] == []
+
+
+def test_gang_hint_of_a_scheduler_gangplank_does_not_read_is_a_warning():
+    import orjson
+
+    from app.ingest.request import read_request
+    from app.settings import Settings
+    from tests.kube import node, pod, request
+
+    objs = [node("a")] + [pod(f"w{i}", labels={"kueue.x-k8s.io/pod-group-name": "grp"}) for i in range(2)]
+    c = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
+    assert c.warnings == ["2 pod(s) carry the label kueue.x-k8s.io/pod-group-name (Kueue's plain-pod groups, e.g. Pod "
+                          "default/w0), which Gangplank does not read: each is scheduled on its own, not as a gang"]

@@ -61,7 +61,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     queues = _queues(d)
     groups = _groups(d)
     _bind_requests(d, nodes)
-    kai_notes = _kai_pods(d, classes)
+    kai_notes = _kai_pods(d, classes) + _unread_gang_hints(d)
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
     if inert is not None:
@@ -316,6 +316,26 @@ def _kai_pods(d: Draft, classes: dict[str, PriorityClass]) -> list[str]:
     if bad:
         notes.append(f"KAI pods carry {KAI_PREEMPTIBILITY_LABEL} values KAI rejects ({', '.join(sorted(bad))}): "
                      "ignored, preemptibility follows the priority (below 100: preemptible), as KAI does")  # fmt: skip
+    return notes
+
+
+#: Gang hints of schedulers whose gangs Gangplank does not read: (where, key, whose).
+UNREAD_GANG_HINTS = (
+    ("labels", "kueue.x-k8s.io/pod-group-name", "Kueue's plain-pod groups"),
+    ("annotations", "yunikorn.apache.org/task-group-name", "YuniKorn's task groups"),
+)
+
+
+def _unread_gang_hints(d: Draft) -> list[str]:
+    """A warning per gang hint Gangplank does not read, on pods in no gang it reads: those
+    pods are scheduled one by one here, not as the gang their scheduler makes of them."""
+    notes = []
+    for where, key, whose in UNREAD_GANG_HINTS:
+        hits = [p for p in d.pods if p.group is None and key in (p.labels if where == "labels" else p.annotations)]
+        if hits:
+            first = hits[0]
+            notes.append(f"{len(hits)} pod(s) carry the {where[:-1]} {key} ({whose}, e.g. Pod {first.namespace}/"
+                         f"{first.name}), which Gangplank does not read: each is scheduled on its own, not as a gang")  # fmt: skip
     return notes
 
 

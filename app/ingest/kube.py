@@ -56,6 +56,9 @@ KAI_PRIORITY_LABEL = "priorityClassName"  # KAI's podgrouper reads it before spe
 KAI_PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
 SIGS_GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
 SIGS_LEGACY_GROUP_LABEL = "pod-group.scheduling.sigs.k8s.io/name"
+#: The pod label of ``scheduling.sigs.k8s.io/v1alpha1`` PodGroups (coscheduling's first API
+#: group, the form Koordinator's gang docs use): its value names the PodGroup.
+SIGS_V1ALPHA1_LABEL = "pod-group.scheduling.sigs.k8s.io"
 SIGS_LEGACY_MIN = "pod-group.scheduling.sigs.k8s.io/min-available"
 SIGS_LEGACY_MATCH_POLICY = "pod-group.scheduling.sigs.k8s.io/match-policy"
 KOORD = "gang.scheduling.koordinator.sh/"
@@ -215,6 +218,8 @@ def _group_ref(ns: str, labels: dict, ann: dict, spec: dict, ptr: str, ident: r.
             if SIGS_LEGACY_MATCH_POLICY in ann and "match-policy" not in extra:
                 extra["match-policy"] = ann[SIGS_LEGACY_MATCH_POLICY]
             return GroupRef("koordinator", src[key], join_pointer(mp, where, key), extra)
+    if SIGS_V1ALPHA1_LABEL in labels:
+        return GroupRef("scheduler-plugins", labels[SIGS_V1ALPHA1_LABEL], join_pointer(mp, "labels", SIGS_V1ALPHA1_LABEL))
     return None
 
 
@@ -277,7 +282,7 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
         group = GroupRef("kai", ann[KAI_GROUP_ANNOTATION], join_pointer(mp, "annotations", KAI_GROUP_ANNOTATION))
     elif SIGS_GROUP_LABEL in labels:
         group = GroupRef("scheduler-plugins", labels[SIGS_GROUP_LABEL], join_pointer(mp, "labels", SIGS_GROUP_LABEL))
-    elif SIGS_LEGACY_GROUP_LABEL in labels or KOORD_NAME in ann:
+    elif SIGS_LEGACY_GROUP_LABEL in labels or KOORD_NAME in ann or SIGS_V1ALPHA1_LABEL in labels:
         return None
     else:
         group = None
@@ -909,6 +914,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("kai.scheduler", "Topology"): read_level_topology("kai"),
     ("kueue.x-k8s.io", "Topology"): read_level_topology("kueue"),
     ("scheduling.x-k8s.io", "PodGroup"): read_sigs_podgroup,
+    ("scheduling.sigs.k8s.io", "PodGroup"): read_sigs_podgroup,  # coscheduling v1alpha1, Koordinator's docs
     ("scheduling.k8s.io", "Workload"): read_workload,
     ("scheduling.k8s.io", "PodGroup"): read_workload_podgroup,
 }
