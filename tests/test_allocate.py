@@ -307,3 +307,22 @@ def test_koordinator_gang_preempts_by_its_pods_priority(client):
         out = decide(client, objs, config={"actions": actions, "tiers": tiers})
         assert [e["pod"] for e in out["evictions"]] == ["x/v"], actions
         assert "n1" in {n["node"] for n in out["nominations"]}, actions
+
+
+def test_volcano_preemption_policy_is_each_pods_not_the_podgroups_class(client):
+    """Volcano reads ``spec.preemptionPolicy`` per pod; a Volcano PodGroup's class does not
+    stop its pods from preempting (the PodGroup-level rule is KEP-5710's)."""
+    from tests.kube import podgroup, priority_class
+
+    never = {**priority_class("never", 1000), "preemptionPolicy": "Never"}
+    objs = [node("n0"), never, priority_class("high", 1000),
+            pod("v", ns="x", node="n0", phase="Running", gpu=8, priority=1), podgroup("g", ns="x", min_member=1, priority_class="never")]  # fmt: skip
+    objs.append(pod("g-0", ns="x", group="g", gpu=8, priority_class="high"))
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
+             {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]  # fmt: skip
+    for actions in ("allocate, preempt", "allocate, gangpreempt"):
+        out = decide(client, objs, config={"actions": actions, "tiers": tiers})
+        assert [e["pod"] for e in out["evictions"]] == ["x/v"], actions
+    objs[-1]["spec"]["preemptionPolicy"] = "Never"  # the pod's own policy: it may not preempt
+    for actions in ("allocate, preempt", "allocate, gangpreempt"):
+        assert decide(client, objs, config={"actions": actions, "tiers": tiers})["evictions"] == [], actions

@@ -82,9 +82,14 @@ def preemptors(ssn: Session, kind: str) -> Iterator[tuple[Queue, Job]]:
     # one pass over tasks; pods held as columns are never pending (:class:`InertPods`)
     waiting = {id(t.job) for t in c.active_tasks if t.status == TaskStatus.PENDING}
     for job in c.active_jobs.values():
-        if id(job) not in waiting or not pending_tasks(job) or (enqueue_on and job.phase == "Pending"):
+        if id(job) not in waiting or (enqueue_on and job.phase == "Pending"):
             continue
-        if job.preemption_policy == "Never" or ssn.job_valid(job) or not ssn.job_starving(job):
+        pending = pending_tasks(job)
+        if not pending:
+            continue
+        if job.preemption_policy == "Never" or all(t.preemption_policy == "Never" for t in pending):
+            continue  # KEP-5710: the PodGroup's policy; otherwise each pod's (Volcano): none may preempt
+        if ssn.job_valid(job) or not ssn.job_starving(job):
             continue
         by_queue.setdefault(job.queue, []).append(job)
     for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):

@@ -422,9 +422,13 @@ def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default
         job.preemption_priority = pp
     if g.source == "kai" and job.preemptable is None:  # KAI: explicit, else priority < 100
         job.preemptable = g.kai_preemptibility == "preemptible" if g.kai_preemptibility else job.priority < 100
-    job.preemption_policy = g.preemption_policy or (
-        classes[g.priority_class].preemption_policy if g.priority_class in classes else "PreemptLowerPriority"
-    )
+    # a PodGroup-level preemptionPolicy is KEP-5710's (Workload PodGroups); Volcano and the
+    # other gang forms apply each pod's own (``Task.preemption_policy``)
+    job.preemption_policy = "PreemptLowerPriority"
+    if g.source == "workload":
+        job.preemption_policy = g.preemption_policy or (
+            classes[g.priority_class].preemption_policy if g.priority_class in classes else "PreemptLowerPriority"
+        )
     return job
 
 
