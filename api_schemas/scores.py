@@ -9,6 +9,11 @@ from api_schemas.decision import DecisionRequest
 
 class ScoresRequest(DecisionRequest):
     job: str = Field(description="namespace/name of the job whose pending tasks are scored")
+    nodes: list[str] | None = Field(
+        None,
+        description="The candidate nodes to score (as kube-scheduler's prioritize and Volcano's score tests do: "
+        "scores that compare nodes, e.g. tie-breaks, are computed among these); default: every node.",
+    )
 
 
 class NodeScore(BaseModel):

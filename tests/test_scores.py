@@ -66,3 +66,24 @@ def test_a_job_without_pods_has_nothing_to_score(client):
     body = request([node("node0"), podgroup("fresh", ns="ml", min_member=2, phase="Pending")], job="ml/fresh", config=NTA_ONLY)
     r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/job" and "no pods" in r.json()["detail"]
+
+
+def test_scores_of_a_candidate_set_break_ties_among_those_nodes(client):
+    # node0 and node1 share the top score (100) and both get the task-share tie-break; with
+    # node1 not a candidate, node0 is the only node at the top: no tie, no tie-break
+    every = scores(client, topology_gang(), "ml/g")
+    assert nta(every, "node0") == pytest.approx(116.666667, abs=1e-4)
+    body = request(topology_gang(), job="ml/g", config=NTA_ONLY, nodes=["node2", "node0"])
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    out = r.json()
+    assert sorted(out["nodes"]) == ["node0", "node2"]
+    assert nta(out, "node0") == pytest.approx(100.0)
+    assert nta(out, "node2") == pytest.approx(66.666667, abs=1e-4)
+
+
+@pytest.mark.parametrize(("nodes", "pointer"), [(["node0", "nope"], "/nodes/1"), (["node0", "node0"], "/nodes/1"),
+                                                ([], "/nodes"), ("node0", "/nodes")])  # fmt: skip
+def test_scores_candidate_nodes_must_be_distinct_nodes_of_the_snapshot(client, nodes, pointer):
+    body = request(topology_gang(), job="ml/g", config=NTA_ONLY, nodes=nodes)
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer

@@ -39,11 +39,11 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
         raise InputError(f"job {key!r} has no pods in the snapshot yet: nothing to score", "/job")
     pending = [t for t in job.tasks if t.status == TaskStatus.PENDING]
     task = ssn.sort_tasks(pending)[0] if pending else job.tasks[0]
-    nodes = np.arange(len(cluster.nodes), dtype=np.intp)
+    nodes = _candidates(envelope.get("nodes"), cluster)
     total, per = ssn.node_scores(task, nodes)
     mask, _ = ssn.predicate_mask(task, nodes)
     node_out = {}
-    for i, n in enumerate(cluster.nodes):
+    for i, n in enumerate(cluster.nodes[k] for k in nodes.tolist()):
         node_out[n.name] = {
             "total": _r(total[i]),
             "feasible": bool(mask[i]),
@@ -57,6 +57,24 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
         for i, h in enumerate(hns)
     }
     return {"job": key, "task": task.key, "nodes": node_out, "hyperNodes": dict(sorted(hn_out.items()))}
+
+
+def _candidates(raw: Any, cluster: Any) -> np.ndarray:
+    """The node indices to score: ``nodes`` (names, each once, each in the snapshot), in
+    node order; every node without it."""
+    if raw is None:
+        return np.arange(len(cluster.nodes), dtype=np.intp)
+    if not isinstance(raw, list) or not raw:
+        raise InputError("'nodes' must be a non-empty list of node names", "/nodes")
+    index = {n.name: n.idx for n in cluster.nodes}
+    picked: set[int] = set()
+    for i, name in enumerate(raw):
+        if not isinstance(name, str) or name not in index:
+            raise InputError(f"node {name!r} is not in the snapshot", f"/nodes/{i}")
+        if index[name] in picked:
+            raise InputError(f"node {name!r} is listed twice", f"/nodes/{i}")
+        picked.add(index[name])
+    return np.array(sorted(picked), dtype=np.intp)
 
 
 @router.post(
