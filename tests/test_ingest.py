@@ -401,3 +401,24 @@ def test_gang_hint_of_a_scheduler_gangplank_does_not_read_is_a_warning():
     c = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
     assert c.warnings == ["2 pod(s) carry the label kueue.x-k8s.io/pod-group-name (Kueue's plain-pod groups, e.g. Pod "
                           "default/w0), which Gangplank does not read: each is scheduled on its own, not as a gang"]
+
+
+def test_pod_constraints_gangplank_does_not_evaluate_are_named_in_the_warnings():
+    import orjson
+
+    from app.ingest.request import read_request
+    from app.settings import Settings
+    from tests.kube import node, pod, request
+
+    anti = {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}]}}}
+    spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]}
+    objs = [node("a"), pod("w0", extra_spec=anti), pod("w1", extra_spec=anti), pod("s", extra_spec=spread), pod("plain")]
+    objs[-1]["spec"]["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": 8080}]
+    c = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
+    tail = "which Gangplank does not evaluate: placements and victims may break them where kube-scheduler and Volcano would not"
+    assert c.warnings == [
+        f"1 pod(s) use host ports (e.g. Pod default/plain), {tail}",
+        f"2 pod(s) use inter-pod anti-affinity (required and preferred) (e.g. Pod default/w0), {tail}",
+        f"1 pod(s) use topology spread constraints (e.g. Pod default/s), {tail}",
+    ]

@@ -206,6 +206,8 @@ class Draft:
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     bind_requests: list[BindRequestDraft] = field(default_factory=list)
     ignored: dict[str, int] = field(default_factory=dict)
+    #: Pod fields Gangplank does not evaluate: field -> [count, first pod "ns/name"].
+    unevaluated: dict[str, list[Any]] = field(default_factory=dict)
 
     def realize_blocks(self) -> None:
         """Turn every :class:`PodBlock` into :class:`PodDraft` records (for code that edits

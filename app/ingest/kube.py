@@ -311,9 +311,40 @@ def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str
     return True, labels.get(KAI_PRIORITY_LABEL, ""), labels.get(KAI_PREEMPTIBILITY_LABEL, "")
 
 
+#: Pod fields kube-scheduler and Volcano evaluate that Gangplank does not (yet): a pod
+#: carrying one is counted and the answer's warnings say placements may break it.
+UNEVALUATED = {
+    "podAffinity": "inter-pod affinity (required and preferred)",
+    "podAntiAffinity": "inter-pod anti-affinity (required and preferred)",
+    "topologySpreadConstraints": "topology spread constraints",
+    "hostPort": "host ports",
+}
+
+
 def read_pod(o: dict, ptr: str, d: Draft) -> None:
     pod = _pod_fast(o, ptr)
-    d.pods.append(pod if pod is not None else _pod_full(o, ptr))
+    pod = pod if pod is not None else _pod_full(o, ptr)
+    d.pods.append(pod)
+    spec = o.get("spec")
+    if type(spec) is dict:
+        aff = spec.get("affinity")
+        for key in ("podAffinity", "podAntiAffinity") if type(aff) is dict else ():
+            if aff.get(key):
+                _unevaluated(d, key, pod)
+        if spec.get("topologySpreadConstraints"):
+            _unevaluated(d, "topologySpreadConstraints", pod)
+        for c in spec.get("containers") or ():
+            if type(c) is dict and any(type(p) is dict and p.get("hostPort") for p in c.get("ports") or ()):
+                _unevaluated(d, "hostPort", pod)
+                break
+
+
+def _unevaluated(d: Draft, key: str, pod: PodDraft) -> None:
+    hit = d.unevaluated.get(key)
+    if hit is None:
+        d.unevaluated[key] = [1, f"{pod.namespace}/{pod.name}"]
+    else:
+        hit[0] += 1
 
 
 def _pod_full(o: dict, ptr: str) -> PodDraft:
