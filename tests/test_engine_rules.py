@@ -250,3 +250,69 @@ def test_seed05_subjob0_gradients_from_the_cluster_root_are_the_tier1_hypernodes
         by_part.setdefault(int(b["pod"].rsplit("-", 1)[1]) // 4, set()).add(leaf[b["node"]])
     assert len(out["bindings"]) == 8
     assert all(len(leaves) == 1 for leaves in by_part.values()) and by_part[0] != by_part[1]
+
+
+# -- Volcano SubJobs: which policy a pod joins (getSubJobMatchValues / getOrCreateSubJob) ----
+def _subgroups(objs: list[dict]) -> dict[str, str]:
+    from app.ingest.request import read_request
+    from app.settings import Settings
+
+    cluster = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
+    return {t.name: (t.subgroup.uid if t.subgroup else "default") for t in cluster.tasks}
+
+
+def test_subgroup_pod_missing_or_empty_match_label_tries_the_next_policy():
+    policies = [{"name": "a", "subGroupSize": 1, "matchLabelKeys": ["part-a"]},
+                {"name": "b", "subGroupSize": 1, "matchLabelKeys": ["part-b"]}]  # fmt: skip
+    objs = [node("n0"), podgroup("job", min_member=1, sub_group_policy=policies),
+            pod("p0", group="job", labels={"part-a": "1"}), pod("p1", group="job", labels={"part-b": "2"}),
+            pod("p2", group="job", labels={"part-a": "", "part-b": "3"}), pod("p3", group="job")]  # fmt: skip
+    assert _subgroups(objs) == {"p0": "default/job/a-1", "p1": "default/job/b-2", "p2": "default/job/b-3", "p3": "default"}
+
+
+def test_subgroup_volcano_policy_without_match_label_keys_forms_no_sub_job():
+    # Volcano's match values are empty for such a policy, and an empty list matches nothing
+    policies = [{"name": "sel", "subGroupSize": 1, "labelSelector": {"matchLabels": {"role": "w"}}}]
+    objs = [node("n0"), podgroup("job", min_member=1, sub_group_policy=policies), pod("p0", group="job", labels={"role": "w"})]
+    assert _subgroups(objs) == {"p0": "default"}
+
+
+def test_subgroup_id_over_128_characters_is_the_safe_encoded_fnv32a_of_the_values():
+    from app.ingest.build import _subjob_id
+
+    assert _subjob_id(["x" * 10, "y"]) == "xxxxxxxxxx-y"
+    long = _subjob_id(["v" * 200])
+    # FNV-1a 32 of the 200 characters, its decimal digits mapped onto rand.SafeEncodeString's alphabet
+    h = 0x811C9DC5
+    for b in ("v" * 200).encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    assert long == "".join("bcdfghjklmnpqrstvwxz2456789"[ord(c) % 27] for c in str(h)) and len(long) <= 10
+
+
+def test_worksheet_required_sub_groups_first_then_subjob_order():
+    # organizeJobWorksheet: minSubGroups 1 is met by the ready sub-group "0" (2 running of 2),
+    # so nothing is required and every sub-group with pending pods goes in SubJobOrder (here
+    # the match index: gang's not-ready-first order is switched off): "0" (an extra pending
+    # pod), "1", "2". With minSubGroups 2, the first waiting sub-group ("1") is required and
+    # goes first.
+    from app.actions.allocate import Allocate
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.plugins import PLUGINS
+    from app.service import scheduler_config
+    from app.settings import Settings
+
+    def order(min_sub_groups: int) -> list[str]:
+        policy = [{"name": "w", "subGroupSize": 2, "minSubGroups": min_sub_groups, "matchLabelKeys": ["part"]}]
+        objs = [node("n0"), node("n1"), podgroup("job", min_member=2, sub_group_policy=policy)]
+        objs += [pod(f"r{i}", group="job", node="n0", phase="Running", labels={"part": "0"}) for i in range(2)]
+        objs += [pod("e0", group="job", labels={"part": "0"})]
+        objs += [pod(f"p{i}{j}", group="job", labels={"part": str(i)}) for i in (1, 2) for j in range(2)]
+        cluster = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
+        conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang", "enabledSubJobOrder": False}]}]}
+        ssn = Session(cluster, scheduler_config(conf), PLUGINS)
+        sheet = Allocate({}).worksheet(ssn, cluster.jobs["default/job"])
+        return [sg.uid.rsplit("/", 1)[1] for sg, _ in sheet if sg is not None]
+
+    assert order(1) == ["w-0", "w-1", "w-2"]
+    assert order(2) == ["w-1", "w-0", "w-2"]

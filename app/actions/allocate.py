@@ -244,16 +244,31 @@ class Allocate(Action):
         return self.try_in(ssn, job, groups, root, stmt) is not None
 
     def worksheet(self, ssn: Session, job: Job) -> list[tuple[SubGroup | None, list[Task]]]:
-        """Pending tasks split by sub-group; sub-groups needed for minSubGroups first."""
+        """Pending tasks split by sub-group, in Volcano's ``organizeJobWorksheet`` order: the
+        sub-groups not yet ready, in SubJobOrder, are walked and, per policy, as many as
+        ``minSubGroups`` still needs (ready ones count) are *required*; required sub-groups
+        come first, then the others, each part in SubJobOrder. The default sub-group (pods
+        no policy matched) comes last."""
         by_sg: dict[str, list[Task]] = {}
         for t in pending_tasks(job):
             by_sg.setdefault(t.subgroup.uid if t.subgroup else DEFAULT_SG, []).append(t)
         out: list[tuple[SubGroup | None, list[Task]]] = []
-        sgs = [job.subgroups[k] for k in by_sg if k != DEFAULT_SG]
-        sgs.sort(key=functools.cmp_to_key(ssn.sub_job_order))
-        needed = [sg for sg in sgs if not ssn.sub_job_ready(sg, job)]
-        rest = [sg for sg in sgs if sg not in needed]
-        for sg in needed + rest:
+        order = functools.cmp_to_key(ssn.sub_job_order)
+        counted: dict[str, int] = {}
+        waiting = []
+        for sg in job.subgroups.values():
+            if ssn.sub_job_ready(sg, job):
+                counted[sg.policy] = counted.get(sg.policy, 0) + 1
+            else:
+                waiting.append(sg)
+        minimum = {p.name: p.min_sub_groups for p in job.subgroup_policies}
+        required: set[str] = set()
+        for sg in sorted(waiting, key=order):
+            if counted.get(sg.policy, 0) < minimum.get(sg.policy, 0):
+                required.add(sg.uid)
+                counted[sg.policy] = counted.get(sg.policy, 0) + 1
+        sgs = sorted((job.subgroups[k] for k in by_sg if k != DEFAULT_SG), key=order)
+        for sg in [sg for sg in sgs if sg.uid in required] + [sg for sg in sgs if sg.uid not in required]:
             out.append((sg, ssn.sort_tasks(by_sg[sg.uid])))
         if DEFAULT_SG in by_sg:
             out.append((None, ssn.sort_tasks(by_sg[DEFAULT_SG])))

@@ -17,7 +17,9 @@ from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import index_rows
 from app.ingest.kube import KAI_PREEMPTIBILITY_LABEL, KAI_QUEUE_LABEL, UNEVALUATED, apply_koordinator, apply_template
-from app.model.cluster import TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, Task, TaskStatus
+from app.model.cluster import (
+    TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task, TaskStatus,
+)
 from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
 from app.topology.tree import Topology, build_topology
@@ -920,27 +922,52 @@ def _v1alpha1_job(p, ref, by_group, jobs, classes, default, d) -> Job | None:  #
     return job
 
 
-def _fnv(value: str) -> str:
-    """Label values longer than 128 characters are replaced by their FNV-1a 64 hash (as Volcano)."""
-    if len(value) <= 128:
-        return value
-    h = 0xCBF29CE484222325
-    for b in value.encode():
-        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{h:x}"
+_SAFE = "bcdfghjklmnpqrstvwxz2456789"  # k8s.io/apimachinery rand.SafeEncodeString's alphabet
+
+
+def _subjob_id(values: list[str]) -> str:
+    """Volcano's ``getSubJobID`` suffix: the values joined by "-"; longer than 128
+    characters, the FNV-1a 32 hash of that, its decimal digits safe-encoded."""
+    joined = "-".join(values)
+    if len(joined) <= 128:
+        return joined
+    h = 0x811C9DC5
+    for b in joined.encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return "".join(_SAFE[ord(ch) % len(_SAFE)] for ch in str(h))
+
+
+def _match_values(pol: SubGroupPolicy, labels: dict[str, str]) -> list[str] | None:
+    """Volcano's ``getSubJobMatchValues``: None when the pod's labels fail the policy's
+    selector or lack (or leave empty) one of its ``matchLabelKeys``; the values else
+    (an empty list for a policy with no ``matchLabelKeys``)."""
+    if pol.selector is not None and not pol.selector.matches(labels):
+        return None
+    values = []
+    for k in pol.match_label_keys:
+        v = labels.get(k, "")
+        if not v:
+            return None
+        values.append(v)
+    return values
 
 
 def _assign_subgroups(job: Job) -> None:
-    """Volcano SubJob ids: ``<job>/<policy>-<values of matchLabelKeys>``."""
+    """Volcano SubJobs (``getOrCreateSubJob``): a pod joins the first policy that gives it
+    match values (``<job>/<policy>-<values>``); a pod no policy gives any (a selector that
+    fails, a ``matchLabelKeys`` label missing or empty, or a Volcano policy without
+    ``matchLabelKeys``, whose values are empty) stays in the job's default sub-job. KAI's
+    sub-groups (and Kueue's pod-set groups) are selector-only policies: one sub-group each."""
     job.tasks.sort(key=lambda t: t.key)
     if not job.subgroup_policies:
         return
+    volcano = job.source == "volcano"
     for t in job.tasks:
         for pol in job.subgroup_policies:
-            if pol.selector is not None and not pol.selector.matches(t.labels):
+            values = _match_values(pol, t.labels)
+            if values is None or (volcano and not values):
                 continue
-            values = [t.labels.get(k, "") for k in pol.match_label_keys]
-            uid = f"{job.key}/{pol.name}" + ("-" + "-".join(_fnv(v) for v in values) if values else "")
+            uid = f"{job.key}/{pol.name}" + (f"-{_subjob_id(values)}" if values else "")
             sg = job.subgroups.get(uid)
             if sg is None:
                 try:
