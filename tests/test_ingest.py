@@ -417,8 +417,7 @@ def test_pod_constraints_gangplank_does_not_evaluate_are_named_in_the_warnings()
     objs[-1]["spec"]["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": 8080}]
     c = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
     tail = "which Gangplank does not evaluate: placements and victims may break them where kube-scheduler and Volcano would not"
-    assert c.warnings == [
-        f"1 pod(s) use host ports (e.g. Pod default/plain), {tail}",
+    assert c.warnings == [  # host ports are evaluated (tests/test_host_ports.py)
         f"2 pod(s) use inter-pod anti-affinity (required and preferred) (e.g. Pod default/w0), {tail}",
         f"1 pod(s) use topology spread constraints (e.g. Pod default/s), {tail}",
     ]

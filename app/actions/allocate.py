@@ -422,8 +422,8 @@ class Allocate(Action):
         while i < len(todo):
             j = i + 1
             sig = signature(todo[i])
-            while j < len(todo) and signature(todo[j]) == sig:
-                j += 1
+            while j < len(todo) and signature(todo[j]) == sig and todo[i].key not in c.host_ports:
+                j += 1  # a pod with host ports is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]
             i = j
             placed = self.place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start)

@@ -59,7 +59,7 @@ from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability
-from app.plugins.predicates import Predicates
+from app.plugins.predicates import Predicates, ports_conflict
 from app.plugins.proportion import Proportion
 
 PREEMPT, RECLAIM = "preempt", "reclaim"
@@ -424,7 +424,8 @@ class GangEviction:
         if not pending:
             return False
         c = ssn.cluster
-        if any(t.subgroup is not None or (t.nominated_node and t.nominated_node in c.node_index) for t in pending):
+        if any(t.subgroup is not None or (t.nominated_node and t.nominated_node in c.node_index) or t.key in c.host_ports
+               for t in pending):  # host ports: the predicate depends on which victims go
             return False
         first = pending[0]
         if len(pending) > 1:
@@ -609,9 +610,18 @@ class GangEviction:
         # evictions in one batch (each victim's eviction is undone once, as cancel_evict would)
         evicted = {id(op.task) for op in stmt.ops if op.kind == EVICT}
         back: list[Task] = []
+        # host ports the placement took, per node: a victim holding one of them stays evicted
+        ports = c.host_ports
+        taken: dict[int, list[tuple[str, str, int]]] = {}
+        if ports:
+            for op in stmt.ops:
+                if op.kind != EVICT and op.task.key in ports:
+                    taken.setdefault(op.node, []).extend(ports[op.task.key])
 
         def put_back(v: Task) -> bool:
             if id(v) not in evicted:
+                return False
+            if taken and v.key in ports and ports_conflict(ports[v.key], tuple(taken.get(v.node, ()))):
                 return False
             evicted.discard(id(v))
             back.append(v)

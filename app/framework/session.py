@@ -67,6 +67,9 @@ class Session:
         self.job_hypernode: dict[str, int] = {}
         self.subgroup_hypernode: dict[str, int] = {}
         self.messages: dict[str, str] = {}
+        #: Set while Volcano's legacy preempt / reclaim pick candidate nodes
+        #: (``PredicateForPreemptAction``): failures an eviction can resolve (host ports) pass.
+        self.resolvable_pass = False
         # jobs whose placements stay in force without a commit (see ``hold``): job key ->
         # [state to report, ids of the held tasks]
         self.held: dict[str, tuple[str, set[int]]] = {}

@@ -110,6 +110,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
     cluster.warnings += kai_notes + classes.warnings()
+    cluster.host_ports = {f"{p.namespace}/{p.name}": p.host_ports for p in d.pods if p.host_ports}
     for key, (count, first) in sorted(d.unevaluated.items()):
         cluster.warnings.append(f"{count} pod(s) use {UNEVALUATED[key]} (e.g. Pod {first}), which Gangplank does not "
                                 "evaluate: placements and victims may break them where kube-scheduler and Volcano would not")  # fmt: skip
@@ -496,7 +497,7 @@ def _tasks_and_jobs(
             p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), is_best_effort(p.req),
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
-        if p.group is None and (status is running or status is bound) and node >= 0 and not p.kai_preemptibility:
+        if p.group is None and (status is running or status is bound) and node >= 0 and not p.kai_preemptibility and not p.host_ports:
             inert.add(args, p.queue)  # kept as columns until something asks for the objects
             return
         t = new_task(p, *args, reqs[i])
@@ -698,7 +699,7 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
         return
     lazy = [
         p.group is None and not p.deleting and not p.binding and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # noqa: PLR1714
-        and (p.priority is not None or not p.priority_class) and not p.kai_preemptibility
+        and (p.priority is not None or not p.priority_class) and not p.kai_preemptibility and not p.host_ports
         for p, node in zip(pods, node_idx, strict=True)
     ]  # fmt: skip
     rows = [i for i, ok in enumerate(lazy) if ok]

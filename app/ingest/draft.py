@@ -75,6 +75,8 @@ class PodDraft:
     kai_pod: bool = False
     kai_class: str = ""  # its ``priorityClassName`` label
     kai_preemptibility: str = ""  # its ``kai.scheduler/preemptibility`` label
+    #: Its containers' host ports: (hostIP, protocol, hostPort), "0.0.0.0" and "TCP" when unset.
+    host_ports: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(slots=True, frozen=True)

@@ -289,6 +289,13 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     sched = spec.get("schedulerName")
     if sched is not None and type(sched) is not str:
         return None
+    containers = spec.get("containers")
+    if containers is not None and type(containers) is not list:
+        return None
+    for c in containers or ():
+        ports = c.get("ports") if type(c) is dict else None
+        if type(c) is not dict or (ports and (type(ports) is not list or any(type(p) is not dict or p.get("hostPort") for p in ports))):
+            return None  # host ports (or an odd container): the full reader
     ident = {"kind": "Pod", "name": name, "namespace": ns}
     try:
         created = r.timestamp(meta.get("creationTimestamp"), mp + "/creationTimestamp", ident)
@@ -317,7 +324,6 @@ UNEVALUATED = {
     "podAffinity": "inter-pod affinity (required and preferred)",
     "podAntiAffinity": "inter-pod anti-affinity (required and preferred)",
     "topologySpreadConstraints": "topology spread constraints",
-    "hostPort": "host ports",
 }
 
 
@@ -333,10 +339,6 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
                 _unevaluated(d, key, pod)
         if spec.get("topologySpreadConstraints"):
             _unevaluated(d, "topologySpreadConstraints", pod)
-        for c in spec.get("containers") or ():
-            if type(c) is dict and any(type(p) is dict and p.get("hostPort") for p in c.get("ports") or ()):
-                _unevaluated(d, "hostPort", pod)
-                break
 
 
 def _unevaluated(d: Draft, key: str, pod: PodDraft) -> None:
@@ -396,7 +398,24 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
         ptr, ident,
     )  # fmt: skip
     d.kai_pod, d.kai_class, d.kai_preemptibility = _kai_pod(d.group, labels, r.string(spec, "schedulerName", sp, ident) or None)
+    d.host_ports = _host_ports(spec, sp, ident)
     return d
+
+
+def _host_ports(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[str, str, int], ...]:
+    """The containers' host ports, as kube-scheduler's NodePorts reads them (regular
+    containers only; an empty hostIP is 0.0.0.0, an empty protocol TCP)."""
+    out = []
+    for i, c in enumerate(spec.get("containers") or ()):
+        if not isinstance(c, dict):
+            continue
+        cp = join_pointer(sp, "containers", i)
+        for j, port in enumerate(r.objects(c, "ports", cp, ident, "a container port")):
+            pp = join_pointer(cp, "ports", j)
+            host = r.integer(port, "hostPort", pp, ident, minimum=0, maximum=65535) or 0
+            if host > 0:
+                out.append((r.string(port, "hostIP", pp, ident) or "0.0.0.0", r.string(port, "protocol", pp, ident) or "TCP", host))
+    return tuple(out)
 
 
 def read_priority_class(o: dict, ptr: str, d: Draft) -> None:

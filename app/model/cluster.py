@@ -474,6 +474,8 @@ class Cluster:
         self.topology = topology
         self.priority_classes = priority_classes
         self.pdbs = pdbs
+        #: Pods with host ports (key -> (hostIP, protocol, port) each); their tasks are objects.
+        self.host_ports: dict[str, tuple[tuple[str, str, int], ...]] = {}
         self.now = now
         self.warnings: list[str] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,
@@ -500,6 +502,11 @@ class Cluster:
         """Every job, by key in key order."""
         self._materialize()
         return self._jobs
+
+    def job(self, key: str) -> Job:
+        """The job ``key``, without building the inert pods' objects when it is built already."""
+        hit = self._jobs.get(key)
+        return hit if hit is not None else self.jobs[key]
 
     @property
     def task_index(self) -> dict[str, Task]:

@@ -6,7 +6,11 @@ required node affinity (terms ORed; inside a term expressions and fields ANDed; 
 ``NotIn``, ``Exists``, ``DoesNotExist``, ``Gt``, ``Lt``; ``NotIn``/``DoesNotExist`` match
 nodes without the label; ``matchFields`` on ``metadata.name``), and taints with effect
 ``NoSchedule``/``NoExecute`` must be tolerated. The pod count is a resource (``pods``) and
-is checked with the other resources.
+is checked with the other resources. Host ports (kube-scheduler's ``NodePorts``): a pod's
+(hostIP, protocol, hostPort) may not conflict with one held on the node, the same
+protocol and port with either IP 0.0.0.0 or the same IP; held by the pods placed there
+(running, bound, binding, allocated or pipelined in this decision; a releasing pod's ports
+count as freed, as a preemption simulation removes its victims).
 
 Masks are computed once per distinct (selector, affinity, tolerations) signature over
 all nodes, so a gang of identical pods costs one pass.
@@ -20,7 +24,7 @@ import numpy as np
 import orjson
 
 from app.framework.plugin import Plugin
-from app.model.cluster import Node, Task
+from app.model.cluster import HOLDS_NODE, Node, Task, TaskStatus
 
 UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
 
@@ -121,11 +125,44 @@ class Predicates(Plugin):
 
     def open(self) -> None:
         self._cache: dict[bytes, np.ndarray] = {}
-        nodes = self.ssn.cluster.nodes
+        c = self.ssn.cluster
+        nodes = c.nodes
         self._plain = np.array(
             [n.ready and not n.unschedulable and not (n.taints and _hard_taints(n)) for n in nodes], dtype=bool
         )
+        self._ports = c.host_ports
+        if self._ports:
+            # per node: (protocol, port) -> the host IPs holding it, with a count each
+            self._used: dict[int, dict[tuple[str, int], dict[str, int]]] = {}
+            for key in self._ports:
+                t = c.find_task(key)
+                if t is not None and t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING:
+                    self._hold(t, 1)
+            self.ssn.on_allocate(lambda t: self._hold(t, 1))
+            self.ssn.on_deallocate(lambda t: self._hold(t, -1))
         self.ssn.register("predicate", self.name, self.predicate)
+
+    def _hold(self, task: Task, delta: int) -> None:
+        ports = self._ports.get(task.key)
+        if not ports or task.node < 0:
+            return
+        node = self._used.setdefault(task.node, {})
+        for ip, proto, port in ports:
+            ips = node.setdefault((proto, port), {})
+            ips[ip] = ips.get(ip, 0) + delta
+            if ips[ip] <= 0:
+                del ips[ip]
+
+    def ports_free(self, task: Task, node: int) -> bool:
+        """``HostPortInfo.CheckConflict`` for each of the task's host ports on ``node``."""
+        used = self._used.get(node)
+        if not used:
+            return True
+        for ip, proto, port in self._ports[task.key]:
+            ips = used.get((proto, port))
+            if ips and (ip == "0.0.0.0" or "0.0.0.0" in ips or ip in ips):
+                return False
+        return True
 
     def signature(self, task: Task) -> bytes:
         if not task.node_selector and not task.affinity and not task.tolerations:
@@ -146,7 +183,16 @@ class Predicates(Plugin):
         return mask
 
     def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
-        return self.mask_all(task)[nodes]
+        mask = self.mask_all(task)[nodes]
+        if self._ports and task.key in self._ports and not self.ssn.resolvable_pass:
+            mask = mask & np.fromiter((self.ports_free(task, n) for n in nodes.tolist()), dtype=bool, count=len(nodes))
+        return mask
+
+
+def ports_conflict(a: tuple[tuple[str, str, int], ...], b: tuple[tuple[str, str, int], ...]) -> bool:
+    """Two pods' host ports conflict: the same protocol and port, either IP 0.0.0.0 or the same."""
+    return any(pa == pb and proto_a == proto_b and (ip_a == ip_b or "0.0.0.0" in (ip_a, ip_b))
+               for ip_a, proto_a, pa in a for ip_b, proto_b, pb in b)  # fmt: skip
 
 
 def _hard_taints(node: Node) -> bool:
