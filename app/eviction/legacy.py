@@ -82,7 +82,11 @@ class LegacyEviction:
         c = ssn.cluster
         if len(nodes) == 0:
             return False
-        mask, _ = ssn.predicate_mask(task, nodes)
+        ssn.resolvable_pass = True  # PredicateForPreemptAction: what an eviction may resolve passes
+        try:
+            mask, _ = ssn.predicate_mask(task, nodes)
+        finally:
+            ssn.resolvable_pass = False
         cand = nodes[mask]
         if len(cand) == 0:
             return False
@@ -97,6 +101,9 @@ class LegacyEviction:
                 stmt.pipeline(task, n, eviction_occurred=True)
                 return True
             victims = [v for v in self.on_node.get(n, []) if v.status in VICTIM_STATES and self.eligible(c, job, v)]
+            # the plugins see the candidates in victim order (Volcano hands them a node's tasks
+            # in Go map order; this is one such order, and every plugin agrees on it)
+            victims = self.victim_order(ssn, job, victims)
             allowed = ssn.preemptable(task, victims) if self.kind == PREEMPT else ssn.reclaimable(task, victims)
             if not allowed:
                 continue

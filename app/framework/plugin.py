@@ -30,6 +30,11 @@ class Plugin:
     def open(self) -> None:
         """Register hooks with ``self.ssn.register(point, self.name, fn)``."""
 
+    def warn(self, note: str) -> None:
+        """Add ``note`` to the answer's warnings, once (what the scheduler would log)."""
+        if note not in self.ssn.cluster.warnings:
+            self.ssn.cluster.warnings.append(note)
+
     # -- argument helpers (Volcano passes every argument as a string or a number) ------------
     def _pointer(self, key: str) -> str:
         for ti, tier in enumerate(self.ssn.config.tiers):

@@ -38,9 +38,33 @@ Volcano's capacity plugin:
   minResources); allocated = Allocated / Binding / Bound / Running tasks. JobEnqueued adds
   the admitted PodGroup's minResources to the inqueue of its queue and every ancestor.
 * No Overused: whether a queue may reclaim is decided by Preemptive (reclaim, issue 4).
+* Reclaimable (the legacy reclaim action's ``ReclaimableFn``): victims in Volcano's victim
+  order (``BuildVictimsPriorityQueue``); one that shares no resource with the reclaimer is
+  skipped (``shouldSkipReclaimee``); the victim's queue must keep its guarantee on every
+  resource (``checkGuaranteeConstraint``); then it goes at once when it shares no resource
+  with the queue's deserved (``isImmediateVictim``), else only while the queue's allocated
+  is above its deserved on a resource it uses and the deserved names
+  (``checkDeservedExceedance``); each victim accepted is taken off what its queue (and the
+  ancestors checked for it) hold. UnifiedEvictable (gang reclaim): the same guarantee,
+  immediate and deserved checks, in the order given, with no reclaimer check and no
+  ancestors.
+* ``ancestorReclaimLevel`` (argument; hierarchical only; Volcano's ``parseArguments``: a
+  value that is not an integer, or a negative one, is 0, with a warning). Depth 1 is a
+  queue's parent, 2 its grandparent; root is never one. Preemptive: a queue that may not
+  reclaim on its own deserved may when an ancestor within the level would stay within that
+  ancestor's deserved on a requested resource (``queueAncestorAtDepth``). Reclaimable, for
+  each depth within the level whose ancestor of the victim's queue is not root and is not
+  the reclaimer's ancestor at that depth (``getReclaimeeAncestorToCheck``): the victim must
+  be an immediate victim of that ancestor, or that ancestor's allocated above its deserved
+  on a resource the victim uses. And an immediate victim of its own queue is spared when
+  that queue shares a non-root ancestor within the level with the reclaimer's
+  (``sharesAnyNonRootAncestorWithinLevel``) and the reclaimer asks for nothing its own
+  queue's deserved names (``hasRelevantDeserved``).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -51,11 +75,13 @@ from app.framework.plugin import Plugin
 from app.model.cluster import (
     ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts, request_sum,
 )  # fmt: skip
-from app.model.resources import CPU, MEMORY, PODS, column_sums
+from app.model.resources import CPU, MEMORY, PODS, ResourceTable, column_sums
 
 INF = float("inf")
 ROOT = "root"
 MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
+ANCESTOR_RECLAIM_LEVEL = "ancestorReclaimLevel"
+GO_INT_MAX = 2**63 - 1  # a larger YAML integer is no Go int (yaml.v2 gives a uint64)
 
 
 def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
@@ -104,6 +130,7 @@ class Capacity(Plugin):
         table = c.resources
         r = table.size
         self.hierarchy = self.option.flags.get("Hierarchy", False)
+        self.ancestor_level = self._ancestor_reclaim_level()
         total = column_sums(c.allocatable[[n.idx for n in c.nodes if n.ready]]).astype(np.float64) if c.nodes else np.zeros(r)
         queues = dict(c.queues)
         self.parent: dict[str, str] = {}
@@ -173,6 +200,7 @@ class Capacity(Plugin):
             self.deserved[ROOT] = sum((self.deserved[k] for k in kids), start=np.zeros(r))
         for n in names:  # best-effort: the deserved (guarantee included) is empty (!IsEmpty())
             self.deserved_set[n] = bool((self.deserved[n] >= MIN_RESOURCE).any())
+        self.deserved_named = self._deserved_named(queues, names)
         if self.hierarchy:
             # parents' shares are computed once, here; the event handlers refresh only leaves'
             self.opening_share = {n: self.share(n) for n in names if self.children.get(n)}
@@ -186,31 +214,215 @@ class Capacity(Plugin):
         reg("job_enqueueable", self.name, self.job_enqueueable)
         reg("job_enqueued", self.name, self.job_enqueued)
         reg("reclaimable", self.name, self.reclaimable)
-        reg("unified_evictable", self.name, lambda r, cands, kind: self.reclaimable(r, cands) if kind == "reclaim" else None)
+        reg("unified_evictable", self.name, lambda _, cands, kind: self.unified_reclaimable(cands) if kind == "reclaim" else None)
         reg("preemptive", self.name, self.preemptive)
 
+    # -- ancestorReclaimLevel ------------------------------------------------------------------
+    def _ancestor_reclaim_level(self) -> int:
+        """``parseArguments``: Volcano's ``Arguments.GetInt`` takes the value only when the
+        YAML decoder made it a Go ``int`` (an integer literal; not a string, a float or a
+        bool), else logs and keeps 0; a negative value falls back to 0. Read in both modes
+        (Volcano parses it at every session open); only the hierarchical mode uses it."""
+        raw = self.args.get(ANCESTOR_RECLAIM_LEVEL)
+        if raw is None:
+            return 0
+        why = ""
+        if isinstance(raw, bool) or not isinstance(raw, int) or raw > GO_INT_MAX:
+            why = "is not an integer"
+        elif raw < 0:
+            why = "is negative"
+        if why:
+            self.warn(f"plugin capacity: argument {ANCESTOR_RECLAIM_LEVEL} {raw!r} {why}: 0 is used (no ancestor "
+                      "reclaim checks), as Volcano does")  # fmt: skip
+            return 0
+        return raw
+
+    def _deserved_named(self, queues: dict[str, Queue], names: list[str]) -> dict[str, np.ndarray]:
+        """Per queue, the resources its Volcano deserved names, for
+        ``GreaterPartlyWithRelevantDimensions``: cpu and memory when at least ``minResource``;
+        any other resource when its key is in the deserved map, even at 0, i.e. (both modes end
+        with ``helpers.Max(deserved, guarantee)``) when ``spec.deserved`` or the guarantee
+        writes it with a value >= 0. Hierarchical root's deserved is its children's sum, so it
+        names what they name."""
+        table = self.ssn.cluster.resources
+        cpu, mem = table.index[CPU], table.index[MEMORY]
+        out: dict[str, np.ndarray] = {}
+        for n in names:
+            keys = np.zeros(table.size, dtype=bool)
+            q = queues.get(n)
+            if self.hierarchy and n == ROOT:
+                for k in self.children.get(ROOT, []):
+                    keys |= self._own_keys(queues.get(k), table)
+            else:
+                keys = self._own_keys(q, table)
+            keys[[cpu, mem]] = self.deserved[n][[cpu, mem]] >= MIN_RESOURCE
+            out[n] = keys
+        return out
+
+    @staticmethod
+    def _own_keys(q: Queue | None, table: ResourceTable) -> np.ndarray:
+        keys = np.zeros(table.size, dtype=bool)
+        if q is None:
+            return keys
+        for src in (q.deserved or {}, q.guarantee or {}):
+            for k, v in src.items():
+                if k in table.index and v >= 0:
+                    keys[table.index[k]] = True
+        return keys
+
+    def _depths(self, name: str) -> list[str]:
+        """The queue's ancestors by depth: [parent, grandparent, ..., root]
+        (``queueAncestorAtDepth(attr, d)`` is entry ``d - 1``)."""
+        return self._chain(name)[1:]
+
+    def _shares_ancestor_within_level(self, a: str, b: str) -> bool:
+        """``sharesAnyNonRootAncestorWithinLevel``: a non-root ancestor within the level of
+        one queue is also an ancestor within the level of the other (any depths)."""
+        level = self.ancestor_level
+        mine = set(self._depths(a)[:level]) - {ROOT}
+        return bool(mine & set(self._depths(b)[:level]))
+
+    @staticmethod
+    def _relevant(req: np.ndarray, deserved: np.ndarray) -> bool:
+        """``hasRelevantDeserved`` (``api.Intersection``): a resource both name, at least
+        ``minResource`` each."""
+        return bool(((req >= MIN_RESOURCE) & (deserved >= MIN_RESOURCE)).any())
+
+    def _exceeds(self, allocated: np.ndarray, queue: str, req: np.ndarray) -> bool:
+        """``checkDeservedExceedance`` (``GreaterPartlyWithRelevantDimensions``): allocated
+        strictly above deserved on a resource the task asks for (> 0) and the deserved names,
+        the pod slot aside."""
+        dims = (req > 0) & self.checked & self.deserved_named[queue]
+        return bool((allocated[dims] > self.deserved[queue][dims]).any())
+
+    def _guarantee_kept(self, allocated: np.ndarray, queue: str, req: np.ndarray) -> bool:
+        """``checkGuaranteeConstraint``: ``guarantee.LessEqual(allocated - req, Zero)`` on
+        every resource, not only the victim's."""
+        return bool((self.guarantee[queue] <= allocated - req + 1e-9).all())
+
+    # -- reclaim ---------------------------------------------------------------------------------
+    def _victim_order(self, reclaimer: Task, candidates: Sequence[Task]) -> list[Task]:
+        """``BuildVictimsPriorityQueue``: same job: reverse task order; jobs of different
+        queues: VictimQueueOrder (with the reclaimer's queue); else reverse job order when the
+        job-order plugins tell them apart (no creation-time fallback), then reverse task
+        order. A task without a job goes first."""
+        ssn = self.ssn
+        queues = ssn.cluster.queues
+        mine = queues.get(reclaimer.job.queue) if reclaimer.job is not None else None
+        job_fns = ssn.fns("job_order")
+
+        def job_then_task(a: Task, b: Task) -> int:
+            for _, fn in job_fns:
+                c = fn(a.job, b.job)
+                if c:
+                    return -c
+            return -ssn.task_order(a, b)
+
+        def cmp(a: Task, b: Task) -> int:
+            ja, jb = a.job, b.job
+            if ja is jb:
+                return -ssn.task_order(a, b)
+            if ja is None or jb is None:
+                return -1 if ja is None else 1
+            if mine is None:
+                return job_then_task(a, b)
+            if ja.queue != jb.queue and ja.queue in queues and jb.queue in queues:
+                return ssn.victim_queue_order(queues[ja.queue], queues[jb.queue], mine)
+            return job_then_task(a, b)
+
+        return sorted(candidates, key=functools.cmp_to_key(cmp))
+
     def reclaimable(self, reclaimer: Task | None, candidates: Sequence[Task]) -> list[Task]:
-        """Volcano capacity: never below guarantee; a victim sharing no resource with the queue's
-        deserved goes at once; otherwise only while the queue is above deserved on a resource
-        the victim uses; each accepted victim is subtracted."""
-        left = {n: a.copy() for n, a in self.allocated.items()}
+        """Volcano's capacity ``ReclaimableFn`` (see the module docstring), ancestor checks
+        included when hierarchical with ``ancestorReclaimLevel`` > 0."""
+        if reclaimer is None or reclaimer.job is None or reclaimer.job.queue not in self.allocated:
+            return []  # Volcano rejects: no reclaimer job or queue
+        mine = reclaimer.job.queue
+        by_level = self.hierarchy and self.ancestor_level > 0
+        left: dict[str, np.ndarray] = {}  # Volcano's allocations: a clone per queue, victims taken off
+        out = []
+        for t in self._victim_order(reclaimer, candidates):
+            q = t.job.queue if t.job else None
+            if q not in self.allocated:
+                continue
+            req = t.req
+            if not ((req >= MIN_RESOURCE) & (reclaimer.req >= MIN_RESOURCE) & self.checked).any():  # type: ignore[operator]
+                continue  # shouldSkipReclaimee: no resource in common with the reclaimer
+            if q not in left:
+                left[q] = self.allocated[q].copy()
+            if not self._guarantee_kept(left[q], q, req):  # type: ignore[arg-type]
+                continue
+            if not self._relevant(req, self.deserved[q]):  # type: ignore[arg-type]
+                # an immediate victim, unless the two queues share a non-root ancestor within
+                # the level and the reclaimer asks for nothing its own deserved names
+                if (by_level and self._shares_ancestor_within_level(mine, q)
+                        and not self._relevant(reclaimer.req, self.deserved[mine])):  # type: ignore[arg-type]  # fmt: skip
+                    continue
+            elif not self._exceeds(left[q], q, req):  # type: ignore[arg-type]
+                continue
+            checked: list[str] = []
+            if by_level and not self._ancestors_allow(mine, q, t, left, checked):
+                continue
+            left[q] = left[q] - req
+            for a in checked:
+                left[a] = left[a] - req
+            out.append(t)
+        return out
+
+    def _ancestors_allow(self, mine: str, q: str, t: Task, left: dict[str, np.ndarray], checked: list[str]) -> bool:
+        """The per-depth ancestor checks of a victim (``getReclaimeeAncestorToCheck``): at each
+        depth 1..level, the victim queue's ancestor, unless it is root or the reclaimer queue's
+        ancestor at the same depth, must have the victim as an immediate victim or be above
+        its deserved on a resource the victim uses. The ancestors checked are listed in
+        ``checked`` (what they hold loses the victim once it is accepted)."""
+        theirs, ours = self._depths(q), self._depths(mine)
+        req = t.req
+        for depth in range(1, min(self.ancestor_level, len(theirs)) + 1):
+            anc = theirs[depth - 1]
+            if anc == ROOT or (depth <= len(ours) and ours[depth - 1] == anc):
+                continue
+            if anc not in left:
+                left[anc] = self.allocated[anc].copy()
+            checked.append(anc)
+            if not self._relevant(req, self.deserved[anc]):  # type: ignore[arg-type]
+                continue
+            if not self._exceeds(left[anc], anc, req):  # type: ignore[arg-type]
+                return False
+        return True
+
+    def unified_reclaimable(self, candidates: Sequence[Task]) -> list[Task]:
+        """Volcano's capacity ``UnifiedEvictableFn`` for gang reclaim: in the order given, the
+        guarantee check, then an immediate victim or a queue above its deserved on a resource
+        the victim uses; no reclaimer check, no ancestor checks."""
+        left: dict[str, np.ndarray] = {}
         out = []
         for t in candidates:
             q = t.job.queue if t.job else None
+            if q not in self.allocated:
+                continue
             if q not in left:
+                left[q] = self.allocated[q].copy()
+            req = t.req
+            if not self._guarantee_kept(left[q], q, req):  # type: ignore[arg-type]
                 continue
-            used = t.req > 0  # type: ignore[operator]
-            after = left[q] - t.req
-            if not (self.guarantee[q][used] <= after[used] + 1e-9).all():
+            if self._relevant(req, self.deserved[q]) and not self._exceeds(left[q], q, req):  # type: ignore[arg-type]
                 continue
-            d = self.deserved[q]
-            if not (d[used] > 0).any() or (left[q][used] > d[used] + 1e-9).any():
-                out.append(t)
-                left[q] = after
+            left[q] = left[q] - req
+            out.append(t)
         return out
 
+    @staticmethod
+    def _within_deserved(future: np.ndarray, deserved: np.ndarray, asked: np.ndarray) -> bool:
+        """``LessEqualPartlyWithDimensionZeroFiltered``: on some requested resource (the pod
+        slot aside) where the future use or the deserved is at least ``minResource``, the
+        future use stays within the deserved."""
+        dims = asked & ~((future < MIN_RESOURCE) & (deserved < MIN_RESOURCE))
+        return bool((future[dims] <= deserved[dims] + 1e-9).any())
+
     def preemptive(self, q: Queue, tasks: Sequence[Task]) -> bool:
-        """May the queue reclaim: within real capability, and within deserved on a requested resource."""
+        """May the queue reclaim: within real capability, and within deserved on a requested
+        resource; else (hierarchical, ``ancestorReclaimLevel`` > 0) an ancestor within the level,
+        root aside, would stay within its own deserved on a requested resource."""
         if q.name not in self.allocated:
             return True
         need = request_sum(tasks) if tasks else np.zeros_like(self.allocated[q.name])
@@ -218,9 +430,13 @@ class Capacity(Plugin):
         asked = (need > 0) & self.checked
         if not (future[asked] <= self.real[q.name][asked] + 1e-9).all():
             return False
-        d = self.deserved[q.name]
-        dims = asked & ~((self.allocated[q.name] == 0) & (d == 0))
-        return bool((future[dims] <= d[dims] + 1e-9).any()) if dims.any() else False
+        if self._within_deserved(future, self.deserved[q.name], asked):
+            return True
+        if self.hierarchy and self.ancestor_level > 0:
+            for anc in self._depths(q.name)[: self.ancestor_level]:
+                if anc != ROOT and self._within_deserved(self.allocated[anc] + need, self.deserved[anc], asked):
+                    return True
+        return False
 
     def _hierarchical_real(self, queues: dict[str, Queue], total: np.ndarray) -> None:
         """checkHierarchicalQueue: real capabilities top-down from root.

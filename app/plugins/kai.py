@@ -254,10 +254,8 @@ class MinRuntime(Plugin):
         except InputError:
             value = None
         if value is None or value < 0:
-            note = (f"minruntime argument {key} {raw!r} is {'not a duration' if value is None else 'negative'}: "
-                    "0s is used, as KAI does")  # fmt: skip
-            if note not in self.ssn.cluster.warnings:
-                self.ssn.cluster.warnings.append(note)
+            self.warn(f"minruntime argument {key} {raw!r} is {'not a duration' if value is None else 'negative'}: "
+                      "0s is used, as KAI does")  # fmt: skip
             return 0.0
         return value
 
