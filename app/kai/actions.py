@@ -70,7 +70,7 @@ class KaiAction:
             ctx = ssn.kai_context = KaiContext(ssn)
         self.ctx: KaiContext = ctx
         self.minruntime = ssn.plugins.get("minruntime")
-        self._candidates: list[Job] | None = None
+        self._candidates: tuple[dict[str, Job], list[Job]] | None = None  # (the jobs it was made from, them)
 
     # -- preemptors ----------------------------------------------------------------------
     def preemptors(self, *, preemptible_only: bool = False) -> JobsOrderByQueues:
@@ -126,18 +126,32 @@ class KaiAction:
         return False
 
     # -- victims -------------------------------------------------------------------------
-    def candidates(self) -> list[Job]:
-        """Every job that may ever be a victim, in creation order (worked out once per action:
-        kube-system / system-priority pods are never victims, KAI does not schedule them)."""
-        if self._candidates is None:
-            jobs = sorted(self.ssn.cluster.jobs.values(), key=lambda j: (j.created, j.uid or j.key, j.key))
-            self._candidates = [j for j in jobs if not any(t.critical for t in j.tasks)]
-        return self._candidates
+    def inert_victims(self, queue_ok: Callable[[str], bool], max_priority: int) -> bool:
+        """Whether a pod ingest left as columns (on its own, Running or Bound; no
+        preemptibility label, so preemptible exactly below priority 100) in a queue
+        ``queue_ok`` admits, below ``max_priority``, could be a victim."""
+        inert = self.ssn.cluster.inert
+        if inert is None:
+            return False
+        ords, names = inert.queue_ordinals()
+        queues = np.array([queue_ok(n) for n in names], dtype=bool)
+        return bool((queues[ords] & (inert.priority_of() < min(max_priority, 100))).any())
 
-    def victim_jobs(self, keep: Callable[[Job], bool], *, alive_check: bool = True) -> list[Job]:
+    def candidates(self, inert: bool = True) -> list[Job]:
+        """Every job that may ever be a victim, in creation order (worked out once per action:
+        kube-system / system-priority pods are never victims, KAI does not schedule them).
+        ``inert``: the pods left as columns may be victims (:meth:`inert_victims`); without
+        them only the jobs built as objects are looked at, nothing is built."""
+        source = self.ssn.cluster.jobs if inert else self.ssn.cluster.active_jobs
+        if self._candidates is None or self._candidates[0] is not source:
+            jobs = sorted(source.values(), key=lambda j: (j.created, j.uid or j.key, j.key))
+            self._candidates = (source, [j for j in jobs if not any(t.critical for t in j.tasks)])
+        return self._candidates[1]
+
+    def victim_jobs(self, keep: Callable[[Job], bool], *, alive_check: bool = True, inert: bool = True) -> list[Job]:
         """The victim jobs ``keep`` admits; the same for every step of one preemptor's solve
         (every statement is undone when a step asks), so the caller keeps the list."""
-        return [j for j in self.candidates() if (not alive_check or any(t.status in ALIVE for t in j.tasks)) and keep(j)]
+        return [j for j in self.candidates(inert) if (not alive_check or any(t.status in ALIVE for t in j.tasks)) and keep(j)]
 
     def victim_queue(self, jobs: list[Job]) -> JobsOrderByQueues:
         return self.ctx.jobs_order([View(j) for j in jobs], victim=True)
@@ -155,9 +169,9 @@ class KaiAction:
 
     def runtime_validator(self, kind: str, preemptor: Job) -> Callable[[Scenario], bool]:
         def valid(s: Scenario) -> bool:
-            jobs = self.ssn.cluster.jobs
+            job_of = self.ssn.cluster.job
             for key, tasks in s.victims.items():
-                job = jobs[key]
+                job = job_of(key)
                 if not is_elastic(job) or not self.protected(kind, preemptor, job):
                     continue
                 per = Counter(map(pod_set_name, tasks))
@@ -194,7 +208,7 @@ class KaiPreempt(KaiAction):
                     and victim is not job and victim.count(ACTIVE_ALLOCATED) > 0
                     and self.runtime_filter("preempt", job, victim))  # fmt: skip
 
-        victims = self.victim_jobs(keep)
+        victims = self.victim_jobs(keep, inert=self.inert_victims(lambda q: q == job.queue, job.priority))
         solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), self.runtime_validator("preempt", job),
                            lambda: self.victim_queue(victims), self.name, self.message(job))  # fmt: skip
         return self.solve(job, solver)
@@ -242,7 +256,7 @@ class KaiReclaim(KaiAction):
             return (victim.queue != job.queue and self.runtime_filter("reclaim", job, victim)
                     and is_preemptible(victim) and victim.count(ACTIVE_ALLOCATED) > 0)  # fmt: skip
 
-        victims = self.victim_jobs(keep, alive_check=False)
+        victims = self.victim_jobs(keep, alive_check=False, inert=self.inert_victims(lambda q: q != job.queue, 100))
         solver = JobSolver(self.ctx, feasible_nodes(self.ctx, job), valid, lambda: self.victim_queue(victims), self.name,
                            self.message(job))  # fmt: skip
         return self.solve(job, solver)
@@ -270,9 +284,9 @@ class KaiReclaim(KaiAction):
         qs = fs.queues
         req = fs.vec_sum(s.preemptor.tasks)  # the partial job's request, as before the simulation
         chunks_by_queue: dict[str, list[np.ndarray]] = {}
-        jobs = self.ssn.cluster.jobs
+        job_of = self.ssn.cluster.job
         for key, tasks in s.victims.items():
-            victim = jobs[key]
+            victim = job_of(key)
             pod_sets = {ps.name: ps.min for ps in View(victim).pod_sets}
             per: dict[str, list[Task]] = {}
             for t in tasks:
@@ -394,7 +408,7 @@ class KaiConsolidation(KaiAction):
                 counter += 1
                 return True
 
-            chosen = self.victim_jobs(keep)
+            chosen = self.victim_jobs(keep, inert=self.inert_victims(lambda q: True, 100))
             return self.victim_queue(chosen)
 
         def all_replaced(s: Scenario) -> bool:

@@ -144,7 +144,7 @@ class ByPodSolver:
                 if res is not None:
                     return res
         else:
-            job = ctx.ssn.cluster.jobs[latest]
+            job = ctx.ssn.cluster.job(latest)
             names = ctx.ssn.cluster.nodes
             for node in sorted({t.node if t.node >= 0 else -1 for t in job.tasks}, key=lambda n: "" if n < 0 else names[n].name):
                 cp = stmt.checkpoint()
