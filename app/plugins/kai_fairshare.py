@@ -158,6 +158,7 @@ class KaiFairShare(Plugin):
         c = self.ssn.cluster
         table = c.resources
         self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
+        self._task_vec: dict[int, np.ndarray] = {}  # per task row: its request as (GPUs, millicores, bytes)
         ready = [n.idx for n in c.nodes if n.ready]
         total = column_sums(c.allocatable[ready]) if ready else np.zeros(table.size)
         self.capacity = self._vec(total)
@@ -208,10 +209,14 @@ class KaiFairShare(Plugin):
         self.ssn.register("unified_evictable", self.name, lambda r, cands, kind: self.reclaimable(r, cands) if kind == "reclaim" else None)
 
     def _vec(self, row: np.ndarray) -> np.ndarray:
-        out = np.array([row[i] if i >= 0 else 0 for i in self.cols], dtype=np.float64)
-        out[0] /= 1000.0  # milli-GPUs to GPUs
-        out[1] = out[1]  # millicores, as KAI counts cpu
-        return out
+        """A request row as (GPUs, millicores as KAI counts cpu, bytes)."""
+        cols = self.cols
+        cached = getattr(self, "_cols_at", None)
+        if cached is None or cached[0] is not cols:
+            take = np.array([max(i, 0) for i in cols], dtype=np.intp)
+            keep = np.array([float(i >= 0) for i in cols])  # a missing column reads 0
+            cached = self._cols_at = (cols, take, keep)
+        return row[cached[1]] / _UNITS * cached[2]
 
     def _check_cycles(self, queues: dict[str, Queue]) -> None:
         """A queue that is its own ancestor is a 422 at its parent field (KAI's queue tree
@@ -275,7 +280,10 @@ class KaiFairShare(Plugin):
         job = task.job
         if job is None or job.queue not in self.queues:
             return
-        v = self._vec(task.req)  # type: ignore[arg-type]
+        cache = self.__dict__.setdefault("_task_vec", {})
+        v = cache.get(task.idx)
+        if v is None:
+            v = cache[task.idx] = self._vec(task.req)  # type: ignore[arg-type]
         self._up(job.queue, "allocated", v, sign)
         if not is_preemptible(job):
             self._up(job.queue, "allocated_np", v, sign)
@@ -407,6 +415,10 @@ class KaiFairShare(Plugin):
                 return False
             name = kq.parent
         return True
+
+
+#: Request units to KAI's: milli-GPUs to GPUs; millicores (as KAI counts cpu) and bytes as they are.
+_UNITS = np.array([1000.0, 1.0, 1.0])
 
 
 def kai_proportion(ssn: object) -> bool:
