@@ -36,23 +36,15 @@ from typing import Any
 import orjson
 import pytest
 
-from app.framework.config import FLAG_KEY
 from tests.kube import node, pod, podgroup, queue, request
+from tests.volcano_go import go_plugin, rl
 
 A100 = "nvidia.com/a100"
 NS = "ns1"
 
 
 # -- Go's builders ----------------------------------------------------------------------------
-def rl(cpu: str = "", memory: str = "", **scalars: str) -> dict[str, str]:
-    """``api.BuildResourceList(cpu, memory, scalars...)``: an empty cpu / memory is left out."""
-    out: dict[str, str] = {}
-    if cpu:
-        out["cpu"] = cpu
-    if memory:
-        out["memory"] = memory
-    out.update(scalars)
-    return out
+
 
 
 def a100(n: str, **more: str) -> dict[str, str]:
@@ -86,10 +78,7 @@ def go_pg(name: str, q: str, phase: str) -> dict[str, Any]:
     return podgroup(name, ns=NS, min_member=1, queue=q, phase=phase)
 
 
-def plugin(name: str, enabled: set[str], **extra: Any) -> dict[str, Any]:
-    """A Go ``conf.PluginOption`` with only the listed flags true: the Go test builds its tiers
-    without the loader's defaults, so every flag it does not set is off."""
-    return {"name": name, **{key: flag in enabled for flag, key in FLAG_KEY.items()}, **extra}
+plugin = go_plugin  # a Go ``conf.PluginOption`` literal
 
 
 def go_config(level: int, include_priority: bool) -> dict[str, Any]:

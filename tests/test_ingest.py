@@ -410,14 +410,16 @@ def test_pod_constraints_gangplank_does_not_evaluate_are_named_in_the_warnings()
     from app.settings import Settings
     from tests.kube import node, pod, request
 
-    anti = {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}]}}}
+    rule = {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}
+    anti = {"affinity": {"podAntiAffinity": {  # required terms are checked; preferred ones are not scored
+        "requiredDuringSchedulingIgnoredDuringExecution": [rule],
+        "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 10, "podAffinityTerm": rule}]}}}
     spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]}
     objs = [node("a"), pod("w0", extra_spec=anti), pod("w1", extra_spec=anti), pod("s", extra_spec=spread), pod("plain")]
     objs[-1]["spec"]["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": 8080}]
     c = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
     tail = "which Gangplank does not evaluate: placements and victims may break them where kube-scheduler and Volcano would not"
     assert c.warnings == [  # host ports are evaluated (tests/test_host_ports.py)
-        f"2 pod(s) use inter-pod anti-affinity (required and preferred) (e.g. Pod default/w0), {tail}",
+        f"2 pod(s) use preferred inter-pod anti-affinity (not scored; required terms are checked) (e.g. Pod default/w0), {tail}",
         f"1 pod(s) use topology spread constraints (e.g. Pod default/s), {tail}",
     ]

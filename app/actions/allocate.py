@@ -33,6 +33,7 @@ from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
+from app.plugins.interpod import has_terms
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
 DEFAULT_SG = "__job__"
@@ -422,8 +423,9 @@ class Allocate(Action):
         while i < len(todo):
             j = i + 1
             sig = signature(todo[i])
-            while j < len(todo) and signature(todo[j]) == sig and todo[i].key not in c.host_ports:
-                j += 1  # a pod with host ports is a class of its own (its predicate changes as pods land)
+            alone = todo[i].key in c.host_ports or has_terms(todo[i])
+            while j < len(todo) and not alone and signature(todo[j]) == sig:
+                j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]
             i = j
             placed = self.place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start)

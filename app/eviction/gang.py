@@ -59,6 +59,7 @@ from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability
+from app.plugins.interpod import has_terms
 from app.plugins.predicates import Predicates, ports_conflict
 from app.plugins.proportion import Proportion
 
@@ -425,7 +426,7 @@ class GangEviction:
             return False
         c = ssn.cluster
         if any(t.subgroup is not None or (t.nominated_node and t.nominated_node in c.node_index) or t.key in c.host_ports
-               for t in pending):  # host ports: the predicate depends on which victims go
+               or has_terms(t) for t in pending):  # host ports, inter-pod terms: the predicate depends on which victims go
             return False
         first = pending[0]
         if len(pending) > 1:
@@ -617,11 +618,17 @@ class GangEviction:
             for op in stmt.ops:
                 if op.kind != EVICT and op.task.key in ports:
                     taken.setdefault(op.node, []).extend(ports[op.task.key])
+        # and the placement's pods, when a required anti-affinity term may tie them to a victim
+        pred = ssn.plugins.get("predicates")
+        interpod = getattr(pred, "interpod", None)
+        placed = [op.task for op in stmt.ops if op.kind != EVICT] if interpod is not None else []
 
         def put_back(v: Task) -> bool:
             if id(v) not in evicted:
                 return False
             if taken and v.key in ports and ports_conflict(ports[v.key], tuple(taken.get(v.node, ()))):
+                return False
+            if placed and any(interpod.conflicts(v, p) for p in placed):  # type: ignore[union-attr]
                 return False
             evicted.discard(id(v))
             back.append(v)

@@ -345,6 +345,12 @@ def _unread_gang_hints(d: Draft) -> list[str]:
     return notes
 
 
+def _pod_terms(p: PodDraft) -> bool:
+    """The pod has inter-pod affinity or anti-affinity (kept as an object, never a column)."""
+    aff = p.affinity
+    return bool(aff) and ("podAffinity" in aff or "podAntiAffinity" in aff)  # type: ignore[operator]
+
+
 def _class_value(
     name: str, classes: dict[str, PriorityClass], ptr: str, ident: dict | None, *, kai: bool = False, strict: bool = False
 ) -> int:
@@ -497,7 +503,8 @@ def _tasks_and_jobs(
             p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), is_best_effort(p.req),
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
-        if p.group is None and (status is running or status is bound) and node >= 0 and not p.kai_preemptibility and not p.host_ports:
+        if (p.group is None and (status is running or status is bound) and node >= 0 and not p.kai_preemptibility
+                and not p.host_ports and not _pod_terms(p)):  # fmt: skip
             inert.add(args, p.queue)  # kept as columns until something asks for the objects
             return
         t = new_task(p, *args, reqs[i])
@@ -700,6 +707,7 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
     lazy = [
         p.group is None and not p.deleting and not p.binding and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # noqa: PLR1714
         and (p.priority is not None or not p.priority_class) and not p.kai_preemptibility and not p.host_ports
+        and not _pod_terms(p)
         for p, node in zip(pods, node_idx, strict=True)
     ]  # fmt: skip
     rows = [i for i, ok in enumerate(lazy) if ok]

@@ -321,8 +321,8 @@ def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str
 #: Pod fields kube-scheduler and Volcano evaluate that Gangplank does not (yet): a pod
 #: carrying one is counted and the answer's warnings say placements may break it.
 UNEVALUATED = {
-    "podAffinity": "inter-pod affinity (required and preferred)",
-    "podAntiAffinity": "inter-pod anti-affinity (required and preferred)",
+    "podAffinity": "preferred inter-pod affinity (not scored; required terms are checked)",
+    "podAntiAffinity": "preferred inter-pod anti-affinity (not scored; required terms are checked)",
     "topologySpreadConstraints": "topology spread constraints",
 }
 
@@ -335,7 +335,8 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
     if type(spec) is dict:
         aff = spec.get("affinity")
         for key in ("podAffinity", "podAntiAffinity") if type(aff) is dict else ():
-            if aff.get(key):
+            terms = aff.get(key)
+            if type(terms) is dict and terms.get("preferredDuringSchedulingIgnoredDuringExecution"):
                 _unevaluated(d, key, pod)
         if spec.get("topologySpreadConstraints"):
             _unevaluated(d, "topologySpreadConstraints", pod)

@@ -25,6 +25,7 @@ import orjson
 
 from app.framework.plugin import Plugin
 from app.model.cluster import HOLDS_NODE, Node, Task, TaskStatus
+from app.plugins.interpod import InterPodAffinity, has_terms
 
 UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
 
@@ -131,6 +132,14 @@ class Predicates(Plugin):
             [n.ready and not n.unschedulable and not (n.taints and _hard_taints(n)) for n in nodes], dtype=bool
         )
         self._ports = c.host_ports
+        self.interpod = None
+        if any(t.affinity and has_terms(t) for t in c.active_tasks):  # pods with terms are never left as columns
+            self.interpod = InterPodAffinity(self.ssn)
+            for note in sorted(self.interpod.notes):
+                self.warn(note)
+            ipa = self.interpod
+            self.ssn.on_allocate(lambda t: ipa.hold(t, 1))
+            self.ssn.on_deallocate(lambda t: ipa.hold(t, -1))
         if self._ports:
             # per node: (protocol, port) -> the host IPs holding it, with a count each
             self._used: dict[int, dict[tuple[str, int], dict[str, int]]] = {}
@@ -186,6 +195,8 @@ class Predicates(Plugin):
         mask = self.mask_all(task)[nodes]
         if self._ports and task.key in self._ports and not self.ssn.resolvable_pass:
             mask = mask & np.fromiter((self.ports_free(task, n) for n in nodes.tolist()), dtype=bool, count=len(nodes))
+        if self.interpod is not None and not self.ssn.resolvable_pass:
+            mask = mask & self.interpod.mask(task, nodes)
         return mask
 
 

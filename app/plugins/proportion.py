@@ -125,7 +125,10 @@ class Proportion(Plugin):
         return self.reclaimable(reclaimer, candidates) if kind == "reclaim" else None
 
     def preemptive(self, q: Queue, tasks: Sequence[Task]) -> bool:
-        """May this queue reclaim for these tasks: it stays within deserved on what they ask."""
+        """May this queue reclaim for these tasks (Volcano's ``queueAllocatable``): it is
+        Open and stays within deserved on what they ask."""
+        if q.state != "Open":
+            return False
         a = self.attrs[q.name]
         need = request_sum(tasks) if tasks else np.zeros_like(a.allocated)
         asked = need > 0

@@ -1,0 +1,214 @@
+"""Required inter-pod affinity and anti-affinity (kube-scheduler's ``InterPodAffinity``
+filter, which Volcano's predicates plugin runs), for the predicates plugin.
+
+A pod may go to a node when, with the pods placed now (running, bound, binding, allocated
+or pipelined in this decision; a releasing pod counts as gone, as a preemption simulation
+removes its victims):
+
+* no placed pod has a required anti-affinity term that matches the pod, with the node in
+  the same topology domain (the value of the term's ``topologyKey``) as that pod's node;
+* none of the pod's own required anti-affinity terms matches a placed pod in the node's
+  domain (a node without the ``topologyKey`` label passes);
+* each of the pod's own required affinity terms matches a placed pod in the node's domain
+  (a node without the label fails), except that a term no placed pod matches anywhere
+  passes when the pod matches it itself (the first pod of a group).
+
+A term matches a pod when its ``labelSelector`` does (absent: nothing; ``{}``: everything),
+extended by ``matchLabelKeys`` / ``mismatchLabelKeys`` with the term owner's label values,
+and the pod is in one of the term's ``namespaces`` (none listed and no
+``namespaceSelector``: the owner's namespace; ``namespaceSelector: {}``: every namespace).
+A ``namespaceSelector`` with labels needs Namespace objects a snapshot does not carry: it is
+taken as every namespace, and the answer says so. Preferred terms are not scored.
+
+Counts are kept per node, per distinct selector (placed pods matching it) and per distinct
+anti-affinity term (placed pods owning it), updated as pods are placed and evicted, so a
+check costs one pass over the nodes per term, never one over the pods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.errors import InputError, join_pointer
+from app.model.cluster import HOLDS_NODE, Task, TaskStatus
+from app.model.selectors import LabelSelector, Requirement
+
+KINDS = ("podAffinity", "podAntiAffinity")
+REQUIRED = "requiredDuringSchedulingIgnoredDuringExecution"
+#: Most (distinct selectors + distinct anti-affinity terms) × nodes counted (int32 cells,
+#: 128 MiB): a request with more is a 422 (real clusters use a few hundred selectors).
+MAX_CELLS = 32_000_000
+
+
+@dataclass(frozen=True)
+class Term:
+    """One required term of one pod, resolved against its owner."""
+
+    selector: LabelSelector | None  # None: matches nothing
+    namespaces: frozenset[str] | None  # None: every namespace
+    key: str  # topologyKey
+
+    def matches(self, pod: Task) -> bool:
+        if self.selector is None or (self.namespaces is not None and pod.namespace not in self.namespaces):
+            return False
+        return self.selector.matches(pod.labels)
+
+
+def has_terms(task: Task) -> bool:
+    aff = task.affinity
+    return bool(aff) and any(isinstance(aff.get(k), dict) and aff[k].get(REQUIRED) for k in KINDS)  # type: ignore[union-attr]
+
+
+def _terms(task: Task, kind: str, notes: set[str]) -> list[Term]:
+    aff = task.affinity or {}
+    raw = (aff.get(kind) or {}).get(REQUIRED) or []
+    base = join_pointer(task.pointer, "spec", "affinity", kind, REQUIRED)
+    obj = {"kind": "Pod", "name": task.name, "namespace": task.namespace}
+    if not isinstance(raw, list):
+        raise InputError(f"{kind}.{REQUIRED} must be a list", base, obj)
+    out = []
+    for i, t in enumerate(raw):
+        ptr = join_pointer(base, i)
+        if not isinstance(t, dict) or not isinstance(t.get("topologyKey"), str) or not t["topologyKey"]:
+            raise InputError("a pod affinity term needs a topologyKey", join_pointer(ptr, "topologyKey"), obj)
+        sel_raw = t.get("labelSelector")
+        selector = None if sel_raw is None else LabelSelector.parse(sel_raw, join_pointer(ptr, "labelSelector"), obj)
+        if selector is not None:
+            extra = []
+            for field, op in (("matchLabelKeys", "In"), ("mismatchLabelKeys", "NotIn")):
+                for k in t.get(field) or ():
+                    if isinstance(k, str) and k in task.labels:
+                        extra.append(Requirement(k, op, frozenset({task.labels[k]})))
+            if extra:
+                selector = LabelSelector(dict(selector.match_labels), selector.expressions + tuple(extra))
+        names = t.get("namespaces") or []
+        ns_sel = t.get("namespaceSelector")
+        namespaces: frozenset[str] | None
+        if ns_sel is not None and ns_sel != {}:
+            notes.add("a pod affinity term's namespaceSelector with labels is taken as every namespace (a snapshot "
+                      "carries no Namespace objects)")  # fmt: skip
+            namespaces = None
+        elif ns_sel == {}:
+            namespaces = None
+        else:
+            namespaces = frozenset(names) if names else frozenset({task.namespace})
+        out.append(Term(selector, namespaces, t["topologyKey"]))
+    return out
+
+
+class InterPodAffinity:
+    """The counts and the check (see the module docstring)."""
+
+    def __init__(self, ssn: Any) -> None:
+        self.ssn = ssn
+        c = ssn.cluster
+        self.n = len(c.nodes)
+        self.notes: set[str] = set()
+        self.own: dict[int, tuple[list[Term], list[Term]]] = {}  # task idx -> (affinity, anti-affinity)
+        tasks = c.tasks  # pods left as columns too: their labels may match a term
+        for t in tasks:
+            if t.affinity and has_terms(t):
+                self.own[t.idx] = (_terms(t, "podAffinity", self.notes), _terms(t, "podAntiAffinity", self.notes))
+        self.selectors: list[Term] = []  # distinct (selector, namespaces) of every term, key ignored
+        self.sel_index: dict[tuple, int] = {}
+        self.anti: list[Term] = []  # distinct anti-affinity terms of any pod
+        self.anti_index: dict[tuple, int] = {}
+        for aff, anti in self.own.values():
+            for term in aff + anti:
+                self._sel(term)
+            for term in anti:
+                k = _key(term)
+                if k not in self.anti_index:
+                    self.anti_index[k] = len(self.anti)
+                    self.anti.append(term)
+        cells = (len(self.selectors) + len(self.anti)) * self.n
+        if cells > MAX_CELLS:
+            raise InputError(f"{len(self.selectors)} distinct inter-pod affinity selectors and {len(self.anti)} "
+                             f"anti-affinity terms over {self.n} nodes exceed the limit of {MAX_CELLS:,} counted cells",
+                             "/objects", None, kind="too-many-affinity-selectors")  # fmt: skip
+        self.matching = np.zeros((len(self.selectors), self.n), dtype=np.int32)  # placed pods matching, per node
+        self.owning = np.zeros((len(self.anti), self.n), dtype=np.int32)  # placed pods owning the term, per node
+        self.values: dict[str, tuple[np.ndarray, int]] = {}  # topologyKey -> (value id per node or -1, count)
+        for t in tasks:
+            if t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING:
+                self.hold(t, 1)
+
+    def _sel(self, term: Term) -> int:
+        k = _sel_key(term)
+        i = self.sel_index.get(k)
+        if i is None:
+            i = self.sel_index[k] = len(self.selectors)
+            self.selectors.append(term)
+        return i
+
+    def domains(self, key: str) -> tuple[np.ndarray, int]:
+        hit = self.values.get(key)
+        if hit is None:
+            ids: dict[str, int] = {}
+            arr = np.array([ids.setdefault(n.labels[key], len(ids)) if key in n.labels else -1 for n in self.ssn.cluster.nodes],
+                           dtype=np.intp)  # fmt: skip
+            hit = self.values[key] = (arr, len(ids))
+        return hit
+
+    def hold(self, task: Task, delta: int) -> None:
+        if task.node < 0:
+            return
+        for i, term in enumerate(self.selectors):
+            if term.matches(task):
+                self.matching[i, task.node] += delta
+        own = self.own.get(task.idx)
+        if own is not None:
+            for term in own[1]:
+                self.owning[self.anti_index[_key(term)], task.node] += delta
+
+    def _in_domain(self, per_node: np.ndarray, key: str) -> np.ndarray:
+        """Per node: how many of ``per_node`` are in its topology domain (0 without the label)."""
+        ids, k = self.domains(key)
+        has = ids >= 0
+        totals = np.bincount(ids[has], weights=per_node[has], minlength=k) if k else np.zeros(0)
+        out = np.zeros(self.n)
+        out[has] = totals[ids[has]]
+        return out
+
+    def mask(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        ok = np.ones(self.n, dtype=bool)
+        for i, term in enumerate(self.anti):  # placed pods' anti-affinity against this pod
+            if self.owning[i].any() and term.matches(task):
+                ok &= self._in_domain(self.owning[i], term.key) == 0
+        own = self.own.get(task.idx)
+        if own is not None:
+            aff, anti = own
+            for term in anti:
+                ok &= self._in_domain(self.matching[self.sel_index[_sel_key(term)]], term.key) == 0
+            for term in aff:
+                counts = self.matching[self.sel_index[_sel_key(term)]]
+                if not counts.any() and term.matches(task):
+                    continue  # the first pod of its group
+                ids, _ = self.domains(term.key)
+                ok &= (self._in_domain(counts, term.key) > 0) & (ids >= 0)
+        return ok[nodes]
+
+    def conflicts(self, a: Task, b: Task) -> bool:
+        """``a`` and ``b`` placed where they are break a required anti-affinity term of either
+        (the same topology domain, a term of one matching the other)."""
+        if a.node < 0 or b.node < 0:
+            return False
+        for x, y in ((a, b), (b, a)):
+            own = self.own.get(x.idx)
+            for term in own[1] if own is not None else ():
+                ids, _ = self.domains(term.key)
+                if ids[x.node] >= 0 and ids[x.node] == ids[y.node] and term.matches(y):
+                    return True
+        return False
+
+
+def _sel_key(term: Term) -> tuple:
+    sel = term.selector
+    return (None if sel is None else repr((sorted(sel.match_labels.items()), sorted(map(repr, sel.expressions)))), term.namespaces)
+
+
+def _key(term: Term) -> tuple:
+    return (*_sel_key(term), term.key)
