@@ -225,18 +225,9 @@ BINPACK_EXPECTED = [
     },
 ]
 
-_ZERO_CAPACITY = pytest.mark.xfail(
-    strict=True,
-    reason="Go expects n2 173.076923 (example.com/foo, absent from n2, scores 0 but its weight 8 still counts: "
-    "(2*3/4 + 3*4/16 + 0)/(2+3+8) * 100 * 10); we give 0 (a weighted resource the node lacks is an overflow)",
-)
-
-
 @pytest.mark.parametrize(
     ("case", "task"),
-    [pytest.param(c, t, id=f"case{c}-{t.split('/')[1]}",
-                  marks=[_ZERO_CAPACITY] if (c, t) == (0, "c1/p4") else [])  # fmt: skip
-     for c in range(2) for t in BINPACK_REQ],
+    [pytest.param(c, t, id=f"case{c}-{t.split('/')[1]}") for c in range(2) for t in BINPACK_REQ],
 )
 def test_binpack_scores_used_plus_request_over_allocatable_per_weighted_resource(client, case, task):
     """``(used + request) / allocatable × weight`` summed over the task's requested, weighted
@@ -251,12 +242,6 @@ def test_binpack_scores_used_plus_request_over_allocatable_per_weighted_resource
         assert got[n] == pytest.approx(want, abs=SCORE_TOL), (task, n, got)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Go reads binpack.resources.example.com/foo: -3 as weight 1 (negative weights reset to 1), "
-    "so the probe scores (5*.5 + 2*.25 + 7*.25 + 1*.75)/15 * 1000 = 366.666667; we drop the resource "
-    "(non-positive weights are left out) and give (5*.5 + 2*.25 + 7*.25)/14 * 1000 = 339.285714",
-)
 def test_binpack_arguments_are_read_and_a_negative_resource_weight_is_one(client):
     """Go checks the parsed weights (weight 10, cpu 5, memory 2, gpu 7, example.com/foo 1 from
     -3). The Go case has no cluster; the weights are observed here through one score: a task

@@ -2,9 +2,10 @@
 
 Per requested resource with a weight: ``(used + request) / allocatable × weight``, averaged
 over the weights of the resources the task requests, times ``100 × binpack.weight``; a
-node where any weighted resource would overflow scores 0. Arguments: ``binpack.weight``
-(1), ``binpack.cpu`` (1), ``binpack.memory`` (1), ``binpack.resources`` (comma list) with
-``binpack.resources.<name>`` (1 each).
+node where any weighted resource would overflow scores 0; a resource the node has none of
+scores 0 and keeps its weight in the average (``ResourceBinPackingScore``). Arguments:
+``binpack.weight`` (1), ``binpack.cpu`` (1), ``binpack.memory`` (1), ``binpack.resources``
+(comma list) with ``binpack.resources.<name>`` (1 each); a negative weight is 1.
 """
 
 from __future__ import annotations
@@ -17,11 +18,18 @@ from app.model.resources import cells
 
 
 def resource_weights(plugin: Plugin, prefix: str, cpu_key: str, mem_key: str) -> dict[str, float]:
-    w = {"cpu": plugin.arg_float(cpu_key, 1), "memory": plugin.arg_float(mem_key, 1)}
+    """Per resource, its weight (default 1; a negative one is 1, as Volcano's
+    ``calculateWeight`` resets it)."""
+
+    def weight(key: str) -> float:
+        v = plugin.arg_float(key, 1)
+        return 1.0 if v < 0 else v
+
+    w = {"cpu": weight(cpu_key), "memory": weight(mem_key)}
     extra = plugin.arg_str(f"{prefix}resources", "")
     for name in (s.strip() for s in extra.split(",")):
         if name:
-            w[name] = plugin.arg_float(f"{prefix}resources.{name}", 1)
+            w[name] = weight(f"{prefix}resources.{name}")
     return w
 
 
@@ -49,8 +57,8 @@ class Binpack(Plugin):
         alloc = cells(c.allocatable, nodes, cols).astype(np.float64)
         used = cells(c.used, nodes, cols) + req[asked]
         with np.errstate(divide="ignore", invalid="ignore"):
-            frac = np.where(alloc > 0, used / alloc, np.inf)
-        over = (frac > 1).any(axis=1)
+            frac = np.where(alloc > 0, used / alloc, 0.0)  # none of it on the node: 0, its weight still counts
+        over = ((alloc > 0) & (used > alloc)).any(axis=1)
         s = (frac * w).sum(axis=1) / w.sum()
         s[over] = 0.0
         return s * 100.0 * self.weight
