@@ -1390,20 +1390,7 @@ PARTITIONS = [
 ]
 
 
-_ONE_VISIT = ("Go expects 3 binds, we bind 0: sub-group task1/worker (p2, p3) has subGroupSize 1, so it is "
-              "SubJobReady after one task; Volcano's allocateForJob pushes a sub-job that still has pending tasks "
-              "back into the job's sub-job queue and pops it again until JobReady, while Allocate.try_in "
-              "(app/actions/allocate.py) walks each sub-group once per HyperNode, so p3 is never placed and "
-              "minMember 3 is not met")  # fmt: skip
-XFAIL_PARTITIONS = {
-    "podgroup hard network topology constrain and subGroup soft network topology constrain, can allocate job when "
-    "resources are enough": _ONE_VISIT,
-    "podgroup hard network topology constrain and subGroup hard network topology constrain, can allocate job when "
-    "highestTierAllowed not reached": _ONE_VISIT,
-}
-
-
-@pytest.mark.parametrize("case", params(PARTITIONS, XFAIL_PARTITIONS))
+@pytest.mark.parametrize("case", params(PARTITIONS))  # the sub-job revisit cases pass: allocate re-queues a sub-group
 def test_subgroup_policy_partitions_within_job_and_subgroup_topology(case: Case) -> None:
     """TestAllocateWithPartitionPolicyNetworkTopology: subGroupPolicy (matchLabelKeys,
     subGroupSize, minSubGroups) with hard/soft topology at the job and sub-group level."""

@@ -33,6 +33,7 @@ from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
+from app.kai.queues import Heap
 from app.plugins.interpod import has_terms
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
@@ -90,6 +91,13 @@ def signature(t: Task) -> tuple[Any, ...]:
     if not sel and not aff and not tol:  # the common case, without any repr
         return (t.req.tobytes(), t.role)  # type: ignore[union-attr]
     return (t.req.tobytes(), repr(sorted(sel.items())) if sel else "", repr(aff) if aff else "", repr(tol) if tol else "", t.role)  # type: ignore[union-attr]
+
+
+class Worksheet(list):  # type: ignore[type-arg]
+    """The (sub-group, pending tasks) pairs of a job in worksheet order, and the sub-groups
+    ``minSubGroups`` requires (``required``)."""
+
+    required: set[str] = set()  # noqa: RUF012 - set per instance
 
 
 class Allocate(Action):
@@ -253,7 +261,6 @@ class Allocate(Action):
         by_sg: dict[str, list[Task]] = {}
         for t in pending_tasks(job):
             by_sg.setdefault(t.subgroup.uid if t.subgroup else DEFAULT_SG, []).append(t)
-        out: list[tuple[SubGroup | None, list[Task]]] = []
         order = functools.cmp_to_key(ssn.sub_job_order)
         counted: dict[str, int] = {}
         waiting = []
@@ -269,6 +276,8 @@ class Allocate(Action):
                 required.add(sg.uid)
                 counted[sg.policy] = counted.get(sg.policy, 0) + 1
         sgs = sorted((job.subgroups[k] for k in by_sg if k != DEFAULT_SG), key=order)
+        out = Worksheet()
+        out.required = required
         for sg in [sg for sg in sgs if sg.uid in required] + [sg for sg in sgs if sg.uid not in required]:
             out.append((sg, ssn.sort_tasks(by_sg[sg.uid])))
         if DEFAULT_SG in by_sg:
@@ -353,10 +362,40 @@ class Allocate(Action):
     def try_in(
         self, ssn: Session, job: Job, groups: list[tuple[SubGroup | None, list[Task]]], hn: int, stmt: Statement
     ) -> float | None:
-        """Place the job's sub-groups inside HyperNode ``hn``; the summed sub-group score, or None."""
+        """Place the job's sub-groups inside HyperNode ``hn``; the summed sub-group score, or None.
+
+        As Volcano's ``allocateForJob``: the sub-groups wait in a priority queue (required
+        ones first, then SubJobOrder, Go's ``container/heap`` over the worksheet order); a
+        sub-group that placed pods and still has pending ones goes back in, until the job is
+        ready. The default sub-group (pods no policy took) comes last."""
         total = 0.0
         any_ok = False
-        for sg, tasks in groups:
+        required = getattr(groups, "required", frozenset())
+
+        def less(a: tuple[SubGroup, list[Task]], b: tuple[SubGroup, list[Task]]) -> bool:
+            ra, rb = a[0].uid in required, b[0].uid in required
+            if ra != rb:
+                return ra
+            return ssn.sub_job_order(a[0], b[0]) < 0
+
+        heap = Heap(less)
+        rest = []
+        for entry in groups:
+            if entry[0] is None:
+                rest.append(entry)
+            else:
+                heap.push(entry)
+        while len(heap):
+            sg, tasks = heap.pop()
+            res = self.allocate_for_subgroup(ssn, job, sg, tasks, hn, stmt)
+            if res is not None:
+                total += res
+                any_ok = True
+                if any(t.status == TaskStatus.PENDING for t in tasks):
+                    heap.push((sg, tasks))
+            if ssn.job_ready(job):
+                return total if any_ok else None
+        for sg, tasks in rest:
             res = self.allocate_for_subgroup(ssn, job, sg, tasks, hn, stmt)
             if res is not None:
                 total += res
