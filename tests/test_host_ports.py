@@ -77,20 +77,19 @@ def test_host_port_freed_by_an_eviction_lets_the_preemptor_in(client):
         assert [n["pod"] for n in out["nominations"]] == ["default/high"], actions
 
 
-def test_host_port_conflict_alone_gang_aware_evicts_the_port_holder_legacy_does_not_look(client):
+def test_host_port_conflict_alone_evicts_the_port_holder(client):
     # the preemptor fits the node by resources but a lower-priority pod holds its port: the
     # gang-aware path finds no placement without a victim, evicts the port holder and keeps
-    # it evicted (its port is in use by the placement); Volcano's legacy preempt picks
-    # victims by resources only, so with room on the node it evicts nothing and pipelines
-    # the pod there, as Volcano does
+    # it evicted (its port is in use by the placement); Volcano's normal preempt takes the
+    # node as a candidate (a port conflict is resolvable) and evicts until the preemptor
+    # fits with every predicate (preemptorFitsOnNode), so it evicts the port holder too
     from tests.kube import priority_class
 
     objs = [node("a"), priority_class("high", 1000), with_port(pod("low", node="a", phase="Running", cpu="1", priority=1), 80),
             with_port(pod("high", priority_class="high", cpu="1"), 80)]  # fmt: skip
     tiers = [{"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
              {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]  # fmt: skip
-    out = decide(client, objs, {"actions": "allocate, gangpreempt", "tiers": tiers})
-    assert [e["pod"] for e in out["evictions"]] == ["default/low"]
-    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "a")]
-    out = decide(client, objs, {"actions": "allocate, preempt", "tiers": tiers})
-    assert out["evictions"] == [] and [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "a")]
+    for actions in ("allocate, gangpreempt", "allocate, preempt"):
+        out = decide(client, objs, {"actions": actions, "tiers": tiers})
+        assert [e["pod"] for e in out["evictions"]] == ["default/low"], actions
+        assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "a")], actions

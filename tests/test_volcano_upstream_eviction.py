@@ -437,12 +437,10 @@ def test_preempt_rechecks_the_predicates_after_each_eviction(client):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="Go evicts c1/preemptee2, we evict c1/preemptee1: LegacyEviction.for_task (app/eviction/legacy.py) "
-           "stops evicting once the resources fit and never re-runs the predicates after its evictions (its "
-           "predicate pass sets resolvable_pass, which skips inter-pod terms), so the preemptor is pipelined next "
-           "to the pod it is anti-affine to; Volcano's topologyAwarePreempt dry-runs the victims with the "
-           "predicates (SelectVictimsOnNode, reprieving victims while the pod still fits) and normalPreempt's "
-           "preemptorFitsOnNode re-checks ssn.PredicateFn after each eviction",
+    reason="Go evicts only c1/preemptee2: its topology-aware preempt (enableTopologyAwarePreemption) dry-runs "
+           "the victims with the predicates and reprieves those the pod fits without (SelectVictimsOnNode); "
+           "Gangplank does not implement that mode and runs the normal preempt, which evicts in victim order, "
+           "re-checking the predicates after each eviction (preemptorFitsOnNode): preemptee1, then preemptee2",
 )  # fmt: skip
 def test_topology_aware_preempt_evicts_the_pod_the_preemptor_is_anti_affine_to(client):
     # preempt_test.go, TestTopologyAwarePreempt,

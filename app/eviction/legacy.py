@@ -93,9 +93,22 @@ class LegacyEviction:
         scores, _ = ssn.node_scores(task, cand)
         order = sorted(range(len(cand)), key=lambda i: (-scores[i], int(cand[i])))
         queue = c.queues[job.queue]
+        one = np.empty(1, dtype=np.intp)
+
+        def fits(n: int) -> bool:
+            """Volcano's ``preemptorFitsOnNode`` (reclaim: room only): the queue admits the
+            task, it fits the node's future idle capacity, and every predicate passes with the
+            evictions made so far (a victim's departure may lift an anti-affinity or a port)."""
+            if not (c.future_idle_of(n) >= task.req).all():  # type: ignore[operator]
+                return False
+            if self.kind == RECLAIM:
+                return True
+            one[0] = n
+            return ssn.allocatable(queue, task) and bool(ssn.predicate_mask(task, one)[0][0])
+
         for i in order:
             n = int(cand[i])
-            if (c.future_idle_of(n) >= task.req).all() and ssn.allocatable(queue, task):  # type: ignore[operator]
+            if fits(n):
                 # no victim needed on this node; nominated all the same so the whole gang is
                 # visible and reserved (Volcano would leave it to the next cycle's allocate)
                 stmt.pipeline(task, n, eviction_occurred=True)
@@ -112,11 +125,11 @@ class LegacyEviction:
             node_stmt = ssn.statement()
             evicted = 0
             for v in self.victim_order(ssn, job, allowed):
-                if (c.future_idle_of(n) >= task.req).all() and (self.kind == RECLAIM or ssn.allocatable(queue, task)):  # type: ignore[operator]
+                if fits(n):
                     break
                 node_stmt.evict(v, f"{self.kind} (legacy) for {job.key}", self.kind, job.key)
                 evicted += 1
-            if (c.future_idle_of(n) >= task.req).all() and (self.kind == RECLAIM or ssn.allocatable(queue, task)):  # type: ignore[operator]
+            if fits(n):
                 node_stmt.pipeline(task, n, eviction_occurred=True)
                 stmt.merge(node_stmt)
                 return True
