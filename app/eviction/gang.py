@@ -426,7 +426,7 @@ class GangEviction:
             return False
         c = ssn.cluster
         if any(t.subgroup is not None or (t.nominated_node and t.nominated_node in c.node_index) or t.key in c.host_ports
-               or has_terms(t) for t in pending):  # host ports, inter-pod terms: the predicate depends on which victims go
+               or has_terms(t) or t.key in c.spread for t in pending):  # host ports, pod terms, spread: the predicate depends on which victims go
             return False
         first = pending[0]
         if len(pending) > 1:

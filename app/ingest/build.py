@@ -111,6 +111,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
     cluster.warnings += kai_notes + classes.warnings()
     cluster.host_ports = {f"{p.namespace}/{p.name}": p.host_ports for p in d.pods if p.host_ports}
+    cluster.spread = {f"{p.namespace}/{p.name}": p.spread for p in d.pods if p.spread}
     for key, (count, first) in sorted(d.unevaluated.items()):
         cluster.warnings.append(f"{count} pod(s) use {UNEVALUATED[key]} (e.g. Pod {first}), which Gangplank does not "
                                 "evaluate: placements and victims may break them where kube-scheduler and Volcano would not")  # fmt: skip

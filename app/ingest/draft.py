@@ -77,6 +77,7 @@ class PodDraft:
     kai_preemptibility: str = ""  # its ``kai.scheduler/preemptibility`` label
     #: Its containers' host ports: (hostIP, protocol, hostPort), "0.0.0.0" and "TCP" when unset.
     host_ports: tuple[tuple[str, str, int], ...] = ()
+    spread: tuple[Any, ...] = ()  # its DoNotSchedule topology spread constraints (SpreadConstraint)
 
 
 @dataclass(slots=True, frozen=True)

@@ -35,6 +35,7 @@ from app.model.cluster import (
     PodDisruptionBudget,
     PriorityClass,
     Queue,
+    SpreadConstraint,
     SubGroupPolicy,
 )
 from app.model.selectors import LabelSelector
@@ -287,8 +288,8 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     else:
         group = None
     sched = spec.get("schedulerName")
-    if sched is not None and type(sched) is not str:
-        return None
+    if (sched is not None and type(sched) is not str) or spec.get("topologySpreadConstraints"):
+        return None  # (spread constraints: the full reader)
     containers = spec.get("containers")
     if containers is not None and type(containers) is not list:
         return None
@@ -323,7 +324,7 @@ def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str
 UNEVALUATED = {
     "podAffinity": "preferred inter-pod affinity (not scored; required terms are checked)",
     "podAntiAffinity": "preferred inter-pod anti-affinity (not scored; required terms are checked)",
-    "topologySpreadConstraints": "topology spread constraints",
+    "topologySpreadConstraints": "topology spread constraints with ScheduleAnyway (not scored; DoNotSchedule ones are checked)",
 }
 
 
@@ -338,7 +339,8 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
             terms = aff.get(key)
             if type(terms) is dict and terms.get("preferredDuringSchedulingIgnoredDuringExecution"):
                 _unevaluated(d, key, pod)
-        if spec.get("topologySpreadConstraints"):
+        tsc = spec.get("topologySpreadConstraints")
+        if type(tsc) is list and any(type(c) is dict and c.get("whenUnsatisfiable") == "ScheduleAnyway" for c in tsc):
             _unevaluated(d, "topologySpreadConstraints", pod)
 
 
@@ -400,7 +402,37 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
     )  # fmt: skip
     d.kai_pod, d.kai_class, d.kai_preemptibility = _kai_pod(d.group, labels, r.string(spec, "schedulerName", sp, ident) or None)
     d.host_ports = _host_ports(spec, sp, ident)
+    d.spread = _spread(spec, sp, ident)
     return d
+
+
+def _spread(spec: dict, sp: str, ident: r.Ident) -> tuple[SpreadConstraint, ...]:
+    """The pod's ``topologySpreadConstraints`` kube-scheduler filters with (DoNotSchedule),
+    validated as the API server does; ScheduleAnyway ones only score and are counted in
+    the warnings (see :data:`UNEVALUATED`)."""
+    out = []
+    for i, c in enumerate(r.objects(spec, "topologySpreadConstraints", sp, ident, "a topology spread constraint")):
+        cp = join_pointer(sp, "topologySpreadConstraints", i)
+        skew = r.integer(c, "maxSkew", cp, ident, required=True, minimum=1)
+        key = r.string(c, "topologyKey", cp, ident, required=True)
+        when = r.string(c, "whenUnsatisfiable", cp, ident, required=True)
+        if when not in ("DoNotSchedule", "ScheduleAnyway"):
+            raise InputError("whenUnsatisfiable must be DoNotSchedule or ScheduleAnyway", join_pointer(cp, "whenUnsatisfiable"), ident)
+        policies = []
+        for field, default in (("nodeAffinityPolicy", "Honor"), ("nodeTaintsPolicy", "Ignore")):
+            v = r.string(c, field, cp, ident) or default
+            if v not in ("Honor", "Ignore"):
+                raise InputError(f"{field} must be Honor or Ignore", join_pointer(cp, field), ident)
+            policies.append(v == "Honor")
+        sel = c.get("labelSelector")
+        selector = None if sel is None else LabelSelector.parse(sel, join_pointer(cp, "labelSelector"), ident)
+        keys = r.lst(c, "matchLabelKeys", cp, ident)
+        if when == "DoNotSchedule":
+            out.append(SpreadConstraint(
+                skew, key, selector, r.integer(c, "minDomains", cp, ident, minimum=1) or 1, policies[0], policies[1],
+                tuple(k for k in keys if isinstance(k, str)),
+            ))  # fmt: skip
+    return tuple(out)
 
 
 def _host_ports(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[str, str, int], ...]:

@@ -88,6 +88,19 @@ class NetworkTopology:
         return self.mode == "hard"
 
 
+@dataclass(frozen=True, slots=True)
+class SpreadConstraint:
+    """A pod's ``topologySpreadConstraints`` entry with ``whenUnsatisfiable: DoNotSchedule``."""
+
+    max_skew: int
+    key: str  # topologyKey
+    selector: Any  # LabelSelector, or None (matches nothing)
+    min_domains: int = 1
+    honor_affinity: bool = True  # nodeAffinityPolicy Honor (the default)
+    honor_taints: bool = False  # nodeTaintsPolicy Honor (default Ignore)
+    match_label_keys: tuple[str, ...] = ()
+
+
 @dataclass(slots=True)
 class SubGroupPolicy:
     """Volcano ``subGroupPolicy`` entry (or a KAI sub-group): how a job's pods partition."""
@@ -476,6 +489,8 @@ class Cluster:
         self.pdbs = pdbs
         #: Pods with host ports (key -> (hostIP, protocol, port) each); their tasks are objects.
         self.host_ports: dict[str, tuple[tuple[str, str, int], ...]] = {}
+        #: Pods with DoNotSchedule topology spread constraints (key -> them).
+        self.spread: dict[str, tuple[SpreadConstraint, ...]] = {}
         self.now = now
         self.warnings: list[str] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,

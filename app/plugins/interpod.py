@@ -20,6 +20,16 @@ and the pod is in one of the term's ``namespaces`` (none listed and no
 A ``namespaceSelector`` with labels needs Namespace objects a snapshot does not carry: it is
 taken as every namespace, and the answer says so. Preferred terms are not scored.
 
+Topology spread constraints with ``whenUnsatisfiable: DoNotSchedule`` (kube-scheduler's
+``PodTopologySpread`` filter): the nodes counted are those with every ``topologyKey`` of
+the pod's constraints that pass its node affinity and selector (``nodeAffinityPolicy:
+Honor``, the default) and tolerate their taints (only with ``nodeTaintsPolicy: Honor``);
+per constraint, a domain holds the placed pods of the pod's namespace its
+``labelSelector`` (with ``matchLabelKeys``) matches; a node passes when it has the keys
+and its domain's count, plus one if the pod matches the selector itself, minus the
+smallest count over the domains (0 when fewer domains than ``minDomains``) is at most
+``maxSkew``. ScheduleAnyway constraints are not scored.
+
 Counts are kept per node, per distinct selector (placed pods matching it) and per distinct
 anti-affinity term (placed pods owning it), updated as pods are placed and evicted, so a
 check costs one pass over the nodes per term, never one over the pods.
@@ -27,13 +37,14 @@ check costs one pass over the nodes per term, never one over the pods.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from app.errors import InputError, join_pointer
-from app.model.cluster import HOLDS_NODE, Task, TaskStatus
+from app.model.cluster import HOLDS_NODE, SpreadConstraint, Task, TaskStatus
 from app.model.selectors import LabelSelector, Requirement
 
 KINDS = ("podAffinity", "podAntiAffinity")
@@ -100,22 +111,32 @@ def _terms(task: Task, kind: str, notes: set[str]) -> list[Term]:
 
 
 class InterPodAffinity:
-    """The counts and the check (see the module docstring)."""
+    """The counts and the check (see the module docstring). ``node_filter(task,
+    honor_affinity, honor_taints)``: the nodes a spread constraint counts (a mask over all)."""
 
-    def __init__(self, ssn: Any) -> None:
+    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray]) -> None:
         self.ssn = ssn
+        self.node_filter = node_filter
         c = ssn.cluster
         self.n = len(c.nodes)
         self.notes: set[str] = set()
         self.own: dict[int, tuple[list[Term], list[Term]]] = {}  # task idx -> (affinity, anti-affinity)
+        self.spread: dict[int, list[tuple[Term, SpreadConstraint]]] = {}  # task idx -> its DoNotSchedule constraints
         tasks = c.tasks  # pods left as columns too: their labels may match a term
         for t in tasks:
             if t.affinity and has_terms(t):
                 self.own[t.idx] = (_terms(t, "podAffinity", self.notes), _terms(t, "podAntiAffinity", self.notes))
+            cons = c.spread.get(t.key)
+            if cons:
+                self.spread[t.idx] = [(_spread_term(t, con), con) for con in cons]
+
         self.selectors: list[Term] = []  # distinct (selector, namespaces) of every term, key ignored
         self.sel_index: dict[tuple, int] = {}
         self.anti: list[Term] = []  # distinct anti-affinity terms of any pod
         self.anti_index: dict[tuple, int] = {}
+        for terms in self.spread.values():
+            for term, _ in terms:
+                self._sel(term)
         for aff, anti in self.own.values():
             for term in aff + anti:
                 self._sel(term)
@@ -174,7 +195,8 @@ class InterPodAffinity:
         return out
 
     def mask(self, task: Task, nodes: np.ndarray) -> np.ndarray:
-        ok = np.ones(self.n, dtype=bool)
+        spread = self.spread_mask(task)
+        ok = np.ones(self.n, dtype=bool) if spread is None else spread
         for i, term in enumerate(self.anti):  # placed pods' anti-affinity against this pod
             if self.owning[i].any() and term.matches(task):
                 ok &= self._in_domain(self.owning[i], term.key) == 0
@@ -191,6 +213,29 @@ class InterPodAffinity:
                 ok &= (self._in_domain(counts, term.key) > 0) & (ids >= 0)
         return ok[nodes]
 
+    def spread_mask(self, task: Task) -> np.ndarray | None:
+        """Over all nodes: the task's DoNotSchedule constraints hold there (None: it has none)."""
+        terms = self.spread.get(task.idx)
+        if not terms:
+            return None
+        has_keys = np.ones(self.n, dtype=bool)
+        for term, _ in terms:
+            has_keys &= self.domains(term.key)[0] >= 0
+        ok = has_keys.copy()
+        for term, con in terms:
+            ids, k = self.domains(term.key)
+            elig = has_keys & self.node_filter(task, con.honor_affinity, con.honor_taints)
+            counts = self.matching[self.sel_index[_sel_key(term)]]
+            totals = np.bincount(ids[elig], weights=counts[elig], minlength=k)
+            present = np.bincount(ids[elig], minlength=k) > 0
+            least = 0.0 if int(present.sum()) < con.min_domains or not present.any() else float(totals[present].min())
+            mine = 1 if term.matches(task) else 0
+            skew = np.full(self.n, np.inf)
+            on = ids >= 0
+            skew[on] = totals[ids[on]] + mine - least
+            ok &= skew <= con.max_skew
+        return ok
+
     def conflicts(self, a: Task, b: Task) -> bool:
         """``a`` and ``b`` placed where they are break a required anti-affinity term of either
         (the same topology domain, a term of one matching the other)."""
@@ -203,6 +248,16 @@ class InterPodAffinity:
                 if ids[x.node] >= 0 and ids[x.node] == ids[y.node] and term.matches(y):
                     return True
         return False
+
+
+def _spread_term(task: Task, con: SpreadConstraint) -> Term:
+    """The pods a spread constraint counts: its selector (with ``matchLabelKeys`` from the
+    pod's own labels) in the pod's namespace."""
+    selector = con.selector
+    if selector is not None and con.match_label_keys:
+        extra = tuple(Requirement(k, "In", frozenset({task.labels[k]})) for k in con.match_label_keys if k in task.labels)
+        selector = LabelSelector(dict(selector.match_labels), selector.expressions + extra)
+    return Term(selector, frozenset({task.namespace}), con.key)
 
 
 def _sel_key(term: Term) -> tuple:

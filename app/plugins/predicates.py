@@ -133,8 +133,8 @@ class Predicates(Plugin):
         )
         self._ports = c.host_ports
         self.interpod = None
-        if any(t.affinity and has_terms(t) for t in c.active_tasks):  # pods with terms are never left as columns
-            self.interpod = InterPodAffinity(self.ssn)
+        if c.spread or any(t.affinity and has_terms(t) for t in c.active_tasks):  # pods with terms are never columns
+            self.interpod = InterPodAffinity(self.ssn, self.spread_nodes)
             for note in sorted(self.interpod.notes):
                 self.warn(note)
             ipa = self.interpod
@@ -150,6 +150,28 @@ class Predicates(Plugin):
             self.ssn.on_allocate(lambda t: self._hold(t, 1))
             self.ssn.on_deallocate(lambda t: self._hold(t, -1))
         self.ssn.register("predicate", self.name, self.predicate)
+
+    def spread_nodes(self, task: Task, honor_affinity: bool, honor_taints: bool) -> np.ndarray:
+        """The nodes a topology spread constraint counts: passing the pod's nodeSelector and
+        required node affinity (``nodeAffinityPolicy: Honor``), tolerating their taints
+        (``nodeTaintsPolicy: Honor``); a mask over all nodes."""
+        cache = self.__dict__.setdefault("_spread_nodes", {})
+        key = (task.idx, honor_affinity, honor_taints)
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        terms = required_terms(task) if honor_affinity else None
+        out = []
+        for n in self.ssn.cluster.nodes:
+            ok = True
+            if honor_affinity:
+                ok = all(n.labels.get(k) == v for k, v in task.node_selector.items()) and (
+                    terms is None or any(term_matches(t, n) for t in terms))
+            if ok and honor_taints:
+                ok = tolerates_all(task.tolerations, n.taints)
+            out.append(ok)
+        hit = cache[key] = np.array(out, dtype=bool)
+        return hit
 
     def _hold(self, task: Task, delta: int) -> None:
         ports = self._ports.get(task.key)
