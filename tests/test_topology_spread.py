@@ -99,3 +99,23 @@ def test_bad_when_unsatisfiable_is_a_422_at_the_field(client):
     objs = [zoned("a", "z1"), pod("w", extra_spec={"topologySpreadConstraints": [c]})]
     r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=CONF)), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/topologySpreadConstraints/0/whenUnsatisfiable"
+
+
+def test_spread_constraints_of_a_placed_pod_are_read_when_it_is_placed_again():
+    # a running pod's own constraints are registered on demand (a victim placed again in a
+    # simulation): its selector's counts come from the pods placed now
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.plugins import PLUGINS
+    from app.service import scheduler_config
+    from app.settings import Settings
+
+    objs = [zoned("a", "z1"), zoned("b", "z2"), web("r", "a"), web("r2", "a"), web("w")]
+    cluster = read_request(orjson.loads(orjson.dumps(request(objs, config=CONF))), Settings()).cluster
+    ssn = Session(cluster, scheduler_config(CONF), PLUGINS)
+    pred = ssn.plugins["predicates"]
+    import numpy as np
+
+    r = cluster.find_task("default/r")
+    assert r.idx not in pred.interpod.spread  # placed at session open: not registered yet
+    assert pred.predicate(r, np.array([0, 1])).tolist() == [False, True]  # z1: 2 + 1 - 0 > 1

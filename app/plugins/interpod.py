@@ -127,7 +127,7 @@ class InterPodAffinity:
             if t.affinity and has_terms(t):
                 self.own[t.idx] = (_terms(t, "podAffinity", self.notes), _terms(t, "podAntiAffinity", self.notes))
             cons = c.spread.get(t.key)
-            if cons:
+            if cons and t.status is TaskStatus.PENDING:  # a placed pod's own constraints: on demand (:meth:`_add_spread`)
                 self.spread[t.idx] = [(_spread_term(t, con), con) for con in cons]
 
         self.selectors: list[Term] = []  # distinct (selector, namespaces) of every term, key ignored
@@ -213,9 +213,27 @@ class InterPodAffinity:
                 ok &= (self._in_domain(counts, term.key) > 0) & (ids >= 0)
         return ok[nodes]
 
+    def _add_spread(self, task: Task) -> list[tuple[Term, SpreadConstraint]]:
+        """The constraints of a pod that was placed at session open (a victim being placed
+        again), registered now: a new selector's counts are taken from the placed pods."""
+        terms = self.spread[task.idx] = [(_spread_term(task, con), con) for con in self.ssn.cluster.spread[task.key]]
+        for term, _ in terms:
+            if _sel_key(term) in self.sel_index:
+                continue
+            i = self._sel(term)
+            row = np.zeros((1, self.n), dtype=np.int32)
+            for t in self.ssn.cluster.tasks:
+                if t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING and term.matches(t):
+                    row[0, t.node] += 1
+            self.matching = np.vstack([self.matching, row])
+            assert self.matching.shape[0] == i + 1
+        return terms
+
     def spread_mask(self, task: Task) -> np.ndarray | None:
         """Over all nodes: the task's DoNotSchedule constraints hold there (None: it has none)."""
         terms = self.spread.get(task.idx)
+        if terms is None and task.key in self.ssn.cluster.spread:
+            terms = self._add_spread(task)
         if not terms:
             return None
         has_keys = np.ones(self.n, dtype=bool)
