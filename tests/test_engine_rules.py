@@ -316,3 +316,27 @@ def test_worksheet_required_sub_groups_first_then_subjob_order():
 
     assert order(1) == ["w-0", "w-1", "w-2"]
     assert order(2) == ["w-1", "w-0", "w-2"]
+
+
+# -- Volcano's legacy preempt: BestEffort preemptors ---------------------------------------
+def test_besteffort_preemptor_evicts_only_besteffort_pods():
+    # one pod slot on the node: a BestEffort high-priority pod takes it from the BestEffort
+    # low-priority pod, never from a pod with requests (Volcano's filter, issue #3335)
+    from app.ingest.request import read_request
+    from app.service import decide_request
+    from app.settings import Settings
+    from tests.kube import priority_class
+
+    def besteffort(p: dict) -> dict:
+        p["spec"]["containers"][0]["resources"] = {}
+        return p
+
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
+             {"plugins": [{"name": "predicates"}]}]  # fmt: skip
+    conf = {"actions": "allocate, preempt", "tiers": tiers}
+    for victim_is_besteffort, expected in ((True, ["default/low"]), (False, [])):
+        low = pod("low", node="n0", phase="Running", priority=1)
+        objs = [node("n0", pods="1"), priority_class("high", 1000), besteffort(low) if victim_is_besteffort else low,
+                besteffort(pod("high", priority_class="high"))]  # fmt: skip
+        out = decide_request(read_request(orjson.loads(orjson.dumps(request(objs, config=conf))), Settings())).wire()
+        assert [e["pod"] for e in out["evictions"]] == expected, victim_is_besteffort

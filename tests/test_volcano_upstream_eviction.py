@@ -309,18 +309,9 @@ def test_preempt_a_besteffort_pod_for_a_burstable_preemptor_short_of_pod_slots(c
     check(decide(client, objs, conf), [f"{NS}/preemptee1"])
 
 
-BESTEFFORT_PREEMPTOR_XFAIL = pytest.mark.xfail(
-    strict=True,
-    reason="Go evicts c1/preemptee1, we evict nothing: our preemptors() (app/eviction/gang.py) and "
-           "LegacyEviction.for_job take pending tasks from app.actions.allocate.pending_tasks, which drops "
-           "BestEffort tasks, so a BestEffort job never preempts; Volcano's preempt Execute queues every "
-           "Pending, ungated task (a BestEffort preemptor may evict BestEffort victims only)",
-)  # fmt: skip
-
-
 @pytest.mark.parametrize("conf", [
-    pytest.param(NORMAL_PREEMPT, id="TestPreempt", marks=BESTEFFORT_PREEMPTOR_XFAIL),
-    pytest.param(TOPOLOGY_PREEMPT, id="TestTopologyAwarePreempt", marks=BESTEFFORT_PREEMPTOR_XFAIL),
+    pytest.param(NORMAL_PREEMPT, id="TestPreempt"),
+    pytest.param(TOPOLOGY_PREEMPT, id="TestTopologyAwarePreempt"),
 ])  # fmt: skip
 def test_preempt_a_besteffort_pod_for_a_besteffort_preemptor_short_of_pod_slots(client, conf):
     # preempt_test.go, TestPreempt / TestTopologyAwarePreempt,

@@ -74,9 +74,11 @@ def weight(job: Job) -> float:
     return max(job.victim_priority, 1) / 100.0
 
 
-def preemptors(ssn: Session, kind: str) -> Iterator[tuple[Queue, Job]]:
+def preemptors(ssn: Session, kind: str, best_effort: bool = False) -> Iterator[tuple[Queue, Job]]:
     """Starving, valid, admitted jobs that may preempt, queue by queue (QueueOrder) and job by
-    job (JobOrder); reclaim skips overused queues. Shared by every eviction path."""
+    job (JobOrder); reclaim skips overused queues. Shared by every eviction path;
+    ``best_effort``: a job whose pending pods are BestEffort counts too (Volcano's legacy
+    actions queue every Pending, ungated pod)."""
     enqueue_on = "enqueue" in ssn.config.actions
     by_queue: dict[str, list[Job]] = {}
     c = ssn.cluster
@@ -85,7 +87,7 @@ def preemptors(ssn: Session, kind: str) -> Iterator[tuple[Queue, Job]]:
     for job in c.active_jobs.values():
         if id(job) not in waiting or (enqueue_on and job.phase == "Pending"):
             continue
-        pending = pending_tasks(job)
+        pending = pending_tasks(job) if not best_effort else legacy_pending(job)
         if not pending:
             continue
         if job.preemption_policy == "Never" or all(t.preemption_policy == "Never" for t in pending):
@@ -98,6 +100,12 @@ def preemptors(ssn: Session, kind: str) -> Iterator[tuple[Queue, Job]]:
             continue
         for job in ssn.sort_jobs(by_queue[queue.name]):
             yield queue, job
+
+
+def legacy_pending(job: Job) -> list[Task]:
+    """The pods Volcano's preempt and reclaim take as preemptors: Pending and not gated
+    (BestEffort ones too, unlike allocate's ``pending_tasks``)."""
+    return [t for t in job.tasks if t.status == TaskStatus.PENDING and not t.gated]
 
 
 def _arg(args: dict[str, Any], key: str, default: Any) -> Any:

@@ -24,9 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from app.actions.allocate import pending_tasks
 from app.eviction.bundles import VICTIM_STATES
-from app.eviction.gang import PREEMPT, RECLAIM, preemptors
+from app.eviction.gang import PREEMPT, RECLAIM, legacy_pending, preemptors
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
 from app.model.cluster import PLACED_NOW, Job, Task
@@ -38,7 +37,7 @@ class LegacyEviction:
         self.args = args
 
     def execute(self, ssn: Session) -> None:
-        for _, job in preemptors(ssn, self.kind):
+        for _, job in preemptors(ssn, self.kind, best_effort=True):
             if ssn.out_of_time():
                 return
             self.for_job(ssn, job)
@@ -62,7 +61,7 @@ class LegacyEviction:
             if t.node >= 0 and t.status in VICTIM_STATES:
                 self.on_node.setdefault(t.node, []).append(t)
         nodes = self.domain_nodes(ssn, job)
-        for task in ssn.sort_tasks(pending_tasks(job)):
+        for task in ssn.sort_tasks(legacy_pending(job)):
             if not ssn.job_starving(job):
                 break
             if task.preemption_policy == "Never":
@@ -113,7 +112,8 @@ class LegacyEviction:
                 # visible and reserved (Volcano would leave it to the next cycle's allocate)
                 stmt.pipeline(task, n, eviction_occurred=True)
                 return True
-            victims = [v for v in self.on_node.get(n, []) if v.status in VICTIM_STATES and self.eligible(c, job, v)]
+            victims = [v for v in self.on_node.get(n, []) if v.status in VICTIM_STATES and self.eligible(c, job, v)
+                       and (v.best_effort or not task.best_effort)]  # a BestEffort pod only preempts BestEffort pods
             # the plugins see the candidates in victim order (Volcano hands them a node's tasks
             # in Go map order; this is one such order, and every plugin agrees on it)
             victims = self.victim_order(ssn, job, victims)
