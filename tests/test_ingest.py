@@ -411,7 +411,7 @@ def test_pod_constraints_gangplank_does_not_evaluate_are_named_in_the_warnings()
     from tests.kube import node, pod, request
 
     rule = {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}
-    anti = {"affinity": {"podAntiAffinity": {  # required terms are checked; preferred ones are not scored
+    anti = {"affinity": {"podAntiAffinity": {  # required terms are checked, preferred ones scored: no warning
         "requiredDuringSchedulingIgnoredDuringExecution": [rule],
         "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 10, "podAffinityTerm": rule}]}}}
     spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway"}]}
@@ -420,7 +420,6 @@ def test_pod_constraints_gangplank_does_not_evaluate_are_named_in_the_warnings()
     c = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
     tail = "which Gangplank does not evaluate: placements and victims may break them where kube-scheduler and Volcano would not"
     assert c.warnings == [  # host ports are evaluated (tests/test_host_ports.py)
-        f"2 pod(s) use preferred inter-pod anti-affinity (not scored; required terms are checked) (e.g. Pod default/w0), {tail}",
         f"1 pod(s) use topology spread constraints with ScheduleAnyway (not scored; DoNotSchedule ones are checked) "
         f"(e.g. Pod default/s), {tail}",
     ]

@@ -123,3 +123,65 @@ def test_too_many_distinct_affinity_selectors_is_a_422_not_a_memory_blowup(clien
     objs += [pod(f"w{i}", extra_spec=spec(anti=[term(app=f"x{i}")])) for i in range(3)]
     r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=CONF)), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and "exceed the limit" in r.json()["detail"]
+
+
+# -- preferred terms: kube-scheduler's InterPodAffinity score in nodeorder (podaffinity.weight) ------
+NODEORDER_POD_ONLY = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "predicates"}, {
+    "name": "nodeorder", "arguments": {"leastrequested.weight": 0, "balancedresource.weight": 0, "nodeaffinity.weight": 0,
+                                       "tainttoleration.weight": 0}}]}]}  # fmt: skip
+
+
+def preferred(kind: str, weight: int, key: str = HOST, **labels: str) -> dict:
+    return {"affinity": {kind: {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": weight, "podAffinityTerm": term(key, **labels)}]}}}
+
+
+def pod_scores(client, objs, job, nodes=None):
+    body = request(objs, job=job, config=NODEORDER_POD_ONLY, **({"nodes": nodes} if nodes else {}))
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return {n: v["plugins"]["nodeorder"] for n, v in r.json()["nodes"].items()}
+
+
+def test_preferred_affinity_scores_the_domain_with_matching_pods_highest(client):
+    # zone z1 holds two cache pods, z2 one, z3 none: raw 2w / w / 0, normalised 100 / 50 / 0, x 2
+    objs = [zoned("a", "z1"), zoned("b", "z2"), zoned("c", "z3")]
+    objs += [pod(f"c{i}", node=n, phase="Running", labels={"app": "cache"}) for i, n in enumerate(["a", "a", "b"])]
+    objs.append(pod("w", extra_spec=preferred("podAffinity", 10, "zone", app="cache")))
+    assert pod_scores(client, objs, "default/w") == {"a": 200.0, "b": 100.0, "c": 0.0}
+
+
+def test_preferred_anti_affinity_scores_the_domain_with_matching_pods_lowest(client):
+    objs = [zoned("a", "z1"), zoned("b", "z2"), pod("r", node="a", phase="Running", labels={"app": "web"}),
+            pod("w", labels={"app": "web"}, extra_spec=preferred("podAntiAffinity", 5, app="web"))]  # fmt: skip
+    assert pod_scores(client, objs, "default/w") == {"a": 0.0, "b": 200.0}
+    assert decide(client, objs, NODEORDER_POD_ONLY)["bindings"][0]["node"] == "b"
+
+
+def test_placed_pods_preferred_terms_score_the_incoming_pod(client):
+    # the running pod prefers web pods in its zone (symmetry): the incoming web pod scores there
+    objs = [zoned("a", "z1"), zoned("b", "z2"),
+            pod("r", node="b", phase="Running", extra_spec=preferred("podAffinity", 7, "zone", app="web")),
+            pod("w", labels={"app": "web"}, extra_spec=preferred("podAffinity", 1, "zone", app="none"))]  # fmt: skip
+    assert pod_scores(client, objs, "default/w") == {"a": 0.0, "b": 200.0}
+
+
+def test_preferred_scores_normalise_over_the_candidate_nodes(client):
+    # 3 / 1 / 0 matching pods: over every node 200 / 66 / 0 (truncated); over a and b only, 200 / 0
+    objs = [zoned("a", "z1"), zoned("b", "z2"), zoned("c", "z3")]
+    objs += [pod(f"c{i}", node=n, phase="Running", labels={"app": "cache"}) for i, n in enumerate(["a", "a", "a", "b"])]
+    objs.append(pod("w", extra_spec=preferred("podAffinity", 1, "zone", app="cache")))
+    assert pod_scores(client, objs, "default/w") == {"a": 200.0, "b": 66.0, "c": 0.0}
+    assert pod_scores(client, objs, "default/w", nodes=["a", "b"]) == {"a": 200.0, "b": 0.0}
+
+
+def test_preferred_terms_of_a_gang_spread_its_pods_as_they_land(client):
+    from tests.kube import podgroup
+
+    objs = [zoned("a", "z1"), zoned("b", "z2"), podgroup("g", min_member=2)]
+    for i in range(2):
+        p = pod(f"g{i}", labels={"app": "g"}, extra_spec=preferred("podAntiAffinity", 100, app="g"))
+        p["metadata"]["annotations"] = {"scheduling.k8s.io/group-name": "g"}
+        objs.append(p)
+    out = decide(client, objs, NODEORDER_POD_ONLY)
+    assert sorted(b["node"] for b in out["bindings"]) == ["a", "b"]

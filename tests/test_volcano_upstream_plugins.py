@@ -337,7 +337,6 @@ def test_nodeorder_taint_toleration_prefers_the_node_without_prefer_no_schedule_
     check_nodeorder(client, objs, nodeorder_config(tainttoleration=10), {"c1/p1": "n1"})  # n1 has no taints
 
 
-@pytest.mark.skip(reason="needs inter-pod affinity scoring (preferred podAffinity), not modelled")
 def test_nodeorder_preferred_pod_affinity_prefers_the_node_with_the_matching_pod(client):
     # pkg/scheduler/plugins/nodeorder/nodeorder_test.go, TestNodeOrderPlugin,
     # "inter-pod affinity prefers node with matching pod"

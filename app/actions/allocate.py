@@ -34,7 +34,7 @@ from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
 from app.kai.queues import Heap
-from app.plugins.interpod import has_terms
+from app.plugins.interpod import has_preferred, has_terms
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
 DEFAULT_SG = "__job__"
@@ -462,7 +462,7 @@ class Allocate(Action):
         while i < len(todo):
             j = i + 1
             sig = signature(todo[i])
-            alone = todo[i].key in c.host_ports or todo[i].key in c.spread or has_terms(todo[i])
+            alone = todo[i].key in c.host_ports or todo[i].key in c.spread or has_terms(todo[i]) or has_preferred(todo[i])
             while j < len(todo) and not alone and signature(todo[j]) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]

@@ -322,8 +322,6 @@ def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str
 #: Pod fields kube-scheduler and Volcano evaluate that Gangplank does not (yet): a pod
 #: carrying one is counted and the answer's warnings say placements may break it.
 UNEVALUATED = {
-    "podAffinity": "preferred inter-pod affinity (not scored; required terms are checked)",
-    "podAntiAffinity": "preferred inter-pod anti-affinity (not scored; required terms are checked)",
     "topologySpreadConstraints": "topology spread constraints with ScheduleAnyway (not scored; DoNotSchedule ones are checked)",
 }
 
@@ -334,11 +332,6 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
     d.pods.append(pod)
     spec = o.get("spec")
     if type(spec) is dict:
-        aff = spec.get("affinity")
-        for key in ("podAffinity", "podAntiAffinity") if type(aff) is dict else ():
-            terms = aff.get(key)
-            if type(terms) is dict and terms.get("preferredDuringSchedulingIgnoredDuringExecution"):
-                _unevaluated(d, key, pod)
         tsc = spec.get("topologySpreadConstraints")
         if type(tsc) is list and any(type(c) is dict and c.get("whenUnsatisfiable") == "ScheduleAnyway" for c in tsc):
             _unevaluated(d, "topologySpreadConstraints", pod)

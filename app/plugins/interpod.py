@@ -49,6 +49,7 @@ from app.model.selectors import LabelSelector, Requirement
 
 KINDS = ("podAffinity", "podAntiAffinity")
 REQUIRED = "requiredDuringSchedulingIgnoredDuringExecution"
+PREFERRED = "preferredDuringSchedulingIgnoredDuringExecution"
 #: Most (distinct selectors + distinct anti-affinity terms) × nodes counted (int32 cells,
 #: 128 MiB): a request with more is a 422 (real clusters use a few hundred selectors).
 MAX_CELLS = 32_000_000
@@ -73,16 +74,42 @@ def has_terms(task: Task) -> bool:
     return bool(aff) and any(isinstance(aff.get(k), dict) and aff[k].get(REQUIRED) for k in KINDS)  # type: ignore[union-attr]
 
 
-def _terms(task: Task, kind: str, notes: set[str]) -> list[Term]:
+def has_preferred(task: Task) -> bool:
+    aff = task.affinity
+    return bool(aff) and any(isinstance(aff.get(k), dict) and aff[k].get(PREFERRED) for k in KINDS)  # type: ignore[union-attr]
+
+
+def _preferred(task: Task, kind: str, notes: set[str]) -> list[tuple[Term, float]]:
+    """The pod's preferred terms of ``kind`` with their weights (``weightedPodAffinityTerm``)."""
     aff = task.affinity or {}
-    raw = (aff.get(kind) or {}).get(REQUIRED) or []
-    base = join_pointer(task.pointer, "spec", "affinity", kind, REQUIRED)
+    raw = (aff.get(kind) or {}).get(PREFERRED) or []
+    base = join_pointer(task.pointer, "spec", "affinity", kind, PREFERRED)
+    obj = {"kind": "Pod", "name": task.name, "namespace": task.namespace}
+    if not isinstance(raw, list):
+        raise InputError(f"{kind}.{PREFERRED} must be a list", base, obj)
+    out = []
+    for i, w in enumerate(raw):
+        ptr = join_pointer(base, i)
+        weight = w.get("weight") if isinstance(w, dict) else None
+        if not isinstance(weight, int) or isinstance(weight, bool) or not 1 <= weight <= 100:
+            raise InputError("a weighted pod affinity term needs a weight from 1 to 100", join_pointer(ptr, "weight"), obj)
+        term = _terms(task, kind, notes, [w.get("podAffinityTerm")], join_pointer(ptr, "podAffinityTerm"))[0]
+        out.append((term, float(weight)))
+    return out
+
+
+def _terms(task: Task, kind: str, notes: set[str], raw: Any = None, at: str | None = None) -> list[Term]:
+    aff = task.affinity or {}
+    single = raw is not None
+    if not single:
+        raw = (aff.get(kind) or {}).get(REQUIRED) or []
+    base = at or join_pointer(task.pointer, "spec", "affinity", kind, REQUIRED)
     obj = {"kind": "Pod", "name": task.name, "namespace": task.namespace}
     if not isinstance(raw, list):
         raise InputError(f"{kind}.{REQUIRED} must be a list", base, obj)
     out = []
     for i, t in enumerate(raw):
-        ptr = join_pointer(base, i)
+        ptr = base if single else join_pointer(base, i)
         if not isinstance(t, dict) or not isinstance(t.get("topologyKey"), str) or not t["topologyKey"]:
             raise InputError("a pod affinity term needs a topologyKey", join_pointer(ptr, "topologyKey"), obj)
         sel_raw = t.get("labelSelector")
@@ -285,3 +312,74 @@ def _sel_key(term: Term) -> tuple:
 
 def _key(term: Term) -> tuple:
     return (*_sel_key(term), term.key)
+
+
+class PreferredPodAffinity:
+    """kube-scheduler's InterPodAffinity score as Volcano's nodeorder runs it: per topology
+    domain, + weight for each placed pod a preferred affinity term of the pod matches, −
+    weight for a preferred anti-affinity one, and ± weight for each placed pod whose own
+    preferred (anti-)affinity term matches the pod (Volcano builds the plugin without
+    arguments, so ``hardPodAffinityWeight`` is 0: placed pods' required terms add nothing);
+    a node scores its domains' sums. Counts per node per distinct selector and per distinct
+    weighted term, kept as pods land and leave."""
+
+    def __init__(self, ssn: Any) -> None:
+        self.ssn = ssn
+        c = ssn.cluster
+        self.n = len(c.nodes)
+        notes: set[str] = set()
+        self.incoming: dict[int, list[tuple[Term, float]]] = {}
+        tasks = c.tasks
+        for t in tasks:
+            if t.affinity and has_preferred(t):
+                self.incoming[t.idx] = _preferred(t, "podAffinity", notes) + [
+                    (term, -w) for term, w in _preferred(t, "podAntiAffinity", notes)]  # fmt: skip
+        self.notes = notes
+        self.sel_index: dict[tuple, int] = {}
+        self.selectors: list[Term] = []
+        self.owned: dict[tuple, int] = {}  # (term, signed weight) -> row of ``owning``
+        self.owned_terms: list[tuple[Term, float]] = []
+        for terms in self.incoming.values():
+            for term, w in terms:
+                if _sel_key(term) not in self.sel_index:
+                    self.sel_index[_sel_key(term)] = len(self.selectors)
+                    self.selectors.append(term)
+                k = (*_key(term), w)
+                if k not in self.owned:
+                    self.owned[k] = len(self.owned_terms)
+                    self.owned_terms.append((term, w))
+        cells = (len(self.selectors) + len(self.owned_terms)) * self.n
+        if cells > MAX_CELLS:
+            raise InputError(f"{len(self.selectors) + len(self.owned_terms)} distinct preferred inter-pod affinity "
+                             f"selectors and terms over {self.n} nodes exceed the limit of {MAX_CELLS:,} counted cells",
+                             "/objects", None, kind="too-many-affinity-selectors")  # fmt: skip
+        self.matching = np.zeros((len(self.selectors), self.n), dtype=np.int32)
+        self.owning = np.zeros((len(self.owned_terms), self.n), dtype=np.int32)
+        self.values: dict[str, tuple[np.ndarray, int]] = {}
+        for t in tasks:
+            if t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING:
+                self.hold(t, 1)
+
+    domains = InterPodAffinity.domains
+    _in_domain = InterPodAffinity._in_domain
+
+    def hold(self, task: Task, delta: int) -> None:
+        if task.node < 0:
+            return
+        for i, term in enumerate(self.selectors):
+            if term.matches(task):
+                self.matching[i, task.node] += delta
+        for term, w in self.incoming.get(task.idx, ()):
+            self.owning[self.owned[(*_key(term), w)], task.node] += delta
+
+    def raw(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """Each of ``nodes``' summed weights (before NormalizeScore)."""
+        out = np.zeros(self.n)
+        for term, w in self.incoming.get(task.idx, ()):  # the pod's own preferred terms
+            counts = self.matching[self.sel_index[_sel_key(term)]]
+            if counts.any():
+                out += w * self._in_domain(counts, term.key)
+        for j, (term, w) in enumerate(self.owned_terms):  # placed pods' preferred terms matching the pod
+            if self.owning[j].any() and term.matches(task):
+                out += w * self._in_domain(self.owning[j], term.key)
+        return out[nodes]

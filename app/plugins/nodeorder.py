@@ -4,9 +4,12 @@
 ``mostrequested.weight`` 0, ``balancedresource.weight`` 1 (``(1 − stddev of the
 cpu/memory/gpu request fractions)·100``), ``nodeaffinity.weight`` 2 (sum of matching
 preferred-term weights, not normalised, as Volcano), ``tainttoleration.weight`` 3 (fewer
-intolerable ``PreferNoSchedule`` taints is better, normalised to 0..100). Image locality,
-pod affinity and topology spread have no input in a snapshot and add the same score to
-every node, so they are left out.
+intolerable ``PreferNoSchedule`` taints is better, normalised to 0..100),
+``podaffinity.weight`` 2 (kube-scheduler's InterPodAffinity score of preferred terms,
+:class:`~app.plugins.interpod.PreferredPodAffinity`, normalised over the candidate nodes to
+0..100 and truncated to an integer as its NormalizeScore does). Image locality has no input
+in a snapshot; topology spread scoring (ScheduleAnyway) is not modelled (the answer's
+warnings say so when a pod uses it).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.model.cluster import Task
 from app.model.resources import cells
+from app.plugins.interpod import PreferredPodAffinity, has_preferred
 from app.plugins.predicates import term_matches, tolerates
 
 
@@ -29,6 +33,13 @@ class NodeOrder(Plugin):
         self.w_bal = self.arg_float("balancedresource.weight", 1)
         self.w_aff = self.arg_float("nodeaffinity.weight", 2)
         self.w_taint = self.arg_float("tainttoleration.weight", 3)
+        self.w_pod = self.arg_float("podaffinity.weight", 2)
+        self.pod_affinity: PreferredPodAffinity | None = None
+        c = self.ssn.cluster
+        if self.w_pod and any(t.affinity and has_preferred(t) for t in c.active_tasks):
+            pa = self.pod_affinity = PreferredPodAffinity(self.ssn)
+            self.ssn.on_allocate(lambda t: pa.hold(t, 1))
+            self.ssn.on_deallocate(lambda t: pa.hold(t, -1))
         table = self.ssn.cluster.resources
         self.cm = np.array([table.index["cpu"], table.index["memory"]], dtype=np.intp)
         bal = ["cpu", "memory"] + (["nvidia.com/gpu"] if "nvidia.com/gpu" in table.index else [])
@@ -57,7 +68,18 @@ class NodeOrder(Plugin):
             total += self._affinity(task, nodes) * self.w_aff
         if self.w_taint:
             total += self._taints(task, nodes) * self.w_taint
+        if self.pod_affinity is not None:
+            total += self._pod_affinity(task, nodes) * self.w_pod
         return total
+
+    def _pod_affinity(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        raw = self.pod_affinity.raw(task, nodes)  # type: ignore[union-attr]
+        if not len(raw):
+            return raw
+        lo, hi = float(raw.min()), float(raw.max())
+        if hi <= lo:
+            return np.zeros(len(nodes))
+        return np.floor(100.0 * (raw - lo) / (hi - lo))
 
     def _affinity(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         aff = task.affinity or {}
