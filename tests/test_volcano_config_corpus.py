@@ -71,7 +71,7 @@ def test_real_volcano_config_loads_as_volcano_loads_it(client, path):
     ("go-scheduler-default", []),
     ("go-plugin-binpack", []),  # every binpack argument is read
     ("go-plugin-nodeorder", ["plugin nodeorder: arguments not read by Gangplank, so not applied: imagelocality.weight, "
-                             "podaffinity.weight, podtopologyspread.weight"]),
+                             "podtopologyspread.weight"]),  # podaffinity.weight is read (preferred pod affinity)
     ("doc-guide-capacity-plugin-2", []),  # ancestorReclaimLevel is read (tests/test_capacity_ancestor_reclaim.py)
     ("helm-volcano-scheduler-ci", ["plugin predicates: arguments not read by Gangplank, so not applied: "
                                    "predicate.DynamicResourceAllocationEnable"]),

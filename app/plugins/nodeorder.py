@@ -25,7 +25,7 @@ from app.plugins.predicates import term_matches, tolerates
 
 class NodeOrder(Plugin):
     name = "nodeorder"
-    summary = "least/most requested, balanced resources, preferred node affinity, taint toleration"
+    summary = "least/most requested, balanced resources, preferred node affinity, taint toleration, preferred pod affinity"
 
     def open(self) -> None:
         self.w_least = self.arg_float("leastrequested.weight", 1)

@@ -122,7 +122,8 @@ def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
 
 class Predicates(Plugin):
     name = "predicates"
-    summary = "node readiness, unschedulable, nodeSelector, required node affinity, taints/tolerations"
+    summary = ("node readiness, unschedulable, nodeSelector, required node affinity, taints/tolerations, host ports, "
+               "required pod (anti-)affinity, topology spread (DoNotSchedule)")
 
     def open(self) -> None:
         self._cache: dict[bytes, np.ndarray] = {}
