@@ -185,3 +185,13 @@ def test_preferred_terms_of_a_gang_spread_its_pods_as_they_land(client):
         objs.append(p)
     out = decide(client, objs, NODEORDER_POD_ONLY)
     assert sorted(b["node"] for b in out["bindings"]) == ["a", "b"]
+
+
+@pytest.mark.parametrize("field", ["namespaces", "matchLabelKeys", "mismatchLabelKeys", "namespaceSelector"])
+def test_pod_affinity_term_fields_of_the_wrong_type_are_a_422_at_the_field(client, field):
+    t = {"labelSelector": {}, "topologyKey": HOST, field: "x"}
+    bad = {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [t]}}}
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("a"), pod("w", extra_spec=bad)], config=CONF)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"].endswith(f"/requiredDuringSchedulingIgnoredDuringExecution/0/{field}")

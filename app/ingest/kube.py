@@ -332,6 +332,10 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
     d.pods.append(pod)
     spec = o.get("spec")
     if type(spec) is dict:
+        aff = spec.get("affinity")
+        for key in ("podAffinity", "podAntiAffinity") if type(aff) is dict else ():
+            if aff.get(key) is not None and type(aff[key]) is not dict:
+                raise InputError(f"{key} must be an object", join_pointer(ptr, "spec", "affinity", key), pod.ident)
         tsc = spec.get("topologySpreadConstraints")
         if type(tsc) is list and any(type(c) is dict and c.get("whenUnsatisfiable") == "ScheduleAnyway" for c in tsc):
             _unevaluated(d, "topologySpreadConstraints", pod)

@@ -112,6 +112,12 @@ def _terms(task: Task, kind: str, notes: set[str], raw: Any = None, at: str | No
         ptr = base if single else join_pointer(base, i)
         if not isinstance(t, dict) or not isinstance(t.get("topologyKey"), str) or not t["topologyKey"]:
             raise InputError("a pod affinity term needs a topologyKey", join_pointer(ptr, "topologyKey"), obj)
+        for field in ("namespaces", "matchLabelKeys", "mismatchLabelKeys"):
+            v = t.get(field)
+            if v is not None and (not isinstance(v, list) or not all(isinstance(x, str) for x in v)):
+                raise InputError(f"{field} must be a list of strings", join_pointer(ptr, field), obj)
+        if t.get("namespaceSelector") is not None and not isinstance(t["namespaceSelector"], dict):
+            raise InputError("namespaceSelector must be a label selector", join_pointer(ptr, "namespaceSelector"), obj)
         sel_raw = t.get("labelSelector")
         selector = None if sel_raw is None else LabelSelector.parse(sel_raw, join_pointer(ptr, "labelSelector"), obj)
         if selector is not None:
