@@ -120,14 +120,7 @@ def _terms(task: Task, kind: str, notes: set[str], raw: Any = None, at: str | No
             raise InputError("namespaceSelector must be a label selector", join_pointer(ptr, "namespaceSelector"), obj)
         sel_raw = t.get("labelSelector")
         selector = None if sel_raw is None else LabelSelector.parse(sel_raw, join_pointer(ptr, "labelSelector"), obj)
-        if selector is not None:
-            extra = []
-            for field, op in (("matchLabelKeys", "In"), ("mismatchLabelKeys", "NotIn")):
-                for k in t.get(field) or ():
-                    if isinstance(k, str) and k in task.labels:
-                        extra.append(Requirement(k, op, frozenset({task.labels[k]})))
-            if extra:
-                selector = LabelSelector(dict(selector.match_labels), selector.expressions + tuple(extra))
+        selector = _with_label_keys(selector, task, t.get("matchLabelKeys") or (), t.get("mismatchLabelKeys") or ())
         names = t.get("namespaces") or []
         ns_sel = t.get("namespaceSelector")
         namespaces: frozenset[str] | None
@@ -143,52 +136,26 @@ def _terms(task: Task, kind: str, notes: set[str], raw: Any = None, at: str | No
     return out
 
 
-class InterPodAffinity:
-    """The counts and the check (see the module docstring). ``node_filter(task,
-    honor_affinity, honor_taints)``: the nodes a spread constraint counts (a mask over all)."""
+def holds_now(t: Task) -> bool:
+    """Placed now: on a node, running, bound, binding, allocated or pipelined (a releasing
+    pod counts as gone, as a preemption simulation removes its victims)."""
+    return t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING
 
-    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray]) -> None:
+
+class _PodCounts:
+    """Per node, how many placed pods match each distinct selector (``matching``) and own
+    each registered term (``owning``; ``owned[task idx]`` lists a pod's rows), kept as pods
+    land and leave; topology domains per key. Subclasses register selectors and owned rows,
+    then call :meth:`_count`."""
+
+    def __init__(self, ssn: Any) -> None:
         self.ssn = ssn
-        self.node_filter = node_filter
-        c = ssn.cluster
-        self.n = len(c.nodes)
-        self.notes: set[str] = set()
-        self.own: dict[int, tuple[list[Term], list[Term]]] = {}  # task idx -> (affinity, anti-affinity)
-        self.spread: dict[int, list[tuple[Term, SpreadConstraint]]] = {}  # task idx -> its DoNotSchedule constraints
-        tasks = c.tasks  # pods left as columns too: their labels may match a term
-        for t in tasks:
-            if t.affinity and has_terms(t):
-                self.own[t.idx] = (_terms(t, "podAffinity", self.notes), _terms(t, "podAntiAffinity", self.notes))
-            cons = c.spread.get(t.key)
-            if cons and t.status is TaskStatus.PENDING:  # a placed pod's own constraints: on demand (:meth:`_add_spread`)
-                self.spread[t.idx] = [(_spread_term(t, con), con) for con in cons]
-
-        self.selectors: list[Term] = []  # distinct (selector, namespaces) of every term, key ignored
+        self.n = len(ssn.cluster.nodes)
+        self.selectors: list[Term] = []  # distinct (selector, namespaces), topology key ignored
         self.sel_index: dict[tuple, int] = {}
-        self.anti: list[Term] = []  # distinct anti-affinity terms of any pod
-        self.anti_index: dict[tuple, int] = {}
-        for terms in self.spread.values():
-            for term, _ in terms:
-                self._sel(term)
-        for aff, anti in self.own.values():
-            for term in aff + anti:
-                self._sel(term)
-            for term in anti:
-                k = _key(term)
-                if k not in self.anti_index:
-                    self.anti_index[k] = len(self.anti)
-                    self.anti.append(term)
-        cells = (len(self.selectors) + len(self.anti)) * self.n
-        if cells > MAX_CELLS:
-            raise InputError(f"{len(self.selectors)} distinct inter-pod affinity selectors and {len(self.anti)} "
-                             f"anti-affinity terms over {self.n} nodes exceed the limit of {MAX_CELLS:,} counted cells",
-                             "/objects", None, kind="too-many-affinity-selectors")  # fmt: skip
-        self.matching = np.zeros((len(self.selectors), self.n), dtype=np.int32)  # placed pods matching, per node
-        self.owning = np.zeros((len(self.anti), self.n), dtype=np.int32)  # placed pods owning the term, per node
+        self.rows = 0  # rows of ``owning``
+        self.owned: dict[int, list[int]] = {}  # task idx -> its rows of ``owning``
         self.values: dict[str, tuple[np.ndarray, int]] = {}  # topologyKey -> (value id per node or -1, count)
-        for t in tasks:
-            if t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING:
-                self.hold(t, 1)
 
     def _sel(self, term: Term) -> int:
         k = _sel_key(term)
@@ -197,6 +164,19 @@ class InterPodAffinity:
             i = self.sel_index[k] = len(self.selectors)
             self.selectors.append(term)
         return i
+
+    def _count(self, tasks: list[Task], what: str) -> None:
+        """Allocate the counts (bounded: :data:`MAX_CELLS`) and count the placed ``tasks``."""
+        cells = (len(self.selectors) + self.rows) * self.n
+        if cells > MAX_CELLS:
+            raise InputError(f"{len(self.selectors)} distinct {what} selectors and {self.rows} terms over {self.n} "
+                             f"nodes exceed the limit of {MAX_CELLS:,} counted cells", "/objects", None,
+                             kind="too-many-affinity-selectors")  # fmt: skip
+        self.matching = np.zeros((len(self.selectors), self.n), dtype=np.int32)  # placed pods matching, per node
+        self.owning = np.zeros((self.rows, self.n), dtype=np.int32)  # placed pods owning the term, per node
+        for t in tasks:
+            if holds_now(t):
+                self.hold(t, 1)
 
     def domains(self, key: str) -> tuple[np.ndarray, int]:
         hit = self.values.get(key)
@@ -213,10 +193,8 @@ class InterPodAffinity:
         for i, term in enumerate(self.selectors):
             if term.matches(task):
                 self.matching[i, task.node] += delta
-        own = self.own.get(task.idx)
-        if own is not None:
-            for term in own[1]:
-                self.owning[self.anti_index[_key(term)], task.node] += delta
+        for row in self.owned.get(task.idx, ()):
+            self.owning[row, task.node] += delta
 
     def _in_domain(self, per_node: np.ndarray, key: str) -> np.ndarray:
         """Per node: how many of ``per_node`` are in its topology domain (0 without the label)."""
@@ -226,6 +204,41 @@ class InterPodAffinity:
         out = np.zeros(self.n)
         out[has] = totals[ids[has]]
         return out
+
+
+class InterPodAffinity(_PodCounts):
+    """The counts and the check (see the module docstring). ``node_filter(task,
+    honor_affinity, honor_taints)``: the nodes a spread constraint counts (a mask over all)."""
+
+    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray]) -> None:
+        super().__init__(ssn)
+        self.node_filter = node_filter
+        c = ssn.cluster
+        self.notes: set[str] = set()
+        self.own: dict[int, tuple[list[Term], list[Term]]] = {}  # task idx -> (affinity, anti-affinity)
+        self.spread: dict[int, list[tuple[Term, SpreadConstraint]]] = {}  # task idx -> its DoNotSchedule constraints
+        tasks = c.tasks  # pods left as columns too: their labels may match a term
+        for t in tasks:
+            if t.affinity and has_terms(t):
+                self.own[t.idx] = (_terms(t, "podAffinity", self.notes), _terms(t, "podAntiAffinity", self.notes))
+            cons = c.spread.get(t.key)
+            if cons and t.status is TaskStatus.PENDING:  # a placed pod's own constraints: on demand (:meth:`_add_spread`)
+                self.spread[t.idx] = [(_spread_term(t, con), con) for con in cons]
+        self.anti: list[Term] = []  # distinct anti-affinity terms of any pod, by row of ``owning``
+        anti_index: dict[tuple, int] = {}
+        for terms in self.spread.values():
+            for term, _ in terms:
+                self._sel(term)
+        for idx, (aff, anti) in self.own.items():
+            for term in aff + anti:
+                self._sel(term)
+            for term in anti:
+                row = anti_index.setdefault(_key(term), len(self.anti))
+                if row == len(self.anti):
+                    self.anti.append(term)
+                self.owned.setdefault(idx, []).append(row)
+        self.rows = len(self.anti)
+        self._count(tasks, "inter-pod affinity")
 
     def mask(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         spread = self.spread_mask(task)
@@ -256,7 +269,7 @@ class InterPodAffinity:
             i = self._sel(term)
             row = np.zeros((1, self.n), dtype=np.int32)
             for t in self.ssn.cluster.tasks:
-                if t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING and term.matches(t):
+                if holds_now(t) and term.matches(t):
                     row[0, t.node] += 1
             self.matching = np.vstack([self.matching, row])
             assert self.matching.shape[0] == i + 1
@@ -304,11 +317,17 @@ class InterPodAffinity:
 def _spread_term(task: Task, con: SpreadConstraint) -> Term:
     """The pods a spread constraint counts: its selector (with ``matchLabelKeys`` from the
     pod's own labels) in the pod's namespace."""
-    selector = con.selector
-    if selector is not None and con.match_label_keys:
-        extra = tuple(Requirement(k, "In", frozenset({task.labels[k]})) for k in con.match_label_keys if k in task.labels)
-        selector = LabelSelector(dict(selector.match_labels), selector.expressions + extra)
-    return Term(selector, frozenset({task.namespace}), con.key)
+    return Term(_with_label_keys(con.selector, task, con.match_label_keys, ()), frozenset({task.namespace}), con.key)
+
+
+def _with_label_keys(selector: LabelSelector | None, task: Task, match: Any, mismatch: Any) -> LabelSelector | None:
+    """``selector`` and, for each ``matchLabelKeys`` (``mismatchLabelKeys``) key the owner
+    carries, the owner's value required (excluded)."""
+    if selector is None:
+        return None
+    extra = tuple(Requirement(k, op, frozenset({task.labels[k]}))
+                  for keys, op in ((match, "In"), (mismatch, "NotIn")) for k in keys if k in task.labels)  # fmt: skip
+    return LabelSelector(dict(selector.match_labels), selector.expressions + extra) if extra else selector
 
 
 def _sel_key(term: Term) -> tuple:
@@ -320,7 +339,7 @@ def _key(term: Term) -> tuple:
     return (*_sel_key(term), term.key)
 
 
-class PreferredPodAffinity:
+class PreferredPodAffinity(_PodCounts):
     """kube-scheduler's InterPodAffinity score as Volcano's nodeorder runs it: per topology
     domain, + weight for each placed pod a preferred affinity term of the pod matches, −
     weight for a preferred anti-affinity one, and ± weight for each placed pod whose own
@@ -330,53 +349,26 @@ class PreferredPodAffinity:
     weighted term, kept as pods land and leave."""
 
     def __init__(self, ssn: Any) -> None:
-        self.ssn = ssn
-        c = ssn.cluster
-        self.n = len(c.nodes)
+        super().__init__(ssn)
         notes: set[str] = set()
         self.incoming: dict[int, list[tuple[Term, float]]] = {}
-        tasks = c.tasks
+        tasks = ssn.cluster.tasks
         for t in tasks:
             if t.affinity and has_preferred(t):
                 self.incoming[t.idx] = _preferred(t, "podAffinity", notes) + [
                     (term, -w) for term, w in _preferred(t, "podAntiAffinity", notes)]  # fmt: skip
         self.notes = notes
-        self.sel_index: dict[tuple, int] = {}
-        self.selectors: list[Term] = []
-        self.owned: dict[tuple, int] = {}  # (term, signed weight) -> row of ``owning``
-        self.owned_terms: list[tuple[Term, float]] = []
-        for terms in self.incoming.values():
+        self.owned_terms: list[tuple[Term, float]] = []  # distinct (term, signed weight), by row of ``owning``
+        rows: dict[tuple, int] = {}
+        for idx, terms in self.incoming.items():
             for term, w in terms:
-                if _sel_key(term) not in self.sel_index:
-                    self.sel_index[_sel_key(term)] = len(self.selectors)
-                    self.selectors.append(term)
-                k = (*_key(term), w)
-                if k not in self.owned:
-                    self.owned[k] = len(self.owned_terms)
+                self._sel(term)
+                row = rows.setdefault((*_key(term), w), len(self.owned_terms))
+                if row == len(self.owned_terms):
                     self.owned_terms.append((term, w))
-        cells = (len(self.selectors) + len(self.owned_terms)) * self.n
-        if cells > MAX_CELLS:
-            raise InputError(f"{len(self.selectors) + len(self.owned_terms)} distinct preferred inter-pod affinity "
-                             f"selectors and terms over {self.n} nodes exceed the limit of {MAX_CELLS:,} counted cells",
-                             "/objects", None, kind="too-many-affinity-selectors")  # fmt: skip
-        self.matching = np.zeros((len(self.selectors), self.n), dtype=np.int32)
-        self.owning = np.zeros((len(self.owned_terms), self.n), dtype=np.int32)
-        self.values: dict[str, tuple[np.ndarray, int]] = {}
-        for t in tasks:
-            if t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING:
-                self.hold(t, 1)
-
-    domains = InterPodAffinity.domains
-    _in_domain = InterPodAffinity._in_domain
-
-    def hold(self, task: Task, delta: int) -> None:
-        if task.node < 0:
-            return
-        for i, term in enumerate(self.selectors):
-            if term.matches(task):
-                self.matching[i, task.node] += delta
-        for term, w in self.incoming.get(task.idx, ()):
-            self.owning[self.owned[(*_key(term), w)], task.node] += delta
+                self.owned.setdefault(idx, []).append(row)
+        self.rows = len(self.owned_terms)
+        self._count(tasks, "preferred inter-pod affinity")
 
     def raw(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         """Each of ``nodes``' summed weights (before NormalizeScore)."""

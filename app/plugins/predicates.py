@@ -24,8 +24,8 @@ import numpy as np
 import orjson
 
 from app.framework.plugin import Plugin
-from app.model.cluster import HOLDS_NODE, Node, Task, TaskStatus
-from app.plugins.interpod import InterPodAffinity, has_terms
+from app.model.cluster import Node, Task
+from app.plugins.interpod import InterPodAffinity, has_terms, holds_now
 
 UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
 
@@ -107,17 +107,20 @@ def required_terms(task: Task) -> list[dict[str, Any]] | None:
     return [t for t in terms if isinstance(t, dict)] if isinstance(terms, list) else []
 
 
+def selects(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
+    """The pod's ``nodeSelector`` and required node affinity (``terms``) admit the node."""
+    for k, v in task.node_selector.items():
+        if node.labels.get(k) != v:
+            return False
+    return terms is None or any(term_matches(t, node) for t in terms)
+
+
 def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
     if not node.ready:
         return False
     if node.unschedulable and not any(tolerates(t, UNSCHEDULABLE_TAINT) for t in task.tolerations):
         return False
-    for k, v in task.node_selector.items():
-        if node.labels.get(k) != v:
-            return False
-    if terms is not None and not any(term_matches(t, node) for t in terms):
-        return False
-    return tolerates_all(task.tolerations, node.taints)
+    return selects(task, node, terms) and tolerates_all(task.tolerations, node.taints)
 
 
 class Predicates(Plugin):
@@ -146,7 +149,7 @@ class Predicates(Plugin):
             self._used: dict[int, dict[tuple[str, int], dict[str, int]]] = {}
             for key in self._ports:
                 t = c.find_task(key)
-                if t is not None and t.node >= 0 and t.status in HOLDS_NODE and t.status is not TaskStatus.RELEASING:
+                if t is not None and holds_now(t):
                     self._hold(t, 1)
             self.ssn.on_allocate(lambda t: self._hold(t, 1))
             self.ssn.on_deallocate(lambda t: self._hold(t, -1))
@@ -162,16 +165,9 @@ class Predicates(Plugin):
         if hit is not None:
             return hit
         terms = required_terms(task) if honor_affinity else None
-        out = []
-        for n in self.ssn.cluster.nodes:
-            ok = True
-            if honor_affinity:
-                ok = all(n.labels.get(k) == v for k, v in task.node_selector.items()) and (
-                    terms is None or any(term_matches(t, n) for t in terms))
-            if ok and honor_taints:
-                ok = tolerates_all(task.tolerations, n.taints)
-            out.append(ok)
-        hit = cache[key] = np.array(out, dtype=bool)
+        hit = cache[key] = np.array([(not honor_affinity or selects(task, n, terms))
+                                     and (not honor_taints or tolerates_all(task.tolerations, n.taints))
+                                     for n in self.ssn.cluster.nodes], dtype=bool)  # fmt: skip
         return hit
 
     def _hold(self, task: Task, delta: int) -> None:
