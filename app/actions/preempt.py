@@ -17,12 +17,9 @@ from app.eviction.gang import PREEMPT, RECLAIM, GangEviction
 from app.eviction.kep5710 import Kep5710Eviction
 from app.eviction.legacy import LegacyEviction
 from app.framework.action import Action
+from app.framework.config import flag
 from app.framework.session import Session
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
-
-
-def _flag(v: Any) -> bool:
-    return v is True or (isinstance(v, str) and v.strip().lower() == "true")
 
 
 def evictor(kind: str, args: dict[str, Any], ssn: Session | None = None) -> GangEviction:
@@ -40,10 +37,10 @@ def evictor(kind: str, args: dict[str, Any], ssn: Session | None = None) -> Gang
 
 
 def gang_aware(ssn: Session, kind: str, args: dict[str, Any]) -> bool:
-    if _flag(args.get("gangAwareEnable")):
+    if flag(args.get("gangAwareEnable")):
         return True
     key = f"{kind}.gangAwareEnable"
-    return any(_flag(p.arguments.get(key)) for tier in ssn.config.tiers for p in tier)
+    return any(flag(p.arguments.get(key)) for tier in ssn.config.tiers for p in tier)
 
 
 class Preempt(Action):

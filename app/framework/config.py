@@ -396,6 +396,14 @@ ACTION_ARGS: dict[str, tuple[str, Any]] = {
 }
 
 
+def flag(value: Any, default: bool = False) -> bool:
+    """A boolean argument as Volcano passes them (``true`` or the string ``"true"``); unset:
+    ``default``."""
+    if value is None:
+        return default
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
 def check_action_arg(key: str, value: Any, pointer: str) -> None:
     """A 422 naming the argument when a known action argument has the wrong type or range."""
     spec = ACTION_ARGS.get(key)

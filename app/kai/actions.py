@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from app.framework.config import flag
 from app.kai.allocate import over_queue_capacity
 from app.kai.context import KaiContext
 from app.kai.jobs import (
@@ -44,12 +45,6 @@ from app.kai.solver import JobSolver, feasible_nodes
 from app.model.cluster import Job, Task, TaskStatus
 
 ALIVE = ACTIVE_ALLOCATED | {TaskStatus.PENDING}
-
-
-def _flag(value: Any, default: bool) -> bool:
-    if value is None:
-        return default
-    return value if isinstance(value, bool) else str(value).lower() == "true"
 
 
 def is_elastic(job: Job) -> bool:
@@ -94,7 +89,7 @@ class KaiAction:
         that failed with its scheduling signature (per leaf queue; across queues for
         consolidation) is skipped (``useSchedulingSignatures``, on by default)."""
         order = self.preemptors(preemptible_only=self.name == "consolidation")
-        signatures = _flag(self.args.get("useSchedulingSignatures"), True)
+        signatures = flag(self.args.get("useSchedulingSignatures"), True)
         failed: dict[str, MinimalJobRepresentatives] = {}
         while not order.empty():
             if self.ssn.out_of_time():
