@@ -110,8 +110,13 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
     cluster.warnings += kai_notes + classes.warnings()
-    cluster.host_ports = {f"{p.namespace}/{p.name}": p.host_ports for p in d.pods if p.host_ports}
-    cluster.spread = {f"{p.namespace}/{p.name}": p.spread for p in d.pods if p.spread}
+    for p in d.pods:  # the few pods with host ports or DoNotSchedule spread constraints, by key
+        if p.host_ports or p.spread:
+            key = f"{p.namespace}/{p.name}"
+            if p.host_ports:
+                cluster.host_ports[key] = p.host_ports
+            if p.spread:
+                cluster.spread[key] = p.spread
     for key, (count, first) in sorted(d.unevaluated.items()):
         cluster.warnings.append(f"{count} pod(s) use {UNEVALUATED[key]} (e.g. Pod {first}), which Gangplank does not "
                                 "evaluate: placements and victims may break them where kube-scheduler and Volcano would not")  # fmt: skip
@@ -335,13 +340,21 @@ UNREAD_GANG_HINTS = (
 
 def _unread_gang_hints(d: Draft) -> list[str]:
     """A warning per gang hint Gangplank does not read, on pods in no gang it reads: those
-    pods are scheduled one by one here, not as the gang their scheduler makes of them."""
+    pods are scheduled one by one here, not as the gang their scheduler makes of them (one
+    pass over the pods)."""
+    (_, label, _), (_, annotation, _) = UNREAD_GANG_HINTS
+    hits: list[list[PodDraft]] = [[], []]
+    for p in d.pods:
+        if p.group is None:
+            if label in p.labels:
+                hits[0].append(p)
+            if annotation in p.annotations:
+                hits[1].append(p)
     notes = []
-    for where, key, whose in UNREAD_GANG_HINTS:
-        hits = [p for p in d.pods if p.group is None and key in (p.labels if where == "labels" else p.annotations)]
-        if hits:
-            first = hits[0]
-            notes.append(f"{len(hits)} pod(s) carry the {where[:-1]} {key} ({whose}, e.g. Pod {first.namespace}/"
+    for (where, key, whose), found in zip(UNREAD_GANG_HINTS, hits, strict=True):
+        if found:
+            first = found[0]
+            notes.append(f"{len(found)} pod(s) carry the {where[:-1]} {key} ({whose}, e.g. Pod {first.namespace}/"
                          f"{first.name}), which Gangplank does not read: each is scheduled on its own, not as a gang")  # fmt: skip
     return notes
 
