@@ -403,7 +403,7 @@ def test_gang_hint_of_a_scheduler_gangplank_does_not_read_is_a_warning():
                           "default/w0), which Gangplank does not read: each is scheduled on its own, not as a gang"]
 
 
-def test_pod_constraints_gangplank_does_not_evaluate_are_named_in_the_warnings():
+def test_pod_constraints_gangplank_evaluates_leave_no_warning():
     import orjson
 
     from app.ingest.request import read_request
@@ -411,15 +411,12 @@ def test_pod_constraints_gangplank_does_not_evaluate_are_named_in_the_warnings()
     from tests.kube import node, pod, request
 
     rule = {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}
-    anti = {"affinity": {"podAntiAffinity": {  # required terms are checked, preferred ones scored: no warning
+    anti = {"affinity": {"podAntiAffinity": {  # required terms are checked, preferred ones scored
         "requiredDuringSchedulingIgnoredDuringExecution": [rule],
         "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 10, "podAffinityTerm": rule}]}}}
     spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway"}]}
     objs = [node("a"), pod("w0", extra_spec=anti), pod("w1", extra_spec=anti), pod("s", extra_spec=spread), pod("plain")]
     objs[-1]["spec"]["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": 8080}]
     c = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
-    tail = "which Gangplank does not evaluate: placements and victims may break them where kube-scheduler and Volcano would not"
-    assert c.warnings == [  # host ports are evaluated (tests/test_host_ports.py)
-        f"1 pod(s) use topology spread constraints with ScheduleAnyway (not scored; DoNotSchedule ones are checked) "
-        f"(e.g. Pod default/s), {tail}",
-    ]
+    assert c.warnings == []  # host ports checked, ScheduleAnyway scored (tests/test_topology_spread.py)
+    assert [con.key for con in c.soft_spread["default/s"]] == ["zone"] and not c.spread

@@ -70,8 +70,8 @@ def test_real_volcano_config_loads_as_volcano_loads_it(client, path):
     ("helm-volcano-scheduler", []),  # Volcano's chart default: everything applied
     ("go-scheduler-default", []),
     ("go-plugin-binpack", []),  # every binpack argument is read
-    ("go-plugin-nodeorder", ["plugin nodeorder: arguments not read by Gangplank, so not applied: imagelocality.weight, "
-                             "podtopologyspread.weight"]),  # podaffinity.weight is read (preferred pod affinity)
+    ("go-plugin-nodeorder", ["plugin nodeorder: arguments not read by Gangplank, so not applied: imagelocality.weight"]),
+    # podaffinity.weight and podtopologyspread.weight are read (preferred pod affinity, ScheduleAnyway spread)
     ("doc-guide-capacity-plugin-2", []),  # ancestorReclaimLevel is read (tests/test_capacity_ancestor_reclaim.py)
     ("helm-volcano-scheduler-ci", ["plugin predicates: arguments not read by Gangplank, so not applied: "
                                    "predicate.DynamicResourceAllocationEnable"]),

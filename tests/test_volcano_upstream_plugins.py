@@ -351,7 +351,6 @@ def test_nodeorder_preferred_pod_affinity_prefers_the_node_with_the_matching_pod
     check_nodeorder(client, objs, nodeorder_config(podaffinity=10), {"c1/p2": "n1"})
 
 
-@pytest.mark.skip(reason="needs pod topology spread scoring (topologySpreadConstraints), not modelled")
 def test_nodeorder_topology_spread_prefers_the_node_that_reduces_skew(client):
     # pkg/scheduler/plugins/nodeorder/nodeorder_test.go, TestNodeOrderPlugin,
     # "pod topology spread prefers node to reduce skew"

@@ -462,7 +462,8 @@ class Allocate(Action):
         while i < len(todo):
             j = i + 1
             sig = signature(todo[i])
-            alone = todo[i].key in c.host_ports or todo[i].key in c.spread or has_terms(todo[i]) or has_preferred(todo[i])
+            alone = (todo[i].key in c.host_ports or todo[i].key in c.spread or todo[i].key in c.soft_spread or has_terms(todo[i])
+                     or has_preferred(todo[i]))  # fmt: skip
             while j < len(todo) and not alone and signature(todo[j]) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]

@@ -16,7 +16,7 @@ from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import index_rows
-from app.ingest.kube import KAI_PREEMPTIBILITY_LABEL, KAI_QUEUE_LABEL, UNEVALUATED, apply_koordinator, apply_template
+from app.ingest.kube import KAI_PREEMPTIBILITY_LABEL, KAI_QUEUE_LABEL, apply_koordinator, apply_template
 from app.model.cluster import (
     TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task, TaskStatus,
 )
@@ -110,16 +110,16 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
     cluster.warnings += kai_notes + classes.warnings()
-    for p in d.pods:  # the few pods with host ports or DoNotSchedule spread constraints, by key
-        if p.host_ports or p.spread:
+    for p in d.pods:  # the few pods with host ports or topology spread constraints, by key
+        if p.host_ports or p.spread or p.soft_spread:
             key = f"{p.namespace}/{p.name}"
             if p.host_ports:
                 cluster.host_ports[key] = p.host_ports
             if p.spread:
                 cluster.spread[key] = p.spread
-    for key, (count, first) in sorted(d.unevaluated.items()):
-        cluster.warnings.append(f"{count} pod(s) use {UNEVALUATED[key]} (e.g. Pod {first}), which Gangplank does not "
-                                "evaluate: placements and victims may break them where kube-scheduler and Volcano would not")  # fmt: skip
+            if p.soft_spread:
+                cluster.soft_spread[key] = p.soft_spread
+    cluster.default_spread = (d.default_spread[0], d.default_spread[1])
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")

@@ -78,6 +78,7 @@ class PodDraft:
     #: Its containers' host ports: (hostIP, protocol, hostPort), "0.0.0.0" and "TCP" when unset.
     host_ports: tuple[tuple[str, str, int], ...] = ()
     spread: tuple[Any, ...] = ()  # its DoNotSchedule topology spread constraints (SpreadConstraint)
+    soft_spread: tuple[Any, ...] = ()  # its ScheduleAnyway ones
 
 
 @dataclass(slots=True, frozen=True)
@@ -209,8 +210,8 @@ class Draft:
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     bind_requests: list[BindRequestDraft] = field(default_factory=list)
     ignored: dict[str, int] = field(default_factory=dict)
-    #: Pod fields Gangplank does not evaluate: field -> [count, first pod "ns/name"].
-    unevaluated: dict[str, list[Any]] = field(default_factory=dict)
+    #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
+    default_spread: list[Any] = field(default_factory=lambda: [0, ""])
 
     def realize_blocks(self) -> None:
         """Turn every :class:`PodBlock` into :class:`PodDraft` records (for code that edits

@@ -319,11 +319,9 @@ def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str
     return True, labels.get(KAI_PRIORITY_LABEL, ""), labels.get(KAI_PREEMPTIBILITY_LABEL, "")
 
 
-#: Pod fields kube-scheduler and Volcano evaluate that Gangplank does not (yet): a pod
-#: carrying one is counted and the answer's warnings say placements may break it.
-UNEVALUATED = {
-    "topologySpreadConstraints": "topology spread constraints with ScheduleAnyway (not scored; DoNotSchedule ones are checked)",
-}
+#: Controllers whose pods kube-scheduler spreads by default when they carry no constraints
+#: of their own (PodTopologySpread's SystemDefaulting; it reads the controller's selector).
+DEFAULT_SPREAD_OWNERS = frozenset({"ReplicaSet", "StatefulSet", "ReplicationController"})
 
 
 def read_pod(o: dict, ptr: str, d: Draft) -> None:
@@ -336,17 +334,18 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
         for key in ("podAffinity", "podAntiAffinity") if type(aff) is dict else ():
             if aff.get(key) is not None and type(aff[key]) is not dict:
                 raise InputError(f"{key} must be an object", join_pointer(ptr, "spec", "affinity", key), pod.ident)
-        tsc = spec.get("topologySpreadConstraints")
-        if type(tsc) is list and any(type(c) is dict and c.get("whenUnsatisfiable") == "ScheduleAnyway" for c in tsc):
-            _unevaluated(d, "topologySpreadConstraints", pod)
+        if not pod.node_name and not spec.get("topologySpreadConstraints") and _controlled(o.get("metadata")):
+            if not d.default_spread[0]:
+                d.default_spread[1] = f"{pod.namespace}/{pod.name}"
+            d.default_spread[0] += 1
 
 
-def _unevaluated(d: Draft, key: str, pod: PodDraft) -> None:
-    hit = d.unevaluated.get(key)
-    if hit is None:
-        d.unevaluated[key] = [1, f"{pod.namespace}/{pod.name}"]
-    else:
-        hit[0] += 1
+def _controlled(meta: Any) -> bool:
+    """The pod's controller (its owner with ``controller: true``) is one of
+    :data:`DEFAULT_SPREAD_OWNERS`."""
+    owners = meta.get("ownerReferences") if type(meta) is dict else None
+    return type(owners) is list and any(type(o) is dict and o.get("controller") is True and o.get("kind") in DEFAULT_SPREAD_OWNERS
+                                        for o in owners)  # fmt: skip
 
 
 def _pod_full(o: dict, ptr: str) -> PodDraft:
@@ -399,15 +398,14 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
     )  # fmt: skip
     d.kai_pod, d.kai_class, d.kai_preemptibility = _kai_pod(d.group, labels, r.string(spec, "schedulerName", sp, ident) or None)
     d.host_ports = _host_ports(spec, sp, ident)
-    d.spread = _spread(spec, sp, ident)
+    d.spread, d.soft_spread = _spread(spec, sp, ident)
     return d
 
 
-def _spread(spec: dict, sp: str, ident: r.Ident) -> tuple[SpreadConstraint, ...]:
-    """The pod's ``topologySpreadConstraints`` kube-scheduler filters with (DoNotSchedule),
-    validated as the API server does; ScheduleAnyway ones only score and are counted in
-    the warnings (see :data:`UNEVALUATED`)."""
-    out = []
+def _spread(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[SpreadConstraint, ...], tuple[SpreadConstraint, ...]]:
+    """The pod's ``topologySpreadConstraints``, validated as the API server does: those
+    kube-scheduler filters with (DoNotSchedule) and those it only scores (ScheduleAnyway)."""
+    out: tuple[list[SpreadConstraint], list[SpreadConstraint]] = ([], [])
     for i, c in enumerate(r.objects(spec, "topologySpreadConstraints", sp, ident, "a topology spread constraint")):
         cp = join_pointer(sp, "topologySpreadConstraints", i)
         skew = r.integer(c, "maxSkew", cp, ident, required=True, minimum=1)
@@ -424,12 +422,13 @@ def _spread(spec: dict, sp: str, ident: r.Ident) -> tuple[SpreadConstraint, ...]
         sel = c.get("labelSelector")
         selector = None if sel is None else LabelSelector.parse(sel, join_pointer(cp, "labelSelector"), ident)
         keys = r.lst(c, "matchLabelKeys", cp, ident)
-        if when == "DoNotSchedule":
-            out.append(SpreadConstraint(
-                skew, key, selector, r.integer(c, "minDomains", cp, ident, minimum=1) or 1, policies[0], policies[1],
-                tuple(k for k in keys if isinstance(k, str)),
-            ))  # fmt: skip
-    return tuple(out)
+        if when == "ScheduleAnyway" and c.get("minDomains") is not None:
+            raise InputError("minDomains can only be set when whenUnsatisfiable is DoNotSchedule", join_pointer(cp, "minDomains"), ident)
+        out[when == "ScheduleAnyway"].append(SpreadConstraint(
+            skew, key, selector, r.integer(c, "minDomains", cp, ident, minimum=1) or 1, policies[0], policies[1],
+            tuple(k for k in keys if isinstance(k, str)),
+        ))  # fmt: skip
+    return tuple(out[0]), tuple(out[1])
 
 
 def _host_ports(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[str, str, int], ...]:

@@ -90,7 +90,7 @@ class NetworkTopology:
 
 @dataclass(frozen=True, slots=True)
 class SpreadConstraint:
-    """A pod's ``topologySpreadConstraints`` entry with ``whenUnsatisfiable: DoNotSchedule``."""
+    """A pod's ``topologySpreadConstraints`` entry (``min_domains`` is 1 for ScheduleAnyway)."""
 
     max_skew: int
     key: str  # topologyKey
@@ -491,6 +491,11 @@ class Cluster:
         self.host_ports: dict[str, tuple[tuple[str, str, int], ...]] = {}
         #: Pods with DoNotSchedule topology spread constraints (key -> them).
         self.spread: dict[str, tuple[SpreadConstraint, ...]] = {}
+        #: Pods with ScheduleAnyway ones (key -> them): nodeorder scores them.
+        self.soft_spread: dict[str, tuple[SpreadConstraint, ...]] = {}
+        #: Pending pods whose controller kube-scheduler spreads by default (not scored):
+        #: (count, first pod "ns/name").
+        self.default_spread: tuple[int, str] = (0, "")
         self.now = now
         self.warnings: list[str] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,

@@ -28,7 +28,7 @@ per constraint, a domain holds the placed pods of the pod's namespace its
 ``labelSelector`` (with ``matchLabelKeys``) matches; a node passes when it has the keys
 and its domain's count, plus one if the pod matches the selector itself, minus the
 smallest count over the domains (0 when fewer domains than ``minDomains``) is at most
-``maxSkew``. ScheduleAnyway constraints are not scored.
+``maxSkew``. ScheduleAnyway constraints are scored by nodeorder (:class:`SpreadScore`).
 
 Counts are kept per node, per distinct selector (placed pods matching it) and per distinct
 anti-affinity term (placed pods owning it), updated as pods are placed and evicted, so a
@@ -37,6 +37,7 @@ check costs one pass over the nodes per term, never one over the pods.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -178,6 +179,20 @@ class _PodCounts:
             if holds_now(t):
                 self.hold(t, 1)
 
+    def _late_sel(self, term: Term) -> int:
+        """:meth:`_sel` after :meth:`_count`: a new selector's row is counted from the pods
+        placed now."""
+        i = self.sel_index.get(_sel_key(term))
+        if i is not None:
+            return i
+        i = self._sel(term)
+        row = np.zeros((1, self.n), dtype=np.int32)
+        for t in self.ssn.cluster.tasks:
+            if holds_now(t) and term.matches(t):
+                row[0, t.node] += 1
+        self.matching = np.vstack([self.matching, row])
+        return i
+
     def domains(self, key: str) -> tuple[np.ndarray, int]:
         hit = self.values.get(key)
         if hit is None:
@@ -264,15 +279,7 @@ class InterPodAffinity(_PodCounts):
         again), registered now: a new selector's counts are taken from the placed pods."""
         terms = self.spread[task.idx] = [(_spread_term(task, con), con) for con in self.ssn.cluster.spread[task.key]]
         for term, _ in terms:
-            if _sel_key(term) in self.sel_index:
-                continue
-            i = self._sel(term)
-            row = np.zeros((1, self.n), dtype=np.int32)
-            for t in self.ssn.cluster.tasks:
-                if holds_now(t) and term.matches(t):
-                    row[0, t.node] += 1
-            self.matching = np.vstack([self.matching, row])
-            assert self.matching.shape[0] == i + 1
+            self._late_sel(term)
         return terms
 
     def spread_mask(self, task: Task) -> np.ndarray | None:
@@ -381,3 +388,80 @@ class PreferredPodAffinity(_PodCounts):
             if self.owning[j].any() and term.matches(task):
                 out += w * self._in_domain(self.owning[j], term.key)
         return out[nodes]
+
+
+#: kube-scheduler counts this topology key per node (``v1.LabelHostname``).
+HOSTNAME = "kubernetes.io/hostname"
+
+
+class SpreadScore(_PodCounts):
+    """kube-scheduler's PodTopologySpread score of a pod's ScheduleAnyway constraints, as
+    Volcano's nodeorder runs it over the candidate nodes (PreScore, Score, NormalizeScore):
+
+    * a candidate node without every constraint's ``topologyKey`` is ignored (scores 0);
+    * per constraint, a topology domain counts the placed pods of the pod's namespace its
+      selector (with ``matchLabelKeys``) matches, on every node of the cluster that has all
+      the keys and passes the constraint's node inclusion policies, for the domains some
+      candidate node is in; ``kubernetes.io/hostname`` counts the node's own pods;
+    * a node's raw score sums ``count · log(size + 2) + maxSkew − 1`` over the
+      constraints, ``size`` being the number of the candidates' domains (for hostname, of
+      the candidates not ignored), rounded half away from zero;
+    * normalised as ``100 · (max + min − raw) // max`` over the candidates not ignored
+      (100 when max is 0), so fewer matching pods score higher.
+
+    ``node_filter(task, honor_affinity, honor_taints)`` is the predicates' node inclusion
+    mask (:class:`~app.plugins.predicates.SpreadNodes`)."""
+
+    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray]) -> None:
+        super().__init__(ssn)
+        self.node_filter = node_filter
+        c = ssn.cluster
+        self.terms: dict[int, list[tuple[Term, SpreadConstraint]]] = {}
+        for key, cons in c.soft_spread.items():
+            t = c.find_task(key)
+            if t is not None and t.status is TaskStatus.PENDING:  # placed pods' constraints: on demand
+                terms = self.terms[t.idx] = [(_spread_term(t, con), con) for con in cons]
+                for term, _ in terms:
+                    self._sel(term)
+        self._count(c.tasks, "topology spread")
+
+    def _terms(self, task: Task) -> list[tuple[Term, SpreadConstraint]]:
+        terms = self.terms.get(task.idx)
+        if terms is None:
+            cons = self.ssn.cluster.soft_spread.get(task.key, ())
+            terms = self.terms[task.idx] = [(_spread_term(task, con), con) for con in cons]
+            for term, _ in terms:
+                self._late_sel(term)
+        return terms
+
+    def scores(self, task: Task, nodes: np.ndarray) -> np.ndarray | None:
+        """Each of ``nodes``' normalised score, 0..100 (None: the pod has no ScheduleAnyway
+        constraint, kube-scheduler's Skip)."""
+        terms = self._terms(task)
+        if not terms or not len(nodes):
+            return None
+        has_keys = np.ones(self.n, dtype=bool)
+        for term, _ in terms:
+            has_keys &= self.domains(term.key)[0] >= 0
+        scored = nodes[has_keys[nodes]]  # the candidates not ignored
+        raw = np.zeros(len(scored))
+        for term, con in terms:
+            counts = self.matching[self.sel_index[_sel_key(term)]]
+            if term.key == HOSTNAME:
+                size = len(scored)
+                cnt = counts[scored].astype(np.float64)
+            else:
+                ids, k = self.domains(term.key)
+                candidate = np.zeros(k, dtype=bool)
+                candidate[ids[scored]] = True
+                size = int(candidate.sum())
+                elig = has_keys & self.node_filter(task, con.honor_affinity, con.honor_taints)
+                totals = np.bincount(ids[elig], weights=counts[elig], minlength=k)
+                cnt = totals[ids[scored]]
+            raw += cnt * math.log(size + 2) + (con.max_skew - 1)
+        score = np.floor(raw + 0.5).astype(np.int64)  # Go's math.Round of a non-negative score
+        out = np.zeros(len(nodes))
+        if len(scored):
+            lo, hi = int(score.min()), int(score.max())
+            out[has_keys[nodes]] = 100 if hi == 0 else 100 * (hi + lo - score) // hi
+        return out

@@ -7,9 +7,12 @@ preferred-term weights, not normalised, as Volcano), ``tainttoleration.weight`` 
 intolerable ``PreferNoSchedule`` taints is better, normalised to 0..100),
 ``podaffinity.weight`` 2 (kube-scheduler's InterPodAffinity score of preferred terms,
 :class:`~app.plugins.interpod.PreferredPodAffinity`, normalised over the candidate nodes to
-0..100 and truncated to an integer as its NormalizeScore does). Image locality has no input
-in a snapshot; topology spread scoring (ScheduleAnyway) is not modelled (the answer's
-warnings say so when a pod uses it).
+0..100 and truncated to an integer as its NormalizeScore does), ``podtopologyspread.weight`` 2
+(kube-scheduler's PodTopologySpread score of the pod's ScheduleAnyway constraints,
+:class:`~app.plugins.interpod.SpreadScore`). Image locality has no input in a snapshot; the
+default spreading kube-scheduler gives pods of ReplicaSets and StatefulSets without
+constraints of their own needs those controllers' selectors and is not scored (the answer's
+warnings say so when a pending pod has such a controller).
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.model.cluster import Task
 from app.model.resources import cells
-from app.plugins.interpod import PreferredPodAffinity, has_preferred
-from app.plugins.predicates import term_matches, tolerates
+from app.plugins.interpod import PreferredPodAffinity, SpreadScore, has_preferred
+from app.plugins.predicates import SpreadNodes, term_matches, tolerates
 
 
 class NodeOrder(Plugin):
     name = "nodeorder"
-    summary = "least/most requested, balanced resources, preferred node affinity, taint toleration, preferred pod affinity"
+    summary = ("least/most requested, balanced resources, preferred node affinity, taint toleration, preferred pod affinity, "
+               "topology spread (ScheduleAnyway)")
 
     def open(self) -> None:
         self.w_least = self.arg_float("leastrequested.weight", 1)
@@ -40,6 +44,18 @@ class NodeOrder(Plugin):
             pa = self.pod_affinity = PreferredPodAffinity(self.ssn)
             self.ssn.on_allocate(lambda t: pa.hold(t, 1))
             self.ssn.on_deallocate(lambda t: pa.hold(t, -1))
+        self.w_spread = self.arg_float("podtopologyspread.weight", 2)
+        self.spread: SpreadScore | None = None
+        if self.w_spread and c.soft_spread:
+            sp = self.spread = SpreadScore(self.ssn, SpreadNodes(c.nodes))
+            self.ssn.on_allocate(lambda t: sp.hold(t, 1))
+            self.ssn.on_deallocate(lambda t: sp.hold(t, -1))
+        count, first = c.default_spread
+        if self.w_spread and count:
+            self.warn(f"{count} pending pod(s) owned by a ReplicaSet, StatefulSet or ReplicationController carry no "
+                      f"topologySpreadConstraints (e.g. Pod {first}): kube-scheduler's default spreading for them "
+                      "(PodTopologySpread SystemDefaulting, which Volcano's nodeorder runs) needs their controllers' "
+                      "selectors and is not scored, so their nodes may differ")  # fmt: skip
         table = self.ssn.cluster.resources
         self.cm = np.array([table.index["cpu"], table.index["memory"]], dtype=np.intp)
         bal = ["cpu", "memory"] + (["nvidia.com/gpu"] if "nvidia.com/gpu" in table.index else [])
@@ -70,6 +86,10 @@ class NodeOrder(Plugin):
             total += self._taints(task, nodes) * self.w_taint
         if self.pod_affinity is not None:
             total += self._pod_affinity(task, nodes) * self.w_pod
+        if self.spread is not None:
+            spread = self.spread.scores(task, nodes)
+            if spread is not None:
+                total += spread * self.w_spread
         return total
 
     def _pod_affinity(self, task: Task, nodes: np.ndarray) -> np.ndarray:

@@ -123,6 +123,26 @@ def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
     return selects(task, node, terms) and tolerates_all(task.tolerations, node.taints)
 
 
+class SpreadNodes:
+    """The nodes a topology spread constraint counts: passing the pod's nodeSelector and
+    required node affinity (``nodeAffinityPolicy: Honor``), tolerating their taints
+    (``nodeTaintsPolicy: Honor``); a mask over all nodes, worked out once per pod and policy."""
+
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
+        self.cache: dict[tuple[int, bool, bool], np.ndarray] = {}
+
+    def __call__(self, task: Task, honor_affinity: bool, honor_taints: bool) -> np.ndarray:
+        key = (task.idx, honor_affinity, honor_taints)
+        hit = self.cache.get(key)
+        if hit is None:
+            terms = required_terms(task) if honor_affinity else None
+            hit = self.cache[key] = np.array([(not honor_affinity or selects(task, n, terms))
+                                              and (not honor_taints or tolerates_all(task.tolerations, n.taints))
+                                              for n in self.nodes], dtype=bool)  # fmt: skip
+        return hit
+
+
 class Predicates(Plugin):
     name = "predicates"
     summary = ("node readiness, unschedulable, nodeSelector, required node affinity, taints/tolerations, host ports, "
@@ -138,7 +158,7 @@ class Predicates(Plugin):
         self._ports = c.host_ports
         self.interpod = None
         if c.spread or any(t.affinity and has_terms(t) for t in c.active_tasks):  # pods with terms are never columns
-            self.interpod = InterPodAffinity(self.ssn, self.spread_nodes)
+            self.interpod = InterPodAffinity(self.ssn, SpreadNodes(c.nodes))
             for note in sorted(self.interpod.notes):
                 self.warn(note)
             ipa = self.interpod
@@ -154,21 +174,6 @@ class Predicates(Plugin):
             self.ssn.on_allocate(lambda t: self._hold(t, 1))
             self.ssn.on_deallocate(lambda t: self._hold(t, -1))
         self.ssn.register("predicate", self.name, self.predicate)
-
-    def spread_nodes(self, task: Task, honor_affinity: bool, honor_taints: bool) -> np.ndarray:
-        """The nodes a topology spread constraint counts: passing the pod's nodeSelector and
-        required node affinity (``nodeAffinityPolicy: Honor``), tolerating their taints
-        (``nodeTaintsPolicy: Honor``); a mask over all nodes."""
-        cache = self.__dict__.setdefault("_spread_nodes", {})
-        key = (task.idx, honor_affinity, honor_taints)
-        hit = cache.get(key)
-        if hit is not None:
-            return hit
-        terms = required_terms(task) if honor_affinity else None
-        hit = cache[key] = np.array([(not honor_affinity or selects(task, n, terms))
-                                     and (not honor_taints or tolerates_all(task.tolerations, n.taints))
-                                     for n in self.ssn.cluster.nodes], dtype=bool)  # fmt: skip
-        return hit
 
     def _hold(self, task: Task, delta: int) -> None:
         ports = self._ports.get(task.key)
