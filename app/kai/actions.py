@@ -66,6 +66,7 @@ class KaiAction:
         self.ctx: KaiContext = ctx
         self.minruntime = ssn.plugins.get("minruntime")
         self._candidates: tuple[dict[str, Job], list[Job]] | None = None  # (the jobs it was made from, them)
+        self._views: tuple[list[Job], list[View]] | None = None  # (the victim jobs of one solve, their views)
 
     # -- preemptors ----------------------------------------------------------------------
     def preemptors(self, *, preemptible_only: bool = False) -> JobsOrderByQueues:
@@ -149,7 +150,11 @@ class KaiAction:
         return [j for j in self.candidates(inert) if (not alive_check or any(t.status in ALIVE for t in j.tasks)) and keep(j)]
 
     def victim_queue(self, jobs: list[Job]) -> JobsOrderByQueues:
-        return self.ctx.jobs_order([View(j) for j in jobs], victim=True)
+        """A fresh victim-mode queue of ``jobs`` (one list per preemptor's solve, asked at
+        every step: the whole-job views are built once for it; a view never changes)."""
+        if self._views is None or self._views[0] is not jobs:
+            self._views = (jobs, [View(j) for j in jobs])
+        return self.ctx.jobs_order(self._views[1], victim=True)
 
     # -- minruntime ----------------------------------------------------------------------
     def protected(self, kind: str, reclaimer: Job, victim: Job) -> bool:

@@ -28,7 +28,7 @@ Rules (``pkg/scheduler/api/podgroup_info``, ``api/pod_status``):
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from app.model.cluster import Job, Task, TaskStatus
 
@@ -157,12 +157,13 @@ def sort_tasks(tasks: Iterable[Task], reverse: bool = False) -> list[Task]:
     return sorted(tasks, key=task_key, reverse=reverse)
 
 
-def job_less(a: View, b: View) -> bool:
-    """KAI's JobOrderFn: priority, elastic, then creation time and UID."""
+def job_less(a: View, b: View, state: Callable[[View], int] = elastic_state) -> bool:
+    """KAI's JobOrderFn: priority, elastic (``state``: :func:`elastic_state` or a memo of
+    it while no task changes), then creation time and UID."""
     pa, pb = a.job.priority, b.job.priority
     if pa != pb:
         return pa > pb
-    ea, eb = elastic_state(a), elastic_state(b)
+    ea, eb = state(a), state(b)
     if ea != eb:
         return ea < eb
     ca, cb = a.job.created, b.job.created

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from app.kai.jobs import View, job_less, tasks_to_allocate
+from app.kai.jobs import View, elastic_state, job_less, tasks_to_allocate
 
 NO_FAIR_SHARE_DRF_MULTIPLIER = 1000.0
 UNLIMITED = -1.0
@@ -222,14 +222,27 @@ class JobsOrderByQueues:
         self.roots: Heap | None = None
         self.nodes: dict[str, _Node] = {}
         self.popped: dict[str, list[View]] = {}
+        self._state: Callable[[View], int] = elastic_state
 
     def initialize(self, views: Iterable[View]) -> None:
-        for v in sorted(views, key=lambda v: (v.job.created, v.job.uid or v.key, v.key)):
-            q = v.job.queue
-            parent = self.parents.get(q)
-            if parent is None or (parent and parent not in self.parents) or q not in self.leaves:
-                continue
-            self.push(v)
+        memo: dict[int, int] = {}  # no task changes state while the queue fills: each view's elastic state once
+
+        def state(v: View) -> int:
+            hit = memo.get(id(v))
+            if hit is None:
+                hit = memo[id(v)] = elastic_state(v)
+            return hit
+
+        self._state = state
+        try:
+            for v in sorted(views, key=lambda v: (v.job.created, v.job.uid or v.key, v.key)):
+                q = v.job.queue
+                parent = self.parents.get(q)
+                if parent is None or (parent and parent not in self.parents) or q not in self.leaves:
+                    continue
+                self.push(v)
+        finally:
+            self._state = elastic_state
 
     def empty(self) -> bool:
         return self.roots is None or not len(self.roots)
@@ -239,7 +252,7 @@ class JobsOrderByQueues:
 
     # -- comparators ----------------------------------------------------------------------
     def _job_less(self, a: View, b: View) -> bool:
-        return not job_less(a, b) if self.victim else job_less(a, b)
+        return not job_less(a, b, self._state) if self.victim else job_less(a, b, self._state)
 
     def _node_less(self, a: _Node, b: _Node) -> bool:
         if not len(a.children):
