@@ -141,9 +141,27 @@ def test_seed01_motivating_case_gang_aware_breaks_one_gang(client):
     assert domains[0]["hyperNode"] == "lc" and domains[0]["result"] == "evicted"
 
 
-def test_seed01_motivating_case_legacy_breaks_five_gangs(client):
-    out = decide(client, motivating_case(), config=LEGACY_PREEMPT)
+def test_seed01_motivating_case_legacy_retrofit_breaks_five_gangs(client):
+    conf = {**LEGACY_PREEMPT, "configurations": [{"name": "preempt", "arguments": {"networkTopologyRetrofit": True}}]}
+    out = decide(client, motivating_case(), config=conf)
     assert len(jobs_broken(out)) == 5 and all(j.startswith("ml/small-") for j in jobs_broken(out))
+
+
+def test_volcano_legacy_preempt_skips_a_job_with_a_network_topology(client):
+    # preempt.go: jobs containing networkTopology do not support preemption (Volcano's master)
+    out = decide(client, motivating_case(), config=LEGACY_PREEMPT)
+    assert out["evictions"] == [] and out["nominations"] == []
+    assert "network topology does not preempt" in next(j["message"] for j in out["jobs"] if j["job"] == "ml/p")
+    out = decide(client, motivating_case(), config={"profile": "volcano", "actions": "allocate, preempt"})
+    assert out["evictions"] == []
+
+
+def test_gangplank_profile_legacy_preempt_takes_the_retrofit(client):
+    # the profile's gang plugin guards the small gangs (each at its minimum): the retrofit
+    # tries and finds no victim, where Volcano's preempt would not have tried
+    out = decide(client, motivating_case(), config={"profile": "gangplank", "actions": "allocate, preempt"})
+    message = next(j["message"] for j in out["jobs"] if j["job"] == "ml/p")
+    assert "does not preempt" not in message
 
 
 def test_legacy_gang_guard_blocks_victims_at_their_minimum(client):

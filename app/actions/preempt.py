@@ -43,6 +43,12 @@ def gang_aware(ssn: Session, kind: str, args: dict[str, Any]) -> bool:
     return any(flag(p.arguments.get(key)) for tier in ssn.config.tiers for p in tier)
 
 
+def retrofit(ssn: Session) -> bool:
+    """The legacy actions' network-topology retrofit is Gangplank's: on in its own profile,
+    off where the request asks for Volcano (its profile, or its own scheduler conf)."""
+    return ssn.config.profile == "gangplank" and not ssn.config.raw
+
+
 class Preempt(Action):
     name = PREEMPT
     summary = "evict lower-priority work of the same queue for starving jobs"
@@ -56,7 +62,7 @@ class Preempt(Action):
 
             KaiPreempt(ssn, self.args).execute()
         else:
-            LegacyEviction(PREEMPT, self.args).execute(ssn)
+            LegacyEviction(PREEMPT, self.args, retrofit(ssn)).execute(ssn)
 
 
 class Reclaim(Action):
@@ -72,7 +78,7 @@ class Reclaim(Action):
 
             KaiReclaim(ssn, self.args).execute()
         else:
-            LegacyEviction(RECLAIM, self.args).execute(ssn)
+            LegacyEviction(RECLAIM, self.args, retrofit(ssn)).execute(ssn)
 
 
 class GangPreempt(Preempt):

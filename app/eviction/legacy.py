@@ -11,10 +11,16 @@ queue's Allocatable too — and pipeline the task there (nominated when somethin
 evicted). Each node is a transaction of its own: a node that does not work is rolled
 back. The job commits only if JobPipelined holds.
 
-Retrofit (seed 01 §4.3): only topology-valid nodes are searched — the first task pins the
-job to the first domain of the eviction gradients (a partly running gang to the domain of
-its running pods; soft or no topology: the whole cluster) and a later task that cannot
-fit in that domain fails the job for this decision, so a gang is never split.
+Volcano's own (the ``volcano`` profile and a ``volcano-scheduler.conf`` the request writes):
+preempt skips a job with a network topology (its own or a sub-group's), as Volcano's master
+does; reclaim searches every node for it.
+
+Retrofit (seed 01 §4.3; the ``gangplank`` profile, or the action argument
+``networkTopologyRetrofit: true``): such a job preempts too, and only topology-valid nodes
+are searched — the first task pins the job to the first domain of the eviction gradients (a
+partly running gang to the domain of its running pods; soft or no topology: the whole
+cluster) and a later task that cannot fit in that domain fails the job for this decision,
+so a gang is never split.
 """
 
 from __future__ import annotations
@@ -26,26 +32,38 @@ import numpy as np
 
 from app.eviction.bundles import VICTIM_STATES
 from app.eviction.gang import PREEMPT, RECLAIM, legacy_pending, preemptors
+from app.framework.config import flag
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
 from app.model.cluster import PLACED_NOW, Job, Task
 
 
+def has_network_topology(job: Job) -> bool:
+    """Volcano's ``ContainsNetworkTopology``: the job or one of its sub-groups has one."""
+    return job.network_topology is not None or any(sg.network_topology is not None for sg in job.subgroups.values())
+
+
 class LegacyEviction:
-    def __init__(self, kind: str, args: dict[str, Any]) -> None:
+    def __init__(self, kind: str, args: dict[str, Any], retrofit: bool = False) -> None:
         self.kind = kind
         self.args = args
+        self.retrofit = flag(args.get("networkTopologyRetrofit"), retrofit)
 
     def execute(self, ssn: Session) -> None:
         for _, job in preemptors(ssn, self.kind, best_effort=True):
             if ssn.out_of_time():
                 return
+            if self.kind == PREEMPT and not self.retrofit and has_network_topology(job):
+                note = "preempt: a job with a network topology does not preempt (Volcano's preempt skips it; " \
+                       "networkTopologyRetrofit: true lets it)"  # fmt: skip
+                ssn.messages[job.key] = f"{ssn.messages[job.key]}; {note}" if job.key in ssn.messages else note
+                continue
             self.for_job(ssn, job)
 
     def domain_nodes(self, ssn: Session, job: Job) -> np.ndarray:
         topo = ssn.cluster.topology
         nt = job.network_topology
-        if nt is None or nt.mode != "hard":
+        if nt is None or nt.mode != "hard" or not self.retrofit:
             return topo.leaves[topo.root]
         grads = ssn.hyper_node_gradients(job, None, topo.root, PURPOSE_EVICT)
         for g in grads:
@@ -69,7 +87,7 @@ class LegacyEviction:
             if self.kind == RECLAIM and not ssn.preemptive(queue, [task]):
                 continue
             if not self.for_task(ssn, job, task, nodes, stmt):
-                if job.network_topology is not None and job.network_topology.mode == "hard":
+                if self.retrofit and job.network_topology is not None and job.network_topology.mode == "hard":
                     break  # fail fast: never split a gang across domains
         if ssn.job_pipelined(job):
             stmt.commit()

@@ -183,6 +183,9 @@ class SchedulerConfig:
     tiers: list[list[PluginOption]]
     action_args: dict[str, dict[str, Any]]
     profile: str = "gangplank"
+    #: The request wrote a ``volcano-scheduler.conf`` itself (no profile): decided as
+    #: Volcano decides, Gangplank's own retrofits off unless asked for by name.
+    raw: bool = False
     #: What the loader accepted but does not apply (unknown plugins and keys, unmodelled
     #: plugins, flag spellings Volcano does not read), for the answer's warnings.
     warnings: list[str] = field(default_factory=list)
@@ -355,11 +358,12 @@ def load_config(
         if name not in actions:
             warnings.append(f"configuration of action {c['name']!r}, which is not in 'actions': not used")
     return SchedulerConfig(actions=actions, tiers=tiers, action_args=action_args, warnings=warnings,
-                           action_pointers=action_pointers)  # fmt: skip
+                           action_pointers=action_pointers, raw=True)  # fmt: skip
 
 
 def _profile_plugins(cfg: SchedulerConfig) -> None:
     """A profile's own plugins and arguments: nothing the request wrote, nothing to report."""
+    cfg.raw = False
     for tier in cfg.tiers:
         for p in tier:
             p.pointer = ""
@@ -393,6 +397,7 @@ ACTION_ARGS: dict[str, tuple[str, Any]] = {
     "gangAwareEnable": ("bool", None),
     "useSchedulingSignatures": ("bool", None),
     "allowWholeBundle": ("bool", None),
+    "networkTopologyRetrofit": ("bool", None),
 }
 
 
