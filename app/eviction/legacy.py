@@ -11,16 +11,15 @@ queue's Allocatable too — and pipeline the task there (nominated when somethin
 evicted). Each node is a transaction of its own: a node that does not work is rolled
 back. The job commits only if JobPipelined holds.
 
-Volcano's own (the ``volcano`` profile and a ``volcano-scheduler.conf`` the request writes):
-preempt skips a job with a network topology (its own or a sub-group's), as Volcano's master
-does; reclaim searches every node for it.
-
-Retrofit (seed 01 §4.3; the ``gangplank`` profile, or the action argument
-``networkTopologyRetrofit: true``): such a job preempts too, and only topology-valid nodes
-are searched — the first task pins the job to the first domain of the eviction gradients (a
-partly running gang to the domain of its running pods; soft or no topology: the whole
-cluster) and a later task that cannot fit in that domain fails the job for this decision,
-so a gang is never split.
+Retrofit (seed 01 §4.3): only topology-valid nodes are searched — the first task pins the
+job to the first domain of the eviction gradients (a partly running gang to the domain of
+its running pods; soft or no topology: the whole cluster) and a later task that cannot
+fit in that domain fails the job for this decision, so a gang is never split. Volcano's
+preempt skips a job with a network topology (its own or a sub-group's): so does this one in
+the ``volcano`` profile and for a ``volcano-scheduler.conf`` the request writes, unless the
+action argument ``networkTopologyRetrofit: true`` asks for the retrofit (the ``gangplank``
+profile's default). Volcano's reclaim ignores the topology; this one keeps the retrofit's
+domain in every profile, as a nomination across domains could never be bound.
 """
 
 from __future__ import annotations
@@ -63,7 +62,7 @@ class LegacyEviction:
     def domain_nodes(self, ssn: Session, job: Job) -> np.ndarray:
         topo = ssn.cluster.topology
         nt = job.network_topology
-        if nt is None or nt.mode != "hard" or not self.retrofit:
+        if nt is None or nt.mode != "hard":
             return topo.leaves[topo.root]
         grads = ssn.hyper_node_gradients(job, None, topo.root, PURPOSE_EVICT)
         for g in grads:
@@ -87,7 +86,7 @@ class LegacyEviction:
             if self.kind == RECLAIM and not ssn.preemptive(queue, [task]):
                 continue
             if not self.for_task(ssn, job, task, nodes, stmt):
-                if self.retrofit and job.network_topology is not None and job.network_topology.mode == "hard":
+                if job.network_topology is not None and job.network_topology.mode == "hard":
                     break  # fail fast: never split a gang across domains
         if ssn.job_pipelined(job):
             stmt.commit()
