@@ -16,6 +16,11 @@ is let through when it carries **any** configured credential:
 
 Otherwise: 401 ``application/problem+json`` with ``WWW-Authenticate: Bearer``.
 
+``/extender/*`` (kube-scheduler's calls, which bind pods) can be kept to kube-scheduler alone:
+with ``GANGPLANK_EXTENDER_CLIENT_NAMES`` (certificate names) or ``GANGPLANK_EXTENDER_TOKEN``
+set, only those credentials pass there, and the API's tokens and certificate names do not.
+``GANGPLANK_METRICS_AUTH=true`` puts ``/metrics`` behind the API's credentials too.
+
 Unauthenticated service is allowed only on loopback: :func:`startup_problems` makes the
 launcher refuse a non-loopback ``--host`` with no credential configured unless
 ``GANGPLANK_AUTH_DISABLED=true``; and as a backstop for ``uvicorn app.main:app`` run by hand,
@@ -126,10 +131,22 @@ class Policy:
         self.client_names = frozenset(n.strip() for n in settings.auth_client_names.split(",") if n.strip())
         self.mtls = bool(settings.ssl_certfile and settings.ssl_ca_certs and settings.ssl_cert_reqs >= 1)
         self.disabled = settings.auth_disabled
+        # who may call /extender/*: when either is set, only they (not the API's credentials)
+        self.extender_names = frozenset(n.strip() for n in settings.extender_client_names.split(",") if n.strip())
+        ext = settings.extender_token.strip()
+        self.extender_token: bytes | None = ext.encode() if ext else None
+        self.metrics_auth = settings.metrics_auth
 
     @property
     def configured(self) -> bool:
-        return bool(self.static or self.file or self.mtls or self.client_names)
+        return bool(self.static or self.file or self.mtls or self.client_names or self.extender_token)
+
+    @property
+    def extender_restricted(self) -> bool:
+        return bool(self.extender_names or self.extender_token)
+
+    def protects(self, path: str) -> bool:
+        return path not in OPEN_PATHS or (path == "/metrics" and self.metrics_auth)
 
     def tokens(self) -> tuple[bytes, ...]:
         return self.static + (self.file.tokens() if self.file else ())
@@ -140,12 +157,26 @@ class Policy:
             ok |= hmac.compare_digest(t, presented)
         return ok
 
-    def cert_ok(self, scope: Scope) -> bool:
+    def cert_ok(self, scope: Scope, allowed: frozenset[str] | None = None) -> bool:
+        """A verified client certificate whose names meet ``allowed`` (default: the API's
+        ``GANGPLANK_AUTH_CLIENT_NAMES``; empty: any verified certificate)."""
         tls = (scope.get("extensions") or {}).get("tls")
         names = tls.get(CLIENT_NAMES_KEY) if isinstance(tls, dict) else None
         if not names:  # no verified client certificate on this connection
             return False
-        return not self.client_names or not self.client_names.isdisjoint(names)
+        allowed = self.client_names if allowed is None else allowed
+        return not allowed or not allowed.isdisjoint(names)
+
+    def extender_check(self, scope: Scope) -> tuple[int, str] | None:
+        """/extender/* when restricted: a certificate named in GANGPLANK_EXTENDER_CLIENT_NAMES
+        or the bearer GANGPLANK_EXTENDER_TOKEN; the API's own credentials do not count."""
+        if self.extender_names and self.mtls and self.cert_ok(scope, self.extender_names):
+            return None
+        presented = bearer(scope)
+        if presented and self.extender_token is not None and hmac.compare_digest(self.extender_token, presented):
+            return None
+        return 401, ("the extender endpoints take only kube-scheduler's credentials (a client certificate named in "
+                     "GANGPLANK_EXTENDER_CLIENT_NAMES or GANGPLANK_EXTENDER_TOKEN)")  # fmt: skip
 
     def check(self, scope: Scope) -> tuple[int, str] | None:
         """None when the request may pass, else (status, reason)."""
@@ -157,6 +188,8 @@ class Policy:
                 return 503, ("authentication is not configured and the service is reachable on a non-loopback "
                              "address: set GANGPLANK_AUTH_TOKEN(S_FILE) or mTLS, or GANGPLANK_AUTH_DISABLED=true")  # fmt: skip
             return None
+        if self.extender_restricted and str(scope.get("path", "")).startswith("/extender/"):
+            return self.extender_check(scope)
         if (self.mtls or self.client_names) and self.cert_ok(scope):
             return None
         presented = bearer(scope)
@@ -199,7 +232,7 @@ class AuthMiddleware:
         return self._policy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("path", "") in OPEN_PATHS:
+        if scope["type"] != "http" or not self.policy.protects(scope.get("path", "")):
             await self.app(scope, receive, send)
             return
         verdict = self.policy.check(scope)
@@ -233,6 +266,11 @@ def startup_problems(host: str, settings: Settings) -> list[str]:
                            f"(one per line, at least {MIN_TOKEN_LENGTH} characters)")  # fmt: skip
         except OSError as e:
             out.append(f"GANGPLANK_AUTH_TOKENS_FILE {settings.auth_tokens_file} cannot be read: {e.strerror}")
+    if settings.extender_token and len(settings.extender_token.strip()) < MIN_TOKEN_LENGTH:
+        out.append(f"GANGPLANK_EXTENDER_TOKEN is shorter than {MIN_TOKEN_LENGTH} characters")
+    if policy.extender_names and not policy.mtls:
+        out.append("GANGPLANK_EXTENDER_CLIENT_NAMES needs TLS with client-certificate verification "
+                   "(GANGPLANK_SSL_CERTFILE, GANGPLANK_SSL_CA_CERTS, GANGPLANK_SSL_CERT_REQS 1 or 2)")  # fmt: skip
     if settings.ssl_ca_certs and not settings.ssl_certfile:
         out.append("GANGPLANK_SSL_CA_CERTS needs GANGPLANK_SSL_CERTFILE (and _KEYFILE): mTLS serves TLS")
     if policy.client_names and not policy.mtls:

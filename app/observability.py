@@ -1,7 +1,8 @@
 """Prometheus metrics, request ids and structured JSON logs.
 
-Metrics (``GET /metrics``): ``gangplank_request_seconds{endpoint}``,
-``gangplank_action_seconds{action}``, ``gangplank_snapshot_pods`` and
+Metrics (``GET /metrics``): ``gangplank_request_seconds{endpoint}`` and
+``gangplank_requests_total{endpoint, status}`` (the route template, or ``unmatched``; the
+status class ``2xx``..``5xx``), ``gangplank_action_seconds{action}``, ``gangplank_snapshot_pods`` and
 ``gangplank_snapshot_nodes`` (histograms), ``gangplank_evictions_total{action}``.
 Every answer carries ``X-Request-ID`` (the caller's, or a new one) and one JSON log line
 per request records method, path, status, duration and the id — never a body.
@@ -20,7 +21,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
-REQUEST_SECONDS = Histogram("gangplank_request_seconds", "Request latency by endpoint", ["endpoint"], buckets=BUCKETS)
+REQUEST_SECONDS = Histogram("gangplank_request_seconds", "Request latency by endpoint (route template)", ["endpoint"],
+                            buckets=BUCKETS)  # fmt: skip
+REQUESTS = Counter("gangplank_requests_total", "Requests by endpoint (route template) and status class",
+                   ["endpoint", "status"])  # fmt: skip
+#: The one label every path no route matches shares (404s, probes of random URLs).
+UNMATCHED = "unmatched"
 ACTION_SECONDS = Histogram("gangplank_action_seconds", "Time spent in each action", ["action"], buckets=BUCKETS)
 SNAPSHOT_PODS = Histogram("gangplank_snapshot_pods", "Pods per decided snapshot",
                           buckets=(10, 100, 1_000, 10_000, 50_000, 100_000, 200_000))  # fmt: skip
@@ -66,11 +72,21 @@ async def observe(request: Request, call_next: Callable[[Request], Awaitable[Res
     elapsed = time.perf_counter() - start
     path = request.url.path
     if path not in ("/metrics", "/livez", "/readyz"):
-        REQUEST_SECONDS.labels(path).observe(elapsed)
+        endpoint = route_label(request)
+        REQUEST_SECONDS.labels(endpoint).observe(elapsed)
+        REQUESTS.labels(endpoint, f"{response.status_code // 100}xx").inc()
         log.info("request", extra={"fields": {"request_id": rid, "method": request.method, "path": path,
                                               "status": response.status_code, "seconds": round(elapsed, 6)}})  # fmt: skip
     response.headers["X-Request-ID"] = rid
     return response
+
+
+def route_label(request: Request) -> str:
+    """The matched route's template (``/v1/decisions``, ``/extender/filter``), never the raw
+    path: the label set stays as small as the API, whatever paths clients send."""
+    route = request.scope.get("route")
+    template = getattr(route, "path", None)
+    return template if isinstance(template, str) else UNMATCHED
 
 
 def metrics() -> Response:

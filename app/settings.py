@@ -40,6 +40,13 @@ class Settings(BaseSettings):
     auth_tokens_file: str = ""
     #: Comma-separated client-certificate names (CN or SAN) allowed; empty = any verified cert.
     auth_client_names: str = ""
+    #: Comma-separated client-certificate names allowed on /extender/* (kube-scheduler's);
+    #: with this or extender_token set, the API's credentials no longer pass there.
+    extender_client_names: str = ""
+    #: A bearer token accepted on /extender/* only.
+    extender_token: str = ""
+    #: Put /metrics behind the API's credentials (it is open by default for Prometheus).
+    metrics_auth: bool = False
     #: Explicit opt-out: serve without authentication on a non-loopback address.
     auth_disabled: bool = False
     #: Serving certificate and key (PEM); with ssl_ca_certs, client certificates are verified.

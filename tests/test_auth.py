@@ -37,7 +37,7 @@ def app_with(monkeypatch):
 
     def make(**env: str) -> TestClient:
         for k in list(os.environ):
-            if k.startswith(("GANGPLANK_AUTH", "GANGPLANK_SSL")):
+            if k.startswith(("GANGPLANK_AUTH", "GANGPLANK_SSL", "GANGPLANK_EXTENDER", "GANGPLANK_METRICS")):
                 monkeypatch.delenv(k)
         for k, v in env.items():
             monkeypatch.setenv(f"GANGPLANK_{k.upper()}", v)
@@ -107,6 +107,35 @@ def test_health_version_metrics_and_docs_open(app_with):
     c = app_with(auth_token=TOKEN)
     for path in ("/livez", "/readyz", "/version", "/metrics", "/openapi.json", "/docs"):
         assert c.get(path).status_code == 200, path
+
+
+def test_extender_token_is_the_only_credential_the_extender_takes_once_set(app_with):
+    c = app_with(auth_token=TOKEN, extender_token=OTHER)
+    body = b'{"Pod": {"metadata": {"name": "p", "namespace": "default"}}, "NodeNames": []}'
+    r = c.post("/extender/filter", content=body, headers=bearer(TOKEN))  # the API's token: not kube-scheduler
+    assert r.status_code == 401 and "GANGPLANK_EXTENDER" in r.json()["detail"]
+    assert c.post("/extender/filter", content=body, headers=bearer(OTHER)).status_code != 401
+    assert c.post("/v1/topology", content=EXAMPLE, headers=bearer(OTHER)).status_code == 401  # extender only
+    assert c.post("/v1/topology", content=EXAMPLE, headers=bearer(TOKEN)).status_code == 200
+
+
+def test_extender_without_its_own_credentials_takes_the_apis(app_with):
+    c = app_with(auth_token=TOKEN)
+    body = b'{"Pod": {"metadata": {"name": "p", "namespace": "default"}}, "NodeNames": []}'
+    assert c.post("/extender/filter", content=body, headers=bearer(TOKEN)).status_code != 401
+
+
+def test_metrics_behind_the_apis_credentials_when_asked(app_with):
+    c = app_with(auth_token=TOKEN, metrics_auth="true")
+    assert c.get("/metrics").status_code == 401
+    assert c.get("/metrics", headers=bearer(TOKEN)).status_code == 200
+    assert c.get("/livez").status_code == 200
+
+
+def test_startup_refused_on_bad_extender_credentials():
+    assert any("GANGPLANK_EXTENDER_TOKEN is shorter" in p for p in startup_problems("127.0.0.1", Settings(extender_token="short")))
+    assert any("GANGPLANK_EXTENDER_CLIENT_NAMES needs TLS" in p
+               for p in startup_problems("127.0.0.1", Settings(auth_token=TOKEN, extender_client_names="kube-scheduler")))  # fmt: skip
 
 
 def test_open_paths_are_exactly_the_get_routes_outside_v1_and_extender(app_with):
@@ -424,6 +453,22 @@ def test_mtls_client_names_allow_list_and_token_fallback(monkeypatch, pki):
                 assert c.post("/v1/topology", content=EXAMPLE, headers=bearer(TOKEN)).status_code == 200
             with srv.client(pki, "rogue") as c, pytest.raises(httpx.TransportError):
                 c.get("/livez")  # presented but unverifiable: the handshake fails even when optional
+    finally:
+        get_settings.cache_clear()
+
+
+def test_mtls_extender_client_names_keep_the_extender_to_kube_scheduler(monkeypatch, pki):
+    # the API allows any verified certificate and a token; /extender/* only kube-scheduler's
+    app = _mtls_app(monkeypatch, pki, 1, extender_client_names="kube-scheduler", auth_token=TOKEN)
+    body = b'{"Pod": {"metadata": {"name": "p", "namespace": "default"}}, "NodeNames": []}'
+    try:
+        with TLSServer(app, pki, cert_reqs=1) as srv:
+            with srv.client(pki, "client") as c:  # CN kube-scheduler
+                assert c.post("/extender/filter", content=body, headers=JSON).status_code != 401
+            with srv.client(pki, "other") as c:  # verified, someone-else
+                assert c.post("/v1/topology", content=EXAMPLE, headers=JSON).status_code == 200
+                assert c.post("/extender/filter", content=body, headers=JSON).status_code == 401
+                assert c.post("/extender/filter", content=body, headers=bearer(TOKEN)).status_code == 401
     finally:
         get_settings.cache_clear()
 

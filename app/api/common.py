@@ -10,11 +10,12 @@ from typing import Any, TypeVar
 
 import orjson
 from fastapi import Request
+from starlette.requests import ClientDisconnect
 from fastapi.responses import Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from app.errors import LimitError
+from app.errors import InputError, LimitError
 from app.ingest.body import decode
 from app.settings import Settings, get_settings
 
@@ -53,19 +54,29 @@ async def read_body(request: Request, limit: int) -> bytes:
         )
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise LimitError(f"the body exceeds the limit of {limit} bytes (GANGPLANK_MAX_BODY_BYTES)", "", kind="body-too-large")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise LimitError(f"the body exceeds the limit of {limit} bytes (GANGPLANK_MAX_BODY_BYTES)", "",
+                                 kind="body-too-large")  # fmt: skip
+            chunks.append(chunk)
+    except ClientDisconnect:  # gone mid-body: nobody reads the answer; the access log's line is the record
+        raise InputError(f"the client went away after {size} bytes of the body", "", kind="client-disconnected",
+                         status=400) from None  # fmt: skip
     return b"".join(chunks)
 
 
 async def envelope_of(request: Request, settings: Settings | None = None) -> dict[str, Any]:
     settings = settings or get_settings()
     raw = await read_body(request, settings.max_body_bytes)
-    with gc_paused():
-        return decode(raw, request.headers.get("content-type"), max_yaml_nodes=settings.max_yaml_nodes)
+    content_type = request.headers.get("content-type")
+
+    def parse() -> dict[str, Any]:
+        with gc_paused():
+            return decode(raw, content_type, max_yaml_nodes=settings.max_yaml_nodes)
+
+    return await run_in_threadpool(parse)  # off the event loop: probes and other requests go on meanwhile
 
 
 async def compute(fn: Callable[..., T], *args: Any) -> T:

@@ -12,6 +12,7 @@ document once aliases are expanded is bounded, and recursive aliases are rejecte
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -26,13 +27,68 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _SafeLoader = yaml.SafeLoader
 
 
+#: Most characters of a YAML integer (sign and ``_`` included): Kubernetes' values are
+#: int64 (19 digits); past this the body is a 400, never Python's 4,300-digit ValueError.
+MAX_YAML_INT_CHARS = 64
+#: Most key/value pairs YAML merge keys (``<<``) may copy in one body: a chain of merges
+#: copies ever more pairs (quadratic); Kubernetes manifests merge a few small mappings.
+MAX_YAML_MERGED_PAIRS = 100_000
+
+
 class _JsonSafeLoader(_SafeLoader):  # type: ignore[misc, valid-type]
-    """The safe loader, keeping to what JSON can hold: unquoted timestamps and ``!!binary``
-    stay strings (as Kubernetes' YAML-to-JSON conversion leaves them)."""
+    """The safe loader, keeping to what JSON can hold and parsing in linear time: unquoted
+    timestamps and ``!!binary`` stay strings (as Kubernetes' YAML-to-JSON conversion leaves
+    them); no sexagesimal numbers (``1:30:00`` is a string, as in YAML 1.2 and the YAML
+    library Kubernetes uses); integers of at most :data:`MAX_YAML_INT_CHARS` characters;
+    merge keys copying at most :data:`MAX_YAML_MERGED_PAIRS` pairs."""
+
+    merged_pairs = 0
+
+    def construct_yaml_int(self, node: yaml.Node) -> int:
+        text = str(node.value)
+        if len(text) > MAX_YAML_INT_CHARS:
+            mark = node.start_mark
+            raise InputError(f"a YAML integer of {len(text)} characters (line {mark.line + 1}) is larger than any value "
+                             f"a Kubernetes field holds (at most {MAX_YAML_INT_CHARS})", "", kind="malformed-body",
+                             status=400)  # fmt: skip
+        return super().construct_yaml_int(node)  # type: ignore[no-any-return]
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        merges = any(k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value)
+        super().flatten_mapping(node)
+        if merges:
+            self.merged_pairs += len(node.value)
+            if self.merged_pairs > MAX_YAML_MERGED_PAIRS:
+                raise LimitError(f"YAML merge keys ('<<') copy more than {MAX_YAML_MERGED_PAIRS} key/value pairs",
+                                 "", kind="yaml-expansion")  # fmt: skip
 
 
 _JsonSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _JsonSafeLoader.construct_yaml_str)
 _JsonSafeLoader.add_constructor("tag:yaml.org,2002:binary", _JsonSafeLoader.construct_yaml_str)
+_JsonSafeLoader.add_constructor("tag:yaml.org,2002:int", _JsonSafeLoader.construct_yaml_int)
+# YAML 1.1's resolvers less the sexagesimal forms (``190:20:30``, ``1:59:59.5``), whose
+# values take super-linear time to build; such scalars stay strings
+_NUMBER = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+_JsonSafeLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in _NUMBER]
+    for first, resolvers in _SafeLoader.yaml_implicit_resolvers.items()
+}
+_JsonSafeLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:int",
+    re.compile(r"""^(?:[-+]?0b[0-1_]+
+    |[-+]?0[0-7_]+
+    |[-+]?(?:0|[1-9][0-9_]*)
+    |[-+]?0x[0-9a-fA-F_]+)$""", re.X),
+    list("-+0123456789"),
+)
+_JsonSafeLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+    |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+    |[-+]?\.(?:inf|Inf|INF)
+    |\.(?:nan|NaN|NAN))$""", re.X),
+    list("-+0123456789."),
+)
 
 
 def _key_text(k: Any) -> str:
@@ -71,9 +127,11 @@ def media_kind(content_type: str | None, raw: bytes) -> str:
         return "json"
     if ct in YAML_TYPES or ct.endswith("+yaml"):
         return "yaml"
-    if ct in ("", "application/octet-stream", "text/plain"):
+    if ct == "":  # no header at all (a browser always sends one): sniff
         head = raw.lstrip()[:1]
         return "json" if head in (b"{", b"[") else "yaml"
+    # text/plain, forms and the rest: 415 (a web page may POST those cross-site without a
+    # preflight; JSON and YAML types need one)
     raise UnsupportedMediaType(
         f"Content-Type {ct!r} is not supported; send application/json or application/yaml", ""
     )
