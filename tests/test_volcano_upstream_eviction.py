@@ -426,13 +426,6 @@ def test_preempt_rechecks_the_predicates_after_each_eviction(client):
 # =============================================================================================
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Go evicts only c1/preemptee2: its topology-aware preempt (enableTopologyAwarePreemption) dry-runs "
-           "the victims with the predicates and reprieves those the pod fits without (SelectVictimsOnNode); "
-           "Gangplank does not implement that mode and runs the normal preempt, which evicts in victim order, "
-           "re-checking the predicates after each eviction (preemptorFitsOnNode): preemptee1, then preemptee2",
-)  # fmt: skip
 def test_topology_aware_preempt_evicts_the_pod_the_preemptor_is_anti_affine_to(client):
     # preempt_test.go, TestTopologyAwarePreempt,
     # "preempt low-priority pod when high-priority pod has PodAntiAffinity conflict"

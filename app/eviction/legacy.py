@@ -47,6 +47,13 @@ class LegacyEviction:
         self.kind = kind
         self.args = args
         self.retrofit = flag(args.get("networkTopologyRetrofit"), retrofit)
+        # Volcano's preempt arguments of its topology-aware mode (kube-scheduler's preemption)
+        self.topology_aware = kind == PREEMPT and flag(args.get("enableTopologyAwarePreemption"))
+        if self.topology_aware:
+            self.min_percentage = _go_int(args.get("minCandidateNodesPercentage"), 10)
+            self.min_absolute = _go_int(args.get("minCandidateNodesAbsolute"), 1)
+            self.max_absolute = _go_int(args.get("maxCandidateNodesAbsolute"), 100)
+            _go_int(args.get("topologyAwarePreemptWorkerNum"), 16)  # Volcano's parallelism only: same answer
 
     def execute(self, ssn: Session) -> None:
         for _, job in preemptors(ssn, self.kind, best_effort=True):
@@ -94,6 +101,30 @@ class LegacyEviction:
             stmt.discard()
             ssn.messages.setdefault(job.key, f"{self.kind}: not enough victims for the gang")
 
+    def fits(self, ssn: Session, job: Job, task: Task, n: int) -> bool:
+        """Volcano's ``preemptorFitsOnNode`` (reclaim: room only): the queue admits the task,
+        it fits the node's future idle capacity, and every predicate passes with the evictions
+        made so far (a victim's departure may lift an anti-affinity or a port)."""
+        c = ssn.cluster
+        if not (c.future_idle_of(n) >= task.req).all():  # type: ignore[operator]
+            return False
+        if self.kind == RECLAIM:
+            return True
+        return ssn.allocatable(c.queues[job.queue], task) and self.predicate_ok(ssn, task, n)
+
+    @staticmethod
+    def predicate_ok(ssn: Session, task: Task, n: int) -> bool:
+        return bool(ssn.predicate_mask(task, np.array([n], dtype=np.intp))[0][0])
+
+    def candidates(self, ssn: Session, job: Job, task: Task, n: int) -> list[Task]:
+        """The node's tasks the task may take, in victim order, before the plugins judge them."""
+        c = ssn.cluster
+        victims = [v for v in self.on_node.get(n, []) if v.status in VICTIM_STATES and self.eligible(c, job, v)
+                   and (v.best_effort or not task.best_effort)]  # a BestEffort pod only preempts BestEffort pods
+        # the plugins see the candidates in victim order (Volcano hands them a node's tasks
+        # in Go map order; this is one such order, and every plugin agrees on it)
+        return self.victim_order(ssn, job, victims)
+
     def for_task(self, ssn: Session, job: Job, task: Task, nodes: np.ndarray, stmt: Statement) -> bool:
         c = ssn.cluster
         if len(nodes) == 0:
@@ -106,21 +137,13 @@ class LegacyEviction:
         cand = nodes[mask]
         if len(cand) == 0:
             return False
+        if self.topology_aware:
+            return self.topology_aware_preempt(ssn, job, task, cand, stmt)
         scores, _ = ssn.node_scores(task, cand)
         order = sorted(range(len(cand)), key=lambda i: (-scores[i], int(cand[i])))
-        queue = c.queues[job.queue]
-        one = np.empty(1, dtype=np.intp)
 
         def fits(n: int) -> bool:
-            """Volcano's ``preemptorFitsOnNode`` (reclaim: room only): the queue admits the
-            task, it fits the node's future idle capacity, and every predicate passes with the
-            evictions made so far (a victim's departure may lift an anti-affinity or a port)."""
-            if not (c.future_idle_of(n) >= task.req).all():  # type: ignore[operator]
-                return False
-            if self.kind == RECLAIM:
-                return True
-            one[0] = n
-            return ssn.allocatable(queue, task) and bool(ssn.predicate_mask(task, one)[0][0])
+            return self.fits(ssn, job, task, n)
 
         for i in order:
             n = int(cand[i])
@@ -129,11 +152,7 @@ class LegacyEviction:
                 # visible and reserved (Volcano would leave it to the next cycle's allocate)
                 stmt.pipeline(task, n, eviction_occurred=True)
                 return True
-            victims = [v for v in self.on_node.get(n, []) if v.status in VICTIM_STATES and self.eligible(c, job, v)
-                       and (v.best_effort or not task.best_effort)]  # a BestEffort pod only preempts BestEffort pods
-            # the plugins see the candidates in victim order (Volcano hands them a node's tasks
-            # in Go map order; this is one such order, and every plugin agrees on it)
-            victims = self.victim_order(ssn, job, victims)
+            victims = self.candidates(ssn, job, task, n)
             allowed = ssn.preemptable(task, victims) if self.kind == PREEMPT else ssn.reclaimable(task, victims)
             if not allowed:
                 continue
@@ -152,6 +171,64 @@ class LegacyEviction:
                 return True
             node_stmt.discard()
         return False
+
+    # -- Volcano's topology-aware preemption (enableTopologyAwarePreemption) ------------------
+    def topology_aware_preempt(self, ssn: Session, job: Job, task: Task, nodes: np.ndarray, stmt: Statement) -> bool:
+        """Volcano's ``topologyAwarePreempt`` (kube-scheduler's default preemption): dry-run
+        every candidate node in node order (Volcano starts at a random offset and runs them in
+        parallel), keep the first ``calculateNumCandidates`` nodes where the task fits with at
+        least one victim, pick one as ``pickOneNodeForPreemption`` does, evict its victims and
+        pipeline the task there."""
+        want = self.num_candidates(len(nodes))
+        found: list[tuple[int, list[Task]]] = []
+        for n in nodes.tolist():
+            victims = self.select_victims_on_node(ssn, job, task, n)
+            if victims:
+                found.append((n, victims))
+                if len(found) >= want:
+                    break
+        if not found:
+            return False
+        n, victims = pick_one_node(found)
+        node_stmt = ssn.statement()
+        for v in victims:
+            node_stmt.evict(v, f"{self.kind} (legacy, topology-aware) for {job.key}", self.kind, job.key)
+        node_stmt.pipeline(task, n, eviction_occurred=True)
+        stmt.merge(node_stmt)
+        return True
+
+    def num_candidates(self, num_nodes: int) -> int:
+        """``calculateNumCandidates``: ``minCandidateNodesPercentage`` % of the nodes, at least
+        ``minCandidateNodesAbsolute``, at most ``maxCandidateNodesAbsolute`` and the nodes."""
+        n = num_nodes * self.min_percentage // 100
+        n = max(n, self.min_absolute)
+        return min(n, self.max_absolute, num_nodes)
+
+    def select_victims_on_node(self, ssn: Session, job: Job, task: Task, n: int) -> list[Task]:
+        """``SelectVictimsOnNode``: remove the Preemptable victims in victim order until the
+        task fits; then, highest priority first, put each back if the task still fits without
+        it. The victims left (none: the node is no candidate). A dry run: nothing stays."""
+        c = ssn.cluster
+        allowed = ssn.preemptable(task, self.candidates(ssn, job, task, n))
+        if not ((c.future_idle_of(n) + np.sum([v.req for v in allowed], axis=0)) >= task.req).all():  # type: ignore[operator]
+            return []  # ValidateVictims: not enough room even with all of them
+        dry = ssn.statement()
+        reason = f"{self.kind} (dry run) for {job.key}"
+        potential: list[Task] = []
+        for v in self.victim_order(ssn, job, allowed):
+            dry.evict(v, reason, self.kind, job.key)
+            potential.append(v)
+            if self.fits(ssn, job, task, n):
+                break
+        victims: list[Task] = []
+        if potential and self.predicate_ok(ssn, task, n):
+            for v in reversed(potential):  # reprieve the higher priority ones first
+                dry.cancel_evict(v)
+                if not self.fits(ssn, job, task, n):
+                    dry.evict(v, reason, self.kind, job.key)
+                    victims.append(v)
+        dry.discard()
+        return victims
 
     def eligible(self, c: Any, job: Job, v: Task) -> bool:
         if v.job is job or not v.preemptable or v.critical:
@@ -177,3 +254,35 @@ class LegacyEviction:
             return c or -ssn.task_order(a, b)
 
         return sorted(victims, key=functools.cmp_to_key(cmp))
+
+
+def _go_int(value: Any, default: int) -> int:
+    """An integer action argument as Volcano's ``GetInt`` reads it (unparsable: the default)."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return default
+
+
+def pick_one_node(found: list[tuple[int, list[Task]]]) -> tuple[int, list[Task]]:
+    """``pickOneNodeForPreemption`` over (node, victims, highest priority first): the lowest
+    highest victim priority, then the lowest sum of priorities, the fewest victims, the
+    latest earliest start among the highest-priority victims (a pod's creation time: its
+    ``status.startTime`` is not read), then the first (Volcano: Go map order)."""
+
+    def earliest_top_start(victims: list[Task]) -> float:
+        top = max(v.priority for v in victims)
+        return min(v.created for v in victims if v.priority == top)
+
+    best = found
+    for score in (lambda vs: -vs[0].priority, lambda vs: -sum(v.priority + 2**31 for v in vs), lambda vs: -len(vs),
+                  earliest_top_start):  # fmt: skip
+        top = max(score(vs) for _, vs in best)
+        best = [(n, vs) for n, vs in best if score(vs) == top]
+        if len(best) == 1:
+            break
+    return best[0]
