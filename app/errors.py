@@ -77,6 +77,15 @@ class LimitError(InputError):
     title = "A request limit was exceeded"
 
 
+class Busy(InputError):
+    """The worker cannot take this request now (its memory budget is spoken for): retry."""
+
+    status = 503
+    kind = "busy"
+    title = "Busy: retry later"
+    retry_after = 1
+
+
 class UnsupportedMediaType(InputError):
     status = 415
     kind = "unsupported-media-type"

@@ -26,6 +26,7 @@ from app.api import ui
 from app.api.common import json_response
 from app.auth import AuthMiddleware
 from app.errors import PROBLEM_BASE, InputError
+from app.inflight import InFlightLimit
 from app.observability import metrics, observe, setup_logging
 
 log = logging.getLogger("gangplank")
@@ -63,6 +64,7 @@ def create_app() -> FastAPI:
         generate_unique_id_function=_unique_id,
     )
     setup_logging()
+    app.add_middleware(InFlightLimit)  # inside auth: an unauthenticated burst is refused before it counts
     app.add_middleware(AuthMiddleware)  # inside observe: a refused request is still logged with its id
     app.middleware("http")(observe)
     app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
@@ -78,7 +80,11 @@ def create_app() -> FastAPI:
 
     @app.exception_handler(InputError)
     async def on_input_error(_: Request, exc: InputError) -> Response:
-        return json_response(exc.problem(), status=exc.status, media_type=PROBLEM)
+        response = json_response(exc.problem(), status=exc.status, media_type=PROBLEM)
+        retry = getattr(exc, "retry_after", None)
+        if retry is not None:
+            response.headers["Retry-After"] = str(retry)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def on_validation(_: Request, exc: RequestValidationError) -> Response:

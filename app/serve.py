@@ -11,22 +11,29 @@ then the app asks a certificate-less request for a bearer token).
 uvicorn does not pass the client certificate to the application, so this launcher serves
 with :class:`TLSH11Protocol`, which fills the ASGI TLS extension
 (``scope["extensions"]["tls"]``) from the connection's verified peer certificate; that is
-what ``GANGPLANK_AUTH_CLIENT_NAMES`` is checked against.
+what ``GANGPLANK_AUTH_CLIENT_NAMES`` is checked against. The same protocol bounds how long
+a client may take to send a request: from the connection (or the first byte of a request
+on a kept-alive one) to the end of its body, ``GANGPLANK_READ_TIMEOUT_SECONDS`` (60); past
+it the connection is closed (uvicorn itself has no header or body read timeout).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import ssl
 import sys
 from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.auth import CLIENT_NAMES_KEY, startup_problems
 from app.settings import Settings, get_settings
+
+log = logging.getLogger("gangplank.serve")
 
 _RDN = {"commonName": "CN", "organizationName": "O", "organizationalUnitName": "OU", "countryName": "C",
         "localityName": "L", "stateOrProvinceName": "ST", "domainComponent": "DC", "userId": "UID"}  # fmt: skip
@@ -75,10 +82,15 @@ def tls_extension(ssl_object: ssl.SSLObject | None) -> dict[str, Any] | None:
 
 
 class TLSH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, handing the verified client certificate to the app."""
+    """uvicorn's h11 protocol, handing the verified client certificate to the app and
+    closing a connection whose request does not arrive whole within the read timeout."""
+
+    _read_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._read_timeout = get_settings().read_timeout_seconds
+        self._arm_read_timer()
         tls = tls_extension(transport.get_extra_info("ssl_object"))
         if tls is None:
             return
@@ -90,6 +102,33 @@ class TLSH11Protocol(H11Protocol):
             await inner(scope, receive, send)
 
         self.app = with_tls
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+            self._arm_read_timer()  # a request is on its way (or a partial one): it must finish in time
+        else:
+            self._cancel_read_timer()  # whole (or the connection is ending)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_read_timer()
+        super().connection_lost(exc)
+
+    def _arm_read_timer(self) -> None:
+        if self._read_timer is None and self._read_timeout > 0:
+            self._read_timer = self.loop.call_later(self._read_timeout, self._read_timed_out)
+
+    def _cancel_read_timer(self) -> None:
+        if self._read_timer is not None:
+            self._read_timer.cancel()
+            self._read_timer = None
+
+    def _read_timed_out(self) -> None:
+        self._read_timer = None
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+            log.info("closing a connection whose request did not arrive within %.0f s (GANGPLANK_READ_TIMEOUT_SECONDS)",
+                     self._read_timeout)  # fmt: skip
+            self.transport.close()
 
 
 def parser() -> argparse.ArgumentParser:

@@ -17,6 +17,7 @@ from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Cluster, InertPods, 
 from app.model.decision import Decision, JobColumns, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
 from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS, UNMODELLED
+from app.inflight import REQUEST_STARTED
 from app.settings import Settings
 
 KNOWN_ACTIONS = frozenset(ACTIONS) | frozenset(PENDING_ACTIONS)
@@ -145,12 +146,16 @@ def _inert_columns(inert: InertPods, leaf_names: list[str]) -> JobColumns:
     return JobColumns(inert.keys, inert.nodes.tolist(), leaf_names, state, message)
 
 
-def run_session(req: Request) -> Session:
+def run_session(req: Request, started: float | None = None) -> Session:
+    """One scheduling cycle; its deadline counts from ``started`` (the request's arrival)
+    when given, else from now."""
     cfg = scheduler_config(req.config, strict=req.options.strict_config)
     ssn = Session(
         req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
         solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
     )  # fmt: skip
+    if started is not None:
+        ssn.started = min(ssn.started, started)
     SNAPSHOT_PODS.observe(req.cluster.n_tasks)
     SNAPSHOT_NODES.observe(len(req.cluster.nodes))
     for name in cfg.actions:
@@ -164,8 +169,8 @@ def run_session(req: Request) -> Session:
     return ssn
 
 
-def decide_request(req: Request) -> Decision:
-    ssn = run_session(req)
+def decide_request(req: Request, started: float | None = None) -> Decision:
+    ssn = run_session(req, started)
     decision = ssn.decision
     decision.jobs, decision.job_columns = job_states(ssn)
     decision.warnings = list(req.cluster.warnings) + ssn.config.warnings + unread_arguments(ssn.config)
@@ -190,4 +195,6 @@ def job_states(ssn: Session) -> tuple[list[JobState], JobColumns | None]:
 
 
 def decide(envelope: dict[str, Any], settings: Settings) -> Decision:
-    return decide_request(read_request(envelope, settings))
+    """``/v1/decisions``: the request's ``deadlineMs`` counts from its arrival (reading,
+    parsing and ingest included); past it, the actions stop and the answer is ``truncated``."""
+    return decide_request(read_request(envelope, settings), REQUEST_STARTED.get())

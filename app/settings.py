@@ -20,6 +20,15 @@ class Settings(BaseSettings):
     max_hypernode_depth: int = 16
     #: Longest HyperNode ``regexMatch`` pattern accepted (characters).
     max_regex_length: int = 1024
+    #: Longest a client may take to send one request, headers and body (seconds; 0: no
+    #: limit), from the connection or a kept-alive request's first byte (app/serve.py).
+    read_timeout_seconds: float = 60.0
+    #: Memory the requests in flight on one worker may take, estimated before parsing as
+    #: ``MEMORY_PER_BODY_BYTE`` × body bytes (MiB); a body whose estimate alone exceeds it
+    #: is a 413, one that does not fit beside those in flight a 503 with Retry-After.
+    memory_budget_mb: int = 3072
+    #: Most requests in flight per worker (probes and /metrics not counted); past it 429.
+    max_requests_in_flight: int = 32
     #: Deadline of one decision when the request does not set ``options.deadlineMs``.
     default_deadline_ms: int = 5_000
     #: Largest ``options.deadlineMs`` a request may ask for.

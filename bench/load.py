@@ -10,9 +10,14 @@ httpx driver keeps one lane per kind of request busy for ``--seconds``:
 * ``extender filter`` + ``extender prioritize`` — ``--extender-clients`` clients each
   driving pending gang pods through filter then prioritize (``nodeCacheCapable``, every
   node name sent) against ``GANGPLANK_SNAPSHOT_DIR`` holding a generated dump in Kubernetes
-  form, as kube-scheduler would while the gang waits.
+  form, as kube-scheduler would while the gang waits;
+* ``hostile`` — one client sending what used to hurt (issue 20): a sexagesimal YAML
+  scalar, a YAML merge-key chain, a 5,000-digit integer, a ``text/plain`` body, a 60 KB
+  path; a 4xx is the right answer, anything else an error;
+* ``livez`` — the liveness probe every 50 ms, which must stay fast throughout.
 
-Every answer must be a 200 (anything else, or a transport error, counts as an error). The
+Every answer must be a 200 (a 4xx in the hostile lane; anything else, or a transport
+error, counts as an error). The
 workers' resident memory is sampled from ``/proc`` every half second after a warm-up
 (``--warmup``, 15 s); the report compares the first and the last third of those samples.
 Only what is measured is reported.
@@ -134,8 +139,56 @@ async def run_lane(client: httpx.AsyncClient, lane: Lane, make, stop: float) -> 
             lane.errors.append(why)
 
 
+def hostile_requests() -> list[tuple[str, str, bytes, dict[str, str]]]:
+    """(method, path, body, headers) a hostile client sends; each must get a 4xx, fast."""
+    merge = "\n".join(["a0: &a0 {k0: 0}"] + [f"a{i}: &a{i}\n  <<: *a{i - 1}\n  k{i}: {i}" for i in range(1, 3_000)])
+    yaml_ = {"Content-Type": "application/yaml"}
+    return [
+        ("POST", "/v1/decisions", b"a: " + b"1:59" * 50_000 + b"\n", yaml_),  # sexagesimal: a string now (422)
+        ("POST", "/v1/decisions", merge.encode(), yaml_),  # merge-key chain (413)
+        ("POST", "/v1/decisions", b"objects: []\noptions: {deadlineMs: " + b"9" * 5_000 + b"}\n", yaml_),  # 400
+        ("POST", "/v1/decisions", b'{"objects": []}', {"Content-Type": "text/plain"}),  # cross-site form (415)
+        ("GET", "/probe/" + "x" * 60_000, b"", {}),  # a long random path (404, one metrics label)
+    ]
+
+
+async def hostile(client: httpx.AsyncClient, lane: Lane, stop: float) -> None:
+    """Hostile requests back to back: a 4xx is the right answer; a 5xx or a dropped
+    connection is an error."""
+    reqs = hostile_requests()
+    i = 0
+    while time.monotonic() < stop:
+        method, path, body, headers = reqs[i % len(reqs)]
+        i += 1
+        t0 = time.perf_counter()
+        try:
+            r = await client.request(method, path, content=body or None, headers=headers)
+            why = None if 400 <= r.status_code < 500 else f"HTTP {r.status_code} for a hostile {path[:30]}: {r.text[:120]}"
+        except httpx.HTTPError as e:
+            why = f"{type(e).__name__}: {e}"
+        lane.latencies.append(time.perf_counter() - t0)
+        if why:
+            lane.errors.append(why)
+
+
+async def probe(client: httpx.AsyncClient, lane: Lane, stop: float) -> None:
+    """``/livez`` every 50 ms, as a kubelet would (much more often): it must stay fast."""
+    while time.monotonic() < stop:
+        t0 = time.perf_counter()
+        try:
+            r = await client.get("/livez")
+            why = None if r.status_code == 200 else f"livez HTTP {r.status_code}"
+        except httpx.HTTPError as e:
+            why = f"{type(e).__name__}: {e}"
+        lane.latencies.append(time.perf_counter() - t0)
+        if why:
+            lane.errors.append(why)
+        await asyncio.sleep(0.05)
+
+
 async def drive(url: str, token: str, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Lane]:
-    lanes = {k: Lane(k) for k in ("decisions M", "decisions small", "extender filter", "extender prioritize")}
+    lanes = {k: Lane(k) for k in ("decisions M", "decisions small", "extender filter", "extender prioritize",
+                                  "hostile (4xx expected)", "livez")}  # fmt: skip
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
     # A new connection per request: uvicorn's workers share one listening socket, and a
     # kept-alive connection would pin a lane to whichever worker accepted it first.
@@ -185,6 +238,7 @@ async def drive(url: str, token: str, data: dict[str, Any], args: argparse.Names
         tasks += [run_lane(client, lanes["decisions small"], lambda i: ("/v1/decisions", data["small"], decided), stop)
                   for _ in range(args.small_clients)]  # fmt: skip
         tasks += [extender(k) for k in range(args.extender_clients)]
+        tasks += [hostile(client, lanes["hostile (4xx expected)"], stop), probe(client, lanes["livez"], stop)]
         await asyncio.gather(*tasks)
     return lanes
 
@@ -270,7 +324,9 @@ def report(args: argparse.Namespace, res: dict[str, Any]) -> list[str]:
         f"spreads them over the workers). Lanes run concurrently for {res['elapsed']:.0f} s: "
         f"M decisions ({res['data']['m_desc']}, one in flight), the bundled example ({args.small_clients} clients), and "
         f"{args.extender_clients} kube-scheduler-like clients sending filter then prioritize for the pending gang's "
-        f"pods against a directory snapshot ({res['data']['ext_desc']}, Kubernetes objects). 1-minute load "
+        f"pods against a directory snapshot ({res['data']['ext_desc']}, Kubernetes objects); one hostile client "
+        "cycling through a 190 KB sexagesimal YAML scalar, a 3,000-link YAML merge-key chain, a 5,000-digit YAML "
+        "integer, a `text/plain` body and a 60 KB random path (each must be a 4xx); `/livez` every 50 ms. 1-minute load "
         f"average before / after: {res['loadavg'][0]} / {res['loadavg'][1]} (other processes may share the machine).",
         "",
         f"**{total:,} requests, {errors} errors.**",

@@ -3,7 +3,8 @@
 ``tests/fixtures/kubeapi/<path with / as _>.json`` holds what ``kubectl get --raw <path>``
 answered on a small cluster (built-in lists carry items without apiVersion/kind, CRD lists
 with them, as the real API server does). The server pages them with ``limit`` /
-``continue``, filters by ``fieldSelector`` (``metadata.name`` / ``metadata.namespace``),
+``continue``, filters by ``fieldSelector`` (``metadata.name`` / ``metadata.namespace`` /
+``spec.nodeName``),
 and serves ``?watch=1`` as a chunked stream of JSON lines from ``resourceVersion`` on.
 Paths without a fixture answer 404, like an API group whose CRD is not installed.
 
@@ -218,7 +219,10 @@ def _selected(obj: dict[str, Any], selector: str | None) -> bool:
             continue
         field_name, _, value = term.partition("=")
         meta = obj["metadata"]
-        actual = meta.get("name") if field_name == "metadata.name" else meta.get("namespace", "")
+        if field_name == "spec.nodeName":
+            actual = (obj.get("spec") or {}).get("nodeName", "")
+        else:
+            actual = meta.get("name") if field_name == "metadata.name" else meta.get("namespace", "")
         if actual != value:
             return False
     return True

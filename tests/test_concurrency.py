@@ -27,7 +27,11 @@ def body(i: int) -> dict:
     return request(objs, config=conf)
 
 
-def test_fifty_concurrent_requests_match_their_sequential_answers():
+def test_fifty_concurrent_requests_match_their_sequential_answers(monkeypatch):
+    from app.settings import get_settings
+
+    monkeypatch.setenv("GANGPLANK_MAX_REQUESTS_IN_FLIGHT", "64")  # all fifty in flight at once (default 32: 429s)
+    get_settings.cache_clear()
     bodies = [orjson.dumps(body(i)) for i in range(50)]
 
     async def run(parallel: bool) -> list[bytes]:
@@ -42,7 +46,10 @@ def test_fifty_concurrent_requests_match_their_sequential_answers():
                 return list(await asyncio.gather(*(one(b) for b in bodies)))
             return [await one(b) for b in bodies]
 
-    sequential = asyncio.run(run(False))
-    parallel = asyncio.run(run(True))
+    try:
+        sequential = asyncio.run(run(False))
+        parallel = asyncio.run(run(True))
+    finally:
+        get_settings.cache_clear()
     assert parallel == sequential
     assert len(set(sequential)) > 10  # the requests really differ

@@ -233,3 +233,56 @@ def test_a_held_gang_is_never_bound_pod_by_pod(client, tmp_path, monkeypatch, mo
         out = call(client, "filter", {"Pod": p, "Nodes": None, "NodeNames": ["n0", "n1"]})
         assert out["NodeNames"] == [], out
         assert all("cannot be placed as a whole now" in why for why in out["FailedNodes"].values())
+
+
+# -- what a bind must show (app/extender/bindcheck.py) ------------------------------------------
+
+
+def bind(client, name, node, uid=None, ns="ml"):
+    return call(client, "bind", {"PodName": name, "PodNamespace": ns, "PodUID": uid or f"uid-{ns}-{name}", "Node": node})
+
+
+def test_bind_refuses_a_pod_whose_uid_does_not_match(client, snapshot):
+    assert "has UID" in bind(client, "g-0", "node4", uid="someone-else")["Error"]
+
+
+def test_bind_refuses_a_pod_the_snapshot_lacks(client, snapshot):
+    assert "not in the snapshot" in bind(client, "ghost", "node4")["Error"]
+
+
+def test_bind_refuses_a_pod_already_bound(client, snapshot):
+    assert "already bound to node0" in bind(client, "busy", "node4", ns="other")["Error"]
+
+
+@pytest.mark.parametrize(("name", "ns", "node"), [("..", "ml", "node4"), ("g-0", "..", "node4"), ("g-0", "ml", "../x"),
+                                                  ("g-0", "ML", "node4"), ("a/b", "ml", "node4")])  # fmt: skip
+def test_bind_refuses_names_kubernetes_does_not_allow(client, snapshot, name, ns, node):
+    out = bind(client, name, node, uid="u", ns=ns)
+    assert "is not a DNS" in out["Error"]
+
+
+def test_bind_refuses_a_node_without_room_for_the_pod(client, snapshot):
+    assert "cannot hold" in bind(client, "g-0", "node0")["Error"]  # node0's 8 GPUs run "busy"
+
+
+def test_bind_counts_the_pods_assumed_on_the_node(client, snapshot):
+    assert bind(client, "g-0", "node4") == {"Error": ""}  # 8 GPUs of node4 now assumed
+    assert "cannot hold" in bind(client, "g-1", "node4")["Error"]
+    assert "already assumed on node node4" in bind(client, "g-0", "node5")["Error"]
+    assert bind(client, "g-1", "node5") == {"Error": ""}
+
+
+def test_binds_run_in_their_own_bounded_pool(client, snapshot, monkeypatch):
+    # a bind stuck on the API server holds a bind slot, never a thread decisions use
+    import threading
+
+    from app.api import extender as ext
+    from app.extender.source import get_source
+
+    gate = threading.Event()
+    monkeypatch.setattr(type(get_source()), "bind", lambda self, *a: (gate.wait(10), "")[1])
+    monkeypatch.setattr(ext, "BIND_TIMEOUT_S", 0.2)
+    out = bind(client, "g-0", "node4")
+    assert "did not finish" in out["Error"]
+    assert client.get("/livez").status_code == 200
+    gate.set()

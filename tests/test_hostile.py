@@ -163,3 +163,165 @@ def test_livez_answers_fast_while_a_large_body_is_parsed():
     assert status == 200
     assert len(waits) >= 3, "the body parsed too fast to observe"
     assert statistics.median(waits) < 0.1, waits
+
+
+# -- slow clients and bursts -----------------------------------------------------------------
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """The app behind the launcher's protocol on a free loopback port, with a 0.5 s read timeout."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from app.settings import get_settings
+
+    monkeypatch.setenv("GANGPLANK_READ_TIMEOUT_SECONDS", "0.5")
+    get_settings.cache_clear()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, http="app.serve:TLSH11Protocol", log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.02)
+    yield port
+    server.should_exit = True
+    thread.join(5)
+    get_settings.cache_clear()
+
+
+def _closed_within(sock, seconds: float) -> bool:
+    """The server closes the connection (after whatever it sends) within ``seconds``."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(65536):
+            pass
+        return True
+    except TimeoutError:
+        return False
+
+
+@pytest.mark.parametrize("sent", [b"", b"POST /v1/decisions HTTP/1.1\r\nHost: x\r\nContent-Ty",
+                                  b"POST /v1/decisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                  b"Content-Length: 1000\r\n\r\n{\"objects\": ["])  # fmt: skip
+def test_a_request_that_does_not_arrive_whole_in_time_is_cut_off(served, sent):
+    import socket
+
+    with socket.create_connection(("127.0.0.1", served)) as s:
+        s.sendall(sent)
+        t0 = time.perf_counter()
+        assert _closed_within(s, 5.0)
+        assert time.perf_counter() - t0 < 4.0
+
+
+def test_a_kept_alive_connection_is_not_cut_while_its_answer_is_computed(served):
+    with httpx.Client(base_url=f"http://127.0.0.1:{served}") as c:
+        for _ in range(3):  # the same connection, requests apart by more than the read timeout
+            assert c.get("/livez").status_code == 200
+            time.sleep(0.1)
+        body = orjson.dumps(request([node("a")]))
+        assert c.post("/v1/decisions", content=body, headers=JSON).status_code == 200
+
+
+def test_requests_past_the_in_flight_limit_get_429_and_probes_still_answer(monkeypatch):
+    from app.inflight import InFlightLimit
+    from app.settings import get_settings
+
+    monkeypatch.setenv("GANGPLANK_MAX_REQUESTS_IN_FLIGHT", "2")
+    get_settings.cache_clear()
+    gate = asyncio.Event()
+
+    async def slow(scope, receive, send):
+        await gate.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    limited = InFlightLimit(slow)
+
+    async def run() -> list[int]:
+        transport = httpx.ASGITransport(app=limited)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            first = [asyncio.create_task(c.post("/v1/decisions", content=b"{}")) for _ in range(2)]
+            await asyncio.sleep(0.05)
+            third = await c.post("/v1/decisions", content=b"{}")
+            assert third.headers["retry-after"] == "1" and third.headers["content-type"] == "application/problem+json"
+            gate.set()
+            probe = await c.get("/livez")  # never counted nor refused
+            return [third.status_code, probe.status_code] + [(await t).status_code for t in first]
+
+    try:
+        assert asyncio.run(run()) == [429, 200, 200, 200]
+    finally:
+        get_settings.cache_clear()
+
+
+# -- whole-request budgets -------------------------------------------------------------------
+
+
+def test_deadline_counts_from_the_requests_arrival(client):
+    # reading, parsing and ingesting 2,000 pods take far more than 1 ms: with deadlineMs 1 no
+    # action runs and the answer says truncated; with the default deadline it is whole
+    objs = [node(f"n{i}") for i in range(100)] + [pod(f"p{i}") for i in range(2_000)]
+    body = request(objs)
+    body["options"] = {"deadlineMs": 1}
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers=JSON)
+    assert r.status_code == 200 and r.json()["truncated"] is True and r.json()["bindings"] == []
+    del body["options"]
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers=JSON)
+    assert r.json()["truncated"] is False and len(r.json()["bindings"]) == 2_000
+
+
+def test_a_body_too_big_for_the_memory_budget_is_a_413_before_it_is_parsed(client, monkeypatch):
+    from app.inflight import BUDGET, MEMORY_PER_BODY_BYTE
+    from app.settings import get_settings
+
+    monkeypatch.setenv("GANGPLANK_MEMORY_BUDGET_MB", "1")
+    get_settings.cache_clear()
+    try:
+        small = orjson.dumps(request([node("a")]))
+        assert len(small) * MEMORY_PER_BODY_BYTE < 2**20
+        assert client.post("/v1/decisions", content=small, headers=JSON).status_code == 200
+        big = orjson.dumps(request([node(f"n{i}") for i in range(400)]))
+        assert len(big) * MEMORY_PER_BODY_BYTE > 2**20
+        r = client.post("/v1/decisions", content=big, headers=JSON)
+        assert r.status_code == 413 and "GANGPLANK_MEMORY_BUDGET_MB" in r.json()["detail"]
+        assert BUDGET.used == 0  # every reservation was given back
+    finally:
+        get_settings.cache_clear()
+
+
+def test_a_body_that_does_not_fit_beside_those_in_flight_is_a_503_with_retry_after(client, monkeypatch):
+    from app.inflight import BUDGET
+
+    monkeypatch.setattr(BUDGET, "used", 3072 * 2**20)  # the default budget, all spoken for
+    try:
+        r = client.post("/v1/decisions", content=orjson.dumps(request([node("a")])), headers=JSON)
+        assert r.status_code == 503 and r.headers["retry-after"] == "1"
+        assert r.json()["type"].endswith("/busy")
+    finally:
+        monkeypatch.setattr(BUDGET, "used", 0)
+
+
+def test_an_unexpected_error_is_still_logged_and_counted(monkeypatch, caplog):
+    from fastapi.testclient import TestClient
+
+    from app.api import topology
+
+    def broken(*_a, **_k):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(topology, "compute", broken)
+    c = TestClient(app, raise_server_exceptions=False)
+    with caplog.at_level(logging.INFO):
+        r = c.post("/v1/topology", content=orjson.dumps(request([node("a")])), headers=JSON)
+    assert r.status_code == 500
+    assert any(getattr(rec, "fields", {}).get("status") == 500 for rec in caplog.records if rec.name == "gangplank.access")
+    assert 'gangplank_requests_total{endpoint="/v1/topology",status="5xx"}' in c.get("/metrics").text

@@ -804,7 +804,7 @@ def test_a_bad_client_key_is_a_configuration_error(tmp_path):
 
 # RBAC -----------------------------------------------------------------------------------
 def test_cluster_role_lets_the_source_list_and_watch_every_resource_it_reads():
-    docs = [d for d in yaml.safe_load_all((ROOT / "deploy/base/serviceaccount.yaml").read_text()) if d]
+    docs = [d for d in yaml.safe_load_all((ROOT / "deploy/extender/rbac.yaml").read_text()) if d]
     role = next(d for d in docs if d["kind"] == "ClusterRole")
     for r in RESOURCES:
         assert any(r.group in rule["apiGroups"] and r.plural in rule["resources"] and {"list", "watch"} <= set(rule["verbs"])
@@ -926,13 +926,60 @@ def test_a_gang_driven_pod_by_pod_through_the_api_source_ends_inside_one_allowed
     assert len({SPINE[n] for n in chosen.values()}) == 1  # the whole gang in one tier-2 HyperNode
 
 
-def test_bind_through_the_api_source_reports_the_api_servers_refusal(client, api_env):
+def test_a_second_bind_of_a_pod_is_refused_by_the_check_or_the_api_server(client, api_env):
     server = api_env
     wait_until(lambda: client.get("/readyz").status_code == 200)
     pod = server.item(PODS, "ml", "train-worker-0")
     args = {"PodName": "train-worker-0", "PodNamespace": "ml", "PodUID": pod["metadata"]["uid"], "Node": "node4"}
     assert call(client, "bind", args) == {"Error": ""}
     again = call(client, "bind", {**args, "Node": "node5"})
-    assert "HTTP 409" in again["Error"] and "already assigned" in again["Error"]
+    # refused before any request (assumed on node4, or the snapshot shows it bound there), or
+    # by the API server when neither has been seen yet
+    assert ("bind refused" in again["Error"] and "node4" in again["Error"]) or (
+        "HTTP 409" in again["Error"] and "already assigned" in again["Error"])
     assert server.bindings == [("ml", "train-worker-0", "node4")]
     assert get_source().live_assumptions().get(pod["metadata"]["uid"]) in (None, "node4")  # the refused bind assumed nothing
+
+
+def test_a_restarted_extender_keeps_the_gang_in_its_hypernode_and_never_double_books(client, api_env):
+    # the extender binds train-worker-0 and is killed; the new instance knows nothing but the
+    # cluster, where that bind is a Binding: the rest of the gang stays in that pod's tier-2
+    # HyperNode and no bind lands on a node the bound pod already fills
+    from app.extender import plan as plan_mod
+    from app.extender.source import close_source
+
+    server = api_env
+    wait_until(lambda: client.get("/readyz").status_code == 200)
+    first = server.item(PODS, "ml", "train-worker-0")
+    f = call(client, "filter", {"Pod": first, "Nodes": None, "NodeNames": ALL})
+    node = f["NodeNames"][0]
+    assert call(client, "bind", {"PodName": "train-worker-0", "PodNamespace": "ml", "PodUID": first["metadata"]["uid"],
+                                 "Node": node}) == {"Error": ""}  # fmt: skip
+    close_source()  # kill -9: plans and assumptions are gone
+    plan_mod.forget_plans()
+    wait_until(lambda: client.get("/readyz").status_code == 200)
+    src = get_source()
+    wait_until(lambda: any(o.get("kind") == "Pod" and o["metadata"]["name"] == "train-worker-0"
+                           and o["spec"].get("nodeName") == node for o in src.objects()))  # fmt: skip
+    assert src.live_assumptions() == {}
+    second = server.item(PODS, "ml", "train-worker-1")
+    f = call(client, "filter", {"Pod": second, "Nodes": None, "NodeNames": ALL})
+    assert f["NodeNames"] and {SPINE[n] for n in f["NodeNames"]} == {SPINE[node]}
+    assert node not in f["NodeNames"]  # the bound pod fills it
+    refused = call(client, "bind", {"PodName": "train-worker-1", "PodNamespace": "ml", "PodUID": second["metadata"]["uid"],
+                                    "Node": node})  # fmt: skip
+    assert "cannot hold" in refused["Error"]
+    assert server.bindings == [("ml", "train-worker-0", node)]
+
+
+def test_two_extender_instances_never_double_book_a_node_in_sequential_binds(server, make_source):
+    # each instance checks the node's pods as the API server lists them just before it
+    # binds: the other instance's bind counts even before any watch brings it
+    a, b = make_source(), make_source()
+    wait_until(lambda: ready(a) and ready(b))
+    w0, w1 = server.item(PODS, "ml", "train-worker-0"), server.item(PODS, "ml", "train-worker-1")
+    assert a.bind("ml", "train-worker-0", w0["metadata"]["uid"], "node4") == ""
+    refused = b.bind("ml", "train-worker-1", w1["metadata"]["uid"], "node4")
+    assert refused.startswith("bind refused:") and "node node4 cannot hold pod ml/train-worker-1" in refused
+    assert server.bindings == [("ml", "train-worker-0", "node4")]
+    assert b.bind("ml", "train-worker-1", w1["metadata"]["uid"], "node5") == ""

@@ -46,7 +46,7 @@ def test_short_load_run_has_no_errors(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert code == 0, printed
     assert ", 0 errors.**" in printed
-    for lane in ("decisions M", "decisions small", "extender filter", "extender prioritize"):
+    for lane in ("decisions M", "decisions small", "extender filter", "extender prioritize", "hostile (4xx expected)", "livez"):
         row = next(line for line in printed.splitlines() if line.startswith(f"| {lane} |"))
         assert int(row.split("|")[2].replace(",", "")) > 0, row  # every lane was exercised
     assert out.read_text().startswith("# Benchmarks") and SECTION in out.read_text()

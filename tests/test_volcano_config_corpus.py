@@ -69,7 +69,8 @@ def test_real_volcano_config_loads_as_volcano_loads_it(client, path):
 @pytest.mark.parametrize(("stem", "expected"), [
     ("helm-volcano-scheduler", []),  # Volcano's chart default: everything applied
     ("go-scheduler-default", []),
-    ("go-plugin-binpack", []),  # every binpack argument is read
+    ("go-plugin-binpack", ["1 gang(s) need several pods at once (e.g. default/g) but the gang plugin is not configured: "
+                           "their pods are placed one by one, a gang may start partly"]),  # every binpack argument is read; no gang plugin
     ("go-plugin-nodeorder", ["plugin nodeorder: arguments not read by Gangplank, so not applied: imagelocality.weight"]),
     # podaffinity.weight and podtopologyspread.weight are read (preferred pod affinity, ScheduleAnyway spread)
     ("doc-guide-capacity-plugin-2", []),  # ancestorReclaimLevel is read (tests/test_capacity_ancestor_reclaim.py)

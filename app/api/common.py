@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from app.errors import InputError, LimitError
+from app.inflight import BUDGET
 from app.ingest.body import decode
 from app.settings import Settings, get_settings
 
@@ -70,6 +71,7 @@ async def read_body(request: Request, limit: int) -> bytes:
 async def envelope_of(request: Request, settings: Settings | None = None) -> dict[str, Any]:
     settings = settings or get_settings()
     raw = await read_body(request, settings.max_body_bytes)
+    BUDGET.reserve(request.scope, len(raw))  # before the parse builds anything
     content_type = request.headers.get("content-type")
 
     def parse() -> dict[str, Any]:
@@ -112,5 +114,6 @@ PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
         (413, "A limit was exceeded (body size, objects, YAML expansion, nesting)"),
         (415, "Unsupported Content-Type"),
         (422, "Invalid input; `errors[].pointer` locates the field"),
+        (429, "Too many requests in flight on this worker (GANGPLANK_MAX_REQUESTS_IN_FLIGHT); `Retry-After` says when"),
     )
 }

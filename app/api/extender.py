@@ -9,6 +9,9 @@ Field names are Go's (``Pod``, ``Nodes``, ``NodeNames``, ``FailedNodes``,
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -25,6 +28,7 @@ from api_schemas.extender import (
 )
 from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
 from app.errors import InputError
+from app.extender import bindcheck
 from app.extender.plan import gang_guard, plan_for
 from app.extender.source import SnapshotUnavailable, get_source
 from app.settings import Settings, get_settings
@@ -153,13 +157,40 @@ def do_bind(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
     uid = ci(args, "PodUID")
     if not isinstance(node, str) or not isinstance(uid, str) or not node or not uid:
         return {"Error": "bind needs PodUID and Node"}
-    names = {str((o.get("metadata") or {}).get("name")) for o in source.objects() if o.get("kind") == "Node"}
-    if node not in names:
-        return {"Error": f"node {node} is not in the snapshot"}
     pod_name, pod_ns = ci(args, "PodName"), ci(args, "PodNamespace")
     if not isinstance(pod_name, str) or not pod_name:
         return {"Error": "bind needs PodName"}
-    return {"Error": source.bind(pod_ns if isinstance(pod_ns, str) and pod_ns else "default", pod_name, uid, node)}
+    namespace = pod_ns if isinstance(pod_ns, str) and pod_ns else "default"
+    why = bindcheck.refusal(source.objects(), namespace, pod_name, uid, node, source.live_assumptions())
+    if why is not None:
+        return {"Error": f"bind refused: {why}"}
+    return {"Error": source.bind(namespace, pod_name, uid, node)}
+
+
+#: Binds call the API server: they run in a small pool of their own, so a hanging API
+#: server never takes the threads decisions and probes need; past ``2 × BIND_WORKERS``
+#: binds in flight a bind is refused at once (kube-scheduler retries the pod).
+BIND_WORKERS = 4
+BIND_TIMEOUT_S = 30.0
+_BIND_POOL = ThreadPoolExecutor(max_workers=BIND_WORKERS, thread_name_prefix="gangplank-bind")
+_BIND_SLOTS = threading.BoundedSemaphore(2 * BIND_WORKERS)
+
+
+async def run_bind(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    if not _BIND_SLOTS.acquire(blocking=False):
+        return {"Error": f"{2 * BIND_WORKERS} binds are in flight; retry later"}
+
+    def run() -> dict[str, Any]:
+        try:
+            return do_bind(args, settings)
+        finally:
+            _BIND_SLOTS.release()
+
+    fut = asyncio.get_running_loop().run_in_executor(_BIND_POOL, run)
+    try:
+        return await asyncio.wait_for(asyncio.shield(fut), BIND_TIMEOUT_S)
+    except TimeoutError:
+        return {"Error": f"the bind did not finish within {BIND_TIMEOUT_S:.0f} s (the API server is slow); retry later"}
 
 
 def unavailable(fn: Any, args: dict[str, Any], reason: str) -> Any:
@@ -182,7 +213,7 @@ def _route(path: str, model: type, response: type, fn: Any) -> None:
         settings = get_settings()
         args = await envelope_of(request, settings)
         try:
-            return json_response(await compute(fn, args, settings))
+            return json_response(await (run_bind(args, settings) if fn is do_bind else compute(fn, args, settings)))
         except SnapshotUnavailable as exc:
             return json_response(unavailable(fn, args, exc.reason))
 

@@ -52,6 +52,7 @@ from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app import __version__
+from app.extender import bindcheck
 from app.extender.kubeconfig import (
     SERVICE_ACCOUNT_DIR,
     KubeAuth,
@@ -324,13 +325,21 @@ class KubeAPISource(SnapshotSource):
         a snapshot shows the pod bound. Needs RBAC ``create`` on ``pods/binding``."""
         body = {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": name, "namespace": namespace, "uid": uid},
                 "target": {"apiVersion": "v1", "kind": "Node", "name": node}}  # fmt: skip
-        url = f"{self.config.server.rstrip('/')}/api/v1/namespaces/{quote(namespace, safe='')}/pods/{quote(name, safe='')}/binding"
+        server = self.config.server.rstrip("/")
+        url = f"{server}/api/v1/namespaces/{quote(namespace, safe='')}/pods/{quote(name, safe='')}/binding"
         headers = {"Accept": "application/json", "Content-Type": "application/json", "User-Agent": f"gangplank/{__version__}"}
         try:
             with httpx.Client(verify=self._ssl or True, auth=self._auth, timeout=self.request_timeout,
                               trust_env=False) as client:  # fmt: skip
+                # the node's pods as the API server has them now: binds not yet watched count
+                listed = client.get(f"{server}/api/v1/pods", params={"fieldSelector": f"spec.nodeName={node}"}, headers=headers)
+                if listed.status_code >= 300:
+                    return f"binding {namespace}/{name} to {node} failed: listing the node's pods gave HTTP {listed.status_code}"
+                why = self._room(namespace, name, uid, node, orjson.loads(listed.content).get("items") or [])
+                if why is not None:
+                    return f"bind refused: {why}"
                 resp = client.post(url, content=orjson.dumps(body), headers=headers)
-        except httpx.HTTPError as e:
+        except (httpx.HTTPError, orjson.JSONDecodeError, AttributeError) as e:
             return f"binding {namespace}/{name} to {node} failed: {type(e).__name__}"
         if resp.status_code >= 300:
             try:
@@ -340,6 +349,26 @@ class KubeAPISource(SnapshotSource):
             return f"binding {namespace}/{name} to {node} failed: HTTP {resp.status_code} {message}".rstrip()
         self.assume(uid, node)
         return ""
+
+    def _room(self, namespace: str, name: str, uid: str, node: str, listed: list[Any]) -> str | None:
+        """:func:`~app.extender.bindcheck.room_refusal` with the node's pods as just listed,
+        plus those this instance assumed there that the list does not show yet."""
+        node_obj = pod = None
+        by_uid: dict[str, dict[str, Any]] = {}
+        for o in self.objects():
+            meta = o.get("metadata") or {}
+            if o.get("kind") == "Node" and meta.get("name") == node:
+                node_obj = o
+            elif o.get("kind") == "Pod":
+                by_uid[str(meta.get("uid"))] = o
+                if meta.get("namespace") == namespace and meta.get("name") == name:
+                    pod = o
+        if node_obj is None or pod is None:
+            return None  # the caller's snapshot checks said they exist; nothing better to judge by
+        on_node = [o for o in listed if isinstance(o, dict)]
+        seen = {str((o.get("metadata") or {}).get("uid")) for o in on_node}
+        on_node += [by_uid[u] for u, n in self.live_assumptions().items() if n == node and u not in seen and u in by_uid]
+        return bindcheck.room_refusal(node_obj, pod, on_node)
 
     # The snapshot -----------------------------------------------------------------------
     def objects(self) -> list[dict[str, Any]]:

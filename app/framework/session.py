@@ -96,6 +96,35 @@ class Session:
                 self.options[opt.name] = opt
                 self._tier = tier_idx
                 plugin.open()
+        self._unhonoured()
+
+    def _unhonoured(self) -> None:
+        """A warning for each kind of constraint in the snapshot that no configured plugin
+        reads (the answer may break it where the scheduler, configured so, would too)."""
+        c = self.cluster
+        notes = []
+        if not self.has("hyper_node_gradient"):
+            tied = sorted(j.key for j in c.active_jobs.values() if j.network_topology is not None
+                          or any(sg.network_topology is not None for sg in j.subgroups.values()))  # fmt: skip
+            if tied:
+                notes.append(f"{len(tied)} job(s) have a networkTopology (e.g. {tied[0]}) but no configured plugin reads it "
+                             "(network-topology-aware, or KAI's topology): their pods may be placed across HyperNodes")  # fmt: skip
+        if not self.has("job_ready"):
+            gangs = sorted(j.key for j in c.active_jobs.values() if j.min_available > 1)
+            if gangs:
+                notes.append(f"{len(gangs)} gang(s) need several pods at once (e.g. {gangs[0]}) but the gang plugin is not "
+                             "configured: their pods are placed one by one, a gang may start partly")  # fmt: skip
+        if not self.has("predicate"):
+            constrained = next((t.key for t in c.active_tasks if t.node_selector or t.affinity or t.tolerations
+                                or t.key in c.host_ports or t.key in c.spread), None)  # fmt: skip
+            tainted = next((n.name for n in c.nodes if n.taints or n.unschedulable or not n.ready), None)
+            if constrained is not None or tainted is not None:
+                example = f"Pod {constrained}" if constrained is not None else f"Node {tainted}"
+                notes.append(f"no predicates plugin is configured: nodeSelector, affinity, taints, unschedulable and "
+                             f"not-ready nodes, host ports and topology spread are not checked (e.g. {example})")  # fmt: skip
+        for note in notes:
+            if note not in c.warnings:
+                c.warnings.append(note)
 
     def out_of_time(self) -> bool:
         """The request's deadline has passed: actions stop taking new jobs. Every job already
