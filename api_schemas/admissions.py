@@ -72,26 +72,56 @@ class TopologyDomain(BaseModel):
     count: int
 
 
-class SliceLevelValues(BaseModel):
+class SliceLevelIndividual(BaseModel):
     prefix: str | None = None
     suffix: str | None = None
-    roots: list[str] | None = None
-    universalValue: str | None = None
+    roots: list[str]
+
+
+class SliceLevelValues(BaseModel):
+    """Exactly one of ``universal`` and ``individual``."""
+
+    universal: str | None = None
+    individual: SliceLevelIndividual | None = None
+
+
+class SlicePodCounts(BaseModel):
+    """Exactly one of ``universal`` and ``individual``."""
+
+    universal: int | None = None
+    individual: list[int] | None = None
 
 
 class TopologyAssignmentSlice(BaseModel):
     domainCount: int
     valuesPerLevel: list[SliceLevelValues]
-    podCounts: list[int] | None = None
-    universalPodCount: int | None = None
+    podCounts: SlicePodCounts
 
 
 class TopologyAssignment(BaseModel):
-    """Kueue's form in the Workload's version: ``domains`` (v1beta1) or ``slices`` (v1beta2)."""
+    """Kueue's form in the Workload's version: ``domains`` (v1beta1) or ``slices`` (v1beta2),
+    as ``apis/kueue/<version>/workload_types.go`` define them."""
 
     levels: list[str]
     domains: list[TopologyDomain] | None = None
     slices: list[TopologyAssignmentSlice] | None = None
+
+
+class PodSetAssignment(BaseModel):
+    """Kueue's ``status.admission.podSetAssignments[]``."""
+
+    name: str
+    flavors: dict[str, str] = Field(description="Each requested resource the flavor's resource group covers: the flavor.")
+    resourceUsage: dict[str, str] = Field(description="The podSet's requests times count, as quantities.")
+    count: int
+    topologyAssignment: TopologyAssignment | None = None
+
+
+class KueueAdmission(BaseModel):
+    """Kueue's ``status.admission``, to write into the Workload unchanged."""
+
+    clusterQueue: str
+    podSetAssignments: list[PodSetAssignment]
 
 
 class PodSetAdmission(BaseModel):
@@ -117,6 +147,8 @@ class Preemption(BaseModel):
 
 class WorkloadAdmission(BaseModel):
     workload: str
+    apiVersion: Literal["kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2"] = Field(
+        description="The Workload's version: its admission and topologyAssignment are in it.")
     admitted: bool
     reason: Literal["Admitted", "Preempting", "WaitingForCapacity", "NoFit", "Pending", "Inactive", "AlreadyAdmitted"]
     message: str
@@ -125,6 +157,8 @@ class WorkloadAdmission(BaseModel):
     podSets: list[PodSetAdmission]
     podSetUpdates: list[PodSetUpdate]
     preemptions: list[Preemption]
+    admission: KueueAdmission | None = Field(description="Admitted, with a LocalQueue naming its ClusterQueue: Kueue's "
+                                                         "status.admission in the Workload's version; else null.")
 
 
 class AdmissionTopology(BaseModel):

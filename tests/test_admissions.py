@@ -21,6 +21,7 @@ from app.kueue import assignment as asg
 from app.kueue.admit import admit
 from app.settings import Settings
 from tests.kube import hypernode, node, pod, priority_class, request
+from tests.kueue_schema import admission_problems, check_answer
 
 B, R, H = "cloud.com/block", "cloud.com/rack", "kubernetes.io/hostname"
 LAYOUT = [("b1", "r1"), ("b1", "r1"), ("b1", "r2"), ("b1", "r2"), ("b2", "r1"), ("b2", "r1"), ("b2", "r3"), ("b2", "r3")]
@@ -71,6 +72,7 @@ def body(workloads: list[dict], extra: list[dict] | None = None, **kw: Any) -> d
 def post(client, b: dict[str, Any]) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     r = client.post("/v1/admissions", json=b)
     assert r.status_code == 200, r.text
+    check_answer(r.json())  # every admission is one Kueue's Workload CRD accepts
     return r.json()
 
 
@@ -270,6 +272,44 @@ def test_flavor_names_the_topology_and_confines_nodes(client):
     assert w["podSetUpdates"] == [{"name": "main", "nodeSelector": {R: "r3"}}]
 
 
+@pytest.mark.parametrize("version", ["v1beta1", "v1beta2"])
+def test_admitted_workload_carries_kueues_status_admission_in_its_version(client, version):
+    # lq -> ClusterQueue cq, whose only flavor "tas" covers cpu and GPUs: 2 pods of 1 CPU and
+    # 8 GPUs each use 2 CPUs and 16 GPUs of it, in rack r3 (see the test above)
+    a = post(client, body([workload("f", pod_set(count=2, tr={"required": R}), version=version)], flavor_objects()))
+    w = one(a, "ml/f")
+    assert w["apiVersion"] == f"kueue.x-k8s.io/{version}"
+    psa = w["admission"]["podSetAssignments"][0]
+    assert w["admission"]["clusterQueue"] == "cq"
+    assert (psa["name"], psa["count"], psa["flavors"]) == ("main", 2, {"cpu": "tas", "nvidia.com/gpu": "tas"})
+    assert psa["resourceUsage"] == {"cpu": "2", "nvidia.com/gpu": "16"}
+    assert psa["topologyAssignment"] == w["podSets"][0]["topologyAssignment"]
+    if version == "v1beta2":
+        assert psa["topologyAssignment"]["slices"] == [{"domainCount": 1, "valuesPerLevel": [{"universal": "r3"}],
+                                                        "podCounts": {"universal": 2}}]  # fmt: skip
+    else:
+        assert psa["topologyAssignment"]["domains"] == [{"values": ["r3"], "count": 2}]
+    assert admission_problems(w["admission"], w["apiVersion"]) == []
+
+
+def test_no_admission_without_a_local_queue_or_when_not_admitted(client):
+    a = post(client, body([workload("f", pod_set(count=2, tr={"required": R}))]))  # lq exists nowhere
+    assert one(a, "ml/f")["admitted"] is True and one(a, "ml/f")["admission"] is None
+    a = post(client, body([workload("big", pod_set(count=99))], flavor_objects()))
+    assert one(a, "ml/big")["admitted"] is False and one(a, "ml/big")["admission"] is None
+
+
+def test_kueues_schema_refuses_the_pre_v1beta2_slice_shape():
+    # the shape this answer used to write (issue 21): valuesPerLevel entries without
+    # universal/individual, podCounts a flat list
+    old = {"clusterQueue": "cq", "podSetAssignments": [{"name": "main", "count": 2, "topologyAssignment": {
+        "levels": [R], "slices": [{"domainCount": 2, "valuesPerLevel": [{"prefix": "r", "roots": ["1", "2"]}],
+                                   "podCounts": [1, 1]}]}}]}  # fmt: skip
+    problems = admission_problems(old, "kueue.x-k8s.io/v1beta2")
+    assert any("podCounts" in p for p in problems) and any("exactly one of universal, individual" in p for p in problems)
+    assert admission_problems(old, "kueue.x-k8s.io/v1beta1")  # v1beta1 wants domains
+
+
 def test_options_topology_name_overrides_the_flavor(client):
     b = body([workload("f", pod_set(count=2, tr={"required": R}))], flavor_objects(), options={"topologyName": "default"})
     a = post(client, b)
@@ -365,17 +405,17 @@ def test_v1beta2_slices_take_out_common_prefix_and_suffix():
     doms = [(("block-1", "rack-1x"), 4), (("block-1", "rack-2x"), 2)]
     enc = asg.v1beta2(["b", "r"], doms)
     assert enc["slices"] == [{"domainCount": 2,
-                              "valuesPerLevel": [{"universalValue": "block-1"},
-                                                 {"prefix": "rack-", "suffix": "x", "roots": ["1", "2"]}],
-                              "podCounts": [4, 2]}]  # fmt: skip
+                              "valuesPerLevel": [{"universal": "block-1"},
+                                                 {"individual": {"prefix": "rack-", "suffix": "x", "roots": ["1", "2"]}}],
+                              "podCounts": {"individual": [4, 2]}}]  # fmt: skip
     assert asg.expand_v1beta2(enc) == doms
 
 
-def test_v1beta2_roots_never_empty_and_universal_pod_count():
+def test_v1beta2_roots_may_be_empty_as_kueues_encoder_writes_them_and_universal_pod_count():
     doms = [(("a",), 1), (("ab",), 1)]
     enc = asg.v1beta2(["h"], doms)
-    assert enc["slices"][0]["valuesPerLevel"] == [{"roots": ["a", "ab"]}]
-    assert enc["slices"][0]["universalPodCount"] == 1
+    assert enc["slices"][0]["valuesPerLevel"] == [{"individual": {"prefix": "a", "roots": ["", "b"]}}]
+    assert enc["slices"][0]["podCounts"] == {"universal": 1}
     assert asg.expand_v1beta2(enc) == doms
 
 
@@ -436,6 +476,8 @@ def test_example_kueue_admission_answers_as_the_readme_says():
     assert asg.expand_v1beta2(pre["podSets"][0]["topologyAssignment"]) == [((f"gpu-node-{i}",), 1) for i in range(4)]
     fine = one(a, "ml/finetune")
     assert [(p["workload"], len(p["pods"])) for p in fine["preemptions"]] == [("ml/nightly-eval", 4)]
+    check_answer(a)
+    assert pre["admission"]["clusterQueue"] == "gpu-cq" and fine["admission"] is None
 
 
 def test_flavors_naming_two_topologies_are_a_422(client):

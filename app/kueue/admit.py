@@ -16,7 +16,8 @@ Then, per Workload (sorted by ``namespace/name``):
 * ``podSetUpdates`` (admitted only): a PodSet whose pods share one domain gets that
   domain's ``nodeSelector``;
 * ``preemptions``: the evictions this Workload causes, per victim job (``workload`` names
-  the victim when it is a Kueue Workload).
+  the victim when it is a Kueue Workload);
+* ``admission`` (admitted only): Kueue's ``status.admission`` in the Workload's version.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from app.errors import InputError
 from app.ingest.kube import flatten
+from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
@@ -74,7 +76,9 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
         evictions.setdefault(e.preemptor, []).append(e)
     out = []
     for plan in sorted(adm.plans, key=lambda p: p.key):
-        out.append(_answer(plan, cluster, levels, ssn, evictions.get(plan.key, [])))
+        entry = _answer(plan, cluster, levels, ssn, evictions.get(plan.key, []))
+        entry["admission"] = _admission(plan, adm.kueue, entry) if entry["reason"] == "Admitted" else None
+        out.append(entry)
     return {
         "workloads": out,
         "topology": {"name": levels.name, "source": levels.source, "levels": list(levels.keys)},
@@ -87,6 +91,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     wl = plan.wl
     base: dict[str, Any] = {
         "workload": wl.key,
+        "apiVersion": f"kueue.x-k8s.io/{wl.version}",
         "admitted": False,
         "reason": "",
         "message": "",
@@ -136,6 +141,33 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
              "preemptions": preemptions}  # fmt: skip
     base["message"] = _message(plan, reason, len(placed), len(preemptions), notes, ssn)
     return base
+
+
+def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[str, Any] | None:
+    """Kueue's ``status.admission`` in the Workload's version, to write into it unchanged:
+    ``clusterQueue`` (its LocalQueue's) and per podSet ``name``, ``flavors`` (each requested
+    resource the flavor's resource group covers, to that flavor), ``resourceUsage`` (the
+    podSet's requests times the admitted count), ``count`` and ``topologyAssignment``.
+    None without a LocalQueue naming a ClusterQueue (Kueue would not admit it)."""
+    wl = plan.wl
+    cq = kueue.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
+    if not cq:
+        return None
+    covered = dict(kueue.cluster_queues.get(cq, []))
+    assignments = []
+    for ps, done in zip(wl.pod_sets, entry["podSets"], strict=True):
+        flavor = plan.flavor.name if plan.flavor is not None else None
+        resources = sorted(r for r, v in ps.request.items() if v and flavor is not None and r in covered.get(flavor, ()))
+        a: dict[str, Any] = {
+            "name": ps.name,
+            "flavors": {r: flavor for r in resources},
+            "resourceUsage": {r: format_quantity(r, ps.request[r] * done["count"]) for r in resources},
+            "count": done["count"],
+        }
+        if done["topologyAssignment"] is not None:
+            a["topologyAssignment"] = done["topologyAssignment"]
+        assignments.append(a)
+    return {"clusterQueue": cq, "podSetAssignments": assignments}
 
 
 def _message(plan: Plan, reason: str, placed: int, victims: int, notes: list[str], ssn: Any) -> str:

@@ -5,11 +5,14 @@ ends with ``kubernetes.io/hostname`` only that level is listed (a hostname names
 The per-domain values and pod counts are written in the Workload's API version:
 
 * v1beta1: ``domains: [{values: [...], count: n}]``, one entry per finest-level domain;
-* v1beta2: ``slices: [{domainCount, valuesPerLevel: [...], podCounts | universalPodCount}]``;
-  each level's values are ``universalValue`` when all equal, else ``roots`` with the
-  common ``prefix`` / ``suffix`` taken out (every root keeps at least one character).
-  Gangplank writes one slice (the full assignment is the union of slices; up to 100,000
-  domains per slice, as the CRD allows).
+* v1beta2 (``apis/kueue/v1beta2/workload_types.go``): ``slices: [{domainCount,
+  valuesPerLevel: [{universal: v} | {individual: {prefix?, suffix?, roots}}], podCounts:
+  {universal: n} | {individual: [...]}}]``, written as Kueue's own single-slice encoder
+  writes it (``singleCompactTopologyAssignmentEncoding`` / ``fillSingleCompactSliceValues``
+  in ``pkg/util/tas/tas_assignment.go``): per level, ``universal`` when every value is the
+  same, else the values' longest common prefix and suffix taken out of ``roots`` (a root
+  may be empty); ``podCounts.universal`` when every domain holds the same number of pods.
+  Up to 100,000 domains per slice, as the CRD allows.
 
 Domains are sorted by their values, so the same placement gives the same bytes.
 """
@@ -17,10 +20,7 @@ Domains are sorted by their values, so the same placement gives the same bytes.
 from __future__ import annotations
 
 from collections import Counter
-from os.path import commonprefix
 from typing import Any
-
-MAX_AFFIX = 63  # CRD: prefix and suffix are at most 63 characters
 
 
 def domains(values: list[tuple[str, ...]]) -> list[tuple[tuple[str, ...], int]]:
@@ -33,51 +33,60 @@ def v1beta1(levels: list[str], doms: list[tuple[tuple[str, ...], int]]) -> dict[
 
 
 def _level_values(values: list[str]) -> dict[str, Any]:
-    if len(set(values)) == 1:
-        return {"universalValue": values[0]}
-    shortest = min(len(v) for v in values)
-    prefix = commonprefix(values)[: min(shortest - 1, MAX_AFFIX)] if shortest > 1 else ""
-    rest = [v[len(prefix):] for v in values]
-    room = min(len(v) for v in rest) - 1  # leave every root at least one character
-    suffix = commonprefix([v[::-1] for v in rest])[::-1] if room > 0 else ""
-    suffix = suffix[len(suffix) - min(len(suffix), room, MAX_AFFIX):] if suffix else ""
-    roots = [v[: len(v) - len(suffix)] for v in rest]
-    out: dict[str, Any] = {}
+    """Kueue's ``fillSingleCompactSliceValues`` for one level's values (in domain order)."""
+    prefix = suffix = values[0]
+    shortest = longest = len(values[0])
+    for v in values[1:]:
+        n = len(v)
+        shortest, longest = min(shortest, n), max(longest, n)
+        prefix = prefix[:n]
+        suffix = suffix[len(suffix) - n:] if n < len(suffix) else suffix
+        i = 0
+        while i < len(prefix) and v[i] == prefix[i]:
+            i += 1
+        prefix = prefix[:i]
+        i = 0
+        while i < len(suffix) and v[n - 1 - i] == suffix[len(suffix) - 1 - i]:
+            i += 1
+        suffix = suffix[len(suffix) - i:]
+    if len(prefix) == longest:
+        return {"universal": prefix}
+    if len(prefix) + len(suffix) > shortest:
+        prefix = prefix[: shortest - len(suffix)]
+    individual: dict[str, Any] = {}
     if prefix:
-        out["prefix"] = prefix
+        individual["prefix"] = prefix
     if suffix:
-        out["suffix"] = suffix
-    out["roots"] = roots
-    return out
+        individual["suffix"] = suffix
+    individual["roots"] = [v[len(prefix): len(v) - len(suffix)] for v in values]
+    return {"individual": individual}
 
 
 def v1beta2(levels: list[str], doms: list[tuple[tuple[str, ...], int]]) -> dict[str, Any]:
     if not doms:
         return {"levels": list(levels), "slices": []}
     counts = [c for _, c in doms]
-    slice_: dict[str, Any] = {
+    return {"levels": list(levels), "slices": [{
         "domainCount": len(doms),
         "valuesPerLevel": [_level_values([v[i] for v, _ in doms]) for i in range(len(levels))],
-    }
-    if len(set(counts)) == 1:
-        slice_["universalPodCount"] = counts[0]
-    else:
-        slice_["podCounts"] = counts
-    return {"levels": list(levels), "slices": [slice_]}
+        "podCounts": {"universal": counts[0]} if len(set(counts)) == 1 else {"individual": counts},
+    }]}  # fmt: skip
 
 
 def expand_v1beta2(assignment: dict[str, Any]) -> list[tuple[tuple[str, ...], int]]:
-    """The domains an assignment in the v1beta2 form stands for (Kueue's reading of it)."""
+    """The domains an assignment in the v1beta2 form stands for (Kueue's ``InternalSeqFrom``)."""
     out: list[tuple[tuple[str, ...], int]] = []
     for s in assignment["slices"]:
         n = s["domainCount"]
         per_level = []
         for lv in s["valuesPerLevel"]:
-            if "universalValue" in lv:
-                per_level.append([lv["universalValue"]] * n)
+            if "universal" in lv:
+                per_level.append([lv["universal"]] * n)
             else:
-                per_level.append([lv.get("prefix", "") + root + lv.get("suffix", "") for root in lv["roots"]])
-        counts = s["podCounts"] if "podCounts" in s else [s["universalPodCount"]] * n
+                ind = lv["individual"]
+                per_level.append([ind.get("prefix", "") + root + ind.get("suffix", "") for root in ind["roots"]])
+        pc = s["podCounts"]
+        counts = pc["individual"] if "individual" in pc else [pc["universal"]] * n
         out.extend((tuple(col[i] for col in per_level), counts[i]) for i in range(n))
     return out
 
