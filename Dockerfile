@@ -17,11 +17,12 @@ RUN python -m venv /app/.venv
 COPY pyproject.toml setup.py README.md ./
 COPY app ./app
 COPY api_schemas ./api_schemas
+COPY gangplank ./gangplank
 # Precompile everything: the root filesystem is read-only at runtime, so Python must never
 # need to write a .pyc. unchecked-hash pycs stay valid whatever mtimes COPY gives the sources.
 RUN /app/.venv/bin/pip install --no-compile . \
  && /app/.venv/bin/python -m compileall -q -f -j 0 --invalidation-mode unchecked-hash \
-      /app/.venv/lib /app/app /app/api_schemas
+      /app/.venv/lib /app/app /app/api_schemas /app/gangplank
 
 FROM python:3.11-slim-bookworm
 ENV PATH=/app/.venv/bin:$PATH \
@@ -38,6 +39,7 @@ WORKDIR /app
 COPY --from=builder /app/.venv /app/.venv
 COPY --from=builder /app/app /app/app
 COPY --from=builder /app/api_schemas /app/api_schemas
+COPY --from=builder /app/gangplank /app/gangplank
 # the page at / offers this one example ("Load example")
 COPY examples/volcano-small.json /app/examples/volcano-small.json
 USER 10001

@@ -14,6 +14,7 @@ import json
 import logging
 import time
 import uuid
+from datetime import UTC, datetime
 from collections.abc import Awaitable, Callable
 
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
@@ -48,11 +49,29 @@ def _bounded(v: object) -> object:
 
 
 class JsonFormatter(logging.Formatter):
+    """One JSON object per line; ``time`` in RFC 3339, UTC, milliseconds."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802 - logging's name
+        return datetime.fromtimestamp(record.created, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
     def format(self, record: logging.LogRecord) -> str:
         entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
                  "message": record.getMessage()}  # fmt: skip
         entry.update(getattr(record, "fields", {}))
         return json.dumps({k: _bounded(v) for k, v in entry.items()}, sort_keys=True)
+
+
+#: uvicorn's own logging (``log_config`` of the launcher): its error log as JSON lines; its
+#: access log is off (``access_log=False``), the ``gangplank.access`` line is the record.
+UVICORN_LOG_CONFIG: dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "app.observability.JsonFormatter"}},
+    "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
+    "loggers": {"uvicorn": {"handlers": ["json"], "level": "INFO", "propagate": False},
+                "uvicorn.error": {"level": "INFO"},
+                "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False}},
+}  # fmt: skip
 
 
 def setup_logging() -> None:

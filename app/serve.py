@@ -31,6 +31,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.auth import CLIENT_NAMES_KEY, startup_problems
+from app.observability import UVICORN_LOG_CONFIG
 from app.settings import Settings, get_settings
 
 log = logging.getLogger("gangplank.serve")
@@ -163,6 +164,8 @@ def uvicorn_options(args: argparse.Namespace, settings: Settings) -> dict[str, A
         "timeout_graceful_shutdown": args.timeout_graceful_shutdown,
         "http": "app.serve:TLSH11Protocol",  # by name: also right in spawned workers and under -m
         "limit_concurrency": args.limit_concurrency,
+        "access_log": False,  # the app logs each request once, as JSON (app/observability.py)
+        "log_config": UVICORN_LOG_CONFIG,
     }  # fmt: skip
     if settings.ssl_certfile:
         opts.update(ssl_certfile=settings.ssl_certfile, ssl_keyfile=settings.ssl_keyfile or None)

@@ -22,6 +22,22 @@ from gangplank.progress import progress_bar
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Gang- and topology-aware scheduling decisions.")
 
+
+def _show_version(value: bool) -> None:
+    if value:
+        from app import __version__
+
+        typer.echo(f"gangplank {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_show_version,
+                                 is_eager=True),  # fmt: skip
+) -> None:
+    """Gang- and topology-aware scheduling decisions."""
+
 PLACED = {"Bound", "Running", "Pipelined", "Completed"}
 
 

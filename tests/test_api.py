@@ -125,14 +125,24 @@ def test_body_over_limit_is_413(client, monkeypatch):
     assert "GANGPLANK_MAX_BODY_BYTES" in r.json()["detail"]
 
 
-def test_unknown_node_in_spec_nodename_names_the_field(client):
-    r = post(client, request([node("n1"), pod("p", ns="ml", node="ghost")]))
+def test_a_bad_quantity_names_the_field_and_the_object(client):
+    r = post(client, request([node("n1"), pod("p", ns="ml", cpu="lots")]))
     assert r.status_code == 422
     p = r.json()
     assert r.headers["content-type"].startswith(PROBLEM)
-    assert p["errors"][0]["pointer"] == "/objects/1/spec/nodeName"
+    assert p["errors"][0]["pointer"] == "/objects/1/spec/containers/0/resources/requests/cpu"
     assert p["errors"][0]["object"] == {"kind": "Pod", "namespace": "ml", "name": "p"}
-    assert "ghost" in p["detail"]
+    assert "lots" in p["detail"]
+
+
+def test_a_pod_on_a_node_the_snapshot_lacks_is_left_out_with_a_warning(client):
+    # nodes scale down while a cluster is dumped: the pod is left out, not a 422
+    r = post(client, request([node("n1"), pod("gone", ns="ml", node="ghost", phase="Running"), pod("p", ns="ml")]))
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert [b["pod"] for b in out["bindings"]] == ["ml/p"]
+    assert any("Pod ml/gone on node 'ghost'" in w and "left out" in w for w in out["warnings"])
+    assert "ml/gone" not in {j["job"] for j in out["jobs"]}
 
 
 def test_invalid_quantity_names_the_field(client):

@@ -47,9 +47,9 @@ def test_decide_reads_yaml_and_stdin_and_reports_bad_input(tmp_path):
     text = (ROOT / "examples" / "volcano-small.yaml").read_text()
     assert runner.invoke(app, ["decide", "-"], input=text).exit_code == 0
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(request([node("n"), pod("p", node="ghost")])))
+    bad.write_text(json.dumps(request([node("n"), pod("p", cpu="lots")])))
     r = runner.invoke(app, ["decide", str(bad)])
-    assert r.exit_code == 2 and "/objects/1/spec/nodeName" in r.output
+    assert r.exit_code == 2 and "/objects/1/spec/containers/0/resources/requests/cpu" in r.output
 
 
 def test_simulate_prints_metrics():
@@ -65,8 +65,9 @@ def test_client_returns_typed_answers_and_raises_problems():
             d = await c.decide(json.loads(pathlib.Path(EXAMPLE).read_text()))
             assert [b.node for b in d.bindings] == ["node4", "node5"]
             with pytest.raises(GangplankError) as e:
-                await c.decide({"objects": [node("n"), pod("p", node="ghost")]})
-            assert e.value.status == 422 and e.value.problem["errors"][0]["pointer"] == "/objects/1/spec/nodeName"
+                await c.decide({"objects": [node("n"), pod("p", cpu="lots")]})
+            assert e.value.status == 422
+            assert e.value.problem["errors"][0]["pointer"] == "/objects/1/spec/containers/0/resources/requests/cpu"
 
     asyncio.run(go())
 

@@ -230,3 +230,35 @@ def test_compose_client_posts_the_mounted_example_once_the_service_is_healthy():
     assert f"http://gangplank:{PORT}/v1/decisions" in command
     assert "POST" in command
     assert str(client.get("restart", "no")) == "no", "the client runs once"
+
+
+def test_the_image_ships_the_cli_a_wheel_of_exactly_the_builders_inputs_runs_gangplank_version(tmp_path):
+    # the builder stage's COPY sources, and nothing else, make the wheel the image installs:
+    # its `gangplank` command must import (the CLI package was once left out of the image)
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for args in args_of(stages()[0], "COPY"):
+        *sources, _dest = shlex.split(args)
+        for s in sources:
+            path = ROOT / s
+            (shutil.copytree if path.is_dir() else shutil.copy2)(path, src / s)
+    out = tmp_path / "wheel"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), f"{src}/"],
+                           capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = out.glob("*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        entry = next(n for n in names if n.endswith("entry_points.txt"))
+        assert "gangplank = gangplank.cli:app" in z.read(entry).decode()
+        z.extractall(tmp_path / "site")
+    assert any(n.startswith("gangplank/cli.py") for n in names)
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.argv = ['gangplank', '--version']; "
+                        "from gangplank.cli import app; app()"],
+                       capture_output=True, text=True, cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "site")})  # fmt: skip
+    assert r.returncode == 0 and r.stdout.strip().startswith("gangplank "), r.stderr

@@ -239,7 +239,7 @@ def captured_log_lines() -> Iterator[list[str]]:
 def test_logs_never_include_request_bodies(client):
     marker = "body-marker-" + "q" * 40
     valid = request([node("n0", labels={"rack": marker[:60]}), pod("p", annotations={"note": marker})])
-    invalid = request([node("n0"), pod("p", annotations={"note": marker}, node="ghost")])
+    invalid = request([node("n0"), pod("p", annotations={"note": marker}, cpu="lots")])
     big = request([node("n0"), pod("p", annotations={"note": marker * 20_000})])  # 1 MiB of annotations -> 413
     with captured_log_lines() as lines:
         for body in (valid, invalid, big):
@@ -265,3 +265,22 @@ def test_log_fields_are_cut_past_the_limit(length):
     out = json.loads(JsonFormatter().format(rec))["path"]
     assert out.startswith("p" * min(length, MAX_LOG_FIELD))
     assert (len(out) == length) is (length <= MAX_LOG_FIELD)
+
+
+def test_each_request_is_logged_once_as_json_with_an_rfc3339_utc_time():
+    # uvicorn's plain access line is off; its own log lines are JSON too
+    import logging.config
+
+    from app.observability import UVICORN_LOG_CONFIG
+    from app.serve import parser, uvicorn_options
+    from app.settings import Settings
+
+    opts = uvicorn_options(parser().parse_args([]), Settings())
+    assert opts["access_log"] is False and opts["log_config"] is UVICORN_LOG_CONFIG
+    logging.config.dictConfig(UVICORN_LOG_CONFIG)
+    handler = logging.getLogger("uvicorn").handlers[0]
+    assert isinstance(handler.formatter, JsonFormatter)
+    rec = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, "Started server process", None, None)
+    rec.created = 1795000000.25
+    line = json.loads(handler.formatter.format(rec))
+    assert line["time"] == "2026-11-18T11:06:40.250Z" and line["logger"] == "uvicorn.error"

@@ -89,3 +89,11 @@ def test_kube_scheduler_configuration_example_has_the_extender_stanza():
     ext = conf["extenders"][0]
     assert ext["urlPrefix"].endswith("/extender") and ext["nodeCacheCapable"] is True
     assert {ext["filterVerb"], ext["prioritizeVerb"], ext["preemptVerb"], ext["bindVerb"]} == {"filter", "prioritize", "preempt", "bind"}
+
+
+def test_kube_scheduler_example_runs_as_a_second_scheduler_asking_the_extender_about_every_pod():
+    conf = yaml.safe_load((ROOT / "deploy" / "kube-scheduler-config.yaml").read_text())
+    assert conf["leaderElection"] == {"leaderElect": True, "resourceName": "gangplank-scheduler",
+                                      "resourceNamespace": "kube-system"}  # its own lease  # fmt: skip
+    assert [p["schedulerName"] for p in conf["profiles"]] == ["gangplank-scheduler"]
+    assert "managedResources" not in conf["extenders"][0]  # CPU-only gangs reach the extender too

@@ -236,10 +236,10 @@ def test_python_client_renders():
 
 
 def test_render_endpoint_reports_bad_input_as_problem_json(client):
-    body = request([node("n"), pod("p", node="ghost")])
+    body = request([node("n"), pod("p", cpu="lots")])
     r = client.post("/v1/render", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
-    assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/nodeName"
+    assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/containers/0/resources/requests/cpu"
     r = client.post("/v1/render?format=png", content=EXAMPLE.read_bytes(), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
     assert "/v1/render" in client.get("/version").json()["apis"]
@@ -305,9 +305,10 @@ def test_render_command_asks_a_server_with_url(tmp_path, monkeypatch):
 
 def test_render_command_reports_bad_input_with_exit_2(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(request([node("n"), pod("p", node="ghost")])))
+    bad.write_text(json.dumps(request([node("n"), pod("p", cpu="lots")])))
     r = CliRunner().invoke(cli, ["render", str(bad), "-o", str(tmp_path / "x.svg")])
-    assert r.exit_code == 2 and "/objects/1/spec/nodeName" in r.output and not (tmp_path / "x.svg").exists()
+    assert r.exit_code == 2 and "/objects/1/spec/containers/0/resources/requests/cpu" in r.output
+    assert not (tmp_path / "x.svg").exists()
 
 
 def test_committed_example_picture_is_current():

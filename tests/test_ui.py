@@ -182,10 +182,10 @@ def test_uploaded_yaml_decides_the_same(page: Any):
 
 def test_a_bad_request_shows_the_problem_with_its_pointer(page: Any):
     bad = '{"objects": [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ml"},' \
-          ' "spec": {"nodeName": "ghost", "containers": []}}]}'  # fmt: skip
+          ' "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "ghost"}}}]}}]}'  # fmt: skip
     page.fill("#snapshot", bad)
     page.click("#decide")
     page.wait_for_selector("#error", state="visible")
     text = page.text_content("#error")
-    assert "422" in text and "/objects/0/spec/nodeName" in text and "ghost" in text
+    assert "422" in text and "/objects/0/spec/containers/0/resources/requests/cpu" in text and "ghost" in text
     assert page.is_hidden("#result")

@@ -120,6 +120,13 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             if p.soft_spread:
                 cluster.soft_spread[key] = p.soft_spread
     cluster.default_spread = (d.default_spread[0], d.default_spread[1])
+    if d.vanished:
+        gone = sorted(d.vanished, key=lambda p: (p.namespace, p.name))
+        first = gone[0]
+        cluster.warnings.append(
+            f"{len(gone)} pod(s) are on nodes the snapshot does not have (e.g. Pod {first.namespace}/{first.name} on "
+            f"node {first.node_name!r}; nodes scale down while a cluster is dumped): left out of the decision, they "
+            "hold no capacity and do not count for their gangs (Volcano keeps them in their jobs)")  # fmt: skip
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")
@@ -494,12 +501,9 @@ def _tasks_and_jobs(
         seen.add(key)
         if p.node_name:
             node = nodes.get(p.node_name)
-            if node is None:
-                raise InputError(
-                    f"{_node_field(p)} names node {p.node_name!r}, which is not in the snapshot",
-                    _at(p, ("spec", "nodeName"), "node"),
-                    p.ident,
-                )
+            if node is None:  # the node went away while the cluster was dumped: the pod is left out
+                d.vanished.append(p)
+                return
         else:
             node = -1
         pclass = None
@@ -861,10 +865,6 @@ def _at(p: PodDraft, kube: tuple[str, ...], native: str) -> str:
     if is_columnar(p.pointer):
         return field_pointer(p.pointer, native)
     return join_pointer(p.pointer, native) if _native(p) else join_pointer(p.pointer, *kube)
-
-
-def _node_field(p: PodDraft) -> str:
-    return "node" if _native(p) else "spec.nodeName"
 
 
 def _job_for(

@@ -210,6 +210,8 @@ class Draft:
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     bind_requests: list[BindRequestDraft] = field(default_factory=list)
     ignored: dict[str, int] = field(default_factory=dict)
+    #: Pods on nodes the snapshot does not have (left out, with a warning).
+    vanished: list[PodDraft] = field(default_factory=list)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
 
