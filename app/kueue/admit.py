@@ -30,7 +30,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue.mapping import ADMITTED, INACTIVE, Admissions, Plan
+from app.kueue.mapping import ADMITTED, INACTIVE, NO_FIT, NO_QUOTA, Admissions, Plan
 from app.kueue.objects import KueueObjects, Workload, read_kueue_object, read_workload
 from app.model.cluster import Cluster, TaskStatus
 from app.service import run_session
@@ -66,23 +66,37 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
 
 
 def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    envelope, adm = read_input(envelope, settings)
-    req = read_request(envelope, settings, extend=adm.extend)
-    levels = adm.after_build(req.cluster)
-    ssn = run_session(req)
-    cluster = req.cluster
-    evictions: dict[str, list[Any]] = {}
-    for e in ssn.decision.evictions:
-        evictions.setdefault(e.preemptor, []).append(e)
-    out = []
-    for plan in sorted(adm.plans, key=lambda p: p.key):
-        entry = _answer(plan, cluster, levels, ssn, evictions.get(plan.key, []))
-        entry["admission"] = _admission(plan, adm.kueue, entry) if entry["reason"] == "Admitted" else None
-        out.append(entry)
+    """Rounds: Kueue's quota pass picks the Workloads that get quota, the engine places
+    them; a Workload that had quota but did not fit is set aside (it waits, as Kueue leaves
+    it pending) and the next round gives its quota to the next ones, until a round sets none
+    aside. The answers of the set-aside Workloads are those of the round that tried them."""
+    set_aside: dict[str, dict[str, Any]] = {}
+    while True:
+        env, adm = read_input(envelope, settings)
+        adm.set_aside = set(set_aside)
+        req = read_request(env, settings, extend=adm.extend)
+        levels = adm.after_build(req.cluster)
+        ssn = run_session(req)
+        cluster = req.cluster
+        evictions: dict[str, list[Any]] = {}
+        for e in ssn.decision.evictions:
+            evictions.setdefault(e.preemptor, []).append(e)
+        out: dict[str, dict[str, Any]] = {}
+        for plan in sorted(adm.plans, key=lambda p: p.key):
+            if plan.state == NO_FIT:
+                out[plan.key] = set_aside[plan.key]
+                continue
+            entry = _answer(plan, cluster, levels, ssn, evictions.get(plan.key, []))
+            entry["admission"] = _admission(plan, adm.kueue, entry) if entry["reason"] == "Admitted" else None
+            out[plan.key] = entry
+        failed = {p.key for p in adm.plans if p.flavors is not None and out[p.key]["reason"] == "NoFit"}
+        if not failed or ssn.decision.truncated:
+            break
+        set_aside.update({k: out[k] for k in failed})
     return {
-        "workloads": out,
+        "workloads": [out[k] for k in sorted(out)],
         "topology": {"name": levels.name, "source": levels.source, "levels": list(levels.keys)},
-        "warnings": list(cluster.warnings),
+        "warnings": list(cluster.warnings) + adm.notes,
         "truncated": ssn.decision.truncated,
     }
 
@@ -103,6 +117,9 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     }
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
+    if plan.state == NO_QUOTA:
+        return base | {"reason": "InsufficientQuota", "message": plan.message,
+                       "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
     if plan.state == ADMITTED:
         why = "status.admission is set" if wl.admitted else "its pods are in the snapshot"
         return base | {"admitted": True, "reason": "AlreadyAdmitted", "message": f"already admitted ({why})"}
@@ -156,12 +173,15 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
     covered = dict(kueue.cluster_queues.get(cq, []))
     assignments = []
     for ps, done in zip(wl.pod_sets, entry["podSets"], strict=True):
-        flavor = plan.flavor.name if plan.flavor is not None else None
-        resources = sorted(r for r, v in ps.request.items() if v and flavor is not None and r in covered.get(flavor, ()))
+        if plan.flavors is not None:  # the quota pass assigned them
+            flavors = dict(sorted(plan.flavors.get(ps.name, {}).items()))
+        else:
+            flavor = plan.flavor.name if plan.flavor is not None else None
+            flavors = {r: flavor for r in sorted(ps.request) if ps.request[r] and flavor is not None and r in covered.get(flavor, ())}
         a: dict[str, Any] = {
             "name": ps.name,
-            "flavors": {r: flavor for r in resources},
-            "resourceUsage": {r: format_quantity(r, ps.request[r] * done["count"]) for r in resources},
+            "flavors": flavors,
+            "resourceUsage": {r: format_quantity(r, ps.request[r] * done["count"]) for r in flavors},
             "count": done["count"],
         }
         if done["topologyAssignment"] is not None:

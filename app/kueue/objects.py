@@ -30,6 +30,8 @@ from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
+from app.ingest.quantity import canonical_quantity
+from app.kueue import quota
 
 GROUP = "kueue.x-k8s.io"
 VERSIONS = ("v1beta1", "v1beta2")
@@ -114,6 +116,8 @@ class Workload:
     active: bool
     admitted: bool
     pod_sets: list[PodSet]
+    #: ``status.admission``: its ClusterQueue and the quota it holds, (flavor, resource) -> amount.
+    admission: tuple[str, dict[tuple[str, str], int]] | None
     pointer: str
     ident: dict[str, str]
 
@@ -139,6 +143,8 @@ class KueueObjects:
     local_queues: dict[tuple[str, str], str] = field(default_factory=dict)  # (ns, name) -> ClusterQueue
     cluster_queues: dict[str, list[tuple[str, frozenset[str]]]] = field(default_factory=dict)  # flavor, covered
     priority_classes: dict[str, int] = field(default_factory=dict)  # WorkloadPriorityClass values
+    quota_queues: dict[str, Any] = field(default_factory=dict)  # ClusterQueue -> app.kueue.quota.Node
+    cohorts: dict[str, Any] = field(default_factory=dict)  # Cohort -> app.kueue.quota.Node
     workloads: list[tuple[dict, str]] = field(default_factory=list)  # Workload objects found in 'objects'
     consumed: dict[str, int] = field(default_factory=dict)  # "apiVersion kind" -> count
 
@@ -192,9 +198,32 @@ def read_workload(o: dict, ptr: str, *, now: float) -> Workload:
         active=r.boolean(spec, "active", sp, ident, default=True) is not False,
         admitted=status.get("admission") is not None,
         pod_sets=pod_sets,
+        admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident),
         pointer=ptr,
         ident=ident,
     )
+
+
+def _admission_usage(adm: Any, ap: str, ident: dict[str, str]) -> tuple[str, dict[tuple[str, str], int]] | None:
+    """The quota an admitted Workload holds: each podSet's ``resourceUsage`` on the flavor
+    its ``flavors`` names for that resource."""
+    if not isinstance(adm, dict):
+        return None
+    usage: dict[tuple[str, str], int] = {}
+    for i, psa in enumerate(r.lst(adm, "podSetAssignments", ap, ident)):
+        pp = join_pointer(ap, "podSetAssignments", i)
+        if not isinstance(psa, dict):
+            raise InputError("a podSetAssignment must be an object", pp, ident)
+        flavors = r.obj(psa, "flavors", pp, ident)
+        for res, qty in r.obj(psa, "resourceUsage", pp, ident).items():
+            flavor = flavors.get(res)
+            if isinstance(flavor, str):
+                try:
+                    amount = canonical_quantity(res, qty)
+                except ValueError as e:
+                    raise InputError(f"invalid quantity: {e}", join_pointer(pp, "resourceUsage", res), ident) from None
+                usage[(flavor, res)] = usage.get((flavor, res), 0) + amount
+    return r.string(adm, "clusterQueue", ap, ident), usage
 
 
 def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> ClassRef | None:
@@ -376,6 +405,14 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         k.local_queues[(ns, name)] = r.string(spec, "clusterQueue", join_pointer(ptr, "spec"), ident)
     elif kind == "ClusterQueue":
         _cluster_queue(o, ptr, k)
+        node = quota.read_cluster_queue(o, ptr)
+        k.quota_queues[node.name] = node
+    elif kind == "Cohort":
+        node = quota.read_cohort(o, ptr)
+        if node.name in k.cohorts:
+            raise InputError(f"duplicate Cohort {node.name!r}", join_pointer(ptr, "metadata", "name"),
+                             {"kind": "Cohort", "name": node.name})  # fmt: skip
+        k.cohorts[node.name] = node
     elif kind == "WorkloadPriorityClass":
         meta, ident, _, name = metadata(o, ptr, kind, namespaced=False)
         value = r.integer(o, "value", ptr, ident, required=True, minimum=-(2**31), maximum=2**31 - 1)

@@ -1,0 +1,148 @@
+"""Kueue's quota model in /v1/admissions (app/kueue/quota.py): ClusterQueue nominal quotas,
+cohorts with borrowing and lending limits, usage of admitted Workloads, admission order,
+queueing strategies and stop policies, on clusters of eight 8-GPU nodes (64 GPUs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.kueue.quota import Node, Quota, Tree
+from tests.test_admissions import body, one, pod_set, post, workload
+
+V2 = "kueue.x-k8s.io/v1beta2"
+
+
+def flavor(name: str, **labels: str) -> dict[str, Any]:
+    return {"apiVersion": V2, "kind": "ResourceFlavor", "metadata": {"name": name}, "spec": {"nodeLabels": labels}}
+
+
+def cq(name: str, flavors: dict[str, int], cohort: str | None = None, borrowing: int | None = None,
+       lending: int | None = None, **spec: Any) -> dict[str, Any]:  # fmt: skip
+    """A ClusterQueue covering cpu and GPUs: ``flavors`` maps each flavor to its GPU quota
+    (CPU is plentiful); limits apply to GPUs."""
+
+    def gpu(n: int) -> dict[str, Any]:
+        q: dict[str, Any] = {"name": "nvidia.com/gpu", "nominalQuota": str(n)}
+        if borrowing is not None:
+            q["borrowingLimit"] = str(borrowing)
+        if lending is not None:
+            q["lendingLimit"] = str(lending)
+        return q
+
+    s: dict[str, Any] = {"resourceGroups": [{"coveredResources": ["cpu", "nvidia.com/gpu"], "flavors": [
+        {"name": f, "resources": [{"name": "cpu", "nominalQuota": "1000"}, gpu(n)]} for f, n in flavors.items()]}], **spec}
+    if cohort:
+        s["cohortName"] = cohort
+    return {"apiVersion": V2, "kind": "ClusterQueue", "metadata": {"name": name}, "spec": s}
+
+
+def lq(name: str, queue: str) -> dict[str, Any]:
+    return {"apiVersion": V2, "kind": "LocalQueue", "metadata": {"name": name, "namespace": "ml"},
+            "spec": {"clusterQueue": queue}}  # fmt: skip
+
+
+def wl(name: str, gpus: int, queue: str = "lq", priority: int = 0, created: str = "2026-11-23T11:00:00Z") -> dict:
+    w = workload(name, pod_set(count=gpus // 8), priority=priority, queueName=queue)
+    w["metadata"]["creationTimestamp"] = created
+    return w
+
+
+def reasons(answer: dict[str, Any]) -> dict[str, str]:
+    return {w["workload"]: w["reason"] for w in answer["workloads"]}
+
+
+def test_nominal_quota_admits_the_higher_priority_workload_first(client):
+    objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    a = post(client, body([wl("low", 16, priority=1), wl("high", 16, priority=9)], objs))
+    assert reasons(a) == {"ml/high": "Admitted", "ml/low": "InsufficientQuota"}
+    assert one(a, "ml/high")["admission"]["podSetAssignments"][0]["flavors"] == {"cpu": "f", "nvidia.com/gpu": "f"}
+
+
+def test_admitted_workloads_hold_their_quota(client):
+    # 8 of the 16 GPUs are held by an admitted Workload: 16 more do not fit, 8 do
+    held = workload("held", pod_set(count=1), queueName="lq") | {"status": {"admission": {"clusterQueue": "cq",
+        "podSetAssignments": [{"name": "main", "count": 1, "flavors": {"nvidia.com/gpu": "f"},
+                               "resourceUsage": {"nvidia.com/gpu": "8"}}]}}}  # fmt: skip
+    objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    assert reasons(post(client, body([held, wl("big", 16)], objs)))["ml/big"] == "InsufficientQuota"
+    assert reasons(post(client, body([held, wl("small", 8)], objs)))["ml/small"] == "Admitted"
+
+
+def test_a_cluster_queue_borrows_its_cohorts_unused_quota(client):
+    objs = [flavor("f"), cq("a", {"f": 8}, cohort="team"), cq("b", {"f": 8}, cohort="team"), lq("lq", "a")]
+    assert reasons(post(client, body([wl("w", 16)], objs)))["ml/w"] == "Admitted"
+
+
+def test_borrowing_limit_caps_what_a_cluster_queue_takes_from_its_cohort(client):
+    objs = [flavor("f"), cq("a", {"f": 8}, cohort="team", borrowing=4), cq("b", {"f": 8}, cohort="team"), lq("lq", "a")]
+    assert reasons(post(client, body([wl("w", 16)], objs)))["ml/w"] == "InsufficientQuota"
+    assert reasons(post(client, body([wl("w", 8)], objs)))["ml/w"] == "Admitted"
+
+
+def test_lending_limit_keeps_part_of_a_cluster_queues_quota_for_itself(client):
+    # b lends at most 0 of its 8 GPUs: a (8) cannot reach 16
+    objs = [flavor("f"), cq("a", {"f": 8}, cohort="team"), cq("b", {"f": 8}, cohort="team", lending=0), lq("lq", "a")]
+    assert reasons(post(client, body([wl("w", 16)], objs)))["ml/w"] == "InsufficientQuota"
+
+
+def test_strict_fifo_head_that_does_not_fit_blocks_its_queue_best_effort_does_not(client):
+    wls = [wl("first", 24, priority=9), wl("second", 8, priority=1)]
+    strict = [flavor("f"), cq("cq", {"f": 16}, queueingStrategy="StrictFIFO"), lq("lq", "cq")]
+    a = post(client, body(wls, strict))
+    assert reasons(a) == {"ml/first": "InsufficientQuota", "ml/second": "InsufficientQuota"}
+    assert "behind ml/first" in one(a, "ml/second")["message"]
+    best = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    assert reasons(post(client, body(wls, best))) == {"ml/first": "InsufficientQuota", "ml/second": "Admitted"}
+
+
+def test_a_stopped_cluster_queue_admits_nothing(client):
+    objs = [flavor("f"), cq("cq", {"f": 64}, stopPolicy="Hold"), lq("lq", "cq")]
+    a = post(client, body([wl("w", 8)], objs))
+    assert reasons(a) == {"ml/w": "InsufficientQuota"} and "stopPolicy" in one(a, "ml/w")["message"]
+
+
+def test_the_first_flavor_with_room_is_assigned(client):
+    objs = [flavor("small"), flavor("large"), cq("cq", {"small": 8, "large": 32}), lq("lq", "cq")]
+    a = post(client, body([wl("w", 16)], objs))
+    assert one(a, "ml/w")["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "large"
+
+
+def test_a_resource_no_group_covers_is_never_admitted(client):
+    objs = [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]
+    w = wl("w", 8)
+    w["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["resources"]["requests"]["example.com/fpga"] = "1"
+    assert reasons(post(client, body([w], objs)))["ml/w"] == "InsufficientQuota"
+
+
+def test_quota_of_a_workload_that_does_not_fit_the_topology_goes_to_the_next(client):
+    # 'rack' asks for 24 GPUs in one rack (racks hold 16): it gets quota first (priority) but
+    # does not fit; the next round gives the quota to 'small'
+    objs = [flavor("f"), cq("cq", {"f": 24}), lq("lq", "cq")]
+    rack = workload("rack", pod_set(count=3, tr={"required": "cloud.com/rack"}), priority=9, queueName="lq")
+    a = post(client, body([rack, wl("small", 16, priority=1)], objs))
+    assert reasons(a) == {"ml/rack": "NoFit", "ml/small": "Admitted"}
+
+
+def test_workloads_without_a_cluster_queue_are_named_in_the_warnings(client):
+    objs = [flavor("f"), cq("cq", {"f": 8}), lq("lq", "cq")]
+    a = post(client, body([wl("w", 8, queue="elsewhere")], objs))
+    assert reasons(a)["ml/w"] == "Admitted"
+    assert any("quota is not checked" in w and "ml/w" in w for w in a["warnings"])
+
+
+def test_resource_node_available_follows_kueues_hierarchy():
+    # resource_node.go: root cohort with 4 of its own, two CQs of 10 (a lends at most 6);
+    # a may take its local 4 plus what the root has available (20 - 4 local = 16 stored)
+    fr = ("f", "gpu")
+    a = Node("a", "ClusterQueue", "root", {fr: Quota(10, lending_limit=6)})
+    b = Node("b", "ClusterQueue", "root", {fr: Quota(10)})
+    root = Node("root", "Cohort", "", {fr: Quota(4)})
+    tree = Tree.build({"a": a, "b": b}, {"root": root})
+    assert root.subtree[fr] == 4 + (10 - 4) + 10 and a.local_quota(fr) == 4
+    assert a.available(fr) == 4 + 20 and b.available(fr) == 0 + 20
+    tree.charge("a", {fr: 6})  # 4 local, 2 in the root
+    assert (a.usage[fr], root.usage[fr]) == (6, 2) and b.available(fr) == 18 and a.available(fr) == 18
+    b2 = Node("b", "ClusterQueue", "root", {fr: Quota(10, borrowing_limit=3)})
+    tree = Tree.build({"a": Node("a", "ClusterQueue", "root", {fr: Quota(10, lending_limit=6)}), "b": b2},
+                      {"root": Node("root", "Cohort", "", {fr: Quota(4)})})  # fmt: skip
+    assert b2.available(fr) == 10 + 3  # its own 10 stored in the root, plus at most 3 borrowed
