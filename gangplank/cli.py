@@ -10,9 +10,14 @@ Long runs show a progress bar on stderr when it is a terminal (``gangplank/progr
 
 from __future__ import annotations
 
+import difflib
+import os
+import ssl
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 import orjson
 import typer
@@ -20,7 +25,7 @@ import yaml
 
 from gangplank.progress import progress_bar
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Gang- and topology-aware scheduling decisions.")
+app = typer.Typer(no_args_is_help=True, help="Gang- and topology-aware scheduling decisions.")
 
 
 def _show_version(value: bool) -> None:
@@ -39,6 +44,62 @@ def _main(
     """Gang- and topology-aware scheduling decisions."""
 
 PLACED = {"Bound", "Running", "Pipelined", "Completed"}
+
+
+#: Exit codes (README, *Command line*).
+OK, TRANSPORT, INVALID, WHAT_IF = 0, 1, 2, 3
+SUFFIXES = (".json", ".yaml", ".yml")
+#: Rows a table shows per kind without ``--all``.
+ROWS = 20
+
+
+def fail(code: int, message: str) -> NoReturn:
+    """One line on stderr, then the exit code: never a traceback."""
+    line = " ".join(part.strip() for part in message.splitlines() if part.strip())  # one line, whatever the detail
+    typer.echo(f"gangplank: {line}", err=True)
+    raise typer.Exit(code)
+
+
+def _problem_line(problem: dict[str, Any]) -> str:
+    errors = problem.get("errors") or []
+    pointer = errors[0].get("pointer") if errors and isinstance(errors[0], dict) else ""
+    return str(problem.get("detail") or problem.get("title") or "invalid request") + (f" (at {pointer})" if pointer else "")
+
+
+@contextmanager
+def errors(url: str | None = None) -> Iterator[None]:
+    """Turn what goes wrong into one line and an exit code: 2 for input (a file, its
+    content, a 4xx), 1 for transport (a server out of reach, a 5xx)."""
+    import httpx
+
+    from app.errors import InputError
+    from gangplank.client import GangplankError
+
+    try:
+        yield
+    except InputError as e:
+        fail(INVALID, _problem_line(e.problem()))
+    except GangplankError as e:
+        fail(INVALID if 400 <= e.status < 500 else TRANSPORT, f"{url} answered {e.status}: {_problem_line(e.problem)}")
+    except httpx.HTTPError as e:
+        fail(TRANSPORT, f"cannot reach {url}: {type(e).__name__}: {e}")
+    except yaml.YAMLError as e:
+        fail(INVALID, f"not valid YAML: {str(e).splitlines()[0]}")
+    except OSError as e:
+        fail(INVALID, f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Files as given; a directory stands for its JSON and YAML files, in name order."""
+    out: list[str] = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            out += sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(SUFFIXES))
+        else:
+            out.append(p)
+    if not out:
+        fail(INVALID, "no snapshot given: name files or directories (or -f FILE, '-' for stdin)")
+    return out
 
 
 def load(paths: list[str], on_file: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -62,116 +123,217 @@ def load(paths: list[str], on_file: Callable[[str], None] | None = None) -> dict
     return merged
 
 
-def run(body: dict[str, Any], url: str | None, path: str, extra: dict[str, Any] | None = None,
+@dataclass
+class Remote:
+    """Where and how to ask a running Gangplank (``--url`` and its TLS and token options)."""
+
+    url: str | None = None
+    token: str | None = None
+    cacert: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    timeout: float = 30.0
+
+    def client(self) -> Any:
+        from gangplank.client import Client
+
+        return Client(self.url or "", token=self.token, timeout=self.timeout, verify=tls_context(self.cacert, self.cert, self.key))
+
+
+def tls_context(cacert: str | None, cert: str | None, key: str | None) -> ssl.SSLContext | bool:
+    """The server's CA (``--cacert``) and a client certificate (``--cert`` / ``--key``), for
+    an instance serving TLS with client certificates; True: the system's CAs."""
+    if cacert is None and cert is None:
+        return True
+    ctx = ssl.create_default_context(cafile=cacert)
+    if cert is not None:
+        ctx.load_cert_chain(cert, key)
+    return ctx
+
+
+def run(body: dict[str, Any], remote: Remote, path: str, extra: dict[str, Any] | None = None,
         on_cycle: Callable[[int], None] | None = None) -> dict[str, Any]:  # fmt: skip
     body = {**body, **(extra or {})}
-    if url:
+    if remote.url:
         from app.ingest.fastjson import plain
-        from gangplank.client import Client
 
         if "cluster" in body:
             body["cluster"] = plain(body["cluster"])  # typed records (app.ingest.fastjson) as JSON objects
-        with Client(url) as c:
+        with remote.client() as c:
             return c._post(path + ("?format=json" if path == "/v1/render" else ""), body)  # the raw answer
-    from app.errors import InputError
     from app.settings import get_settings
 
-    try:
-        if path == "/v1/simulate":
-            from app.simulate import simulate
+    if path == "/v1/simulate":
+        from app.simulate import simulate
 
-            return simulate(body, get_settings(), on_cycle=on_cycle)
-        if path == "/v1/render":
-            from app.render import render
+        return simulate(body, get_settings(), on_cycle=on_cycle)
+    if path == "/v1/render":
+        from app.render import render
 
-            return render(body, get_settings())
-        from app.service import decide
+        return render(body, get_settings())
+    from app.service import decide
 
-        return decide(body, get_settings()).wire()
-    except InputError as e:
-        typer.echo(orjson.dumps(e.problem(), option=orjson.OPT_INDENT_2).decode(), err=True)
-        raise typer.Exit(2) from None
+    return decide(body, get_settings()).wire()
 
 
-def read_and_run(files: list[str], config: str | None, url: str | None, path: str, *,
+def read_and_run(files: list[str], config: str | None, remote: Remote, path: str, *,
                  machine_output: bool = False) -> dict[str, Any]:  # fmt: skip
     """Read the files and ask for ``path``, with a progress bar over files and the decision."""
     with progress_bar("reading", len(files) + 1, machine_output=machine_output) as bar:
         body = load(files, lambda f: bar.advance(0, f"reading {f}"))
         if config:
             body["config"] = yaml.safe_load(open(config).read())
-        bar.advance(len(files), f"asking {url}" if url else "deciding")
-        out = run(body, url, path)
+        bar.advance(len(files), f"asking {remote.url}" if remote.url else "deciding")
+        out = run(body, remote, path)
         bar.advance(1)
     return out
 
 
-def table(title: str, rows: list[dict[str, Any]], cols: list[str]) -> None:
+def table(title: str, rows: list[dict[str, Any]], cols: list[str], limit: int | None = None) -> None:
     typer.echo(f"{title} ({len(rows)})")
     if not rows:
         return
-    widths = [max(len(c), *(len(str(r.get(c) or "")) for r in rows)) for c in cols]
-    typer.echo("  " + "  ".join(c.upper().ljust(w) for c, w in zip(cols, widths, strict=True)))
-    for r in rows:
-        typer.echo("  " + "  ".join(str(r.get(c) or "").ljust(w) for c, w in zip(cols, widths, strict=True)))
+    shown = rows if limit is None else rows[:limit]
+    widths = [max(len(c), *(len(str(r.get(c) or "")) for r in shown)) for c in cols]
+    typer.echo(("  " + "  ".join(c.upper().ljust(w) for c, w in zip(cols, widths, strict=True))).rstrip())
+    for r in shown:
+        typer.echo("  " + "  ".join(str(r.get(c) or "").ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip())
+    if len(shown) < len(rows):
+        typer.echo(f"  ... and {len(rows) - len(shown)} more (--all)")
+
+
+def tell(out: dict[str, Any]) -> None:
+    """Warnings and truncation, on stderr (whatever the output format)."""
+    for w in out.get("warnings") or ():
+        typer.echo(f"warning: {w}", err=True)
+    if out.get("truncated"):
+        typer.echo("warning: the answer is truncated: the deadline (options.deadlineMs) passed first", err=True)
+
+
+def emit(out: Any, fmt: str) -> None:
+    if fmt == "yaml":
+        typer.echo(yaml.safe_dump(out, sort_keys=False, width=120).rstrip())
+    else:
+        typer.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
+
+
+FORMATS = ("table", "wide", "json", "yaml")
+FILES = typer.Argument(None, help="snapshot files or directories (JSON/YAML), '-' for stdin", show_default=False)
+FILENAME = typer.Option([], "-f", "--filename", help="a snapshot file or directory ('-': stdin); repeatable")
+CONFIG = typer.Option(None, "--config", help="scheduler config file (Volcano conf YAML)")
+URL = typer.Option(None, "--url", help="ask a running Gangplank instead of deciding in process")
+TOKEN = typer.Option(None, "--token", envvar="GANGPLANK_TOKEN", help="bearer token for --url")
+CACERT = typer.Option(None, "--cacert", help="CA bundle that signs the server's certificate (--url https://...)")
+CERT = typer.Option(None, "--cert", help="client certificate (PEM) for a server asking for one")
+KEY = typer.Option(None, "--key", help="its private key (PEM)")
+TIMEOUT = typer.Option(30.0, "--timeout", min=0.1, help="seconds to wait for the server")
 
 
 @app.command()
 def decide(
-    files: list[str] = typer.Argument(..., help="snapshot files (JSON/YAML), '-' for stdin"),
-    json_out: bool = typer.Option(False, "--json", help="print the answer as JSON"),
-    job: list[str] = typer.Option([], "--job", help="exit 3 if this job (namespace/name) stays pending"),
-    config: str | None = typer.Option(None, "--config", help="scheduler config file (Volcano conf YAML)"),
-    url: str | None = typer.Option(None, "--url", help="ask a running Gangplank instead of deciding in process"),
+    files: list[str] | None = FILES,
+    filename: list[str] = FILENAME,
+    output: str = typer.Option("table", "-o", "--output", help="table, wide, json or yaml"),
+    json_out: bool = typer.Option(False, "--json", help="the same as -o json"),
+    show_all: bool = typer.Option(False, "--all", help=f"every row (tables show {ROWS} per kind)"),
+    job: list[str] = typer.Option([], "--job", help="exit 3 if this job (namespace/name) stays pending; repeatable"),
+    config: str | None = CONFIG,
+    url: str | None = URL,
+    token: str | None = TOKEN,
+    cacert: str | None = CACERT,
+    cert: str | None = CERT,
+    key: str | None = KEY,
+    timeout: float = TIMEOUT,
 ) -> None:
-    """Decide what to bind, nominate and evict."""
-    out = read_and_run(files, config, url, "/v1/decisions", machine_output=json_out)
-    if json_out:
-        typer.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
+    """Decide what to bind, nominate and evict. Exit 0 ok, 1 transport, 2 invalid input,
+    3 a --job would stay pending."""
+    fmt = "json" if json_out else output
+    if fmt not in FORMATS:
+        fail(INVALID, f"-o {output!r}: choose one of {', '.join(FORMATS)}")
+    with errors(url):
+        out = read_and_run(expand((files or []) + filename), config, Remote(url, token, cacert, cert, key, timeout),
+                           "/v1/decisions", machine_output=fmt in ("json", "yaml"))  # fmt: skip
+    tell(out)
+    if fmt in ("json", "yaml"):
+        emit(out, fmt)
     else:
-        table("bindings", out["bindings"], ["pod", "node", "job"])
-        table("nominations", out["nominations"], ["pod", "node", "job"])
-        table("evictions", out["evictions"], ["pod", "node", "moveTo", "job", "action", "preemptor", "reason"])
-        table("jobs", out["jobs"], ["job", "state", "hyperNode", "message"])
+        _tables(out, wide=fmt == "wide", show_all=show_all)
     states = {j["job"]: j["state"] for j in out["jobs"]}
+    unknown = [j for j in job if j not in states]
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], list(states), n=3)
+        fail(INVALID, f"unknown job {unknown[0]!r}" + (f"; did you mean {', '.join(near)}?" if near else ""))
     stuck = [j for j in job if states.get(j) not in PLACED]
     if stuck:
-        typer.echo(f"would stay pending: {', '.join(stuck)}", err=True)
-        raise typer.Exit(3)
+        fail(WHAT_IF, f"would stay pending: {', '.join(stuck)}")
+
+
+def _tables(out: dict[str, Any], *, wide: bool, show_all: bool) -> None:
+    jobs = out["jobs"]
+    waiting = [j for j in jobs if j["state"] not in PLACED]
+    typer.echo(f"{len(out['bindings'])} to bind, {len(out['nominations'])} to nominate, {len(out['evictions'])} to "
+               f"evict; jobs: {len(jobs) - len(waiting)} placed or running, {len(waiting)} not")  # fmt: skip
+    limit = None if show_all else ROWS
+    ev_cols = ["pod", "node", "moveTo", "job", "action"] + (["preemptor", "reason"] if wide else [])
+    table("evictions", out["evictions"], ev_cols, limit)
+    rows = waiting + ([j for j in jobs if j["state"] in PLACED] if show_all else [])  # the pending first
+    table("jobs" if show_all else "jobs not placed", rows, ["job", "state", "hyperNode"] + (["message"] if wide else []), limit)
+    table("bindings", out["bindings"], ["pod", "node", "job"], limit)
+    table("nominations", out["nominations"], ["pod", "node", "job"], limit)
 
 
 @app.command()
 def render(
-    files: list[str] = typer.Argument(..., help="snapshot files (JSON/YAML), '-' for stdin"),
+    files: list[str] | None = FILES,
+    filename: list[str] = FILENAME,
     output: str | None = typer.Option(None, "-o", "--output", help="write the SVG here (default: stdout)"),
-    config: str | None = typer.Option(None, "--config", help="scheduler config file (Volcano conf YAML)"),
-    url: str | None = typer.Option(None, "--url", help="ask a running Gangplank instead of deciding in process"),
+    config: str | None = CONFIG,
+    url: str | None = URL,
+    token: str | None = TOKEN,
+    cacert: str | None = CACERT,
+    cert: str | None = CERT,
+    key: str | None = KEY,
+    timeout: float = TIMEOUT,
 ) -> None:
     """Decide and draw the decision on the HyperNode tree as SVG."""
-    out = read_and_run(files, config, url, "/v1/render")
+    with errors(url):
+        out = read_and_run(expand((files or []) + filename), config, Remote(url, token, cacert, cert, key, timeout),
+                           "/v1/render")  # fmt: skip
     svg, d = out["svg"], out["decision"]
+    tell(d)
     if output is None:
         sys.stdout.write(svg)
         return
-    with open(output, "w", encoding="utf-8") as f:
-        f.write(svg)
+    with errors():
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(svg)
     typer.echo(f"wrote {output}: {len(d['bindings'])} to bind, {len(d['nominations'])} to nominate, "
                f"{len(d['evictions'])} to evict", err=True)  # fmt: skip
 
 
 @app.command()
 def simulate(
-    files: list[str] = typer.Argument(...),
-    cycles: int = typer.Option(3, "--cycles", min=1, max=50),
-    url: str | None = typer.Option(None, "--url"),
+    files: list[str] | None = FILES,
+    filename: list[str] = FILENAME,
+    cycles: int = typer.Option(3, "--cycles", min=1, max=50, help="decision cycles, each applied to the snapshot"),
+    output: str = typer.Option("json", "-o", "--output", help="json or yaml"),
+    url: str | None = URL,
+    token: str | None = TOKEN,
+    cacert: str | None = CACERT,
+    cert: str | None = CERT,
+    key: str | None = KEY,
+    timeout: float = TIMEOUT,
 ) -> None:
-    """Run several decision cycles, each applied to the snapshot; print the metrics as JSON."""
-    with progress_bar("reading", len(files) + cycles) as bar:
-        body = load(files, lambda f: bar.advance(0, f"reading {f}"))
-        bar.advance(len(files), f"asking {url}" if url else "cycle 1")
-        out = run(body, url, "/v1/simulate", {"cycles": cycles},
+    """Run several decision cycles, each applied to the snapshot; print the metrics."""
+    if output not in ("json", "yaml"):
+        fail(INVALID, f"-o {output!r}: choose json or yaml")
+    paths = expand((files or []) + filename)
+    with errors(url), progress_bar("reading", len(paths) + cycles) as bar:
+        body = load(paths, lambda f: bar.advance(0, f"reading {f}"))
+        bar.advance(len(paths), f"asking {url}" if url else "cycle 1")
+        out = run(body, Remote(url, token, cacert, cert, key, timeout), "/v1/simulate", {"cycles": cycles},
                   on_cycle=lambda i: bar.advance(1, f"cycle {i + 1}"))  # fmt: skip
-    typer.echo(orjson.dumps({"metrics": out["metrics"], "final": out["final"]}, option=orjson.OPT_INDENT_2).decode())
+    emit({"metrics": out["metrics"], "final": out["final"]}, output)
 
 
 @app.command()

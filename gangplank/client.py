@@ -12,6 +12,7 @@ retried with a short backoff.
 from __future__ import annotations
 
 import asyncio
+import ssl
 import time
 from typing import Any
 
@@ -47,10 +48,14 @@ def _check(r: httpx.Response) -> Any:
 
 
 class Client:
+    """``verify``: True, False or an ``ssl.SSLContext`` (a CA bundle, and a client
+    certificate for a server that asks for mTLS: see ``gangplank.cli.tls_context``)."""
+
     def __init__(self, base_url: str = "http://127.0.0.1:8080", *, timeout: float = 30.0, retries: int = 2,
-                 token: str | None = None, transport: httpx.BaseTransport | None = None) -> None:  # fmt: skip
+                 token: str | None = None, transport: httpx.BaseTransport | None = None,
+                 verify: ssl.SSLContext | bool = True) -> None:  # fmt: skip
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._http = httpx.Client(base_url=base_url, timeout=timeout, headers=headers, transport=transport)
+        self._http = httpx.Client(base_url=base_url, timeout=timeout, headers=headers, transport=transport, verify=verify)
         self.retries = retries
 
     def __enter__(self) -> Client:
@@ -98,9 +103,11 @@ class Client:
 
 class AsyncClient:
     def __init__(self, base_url: str = "http://127.0.0.1:8080", *, timeout: float = 30.0, retries: int = 2,
-                 token: str | None = None, transport: httpx.AsyncBaseTransport | None = None) -> None:  # fmt: skip
+                 token: str | None = None, transport: httpx.AsyncBaseTransport | None = None,
+                 verify: ssl.SSLContext | bool = True) -> None:  # fmt: skip
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._http = httpx.AsyncClient(base_url=base_url, timeout=timeout, headers=headers, transport=transport)
+        self._http = httpx.AsyncClient(base_url=base_url, timeout=timeout, headers=headers, transport=transport,
+                                       verify=verify)  # fmt: skip
         self.retries = retries
 
     async def __aenter__(self) -> AsyncClient:
