@@ -12,10 +12,10 @@ FUZZ_SECONDS ?= 60
 LOAD_SECONDS ?= 60
 LOAD_WORKERS ?= 2
 
-$(VENV)/.installed: pyproject.toml setup.py app/ingest/kernels.c
+$(VENV)/.installed: pyproject.toml setup.py app/ingest/kernels.c constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $@
 
 venv: $(VENV)/.installed
