@@ -39,6 +39,7 @@ from typing import Any
 
 import orjson
 
+from app.api.docs import PATHS as DOCS_PATHS
 from app.api.ui import PUBLIC_PATHS
 from app.errors import PROBLEM_BASE
 from app.settings import Settings, get_settings
@@ -54,8 +55,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: page's fixed files (the page asks for a token and sends it to /v1/*). /metrics is left
 #: open as Prometheus scrapes it from inside the cluster; the NetworkPolicy limits who can
 #: reach the port at all. Everything else, /v1/* and /extender/* included, needs credentials.
-OPEN_PATHS = frozenset({"/livez", "/readyz", "/version", "/metrics", "/docs", "/docs/oauth2-redirect", "/redoc",
-                        "/openapi.json"}) | PUBLIC_PATHS  # fmt: skip
+OPEN_PATHS = frozenset({"/livez", "/readyz", "/version", "/metrics", "/openapi.json"}) | DOCS_PATHS | PUBLIC_PATHS
 #: Shorter tokens are refused (guessable); ``openssl rand -hex 32`` makes a good one.
 MIN_TOKEN_LENGTH = 16
 #: Key this module reads in ``scope["extensions"]["tls"]`` (filled by ``app.serve``).

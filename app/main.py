@@ -20,7 +20,7 @@ from api_schemas.scores import ScoresRequest
 from api_schemas.simulate import SimulateRequest
 from api_schemas.topology import TopologyRequest
 from app import __version__, auth
-from app.api import admissions, decisions, extender, health, scores, simulate, topology
+from app.api import admissions, decisions, docs, extender, health, scores, simulate, topology
 from app.api import render as render_api
 from app.api import ui
 from app.api.common import json_response
@@ -62,6 +62,8 @@ def create_app() -> FastAPI:
         version=__version__,
         description=DESCRIPTION,
         generate_unique_id_function=_unique_id,
+        docs_url=None,  # app.api.docs serves them with packaged scripts (no CDN)
+        redoc_url=None,
     )
     setup_logging()
     app.add_middleware(InFlightLimit)  # inside auth: an unauthenticated burst is refused before it counts
@@ -77,6 +79,7 @@ def create_app() -> FastAPI:
     app.include_router(extender.router)
     app.include_router(render_api.router)
     app.include_router(ui.router)
+    app.include_router(docs.router)
 
     @app.exception_handler(InputError)
     async def on_input_error(_: Request, exc: InputError) -> Response:

@@ -258,3 +258,19 @@ def test_every_answer_carries_a_request_id(client):
     r = client.get("/version", headers={"X-Request-ID": "abc"})
     assert r.headers["x-request-id"] == "abc"
     assert len(client.get("/version").headers["x-request-id"]) == 32
+
+
+def test_api_docs_pages_load_nothing_from_another_origin(client):
+    # air-gapped clusters: Swagger UI and ReDoc come from the installed package, not a CDN
+    import re
+
+    for page in ("/docs", "/redoc"):
+        r = client.get(page)
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+        urls = re.findall(r'(?:src|href)="([^"]+)"|url: \'([^\']+)\'', r.text)
+        assert urls and all(u.startswith("/") for pair in urls for u in pair if u), urls
+        assert "cdn" not in r.text and "https://" not in r.text
+    for asset, kind in (("swagger-ui-bundle.js", "javascript"), ("swagger-ui.css", "css"),
+                        ("redoc.standalone.js", "javascript"), ("favicon.png", "png")):  # fmt: skip
+        r = client.get(f"/docs-assets/{asset}")
+        assert r.status_code == 200 and kind in r.headers["content-type"] and len(r.content) > 1000
