@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import xml.etree.ElementTree as ET
 
 import orjson
@@ -317,3 +318,17 @@ def test_committed_example_picture_is_current():
     assert committed == fresh, (
         "docs/example-render.svg drifted: run `gangplank render examples/volcano-small.json -o docs/example-render.svg`"
     )
+
+
+def test_label_topology_boxes_name_their_level_and_value(client):
+    # a Kueue Topology's HyperNodes are built from node labels (default/b1/r1): each box shows
+    # its own value and its level (the label key's name), not the truncated path and "tier N"
+    B, R = "cloud.com/block", "cloud.com/rack"
+    objs = [node(f"n{i}", labels={B: b, R: r}) for i, (b, r) in enumerate([("b1", "r1"), ("b1", "r2"), ("b2", "r3")])]
+    objs.append({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Topology", "metadata": {"name": "default"},
+                 "spec": {"levels": [{"nodeLabel": B}, {"nodeLabel": R}]}})  # fmt: skip
+    svg = client.post("/v1/render", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"}).text
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert {"b1", "b2", "r1", "r2", "r3"} <= set(texts)
+    assert any(t.startswith("block \u00b7") for t in texts) and any(t.startswith("rack \u00b7") for t in texts)
+    assert not any(t.startswith("default/") for t in texts)

@@ -96,6 +96,22 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
 
 
+def _box_name(name: str) -> str:
+    """A HyperNode's name as its box shows it: for one built from node labels (a Kueue or KAI
+    ``Topology``: ``<topology>/<value>/<value>...``, no Kubernetes name has a ``/``), the
+    value of its own level."""
+    if "/" not in name:
+        return name
+    return name.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+
+
+def _level_name(tier_name: str | None) -> str:
+    """A tier's level as a box's second line: a label key's name part (``cloud.com/rack`` ->
+    ``rack``, ``kubernetes.io/hostname`` -> ``hostname``), at most 12 characters; "" for none."""
+    short = (tier_name or "").rsplit("/", 1)[-1]
+    return short if 0 < len(short) <= 12 else ""
+
+
 def _short(s: str, n: int = MAX_LABEL_CHARS) -> str:
     return s if len(s) <= n else s[: n - 1] + "\u2026"
 
@@ -402,10 +418,10 @@ class _Picture:
         if b.kind != "node" and (b.collapsed or b.kind == "more"):
             tip.append(f"{len(b.nodes)} nodes; marks: " + ", ".join(f"{counts[m]} {m}" for m, _, _ in MARKS))
         change = f"{pct} \u2192 {(100 * after) // alloc}%" if alloc > 0 and after != used else pct
-        label1 = "cluster" if b.kind == "root" else b.name
+        label1 = "cluster" if b.kind == "root" else _box_name(b.name)
         if b.kind == "hypernode" and not b.collapsed or b.kind == "root":
-            tn = self.topo.tier_name[b.hyper]
-            line2 = f"{tn if tn and len(tn) <= 8 else 'tier ' + str(self.topo.tier[b.hyper])} \u00b7 {pct}"
+            level = _level_name(self.topo.tier_name[b.hyper])
+            line2 = f"{level or 'tier ' + str(self.topo.tier[b.hyper])} \u00b7 {pct}"
         elif b.kind == "node":
             line2 = change
         else:
