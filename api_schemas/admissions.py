@@ -150,8 +150,8 @@ class WorkloadAdmission(BaseModel):
     apiVersion: Literal["kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2"] = Field(
         description="The Workload's version: its admission and topologyAssignment are in it.")
     admitted: bool
-    reason: Literal["Admitted", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota", "Pending", "Inactive",
-                    "AlreadyAdmitted"]
+    reason: Literal["Admitted", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota", "NoClusterQueue",
+                    "Pending", "Inactive", "AlreadyAdmitted"]
     message: str
     priority: int
     flavor: str | None

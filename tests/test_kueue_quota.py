@@ -123,11 +123,39 @@ def test_quota_of_a_workload_that_does_not_fit_the_topology_goes_to_the_next(cli
     assert reasons(a) == {"ml/rack": "NoFit", "ml/small": "Admitted"}
 
 
-def test_workloads_without_a_cluster_queue_are_named_in_the_warnings(client):
-    objs = [flavor("f"), cq("cq", {"f": 8}), lq("lq", "cq")]
-    a = post(client, body([wl("w", 8, queue="elsewhere")], objs))
-    assert reasons(a)["ml/w"] == "Admitted"
-    assert any("quota is not checked" in w and "ml/w" in w for w in a["warnings"])
+def test_a_workload_without_a_local_queue_or_cluster_queue_is_never_admitted(client):
+    # a snapshot with ClusterQueues is Kueue's: a Workload its queues do not hold waits
+    objs = [flavor("f"), cq("cq", {"f": 8}), lq("lq", "cq"), lq("orphan", "gone")]
+    a = post(client, body([wl("w", 8, queue="elsewhere"), wl("v", 8, queue="orphan")], objs))
+    assert reasons(a) == {"ml/w": "NoClusterQueue", "ml/v": "NoClusterQueue"}
+    assert "LocalQueue ml/elsewhere does not exist" in one(a, "ml/w")["message"]
+    assert "ClusterQueue gone" in one(a, "ml/v")["message"]
+    assert any("not admitted, as Kueue does not queue them" in w for w in a["warnings"])
+
+
+def test_without_any_cluster_queue_quota_is_not_modelled(client):
+    # a TAS-only what-if (no ClusterQueue in the snapshot): placed without a quota check
+    assert reasons(post(client, body([wl("w", 8, queue="lq")])))["ml/w"] == "Admitted"
+
+
+def test_a_flavor_whose_taints_the_podset_does_not_tolerate_is_skipped(client):
+    tainted = flavor("tainted") | {"spec": {"nodeTaints": [{"key": "spot", "value": "true", "effect": "NoSchedule"}]}}
+    objs = [tainted, flavor("plain"), cq("cq", {"tainted": 64, "plain": 64}), lq("lq", "cq")]
+    a = post(client, body([wl("w", 8)], objs))
+    assert one(a, "ml/w")["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "plain"
+
+
+def test_heads_that_borrow_from_a_lower_cohort_go_before_those_borrowing_from_the_root(client):
+    # Kueue's Assignment.Borrows(): "near" borrows in its own Cohort (height 1), "far" from the
+    # root (height 2); far has the higher priority, yet near goes first and takes the 8 GPUs
+    cohort = {"apiVersion": V2, "kind": "Cohort", "metadata": {"name": "team"},
+              "spec": {"parentName": "root", "resourceGroups": [{"coveredResources": ["cpu", "nvidia.com/gpu"],
+                       "flavors": [{"name": "f", "resources": [{"name": "cpu", "nominalQuota": "0"},
+                                                              {"name": "nvidia.com/gpu", "nominalQuota": "8"}]}]}]}}  # fmt: skip
+    objs = [flavor("f"), cohort, cq("near", {"f": 0}, cohort="team"), cq("far", {"f": 0}, cohort="root"),
+            lq("lq-near", "near"), lq("lq-far", "far")]  # fmt: skip
+    a = post(client, body([wl("near", 8, queue="lq-near", priority=0), wl("far", 8, queue="lq-far", priority=5)], objs))
+    assert reasons(a) == {"ml/near": "Admitted", "ml/far": "InsufficientQuota"}
 
 
 def test_resource_node_available_follows_kueues_hierarchy():

@@ -30,7 +30,8 @@ Mapping of a Go ``scheduleTestCase``:
   ``status.admission`` must come back ``AlreadyAdmitted``.
 * ``wantLeft`` / ``wantInadmissibleLeft`` (pending after the cycle) -> ``pending``: the
   answer is ``InsufficientQuota``. A Workload Kueue never queues (no LocalQueue, or a
-  LocalQueue naming a missing ClusterQueue) is ``pending`` too.
+  LocalQueue naming a missing ClusterQueue) is ``pending`` with ``not_queued``: the answer
+  is ``NoClusterQueue``.
 
 Names that are not Kubernetes object names (the Go test never goes through an API server)
 are spelled as one: ``ClusterQueueA`` / ``ClusterQueueB`` -> ``cluster-queue-a`` /
@@ -228,28 +229,16 @@ def wl(name: str, ns: str, *pod_sets: dict[str, Any], queue: str | None = None, 
 
 # -- cases -----------------------------------------------------------------------------------
 def case(name: str, workloads: list[dict], admitted: dict[str, dict], pending: tuple[str, ...] | list[str] = (),
-         objects: tuple[dict, ...] | list[dict] = (), marks: Any = ()) -> Any:  # fmt: skip
-    return pytest.param(list(objects), workloads, admitted, list(pending), id=name, marks=marks)
+         objects: tuple[dict, ...] | list[dict] = (), marks: Any = (), not_queued: bool = False) -> Any:  # fmt: skip
+    """``not_queued``: the pending Workloads are in no queue (no LocalQueue or ClusterQueue):
+    ``NoClusterQueue``; else they wait for quota: ``InsufficientQuota``."""
+    return pytest.param(list(objects), workloads, admitted, list(pending), not_queued, id=name, marks=marks)
 
 
 def xfail(reason: str) -> Any:
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
-TAINTS = xfail(
-    "ResourceFlavor spec.nodeTaints is not read (app/kueue/objects.py _flavor keeps nodeLabels, tolerations, "
-    "topologyName) and quota.assign's flavors_ok (mapping.Admissions._quota) only checks nodeLabels, so the "
-    "tainted flavor spot-tainted is assigned; Kueue's flavorassigner.checkFlavorForPodSets skips a flavor whose "
-    "nodeTaints the podSet does not tolerate ('untolerated taint ... in flavor spot-tainted')")
-NO_LOCAL_QUEUE = xfail(
-    "by design Gangplank does not check the quota of a Workload whose LocalQueue is not in the snapshot "
-    "(mapping.Admissions._quota: 'quota is not checked' warning) and places it: Admitted (admission None); Kueue "
-    "never queues a Workload whose LocalQueue does not exist, so it stays pending")
-NO_CLUSTER_QUEUE = xfail(
-    "by design Gangplank does not check the quota of a Workload whose LocalQueue names a ClusterQueue missing from "
-    "the snapshot (mapping.Admissions._quota: 'quota is not checked' warning) and places it: Admitted, with "
-    "admission.clusterQueue nonexistent-cq and empty flavors (admit._admission); Kueue cannot queue it without the "
-    "ClusterQueue, so it stays pending")
 UNRECLAIMABLE = xfail(
     "quota.admit_in_order has no counterpart of scheduler.go reserveCapacityForUnreclaimablePreempt: a2-pending "
     "fits cluster-queue-a's nominal quota only by preemption, finds no candidates, and since cluster-queue-a cannot "
@@ -264,22 +253,22 @@ CASES = [
                        admission=adm("custom-cq", psa("main", ("cpu", "on-demand", "10")))),
                     wl("new-job", "sales", queue="custom-q", cpu="10")],
          admitted={"sales/existing-on-demand-job": adm("custom-cq", psa("main", ("cpu", "on-demand", "10000m")))},
-         pending=["sales/new-job"], marks=TAINTS),
+         pending=["sales/new-job"]),
     case("flavors with mixed taint mismatch and exceeding limits",
          objects=[cq("custom-cq2", [fq("spot-tainted", ("cpu", "20", "20")), fq("on-demand", ("cpu", "5", "5"))], strict=True),
                   lq("custom-q2", "sales", "custom-cq2")],
          workloads=[wl("new-job2", "sales", queue="custom-q2", cpu="10")],
-         admitted={}, pending=["sales/new-job2"], marks=TAINTS),
+         admitted={}, pending=["sales/new-job2"]),
     case("flavors are structurally incompatible",
          objects=[cq("custom-cq3", [fq("spot-tainted", ("cpu", "20", "20")), fq("spot-tainted-2", ("cpu", "5", "5"))],
                      strict=True),
                   lq("custom-q3", "sales", "custom-cq3")],
          workloads=[wl("new-job3", "sales", queue="custom-q3", cpu="1")],
-         admitted={}, pending=["sales/new-job3"], marks=TAINTS),
+         admitted={}, pending=["sales/new-job3"]),
     case("skip workload with missing or deleted ClusterQueue (NoFit)",
          # Go: no wantLeft, no assignment: the Workload is in no queue at all
          workloads=[wl("missing-cq-workload", "sales", ps("set", 1, {"cpu": "1"}), queue="non-existent-queue")],
-         admitted={}, pending=["sales/missing-cq-workload"], marks=NO_LOCAL_QUEUE),
+         admitted={}, pending=["sales/missing-cq-workload"], not_queued=True),
     case("single clusterQueue full",
          workloads=[wl("new", "sales", ps("one", 11, {"cpu": "1"}), queue="main"),
                     wl("assigned", "sales", ps("one", 40, {"cpu": "1"}),
@@ -364,7 +353,7 @@ CASES = [
     case("workload should not fit in nonexistent clusterQueue",
          # Go: no wantLeft, no assignment: the LocalQueue's ClusterQueue does not exist
          workloads=[wl("foo", "sales", queue="cq-nonexistent-queue", cpu="1")],
-         admitted={}, pending=["sales/foo"], marks=NO_CLUSTER_QUEUE),
+         admitted={}, pending=["sales/foo"], not_queued=True),
     case("workload should not fit in clusterQueue with nonexistent flavor",
          workloads=[wl("foo", "sales", queue="flavor-nonexistent-queue", cpu="1")],
          admitted={}, pending=["sales/foo"]),
@@ -469,12 +458,7 @@ CASES += [
          workloads=[wl("guaranteed", "eng-alpha", ps("one", 1, {"cpu": "4"}), queue="lq-guaranteed", priority=0),
                     wl("best-effort", "eng-alpha", ps("one", 1, {"cpu": "4"}), queue="lq-best-effort", priority=3)],
          admitted={"eng-alpha/guaranteed": adm("guaranteed", psa("one", ("cpu", "default", "4")))},
-         pending=["eng-alpha/best-effort"],
-         marks=xfail("quota.admit_in_order orders the cycle's heads by a boolean 'borrows', then priority, so "
-                     "best-effort (priority 3) goes first and takes the guaranteed Cohort's 4 CPUs through root; "
-                     "Kueue's classicalIterator compares Assignment.Borrows(), the height of the lowest Cohort "
-                     "subtree that fits (classical.FindHeightOfLowestSubtreeThatFits): guaranteed borrows at height "
-                     "1 (its Cohort), best-effort at 2 (root), so guaranteed is admitted first")),
+         pending=["eng-alpha/best-effort"]),
     case("admit to second flavor when first needs preemption; WhenCanPreempt: TryNextFlavor",
          objects=[cq("preempt-attempts-cq", [fq("on-demand", ("cpu", "1")), fq("spot", ("cpu", "1"))],
                      preemption={"withinClusterQueue": "LowerPriority"},
@@ -509,8 +493,8 @@ def _usage(a: dict[str, Any]) -> list[tuple[str, dict[str, str], dict[str, int],
             for p in a["podSetAssignments"]]  # fmt: skip
 
 
-@pytest.mark.parametrize("objects, workloads, admitted, pending", CASES)
-def test_schedule(client, objects, workloads, admitted, pending):  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("objects, workloads, admitted, pending, not_queued", CASES)
+def test_schedule(client, objects, workloads, admitted, pending, not_queued):  # type: ignore[no-untyped-def]
     answer = post(client, request(nodes() + FIXTURES + objects, workloads=workloads))
     held = {f"{w['metadata']['namespace']}/{w['metadata']['name']}" for w in workloads if "status" in w}
     assert {w["workload"] for w in answer["workloads"]} == set(admitted) | set(pending)
@@ -524,4 +508,4 @@ def test_schedule(client, objects, workloads, admitted, pending):  # type: ignor
         assert _usage(got["admission"]) == _usage(want)
     for key in pending:
         got = one(answer, key)
-        assert got["reason"] == "InsufficientQuota", got
+        assert got["reason"] == ("NoClusterQueue" if not_queued else "InsufficientQuota"), got

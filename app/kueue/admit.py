@@ -30,7 +30,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue.mapping import ADMITTED, INACTIVE, NO_FIT, NO_QUOTA, Admissions, Plan
+from app.kueue.mapping import ADMITTED, INACTIVE, NO_FIT, NO_QUEUE, NO_QUOTA, Admissions, Plan
 from app.kueue.objects import KueueObjects, Workload, read_kueue_object, read_workload
 from app.model.cluster import Cluster, TaskStatus
 from app.service import run_session
@@ -117,8 +117,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     }
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
-    if plan.state == NO_QUOTA:
-        return base | {"reason": "InsufficientQuota", "message": plan.message,
+    if plan.state in (NO_QUOTA, NO_QUEUE):
+        return base | {"reason": "InsufficientQuota" if plan.state == NO_QUOTA else "NoClusterQueue", "message": plan.message,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
     if plan.state == ADMITTED:
         why = "status.admission is set" if wl.admitted else "its pods are in the snapshot"

@@ -50,6 +50,7 @@ from app.kueue import quota
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
 from app.model.selectors import LabelSelector
+from app.plugins.predicates import tolerates
 
 PODSET_LABEL = "kueue.x-k8s.io/podset"
 WORKLOAD_ANNOTATION = "kueue.x-k8s.io/workload"
@@ -62,6 +63,9 @@ RUN, INACTIVE, ADMITTED = "run", "inactive", "admitted"
 #: Pending for quota (its ClusterQueue cannot hold it now), or set aside after a round in
 #: which it had quota but its pods did not fit the topology (see ``admit``).
 NO_QUOTA, NO_FIT = "no-quota", "no-fit"
+#: In a snapshot with ClusterQueues, a Workload whose LocalQueue or ClusterQueue does not
+#: exist: Kueue never queues it.
+NO_QUEUE = "no-queue"
 
 
 @dataclass(slots=True)
@@ -161,11 +165,14 @@ class Admissions:
             wl = plan.wl
             cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
             if cq is None or cq not in tree.queues:
+                plan.state = NO_QUEUE
+                plan.message = (f"LocalQueue {wl.namespace}/{wl.queue_name} does not exist" if cq is None else
+                                f"ClusterQueue {cq} (of LocalQueue {wl.namespace}/{wl.queue_name}) does not exist")
+                plan.message += ": Kueue does not queue the Workload"
                 unchecked.append(plan.key)
                 continue
             plan.cluster_queue = cq
-            ok = {name: all(ps.node_selector.get(key, v) == v for ps in wl.pod_sets for key, v in f.node_labels.items())
-                  for name, f in k.flavors.items()}  # fmt: skip
+            ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
             sets = [(ps.name, {res: v * ps.count for res, v in ps.request.items()}) for ps in wl.pod_sets]
             entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, sets))
             by_key[plan.key] = plan
@@ -179,7 +186,7 @@ class Admissions:
             plan.flavor = k.flavors.get(first) if first is not None else None
         if unchecked:
             self.notes.append(f"{len(unchecked)} Workload(s) have no LocalQueue naming a ClusterQueue of the snapshot "
-                              f"(e.g. {unchecked[0]}): their quota is not checked (Kueue keeps them pending)")  # fmt: skip
+                              f"(e.g. {unchecked[0]}): not admitted, as Kueue does not queue them")  # fmt: skip
         for node in sorted(list(k.quota_queues.values()) + list(k.cohorts.values()), key=lambda n: (n.kind, n.name)):
             if node.unmodelled:
                 self.notes.append(f"{node.kind} {node.name}: {', '.join(node.unmodelled)} not modelled (quota is never "
@@ -363,6 +370,16 @@ def _priority(wl: Workload, classes: dict[str, int], default: int | None, wpcs: 
         if ps.priority_class:
             return classes[ps.priority_class]
     return default if default is not None else 0
+
+
+def _usable(f: Flavor, wl: Workload) -> bool:
+    """Kueue's ``checkFlavorForPodSets``: every podSet's nodeSelector agrees with the
+    flavor's ``nodeLabels`` and its tolerations tolerate the flavor's NoSchedule /
+    NoExecute ``nodeTaints``."""
+    if any(ps.node_selector.get(key, v) != v for ps in wl.pod_sets for key, v in f.node_labels.items()):
+        return False
+    hard = [t for t in f.taints if t.get("effect") in ("NoSchedule", "NoExecute")]
+    return all(any(tolerates(tol, taint) for tol in ps.tolerations) for ps in wl.pod_sets for taint in hard)
 
 
 def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:

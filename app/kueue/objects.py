@@ -133,6 +133,7 @@ class Flavor:
     tolerations: tuple[dict[str, Any], ...]
     topology_name: str
     pointer: str
+    taints: tuple[dict[str, Any], ...] = ()  # spec.nodeTaints: a podSet must tolerate them to use the flavor
 
 
 @dataclass(slots=True)
@@ -439,6 +440,7 @@ def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:
         tolerations=tuple(tolerations),
         topology_name=r.string(spec, "topologyName", sp, ident),
         pointer=ptr,
+        taints=tuple(r.objects(spec, "nodeTaints", sp, ident, "a taint")),
     )
 
 

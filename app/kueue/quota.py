@@ -25,10 +25,11 @@ each podSet's ``resourceUsage`` on the flavor ``flavors`` names.
 Admission (``pkg/scheduler``, simplified to what a snapshot decides): each ClusterQueue's
 pending Workloads in priority order (higher first), then creation time; every cycle takes
 each queue's head, orders the heads as Kueue's scheduler does (those that fit without
-borrowing first, then priority, then creation time) and admits each that still fits, its
+borrowing first, then the lowest cohort subtree that holds them, ``FindHeightOfLowestSubtreeThatFits``,
+then priority, then creation time) and admits each that still fits, its
 flavors assigned per podSet and resource group (the first flavor, in the ClusterQueue's
-order, whose node labels agree with the podSet and whose available quota holds the podSet's
-requests: ``whenCanBorrow: Borrow``). A head that does not fit is set aside
+order, whose node labels agree with the podSet and whose ``nodeTaints`` it tolerates, and whose
+available quota holds the podSet's requests: ``whenCanBorrow: Borrow``). A head that does not fit is set aside
 (``BestEffortFIFO``) or blocks its queue (``StrictFIFO``). A ClusterQueue with a
 ``stopPolicy`` other than ``None`` admits nothing. Not modelled (named in the warnings when
 a snapshot uses them): ``namespaceSelector``, ``flavorFungibility``, fair sharing,
@@ -106,8 +107,32 @@ class Node:
             self.parent.add_usage(fr, value - local)
 
     def borrows(self, fr: FR, value: int) -> bool:
-        """Taking ``value`` more puts the node above its own quota (it borrows)."""
+        """``BorrowingWith``: taking ``value`` more puts the node above its subtree quota."""
         return self.usage.get(fr, 0) + value > self.subtree.get(fr, 0)
+
+    def height(self) -> int:
+        """``getNodeHeight``: the distance to the furthest leaf (a Cohort with ClusterQueues: 1)."""
+        h = min(len(self.children), 1)
+        for child in self.children:
+            if child.kind == "Cohort":
+                h = max(h, child.height() + 1)
+        return h
+
+    def borrow_level(self, fr: FR, value: int) -> int:
+        """``FindHeightOfLowestSubtreeThatFits``: 0 when ``value`` fits the ClusterQueue's own
+        quota, else the height of the lowest Cohort whose subtree holds it (the root's when
+        none does)."""
+        if self.parent is None or not self.borrows(fr, value):
+            return 0
+        remaining = value - self.local_available(fr)
+        node: Node | None = self.parent
+        root = self.parent
+        while node is not None:
+            if not node.borrows(fr, remaining):
+                return node.height()
+            remaining -= node.local_available(fr)
+            root, node = node, node.parent
+        return root.height()
 
 
 def _quantity(raw: Any, pointer: str, ident: dict[str, str], resource: str) -> int:
@@ -297,9 +322,10 @@ def admit_in_order(entries: list[Entry], tree: Tree) -> dict[str, Verdict]:
             break
         nominated = []
         for e in heads:
-            asg = assign(tree.queues[e.queue], e.flavors_ok, e.pod_sets, tree)
-            borrows = asg is not None and any(tree.queues[e.queue].borrows(fr, v) for fr, v in asg[1].items())
-            nominated.append((borrows, -e.priority, e.created, e.key, e))
+            node = tree.queues[e.queue]
+            asg = assign(node, e.flavors_ok, e.pod_sets, tree)
+            level = max((node.borrow_level(fr, v) for fr, v in asg[1].items()), default=0) if asg is not None else 0
+            nominated.append((level, -e.priority, e.created, e.key, e))
         for _, _, _, _, e in sorted(nominated, key=lambda n: n[:4]):
             node = tree.queues[e.queue]
             pending[e.queue].pop(0)
