@@ -68,6 +68,7 @@ READS = {
     "app/extender/source.py": "GANGPLANK_SNAPSHOT_DIR (settings)",
     "app/extender/kubeconfig.py": "KUBECONFIG / the in-cluster service account (environment)",
     "app/api/ui.py": "fixed files of the package and the checkout",
+    "app/api/docs.py": "fixed files of the installed fastapi-offline package (Swagger UI, ReDoc)",
 }
 #: Modules that open network connections, and to where (never a URL from a request).
 NETWORK = {
