@@ -332,3 +332,33 @@ def test_label_topology_boxes_name_their_level_and_value(client):
     assert {"b1", "b2", "r1", "r2", "r3"} <= set(texts)
     assert any(t.startswith("block \u00b7") for t in texts) and any(t.startswith("rack \u00b7") for t in texts)
     assert not any(t.startswith("default/") for t in texts)
+
+
+def _outlines(root: ET.Element, cls: str) -> list[tuple[str, str]]:
+    return [(g.get("data-hypernode"), g.get("data-jobs")) for g in root.iter(f"{NS}g") if g.get("class") == cls]
+
+
+def test_a_running_gang_the_decision_does_not_place_is_outlined_in_grey():
+    objs = [node(f"n{i}") for i in range(4)]
+    objs += [hypernode("a", 1, ["n0", "n1"]), hypernode("b", 1, ["n2", "n3"]),
+             hypernode("top", 2, ["a", "b"], member_type="HyperNode"), podgroup("run", min_member=2, phase="Running")]  # fmt: skip
+    objs += [pod(f"run-{i}", node=f"n{i}", phase="Running", gpu=8, group="run") for i in range(2)]
+    objs += [pod("solo", node="n2", phase="Running", gpu=8)]  # a single pod: no outline
+    root = svg_of(request(objs))
+    assert _outlines(root, "running") == [("a", "default/run")]
+    assert _outlines(root, "domain") == []
+
+
+def test_each_sub_group_of_a_placed_gang_is_outlined_inside_its_domain():
+    # four 8-GPU pods in two sub-groups (label idx), each sub-group's pods selecting one leaf's
+    # nodes: the gang spans top, each sub-group one leaf
+    objs = [node(f"n{i}", labels={"leaf": "a" if i < 2 else "b"}) for i in range(4)]
+    objs += [hypernode("a", 1, ["n0", "n1"]), hypernode("b", 1, ["n2", "n3"]),
+             hypernode("top", 2, ["a", "b"], member_type="HyperNode"),
+             podgroup("g", min_member=4, sub_group_policy=[{"name": "half", "matchLabelKeys": ["idx"]}])]  # fmt: skip
+    objs += [pod(f"g-{i}", gpu=8, group="g", labels={"idx": str(i // 2)},
+                 extra_spec={"nodeSelector": {"leaf": "a" if i < 2 else "b"}}) for i in range(4)]  # fmt: skip
+    root = svg_of(request(objs))
+    assert _outlines(root, "domain") == [("top", "default/g")]
+    subs = _outlines(root, "subgroup")
+    assert sorted(subs) == [("a", "default/g/half-0"), ("b", "default/g/half-1")]

@@ -6,7 +6,8 @@ occupancy of its nodes *before* the decision (allocated / allocatable of the GPU
 the nodes have GPUs, else of the CPU) on a fixed six-step scale; the tooltip adds the
 occupancy once the decision is applied (evictions freed, bindings and nominations placed).
 Marks count the pods the decision binds (green ``B``), nominates (amber ``N``) and evicts
-(red ``E``) on each node; the HyperNode each placed gang landed in is outlined (purple).
+(red ``E``) on each node; the HyperNode each placed gang landed in is outlined (purple,
+dashed), each of its sub-groups' too (purple, dotted), and each running gang's (grey).
 
 Big clusters are capped so that the picture stays bounded in size and time:
 
@@ -56,6 +57,7 @@ MARKS: tuple[tuple[str, str, str], ...] = (  # (kind, letter, colour), drawn in 
     ("bound", "B", "#2ca02c"),
 )
 DOMAIN_COLOUR = "#7b2cbf"
+RUNNING_COLOUR = "#627d98"  # a running gang the decision did not place
 
 COL_W = 88  # one column
 BOX_W = 80
@@ -176,12 +178,30 @@ class _Picture:
 
     # -- what the decision touched --------------------------------------------------------
     def _domains(self) -> None:
+        """The HyperNodes to outline: each placed gang's (``domains``), each sub-group's of a
+        placed gang (``subdomains``, labelled with the sub-group's id) and each running gang's
+        that the decision did not place (``running``: jobs of two or more pods, minimum two)."""
         placed = {b["job"] for b in self.wire["bindings"]} | {b["job"] for b in self.wire["nominations"]}
+        topo = self.topo
         self.domains: dict[int, list[str]] = {}
+        self.subdomains: dict[int, list[str]] = {}
+        self.running: dict[int, list[str]] = {}
         for j in self.wire["jobs"]:
-            h = self.topo.index.get(j["hyperNode"]) if j["job"] in placed and j["hyperNode"] else None
-            if h is not None:
+            h = topo.index.get(j["hyperNode"]) if j["hyperNode"] else None
+            if h is None or h == topo.root:
+                continue
+            if j["job"] in placed:
                 self.domains.setdefault(h, []).append(j["job"])
+                job = self.c.jobs.get(j["job"])
+                for name, sg in sorted(job.subgroups.items()) if job is not None and len(job.subgroups) > 1 else ():
+                    nodes = sorted({t.node for t in sg.tasks if t.node >= 0})
+                    sh = topo.smallest_containing(nodes) if nodes else -1
+                    if sh >= 0 and sh != h:
+                        self.subdomains.setdefault(sh, []).append(name)
+            elif j["state"] == "Running":
+                job = self.c.jobs.get(j["job"])
+                if job is not None and len(job.tasks) >= 2 and job.min_available >= 2:
+                    self.running.setdefault(h, []).append(j["job"])
 
     def _involvement(self) -> None:
         """HyperNodes holding a marked node or a domain (and their ancestors): kept first."""
@@ -191,7 +211,7 @@ class _Picture:
         for tier in topo.tiers[:-1]:
             ids = topo.anc[tier][marked]
             inv.update(int(i) for i in np.unique(ids[ids >= 0]))
-        for h in self.domains:
+        for h in list(self.domains) + list(self.subdomains):
             while h >= 0:
                 inv.add(h)
                 h = topo.parent[h]
@@ -349,10 +369,18 @@ class _Picture:
         return "\n".join(out) + "\n"
 
     def draw_domains(self) -> list[str]:
-        """One outline per box a placed gang landed in (its subtree's extent)."""
+        """Outlines, widest first: running gangs (grey), placed gangs (purple, dashed), their
+        sub-groups (purple, dotted)."""
+        return (self._outlines(self.running, "running", RUNNING_COLOUR, "1.5", "2 3", 10)
+                + self._outlines(self.domains, "domain", DOMAIN_COLOUR, "2.5", "7 4", 6)
+                + self._outlines(self.subdomains, "subgroup", DOMAIN_COLOUR, "1.5", "2 2", 3))  # fmt: skip
+
+    def _outlines(self, domains: dict[int, list[str]], cls: str, colour: str, width: str, dash: str,
+                  pad: int) -> list[str]:  # fmt: skip
+        """One outline per box holding one of ``domains`` (its subtree's extent)."""
         topo = self.topo
         where: dict[int, tuple[Box, list[str], list[str]]] = {}
-        for h in sorted(self.domains, key=lambda h: topo.names[h]):
+        for h in sorted(domains, key=lambda h: topo.names[h]):
             box = None
             a = h
             while a >= 0 and box is None:  # the domain itself, or what hides it
@@ -365,20 +393,20 @@ class _Picture:
                 continue
             entry = where.setdefault(id(box), (box, [], []))
             entry[1].append(topo.names[h])
-            entry[2].extend(self.domains[h])
+            entry[2].extend(domains[h])
         out = []
+        what = {"domain": "domain", "subgroup": "sub-group domain", "running": "running gang"}[cls]
         for box, hypers, jobs in sorted(where.values(), key=lambda e: (e[0].lo, e[0].y, e[1])):
-            pad = 6
             x, y = box.lo - pad, box.y - pad
             w, h = box.hi - box.lo + 2 * pad, box.bottom - box.y + 2 * pad
             jobs = sorted(jobs)
-            tip = f"domain {', '.join(hypers)}: " + ", ".join(jobs)
+            tip = f"{what} {', '.join(hypers)}: " + ", ".join(jobs)
             out.append(
-                f'<g class="domain" data-hypernode="{esc(",".join(hypers))}" data-jobs="{esc(",".join(jobs))}">'
+                f'<g class="{cls}" data-hypernode="{esc(",".join(hypers))}" data-jobs="{esc(",".join(jobs))}">'
                 f"<title>{esc(tip)}</title>"
-                f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" rx="8" fill="{DOMAIN_COLOUR}" '
-                f'fill-opacity="0.06" stroke="{DOMAIN_COLOUR}" stroke-width="2.5" stroke-dasharray="7 4"/>'
-                f'<text x="{_num(x + 4)}" y="{_num(y - 4)}" fill="{DOMAIN_COLOUR}" font-size="10">'
+                f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" rx="8" fill="{colour}" '
+                f'fill-opacity="0.04" stroke="{colour}" stroke-width="{width}" stroke-dasharray="{dash}"/>'
+                f'<text x="{_num(x + 4)}" y="{_num(y - 4)}" fill="{colour}" font-size="10">'
                 f"{esc(_short(', '.join(jobs), max(12, int(w / 6))))}</text></g>"
             )
         return out
@@ -487,6 +515,10 @@ class _Picture:
                    f'stroke="{DOMAIN_COLOUR}" stroke-width="2" stroke-dasharray="5 3"/>'
                    f'<text x="{x + 28}" y="{y + 11}">HyperNode a placed gang landed in</text>')  # fmt: skip
         x += int(28 + 34 * CHAR_W + 14)
+        out.append(f'<rect x="{x}" y="{y}" width="22" height="14" rx="3" fill="{RUNNING_COLOUR}" fill-opacity="0.04" '
+                   f'stroke="{RUNNING_COLOUR}" stroke-width="1.5" stroke-dasharray="2 3"/>'
+                   f'<text x="{x + 28}" y="{y + 11}">a running gang</text>')  # fmt: skip
+        x += int(28 + 14 * CHAR_W + 14)
         out.append(f'<rect x="{x}" y="{y}" width="22" height="14" rx="3" fill="#ffffff" stroke="#334e68" '
                    f'stroke-dasharray="4 3"/><text x="{x + 28}" y="{y + 11}">node not ready or unschedulable</text>')
         width = max(width, x + 28 + 32 * CHAR_W)
