@@ -143,6 +143,8 @@ class Preemption(BaseModel):
     job: str
     pods: list[str]
     reason: str
+    kueueReason: Literal["InClusterQueue"] | None = Field(
+        None, description="Kueue's preemption reason, for a preemption Kueue's quota model decided.")
 
 
 class WorkloadAdmission(BaseModel):

@@ -174,3 +174,64 @@ def test_resource_node_available_follows_kueues_hierarchy():
     tree = Tree.build({"a": Node("a", "ClusterQueue", "root", {fr: Quota(10, lending_limit=6)}), "b": b2},
                       {"root": Node("root", "Cohort", "", {fr: Quota(4)})})  # fmt: skip
     assert b2.available(fr) == 10 + 3  # its own 10 stored in the root, plus at most 3 borrowed
+
+
+# -- preemption within the ClusterQueue (withinClusterQueue) ---------------------------------
+
+
+def held(name: str, gpus: int, priority: int, reserved: str, created: str = "2026-11-23T10:00:00Z") -> dict:
+    """An admitted Workload of ClusterQueue cq holding ``gpus`` of flavor f since ``reserved``."""
+    w = workload(name, pod_set(count=gpus // 8 or 1, gpu=min(gpus, 8)), priority=priority, queueName="lq")
+    w["metadata"]["creationTimestamp"] = created
+    w["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
+        {"name": "main", "count": 1, "flavors": {"nvidia.com/gpu": "f"}, "resourceUsage": {"nvidia.com/gpu": str(gpus)}}]},
+        "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved", "message": "",
+                        "lastTransitionTime": reserved}]}  # fmt: skip
+    return w
+
+
+def preempting(client, objs, wls) -> tuple[dict[str, str], dict[str, list[tuple[str, str]]]]:
+    a = post(client, body(wls, objs))
+    return reasons(a), {w["workload"]: [(p["workload"], p["kueueReason"]) for p in w["preemptions"]] for w in a["workloads"]}
+
+
+def test_lower_priority_preempts_the_most_recently_admitted_lower_priority_workload(client):
+    objs = [flavor("f"), cq("cq", {"f": 16}, preemption={"withinClusterQueue": "LowerPriority"}), lq("lq", "cq")]
+    wls = [held("old", 8, 1, "2026-11-23T10:00:00Z"), held("new", 8, 1, "2026-11-23T10:30:00Z"), wl("urgent", 8, priority=9)]
+    got, victims = preempting(client, objs, wls)
+    assert got["ml/urgent"] == "Preempting" and victims["ml/urgent"] == [("ml/new", "InClusterQueue")]
+
+
+def test_preemption_takes_the_fewest_by_putting_back_what_is_not_needed(client):
+    # c1 (priority 1, 2 GPUs) goes first, then c2 (priority 2, 8): 10 freed; with c1 put back
+    # 8 are still free: only c2 is preempted
+    objs = [flavor("f"), cq("cq", {"f": 16}, preemption={"withinClusterQueue": "LowerPriority"}), lq("lq", "cq")]
+    wls = [held("c1", 2, 1, "2026-11-23T10:00:00Z"), held("c2", 8, 2, "2026-11-23T10:00:00Z"),
+           held("d", 6, 9, "2026-11-23T10:00:00Z"), wl("urgent", 8, priority=5)]  # fmt: skip
+    assert preempting(client, objs, wls)[1]["ml/urgent"] == [("ml/c2", "InClusterQueue")]
+
+
+def test_no_preemption_without_a_policy_or_for_higher_priority_holders(client):
+    wls = [held("busy", 16, 1, "2026-11-23T10:00:00Z"), wl("urgent", 8, priority=9)]
+    never = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    assert preempting(client, never, wls)[0]["ml/urgent"] == "InsufficientQuota"
+    lower = [flavor("f"), cq("cq", {"f": 16}, preemption={"withinClusterQueue": "LowerPriority"}), lq("lq", "cq")]
+    wls = [held("busy", 16, 9, "2026-11-23T10:00:00Z"), wl("urgent", 8, priority=9)]
+    assert preempting(client, lower, wls)[0]["ml/urgent"] == "InsufficientQuota"
+
+
+def test_lower_or_newer_equal_priority_also_preempts_newer_workloads_of_the_same_priority(client):
+    wls = [held("newer", 16, 5, "2026-11-23T12:00:00Z", created="2026-11-23T12:00:00Z"),
+           wl("urgent", 8, priority=5, created="2026-11-23T11:00:00Z")]  # fmt: skip
+    lower = [flavor("f"), cq("cq", {"f": 16}, preemption={"withinClusterQueue": "LowerPriority"}), lq("lq", "cq")]
+    assert preempting(client, lower, wls)[0]["ml/urgent"] == "InsufficientQuota"
+    newer = [flavor("f"), cq("cq", {"f": 16}, preemption={"withinClusterQueue": "LowerOrNewerEqualPriority"}), lq("lq", "cq")]
+    assert preempting(client, newer, wls)[1]["ml/urgent"] == [("ml/newer", "InClusterQueue")]
+
+
+def test_a_workload_is_preempted_for_one_preemptor_only(client):
+    objs = [flavor("f"), cq("cq", {"f": 8}, preemption={"withinClusterQueue": "LowerPriority"}), lq("lq", "cq")]
+    wls = [held("low", 8, 1, "2026-11-23T10:00:00Z"), wl("a", 8, priority=9), wl("b", 8, priority=8)]
+    got, victims = preempting(client, objs, wls)
+    assert (got["ml/a"], victims["ml/a"]) == ("Preempting", [("ml/low", "InClusterQueue")])
+    assert got["ml/b"] == "InsufficientQuota"

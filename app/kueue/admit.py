@@ -118,7 +118,12 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
     if plan.state in (NO_QUOTA, NO_QUEUE):
-        return base | {"reason": "InsufficientQuota" if plan.state == NO_QUOTA else "NoClusterQueue", "message": plan.message,
+        reason = "NoClusterQueue" if plan.state == NO_QUEUE else "Preempting" if plan.preempts else "InsufficientQuota"
+        victims = [{"workload": v, "job": v, "pods": sorted(t.key for t in cluster.jobs[v].tasks) if v in cluster.jobs else [],
+                    "kueueReason": "InClusterQueue",
+                    "reason": f"preempted for {wl.key} (priority {plan.priority}) in ClusterQueue {plan.cluster_queue}"}
+                   for v in plan.preempts]  # fmt: skip
+        return base | {"reason": reason, "message": plan.message, "preemptions": victims,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
     if plan.state == ADMITTED:
         why = "status.admission is set" if wl.admitted else "its pods are in the snapshot"

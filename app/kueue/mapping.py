@@ -81,6 +81,7 @@ class Plan:
     flavors: dict[str, dict[str, str]] | None = None
     cluster_queue: str = ""
     message: str = ""  # why it waits for quota
+    preempts: list[str] = field(default_factory=list)  # Workloads it preempts for quota (InClusterQueue)
 
     @property
     def key(self) -> str:
@@ -155,9 +156,13 @@ class Admissions:
         if not k.quota_queues:
             return
         tree = quota.Tree.build(k.quota_queues, k.cohorts)
+        holders = []
+        priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:
             if wl.admission is not None:
                 tree.charge(*wl.admission)
+                holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), wl.created,
+                                            wl.reserved if wl.reserved is not None else wl.created, wl.admission[1]))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         for plan in self.plans:
             if plan.state != RUN:
@@ -176,10 +181,10 @@ class Admissions:
             sets = [(ps.name, {res: v * ps.count for res, v in ps.request.items()}) for ps in wl.pod_sets]
             entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, sets))
             by_key[plan.key] = plan
-        for key, verdict in quota.admit_in_order(entries, tree).items():
+        for key, verdict in quota.admit_in_order(entries, tree, holders).items():
             plan = by_key[key]
             if not verdict.admitted:
-                plan.state, plan.message = NO_QUOTA, verdict.message
+                plan.state, plan.message, plan.preempts = NO_QUOTA, verdict.message, verdict.preempts
                 continue
             plan.flavors = verdict.flavors
             first = next((f for asg in verdict.flavors.values() for f in asg.values()), None)

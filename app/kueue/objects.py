@@ -120,6 +120,8 @@ class Workload:
     admission: tuple[str, dict[tuple[str, str], int]] | None
     pointer: str
     ident: dict[str, str]
+    #: When its quota was reserved (the ``QuotaReserved`` condition), for preemption order.
+    reserved: float | None = None
 
     @property
     def key(self) -> str:
@@ -200,6 +202,7 @@ def read_workload(o: dict, ptr: str, *, now: float) -> Workload:
         admitted=status.get("admission") is not None,
         pod_sets=pod_sets,
         admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident),
+        reserved=_reserved_at(status, join_pointer(ptr, "status"), ident),
         pointer=ptr,
         ident=ident,
     )
@@ -225,6 +228,16 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str]) -> tuple[str, dic
                     raise InputError(f"invalid quantity: {e}", join_pointer(pp, "resourceUsage", res), ident) from None
                 usage[(flavor, res)] = usage.get((flavor, res), 0) + amount
     return r.string(adm, "clusterQueue", ap, ident), usage
+
+
+def _reserved_at(status: dict, stp: str, ident: dict[str, str]) -> float | None:
+    """``lastTransitionTime`` of the True ``QuotaReserved`` condition."""
+    for i, cond in enumerate(status.get("conditions") or ()):
+        if isinstance(cond, dict) and cond.get("type") == "QuotaReserved" and cond.get("status") == "True":
+            raw = cond.get("lastTransitionTime")
+            if raw is not None:
+                return r.timestamp(raw, join_pointer(stp, "conditions", i, "lastTransitionTime"), ident)
+    return None
 
 
 def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> ClassRef | None:

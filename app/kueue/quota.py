@@ -29,11 +29,12 @@ borrowing first, then the lowest cohort subtree that holds them, ``FindHeightOfL
 then priority, then creation time) and admits each that still fits, its
 flavors assigned per podSet and resource group (the first flavor, in the ClusterQueue's
 order, whose node labels agree with the podSet and whose ``nodeTaints`` it tolerates, and whose
-available quota holds the podSet's requests: ``whenCanBorrow: Borrow``). A head that does not fit is set aside
+available quota holds the podSet's requests: ``whenCanBorrow: Borrow``). A head that does not fit may preempt within its
+ClusterQueue (``withinClusterQueue``, see :func:`_targets`); else it is set aside
 (``BestEffortFIFO``) or blocks its queue (``StrictFIFO``). A ClusterQueue with a
 ``stopPolicy`` other than ``None`` admits nothing. Not modelled (named in the warnings when
 a snapshot uses them): ``namespaceSelector``, ``flavorFungibility``, fair sharing,
-``admissionChecks``, preemption for quota.
+``admissionChecks``, ``reclaimWithinCohort`` and ``borrowWithinCohort``.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class Node:
     groups: list[ResourceGroup] = field(default_factory=list)
     strategy: str = "BestEffortFIFO"
     stopped: bool = False
+    within: str = "Never"  # spec.preemption.withinClusterQueue
     unmodelled: list[str] = field(default_factory=list)
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
@@ -105,6 +107,14 @@ class Node:
         self.usage[fr] = self.usage.get(fr, 0) + value
         if self.parent is not None and value > local:
             self.parent.add_usage(fr, value - local)
+
+    def remove_usage(self, fr: FR, value: int) -> None:
+        """``removeUsage``: give ``value`` back, and the parent what was stored in it."""
+        stored_in_parent = self.usage.get(fr, 0) - self.local_quota(fr)
+        self.usage[fr] = self.usage.get(fr, 0) - value
+        if stored_in_parent <= 0 or self.parent is None:
+            return
+        self.parent.remove_usage(fr, min(value, stored_in_parent))
 
     def borrows(self, fr: FR, value: int) -> bool:
         """``BorrowingWith``: taking ``value`` more puts the node above its subtree quota."""
@@ -179,10 +189,19 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
         raise InputError("queueingStrategy must be BestEffortFIFO or StrictFIFO", join_pointer(sp, "queueingStrategy"), ident)
     node.strategy = strategy
     node.stopped = (r.string(spec, "stopPolicy", sp, ident) or "None") != "None"
-    for key in ("namespaceSelector", "flavorFungibility", "fairSharing", "admissionChecks", "admissionChecksStrategy",
-                "preemption"):  # fmt: skip
+    for key in ("namespaceSelector", "flavorFungibility", "fairSharing", "admissionChecks", "admissionChecksStrategy"):
         if spec.get(key):
             node.unmodelled.append(key)
+    pre = r.obj(spec, "preemption", sp, ident)
+    pp = join_pointer(sp, "preemption")
+    node.within = r.string(pre, "withinClusterQueue", pp, ident) or "Never"
+    if node.within not in ("Never", "LowerPriority", "LowerOrNewerEqualPriority"):
+        raise InputError("withinClusterQueue must be Never, LowerPriority or LowerOrNewerEqualPriority",
+                         join_pointer(pp, "withinClusterQueue"), ident)  # fmt: skip
+    for key, off in (("reclaimWithinCohort", "Never"), ("borrowWithinCohort", None)):
+        value = pre.get(key)
+        if value is not None and value != off and not (isinstance(value, dict) and value.get("policy", "Never") == "Never"):
+            node.unmodelled.append(f"preemption.{key}")
     return node
 
 
@@ -254,11 +273,14 @@ class Tree:
                 node.add_usage(fr, v)
 
 
-def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict[str, int]]],
-           tree: Tree) -> tuple[dict[str, dict[str, str]], dict[FR, int]] | None:  # fmt: skip
+def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict[str, int]]], tree: Tree,
+           preempting: bool = False) -> tuple[dict[str, dict[str, str]], dict[FR, int]] | None:  # fmt: skip
     """Flavors per podSet (resource -> flavor) and the quota they take, or None when no
     flavor of some resource group holds a podSet now. ``flavors_ok``: the flavors whose
-    node labels agree with the Workload; ``pod_sets``: (name, total requests)."""
+    node labels agree with the Workload; ``pod_sets``: (name, total requests).
+    ``preempting``: a flavor whose nominal quota holds the requests counts too, when no
+    flavor of the group fits (Kueue's Preempt mode with ``whenCanPreempt: TryNextFlavor``:
+    the first such flavor)."""
     taken: dict[FR, int] = {}
     out: dict[str, dict[str, str]] = {}
     covered = {res for g in cq.groups for res in g.covered}
@@ -270,16 +292,17 @@ def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict
             wanted = {res: v for res, v in req.items() if v and res in group.covered}
             if not wanted:
                 continue
-            for fname in group.flavors:
-                if not flavors_ok.get(fname, False):
-                    continue
-                if all(taken.get((fname, res), 0) + v <= cq.available((fname, res)) for res, v in wanted.items()):
-                    for res, v in wanted.items():
-                        taken[(fname, res)] = taken.get((fname, res), 0) + v
-                        chosen[res] = fname
-                    break
-            else:
+            usable = [f for f in group.flavors if flavors_ok.get(f, False)]
+            fits = [f for f in usable
+                    if all(taken.get((f, res), 0) + v <= cq.available((f, res)) for res, v in wanted.items())]  # fmt: skip
+            if not fits and preempting:
+                fits = [f for f in usable if all(taken.get((f, res), 0) + v <= cq.quotas.get((f, res), Quota(0)).nominal
+                                                 for res, v in wanted.items())]  # fmt: skip
+            if not fits:
                 return None
+            for res, v in wanted.items():
+                taken[(fits[0], res)] = taken.get((fits[0], res), 0) + v
+                chosen[res] = fits[0]
         out[ps_name] = chosen
     return out, taken
 
@@ -301,11 +324,67 @@ class Verdict:
     admitted: bool
     message: str
     flavors: dict[str, dict[str, str]] = field(default_factory=dict)  # podSet -> resource -> flavor
+    preempts: list[str] = field(default_factory=list)  # Workloads to evict first (Kueue reason InClusterQueue)
 
 
-def admit_in_order(entries: list[Entry], tree: Tree) -> dict[str, Verdict]:
+@dataclass
+class Holder:
+    """An admitted Workload: what it holds, where, and how it ranks as a preemption target."""
+
+    key: str
+    queue: str
+    priority: int
+    created: float
+    reserved: float  # when its quota was reserved (QuotaReserved), else its creation time
+    usage: dict[FR, int]
+
+
+def _targets(e: Entry, node: Node, taken: dict[FR, int], holders: list[Holder], gone: set[str]) -> list[str]:
+    """Kueue's classical preemption within the ClusterQueue (``withinClusterQueue``): the
+    admitted Workloads of the queue it may preempt (lower priority; with
+    ``LowerOrNewerEqualPriority`` also equal priority and newer), lowest priority and most
+    recently admitted first, removed until the Workload fits, then put back, last removed
+    first, wherever it still fits (``fillBackWorkloads``). Empty: preemption cannot help."""
+    def fits() -> bool:
+        return all(v <= node.available(fr) for fr, v in taken.items())
+
+    candidates = [h for h in holders if h.queue == e.queue and h.key not in gone and (
+        h.priority < e.priority or (node.within == "LowerOrNewerEqualPriority" and h.priority == e.priority
+                                    and h.created > e.created))]  # fmt: skip
+    candidates.sort(key=lambda h: (h.priority, -h.reserved, h.key))
+    removed: list[Holder] = []
+    try:
+        for h in candidates:
+            for fr, v in h.usage.items():
+                node.remove_usage(fr, v)
+            removed.append(h)
+            if fits():
+                break
+        else:
+            return []
+        for i in range(len(removed) - 2, -1, -1):  # fill back
+            h = removed[i]
+            for fr, v in h.usage.items():
+                node.add_usage(fr, v)
+            if fits():
+                removed.pop(i)
+            else:
+                for fr, v in h.usage.items():
+                    node.remove_usage(fr, v)
+        return sorted(h.key for h in removed)
+    finally:
+        for h in removed:
+            for fr, v in h.usage.items():
+                node.add_usage(fr, v)
+
+
+def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None) -> dict[str, Verdict]:
     """Kueue's admission order over the pending Workloads (see the module docstring):
-    cycle after cycle, each ClusterQueue's head, until no queue has one left."""
+    cycle after cycle, each ClusterQueue's head, until no queue has one left. A head that
+    does not fit may preempt admitted ``holders`` of its queue (``withinClusterQueue``): it is
+    then not admitted in this answer (Kueue admits it once they are gone) and names them."""
+    holders = holders or []
+    gone: set[str] = set()
     pending: dict[str, list[Entry]] = {}
     for e in sorted(entries, key=lambda e: (-e.priority, e.created, e.key)):
         pending.setdefault(e.queue, []).append(e)
@@ -330,6 +409,18 @@ def admit_in_order(entries: list[Entry], tree: Tree) -> dict[str, Verdict]:
             node = tree.queues[e.queue]
             pending[e.queue].pop(0)
             asg = assign(node, e.flavors_ok, e.pod_sets, tree)  # again: earlier admissions of this cycle took quota
+            if asg is None and node.within != "Never":
+                pre = assign(node, e.flavors_ok, e.pod_sets, tree, preempting=True)
+                victims = _targets(e, node, pre[1], holders, gone) if pre is not None else []
+                if victims:
+                    gone.update(victims)
+                    out[e.key] = Verdict(False, f"preempting {len(victims)} Workload(s) of ClusterQueue {e.queue} "
+                                                f"(withinClusterQueue: {node.within})", pre[0], victims)  # fmt: skip
+                    if node.strategy == "StrictFIFO":  # it stays the head until they are gone
+                        blocked.add(e.queue)
+                        for rest in pending[e.queue]:
+                            out[rest.key] = Verdict(False, f"behind {e.key} in StrictFIFO ClusterQueue {e.queue}")
+                    continue
             if asg is None:
                 out[e.key] = Verdict(False, f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for "
                                             "every flavor of some resource group")  # fmt: skip
