@@ -75,6 +75,10 @@ NETWORK = {
     "app/extender/kubeapi.py": "the Kubernetes API server of the configured kubeconfig",
     "app/extender/kubeconfig.py": "the Kubernetes API server of the configured kubeconfig",
 }
+#: Modules that run programs, and which (never a command from a request).
+RUNS = {
+    "app/extender/kubeconfig.py": "the exec credential plugin of the operator's kubeconfig",
+}
 #: Modules that write files, and where.
 WRITES = {
     "app/extender/kubeconfig.py": "inline kubeconfig credentials into a tempfile.TemporaryDirectory (under /tmp)",
@@ -96,6 +100,8 @@ def scan() -> dict[str, set[str]]:
                     kinds.add("network")
                 if any(x == "tempfile" for x in names):
                     kinds.add("write")
+                if any(x.split(".")[0] in ("subprocess", "multiprocessing", "pty") for x in names):
+                    kinds.add("run")
             if not isinstance(n, ast.Call):
                 continue
             f = n.func
@@ -126,6 +132,12 @@ def test_only_reviewed_modules_read_files():
 def test_only_reviewed_modules_open_network_connections():
     net = {m for m, k in scan().items() if "network" in k}
     assert net <= set(NETWORK), f"new network access to review (and list in NETWORK): {sorted(net - set(NETWORK))}"
+
+
+def test_only_reviewed_modules_run_programs():
+    runners = {m for m, k in scan().items() if "run" in k}
+    assert runners <= set(RUNS), f"new program runs to review (and list in RUNS): {sorted(runners - set(RUNS))}"
+    assert runners, "the scan finds the kubeconfig's exec plugin runner"
 
 
 def test_nothing_writes_outside_tmp():

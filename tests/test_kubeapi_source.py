@@ -14,6 +14,7 @@ import datetime as dt
 import os
 import pathlib
 import random
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -592,8 +593,11 @@ def test_kubeconfig_path_list_merges_first_definition_wins(tmp_path):
 
 
 @pytest.mark.parametrize("user,message", [
-    ({"exec": {"command": "aws"}}, "credential plugins are not run"),
-    ({"auth-provider": {"name": "oidc"}}, "credential plugins are not run"),
+    ({"exec": {"command": "aws"}}, "is not one of client.authentication.k8s.io"),
+    ({"exec": {"apiVersion": "client.authentication.k8s.io/v1", "command": "/nonexistent/plugin"}}, "could not run"),
+    ({"exec": {"apiVersion": "client.authentication.k8s.io/v1", "command": "x", "interactiveMode": "Always"}},
+     "needs a terminal"),
+    ({"auth-provider": {"name": "oidc"}}, "auth-provider plugins are not run"),
     ({"client-certificate-data": b64("C")}, "needs its key"),
     ({"client-key-data": "%%%"}, "not valid base64"),
 ])  # fmt: skip
@@ -603,6 +607,55 @@ def test_kubeconfig_unusable_users_are_refused_with_the_reason(tmp_path, user, m
                             contexts=[{"name": "x", "context": {"cluster": "c", "user": "u"}}], current="x")  # fmt: skip
     with pytest.raises(KubeConfigError, match=message):
         kubeconfig_config([path])
+
+
+def _plugin(tmp_path: pathlib.Path, *, expires: str | None = None, fail: bool = False) -> str:
+    """A credential plugin as EKS / GKE / AKS kubeconfigs run one: it prints an ExecCredential
+    whose token counts its runs (token-1, token-2, ...)."""
+    script = tmp_path / "plugin.py"
+    status = {"token": "token-{n}"} | ({"expirationTimestamp": expires} if expires else {})
+    script.write_text(
+        "import json, os, pathlib, sys\n"
+        f"count = pathlib.Path({str(tmp_path / 'runs')!r})\n"
+        "n = int(count.read_text()) + 1 if count.exists() else 1\n"
+        "count.write_text(str(n))\n"
+        "info = json.loads(os.environ['KUBERNETES_EXEC_INFO'])\n"
+        "assert info['spec']['interactive'] is False and os.environ['CLUSTER'] == 'prod'\n"
+        + ("sys.exit('denied')\n" if fail else "")
+        + f"status = {status!r}\n"
+        "status['token'] = status['token'].format(n=n)\n"
+        "print(json.dumps({'apiVersion': info['apiVersion'], 'kind': 'ExecCredential', 'status': status}))\n"
+    )  # fmt: skip
+    return write_kubeconfig(tmp_path / "config", clusters=[{"name": "c", "cluster": {"server": "http://k"}}],
+                            users=[{"name": "u", "user": {"exec": {
+                                "apiVersion": "client.authentication.k8s.io/v1", "command": sys.executable,
+                                "args": [str(script)], "env": [{"name": "CLUSTER", "value": "prod"}]}}}],
+                            contexts=[{"name": "x", "context": {"cluster": "c", "user": "u"}}], current="x")  # fmt: skip
+
+
+def test_an_exec_credential_plugin_gives_the_token_and_runs_again_on_401(tmp_path):
+    cfg = kubeconfig_config([_plugin(tmp_path)])
+    auth = KubeAuth(cfg)
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers["Authorization"])
+        return httpx.Response(401 if request.headers["Authorization"] == "Bearer token-1" else 200)
+
+    with httpx.Client(transport=httpx.MockTransport(handler), auth=auth) as client:
+        assert client.get("http://k/api").status_code == 200  # token-1 refused: the plugin runs again
+        assert client.get("http://k/api").status_code == 200  # token-2 kept (no expiry given)
+    assert seen == ["Bearer token-1", "Bearer token-2", "Bearer token-2"]
+
+
+def test_an_exec_token_is_fetched_again_once_it_expires(tmp_path):
+    cfg = kubeconfig_config([_plugin(tmp_path, expires="2000-01-01T00:00:00Z")])  # already expired
+    assert cfg.exec_plugin.token() == "token-2" and cfg.exec_plugin.token() == "token-3"
+
+
+def test_a_failing_exec_plugin_is_a_clear_error(tmp_path):
+    with pytest.raises(KubeConfigError, match="exited 1: denied"):
+        kubeconfig_config([_plugin(tmp_path, fail=True)])
 
 
 def test_kubeconfig_without_current_context_or_server_is_refused(tmp_path):

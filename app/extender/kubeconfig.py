@@ -3,20 +3,28 @@ account, TLS and credentials (a bearer token re-read when its file changes).
 
 Only what a read-only client needs: server URL, CA (file or data), ``insecure-skip-tls-verify``,
 ``tls-server-name``, a token (inline or ``tokenFile``), a client certificate and key (files
-or data), basic credentials. Credential plugins (``exec``, ``auth-provider``) are refused
-with a clear message rather than run.
+or data), basic credentials, and ``exec`` credential plugins (``client.authentication.k8s.io``
+v1 / v1beta1, as EKS, GKE and AKS kubeconfigs use: the command runs without a terminal, its
+``ExecCredential`` token is used until its ``expirationTimestamp`` and fetched again then
+or on a 401; a client certificate it returns is read once, at start). The kubeconfig is
+the operator's, never a request's. The deprecated ``auth-provider`` is refused with a clear
+message.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import os
 import pathlib
 import ssl
+import subprocess
 import tempfile
+import time
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -49,6 +57,7 @@ class KubeConfig:
     key_data: bytes | None = None
     username: str | None = None
     password: str | None = None
+    exec_plugin: ExecPlugin | None = None
 
     def ssl_context(self) -> ssl.SSLContext:
         """Trust only the cluster CA when one is given (as client-go does), else the system's."""
@@ -169,10 +178,15 @@ def kubeconfig_config(paths: Iterable[str], context: str = "") -> KubeConfig:
 
 
 def _read_user(cfg: KubeConfig, user: dict[str, Any], base: pathlib.Path, where: str) -> None:
-    for plugin in ("exec", "auth-provider"):
-        if user.get(plugin):
-            raise KubeConfigError(f"{where}.{plugin}: credential plugins are not run by Gangplank; give the user a "
-                                  "token, tokenFile or client certificate")  # fmt: skip
+    if user.get("auth-provider"):
+        raise KubeConfigError(f"{where}.auth-provider: the deprecated auth-provider plugins are not run by Gangplank; "
+                              "use an exec plugin, a token, tokenFile or a client certificate")  # fmt: skip
+    if user.get("exec"):
+        cfg.exec_plugin = ExecPlugin.read(user["exec"], base, f"{where}.exec")
+        status = cfg.exec_plugin.credential()
+        if status.get("clientCertificateData") and status.get("clientKeyData"):
+            cfg.cert_data = str(status["clientCertificateData"]).encode()
+            cfg.key_data = str(status["clientKeyData"]).encode()
     if user.get("token"):
         cfg.token = str(user["token"]).strip()
     elif user.get("tokenFile"):
@@ -196,6 +210,74 @@ def _b64(value: Any, where: str) -> bytes:
         return base64.b64decode(str(value), validate=True)
     except (binascii.Error, ValueError) as exc:
         raise KubeConfigError(f"{where} is not valid base64: {exc}") from exc
+
+
+#: The credential plugin APIs an ``exec`` entry may name.
+EXEC_API_VERSIONS = ("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1")
+#: Longest a credential plugin may take (a cloud CLI fetching a token).
+EXEC_TIMEOUT_S = 60.0
+
+
+@dataclass
+class ExecPlugin:
+    """A kubeconfig ``exec`` credential plugin."""
+
+    command: str
+    args: list[str]
+    env: dict[str, str]
+    api_version: str
+    where: str
+    _status: dict[str, Any] | None = None
+    _expires: float | None = None
+
+    @classmethod
+    def read(cls, raw: Any, base: pathlib.Path, where: str) -> ExecPlugin:
+        if not isinstance(raw, dict) or not isinstance(raw.get("command"), str) or not raw["command"]:
+            raise KubeConfigError(f"{where}: an exec plugin needs a 'command'")
+        api = str(raw.get("apiVersion") or "")
+        if api not in EXEC_API_VERSIONS:
+            raise KubeConfigError(f"{where}.apiVersion: {api!r} is not one of {', '.join(EXEC_API_VERSIONS)}")
+        if raw.get("interactiveMode") == "Always":
+            raise KubeConfigError(f"{where}.interactiveMode: Always needs a terminal, which a service has not")
+        command = str(raw["command"])
+        if os.sep in command and not os.path.isabs(command):  # relative to the kubeconfig, as client-go does
+            command = str(base / command)
+        args = [str(a) for a in raw.get("args") or []]
+        env = {str(e.get("name")): str(e.get("value") or "") for e in raw.get("env") or [] if isinstance(e, dict)}
+        return cls(command, args, env, api, where)
+
+    def credential(self, *, force: bool = False) -> dict[str, Any]:
+        """The plugin's ``ExecCredential`` status, run again once expired (or when forced)."""
+        if not force and self._status is not None and (self._expires is None or time.time() < self._expires - 10):
+            return self._status
+        info = {"apiVersion": self.api_version, "kind": "ExecCredential", "spec": {"interactive": False}}
+        try:
+            done = subprocess.run([self.command, *self.args], env={**os.environ, **self.env,
+                                  "KUBERNETES_EXEC_INFO": json.dumps(info)}, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=EXEC_TIMEOUT_S, check=False)  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise KubeConfigError(f"{self.where}: the credential plugin {self.command!r} could not run: {exc}") from exc
+        if done.returncode != 0:
+            tail = done.stderr.decode("utf-8", "replace").strip()[-300:]
+            raise KubeConfigError(f"{self.where}: the credential plugin {self.command!r} exited {done.returncode}: {tail}")
+        try:
+            cred = json.loads(done.stdout)
+        except ValueError as exc:
+            raise KubeConfigError(f"{self.where}: the credential plugin {self.command!r} did not print JSON") from exc
+        status = cred.get("status") if isinstance(cred, dict) and cred.get("kind") == "ExecCredential" else None
+        if not isinstance(status, dict) or not (status.get("token") or status.get("clientCertificateData")):
+            raise KubeConfigError(f"{self.where}: the credential plugin {self.command!r} printed no ExecCredential "
+                                  "status with a token or a client certificate")  # fmt: skip
+        self._status = status
+        expires = status.get("expirationTimestamp")
+        self._expires = datetime.fromisoformat(str(expires).replace("Z", "+00:00")).timestamp() if expires else None
+        return status
+
+    def token(self, *, force: bool = False) -> str:
+        try:
+            return str(self.credential(force=force).get("token") or "")
+        except KubeConfigError as exc:  # on a request: a transport failure the source backs off from
+            raise httpx.TransportError(str(exc)) from exc
 
 
 class TokenFile:
@@ -224,13 +306,17 @@ class KubeAuth(httpx.Auth):
     def __init__(self, cfg: KubeConfig) -> None:
         self.token = cfg.token
         self.token_file = TokenFile(cfg.token_file) if cfg.token_file else None
+        self.exec_plugin = cfg.exec_plugin
         self.basic = None
         if cfg.username is not None:
             pair = f"{cfg.username}:{cfg.password or ''}".encode()
             self.basic = "Basic " + base64.b64encode(pair).decode("ascii")
 
-    def _apply(self, request: httpx.Request) -> str:
-        token = self.token_file.get() if self.token_file else (self.token or "")
+    def _apply(self, request: httpx.Request, *, force: bool = False) -> str:
+        if self.exec_plugin is not None:
+            token = self.exec_plugin.token(force=force)
+        else:
+            token = self.token_file.get() if self.token_file else (self.token or "")
         if token:
             request.headers["Authorization"] = f"Bearer {token}"
         elif self.basic is not None:
@@ -240,7 +326,12 @@ class KubeAuth(httpx.Auth):
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         used = self._apply(request)
         response = yield request
-        if response.status_code == 401 and self.token_file is not None and self.token_file.get(force=True) != used:
+        if response.status_code != 401:
+            return
+        if self.exec_plugin is not None:  # an expired or revoked token: ask the plugin once more
+            if self._apply(request, force=True) != used:
+                yield request
+        elif self.token_file is not None and self.token_file.get(force=True) != used:
             self._apply(request)
             yield request
 
