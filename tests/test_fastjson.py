@@ -291,8 +291,10 @@ def test_a_bind_request_finds_a_native_pod(pods: int, node: str) -> None:
             "options": {"now": "2026-11-23T12:00:00Z"}}  # fmt: skip
     fast, slow = both(orjson.dumps(body))
     assert fast == slow
-    if node == "ghost":
-        assert fast[0] == "InputError" and "selectedNode" in fast[4]
+    if node == "ghost":  # the node went away while the cluster was dumped: the BindRequest is left out
+        answer = orjson.loads(fast[2])
+        assert [j["state"] for j in answer["jobs"] if j["job"] == "default/p0"] == ["Bound"]
+        assert any("BindRequest(s) select nodes the snapshot does not have" in w for w in answer["warnings"])
     else:
         answer = orjson.loads(fast[2])  # Binding on n0: ready, and nothing to bind
         assert [j["state"] for j in answer["jobs"] if j["job"] == "default/p0"] == ["Running"]

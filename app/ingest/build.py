@@ -120,6 +120,9 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             if p.soft_spread:
                 cluster.soft_spread[key] = p.soft_spread
     cluster.default_spread = (d.default_spread[0], d.default_spread[1])
+    if d.stale_binds:
+        cluster.warnings.append(f"{len(d.stale_binds)} KAI BindRequest(s) select nodes the snapshot does not have "
+                                f"(e.g. Pod {sorted(d.stale_binds)[0]}): left out, their pods stay Pending")  # fmt: skip
     if d.vanished:
         gone = sorted(d.vanished, key=lambda p: (p.namespace, p.name))
         first = gone[0]
@@ -175,8 +178,8 @@ class Classes(dict[str, PriorityClass]):
 def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
     """A pod with a KAI BindRequest in flight is Binding on the selected node: it holds
     that node and counts as ready, as in KAI's snapshot (the first such BindRequest in
-    object order, when there are several; each must name a node of the snapshot). A
-    BindRequest whose pod is already on a node, gone or no longer Pending changes nothing."""
+    object order, when there are several). A BindRequest whose pod is already on a node, gone
+    or no longer Pending, or whose node the snapshot lacks (a warning), changes nothing."""
     if not d.bind_requests:
         return
     d.realize_blocks()  # a BindRequest may name a native pod (both forms in one body)
@@ -185,12 +188,9 @@ def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
         p = by_key.get((br.namespace, br.pod))
         if p is None or (p.node_name and not p.binding) or p.phase != "Pending" or p.deleting:
             continue
-        if br.node not in nodes:
-            raise InputError(
-                f"selectedNode names node {br.node!r}, which is not in the snapshot",
-                join_pointer(br.pointer, "spec", "selectedNode"),
-                br.ident,
-            )
+        if br.node not in nodes:  # the node went away while the cluster was dumped: the bind cannot land
+            d.stale_binds.append(f"{br.namespace}/{br.pod} on node {br.node!r}")
+            continue
         if not p.binding:
             p.node_name, p.binding = br.node, True
 

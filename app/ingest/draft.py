@@ -212,6 +212,8 @@ class Draft:
     ignored: dict[str, int] = field(default_factory=dict)
     #: Pods on nodes the snapshot does not have (left out, with a warning).
     vanished: list[PodDraft] = field(default_factory=list)
+    #: KAI BindRequests selecting such nodes ("ns/pod on node 'x'", left out, with a warning).
+    stale_binds: list[str] = field(default_factory=list)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
 
