@@ -147,6 +147,12 @@ def check(body):
     # gangs: a job that gets anything gets at least its minimum
     for job in c.jobs.values():
         new = [t for t in job.tasks if t.key in placed]
+        if new and body["config"].get("profile") == "kai" and not any(t.key in bound for t in new):
+            # KAI pipelines against its gang count of active-used pods, Releasing ones included:
+            # a pod pipelined by consolidation and then taken as a preempt victim ends Releasing
+            # (Statement.Evict), still counts, and is not in the answer (it never ran). Only
+            # nominations can come of it; what KAI binds must meet the minimum on its own.
+            continue
         if new:
             kept = sum(1 for t in job.tasks if t.status.name in ("RUNNING", "BOUND", "SUCCEEDED") and t.key not in evicted)
             kept += sum(1 for t in job.tasks if t.key in moved)  # a moved pod runs again on its new node
