@@ -143,8 +143,9 @@ class Preemption(BaseModel):
     job: str
     pods: list[str]
     reason: str
-    kueueReason: Literal["InClusterQueue"] | None = Field(
-        None, description="Kueue's preemption reason, for a preemption Kueue's quota model decided.")
+    kueueReason: Literal["InClusterQueue", "InCohortReclamation", "InCohortReclaimWhileBorrowing"] | None = Field(
+        None, description="Kueue's preemption reason (the Preempted condition's reason), for a preemption Kueue's "
+                          "quota model decided.")  # fmt: skip
 
 
 class WorkloadAdmission(BaseModel):
@@ -153,7 +154,7 @@ class WorkloadAdmission(BaseModel):
         description="The Workload's version: its admission and topologyAssignment are in it.")
     admitted: bool
     reason: Literal["Admitted", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota", "NoClusterQueue",
-                    "Pending", "Inactive", "AlreadyAdmitted"]
+                    "Misconfigured", "Pending", "Inactive", "AlreadyAdmitted"]
     message: str
     priority: int
     flavor: str | None

@@ -251,7 +251,7 @@ def flavor_objects() -> list[dict[str, Any]]:
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "tas"},
          "spec": {"nodeLabels": {B: "b2"}, "topologyName": "by-rack"}},
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "cq"},
-         "spec": {"resourceGroups": [{"coveredResources": ["cpu", "nvidia.com/gpu"],
+         "spec": {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["cpu", "nvidia.com/gpu"],
                                       "flavors": [{"name": "tas", "resources": [
                                           {"name": "cpu", "nominalQuota": "100"},
                                           {"name": "nvidia.com/gpu", "nominalQuota": "256"}]}]}]}},
@@ -487,7 +487,7 @@ def test_flavors_naming_two_topologies_are_a_422(client):
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "plain"},
          "spec": {"topologyName": "default"}},
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "cq2"},
-         "spec": {"resourceGroups": [{"coveredResources": ["nvidia.com/gpu"], "flavors": [
+         "spec": {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"], "flavors": [
              {"name": "plain", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "256"}]}]}]}},
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue", "metadata": {"name": "lq2", "namespace": "ml"},
          "spec": {"clusterQueue": "cq2"}},

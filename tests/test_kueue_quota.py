@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.kueue.quota import Node, Quota, Tree
-from tests.test_admissions import body, one, pod_set, post, workload
+from app.kueue.quota import Entry, Node, Quota, ResourceGroup, Tree, admit_in_order
+from tests.test_admissions import body, one, pod_set, post, problem, workload
 
 V2 = "kueue.x-k8s.io/v1beta2"
 
@@ -29,7 +29,7 @@ def cq(name: str, flavors: dict[str, int], cohort: str | None = None, borrowing:
             q["lendingLimit"] = str(lending)
         return q
 
-    s: dict[str, Any] = {"resourceGroups": [{"coveredResources": ["cpu", "nvidia.com/gpu"], "flavors": [
+    s: dict[str, Any] = {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["cpu", "nvidia.com/gpu"], "flavors": [
         {"name": f, "resources": [{"name": "cpu", "nominalQuota": "1000"}, gpu(n)]} for f, n in flavors.items()]}], **spec}
     if cohort:
         s["cohortName"] = cohort
@@ -179,12 +179,13 @@ def test_resource_node_available_follows_kueues_hierarchy():
 # -- preemption within the ClusterQueue (withinClusterQueue) ---------------------------------
 
 
-def held(name: str, gpus: int, priority: int, reserved: str, created: str = "2026-11-23T10:00:00Z") -> dict:
-    """An admitted Workload of ClusterQueue cq holding ``gpus`` of flavor f since ``reserved``."""
+def held(name: str, gpus: int, priority: int, reserved: str, created: str = "2026-11-23T10:00:00Z", queue: str = "cq",
+         flavor: str = "f") -> dict:  # fmt: skip
+    """An admitted Workload of ClusterQueue ``queue`` holding ``gpus`` of ``flavor`` since ``reserved``."""
     w = workload(name, pod_set(count=gpus // 8 or 1, gpu=min(gpus, 8)), priority=priority, queueName="lq")
     w["metadata"]["creationTimestamp"] = created
-    w["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
-        {"name": "main", "count": 1, "flavors": {"nvidia.com/gpu": "f"}, "resourceUsage": {"nvidia.com/gpu": str(gpus)}}]},
+    w["status"] = {"admission": {"clusterQueue": queue, "podSetAssignments": [
+        {"name": "main", "count": 1, "flavors": {"nvidia.com/gpu": flavor}, "resourceUsage": {"nvidia.com/gpu": str(gpus)}}]},
         "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved", "message": "",
                         "lastTransitionTime": reserved}]}  # fmt: skip
     return w
@@ -235,3 +236,122 @@ def test_a_workload_is_preempted_for_one_preemptor_only(client):
     got, victims = preempting(client, objs, wls)
     assert (got["ml/a"], victims["ml/a"]) == ("Preempting", [("ml/low", "InClusterQueue")])
     assert got["ml/b"] == "InsufficientQuota"
+
+
+# -- preemption across the Cohort (reclaimWithinCohort, borrowWithinCohort) ------------------
+
+
+def test_reclaim_within_cohort_takes_lent_quota_back_from_a_borrowing_queue(client):
+    # a and b lend each other 8 GPUs; b holds 16 (8 borrowed from a) at a higher priority than
+    # a's incoming 8. a's request fits its own nominal quota: a hierarchical reclaim, any
+    # priority the policy allows; the most recently admitted of b's goes, and b is back at its
+    # nominal quota
+    def objs(reclaim: str) -> list[dict]:
+        return [flavor("f"), cq("a", {"f": 8}, cohort="team", preemption={"reclaimWithinCohort": reclaim}),
+                cq("b", {"f": 8}, cohort="team"), lq("lq", "a")]  # fmt: skip
+
+    wls = [held("b1", 8, 9, "2026-11-23T10:00:00Z", queue="b"), held("b2", 8, 9, "2026-11-23T10:30:00Z", queue="b"),
+           wl("mine", 8, priority=1)]  # fmt: skip
+    got, victims = preempting(client, objs("Any"), wls)
+    assert (got["ml/mine"], victims["ml/mine"]) == ("Preempting", [("ml/b2", "InCohortReclamation")])
+    assert preempting(client, objs("LowerPriority"), wls)[0]["ml/mine"] == "InsufficientQuota"  # 9 > 1
+    assert preempting(client, objs("Never"), wls)[0]["ml/mine"] == "InsufficientQuota"
+
+
+def test_borrow_within_cohort_preempts_lower_priority_borrowers_while_borrowing(client):
+    # a (4) needs 8: it must borrow. c (8) borrows 8 of b's idle 8. Reclaiming c2 leaves a
+    # 12 available but a still borrows: allowed only by borrowWithinCohort, and only for
+    # candidates below the preemptor's priority and not above maxPriorityThreshold
+    def objs(borrow: dict | None) -> list[dict]:
+        pre: dict = {"reclaimWithinCohort": "LowerPriority"} | ({"borrowWithinCohort": borrow} if borrow else {})
+        return [flavor("f"), cq("a", {"f": 4}, cohort="team", preemption=pre), cq("b", {"f": 8}, cohort="team"),
+                cq("c", {"f": 8}, cohort="team"), lq("lq", "a")]  # fmt: skip
+
+    wls = [held("c1", 8, 1, "2026-11-23T10:00:00Z", queue="c"), held("c2", 8, 1, "2026-11-23T10:30:00Z", queue="c"),
+           wl("mine", 8, priority=5)]  # fmt: skip
+    got, victims = preempting(client, objs({"policy": "LowerPriority"}), wls)
+    assert (got["ml/mine"], victims["ml/mine"]) == ("Preempting", [("ml/c2", "InCohortReclaimWhileBorrowing")])
+    threshold = {"policy": "LowerPriority", "maxPriorityThreshold": 0}  # c's 1 is above it
+    assert preempting(client, objs(threshold), wls)[0]["ml/mine"] == "InsufficientQuota"
+    assert preempting(client, objs(None), wls)[0]["ml/mine"] == "InsufficientQuota"
+
+
+def test_borrow_within_cohort_without_reclaim_is_rejected_as_the_crd_does(client):
+    bad = cq("a", {"f": 8}, preemption={"borrowWithinCohort": {"policy": "LowerPriority"}})
+    got = problem(client, body([wl("w", 8)], [flavor("f"), bad, lq("lq", "a")]))
+    assert got["pointer"].endswith("/spec/preemption/borrowWithinCohort")
+
+
+def test_when_can_borrow_try_next_flavor_prefers_a_flavor_without_borrowing(client):
+    # f1 fits only by borrowing from b; f2 fits a's own quota. MayStopSearch (the default)
+    # stops at f1, TryNextFlavor goes on to f2
+    def flavors(ff: dict | None) -> dict[str, str]:
+        objs = [flavor("f1"), flavor("f2"), cq("a", {"f1": 0, "f2": 8}, cohort="team", **({"flavorFungibility": ff} if ff else {})),
+                cq("b", {"f1": 16, "f2": 0}, cohort="team"), lq("lq", "a")]  # fmt: skip
+        return one(post(client, body([wl("w", 8)], objs)), "ml/w")["admission"]["podSetAssignments"][0]["flavors"]
+
+    assert flavors(None)["nvidia.com/gpu"] == "f1"
+    assert flavors({"whenCanBorrow": "TryNextFlavor"})["nvidia.com/gpu"] == "f2"
+    assert flavors({"whenCanBorrow": "Borrow"})["nvidia.com/gpu"] == "f1"  # v1beta1's name for MayStopSearch
+
+
+def test_a_flavor_where_preemption_finds_candidates_beats_one_where_it_finds_none(client):
+    # both flavors are full; only f2's holder has a lower priority than the incoming Workload:
+    # the preemption oracle marks f1 "no candidates", and f2 is chosen (whenCanPreempt: TryNextFlavor)
+    objs = [flavor("f1"), flavor("f2"), cq("cq", {"f1": 8, "f2": 8}, preemption={"withinClusterQueue": "LowerPriority"}),
+            lq("lq", "cq")]  # fmt: skip
+    wls = [held("high", 8, 9, "2026-11-23T10:00:00Z", flavor="f1"), held("low", 8, 1, "2026-11-23T10:00:00Z", flavor="f2"),
+           wl("mine", 8, priority=5)]  # fmt: skip
+    got, victims = preempting(client, objs, wls)
+    assert (got["ml/mine"], victims["ml/mine"]) == ("Preempting", [("ml/low", "InClusterQueue")])
+
+
+def test_the_quota_pass_stops_at_the_deadline_and_marks_the_rest_not_tried():
+    fr = ("f", "gpu")
+
+    def run(stop_at: float | None) -> dict[str, tuple[bool, bool]]:
+        q = Node("q", "ClusterQueue", "", {fr: Quota(16)}, [ResourceGroup(("gpu",), ["f"])])
+        tree = Tree.build({"q": q}, {})
+        entries = [Entry(f"ns/w{i}", "q", 0, float(i), {"f": True}, [("main", {"gpu": 8})]) for i in range(3)]
+        return {k: (v.admitted, v.truncated) for k, v in admit_in_order(entries, tree, [], stop_at).items()}
+
+    assert run(None) == {"ns/w0": (True, False), "ns/w1": (True, False), "ns/w2": (False, False)}
+    assert run(0.0) == {f"ns/w{i}": (False, True) for i in range(3)}  # a deadline already past
+
+
+# -- namespaceSelector -----------------------------------------------------------------------
+
+
+def namespace(name: str, **labels: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}}
+
+
+def test_namespace_selector_admits_only_the_namespaces_it_selects(client):
+    # ml carries team=a: a selector for team=a admits its Workload, one for team=b does not
+    # (Kueue's ValidateAdmissibility: reason Misconfigured); {} admits every namespace
+    def reason(selector: dict | None, *extra: dict) -> str:
+        spec = {} if selector is None else {"namespaceSelector": selector}
+        objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq"), *extra]
+        objs[1]["spec"].pop("namespaceSelector")
+        objs[1]["spec"].update(spec)
+        return reasons(post(client, body([wl("w", 8)], objs)))["ml/w"]
+
+    ml = namespace("ml", team="a")
+    assert reason({"matchLabels": {"team": "a"}}, ml) == "Admitted"
+    assert reason({"matchLabels": {"team": "b"}}, ml) == "Misconfigured"
+    assert reason({}, ml) == "Admitted"
+    assert reason({"matchLabels": {"team": "a"}}, namespace("other")) == "Misconfigured"  # ml is not there
+
+
+def test_a_cluster_queue_without_namespace_selector_admits_no_namespace(client):
+    objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    objs[1]["spec"].pop("namespaceSelector")
+    got = one(post(client, body([wl("w", 8)], objs)), "ml/w")
+    assert got["reason"] == "Misconfigured" and "no namespaceSelector" in got["message"]
+
+
+def test_a_label_selector_without_namespace_objects_is_not_checked_and_says_so(client):
+    objs = [flavor("f"), cq("cq", {"f": 16}, namespaceSelector={"matchLabels": {"team": "b"}}), lq("lq", "cq")]
+    a = post(client, body([wl("w", 8)], objs))
+    assert reasons(a)["ml/w"] == "Admitted"
+    assert any("no Namespace objects" in w for w in a["warnings"])

@@ -22,6 +22,7 @@ Then, per Workload (sorted by ``namespace/name``):
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from app.errors import InputError
@@ -30,9 +31,10 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue.mapping import ADMITTED, INACTIVE, NO_FIT, NO_QUEUE, NO_QUOTA, Admissions, Plan
+from app.kueue.mapping import ADMITTED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, Admissions, Plan
 from app.kueue.objects import KueueObjects, Workload, read_kueue_object, read_workload
 from app.model.cluster import Cluster, TaskStatus
+from app.inflight import REQUEST_STARTED
 from app.service import run_session
 from app.settings import Settings
 
@@ -71,12 +73,14 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
     it pending) and the next round gives its quota to the next ones, until a round sets none
     aside. The answers of the set-aside Workloads are those of the round that tried them."""
     set_aside: dict[str, dict[str, Any]] = {}
+    started = REQUEST_STARTED.get() or time.perf_counter()
     while True:
         env, adm = read_input(envelope, settings)
         adm.set_aside = set(set_aside)
+        adm.stop_at = started + read_options(env.get("options"), settings).deadline_ms / 1000.0
         req = read_request(env, settings, extend=adm.extend)
         levels = adm.after_build(req.cluster)
-        ssn = run_session(req)
+        ssn = run_session(req, started)
         cluster = req.cluster
         evictions: dict[str, list[Any]] = {}
         for e in ssn.decision.evictions:
@@ -90,15 +94,21 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
             entry["admission"] = _admission(plan, adm.kueue, entry) if entry["reason"] == "Admitted" else None
             out[plan.key] = entry
         failed = {p.key for p in adm.plans if p.flavors is not None and out[p.key]["reason"] == "NoFit"}
-        if not failed or ssn.decision.truncated:
+        if not failed or ssn.decision.truncated or adm.truncated:
             break
         set_aside.update({k: out[k] for k in failed})
     return {
         "workloads": [out[k] for k in sorted(out)],
         "topology": {"name": levels.name, "source": levels.source, "levels": list(levels.keys)},
         "warnings": list(cluster.warnings) + adm.notes,
-        "truncated": ssn.decision.truncated,
+        "truncated": ssn.decision.truncated or adm.truncated,
     }
+
+
+#: Kueue's ``HumanReadablePreemptionReasons``
+PREEMPTION_REASONS = {"InClusterQueue": "prioritization in the ClusterQueue",
+                      "InCohortReclamation": "reclamation within the cohort",
+                      "InCohortReclaimWhileBorrowing": "reclamation within the cohort while borrowing"}  # fmt: skip
 
 
 def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: list[Any]) -> dict[str, Any]:
@@ -117,12 +127,15 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     }
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
-    if plan.state in (NO_QUOTA, NO_QUEUE):
-        reason = "NoClusterQueue" if plan.state == NO_QUEUE else "Preempting" if plan.preempts else "InsufficientQuota"
+    if plan.state in (NO_QUOTA, NO_QUEUE, MISCONFIGURED):
+        reason = ("NoClusterQueue" if plan.state == NO_QUEUE else "Misconfigured" if plan.state == MISCONFIGURED else
+                  "Preempting" if plan.preempts else
+                  "Pending" if plan.truncated else "InsufficientQuota")  # fmt: skip
         victims = [{"workload": v, "job": v, "pods": sorted(t.key for t in cluster.jobs[v].tasks) if v in cluster.jobs else [],
-                    "kueueReason": "InClusterQueue",
-                    "reason": f"preempted for {wl.key} (priority {plan.priority}) in ClusterQueue {plan.cluster_queue}"}
-                   for v in plan.preempts]  # fmt: skip
+                    "kueueReason": why,
+                    "reason": f"preempted for {wl.key} (priority {plan.priority}) of ClusterQueue {plan.cluster_queue}: "
+                              f"{PREEMPTION_REASONS[why]}"}
+                   for v, why in plan.preempts]  # fmt: skip
         return base | {"reason": reason, "message": plan.message, "preemptions": victims,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
     if plan.state == ADMITTED:

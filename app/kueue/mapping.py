@@ -66,6 +66,7 @@ NO_QUOTA, NO_FIT = "no-quota", "no-fit"
 #: In a snapshot with ClusterQueues, a Workload whose LocalQueue or ClusterQueue does not
 #: exist: Kueue never queues it.
 NO_QUEUE = "no-queue"
+MISCONFIGURED = "misconfigured"  # Kueue finds it inadmissible: its namespace is not one the ClusterQueue admits
 
 
 @dataclass(slots=True)
@@ -81,7 +82,8 @@ class Plan:
     flavors: dict[str, dict[str, str]] | None = None
     cluster_queue: str = ""
     message: str = ""  # why it waits for quota
-    preempts: list[str] = field(default_factory=list)  # Workloads it preempts for quota (InClusterQueue)
+    preempts: list[tuple[str, str]] = field(default_factory=list)  # (Workload, Kueue's reason) it preempts for quota
+    truncated: bool = False  # the quota pass did not reach it before the deadline
 
     @property
     def key(self) -> str:
@@ -103,6 +105,9 @@ class Admissions:
         #: wait (NO_FIT) and take no quota in this round.
         self.set_aside: set[str] = set()
         self.notes: list[str] = []
+        #: ``time.perf_counter`` past which the quota pass stops (the request's deadline)
+        self.stop_at: float | None = None
+        self.truncated = False
 
     # -- before the build ------------------------------------------------------------------
     def extend(self, d: Draft, options: Options) -> str | None:
@@ -161,8 +166,9 @@ class Admissions:
         for wl in self.workloads:
             if wl.admission is not None:
                 tree.charge(*wl.admission)
-                holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), wl.created,
-                                            wl.reserved if wl.reserved is not None else wl.created, wl.admission[1]))  # fmt: skip
+                reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
+                holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), wl.created, reserved,
+                                            wl.admission[1], wl.evicted))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         for plan in self.plans:
             if plan.state != RUN:
@@ -177,26 +183,37 @@ class Admissions:
                 unchecked.append(plan.key)
                 continue
             plan.cluster_queue = cq
+            why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces)
+            if why:
+                plan.state, plan.message = MISCONFIGURED, why
+                continue
             ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
             sets = [(ps.name, {res: v * ps.count for res, v in ps.request.items()}) for ps in wl.pod_sets]
             entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, sets))
             by_key[plan.key] = plan
-        for key, verdict in quota.admit_in_order(entries, tree, holders).items():
+        for key, verdict in quota.admit_in_order(entries, tree, holders, self.stop_at).items():
             plan = by_key[key]
             if not verdict.admitted:
                 plan.state, plan.message, plan.preempts = NO_QUOTA, verdict.message, verdict.preempts
+                plan.truncated = verdict.truncated
+                self.truncated |= verdict.truncated
                 continue
             plan.flavors = verdict.flavors
             first = next((f for asg in verdict.flavors.values() for f in asg.values()), None)
             plan.flavor = k.flavors.get(first) if first is not None else None
+        selectors = sorted(n.name for n in tree.queues.values() if n.namespace_selector is not None
+                           and not n.namespace_selector.is_empty)  # fmt: skip
+        if selectors and k.namespaces is None:
+            self.notes.append(f"ClusterQueue(s) {', '.join(selectors)} select namespaces by label, but the snapshot has "
+                              "no Namespace objects: the selector is not checked (add `kubectl get namespaces -o json`)")  # fmt: skip
         if unchecked:
             self.notes.append(f"{len(unchecked)} Workload(s) have no LocalQueue naming a ClusterQueue of the snapshot "
                               f"(e.g. {unchecked[0]}): not admitted, as Kueue does not queue them")  # fmt: skip
         for node in sorted(list(k.quota_queues.values()) + list(k.cohorts.values()), key=lambda n: (n.kind, n.name)):
             if node.unmodelled:
-                self.notes.append(f"{node.kind} {node.name}: {', '.join(node.unmodelled)} not modelled (quota is never "
-                                  "freed by preemption; the configured eviction action may still evict for capacity): "
-                                  "admissions may differ from Kueue's")  # fmt: skip
+                self.notes.append(f"{node.kind} {node.name}: {', '.join(node.unmodelled)} not modelled (fair sharing "
+                                  "neither orders admissions nor chooses victims; namespaces are not checked against the "
+                                  "selector; admission checks are not run): admissions may differ from Kueue's")  # fmt: skip
 
     def _running(self, d: Draft) -> dict[tuple[str, str], list[PodDraft]]:
         out: dict[tuple[str, str], list[PodDraft]] = {}
@@ -375,6 +392,24 @@ def _priority(wl: Workload, classes: dict[str, int], default: int | None, wpcs: 
         if ps.priority_class:
             return classes[ps.priority_class]
     return default if default is not None else 0
+
+
+def _namespace_mismatch(cq: quota.Node, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> str:
+    """Kueue's ``ValidateAdmissibility``: the Workload's Namespace must exist and match the
+    ClusterQueue's ``namespaceSelector`` (absent: no namespace; ``{}``: every one). Without
+    Namespace objects in the snapshot, only an absent or empty selector can be decided."""
+    sel = cq.namespace_selector
+    if sel is None:
+        return (f"ClusterQueue {cq.name} has no namespaceSelector, which Kueue reads as selecting no namespace "
+                "(`namespaceSelector: {}` admits every one): Kueue never admits the Workload")  # fmt: skip
+    if namespaces is None or sel.is_empty:
+        return ""
+    if namespace not in namespaces:
+        return f"Namespace {namespace} is not in the snapshot: Kueue finds no such namespace and does not admit it"
+    if not sel.matches(namespaces[namespace]):
+        return (f"the labels of Namespace {namespace} do not match the namespaceSelector of ClusterQueue {cq.name}: "
+                "Kueue does not admit the Workload")  # fmt: skip
+    return ""
 
 
 def _usable(f: Flavor, wl: Workload) -> bool:

@@ -122,6 +122,8 @@ class Workload:
     ident: dict[str, str]
     #: When its quota was reserved (the ``QuotaReserved`` condition), for preemption order.
     reserved: float | None = None
+    #: It has the ``Evicted`` condition (True): Kueue's preemption takes it first.
+    evicted: bool = False
 
     @property
     def key(self) -> str:
@@ -150,6 +152,8 @@ class KueueObjects:
     cohorts: dict[str, Any] = field(default_factory=dict)  # Cohort -> app.kueue.quota.Node
     workloads: list[tuple[dict, str]] = field(default_factory=list)  # Workload objects found in 'objects'
     consumed: dict[str, int] = field(default_factory=dict)  # "apiVersion kind" -> count
+    #: core/v1 Namespaces: name -> labels (a ClusterQueue's namespaceSelector reads them); None: the snapshot has none
+    namespaces: dict[str, dict[str, str]] | None = None
 
 
 # -- Workloads ------------------------------------------------------------------------------
@@ -203,6 +207,7 @@ def read_workload(o: dict, ptr: str, *, now: float) -> Workload:
         pod_sets=pod_sets,
         admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident),
         reserved=_reserved_at(status, join_pointer(ptr, "status"), ident),
+        evicted=_condition(status, "Evicted") is not None,
         pointer=ptr,
         ident=ident,
     )
@@ -230,14 +235,22 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str]) -> tuple[str, dic
     return r.string(adm, "clusterQueue", ap, ident), usage
 
 
+def _condition(status: dict, kind: str) -> tuple[int, dict] | None:
+    """The index and body of the True condition of type ``kind``."""
+    conds = status.get("conditions")
+    for i, cond in enumerate(conds if isinstance(conds, list) else ()):
+        if isinstance(cond, dict) and cond.get("type") == kind and cond.get("status") == "True":
+            return i, cond
+    return None
+
+
 def _reserved_at(status: dict, stp: str, ident: dict[str, str]) -> float | None:
     """``lastTransitionTime`` of the True ``QuotaReserved`` condition."""
-    for i, cond in enumerate(status.get("conditions") or ()):
-        if isinstance(cond, dict) and cond.get("type") == "QuotaReserved" and cond.get("status") == "True":
-            raw = cond.get("lastTransitionTime")
-            if raw is not None:
-                return r.timestamp(raw, join_pointer(stp, "conditions", i, "lastTransitionTime"), ident)
-    return None
+    found = _condition(status, "QuotaReserved")
+    if found is None or found[1].get("lastTransitionTime") is None:
+        return None
+    i, cond = found
+    return r.timestamp(cond["lastTransitionTime"], join_pointer(stp, "conditions", i, "lastTransitionTime"), ident)
 
 
 def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> ClassRef | None:
@@ -405,6 +418,13 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
     """Read ``o`` when it is a Kueue kind used here; False for any other object."""
     av = o.get("apiVersion")
     kind = o.get("kind")
+    if av == "v1" and kind == "Namespace":
+        meta, ident, _, name = metadata(o, ptr, kind, namespaced=False)
+        labels = r.obj(meta, "labels", join_pointer(ptr, "metadata"), ident)
+        k.namespaces = k.namespaces if k.namespaces is not None else {}
+        k.namespaces[name] = {str(key): str(v) for key, v in labels.items()}
+        k.consumed["v1 Namespace"] = k.consumed.get("v1 Namespace", 0) + 1
+        return True
     if not isinstance(av, str) or api_group(av) != GROUP or not isinstance(kind, str):
         return False
     if kind == "Workload":

@@ -22,23 +22,23 @@ exists with no quota of its own, as in Kueue.
 Usage at the start: every Workload with ``status.admission`` charges its ClusterQueue with
 each podSet's ``resourceUsage`` on the flavor ``flavors`` names.
 
-Admission (``pkg/scheduler``, simplified to what a snapshot decides): each ClusterQueue's
-pending Workloads in priority order (higher first), then creation time; every cycle takes
-each queue's head, orders the heads as Kueue's scheduler does (those that fit without
-borrowing first, then the lowest cohort subtree that holds them, ``FindHeightOfLowestSubtreeThatFits``,
-then priority, then creation time) and admits each that still fits, its
-flavors assigned per podSet and resource group (the first flavor, in the ClusterQueue's
-order, whose node labels agree with the podSet and whose ``nodeTaints`` it tolerates, and whose
-available quota holds the podSet's requests: ``whenCanBorrow: Borrow``). A head that does not fit may preempt within its
-ClusterQueue (``withinClusterQueue``, see :func:`_targets`); else it is set aside
-(``BestEffortFIFO``) or blocks its queue (``StrictFIFO``). A ClusterQueue with a
-``stopPolicy`` other than ``None`` admits nothing. Not modelled (named in the warnings when
-a snapshot uses them): ``namespaceSelector``, ``flavorFungibility``, fair sharing,
-``admissionChecks``, ``reclaimWithinCohort`` and ``borrowWithinCohort``.
+Admission (``pkg/scheduler/scheduler.go``, :func:`admit_in_order`): each ClusterQueue's
+pending Workloads in priority order (higher first), then creation time; every cycle
+nominates each queue's head against the quota as the cycle starts (flavors by
+:mod:`app.kueue.flavorassigner`, preemption targets by :mod:`app.kueue.preemption`),
+orders the heads (no borrowing first, then the lowest cohort subtree that holds them,
+then priority, then creation time) and processes each as Kueue's ``processEntry`` does. A
+head that is not admitted is set aside (``BestEffortFIFO``) or blocks its queue
+(``StrictFIFO``); a preemptor blocks its queue until its victims are gone. A ClusterQueue
+with a ``stopPolicy`` other than ``None`` admits nothing. Each Workload gets one attempt
+in the answer. Not modelled (named in the warnings when a snapshot uses them):
+fair sharing (``fairSharing`` and its preemption strategies),
+``admissionChecks``; Workloads this answer admits are not preemption candidates in it.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,10 @@ from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest.kube import metadata
 from app.ingest.quantity import canonical_quantity
+from app.kueue import flavorassigner as fa
+from app.kueue.flavorassigner import Fungibility
+from app.kueue.preemption import Classical, Holders, Preemptor, height_to_fit
+from app.model.selectors import LabelSelector
 
 FR = tuple[str, str]  # (flavor, resource)
 
@@ -75,11 +79,21 @@ class Node:
     strategy: str = "BestEffortFIFO"
     stopped: bool = False
     within: str = "Never"  # spec.preemption.withinClusterQueue
+    reclaim: str = "Never"  # spec.preemption.reclaimWithinCohort
+    borrow_within: bool = False  # spec.preemption.borrowWithinCohort.policy LowerPriority
+    borrow_threshold: int | None = None  # its maxPriorityThreshold
+    fungibility: Fungibility = field(default_factory=Fungibility)
+    #: spec.namespaceSelector; None (absent) selects no namespace, ``{}`` every one
+    namespace_selector: LabelSelector | None = None
     unmodelled: list[str] = field(default_factory=list)
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
     subtree: dict[FR, int] = field(default_factory=dict)
     usage: dict[FR, int] = field(default_factory=dict)
+
+    def quotas_nominal(self, fr: FR) -> int:
+        q = self.quotas.get(fr)
+        return q.nominal if q is not None else 0
 
     def local_quota(self, fr: FR) -> int:
         q = self.quotas.get(fr)
@@ -101,6 +115,17 @@ class Node:
             used_in_parent = max(0, self.usage.get(fr, 0) - lq)
             parent_available = min(stored_in_parent - used_in_parent + q.borrowing_limit, parent_available)
         return self.local_available(fr) + parent_available
+
+    def potential_available(self, fr: FR) -> int:
+        """``potentialAvailable``: the most the node could have with no usage anywhere,
+        within its ``borrowingLimit``."""
+        if self.parent is None:
+            return self.subtree.get(fr, 0)
+        avail = self.local_quota(fr) + self.parent.potential_available(fr)
+        q = self.quotas.get(fr)
+        if q is not None and q.borrowing_limit is not None:
+            avail = min(self.subtree.get(fr, 0) + q.borrowing_limit, avail)
+        return avail
 
     def add_usage(self, fr: FR, value: int) -> None:
         local = self.local_available(fr)
@@ -127,22 +152,6 @@ class Node:
             if child.kind == "Cohort":
                 h = max(h, child.height() + 1)
         return h
-
-    def borrow_level(self, fr: FR, value: int) -> int:
-        """``FindHeightOfLowestSubtreeThatFits``: 0 when ``value`` fits the ClusterQueue's own
-        quota, else the height of the lowest Cohort whose subtree holds it (the root's when
-        none does)."""
-        if self.parent is None or not self.borrows(fr, value):
-            return 0
-        remaining = value - self.local_available(fr)
-        node: Node | None = self.parent
-        root = self.parent
-        while node is not None:
-            if not node.borrows(fr, remaining):
-                return node.height()
-            remaining -= node.local_available(fr)
-            root, node = node, node.parent
-        return root.height()
 
 
 def _quantity(raw: Any, pointer: str, ident: dict[str, str], resource: str) -> int:
@@ -189,20 +198,50 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
         raise InputError("queueingStrategy must be BestEffortFIFO or StrictFIFO", join_pointer(sp, "queueingStrategy"), ident)
     node.strategy = strategy
     node.stopped = (r.string(spec, "stopPolicy", sp, ident) or "None") != "None"
-    for key in ("namespaceSelector", "flavorFungibility", "fairSharing", "admissionChecks", "admissionChecksStrategy"):
+    if spec.get("namespaceSelector") is not None:
+        node.namespace_selector = LabelSelector.parse(spec["namespaceSelector"], join_pointer(sp, "namespaceSelector"), ident)
+    for key in ("fairSharing", "admissionChecks", "admissionChecksStrategy"):
         if spec.get(key):
             node.unmodelled.append(key)
+    node.fungibility = _fungibility(spec, sp, ident)
     pre = r.obj(spec, "preemption", sp, ident)
     pp = join_pointer(sp, "preemption")
-    node.within = r.string(pre, "withinClusterQueue", pp, ident) or "Never"
-    if node.within not in ("Never", "LowerPriority", "LowerOrNewerEqualPriority"):
-        raise InputError("withinClusterQueue must be Never, LowerPriority or LowerOrNewerEqualPriority",
-                         join_pointer(pp, "withinClusterQueue"), ident)  # fmt: skip
-    for key, off in (("reclaimWithinCohort", "Never"), ("borrowWithinCohort", None)):
-        value = pre.get(key)
-        if value is not None and value != off and not (isinstance(value, dict) and value.get("policy", "Never") == "Never"):
-            node.unmodelled.append(f"preemption.{key}")
+    node.within = _policy(pre, "withinClusterQueue", ("Never", "LowerPriority", "LowerOrNewerEqualPriority"), pp, ident)
+    node.reclaim = _policy(pre, "reclaimWithinCohort", ("Never", "LowerPriority", "Any"), pp, ident)
+    bwc = r.obj(pre, "borrowWithinCohort", pp, ident)
+    bp = join_pointer(pp, "borrowWithinCohort")
+    node.borrow_within = _policy(bwc, "policy", ("Never", "LowerPriority"), bp, ident) == "LowerPriority"
+    node.borrow_threshold = r.integer(bwc, "maxPriorityThreshold", bp, ident, minimum=-(2**31), maximum=2**31 - 1)
+    if node.borrow_within and node.reclaim == "Never":  # the CRD's validation rule
+        raise InputError("borrowWithinCohort needs reclaimWithinCohort other than Never", bp, ident)
     return node
+
+
+def _policy(obj: dict, key: str, allowed: tuple[str, ...], ptr: str, ident: dict[str, str]) -> str:
+    value = r.string(obj, key, ptr, ident) or allowed[0]
+    if value not in allowed:
+        raise InputError(f"{key} must be one of {', '.join(allowed)}", join_pointer(ptr, key), ident)
+    return value
+
+
+def _fungibility(spec: dict, sp: str, ident: dict[str, str]) -> Fungibility:
+    """``spec.flavorFungibility``; v1beta1's ``Borrow`` / ``Preempt`` are v1beta2's ``MayStopSearch``."""
+    ff = r.obj(spec, "flavorFungibility", sp, ident)
+    fp = join_pointer(sp, "flavorFungibility")
+    out = Fungibility()
+    for key, attr, old in (("whenCanBorrow", "when_can_borrow", "Borrow"), ("whenCanPreempt", "when_can_preempt", "Preempt")):
+        value = r.string(ff, key, fp, ident)
+        if value:
+            if value not in ("MayStopSearch", "TryNextFlavor", old):
+                raise InputError(f"{key} must be MayStopSearch, {old} or TryNextFlavor", join_pointer(fp, key), ident)
+            setattr(out, attr, "MayStopSearch" if value == old else value)
+    pref = r.string(ff, "preference", fp, ident)
+    if pref:
+        if pref not in ("BorrowingOverPreemption", "PreemptionOverBorrowing"):
+            raise InputError("preference must be BorrowingOverPreemption or PreemptionOverBorrowing",
+                             join_pointer(fp, "preference"), ident)  # fmt: skip
+        out.preference = pref
+    return out
 
 
 def read_cohort(o: dict, ptr: str) -> Node:
@@ -273,40 +312,6 @@ class Tree:
                 node.add_usage(fr, v)
 
 
-def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict[str, int]]], tree: Tree,
-           preempting: bool = False) -> tuple[dict[str, dict[str, str]], dict[FR, int]] | None:  # fmt: skip
-    """Flavors per podSet (resource -> flavor) and the quota they take, or None when no
-    flavor of some resource group holds a podSet now. ``flavors_ok``: the flavors whose
-    node labels agree with the Workload; ``pod_sets``: (name, total requests).
-    ``preempting``: a flavor whose nominal quota holds the requests counts too, when no
-    flavor of the group fits (Kueue's Preempt mode with ``whenCanPreempt: TryNextFlavor``:
-    the first such flavor)."""
-    taken: dict[FR, int] = {}
-    out: dict[str, dict[str, str]] = {}
-    covered = {res for g in cq.groups for res in g.covered}
-    for ps_name, req in pod_sets:
-        if any(v and res not in covered for res, v in req.items() if res != "pods"):
-            return None  # a resource no group of the ClusterQueue covers: Kueue never admits it
-        chosen: dict[str, str] = {}
-        for group in cq.groups:
-            wanted = {res: v for res, v in req.items() if v and res in group.covered}
-            if not wanted:
-                continue
-            usable = [f for f in group.flavors if flavors_ok.get(f, False)]
-            fits = [f for f in usable
-                    if all(taken.get((f, res), 0) + v <= cq.available((f, res)) for res, v in wanted.items())]  # fmt: skip
-            if not fits and preempting:
-                fits = [f for f in usable if all(taken.get((f, res), 0) + v <= cq.quotas.get((f, res), Quota(0)).nominal
-                                                 for res, v in wanted.items())]  # fmt: skip
-            if not fits:
-                return None
-            for res, v in wanted.items():
-                taken[(fits[0], res)] = taken.get((fits[0], res), 0) + v
-                chosen[res] = fits[0]
-        out[ps_name] = chosen
-    return out, taken
-
-
 @dataclass
 class Entry:
     """A pending Workload as the quota pass sees it."""
@@ -324,7 +329,8 @@ class Verdict:
     admitted: bool
     message: str
     flavors: dict[str, dict[str, str]] = field(default_factory=dict)  # podSet -> resource -> flavor
-    preempts: list[str] = field(default_factory=list)  # Workloads to evict first (Kueue reason InClusterQueue)
+    preempts: list[tuple[str, str]] = field(default_factory=list)  # (Workload, Kueue's reason) to evict first
+    truncated: bool = False  # not tried: the deadline passed first
 
 
 @dataclass
@@ -335,102 +341,184 @@ class Holder:
     queue: str
     priority: int
     created: float
-    reserved: float  # when its quota was reserved (QuotaReserved), else its creation time
+    reserved: float  # when its quota was reserved (QuotaReserved); +inf (Kueue: now) without one
     usage: dict[FR, int]
+    evicted: bool = False  # it has the Evicted condition: Kueue takes it first
 
 
-def _targets(e: Entry, node: Node, taken: dict[FR, int], holders: list[Holder], gone: set[str]) -> list[str]:
-    """Kueue's classical preemption within the ClusterQueue (``withinClusterQueue``): the
-    admitted Workloads of the queue it may preempt (lower priority; with
-    ``LowerOrNewerEqualPriority`` also equal priority and newer), lowest priority and most
-    recently admitted first, removed until the Workload fits, then put back, last removed
-    first, wherever it still fits (``fillBackWorkloads``). Empty: preemption cannot help."""
-    def fits() -> bool:
-        return all(v <= node.available(fr) for fr, v in taken.items())
+class Cycle:
+    """The quota pass's state: the tree's usage, the admitted Workloads by ClusterQueue, the
+    Workloads already named for preemption in this answer."""
 
-    candidates = [h for h in holders if h.queue == e.queue and h.key not in gone and (
-        h.priority < e.priority or (node.within == "LowerOrNewerEqualPriority" and h.priority == e.priority
-                                    and h.created > e.created))]  # fmt: skip
-    candidates.sort(key=lambda h: (h.priority, -h.reserved, h.key))
-    removed: list[Holder] = []
-    try:
-        for h in candidates:
-            for fr, v in h.usage.items():
-                node.remove_usage(fr, v)
-            removed.append(h)
-            if fits():
-                break
-        else:
-            return []
-        for i in range(len(removed) - 2, -1, -1):  # fill back
-            h = removed[i]
-            for fr, v in h.usage.items():
-                node.add_usage(fr, v)
-            if fits():
-                removed.pop(i)
-            else:
+    def __init__(self, tree: Tree, holders: list[Holder]) -> None:
+        self.tree = tree
+        self.holders = Holders([h for h in holders if h.queue in tree.queues])
+        self.preempted: dict[str, Holder] = {}
+
+    def oracle(self, e: Entry) -> fa.Oracle:
+        """``PreemptionOracle.SimulatePreemption`` for ``e``."""
+        cq = self.tree.queues[e.queue]
+
+        def simulate(fr: FR, value: int) -> fa.Mode:
+            targets = self.targets(e, {fr: value}, {fr})
+            if not targets:
+                return fa.NO_CANDIDATES, height_to_fit(cq, fr, value)[0]
+            with self.removed([t.holder for t in targets]):
+                borrow = height_to_fit(cq, fr, value)[0]
+            same = any(t.holder.queue == e.queue for t in targets)
+            return (fa.PREEMPT if same else fa.RECLAIM), borrow
+
+        return simulate
+
+    def targets(self, e: Entry, assigned: dict[FR, int], frs: set[FR]) -> list[Any]:
+        return Classical(self.tree, self.holders, Preemptor(e.queue, e.priority, e.created, assigned), frs).targets()
+
+    def nominate(self, e: Entry) -> tuple[fa.Assignment, list[Any]]:
+        """``getAssignments``: the flavors, and the preemption targets when they need some."""
+        cq = self.tree.queues[e.queue]
+        asg = fa.assign(cq, e.flavors_ok, e.pod_sets, self.oracle(e), cq.fungibility)
+        if asg.no_fit or asg.fit:
+            return asg, []
+        return asg, self.targets(e, asg.usage, asg.needs_preemption)
+
+    class _Removed:
+        def __init__(self, tree: Tree, holders: list[Holder]) -> None:
+            self.tree, self.holders = tree, holders
+
+        def __enter__(self) -> None:
+            for h in self.holders:
+                node = self.tree.queues[h.queue]
                 for fr, v in h.usage.items():
                     node.remove_usage(fr, v)
-        return sorted(h.key for h in removed)
-    finally:
-        for h in removed:
-            for fr, v in h.usage.items():
-                node.add_usage(fr, v)
+
+        def __exit__(self, *exc: Any) -> None:
+            for h in self.holders:
+                node = self.tree.queues[h.queue]
+                for fr, v in h.usage.items():
+                    node.add_usage(fr, v)
+
+    def removed(self, holders: list[Holder]) -> Cycle._Removed:
+        """``SimulateWorkloadUsageRemoval``: the tree without ``holders``' usage, inside the block."""
+        return Cycle._Removed(self.tree, holders)
+
+    def fits(self, cq: Node, usage: dict[FR, int], targets: list[Any]) -> bool:
+        """``fits``: ``usage`` within ``available`` once this answer's victims and ``targets`` are gone."""
+        gone = {h.key: h for h in self.preempted.values()} | {t.holder.key: t.holder for t in targets}
+        with self.removed(list(gone.values())):
+            return all(v <= max(0, cq.available(fr)) for fr, v in usage.items())
 
 
-def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None) -> dict[str, Verdict]:
-    """Kueue's admission order over the pending Workloads (see the module docstring):
-    cycle after cycle, each ClusterQueue's head, until no queue has one left. A head that
-    does not fit may preempt admitted ``holders`` of its queue (``withinClusterQueue``): it is
-    then not admitted in this answer (Kueue admits it once they are gone) and names them."""
-    holders = holders or []
-    gone: set[str] = set()
+def _reserve_unreclaimable(cq: Node, asg: fa.Assignment) -> list[tuple[Node, FR, int]]:
+    """``reserveCapacityForUnreclaimablePreempt``: a Workload that needs preemption, finds
+    no candidates and whose ClusterQueue cannot always reclaim (``reclaimWithinCohort`` is
+    not ``Any``) keeps, for the rest of the cycle, what it would take within its nominal
+    quota (when it borrows: within nominal + ``borrowingLimit``, or all of it without a
+    limit), so others cannot borrow it (``quotaResourcesToReserve``). Returns what it took,
+    to give back when the cycle ends."""
+    taken = []
+    for fr, usage in sorted(asg.usage.items()):
+        q = cq.quotas.get(fr, Quota(0))
+        used = cq.usage.get(fr, 0)
+        if asg.borrowing > 0:
+            v = usage if q.borrowing_limit is None else min(usage, q.nominal + q.borrowing_limit - used)
+        else:
+            v = max(0, min(usage, q.nominal - used))
+        if v > 0:
+            cq.add_usage(fr, v)
+            taken.append((cq, fr, v))
+    return taken
+
+
+def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None,
+                   stop_at: float | None = None) -> dict[str, Verdict]:  # fmt: skip
+    """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
+    each cycle nominates every ClusterQueue's head (flavors and preemption targets against
+    the quota as the cycle starts), orders them (no borrowing first, then the lowest
+    borrowing level, priority, creation time) and processes each (``processEntry``): NoFit
+    and Preempt without targets wait; targets overlapping another preemptor's are computed
+    again without that one's victims (``RecomputeAssignmentUponPreemptionTargetsOverlap``:
+    a Workload that then fits waits for them, one that still overlaps is skipped); one that
+    no longer fits is skipped; else it takes its quota and is admitted, or names its
+    targets (``Preempting``). A preemptor stays its queue's head until its victims are gone
+    (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
+    (``time.perf_counter``), the Workloads not yet tried are ``truncated``."""
+    cycle = Cycle(tree, holders or [])
     pending: dict[str, list[Entry]] = {}
     for e in sorted(entries, key=lambda e: (-e.priority, e.created, e.key)):
         pending.setdefault(e.queue, []).append(e)
     out: dict[str, Verdict] = {}
+    blocked: set[str] = set()
+
+    def block(q: str, head: str, why: str) -> None:
+        blocked.add(q)
+        for rest in pending[q]:
+            out[rest.key] = Verdict(False, f"behind {head} in ClusterQueue {q}, {why}")
+
     for q, es in pending.items():
-        node = tree.queues[q]
-        if node.stopped:
+        if tree.queues[q].stopped:
+            blocked.add(q)
             for e in es:
                 out[e.key] = Verdict(False, f"ClusterQueue {q} has a stopPolicy: it admits nothing")
-    blocked = {q for q in pending if tree.queues[q].stopped}
     while True:
         heads = [es[0] for q, es in pending.items() if es and q not in blocked]
         if not heads:
             break
+        if stop_at is not None and time.perf_counter() > stop_at:
+            for es in pending.values():
+                for e in es:
+                    if e.key not in out:
+                        out[e.key] = Verdict(False, "not tried: the decision's deadline (options.deadlineMs) passed first",
+                                             truncated=True)  # fmt: skip
+            break
         nominated = []
         for e in heads:
-            node = tree.queues[e.queue]
-            asg = assign(node, e.flavors_ok, e.pod_sets, tree)
-            level = max((node.borrow_level(fr, v) for fr, v in asg[1].items()), default=0) if asg is not None else 0
-            nominated.append((level, -e.priority, e.created, e.key, e))
-        for _, _, _, _, e in sorted(nominated, key=lambda n: n[:4]):
+            asg, targets = cycle.nominate(e)
+            nominated.append(((asg.borrowing, -e.priority, e.created, e.key), e, asg, targets))
+        nominated.sort(key=lambda n: n[0])
+        reserved: list[tuple[Node, FR, int]] = []
+        for _, e, asg, targets in nominated:
             node = tree.queues[e.queue]
             pending[e.queue].pop(0)
-            asg = assign(node, e.flavors_ok, e.pod_sets, tree)  # again: earlier admissions of this cycle took quota
-            if asg is None and node.within != "Never":
-                pre = assign(node, e.flavors_ok, e.pod_sets, tree, preempting=True)
-                victims = _targets(e, node, pre[1], holders, gone) if pre is not None else []
-                if victims:
-                    gone.update(victims)
-                    out[e.key] = Verdict(False, f"preempting {len(victims)} Workload(s) of ClusterQueue {e.queue} "
-                                                f"(withinClusterQueue: {node.within})", pre[0], victims)  # fmt: skip
-                    if node.strategy == "StrictFIFO":  # it stays the head until they are gone
-                        blocked.add(e.queue)
-                        for rest in pending[e.queue]:
-                            out[rest.key] = Verdict(False, f"behind {e.key} in StrictFIFO ClusterQueue {e.queue}")
-                    continue
-            if asg is None:
-                out[e.key] = Verdict(False, f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for "
-                                            "every flavor of some resource group")  # fmt: skip
-                if node.strategy == "StrictFIFO":
-                    blocked.add(e.queue)
-                    for rest in pending[e.queue]:
-                        out[rest.key] = Verdict(False, f"behind {e.key} in StrictFIFO ClusterQueue {e.queue}")
+            strict = node.strategy == "StrictFIFO"
+            deferred = False
+            if any(t.holder.key in cycle.preempted for t in targets):
+                with cycle.removed(list(cycle.preempted.values())):
+                    asg, targets = cycle.nominate(e)
+                deferred = asg.fit
+            if not asg.no_fit and not asg.fit and not targets and node.reclaim != "Any":
+                reserved += _reserve_unreclaimable(node, asg)
+            if asg.no_fit or (not asg.fit and not targets):
+                out[e.key] = Verdict(False, f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for every "
+                                            "flavor of some resource group" + ("" if asg.no_fit else
+                                            ", and preemption finds no Workload to evict"))  # fmt: skip
+                if strict:
+                    block(e.queue, e.key, "a StrictFIFO queue")
                 continue
-            flavors, taken = asg
-            for fr, v in sorted(taken.items()):
+            if deferred:
+                for fr, v in sorted(asg.usage.items()):
+                    node.add_usage(fr, v)
+                out[e.key] = Verdict(False, "it fits once the Workloads other preemptors evict are gone: waiting for them")
+                block(e.queue, e.key, "which waits for preempted Workloads")
+                continue
+            overlap = any(t.holder.key in cycle.preempted for t in targets)
+            if overlap or not cycle.fits(node, asg.usage, targets):
+                why = ("its preemption targets overlap another Workload's" if overlap else
+                       "it no longer fits after processing the Workloads before it in this cycle")
+                out[e.key] = Verdict(False, f"skipped: {why}")
+                if strict:
+                    block(e.queue, e.key, "a StrictFIFO queue")
+                continue
+            for t in targets:
+                cycle.preempted[t.holder.key] = t.holder
+            for fr, v in sorted(asg.usage.items()):
                 node.add_usage(fr, v)
-            out[e.key] = Verdict(True, "", flavors)
+            if targets:
+                victims = sorted((t.holder.key, t.reason) for t in targets)
+                out[e.key] = Verdict(False, f"preempting {len(victims)} Workload(s) "
+                                            f"({', '.join(sorted({r for _, r in victims}))})", asg.flavors, victims)  # fmt: skip
+                block(e.queue, e.key, "which waits for the Workloads it preempts")
+                continue
+            out[e.key] = Verdict(True, "", asg.flavors)
+        for node, fr, v in reserved:  # a snapshot lasts one cycle
+            node.remove_usage(fr, v)
     return out

@@ -1,0 +1,161 @@
+"""Kueue's flavor assigner (``pkg/scheduler/flavorassigner/flavorassigner.go``): which
+ResourceFlavor each podSet takes for each resource group, and whether that needs
+preemption.
+
+Per podSet, per resource group covering its requests, the group's flavors in the
+ClusterQueue's order whose node labels agree with the podSet (and whose taints it
+tolerates). Each requested resource of a flavor gets a mode (``fitsResourceQuota``):
+
+* *noFit* when what earlier podSets took of it plus this request exceeds the most the
+  ClusterQueue could ever have (``PotentialAvailable``: its quota plus what its Cohorts
+  could lend, within ``borrowingLimit``);
+* *fit* when it is within ``available`` now, with the borrowing level of the lowest
+  subtree that holds it (``FindHeightOfLowestSubtreeThatFits``: 0 = its own quota);
+* else, when the request is within the nominal quota, or a subtree smaller than the whole
+  Cohort tree could hold it, or ``borrowWithinCohort`` allows preempting while borrowing:
+  what Kueue's preemption oracle finds (:mod:`app.kueue.preemption` for this one
+  flavor-resource): *noPreemptionCandidates*, *preempt* (a candidate of its own
+  ClusterQueue) or *reclaim* (only other ClusterQueues), with the borrowing level once
+  those are gone; otherwise *noFit*.
+
+A flavor's mode is the worst of its resources'. ``flavorFungibility`` decides whether to
+stop at a flavor (``whenCanBorrow: MayStopSearch``, ``whenCanPreempt: MayStopSearch``;
+v1beta1's ``Borrow`` / ``Preempt``) or try the next one and keep the best
+(``TryNextFlavor``): a flavor without preemption candidates only beats noFit; then, by
+default (``preference: BorrowingOverPreemption``), the better mode (fit > reclaim >
+preempt), ties to the lower borrowing level; ``PreemptionOverBorrowing`` compares
+borrowing levels first. Kueue's defaults: ``MayStopSearch`` when it can borrow,
+``TryNextFlavor`` when it must preempt.
+
+The Workload's mode is the worst over its podSets: NoFit when some podSet got no flavor,
+Preempt when some resource needs preemption (those flavor-resources are the ones
+preemption may free), else Fit; its borrowing level is the highest of its resources'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from app.kueue.preemption import height_to_fit
+
+if TYPE_CHECKING:
+    from app.kueue.quota import FR, Node
+
+NO_FIT, NO_CANDIDATES, PREEMPT, RECLAIM, FIT = range(5)  # ``preemptionMode``, worst first
+Mode = tuple[int, int]  # (preemption mode, borrowing level)
+#: the preemption oracle: (flavor-resource, quantity) -> (mode, borrowing level once its targets are gone)
+Oracle = Callable[["FR", int], Mode]
+
+
+@dataclass(slots=True)
+class Fungibility:
+    when_can_borrow: str = "MayStopSearch"
+    when_can_preempt: str = "TryNextFlavor"
+    preference: str | None = None
+
+
+def preferred(a: Mode, b: Mode, fungibility: Fungibility) -> bool:
+    """``isPreferred``: ``a`` is a better assignment than ``b``."""
+    if a[0] == NO_FIT:
+        return False
+    if b[0] == NO_FIT:
+        return True
+    if (a[0] == NO_CANDIDATES) != (b[0] == NO_CANDIDATES):
+        return a[0] != NO_CANDIDATES
+    if fungibility.preference == "PreemptionOverBorrowing":
+        return a[1] < b[1] if a[1] != b[1] else a[0] > b[0]
+    return a[0] > b[0] if a[0] != b[0] else a[1] < b[1]
+
+
+def try_next(mode: Mode, fungibility: Fungibility) -> bool:
+    """``shouldTryNextFlavor``."""
+    if mode[0] in (NO_FIT, NO_CANDIDATES):
+        return True
+    if mode[0] in (PREEMPT, RECLAIM) and fungibility.when_can_preempt == "TryNextFlavor":
+        return True
+    return mode[1] != 0 and fungibility.when_can_borrow == "TryNextFlavor"
+
+
+@dataclass
+class Assignment:
+    """Per podSet, resource -> (flavor, mode); the quota it takes; the worst mode."""
+
+    flavors: dict[str, dict[str, str]] = field(default_factory=dict)
+    modes: dict[FR, int] = field(default_factory=dict)
+    usage: dict[FR, int] = field(default_factory=dict)
+    borrowing: int = 0
+    no_fit: bool = False
+
+    @property
+    def fit(self) -> bool:
+        return not self.no_fit and all(m == FIT for m in self.modes.values())
+
+    @property
+    def needs_preemption(self) -> set[FR]:
+        """``flavorResourcesNeedPreemption``."""
+        return {fr for fr, m in self.modes.items() if m != FIT}
+
+
+def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle) -> Mode:
+    """``fitsResourceQuota``."""
+    val = assumed + request
+    if val > cq.potential_available(fr):
+        return NO_FIT, 0
+    borrow, may_reclaim = height_to_fit(cq, fr, val)
+    if val <= max(0, cq.available(fr)):
+        return FIT, borrow
+    if cq.quotas_nominal(fr) >= val or may_reclaim or cq.borrow_within:
+        return oracle(fr, val)
+    return NO_FIT, borrow
+
+
+def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
+           fungibility: Fungibility | None = None) -> Assignment:  # fmt: skip
+    """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: the
+    flavors whose node labels and taints agree with the Workload."""
+    fungibility = fungibility or Fungibility()
+    out = Assignment()
+    group_of = {res: g for g in cq.groups for res in g.covered}
+    for ps_name, requests in pod_sets:
+        chosen: dict[str, str] = {}
+        out.flavors[ps_name] = chosen
+        for res in sorted(requests):
+            if res in chosen:
+                continue
+            group = group_of.get(res)
+            if group is None:
+                if requests[res] == 0 or res == "pods":
+                    continue
+                out.no_fit = True  # a resource no group of the ClusterQueue covers: Kueue never admits it
+                return out
+            wanted = {r: v for r, v in requests.items() if r in group.covered}
+            best: dict[str, tuple[str, Mode]] | None = None
+            best_mode: Mode = (NO_FIT, 1 << 30)
+            for f in group.flavors:
+                if not flavors_ok.get(f, False):
+                    continue
+                rep: Mode = (FIT, 0)
+                picks: dict[str, tuple[str, Mode]] = {}
+                for r in sorted(wanted):
+                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle)
+                    if preferred(rep, mode, fungibility):
+                        rep = mode
+                    if rep[0] == NO_FIT:
+                        continue
+                    picks[r] = (f, mode)
+                if not try_next(rep, fungibility):
+                    best, best_mode = picks, rep
+                    break
+                if preferred(rep, best_mode, fungibility):
+                    best, best_mode = picks, rep
+            if not best:
+                out.no_fit = True
+                return out
+            for r, (f, mode) in best.items():
+                chosen[r] = f
+                out.modes[(f, r)] = min(out.modes.get((f, r), FIT), mode[0])
+                out.borrowing = max(out.borrowing, mode[1])
+                out.usage[(f, r)] = out.usage.get((f, r), 0) + wanted[r]
+    return out
