@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.kueue.quota import Entry, Node, Quota, ResourceGroup, Tree, admit_in_order
+from app.kueue.quota import Entry, Node, PodSetShape, Quota, ResourceGroup, Tree, admit_in_order
 from tests.test_admissions import body, one, pod_set, post, problem, workload
 
 V2 = "kueue.x-k8s.io/v1beta2"
@@ -312,7 +312,8 @@ def test_the_quota_pass_stops_at_the_deadline_and_marks_the_rest_not_tried():
     def run(stop_at: float | None) -> dict[str, tuple[bool, bool]]:
         q = Node("q", "ClusterQueue", "", {fr: Quota(16)}, [ResourceGroup(("gpu",), ["f"])])
         tree = Tree.build({"q": q}, {})
-        entries = [Entry(f"ns/w{i}", "q", 0, float(i), {"f": True}, [("main", {"gpu": 8})]) for i in range(3)]
+        entries = [Entry(f"ns/w{i}", "q", 0, float(i), {"f": True}, [PodSetShape("main", {"gpu": 8}, 1, 1)])
+                   for i in range(3)]  # fmt: skip
         return {k: (v.admitted, v.truncated) for k, v in admit_in_order(entries, tree, [], stop_at).items()}
 
     assert run(None) == {"ns/w0": (True, False), "ns/w1": (True, False), "ns/w2": (False, False)}
@@ -355,3 +356,25 @@ def test_a_label_selector_without_namespace_objects_is_not_checked_and_says_so(c
     a = post(client, body([wl("w", 8)], objs))
     assert reasons(a)["ml/w"] == "Admitted"
     assert any("no Namespace objects" in w for w in a["warnings"])
+
+
+# -- partial admission by quota (PodSetReducer) ----------------------------------------------
+
+
+def test_partial_admission_shrinks_a_podset_toward_min_count_to_fit_the_quota(client):
+    # 4 pods of 8 GPUs against 16: Kueue's binary search over 0..3 (count − minCount) tries 2
+    # pods (fits), then 3 (does not): 2 are admitted, and the admission says count 2
+    objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    w = workload("w", pod_set(count=4, minCount=1), queueName="lq")
+    got = one(post(client, body([w], objs)), "ml/w")
+    assert got["reason"] == "Admitted"
+    (psa,) = got["admission"]["podSetAssignments"]
+    assert psa["count"] == 2 and psa["resourceUsage"]["nvidia.com/gpu"] == "16"
+
+
+def test_without_min_count_a_workload_that_does_not_fit_whole_waits(client):
+    objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    w = workload("w", pod_set(count=4), queueName="lq")
+    assert reasons(post(client, body([w], objs)))["ml/w"] == "InsufficientQuota"
+    w = workload("w", pod_set(count=4, minCount=3), queueName="lq")  # 3 pods need 24 > 16
+    assert reasons(post(client, body([w], objs)))["ml/w"] == "InsufficientQuota"

@@ -67,7 +67,7 @@ checked against the Workload CRD, whose ``clusterQueue`` must be a DNS subdomain
 TestSchedule has no nodes (quota only): every case runs on four nodes with 100000 of each
 resource the cases request (:func:`nodes`), so placement never decides; no Topology, no TAS.
 
-50 of TestSchedule's 65 cases are transcribed: 48 pass, 2 are strict xfails.
+54 of TestSchedule's 65 cases are transcribed: 52 pass, 2 are strict xfails.
 "multiple preemptions skip preemption when shared limited resource" is transcribed as Go
 writes it, and fails (strict xfail): its ClusterQueues set
 ``borrowWithinCohort`` with ``reclaimWithinCohort`` unset (Never), which Kueue's CRD rejects
@@ -80,13 +80,9 @@ Not transcribed (the Go case relies on something Gangplank does not model):
 * "workload fits in single clusterQueue, with check state ready": admission checks (status.admissionChecks)
 * "workload fits in single clusterQueue, with check state pending": admission checks (quota reserved, not admitted)
 * "error during admission": an injected API error on the status patch
-* "partial admission single variable pod set": partial admission (minCount)
-* "partial admission single variable pod set, preempt first": partial admission and preemption
-* "partial admission single variable pod set, preempt with partial admission": partial admission and preemption
 * "partial admission multiple variable pod sets": partial admission; minCount on two podSets (the Workload CRD allows one: Gangplank answers 422)
 * "partial admission disabled, multiple variable pod sets": the PartialAdmission feature gate off; minCount on two podSets (422 as above)
 * "container does not satisfy limitRange constraints": LimitRange validation
-* "container resource requests exceed limits": Kueue's requests-above-limits validation
 * "workload-slice fits in single clusterQueue": elastic jobs (workload slices)
 * "pending admission check with nofit and fit flavors": admission checks
 * "block preemptions and signal `BlockedOnPreemptionGates` when a preemption gate is present": preemption gates (MultiKueueOrchestratedPreemption)
@@ -209,10 +205,13 @@ FIXTURES = [
 
 
 # -- Workloads -------------------------------------------------------------------------------
-def ps(name: str, count: int, requests: dict[str, str]) -> dict[str, Any]:
-    """``MakePodSet(name, count).Request(...)``"""
-    return {"name": name, "count": count, "template": {"spec": {"restartPolicy": "Never", "containers": [
+def ps(name: str, count: int, requests: dict[str, str], min_count: int | None = None) -> dict[str, Any]:
+    """``MakePodSet(name, count).Request(...)``; ``min_count``: ``SetMinimumCount``."""
+    out = {"name": name, "count": count, "template": {"spec": {"restartPolicy": "Never", "containers": [
         {"name": "c", "resources": {"requests": requests}}]}}}  # fmt: skip
+    if min_count is not None:
+        out["minCount"] = min_count
+    return out
 
 
 def psa(name: str, *assignments: tuple[str, str, str], count: int = 1) -> dict[str, Any]:
@@ -281,6 +280,34 @@ def xfail(reason: str) -> Any:
 
 
 CASES = [
+    # Go: QuotaReserved False, Misconfigured, "resources validation failed: spec.podSets[0].template.spec.
+    # containers[0]: Invalid value: ["cpu"]: requests must not exceed its limits"
+    case("container resource requests exceed limits",
+         workloads=[wl("new", "sales", {**ps("one", 1, {"cpu": "200m"}), "template": {"spec": {
+             "restartPolicy": "Never", "containers": [{"name": "c", "resources": {"requests": {"cpu": "200m"},
+                                                                                 "limits": {"cpu": "100m"}}}]}}},
+                       queue="main")],
+         admitted={}, pending=["sales/new"], not_queued="Misconfigured"),
+    # sales: cpu default 50. 50 pods of 2 cpu do not fit; the search over 0..30 (count − minCount)
+    # tries 35 pods (70 cpu), 27 (54), 23 (46: fits), 25 (50: fits), 26 (52): count 25
+    case("partial admission single variable pod set",
+         workloads=[wl("new", "sales", ps("one", 50, {"cpu": "2"}, min_count=20), queue="main")],
+         admitted={"sales/new": adm("sales", psa("one", ("cpu", "default", "50000m"), count=25))}),
+    # eng-beta: model-a 20 GPUs, old holds 10 at priority -4. The full 20 fit once old is
+    # preempted (InClusterQueue): no partial admission
+    case("partial admission single variable pod set, preempt first",
+         workloads=[wl("new", "eng-beta", ps("one", 20, {"example.com/gpu": "1"}, min_count=10), queue="main", priority=4),
+                    wl("old", "eng-beta", ps("one", 10, {"example.com/gpu": "1"}), priority=-4,
+                       admission=adm("eng-beta", psa("one", ("example.com/gpu", "model-a", "10"), count=10)))],
+         admitted={"eng-beta/old": adm("eng-beta", psa("one", ("example.com/gpu", "model-a", "10"), count=10))},
+         pending=["eng-beta/new"], preempting={"eng-beta/new": 1}, preempted={"eng-beta/old": "InClusterQueue"}),
+    # 30 pods exceed model-a's 20 (no borrowing): the search finds 20, which fit by preempting old
+    case("partial admission single variable pod set, preempt with partial admission",
+         workloads=[wl("new", "eng-beta", ps("one", 30, {"example.com/gpu": "1"}, min_count=10), queue="main", priority=4),
+                    wl("old", "eng-beta", ps("one", 10, {"example.com/gpu": "1"}), priority=-4,
+                       admission=adm("eng-beta", psa("one", ("example.com/gpu", "model-a", "10"), count=10)))],
+         admitted={"eng-beta/old": adm("eng-beta", psa("one", ("example.com/gpu", "model-a", "10"), count=10))},
+         pending=["eng-beta/new"], preempting={"eng-beta/new": 1}, preempted={"eng-beta/old": "InClusterQueue"}),
     # Go: QuotaReserved False, reason Misconfigured, "workload namespace doesn't match ClusterQueue selector"
     # (LocalQueue sales/blocked -> eng-alpha, which selects dep In [eng]; Namespace sales has dep=sales)
     case("failed to match clusterQueue selector",

@@ -87,6 +87,7 @@ class Assignment:
     usage: dict[FR, int] = field(default_factory=dict)
     borrowing: int = 0
     no_fit: bool = False
+    counts: dict[str, int] = field(default_factory=dict)  # podSet -> count, when partial admission reduced it
 
     @property
     def fit(self) -> bool:

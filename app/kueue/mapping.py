@@ -84,6 +84,8 @@ class Plan:
     message: str = ""  # why it waits for quota
     preempts: list[tuple[str, str]] = field(default_factory=list)  # (Workload, Kueue's reason) it preempts for quota
     truncated: bool = False  # the quota pass did not reach it before the deadline
+    #: podSet -> count Kueue's partial admission reduced it to for quota (absent: the full count)
+    counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -183,13 +185,13 @@ class Admissions:
                 unchecked.append(plan.key)
                 continue
             plan.cluster_queue = cq
-            why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces)
+            why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces) or _over_limits(wl)
             if why:
                 plan.state, plan.message = MISCONFIGURED, why
                 continue
             ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
-            sets = [(ps.name, {res: v * ps.count for res, v in ps.request.items()}) for ps in wl.pod_sets]
-            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, sets))
+            shapes = [quota.PodSetShape(ps.name, dict(ps.request), ps.count, ps.minimum) for ps in wl.pod_sets]
+            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes))
             by_key[plan.key] = plan
         for key, verdict in quota.admit_in_order(entries, tree, holders, self.stop_at).items():
             plan = by_key[key]
@@ -198,6 +200,7 @@ class Admissions:
                 plan.truncated = verdict.truncated
                 self.truncated |= verdict.truncated
                 continue
+            plan.counts = verdict.counts
             plan.flavors = verdict.flavors
             first = next((f for asg in verdict.flavors.values() for f in asg.values()), None)
             plan.flavor = k.flavors.get(first) if first is not None else None
@@ -328,7 +331,7 @@ class Admissions:
             tr = ps.topology
             slice_size = tr.slice_size if tr is not None and tr.slice_size else None
             keys = plan.pods.setdefault(ps.name, [])
-            for i in range(ps.count):
+            for i in range(plan.counts.get(ps.name, ps.count)):
                 name = f"{wl.name}-{ps.name}-{i}"
                 key = f"{wl.namespace}/{name}"
                 if key in taken:
@@ -392,6 +395,15 @@ def _priority(wl: Workload, classes: dict[str, int], default: int | None, wpcs: 
         if ps.priority_class:
             return classes[ps.priority_class]
     return default if default is not None else 0
+
+
+def _over_limits(wl: Workload) -> str:
+    """Kueue's ``ValidateResources``: a container requesting more than its limit makes the
+    Workload inadmissible (``Misconfigured``)."""
+    bad = [b for ps in wl.pod_sets for b in ps.over_limits]
+    if not bad:
+        return ""
+    return f"resources validation failed: {'; '.join(bad)}: requests must not exceed its limits: Kueue does not admit it"
 
 
 def _namespace_mismatch(cq: quota.Node, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> str:

@@ -90,6 +90,9 @@ class PodSet:
     preemption_policy: str
     topology: TopologyRequest | None
     pointer: str
+    #: Kueue's ``ValidateResources``: the containers (pod-level resources) whose requests
+    #: exceed their limits, as "<field path>: [resources]"
+    over_limits: tuple[str, ...] = ()
 
     @property
     def minimum(self) -> int:
@@ -318,9 +321,35 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str]) -> PodSet:
         preemption_policy=r.string(spec, "preemptionPolicy", sp, ident),
         topology=topology,
         pointer=pp,
+        over_limits=_over_limits(spec, int(pp.rsplit("/", 1)[-1]) if pp.rsplit("/", 1)[-1].isdigit() else 0),
     )
     _check_slices(ps, ident)
     return ps
+
+
+def _over_limits(spec: dict, index: int) -> tuple[str, ...]:
+    """``ValidateResources``: per init container, container and the pod-level
+    ``resources``, the resources requested above their limit (quantities the pod reader
+    already validated; an unreadable one is left to it)."""
+    out = []
+    path = f"spec.podSets[{index}].template.spec"
+    places = [(f"{path}.{kind}[{i}]", c.get("resources")) for kind in ("initContainers", "containers")
+              for i, c in enumerate(spec.get(kind) or ()) if isinstance(c, dict)]  # fmt: skip
+    places.append((f"{path}.resources", spec.get("resources")))
+    for where, res in places:
+        if not isinstance(res, dict) or not isinstance(res.get("requests"), dict) or not isinstance(res.get("limits"), dict):
+            continue
+        over = []
+        for name, q in res["requests"].items():
+            if name in res["limits"]:
+                try:
+                    if canonical_quantity(name, q) > canonical_quantity(name, res["limits"][name]):
+                        over.append(name)
+                except ValueError:
+                    continue
+        if over:
+            out.append(f"{where}: {sorted(over)}")
+    return tuple(out)
 
 
 def _level(raw: dict, key: str, ptr: str, ident: dict[str, str]) -> tuple[str | None, str]:

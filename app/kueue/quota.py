@@ -321,7 +321,20 @@ class Entry:
     priority: int
     created: float
     flavors_ok: dict[str, bool]
-    pod_sets: list[tuple[str, dict[str, int]]]  # (podSet, requests x count)
+    pod_sets: list[PodSetShape]
+
+    def requests(self, counts: list[int] | None = None) -> list[tuple[str, dict[str, int]]]:
+        """(podSet, requests × count) at ``counts`` (default: the full counts)."""
+        sizes = counts if counts is not None else [ps.count for ps in self.pod_sets]
+        return [(ps.name, {r: v * c for r, v in ps.per_pod.items()}) for ps, c in zip(self.pod_sets, sizes, strict=True)]
+
+
+@dataclass(slots=True)
+class PodSetShape:
+    name: str
+    per_pod: dict[str, int]  # one pod's requests
+    count: int
+    minimum: int  # minCount (partial admission), else count
 
 
 @dataclass
@@ -331,6 +344,7 @@ class Verdict:
     flavors: dict[str, dict[str, str]] = field(default_factory=dict)  # podSet -> resource -> flavor
     preempts: list[tuple[str, str]] = field(default_factory=list)  # (Workload, Kueue's reason) to evict first
     truncated: bool = False  # not tried: the deadline passed first
+    counts: dict[str, int] = field(default_factory=dict)  # podSet -> count, when partial admission reduced it
 
 
 @dataclass
@@ -374,9 +388,20 @@ class Cycle:
         return Classical(self.tree, self.holders, Preemptor(e.queue, e.priority, e.created, assigned), frs).targets()
 
     def nominate(self, e: Entry) -> tuple[fa.Assignment, list[Any]]:
-        """``getAssignments``: the flavors, and the preemption targets when they need some."""
+        """``getInitialAssignments``: the flavors, and the preemption targets when they need
+        some; when neither fits at the full counts, partial admission's search over
+        smaller counts (``PodSetReducer``)."""
+        full = self._try(e, None)
+        if full[0].fit or full[1]:
+            return full
+        reduced = _reduce(e, lambda counts: self._try(e, counts))
+        return reduced if reduced is not None else full
+
+    def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
-        asg = fa.assign(cq, e.flavors_ok, e.pod_sets, self.oracle(e), cq.fungibility)
+        asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility)
+        if counts is not None:
+            asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
             return asg, []
         return asg, self.targets(e, asg.usage, asg.needs_preemption)
@@ -406,6 +431,29 @@ class Cycle:
         gone = {h.key: h for h in self.preempted.values()} | {t.holder.key: t.holder for t in targets}
         with self.removed(list(gone.values())):
             return all(v <= max(0, cq.available(fr)) for fr, v in usage.items())
+
+
+def _reduce(e: Entry, attempt: Any) -> tuple[fa.Assignment, list[Any]] | None:
+    """``PodSetReducer.Search``: a binary search (Go's ``sort.Search``) over ``i`` in
+    ``0..Σ(count − minCount)``, each podSet at ``count − (count − minCount)·i/Σ``, for the
+    largest counts that fit now or with preemption targets; None when none does (or the
+    Workload has no ``minCount`` below its count)."""
+    deltas = [ps.count - ps.minimum for ps in e.pod_sets]
+    total = sum(deltas)
+    if total <= 0:
+        return None
+    best: tuple[fa.Assignment, list[Any]] | None = None
+    good = 0
+    lo, hi = 0, total + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        counts = [ps.count - d * mid // total for ps, d in zip(e.pod_sets, deltas, strict=True)]
+        asg, targets = attempt(counts)
+        if asg.fit or targets:
+            best, good, hi = (asg, targets), mid, mid
+        else:
+            lo = mid + 1
+    return best if lo == good else None
 
 
 def _reserve_unreclaimable(cq: Node, asg: fa.Assignment) -> list[tuple[Node, FR, int]]:
@@ -515,10 +563,11 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             if targets:
                 victims = sorted((t.holder.key, t.reason) for t in targets)
                 out[e.key] = Verdict(False, f"preempting {len(victims)} Workload(s) "
-                                            f"({', '.join(sorted({r for _, r in victims}))})", asg.flavors, victims)  # fmt: skip
+                                            f"({', '.join(sorted({r for _, r in victims}))})", asg.flavors, victims,
+                                     counts=asg.counts)  # fmt: skip
                 block(e.queue, e.key, "which waits for the Workloads it preempts")
                 continue
-            out[e.key] = Verdict(True, "", asg.flavors)
+            out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts)
         for node, fr, v in reserved:  # a snapshot lasts one cycle
             node.remove_usage(fr, v)
     return out
