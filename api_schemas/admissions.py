@@ -143,7 +143,8 @@ class Preemption(BaseModel):
     job: str
     pods: list[str]
     reason: str
-    kueueReason: Literal["InClusterQueue", "InCohortReclamation", "InCohortReclaimWhileBorrowing"] | None = Field(
+    kueueReason: Literal["InClusterQueue", "InCohortReclamation", "InCohortReclaimWhileBorrowing",
+                         "InCohortFairSharing"] | None = Field(
         None, description="Kueue's preemption reason (the Preempted condition's reason), for a preemption Kueue's "
                           "quota model decided.")  # fmt: skip
 

@@ -580,16 +580,22 @@ CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("objects, admitted, wl, preempted", CASES)
-def test_preemption(client, objects, admitted, wl, preempted):  # type: ignore[no-untyped-def]
+def check_preemption(client, objects: list[dict], admitted: list[dict], wl: dict, preempted: Any) -> None:  # type: ignore[no-untyped-def]
+    """Every admitted Workload stays admitted; the incoming one is ``Preempting`` exactly
+    ``preempted`` ((name, kueueReason) pairs), or ``InsufficientQuota`` when empty."""
     answer = post(client, request(nodes() + objects, workloads=admitted + [wl]))
     for w in admitted:
         key = f"{NS}/{w['metadata']['name']}"
         assert one(answer, key)["reason"] == "AlreadyAdmitted", one(answer, key)
-    got = one(answer, f"{NS}/in")
+    got = one(answer, f"{NS}/{wl['metadata']['name']}")
     if preempted:
         assert got["reason"] == "Preempting", got
         assert sorted((p["workload"], p["kueueReason"]) for p in got["preemptions"]) == preempted
     else:
         assert got["reason"] == "InsufficientQuota", got
         assert got["preemptions"] == []
+
+
+@pytest.mark.parametrize("objects, admitted, wl, preempted", CASES)
+def test_preemption(client, objects, admitted, wl, preempted):  # type: ignore[no-untyped-def]
+    check_preemption(client, objects, admitted, wl, preempted)

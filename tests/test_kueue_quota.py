@@ -378,3 +378,56 @@ def test_without_min_count_a_workload_that_does_not_fit_whole_waits(client):
     assert reasons(post(client, body([w], objs)))["ml/w"] == "InsufficientQuota"
     w = workload("w", pod_set(count=4, minCount=3), queueName="lq")  # 3 pods need 24 > 16
     assert reasons(post(client, body([w], objs)))["ml/w"] == "InsufficientQuota"
+
+
+# -- fair sharing (a Kueue Configuration with fairSharing) -----------------------------------
+
+FAIR = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "fairSharing": {}}
+
+
+def small(name: str, gpus: int, queue: str, created: str = "2026-11-23T11:00:00Z") -> dict:
+    w = workload(name, pod_set(count=1, gpu=gpus), queueName=queue)
+    w["metadata"]["creationTimestamp"] = created
+    return w
+
+
+def test_fair_sharing_preempts_from_a_queue_whose_share_is_above_the_preemptors(client):
+    # a (4) takes 8: it would borrow 4 of the 24 the root could lend (share 166.7); b (10)
+    # holds 16, borrowing 6 (250). Taking b2 leaves b at 0 < 166.7: LessThanOrEqualToFinalShare
+    # refuses both of b's; LessThanInitialShare (166.7 < 250) takes b2, the most recent
+    def objs(*extra: dict, b_weight: str | None = None) -> list[dict]:
+        reclaim = {"reclaimWithinCohort": "Any"}
+        b = cq("b", {"f": 10}, cohort="team", **({"fairSharing": {"weight": b_weight}} if b_weight else {}))
+        return [flavor("f"), cq("a", {"f": 4}, cohort="team", preemption=reclaim), b, cq("c", {"f": 10}, cohort="team"),
+                lq("lq", "a"), *extra]  # fmt: skip
+
+    wls = [held("b1", 8, 0, "2026-11-23T10:00:00Z", queue="b"), held("b2", 8, 0, "2026-11-23T10:30:00Z", queue="b"),
+           held("c1", 8, 0, "2026-11-23T10:00:00Z", queue="c"), wl("mine", 8)]  # fmt: skip
+    got, victims = preempting(client, objs(FAIR), wls)
+    assert (got["ml/mine"], victims["ml/mine"]) == ("Preempting", [("ml/b2", "InCohortFairSharing")])
+    # b's weight 2 halves its share (125 < 166.7): no strategy lets a take from it
+    assert preempting(client, objs(FAIR, b_weight="2"), wls)[0]["ml/mine"] == "InsufficientQuota"
+    # classical preemption: a would still borrow after reclaiming, which borrowWithinCohort does not allow
+    assert preempting(client, objs(), wls)[0]["ml/mine"] == "InsufficientQuota"
+
+
+def test_fair_sharing_admits_the_head_whose_queue_would_have_the_lower_share(client):
+    # a and b own nothing, c lends 8; a already borrows 4. Both heads want 4 of the 4 left:
+    # with a's, a would borrow 8 of 8 (share 1000), with b's b would borrow 4 (500): b wins,
+    # though a's head is older (the classical order: same borrowing level and priority, older first)
+    def objs(*extra: dict) -> list[dict]:
+        return [flavor("f"), cq("a", {"f": 0}, cohort="team"), cq("b", {"f": 0}, cohort="team"),
+                cq("c", {"f": 8}, cohort="team"), lq("lqa", "a"), lq("lqb", "b"), *extra]  # fmt: skip
+
+    wls = [held("a0", 4, 0, "2026-11-23T10:00:00Z", queue="a"), small("aw", 4, "lqa", "2026-11-23T11:00:00Z"),
+           small("bw", 4, "lqb", "2026-11-23T11:30:00Z")]  # fmt: skip
+    fair = reasons(post(client, body(wls, objs(FAIR))))
+    assert (fair["ml/aw"], fair["ml/bw"]) == ("InsufficientQuota", "Admitted")
+    classical = reasons(post(client, body(wls, objs())))
+    assert (classical["ml/aw"], classical["ml/bw"]) == ("Admitted", "InsufficientQuota")
+
+
+def test_fair_sharing_weight_without_fair_sharing_is_named_in_warnings(client):
+    objs = [flavor("f"), cq("cq", {"f": 16}, fairSharing={"weight": "2"}), lq("lq", "cq")]
+    a = post(client, body([wl("w", 8)], objs))
+    assert any("fairSharing.weight" in w and "fair sharing is off" in w for w in a["warnings"])

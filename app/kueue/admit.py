@@ -108,7 +108,8 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
 #: Kueue's ``HumanReadablePreemptionReasons``
 PREEMPTION_REASONS = {"InClusterQueue": "prioritization in the ClusterQueue",
                       "InCohortReclamation": "reclamation within the cohort",
-                      "InCohortReclaimWhileBorrowing": "reclamation within the cohort while borrowing"}  # fmt: skip
+                      "InCohortReclaimWhileBorrowing": "reclamation within the cohort while borrowing",
+                      "InCohortFairSharing": "Fair Sharing within the cohort"}  # fmt: skip
 
 
 def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: list[Any]) -> dict[str, Any]:

@@ -99,21 +99,22 @@ class Assignment:
         return {fr for fr, m in self.modes.items() if m != FIT}
 
 
-def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle) -> Mode:
-    """``fitsResourceQuota``."""
+def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fair: bool) -> Mode:
+    """``fitsResourceQuota``; ``fair``: fair sharing is on (``canPreemptWhileBorrowing``
+    then also holds with ``reclaimWithinCohort``)."""
     val = assumed + request
     if val > cq.potential_available(fr):
         return NO_FIT, 0
     borrow, may_reclaim = height_to_fit(cq, fr, val)
     if val <= max(0, cq.available(fr)):
         return FIT, borrow
-    if cq.quotas_nominal(fr) >= val or may_reclaim or cq.borrow_within:
+    if cq.quotas_nominal(fr) >= val or may_reclaim or cq.borrow_within or (fair and cq.reclaim != "Never"):
         return oracle(fr, val)
     return NO_FIT, borrow
 
 
 def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
-           fungibility: Fungibility | None = None) -> Assignment:  # fmt: skip
+           fungibility: Fungibility | None = None, fair: bool = False) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: the
     flavors whose node labels and taints agree with the Workload."""
     fungibility = fungibility or Fungibility()
@@ -140,7 +141,7 @@ def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict
                 rep: Mode = (FIT, 0)
                 picks: dict[str, tuple[str, Mode]] = {}
                 for r in sorted(wanted):
-                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle)
+                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair)
                     if preferred(rep, mode, fungibility):
                         rep = mode
                     if rep[0] == NO_FIT:

@@ -193,7 +193,7 @@ class Admissions:
             shapes = [quota.PodSetShape(ps.name, dict(ps.request), ps.count, ps.minimum) for ps in wl.pod_sets]
             entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes))
             by_key[plan.key] = plan
-        for key, verdict in quota.admit_in_order(entries, tree, holders, self.stop_at).items():
+        for key, verdict in quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing).items():
             plan = by_key[key]
             if not verdict.admitted:
                 plan.state, plan.message, plan.preempts = NO_QUOTA, verdict.message, verdict.preempts
@@ -206,6 +206,10 @@ class Admissions:
             plan.flavor = k.flavors.get(first) if first is not None else None
         selectors = sorted(n.name for n in tree.queues.values() if n.namespace_selector is not None
                            and not n.namespace_selector.is_empty)  # fmt: skip
+        weighted = sorted(n.name for n in list(tree.queues.values()) + list(tree.cohorts.values()) if n.fair_weight_set)
+        if weighted and k.fair_sharing is None:
+            self.notes.append(f"{', '.join(weighted)} set fairSharing.weight, but fair sharing is off (no Kueue "
+                              "Configuration with fairSharing in the snapshot): the weights are not used")  # fmt: skip
         if selectors and k.namespaces is None:
             self.notes.append(f"ClusterQueue(s) {', '.join(selectors)} select namespaces by label, but the snapshot has "
                               "no Namespace objects: the selector is not checked (add `kubectl get namespaces -o json`)")  # fmt: skip
@@ -214,9 +218,9 @@ class Admissions:
                               f"(e.g. {unchecked[0]}): not admitted, as Kueue does not queue them")  # fmt: skip
         for node in sorted(list(k.quota_queues.values()) + list(k.cohorts.values()), key=lambda n: (n.kind, n.name)):
             if node.unmodelled:
-                self.notes.append(f"{node.kind} {node.name}: {', '.join(node.unmodelled)} not modelled (fair sharing "
-                                  "neither orders admissions nor chooses victims; namespaces are not checked against the "
-                                  "selector; admission checks are not run): admissions may differ from Kueue's")  # fmt: skip
+                self.notes.append(f"{node.kind} {node.name}: {', '.join(node.unmodelled)} not modelled (admission "
+                                  "checks are not run: a Workload is answered as if every check were Ready): admissions "
+                                  "may differ from Kueue's")  # fmt: skip
 
     def _running(self, d: Draft) -> dict[tuple[str, str], list[PodDraft]]:
         out: dict[tuple[str, str], list[PodDraft]] = {}

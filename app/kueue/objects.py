@@ -157,6 +157,8 @@ class KueueObjects:
     consumed: dict[str, int] = field(default_factory=dict)  # "apiVersion kind" -> count
     #: core/v1 Namespaces: name -> labels (a ClusterQueue's namespaceSelector reads them); None: the snapshot has none
     namespaces: dict[str, dict[str, str]] | None = None
+    #: fair sharing's preemption strategies, from Kueue's manager Configuration; None: fair sharing is off
+    fair_sharing: tuple[str, ...] | None = None
 
 
 # -- Workloads ------------------------------------------------------------------------------
@@ -454,6 +456,10 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         k.namespaces[name] = {str(key): str(v) for key, v in labels.items()}
         k.consumed["v1 Namespace"] = k.consumed.get("v1 Namespace", 0) + 1
         return True
+    if isinstance(av, str) and api_group(av) == CONFIG_GROUP and kind == "Configuration":
+        _configuration(o, ptr, av, k)
+        k.consumed[f"{av} {kind}"] = k.consumed.get(f"{av} {kind}", 0) + 1
+        return True
     if not isinstance(av, str) or api_group(av) != GROUP or not isinstance(kind, str):
         return False
     if kind == "Workload":
@@ -487,6 +493,33 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
     key = f"{av} {kind}"
     k.consumed[key] = k.consumed.get(key, 0) + 1
     return True
+
+
+CONFIG_GROUP = "config.kueue.x-k8s.io"
+FAIR_STRATEGIES = ("LessThanOrEqualToFinalShare", "LessThanInitialShare")
+
+
+def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
+    """Kueue's manager ``Configuration`` (``config.kueue.x-k8s.io``): ``fairSharing`` turns
+    fair sharing on (v1beta1: only with ``enable: true``), with its
+    ``preemptionStrategies`` (default LessThanOrEqualToFinalShare, LessThanInitialShare)."""
+    ident = {"kind": "Configuration", "name": "kueue-manager"}
+    if k.fair_sharing is not None:
+        raise InputError("more than one Kueue Configuration with fairSharing", ptr, ident)
+    fs = o.get("fairSharing")
+    if fs is None:
+        return
+    fp = join_pointer(ptr, "fairSharing")
+    if not isinstance(fs, dict):
+        raise InputError("'fairSharing' must be an object", fp, ident)
+    if av.endswith("/v1beta1") and r.boolean(fs, "enable", fp, ident, default=False) is not True:
+        return
+    raw = r.lst(fs, "preemptionStrategies", fp, ident)
+    for i, v in enumerate(raw):
+        if v not in FAIR_STRATEGIES:
+            raise InputError(f"a preemption strategy must be one of {', '.join(FAIR_STRATEGIES)}",
+                             join_pointer(fp, "preemptionStrategies", i), ident)  # fmt: skip
+    k.fair_sharing = tuple(raw) or FAIR_STRATEGIES
 
 
 def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:

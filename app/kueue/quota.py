@@ -31,14 +31,16 @@ then priority, then creation time) and processes each as Kueue's ``processEntry`
 head that is not admitted is set aside (``BestEffortFIFO``) or blocks its queue
 (``StrictFIFO``); a preemptor blocks its queue until its victims are gone. A ClusterQueue
 with a ``stopPolicy`` other than ``None`` admits nothing. Each Workload gets one attempt
-in the answer. Not modelled (named in the warnings when a snapshot uses them):
-fair sharing (``fairSharing`` and its preemption strategies),
-``admissionChecks``; Workloads this answer admits are not preemption candidates in it.
+in the answer. With fair sharing on (:mod:`app.kueue.fairsharing`) the heads are ordered
+by its tournament and preemption follows its strategies. Not modelled (named in the
+warnings when a snapshot uses them): ``admissionChecks``; Workloads this answer admits are
+not preemption candidates in it.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +50,8 @@ from app.ingest.kube import metadata
 from app.ingest.quantity import canonical_quantity
 from app.kueue import flavorassigner as fa
 from app.kueue.flavorassigner import Fungibility
-from app.kueue.preemption import Classical, Holders, Preemptor, height_to_fit
+from app.kueue.fairsharing import FairSearch, tournament
+from app.kueue.preemption import Classical, Holders, Preemptor, Target, height_to_fit
 from app.model.selectors import LabelSelector
 
 FR = tuple[str, str]  # (flavor, resource)
@@ -85,6 +88,8 @@ class Node:
     fungibility: Fungibility = field(default_factory=Fungibility)
     #: spec.namespaceSelector; None (absent) selects no namespace, ``{}`` every one
     namespace_selector: LabelSelector | None = None
+    fair_weight: float = 1.0  # spec.fairSharing.weight
+    fair_weight_set: bool = False
     unmodelled: list[str] = field(default_factory=list)
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
@@ -200,7 +205,8 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
     node.stopped = (r.string(spec, "stopPolicy", sp, ident) or "None") != "None"
     if spec.get("namespaceSelector") is not None:
         node.namespace_selector = LabelSelector.parse(spec["namespaceSelector"], join_pointer(sp, "namespaceSelector"), ident)
-    for key in ("fairSharing", "admissionChecks", "admissionChecksStrategy"):
+    _fair_weight(spec, sp, ident, node)
+    for key in ("admissionChecks", "admissionChecksStrategy"):
         if spec.get(key):
             node.unmodelled.append(key)
     node.fungibility = _fungibility(spec, sp, ident)
@@ -250,9 +256,17 @@ def read_cohort(o: dict, ptr: str) -> Node:
     sp = join_pointer(ptr, "spec")
     node = Node(name, "Cohort", r.string(spec, "parentName", sp, ident))
     read_groups(spec, sp, ident, node)
-    if spec.get("fairSharing"):
-        node.unmodelled.append("fairSharing")
+    _fair_weight(spec, sp, ident, node)
     return node
+
+
+def _fair_weight(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None:
+    """``spec.fairSharing.weight`` (a quantity; default 1)."""
+    fs = r.obj(spec, "fairSharing", sp, ident)
+    raw = fs.get("weight")
+    if raw is not None:
+        node.fair_weight = _quantity(raw, join_pointer(sp, "fairSharing", "weight"), ident, "weight") / 1000.0
+        node.fair_weight_set = True
 
 
 @dataclass
@@ -268,10 +282,10 @@ class Tree:
         for n in list(queues.values()) + list(cohorts.values()):
             if n.parent_name and n.parent_name not in cohorts:
                 cohorts[n.parent_name] = Node(n.parent_name, "Cohort")  # named, not defined: no quota of its own
-        for n in list(queues.values()) + list(cohorts.values()):
+        for n in sorted(list(queues.values()) + list(cohorts.values()), key=lambda n: (n.kind, n.name)):
             if n.parent_name:
                 n.parent = cohorts[n.parent_name]
-                n.parent.children.append(n)
+                n.parent.children.append(n)  # in name order: the answer does not depend on the objects' order
         for c in cohorts.values():  # a cycle of Cohorts: Kueue admits nothing through it
             seen, p = set(), c
             while p is not None:
@@ -364,10 +378,12 @@ class Cycle:
     """The quota pass's state: the tree's usage, the admitted Workloads by ClusterQueue, the
     Workloads already named for preemption in this answer."""
 
-    def __init__(self, tree: Tree, holders: list[Holder]) -> None:
+    def __init__(self, tree: Tree, holders: list[Holder], fair: tuple[str, ...] | None = None) -> None:
         self.tree = tree
-        self.holders = Holders([h for h in holders if h.queue in tree.queues])
+        self.all_holders = [h for h in holders if h.queue in tree.queues]
+        self.holders = Holders(self.all_holders)
         self.preempted: dict[str, Holder] = {}
+        self.fair = fair  # fair sharing's preemption strategies; None: fair sharing is off
 
     def oracle(self, e: Entry) -> fa.Oracle:
         """``PreemptionOracle.SimulatePreemption`` for ``e``."""
@@ -385,7 +401,13 @@ class Cycle:
         return simulate
 
     def targets(self, e: Entry, assigned: dict[FR, int], frs: set[FR]) -> list[Any]:
-        return Classical(self.tree, self.holders, Preemptor(e.queue, e.priority, e.created, assigned), frs).targets()
+        p = Preemptor(e.queue, e.priority, e.created, assigned)
+        search = Classical(self.tree, self.holders, p, frs)
+        if self.fair is None:
+            return search.targets()
+        fair = FairSearch(self.tree, p, frs, self.fair, lambda: search.fits(True), search._remove, search._add,
+                          self.all_holders)  # fmt: skip
+        return [Target(h, why) for h, why in fair.targets()]
 
     def nominate(self, e: Entry) -> tuple[fa.Assignment, list[Any]]:
         """``getInitialAssignments``: the flavors, and the preemption targets when they need
@@ -399,7 +421,7 @@ class Cycle:
 
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
-        asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility)
+        asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None)
         if counts is not None:
             asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
@@ -477,8 +499,22 @@ def _reserve_unreclaimable(cq: Node, asg: fa.Assignment) -> list[tuple[Node, FR,
     return taken
 
 
+def _processing_order(nominated: list[Any], cycle: Cycle) -> Iterator[Any]:
+    """The cycle's heads in the order Kueue processes them: classical (no borrowing first,
+    then the borrowing level, priority, creation time), or fair sharing's tournament, run
+    again before each pick on the usage as it is then."""
+    if cycle.fair is None:
+        yield from sorted(nominated, key=lambda n: n[0])
+        return
+    left = {n[1].queue: n for n in nominated}
+    while left:
+        n = tournament(left, cycle.tree, lambda n: n[2].usage, lambda n: n[0][1:])
+        del left[n[1].queue]
+        yield n
+
+
 def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None,
-                   stop_at: float | None = None) -> dict[str, Verdict]:  # fmt: skip
+                   stop_at: float | None = None, fair: tuple[str, ...] | None = None) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -489,8 +525,10 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     no longer fits is skipped; else it takes its quota and is admitted, or names its
     targets (``Preempting``). A preemptor stays its queue's head until its victims are gone
     (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
-    (``time.perf_counter``), the Workloads not yet tried are ``truncated``."""
-    cycle = Cycle(tree, holders or [])
+    (``time.perf_counter``), the Workloads not yet tried are ``truncated``. ``fair``: fair
+    sharing's preemption strategies when it is on (:mod:`app.kueue.fairsharing` orders the
+    heads and chooses victims); None: classical."""
+    cycle = Cycle(tree, holders or [], fair)
     pending: dict[str, list[Entry]] = {}
     for e in sorted(entries, key=lambda e: (-e.priority, e.created, e.key)):
         pending.setdefault(e.queue, []).append(e)
@@ -522,9 +560,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         for e in heads:
             asg, targets = cycle.nominate(e)
             nominated.append(((asg.borrowing, -e.priority, e.created, e.key), e, asg, targets))
-        nominated.sort(key=lambda n: n[0])
         reserved: list[tuple[Node, FR, int]] = []
-        for _, e, asg, targets in nominated:
+        for _, e, asg, targets in _processing_order(nominated, cycle):
             node = tree.queues[e.queue]
             pending[e.queue].pop(0)
             strict = node.strategy == "StrictFIFO"
