@@ -158,6 +158,7 @@ class WorkloadAdmission(BaseModel):
                     "Misconfigured", "Pending", "Inactive", "AlreadyAdmitted"]
     message: str
     priority: int
+    clusterQueue: str | None = Field(description="The ClusterQueue its LocalQueue names (null without one).")
     flavor: str | None
     podSets: list[PodSetAdmission]
     podSetUpdates: list[PodSetUpdate]

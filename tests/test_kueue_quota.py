@@ -55,6 +55,7 @@ def test_nominal_quota_admits_the_higher_priority_workload_first(client):
     objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
     a = post(client, body([wl("low", 16, priority=1), wl("high", 16, priority=9)], objs))
     assert reasons(a) == {"ml/high": "Admitted", "ml/low": "InsufficientQuota"}
+    assert one(a, "ml/high")["clusterQueue"] == one(a, "ml/low")["clusterQueue"] == "cq"  # its LocalQueue's
     assert one(a, "ml/high")["admission"]["podSetAssignments"][0]["flavors"] == {"cpu": "f", "nvidia.com/gpu": "f"}
 
 
@@ -131,6 +132,7 @@ def test_a_workload_without_a_local_queue_or_cluster_queue_is_never_admitted(cli
     assert "LocalQueue ml/elsewhere does not exist" in one(a, "ml/w")["message"]
     assert "ClusterQueue gone" in one(a, "ml/v")["message"]
     assert any("not admitted, as Kueue does not queue them" in w for w in a["warnings"])
+    assert (one(a, "ml/w")["clusterQueue"], one(a, "ml/v")["clusterQueue"]) == (None, "gone")
 
 
 def test_without_any_cluster_queue_quota_is_not_modelled(client):
@@ -431,3 +433,15 @@ def test_fair_sharing_weight_without_fair_sharing_is_named_in_warnings(client):
     objs = [flavor("f"), cq("cq", {"f": 16}, fairSharing={"weight": "2"}), lq("lq", "cq")]
     a = post(client, body([wl("w", 8)], objs))
     assert any("fairSharing.weight" in w and "fair sharing is off" in w for w in a["warnings"])
+
+
+def test_a_skipped_workload_with_flavors_left_is_tried_again_from_the_next_flavor(client):
+    # both heads are nominated on f1 (b's by borrowing a's 8, and MayStopSearch stops there);
+    # a's, not borrowing, goes first and takes f1: b's no longer fits and is skipped. Its
+    # search stopped before f2, so Kueue requeues it at once and the next cycle starts at f2
+    objs = [flavor("f1"), flavor("f2"), cq("a", {"f1": 8, "f2": 0}, cohort="team"),
+            cq("b", {"f1": 0, "f2": 8}, cohort="team"), lq("lqa", "a"), lq("lqb", "b")]  # fmt: skip
+    a = post(client, body([wl("aw", 8, queue="lqa", priority=5), wl("bw", 8, queue="lqb", priority=1)], objs))
+    assert reasons(a) == {"ml/aw": "Admitted", "ml/bw": "Admitted"}
+    assert one(a, "ml/aw")["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "f1"
+    assert one(a, "ml/bw")["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "f2"

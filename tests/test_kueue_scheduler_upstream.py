@@ -67,7 +67,7 @@ checked against the Workload CRD, whose ``clusterQueue`` must be a DNS subdomain
 TestSchedule has no nodes (quota only): every case runs on four nodes with 100000 of each
 resource the cases request (:func:`nodes`), so placement never decides; no Topology, no TAS.
 
-54 of TestSchedule's 65 cases are transcribed: 52 pass, 2 are strict xfails.
+54 of TestSchedule's 65 cases are transcribed: 51 pass, 3 are strict xfails.
 "multiple preemptions skip preemption when shared limited resource" is transcribed as Go
 writes it, and fails (strict xfail): its ClusterQueues set
 ``borrowWithinCohort`` with ``reclaimWithinCohort`` unset (Never), which Kueue's CRD rejects
@@ -362,7 +362,13 @@ CASES = [
          workloads=[wl("new", "eng-alpha", ps("one", 45, {"cpu": "1"}), queue="main"),
                     wl("new", "eng-beta", ps("one", 56, {"cpu": "1"}), queue="main")],
          admitted={"eng-alpha/new": adm("eng-alpha", psa("one", ("cpu", "on-demand", "45000m"), count=45))},
-         pending=["eng-beta/new"]),  # skipped: no longer fits on the flavor assigned at nomination
+         pending=["eng-beta/new"],
+         marks=xfail("one cycle in Go: eng-beta/new is nominated on on-demand (56 <= min(50+10, 100)) and skipped "
+                     "once eng-alpha/new took its quota ('Workload no longer fits after processing another "
+                     "workload'). Its flavor search stopped before spot (LastAssignment.PendingFlavors), so Kueue "
+                     "requeues it at once and the next cycle goes on from spot (NextFlavorToTryForPodSetResource), "
+                     "where 0 nominal + 100 borrowable hold 56: Gangplank's answer, which runs the cycles out, admits "
+                     "it there")),
     case("can borrow if cohort was assigned and will not result in overadmission",
          workloads=[wl("new", "eng-alpha", ps("one", 45, {"cpu": "1"}), queue="main"),
                     wl("new", "eng-beta", ps("one", 55, {"cpu": "1"}), queue="main")],

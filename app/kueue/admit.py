@@ -92,6 +92,8 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
                 continue
             entry = _answer(plan, cluster, levels, ssn, evictions.get(plan.key, []))
             entry["admission"] = _admission(plan, adm.kueue, entry) if entry["reason"] == "Admitted" else None
+            wl = plan.wl
+            entry["clusterQueue"] = adm.kueue.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
             out[plan.key] = entry
         failed = {p.key for p in adm.plans if p.flavors is not None and out[p.key]["reason"] == "NoFit"}
         if not failed or ssn.decision.truncated or adm.truncated:
@@ -121,6 +123,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         "reason": "",
         "message": "",
         "priority": plan.priority,
+        "clusterQueue": None,
         "flavor": plan.flavor.name if plan.flavor is not None else None,
         "podSets": [],
         "podSetUpdates": [],

@@ -88,6 +88,13 @@ class Assignment:
     borrowing: int = 0
     no_fit: bool = False
     counts: dict[str, int] = field(default_factory=dict)  # podSet -> count, when partial admission reduced it
+    #: (podSet, resource) -> the flavor index the search stopped at, -1 after the last (``TriedFlavorIdx``)
+    tried: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def pending_flavors(self) -> bool:
+        """``PendingFlavors``: the search stopped before some group's last flavor."""
+        return any(i != -1 for i in self.tried.values())
 
     @property
     def fit(self) -> bool:
@@ -114,9 +121,12 @@ def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fa
 
 
 def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
-           fungibility: Fungibility | None = None, fair: bool = False) -> Assignment:  # fmt: skip
+           fungibility: Fungibility | None = None, fair: bool = False,
+           resume: dict[tuple[str, str], int] | None = None) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: the
-    flavors whose node labels and taints agree with the Workload."""
+    flavors whose node labels and taints agree with the Workload. ``resume``: (podSet,
+    resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
+    search goes on from the next one; -1 or absent: from the first)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
     group_of = {res: g for g in cq.groups for res in g.covered}
@@ -135,7 +145,9 @@ def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict
             wanted = {r: v for r, v in requests.items() if r in group.covered}
             best: dict[str, tuple[str, Mode]] | None = None
             best_mode: Mode = (NO_FIT, 1 << 30)
-            for f in group.flavors:
+            attempted = -1
+            for idx in range((resume or {}).get((ps_name, res), -1) + 1, len(group.flavors)):
+                attempted, f = idx, group.flavors[idx]
                 if not flavors_ok.get(f, False):
                     continue
                 rep: Mode = (FIT, 0)
@@ -157,6 +169,7 @@ def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict
                 return out
             for r, (f, mode) in best.items():
                 chosen[r] = f
+                out.tried[(ps_name, r)] = -1 if attempted == len(group.flavors) - 1 else attempted
                 out.modes[(f, r)] = min(out.modes.get((f, r), FIT), mode[0])
                 out.borrowing = max(out.borrowing, mode[1])
                 out.usage[(f, r)] = out.usage.get((f, r), 0) + wanted[r]

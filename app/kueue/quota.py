@@ -31,7 +31,7 @@ then priority, then creation time) and processes each as Kueue's ``processEntry`
 head that is not admitted is set aside (``BestEffortFIFO``) or blocks its queue
 (``StrictFIFO``); a preemptor blocks its queue until its victims are gone. A ClusterQueue
 with a ``stopPolicy`` other than ``None`` admits nothing. Each Workload gets one attempt
-in the answer. With fair sharing on (:mod:`app.kueue.fairsharing`) the heads are ordered
+in the answer, more when a skipped one still has flavors to try. With fair sharing on (:mod:`app.kueue.fairsharing`) the heads are ordered
 by its tournament and preemption follows its strategies. Not modelled (named in the
 warnings when a snapshot uses them): ``admissionChecks``; Workloads this answer admits are
 not preemption candidates in it.
@@ -336,6 +336,8 @@ class Entry:
     created: float
     flavors_ok: dict[str, bool]
     pod_sets: list[PodSetShape]
+    #: where the last attempt's flavor search stopped, (podSet, resource) -> index (``LastAssignment``)
+    resume: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def requests(self, counts: list[int] | None = None) -> list[tuple[str, dict[str, int]]]:
         """(podSet, requests × count) at ``counts`` (default: the full counts)."""
@@ -421,7 +423,8 @@ class Cycle:
 
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
-        asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None)
+        asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
+                        e.resume)  # fmt: skip
         if counts is not None:
             asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
@@ -523,7 +526,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     again without that one's victims (``RecomputeAssignmentUponPreemptionTargetsOverlap``:
     a Workload that then fits waits for them, one that still overlaps is skipped); one that
     no longer fits is skipped; else it takes its quota and is admitted, or names its
-    targets (``Preempting``). A preemptor stays its queue's head until its victims are gone
+    targets (``Preempting``). A skipped Workload whose flavor search stopped before a
+    group's last flavor is tried again in the next cycle from the next flavor (Kueue
+    requeues it at once: ``PendingFlavors``, ``NextFlavorToTryForPodSetResource``). A preemptor stays its queue's head until its victims are gone
     (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
     (``time.perf_counter``), the Workloads not yet tried are ``truncated``. ``fair``: fair
     sharing's preemption strategies when it is on (:mod:`app.kueue.fairsharing` orders the
@@ -587,6 +592,10 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
             if overlap or not cycle.fits(node, asg.usage, targets):
+                if asg.pending_flavors:  # Kueue requeues it at once and goes on from the next flavor
+                    e.resume = dict(asg.tried)
+                    pending[e.queue].insert(0, e)
+                    continue
                 why = ("its preemption targets overlap another Workload's" if overlap else
                        "it no longer fits after processing the Workloads before it in this cycle")
                 out[e.key] = Verdict(False, f"skipped: {why}")
