@@ -31,10 +31,10 @@ then priority, then creation time) and processes each as Kueue's ``processEntry`
 head that is not admitted is set aside (``BestEffortFIFO``) or blocks its queue
 (``StrictFIFO``); a preemptor blocks its queue until its victims are gone. A ClusterQueue
 with a ``stopPolicy`` other than ``None`` admits nothing. Each Workload gets one attempt
-in the answer, more when a skipped one still has flavors to try. With fair sharing on (:mod:`app.kueue.fairsharing`) the heads are ordered
-by its tournament and preemption follows its strategies. Not modelled (named in the
-warnings when a snapshot uses them): ``admissionChecks``; Workloads this answer admits are
-not preemption candidates in it.
+in the answer, more when a skipped one still has flavors to try. With fair sharing on
+(:mod:`app.kueue.fairsharing`) the heads are ordered by its tournament and preemption
+follows its strategies. Not modelled (named in the warnings when a snapshot uses them):
+``admissionChecks``; Workloads this answer admits are not preemption candidates in it.
 """
 
 from __future__ import annotations
