@@ -77,3 +77,77 @@ def test_exact_objective_is_priority_weighted_in_cost_order(client):
     out = _decide_with(client, _cost_case(), "exact", "cost")
     assert destroyed(out) == ["ml/h"]
     assert out["explanation"]["jobs"]["ml/p"]["exact"][0]["objectiveKind"] == "priority-weighted"
+
+
+# -- exact mode always answers, never worse than the heuristic (issue 23 item 3) --------------
+
+
+def _answer(out):
+    return orjson.dumps({k: out[k] for k in ("bindings", "nominations")}), sorted((e["pod"], e["node"]) for e in out["evictions"])
+
+
+def test_exact_mode_answers_the_heuristics_choice_when_the_milp_finds_no_solution(client, monkeypatch):
+    from app.eviction.exact import ExactEviction
+
+    def nothing(self, ssn, job, domain, tasks, need, limit):  # a MILP that hit its time limit empty-handed
+        return {"status": "Time limit reached", "seconds": limit, "units": 0, "lpBound": None,
+                "objectiveKind": "priority-weighted", "victims": None, "objective": None, "bound": None, "gap": None}
+
+    heuristic = decide(client, motivating_case(), "heuristic")
+    assert heuristic["evictions"]  # the heuristic evicts here
+    monkeypatch.setattr(ExactEviction, "solve", nothing)
+    exact = decide(client, motivating_case(), "exact")
+    assert _answer(exact) == _answer(heuristic)
+    assert exact["explanation"]["jobs"]["ml/p"]["answer"].startswith("heuristic: the MILP found no solution")
+    assert all("(heuristic: the MILP found no solution" in e["reason"] for e in exact["evictions"])
+
+
+def test_exact_mode_never_answers_worse_than_the_heuristic(client, monkeypatch):
+    # a MILP incumbent that evicts one more gang than needed (as one cut short by its time
+    # limit may): the heuristic's answer disrupts less and is the one given
+    from app.eviction.exact import ExactEviction
+
+    solve = ExactEviction.solve
+
+    def padded(self, ssn, job, domain, tasks, need, limit):
+        res = solve(self, ssn, job, domain, tasks, need, limit)
+        if res.get("victims") is not None:
+            taken = {id(t) for t in res["victims"]}
+            extra = [t for local in self.candidates(ssn, job, domain).values() for t in local if id(t) not in taken]
+            res["victims"] = res["victims"] + extra[:1]
+        return res
+
+    heuristic = decide(client, knapsack_case(), "heuristic")
+    monkeypatch.setattr(ExactEviction, "solve", padded)
+    exact = decide(client, knapsack_case(), "exact")
+    assert _answer(exact) == _answer(heuristic)
+    assert exact["explanation"]["jobs"]["ml/p"]["answer"].startswith("heuristic: the MILP's best solution")
+
+
+def test_disruption_is_compared_level_by_level_then_in_total():
+    from app.eviction.exact import better
+
+    low, high = {100: 8.0}, {200: 0.5}
+    assert better(low, high, lexicographic=True)  # nothing at priority 200 beats anything below it
+    assert not better(low, high, lexicographic=False)  # in total 8 > 0.5
+    assert not better({100: 1.0}, {100: 1.0 + 1e-9}, lexicographic=True)  # equal within tolerance
+
+
+def test_a_dry_run_leaves_the_session_as_it_was(client):
+    from app.eviction.gang import GangEviction
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import scheduler_config
+    from app.settings import Settings
+
+    req = read_request(request(knapsack_case(), config=GANG_PREEMPT), Settings())
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, explain=True, profile_plugins=PROFILE_PLUGINS)
+    c = ssn.cluster
+    before = [(t.key, t.status, t.node) for t in c.tasks], c.future_idle.copy()
+    job = c.jobs["ml/p"]
+    with ssn.dry_run() as ops:
+        assert GangEviction("preempt", {}).evict_for(ssn, job)
+    assert ops and any(op.kind == "evict" for op in ops)
+    assert ([(t.key, t.status, t.node) for t in c.tasks], c.future_idle.tolist()) == (before[0], before[1].tolist())
+    assert not ssn.decision.evictions and not ssn.decision.nominations and job.key not in ssn.decided_hypernode

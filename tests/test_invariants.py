@@ -194,3 +194,13 @@ def check(body):
 @given(clusters())
 def test_every_decision_keeps_the_invariants(body):
     check(body)
+
+
+GANG_AWARE = [c for c in CONFIGS if "gangpreempt" in c.get("actions", "")]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters(), st.sampled_from(GANG_AWARE))
+def test_exact_mode_keeps_the_invariants(body, config):
+    # options.solver exact: the MILP's answer, or the heuristic's after a dry run of it
+    check({**body, "config": config, "options": {**body["options"], "solver": "exact"}})

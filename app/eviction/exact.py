@@ -30,16 +30,50 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import lil_matrix
+from scipy.sparse import coo_matrix
 
 from app.actions.allocate import pending_tasks
 from app.eviction.bundles import SAFE, make_bundles
 from app.eviction.gang import PREEMPT, GangEviction
+from app.framework.statement import EVICT
 from app.framework.session import Session
 from app.model.cluster import HOLDS_NODE, Job, Task
 
 GPU = "nvidia.com/gpu"
 EPS = 0.01
+
+
+def disruption(ssn: Session, victims: list[Task]) -> dict[int, float]:
+    """The MILP's objective for any victim set, per victim priority, to compare answers:
+    per victim job, 0.01 per evicted pod, plus its whole cost (:func:`unit_cost`) when it is
+    left below its minimum (a broken gang restarts)."""
+    c = ssn.cluster
+    by_job: dict[str, list[Task]] = {}
+    for t in victims:
+        if t.job is not None:
+            by_job.setdefault(t.job.key, []).append(t)
+    levels: dict[int, float] = {}
+    for key, vs in by_job.items():
+        job = c.jobs[key]
+        gone = {id(t) for t in vs}
+        left = sum(1 for t in job.tasks if t.status in HOLDS_NODE and t.node >= 0 and id(t) not in gone)
+        cost = unit_cost(c, job, vs, True) if left < job.min_available else EPS * len(vs)
+        levels[job.victim_priority] = levels.get(job.victim_priority, 0.0) + cost
+    return levels
+
+
+def better(a: dict[int, float], b: dict[int, float], lexicographic: bool) -> bool:
+    """``a`` disrupts strictly less than ``b``: level by level from the highest victim
+    priority (the lexicographic objective of ``victimOrder: priority``), then in total; or
+    in total alone."""
+    tol = 1e-6
+    if lexicographic:
+        for p in sorted(set(a) | set(b), reverse=True):
+            x, y = a.get(p, 0.0), b.get(p, 0.0)
+            if abs(x - y) > tol * max(1.0, abs(y)):
+                return x < y
+    x, y = sum(a.values()), sum(b.values())
+    return x < y - tol * max(1.0, abs(y))
 
 
 def unit_cost(c: Any, job: Job, tasks: list[Task], whole: bool) -> float:
@@ -60,6 +94,10 @@ class ExactEviction(GangEviction):
         need = np.sum([t.req for t in tasks], axis=0)
         if self.keep_nomination(ssn, job, tasks):
             return True
+        # the heuristic's answer first, undone: exact mode never answers worse, nor nothing where it answers
+        with ssn.dry_run() as ops:
+            GangEviction.evict_for(self, ssn, job)
+        heuristic = [op.task for op in ops if op.kind == EVICT]
         best = None
         report = []
         start = time.perf_counter()
@@ -71,8 +109,25 @@ class ExactEviction(GangEviction):
             report.append({"hyperNode": ssn.cluster.topology.names[d], **{k: v for k, v in res.items() if k not in ("victims", "placement")}})
             if res.get("victims") is not None and (best is None or res["objective"] < best[0]["objective"]):
                 best = (res, d)
+        why = None
+        lexicographic = self.kind == PREEMPT and self.victim_order == "priority"
+        if heuristic and best is None:
+            why = "the MILP found no solution within the time limit"
+        elif heuristic and best is not None and better(disruption(ssn, heuristic), disruption(ssn, best[0]["victims"]),
+                                                       lexicographic):  # fmt: skip
+            why = "the MILP's best solution within the time limit disrupts more than the heuristic's"
         if ssn.explain:
-            ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []})["exact"] = report
+            entry = ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []})
+            entry["exact"] = report
+            if heuristic:
+                entry["heuristicDisruption"] = {str(p): round(v, 6) for p, v in sorted(disruption(ssn, heuristic).items())}
+            entry["answer"] = "heuristic: " + why if why else "exact"
+        if why is not None:
+            ok = GangEviction.evict_for(self, ssn, job)
+            for e in ssn.decision.evictions:
+                if e.preemptor == job.key and e.action == self.kind and "(heuristic" not in e.reason:
+                    e.reason += f" (heuristic: {why})"
+            return ok
         if best is None:
             ssn.messages.setdefault(job.key, f"{self.kind} (exact): no feasible victim set")
             return False
@@ -120,32 +175,41 @@ class ExactEviction(GangEviction):
         pos = {int(n): i for i, n in enumerate(nodes)}
         nx, ny = len(units), len(nodes) * len(cls)
         free = c.future_idle_of(nodes).astype(np.float64)
-        asked = np.array([bool((k[0].req > 0)[r]) or False for k in cls for r in range(size)]).reshape(len(cls), size).any(axis=0)  # type: ignore[operator]
-        rows = [r for r in range(size) if asked[r]]
-        a = lil_matrix((len(nodes) * len(rows) + len(cls), nx + ny))
-        ub = np.zeros(len(nodes) * len(rows) + len(cls))
-        lb = np.full(len(nodes) * len(rows) + len(cls), -np.inf)
+        asked = np.zeros(size, dtype=bool)
+        for k in cls:
+            asked |= k[0].req > 0  # type: ignore[operator]
+        rows = np.flatnonzero(asked)
+        nr, nn = len(rows), len(nodes)
+        # the matrix as coordinate arrays (built in bulk; duplicates sum on conversion)
+        owner, where, reqs = [], [], []
         for u, (uts, _) in enumerate(units):
             for t in uts:
                 i = pos.get(int(t.node))
-                if i is None:
-                    continue  # a PodGroup unit's pods outside the domain free nothing here
-                for j, r in enumerate(rows):
-                    if t.req[r]:  # type: ignore[index]
-                        a[i * len(rows) + j, u] -= float(t.req[r])  # type: ignore[index]
+                if i is not None:  # a PodGroup unit's pods outside the domain free nothing here
+                    owner.append(u)
+                    where.append(i)
+                    reqs.append(t.req)
+        parts_r, parts_c, parts_v = [], [], []
+        if owner:
+            freed = np.asarray(reqs, dtype=np.float64)[:, rows]  # victim pods x asked resources
+            r_idx = np.asarray(where)[:, None] * nr + np.arange(nr)[None, :]
+            c_idx = np.broadcast_to(np.asarray(owner)[:, None], freed.shape)
+            keep = freed != 0
+            parts_r.append(r_idx[keep])
+            parts_c.append(c_idx[keep])
+            parts_v.append(-freed[keep])
         for k, group in enumerate(cls):
-            req = group[0].req
-            for i in range(len(nodes)):
-                col = nx + k * len(nodes) + i
-                for j, r in enumerate(rows):
-                    if req[r]:  # type: ignore[index]
-                        a[i * len(rows) + j, col] = float(req[r])  # type: ignore[index]
-                a[len(nodes) * len(rows) + k, col] = 1.0
-        for i in range(len(nodes)):
-            for j, r in enumerate(rows):
-                ub[i * len(rows) + j] = free[i, r]
-        for k, group in enumerate(cls):
-            lb[len(nodes) * len(rows) + k] = ub[len(nodes) * len(rows) + k] = len(group)
+            req = np.asarray(group[0].req, dtype=np.float64)[rows]
+            cols = nx + k * nn + np.arange(nn)
+            r_idx = np.arange(nn)[:, None] * nr + np.arange(nr)[None, :]
+            keep = np.broadcast_to(req != 0, r_idx.shape)
+            parts_r += [r_idx[keep], np.full(nn, nn * nr + k)]
+            parts_c += [np.broadcast_to(cols[:, None], r_idx.shape)[keep], cols]
+            parts_v += [np.broadcast_to(req[None, :], r_idx.shape)[keep], np.ones(nn)]
+        shape = (nn * nr + len(cls), nx + ny)
+        a = coo_matrix((np.concatenate(parts_v), (np.concatenate(parts_r), np.concatenate(parts_c))), shape=shape)
+        ub = np.concatenate([free[:, rows].reshape(-1), np.array([len(g) for g in cls], dtype=np.float64)])
+        lb = np.concatenate([np.full(nn * nr, -np.inf), np.array([len(g) for g in cls], dtype=np.float64)])
         cost = np.concatenate([np.array([u[1] for u in units]), np.zeros(ny)])
         upper = np.concatenate([np.ones(nx), np.concatenate([np.where(m, len(g), 0) for m, g in zip(masks, cls, strict=True)])])
         cons = [LinearConstraint(a.tocsr(), lb, ub)]

@@ -8,9 +8,11 @@ plugins only through these methods.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import functools
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -530,6 +532,31 @@ class Session:
 
     def statement(self) -> Statement:
         return Statement(self)
+
+    @contextlib.contextmanager
+    def dry_run(self) -> Iterator[list[Operation]]:
+        """What the steps inside the block would decide, without deciding it: their commits
+        are captured (yielded) instead of recorded, and on leaving every captured operation is
+        undone in reverse order and the session's bookkeeping (messages, held jobs, decided
+        and job HyperNodes, the explanation) is put back as it was."""
+        captured: list[Operation] = []
+        saved = [(d, dict(d)) for d in (self.messages, self.held, self.decided_hypernode, self.job_hypernode,
+                                          self.subgroup_hypernode)]  # fmt: skip
+        explanation = copy.deepcopy(self.explanation) if self.explain else None
+        self.record = captured.extend  # type: ignore[method-assign]  # shadows the method for the block
+        try:
+            yield captured
+        finally:
+            del self.record
+            undo = Statement(self)
+            undo.ops = list(captured)
+            undo.discard()
+            for live, before in saved:
+                live.clear()
+                live.update(before)
+            if explanation is not None:
+                self.explanation.clear()
+                self.explanation.update(explanation)
 
     def record(self, ops: list[Operation]) -> None:
         """Committed operations become the decision (a pipeline is a nomination after an
