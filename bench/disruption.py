@@ -4,7 +4,8 @@
 * gangs broken: victim jobs (gangs) left below minAvailable by the evictions;
 * GPUs destroyed: a broken gang restarts, so all its running GPUs count; otherwise the
   evicted pods' GPUs;
-* priority-weighted: GPUs destroyed, each weighted by its job's priority / 100.
+* priority-weighted: GPUs destroyed, each weighted by its job's priority / 100, also per
+  victim priority (``byPriority``, highest first: the levels of ``victimOrder: priority``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def disruption(cluster: Cluster, wire: dict[str, Any]) -> dict[str, float]:
     broken = 0
     gpus = 0.0
     weighted = 0.0
+    levels: dict[int, float] = {}
     for key, pods in evicted_by_job.items():
         job = cluster.jobs[key]
         ready_after = sum(1 for t in job.tasks if t.status in READY and t.key not in pods)
@@ -37,5 +39,6 @@ def disruption(cluster: Cluster, wire: dict[str, Any]) -> dict[str, float]:
         g = sum(float(t.req[col]) / 1000.0 for t in lost) if col is not None else 0.0  # type: ignore[index]
         gpus += g
         weighted += g * job.priority / 100.0
+        levels[job.priority] = levels.get(job.priority, 0.0) + g * job.priority / 100.0
     return {"podsEvicted": len(wire["evictions"]), "gangsBroken": broken, "gpusDestroyed": gpus,
-            "priorityWeighted": weighted}  # fmt: skip
+            "priorityWeighted": weighted, "byPriority": dict(sorted(levels.items(), reverse=True))}  # fmt: skip
