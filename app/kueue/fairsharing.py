@@ -305,7 +305,8 @@ class FairSearch:
         targets.append((h, reason))
         return self._fits_with_preemptor()
 
-    def _first(self, cands: list[Holder], strategy: str, order: Any) -> tuple[bool, list[tuple[Holder, str]], list[Holder]]:
+    def _first(self, cands: list[Holder], strategy: str,
+               order: Any) -> tuple[bool, list[tuple[Holder, str]], list[Holder]]:  # fmt: skip
         """``runFirstFsStrategy``."""
         cq = self.tree.queues[self.p.queue]
         ordering = _Ordering(self.tree, cq, cands, order)
@@ -339,7 +340,8 @@ class FairSearch:
                 retry.append(h)
         return False, targets, retry
 
-    def _second(self, retry: list[Holder], targets: list[tuple[Holder, str]], order: Any) -> tuple[bool, list[tuple[Holder, str]]]:
+    def _second(self, retry: list[Holder], targets: list[tuple[Holder, str]],
+                order: Any) -> tuple[bool, list[tuple[Holder, str]]]:  # fmt: skip
         """``runSecondFsStrategy`` (rule S2-b): one candidate per target ClusterQueue."""
         cq = self.tree.queues[self.p.queue]
         ordering = _Ordering(self.tree, cq, retry, order)

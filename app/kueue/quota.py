@@ -338,6 +338,7 @@ class Entry:
     pod_sets: list[PodSetShape]
     #: where the last attempt's flavor search stopped, (podSet, resource) -> index (``LastAssignment``)
     resume: dict[tuple[str, str], int] = field(default_factory=dict)
+    retries: int = 0
 
     def requests(self, counts: list[int] | None = None) -> list[tuple[str, dict[str, int]]]:
         """(podSet, requests × count) at ``counts`` (default: the full counts)."""
@@ -502,6 +503,12 @@ def _reserve_unreclaimable(cq: Node, asg: fa.Assignment) -> list[tuple[Node, FR,
     return taken
 
 
+#: How often a skipped Workload is tried again from its next flavor in one answer (the
+#: resume index restarts at 0 for a group that reached its last flavor, so several resource
+#: groups could otherwise take turns forever)
+MAX_RETRIES = 16
+
+
 def _processing_order(nominated: list[Any], cycle: Cycle) -> Iterator[Any]:
     """The cycle's heads in the order Kueue processes them: classical (no borrowing first,
     then the borrowing level, priority, creation time), or fair sharing's tournament, run
@@ -528,7 +535,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     no longer fits is skipped; else it takes its quota and is admitted, or names its
     targets (``Preempting``). A skipped Workload whose flavor search stopped before a
     group's last flavor is tried again in the next cycle from the next flavor (Kueue
-    requeues it at once: ``PendingFlavors``, ``NextFlavorToTryForPodSetResource``). A preemptor stays its queue's head until its victims are gone
+    requeues it at once: ``PendingFlavors``, ``NextFlavorToTryForPodSetResource``), at most
+    :data:`MAX_RETRIES` times. A preemptor stays its queue's head until its victims are gone
     (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
     (``time.perf_counter``), the Workloads not yet tried are ``truncated``. ``fair``: fair
     sharing's preemption strategies when it is on (:mod:`app.kueue.fairsharing` orders the
@@ -592,7 +600,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
             if overlap or not cycle.fits(node, asg.usage, targets):
-                if asg.pending_flavors:  # Kueue requeues it at once and goes on from the next flavor
+                if asg.pending_flavors and e.retries < MAX_RETRIES:  # Kueue requeues it, goes on from the next flavor
+                    e.retries += 1
                     e.resume = dict(asg.tried)
                     pending[e.queue].insert(0, e)
                     continue
