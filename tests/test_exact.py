@@ -151,3 +151,16 @@ def test_a_dry_run_leaves_the_session_as_it_was(client):
     assert ops and any(op.kind == "evict" for op in ops)
     assert ([(t.key, t.status, t.node) for t in c.tasks], c.future_idle.tolist()) == (before[0], before[1].tolist())
     assert not ssn.decision.evictions and not ssn.decision.nominations and job.key not in ssn.decided_hypernode
+
+
+def test_an_explained_heuristic_decision_reports_its_cost_lp_bound_and_gap(client):
+    # explanation.jobs[<job>].evictionDomains: for the domain it evicted in, the heuristic's
+    # cost in the exact model's objective, that model's LP lower bound (as exact mode reports
+    # it for the same domain) and the gap between them: at most that far from optimal
+    heuristic = decide(client, knapsack_case(), "heuristic")
+    (entry,) = [d for d in heuristic["explanation"]["jobs"]["ml/p"]["evictionDomains"] if d["result"] == "evicted"]
+    assert entry["lpBound"] <= entry["cost"] and entry["gap"] == round((entry["cost"] - entry["lpBound"]) / entry["cost"], 6)
+    exact = decide(client, knapsack_case(), "exact")
+    same = [d for d in exact["explanation"]["jobs"]["ml/p"]["exact"] if d["hyperNode"] == entry["hyperNode"]]
+    assert same and same[0]["lpBound"] == entry["lpBound"]
+    assert entry["cost"] == same[0]["objective"]  # the heuristic is optimal on this case: the same cost

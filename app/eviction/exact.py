@@ -26,6 +26,7 @@ the LP-relaxation bound.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,43 @@ def unit_cost(c: Any, job: Job, tasks: list[Task], whole: bool) -> float:
     running = [t for t in job.tasks if t.status in HOLDS_NODE and t.node >= 0]
     gpus = sum(float(t.req[col]) / 1000.0 for t in running) if col is not None else float(len(running))  # type: ignore[index]
     return gpus * max(job.victim_priority, 1) / 100.0 + churn
+
+
+@dataclass
+class Model:
+    """The MILP of one preemptor in one domain: victim units (tasks, cost), preemptor
+    classes, the domain's nodes, ``nx`` unit and ``ny`` placement variables, the objective,
+    the variables' upper bounds and the constraints."""
+
+    units: list[tuple[list[Task], float]]
+    cls: list[list[Task]]
+    nodes: np.ndarray
+    nx: int
+    ny: int
+    cost: np.ndarray
+    upper: np.ndarray
+    cons: list[LinearConstraint]
+
+    def lp_bound(self, limit: float | None = None) -> float | None:
+        """The LP relaxation's optimum: a lower bound on any victim set's cost here (None
+        when HiGHS does not finish within ``limit`` seconds)."""
+        options = {"disp": False} if limit is None else {"disp": False, "time_limit": max(limit, 0.01)}
+        r = milp(self.cost, constraints=self.cons, bounds=Bounds(0, self.upper), integrality=np.zeros(self.nx + self.ny),
+                 options=options)  # fmt: skip
+        return None if r.x is None or not r.success else float(r.fun)
+
+
+def heuristic_bound(evictor: GangEviction, ssn: Session, job: Job, domain: int) -> float | None:
+    """The LP lower bound of the MILP for the heuristic's preemptor in ``domain`` (on the
+    state before it evicts), for ``explanation``: how far from optimal its answer can be."""
+    tasks = pending_tasks(job)
+    if not tasks:
+        return None
+    need = np.sum([t.req for t in tasks], axis=0)
+    left = ssn.deadline_s - (time.perf_counter() - ssn.started)
+    if left <= 0:
+        return None
+    return ExactEviction.model(evictor, ssn, job, domain, tasks, need).lp_bound(left)  # type: ignore[arg-type]
 
 
 class ExactEviction(GangEviction):
@@ -151,7 +189,9 @@ class ExactEviction(GangEviction):
         c = ssn.cluster
         return all((c.future_idle_of(n) >= 0).all() for n in {n for _, n in placement})
 
-    def solve(self, ssn: Session, job: Job, domain: int, tasks: list[Task], need: np.ndarray, limit: float) -> dict[str, Any]:
+    def model(self, ssn: Session, job: Job, domain: int, tasks: list[Task], need: np.ndarray) -> Model:
+        """The MILP for ``job`` in ``domain`` (see the module docstring), on the session's
+        state now."""
         c = ssn.cluster
         nodes = c.topology.leaves[domain]
         size = c.resources.size
@@ -213,9 +253,14 @@ class ExactEviction(GangEviction):
         cost = np.concatenate([np.array([u[1] for u in units]), np.zeros(ny)])
         upper = np.concatenate([np.ones(nx), np.concatenate([np.where(m, len(g), 0) for m, g in zip(masks, cls, strict=True)])])
         cons = [LinearConstraint(a.tocsr(), lb, ub)]
+        return Model(units, cls, nodes, nx, ny, cost, upper, cons)
+
+    def solve(self, ssn: Session, job: Job, domain: int, tasks: list[Task], need: np.ndarray, limit: float) -> dict[str, Any]:
+        m = self.model(ssn, job, domain, tasks, need)
+        units, cls, nodes, nx, ny, cost, upper, cons = m.units, m.cls, m.nodes, m.nx, m.ny, m.cost, m.upper, m.cons
         integrality = np.ones(nx + ny)
         t0 = time.perf_counter()
-        relaxed = milp(cost, constraints=cons, bounds=Bounds(0, upper), integrality=np.zeros(nx + ny))
+        relaxed = m.lp_bound()
         levels: list[dict[str, Any]] = []
         if self.kind == PREEMPT and self.victim_order == "priority":
             # Volcano's order as a lexicographic objective: first disrupt as little as possible
@@ -235,7 +280,7 @@ class ExactEviction(GangEviction):
                    options={"time_limit": left, "disp": False})  # fmt: skip
         out: dict[str, Any] = {
             "status": res.message, "seconds": round(time.perf_counter() - t0, 3), "units": nx,
-            "lpBound": None if relaxed.x is None else round(float(relaxed.fun), 6),
+            "lpBound": None if relaxed is None else round(relaxed, 6),
             "objectiveKind": "lexicographic by victim priority" if levels else "priority-weighted",
         }  # fmt: skip
         if levels:

@@ -169,13 +169,36 @@ class GangEviction:
                 })  # fmt: skip
             explain.setdefault("evictionDomains", []).extend(entries)
         for i, (_, _, d, bundles) in enumerate(plans):
+            bound = self.explain_bound(ssn, job, d) if entries else None
+            before = len(ssn.decision.evictions)
             result = self.try_domain(ssn, job, d, need, bundles)
             if entries:
                 entries[i]["result"] = result
+                if result == "evicted":
+                    self.explain_gap(ssn, job, entries[i], bound, before)
             if result == "evicted":
                 return True
         ssn.messages.setdefault(job.key, f"{self.kind}: no domain can be cleared for the gang")
         return False
+
+    def explain_bound(self, ssn: Session, job: Job, domain: int) -> float | None:
+        """The LP lower bound of the exact model in ``domain``, on the state before the
+        heuristic evicts (explained decisions only: one LP per domain tried)."""
+        from app.eviction.exact import heuristic_bound  # exact builds on this module
+
+        return heuristic_bound(self, ssn, job, domain)
+
+    def explain_gap(self, ssn: Session, job: Job, entry: dict[str, Any], bound: float | None, before: int) -> None:
+        """``cost`` (the exact model's objective for the victims just chosen), ``lpBound`` and
+        ``gap`` = (cost − bound) / cost: how far from optimal the answer can be at most."""
+        from app.eviction.exact import disruption
+
+        tasks = ssn.cluster.task_index
+        victims = [tasks[e.pod] for e in ssn.decision.evictions[before:] if e.preemptor == job.key and e.pod in tasks]
+        cost = sum(disruption(ssn, victims).values())
+        entry["cost"] = round(cost, 6)
+        entry["lpBound"] = None if bound is None else round(bound, 6)
+        entry["gap"] = None if bound is None else round(max(cost - bound, 0.0) / cost, 6) if cost > 0 else 0.0
 
     def keep_nomination(self, ssn: Session, job: Job, tasks: list[Task]) -> bool:
         """KEP-5710 delayed preemption: when every pending task still has a nominated node
