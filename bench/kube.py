@@ -3,6 +3,10 @@
 Nodes, Pods (gang membership by the ``scheduling.k8s.io/group-name`` annotation, roles by
 ``volcano.sh/task-spec``), Volcano PodGroups and Queues, and HyperNodes: the same cluster
 the native form describes, for the extender benchmark and the Kubernetes-form cases.
+Priorities are PriorityClasses, as a cluster has them: one per distinct priority of the
+snapshot (``priority-<value>``), named by each PodGroup's ``spec.priorityClassName`` (Volcano
+reads a job's priority from it) and each pod's ``spec.priorityClassName`` beside its
+``spec.priority`` (as the API server fills it in).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ def _pod(p: dict[str, Any]) -> dict[str, Any]:
     ]}  # fmt: skip
     if p.get("priority") is not None:
         spec["priority"] = p["priority"]
+        spec["priorityClassName"] = _class(p["priority"])
     if p.get("node"):
         spec["nodeName"] = p["node"]
     if p.get("queue") and not p.get("group"):
@@ -45,8 +50,19 @@ def _pod(p: dict[str, Any]) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": {"phase": p.get("phase", "Pending")}}
 
 
+def _class(value: int) -> str:
+    return f"priority-{value}" if value >= 0 else f"priority-minus-{-value}"
+
+
+def _priority_class(value: int) -> dict[str, Any]:
+    return {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": _class(value)},
+            "value": value, "preemptionPolicy": "PreemptLowerPriority"}  # fmt: skip
+
+
 def _group(g: dict[str, Any]) -> dict[str, Any]:
     spec: dict[str, Any] = {"minMember": g["minMember"], "queue": g.get("queue", "default")}
+    if g.get("priority") is not None:
+        spec["priorityClassName"] = _class(g["priority"])
     if g.get("networkTopology"):
         spec["networkTopology"] = g["networkTopology"]
     return {"apiVersion": VOLCANO, "kind": "PodGroup",
@@ -55,10 +71,15 @@ def _group(g: dict[str, Any]) -> dict[str, Any]:
 
 
 def _queue(q: dict[str, Any]) -> dict[str, Any]:
-    spec: dict[str, Any] = {"weight": q.get("weight", 1), "reclaimable": True}
-    if q.get("deserved"):
-        spec["deserved"] = q["deserved"]
-    return {"apiVersion": VOLCANO, "kind": "Queue", "metadata": {"name": q["name"]}, "spec": spec}
+    spec: dict[str, Any] = {"weight": q.get("weight", 1), "reclaimable": q.get("reclaimable", True)}
+    for key in ("capability", "deserved", "guarantee", "priority", "parent"):
+        if q.get(key):
+            spec[key] = {"resource": q[key]} if key == "guarantee" else q[key]
+    meta: dict[str, Any] = {"name": q["name"]}
+    if q.get("createdAt"):
+        meta["creationTimestamp"] = q["createdAt"]
+    status = {"state": q["state"]} if q.get("state") else {}
+    return {"apiVersion": VOLCANO, "kind": "Queue", "metadata": meta, "spec": spec, "status": status}
 
 
 def _hypernode(h: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +91,10 @@ def _hypernode(h: dict[str, Any]) -> dict[str, Any]:
 def to_kube(body: dict[str, Any]) -> dict[str, Any]:
     """A decision request body with ``objects`` instead of the native ``cluster``."""
     c = body["cluster"]
-    objs = [_node(n) for n in c["nodes"]]
+    values = {g["priority"] for g in c.get("groups", []) if g.get("priority") is not None}
+    values |= {p["priority"] for p in c["pods"] if p.get("priority") is not None}
+    objs = [_priority_class(v) for v in sorted(values)]
+    objs += [_node(n) for n in c["nodes"]]
     objs += [_queue(q) for q in c.get("queues", [])]
     objs += [_group(g) for g in c.get("groups", [])]
     objs += [_hypernode(h) for h in c.get("hyperNodes", [])]
