@@ -125,12 +125,23 @@ def test_exact_mode_never_answers_worse_than_the_heuristic(client, monkeypatch):
 
 
 def test_disruption_is_compared_level_by_level_then_in_total():
-    from app.eviction.exact import better
+    from app.eviction.objective import Disruption, better
 
-    low, high = {100: 8.0}, {200: 0.5}
+    low, high = Disruption({100: 8.0}, 0.0), Disruption({200: 0.5}, 0.0)
     assert better(low, high, lexicographic=True)  # nothing at priority 200 beats anything below it
     assert not better(low, high, lexicographic=False)  # in total 8 > 0.5
-    assert not better({100: 1.0}, {100: 1.0 + 1e-9}, lexicographic=True)  # equal within tolerance
+    assert not better(Disruption({100: 1.0}, 0.0), Disruption({100: 1.0 + 1e-9}, 0.0), lexicographic=True)  # equal within tolerance
+
+
+def test_churn_never_outweighs_a_broken_gang_at_a_lower_priority():
+    # the same gangs broken at 500; the first answer evicts 67 more pods there (0.67 of churn)
+    # but breaks far less at 100: level by level the broken gangs decide, churn only after
+    from app.eviction.objective import Disruption, better
+
+    more_pods = Disruption({500: 10240.0, 100: 352.0}, 3.0)
+    fewer_pods = Disruption({500: 10240.0, 100: 880.0}, 2.33)
+    assert better(more_pods, fewer_pods, lexicographic=True)
+    assert better(Disruption({500: 10.0}, 0.02), Disruption({500: 10.0}, 0.03), lexicographic=True)  # a tie: churn decides
 
 
 def test_a_dry_run_leaves_the_session_as_it_was(client):
@@ -164,3 +175,37 @@ def test_an_explained_heuristic_decision_reports_its_cost_lp_bound_and_gap(clien
     same = [d for d in exact["explanation"]["jobs"]["ml/p"]["exact"] if d["hyperNode"] == entry["hyperNode"]]
     assert same and same[0]["lpBound"] == entry["lpBound"]
     assert entry["cost"] == same[0]["objective"]  # the heuristic is optimal on this case: the same cost
+
+
+def _churn_case():
+    # every node busy; the preemptor (priority 2000) needs two whole 8-GPU nodes.
+    #   n0: gang a (1000; two 2-GPU pods, both needed) + f-0 (100, 4 GPUs; f has f-1 on n2)
+    #   n1: gang b (1000; one 4-GPU pod)               + d   (100, 4 GPUs)
+    #   n2: f-1 (100, 4 GPUs)                          + g   (100, 4 GPUs)
+    # Freeing n0 or n1 breaks 4 GPUs' worth at 1000 either way (a: 40, b: 40); a has two pods.
+    # {n0, n2}: 1000: 40, 100: f (8) + g (4) = 12.   {n1, n2}: 1000: 40, 100: d + f + g = 16.
+    # {n0, n1}: 1000: 80.   The lexicographic optimum is {n0, n2}: its extra pod of churn at
+    # 1000 must not pin the top level to b and cost 4 more at 100.
+    from tests.kube import pod, podgroup, priority_class
+
+    classes = [priority_class("p100", 100), priority_class("p1000", 1000), priority_class("top", 2000)]
+    objs = [node(f"n{i}") for i in range(3)] + classes
+
+    def group(name, members, prio, min_member):
+        out = [podgroup(name, ns="ml", min_member=min_member, priority_class=prio, phase="Running", created="2026-11-20T00:00:00Z")]
+        return out + [pod(f"{name}-{i}", ns="ml", node=n, gpu=g, cpu="1", group=name, priority_class=prio,
+                          created=f"2026-11-23T08:{10 + i:02d}:00Z") for i, (n, g) in enumerate(members)]  # fmt: skip
+
+    objs += group("a", [("n0", 2), ("n0", 2)], "p1000", 2) + group("b", [("n1", 4)], "p1000", 1)
+    objs += group("f", [("n0", 4), ("n2", 4)], "p100", 2) + group("d", [("n1", 4)], "p100", 1) + group("g", [("n2", 4)], "p100", 1)
+    objs.append(podgroup("p", ns="ml", min_member=2, priority_class="top", created="2026-11-23T11:00:00Z"))
+    objs += [pod(f"p-{i}", ns="ml", gpu=8, cpu="1", group="p", priority_class="top") for i in range(2)]
+    return objs
+
+
+def test_lexicographic_levels_count_broken_gangs_not_churn(client):
+    out = decide(client, _churn_case(), "exact")
+    ex = out["explanation"]["jobs"]["ml/p"]["exact"][0]
+    assert [(lv["priority"], lv["objective"]) for lv in ex["levels"]] == [(1000, 40.0), (100, 12.0)]
+    assert destroyed(out) == ["ml/a", "ml/f", "ml/g"]
+    assert sorted(n["node"] for n in out["nominations"]) == ["n0", "n2"]

@@ -307,8 +307,10 @@ def test_bundle_reverse_pass_drops_a_small_gang_that_a_later_big_gang_makes_unne
     ev = evicted(out)
     assert len(ev) == 3 and all(e.startswith("ml/b-") for e in ev)  # one gang broken, not two
     assert len(out["nominations"]) == 3
-    off = decide(client, objs + preemptor("p", 3), config=_with_args(GANG_PREEMPT, maxBundleDrops=0))
+    off = decide(client, objs + preemptor("p", 3), config=_with_args(GANG_PREEMPT, maxBundleDrops=0, maxBundleSwaps=0))
     assert {e.split("-")[0] for e in evicted(off)} == {"ml/a", "ml/b"}  # without the pass both gangs break
+    swaps = decide(client, objs + preemptor("p", 3), config=_with_args(GANG_PREEMPT, maxBundleDrops=0))
+    assert {e.split("-")[0] for e in evicted(swaps)} == {"ml/b"}  # the bundle swaps' own drop pass spares A too
 
 
 def test_victim_order_cost_breaks_the_cheaper_gang_even_at_higher_priority(client):

@@ -36,55 +36,10 @@ from scipy.sparse import coo_matrix
 from app.actions.allocate import pending_tasks
 from app.eviction.bundles import SAFE, make_bundles
 from app.eviction.gang import PREEMPT, GangEviction
+from app.eviction.objective import EPS, better, disruption, unit_cost
 from app.framework.statement import EVICT
 from app.framework.session import Session
-from app.model.cluster import HOLDS_NODE, Job, Task
-
-GPU = "nvidia.com/gpu"
-EPS = 0.01
-
-
-def disruption(ssn: Session, victims: list[Task]) -> dict[int, float]:
-    """The MILP's objective for any victim set, per victim priority, to compare answers:
-    per victim job, 0.01 per evicted pod, plus its whole cost (:func:`unit_cost`) when it is
-    left below its minimum (a broken gang restarts)."""
-    c = ssn.cluster
-    by_job: dict[str, list[Task]] = {}
-    for t in victims:
-        if t.job is not None:
-            by_job.setdefault(t.job.key, []).append(t)
-    levels: dict[int, float] = {}
-    for key, vs in by_job.items():
-        job = c.jobs[key]
-        gone = {id(t) for t in vs}
-        left = sum(1 for t in job.tasks if t.status in HOLDS_NODE and t.node >= 0 and id(t) not in gone)
-        cost = unit_cost(c, job, vs, True) if left < job.min_available else EPS * len(vs)
-        levels[job.victim_priority] = levels.get(job.victim_priority, 0.0) + cost
-    return levels
-
-
-def better(a: dict[int, float], b: dict[int, float], lexicographic: bool) -> bool:
-    """``a`` disrupts strictly less than ``b``: level by level from the highest victim
-    priority (the lexicographic objective of ``victimOrder: priority``), then in total; or
-    in total alone."""
-    tol = 1e-6
-    if lexicographic:
-        for p in sorted(set(a) | set(b), reverse=True):
-            x, y = a.get(p, 0.0), b.get(p, 0.0)
-            if abs(x - y) > tol * max(1.0, abs(y)):
-                return x < y
-    x, y = sum(a.values()), sum(b.values())
-    return x < y - tol * max(1.0, abs(y))
-
-
-def unit_cost(c: Any, job: Job, tasks: list[Task], whole: bool) -> float:
-    col = c.resources.index.get(GPU)
-    churn = EPS * len(tasks)
-    if not whole:
-        return churn
-    running = [t for t in job.tasks if t.status in HOLDS_NODE and t.node >= 0]
-    gpus = sum(float(t.req[col]) / 1000.0 for t in running) if col is not None else float(len(running))  # type: ignore[index]
-    return gpus * max(job.victim_priority, 1) / 100.0 + churn
+from app.model.cluster import Job, Task
 
 
 @dataclass
@@ -138,6 +93,7 @@ class ExactEviction(GangEviction):
         heuristic = [op.task for op in ops if op.kind == EVICT]
         best = None
         report = []
+        lexicographic = self.kind == PREEMPT and self.victim_order == "priority"
         start = time.perf_counter()
         for d in self.domains(ssn, job, need):
             if self.fits(ssn, job, d):
@@ -145,20 +101,20 @@ class ExactEviction(GangEviction):
             left = max(self.time_limit - (time.perf_counter() - start), 0.5)
             res = self.solve(ssn, job, d, tasks, need, left)
             report.append({"hyperNode": ssn.cluster.topology.names[d], **{k: v for k, v in res.items() if k not in ("victims", "placement")}})
-            if res.get("victims") is not None and (best is None or res["objective"] < best[0]["objective"]):
-                best = (res, d)
+            if res.get("victims") is not None:
+                score = disruption(ssn, res["victims"])
+                if best is None or better(score, best[2], lexicographic):
+                    best = (res, d, score)
         why = None
-        lexicographic = self.kind == PREEMPT and self.victim_order == "priority"
         if heuristic and best is None:
             why = "the MILP found no solution within the time limit"
-        elif heuristic and best is not None and better(disruption(ssn, heuristic), disruption(ssn, best[0]["victims"]),
-                                                       lexicographic):  # fmt: skip
+        elif heuristic and best is not None and better(disruption(ssn, heuristic), best[2], lexicographic):  # fmt: skip
             why = "the MILP's best solution within the time limit disrupts more than the heuristic's"
         if ssn.explain:
             entry = ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []})
             entry["exact"] = report
             if heuristic:
-                entry["heuristicDisruption"] = {str(p): round(v, 6) for p, v in sorted(disruption(ssn, heuristic).items())}
+                entry["heuristicDisruption"] = disruption(ssn, heuristic).wire()
             entry["answer"] = "heuristic: " + why if why else "exact"
         if why is not None:
             ok = GangEviction.evict_for(self, ssn, job)
@@ -169,7 +125,7 @@ class ExactEviction(GangEviction):
         if best is None:
             ssn.messages.setdefault(job.key, f"{self.kind} (exact): no feasible victim set")
             return False
-        res, d = best
+        res, d, _ = best
         stmt = ssn.statement()
         for t in res["victims"]:
             stmt.evict(t, f"{self.kind} for {job.key} (exact MILP, objective {res['objective']:.3f}, gap {res['gap']:.3g})",
@@ -265,9 +221,11 @@ class ExactEviction(GangEviction):
         if self.kind == PREEMPT and self.victim_order == "priority":
             # Volcano's order as a lexicographic objective: first disrupt as little as possible
             # at the highest victim priority, then, with that fixed, at the next one, and so on
+            # (each level counts broken gangs only: churn decides last, over the total)
             prio = np.array([units[u][0][0].job.victim_priority for u in range(nx)])  # type: ignore[union-attr]
+            gangs = cost[:nx] - EPS * np.array([len(units[u][0]) for u in range(nx)], dtype=np.float64)
             for level in sorted(set(prio.tolist()), reverse=True):
-                part = np.concatenate([np.where(prio == level, cost[:nx], 0.0), np.zeros(ny)])
+                part = np.concatenate([np.where(prio == level, gangs, 0.0), np.zeros(ny)])
                 left = max(limit - (time.perf_counter() - t0), 0.5)
                 r = milp(part, constraints=cons, bounds=Bounds(0, upper), integrality=integrality,
                          options={"time_limit": left, "disp": False})  # fmt: skip

@@ -52,6 +52,7 @@ import numpy as np
 
 from app.actions.allocate import PIPELINED_OR_READY, Allocate, exact_accounting, fit_counts, pending_tasks, signature
 from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
+from app.eviction.swaps import BundleSwaps
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
 from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
@@ -128,6 +129,7 @@ class GangEviction:
         self.roi_penalty = float(_arg(args, "roiUnrequestedPenalty", 0.0))
         self.victim_order = str(_arg(args, "victimOrder", "priority")).lower()  # checked by the config reader
         self.max_drops = max(int(_arg(args, "maxBundleDrops", 8)), 0)
+        self.max_swaps = max(int(_arg(args, "maxBundleSwaps", 4)), 0)
         self.alloc = Allocate({})
         self.alloc.nominate = True
 
@@ -191,11 +193,11 @@ class GangEviction:
     def explain_gap(self, ssn: Session, job: Job, entry: dict[str, Any], bound: float | None, before: int) -> None:
         """``cost`` (the exact model's objective for the victims just chosen), ``lpBound`` and
         ``gap`` = (cost − bound) / cost: how far from optimal the answer can be at most."""
-        from app.eviction.exact import disruption
+        from app.eviction.objective import disruption
 
         tasks = ssn.cluster.task_index
         victims = [tasks[e.pod] for e in ssn.decision.evictions[before:] if e.preemptor == job.key and e.pod in tasks]
-        cost = sum(disruption(ssn, victims).values())
+        cost = disruption(ssn, victims).total
         entry["cost"] = round(cost, 6)
         entry["lpBound"] = None if bound is None else round(bound, 6)
         entry["gap"] = None if bound is None else round(max(cost - bound, 0.0) / cost, 6) if cost > 0 else 0.0
@@ -281,6 +283,8 @@ class GangEviction:
         victims: list[Task] = []
         chosen: list[Bundle] = []
         freed = np.zeros_like(need)
+        swaps = BundleSwaps(ssn, SlotCount(ssn, job, domain, []), bundles, free, need, self.victim_order == "priority",
+                            self.expense) if self.swaps_apply() else None  # fmt: skip
         for b in self.greedy(ssn, job, bundles, free, need):
             chosen.append(b)
             for take in self.prefixes(b, free + freed, need):
@@ -290,13 +294,42 @@ class GangEviction:
                     continue
                 if self.max_drops and len(chosen) > 1:
                     trial, kept, ready = self.drop_bundles(ssn, job, domain, victims + part, chosen, free, need)
-                    if kept is not chosen and self.attempt(ssn, job, domain, trial, kept, ready=ready):
+                    if kept is not chosen and self.finish(ssn, job, domain, trial, kept, ready, swaps):
                         return "evicted"
-                if self.attempt(ssn, job, domain, victims + part, chosen):
+                if self.finish(ssn, job, domain, victims + part, chosen, None, swaps):
                     return "evicted"
             victims.extend(b.tasks)
             freed = freed + b.local
         return "not enough"
+
+    def finish(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle],
+               ready: Simulated | None, swaps: BundleSwaps | None) -> bool:  # fmt: skip
+        """Commit ``victims`` if the placement works, or first a cheaper set the bundle swaps
+        find (:mod:`app.eviction.swaps`), when its own simulated placement works."""
+        plan = swaps.improve(victims, chosen, self.max_swaps) if swaps is not None and not ssn.out_of_time() else None
+        if plan is not None:
+            if ready is not None:
+                ready.drop(ssn, self.alloc, job)
+                ready = None
+            sim = self.simulated(ssn, job, domain, plan[0])
+            if sim.ok:
+                return self.attempt(ssn, job, domain, plan[0], plan[1], ready=sim)
+            sim.drop(ssn, self.alloc, job)
+        return self.attempt(ssn, job, domain, victims, chosen, ready=ready)
+
+    def swaps_apply(self) -> bool:
+        """Bundle swaps optimise the exact model's objective, which is what the victim order
+        means in preempt (either order) and in reclaim with ``cost``; not when reclaim ranks
+        victims by queue order, nor when ``roiThreshold`` lets ROI override priority."""
+        if not self.max_swaps or self.roi_threshold is not None:
+            return False
+        return self.kind == PREEMPT or self.victim_order == "cost"
+
+    def expense(self, b: Bundle) -> tuple:
+        """Which chosen bundle to try leaving out first (the most expensive): highest victim
+        priority first in priority order, then the largest global cost."""
+        base = float(b.global_.sum())
+        return (b.job.victim_priority, base) if self.victim_order == "priority" else (base * weight(b.job),)
 
     def rank(self, ssn: Session, job: Job, b: Bundle) -> tuple:
         """The part of the order that must not be overridden: Safe/Whole, then victim
@@ -380,13 +413,9 @@ class GangEviction:
         have = {id(t) for t in victims}
         victims = victims + [t for t in last.tasks if id(t) not in have]
 
-        def expense(b: Bundle) -> tuple:
-            base = float(b.global_.sum())
-            return (b.job.victim_priority, base) if self.victim_order == "priority" else (base * weight(b.job),)
-
         jobs = [b.job.key for b in chosen]
         alone = [b for b in chosen[:-1] if jobs.count(b.job.key) == 1]  # a job's Safe + Whole stay together
-        tries = sorted(alone, key=lambda b: (expense(b), b.job.key), reverse=True)[: self.max_drops]
+        tries = sorted(alone, key=lambda b: (self.expense(b), b.job.key), reverse=True)[: self.max_drops]
         known: dict[tuple[int, ...], bool] = {}
         # explained, every simulation adds to the explanation; with inexact float accounting the
         # state after a simulation and its undoing may differ in the last bits from before

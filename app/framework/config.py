@@ -389,6 +389,7 @@ def unread_arguments(cfg: SchedulerConfig) -> list[str]:
 ACTION_ARGS: dict[str, tuple[str, Any]] = {
     "maxDomains": ("int", (1, 10_000)),
     "maxBundleDrops": ("int", (0, 10_000)),
+    "maxBundleSwaps": ("int", (0, 64)),
     "maxConsolidationPreemptees": ("int", (0, 1_000_000)),
     "roiThreshold": ("float", (0.0, 1e9)),
     "roiUnrequestedPenalty": ("float", (0.0, 1e9)),
