@@ -146,3 +146,15 @@ def request(objects: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     body: dict[str, Any] = {"objects": objects, "options": {"now": NOW}}
     body.update(extra)
     return body
+
+
+def cq_preemption(within: str | None, reclaim: str | None, borrow_threshold: int | None) -> dict[str, Any]:
+    """A Kueue ClusterQueue's ``spec.preemption`` with only the fields Go's test sets."""
+    out: dict[str, Any] = {}
+    if within is not None:
+        out["withinClusterQueue"] = within
+    if reclaim is not None:
+        out["reclaimWithinCohort"] = reclaim
+    if borrow_threshold is not None:
+        out["borrowWithinCohort"] = {"policy": "LowerPriority", "maxPriorityThreshold": borrow_threshold}
+    return out

@@ -121,6 +121,7 @@ from typing import Any
 
 import pytest
 
+from tests.kube import cq_preemption
 from tests.test_kueue_preemption_upstream import NS, V2, ZERO, check_preemption, fq, held, lq, ps, rf
 
 CONFIG_V2 = "config.kueue.x-k8s.io/v1beta2"
@@ -169,13 +170,7 @@ def cq(name: str, *flavors: dict[str, Any], cohort: str | None = None, weight: s
         spec["cohortName"] = dns(cohort)
     if flavors:
         spec["resourceGroups"] = _group(flavors)
-    preemption: dict[str, Any] = {}
-    if within is not None:
-        preemption["withinClusterQueue"] = within
-    if reclaim is not None:
-        preemption["reclaimWithinCohort"] = reclaim
-    if borrow_threshold is not None:
-        preemption["borrowWithinCohort"] = {"policy": "LowerPriority", "maxPriorityThreshold": borrow_threshold}
+    preemption = cq_preemption(within, reclaim, borrow_threshold)
     if preemption:
         spec["preemption"] = preemption
     if weight is not None:

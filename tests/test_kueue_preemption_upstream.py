@@ -131,7 +131,7 @@ from typing import Any
 
 import pytest
 
-from tests.kube import request
+from tests.kube import cq_preemption, request
 from tests.test_admissions import one, post
 
 V2 = "kueue.x-k8s.io/v1beta2"
@@ -188,13 +188,7 @@ def cq(name: str, *rgs: list[dict[str, Any]], cohort: str | None = None, within:
     if cohort is not None:
         spec["cohortName"] = cohort
     spec["resourceGroups"] = groups
-    preemption: dict[str, Any] = {}
-    if within is not None:
-        preemption["withinClusterQueue"] = within
-    if reclaim is not None:
-        preemption["reclaimWithinCohort"] = reclaim
-    if borrow_threshold is not None:
-        preemption["borrowWithinCohort"] = {"policy": "LowerPriority", "maxPriorityThreshold": borrow_threshold}
+    preemption = cq_preemption(within, reclaim, borrow_threshold)
     if preemption:
         spec["preemption"] = preemption
     return {"apiVersion": V2, "kind": "ClusterQueue", "metadata": {"name": name}, "spec": spec}
