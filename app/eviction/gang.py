@@ -283,8 +283,7 @@ class GangEviction:
         victims: list[Task] = []
         chosen: list[Bundle] = []
         freed = np.zeros_like(need)
-        swaps = BundleSwaps(ssn, SlotCount(ssn, job, domain, []), bundles, free, need, self.victim_order == "priority",
-                            self.expense) if self.swaps_apply() else None  # fmt: skip
+        swaps: BundleSwaps | None = None
         for b in self.greedy(ssn, job, bundles, free, need):
             chosen.append(b)
             for take in self.prefixes(b, free + freed, need):
@@ -292,6 +291,9 @@ class GangEviction:
                 got = freed + (request_sum(part) if part else 0)
                 if not ((free + got)[asked] >= need[asked]).all():
                     continue
+                if swaps is None and self.swaps_apply():  # set up once covered, on the state before any eviction
+                    swaps = BundleSwaps(ssn, SlotCount(ssn, job, domain, []), bundles, free, need,
+                                        self.victim_order == "priority", self.expense)  # fmt: skip
                 if self.max_drops and len(chosen) > 1:
                     trial, kept, ready = self.drop_bundles(ssn, job, domain, victims + part, chosen, free, need)
                     if kept is not chosen and self.finish(ssn, job, domain, trial, kept, ready, swaps):
