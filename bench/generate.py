@@ -36,6 +36,7 @@ def generate(
     pending_gang: int = 0,
     gang_tier: int | None = 2,
     gang_priority: int = 5000,
+    gang_sizes: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256),
 ) -> dict[str, Any]:
     rnd = random.Random(seed)
     names = [f"node-{i:05d}" for i in range(n_nodes)]
@@ -70,7 +71,7 @@ def generate(
     budget = n_pods - n_nodes * 6  # leave room for system pods
     g = 0
     while cursor < len(order) and len(pods) < budget * 0.6:
-        size = min(rnd.choice([1, 2, 4, 8, 16, 32, 64, 128, 256]), len(order) - cursor)
+        size = min(rnd.choice(gang_sizes), len(order) - cursor)
         prio = rnd.choice([100, 500, 1000])
         gname = f"train-{g:04d}"
         groups.append({"name": gname, "namespace": "training", "minMember": size + 1, "queue": "training",

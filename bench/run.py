@@ -248,7 +248,8 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     runs = args.runs or (3 if args.quick else 7)
     results = []
     case_list = cases(args.quick)
-    total = len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick)) + 3 * (1 if args.quick else len(KAI_SIZES))  # + KAI cycles
+    total = (len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick))
+             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5))  # + KAI cycles, eviction speed
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -290,6 +291,7 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
         print(f"{name}: gang-aware {r['gang']['decide_ms']:.0f} ms / legacy {r['legacy']['decide_ms']:.0f} ms "
               f"= {r['decide_ratio']:.3f} (algorithm {r['algorithm_ratio']:.3f}, eviction action {r['action_ratio']:.3f}); "
               f"gangs broken {r['gang']['gangsBroken']} vs {r['legacy']['gangsBroken']}", flush=True)  # fmt: skip
+    speed = eviction_speed(args.quick, step, done, total)
     quality = []
     for name, size, layout, seed, gang in family(args.quick):
         step(name, total)
@@ -303,7 +305,73 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     measured = dict(results)
     scaling = [(SIZES[name[0]][0], measured[name]) for name in (S_CASE, M_CASE, L_CASE) if name in measured]
     plots = draw(scaling, comparisons, ROOT / "docs")
-    write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick, kai_rows)
+    write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick, kai_rows, speed)
+
+
+#: Small gangs (1–8 pods on 8-GPU nodes): a 5k-node cluster then offers a 3,000-pod gang
+#: more than a thousand candidate bundles in its spine.
+MANY_BUNDLES = (1, 2, 4, 8)
+
+
+def eviction_speed(quick: bool, step: Callable[[str, int], None], done: Callable[[], None], total: int) -> dict[str, list[dict[str, Any]]]:
+    """Gang-aware reclaim against preempt on the same snapshots (S, M, L), and both on M
+    clusters of small gangs (``bench/reclaim.py``)."""
+    from bench.reclaim import reclaim_body, reclaim_config, side_by_side
+
+    rec = reclaim_config(GANG_AWARE)
+    runs = 3 if quick else 5
+    same = []
+    for size in ("S",) if quick else ("S", "M", "L"):
+        nodes, pods = SIZES[size]
+        gang = 300 if size == "S" else 3000
+        step(f"{size} reclaim vs preempt", total)
+        body = generate(nodes, pods, pending_gang=gang)
+        r = side_by_side([("preempt", body, GANG_AWARE), ("reclaim", reclaim_body(body), rec)], runs)
+        done()
+        row = {"case": f"{size} {gang}-pod gang", "nodes": nodes, "pods": pods, **r,
+               "ratio": r["reclaim"]["median_ms"] / r["preempt"]["median_ms"]}  # fmt: skip
+        same.append(row)
+        print(f"{size} reclaim / preempt: {r['reclaim']['median_ms']:.0f} / {r['preempt']['median_ms']:.0f} ms = {row['ratio']:.2f}", flush=True)
+    many = []
+    if not quick:
+        nodes, pods = SIZES["M"]
+        for layout in ("contiguous", "fragmented"):
+            step(f"M {layout}, gangs of 1-8 pods", total)
+            body = generate(nodes, pods, seed=1, pending_gang=3000, layout=layout, gang_sizes=MANY_BUNDLES)
+            r = side_by_side([("preempt", body, GANG_AWARE), ("reclaim", reclaim_body(body), rec)], runs)
+            done()
+            for kind in ("preempt", "reclaim"):
+                many.append({"case": f"M {layout}, gangs of 1–8 pods", "kind": kind, **r[kind]})
+                print(f"M {layout} many bundles {kind}: {r[kind]['median_ms']:.0f} ms, {r[kind]['bundles']} bundles", flush=True)
+    return {"same": same, "many": many}
+
+
+def eviction_speed_section(speed: dict[str, list[dict[str, Any]]]) -> list[str]:
+    lines = [
+        "## Gang-aware reclaim, and many candidate bundles",
+        "",
+        "Decide (the whole decision after ingest, GC paused) for `gangpreempt` and `gangreclaim`, the two "
+        "alternating run by run after one unrecorded round; median (min–max). The reclaim snapshot is the "
+        "preempt one with the pending gang in a queue of its own (`bench/reclaim.py`: `research` deserves 60 % "
+        "of the GPUs, `training`, which holds nearly all of them, keeps 10 %; `capacity` in place of `proportion`). "
+        "Bundles: candidate bundles sorted in the chosen domain.",
+        "",
+        "| case | nodes / pods | preempt | reclaim | reclaim / preempt | bundles (preempt / reclaim) | evicted (preempt / reclaim) |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in speed["same"]:
+        p, q = r["preempt"], r["reclaim"]
+        lines.append(f"| {r['case']} | {r['nodes']:,} / {r['pods']:,} | {p['median_ms']:.0f} ms ({p['min_ms']:.0f}–{p['max_ms']:.0f}) | "
+                     f"{q['median_ms']:.0f} ms ({q['min_ms']:.0f}–{q['max_ms']:.0f}) | **{r['ratio']:.2f}** | "
+                     f"{p['bundles']} / {q['bundles']} | {p['evictions']} / {q['evictions']} |")  # fmt: skip
+    lines += ["", "Target (issue 24): reclaim within 1.5x of preempt on the same snapshot at S, M and L.", ""]
+    if speed["many"]:
+        lines += ["| case | action | bundles | decide | evicted |", "|---|---|---:|---:|---:|"]
+        for r in speed["many"]:
+            lines.append(f"| {r['case']} | {r['kind']} | {r['bundles']} | **{r['median_ms']:.0f} ms** "
+                         f"({r['min_ms']:.0f}–{r['max_ms']:.0f}) | {r['evictions']} |")  # fmt: skip
+        lines += ["", "Target (issue 24): <= 0.3 s decide at 5k nodes with 1,000+ bundles, answers unchanged.", ""]
+    return lines
 
 
 #: (label, nodes, pods, the allocate case's gang, the preempt / reclaim cases' gang, runs). The
@@ -332,7 +400,8 @@ def kai_cycles(quick: bool, step: Callable[[str, int], None], done: Callable[[],
 
 def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: int, comparisons: list[dict[str, Any]],
           quality: list[dict[str, Any]], http_rows: list[tuple[str, dict[str, Any]]], ext: dict[str, Any],
-          plots: dict[str, str], quick: bool, kai_rows: list[dict[str, Any]] | None = None) -> None:  # fmt: skip
+          plots: dict[str, str], quick: bool, kai_rows: list[dict[str, Any]] | None = None,
+          speed: dict[str, list[dict[str, Any]]] | None = None) -> None:  # fmt: skip
     lines = [
         "# Benchmarks",
         "",
@@ -451,6 +520,8 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
               "<= 0.02, hard limit 0.1.", ""]  # fmt: skip
     if "disruption" in plots:
         lines += [f"![disruption by method]({plots['disruption']})", ""]
+    if speed:
+        lines += eviction_speed_section(speed)
     lines += [
         "## Heuristic against the optimum",
         "",

@@ -63,6 +63,32 @@ def roi(local: np.ndarray, global_: np.ndarray, need: np.ndarray, *, penalty: fl
     return gain / cost
 
 
+def rois_and_covers(bundles: list[Bundle], need: np.ndarray, *, penalty: float = 0.0,
+                    capacity: np.ndarray | None = None) -> tuple[list[float], list[float]]:  # fmt: skip
+    """:func:`roi` and :func:`coverage` of every bundle, worked out together: one row per
+    bundle, the same per-row sums and divisions as one bundle's own. (numpy sums a row of
+    8 or more values in another order than one vector of them: then bundle by bundle.)"""
+    if not bundles:
+        return [], []
+    asked = need > 0
+    if not asked.any():
+        return [0.0] * len(bundles), [0.0] * len(bundles)
+    if int(asked.sum()) >= 8 or (penalty and capacity is not None and int((~asked & (capacity > 0)).sum()) >= 8):
+        return ([roi(b.local, b.global_, need, penalty=penalty, capacity=capacity) for b in bundles],
+                [coverage(b.local, need) for b in bundles])  # fmt: skip
+    n = need[asked].astype(np.float64)
+    local = np.array([b.local for b in bundles])
+    glob = np.array([b.global_ for b in bundles])
+    gain = (np.minimum(local[:, asked], n) / n).sum(axis=1)
+    cost = (glob[:, asked] / n).sum(axis=1)
+    if penalty and capacity is not None:
+        other = ~asked & (capacity > 0)
+        cost = cost + penalty * (glob[:, other] / capacity[other]).sum(axis=1)
+    out = np.full(len(bundles), np.inf)
+    np.divide(gain, cost, out=out, where=cost > 0)
+    return out.tolist(), gain.tolist()
+
+
 def coverage(local: np.ndarray, need: np.ndarray) -> float:
     """How much of the need a bundle frees: ``Σ min(local_i, need_i) / need_i``."""
     asked = need > 0
@@ -72,19 +98,30 @@ def coverage(local: np.ndarray, need: np.ndarray) -> float:
     return float((np.minimum(local[asked], n) / n).sum())
 
 
-def order_local(tasks: list[Task], need: np.ndarray) -> list[Task]:
+def task_fit(tasks: list[Task], need: np.ndarray) -> tuple[list[float], list[float]]:
+    """Per task, its coverage of the need (``Σ min(req_i, need_i) / need_i``) and its waste
+    (``Σ req_i / need_i``) over the asked resources, one row each (the same per-row sums
+    whether worked out for one job's tasks or for many jobs' at once)."""
+    asked = need > 0
+    n = need[asked].astype(np.float64)
+    m = request_rows(tasks)[:, asked].astype(np.float64)  # type: ignore[misc]
+    return (np.minimum(m, n) / n).sum(axis=1).tolist(), (m / n).sum(axis=1).tolist()
+
+
+def order_local(tasks: list[Task], need: np.ndarray, fit: dict[int, tuple[float, float]] | None = None) -> list[Task]:
     """Seed 01's victim order inside a job: coverage of the need (most first), task priority
-    (lowest first), least waste (smaller first), youngest first; computed in one pass."""
+    (lowest first), least waste (smaller first), youngest first; computed in one pass.
+    ``fit``: each task's (coverage, waste) by ``id``, worked out beforehand (:func:`task_fit`)."""
     if len(tasks) < 2:
         return list(tasks)
     asked = need > 0
     if not asked.any():
         return sorted(tasks, key=lambda t: (t.priority, -t.created, t.key))
-    n = need[asked].astype(np.float64)
-    m = request_rows(tasks)[:, asked].astype(np.float64)  # type: ignore[misc]
-    cover = (np.minimum(m, n) / n).sum(axis=1)
-    waste = (m / n).sum(axis=1)
-    keys = [(-float(cover[i]), t.priority, float(waste[i]), -t.created, t.key) for i, t in enumerate(tasks)]
+    if fit is None:
+        cover, waste = task_fit(tasks, need)
+        keys = [(-cover[i], t.priority, waste[i], -t.created, t.key) for i, t in enumerate(tasks)]
+    else:
+        keys = [(-fit[id(t)][0], t.priority, fit[id(t)][1], -t.created, t.key) for t in tasks]
     return [tasks[i] for i in sorted(range(len(tasks)), key=keys.__getitem__)]
 
 
@@ -93,8 +130,10 @@ def job_global(job: Job) -> tuple[np.ndarray, list[Task]]:
     return (request_sum(running) if running else None), running  # type: ignore[return-value]
 
 
-def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int) -> list[Bundle]:
-    """The job's Safe and Whole bundles inside one domain (``local`` = its victim tasks there)."""
+def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int,
+                 fit: dict[int, tuple[float, float]] | None = None) -> list[Bundle]:  # fmt: skip
+    """The job's Safe and Whole bundles inside one domain (``local`` = its victim tasks
+    there; ``fit``: see :func:`order_local`)."""
     zero = np.zeros(size, dtype=np.int64)
     glob, running = job_global(job)
     glob = zero if glob is None else glob
@@ -102,7 +141,7 @@ def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int) -> li
         tasks = [t for t in running if t.status in VICTIM_STATES]
         loc = request_sum(local) if local else zero
         return [Bundle(WHOLE, job, tasks, loc, glob)]
-    tasks = order_local(local, need)
+    tasks = order_local(local, need, fit)
     ready = job.count(READY)
     surplus = ready - job.min_available
     if surplus < 0:  # already broken: free to take

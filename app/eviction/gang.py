@@ -44,18 +44,23 @@ suggests 0.05) a higher ROI by more than the threshold wins over job priority.
 from __future__ import annotations
 
 import functools
+import heapq
+import itertools
+import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from app.actions.allocate import PIPELINED_OR_READY, Allocate, exact_accounting, fit_counts, pending_tasks, signature
-from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi
+from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi, rois_and_covers, task_fit
 from app.eviction.swaps import BundleSwaps
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
-from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
+from app.model.cluster import CRITICAL_NAMESPACE, PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
@@ -68,6 +73,9 @@ PREEMPT, RECLAIM = "preempt", "reclaim"
 #: ``victimOrder``: "priority" keeps Volcano's order (lower job priority / victim queue
 #: first); "cost" ranks victims only by priority-weighted disruption (least first).
 VICTIM_ORDERS = ("priority", "cost")
+#: The greedy's first prices are worked out for a whole group at once, which may differ from
+#: one bundle's own pricing in the last bits: scaled by this, they are lower bounds of it.
+LOWER = 1 - 1e-9
 
 
 def weight(job: Job) -> float:
@@ -111,6 +119,22 @@ def legacy_pending(job: Job) -> list[Task]:
 
 def _arg(args: dict[str, Any], key: str, default: Any) -> Any:
     return args[key] if key in args and args[key] is not None else default
+
+
+
+def _tail_order(job_order: Callable[[Job, Job], int]) -> Callable[[Bundle, Bundle], int]:
+    """Bundles otherwise equal: the job that would be scheduled last goes first, then the
+    newest job, then by key."""
+
+    def cmp(a: Bundle, b: Bundle) -> int:
+        c = -job_order(a.job, b.job)
+        if c:
+            return c
+        ka = (-a.job.created, a.job.key, a.tasks[0].key if a.tasks else "")
+        kb = (-b.job.created, b.job.key, b.tasks[0].key if b.tasks else "")
+        return (ka > kb) - (ka < kb)
+
+    return cmp
 
 
 class GangEviction:
@@ -286,6 +310,10 @@ class GangEviction:
         swaps: BundleSwaps | None = None
         for b in self.greedy(ssn, job, bundles, free, need):
             chosen.append(b)
+            if b.job.disruption_mode != "PodGroup" and not ((free + freed + b.local)[asked] >= need[asked]).all():
+                victims.extend(b.tasks)  # not covered even with all of it (``local`` sums its tasks): no prefix is
+                freed = freed + b.local
+                continue
             for take in self.prefixes(b, free + freed, need):
                 part = b.tasks[:take]
                 got = freed + (request_sum(part) if part else 0)
@@ -361,18 +389,29 @@ class GangEviction:
                 j += 1
             group = bundles[i:j]
             i = j
-            while group:
+            # the cheapest bundle next, the earliest of equals; a price (cost per unit of the
+            # need still uncovered) only rises as the need shrinks, so prices are kept in a
+            # heap and only the top one is priced anew before it is taken (lazy greedy:
+            # exactly the bundle a full re-pricing would pick, in about one pricing per pick)
+            cost = [self.cost(b, asked, n) for b in group]
+            local = np.array([b.local[asked] for b in group], dtype=np.float64).reshape(len(group), -1)
+            remaining = np.maximum(n - have, 0)
+            gain = (np.minimum(local, remaining) / n).sum(axis=1)
+            heap = [(c / g * LOWER if g > 0 else math.inf, k) for k, (c, g) in enumerate(zip(cost, gain.tolist(), strict=True))]
+            heapq.heapify(heap)  # lower bounds of the exact prices
+            while heap:
                 remaining = np.maximum(n - have, 0)
                 if not remaining.any():
-                    out.extend(group)  # already covered: keep the rest for the simulation's sake
+                    out.extend(group[k] for k in sorted(k for _, k in heap))  # covered: the rest, for the simulation's sake
                     break
-
-                def price(b: Bundle, remaining: np.ndarray = remaining) -> float:
-                    gain = float((np.minimum(b.local[asked], remaining) / n).sum())
-                    return self.cost(b, asked, n) / gain if gain > 0 else float("inf")
-
-                best = min(range(len(group)), key=lambda k: (price(group[k]), k))
-                b = group.pop(best)
+                while True:
+                    _, k = heapq.heappop(heap)
+                    g = float((np.minimum(group[k].local[asked], remaining) / n).sum())
+                    top = (cost[k] / g if g > 0 else math.inf, k)
+                    if not heap or top <= heap[0]:
+                        break
+                    heapq.heappush(heap, top)
+                b = group[k]
                 out.append(b)
                 have = have + b.local[asked]
         return out
@@ -415,8 +454,8 @@ class GangEviction:
         have = {id(t) for t in victims}
         victims = victims + [t for t in last.tasks if id(t) not in have]
 
-        jobs = [b.job.key for b in chosen]
-        alone = [b for b in chosen[:-1] if jobs.count(b.job.key) == 1]  # a job's Safe + Whole stay together
+        jobs = Counter(b.job.key for b in chosen)
+        alone = [b for b in chosen[:-1] if jobs[b.job.key] == 1]  # a job's Safe + Whole stay together
         tries = sorted(alone, key=lambda b: (self.expense(b), b.job.key), reverse=True)[: self.max_drops]
         known: dict[tuple[int, ...], bool] = {}
         # explained, every simulation adds to the explanation; with inexact float accounting the
@@ -541,6 +580,11 @@ class GangEviction:
         c = ssn.cluster
         topo = c.topology
         out: dict[str, list[Task]] = {}
+        # a job whose every candidate pod the leading one-by-one filters reject yields no
+        # bundle and is never counted by a later filter: left out (not with a victim
+        # selector, which sees every candidate)
+        rep = pending_tasks(job)[0]
+        each = [] if ssn.has("gang_victim_selector") else [f for _, f in ssn.each_prefix("unified_evictable")]
         for other in self.victim_jobs(ssn, job, domain).values():
             if other is job or other.preemptable is False:
                 continue
@@ -559,19 +603,23 @@ class GangEviction:
                 t for t in other.tasks
                 if t.status in VICTIM_STATES and t.preemptable and t.node >= 0 and topo.contains(domain, t.node)
             ]  # fmt: skip
-            if local:
+            if local and (not each or any(all(f(rep, t, self.kind) for f in each) for t in local)):
                 out[other.key] = local
         return out
 
     def victim_jobs(self, ssn: Session, job: Job, domain: int) -> dict[str, Job]:
-        """The jobs :meth:`candidates` looks through: every job, but without building the
-        pods still held as columns (:class:`InertPods`) when none of them could be a victim
-        here: none on the domain's nodes in a queue victims may come from (preempt: the
-        preemptor's queue; reclaim: another reclaimable queue)."""
+        """The jobs :meth:`candidates` looks through: every built job, and of the pods still
+        held as columns (:class:`InertPods`) those that could be a victim here, built now:
+        on the domain's nodes, in a queue victims may come from (preempt: the preemptor's
+        queue; reclaim: another reclaimable queue) and, when ``conformance`` rejects
+        candidates before any filter that counts, not in ``kube-system`` (it would reject
+        each of them; see :meth:`candidates`)."""
         c = ssn.cluster
         inert = c.inert
         if inert is None:
             return c.jobs
+        if ssn.has("gang_victim_selector"):
+            return c.jobs  # a selector sees every candidate, as the chain would
         queues = set(inert.queues)
         if self.kind == PREEMPT:
             maybe = queues & {job.queue}
@@ -582,8 +630,10 @@ class GangEviction:
             here[c.topology.leaves[domain]] = True
             ords, names = inert.queue_ordinals()
             allowed = np.array([q in maybe for q in names], dtype=bool)
-            if bool((allowed[ords] & here[inert.nodes]).any()):
-                return c.jobs
+            pick = allowed[ords] & here[inert.nodes]
+            if pick.any() and any(name == "conformance" for name, _ in ssn.each_prefix("unified_evictable")):
+                pick &= ~inert.in_namespace(CRITICAL_NAMESPACE)
+            c.materialize(np.flatnonzero(pick))
         return c.active_jobs
 
     def bundles(self, ssn: Session, job: Job, domain: int, need: np.ndarray) -> list[Bundle]:
@@ -604,12 +654,15 @@ class GangEviction:
         bundles: list[Bundle] = []
         if ssn.has("gang_victim_selector"):
             cands = self.candidates(ssn, job, domain)  # afresh: a selector that declined may have changed them
+        several = [t for local in cands.values() if len(local) > 1 for t in local]  # the tasks ordered inside a job
+        fit = dict(zip(map(id, several), zip(*task_fit(several, need), strict=True), strict=True)) if several and (need > 0).any() else None
         for local in cands.values():
-            bundles.extend(make_bundles(local[0].job, local, need, size))  # type: ignore[arg-type]
-        for b in bundles:
-            b.roi = roi(b.local, b.global_, need, penalty=self.roi_penalty, capacity=capacity)
-            b.cover = coverage(b.local, need)
-        bundles = self.sort(ssn, job, bundles)
+            bundles.extend(make_bundles(local[0].job, local, need, size, fit))  # type: ignore[arg-type]
+        rois, covers = rois_and_covers(bundles, need, penalty=self.roi_penalty, capacity=capacity)
+        for b, r, cv in zip(bundles, rois, covers, strict=True):
+            b.roi, b.cover = r, cv
+        job_order = ssn.job_order_cached()  # both sorts: nothing is allocated or evicted in between
+        bundles = self.sort(ssn, job, bundles, job_order)
         flat = [t for b in bundles for t in b.tasks]
         rep = pending_tasks(job)[0]
         allowed = {id(t) for t in ssn.unified_evictable(rep, flat, self.kind)}
@@ -626,12 +679,68 @@ class GangEviction:
                     b.roi = roi(b.local, b.global_, need, penalty=self.roi_penalty, capacity=capacity)
                     b.cover = coverage(b.local, need)
                 kept.append(b)
-        return self.sort(ssn, job, kept)
+        return self.sort(ssn, job, kept, job_order)
 
-    def sort(self, ssn: Session, job: Job, bundles: list[Bundle]) -> list[Bundle]:
+    def sort(self, ssn: Session, job: Job, bundles: list[Bundle],
+             job_order: Callable[[Job, Job], int] | None = None) -> list[Bundle]:  # fmt: skip
+        """The bundles in eviction order (:meth:`_bundle_order`). Sorted by a key on the
+        comparisons that read a bundle alone (kind, victim queue, priority, ROI, cover),
+        then each run of equal keys by the job order and age; the whole comparison only
+        with an ROI threshold (it is not a key) or victim queues that do not rank.
+        ``job_order``: :meth:`Session.job_order_cached`, when the caller sorts again while
+        nothing changes."""
+        if len(bundles) < 2:
+            return list(bundles)
+        job_order = job_order or ssn.job_order_cached()
+        qrank = self._queue_ranks(ssn, job, {b.job.queue for b in bundles}) if self.kind == RECLAIM else {}
+        if self.roi_threshold is not None or qrank is None or any(b.roi != b.roi for b in bundles):
+            return sorted(bundles, key=functools.cmp_to_key(self._bundle_order(ssn, job, job_order)))
+        by_priority = self.kind == PREEMPT and self.victim_order == "priority"
+
+        def key(b: Bundle) -> tuple[bool, int, int, float, float]:
+            return (b.kind != SAFE, qrank.get(b.job.queue, 0), b.job.priority if by_priority else 0, -b.roi,
+                    -b.cover if b.kind == WHOLE else 0.0)  # fmt: skip
+
+        keyed = sorted(((key(b), i) for i, b in enumerate(bundles)), key=itemgetter(0))
+        tail = functools.cmp_to_key(_tail_order(job_order))
+        out: list[Bundle] = []
+        for _, run in itertools.groupby(keyed, key=itemgetter(0)):
+            same = [bundles[i] for _, i in run]
+            out.extend(same if len(same) == 1 else sorted(same, key=tail))
+        return out
+
+    def _queue_ranks(self, ssn: Session, job: Job, names: set[str]) -> dict[str, int] | None:
+        """Each victim queue's place in ``victim_queue_order`` (equal places tie), or None
+        when the order does not rank them (it contradicts itself on some pair)."""
+        queues = ssn.cluster.queues
+        mine = queues[job.queue]
+        if len(names) > 64:
+            return None
+
+        def cmp(a: str, b: str) -> int:
+            return ssn.victim_queue_order(queues[a], queues[b], mine)
+
+        order = sorted(names, key=functools.cmp_to_key(cmp))
+        rank: dict[str, int] = {}
+        for i, q in enumerate(order):
+            rank[q] = rank[order[i - 1]] if i and cmp(order[i - 1], q) == 0 else i
+        for a in order:
+            for b in order:
+                c, ra, rb = cmp(a, b), rank[a], rank[b]
+                if (c > 0) - (c < 0) != (ra > rb) - (ra < rb):
+                    return None
+        return rank
+
+    def _bundle_order(self, ssn: Session, job: Job, job_order: Callable[[Job, Job], int]) -> Callable[[Bundle, Bundle], int]:
+        """The eviction order of two bundles, as one comparison: Safe before Whole; for
+        reclaim, the victim queue order; bundles whose ROI differ by more than
+        ``roiThreshold``, the higher ROI first; for preempt in priority order, the lower
+        priority first; the higher ROI; for Whole, the higher cover (fewer gangs broken);
+        then :func:`_tail_order`."""
         queues = ssn.cluster.queues
         mine = queues[job.queue]
         thr = self.roi_threshold
+        tail = _tail_order(job_order)
 
         def cmp(a: Bundle, b: Bundle) -> int:
             if a.kind != b.kind:
@@ -648,14 +757,9 @@ class GangEviction:
                 return -1 if a.roi > b.roi else 1
             if a.kind == WHOLE and a.cover != b.cover:  # fewer gangs broken to cover the need
                 return -1 if a.cover > b.cover else 1
-            c = -ssn.job_order(a.job, b.job)  # victims: the job that would be scheduled last goes first
-            if c:
-                return c
-            ka = (-a.job.created, a.job.key, a.tasks[0].key if a.tasks else "")
-            kb = (-b.job.created, b.job.key, b.tasks[0].key if b.tasks else "")
-            return (ka > kb) - (ka < kb)
+            return tail(a, b)
 
-        return sorted(bundles, key=functools.cmp_to_key(cmp))
+        return cmp
 
     # -- reverse pass -------------------------------------------------------------------------
     def trim(self, ssn: Session, stmt: Statement, victims: list[Task]) -> None:

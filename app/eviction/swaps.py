@@ -31,6 +31,7 @@ lower one). Rounds go on while one improves.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -60,6 +61,7 @@ class _Part:
     req: np.ndarray
     rows: np.ndarray
     row_req: np.ndarray
+    ask: list[int] | None = None  # ``req`` on the resources the preemptor asks for, as ints (set by :meth:`BundleSwaps._drop`)
 
 
 class BundleSwaps:
@@ -77,11 +79,19 @@ class BundleSwaps:
         self.lex = lexicographic
         self.expense = expense
         self._held: dict[str, tuple[int, float]] = {}
+        self._expenses: dict[int, tuple] = {}  # by id of a bundle of ``bundles`` (kept alive there)
         self.nodes = np.zeros(0, dtype=np.intp)
         if slots.pos:
             self.nodes = np.full(max(slots.pos) + 1, -1, dtype=np.intp)
             for n, i in slots.pos.items():
                 self.nodes[n] = i
+
+    def _expense(self, b: Bundle) -> tuple:
+        """``expense(b)``, worked out once per bundle (it reads only the bundle)."""
+        out = self._expenses.get(id(b))
+        if out is None:
+            out = self._expenses[id(b)] = self.expense(b)
+        return out
 
     def held(self, job: Job) -> tuple[int, float]:
         """The job's pods holding a node now, and the cost of breaking it (computed once)."""
@@ -131,6 +141,32 @@ class BundleSwaps:
         np.add.at(row_req, inverse, reqs[keep])
         return _Part(b, tasks, reqs[keep].sum(axis=0), idx.astype(np.intp), row_req)  # only what frees the domain
 
+    def _parts(self, items: list[tuple[Bundle, list[Task]]]) -> list[_Part]:
+        """:meth:`_part` of each (bundle, tasks), worked out together (one pass over all the
+        tasks: a victim set may hold hundreds of bundles)."""
+        tasks = [t for _, ts in items for t in ts]
+        if not tasks or any(not ts for _, ts in items):
+            return [self._part(b, ts) for b, ts in items]
+        width = len(self.need)
+        reqs = np.array([t.req for t in tasks])
+        owner = np.repeat(np.arange(len(items)), [len(ts) for _, ts in items])
+        where = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
+        inside = (where >= 0) & (where < len(self.nodes))
+        rows = np.full(len(tasks), -1, dtype=np.intp)
+        rows[inside] = self.nodes[where[inside]]
+        keep = rows >= 0
+        owner, rows, reqs = owner[keep], rows[keep], reqs[keep]
+        sums = np.zeros((len(items), width), dtype=reqs.dtype)
+        np.add.at(sums, owner, reqs)
+        span = int(rows.max()) + 1 if len(rows) else 1
+        pairs, inverse = np.unique(owner * span + rows, return_inverse=True)  # by part, then row
+        row_req = np.zeros((len(pairs), width), dtype=reqs.dtype)
+        np.add.at(row_req, inverse, reqs)
+        cut = np.searchsorted(pairs // span, np.arange(len(items) + 1))
+        node_rows = (pairs % span).astype(np.intp)
+        return [_Part(b, ts, sums[i], node_rows[cut[i]:cut[i + 1]], row_req[cut[i]:cut[i + 1]])
+                for i, (b, ts) in enumerate(items)]  # fmt: skip
+
     # -- the search ---------------------------------------------------------------------------
     def improve(self, victims: list[Task], chosen: list[Bundle], rounds: int) -> tuple[list[Task], list[Bundle]] | None:
         """A victim set that disrupts strictly less than ``victims`` (the tasks of ``chosen``)
@@ -148,7 +184,7 @@ class BundleSwaps:
         # the chosen bundles whole (as the drops take the boundary one): a broken gang costs
         # the same however many of its pods go, and the commit's reverse pass puts back the
         # victims the placement does not need
-        parts = [self._part(b, list(b.tasks)) for i, b in enumerate(chosen) if i in split]
+        parts = self._parts([(b, list(b.tasks)) for i, b in enumerate(chosen) if i in split])
         changed = False
         for _ in range(rounds):
             found = self._round(parts, current)
@@ -206,15 +242,21 @@ class BundleSwaps:
             node_free[parts[-1].rows] += parts[-1].row_req
         total = int(fit_counts(node_free, s.req).sum()) if s.active else 0
         freed = np.sum([p.req for p in parts], axis=0)
-        jobs = [p.bundle.job.key for p in parts]
-        tries = [p for p in parts if p.bundle is not added and jobs.count(p.bundle.job.key) == 1]
-        tries.sort(key=lambda p: (self.expense(p.bundle), p.bundle.job.key), reverse=True)
+        jobs = Counter(p.bundle.job.key for p in parts)
+        tries = [p for p in parts if p.bundle is not added and jobs[p.bundle.job.key] == 1]
+        tries.sort(key=lambda p: (self._expense(p.bundle), p.bundle.job.key), reverse=True)
         out = list(parts)
         copied = node_free is not base_free
+        # what the domain would have beyond the need on each asked resource (integers:
+        # leaving a part out is possible only where its request fits in this slack)
+        slack = (self.free + freed - self.need)[asked].tolist()
         for p in tries:
-            less = freed - p.req
-            if not ((self.free + less)[asked] >= self.need[asked]).all():
+            ask = p.ask
+            if ask is None:
+                ask = p.ask = p.req[asked].tolist()
+            if any(r > left for r, left in zip(ask, slack)):
                 continue
+            less = freed - p.req
             if s.active and len(p.rows):
                 before = node_free[p.rows]
                 after = before - p.row_req
@@ -227,5 +269,6 @@ class BundleSwaps:
                 node_free[p.rows] = after
                 total -= lost
             freed = less
+            slack = [left - r for r, left in zip(ask, slack)]
             out = [q for q in out if q is not p]
         return out

@@ -79,6 +79,11 @@ class Session:
         self.decided_hypernode: dict[str, int] = {}
         self._hooks: dict[str, list[list[tuple[str, Callable[..., Any]]]]] = {}
         self._flat: dict[str, tuple[tuple[str, Callable[..., Any]], ...]] = {}
+        # (point, plugin) -> the per-task test a filter registered at ``point`` applies
+        # (see :meth:`register`'s ``each``)
+        self._each: dict[tuple[str, str], Callable[..., bool]] = {}
+        # (point, plugin) -> an order's value and comparison (see :meth:`register`'s ``value``)
+        self._value: dict[tuple[str, str], tuple[Callable[[Any], Any], Callable[[Any, Any], int]]] = {}
         self._alloc_handlers: list[Callable[[Task], None]] = []
         self._alloc_many: list[Callable[[Sequence[Task]], None]] = []
         self._dealloc_handlers: list[Callable[[Task], None]] = []
@@ -137,14 +142,38 @@ class Session:
         return False
 
     # -- registration --------------------------------------------------------------------
-    def register(self, point: str, plugin: str, fn: Callable[..., Any]) -> None:
-        """Called by plugins while opening; honours the plugin's ``enable*`` flag."""
+    def register(self, point: str, plugin: str, fn: Callable[..., Any], each: Callable[..., bool] | None = None,
+                 value: tuple[Callable[[Any], Any], Callable[[Any, Any], int]] | None = None) -> None:  # fmt: skip
+        """Called by plugins while opening; honours the plugin's ``enable*`` flag.
+
+        ``each``, for a filter: the filter keeps a candidate exactly when ``each(preemptor,
+        candidate, kind)`` is true, whatever the other candidates (it counts nothing), so
+        a caller may test candidates one by one ahead of time (:meth:`each_prefix`).
+        ``value``, for an order: ``(value_of, compare)`` with ``fn(a, b) ==
+        compare(value_of(a), value_of(b))``, so a sort may read each object's value once
+        (:meth:`job_order_cached`)."""
         flag = POINT_FLAG[point]
         if flag and not self.options[plugin].enabled(flag):
             return
         tiers = self._hooks.setdefault(point, [[] for _ in self.config.tiers])
         tiers[self._tier].append((plugin, fn))
         self._flat.pop(point, None)
+        if each is not None:
+            self._each[(point, plugin)] = each
+        if value is not None:
+            self._value[(point, plugin)] = value
+
+    def each_prefix(self, point: str) -> list[tuple[str, Callable[..., bool]]]:
+        """The leading filters at ``point`` (in the order they run) that test candidates one
+        by one (registered with ``each``), up to the first that does not: a candidate one of
+        them rejects is rejected by the chain, and never reaches a filter that counts."""
+        out = []
+        for plugin, _ in self.fns(point):
+            each = self._each.get((point, plugin))
+            if each is None:
+                break
+            out.append((plugin, each))
+        return out
 
     def on_allocate(self, fn: Callable[[Task], None], many: Callable[[Sequence[Task]], None] | None = None) -> None:
         """``fn(task)`` after a task takes capacity (or an eviction is undone); ``many``: see
@@ -188,6 +217,32 @@ class Session:
         if c:
             return c
         return _cmp((a.created, a.uid, a.key), (b.created, b.uid, b.key))
+
+    def job_order_cached(self) -> Callable[[Job, Job], int]:
+        """:meth:`job_order`, reading each plugin's value of a job (where it registered one)
+        once per job: for sorting many jobs while nothing is allocated or evicted."""
+        parts: list[tuple[dict[str, Any] | None, Callable[..., Any], Callable[[Any, Any], int] | None]] = []
+        for plugin, fn in self.fns("job_order"):
+            value = self._value.get(("job_order", plugin))
+            parts.append((None, fn, None) if value is None else ({}, value[0], value[1]))
+
+        def order(a: Job, b: Job) -> int:
+            for memo, fn, compare in parts:
+                if memo is None:
+                    c = fn(a, b)
+                else:
+                    va = memo.get(a.key, memo)
+                    if va is memo:
+                        va = memo[a.key] = fn(a)
+                    vb = memo.get(b.key, memo)
+                    if vb is memo:
+                        vb = memo[b.key] = fn(b)
+                    c = compare(va, vb)  # type: ignore[misc]
+                if c:
+                    return c
+            return _cmp((a.created, a.uid, a.key), (b.created, b.uid, b.key))
+
+        return order
 
     def task_order(self, a: Task, b: Task) -> int:
         """TaskOrder: first non-zero plugin answer; then creation time, then UID."""

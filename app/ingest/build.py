@@ -18,7 +18,7 @@ from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import index_rows
 from app.ingest.kube import KAI_PREEMPTIBILITY_LABEL, KAI_QUEUE_LABEL, apply_koordinator, apply_template
 from app.model.cluster import (
-    TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task, TaskStatus,
+    CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task, TaskStatus,
 )
 from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
@@ -34,7 +34,6 @@ KAI_DEFAULT_PRIORITY = 50
 KAI_DEFAULT_CLASS = "train"
 KAI_PREEMPTIBILITY = ("preemptible", "non-preemptible")
 DEFAULT_QUEUE = "default"
-CRITICAL_NAMESPACE = "kube-system"
 
 _SOURCE_GROUP = {
     "volcano": "scheduling.volcano.sh",
@@ -678,9 +677,16 @@ class _Inert:
             keys, srcs, queues = [keys[i] for i in order], [srcs[i] for i in order], [queues[i] for i in order]
             rows, nodes, status = rows[order], nodes[order], status[order]
 
-        def make() -> list[Task]:
+        def make(at: np.ndarray | None = None) -> list[Task]:
+            """The tasks of the entries at positions ``at`` (ascending), or of all."""
+            if at is None:
+                cols = zip(rows.tolist(), srcs, keys, status.tolist(), nodes.tolist(), strict=True)
+            else:
+                pos = at.tolist()
+                cols = zip(rows[at].tolist(), [srcs[i] for i in pos], [keys[i] for i in pos], status[at].tolist(),
+                           nodes[at].tolist(), strict=True)  # fmt: skip
             out = []
-            for row, src, key, st, node in zip(rows.tolist(), srcs, keys, status.tolist(), nodes.tolist(), strict=True):
+            for row, src, key, st, node in cols:
                 if type(src) is not tuple:
                     p, args = later(src, row, st, node)
                 else:
@@ -690,11 +696,12 @@ class _Inert:
                 out.append(t)
             return out
 
-        def priorities() -> np.ndarray:
-            """Each pod's priority, as ``make`` would set it (no object built)."""
+        def priorities(at: np.ndarray | None = None) -> np.ndarray:
+            """The priority ``make`` would give the pods at positions ``at`` (or all), no object built."""
+            rs, ss = (rows.tolist(), srcs) if at is None else (rows[at].tolist(), [srcs[i] for i in at.tolist()])
             return np.fromiter(
-                (src[5] if type(src) is tuple else priority_later(src, row) for row, src in zip(rows.tolist(), srcs, strict=True)),
-                dtype=np.int64, count=len(srcs),
+                (src[5] if type(src) is tuple else priority_later(src, row) for row, src in zip(rs, ss, strict=True)),
+                dtype=np.int64, count=len(ss),
             )  # fmt: skip
 
         return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs,

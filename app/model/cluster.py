@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from app.topology.tree import Topology
 
 
+#: The namespace whose pods are system-critical (:attr:`Task.critical`), as the classes
+#: ``system-cluster-critical`` and ``system-node-critical`` make them.
+CRITICAL_NAMESPACE = "kube-system"
+
 class TaskStatus(IntEnum):
     PENDING = 1
     ALLOCATED = 2
@@ -378,14 +382,14 @@ class InertPods:
                  "_queue_totals")  # fmt: skip
 
     def __init__(self, rows: np.ndarray, nodes: np.ndarray, status: np.ndarray, keys: list[str], queues: list[str],
-                 make: Callable[[], list[Task]], args: list[Any],
-                 priority_of: Callable[[], np.ndarray] | None = None) -> None:  # fmt: skip
+                 make: Callable[..., list[Task]], args: list[Any],
+                 priority_of: Callable[..., np.ndarray] | None = None) -> None:  # fmt: skip
         self.rows = rows  # task index (row of ``Cluster.task_req``) of each pod
         self.nodes = nodes  # node index of each pod
         self.status = status  # TaskStatus of each pod (RUNNING or BOUND)
         self.keys = keys  # job key of each pod's job of one
         self.queues = queues  # queue of each
-        self.make = make  # builds the tasks, each with its job, in ``rows`` order
+        self.make = make  # builds the tasks (each with its job) at the positions given, or all, in ``rows`` order
         self.args = args  # what ingest knows of each pod (opaque here; ``make`` reads it)
         # each pod's priority (its job's), worked out without building the objects
         self.priority_of = priority_of
@@ -395,6 +399,35 @@ class InertPods:
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def take(self, at: np.ndarray) -> tuple[list[Task], InertPods | None]:
+        """Build the pods at positions ``at`` (ascending, unique) and return them with the
+        columns of the others (None when none is left); this object is left as it was."""
+        made = self.make(at)
+        keep = np.ones(len(self.keys), dtype=bool)
+        keep[at] = False
+        if not keep.any():
+            return made, None
+        left = np.flatnonzero(keep)
+        pos = left.tolist()
+        make, priority_of = self.make, self.priority_of
+
+        def make_left(sel: np.ndarray | None = None) -> list[Task]:
+            return make(left if sel is None else left[sel])
+
+        def priority_left(sel: np.ndarray | None = None) -> np.ndarray:
+            return priority_of(left if sel is None else left[sel])  # type: ignore[misc]
+
+        rest = InertPods(rows=self.rows[left], nodes=self.nodes[left], status=self.status[left],
+                         keys=[self.keys[i] for i in pos], queues=[self.queues[i] for i in pos], make=make_left,
+                         args=[self.args[i] for i in pos],
+                         priority_of=priority_left if priority_of is not None else None)  # fmt: skip
+        return made, rest
+
+    def in_namespace(self, namespace: str) -> np.ndarray:
+        """Per pod: is it in ``namespace`` (read from its job's key, "namespace/name")."""
+        prefix = namespace + "/"
+        return np.fromiter((k.startswith(prefix) for k in self.keys), dtype=bool, count=len(self.keys))
 
     def queue_ordinals(self) -> tuple[np.ndarray, list[str]]:
         """Each pod's queue as an ordinal into the returned names (computed once)."""
@@ -571,7 +604,18 @@ class Cluster:
         if inert is None:
             return
         self.inert = None
-        made = inert.make()
+        self._add_built(inert.make())
+
+    def materialize(self, at: np.ndarray) -> None:
+        """Build the inert pods at positions ``at`` of :attr:`inert` (ascending, unique),
+        leaving the others as columns: what building them all would give for these."""
+        inert = self.inert
+        if inert is None or not len(at):
+            return
+        made, self.inert = inert.take(at)
+        self._add_built(made)
+
+    def _add_built(self, made: list[Task]) -> None:
         tasks = self._tasks + made
         tasks.sort(key=TASK_KEY)  # key order, as ingest leaves the active ones
         jobs = dict(self._jobs)

@@ -394,20 +394,29 @@ class Capacity(Plugin):
         """Volcano's capacity ``UnifiedEvictableFn`` for gang reclaim: in the order given, the
         guarantee check, then an immediate victim or a queue above its deserved on a resource
         the victim uses; no reclaimer check, no ancestor checks."""
-        left: dict[str, np.ndarray] = {}
+        # :meth:`_guarantee_kept`, :meth:`_relevant` and :meth:`_exceeds` over Python numbers,
+        # per queue (the same IEEE operations; thousands of candidates, a handful of resources)
+        left: dict[str, list[float]] = {}
+        facts: dict[str, tuple[list[float], list[float], list[bool], list[bool]]] = {}
         out = []
         for t in candidates:
             q = t.job.queue if t.job else None
             if q not in self.allocated:
                 continue
-            if q not in left:
-                left[q] = self.allocated[q].copy()
-            req = t.req
-            if not self._guarantee_kept(left[q], q, req):  # type: ignore[arg-type]
-                continue
-            if self._relevant(req, self.deserved[q]) and not self._exceeds(left[q], q, req):  # type: ignore[arg-type]
-                continue
-            left[q] = left[q] - req
+            here = left.get(q)  # type: ignore[arg-type]
+            if here is None:
+                here = left[q] = self.allocated[q].tolist()  # type: ignore[index]
+                deserved = self.deserved[q]  # type: ignore[index]
+                facts[q] = (self.guarantee[q].tolist(), deserved.tolist(), (deserved >= MIN_RESOURCE).tolist(),  # type: ignore[index]
+                            (self.checked & self.deserved_named[q]).tolist())  # type: ignore[index]  # fmt: skip
+            guarantee, deserved, named_min, compared = facts[q]  # type: ignore[index]
+            req = t.req.tolist()
+            if not all(g <= a - r + 1e-9 for g, a, r in zip(guarantee, here, req, strict=True)):
+                continue  # the guarantee would not be kept
+            relevant = any(r >= MIN_RESOURCE and m for r, m in zip(req, named_min, strict=True))
+            if relevant and not any(r > 0 and c and a > d for r, c, a, d in zip(req, compared, here, deserved, strict=True)):
+                continue  # not above its deserved on a resource the victim uses
+            left[q] = [a - r for a, r in zip(here, req, strict=True)]  # type: ignore[index]
             out.append(t)
         return out
 

@@ -14,8 +14,9 @@ class Conformance(Plugin):
     summary = "never evicts system-critical or kube-system pods"
 
     def open(self) -> None:
-        for point in ("preemptable", "reclaimable", "unified_evictable"):
+        for point in ("preemptable", "reclaimable"):
             self.ssn.register(point, self.name, self.evictable)
+        self.ssn.register("unified_evictable", self.name, self.evictable, each=lambda _, t, kind: not t.critical)
 
     @staticmethod
     def evictable(preemptor: Task | None, candidates: Sequence[Task], kind: str = "") -> list[Task]:

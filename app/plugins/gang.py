@@ -101,13 +101,13 @@ class Gang(Plugin):
         reg("job_ready", self.name, self.job_ready)
         reg("job_pipelined", self.name, self.job_pipelined)
         reg("job_starving", self.name, self.job_starving)
-        reg("job_order", self.name, self.job_order)
+        reg("job_order", self.name, self.job_order, value=(self.job_ready, _ready_order))
         reg("sub_job_ready", self.name, self.sub_job_ready)
         reg("sub_job_pipelined", self.name, self.sub_job_pipelined)
         reg("sub_job_order", self.name, self.sub_job_order)
         reg("preemptable", self.name, self.evictable)
         reg("reclaimable", self.name, self.evictable)
-        reg("unified_evictable", self.name, lambda preemptor, candidates, kind: list(candidates))
+        reg("unified_evictable", self.name, lambda preemptor, candidates, kind: list(candidates), each=lambda *_: True)
 
     @staticmethod
     def evictable(preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
@@ -147,10 +147,7 @@ class Gang(Plugin):
         return waiting_count(job) + ready_count(job) < job.min_available
 
     def job_order(self, a: Job, b: Job) -> int:
-        ra, rb = self.job_ready(a), self.job_ready(b)
-        if ra == rb:
-            return 0
-        return 1 if ra else -1
+        return _ready_order(self.job_ready(a), self.job_ready(b))
 
     @staticmethod
     def sub_job_ready(sg: SubGroup, job: Job) -> bool:
@@ -165,3 +162,10 @@ class Gang(Plugin):
         if ra == rb:
             return 0
         return 1 if ra else -1
+
+
+def _ready_order(ra: bool, rb: bool) -> int:
+    """A job not yet ready first."""
+    if ra == rb:
+        return 0
+    return 1 if ra else -1

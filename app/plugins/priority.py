@@ -23,11 +23,11 @@ class Priority(Plugin):
     def open(self) -> None:
         reg = self.ssn.register
         reg("task_order", self.name, self.task_order)
-        reg("job_order", self.name, self.job_order)
+        reg("job_order", self.name, self.job_order, value=(_job_priority, _desc))
         reg("sub_job_order", self.name, self.sub_job_order)
         reg("job_starving", self.name, self.job_starving)
         reg("preemptable", self.name, self.preemptable)
-        reg("unified_evictable", self.name, self.unified)
+        reg("unified_evictable", self.name, self.unified, each=self.unified_each)
 
     @staticmethod
     def preemptable(preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
@@ -48,6 +48,13 @@ class Priority(Plugin):
             return None
         p = preemptor.job.priority
         return [t for t in candidates if t.job is not None and t.job.victim_priority < p]
+
+    @staticmethod
+    def unified_each(preemptor: Task, t: Task, kind: str) -> bool:
+        """:meth:`unified` for one candidate."""
+        if kind != "preempt" or preemptor.job is None:
+            return True
+        return t.job is not None and t.job.victim_priority < preemptor.job.priority
 
     @staticmethod
     def task_order(a: Task, b: Task) -> int:
@@ -72,3 +79,7 @@ class Priority(Plugin):
         """Any task neither ready nor waiting (Volcano's priority plugin)."""
         return any(t.status not in READY and t.status != TaskStatus.PIPELINED for t in job.tasks
                    if t.status not in (TaskStatus.FAILED, TaskStatus.RELEASING))  # fmt: skip
+
+
+def _job_priority(job: Job) -> int:
+    return job.priority
