@@ -318,7 +318,7 @@ def test_an_unexpected_error_is_still_logged_and_counted(monkeypatch, caplog):
     def broken(*_a, **_k):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(topology, "compute", broken)
+    monkeypatch.setattr(topology, "topology_answer", broken)
     c = TestClient(app, raise_server_exceptions=False)
     with caplog.at_level(logging.INFO):
         r = c.post("/v1/topology", content=orjson.dumps(request([node("a")])), headers=JSON)

@@ -6,7 +6,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api_schemas.admissions import AdmissionRequest, AdmissionResponse
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+import orjson
+
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.kueue.admit import admit
 from app.settings import get_settings
 
@@ -22,5 +24,5 @@ router = APIRouter(tags=["admissions"])
 )
 async def post_admissions(request: Request) -> Response:
     settings = get_settings()
-    envelope = await envelope_of(request, settings)
-    return json_response(await compute(admit, envelope, settings))
+    body = await answer_body(request, settings, lambda envelope: orjson.dumps(admit(envelope, settings)))
+    return Response(body, media_type="application/json")

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api_schemas.decision import DecisionRequest, DecisionResponse
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.service import decide
 from app.settings import get_settings
 
@@ -22,6 +22,5 @@ router = APIRouter(tags=["decisions"])
 )
 async def post_decision(request: Request) -> Response:
     settings = get_settings()
-    envelope = await envelope_of(request, settings)
-    decision = await compute(decide, envelope, settings)
-    return Response(decision.wire_bytes(), media_type="application/json")
+    body = await answer_body(request, settings, lambda envelope: decide(envelope, settings).wire_bytes())
+    return Response(body, media_type="application/json")

@@ -9,7 +9,9 @@ from fastapi.responses import Response
 
 from api_schemas.decision import DecisionRequest
 from api_schemas.render import RenderResponse
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+import orjson
+
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.render import render
 from app.settings import get_settings
 
@@ -47,8 +49,11 @@ async def post_render(
     format: Literal["svg", "json"] | None = Query(None, description="Answer format (default: from Accept, else svg)."),
 ) -> Response:
     settings = get_settings()
-    envelope = await envelope_of(request, settings)
-    answer = await compute(render, envelope, settings)
-    if wants_json(format, request.headers.get("accept")):
-        return json_response(answer)
-    return Response(answer["svg"].encode(), media_type=SVG)
+    as_json = wants_json(format, request.headers.get("accept"))
+
+    def answer(envelope: dict) -> bytes:
+        out = render(envelope, settings)
+        return orjson.dumps(out) if as_json else out["svg"].encode()
+
+    body = await answer_body(request, settings, answer)
+    return Response(body, media_type="application/json" if as_json else SVG)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api_schemas.scores import ScoresRequest, ScoresResponse
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.errors import InputError
 from app.framework.session import Session
 from app.ingest.request import read_request
@@ -86,5 +87,5 @@ def _candidates(raw: Any, cluster: Any) -> np.ndarray:
 )
 async def post_scores(request: Request) -> Response:
     settings = get_settings()
-    envelope = await envelope_of(request, settings)
-    return json_response(await compute(scores_answer, envelope, settings))
+    body = await answer_body(request, settings, lambda envelope: orjson.dumps(scores_answer(envelope, settings)))
+    return Response(body, media_type="application/json")

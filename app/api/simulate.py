@@ -6,7 +6,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api_schemas.simulate import SimulateRequest, SimulateResponse
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+import orjson
+
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.settings import get_settings
 from app.simulate import simulate
 
@@ -22,5 +24,5 @@ router = APIRouter(tags=["simulate"])
 )
 async def post_simulate(request: Request) -> Response:
     settings = get_settings()
-    envelope = await envelope_of(request, settings)
-    return json_response(await compute(simulate, envelope, settings))
+    body = await answer_body(request, settings, lambda envelope: orjson.dumps(simulate(envelope, settings)))
+    return Response(body, media_type="application/json")

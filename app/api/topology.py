@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api_schemas.topology import TopologyRequest, TopologyResponse
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.errors import InputError, join_pointer
 from app.ingest.quantity import format_quantity
 from app.ingest.request import read_request
@@ -77,5 +78,5 @@ def topology_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, A
 )
 async def post_topology(request: Request) -> Response:
     settings = get_settings()
-    envelope = await envelope_of(request, settings)
-    return json_response(await compute(topology_answer, envelope, settings))
+    body = await answer_body(request, settings, lambda envelope: orjson.dumps(topology_answer(envelope, settings)))
+    return Response(body, media_type="application/json")
