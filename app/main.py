@@ -20,7 +20,7 @@ from api_schemas.scores import ScoresRequest
 from api_schemas.simulate import SimulateRequest
 from api_schemas.topology import TopologyRequest
 from app import __version__, auth
-from app.api import admissions, decisions, docs, extender, health, scores, simulate, topology
+from app.api import admissions, compare, decisions, docs, extender, health, scores, simulate, topology
 from app.api import render as render_api
 from app.api import ui
 from app.api.common import json_response
@@ -75,6 +75,7 @@ def create_app() -> FastAPI:
     app.include_router(topology.router)
     app.include_router(scores.router)
     app.include_router(simulate.router)
+    app.include_router(compare.router)
     app.include_router(admissions.router)
     app.include_router(extender.router)
     app.include_router(render_api.router)

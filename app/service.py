@@ -170,12 +170,18 @@ def run_session(req: Request, started: float | None = None) -> Session:
 
 
 def decide_request(req: Request, started: float | None = None) -> Decision:
+    return decide_session(req, started).decision
+
+
+def decide_session(req: Request, started: float | None = None) -> Session:
+    """One cycle with its decision complete (job states, warnings, explanation); the session
+    stays readable (its plugins' queue shares, for ``/v1/compare``)."""
     ssn = run_session(req, started)
     decision = ssn.decision
     decision.jobs, decision.job_columns = job_states(ssn)
     decision.warnings = list(req.cluster.warnings) + ssn.config.warnings + unread_arguments(ssn.config)
     decision.explanation = ssn.explanation
-    return decision
+    return ssn
 
 
 def job_states(ssn: Session) -> tuple[list[JobState], JobColumns | None]:

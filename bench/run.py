@@ -249,7 +249,7 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     results = []
     case_list = cases(args.quick)
     total = (len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick))
-             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5))  # + KAI cycles, eviction speed
+             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 1)  # + KAI cycles, eviction speed, compare
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -292,6 +292,9 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
               f"= {r['decide_ratio']:.3f} (algorithm {r['algorithm_ratio']:.3f}, eviction action {r['action_ratio']:.3f}); "
               f"gangs broken {r['gang']['gangsBroken']} vs {r['legacy']['gangsBroken']}", flush=True)  # fmt: skip
     speed = eviction_speed(args.quick, step, done, total)
+    step("compare of 2 variants", total)
+    speed["compare"] = [compare_speed(args.quick, runs)]
+    done()
     quality = []
     for name, size, layout, seed, gang in family(args.quick):
         step(name, total)
@@ -346,6 +349,46 @@ def eviction_speed(quick: bool, step: Callable[[str, int], None], done: Callable
     return {"same": same, "many": many}
 
 
+def compare_speed(quick: bool, runs: int) -> dict[str, Any]:
+    """``/v1/compare`` of 2 variants (the ``volcano`` profile and the gang-aware preempt
+    config) against one decision and the second variant's decide alone, in process as the
+    endpoint runs them (parse, ingest, decide, the wire form), interleaved, GC paused."""
+    from app.compare import compare
+
+    size = "S" if quick else "M"
+    nodes, pods = SIZES[size]
+    body = generate(nodes, pods, free_nodes=min(3200, nodes // 2), pending_gang=300 if quick else 3000)
+    first, second = {"profile": "volcano"}, GANG_AWARE
+    one = orjson.dumps({**body, "config": first})
+    other = orjson.dumps({**body, "config": second})
+    both = orjson.dumps({**body, "variants": [{"name": "volcano", "config": first}, {"name": "gang-aware", "config": second}]})
+    times: dict[str, list[float]] = {"one": [], "decide2": [], "compare": []}
+    for run in range(runs + 1):
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            decide_request(read_request(decode(one, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes), SETTINGS)).wire_bytes()
+            t1 = time.perf_counter()
+            req = read_request(decode(other, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes), SETTINGS)
+            t2 = time.perf_counter()
+            decide_request(req)
+            t3 = time.perf_counter()
+            orjson.dumps(compare(decode(both, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes), SETTINGS, embed=True))
+            t4 = time.perf_counter()
+        finally:
+            gc.enable()
+        if run:
+            times["one"].append(t1 - t0)
+            times["decide2"].append(t3 - t2)
+            times["compare"].append(t4 - t3)
+    med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    budget = [1.2 * a + b for a, b in zip(times["one"], times["decide2"], strict=True)]
+    ratio = max(statistics.median(times["compare"]) / statistics.median(budget),
+                statistics.median(c / b for c, b in zip(times["compare"], budget, strict=True)))
+    return {"case": f"{size} ({nodes:,} nodes / {pods:,} pods)", **med, "ratio": ratio, "runs": runs}
+
+
 def eviction_speed_section(speed: dict[str, list[dict[str, Any]]]) -> list[str]:
     lines = [
         "## Gang-aware reclaim, and many candidate bundles",
@@ -371,6 +414,28 @@ def eviction_speed_section(speed: dict[str, list[dict[str, Any]]]) -> list[str]:
             lines.append(f"| {r['case']} | {r['kind']} | {r['bundles']} | **{r['median_ms']:.0f} ms** "
                          f"({r['min_ms']:.0f}–{r['max_ms']:.0f}) | {r['evictions']} |")  # fmt: skip
         lines += ["", "Target (issue 24): <= 0.3 s decide at 5k nodes with 1,000+ bundles, answers unchanged.", ""]
+    return lines
+
+
+def compare_section(rows: list[dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for r in rows:
+        lines += [
+            "## What-if for configuration changes (`/v1/compare`)",
+            "",
+            "Two variants (the `volcano` profile, the gang-aware preempt configuration) of one snapshot, in process "
+            "as the endpoint runs it (parse once, one ingest shared by both variants, each decision, the diff, the "
+            f"wire form), against one decision (parse, ingest, decide, wire form) and the second variant's decide "
+            f"alone; {r['runs']} interleaved runs, GC paused, medians.",
+            "",
+            "| case | one decision | second variant's decide | compare of 2 | compare / (1.2 x one + second decide) |",
+            "|---|---:|---:|---:|---:|",
+            f"| {r['case']} | {r['one']:.0f} ms | {r['decide2']:.0f} ms | {r['compare']:.0f} ms | **{r['ratio']:.2f}** |",
+            "",
+            "Target (issue 25): <= 1.0 (the compare of 2 variants costs at most 1.2x one decision plus the second "
+            "variant's decide).",
+            "",
+        ]
     return lines
 
 
@@ -521,7 +586,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
     if "disruption" in plots:
         lines += [f"![disruption by method]({plots['disruption']})", ""]
     if speed:
-        lines += eviction_speed_section(speed)
+        lines += eviction_speed_section(speed) + compare_section(speed.get("compare", []))
     lines += [
         "## Heuristic against the optimum",
         "",

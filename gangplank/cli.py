@@ -5,6 +5,9 @@ are merged), decides in process (or against a server with ``--url``) and prints 
 bindings, nominations, evictions and job states as tables (``--json`` for machines). With
 ``--job NS/NAME`` it exits 3 when a named job would stay pending: a CI what-if gate.
 ``gangplank render FILE... -o out.svg`` draws the decision (see ``app/render/svg.py``).
+``gangplank diff FILE... --config a.conf --config b.conf`` decides the snapshot under each
+configuration and shows what changes; ``--max-evictions``, ``--max-gangs-broken`` and
+``--job`` make it a CI gate (exit 3).
 Long runs show a progress bar on stderr when it is a terminal (``gangplank/progress.py``).
 """
 
@@ -171,6 +174,10 @@ def run(body: dict[str, Any], remote: Remote, path: str, extra: dict[str, Any] |
         from app.render import render
 
         return render(body, get_settings())
+    if path == "/v1/compare":
+        from app.compare import compare
+
+        return compare(body, get_settings())
     from app.service import decide
 
     return decide(body, get_settings()).wire()
@@ -334,6 +341,119 @@ def simulate(
         out = run(body, Remote(url, token, cacert, cert, key, timeout), "/v1/simulate", {"cycles": cycles},
                   on_cycle=lambda i: bar.advance(1, f"cycle {i + 1}"))  # fmt: skip
     emit({"metrics": out["metrics"], "final": out["final"]}, output)
+
+
+@app.command()
+def diff(
+    files: list[str] | None = FILES,
+    filename: list[str] = FILENAME,
+    configs: list[str] = typer.Option([], "--config", help="a scheduler config file per variant (2 to 8); the first is the base"),
+    names: list[str] = typer.Option([], "--name", help="the variants' names, in --config order (default: file names)"),
+    output: str = typer.Option("table", "-o", "--output", help="table, json or yaml"),
+    max_evictions: int | None = typer.Option(None, "--max-evictions", min=0,
+                                             help="exit 3 if a variant after the base evicts more pods"),
+    max_gangs_broken: int | None = typer.Option(None, "--max-gangs-broken", min=0,
+                                                help="exit 3 if a variant after the base breaks more running gangs"),
+    job: list[str] = typer.Option([], "--job", help="exit 3 unless this job (namespace/name) is placed in every "
+                                  "variant after the base; repeatable"),
+    show_all: bool = typer.Option(False, "--all", help=f"every row (tables show {ROWS} per kind)"),
+    url: str | None = URL,
+    token: str | None = TOKEN,
+    cacert: str | None = CACERT,
+    cert: str | None = CERT,
+    key: str | None = KEY,
+    timeout: float = TIMEOUT,
+) -> None:
+    """Decide one snapshot under each --config and show what changes against the first.
+    Exit 0 ok, 1 transport, 2 invalid input, 3 a gate failed."""
+    if output not in ("table", "json", "yaml"):
+        fail(INVALID, f"-o {output!r}: choose table, json or yaml")
+    if not 2 <= len(configs) <= 8:
+        fail(INVALID, f"give 2 to 8 --config files (one per variant), not {len(configs)}")
+    if names and len(names) != len(configs):
+        fail(INVALID, f"--name is given {len(names)} times for {len(configs)} --config files")
+    labels = names or _variant_names(configs)
+    paths = expand((files or []) + filename)
+    with errors(url), progress_bar("reading", len(paths) + 1, machine_output=output != "table") as bar:
+        body = load(paths, lambda f: bar.advance(0, f"reading {f}"))
+        body.pop("config", None)  # each variant brings its own
+        variants = [{"name": n, "config": yaml.safe_load(open(c).read())} for n, c in zip(labels, configs, strict=True)]
+        bar.advance(len(paths), f"asking {url}" if url else "deciding each variant")
+        out = run({**body, "variants": variants}, Remote(url, token, cacert, cert, key, timeout), "/v1/compare")
+        bar.advance(1)
+    for w in out.get("warnings") or ():
+        typer.echo(f"warning: {w}", err=True)
+    if output == "table":
+        _diff_tables(out, show_all)
+    else:
+        emit(out, output)
+    failed = gates(out, max_evictions, max_gangs_broken, job)
+    if failed:
+        fail(WHAT_IF, "; ".join(failed))
+
+
+def _variant_names(configs: list[str]) -> list[str]:
+    """Each config file's name without its directory and suffix; the whole path where two
+    would be the same."""
+    stems = [os.path.splitext(os.path.basename(c))[0] or c for c in configs]
+    return stems if len(set(stems)) == len(stems) else list(configs)
+
+
+def gates(out: dict[str, Any], max_evictions: int | None, max_gangs_broken: int | None, jobs: list[str]) -> list[str]:
+    """The CI gates ``diff`` checks on every variant after the base; what failed, one line each."""
+    failed = []
+    base = out["variants"][0]
+    known = {j["job"] for j in base["decision"]["jobs"]}
+    unknown = [j for j in jobs if j not in known]
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], list(known), n=3)
+        fail(INVALID, f"unknown job {unknown[0]!r}" + (f"; did you mean {', '.join(near)}?" if near else ""))
+    for v in out["variants"][1:]:
+        s, name = v["summary"], v["name"]
+        if max_evictions is not None and s["podsEvicted"] > max_evictions:
+            failed.append(f"{name} evicts {s['podsEvicted']} pods (--max-evictions {max_evictions})")
+        if max_gangs_broken is not None and s["gangsBroken"] > max_gangs_broken:
+            failed.append(f"{name} breaks {s['gangsBroken']} running gangs (--max-gangs-broken {max_gangs_broken})")
+        states = {j["job"]: j["state"] for j in v["decision"]["jobs"]}
+        for j in jobs:
+            if states.get(j) not in PLACED:
+                failed.append(f"{name} leaves {j} {states.get(j, 'absent')} (--job)")
+    return failed
+
+
+COUNTS = (("bound", "bound"), ("nominated", "nominated"), ("podsEvicted", "evicted"), ("gangsBroken", "gangs broken"),
+          ("gpusHeld", "GPUs held"), ("jobsPending", "jobs pending"))  # fmt: skip
+
+
+def _diff_tables(out: dict[str, Any], show_all: bool) -> None:
+    limit = None if show_all else ROWS
+
+    def line(s: dict[str, Any]) -> str:
+        return ", ".join(f"{s[k]} {label}" for k, label in COUNTS)
+
+    base = out["variants"][0]
+    typer.echo(f"base {base['name']}: {line(base['summary'])}")
+    for v, d in zip(out["variants"][1:], out["diffs"], strict=True):
+        change = ", ".join(f"{d['counts'][k]:+d} {label}" for k, label in COUNTS if d["counts"][k])
+        typer.echo(f"\n{v['name']}: {line(v['summary'])}")
+        typer.echo(f"  against {base['name']}: {change or 'the same counts'}")
+        table("  jobs changing state", d["jobs"], ["job", "from", "to"], limit)
+        rows = [{"pod": p["pod"], "job": p["job"], "from": _place(p["from"]), "to": _place(p["to"])} for p in d["placements"]]
+        table("  pods placed differently", rows, ["pod", "job", "from", "to"], limit)
+        table(f"  evictions only in {v['name']}", d["evictionsOnlyInVariant"], ["pod", "job", "node", "preemptor"], limit)
+        table(f"  evictions only in {base['name']}", d["evictionsOnlyInBase"], ["pod", "job", "node", "preemptor"], limit)
+        qa, qb = base["summary"]["queues"], v["summary"]["queues"]
+        queues = [{"queue": q, "share": f"{qa.get(q, {}).get('share', 0):.3f} -> {qb[q]['share']:.3f}",
+                   "deserved": "" if qb[q]["deservedShare"] is None else f"{qb[q]['deservedShare']:.3f}",
+                   "gpus": f"{qa.get(q, {}).get('gpus', 0)} -> {qb[q]['gpus']}"} for q in sorted(qb)]  # fmt: skip
+        table("  queues (dominant share held, deserved)", queues, ["queue", "share", "deserved", "gpus"], limit)
+
+
+def _place(p: dict[str, Any] | None) -> str:
+    if p is None:
+        return "-"
+    hyper = p.get("hyperNode")
+    return f"{p['how']} {p['node']}" + (f" ({hyper})" if hyper and not hyper.startswith("<") else "")  # not the synthetic root
 
 
 @app.command()

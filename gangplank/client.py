@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import orjson
 
+from api_schemas.compare import CompareResponse
 from api_schemas.decision import DecisionResponse
 from api_schemas.render import RenderResponse
 from api_schemas.scores import ScoresResponse
@@ -100,6 +101,11 @@ class Client:
         """The decision and its picture (``svg``: an SVG document as a string)."""
         return RenderResponse.model_validate(self._post("/v1/render?format=json", body))
 
+    def compare(self, body: dict[str, Any], variants: list[dict[str, Any]]) -> CompareResponse:
+        """The snapshot ``body`` (without ``config``) under each variant (``name``, ``config``,
+        optional ``objects`` / ``cluster`` to add or replace), and each against the first."""
+        return CompareResponse.model_validate(self._post("/v1/compare", {**body, "variants": variants}))
+
 
 class AsyncClient:
     def __init__(self, base_url: str = "http://127.0.0.1:8080", *, timeout: float = 30.0, retries: int = 2,
@@ -140,3 +146,6 @@ class AsyncClient:
 
     async def simulate(self, body: dict[str, Any], cycles: int = 3) -> SimulateResponse:
         return SimulateResponse.model_validate(await self._post("/v1/simulate", {**body, "cycles": cycles}))
+
+    async def compare(self, body: dict[str, Any], variants: list[dict[str, Any]]) -> CompareResponse:
+        return CompareResponse.model_validate(await self._post("/v1/compare", {**body, "variants": variants}))

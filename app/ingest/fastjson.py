@@ -45,7 +45,7 @@ from app.ingest.kernels import compiled, record_columns, shared_bytes
 _ABSENT = msgspec.Raw(b"")  # a field or section the body does not have (no JSON value is empty)
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # orjson reads larger integers as floats
 
-ENVELOPE_KEYS = ("objects", "cluster", "config", "options", "job", "cycles", "nodes", "workloads")
+ENVELOPE_KEYS = ("objects", "cluster", "config", "options", "job", "cycles", "nodes", "workloads", "variants")
 SECTIONS = ("nodes", "pods", "podColumns", "groups", "queues", "hyperNodes", "topology", "priorityClasses", "podDisruptionBudgets")
 MAX_DEPTH = 1024  # orjson's nesting limit, counting every enclosing array and object
 

@@ -486,6 +486,21 @@ class InertSums(Mapping[str, np.ndarray]):
         return len(self._sums) + len(self._inert)
 
 
+@dataclass(slots=True)
+class Checkpoint:
+    """:meth:`Cluster.checkpoint`: what a decision may change, as it was."""
+
+    tasks: list[Task]
+    jobs: dict[str, Job]
+    inert: InertPods | None
+    state: list[tuple[TaskStatus, int, str]]  # per task of ``tasks``: status, node, nominated node
+    phases: list[str]  # per job of ``jobs``
+    used: np.ndarray
+    releasing: np.ndarray
+    pipelined: np.ndarray
+    warnings: list[str]
+
+
 class Cluster:
     """Everything one decision works on."""
 
@@ -676,6 +691,37 @@ class Cluster:
         for i, q in enumerate(qnames):
             sums[q] = sums[q] + per_queue[i] if q in sums else per_queue[i].copy()
         return sums
+
+    def checkpoint(self) -> Checkpoint:
+        """What a decision may change (task states and places, job phases, node accounting,
+        the pods still held as columns, warnings), kept so :meth:`restore` can undo it."""
+        tasks = self._tasks
+        return Checkpoint(
+            tasks, self._jobs, self.inert, [(t.status, t.node, t.nominated_node) for t in tasks],
+            [j.phase for j in self._jobs.values()], self.used.copy(), self.releasing.copy(), self.pipelined.copy(),
+            list(self.warnings),
+        )  # fmt: skip
+
+    def restore(self, cp: Checkpoint) -> None:
+        """Back to the state of ``cp`` (taken on this cluster): the snapshot as ingest left it
+        when ``cp`` was taken before any decision. Pods built from columns since are dropped
+        again (the columns are as they were)."""
+        touched: dict[int, Job] = {}
+        for t, (status, node, nominated) in zip(cp.tasks, cp.state, strict=True):
+            if t.status != status or t.node != node or t.nominated_node != nominated:
+                t.status, t.node, t.nominated_node = status, node, nominated
+                if t.job is not None:
+                    touched[id(t.job)] = t.job
+        for j, phase in zip(cp.jobs.values(), cp.phases, strict=True):
+            j.phase = phase
+        for j in touched.values():
+            j.recount()
+        self._tasks, self._jobs, self.inert = cp.tasks, cp.jobs, cp.inert
+        self._task_index = None
+        self.used[:] = cp.used
+        self.releasing[:] = cp.releasing
+        self.pipelined[:] = cp.pipelined
+        self.warnings[:] = cp.warnings
 
     def reaccount(self) -> None:
         """Recompute node accounting from task states (after a simulated cycle)."""
