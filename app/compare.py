@@ -19,6 +19,7 @@ evictions found in one variant only, and the change of every summary count.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -276,11 +277,13 @@ def _place(p: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 # -- the endpoint ---------------------------------------------------------------------------------
-def compare(envelope: dict[str, Any], settings: Settings, started: float | None = None, *,
-            embed: bool = False) -> dict[str, Any]:  # fmt: skip
+def compare(envelope: dict[str, Any], settings: Settings, started: float | None = None, *, embed: bool = False,
+            draw: Callable[[str, Cluster, np.ndarray, dict[str, Any]], None] | None = None) -> dict[str, Any]:  # fmt: skip
     """``POST /v1/compare``; every variant's decision counts its deadline from ``started``
     (the request's arrival): the whole comparison is bounded by ``options.deadlineMs``.
-    ``embed``: each decision as its JSON text (``orjson.Fragment``), for the wire."""
+    ``embed``: each decision as its JSON text (``orjson.Fragment``), for the wire. ``draw``:
+    called after each variant's decision with its name, the cluster it decided (before it is
+    restored), the node usage before the decision and the decision's wire form."""
     if not isinstance(envelope, dict):
         raise InputError("the body must be an object", "")
     variants = read_variants(envelope)
@@ -301,13 +304,38 @@ def compare(envelope: dict[str, Any], settings: Settings, started: float | None 
             req = Request(cluster=shared[0].cluster, config=v.config, options=shared[0].options, envelope=base)
         else:
             req = read_request(_envelope_of(base, v), settings)
+        used_before = req.cluster.used.copy() if draw is not None else None
         ssn = decide_session(req, started)
         d = ssn.decision
         answers.append(Answer(v.name, d, _placements(req.cluster, d), summary(ssn)))
         wires.append(orjson.Fragment(d.wire_bytes()) if embed else d.wire())
+        if draw is not None:
+            draw(v.name, req.cluster, used_before, wires[-1] if not embed else d.wire())  # type: ignore[arg-type]
         warnings += [f"variant {v.name}: {w}" for w in d.warnings]
     return {
         "variants": [{"name": a.name, "decision": w, "summary": a.summary} for a, w in zip(answers, wires, strict=True)],
         "diffs": [diff(answers[0], a) for a in answers[1:]],
         "warnings": warnings,
+    }
+
+
+# -- several cycles per variant (``POST /v1/simulate`` with ``variants``) ------------------------------
+SIMULATE_COUNTS = ("cycles", "bindings", "nominations", "evictions", "gangsBroken", "cascadingPreemptions")
+
+
+def simulate_variants(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """Each variant's multi-cycle simulation (``app.simulate``) on its own ingest of the
+    snapshot (the cycles change it), and each variant's metrics against the first's."""
+    from app.simulate import simulate
+
+    variants = read_variants(envelope)
+    base = {k: v for k, v in envelope.items() if k != "variants"}
+    if "config" in base:
+        raise InputError("give each variant its own 'config'; the snapshot has none", "/config")
+    runs = [{"name": v.name, **simulate(_envelope_of(base, v), settings)} for v in variants]
+    first = runs[0]["metrics"]
+    return {
+        "variants": runs,
+        "diffs": [{"base": runs[0]["name"], "variant": r["name"],
+                   "metrics": {k: r["metrics"][k] - first[k] for k in SIMULATE_COUNTS}} for r in runs[1:]],  # fmt: skip
     }

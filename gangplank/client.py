@@ -23,7 +23,7 @@ from api_schemas.compare import CompareResponse
 from api_schemas.decision import DecisionResponse
 from api_schemas.render import RenderResponse
 from api_schemas.scores import ScoresResponse
-from api_schemas.simulate import SimulateResponse
+from api_schemas.simulate import SimulateResponse, SimulateVariantsResponse
 from api_schemas.topology import TopologyResponse
 
 RETRY_STATUS = frozenset({429, 502, 503, 504})
@@ -100,6 +100,10 @@ class Client:
     def render(self, body: dict[str, Any]) -> RenderResponse:
         """The decision and its picture (``svg``: an SVG document as a string)."""
         return RenderResponse.model_validate(self._post("/v1/render?format=json", body))
+
+    def simulate_variants(self, body: dict[str, Any], variants: list[dict[str, Any]], cycles: int = 3) -> SimulateVariantsResponse:
+        """:meth:`simulate` of the snapshot ``body`` (without ``config``) under each variant."""
+        return SimulateVariantsResponse.model_validate(self._post("/v1/simulate", {**body, "cycles": cycles, "variants": variants}))
 
     def compare(self, body: dict[str, Any], variants: list[dict[str, Any]]) -> CompareResponse:
         """The snapshot ``body`` (without ``config``) under each variant (``name``, ``config``,

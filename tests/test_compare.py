@@ -262,3 +262,49 @@ def test_every_variant_counts_its_deadline_from_the_arrival_of_the_request() -> 
     body = {**request(preemption_case()), "variants": [variant("a", ALLOCATE), variant("b", PREEMPT)]}
     out = compare(orjson.loads(orjson.dumps(body)), SETTINGS, started=time.perf_counter() - 10)  # arrived 10 s ago
     assert all(v["decision"]["truncated"] for v in out["variants"])
+
+
+# -- several cycles per variant (/v1/simulate with variants) --------------------------------------
+def test_simulate_variants_runs_each_variant_over_cycles_and_compares_the_metrics() -> None:
+    from app.compare import simulate_variants
+    from app.simulate import simulate
+
+    body = {**request(preemption_case()), "cycles": 3}
+    out = simulate_variants(copy.deepcopy({**body, "variants": [variant("no preempt", ALLOCATE), variant("preempt", PREEMPT)]}),
+                            SETTINGS)  # fmt: skip
+    base, other = out["variants"]
+    assert base["name"] == "no preempt" and base["metrics"]["evictions"] == 0 and base["metrics"]["bindings"] == 0
+    # cycle 1 evicts the 2-pod gang and nominates hi-0; cycle 2 binds it; cycle 3 changes nothing
+    assert other["metrics"] == {"cycles": 3, "bindings": 1, "nominations": 1, "evictions": 2, "gangsBroken": 1,
+                                "cascadingPreemptions": 0}  # fmt: skip
+    assert out["diffs"] == [{"base": "no preempt", "variant": "preempt",
+                             "metrics": {"cycles": 2, "bindings": 1, "nominations": 1, "evictions": 2, "gangsBroken": 1,
+                                         "cascadingPreemptions": 0}}]  # fmt: skip
+    alone = simulate(copy.deepcopy({**body, "config": PREEMPT}), SETTINGS)
+    assert orjson.dumps({k: v for k, v in other.items() if k != "name"}) == orjson.dumps(alone)
+
+
+def test_simulate_with_variants_over_http(client: Any) -> None:
+    body = {**request(preemption_case()), "cycles": 2, "variants": [variant("a", ALLOCATE), variant("b", PREEMPT)]}
+    r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert [v["name"] for v in r.json()["variants"]] == ["a", "b"]
+    bad = {**body, "variants": [variant("a", ALLOCATE)]}
+    r = client.post("/v1/simulate", content=orjson.dumps(bad), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/variants"
+
+
+# -- pictures of the variants (/v1/render with variants) -------------------------------------------
+def test_render_of_variants_draws_them_side_by_side_and_frames_the_nodes_that_changed(client: Any) -> None:
+    body = {**request(preemption_case()), "variants": [variant("now", ALLOCATE), variant("proposed", PREEMPT)]}
+    r = client.post("/v1/render?format=json", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    svg = out["svg"]
+    assert svg.count("<svg ") == 3 and svg.count('class="variant"') == 2  # one outer picture, one per variant
+    first, second = svg.split('class="variant"')[1:]
+    assert 'class="changed"' not in first  # the base is what the others are compared with
+    assert second.count('class="changed"') == 1 and 'data-name="n1"' in second.split('class="changed"')[1]
+    assert out["compare"]["diffs"][0]["counts"]["podsEvicted"] == 2
+    r = client.post("/v1/render", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and r.text == svg

@@ -250,7 +250,8 @@ def test_render_is_documented_with_its_content_types_and_the_page_is_not(client)
     doc = client.get("/openapi.json").json()
     content = doc["paths"]["/v1/render"]["post"]["responses"]["200"]["content"]
     assert set(content) == {"image/svg+xml", "application/json"}
-    assert content["application/json"]["schema"]["$ref"].endswith("/RenderResponse")
+    refs = [s["$ref"] for s in content["application/json"]["schema"]["anyOf"]]
+    assert [r.rsplit("/", 1)[1] for r in refs] == ["RenderResponse", "RenderVariantsResponse"]  # with variants
     assert not {"/", "/static/app.js", "/static/style.css", "/examples/volcano-small.json"} & set(doc["paths"])
 
 

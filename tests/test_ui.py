@@ -11,6 +11,7 @@ missing browser fails these tests; elsewhere they are skipped without one.
 from __future__ import annotations
 
 import io
+import json
 import os
 import pathlib
 import socket
@@ -189,3 +190,18 @@ def test_a_bad_request_shows_the_problem_with_its_pointer(page: Any):
     text = page.text_content("#error")
     assert "422" in text and "/objects/0/spec/containers/0/resources/requests/cpu" in text and "ghost" in text
     assert page.is_hidden("#result")
+
+
+def test_a_request_with_variants_shows_them_side_by_side_and_what_changes(page: Any):
+    from tests.test_compare import ALLOCATE, PREEMPT, preemption_case
+    from tests.kube import request
+
+    body = {**request(preemption_case()), "variants": [{"name": "now", "config": ALLOCATE}, {"name": "proposed", "config": PREEMPT}]}
+    page.fill("#snapshot", json.dumps(body))
+    page.click("#decide")
+    page.wait_for_selector("#result", state="visible")
+    assert page.eval_on_selector_all("#picture svg text.variant", "ts => ts.map(t => t.textContent)") == ["now", "proposed"]
+    assert page.eval_on_selector_all("#picture svg rect.changed", "rs => rs.map(r => r.getAttribute('data-name'))") == ["n1"]
+    rows = table(page, "#decision")
+    assert ["proposed", "default/low-0", "n1", "default/low"] in [r[:4] for r in rows]
+    assert page.text_content("#summary").startswith("now: 0 bound, 0 nominated, 0 evicted, 0 gangs broken | proposed:")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from api_schemas.decision import DecisionRequest
-from api_schemas.render import RenderResponse
-import orjson
+from api_schemas.render import RenderResponse, RenderVariantsResponse
 
 from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.render import render
@@ -39,7 +39,7 @@ def wants_json(fmt: str | None, accept: str | None) -> bool:
 
 @router.post(
     "/v1/render",
-    response_model=RenderResponse,
+    response_model=RenderResponse | RenderVariantsResponse,
     responses=RESPONSES,
     openapi_extra=body_schema(DecisionRequest),
     summary="Draw the decision on the HyperNode tree (SVG)",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from api_schemas.simulate import SimulateRequest, SimulateResponse
-import orjson
-
+from api_schemas.simulate import SimulateRequest, SimulateResponse, SimulateVariantsResponse
 from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
+from app.compare import simulate_variants
 from app.settings import get_settings
 from app.simulate import simulate
 
@@ -17,12 +17,18 @@ router = APIRouter(tags=["simulate"])
 
 @router.post(
     "/v1/simulate",
-    response_model=SimulateResponse,
+    response_model=SimulateResponse | SimulateVariantsResponse,
     responses=PROBLEM_RESPONSES,
     openapi_extra=body_schema(SimulateRequest),
     summary="Multi-cycle what-if: apply each decision and decide again",
 )
 async def post_simulate(request: Request) -> Response:
     settings = get_settings()
-    body = await answer_body(request, settings, lambda envelope: orjson.dumps(simulate(envelope, settings)))
+
+    def answer(envelope: dict) -> bytes:
+        if isinstance(envelope, dict) and "variants" in envelope:
+            return orjson.dumps(simulate_variants(envelope, settings))
+        return orjson.dumps(simulate(envelope, settings))
+
+    body = await answer_body(request, settings, answer)
     return Response(body, media_type="application/json")

@@ -139,8 +139,14 @@ class Box:
     bottom: float = 0.0
 
 
+CHANGED_COLOUR = "#ff7f0e"  # a node whose marks differ from the base variant's (``/v1/render`` with variants)
+
+
 class _Picture:
-    def __init__(self, cluster: Cluster, used_before: np.ndarray, wire: dict[str, Any]) -> None:
+    def __init__(self, cluster: Cluster, used_before: np.ndarray, wire: dict[str, Any],
+                 changed: np.ndarray | None = None, base: str = "") -> None:  # fmt: skip
+        self.changed = changed  # per node: does the base variant ``base`` mark it otherwise
+        self.base = base
         self.c = cluster
         self.topo = cluster.topology
         self.wire = wire
@@ -170,7 +176,7 @@ class _Picture:
         self.g_used = used_before[:, cols].sum(axis=1) if gpu else np.zeros(n, dtype=np.int64)
         self.g_after = after[:, cols].sum(axis=1) if gpu else np.zeros(n, dtype=np.int64)
         self.c_alloc, self.c_used, self.c_after = alloc[:, cpu], used_before[:, cpu], after[:, cpu]
-        self.marked = np.zeros(n, dtype=bool)
+        self.marked = np.zeros(n, dtype=bool) if changed is None else changed.copy()  # changed nodes stay in view
         for arr in self.marks.values():
             self.marked |= arr > 0
         self._domains()
@@ -333,6 +339,19 @@ class _Picture:
             return self.gpu_name, int(self.g_used[nodes].sum()), ga, int(self.g_after[nodes].sum())
         return CPU, int(self.c_used[nodes].sum()), int(self.c_alloc[nodes].sum()), int(self.c_after[nodes].sum())
 
+    def draw_changed(self, b: Box) -> list[str]:
+        """An orange frame around a box holding a node the base variant marks otherwise."""
+        if self.changed is None:
+            return []
+        n = int(self.changed[b.nodes].sum()) if b.kind in ("node", "more") else 0
+        if not n:
+            return []
+        x0, y0 = b.x - BOX_W / 2 - 3, b.y - 3
+        tip = f"{n} node{'s' if n > 1 else ''} marked otherwise in {self.base}"
+        return [f'<rect class="changed" data-name="{esc(b.name)}" data-changed="{n}" x="{_num(x0)}" y="{_num(y0)}" '
+                f'width="{BOX_W + 6}" height="{NODE_H + 6}" rx="6" fill="none" stroke="{CHANGED_COLOUR}" '
+                f'stroke-width="3"><title>{esc(tip)}</title></rect>']
+
     def draw(self) -> str:
         root = self.build()
         columns = self.layout(root)
@@ -365,6 +384,8 @@ class _Picture:
         out.append("</g>")
         for b in boxes:
             out += self.draw_box(b)
+        for b in boxes:
+            out += self.draw_changed(b)
         out.append("</svg>")
         return "\n".join(out) + "\n"
 
@@ -532,7 +553,34 @@ class _Picture:
         return out, width + MARGIN
 
 
-def render_svg(cluster: Cluster, used_before: np.ndarray, wire: dict[str, Any]) -> str:
+def render_svg(cluster: Cluster, used_before: np.ndarray, wire: dict[str, Any], changed: np.ndarray | None = None,
+               base: str = "") -> str:  # fmt: skip
     """The picture of ``wire`` (a decision's wire form) on ``cluster``, whose node usage
-    before the decision is ``used_before`` (a copy of ``cluster.used`` taken before it)."""
-    return _Picture(cluster, used_before, wire).draw()
+    before the decision is ``used_before`` (a copy of ``cluster.used`` taken before it);
+    ``changed`` (per node), the nodes the variant ``base`` marks otherwise, framed."""
+    return _Picture(cluster, used_before, wire, changed, base).draw()
+
+
+_SIZE = re.compile(r'^<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)" height="(\d+)" ')
+HEADING_H = 28
+
+
+def side_by_side(pictures: list[tuple[str, str]]) -> str:
+    """Pictures (name, SVG document from :func:`render_svg`) in one SVG, left to right, each
+    under its name."""
+    parts, x, height = [], 0, 0
+    for name, svg in pictures:
+        m = _SIZE.match(svg)
+        if m is None:  # pragma: no cover - render_svg always writes this head
+            raise ValueError("not a picture of render_svg")
+        w, h = int(m.group(1)), int(m.group(2))
+        parts.append(f'<text class="variant" x="{x + MARGIN}" y="19" font-size="15" font-weight="bold">{esc(name)}</text>')
+        parts.append(f'<svg x="{x}" y="{HEADING_H}" ' + svg[len('<svg xmlns="http://www.w3.org/2000/svg" '):].rstrip("\n"))
+        x += w + MARGIN
+        height = max(height, h)
+    width, height = max(x - MARGIN, 1), height + HEADING_H
+    title = "Gangplank: " + " | ".join(name for name, _ in pictures)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+            f'font-family="DejaVu Sans, Verdana, Arial, sans-serif" font-size="11" role="img" aria-label="{esc(title)}">')  # fmt: skip
+    return "\n".join([head, f"<title>{esc(title)}</title>", f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+                      *parts, "</svg>"]) + "\n"  # fmt: skip

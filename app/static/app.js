@@ -95,14 +95,44 @@ function showDecision(d) {
   $("summary").textContent =
     `${d.bindings.length} to bind, ${d.nominations.length} to nominate, ${d.evictions.length} to evict` +
     (d.truncated ? " (cut short by the deadline)" : "");
+  showWarnings(d.warnings);
+}
+
+function showWarnings(list) {
   const w = $("warnings");
   w.replaceChildren();
-  for (const text of d.warnings || []) {
+  for (const text of list || []) {
     const p = document.createElement("p");
     p.className = "warning";
     p.textContent = text;
     w.appendChild(p);
   }
+}
+
+// A request with "variants": the pictures side by side, and what changes against the first.
+function showCompare(c) {
+  const base = c.variants[0].name;
+  const place = (p) => (p ? `${p.how} ${p.node}` : "-");
+  const rows = [];
+  const jobs = [];
+  for (const d of c.diffs) {
+    for (const p of d.placements) {
+      rows.push({ cls: p.to ? p.to.how : "evict", cells: [d.variant, p.pod, `${place(p.from)} → ${place(p.to)}`, p.job, `placed otherwise than in ${base}`] });
+    }
+    for (const e of d.evictionsOnlyInVariant) {
+      rows.push({ cls: "evict", cells: [d.variant, e.pod, e.node, e.job, `evicted for ${e.preemptor}, not in ${base}`] });
+    }
+    for (const e of d.evictionsOnlyInBase) {
+      rows.push({ cls: "bind", cells: [d.variant, e.pod, e.node, e.job, `evicted in ${base}, not here`] });
+    }
+    for (const j of d.jobs) jobs.push({ cls: j.to.toLowerCase(), cells: [j.job, `${j.from || "-"} → ${j.to}`, d.variant, `against ${base}`] });
+  }
+  fill($("decision").tBodies[0], rows);
+  fill($("jobs").tBodies[0], jobs);
+  $("summary").textContent = c.variants
+    .map((v) => `${v.name}: ${v.summary.bound} bound, ${v.summary.nominated} nominated, ${v.summary.podsEvicted} evicted, ${v.summary.gangsBroken} gangs broken`)
+    .join(" | ");
+  showWarnings(c.warnings);
 }
 
 async function decide() {
@@ -126,7 +156,8 @@ async function decide() {
       return;
     }
     showPicture(body.svg);
-    showDecision(body.decision);
+    if (body.compare) showCompare(body.compare);
+    else showDecision(body.decision);
     $("error").hidden = true;
     $("result").hidden = false;
     setStatus("done");
