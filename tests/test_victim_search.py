@@ -288,3 +288,22 @@ def test_tasks_ordered_inside_a_job_from_fits_worked_out_for_many_jobs() -> None
     for j in jobs:
         local = [t for t in j.tasks if t.node >= 0]
         assert order_local(local, need, fit) == order_local(local, need)
+
+
+def test_bundles_made_with_sums_worked_out_together_equal_bundles_made_one_by_one() -> None:
+    from app.eviction.bundles import fill_locals, job_globals, make_bundles
+
+    ssn, jobs, pending = sort_fixture()
+    size = ssn.cluster.resources.size
+    need = pending.tasks[0].req * 5
+    locals_ = [[t for t in j.tasks if t.node >= 0] for j in jobs]
+    locals_ = [loc for loc in locals_ if loc]
+    one_by_one = [b for loc in locals_ for b in make_bundles(loc[0].job, loc, need, size)]
+    globs = job_globals([loc[0].job for loc in locals_], size)
+    together = [b for loc, g in zip(locals_, globs, strict=True) for b in make_bundles(loc[0].job, loc, need, size, None, g, deferred=True)]
+    fill_locals(together, size)
+    assert len(one_by_one) == len(together) > 20
+    for a, b in zip(one_by_one, together, strict=True):
+        assert (a.kind, a.job, a.tasks) == (b.kind, b.job, b.tasks)
+        assert np.array_equal(a.local, b.local) and a.local.dtype == b.local.dtype
+        assert np.array_equal(a.global_, b.global_) and a.global_.dtype == b.global_.dtype

@@ -130,13 +130,46 @@ def job_global(job: Job) -> tuple[np.ndarray, list[Task]]:
     return (request_sum(running) if running else None), running  # type: ignore[return-value]
 
 
+def job_globals(jobs: list[Job], size: int) -> list[np.ndarray]:
+    """:func:`job_global`'s sum for each job (zeros for one with no pod holding a node),
+    worked out together (integer sums: the same in any order)."""
+    running = [[t for t in job.tasks if t.status in OCCUPYING] for job in jobs]
+    return _sums(running, size)
+
+
+def _sums(groups: list[list[Task]], size: int) -> list[np.ndarray]:
+    """Σ requests of each group of tasks (zeros for an empty one), in one pass."""
+    tasks = [t for g in groups for t in g]
+    if not tasks:
+        return [np.zeros(size, dtype=np.int64) for _ in groups]
+    rows = request_rows(tasks)
+    full = [i for i, g in enumerate(groups) if g]
+    starts = np.cumsum([0] + [len(groups[i]) for i in full[:-1]])
+    sums = np.add.reduceat(rows, starts, axis=0)
+    out = [np.zeros(size, dtype=rows.dtype) for _ in groups]
+    for k, i in enumerate(full):
+        out[i] = sums[k]
+    return out
+
+
+def fill_locals(bundles: list[Bundle], size: int) -> None:
+    """The local sums :func:`make_bundles` left out (``deferred``), for all bundles at once."""
+    todo = [b for b in bundles if b.local is None]
+    for b, local in zip(todo, _sums([b.tasks for b in todo], size), strict=True):
+        b.local = local
+
+
 def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int,
-                 fit: dict[int, tuple[float, float]] | None = None) -> list[Bundle]:  # fmt: skip
+                 fit: dict[int, tuple[float, float]] | None = None, glob: np.ndarray | None = None,
+                 deferred: bool = False) -> list[Bundle]:  # fmt: skip
     """The job's Safe and Whole bundles inside one domain (``local`` = its victim tasks
-    there; ``fit``: see :func:`order_local`)."""
+    there; ``fit``: see :func:`order_local`). ``glob``: the job's global sum, worked out
+    beforehand (:func:`job_globals`); ``deferred``: the Safe and Whole bundles' local sums
+    are left None for :func:`fill_locals`."""
     zero = np.zeros(size, dtype=np.int64)
-    glob, running = job_global(job)
-    glob = zero if glob is None else glob
+    if glob is None or job.disruption_mode == "PodGroup":
+        glob, running = job_global(job)
+        glob = zero if glob is None else glob
     if job.disruption_mode == "PodGroup":
         tasks = [t for t in running if t.status in VICTIM_STATES]
         loc = request_sum(local) if local else zero
@@ -145,7 +178,7 @@ def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int,
     ready = job.count(READY)
     surplus = ready - job.min_available
     if surplus < 0:  # already broken: free to take
-        return [Bundle(SAFE, job, tasks, np.sum([t.req for t in tasks], axis=0), zero)]
+        return [Bundle(SAFE, job, tasks, None if deferred else np.sum([t.req for t in tasks], axis=0), zero)]  # type: ignore[arg-type]
     enforce_roles = bool(job.min_task_member) and job.min_available >= sum(job.min_task_member.values())
     role_surplus = {r: job.role_count(r, READY) - m for r, m in job.min_task_member.items()} if enforce_roles else {}
     group_slack: dict[str, int] = {}
@@ -176,7 +209,7 @@ def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int,
             core.append(t)
     out = []
     if safe:
-        out.append(Bundle(SAFE, job, safe, np.sum([t.req for t in safe], axis=0), zero))
+        out.append(Bundle(SAFE, job, safe, None if deferred else np.sum([t.req for t in safe], axis=0), zero))  # type: ignore[arg-type]
     if core:
-        out.append(Bundle(WHOLE, job, core, np.sum([t.req for t in core], axis=0), glob))
+        out.append(Bundle(WHOLE, job, core, None if deferred else np.sum([t.req for t in core], axis=0), glob))  # type: ignore[arg-type]
     return out

@@ -56,7 +56,10 @@ from typing import Any
 import numpy as np
 
 from app.actions.allocate import PIPELINED_OR_READY, Allocate, exact_accounting, fit_counts, pending_tasks, signature
-from app.eviction.bundles import SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, job_global, make_bundles, roi, rois_and_covers, task_fit
+from app.eviction.bundles import (
+    SAFE, VICTIM_STATES, WHOLE, Bundle, coverage, fill_locals, job_global, job_globals, make_bundles, roi, rois_and_covers,
+    task_fit,
+)
 from app.eviction.swaps import BundleSwaps
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
@@ -656,8 +659,10 @@ class GangEviction:
             cands = self.candidates(ssn, job, domain)  # afresh: a selector that declined may have changed them
         several = [t for local in cands.values() if len(local) > 1 for t in local]  # the tasks ordered inside a job
         fit = dict(zip(map(id, several), zip(*task_fit(several, need), strict=True), strict=True)) if several and (need > 0).any() else None
-        for local in cands.values():
-            bundles.extend(make_bundles(local[0].job, local, need, size, fit))  # type: ignore[arg-type]
+        globs = job_globals([local[0].job for local in cands.values()], size)  # type: ignore[misc]
+        for local, glob in zip(cands.values(), globs, strict=True):
+            bundles.extend(make_bundles(local[0].job, local, need, size, fit, glob, deferred=True))  # type: ignore[arg-type]
+        fill_locals(bundles, size)
         rois, covers = rois_and_covers(bundles, need, penalty=self.roi_penalty, capacity=capacity)
         for b, r, cv in zip(bundles, rois, covers, strict=True):
             b.roi, b.cover = r, cv
