@@ -277,6 +277,18 @@ def _place(p: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 # -- the endpoint ---------------------------------------------------------------------------------
+def _in_variant(v: Variant, run: Callable[[], Any]) -> Any:
+    """``run()``, with an error in the variant's config pointed at where the variant gives it
+    (``/variants/i/config/...``). (An error in an object a variant adds is named by the
+    object's kind and name; its pointer indexes the merged ``objects``.)"""
+    try:
+        return run()
+    except InputError as e:
+        if e.pointer == "/config" or e.pointer.startswith("/config/"):
+            e.pointer = v.pointer + e.pointer
+        raise
+
+
 def compare(envelope: dict[str, Any], settings: Settings, started: float | None = None, *, embed: bool = False,
             draw: Callable[[str, Cluster, np.ndarray, dict[str, Any]], None] | None = None) -> dict[str, Any]:  # fmt: skip
     """``POST /v1/compare``; every variant's decision counts its deadline from ``started``
@@ -303,9 +315,9 @@ def compare(envelope: dict[str, Any], settings: Settings, started: float | None 
                 shared[0].cluster.restore(shared[1])
             req = Request(cluster=shared[0].cluster, config=v.config, options=shared[0].options, envelope=base)
         else:
-            req = read_request(_envelope_of(base, v), settings)
+            req = _in_variant(v, lambda: read_request(_envelope_of(base, v), settings))
         used_before = req.cluster.used.copy() if draw is not None else None
-        ssn = decide_session(req, started)
+        ssn = _in_variant(v, lambda: decide_session(req, started))
         d = ssn.decision
         answers.append(Answer(v.name, d, _placements(req.cluster, d), summary(ssn)))
         wires.append(orjson.Fragment(d.wire_bytes()) if embed else d.wire())

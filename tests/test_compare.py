@@ -308,3 +308,10 @@ def test_render_of_variants_draws_them_side_by_side_and_frames_the_nodes_that_ch
     assert out["compare"]["diffs"][0]["counts"]["podsEvicted"] == 2
     r = client.post("/v1/render", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and r.text == svg
+
+
+def test_a_bad_config_of_a_variant_is_a_422_pointing_into_that_variant(client: Any) -> None:
+    body = {**request([node("n1")]), "variants": [variant("a", ALLOCATE), variant("b", {"actions": "allocate, warp"})]}
+    r = client.post("/v1/compare", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"].startswith("/variants/1/config")
