@@ -104,18 +104,23 @@ class BundleSwaps:
     # -- costs --------------------------------------------------------------------------------
     def cost(self, counts: list[tuple[Job, int]]) -> Disruption:
         """:func:`~app.eviction.objective.disruption` of evicting ``n`` pods of each job, from counts."""
-        gone: dict[str, int] = {}
-        jobs: dict[str, Job] = {}
+        gone: dict[str, list] = {}  # per job key, in first-seen order: [job, pods gone]
         for j, n in counts:
-            gone[j.key] = gone.get(j.key, 0) + n
-            jobs[j.key] = j
+            entry = gone.get(j.key)
+            if entry is None:
+                gone[j.key] = [j, n]
+            else:
+                entry[1] += n
         levels: dict[int, float] = {}
-        for k, n in gone.items():
-            j = jobs[k]
-            held, whole = self.held(j)
+        total = 0
+        held_of = self.held
+        for j, n in gone.values():
+            total += n
+            held, whole = held_of(j)
             if held - n < j.min_available:
-                levels[j.victim_priority] = levels.get(j.victim_priority, 0.0) + whole
-        return Disruption(levels, EPS * sum(gone.values()))
+                p = j.victim_priority
+                levels[p] = levels.get(p, 0.0) + whole
+        return Disruption(levels, EPS * total)
 
     def _cost(self, parts: list[_Part]) -> Disruption:
         return self.cost([(p.bundle.job, len(p.tasks)) for p in parts])
