@@ -515,7 +515,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
             f"**{r['ratio']:.2f}x** | {r['bindings']} | {r['peak_mib']:.0f} MiB |"
         )
     lines += ["", "Peak memory: the most parse, ingest, decide and the wire form hold at once beyond the body, as "
-              "`tracemalloc` counts Python's and numpy's allocations (one untimed run per case).", ""]
+              "`tracemalloc` counts Python's and numpy's allocations (one untimed run per case)."]
     measured = dict(results)
     m_ratio = measured[M_CASE]["ratio"] if M_CASE in measured else None
     verdict = (
