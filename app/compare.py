@@ -28,6 +28,7 @@ import orjson
 
 from app.errors import InputError, join_pointer
 from app.framework.session import Session
+from app.ingest.fastjson import plain
 from app.ingest.request import Request, read_request
 from app.model.cluster import ALLOCATED_STATUS, READY, Cluster
 from app.model.decision import Decision
@@ -40,8 +41,9 @@ from app.settings import Settings
 
 MIN_VARIANTS, MAX_VARIANTS = 2, 8
 GPU = "nvidia.com/gpu"
-#: A native record's identity in a variant's ``cluster`` (section: fields).
-_NATIVE_KEY = ("namespace", "name")
+#: Native arrays whose records live in a namespace (``default`` when not given); the others
+#: are named by ``name`` alone.
+_NAMESPACED = frozenset({"pods", "groups", "podDisruptionBudgets"})
 
 
 @dataclass(slots=True)
@@ -112,7 +114,7 @@ def _with_objects(base: Any, extra: list[Any], ptr: str) -> list[Any]:
 def _with_records(base: Any, extra: dict[str, Any], ptr: str) -> dict[str, Any]:
     """A native ``cluster`` with each record of ``extra``'s arrays replacing the record of the
     same namespace and name in that array, or added."""
-    out = dict(base) if isinstance(base, dict) else {}
+    out = dict(plain(base)) if isinstance(base, dict) else {}  # typed pod and node records as dicts
     for section, records in extra.items():
         sp = join_pointer(ptr, "cluster", section)
         if not isinstance(records, list):
@@ -120,15 +122,20 @@ def _with_records(base: Any, extra: dict[str, Any], ptr: str) -> dict[str, Any]:
         if section == "podColumns":
             raise InputError("a variant cannot change 'podColumns'; give the pods it changes in 'pods'", sp)
         items = list(out.get(section) or [])
-        where = {tuple(r.get(k) for k in _NATIVE_KEY): i for i, r in enumerate(items) if isinstance(r, dict)}
+        spaced = section in _NAMESPACED
+
+        def key(r: dict[str, Any]) -> tuple[Any, ...]:
+            return (r.get("namespace") or "default", r.get("name")) if spaced else (r.get("name"),)
+
+        where = {key(r): i for i, r in enumerate(items) if isinstance(r, dict)}
         for j, rec in enumerate(records):
             if not isinstance(rec, dict) or not isinstance(rec.get("name"), str):
                 raise InputError("a record needs a 'name'", join_pointer(sp, j))
-            key = tuple(rec.get(k) for k in _NATIVE_KEY)
-            if key in where:
-                items[where[key]] = rec
+            k = key(rec)
+            if k in where:
+                items[where[k]] = rec
             else:
-                where[key] = len(items)
+                where[k] = len(items)
                 items.append(rec)
         out[section] = items
     return out

@@ -315,3 +315,22 @@ def test_a_bad_config_of_a_variant_is_a_422_pointing_into_that_variant(client: A
     r = client.post("/v1/compare", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422, r.text
     assert r.json()["errors"][0]["pointer"].startswith("/variants/1/config")
+
+
+def test_native_records_of_a_variant_replace_typed_pods_and_nodes_over_http(client: Any) -> None:
+    """Over HTTP the native pods and nodes arrive as typed records: a variant still replaces
+    the pod of the same namespace and name (``default`` when not given) and adds a node."""
+    body = {"cluster": {
+        "nodes": [{"name": "n1", "allocatable": {"cpu": "8", "memory": "32Gi", "pods": 110}}],
+        "pods": [{"name": "web", "requests": {"cpu": "4"}}],
+    }, "options": {"now": "2026-11-23T12:00:00Z"}}  # fmt: skip
+    conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "predicates"}, {"name": "binpack"}]}]}
+    bigger = {"pods": [{"name": "web", "namespace": "default", "requests": {"cpu": "12"}}],
+              "nodes": [{"name": "n2", "allocatable": {"cpu": "16", "memory": "32Gi", "pods": 110}}]}  # fmt: skip
+    req = {**body, "variants": [variant("now", conf), variant("bigger", conf, cluster=bigger)]}
+    r = client.post("/v1/compare", content=orjson.dumps(req), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["variants"][0]["decision"]["bindings"] == [{"pod": "default/web", "node": "n1", "job": "default/web"}]
+    assert out["variants"][1]["decision"]["bindings"] == [{"pod": "default/web", "node": "n2", "job": "default/web"}]
+    assert out["diffs"][0]["placements"][0]["to"]["node"] == "n2"
