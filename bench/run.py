@@ -272,7 +272,7 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     results = []
     case_list = cases(args.quick)
     total = (len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick))
-             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 1)  # + KAI cycles, eviction speed, compare
+             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 2)  # + KAI cycles, eviction speed, compare, forms
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -317,6 +317,9 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     speed = eviction_speed(args.quick, step, done, total)
     step("compare of 2 variants", total)
     speed["compare"] = [compare_speed(args.quick, runs)]
+    done()
+    step("evictions in both forms", total)
+    speed["forms"] = both_forms(args.quick, runs)
     done()
     quality = []
     for name, size, layout, seed, gang in family(args.quick):
@@ -438,6 +441,53 @@ def eviction_speed_section(speed: dict[str, list[dict[str, Any]]]) -> list[str]:
                          f"({r['min_ms']:.0f}–{r['max_ms']:.0f}) | {r['evictions']} |")  # fmt: skip
         lines += ["", "Target (issue 24): <= 0.3 s decide at 5k nodes with 1,000+ bundles, answers unchanged.", ""]
     return lines
+
+
+def both_forms(quick: bool, runs: int) -> list[dict[str, Any]]:
+    """Gang-aware preempt and reclaim, each in the native form and as Kubernetes objects
+    (``bench/kube.py``), phase by phase as the first table measures allocate."""
+    from bench.reclaim import reclaim_body, reclaim_config
+
+    rec = reclaim_config(GANG_AWARE)
+    rows = []
+    for size in ("S",) if quick else ("S", "M"):
+        nodes, pods = SIZES[size]
+        body = generate(nodes, pods, pending_gang=300 if size == "S" else 3000)
+        for kind, b, conf in (("preempt", body, GANG_AWARE), ("reclaim", reclaim_body(body), rec)):
+            native = {**b, "config": conf}
+            evicted: dict[str, list[str]] = {}
+            for form, request in (("native", native), ("Kubernetes objects", to_kube(native))):
+                raw = orjson.dumps(request)
+                r = measure(raw, runs)
+                env = decode(raw, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes)
+                evicted[form] = sorted(e.pod for e in decide_request(read_request(env, SETTINGS)).evictions)
+                r["same"] = evicted[form] == evicted["native"]
+                rows.append({"case": f"{size} {kind}", "form": form, **r})
+                print(f"{size} {kind}, {form}: {r['total_ms']:.0f} ms = {r['ratio']:.2f}x orjson.loads, "
+                      f"{r['evictions']} evicted, peak {r['peak_mib']:.0f} MiB", flush=True)  # fmt: skip
+    return rows
+
+
+def forms_section(rows: list[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return []
+    lines = [
+        "## Eviction in both forms",
+        "",
+        "Gang-aware preempt and reclaim (the snapshots of the sections above) sent in the native form and as "
+        "Kubernetes objects (`bench/kube.py`: PriorityClasses, every Volcano Queue field), measured as the first "
+        "table (parse, ingest, decide, serialise; ratio to `orjson.loads` of the same body; peak memory beyond "
+        "the body). *Same pods*: the Kubernetes form evicts exactly the pods the native form evicts.",
+        "",
+        "| case | form | body | orjson.loads | parse | ingest | decide | serialise | total | total / orjson | nominated / evicted | same pods | peak memory |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['case']} | {r['form']} | {r['bytes'] / 2**20:.1f} MiB | {r['orjson_ms']:.0f} ms | "
+                     f"{r['parse_ms']:.0f} ms | {r['ingest_ms']:.0f} ms | {r['decide_ms']:.0f} ms | {r['serialise_ms']:.0f} ms | "
+                     f"{r['total_ms']:.0f} ms | **{r['ratio']:.2f}x** | {r['nominations']} / {r['evictions']} | "
+                     f"{'yes' if r['same'] else '**no**'} | {r['peak_mib']:.0f} MiB |")  # fmt: skip
+    return [*lines, "", "Target (issue 24): Kubernetes objects at M <= 2.0x `orjson.loads`, peak memory <= 2x the native form's.", ""]
 
 
 def compare_section(rows: list[dict[str, Any]]) -> list[str]:
@@ -611,7 +661,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
     if "disruption" in plots:
         lines += [f"![disruption by method]({plots['disruption']})", ""]
     if speed:
-        lines += eviction_speed_section(speed) + compare_section(speed.get("compare", []))
+        lines += eviction_speed_section(speed) + forms_section(speed.get("forms", [])) + compare_section(speed.get("compare", []))
     lines += [
         "## Heuristic against the optimum",
         "",
