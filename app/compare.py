@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -83,6 +83,17 @@ def read_variants(envelope: dict[str, Any]) -> list[Variant]:
             raise InputError("a variant's 'cluster' must be an object of native record arrays", join_pointer(ptr, "cluster"))
         out.append(Variant(name, v.get("config"), objects, cluster, ptr))
     return out
+
+
+def split(envelope: Any) -> tuple[list[Variant], dict[str, Any]]:
+    """The variants of a body and its snapshot (the rest, which has no ``config`` of its own)."""
+    if not isinstance(envelope, dict):
+        raise InputError("the body must be an object", "")
+    variants = read_variants(envelope)
+    base = {k: v for k, v in envelope.items() if k != "variants"}
+    if "config" in base:
+        raise InputError("give each variant its own 'config'; the snapshot has none", "/config")
+    return variants, base
 
 
 def _object_key(obj: Any) -> tuple[str, str, str, str] | None:
@@ -221,16 +232,13 @@ class Answer:
     decision: Decision
     placements: dict[str, dict[str, Any]]
     summary: dict[str, Any]
+    states: dict[str, str] = field(init=False)  # the jobs built as objects: their states
+    columns: set[str] = field(init=False)  # the others, running on their own (one state for all)
 
-    @property
-    def states(self) -> dict[str, str]:
-        """The jobs built as objects: their states (the others run on their own, as columns)."""
-        return {j.job: j.state for j in self.decision.jobs}
-
-    @property
-    def columns(self) -> set[str]:
+    def __post_init__(self) -> None:
+        self.states = {j.job: j.state for j in self.decision.jobs}
         cols = self.decision.job_columns
-        return set(cols.jobs) if cols is not None else set()
+        self.columns = set(cols.jobs) if cols is not None else set()
 
 
 def _placements(c: Cluster, d: Decision) -> dict[str, dict[str, Any]]:
@@ -303,12 +311,7 @@ def compare(envelope: dict[str, Any], settings: Settings, started: float | None 
     ``embed``: each decision as its JSON text (``orjson.Fragment``), for the wire. ``draw``:
     called after each variant's decision with its name, the cluster it decided (before it is
     restored), the node usage before the decision and the decision's wire form."""
-    if not isinstance(envelope, dict):
-        raise InputError("the body must be an object", "")
-    variants = read_variants(envelope)
-    base = {k: v for k, v in envelope.items() if k != "variants"}
-    if "config" in base:
-        raise InputError("give each variant its own 'config'; the snapshot has none", "/config")
+    variants, base = split(envelope)
     shared: tuple[Request, Any] | None = None
     answers: list[Answer] = []
     wires: list[Any] = []
@@ -347,10 +350,7 @@ def simulate_variants(envelope: dict[str, Any], settings: Settings) -> dict[str,
     snapshot (the cycles change it), and each variant's metrics against the first's."""
     from app.simulate import simulate
 
-    variants = read_variants(envelope)
-    base = {k: v for k, v in envelope.items() if k != "variants"}
-    if "config" in base:
-        raise InputError("give each variant its own 'config'; the snapshot has none", "/config")
+    variants, base = split(envelope)
     runs = [{"name": v.name, **simulate(_envelope_of(base, v), settings)} for v in variants]
     first = runs[0]["metrics"]
     return {

@@ -28,7 +28,12 @@ MAX_CYCLES = 50
 
 
 def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """``on_cycle(i)`` is called after cycle ``i`` (from 0), e.g. for a progress bar."""
+    """``on_cycle(i)`` is called after cycle ``i`` (from 0), e.g. for a progress bar. With
+    ``variants``, see :func:`app.compare.simulate_variants`."""
+    if isinstance(envelope, dict) and "variants" in envelope:
+        from app.compare import simulate_variants
+
+        return simulate_variants(envelope, settings)
     cycles = envelope.get("cycles", 3)
     if isinstance(cycles, bool) or not isinstance(cycles, int) or not 1 <= cycles <= MAX_CYCLES:
         raise InputError(f"'cycles' must be an integer from 1 to {MAX_CYCLES}", "/cycles")

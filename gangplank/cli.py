@@ -17,7 +17,7 @@ import difflib
 import os
 import ssl
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -266,13 +266,18 @@ def decide(
     else:
         _tables(out, wide=fmt == "wide", show_all=show_all)
     states = {j["job"]: j["state"] for j in out["jobs"]}
-    unknown = [j for j in job if j not in states]
-    if unknown:
-        near = difflib.get_close_matches(unknown[0], list(states), n=3)
-        fail(INVALID, f"unknown job {unknown[0]!r}" + (f"; did you mean {', '.join(near)}?" if near else ""))
+    known_jobs(job, states)
     stuck = [j for j in job if states.get(j) not in PLACED]
     if stuck:
         fail(WHAT_IF, f"would stay pending: {', '.join(stuck)}")
+
+
+def known_jobs(asked: list[str], known: Collection[str]) -> None:
+    """Exit 2 on the first ``--job`` the answer does not name, with close matches."""
+    unknown = [j for j in asked if j not in known]
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], list(known), n=3)
+        fail(INVALID, f"unknown job {unknown[0]!r}" + (f"; did you mean {', '.join(near)}?" if near else ""))
 
 
 def _tables(out: dict[str, Any], *, wide: bool, show_all: bool) -> None:
@@ -403,11 +408,7 @@ def gates(out: dict[str, Any], max_evictions: int | None, max_gangs_broken: int 
     """The CI gates ``diff`` checks on every variant after the base; what failed, one line each."""
     failed = []
     base = out["variants"][0]
-    known = {j["job"] for j in base["decision"]["jobs"]}
-    unknown = [j for j in jobs if j not in known]
-    if unknown:
-        near = difflib.get_close_matches(unknown[0], list(known), n=3)
-        fail(INVALID, f"unknown job {unknown[0]!r}" + (f"; did you mean {', '.join(near)}?" if near else ""))
+    known_jobs(jobs, {j["job"] for j in base["decision"]["jobs"]})
     for v in out["variants"][1:]:
         s, name = v["summary"], v["name"]
         if max_evictions is not None and s["podsEvicted"] > max_evictions:

@@ -69,16 +69,12 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 async def envelope_of(request: Request, settings: Settings | None = None) -> dict[str, Any]:
-    settings = settings or get_settings()
-    raw = await read_body(request, settings.max_body_bytes)
-    BUDGET.reserve(request.scope, len(raw))  # before the parse builds anything
-    content_type = request.headers.get("content-type")
+    """The decoded body (for small bodies, e.g. the extender's: see :func:`answer_body`)."""
+    return await answer_body(request, settings or get_settings(), _itself)
 
-    def parse() -> dict[str, Any]:
-        with gc_paused():
-            return decode(raw, content_type, max_yaml_nodes=settings.max_yaml_nodes)
 
-    return await run_in_threadpool(parse)  # off the event loop: probes and other requests go on meanwhile
+def _itself(envelope: dict[str, Any]) -> dict[str, Any]:
+    return envelope
 
 
 async def answer_body(request: Request, settings: Settings, fn: Callable[..., T], *args: Any) -> T:
@@ -98,7 +94,7 @@ async def answer_body(request: Request, settings: Settings, fn: Callable[..., T]
             finally:
                 del envelope
 
-    return await run_in_threadpool(run)
+    return await run_in_threadpool(run)  # off the event loop: probes and other requests go on meanwhile
 
 
 async def compute(fn: Callable[..., T], *args: Any) -> T:

@@ -8,7 +8,6 @@ from fastapi.responses import Response
 
 from api_schemas.simulate import SimulateRequest, SimulateResponse, SimulateVariantsResponse
 from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
-from app.compare import simulate_variants
 from app.settings import get_settings
 from app.simulate import simulate
 
@@ -24,11 +23,5 @@ router = APIRouter(tags=["simulate"])
 )
 async def post_simulate(request: Request) -> Response:
     settings = get_settings()
-
-    def answer(envelope: dict) -> bytes:
-        if isinstance(envelope, dict) and "variants" in envelope:
-            return orjson.dumps(simulate_variants(envelope, settings))
-        return orjson.dumps(simulate(envelope, settings))
-
-    body = await answer_body(request, settings, answer)
+    body = await answer_body(request, settings, lambda envelope: orjson.dumps(simulate(envelope, settings)))
     return Response(body, media_type="application/json")

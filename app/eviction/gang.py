@@ -63,7 +63,7 @@ from app.eviction.bundles import (
 from app.eviction.swaps import BundleSwaps
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
-from app.model.cluster import CRITICAL_NAMESPACE, PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
+from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
@@ -614,9 +614,9 @@ class GangEviction:
         """The jobs :meth:`candidates` looks through: every built job, and of the pods still
         held as columns (:class:`InertPods`) those that could be a victim here, built now:
         on the domain's nodes, in a queue victims may come from (preempt: the preemptor's
-        queue; reclaim: another reclaimable queue) and, when ``conformance`` rejects
-        candidates before any filter that counts, not in ``kube-system`` (it would reject
-        each of them; see :meth:`candidates`)."""
+        queue; reclaim: another reclaimable queue) and kept by the column tests of the
+        filters that judge candidates one by one before any that counts (``conformance``:
+        not in ``kube-system``; see :meth:`candidates`)."""
         c = ssn.cluster
         inert = c.inert
         if inert is None:
@@ -634,8 +634,8 @@ class GangEviction:
             ords, names = inert.queue_ordinals()
             allowed = np.array([q in maybe for q in names], dtype=bool)
             pick = allowed[ords] & here[inert.nodes]
-            if pick.any() and any(name == "conformance" for name, _ in ssn.each_prefix("unified_evictable")):
-                pick &= ~inert.in_namespace(CRITICAL_NAMESPACE)
+            for keep in ssn.each_columns("unified_evictable") if pick.any() else ():
+                pick &= keep(inert)
             c.materialize(np.flatnonzero(pick))
         return c.active_jobs
 

@@ -82,6 +82,7 @@ class Session:
         # (point, plugin) -> the per-task test a filter registered at ``point`` applies
         # (see :meth:`register`'s ``each``)
         self._each: dict[tuple[str, str], Callable[..., bool]] = {}
+        self._each_column: dict[tuple[str, str], Callable[[Any], Any]] = {}  # (see :meth:`register`)
         # (point, plugin) -> an order's value and comparison (see :meth:`register`'s ``value``)
         self._value: dict[tuple[str, str], tuple[Callable[[Any], Any], Callable[[Any, Any], int]]] = {}
         self._alloc_handlers: list[Callable[[Task], None]] = []
@@ -143,12 +144,16 @@ class Session:
 
     # -- registration --------------------------------------------------------------------
     def register(self, point: str, plugin: str, fn: Callable[..., Any], each: Callable[..., bool] | None = None,
-                 value: tuple[Callable[[Any], Any], Callable[[Any, Any], int]] | None = None) -> None:  # fmt: skip
+                 value: tuple[Callable[[Any], Any], Callable[[Any, Any], int]] | None = None,
+                 each_column: Callable[[Any], Any] | None = None) -> None:  # fmt: skip
         """Called by plugins while opening; honours the plugin's ``enable*`` flag.
 
         ``each``, for a filter: the filter keeps a candidate exactly when ``each(preemptor,
         candidate, kind)`` is true, whatever the other candidates (it counts nothing), so
-        a caller may test candidates one by one ahead of time (:meth:`each_prefix`).
+        a caller may test candidates one by one ahead of time (:meth:`each_prefix`);
+        ``each_column(inert)``: the same test of the pods still held as columns
+        (:class:`~app.model.cluster.InertPods`), as a mask of those it may keep, where it can
+        tell without the preemptor (a pod it keeps may still be rejected one by one).
         ``value``, for an order: ``(value_of, compare)`` with ``fn(a, b) ==
         compare(value_of(a), value_of(b))``, so a sort may read each object's value once
         (:meth:`job_order_cached`)."""
@@ -160,6 +165,8 @@ class Session:
         self._flat.pop(point, None)
         if each is not None:
             self._each[(point, plugin)] = each
+        if each_column is not None:
+            self._each_column[(point, plugin)] = each_column
         if value is not None:
             self._value[(point, plugin)] = value
 
@@ -174,6 +181,11 @@ class Session:
                 break
             out.append((plugin, each))
         return out
+
+    def each_columns(self, point: str) -> list[Callable[[Any], Any]]:
+        """The column tests (``each_column``) of :meth:`each_prefix`'s filters that have one."""
+        tests = (self._each_column.get((point, plugin)) for plugin, _ in self.each_prefix(point))
+        return [t for t in tests if t is not None]
 
     def on_allocate(self, fn: Callable[[Task], None], many: Callable[[Sequence[Task]], None] | None = None) -> None:
         """``fn(task)`` after a task takes capacity (or an eviction is undone); ``many``: see

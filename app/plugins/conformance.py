@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.framework.plugin import Plugin
-from app.model.cluster import Task
+from app.model.cluster import CRITICAL_NAMESPACE, Task
 
 
 class Conformance(Plugin):
@@ -16,7 +16,8 @@ class Conformance(Plugin):
     def open(self) -> None:
         for point in ("preemptable", "reclaimable"):
             self.ssn.register(point, self.name, self.evictable)
-        self.ssn.register("unified_evictable", self.name, self.evictable, each=lambda _, t, kind: not t.critical)
+        self.ssn.register("unified_evictable", self.name, self.evictable, each=lambda _, t, kind: not t.critical,
+                          each_column=lambda inert: ~inert.in_namespace(CRITICAL_NAMESPACE))  # fmt: skip
 
     @staticmethod
     def evictable(preemptor: Task | None, candidates: Sequence[Task], kind: str = "") -> list[Task]:
