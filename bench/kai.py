@@ -80,10 +80,10 @@ def _pod(p: dict[str, Any]) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": {"phase": p.get("phase", "Pending")}}
 
 
-def kai_snapshot(n_nodes: int, n_pods: int, kind: str, gang: int) -> dict[str, Any]:
+def kai_snapshot(n_nodes: int, n_pods: int, kind: str, gang: int, seed: int = 3) -> dict[str, Any]:
     """One of the three snapshots (``allocate`` / ``preempt`` / ``reclaim``) as a request body."""
     free = gang + gang // 16 if kind == "allocate" else 0
-    body = generate(n_nodes, n_pods, free_nodes=free, pending_gang=gang)
+    body = generate(n_nodes, n_pods, free_nodes=free, pending_gang=gang, seed=seed)
     c = body["cluster"]
     gpus = n_nodes * 8
     objs = [_node(n) for n in c["nodes"]]

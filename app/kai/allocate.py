@@ -147,13 +147,49 @@ def _node_sets(ctx: KaiContext, v: View, sg: object | None, nodes: np.ndarray) -
     return out
 
 
+def could_fit(ctx: KaiContext, tasks: list[Task], nodes: np.ndarray) -> bool:
+    """A necessary condition for placing every one of ``tasks`` on ``nodes``: a task only
+    goes where its whole request fits the node's idle + releasing capacity, and each
+    placement takes that much of it (un-evicting a victim on its node as well), so for
+    each distinct request the nodes must hold that many copies of it side by side (each
+    node ``min`` over the asked resources of ``free // request``), and all the requests
+    together must fit the nodes' total. False means the attempt would fail whatever the
+    predicates and scores say; as a failed attempt is rolled back whole, skipping it
+    changes nothing but the time."""
+    if not len(nodes):
+        return False
+    free = np.maximum(ctx.ssn.cluster.future_idle_of(nodes), 0)
+    groups: dict[bytes, list[Task]] = {}
+    for t in tasks:
+        groups.setdefault(t.req.tobytes(), []).append(t)  # type: ignore[union-attr]
+    if len(groups) > 1 and (np.sum([t.req for t in tasks], axis=0) > free.sum(axis=0)).any():
+        return False
+    for same in groups.values():
+        req = same[0].req
+        asked = req > 0  # type: ignore[operator]
+        if not asked.any():
+            continue
+        copies = (free[:, asked] // req[asked]).min(axis=1)  # type: ignore[index]
+        if int(copies.sum()) < len(same):
+            return False
+    return True
+
+
+def _sets(ctx: KaiContext, stmt: KaiStatement, v: View, sg: object | None, nodes: np.ndarray) -> list[np.ndarray]:
+    """:func:`_node_sets`, through the solver's memo when one is open."""
+    memo = ctx.memo
+    if memo is None:
+        return _node_sets(ctx, v, sg, nodes)
+    return memo.node_sets(stmt, v.key, getattr(sg, "uid", None), nodes, lambda: _node_sets(ctx, v, sg, nodes))
+
+
 def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, pipeline_only: bool) -> bool:
     """Place what ``v`` needs now on ``nodes``; False (with this call's placements undone)
-    when it cannot."""
+    when it cannot (found at once when :func:`could_fit` says so)."""
     tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual)
-    if not tasks or over_queue_capacity(ctx, v, tasks):
+    if not tasks or over_queue_capacity(ctx, v, tasks) or not could_fit(ctx, tasks, nodes):
         return False
-    for node_set in _node_sets(ctx, v, None, nodes):
+    for node_set in _sets(ctx, stmt, v, None, nodes):
         cp = stmt.checkpoint()
         if _place_pod_sets(ctx, v, stmt, node_set, tasks, pipeline_only):
             return True
@@ -169,7 +205,7 @@ def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndar
         if not mine:
             continue
         sg = next((t.subgroup for t in ps.tasks if t.subgroup is not None), None)
-        sets = _node_sets(ctx, v, sg, nodes) if sg is not None and sg.network_topology is not None else [nodes]
+        sets = _sets(ctx, stmt, v, sg, nodes) if sg is not None and sg.network_topology is not None else [nodes]
         placed = False
         for node_set in sets:
             cp = stmt.checkpoint()
@@ -185,7 +221,13 @@ def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndar
 def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarray, pipeline_only: bool) -> bool:
     if not len(nodes):
         return False
-    node = best_node(ctx, task, nodes)
+    memo = ctx.memo
+    if memo is None:
+        node = best_node(ctx, task, nodes)
+    else:
+        state, key, found, node = memo.get(stmt, task, nodes)
+        if not found:
+            node = state.answers[key] = best_node(ctx, task, nodes)
     if node is None:
         return False
     c = ctx.ssn.cluster

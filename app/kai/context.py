@@ -8,6 +8,7 @@ import numpy as np
 
 from app.framework.session import Session
 from app.kai.jobs import View
+from app.kai.memo import PlacementMemo
 from app.kai.queues import JobsOrderByQueues, QueueOrder
 from app.kai.signatures import job_signature
 from app.kai.statement import KaiStatement
@@ -41,7 +42,9 @@ class KaiContext:
         self.scenarios = 0
         self.simulations = 0
         self.skipped = 0  # jobs skipped by a scheduling signature
+        self.memo: PlacementMemo | None = None  # open while a JobSolver solves (app.kai.memo)
         self._signatures: dict[str, tuple] = {}
+        self._tier_domains: dict[int, tuple[list[int], dict[int, int]]] = {}
 
     def signature(self, job: Job) -> tuple:
         """The job's scheduling-constraint signature, worked out once per session as KAI
@@ -50,6 +53,20 @@ class KaiContext:
         if sig is None:
             sig = self._signatures[job.key] = job_signature(job)
         return sig
+
+    def tier_domains(self, tier: int) -> tuple[list[int], dict[int, int]]:
+        """The HyperNodes of ``tier`` and, per node under one of them, the last such
+        HyperNode holding it (the topology is fixed for the session: worked out once)."""
+        got = self._tier_domains.get(tier)
+        if got is None:
+            topo = self.ssn.cluster.topology
+            domains = [h for h in range(len(topo.names)) if topo.tier[h] == tier]
+            node_domain: dict[int, int] = {}
+            for h in domains:
+                for n in topo.leaves[h]:
+                    node_domain[int(n)] = h
+            got = self._tier_domains[tier] = (domains, node_domain)
+        return got
 
     def free_gpus(self) -> np.ndarray:
         """Per node, idle + releasing GPUs (KAI's ``GetSumOfIdleGPUs + GetSumOfReleasingGPUs``)."""

@@ -35,6 +35,8 @@ from app.kai.queues import JobsOrderByQueues
 from app.model.cluster import Task
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from app.kai.context import KaiContext
 
 
@@ -106,9 +108,10 @@ class IdleGpus:
 
     def ok(self, scenario: Scenario) -> bool:
         self._absorb(scenario)
-        n = len(self.required)
-        top = np.argsort(-self.cap, kind="stable")[:n]
-        return greedy_match(self.required, [float(self.cap[i]) for i in top])
+        n = min(len(self.required), len(self.cap))
+        # the n largest capacities, largest first (the matching reads values, not nodes)
+        top = np.sort(np.partition(self.cap, len(self.cap) - n)[len(self.cap) - n :])[::-1] if n else self.cap[:0]
+        return greedy_match(self.required, top.tolist())
 
 
 class TopologyIdleGpus:
@@ -116,18 +119,11 @@ class TopologyIdleGpus:
     the domains of that level (idle + releasing + victims' GPUs), largest first."""
 
     def __init__(self, ctx: KaiContext, scenario: Scenario, tier: int) -> None:
-        c = ctx.ssn.cluster
-        topo = c.topology
         self.ctx = ctx
-        self.domains = [h for h in range(len(topo.names)) if topo.tier[h] == tier]
+        self.domains, self.node_domain = ctx.tier_domains(tier)
         free = ctx.free_gpus()
-        self.node_domain = {}
-        self.cap = {}
-        for h in self.domains:
-            leaves = topo.leaves[h]
-            self.cap[h] = float(free[leaves].sum()) if len(leaves) else 0.0
-            for n in leaves:
-                self.node_domain[int(n)] = h
+        leaves = ctx.ssn.cluster.topology.leaves
+        self.cap = {h: float(free[leaves[h]].sum()) if len(leaves[h]) else 0.0 for h in self.domains}
         self.demand = [sum(ctx.gpus(t) for t in scenario.pending)]
         self.seen: set[int] = set()
 
@@ -170,9 +166,14 @@ def greedy_match(required: list[float], capacities: list[float]) -> bool:
 
 
 class ScenarioBuilder:
-    def __init__(self, ctx: KaiContext, partial: View, recorded: list[list[Task]], queue: JobsOrderByQueues) -> None:
+    def __init__(self, ctx: KaiContext, partial: View, recorded: list[list[Task]],
+                 queue: Callable[[], JobsOrderByQueues]) -> None:  # fmt: skip
+        """``queue`` makes the victim queue. It is made when the first potential victim is
+        asked for: a step whose recorded victims suffice never reads it. Each scenario
+        tried before that was undone whole, so it is made on the state the builder was."""
         self.ctx = ctx
-        self.queue = queue
+        self._make_queue = queue
+        self._queue: JobsOrderByQueues | None = None
         self.recorded_ids = {id(t) for batch in recorded for t in batch}
         self.scenario: Scenario | None = None
         self.filters: list[IdleGpus | TopologyIdleGpus] = []
@@ -195,19 +196,22 @@ class ScenarioBuilder:
         s = self.scenario
         if s is None:
             return None
-        while not self.queue.empty():
-            v = self.queue.pop()
+        if self._queue is None:
+            self._queue = self._make_queue()
+        queue = self._queue
+        while not queue.empty():
+            v = queue.pop()
             if v is None:
                 return None
             offer, more = tasks_to_evict(v)
             if any(id(t) in self.recorded_ids for t in offer):
                 rest = [t for t in v.tasks if id(t) not in self.recorded_ids]
                 if rest:
-                    self.queue.push(View(v.job, rest))
+                    queue.push(View(v.job, rest))
                 continue
             if more:
                 offered = {id(t) for t in offer}
-                self.queue.push(View(v.job, [t for t in v.tasks if id(t) not in offered]))
+                queue.push(View(v.job, [t for t in v.tasks if id(t) not in offered]))
             s.add_potential(offer)
             if self._valid():
                 return s

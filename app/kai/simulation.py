@@ -45,13 +45,17 @@ def virtually_allocate(ctx: KaiContext, stmt: KaiStatement, nodes: np.ndarray, p
     jobs[preemptor.key] = preemptor
     order = ctx.jobs_order(list(jobs.values()))
     victim_keys = {t.job.key for t in victims if t.job is not None}
+    # KAI pops the order to the end; once the preemptor and every victim job have had their
+    # turn, the rest are skipped jobs and change nothing
+    left = len(victim_keys - {preemptor.key}) + 1
     placed = False
-    while not order.empty():
+    while left and not order.empty():
         v = order.pop()
         if v is None:
             break
         if v is not preemptor and v.key not in victim_keys:
             continue
+        left -= 1
         if v is preemptor:
             if not allocate_job(ctx, v, stmt, nodes, True):
                 return False

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.kai.memo import PlacementMemo
 from app.kai.jobs import ACTIVE_USED, View, gang_satisfied, is_pending, pod_set_name, tasks_to_allocate
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
@@ -83,6 +84,14 @@ class JobSolver:
 
     def solve(self, job: Job) -> tuple[bool, KaiStatement | None, list[Task]]:
         ctx = self.ctx
+        outer, ctx.memo = ctx.memo, PlacementMemo()
+        try:
+            return self._solve(job)
+        finally:
+            ctx.memo = outer
+
+    def _solve(self, job: Job) -> tuple[bool, KaiStatement | None, list[Task]]:
+        ctx = self.ctx
         start = job.count(ACTIVE_USED)
         self.pending = [View(j) for j in ctx.ssn.cluster.active_jobs.values()
                         if j is not job and any(is_pending(t) for t in j.tasks)]  # fmt: skip
@@ -106,7 +115,7 @@ class JobSolver:
     def _solve_partial(self, partial: View, recorded: list[Task], batches: list[list[Task]]) -> Result | None:
         feasible = set(self.feasible) | {t.node for t in recorded if t.node >= 0}
         self.partial = partial
-        builder = ScenarioBuilder(self.ctx, partial, batches, self.victim_queue())
+        builder = ScenarioBuilder(self.ctx, partial, batches, self.victim_queue)
         s = builder.first()
         while s is not None:
             if self.ctx.ssn.out_of_time():  # the request's deadline bounds the search (the answer says truncated)
@@ -126,10 +135,13 @@ class ByPodSolver:
         self.feasible = feasible
 
     def _evict(self, stmt: KaiStatement, tasks: list[Task], preemptor: str) -> None:
-        for t in tasks:
-            if t.status is TaskStatus.RELEASING and stmt.evicted_here(t) is not None:
-                continue  # already evicted by this statement
-            stmt.evict(t, self.js.message(t), self.js.action, preemptor)
+        fresh: list[Task] = []
+        seen: set[int] = set()
+        for t in tasks:  # each once, and not one this statement evicted already
+            if id(t) not in seen and not (t.status is TaskStatus.RELEASING and stmt.evicted_here(t) is not None):
+                seen.add(id(t))
+                fresh.append(t)
+        stmt.evict_batch(fresh, [self.js.message(t) for t in fresh], self.js.action, preemptor)
 
     def solve(self, s: Scenario) -> Result:
         ctx = self.ctx

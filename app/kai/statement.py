@@ -53,6 +53,34 @@ class KaiStatement(Statement):
         super().evict(task, reason, action, preemptor)
         self.virtual.add(id(task))
 
+    def evict_batch(self, tasks: list[Task], reasons: list[str], action: str, preemptor: str) -> None:
+        """:meth:`evict` of each task in order (one operation each, with its reason), the
+        accounting applied at once when none is Pipelined and none comes twice."""
+        if len({id(t) for t in tasks}) != len(tasks) or any(t.status is TaskStatus.PIPELINED for t in tasks):
+            for t, why in zip(tasks, reasons, strict=True):
+                self.evict(t, why, action, preemptor)
+            return
+        self.ops.extend(Operation(EVICT, t, t.node, t.status, t.node, reason=why, action=action, preemptor=preemptor)
+                        for t, why in zip(tasks, reasons, strict=True))  # fmt: skip
+        self.ssn.apply_evict_many(tasks)
+        self.virtual.update(id(t) for t in tasks)
+
+    def rollback(self, checkpoint: int) -> None:
+        """Undo back to ``checkpoint``, in reverse order; a run of evictions of tasks that
+        were not Pipelined is put back at once (the same accounting, in the same order)."""
+        ops = self.ops
+        while len(ops) > checkpoint:
+            op = ops[-1]
+            if op.kind != EVICT or op.prev_status is TaskStatus.PIPELINED:
+                self._undo(ops.pop())
+                continue
+            run: list[tuple[Task, TaskStatus]] = []
+            while len(ops) > checkpoint and ops[-1].kind == EVICT and ops[-1].prev_status is not TaskStatus.PIPELINED:
+                op = ops.pop()
+                run.append((op.task, op.prev_status))
+                self.virtual.discard(id(op.task))
+            self.ssn.undo_evict_many(run)
+
     def evicted_here(self, task: Task) -> Operation | None:
         for op in self.ops:
             if op.kind == EVICT and op.task is task and self._valid(op):

@@ -276,7 +276,23 @@ class KaiFairShare(Plugin):
             if kids:
                 self._divide_down(kids, q.fair.copy())
 
+    def _chain(self, name: str) -> list[KaiQueue]:
+        """The queue and its ancestors, as :meth:`_up` walks them (the tree is fixed for the
+        session, so worked out once per queue)."""
+        chains = self.__dict__.setdefault("_chains", {})
+        got = chains.get(name)
+        if got is None:
+            got, seen, at = [], set(), name
+            while at in self.queues and at not in seen:
+                seen.add(at)
+                got.append(self.queues[at])
+                at = self.queues[at].parent
+            chains[name] = got
+        return got
+
     def _task(self, task: Task, sign: int) -> None:
+        """A task's request in (or out of) its queue's and every ancestor's allocation: the
+        same additions as :meth:`_up` (``a + (-v)`` is ``a - v`` in IEEE arithmetic)."""
         job = task.job
         if job is None or job.queue not in self.queues:
             return
@@ -284,9 +300,18 @@ class KaiFairShare(Plugin):
         v = cache.get(task.idx)
         if v is None:
             v = cache[task.idx] = self._vec(task.req)  # type: ignore[arg-type]
-        self._up(job.queue, "allocated", v, sign)
-        if not is_preemptible(job):
-            self._up(job.queue, "allocated_np", v, sign)
+        chain = self._chain(job.queue)
+        np_too = not is_preemptible(job)
+        if sign > 0:
+            for q in chain:
+                q.allocated = q.allocated + v
+                if np_too:
+                    q.allocated_np = q.allocated_np + v
+        else:
+            for q in chain:
+                q.allocated = q.allocated - v
+                if np_too:
+                    q.allocated_np = q.allocated_np - v
 
     # -- ordering -------------------------------------------------------------------------
     def allocatable_share(self, q: KaiQueue) -> np.ndarray:

@@ -1,0 +1,236 @@
+"""The KAI solver's shortcuts give the answers of doing the work in full.
+
+Each shortcut is switched back to the direct way (the code it replaced, kept here as the
+reference) and the two decisions must be the same bytes, on the bench's KAI snapshots at
+a small size (a gang preempting or reclaiming whole gangs, step after step) and on the
+invariant test's random clusters under the ``kai`` profile:
+
+* the placement memo (``app.kai.memo``): best nodes and topology node sets reused for the
+  same simulated state;
+* ``could_fit``: an attempt the capacity bound rules out is not made;
+* the simulation stops popping once the preemptor and every victim job have had their turn;
+* the victim queue is made when a potential victim is first asked for;
+* evictions applied and undone in runs; fair-share sums over a cached queue chain; the
+  idle-GPU filter's top capacities by partition.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import app.kai.allocate as kai_allocate
+import app.kai.simulation as kai_simulation
+import app.kai.solver as kai_solver
+from app.framework.statement import Statement
+from app.ingest.request import read_request
+from app.kai.jobs import View
+from app.kai.memo import PlacementMemo
+from app.kai.scenarios import IdleGpus, ScenarioBuilder, greedy_match
+from app.kai.statement import KaiStatement
+from app.plugins.kai_fairshare import KaiFairShare
+from app.framework.session import Session
+from app.service import PLUGINS, PROFILE_PLUGINS, decide_request, scheduler_config
+from app.settings import Settings
+from bench.kai import kai_snapshot
+from tests.test_invariants import clusters
+
+S = Settings()
+
+
+# -- the direct way, as it was --------------------------------------------------------------
+def _pop_all(ctx, stmt, nodes, preemptor, victims, pending):
+    ctx.simulations += 1
+    jobs = {v.key: v for v in pending}
+    for t in victims:
+        job = t.job
+        if job is not None and job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
+            jobs[job.key] = View(job)
+    jobs[preemptor.key] = preemptor
+    order = ctx.jobs_order(list(jobs.values()))
+    victim_keys = {t.job.key for t in victims if t.job is not None}
+    placed = False
+    while not order.empty():
+        v = order.pop()
+        if v is None:
+            break
+        if v is not preemptor and v.key not in victim_keys:
+            continue
+        if v is preemptor:
+            if not kai_allocate.allocate_job(ctx, v, stmt, nodes, True):
+                return False
+            placed = True
+        else:
+            kai_allocate.allocate_job(ctx, v, stmt, nodes, True)
+    return placed
+
+
+def _evict_one_by_one(self, tasks, reasons, action, preemptor):
+    for t, why in zip(tasks, reasons, strict=True):
+        self.evict(t, why, action, preemptor)
+
+
+def _task_up(self, task, sign):
+    job = task.job
+    if job is None or job.queue not in self.queues:
+        return
+    v = self._vec(task.req)
+    self._up(job.queue, "allocated", v, sign)
+    from app.kai.jobs import is_preemptible
+
+    if not is_preemptible(job):
+        self._up(job.queue, "allocated_np", v, sign)
+
+
+def _ok_sorted(self, scenario):
+    self._absorb(scenario)
+    top = np.argsort(-self.cap, kind="stable")[: len(self.required)]
+    return greedy_match(self.required, [float(self.cap[i]) for i in top])
+
+
+_init = ScenarioBuilder.__init__
+
+
+def _eager(self, ctx, partial, recorded, queue):
+    _init(self, ctx, partial, recorded, queue)
+    self._queue = queue()
+
+
+@contextlib.contextmanager
+def direct(*, keep: str = ""):
+    """Every shortcut switched off (but ``keep``)."""
+    with pytest.MonkeyPatch.context() as m:
+        if keep != "memo":
+            m.setattr(kai_solver, "PlacementMemo", lambda: None)
+        if keep != "could_fit":
+            m.setattr(kai_allocate, "could_fit", lambda ctx, tasks, nodes: True)
+        if keep != "pops":
+            m.setattr(kai_solver, "virtually_allocate", _pop_all)
+            m.setattr(kai_simulation, "virtually_allocate", _pop_all)
+        if keep != "queue":
+            m.setattr(ScenarioBuilder, "__init__", _eager)
+        if keep != "batches":
+            m.setattr(KaiStatement, "evict_batch", _evict_one_by_one)
+            m.setattr(KaiStatement, "rollback", Statement.rollback)
+        if keep != "chain":
+            m.setattr(KaiFairShare, "_task", _task_up)
+        if keep != "partition":
+            m.setattr(IdleGpus, "ok", _ok_sorted)
+        yield
+
+
+def decide(body: dict) -> bytes:
+    return orjson.dumps(decide_request(read_request(orjson.loads(orjson.dumps(body)), S)).wire())
+
+
+SNAPSHOTS = [(kind, seed, gang) for kind, gang in (("preempt", 16), ("reclaim", 8)) for seed in (3, 5)]
+
+
+@pytest.mark.parametrize(("kind", "seed", "gang"), SNAPSHOTS)
+def test_kai_shortcuts_give_the_answers_of_the_direct_way(kind, seed, gang):
+    body = {**kai_snapshot(128, 1280, kind, gang, seed=seed), "config": {"profile": "kai"}}
+    fast = decide(body)
+    assert orjson.loads(fast)["evictions"], "the snapshot must make the solver evict"
+    with direct():
+        slow = decide(body)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition"])
+def test_each_kai_shortcut_alone_gives_the_same_answer(keep):
+    body = {**kai_snapshot(128, 1280, "preempt", 16, seed=4), "config": {"profile": "kai"}}
+    with direct():
+        slow = decide(body)
+    with direct(keep=keep):
+        assert decide(body) == slow
+
+
+def test_placement_memo_answers_repeated_steps(monkeypatch):
+    """The JobSolver's step k+1 repeats step k's placements: most best-node questions are
+    answered by the memo (and the answer is still the direct one, above)."""
+    made: list[PlacementMemo] = []
+
+    def counting() -> PlacementMemo:
+        made.append(PlacementMemo())
+        return made[-1]
+
+    monkeypatch.setattr(kai_solver, "PlacementMemo", counting)
+    decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
+    hits, misses = sum(m.hits for m in made), sum(m.misses for m in made)
+    assert hits > 2 * misses > 0
+
+
+def test_placement_memo_state_follows_push_and_pop():
+    """The memo's state is the statement's live operations: a rollback returns to the
+    state (trie node) it had, a different operation leads elsewhere."""
+    body = {**kai_snapshot(32, 320, "preempt", 4), "config": {"profile": "kai"}}
+    req = read_request(orjson.loads(orjson.dumps(body)), S)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    tasks = [t for j in ssn.cluster.active_jobs.values() for t in j.tasks if t.node >= 0][:3]
+    stmt = KaiStatement(ssn, set())
+    memo = PlacementMemo()
+    root = memo._state(stmt)
+    stmt.evict(tasks[0], "", "preempt", "p")
+    one = memo._state(stmt)
+    stmt.evict(tasks[1], "", "preempt", "p")
+    two = memo._state(stmt)
+    stmt.rollback(1)
+    assert memo._state(stmt) is one
+    stmt.evict(tasks[2], "", "preempt", "p")
+    assert memo._state(stmt) not in (one, two, root)
+    stmt.rollback(1)
+    stmt.evict(tasks[1], "", "preempt", "p")
+    assert memo._state(stmt) is two  # the same operations again: the same state
+    stmt.discard()
+    assert memo._state(stmt) is root
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters())
+def test_kai_shortcuts_on_random_clusters(body):
+    body = {**body, "config": {"profile": "kai"}}
+    fast = decide(body)
+    with direct():
+        assert decide(body) == fast
+
+
+class _Ctx:
+    """What ``could_fit`` reads: the session's cluster."""
+
+    def __init__(self, free: list[list[int]]) -> None:
+        class C:
+            pass
+
+        self.ssn = C()
+        self.ssn.cluster = C()
+        rows = np.asarray(free, dtype=np.int64)
+        self.ssn.cluster.future_idle_of = lambda nodes: rows[nodes]
+
+
+class _T:
+    def __init__(self, *req: int) -> None:
+        self.req = np.asarray(req, dtype=np.int64)
+
+
+def test_could_fit_counts_copies_side_by_side_per_node():
+    # two nodes with 8 GPUs (and 32 cores) free: 3-GPU tasks fit two per node, four in all
+    ctx = _Ctx([[8, 32], [8, 32]])
+    nodes = np.arange(2)
+    assert kai_allocate.could_fit(ctx, [_T(3, 1)] * 4, nodes)
+    assert not kai_allocate.could_fit(ctx, [_T(3, 1)] * 5, nodes)  # 16 GPUs would cover 5 x 3 in total
+    # the scarcest asked resource decides per node: 20 cores take one 3-GPU, 16-core task each
+    assert not kai_allocate.could_fit(_Ctx([[8, 20], [8, 20]]), [_T(3, 16)] * 3, nodes)
+    assert not kai_allocate.could_fit(ctx, [_T(1, 1)], nodes[:0])  # no node
+
+
+def test_could_fit_sums_different_requests_and_ignores_what_is_not_asked():
+    ctx = _Ctx([[8, 32], [8, 32]])
+    nodes = np.arange(2)
+    assert kai_allocate.could_fit(ctx, [_T(8, 1), _T(4, 1), _T(4, 1)], nodes)
+    assert not kai_allocate.could_fit(ctx, [_T(8, 1), _T(4, 1), _T(4, 1), _T(1, 1)], nodes)  # 17 GPUs > 16
+    assert kai_allocate.could_fit(ctx, [_T(0, 0)] * 100, nodes)  # asks for nothing
+    assert kai_allocate.could_fit(_Ctx([[-4, 32], [8, 32]]), [_T(4, 1)] * 2, nodes)  # an overcommitted node counts 0
