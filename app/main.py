@@ -27,7 +27,7 @@ from app.api.common import json_response
 from app.auth import AuthMiddleware
 from app.errors import PROBLEM_BASE, InputError
 from app.inflight import InFlightLimit
-from app.observability import metrics, observe, setup_logging
+from app.observability import Observe, metrics, setup_logging
 
 log = logging.getLogger("gangplank")
 
@@ -68,7 +68,7 @@ def create_app() -> FastAPI:
     setup_logging()
     app.add_middleware(InFlightLimit)  # inside auth: an unauthenticated burst is refused before it counts
     app.add_middleware(AuthMiddleware)  # inside observe: a refused request is still logged with its id
-    app.middleware("http")(observe)
+    app.add_middleware(Observe)
     app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
     app.include_router(health.router)
     app.include_router(decisions.router)

@@ -14,6 +14,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -26,7 +27,7 @@ from api_schemas.extender import (
     ExtenderPreemptionResult,
     HostPriority,
 )
-from app.api.common import PROBLEM_RESPONSES, body_schema, compute, envelope_of, json_response
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema, envelope_of, json_response
 from app.errors import InputError
 from app.extender import bindcheck
 from app.extender.plan import gang_guard, plan_for
@@ -35,6 +36,7 @@ from app.settings import Settings, get_settings
 
 router = APIRouter(tags=["extender"])
 MAX_SCORE = 10
+FITS_SCORE = 5  # within kube-scheduler's extender range 0..MAX_SCORE
 NO_SOURCE = "no snapshot source configured (GANGPLANK_SNAPSHOT_DIR, or GANGPLANK_SNAPSHOT_SOURCE=kubernetes)"
 
 
@@ -85,15 +87,19 @@ def do_filter(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
                 "Error": NO_SOURCE}  # fmt: skip
     plan = plan_for(source, _pod(args), settings)
     ok, failed, unresolvable = [], {}, {}
+    domain, fits = plan.domain_nodes, plan.fits
+    outside = f"gang {plan.job} must stay in HyperNode {plan.domain}"
+    whole = None if plan.node is not None else f"gang {plan.job} cannot be placed as a whole now ({plan.message})"
     for n in names:
-        if plan.domain_nodes is not None and n not in plan.domain_nodes:
-            unresolvable[n] = f"gang {plan.job} must stay in HyperNode {plan.domain}"
-        elif n not in plan.fits:
+        why = fits.get(n)
+        if domain is not None and n not in domain:
+            unresolvable[n] = outside
+        elif why is None:
             unresolvable[n] = "node is not in the snapshot"
-        elif plan.node is None:
-            failed[n] = f"gang {plan.job} cannot be placed as a whole now ({plan.message})"
-        elif plan.fits[n]:
-            failed[n] = plan.fits[n]
+        elif whole is not None:
+            failed[n] = whole
+        elif why:
+            failed[n] = why
         else:
             ok.append(n)
     if objs is None:
@@ -111,16 +117,10 @@ def do_prioritize(args: dict[str, Any], settings: Settings) -> list[dict[str, An
     if source is None:
         return [{"Host": n, "Score": 0} for n in names]
     plan = plan_for(source, _pod(args), settings)
-    out = []
-    for n in names:
-        if plan.node == n:
-            score = MAX_SCORE
-        elif plan.domain_nodes is None or n in plan.domain_nodes:
-            score = 5 if plan.fits.get(n) == "" else 0
-        else:
-            score = 0
-        out.append({"Host": n, "Score": max(0, min(MAX_SCORE, score))})
-    return out
+    domain, fits, planned = plan.domain_nodes, plan.fits, plan.node
+    # the planned node scores the most, another node that fits (inside the gang's domain) some
+    return [{"Host": n, "Score": MAX_SCORE if n == planned else
+             FITS_SCORE if fits.get(n) == "" and (domain is None or n in domain) else 0} for n in names]  # fmt: skip
 
 
 def do_preempt(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
@@ -211,11 +211,22 @@ def _route(path: str, model: type, response: type, fn: Any) -> None:
                  name=fn.__name__)  # fmt: skip
     async def handler(request: Request) -> Response:
         settings = get_settings()
+        if fn is not do_bind:  # read, decode, answer and encode in one pause of the GC (a NodeList can be megabytes)
+            return Response(await answer_body(request, settings, _answer, fn, settings), media_type="application/json")
         args = await envelope_of(request, settings)
         try:
-            return json_response(await (run_bind(args, settings) if fn is do_bind else compute(fn, args, settings)))
+            return json_response(await run_bind(args, settings))
         except SnapshotUnavailable as exc:
             return json_response(unavailable(fn, args, exc.reason))
+
+
+def _answer(args: dict[str, Any], fn: Any, settings: Settings) -> bytes:
+    """A verb's answer as it goes on the wire (a source without a fresh snapshot: see
+    :func:`unavailable`)."""
+    try:
+        return orjson.dumps(fn(args, settings))
+    except SnapshotUnavailable as exc:
+        return orjson.dumps(unavailable(fn, args, exc.reason))
 
 
 _route("/extender/filter", ExtenderArgs, ExtenderFilterResult, do_filter)

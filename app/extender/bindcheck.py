@@ -20,6 +20,7 @@ even before a watch brings them.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 from app.errors import InputError
@@ -55,29 +56,83 @@ def _phase(o: dict[str, Any]) -> str:
     return str(st.get("phase") or "") if isinstance(st, dict) else ""
 
 
+class SnapshotIndex:
+    """A snapshot's objects by name, built once per snapshot list (sources return the same
+    list object until something changed), so a bind looks up its pod, its node and the
+    node's pods instead of reading every object. Where names repeat, the last object wins,
+    as a scan in order would find it; lists keep the snapshot's order."""
+
+    __slots__ = ("objects", "nodes", "pods", "pods_exact", "by_uid", "bound", "unbound")
+
+    def __init__(self, objects: list[dict[str, Any]]) -> None:
+        self.objects = objects
+        self.nodes: dict[Any, dict[str, Any]] = {}
+        self.pods: dict[tuple[Any, Any], dict[str, Any]] = {}  # (namespace, "default" if unset; name)
+        self.pods_exact: dict[tuple[Any, Any], dict[str, Any]] = {}  # (namespace as given; name)
+        self.by_uid: dict[str, dict[str, Any]] = {}
+        self.bound: dict[str, list[tuple[int, dict[str, Any]]]] = {}  # node -> live pods bound to it
+        self.unbound: dict[str, list[tuple[int, dict[str, Any]]]] = {}  # uid -> live pods bound nowhere
+        for i, o in enumerate(objects):
+            kind = o.get("kind")
+            meta = _meta(o)
+            if kind == "Node":
+                name = meta.get("name")
+                if isinstance(name, str):
+                    self.nodes[name] = o
+            elif kind == "Pod":
+                name = meta.get("name")
+                if isinstance(name, str):
+                    self.pods[(_hashable(meta.get("namespace", "default")), name)] = o
+                    self.pods_exact[(_hashable(meta.get("namespace")), name)] = o
+                self.by_uid[str(meta.get("uid"))] = o
+                if _phase(o) in TERMINAL:
+                    continue
+                bound_to = _spec(o).get("nodeName")
+                if isinstance(bound_to, str) and bound_to:
+                    self.bound.setdefault(bound_to, []).append((i, o))
+                elif not bound_to:
+                    self.unbound.setdefault(str(meta.get("uid")), []).append((i, o))
+
+    def on_node(self, node: str, assumed: dict[str, str], namespace: str, name: str) -> list[dict[str, Any]]:
+        """The live pods holding room on ``node`` (bound there, or bound nowhere and assumed
+        there), in snapshot order, but the pod ``namespace/name`` itself."""
+        found = list(self.bound.get(node, ()))
+        for uid, at in assumed.items():
+            if at == node:
+                found += self.unbound.get(uid, ())
+        found.sort(key=lambda p: p[0])
+        return [o for _, o in found if (_meta(o).get("namespace", "default"), _meta(o).get("name")) != (namespace, name)]
+
+
+def _hashable(v: Any) -> Any:
+    """A namespace as a key: a string or None as it is; anything else (malformed) as a key
+    no string equals, as the scan's comparison would never match it."""
+    return v if v is None or isinstance(v, str) else ("not a string", repr(v))
+
+
+_index: SnapshotIndex | None = None
+_index_lock = threading.Lock()
+
+
+def index_of(objects: list[dict[str, Any]]) -> SnapshotIndex:
+    """The index of this snapshot list (the last one asked for is kept)."""
+    global _index
+    with _index_lock:
+        if _index is None or _index.objects is not objects:
+            _index = SnapshotIndex(objects)
+        return _index
+
+
 def refusal(objects: list[dict[str, Any]], namespace: str, name: str, uid: str, node: str,
             assumed: dict[str, str]) -> str | None:  # fmt: skip
     """Why the bind must not happen (None: it may)."""
     bad = name_problem(namespace, name, node)
     if bad is not None:
         return bad
-    target_node: dict[str, Any] | None = None
-    pod: dict[str, Any] | None = None
-    on_node: list[dict[str, Any]] = []  # pods holding room on the node (bound or assumed there)
-    for o in objects:
-        kind = o.get("kind")
-        if kind == "Node" and _meta(o).get("name") == node:
-            target_node = o
-        elif kind == "Pod":
-            meta = _meta(o)
-            if meta.get("namespace", "default") == namespace and meta.get("name") == name:
-                pod = o
-                continue
-            bound_to = _spec(o).get("nodeName")
-            if _phase(o) in TERMINAL:
-                continue
-            if bound_to == node or (not bound_to and assumed.get(str(meta.get("uid"))) == node):
-                on_node.append(o)
+    idx = index_of(objects)
+    target_node = idx.nodes.get(node)
+    pod = idx.pods.get((namespace, name))
+    on_node = idx.on_node(node, assumed, namespace, name)  # pods holding room on the node (bound or assumed there)
     if target_node is None:
         return f"node {node} is not in the snapshot"
     if pod is None:

@@ -353,16 +353,8 @@ class KubeAPISource(SnapshotSource):
     def _room(self, namespace: str, name: str, uid: str, node: str, listed: list[Any]) -> str | None:
         """:func:`~app.extender.bindcheck.room_refusal` with the node's pods as just listed,
         plus those this instance assumed there that the list does not show yet."""
-        node_obj = pod = None
-        by_uid: dict[str, dict[str, Any]] = {}
-        for o in self.objects():
-            meta = o.get("metadata") or {}
-            if o.get("kind") == "Node" and meta.get("name") == node:
-                node_obj = o
-            elif o.get("kind") == "Pod":
-                by_uid[str(meta.get("uid"))] = o
-                if meta.get("namespace") == namespace and meta.get("name") == name:
-                    pod = o
+        idx = bindcheck.index_of(self.objects())
+        node_obj, pod, by_uid = idx.nodes.get(node), idx.pods_exact.get((namespace, name)), idx.by_uid
         if node_obj is None or pod is None:
             return None  # the caller's snapshot checks said they exist; nothing better to judge by
         on_node = [o for o in listed if isinstance(o, dict)]

@@ -61,6 +61,9 @@ class GangPlan:
     tasks: dict[str, Any]  # pod uid -> task of the gang that had no node in the snapshot
     masks: dict[tuple, np.ndarray]  # predicate masks per pod shape
     bound: dict[str, str] = field(default_factory=dict)  # gang pods a later snapshot shows bound as planned
+    node_names: list[str] = field(default_factory=list)  # the model's node names, by index (filled on first use)
+    # the last fits worked out: (pod shape, placements since the plan, fits, idle net of them)
+    last_fits: tuple[tuple, tuple, dict[str, str], np.ndarray] | None = None
 
     def valid(self, objects: list[dict[str, Any]], assumed: dict[str, str]) -> bool:
         if objects is not self.objects and not self.adopt(objects):
@@ -222,23 +225,58 @@ def _fits(gang: GangPlan, task: Any, assumed: dict[str, str]) -> dict[str, str]:
         mask = gang.masks[shape] = np.array([node_ok(task, n, terms) for n in cluster.nodes], dtype=bool)
     idle = gang.idle
     since = [(uid, node) for uid, node in {**gang.bound, **assumed}.items() if uid not in gang.assumed]
-    if since:
-        idle = idle.copy()
-        for uid, node in since:
-            t = gang.tasks.get(uid)
-            n = cluster.node_index.get(node)
-            if t is not None and n is not None:
-                idle[n] -= t.req
-    short = idle < task.req
-    names = cluster.resources.names
-    out = {}
-    for n in cluster.nodes:
-        if not mask[n.idx]:
-            out[n.name] = "node selector, affinity, taints or readiness do not allow the pod"
-            continue
-        row = short[n.idx]
-        out[n.name] = "insufficient " + ", ".join(names[i] for i in np.flatnonzero(row)) if row.any() else ""
+    last = gang.last_fits
+    if last is not None and last[0] == shape and tuple(since[: len(last[1])]) == last[1]:
+        # filter then prioritize ask for the same pod (nothing new), and each bind adds one
+        # placement: only the nodes the new placements took are worked out again
+        out, idle = last[2], last[3]
+        new = since[len(last[1]) :]
+        if new:
+            idle, nodes = _take(gang, idle.copy(), new)
+            out = dict(out)
+            rows = np.asarray(sorted(nodes), dtype=np.intp)
+            _reasons(gang, task, mask[rows], idle[rows] < task.req, rows, out)
+    else:
+        idle, _ = _take(gang, idle.copy(), since)
+        node_names = gang.node_names or [n.name for n in cluster.nodes]
+        gang.node_names = node_names
+        out = dict.fromkeys(node_names, "")  # node order
+        _reasons(gang, task, mask, idle < task.req, np.arange(len(node_names)), out)
+    gang.last_fits = (shape, tuple(since), out, idle)
     return out
+
+
+def _take(gang: GangPlan, idle: np.ndarray, placements: list[tuple[str, str]]) -> tuple[np.ndarray, set[int]]:
+    """``idle`` less the requests of the gang's pods placed (assumed or bound) since the plan;
+    the nodes they took."""
+    nodes: set[int] = set()
+    for uid, node in placements:
+        t = gang.tasks.get(uid)
+        n = gang.cluster.node_index.get(node)
+        if t is not None and n is not None:
+            idle[n] -= t.req
+            nodes.add(n)
+    return idle, nodes
+
+
+def _reasons(gang: GangPlan, task: Any, mask: np.ndarray, short: np.ndarray, rows: np.ndarray, out: dict[str, str]) -> None:
+    """Set ``out[node]`` for the nodes ``rows`` (``mask`` and ``short`` are theirs): "" when
+    the pod fits, else why not."""
+    names, node_names = gang.cluster.resources.names, gang.node_names
+    lacking = short.any(axis=1)
+    texts: dict[bytes, str] = {}  # one text per pattern of short resources
+    for k, i in enumerate(rows.tolist()):
+        if not mask[k]:
+            out[node_names[i]] = "node selector, affinity, taints or readiness do not allow the pod"
+        elif lacking[k]:
+            row = short[k]
+            key = row.tobytes()
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = "insufficient " + ", ".join(names[j] for j in np.flatnonzero(row))
+            out[node_names[i]] = text
+        else:
+            out[node_names[i]] = ""
 
 
 _guard: dict[int, dict[str, bool]] = {}
