@@ -616,26 +616,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
     ]
     for name, h in http_rows:
         lines.append(f"| {name} | {h['orjson_ms']:.0f} ms | {h['http_ms']:.0f} ms | **{h['ratio']:.2f}x** |")
-    e0 = ext[0]
-    lines += [
-        "",
-        "## Extender",
-        "",
-        f"A {e0['pods']}-pod gang driven pod by pod through `/extender/filter` + `/extender/prioritize` and "
-        f"`/extender/bind`, against a directory snapshot of Kubernetes objects ({e0['size']} cluster, "
-        f"{e0['nodes']} nodes), over HTTP as kube-scheduler calls it (httpx in this process, answers decoded with "
-        "orjson): with `nodeCacheCapable: true` every node name is sent and the fitting names come back; with "
-        "`false` the whole Node objects are sent and the fitting ones echoed. Bind checks the pod and the node's "
-        "room in the snapshot and records the placement (a directory source writes nothing).",
-        "",
-        "| nodeCacheCapable | first pod (plans the gang) | filter + prioritize p50 | p99 | bind p50 | bind p99 | distinct nodes |",
-        "|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    for e in ext:
-        lines.append(f"| {str(e['cache']).lower()} | {e['first_ms']:.0f} ms | **{e['p50_ms']:.1f} ms** | **{e['p99_ms']:.1f} ms** | "
-                     f"{e['bind_p50_ms']:.2f} ms | {e['bind_p99_ms']:.2f} ms | {e['distinct_hosts']} |")  # fmt: skip
-    lines += ["", "Targets (issue 24 item 5): filter + prioritize p99 <= 10 ms in both modes, bind <= 2 ms, the first pod "
-              "of a 3,000-pod gang <= 300 ms.", ""]  # fmt: skip
+    lines += extender_section(ext)
     if quick:
         lines += ["`--quick` runs the extender at S (1,000 nodes); the full `make bench` runs it at 5,000 nodes.", ""]
     lines += [
@@ -701,6 +682,30 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
         lines.append(notes.read_text())
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
+
+
+def extender_section(ext: list[dict[str, Any]]) -> list[str]:
+    e0 = ext[0]
+    lines = [
+        "",
+        "## Extender",
+        "",
+        f"A {e0['pods']}-pod gang driven pod by pod through `/extender/filter` + `/extender/prioritize` and "
+        f"`/extender/bind`, against a directory snapshot of Kubernetes objects ({e0['size']} cluster, "
+        f"{e0['nodes']} nodes), over HTTP as kube-scheduler calls it (httpx in this process, answers decoded with "
+        "orjson): with `nodeCacheCapable: true` every node name is sent and the fitting names come back; with "
+        "`false` the whole Node objects are sent and the fitting ones echoed. Bind checks the pod and the node's "
+        "room in the snapshot and records the placement (a directory source writes nothing).",
+        "",
+        "| nodeCacheCapable | first pod (plans the gang) | filter + prioritize p50 | p99 | bind p50 | bind p99 | distinct nodes |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for e in ext:
+        lines.append(f"| {str(e['cache']).lower()} | {e['first_ms']:.0f} ms | **{e['p50_ms']:.1f} ms** | **{e['p99_ms']:.1f} ms** | "
+                     f"{e['bind_p50_ms']:.2f} ms | {e['bind_p99_ms']:.2f} ms | {e['distinct_hosts']} |")  # fmt: skip
+    lines += ["", "Targets (issue 24 item 5): filter + prioritize p99 <= 10 ms in both modes, bind <= 2 ms, the first pod "
+              "of a 3,000-pod gang <= 300 ms.", ""]  # fmt: skip
+    return lines
 
 
 def kai_section(rows: list[dict[str, Any]]) -> list[str]:
