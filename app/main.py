@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -26,7 +28,9 @@ from app.api import ui
 from app.api.common import json_response
 from app.auth import AuthMiddleware
 from app.errors import PROBLEM_BASE, InputError
+from app.extender.plan import start_preread
 from app.inflight import InFlightLimit
+from app.settings import get_settings
 from app.observability import Observe, metrics, setup_logging
 
 log = logging.getLogger("gangplank")
@@ -56,8 +60,15 @@ def problem(status: int, kind: str, title: str, detail: str, errors: list[dict[s
     return json_response(body, status=status, media_type=PROBLEM)
 
 
+@contextlib.asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    start_preread(get_settings())  # the extender's snapshot, read in the background from the start
+    yield
+
+
 def create_app() -> FastAPI:
     app = FastAPI(
+        lifespan=_lifespan,
         title="Gangplank",
         version=__version__,
         description=DESCRIPTION,

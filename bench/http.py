@@ -104,11 +104,21 @@ def _pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
+#: Seconds the extender bench leaves the service to read a new snapshot in the background.
+SETTLE_S = 3.0
+
+
 def extender_latency(kube_body: dict[str, Any], gang: str, pods: int, workdir: pathlib.Path,
-                     node_cache_capable: bool = True) -> dict[str, Any]:  # fmt: skip
+                     node_cache_capable: bool = True, preread: bool = True) -> dict[str, Any]:  # fmt: skip
     """Drive ``pods`` pods of the pending gang through filter, prioritize and bind, as
     kube-scheduler does: with ``node_cache_capable`` node names go both ways, else the whole
-    Node objects (``Nodes.items``) are sent and the fitting ones echoed."""
+    Node objects (``Nodes.items``) are sent and the fitting ones echoed.
+
+    With ``preread`` the service reads snapshots in the background (its default): the first
+    pod comes ``SETTLE_S`` after the service started, as to an extender that has been running;
+    halfway a pod of another namespace is added to the snapshot (a change elsewhere: the gang
+    must be planned again), and the next pod comes ``SETTLE_S`` later (``replan_ms``). Without
+    it the first pod reads the snapshot itself."""
     objs = kube_body["objects"]
     snap = workdir / "snapshot"
     snap.mkdir(parents=True, exist_ok=True)
@@ -124,9 +134,17 @@ def extender_latency(kube_body: dict[str, Any], gang: str, pods: int, workdir: p
         wanted = set(keep)
         return {"Nodes": {"apiVersion": "v1", "kind": "NodeList", "items": [o for o in node_objs if o["metadata"]["name"] in wanted]}}
 
-    first, lat, binds, hosts = None, [], [], []
-    with server({"GANGPLANK_SNAPSHOT_DIR": str(snap)}) as (url, _), httpx.Client(timeout=300) as client, gc_paused():
-        for pod in pending[:pods]:
+    first, lat, binds, hosts, replan = None, [], [], [], None
+    env = {"GANGPLANK_SNAPSHOT_DIR": str(snap), "GANGPLANK_EXTENDER_PREREAD": "1" if preread else "0"}
+    with server(env) as (url, _), httpx.Client(timeout=300) as client, gc_paused():
+        if preread:
+            time.sleep(SETTLE_S)
+        for i, pod in enumerate(pending[:pods]):
+            if preread and i == pods // 2:
+                other = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "elsewhere", "namespace": "other", "uid": "u-elsewhere"},
+                         "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Pending"}}  # fmt: skip
+                (snap / "change.json").write_bytes(orjson.dumps(other))
+                time.sleep(SETTLE_S)
             t0 = time.perf_counter()
             f = client.post(url + "/extender/filter", content=orjson.dumps({"Pod": pod, **nodes_arg(names)}))
             answer = orjson.loads(f.content)  # kube-scheduler decodes in Go: orjson, not json
@@ -147,10 +165,13 @@ def extender_latency(kube_body: dict[str, Any], gang: str, pods: int, workdir: p
             hosts.append(host)
             if first is None:
                 first = dt
+            elif preread and i == pods // 2:
+                replan = dt
             else:
                 lat.append(dt)
                 binds.append(bind_dt)
     return {"pods": len(hosts), "nodes": len(names), "first_ms": (first or 0) * 1000, "cache": node_cache_capable,
+            "preread": preread, "replan_ms": None if replan is None else replan * 1000, "gang": len(pending),
             "p50_ms": _pct(lat, 0.5) * 1000 if lat else 0.0, "p99_ms": _pct(lat, 0.99) * 1000 if lat else 0.0,
             "bind_p50_ms": _pct(binds, 0.5) * 1000 if binds else 0.0, "bind_p99_ms": _pct(binds, 0.99) * 1000 if binds else 0.0,
             "distinct_hosts": len(set(hosts))}  # fmt: skip

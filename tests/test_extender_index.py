@@ -175,3 +175,94 @@ def test_fits_after_each_bind_are_what_working_them_out_afresh_gives():
         assert list(got.items()) == list(_fits(fresh, task, dict(assumed)).items())
         assert _fits(gang, task, dict(assumed)) is got  # asked again (prioritize after filter): the same answer
     assert any(v.startswith("insufficient") for v in got.values())
+
+
+def _plan_both(objs, assumed, key, monkeypatch):
+    """The gang's plan made on the snapshot's shared model and on a model read afresh."""
+    from app.extender import plan as plan_mod
+
+    plan_mod.forget_plans()
+    pod_obj = next(o for o in objs if o["kind"] == "Pod" and plan_mod.pod_key(o) == key)
+    shared = plan_mod._plan_gang(objs, assumed, pod_obj, key, S)
+    with monkeypatch.context() as m:
+        m.setattr(plan_mod, "_plan_on", lambda *a: None)  # always read the snapshot again
+        fresh = plan_mod._plan_gang(objs, assumed, pod_obj, key, S)
+    return shared, fresh
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_plan_on_the_shared_model_is_the_plan_on_a_model_read_again(seed, monkeypatch):
+    from bench.generate import generate
+    from bench.kube import to_kube
+
+    objs = to_kube(generate(64, 640, seed=seed, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=12, pending_gang=8))["objects"]
+    gang = [o for o in objs if o["kind"] == "Pod" and (o["metadata"].get("annotations") or {}).get(
+        "scheduling.k8s.io/group-name") == "llm"]  # fmt: skip
+    rng = random.Random(seed)
+    free = [o["metadata"]["name"] for o in objs if o["kind"] == "Node"]
+    for k in (0, 1, 3):  # binds handed out so far, some where no plan would put them
+        assumed = {o["metadata"]["uid"]: rng.choice(free) for o in gang[:k]}
+        key = f"{gang[k]['metadata']['namespace']}/{gang[k]['metadata']['name']}"
+        shared, fresh = _plan_both(objs, assumed, key, monkeypatch)
+        from app.extender import plan as plan_mod
+
+        assert shared.cluster is plan_mod._bases[-1].req.cluster and fresh.cluster is not shared.cluster
+        for f in ("job", "planned", "by_uid", "domain", "domain_nodes", "message"):
+            assert getattr(shared, f) == getattr(fresh, f), f
+        assert np.array_equal(shared.idle, fresh.idle) and set(shared.tasks) == set(fresh.tasks)
+        assert _fits(shared, shared.task_of[key], assumed) == _fits(fresh, fresh.task_of[key], assumed)
+
+
+def test_the_shared_model_is_put_back_after_each_plan():
+    from app.extender import plan as plan_mod
+    from bench.generate import generate
+    from bench.kube import to_kube
+
+    objs = to_kube(generate(32, 320, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=8, pending_gang=4))["objects"]
+    gang = [o for o in objs if o["kind"] == "Pod" and (o["metadata"].get("annotations") or {}).get(
+        "scheduling.k8s.io/group-name") == "llm"]  # fmt: skip
+    plan_mod.forget_plans()
+    base = plan_mod._base_for(objs, S)
+    before = (base.req.cluster.used.copy(), [(t.status, t.node) for t in base.req.cluster.tasks])
+    key = f"{gang[1]['metadata']['namespace']}/{gang[1]['metadata']['name']}"
+    plan = plan_mod._plan_gang(objs, {gang[0]["metadata"]["uid"]: "node-00003"}, gang[1], key, S)
+    assert plan.cluster is base.req.cluster  # made on the shared model
+    assert plan_mod._base_for(objs, S) is base  # the same snapshot list: read once
+    assert np.array_equal(base.req.cluster.used, before[0])
+    assert [(t.status, t.node) for t in base.req.cluster.tasks] == before[1]
+
+
+def test_a_new_snapshot_is_read_in_the_background_and_the_next_plan_only_decides(tmp_path, monkeypatch):
+    import orjson
+
+    from app.extender import plan as plan_mod
+    from app.extender.source import DirectorySource
+    from bench.generate import generate
+    from bench.kube import to_kube
+
+    objs = to_kube(generate(32, 320, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=8, pending_gang=4))["objects"]
+    gang = [o for o in objs if o["kind"] == "Pod" and (o["metadata"].get("annotations") or {}).get(
+        "scheduling.k8s.io/group-name") == "llm"]  # fmt: skip
+    (tmp_path / "a.json").write_bytes(orjson.dumps({"kind": "List", "items": objs}))
+    monkeypatch.setenv("GANGPLANK_EXTENDER_PREREAD", "1")
+    plan_mod.forget_plans()
+    warmer = plan_mod._Warmer()
+    source = DirectorySource(str(tmp_path))
+    warmer.source, warmer.settings = source, S
+    assert warmer.step() > 0 and warmer.reads == 1  # a snapshot nobody read yet
+    assert warmer.step() == 0  # nothing new
+    extra = {"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "other", "namespace": "default", "uid": "u-other"},
+             "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Pending"}}  # fmt: skip
+    (tmp_path / "b.json").write_bytes(orjson.dumps(extra))  # a change elsewhere in the cluster
+    assert warmer.step() > 0 and warmer.reads == 2
+    assert plan_mod._bases[-1].objects is source.objects()
+
+    def no_read(*a, **k):
+        raise AssertionError("the plan read the snapshot again")
+
+    monkeypatch.setattr(plan_mod, "read_request", no_read)
+    monkeypatch.setenv("GANGPLANK_EXTENDER_PREREAD", "0")  # (the service's own reader thread is not started here)
+    plan = plan_mod.plan_for(source, gang[0], S)
+    assert plan.node is not None  # decided on the snapshot read in the background
+    (tmp_path / "b.json").write_bytes(orjson.dumps({**extra, "metadata": {**extra["metadata"], "name": "other2"}}))
+    assert warmer.step() == 0  # turned off

@@ -9,18 +9,21 @@ already handed out): the pod's job gets a planned node for this pod and a planne
 from __future__ import annotations
 
 import copy
+import logging
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import yaml
 
+from app.api.common import gc_paused
 from app.errors import InputError
-from app.extender.source import DirectorySource
-from app.ingest.request import read_request
-from app.model.cluster import READY
+from app.extender.source import DirectorySource, SnapshotUnavailable
+from app.ingest.request import Request, read_request
+from app.model.cluster import READY, TaskStatus
 from app.plugins.predicates import node_ok, required_terms
 from app.service import job_state, run_session
 from app.settings import Settings
@@ -61,6 +64,7 @@ class GangPlan:
     tasks: dict[str, Any]  # pod uid -> task of the gang that had no node in the snapshot
     masks: dict[tuple, np.ndarray]  # predicate masks per pod shape
     bound: dict[str, str] = field(default_factory=dict)  # gang pods a later snapshot shows bound as planned
+    task_of: dict[str, Any] = field(default_factory=dict)  # pod key -> the gang's task (the model may be shared)
     node_names: list[str] = field(default_factory=list)  # the model's node names, by index (filled on first use)
     # the last fits worked out: (pod shape, placements since the plan, fits, idle net of them)
     last_fits: tuple[tuple, tuple, dict[str, str], np.ndarray] | None = None
@@ -123,6 +127,7 @@ def _relevant(o: dict[str, Any]) -> tuple:
     return (*head, status.get("phase"), status.get("nominatedNodeName"))
 
 
+log = logging.getLogger("gangplank.extender")
 _plans: dict[str, GangPlan] = {}  # pod key -> the plan of its gang
 _recent: list[GangPlan] = []  # newest last; each plan holds a whole model, so only a few are kept
 MAX_PLANS = 8
@@ -134,6 +139,8 @@ def forget_plans() -> None:
     with _lock:
         _plans.clear()
         _recent.clear()
+    with _base_lock:
+        _bases.clear()
 
 
 def extender_config() -> Any:
@@ -147,6 +154,7 @@ def pod_key(pod: dict[str, Any]) -> str:
 
 
 def plan_for(source: DirectorySource, pod: dict[str, Any], settings: Settings) -> Plan:
+    _warmer.used(source, settings)
     objects = source.objects()
     assumed = source.live_assumptions()
     key = pod_key(pod)
@@ -163,7 +171,7 @@ def plan_for(source: DirectorySource, pod: dict[str, Any], settings: Settings) -
                 for k in old.planned:
                     if _plans.get(k) is old:
                         del _plans[k]
-    task = gang.cluster.find_task(key)
+    task = gang.task_of.get(key)
     assert task is not None  # the plan was made for this pod
     return Plan(gang.job, key, gang.planned.get(key), gang.domain, gang.domain_nodes,
                 _fits(gang, task, assumed), gang.message)  # fmt: skip
@@ -171,8 +179,12 @@ def plan_for(source: DirectorySource, pod: dict[str, Any], settings: Settings) -
 
 def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict[str, Any], key: str,
                settings: Settings) -> GangPlan:  # fmt: skip
+    """The gang's plan: on the snapshot's parsed model when the pod is in the snapshot (the
+    assumed placements laid over it, the model put back afterwards), else on a model of its
+    own with the pod added."""
     objs: list[dict[str, Any]] = []
     present = False
+    overlay: dict[str, str] = {}  # pod key -> node: unbound in the snapshot, assumed on a node
     for o in objects:
         if o.get("kind") == "Pod":
             meta = o.get("metadata") or {}
@@ -180,13 +192,53 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
                 present = True
             uid = meta.get("uid")
             if uid in assumed and not (o.get("spec") or {}).get("nodeName"):
+                plain = meta.get("deletionTimestamp") is None and not (o.get("spec") or {}).get("schedulingGates")
+                overlay[pod_key(o)] = assumed[uid] if plain else ""  # "": not laid over the model (read again)
                 o = copy.deepcopy(o)
                 o.setdefault("spec", {})["nodeName"] = assumed[uid]
                 o.setdefault("status", {})["phase"] = "Running"
         objs.append(o)
+    if present:
+        base = _base_for(objects, settings)
+        with base.lock:  # one plan at a time on the shared model
+            plan = _plan_on(base.req, objects, assumed, key, overlay)
+        if plan is not None:
+            return plan
     if not present:
         objs.append(pod)
     req = read_request({"objects": objs, "config": extender_config()}, settings)
+    plan = _decide(req, objects, assumed, key)
+    return plan
+
+
+def _plan_on(req: Request, objects: list[dict[str, Any]], assumed: dict[str, str], key: str,
+             overlay: dict[str, str]) -> GangPlan | None:  # fmt: skip
+    """The plan on the snapshot's own model, each assumed pod made Running on its node as a
+    re-read snapshot would have it; the model is put back as it was. None when a pod to lay
+    over is not one this can express (then the snapshot is read again with the pods bound)."""
+    cluster = req.cluster
+    tasks = []
+    for pk, node in overlay.items():
+        t = cluster.find_task(pk)
+        n = cluster.node_index.get(node) if node else None
+        if t is None or n is None or t.status is not TaskStatus.PENDING or t.node >= 0 or t.nominated_node:
+            return None
+        tasks.append((t, n))
+    cp = cluster.checkpoint()
+    try:
+        for t, n in tasks:
+            t.status, t.node = TaskStatus.RUNNING, n
+            cluster.used[n] += t.req
+        for job in {id(t.job): t.job for t, _ in tasks if t.job is not None}.values():
+            job.recount()
+        cluster.now = time.time()  # as a snapshot read now would be dated
+        return _decide(req, objects, assumed, key)
+    finally:
+        cluster.restore(cp)
+
+
+def _decide(req: Request, objects: list[dict[str, Any]], assumed: dict[str, str], key: str) -> GangPlan:
+    """Decide on ``req`` and keep what the verbs need of it for the gang of pod ``key``."""
     cluster = req.cluster
     task = cluster.find_task(key)
     if task is None or task.job is None:
@@ -212,7 +264,119 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
         domain = topo.names[h]
         domain_nodes = frozenset(cluster.nodes[int(i)].name for i in topo.leaves[h])
     return GangPlan(objects, dict(assumed), job.key, planned, by_uid, domain, domain_nodes,
-                    job_state(cluster, job, ssn).message, cluster, idle, unbound, {})  # fmt: skip
+                    job_state(cluster, job, ssn).message, cluster, idle, unbound, {},
+                    task_of={t.key: t for t in job.tasks})  # fmt: skip
+
+
+@dataclass
+class _Base:
+    """A snapshot list read once (the extender configuration it was read with), shared by
+    the plans made on it one at a time."""
+
+    objects: list[dict[str, Any]]
+    config: str
+    req: Request
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_bases: list[_Base] = []  # the snapshots read, latest last
+_base_lock = threading.Lock()  # held while a snapshot is read: one read at a time, none twice
+
+
+class _Warmer:
+    """Reads each new snapshot in the background while the extender is in use, so the next
+    plan (a gang's first pod, or a re-plan after a change elsewhere) finds it read and only
+    decides. Started by the first plan; idle once no plan was asked for ``IDLE_S``; after a
+    read it waits as long as the read took (at most half of a core on a cluster whose
+    snapshot never stops changing). ``GANGPLANK_EXTENDER_PREREAD=0`` turns it off."""
+
+    INTERVAL_S = 0.25
+    IDLE_S = 600.0
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.thread: threading.Thread | None = None
+        self.settings: Settings | None = None
+        self.source: Any = None
+        self.lock = threading.Lock()
+        self.reads = 0  # snapshots it read
+
+    def used(self, source: Any, settings: Settings) -> None:
+        self.last = time.monotonic()
+        self.source = source  # the source plans are made from now (never one it creates itself)
+        if self.thread is None and os.environ.get("GANGPLANK_EXTENDER_PREREAD", "1") != "0":
+            with self.lock:
+                if self.thread is None:
+                    self.settings = settings
+                    self.thread = threading.Thread(target=self._run, name="gangplank-preread", daemon=True)
+                    self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.INTERVAL_S)
+            if time.monotonic() - self.last > self.IDLE_S:
+                continue
+            took = self.step()
+            if took:
+                time.sleep(took)
+
+    def step(self) -> float:
+        """Read the source's snapshot if it is new; the seconds that took (0: nothing new)."""
+        if os.environ.get("GANGPLANK_EXTENDER_PREREAD", "1") == "0":
+            return 0.0
+        try:
+            objects = self.source.objects() if self.source is not None else None
+        except SnapshotUnavailable:
+            return 0.0
+        except Exception:  # pragma: no cover - a closed or broken source: the request path reports it
+            log.exception("the snapshot source failed in the background")
+            return 0.0
+        raw = os.environ.get("GANGPLANK_EXTENDER_CONFIG") or ""
+        if objects is None or any(b.objects is objects and b.config == raw for b in list(_bases)):
+            return 0.0
+        start = time.monotonic()
+        try:
+            with gc_paused():  # as a request's parse is (the model is a million objects at 50k pods)
+                _base_for(objects, self.settings or Settings())
+        except InputError:  # a snapshot that cannot be read: the plan asked for says why
+            return time.monotonic() - start
+        except Exception:  # pragma: no cover - a bug must not stop the thread; the request path reports it
+            log.exception("reading the snapshot in the background failed")
+            return time.monotonic() - start
+        self.reads += 1
+        return time.monotonic() - start
+
+
+_warmer = _Warmer()
+
+
+def start_preread(settings: Settings) -> None:
+    """At service start: with a snapshot source configured, read its snapshot in the
+    background from now on (the extender's first pod then finds it read)."""
+    if os.environ.get("GANGPLANK_EXTENDER_PREREAD", "1") == "0":
+        return
+    from app.extender.source import get_source
+
+    try:
+        source = get_source()
+    except SnapshotUnavailable:
+        return  # the first extender call reports it
+    if source is not None:
+        _warmer.used(source, settings)
+
+
+def _base_for(objects: list[dict[str, Any]], settings: Settings) -> _Base:
+    """The snapshot list read (once: the two latest are kept, so a plan still holding the
+    previous list does not make the newer one be read again)."""
+    raw = os.environ.get("GANGPLANK_EXTENDER_CONFIG") or ""
+    with _base_lock:
+        for b in _bases:
+            if b.objects is objects and b.config == raw:
+                return b
+        b = _Base(objects, raw, read_request({"objects": objects, "config": extender_config()}, settings))
+        _bases.append(b)
+        del _bases[:-2]
+        return b
 
 
 def _fits(gang: GangPlan, task: Any, assumed: dict[str, str]) -> dict[str, str]:
