@@ -718,7 +718,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
         "## Heuristic against the optimum",
         "",
         "`options.solver: exact` solves victim selection for the gang in each candidate domain as a MILP "
-        "(HiGHS via scipy) for the same victim order: with `victimOrder: priority` (the default, Volcano's order) "
+        "(HiGHS, warm-started from the heuristic's answer) for the same victim order: with `victimOrder: priority` (the default, Volcano's order) "
         "the optimum is lexicographic — least disruption at the highest victim priority first, then the next; "
         "with `victimOrder: cost` it is the least priority-weighted disruption. Disruption in the table is the "
         "priority-weighted GPUs destroyed (a broken gang counts whole).",

@@ -89,7 +89,7 @@ def _answer(out):
 def test_exact_mode_answers_the_heuristics_choice_when_the_milp_finds_no_solution(client, monkeypatch):
     from app.eviction.exact import ExactEviction
 
-    def nothing(self, ssn, job, domain, tasks, need, limit):  # a MILP that hit its time limit empty-handed
+    def nothing(self, ssn, job, domain, tasks, need, limit, heuristic=None):  # a MILP that hit its time limit empty-handed
         return {"status": "Time limit reached", "seconds": limit, "units": 0, "lpBound": None,
                 "objectiveKind": "priority-weighted", "victims": None, "objective": None, "bound": None, "gap": None}
 
@@ -109,8 +109,8 @@ def test_exact_mode_never_answers_worse_than_the_heuristic(client, monkeypatch):
 
     solve = ExactEviction.solve
 
-    def padded(self, ssn, job, domain, tasks, need, limit):
-        res = solve(self, ssn, job, domain, tasks, need, limit)
+    def padded(self, ssn, job, domain, tasks, need, limit, heuristic=None):
+        res = solve(self, ssn, job, domain, tasks, need, limit)  # (no warm start: the padded incumbent stands)
         if res.get("victims") is not None:
             taken = {id(t) for t in res["victims"]}
             extra = [t for local in self.candidates(ssn, job, domain).values() for t in local if id(t) not in taken]
@@ -209,3 +209,76 @@ def test_lexicographic_levels_count_broken_gangs_not_churn(client):
     assert [(lv["priority"], lv["objective"]) for lv in ex["levels"]] == [(1000, 40.0), (100, 12.0)]
     assert destroyed(out) == ["ml/a", "ml/f", "ml/g"]
     assert sorted(n["node"] for n in out["nominations"]) == ["n0", "n2"]
+
+
+def test_exact_mode_is_warm_started_from_the_heuristics_answer(client, monkeypatch):
+    """The heuristic's victims and placement are handed to HiGHS as its first incumbent in
+    the domain the heuristic chose (``warmStart`` in the report); the answer is unchanged."""
+    from app.eviction import exact as exact_mod
+
+    starts = []
+    run = exact_mod.run_milp
+
+    def recording(cost, cons, upper, limit, start=None):
+        starts.append(None if start is None else start.copy())
+        return run(cost, cons, upper, limit, start)
+
+    monkeypatch.setattr(exact_mod, "run_milp", recording)
+    out = decide(client, motivating_case(), "exact")
+    report = out["explanation"]["jobs"]["ml/p"]["exact"]
+    assert any(d["warmStart"] for d in report)
+    assert any(s is not None and s.sum() > 0 for s in starts)  # in the domain of the heuristic's answer
+    monkeypatch.setattr(exact_mod, "run_milp", run)
+    assert _answer(decide(client, motivating_case(), "exact")) == _answer(out)
+
+
+def test_a_warm_start_is_the_incumbent_from_the_first_moment():
+    """HiGHS stopped at once still answers the feasible start it was given (never nothing,
+    never worse); an infeasible start is not taken as an answer."""
+    import numpy as np
+    from scipy.optimize import LinearConstraint
+    from scipy.sparse import csr_matrix
+
+    from app.eviction.exact import run_milp
+
+    # pick at least 12 of 40 items, item i costing 40 - i (optimum 12 + ... : the 12 cheapest)
+    cost = np.arange(40, 0, -1, dtype=np.float64)
+    cons = [LinearConstraint(csr_matrix(np.ones((1, 40))), 12, np.inf)]
+    upper = np.ones(40)
+    start = np.zeros(40)
+    start[:12] = 1.0  # a feasible, expensive pick
+    got = run_milp(cost, cons, upper, 0.0, start)  # no time to improve on it
+    assert got.x is not None and got.fun <= float(cost @ start)
+    best = run_milp(cost, cons, upper, 10.0)
+    assert best.fun == float(np.sort(cost)[:12].sum()) and best.gap == 0.0
+    bad = np.zeros(40)  # picks nothing: infeasible
+    assert run_milp(cost, cons, upper, 10.0, bad).fun == best.fun  # solved regardless
+
+
+def test_warm_start_maps_the_heuristics_answer_onto_the_model():
+    import numpy as np
+
+    from app.eviction.exact import Model, warm_start
+
+    class T:
+        def __init__(self, name):
+            self.name = name
+
+    a, b, c, p1, p2 = T("a"), T("b"), T("c"), T("p1"), T("p2")
+    m = Model(units=[([a], 1.0), ([b, c], 5.0)], cls=[[p1, p2]], nodes=np.array([7, 9]), nx=2, ny=2,
+              cost=np.zeros(4), upper=np.ones(4), cons=[])  # fmt: skip
+    x = warm_start(m, [c], [(p1, 9), (p2, 9)])
+    assert x.tolist() == [0.0, 1.0, 0.0, 2.0]  # the unit holding c, both pods on node 9
+    assert warm_start(m, [a], [(p1, 3)]) is None  # placed outside the domain: another domain's answer
+    assert warm_start(m, [a], []) is None
+
+
+def test_highs_prints_nothing_on_standard_output():
+    """HiGHS prints a banner when its first instance is made; standard output carries the
+    CLI's answer, so nothing of HiGHS may reach it."""
+    import subprocess
+    import sys
+
+    code = "from app.eviction.exact import _highs; _highs(); _highs(); print('answer')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "answer\n"

@@ -18,13 +18,17 @@ solved, the cheapest wins):
   priority-weighted cost alone.
 
 The candidates are the ones the heuristic would consider (same queue / priority rules,
-plugin validation). HiGHS runs through ``scipy.optimize.milp`` under a time limit (the
-request's deadline); the answer carries the objective, HiGHS's proven bound, the gap and
-the LP-relaxation bound.
+plugin validation). HiGHS (``highspy``) runs under a time limit (the request's deadline),
+warm-started from the heuristic's answer in the domain that answer lies in, so its incumbent
+is never worse than the heuristic's from the first moment; the answer carries the objective,
+HiGHS's proven bound, the gap and the LP-relaxation bound (``scipy.optimize.milp``).
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +36,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
+from scipy.sparse import vstack as sparse_vstack
 
 from app.actions.allocate import pending_tasks
 from app.eviction.bundles import SAFE, make_bundles
@@ -66,6 +71,85 @@ class Model:
         return None if r.x is None or not r.success else float(r.fun)
 
 
+@dataclass
+class Solved:
+    """What one HiGHS run gives: the solution (None: none found), its objective, HiGHS's
+    proven bound and gap, and the model status in words."""
+
+    x: np.ndarray | None
+    fun: float | None
+    bound: float | None
+    gap: float | None
+    message: str
+
+
+_banner = threading.Lock()
+_quiet = False
+
+
+def _highs() -> Any:
+    """A HiGHS instance with its output off. HiGHS prints a banner to the process's standard
+    output when the first instance is made; standard output is pointed at a pipe meanwhile
+    and the banner left unread in it (the CLI writes its answer there)."""
+    global _quiet
+    import highspy  # noqa: PLC0415 - the solver only when exact mode runs
+
+    with _banner:
+        if not _quiet:
+            sys.stdout.flush()
+            saved = os.dup(1)
+            sink, tap = os.pipe()  # the banner is a few hundred bytes: the pipe holds it
+            try:
+                os.dup2(tap, 1)
+                h = highspy.Highs()
+            finally:
+                os.dup2(saved, 1)
+                for fd in (saved, sink, tap):
+                    os.close(fd)
+            _quiet = True
+        else:
+            h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+def run_milp(cost: np.ndarray, cons: list[LinearConstraint], upper: np.ndarray, limit: float,
+             start: np.ndarray | None = None) -> Solved:  # fmt: skip
+    """Minimise ``cost`` over integers in [0, ``upper``] under ``cons`` within ``limit``
+    seconds, HiGHS warm-started from ``start`` when given (a feasible ``start`` is the
+    incumbent from the first moment: the answer is never worse than it, and never none)."""
+    import highspy  # noqa: PLC0415
+
+    a = sparse_vstack([c.A for c in cons]).tocsc()
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = a.shape[1], a.shape[0]
+    lp.col_cost_ = np.asarray(cost, dtype=np.float64)
+    lp.col_lower_ = np.zeros(a.shape[1])
+    lp.col_upper_ = np.asarray(upper, dtype=np.float64)
+    lp.row_lower_ = np.concatenate([np.broadcast_to(c.lb, (c.A.shape[0],)) for c in cons]).astype(np.float64)
+    lp.row_upper_ = np.concatenate([np.broadcast_to(c.ub, (c.A.shape[0],)) for c in cons]).astype(np.float64)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = a.indptr
+    lp.a_matrix_.index_ = a.indices
+    lp.a_matrix_.value_ = a.data.astype(np.float64)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * a.shape[1]
+    h = _highs()
+    h.passModel(lp)
+    if start is not None:
+        sol = highspy.HighsSolution()
+        sol.col_value = np.asarray(start, dtype=np.float64)
+        sol.value_valid = True
+        h.setSolution(sol)
+    h.setOptionValue("time_limit", max(float(limit), 0.01))
+    h.run()
+    info = h.getInfo()
+    message = h.modelStatusToString(h.getModelStatus())
+    if info.primal_solution_status != 2:  # no feasible solution
+        return Solved(None, None, None, None, message)
+    x = np.asarray(h.getSolution().col_value, dtype=np.float64)
+    return Solved(x, float(info.objective_function_value), float(info.mip_dual_bound), float(info.mip_gap), message)
+
+
 def heuristic_bound(evictor: GangEviction, ssn: Session, job: Job, domain: int) -> float | None:
     """The LP lower bound of the MILP for the heuristic's preemptor in ``domain`` (on the
     state before it evicts), for ``explanation``: how far from optimal its answer can be."""
@@ -91,6 +175,7 @@ class ExactEviction(GangEviction):
         with ssn.dry_run() as ops:
             GangEviction.evict_for(self, ssn, job)
         heuristic = [op.task for op in ops if op.kind == EVICT]
+        placed = [(op.task, op.node) for op in ops if op.kind != EVICT and op.task.job is job]
         best = None
         report = []
         lexicographic = self.kind == PREEMPT and self.victim_order == "priority"
@@ -99,7 +184,7 @@ class ExactEviction(GangEviction):
             if self.fits(ssn, job, d):
                 return False
             left = max(self.time_limit - (time.perf_counter() - start), 0.5)
-            res = self.solve(ssn, job, d, tasks, need, left)
+            res = self.solve(ssn, job, d, tasks, need, left, (heuristic, placed))
             report.append({"hyperNode": ssn.cluster.topology.names[d], **{k: v for k, v in res.items() if k not in ("victims", "placement")}})
             if res.get("victims") is not None:
                 score = disruption(ssn, res["victims"])
@@ -211,12 +296,15 @@ class ExactEviction(GangEviction):
         cons = [LinearConstraint(a.tocsr(), lb, ub)]
         return Model(units, cls, nodes, nx, ny, cost, upper, cons)
 
-    def solve(self, ssn: Session, job: Job, domain: int, tasks: list[Task], need: np.ndarray, limit: float) -> dict[str, Any]:
+    def solve(self, ssn: Session, job: Job, domain: int, tasks: list[Task], need: np.ndarray, limit: float,
+              heuristic: tuple[list[Task], list[tuple[Task, int]]] | None = None) -> dict[str, Any]:  # fmt: skip
+        """The MILP in ``domain``, warm-started from the heuristic's answer (victims, and the
+        preemptor's placement) where that answer lies in this domain."""
         m = self.model(ssn, job, domain, tasks, need)
         units, cls, nodes, nx, ny, cost, upper, cons = m.units, m.cls, m.nodes, m.nx, m.ny, m.cost, m.upper, m.cons
-        integrality = np.ones(nx + ny)
         t0 = time.perf_counter()
         relaxed = m.lp_bound()
+        start = None if heuristic is None else warm_start(m, *heuristic)
         levels: list[dict[str, Any]] = []
         if self.kind == PREEMPT and self.victim_order == "priority":
             # Volcano's order as a lexicographic objective: first disrupt as little as possible
@@ -227,19 +315,19 @@ class ExactEviction(GangEviction):
             for level in sorted(set(prio.tolist()), reverse=True):
                 part = np.concatenate([np.where(prio == level, gangs, 0.0), np.zeros(ny)])
                 left = max(limit - (time.perf_counter() - t0), 0.5)
-                r = milp(part, constraints=cons, bounds=Bounds(0, upper), integrality=integrality,
-                         options={"time_limit": left, "disp": False})  # fmt: skip
+                r = run_milp(part, cons, upper, left, start)
                 if r.x is None:
                     break
-                levels.append({"priority": int(level), "objective": round(float(r.fun), 6)})
-                cons.append(LinearConstraint(part.reshape(1, -1), -np.inf, float(r.fun) * (1 + 1e-9) + 1e-6))
+                levels.append({"priority": int(level), "objective": round(float(r.fun), 6)})  # type: ignore[arg-type]
+                cons.append(LinearConstraint(part.reshape(1, -1), -np.inf, float(r.fun) * (1 + 1e-9) + 1e-6))  # type: ignore[arg-type]
+                start = r.x  # meets every level fixed so far: the next solve starts from it
         left = max(limit - (time.perf_counter() - t0), 0.5)
-        res = milp(cost, constraints=cons, bounds=Bounds(0, upper), integrality=integrality,
-                   options={"time_limit": left, "disp": False})  # fmt: skip
+        res = run_milp(cost, cons, upper, left, start)
         out: dict[str, Any] = {
             "status": res.message, "seconds": round(time.perf_counter() - t0, 3), "units": nx,
             "lpBound": None if relaxed is None else round(relaxed, 6),
             "objectiveKind": "lexicographic by victim priority" if levels else "priority-weighted",
+            "warmStart": heuristic is not None and start is not None,
         }  # fmt: skip
         if levels:
             out["levels"] = levels
@@ -255,8 +343,28 @@ class ExactEviction(GangEviction):
             for i, cnt in enumerate(counts):
                 for _ in range(int(cnt)):
                     placement.append((next(it), int(nodes[i])))
-        bound = getattr(res, "mip_dual_bound", None)
-        gap = getattr(res, "mip_gap", None)
-        out.update(victims=victims, placement=placement, objective=round(float(res.fun), 6),
-                   bound=None if bound is None else round(float(bound), 6), gap=0.0 if gap is None else float(gap))  # fmt: skip
+        out.update(victims=victims, placement=placement, objective=round(float(res.fun), 6),  # type: ignore[arg-type]
+                   bound=None if res.bound is None else round(res.bound, 6), gap=0.0 if res.gap is None else res.gap)  # fmt: skip
         return out
+
+
+def warm_start(m: Model, victims: list[Task], placed: list[tuple[Task, int]]) -> np.ndarray | None:
+    """The heuristic's answer as a point of model ``m``: a unit is evicted when any of its
+    pods is a victim (evicting a whole unit frees at least as much), and each preemptor
+    class has as many pods on a node as the heuristic placed there. None when the heuristic
+    placed a pod outside the model's nodes (its answer lies in another domain)."""
+    if not placed:
+        return None
+    x = np.zeros(m.nx + m.ny)
+    chosen = {id(t) for t in victims}
+    for u, (uts, _) in enumerate(m.units):
+        if any(id(t) in chosen for t in uts):
+            x[u] = 1.0
+    pos = {int(n): i for i, n in enumerate(m.nodes)}
+    klass = {id(t): k for k, group in enumerate(m.cls) for t in group}
+    for t, n in placed:
+        i, k = pos.get(int(n)), klass.get(id(t))
+        if i is None or k is None:
+            return None
+        x[m.nx + k * len(m.nodes) + i] += 1.0
+    return x
