@@ -714,6 +714,18 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
         lines += [f"![disruption by method]({plots['disruption']})", ""]
     if speed:
         lines += eviction_speed_section(speed) + forms_section(speed.get("forms", [])) + compare_section(speed.get("compare", []))
+    lines += quality_section(quality)
+    lines += kai_section(kai_rows or [])
+    lines += kept_sections(path)
+    notes = ROOT / "bench" / "NOTES.md"
+    if notes.exists():
+        lines.append(notes.read_text())
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}")
+
+
+def quality_section(quality: list[dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
     lines += [
         "## Heuristic against the optimum",
         "",
@@ -736,13 +748,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
               "fragmented, gangs of 1–256 pods at priorities 100 / 500 / 1000, a pending 8-GPU gang in one spine; S (1k "
               "nodes) seeds 1–4 with 300 pods, M (5k nodes) seeds 1–2 with 3,000; single runs; exact time includes "
               "HiGHS's per-level solves.", ""]  # fmt: skip
-    lines += kai_section(kai_rows or [])
-    lines += kept_sections(path)
-    notes = ROOT / "bench" / "NOTES.md"
-    if notes.exists():
-        lines.append(notes.read_text())
-    path.write_text("\n".join(lines) + "\n")
-    print(f"wrote {path}")
+    return lines
 
 
 def extender_section(ext: list[dict[str, Any]]) -> list[str]:

@@ -11,7 +11,8 @@ invariant test's random clusters under the ``kai`` profile:
 * the simulation stops popping once the preemptor and every victim job have had their turn;
 * the victim queue is made when a potential victim is first asked for;
 * evictions applied and undone in runs; fair-share sums over a cached queue chain; the
-  idle-GPU filter's top capacities by partition.
+  idle-GPU filter's top capacities by partition; the queue-capacity check of one task over
+  Python numbers.
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ def direct(*, keep: str = ""):
             m.setattr(KaiStatement, "rollback", Statement.rollback)
         if keep != "chain":
             m.setattr(KaiFairShare, "_task", _task_up)
+        if keep != "allocatable":
+            m.setattr(KaiFairShare, "_allocatable_one", lambda self, name, task: self._allocatable_rows(name, task, 1))
         if keep != "partition":
             m.setattr(IdleGpus, "ok", _ok_sorted)
         yield
@@ -140,7 +143,7 @@ def test_kai_shortcuts_give_the_answers_of_the_direct_way(kind, seed, gang):
     assert fast == slow
 
 
-@pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition"])
+@pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition", "allocatable"])
 def test_each_kai_shortcut_alone_gives_the_same_answer(keep):
     body = {**kai_snapshot(128, 1280, "preempt", 16, seed=4), "config": {"profile": "kai"}}
     with direct():
@@ -234,3 +237,33 @@ def test_could_fit_sums_different_requests_and_ignores_what_is_not_asked():
     assert not kai_allocate.could_fit(ctx, [_T(8, 1), _T(4, 1), _T(4, 1), _T(1, 1)], nodes)  # 17 GPUs > 16
     assert kai_allocate.could_fit(ctx, [_T(0, 0)] * 100, nodes)  # asks for nothing
     assert kai_allocate.could_fit(_Ctx([[-4, 32], [8, 32]]), [_T(4, 1)] * 2, nodes)  # an overcommitted node counts 0
+
+
+def test_the_queue_capacity_check_of_one_task_is_the_array_check():
+    """``KaiFairShare._allocatable_one`` (Python numbers) answers as the array version for
+    one copy, on queues with limits and quotas, for preemptible and non-preemptible jobs,
+    as the queues' allocations move around their limits."""
+    import random
+
+    from tests.test_kai import kai_job, kai_queue
+    from tests.kube import node, request
+
+    objs = [node("a"), node("b"), kai_queue("top", 8, limit=12), kai_queue("q", 4, limit=6, parent="top"),
+            kai_queue("r", 2, parent="top"), kai_queue("z", 0, parent="top")]  # fmt: skip
+    objs += kai_job("j", "q", 3, 2) + kai_job("k", "r", 2, 1, priority_class="inference")
+    objs += kai_job("n", "z", 1, 1, priority_class="inference")  # non-preemptible in a queue of quota 0
+    req = read_request(orjson.loads(orjson.dumps(request(objs, config={"profile": "kai"}))), S)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    fs = ssn.plugins["proportion"]
+    tasks = [t for j in req.cluster.jobs.values() for t in j.tasks]
+    rng = random.Random(7)
+    seen = set()
+    for _ in range(400):
+        for q in fs.queues.values():
+            q.allocated = np.array([rng.choice([0, 0.5, 3, 4, 5.5, 6, 10, 12]), 0.0, 0.0])
+            q.allocated_np = np.array([rng.choice([0, 1, 2, 3.5]), 0.0, 0.0])
+        for t in tasks:
+            one = fs._allocatable_one(t.job.queue, t)
+            assert one == fs._allocatable_rows(t.job.queue, t, 1)
+            seen.add(one)
+    assert seen == {True, False}

@@ -78,18 +78,19 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
         cand = nodes
     if not len(cand):
         return None
-    free = c.future_idle_of(cand)
+    idle = c.allocatable[cand] - c.used[cand]
+    free = idle + c.releasing[cand] - c.pipelined[cand]  # future idle
     ok = (req <= free).all(axis=1)
     if not ok.all():
-        cand, free = cand[ok], free[ok]
+        cand, free, idle = cand[ok], free[ok], idle[ok]
         if not len(cand):
             return None
     mask, _ = ctx.ssn.predicate_mask(task, cand)
     if not mask.all():
-        cand, free = cand[mask], free[mask]
+        cand, free, idle = cand[mask], free[mask], idle[mask]
         if not len(cand):
             return None
-    score = np.where((req <= c.allocatable[cand] - c.used[cand]).all(axis=1), AVAILABILITY, 0.0)
+    score = np.where((req <= idle).all(axis=1), AVAILABILITY, 0.0)
     if col is not None:
         have = c.allocatable[cand, col] > 0
         avail = free[:, col].astype(np.float64)

@@ -420,16 +420,44 @@ class KaiFairShare(Plugin):
         return out
 
     # -- allocation -----------------------------------------------------------------------
+    def _allocatable_one(self, name: str, task: Task) -> bool:
+        """:meth:`allocatable` for one copy, element by element over Python numbers: the same
+        sums and comparisons (float64 either way), without a dozen small-array operations per
+        queue; the queue's and each ancestor's limit, and for a non-preemptible job its quota
+        counting non-preemptible allocations, on every resource the task asks for."""
+        cache = self.__dict__.setdefault("_task_vec", {})
+        v = cache.get(task.idx)
+        if v is None:
+            v = cache[task.idx] = self._vec(task.req)  # type: ignore[arg-type]
+        asked = [(r, x) for r, x in enumerate(v.tolist()) if x > 0]
+        non_preemptible = task.job is not None and not is_preemptible(task.job)
+        for kq in self._chain(name):
+            limit, alloc = kq.limit.tolist(), kq.allocated.tolist()
+            for r, x in asked:
+                if limit[r] >= 0 and limit[r] < alloc[r] + x:
+                    return False
+            if non_preemptible:
+                deserved, alloc_np = kq.deserved.tolist(), kq.allocated_np.tolist()
+                for r, x in asked:
+                    if deserved[r] >= 0 and deserved[r] < alloc_np[r] + x:
+                        return False
+        return True
+
     def allocatable(self, queue: Queue, task: Task, copies: int = 1) -> bool:
         q = self.queues.get(queue.name)
         if q is None:
             return True
         if q.children:
             return False  # only leaf queues hold jobs
+        if copies == 1:
+            return self._allocatable_one(queue.name, task)
+        return self._allocatable_rows(queue.name, task, copies)
+
+    def _allocatable_rows(self, name: str, task: Task, copies: int) -> bool:
+        """``copies`` additions of the task's request, as arrays (one row per addition)."""
         v = self._vec(task.req)  # type: ignore[arg-type]
         asked = v > 0
         non_preemptible = task.job is not None and not is_preemptible(task.job)
-        name = queue.name
         seen = set()
         while name in self.queues and name not in seen:
             seen.add(name)
