@@ -104,27 +104,35 @@ def _object_key(obj: Any) -> tuple[str, str, str, str] | None:
     return group, str(obj.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name") or "")
 
 
-def _with_objects(base: Any, extra: list[Any], ptr: str) -> list[Any]:
+def _with_objects(base: Any, extra: list[Any], ptr: str) -> tuple[list[Any], list[str]]:
     """``base`` objects with each of ``extra`` replacing the object of the same group, kind,
-    namespace and name, or added."""
-    items = list(base.get("items", [])) if isinstance(base, dict) and base.get("kind") == "List" else (
-        list(base) if isinstance(base, list) else ([base] if isinstance(base, dict) else []))  # fmt: skip
+    namespace and name, or added; and, per merged object, where the request gives it."""
+    if isinstance(base, dict) and base.get("kind") == "List":
+        items = list(base.get("items", []))
+        origin = [f"/objects/items/{i}" for i in range(len(items))]
+    else:
+        items = list(base) if isinstance(base, list) else ([base] if isinstance(base, dict) else [])
+        origin = [f"/objects/{i}" for i in range(len(items))] if isinstance(base, list) else ["/objects"] * len(items)
     where = {k: i for i, o in enumerate(items) if (k := _object_key(o)) is not None}
     for j, obj in enumerate(extra):
         key = _object_key(obj)
+        here = join_pointer(ptr, "objects", j)
         if key is None:
-            raise InputError("an object needs 'apiVersion', 'kind' and 'metadata.name'", join_pointer(ptr, "objects", j))
+            raise InputError("an object needs 'apiVersion', 'kind' and 'metadata.name'", here)
         if key in where:
             items[where[key]] = obj
+            origin[where[key]] = here
         else:
             where[key] = len(items)
             items.append(obj)
-    return items
+            origin.append(here)
+    return items, origin
 
 
-def _with_records(base: Any, extra: dict[str, Any], ptr: str) -> dict[str, Any]:
+def _with_records(base: Any, extra: dict[str, Any], ptr: str, origins: dict[str, list[str]]) -> dict[str, Any]:
     """A native ``cluster`` with each record of ``extra``'s arrays replacing the record of the
-    same namespace and name in that array, or added."""
+    same namespace and name in that array, or added; ``origins`` gets, per changed array
+    (``/cluster/<section>``), where the request gives each merged record."""
     out = dict(plain(base)) if isinstance(base, dict) else {}  # typed pod and node records as dicts
     for section, records in extra.items():
         sp = join_pointer(ptr, "cluster", section)
@@ -133,6 +141,7 @@ def _with_records(base: Any, extra: dict[str, Any], ptr: str) -> dict[str, Any]:
         if section == "podColumns":
             raise InputError("a variant cannot change 'podColumns'; give the pods it changes in 'pods'", sp)
         items = list(out.get(section) or [])
+        origin = [f"/cluster/{section}/{i}" for i in range(len(items))]
         spaced = section in _NAMESPACED
 
         def key(r: dict[str, Any]) -> tuple[Any, ...]:
@@ -145,19 +154,26 @@ def _with_records(base: Any, extra: dict[str, Any], ptr: str) -> dict[str, Any]:
             k = key(rec)
             if k in where:
                 items[where[k]] = rec
+                origin[where[k]] = join_pointer(sp, j)
             else:
                 where[k] = len(items)
                 items.append(rec)
+                origin.append(join_pointer(sp, j))
         out[section] = items
+        origins[f"/cluster/{section}"] = origin
     return out
 
 
-def _envelope_of(base: dict[str, Any], v: Variant) -> dict[str, Any]:
+def _envelope_of(base: dict[str, Any], v: Variant, origins: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """The request a variant decides: the snapshot with the variant's config, objects and
+    records. ``origins`` gets, per merged array (``/objects``, ``/cluster/<section>``), where
+    the request gives each of its entries (see :func:`_in_variant`)."""
+    origins = {} if origins is None else origins
     env = {**base, "config": v.config}
     if v.objects is not None:
-        env["objects"] = _with_objects(base.get("objects"), v.objects, v.pointer)
+        env["objects"], origins["/objects"] = _with_objects(base.get("objects"), v.objects, v.pointer)
     if v.cluster is not None:
-        env["cluster"] = _with_records(base.get("cluster"), v.cluster, v.pointer)
+        env["cluster"] = _with_records(base.get("cluster"), v.cluster, v.pointer, origins)
     return env
 
 
@@ -292,16 +308,28 @@ def _place(p: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 # -- the endpoint ---------------------------------------------------------------------------------
-def _in_variant(v: Variant, run: Callable[[], Any]) -> Any:
-    """``run()``, with an error in the variant's config pointed at where the variant gives it
-    (``/variants/i/config/...``). (An error in an object a variant adds is named by the
-    object's kind and name; its pointer indexes the merged ``objects``.)"""
+def _in_variant(v: Variant, run: Callable[[], Any], origins: dict[str, list[str]] | None = None) -> Any:
+    """``run()``, with an error pointed at where the request gives what it is about: in the
+    variant's config, ``/variants/i/config/...``; in an object or record of a merged array
+    (``origins``, from :func:`_envelope_of`), the variant's entry that added or replaced it,
+    or the snapshot's own (``/objects/items/k`` of a List)."""
     try:
         return run()
     except InputError as e:
-        if e.pointer == "/config" or e.pointer.startswith("/config/"):
-            e.pointer = v.pointer + e.pointer
+        e.pointer = variant_pointer(e.pointer, v, origins or {})
         raise
+
+
+def variant_pointer(pointer: str, v: Variant, origins: dict[str, list[str]]) -> str:
+    """``pointer`` (into the request a variant decides) as a pointer into the request sent."""
+    if pointer == "/config" or pointer.startswith("/config/"):
+        return v.pointer + pointer
+    for prefix, origin in origins.items():
+        if pointer.startswith(prefix + "/"):
+            head, _, rest = pointer[len(prefix) + 1 :].partition("/")
+            if head.isdigit() and int(head) < len(origin):
+                return origin[int(head)] + ("/" + rest if rest else "")
+    return pointer
 
 
 def compare(envelope: dict[str, Any], settings: Settings, started: float | None = None, *, embed: bool = False,
@@ -317,6 +345,7 @@ def compare(envelope: dict[str, Any], settings: Settings, started: float | None 
     wires: list[Any] = []
     warnings: list[str] = []
     for v in variants:
+        origins: dict[str, list[str]] = {}  # where the request gives each entry of a merged array
         if v.objects is None and v.cluster is None:
             if shared is None:
                 req = read_request(copy.copy(base), settings)
@@ -325,9 +354,9 @@ def compare(envelope: dict[str, Any], settings: Settings, started: float | None 
                 shared[0].cluster.restore(shared[1])
             req = Request(cluster=shared[0].cluster, config=v.config, options=shared[0].options, envelope=base)
         else:
-            req = _in_variant(v, lambda: read_request(_envelope_of(base, v), settings))
+            req = _in_variant(v, lambda: read_request(_envelope_of(base, v, origins), settings), origins)
         used_before = req.cluster.used.copy() if draw is not None else None
-        ssn = _in_variant(v, lambda: decide_session(req, started))
+        ssn = _in_variant(v, lambda: decide_session(req, started), origins)
         d = ssn.decision
         answers.append(Answer(v.name, d, _placements(req.cluster, d), summary(ssn)))
         wires.append(orjson.Fragment(d.wire_bytes()) if embed else d.wire())
@@ -351,7 +380,10 @@ def simulate_variants(envelope: dict[str, Any], settings: Settings) -> dict[str,
     from app.simulate import simulate
 
     variants, base = split(envelope)
-    runs = [{"name": v.name, **simulate(_envelope_of(base, v), settings)} for v in variants]
+    runs = []
+    for v in variants:
+        origins: dict[str, list[str]] = {}
+        runs.append({"name": v.name, **_in_variant(v, lambda: simulate(_envelope_of(base, v, origins), settings), origins)})
     first = runs[0]["metrics"]
     return {
         "variants": runs,

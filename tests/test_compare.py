@@ -334,3 +334,47 @@ def test_native_records_of_a_variant_replace_typed_pods_and_nodes_over_http(clie
     assert out["variants"][0]["decision"]["bindings"] == [{"pod": "default/web", "node": "n1", "job": "default/web"}]
     assert out["variants"][1]["decision"]["bindings"] == [{"pod": "default/web", "node": "n2", "job": "default/web"}]
     assert out["diffs"][0]["placements"][0]["to"]["node"] == "n2"
+
+
+# -- an error in what a variant adds points into that variant ------------------------------------------
+def _pointer_of(body: dict[str, Any]) -> str:
+    from app.errors import InputError
+
+    with pytest.raises(InputError) as e:
+        compare(orjson.loads(orjson.dumps(body)), SETTINGS)
+    return e.value.pointer
+
+
+def test_an_error_in_an_object_a_variant_adds_points_into_that_variant() -> None:
+    bad = pod("odd", cpu="lots")  # not a quantity
+    body = {**request([node("n1")]), "variants": [variant("a", None), variant("b", None, objects=[queue("q"), bad])]}
+    assert _pointer_of(body).startswith("/variants/1/objects/1/spec/containers/0/resources/requests")
+
+
+def test_an_error_in_an_object_a_variant_replaces_points_into_that_variant() -> None:
+    objs = [node("n1"), pod("p", cpu="1")]
+    body = {**request(objs), "variants": [variant("a", None), variant("b", None, objects=[pod("p", cpu="lots")])]}
+    assert _pointer_of(body).startswith("/variants/1/objects/0/spec/")
+
+
+def test_an_error_in_the_snapshot_read_with_a_variants_objects_points_into_the_snapshot() -> None:
+    # every variant brings objects, so the snapshot is only ever read merged with them: the
+    # error still names the snapshot's own entry (inside its List)
+    snapshot = {"apiVersion": "v1", "kind": "List", "items": [node("n1"), pod("odd", cpu="lots")]}
+    body = {"objects": snapshot, "options": {"now": "2026-11-23T12:00:00Z"},
+            "variants": [variant("a", None, objects=[queue("q1")]), variant("b", None, objects=[queue("q2")])]}  # fmt: skip
+    assert _pointer_of(body).startswith("/objects/items/1/spec/")
+
+
+def test_an_error_in_a_native_record_a_variant_adds_points_into_that_variant() -> None:
+    body = {"cluster": {"nodes": [{"name": "n1", "allocatable": {"cpu": "8", "memory": "32Gi", "pods": 110}}]},
+            "options": {"now": "2026-11-23T12:00:00Z"},
+            "variants": [variant("a", None), variant("b", None, cluster={"pods": [{"name": "p", "requests": {"cpu": "lots"}}]})]}  # fmt: skip
+    assert _pointer_of(body).startswith("/variants/1/cluster/pods/0/requests")
+
+
+def test_an_error_in_an_object_a_simulated_variant_adds_points_into_that_variant(client: Any) -> None:
+    body = {**request([node("n1")]), "variants": [variant("a", None), variant("b", None, objects=[pod("odd", cpu="lots")])]}
+    r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"].startswith("/variants/1/objects/0/spec/")
