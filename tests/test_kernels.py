@@ -336,3 +336,46 @@ def test_the_c_tables_spread_names_that_differ_only_at_their_end() -> None:
     assert C.read_pods(pods) is not None
     for width in range(1, 24):
         assert C.shared_bytes([memoryview(b"n" * width + b"%02d" % i) for i in range(100)]) is not None, width
+
+
+VALUES = st.one_of(st.integers(-3, 3), st.booleans(), st.none(), st.text(max_size=2), st.floats(allow_nan=False, width=16))
+TYPES = st.sampled_from([(str,), (int,), (int, type(None)), (bool, type(None)), (str, type(None))])
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(st.lists(VALUES, max_size=30), TYPES)
+def test_first_not_of_in_c_is_what_the_python_twin_gives(values: list, types: tuple) -> None:
+    assert C.first_not_of(values, types) == kernels.first_not_of_py(values, types)
+
+
+@compiled
+def test_first_not_of_in_c_declines_what_it_was_not_written_for() -> None:
+    assert C.first_not_of(_Listed([1]), (int,)) is None  # a list subclass
+    assert C.first_not_of([1], tuple([int] * 9)) is None  # more than 8 types
+    assert C.first_not_of([1], (1,)) is None  # not a type
+    assert C.first_not_of([True, 1], (int,)) == 0  # exact types: a bool is not an int here
+
+
+INTS = st.one_of(st.integers(0, 3), st.integers(0, 2**63 - 1), st.sampled_from([2**62, 2**63 - 1]))
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda k: st.integers(0, 40).flatmap(
+    lambda n: st.lists(st.lists(INTS, min_size=n, max_size=n), min_size=k, max_size=k))))  # fmt: skip
+def test_row_ordinals_in_c_are_what_the_python_twin_gives(columns: list) -> None:
+    n = len(columns[0])
+    assert C.row_ordinals(columns, n) == kernels.row_ordinals_py(columns, n)
+
+
+@compiled
+def test_row_ordinals_in_c_grow_past_their_first_table_and_decline_the_rest() -> None:
+    cols = [[i % 1000 for i in range(5000)], [i % 7 for i in range(5000)]]
+    assert C.row_ordinals(cols, 5000) == kernels.row_ordinals_py(cols, 5000)
+    assert C.row_ordinals([], 0) is None  # no column: the twin
+    assert C.row_ordinals([[1, 2]], 3) is None  # a column of another length
+    assert C.row_ordinals([[True]], 1) is None  # a bool
+    assert C.row_ordinals([[2**63]], 1) is None and C.row_ordinals([[-1]], 1) is None  # outside 0..2^63-1
+    assert C.row_ordinals([_Listed([1])], 1) is None
+    assert kernels.row_ordinals([[2**63, 2**63]], 2) == ([0], [0, 0])  # declined: the twin answers

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
+from app.ingest import kernels
 from app.ingest import reader as r
 from app.ingest.draft import PodBlock
 from app.ingest.quantity import check_resource_name
@@ -47,11 +48,8 @@ def field_pointer(pod_pointer: str, column: str) -> str:
     return PREFIX + column + "/" + pod_pointer.rsplit("/", 1)[1]
 
 
-def _bad(column: str, values: list, ok: tuple[type, ...], ptr: str, what: str) -> InputError:
-    for i, v in enumerate(values):
-        if type(v) not in ok:
-            return InputError(f"'{column}' entries must be {what}", join_pointer(ptr, column, i))
-    return InputError(f"'{column}' entries must be {what}", join_pointer(ptr, column))  # pragma: no cover
+def _bad(column: str, i: int, ptr: str, what: str) -> InputError:
+    return InputError(f"'{column}' entries must be {what}", join_pointer(ptr, column, i))
 
 
 def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int) -> PodBlock:
@@ -78,8 +76,9 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
             continue
         if not isinstance(values, list) or len(values) != n:
             raise InputError(f"'{col}' must be an array of {n} entries, like 'name'", join_pointer(ptr, col))
-        if not set(map(type, values)) <= set(ok):
-            raise _bad(col, values, ok, ptr, " or ".join("null" if t is type(None) else t.__name__ for t in ok))
+        i = kernels.first_not_of(values, ok)
+        if i >= 0:
+            raise _bad(col, i, ptr, " or ".join("null" if t is type(None) else t.__name__ for t in ok))
         data[col] = values
     if not all(names):  # (each check a pass in C; the loop only finds the first bad entry)
         i = names.index("")
@@ -102,16 +101,21 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
     stamps = [0.0] * n
     created = data.get("createdAt")
     if created is not None:
-        first = {t: i for i, t in reversed(list(enumerate(created)))}  # each distinct time read once
-        when = {t: r.timestamp(t, f"{ptr}/createdAt/{i}", None) for t, i in first.items()}
-        stamps = [when[t] for t in created]
+        when = {}
+        for t in dict.fromkeys(created):  # each distinct time read once, in order of first use
+            try:
+                when[t] = r.timestamp(t, ptr, None)
+            except InputError:  # again, to name the first entry that holds it
+                r.timestamp(t, f"{ptr}/createdAt/{created.index(t)}", None)
+                raise
+        stamps = list(map(when.__getitem__, created))
 
     def col(name: str, default: Any) -> list:
         return data.get(name) or [default] * n
 
     nss, uids, phs, prios = col("namespace", "default"), col("uid", ""), col("phase", "Pending"), col("priority", None)
     groups, roles, queues, pres = col("group", ""), col("role", ""), col("queue", ""), col("preemptable", None)
-    nodes = [node_names[v] if v >= 0 else "" for v in nodes_idx] if nodes_idx is not None else [""] * n
+    nodes = list(map([*node_names, ""].__getitem__, nodes_idx)) if nodes_idx is not None else [""] * n  # -1: ""
     reqs = list(map(maps.__getitem__, ordinals))
     block = PodBlock(nss, names, uids, nodes, phs, prios, reqs, None, groups, queues, roles, pres, stamps, ptr, True)
     block.req_maps, block.req_ordinals = maps, ordinals
@@ -126,32 +130,32 @@ def _requests(req: Any, n: int, ptr: str) -> tuple[list[dict[str, int]], list[in
     if not isinstance(req, dict):
         raise InputError("'requests' must map resource names to arrays of canonical units", ptr)
     names = sorted(req)
-    columns = []
-    for name in names:
+    columns = [req[name] for name in names]
+    c_rows = kernels.compiled("row_ordinals")
+    # the C pass declines unless every column is a list of n ints in 0..2^63-1: when it
+    # answers, the checks below can only fail on a name (so they skip the entries)
+    got = c_rows(columns, n) if c_rows is not None and columns else None
+    for name, values in zip(names, columns, strict=True):
         rp = join_pointer(ptr, name)
         why = check_resource_name(name)
         if why is not None:
             raise InputError(why, rp)
         if name == "pods":
             raise InputError("'pods' is counted by Gangplank (one per pod); do not send it", rp)
-        values = req[name]
+        if got is not None:
+            continue
         if not isinstance(values, list) or len(values) != n:
             raise InputError(f"'{name}' must be an array of {n} integers, like 'name'", rp)
-        if not set(map(type, values)) <= {int}:
-            raise _bad(name, values, (int,), ptr, "integers in canonical units")
+        i = kernels.first_not_of(values, (int,))
+        if i >= 0:
+            raise _bad(name, i, ptr, "integers in canonical units")
         if values and (min(values) < 0 or max(values) > MAX_UNITS):
             i = next(i for i, v in enumerate(values) if v < 0 or v > MAX_UNITS)
             raise InputError(f"{values[i]} is outside 0..2^63-1", join_pointer(rp, i))
-        columns.append(values)
-    index: dict[tuple, int] = {}
+    firsts, ordinals = got if got is not None else kernels.row_ordinals_py(columns, n)
     maps: list[dict[str, int]] = []
-    ordinals = []
-    for row in zip(*columns, strict=True) if columns else [()] * n:
-        j = index.get(row)
-        if j is None:
-            j = index[row] = len(maps)
-            hit = {k: v for k, v in zip(names, row, strict=True) if v}
-            hit["pods"] = 1000
-            maps.append(hit)
-        ordinals.append(j)
+    for f in firsts:
+        hit = {k: col[f] for k, col in zip(names, columns, strict=True) if col[f]}
+        hit["pods"] = 1000
+        maps.append(hit)
     return maps, ordinals

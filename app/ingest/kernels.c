@@ -581,11 +581,121 @@ done:
     return result;
 }
 
+/* -- first_not_of ------------------------------------------------------------------------ */
+
+/* first_not_of(values, types): the index of the first item of the list values whose exact
+ * type is none of the tuple types (at most 8 types), or -1. No Python code runs meanwhile,
+ * so the list cannot change under the loop. */
+static PyObject *first_not_of(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *values, *types;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &values, &PyTuple_Type, &types)) return NULL;
+    Py_ssize_t nt = PyTuple_GET_SIZE(types);
+    if (!PyList_CheckExact(values) || nt > 8) Py_RETURN_NONE;
+    PyTypeObject *ts[8];
+    for (Py_ssize_t k = 0; k < nt; k++) {
+        PyObject *t = PyTuple_GET_ITEM(types, k);
+        if (!PyType_Check(t)) Py_RETURN_NONE;
+        ts[k] = (PyTypeObject *)t;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(values);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyTypeObject *tp = Py_TYPE(PyList_GET_ITEM(values, i));
+        int ok = 0;
+        for (Py_ssize_t k = 0; k < nt && !ok; k++) ok = tp == ts[k];
+        if (!ok) return PyLong_FromSsize_t(i);
+    }
+    return PyLong_FromLong(-1);
+}
+
+/* -- row_ordinals ----------------------------------------------------------------------- */
+
+/* row_ordinals(columns, n): columns is a list of k lists of n exact ints in 0..2^63-1 (k >= 1);
+ * row i is (columns[0][i], ..., columns[k-1][i]). Answers (firsts, ordinals): the index of
+ * each distinct row's first occurrence, in order of first occurrence, and for every row the
+ * position of its row in firsts. None for anything else (the twin answers). */
+static uint64_t mix64(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static PyObject *row_ordinals(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *columns;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &columns, &n)) return NULL;
+    Py_ssize_t k = PyList_GET_SIZE(columns);
+    if (!PyList_CheckExact(columns) || k < 1 || n < 0 || k > 64) Py_RETURN_NONE;
+    for (Py_ssize_t c = 0; c < k; c++) {
+        PyObject *col = PyList_GET_ITEM(columns, c);
+        if (!PyList_CheckExact(col) || PyList_GET_SIZE(col) != n) Py_RETURN_NONE;
+    }
+    if ((size_t)n > ((size_t)PY_SSIZE_T_MAX / sizeof(int64_t)) / (size_t)k) Py_RETURN_NONE;
+    int64_t *vals = PyMem_Malloc((size_t)(n ? n : 1) * (size_t)k * sizeof(int64_t));
+    Py_ssize_t cap = 8;
+    while (cap < 2 * n) cap *= 2;
+    Py_ssize_t *slots = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t)); /* a first row's index, or -1 */
+    PyObject *firsts = NULL, *ordinals = NULL, *result = NULL;
+    if (vals == NULL || slots == NULL) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t c = 0; c < k; c++) {
+        PyObject *col = PyList_GET_ITEM(columns, c);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *v = PyList_GET_ITEM(col, i);
+            if (!PyLong_CheckExact(v)) goto declined; /* (a bool is not an exact int) */
+            int overflow = 0;
+            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (overflow || x < 0) goto declined;
+            vals[i * k + c] = (int64_t)x;
+        }
+    }
+    for (Py_ssize_t s = 0; s < cap; s++) slots[s] = -1;
+    firsts = PyList_New(0);
+    ordinals = PyList_New(n);
+    if (firsts == NULL || ordinals == NULL) goto done;
+    Py_ssize_t distinct = 0;
+    Py_ssize_t *place = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t)); /* slot -> position in firsts */
+    if (place == NULL) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *row = vals + i * k;
+        uint64_t h = 0;
+        for (Py_ssize_t c = 0; c < k; c++) h = mix64(h, (uint64_t)row[c]);
+        Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)(cap - 1));
+        while (slots[s] >= 0 && memcmp(vals + slots[s] * k, row, (size_t)k * sizeof(int64_t)) != 0)
+            s = (s + 1) & (cap - 1);
+        if (slots[s] < 0) {
+            slots[s] = i;
+            place[s] = distinct++;
+            if (append_new(firsts, PyLong_FromSsize_t(i)) < 0) { PyMem_Free(place); goto done; }
+        }
+        PyObject *o = PyLong_FromSsize_t(place[s]);
+        if (o == NULL) { PyMem_Free(place); goto done; }
+        PyList_SET_ITEM(ordinals, i, o);
+    }
+    PyMem_Free(place);
+    result = PyTuple_Pack(2, firsts, ordinals);
+    goto done;
+declined:
+    PyErr_Clear(); /* (reading an exact int in range sets none) */
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(vals);
+    PyMem_Free(slots);
+    Py_XDECREF(firsts);
+    Py_XDECREF(ordinals); /* a list with unset (NULL) items is freed safely */
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
     {"index_rows", index_rows, METH_VARARGS, "Keys, node indices and inert rows of a pod block (see kernels.py)."},
     {"read_pods", read_pods, METH_O, "The pods of a native section as columns (see fastjson.py)."},
+    {"first_not_of", first_not_of, METH_VARARGS, "The first item of a list of none of some exact types (see kernels.py)."},
+    {"row_ordinals", row_ordinals, METH_VARARGS, "Distinct rows of int columns and each row's ordinal (see kernels.py)."},
     {NULL, NULL, 0, NULL},
 };
 

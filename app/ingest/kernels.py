@@ -54,6 +54,28 @@ def index_rows_py(
     )  # fmt: skip
 
 
+def first_not_of_py(values: list[Any], types: tuple[type, ...]) -> int:
+    """The index of the first of ``values`` whose exact type is none of ``types``, or -1."""
+    if set(map(type, values)) <= set(types):
+        return -1
+    return next(i for i, v in enumerate(values) if type(v) not in types)
+
+
+def row_ordinals_py(columns: list[list[int]], n: int) -> tuple[list[int], list[int]]:
+    """Rows of the int ``columns`` (``n`` entries each): each distinct row's first index, in
+    order of first occurrence, and for every row the position of its row in that list."""
+    index: dict[tuple[int, ...], int] = {}
+    firsts: list[int] = []
+    ordinals: list[int] = []
+    for i, row in enumerate(zip(*columns, strict=True) if columns else [()] * n):
+        j = index.get(row)
+        if j is None:
+            j = index[row] = len(firsts)
+            firsts.append(i)
+        ordinals.append(j)
+    return firsts, ordinals
+
+
 def _compiled() -> Any:
     if os.environ.get("GANGPLANK_NO_KERNELS"):
         return None
@@ -91,3 +113,5 @@ def _either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
 record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = _either("record_columns", record_columns_py)
 shared_bytes: Callable[[Sequence[Any]], list[bytes]] = _either("shared_bytes", shared_bytes_py)
 index_rows: Callable[..., IndexRows | None] = _either("index_rows", index_rows_py)
+first_not_of: Callable[[list[Any], tuple[type, ...]], int] = _either("first_not_of", first_not_of_py)
+row_ordinals: Callable[[list[list[int]], int], tuple[list[int], list[int]]] = _either("row_ordinals", row_ordinals_py)
