@@ -305,6 +305,7 @@ class ExactEviction(GangEviction):
         t0 = time.perf_counter()
         relaxed = m.lp_bound()
         start = None if heuristic is None else warm_start(m, *heuristic)
+        warmed = start is not None
         levels: list[dict[str, Any]] = []
         if self.kind == PREEMPT and self.victim_order == "priority":
             # Volcano's order as a lexicographic objective: first disrupt as little as possible
@@ -327,7 +328,7 @@ class ExactEviction(GangEviction):
             "status": res.message, "seconds": round(time.perf_counter() - t0, 3), "units": nx,
             "lpBound": None if relaxed is None else round(relaxed, 6),
             "objectiveKind": "lexicographic by victim priority" if levels else "priority-weighted",
-            "warmStart": heuristic is not None and start is not None,
+            "warmStart": warmed,
         }  # fmt: skip
         if levels:
             out["levels"] = levels
