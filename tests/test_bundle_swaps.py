@@ -119,3 +119,24 @@ def test_bundle_swaps_never_disrupt_more_than_the_greedy() -> None:
             _, greedy = decide(cluster(case), config(order, swaps=0))
             assert with_swaps.total <= greedy.total + 1e-9
 
+
+
+#: priority order, one level: gangs of 8, 3, 5 and 5 pods at 300. The greedy takes the 8 (it
+#: covers most), then the 3 for the last two nodes: 11 nodes broken, 264. The two 5s cover
+#: the ten nodes exactly (240), but no single added bundle gets there: adding one 5 leaves
+#: 8 + 3 + 5 and dropping the 8 leaves too few nodes. Adding both 5s at once, the 8 and the 3
+#: can both be left out.
+EXCHANGE_CASE = [("a", 8, "p300"), ("b", 3, "p300"), ("c", 5, "p300"), ("d", 5, "p300")]
+
+
+def test_bundle_swap_adds_several_gangs_of_the_top_level_at_once(monkeypatch: Any) -> None:
+    from app.eviction import swaps
+
+    wire, cost = decide(cluster(EXCHANGE_CASE), config("priority"))
+    assert broken(wire) == ["ml/c", "ml/d"]
+    assert cost.levels == {300: 240.0} and len(wire["nominations"]) == 10
+    _, greedy = decide(cluster(EXCHANGE_CASE), config("priority", swaps=0))
+    assert greedy.levels == {300: 264.0}
+    monkeypatch.setattr(swaps, "GROUP_MAX", 1)  # one bundle added at a time: the greedy's answer stands
+    wire, single = decide(cluster(EXCHANGE_CASE), config("priority"))
+    assert broken(wire) == ["ml/a", "ml/b"] and single.levels == {300: 264.0}

@@ -17,7 +17,10 @@ lower one). Rounds go on while one improves.
 * Candidates: the drop pass alone, and each bundle not chosen whose cost on its own is
   already below the current victims' (else it cannot help), the most efficient first (cost
   per unit of the need it covers; with ``priority``, per victim priority level), at most
-  :data:`PER_LEVEL` per level.
+  :data:`PER_LEVEL` per level. With ``priority`` also the first 2, 3, ... up to
+  :data:`GROUP_MAX` candidates of the highest broken level added at once: an exchange of many
+  gangs there for a few (8 + 3 pods for 5 + 5) that one added bundle cannot reach, since
+  after adding one the others are still needed.
 * Counting only, no simulated placement: a leave-out is allowed when the domain's total
   free + freed capacity still covers the need and the domain's nodes still hold the gang's
   pods one by one (:class:`~app.eviction.gang.SlotCount`'s rule).
@@ -49,6 +52,8 @@ if TYPE_CHECKING:
 
 #: Candidate bundles evaluated per round and victim priority level.
 PER_LEVEL = 8
+#: The most bundles of the highest broken level added at once (the most efficient first).
+GROUP_MAX = 4
 
 
 @dataclass(slots=True, eq=False)
@@ -228,27 +233,39 @@ class BundleSwaps:
             if len(p.rows):
                 node_free[p.rows] += p.row_req
         best: tuple[list[_Part], Disruption] | None = None
-        for b in [None, *self._candidates(parts, current)]:
-            trial = parts if b is None else [*parts, self._part(b, list(b.tasks))]
-            out = self._drop(trial, node_free, b)
+        cands = self._candidates(parts, current)
+        groups: list[list[Bundle]] = [[], *([b] for b in cands)]
+        if self.lex and current.levels:
+            # several bundles of the highest broken level at once, the most efficient first:
+            # an exchange of many gangs there for a few, which one added bundle cannot reach
+            top = max(current.levels)
+            level = [b for b in cands if b.job.victim_priority == top]
+            groups += [level[:k] for k in range(2, min(len(level), GROUP_MAX) + 1)]
+        for group in groups:
+            trial = [*parts, *(self._part(b, list(b.tasks)) for b in group)]
+            out = self._drop(trial, node_free, group)
             cost = self._cost(out)
             if better(cost, current, self.lex) and (best is None or better(cost, best[1], self.lex)):
                 best = (out, cost)
         return best
 
-    def _drop(self, parts: list[_Part], base_free: np.ndarray, added: Bundle | None) -> list[_Part]:
+    def _drop(self, parts: list[_Part], base_free: np.ndarray, added: list[Bundle]) -> list[_Part]:
         """Leave out every part the counting checks allow, the most expensive first (a job's
-        Safe and Whole parts stay together; the added bundle stays)."""
+        Safe and Whole parts stay together; the added bundles, the last parts, stay)."""
         s = self.slots
         asked = self.asked
         node_free = base_free
-        if added is not None and len(parts[-1].rows):
+        fresh = parts[len(parts) - len(added) :] if added else []
+        if any(len(p.rows) for p in fresh):
             node_free = base_free.copy()
-            node_free[parts[-1].rows] += parts[-1].row_req
+            for p in fresh:
+                if len(p.rows):
+                    node_free[p.rows] += p.row_req
         total = int(fit_counts(node_free, s.req).sum()) if s.active else 0
         freed = np.sum([p.req for p in parts], axis=0)
         jobs = Counter(p.bundle.job.key for p in parts)
-        tries = [p for p in parts if p.bundle is not added and jobs[p.bundle.job.key] == 1]
+        kept = {id(b) for b in added}
+        tries = [p for p in parts if id(p.bundle) not in kept and jobs[p.bundle.job.key] == 1]
         tries.sort(key=lambda p: (self._expense(p.bundle), p.bundle.job.key), reverse=True)
         out = list(parts)
         copied = node_free is not base_free
