@@ -182,10 +182,10 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
     """The gang's plan: on the snapshot's parsed model when the pod is in the snapshot (the
     assumed placements laid over it, the model put back afterwards), else on a model of its
     own with the pod added."""
-    objs: list[dict[str, Any]] = []
     present = False
     overlay: dict[str, str] = {}  # pod key -> node: unbound in the snapshot, assumed on a node
-    for o in objects:
+    bound: dict[int, str] = {}  # position -> node of those pods
+    for i, o in enumerate(objects):
         if o.get("kind") == "Pod":
             meta = o.get("metadata") or {}
             if pod_key(o) == key:
@@ -194,21 +194,23 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
             if uid in assumed and not (o.get("spec") or {}).get("nodeName"):
                 plain = meta.get("deletionTimestamp") is None and not (o.get("spec") or {}).get("schedulingGates")
                 overlay[pod_key(o)] = assumed[uid] if plain else ""  # "": not laid over the model (read again)
-                o = copy.deepcopy(o)
-                o.setdefault("spec", {})["nodeName"] = assumed[uid]
-                o.setdefault("status", {})["phase"] = "Running"
-        objs.append(o)
+                bound[i] = assumed[uid]
     if present:
         base = _base_for(objects, settings)
         with base.lock:  # one plan at a time on the shared model
             plan = _plan_on(base.req, objects, assumed, key, overlay)
         if plan is not None:
             return plan
+    # a model of its own: the snapshot with the assumed pods bound (copies), the pod added
+    objs = list(objects)
+    for i, node in bound.items():
+        o = objs[i] = copy.deepcopy(objs[i])
+        o.setdefault("spec", {})["nodeName"] = node
+        o.setdefault("status", {})["phase"] = "Running"
     if not present:
         objs.append(pod)
     req = read_request({"objects": objs, "config": extender_config()}, settings)
-    plan = _decide(req, objects, assumed, key)
-    return plan
+    return _decide(req, objects, assumed, key)
 
 
 def _plan_on(req: Request, objects: list[dict[str, Any]], assumed: dict[str, str], key: str,
@@ -283,6 +285,16 @@ _bases: list[_Base] = []  # the snapshots read, latest last
 _base_lock = threading.Lock()  # held while a snapshot is read: one read at a time, none twice
 
 
+def preread_on() -> bool:
+    """``GANGPLANK_EXTENDER_PREREAD`` (read each time: ``0`` turns the reader off at once)."""
+    return os.environ.get("GANGPLANK_EXTENDER_PREREAD", "1") != "0"
+
+
+def _config_text() -> str:
+    """``GANGPLANK_EXTENDER_CONFIG`` as given: a snapshot is read once per configuration."""
+    return os.environ.get("GANGPLANK_EXTENDER_CONFIG") or ""
+
+
 class _Warmer:
     """Reads each new snapshot in the background while the extender is in use, so the next
     plan (a gang's first pod, or a re-plan after a change elsewhere) finds it read and only
@@ -304,7 +316,7 @@ class _Warmer:
     def used(self, source: Any, settings: Settings) -> None:
         self.last = time.monotonic()
         self.source = source  # the source plans are made from now (never one it creates itself)
-        if self.thread is None and os.environ.get("GANGPLANK_EXTENDER_PREREAD", "1") != "0":
+        if self.thread is None and preread_on():
             with self.lock:
                 if self.thread is None:
                     self.settings = settings
@@ -322,7 +334,7 @@ class _Warmer:
 
     def step(self) -> float:
         """Read the source's snapshot if it is new; the seconds that took (0: nothing new)."""
-        if os.environ.get("GANGPLANK_EXTENDER_PREREAD", "1") == "0":
+        if not preread_on():
             return 0.0
         try:
             objects = self.source.objects() if self.source is not None else None
@@ -331,7 +343,7 @@ class _Warmer:
         except Exception:  # pragma: no cover - a closed or broken source: the request path reports it
             log.exception("the snapshot source failed in the background")
             return 0.0
-        raw = os.environ.get("GANGPLANK_EXTENDER_CONFIG") or ""
+        raw = _config_text()
         if objects is None or any(b.objects is objects and b.config == raw for b in list(_bases)):
             return 0.0
         start = time.monotonic()
@@ -353,7 +365,7 @@ _warmer = _Warmer()
 def start_preread(settings: Settings) -> None:
     """At service start: with a snapshot source configured, read its snapshot in the
     background from now on (the extender's first pod then finds it read)."""
-    if os.environ.get("GANGPLANK_EXTENDER_PREREAD", "1") == "0":
+    if not preread_on():
         return
     from app.extender.source import get_source
 
@@ -368,7 +380,7 @@ def start_preread(settings: Settings) -> None:
 def _base_for(objects: list[dict[str, Any]], settings: Settings) -> _Base:
     """The snapshot list read (once: the two latest are kept, so a plan still holding the
     previous list does not make the newer one be read again)."""
-    raw = os.environ.get("GANGPLANK_EXTENDER_CONFIG") or ""
+    raw = _config_text()
     with _base_lock:
         for b in _bases:
             if b.objects is objects and b.config == raw:

@@ -159,6 +159,7 @@ class KaiFairShare(Plugin):
         table = c.resources
         self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
         self._task_vec: dict[int, np.ndarray] = {}  # per task row: its request as (GPUs, millicores, bytes)
+        self._chains: dict[str, list[KaiQueue]] = {}  # queue -> it and its ancestors (see _chain)
         ready = [n.idx for n in c.nodes if n.ready]
         total = column_sums(c.allocatable[ready]) if ready else np.zeros(table.size)
         self.capacity = self._vec(total)
@@ -261,12 +262,8 @@ class KaiFairShare(Plugin):
         return self._vec(request_sum(tasks)) if tasks else np.zeros(3)
 
     def _up(self, name: str, attr: str, v: np.ndarray, sign: int = 1) -> None:
-        seen = set()
-        while name in self.queues and name not in seen:
-            seen.add(name)
-            q = self.queues[name]
+        for q in self._chain(name):
             setattr(q, attr, getattr(q, attr) + sign * v)
-            name = q.parent
 
     def _divide_down(self, siblings: list[KaiQueue], amount: np.ndarray) -> None:
         for r in range(3):
@@ -277,29 +274,34 @@ class KaiFairShare(Plugin):
                 self._divide_down(kids, q.fair.copy())
 
     def _chain(self, name: str) -> list[KaiQueue]:
-        """The queue and its ancestors, as :meth:`_up` walks them (the tree is fixed for the
-        session, so worked out once per queue)."""
-        chains = self.__dict__.setdefault("_chains", {})
-        got = chains.get(name)
+        """The queue and its ancestors, leaf first, up to a parent that is no queue (or one
+        already passed: a cycle is a 422 at open). The tree is fixed for the session: worked
+        out once per queue."""
+        got = self._chains.get(name)
         if got is None:
             got, seen, at = [], set(), name
             while at in self.queues and at not in seen:
                 seen.add(at)
                 got.append(self.queues[at])
                 at = self.queues[at].parent
-            chains[name] = got
+            self._chains[name] = got
         return got
+
+    def _task_vector(self, task: Task) -> np.ndarray:
+        """The task's request as (GPUs, millicores, bytes), worked out once per task."""
+        v = self._task_vec.get(task.idx)
+        if v is None:
+            v = self._task_vec[task.idx] = self._vec(task.req)  # type: ignore[arg-type]
+        return v
 
     def _task(self, task: Task, sign: int) -> None:
         """A task's request in (or out of) its queue's and every ancestor's allocation: the
-        same additions as :meth:`_up` (``a + (-v)`` is ``a - v`` in IEEE arithmetic)."""
+        same additions as :meth:`_up` (``a + (-v)`` is ``a - v`` in IEEE arithmetic), without
+        its attribute lookups by name."""
         job = task.job
         if job is None or job.queue not in self.queues:
             return
-        cache = self.__dict__.setdefault("_task_vec", {})
-        v = cache.get(task.idx)
-        if v is None:
-            v = cache[task.idx] = self._vec(task.req)  # type: ignore[arg-type]
+        v = self._task_vector(task)
         chain = self._chain(job.queue)
         np_too = not is_preemptible(job)
         if sign > 0:
@@ -425,11 +427,7 @@ class KaiFairShare(Plugin):
         sums and comparisons (float64 either way), without a dozen small-array operations per
         queue; the queue's and each ancestor's limit, and for a non-preemptible job its quota
         counting non-preemptible allocations, on every resource the task asks for."""
-        cache = self.__dict__.setdefault("_task_vec", {})
-        v = cache.get(task.idx)
-        if v is None:
-            v = cache[task.idx] = self._vec(task.req)  # type: ignore[arg-type]
-        asked = [(r, x) for r, x in enumerate(v.tolist()) if x > 0]
+        asked = [(r, x) for r, x in enumerate(self._task_vector(task).tolist()) if x > 0]
         non_preemptible = task.job is not None and not is_preemptible(task.job)
         for kq in self._chain(name):
             limit, alloc = kq.limit.tolist(), kq.allocated.tolist()
@@ -458,15 +456,11 @@ class KaiFairShare(Plugin):
         v = self._vec(task.req)  # type: ignore[arg-type]
         asked = v > 0
         non_preemptible = task.job is not None and not is_preemptible(task.job)
-        seen = set()
-        while name in self.queues and name not in seen:
-            seen.add(name)
-            kq = self.queues[name]
+        for kq in self._chain(name):
             if ((kq.limit >= 0) & (kq.limit < _after(kq.allocated, v, copies)) & asked).any():
                 return False
             if non_preemptible and ((kq.deserved >= 0) & (kq.deserved < _after(kq.allocated_np, v, copies)) & asked).any():
                 return False
-            name = kq.parent
         return True
 
 
