@@ -33,20 +33,27 @@ def config(order: str, swaps: int | None = None) -> dict[str, Any]:
     return {"actions": "allocate, gangpreempt", "tiers": TIERS, "configurations": [{"name": "gangpreempt", "arguments": args}]}
 
 
-def cluster(gangs: list[tuple[str, int, str]], *, labelled: set[str] | None = None) -> list[dict[str, Any]]:
+def cluster(gangs: list[tuple[str, int, str]], *, labelled: set[str] | None = None,
+            outside: dict[str, int] | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """``gangs``: (name, pods, priority class), placed on consecutive nodes; a ten-pod
-    preemptor of priority 1000 (nodes ``labelled`` only, when given)."""
+    preemptor of priority 1000 (nodes ``labelled`` only, when given). ``outside``: more pods
+    of a gang (its minimum counts them), on nodes of a second leaf ``far``."""
     objs: list[dict[str, Any]] = list(CLASSES)
     names: list[str] = []
+    far: list[str] = []
     for name, size, prio in gangs:
         here = [f"n{len(names) + i:02d}" for i in range(size)]
+        there = [f"o{len(far) + i:02d}" for i in range((outside or {}).get(name, 0))]
         names += here
-        objs.append(podgroup(name, ns="ml", min_member=size, priority_class=prio, phase="Running",
+        far += there
+        objs.append(podgroup(name, ns="ml", min_member=size + len(there), priority_class=prio, phase="Running",
                              created="2026-11-20T00:00:00Z"))  # fmt: skip
         objs += [pod(f"{name}-{i}", ns="ml", node=n, gpu=8, cpu="1", group=name, priority_class=prio,
-                     created=f"2026-11-23T08:{10 + i:02d}:00Z") for i, n in enumerate(here)]  # fmt: skip
-    objs += [node(n, labels={"ok": "yes"} if labelled is None or n in labelled else {}) for n in names]
+                     created=f"2026-11-23T08:{10 + i:02d}:00Z") for i, n in enumerate(here + there)]  # fmt: skip
+    objs += [node(n, labels={"ok": "yes"} if labelled is None or n in labelled else {}) for n in names + far]
     objs.append(hypernode("leaf", 1, names))
+    if far:
+        objs.append(hypernode("far", 1, far))
     objs.append(podgroup("p", ns="ml", min_member=10, priority_class="high", created="2026-11-23T11:00:00Z",
                          network_topology={"mode": "hard", "highestTierAllowed": 1}))  # fmt: skip
     spec = {"nodeSelector": {"ok": "yes"}} if labelled is not None else None
@@ -137,6 +144,54 @@ def test_bundle_swap_adds_several_gangs_of_the_top_level_at_once(monkeypatch: An
     assert cost.levels == {300: 240.0} and len(wire["nominations"]) == 10
     _, greedy = decide(cluster(EXCHANGE_CASE), config("priority", swaps=0))
     assert greedy.levels == {300: 264.0}
-    monkeypatch.setattr(swaps, "GROUP_MAX", 1)  # one bundle added at a time: the greedy's answer stands
+    monkeypatch.setattr(swaps, "GROUP_MAX", 1)  # one bundle added at a time (and no repair): the greedy's answer stands
+    monkeypatch.setattr(swaps, "REPAIR_MAX", 0)
     wire, single = decide(cluster(EXCHANGE_CASE), config("priority"))
     assert broken(wire) == ["ml/a", "ml/b"] and single.levels == {300: 264.0}
+
+
+#: priority order, one level (24 per pod broken): a 3+3 (three pods in the leaf, three in
+#: ``far``: 144), b 5 (120), c 5+2 (168), d 1+3 (96), e 4 (96). Per unit of the ten nodes
+#: still needed the greedy takes b (240), then e (4 of the 5 left: 120), then d (96 for the
+#: last one): 312. Adding c brings five nodes of slack; leaving out the most expensive first
+#: drops b (five nodes) and nothing more fits: c + d + e = 360, no better. Leaving out the most
+#: saved per node first drops d (96 for one node), then e (96 for four): b + c = 288.
+SAVING_CASE = [("a", 3, "p300"), ("b", 5, "p300"), ("c", 5, "p300"), ("d", 1, "p300"), ("e", 4, "p300")]
+SAVING_OUTSIDE = {"a": 3, "c": 2, "d": 3}
+
+
+def test_bundle_swap_leaves_out_the_most_saving_per_node_first(monkeypatch: Any) -> None:
+    from app.eviction import swaps
+
+    wire, cost = decide(cluster(SAVING_CASE, outside=SAVING_OUTSIDE), config("priority"))
+    assert broken(wire) == ["ml/b", "ml/c"]
+    assert cost.levels == {300: 288.0} and len(wire["nominations"]) == 10
+    assert {n["node"] for n in wire["nominations"]} <= {f"n{i:02d}" for i in range(18)}
+    _, greedy = decide(cluster(SAVING_CASE, outside=SAVING_OUTSIDE), config("priority", swaps=0))
+    assert greedy.levels == {300: 312.0}
+    monkeypatch.setattr(swaps, "DROP_ORDERS", ("expense",))  # the most expensive first only (and no repair)
+    monkeypatch.setattr(swaps, "REPAIR_MAX", 0)
+    wire, expense = decide(cluster(SAVING_CASE, outside=SAVING_OUTSIDE), config("priority"))
+    assert broken(wire) == ["ml/b", "ml/d", "ml/e"] and expense.levels == {300: 312.0}
+
+
+#: priority order, one level (24 per pod broken): a 3+1 (three pods in the leaf, one in
+#: ``far``: 96), b 6 (144), c 8+1 (216), d 4+3 (168), e 7+1 (192). Per unit of the ten nodes
+#: the greedy takes b (240), a (320 for 3 of the 4 left), d (1,680 for the last one), and the
+#: bundle drops leave a out: b + d = 312. Adding c or e, or both, and leaving out what fits
+#: the slack never gets below 312. Taking d out and covering the need again takes a (320 for
+#: 3 of 4) and e (1,920 for the last one, c is 2,160); leaving out b then gives a + e = 288
+#: (the optimum: ten nodes exactly).
+REPAIR_CASE = [("a", 3, "p300"), ("b", 6, "p300"), ("c", 8, "p300"), ("d", 4, "p300"), ("e", 7, "p300")]
+REPAIR_OUTSIDE = {"a": 1, "c": 1, "d": 3, "e": 1}
+
+
+def test_bundle_swap_takes_a_chosen_gang_out_and_covers_the_need_again(monkeypatch: Any) -> None:
+    from app.eviction import swaps
+
+    wire, cost = decide(cluster(REPAIR_CASE, outside=REPAIR_OUTSIDE), config("priority"))
+    assert broken(wire) == ["ml/a", "ml/e"]
+    assert cost.levels == {300: 288.0} and len(wire["nominations"]) == 10
+    monkeypatch.setattr(swaps, "REPAIR_MAX", 0)  # add-and-leave-out swaps only
+    wire, added = decide(cluster(REPAIR_CASE, outside=REPAIR_OUTSIDE), config("priority"))
+    assert broken(wire) == ["ml/b", "ml/d"] and added.levels == {300: 312.0}
