@@ -134,7 +134,7 @@ def extender_latency(kube_body: dict[str, Any], gang: str, pods: int, workdir: p
         wanted = set(keep)
         return {"Nodes": {"apiVersion": "v1", "kind": "NodeList", "items": [o for o in node_objs if o["metadata"]["name"] in wanted]}}
 
-    first, lat, binds, hosts, replan = None, [], [], [], None
+    first, lat, binds, hosts, replan, floor = None, [], [], [], None, []
     env = {"GANGPLANK_SNAPSHOT_DIR": str(snap), "GANGPLANK_EXTENDER_PREREAD": "1" if preread else "0"}
     with server(env) as (url, _), httpx.Client(timeout=300) as client, gc_paused():
         if preread:
@@ -146,12 +146,18 @@ def extender_latency(kube_body: dict[str, Any], gang: str, pods: int, workdir: p
                 (snap / "change.json").write_bytes(orjson.dumps(other))
                 time.sleep(SETTLE_S)
             t0 = time.perf_counter()
-            f = client.post(url + "/extender/filter", content=orjson.dumps({"Pod": pod, **nodes_arg(names)}))
+            f_body = orjson.dumps({"Pod": pod, **nodes_arg(names)})
+            f = client.post(url + "/extender/filter", content=f_body)
             answer = orjson.loads(f.content)  # kube-scheduler decodes in Go: orjson, not json
             ok = answer.get("NodeNames") if node_cache_capable else [o["metadata"]["name"] for o in (answer.get("Nodes") or {}).get("items") or []]
-            p = client.post(url + "/extender/prioritize", content=orjson.dumps({"Pod": pod, **nodes_arg(ok or [])}))
+            p_body = orjson.dumps({"Pod": pod, **nodes_arg(ok or [])})
+            p = client.post(url + "/extender/prioritize", content=p_body)
             scores = orjson.loads(p.content)
             dt = time.perf_counter() - t0
+            t2 = time.perf_counter()  # the floor: decoding the two requests, as any server must
+            orjson.loads(f_body)
+            orjson.loads(p_body)
+            floor.append(time.perf_counter() - t2)
             if f.status_code != 200 or p.status_code != 200 or not ok:
                 raise RuntimeError(f"extender refused {pod['metadata']['name']}: {f.text[:300]}")
             host = max(scores, key=lambda s: (s["Score"], s["Host"]))["Host"] if scores else ok[0]
@@ -174,4 +180,4 @@ def extender_latency(kube_body: dict[str, Any], gang: str, pods: int, workdir: p
             "preread": preread, "replan_ms": None if replan is None else replan * 1000, "gang": len(pending),
             "p50_ms": _pct(lat, 0.5) * 1000 if lat else 0.0, "p99_ms": _pct(lat, 0.99) * 1000 if lat else 0.0,
             "bind_p50_ms": _pct(binds, 0.5) * 1000 if binds else 0.0, "bind_p99_ms": _pct(binds, 0.99) * 1000 if binds else 0.0,
-            "distinct_hosts": len(set(hosts))}  # fmt: skip
+            "distinct_hosts": len(set(hosts)), "floor_ms": _pct(floor, 0.5) * 1000 if floor else 0.0}  # fmt: skip

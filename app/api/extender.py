@@ -29,7 +29,8 @@ from api_schemas.extender import (
 )
 from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema, envelope_of, json_response
 from app.errors import InputError
-from app.extender import bindcheck
+from app.extender import bindcheck, nodeargs
+from app.extender.nodeargs import NodeArgs, ci
 from app.extender.plan import gang_guard, plan_for
 from app.extender.source import SnapshotUnavailable, get_source
 from app.settings import Settings, get_settings
@@ -40,21 +41,8 @@ FITS_SCORE = 5  # within kube-scheduler's extender range 0..MAX_SCORE
 NO_SOURCE = "no snapshot source configured (GANGPLANK_SNAPSHOT_DIR, or GANGPLANK_SNAPSHOT_SOURCE=kubernetes)"
 
 
-def ci(d: Any, key: str) -> Any:
-    """Go's decoder matches keys case-insensitively."""
-    if not isinstance(d, dict):
-        return None
-    if key in d:
-        return d[key]
-    low = key.lower()
-    for k, v in d.items():
-        if isinstance(k, str) and k.lower() == low:
-            return v
-    return None
-
-
-def _pod(args: dict[str, Any]) -> dict[str, Any]:
-    pod = ci(args, "Pod")
+def _pod(args: dict[str, Any] | NodeArgs) -> dict[str, Any]:
+    pod = args.pod if isinstance(args, NodeArgs) else ci(args, "Pod")
     if not isinstance(pod, dict) or not isinstance(pod.get("metadata"), dict):
         raise InputError("'Pod' must be a Pod object with metadata", "/Pod")
     pod = dict(pod)
@@ -63,24 +51,17 @@ def _pod(args: dict[str, Any]) -> dict[str, Any]:
     return pod
 
 
-def _node_names(args: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]] | None]:
-    names = ci(args, "NodeNames")
-    nodes = ci(args, "Nodes")
-    if isinstance(names, list):
-        return [n for n in names if isinstance(n, str)], None
-    items = ci(nodes, "items") if isinstance(nodes, dict) else None
-    if isinstance(items, list):
-        objs = [n for n in items if isinstance(n, dict)]
-        return [str((n.get("metadata") or {}).get("name", "")) for n in objs], objs
-    raise InputError("give 'NodeNames' (nodeCacheCapable) or 'Nodes.items'", "/NodeNames")
+def _args(args: dict[str, Any] | NodeArgs) -> NodeArgs:
+    return args if isinstance(args, NodeArgs) else nodeargs.read(args)
 
 
 def _source_or_error() -> Any:
     return get_source()
 
 
-def do_filter(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    names, objs = _node_names(args)
+def do_filter(args: dict[str, Any] | NodeArgs, settings: Settings) -> dict[str, Any]:
+    args = _args(args)
+    names, objs = args.names, args.items
     source = _source_or_error()
     if source is None:
         return {"Nodes": None, "NodeNames": None, "FailedNodes": None, "FailedAndUnresolvableNodes": None,
@@ -106,13 +87,14 @@ def do_filter(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
         return {"Nodes": None, "NodeNames": ok, "FailedNodes": failed or {}, "FailedAndUnresolvableNodes": unresolvable or {},
                 "Error": ""}  # fmt: skip
     keep = set(ok)
-    items = [o for o in objs if (o.get("metadata") or {}).get("name") in keep]
+    items = [o for o, n in zip(objs, names, strict=True) if n in keep]
     return {"Nodes": {"apiVersion": "v1", "kind": "NodeList", "items": items}, "NodeNames": None,
             "FailedNodes": failed or {}, "FailedAndUnresolvableNodes": unresolvable or {}, "Error": ""}  # fmt: skip
 
 
-def do_prioritize(args: dict[str, Any], settings: Settings) -> list[dict[str, Any]]:
-    names, _ = _node_names(args)
+def do_prioritize(args: dict[str, Any] | NodeArgs, settings: Settings) -> list[dict[str, Any]]:
+    args = _args(args)
+    names = args.names
     source = _source_or_error()
     if source is None:
         return [{"Host": n, "Score": 0} for n in names]
@@ -193,14 +175,14 @@ async def run_bind(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
         return {"Error": f"the bind did not finish within {BIND_TIMEOUT_S:.0f} s (the API server is slow); retry later"}
 
 
-def unavailable(fn: Any, args: dict[str, Any], reason: str) -> Any:
+def unavailable(fn: Any, args: dict[str, Any] | NodeArgs, reason: str) -> Any:
     """The answer of a verb while the source has no fresh snapshot: filter and bind fail
     (kube-scheduler retries the pod later), prioritize has no opinion, preempt no victims."""
     error = f"no fresh cluster snapshot: {reason}"
     if fn is do_filter:
         return {"Nodes": None, "NodeNames": None, "FailedNodes": None, "FailedAndUnresolvableNodes": None, "Error": error}
     if fn is do_prioritize:
-        return [{"Host": n, "Score": 0} for n in _node_names(args)[0]]
+        return [{"Host": n, "Score": 0} for n in _args(args).names]
     if fn is do_preempt:
         return {"NodeNameToMetaVictims": None}
     return {"Error": error}
@@ -212,7 +194,8 @@ def _route(path: str, model: type, response: type, fn: Any) -> None:
     async def handler(request: Request) -> Response:
         settings = get_settings()
         if fn is not do_bind:  # read, decode, answer and encode in one pause of the GC (a NodeList can be megabytes)
-            return Response(await answer_body(request, settings, _answer, fn, settings), media_type="application/json")
+            fast = nodeargs.fast if fn is do_filter or fn is do_prioritize else None
+            return Response(await answer_body(request, settings, _answer, fn, settings, fast=fast), media_type="application/json")
         args = await envelope_of(request, settings)
         try:
             return json_response(await run_bind(args, settings))
@@ -220,7 +203,7 @@ def _route(path: str, model: type, response: type, fn: Any) -> None:
             return json_response(unavailable(fn, args, exc.reason))
 
 
-def _answer(args: dict[str, Any], fn: Any, settings: Settings) -> bytes:
+def _answer(args: dict[str, Any] | NodeArgs, fn: Any, settings: Settings) -> bytes:
     """A verb's answer as it goes on the wire (a source without a fresh snapshot: see
     :func:`unavailable`)."""
     try:

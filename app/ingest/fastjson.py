@@ -229,7 +229,7 @@ NESTING_FOLLOWS_RECURSION_LIMIT = sys.version_info < (3, 12)
 _UTF8_CHUNK = 1 << 20
 
 
-def _utf8(raw: bytes) -> bool:
+def utf8_valid(raw: bytes) -> bool:
     """``raw`` is valid UTF-8 (checked a megabyte at a time, the text thrown away)."""
     if raw.isascii():
         return True
@@ -255,7 +255,7 @@ def decode_envelope(raw: bytes) -> dict[str, Any] | None:
         return None  # no native section: one orjson pass does it all
     if sys.getrecursionlimit() > MAX_DEPTH:
         return None  # msgspec could then nest deeper than orjson, even in a value a repeated key drops
-    if not _utf8(raw):
+    if not utf8_valid(raw):
         return None  # orjson refuses invalid UTF-8 anywhere, msgspec only where it decodes
     try:
         env = _DECODER.decode(raw)
