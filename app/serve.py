@@ -82,11 +82,20 @@ def tls_extension(ssl_object: ssl.SSLObject | None) -> dict[str, Any] | None:
     }
 
 
+#: How long a connection refused with a 400 is drained before it is closed (see
+#: :meth:`TLSH11Protocol.send_400_response`).
+LINGER_SECONDS = 2.0
+
+
 class TLSH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, handing the verified client certificate to the app and
-    closing a connection whose request does not arrive whole within the read timeout."""
+    """uvicorn's h11 protocol, handing the verified client certificate to the app, closing a
+    connection whose request does not arrive whole within the read timeout, and closing one
+    it refuses (a 400 from h11: a request line or headers past 16 KiB, malformed HTTP) only
+    after the client had the answer."""
 
     _read_timer: asyncio.TimerHandle | None = None
+    _linger_timer: asyncio.TimerHandle | None = None
+    _lingering = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -105,6 +114,8 @@ class TLSH11Protocol(H11Protocol):
         self.app = with_tls
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the rest of a refused request: read and dropped
         super().data_received(data)
         if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
             self._arm_read_timer()  # a request is on its way (or a partial one): it must finish in time
@@ -113,7 +124,34 @@ class TLSH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_read_timer()
+        if self._linger_timer is not None:
+            self._linger_timer.cancel()
+            self._linger_timer = None
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """The 400 uvicorn sends (with its length, so a client knows it has it whole), then a
+        lingering close: closing at once while the rest of the request is still arriving
+        makes the kernel reset the connection, and a client still sending it never reads the
+        answer. So the input is read and dropped until the client closes its side or
+        :data:`LINGER_SECONDS` have passed, then the connection is closed; on plain TCP a FIN
+        follows the answer at once (TLS in asyncio cannot half-close)."""
+        body = msg.encode("ascii")
+        head = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close")]  # fmt: skip
+        for event in (h11.Response(status_code=400, reason=b"Bad Request", headers=head), h11.Data(data=body),
+                      h11.EndOfMessage()):  # fmt: skip
+            self.transport.write(self.conn.send(event))
+        self._cancel_read_timer()
+        self._lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self._linger_timer = self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
+    def eof_received(self) -> bool | None:
+        if self._lingering:
+            self.transport.close()  # the client is done: nothing more to drain
+        return None
 
     def _arm_read_timer(self) -> None:
         if self._read_timer is None and self._read_timeout > 0:

@@ -509,3 +509,27 @@ def test_cli_serve_refuses_0_0_0_0_without_auth(monkeypatch):
         get_settings.cache_clear()
     assert result.exit_code == 2
     assert "refusing to serve on 0.0.0.0" in (result.stderr if hasattr(result, "stderr") else result.output)
+
+
+def test_a_request_h11_refuses_over_tls_still_gets_its_400(monkeypatch, pki):
+    # the lingering close without a half-close (asyncio's TLS cannot): the 400 carries its
+    # length, the rest of the request is drained, and the client reads the answer
+    app = _mtls_app(monkeypatch, pki, 1)
+    try:
+        with TLSServer(app, pki, cert_reqs=1) as srv:
+            ctx = ssl.create_default_context(cafile=str(pki["ca.pem"]))
+            with socket.create_connection(("127.0.0.1", srv.port)) as raw, \
+                    ctx.wrap_socket(raw, server_hostname="127.0.0.1") as s:  # fmt: skip
+                s.settimeout(10.0)
+                s.sendall(b"GET /" + b"a" * 20_000)
+                time.sleep(0.3)  # read by the server: h11 refuses the line
+                s.sendall(b"a" * 1_000_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+                got = b""
+                while b"\r\n\r\n" not in got or not got.endswith(b"Invalid HTTP request received."):
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    got += chunk
+            assert got.startswith(b"HTTP/1.1 400") and b"content-length: 30" in got.lower()
+    finally:
+        get_settings.cache_clear()

@@ -325,3 +325,44 @@ def test_an_unexpected_error_is_still_logged_and_counted(monkeypatch, caplog):
     assert r.status_code == 500
     assert any(getattr(rec, "fields", {}).get("status") == 500 for rec in caplog.records if rec.name == "gangplank.access")
     assert 'gangplank_requests_total{endpoint="/v1/topology",status="5xx"}' in c.get("/metrics").text
+
+
+def test_a_request_h11_refuses_gets_its_400_before_the_connection_closes(served):
+    # a request line past h11's 16 KiB limit (sent in two parts, so h11 sees it incomplete),
+    # and more of it still coming. A client sends its whole request before it reads (httpx
+    # and Go's net/http do): were the connection closed at once, the rest of the request
+    # would meet a reset and the client would never read the 400
+    import socket
+
+    with socket.create_connection(("127.0.0.1", served)) as s:
+        s.settimeout(5.0)
+        s.sendall(b"GET /" + b"a" * 20_000)
+        time.sleep(0.2)  # read by the server: h11 refuses the line
+        s.sendall(b"a" * 1_000_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+    assert got.startswith(b"HTTP/1.1 400"), got[:80]
+
+
+def test_a_refused_connection_is_drained_for_a_bounded_time_only(served, monkeypatch):
+    # a client that never closes its side: the server stops draining after LINGER_SECONDS
+    import socket
+
+    from app import serve
+
+    monkeypatch.setattr(serve, "LINGER_SECONDS", 0.3)
+    with socket.create_connection(("127.0.0.1", served)) as s:
+        s.settimeout(5.0)
+        s.sendall(b"GET /" + b"a" * 20_000)
+        time.sleep(0.2)
+        s.sendall(b"a" * 100_000)  # drained
+        got = b""
+        while chunk := s.recv(65536):  # the answer, then the server's FIN
+            got += chunk
+        assert got.startswith(b"HTTP/1.1 400")
+        time.sleep(0.8)  # past the linger: the server has closed the connection
+        with pytest.raises(OSError):
+            for _ in range(100):
+                s.sendall(b"a" * 65536)
+                time.sleep(0.01)
