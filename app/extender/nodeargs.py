@@ -29,7 +29,6 @@ import orjson
 from app.errors import InputError
 from app.ingest.fastjson import MAX_DEPTH, NESTING_FOLLOWS_RECURSION_LIMIT, utf8_valid
 
-_ABSENT = msgspec.Raw(b"")  # no JSON value is empty
 _ARG_KEYS = ("pod", "nodes", "nodenames")
 
 
@@ -83,12 +82,6 @@ class _NodeList(msgspec.Struct, gc=False):
     items: list[msgspec.Raw] | None = None
 
 
-class _Args(msgspec.Struct, gc=False):
-    Pod: msgspec.Raw = _ABSENT  # noqa: N815 - Go's field names
-    Nodes: _NodeList | None = None  # noqa: N815
-    NodeNames: list[str] | None = None  # noqa: N815
-
-
 class _Meta(msgspec.Struct, gc=False):
     name: str = ""
 
@@ -97,9 +90,14 @@ class _Named(msgspec.Struct, gc=False):
     metadata: _Meta | None = None
 
 
+class _NamedList(msgspec.Struct, gc=False):
+    items: list[_Named] | None = None
+
+
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_ARGS = msgspec.json.Decoder(_Args)
-_NAMES = msgspec.json.Decoder(list[_Named])
+_NAMES = msgspec.json.Decoder(list[str] | None)
+_ITEMS = msgspec.json.Decoder(_NodeList | None)
+_NAMED = msgspec.json.Decoder(_NamedList)
 
 
 def fast(raw: bytes) -> NodeArgs | None:
@@ -108,18 +106,18 @@ def fast(raw: bytes) -> NodeArgs | None:
     if not NESTING_FOLLOWS_RECURSION_LIMIT or sys.getrecursionlimit() > MAX_DEPTH or not utf8_valid(raw):
         return None
     try:
-        keys = _KEYS.decode(raw)
+        keys = _KEYS.decode(raw)  # the body's one full pass: each field's JSON text
         if sum(1 for k in keys if k.lower() in _ARG_KEYS) != sum(1 for k in ("Pod", "Nodes", "NodeNames") if k in keys):
             return None  # another spelling of a field: the case-insensitive reading decides
-        args = _ARGS.decode(raw)
-        pod = orjson.loads(memoryview(args.Pod)) if args.Pod is not _ABSENT else None
-        if args.NodeNames is not None:
-            return NodeArgs(pod, args.NodeNames, None)
-        if args.Nodes is None or args.Nodes.items is None:
+        pod = orjson.loads(memoryview(keys["Pod"])) if "Pod" in keys else None
+        names = _NAMES.decode(keys["NodeNames"]) if "NodeNames" in keys else None
+        if names is not None:
+            return NodeArgs(pod, names, None)
+        nodes = _ITEMS.decode(keys["Nodes"]) if "Nodes" in keys else None
+        if nodes is None or nodes.items is None:
             return None
-        raw_items = args.Nodes.items
-        named = _NAMES.decode(b"[" + b",".join(raw_items) + b"]") if raw_items else []
+        named = _NAMED.decode(keys["Nodes"]).items or []
     except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, depth): the whole decode decides
         return None
     names = [n.metadata.name if n.metadata is not None else "" for n in named]
-    return NodeArgs(pod, names, [orjson.Fragment(bytes(r)) for r in raw_items])
+    return NodeArgs(pod, names, [orjson.Fragment(bytes(r)) for r in nodes.items])
