@@ -102,6 +102,7 @@ class BundleSwaps:
         self._held: dict[str, tuple[int, float]] = {}
         self._expenses: dict[int, tuple] = {}  # by id of a bundle of ``bundles`` (kept alive there)
         self._wholes: dict[int, _Part] = {}  # by id of a bundle, as ``_expenses``
+        self._alones: dict[int, Disruption] = {}  # by id of a bundle, as ``_expenses``
         self._savings: dict[int, tuple] = {}  # by id of a bundle, as ``_expenses``
         self._pooled: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.nodes = np.zeros(0, dtype=np.intp)
@@ -123,8 +124,7 @@ class BundleSwaps:
         covers (worked out once per bundle)."""
         out = self._savings.get(id(p.bundle))
         if out is None:
-            n = self.need[self.asked].astype(np.float64)
-            size = float((np.minimum(p.req[self.asked], n) / n).sum())
+            size = self._gain(p.req)
             per = self._alone(p.bundle).total / size if size > 0 else float("inf")
             out = self._savings[id(p.bundle)] = (p.bundle.job.victim_priority if self.lex else 0, per, p.bundle.job.key)
         return out
@@ -149,23 +149,32 @@ class BundleSwaps:
                 entry[1] += n
         levels: dict[int, float] = {}
         total = 0
-        held_of = self.held
         for j, n in gone.values():
             total += n
-            held, whole = held_of(j)
-            if held - n < j.min_available:
+            whole = self._broken(j, n)
+            if whole is not None:
                 p = j.victim_priority
                 levels[p] = levels.get(p, 0.0) + whole
         return Disruption(levels, EPS * total)
+
+    def _broken(self, job: Job, n: int) -> float | None:
+        """The cost of breaking ``job`` when ``n`` of its pods go and that leaves it below its
+        minimum, else None."""
+        held, whole = self.held(job)
+        return whole if held - n < job.min_available else None
 
     def _cost(self, parts: list[_Part]) -> Disruption:
         return self.cost([(p.bundle.job, len(p.tasks)) for p in parts])
 
     def _alone(self, b: Bundle) -> Disruption:
-        n = len(b.tasks)
-        held, whole = self.held(b.job)
-        broken = b.kind != SAFE or held - n < b.job.min_available
-        return Disruption({b.job.victim_priority: whole} if broken else {}, EPS * n)
+        """The disruption of ``b``'s tasks alone (a Whole bundle breaks its gang); worked out
+        once per bundle."""
+        out = self._alones.get(id(b))
+        if out is None:
+            n = len(b.tasks)
+            whole = self.held(b.job)[1] if b.kind != SAFE else self._broken(b.job, n)
+            out = self._alones[id(b)] = Disruption({b.job.victim_priority: whole} if whole is not None else {}, EPS * n)
+        return out
 
     def _part(self, b: Bundle, tasks: list[Task]) -> _Part:
         width = len(self.need)
@@ -244,9 +253,14 @@ class BundleSwaps:
             return None
         return [t for p in parts for t in p.tasks], [p.bundle for p in parts]
 
+    def _gain(self, req: np.ndarray) -> float:
+        """The share of the need ``req`` covers, summed over the asked resources (each capped
+        at the need)."""
+        n = self.need[self.asked].astype(np.float64)
+        return float((np.minimum(req[self.asked], n) / n).sum())
+
     def _candidates(self, parts: list[_Part], current: Disruption) -> list[Bundle]:
         used = {id(p.bundle) for p in parts}
-        n = self.need[self.asked].astype(np.float64)
         scored: dict[int, list[tuple[float, str, int, Bundle]]] = {}
         for i, b in enumerate(self.bundles):
             if id(b) in used or not b.tasks:
@@ -254,7 +268,7 @@ class BundleSwaps:
             alone = self._alone(b)
             if not better(alone, current, self.lex):
                 continue
-            gain = float((np.minimum(b.local[self.asked], n) / n).sum())
+            gain = self._gain(b.local)
             if gain <= 0:
                 continue
             level = b.job.victim_priority if self.lex else 0
@@ -305,9 +319,8 @@ class BundleSwaps:
     def _share(self, p: _Part) -> tuple[int, float, float]:
         """What part ``p`` adds to :meth:`cost` when it is its job's only part: (victim
         priority, broken-gang cost or 0, churn)."""
-        held, whole = self.held(p.bundle.job)
         n = len(p.tasks)
-        return p.bundle.job.victim_priority, (whole if held - n < p.bundle.job.min_available else 0.0), EPS * n
+        return p.bundle.job.victim_priority, self._broken(p.bundle.job, n) or 0.0, EPS * n
 
     def _less(self, d: Disruption, gone: list[_Part]) -> Disruption:
         """``d`` without parts ``gone`` (each its job's only part in the set ``d`` scores)."""
