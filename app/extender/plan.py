@@ -144,7 +144,7 @@ def forget_plans() -> None:
 
 
 def extender_config() -> Any:
-    raw = os.environ.get("GANGPLANK_EXTENDER_CONFIG")
+    raw = _config_text()
     return yaml.safe_load(raw) if raw else None
 
 

@@ -78,7 +78,7 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
         cand = nodes
     if not len(cand):
         return None
-    idle = c.allocatable[cand] - c.used[cand]
+    idle = c.idle_of(cand)
     free = idle + c.releasing[cand] - c.pipelined[cand]  # future idle
     ok = (req <= free).all(axis=1)
     if not ok.all():

@@ -453,7 +453,7 @@ class KaiFairShare(Plugin):
 
     def _allocatable_rows(self, name: str, task: Task, copies: int) -> bool:
         """``copies`` additions of the task's request, as arrays (one row per addition)."""
-        v = self._vec(task.req)  # type: ignore[arg-type]
+        v = self._task_vector(task)
         asked = v > 0
         non_preemptible = task.job is not None and not is_preemptible(task.job)
         for kq in self._chain(name):
