@@ -20,7 +20,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -117,13 +117,12 @@ def peak_rss(raw: bytes) -> float:
     read already (Linux's ``VmHWM``, reset just before, less ``VmRSS`` then): what the
     operating system sees, allocator slack and freed-but-kept pages included."""
     import subprocess
-    import tempfile
 
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         f.write(raw)
         f.flush()
         out = subprocess.run([sys.executable, "-c", _RSS_CHILD, f.name], capture_output=True, text=True, check=True,
-                             cwd=pathlib.Path(__file__).resolve().parent.parent)  # fmt: skip
+                             cwd=ROOT)  # fmt: skip
     return int(out.stdout.strip().splitlines()[-1]) / 1024  # /proc reports KiB
 
 
@@ -255,32 +254,24 @@ def compare(name: str, body: dict[str, Any], runs: int, warmup: int = 0) -> dict
     return out
 
 
+def _family(spec: tuple[tuple[str, Sequence[int], int], ...]) -> list[tuple[str, str, str, int, int]]:
+    """(name, size, layout, seed, gang pods) for each (size, seeds, gang pods), both layouts."""
+    return [(f"{size} {layout}, seed {seed}, {gang}-pod gang", size, layout, seed, gang)
+            for size, seeds, gang in spec for layout in ("contiguous", "fragmented") for seed in seeds]  # fmt: skip
+
+
 def family(quick: bool) -> list[tuple[str, str, str, int, int]]:
     """The instance family for heuristic / optimum (issue 23): contiguous and fragmented
     clusters with mixed gang sizes and priorities 100 / 500 / 1000, a pending 8-GPU gang that
     must stay in one spine (hard tier 2): 300 pods at S (1k nodes, seeds 1–4), 3,000 at M (5k
     nodes, seeds 1–2; left out with ``--quick``). (name, size, layout, seed, gang pods)."""
-    out = []
-    for size, seeds, gang in (("S", (1, 2, 3, 4), 300), ("M", (1, 2), 3000)):
-        if quick and size == "M":
-            continue
-        for layout in ("contiguous", "fragmented"):
-            for seed in seeds:
-                out.append((f"{size} {layout}, seed {seed}, {gang}-pod gang", size, layout, seed, gang))
-    return out
+    return _family((("S", (1, 2, 3, 4), 300),) if quick else (("S", (1, 2, 3, 4), 300), ("M", (1, 2), 3000)))
 
 
 def family_more(quick: bool) -> list[tuple[str, str, str, int, int]]:
     """More seeds of the same family, reported as one summary line (``--quick``: none): S
     seeds 5–24 and M seeds 3–4, both layouts."""
-    if quick:
-        return []
-    out = []
-    for size, seeds, gang in (("S", range(5, 25), 300), ("M", (3, 4), 3000)):
-        for layout in ("contiguous", "fragmented"):
-            for seed in seeds:
-                out.append((f"{size} {layout}, seed {seed}, {gang}-pod gang", size, layout, seed, gang))
-    return out
+    return [] if quick else _family((("S", range(5, 25), 300), ("M", (3, 4), 3000)))
 
 
 def top_missed(q: dict[str, Any]) -> bool:
@@ -395,13 +386,12 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     speed["forms"] = both_forms(args.quick, runs)
     done()
     quality = []
-    more = family_more(args.quick)
-    for name, size, layout, seed, gang in family(args.quick) + more:
+    for extra, (name, size, layout, seed, gang) in [(False, c) for c in family(args.quick)] + [
+            (True, c) for c in family_more(args.quick)]:  # fmt: skip
         step(name, total)
         nodes, pods = SIZES[size]
         body = generate(nodes, pods, seed=seed, pending_gang=gang, layout=layout)
-        quality += [{**optimality(name, body, order), "more": (name, size, layout, seed, gang) in more}
-                    for order in ("priority", "cost")]  # fmt: skip
+        quality += [{**optimality(name, body, order), "more": extra} for order in ("priority", "cost")]
         done()
     for q in quality:
         print(f"{q['case']}, victimOrder {q['order']}: heuristic / optimum = {q['ratio']:.3f}", flush=True)
@@ -795,9 +785,9 @@ def http_section(http_rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|",
     ]
     for name, h in http_rows:
-        lo, hi = h.get("vs_inproc_spread", (0.0, 0.0))
-        lines.append(f"| {name} | {h['orjson_ms']:.0f} ms | {h.get('inproc_ms', 0.0):.0f} ms | {h['http_ms']:.0f} ms | "
-                     f"**{h['ratio']:.2f}x** | **{h.get('vs_inproc', 0.0):.2f}x** ({lo:.2f}–{hi:.2f}) |")  # fmt: skip
+        lo, hi = h["vs_inproc_spread"]
+        lines.append(f"| {name} | {h['orjson_ms']:.0f} ms | {h['inproc_ms']:.0f} ms | {h['http_ms']:.0f} ms | "
+                     f"**{h['ratio']:.2f}x** | **{h['vs_inproc']:.2f}x** ({lo:.2f}–{hi:.2f}) |")  # fmt: skip
     lines += ["", "Target (issue 24 item 4): HTTP end to end <= 1.2x in process.", ""]
     return lines
 
@@ -828,7 +818,7 @@ def extender_section(ext: list[dict[str, Any]]) -> list[str]:
         replan = "" if e["replan_ms"] is None else f"{e['replan_ms']:.0f} ms"
         lines.append(f"| {e['gang']:,} | {e['pods']} | {str(e['cache']).lower()} | {'in the background' if e['preread'] else 'by the first pod'} | "
                      f"{e['first_ms']:.0f} ms | {replan} | **{e['p50_ms']:.1f} ms** | **{e['p99_ms']:.1f} ms** | "
-                     f"{e.get('floor_ms', 0.0):.1f} ms | "
+                     f"{e['floor_ms']:.1f} ms | "
                      f"{e['bind_p50_ms']:.2f} ms | {e['bind_p99_ms']:.2f} ms | {e['distinct_hosts']} |")  # fmt: skip
     lines += ["", "Targets (issue 24 item 5): filter + prioritize p99 <= 10 ms in both modes, bind <= 2 ms, the first pod "
               "of a 3,000-pod gang <= 300 ms. The requests' `orjson.loads` is the floor of any server: decoding the "
