@@ -18,6 +18,7 @@ a change whose event is lost), and inject faults: queued for the next request of
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import pathlib
@@ -115,6 +116,7 @@ class ReplayServer:
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
+            self._httpd.cut()
             self._httpd = None
 
     # The cluster ------------------------------------------------------------------------
@@ -196,18 +198,38 @@ class _Server(ThreadingHTTPServer):
 
     ssl_context: ssl.SSLContext | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.live: set[Any] = set()  # the connections being served
+        self.live_lock = threading.Lock()
+
     def finish_request(self, request: Any, client_address: Any) -> None:
         """TLS handshake in the connection's own thread (in accept() a silent client would
         block the whole server)."""
-        if self.ssl_context is None:
-            return super().finish_request(request, client_address)
-        request.settimeout(5)
-        tls = self.ssl_context.wrap_socket(request, server_side=True)
+        with self.live_lock:
+            self.live.add(request)
         try:
-            tls.settimeout(None)
-            super().finish_request(tls, client_address)
+            if self.ssl_context is None:
+                return super().finish_request(request, client_address)
+            request.settimeout(5)
+            tls = self.ssl_context.wrap_socket(request, server_side=True)
+            try:
+                tls.settimeout(None)
+                super().finish_request(tls, client_address)
+            finally:
+                tls.close()
         finally:
-            tls.close()
+            with self.live_lock:
+                self.live.discard(request)
+
+    def cut(self) -> None:
+        """Shut every connection still open: a client's kept-alive connection would
+        otherwise go on being answered after the port is closed."""
+        with self.live_lock:
+            live = list(self.live)
+        for sock in live:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # clients hanging up mid-answer, or refusing our certificate, is what these tests do
@@ -251,6 +273,9 @@ class _Handler(BaseHTTPRequestHandler):
         path = url.path
         watch = query.get("watch") in ("1", "true")
         with r.cond:
+            if r._stopping:  # a kept-alive connection racing stop(): no answer, as a closed port gives none
+                self.close_connection = True
+                return
             r.requests.append((path, watch, query))
             fault = r.faults[(path, watch)].popleft() if r.faults[(path, watch)] else None
         if r.tokens is not None and self.headers.get("Authorization", "").removeprefix("Bearer ") not in r.tokens:
