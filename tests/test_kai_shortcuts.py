@@ -12,7 +12,10 @@ invariant test's random clusters under the ``kai`` profile:
 * the victim queue is made when a potential victim is first asked for;
 * evictions applied and undone in runs; fair-share sums over a cached queue chain; the
   idle-GPU filter's top capacities by partition; the queue-capacity check of one task over
-  Python numbers.
+  Python numbers;
+* the idle-GPU filters' first-fit matching in one pass per run of equal requirements;
+* a run of placements the memo knows pipelined at once, and runs of placements undone at
+  once; fair-share sums per queue for a batch of tasks; a victim's batch found by a map.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ import numpy as np
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import app.kai.allocate as kai_allocate
+import app.kai.scenarios as kai_scenarios
 import app.kai.simulation as kai_simulation
 import app.kai.solver as kai_solver
 from app.framework.statement import Statement
@@ -90,7 +95,43 @@ def _task_up(self, task, sign):
 def _ok_sorted(self, scenario):
     self._absorb(scenario)
     top = np.argsort(-self.cap, kind="stable")[: len(self.required)]
-    return greedy_match(self.required, [float(self.cap[i]) for i in top])
+    return kai_scenarios.greedy_match(self.required, [float(self.cap[i]) for i in top])
+
+
+def _place_one_by_one(ctx, stmt, tasks, nodes, pipeline_only):
+    return all(kai_allocate._place_task(ctx, stmt, t, nodes, pipeline_only) for t in tasks)
+
+
+def _task_each(self, tasks, sign):
+    for t in tasks:
+        self._task(t, sign)
+
+
+def _batch_by_scan(self, t):
+    for batch in self.groups.get(t.job.key, ()):
+        if any(x is t for x in batch):
+            return batch
+    return None
+
+
+def _greedy_from_the_first(required, capacities):
+    """KAI's ``greedyMatchRequirements`` as written: every requirement scans the holders
+    from the first."""
+    used = [0.0] * len(capacities)
+    for need in required:
+        if need == 0:
+            return True
+        matched = False
+        for i, cap in enumerate(capacities):
+            if cap < need:
+                break
+            if cap - used[i] >= need:
+                used[i] += need
+                matched = True
+                break
+        if not matched:
+            return False
+    return True
 
 
 _init = ScenarioBuilder.__init__
@@ -123,6 +164,14 @@ def direct(*, keep: str = ""):
             m.setattr(KaiFairShare, "_allocatable_one", lambda self, name, task: self._allocatable_rows(name, task, 1))
         if keep != "partition":
             m.setattr(IdleGpus, "ok", _ok_sorted)
+        if keep != "greedy":
+            m.setattr(kai_scenarios, "greedy_match", _greedy_from_the_first)
+        if keep != "runs":
+            m.setattr(kai_allocate, "_place_tasks", _place_one_by_one)
+        if keep != "sums":
+            m.setattr(KaiFairShare, "_task_many", _task_each)
+        if keep != "batch_of":
+            m.setattr(kai_scenarios.Scenario, "batch_of", _batch_by_scan)
         yield
 
 
@@ -143,7 +192,8 @@ def test_kai_shortcuts_give_the_answers_of_the_direct_way(kind, seed, gang):
     assert fast == slow
 
 
-@pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition", "allocatable"])
+@pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition", "allocatable", "greedy", "runs", "sums",
+                                  "batch_of"])
 def test_each_kai_shortcut_alone_gives_the_same_answer(keep):
     body = {**kai_snapshot(128, 1280, "preempt", 16, seed=4), "config": {"profile": "kai"}}
     with direct():
@@ -267,3 +317,60 @@ def test_the_queue_capacity_check_of_one_task_is_the_array_check():
             assert one == fs._allocatable_rows(t.job.queue, t, 1)
             seen.add(one)
     assert seen == {True, False}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 8.0]), max_size=12),
+       st.lists(st.sampled_from([0.0, 0.1, 0.3, 0.5, 1.0, 1.5, 2.0, 4.0, 8.0, 16.0]), max_size=12), st.booleans())  # fmt: skip
+def test_greedy_match_in_runs_is_first_fit_from_the_first_holder(required, capacities, in_order):
+    """The one-pass-per-run matching answers as scanning from the first holder for every
+    requirement: sorted as the filters give them (largest first), and in any order."""
+    capacities = sorted(capacities, reverse=True)
+    if in_order:
+        required = sorted(required, reverse=True)
+    assert greedy_match(required, capacities) == _greedy_from_the_first(required, capacities)
+
+
+def test_greedy_match_reuses_a_holder_with_room_and_stops_at_a_small_one():
+    # 8 and 4 GPUs: three 4s take 8 twice then 4; a fourth finds no room
+    assert greedy_match([4.0, 4.0, 4.0], [8.0, 4.0])
+    assert not greedy_match([4.0, 4.0, 4.0, 4.0], [8.0, 4.0])
+    # a holder smaller than the requirement ends the search, even if a later one is larger
+    # (holders come sorted, largest first, so that cannot happen in KAI; the rule holds)
+    assert not greedy_match([2.0], [1.0, 4.0])
+    # after a run of 4s, the 1s scan from the first holder again: 8 - 4 - 4 = 0, 4 - 4 = 0
+    assert not greedy_match([4.0, 4.0, 4.0, 1.0], [8.0, 4.0])
+    assert greedy_match([4.0, 4.0, 1.0, 1.0], [8.0, 4.0])  # the 1s go to the 4
+    assert greedy_match([3.0, 0.0, 99.0], [3.0])  # a requirement of 0 ends the matching: matched
+
+
+def test_fair_share_sums_a_batch_only_when_the_floats_are_the_same():
+    """``KaiFairShare._task_many`` adds a batch's summed request when that is exact (whole
+    numbers, no partial sum at 2**53), else one by one; either way the allocations equal
+    one-by-one addition bit for bit."""
+    from app.plugins.kai_fairshare import _whole
+
+    rows = np.array([[1.0, 500.0, 2.0**40], [2.0, 250.0, 2.0**41]])
+    assert _whole(rows, np.array([[3.0, 0.0, 2.0**42]]))
+    assert not _whole(rows, np.array([[3.0, 0.5, 0.0]]))  # a fraction held
+    assert not _whole(rows + 0.25, np.zeros((1, 3)))  # a fraction asked
+    assert not _whole(rows, np.array([[0.0, 0.0, 2.0**53 - 2.0**41]]))  # a partial sum reaches 2**53
+    body = {**kai_snapshot(32, 320, "preempt", 4), "config": {"profile": "kai"}}
+    req = read_request(orjson.loads(orjson.dumps(body)), S)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    fs = ssn.plugins["proportion"]
+    tasks = [t for j in ssn.cluster.active_jobs.values() for t in j.tasks if t.job.queue in fs.queues][:40]
+    assert len({t.job.queue for t in tasks}) >= 1 and len(tasks) >= 10
+    for start in (0.0, 0.1, 2.0**52 + 1.0):  # whole, a fraction held, near 2**53
+        for q in fs.queues.values():
+            q.allocated = np.array([start, start, start])
+            q.allocated_np = np.array([start, 0.0, start])
+        before = {n: (q.allocated.copy(), q.allocated_np.copy()) for n, q in fs.queues.items()}
+        fs._task_many(tasks, 1)
+        batched = {n: (q.allocated.copy(), q.allocated_np.copy()) for n, q in fs.queues.items()}
+        for n, q in fs.queues.items():
+            q.allocated, q.allocated_np = before[n][0].copy(), before[n][1].copy()
+        for t in tasks:
+            fs._task(t, 1)
+        for n, q in fs.queues.items():
+            assert q.allocated.tobytes() == batched[n][0].tobytes() and q.allocated_np.tobytes() == batched[n][1].tobytes()

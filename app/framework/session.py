@@ -561,6 +561,24 @@ class Session:
         set_status(task, prev_status)
         task.node = prev_node
 
+    def undo_allocate_many(self, undone: Sequence[tuple[Task, TaskStatus, int]]) -> None:
+        """:meth:`undo_allocate` for many (task, status before, node before) triples, the
+        latest placement first, each task once: one accounting update per matrix, handlers
+        in a batch (they see every task still placed, as each one-by-one call does)."""
+        if not undone:
+            return
+        c = self.cluster
+        tasks = [t for t, _, _ in undone]
+        for matrix, picked in ((c.used, [t for t in tasks if t.status is not TaskStatus.PIPELINED]),
+                               (c.pipelined, [t for t in tasks if t.status is TaskStatus.PIPELINED])):  # fmt: skip
+            if picked:
+                np.subtract.at(matrix, *_node_rows(picked))
+        for h in self._dealloc_many:
+            h(tasks)
+        for t, prev_status, prev_node in undone:
+            set_status(t, prev_status)
+            t.node = prev_node
+
     def apply_evict(self, task: Task) -> None:
         self.cluster.releasing[task.node] += task.req
         set_status(task, TaskStatus.RELEASING)

@@ -26,7 +26,7 @@ import numpy as np
 from app.framework.session import PURPOSE_ALLOCATE
 from app.kai.jobs import ACTIVE_ALLOCATED, View, is_preemptible, sort_pod_sets, tasks_to_allocate
 from app.kai.statement import KaiStatement
-from app.model.cluster import Task
+from app.model.cluster import Task, TaskStatus
 
 if TYPE_CHECKING:
     from app.kai.context import KaiContext
@@ -210,12 +210,33 @@ def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndar
         placed = False
         for node_set in sets:
             cp = stmt.checkpoint()
-            if all(_place_task(ctx, stmt, t, node_set, pipeline_only) for t in mine):
+            if _place_tasks(ctx, stmt, mine, node_set, pipeline_only):
                 placed = True
                 break
             stmt.rollback(cp)
         if not placed:
             return False
+    return True
+
+
+def _place_tasks(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: np.ndarray, pipeline_only: bool) -> bool:
+    """Each of ``tasks`` in order on ``nodes`` (False at the first that finds no node). In a
+    simulation, a run of tasks whose nodes the memo knows is pipelined at once."""
+    memo = ctx.memo
+    if memo is None or not pipeline_only or not len(nodes):
+        return all(_place_task(ctx, stmt, t, nodes, pipeline_only) for t in tasks)
+    i = 0
+    while i < len(tasks):
+        run, states = memo.known_run(stmt, tasks[i:], nodes)
+        if run:
+            k = len(run)
+            stmt.place_many(tasks[i : i + k], run, [TaskStatus.PIPELINED] * k, eviction_occurred=True)
+            memo.pushed(stmt, states)
+            i += k
+        if i < len(tasks):
+            if not _place_task(ctx, stmt, tasks[i], nodes, pipeline_only):
+                return False
+            i += 1
     return True
 
 

@@ -26,10 +26,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.framework.statement import Operation, Statement
+from app.framework.statement import PIPELINE, Operation, Statement
+from app.model.cluster import TaskStatus
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from collections.abc import Sequence
 
     from app.model.cluster import Task
 
@@ -110,3 +113,34 @@ class PlacementMemo:
             return state, key, True, state.answers[key]
         self.misses += 1
         return state, key, False, None
+
+    def known_run(self, stmt: Statement, tasks: Sequence[Task], nodes: np.ndarray) -> tuple[list[int], list[_State]]:
+        """The nodes of the leading ``tasks`` whose best node is known in the state each is
+        asked in (the state after the ones before it are pipelined there), stopping at the
+        first unknown answer, a task with no node, or one that would go back to the node
+        it was evicted from (an un-evict, not a plain pipeline); and the state after each.
+        The caller pipelines them (:meth:`pushed`)."""
+        state = self._state(stmt)
+        nkey = self._nodes_key(nodes)
+        out: list[int] = []
+        states: list[_State] = []
+        for t in tasks:
+            node = state.answers.get((id(t), nkey), -1)
+            if node is None or node < 0 or (t.status is TaskStatus.RELEASING and t.node == node):
+                break
+            key = (PIPELINE, id(t), node)
+            nxt = state.children.get(key)
+            if nxt is None:
+                nxt = state.children[key] = _State()
+            out.append(node)
+            states.append(nxt)
+            state = nxt
+        self.hits += len(out)
+        return out, states
+
+    def pushed(self, stmt: Statement, states: list[_State]) -> None:
+        """``stmt`` has just pushed one operation per state of :meth:`known_run`."""
+        k = len(states)
+        if k:
+            self.ops.extend(stmt.ops[-k:])
+            self.path.extend(states)

@@ -49,6 +49,7 @@ class Scenario:
         self.groups: dict[str, list[list[Task]]] = {}  # job key -> its victim batches
         self.by_node: dict[int, list[str]] = {}  # node -> jobs with a potential victim there
         self.victims: dict[str, list[Task]] = {}  # job key -> every victim task, in add order
+        self._batch: dict[int, list[Task]] = {}  # id(task) -> the first batch holding it
         for batch in recorded:
             self._add_batch(batch)
 
@@ -56,6 +57,8 @@ class Scenario:
         key = tasks[0].job.key  # type: ignore[union-attr]
         self.groups.setdefault(key, []).append(tasks)
         self.victims.setdefault(key, []).extend(tasks)
+        for t in tasks:
+            self._batch.setdefault(id(t), tasks)
 
     def add_potential(self, tasks: list[Task]) -> None:
         if not tasks:
@@ -87,10 +90,8 @@ class Scenario:
         return out
 
     def batch_of(self, t: Task) -> list[Task] | None:
-        for batch in self.groups.get(t.job.key, ()):  # type: ignore[union-attr]
-            if any(x is t for x in batch):
-                return batch
-        return None
+        """The first victim batch holding ``t`` (its job's batches come in add order)."""
+        return self._batch.get(id(t))
 
 
 class IdleGpus:
@@ -147,20 +148,30 @@ def new_victims(scenario: Scenario, seen: set[int]) -> list[Task]:
 
 
 def greedy_match(required: list[float], capacities: list[float]) -> bool:
-    """KAI's ``greedyMatchRequirements`` over holders sorted by capacity, largest first."""
+    """KAI's ``greedyMatchRequirements`` over holders sorted by capacity, largest first:
+    each requirement (largest first) takes the first holder whose capacity is at least it
+    and whose remainder holds it; a holder smaller than it ends the search.
+
+    A run of equal requirements is matched in one pass over the holders: a holder passed
+    over for one of them (its remainder too small) stays too small for the rest of the
+    run, so the next one starts where the last one was placed. The additions are the same
+    as taking the requirements one by one from the first holder, in the same order."""
     used = [0.0] * len(capacities)
+    i, last = 0, None
     for need in required:
         if need == 0:
             return True
-        matched = False
-        for i, cap in enumerate(capacities):
+        if need != last:  # a new run: KAI scans from the first holder again
+            i, last = 0, need
+        while i < len(capacities):
+            cap = capacities[i]
             if cap < need:
-                break
+                return False
             if cap - used[i] >= need:
                 used[i] += need
-                matched = True
                 break
-        if not matched:
+            i += 1
+        else:
             return False
     return True
 

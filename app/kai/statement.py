@@ -66,20 +66,29 @@ class KaiStatement(Statement):
         self.virtual.update(id(t) for t in tasks)
 
     def rollback(self, checkpoint: int) -> None:
-        """Undo back to ``checkpoint``, in reverse order; a run of evictions of tasks that
-        were not Pipelined is put back at once (the same accounting, in the same order)."""
+        """Undo back to ``checkpoint``, in reverse order. A run of evictions of tasks that
+        were not Pipelined is put back at once, and so is a run of placements (Allocate or
+        Pipeline) of distinct tasks: the same accounting, in the same order."""
         ops = self.ops
         while len(ops) > checkpoint:
             op = ops[-1]
-            if op.kind != EVICT or op.prev_status is TaskStatus.PIPELINED:
+            if op.kind == EVICT and op.prev_status is not TaskStatus.PIPELINED:
+                run: list[tuple[Task, TaskStatus]] = []
+                while len(ops) > checkpoint and ops[-1].kind == EVICT and ops[-1].prev_status is not TaskStatus.PIPELINED:
+                    op = ops.pop()
+                    run.append((op.task, op.prev_status))
+                    self.virtual.discard(id(op.task))
+                self.ssn.undo_evict_many(run)
+            elif op.kind in (ALLOCATE, PIPELINE):
+                placed: list[tuple[Task, TaskStatus, int]] = []
+                seen: set[int] = set()
+                while len(ops) > checkpoint and ops[-1].kind in (ALLOCATE, PIPELINE) and id(ops[-1].task) not in seen:
+                    op = ops.pop()
+                    seen.add(id(op.task))
+                    placed.append((op.task, op.prev_status, op.prev_node))
+                self.ssn.undo_allocate_many(placed)
+            else:
                 self._undo(ops.pop())
-                continue
-            run: list[tuple[Task, TaskStatus]] = []
-            while len(ops) > checkpoint and ops[-1].kind == EVICT and ops[-1].prev_status is not TaskStatus.PIPELINED:
-                op = ops.pop()
-                run.append((op.task, op.prev_status))
-                self.virtual.discard(id(op.task))
-            self.ssn.undo_evict_many(run)
 
     def evicted_here(self, task: Task) -> Operation | None:
         for op in self.ops:

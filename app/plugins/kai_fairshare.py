@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,17 @@ from app.framework.plugin import Plugin
 from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
+
+_EXACT = float(2**53)  # whole numbers below it are exact in float64
+
+
+def _whole(rows: np.ndarray, held: np.ndarray) -> bool:
+    """Whether adding ``rows`` to each of ``held`` in any order gives the same floats: all
+    whole numbers, and per resource no partial sum can reach 2**53 (each is at most the
+    largest held value plus the rows' absolute sum)."""
+    if not ((rows == np.trunc(rows)).all() and (held == np.trunc(held)).all()):
+        return False
+    return bool((np.abs(held).max(axis=0) + np.abs(rows).sum(axis=0) < _EXACT).all())
 
 
 RES = ("gpu", "cpu", "memory")
@@ -201,8 +213,8 @@ class KaiFairShare(Plugin):
                     self._up(job.queue, "request", v)
         tops = [q for q in self.queues.values() if not q.parent or q.parent not in self.queues]
         self._divide_down(tops, self.capacity)
-        self.ssn.on_allocate(lambda t: self._task(t, 1))
-        self.ssn.on_deallocate(lambda t: self._task(t, -1))
+        self.ssn.on_allocate(lambda t: self._task(t, 1), many=lambda ts: self._task_many(ts, 1))
+        self.ssn.on_deallocate(lambda t: self._task(t, -1), many=lambda ts: self._task_many(ts, -1))
         self.ssn.register("queue_order", self.name, self.queue_order)
         self.ssn.register("allocatable", self.name, self.allocatable)
         self.ssn.register("reclaimable", self.name, lambda r, cands: self.reclaimable(r, cands))
@@ -314,6 +326,35 @@ class KaiFairShare(Plugin):
                 q.allocated = q.allocated - v
                 if np_too:
                     q.allocated_np = q.allocated_np - v
+
+    def _task_many(self, tasks: Sequence[Task], sign: int) -> None:
+        """:meth:`_task` for each of ``tasks``: per queue (and preemptibility), the summed
+        request added once. That gives the same floats as adding one by one when the
+        requests and the queues' allocations are whole numbers (GPUs, millicores and bytes
+        are, for any request Kubernetes accepts) below 2**53; otherwise one by one."""
+        groups: dict[tuple[str, bool], list[Task]] = {}
+        for t in tasks:
+            job = t.job
+            if job is not None and job.queue in self.queues:
+                groups.setdefault((job.queue, not is_preemptible(job)), []).append(t)
+        for (queue, np_too), mine in groups.items():
+            chain = self._chain(queue)
+            rows = np.asarray([self._task_vector(t) for t in mine])
+            held = np.asarray([x for q in chain for x in (q.allocated, q.allocated_np)])
+            if len(mine) == 1 or not _whole(rows, held):
+                for t in mine:
+                    self._task(t, sign)
+                continue
+            v = rows.sum(axis=0)
+            for q in chain:
+                if sign > 0:
+                    q.allocated = q.allocated + v
+                    if np_too:
+                        q.allocated_np = q.allocated_np + v
+                else:
+                    q.allocated = q.allocated - v
+                    if np_too:
+                        q.allocated_np = q.allocated_np - v
 
     # -- ordering -------------------------------------------------------------------------
     def allocatable_share(self, q: KaiQueue) -> np.ndarray:
