@@ -15,7 +15,9 @@ invariant test's random clusters under the ``kai`` profile:
   Python numbers;
 * the idle-GPU filters' first-fit matching in one pass per run of equal requirements;
 * a run of placements the memo knows pipelined at once, and runs of placements undone at
-  once; fair-share sums per queue for a batch of tasks; a victim's batch found by a map.
+  once; fair-share sums per queue for a batch of tasks; a victim's batch found by a map;
+* the best node's fit and scores in one C pass each (``fit`` / ``score``, or their Python
+  twins), against the numpy steps they replaced.
 """
 
 from __future__ import annotations
@@ -114,6 +116,59 @@ def _batch_by_scan(self, t):
     return None
 
 
+def _best_node_numpy(ctx, task, nodes):
+    """best_node as it was: numpy step by step."""
+    c = ctx.ssn.cluster
+    job = task.job
+    if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+        return None
+    req = task.req
+    gpu = ctx.gpu_col
+    cpu_only = gpu is None or not req[gpu]  # type: ignore[index]
+    col = ctx.cpu_col if cpu_only else gpu
+    if col is not None:
+        free_col = c.allocatable[nodes, col] - c.used[nodes, col] + c.releasing[nodes, col] - c.pipelined[nodes, col]
+        cand = nodes[free_col >= req[col]]
+    else:
+        cand = nodes
+    if not len(cand):
+        return None
+    idle = c.idle_of(cand)
+    free = idle + c.releasing[cand] - c.pipelined[cand]  # future idle
+    ok = (req <= free).all(axis=1)
+    if not ok.all():
+        cand, free, idle = cand[ok], free[ok], idle[ok]
+        if not len(cand):
+            return None
+    mask, _ = ctx.ssn.predicate_mask(task, cand)
+    if not mask.all():
+        cand, free, idle = cand[mask], free[mask], idle[mask]
+        if not len(cand):
+            return None
+    score = np.where((req <= idle).all(axis=1), kai_allocate.AVAILABILITY, 0.0)
+    if col is not None:
+        have = c.allocatable[cand, col] > 0
+        avail = free[:, col].astype(np.float64)
+        if ctx.placement["cpu" if cpu_only else "gpu"] == "spread":
+            total = c.allocatable[cand, col].astype(np.float64)
+            score = score + np.where(have, avail / np.where(have, total, 1), 0.0)
+        else:
+            have_all = c.allocatable[nodes, col] > 0
+            if have_all.any():
+                avail_all = free_col[have_all]
+                lo, hi = float(avail_all.min()), float(avail_all.max())
+                if hi > 0:
+                    part = np.full(len(cand), kai_allocate.MAX_HIGH_DENSITY) if lo == hi else kai_allocate.MAX_HIGH_DENSITY * (1 - (avail - lo) / (hi - lo))
+                    score = score + np.where(have, part, 0.0)
+    if cpu_only:
+        score = score + np.where(ctx.cpu_only_node[cand], kai_allocate.RESOURCE_TYPE, 0.0)
+    if task.nominated_node:
+        idx = ctx.node_index.get(task.nominated_node)
+        if idx is not None:
+            score = score + np.where(cand == idx, kai_allocate.NOMINATED, 0.0)
+    return int(cand[score == score.max()].min())
+
+
 def _greedy_from_the_first(required, capacities):
     """KAI's ``greedyMatchRequirements`` as written: every requirement scans the holders
     from the first."""
@@ -170,6 +225,8 @@ def direct(*, keep: str = ""):
             m.setattr(kai_allocate, "_place_tasks", _place_one_by_one)
         if keep != "sums":
             m.setattr(KaiFairShare, "_task_many", _task_each)
+        if keep != "kernel":
+            m.setattr(kai_allocate, "best_node", _best_node_numpy)
         if keep != "batch_of":
             m.setattr(kai_scenarios.Scenario, "batch_of", _batch_by_scan)
         yield
@@ -193,7 +250,7 @@ def test_kai_shortcuts_give_the_answers_of_the_direct_way(kind, seed, gang):
 
 
 @pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition", "allocatable", "greedy", "runs", "sums",
-                                  "batch_of"])
+                                  "batch_of", "kernel"])
 def test_each_kai_shortcut_alone_gives_the_same_answer(keep):
     body = {**kai_snapshot(128, 1280, "preempt", 16, seed=4), "config": {"profile": "kai"}}
     with direct():

@@ -191,6 +191,19 @@ def test_a_decision_is_the_same_with_the_c_kernels_and_with_the_python_twins(mon
     assert _answer(raw) == with_c
 
 
+def test_a_kai_decision_is_the_same_with_the_c_best_node_and_with_the_python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The KAI solver asks for best nodes thousands of times (preempt, whole gangs)."""
+    import app.kai.allocate as kai_allocate
+    from bench.kai import kai_snapshot
+
+    raw = orjson.dumps({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
+    with_c = _answer(raw)
+    assert orjson.loads(with_c[1])["evictions"]
+    monkeypatch.setattr(kai_allocate, "fit", kai_allocate.fit_py)
+    monkeypatch.setattr(kai_allocate, "score", kai_allocate.score_py)
+    assert _answer(raw) == with_c
+
+
 # -- read_pods: the pods section's JSON text straight to columns ---------------------------
 
 _FIELDS = ("name", "namespace", "uid", "node", "phase", "priority", "requests", "group", "role", "queue", "createdAt",
@@ -379,3 +392,65 @@ def test_row_ordinals_in_c_grow_past_their_first_table_and_decline_the_rest() ->
     assert C.row_ordinals([[2**63]], 1) is None and C.row_ordinals([[-1]], 1) is None  # outside 0..2^63-1
     assert C.row_ordinals([_Listed([1])], 1) is None
     assert kernels.row_ordinals([[2**63, 2**63]], 2) == ([0], [0, 0])  # declined: the twin answers
+
+
+# -- KAI's best node (app/kai/allocate.py: fit_py, score_py) ---------------------------------
+@st.composite
+def kai_nodes(draw: st.DrawFn) -> tuple:
+    """Node accounting (int64, nodes x resources) with overcommitted and empty nodes, a
+    request, the scored column (-1: none) and a subset of the nodes."""
+    import numpy as np
+
+    rows, r = draw(st.integers(1, 12)), draw(st.integers(1, 3))
+    vals = st.integers(0, 8)
+    mats = [np.array(draw(st.lists(st.lists(vals, min_size=r, max_size=r), min_size=rows, max_size=rows)), dtype=np.int64)
+            for _ in range(4)]  # fmt: skip
+    req = np.array(draw(st.lists(st.integers(0, 4), min_size=r, max_size=r)), dtype=np.int64)
+    nodes = np.array(sorted(draw(st.sets(st.integers(0, rows - 1), min_size=1))), dtype=np.intp)
+    col = draw(st.integers(-1, r - 1))
+    return (*mats, nodes, req, col)
+
+
+@compiled
+@settings(max_examples=400, deadline=None)
+@given(kai_nodes(), st.booleans(), st.booleans(), st.integers(-1, 12))
+def test_kai_fit_and_score_in_c_are_what_the_python_twins_give(case: tuple, spread: bool, cpu: bool, nominated: int) -> None:
+    import numpy as np
+
+    from app.kai.allocate import fit_py, score_py
+
+    alloc, used, rel, pipe, nodes, req, col = case
+    out_c, out_py = np.full(len(nodes), -7, dtype=np.intp), np.full(len(nodes), -7, dtype=np.intp)
+    got = C.kai_fit(alloc, used, rel, pipe, nodes, req, col, out_c)
+    want = fit_py(alloc, used, rel, pipe, nodes, req, col, out_py)
+    assert got == want and (out_c[: got[0]] == out_py[: want[0]]).all()
+    if not got[0]:
+        return
+    cand = out_c[: got[0]]
+    cpu_only = (alloc[:, 0] % 2 == 0) if cpu else None
+    args = (alloc, used, rel, pipe, cand, req, col, got[1], got[2], got[3], spread, cpu_only, nominated % len(alloc) if nominated >= 0 else -1)
+    assert C.kai_score(*args) == score_py(*args)
+
+
+@compiled
+def test_kai_fit_and_score_in_c_decline_what_they_were_not_written_for() -> None:
+    import numpy as np
+
+    m = np.zeros((2, 2), dtype=np.int64)
+    nodes, req, out = np.arange(2, dtype=np.intp), np.zeros(2, dtype=np.int64), np.empty(2, dtype=np.intp)
+    assert C.kai_fit(m, m, m, m, nodes, req, 0, out) == (2, 0.0, 0.0, False)
+    assert C.kai_fit(m.astype(np.float64), m, m, m, nodes, req, 0, out) is None  # not int64
+    assert C.kai_fit(m, m, m, np.zeros((3, 2), dtype=np.int64), nodes, req, 0, out) is None  # shapes differ
+    assert C.kai_fit(m, m, m, m, np.array([0, 2], dtype=np.intp), req, 0, out) is None  # a node out of range
+    assert C.kai_fit(m, m, m, m, nodes, req, 2, out) is None  # no such column
+    assert C.kai_fit(m, m, m, m, nodes, req, 0, out[:1]) is None  # out too short
+    assert C.kai_fit(m, m, m, m, nodes, req, 0, np.empty(2, dtype=np.intp)[::1].copy().view(np.int32)) is None
+    assert C.kai_fit(m.T, m, m, m, nodes, req, 0, out) is None  # not C order
+    ro = out.copy()
+    ro.flags.writeable = False
+    assert C.kai_fit(m, m, m, m, nodes, req, 0, ro) is None  # out not writable
+    args = [m, m, m, m, nodes, req, 0, 0.0, 0.0, False, False, None, -1]
+    assert C.kai_score(*args) == 0  # all equal: the lowest node
+    assert C.kai_score(*args[:4], nodes[:0], *args[5:]) is None  # no candidate
+    assert C.kai_score(*args[:11], np.zeros(2, dtype=np.int64), -1) is None  # the CPU-only mask is not bool
+    assert C.kai_score(*args[:11], np.zeros(3, dtype=bool), -1) is None  # nor over every node

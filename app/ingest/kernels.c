@@ -13,6 +13,7 @@
 #include <Python.h>
 #include <structmember.h>
 #include <stdint.h>
+#include <string.h>
 
 /* -- record_columns ------------------------------------------------------------------- */
 
@@ -689,6 +690,155 @@ done:
     return result;
 }
 
+
+/* -- KAI's best node (app/kai/allocate.py) ------------------------------------------------- */
+
+/* Not a pass over pods: the KAI solver asks for a task's best node thousands of times per
+ * decision, and each numpy step over the nodes costs more in calls than in work. The
+ * twins are app.kai.allocate.fit_py and score_py. The matrices are the cluster's node
+ * accounting (int64, nodes x resources, C order); anything else declines. */
+
+typedef struct { Py_buffer b; int held; } Buf;
+
+static void release(Buf *x, int n) {
+    for (int i = 0; i < n; i++) if (x[i].held) PyBuffer_Release(&x[i].b);
+}
+
+/* an int64 buffer (format l or q, itemsize 8), C-contiguous, of ndim dims (shape checked by the caller) */
+static int int64_buffer(PyObject *o, Buf *x, int ndim, int writable) {
+    x->held = 0;
+    if (PyObject_GetBuffer(o, &x->b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    x->held = 1;
+    const char *f = x->b.format;
+    if (f != NULL && (*f == '<' || *f == '=' || *f == '@')) f++;
+    return x->b.itemsize == 8 && x->b.ndim == ndim && f != NULL && (f[0] == 'l' || f[0] == 'q') && f[1] == 0;
+}
+
+/* kai_fit(alloc, used, releasing, pipelined, nodes, req, col, out): writes to out the
+ * nodes (in order) where every resource of req fits allocatable - used + releasing -
+ * pipelined, and returns (count, lo, hi, any): over the nodes with allocatable on col
+ * (col >= 0), the least and most of that free amount on col, and whether there is one. */
+static PyObject *kai_fit(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o[6], *out_o;
+    Py_ssize_t col;
+    if (!PyArg_ParseTuple(args, "OOOOOOnO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &col, &out_o)) return NULL;
+    Buf x[7] = {{0}};
+    PyObject *result = NULL;
+    int ok = 1;
+    for (int i = 0; i < 4; i++) ok = ok && int64_buffer(o[i], &x[i], 2, 0);
+    ok = ok && int64_buffer(o[4], &x[4], 1, 0) && int64_buffer(o[5], &x[5], 1, 0) && int64_buffer(out_o, &x[6], 1, 1);
+    if (!ok) goto declined;
+    Py_ssize_t rows = x[0].b.shape[0], r = x[0].b.shape[1], n = x[4].b.shape[0];
+    for (int i = 1; i < 4; i++)
+        if (x[i].b.shape[0] != rows || x[i].b.shape[1] != r) goto declined;
+    if (x[5].b.shape[0] != r || x[6].b.shape[0] < n || col >= r || col < -1) goto declined;
+    const int64_t *al = x[0].b.buf, *us = x[1].b.buf, *re = x[2].b.buf, *pi = x[3].b.buf;
+    const int64_t *nodes = x[4].b.buf, *req = x[5].b.buf;
+    int64_t *out = x[6].b.buf;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (nodes[j] < 0 || nodes[j] >= rows) goto declined;
+    Py_ssize_t k = 0;
+    int any = 0;
+    int64_t lo = 0, hi = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        Py_ssize_t at = (Py_ssize_t)nodes[j] * r;
+        if (col >= 0 && al[at + col] > 0) {
+            int64_t f = (int64_t)((uint64_t)al[at + col] - (uint64_t)us[at + col] + (uint64_t)re[at + col] - (uint64_t)pi[at + col]);
+            if (!any || f < lo) lo = f;
+            if (!any || f > hi) hi = f;
+            any = 1;
+        }
+        int fits = 1;
+        for (Py_ssize_t c = 0; c < r && fits; c++) {
+            int64_t f = (int64_t)((uint64_t)al[at + c] - (uint64_t)us[at + c] + (uint64_t)re[at + c] - (uint64_t)pi[at + c]);
+            fits = req[c] <= f;
+        }
+        if (fits) out[k++] = nodes[j];
+    }
+    result = Py_BuildValue("(nddO)", k, (double)lo, (double)hi, any ? Py_True : Py_False);
+    release(x, 7);
+    return result;
+declined:
+    release(x, 7);
+    Py_RETURN_NONE;
+}
+
+/* kai_score(alloc, used, releasing, pipelined, cand, req, col, lo, hi, any, spread,
+ * cpu_only_node, nominated): the node of cand with the highest KAI score (ties: the
+ * lowest index), each term added in the order score_py adds it. cpu_only_node is None
+ * or a bool buffer over all nodes (the task is CPU-only); nominated is -1 or a node. */
+__attribute__((optimize("fp-contract=off")))
+static PyObject *kai_score(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o[6], *any_o, *cpu_o;
+    Py_ssize_t col, nominated;
+    double lo, hi;
+    int spread;
+    if (!PyArg_ParseTuple(args, "OOOOOOnddOpOn", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &col, &lo, &hi, &any_o,
+                          &spread, &cpu_o, &nominated))
+        return NULL;
+    Buf x[7] = {{0}};
+    int ok = 1;
+    for (int i = 0; i < 4; i++) ok = ok && int64_buffer(o[i], &x[i], 2, 0);
+    ok = ok && int64_buffer(o[4], &x[4], 1, 0) && int64_buffer(o[5], &x[5], 1, 0);
+    const unsigned char *cpu_only = NULL;
+    if (ok && cpu_o != Py_None) {
+        x[6].held = 0;
+        if (PyObject_GetBuffer(cpu_o, &x[6].b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) { PyErr_Clear(); ok = 0; }
+        else {
+            x[6].held = 1;
+            ok = x[6].b.itemsize == 1 && x[6].b.ndim == 1 && x[6].b.format != NULL && strcmp(x[6].b.format, "?") == 0;
+            cpu_only = x[6].b.buf;
+        }
+    }
+    if (!ok) goto declined;
+    Py_ssize_t rows = x[0].b.shape[0], r = x[0].b.shape[1], n = x[4].b.shape[0];
+    for (int i = 1; i < 4; i++)
+        if (x[i].b.shape[0] != rows || x[i].b.shape[1] != r) goto declined;
+    if (x[5].b.shape[0] != r || col >= r || col < -1 || n < 1 || (cpu_only != NULL && x[6].b.shape[0] != rows)) goto declined;
+    const int64_t *al = x[0].b.buf, *us = x[1].b.buf, *re = x[2].b.buf, *pi = x[3].b.buf;
+    const int64_t *cand = x[4].b.buf, *req = x[5].b.buf;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (cand[j] < 0 || cand[j] >= rows) goto declined;
+    int binpack = col >= 0 && !spread && any_o == Py_True && hi > 0;
+    double best = 0.0;
+    int64_t best_node = -1;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        int64_t node = cand[j];
+        Py_ssize_t at = (Py_ssize_t)node * r;
+        int idle = 1;
+        for (Py_ssize_t c = 0; c < r && idle; c++)
+            idle = req[c] <= (int64_t)((uint64_t)al[at + c] - (uint64_t)us[at + c]);
+        double score = idle ? 100.0 : 0.0;
+        if (col >= 0) {
+            int have = al[at + col] > 0;
+            double avail = (double)(int64_t)((uint64_t)al[at + col] - (uint64_t)us[at + col] + (uint64_t)re[at + col] - (uint64_t)pi[at + col]);
+            if (spread) {
+                double part = avail / (double)al[at + col];
+                score = score + (have ? part : 0.0);
+            } else if (binpack) {
+                double part = lo == hi ? 9.0 : 9.0 * (1.0 - (avail - lo) / (hi - lo));
+                score = score + (have ? part : 0.0);
+            }
+        }
+        if (cpu_only != NULL) score = score + (cpu_only[node] ? 10.0 : 0.0);
+        if (nominated >= 0) score = score + (node == nominated ? 1000000.0 : 0.0);
+        if (best_node < 0 || score > best || (score == best && node < best_node)) {
+            best = score;
+            best_node = node;
+        }
+    }
+    release(x, 7);
+    return PyLong_FromLongLong(best_node);
+declined:
+    release(x, 7);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
@@ -696,6 +846,8 @@ static PyMethodDef methods[] = {
     {"read_pods", read_pods, METH_O, "The pods of a native section as columns (see fastjson.py)."},
     {"first_not_of", first_not_of, METH_VARARGS, "The first item of a list of none of some exact types (see kernels.py)."},
     {"row_ordinals", row_ordinals, METH_VARARGS, "Distinct rows of int columns and each row's ordinal (see kernels.py)."},
+    {"kai_fit", kai_fit, METH_VARARGS, "Nodes where a task fits, and the free range on a column (see app/kai/allocate.py)."},
+    {"kai_score", kai_score, METH_VARARGS, "The best-scoring node for a KAI task (see app/kai/allocate.py)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,7 +7,8 @@ install`` when a C compiler is at hand) is present, done by it in one C pass ins
 several interpreted ones. The C version answers exactly as the Python one
 (``tests/test_kernels.py`` compares them) or returns None for an input it was not written
 for, and then the Python one answers. ``COMPILED`` says whether the C versions run; ``GANGPLANK_NO_KERNELS=1`` turns
-them off.
+them off. (KAI's best-node kernels live in the same extension; their twins are in
+``app/kai/allocate.py``.)
 """
 
 from __future__ import annotations
@@ -96,7 +97,9 @@ def compiled(name: str) -> Callable[..., Any] | None:
     return getattr(_C, name, None)
 
 
-def _either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
+def either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
+    """The C function ``name`` falling back to its twin ``py`` where it declines (None),
+    or ``py`` alone when the C versions do not run."""
     c_fn = compiled(name)
     if c_fn is None:
         return py
@@ -110,8 +113,8 @@ def _either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = _either("record_columns", record_columns_py)
-shared_bytes: Callable[[Sequence[Any]], list[bytes]] = _either("shared_bytes", shared_bytes_py)
-index_rows: Callable[..., IndexRows | None] = _either("index_rows", index_rows_py)
-first_not_of: Callable[[list[Any], tuple[type, ...]], int] = _either("first_not_of", first_not_of_py)
-row_ordinals: Callable[[list[list[int]], int], tuple[list[int], list[int]]] = _either("row_ordinals", row_ordinals_py)
+record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = either("record_columns", record_columns_py)
+shared_bytes: Callable[[Sequence[Any]], list[bytes]] = either("shared_bytes", shared_bytes_py)
+index_rows: Callable[..., IndexRows | None] = either("index_rows", index_rows_py)
+first_not_of: Callable[[list[Any], tuple[type, ...]], int] = either("first_not_of", first_not_of_py)
+row_ordinals: Callable[[list[list[int]], int], tuple[list[int], list[int]]] = either("row_ordinals", row_ordinals_py)

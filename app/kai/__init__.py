@@ -11,7 +11,8 @@ One module per KAI concept, named after it (NVIDIA/KAI-Scheduler, ``pkg/schedule
 * ``statement`` — KAI's Statement on top of Gangplank's: a pipeline onto the node a task
   was just evicted from un-evicts it (``framework/statement.go``);
 * ``allocate`` — ``AllocateJob`` (``actions/common/allocate.go``): node order, fitting
-  node, topology node sets, allocate vs pipeline;
+  node (its fit and scores also in C: ``kai_fit`` / ``kai_score`` in
+  ``app/ingest/kernels.c``), topology node sets, allocate vs pipeline;
 * ``simulation`` — ``TryToVirtuallyAllocatePreemptorAndGetVictims``
   (``actions/common/action.go``);
 * ``scenarios`` — the accumulated scenario builder and its filters

@@ -24,11 +24,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.framework.session import PURPOSE_ALLOCATE
+from app.ingest import kernels
 from app.kai.jobs import ACTIVE_ALLOCATED, View, is_preemptible, sort_pod_sets, tasks_to_allocate
 from app.kai.statement import KaiStatement
 from app.model.cluster import Task, TaskStatus
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from app.kai.context import KaiContext
 
 AVAILABILITY, RESOURCE_TYPE, NOMINATED, MAX_HIGH_DENSITY = 100.0, 10.0, 1_000_000.0, 9.0
@@ -60,9 +63,9 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     (None when none is): the highest KAI score among the nodes where the task fits idle +
     releasing capacity and every predicate passes, ties by node name (nodes are numbered
     in name order at ingest). The queue-capacity check does not depend on the node, so it
-    is asked once; the nodes are narrowed on the scored resource's column first (GPU, or
-    CPU for a CPU-only task), and scores are worked out for the fitting nodes only, with
-    the binpack range (least and most free) taken over all of ``nodes`` as KAI normalises it."""
+    is asked once; scores are worked out for the fitting nodes only, with the binpack
+    range (least and most free) taken over all of ``nodes`` as KAI normalises it. The fit
+    and the scores are :func:`fit_py` and :func:`score_py` (or their C twins)."""
     c = ctx.ssn.cluster
     job = task.job
     if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
@@ -71,47 +74,68 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     gpu = ctx.gpu_col
     cpu_only = gpu is None or not req[gpu]  # type: ignore[index]
     col = ctx.cpu_col if cpu_only else gpu
-    if col is not None:
-        free_col = c.allocatable[nodes, col] - c.used[nodes, col] + c.releasing[nodes, col] - c.pipelined[nodes, col]
-        cand = nodes[free_col >= req[col]]
-    else:
-        cand = nodes
-    if not len(cand):
+    col = -1 if col is None else col
+    out = np.empty(len(nodes), dtype=np.intp)
+    k, lo, hi, anyc = fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, req, col, out)
+    if not k:
         return None
-    idle = c.idle_of(cand)
-    free = idle + c.releasing[cand] - c.pipelined[cand]  # future idle
-    ok = (req <= free).all(axis=1)
-    if not ok.all():
-        cand, free, idle = cand[ok], free[ok], idle[ok]
-        if not len(cand):
-            return None
+    cand = out[:k]
     mask, _ = ctx.ssn.predicate_mask(task, cand)
     if not mask.all():
-        cand, free, idle = cand[mask], free[mask], idle[mask]
+        cand = cand[mask]
         if not len(cand):
             return None
+    nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
+    spread = ctx.placement["cpu" if cpu_only else "gpu"] == "spread"
+    return score(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
+                 ctx.cpu_only_node if cpu_only else None, nominated)  # fmt: skip
+
+
+def fit_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined: np.ndarray, nodes: np.ndarray,
+           req: np.ndarray, col: int, out: np.ndarray) -> tuple[int, float, float, bool]:  # fmt: skip
+    """Writes to ``out`` the ``nodes`` (in order) where every resource of ``req`` fits the
+    future idle capacity (allocatable - used + releasing - pipelined); returns how many,
+    and over the ``nodes`` with allocatable on ``col`` (when ``col >= 0``) the least and
+    most future idle on ``col`` and whether there is such a node."""
+    free = alloc[nodes] - used[nodes] + releasing[nodes] - pipelined[nodes]
+    fits = nodes[(req <= free).all(axis=1)]
+    out[: len(fits)] = fits
+    if col >= 0:
+        have = alloc[nodes, col] > 0
+        if have.any():
+            on = free[have, col]
+            return len(fits), float(on.min()), float(on.max()), True
+    return len(fits), 0.0, 0.0, False
+
+
+def score_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined: np.ndarray, cand: np.ndarray,
+             req: np.ndarray, col: int, lo: float, hi: float, anyc: bool, spread: bool, cpu_only_node: np.ndarray | None,
+             nominated: int) -> int:  # fmt: skip
+    """The node of ``cand`` with the highest KAI score, ties by the lowest index:
+    ``nodeavailability`` (+100 when the task fits idle capacity), ``nodeplacement`` on
+    ``col`` (spread: the free fraction; binpack: 0..9 over the range ``lo``..``hi``, when
+    ``anyc`` and ``hi > 0``), ``resourcetype`` (+10 on a CPU-only node, for a CPU-only
+    task: ``cpu_only_node`` given), ``nominatednode`` (+1,000,000 on ``nominated``)."""
+    idle = alloc[cand] - used[cand]
     score = np.where((req <= idle).all(axis=1), AVAILABILITY, 0.0)
-    if col is not None:
-        have = c.allocatable[cand, col] > 0
-        avail = free[:, col].astype(np.float64)
-        if ctx.placement["cpu" if cpu_only else "gpu"] == "spread":
-            total = c.allocatable[cand, col].astype(np.float64)
+    if col >= 0:
+        have = alloc[cand, col] > 0
+        avail = (idle[:, col] + releasing[cand, col] - pipelined[cand, col]).astype(np.float64)
+        if spread:
+            total = alloc[cand, col].astype(np.float64)
             score = score + np.where(have, avail / np.where(have, total, 1), 0.0)
-        else:
-            have_all = c.allocatable[nodes, col] > 0
-            if have_all.any():
-                avail_all = free_col[have_all]
-                lo, hi = float(avail_all.min()), float(avail_all.max())
-                if hi > 0:
-                    part = np.full(len(cand), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (avail - lo) / (hi - lo))
-                    score = score + np.where(have, part, 0.0)
-    if cpu_only:
-        score = score + np.where(ctx.cpu_only_node[cand], RESOURCE_TYPE, 0.0)
-    if task.nominated_node:
-        idx = ctx.node_index.get(task.nominated_node)
-        if idx is not None:
-            score = score + np.where(cand == idx, NOMINATED, 0.0)
+        elif anyc and hi > 0:
+            part = np.full(len(cand), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (avail - lo) / (hi - lo))
+            score = score + np.where(have, part, 0.0)
+    if cpu_only_node is not None:
+        score = score + np.where(cpu_only_node[cand], RESOURCE_TYPE, 0.0)
+    if nominated >= 0:
+        score = score + np.where(cand == nominated, NOMINATED, 0.0)
     return int(cand[score == score.max()].min())
+
+
+fit: Callable[..., tuple[int, float, float, bool]] = kernels.either("kai_fit", fit_py)
+score: Callable[..., int] = kernels.either("kai_score", score_py)
 
 
 def _node_sets(ctx: KaiContext, v: View, sg: object | None, nodes: np.ndarray) -> list[np.ndarray]:
