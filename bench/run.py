@@ -855,9 +855,11 @@ def kai_section(rows: list[dict[str, Any]]) -> list[str]:
               "Where KAI evicts, its JobSolver simulates every step of the growing preemptor (k of its n pods at step k) "
               "from the starting state: step k applies the recorded victims' evictions and k placements, re-places the "
               "victims and undoes it all, so the work grows with n². The solver's memo (`app/kai/memo.py`) answers the "
-              "placements a step repeats without scoring nodes again, and the capacity bound skips victim jobs that "
-              "cannot be re-placed; applying and undoing the repeated operations remains, which is why these rows stay "
-              "above the 2x target.", ""]  # fmt: skip
+              "placements a step repeats without scoring nodes again (a run of them is pipelined and undone at once), "
+              "the capacity bound skips victim jobs that cannot be re-placed, and a node's fit and score are one C pass "
+              "each. What remains is the n steps themselves: each applies and undoes the repeated operations and "
+              "re-places the victims after the preemptor's new pod, where the state is new and every node is scored "
+              "again. These rows stay above the 2x target for that reason.", ""]  # fmt: skip
     return lines
 
 
