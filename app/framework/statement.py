@@ -55,6 +55,9 @@ class Statement:
     def place_many(self, tasks: list[Task], nodes: list[int], states: list[TaskStatus], eviction_occurred: bool) -> None:
         """:meth:`allocate` (state Allocated) or :meth:`pipeline` (state Pipelined) for
         each task on its node, in order (one operation each), applied at once."""
+        self._placed(tasks, nodes, states, eviction_occurred)
+
+    def _placed(self, tasks: list[Task], nodes: list[int], states: list[TaskStatus], eviction_occurred: bool) -> None:
         self.ops.extend(
             Operation(ALLOCATE, t, n, t.status, t.node) if s is TaskStatus.ALLOCATED
             else Operation(PIPELINE, t, n, t.status, t.node, eviction_occurred=eviction_occurred)

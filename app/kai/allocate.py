@@ -27,7 +27,7 @@ from app.framework.session import PURPOSE_ALLOCATE
 from app.ingest import kernels
 from app.kai.jobs import ACTIVE_ALLOCATED, View, is_preemptible, sort_pod_sets, tasks_to_allocate
 from app.kai.statement import KaiStatement
-from app.model.cluster import Task, TaskStatus
+from app.model.cluster import Task
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -254,7 +254,7 @@ def _place_tasks(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: 
         run, states = memo.known_run(stmt, tasks[i:], nodes)
         if run:
             k = len(run)
-            stmt.place_many(tasks[i : i + k], run, [TaskStatus.PIPELINED] * k, eviction_occurred=True)
+            stmt.pipeline_many(tasks[i : i + k], run)
             memo.pushed(stmt, states)
             i += k
         if i < len(tasks):

@@ -65,6 +65,12 @@ class KaiStatement(Statement):
         self.ssn.apply_evict_many(tasks)
         self.virtual.update(id(t) for t in tasks)
 
+    def pipeline_many(self, tasks: list[Task], nodes: list[int]) -> None:
+        """``pipeline(task, node, eviction_occurred=True)`` for each task on its node, in
+        order, applied at once: the solver's runs of placements it already knows (none of
+        them an un-evict)."""
+        self._placed(tasks, nodes, [TaskStatus.PIPELINED] * len(tasks), True)
+
     def rollback(self, checkpoint: int) -> None:
         """Undo back to ``checkpoint``, in reverse order. A run of evictions of tasks that
         were not Pipelined is put back at once, and so is a run of placements (Allocate or
