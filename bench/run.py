@@ -34,7 +34,7 @@ from app.ingest.request import read_request  # noqa: E402
 from app.service import decide_request  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.generate import SIZES, generate  # noqa: E402
-from bench.http import decisions_over_http, extender_latency, server  # noqa: E402
+from bench.http import decisions_over_http, extender_latency, server, worse_ratio  # noqa: E402
 from bench.kube import to_kube  # noqa: E402
 from bench.plots import draw  # noqa: E402
 from gangplank.columns import encode  # noqa: E402
@@ -85,6 +85,31 @@ def measure(raw: bytes, runs: int) -> dict[str, Any]:
     del env, req, decision
     out["peak_mib"] = peak_memory(raw)
     return out
+
+
+def columns_vs_records(records: bytes, columns: bytes, runs: int) -> dict[str, Any]:
+    """Parse + ingest of the same pods as records and as columns (``podColumns``), timed
+    run by run in turn (GC paused, as the service parses): the medians, and columns /
+    records as the worse of the ratio of medians and the median of per-run ratios, with
+    the per-run ratios' spread."""
+    times: dict[str, list[float]] = {"records": [], "columns": []}
+    for i in range(runs + 1):  # the first round warms caches and is dropped
+        for name, raw in (("records", records), ("columns", columns)):
+            gc.collect()
+            gc.disable()
+            try:
+                t0 = time.perf_counter()
+                req = read_request(decode(raw, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes), SETTINGS)
+                dt = time.perf_counter() - t0
+            finally:
+                gc.enable()
+            del req
+            if i:
+                times[name].append(dt)
+    rec, col = times["records"], times["columns"]
+    per_run = [c / r for c, r in zip(col, rec, strict=True)]
+    return {"records_ms": statistics.median(rec) * 1000, "columns_ms": statistics.median(col) * 1000,
+            "ratio": worse_ratio(col, rec), "spread": (min(per_run), max(per_run))}  # fmt: skip
 
 
 #: The child that measures one decision's peak RSS (see :func:`peak_rss`).
@@ -327,7 +352,7 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     results = []
     case_list = cases(args.quick)
     total = (len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick)) + len(family_more(args.quick))
-             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 2)  # + KAI cycles, eviction speed, compare, forms
+             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 3)  # + KAI cycles, eviction speed, compare, forms, records vs columns
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -337,6 +362,10 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
         print(f"{name}: {r['total_ms']:.0f} ms = {r['ratio']:.2f}x orjson.loads ({r['orjson_ms']:.0f} ms), "
               f"bindings {r['bindings']}", flush=True)  # fmt: skip
     by_name = dict(case_list)
+    step("records vs columns", total)
+    forms = columns_vs_records(orjson.dumps(by_name[M_CASE]), orjson.dumps(by_name[M_CASE + ", columnar pods"]), runs)
+    done()
+    print(f"records vs columns: {forms['records_ms']:.0f} / {forms['columns_ms']:.0f} ms = {forms['ratio']:.2f}x", flush=True)
     http_rows = []
     with server() as (url, _):
         for name in (S_CASE, M_CASE):
@@ -399,7 +428,8 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     measured = dict(results)
     scaling = [(SIZES[name[0]][0], measured[name]) for name in (S_CASE, M_CASE, L_CASE) if name in measured]
     plots = draw(scaling, comparisons, ROOT / "docs")
-    write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick, kai_rows, speed)
+    write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick, kai_rows, speed,
+          forms)  # fmt: skip
 
 
 #: Small gangs (1–8 pods on 8-GPU nodes): a 5k-node cluster then offers a 3,000-pod gang
@@ -619,8 +649,8 @@ def kai_cycles(quick: bool, step: Callable[[str, int], None], done: Callable[[],
 def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: int, comparisons: list[dict[str, Any]],
           quality: list[dict[str, Any]], http_rows: list[tuple[str, dict[str, Any]]], ext: list[dict[str, Any]],
           plots: dict[str, str], quick: bool, kai_rows: list[dict[str, Any]] | None = None,
-          speed: dict[str, list[dict[str, Any]]] | None = None) -> None:  # fmt: skip
-    lines = head_section(results, runs)
+          speed: dict[str, list[dict[str, Any]]] | None = None, forms: dict[str, Any] | None = None) -> None:  # fmt: skip
+    lines = head_section(results, runs, forms)
     measured = dict(results)
     lines += ["## Scaling", ""]
     if M_CASE in measured and L_CASE in measured:
@@ -683,7 +713,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
     print(f"wrote {path}")
 
 
-def head_section(results: list[tuple[str, dict[str, Any]]], runs: int) -> list[str]:
+def head_section(results: list[tuple[str, dict[str, Any]]], runs: int, forms: dict[str, Any] | None = None) -> list[str]:
     """The file's head and the first table (the in-process decision cases)."""
     lines = [
         "# Benchmarks",
@@ -731,6 +761,15 @@ def head_section(results: list[tuple[str, dict[str, Any]]], runs: int) -> list[s
             f"{col['orjson_ms'] / rec['orjson_ms']:.2f}x, parse + ingest {(col['parse_ms'] + col['ingest_ms']):.0f} ms vs "
             f"{(rec['parse_ms'] + rec['ingest_ms']):.0f} ms = **{(col['parse_ms'] + col['ingest_ms']) / rec['orjson_ms']:.2f}x** "
             "`orjson.loads` of the records body.",
+            "",
+        ]
+    if forms is not None:
+        lo, hi = forms["spread"]
+        lines += [
+            f"Parse + ingest of the same pods, records and columns timed in turn ({runs} rounds): records "
+            f"{forms['records_ms']:.0f} ms, columns {forms['columns_ms']:.0f} ms; columns / records **{forms['ratio']:.2f}x** "
+            f"(per round {lo:.2f}–{hi:.2f}; the worse of the ratio of medians and the median of per-round ratios). "
+            "Target (issue 24 item 3): columns faster than records.",
             "",
         ]
     return lines

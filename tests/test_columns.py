@@ -84,6 +84,8 @@ def test_columnar_generated_snapshot_matches_records(client):
         (lambda c: c["podColumns"].__setitem__("labels", [{}] * 5), "/cluster/podColumns/labels"),
         (lambda c: c["podColumns"].__setitem__("createdAt", ["yesterday", None, None, None, None]),
          "/cluster/podColumns/createdAt/0"),
+        (lambda c: c["podColumns"].__setitem__("createdAt", ["2026-11-20T00:00:00Z", "later", "sooner", "later", None]),
+         "/cluster/podColumns/createdAt/1"),  # the first bad entry, whichever bad time is read first
         (lambda c: c["podColumns"]["name"].__setitem__(1, "run-0"), "/cluster/podColumns/name/1"),
         (lambda c: c["podColumns"]["group"].__setitem__(2, "nope"), "/cluster/podColumns/group/2"),
     ],

@@ -304,31 +304,25 @@ def test_read_pods_in_c_reads_the_common_shape_and_shares_equal_values() -> None
     assert got[1][0] == b"" and len(got[1]) == len(set(got[1]))
 
 
-@compiled
-@pytest.mark.parametrize(
-    "text",
-    [
-        b'[{"name":"a\\"b"}]',  # an escape in a string
-        b'[{"n\\u0061me":"a"}]',  # an escape in a key
-        b'[{"name":"a","name":"b"}]',  # a repeated key
-        b'[{"name":"a","extra":1}]',  # an unknown field
-        b'[{"namespace":"a"}]',  # no name
-        b'[{"name":"a","priority":1.0}]',  # a float for an integer
-        b'[{"name":"a","priority":9223372036854775808}]',  # beyond int64
-        b'[{"name":"a","priority":1e3}]',
-        b'[{"name":"a","phase":"running"}]',  # not a phase
-        b'[{"name":"a","node":null}]',  # null where a string is required
-        b'[{"name":"a","requests":{"cpu":0.5}}]',  # a request map the reader does not take apart
-        b'[{"name":"a","labels":{"k":"v","k":"w"}}]',
-        b'[{"name":"a"}] x',  # trailing text
-        b"null",
-        b"{}",
-        b'[{"name":"a"}',
-    ],
-)
-def test_read_pods_in_c_decline_what_they_were_not_written_for(text: bytes) -> None:
-    assert C.read_pods(text) is None
-    assert C.read_pods(bytearray(text)) is None  # only bytes or a memoryview
+_PODS_DECLINED = [
+    b'[{"name":"a\\"b"}]',  # an escape in a string
+    b'[{"n\\u0061me":"a"}]',  # an escape in a key
+    b'[{"name":"a","name":"b"}]',  # a repeated key
+    b'[{"name":"a","extra":1}]',  # an unknown field
+    b'[{"namespace":"a"}]',  # no name
+    b'[{"name":"a","priority":1.0}]',  # a float for an integer
+    b'[{"name":"a","priority":9223372036854775808}]',  # beyond int64
+    b'[{"name":"a","priority":1e3}]',
+    b'[{"name":"a","phase":"running"}]',  # not a phase
+    b'[{"name":"a","node":null}]',  # null where a string is required
+    b'[{"name":"a","requests":{"cpu":0.5}}]',  # a request map the reader does not take apart
+    b'[{"name":"a","labels":{"k":"v","k":"w"}}]',
+    b'[{"name":"a"}] x',  # trailing text
+    b"null",
+    b"{}",
+    b'[{"name":"a"}',
+]
+
 
 
 @compiled
@@ -454,3 +448,116 @@ def test_kai_fit_and_score_in_c_decline_what_they_were_not_written_for() -> None
     assert C.kai_score(*args[:4], nodes[:0], *args[5:]) is None  # no candidate
     assert C.kai_score(*args[:11], np.zeros(2, dtype=np.int64), -1) is None  # the CPU-only mask is not bool
     assert C.kai_score(*args[:11], np.zeros(3, dtype=bool), -1) is None  # nor over every node
+
+
+# -- read_pod_columns: the podColumns section's JSON text as orjson reads it -----------------
+_COLUMN_ENTRY = {
+    "name": _ODD_TEXT, "uid": _ODD_TEXT, "phase": _ODD_TEXT, "group": _ODD_TEXT, "role": _ODD_TEXT,
+    "queue": _ODD_TEXT, "namespace": _ODD_TEXT, "createdAt": st.one_of(st.none(), _ODD_TEXT),
+    "node": st.one_of(_NUMBER, _ODD_TEXT), "priority": st.one_of(st.none(), _NUMBER),
+    "preemptable": st.one_of(st.none(), st.booleans(), st.integers(0, 1)),
+}  # fmt: skip
+
+
+_CLEAN_ENTRY = {
+    **{k: _PLAIN for k in ("name", "uid", "phase", "group", "role", "queue", "namespace")},
+    "createdAt": st.one_of(st.none(), _PLAIN), "node": st.integers(-1, 9), "priority": st.one_of(st.none(), st.integers()),
+    "preemptable": st.one_of(st.none(), st.booleans()),
+}  # fmt: skip
+
+
+@st.composite
+def columns_text(draw: st.DrawFn) -> bytes:
+    """podColumns texts: any subset of the columns (and some other key), in any order,
+    repeated keys, entries of any type, a namespace as one string, requests maps, and
+    whitespace anywhere."""
+    n = draw(st.integers(0, 5))
+    clean = draw(st.booleans())  # entries of the column's own type (mostly read, not declined)
+
+    def ws() -> str:
+        return draw(st.sampled_from(["", " ", "\n", "\t "]))
+
+    items = []
+    columns = [*_COLUMN_ENTRY, "requests"]
+    keys = draw(st.lists(st.sampled_from(columns), unique=True, max_size=6) if clean else
+                st.lists(st.sampled_from([*columns, "labels", "x\\u0041"]), max_size=6))  # fmt: skip
+    for k in keys:
+        if k == "requests":
+            number = st.integers(0, 2**63 - 1) if clean else st.one_of(_NUMBER, st.none())
+            maps = draw(st.dictionaries(st.sampled_from(["cpu", "memory", "nvidia.com/gpu", "a\\\"b"]),
+                                        st.lists(number, min_size=n, max_size=n), max_size=3))  # fmt: skip
+            value = "{" + ",".join(f'{ws()}"{r}"{ws()}:{ws()}{json.dumps(v)}' for r, v in maps.items()) + ws() + "}"
+        elif k == "namespace" and draw(st.booleans()):
+            value = json.dumps(draw(_ODD_TEXT), ensure_ascii=draw(st.booleans()))
+        else:
+            entry = (_CLEAN_ENTRY if clean else _COLUMN_ENTRY).get(k, st.integers())
+            value = "[" + ws() + ",".join(ws() + json.dumps(draw(entry), ensure_ascii=draw(st.booleans())) + ws()
+                                            for _ in range(n)) + "]"  # fmt: skip
+        items.append(f'{ws()}"{k}"{ws()}:{ws()}{value}{ws()}')
+    return (ws() + "{" + ",".join(items) + ws() + "}" + ws()).encode()
+
+
+@compiled
+@settings(max_examples=800, deadline=None)
+@given(columns_text())
+def test_read_pod_columns_in_c_is_what_orjson_reads(raw: bytes) -> None:
+    got = C.read_pod_columns(raw)
+    if got is None:
+        return  # declined: orjson answers
+    want = orjson.loads(raw)
+    assert _typed(got) == _typed(want) and list(got) == list(want)  # the same values and types, keys in order
+    assert C.read_pod_columns(memoryview(raw)) == got
+
+
+@compiled
+def test_read_pod_columns_in_c_reads_the_common_shape_and_shares_equal_values() -> None:
+    from gangplank.columns import encode
+
+    body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=40, pending_gang=24)
+    raw = orjson.dumps(encode(body["cluster"])["podColumns"])
+    got = C.read_pod_columns(raw)
+    assert got is not None  # the encoder's shape is never declined
+    assert _typed(got) == _typed(orjson.loads(raw))
+    for column in ("namespace", "phase", "group", "role", "createdAt", "node"):
+        values = got[column]
+        assert len(set(map(id, values))) <= len(set(values)) + 1, column  # one object per distinct value
+    assert len(set(map(id, got["name"]))) == len(got["name"])  # names are not looked up: not shared
+
+
+_COLUMNS_DECLINED = [
+    b'{"name":["a\\"b"]}',  # an escape in a string
+    b'{"n\\u0061me":["a"]}',  # an escape in a key
+    b'{"name":["a"],"name":["b"]}',  # a key twice (orjson keeps the last)
+    b'{"name":["a"],"labels":[{}]}',  # not a column
+    b'{"node":[1.0]}',  # a float for an integer
+    b'{"node":[9223372036854775808]}',  # beyond int64
+    b'{"node":["n0"]}',  # an entry of another type
+    b'{"priority":[true]}',
+    b'{"preemptable":[1]}',
+    b'{"name":"a"}',  # only the namespace may be one string
+    b'{"requests":{"cpu":[1],"cpu":[2]}}',
+    b'{"requests":{"cpu":1}}',
+    b'{"requests":[]}',
+    b'{"name":["a"]} x',  # trailing text
+    b'{"name":["a"]',
+    b"null",
+    b"[]",
+]
+
+
+@compiled
+@pytest.mark.parametrize(("reader", "text"), [("read_pods", t) for t in _PODS_DECLINED] + [("read_pod_columns", t) for t in _COLUMNS_DECLINED])
+def test_the_c_readers_decline_what_they_were_not_written_for(reader: str, text: bytes) -> None:
+    read = getattr(C, reader)
+    assert read(text) is None
+    assert read(bytearray(text)) is None  # only bytes or a memoryview
+
+
+def test_a_columnar_decision_is_the_same_with_the_c_column_reader_and_with_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gangplank.columns import encode
+
+    body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=40, pending_gang=24)
+    raw = orjson.dumps({**body, "cluster": encode(body["cluster"])})
+    with_c = _answer(raw)
+    monkeypatch.setattr(fastjson, "_read_pod_columns", None)
+    assert _answer(raw) == with_c

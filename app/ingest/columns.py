@@ -89,7 +89,8 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
     nodes_idx = data.get("node")
     if nodes_idx:
         top = len(node_names)
-        if min(nodes_idx) < -1 or max(nodes_idx) >= top:
+        used = set(nodes_idx)  # (a pass over the distinct indices is cheaper than min and max over all)
+        if min(used) < -1 or max(used) >= top:
             i = next(i for i, v in enumerate(nodes_idx) if v < -1 or v >= top)
             raise InputError(f"node index {nodes_idx[i]} is not -1 (unbound) or an index into 'nodes' (0..{top - 1})",
                              join_pointer(ptr, "node", i))  # fmt: skip
@@ -101,13 +102,12 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
     stamps = [0.0] * n
     created = data.get("createdAt")
     if created is not None:
-        when = {}
-        for t in dict.fromkeys(created):  # each distinct time read once, in order of first use
-            try:
-                when[t] = r.timestamp(t, ptr, None)
-            except InputError:  # again, to name the first entry that holds it
+        try:  # each distinct time read once
+            when = {t: r.timestamp(t, ptr, None) for t in set(created)}
+        except InputError:  # the first entry (in order) that holds a bad one is named
+            for t in dict.fromkeys(created):
                 r.timestamp(t, f"{ptr}/createdAt/{created.index(t)}", None)
-                raise
+            raise
         stamps = list(map(when.__getitem__, created))
 
     def col(name: str, default: Any) -> list:

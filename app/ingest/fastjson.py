@@ -7,6 +7,9 @@ uid: equal strings and numbers are shared), else by decoding it into typed recor
 (:class:`PodRecord`, :func:`read_pods_py`), which check every field's JSON type while
 parsing and make no dict per pod. Nodes are decoded into typed records
 (:class:`NodeRecord`). Either way it costs well under ``orjson.loads`` of the same body.
+The ``podColumns`` section (the columnar pods) is read by the C reader
+``read_pod_columns``, which gives what orjson gives with equal strings and numbers of a
+column shared (or declines, and orjson reads it).
 
 The pass is all or nothing, and it only ever answers for bodies it reads as
 ``orjson.loads`` would (with the one exception below): an envelope whose keys are all known, a ``cluster`` whose sections
@@ -198,6 +201,25 @@ def pod_table(raw: Any) -> PodTable | None:
     return None if got is None else PodTable(*got)
 
 
+_read_pod_columns = compiled("read_pod_columns")
+
+
+def read_pod_columns_py(raw: Any) -> Any:
+    """The podColumns section whose JSON text is ``raw``: what orjson reads (the C reader
+    ``read_pod_columns`` answers the same, equal strings and numbers of a column shared,
+    or declines)."""
+    return orjson.loads(raw)
+
+
+def pod_columns(raw: Any) -> Any:
+    """The podColumns section whose JSON text is ``raw``, as orjson reads it: by the C
+    reader where the section has the common shape (equal entries then share one object,
+    so the column passes hash each distinct value once and far fewer objects are made
+    and freed), else by orjson."""
+    got = _read_pod_columns(raw) if _read_pod_columns is not None else None
+    return read_pod_columns_py(raw) if got is None else got
+
+
 def plain(cluster: Any) -> Any:
     """``cluster`` with its typed records as the dicts orjson would give (to send on)."""
     typed = (NodeRecords, PodTable)
@@ -264,7 +286,9 @@ def decode_envelope(raw: bytes) -> dict[str, Any] | None:
             return None
         out = _raw_fields(env, ENVELOPE_KEYS, ("cluster",))
         if c is not None:
-            cluster = _raw_fields(c, SECTIONS, ("pods", "nodes"))
+            cluster = _raw_fields(c, SECTIONS, ("pods", "nodes", "podColumns"))
+            if c.podColumns:  # (an absent section is the empty text)
+                cluster["podColumns"] = pod_columns(memoryview(c.podColumns))
             if c.pods is not msgspec.UNSET:
                 cluster["pods"] = pod_table(memoryview(c.pods))
             if c.nodes is not msgspec.UNSET:

@@ -582,6 +582,139 @@ done:
     return result;
 }
 
+/* -- read_pod_columns ----------------------------------------------------------------- */
+
+/* The podColumns section's JSON text (see app/ingest/columns.py) in its common shape:
+ * what orjson.loads gives for it (the twin, fastjson.read_pod_columns_py), with equal
+ * strings and numbers of a column shared (pod names and uids excepted). None for anything
+ * else: a key that is not a column or comes twice, an escape in a string, a number that is
+ * not an int64, an entry of another type than the column's; orjson then reads the text and
+ * the column checks report what is wrong. */
+enum { C_NAME, C_NS, C_UID, C_NODE, C_PHASE, C_PRIO, C_GROUP, C_ROLE, C_QUEUE, C_PRE, C_CREATED, C_REQ, NC };
+static const char *const COLUMN[NC] = {"name", "namespace", "uid", "node", "phase", "priority", "group", "role",
+                                       "queue", "preemptable", "createdAt", "requests"};
+
+static int column_of(const char *k, Py_ssize_t n) {
+    for (int f = 0; f < NC; f++)
+        if ((Py_ssize_t)strlen(COLUMN[f]) == n && memcmp(COLUMN[f], k, (size_t)n) == 0) return f;
+    return -1;
+}
+
+/* One entry of column f: a new reference, or NULL (an exception, or none to decline). */
+static PyObject *column_entry(Cur *c, int f, Table *t) {
+    const char *s;
+    Py_ssize_t n;
+    long long iv;
+    switch (f) {
+    case C_NAME: case C_UID:
+        return take_plain_string(c, &s, &n) ? make_str(s, n) : NULL;
+    case C_NS: case C_PHASE: case C_GROUP: case C_ROLE: case C_QUEUE:
+        return take_plain_string(c, &s, &n) ? shared(t, s, n, make_str) : NULL;
+    case C_CREATED:
+        if (take_word(c, "null", 4)) Py_RETURN_NONE;
+        return take_plain_string(c, &s, &n) ? shared(t, s, n, make_str) : NULL;
+    case C_PRIO: case C_NODE: case C_REQ: {
+        if (f == C_PRIO && take_word(c, "null", 4)) Py_RETURN_NONE;
+        skip_ws(c);
+        const char *start = c->p;
+        return take_int64(c, &iv) ? shared(t, start, c->p - start, make_int) : NULL;
+    }
+    case C_PRE:
+        if (take_word(c, "true", 4)) Py_RETURN_TRUE;
+        if (take_word(c, "false", 5)) Py_RETURN_FALSE;
+        if (take_word(c, "null", 4)) Py_RETURN_NONE;
+        return NULL;
+    }
+    return NULL;
+}
+
+/* A JSON array of entries of column f, as a new list; NULL (an exception, or declined). */
+static PyObject *column_array(Cur *c, int f, Table *t) {
+    if (!take(c, '[')) return NULL;
+    PyObject *list = PyList_New(0);
+    if (list == NULL || take(c, ']')) return list;
+    for (;;) {
+        PyObject *v = column_entry(c, f, t);
+        if (v == NULL || PyList_Append(list, v) < 0) { Py_XDECREF(v); break; }
+        Py_DECREF(v);
+        if (take(c, ']')) return list;
+        if (!take(c, ',')) break;
+    }
+    Py_DECREF(list);
+    return NULL;
+}
+
+static PyObject *read_pod_columns(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_buffer view;
+    if (!PyBytes_CheckExact(arg) && !PyMemoryView_Check(arg)) Py_RETURN_NONE;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) { PyErr_Clear(); Py_RETURN_NONE; }
+    Cur c = {view.buf, (const char *)view.buf + view.len};
+    Table tables[NC], requests; /* the requests' numbers share one table */
+    PyObject *out = PyDict_New(), *result = NULL;
+    for (int f = 0; f < NC; f++) tables[f].slots = NULL;
+    requests.slots = NULL;
+    int ok = out != NULL && table_init(&requests) == 0;
+    for (int f = 0; f < NC && ok; f++)
+        if (f != C_NAME && f != C_UID && f != C_REQ && table_init(&tables[f]) < 0) ok = 0;
+    if (!ok) goto done;
+    if (!take(&c, '{')) goto declined;
+    if (!take(&c, '}'))
+        for (;;) {
+            const char *k;
+            Py_ssize_t kn;
+            int f;
+            if (!take_plain_string(&c, &k, &kn) || !take(&c, ':') || (f = column_of(k, kn)) < 0) goto declined;
+            PyObject *key = make_str(k, kn), *v = NULL;
+            if (key == NULL) goto declined;
+            if (PyDict_GetItemWithError(out, key) != NULL || PyErr_Occurred()) { Py_DECREF(key); goto declined; } /* twice */
+            skip_ws(&c);
+            if (f == C_NS && c.p < c.e && *c.p == '"') { /* one namespace for every pod */
+                const char *s;
+                Py_ssize_t n;
+                v = take_plain_string(&c, &s, &n) ? make_str(s, n) : NULL;
+            } else if (f == C_REQ) { /* resource name -> an array of integers */
+                if (take(&c, '{')) {
+                    v = PyDict_New();
+                    if (v != NULL && !take(&c, '}'))
+                        for (;;) {
+                            const char *r;
+                            Py_ssize_t rn;
+                            PyObject *rk = NULL, *rv = NULL;
+                            int fine = take_plain_string(&c, &r, &rn) && take(&c, ':') && (rk = make_str(r, rn)) != NULL;
+                            fine = fine && PyDict_GetItemWithError(v, rk) == NULL && !PyErr_Occurred();
+                            fine = fine && (rv = column_array(&c, C_REQ, &requests)) != NULL && PyDict_SetItem(v, rk, rv) == 0;
+                            Py_XDECREF(rk);
+                            Py_XDECREF(rv);
+                            if (fine && take(&c, '}')) break;
+                            if (!fine || !take(&c, ',')) { Py_CLEAR(v); break; }
+                        }
+                }
+            } else {
+                v = column_array(&c, f, &tables[f]);
+            }
+            int rc = v == NULL ? -1 : PyDict_SetItem(out, key, v);
+            Py_DECREF(key);
+            Py_XDECREF(v);
+            if (rc < 0) goto declined;
+            if (take(&c, '}')) break;
+            if (!take(&c, ',')) goto declined;
+        }
+    skip_ws(&c);
+    if (c.p != c.e) goto declined;
+    result = out;
+    out = NULL;
+    goto done;
+declined:
+    if (!PyErr_Occurred()) { Py_INCREF(Py_None); result = Py_None; }
+done:
+    Py_XDECREF(out);
+    for (int f = 0; f < NC; f++) table_free(&tables[f]);
+    table_free(&requests);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 /* -- first_not_of ------------------------------------------------------------------------ */
 
 /* first_not_of(values, types): the index of the first item of the list values whose exact
@@ -726,7 +859,8 @@ static PyObject *kai_fit(PyObject *self, PyObject *args) {
     PyObject *o[6], *out_o;
     Py_ssize_t col;
     if (!PyArg_ParseTuple(args, "OOOOOOnO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &col, &out_o)) return NULL;
-    Buf x[7] = {{0}};
+    Buf x[7];
+    memset(x, 0, sizeof x);
     PyObject *result = NULL;
     int ok = 1;
     for (int i = 0; i < 4; i++) ok = ok && int64_buffer(o[i], &x[i], 2, 0);
@@ -781,7 +915,8 @@ static PyObject *kai_score(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOOnddOpOn", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &col, &lo, &hi, &any_o,
                           &spread, &cpu_o, &nominated))
         return NULL;
-    Buf x[7] = {{0}};
+    Buf x[7];
+    memset(x, 0, sizeof x);
     int ok = 1;
     for (int i = 0; i < 4; i++) ok = ok && int64_buffer(o[i], &x[i], 2, 0);
     ok = ok && int64_buffer(o[4], &x[4], 1, 0) && int64_buffer(o[5], &x[5], 1, 0);
@@ -844,6 +979,7 @@ static PyMethodDef methods[] = {
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
     {"index_rows", index_rows, METH_VARARGS, "Keys, node indices and inert rows of a pod block (see kernels.py)."},
     {"read_pods", read_pods, METH_O, "The pods of a native section as columns (see fastjson.py)."},
+    {"read_pod_columns", read_pod_columns, METH_O, "The podColumns section's text as orjson reads it, equal values shared (see fastjson.py)."},
     {"first_not_of", first_not_of, METH_VARARGS, "The first item of a list of none of some exact types (see kernels.py)."},
     {"row_ordinals", row_ordinals, METH_VARARGS, "Distinct rows of int columns and each row's ordinal (see kernels.py)."},
     {"kai_fit", kai_fit, METH_VARARGS, "Nodes where a task fits, and the free range on a column (see app/kai/allocate.py)."},
