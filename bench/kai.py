@@ -31,6 +31,7 @@ from app.ingest.request import read_request
 from app.service import decide_request
 from app.settings import Settings
 from bench.generate import generate
+from bench.http import worse_ratio
 from bench.kube import _hypernode, _node
 
 SETTINGS = Settings()
@@ -136,5 +137,5 @@ def cycle(name: str, body: dict[str, Any], runs: int) -> dict[str, Any]:
     out["kai_ms"] = statistics.median(k) * 1000
     out["default_ms"] = statistics.median(d) * 1000
     out["kai_spread_ms"] = (min(k) * 1000, max(k) * 1000)
-    out["ratio"] = max(statistics.median(k) / statistics.median(d), statistics.median(a / b for a, b in zip(k, d, strict=True)))
+    out["ratio"] = worse_ratio(k, d)
     return out

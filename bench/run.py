@@ -73,10 +73,8 @@ def measure(raw: bytes, runs: int) -> dict[str, Any]:
     for i, name in enumerate(PHASES, start=1):
         out[f"{name}_ms"] = statistics.median(r[i] for r in rows) * 1000
     totals = [sum(r[1:]) for r in rows]
-    ratio_of_medians = statistics.median(totals) / base
-    median_of_ratios = statistics.median(t / r[0] for t, r in zip(totals, rows, strict=True))
     out["total_ms"] = statistics.median(totals) * 1000
-    out["ratio"] = max(ratio_of_medians, median_of_ratios)
+    out["ratio"] = worse_ratio(totals, [r[0] for r in rows])
     assert decision is not None
     out["bindings"] = len(decision.bindings)
     out["nominations"] = len(decision.nominations)
@@ -505,8 +503,7 @@ def compare_speed(quick: bool, runs: int) -> dict[str, Any]:
             times["compare"].append(t4 - t3)
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}
     budget = [1.2 * a + b for a, b in zip(times["one"], times["decide2"], strict=True)]
-    ratio = max(statistics.median(times["compare"]) / statistics.median(budget),
-                statistics.median(c / b for c, b in zip(times["compare"], budget, strict=True)))
+    ratio = worse_ratio(times["compare"], budget)
     return {"case": f"{size} ({nodes:,} nodes / {pods:,} pods)", **med, "ratio": ratio, "runs": runs}
 
 

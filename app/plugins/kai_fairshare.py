@@ -172,6 +172,7 @@ class KaiFairShare(Plugin):
         self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
         self._task_vec: dict[int, np.ndarray] = {}  # per task row: its request as (GPUs, millicores, bytes)
         self._chains: dict[str, list[KaiQueue]] = {}  # queue -> it and its ancestors (see _chain)
+        self._cap_lists: dict[str, tuple[list[float], list[float]]] = {}  # queue -> limit, deserved (see _caps)
         ready = [n.idx for n in c.nodes if n.ready]
         total = column_sums(c.allocatable[ready]) if ready else np.zeros(table.size)
         self.capacity = self._vec(total)
@@ -471,16 +472,25 @@ class KaiFairShare(Plugin):
         asked = [(r, x) for r, x in enumerate(self._task_vector(task).tolist()) if x > 0]
         non_preemptible = task.job is not None and not is_preemptible(task.job)
         for kq in self._chain(name):
-            limit, alloc = kq.limit.tolist(), kq.allocated.tolist()
+            limit, deserved = self._caps(kq)
+            alloc = kq.allocated.tolist()
             for r, x in asked:
                 if limit[r] >= 0 and limit[r] < alloc[r] + x:
                     return False
             if non_preemptible:
-                deserved, alloc_np = kq.deserved.tolist(), kq.allocated_np.tolist()
+                alloc_np = kq.allocated_np.tolist()
                 for r, x in asked:
                     if deserved[r] >= 0 and deserved[r] < alloc_np[r] + x:
                         return False
         return True
+
+    def _caps(self, kq: KaiQueue) -> tuple[list[float], list[float]]:
+        """A queue's limit and deserved quota as Python numbers (fixed for the session:
+        worked out once per queue)."""
+        got = self._cap_lists.get(kq.name)
+        if got is None:
+            got = self._cap_lists[kq.name] = (kq.limit.tolist(), kq.deserved.tolist())
+        return got
 
     def allocatable(self, queue: Queue, task: Task, copies: int = 1) -> bool:
         q = self.queues.get(queue.name)
