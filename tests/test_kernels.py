@@ -561,3 +561,20 @@ def test_a_columnar_decision_is_the_same_with_the_c_column_reader_and_with_orjso
     with_c = _answer(raw)
     monkeypatch.setattr(fastjson, "_read_pod_columns", None)
     assert _answer(raw) == with_c
+
+
+@compiled
+@settings(max_examples=400, deadline=None)
+@given(columns_text(), st.data())
+def test_read_pod_columns_in_c_on_cut_and_damaged_texts(raw: bytes, data: st.DataObject) -> None:
+    """Any prefix of a text, or a text with one byte changed, is read as orjson reads it or
+    declined: the reader never reads past the text or answers for a malformed one."""
+    cut = data.draw(st.integers(0, len(raw)))
+    at = data.draw(st.integers(0, max(len(raw) - 1, 0)))
+    byte = data.draw(st.integers(0, 255))
+    for text in (raw[:cut], raw[:at] + bytes([byte]) + raw[at + 1 :]):
+        got = C.read_pod_columns(text)
+        if got is None:
+            continue
+        want = orjson.loads(text)  # the reader answered: orjson must read the same
+        assert _typed(got) == _typed(want) and list(got) == list(want)
