@@ -16,8 +16,8 @@ invariant test's random clusters under the ``kai`` profile:
 * the idle-GPU filters' first-fit matching in one pass per run of equal requirements;
 * a run of placements the memo knows pipelined at once, and runs of placements undone at
   once; fair-share sums per queue for a batch of tasks; a victim's batch found by a map;
-* the best node's fit and scores in one C pass each (``fit`` / ``score``, or their Python
-  twins), against the numpy steps they replaced.
+* the best node's fit and scores, and the capacity bound, in one C pass each (``fit`` /
+  ``score`` / ``copies_fit``, or their Python twins), against the numpy steps they replaced.
 """
 
 from __future__ import annotations
@@ -227,6 +227,7 @@ def direct(*, keep: str = ""):
             m.setattr(KaiFairShare, "_task_many", _task_each)
         if keep != "kernel":
             m.setattr(kai_allocate, "best_node", _best_node_numpy)
+            m.setattr(kai_allocate, "copies_fit", kai_allocate.copies_fit_py)
         if keep != "batch_of":
             m.setattr(kai_scenarios.Scenario, "batch_of", _batch_by_scan)
         yield
@@ -309,16 +310,17 @@ def test_kai_shortcuts_on_random_clusters(body):
 
 
 class _Ctx:
-    """What ``could_fit`` reads: the session's cluster."""
+    """What ``could_fit`` reads: the session's node accounting (here all of it free
+    capacity: nothing used, releasing or pipelined)."""
 
     def __init__(self, free: list[list[int]]) -> None:
         class C:
             pass
 
         self.ssn = C()
-        self.ssn.cluster = C()
-        rows = np.asarray(free, dtype=np.int64)
-        self.ssn.cluster.future_idle_of = lambda nodes: rows[nodes]
+        self.ssn.cluster = c = C()
+        c.allocatable = np.asarray(free, dtype=np.int64)
+        c.used = c.releasing = c.pipelined = np.zeros_like(c.allocatable)
 
 
 class _T:

@@ -191,7 +191,7 @@ def test_a_decision_is_the_same_with_the_c_kernels_and_with_the_python_twins(mon
     assert _answer(raw) == with_c
 
 
-def test_a_kai_decision_is_the_same_with_the_c_best_node_and_with_the_python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kai_decision_is_the_same_with_the_c_kai_kernels_and_with_the_python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     """The KAI solver asks for best nodes thousands of times (preempt, whole gangs)."""
     import app.kai.allocate as kai_allocate
     from bench.kai import kai_snapshot
@@ -201,6 +201,7 @@ def test_a_kai_decision_is_the_same_with_the_c_best_node_and_with_the_python_twi
     assert orjson.loads(with_c[1])["evictions"]
     monkeypatch.setattr(kai_allocate, "fit", kai_allocate.fit_py)
     monkeypatch.setattr(kai_allocate, "score", kai_allocate.score_py)
+    monkeypatch.setattr(kai_allocate, "copies_fit", kai_allocate.copies_fit_py)
     assert _answer(raw) == with_c
 
 
@@ -427,6 +428,22 @@ def test_kai_fit_and_score_in_c_are_what_the_python_twins_give(case: tuple, spre
 
 
 @compiled
+@settings(max_examples=400, deadline=None)
+@given(kai_nodes(), st.lists(st.tuples(st.lists(st.integers(0, 5), min_size=3, max_size=3), st.integers(1, 30)),
+                             min_size=1, max_size=3))  # fmt: skip
+def test_kai_copies_in_c_are_what_the_python_twin_gives(case: tuple, groups: list) -> None:
+    import numpy as np
+
+    from app.kai.allocate import copies_fit_py
+
+    alloc, used, rel, pipe, nodes, _, _ = case
+    r = alloc.shape[1]
+    reqs = np.array([g[0][:r] for g in groups], dtype=np.int64)
+    counts = np.array([g[1] for g in groups], dtype=np.int64)
+    assert C.kai_copies(alloc, used, rel, pipe, nodes, reqs, counts) == copies_fit_py(alloc, used, rel, pipe, nodes, reqs, counts)
+
+
+@compiled
 def test_kai_fit_and_score_in_c_decline_what_they_were_not_written_for() -> None:
     import numpy as np
 
@@ -448,6 +465,11 @@ def test_kai_fit_and_score_in_c_decline_what_they_were_not_written_for() -> None
     assert C.kai_score(*args[:4], nodes[:0], *args[5:]) is None  # no candidate
     assert C.kai_score(*args[:11], np.zeros(2, dtype=np.int64), -1) is None  # the CPU-only mask is not bool
     assert C.kai_score(*args[:11], np.zeros(3, dtype=bool), -1) is None  # nor over every node
+    reqs, counts = np.ones((1, 2), dtype=np.int64), np.ones(1, dtype=np.int64)
+    assert C.kai_copies(m + 1, m, m, m, nodes, reqs, counts) is True
+    assert C.kai_copies(m + 1, m, m, m, nodes, reqs, counts + 2) is False  # 2 nodes hold 2 copies, not 3
+    assert C.kai_copies(m, m, m, m, nodes, reqs[:, :1], counts) is None  # a request of another width
+    assert C.kai_copies(m, m, m, m, nodes[:0], reqs, counts) is None  # no node (could_fit answers that itself)
 
 
 # -- read_pod_columns: the podColumns section's JSON text as orjson reads it -----------------

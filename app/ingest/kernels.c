@@ -974,6 +974,74 @@ declined:
     Py_RETURN_NONE;
 }
 
+/* kai_copies(alloc, used, releasing, pipelined, nodes, reqs, counts): whether the nodes
+ * could hold counts[g] copies of each distinct request reqs[g] side by side (per node, the
+ * least over the asked resources of free // request, free = max(0, allocatable - used +
+ * releasing - pipelined)), and, with more than one request, all of them together within
+ * the nodes' total free. */
+static PyObject *kai_copies(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o[7];
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6])) return NULL;
+    Buf x[7];
+    memset(x, 0, sizeof x);
+    int ok = 1;
+    for (int i = 0; i < 4; i++) ok = ok && int64_buffer(o[i], &x[i], 2, 0);
+    ok = ok && int64_buffer(o[4], &x[4], 1, 0) && int64_buffer(o[5], &x[5], 2, 0) && int64_buffer(o[6], &x[6], 1, 0);
+    if (!ok) goto declined;
+    Py_ssize_t rows = x[0].b.shape[0], r = x[0].b.shape[1], n = x[4].b.shape[0], g = x[5].b.shape[0];
+    for (int i = 1; i < 4; i++)
+        if (x[i].b.shape[0] != rows || x[i].b.shape[1] != r) goto declined;
+    if (x[5].b.shape[1] != r || x[6].b.shape[0] != g || n < 1 || r > 64) goto declined;
+    const int64_t *al = x[0].b.buf, *us = x[1].b.buf, *re = x[2].b.buf, *pi = x[3].b.buf;
+    const int64_t *nodes = x[4].b.buf, *reqs = x[5].b.buf, *counts = x[6].b.buf;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (nodes[j] < 0 || nodes[j] >= rows) goto declined;
+    if ((size_t)n > ((size_t)PY_SSIZE_T_MAX / sizeof(int64_t)) / (size_t)(r ? r : 1)) goto declined;
+    int64_t *free_ = PyMem_Malloc((size_t)n * (size_t)(r ? r : 1) * sizeof(int64_t));
+    if (free_ == NULL) { release(x, 7); return PyErr_NoMemory(); }
+    uint64_t total[64] = {0};
+    for (Py_ssize_t j = 0; j < n; j++) {
+        Py_ssize_t at = (Py_ssize_t)nodes[j] * r;
+        for (Py_ssize_t c = 0; c < r; c++) {
+            int64_t f = (int64_t)((uint64_t)al[at + c] - (uint64_t)us[at + c] + (uint64_t)re[at + c] - (uint64_t)pi[at + c]);
+            if (f < 0) f = 0;
+            free_[j * r + c] = f;
+            total[c] += (uint64_t)f;
+        }
+    }
+    int fits = 1;
+    if (g > 1)
+        for (Py_ssize_t c = 0; c < r && fits; c++) {
+            uint64_t want = 0;
+            for (Py_ssize_t k = 0; k < g; k++) want += (uint64_t)counts[k] * (uint64_t)reqs[k * r + c];
+            if ((int64_t)want > (int64_t)total[c]) fits = 0;
+        }
+    for (Py_ssize_t k = 0; k < g && fits; k++) {
+        const int64_t *req = reqs + k * r;
+        int asked = 0;
+        for (Py_ssize_t c = 0; c < r; c++) asked |= req[c] > 0;
+        if (!asked) continue;
+        uint64_t copies = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            int64_t least = -1;
+            for (Py_ssize_t c = 0; c < r; c++)
+                if (req[c] > 0) {
+                    int64_t q = free_[j * r + c] / req[c];
+                    if (least < 0 || q < least) least = q;
+                }
+            copies += (uint64_t)least;
+        }
+        if ((int64_t)copies < counts[k]) fits = 0;
+    }
+    PyMem_Free(free_);
+    release(x, 7);
+    return PyBool_FromLong(fits);
+declined:
+    release(x, 7);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
@@ -983,6 +1051,7 @@ static PyMethodDef methods[] = {
     {"first_not_of", first_not_of, METH_VARARGS, "The first item of a list of none of some exact types (see kernels.py)."},
     {"row_ordinals", row_ordinals, METH_VARARGS, "Distinct rows of int columns and each row's ordinal (see kernels.py)."},
     {"kai_fit", kai_fit, METH_VARARGS, "Nodes where a task fits, and the free range on a column (see app/kai/allocate.py)."},
+    {"kai_copies", kai_copies, METH_VARARGS, "Whether nodes could hold copies of requests side by side (see app/kai/allocate.py)."},
     {"kai_score", kai_score, METH_VARARGS, "The best-scoring node for a KAI task (see app/kai/allocate.py)."},
     {NULL, NULL, 0, NULL},
 };

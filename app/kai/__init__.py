@@ -11,8 +11,9 @@ One module per KAI concept, named after it (NVIDIA/KAI-Scheduler, ``pkg/schedule
 * ``statement`` — KAI's Statement on top of Gangplank's: a pipeline onto the node a task
   was just evicted from un-evicts it (``framework/statement.go``);
 * ``allocate`` — ``AllocateJob`` (``actions/common/allocate.go``): node order, fitting
-  node (its fit and scores also in C: ``kai_fit`` / ``kai_score`` in
-  ``app/ingest/kernels.c``), topology node sets, allocate vs pipeline;
+  node (its fit and scores, and the capacity bound ``could_fit``, also in C: ``kai_fit`` /
+  ``kai_score`` / ``kai_copies`` in ``app/ingest/kernels.c``), topology node sets, allocate
+  vs pipeline;
 * ``simulation`` — ``TryToVirtuallyAllocatePreemptorAndGetVictims``
   (``actions/common/action.go``);
 * ``scenarios`` — the accumulated scenario builder and its filters

@@ -183,21 +183,33 @@ def could_fit(ctx: KaiContext, tasks: list[Task], nodes: np.ndarray) -> bool:
     changes nothing but the time."""
     if not len(nodes):
         return False
-    free = np.maximum(ctx.ssn.cluster.future_idle_of(nodes), 0)
     groups: dict[bytes, list[Task]] = {}
     for t in tasks:
         groups.setdefault(t.req.tobytes(), []).append(t)  # type: ignore[union-attr]
-    if len(groups) > 1 and (np.sum([t.req for t in tasks], axis=0) > free.sum(axis=0)).any():
+    reqs = np.array([same[0].req for same in groups.values()], dtype=np.int64)
+    counts = np.array([len(same) for same in groups.values()], dtype=np.int64)
+    c = ctx.ssn.cluster
+    return copies_fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, reqs, counts)
+
+
+def copies_fit_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined: np.ndarray, nodes: np.ndarray,
+                  reqs: np.ndarray, counts: np.ndarray) -> bool:  # fmt: skip
+    """Whether ``nodes`` could hold ``counts[g]`` copies of each distinct request
+    ``reqs[g]`` side by side (see :func:`could_fit`)."""
+    free = np.maximum(alloc[nodes] - used[nodes] + releasing[nodes] - pipelined[nodes], 0)
+    if len(reqs) > 1 and ((counts[:, None] * reqs).sum(axis=0) > free.sum(axis=0)).any():
         return False
-    for same in groups.values():
-        req = same[0].req
-        asked = req > 0  # type: ignore[operator]
+    for req, count in zip(reqs, counts, strict=True):
+        asked = req > 0
         if not asked.any():
             continue
-        copies = (free[:, asked] // req[asked]).min(axis=1)  # type: ignore[index]
-        if int(copies.sum()) < len(same):
+        copies = (free[:, asked] // req[asked]).min(axis=1)
+        if int(copies.sum()) < count:
             return False
     return True
+
+
+copies_fit: Callable[..., bool] = kernels.either("kai_copies", copies_fit_py)
 
 
 def _sets(ctx: KaiContext, stmt: KaiStatement, v: View, sg: object | None, nodes: np.ndarray) -> list[np.ndarray]:
