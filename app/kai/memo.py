@@ -30,9 +30,7 @@ from app.framework.statement import PIPELINE, Operation, Statement
 from app.model.cluster import TaskStatus
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from app.model.cluster import Task
 
