@@ -67,11 +67,13 @@ def percentile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, int(-(-q * len(s) // 1)) - 1))]
 
 
-def rss_kib(pid: int) -> int | None:
+def rss_kib(pid: int | str, key: str = "VmRSS") -> int | None:
+    """A process's ``key`` line of ``/proc/<pid>/status`` in KiB (``pid`` may be "self"):
+    resident memory by default, ``VmHWM`` for its peak; None when there is no such process."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1])
     except OSError:
         return None

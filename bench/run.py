@@ -117,21 +117,17 @@ from app.ingest.body import decode
 from app.ingest.request import read_request
 from app.service import decide_request
 from app.settings import Settings
-
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key + ":"):
-            return int(line.split()[1])
+from bench.load import rss_kib
 
 s = Settings()
 raw = open(sys.argv[1], "rb").read()
 gc.collect()
 open("/proc/self/clear_refs", "w").write("5")  # the peak (VmHWM) starts again from now
-before = status("VmRSS")
+before = rss_kib("self")
 gc.disable()  # as the service parses and decides
 env = decode(raw, "application/json", max_yaml_nodes=s.max_yaml_nodes)
 decide_request(read_request(env, s)).wire_bytes()
-print(status("VmHWM") - before)
+print(rss_kib("self", "VmHWM") - before)
 """
 
 
