@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8080
 
-.PHONY: venv serve test openapi bench bench-quick clean fuzz load
+.PHONY: venv serve test openapi bench bench-quick clean fuzz load sanitize
 # TLS for `make serve` (see SECURITY.md): SSL_CERTFILE, SSL_KEYFILE, SSL_CA_CERTS, SSL_CERT_REQS.
 SERVE_TLS = $(if $(SSL_CERTFILE),--ssl-certfile $(SSL_CERTFILE)) $(if $(SSL_KEYFILE),--ssl-keyfile $(SSL_KEYFILE)) \
             $(if $(SSL_CA_CERTS),--ssl-ca-certs $(SSL_CA_CERTS)) $(if $(SSL_CERT_REQS),--ssl-cert-reqs $(SSL_CERT_REQS))
@@ -33,7 +33,7 @@ openapi: venv
 	$(PY) scripts/export_openapi.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache build dist *.egg-info .sanitize
 
 bench: venv
 	$(PY) -m bench.run
@@ -51,3 +51,8 @@ fuzz: venv
 # Bounded load test against uvicorn on 127.0.0.1 (LOAD_WORKERS workers, LOAD_SECONDS s).
 load: venv
 	$(PY) -m bench.load --seconds $(LOAD_SECONDS) --workers $(LOAD_WORKERS)
+
+# The C kernels under AddressSanitizer and UndefinedBehaviorSanitizer (gcc; not part of
+# `make test`): built again into .sanitize/, the tests that drive them run against that build.
+sanitize: venv
+	scripts/sanitize.sh $(PY)
