@@ -16,6 +16,7 @@ invariant test's random clusters under the ``kai`` profile:
 * the idle-GPU filters' first-fit matching in one pass per run of equal requirements;
 * a run of placements the memo knows pipelined at once, and runs of placements undone at
   once; fair-share sums per queue for a batch of tasks; a victim's batch found by a map;
+* the idle-GPU filters absorbing a scenario's new victims in one array operation;
 * the best node's fit and scores, and the capacity bound, in one C pass each (``fit`` /
   ``score`` / ``copies_fit``, or their Python twins), against the numpy steps they replaced.
 """
@@ -38,7 +39,7 @@ from app.framework.statement import Statement
 from app.ingest.request import read_request
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
-from app.kai.scenarios import IdleGpus, ScenarioBuilder, greedy_match
+from app.kai.scenarios import IdleGpus, ScenarioBuilder, TopologyIdleGpus, greedy_match, new_victims
 from app.kai.statement import KaiStatement
 from app.plugins.kai_fairshare import KaiFairShare
 from app.framework.session import Session
@@ -169,6 +170,21 @@ def _best_node_numpy(ctx, task, nodes):
     return int(cand[score == score.max()].min())
 
 
+def _absorb_one_by_one(self, scenario):
+    for t in new_victims(scenario, self.seen):
+        self.cap[t.node] += self.ctx.gpus(t)
+
+
+def _topology_ok_one_by_one(self, scenario):
+    domains = self.domains
+    for t in new_victims(scenario, self.seen):
+        at = self.position[t.node]
+        if at >= 0:
+            self.cap[at] += self.ctx.gpus(t)
+    assert len(self.cap) == len(domains)
+    return greedy_match(sorted(self.demand, reverse=True), sorted(self.cap.tolist(), reverse=True))
+
+
 def _greedy_from_the_first(required, capacities):
     """KAI's ``greedyMatchRequirements`` as written: every requirement scans the holders
     from the first."""
@@ -228,6 +244,9 @@ def direct(*, keep: str = ""):
         if keep != "kernel":
             m.setattr(kai_allocate, "best_node", _best_node_numpy)
             m.setattr(kai_allocate, "copies_fit", kai_allocate.copies_fit_py)
+        if keep != "filters":
+            m.setattr(IdleGpus, "_absorb", _absorb_one_by_one)
+            m.setattr(TopologyIdleGpus, "ok", _topology_ok_one_by_one)
         if keep != "batch_of":
             m.setattr(kai_scenarios.Scenario, "batch_of", _batch_by_scan)
         yield
@@ -251,7 +270,7 @@ def test_kai_shortcuts_give_the_answers_of_the_direct_way(kind, seed, gang):
 
 
 @pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition", "allocatable", "greedy", "runs", "sums",
-                                  "batch_of", "kernel"])
+                                  "batch_of", "kernel", "filters"])
 def test_each_kai_shortcut_alone_gives_the_same_answer(keep):
     body = {**kai_snapshot(128, 1280, "preempt", 16, seed=4), "config": {"profile": "kai"}}
     with direct():

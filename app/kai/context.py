@@ -45,6 +45,7 @@ class KaiContext:
         self.memo: PlacementMemo | None = None  # open while a JobSolver solves (app.kai.memo)
         self._signatures: dict[str, tuple] = {}
         self._tier_domains: dict[int, tuple[list[int], dict[int, int]]] = {}
+        self._tier_positions: dict[int, np.ndarray] = {}
 
     def signature(self, job: Job) -> tuple:
         """The job's scheduling-constraint signature, worked out once per session as KAI
@@ -67,6 +68,26 @@ class KaiContext:
                     node_domain[int(n)] = h
             got = self._tier_domains[tier] = (domains, node_domain)
         return got
+
+    def tier_positions(self, tier: int) -> np.ndarray:
+        """Per node, the position in ``tier_domains(tier)[0]`` of the HyperNode holding it
+        there (-1 for none), worked out once per session."""
+        got = self._tier_positions.get(tier)
+        if got is None:
+            domains, node_domain = self.tier_domains(tier)
+            at = {h: i for i, h in enumerate(domains)}
+            got = np.full(len(self.ssn.cluster.nodes), -1, dtype=np.intp)
+            for n, h in node_domain.items():
+                got[n] = at[h]
+            self._tier_positions[tier] = got
+        return got
+
+    def gpus_of(self, tasks: list[Task]) -> np.ndarray:
+        """:meth:`gpus` of each of ``tasks`` (the same divisions)."""
+        if self.gpu_col is None:
+            return np.zeros(len(tasks))
+        g = self.gpu_col
+        return np.fromiter((t.req[g] for t in tasks), dtype=np.float64, count=len(tasks)) / 1000.0  # type: ignore[index]
 
     def free_gpus(self) -> np.ndarray:
         """Per node, idle + releasing GPUs (KAI's ``GetSumOfIdleGPUs + GetSumOfReleasingGPUs``)."""

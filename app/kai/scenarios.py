@@ -104,8 +104,9 @@ class IdleGpus:
         self.seen: set[int] = set()
 
     def _absorb(self, scenario: Scenario) -> None:
-        for t in new_victims(scenario, self.seen):
-            self.cap[t.node] += self.ctx.gpus(t)
+        fresh = new_victims(scenario, self.seen)
+        if fresh:  # (np.add.at adds one by one, in order: the sums of a loop)
+            np.add.at(self.cap, _nodes(fresh), self.ctx.gpus_of(fresh))
 
     def ok(self, scenario: Scenario) -> bool:
         self._absorb(scenario)
@@ -121,20 +122,26 @@ class TopologyIdleGpus:
 
     def __init__(self, ctx: KaiContext, scenario: Scenario, tier: int) -> None:
         self.ctx = ctx
-        self.domains, self.node_domain = ctx.tier_domains(tier)
+        self.domains, _ = ctx.tier_domains(tier)
+        self.position = ctx.tier_positions(tier)  # per node, its domain's place in self.domains
         free = ctx.free_gpus()
         leaves = ctx.ssn.cluster.topology.leaves
-        self.cap = {h: float(free[leaves[h]].sum()) if len(leaves[h]) else 0.0 for h in self.domains}
+        self.cap = np.array([float(free[leaves[h]].sum()) if len(leaves[h]) else 0.0 for h in self.domains], dtype=np.float64)
         self.demand = [sum(ctx.gpus(t) for t in scenario.pending)]
         self.seen: set[int] = set()
 
     def ok(self, scenario: Scenario) -> bool:
-        for t in new_victims(scenario, self.seen):
-            h = self.node_domain.get(t.node)
-            if h is not None:
-                self.cap[h] += self.ctx.gpus(t)
-        caps = sorted(self.cap.values(), reverse=True)
+        fresh = new_victims(scenario, self.seen)
+        if fresh:
+            at = self.position[_nodes(fresh)]
+            inside = at >= 0
+            np.add.at(self.cap, at[inside], self.ctx.gpus_of(fresh)[inside])
+        caps = sorted(self.cap.tolist(), reverse=True)
         return greedy_match(sorted(self.demand, reverse=True), caps)
+
+
+def _nodes(tasks: list[Task]) -> np.ndarray:
+    return np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
 
 
 def new_victims(scenario: Scenario, seen: set[int]) -> list[Task]:
