@@ -176,12 +176,10 @@ def _absorb_one_by_one(self, scenario):
 
 
 def _topology_ok_one_by_one(self, scenario):
-    domains = self.domains
     for t in new_victims(scenario, self.seen):
         at = self.position[t.node]
         if at >= 0:
             self.cap[at] += self.ctx.gpus(t)
-    assert len(self.cap) == len(domains)
     return greedy_match(sorted(self.demand, reverse=True), sorted(self.cap.tolist(), reverse=True))
 
 
@@ -213,42 +211,33 @@ def _eager(self, ctx, partial, recorded, queue):
     self._queue = queue()
 
 
+#: Each shortcut, by name, and how to switch it off: (object, attribute, the direct way).
+DIRECT: dict[str, list[tuple[object, str, object]]] = {
+    "memo": [(kai_solver, "PlacementMemo", lambda: None)],
+    "could_fit": [(kai_allocate, "could_fit", lambda ctx, tasks, nodes: True)],
+    "pops": [(kai_solver, "virtually_allocate", _pop_all), (kai_simulation, "virtually_allocate", _pop_all)],
+    "queue": [(ScenarioBuilder, "__init__", _eager)],
+    "batches": [(KaiStatement, "evict_batch", _evict_one_by_one), (KaiStatement, "rollback", Statement.rollback)],
+    "chain": [(KaiFairShare, "_task", _task_up)],
+    "allocatable": [(KaiFairShare, "_allocatable_one", lambda self, name, task: self._allocatable_rows(name, task, 1))],
+    "partition": [(IdleGpus, "ok", _ok_sorted)],
+    "greedy": [(kai_scenarios, "greedy_match", _greedy_from_the_first)],
+    "runs": [(kai_allocate, "_place_tasks", _place_one_by_one)],
+    "sums": [(KaiFairShare, "_task_many", _task_each)],
+    "kernel": [(kai_allocate, "best_node", _best_node_numpy), (kai_allocate, "copies_fit", kai_allocate.copies_fit_py)],
+    "filters": [(IdleGpus, "_absorb", _absorb_one_by_one), (TopologyIdleGpus, "ok", _topology_ok_one_by_one)],
+    "batch_of": [(kai_scenarios.Scenario, "batch_of", _batch_by_scan)],
+}  # fmt: skip
+
+
 @contextlib.contextmanager
 def direct(*, keep: str = ""):
     """Every shortcut switched off (but ``keep``)."""
     with pytest.MonkeyPatch.context() as m:
-        if keep != "memo":
-            m.setattr(kai_solver, "PlacementMemo", lambda: None)
-        if keep != "could_fit":
-            m.setattr(kai_allocate, "could_fit", lambda ctx, tasks, nodes: True)
-        if keep != "pops":
-            m.setattr(kai_solver, "virtually_allocate", _pop_all)
-            m.setattr(kai_simulation, "virtually_allocate", _pop_all)
-        if keep != "queue":
-            m.setattr(ScenarioBuilder, "__init__", _eager)
-        if keep != "batches":
-            m.setattr(KaiStatement, "evict_batch", _evict_one_by_one)
-            m.setattr(KaiStatement, "rollback", Statement.rollback)
-        if keep != "chain":
-            m.setattr(KaiFairShare, "_task", _task_up)
-        if keep != "allocatable":
-            m.setattr(KaiFairShare, "_allocatable_one", lambda self, name, task: self._allocatable_rows(name, task, 1))
-        if keep != "partition":
-            m.setattr(IdleGpus, "ok", _ok_sorted)
-        if keep != "greedy":
-            m.setattr(kai_scenarios, "greedy_match", _greedy_from_the_first)
-        if keep != "runs":
-            m.setattr(kai_allocate, "_place_tasks", _place_one_by_one)
-        if keep != "sums":
-            m.setattr(KaiFairShare, "_task_many", _task_each)
-        if keep != "kernel":
-            m.setattr(kai_allocate, "best_node", _best_node_numpy)
-            m.setattr(kai_allocate, "copies_fit", kai_allocate.copies_fit_py)
-        if keep != "filters":
-            m.setattr(IdleGpus, "_absorb", _absorb_one_by_one)
-            m.setattr(TopologyIdleGpus, "ok", _topology_ok_one_by_one)
-        if keep != "batch_of":
-            m.setattr(kai_scenarios.Scenario, "batch_of", _batch_by_scan)
+        for name, swaps in DIRECT.items():
+            if name != keep:
+                for obj, attr, value in swaps:
+                    m.setattr(obj, attr, value)
         yield
 
 
@@ -269,8 +258,7 @@ def test_kai_shortcuts_give_the_answers_of_the_direct_way(kind, seed, gang):
     assert fast == slow
 
 
-@pytest.mark.parametrize("keep", ["memo", "could_fit", "pops", "queue", "batches", "chain", "partition", "allocatable", "greedy", "runs", "sums",
-                                  "batch_of", "kernel", "filters"])
+@pytest.mark.parametrize("keep", list(DIRECT))
 def test_each_kai_shortcut_alone_gives_the_same_answer(keep):
     body = {**kai_snapshot(128, 1280, "preempt", 16, seed=4), "config": {"profile": "kai"}}
     with direct():
