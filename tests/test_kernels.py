@@ -191,6 +191,19 @@ def test_a_decision_is_the_same_with_the_c_kernels_and_with_the_python_twins(mon
     assert _answer(raw) == with_c
 
 
+@compiled
+def test_a_kubernetes_decision_is_the_same_with_the_c_pod_reader_and_with_its_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.ingest import kube as kube_reader
+    from bench.kube import to_kube
+
+    body = to_kube(generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=40, pending_gang=24))
+    raw = orjson.dumps(body)
+    assert kube_reader._pod_fast_c is not None
+    with_c = _answer(raw)
+    monkeypatch.setattr(kube_reader, "_pod_fast_c", None)
+    assert _answer(raw) == with_c
+
+
 def test_a_kai_decision_is_the_same_with_the_c_kai_kernels_and_with_the_python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     """The KAI solver asks for best nodes thousands of times (preempt, whole gangs)."""
     import app.kai.allocate as kai_allocate

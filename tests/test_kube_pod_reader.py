@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pathlib
 from typing import Any
@@ -14,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.errors import InputError
+from app.ingest import kernels, kube
+from app.ingest.draft import GroupRef, PodDraft
 from app.ingest.kube import _pod_fast, _pod_full
 from bench.generate import generate
 from bench.kube import to_kube
@@ -111,3 +114,170 @@ def test_fast_pod_reader_never_disagrees_with_the_full_reader(base: int, path: t
         assert fast is None
         return
     assert fast is None or fast == full
+
+
+# -- the C kernel (kube_pod in app/ingest/kernels.c) against its twin, _pod_fast ----------
+
+KERNEL = kube._pod_fast_c
+in_c = pytest.mark.skipif(KERNEL is None, reason="the C kernels are not built here")
+
+
+def _same_draft(o: dict, ptr: str) -> None:
+    """The C kernel's draft is the twin's, field by field and type by type, the pod's maps
+    shared the same way; or both decline. Run twice: the second time the time and request
+    caches answer."""
+    for _ in range(2):
+        py = _pod_fast(o, ptr)
+        c = KERNEL(o, ptr)  # type: ignore[misc]
+        assert (c is None) == (py is None)
+        if py is None:
+            return
+        assert c == py
+        for f in dataclasses.fields(PodDraft):
+            a, b = getattr(c, f.name), getattr(py, f.name)
+            assert type(a) is type(b), f.name
+            if f.name in ("labels", "annotations", "node_selector", "affinity") and b:
+                assert a is b, f.name  # the pod's own maps are not copied
+        if py.group is not None:
+            assert type(c.group) is GroupRef and c.group.extra == {} and c.group.extra is not py.group.extra
+
+
+@in_c
+@pytest.mark.parametrize("i", range(len(CORPUS)))
+def test_kube_pod_in_c_builds_what_the_fast_reader_builds(i: int) -> None:
+    _same_draft(orjson.loads(orjson.dumps(CORPUS[i])), f"/objects/{i}")
+
+
+KERNEL_PATHS = [
+    *PATHS, ("metadata", "deletionTimestamp"), ("spec", "schedulerName"), ("spec", "topologySpreadConstraints"),
+    ("spec", "schedulingGroup"), ("spec", "workloadRef"), ("spec", "initContainers"), ("spec", "overhead"),
+    ("spec", "resources"), ("metadata", "annotations", "pod-group-name"), ("metadata", "annotations", "gpu-fraction"),
+    ("metadata", "annotations", "volcano.sh/preemptable"), ("metadata", "annotations", "volcano.sh/task-spec"),
+    ("metadata", "annotations", "gang.scheduling.koordinator.sh/name"), ("metadata", "labels", "kai.scheduler/queue"),
+    ("metadata", "labels", "scheduling.x-k8s.io/pod-group"), ("metadata", "labels", "kai.scheduler/task-priority"),
+    ("metadata", "labels", "pod-group.scheduling.sigs.k8s.io"), ("metadata", "labels", "volcano.sh/task-spec"),
+    ("metadata", "labels", "priorityClassName"), ("metadata", "labels", "kai.scheduler/preemptibility"),
+    ("metadata", "labels", "kai.scheduler/subgroup-name"), ("metadata", "labels", "pod-group.scheduling.sigs.k8s.io/name"),
+]  # fmt: skip
+CONTAINER_PATHS = [("ports",), ("ports", 0), ("ports", 0, "hostPort"), ("resources",), ("resources", "requests"),
+                   ("resources", "limits"), ("resources", "requests", "cpu"), ("resources", "limits", "memory")]  # fmt: skip
+STRINGS = st.sampled_from(["", "true", " TRUE ", "false", "x", "kai-scheduler", "volcano", "Running", "Pending",
+                           "2026-11-20T00:00:00Z", "2026-11-20", "1", "500m", "2Gi"])  # fmt: skip
+VALUES = st.one_of(JSONISH, STRINGS, st.dictionaries(STRINGS, STRINGS, max_size=3), st.lists(st.dictionaries(STRINGS, STRINGS, max_size=2), max_size=2))
+
+
+def _set(o: dict, path: tuple, value: Any) -> None:
+    """``o`` at ``path`` set to ``value``, making the maps and lists on the way (a list
+    index names its first item)."""
+    at: Any = o
+    for key, nxt_key in zip(path, path[1:]):
+        want = list if isinstance(nxt_key, int) else dict
+        cur = at[key] if isinstance(key, int) else at.get(key)
+        if not isinstance(cur, want) or (want is list and not cur):
+            cur = [{}] if want is list else {}
+            at[key] = cur
+        at = cur
+    at[path[-1]] = value
+
+
+@in_c
+@settings(max_examples=600, deadline=None)
+@given(base=st.sampled_from(range(len(CORPUS))), edits=st.lists(st.tuples(st.sampled_from(KERNEL_PATHS), VALUES), max_size=3),
+       container=st.none() | st.tuples(st.sampled_from(CONTAINER_PATHS), VALUES))  # fmt: skip
+def test_kube_pod_in_c_never_disagrees_with_the_fast_reader(base: int, edits: list, container: tuple | None) -> None:
+    o = copy.deepcopy(CORPUS[base])
+    for path, value in edits:
+        _set(o, path, value)
+    if container is not None:
+        spec = o.get("spec")
+        if isinstance(spec, dict) and isinstance(spec.get("containers"), list) and spec["containers"] and isinstance(spec["containers"][0], dict):
+            _set(spec["containers"][0], *container)
+    _same_draft(orjson.loads(orjson.dumps(o)), "/objects/0")
+
+
+EDGES = {  # hand-picked edits where a value's falsiness or a map's precedence decides a field
+    "empty gates are not gated": [(("spec", "schedulingGates"), [])],
+    "gates gate": [(("spec", "schedulingGates"), [{"name": "g"}])],
+    "empty affinity is none": [(("spec", "affinity"), {})],
+    "an affinity is kept": [(("spec", "affinity"), {"nodeAffinity": {}})],
+    "an empty task-spec annotation yields to the label": [(("metadata", "annotations", "volcano.sh/task-spec"), ""),
+                                                         (("metadata", "labels", "volcano.sh/task-spec"), "w")],
+    "the task-spec annotation wins": [(("metadata", "annotations", "volcano.sh/task-spec"), "a"),
+                                      (("metadata", "labels", "volcano.sh/task-spec"), "w")],
+    "preemptable from a label": [(("metadata", "labels", "volcano.sh/preemptable"), " TRUE ")],
+    "the preemptable annotation wins": [(("metadata", "annotations", "volcano.sh/preemptable"), "no"),
+                                        (("metadata", "labels", "volcano.sh/preemptable"), "false")],
+    "an empty namespace is default": [(("metadata", "namespace"), "")],
+    "a null namespace is default": [(("metadata", "namespace"), None)],
+    "a null spec": [(("spec",), None)],
+    "a null status is Pending": [(("status",), None)],
+    "empty spread constraints": [(("spec", "topologySpreadConstraints"), [])],
+    "spread constraints": [(("spec", "topologySpreadConstraints"), [{}])],
+    "a host port": [(("spec", "containers"), [{"ports": [{"hostPort": 80}]}])],
+    "a zero host port": [(("spec", "containers"), [{"ports": [{"hostPort": 0, "containerPort": 80}]}])],
+    "empty ports": [(("spec", "containers"), [{"ports": []}])],
+    "a kai pod by scheduler": [(("spec", "schedulerName"), "kai-scheduler"), (("metadata", "labels", "priorityClassName"), "train"),
+                               (("metadata", "labels", "kai.scheduler/preemptibility"), "preemptible")],
+    "a kai pod by queue label": [(("spec", "schedulerName"), "volcano"), (("metadata", "labels", "kai.scheduler/queue"), "q")],
+    "a kai gang": [(("metadata", "annotations"), {"pod-group-name": "pg"}), (("spec", "schedulerName"), "kai-scheduler")],
+    "a sigs gang": [(("metadata", "annotations"), {}), (("metadata", "labels", "scheduling.x-k8s.io/pod-group"), "sg")],
+    "a new time": [(("metadata", "creationTimestamp"), "2031-02-03T04:05:06Z")],
+    "a bad time": [(("metadata", "creationTimestamp"), "yesterday")],
+    "a deletion mark": [(("metadata", "deletionTimestamp"), "2026-11-20T00:00:00Z")],
+    "a null deletion mark": [(("metadata", "deletionTimestamp"), None)],
+    "empty requests": [(("spec", "containers"), [{"resources": {"requests": {}, "limits": None}}])],
+    "a new request": [(("spec", "containers"), [{"resources": {"requests": {"cpu": "1234m"}}}])],
+    "a limit alone": [(("spec", "containers"), [{"resources": {"limits": {"memory": "3Gi"}}}])],
+    "a bad quantity": [(("spec", "containers"), [{"resources": {"requests": {"cpu": "lots"}}}])],
+    "init containers": [(("spec", "initContainers"), [{"resources": {"requests": {"cpu": "2"}}}])],
+    "a boolean priority": [(("spec", "priority"), True)],
+    "a null priority": [(("spec", "priority"), None)],
+}
+
+
+@in_c
+@pytest.mark.parametrize("case", sorted(EDGES))
+def test_kube_pod_in_c_reads_each_edge_as_the_fast_reader(case: str) -> None:
+    for base in (0, len(CORPUS) - 1):  # a bench pod (a gang member on a node) and a bare one
+        o = copy.deepcopy(CORPUS[base])
+        for path, value in EDGES[case]:
+            _set(o, path, value)
+        _same_draft(orjson.loads(orjson.dumps(o)), "/objects/0")
+
+
+@in_c
+def test_kube_pod_in_c_declines_what_it_was_not_written_for() -> None:
+    o = orjson.loads(orjson.dumps(CORPUS[0]))
+    assert KERNEL(o, "/objects/0") is not None  # type: ignore[misc]
+    assert KERNEL(dict(o), "/objects/0") is not None  # type: ignore[misc]
+
+    class Sub(dict):  # type: ignore[type-arg]
+        pass
+
+    class Text(str):
+        pass
+
+    assert KERNEL(Sub(o), "/objects/0") is None  # type: ignore[misc]
+    assert KERNEL(o, Text("/objects/0")) is None  # type: ignore[misc]
+    assert KERNEL({**o, "metadata": Sub(o["metadata"])}, "/objects/0") is None  # type: ignore[misc]
+    meta = {**o["metadata"], "name": Text("x")}
+    assert KERNEL({**o, "metadata": meta}, "/objects/0") is None  # type: ignore[misc]
+
+
+def test_kube_pod_setup_refuses_classes_it_cannot_write() -> None:
+    setup = kernels.compiled("kube_pod_setup")
+    if setup is None:
+        pytest.skip("the C kernels are not built here")
+
+    @dataclasses.dataclass
+    class Plain:  # no slots
+        x: int = 0
+
+    args = ({}, PodDraft, tuple(f.name for f in dataclasses.fields(PodDraft)), GroupRef,
+            tuple(f.name for f in dataclasses.fields(GroupRef)), InputError, {}, None, {}, None, None, frozenset())  # fmt: skip
+    try:
+        assert setup(*args) is False  # the constants are missing
+        assert setup(*((kube._kube_consts(),) + args[1:2] + (("x",),) + args[3:])) is False  # another field order
+        assert setup(*((kube._kube_consts(), Plain) + args[2:])) is False
+    finally:
+        assert kube._kube_pod_kernel() is not None  # set up again as at import

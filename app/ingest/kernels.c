@@ -1042,6 +1042,499 @@ declined:
     Py_RETURN_NONE;
 }
 
+/* -- kube_pod ------------------------------------------------------------------------ */
+
+/* kube_pod(o, ptr): the PodDraft app.ingest.kube._pod_fast (its twin) builds for the Pod
+ * o (a dict as orjson makes it) at JSON pointer ptr, made in one C pass: the same checks
+ * in the same order, the same objects (maps of the pod are shared, not copied), the
+ * PodDraft's slots written directly. None to decline: wherever the twin would answer None,
+ * and for anything the pass was not written for (not exact dicts, lists and strs, a
+ * callback's InputError, a setup that did not run); the twin then answers. The time and
+ * request caches are the twin's own dicts, read here; a miss calls the twin's function
+ * (r.timestamp, effective_pod_request), as does a preemptable flag (r.flag).
+ * kube_pod_setup(consts, pod_cls, group_cls, input_error, time_cache, timestamp,
+ * by_containers, request, flag, phases) hands over those objects once, at import. */
+
+enum {
+    K_METADATA, K_SPEC, K_STATUS, K_NAME, K_NAMESPACE, K_LABELS, K_ANNOTATIONS, K_PHASE, K_NODE_SELECTOR,
+    K_AFFINITY, K_TOLERATIONS, K_GATES, K_PRIORITY, K_SCHEDULING_GROUP, K_WORKLOAD_REF, K_UID, K_NODE_NAME,
+    K_PRIORITY_CLASS, K_NOMINATED, K_POLICY, K_SCHEDULER, K_SPREAD, K_CONTAINERS, K_PORTS, K_HOST_PORT,
+    K_CREATED, K_DELETED, K_INIT_CONTAINERS, K_RESOURCES, K_OVERHEAD, K_REQUESTS, K_LIMITS, K_KIND,
+    V_DEFAULT, V_PENDING, V_EMPTY, V_POD, V_VOLCANO, V_KAI, V_SIGS, V_CREATED_AT, V_SPEC_AT,
+    /* from the twin's module (consts, by these names) */
+    C_VOLCANO_GROUP_ANNOTATION, C_KAI_GROUP_ANNOTATION, C_SIGS_GROUP_LABEL, C_SIGS_LEGACY_GROUP_LABEL, C_KOORD_NAME,
+    C_SIGS_V1ALPHA1_LABEL, C_KAI_GPU_FRACTION, C_KAI_TASK_PRIORITY_LABEL, C_KAI_QUEUE_LABEL, C_VOLCANO_TASK_SPEC,
+    C_KAI_SUBGROUP_LABEL, C_VOLCANO_PREEMPTABLE, C_KAI_SCHEDULER_NAME, C_KAI_PRIORITY_LABEL, C_KAI_PREEMPTIBILITY_LABEL,
+    C_VOLCANO_GROUP_AT, C_KAI_GROUP_AT, C_SIGS_GROUP_AT,
+    KP_NSTR
+};
+static const char *const KP_TEXT[KP_NSTR] = {
+    "metadata", "spec", "status", "name", "namespace", "labels", "annotations", "phase", "nodeSelector",
+    "affinity", "tolerations", "schedulingGates", "priority", "schedulingGroup", "workloadRef", "uid", "nodeName",
+    "priorityClassName", "nominatedNodeName", "preemptionPolicy", "schedulerName", "topologySpreadConstraints",
+    "containers", "ports", "hostPort", "creationTimestamp", "deletionTimestamp", "initContainers", "resources",
+    "overhead", "requests", "limits", "kind",
+    "default", "Pending", "", "Pod", "volcano", "kai", "scheduler-plugins", "/metadata/creationTimestamp", "/spec",
+    "VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
+    "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
+    "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL", "KAI_PREEMPTIBILITY_LABEL",
+    "VOLCANO_GROUP_AT", "KAI_GROUP_AT", "SIGS_GROUP_AT",
+};
+enum { KP_FIRST_CONST = C_VOLCANO_GROUP_ANNOTATION };
+
+/* PodDraft's fields, in the order of its class (checked at setup), and GroupRef's. */
+static const char *const POD_SLOTS[] = {
+    "namespace", "name", "uid", "node_name", "phase", "deleting", "priority", "priority_class", "req", "labels",
+    "annotations", "group", "queue", "role", "subgroup", "preemptable", "created", "nominated", "gated",
+    "preemption_policy", "node_selector", "affinity", "tolerations", "task_priority", "pointer", "ident", "binding",
+    "kai_pod", "kai_class", "kai_preemptibility", "host_ports", "spread", "soft_spread",
+};
+enum { NPOD = sizeof(POD_SLOTS) / sizeof(POD_SLOTS[0]) };
+static const char *const GROUP_SLOTS[] = {"source", "name", "pointer", "extra"};
+enum { NGROUP = 4 };
+
+static struct {
+    int ready;
+    PyObject *s[KP_NSTR];
+    PyTypeObject *pod, *group;
+    Py_ssize_t pod_at[NPOD], group_at[NGROUP];
+    PyObject *input_error, *time_cache, *timestamp, *by_containers, *request, *flag, *phases;
+} KP;
+
+/* The slot offsets of cls for names, in that order: 0 when cls is not a plain slotted
+ * class with exactly these object slots. */
+static int slot_offsets(PyTypeObject *cls, const char *const *names, Py_ssize_t n, Py_ssize_t *at) {
+    if (cls->tp_dictoffset != 0) return 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *name = PyUnicode_InternFromString(names[j]);
+        if (name == NULL) return -1;
+        PyObject *d = _PyType_Lookup(cls, name); /* borrowed */
+        Py_DECREF(name);
+        if (d == NULL || !Py_IS_TYPE(d, &PyMemberDescr_Type)) return 0;
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (PyDescr_TYPE((PyMemberDescrObject *)d) != cls || (m->type != T_OBJECT_EX && m->type != T_OBJECT)) return 0;
+        at[j] = m->offset;
+    }
+    /* every slot named: the instance holds exactly these objects after its header */
+    return cls->tp_basicsize == (Py_ssize_t)sizeof(PyObject) + n * (Py_ssize_t)sizeof(PyObject *);
+}
+
+static PyObject *kube_pod_setup(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *consts, *pod, *group, *fields, *gfields;
+    PyObject *input_error, *time_cache, *timestamp, *by_containers, *request, *flag, *phases;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OO!OO!OOO!", &PyDict_Type, &consts, &PyType_Type, &pod, &PyTuple_Type, &fields,
+                          &PyType_Type, &group, &PyTuple_Type, &gfields, &input_error, &PyDict_Type, &time_cache,
+                          &timestamp, &PyDict_Type, &by_containers, &request, &flag, &PyFrozenSet_Type, &phases))
+        return NULL;
+    KP.ready = 0;
+    if (PyTuple_GET_SIZE(fields) != NPOD || PyTuple_GET_SIZE(gfields) != NGROUP) Py_RETURN_FALSE;
+    for (Py_ssize_t j = 0; j < NPOD; j++) /* the class's field order is the one written here */
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(fields, j)) || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(fields, j), POD_SLOTS[j]) != 0)
+            Py_RETURN_FALSE;
+    for (Py_ssize_t j = 0; j < NGROUP; j++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(gfields, j)) || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(gfields, j), GROUP_SLOTS[j]) != 0)
+            Py_RETURN_FALSE;
+    int ok = slot_offsets((PyTypeObject *)pod, POD_SLOTS, NPOD, KP.pod_at);
+    if (ok > 0) ok = slot_offsets((PyTypeObject *)group, GROUP_SLOTS, NGROUP, KP.group_at);
+    if (ok < 0) return NULL;
+    if (ok == 0) Py_RETURN_FALSE;
+    for (int j = 0; j < KP_NSTR; j++) {
+        PyObject *v;
+        if (j < KP_FIRST_CONST) {
+            v = PyUnicode_InternFromString(KP_TEXT[j]);
+            if (v == NULL) return NULL;
+        } else {
+            v = PyDict_GetItemString(consts, KP_TEXT[j]); /* borrowed */
+            if (v == NULL || !PyUnicode_CheckExact(v)) Py_RETURN_FALSE;
+            Py_INCREF(v);
+        }
+        Py_XSETREF(KP.s[j], v);
+    }
+    PyObject *keep[] = {pod, group, input_error, time_cache, timestamp, by_containers, request, flag, phases};
+    for (size_t j = 0; j < sizeof(keep) / sizeof(keep[0]); j++) Py_INCREF(keep[j]);
+    Py_XSETREF(KP.pod, (PyTypeObject *)pod);
+    Py_XSETREF(KP.group, (PyTypeObject *)group);
+    Py_XSETREF(KP.input_error, input_error);
+    Py_XSETREF(KP.time_cache, time_cache);
+    Py_XSETREF(KP.timestamp, timestamp);
+    Py_XSETREF(KP.by_containers, by_containers);
+    Py_XSETREF(KP.request, request);
+    Py_XSETREF(KP.flag, flag);
+    Py_XSETREF(KP.phases, phases);
+    KP.ready = 1;
+    Py_RETURN_TRUE;
+}
+
+#define S(i) (KP.s[i])
+
+/* d[key] (borrowed) or NULL when absent; d may be NULL (an absent map). -1 on an error. */
+static int kp_get(PyObject *d, int key, PyObject **out) {
+    *out = d == NULL ? NULL : PyDict_GetItemWithError(d, S(key));
+    return (*out == NULL && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* reader.plain_str_map: a new reference to v (a dict whose values are all exact strs),
+ * a new empty dict for absent or null, NULL to decline (err set on a real error). */
+static PyObject *kp_str_map(PyObject *v) {
+    if (v == NULL || v == Py_None) return PyDict_New();
+    if (!PyDict_CheckExact(v)) return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *k, *x;
+    while (PyDict_Next(v, &pos, &k, &x))
+        if (!PyUnicode_CheckExact(x)) return NULL;
+    Py_INCREF(v);
+    return v;
+}
+
+/* kube._opt_str: a new reference to d[key] ("" when absent or null), NULL to decline. */
+static PyObject *kp_opt_str(PyObject *d, int key, int *err) {
+    PyObject *v;
+    if (kp_get(d, key, &v) < 0) { *err = 1; return NULL; }
+    if (v == NULL || v == Py_None) v = S(V_EMPTY);
+    else if (!PyUnicode_CheckExact(v)) return NULL;
+    Py_INCREF(v);
+    return v;
+}
+
+/* d.get(key, "") as a new reference (d's values are strs). */
+static PyObject *kp_str_or_empty(PyObject *d, int key) {
+    PyObject *v = PyDict_GetItemWithError(d, S(key));
+    if (v == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        v = S(V_EMPTY);
+    }
+    Py_INCREF(v);
+    return v;
+}
+
+/* podrequest._containers_key(spec) as a new tuple; Py_None (new reference) when the pod's
+ * request depends on more than its regular containers' requests and limits; NULL on an
+ * error. spec may be NULL (no spec). */
+static PyObject *kp_containers_key(PyObject *spec) {
+    PyObject *containers;
+    if (spec == NULL) Py_RETURN_NONE;
+    int has;
+    if ((has = PyDict_Contains(spec, S(K_INIT_CONTAINERS))) != 0 || (has = PyDict_Contains(spec, S(K_RESOURCES))) != 0 ||
+        (has = PyDict_Contains(spec, S(K_OVERHEAD))) != 0) {
+        if (has < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    if (kp_get(spec, K_CONTAINERS, &containers) < 0) return NULL;
+    if (containers == NULL || !PyList_CheckExact(containers)) Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(containers);
+    PyObject *key = PyTuple_New(n);
+    if (key == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyList_GET_ITEM(containers, i), *res, *part[2];
+        if (!PyDict_CheckExact(c)) goto none;
+        if (kp_get(c, K_RESOURCES, &res) < 0) goto fail;
+        if (res == NULL || res == Py_None) {
+            Py_INCREF(Py_None);
+            PyTuple_SET_ITEM(key, i, Py_None);
+            continue;
+        }
+        if (!PyDict_CheckExact(res)) goto none;
+        for (int w = 0; w < 2; w++) {
+            PyObject *m;
+            if (kp_get(res, w ? K_LIMITS : K_REQUESTS, &m) < 0) goto fail;
+            if (m != NULL && m != Py_None && !PyDict_CheckExact(m)) goto none;
+            if (m == NULL || m == Py_None || PyDict_GET_SIZE(m) == 0) { /* "if req else ()": absent, null or {} */
+                part[w] = PyTuple_New(0);
+            } else {
+                PyObject *items = PyDict_Items(m);
+                part[w] = items == NULL ? NULL : PyList_AsTuple(items);
+                Py_XDECREF(items);
+            }
+            if (part[w] == NULL) {
+                if (w) Py_DECREF(part[0]);
+                goto fail;
+            }
+        }
+        PyObject *pair = PyTuple_Pack(2, part[0], part[1]);
+        Py_DECREF(part[0]);
+        Py_DECREF(part[1]);
+        if (pair == NULL) goto fail;
+        PyTuple_SET_ITEM(key, i, pair);
+    }
+    return key;
+none:
+    Py_DECREF(key);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(key);
+    return NULL;
+}
+
+/* f(args...) where an InputError means "decline": *declined set, NULL returned, the
+ * error cleared. Any other error is left set. */
+static PyObject *kp_call(PyObject *f, PyObject *const *args, size_t n, int *declined) {
+    PyObject *out = PyObject_Vectorcall(f, args, n, NULL);
+    if (out == NULL && PyErr_ExceptionMatches(KP.input_error)) {
+        PyErr_Clear();
+        *declined = 1;
+    }
+    return out;
+}
+
+static PyObject *kube_pod(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o, *ptr;
+    if (!PyArg_ParseTuple(args, "OO", &o, &ptr)) return NULL;
+    if (!KP.ready || !PyDict_CheckExact(o) || !PyUnicode_CheckExact(ptr)) Py_RETURN_NONE;
+    PyObject *v[NPOD] = {NULL};
+    PyObject *meta, *spec, *status, *name, *ns, *x, *affinity, *tolerations, *gates, *sched, *containers;
+    PyObject *ident = NULL, *mp_key = NULL, *spec_arg = NULL;
+    int err = 0, declined = 0;
+#define GET(d, k, out) do { if (kp_get((d), (k), &(out)) < 0) goto fail; } while (0)
+#define DECLINE() do { declined = 1; goto done; } while (0)
+    GET(o, K_METADATA, meta);
+    GET(o, K_SPEC, spec);
+    GET(o, K_STATUS, status);
+    if (meta == NULL || !PyDict_CheckExact(meta)) DECLINE();
+    if (spec == Py_None) spec = NULL;
+    if (status == Py_None) status = NULL;
+    if ((spec != NULL && !PyDict_CheckExact(spec)) || (status != NULL && !PyDict_CheckExact(status))) DECLINE();
+    GET(meta, K_NAME, name);
+    GET(meta, K_NAMESPACE, ns);
+    if (name == NULL || !PyUnicode_CheckExact(name) || PyUnicode_GET_LENGTH(name) == 0) DECLINE();
+    if (ns == Py_None) ns = NULL;
+    if (ns != NULL && !PyUnicode_CheckExact(ns)) DECLINE();
+    if (ns == NULL || PyUnicode_GET_LENGTH(ns) == 0) ns = S(V_DEFAULT);
+    Py_INCREF(ns);
+    v[0] = ns;
+    Py_INCREF(name);
+    v[1] = name;
+    PyObject *labels, *ann;
+    GET(meta, K_LABELS, x);
+    if ((labels = v[9] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
+    GET(meta, K_ANNOTATIONS, x);
+    if ((ann = v[10] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
+    int has;
+    if ((has = PyDict_Contains(ann, S(C_KAI_GPU_FRACTION))) != 0 || (has = PyDict_Contains(labels, S(C_KAI_TASK_PRIORITY_LABEL))) != 0) {
+        if (has < 0) goto fail;
+        DECLINE();
+    }
+    GET(status, K_PHASE, x);
+    if (x == NULL || x == Py_None) x = S(V_PENDING);
+    if (!PyUnicode_CheckExact(x)) DECLINE();
+    if ((has = PySet_Contains(KP.phases, x)) <= 0) { if (has < 0) goto fail; DECLINE(); }
+    Py_INCREF(x);
+    v[4] = x;
+    GET(spec, K_NODE_SELECTOR, x);
+    if ((v[20] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
+    GET(spec, K_AFFINITY, affinity);
+    GET(spec, K_TOLERATIONS, tolerations);
+    GET(spec, K_GATES, gates);
+    if (affinity == Py_None) affinity = NULL;
+    if (affinity != NULL && !PyDict_CheckExact(affinity)) DECLINE();
+    if (tolerations == Py_None) tolerations = NULL;
+    if (tolerations != NULL) {
+        if (!PyList_CheckExact(tolerations)) DECLINE();
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(tolerations); i++)
+            if (!PyDict_CheckExact(PyList_GET_ITEM(tolerations, i))) DECLINE();
+    }
+    if (gates == Py_None) gates = NULL;
+    if (gates != NULL && !PyList_CheckExact(gates)) DECLINE();
+    GET(spec, K_PRIORITY, x);
+    if (x == Py_None) x = NULL;
+    if (x != NULL && !PyLong_CheckExact(x)) DECLINE();
+    v[6] = x == NULL ? Py_None : x;
+    Py_INCREF(v[6]);
+    GET(spec, K_SCHEDULING_GROUP, x);
+    if (x != NULL && x != Py_None) DECLINE();
+    GET(spec, K_WORKLOAD_REF, x);
+    if (x != NULL && x != Py_None) DECLINE();
+    static const struct { int field, key, where; } OPT[] = {{2, K_UID, 0}, {3, K_NODE_NAME, 1}, {7, K_PRIORITY_CLASS, 1},
+                                                             {17, K_NOMINATED, 2}, {19, K_POLICY, 1}};
+    for (size_t j = 0; j < sizeof(OPT) / sizeof(OPT[0]); j++) {
+        PyObject *d = OPT[j].where == 0 ? meta : OPT[j].where == 1 ? spec : status;
+        if ((v[OPT[j].field] = kp_opt_str(d, OPT[j].key, &err)) == NULL) { if (err) goto fail; DECLINE(); }
+    }
+    /* the gang: the first of these keys the pod has */
+    static const struct { int key, in_ann, source, at; } GROUPS[] = {
+        {C_VOLCANO_GROUP_ANNOTATION, 1, V_VOLCANO, C_VOLCANO_GROUP_AT},
+        {C_KAI_GROUP_ANNOTATION, 1, V_KAI, C_KAI_GROUP_AT},
+        {C_SIGS_GROUP_LABEL, 0, V_SIGS, C_SIGS_GROUP_AT},
+    };
+    for (size_t j = 0; j < sizeof(GROUPS) / sizeof(GROUPS[0]) && v[11] == NULL; j++) {
+        x = PyDict_GetItemWithError(GROUPS[j].in_ann ? ann : labels, S(GROUPS[j].key));
+        if (x == NULL) {
+            if (PyErr_Occurred()) goto fail;
+            continue;
+        }
+        PyObject *g = KP.group->tp_alloc(KP.group, 0);
+        if (g == NULL) goto fail;
+        v[11] = g;
+        PyObject *gv[NGROUP] = {S(GROUPS[j].source), x, PyUnicode_Concat(ptr, S(GROUPS[j].at)), PyDict_New()};
+        Py_INCREF(gv[0]);
+        Py_INCREF(gv[1]);
+        for (int k = 0; k < NGROUP; k++) *(PyObject **)((char *)g + KP.group_at[k]) = gv[k];
+        if (gv[2] == NULL || gv[3] == NULL) goto fail;
+    }
+    if (v[11] == NULL) {
+        if ((has = PyDict_Contains(labels, S(C_SIGS_LEGACY_GROUP_LABEL))) != 0 || (has = PyDict_Contains(ann, S(C_KOORD_NAME))) != 0 ||
+            (has = PyDict_Contains(labels, S(C_SIGS_V1ALPHA1_LABEL))) != 0) {
+            if (has < 0) goto fail;
+            DECLINE();
+        }
+        Py_INCREF(Py_None);
+        v[11] = Py_None;
+    }
+    GET(spec, K_SCHEDULER, sched);
+    if (sched == Py_None) sched = NULL;
+    if (sched != NULL && !PyUnicode_CheckExact(sched)) DECLINE();
+    GET(spec, K_SPREAD, x);
+    if (x != NULL) {
+        if ((has = PyObject_IsTrue(x)) != 0) { if (has < 0) goto fail; DECLINE(); }
+    }
+    GET(spec, K_CONTAINERS, containers);
+    if (containers == Py_None) containers = NULL;
+    if (containers != NULL) {
+        if (!PyList_CheckExact(containers)) DECLINE();
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(containers); i++) {
+            PyObject *c = PyList_GET_ITEM(containers, i), *ports;
+            if (!PyDict_CheckExact(c)) DECLINE();
+            GET(c, K_PORTS, ports);
+            if (ports == NULL || (has = PyObject_IsTrue(ports)) == 0) continue;
+            if (has < 0) goto fail;
+            if (!PyList_CheckExact(ports)) DECLINE();
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ports); k++) {
+                PyObject *p = PyList_GET_ITEM(ports, k), *hp;
+                if (!PyDict_CheckExact(p)) DECLINE();
+                GET(p, K_HOST_PORT, hp);
+                if (hp != NULL && (has = PyObject_IsTrue(hp)) != 0) { if (has < 0) goto fail; DECLINE(); }
+            }
+        }
+    }
+    /* ident = {"kind": "Pod", "name": name, "namespace": ns}, in that order */
+    if ((ident = PyDict_New()) == NULL || PyDict_SetItem(ident, S(K_KIND), S(V_POD)) < 0 ||
+        PyDict_SetItem(ident, S(K_NAME), name) < 0 || PyDict_SetItem(ident, S(K_NAMESPACE), v[0]) < 0)
+        goto fail;
+    GET(meta, K_CREATED, x);
+    if (x == NULL || x == Py_None) {
+        v[16] = PyFloat_FromDouble(0.0);
+    } else {
+        if (!PyUnicode_CheckExact(x)) DECLINE(); /* the twin's InputError */
+        PyObject *hit = PyDict_GetItemWithError(KP.time_cache, x);
+        if (hit != NULL) {
+            Py_INCREF(hit);
+            v[16] = hit;
+        } else {
+            if (PyErr_Occurred()) goto fail;
+            if ((mp_key = PyUnicode_Concat(ptr, S(V_CREATED_AT))) == NULL) goto fail;
+            PyObject *a[3] = {x, mp_key, ident};
+            v[16] = kp_call(KP.timestamp, a, 3, &declined);
+        }
+    }
+    if (v[16] == NULL) { if (declined) goto done; goto fail; }
+    /* the request: the twin's cache when the key is there, else the twin's function */
+    PyObject *key = kp_containers_key(spec);
+    if (key == NULL) goto fail;
+    PyObject *hit = NULL;
+    if (key != Py_None) {
+        hit = PyDict_GetItemWithError(KP.by_containers, key);
+        if (hit == NULL && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_TypeError)) { Py_DECREF(key); goto fail; }
+            PyErr_Clear(); /* unhashable: the twin's full path says why */
+        }
+    }
+    Py_DECREF(key);
+    if (hit != NULL) {
+        Py_INCREF(hit);
+        v[8] = hit;
+    } else {
+        if ((spec_arg = spec != NULL ? (Py_INCREF(spec), spec) : PyDict_New()) == NULL) goto fail;
+        PyObject *sp = PyUnicode_Concat(ptr, S(V_SPEC_AT));
+        if (sp == NULL) goto fail;
+        PyObject *a[3] = {spec_arg, sp, ident};
+        v[8] = kp_call(KP.request, a, 3, &declined);
+        Py_DECREF(sp);
+        if (v[8] == NULL) { if (declined) goto done; goto fail; }
+    }
+    GET(meta, K_DELETED, x);
+    v[5] = PyBool_FromLong(x != NULL && x != Py_None);
+    if ((v[12] = kp_str_or_empty(labels, C_KAI_QUEUE_LABEL)) == NULL) goto fail;
+    x = PyDict_GetItemWithError(ann, S(C_VOLCANO_TASK_SPEC)); /* ann.get(...) or labels.get(..., "") */
+    if (x == NULL && PyErr_Occurred()) goto fail;
+    if (x != NULL && PyUnicode_GET_LENGTH(x) > 0) {
+        Py_INCREF(x);
+        v[13] = x;
+    } else if ((v[13] = kp_str_or_empty(labels, C_VOLCANO_TASK_SPEC)) == NULL) {
+        goto fail;
+    }
+    if ((v[14] = kp_str_or_empty(labels, C_KAI_SUBGROUP_LABEL)) == NULL) goto fail;
+    if ((has = PyDict_Contains(ann, S(C_VOLCANO_PREEMPTABLE))) < 0) goto fail;
+    x = PyDict_GetItemWithError(has ? ann : labels, S(C_VOLCANO_PREEMPTABLE));
+    if (x == NULL) {
+        if (PyErr_Occurred()) goto fail;
+        Py_INCREF(Py_None);
+        v[15] = Py_None;
+    } else if ((v[15] = PyObject_CallOneArg(KP.flag, x)) == NULL) {
+        goto fail;
+    }
+    v[18] = PyBool_FromLong(gates != NULL && PyList_GET_SIZE(gates) > 0);
+    v[21] = affinity != NULL && PyDict_GET_SIZE(affinity) > 0 ? affinity : Py_None;
+    Py_INCREF(v[21]);
+    if ((v[22] = tolerations != NULL ? PyList_AsTuple(tolerations) : PyTuple_New(0)) == NULL) goto fail;
+    Py_INCREF(Py_None);
+    v[23] = Py_None;
+    Py_INCREF(ptr);
+    v[24] = ptr;
+    v[25] = ident;
+    ident = NULL;
+    Py_INCREF(Py_False);
+    v[26] = Py_False;
+    /* kube._kai_pod */
+    int kai = 0;
+    if (v[11] == Py_None) {
+        int named = sched != NULL && PyUnicode_Compare(sched, S(C_KAI_SCHEDULER_NAME)) == 0;
+        if (PyErr_Occurred()) goto fail;
+        if (!named && (has = PyDict_Contains(labels, S(C_KAI_QUEUE_LABEL))) != 0) {
+            if (has < 0) goto fail;
+            named = 1;
+        }
+        kai = named;
+    }
+    v[27] = PyBool_FromLong(kai);
+    if (kai) {
+        if ((v[28] = kp_str_or_empty(labels, C_KAI_PRIORITY_LABEL)) == NULL) goto fail;
+        if ((v[29] = kp_str_or_empty(labels, C_KAI_PREEMPTIBILITY_LABEL)) == NULL) goto fail;
+    } else {
+        v[28] = S(V_EMPTY);
+        v[29] = S(V_EMPTY);
+        Py_INCREF(v[28]);
+        Py_INCREF(v[29]);
+    }
+    for (int j = 30; j < 33; j++)
+        if ((v[j] = PyTuple_New(0)) == NULL) goto fail;
+    PyObject *out = KP.pod->tp_alloc(KP.pod, 0);
+    if (out == NULL) goto fail;
+    for (int j = 0; j < NPOD; j++) {
+        *(PyObject **)((char *)out + KP.pod_at[j]) = v[j];
+        v[j] = NULL;
+    }
+    Py_XDECREF(mp_key);
+    Py_XDECREF(spec_arg);
+    return out;
+done: /* declined */
+    for (int j = 0; j < NPOD; j++) Py_XDECREF(v[j]);
+    Py_XDECREF(ident);
+    Py_XDECREF(mp_key);
+    Py_XDECREF(spec_arg);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+fail:
+    for (int j = 0; j < NPOD; j++) Py_XDECREF(v[j]);
+    Py_XDECREF(ident);
+    Py_XDECREF(mp_key);
+    Py_XDECREF(spec_arg);
+    return NULL;
+#undef GET
+#undef DECLINE
+}
+#undef S
+
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
@@ -1052,6 +1545,8 @@ static PyMethodDef methods[] = {
     {"row_ordinals", row_ordinals, METH_VARARGS, "Distinct rows of int columns and each row's ordinal (see kernels.py)."},
     {"kai_fit", kai_fit, METH_VARARGS, "Nodes where a task fits, and the free range on a column (see app/kai/allocate.py)."},
     {"kai_copies", kai_copies, METH_VARARGS, "Whether nodes could hold copies of requests side by side (see app/kai/allocate.py)."},
+    {"kube_pod", kube_pod, METH_VARARGS, "The PodDraft of a Pod object in the common shape (see app/ingest/kube.py)."},
+    {"kube_pod_setup", kube_pod_setup, METH_VARARGS, "Hands kube_pod the classes, caches and functions of its twin (see app/ingest/kube.py)."},
     {"kai_score", kai_score, METH_VARARGS, "The best-scoring node for a KAI task (see app/kai/allocate.py)."},
     {NULL, NULL, 0, NULL},
 };

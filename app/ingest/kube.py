@@ -7,6 +7,7 @@ and reported as a warning, never rejected: users post whole dumps.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from itertools import repeat
 from typing import Any
 
@@ -25,6 +26,8 @@ from app.ingest.draft import (
     TopologySource,
     WorkloadTemplate,
 )
+from app.ingest import podrequest
+from app.ingest.kernels import compiled
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.podrequest import effective_pod_request
@@ -312,6 +315,38 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     )  # fmt: skip
 
 
+def _kube_consts() -> dict[str, str]:
+    """The keys ``kube_pod`` reads, by the names they have here."""
+    names = ("VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
+             "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
+             "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL",
+             "KAI_PREEMPTIBILITY_LABEL")  # fmt: skip
+    consts = {n: globals()[n] for n in names}
+    consts["VOLCANO_GROUP_AT"] = join_pointer("/metadata", "annotations", VOLCANO_GROUP_ANNOTATION)
+    consts["KAI_GROUP_AT"] = join_pointer("/metadata", "annotations", KAI_GROUP_ANNOTATION)
+    consts["SIGS_GROUP_AT"] = join_pointer("/metadata", "labels", SIGS_GROUP_LABEL)
+    return consts
+
+
+def _kube_pod_kernel() -> Callable[[dict, str], PodDraft | None] | None:
+    """``_pod_fast`` in C (``kube_pod`` in ``app/ingest/kernels.c``), handed this module's
+    keys, classes, caches and callbacks once; None when the C kernels do not run or the
+    classes are not the slotted ones it writes."""
+    setup, fn = compiled("kube_pod_setup"), compiled("kube_pod")
+    if setup is None or fn is None:
+        return None
+    consts = _kube_consts()
+    ready = setup(
+        consts, PodDraft, tuple(f.name for f in fields(PodDraft)), GroupRef, tuple(f.name for f in fields(GroupRef)),
+        InputError, r._TIME_CACHE, r.timestamp, podrequest._BY_CONTAINERS, effective_pod_request, r.flag, _PHASES,
+    )  # fmt: skip
+    return fn if ready else None
+
+
+#: ``_pod_fast`` in C where the kernels run (None: the Python one alone).
+_pod_fast_c = _kube_pod_kernel()
+
+
 def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str | None) -> tuple[bool, str, str]:
     """``kai_pod``, ``kai_class``, ``kai_preemptibility`` of a pod (see :class:`PodDraft`)."""
     if group is not None or (scheduler_name != KAI_SCHEDULER_NAME and KAI_QUEUE_LABEL not in labels):
@@ -325,8 +360,10 @@ DEFAULT_SPREAD_OWNERS = frozenset({"ReplicaSet", "StatefulSet", "ReplicationCont
 
 
 def read_pod(o: dict, ptr: str, d: Draft) -> None:
-    pod = _pod_fast(o, ptr)
-    pod = pod if pod is not None else _pod_full(o, ptr)
+    pod = _pod_fast_c(o, ptr) if _pod_fast_c is not None else None
+    if pod is None:
+        pod = _pod_fast(o, ptr)
+        pod = pod if pod is not None else _pod_full(o, ptr)
     d.pods.append(pod)
     spec = o.get("spec")
     if type(spec) is dict:
