@@ -4,6 +4,7 @@ is byte-for-byte the same with either."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from app.ingest import build, fastjson, kernels, native
 from app.ingest.body import decode
+from app.ingest.draft import GroupRef
 from app.ingest.fastjson import NodeRecord, PodRecord
 from app.ingest.request import read_request
 from app.model.dump import canonical
@@ -200,7 +202,9 @@ def test_a_kubernetes_decision_is_the_same_with_the_c_pod_reader_and_with_its_tw
     raw = orjson.dumps(body)
     assert kube_reader._pod_fast_c is not None
     with_c = _answer(raw)
-    monkeypatch.setattr(kube_reader, "_pod_fast_c", None)
+    monkeypatch.setattr(kube_reader, "_pod_fast_c", None)  # (and with it the run of pods in C)
+    assert _answer(raw) == with_c
+    monkeypatch.setattr(build, "draft_rows", build.draft_rows_py)
     assert _answer(raw) == with_c
 
 
@@ -613,3 +617,69 @@ def test_read_pod_columns_in_c_on_cut_and_damaged_texts(raw: bytes, data: st.Dat
             continue
         want = orjson.loads(text)  # the reader answered: orjson must read the same
         assert _typed(got) == _typed(want) and list(got) == list(want)
+
+
+def _drafts_of(n: int) -> list:
+    """Pod drafts as the Kubernetes reader makes them (a small bench cluster's pods)."""
+    from app.ingest import kube as kube_reader
+    from app.ingest.draft import Draft
+    from bench.kube import to_kube
+
+    d = Draft()
+    body = to_kube(generate(16, 160, nodes_per_leaf=8, leaves_per_spine=2, free_nodes=4, pending_gang=4))
+    kube_reader.read_objects(body["objects"], "/objects", d, max_objects=10_000)
+    return d.pods[:n]
+
+
+DRAFT_EDITS = {
+    "node_name": st.sampled_from(["", "n0", "n1", "gone", "neg"]),
+    "phase": st.sampled_from(["Running", "Pending", "Succeeded", "Runnin"]),
+    "group": st.sampled_from([None, GroupRef("volcano", "g", "/x")]),
+    "deleting": st.booleans(),
+    "binding": st.booleans(),
+    "priority": st.sampled_from([None, 0, 7]),
+    "priority_class": st.sampled_from(["", "high"]),
+    "kai_preemptibility": st.sampled_from(["", "preemptible"]),
+    "host_ports": st.sampled_from([(), (("0.0.0.0", "TCP", 80),)]),
+    "affinity": st.sampled_from([None, {}, {"nodeAffinity": {}}, {"podAffinity": {}}, {"podAntiAffinity": None}]),
+    "queue": st.sampled_from(["", "q"]),
+    "namespace": st.sampled_from(["default", "ñ"]),
+}
+BASE_DRAFTS = _drafts_of(12)
+_PLAIN = dataclasses.replace(BASE_DRAFTS[0], group=None, node_name="n0", phase="Running", deleting=False, binding=False,
+                             priority=None, priority_class="", kai_preemptibility="", host_ports=(), affinity=None, queue="")  # fmt: skip
+BASE_DRAFTS += [_PLAIN, dataclasses.replace(_PLAIN, name="other", node_name="", phase="Pending")]
+
+
+@compiled
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(BASE_DRAFTS) - 1), st.fixed_dictionaries({}, optional=DRAFT_EDITS)), max_size=12),
+       st.booleans())  # fmt: skip
+def test_draft_rows_in_c_are_what_the_python_twin_gives(picks: list, gone: bool) -> None:
+    pods = [dataclasses.replace(BASE_DRAFTS[i], **edits) for i, edits in picks]
+    nodes = {"n0": 0, "n1": 3, "neg": -2, **({} if gone else {"gone": 9})}
+    for p in BASE_DRAFTS:
+        nodes.setdefault(p.node_name, len(nodes)) if p.node_name else None
+    args = (pods, nodes, 6, 5, "default")
+    assert C.draft_rows(*args) == build.draft_rows_py(*args)
+
+
+@compiled
+def test_draft_rows_in_c_decline_what_they_were_not_written_for() -> None:
+    pods = list(BASE_DRAFTS)
+    nodes = {p.node_name: i for i, p in enumerate(pods) if p.node_name}
+    assert C.draft_rows(pods, nodes, 6, 5, "default") == build.draft_rows_py(pods, nodes, 6, 5, "default")
+    assert C.draft_rows(pods + [object()], nodes, 6, 5, "default") is None  # not a draft
+    assert C.draft_rows([dataclasses.replace(pods[0], deleting=1)], nodes, 6, 5, "default") is None  # not a bool
+    assert C.draft_rows([dataclasses.replace(pods[0], host_ports=[])], nodes, 6, 5, "default") is None  # not a tuple
+    assert C.draft_rows([dataclasses.replace(pods[0], affinity=[])], nodes, 6, 5, "default") is None
+    assert C.draft_rows([dataclasses.replace(pods[0], name=1)], nodes, 6, 5, "default") is None
+    named = next(p for p in pods if p.node_name)
+    for big in (2**63, "zero"):  # not an index a C long holds: the twin answers
+        assert C.draft_rows([named], {named.node_name: big}, 6, 5, "default") is None
+
+    class Nodes(dict):  # type: ignore[type-arg]
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            return 3
+
+    assert C.draft_rows(pods, Nodes(nodes), 6, 5, "default") is None  # the twin calls get

@@ -281,3 +281,66 @@ def test_kube_pod_setup_refuses_classes_it_cannot_write() -> None:
         assert setup(*((kube._kube_consts(), Plain) + args[2:])) is False
     finally:
         assert kube._kube_pod_kernel() is not None  # set up again as at import
+
+
+def _read(objects: list, run: bool, monkeypatch: pytest.MonkeyPatch, limits: Any = None) -> tuple:
+    """What read_objects drafts (or the error it raises), with or without the run in C."""
+    from app.ingest.draft import Draft
+    from app.ingest.metalimits import MetaLimits
+
+    monkeypatch.setattr(kube, "_pods_run", kube._pods_run if run else None)
+    d = Draft()
+    try:
+        kube.read_objects(orjson.loads(orjson.dumps(objects)), "/objects", d, max_objects=10_000, limits=limits or MetaLimits())
+    except InputError as e:
+        return ("error", type(e), str(e), e.pointer, e.obj)
+    return d.pods, d.default_spread, d.nodes, d.ignored
+
+
+RUN_BREAKERS = {  # objects the run in C leaves to the Python loop, each read as the loop reads it
+    "a pending pod": [(("spec", "nodeName"), "")],
+    "a pod with no spec": [(("spec",), None)],
+    "a long label": [(("metadata", "labels", "k"), "v" * 64)],
+    "a long label key": [(("metadata", "labels", "k" * 64), "v")],
+    "big annotations": [(("metadata", "annotations", "a"), "x" * 70_000)],
+    "a pod affinity": [(("spec", "affinity", "podAffinity"), {})],
+    "a bad pod affinity": [(("spec", "affinity", "podAntiAffinity"), [])],
+    "another apiVersion": [(("apiVersion",), "v2")],
+    "a bad label": [(("metadata", "labels", "k"), 1)],
+    "a controlled pending pod": [(("spec", "nodeName"), None),
+                                 (("metadata", "ownerReferences"), [{"kind": "ReplicaSet", "controller": True, "name": "r"}])],
+    "a bad name": [(("metadata", "name"), "")],
+    "a controlled pod with an empty node name": [(("spec", "nodeName"), ""),
+                                                 (("metadata", "ownerReferences"), [{"kind": "ReplicaSet", "controller": True}])],
+    "annotations past the limit in bytes": [(("metadata", "annotations", "a"), "\U0001d11e" * 66_000)],
+}  # fmt: skip
+
+
+@in_c
+@pytest.mark.parametrize("case", sorted(RUN_BREAKERS))
+def test_the_run_of_pods_in_c_reads_what_the_loop_reads(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    on_node = [o for o in CORPUS if isinstance(o.get("spec"), dict) and o["spec"].get("nodeName")][:6]
+    odd = copy.deepcopy(on_node[0])
+    odd["metadata"]["name"] = "odd"
+    for path, value in RUN_BREAKERS[case]:
+        _set(odd, path, value)
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n9"}, "status": {"allocatable": {"cpu": "8"}}}
+    objects = [*on_node[:3], odd, node, *on_node[3:], {"apiVersion": "v1", "kind": "List", "items": [copy.deepcopy(odd)]}]
+    with_c = _read(objects, True, monkeypatch)
+    assert with_c == _read(objects, False, monkeypatch)
+    if case == "a long label":  # and with limits of its own
+        from app.ingest.metalimits import MetaLimits
+
+        lim = MetaLimits(label_value=100)
+        assert _read(objects, True, monkeypatch, lim) == _read(objects, False, monkeypatch, lim)
+
+
+@in_c
+def test_the_run_of_pods_in_c_reads_every_common_pod(monkeypatch: pytest.MonkeyPatch) -> None:
+    pods = [o for o in _pods_in(to_kube(generate(32, 320, nodes_per_leaf=8, leaves_per_spine=2, free_nodes=8, pending_gang=6))["objects"])]
+    on_node = [o for o in pods if o["spec"].get("nodeName")]
+    objs = [(o, f"/objects/{i}") for i, o in enumerate(on_node)]
+    got: list = []
+    assert kube._pods_run(objs, 0, got, (63, 63, 262144)) == len(objs)  # type: ignore[misc]
+    assert got == [_pod_fast(o, p) for o, p in objs]
+    assert kube._pods_run(objs, len(objs), got, (63, 63, 262144)) == len(objs)  # type: ignore[misc]

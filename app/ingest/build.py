@@ -15,7 +15,7 @@ import numpy as np
 from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
-from app.ingest.kernels import index_rows
+from app.ingest.kernels import IndexRows, either, index_rows
 from app.ingest.kube import KAI_PREEMPTIBILITY_LABEL, KAI_QUEUE_LABEL, apply_koordinator, apply_template
 from app.model.cluster import (
     CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task, TaskStatus,
@@ -713,43 +713,57 @@ class _Inert:
 BULK = True
 
 
-def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
-            inert: _Inert) -> None:  # fmt: skip
-    """``one`` for each of ``pods`` (task rows from 0), with the inert ones classified in
-    bulk: a pod with no group, not being deleted, on a known node, Running or Pending (so
-    Running or Bound), whose priority needs no class lookup, is what ``one`` would keep
-    as inert and cannot fail a check; its ``new_task`` arguments are left for later. Any
-    duplicate or unknown node sends every pod through ``one``, in order, so the error is
-    the one the first bad pod gets."""
-    n = len(pods)
+def draft_rows_py(pods: list[PodDraft], nodes: dict[str, int], running: int, bound: int, default_queue: str) -> IndexRows | None:
+    """:func:`~app.ingest.kernels.index_rows_py` for pod drafts: every pod's key and node
+    index; the pods ``one`` would keep as inert (no group, not being deleted nor bound, on
+    a node, Running or Pending, a priority that needs no class lookup, no KAI
+    preemptibility, host ports nor pod affinity terms) and the others; and for the inert
+    ones their key, node index, status and queue. None when a pod names a node not in
+    ``nodes``. (``draft_rows``, in C where the kernels run, reads the drafts' slots.)"""
     keys = [f"{p.namespace}/{p.name}" for p in pods]
     node_idx = [nodes.get(p.node_name) if p.node_name else -1 for p in pods]
-    unique = set(keys)
-    if not BULK or len(unique) != n or not seen.isdisjoint(unique) or None in node_idx:
-        for i, p in enumerate(pods):
-            one(i, p, p)
-        return
+    if None in node_idx:
+        return None
     lazy = [
-        p.group is None and not p.deleting and not p.binding and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # noqa: PLR1714
+        p.group is None and not p.deleting and not p.binding and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # type: ignore[operator]  # noqa: PLR1714
         and (p.priority is not None or not p.priority_class) and not p.kai_preemptibility and not p.host_ports
         and not _pod_terms(p)
         for p, node in zip(pods, node_idx, strict=True)
     ]  # fmt: skip
-    rows = [i for i, ok in enumerate(lazy) if ok]
-    if len(rows) < n:
-        for i, ok in enumerate(lazy):
-            if not ok:
-                one(i, pods[i], pods[i])
-    run, bnd = int(TaskStatus.RUNNING), int(TaskStatus.BOUND)
-    picked = [pods[i] for i in rows]
-    lazy_keys = [keys[i] for i in rows]
-    seen.update(lazy_keys)
+    live = [i for i, ok in enumerate(lazy) if ok]
+    other = [i for i, ok in enumerate(lazy) if not ok]
+    return (
+        keys, node_idx, live, other, [keys[i] for i in live], [node_idx[i] for i in live],  # type: ignore[misc]
+        [running if pods[i].phase == "Running" else bound for i in live], [pods[i].queue or default_queue for i in live],
+    )  # fmt: skip
+
+
+draft_rows: Callable[..., IndexRows | None] = either("draft_rows", draft_rows_py)
+
+
+def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
+            inert: _Inert) -> None:  # fmt: skip
+    """``one`` for each of ``pods`` (task rows from 0), with the inert ones classified in
+    bulk (:func:`draft_rows_py`): what ``one`` would keep as inert and cannot fail a check;
+    their ``new_task`` arguments are left for later. Any duplicate or unknown node sends
+    every pod through ``one``, in order, so the error is the one the first bad pod gets."""
+    n = len(pods)
+    index = draft_rows(pods, nodes, int(TaskStatus.RUNNING), int(TaskStatus.BOUND), DEFAULT_QUEUE) if BULK else None
+    unique = set(index[0]) if index is not None else set()
+    if index is None or len(unique) != n or not seen.isdisjoint(unique):
+        for i, p in enumerate(pods):
+            one(i, p, p)
+        return
+    _keys, _nodes, rows, others, live_keys, live_nodes, live_status, live_queues = index
+    for i in others:
+        one(i, pods[i], pods[i])
+    seen.update(live_keys)
     inert.rows += rows
-    inert.srcs += picked
-    inert.keys += lazy_keys
-    inert.status += [run if p.phase == "Running" else bnd for p in picked]
-    inert.nodes += [node_idx[i] for i in rows]
-    inert.queues += [p.queue or DEFAULT_QUEUE for p in picked]
+    inert.srcs += [pods[i] for i in rows]
+    inert.keys += live_keys
+    inert.status += live_status
+    inert.nodes += live_nodes
+    inert.queues += live_queues
 
 
 def _block(b: PodBlock, one: Callable[[int, PodDraft, Any], None],

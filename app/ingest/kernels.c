@@ -1060,7 +1060,7 @@ enum {
     K_AFFINITY, K_TOLERATIONS, K_GATES, K_PRIORITY, K_SCHEDULING_GROUP, K_WORKLOAD_REF, K_UID, K_NODE_NAME,
     K_PRIORITY_CLASS, K_NOMINATED, K_POLICY, K_SCHEDULER, K_SPREAD, K_CONTAINERS, K_PORTS, K_HOST_PORT,
     K_CREATED, K_DELETED, K_INIT_CONTAINERS, K_RESOURCES, K_OVERHEAD, K_REQUESTS, K_LIMITS, K_KIND,
-    V_DEFAULT, V_PENDING, V_EMPTY, V_POD, V_VOLCANO, V_KAI, V_SIGS, V_CREATED_AT, V_SPEC_AT,
+    K_POD_AFFINITY, K_POD_ANTI_AFFINITY, K_API_VERSION, V_V1, V_RUNNING, V_DEFAULT, V_PENDING, V_EMPTY, V_POD, V_VOLCANO, V_KAI, V_SIGS, V_CREATED_AT, V_SPEC_AT,
     /* from the twin's module (consts, by these names) */
     C_VOLCANO_GROUP_ANNOTATION, C_KAI_GROUP_ANNOTATION, C_SIGS_GROUP_LABEL, C_SIGS_LEGACY_GROUP_LABEL, C_KOORD_NAME,
     C_SIGS_V1ALPHA1_LABEL, C_KAI_GPU_FRACTION, C_KAI_TASK_PRIORITY_LABEL, C_KAI_QUEUE_LABEL, C_VOLCANO_TASK_SPEC,
@@ -1073,7 +1073,7 @@ static const char *const KP_TEXT[KP_NSTR] = {
     "affinity", "tolerations", "schedulingGates", "priority", "schedulingGroup", "workloadRef", "uid", "nodeName",
     "priorityClassName", "nominatedNodeName", "preemptionPolicy", "schedulerName", "topologySpreadConstraints",
     "containers", "ports", "hostPort", "creationTimestamp", "deletionTimestamp", "initContainers", "resources",
-    "overhead", "requests", "limits", "kind",
+    "overhead", "requests", "limits", "kind", "podAffinity", "podAntiAffinity", "apiVersion", "v1", "Running",
     "default", "Pending", "", "Pod", "volcano", "kai", "scheduler-plugins", "/metadata/creationTimestamp", "/spec",
     "VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
     "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
@@ -1277,10 +1277,9 @@ static PyObject *kp_call(PyObject *f, PyObject *const *args, size_t n, int *decl
     return out;
 }
 
-static PyObject *kube_pod(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *o, *ptr;
-    if (!PyArg_ParseTuple(args, "OO", &o, &ptr)) return NULL;
+/* The draft of pod o at ptr (a new reference), None (a new reference) to decline, NULL
+ * on an error. */
+static PyObject *kp_pod(PyObject *o, PyObject *ptr) {
     if (!KP.ready || !PyDict_CheckExact(o) || !PyUnicode_CheckExact(ptr)) Py_RETURN_NONE;
     PyObject *v[NPOD] = {NULL};
     PyObject *meta, *spec, *status, *name, *ns, *x, *affinity, *tolerations, *gates, *sched, *containers;
@@ -1533,6 +1532,175 @@ fail:
 #undef GET
 #undef DECLINE
 }
+
+static PyObject *kube_pod(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o, *ptr;
+    if (!PyArg_ParseTuple(args, "OO", &o, &ptr)) return NULL;
+    return kp_pod(o, ptr);
+}
+
+/* draft_rows(pods, nodes, running, bound, default_queue): build._draft_rows (the Python
+ * twin) for a list of PodDrafts, reading their slots; None to decline (a pod of another
+ * class, a slot unset or of a type the twin was not written for) and where the twin
+ * answers None (a node not in nodes). */
+static PyObject *draft_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *pods, *nodes, *running, *bound, *dq;
+    if (!PyArg_ParseTuple(args, "O!O!OOO", &PyList_Type, &pods, &PyDict_Type, &nodes, &running, &bound, &dq)) return NULL;
+    if (!KP.ready || !PyDict_CheckExact(nodes) || !PyUnicode_CheckExact(dq)) Py_RETURN_NONE; /* (a dict subclass: the twin calls its get) */
+    enum { KEYS, NODES, LIVE, OTHER, LIVE_KEYS, LIVE_NODES, LIVE_STATUS, LIVE_QUEUES, NOUT };
+    PyObject *out[NOUT] = {NULL}, *none_idx = PyLong_FromLong(-1), *res = NULL;
+    if (none_idx == NULL) return NULL;
+    for (int j = 0; j < NOUT; j++)
+        if ((out[j] = PyList_New(0)) == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pods); i++) {
+        PyObject *p = PyList_GET_ITEM(pods, i);
+        if (Py_TYPE(p) != KP.pod) goto decline;
+#define SLOT(j) (*(PyObject **)((char *)p + KP.pod_at[j]))
+        PyObject *ns = SLOT(0), *name = SLOT(1), *node_name = SLOT(3), *phase = SLOT(4), *deleting = SLOT(5),
+                 *priority = SLOT(6), *pclass = SLOT(7), *group = SLOT(11), *queue = SLOT(12), *affinity = SLOT(21),
+                 *binding = SLOT(26), *kai_pre = SLOT(29), *ports = SLOT(30);
+#undef SLOT
+        PyObject *strs[] = {ns, name, node_name, phase, pclass, queue, kai_pre};
+        for (size_t j = 0; j < sizeof(strs) / sizeof(strs[0]); j++)
+            if (strs[j] == NULL || !PyUnicode_CheckExact(strs[j])) goto decline;
+        if (priority == NULL || group == NULL || affinity == NULL || ports == NULL || !PyTuple_CheckExact(ports) ||
+            (deleting != Py_True && deleting != Py_False) || (binding != Py_True && binding != Py_False))
+            goto decline;
+        PyObject *node = none_idx;
+        long nv = -1;
+        if (PyUnicode_GET_LENGTH(node_name) > 0) {
+            node = PyDict_GetItemWithError(nodes, node_name);
+            if (node == NULL) {
+                if (PyErr_Occurred()) goto fail;
+                goto decline; /* the twin's None */
+            }
+            int overflow = 0;
+            if (!PyLong_CheckExact(node) || ((nv = PyLong_AsLongAndOverflow(node, &overflow)) == -1 && PyErr_Occurred()) || overflow) {
+                if (PyErr_Occurred()) goto fail;
+                goto decline; /* not an index (the twin answers) */
+            }
+        }
+        if (append_new(out[KEYS], join_key(ns, name)) < 0 || PyList_Append(out[NODES], node) < 0) goto fail;
+        int terms = 0;
+        if (affinity != Py_None) {
+            if (!PyDict_CheckExact(affinity)) goto decline;
+            if (PyDict_GET_SIZE(affinity) > 0) {
+                int a = PyDict_Contains(affinity, S(K_POD_AFFINITY)), b = a ? a : PyDict_Contains(affinity, S(K_POD_ANTI_AFFINITY));
+                if (a < 0 || b < 0) goto fail;
+                terms = a || b;
+            }
+        }
+        int run = PyUnicode_Compare(phase, S(V_RUNNING)) == 0;
+        int live = group == Py_None && deleting == Py_False && binding == Py_False && nv >= 0 &&
+                   (run || PyUnicode_Compare(phase, S(V_PENDING)) == 0) &&
+                   (priority != Py_None || PyUnicode_GET_LENGTH(pclass) == 0) && PyUnicode_GET_LENGTH(kai_pre) == 0 &&
+                   PyTuple_GET_SIZE(ports) == 0 && !terms;
+        if (PyErr_Occurred()) goto fail;
+        if (append_new(out[live ? LIVE : OTHER], PyLong_FromSsize_t(i)) < 0) goto fail;
+        if (live) {
+            PyObject *key = PyList_GET_ITEM(out[KEYS], PyList_GET_SIZE(out[KEYS]) - 1);
+            if (PyList_Append(out[LIVE_KEYS], key) < 0 || PyList_Append(out[LIVE_NODES], node) < 0 ||
+                PyList_Append(out[LIVE_STATUS], run ? running : bound) < 0 ||
+                PyList_Append(out[LIVE_QUEUES], PyUnicode_GET_LENGTH(queue) > 0 ? queue : dq) < 0)
+                goto fail;
+        }
+    }
+    res = PyTuple_New(NOUT);
+    if (res == NULL) goto fail;
+    for (int j = 0; j < NOUT; j++) {
+        PyTuple_SET_ITEM(res, j, out[j]);
+        out[j] = NULL;
+    }
+    Py_DECREF(none_idx);
+    return res;
+decline:
+    for (int j = 0; j < NOUT; j++) Py_XDECREF(out[j]);
+    Py_DECREF(none_idx);
+    Py_RETURN_NONE;
+fail:
+    for (int j = 0; j < NOUT; j++) Py_XDECREF(out[j]);
+    Py_DECREF(none_idx);
+    return NULL;
+}
+
+/* Within the metadata limits by metalimits.check_object's quick test: label keys of at most
+ * key_len and values of at most value_len characters, annotations of at most notes_bytes
+ * as four bytes a character. 0 when the quick test does not settle it (or the map is not
+ * a dict of strs): the caller leaves the object to the Python reader. */
+static int kp_short_meta(PyObject *meta, Py_ssize_t key_len, Py_ssize_t value_len, Py_ssize_t notes_bytes) {
+    PyObject *labels, *ann, *k, *v;
+    if (kp_get(meta, K_LABELS, &labels) < 0 || kp_get(meta, K_ANNOTATIONS, &ann) < 0) return -1;
+    Py_ssize_t pos = 0, chars = 0;
+    if (labels != NULL && labels != Py_None) {
+        if (!PyDict_CheckExact(labels)) return 0;
+        while (PyDict_Next(labels, &pos, &k, &v))
+            if (!PyUnicode_CheckExact(k) || !PyUnicode_CheckExact(v) || PyUnicode_GET_LENGTH(k) > key_len ||
+                PyUnicode_GET_LENGTH(v) > value_len)
+                return 0;
+    }
+    if (ann != NULL && ann != Py_None) {
+        if (!PyDict_CheckExact(ann)) return 0;
+        pos = 0;
+        while (PyDict_Next(ann, &pos, &k, &v)) {
+            if (!PyUnicode_CheckExact(k) || !PyUnicode_CheckExact(v)) return 0;
+            chars += PyUnicode_GET_LENGTH(k) + PyUnicode_GET_LENGTH(v); /* (each below the object's bytes) */
+        }
+        if (chars > notes_bytes / 4) return 0;
+    }
+    return 1;
+}
+
+/* kube_pods(objects, start, pods, (key_len, value_len, notes_bytes)): what read_objects
+ * does for objects[start], objects[start + 1], ... ((object, pointer) pairs) while each is
+ * a v1 Pod on a node whose metadata passes check_object's quick test, whose affinity has
+ * no pod (anti-)affinity and which kube_pod reads: its draft appended to pods. Returns the
+ * index of the first object it left (len(objects) when none), for the Python loop to read
+ * one by one. */
+static PyObject *kube_pods(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *objs, *pods;
+    Py_ssize_t i, key_len, value_len, notes_bytes;
+    if (!PyArg_ParseTuple(args, "O!nO!(nnn)", &PyList_Type, &objs, &i, &PyList_Type, &pods, &key_len, &value_len, &notes_bytes))
+        return NULL;
+    if (i < 0) i = 0;
+    for (; KP.ready && i < PyList_GET_SIZE(objs); i++) {
+        PyObject *pair = PyList_GET_ITEM(objs, i), *o, *x, *meta, *spec;
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) break;
+        o = PyTuple_GET_ITEM(pair, 0);
+        if (!PyDict_CheckExact(o)) break;
+        PyObject *api;
+        if (kp_get(o, K_API_VERSION, &api) < 0 || kp_get(o, K_KIND, &x) < 0) return NULL;
+        if (api == NULL || !PyUnicode_CheckExact(api) || PyUnicode_Compare(api, S(V_V1)) != 0) break;
+        if (x == NULL || !PyUnicode_CheckExact(x) || PyUnicode_Compare(x, S(V_POD)) != 0) break;
+        if (kp_get(o, K_METADATA, &meta) < 0 || kp_get(o, K_SPEC, &spec) < 0) return NULL;
+        if (meta == NULL || !PyDict_CheckExact(meta) || spec == NULL || !PyDict_CheckExact(spec)) break;
+        int short_meta = kp_short_meta(meta, key_len, value_len, notes_bytes);
+        if (short_meta <= 0) {
+            if (short_meta < 0) return NULL;
+            break;
+        }
+        if (kp_get(spec, K_NODE_NAME, &x) < 0) return NULL;
+        if (x == NULL || !PyUnicode_CheckExact(x) || PyUnicode_GET_LENGTH(x) == 0) break; /* (read_pod counts spread) */
+        if (kp_get(spec, K_AFFINITY, &x) < 0) return NULL;
+        if (x != NULL && PyDict_CheckExact(x)) {
+            PyObject *a, *b;
+            if (kp_get(x, K_POD_AFFINITY, &a) < 0 || kp_get(x, K_POD_ANTI_AFFINITY, &b) < 0) return NULL;
+            if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) break; /* (read_pod checks them) */
+        }
+        PyObject *pod = kp_pod(o, PyTuple_GET_ITEM(pair, 1));
+        if (pod == NULL) return NULL;
+        if (pod == Py_None) {
+            Py_DECREF(pod);
+            break;
+        }
+        int failed = PyList_Append(pods, pod);
+        Py_DECREF(pod);
+        if (failed < 0) return NULL;
+    }
+    return PyLong_FromSsize_t(i);
+}
 #undef S
 
 static PyMethodDef methods[] = {
@@ -1546,6 +1714,8 @@ static PyMethodDef methods[] = {
     {"kai_fit", kai_fit, METH_VARARGS, "Nodes where a task fits, and the free range on a column (see app/kai/allocate.py)."},
     {"kai_copies", kai_copies, METH_VARARGS, "Whether nodes could hold copies of requests side by side (see app/kai/allocate.py)."},
     {"kube_pod", kube_pod, METH_VARARGS, "The PodDraft of a Pod object in the common shape (see app/ingest/kube.py)."},
+    {"kube_pods", kube_pods, METH_VARARGS, "read_objects' loop over a run of common Pods (see app/ingest/kube.py)."},
+    {"draft_rows", draft_rows, METH_VARARGS, "Keys, node indices and inert rows of pod drafts (see app/ingest/build.py)."},
     {"kube_pod_setup", kube_pod_setup, METH_VARARGS, "Hands kube_pod the classes, caches and functions of its twin (see app/ingest/kube.py)."},
     {"kai_score", kai_score, METH_VARARGS, "The best-scoring node for a KAI task (see app/kai/allocate.py)."},
     {NULL, NULL, 0, NULL},

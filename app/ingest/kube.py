@@ -343,8 +343,12 @@ def _kube_pod_kernel() -> Callable[[dict, str], PodDraft | None] | None:
     return fn if ready else None
 
 
-#: ``_pod_fast`` in C where the kernels run (None: the Python one alone).
+#: ``_pod_fast`` in C where the kernels run (None: the Python one alone), and
+#: ``read_objects``' loop over a run of pods on nodes in the common shape (``kube_pods``:
+#: each passes ``check_object``'s quick test, has no pod affinity for ``read_pod`` to
+#: check, and ``kube_pod`` reads it; it stops at the first other object).
 _pod_fast_c = _kube_pod_kernel()
+_pods_run = compiled("kube_pods") if _pod_fast_c is not None else None
 
 
 def _kai_pod(group: GroupRef | None, labels: dict[str, str], scheduler_name: str | None) -> tuple[bool, str, str]:
@@ -1098,7 +1102,17 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
 
 def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> None:
     groups: dict[str, str] = {}  # apiVersion -> API group, per request
-    for o, p in flatten(objects, ptr, max_objects):
+    objs = flatten(objects, ptr, max_objects)
+    run = _pods_run if _pod_fast_c is not None else None
+    quick = (min(limits.label_name, limits.label_prefix), limits.label_value, limits.annotations_bytes)
+    i, n = 0, len(objs)
+    while i < n:
+        if run is not None:  # a run of pods on nodes in the common shape: this loop in C
+            i = run(objs, i, d.pods, quick)
+            if i == n:
+                break
+        o, p = objs[i]
+        i += 1
         api_version = o.get("apiVersion")
         kind = o.get("kind")
         if not isinstance(api_version, str) or not api_version:
