@@ -69,7 +69,7 @@ def decisions_over_http(url: str, raw: bytes, runs: int) -> dict[str, Any]:
     """``/v1/decisions`` over HTTP against ``orjson.loads`` of the body and against the same
     decision in this process (read, ingest, decide, wire form: what the service does once it
     has the body), the three interleaved run by run."""
-    from app.ingest.body import decode
+    from app.ingest.request import decision_envelope
     from app.service import decide
     from app.settings import Settings
 
@@ -83,7 +83,7 @@ def decisions_over_http(url: str, raw: bytes, runs: int) -> dict[str, Any]:
                 t0 = time.perf_counter()
                 orjson.loads(raw)
                 t1 = time.perf_counter()
-                env = decode(raw, "application/json", max_yaml_nodes=settings.max_yaml_nodes)
+                env = decision_envelope(raw, settings)  # as /v1/decisions reads it
                 decide(env, settings).wire_bytes()
                 t2 = time.perf_counter()
                 del env

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.ingest import kernels  # noqa: E402
 from app.ingest.body import decode  # noqa: E402
-from app.ingest.request import read_request  # noqa: E402
+from app.ingest.request import decision_envelope, read_request  # noqa: E402
 from app.service import decide_request  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.generate import SIZES, generate  # noqa: E402
@@ -56,7 +56,7 @@ def measure(raw: bytes, runs: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             orjson.loads(raw)
             t1 = time.perf_counter()
-            env = decode(raw, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes)
+            env = decision_envelope(raw, SETTINGS)
             t2 = time.perf_counter()
             req = read_request(env, SETTINGS)
             t3 = time.perf_counter()
@@ -113,8 +113,7 @@ def columns_vs_records(records: bytes, columns: bytes, runs: int) -> dict[str, A
 #: The child that measures one decision's peak RSS (see :func:`peak_rss`).
 _RSS_CHILD = """
 import gc, sys
-from app.ingest.body import decode
-from app.ingest.request import read_request
+from app.ingest.request import decision_envelope, read_request
 from app.service import decide_request
 from app.settings import Settings
 from bench.load import rss_kib
@@ -125,7 +124,7 @@ gc.collect()
 open("/proc/self/clear_refs", "w").write("5")  # the peak (VmHWM) starts again from now
 before = rss_kib("self")
 gc.disable()  # as the service parses and decides
-env = decode(raw, "application/json", max_yaml_nodes=s.max_yaml_nodes)
+env = decision_envelope(raw, s)
 decide_request(read_request(env, s)).wire_bytes()
 print(rss_kib("self", "VmHWM") - before)
 """
@@ -156,7 +155,7 @@ def peak_memory(raw: bytes) -> float:
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
-        env = decode(raw, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes)
+        env = decision_envelope(raw, SETTINGS)
         decide_request(read_request(env, SETTINGS)).wire_bytes()
         del env
         peak = tracemalloc.get_traced_memory()[1]

@@ -6,7 +6,8 @@ Every input must either be accepted or raise :class:`app.errors.InputError` (ans
 ====  ==========================================================================
 0     a JSON request body: decode, then the whole ingest (objects, native form, build);
       and when the typed first pass reads it, the native form read from that pass must
-      equal the one read from orjson's parse (same drafts, or the same error)
+      equal the one read from orjson's parse (same drafts, or the same error); when the
+      Kubernetes objects' text reader (``kube.decode_objects``) reads it, likewise
 1     a YAML request body (anchors, aliases, multi-document streams), same path
 2     a body without Content-Type (sniffed), same path
 3     one resource quantity, as every kind of resource (milli and byte units)
@@ -23,7 +24,7 @@ import math
 import orjson
 
 from app.errors import InputError
-from app.ingest import fastjson, reader
+from app.ingest import fastjson, kube, reader
 from app.ingest.body import decode, parse_json, to_envelope
 from app.ingest.draft import Draft
 from app.ingest.metalimits import MetaLimits, check_native
@@ -101,6 +102,32 @@ def typed_pass_agrees(body: bytes) -> None:
         raise AssertionError("the typed first pass and orjson give different decisions")
 
 
+def objects_drafts(envelope: dict) -> object:
+    """The Kubernetes objects as read (the whole draft), or the error."""
+    d = Draft()
+    try:
+        if envelope.get("objects") is not None:
+            kube.read_objects(envelope["objects"], "/objects", d, max_objects=SETTINGS.max_objects, limits=MetaLimits.of(SETTINGS))
+    except InputError as e:
+        return (type(e).__name__, e.kind, e.pointer, e.detail, e.obj)
+    return d
+
+
+def objects_text_agrees(body: bytes) -> None:
+    """Reading the objects' pods from the text (``/v1/decisions``) changes nothing but speed."""
+    fast = kube.decode_objects(body, SETTINGS)
+    if fast is None:
+        return
+    try:
+        slow = to_envelope(parse_json(body))
+    except InputError as e:
+        raise AssertionError(f"the objects' text reader read a body orjson refuses: {e.detail}") from None
+    if objects_drafts(fast) != objects_drafts(slow):
+        raise AssertionError("the objects' text reader and orjson read the objects differently")
+    if decision(fast) != decision(slow):
+        raise AssertionError("the objects' text reader and orjson give different decisions")
+
+
 def selector(body: bytes) -> None:
     envelope = decode(body, "application/json", max_yaml_nodes=SETTINGS.max_yaml_nodes)
     raw = envelope.get("objects", envelope)  # decode wraps bare objects and arrays
@@ -117,6 +144,7 @@ def one_input(data: bytes) -> bool:
     try:
         if mode == 0:
             typed_pass_agrees(body)
+            objects_text_agrees(body)
         if mode <= 2:
             ingest(body, CONTENT_TYPES[mode])
         elif mode == 3:

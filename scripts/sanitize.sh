@@ -28,6 +28,7 @@ os.chdir(root)
 import pytest  # noqa: E402
 
 tests = ["tests/test_kernels.py", "tests/test_columns.py", "tests/test_native_pod_columns.py", "tests/test_fastjson.py",
-         "tests/test_kai_shortcuts.py", "tests/test_kube_pod_reader.py"]
+         "tests/test_kai_shortcuts.py", "tests/test_kube_pod_reader.py",
+         "tests/test_kube_text.py"]
 sys.exit(pytest.main(["-x", "-p", "no:cacheprovider", "--capture=sys", *tests]))  # (the C reports reach the terminal)
 PY

@@ -51,13 +51,23 @@ def test_unquoted_creation_timestamp_is_read(client):
 
 
 def test_seed_corpus_is_small_and_covers_every_target():
-    assert sum(p.stat().st_size for p in CORPUS) < 16 * 1024
+    assert sum(p.stat().st_size for p in CORPUS) < 20 * 1024
     assert {p.read_bytes()[0] % MODES for p in CORPUS} == set(range(MODES))
 
 
 @pytest.mark.parametrize("seed", CORPUS, ids=[p.name for p in CORPUS])
 def test_seed_corpus_runs_through_the_fuzz_targets(seed):
     one_input(seed.read_bytes())  # accepted or an InputError; anything else fails the test
+
+
+def test_the_kubernetes_text_seed_is_read_by_the_text_reader():
+    from app.ingest import kube
+    from fuzz.targets import SETTINGS
+
+    if kube._kube_objects is None:
+        pytest.skip("the C kernels are not built here")
+    env = kube.decode_objects((ROOT / "fuzz" / "corpus" / "15-kube-objects-text.json").read_bytes()[1:], SETTINGS)
+    assert env is not None and [type(e).__name__ for e in env["objects"]] == ["tuple", "tuple", "PodDraft", "PodDraft", "tuple"]
 
 
 def test_fuzz_targets_accept_the_seeds_that_are_valid_requests():

@@ -1279,7 +1279,7 @@ static PyObject *kp_call(PyObject *f, PyObject *const *args, size_t n, int *decl
 
 /* The draft of pod o at ptr (a new reference), None (a new reference) to decline, NULL
  * on an error. */
-static PyObject *kp_pod(PyObject *o, PyObject *ptr) {
+static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
     if (!KP.ready || !PyDict_CheckExact(o) || !PyUnicode_CheckExact(ptr)) Py_RETURN_NONE;
     PyObject *v[NPOD] = {NULL};
     PyObject *meta, *spec, *status, *name, *ns, *x, *affinity, *tolerations, *gates, *sched, *containers;
@@ -1427,8 +1427,9 @@ static PyObject *kp_pod(PyObject *o, PyObject *ptr) {
         }
     }
     if (v[16] == NULL) { if (declined) goto done; goto fail; }
-    /* the request: the twin's cache when the key is there, else the twin's function */
-    PyObject *key = kp_containers_key(spec);
+    /* the request: the caller's (the same containers' text gave it), the twin's cache when
+     * the key is there, else the twin's function */
+    PyObject *key = req_hint != NULL ? (Py_INCREF(Py_None), Py_None) : kp_containers_key(spec);
     if (key == NULL) goto fail;
     PyObject *hit = NULL;
     if (key != Py_None) {
@@ -1439,6 +1440,7 @@ static PyObject *kp_pod(PyObject *o, PyObject *ptr) {
         }
     }
     Py_DECREF(key);
+    if (req_hint != NULL) hit = req_hint;
     if (hit != NULL) {
         Py_INCREF(hit);
         v[8] = hit;
@@ -1537,7 +1539,7 @@ static PyObject *kube_pod(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *o, *ptr;
     if (!PyArg_ParseTuple(args, "OO", &o, &ptr)) return NULL;
-    return kp_pod(o, ptr);
+    return kp_pod(o, ptr, NULL);
 }
 
 /* draft_rows(pods, nodes, running, bound, default_queue): build._draft_rows (the Python
@@ -1689,7 +1691,7 @@ static PyObject *kube_pods(PyObject *self, PyObject *args) {
             if (kp_get(x, K_POD_AFFINITY, &a) < 0 || kp_get(x, K_POD_ANTI_AFFINITY, &b) < 0) return NULL;
             if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) break; /* (read_pod checks them) */
         }
-        PyObject *pod = kp_pod(o, PyTuple_GET_ITEM(pair, 1));
+        PyObject *pod = kp_pod(o, PyTuple_GET_ITEM(pair, 1), NULL);
         if (pod == NULL) return NULL;
         if (pod == Py_None) {
             Py_DECREF(pod);
@@ -1701,6 +1703,449 @@ static PyObject *kube_pods(PyObject *self, PyObject *args) {
     }
     return PyLong_FromSsize_t(i);
 }
+/* -- kube_objects: Kubernetes objects read from their JSON text ------------------------- */
+
+/* kube_objects(text, max_objects, (key_len, value_len, notes_bytes), loads): the objects
+ * of a request's "objects" value (text: its JSON, which msgspec has read as valid JSON;
+ * the body's UTF-8 checked), in the order and with the pointers kube.flatten gives: a
+ * list of entries, each the PodDraft of a v1 Pod that kube_pods would have read (on a
+ * node, metadata within check_object's quick test, no pod affinity, kube_pod reads it),
+ * or (start, end, pointer) for any other object (its text text[start:end], for the
+ * Python loop to parse and read). None to decline the whole text (the body then goes to
+ * orjson): anything flatten would refuse or that is not an object or a List, a key or
+ * List kind with an escape, a repeated key among those read, more than max_objects
+ * objects, nesting past KT_MAX_DEPTH, a number orjson might refuse (three exponent
+ * digits or more, more than 300 digits) or a \u escape of a surrogate anywhere.
+ *
+ * A pod is read without the dict tree orjson would build: its metadata, spec and status
+ * keys that _pod_fast reads become small dicts (a value with an escape declines the pod;
+ * affinity, tolerations and the rarer spec keys are parsed by loads, as orjson would), its
+ * containers' text is remembered with the request kube_pod computed for the first pod
+ * that had it (when the spec has no initContainers, overhead nor resources), and the
+ * result goes through kp_pod, so the draft is kube_pod's. Equal strings are shared. */
+
+enum { KT_MAX_DEPTH = 512 };
+
+typedef struct { const char *p; Py_ssize_t n; } Span; /* a value's text; p NULL: absent */
+
+/* The bytes that end a plain run inside a string: '"' and '\\'. */
+static unsigned char KT_STOP[256];
+
+/* At '"': past the string. *esc: it holds an escape. 0 to decline (a surrogate escape). */
+static int kt_string(Cur *c, int *esc) {
+    const char *q = c->p + 1;
+    *esc = 0;
+    for (;;) {
+        while (q < c->e && !KT_STOP[(unsigned char)*q]) q++;
+        if (q >= c->e) return 0;
+        char ch = *q;
+        if (ch == '"') break;
+        if (ch == '\\') {
+            *esc = 1;
+            if (q + 1 >= c->e) return 0;
+            if (q[1] == 'u') {
+                if (c->e - q < 6) return 0;
+                char h = q[2];
+                if ((h == 'd' || h == 'D') && ((q[3] >= '8' && q[3] <= '9') || (q[3] >= 'a' && q[3] <= 'f') || (q[3] >= 'A' && q[3] <= 'F')))
+                    return 0; /* a surrogate: orjson's rules, not ours */
+                q += 6;
+            } else {
+                q += 2;
+            }
+        }
+    }
+    c->p = q + 1;
+    return 1;
+}
+
+static int kt_number(Cur *c) {
+    const char *q = c->p;
+    int digits = 0, exp_digits = 0, in_exp = 0;
+    for (; q < c->e; q++) {
+        char ch = *q;
+        if (ch >= '0' && ch <= '9') {
+            if (in_exp) exp_digits++;
+            else digits++;
+        } else if (ch == 'e' || ch == 'E') {
+            in_exp = 1;
+        } else if (ch != '-' && ch != '+' && ch != '.') {
+            break;
+        }
+    }
+    c->p = q;
+    return digits <= 300 && exp_digits < 3;
+}
+
+/* Past one value (after whitespace); 0 to decline. */
+static int kt_skip(Cur *c) {
+    int depth = 0, esc;
+    skip_ws(c);
+    do {
+        if (c->p >= c->e) return 0;
+        char ch = *c->p;
+        if (ch == '"') {
+            if (!kt_string(c, &esc)) return 0;
+        } else if (ch == '{' || ch == '[') {
+            if (++depth > KT_MAX_DEPTH) return 0;
+            c->p++;
+        } else if (ch == '}' || ch == ']') {
+            depth--;
+            c->p++;
+        } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+            if (!kt_number(c)) return 0;
+        } else if (ch >= 'a' && ch <= 'z') {
+            while (c->p < c->e && *c->p >= 'a' && *c->p <= 'z') c->p++;
+        } else {
+            c->p++; /* , : whitespace */
+        }
+    } while (depth > 0);
+    return 1;
+}
+
+/* The value at c as a span, c past it; 0 to decline. */
+static int kt_span(Cur *c, Span *v) {
+    skip_ws(c);
+    const char *start = c->p;
+    if (!kt_skip(c)) return 0;
+    v->p = start;
+    v->n = c->p - start;
+    return 1;
+}
+
+static int kt_is_null(const Span *v) { return v->p == NULL || (v->n == 4 && memcmp(v->p, "null", 4) == 0); }
+
+/* The spans of the members of the object at c named in names (c past the object); the
+ * others are skipped. 0 to decline: not an object, a key with an escape, a name repeated. */
+static int kt_fields(Cur *c, const char *const *names, int n, Span *out) {
+    for (int j = 0; j < n; j++) out[j].p = NULL;
+    if (!take(c, '{')) return 0;
+    if (take(c, '}')) return 1;
+    for (;;) {
+        skip_ws(c);
+        const char *k = c->p + 1;
+        int esc;
+        if (c->p >= c->e || *c->p != '"' || !kt_string(c, &esc) || esc) return 0;
+        Py_ssize_t kn = c->p - 1 - k;
+        if (!take(c, ':')) return 0;
+        int j = 0;
+        for (; j < n; j++)
+            if (names[j][0] == k[0] && strncmp(names[j], k, (size_t)kn) == 0 && names[j][kn] == '\0') break;
+        if (j < n) {
+            if (out[j].p != NULL || !kt_span(c, &out[j])) return 0;
+        } else if (!kt_skip(c)) {
+            return 0;
+        }
+        if (take(c, '}')) return 1;
+        if (!take(c, ',')) return 0;
+    }
+}
+
+/* The object heads */
+enum { H_API, H_KIND, H_ITEMS, H_META, H_SPEC, H_STATUS, NH };
+static const char *const HEADS[NH] = {"apiVersion", "kind", "items", "metadata", "spec", "status"};
+typedef struct { Span v[NH]; } Heads;
+enum { M_NAME, M_NS, M_UID, M_CREATED, M_LABELS, M_ANN, M_DELETED, NM };
+static const char *const META_KEYS[NM] = {"name", "namespace", "uid", "creationTimestamp", "labels", "annotations",
+                                          "deletionTimestamp"};
+static const int META_AT[NM] = {K_NAME, K_NAMESPACE, K_UID, K_CREATED, K_LABELS, K_ANNOTATIONS, K_DELETED};
+enum { P_NODE, P_PCLASS, P_SCHED, P_POLICY, P_PRIO, P_SELECTOR, P_CONTAINERS, P_AFFINITY, P_TOLERATIONS, P_GATES,
+       P_SPREAD, P_SGROUP, P_WREF, P_INIT, P_OVERHEAD, P_RESOURCES, NP };
+static const char *const SPEC_KEYS[NP] = {"nodeName", "priorityClassName", "schedulerName", "preemptionPolicy", "priority",
+                                          "nodeSelector", "containers", "affinity", "tolerations", "schedulingGates",
+                                          "topologySpreadConstraints", "schedulingGroup", "workloadRef", "initContainers",
+                                          "overhead", "resources"};
+static const int SPEC_AT[NP] = {K_NODE_NAME, K_PRIORITY_CLASS, K_SCHEDULER, K_POLICY, K_PRIORITY, K_NODE_SELECTOR,
+                                K_CONTAINERS, K_AFFINITY, K_TOLERATIONS, K_GATES, K_SPREAD, K_SCHEDULING_GROUP,
+                                K_WORKLOAD_REF, K_INIT_CONTAINERS, K_OVERHEAD, K_RESOURCES};
+enum { S_PHASE, S_NOMINATED, NS_ };
+static const char *const STATUS_KEYS[NS_] = {"phase", "nominatedNodeName"};
+static const int STATUS_AT[NS_] = {K_PHASE, K_NOMINATED};
+
+typedef struct {
+    Py_ssize_t count, max_objects, key_len, value_len, notes_bytes;
+    PyObject *out, *loads, *reqs; /* reqs[k]: the request of containers text k, or None */
+    Table strs, containers;
+    const char *text;
+} KR;
+
+/* A plain string (no escape) at span v: a new reference (shared when share), NULL without
+ * an error to decline. */
+static PyObject *kt_str(KR *r, const Span *v, int share) {
+    Cur c = {v->p, v->p + v->n};
+    const char *s;
+    Py_ssize_t n;
+    if (!take_plain_string(&c, &s, &n)) return NULL;
+    return share ? shared(&r->strs, s, n, make_str) : make_str(s, n);
+}
+
+/* loads(text of v): the value as orjson reads it. */
+static PyObject *kt_loads(KR *r, const Span *v) {
+    PyObject *b = PyBytes_FromStringAndSize(v->p, v->n);
+    if (b == NULL) return NULL;
+    PyObject *o = PyObject_CallOneArg(r->loads, b);
+    Py_DECREF(b);
+    return o;
+}
+
+/* A map of plain strings at v, keys and values shared: NULL without an error to decline
+ * (another shape, an escape, a repeated key). */
+static PyObject *kt_str_map(KR *r, const Span *v) {
+    Cur c = {v->p, v->p + v->n};
+    PyObject *d = PyDict_New();
+    if (d == NULL) return NULL;
+    if (!take(&c, '{')) goto decline;
+    if (take(&c, '}')) return d;
+    for (;;) {
+        const char *k, *s;
+        Py_ssize_t kn, sn;
+        if (!take_plain_string(&c, &k, &kn) || !take(&c, ':') || !take_plain_string(&c, &s, &sn)) goto decline;
+        PyObject *ko = shared(&r->strs, k, kn, make_str);
+        PyObject *vo = ko == NULL ? NULL : shared(&r->strs, s, sn, make_str);
+        Py_ssize_t before = PyDict_GET_SIZE(d);
+        int rc = vo == NULL ? -1 : PyDict_SetItem(d, ko, vo);
+        Py_XDECREF(ko);
+        Py_XDECREF(vo);
+        if (rc < 0) {
+            if (PyErr_Occurred()) { Py_DECREF(d); return NULL; }
+            goto decline;
+        }
+        if (PyDict_GET_SIZE(d) == before) goto decline; /* a repeated key */
+        if (take(&c, '}')) return d;
+        if (!take(&c, ',')) goto decline;
+    }
+decline:
+    Py_DECREF(d);
+    return NULL;
+}
+
+/* Sets d[S(key)] = v (a new reference, stolen; NULL: declined, or an error). 1 done, 0
+ * declined, -1 error. */
+static int kt_put(PyObject *d, int key, PyObject *v) {
+    if (v == NULL) return PyErr_Occurred() ? -1 : 0;
+    int rc = PyDict_SetItem(d, S(key), v);
+    Py_DECREF(v);
+    return rc < 0 ? -1 : 1;
+}
+
+/* The draft of the pod whose heads are h at pointer ptr: a new reference, None (a new
+ * reference) to leave the pod to the Python reader, NULL on an error. */
+static PyObject *kt_pod(KR *r, const Heads *h, PyObject *ptr) {
+    PyObject *o = NULL, *meta = NULL, *spec = NULL, *status = NULL, *pod = NULL, *hint = NULL;
+    Span m[NM], sp[NP], st[NS_];
+    int rc = 1;
+    Py_ssize_t slot_k = -1;
+    if (kt_is_null(&h->v[H_META])) goto decline;
+    Cur c = {h->v[H_META].p, h->v[H_META].p + h->v[H_META].n};
+    if (!kt_fields(&c, META_KEYS, NM, m)) goto decline;
+    if ((meta = PyDict_New()) == NULL) goto fail;
+    for (int j = 0; j < NM && rc > 0; j++) {
+        if (kt_is_null(&m[j])) continue;
+        if (j == M_LABELS || j == M_ANN) rc = kt_put(meta, META_AT[j], kt_str_map(r, &m[j]));
+        else if (j == M_DELETED) rc = kt_put(meta, META_AT[j], (Py_INCREF(Py_True), Py_True)); /* only "is not None" is read */
+        else rc = kt_put(meta, META_AT[j], kt_str(r, &m[j], j == M_NS));
+    }
+    if (rc < 0) goto fail;
+    if (rc == 0) goto decline;
+    if (!kt_is_null(&h->v[H_SPEC])) {
+        c = (Cur){h->v[H_SPEC].p, h->v[H_SPEC].p + h->v[H_SPEC].n};
+        if (!kt_fields(&c, SPEC_KEYS, NP, sp)) goto decline;
+        if ((spec = PyDict_New()) == NULL) goto fail;
+        int plain = kt_is_null(&sp[P_INIT]) && kt_is_null(&sp[P_OVERHEAD]) && kt_is_null(&sp[P_RESOURCES]);
+        for (int j = 0; j < NP && rc > 0; j++) {
+            if (kt_is_null(&sp[j])) continue;
+            if (j <= P_POLICY) {
+                rc = kt_put(spec, SPEC_AT[j], kt_str(r, &sp[j], 1));
+            } else if (j == P_PRIO) {
+                Cur n = {sp[j].p, sp[j].p + sp[j].n};
+                long long iv;
+                rc = take_int64(&n, &iv) && n.p == n.e ? kt_put(spec, SPEC_AT[j], PyLong_FromLongLong(iv)) : 0;
+            } else if (j == P_SELECTOR) {
+                rc = kt_put(spec, SPEC_AT[j], kt_str_map(r, &sp[j]));
+            } else if (j == P_CONTAINERS && plain) { /* its request: that of the first pod with this text */
+                Slot *sl = table_get(&r->containers, sp[j].p, sp[j].n, make_bytes);
+                if (sl == NULL) { rc = PyErr_Occurred() ? -1 : 0; break; }
+                slot_k = sl->k;
+                while (PyList_GET_SIZE(r->reqs) <= slot_k)
+                    if (PyList_Append(r->reqs, Py_None) < 0) goto fail;
+                PyObject *known = PyList_GET_ITEM(r->reqs, slot_k);
+                if (known != Py_None) hint = known;
+                else rc = kt_put(spec, SPEC_AT[j], kt_loads(r, &sp[j]));
+            } else {
+                rc = kt_put(spec, SPEC_AT[j], kt_loads(r, &sp[j]));
+            }
+        }
+        if (rc < 0) goto fail;
+        if (rc == 0) goto decline;
+    }
+    if (!kt_is_null(&h->v[H_STATUS])) {
+        c = (Cur){h->v[H_STATUS].p, h->v[H_STATUS].p + h->v[H_STATUS].n};
+        if (!kt_fields(&c, STATUS_KEYS, NS_, st)) goto decline;
+        if ((status = PyDict_New()) == NULL) goto fail;
+        for (int j = 0; j < NS_ && rc > 0; j++)
+            if (!kt_is_null(&st[j])) rc = kt_put(status, STATUS_AT[j], kt_str(r, &st[j], 1));
+        if (rc < 0) goto fail;
+        if (rc == 0) goto decline;
+    }
+    /* what kube_pods asks: on a node, metadata within the quick test, no pod affinity */
+    PyObject *x = spec == NULL ? NULL : PyDict_GetItemWithError(spec, S(K_NODE_NAME));
+    if (x == NULL || PyUnicode_GET_LENGTH(x) == 0) goto decline;
+    int quick = kp_short_meta(meta, r->key_len, r->value_len, r->notes_bytes);
+    if (quick < 0) goto fail;
+    if (quick == 0) goto decline;
+    x = PyDict_GetItemWithError(spec, S(K_AFFINITY));
+    if (x != NULL && PyDict_CheckExact(x)) {
+        PyObject *a, *b;
+        if (kp_get(x, K_POD_AFFINITY, &a) < 0 || kp_get(x, K_POD_ANTI_AFFINITY, &b) < 0) goto fail;
+        if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) goto decline;
+    }
+    if ((o = PyDict_New()) == NULL || PyDict_SetItem(o, S(K_METADATA), meta) < 0 ||
+        (spec != NULL && PyDict_SetItem(o, S(K_SPEC), spec) < 0) || (status != NULL && PyDict_SetItem(o, S(K_STATUS), status) < 0))
+        goto fail;
+    pod = kp_pod(o, ptr, hint);
+    if (pod == NULL) goto fail;
+    if (pod != Py_None && hint == NULL && slot_k >= 0) { /* remember the request for this containers text */
+        PyObject *req = *(PyObject **)((char *)pod + KP.pod_at[8]);
+        Py_INCREF(req);
+        if (PyList_SetItem(r->reqs, slot_k, req) < 0) goto fail;
+    }
+    Py_XDECREF(o);
+    Py_XDECREF(meta);
+    Py_XDECREF(spec);
+    Py_XDECREF(status);
+    return pod;
+decline:
+    Py_XDECREF(o);
+    Py_XDECREF(meta);
+    Py_XDECREF(spec);
+    Py_XDECREF(status);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(o);
+    Py_XDECREF(meta);
+    Py_XDECREF(spec);
+    Py_XDECREF(status);
+    Py_XDECREF(pod);
+    return NULL;
+}
+
+/* base + index as a pointer. */
+static PyObject *kt_pointer(PyObject *base, Py_ssize_t i) {
+    if (!PyUnicode_IS_ASCII(base)) return PyUnicode_FromFormat("%U%zd", base, i);
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i > 0);
+    Py_ssize_t lb = PyUnicode_GET_LENGTH(base);
+    PyObject *out = PyUnicode_New(lb + n, 127);
+    if (out == NULL) return NULL;
+    Py_UCS1 *p = PyUnicode_1BYTE_DATA(out);
+    memcpy(p, PyUnicode_1BYTE_DATA(base), (size_t)lb);
+    for (int j = 0; j < n; j++) p[lb + j] = (Py_UCS1)digits[n - 1 - j];
+    return out;
+}
+
+static int kt_value(KR *r, Cur *c, PyObject *ptr, int depth);
+
+/* The elements of the array at c (each an object), pointers base + i. 1, 0 declined, -1. */
+static int kt_array(KR *r, Cur *c, PyObject *base, int depth) {
+    if (!take(c, '[')) return 0;
+    if (take(c, ']')) return 1;
+    for (Py_ssize_t i = 0;; i++) {
+        PyObject *ptr = kt_pointer(base, i);
+        if (ptr == NULL) return -1;
+        int rc = kt_value(r, c, ptr, depth);
+        Py_DECREF(ptr);
+        if (rc <= 0) return rc;
+        if (take(c, ']')) return 1;
+        if (!take(c, ',')) return 0;
+    }
+}
+
+/* One object at c (pointer ptr): a List's items, a pod's draft or a span entry. */
+static int kt_value(KR *r, Cur *c, PyObject *ptr, int depth) {
+    Heads h;
+    skip_ws(c);
+    const char *start = c->p;
+    if (depth > 8 || c->p >= c->e || *c->p != '{' || !kt_fields(c, HEADS, NH, h.v)) return 0;
+    const Span *kind = &h.v[H_KIND];
+    const char *ks = NULL;
+    Py_ssize_t kn = 0;
+    if (kind->p != NULL && kind->n > 0 && kind->p[0] == '"') {
+        Cur kc = {kind->p, kind->p + kind->n};
+        if (!take_plain_string(&kc, &ks, &kn)) return 0; /* an escape in a kind: orjson decides */
+    }
+    int is_list = ks != NULL && ((kn == 4 && memcmp(ks, "List", 4) == 0) ||
+                                 (kn >= 4 && memcmp(ks + kn - 4, "List", 4) == 0 && h.v[H_ITEMS].p != NULL));
+    if (is_list) {
+        if (kt_is_null(&h.v[H_ITEMS])) return 1;
+        PyObject *base = PyUnicode_FromFormat("%U/items/", ptr);
+        if (base == NULL) return -1;
+        Cur ic = {h.v[H_ITEMS].p, h.v[H_ITEMS].p + h.v[H_ITEMS].n};
+        int rc = kt_array(r, &ic, base, depth + 1);
+        Py_DECREF(base);
+        return rc;
+    }
+    if (++r->count > r->max_objects) return 0; /* flatten's limit: orjson and flatten say where */
+    PyObject *entry = NULL;
+    const Span *api = &h.v[H_API];
+    if (ks != NULL && kn == 3 && memcmp(ks, "Pod", 3) == 0 && api->p != NULL && api->n == 4 && memcmp(api->p, "\"v1\"", 4) == 0) {
+        entry = kt_pod(r, &h, ptr);
+        if (entry == NULL) return -1;
+        if (entry == Py_None) Py_CLEAR(entry);
+    }
+    if (entry == NULL) entry = Py_BuildValue("(nnO)", (Py_ssize_t)(start - r->text), (Py_ssize_t)(c->p - r->text), ptr);
+    if (entry == NULL) return -1;
+    int rc = PyList_Append(r->out, entry);
+    Py_DECREF(entry);
+    return rc < 0 ? -1 : 1;
+}
+
+static PyObject *kube_objects(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *text, *loads;
+    KR r;
+    memset(&r, 0, sizeof r);
+    if (!PyArg_ParseTuple(args, "On(nnn)O", &text, &r.max_objects, &r.key_len, &r.value_len, &r.notes_bytes, &loads)) return NULL;
+    if (!KP.ready || !PyObject_CheckBuffer(text)) Py_RETURN_NONE;
+    Py_buffer view;
+    if (PyObject_GetBuffer(text, &view, PyBUF_SIMPLE) < 0) { PyErr_Clear(); Py_RETURN_NONE; } /* e.g. a strided view */
+    r.text = view.buf;
+    r.loads = loads;
+    Cur c = {r.text, r.text + view.len};
+    PyObject *result = NULL, *base = NULL;
+    if (table_init(&r.strs) < 0 || table_init(&r.containers) < 0) goto done;
+    if ((r.out = PyList_New(0)) == NULL || (r.reqs = PyList_New(0)) == NULL) goto done;
+    skip_ws(&c);
+    int rc;
+    if (c.p < c.e && *c.p == '[') {
+        if ((base = PyUnicode_FromString("/objects/")) == NULL) goto done;
+        rc = kt_array(&r, &c, base, 0);
+    } else {
+        if ((base = PyUnicode_FromString("/objects")) == NULL) goto done;
+        rc = kt_value(&r, &c, base, 0);
+    }
+    skip_ws(&c);
+    if (rc < 0) goto done;
+    if (rc == 0 || c.p != c.e) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    result = r.out;
+    r.out = NULL;
+done:
+    Py_XDECREF(base);
+    Py_XDECREF(r.out);
+    Py_XDECREF(r.reqs);
+    table_free(&r.strs);
+    table_free(&r.containers);
+    PyBuffer_Release(&view);
+    if (result == NULL && !PyErr_Occurred()) Py_RETURN_NONE; /* a table declined */
+    return result;
+}
+
 #undef S
 
 static PyMethodDef methods[] = {
@@ -1716,6 +2161,7 @@ static PyMethodDef methods[] = {
     {"kube_pod", kube_pod, METH_VARARGS, "The PodDraft of a Pod object in the common shape (see app/ingest/kube.py)."},
     {"kube_pods", kube_pods, METH_VARARGS, "read_objects' loop over a run of common Pods (see app/ingest/kube.py)."},
     {"draft_rows", draft_rows, METH_VARARGS, "Keys, node indices and inert rows of pod drafts (see app/ingest/build.py)."},
+    {"kube_objects", kube_objects, METH_VARARGS, "The objects of a request's text: pod drafts and the others' spans (see app/ingest/kube.py)."},
     {"kube_pod_setup", kube_pod_setup, METH_VARARGS, "Hands kube_pod the classes, caches and functions of its twin (see app/ingest/kube.py)."},
     {"kai_score", kai_score, METH_VARARGS, "The best-scoring node for a KAI task (see app/kai/allocate.py)."},
     {NULL, NULL, 0, NULL},
@@ -1725,6 +2171,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gangplank_kernels",
 
 PyMODINIT_FUNC PyInit__gangplank_kernels(void) {
     for (int f = 0; f < NF; f++) FIELD_LEN[f] = (Py_ssize_t)strlen(FIELD[f]);
+    KT_STOP['"'] = KT_STOP['\\'] = 1;
     str_dunder_bytes = PyUnicode_InternFromString("__bytes__");
     if (str_dunder_bytes == NULL) return NULL;
     return PyModule_Create(&module);

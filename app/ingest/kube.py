@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
+import sys
 from itertools import repeat
 from typing import Any
 
+import msgspec
 import orjson
 
 from app.errors import InputError, LimitError, join_pointer
@@ -26,7 +28,7 @@ from app.ingest.draft import (
     TopologySource,
     WorkloadTemplate,
 )
-from app.ingest import podrequest
+from app.ingest import fastjson, podrequest
 from app.ingest.kernels import compiled
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
@@ -1100,8 +1102,61 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
     return out
 
 
+class KubeObjects(list):  # type: ignore[type-arg]
+    """The ``objects`` of a JSON body read from its text (:func:`decode_objects`): in
+    ``flatten``'s order, each the :class:`PodDraft` of a pod ``read_objects`` would have
+    read in C, or ``(start, end, pointer)``: an object whose JSON is ``text[start:end]``."""
+
+    def __init__(self, entries: list[Any], text: memoryview) -> None:
+        super().__init__(entries)
+        self.text = text
+
+
+_OBJECTS_KEYS = tuple(k for k in fastjson.ENVELOPE_KEYS if k != "cluster")
+_ObjectsEnvelope = msgspec.defstruct(
+    "_ObjectsEnvelope", [(k, msgspec.Raw, msgspec.Raw(b"")) for k in _OBJECTS_KEYS], forbid_unknown_fields=True, gc=False
+)
+_OBJECTS_DECODER = msgspec.json.Decoder(_ObjectsEnvelope)
+_kube_objects = compiled("kube_objects")
+
+
+def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
+    """The envelope of a JSON body of Kubernetes objects with its ``objects`` as
+    :class:`KubeObjects`: the pods in the common shape read straight from the text into
+    drafts (``kube_objects`` in C; no dict tree is built for them), every other object
+    left as its text. For ``/v1/decisions`` (``read_objects`` takes it). None for anything
+    else or in doubt (no C kernels, a ``cluster`` section, a body orjson might read
+    otherwise: see ``kube_objects``), and the body is parsed by orjson. msgspec checks the
+    JSON of the whole body first (its grammar; the UTF-8 is checked as for native bodies,
+    and the numbers and escapes orjson refuses by the C reader)."""
+    if _kube_objects is None or _pod_fast_c is None or b'"objects"' not in raw or b'"cluster"' in raw:
+        return None
+    if not fastjson.NESTING_FOLLOWS_RECURSION_LIMIT or sys.getrecursionlimit() > fastjson.MAX_DEPTH:
+        return None
+    if not fastjson.utf8_valid(raw):
+        return None
+    try:
+        env = _OBJECTS_DECODER.decode(raw)
+        if not env.objects:
+            return None
+        text = memoryview(env.objects)  # (the body's own bytes: entries point into them)
+        limits = MetaLimits.of(settings)
+        quick = (min(limits.label_name, limits.label_prefix), limits.label_value, limits.annotations_bytes)
+        entries = _kube_objects(text, settings.max_objects, quick, orjson.loads)
+        if entries is None:
+            return None
+        out = {k: orjson.loads(memoryview(v)) for k in _OBJECTS_KEYS if k != "objects" and (v := getattr(env, k))}
+    except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, a value, depth): orjson decides
+        return None
+    out["objects"] = KubeObjects(entries, text)
+    return out
+
+
 def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> None:
     groups: dict[str, str] = {}  # apiVersion -> API group, per request
+    if type(objects) is KubeObjects:
+        _read_entries(objects, d, groups, limits)
+        return
     objs = flatten(objects, ptr, max_objects)
     run = _pods_run if _pod_fast_c is not None else None
     quick = (min(limits.label_name, limits.label_prefix), limits.label_value, limits.annotations_bytes)
@@ -1111,20 +1166,36 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: 
             i = run(objs, i, d.pods, quick)
             if i == n:
                 break
-        o, p = objs[i]
+        _read_one(objs[i][0], objs[i][1], d, groups, limits)
         i += 1
-        api_version = o.get("apiVersion")
-        kind = o.get("kind")
-        if not isinstance(api_version, str) or not api_version:
-            raise InputError("every object needs a string 'apiVersion'", join_pointer(p, "apiVersion"))
-        if not isinstance(kind, str) or not kind:
-            raise InputError("every object needs a string 'kind'", join_pointer(p, "kind"))
-        group = groups.get(api_version)
-        if group is None:
-            group = groups[api_version] = api_group(api_version)
-        reader = READERS.get((group, kind))
-        if reader is None:
-            d.ignored[f"{api_version} {kind}"] = d.ignored.get(f"{api_version} {kind}", 0) + 1
-            continue
-        check_object(o, p, limits)
-        reader(o, p, d)
+
+
+def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLimits) -> None:
+    """One object of ``read_objects`` (``groups``: apiVersion -> API group, per request)."""
+    api_version = o.get("apiVersion")
+    kind = o.get("kind")
+    if not isinstance(api_version, str) or not api_version:
+        raise InputError("every object needs a string 'apiVersion'", join_pointer(p, "apiVersion"))
+    if not isinstance(kind, str) or not kind:
+        raise InputError("every object needs a string 'kind'", join_pointer(p, "kind"))
+    group = groups.get(api_version)
+    if group is None:
+        group = groups[api_version] = api_group(api_version)
+    reader = READERS.get((group, kind))
+    if reader is None:
+        d.ignored[f"{api_version} {kind}"] = d.ignored.get(f"{api_version} {kind}", 0) + 1
+        return
+    check_object(o, p, limits)
+    reader(o, p, d)
+
+
+def _read_entries(entries: KubeObjects, d: Draft, groups: dict[str, str], limits: MetaLimits) -> None:
+    """``read_objects`` for objects read from the text: the pods' drafts as they are, each
+    other object parsed by orjson and read as ``read_objects`` reads it."""
+    text, pods, draft = entries.text, d.pods, PodDraft
+    for e in entries:
+        if type(e) is draft:
+            pods.append(e)
+        else:
+            start, end, p = e
+            _read_one(orjson.loads(text[start:end]), p, d, groups, limits)

@@ -11,7 +11,8 @@ from app.errors import InputError
 from app.ingest import reader as r
 from app.ingest.build import build
 from app.ingest.draft import Draft
-from app.ingest.kube import read_objects
+from app.ingest.body import decode
+from app.ingest.kube import decode_objects, read_objects
 from app.ingest.metalimits import MetaLimits, check_native
 from app.ingest.native import read_native
 from app.model.cluster import Cluster
@@ -65,6 +66,12 @@ def read_options(raw: Any, settings: Settings) -> Options:
         solver=solver,
         strict_config=bool(r.boolean(raw, "strictConfig", "/options", None, default=False)),
     )
+
+
+def decision_envelope(raw: bytes, settings: Settings) -> dict[str, Any]:
+    """A JSON body as ``/v1/decisions`` reads it: Kubernetes objects with their pods read
+    from the text where :func:`~app.ingest.kube.decode_objects` answers, else decoded."""
+    return decode_objects(raw, settings) or decode(raw, "application/json", max_yaml_nodes=settings.max_yaml_nodes)
 
 
 def read_request(
