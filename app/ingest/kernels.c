@@ -1187,16 +1187,6 @@ static PyObject *kp_str_map(PyObject *v) {
     return v;
 }
 
-/* kube._opt_str: a new reference to d[key] ("" when absent or null), NULL to decline. */
-static PyObject *kp_opt_str(PyObject *d, int key, int *err) {
-    PyObject *v;
-    if (kp_get(d, key, &v) < 0) { *err = 1; return NULL; }
-    if (v == NULL || v == Py_None) v = S(V_EMPTY);
-    else if (!PyUnicode_CheckExact(v)) return NULL;
-    Py_INCREF(v);
-    return v;
-}
-
 /* d.get(key, "") as a new reference (d's values are strs). */
 static PyObject *kp_str_or_empty(PyObject *d, int key) {
     PyObject *v = PyDict_GetItemWithError(d, S(key));
@@ -1279,23 +1269,34 @@ static PyObject *kp_call(PyObject *f, PyObject *const *args, size_t n, int *decl
 
 /* The draft of pod o at ptr (a new reference), None (a new reference) to decline, NULL
  * on an error. */
-static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
-    if (!KP.ready || !PyDict_CheckExact(o) || !PyUnicode_CheckExact(ptr)) Py_RETURN_NONE;
+/* The inputs of a pod draft: the values of the keys _pod_fast reads (borrowed; NULL for
+ * an absent key, Py_None for null), whether they come from orjson's dicts (kp_pod) or
+ * from the text (kt_pod). */
+enum { I_NAME, I_NS, I_UID, I_LABELS, I_ANN, I_CREATED, I_DELETED, I_SELECTOR, I_AFFINITY, I_TOLERATIONS, I_GATES,
+       I_PRIORITY, I_SGROUP, I_WREF, I_NODE, I_PCLASS, I_POLICY, I_SCHED, I_SPREAD, I_CONTAINERS, I_PHASE, I_NOMINATED, NI };
+static const int IN_KEY[NI] = {K_NAME, K_NAMESPACE, K_UID, K_LABELS, K_ANNOTATIONS, K_CREATED, K_DELETED, K_NODE_SELECTOR,
+                               K_AFFINITY, K_TOLERATIONS, K_GATES, K_PRIORITY, K_SCHEDULING_GROUP, K_WORKLOAD_REF,
+                               K_NODE_NAME, K_PRIORITY_CLASS, K_POLICY, K_SCHEDULER, K_SPREAD, K_CONTAINERS, K_PHASE,
+                               K_NOMINATED};
+enum { IN_FIRST_SPEC = I_SELECTOR, IN_FIRST_STATUS = I_PHASE };
+
+/* kube._opt_str of a value: a new reference ("" for absent or null), NULL to decline. */
+static PyObject *kp_opt_val(PyObject *v) {
+    if (v == NULL || v == Py_None) v = S(V_EMPTY);
+    else if (!PyUnicode_CheckExact(v)) return NULL;
+    Py_INCREF(v);
+    return v;
+}
+
+/* The draft of a pod from its inputs in (see I_*), spec its spec dict or NULL (read for the
+ * request: its containers, initContainers, overhead, resources), req_hint its request when
+ * the caller knows it (then in[I_CONTAINERS] is not looked at). As kp_pod answers. */
+static PyObject *kp_draft(PyObject *const *in, PyObject *spec, PyObject *ptr, PyObject *req_hint) {
     PyObject *v[NPOD] = {NULL};
-    PyObject *meta, *spec, *status, *name, *ns, *x, *affinity, *tolerations, *gates, *sched, *containers;
+    PyObject *name = in[I_NAME], *ns = in[I_NS], *x, *affinity, *tolerations, *gates, *sched, *containers;
     PyObject *ident = NULL, *mp_key = NULL, *spec_arg = NULL;
-    int err = 0, declined = 0;
-#define GET(d, k, out) do { if (kp_get((d), (k), &(out)) < 0) goto fail; } while (0)
+    int declined = 0;
 #define DECLINE() do { declined = 1; goto done; } while (0)
-    GET(o, K_METADATA, meta);
-    GET(o, K_SPEC, spec);
-    GET(o, K_STATUS, status);
-    if (meta == NULL || !PyDict_CheckExact(meta)) DECLINE();
-    if (spec == Py_None) spec = NULL;
-    if (status == Py_None) status = NULL;
-    if ((spec != NULL && !PyDict_CheckExact(spec)) || (status != NULL && !PyDict_CheckExact(status))) DECLINE();
-    GET(meta, K_NAME, name);
-    GET(meta, K_NAMESPACE, ns);
     if (name == NULL || !PyUnicode_CheckExact(name) || PyUnicode_GET_LENGTH(name) == 0) DECLINE();
     if (ns == Py_None) ns = NULL;
     if (ns != NULL && !PyUnicode_CheckExact(ns)) DECLINE();
@@ -1305,26 +1306,26 @@ static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
     Py_INCREF(name);
     v[1] = name;
     PyObject *labels, *ann;
-    GET(meta, K_LABELS, x);
+    x = in[I_LABELS];
     if ((labels = v[9] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
-    GET(meta, K_ANNOTATIONS, x);
+    x = in[I_ANN];
     if ((ann = v[10] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
     int has;
     if ((has = PyDict_Contains(ann, S(C_KAI_GPU_FRACTION))) != 0 || (has = PyDict_Contains(labels, S(C_KAI_TASK_PRIORITY_LABEL))) != 0) {
         if (has < 0) goto fail;
         DECLINE();
     }
-    GET(status, K_PHASE, x);
+    x = in[I_PHASE];
     if (x == NULL || x == Py_None) x = S(V_PENDING);
     if (!PyUnicode_CheckExact(x)) DECLINE();
     if ((has = PySet_Contains(KP.phases, x)) <= 0) { if (has < 0) goto fail; DECLINE(); }
     Py_INCREF(x);
     v[4] = x;
-    GET(spec, K_NODE_SELECTOR, x);
+    x = in[I_SELECTOR];
     if ((v[20] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
-    GET(spec, K_AFFINITY, affinity);
-    GET(spec, K_TOLERATIONS, tolerations);
-    GET(spec, K_GATES, gates);
+    affinity = in[I_AFFINITY];
+    tolerations = in[I_TOLERATIONS];
+    gates = in[I_GATES];
     if (affinity == Py_None) affinity = NULL;
     if (affinity != NULL && !PyDict_CheckExact(affinity)) DECLINE();
     if (tolerations == Py_None) tolerations = NULL;
@@ -1335,21 +1336,18 @@ static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
     }
     if (gates == Py_None) gates = NULL;
     if (gates != NULL && !PyList_CheckExact(gates)) DECLINE();
-    GET(spec, K_PRIORITY, x);
+    x = in[I_PRIORITY];
     if (x == Py_None) x = NULL;
     if (x != NULL && !PyLong_CheckExact(x)) DECLINE();
     v[6] = x == NULL ? Py_None : x;
     Py_INCREF(v[6]);
-    GET(spec, K_SCHEDULING_GROUP, x);
+    x = in[I_SGROUP];
     if (x != NULL && x != Py_None) DECLINE();
-    GET(spec, K_WORKLOAD_REF, x);
+    x = in[I_WREF];
     if (x != NULL && x != Py_None) DECLINE();
-    static const struct { int field, key, where; } OPT[] = {{2, K_UID, 0}, {3, K_NODE_NAME, 1}, {7, K_PRIORITY_CLASS, 1},
-                                                             {17, K_NOMINATED, 2}, {19, K_POLICY, 1}};
-    for (size_t j = 0; j < sizeof(OPT) / sizeof(OPT[0]); j++) {
-        PyObject *d = OPT[j].where == 0 ? meta : OPT[j].where == 1 ? spec : status;
-        if ((v[OPT[j].field] = kp_opt_str(d, OPT[j].key, &err)) == NULL) { if (err) goto fail; DECLINE(); }
-    }
+    static const struct { int field, at; } OPT[] = {{2, I_UID}, {3, I_NODE}, {7, I_PCLASS}, {17, I_NOMINATED}, {19, I_POLICY}};
+    for (size_t j = 0; j < sizeof(OPT) / sizeof(OPT[0]); j++)
+        if ((v[OPT[j].field] = kp_opt_val(in[OPT[j].at])) == NULL) DECLINE();
     /* the gang: the first of these keys the pod has */
     static const struct { int key, in_ann, source, at; } GROUPS[] = {
         {C_VOLCANO_GROUP_ANNOTATION, 1, V_VOLCANO, C_VOLCANO_GROUP_AT},
@@ -1380,28 +1378,28 @@ static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
         Py_INCREF(Py_None);
         v[11] = Py_None;
     }
-    GET(spec, K_SCHEDULER, sched);
+    sched = in[I_SCHED];
     if (sched == Py_None) sched = NULL;
     if (sched != NULL && !PyUnicode_CheckExact(sched)) DECLINE();
-    GET(spec, K_SPREAD, x);
+    x = in[I_SPREAD];
     if (x != NULL) {
         if ((has = PyObject_IsTrue(x)) != 0) { if (has < 0) goto fail; DECLINE(); }
     }
-    GET(spec, K_CONTAINERS, containers);
+    containers = req_hint != NULL ? NULL : in[I_CONTAINERS];
     if (containers == Py_None) containers = NULL;
     if (containers != NULL) {
         if (!PyList_CheckExact(containers)) DECLINE();
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(containers); i++) {
             PyObject *c = PyList_GET_ITEM(containers, i), *ports;
             if (!PyDict_CheckExact(c)) DECLINE();
-            GET(c, K_PORTS, ports);
+            if (kp_get(c, K_PORTS, &ports) < 0) goto fail;
             if (ports == NULL || (has = PyObject_IsTrue(ports)) == 0) continue;
             if (has < 0) goto fail;
             if (!PyList_CheckExact(ports)) DECLINE();
             for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ports); k++) {
                 PyObject *p = PyList_GET_ITEM(ports, k), *hp;
                 if (!PyDict_CheckExact(p)) DECLINE();
-                GET(p, K_HOST_PORT, hp);
+                if (kp_get(p, K_HOST_PORT, &hp) < 0) goto fail;
                 if (hp != NULL && (has = PyObject_IsTrue(hp)) != 0) { if (has < 0) goto fail; DECLINE(); }
             }
         }
@@ -1410,7 +1408,7 @@ static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
     if ((ident = PyDict_New()) == NULL || PyDict_SetItem(ident, S(K_KIND), S(V_POD)) < 0 ||
         PyDict_SetItem(ident, S(K_NAME), name) < 0 || PyDict_SetItem(ident, S(K_NAMESPACE), v[0]) < 0)
         goto fail;
-    GET(meta, K_CREATED, x);
+    x = in[I_CREATED];
     if (x == NULL || x == Py_None) {
         v[16] = PyFloat_FromDouble(0.0);
     } else {
@@ -1453,7 +1451,7 @@ static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
         Py_DECREF(sp);
         if (v[8] == NULL) { if (declined) goto done; goto fail; }
     }
-    GET(meta, K_DELETED, x);
+    x = in[I_DELETED];
     v[5] = PyBool_FromLong(x != NULL && x != Py_None);
     if ((v[12] = kp_str_or_empty(labels, C_KAI_QUEUE_LABEL)) == NULL) goto fail;
     x = PyDict_GetItemWithError(ann, S(C_VOLCANO_TASK_SPEC)); /* ann.get(...) or labels.get(..., "") */
@@ -1531,8 +1529,22 @@ fail:
     Py_XDECREF(mp_key);
     Py_XDECREF(spec_arg);
     return NULL;
-#undef GET
 #undef DECLINE
+}
+
+/* The draft of pod o (a dict as orjson makes it) at ptr: a new reference, None (a new
+ * reference) to decline, NULL on an error. */
+static PyObject *kp_pod(PyObject *o, PyObject *ptr, PyObject *req_hint) {
+    if (!KP.ready || !PyDict_CheckExact(o) || !PyUnicode_CheckExact(ptr)) Py_RETURN_NONE;
+    PyObject *meta, *spec, *status, *in[NI];
+    if (kp_get(o, K_METADATA, &meta) < 0 || kp_get(o, K_SPEC, &spec) < 0 || kp_get(o, K_STATUS, &status) < 0) return NULL;
+    if (meta == NULL || !PyDict_CheckExact(meta)) Py_RETURN_NONE;
+    if (spec == Py_None) spec = NULL;
+    if (status == Py_None) status = NULL;
+    if ((spec != NULL && !PyDict_CheckExact(spec)) || (status != NULL && !PyDict_CheckExact(status))) Py_RETURN_NONE;
+    for (int j = 0; j < NI; j++)
+        if (kp_get(j < IN_FIRST_SPEC ? meta : j < IN_FIRST_STATUS ? spec : status, IN_KEY[j], &in[j]) < 0) return NULL;
+    return kp_draft(in, spec, ptr, req_hint);
 }
 
 static PyObject *kube_pod(PyObject *self, PyObject *args) {
@@ -1627,13 +1639,12 @@ fail:
     return NULL;
 }
 
-/* Within the metadata limits by metalimits.check_object's quick test: label keys of at most
+/* Labels and annotations (absent: NULL) within the metadata limits by metalimits.check_object's quick test: label keys of at most
  * key_len and values of at most value_len characters, annotations of at most notes_bytes
  * as four bytes a character. 0 when the quick test does not settle it (or the map is not
  * a dict of strs): the caller leaves the object to the Python reader. */
-static int kp_short_meta(PyObject *meta, Py_ssize_t key_len, Py_ssize_t value_len, Py_ssize_t notes_bytes) {
-    PyObject *labels, *ann, *k, *v;
-    if (kp_get(meta, K_LABELS, &labels) < 0 || kp_get(meta, K_ANNOTATIONS, &ann) < 0) return -1;
+static int kp_short_maps(PyObject *labels, PyObject *ann, Py_ssize_t key_len, Py_ssize_t value_len, Py_ssize_t notes_bytes) {
+    PyObject *k, *v;
     Py_ssize_t pos = 0, chars = 0;
     if (labels != NULL && labels != Py_None) {
         if (!PyDict_CheckExact(labels)) return 0;
@@ -1678,7 +1689,9 @@ static PyObject *kube_pods(PyObject *self, PyObject *args) {
         if (x == NULL || !PyUnicode_CheckExact(x) || PyUnicode_Compare(x, S(V_POD)) != 0) break;
         if (kp_get(o, K_METADATA, &meta) < 0 || kp_get(o, K_SPEC, &spec) < 0) return NULL;
         if (meta == NULL || !PyDict_CheckExact(meta) || spec == NULL || !PyDict_CheckExact(spec)) break;
-        int short_meta = kp_short_meta(meta, key_len, value_len, notes_bytes);
+        PyObject *labels, *ann;
+        if (kp_get(meta, K_LABELS, &labels) < 0 || kp_get(meta, K_ANNOTATIONS, &ann) < 0) return NULL;
+        int short_meta = kp_short_maps(labels, ann, key_len, value_len, notes_bytes);
         if (short_meta <= 0) {
             if (short_meta < 0) return NULL;
             break;
@@ -1735,6 +1748,11 @@ static unsigned char KT_STOP[256];
 static int kt_string(Cur *c, int *esc) {
     const char *q = c->p + 1;
     *esc = 0;
+    const char *quote = memchr(q, '"', (size_t)(c->e - q));
+    if (quote != NULL && memchr(q, '\\', (size_t)(quote - q)) == NULL) { /* the common case: no escape */
+        c->p = quote + 1;
+        return 1;
+    }
     for (;;) {
         while (q < c->e && !KT_STOP[(unsigned char)*q]) q++;
         if (q >= c->e) return 0;
@@ -1847,7 +1865,6 @@ typedef struct { Span v[NH]; } Heads;
 enum { M_NAME, M_NS, M_UID, M_CREATED, M_LABELS, M_ANN, M_DELETED, NM };
 static const char *const META_KEYS[NM] = {"name", "namespace", "uid", "creationTimestamp", "labels", "annotations",
                                           "deletionTimestamp"};
-static const int META_AT[NM] = {K_NAME, K_NAMESPACE, K_UID, K_CREATED, K_LABELS, K_ANNOTATIONS, K_DELETED};
 enum { P_NODE, P_PCLASS, P_SCHED, P_POLICY, P_PRIO, P_SELECTOR, P_CONTAINERS, P_AFFINITY, P_TOLERATIONS, P_GATES,
        P_SPREAD, P_SGROUP, P_WREF, P_INIT, P_OVERHEAD, P_RESOURCES, NP };
 static const char *const SPEC_KEYS[NP] = {"nodeName", "priorityClassName", "schedulerName", "preemptionPolicy", "priority",
@@ -1859,7 +1876,6 @@ static const int SPEC_AT[NP] = {K_NODE_NAME, K_PRIORITY_CLASS, K_SCHEDULER, K_PO
                                 K_WORKLOAD_REF, K_INIT_CONTAINERS, K_OVERHEAD, K_RESOURCES};
 enum { S_PHASE, S_NOMINATED, NS_ };
 static const char *const STATUS_KEYS[NS_] = {"phase", "nominatedNodeName"};
-static const int STATUS_AT[NS_] = {K_PHASE, K_NOMINATED};
 
 typedef struct {
     Py_ssize_t count, max_objects, key_len, value_len, notes_bytes;
@@ -1918,114 +1934,103 @@ decline:
     return NULL;
 }
 
-/* Sets d[S(key)] = v (a new reference, stolen; NULL: declined, or an error). 1 done, 0
- * declined, -1 error. */
-static int kt_put(PyObject *d, int key, PyObject *v) {
-    if (v == NULL) return PyErr_Occurred() ? -1 : 0;
-    int rc = PyDict_SetItem(d, S(key), v);
-    Py_DECREF(v);
-    return rc < 0 ? -1 : 1;
-}
-
 /* The draft of the pod whose heads are h at pointer ptr: a new reference, None (a new
  * reference) to leave the pod to the Python reader, NULL on an error. */
 static PyObject *kt_pod(KR *r, const Heads *h, PyObject *ptr) {
-    PyObject *o = NULL, *meta = NULL, *spec = NULL, *status = NULL, *pod = NULL, *hint = NULL;
+    PyObject *in[NI] = {NULL}, *spec = NULL, *pod = NULL, *hint = NULL;
     Span m[NM], sp[NP], st[NS_];
-    int rc = 1;
     Py_ssize_t slot_k = -1;
-    if (kt_is_null(&h->v[H_META])) goto decline;
+    int rc = 1;
+#define PUT(at, value) do { if ((in[at] = (value)) == NULL) { rc = PyErr_Occurred() ? -1 : 0; goto out; } } while (0)
+    if (kt_is_null(&h->v[H_META])) goto declined;
     Cur c = {h->v[H_META].p, h->v[H_META].p + h->v[H_META].n};
-    if (!kt_fields(&c, META_KEYS, NM, m)) goto decline;
-    if ((meta = PyDict_New()) == NULL) goto fail;
-    for (int j = 0; j < NM && rc > 0; j++) {
+    if (!kt_fields(&c, META_KEYS, NM, m)) goto declined;
+    static const int META_IN[NM] = {I_NAME, I_NS, I_UID, I_CREATED, I_LABELS, I_ANN, I_DELETED};
+    for (int j = 0; j < NM; j++) {
         if (kt_is_null(&m[j])) continue;
-        if (j == M_LABELS || j == M_ANN) rc = kt_put(meta, META_AT[j], kt_str_map(r, &m[j]));
-        else if (j == M_DELETED) rc = kt_put(meta, META_AT[j], (Py_INCREF(Py_True), Py_True)); /* only "is not None" is read */
-        else rc = kt_put(meta, META_AT[j], kt_str(r, &m[j], j == M_NS));
+        if (j == M_LABELS || j == M_ANN) PUT(META_IN[j], kt_str_map(r, &m[j]));
+        else if (j == M_DELETED) PUT(META_IN[j], (Py_INCREF(Py_True), Py_True)); /* only "is not None" is read */
+        else PUT(META_IN[j], kt_str(r, &m[j], j == M_NS || j == M_CREATED));
     }
-    if (rc < 0) goto fail;
-    if (rc == 0) goto decline;
+    int plain = 1; /* the request depends on the containers alone */
     if (!kt_is_null(&h->v[H_SPEC])) {
         c = (Cur){h->v[H_SPEC].p, h->v[H_SPEC].p + h->v[H_SPEC].n};
-        if (!kt_fields(&c, SPEC_KEYS, NP, sp)) goto decline;
-        if ((spec = PyDict_New()) == NULL) goto fail;
-        int plain = kt_is_null(&sp[P_INIT]) && kt_is_null(&sp[P_OVERHEAD]) && kt_is_null(&sp[P_RESOURCES]);
-        for (int j = 0; j < NP && rc > 0; j++) {
-            if (kt_is_null(&sp[j])) continue;
+        if (!kt_fields(&c, SPEC_KEYS, NP, sp)) goto declined;
+        static const int SPEC_IN[NP] = {I_NODE, I_PCLASS, I_SCHED, I_POLICY, I_PRIORITY, I_SELECTOR, I_CONTAINERS, I_AFFINITY,
+                                        I_TOLERATIONS, I_GATES, I_SPREAD, I_SGROUP, I_WREF, -1, -1, -1};
+        plain = kt_is_null(&sp[P_INIT]) && kt_is_null(&sp[P_OVERHEAD]) && kt_is_null(&sp[P_RESOURCES]);
+        if (!kt_is_null(&sp[P_CONTAINERS]) && plain) { /* its request: that of the first pod with this text */
+            Slot *sl = table_get(&r->containers, sp[P_CONTAINERS].p, sp[P_CONTAINERS].n, make_bytes);
+            if (sl == NULL) { rc = PyErr_Occurred() ? -1 : 0; goto out; }
+            slot_k = sl->k;
+            while (PyList_GET_SIZE(r->reqs) <= slot_k)
+                if (PyList_Append(r->reqs, Py_None) < 0) { rc = -1; goto out; }
+            if (PyList_GET_ITEM(r->reqs, slot_k) != Py_None) hint = PyList_GET_ITEM(r->reqs, slot_k);
+        }
+        for (int j = 0; j < NP; j++) {
+            if (kt_is_null(&sp[j]) || SPEC_IN[j] < 0 || (j == P_CONTAINERS && hint != NULL)) continue;
             if (j <= P_POLICY) {
-                rc = kt_put(spec, SPEC_AT[j], kt_str(r, &sp[j], 1));
+                PUT(SPEC_IN[j], kt_str(r, &sp[j], 1));
             } else if (j == P_PRIO) {
                 Cur n = {sp[j].p, sp[j].p + sp[j].n};
                 long long iv;
-                rc = take_int64(&n, &iv) && n.p == n.e ? kt_put(spec, SPEC_AT[j], PyLong_FromLongLong(iv)) : 0;
+                if (!take_int64(&n, &iv) || n.p != n.e) goto declined; /* (another number or type: _pod_fast declines) */
+                PUT(SPEC_IN[j], PyLong_FromLongLong(iv));
             } else if (j == P_SELECTOR) {
-                rc = kt_put(spec, SPEC_AT[j], kt_str_map(r, &sp[j]));
-            } else if (j == P_CONTAINERS && plain) { /* its request: that of the first pod with this text */
-                Slot *sl = table_get(&r->containers, sp[j].p, sp[j].n, make_bytes);
-                if (sl == NULL) { rc = PyErr_Occurred() ? -1 : 0; break; }
-                slot_k = sl->k;
-                while (PyList_GET_SIZE(r->reqs) <= slot_k)
-                    if (PyList_Append(r->reqs, Py_None) < 0) goto fail;
-                PyObject *known = PyList_GET_ITEM(r->reqs, slot_k);
-                if (known != Py_None) hint = known;
-                else rc = kt_put(spec, SPEC_AT[j], kt_loads(r, &sp[j]));
+                PUT(SPEC_IN[j], kt_str_map(r, &sp[j]));
             } else {
-                rc = kt_put(spec, SPEC_AT[j], kt_loads(r, &sp[j]));
+                PUT(SPEC_IN[j], kt_loads(r, &sp[j]));
             }
         }
-        if (rc < 0) goto fail;
-        if (rc == 0) goto decline;
+        if (hint == NULL) { /* the request is computed: the spec as far as it reads it */
+            if ((spec = PyDict_New()) == NULL) { rc = -1; goto out; }
+            static const int REQ_KEYS[] = {P_CONTAINERS, P_INIT, P_OVERHEAD, P_RESOURCES};
+            for (size_t j = 0; j < sizeof REQ_KEYS / sizeof *REQ_KEYS; j++) {
+                int k = REQ_KEYS[j];
+                if (kt_is_null(&sp[k])) continue;
+                PyObject *val = k == P_CONTAINERS ? (Py_INCREF(in[I_CONTAINERS]), in[I_CONTAINERS]) : kt_loads(r, &sp[k]);
+                if (val == NULL || PyDict_SetItem(spec, S(SPEC_AT[k]), val) < 0) { Py_XDECREF(val); rc = -1; goto out; }
+                Py_DECREF(val);
+            }
+        }
     }
     if (!kt_is_null(&h->v[H_STATUS])) {
         c = (Cur){h->v[H_STATUS].p, h->v[H_STATUS].p + h->v[H_STATUS].n};
-        if (!kt_fields(&c, STATUS_KEYS, NS_, st)) goto decline;
-        if ((status = PyDict_New()) == NULL) goto fail;
-        for (int j = 0; j < NS_ && rc > 0; j++)
-            if (!kt_is_null(&st[j])) rc = kt_put(status, STATUS_AT[j], kt_str(r, &st[j], 1));
-        if (rc < 0) goto fail;
-        if (rc == 0) goto decline;
+        if (!kt_fields(&c, STATUS_KEYS, NS_, st)) goto declined;
+        static const int STATUS_IN[NS_] = {I_PHASE, I_NOMINATED};
+        for (int j = 0; j < NS_; j++)
+            if (!kt_is_null(&st[j])) PUT(STATUS_IN[j], kt_str(r, &st[j], 1));
     }
     /* what kube_pods asks: on a node, metadata within the quick test, no pod affinity */
-    PyObject *x = spec == NULL ? NULL : PyDict_GetItemWithError(spec, S(K_NODE_NAME));
-    if (x == NULL || PyUnicode_GET_LENGTH(x) == 0) goto decline;
-    int quick = kp_short_meta(meta, r->key_len, r->value_len, r->notes_bytes);
-    if (quick < 0) goto fail;
-    if (quick == 0) goto decline;
-    x = PyDict_GetItemWithError(spec, S(K_AFFINITY));
+    if (in[I_NODE] == NULL || PyUnicode_GET_LENGTH(in[I_NODE]) == 0) goto declined;
+    int quick = kp_short_maps(in[I_LABELS], in[I_ANN], r->key_len, r->value_len, r->notes_bytes);
+    if (quick <= 0) { rc = quick; goto out; }
+    PyObject *x = in[I_AFFINITY];
     if (x != NULL && PyDict_CheckExact(x)) {
         PyObject *a, *b;
-        if (kp_get(x, K_POD_AFFINITY, &a) < 0 || kp_get(x, K_POD_ANTI_AFFINITY, &b) < 0) goto fail;
-        if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) goto decline;
+        if (kp_get(x, K_POD_AFFINITY, &a) < 0 || kp_get(x, K_POD_ANTI_AFFINITY, &b) < 0) { rc = -1; goto out; }
+        if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) goto declined;
     }
-    if ((o = PyDict_New()) == NULL || PyDict_SetItem(o, S(K_METADATA), meta) < 0 ||
-        (spec != NULL && PyDict_SetItem(o, S(K_SPEC), spec) < 0) || (status != NULL && PyDict_SetItem(o, S(K_STATUS), status) < 0))
-        goto fail;
-    pod = kp_pod(o, ptr, hint);
-    if (pod == NULL) goto fail;
+    pod = kp_draft(in, spec, ptr, hint);
+    if (pod == NULL) { rc = -1; goto out; }
     if (pod != Py_None && hint == NULL && slot_k >= 0) { /* remember the request for this containers text */
         PyObject *req = *(PyObject **)((char *)pod + KP.pod_at[8]);
         Py_INCREF(req);
-        if (PyList_SetItem(r->reqs, slot_k, req) < 0) goto fail;
+        if (PyList_SetItem(r->reqs, slot_k, req) < 0) { rc = -1; goto out; }
     }
-    Py_XDECREF(o);
-    Py_XDECREF(meta);
+    goto out;
+declined:
+    rc = 0;
+out:
+#undef PUT
+    for (int j = 0; j < NI; j++) Py_XDECREF(in[j]);
     Py_XDECREF(spec);
-    Py_XDECREF(status);
+    if (rc < 0) {
+        Py_XDECREF(pod);
+        return NULL;
+    }
+    if (pod == NULL) Py_RETURN_NONE;
     return pod;
-decline:
-    Py_XDECREF(o);
-    Py_XDECREF(meta);
-    Py_XDECREF(spec);
-    Py_XDECREF(status);
-    Py_RETURN_NONE;
-fail:
-    Py_XDECREF(o);
-    Py_XDECREF(meta);
-    Py_XDECREF(spec);
-    Py_XDECREF(status);
-    Py_XDECREF(pod);
-    return NULL;
 }
 
 /* base + index as a pointer. */
