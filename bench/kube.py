@@ -88,15 +88,37 @@ def _hypernode(h: dict[str, Any]) -> dict[str, Any]:
             "spec": {"tier": h["tier"], "tierName": h.get("tierName"), "members": members}}  # fmt: skip
 
 
-def to_kube(body: dict[str, Any]) -> dict[str, Any]:
-    """A decision request body with ``objects`` instead of the native ``cluster``."""
+#: The node label the ``label_match`` form's leaf HyperNodes select their nodes by.
+LEAF_LABEL = "topology.gangplank.dev/leaf"
+
+
+def to_kube(body: dict[str, Any], *, label_match: bool = False, class_only: bool = False) -> dict[str, Any]:
+    """A decision request body with ``objects`` instead of the native ``cluster``.
+    ``label_match``: leaf HyperNodes select their nodes by a node label (``labelMatch``)
+    instead of naming each (``exactMatch``); ``class_only``: pods name their
+    PriorityClass only (no ``spec.priority``, as a pod manifest that never went through
+    the API server). The cluster, and so the decision, is the same."""
     c = body["cluster"]
     values = {g["priority"] for g in c.get("groups", []) if g.get("priority") is not None}
     values |= {p["priority"] for p in c["pods"] if p.get("priority") is not None}
+    leaf_of = {m["exactMatch"]: h["name"] for h in c.get("hyperNodes", []) if label_match
+               for m in h["members"] if m.get("type", "Node") == "Node"}  # fmt: skip
     objs = [_priority_class(v) for v in sorted(values)]
-    objs += [_node(n) for n in c["nodes"]]
+    nodes = [_node(n) for n in c["nodes"]]
+    for n in nodes:
+        if n["metadata"]["name"] in leaf_of:
+            n["metadata"]["labels"] = {**n["metadata"]["labels"], LEAF_LABEL: leaf_of[n["metadata"]["name"]]}
+    objs += nodes
     objs += [_queue(q) for q in c.get("queues", [])]
     objs += [_group(g) for g in c.get("groups", [])]
-    objs += [_hypernode(h) for h in c.get("hyperNodes", [])]
-    objs += [_pod(p) for p in c["pods"]]
+    for h in c.get("hyperNodes", []):
+        hn = _hypernode(h)
+        if label_match and any(m.get("type", "Node") == "Node" for m in h["members"]):
+            hn["spec"]["members"] = [{"type": "Node", "selector": {"labelMatch": {"matchLabels": {LEAF_LABEL: h["name"]}}}}]
+        objs.append(hn)
+    pods = [_pod(p) for p in c["pods"]]
+    if class_only:
+        for p in pods:
+            p["spec"].pop("priority", None)
+    objs += pods
     return {**{k: v for k, v in body.items() if k != "cluster"}, "objects": objs}

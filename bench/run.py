@@ -179,6 +179,8 @@ def cases(quick: bool) -> list[tuple[str, dict[str, Any]]]:
     ]  # fmt: skip
     if not quick:
         out.insert(2, (M_CASE + ", Kubernetes objects", to_kube(m_body)))
+        out.insert(3, (M_CASE + ", Kubernetes objects, labelMatch HyperNodes, class-only pods",
+                       to_kube(m_body, label_match=True, class_only=True)))  # (issue 24 item 1's harder form)
         l_nodes, l_pods = SIZES["L"]
         out.append((L_CASE, generate(l_nodes, l_pods, free_nodes=3200, pending_gang=3000)))
     return out

@@ -59,3 +59,17 @@ def test_a_queue_capability_limits_the_kubernetes_form_as_the_native_form():
     capped = _decision(body, config)
     assert free[0] and capped != free, "the capability must change the answer"
     assert _decision(to_kube(body), config) == capped
+
+
+@pytest.mark.parametrize("free", [64, 0], ids=["allocate", "preempt"])
+def test_the_label_match_class_only_form_decides_as_the_native_form(free):
+    """Leaf HyperNodes selecting nodes by a label, pods naming only their PriorityClass:
+    the same cluster, the same decision (the bench's harder Kubernetes form)."""
+    body = generate(128, 1280, seed=2, nodes_per_leaf=8, leaves_per_spine=8, pending_gang=24, free_nodes=free)
+    kube = to_kube(body, label_match=True, class_only=True)
+    hns = [o for o in kube["objects"] if o["kind"] == "HyperNode" and o["spec"]["tier"] == 1]
+    assert hns and all("labelMatch" in m["selector"] for h in hns for m in h["spec"]["members"])
+    assert not any("priority" in o["spec"] for o in kube["objects"] if o["kind"] == "Pod")
+    native = _decision(body, GANG_AWARE)
+    assert native[0] or native[2], "the snapshot must bind or evict"
+    assert _decision(kube, GANG_AWARE) == native

@@ -453,3 +453,24 @@ def test_a_duplicate_pod_in_a_block_is_named_where_it_repeats(pods: list, object
     assert str(e.value.args[0]) == "duplicate Pod ns/a"
     assert e.value.pointer == pointer
     read(pods[:-1], objects) if len(pods) > 1 else read(pods, [])  # without the repeat: fine
+
+
+def test_inert_pods_priced_by_their_class_report_the_priority_their_tasks_get() -> None:
+    """Running pods that name only a PriorityClass are classified in bulk: the priority the
+    eviction reads without building them is the one their tasks get (the class's value),
+    and a class the snapshot lacks still sends the pod one by one (default priority, a
+    warning)."""
+    from tests.kube import node, pod, priority_class, request
+
+    objs = [node("n1"), priority_class("high", 700), priority_class("low", 20),
+            pod("a", node="n1", phase="Running", priority_class="high"),
+            pod("b", node="n1", phase="Running", priority_class="low"),
+            pod("c", node="n1", phase="Running", priority=5, priority_class="high"),
+            pod("d", node="n1", phase="Running", priority_class="missing")]  # fmt: skip
+    c = read_request(request(objs), SETTINGS).cluster
+    assert c.inert is not None and sorted(c.inert.keys) == ["default/a", "default/b", "default/c", "default/d"]
+    made = {t.key: t.priority for t in c.inert.make()}
+    assert made == {"default/a": 700, "default/b": 20, "default/c": 5, "default/d": 0}
+    assert dict(zip(c.inert.keys, c.inert.priority_of().tolist(), strict=True)) == made
+    assert type(c.inert.args[c.inert.keys.index("default/a")]) is not tuple  # classified in bulk
+    assert type(c.inert.args[c.inert.keys.index("default/d")]) is tuple  # read one by one

@@ -638,7 +638,7 @@ DRAFT_EDITS = {
     "deleting": st.booleans(),
     "binding": st.booleans(),
     "priority": st.sampled_from([None, 0, 7]),
-    "priority_class": st.sampled_from(["", "high"]),
+    "priority_class": st.sampled_from(["", "high", "low"]),
     "kai_preemptibility": st.sampled_from(["", "preemptible"]),
     "host_ports": st.sampled_from([(), (("0.0.0.0", "TCP", 80),)]),
     "affinity": st.sampled_from([None, {}, {"nodeAffinity": {}}, {"podAffinity": {}}, {"podAntiAffinity": None}]),
@@ -660,7 +660,7 @@ def test_draft_rows_in_c_are_what_the_python_twin_gives(picks: list, gone: bool)
     nodes = {"n0": 0, "n1": 3, "neg": -2, **({} if gone else {"gone": 9})}
     for p in BASE_DRAFTS:
         nodes.setdefault(p.node_name, len(nodes)) if p.node_name else None
-    args = (pods, nodes, 6, 5, "default")
+    args = (pods, nodes, 6, 5, "default", frozenset({"high"}) if gone else frozenset())
     assert C.draft_rows(*args) == build.draft_rows_py(*args)
 
 
@@ -668,18 +668,20 @@ def test_draft_rows_in_c_are_what_the_python_twin_gives(picks: list, gone: bool)
 def test_draft_rows_in_c_decline_what_they_were_not_written_for() -> None:
     pods = list(BASE_DRAFTS)
     nodes = {p.node_name: i for i, p in enumerate(pods) if p.node_name}
-    assert C.draft_rows(pods, nodes, 6, 5, "default") == build.draft_rows_py(pods, nodes, 6, 5, "default")
-    assert C.draft_rows(pods + [object()], nodes, 6, 5, "default") is None  # not a draft
-    assert C.draft_rows([dataclasses.replace(pods[0], deleting=1)], nodes, 6, 5, "default") is None  # not a bool
-    assert C.draft_rows([dataclasses.replace(pods[0], host_ports=[])], nodes, 6, 5, "default") is None  # not a tuple
-    assert C.draft_rows([dataclasses.replace(pods[0], affinity=[])], nodes, 6, 5, "default") is None
-    assert C.draft_rows([dataclasses.replace(pods[0], name=1)], nodes, 6, 5, "default") is None
+    k = frozenset({"high"})
+    assert C.draft_rows(pods, nodes, 6, 5, "default", k) == build.draft_rows_py(pods, nodes, 6, 5, "default", k)
+    assert C.draft_rows(pods, nodes, 6, 5, "default", {"high"}) is None  # a set, not a frozenset
+    assert C.draft_rows(pods + [object()], nodes, 6, 5, "default", k) is None  # not a draft
+    assert C.draft_rows([dataclasses.replace(pods[0], deleting=1)], nodes, 6, 5, "default", k) is None  # not a bool
+    assert C.draft_rows([dataclasses.replace(pods[0], host_ports=[])], nodes, 6, 5, "default", k) is None  # not a tuple
+    assert C.draft_rows([dataclasses.replace(pods[0], affinity=[])], nodes, 6, 5, "default", k) is None
+    assert C.draft_rows([dataclasses.replace(pods[0], name=1)], nodes, 6, 5, "default", k) is None
     named = next(p for p in pods if p.node_name)
     for big in (2**63, "zero"):  # not an index a C long holds: the twin answers
-        assert C.draft_rows([named], {named.node_name: big}, 6, 5, "default") is None
+        assert C.draft_rows([named], {named.node_name: big}, 6, 5, "default", k) is None
 
     class Nodes(dict):  # type: ignore[type-arg]
         def get(self, key, default=None):  # type: ignore[no-untyped-def]
             return 3
 
-    assert C.draft_rows(pods, Nodes(nodes), 6, 5, "default") is None  # the twin calls get
+    assert C.draft_rows(pods, Nodes(nodes), 6, 5, "default", k) is None  # the twin calls get

@@ -344,3 +344,28 @@ def test_the_run_of_pods_in_c_reads_every_common_pod(monkeypatch: pytest.MonkeyP
     assert kube._pods_run(objs, 0, got, (63, 63, 262144)) == len(objs)  # type: ignore[misc]
     assert got == [_pod_fast(o, p) for o, p in objs]
     assert kube._pods_run(objs, len(objs), got, (63, 63, 262144)) == len(objs)  # type: ignore[misc]
+
+
+@in_c
+def test_kube_pod_in_c_keeps_no_reference_when_limits_are_no_map() -> None:
+    """(Found in review: the requests' items leaked when a container's limits were no map.)"""
+    import sys
+
+    v = "1" * 7 + "probe"
+    o = {"metadata": {"name": "p"}, "spec": {"nodeName": "n", "containers": [{"resources": {"requests": {"cpu": v}, "limits": "x"}}]}}
+    before = sys.getrefcount(v)
+    for _ in range(200):
+        assert KERNEL(o, "/objects/0") is None  # type: ignore[misc]
+    assert sys.getrefcount(v) == before
+
+
+@in_c
+def test_the_run_of_pods_in_c_keeps_a_negative_annotations_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Found in review: C's division truncates towards zero, so a limit of -1 let empty
+    annotations through where check_object refuses every annotation map.)"""
+    from app.ingest.metalimits import MetaLimits
+
+    o = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "annotations": {"": ""}}, "spec": {"nodeName": "n"}}
+    lim = MetaLimits(annotations_bytes=-1)
+    assert _read([o], True, monkeypatch, lim) == _read([o], False, monkeypatch, lim)
+    assert _read([o], True, monkeypatch, lim)[0] == "error"

@@ -193,3 +193,42 @@ def test_each_pod_edge_reads_from_the_text_as_from_orjson(case: str) -> None:
         for path, value in EDGES[case]:
             _set(o, path, value)
         assert _same(orjson.dumps(_body([o], 0)))
+
+
+BIG = "1" + "0" * 250 + "e99"  # 1e349: no more than 300 digits, a two-digit exponent, and still infinity for orjson
+
+
+@in_c
+@pytest.mark.parametrize("where", ["a ConfigMap", "a pod's unread key", "a pod's container"])
+def test_a_number_orjson_reads_as_infinity_sends_the_body_to_orjson(where: str) -> None:
+    """(Found in review: the reader checked digits and exponent length, not the magnitude.)"""
+    from fastapi.testclient import TestClient
+
+    from app.main import app
+
+    obj = {"a ConfigMap": '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"x":%s}}',
+           "a pod's unread key": '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","x":%s},"spec":{"nodeName":"n"}}',
+           "a pod's container": '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":"n","containers":[{"x":%s}]}}'}[where] % BIG  # fmt: skip
+    raw = ('{"objects":[%s]}' % obj).encode()
+    assert _fast(raw) is None
+    assert _fast(raw.replace(BIG.encode(), b"1" + b"0" * 250 + b"e49")) is not None  # 1e299: read from the text
+    r = TestClient(app).post("/v1/decisions", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "infinity" in r.json()["detail"]
+
+
+@in_c
+def test_an_object_orjson_refuses_gets_orjsons_answer_for_the_body() -> None:
+    """Should the reader ever let through an object whose text orjson refuses, reading it
+    answers as orjson does for the whole body (a 400 naming the place), not a 500."""
+    raw = orjson.dumps(_body([copy.deepcopy(CORPUS[0])], 0))
+    env = _fast(raw)
+    assert env is not None
+    objects = env["objects"]
+    start, end, p = next(e for e in objects if type(e) is tuple)
+    bad = bytearray(raw)
+    at = raw.index(bytes(objects.text[start:end]))
+    bad[at + 1 : at + 1] = b"\x01"  # a control character inside the object: orjson refuses the body
+    broken = kube.KubeObjects(list(objects), memoryview(bytes(bad))[at - start :], bytes(bad))
+    with pytest.raises(InputError) as e:
+        kube.read_objects(broken, "/objects", Draft(), max_objects=100)
+    assert e.value.status == 400 and "not valid JSON" in e.value.detail

@@ -9,6 +9,8 @@ import networkx as nx
 import numpy as np
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.errors import InputError
 from app.model.selectors import LabelSelector
@@ -542,3 +544,28 @@ def test_topology_endpoint_reports_two_parents_as_problem_json(client):
     r = client.post("/v1/topology", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
     assert r.json()["errors"][0]["pointer"] == "/objects/2/spec/members/0/selector/exactMatch/name"
+
+
+_LABELS = st.dictionaries(st.sampled_from(["rack", "zone", "leaf", "gpu"]), st.sampled_from(["a", "b", "c", ""]), max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(nodes=st.lists(_LABELS, max_size=30), match=_LABELS,
+       expressions=st.lists(st.fixed_dictionaries({"key": st.sampled_from(["rack", "zone", "leaf", "gpu"]),
+                                                   "operator": st.sampled_from(["In", "NotIn", "Exists", "DoesNotExist"]),
+                                                   "values": st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=2)}),
+                            max_size=2))  # fmt: skip
+def test_label_match_members_resolve_by_the_label_index_as_by_testing_every_node(nodes, match, expressions) -> None:
+    """A labelMatch member with matchLabels looks only at the nodes with its first pair:
+    the same nodes, in the same order, as testing every node."""
+    from app.topology.tree import _NodesByLabel, _resolve_nodes
+
+    exprs = [{**e, "values": []} if e["operator"] in ("Exists", "DoesNotExist") else e for e in expressions]
+    sel = LabelSelector.parse({"matchLabels": match, "matchExpressions": exprs}, "/s")
+    m = MemberSpec("Node", labels=sel, pointer="/m")
+    spec = HyperNodeSpec("h", 1, "", [m], "/h", None)
+    names = [f"n{i}" for i in range(len(nodes))]
+    idx = {n: i for i, n in enumerate(names)}
+    every = _resolve_nodes(m, spec, names, nodes, idx, 64)
+    assert _resolve_nodes(m, spec, names, nodes, idx, 64, _NodesByLabel(nodes)) == every
+    assert every == [i for i, lab in enumerate(nodes) if sel.matches(lab)]

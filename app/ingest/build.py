@@ -509,7 +509,9 @@ def _tasks_and_jobs(
         if p.priority is not None:
             priority = p.priority
         elif p.priority_class:
-            priority = _class_value(p.priority_class, classes, _at(p, ("spec", "priorityClassName"), "priorityClassName"), p.ident)
+            known = classes.get(p.priority_class)  # (the pointer is made only for a class the snapshot lacks)
+            priority = known.value if known is not None else _class_value(
+                p.priority_class, classes, _at(p, ("spec", "priorityClassName"), "priorityClassName"), p.ident)
         else:
             priority = default_value
         if p.priority_class:
@@ -559,7 +561,7 @@ def _tasks_and_jobs(
         job.tasks.append(t)
         return True
 
-    _drafts(d.pods, one, seen, nodes, inert)
+    _drafts(d.pods, one, seen, nodes, inert, frozenset(classes))
     start = len(d.pods)
     for b in d.pod_blocks:
         b.start = start
@@ -603,7 +605,7 @@ def _tasks_and_jobs(
         pclass = classes.get(p.priority_class) if p.priority_class else None
         return p, (
             row, src, f"{p.namespace}/{p.name}", TaskStatus(status), node,
-            p.priority if p.priority is not None else default_value,
+            p.priority if p.priority is not None else pclass.value if pclass is not None else default_value,
             p.preemption_policy or (pclass.preemption_policy if pclass else "PreemptLowerPriority"), is_best_effort(p.req),
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
@@ -614,6 +616,8 @@ def _tasks_and_jobs(
             prio = src.priority[row - src.start]
         else:
             prio = src.priority  # type: ignore[union-attr]
+            if prio is None and src.priority_class:  # type: ignore[union-attr]  # (a class-only pod: its class exists)
+                return classes[src.priority_class].value  # type: ignore[union-attr]
         return prio if prio is not None else default_value
 
     return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later, priority_later)
@@ -713,20 +717,23 @@ class _Inert:
 BULK = True
 
 
-def draft_rows_py(pods: list[PodDraft], nodes: dict[str, int], running: int, bound: int, default_queue: str) -> IndexRows | None:
+def draft_rows_py(pods: list[PodDraft], nodes: dict[str, int], running: int, bound: int, default_queue: str,
+                  classes: frozenset[str]) -> IndexRows | None:  # fmt: skip
     """:func:`~app.ingest.kernels.index_rows_py` for pod drafts: every pod's key and node
     index; the pods ``one`` would keep as inert (no group, not being deleted nor bound, on
-    a node, Running or Pending, a priority that needs no class lookup, no KAI
-    preemptibility, host ports nor pod affinity terms) and the others; and for the inert
-    ones their key, node index, status and queue. None when a pod names a node not in
-    ``nodes``. (``draft_rows``, in C where the kernels run, reads the drafts' slots.)"""
+    a node, Running or Pending, a priority of its own or from a class among ``classes``,
+    the snapshot's, or none, no KAI preemptibility, host ports nor pod affinity terms) and
+    the others; and for the inert ones their key, node index, status and queue. None when
+    a pod names a node not in ``nodes``. (``draft_rows``, in C where the kernels run,
+    reads the drafts' slots.)"""
     keys = [f"{p.namespace}/{p.name}" for p in pods]
     node_idx = [nodes.get(p.node_name) if p.node_name else -1 for p in pods]
     if None in node_idx:
         return None
     lazy = [
         p.group is None and not p.deleting and not p.binding and node >= 0 and (p.phase == "Running" or p.phase == "Pending")  # type: ignore[operator]  # noqa: PLR1714
-        and (p.priority is not None or not p.priority_class) and not p.kai_preemptibility and not p.host_ports
+        and (p.priority is not None or not p.priority_class or p.priority_class in classes) and not p.kai_preemptibility
+        and not p.host_ports
         and not _pod_terms(p)
         for p, node in zip(pods, node_idx, strict=True)
     ]  # fmt: skip
@@ -742,13 +749,13 @@ draft_rows: Callable[..., IndexRows | None] = either("draft_rows", draft_rows_py
 
 
 def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
-            inert: _Inert) -> None:  # fmt: skip
+            inert: _Inert, classes: frozenset[str]) -> None:  # fmt: skip
     """``one`` for each of ``pods`` (task rows from 0), with the inert ones classified in
     bulk (:func:`draft_rows_py`): what ``one`` would keep as inert and cannot fail a check;
     their ``new_task`` arguments are left for later. Any duplicate or unknown node sends
     every pod through ``one``, in order, so the error is the one the first bad pod gets."""
     n = len(pods)
-    index = draft_rows(pods, nodes, int(TaskStatus.RUNNING), int(TaskStatus.BOUND), DEFAULT_QUEUE) if BULK else None
+    index = draft_rows(pods, nodes, int(TaskStatus.RUNNING), int(TaskStatus.BOUND), DEFAULT_QUEUE, classes) if BULK else None
     unique = set(index[0]) if index is not None else set()
     if index is None or len(unique) != n or not seen.isdisjoint(unique):
         for i, p in enumerate(pods):

@@ -1227,8 +1227,11 @@ static PyObject *kp_containers_key(PyObject *spec) {
         if (!PyDict_CheckExact(res)) goto none;
         for (int w = 0; w < 2; w++) {
             PyObject *m;
-            if (kp_get(res, w ? K_LIMITS : K_REQUESTS, &m) < 0) goto fail;
-            if (m != NULL && m != Py_None && !PyDict_CheckExact(m)) goto none;
+            if (kp_get(res, w ? K_LIMITS : K_REQUESTS, &m) < 0 || (m != NULL && m != Py_None && !PyDict_CheckExact(m))) {
+                if (w) Py_DECREF(part[0]); /* the requests' items, made on the first pass */
+                if (PyErr_Occurred()) goto fail;
+                goto none;
+            }
             if (m == NULL || m == Py_None || PyDict_GET_SIZE(m) == 0) { /* "if req else ()": absent, null or {} */
                 part[w] = PyTuple_New(0);
             } else {
@@ -1554,15 +1557,16 @@ static PyObject *kube_pod(PyObject *self, PyObject *args) {
     return kp_pod(o, ptr, NULL);
 }
 
-/* draft_rows(pods, nodes, running, bound, default_queue): build._draft_rows (the Python
+/* draft_rows(pods, nodes, running, bound, default_queue, classes): build.draft_rows_py (the Python
  * twin) for a list of PodDrafts, reading their slots; None to decline (a pod of another
  * class, a slot unset or of a type the twin was not written for) and where the twin
  * answers None (a node not in nodes). */
 static PyObject *draft_rows(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *pods, *nodes, *running, *bound, *dq;
-    if (!PyArg_ParseTuple(args, "O!O!OOO", &PyList_Type, &pods, &PyDict_Type, &nodes, &running, &bound, &dq)) return NULL;
-    if (!KP.ready || !PyDict_CheckExact(nodes) || !PyUnicode_CheckExact(dq)) Py_RETURN_NONE; /* (a dict subclass: the twin calls its get) */
+    PyObject *pods, *nodes, *running, *bound, *dq, *classes;
+    if (!PyArg_ParseTuple(args, "O!O!OOOO", &PyList_Type, &pods, &PyDict_Type, &nodes, &running, &bound, &dq, &classes)) return NULL;
+    if (!KP.ready || !PyDict_CheckExact(nodes) || !PyUnicode_CheckExact(dq) || !PyFrozenSet_CheckExact(classes))
+        Py_RETURN_NONE; /* (a dict subclass: the twin calls its get) */
     enum { KEYS, NODES, LIVE, OTHER, LIVE_KEYS, LIVE_NODES, LIVE_STATUS, LIVE_QUEUES, NOUT };
     PyObject *out[NOUT] = {NULL}, *none_idx = PyLong_FromLong(-1), *res = NULL;
     if (none_idx == NULL) return NULL;
@@ -1606,10 +1610,12 @@ static PyObject *draft_rows(PyObject *self, PyObject *args) {
                 terms = a || b;
             }
         }
+        int priced = priority != Py_None || PyUnicode_GET_LENGTH(pclass) == 0; /* a priority, or one from a known class */
+        if (!priced && (priced = PySet_Contains(classes, pclass)) < 0) goto fail;
         int run = PyUnicode_Compare(phase, S(V_RUNNING)) == 0;
         int live = group == Py_None && deleting == Py_False && binding == Py_False && nv >= 0 &&
                    (run || PyUnicode_Compare(phase, S(V_PENDING)) == 0) &&
-                   (priority != Py_None || PyUnicode_GET_LENGTH(pclass) == 0) && PyUnicode_GET_LENGTH(kai_pre) == 0 &&
+                   priced && PyUnicode_GET_LENGTH(kai_pre) == 0 &&
                    PyTuple_GET_SIZE(ports) == 0 && !terms;
         if (PyErr_Occurred()) goto fail;
         if (append_new(out[live ? LIVE : OTHER], PyLong_FromSsize_t(i)) < 0) goto fail;
@@ -1660,7 +1666,7 @@ static int kp_short_maps(PyObject *labels, PyObject *ann, Py_ssize_t key_len, Py
             if (!PyUnicode_CheckExact(k) || !PyUnicode_CheckExact(v)) return 0;
             chars += PyUnicode_GET_LENGTH(k) + PyUnicode_GET_LENGTH(v); /* (each below the object's bytes) */
         }
-        if (chars > notes_bytes / 4) return 0;
+        if (notes_bytes < 0 || chars > notes_bytes / 4) return 0; /* (a negative limit: C division truncates towards 0) */
     }
     return 1;
 }
@@ -1776,22 +1782,33 @@ static int kt_string(Cur *c, int *esc) {
     return 1;
 }
 
+/* Past a number; 0 to decline one orjson might read as infinity (and so refuse): its
+ * magnitude is below 10^(integer digits + exponent), which must stay within 10^300, with
+ * at most 300 digits and an exponent of at most two digits. */
 static int kt_number(Cur *c) {
     const char *q = c->p;
-    int digits = 0, exp_digits = 0, in_exp = 0;
+    int digits = 0, int_digits = 0, exp_digits = 0, exp = 0, exp_neg = 0, part = 0; /* part: 0 integer, 1 fraction, 2 exponent */
     for (; q < c->e; q++) {
         char ch = *q;
         if (ch >= '0' && ch <= '9') {
-            if (in_exp) exp_digits++;
-            else digits++;
+            if (part == 2) {
+                if (++exp_digits < 3) exp = exp * 10 + (ch - '0');
+            } else {
+                digits++;
+                if (part == 0) int_digits++;
+            }
+        } else if (ch == '.') {
+            part = 1;
         } else if (ch == 'e' || ch == 'E') {
-            in_exp = 1;
-        } else if (ch != '-' && ch != '+' && ch != '.') {
+            part = 2;
+        } else if (ch == '-' && part == 2) {
+            exp_neg = 1;
+        } else if (ch != '-' && ch != '+') {
             break;
         }
     }
     c->p = q;
-    return digits <= 300 && exp_digits < 3;
+    return digits <= 300 && exp_digits < 3 && int_digits + (exp_neg ? 0 : exp) <= 300;
 }
 
 /* Past one value (after whitespace); 0 to decline. */

@@ -17,7 +17,7 @@ import orjson
 
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
-from app.ingest.body import parse_yaml_text
+from app.ingest.body import parse_json, parse_yaml_text
 from app.ingest.draft import (
     BindRequestDraft,
     Draft,
@@ -1107,9 +1107,10 @@ class KubeObjects(list):  # type: ignore[type-arg]
     ``flatten``'s order, each the :class:`PodDraft` of a pod ``read_objects`` would have
     read in C, or ``(start, end, pointer)``: an object whose JSON is ``text[start:end]``."""
 
-    def __init__(self, entries: list[Any], text: memoryview) -> None:
+    def __init__(self, entries: list[Any], text: memoryview, body: bytes) -> None:
         super().__init__(entries)
         self.text = text
+        self.body = body  # the whole request (for orjson's own error, should an object's text be refused)
 
 
 _OBJECTS_KEYS = tuple(k for k in fastjson.ENVELOPE_KEYS if k != "cluster")
@@ -1148,7 +1149,7 @@ def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
         out = {k: orjson.loads(memoryview(v)) for k in _OBJECTS_KEYS if k != "objects" and (v := getattr(env, k))}
     except Exception:  # noqa: BLE001 - any doubt (malformed JSON, a type, a value, depth): orjson decides
         return None
-    out["objects"] = KubeObjects(entries, text)
+    out["objects"] = KubeObjects(entries, text, raw)
     return out
 
 
@@ -1198,4 +1199,9 @@ def _read_entries(entries: KubeObjects, d: Draft, groups: dict[str, str], limits
             pods.append(e)
         else:
             start, end, p = e
-            _read_one(orjson.loads(text[start:end]), p, d, groups, limits)
+            try:
+                o = orjson.loads(text[start:end])
+            except orjson.JSONDecodeError:  # the reader let through what orjson refuses: orjson's answer for the body
+                parse_json(entries.body)
+                raise InputError("the object is not valid JSON", p, kind="malformed-body", status=400) from None
+            _read_one(o, p, d, groups, limits)

@@ -275,9 +275,28 @@ def _compile(pattern: str, pointer: str, obj: dict[str, str] | None, max_len: in
         raise InputError(f"regexMatch pattern {pattern!r} does not compile: {msg}", pointer, obj) from None
 
 
+class _NodesByLabel:
+    """Node indices (ascending) by (label, value), built on first use: a labelMatch member
+    with matchLabels looks only at the nodes carrying its first pair, not at every node
+    (a leaf per rack of a 5,000-node cluster was 785,000 selector tests)."""
+
+    def __init__(self, node_labels: list[dict[str, str]]) -> None:
+        self.node_labels = node_labels
+        self.by: dict[tuple[str, str], list[int]] | None = None
+
+    def with_pair(self, key: str, value: str) -> list[int]:
+        if self.by is None:
+            by: dict[tuple[str, str], list[int]] = {}
+            for i, labels in enumerate(self.node_labels):
+                for pair in labels.items():
+                    by.setdefault(pair, []).append(i)
+            self.by = by
+        return self.by.get((key, value), [])
+
+
 def _resolve_nodes(
     m: MemberSpec, spec: HyperNodeSpec, node_names: list[str], node_labels: list[dict[str, str]],
-    node_idx: dict[str, int], max_regex_length: int,
+    node_idx: dict[str, int], max_regex_length: int, by_label: _NodesByLabel | None = None,
 ) -> list[int]:  # fmt: skip
     if m.exact is not None:
         n = node_idx.get(m.exact)
@@ -287,6 +306,9 @@ def _resolve_nodes(
         return [i for i, name in enumerate(node_names) if search(name)]  # unanchored, as Go MatchString
     if m.labels is not None:
         match = m.labels.matches
+        if by_label is not None and m.labels.match_labels:  # a node matches only if it has every pair, the first too
+            key, value = next(iter(m.labels.match_labels.items()))
+            return [i for i in by_label.with_pair(key, value) if match(node_labels[i])]
         return [i for i, lab in enumerate(node_labels) if match(lab)]
     raise InputError("a member needs exactMatch, regexMatch or labelMatch", m.pointer, spec.obj)
 
@@ -318,6 +340,7 @@ def build_topology(
     h_count = len(ordered)
     n_nodes = len(node_names)
     node_idx = {name: i for i, name in enumerate(node_names)}
+    by_label = _NodesByLabel(node_labels)
 
     node_parent = [-1] * n_nodes  # a list while filled one node at a time
     hn_parent = [-1] * h_count
@@ -340,7 +363,7 @@ def build_topology(
                 claim.setdefault((h, c), m)
                 graph.add_edge(h, c)
                 continue
-            for n in _resolve_nodes(m, s, node_names, node_labels, node_idx, max_regex_length):
+            for n in _resolve_nodes(m, s, node_names, node_labels, node_idx, max_regex_length, by_label):
                 p = node_parent[n]
                 if p not in (-1, h):
                     raise InputError(
