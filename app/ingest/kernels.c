@@ -5,9 +5,10 @@
  * only when the extension was built. Each function here answers exactly as its Python
  * twin (tests/test_kernels.py compares them) or, for an input it was not written for,
  * returns None and the twin answers instead. The inputs are Python objects the readers
- * made (lists, str, typed records, msgspec.Raw texts) or, for read_pods, the request's
- * own JSON text; all their contents come from the request, so no pass may read out of
- * bounds or be made slower than linear by them.
+ * made (lists, str, typed records, msgspec.Raw texts, orjson's dicts) or, for read_pods,
+ * read_pod_columns and kube_objects, the request's own JSON text; all their contents come
+ * from the request, so no pass may read out of bounds or be made slower than linear by
+ * them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1052,8 +1053,9 @@ declined:
  * callback's InputError, a setup that did not run); the twin then answers. The time and
  * request caches are the twin's own dicts, read here; a miss calls the twin's function
  * (r.timestamp, effective_pod_request), as does a preemptable flag (r.flag).
- * kube_pod_setup(consts, pod_cls, group_cls, input_error, time_cache, timestamp,
- * by_containers, request, flag, phases) hands over those objects once, at import. */
+ * kube_pod_setup(consts, pod_cls, pod_fields, group_cls, group_fields, input_error,
+ * time_cache, timestamp, by_containers, request, flag, phases) hands over those objects
+ * once, at import. */
 
 enum {
     K_METADATA, K_SPEC, K_STATUS, K_NAME, K_NAMESPACE, K_LABELS, K_ANNOTATIONS, K_PHASE, K_NODE_SELECTOR,

@@ -8,7 +8,10 @@ several interpreted ones. The C version answers exactly as the Python one
 (``tests/test_kernels.py`` compares them) or returns None for an input it was not written
 for, and then the Python one answers. ``COMPILED`` says whether the C versions run; ``GANGPLANK_NO_KERNELS=1`` turns
 them off. (KAI's best-node kernels live in the same extension; their twins are in
-``app/kai/allocate.py``.)
+``app/kai/allocate.py``. So do the Kubernetes pod readers: ``kube_pod``'s twin is
+``app.ingest.kube._pod_fast``, ``kube_pods``' the Python loop of ``read_objects``,
+``draft_rows``' ``app.ingest.build.draft_rows_py``, and ``kube_objects`` answers as orjson
+and those Python readers would.)
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ and reported as a warning, never rejected: users post whole dumps.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import fields
-import sys
 from itertools import repeat
 from typing import Any
 
@@ -16,6 +16,7 @@ import msgspec
 import orjson
 
 from app.errors import InputError, LimitError, join_pointer
+from app.ingest import fastjson, podrequest
 from app.ingest import reader as r
 from app.ingest.body import parse_json, parse_yaml_text
 from app.ingest.draft import (
@@ -28,7 +29,6 @@ from app.ingest.draft import (
     TopologySource,
     WorkloadTemplate,
 )
-from app.ingest import fastjson, podrequest
 from app.ingest.kernels import compiled
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
