@@ -120,7 +120,7 @@ def test_the_text_reader_answered_most_generated_bodies() -> None:
 
 
 TEXT_EDITS = [  # (what, old, new, read): an edit of the body's text, and whether the text reader reads the body
-    ("an escape in a name", b'"name":"', b'"name":"\\u0078', True),  # (that pod: orjson and the Python reader)
+    ("an escape in a name", b'"name":"', b'"name":"\\u0078', True),  # (read from the text, the escape decoded)
     ("an escape in a key", b'"spec":', b'"sp\\u0065c":', False),
     ("an escape in a skipped string", b'"image":"', b'"image":"\\n\\"\\\\', True),
     ("a repeated metadata key", b'"metadata":{', b'"metadata":{"name":"dup",', True),
@@ -232,3 +232,32 @@ def test_an_object_orjson_refuses_gets_orjsons_answer_for_the_body() -> None:
     with pytest.raises(InputError) as e:
         kube.read_objects(broken, "/objects", Draft(), max_objects=100)
     assert e.value.status == 400 and "not valid JSON" in e.value.detail
+
+
+ESCAPED = ['\\n', '\\"', '\\\\', '\\/', '\\t', '\\b\\f\\r', '\\u00e9', '\\u4e2d', '\\u0000', 'é\\u00e9中', 'x\\u0041y']
+
+
+@in_c
+@pytest.mark.parametrize("where", ["name", "label value", "label key", "annotation value", "node name"])
+@pytest.mark.parametrize("escaped", ESCAPED)
+def test_escaped_strings_are_read_from_the_text_as_orjson_decodes_them(where: str, escaped: str) -> None:
+    """(An annotation holding JSON, as CNI network-status annotations do, is full of escapes.)"""
+    o = copy.deepcopy(next(x for x in CORPUS if isinstance(x.get("spec"), dict) and x["spec"].get("nodeName")))
+    o["metadata"]["name"] = "esc-MARK"
+    o["metadata"].setdefault("labels", {})["l"] = "v-MARK" if where == "label value" else "v"
+    if where == "label key":
+        o["metadata"]["labels"]["k-MARK"] = "v"
+    o["metadata"].setdefault("annotations", {})["a"] = "w-MARK" if where == "annotation value" else "w"
+    if where == "node name":
+        o["spec"]["nodeName"] = "n-MARK"
+    mark = {"name": b"esc-MARK", "label value": b"v-MARK", "label key": b"k-MARK", "annotation value": b"w-MARK",
+            "node name": b"n-MARK"}[where]  # fmt: skip
+    raw = orjson.dumps(_body([o], 0))
+    raw = raw.replace(mark, mark.replace(b"MARK", escaped.encode()), 1)
+    assert _same(raw)
+    drafts = [e for e in _fast(raw)["objects"] if type(e) is PodDraft]
+    slow = orjson.loads(raw)["objects"][1]
+    assert len(drafts) == 1  # read from the text, escapes and all
+    d = drafts[0]
+    assert (d.name, d.labels, d.annotations, d.node_name) == (
+        slow["metadata"]["name"], slow["metadata"]["labels"], slow["metadata"]["annotations"], slow["spec"]["nodeName"])

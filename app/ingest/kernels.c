@@ -1905,12 +1905,69 @@ typedef struct {
 
 /* A plain string (no escape) at span v: a new reference (shared when share), NULL without
  * an error to decline. */
+static int kt_hex(char h) {
+    return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+}
+
+/* The JSON string at c (after whitespace) as a str, c past it, its escapes decoded as
+ * orjson decodes them (shared when share and it has none); NULL without an error to
+ * decline (not a string, a surrogate escape). */
+static PyObject *kt_string_obj(KR *r, Cur *c, int share) {
+    skip_ws(c);
+    if (c->p >= c->e || *c->p != '"') return NULL;
+    const char *s = c->p + 1;
+    int esc;
+    if (!kt_string(c, &esc)) return NULL;
+    Py_ssize_t n = c->p - 1 - s;
+    if (!esc) return share ? shared(&r->strs, s, n, make_str) : make_str(s, n);
+    char *buf = PyMem_Malloc((size_t)(n > 0 ? n : 1)); /* an escape never decodes longer than it is written */
+    if (buf == NULL) return PyErr_NoMemory();
+    Py_ssize_t m = 0;
+    const char *q = s, *end = s + n;
+    while (q < end) {
+        if (*q != '\\') {
+            buf[m++] = *q++;
+            continue;
+        }
+        char e = q[1]; /* (kt_string saw a character after each backslash, and 4 after each \u) */
+        if (e != 'u') {
+            static const char ESCAPED[] = "\"\\/bfnrt", DECODED[] = "\"\\/\b\f\n\r\t";
+            const char *at = e == '\0' ? NULL : strchr(ESCAPED, e);
+            if (at == NULL) goto decline;
+            buf[m++] = DECODED[at - ESCAPED];
+            q += 2;
+            continue;
+        }
+        int cp = 0;
+        for (int j = 2; j < 6; j++) {
+            int h = kt_hex(q[j]);
+            if (h < 0) goto decline;
+            cp = cp * 16 + h;
+        }
+        if (cp >= 0xD800 && cp <= 0xDFFF) goto decline;
+        if (cp < 0x80) {
+            buf[m++] = (char)cp;
+        } else if (cp < 0x800) {
+            buf[m++] = (char)(0xC0 | (cp >> 6));
+            buf[m++] = (char)(0x80 | (cp & 0x3F));
+        } else {
+            buf[m++] = (char)(0xE0 | (cp >> 12));
+            buf[m++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            buf[m++] = (char)(0x80 | (cp & 0x3F));
+        }
+        q += 6;
+    }
+    PyObject *o = make_str(buf, m);
+    PyMem_Free(buf);
+    return o;
+decline:
+    PyMem_Free(buf);
+    return NULL;
+}
+
 static PyObject *kt_str(KR *r, const Span *v, int share) {
     Cur c = {v->p, v->p + v->n};
-    const char *s;
-    Py_ssize_t n;
-    if (!take_plain_string(&c, &s, &n)) return NULL;
-    return share ? shared(&r->strs, s, n, make_str) : make_str(s, n);
+    return kt_string_obj(r, &c, share);
 }
 
 /* loads(text of v): the value as orjson reads it. */
@@ -1922,8 +1979,8 @@ static PyObject *kt_loads(KR *r, const Span *v) {
     return o;
 }
 
-/* A map of plain strings at v, keys and values shared: NULL without an error to decline
- * (another shape, an escape, a repeated key). */
+/* A map of strings to strings at v, keys and values without escapes shared: NULL without
+ * an error to decline (another shape, a surrogate escape, a repeated key). */
 static PyObject *kt_str_map(KR *r, const Span *v) {
     Cur c = {v->p, v->p + v->n};
     PyObject *d = PyDict_New();
@@ -1931,11 +1988,8 @@ static PyObject *kt_str_map(KR *r, const Span *v) {
     if (!take(&c, '{')) goto decline;
     if (take(&c, '}')) return d;
     for (;;) {
-        const char *k, *s;
-        Py_ssize_t kn, sn;
-        if (!take_plain_string(&c, &k, &kn) || !take(&c, ':') || !take_plain_string(&c, &s, &sn)) goto decline;
-        PyObject *ko = shared(&r->strs, k, kn, make_str);
-        PyObject *vo = ko == NULL ? NULL : shared(&r->strs, s, sn, make_str);
+        PyObject *ko = kt_string_obj(r, &c, 1);
+        PyObject *vo = ko == NULL || !take(&c, ':') ? NULL : kt_string_obj(r, &c, 1);
         Py_ssize_t before = PyDict_GET_SIZE(d);
         int rc = vo == NULL ? -1 : PyDict_SetItem(d, ko, vo);
         Py_XDECREF(ko);
