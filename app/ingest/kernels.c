@@ -1673,6 +1673,22 @@ static int kp_short_maps(PyObject *labels, PyObject *ann, Py_ssize_t key_len, Py
     return 1;
 }
 
+/* A pod read_objects' run (kube_pods) and the text reader take in C: on a node (node a
+ * non-empty str), labels and annotations within check_object's quick test, no pod
+ * (anti-)affinity for read_pod to check. 1 yes, 0 no (the Python loop reads it), -1 error. */
+static int kp_runnable(PyObject *node, PyObject *labels, PyObject *ann, PyObject *affinity, Py_ssize_t key_len,
+                       Py_ssize_t value_len, Py_ssize_t notes_bytes) {
+    if (node == NULL || !PyUnicode_CheckExact(node) || PyUnicode_GET_LENGTH(node) == 0) return 0; /* (read_pod counts spread) */
+    int quick = kp_short_maps(labels, ann, key_len, value_len, notes_bytes);
+    if (quick <= 0) return quick;
+    if (affinity != NULL && PyDict_CheckExact(affinity)) {
+        PyObject *a, *b;
+        if (kp_get(affinity, K_POD_AFFINITY, &a) < 0 || kp_get(affinity, K_POD_ANTI_AFFINITY, &b) < 0) return -1;
+        if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) return 0; /* (read_pod checks them) */
+    }
+    return 1;
+}
+
 /* kube_pods(objects, start, pods, (key_len, value_len, notes_bytes)): what read_objects
  * does for objects[start], objects[start + 1], ... ((object, pointer) pairs) while each is
  * a v1 Pod on a node whose metadata passes check_object's quick test, whose affinity has
@@ -1697,20 +1713,14 @@ static PyObject *kube_pods(PyObject *self, PyObject *args) {
         if (x == NULL || !PyUnicode_CheckExact(x) || PyUnicode_Compare(x, S(V_POD)) != 0) break;
         if (kp_get(o, K_METADATA, &meta) < 0 || kp_get(o, K_SPEC, &spec) < 0) return NULL;
         if (meta == NULL || !PyDict_CheckExact(meta) || spec == NULL || !PyDict_CheckExact(spec)) break;
-        PyObject *labels, *ann;
-        if (kp_get(meta, K_LABELS, &labels) < 0 || kp_get(meta, K_ANNOTATIONS, &ann) < 0) return NULL;
-        int short_meta = kp_short_maps(labels, ann, key_len, value_len, notes_bytes);
-        if (short_meta <= 0) {
-            if (short_meta < 0) return NULL;
+        PyObject *labels, *ann, *node, *affinity;
+        if (kp_get(meta, K_LABELS, &labels) < 0 || kp_get(meta, K_ANNOTATIONS, &ann) < 0 ||
+            kp_get(spec, K_NODE_NAME, &node) < 0 || kp_get(spec, K_AFFINITY, &affinity) < 0)
+            return NULL;
+        int runnable = kp_runnable(node, labels, ann, affinity, key_len, value_len, notes_bytes);
+        if (runnable <= 0) {
+            if (runnable < 0) return NULL;
             break;
-        }
-        if (kp_get(spec, K_NODE_NAME, &x) < 0) return NULL;
-        if (x == NULL || !PyUnicode_CheckExact(x) || PyUnicode_GET_LENGTH(x) == 0) break; /* (read_pod counts spread) */
-        if (kp_get(spec, K_AFFINITY, &x) < 0) return NULL;
-        if (x != NULL && PyDict_CheckExact(x)) {
-            PyObject *a, *b;
-            if (kp_get(x, K_POD_AFFINITY, &a) < 0 || kp_get(x, K_POD_ANTI_AFFINITY, &b) < 0) return NULL;
-            if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) break; /* (read_pod checks them) */
         }
         PyObject *pod = kp_pod(o, PyTuple_GET_ITEM(pair, 1), NULL);
         if (pod == NULL) return NULL;
@@ -2074,16 +2084,9 @@ static PyObject *kt_pod(KR *r, const Heads *h, PyObject *ptr) {
         for (int j = 0; j < NS_; j++)
             if (!kt_is_null(&st[j])) PUT(STATUS_IN[j], kt_str(r, &st[j], 1));
     }
-    /* what kube_pods asks: on a node, metadata within the quick test, no pod affinity */
-    if (in[I_NODE] == NULL || PyUnicode_GET_LENGTH(in[I_NODE]) == 0) goto declined;
-    int quick = kp_short_maps(in[I_LABELS], in[I_ANN], r->key_len, r->value_len, r->notes_bytes);
-    if (quick <= 0) { rc = quick; goto out; }
-    PyObject *x = in[I_AFFINITY];
-    if (x != NULL && PyDict_CheckExact(x)) {
-        PyObject *a, *b;
-        if (kp_get(x, K_POD_AFFINITY, &a) < 0 || kp_get(x, K_POD_ANTI_AFFINITY, &b) < 0) { rc = -1; goto out; }
-        if ((a != NULL && a != Py_None) || (b != NULL && b != Py_None)) goto declined;
-    }
+    /* what kube_pods asks */
+    int runnable = kp_runnable(in[I_NODE], in[I_LABELS], in[I_ANN], in[I_AFFINITY], r->key_len, r->value_len, r->notes_bytes);
+    if (runnable <= 0) { rc = runnable; goto out; }
     pod = kp_draft(in, spec, ptr, hint);
     if (pod == NULL) { rc = -1; goto out; }
     if (pod != Py_None && hint == NULL && slot_k >= 0) { /* remember the request for this containers text */

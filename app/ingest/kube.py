@@ -1141,9 +1141,7 @@ def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
         if not env.objects:
             return None
         text = memoryview(env.objects)  # (the body's own bytes: entries point into them)
-        limits = MetaLimits.of(settings)
-        quick = (min(limits.label_name, limits.label_prefix), limits.label_value, limits.annotations_bytes)
-        entries = _kube_objects(text, settings.max_objects, quick, orjson.loads)
+        entries = _kube_objects(text, settings.max_objects, MetaLimits.of(settings).quick(), orjson.loads)
         if entries is None:
             return None
         out = {k: orjson.loads(memoryview(v)) for k in _OBJECTS_KEYS if k != "objects" and (v := getattr(env, k))}
@@ -1160,7 +1158,7 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: 
         return
     objs = flatten(objects, ptr, max_objects)
     run = _pods_run if _pod_fast_c is not None else None
-    quick = (min(limits.label_name, limits.label_prefix), limits.label_value, limits.annotations_bytes)
+    quick = limits.quick()
     i, n = 0, len(objs)
     while i < n:
         if run is not None:  # a run of pods on nodes in the common shape: this loop in C

@@ -36,6 +36,12 @@ class MetaLimits:
     label_name: int = LABEL_NAME
     label_prefix: int = LABEL_PREFIX
 
+    def quick(self) -> tuple[int, int, int]:
+        """The quick test's bounds, for the C readers (kernels.c ``kp_short_maps``): the
+        longest label key that has both parts within limits, the longest label value, the
+        annotations' bytes."""
+        return min(self.label_name, self.label_prefix), self.label_value, self.annotations_bytes
+
     @classmethod
     def of(cls, settings: Settings) -> MetaLimits:
         return cls(
@@ -53,7 +59,7 @@ def check_labels(labels: Any, ptr: str, ident: dict[str, str] | None, lim: MetaL
     """``labels`` (a map at pointer ``ptr``) within the key and value length limits."""
     if type(labels) is not dict or not labels:
         return
-    fast_key = min(lim.label_name, lim.label_prefix)  # a key this short has both parts within limits
+    fast_key = lim.quick()[0]  # a key this short has both parts within limits
     try:
         if max(map(len, labels)) <= fast_key and max(map(len, labels.values())) <= lim.label_value:
             return
@@ -125,7 +131,7 @@ def _all_short(label_maps: list[Any], notes: list[Any], lim: MetaLimits) -> bool
         return False
     # a map of n entries, each key plus value at most note_chars characters, of up to 4 bytes
     return (
-        keys <= min(lim.label_name, lim.label_prefix)
+        keys <= lim.quick()[0]
         and values <= lim.label_value
         and note_entries * note_chars * 4 <= lim.annotations_bytes
     )
