@@ -18,7 +18,9 @@ invariant test's random clusters under the ``kai`` profile:
   once; fair-share sums per queue for a batch of tasks; a victim's batch found by a map;
 * the idle-GPU filters absorbing a scenario's new victims in one array operation;
 * the best node's fit and scores, and the capacity bound, in one C pass each (``fit`` /
-  ``score`` / ``copies_fit``, or their Python twins), against the numpy steps they replaced.
+  ``score`` / ``copies_fit``, or their Python twins), against the numpy steps they replaced;
+* steps with the same recorded victims sharing one statement that evicted them
+  (``KeptVictims``), against each step evicting them in a statement of its own.
 """
 
 from __future__ import annotations
@@ -227,6 +229,7 @@ DIRECT: dict[str, list[tuple[object, str, object]]] = {
     "kernel": [(kai_allocate, "best_node", _best_node_numpy), (kai_allocate, "copies_fit", kai_allocate.copies_fit_py)],
     "filters": [(IdleGpus, "_absorb", _absorb_one_by_one), (TopologyIdleGpus, "ok", _topology_ok_one_by_one)],
     "batch_of": [(kai_scenarios.Scenario, "batch_of", _batch_by_scan)],
+    "kept": [(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)],
 }  # fmt: skip
 
 
@@ -280,6 +283,51 @@ def test_placement_memo_answers_repeated_steps(monkeypatch):
     decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
     hits, misses = sum(m.hits for m in made), sum(m.misses for m in made)
     assert hits > 2 * misses > 0
+
+
+def test_kept_victims_decide_the_steps_whose_recorded_victims_suffice(monkeypatch):
+    """A step whose recorded victims are the last step's, and whose first scenario (those
+    victims alone) solves it, is solved on the statement that evicted them for the step
+    before: on the bench's preempt snapshot that is most steps, and each gives the
+    step's own answer (above, switched off: ``kept``)."""
+    solved: list[bool] = []
+    solve = kai_solver.KeptVictims.solve
+
+    def counting(self, partial, last):
+        res = solve(self, partial, last)
+        solved.append(res is not None)
+        return res
+
+    monkeypatch.setattr(kai_solver.KeptVictims, "solve", counting)
+    body = {**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}}
+    assert orjson.loads(decide(body))["evictions"]
+    assert sum(solved) >= 8 and sum(solved) > 2 * solved.count(False)
+
+
+@pytest.mark.parametrize(("kind", "nodes", "gang", "seed"), [("preempt", 32, 16, 2), ("preempt", 64, 8, 3), ("reclaim", 64, 8, 5)])
+def test_kept_victims_each_step_starts_from_the_evictions_alone(kind, nodes, gang, seed):
+    """Each step's simulation is undone before the next one runs on the kept evictions.
+    The first snapshot is one (of 192 searched) where a victim moved in one step holds
+    capacity the preemptor needs in the next: keeping the simulation changes the answer."""
+    body = {**kai_snapshot(nodes, nodes * 10, kind, gang, seed=seed), "config": {"profile": "kai"}}
+    fast = decide(body)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)
+        assert decide(body) == fast
+
+
+def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():
+    """The kept evictions serve a step only when its first scenario would evict the same
+    batches in the same order on the same feasible nodes (a victim put back on its node
+    leaves the recorded victims, and its node the feasible set, while its batch stays)."""
+    a, b = [object()], [object()]
+    kept = kai_solver.KeptVictims.__new__(kai_solver.KeptVictims)
+    kept.batches, kept.feasible = [a, b], {1, 2}
+    assert kept.holds([a, b], {1, 2})
+    assert not kept.holds([b, a], {1, 2})
+    assert not kept.holds([a, list(b)], {1, 2})
+    assert not kept.holds([a], {1, 2})
+    assert not kept.holds([a, b], {1})
 
 
 def test_placement_memo_state_follows_push_and_pop():

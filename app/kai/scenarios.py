@@ -100,8 +100,12 @@ class IdleGpus:
     def __init__(self, ctx: KaiContext, scenario: Scenario) -> None:
         self.ctx = ctx
         self.cap = ctx.free_gpus().astype(np.float64)
-        self.required = sorted((ctx.gpus(t) for t in scenario.pending), reverse=True)
         self.seen: set[int] = set()
+        self.retarget(scenario)
+
+    def retarget(self, scenario: Scenario) -> None:
+        """Ask for ``scenario``'s pending tasks (the nodes' capacities stay as counted)."""
+        self.required = sorted((self.ctx.gpus(t) for t in scenario.pending), reverse=True)
 
     def _absorb(self, scenario: Scenario) -> None:
         fresh = new_victims(scenario, self.seen)
@@ -127,8 +131,12 @@ class TopologyIdleGpus:
         free = ctx.free_gpus()
         leaves = ctx.ssn.cluster.topology.leaves
         self.cap = np.array([float(free[leaves[h]].sum()) if len(leaves[h]) else 0.0 for h in self.domains], dtype=np.float64)
-        self.demand = [sum(ctx.gpus(t) for t in scenario.pending)]
         self.seen: set[int] = set()
+        self.retarget(scenario)
+
+    def retarget(self, scenario: Scenario) -> None:
+        """Ask for ``scenario``'s pending tasks (the domains' capacities stay as counted)."""
+        self.demand = [sum(self.ctx.gpus(t) for t in scenario.pending)]
 
     def ok(self, scenario: Scenario) -> bool:
         fresh = new_victims(scenario, self.seen)
@@ -209,6 +217,21 @@ class ScenarioBuilder:
         if self.scenario is None:
             return None
         return self.scenario if self._valid() else self.next()
+
+    def recorded_only(self, partial: View) -> Scenario | None:
+        """The first scenario of ``partial``, another partial job of the same preemptor
+        with the same recorded victims, when it passes the filters (None when it does
+        not, or when this builder pops potential victims: ask a fresh builder then). The
+        filters' capacities are those of the state this builder was made on, which must
+        be the state ``partial``'s own builder would be made on; only the pending tasks
+        the filters ask for change."""
+        s = self.scenario
+        if s is None or self._queue is not None or s.potential:
+            return None
+        s.preemptor, s.pending = partial, list(partial.tasks)
+        for f in self.filters:
+            f.retarget(s)
+        return s if self._valid() else None
 
     def next(self) -> Scenario | None:
         s = self.scenario

@@ -5,7 +5,8 @@ partial job: for k = 1..n the first k tasks, each pod set's minimum set to its s
 them. Step k starts from the victims step k-1 chose (*recorded* victims, whole batches;
 un-evicted ones drop out, moved ones stay) and a fresh victim queue; a step without a
 solution ends the search; only the full-size solution's statement is kept. The job is
-solved when it is gang-satisfied with more active tasks than before.
+solved when it is gang-satisfied with more active tasks than before. Steps with the same
+recorded victims share the statement that evicted them (:class:`KeptVictims`).
 
 **ByPodSolver** (one scenario): evict the recorded victims; with no potential victim,
 simulate once with the recorded ones (a scenario with no victims at all is never
@@ -100,20 +101,43 @@ class JobSolver:
         recorded: list[Task] = []
         batches: list[list[Task]] = []
         pending: list[Task] = []
-        for t in tasks:
-            pending.append(t)
-            partial = View(job, pending, dict(Counter(map(pod_set_name, pending))))
-            res = self._solve_partial(partial, recorded, batches)
-            if res is None:
-                break
-            if len(pending) < len(tasks):
-                res.stmt.discard()  # type: ignore[union-attr]
-            stmt, recorded, batches = res.stmt, res.victims, res.batches
+        kept: KeptVictims | None = None
+        try:
+            for t in tasks:
+                pending.append(t)
+                partial = View(job, pending, dict(Counter(map(pod_set_name, pending))))
+                last = len(pending) == len(tasks)
+                res = None
+                if batches:
+                    feasible = self._feasible(recorded)
+                    if kept is not None and not kept.holds(batches, feasible):
+                        kept.close()
+                        kept = None
+                    if kept is None:
+                        kept = KeptVictims(self, partial, batches, feasible)
+                    res = kept.solve(partial, last)
+                    if res is None:
+                        kept.close()
+                        kept = None
+                if res is None:
+                    res = self._solve_partial(partial, recorded, batches)
+                    if res is None:
+                        break
+                    if not last:
+                        res.stmt.discard()  # type: ignore[union-attr]
+                stmt, recorded, batches = res.stmt, res.victims, res.batches
+        finally:
+            if kept is not None and kept.stmt is not stmt:
+                kept.close()
         solved = gang_satisfied(View(job)) and job.count(ACTIVE_USED) > start
         return solved, stmt, recorded
 
+    def _feasible(self, recorded: list[Task]) -> set[int]:
+        """A step's feasible nodes: the job's, and the nodes of the recorded victims."""
+        return set(self.feasible) | {t.node for t in recorded if t.node >= 0}
+
     def _solve_partial(self, partial: View, recorded: list[Task], batches: list[list[Task]]) -> Result | None:
-        feasible = set(self.feasible) | {t.node for t in recorded if t.node >= 0}
+        feasible = self._feasible(recorded)
         self.partial = partial
         builder = ScenarioBuilder(self.ctx, partial, batches, self.victim_queue)
         s = builder.first()
@@ -189,3 +213,69 @@ class ByPodSolver:
             if b is not None and not any(b is x for x in batches):
                 batches.append(b)
         return Result(True, out, batches, stmt)
+
+
+class KeptVictims:
+    """Steps of one ``JobSolver.solve`` with the same recorded victims share one statement
+    that evicted them.
+
+    A step whose recorded victims are those of the step before (the same batches, so the
+    same tasks evicted in the same order, and the same feasible nodes) starts as that
+    step did: its builder's first scenario is the recorded-only one, and ``ByPodSolver``
+    evicts the recorded victims in a new statement and simulates once. Here the
+    evictions are made once and kept; each step's simulation runs on top of them and is
+    rolled back to them afterwards, which leaves the state the fresh evictions would
+    (undo is exact: see :mod:`app.kai.memo`). The first scenario's filters are set up
+    once, on the state the step's own builder would see (no statement open), and asked
+    again for each step's pending tasks.
+
+    Whatever this cannot decide, the step decides as before, from its first scenario:
+    the first scenario failing the filters, the simulation failing, the validator
+    rejecting it, the deadline. The statement is then discarded and the counts of
+    scenarios and simulations it made are taken back (the step makes them again). A
+    step solved here gives the result the step's own first scenario would; the last
+    step's statement is the one the solver keeps.
+    """
+
+    def __init__(self, js: JobSolver, partial: View, batches: list[list[Task]], feasible: set[int]) -> None:
+        self.js = js
+        self.batches = batches
+        self.feasible = feasible
+        self.builder = ScenarioBuilder(js.ctx, partial, batches, js.victim_queue)  # on the state with no statement open
+        self.stmt: KaiStatement | None = None
+        self.mark = 0  # the statement's length with the recorded victims evicted
+
+    def holds(self, batches: list[list[Task]], feasible: set[int]) -> bool:
+        return (len(batches) == len(self.batches) and all(a is b for a, b in zip(batches, self.batches, strict=True))
+                and feasible == self.feasible)  # fmt: skip
+
+    def close(self) -> None:
+        if self.stmt is not None:
+            self.stmt.discard()
+            self.stmt = None
+
+    def solve(self, partial: View, last: bool) -> Result | None:
+        js, ctx = self.js, self.js.ctx
+        if ctx.ssn.out_of_time():
+            return None
+        s = self.builder.recorded_only(partial)
+        if s is None:
+            return None
+        recorded = s.recorded_tasks()
+        solver = ByPodSolver(js, set(self.feasible))
+        if self.stmt is None:
+            self.stmt = ctx.statement()
+            solver._evict(self.stmt, recorded, s.preemptor.key)
+            self.mark = self.stmt.checkpoint()
+        counts = ctx.scenarios, ctx.simulations
+        js.partial = partial
+        ctx.scenarios += 1
+        res = solver._simulate(s, self.stmt, recorded)
+        if res is None or not res.solved:
+            ctx.scenarios, ctx.simulations = counts
+            self.close()
+            return None
+        if not last:
+            self.stmt.rollback(self.mark)
+            res.stmt = None
+        return res
