@@ -230,6 +230,7 @@ DIRECT: dict[str, list[tuple[object, str, object]]] = {
     "filters": [(IdleGpus, "_absorb", _absorb_one_by_one), (TopologyIdleGpus, "ok", _topology_ok_one_by_one)],
     "batch_of": [(kai_scenarios.Scenario, "batch_of", _batch_by_scan)],
     "kept": [(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)],
+    "grow": [(kai_solver.KeptVictims, "_grows", lambda self, solver, partial, recorded: False)],
 }  # fmt: skip
 
 
@@ -280,6 +281,7 @@ def test_placement_memo_answers_repeated_steps(monkeypatch):
         return made[-1]
 
     monkeypatch.setattr(kai_solver, "PlacementMemo", counting)
+    monkeypatch.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)  # every step from the start
     decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
     hits, misses = sum(m.hits for m in made), sum(m.misses for m in made)
     assert hits > 2 * misses > 0
@@ -304,16 +306,80 @@ def test_kept_victims_decide_the_steps_whose_recorded_victims_suffice(monkeypatc
     assert sum(solved) >= 8 and sum(solved) > 2 * solved.count(False)
 
 
-@pytest.mark.parametrize(("kind", "nodes", "gang", "seed"), [("preempt", 32, 16, 2), ("preempt", 64, 8, 3), ("reclaim", 64, 8, 5)])
+@pytest.mark.parametrize(("kind", "nodes", "gang", "seed"), [("preempt", 32, 16, 2), ("preempt", 32, 16, 6), ("preempt", 64, 8, 3), ("reclaim", 64, 8, 5)])
 def test_kept_victims_each_step_starts_from_the_evictions_alone(kind, nodes, gang, seed):
-    """Each step's simulation is undone before the next one runs on the kept evictions.
-    The first snapshot is one (of 192 searched) where a victim moved in one step holds
-    capacity the preemptor needs in the next: keeping the simulation changes the answer."""
+    """Each step's simulation is undone before the next one runs on the kept evictions
+    (in preempt, back to the preemptor's placements), and the victim jobs are re-placed
+    in the simulation's order. Of 192 snapshots searched, the first is one where a victim
+    moved in one step holds capacity the preemptor needs in the next (keeping the
+    simulation changes the answer), and the first two are the ones where re-placing the
+    victims in the reverse order does."""
     body = {**kai_snapshot(nodes, nodes * 10, kind, gang, seed=seed), "config": {"profile": "kai"}}
     fast = decide(body)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)
         assert decide(body) == fast
+
+
+def _growing(monkeypatch) -> list[int]:
+    """How many of the preemptor's tasks each step solved on kept evictions carried over."""
+    grown: list[int] = []
+    solve = kai_solver.KeptVictims.solve
+
+    def counting(self, partial, last):
+        res = solve(self, partial, last)
+        if res is not None:
+            grown.append(self.placed)
+        return res
+
+    monkeypatch.setattr(kai_solver.KeptVictims, "solve", counting)
+    return grown
+
+
+def test_kept_victims_grow_the_preemptor_task_by_task_in_preempt(monkeypatch):
+    """Preempt (victims in the preemptor's queue, lower priority): a step places only the
+    preemptor's newest task on top of the last step's placements (its answer is the
+    step's own: the comparisons above switch this off, ``grow``)."""
+    grown = _growing(monkeypatch)
+    decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
+    assert sum(1 for k in grown if k > 0) >= 8
+
+
+def test_kept_victims_do_not_grow_when_a_victim_queue_may_come_first(monkeypatch):
+    """Reclaim's victims are in other queues, whose turn in the simulation depends on the
+    queues' allocation: every step simulates the preemptor whole."""
+    grown = _growing(monkeypatch)
+    decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
+    assert grown and not any(grown)
+
+
+def test_kept_victims_grow_only_when_the_preemptor_comes_first_with_one_pod_set(monkeypatch):
+    """The preemptor's placements carry over only when every victim job is in its leaf
+    queue with a lower priority (so it is placed first and the victims after it) and it
+    has no sub-groups (its tasks to allocate are a prefix of the solver's). Asked on the
+    preempt snapshot's first run of steps, with one thing changed at a time."""
+    seen: list[tuple[bool, bool, bool, bool]] = []
+    grows = kai_solver.KeptVictims._grows
+
+    def probe(self, solver, partial, recorded):
+        ok = grows(self, solver, partial, recorded)
+        if not seen:
+            victim = next(t.job for t in recorded if t.job is not partial.job)
+            job = partial.job
+            priority, queue, subgroups = victim.priority, victim.queue, job.subgroups
+            victim.priority = job.priority
+            same_priority = grows(self, solver, partial, recorded)
+            victim.priority, victim.queue = priority, queue + "-other"
+            other_queue = grows(self, solver, partial, recorded)
+            victim.queue, job.subgroups = queue, {"x": object()}
+            with_subgroups = grows(self, solver, partial, recorded)
+            job.subgroups = subgroups
+            seen.append((ok, same_priority, other_queue, with_subgroups))
+        return ok
+
+    monkeypatch.setattr(kai_solver.KeptVictims, "_grows", probe)
+    decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
+    assert seen == [(True, False, False, False)]
 
 
 def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():

@@ -226,12 +226,20 @@ def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray
     tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual)
     if not tasks or over_queue_capacity(ctx, v, tasks) or not could_fit(ctx, tasks, nodes):
         return False
+    return place_in_sets(ctx, v, stmt, nodes, tasks, pipeline_only) is not None
+
+
+def place_in_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, tasks: list[Task],
+                  pipeline_only: bool) -> np.ndarray | None:  # fmt: skip
+    """``tasks`` of ``v`` placed in the first of its node sets (from ``nodes``) that takes
+    them all, tried in order with rollback: that node set (None when none does, this
+    call's placements undone)."""
     for node_set in _sets(ctx, stmt, v, None, nodes):
         cp = stmt.checkpoint()
         if _place_pod_sets(ctx, v, stmt, node_set, tasks, pipeline_only):
-            return True
+            return node_set
         stmt.rollback(cp)
-    return False
+    return None
 
 
 def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, tasks: list[Task],

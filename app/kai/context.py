@@ -9,7 +9,7 @@ import numpy as np
 from app.framework.session import Session
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
-from app.kai.queues import JobsOrderByQueues, QueueOrder
+from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
 from app.kai.signatures import job_signature
 from app.kai.statement import KaiStatement
 from app.model.cluster import Job, Task
@@ -109,6 +109,10 @@ class KaiContext:
 
     def statement(self) -> KaiStatement:
         return KaiStatement(self.ssn, self.virtual)
+
+    def admits(self, queue: str) -> bool:
+        """Whether the queue order takes jobs of ``queue``."""
+        return admitted(queue, self.parents, self.leaves)
 
     def jobs_order(self, views: list[View], *, victim: bool = False) -> JobsOrderByQueues:
         q = JobsOrderByQueues(self.qorder, self.parents, self.leaves, victim=victim)

@@ -211,6 +211,13 @@ class _Node:
         self.leaf = leaf
 
 
+def admitted(queue: str, parents: dict[str, str], leaves: set[str]) -> bool:
+    """Whether a job of ``queue`` enters the queue tree: a known leaf queue whose parent
+    (if any) is known."""
+    parent = parents.get(queue)
+    return parent is not None and (not parent or parent in parents) and queue in leaves
+
+
 class JobsOrderByQueues:
     """KAI's queue tree of jobs; ``victim=True`` gives the victim order (worst first)."""
 
@@ -236,11 +243,8 @@ class JobsOrderByQueues:
         self._state = state
         try:
             for v in sorted(views, key=lambda v: (v.job.created, v.job.uid or v.key, v.key)):
-                q = v.job.queue
-                parent = self.parents.get(q)
-                if parent is None or (parent and parent not in self.parents) or q not in self.leaves:
-                    continue
-                self.push(v)
+                if admitted(v.job.queue, self.parents, self.leaves):
+                    self.push(v)
         finally:
             self._state = elastic_state
 

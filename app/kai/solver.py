@@ -29,6 +29,7 @@ of an elastic victim twice when it is offered in two steps; see the README).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,8 +37,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.kai.allocate import _place_tasks, allocate_job, could_fit, over_queue_capacity, place_in_sets
 from app.kai.memo import PlacementMemo
-from app.kai.jobs import ACTIVE_USED, View, gang_satisfied, is_pending, pod_set_name, tasks_to_allocate
+from app.kai.jobs import ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, pod_set_name, tasks_to_allocate
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
 from app.kai.simulation import virtually_allocate
@@ -82,6 +84,7 @@ class JobSolver:
         self.message = message
         self.partial: View | None = None  # the partial job of the step being solved
         self.pending: list[View] = []  # the other jobs with a Pending pod (simulations queue them)
+        self.tasks: list[Task] = []  # the preemptor's tasks to allocate (the last step's partial job)
 
     def solve(self, job: Job) -> tuple[bool, KaiStatement | None, list[Task]]:
         ctx = self.ctx
@@ -96,7 +99,7 @@ class JobSolver:
         start = job.count(ACTIVE_USED)
         self.pending = [View(j) for j in ctx.ssn.cluster.active_jobs.values()
                         if j is not job and any(is_pending(t) for t in j.tasks)]  # fmt: skip
-        tasks = tasks_to_allocate(View(job), False, ctx.virtual)
+        tasks = self.tasks = tasks_to_allocate(View(job), False, ctx.virtual)
         stmt: KaiStatement | None = None
         recorded: list[Task] = []
         batches: list[list[Task]] = []
@@ -198,9 +201,16 @@ class ByPodSolver:
         return Result(False)
 
     def _simulate(self, s: Scenario, stmt: KaiStatement, victims: list[Task]) -> Result | None:
-        nodes = np.fromiter(sorted(self.feasible), dtype=np.intp)
-        if not virtually_allocate(self.ctx, stmt, nodes, s.preemptor, victims, self.js.pending):
+        if not virtually_allocate(self.ctx, stmt, self.nodes(), s.preemptor, victims, self.js.pending):
             return None
+        return self._result(s, stmt, victims)
+
+    def nodes(self) -> np.ndarray:
+        return np.fromiter(sorted(self.feasible), dtype=np.intp)
+
+    def _result(self, s: Scenario, stmt: KaiStatement, victims: list[Task]) -> Result:
+        """A simulation placed the preemptor: the victims it left evicted or moved, if the
+        action's validator accepts the scenario (else the statement is discarded)."""
         evicted = [t for t in victims if t.status is TaskStatus.RELEASING]
         moved = [t for t in victims if t.status is TaskStatus.PIPELINED]
         if self.js.validator is not None and not self.js.validator(s):
@@ -229,6 +239,10 @@ class KeptVictims:
     once, on the state the step's own builder would see (no statement open), and asked
     again for each step's pending tasks.
 
+    In preempt the preemptor's placements carry over too (:meth:`_grows`): step k keeps
+    step k-1's and places only the k-th task before the victims are re-placed, so a run
+    of steps whose victims stay evicted costs one placement each instead of k.
+
     Whatever this cannot decide, the step decides as before, from its first scenario:
     the first scenario failing the filters, the simulation failing, the validator
     rejecting it, the deadline. The statement is then discarded and the counts of
@@ -244,6 +258,10 @@ class KeptVictims:
         self.builder = ScenarioBuilder(js.ctx, partial, batches, js.victim_queue)  # on the state with no statement open
         self.stmt: KaiStatement | None = None
         self.mark = 0  # the statement's length with the recorded victims evicted
+        self.grows: bool | None = None  # whether the preemptor's placements carry over (see _grow)
+        self.victim_views: list[View] = []  # the victim jobs, in the order the simulation pops them
+        self.node_set: np.ndarray | None = None  # the node set the preemptor's tasks are in
+        self.placed = 0  # how many of the preemptor's tasks the statement holds after the mark
 
     def holds(self, batches: list[list[Task]], feasible: set[int]) -> bool:
         return (len(batches) == len(self.batches) and all(a is b for a, b in zip(batches, self.batches, strict=True))
@@ -267,15 +285,85 @@ class KeptVictims:
             self.stmt = ctx.statement()
             solver._evict(self.stmt, recorded, s.preemptor.key)
             self.mark = self.stmt.checkpoint()
+        stmt = self.stmt
         counts = ctx.scenarios, ctx.simulations
         js.partial = partial
         ctx.scenarios += 1
-        res = solver._simulate(s, self.stmt, recorded)
+        if self.grows is None:
+            self.grows = self._grows(solver, partial, recorded)
+        res: Result | None = None
+        after = self.mark
+        if self.grows and self._grow(solver, partial):
+            after = stmt.checkpoint()
+            ctx.simulations += 1
+            nodes = solver.nodes()
+            for v in self.victim_views:
+                allocate_job(ctx, v, stmt, nodes, True)
+            res = solver._result(s, stmt, recorded)
+        elif self.placed:  # the preemptor could not grow in its node set: simulated whole
+            stmt.rollback(self.mark)
+            self.grows, self.placed = False, 0
+        if res is None and not self.grows:
+            res = solver._simulate(s, stmt, recorded)
         if res is None or not res.solved:
             ctx.scenarios, ctx.simulations = counts
             self.close()
             return None
         if not last:
-            self.stmt.rollback(self.mark)
+            stmt.rollback(after)
             res.stmt = None
         return res
+
+    # -- the preemptor's placements carried from step to step ----------------------------
+    def _grows(self, solver: ByPodSolver, partial: View, recorded: list[Task]) -> bool:
+        """Whether this run of steps can keep the preemptor's placements: the simulation
+        then places the preemptor first and the victim jobs after it in a fixed order, and
+        step k's preemptor placements are step k-1's plus its k-th task.
+
+        * The preemptor is popped before every victim job: they are all in its leaf queue
+          (which the queue order admits) with a lower priority, and JobOrder puts priority
+          first. While it waits nothing is placed (the other queued jobs are skipped).
+        * The victim jobs then come out of that leaf in JobOrder, which for them does not
+          change meanwhile (a waiting job's tasks stay as they are), with no two equal.
+        * Its tasks to allocate are the first k of the solver's tasks in the same order
+          (one pod set: no sub-groups), and the checks before the node sets
+          (``IsJobOverQueueCapacity``, the capacity bound) pass for all n tasks, so for any
+          k: the queue check grows with the request and the bound with the copies asked.
+        * Node sets: the same sets every step (worked out on this state from the job, not
+          its size); sets before the one used failed on one of the first tasks and fail
+          again the same way; in the one used, the first k-1 tasks go where they went, the
+          same state following from the same placements. ``_grow`` places the k-th there;
+          when it finds no node the step is simulated whole (from the next set on)."""
+        ctx, job = self.js.ctx, partial.job
+        if job.subgroups or not ctx.admits(job.queue):
+            return False
+        jobs = {id(t.job): t.job for t in recorded if t.job is not None and t.job.key != job.key}
+        if any(v.queue != job.queue or v.priority >= job.priority for v in jobs.values()):
+            return False
+        views = [View(v) for v in jobs.values()]
+        states = {id(v): elastic_state(v) for v in views}
+
+        def cmp(a: View, b: View) -> int:
+            return -1 if job_less(a, b, lambda x: states[id(x)]) else (1 if job_less(b, a, lambda x: states[id(x)]) else 0)
+
+        self.victim_views = sorted(views, key=functools.cmp_to_key(cmp))
+        if any(cmp(a, b) == 0 for a, b in zip(self.victim_views, self.victim_views[1:])):
+            return False
+        tasks = self.js.tasks
+        whole = View(job, tasks)
+        return not over_queue_capacity(ctx, whole, tasks) and could_fit(ctx, tasks, solver.nodes())
+
+    def _grow(self, solver: ByPodSolver, partial: View) -> bool:
+        """Place the preemptor's tasks for this step on top of the last step's (the first
+        step of the run places them all through the node sets): False when the simulation
+        must place it whole instead."""
+        ctx, stmt = self.js.ctx, self.stmt
+        k = len(partial.tasks)
+        if self.placed == 0:
+            self.node_set = place_in_sets(ctx, partial, stmt, solver.nodes(), list(partial.tasks), True)  # type: ignore[arg-type]
+            if self.node_set is None:
+                return False
+        elif self.placed != k - 1 or not _place_tasks(ctx, stmt, partial.tasks[-1:], self.node_set, True):  # type: ignore[arg-type]
+            return False
+        self.placed = k
+        return True
