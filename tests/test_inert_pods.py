@@ -7,6 +7,7 @@ import copy
 
 from unittest.mock import patch
 
+import numpy as np
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -474,3 +475,20 @@ def test_inert_pods_priced_by_their_class_report_the_priority_their_tasks_get() 
     assert dict(zip(c.inert.keys, c.inert.priority_of().tolist(), strict=True)) == made
     assert type(c.inert.args[c.inert.keys.index("default/a")]) is not tuple  # classified in bulk
     assert type(c.inert.args[c.inert.keys.index("default/d")]) is tuple  # read one by one
+
+
+def test_inert_pods_with_their_own_priority_report_it_read_in_one_pass() -> None:
+    """Pods classified in bulk that carry a priority of their own report it (read from the
+    drafts in one pass); one priced by its class alone among them sends the reading back
+    pod by pod; either way, for all the pods and for a subset, the priorities the tasks get."""
+    from tests.kube import node, pod, priority_class, request
+
+    own = [pod(f"p{i}", node="n1", phase="Running", priority=p) for i, p in enumerate((7, 0, 1200, -3))]
+    for objs in ([node("n1"), *own], [node("n1"), priority_class("low", 20), *own,
+                                      pod("q", node="n1", phase="Running", priority_class="low")]):  # fmt: skip
+        c = read_request(request(objs), SETTINGS).cluster
+        assert c.inert is not None and all(type(a) is not tuple for a in c.inert.args)
+        made = {t.key: t.priority for t in c.inert.make()}
+        assert dict(zip(c.inert.keys, c.inert.priority_of().tolist(), strict=True)) == made
+        at = np.array([1, 3])
+        assert c.inert.priority_of(at).tolist() == [made[c.inert.keys[i]] for i in (1, 3)]

@@ -20,7 +20,10 @@ invariant test's random clusters under the ``kai`` profile:
 * the best node's fit and scores, and the capacity bound, in one C pass each (``fit`` /
   ``score`` / ``copies_fit``, or their Python twins), against the numpy steps they replaced;
 * steps with the same recorded victims sharing one statement that evicted them
-  (``KeptVictims``), against each step evicting them in a statement of its own.
+  (``KeptVictims``), against each step evicting them in a statement of its own; in
+  preempt, the preemptor's placements carried from step to step;
+* the queues' allocation at session open summed per queue in task order
+  (``_count_tasks``), against adding each task to its queue chain in turn.
 """
 
 from __future__ import annotations
@@ -110,6 +113,25 @@ def _place_one_by_one(ctx, stmt, tasks, nodes, pipeline_only):
 def _task_each(self, tasks, sign):
     for t in tasks:
         self._task(t, sign)
+
+
+def _count_each(self, jobs):
+    """The queues' allocated / requested sums at open, one task at a time, as it was."""
+    from app.kai.jobs import is_preemptible
+    from app.model.cluster import ALLOCATED_STATUS, TaskStatus
+
+    for job in jobs.values():
+        if job.queue not in self.queues:
+            continue
+        for t in job.tasks:
+            v = self._vec(t.req)
+            if t.status in ALLOCATED_STATUS:
+                self._up(job.queue, "allocated", v)
+                self._up(job.queue, "request", v)
+                if not is_preemptible(job):
+                    self._up(job.queue, "allocated_np", v)
+            elif t.status == TaskStatus.PENDING:
+                self._up(job.queue, "request", v)
 
 
 def _batch_by_scan(self, t):
@@ -231,6 +253,7 @@ DIRECT: dict[str, list[tuple[object, str, object]]] = {
     "batch_of": [(kai_scenarios.Scenario, "batch_of", _batch_by_scan)],
     "kept": [(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)],
     "grow": [(kai_solver.KeptVictims, "_grows", lambda self, solver, partial, recorded: False)],
+    "count": [(KaiFairShare, "_count_tasks", _count_each)],
 }  # fmt: skip
 
 
@@ -380,6 +403,33 @@ def test_kept_victims_grow_only_when_the_preemptor_comes_first_with_one_pod_set(
     monkeypatch.setattr(kai_solver.KeptVictims, "_grows", probe)
     decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
     assert seen == [(True, False, False, False)]
+
+
+@pytest.mark.parametrize("gpus", [(1, 2, 8), (0.5, 0.25, 0.1, 0.3), (0.1, 0.2, 0.7, 0.3, 0.3)])
+def test_queue_sums_at_open_are_the_sums_task_by_task(gpus):
+    """Each queue's (and ancestor's) allocated, requested and non-preemptible sums at open,
+    added in task order, are the floats adding one task at a time gives, fractions of a
+    GPU included (whose sums depend on the order)."""
+    from tests.kai_upstream import build_objects
+    from tests.kube import request
+
+    jobs = [{"name": f"j{i}", "queue": "a" if i % 2 else "b", "priority": 50 + 60 * (i % 3), "requiredGPUsPerTask": g,
+             "tasks": [{"state": "Running", "node": "n0"}, {"state": "Pending"}, {"state": "Running", "node": "n1"}]}
+            for i, g in enumerate(gpus * 3)]  # fmt: skip
+    data = {"nodes": {"n0": {"gpus": 64}, "n1": {"gpus": 64}},  # queues a and b under the department "default"
+            "queues": [{"name": "a", "deservedGPUs": 8}, {"name": "b", "deservedGPUs": 8}], "jobs": jobs}  # fmt: skip
+    req = read_request(orjson.loads(orjson.dumps(request(build_objects(data), config={"profile": "kai"}))), S)
+
+    def sums():
+        ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+        fs = next(p for p in ssn.plugins.values() if isinstance(p, KaiFairShare))
+        return {n: (q.allocated.tolist(), q.request.tolist(), q.allocated_np.tolist()) for n, q in sorted(fs.queues.items())}
+
+    fast = sums()
+    assert fast["default"][0][0] > fast["a"][0][0] > 0 and fast["a"][2][0] > 0
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(KaiFairShare, "_count_tasks", _count_each)
+        assert sums() == fast
 
 
 def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():

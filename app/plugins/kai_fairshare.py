@@ -200,18 +200,7 @@ class KaiFairShare(Plugin):
             jobs = c.active_jobs
         else:
             jobs = c.jobs
-        for job in jobs.values():
-            if job.queue not in self.queues:
-                continue
-            for t in job.tasks:
-                v = self._vec(t.req)
-                if t.status in ALLOCATED_STATUS:  # KAI's "allocated" states (not Releasing)
-                    self._up(job.queue, "allocated", v)
-                    self._up(job.queue, "request", v)
-                    if not is_preemptible(job):
-                        self._up(job.queue, "allocated_np", v)
-                elif t.status == TaskStatus.PENDING:
-                    self._up(job.queue, "request", v)
+        self._count_tasks(jobs)
         tops = [q for q in self.queues.values() if not q.parent or q.parent not in self.queues]
         self._divide_down(tops, self.capacity)
         self.ssn.on_allocate(lambda t: self._task(t, 1), many=lambda ts: self._task_many(ts, 1))
@@ -269,6 +258,50 @@ class KaiFairShare(Plugin):
             np_rows = mine & non_preemptible
             if np_rows.any():
                 self._up(name, "allocated_np", self._vec(column_sums(reqs[np_rows])))
+
+    def _count_tasks(self, jobs: dict[str, Job]) -> None:
+        """The tasks built as objects, added to their queue and its ancestors: allocated
+        (KAI's allocated states, not Releasing) and requested (those and Pending ones), and
+        allocated by non-preemptible jobs. Each queue's sums are added in task order, one
+        task after the other (``np.add.accumulate``), as adding them one by one does."""
+        reqs: list[np.ndarray] = []
+        leaves: list[str] = []
+        kinds: list[int] = []  # 0 Pending, 1 allocated, 2 allocated by a non-preemptible job
+        for job in jobs.values():
+            if job.queue not in self.queues:
+                continue
+            np_job = not is_preemptible(job)
+            for t in job.tasks:
+                if t.status in ALLOCATED_STATUS:
+                    kinds.append(2 if np_job else 1)
+                elif t.status == TaskStatus.PENDING:
+                    kinds.append(0)
+                else:
+                    continue
+                reqs.append(t.req)  # type: ignore[arg-type]
+                leaves.append(job.queue)
+        if not reqs:
+            return
+        vecs = self._vecs(np.concatenate(reqs).reshape(len(reqs), -1))
+        kind = np.array(kinds, dtype=np.int8)
+        names = list(dict.fromkeys(leaves))
+        ords = np.fromiter(map({n: i for i, n in enumerate(names)}.__getitem__, leaves), dtype=np.intp, count=len(leaves))
+        under: dict[str, list[int]] = {}  # queue -> ordinals of the leaves whose chain holds it
+        for i, leaf in enumerate(names):
+            for q in self._chain(leaf):
+                under.setdefault(q.name, []).append(i)
+        for name, at in under.items():
+            q = self.queues[name]
+            mine = np.isin(ords, at)
+            for attr, rows in (("allocated", mine & (kind > 0)), ("request", mine), ("allocated_np", mine & (kind == 2))):
+                if rows.any():
+                    setattr(q, attr, np.add.accumulate(np.vstack([getattr(q, attr), vecs[rows]]), axis=0)[-1])
+
+    def _vecs(self, rows: np.ndarray) -> np.ndarray:
+        """:meth:`_vec` of each row of ``rows`` (the same operations, element by element)."""
+        self._vec(rows[0])  # the column picks, cached
+        _, take, keep = self._cols_at
+        return rows[:, take] / _UNITS * keep
 
     def vec_sum(self, tasks: list[Task]) -> np.ndarray:
         """Σ requests of ``tasks`` as (GPUs, millicores, bytes)."""
