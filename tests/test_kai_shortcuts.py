@@ -432,6 +432,41 @@ def test_queue_sums_at_open_are_the_sums_task_by_task(gpus):
         assert sums() == fast
 
 
+def test_kept_victims_stop_growing_where_the_queue_limit_stops_the_preemptor():
+    """The preemptor's queue may hold 2 more GPUs once the victim is evicted: the steps
+    for 1 and 2 of its 3 tasks grow on the kept evictions; the step for 3 fails its queue
+    check (``IsJobOverQueueCapacity``), so the solver stops and nothing is evicted, with
+    the shortcut as without it."""
+    from tests.kai_upstream import build_objects
+    from tests.kube import request
+
+    def job(name, priority, tasks, **extra):
+        return {"name": name, "queue": "q", "priority": priority, "requiredGPUsPerTask": 1, "tasks": tasks, **extra}
+
+    data = {"nodes": {"n0": {"gpus": 4}, "n1": {"gpus": 4}},
+            "queues": [{"name": "q", "deservedGPUs": 8, "maxAllowedGPUs": 6}],
+            "jobs": [job("kept", 200, [{"state": "Running", "node": "n1"}] * 4),
+                     job("victim", 50, [{"state": "Running", "node": "n0"}] * 4, minAvailable=4),
+                     job("gang", 100, [{"state": "Pending"}] * 3, minAvailable=3)]}  # fmt: skip
+    body = request(build_objects(data), config={"profile": "kai", "actions": "preempt"})
+    grown = []
+    solve = kai_solver.KeptVictims.solve
+
+    def counting(self, partial, last):
+        res = solve(self, partial, last)
+        grown.append((len(partial.tasks), res is not None and self.placed == len(partial.tasks)))
+        return res
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver.KeptVictims, "solve", counting)
+        fast = decide(body)
+    assert grown == [(2, True), (3, False)]
+    assert orjson.loads(fast)["evictions"] == []
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)
+        assert decide(body) == fast
+
+
 def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():
     """The kept evictions serve a step only when its first scenario would evict the same
     batches in the same order on the same feasible nodes (a victim put back on its node

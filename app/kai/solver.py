@@ -262,6 +262,7 @@ class KeptVictims:
         self.victim_views: list[View] = []  # the victim jobs, in the order the simulation pops them
         self.node_set: np.ndarray | None = None  # the node set the preemptor's tasks are in
         self.placed = 0  # how many of the preemptor's tasks the statement holds after the mark
+        self.most = 0  # the most tasks the checks before the node sets pass for (see _grows)
 
     def holds(self, batches: list[list[Task]], feasible: set[int]) -> bool:
         return (len(batches) == len(self.batches) and all(a is b for a, b in zip(batches, self.batches, strict=True))
@@ -327,8 +328,10 @@ class KeptVictims:
           change meanwhile (a waiting job's tasks stay as they are), with no two equal.
         * Its tasks to allocate are the first k of the solver's tasks in the same order
           (one pod set: no sub-groups), and the checks before the node sets
-          (``IsJobOverQueueCapacity``, the capacity bound) pass for all n tasks, so for any
-          k: the queue check grows with the request and the bound with the copies asked.
+          (``IsJobOverQueueCapacity``, the capacity bound) pass: each can only fail more
+          as k grows (the queue check with the request, the bound with the copies asked).
+          They pass up to some size (found by bisection on this state): a step past it
+          is simulated whole (and fails there, as it would).
         * Node sets: the same sets every step (worked out on this state from the job, not
           its size); sets before the one used failed on one of the first tasks and fail
           again the same way; in the one used, the first k-1 tasks go where they went, the
@@ -349,9 +352,21 @@ class KeptVictims:
         self.victim_views = sorted(views, key=functools.cmp_to_key(cmp))
         if any(cmp(a, b) == 0 for a, b in zip(self.victim_views, self.victim_views[1:])):
             return False
-        tasks = self.js.tasks
-        whole = View(job, tasks)
-        return not over_queue_capacity(ctx, whole, tasks) and could_fit(ctx, tasks, solver.nodes())
+        # the most tasks both checks pass for (each fails from some size on): a bisection
+        tasks, nodes = self.js.tasks, solver.nodes()
+
+        def passes(k: int) -> bool:
+            some = tasks[:k]
+            return not over_queue_capacity(ctx, View(job, some), some) and could_fit(ctx, some, nodes)
+
+        lo, hi = len(partial.tasks), len(tasks)
+        if not passes(lo):
+            return False
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if passes(mid) else (lo, mid - 1)
+        self.most = lo
+        return True
 
     def _grow(self, solver: ByPodSolver, partial: View) -> bool:
         """Place the preemptor's tasks for this step on top of the last step's (the first
@@ -359,6 +374,8 @@ class KeptVictims:
         must place it whole instead."""
         ctx, stmt = self.js.ctx, self.stmt
         k = len(partial.tasks)
+        if k > self.most:
+            return False
         if self.placed == 0:
             self.node_set = place_in_sets(ctx, partial, stmt, solver.nodes(), list(partial.tasks), True)  # type: ignore[arg-type]
             if self.node_set is None:
