@@ -467,6 +467,24 @@ def test_kept_victims_stop_growing_where_the_queue_limit_stops_the_preemptor():
         assert decide(body) == fast
 
 
+#: A random cluster (found by ``test_kai_shortcuts_on_random_clusters``): consolidating
+#: pend2, step 1 moves solo-2; step 2, solved on the kept evictions, puts it back on its
+#: node, so step 3 has no recorded victims and is solved from its start.
+NO_VICTIMS_LEFT = '{"cluster":{"nodes":[{"name":"n0","allocatable":{"cpu":"32","memory":"256Gi","nvidia.com/gpu":4,"pods":20}},{"name":"n1","allocatable":{"cpu":"32","memory":"256Gi","nvidia.com/gpu":4,"pods":20}},{"name":"n2","allocatable":{"cpu":"32","memory":"256Gi","nvidia.com/gpu":4,"pods":20}}],"hyperNodes":[{"name":"leaf0","tier":1,"members":[{"exactMatch":"n0"}]},{"name":"leaf1","tier":1,"members":[{"exactMatch":"n1"}]},{"name":"leaf2","tier":1,"members":[{"exactMatch":"n2"}]},{"name":"spine","tier":2,"members":[{"type":"HyperNode","exactMatch":"leaf0"},{"type":"HyperNode","exactMatch":"leaf1"}]}],"queues":[{"name":"qa","weight":1},{"name":"qb","weight":1,"reclaimable":false}],"groups":[{"name":"pend0","minMember":1,"queue":"qa","priority":50,"createdAt":"2026-11-23T10:00:00Z","networkTopology":null},{"name":"pend1","minMember":1,"queue":"qb","priority":50,"createdAt":"2026-11-23T10:00:00Z","networkTopology":null},{"name":"pend2","minMember":3,"queue":"qa","priority":50,"createdAt":"2026-11-23T10:00:00Z","networkTopology":null}],"pods":[{"name":"solo-0","node":"n0","phase":"Running","queue":"qa","priority":10,"requests":{"cpu":"1","nvidia.com/gpu":1},"preemptable":false,"createdAt":"2026-11-23T07:00:00Z","deleting":true},{"name":"solo-1","node":"n0","phase":"Running","queue":"qa","priority":10,"requests":{"cpu":"1","nvidia.com/gpu":1},"preemptable":false,"createdAt":"2026-11-23T07:00:00Z","deleting":false},{"name":"solo-2","node":"n0","phase":"Running","queue":"qa","priority":10,"requests":{"cpu":"1","nvidia.com/gpu":2},"preemptable":false,"createdAt":"2026-11-23T07:00:00Z","deleting":false},{"name":"pend0-0","group":"pend0","priority":50,"requests":{"cpu":"1","nvidia.com/gpu":1},"createdAt":"2026-11-23T10:00:00Z"},{"name":"pend1-0","group":"pend1","priority":50,"requests":{"cpu":"1","nvidia.com/gpu":1},"createdAt":"2026-11-23T10:00:00Z"},{"name":"pend1-1","group":"pend1","priority":50,"requests":{"cpu":"1","nvidia.com/gpu":1},"createdAt":"2026-11-23T10:00:00Z"},{"name":"pend2-0","group":"pend2","priority":50,"requests":{"cpu":"1","nvidia.com/gpu":2},"createdAt":"2026-11-23T10:00:00Z"},{"name":"pend2-1","group":"pend2","priority":50,"requests":{"cpu":"1","nvidia.com/gpu":2},"createdAt":"2026-11-23T10:00:00Z"},{"name":"pend2-2","group":"pend2","priority":50,"requests":{"cpu":"1","nvidia.com/gpu":2},"createdAt":"2026-11-23T10:00:00Z"}]},"options":{"now":"2026-11-23T12:00:00Z"}}'
+
+
+def test_kept_victims_are_undone_before_a_step_without_recorded_victims():
+    """A step with no recorded victims is solved from its start on the session's state:
+    the statement kept for the steps before it is discarded first (it held a victim
+    evicted and the preemptor's placements)."""
+    body = {**orjson.loads(NO_VICTIMS_LEFT), "config": {"profile": "kai"}}
+    fast = decide(body)
+    assert orjson.loads(fast)["evictions"][0]["pod"] == "default/solo-1"
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)
+        assert decide(body) == fast
+
+
 def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():
     """The kept evictions serve a step only when its first scenario would evict the same
     batches in the same order on the same feasible nodes (a victim put back on its node

@@ -221,12 +221,12 @@ class ScenarioBuilder:
     def recorded_only(self, partial: View) -> Scenario | None:
         """The first scenario of ``partial``, another partial job of the same preemptor
         with the same recorded victims, when it passes the filters (None when it does
-        not, or when this builder pops potential victims: ask a fresh builder then). The
+        not, or when this builder has added potential victims: ask a fresh builder). The
         filters' capacities are those of the state this builder was made on, which must
         be the state ``partial``'s own builder would be made on; only the pending tasks
-        the filters ask for change."""
+        the filters ask for change."""  # (the victim queue is not read)
         s = self.scenario
-        if s is None or self._queue is not None or s.potential:
+        if s is None or s.potential:
             return None
         s.preemptor, s.pending = partial, list(partial.tasks)
         for f in self.filters:

@@ -119,10 +119,10 @@ class JobSolver:
                     if kept is None:
                         kept = KeptVictims(self, partial, batches, feasible)
                     res = kept.solve(partial, last)
-                    if res is None:
+                if res is None:
+                    if kept is not None:  # a step solved from its start: nothing of the last one open
                         kept.close()
                         kept = None
-                if res is None:
                     res = self._solve_partial(partial, recorded, batches)
                     if res is None:
                         break
