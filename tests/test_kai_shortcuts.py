@@ -368,19 +368,44 @@ def test_kept_victims_grow_the_preemptor_task_by_task_in_preempt(monkeypatch):
     assert sum(1 for k in grown if k > 0) >= 8
 
 
-def test_kept_victims_do_not_grow_when_a_victim_queue_may_come_first(monkeypatch):
-    """Reclaim's victims are in other queues, whose turn in the simulation depends on the
-    queues' allocation: every step simulates the preemptor whole."""
+def test_kept_victims_grow_in_reclaim_while_the_simulation_pops_the_reclaimer_first(monkeypatch):
+    """Reclaim's victims are in another queue, whose turn in the simulation depends on the
+    queues' allocation and the reclaimer's request: the simulation's own order is asked,
+    size by size, on the kept evictions; on the bench's reclaim snapshot it pops the
+    reclaimer first, and the steps grow."""
     grown = _growing(monkeypatch)
     decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
-    assert grown and not any(grown)
+    assert sum(1 for k in grown if k > 0) >= 4
+
+
+def test_kept_victims_ask_the_order_a_window_of_sizes_at_a_time(monkeypatch):
+    """The order is asked for the next sizes only when a step reaches them (each window
+    twice the last), on the kept evictions alone: every size a grown step had was asked
+    first and answered 'the reclaimer first'."""
+    asked: list[tuple[int, bool]] = []
+    first = kai_solver.preemptor_first
+
+    def recording(ctx, preemptor, victims, pending):
+        ok = first(ctx, preemptor, victims, pending)
+        asked.append((len(preemptor.tasks), ok))
+        return ok
+
+    monkeypatch.setattr(kai_solver, "preemptor_first", recording)
+    grown = _growing(monkeypatch)
+    decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
+    sizes = {k for k, ok in asked if ok}
+    assert all(k in sizes for k in grown if k > 0)
+    assert len(asked) < 2 * max(len(grown), 8) + 8
 
 
 def test_kept_victims_grow_only_when_the_preemptor_comes_first_with_one_pod_set(monkeypatch):
-    """The preemptor's placements carry over only when every victim job is in its leaf
-    queue with a lower priority (so it is placed first and the victims after it) and it
-    has no sub-groups (its tasks to allocate are a prefix of the solver's). Asked on the
-    preempt snapshot's first run of steps, with one thing changed at a time."""
+    """The preemptor's placements carry over only when the victim jobs are in one leaf
+    queue the queue order admits and the simulation pops the preemptor first (in preempt:
+    the preemptor's leaf, the victims below its priority; a victim of the same priority
+    is asked of the order, which pops it first), and the preemptor has no sub-groups (its
+    tasks to allocate are a prefix of the solver's). Asked on the preempt snapshot's first
+    run of steps, with one thing changed at a time (a victim moved to a queue that is not
+    in the tree never pops)."""
     seen: list[tuple[bool, bool, bool, bool]] = []
     grows = kai_solver.KeptVictims._grows
 
@@ -483,6 +508,45 @@ def test_kept_victims_are_undone_before_a_step_without_recorded_victims():
     with pytest.MonkeyPatch.context() as m:
         m.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)
         assert decide(body) == fast
+
+
+#: A random cluster (of 4,000 searched) where a later step's simulation pops a victim
+#: job before the preemptor: the reclaimer's queue (priority 50) stops being starved as
+#: its request grows, and the victims' queue (priority 150) then comes first.
+VICTIM_FIRST = '{"nodes":{"n0":{"gpus":8},"n1":{"gpus":4},"n2":{"gpus":4}},"queues":[{"name":"q0","deservedGPUs":2,"gpuOverQuotaWeight":1,"priority":50},{"name":"q1","deservedGPUs":4,"gpuOverQuotaWeight":0,"priority":150}],"jobs":[{"name":"j0","queue":"q0","priority":50,"requiredGPUsPerTask":1,"tasks":[{"state":"Pending"},{"state":"Pending"},{"state":"Pending"},{"state":"Pending"}],"minAvailable":4},{"name":"j1","queue":"q1","priority":50,"requiredGPUsPerTask":1,"tasks":[{"state":"Running","node":"n1"},{"state":"Running","node":"n0"},{"state":"Running","node":"n1"}],"minAvailable":3},{"name":"j2","queue":"q0","priority":75,"requiredGPUsPerTask":2,"tasks":[{"state":"Running","node":"n0"},{"state":"Running","node":"n1"}],"minAvailable":1},{"name":"j3","queue":"q0","priority":50,"requiredGPUsPerTask":2,"tasks":[{"state":"Pending"},{"state":"Pending"}],"minAvailable":2},{"name":"j4","queue":"q1","priority":75,"requiredGPUsPerTask":2,"tasks":[{"state":"Pending"},{"state":"Pending"}],"minAvailable":1},{"name":"j5","queue":"q1","priority":75,"requiredGPUsPerTask":1,"tasks":[{"state":"Pending"},{"state":"Pending"}],"minAvailable":1}]}'
+
+
+def test_kept_victims_stop_growing_at_a_size_whose_simulation_pops_a_victim_first(monkeypatch):
+    """The order is asked size by size: where it pops a victim job first, that step is
+    simulated whole (the victim takes its place back before the preemptor). Assuming the
+    preemptor first there changes the answer."""
+    from tests.kai_upstream import build_objects
+    from tests.kube import request
+
+    body = request(build_objects(orjson.loads(VICTIM_FIRST)), config={"profile": "kai"})
+    asked: list[bool] = []
+    first = kai_solver.preemptor_first
+
+    def recording(ctx, preemptor, victims, pending):
+        asked.append(first(ctx, preemptor, victims, pending))
+        return asked[-1]
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver, "preemptor_first", recording)
+        fast = decide(body)
+    assert False in asked
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)
+        slow = decide(body)
+    assert fast == slow
+
+    def always(self, k, recorded):
+        self.checked = self.most
+        return True
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver.KeptVictims, "_first", always)
+        assert decide(body) != slow
 
 
 def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():

@@ -26,6 +26,7 @@ import numpy as np
 
 from app.kai.allocate import allocate_job
 from app.kai.jobs import View
+from app.kai.queues import JobsOrderByQueues
 from app.kai.statement import KaiStatement
 from app.model.cluster import Task
 
@@ -37,14 +38,7 @@ def virtually_allocate(ctx: KaiContext, stmt: KaiStatement, nodes: np.ndarray, p
                        victims: list[Task], pending: list[View]) -> bool:  # fmt: skip
     """``pending``: views of the other jobs with a Pending pod (queued, never placed)."""
     ctx.simulations += 1
-    jobs: dict[str, View] = {v.key: v for v in pending}
-    for t in victims:
-        job = t.job
-        if job is not None and job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
-            jobs[job.key] = View(job)
-    jobs[preemptor.key] = preemptor
-    order = ctx.jobs_order(list(jobs.values()))
-    victim_keys = {t.job.key for t in victims if t.job is not None}
+    order, victim_keys = simulation_order(ctx, preemptor, victims, pending)
     # KAI pops the order to the end; once the preemptor and every victim job have had their
     # turn, the rest are skipped jobs and change nothing
     left = len(victim_keys - {preemptor.key}) + 1
@@ -63,3 +57,31 @@ def virtually_allocate(ctx: KaiContext, stmt: KaiStatement, nodes: np.ndarray, p
         else:
             allocate_job(ctx, v, stmt, nodes, True)
     return placed
+
+
+def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task],
+                     pending: list[View]) -> tuple[JobsOrderByQueues, set[str]]:  # fmt: skip
+    """The simulation's job order (the other pending jobs, the victim jobs, the preemptor)
+    on the state as it is, and the victim jobs' keys."""
+    jobs: dict[str, View] = {v.key: v for v in pending}
+    for t in victims:
+        job = t.job
+        if job is not None and job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
+            jobs[job.key] = View(job)
+    jobs[preemptor.key] = preemptor
+    return ctx.jobs_order(list(jobs.values())), {t.job.key for t in victims if t.job is not None}
+
+
+def preemptor_first(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View]) -> bool:
+    """Whether a simulation starting on the state as it is pops the preemptor before every
+    victim job (the jobs popped before it are skipped ones, which place nothing)."""
+    order, victim_keys = simulation_order(ctx, preemptor, victims, pending)
+    while not order.empty():
+        v = order.pop()
+        if v is None:
+            return False
+        if v is preemptor:
+            return True
+        if v.key in victim_keys:
+            return False
+    return False

@@ -42,7 +42,7 @@ from app.kai.memo import PlacementMemo
 from app.kai.jobs import ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, pod_set_name, tasks_to_allocate
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
-from app.kai.simulation import virtually_allocate
+from app.kai.simulation import preemptor_first, virtually_allocate
 from app.kai.statement import KaiStatement
 from app.model.cluster import Job, Task, TaskStatus
 
@@ -239,9 +239,10 @@ class KeptVictims:
     once, on the state the step's own builder would see (no statement open), and asked
     again for each step's pending tasks.
 
-    In preempt the preemptor's placements carry over too (:meth:`_grows`): step k keeps
-    step k-1's and places only the k-th task before the victims are re-placed, so a run
-    of steps whose victims stay evicted costs one placement each instead of k.
+    The preemptor's placements carry over too where the simulation provably places it
+    first and the victims after it (:meth:`_grows`): step k keeps step k-1's and places
+    only the k-th task before the victims are re-placed, so a run of steps whose victims
+    stay evicted costs one placement each instead of k.
 
     Whatever this cannot decide, the step decides as before, from its first scenario:
     the first scenario failing the filters, the simulation failing, the validator
@@ -263,6 +264,9 @@ class KeptVictims:
         self.node_set: np.ndarray | None = None  # the node set the preemptor's tasks are in
         self.placed = 0  # how many of the preemptor's tasks the statement holds after the mark
         self.most = 0  # the most tasks the checks before the node sets pass for (see _grows)
+        self.leads = False  # whether the preemptor is popped first whatever its size (see _grows)
+        self.checked = 0  # else, up to which size it is known to be popped first (see _first)
+        self.window = 8
 
     def holds(self, batches: list[list[Task]], feasible: set[int]) -> bool:
         return (len(batches) == len(self.batches) and all(a is b for a, b in zip(batches, self.batches, strict=True))
@@ -294,17 +298,17 @@ class KeptVictims:
             self.grows = self._grows(solver, partial, recorded)
         res: Result | None = None
         after = self.mark
-        if self.grows and self._grow(solver, partial):
+        if self.grows and self._grow(solver, partial, recorded):
             after = stmt.checkpoint()
             ctx.simulations += 1
             nodes = solver.nodes()
             for v in self.victim_views:
                 allocate_job(ctx, v, stmt, nodes, True)
             res = solver._result(s, stmt, recorded)
-        elif self.placed:  # the preemptor could not grow in its node set: simulated whole
-            stmt.rollback(self.mark)
+        else:  # (from here on) the simulation is run whole, on the kept evictions alone
+            if self.placed:
+                stmt.rollback(self.mark)
             self.grows, self.placed = False, 0
-        if res is None and not self.grows:
             res = solver._simulate(s, stmt, recorded)
         if res is None or not res.solved:
             ctx.scenarios, ctx.simulations = counts
@@ -321,11 +325,16 @@ class KeptVictims:
         then places the preemptor first and the victim jobs after it in a fixed order, and
         step k's preemptor placements are step k-1's plus its k-th task.
 
-        * The preemptor is popped before every victim job: they are all in its leaf queue
-          (which the queue order admits) with a lower priority, and JobOrder puts priority
-          first. While it waits nothing is placed (the other queued jobs are skipped).
-        * The victim jobs then come out of that leaf in JobOrder, which for them does not
-          change meanwhile (a waiting job's tasks stay as they are), with no two equal.
+        * The victim jobs are all in one leaf queue (admitted), so they come out of it in JobOrder,
+          which for them does not change while they wait (their tasks stay as they are),
+          with no two equal.
+        * The preemptor is popped before every victim job. In preempt that always holds:
+          they are in its leaf queue (which the queue order admits) with a lower priority,
+          and JobOrder puts priority first; while it waits nothing is placed (the other
+          queued jobs are skipped). Otherwise (reclaim: the victims' queue may come first,
+          depending on the queues' allocation and the preemptor's request) it is asked of
+          the simulation's own order on this state, for each size before the step of that
+          size runs (:meth:`_first`).
         * Its tasks to allocate are the first k of the solver's tasks in the same order
           (one pod set: no sub-groups), and the checks before the node sets
           (``IsJobOverQueueCapacity``, the capacity bound) pass: each can only fail more
@@ -341,8 +350,10 @@ class KeptVictims:
         if job.subgroups or not ctx.admits(job.queue):
             return False
         jobs = {id(t.job): t.job for t in recorded if t.job is not None and t.job.key != job.key}
-        if any(v.queue != job.queue or v.priority >= job.priority for v in jobs.values()):
+        leaves = {v.queue for v in jobs.values()}
+        if len(leaves) != 1 or not ctx.admits(next(iter(leaves))):  # (a job of a queue not admitted never pops)
             return False
+        self.leads = leaves == {job.queue} and all(v.priority < job.priority for v in jobs.values())
         views = [View(v) for v in jobs.values()]
         states = {id(v): elastic_state(v) for v in views}
 
@@ -366,9 +377,28 @@ class KeptVictims:
             mid = (lo + hi + 1) // 2
             lo, hi = (mid, hi) if passes(mid) else (lo, mid - 1)
         self.most = lo
-        return True
+        return self.leads or self._first(len(partial.tasks), recorded)
 
-    def _grow(self, solver: ByPodSolver, partial: View) -> bool:
+    def _first(self, k: int, recorded: list[Task]) -> bool:
+        """With the statement at the kept evictions alone: whether the simulation of the
+        step of size ``k`` pops the preemptor first, and for how many sizes from ``k`` on it
+        does (``checked``: asked a window at a time, each twice the last, so sizes a run
+        never reaches are mostly not asked)."""
+        js = self.js
+        tasks = js.tasks
+        upto = min(self.most, k + self.window - 1)
+        self.window *= 2
+        j = k
+        while j <= upto:
+            some = tasks[:j]
+            if not preemptor_first(js.ctx, View(tasks[0].job, some, dict(Counter(map(pod_set_name, some)))),  # type: ignore[arg-type]
+                                   recorded, js.pending):  # fmt: skip
+                break
+            j += 1
+        self.checked = j - 1
+        return j > k
+
+    def _grow(self, solver: ByPodSolver, partial: View, recorded: list[Task]) -> bool:
         """Place the preemptor's tasks for this step on top of the last step's (the first
         step of the run places them all through the node sets): False when the simulation
         must place it whole instead."""
@@ -376,6 +406,12 @@ class KeptVictims:
         k = len(partial.tasks)
         if k > self.most:
             return False
+        if not self.leads and k > self.checked:  # ask the next sizes on the kept evictions alone
+            if self.placed:
+                stmt.rollback(self.mark)  # type: ignore[union-attr]
+                self.placed = 0
+            if not self._first(k, recorded):
+                return False
         if self.placed == 0:
             self.node_set = place_in_sets(ctx, partial, stmt, solver.nodes(), list(partial.tasks), True)  # type: ignore[arg-type]
             if self.node_set is None:
