@@ -278,3 +278,25 @@ def test_scheduling_signature_easier_and_smaller_footprint_rules() -> None:
     assert not easier(j["ran"], j["two4"]) and not easier(j["two4"], j["ran"])  # no Pending pod
     assert footprint_smaller(j["two2"], j["two4"]) and not footprint_smaller(j["two4"], j["two2"])
     assert not footprint_smaller(j["three4"], j["two4"])  # more Pending pods
+
+
+def test_is_elastic_counts_each_pod_set_against_its_minimum_as_its_view_does() -> None:
+    """``IsElastic``: some pod set has more pods than its minimum. Counted from the job's
+    pods and pod-set minimums, it is what the job's view (``View(job).pod_sets``) says:
+    a gang at its minimum is not elastic, one pod more is; with sub-groups each is asked
+    on its own, and a pod of no sub-group makes a default pod set of minimum 1."""
+    from app.kai.actions import is_elastic
+
+    def sg(name: str, n: int, group: str) -> list[dict]:
+        return [{"state": "Running", "node": "n0", "subGroup": group} for _ in range(n)]
+
+    c = cluster({"nodes": {"n0": {"gpus": 64}}, "queues": [{"name": "q", "deservedGPUs": 8}],
+                 "jobs": [job("at-min", "q", 50, 1, running("n0", 3), minAvailable=3),
+                          job("above", "q", 50, 1, running("n0", 4), minAvailable=3),
+                          job("sub-at", "q", 50, 1, sg("a", 2, "a") + sg("b", 1, "b"),
+                              podSets=[{"name": "a", "minAvailable": 2}, {"name": "b", "minAvailable": 1}]),
+                          job("sub-above", "q", 50, 1, sg("a", 2, "a") + sg("b", 2, "b"),
+                              podSets=[{"name": "a", "minAvailable": 2}, {"name": "b", "minAvailable": 1}])]})  # fmt: skip
+    got = {key.split("/")[1]: is_elastic(j) for key, j in c.jobs.items()}
+    assert got == {"at-min": False, "above": True, "sub-at": False, "sub-above": True}
+    assert got == {key.split("/")[1]: any(len(ps.tasks) > ps.min for ps in View(j).pod_sets) for key, j in c.jobs.items()}

@@ -35,8 +35,8 @@ from app.framework.config import flag
 from app.kai.allocate import over_queue_capacity
 from app.kai.context import KaiContext
 from app.kai.jobs import (
-    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, pod_set_name, ready_for_scheduling,
-    tasks_to_allocate,
+    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, pod_set_minimums, pod_set_name,
+    ready_for_scheduling, tasks_to_allocate,
 )  # fmt: skip
 from app.kai.queues import JobsOrderByQueues, allocatable_share, less_equal
 from app.kai.scenarios import Scenario
@@ -48,8 +48,10 @@ ALIVE = ACTIVE_ALLOCATED | {TaskStatus.PENDING}
 
 
 def is_elastic(job: Job) -> bool:
-    """``IsElastic``: some pod set has more pods than its minimum."""
-    return any(len(ps.tasks) > ps.min for ps in View(job).pod_sets)
+    """``IsElastic``: some pod set has more pods than its minimum (its view's pod sets,
+    counted without building the view)."""
+    mins = pod_set_minimums(job)
+    return any(n > mins.get(name, 1) for name, n in Counter(map(pod_set_name, job.tasks)).items())
 
 
 class KaiAction:
@@ -287,7 +289,7 @@ class KaiReclaim(KaiAction):
         job_of = self.ssn.cluster.job
         for key, tasks in s.victims.items():
             victim = job_of(key)
-            pod_sets = {ps.name: ps.min for ps in View(victim).pod_sets}
+            pod_sets = pod_set_minimums(victim)
             per: dict[str, list[Task]] = {}
             for t in tasks:
                 per.setdefault(pod_set_name(t), []).append(t)

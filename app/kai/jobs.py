@@ -72,8 +72,9 @@ def pod_set_name(t: Task) -> str:
     return sg.policy if sg is not None else DEFAULT_POD_SET
 
 
-def _minimums(job: Job) -> dict[str, int]:
-    """Every pod set of the job with its minimum (the job's structure, tasks or not)."""
+def pod_set_minimums(job: Job) -> dict[str, int]:
+    """Every pod set of the job with its minimum (the job's structure, tasks or not; a pod
+    set only tasks name has minimum 1)."""
     if job.subgroups:
         out: dict[str, int] = {}
         for sg in job.subgroups.values():
@@ -95,7 +96,7 @@ class View:
         self.key = job.key
         self.partial = mins is not None
         self.tasks = list(job.tasks if tasks is None else tasks)
-        minimums = _minimums(job)
+        minimums = pod_set_minimums(job)
         if mins:
             minimums.update(mins)
         groups: dict[str, list[Task]] = {name: [] for name in minimums}

@@ -29,7 +29,8 @@ map order).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -90,13 +91,30 @@ class QueueOrder:
     def __init__(self, fs: Any, virtual: set[int] | frozenset[int] = frozenset()) -> None:
         self.fs = fs
         self.virtual = virtual
+        self.requests: dict[int, tuple[View, np.ndarray]] | None = None  # see frozen()
 
     def job_request(self, v: View | None) -> np.ndarray:
         """``GetTasksToAllocateInitResource`` in queue units."""
         if v is None:
             return np.zeros(3)
-        tasks = tasks_to_allocate(v, False, self.virtual)
-        return self.fs.vec_sum(tasks)
+        memo = self.requests
+        if memo is not None:
+            got = memo.get(id(v))
+            if got is not None and got[0] is v:
+                return got[1]
+        req = self.fs.vec_sum(tasks_to_allocate(v, False, self.virtual))
+        if memo is not None:
+            memo[id(v)] = (v, req)
+        return req
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """While no task changes state: each view's request worked out once."""
+        self.requests = {}
+        try:
+            yield
+        finally:
+            self.requests = None
 
     def allocated_of(self, v: View) -> np.ndarray:
         return self.fs.vec_sum(v.allocated())

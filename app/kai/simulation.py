@@ -75,13 +75,14 @@ def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task],
 def preemptor_first(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View]) -> bool:
     """Whether a simulation starting on the state as it is pops the preemptor before every
     victim job (the jobs popped before it are skipped ones, which place nothing)."""
-    order, victim_keys = simulation_order(ctx, preemptor, victims, pending)
-    while not order.empty():
-        v = order.pop()
-        if v is None:
-            return False
-        if v is preemptor:
-            return True
-        if v.key in victim_keys:
-            return False
+    with ctx.qorder.frozen():  # (nothing is placed while it asks)
+        order, victim_keys = simulation_order(ctx, preemptor, victims, pending)
+        while not order.empty():
+            v = order.pop()
+            if v is None:
+                return False
+            if v is preemptor:
+                return True
+            if v.key in victim_keys:
+                return False
     return False
