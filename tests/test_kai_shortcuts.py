@@ -691,6 +691,51 @@ def test_greedy_match_reuses_a_holder_with_room_and_stops_at_a_small_one():
     assert greedy_match([3.0, 0.0, 99.0], [3.0])  # a requirement of 0 ends the matching: matched
 
 
+def test_idle_gpus_filter_asks_the_largest_capacities_as_the_pending_tasks_grow():
+    """The idle-GPU filter re-targeted to more and more pending tasks (a growing preemptor)
+    matches them against the N largest capacities, as sorting every time does, and a
+    victim absorbed afterwards is counted (the capacities it keeps are recounted)."""
+    import random
+
+    class _Task:
+        def __init__(self, node: int, gpus: float) -> None:
+            self.node, self.gpus = node, gpus
+
+    class _Ctx:
+        def __init__(self, free: list[float]) -> None:
+            self._free = np.asarray(free, dtype=np.float64)
+
+        def free_gpus(self):
+            return self._free
+
+        def gpus(self, t):
+            return t.gpus
+
+        def gpus_of(self, ts):
+            return np.array([t.gpus for t in ts], dtype=np.float64)
+
+    class _Scenario:
+        def __init__(self, pending, victims=()):
+            self.pending, self.potential, self._victims = pending, list(victims), []
+
+        def recorded_tasks(self):
+            return []
+
+    rnd = random.Random(3)
+    for _ in range(200):
+        free = [float(rnd.randint(0, 8)) for _ in range(rnd.randint(1, 30))]
+        f = IdleGpus(_Ctx(free), _Scenario([]))
+        pending: list[_Task] = []
+        for k in range(rnd.randint(1, 40)):
+            pending.append(_Task(-1, float(rnd.choice([1, 1, 2, 4]))))
+            s = _Scenario(pending, [_Task(rnd.randrange(len(free)), 2.0)] if k == 10 else [])
+            f.retarget(s)
+            got = f.ok(s)
+            want = greedy_match(sorted((t.gpus for t in pending), reverse=True),
+                                sorted(f.cap.tolist(), reverse=True)[: min(len(pending), len(free))])  # fmt: skip
+            assert got == want
+
+
 def test_fair_share_sums_a_batch_only_when_the_floats_are_the_same():
     """``KaiFairShare._task_many`` adds a batch's summed request when that is exact (whole
     numbers, no partial sum at 2**53), else one by one; either way the allocations equal

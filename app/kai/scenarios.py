@@ -101,6 +101,7 @@ class IdleGpus:
         self.ctx = ctx
         self.cap = ctx.free_gpus().astype(np.float64)
         self.seen: set[int] = set()
+        self.top: list[float] = []  # the largest capacities, largest first, while ``cap`` stays as it is
         self.retarget(scenario)
 
     def retarget(self, scenario: Scenario) -> None:
@@ -111,13 +112,17 @@ class IdleGpus:
         fresh = new_victims(scenario, self.seen)
         if fresh:  # (np.add.at adds one by one, in order: the sums of a loop)
             np.add.at(self.cap, _nodes(fresh), self.ctx.gpus_of(fresh))
+            self.top = []
 
     def ok(self, scenario: Scenario) -> bool:
         self._absorb(scenario)
         n = min(len(self.required), len(self.cap))
-        # the n largest capacities, largest first (the matching reads values, not nodes)
-        top = np.sort(np.partition(self.cap, len(self.cap) - n)[len(self.cap) - n :])[::-1] if n else self.cap[:0]
-        return greedy_match(self.required, top.tolist())
+        if n > len(self.top):
+            # the m largest capacities, largest first (the matching reads values, not
+            # nodes); m doubles, so asking one more each time (a growing preemptor) is cheap
+            m = min(len(self.cap), max(n, 2 * len(self.top)))
+            self.top = np.sort(np.partition(self.cap, len(self.cap) - m)[len(self.cap) - m :])[::-1].tolist() if m else []
+        return greedy_match(self.required, self.top[:n])
 
 
 class TopologyIdleGpus:
