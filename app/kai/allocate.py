@@ -220,10 +220,13 @@ def _sets(ctx: KaiContext, stmt: KaiStatement, v: View, sg: object | None, nodes
     return memo.node_sets(stmt, v.key, getattr(sg, "uid", None), nodes, lambda: _node_sets(ctx, v, sg, nodes))
 
 
-def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, pipeline_only: bool) -> bool:
+def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, pipeline_only: bool,
+                 tasks: list[Task] | None = None) -> bool:  # fmt: skip
     """Place what ``v`` needs now on ``nodes``; False (with this call's placements undone)
-    when it cannot (found at once when :func:`could_fit` says so)."""
-    tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual)
+    when it cannot (found at once when :func:`could_fit` says so). ``tasks``: its
+    ``GetTasksToAllocate`` when the caller knows it."""
+    if tasks is None:
+        tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual)
     if not tasks or over_queue_capacity(ctx, v, tasks) or not could_fit(ctx, tasks, nodes):
         return False
     return place_in_sets(ctx, v, stmt, nodes, tasks, pipeline_only) is not None

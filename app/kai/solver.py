@@ -261,6 +261,7 @@ class KeptVictims:
         self.mark = 0  # the statement's length with the recorded victims evicted
         self.grows: bool | None = None  # whether the preemptor's placements carry over (see _grow)
         self.victim_views: list[View] = []  # the victim jobs, in the order the simulation pops them
+        self.victim_tasks: list[list[Task]] = []  # their GetTasksToAllocate, asked once (see solve)
         self.node_set: np.ndarray | None = None  # the node set the preemptor's tasks are in
         self.placed = 0  # how many of the preemptor's tasks the statement holds after the mark
         self.most = 0  # the most tasks the checks before the node sets pass for (see _grows)
@@ -302,8 +303,11 @@ class KeptVictims:
             after = stmt.checkpoint()
             ctx.simulations += 1
             nodes = solver.nodes()
-            for v in self.victim_views:
-                allocate_job(ctx, v, stmt, nodes, True)
+            asks = self.victim_tasks
+            for i, v in enumerate(self.victim_views):
+                if i == len(asks):  # what it asks for: its own tasks' states, the same every step
+                    asks.append(tasks_to_allocate(v, False, ctx.virtual))
+                allocate_job(ctx, v, stmt, nodes, True, asks[i])
             res = solver._result(s, stmt, recorded)
         else:  # (from here on) the simulation is run whole, on the kept evictions alone
             if self.placed:
