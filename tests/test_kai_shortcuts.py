@@ -549,6 +549,45 @@ def test_kept_victims_stop_growing_at_a_size_whose_simulation_pops_a_victim_firs
         assert decide(body) != slow
 
 
+#: A random cluster with 0.3-GPU pods (found by a review's search): kept evictions add and
+#: undo the queues' GPU sums in another order than each step on its own, and q1 ends at
+#: 8.9 against 8.899999999999999 GPUs; zz, in q1 (a 9-GPU limit), then reads the limit
+#: differently.
+FRACTIONAL = '{"nodes":{"n0":{"gpus":4,"labels":{"k8s.io/rack":"r0"}},"n1":{"gpus":4,"labels":{"k8s.io/rack":"r0"}},"n2":{"gpus":8,"labels":{"k8s.io/rack":"r0"}},"n3":{"gpus":4,"labels":{"k8s.io/rack":"r0"}},"n4":{"gpus":2,"labels":{"k8s.io/rack":"r0"}}},"queues":[{"name":"q0","deservedGPUs":6,"gpuOverQuotaWeight":2},{"name":"q1","deservedGPUs":6,"gpuOverQuotaWeight":1,"maxAllowedGPUs":9}],"jobs":[{"name":"p0","queue":"q0","priority":100,"requiredGPUsPerTask":1,"minAvailable":1,"tasks":[{"state":"Pending"},{"state":"Pending"},{"state":"Pending"}]},{"name":"p1","queue":"q1","priority":75,"requiredGPUsPerTask":0.3,"minAvailable":9,"tasks":[{"state":"Pending"},{"state":"Pending"},{"state":"Pending"},{"state":"Pending"},{"state":"Pending"},{"state":"Pending"},{"state":"Pending"},{"state":"Pending"},{"state":"Pending"}],"preemptibility":"non-preemptible"},{"name":"f0","queue":"q0","priority":50,"requiredGPUsPerTask":0.3,"minAvailable":2,"tasks":[{"state":"Running","node":"n2"},{"state":"Running","node":"n4"},{"state":"Running","node":"n1"},{"state":"Running","node":"n2"}],"preemptibility":"preemptible"},{"name":"f1","queue":"q1","priority":50,"requiredGPUsPerTask":0.2,"minAvailable":1,"tasks":[{"state":"Running","node":"n0"}]},{"name":"f2","queue":"q0","priority":75,"requiredGPUsPerTask":1,"minAvailable":1,"tasks":[{"state":"Running","node":"n1"}]},{"name":"f3","queue":"q0","priority":100,"requiredGPUsPerTask":0.2,"minAvailable":4,"tasks":[{"state":"Running","node":"n0"},{"state":"Running","node":"n0"},{"state":"Running","node":"n0"},{"state":"Running","node":"n0"}]},{"name":"f4","queue":"q1","priority":50,"requiredGPUsPerTask":0.3,"minAvailable":1,"tasks":[{"state":"Running","node":"n0"}]},{"name":"f5","queue":"q0","priority":75,"requiredGPUsPerTask":1,"minAvailable":2,"tasks":[{"state":"Running","node":"n0"},{"state":"Running","node":"n0"}]},{"name":"f6","queue":"q1","priority":50,"requiredGPUsPerTask":0.7,"minAvailable":1,"tasks":[{"state":"Running","node":"n0"}]},{"name":"f7","queue":"q1","priority":75,"requiredGPUsPerTask":0.2,"minAvailable":2,"tasks":[{"state":"Running","node":"n0"},{"state":"Running","node":"n1"}],"preemptibility":"preemptible"},{"name":"f8","queue":"q0","priority":25,"requiredGPUsPerTask":1,"minAvailable":1,"tasks":[{"state":"Running","node":"n1"}]},{"name":"f9","queue":"q1","priority":25,"requiredGPUsPerTask":0.5,"minAvailable":1,"tasks":[{"state":"Running","node":"n1"},{"state":"Running","node":"n1"}]},{"name":"f10","queue":"q0","priority":50,"requiredGPUsPerTask":0.2,"minAvailable":2,"tasks":[{"state":"Running","node":"n1"},{"state":"Running","node":"n1"}]},{"name":"f11","queue":"q1","priority":50,"requiredGPUsPerTask":0.1,"minAvailable":1,"tasks":[{"state":"Running","node":"n1"}]},{"name":"f12","queue":"q0","priority":75,"requiredGPUsPerTask":0.5,"minAvailable":2,"tasks":[{"state":"Running","node":"n2"},{"state":"Running","node":"n2"}]},{"name":"f13","queue":"q1","priority":50,"requiredGPUsPerTask":0.5,"minAvailable":4,"tasks":[{"state":"Running","node":"n2"},{"state":"Running","node":"n2"},{"state":"Running","node":"n2"},{"state":"Running","node":"n2"}]},{"name":"f14","queue":"q0","priority":50,"requiredGPUsPerTask":0.5,"minAvailable":2,"tasks":[{"state":"Running","node":"n2"},{"state":"Running","node":"n2"}]},{"name":"f15","queue":"q0","priority":25,"requiredGPUsPerTask":0.2,"minAvailable":2,"tasks":[{"state":"Running","node":"n2"},{"state":"Running","node":"n2"},{"state":"Running","node":"n2"}]},{"name":"f16","queue":"q0","priority":100,"requiredGPUsPerTask":0.3,"minAvailable":1,"tasks":[{"state":"Running","node":"n2"},{"state":"Pending"}]},{"name":"f17","queue":"q1","priority":100,"requiredGPUsPerTask":0.1,"minAvailable":1,"tasks":[{"state":"Running","node":"n2"},{"state":"Running","node":"n2"}]},{"name":"f18","queue":"q0","priority":75,"requiredGPUsPerTask":0.1,"minAvailable":1,"tasks":[{"state":"Running","node":"n2"}]},{"name":"f19","queue":"q0","priority":50,"requiredGPUsPerTask":1,"minAvailable":2,"tasks":[{"state":"Running","node":"n2"},{"state":"Running","node":"n2"}]},{"name":"f20","queue":"q1","priority":50,"requiredGPUsPerTask":0.2,"minAvailable":1,"tasks":[{"state":"Running","node":"n2"}]},{"name":"f21","queue":"q1","priority":50,"requiredGPUsPerTask":0.2,"minAvailable":1,"tasks":[{"state":"Running","node":"n3"}]},{"name":"f22","queue":"q1","priority":25,"requiredGPUsPerTask":0.2,"minAvailable":1,"tasks":[{"state":"Running","node":"n3"}]},{"name":"f23","queue":"q1","priority":50,"requiredGPUsPerTask":1,"minAvailable":2,"tasks":[{"state":"Running","node":"n3"},{"state":"Running","node":"n3"}]},{"name":"f24","queue":"q1","priority":75,"requiredGPUsPerTask":0.1,"minAvailable":1,"tasks":[{"state":"Running","node":"n4"},{"state":"Running","node":"n1"},{"state":"Running","node":"n3"},{"state":"Running","node":"n2"}]},{"name":"f25","queue":"q1","priority":75,"requiredGPUsPerTask":0.5,"minAvailable":3,"tasks":[{"state":"Running","node":"n3"},{"state":"Running","node":"n3"},{"state":"Running","node":"n3"}]},{"name":"f26","queue":"q0","priority":100,"requiredGPUsPerTask":0.7,"minAvailable":2,"tasks":[{"state":"Running","node":"n4"},{"state":"Running","node":"n4"}]},{"name":"f27","queue":"q0","priority":25,"requiredGPUsPerTask":0.2,"minAvailable":1,"tasks":[{"state":"Running","node":"n4"}]},{"name":"zz","queue":"q1","priority":60,"requiredGPUsPerTask":0.3,"minAvailable":1,"tasks":[{"state":"Pending"}]}],"topologies":[{"name":"topo","levels":[{"nodeLabel":"k8s.io/rack"}]}]}'
+
+
+def test_with_gpu_fractions_every_step_is_solved_from_its_start():
+    """A ``gpu-fraction`` pod makes the queues' GPU sums fractions, whose additions round
+    differently in another order: the solver keeps no memo and no evictions then, and
+    decides as each step solved from its start does."""
+    from tests.kai_upstream import build_objects
+    from tests.kube import request
+
+    body = request(build_objects(orjson.loads(FRACTIONAL)), config={"profile": "kai"})
+    fast = decide(body)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)
+        m.setattr(kai_solver, "PlacementMemo", lambda: None)
+        assert decide(body) == fast
+
+
+def test_exact_sums_need_whole_gpus_and_queue_totals_within_2_to_the_53():
+    from app.kai.context import exact_sums
+
+    class Q:
+        def __init__(self, *request: float) -> None:
+            self.request = np.array(request)
+
+    whole = np.array([[1000, 4000, 2**30, 1000], [0, 500, 2**20, 2000]], dtype=np.int64)
+    assert exact_sums(whole, 3, [Q(3.0, 4500.0, 2.0**30 + 2.0**20)])
+    assert exact_sums(whole, None, [])
+    half = whole.copy()
+    half[1, 3] = 500  # half a GPU
+    assert not exact_sums(half, 3, [Q(1.5, 4500.0, 1.0)])
+    assert exact_sums(whole, 3, [Q(1.0, 1.0, 2.0**53)])
+    assert not exact_sums(whole, 3, [Q(1.0, 1.0, 2.0**53 + 2.0)])
+
+
 def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():
     """The kept evictions serve a step only when its first scenario would evict the same
     batches in the same order on the same feasible nodes (a victim put back on its node

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,19 @@ from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
 from app.kai.signatures import job_signature
 from app.kai.statement import KaiStatement
 from app.model.cluster import Job, Task
+
+
+def exact_sums(task_req: np.ndarray, gpu_col: int | None, queues: Iterable[Any]) -> bool:
+    """Whether the proportion plugin's sums of task requests (GPUs, millicores, bytes in
+    float64) stay whole numbers no larger than 2**53 whatever tasks they add: every GPU
+    request a whole number of GPUs (no ``gpu-fraction`` pod) and each queue's ``request``
+    (all its subtree's tasks, allocated or pending: no allocation can pass it) within
+    2**53. Then evicting a task and putting it back, or placing and undoing, leaves the
+    sums exactly as they were, which the solver's memo and its kept evictions rely on
+    (without it, the same additions in another order may round differently)."""
+    if gpu_col is not None and len(task_req) and (task_req[:, gpu_col] % 1000).any():
+        return False
+    return all(float(q.request.max(initial=0.0)) <= 2.0**53 for q in queues)
 
 
 class KaiContext:
@@ -43,6 +57,7 @@ class KaiContext:
         self.simulations = 0
         self.skipped = 0  # jobs skipped by a scheduling signature
         self.memo: PlacementMemo | None = None  # open while a JobSolver solves (app.kai.memo)
+        self.exact = exact_sums(c.task_req, self.gpu_col, fs.queues.values())
         self._signatures: dict[str, tuple] = {}
         self._tier_domains: dict[int, tuple[list[int], dict[int, int]]] = {}
         self._tier_positions: dict[int, np.ndarray] = {}

@@ -88,7 +88,7 @@ class JobSolver:
 
     def solve(self, job: Job) -> tuple[bool, KaiStatement | None, list[Task]]:
         ctx = self.ctx
-        outer, ctx.memo = ctx.memo, PlacementMemo()
+        outer, ctx.memo = ctx.memo, PlacementMemo() if ctx.exact else None  # (see KaiContext.exact)
         try:
             return self._solve(job)
         finally:
@@ -111,7 +111,7 @@ class JobSolver:
                 partial = View(job, pending, dict(Counter(map(pod_set_name, pending))))
                 last = len(pending) == len(tasks)
                 res = None
-                if batches:
+                if batches and ctx.exact:  # (the kept evictions add and undo in another order)
                     feasible = self._feasible(recorded)
                     if kept is not None and not kept.holds(batches, feasible):
                         kept.close()
@@ -235,7 +235,8 @@ class KeptVictims:
     evicts the recorded victims in a new statement and simulates once. Here the
     evictions are made once and kept; each step's simulation runs on top of them and is
     rolled back to them afterwards, which leaves the state the fresh evictions would
-    (undo is exact: see :mod:`app.kai.memo`). The first scenario's filters are set up
+    (undo is exact: see :mod:`app.kai.memo`; so only when ``KaiContext.exact``: with a
+    fraction of a GPU the same additions in another order may round differently). The first scenario's filters are set up
     once, on the state the step's own builder would see (no statement open), and asked
     again for each step's pending tasks.
 
