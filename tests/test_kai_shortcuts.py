@@ -571,21 +571,28 @@ def test_with_gpu_fractions_every_step_is_solved_from_its_start():
         assert decide(body) == fast
 
 
-def test_exact_sums_need_whole_gpus_and_queue_totals_within_2_to_the_53():
+def test_exact_sums_need_whole_gpus_and_queue_totals_float64_holds_exactly():
+    """Whole GPUs, and each queue's requests within 2**(53+k) in a column whose requests
+    are all multiples of 2**k (float64 holds those sums exactly)."""
     from app.kai.context import exact_sums
 
     class Q:
         def __init__(self, *request: float) -> None:
             self.request = np.array(request)
 
-    whole = np.array([[1000, 4000, 2**30, 1000], [0, 500, 2**20, 2000]], dtype=np.int64)
-    assert exact_sums(whole, 3, [Q(3.0, 4500.0, 2.0**30 + 2.0**20)])
-    assert exact_sums(whole, None, [])
-    half = whole.copy()
+    cols = [3, 0, 1]  # GPUs, cpu, memory columns of the request matrix
+    gi = 2**30
+    reqs = np.array([[4000, 64 * gi, 1, 1000], [500, 2 * gi, 1, 2000]], dtype=np.int64)  # cpu, memory, pods, GPUs
+    assert exact_sums(reqs, cols, [Q(3.0, 4500.0, 66.0 * gi)])
+    assert exact_sums(reqs, [-1, 0, 1], [])
+    half = reqs.copy()
     half[1, 3] = 500  # half a GPU
-    assert not exact_sums(half, 3, [Q(1.5, 4500.0, 1.0)])
-    assert exact_sums(whole, 3, [Q(1.0, 1.0, 2.0**53)])
-    assert not exact_sums(whole, 3, [Q(1.0, 1.0, 2.0**53 + 2.0)])
+    assert not exact_sums(half, cols, [Q(1.5, 4500.0, 1.0)])
+    # cpu requests 4000 and 500: multiples of 4 (2**2); memory multiples of 2**31
+    assert exact_sums(reqs, cols, [Q(1.0, 2.0**55, 2.0**84)])
+    assert not exact_sums(reqs, cols, [Q(1.0, 2.0**55 + 8, 1.0)])
+    assert not exact_sums(reqs, cols, [Q(1.0, 1.0, 2.0**84 + 2.0**32)])
+    assert not exact_sums(reqs, cols, [Q(2.0**53 + 2, 1.0, 1.0)])
 
 
 def test_kept_victims_hold_only_for_the_same_batches_and_feasible_nodes():

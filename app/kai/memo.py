@@ -18,7 +18,7 @@ next one opens); operations are only pushed and popped (no statement of the solv
 removes one from the middle: ``cancel_evict`` and ``merge`` are not used on it); and
 undoing an operation restores the state exactly (integer node accounting; the fair-share
 sums in GPUs, millicores and bytes, whole numbers in float64, add and subtract exactly).
-That last holds only without fractions of a GPU and within 2**53: the solver opens a memo
+That last holds only without fractions of a GPU and within what float64 holds exactly: the solver opens a memo
 only when :func:`app.kai.context.exact_sums` says so.
 """
 
