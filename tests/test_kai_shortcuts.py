@@ -574,7 +574,7 @@ def test_with_gpu_fractions_every_step_is_solved_from_its_start():
 def test_exact_sums_need_whole_gpus_and_queue_totals_float64_holds_exactly():
     """Whole GPUs, and each queue's requests within 2**(53+k) in a column whose requests
     are all multiples of 2**k (float64 holds those sums exactly)."""
-    from app.kai.context import exact_sums
+    from app.plugins.kai_fairshare import exact_sums
 
     class Q:
         def __init__(self, *request: float) -> None:

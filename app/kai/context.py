@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -14,34 +13,6 @@ from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
 from app.kai.signatures import job_signature
 from app.kai.statement import KaiStatement
 from app.model.cluster import Job, Task
-
-
-def exact_sums(task_req: np.ndarray, cols: list[int], queues: Iterable[Any]) -> bool:
-    """Whether the proportion plugin's sums of task requests stay exact in float64 whatever
-    tasks they add: its vector is (GPUs, millicores, bytes) from the request columns
-    ``cols`` (-1: none). Every GPU request must be a whole number of GPUs (no
-    ``gpu-fraction`` pod); then each sum is an integer, and a multiple of 2**k when every
-    request in that column is, which float64 holds exactly up to 2**(53+k); each queue's
-    ``request`` (all its subtree's tasks, allocated or pending: no allocation can pass it)
-    must stay within that. Then evicting a task and putting it back, or placing and
-    undoing, leaves the sums exactly as they were, which the solver's memo and its kept
-    evictions rely on (otherwise the same additions in another order may round
-    differently). Bytes are mostly multiples of 2**20 (Mi, Gi) or 2**6 (M, G)."""
-    limits = []
-    for r, col in enumerate(cols):
-        if col < 0 or not len(task_req):
-            limits.append(2.0**53)
-            continue
-        values = task_req[:, col]
-        if r == 0:  # GPUs, in thousandths
-            if (values % 1000).any():
-                return False
-            values = values // 1000
-        bits = int(np.bitwise_or.reduce(np.abs(values)))
-        k = (bits & -bits).bit_length() - 1 if bits else 0
-        limits.append(2.0 ** (53 + k))
-    bound = np.array(limits)
-    return all(bool((q.request <= bound).all()) for q in queues)
 
 
 class KaiContext:
@@ -72,7 +43,7 @@ class KaiContext:
         self.simulations = 0
         self.skipped = 0  # jobs skipped by a scheduling signature
         self.memo: PlacementMemo | None = None  # open while a JobSolver solves (app.kai.memo)
-        self.exact = exact_sums(c.task_req, list(fs.cols), fs.queues.values())
+        self.exact: bool = fs.exact  # undo restores the fair-share sums exactly (see exact_sums)
         self._signatures: dict[str, tuple] = {}
         self._tier_domains: dict[int, tuple[list[int], dict[int, int]]] = {}
         self._tier_positions: dict[int, np.ndarray] = {}

@@ -28,6 +28,7 @@ Rules (``pkg/scheduler/api/podgroup_info``, ``api/pod_status``):
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from app.model.cluster import Job, Task, TaskStatus
@@ -112,6 +113,12 @@ class View:
 
     def __repr__(self) -> str:
         return f"View({self.key}, {len(self.tasks)} tasks)"
+
+
+def partial_view(job: Job, tasks: Sequence[Task]) -> View:
+    """The solver's partial job (``getPartialJobRepresentative``): ``job`` over ``tasks``,
+    each pod set's minimum set to its share of them."""
+    return View(job, tasks, dict(Counter(map(pod_set_name, tasks))))
 
 
 # -- predicates ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ removes one from the middle: ``cancel_evict`` and ``merge`` are not used on it);
 undoing an operation restores the state exactly (integer node accounting; the fair-share
 sums in GPUs, millicores and bytes, whole numbers in float64, add and subtract exactly).
 That last holds only without fractions of a GPU and within what float64 holds exactly: the solver opens a memo
-only when :func:`app.kai.context.exact_sums` says so.
+only when :func:`app.plugins.kai_fairshare.exact_sums` says so.
 """
 
 from __future__ import annotations

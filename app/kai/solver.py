@@ -30,7 +30,6 @@ of an elastic victim twice when it is offered in two steps; see the README).
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -39,7 +38,7 @@ import numpy as np
 
 from app.kai.allocate import _place_tasks, allocate_job, could_fit, over_queue_capacity, place_in_sets
 from app.kai.memo import PlacementMemo
-from app.kai.jobs import ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, pod_set_name, tasks_to_allocate
+from app.kai.jobs import ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, partial_view, tasks_to_allocate
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
 from app.kai.simulation import preemptor_first, virtually_allocate
@@ -108,7 +107,7 @@ class JobSolver:
         try:
             for t in tasks:
                 pending.append(t)
-                partial = View(job, pending, dict(Counter(map(pod_set_name, pending))))
+                partial = partial_view(job, pending)
                 last = len(pending) == len(tasks)
                 res = None
                 if batches and ctx.exact:  # (the kept evictions add and undo in another order)
@@ -395,9 +394,7 @@ class KeptVictims:
         self.window *= 2
         j = k
         while j <= upto:
-            some = tasks[:j]
-            if not preemptor_first(js.ctx, View(tasks[0].job, some, dict(Counter(map(pod_set_name, some)))),  # type: ignore[arg-type]
-                                   recorded, js.pending):  # fmt: skip
+            if not preemptor_first(js.ctx, partial_view(tasks[0].job, tasks[:j]), recorded, js.pending):  # type: ignore[arg-type]
                 break
             j += 1
         self.checked = j - 1

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +55,35 @@ def _whole(rows: np.ndarray, held: np.ndarray) -> bool:
     if not ((rows == np.trunc(rows)).all() and (held == np.trunc(held)).all()):
         return False
     return bool((np.abs(held).max(axis=0) + np.abs(rows).sum(axis=0) < _EXACT).all())
+
+
+def exact_sums(task_req: np.ndarray, cols: list[int], queues: Iterable[Any]) -> bool:
+    """Whether the proportion plugin's sums of task requests stay exact in float64 whatever
+    tasks they add: its vector is (GPUs, millicores, bytes) from the request columns
+    ``cols`` (-1: none). Every GPU request must be a whole number of GPUs (no
+    ``gpu-fraction`` pod); then each sum is an integer, and a multiple of 2**k when every
+    request in that column is, which float64 holds exactly up to 2**(53+k); each queue's
+    ``request`` (all its subtree's tasks, allocated or pending: no allocation can pass it)
+    must stay within that. Then evicting a task and putting it back, or placing and
+    undoing, leaves the sums exactly as they were, which the solver's memo and its kept
+    evictions rely on (otherwise the same additions in another order may round
+    differently). Bytes are mostly multiples of 2**20 (Mi, Gi) or 2**6 (M, G). (:func:`_whole`
+    asks the same of one batch of tasks.)"""
+    limits = []
+    for r, col in enumerate(cols):
+        if col < 0 or not len(task_req):
+            limits.append(_EXACT)
+            continue
+        values = task_req[:, col]
+        if r == 0:  # GPUs, in thousandths
+            if (values % 1000).any():
+                return False
+            values = values // 1000
+        bits = int(np.bitwise_or.reduce(np.abs(values)))
+        k = (bits & -bits).bit_length() - 1 if bits else 0
+        limits.append(_EXACT * 2.0**k)
+    bound = np.array(limits)
+    return all(bool((q.request <= bound).all()) for q in queues)
 
 
 RES = ("gpu", "cpu", "memory")
@@ -201,6 +230,7 @@ class KaiFairShare(Plugin):
         else:
             jobs = c.jobs
         self._count_tasks(jobs)
+        self.exact = exact_sums(c.task_req, self.cols, self.queues.values())
         tops = [q for q in self.queues.values() if not q.parent or q.parent not in self.queues]
         self._divide_down(tops, self.capacity)
         self.ssn.on_allocate(lambda t: self._task(t, 1), many=lambda ts: self._task_many(ts, 1))
