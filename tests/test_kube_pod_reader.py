@@ -298,7 +298,6 @@ def _read(objects: list, run: bool, monkeypatch: pytest.MonkeyPatch, limits: Any
 
 
 RUN_BREAKERS = {  # objects the run in C leaves to the Python loop, each read as the loop reads it
-    "a pending pod": [(("spec", "nodeName"), "")],
     "a pod with no spec": [(("spec",), None)],
     "a long label": [(("metadata", "labels", "k"), "v" * 64)],
     "a long label key": [(("metadata", "labels", "k" * 64), "v")],
@@ -316,14 +315,41 @@ RUN_BREAKERS = {  # objects the run in C leaves to the Python loop, each read as
 }  # fmt: skip
 
 
-@in_c
-@pytest.mark.parametrize("case", sorted(RUN_BREAKERS))
-def test_the_run_of_pods_in_c_reads_what_the_loop_reads(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+#: Pods on no node the run reads in C: read_pod counts only those a DEFAULT_SPREAD_OWNERS
+#: controller owns (for default spreading), which it leaves to the loop.
+RUN_TAKES = {
+    "a pending pod": [(("spec", "nodeName"), "")],
+    "a pod with no node name": [(("spec", "nodeName"), None)],
+    "a pending pod a Job owns": [(("spec", "nodeName"), None),
+                                 (("metadata", "ownerReferences"), [{"kind": "Job", "controller": True, "name": "j"}])],
+    "a pending pod a ReplicaSet owns but does not control": [
+        (("spec", "nodeName"), ""), (("metadata", "ownerReferences"), [{"kind": "ReplicaSet", "controller": False}])],
+    "an owner kind of another type": [(("spec", "nodeName"), None),
+                                      (("metadata", "ownerReferences"), [{"kind": [], "controller": True}, "x"])],
+}  # fmt: skip
+
+
+def _odd(case: str) -> tuple[list, list]:
     on_node = [o for o in CORPUS if isinstance(o.get("spec"), dict) and o["spec"].get("nodeName")][:6]
     odd = copy.deepcopy(on_node[0])
     odd["metadata"]["name"] = "odd"
-    for path, value in RUN_BREAKERS[case]:
+    for path, value in {**RUN_BREAKERS, **RUN_TAKES}[case]:
         _set(odd, path, value)
+    return on_node, odd
+
+
+@in_c
+@pytest.mark.parametrize("case", sorted(RUN_BREAKERS) + sorted(RUN_TAKES))
+def test_the_run_of_pods_in_c_takes_or_leaves_each_pod_as_listed(case: str) -> None:
+    on_node, odd = _odd(case)
+    objs = [(orjson.loads(orjson.dumps(o)), f"/objects/{i}") for i, o in enumerate([*on_node[:3], odd, *on_node[3:]])]
+    assert kube._pods_run(objs, 0, [], (63, 63, 262144)) == (len(objs) if case in RUN_TAKES else 3)  # type: ignore[misc]
+
+
+@in_c
+@pytest.mark.parametrize("case", sorted(RUN_BREAKERS) + sorted(RUN_TAKES))
+def test_the_run_of_pods_in_c_reads_what_the_loop_reads(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    on_node, odd = _odd(case)
     node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n9"}, "status": {"allocatable": {"cpu": "8"}}}
     objects = [*on_node[:3], odd, node, *on_node[3:], {"apiVersion": "v1", "kind": "List", "items": [copy.deepcopy(odd)]}]
     with_c = _read(objects, True, monkeypatch)

@@ -1062,7 +1062,8 @@ enum {
     K_AFFINITY, K_TOLERATIONS, K_GATES, K_PRIORITY, K_SCHEDULING_GROUP, K_WORKLOAD_REF, K_UID, K_NODE_NAME,
     K_PRIORITY_CLASS, K_NOMINATED, K_POLICY, K_SCHEDULER, K_SPREAD, K_CONTAINERS, K_PORTS, K_HOST_PORT,
     K_CREATED, K_DELETED, K_INIT_CONTAINERS, K_RESOURCES, K_OVERHEAD, K_REQUESTS, K_LIMITS, K_KIND,
-    K_POD_AFFINITY, K_POD_ANTI_AFFINITY, K_API_VERSION, V_V1, V_RUNNING, V_DEFAULT, V_PENDING, V_EMPTY, V_POD, V_VOLCANO, V_KAI, V_SIGS, V_CREATED_AT, V_SPEC_AT,
+    K_POD_AFFINITY, K_POD_ANTI_AFFINITY, K_API_VERSION, K_OWNERS, K_CONTROLLER, V_REPLICA_SET, V_STATEFUL_SET,
+    V_REPLICATION_CONTROLLER, V_V1, V_RUNNING, V_DEFAULT, V_PENDING, V_EMPTY, V_POD, V_VOLCANO, V_KAI, V_SIGS, V_CREATED_AT, V_SPEC_AT,
     /* from the twin's module (consts, by these names) */
     C_VOLCANO_GROUP_ANNOTATION, C_KAI_GROUP_ANNOTATION, C_SIGS_GROUP_LABEL, C_SIGS_LEGACY_GROUP_LABEL, C_KOORD_NAME,
     C_SIGS_V1ALPHA1_LABEL, C_KAI_GPU_FRACTION, C_KAI_TASK_PRIORITY_LABEL, C_KAI_QUEUE_LABEL, C_VOLCANO_TASK_SPEC,
@@ -1075,7 +1076,8 @@ static const char *const KP_TEXT[KP_NSTR] = {
     "affinity", "tolerations", "schedulingGates", "priority", "schedulingGroup", "workloadRef", "uid", "nodeName",
     "priorityClassName", "nominatedNodeName", "preemptionPolicy", "schedulerName", "topologySpreadConstraints",
     "containers", "ports", "hostPort", "creationTimestamp", "deletionTimestamp", "initContainers", "resources",
-    "overhead", "requests", "limits", "kind", "podAffinity", "podAntiAffinity", "apiVersion", "v1", "Running",
+    "overhead", "requests", "limits", "kind", "podAffinity", "podAntiAffinity", "apiVersion", "ownerReferences",
+    "controller", "ReplicaSet", "StatefulSet", "ReplicationController", "v1", "Running",
     "default", "Pending", "", "Pod", "volcano", "kai", "scheduler-plugins", "/metadata/creationTimestamp", "/spec",
     "VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
     "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
@@ -1673,12 +1675,36 @@ static int kp_short_maps(PyObject *labels, PyObject *ann, Py_ssize_t key_len, Py
     return 1;
 }
 
+/* kube._controlled: owners (a pod's metadata.ownerReferences; NULL when absent) hold
+ * its controller (controller: true) of a kind in DEFAULT_SPREAD_OWNERS. 1 yes, 0 no, -1 error. */
+static int kp_controlled(PyObject *owners) {
+    if (owners == NULL || !PyList_Check(owners)) return 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(owners); i++) {
+        PyObject *o = PyList_GET_ITEM(owners, i), *ctl, *kind;
+        if (!PyDict_Check(o)) continue;
+        if (kp_get(o, K_CONTROLLER, &ctl) < 0 || kp_get(o, K_KIND, &kind) < 0) return -1;
+        if (ctl != Py_True || kind == NULL || !PyUnicode_Check(kind)) continue;
+        for (int k = V_REPLICA_SET; k <= V_REPLICATION_CONTROLLER; k++) {
+            int eq = PyUnicode_Compare(kind, S(k));
+            if (eq == -1 && PyErr_Occurred()) return -1;
+            if (eq == 0) return 1;
+        }
+    }
+    return 0;
+}
+
 /* A pod read_objects' run (kube_pods) and the text reader take in C: on a node (node a
- * non-empty str), labels and annotations within check_object's quick test, no pod
+ * non-empty str), or on none and not controlled by a DEFAULT_SPREAD_OWNERS controller
+ * (owners: its ownerReferences, NULL when absent; read_pod counts those for default
+ * spreading); labels and annotations within check_object's quick test, no pod
  * (anti-)affinity for read_pod to check. 1 yes, 0 no (the Python loop reads it), -1 error. */
-static int kp_runnable(PyObject *node, PyObject *labels, PyObject *ann, PyObject *affinity, Py_ssize_t key_len,
+static int kp_runnable(PyObject *node, PyObject *owners, PyObject *labels, PyObject *ann, PyObject *affinity, Py_ssize_t key_len,
                        Py_ssize_t value_len, Py_ssize_t notes_bytes) {
-    if (node == NULL || !PyUnicode_CheckExact(node) || PyUnicode_GET_LENGTH(node) == 0) return 0; /* (read_pod counts spread) */
+    if (node != NULL && node != Py_None && !PyUnicode_CheckExact(node)) return 0;
+    if (node == NULL || node == Py_None || PyUnicode_GET_LENGTH(node) == 0) { /* (read_pod counts default spreading) */
+        int controlled = kp_controlled(owners);
+        if (controlled != 0) return controlled < 0 ? -1 : 0;
+    }
     int quick = kp_short_maps(labels, ann, key_len, value_len, notes_bytes);
     if (quick <= 0) return quick;
     if (affinity != NULL && PyDict_CheckExact(affinity)) {
@@ -1691,7 +1717,8 @@ static int kp_runnable(PyObject *node, PyObject *labels, PyObject *ann, PyObject
 
 /* kube_pods(objects, start, pods, (key_len, value_len, notes_bytes)): what read_objects
  * does for objects[start], objects[start + 1], ... ((object, pointer) pairs) while each is
- * a v1 Pod on a node whose metadata passes check_object's quick test, whose affinity has
+ * a v1 Pod kp_runnable takes (on a node, or on none and not controlled by a spreading
+ * controller) whose metadata passes check_object's quick test, whose affinity has
  * no pod (anti-)affinity and which kube_pod reads: its draft appended to pods. Returns the
  * index of the first object it left (len(objects) when none), for the Python loop to read
  * one by one. */
@@ -1713,11 +1740,11 @@ static PyObject *kube_pods(PyObject *self, PyObject *args) {
         if (x == NULL || !PyUnicode_CheckExact(x) || PyUnicode_Compare(x, S(V_POD)) != 0) break;
         if (kp_get(o, K_METADATA, &meta) < 0 || kp_get(o, K_SPEC, &spec) < 0) return NULL;
         if (meta == NULL || !PyDict_CheckExact(meta) || spec == NULL || !PyDict_CheckExact(spec)) break;
-        PyObject *labels, *ann, *node, *affinity;
+        PyObject *labels, *ann, *node, *affinity, *owners;
         if (kp_get(meta, K_LABELS, &labels) < 0 || kp_get(meta, K_ANNOTATIONS, &ann) < 0 ||
-            kp_get(spec, K_NODE_NAME, &node) < 0 || kp_get(spec, K_AFFINITY, &affinity) < 0)
+            kp_get(spec, K_NODE_NAME, &node) < 0 || kp_get(spec, K_AFFINITY, &affinity) < 0 || kp_get(meta, K_OWNERS, &owners) < 0)
             return NULL;
-        int runnable = kp_runnable(node, labels, ann, affinity, key_len, value_len, notes_bytes);
+        int runnable = kp_runnable(node, owners, labels, ann, affinity, key_len, value_len, notes_bytes);
         if (runnable <= 0) {
             if (runnable < 0) return NULL;
             break;
@@ -1740,9 +1767,10 @@ static PyObject *kube_pods(PyObject *self, PyObject *args) {
  * of a request's "objects" value (text: its JSON, which msgspec has read as valid JSON;
  * the body's UTF-8 checked), in the order and with the pointers kube.flatten gives: a
  * list of entries, each the PodDraft of a v1 Pod that kube_pods would have read (on a
- * node, metadata within check_object's quick test, no pod affinity, kube_pod reads it),
- * or (start, end, pointer) for any other object (its text text[start:end], for the
- * Python loop to parse and read). None to decline the whole text (the body then goes to
+ * node or not controlled by a spreading controller, metadata within check_object's quick
+ * test, no pod affinity, kube_pod reads it), the NodeDraft of a v1 Node in the common
+ * shape (kt_node: read_node's draft), or (start, end, pointer) for any other object (its
+ * text text[start:end], for the Python loop to parse and read). None to decline the whole text (the body then goes to
  * orjson): anything flatten would refuse or that is not an object or a List, a key or
  * List kind with an escape, a repeated key among those read, more than max_objects
  * objects, nesting past KT_MAX_DEPTH, a number orjson might refuse (three exponent
@@ -1891,9 +1919,9 @@ static int kt_fields(Cur *c, const char *const *names, int n, Span *out) {
 enum { H_API, H_KIND, H_ITEMS, H_META, H_SPEC, H_STATUS, NH };
 static const char *const HEADS[NH] = {"apiVersion", "kind", "items", "metadata", "spec", "status"};
 typedef struct { Span v[NH]; } Heads;
-enum { M_NAME, M_NS, M_UID, M_CREATED, M_LABELS, M_ANN, M_DELETED, NM };
+enum { M_NAME, M_NS, M_UID, M_CREATED, M_LABELS, M_ANN, M_DELETED, M_OWNERS, NM };
 static const char *const META_KEYS[NM] = {"name", "namespace", "uid", "creationTimestamp", "labels", "annotations",
-                                          "deletionTimestamp"};
+                                          "deletionTimestamp", "ownerReferences"};
 enum { P_NODE, P_PCLASS, P_SCHED, P_POLICY, P_PRIO, P_SELECTOR, P_CONTAINERS, P_AFFINITY, P_TOLERATIONS, P_GATES,
        P_SPREAD, P_SGROUP, P_WREF, P_INIT, P_OVERHEAD, P_RESOURCES, NP };
 static const char *const SPEC_KEYS[NP] = {"nodeName", "priorityClassName", "schedulerName", "preemptionPolicy", "priority",
@@ -1909,7 +1937,8 @@ static const char *const STATUS_KEYS[NS_] = {"phase", "nominatedNodeName"};
 typedef struct {
     Py_ssize_t count, max_objects, key_len, value_len, notes_bytes;
     PyObject *out, *loads, *reqs; /* reqs[k]: the request of containers text k, or None */
-    Table strs, containers;
+    PyObject *allocs; /* allocs[k]: the canonical map of allocatable text k, False when invalid, or None */
+    Table strs, containers, alloc_texts;
     const char *text;
 } KR;
 
@@ -2028,9 +2057,9 @@ static PyObject *kt_pod(KR *r, const Heads *h, PyObject *ptr) {
     if (kt_is_null(&h->v[H_META])) goto declined;
     Cur c = {h->v[H_META].p, h->v[H_META].p + h->v[H_META].n};
     if (!kt_fields(&c, META_KEYS, NM, m)) goto declined;
-    static const int META_IN[NM] = {I_NAME, I_NS, I_UID, I_CREATED, I_LABELS, I_ANN, I_DELETED};
+    static const int META_IN[NM] = {I_NAME, I_NS, I_UID, I_CREATED, I_LABELS, I_ANN, I_DELETED, -1};
     for (int j = 0; j < NM; j++) {
-        if (kt_is_null(&m[j])) continue;
+        if (kt_is_null(&m[j]) || META_IN[j] < 0) continue;
         if (j == M_LABELS || j == M_ANN) PUT(META_IN[j], kt_str_map(r, &m[j]));
         else if (j == M_DELETED) PUT(META_IN[j], (Py_INCREF(Py_True), Py_True)); /* only "is not None" is read */
         else PUT(META_IN[j], kt_str(r, &m[j], j == M_NS || j == M_CREATED));
@@ -2084,8 +2113,13 @@ static PyObject *kt_pod(KR *r, const Heads *h, PyObject *ptr) {
         for (int j = 0; j < NS_; j++)
             if (!kt_is_null(&st[j])) PUT(STATUS_IN[j], kt_str(r, &st[j], 1));
     }
-    /* what kube_pods asks */
-    int runnable = kp_runnable(in[I_NODE], in[I_LABELS], in[I_ANN], in[I_AFFINITY], r->key_len, r->value_len, r->notes_bytes);
+    /* what kube_pods asks (the owners only of a pod on no node) */
+    PyObject *node = in[I_NODE], *owners = NULL;
+    if ((node == NULL || (PyUnicode_Check(node) && PyUnicode_GET_LENGTH(node) == 0)) && !kt_is_null(&m[M_OWNERS])) {
+        if ((owners = kt_loads(r, &m[M_OWNERS])) == NULL) { rc = -1; goto out; }
+    }
+    int runnable = kp_runnable(node, owners, in[I_LABELS], in[I_ANN], in[I_AFFINITY], r->key_len, r->value_len, r->notes_bytes);
+    Py_XDECREF(owners);
     if (runnable <= 0) { rc = runnable; goto out; }
     pod = kp_draft(in, spec, ptr, hint);
     if (pod == NULL) { rc = -1; goto out; }
@@ -2107,6 +2141,236 @@ out:
     }
     if (pod == NULL) Py_RETURN_NONE;
     return pod;
+}
+
+/* -- nodes read from the text ---------------------------------------------------------- */
+
+/* A v1 Node in the common shape becomes the NodeDraft kube.read_node makes of it (after
+ * check_object), without the dict tree: metadata name (a non-empty string), uid, labels
+ * and annotations (strings; within check_object's quick test), spec taints (each an
+ * object with a string key and effect, as read_node checks them) and unschedulable (a
+ * boolean), status allocatable (an object: each distinct text converted once by the
+ * twin's kube._node_allocatable, the map shared, as the native readers share them) and
+ * conditions (the last Ready one decides). Anything else (no allocatable, another type
+ * anywhere read_node reads, a callback declining) leaves the node to the Python reader.
+ * kube_node_setup(node_cls, fields, allocatable) hands over the class and the callback once. */
+
+static const char *const NODE_SLOTS[] = {"name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable",
+                                         "pointer", "ident"};
+enum { ND_NAME, ND_UID, ND_LABELS, ND_TAINTS, ND_UNSCHED, ND_READY, ND_ALLOC, ND_POINTER, ND_IDENT, NNODE };
+enum { KN_KIND, KN_NAME, KN_NODE, KN_KEY, KN_VALUE, KN_EFFECT, KN_NOSCHEDULE, KN_PREFER, KN_NOEXECUTE, KN_NSTR };
+static const char *const KN_TEXT[KN_NSTR] = {"kind", "name", "Node", "key", "value", "effect", "NoSchedule",
+                                             "PreferNoSchedule", "NoExecute"};
+
+static struct {
+    int ready;
+    PyTypeObject *cls;
+    Py_ssize_t at[NNODE];
+    PyObject *allocatable; /* kube._node_allocatable(value): the canonical map, or None */
+    PyObject *s[KN_NSTR];
+} KN;
+
+static PyObject *kube_node_setup(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cls, *fields, *allocatable;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyType_Type, &cls, &PyTuple_Type, &fields, &allocatable)) return NULL;
+    KN.ready = 0;
+    if (PyTuple_GET_SIZE(fields) != NNODE) Py_RETURN_FALSE;
+    for (Py_ssize_t j = 0; j < NNODE; j++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(fields, j)) || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(fields, j), NODE_SLOTS[j]) != 0)
+            Py_RETURN_FALSE;
+    int ok = slot_offsets((PyTypeObject *)cls, NODE_SLOTS, NNODE, KN.at);
+    if (ok < 0) return NULL;
+    if (ok == 0) Py_RETURN_FALSE;
+    for (int j = 0; j < KN_NSTR; j++) {
+        PyObject *v = PyUnicode_InternFromString(KN_TEXT[j]);
+        if (v == NULL) return NULL;
+        Py_XSETREF(KN.s[j], v);
+    }
+    Py_INCREF(cls);
+    Py_INCREF(allocatable);
+    Py_XSETREF(KN.cls, (PyTypeObject *)cls);
+    Py_XSETREF(KN.allocatable, allocatable);
+    KN.ready = 1;
+    Py_RETURN_TRUE;
+}
+
+/* The JSON string at span v equals the ASCII text lit: 1 yes, 0 no (not a string, or
+ * another text), -1 on an error, -2 to decline (a string the reader does not decode). */
+static int kt_str_is(KR *r, const Span *v, const char *lit) {
+    if (kt_is_null(v) || v->p[0] != '"') return 0;
+    PyObject *s = kt_str(r, v, 1);
+    if (s == NULL) return PyErr_Occurred() ? -1 : -2;
+    int eq = PyUnicode_CompareWithASCIIString(s, lit) == 0;
+    Py_DECREF(s);
+    return eq;
+}
+
+/* read_node's taints: a tuple of the taint objects as orjson makes them (a new reference),
+ * NULL without an error to decline (what read_node refuses or reads otherwise). */
+static PyObject *kt_taints(KR *r, const Span *v) {
+    if (kt_is_null(v)) return PyTuple_New(0);
+    if (v->p[0] != '[') return NULL;
+    PyObject *list = kt_loads(r, v), *out = NULL;
+    if (list == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) PyErr_Clear(); /* (orjson's error: its answer for the body) */
+        return NULL;
+    }
+    if (!PyList_CheckExact(list)) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        PyObject *t = PyList_GET_ITEM(list, i), *key, *value, *effect;
+        if (!PyDict_CheckExact(t)) goto done;
+        if ((key = PyDict_GetItemWithError(t, KN.s[KN_KEY])) == NULL && PyErr_Occurred()) goto done;
+        if ((value = PyDict_GetItemWithError(t, KN.s[KN_VALUE])) == NULL && PyErr_Occurred()) goto done;
+        if ((effect = PyDict_GetItemWithError(t, KN.s[KN_EFFECT])) == NULL && PyErr_Occurred()) goto done;
+        if (key == NULL || !PyUnicode_CheckExact(key)) goto done;
+        if (value != NULL && value != Py_None && !PyUnicode_CheckExact(value)) goto done;
+        if (effect == NULL || !PyUnicode_CheckExact(effect)) goto done;
+        int known = 0;
+        for (int e = KN_NOSCHEDULE; e <= KN_NOEXECUTE; e++)
+            known |= PyUnicode_Compare(effect, KN.s[e]) == 0;
+        if (!known) goto done;
+    }
+    out = PyList_AsTuple(list);
+done:
+    Py_DECREF(list);
+    return out;
+}
+
+/* read_node's ready: the status of the last condition of type Ready is "True" (none: 1).
+ * 1, 0, -1 on an error, -2 to decline. */
+static int kt_ready(KR *r, const Span *v) {
+    static const char *const COND[2] = {"type", "status"};
+    if (kt_is_null(v)) return 1;
+    Cur c = {v->p, v->p + v->n};
+    int ready = 1;
+    if (!take(&c, '[')) return -2;
+    if (take(&c, ']')) return ready;
+    for (;;) {
+        skip_ws(&c);
+        if (c.p < c.e && *c.p == '{') {
+            Span f[2];
+            if (!kt_fields(&c, COND, 2, f)) return -2;
+            int is_ready = kt_str_is(r, &f[0], "Ready");
+            if (is_ready < 0) return is_ready;
+            if (is_ready) {
+                ready = kt_str_is(r, &f[1], "True");
+                if (ready < 0) return ready;
+            }
+        } else if (!kt_skip(&c)) {
+            return -2;
+        }
+        if (take(&c, ']')) return ready;
+        if (!take(&c, ',')) return -2;
+    }
+}
+
+/* The canonical map of the allocatable object at v (borrowed from r->allocs), NULL to
+ * decline (with an exception on an error). */
+static PyObject *kt_allocatable(KR *r, const Span *v) {
+    if (kt_is_null(v) || v->p[0] != '{') return NULL;
+    Slot *sl = table_get(&r->alloc_texts, v->p, v->n, make_bytes);
+    if (sl == NULL) return NULL;
+    Py_ssize_t k = sl->k;
+    while (PyList_GET_SIZE(r->allocs) <= k)
+        if (PyList_Append(r->allocs, Py_None) < 0) return NULL;
+    PyObject *m = PyList_GET_ITEM(r->allocs, k);
+    if (m == Py_None) { /* a text not met before: converted by the twin */
+        PyObject *value = kt_loads(r, v);
+        if (value == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_ValueError)) PyErr_Clear();
+            return NULL;
+        }
+        m = PyObject_CallOneArg(KN.allocatable, value);
+        Py_DECREF(value);
+        if (m == NULL) return NULL;
+        if (m == Py_None) {
+            Py_DECREF(m);
+            m = Py_False;
+            Py_INCREF(m);
+        }
+        if (PyList_SetItem(r->allocs, k, m) < 0) return NULL; /* (steals m) */
+    }
+    return PyDict_CheckExact(m) ? m : NULL;
+}
+
+/* The NodeDraft of the node whose heads are h at pointer ptr: a new reference, None (a new
+ * reference) to leave the node to the Python reader, NULL on an error. */
+static PyObject *kt_node(KR *r, const Heads *h, PyObject *ptr) {
+    enum { NM_NAME, NM_UID, NM_LABELS, NM_ANN, NNM };
+    static const char *const META[NNM] = {"name", "uid", "labels", "annotations"};
+    enum { NS_TAINTS, NS_UNSCHED, NNS };
+    static const char *const SPEC[NNS] = {"taints", "unschedulable"};
+    enum { NT_ALLOC, NT_COND, NNT };
+    static const char *const STATUS[NNT] = {"allocatable", "conditions"};
+    Span m[NNM], sp[NNS], st[NNT];
+    PyObject *v[NNODE] = {NULL}, *ann = NULL;
+    if (!KN.ready || kt_is_null(&h->v[H_META]) || kt_is_null(&h->v[H_STATUS])) goto declined;
+    Cur c = {h->v[H_META].p, h->v[H_META].p + h->v[H_META].n};
+    if (!kt_fields(&c, META, NNM, m)) goto declined;
+    for (int j = 0; j < NNS; j++) sp[j].p = NULL;
+    if (!kt_is_null(&h->v[H_SPEC])) {
+        c = (Cur){h->v[H_SPEC].p, h->v[H_SPEC].p + h->v[H_SPEC].n};
+        if (!kt_fields(&c, SPEC, NNS, sp)) goto declined;
+    }
+    c = (Cur){h->v[H_STATUS].p, h->v[H_STATUS].p + h->v[H_STATUS].n};
+    if (!kt_fields(&c, STATUS, NNT, st)) goto declined;
+#define TAKE(j, value) do { if ((v[j] = (value)) == NULL) goto declined; } while (0)
+    if (kt_is_null(&m[NM_NAME]) || m[NM_NAME].p[0] != '"') goto declined;
+    TAKE(ND_NAME, kt_str(r, &m[NM_NAME], 0));
+    if (PyUnicode_GET_LENGTH(v[ND_NAME]) == 0) goto declined;
+    if (kt_is_null(&m[NM_UID])) {
+        TAKE(ND_UID, PyUnicode_New(0, 127));
+    } else {
+        if (m[NM_UID].p[0] != '"') goto declined;
+        TAKE(ND_UID, kt_str(r, &m[NM_UID], 0));
+    }
+    TAKE(ND_LABELS, kt_is_null(&m[NM_LABELS]) ? PyDict_New() : kt_str_map(r, &m[NM_LABELS]));
+    if (!kt_is_null(&m[NM_ANN]) && (ann = kt_str_map(r, &m[NM_ANN])) == NULL) goto declined;
+    int quick = kp_short_maps(v[ND_LABELS], ann, r->key_len, r->value_len, r->notes_bytes); /* check_object */
+    if (quick <= 0) goto declined;
+    TAKE(ND_TAINTS, kt_taints(r, &sp[NS_TAINTS]));
+    if (kt_is_null(&sp[NS_UNSCHED]) || (sp[NS_UNSCHED].n == 5 && memcmp(sp[NS_UNSCHED].p, "false", 5) == 0)) {
+        v[ND_UNSCHED] = Py_False;
+    } else if (sp[NS_UNSCHED].n == 4 && memcmp(sp[NS_UNSCHED].p, "true", 4) == 0) {
+        v[ND_UNSCHED] = Py_True;
+    } else {
+        goto declined;
+    }
+    Py_INCREF(v[ND_UNSCHED]);
+    int ready = kt_ready(r, &st[NT_COND]);
+    if (ready < 0) {
+        if (ready == -1) goto failed;
+        goto declined;
+    }
+    v[ND_READY] = PyBool_FromLong(ready);
+    PyObject *alloc = kt_allocatable(r, &st[NT_ALLOC]);
+    if (alloc == NULL) goto declined;
+    Py_INCREF(alloc);
+    v[ND_ALLOC] = alloc;
+    Py_INCREF(ptr);
+    v[ND_POINTER] = ptr;
+    TAKE(ND_IDENT, PyDict_New());
+    if (PyDict_SetItem(v[ND_IDENT], KN.s[KN_KIND], KN.s[KN_NODE]) < 0 || PyDict_SetItem(v[ND_IDENT], KN.s[KN_NAME], v[ND_NAME]) < 0)
+        goto failed;
+#undef TAKE
+    PyObject *out = KN.cls->tp_alloc(KN.cls, 0);
+    if (out == NULL) goto failed;
+    for (int j = 0; j < NNODE; j++) {
+        *(PyObject **)((char *)out + KN.at[j]) = v[j];
+        v[j] = NULL;
+    }
+    Py_XDECREF(ann);
+    return out;
+declined:
+    if (PyErr_Occurred()) goto failed;
+    for (int j = 0; j < NNODE; j++) Py_XDECREF(v[j]);
+    Py_XDECREF(ann);
+    Py_RETURN_NONE;
+failed:
+    for (int j = 0; j < NNODE; j++) Py_XDECREF(v[j]);
+    Py_XDECREF(ann);
+    return NULL;
 }
 
 /* base + index as a pointer. */
@@ -2175,6 +2439,10 @@ static int kt_value(KR *r, Cur *c, PyObject *ptr, int depth) {
         entry = kt_pod(r, &h, ptr);
         if (entry == NULL) return -1;
         if (entry == Py_None) Py_CLEAR(entry);
+    } else if (ks != NULL && kn == 4 && memcmp(ks, "Node", 4) == 0 && api->p != NULL && api->n == 4 && memcmp(api->p, "\"v1\"", 4) == 0) {
+        entry = kt_node(r, &h, ptr);
+        if (entry == NULL) return -1;
+        if (entry == Py_None) Py_CLEAR(entry);
     }
     if (entry == NULL) entry = Py_BuildValue("(nnO)", (Py_ssize_t)(start - r->text), (Py_ssize_t)(c->p - r->text), ptr);
     if (entry == NULL) return -1;
@@ -2196,8 +2464,8 @@ static PyObject *kube_objects(PyObject *self, PyObject *args) {
     r.loads = loads;
     Cur c = {r.text, r.text + view.len};
     PyObject *result = NULL, *base = NULL;
-    if (table_init(&r.strs) < 0 || table_init(&r.containers) < 0) goto done;
-    if ((r.out = PyList_New(0)) == NULL || (r.reqs = PyList_New(0)) == NULL) goto done;
+    if (table_init(&r.strs) < 0 || table_init(&r.containers) < 0 || table_init(&r.alloc_texts) < 0) goto done;
+    if ((r.out = PyList_New(0)) == NULL || (r.reqs = PyList_New(0)) == NULL || (r.allocs = PyList_New(0)) == NULL) goto done;
     skip_ws(&c);
     int rc;
     if (c.p < c.e && *c.p == '[') {
@@ -2220,8 +2488,10 @@ done:
     Py_XDECREF(base);
     Py_XDECREF(r.out);
     Py_XDECREF(r.reqs);
+    Py_XDECREF(r.allocs);
     table_free(&r.strs);
     table_free(&r.containers);
+    table_free(&r.alloc_texts);
     PyBuffer_Release(&view);
     if (result == NULL && !PyErr_Occurred()) Py_RETURN_NONE; /* a table declined */
     return result;
@@ -2244,6 +2514,7 @@ static PyMethodDef methods[] = {
     {"draft_rows", draft_rows, METH_VARARGS, "Keys, node indices and inert rows of pod drafts (see app/ingest/build.py)."},
     {"kube_objects", kube_objects, METH_VARARGS, "The objects of a request's text: pod drafts and the others' spans (see app/ingest/kube.py)."},
     {"kube_pod_setup", kube_pod_setup, METH_VARARGS, "Hands kube_pod the classes, caches and functions of its twin (see app/ingest/kube.py)."},
+    {"kube_node_setup", kube_node_setup, METH_VARARGS, "Hands kube_objects' node reader NodeDraft and its allocatable callback (see app/ingest/kube.py)."},
     {"kai_score", kai_score, METH_VARARGS, "The best-scoring node for a KAI task (see app/kai/allocate.py)."},
     {NULL, NULL, 0, NULL},
 };

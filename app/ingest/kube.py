@@ -346,9 +346,11 @@ def _kube_pod_kernel() -> Callable[[dict, str], PodDraft | None] | None:
 
 
 #: ``_pod_fast`` in C where the kernels run (None: the Python one alone), and
-#: ``read_objects``' loop over a run of pods on nodes in the common shape (``kube_pods``:
-#: each passes ``check_object``'s quick test, has no pod affinity for ``read_pod`` to
-#: check, and ``kube_pod`` reads it; it stops at the first other object).
+#: ``read_objects``' loop over a run of pods in the common shape (``kube_pods``: each on a
+#: node, or on none and not controlled by a :data:`DEFAULT_SPREAD_OWNERS` controller,
+#: which ``read_pod`` counts; each passes ``check_object``'s quick test, has no pod
+#: affinity for ``read_pod`` to check, and ``kube_pod`` reads it; it stops at the first
+#: other object).
 _pod_fast_c = _kube_pod_kernel()
 _pods_run = compiled("kube_pods") if _pod_fast_c is not None else None
 
@@ -387,8 +389,8 @@ def _controlled(meta: Any) -> bool:
     """The pod's controller (its owner with ``controller: true``) is one of
     :data:`DEFAULT_SPREAD_OWNERS`."""
     owners = meta.get("ownerReferences") if type(meta) is dict else None
-    return type(owners) is list and any(type(o) is dict and o.get("controller") is True and o.get("kind") in DEFAULT_SPREAD_OWNERS
-                                        for o in owners)  # fmt: skip
+    return type(owners) is list and any(type(o) is dict and o.get("controller") is True and type(o.get("kind")) is str
+                                        and o["kind"] in DEFAULT_SPREAD_OWNERS for o in owners)  # fmt: skip
 
 
 def _pod_full(o: dict, ptr: str) -> PodDraft:
@@ -1105,7 +1107,8 @@ def flatten(objects: Any, ptr: str, max_objects: int) -> list[tuple[dict, str]]:
 class KubeObjects(list):  # type: ignore[type-arg]
     """The ``objects`` of a JSON body read from its text (:func:`decode_objects`): in
     ``flatten``'s order, each the :class:`PodDraft` of a pod ``read_objects`` would have
-    read in C, or ``(start, end, pointer)``: an object whose JSON is ``text[start:end]``."""
+    read in C, the :class:`NodeDraft` ``read_node`` would make of a node in the common
+    shape, or ``(start, end, pointer)``: an object whose JSON is ``text[start:end]``."""
 
     def __init__(self, entries: list[Any], text: memoryview, body: bytes) -> None:
         super().__init__(entries)
@@ -1121,10 +1124,29 @@ _OBJECTS_DECODER = msgspec.json.Decoder(_ObjectsEnvelope)
 _kube_objects = compiled("kube_objects")
 
 
+def _node_allocatable(value: Any) -> dict[str, int] | None:
+    """``read_node``'s allocatable map of ``value`` (a node's ``status.allocatable`` as
+    orjson reads it), or None where ``read_node`` raises (that node is left to it, to say
+    where): the text reader converts each distinct allocatable text once with this."""
+    try:
+        return quantity_map(value, "", None)
+    except InputError:
+        return None
+
+
+def _kube_node_kernel() -> bool:
+    setup = compiled("kube_node_setup")
+    return setup is not None and bool(setup(NodeDraft, tuple(f.name for f in fields(NodeDraft)), _node_allocatable))
+
+
+#: Whether ``kube_objects`` reads nodes in the common shape too (their drafts, as ``read_node``).
+_NODES_IN_C = _kube_node_kernel()
+
+
 def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
     """The envelope of a JSON body of Kubernetes objects with its ``objects`` as
-    :class:`KubeObjects`: the pods in the common shape read straight from the text into
-    drafts (``kube_objects`` in C; no dict tree is built for them), every other object
+    :class:`KubeObjects`: the pods and nodes in the common shape read straight from the
+    text into drafts (``kube_objects`` in C; no dict tree is built for them), every other object
     left as its text. For ``/v1/decisions`` (``read_objects`` takes it). None for anything
     else or in doubt (no C kernels, a ``cluster`` section, a body orjson might read
     otherwise: see ``kube_objects``), and the body is parsed by orjson. msgspec checks the
@@ -1189,12 +1211,14 @@ def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLim
 
 
 def _read_entries(entries: KubeObjects, d: Draft, groups: dict[str, str], limits: MetaLimits) -> None:
-    """``read_objects`` for objects read from the text: the pods' drafts as they are, each
-    other object parsed by orjson and read as ``read_objects`` reads it."""
-    text, pods, draft = entries.text, d.pods, PodDraft
+    """``read_objects`` for objects read from the text: the pods' and nodes' drafts as they
+    are, each other object parsed by orjson and read as ``read_objects`` reads it."""
+    text, pods, draft, nodes = entries.text, d.pods, PodDraft, d.nodes
     for e in entries:
         if type(e) is draft:
             pods.append(e)
+        elif type(e) is NodeDraft:
+            nodes.append(e)
         else:
             start, end, p = e
             try:
