@@ -205,12 +205,15 @@ def _nodes(d: Draft) -> dict[str, int]:
     return index
 
 
+_REQ = operator.attrgetter("req")
+
+
 def _resource_names(d: Draft) -> Iterable[str]:
     names: set[str] = set()
     for alloc in distinct([n.allocatable for n in d.nodes]):
         names.update(alloc)
-    for p in d.pods:
-        names.update(p.req)
+    for req in distinct(list(map(_REQ, d.pods))):  # (readers share request maps)
+        names.update(req)
     for b in d.pod_blocks:
         for req in b.req_maps if b.req_maps is not None else distinct(b.req):
             names.update(req)

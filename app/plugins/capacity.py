@@ -393,31 +393,57 @@ class Capacity(Plugin):
     def unified_reclaimable(self, candidates: Sequence[Task]) -> list[Task]:
         """Volcano's capacity ``UnifiedEvictableFn`` for gang reclaim: in the order given, the
         guarantee check, then an immediate victim or a queue above its deserved on a resource
-        the victim uses; no reclaimer check, no ancestor checks."""
-        # :meth:`_guarantee_kept`, :meth:`_relevant` and :meth:`_exceeds` over Python numbers,
-        # per queue (the same IEEE operations; thousands of candidates, a handful of resources)
-        left: dict[str, list[float]] = {}
-        facts: dict[str, tuple[list[float], list[float], list[bool], list[bool]]] = {}
-        out = []
-        for t in candidates:
+        the victim uses; no reclaimer check, no ancestor checks. Each queue's candidates only
+        spend that queue's allocation, so the queues are taken one at a time
+        (:meth:`_reclaimable_in`), and the answer keeps the order given."""
+        by_queue: dict[str, list[int]] = {}
+        for i, t in enumerate(candidates):
             q = t.job.queue if t.job else None
-            if q not in self.allocated:
-                continue
-            here = left.get(q)  # type: ignore[arg-type]
-            if here is None:
-                here = left[q] = self.allocated[q].tolist()  # type: ignore[index]
-                deserved = self.deserved[q]  # type: ignore[index]
-                facts[q] = (self.guarantee[q].tolist(), deserved.tolist(), (deserved >= MIN_RESOURCE).tolist(),  # type: ignore[index]
-                            (self.checked & self.deserved_named[q]).tolist())  # type: ignore[index]  # fmt: skip
-            guarantee, deserved, named_min, compared = facts[q]  # type: ignore[index]
-            req = t.req.tolist()
-            if not all(g <= a - r + 1e-9 for g, a, r in zip(guarantee, here, req, strict=True)):
+            if q in self.allocated:
+                by_queue.setdefault(q, []).append(i)  # type: ignore[arg-type]
+        keep = [False] * len(candidates)
+        for q, at in by_queue.items():
+            for k in self._reclaimable_in(q, [candidates[i] for i in at]):
+                keep[at[k]] = True
+        return [t for t, k in zip(candidates, keep, strict=True) if k]
+
+    def _reclaimable_in(self, q: str, tasks: list[Task]) -> list[int]:
+        """The positions of the victims of queue ``q`` that :meth:`unified_reclaimable` keeps,
+        the queue's allocation spent by each kept one in turn (:meth:`_guarantee_kept`,
+        :meth:`_relevant` and :meth:`_exceeds` as IEEE operations on float64). The usual run,
+        every candidate kept, is checked at once: ``np.subtract.accumulate`` makes the same
+        subtractions in the same order as one by one; from the first one refused on, the rest
+        are taken one by one (:meth:`_reclaimable_each`)."""
+        req = np.array([t.req for t in tasks], dtype=np.float64).reshape(len(tasks), -1)
+        deserved = self.deserved[q]  # type: ignore[index]
+        guarantee = self.guarantee[q]  # type: ignore[index]
+        relevant = ((req >= MIN_RESOURCE) & (deserved >= MIN_RESOURCE)).any(axis=1)
+        uses = (req > 0) & (self.checked & self.deserved_named[q])  # type: ignore[index]
+        rows = np.subtract.accumulate(np.vstack([self.allocated[q], req]), axis=0)  # type: ignore[index]
+        before, after = rows[:-1], rows[1:]
+        ok = (guarantee <= after + 1e-9).all(axis=1) & (~relevant | (uses & (before > deserved)).any(axis=1))
+        refused = np.flatnonzero(~ok)
+        if not refused.size:
+            return list(range(len(tasks)))
+        first = int(refused[0])
+        return [*range(first), *(first + 1 + k for k in self._reclaimable_each(q, req[first + 1 :], before[first]))]
+
+    def _reclaimable_each(self, q: str, req: np.ndarray, here_now: np.ndarray) -> list[int]:
+        """:meth:`_reclaimable_in` one candidate at a time (requests ``req``, the queue's
+        allocation left ``here_now``), over Python numbers."""
+        deserved = self.deserved[q]  # type: ignore[index]
+        guarantee, named_min = self.guarantee[q].tolist(), (deserved >= MIN_RESOURCE).tolist()  # type: ignore[index]
+        compared, deserved_l = (self.checked & self.deserved_named[q]).tolist(), deserved.tolist()  # type: ignore[index]
+        here = here_now.tolist()
+        out = []
+        for k, r in enumerate(req.tolist()):
+            if not all(g <= a - x + 1e-9 for g, a, x in zip(guarantee, here, r, strict=True)):
                 continue  # the guarantee would not be kept
-            relevant = any(r >= MIN_RESOURCE and m for r, m in zip(req, named_min, strict=True))
-            if relevant and not any(r > 0 and c and a > d for r, c, a, d in zip(req, compared, here, deserved, strict=True)):
+            relevant = any(x >= MIN_RESOURCE and m for x, m in zip(r, named_min, strict=True))
+            if relevant and not any(x > 0 and c and a > d for x, c, a, d in zip(r, compared, here, deserved_l, strict=True)):
                 continue  # not above its deserved on a resource the victim uses
-            left[q] = [a - r for a, r in zip(here, req, strict=True)]  # type: ignore[index]
-            out.append(t)
+            here = [a - x for a, x in zip(here, r, strict=True)]
+            out.append(k)
         return out
 
     @staticmethod

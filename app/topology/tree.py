@@ -81,8 +81,27 @@ def parse_hypernode(obj: dict, pointer: str) -> HyperNodeSpec:
     mp = join_pointer(sp, "members")
     if not isinstance(raw, list) or not raw:
         raise InputError("'members' must be a non-empty array", mp, ident)
-    members = [_parse_member(m, join_pointer(mp, i), ident) for i, m in enumerate(raw)]
+    members = [_exact_member(m, mp, i) or _parse_member(m, join_pointer(mp, i), ident) for i, m in enumerate(raw)]
     return HyperNodeSpec(name, tier, tier_name or None, members, pointer, ident)
+
+
+def _exact_member(m: Any, mp: str, i: int) -> MemberSpec | None:
+    """The common member, ``{type: Node|HyperNode, selector: {exactMatch: {name: ...}}}``,
+    read as :func:`_parse_member` reads it, with one pointer built; None for any other
+    (``_parse_member`` reads it, or says what is wrong)."""
+    if type(m) is not dict:
+        return None
+    sel = m.get("selector")
+    if type(sel) is not dict or len(sel) != 1:  # (exactMatch alone: no other selector to refuse)
+        return None
+    em = sel.get("exactMatch")
+    mtype = m.get("type")
+    if type(em) is not dict or type(mtype) is not str or mtype not in ("Node", "HyperNode"):
+        return None
+    s = em.get("name")
+    if type(s) is not str or not s:
+        return None
+    return MemberSpec(mtype, s, None, None, f"{mp}/{i}/selector/exactMatch/name")
 
 
 def _parse_member(m: Any, p: str, ident: dict[str, str]) -> MemberSpec:
