@@ -569,3 +569,30 @@ def test_label_match_members_resolve_by_the_label_index_as_by_testing_every_node
     every = _resolve_nodes(m, spec, names, nodes, idx, 64)
     assert _resolve_nodes(m, spec, names, nodes, idx, 64, _NodesByLabel(nodes)) == every
     assert every == [i for i, lab in enumerate(nodes) if sel.matches(lab)]
+
+
+@pytest.mark.parametrize("member", [
+    {"type": "Node", "selector": {"exactMatch": {"name": "n1"}}},
+    {"type": "HyperNode", "selector": {"exactMatch": {"name": "s0"}}, "extra": 1},
+    {"type": "Node", "selector": {"exactMatch": {"name": ""}}},
+    {"type": "Node", "selector": {"exactMatch": {"name": "n1"}, "regexMatch": {"pattern": "n.*"}}},
+    {"type": "Node", "selector": {"exactMatch": {"name": "n1"}, "labelMatch": None}},
+    {"type": "Rack", "selector": {"exactMatch": {"name": "n1"}}},
+    {"type": ["Node"], "selector": {"exactMatch": {"name": "n1"}}},
+    {"type": "Node", "selector": {"exactMatch": "n1"}},
+    {"type": "Node", "selector": {"regexMatch": {"pattern": "n.*"}}},
+    "n1",
+])  # fmt: skip
+def test_a_common_exact_member_is_read_as_the_full_member_reader_reads_it(member: object) -> None:
+    from app.errors import InputError
+    from app.topology.tree import _exact_member, _parse_member
+
+    fast = _exact_member(member, "/objects/3/spec/members", 2)
+    try:
+        full = _parse_member(member, "/objects/3/spec/members/2", {"kind": "HyperNode", "name": "h"})
+    except InputError:
+        assert fast is None  # (the full reader says what is wrong)
+        return
+    assert fast is None or fast == full
+    assert (fast is not None) is (isinstance(member, dict) and member.get("type") in ("Node", "HyperNode")
+                                  and list(member["selector"]) == ["exactMatch"] and member["selector"]["exactMatch"]["name"] != "")  # fmt: skip
