@@ -6,6 +6,7 @@ The API routers, the CLI and the benchmarks all call this, so they cannot drift 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Any
 
 from app.actions.registry import ACTIONS, ALIASES, PENDING_ACTIONS
@@ -164,8 +165,8 @@ def run_session(req: Request, started: float | None = None) -> Session:
         start = time.perf_counter()
         ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
         ACTION_SECONDS.labels(name).observe(time.perf_counter() - start)
-    for e in ssn.decision.evictions:
-        EVICTIONS.labels(e.action).inc()
+    for action, n in Counter(e.action for e in ssn.decision.evictions).items():  # (a metric update per action)
+        EVICTIONS.labels(action).inc(n)
     return ssn
 
 

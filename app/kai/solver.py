@@ -217,9 +217,11 @@ class ByPodSolver:
             return Result(False)
         out = evicted + moved
         batches: list[list[Task]] = []
+        seen: set[int] = set()
         for t in out:
             b = s.batch_of(t)
-            if b is not None and not any(b is x for x in batches):
+            if b is not None and id(b) not in seen:
+                seen.add(id(b))
                 batches.append(b)
         return Result(True, out, batches, stmt)
 
