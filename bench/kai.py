@@ -95,11 +95,14 @@ def kai_snapshot(n_nodes: int, n_pods: int, kind: str, gang: int, seed: int = 3)
     return {"objects": objs, "options": body["options"]}
 
 
-def cycle(name: str, body: dict[str, Any], runs: int) -> dict[str, Any]:
+def cycle(name: str, body: dict[str, Any], runs: int, evicting: dict[str, Any] | None = None) -> dict[str, Any]:
     """A full ``kai`` cycle (allocate, consolidation, reclaim, preempt, stalegangeviction)
     against the default profile's decision on the same snapshot, alternating run by run;
     the ratio is the worse of the ratio of medians and the median of per-run ratios. The
-    solver's work (scenarios tried, simulations run) is counted on the last ``kai`` run."""
+    solver's work (scenarios tried, simulations run) is counted on the last ``kai`` run.
+    ``evicting``: a configuration of the default profile that evicts too (gang-aware
+    preempt), timed in the same rounds for the ``kai / evicting`` ratio (the default
+    profile's own actions evict nothing on these snapshots)."""
     from app.kai import context
 
     seen: list[Any] = []
@@ -109,12 +112,15 @@ def cycle(name: str, body: dict[str, Any], runs: int) -> dict[str, Any]:
         init(self, ssn)
         seen.append(self)
 
-    times: dict[str, list[float]] = {"kai": [], "default": []}
+    times: dict[str, list[float]] = {"kai": [], "default": [], "evicting": []}
+    configs: list[tuple[str, dict[str, Any] | None]] = [("kai", {"profile": "kai"}), ("default", None)]
+    if evicting is not None:
+        configs.append(("evicting", evicting))
     out: dict[str, Any] = {"case": name, "runs": runs}
     context.KaiContext.__init__ = counting  # type: ignore[method-assign]
     try:
         for _ in range(runs):
-            for label, conf in (("kai", {"profile": "kai"}), ("default", None)):
+            for label, conf in configs:
                 env = orjson.loads(orjson.dumps({**body, **({"config": conf} if conf else {})}))
                 req = read_request(env, SETTINGS)
                 seen.clear()
@@ -138,4 +144,7 @@ def cycle(name: str, body: dict[str, Any], runs: int) -> dict[str, Any]:
     out["default_ms"] = statistics.median(d) * 1000
     out["kai_spread_ms"] = (min(k) * 1000, max(k) * 1000)
     out["ratio"] = worse_ratio(k, d)
+    if evicting is not None:
+        out["evicting_ms"] = statistics.median(times["evicting"]) * 1000
+        out["evicting_ratio"] = worse_ratio(k, times["evicting"])
     return out
