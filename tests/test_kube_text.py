@@ -473,3 +473,17 @@ def test_an_owner_kind_of_another_type_is_not_a_spreading_controller() -> None:
     assert r.status_code == 200, r.text
     assert not kube._controlled({"ownerReferences": [{"controller": True, "kind": {}}]})
     assert kube._controlled({"ownerReferences": [{"controller": True, "kind": "StatefulSet"}]})
+
+
+@in_c
+def test_only_a_top_level_cluster_key_sends_the_body_to_orjson() -> None:
+    """The reader stands aside for a native section (``cluster``: msgspec stops at that key,
+    with no scan of the body for it); the word elsewhere, a label's value say, is just text."""
+    o = copy.deepcopy(next(x for x in CORPUS if isinstance(x.get("spec"), dict) and x["spec"].get("nodeName")))
+    o["metadata"].setdefault("labels", {})["role"] = "cluster"
+    raw = orjson.dumps(_body([o], 0))
+    assert b'"cluster"' in raw and _same(raw)
+    assert any(type(e) is PodDraft for e in _fast(raw)["objects"])
+    native = orjson.dumps({"cluster": {"nodes": [], "pods": []}, "options": {"now": "2026-11-26T00:00:00Z"}})
+    assert _fast(native) is None and _fast(b'{"options":{},' + native[1:]) is None
+    assert _fast(raw[:-1] + b',"cluster":{}}') is None  # both: the Python readers take the body
