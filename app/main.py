@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -62,6 +63,8 @@ def problem(status: int, kind: str, title: str, detail: str, errors: list[dict[s
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    gc.collect()
+    gc.freeze()  # what startup built (modules, schemas, tables) lives as long as the worker: no collection walks it again
     start_preread(get_settings())  # the extender's snapshot, read in the background from the start
     yield
 

@@ -70,7 +70,7 @@ def decisions_over_http(url: str, raw: bytes, runs: int) -> dict[str, Any]:
     decision in this process (read, ingest, decide, wire form: what the service does once it
     has the body), the three interleaved run by run."""
     from app.ingest.request import decision_envelope
-    from app.service import decide
+    from app.service import decide_wire
     from app.settings import Settings
 
     settings = Settings()
@@ -84,7 +84,7 @@ def decisions_over_http(url: str, raw: bytes, runs: int) -> dict[str, Any]:
                 orjson.loads(raw)
                 t1 = time.perf_counter()
                 env = decision_envelope(raw, settings)  # as /v1/decisions reads it
-                decide(env, settings).wire_bytes()
+                decide_wire(env, settings)
                 t2 = time.perf_counter()
                 del env
             finally:

@@ -8,7 +8,7 @@ from fastapi.responses import Response
 from api_schemas.decision import DecisionRequest, DecisionResponse
 from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.ingest.kube import decode_objects
-from app.service import decide
+from app.service import decide_wire
 from app.settings import get_settings
 
 router = APIRouter(tags=["decisions"])
@@ -23,6 +23,6 @@ router = APIRouter(tags=["decisions"])
 )
 async def post_decision(request: Request) -> Response:
     settings = get_settings()
-    body = await answer_body(request, settings, lambda envelope: decide(envelope, settings).wire_bytes(),
+    body = await answer_body(request, settings, lambda envelope: decide_wire(envelope, settings),
                              fast=lambda raw: decode_objects(raw, settings))  # Kubernetes objects' pods read from the text
     return Response(body, media_type="application/json")

@@ -44,6 +44,14 @@ ROOT_NAME = "<cluster-top-hypernode>"
 
 
 class Session:
+    def close(self) -> None:
+        """Once nothing will read the session again: its cluster's cycles broken
+        (:meth:`Cluster.release`) and its own attributes dropped (the plugins and the
+        callbacks they registered refer back to the session), so the snapshot and all that
+        was built for it are freed by reference counting when the caller lets go."""
+        self.cluster.release()
+        self.__dict__.clear()
+
     def __init__(
         self,
         cluster: Cluster,

@@ -614,6 +614,18 @@ class Cluster:
     def n_tasks(self) -> int:
         return len(self._tasks) + (len(self.inert) if self.inert is not None else 0)
 
+    def release(self) -> None:
+        """Break the references between the tasks built as objects and their jobs and
+        sub-groups (task -> job -> tasks), the cluster's only cycles, once nothing will read
+        it again: it is then freed by reference counting as soon as the last reference
+        goes, not by a later cyclic collection (see ``service.decide_wire``)."""
+        for t in self._tasks:
+            t.job = None
+            t.subgroup = None
+        for job in self._jobs.values():
+            job.tasks = []
+            job.subgroups = {}
+
     def _materialize(self) -> None:
         inert = self.inert
         if inert is None:
