@@ -487,3 +487,17 @@ def test_only_a_top_level_cluster_key_sends_the_body_to_orjson() -> None:
     native = orjson.dumps({"cluster": {"nodes": [], "pods": []}, "options": {"now": "2026-11-26T00:00:00Z"}})
     assert _fast(native) is None and _fast(b'{"options":{},' + native[1:]) is None
     assert _fast(raw[:-1] + b',"cluster":{}}') is None  # both: the Python readers take the body
+
+
+@in_c
+def test_a_top_level_value_a_repeated_key_replaces_is_not_read() -> None:
+    """The native pass's documented difference, shared by the text reader (a review found it
+    here too): orjson refuses a number too large for a double anywhere; msgspec keeps a
+    repeated key's last value and the reader never reads the one it replaces."""
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "4"}}}
+    kept = orjson.dumps({"objects": [node]})
+    raw = b'{"objects":1e400,' + kept[1:]
+    with pytest.raises(orjson.JSONDecodeError):
+        orjson.loads(raw)
+    a, b = _fast(raw), _fast(kept)
+    assert a is not None and b is not None and _drafts(a["objects"]) == _drafts(b["objects"])

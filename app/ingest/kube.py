@@ -1153,7 +1153,11 @@ def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
     JSON of the whole body first (its grammar; the UTF-8 is checked as for native bodies,
     and the numbers and escapes orjson refuses by the C reader). A native body stops it at
     its ``cluster`` key, an unknown field here (no scan of the body for the key: a search
-    for ``"objects"`` in 10 MB of JSON took 8 ms, every quote a candidate)."""
+    for ``"objects"`` in 10 MB of JSON took 8 ms, every quote a candidate). The native
+    pass's one documented difference (``fastjson``'s docstring) holds here too: a number
+    too large for a double in a top-level value that a repeated key replaces (say
+    ``{"objects": 1e400, "objects": [...]}``) is refused by orjson and dropped unseen here,
+    where msgspec keeps the last value."""
     if _kube_objects is None or _pod_fast_c is None:
         return None
     if not fastjson.NESTING_FOLLOWS_RECURSION_LIMIT or sys.getrecursionlimit() > fastjson.MAX_DEPTH:
