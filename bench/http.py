@@ -67,8 +67,9 @@ def server(env: dict[str, str] | None = None, workers: int = 1) -> Iterator[tupl
 
 def decisions_over_http(url: str, raw: bytes, runs: int) -> dict[str, Any]:
     """``/v1/decisions`` over HTTP against ``orjson.loads`` of the body and against the same
-    decision in this process (read, ingest, decide, wire form: what the service does once it
-    has the body), the three interleaved run by run."""
+    decision in this process (read, ingest, decide, wire form, the session closed:
+    ``service.decide_wire``, what the service does once it has the body), the three
+    interleaved run by run."""
     from app.ingest.request import decision_envelope
     from app.service import decide_wire
     from app.settings import Settings
