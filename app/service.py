@@ -214,7 +214,7 @@ def decide_wire(envelope: dict[str, Any], settings: Settings) -> bytes:
     they wait for the cyclic GC, which the service holds off while it decides; its next
     collection then ran on the event loop (about 40 ms at 5,000 nodes in Kubernetes
     objects, 11 ms in the native form). Closed, they are freed here, in the worker
-    thread, by reference counting (about 15 ms and 4 ms)."""
+    thread, by reference counting (about 15 ms for those Kubernetes objects)."""
     ssn = decide_session(read_request(envelope, settings), REQUEST_STARTED.get())
     try:
         return ssn.decision.wire_bytes()

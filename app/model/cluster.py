@@ -616,9 +616,10 @@ class Cluster:
 
     def release(self) -> None:
         """Break the references between the tasks built as objects and their jobs and
-        sub-groups (task -> job -> tasks), the cluster's only cycles, once nothing will read
-        it again: it is then freed by reference counting as soon as the last reference
-        goes, not by a later cyclic collection (see ``service.decide_wire``)."""
+        sub-groups (task -> job -> tasks), the cycles that hold its tasks and pods, once
+        nothing will read it again: they are then freed by reference counting as soon as
+        the last reference goes, not by a later cyclic collection (see
+        ``service.decide_wire``; the topology's graph keeps a small cycle of its own)."""
         for t in self._tasks:
             t.job = None
             t.subgroup = None
