@@ -1,6 +1,7 @@
 """``/v1/decisions`` frees its snapshot by reference counting (``service.decide_wire``):
 the session closed after the answer, nothing of the cluster is left for the cyclic GC,
-which would otherwise walk and free it on the event loop after the request."""
+whose collection (walking every object the request built) would otherwise cost more than
+the frees, with the GIL held either way."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def test_a_decisions_snapshot_is_freed_by_reference_counting(form: str) -> None:
 
 def test_a_worker_freezes_what_startup_built() -> None:
     """A full collection in a worker walked the ~100,000 objects startup made (modules,
-    schemas) every time, about 20 ms on the event loop; frozen at startup, none does."""
+    schemas) every time, about 20 ms with the GIL held; frozen at startup, none does."""
     from fastapi.testclient import TestClient
 
     from app.main import app
