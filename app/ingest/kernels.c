@@ -2206,16 +2206,21 @@ static int kt_str_is(KR *r, const Span *v, const char *lit) {
     return eq;
 }
 
+/* kt_loads, NULL without an error to decline where orjson refuses the text (its answer
+ * for the body comes when the Python reader reads that object). */
+static PyObject *kt_loads_or_decline(KR *r, const Span *v) {
+    PyObject *o = kt_loads(r, v);
+    if (o == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) PyErr_Clear();
+    return o;
+}
+
 /* read_node's taints: a tuple of the taint objects as orjson makes them (a new reference),
  * NULL without an error to decline (what read_node refuses or reads otherwise). */
 static PyObject *kt_taints(KR *r, const Span *v) {
     if (kt_is_null(v)) return PyTuple_New(0);
     if (v->p[0] != '[') return NULL;
-    PyObject *list = kt_loads(r, v), *out = NULL;
-    if (list == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError)) PyErr_Clear(); /* (orjson's error: its answer for the body) */
-        return NULL;
-    }
+    PyObject *list = kt_loads_or_decline(r, v), *out = NULL;
+    if (list == NULL) return NULL;
     if (!PyList_CheckExact(list)) goto done;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
         PyObject *t = PyList_GET_ITEM(list, i), *key, *value, *effect;
@@ -2276,11 +2281,8 @@ static PyObject *kt_allocatable(KR *r, const Span *v) {
         if (PyList_Append(r->allocs, Py_None) < 0) return NULL;
     PyObject *m = PyList_GET_ITEM(r->allocs, k);
     if (m == Py_None) { /* a text not met before: converted by the twin */
-        PyObject *value = kt_loads(r, v);
-        if (value == NULL) {
-            if (PyErr_ExceptionMatches(PyExc_ValueError)) PyErr_Clear();
-            return NULL;
-        }
+        PyObject *value = kt_loads_or_decline(r, v);
+        if (value == NULL) return NULL;
         m = PyObject_CallOneArg(KN.allocatable, value);
         Py_DECREF(value);
         if (m == NULL) return NULL;
@@ -2339,10 +2341,7 @@ static PyObject *kt_node(KR *r, const Heads *h, PyObject *ptr) {
     }
     Py_INCREF(v[ND_UNSCHED]);
     int ready = kt_ready(r, &st[NT_COND]);
-    if (ready < 0) {
-        if (ready == -1) goto failed;
-        goto declined;
-    }
+    if (ready < 0) goto declined; /* (-1: with its error set) */
     v[ND_READY] = PyBool_FromLong(ready);
     PyObject *alloc = kt_allocatable(r, &st[NT_ALLOC]);
     if (alloc == NULL) goto declined;
@@ -2352,25 +2351,21 @@ static PyObject *kt_node(KR *r, const Heads *h, PyObject *ptr) {
     v[ND_POINTER] = ptr;
     TAKE(ND_IDENT, PyDict_New());
     if (PyDict_SetItem(v[ND_IDENT], KN.s[KN_KIND], KN.s[KN_NODE]) < 0 || PyDict_SetItem(v[ND_IDENT], KN.s[KN_NAME], v[ND_NAME]) < 0)
-        goto failed;
+        goto declined;
 #undef TAKE
     PyObject *out = KN.cls->tp_alloc(KN.cls, 0);
-    if (out == NULL) goto failed;
+    if (out == NULL) goto declined;
     for (int j = 0; j < NNODE; j++) {
         *(PyObject **)((char *)out + KN.at[j]) = v[j];
         v[j] = NULL;
     }
     Py_XDECREF(ann);
     return out;
-declined:
-    if (PyErr_Occurred()) goto failed;
+declined: /* (or failed: an error is set) */
     for (int j = 0; j < NNODE; j++) Py_XDECREF(v[j]);
     Py_XDECREF(ann);
+    if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
-failed:
-    for (int j = 0; j < NNODE; j++) Py_XDECREF(v[j]);
-    Py_XDECREF(ann);
-    return NULL;
 }
 
 /* base + index as a pointer. */

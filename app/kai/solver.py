@@ -237,9 +237,9 @@ class KeptVictims:
     evictions are made once and kept; each step's simulation runs on top of them and is
     rolled back to them afterwards, which leaves the state the fresh evictions would
     (undo is exact: see :mod:`app.kai.memo`; so only when ``KaiContext.exact``: with a
-    fraction of a GPU the same additions in another order may round differently). The first scenario's filters are set up
-    once, on the state the step's own builder would see (no statement open), and asked
-    again for each step's pending tasks.
+    fraction of a GPU the same additions in another order may round differently). The
+    first scenario's filters are set up once, on the state the step's own builder would
+    see (no statement open), and asked again for each step's pending tasks.
 
     The preemptor's placements carry over too where the simulation provably places it
     first and the victims after it (:meth:`_grows`): step k keeps step k-1's and places
