@@ -18,7 +18,14 @@ from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import IndexRows, either, index_rows
-from app.ingest.kube import KAI_PREEMPTIBILITY_LABEL, KAI_QUEUE_LABEL, apply_koordinator, apply_template
+from app.ingest.kube import (
+    KAI_GPU_FRACTION,
+    KAI_GPU_MEMORY,
+    KAI_PREEMPTIBILITY_LABEL,
+    KAI_QUEUE_LABEL,
+    apply_koordinator,
+    apply_template,
+)
 from app.model.cluster import (
     CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task, TaskStatus,
 )
@@ -64,7 +71,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     queues = _queues(d)
     groups = _groups(d)
     _bind_requests(d, nodes)
-    kai_notes = _kai_pods(d, classes) + _unread_gang_hints(d)
+    kai_notes = _kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d)
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
     if inert is not None:
@@ -367,6 +374,26 @@ def _unread_gang_hints(d: Draft) -> list[str]:
             first = found[0]
             notes.append(f"{len(found)} pod(s) carry the {where[:-1]} {key} ({whose}, e.g. Pod {first.namespace}/"
                          f"{first.name}), which Gangplank does not read: each is scheduled on its own, not as a gang")  # fmt: skip
+    return notes
+
+
+def _gpu_sharing(d: Draft) -> list[str]:
+    """Warnings for pods that share GPUs as KAI does, which Gangplank counts but does not
+    place on GPU devices: ``gpu-fraction`` pods (counted as GPU amounts, see
+    ``kube._kai_fraction_request``) and ``gpu-memory`` pods (not counted)."""
+    fraction = [p for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations]
+    memory = [p for p in d.gpu_shared if KAI_GPU_FRACTION not in p.annotations]
+    notes = []
+    if fraction:
+        first = min(fraction, key=lambda p: (p.namespace, p.name))
+        notes.append(f"{len(fraction)} pod(s) share GPUs by fraction ({KAI_GPU_FRACTION}, e.g. Pod {first.namespace}/"
+                     f"{first.name}): Gangplank counts each fraction as part of its node's GPUs, not on one GPU device "
+                     "as KAI's GPU groups do, so a whole-GPU pod may be placed where KAI finds no whole GPU free, and no "
+                     "shared pod is moved to another GPU of its node")  # fmt: skip
+    if memory:
+        first = min(memory, key=lambda p: (p.namespace, p.name))
+        notes.append(f"{len(memory)} pod(s) request GPU memory ({KAI_GPU_MEMORY}, e.g. Pod {first.namespace}/"
+                     f"{first.name}), which Gangplank does not model: they are counted and placed without that request (KAI turns it into a GPU fraction)")  # fmt: skip
     return notes
 
 

@@ -214,6 +214,8 @@ class Draft:
     vanished: list[PodDraft] = field(default_factory=list)
     #: KAI BindRequests selecting such nodes ("ns/pod on node 'x'", left out, with a warning).
     stale_binds: list[str] = field(default_factory=list)
+    #: Pods sharing GPUs as KAI does (``gpu-fraction`` or ``gpu-memory``; named in the warnings).
+    gpu_shared: list[PodDraft] = field(default_factory=list)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
 

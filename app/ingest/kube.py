@@ -6,6 +6,7 @@ and reported as a warning, never rejected: users post whole dumps.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import fields
@@ -33,7 +34,7 @@ from app.ingest.kernels import compiled
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.podrequest import effective_pod_request
-from app.ingest.quantity import quantity_map
+from app.ingest.quantity import INT64_MAX, quantity_map
 from app.model.cluster import (
     KaiResource,
     NetworkTopology,
@@ -57,6 +58,8 @@ KAI_QUEUE_LABEL = "kai.scheduler/queue"
 KAI_SUBGROUP_LABEL = "kai.scheduler/subgroup-name"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
+KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
+KAI_GPU_MEMORY = "gpu-memory"
 KAI_SCHEDULER_NAME = "kai-scheduler"
 KAI_PRIORITY_LABEL = "priorityClassName"  # KAI's podgrouper reads it before spec.priorityClassName
 KAI_PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
@@ -244,8 +247,8 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     """The common pod shape, checked with plain type tests: what :func:`read_pod` would
     build, or None (anything unusual or invalid), and then ``read_pod`` reads it field by
     field and reports the exact error. Gangs named by schedulingGroup, workloadRef or the
-    Koordinator / legacy coscheduling keys, KAI GPU fractions and task priorities always
-    take the full reader."""
+    Koordinator / legacy coscheduling keys, KAI GPU sharing (fractions, GPU memory) and
+    task priorities always take the full reader."""
     meta, spec, status = o.get("metadata"), o.get("spec"), o.get("status")
     if type(meta) is not dict or (spec is not None and type(spec) is not dict):
         return None
@@ -258,7 +261,7 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
         return None
     ns = ns or "default"
     labels, ann = r.plain_str_map(meta.get("labels")), r.plain_str_map(meta.get("annotations"))
-    if labels is None or ann is None or KAI_GPU_FRACTION in ann or KAI_TASK_PRIORITY_LABEL in labels:
+    if labels is None or ann is None or KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann or KAI_TASK_PRIORITY_LABEL in labels:
         return None
     phase = status.get("phase")
     phase = "Pending" if phase is None else phase
@@ -322,7 +325,7 @@ def _kube_consts() -> dict[str, str]:
     names = ("VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
              "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
              "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL",
-             "KAI_PREEMPTIBILITY_LABEL")  # fmt: skip
+             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY")  # fmt: skip
     consts = {n: globals()[n] for n in names}
     consts["VOLCANO_GROUP_AT"] = join_pointer("/metadata", "annotations", VOLCANO_GROUP_ANNOTATION)
     consts["KAI_GROUP_AT"] = join_pointer("/metadata", "annotations", KAI_GROUP_ANNOTATION)
@@ -371,7 +374,10 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
     pod = _pod_fast_c(o, ptr) if _pod_fast_c is not None else None
     if pod is None:
         pod = _pod_fast(o, ptr)
-        pod = pod if pod is not None else _pod_full(o, ptr)
+        if pod is None:  # the fast readers leave every KAI GPU-sharing pod to this one
+            pod = _pod_full(o, ptr)
+            if KAI_GPU_FRACTION in pod.annotations or KAI_GPU_MEMORY in pod.annotations:
+                d.gpu_shared.append(pod)
     d.pods.append(pod)
     spec = o.get("spec")
     if type(spec) is dict:
@@ -408,15 +414,7 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
         raise InputError(f"unknown pod phase {phase!r}", join_pointer(st, "phase"), ident)
     req = effective_pod_request(spec, sp, ident)
     if KAI_GPU_FRACTION in ann:
-        try:
-            frac = float(ann[KAI_GPU_FRACTION])
-            if not 0 < frac <= 1:
-                raise ValueError
-        except ValueError:
-            raise InputError(
-                "gpu-fraction must be a number in (0, 1]", join_pointer(mp, "annotations", KAI_GPU_FRACTION), ident
-            ) from None
-        req = {**req, GPU: req.get(GPU, 0) + round(frac * 1000)}  # a copy: request maps are shared
+        req = {**req, GPU: _kai_fraction_request(ann, mp, ident)}  # a copy: request maps are shared
     node_selector = r.str_map(spec, "nodeSelector", sp, ident)
     affinity = r.obj(spec, "affinity", sp, ident) or None
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
@@ -445,6 +443,32 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
     d.host_ports = _host_ports(spec, sp, ident)
     d.spread, d.soft_spread = _spread(spec, sp, ident)
     return d
+
+
+def _kai_fraction_request(ann: dict[str, str], mp: str, ident: r.Ident) -> int:
+    """The milli-GPUs of a KAI ``gpu-fraction`` pod, as KAI's PodInfo counts them: the
+    fraction replaces any whole-GPU request, is rounded to hundredths of a GPU (half away from
+    zero, Go's ``math.Round``) and counts once per device of ``gpu-fraction-num-devices``
+    (default 1) (``getExtendedResourceGpus``, ``NewGpuResourceRequirementWithMultiFraction``)."""
+    try:
+        frac = float(ann[KAI_GPU_FRACTION])
+        if not 0 < frac <= 1:
+            raise ValueError
+    except ValueError:
+        raise InputError("gpu-fraction must be a number in (0, 1]", join_pointer(mp, "annotations", KAI_GPU_FRACTION), ident) from None
+    devices = ann.get(KAI_GPU_FRACTION_DEVICES, "")
+    if devices == "":  # KAI reads an empty count as none
+        count = 1
+    elif devices.isascii() and devices.isdigit() and len(devices) <= 19 and 0 < int(devices) <= INT64_MAX:  # Go's ParseInt
+        count = int(devices)
+    else:
+        raise InputError(f"{KAI_GPU_FRACTION_DEVICES} must be a positive integer",
+                         join_pointer(mp, "annotations", KAI_GPU_FRACTION_DEVICES), ident)  # fmt: skip
+    milli = math.floor(frac * 100 + 0.5) * count * 10
+    if milli > INT64_MAX:  # as for a request in the containers
+        raise InputError("the pod's total nvidia.com/gpu request is more than 2^63-1 milli-units",
+                         join_pointer(mp, "annotations", KAI_GPU_FRACTION_DEVICES), ident)  # fmt: skip
+    return milli
 
 
 def _spread(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[SpreadConstraint, ...], tuple[SpreadConstraint, ...]]:
