@@ -29,6 +29,6 @@ import pytest  # noqa: E402
 
 tests = ["tests/test_kernels.py", "tests/test_columns.py", "tests/test_native_pod_columns.py", "tests/test_fastjson.py",
          "tests/test_kai_shortcuts.py", "tests/test_kube_pod_reader.py",
-         "tests/test_kube_text.py"]
+         "tests/test_kube_text.py", "tests/test_untrack_json.py", "tests/test_kai_gpu_sharing.py", "tests/test_extender_replan.py"]
 sys.exit(pytest.main(["-x", "-p", "no:cacheprovider", "--capture=sys", *tests]))  # (the C reports reach the terminal)
 PY

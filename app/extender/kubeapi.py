@@ -62,6 +62,7 @@ from app.extender.kubeconfig import (
     kubeconfig_config,
 )
 from app.extender.source import SnapshotSource, SnapshotUnavailable
+from app.ingest.kernels import untrack_json
 
 log = logging.getLogger("gangplank.kubeapi")
 
@@ -655,6 +656,7 @@ def _clean(obj: Any, res: Resource, api_version: str, where: str) -> dict[str, A
     ann = meta.get("annotations")
     if isinstance(ann, dict) and LAST_APPLIED in ann:
         meta["annotations"] = {k: v for k, v in ann.items() if k != LAST_APPLIED}
+    untrack_json(obj)  # kept as long as it is current, and acyclic (orjson's): the GC need not walk it
     return obj
 
 

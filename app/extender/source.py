@@ -31,6 +31,7 @@ import orjson
 import yaml
 
 from app.ingest.body import expanded_size
+from app.ingest.kernels import untrack_json
 
 SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -161,6 +162,8 @@ class DirectorySource(SnapshotSource):
                     for d in docs:
                         if f.suffix != ".json":  # JSON has no aliases: its size is the file's
                             expanded_size(d, self.max_yaml_nodes)
+                        else:  # kept until the next change, and acyclic: the GC need not walk it (YAML may alias)
+                            untrack_json(d)
                         objs.extend(_items(d))
                 self._objects = objs
                 self._stamp = stamp

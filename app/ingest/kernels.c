@@ -165,6 +165,39 @@ static int plain_buffer(PyObject *item, Py_buffer *view) {
 
 /* shared_bytes(buffers): bytes(b) for each of buffers (a list of objects with the buffer
  * protocol), one bytes object for all equal contents (see table_get). */
+/* untrack_json(tree): the dicts and lists of a parsed JSON tree (exact types, as orjson
+   makes them) taken off the cyclic GC's lists; returns how many. A parsed snapshot is
+   acyclic and lives long: reference counting frees it, so the collector need not walk it.
+   Only tracked containers are entered, and each is untracked before its items are pushed,
+   so a container is visited once (a cycle, which JSON cannot make, would end there too); an
+   untracked dict never holds a list or dict (CPython tracks it when one is put in). */
+static PyObject *untrack_json(PyObject *self, PyObject *root) {
+    Py_ssize_t cap = 64, n = 0, count = 0;
+    PyObject **stack = PyMem_Malloc((size_t)cap * sizeof(PyObject *));
+    if (stack == NULL) return PyErr_NoMemory();
+    stack[n++] = root;
+    while (n > 0) {
+        PyObject *o = stack[--n];
+        int is_dict = PyDict_CheckExact(o);
+        if ((!is_dict && !PyList_CheckExact(o)) || !PyObject_GC_IsTracked(o)) continue;
+        PyObject_GC_UnTrack(o);
+        count++;
+        Py_ssize_t pos = 0, i = 0, len = is_dict ? 0 : PyList_GET_SIZE(o);
+        PyObject *k, *v;
+        while (is_dict ? PyDict_Next(o, &pos, &k, &v) : (i < len && (v = PyList_GET_ITEM(o, i++)) != NULL)) {
+            if (!PyDict_CheckExact(v) && !PyList_CheckExact(v)) continue;
+            if (n == cap) {
+                PyObject **grown = PyMem_Realloc(stack, (size_t)(cap *= 2) * sizeof(PyObject *));
+                if (grown == NULL) { PyMem_Free(stack); return PyErr_NoMemory(); }
+                stack = grown;
+            }
+            stack[n++] = v;
+        }
+    }
+    PyMem_Free(stack);
+    return PyLong_FromSsize_t(count);
+}
+
 static PyObject *shared_bytes(PyObject *self, PyObject *arg) {
     (void)self;
     if (!PyList_CheckExact(arg)) Py_RETURN_NONE;
@@ -2513,6 +2546,7 @@ static PyMethodDef methods[] = {
     {"kube_pod_setup", kube_pod_setup, METH_VARARGS, "Hands kube_pod the classes, caches and functions of its twin (see app/ingest/kube.py)."},
     {"kube_node_setup", kube_node_setup, METH_VARARGS, "Hands kube_objects' node reader NodeDraft and its allocatable callback (see app/ingest/kube.py)."},
     {"kai_score", kai_score, METH_VARARGS, "The best-scoring node for a KAI task (see app/kai/allocate.py)."},
+    {"untrack_json", untrack_json, METH_O, "A parsed JSON tree's dicts and lists taken off the cyclic GC's lists (see kernels.py)."},
     {NULL, NULL, 0, NULL},
 };
 
