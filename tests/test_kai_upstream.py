@@ -5,7 +5,8 @@ Every case of ``tests/kai_cases/*.yaml`` (transcribed from NVIDIA/KAI-Scheduler 
 the file and its index in the Go table; the Go case's name is in the failure message.
 ``tests/kai_upstream.py`` says how a case becomes a request and how the answer is read
 back as KAI statuses. Cases that need fractional GPU sharing on GPU groups (not modelled)
-are skipped with that reason.
+are skipped with that reason; a case marked ``knownFailure`` (a difference from KAI found
+and not mended yet, said in the README) must still fail, and is reported as xfail.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ def run(case: Case) -> list[str]:
 def test_kai_go_table(case: Case) -> None:
     if case.data.get("skip"):
         pytest.skip(case.data["skip"])
+    if case.data.get("knownFailure"):  # a difference from KAI found and not yet mended: must still fail
+        errors = run(case)
+        assert errors, f"{case.id} passes now: drop its knownFailure ({case.data['knownFailure']})"
+        pytest.xfail(case.data["knownFailure"])
     errors = run(case)
     assert not errors, f"{case.source} {case.test} #{case.data['index']} {case.data['name']!r}:\n" + "\n".join(errors)
 
