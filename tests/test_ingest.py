@@ -142,6 +142,24 @@ def test_kai_podgroup_queue_priority_subgroups_and_topology():
     assert c.queues["team-a"].kai["gpu"].quota == 8
 
 
+def test_a_kai_sub_group_named_as_parent_is_a_set_without_pods_or_minimum():
+    """KAI's createSubGroupInfos: a sub-group others name as ``parent`` is a SubGroupSet
+    (its children's gangs decide); a leaf keeps its minimum. Without this the set is a
+    sub-group no pod joins, and the job is never valid (allocate_subgroups[5])."""
+    from app.service import decide_request
+
+    objs = [o for o in kai_objects() if o.get("kind") != "PodGroup"]
+    objs.append({"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": "kg", "namespace": "ml"},
+                 "spec": {"minMember": 2, "queue": "team-a", "subGroups": [
+                     {"name": "all", "minMember": 5}, {"name": "leaders", "minMember": 1, "parent": "all"},
+                     {"name": "workers", "minMember": 1, "parent": "all"}]}})  # fmt: skip
+    c = model(objs)
+    policies = {p.name: p for p in c.jobs["ml/kg"].subgroup_policies}
+    assert policies["all"].min_sub_groups == 0 and policies["leaders"].min_sub_groups == 1
+    wire = decide_request(read_request(request(objs, config={"profile": "kai"}), S)).wire()
+    assert sorted(b["pod"] for b in wire["bindings"]) == ["ml/k0", "ml/k1"]
+
+
 def test_kai_topology_levels_become_the_hypernode_tree():
     c = model(kai_objects())
     topo = c.topology

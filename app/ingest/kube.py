@@ -802,6 +802,10 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
                 parent=r.string(sg, "parent", gp, ident) or None,
             )
         )
+    parents = {p.parent for p in policies if p.parent}
+    for p in policies:  # a sub-group others name as parent is a set of them (KAI's createSubGroupInfos):
+        if p.name in parents:  # no pods and no minimum of its own, only its topology constraint
+            p.min_sub_groups = 0
     d.groups.append(
         GroupDraft(
             source="kai",
