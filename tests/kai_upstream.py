@@ -115,7 +115,7 @@ def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None 
                  "memory": _num(n["cpuMemory"]) if n.get("cpuMemory") else "20G",
                  "pods": str(n.get("maxTaskNum", 110)), "nvidia.com/gpu": str(n.get("gpus", 0))}  # fmt: skip
         objs.append({"apiVersion": "v1", "kind": "Node",
-                     "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, **(n.get("labels") or {})}},
+                     "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, AFFINITY_KEY: name, **(n.get("labels") or {})}},
                      "status": {"allocatable": alloc, "capacity": alloc,
                                 "conditions": [{"type": "Ready", "status": "True"}]}})  # fmt: skip
     departments = list(data.get("departments") or [])
@@ -162,10 +162,13 @@ def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None 
             spec["preemptibility"] = j["preemptibility"]
         if j.get("podSets"):
             spec["subGroups"] = [{"name": ps["name"], "minMember": ps["minAvailable"]} for ps in j["podSets"]]
+            for sg, ps in zip(spec["subGroups"], j["podSets"], strict=True):  # a pod set's parent and topology
+                sg.update(_sub_group_extras(ps))
+            spec["subGroups"] += [{"name": s["name"], **_sub_group_extras(s)} for s in j.get("subGroupSets") or []]
             spec["minMember"] = sum(ps["minAvailable"] for ps in j["podSets"])
         if j.get("topologyConstraint"):
             tc = j["topologyConstraint"]
-            spec["topologyConstraint"] = {"topology": tc["topology"], "requiredTopologyLevel": tc["requiredLevel"]}
+            spec["topologyConstraint"] = topology_constraint(tc)
         ann: dict[str, str] = {}
         if any(t.get("state") in ALLOCATED for t in tasks):
             ann["kai.scheduler/last-start-timestamp"] = stamp(60)
@@ -177,6 +180,32 @@ def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None 
         for i, t in enumerate(tasks):
             objs.append(pod_obj(j, t, i, ns))
     return objs
+
+
+#: tasks_fake.NodeAffinityKey: nodes_fake labels every node with it (value: the node's name, unless the
+#: case's labels say otherwise) and a task's ``nodeAffinityNames`` are an ``In`` term on it.
+AFFINITY_KEY = "kai.scheduler/type"
+
+
+def topology_constraint(tc: dict[str, Any]) -> dict[str, str]:
+    """A ``TopologyConstraintInfo`` ({topology, requiredLevel, preferredLevel}, each optional)
+    as a KAI ``topologyConstraint``."""
+    out = {"topology": tc.get("topology", "")}
+    if tc.get("requiredLevel"):
+        out["requiredTopologyLevel"] = tc["requiredLevel"]
+    if tc.get("preferredLevel"):
+        out["preferredTopologyLevel"] = tc["preferredLevel"]
+    return out
+
+
+def _sub_group_extras(sg: dict[str, Any]) -> dict[str, Any]:
+    """``parent`` and ``topologyConstraint`` of a pod set or sub-group set, when the case sets them."""
+    out: dict[str, Any] = {}
+    if sg.get("parent"):
+        out["parent"] = sg["parent"]
+    if sg.get("topologyConstraint") is not None:
+        out["topologyConstraint"] = topology_constraint(sg["topologyConstraint"])
+    return out
 
 
 def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, Any]:
@@ -197,6 +226,7 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
         labels["kai.scheduler/subgroup-name"] = t["subGroup"]
     if t.get("priority") is not None:
         labels["kai.scheduler/task-priority"] = str(t["priority"])
+    labels.update(t.get("podAffinityLabels") or {})  # tasks_fake.BuildPod puts PodAffinityLabels on the pod too
     state = t.get("state", "Pending")
     spec: dict[str, Any] = {"containers": [{"name": "main", "image": "x", "resources": {"requests": req}}]}
     meta: dict[str, Any] = {"name": name, "namespace": ns, "uid": name, "labels": labels, "annotations": ann,
@@ -210,8 +240,12 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
         meta["deletionTimestamp"] = NOW
     if t.get("nodeAffinityNames"):
         spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-            {"matchExpressions": [{"key": "kubernetes.io/hostname", "operator": "In", "values": list(t["nodeAffinityNames"])}]}
+            {"matchExpressions": [{"key": AFFINITY_KEY, "operator": "In", "values": list(t["nodeAffinityNames"])}]}
         ]}}}  # fmt: skip
+    for kind, key in (("podAffinity", "podAffinityTopologyKey"), ("podAntiAffinity", "podAntiAffinityTopologyKey")):
+        if t.get("podAffinityLabels") is not None and t.get(key):  # tasks_fake.applyPodAffinityLabels: one required term
+            spec.setdefault("affinity", {})[kind] = {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"topologyKey": t[key], "labelSelector": {"matchLabels": dict(t["podAffinityLabels"])}}]}  # fmt: skip
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": {"phase": phase}}
 
 

@@ -280,3 +280,16 @@ def test_priority_class_label_is_kai_only():
     cluster = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster
     prio = {t.key: t.priority for t in cluster.tasks}
     assert prio == {"default/other": 7, "ml/mine": 100} and cluster.warnings == []
+
+
+def test_kai_allocate_places_best_effort_pods(client):
+    """KAI has no backfill: its allocate takes every pending pod, and one that requests
+    nothing fits any node (allocate_test.go #5). Volcano's allocate leaves such pods to
+    backfill, which the kai profile does not run."""
+    objs = [node("a"), kai_queue("q", 2)]
+    objs += [{**o, "spec": {**o["spec"], "containers": [{"name": "c"}]}} if o["kind"] == "Pod" else o
+             for o in kai_job("be", "q", 2, None)]  # fmt: skip
+    out = decide(client, objs, {"profile": "kai"})
+    assert sorted(b["pod"] for b in out["bindings"]) == ["ml/be-0", "ml/be-1"]
+    out = decide(client, objs, {"profile": "volcano", "actions": "enqueue, allocate"})
+    assert out["bindings"] == []  # allocate alone: backfill's pods

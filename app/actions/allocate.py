@@ -117,7 +117,7 @@ class Allocate(Action):
         # one pass over tasks; inert pods (running on their own, still columns) are never pending
         waiting = {id(t.job) for t in ssn.cluster.active_tasks if t.status == TaskStatus.PENDING}
         for job in ssn.cluster.active_jobs.values():
-            if id(job) not in waiting or not pending_tasks(job):
+            if id(job) not in waiting or not allocatable_tasks(ssn, job):
                 continue
             if enqueue_on and job.phase == "Pending":
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
@@ -150,7 +150,7 @@ class Allocate(Action):
                 self.allocate_gang_group(ssn, job, by_queue)
                 continue
             placed = self.allocate_job(ssn, job)
-            if placed and pending_tasks(job):
+            if placed and allocatable_tasks(ssn, job):
                 # elastic jobs grow one more step per pop so queue order is re-checked
                 lst = by_queue.setdefault(qname, [])
                 lst.append(job)
@@ -177,7 +177,7 @@ class Allocate(Action):
         saved = [(m, self._save(ssn, m)) for m in members]
         ready = tried = True
         for m in members:
-            if not pending_tasks(m) and ssn.job_ready(m):
+            if not allocatable_tasks(ssn, m) and ssn.job_ready(m):
                 continue
             planned = self.plan_job(ssn, m, stmt)
             if planned and ssn.job_ready(m):
@@ -259,7 +259,7 @@ class Allocate(Action):
         come first, then the others, each part in SubJobOrder. The default sub-group (pods
         no policy matched) comes last."""
         by_sg: dict[str, list[Task]] = {}
-        for t in pending_tasks(job):
+        for t in allocatable_tasks(ssn, job):
             by_sg.setdefault(t.subgroup.uid if t.subgroup else DEFAULT_SG, []).append(t)
         order = functools.cmp_to_key(ssn.sub_job_order)
         counted: dict[str, int] = {}
@@ -703,7 +703,7 @@ class Allocate(Action):
     @staticmethod
     def failure_message(ssn: Session, job: Job) -> str:
         ready = job.count(READY)
-        pending = len(pending_tasks(job))
+        pending = len(allocatable_tasks(ssn, job))
         return (
             f"{pending} pending tasks of the gang cannot all be placed: {ready}/{job.min_available} ready"
             + (" within the allowed topology" if job.network_topology is not None else "")
@@ -725,7 +725,7 @@ def exact_accounting(ssn: Session, job: Job) -> bool:
     every sum, and float64 holds those exactly below ``2**(53 + k)`` (memory in bytes is
     usually a multiple of 2**20, so a large cluster's byte sums stay exact)."""
     c = ssn.cluster
-    rows = [t.idx for t in pending_tasks(job)]
+    rows = [t.idx for t in allocatable_tasks(ssn, job)]
     bound = column_sums(c.used) + column_sums(c.pipelined) + column_sums(c.task_req[rows])
     every = column_or(c.task_req) if len(c.task_req) else np.zeros_like(bound)
     lowest = every & -every  # per resource, the largest power of two dividing every request
@@ -736,3 +736,13 @@ def exact_accounting(ssn: Session, job: Job) -> bool:
 def pending_tasks(job: Job) -> list[Task]:
     """Tasks allocate may place: pending, not gated, not BestEffort (backfill's)."""
     return [t for t in job.tasks if t.status == TaskStatus.PENDING and not t.gated and not t.best_effort]
+
+
+def allocatable_tasks(ssn: Session, job: Job) -> list[Task]:
+    """The tasks this session's allocate places: :func:`pending_tasks`, and under KAI's
+    proportion plugin (the ``kai`` profile) the BestEffort ones too: KAI has no backfill,
+    its allocate takes every pending pod (``GetTasksToAllocate``, ``PodInfo.ShouldAllocate``)
+    and a pod that requests nothing fits any node (``NodeInfo.IsTaskAllocatable``)."""
+    if kai_solver(ssn):
+        return [t for t in job.tasks if t.status == TaskStatus.PENDING and not t.gated]
+    return pending_tasks(job)
