@@ -261,7 +261,12 @@ def config(case: Case, actions: list[str] | None = None) -> dict[str, Any]:
              {"name": "preempt", "arguments": {"useSchedulingSignatures": sig}},
              {"name": "reclaim", "arguments": {"useSchedulingSignatures": sig}},
              {"name": "stalegangeviction", "arguments": {"defaultStalenessGracePeriod": str(over.get("stalenessGracePeriod", "0s"))}}]  # fmt: skip
-    return {"profile": "kai", "actions": ", ".join(actions or case.actions), "configurations": confs}
+    out = {"profile": "kai", "actions": ", ".join(actions or case.actions), "configurations": confs}
+    for tier in (case.data.get("schedulerConf") or {}).get("tiers") or []:  # Mocks.SchedulerConf's placement
+        for plugin in tier.get("plugins") or []:
+            if plugin.get("name") == "nodeplacement" and plugin.get("arguments"):
+                out["placementStrategy"] = {k: v for k, v in plugin["arguments"].items() if k in ("gpu", "cpu")}
+    return out
 
 
 def statuses(case_jobs: list[dict[str, Any]], answer: dict[str, Any]) -> dict[str, tuple[str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import orjson
 
 from app.plugins.kai_fairshare import KaiQueue, divide
@@ -293,3 +294,33 @@ def test_kai_allocate_places_best_effort_pods(client):
     assert sorted(b["pod"] for b in out["bindings"]) == ["ml/be-0", "ml/be-1"]
     out = decide(client, objs, {"profile": "volcano", "actions": "enqueue, allocate"})
     assert out["bindings"] == []  # allocate alone: backfill's pods
+
+
+def test_kai_placement_strategy_spread_picks_the_emptiest_node_and_drops_consolidation(client):
+    """KAI's SchedulingShard placementStrategy: spread sets the nodeplacement plugin's
+    arguments (the node with the most free GPUs first, allocate_test.go #17) and, as the
+    shard's setDefaultActions does, leaves consolidation out of the actions."""
+    objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", 4)] + kai_job("r", "q", 1, 1) + kai_job("p", "q", 1, 1)
+    objs = [{**o, "spec": {**o["spec"], "nodeName": "b"}, "status": {"phase": "Running"}} if o.get("kind") == "Pod"
+            and o["metadata"]["name"] == "r-0" else o for o in objs]  # fmt: skip
+    packed = decide(client, objs, {"profile": "kai", "actions": "allocate"})
+    spread = decide(client, objs, {"profile": "kai", "actions": "allocate", "placementStrategy": {"gpu": "spread"}})
+    assert [b["node"] for b in packed["bindings"]] == ["b"] and [b["node"] for b in spread["bindings"]] == ["a"]
+    from app.service import scheduler_config as load
+
+    assert "consolidation" in load({"profile": "kai"}).actions
+    assert "consolidation" not in load({"profile": "kai", "placementStrategy": {"cpu": "spread"}}).actions
+    assert load({"profile": "kai", "placementStrategy": {"gpu": "spread"}, "actions": "allocate, consolidation"}).actions == [
+        "allocate", "consolidation"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("config", "pointer"), [
+    ({"profile": "volcano", "placementStrategy": {"gpu": "spread"}}, "/config/placementStrategy"),
+    ({"profile": "kai", "placementStrategy": "spread"}, "/config/placementStrategy"),
+    ({"profile": "kai", "placementStrategy": {"gpu": "pack"}}, "/config/placementStrategy/gpu"),
+    ({"profile": "kai", "placementStrategy": {"memory": "spread"}}, "/config/placementStrategy/memory"),
+])  # fmt: skip
+def test_kai_placement_strategy_is_checked(client, config, pointer):
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("a")], config=config)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer, r.text

@@ -8,7 +8,8 @@ Accepted forms of the request's ``config``:
   meaning enabled, as Volcano's loader applies them), ``configurations[]`` (per-action
   arguments);
 * ``{"profile": "volcano" | "kai" | "gangplank", "actions": "..."}``: a project's default
-  actions and plugins; ``actions`` replaces only the action list.
+  actions and plugins; ``actions`` replaces only the action list; with ``kai``,
+  ``placementStrategy`` ({gpu, cpu}: binpack or spread) is KAI's SchedulingShard field.
 
 Loaded as Volcano's loader reads it (``UnmarshalSchedulerConf``, ``OpenSession``): an
 unknown action is a 422 naming the word (Volcano rejects such a config); a plugin Volcano
@@ -260,10 +261,12 @@ def load_config(
             raise InputError(
                 f"unknown profile {profile!r} (known: {', '.join(sorted(PROFILES))})", join_pointer(ptr, "profile")
             )
-        extra = sorted(set(raw) - {"profile", "actions", "configurations"})
+        extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy"})
         if extra:
             raise InputError(f"unknown key {extra[0]!r} next to 'profile'", join_pointer(ptr, extra[0]))
         base = _parse_yaml(PROFILES[profile], ptr)
+        if "placementStrategy" in raw:
+            _placement_strategy(base, raw["placementStrategy"], profile, join_pointer(ptr, "placementStrategy"))
         if "actions" in raw:
             base["actions"] = raw["actions"]
         if "configurations" in raw:
@@ -359,6 +362,29 @@ def load_config(
             warnings.append(f"configuration of action {c['name']!r}, which is not in 'actions': not used")
     return SchedulerConfig(actions=actions, tiers=tiers, action_args=action_args, warnings=warnings,
                            action_pointers=action_pointers, raw=True)  # fmt: skip
+
+
+def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:
+    """KAI's SchedulingShard ``placementStrategy`` ({gpu, cpu}: ``binpack``, the default, or
+    ``spread``) on the ``kai`` profile, as the shard sets it up (``setDefaultPlugins``,
+    ``setDefaultActions``): the ``nodeplacement`` plugin's arguments, and no
+    ``consolidation`` action when either is ``spread`` (an ``actions`` list given beside it
+    still wins, as the shard's action overrides do)."""
+    if profile != "kai":
+        raise InputError("placementStrategy is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    if not isinstance(raw, dict):
+        raise InputError("placementStrategy must be an object with 'gpu' and/or 'cpu'", ptr)
+    for key in sorted(raw, key=str):
+        if key not in ("gpu", "cpu"):
+            raise InputError(f"unknown key {key!r} in placementStrategy (KAI's are 'gpu' and 'cpu')", join_pointer(ptr, str(key)))
+        if raw[key] not in ("binpack", "spread"):
+            raise InputError("a placement strategy is 'binpack' or 'spread'", join_pointer(ptr, key))
+    strategy = {"gpu": raw.get("gpu", "binpack"), "cpu": raw.get("cpu", "binpack")}
+    for plugin in (p for tier in base["tiers"] for p in tier["plugins"]):
+        if plugin["name"] == "nodeplacement":
+            plugin["arguments"] = dict(strategy)
+    if "spread" in strategy.values():
+        base["actions"] = ", ".join(a.strip() for a in base["actions"].split(",") if a.strip() != "consolidation")
 
 
 def _profile_plugins(cfg: SchedulerConfig) -> None:
