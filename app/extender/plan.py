@@ -227,7 +227,9 @@ def replan(source: Any, objects: list[dict[str, Any]], settings: Settings) -> in
             new = _plan_gang(objects, assumed, o, key, settings)
         except InputError:
             continue
-        _fits(new, new.task_of[key], assumed)  # the pod's fits too (its predicate mask is most of them)
+        task = new.task_of.get(key)
+        if task is not None:  # the pod's fits too (its predicate mask is most of them)
+            _fits(new, task, assumed)
         new.used = gang.used
         _keep(new)
         made += 1

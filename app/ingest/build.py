@@ -393,7 +393,8 @@ def _gpu_sharing(d: Draft) -> list[str]:
     if memory:
         first = min(memory, key=lambda p: (p.namespace, p.name))
         notes.append(f"{len(memory)} pod(s) request GPU memory ({KAI_GPU_MEMORY}, e.g. Pod {first.namespace}/"
-                     f"{first.name}), which Gangplank does not model: they are counted and placed without that request (KAI turns it into a GPU fraction)")  # fmt: skip
+                     f"{first.name}), which Gangplank does not model: they are counted and placed without that "
+                     "request (KAI turns it into a GPU fraction)")  # fmt: skip
     return notes
 
 

@@ -455,7 +455,8 @@ def _kai_fraction_request(ann: dict[str, str], mp: str, ident: r.Ident) -> int:
         if not 0 < frac <= 1:
             raise ValueError
     except ValueError:
-        raise InputError("gpu-fraction must be a number in (0, 1]", join_pointer(mp, "annotations", KAI_GPU_FRACTION), ident) from None
+        where = join_pointer(mp, "annotations", KAI_GPU_FRACTION)
+        raise InputError("gpu-fraction must be a number in (0, 1]", where, ident) from None
     devices = ann.get(KAI_GPU_FRACTION_DEVICES, "")
     if devices == "":  # KAI reads an empty count as none
         count = 1
