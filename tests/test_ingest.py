@@ -160,6 +160,16 @@ def test_a_kai_sub_group_named_as_parent_is_a_set_without_pods_or_minimum():
     assert sorted(b["pod"] for b in wire["bindings"]) == ["ml/k0", "ml/k1"]
 
 
+def test_a_kai_pod_set_needs_at_least_one_pod():
+    """KAI's createSubGroupInfos: NewPodSet(name, max(minMember, 1), ...)."""
+    objs = [o for o in kai_objects() if o.get("kind") != "PodGroup"]
+    objs.append({"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": "kg", "namespace": "ml"},
+                 "spec": {"minMember": 1, "queue": "team-a", "subGroups": [{"name": "leaders", "minMember": 0},
+                                                                           {"name": "workers"}]}})  # fmt: skip
+    policies = {p.name: p for p in model(objs).jobs["ml/kg"].subgroup_policies}
+    assert policies["leaders"].sub_group_size == 1 and policies["workers"].sub_group_size == 1
+
+
 def test_kai_topology_levels_become_the_hypernode_tree():
     c = model(kai_objects())
     topo = c.topology

@@ -796,7 +796,7 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
         policies.append(
             SubGroupPolicy(
                 name=sg_name,
-                sub_group_size=r.integer(sg, "minMember", gp, ident, default=1, minimum=0) or 0,
+                sub_group_size=max(r.integer(sg, "minMember", gp, ident, default=1, minimum=0) or 0, 1),  # NewPodSet(max(minMember, 1))
                 min_sub_groups=1,
                 selector=LabelSelector.parse({"matchLabels": {KAI_SUBGROUP_LABEL: sg_name}}, gp, ident),
                 network_topology=kai_topology(sg.get("topologyConstraint"), join_pointer(gp, "topologyConstraint"), ident),
