@@ -324,3 +324,14 @@ def test_kai_placement_strategy_is_checked(client, config, pointer):
     r = client.post("/v1/decisions", content=orjson.dumps(request([node("a")], config=config)),
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer, r.text
+
+
+def test_kai_allocate_compares_departments_before_their_queues(client):
+    """KAI's allocate pops jobs from its queue tree (JobsOrderByQueues): departments are
+    compared first, each judged with its best job. One GPU: d2's queue gets it, because d2
+    is further below its quota (1 of 2 with the job against d1's 1 of 1), although d1's
+    queue0 alone is further below its own (1 of 3). integration allocate_test.go #9."""
+    objs = [node("a", gpu=1), kai_queue("d1", 1), kai_queue("d2", 2), kai_queue("queue0", 3, parent="d1"),
+            kai_queue("queue2", 1, parent="d2")] + kai_job("j0", "queue0", 1, 1) + kai_job("j2", "queue2", 1, 1)  # fmt: skip
+    out = decide(client, objs)
+    assert [b["pod"] for b in out["bindings"]] == ["ml/j2-0"]

@@ -127,6 +127,9 @@ class Allocate(Action):
                 ssn.messages[job.key] = reason
                 continue
             by_queue.setdefault(job.queue, []).append(job)
+        if kai_solver(ssn):
+            self._execute_kai(ssn, [j for lst in by_queue.values() for j in lst])
+            return
         queues = {q: ssn.cluster.queues[q] for q in by_queue}
         for q in by_queue:
             by_queue[q] = ssn.sort_jobs(by_queue[q])
@@ -155,6 +158,33 @@ class Allocate(Action):
                 lst = by_queue.setdefault(qname, [])
                 lst.append(job)
                 by_queue[qname] = ssn.sort_jobs(lst)
+
+    def _execute_kai(self, ssn: Session, jobs: list[Job]) -> None:
+        """KAI's allocate order (``allocate.go`` ``Execute``): jobs are popped from KAI's
+        queue tree (``JobsOrderByQueues``: at each level of departments and queues the
+        proportion plugin's queue order, judged with the best job below), and a job that
+        still has pods to place after its step is pushed back, so the order is asked again
+        after every step."""
+        from app.kai.context import KaiContext
+        from app.kai.jobs import View
+
+        ctx = getattr(ssn, "kai_context", None) or KaiContext(ssn)
+        order = ctx.jobs_order([View(j) for j in jobs])
+        queues = ssn.cluster.queues
+        while not order.empty():
+            if ssn.out_of_time():
+                return
+            v = order.pop()
+            if v is None:
+                return
+            job = v.job
+            if ssn.overused(queues[job.queue]):
+                ssn.messages.setdefault(job.key, f"queue {job.queue} is overused")
+                continue
+            if job.key in ssn.held:  # placed and held earlier in this decision: it waits
+                continue
+            if self.allocate_job(ssn, job) and allocatable_tasks(ssn, job):
+                order.push(View(job))  # elastic jobs grow one more step per pop
 
     def allocate_gang_group(self, ssn: Session, first: Job, by_queue: dict[str, list[Job]]) -> None:
         """Koordinator GangGroup: every gang of the group is placed in this decision, or none."""
