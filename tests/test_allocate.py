@@ -214,6 +214,17 @@ def test_koordinator_gang_group_is_placed_together_or_not_at_all(client):
     assert all(j["state"] == "Pending" for j in out["jobs"])
 
 
+def test_koordinator_gang_group_is_placed_together_under_the_kai_profile_too(client):
+    """KAI's queue-tree order pops each member; the group is decided once, with its first."""
+    nodes = [node(f"n{i}") for i in range(4)]
+    group = ["x/ga", "x/gb"]
+    kai = {"profile": "kai", "actions": "allocate"}
+    out = decide(client, nodes + koord("ga", 2, group) + koord("gb", 2, group), config=kai)
+    assert len(out["bindings"]) == 4
+    out = decide(client, nodes + koord("ga", 2, group) + koord("gb", 3, group), config=kai)
+    assert out["bindings"] == []
+
+
 def test_koordinator_gang_group_with_a_missing_member_waits(client):
     nodes = [node(f"n{i}") for i in range(4)]
     out = decide(client, nodes + koord("ga", 2, ["x/ga", "x/ghost"]))

@@ -171,6 +171,7 @@ class Allocate(Action):
         ctx = getattr(ssn, "kai_context", None) or KaiContext(ssn)
         order = ctx.jobs_order([View(j) for j in jobs])
         queues = ssn.cluster.queues
+        grouped: set[str] = set()  # members of a Koordinator gang group already handled with it
         while not order.empty():
             if ssn.out_of_time():
                 return
@@ -178,10 +179,16 @@ class Allocate(Action):
             if v is None:
                 return
             job = v.job
+            if job.key in grouped:
+                continue
             if ssn.overused(queues[job.queue]):
                 ssn.messages.setdefault(job.key, f"queue {job.queue} is overused")
                 continue
             if job.key in ssn.held:  # placed and held earlier in this decision: it waits
+                continue
+            if job.gang_groups:
+                grouped.update(job.gang_groups)
+                self.allocate_gang_group(ssn, job, {})
                 continue
             if self.allocate_job(ssn, job) and allocatable_tasks(ssn, job):
                 order.push(View(job))  # elastic jobs grow one more step per pop
