@@ -335,3 +335,10 @@ def test_kai_allocate_compares_departments_before_their_queues(client):
             kai_queue("queue2", 1, parent="d2")] + kai_job("j0", "queue0", 1, 1) + kai_job("j2", "queue2", 1, 1)  # fmt: skip
     out = decide(client, objs)
     assert [b["pod"] for b in out["bindings"]] == ["ml/j2-0"]
+
+
+def test_kai_allocate_leaves_a_job_of_a_department_pending_and_says_why(client):
+    """KAI's queue tree takes the jobs of leaf queues only (JobsOrderByQueues)."""
+    objs = [node("a", gpu=2), kai_queue("d1", 2), kai_queue("q", 2, parent="d1")] + kai_job("j", "d1", 1, 1)
+    out = decide(client, objs)
+    assert out["bindings"] == [] and "not a leaf queue" in out["jobs"][0]["message"]

@@ -169,6 +169,10 @@ class Allocate(Action):
         from app.kai.jobs import View
 
         ctx = getattr(ssn, "kai_context", None) or KaiContext(ssn)
+        for j in jobs:
+            if not ctx.admits(j.queue):  # KAI's queue tree holds leaf queues only
+                ssn.messages.setdefault(j.key, f"queue {j.queue} is not a leaf queue (or its parent is unknown): "
+                                               "KAI schedules the jobs of leaf queues only")  # fmt: skip
         order = ctx.jobs_order([View(j) for j in jobs])
         queues = ssn.cluster.queues
         grouped: set[str] = set()  # members of a Koordinator gang group already handled with it
