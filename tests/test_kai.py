@@ -342,3 +342,17 @@ def test_kai_allocate_leaves_a_job_of_a_department_pending_and_says_why(client):
     objs = [node("a", gpu=2), kai_queue("d1", 2), kai_queue("q", 2, parent="d1")] + kai_job("j", "d1", 1, 1)
     out = decide(client, objs)
     assert out["bindings"] == [] and "not a leaf queue" in out["jobs"][0]["message"]
+
+
+def test_kai_topology_orders_a_level_as_its_sorted_tree(client):
+    """KAI's sortTree then reverseLevelOrder: the racks of a preferred level come in the
+    order of the tree sorted from the top (spine2, one GPU asked of two free, before
+    spine1, one of three), not each by its own ratio (rack1, one of one, would be the
+    tightest). allocateTopology_test.go #20."""
+    topo = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "dc"},
+            "spec": {"levels": [{"nodeLabel": "spine"}, {"nodeLabel": "rack"}]}}  # fmt: skip
+    where = {"n0": ("s1", "r1"), "n1": ("s1", "r2"), "n2": ("s1", "r3"), "n3": ("s2", "r4"), "n4": ("s2", "r4")}
+    nodes = [node(n, gpu=1, labels={"spine": s, "rack": r}) for n, (s, r) in where.items()]
+    job = kai_job("j", "q", 1, 1, topology={"topology": "dc", "preferredTopologyLevel": "rack"})
+    out = decide(client, nodes + [topo, kai_queue("q", 5)] + job)
+    assert [b["node"] for b in out["bindings"]] in (["n3"], ["n4"])

@@ -198,19 +198,33 @@ class KaiTopology(NetworkTopologyAware):
         need = np.sum([t.req for t in tasks if t.status not in HOLDS_NODE], axis=0) if tasks else None
         c = self.ssn.cluster
         out: list[list[int]] = []
+        ratios: dict[int, float] = {}
+
+        def ratio(h: int) -> float:
+            got = ratios.get(h)
+            if got is None:
+                free = column_sums(c.future_idle_of(topo.leaves[h])).astype(np.float64)
+                asked = need > 0
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    r = np.where(free[asked] > 0, need[asked] / free[asked], np.inf)
+                got = ratios[h] = float(r.max()) if r.size else 0.0
+            return got
+
+        def tree_key(h: int) -> list[tuple[float, str]]:
+            """The domain's place in the tree sorted from the search domain down (KAI's
+            ``sortTree``: each parent's children tightest first, ties by name), top first."""
+            path = []
+            while h >= 0 and h != search:
+                path.append((-ratio(h), topo.names[h]))
+                h = int(topo.parent[h])
+            return path[::-1]
+
         for tier in sorted(t for t in topo.tiers if preferred <= t <= top):
             level = [h for h in topo.descendants(search) if topo.tier[h] == tier]
             if need is not None and np.ndim(need):
-                def ratio(h: int) -> float:
-                    free = column_sums(c.future_idle_of(topo.leaves[h])).astype(np.float64)
-                    asked = need > 0
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        r = np.where(free[asked] > 0, need[asked] / free[asked], np.inf)
-                    return float(r.max()) if r.size else 0.0
-
-                # tightest fitting domain first (KAI bin-packs domains); ones that cannot fit last
-                scored = [(ratio(h), h) for h in level]
-                level = [h for _, h in sorted(scored, key=lambda x: (x[0] > 1, -x[0], topo.names[x[1]]))]
+                # a level in the order of the sorted tree (KAI's sortDomainInfos / reverseLevelOrder):
+                # tightest fitting first within each parent, parents in their own order; ones that cannot fit last
+                level = sorted(level, key=lambda h: (ratio(h) > 1, tree_key(h)))
             out.extend([h] for h in level)
         if purpose == PURPOSE_EVICT:
             return out[::-1][: self.evict_max]
