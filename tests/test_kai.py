@@ -356,3 +356,18 @@ def test_kai_topology_orders_a_level_as_its_sorted_tree(client):
     job = kai_job("j", "q", 1, 1, topology={"topology": "dc", "preferredTopologyLevel": "rack"})
     out = decide(client, nodes + [topo, kai_queue("q", 5)] + job)
     assert [b["node"] for b in out["bindings"]] in (["n3"], ["n4"])
+
+
+def test_kai_preferred_level_scores_nodes_by_their_domain_place_in_the_sorted_tree(client):
+    """KAI's topology nodeOrderFn (node_scoring.go calculateNodeScores): a node scores
+    floor((i + 1) / n * 10) * 10,000 by its preferred-level domain's place i of n in the
+    sorted tree, so the last domain (rack r2, tied with r1 and after it by name) gets the
+    job's first pod, not the first node by name. allocateTopology_test.go #7."""
+    topo = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "dc"},
+            "spec": {"levels": [{"nodeLabel": "rack"}]}}  # fmt: skip
+    nodes = [node("a", gpu=2, labels={"rack": "r1"}), node("b", gpu=2, labels={"rack": "r2"})]
+    running = [{**o, "spec": {**o["spec"], "nodeName": n}, "status": {"phase": "Running"}} if o["kind"] == "Pod" else o
+               for n, name in (("a", "r0"), ("b", "r1")) for o in kai_job(name, "q", 1, 1)]  # fmt: skip
+    job = kai_job("p", "q", 2, 1, topology={"topology": "dc", "preferredTopologyLevel": "rack"})
+    out = decide(client, nodes + [topo, kai_queue("q", 4)] + running + job)
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/p-0": "b", "ml/p-1": "a"}

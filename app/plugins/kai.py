@@ -25,6 +25,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from app.errors import InputError
@@ -165,12 +167,31 @@ class NodePlacement(Plugin):
         return np.zeros(len(nodes))
 
 
+#: KAI's ``scores.Topology``: a preferred-level domain's step outweighs every other node score
+#: but a nominated node's.
+TOPOLOGY_SCORE = 10_000.0
+
+
 class KaiTopology(NetworkTopologyAware):
     name = "topology"
     summary = "KAI: required / preferred topology levels, tightest-fitting domain first"
 
     def open(self) -> None:
         super().open()
+        #: KAI's ``subGroupNodeScores``: per sub-group (uid) or job (key) with a preferred
+        #: level, each node's score, set by the last :meth:`gradients` of an allocation
+        self.preferred_scores: dict[str, np.ndarray] = {}
+
+    def batch_node_order(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """KAI's topology ``nodeOrderFn`` (``node_scoring.go``): with a preferred level, a
+        node scores ``floor((i + 1) / n * 10) * 10,000`` by the place ``i`` of its
+        preferred-level domain among the ``n`` of the sorted tree (:meth:`gradients`), the
+        sub-group's scores, else its job's; 0 without a preferred level."""
+        sg = task.subgroup
+        got = self.preferred_scores.get(sg.uid) if sg is not None else None
+        if got is None and task.job is not None:
+            got = self.preferred_scores.get(task.job.key)
+        return got[nodes] if got is not None else np.zeros(len(nodes))
 
     def gradients(self, job: Job, sg: SubGroup | None, root: int, purpose: str) -> list[list[int]]:
         topo = self.topo
@@ -219,6 +240,13 @@ class KaiTopology(NetworkTopologyAware):
                 h = int(topo.parent[h])
             return path[::-1]
 
+        if nt.preferred_tier_name and need is not None and np.ndim(need) and purpose != PURPOSE_EVICT:
+            # KAI's calculateNodeScores on the tree sorted from the search domain
+            domains = sorted((h for h in topo.descendants(search) if topo.tier[h] == preferred), key=tree_key)
+            scores = np.zeros(len(c.nodes))
+            for i, h in enumerate(domains):
+                scores[topo.leaves[h]] = math.floor((i + 1) / len(domains) * 10) * TOPOLOGY_SCORE
+            self.preferred_scores[sg.uid if sg is not None and sg.network_topology is not None else job.key] = scores
         for tier in sorted(t for t in topo.tiers if preferred <= t <= top):
             level = [h for h in topo.descendants(search) if topo.tier[h] == tier]
             if need is not None and np.ndim(need):
