@@ -774,9 +774,10 @@ def exact_accounting(ssn: Session, job: Job) -> bool:
     return bool((bound < limit).all())
 
 
-def pending_tasks(job: Job) -> list[Task]:
-    """Tasks allocate may place: pending, not gated, not BestEffort (backfill's)."""
-    return [t for t in job.tasks if t.status == TaskStatus.PENDING and not t.gated and not t.best_effort]
+def pending_tasks(job: Job, *, best_effort: bool = False) -> list[Task]:
+    """Tasks allocate may place: pending, not gated, not BestEffort (backfill's) unless
+    ``best_effort``."""
+    return [t for t in job.tasks if t.status == TaskStatus.PENDING and not t.gated and (best_effort or not t.best_effort)]
 
 
 def allocatable_tasks(ssn: Session, job: Job) -> list[Task]:
@@ -784,6 +785,4 @@ def allocatable_tasks(ssn: Session, job: Job) -> list[Task]:
     proportion plugin (the ``kai`` profile) the BestEffort ones too: KAI has no backfill,
     its allocate takes every pending pod (``GetTasksToAllocate``, ``PodInfo.ShouldAllocate``)
     and a pod that requests nothing fits any node (``NodeInfo.IsTaskAllocatable``)."""
-    if kai_solver(ssn):
-        return [t for t in job.tasks if t.status == TaskStatus.PENDING and not t.gated]
-    return pending_tasks(job)
+    return pending_tasks(job, best_effort=kai_solver(ssn))

@@ -376,7 +376,8 @@ def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) 
         raise InputError("placementStrategy must be an object with 'gpu' and/or 'cpu'", ptr)
     for key in sorted(raw, key=str):
         if key not in ("gpu", "cpu"):
-            raise InputError(f"unknown key {key!r} in placementStrategy (KAI's are 'gpu' and 'cpu')", join_pointer(ptr, str(key)))
+            where = join_pointer(ptr, str(key))
+            raise InputError(f"unknown key {key!r} in placementStrategy (KAI's are 'gpu' and 'cpu')", where)
         if raw[key] not in ("binpack", "spread"):
             raise InputError("a placement strategy is 'binpack' or 'spread'", join_pointer(ptr, key))
     strategy = {"gpu": raw.get("gpu", "binpack"), "cpu": raw.get("cpu", "binpack")}

@@ -163,8 +163,6 @@ static int plain_buffer(PyObject *item, Py_buffer *view) {
     return 1;
 }
 
-/* shared_bytes(buffers): bytes(b) for each of buffers (a list of objects with the buffer
- * protocol), one bytes object for all equal contents (see table_get). */
 /* untrack_json(tree): the dicts and lists of a parsed JSON tree (exact types, as orjson
    makes them) taken off the cyclic GC's lists; returns how many. A parsed snapshot is
    acyclic and lives long: reference counting frees it, so the collector need not walk it.
@@ -198,6 +196,8 @@ static PyObject *untrack_json(PyObject *self, PyObject *root) {
     return PyLong_FromSsize_t(count);
 }
 
+/* shared_bytes(buffers): bytes(b) for each of buffers (a list of objects with the buffer
+ * protocol), one bytes object for all equal contents (see table_get). */
 static PyObject *shared_bytes(PyObject *self, PyObject *arg) {
     (void)self;
     if (!PyList_CheckExact(arg)) Py_RETURN_NONE;

@@ -261,7 +261,9 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
         return None
     ns = ns or "default"
     labels, ann = r.plain_str_map(meta.get("labels")), r.plain_str_map(meta.get("annotations"))
-    if labels is None or ann is None or KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann or KAI_TASK_PRIORITY_LABEL in labels:
+    if labels is None or ann is None or KAI_TASK_PRIORITY_LABEL in labels:
+        return None
+    if KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann:
         return None
     phase = status.get("phase")
     phase = "Pending" if phase is None else phase
@@ -796,7 +798,7 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
         policies.append(
             SubGroupPolicy(
                 name=sg_name,
-                sub_group_size=max(r.integer(sg, "minMember", gp, ident, default=1, minimum=0) or 0, 1),  # NewPodSet(max(minMember, 1))
+                sub_group_size=r.integer(sg, "minMember", gp, ident, default=1, minimum=0) or 1,  # KAI: max(minMember, 1)
                 min_sub_groups=1,
                 selector=LabelSelector.parse({"matchLabels": {KAI_SUBGROUP_LABEL: sg_name}}, gp, ident),
                 network_topology=kai_topology(sg.get("topologyConstraint"), join_pointer(gp, "topologyConstraint"), ident),
