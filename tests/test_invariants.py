@@ -160,7 +160,12 @@ def check(body):
                 kept += sum(1 for t in job.tasks if t.status.name == "RELEASING" and t.key not in evicted)
             assert kept + len(new) >= job.min_available, job.key
             nt = job.network_topology
-            if nt is not None and nt.mode == "hard" and nt.highest_tier_allowed is not None:
+            if body["config"].get("profile") == "kai":
+                # KAI's solver places a partial job (getPartialJobRepresentative: a clone with its
+                # pending pods only), so in preempt, reclaim and consolidation a required level is not
+                # held to the domain of the job's running pods; what allocate binds is
+                new = [t for t in new if t.key in bound]
+            if new and nt is not None and nt.mode == "hard" and nt.highest_tier_allowed is not None:
                 idx = sorted({c.node_index[placed[t.key]] for t in new}
                              | {c.node_index[moved[t.key]] for t in job.tasks if t.key in moved}
                              | {t.node for t in job.tasks if t.node >= 0 and t.key not in placed and t.key not in evicted})  # fmt: skip

@@ -176,6 +176,7 @@ class Allocate(Action):
         order = ctx.jobs_order([View(j) for j in jobs])
         queues = ssn.cluster.queues
         grouped: set[str] = set()  # members of a Koordinator gang group already handled with it
+        pipelined: set[str] = set()  # jobs this allocate pipelined (held, and tried again for more pods)
         while not order.empty():
             if ssn.out_of_time():
                 return
@@ -188,14 +189,41 @@ class Allocate(Action):
             if ssn.overused(queues[job.queue]):
                 ssn.messages.setdefault(job.key, f"queue {job.queue} is overused")
                 continue
-            if job.key in ssn.held:  # placed and held earlier in this decision: it waits
+            if job.key in ssn.held and job.key not in pipelined:  # held by a gang group earlier: it waits
                 continue
             if job.gang_groups:
                 grouped.update(job.gang_groups)
                 self.allocate_gang_group(ssn, job, {})
                 continue
-            if self.allocate_job(ssn, job) and allocatable_tasks(ssn, job):
-                order.push(View(job))  # elastic jobs grow one more step per pop
+            placed = self.allocate_job_kai(ssn, ctx, job)
+            if placed == "Pipelined":
+                pipelined.add(job.key)
+            if placed and allocatable_tasks(ssn, job):
+                order.push(View(job))  # an elastic job grows one more step per pop, pipelined or not
+
+    def allocate_job_kai(self, ssn: Session, ctx: Any, job: Job) -> str:
+        """KAI's ``attemptToAllocateJob``: ``AllocateJob`` over every node (app.kai.allocate:
+        its sub-group sets, topology node sets, pod sets and per-task node order); on
+        success, when a pod set has a pipelined pod and fewer than its minimum allocated
+        (``ShouldPipelineJob``), every placement of this attempt becomes a pipelined one
+        and the job waits with them nominated ("Pipelined"); otherwise it is committed
+        ("Allocated"). "" when it cannot be placed."""
+        from app.kai.allocate import allocate_job
+        from app.kai.jobs import View, should_pipeline
+
+        stmt = ctx.statement()
+        if not allocate_job(ctx, View(job), stmt, ctx.all_nodes, False):
+            stmt.discard()
+            ssn.messages.setdefault(job.key, self.failure_message(ssn, job))
+            return ""
+        self.note_domain(ssn, job)
+        if should_pipeline(View(job)):
+            stmt.to_pipelined()
+            ssn.messages[job.key] = PIPELINED_MESSAGE
+            ssn.hold(stmt.ops, "Pipelined", reserve=True)
+            return "Pipelined"
+        stmt.commit()
+        return "Allocated"
 
     def allocate_gang_group(self, ssn: Session, first: Job, by_queue: dict[str, list[Job]]) -> None:
         """Koordinator GangGroup: every gang of the group is placed in this decision, or none."""

@@ -19,15 +19,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import heapq
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.framework.session import PURPOSE_ALLOCATE
 from app.ingest import kernels
-from app.kai.jobs import ACTIVE_ALLOCATED, View, is_preemptible, sort_pod_sets, tasks_to_allocate
+from app.kai.jobs import View, is_preemptible, pod_set_name, sort_pod_sets, tasks_to_allocate
 from app.kai.statement import KaiStatement
-from app.model.cluster import Task
+from app.kai.topology import JobSets, SubGroupSet, relevant_scores, subset_nodes
+from app.model.cluster import NetworkTopology, Task, TaskStatus
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -87,8 +88,20 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
             return None
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
     spread = ctx.placement["cpu" if cpu_only else "gpu"] == "spread"
+    topology = topology_scores(ctx, task)
+    if topology is not None:
+        return score_py(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
+                        ctx.cpu_only_node if cpu_only else None, nominated, topology[cand])  # fmt: skip
     return score(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
                  ctx.cpu_only_node if cpu_only else None, nominated)  # fmt: skip
+
+
+def topology_scores(ctx: KaiContext, task: Task) -> np.ndarray | None:
+    """The topology plugin's node scores for ``task`` (per node), when the allocation of
+    its job under way set some for its pod set or a set above it."""
+    if not ctx.node_scores or ctx.scored is not task.job or task.job is None:
+        return None
+    return relevant_scores(ctx.sets(task.job), ctx.node_scores, pod_set_name(task))
 
 
 def fit_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined: np.ndarray, nodes: np.ndarray,
@@ -110,66 +123,48 @@ def fit_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined
 
 def score_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined: np.ndarray, cand: np.ndarray,
              req: np.ndarray, col: int, lo: float, hi: float, anyc: bool, spread: bool, cpu_only_node: np.ndarray | None,
-             nominated: int) -> int:  # fmt: skip
+             nominated: int, topology: np.ndarray | None = None) -> int:  # fmt: skip
     """The node of ``cand`` with the highest KAI score, ties by the lowest index:
     ``nodeavailability`` (+100 when the task fits idle capacity), ``nodeplacement`` on
     ``col`` (spread: the free fraction; binpack: 0..9 over the range ``lo``..``hi``, when
     ``anyc`` and ``hi > 0``), ``resourcetype`` (+10 on a CPU-only node, for a CPU-only
-    task: ``cpu_only_node`` given), ``nominatednode`` (+1,000,000 on ``nominated``)."""
+    task: ``cpu_only_node`` given), ``nominatednode`` (+1,000,000 on ``nominated``),
+    ``topology`` (the preferred level's scores of ``cand``, when given)."""
     idle = alloc[cand] - used[cand]
+    avail = idle[:, col] + releasing[cand, col] - pipelined[cand, col] if col >= 0 else None
+    total = alloc[cand, col] if col >= 0 else None
+    s = score_array(idle, avail, total, req, lo, hi, anyc, spread, cpu_only_node[cand] if cpu_only_node is not None else None,
+                    cand == nominated if nominated >= 0 else None, topology)  # fmt: skip
+    return int(cand[s == s.max()].min())
+
+
+def score_array(idle: np.ndarray, avail: np.ndarray | None, total: np.ndarray | None, req: np.ndarray, lo: float,
+                hi: float, anyc: bool, spread: bool, cpu_only: np.ndarray | None, nominated: np.ndarray | None,
+                topology: np.ndarray | None) -> np.ndarray:  # fmt: skip
+    """The KAI score of each node from its idle capacity (rows of ``idle``) and, on the
+    placement column, its future idle ``avail`` and allocatable ``total`` (see
+    :func:`score_py`), the terms added in its order."""
     score = np.where((req <= idle).all(axis=1), AVAILABILITY, 0.0)
-    if col >= 0:
-        have = alloc[cand, col] > 0
-        avail = (idle[:, col] + releasing[cand, col] - pipelined[cand, col]).astype(np.float64)
+    if avail is not None:
+        have = total > 0  # type: ignore[operator]
+        av = avail.astype(np.float64)
         if spread:
-            total = alloc[cand, col].astype(np.float64)
-            score = score + np.where(have, avail / np.where(have, total, 1), 0.0)
+            tot = total.astype(np.float64)  # type: ignore[union-attr]
+            score = score + np.where(have, av / np.where(have, tot, 1), 0.0)
         elif anyc and hi > 0:
-            part = np.full(len(cand), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (avail - lo) / (hi - lo))
+            part = np.full(len(av), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (av - lo) / (hi - lo))
             score = score + np.where(have, part, 0.0)
-    if cpu_only_node is not None:
-        score = score + np.where(cpu_only_node[cand], RESOURCE_TYPE, 0.0)
-    if nominated >= 0:
-        score = score + np.where(cand == nominated, NOMINATED, 0.0)
-    return int(cand[score == score.max()].min())
+    if cpu_only is not None:
+        score = score + np.where(cpu_only, RESOURCE_TYPE, 0.0)
+    if nominated is not None:
+        score = score + np.where(nominated, NOMINATED, 0.0)
+    if topology is not None:
+        score = score + topology
+    return score
 
 
 fit: Callable[..., tuple[int, float, float, bool]] = kernels.either("kai_fit", fit_py)
 score: Callable[..., int] = kernels.either("kai_score", score_py)
-
-
-def _node_sets(ctx: KaiContext, v: View, sg: object | None, nodes: np.ndarray) -> list[np.ndarray]:
-    """``SubsetNodesFn``: the node sets to try, in order (one set without a constraint)."""
-    job = v.job
-    nt = getattr(sg, "network_topology", None) if sg is not None else job.network_topology
-    if nt is None:
-        return [nodes]
-    ssn = ctx.ssn
-    topo = ssn.cluster.topology
-    # the domain of the pods the job (pod set) holds now, simulated placements included:
-    # with a required level, KAI keeps the rest of the job inside it
-    members = getattr(sg, "tasks", None) if sg is not None else job.tasks
-    placed = sorted({t.node for t in members or () if t.node >= 0 and t.status in ACTIVE_ALLOCATED})
-    store, key = (ssn.subgroup_hypernode, sg.uid) if sg is not None else (ssn.job_hypernode, job.key)  # type: ignore[attr-defined]
-    before = store.get(key)
-    if placed:
-        store[key] = topo.smallest_containing(placed)
-    else:
-        store.pop(key, None)
-    try:
-        grads = ssn.hyper_node_gradients(job, sg, topo.root, PURPOSE_ALLOCATE)  # type: ignore[arg-type]
-    finally:
-        if before is None:
-            store.pop(key, None)
-        else:
-            store[key] = before
-    out = []
-    for grad in grads:
-        for h in grad:
-            inside = np.intersect1d(nodes, np.asarray(topo.leaves[h], dtype=np.intp))
-            if len(inside):
-                out.append(inside)
-    return out
 
 
 def could_fit(ctx: KaiContext, tasks: list[Task], nodes: np.ndarray) -> bool:
@@ -212,19 +207,30 @@ def copies_fit_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pi
 copies_fit: Callable[..., bool] = kernels.either("kai_copies", copies_fit_py)
 
 
-def _sets(ctx: KaiContext, stmt: KaiStatement, v: View, sg: object | None, nodes: np.ndarray) -> list[np.ndarray]:
-    """:func:`_node_sets`, through the solver's memo when one is open."""
+def _sets(ctx: KaiContext, stmt: KaiStatement, v: View, name: str, nt: NetworkTopology | None, pod_sets: set[str],
+          tasks: list[Task], nodes: np.ndarray) -> list[tuple[int | None, np.ndarray]]:  # fmt: skip
+    """``SubsetNodesFn`` (:func:`app.kai.topology.subset_nodes`) for the set or pod set
+    ``name``, through the solver's memo when one is open; records its node scores."""
     memo = ctx.memo
+    if nt is None or not tasks:
+        return [(None, nodes)]
     if memo is None:
-        return _node_sets(ctx, v, sg, nodes)
-    return memo.node_sets(stmt, v.key, getattr(sg, "uid", None), nodes, lambda: _node_sets(ctx, v, sg, nodes))
+        sets, scores = subset_nodes(ctx, v, nt, pod_sets, tasks, nodes)
+    else:
+        key = (name, tuple(map(id, tasks)))
+        sets, scores = memo.node_sets(stmt, v.key, key, nodes, lambda: subset_nodes(ctx, v, nt, pod_sets, tasks, nodes))
+    if scores is not None:
+        ctx.node_scores[name] = scores
+    return sets
 
 
 def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, pipeline_only: bool,
                  tasks: list[Task] | None = None) -> bool:  # fmt: skip
-    """Place what ``v`` needs now on ``nodes``; False (with this call's placements undone)
-    when it cannot (found at once when :func:`could_fit` says so). ``tasks``: its
-    ``GetTasksToAllocate`` when the caller knows it."""
+    """``AllocateJob``: place what ``v`` needs now on ``nodes``; False (with this call's
+    placements undone) when it cannot (found at once when :func:`could_fit` says so).
+    ``tasks``: its ``GetTasksToAllocate`` when the caller knows it."""
+    ctx.node_scores = {}  # the topology plugin's preJobAllocationFn
+    ctx.scored = v.job
     if tasks is None:
         tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual)
     if not tasks or over_queue_capacity(ctx, v, tasks) or not could_fit(ctx, tasks, nodes):
@@ -234,28 +240,40 @@ def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray
 
 def place_in_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, tasks: list[Task],
                   pipeline_only: bool) -> np.ndarray | None:  # fmt: skip
-    """``tasks`` of ``v`` placed in the first of its node sets (from ``nodes``) that takes
-    them all, tried in order with rollback: that node set (None when none does, this
-    call's placements undone)."""
-    for node_set in _sets(ctx, stmt, v, None, nodes):
+    """``allocateSubGroupSet`` of the job's root set: ``tasks`` of ``v`` placed in the
+    first of its node sets (from ``nodes``) where every set and pod set below takes
+    theirs, tried in order with rollback: that node set (None when none does, this call's
+    placements undone)."""
+    sets = ctx.sets(v.job)
+    got = _allocate_set(ctx, v, stmt, sets, sets.root, tasks, nodes, pipeline_only)
+    return got
+
+
+def _allocate_set(ctx: KaiContext, v: View, stmt: KaiStatement, sets: JobSets, s: SubGroupSet, tasks: list[Task],
+                  nodes: np.ndarray, pipeline_only: bool) -> np.ndarray | None:  # fmt: skip
+    """``allocateSubGroupSet``: each node set of the set in turn (with rollback); on one,
+    its child sets by name, then its pod sets in PodSetOrder, each with its own tasks."""
+    for _, node_set in _sets(ctx, stmt, v, s.name, s.topology, s.all_pod_sets(), tasks, nodes):
         cp = stmt.checkpoint()
-        if _place_pod_sets(ctx, v, stmt, node_set, tasks, pipeline_only):
+        if _on_nodes(ctx, v, stmt, sets, s, tasks, node_set, pipeline_only):
             return node_set
         stmt.rollback(cp)
     return None
 
 
-def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, tasks: list[Task],
-                    pipeline_only: bool) -> bool:  # fmt: skip
-    for ps in sort_pod_sets(v.pod_sets):
-        members = {id(x) for x in ps.tasks}
-        mine = [t for t in tasks if id(t) in members]
-        if not mine:
-            continue
-        sg = next((t.subgroup for t in ps.tasks if t.subgroup is not None), None)
-        sets = _sets(ctx, stmt, v, sg, nodes) if sg is not None and sg.network_topology is not None else [nodes]
+def _on_nodes(ctx: KaiContext, v: View, stmt: KaiStatement, sets: JobSets, s: SubGroupSet, tasks: list[Task],
+              nodes: np.ndarray, pipeline_only: bool) -> bool:  # fmt: skip
+    """``allocateSubGroupSetOnNodes``."""
+    for child in sorted(s.sets, key=lambda x: x.name):
+        names = child.all_pod_sets()
+        mine = [t for t in tasks if pod_set_name(t) in names]
+        if _allocate_set(ctx, v, stmt, sets, child, mine, nodes, pipeline_only) is None:
+            return False
+    own = set(s.pod_sets)
+    for ps in sort_pod_sets(p for p in v.pod_sets if p.name in own):
+        mine = [t for t in tasks if pod_set_name(t) == ps.name]
         placed = False
-        for node_set in sets:
+        for _, node_set in _sets(ctx, stmt, v, ps.name, sets.pod_topology.get(ps.name), {ps.name}, mine, nodes):
             cp = stmt.checkpoint()
             if _place_tasks(ctx, stmt, mine, node_set, pipeline_only):
                 placed = True
@@ -266,11 +284,20 @@ def _place_pod_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndar
     return True
 
 
+#: The fewest identical tasks :func:`_place_run` takes (fewer are placed one by one).
+RUN_MIN = 4
+#: False places every task one by one (tests compare the two ways).
+RUNS = True
+
+
 def _place_tasks(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: np.ndarray, pipeline_only: bool) -> bool:
     """Each of ``tasks`` in order on ``nodes`` (False at the first that finds no node). In a
-    simulation, a run of tasks whose nodes the memo knows is pipelined at once."""
+    simulation, a run of tasks whose nodes the memo knows is pipelined at once; in a real
+    allocation, a run of identical tasks is placed by :func:`_place_run`."""
     memo = ctx.memo
-    if memo is None or not pipeline_only or not len(nodes):
+    if RUNS and memo is None and not pipeline_only and len(tasks) >= RUN_MIN and len(nodes):
+        return _place_real(ctx, stmt, tasks, nodes)
+    if memo is None or not pipeline_only or not len(nodes) or (ctx.node_scores and ctx.scored is tasks[0].job):
         return all(_place_task(ctx, stmt, t, nodes, pipeline_only) for t in tasks)
     i = 0
     while i < len(tasks):
@@ -291,7 +318,7 @@ def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarr
     if not len(nodes):
         return False
     memo = ctx.memo
-    if memo is None:
+    if memo is None or topology_scores(ctx, task) is not None:  # the memo keys answers by state, not by scores
         node = best_node(ctx, task, nodes)
     else:
         state, key, found, node = memo.get(stmt, task, nodes)
@@ -304,4 +331,143 @@ def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarr
         stmt.allocate(task, node)
     else:
         stmt.pipeline_kai(task, node, update_if_on_node=not pipeline_only)
+    return True
+
+
+def _runnable(c: Any, t: Task) -> bool:
+    """A task whose predicates do not change as pods land and that prefers no node of its
+    own (no host ports, spread constraints, inter-pod terms or nominated node)."""
+    from app.plugins.interpod import has_preferred, has_terms
+
+    return not (t.nominated_node or t.key in c.host_ports or t.key in c.spread or t.key in c.soft_spread
+                or has_terms(t) or has_preferred(t))  # fmt: skip
+
+
+def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: np.ndarray) -> bool:
+    """:func:`_place_task` of each of ``tasks`` in a real allocation, a run of at least
+    :data:`RUN_MIN` identical ones (same request and constraints, :func:`_runnable`) at
+    once by :func:`_place_run` when the plugins' sums stay exact."""
+    from app.actions.allocate import exact_accounting, signature
+
+    ssn = ctx.ssn
+    c = ssn.cluster
+    job = tasks[0].job
+    exact = job is not None and exact_accounting(ssn, job)
+    i = 0
+    while i < len(tasks):
+        j = i + 1
+        if exact and _runnable(c, tasks[i]):
+            sig = signature(tasks[i])
+            while j < len(tasks) and _runnable(c, tasks[j]) and signature(tasks[j]) == sig:
+                j += 1
+        if j - i >= RUN_MIN:
+            if not _place_run(ctx, stmt, tasks[i:j], nodes):
+                return False
+        elif not all(_place_task(ctx, stmt, t, nodes, False) for t in tasks[i:j]):
+            return False
+        i = j
+    return True
+
+
+def _place_run(ctx: KaiContext, stmt: KaiStatement, run: list[Task], nodes: np.ndarray) -> bool:
+    """:func:`_place_task` of each of ``run`` (identical tasks) in a real allocation, in
+    order, the placements applied at once. The queue check is asked for the run
+    (``allocatable_count``: each step's sum under each limit); the predicates once (they
+    do not change as these pods land); the nodes wait in a heap by KAI score, and after
+    each placement only the node that took it is scored again, unless the binpack range
+    (the least and most future idle on the placement column over ``nodes``) moved, when
+    every node is. Every score is :func:`score_array`'s arithmetic on the state one by one
+    would see, so each task goes where :func:`best_node` would send it."""
+    ssn = ctx.ssn
+    c = ssn.cluster
+    rep = run[0]
+    job = rep.job
+    allow = len(run)
+    if job is not None and job.queue in c.queues:
+        allow = ssn.allocatable_count(c.queues[job.queue], rep, len(run))
+        if allow < len(run):
+            return False  # the task past ``allow`` fails Allocatable, and with it the attempt
+    req = rep.req
+    gpu = ctx.gpu_col
+    cpu_only = gpu is None or not req[gpu]  # type: ignore[index]
+    col = ctx.cpu_col if cpu_only else gpu
+    col = -1 if col is None else col
+    mask, _ = ssn.predicate_mask(rep, nodes)
+    spread = ctx.placement["cpu" if cpu_only else "gpu"] == "spread"
+    topology = topology_scores(ctx, rep)
+    # the node set's state, kept up to date by this run's placements
+    idle = c.allocatable[nodes] - c.used[nodes]
+    future = idle + c.releasing[nodes] - c.pipelined[nodes]
+    total = c.allocatable[nodes, col] if col >= 0 else None
+    have = total > 0 if total is not None else None  # type: ignore[operator]
+    cpu_rows = ctx.cpu_only_node[nodes] if cpu_only else None
+    topo_rows = topology[nodes] if topology is not None else None
+
+    have_rows = np.flatnonzero(have) if have is not None else np.zeros(0, dtype=np.intp)
+    lo = hi = 0.0
+    anyc = bool(len(have_rows))
+    if anyc:
+        on = future[have_rows, col]
+        lo, hi = float(on.min()), float(on.max())
+    rows_ok = mask.copy()
+
+    def scored(rows: np.ndarray) -> np.ndarray:
+        return score_array(idle[rows], future[rows, col] if col >= 0 else None, total[rows] if total is not None else None,
+                           req, lo, hi, anyc, spread, cpu_rows[rows] if cpu_rows is not None else None, None,
+                           topo_rows[rows] if topo_rows is not None else None)  # fmt: skip
+
+    def score_one(r: int) -> float:
+        """``scored`` of one row, the same double operations in the same order."""
+        out = AVAILABILITY if bool((req <= idle[r]).all()) else 0.0
+        if col >= 0:
+            on = bool(have[r])  # type: ignore[index]
+            av = float(future[r, col])
+            if spread:
+                out = out + (av / float(total[r]) if on else 0.0)  # type: ignore[index]
+            elif anyc and hi > 0:
+                out = out + ((MAX_HIGH_DENSITY if lo == hi else MAX_HIGH_DENSITY * (1 - (av - lo) / (hi - lo))) if on else 0.0)
+        if cpu_rows is not None:
+            out = out + (RESOURCE_TYPE if cpu_rows[r] else 0.0)
+        if topo_rows is not None:
+            out = out + float(topo_rows[r])
+        return out
+
+    def rebuild() -> tuple[list[tuple[float, int]], dict[int, float]]:
+        rows = np.flatnonzero(rows_ok & (req <= future).all(axis=1))
+        s = scored(rows)
+        heap = list(zip((-s).tolist(), rows.tolist(), strict=True))  # rows follow node order: ties by the lowest node
+        heapq.heapify(heap)
+        return heap, dict(zip(rows.tolist(), s.tolist(), strict=True))
+
+    heap, current = rebuild()
+    chosen: list[int] = []
+    states: list[TaskStatus] = []
+    for _ in range(allow):
+        while heap and current.get(heap[0][1]) != -heap[0][0]:
+            heapq.heappop(heap)
+        if not heap:
+            return False  # this task finds no node: the attempt fails
+        _, r = heapq.heappop(heap)
+        del current[r]
+        if bool((req <= idle[r]).all()):
+            states.append(TaskStatus.ALLOCATED)
+            idle[r] -= req
+        else:
+            states.append(TaskStatus.PIPELINED)
+        was = float(future[r, col]) if col >= 0 else 0.0
+        future[r] -= req
+        chosen.append(int(nodes[r]))
+        if col >= 0 and have[r] and not spread and req[col]:  # type: ignore[index]
+            # the range can only widen downwards, or narrow when the most free node took it
+            now = float(future[r, col])
+            nlo, nhi = min(lo, now), (float(future[have_rows, col].max()) if was == hi else hi)
+            if (nlo, nhi) != (lo, hi):
+                lo, hi = nlo, nhi
+                heap, current = rebuild()
+                continue
+        if (req <= future[r]).all():
+            sr = score_one(r)
+            current[r] = sr
+            heapq.heappush(heap, (-sr, r))
+    stmt.place_many(run, chosen, states, eviction_occurred=True)
     return True

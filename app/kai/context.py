@@ -12,7 +12,9 @@ from app.kai.memo import PlacementMemo
 from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
 from app.kai.signatures import job_signature
 from app.kai.statement import KaiStatement
+from app.kai.topology import JobSets, set_tree
 from app.model.cluster import Job, Task
+from app.model.resources import is_byte_resource
 
 
 class KaiContext:
@@ -34,6 +36,7 @@ class KaiContext:
         else:
             self.cpu_only_node = c.allocatable[:, self.gpu_col] <= 0
         self.node_index = {n.name: n.idx for n in c.nodes}
+        self.all_nodes = np.arange(len(c.nodes), dtype=np.intp)
         queues = c.queues
         self.parents = {q.name: (q.parent if q.parent else "") for q in queues.values()}
         has_children = {q.parent for q in queues.values() if q.parent}
@@ -44,9 +47,29 @@ class KaiContext:
         self.skipped = 0  # jobs skipped by a scheduling signature
         self.memo: PlacementMemo | None = None  # open while a JobSolver solves (app.kai.memo)
         self.exact: bool = fs.exact  # undo restores the fair-share sums exactly (see exact_sums)
+        names = c.resources.names
+        self.pods_col = c.resources.index.get("pods")
+        self.byte_col = [is_byte_resource(n) for n in names]
+        #: the resources KAI's topology ratio compares (all but pods), and the extended ones
+        self.ratio_cols = [i for i, n in enumerate(names) if n != "pods"]
+        self.extended_cols = np.array([i for i, n in enumerate(names) if n not in ("cpu", "memory", "pods", "nvidia.com/gpu")],
+                                      dtype=np.intp)  # fmt: skip
+        #: nodes with every level of the topology (``isNodePartOfTopology``)
+        self.in_topology = np.asarray(c.topology.node_hypernode) != c.topology.root
+        #: the current job's preferred-level node scores by set or pod set name (app.kai.topology)
+        self.node_scores: dict[str, np.ndarray] = {}
+        self.scored: Job | None = None  # the job they belong to
+        self._sets: dict[str, JobSets] = {}
         self._signatures: dict[str, tuple] = {}
         self._tier_domains: dict[int, tuple[list[int], dict[int, int]]] = {}
         self._tier_positions: dict[int, np.ndarray] = {}
+
+    def sets(self, job: Job) -> JobSets:
+        """The job's sub-group set tree (``app.kai.topology.set_tree``), once per session."""
+        got = self._sets.get(job.key)
+        if got is None:
+            got = self._sets[job.key] = set_tree(job)
+        return got
 
     def signature(self, job: Job) -> tuple:
         """The job's scheduling-constraint signature, worked out once per session as KAI

@@ -8,9 +8,11 @@ one ``JobSolver.solve`` the simulated state is the starting state plus the state
 live operations, in order: a rollback pops them, a new operation pushes one. The memo
 keeps those sequences in a trie (one node per operation: its kind, task and node); a
 node's answers are the :func:`~app.kai.allocate.best_node` results asked in that state,
-and the node sets a job was tried on there (``_node_sets``: its topology domains). Both
-read nothing but that state, the task or job and the nodes (the session's settings are
-fixed), so an answer found there is the answer.
+and the node sets a job's set or pod set was tried on there (``subset_nodes``: its
+topology domains, for the tasks it placed). Both read nothing but that state, the task or
+job and the nodes (the session's settings are fixed), so an answer found there is the
+answer. A task with preferred-level node scores is never answered from the memo: its
+scores come from the sizes of the attempt, not from the state alone.
 
 What the memo relies on, and the solver guarantees: every statement it sees starts from
 the state the memo was opened on (one statement open at a time, each undone before the
@@ -24,15 +26,17 @@ only when :func:`app.plugins.kai_fairshare.exact_sums` says so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from app.framework.statement import PIPELINE, Operation, Statement
 from app.model.cluster import TaskStatus
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Hashable, Sequence
 
     from app.model.cluster import Task
 
@@ -43,7 +47,7 @@ class _State:
     def __init__(self) -> None:
         self.children: dict[tuple[str, int, int], _State] = {}
         self.answers: dict[tuple[int, bytes], int | None] = {}
-        self.sets: dict[tuple[str, str | None, bytes], list[np.ndarray]] = {}
+        self.sets: dict[tuple[str, Any, bytes], Any] = {}
 
 
 class PlacementMemo:
@@ -93,10 +97,11 @@ class PlacementMemo:
         self.arrays[id(nodes)] = (nodes, key)  # holds the array: its id is not reused meanwhile
         return key
 
-    def node_sets(self, stmt: Statement, job: str, subgroup: str | None, nodes: np.ndarray,
-                  work: Callable[[], list[np.ndarray]]) -> list[np.ndarray]:  # fmt: skip
-        """The node sets a job (or pod set) is tried on, from ``nodes``, in this state: what
-        ``work`` gives (it reads that state, the job and the nodes, nothing else)."""
+    def node_sets(self, stmt: Statement, job: str, subgroup: Hashable, nodes: np.ndarray,
+                  work: Callable[[], T]) -> T:  # fmt: skip
+        """The node sets a job's set or pod set (``subgroup``: its name and the tasks it
+        places) is tried on, from ``nodes``, in this state: what ``work`` gives (it reads
+        that state, the job and the nodes, nothing else)."""
         state = self._state(stmt)
         key = (job, subgroup, self._nodes_key(nodes))
         got = state.sets.get(key)

@@ -347,13 +347,12 @@ class KeptVictims:
           as k grows (the queue check with the request, the bound with the copies asked).
           They pass up to some size (found by bisection on this state): a step past it
           is simulated whole (and fails there, as it would).
-        * Node sets: the same sets every step (worked out on this state from the job, not
-          its size); sets before the one used failed on one of the first tasks and fail
-          again the same way; in the one used, the first k-1 tasks go where they went, the
-          same state following from the same placements. ``_grow`` places the k-th there;
-          when it finds no node the step is simulated whole (from the next set on)."""
+        * No topology constraint: one node set, the nodes given, whatever its size (a
+          constraint's domains are sized with the step's tasks); the first k-1 tasks go
+          where they went, the same state following from the same placements. ``_grow``
+          places the k-th there; when it finds no node the step is simulated whole."""
         ctx, job = self.js.ctx, partial.job
-        if job.subgroups or not ctx.admits(job.queue):
+        if job.subgroups or job.network_topology is not None or not ctx.admits(job.queue):
             return False
         jobs = {id(t.job): t.job for t in recorded if t.job is not None and t.job.key != job.key}
         leaves = {v.queue for v in jobs.values()}

@@ -114,6 +114,15 @@ class KaiStatement(Statement):
                 return
         self.pipeline(task, node, eviction_occurred=True)
 
+    def to_pipelined(self) -> None:
+        """``ConvertAllAllocatedToPipelined``: every allocation of the statement becomes a
+        pipelined placement on the same node (its operations replayed in order)."""
+        ops = list(self.ops)
+        assert all(op.kind in (ALLOCATE, PIPELINE) for op in ops), "only placements are converted"
+        self.rollback(0)
+        for op in ops:
+            self.pipeline(op.task, op.node, eviction_occurred=True)
+
     def _undo(self, op: Operation) -> None:
         if op.kind == UNEVICT:
             self.undone.pop(id(op))

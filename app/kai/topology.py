@@ -1,0 +1,264 @@
+"""KAI's sub-group sets and its topology plugin as ``AllocateJob`` calls them.
+
+* **Sub-group sets** (``subgroup_info.FromPodGroup``): a PodGroup is a root set carrying
+  the PodGroup's ``topologyConstraint``; a sub-group that others name as ``parent`` is a
+  set (no pods of its own, only its constraint); every other sub-group is a pod set under
+  its parent (the root when it names none). Pods no sub-group takes form the ``default``
+  pod set under the root. :func:`set_tree`.
+* **SubsetNodesFn** (``plugins/topology/job_filtering.go`` ``subSetNodesFn``):
+  :func:`subset_nodes`. Without a constraint, or with no tasks in this attempt, the node
+  set given. Otherwise, sized with the attempt's tasks only (``GetTasksToAllocate`` of the
+  set's pod sets): the search domain is the lowest domain holding every node given that
+  has every level label (``lowestCommonDomainID``; never below the preferred level); it
+  must fit the tasks; its subtree is sorted down to the preferred level (else the
+  required one), each parent's children tightest first (the largest request/free ratio of
+  the summed request, quantities as KAI compares them; ties by name: ``sortTree``); the
+  candidates are the domains of the levels from the preferred up to the required one (the
+  root without one) inside the search domain that fit the tasks, only required-level
+  subtrees holding an active pod of the set when it has one, bottom level first, each
+  level in the sorted tree's order (``sortDomainInfos``); each is tried with the nodes
+  given that it holds. A domain fits when, for identical-shaped tasks (the same extended
+  resources, all or none asking for GPUs), its nodes hold that many copies of the largest
+  request side by side (``calcNodeAccommodation``), else when the summed request is at
+  most its idle + releasing capacity (``checkJobDomainFit``).
+* **Node scores** (``node_scoring.go``): with a preferred level, each node of the search
+  domain scores ``floor((i + 1) / n * 10) * 10,000`` by the place ``i`` of its
+  preferred-level domain among the ``n`` in sorted-tree order; a task takes the scores of
+  its pod set, else of the nearest set above it that has some (``getRelevantNodeScores``);
+  they are forgotten when the next job's allocation starts (``preJobAllocationFn``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.kai.jobs import ACTIVE_ALLOCATED, DEFAULT_POD_SET, View
+from app.model.cluster import Job, NetworkTopology, Task
+from app.model.resources import MILLI, column_sums
+
+if TYPE_CHECKING:
+    from app.kai.context import KaiContext
+
+ROOT_SET = ""
+#: KAI's ``scores.Topology``: one step of a preferred-level domain outweighs every other node score but a nominated node's
+TOPOLOGY_SCORE = 10_000.0
+#: ``requiredResourceNotInDomainRatio``: a resource the domain has none of
+MISSING_RATIO = 1000.0
+
+
+@dataclass(slots=True)
+class SubGroupSet:
+    """A KAI SubGroupSet: its child sets and pod sets (names), and its constraint."""
+
+    name: str
+    topology: NetworkTopology | None
+    parent: SubGroupSet | None = None
+    sets: list[SubGroupSet] = field(default_factory=list)
+    pod_sets: list[str] = field(default_factory=list)
+
+    def all_pod_sets(self) -> set[str]:
+        """``GetAllPodSets``: the pod sets of this set and of every set below it."""
+        out = set(self.pod_sets)
+        for s in self.sets:
+            out |= s.all_pod_sets()
+        return out
+
+
+@dataclass(slots=True)
+class JobSets:
+    """A job's set tree: the root, and per pod set its constraint and parent set."""
+
+    root: SubGroupSet
+    pod_topology: dict[str, NetworkTopology | None]
+    pod_parent: dict[str, SubGroupSet]
+
+
+def set_tree(job: Job) -> JobSets:
+    """``FromPodGroup``: the job's sub-group sets and pod sets (see the module docstring)."""
+    root = SubGroupSet(ROOT_SET, job.network_topology)
+    policies = {p.name: p for p in job.subgroup_policies}
+    parents = {p.parent for p in policies.values() if p.parent}
+    sets = {ROOT_SET: root}
+    for name in sorted(parents & policies.keys()):
+        sets[name] = SubGroupSet(name, policies[name].network_topology)
+    for name in sorted(sets):
+        if name != ROOT_SET:
+            up = sets.get(policies[name].parent or ROOT_SET, root)
+            sets[name].parent = up
+            up.sets.append(sets[name])
+    pod_topology: dict[str, NetworkTopology | None] = {}
+    pod_parent: dict[str, SubGroupSet] = {}
+    names = {sg.policy for sg in job.subgroups.values()} | {p for p in policies if p not in parents}
+    if not job.subgroups or any(t.subgroup is None for t in job.tasks):
+        names.add(DEFAULT_POD_SET)
+    for name in sorted(names):
+        p = policies.get(name)
+        up = sets.get((p.parent if p is not None else None) or ROOT_SET, root)
+        up.pod_sets.append(name)
+        pod_parent[name] = up
+        pod_topology[name] = p.network_topology if p is not None else None
+    return JobSets(root, pod_topology, pod_parent)
+
+
+def _levels(ctx: KaiContext, nt: NetworkTopology) -> tuple[int | None, int | None, bool]:
+    """(required tier, preferred tier, known): a KAI level name, or a Volcano tier number."""
+    topo = ctx.ssn.cluster.topology
+    required = preferred = None
+    if nt.hard:
+        required = topo.tier_by_name.get(nt.highest_tier_name or "") if nt.highest_tier_name else nt.highest_tier_allowed
+        if required is None:
+            return None, None, False
+    if nt.preferred_tier_name:
+        preferred = topo.tier_by_name.get(nt.preferred_tier_name)
+        if preferred is None:
+            return None, None, False
+    return required, preferred, True
+
+
+def _ratio(ctx: KaiContext, need: np.ndarray, free: np.ndarray) -> float:
+    """``getJobRatioToFreeResources``: the largest request/free over the resources asked
+    (GPUs as fractions; CPU and other milli-unit resources in whole units rounded up, as
+    ``Quantity.Value()``; bytes as they are; pods left out; a resource the domain has
+    none of counts 1,000)."""
+    if not (need > 0).any():
+        return 0.0
+    out = 0.0
+    for col in ctx.ratio_cols:
+        asked = int(need[col])
+        if asked <= 0:
+            continue
+        have = int(free[col])
+        if col == ctx.gpu_col:
+            out = max(out, math.inf if have <= 0 else asked / have)
+            continue
+        if not ctx.byte_col[col]:
+            asked, have = -(-asked // MILLI), -(-max(have, 0) // MILLI)
+        out = max(out, MISSING_RATIO if have <= 0 else asked / have)
+    return out
+
+
+def _same_shape(ctx: KaiContext, tasks: list[Task]) -> bool:
+    """``useRepresentorPodsAccounting``: every task asks for the same extended resources,
+    and all or none for GPUs."""
+    asked = np.array([t.req for t in tasks]) > 0  # type: ignore[misc]
+    cols = ctx.extended_cols
+    if len(cols) and not (asked[:, cols] == asked[0, cols]).all():
+        return False
+    g = ctx.gpu_col
+    return g is None or bool(asked[:, g].all() or not asked[:, g].any())
+
+
+def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets: set[str], tasks: list[Task],
+                 nodes: np.ndarray) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
+    """``SubsetNodesFn`` for a set (or pod set) with constraint ``nt``, the pod sets
+    ``pod_sets`` (of the view ``v``) and this attempt's ``tasks`` of them, on ``nodes``: the node sets to try
+    in order, each with its domain (None for the nodes as given), and the preferred
+    level's node scores (None without a preferred level)."""
+    if nt is None or not tasks:
+        return [(None, nodes)], None
+    required, preferred, known = _levels(ctx, nt)
+    if not known:
+        return [], None
+    c = ctx.ssn.cluster
+    topo = c.topology
+    valid = nodes[ctx.in_topology[nodes]] if len(nodes) else nodes
+    search = topo.lca(valid) if len(valid) else topo.root
+    if preferred is not None:
+        while search != topo.root and topo.tier[search] < preferred:
+            search = topo.parent[search]
+    reqs = np.array([t.req for t in tasks])  # type: ignore[misc]
+    need = column_sums(reqs)
+    biggest = reqs.max(axis=0) if _same_shape(ctx, tasks) else None
+    if biggest is not None and ctx.pods_col is not None and biggest[ctx.pods_col] <= MILLI:
+        rest = biggest.copy()
+        rest[ctx.pods_col] = 0
+        if not (rest > 0).any():
+            biggest = rest  # asks for one pod at most (KAI's onePodOnly): a node takes every task
+    count = len(tasks)
+    memo_free: dict[int, np.ndarray] = {}
+
+    def free(h: int) -> np.ndarray:
+        got = memo_free.get(h)
+        if got is None:
+            got = memo_free[h] = column_sums(c.future_idle_of(topo.leaves[h]))
+        return got
+
+    def fits(h: int) -> bool:
+        """``checkJobDomainFit``: representor pods when the tasks are alike, else the ratio."""
+        if biggest is None:
+            return _ratio(ctx, need, free(h)) <= 1.0
+        asked = biggest > 0
+        if not asked.any():
+            return len(topo.leaves[h]) > 0
+        idle = c.future_idle_of(topo.leaves[h])
+        return int(np.maximum((idle[:, asked] // biggest[asked]).min(axis=1), 0).sum()) >= count
+
+    if not fits(search):
+        return [], None
+    ratios: dict[int, float] = {}
+
+    def ratio(h: int) -> float:
+        got = ratios.get(h)
+        if got is None:
+            got = ratios[h] = _ratio(ctx, need, free(h))
+        return got
+
+    inside = topo.descendants(search)
+
+    def tree_key(h: int) -> list[tuple[float, str]]:
+        """The domain's place in the subtree sorted from ``search``: per step down,
+        (minus its ratio, its name)."""
+        path = []
+        while h != search and h >= 0:
+            path.append((-ratio(h), topo.names[h]))
+            h = topo.parent[h]
+        return path[::-1]
+
+    scores = None
+    if preferred is not None:
+        level = sorted((h for h in inside if topo.tier[h] == preferred), key=tree_key)
+        scores = np.zeros(len(c.nodes))
+        for i, h in enumerate(level):
+            scores[topo.leaves[h]] = math.floor((i + 1) / len(level) * 10) * TOPOLOGY_SCORE
+    top = required if required is not None else topo.max_tier
+    low = preferred if preferred is not None else top
+    allowed = None
+    if required is not None:
+        held = sorted({t.node for ps in v.pod_sets if ps.name in pod_sets for t in ps.tasks
+                       if t.node >= 0 and t.status in ACTIVE_ALLOCATED})  # fmt: skip
+        if held:
+            anc = topo.anc.get(required)
+            allowed = {int(anc[n]) for n in held} if anc is not None else set()
+    out: list[tuple[int | None, np.ndarray]] = []
+    for tier in sorted(t for t in topo.tiers if low <= t <= top):
+        level = [h for h in inside if topo.tier[h] == tier]
+        if allowed is not None:
+            level = [h for h in level if _under(topo, h, allowed, required)]  # type: ignore[arg-type]
+        for h in sorted((h for h in level if fits(h)), key=tree_key):
+            out.append((h, np.intersect1d(valid, topo.leaves[h], assume_unique=True)))
+    return out, scores
+
+
+def _under(topo, h: int, allowed: set[int], required: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether HyperNode ``h`` lies in (or is) one of the ``allowed`` required-level domains."""
+    while h >= 0 and topo.tier[h] < required:
+        h = topo.parent[h]
+    return h in allowed
+
+
+def relevant_scores(sets: JobSets, scores: dict[str, np.ndarray], pod_set: str) -> np.ndarray | None:
+    """``getRelevantNodeScores``: the pod set's node scores, else the nearest set's above it."""
+    got = scores.get(pod_set)
+    if got is not None:
+        return got
+    s: SubGroupSet | None = sets.pod_parent.get(pod_set)
+    while s is not None:
+        got = scores.get(s.name)
+        if got is not None:
+            return got
+        s = s.parent
+    return None

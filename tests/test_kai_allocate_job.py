@@ -1,0 +1,97 @@
+"""KAI's AllocateJob as the ``kai`` profile's allocate runs it (app.kai.allocate,
+app.kai.topology): each sub-group set's constraint, domains sized with the attempt's
+tasks, preferred-level node scores that pod sets take from the set above them, and a
+pipelined job tried again for its next pod. Small clusters,
+worked out by hand in each docstring (racks and zones are node labels of a KAI Topology)."""
+
+from __future__ import annotations
+
+from tests.kube import node, pod
+from tests.test_kai import decide, kai_queue
+
+TOPOLOGY = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "dc"},
+            "spec": {"levels": [{"nodeLabel": "zone"}, {"nodeLabel": "rack"}]}}  # fmt: skip
+
+
+def _group(name: str, sub_groups: list[dict], *, min_member: int, topology: dict | None = None) -> dict:
+    spec = {"minMember": min_member, "queue": "q", "priorityClassName": "train", "subGroups": sub_groups}
+    if topology:
+        spec["topologyConstraint"] = topology
+    return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": "ml"},
+            "spec": spec}  # fmt: skip
+
+
+def _pods(group: str, sub_group: str | None, names: list[str], gpu: int) -> list[dict]:
+    labels = {"kai.scheduler/subgroup-name": sub_group} if sub_group else None
+    return [pod(n, ns="ml", gpu=gpu, labels=labels, annotations={"pod-group-name": group}) for n in names]
+
+
+def _running(name: str, on: str, gpu: int) -> list[dict]:
+    """A one-pod KAI job running on node ``on``."""
+    objs = [_group(name, [], min_member=1)]
+    p = pod(f"{name}-0", ns="ml", gpu=gpu, annotations={"pod-group-name": name})
+    p["spec"]["nodeName"] = on
+    p["status"] = {"phase": "Running"}
+    return objs + [p]
+
+
+def _nodes(spec: dict[str, tuple[str, str]], gpu: int = 2) -> list[dict]:
+    return [node(n, gpu=gpu, labels={"zone": z, "rack": r}) for n, (z, r) in spec.items()]
+
+
+def test_kai_subgroup_set_holds_its_pod_sets_in_one_domain_of_its_required_level(client):
+    """A sub-group that others name as parent is a set; AllocateJob asks the topology
+    plugin for the set's node sets (allocateSubGroupSet), then places its pod sets inside
+    the one it is trying. Zone z1 has a (2 GPUs free) and b (full); z2 has c and d (2
+    free each). Pod sets x and y (one 2-GPU pod each) under set ``rep`` (required zone):
+    z1 cannot hold both, so both go to z2 (c, then d). Without the set's constraint x
+    would take a (the first of the equally free nodes) and y c: two zones."""
+    nodes = _nodes({"a": ("z1", "r1"), "b": ("z1", "r2"), "c": ("z2", "r3"), "d": ("z2", "r4")})
+    sets = [{"name": "rep", "topologyConstraint": {"topology": "dc", "requiredTopologyLevel": "zone"}},
+            {"name": "x", "minMember": 1, "parent": "rep"}, {"name": "y", "minMember": 1, "parent": "rep"}]  # fmt: skip
+    job = [_group("j", sets, min_member=2), *_pods("j", "x", ["j-x"], 2), *_pods("j", "y", ["j-y"], 2)]
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *_running("busy", "b", 2), *job])
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/j-x": "c", "ml/j-y": "d"}
+
+
+def test_kai_topology_domains_are_sized_with_the_attempts_tasks(client):
+    """subSetNodesFn sizes the domains with the tasks of this attempt only
+    (GetTasksToAllocate: an elastic job at minMember 1 asks for one pod per attempt). Job
+    p: 2 one-GPU pods, minMember 1, required rack. Rack r1 (a) has 1 GPU free, r2 (b) 2.
+    First attempt, one pod: both racks fit, r1 is the tighter (1/1 against 1/2) and comes
+    first, p-0 goes to a. Second attempt: the job's running pod holds it to r1, which has
+    no GPU left: p-1 waits. Sized with both pods, r1 would not fit and both would go to b."""
+    nodes = _nodes({"a": ("z1", "r1"), "b": ("z1", "r2")})
+    job = [_group("p", [], min_member=1, topology={"topology": "dc", "requiredTopologyLevel": "rack"}),
+           *_pods("p", None, ["p-0", "p-1"], 1)]  # fmt: skip
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *_running("busy", "a", 1), *job])
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/p-0": "a"}
+
+
+def test_kai_pod_sets_take_the_preferred_node_scores_of_the_set_above_them(client):
+    """getRelevantNodeScores: a pod set without scores of its own takes the nearest set's.
+    Set ``rep`` prefers racks; racks r1 (a) and r2 (b) hold one 2-GPU pod each, so no rack
+    holds both pods and the set's node set is the whole cluster, where its node scores
+    rank the racks in sorted-tree order (equal ratios, by name: r1 50,000, r2 100,000).
+    Pod set x (no constraint of its own) takes them: x's pod goes to b, y's then to a.
+    Without them x would take a, the first of two equally free nodes."""
+    nodes = _nodes({"a": ("z1", "r1"), "b": ("z1", "r2")})
+    sets = [{"name": "rep", "topologyConstraint": {"topology": "dc", "preferredTopologyLevel": "rack"}},
+            {"name": "x", "minMember": 1, "parent": "rep"}, {"name": "y", "minMember": 1, "parent": "rep"}]  # fmt: skip
+    job = [_group("j", sets, min_member=2), *_pods("j", "x", ["j-x"], 2), *_pods("j", "y", ["j-y"], 2)]
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *job])
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/j-x": "b", "ml/j-y": "a"}
+
+
+def test_kai_pipelined_elastic_job_is_tried_again_for_its_next_pod(client):
+    """allocate.go Execute: a job whose attempt is committed (pipelined ones included) and
+    that still has pods to place goes back into the queue order. Node a's 2 GPUs are held
+    by a terminating pod; job p (2 one-GPU pods, minMember 1) fits only on that releasing
+    capacity: its first attempt pipelines p-0 (ShouldPipelineJob: nothing allocated), the
+    next one p-1. Both are nominated to a, nothing is bound."""
+    going = _running("old", "a", 2)
+    going[1]["metadata"]["deletionTimestamp"] = "2026-11-23T11:00:00Z"
+    job = [_group("p", [], min_member=1), *_pods("p", None, ["p-0", "p-1"], 1)]
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1")}), *going, *job])
+    assert out["bindings"] == []
+    assert {b["pod"]: b["node"] for b in out["nominations"]} == {"ml/p-0": "a", "ml/p-1": "a"}
