@@ -460,6 +460,68 @@ def test_kai_copies_in_c_are_what_the_python_twin_gives(case: tuple, groups: lis
     assert C.kai_copies(alloc, used, rel, pipe, nodes, reqs, counts) == copies_fit_py(alloc, used, rel, pipe, nodes, reqs, counts)
 
 
+def _run_case(case: tuple, spread: bool, cpu: bool, topo: bool, ok_bits: int) -> tuple:
+    import numpy as np
+
+    alloc, used, rel, pipe, nodes, req, col = case
+    idle = alloc[nodes] - used[nodes]
+    future = idle + rel[nodes] - pipe[nodes]
+    total = np.ascontiguousarray(alloc[nodes, col]) if col >= 0 else None
+    cpu_rows = (alloc[nodes, 0] % 2 == 0) if cpu else None
+    topo_rows = (np.arange(len(nodes)) % 3) * 10_000.0 if topo else None
+    ok = np.array([(ok_bits >> (i % 16)) & 1 == 0 for i in range(len(nodes))], dtype=bool)
+    return idle, future, total, cpu_rows, topo_rows, ok, nodes.astype(np.int64), req, col, spread
+
+
+@compiled
+@settings(max_examples=400, deadline=None)
+@given(kai_nodes(), st.booleans(), st.booleans(), st.booleans(), st.integers(0, 2**16 - 1), st.integers(0, 40))
+def test_kai_run_in_c_is_what_the_python_twin_gives(case: tuple, spread: bool, cpu: bool, topo: bool, ok_bits: int,
+                                                    count: int) -> None:  # fmt: skip
+    from app.kai.allocate import run_py
+
+    a = _run_case(case, spread, cpu, topo, ok_bits)
+    b = tuple(x.copy() if hasattr(x, "copy") else x for x in a)
+    got = C.kai_run(*a, count)
+    want = run_py(*b, count)
+    assert got == want
+    assert (a[0] == b[0]).all() and (a[1] == b[1]).all()  # the same state left behind
+
+
+@settings(max_examples=400, deadline=None)
+@given(kai_nodes(), st.booleans(), st.booleans(), st.integers(0, 2**16 - 1), st.integers(1, 40))
+def test_kai_run_places_each_task_where_best_node_scoring_would(case: tuple, spread: bool, cpu: bool, ok_bits: int,
+                                                                count: int) -> None:  # fmt: skip
+    """run_py against the one-by-one way: for each task, fit_py and score_py over the node
+    set as it stands, the task then taken off the chosen node (idle too when it fit there)."""
+    import numpy as np
+
+    from app.kai.allocate import fit_py, run_py, score_py
+
+    alloc, used, rel, pipe, nodes, req, col = case
+    idle, future, total, cpu_rows, topo_rows, ok, ids, _, _, _ = _run_case(case, spread, cpu, False, ok_bits)
+    rows, allocated = run_py(idle, future, total, cpu_rows, topo_rows, ok, ids, req, col, spread, count)
+    used, pipe = used.copy(), pipe.copy()
+    cpu_only = None
+    if cpu:
+        cpu_only = np.zeros(len(alloc), dtype=bool)
+        cpu_only[nodes] = alloc[nodes, 0] % 2 == 0
+    allowed = set(nodes[ok].tolist())
+    want_rows, want_alloc = [], []
+    for _ in range(count):
+        out = np.empty(len(nodes), dtype=np.intp)
+        k, lo, hi, anyc = fit_py(alloc, used, rel, pipe, nodes, req, col, out)
+        cand = np.array([n for n in out[:k] if n in allowed], dtype=np.intp)
+        if not len(cand):
+            break
+        n = score_py(alloc, used, rel, pipe, cand, req, col, lo, hi, anyc, spread, cpu_only, -1)
+        fits_idle = bool((req <= alloc[n] - used[n]).all())
+        (used if fits_idle else pipe)[n] += req
+        want_rows.append(int(np.flatnonzero(nodes == n)[0]))
+        want_alloc.append(fits_idle)
+    assert (rows, allocated) == (want_rows, want_alloc)
+
+
 @compiled
 def test_kai_fit_and_score_in_c_decline_what_they_were_not_written_for() -> None:
     import numpy as np
@@ -487,6 +549,15 @@ def test_kai_fit_and_score_in_c_decline_what_they_were_not_written_for() -> None
     assert C.kai_copies(m + 1, m, m, m, nodes, reqs, counts + 2) is False  # 2 nodes hold 2 copies, not 3
     assert C.kai_copies(m, m, m, m, nodes, reqs[:, :1], counts) is None  # a request of another width
     assert C.kai_copies(m, m, m, m, nodes[:0], reqs, counts) is None  # no node (could_fit answers that itself)
+    ok = np.ones(2, dtype=bool)
+    ids = nodes.astype(np.int64)
+    assert C.kai_run(m + 1, m + 1, None, None, None, ok, ids, req + 1, -1, False, 3) == ([0, 1], [True, True])  # no third
+    assert C.kai_run(m, m, None, None, None, ok.astype(np.int64), ids, req, -1, False, 1) is None  # ok is not bool
+    assert C.kai_run(m, m, m[:, 0].copy(), None, None, ok, ids, req, -1, False, 1) is None  # a total without a column
+    assert C.kai_run(m, m, None, None, np.zeros(2, dtype=np.float32), ok, ids, req, -1, False, 1) is None  # scores not float64
+    ro = m.copy()
+    ro.flags.writeable = False
+    assert C.kai_run(ro, m, None, None, None, ok, ids, req, -1, False, 1) is None  # idle not writable
 
 
 # -- read_pod_columns: the podColumns section's JSON text as orjson reads it -----------------

@@ -1076,6 +1076,229 @@ declined:
     Py_RETURN_NONE;
 }
 
+/* kai_run(idle, future, total, cpu_rows, topo_rows, ok, node_ids, req, col, spread, count):
+ * app/kai/allocate.py run_py, the same arithmetic in the same order: count identical tasks
+ * (request req) placed one at a time on the rows of a node set, each to the row with the
+ * highest KAI score among those where req fits future and ok holds (ties: the lowest node
+ * id); idle and future (rows x resources) updated in place. A heap of (-score, node id,
+ * row); after a placement only that row is scored again, unless the binpack range over
+ * the rows with total > 0 moved, when every row is. Returns (rows, allocated) as lists
+ * (fewer than count when a task found no row), or None (nothing changed) when an argument
+ * is not what the twin takes. */
+typedef struct { double neg; int64_t id; Py_ssize_t row; } RunEntry;
+
+static int run_less(const RunEntry *a, const RunEntry *b) {
+    if (a->neg != b->neg) return a->neg < b->neg;
+    if (a->id != b->id) return a->id < b->id;
+    return a->row < b->row;
+}
+
+static void run_push(RunEntry *h, Py_ssize_t *n, RunEntry e) {
+    Py_ssize_t i = (*n)++;
+    while (i > 0) {
+        Py_ssize_t p = (i - 1) / 2;
+        if (!run_less(&e, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = e;
+}
+
+static RunEntry run_pop(RunEntry *h, Py_ssize_t *n) {
+    RunEntry top = h[0], last = h[--(*n)];
+    Py_ssize_t i = 0, m = *n;
+    for (;;) {
+        Py_ssize_t c = 2 * i + 1;
+        if (c >= m) break;
+        if (c + 1 < m && run_less(&h[c + 1], &h[c])) c++;
+        if (!run_less(&h[c], &last)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (m > 0) h[i] = last;
+    return top;
+}
+
+typedef struct {
+    int64_t *idle, *future;
+    const int64_t *total, *req;
+    const unsigned char *cpu, *ok;
+    const double *topo;
+    Py_ssize_t r, col;
+    int spread, anyc;
+    double lo, hi;
+} RunState;
+
+static int run_fits(const int64_t *req, const int64_t *row, Py_ssize_t r) {
+    for (Py_ssize_t c = 0; c < r; c++)
+        if (req[c] > row[c]) return 0;
+    return 1;
+}
+
+static double run_score(const RunState *s, Py_ssize_t i) {
+    double out = run_fits(s->req, s->idle + i * s->r, s->r) ? 100.0 : 0.0;
+    if (s->col >= 0) {
+        int have = s->total[i] > 0;
+        double av = (double)s->future[i * s->r + s->col];
+        if (s->spread) {
+            double part = av / (double)s->total[i];
+            out = out + (have ? part : 0.0);
+        } else if (s->anyc && s->hi > 0) {
+            double part = s->lo == s->hi ? 9.0 : 9.0 * (1.0 - (av - s->lo) / (s->hi - s->lo));
+            out = out + (have ? part : 0.0);
+        }
+    }
+    if (s->cpu != NULL) out = out + (s->cpu[i] ? 10.0 : 0.0);
+    if (s->topo != NULL) out = out + s->topo[i];
+    return out;
+}
+
+static PyObject *kai_run(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o[8];
+    Py_ssize_t col, count;
+    int spread;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOnpn", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6], &o[7], &col, &spread, &count))
+        return NULL;
+    Buf x[8];
+    memset(x, 0, sizeof x);
+    RunState s;
+    memset(&s, 0, sizeof s);
+    RunEntry *heap = NULL;
+    double *cur = NULL;
+    unsigned char *valid = NULL;
+    PyObject *rows_out = NULL, *alloc_out = NULL;
+    int ok = int64_buffer(o[0], &x[0], 2, 1) && int64_buffer(o[1], &x[1], 2, 1) && int64_buffer(o[6], &x[6], 1, 0) &&
+             int64_buffer(o[7], &x[7], 1, 0);
+    if (ok && o[2] != Py_None) ok = int64_buffer(o[2], &x[2], 1, 0);
+    for (int i = 3; ok && i < 6; i++) {
+        if (i != 5 && o[i] == Py_None) continue;
+        if (PyObject_GetBuffer(o[i], &x[i].b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) { PyErr_Clear(); ok = 0; break; }
+        x[i].held = 1;
+        const char *want = i == 4 ? "d" : "?";
+        const char *f = x[i].b.format;
+        if (f != NULL && (*f == '<' || *f == '=' || *f == '@')) f++;
+        ok = x[i].b.ndim == 1 && f != NULL && strcmp(f, want) == 0 && x[i].b.itemsize == (i == 4 ? 8 : 1);
+    }
+    if (!ok) goto declined;
+    Py_ssize_t rows = x[0].b.shape[0], r = x[0].b.shape[1];
+    if (x[1].b.shape[0] != rows || x[1].b.shape[1] != r || x[7].b.shape[0] != r || x[6].b.shape[0] != rows) goto declined;
+    if (x[5].b.shape[0] != rows || col < -1 || col >= r || count < 0) goto declined;
+    if ((o[2] == Py_None) != (col < 0)) goto declined;
+    if (o[2] != Py_None && x[2].b.shape[0] != rows) goto declined;
+    for (int i = 3; i < 5; i++)
+        if (o[i] != Py_None && x[i].b.shape[0] != rows) goto declined;
+    s.idle = x[0].b.buf;
+    s.future = x[1].b.buf;
+    s.total = o[2] != Py_None ? x[2].b.buf : NULL;
+    s.cpu = o[3] != Py_None ? x[3].b.buf : NULL;
+    s.topo = o[4] != Py_None ? x[4].b.buf : NULL;
+    s.ok = x[5].b.buf;
+    s.req = x[7].b.buf;
+    s.r = r;
+    s.col = col;
+    s.spread = spread;
+    const int64_t *ids = x[6].b.buf;
+    /* the binpack range over the rows with total > 0 */
+    int first = 1;
+    if (col >= 0)
+        for (Py_ssize_t i = 0; i < rows; i++) {
+            if (s.total[i] <= 0) continue;
+            double v = (double)s.future[i * r + col];
+            if (first || v < s.lo) s.lo = v;
+            if (first || v > s.hi) s.hi = v;
+            first = 0;
+        }
+    s.anyc = !first;
+    int binpack = col >= 0 && !spread && s.anyc && s.hi > 0;
+    heap = PyMem_Malloc(sizeof(RunEntry) * (size_t)(rows + count + 1));
+    cur = PyMem_Malloc(sizeof(double) * (size_t)(rows + 1));
+    valid = PyMem_Calloc((size_t)rows + 1, 1);
+    rows_out = PyList_New(0);
+    alloc_out = PyList_New(0);
+    if (heap == NULL || cur == NULL || valid == NULL || rows_out == NULL || alloc_out == NULL) {
+        PyErr_NoMemory();
+        goto failed;
+    }
+    Py_ssize_t n = 0;
+    int rebuild = 1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (rebuild) {
+            n = 0;
+            for (Py_ssize_t i = 0; i < rows; i++) {
+                valid[i] = 0;
+                if (!s.ok[i] || !run_fits(s.req, s.future + i * r, r)) continue;
+                cur[i] = run_score(&s, i);
+                valid[i] = 1;
+                RunEntry e = {-cur[i], ids[i], i};
+                run_push(heap, &n, e);
+            }
+            rebuild = 0;
+        }
+        while (n > 0 && !(valid[heap[0].row] && cur[heap[0].row] == -heap[0].neg)) run_pop(heap, &n);
+        if (n == 0) break;
+        Py_ssize_t i = run_pop(heap, &n).row;
+        valid[i] = 0;
+        int64_t *id = s.idle + i * r, *fu = s.future + i * r;
+        int fits_idle = run_fits(s.req, id, r);
+        double was = col >= 0 ? (double)fu[col] : 0.0;
+        for (Py_ssize_t c = 0; c < r; c++) {
+            if (fits_idle) id[c] = (int64_t)((uint64_t)id[c] - (uint64_t)s.req[c]);
+            fu[c] = (int64_t)((uint64_t)fu[c] - (uint64_t)s.req[c]);
+        }
+        PyObject *row = PyLong_FromSsize_t(i);
+        if (row == NULL || PyList_Append(rows_out, row) < 0 || PyList_Append(alloc_out, fits_idle ? Py_True : Py_False) < 0) {
+            Py_XDECREF(row);
+            goto failed;
+        }
+        Py_DECREF(row);
+        if (binpack && s.total[i] > 0 && s.req[col]) {
+            double nlo = (double)fu[col] < s.lo ? (double)fu[col] : s.lo, nhi = s.hi;
+            if (was == s.hi) {
+                int any = 0;
+                for (Py_ssize_t j = 0; j < rows; j++) {
+                    if (s.total[j] <= 0) continue;
+                    double v = (double)s.future[j * r + col];
+                    if (!any || v > nhi) nhi = v;
+                    any = 1;
+                }
+            }
+            if (nlo != s.lo || nhi != s.hi) {
+                s.lo = nlo;
+                s.hi = nhi;
+                binpack = s.hi > 0;
+                rebuild = 1;
+                continue;
+            }
+        }
+        if (run_fits(s.req, fu, r)) {
+            cur[i] = run_score(&s, i);
+            valid[i] = 1;
+            RunEntry e = {-cur[i], ids[i], i};
+            run_push(heap, &n, e);
+        }
+    }
+    PyMem_Free(heap);
+    PyMem_Free(cur);
+    PyMem_Free(valid);
+    release(x, 8);
+    PyObject *out = PyTuple_Pack(2, rows_out, alloc_out);
+    Py_DECREF(rows_out);
+    Py_DECREF(alloc_out);
+    return out;
+failed:
+    PyMem_Free(heap);
+    PyMem_Free(cur);
+    PyMem_Free(valid);
+    Py_XDECREF(rows_out);
+    Py_XDECREF(alloc_out);
+    release(x, 8);
+    return NULL;
+declined:
+    release(x, 8);
+    Py_RETURN_NONE;
+}
+
 /* -- kube_pod ------------------------------------------------------------------------ */
 
 /* kube_pod(o, ptr): the PodDraft app.ingest.kube._pod_fast (its twin) builds for the Pod
@@ -2539,6 +2762,7 @@ static PyMethodDef methods[] = {
     {"row_ordinals", row_ordinals, METH_VARARGS, "Distinct rows of int columns and each row's ordinal (see kernels.py)."},
     {"kai_fit", kai_fit, METH_VARARGS, "Nodes where a task fits, and the free range on a column (see app/kai/allocate.py)."},
     {"kai_copies", kai_copies, METH_VARARGS, "Whether nodes could hold copies of requests side by side (see app/kai/allocate.py)."},
+    {"kai_run", kai_run, METH_VARARGS, "Identical KAI tasks placed one by one on a node set (see app/kai/allocate.py run_py)."},
     {"kube_pod", kube_pod, METH_VARARGS, "The PodDraft of a Pod object in the common shape (see app/ingest/kube.py)."},
     {"kube_pods", kube_pods, METH_VARARGS, "read_objects' loop over a run of common Pods (see app/ingest/kube.py)."},
     {"draft_rows", draft_rows, METH_VARARGS, "Keys, node indices and inert rows of pod drafts (see app/ingest/build.py)."},

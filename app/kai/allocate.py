@@ -373,11 +373,7 @@ def _place_run(ctx: KaiContext, stmt: KaiStatement, run: list[Task], nodes: np.n
     """:func:`_place_task` of each of ``run`` (identical tasks) in a real allocation, in
     order, the placements applied at once. The queue check is asked for the run
     (``allocatable_count``: each step's sum under each limit); the predicates once (they
-    do not change as these pods land); the nodes wait in a heap by KAI score, and after
-    each placement only the node that took it is scored again, unless the binpack range
-    (the least and most future idle on the placement column over ``nodes``) moved, when
-    every node is. Every score is :func:`score_array`'s arithmetic on the state one by one
-    would see, so each task goes where :func:`best_node` would send it."""
+    do not change as these pods land); the nodes by :func:`run_py` (or its C twin)."""
     ssn = ctx.ssn
     c = ssn.cluster
     rep = run[0]
@@ -398,26 +394,44 @@ def _place_run(ctx: KaiContext, stmt: KaiStatement, run: list[Task], nodes: np.n
     # the node set's state, kept up to date by this run's placements
     idle = c.allocatable[nodes] - c.used[nodes]
     future = idle + c.releasing[nodes] - c.pipelined[nodes]
-    total = c.allocatable[nodes, col] if col >= 0 else None
-    have = total > 0 if total is not None else None  # type: ignore[operator]
+    total = np.ascontiguousarray(c.allocatable[nodes, col]) if col >= 0 else None
     cpu_rows = ctx.cpu_only_node[nodes] if cpu_only else None
     topo_rows = topology[nodes] if topology is not None else None
+    rows, allocated = run_nodes(idle, future, total, cpu_rows, topo_rows, mask, np.asarray(nodes, dtype=np.int64), req, col,
+                                spread, len(run))  # fmt: skip
+    if len(rows) < len(run):
+        return False  # a task found no node: the attempt fails
+    chosen = nodes[rows].tolist()
+    states = [TaskStatus.ALLOCATED if a else TaskStatus.PIPELINED for a in allocated]
+    stmt.place_many(run, chosen, states, eviction_occurred=True)
+    return True
 
+
+def run_py(idle: np.ndarray, future: np.ndarray, total: np.ndarray | None, cpu_rows: np.ndarray | None,
+           topo_rows: np.ndarray | None, ok: np.ndarray, node_ids: np.ndarray, req: np.ndarray, col: int, spread: bool,
+           count: int) -> tuple[list[int], list[bool]]:  # fmt: skip
+    """``count`` identical tasks (request ``req``), each to the node :func:`best_node`
+    would pick, on the rows of a node set: ``idle`` and ``future`` (allocatable - used,
+    and that + releasing - pipelined; updated in place as tasks land), ``total``
+    (allocatable on ``col``, None without one), ``cpu_rows`` (CPU-only nodes, for a
+    CPU-only task), ``topo_rows`` (preferred-level scores), ``ok`` (the predicates),
+    ``node_ids`` (ties go to the lowest). Returns the rows taken, in order (fewer than
+    ``count`` when a task finds none), and whether each fit idle capacity (Allocate, else
+    Pipeline). The rows wait in a heap by score; after each placement only the row that
+    took it is scored again, unless the binpack range (the least and most future idle on
+    ``col`` over the rows with some) moved, when every row is: every score is
+    :func:`score_array`'s arithmetic on the state one by one would see."""
+    have = total > 0 if total is not None else None
     have_rows = np.flatnonzero(have) if have is not None else np.zeros(0, dtype=np.intp)
     lo = hi = 0.0
     anyc = bool(len(have_rows))
     if anyc:
         on = future[have_rows, col]
         lo, hi = float(on.min()), float(on.max())
-    rows_ok = mask.copy()
-
-    def scored(rows: np.ndarray) -> np.ndarray:
-        return score_array(idle[rows], future[rows, col] if col >= 0 else None, total[rows] if total is not None else None,
-                           req, lo, hi, anyc, spread, cpu_rows[rows] if cpu_rows is not None else None, None,
-                           topo_rows[rows] if topo_rows is not None else None)  # fmt: skip
+    binpack = col >= 0 and not spread and anyc and hi > 0
 
     def score_one(r: int) -> float:
-        """``scored`` of one row, the same double operations in the same order."""
+        """:func:`score_array` of one row, the same double operations in the same order."""
         out = AVAILABILITY if bool((req <= idle[r]).all()) else 0.0
         if col >= 0:
             on = bool(have[r])  # type: ignore[index]
@@ -432,42 +446,45 @@ def _place_run(ctx: KaiContext, stmt: KaiStatement, run: list[Task], nodes: np.n
             out = out + float(topo_rows[r])
         return out
 
-    def rebuild() -> tuple[list[tuple[float, int]], dict[int, float]]:
-        rows = np.flatnonzero(rows_ok & (req <= future).all(axis=1))
-        s = scored(rows)
-        heap = list(zip((-s).tolist(), rows.tolist(), strict=True))  # rows follow node order: ties by the lowest node
+    def rebuild() -> tuple[list[tuple[float, int, int]], dict[int, float]]:
+        rows = np.flatnonzero(ok & (req <= future).all(axis=1))
+        s = score_array(idle[rows], future[rows, col] if col >= 0 else None, total[rows] if total is not None else None,
+                        req, lo, hi, anyc, spread, cpu_rows[rows] if cpu_rows is not None else None, None,
+                        topo_rows[rows] if topo_rows is not None else None)  # fmt: skip
+        heap = list(zip((-s).tolist(), node_ids[rows].tolist(), rows.tolist(), strict=True))
         heapq.heapify(heap)
         return heap, dict(zip(rows.tolist(), s.tolist(), strict=True))
 
     heap, current = rebuild()
-    chosen: list[int] = []
-    states: list[TaskStatus] = []
-    for _ in range(allow):
-        while heap and current.get(heap[0][1]) != -heap[0][0]:
+    taken: list[int] = []
+    allocated: list[bool] = []
+    for _ in range(count):
+        while heap and current.get(heap[0][2]) != -heap[0][0]:
             heapq.heappop(heap)
         if not heap:
-            return False  # this task finds no node: the attempt fails
-        _, r = heapq.heappop(heap)
+            break  # this task finds no node
+        _, _, r = heapq.heappop(heap)
         del current[r]
-        if bool((req <= idle[r]).all()):
-            states.append(TaskStatus.ALLOCATED)
+        fits_idle = bool((req <= idle[r]).all())
+        allocated.append(fits_idle)
+        if fits_idle:
             idle[r] -= req
-        else:
-            states.append(TaskStatus.PIPELINED)
         was = float(future[r, col]) if col >= 0 else 0.0
         future[r] -= req
-        chosen.append(int(nodes[r]))
-        if col >= 0 and have[r] and not spread and req[col]:  # type: ignore[index]
-            # the range can only widen downwards, or narrow when the most free node took it
-            now = float(future[r, col])
-            nlo, nhi = min(lo, now), (float(future[have_rows, col].max()) if was == hi else hi)
+        taken.append(r)
+        if binpack and have[r] and req[col]:  # type: ignore[index]
+            # the range can only widen downwards, or narrow when the most free row took it
+            nlo, nhi = min(lo, float(future[r, col])), (float(future[have_rows, col].max()) if was == hi else hi)
             if (nlo, nhi) != (lo, hi):
                 lo, hi = nlo, nhi
+                binpack = hi > 0
                 heap, current = rebuild()
                 continue
         if (req <= future[r]).all():
             sr = score_one(r)
             current[r] = sr
-            heapq.heappush(heap, (-sr, r))
-    stmt.place_many(run, chosen, states, eviction_occurred=True)
-    return True
+            heapq.heappush(heap, (-sr, int(node_ids[r]), r))
+    return taken, allocated
+
+
+run_nodes: Callable[..., tuple[list[int], list[bool]]] = kernels.either("kai_run", run_py)
