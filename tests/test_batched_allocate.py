@@ -299,3 +299,20 @@ def test_large_sums_of_round_requests_still_go_in_runs() -> None:
         n["allocatable"]["memory"] = str(3 * 2**21 * gib)
     seen = same(body)
     assert seen["in_runs"] > 0 and seen["bound"] == 8
+
+
+def test_identical_pods_with_other_labels_are_not_one_class_under_anti_affinity() -> None:
+    """A running pod on node a repels pods labelled app=x (required anti-affinity); a gang's
+    four pods ask for the same, the last labelled app=x. Placed as one class with the first
+    pod's predicates it would land on a; as its own class it goes to b, as one by one."""
+    anti = {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "x"}}, "topologyKey": "kubernetes.io/hostname"}]}}}  # fmt: skip
+    objs = [node("a", gpu=8), node("b", gpu=8), pod("guard", node="a", phase="Running", gpu=1, extra_spec=anti),
+            podgroup("j", min_member=4)]  # fmt: skip
+    objs += [pod(f"j-{i}", gpu=1, group="j", labels={"app": "x" if i == 3 else "y"}) for i in range(4)]
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}]}, {"plugins": [{"name": "predicates"}, {"name": "binpack"}]}]
+    body = request(objs, config={"actions": "allocate", "tiers": tiers})
+    same(body)
+    out, _ = answer(body, batched=True)
+    placed = {b["pod"]: b["node"] for b in orjson.loads(out)["bindings"]}
+    assert len(placed) == 4 and placed["default/j-3"] == "b"

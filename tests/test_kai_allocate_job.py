@@ -95,3 +95,39 @@ def test_kai_pipelined_elastic_job_is_tried_again_for_its_next_pod(client):
     out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1")}), *going, *job])
     assert out["bindings"] == []
     assert {b["pod"]: b["node"] for b in out["nominations"]} == {"ml/p-0": "a", "ml/p-1": "a"}
+
+
+ANTI_X = {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+    {"labelSelector": {"matchLabels": {"app": "x"}}, "topologyKey": "kubernetes.io/hostname"}]}}}  # fmt: skip
+
+
+def test_kai_run_of_identical_pods_keeps_each_pods_labels_for_anti_affinity(client):
+    """KAI checks every pod's predicates on its own: a running pod on node a repels pods
+    labelled app=x. Job j: four identical one-GPU pods, the last labelled app=x; binpack
+    puts the first three on a (the fuller node), the fourth must go to b. Placed as one run
+    with the first pod's predicates, it would go to a as well."""
+    guard = _running("guard", "a", 1)
+    guard[1]["spec"].update(ANTI_X)
+    job = [_group("j", [], min_member=4)]
+    job += [pod(f"j-{i}", ns="ml", gpu=1, labels={"app": "x" if i == 3 else "y"}, annotations={"pod-group-name": "j"})
+            for i in range(4)]  # fmt: skip
+    out = decide(client, [kai_queue("q", 16), node("a", gpu=8), node("b", gpu=8), *guard, *job])
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/j-0": "a", "ml/j-1": "a", "ml/j-2": "a", "ml/j-3": "b"}
+
+
+def test_kai_pod_set_with_nothing_to_place_in_the_attempt_is_satisfied(client):
+    """allocatePodSet of a pod set whose tasks are all placed already (here pod set y, its
+    pod running) places nothing and succeeds, also inside the solver's simulations where
+    a set's preferred-level node scores are kept (preempt, racks r1 and r2 full of
+    low-priority pods): x's pod is nominated after one eviction; no error."""
+    nodes = _nodes({"a": ("z1", "r1"), "b": ("z1", "r2")})
+    low = [o for n in ("a", "b") for o in _running(f"low-{n}", n, 2)]
+    sets = [{"name": "x", "minMember": 1}, {"name": "y", "minMember": 1}]
+    group = _group("j", sets, min_member=2, topology={"topology": "dc", "preferredTopologyLevel": "rack"})
+    group["spec"]["priorityClassName"] = "build"
+    y = _pods("j", "y", ["j-y"], 0)[0]
+    y["spec"]["nodeName"], y["status"] = "a", {"phase": "Running"}
+    objs = [TOPOLOGY, kai_queue("q", 8), *nodes, *low, group, y, *_pods("j", "x", ["j-x"], 2)]
+    out = decide(client, objs, {"profile": "kai", "actions": "allocate, preempt"})
+    assert [b["pod"] for b in out["nominations"]] == ["ml/j-x"]
+    assert len(out["evictions"]) == 1

@@ -345,16 +345,6 @@ def test_kept_victims_each_step_starts_from_the_evictions_alone(kind, nodes, gan
         assert decide(body) == fast
 
 
-def _flat(body: dict) -> dict:
-    """The snapshot with the pending gang's topology constraint taken off: the preemptor's
-    placements carry over from step to step only without one (its domains are sized with
-    each step's pods, so its node sets may change from one step to the next)."""
-    for o in body["objects"]:
-        if o["kind"] == "PodGroup":
-            o["spec"].pop("topologyConstraint", None)
-    return body
-
-
 def _growing(monkeypatch) -> list[int]:
     """How many of the preemptor's tasks each step solved on kept evictions carried over."""
     grown: list[int] = []
@@ -375,7 +365,7 @@ def test_kept_victims_grow_the_preemptor_task_by_task_in_preempt(monkeypatch):
     preemptor's newest task on top of the last step's placements (its answer is the
     step's own: the comparisons above switch this off, ``grow``)."""
     grown = _growing(monkeypatch)
-    decide({**_flat(kai_snapshot(128, 1280, "preempt", 16)), "config": {"profile": "kai"}})
+    decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
     assert sum(1 for k in grown if k > 0) >= 8
 
 
@@ -385,7 +375,7 @@ def test_kept_victims_grow_in_reclaim_while_the_simulation_pops_the_reclaimer_fi
     size by size, on the kept evictions; on the bench's reclaim snapshot it pops the
     reclaimer first, and the steps grow."""
     grown = _growing(monkeypatch)
-    decide({**_flat(kai_snapshot(128, 1280, "reclaim", 8)), "config": {"profile": "kai"}})
+    decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
     assert sum(1 for k in grown if k > 0) >= 4
 
 
@@ -403,7 +393,7 @@ def test_kept_victims_ask_the_order_a_window_of_sizes_at_a_time(monkeypatch):
 
     monkeypatch.setattr(kai_solver, "preemptor_first", recording)
     grown = _growing(monkeypatch)
-    decide({**_flat(kai_snapshot(128, 1280, "reclaim", 8)), "config": {"profile": "kai"}})
+    decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
     sizes = {k for k, ok in asked if ok}
     assert all(k in sizes for k in grown if k > 0)
     assert len(asked) < 2 * max(len(grown), 8) + 8
@@ -414,11 +404,12 @@ def test_kept_victims_grow_only_when_the_preemptor_comes_first_with_one_pod_set(
     queue the queue order admits and the simulation pops the preemptor first (in preempt:
     the preemptor's leaf, the victims below its priority; a victim of the same priority
     is asked of the order, which pops it first), and the preemptor has no sub-groups (its
-    tasks to allocate are a prefix of the solver's) and no topology constraint (its domains
-    are sized with each step's pods). Asked on the preempt snapshot's first run of steps
-    (its pending gang without its constraint), with one thing changed at a time (a victim
-    moved to a queue that is not in the tree never pops)."""
-    seen: list[tuple[bool, bool, bool, bool, bool]] = []
+    tasks to allocate are a prefix of the solver's) and no preferred topology level (its
+    node scores would follow each step's domain order; a required level alone is checked
+    step by step, ``_same_sets``). Asked on the preempt snapshot's first run of steps (its
+    pending gang requires one spine), with one thing changed at a time (a victim moved to
+    a queue that is not in the tree never pops)."""
+    seen: list[tuple[bool, ...]] = []
     grows = kai_solver.KeptVictims._grows
 
     def probe(self, solver, partial, recorded):
@@ -433,15 +424,16 @@ def test_kept_victims_grow_only_when_the_preemptor_comes_first_with_one_pod_set(
             other_queue = grows(self, solver, partial, recorded)
             victim.queue, job.subgroups = queue, {"x": object()}
             with_subgroups = grows(self, solver, partial, recorded)
-            job.subgroups, job.network_topology = subgroups, NetworkTopology(highest_tier_name="spine")
-            with_topology = grows(self, solver, partial, recorded)
-            job.network_topology = None
-            seen.append((ok, same_priority, other_queue, with_subgroups, with_topology))
+            job.subgroups, required = subgroups, job.network_topology
+            job.network_topology = NetworkTopology(highest_tier_name="spine", preferred_tier_name="leaf")
+            with_preferred = grows(self, solver, partial, recorded)
+            job.network_topology = required
+            seen.append((required is not None, ok, same_priority, other_queue, with_subgroups, with_preferred))
         return ok
 
     monkeypatch.setattr(kai_solver.KeptVictims, "_grows", probe)
-    decide({**_flat(kai_snapshot(128, 1280, "preempt", 16)), "config": {"profile": "kai"}})
-    assert seen == [(True, False, False, False, False)]
+    decide({**kai_snapshot(128, 1280, "preempt", 16), "config": {"profile": "kai"}})
+    assert seen == [(True, True, False, False, False, False)]
 
 
 @pytest.mark.parametrize("gpus", [(1, 2, 8), (0.5, 0.25, 0.1, 0.3), (0.1, 0.2, 0.7, 0.3, 0.3)])

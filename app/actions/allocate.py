@@ -14,7 +14,8 @@ committed only when JobReady holds; a placement that only pipelines is dropped.
 * Capacity aggregates reject a HyperNode that cannot hold the job's minimum before any
   dry-run; candidates whose score does not depend on the dry-run are tried best first
   and the first feasible wins (the same choice as dry-running all of them).
-* Identical pending tasks form one class: its node mask and scores are computed once,
+* Identical pending tasks (the same labels too when a pod's inter-pod term could match
+  them: ``labels_matter``) form one class: its node mask and scores are computed once,
   and nodes are filled best-first from a heap; only the node that changed is re-scored.
 * A task with a still-valid ``nominatedNodeName`` inside the domain goes there first.
 """
@@ -34,7 +35,7 @@ from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
 from app.kai.queues import Heap
-from app.plugins.interpod import has_preferred, has_terms
+from app.plugins.interpod import has_preferred, has_terms, labels_matter
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
 DEFAULT_SG = "__job__"
@@ -84,13 +85,16 @@ def total_request(tasks: Sequence[Task]) -> tuple[np.ndarray, bool]:
     return column_sums(reqs), bool((reqs == reqs[0]).all())
 
 
-def signature(t: Task) -> tuple[Any, ...]:
-    """Tasks with equal signatures are placed as one class (same request, constraints, role);
+def signature(t: Task, labels: bool = False) -> tuple[Any, ...]:
+    """Tasks with equal signatures are placed as one class (same request, constraints, role,
+    and with ``labels`` (:func:`~app.plugins.interpod.labels_matter`) the same labels);
     empty constraints of any kind are the same constraint."""
     sel, aff, tol = t.node_selector, t.affinity, t.tolerations
+    extra = (repr(sorted(t.labels.items())),) if labels else ()
     if not sel and not aff and not tol:  # the common case, without any repr
-        return (t.req.tobytes(), t.role)  # type: ignore[union-attr]
-    return (t.req.tobytes(), repr(sorted(sel.items())) if sel else "", repr(aff) if aff else "", repr(tol) if tol else "", t.role)  # type: ignore[union-attr]
+        return (t.req.tobytes(), t.role, *extra)  # type: ignore[union-attr]
+    return (t.req.tobytes(), repr(sorted(sel.items())) if sel else "", repr(aff) if aff else "", repr(tol) if tol else "", t.role,
+            *extra)  # type: ignore[union-attr]  # fmt: skip
 
 
 class Worksheet(list):  # type: ignore[type-arg]
@@ -527,13 +531,14 @@ class Allocate(Action):
                     if mask[0] and (c.future_idle_of(n) >= t.req).all():
                         self.place(ssn, job, t, n, stmt)
         todo = [t for t in todo if t.status == TaskStatus.PENDING]
+        by_labels = labels_matter(ssn)
         i = 0
         while i < len(todo):
             j = i + 1
-            sig = signature(todo[i])
+            sig = signature(todo[i], by_labels)
             alone = (todo[i].key in c.host_ports or todo[i].key in c.spread or todo[i].key in c.soft_spread or has_terms(todo[i])
                      or has_preferred(todo[i]))  # fmt: skip
-            while j < len(todo) and not alone and signature(todo[j]) == sig:
+            while j < len(todo) and not alone and signature(todo[j], by_labels) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]
             i = j

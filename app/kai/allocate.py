@@ -294,6 +294,8 @@ def _place_tasks(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: 
     """Each of ``tasks`` in order on ``nodes`` (False at the first that finds no node). In a
     simulation, a run of tasks whose nodes the memo knows is pipelined at once; in a real
     allocation, a run of identical tasks is placed by :func:`_place_run`."""
+    if not tasks:
+        return True  # a pod set with nothing to place in this attempt
     memo = ctx.memo
     if RUNS and memo is None and not pipeline_only and len(tasks) >= RUN_MIN and len(nodes):
         return _place_real(ctx, stmt, tasks, nodes)
@@ -348,17 +350,19 @@ def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: n
     :data:`RUN_MIN` identical ones (same request and constraints, :func:`_runnable`) at
     once by :func:`_place_run` when the plugins' sums stay exact."""
     from app.actions.allocate import exact_accounting, signature
+    from app.plugins.interpod import labels_matter
 
     ssn = ctx.ssn
     c = ssn.cluster
     job = tasks[0].job
     exact = job is not None and exact_accounting(ssn, job)
+    by_labels = labels_matter(ssn)
     i = 0
     while i < len(tasks):
         j = i + 1
         if exact and _runnable(c, tasks[i]):
-            sig = signature(tasks[i])
-            while j < len(tasks) and _runnable(c, tasks[j]) and signature(tasks[j]) == sig:
+            sig = signature(tasks[i], by_labels)
+            while j < len(tasks) and _runnable(c, tasks[j]) and signature(tasks[j], by_labels) == sig:
                 j += 1
         if j - i >= RUN_MIN:
             if not _place_run(ctx, stmt, tasks[i:j], nodes):

@@ -60,9 +60,25 @@ class KaiContext:
         self.node_scores: dict[str, np.ndarray] = {}
         self.scored: Job | None = None  # the job they belong to
         self._sets: dict[str, JobSets] = {}
+        self._subtrees: dict[int, tuple] = {}
         self._signatures: dict[str, tuple] = {}
         self._tier_domains: dict[int, tuple[list[int], dict[int, int]]] = {}
         self._tier_positions: dict[int, np.ndarray] = {}
+
+    def subtree(self, top: int) -> tuple[list[int], dict[int, int], np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """The HyperNodes of the topology under ``top`` (itself first, breadth first), their
+        positions, and their nodes laid end to end (``rows``: each one's from ``starts`` to
+        ``ends``), with their counts: fixed for the session, worked out once per ``top``."""
+        got = self._subtrees.get(top)
+        if got is None:
+            topo = self.ssn.cluster.topology
+            inside = topo.descendants(top)
+            parts = [topo.leaves[h] for h in inside]
+            lens = np.fromiter(map(len, parts), dtype=np.intp, count=len(parts))
+            ends = np.cumsum(lens)
+            rows = np.concatenate(parts).astype(np.intp, copy=False) if parts else np.zeros(0, dtype=np.intp)
+            got = self._subtrees[top] = (inside, {h: i for i, h in enumerate(inside)}, rows, ends - lens, ends, lens.tolist())
+        return got
 
     def sets(self, job: Job) -> JobSets:
         """The job's sub-group set tree (``app.kai.topology.set_tree``), once per session."""

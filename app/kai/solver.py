@@ -43,7 +43,8 @@ from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
 from app.kai.simulation import preemptor_first, virtually_allocate
 from app.kai.statement import KaiStatement
-from app.model.cluster import Job, Task, TaskStatus
+from app.kai.topology import subset_nodes
+from app.model.cluster import Job, Task, TaskStatus, request_rows
 
 if TYPE_CHECKING:
     from app.kai.context import KaiContext
@@ -265,6 +266,7 @@ class KeptVictims:
         self.victim_views: list[View] = []  # the victim jobs, in the order the simulation pops them
         self.victim_tasks: list[list[Task]] = []  # their GetTasksToAllocate, asked once (see solve)
         self.node_set: np.ndarray | None = None  # the node set the preemptor's tasks are in
+        self.failed: list[np.ndarray] = []  # the node sets the run's first step tried before it
         self.placed = 0  # how many of the preemptor's tasks the statement holds after the mark
         self.most = 0  # the most tasks the checks before the node sets pass for (see _grows)
         self.leads = False  # whether the preemptor is popped first whatever its size (see _grows)
@@ -352,7 +354,8 @@ class KeptVictims:
           where they went, the same state following from the same placements. ``_grow``
           places the k-th there; when it finds no node the step is simulated whole."""
         ctx, job = self.js.ctx, partial.job
-        if job.subgroups or job.network_topology is not None or not ctx.admits(job.queue):
+        nt = job.network_topology
+        if job.subgroups or (nt is not None and nt.preferred_tier_name) or not ctx.admits(job.queue):
             return False
         jobs = {id(t.job): t.job for t in recorded if t.job is not None and t.job.key != job.key}
         leaves = {v.queue for v in jobs.values()}
@@ -416,10 +419,58 @@ class KeptVictims:
             if not self._first(k, recorded):
                 return False
         if self.placed == 0:
+            order = self._sets_at_mark(partial, solver.nodes())
             self.node_set = place_in_sets(ctx, partial, stmt, solver.nodes(), list(partial.tasks), True)  # type: ignore[arg-type]
             if self.node_set is None:
                 return False
-        elif self.placed != k - 1 or not _place_tasks(ctx, stmt, partial.tasks[-1:], self.node_set, True):  # type: ignore[arg-type]
+            at = _position(order, self.node_set)
+            if at is None:
+                return False
+            self.failed = order[:at]  # tried before it in this first step: none took the tasks
+        elif (self.placed != k - 1 or not self._same_sets(partial, solver.nodes())
+              or not _place_tasks(ctx, stmt, partial.tasks[-1:], self.node_set, True)):  # type: ignore[arg-type]  # fmt: skip
             return False
         self.placed = k
         return True
+
+    def _sets_at_mark(self, partial: View, nodes: np.ndarray) -> list[np.ndarray]:
+        """The preemptor's node sets (``SubsetNodesFn``, its topology domains for this step's
+        tasks, in order) on the kept evictions alone, the state the step's own simulation
+        asks them in (it places the preemptor first): the placements this run keeps are
+        taken off the node accounting while they are worked out. One set, the nodes
+        given, without a constraint."""
+        nt = partial.job.network_topology
+        if nt is None:
+            return [nodes]
+        ctx = self.js.ctx
+        c = ctx.ssn.cluster
+        kept = [t for t in partial.tasks if t.status is TaskStatus.PIPELINED and t.node >= 0]
+        idx = np.fromiter((t.node for t in kept), dtype=np.intp, count=len(kept))
+        reqs = request_rows(kept) if kept else None
+        if reqs is not None:
+            np.subtract.at(c.pipelined, idx, reqs)
+        try:
+            sets, _ = subset_nodes(ctx, partial, nt, set(), list(partial.tasks), nodes, held=False)
+        finally:
+            if reqs is not None:
+                np.add.at(c.pipelined, idx, reqs)
+        return [s for _, s in sets]
+
+    def _same_sets(self, partial: View, nodes: np.ndarray) -> bool:
+        """Whether this step, simulated whole, would place the preemptor in the node set the
+        run keeps its placements in: it is among this step's sets, and every set before it
+        is one the first step tried before it (with fewer tasks, the same placements
+        first: it fails again). Without a topology constraint there is one set."""
+        if partial.job.network_topology is None:
+            return True
+        order = self._sets_at_mark(partial, nodes)
+        at = _position(order, self.node_set)  # type: ignore[arg-type]
+        return at is not None and all(_position(self.failed, s) is not None for s in order[:at])
+
+
+def _position(sets: list[np.ndarray], node_set: np.ndarray) -> int | None:
+    """Where ``node_set`` is in ``sets`` (the same nodes), or None."""
+    for i, s in enumerate(sets):
+        if len(s) == len(node_set) and np.array_equal(s, node_set):
+            return i
+    return None

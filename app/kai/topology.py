@@ -119,26 +119,25 @@ def _levels(ctx: KaiContext, nt: NetworkTopology) -> tuple[int | None, int | Non
     return required, preferred, True
 
 
-def _ratio(ctx: KaiContext, need: np.ndarray, free: np.ndarray) -> float:
-    """``getJobRatioToFreeResources``: the largest request/free over the resources asked
-    (GPUs as fractions; CPU and other milli-unit resources in whole units rounded up, as
-    ``Quantity.Value()``; bytes as they are; pods left out; a resource the domain has
-    none of counts 1,000)."""
-    if not (need > 0).any():
-        return 0.0
-    out = 0.0
+def _ratios(ctx: KaiContext, need: np.ndarray, free: np.ndarray) -> list[float]:
+    """``getJobRatioToFreeResources`` of each domain (rows of ``free``): the largest
+    request/free over the resources asked (GPUs as fractions; CPU and other milli-unit
+    resources in whole units rounded up, as ``Quantity.Value()``; bytes as they are; pods
+    left out; a resource the domain has none of counts 1,000), each a division of the two
+    amounts as float64, as KAI divides them."""
+    out = np.zeros(len(free))
     for col in ctx.ratio_cols:
         asked = int(need[col])
         if asked <= 0:
             continue
-        have = int(free[col])
+        have = free[:, col]
         if col == ctx.gpu_col:
-            out = max(out, math.inf if have <= 0 else asked / have)
+            out = np.maximum(out, np.where(have > 0, float(asked) / np.where(have > 0, have, 1), math.inf))
             continue
         if not ctx.byte_col[col]:
-            asked, have = -(-asked // MILLI), -(-max(have, 0) // MILLI)
-        out = max(out, MISSING_RATIO if have <= 0 else asked / have)
-    return out
+            asked, have = -(-asked // MILLI), -(-np.maximum(have, 0) // MILLI)
+        out = np.maximum(out, np.where(have > 0, float(asked) / np.where(have > 0, have, 1), MISSING_RATIO))
+    return out.tolist()
 
 
 def _same_shape(ctx: KaiContext, tasks: list[Task]) -> bool:
@@ -153,11 +152,12 @@ def _same_shape(ctx: KaiContext, tasks: list[Task]) -> bool:
 
 
 def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets: set[str], tasks: list[Task],
-                 nodes: np.ndarray) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
+                 nodes: np.ndarray, *, held: bool = True) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
     """``SubsetNodesFn`` for a set (or pod set) with constraint ``nt``, the pod sets
-    ``pod_sets`` (of the view ``v``) and this attempt's ``tasks`` of them, on ``nodes``: the node sets to try
-    in order, each with its domain (None for the nodes as given), and the preferred
-    level's node scores (None without a preferred level)."""
+    ``pod_sets`` (of the view ``v``) and this attempt's ``tasks`` of them, on ``nodes``:
+    the node sets to try in order, each with its domain (None for the nodes as given),
+    and the preferred level's node scores (None without a preferred level). ``held``
+    False: as if none of the view's pods were placed (no domain of active pods)."""
     if nt is None or not tasks:
         return [(None, nodes)], None
     required, preferred, known = _levels(ctx, nt)
@@ -179,35 +179,35 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
         if not (rest > 0).any():
             biggest = rest  # asks for one pod at most (KAI's onePodOnly): a node takes every task
     count = len(tasks)
-    memo_free: dict[int, np.ndarray] = {}
+    # per domain of the search subtree, by prefix sums over its nodes: the idle + releasing
+    # capacity, and (tasks alike) how many copies of the largest task its nodes hold
+    inside, pos, rows, starts, ends, sizes = ctx.subtree(search)
+    future = c.future_idle_of(slice(None))
+    acc = np.zeros((len(rows) + 1, future.shape[1]), dtype=np.int64)
+    np.cumsum(future[rows], axis=0, out=acc[1:])
+    dom_free = acc[ends] - acc[starts]
+    dom_copies = None
+    if biggest is not None and (biggest > 0).any():
+        asked = biggest > 0
+        copies = np.maximum((future[:, asked] // biggest[asked]).min(axis=1), 0)
+        cs = np.concatenate(([0], np.cumsum(copies[rows])))
+        dom_copies = (cs[ends] - cs[starts]).tolist()
 
-    def free(h: int) -> np.ndarray:
-        got = memo_free.get(h)
-        if got is None:
-            got = memo_free[h] = column_sums(c.future_idle_of(topo.leaves[h]))
-        return got
+    dom_ratio = _ratios(ctx, need, dom_free)
 
     def fits(h: int) -> bool:
         """``checkJobDomainFit``: representor pods when the tasks are alike, else the ratio."""
         if biggest is None:
-            return _ratio(ctx, need, free(h)) <= 1.0
-        asked = biggest > 0
-        if not asked.any():
-            return len(topo.leaves[h]) > 0
-        idle = c.future_idle_of(topo.leaves[h])
-        return int(np.maximum((idle[:, asked] // biggest[asked]).min(axis=1), 0).sum()) >= count
+            return dom_ratio[pos[h]] <= 1.0
+        if dom_copies is None:
+            return sizes[pos[h]] > 0
+        return dom_copies[pos[h]] >= count
 
     if not fits(search):
         return [], None
-    ratios: dict[int, float] = {}
 
     def ratio(h: int) -> float:
-        got = ratios.get(h)
-        if got is None:
-            got = ratios[h] = _ratio(ctx, need, free(h))
-        return got
-
-    inside = topo.descendants(search)
+        return dom_ratio[pos[h]]
 
     def tree_key(h: int) -> list[tuple[float, str]]:
         """The domain's place in the subtree sorted from ``search``: per step down,
@@ -227,19 +227,24 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     top = required if required is not None else topo.max_tier
     low = preferred if preferred is not None else top
     allowed = None
-    if required is not None:
-        held = sorted({t.node for ps in v.pod_sets if ps.name in pod_sets for t in ps.tasks
+    if required is not None and held:
+        placed = sorted({t.node for ps in v.pod_sets if ps.name in pod_sets for t in ps.tasks
                        if t.node >= 0 and t.status in ACTIVE_ALLOCATED})  # fmt: skip
-        if held:
+        if placed:
             anc = topo.anc.get(required)
-            allowed = {int(anc[n]) for n in held} if anc is not None else set()
+            allowed = {int(anc[n]) for n in placed} if anc is not None else set()
+    given = None  # the valid nodes given, as a mask (None: every node)
+    if len(valid) < len(c.nodes):
+        given = np.zeros(len(c.nodes), dtype=bool)
+        given[valid] = True
     out: list[tuple[int | None, np.ndarray]] = []
     for tier in sorted(t for t in topo.tiers if low <= t <= top):
         level = [h for h in inside if topo.tier[h] == tier]
         if allowed is not None:
             level = [h for h in level if _under(topo, h, allowed, required)]  # type: ignore[arg-type]
         for h in sorted((h for h in level if fits(h)), key=tree_key):
-            out.append((h, np.intersect1d(valid, topo.leaves[h], assume_unique=True)))
+            leaves = topo.leaves[h]
+            out.append((h, leaves if given is None else leaves[given[leaves]]))
     return out, scores
 
 

@@ -75,6 +75,17 @@ def has_terms(task: Task) -> bool:
     return bool(aff) and any(isinstance(aff.get(k), dict) and aff[k].get(REQUIRED) for k in KINDS)  # type: ignore[union-attr]
 
 
+def labels_matter(ssn: Any) -> bool:
+    """Whether a pod's labels can change where it may go or how nodes score for it: some
+    placed pod's required anti-affinity term (the predicates plugin's inter-pod check), or
+    some pod's preferred term (nodeorder's score), matches pods by their labels. Identical
+    pods placed as one class must then have the same labels too."""
+    ipa = getattr(ssn.plugins.get("predicates"), "interpod", None)
+    if ipa is not None and ipa.rows:
+        return True
+    return getattr(ssn.plugins.get("nodeorder"), "pod_affinity", None) is not None
+
+
 def has_preferred(task: Task) -> bool:
     aff = task.affinity
     return bool(aff) and any(isinstance(aff.get(k), dict) and aff[k].get(PREFERRED) for k in KINDS)  # type: ignore[union-attr]
