@@ -8,7 +8,8 @@ for the training gangs (``train``, priority 50: preemptible), pods joined to the
 ``pod-group-name`` annotation, inference pods on their own in their queue (``kai.scheduler/queue``;
 production ones of class ``inference``, 125, batch ones ``train``, 50), system pods in ``kube-system``, the
 HyperNode tree as is. The pending gang is a KAI PodGroup (``build``, priority 100) that
-must stay inside one spine (``topologyConstraint.requiredTopologyLevel: spine``).
+must stay inside one spine (``topologyConstraint: {topology: hypernodes, requiredTopologyLevel: spine}``: a KAI
+constraint names the topology it means, here the snapshot's HyperNode tree).
 
 Three snapshots per size:
 
@@ -53,7 +54,7 @@ def _group(g: dict[str, Any], queue: str | None = None) -> dict[str, Any]:
     spec: dict[str, Any] = {"minMember": g["minMember"], "queue": queue or g.get("queue", "training"),
                             "priorityClassName": "build" if pending else "train"}  # fmt: skip
     if pending and g.get("networkTopology"):
-        spec["topologyConstraint"] = {"requiredTopologyLevel": "spine"}
+        spec["topologyConstraint"] = {"topology": "hypernodes", "requiredTopologyLevel": "spine"}
     return {"apiVersion": f"{RUNAI}/v2alpha2", "kind": "PodGroup",
             "metadata": {"name": g["name"], "namespace": g.get("namespace", "default"), "creationTimestamp": g.get("createdAt")},
             "spec": spec}  # fmt: skip

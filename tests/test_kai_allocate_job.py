@@ -131,3 +131,34 @@ def test_kai_pod_set_with_nothing_to_place_in_the_attempt_is_satisfied(client):
     out = decide(client, objs, {"profile": "kai", "actions": "allocate, preempt"})
     assert [b["pod"] for b in out["nominations"]] == ["ml/j-x"]
     assert len(out["evictions"]) == 1
+
+
+def _two_racks_job(constraint: dict) -> list[dict]:
+    """Racks r1 (a) and r2 (b) with one GPU each; job p: two one-GPU pods under ``constraint``."""
+    return [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1"), "b": ("z1", "r2")}, gpu=1),
+            _group("p", [], min_member=2, topology=constraint), *_pods("p", None, ["p-0", "p-1"], 1)]  # fmt: skip
+
+
+def test_kai_topology_constraint_holds_a_job_to_the_named_topologys_level(client):
+    """The constraint names Topology dc: both pods must share a rack, and no rack has two GPUs."""
+    out = decide(client, _two_racks_job({"topology": "dc", "requiredTopologyLevel": "rack"}))
+    assert out["bindings"] == []
+
+
+def test_kai_topology_constraint_without_a_topology_name_is_ignored(client):
+    """FromPodGroup takes the PodGroup's constraint only when it names a topology
+    (getJobTopology: no name, no constraint): the pods go to both racks, and a warning
+    says the constraint was ignored."""
+    out = decide(client, _two_racks_job({"requiredTopologyLevel": "rack"}))
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/p-0": "a", "ml/p-1": "b"}
+    assert any("name no topology" in w and "ml/p" in w for w in out["warnings"])
+
+
+def test_kai_topology_constraint_naming_another_topology_is_not_met(client):
+    """subSetNodesFn: "Requested topology other does not exist": no node set, the job is
+    not placed; so too a constraint naming dc with neither level (calculateRelevantDomainLevels
+    fails). A warning names them."""
+    for constraint in ({"topology": "other", "requiredTopologyLevel": "rack"}, {"topology": "dc"}):
+        out = decide(client, _two_racks_job(constraint))
+        assert out["bindings"] == [] and out["nominations"] == []
+        assert any("name a topology other than the one this decision uses" in w for w in out["warnings"])

@@ -27,7 +27,8 @@ from app.ingest.kube import (
     apply_template,
 )
 from app.model.cluster import (
-    CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task, TaskStatus,
+    CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, NetworkTopology, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task,
+    TaskStatus,
 )
 from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
@@ -68,6 +69,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer) for i, n in enumerate(d.nodes)
     ]
     topology = _topology(d, topology_name, max_hypernode_depth)
+    topology_notes = kai_topology_names(d, _topology_source(d, topology_name))
     queues = _queues(d)
     groups = _groups(d)
     _bind_requests(d, nodes)
@@ -117,7 +119,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         value = default_class.value if default_class is not None else KAI_DEFAULT_PRIORITY
         cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
-    cluster.warnings += kai_notes + classes.warnings()
+    cluster.warnings += kai_notes + topology_notes + classes.warnings()
     for p in d.pods:  # the few pods with host ports or topology spread constraints, by key
         if p.host_ports or p.spread or p.soft_spread:
             key = f"{p.namespace}/{p.name}"
@@ -232,6 +234,57 @@ def _resource_names(d: Draft) -> Iterable[str]:
             if m:
                 names.update(m)
     return names
+
+
+def _topology_source(d: Draft, name: str | None) -> str:
+    """The name of the topology :func:`_topology` builds: a Topology object's, or
+    ``hypernodes`` for the HyperNode tree (``options.topology`` names it so)."""
+    sources = {t.name for t in d.topologies}
+    if name:
+        return name
+    if d.hypernodes or not sources or len(sources) > 1:
+        return "hypernodes"
+    return next(iter(sources))
+
+
+#: A required level no topology has: a constraint KAI cannot meet (the job is not placed)
+UNMET = "\x00unmet"
+
+
+def kai_topology_names(d: Draft, source: str) -> list[str]:
+    """What a KAI ``topologyConstraint``'s ``topology`` name does (``getJobTopology``,
+    ``FromPodGroup``): without one the constraint is ignored; naming a topology other than
+    the one this decision uses (``source``), or naming it with neither level, it cannot
+    be met and the job (sub-group) is not placed. Returns the warnings naming them."""
+    ignored: list[str] = []
+    unmet: list[str] = []
+
+    def settle(nt: NetworkTopology | None, what: str) -> NetworkTopology | None:
+        if nt is None or nt.topology_name is None:
+            return nt
+        if not nt.topology_name:
+            ignored.append(what)
+            return None
+        if nt.topology_name != source or (not nt.highest_tier_name and not nt.preferred_tier_name):
+            unmet.append(f"{what} ({nt.topology_name!r})")
+            return NetworkTopology(mode="hard", highest_tier_name=UNMET, topology_name=nt.topology_name)
+        return nt
+
+    for g in d.groups:
+        if g.source != "kai":
+            continue
+        g.network_topology = settle(g.network_topology, f"PodGroup {g.namespace}/{g.name}")
+        for p in g.subgroup_policies:
+            p.network_topology = settle(p.network_topology, f"PodGroup {g.namespace}/{g.name} sub-group {p.name}")
+    notes = []
+    if ignored:
+        notes.append(f"{len(ignored)} KAI topologyConstraint(s) name no topology (e.g. {ignored[0]}): ignored, as KAI "
+                     "ignores them")  # fmt: skip
+    if unmet:
+        notes.append(f"{len(unmet)} KAI topologyConstraint(s) name a topology other than the one this decision uses "
+                     f"({source!r}) or no level of it (e.g. {unmet[0]}): such a job is not placed, as KAI does not place "
+                     "one naming a topology it does not have")  # fmt: skip
+    return notes
 
 
 def _topology(d: Draft, name: str | None, max_depth: int) -> Topology:

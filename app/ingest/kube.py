@@ -747,11 +747,12 @@ def kai_topology(raw: Any, ptr: str, ident: r.Ident) -> NetworkTopology | None:
         raise InputError("'topologyConstraint' must be an object", ptr, ident)
     required = r.string(raw, "requiredTopologyLevel", ptr, ident) or None
     preferred = r.string(raw, "preferredTopologyLevel", ptr, ident) or None
-    if not required and not preferred:
+    name = r.string(raw, "topology", ptr, ident)
+    if not name and not required and not preferred:
         return None
     return NetworkTopology(
-        mode="hard" if required else "soft", highest_tier_name=required, preferred_tier_name=preferred
-    )
+        mode="hard" if required else "soft", highest_tier_name=required, preferred_tier_name=preferred, topology_name=name
+    )  # (what the topology name means is settled once the snapshot's topology is known: build.kai_topology_names)
 
 
 def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:

@@ -86,6 +86,7 @@ class NetworkTopology:
     highest_tier_allowed: int | None = None
     highest_tier_name: str | None = None
     preferred_tier_name: str | None = None  # KAI preferredTopologyLevel
+    topology_name: str | None = None  # KAI: the Topology the constraint names ("" none; None: not KAI's)
 
     @property
     def hard(self) -> bool:
