@@ -162,3 +162,22 @@ def test_kai_topology_constraint_naming_another_topology_is_not_met(client):
         out = decide(client, _two_racks_job(constraint))
         assert out["bindings"] == [] and out["nominations"] == []
         assert any("name a topology other than the one this decision uses" in w for w in out["warnings"])
+
+
+def test_kai_topology_ratio_counts_ephemeral_storage_in_thousands_of_bytes(client):
+    """getJobRatioToFreeResources compares BaseResource.ToResourceList quantities: KAI keeps
+    ephemeral-storage in bytes but lists every scalar as a milli-quantity, so its Value()
+    is ceil(bytes / 1000). Racks r1 (a: 100Gi + 500 bytes) and r2 (b: 100Gi): in thousands
+    of bytes both free amounts round to 107,374,183, the ratios tie and r1 comes first by
+    name; in bytes r2 would be the tighter. Review finding F8 (s5_eph.py)."""
+    nodes = []
+    for name, rack, eph in (("a", "r1", "107374182900"), ("b", "r2", "107374182400")):
+        n = node(name, gpu=None, labels={"zone": "z1", "rack": rack})
+        n["status"]["allocatable"]["ephemeral-storage"] = eph
+        n["status"]["capacity"] = n["status"]["allocatable"]
+        nodes.append(n)
+    p = pod("j-0", ns="ml", cpu="100m", memory="1Gi", annotations={"pod-group-name": "j"})
+    p["spec"]["containers"][0]["resources"]["requests"]["ephemeral-storage"] = "10Gi"
+    job = [_group("j", [], min_member=1, topology={"topology": "dc", "requiredTopologyLevel": "rack"}), p]
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *job])
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/j-0": "a"}

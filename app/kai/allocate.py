@@ -1,20 +1,26 @@
-"""KAI's ``AllocateJob`` (``actions/common/allocate.go``), as the solver's simulations use it.
+"""KAI's ``AllocateJob`` (``actions/common/allocate.go``), as the ``kai`` profile's allocate
+(a real allocation) and the solver's simulations (pipeline only) use it.
 
 * The tasks are ``GetTasksToAllocate`` (a simulation: Pending and virtually evicted).
 * ``IsJobOverQueueCapacity``: for the leaf queue and every ancestor, the job's request
   may not pass a limit, and a non-preemptible job may not pass the quota counting only
   non-preemptible allocations.
-* Node sets: without a topology constraint, the nodes given; with one, each candidate
-  domain of the ``topology`` plugin in its order (tightest first), tried with rollback;
-  a pod set with its own constraint is narrowed again inside the job's domain.
+* Sub-group sets (``allocateSubGroupSet``): the job's root set, then recursively each
+  set's node sets from the topology plugin (``app.kai.topology.subset_nodes``: the
+  nodes given without a constraint, else the candidate domains, sized with this
+  attempt's tasks, in KAI's order), tried with rollback; on one, the child sets by name,
+  then the pod sets in PodSetOrder, each in its own node sets.
 * Per task, in pod-set order then task order: nodes by score (KAI's ``nodeavailability``
   +100 when the task fits idle capacity, ``nodeplacement`` binpack 0..9 or spread 0..1
   on the GPU (GPU tasks) or CPU (CPU-only tasks), ``resourcetype`` +10 for a CPU-only
-  task on a CPU-only node, ``nominatednode`` +1,000,000; ties by node name); the first
+  task on a CPU-only node, ``nominatednode`` +1,000,000, ``topology`` the preferred
+  level's score of the pod set or the nearest set above it; ties by node name); the first
   node where the task fits idle + releasing capacity and every predicate (incl. the
   per-task queue capacity check) passes takes it: ``Allocate`` when it fits idle
   capacity and this is a real allocation, else ``Pipeline`` (a simulation pipelines
-  everything; a victim pipelined back onto its own node is un-evicted).
+  everything; a victim pipelined back onto its own node is un-evicted). In a real
+  allocation a run of identical pods is placed at once (:func:`_place_run`, the same
+  nodes as one by one).
 """
 
 from __future__ import annotations
@@ -245,8 +251,7 @@ def place_in_sets(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarra
     theirs, tried in order with rollback: that node set (None when none does, this call's
     placements undone)."""
     sets = ctx.sets(v.job)
-    got = _allocate_set(ctx, v, stmt, sets, sets.root, tasks, nodes, pipeline_only)
-    return got
+    return _allocate_set(ctx, v, stmt, sets, sets.root, tasks, nodes, pipeline_only)
 
 
 def _allocate_set(ctx: KaiContext, v: View, stmt: KaiStatement, sets: JobSets, s: SubGroupSet, tasks: list[Task],

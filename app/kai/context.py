@@ -49,7 +49,10 @@ class KaiContext:
         self.exact: bool = fs.exact  # undo restores the fair-share sums exactly (see exact_sums)
         names = c.resources.names
         self.pods_col = c.resources.index.get("pods")
-        self.byte_col = [is_byte_resource(n) for n in names]
+        #: the resources KAI's topology ratio compares as they are: memory (its own field) and
+        #: hugepages (kept in milli-units); every other one, ephemeral-storage and storage
+        #: included, as a milli-quantity's whole units rounded up (``BaseResource.ToResourceList``)
+        self.exact_col = [n == "memory" or (is_byte_resource(n) and n.startswith("hugepages-")) for n in names]
         #: the resources KAI's topology ratio compares (all but pods), and the extended ones
         self.ratio_cols = [i for i, n in enumerate(names) if n != "pods"]
         self.extended_cols = np.array([i for i, n in enumerate(names) if n not in ("cpu", "memory", "pods", "nvidia.com/gpu")],

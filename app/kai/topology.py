@@ -121,10 +121,11 @@ def _levels(ctx: KaiContext, nt: NetworkTopology) -> tuple[int | None, int | Non
 
 def _ratios(ctx: KaiContext, need: np.ndarray, free: np.ndarray) -> list[float]:
     """``getJobRatioToFreeResources`` of each domain (rows of ``free``): the largest
-    request/free over the resources asked (GPUs as fractions; CPU and other milli-unit
-    resources in whole units rounded up, as ``Quantity.Value()``; bytes as they are; pods
-    left out; a resource the domain has none of counts 1,000), each a division of the two
-    amounts as float64, as KAI divides them."""
+    request/free over the resources asked (GPUs as fractions; memory and hugepages as they
+    are; every other resource as KAI's milli-quantity gives it, ``Quantity.Value()``: CPU
+    and extended resources in whole units, ephemeral-storage and storage in thousands of
+    bytes, rounded up; pods left out; a resource the domain has none of counts 1,000),
+    each a division of the two amounts as float64, as KAI divides them."""
     out = np.zeros(len(free))
     for col in ctx.ratio_cols:
         asked = int(need[col])
@@ -134,7 +135,7 @@ def _ratios(ctx: KaiContext, need: np.ndarray, free: np.ndarray) -> list[float]:
         if col == ctx.gpu_col:
             out = np.maximum(out, np.where(have > 0, float(asked) / np.where(have > 0, have, 1), math.inf))
             continue
-        if not ctx.byte_col[col]:
+        if not ctx.exact_col[col]:
             asked, have = -(-asked // MILLI), -(-np.maximum(have, 0) // MILLI)
         out = np.maximum(out, np.where(have > 0, float(asked) / np.where(have > 0, have, 1), MISSING_RATIO))
     return out.tolist()

@@ -9,11 +9,14 @@
 * ``resourcetype`` — NodeOrder: pods that ask for no GPU prefer nodes without GPUs.
 * ``nodeplacement`` — NodeOrder: ``cpu`` / ``gpu`` arguments ``binpack`` (default) or
   ``spread`` per resource.
-* ``topology`` — KAI topology: a required level bounds the domain, a preferred level is
-  tried first; candidate levels from the preferred up to the required one (or the whole
-  cluster); within a level the tightest-fitting domain (largest request/free ratio) first;
-  the first domain where the job fits wins. A partly running job with a required level
-  stays in the required-level domain of its running pods.
+* ``topology`` — KAI topology. The ``kai`` profile's allocate and KAI's solver use KAI's
+  own ``subSetNodesFn`` (``app.kai.topology``); this plugin gives the same rules to
+  Gangplank's allocate paths under ``kai`` (Koordinator gang groups, the gang-aware
+  eviction options) as HyperNode gradients: a required level bounds the domain, a
+  preferred level is tried first; candidate levels from the preferred up to the required
+  one (or the whole cluster); within a level the domains in the sorted tree's order; the
+  first domain where the job fits wins. A partly running job with a required level stays
+  in the required-level domain of its running pods.
 * ``minruntime`` — protects victims younger than their queue's minimum runtime in
   preempt and reclaim (see the class).
 * ``nominatednode`` — a pod's ``nominatedNodeName`` is tried first: built into allocate.
