@@ -349,10 +349,14 @@ class KeptVictims:
           as k grows (the queue check with the request, the bound with the copies asked).
           They pass up to some size (found by bisection on this state): a step past it
           is simulated whole (and fails there, as it would).
-        * No topology constraint: one node set, the nodes given, whatever its size (a
-          constraint's domains are sized with the step's tasks); the first k-1 tasks go
-          where they went, the same state following from the same placements. ``_grow``
-          places the k-th there; when it finds no node the step is simulated whole."""
+        * Node sets: without a topology constraint one, the nodes given, whatever its
+          size; with a required level (no preferred one: its node scores would follow each
+          step's order), the step's own sets, worked out on the kept evictions alone, must
+          hold the run's set with only sets before it that the run's first step tried and
+          failed in (``_same_sets``: a constraint's domains are sized with the step's
+          tasks). In the run's set the first k-1 tasks go where they went, the same state
+          following from the same placements; ``_grow`` places the k-th there; when it
+          finds no node the step is simulated whole."""
         ctx, job = self.js.ctx, partial.job
         nt = job.network_topology
         if job.subgroups or (nt is not None and nt.preferred_tier_name) or not ctx.admits(job.queue):
