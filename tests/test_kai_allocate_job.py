@@ -181,3 +181,26 @@ def test_kai_topology_ratio_counts_ephemeral_storage_in_thousands_of_bytes(clien
     job = [_group("j", [], min_member=1, topology={"topology": "dc", "requiredTopologyLevel": "rack"}), p]
     out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *job])
     assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/j-0": "a"}
+
+
+def test_kai_pods_in_none_of_their_podgroups_pod_sets_are_left_out(client):
+    """AddTaskInfo: a PodGroup with sub-groups has only those pod sets (setSubGroups adds
+    the default one only when there are none), and a pod in none of them is not the job's:
+    here j-free (no sub-group label) and j-rep (labelled with the set rep, which is no pod
+    set). Only j-x is placed; a warning names the others."""
+    sets = [{"name": "rep"}, {"name": "x", "minMember": 1, "parent": "rep"}]
+    job = [_group("j", sets, min_member=1), *_pods("j", "x", ["j-x"], 1), *_pods("j", None, ["j-free"], 1),
+           *_pods("j", "rep", ["j-rep"], 1)]  # fmt: skip
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1"), "b": ("z1", "r2")}), *job])
+    assert [b["pod"] for b in out["bindings"]] == ["ml/j-x"]
+    assert any("2 pod(s) of KAI PodGroups with sub-groups are in none of their pod sets" in w for w in out["warnings"])
+
+
+def test_kai_declared_pod_set_without_its_pods_keeps_the_job_waiting(client):
+    """FromPodGroup makes a pod set of every leaf sub-group, pods or not; pod set y
+    (minMember 1) has no pod yet, so the job is not ready for scheduling (IsReadyForScheduling)
+    and x's pod waits too."""
+    sets = [{"name": "x", "minMember": 1}, {"name": "y", "minMember": 1}]
+    job = [_group("j", sets, min_member=2), *_pods("j", "x", ["j-x"], 1)]
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1")}), *job])
+    assert out["bindings"] == [] and out["nominations"] == []

@@ -30,6 +30,7 @@ from app.model.cluster import (
     CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, NetworkTopology, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task,
     TaskStatus,
 )
+from app.kai.jobs import kai_pod_sets, pod_set_name
 from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
 from app.topology.tree import Topology, build_topology
@@ -119,7 +120,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         value = default_class.value if default_class is not None else KAI_DEFAULT_PRIORITY
         cluster.warnings.append(f"KAI PodGroups name PriorityClasses the snapshot lacks ({', '.join(lacking)}): "
                                 f"they get the default priority {value}, as KAI does")  # fmt: skip
-    cluster.warnings += kai_notes + topology_notes + classes.warnings()
+    cluster.warnings += kai_notes + topology_notes + _kai_left_out(jobs) + classes.warnings()
     for p in d.pods:  # the few pods with host ports or topology spread constraints, by key
         if p.host_ports or p.spread or p.soft_spread:
             key = f"{p.namespace}/{p.name}"
@@ -234,6 +235,22 @@ def _resource_names(d: Draft) -> Iterable[str]:
             if m:
                 names.update(m)
     return names
+
+
+def _kai_left_out(jobs: dict[str, Job]) -> list[str]:
+    """The pods of KAI PodGroups with sub-groups that are in none of their pod sets (no
+    sub-group label, or the name of a sub-group others name as parent): KAI leaves them out
+    of the job (``AddTaskInfo``), and so do the ``kai`` profile's actions."""
+    out = []
+    for job in jobs.values():
+        declared = kai_pod_sets(job)
+        if declared is not None:
+            out += [t.key for t in job.tasks if pod_set_name(t) not in declared]
+    if not out:
+        return []
+    return [f"{len(out)} pod(s) of KAI PodGroups with sub-groups are in none of their pod sets (e.g. Pod {min(out)}): "
+            "under the kai profile they are not their job's, as KAI leaves them out (never placed; a running one keeps "
+            "its node)"]  # fmt: skip
 
 
 def _topology_source(d: Draft, name: str | None) -> str:

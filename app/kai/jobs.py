@@ -73,9 +73,22 @@ def pod_set_name(t: Task) -> str:
     return sg.policy if sg is not None else DEFAULT_POD_SET
 
 
+def kai_pod_sets(job: Job) -> dict[str, int] | None:
+    """A KAI PodGroup's pod sets when it declares sub-groups (``FromPodGroup``): every
+    sub-group no other names as ``parent``, with its minimum, pods or not; a pod in none of
+    them is left out of the job (``AddTaskInfo``). None for any other job."""
+    if job.source != "kai" or not job.subgroup_policies:
+        return None
+    parents = {p.parent for p in job.subgroup_policies if p.parent}
+    return {p.name: p.sub_group_size for p in job.subgroup_policies if p.name not in parents}
+
+
 def pod_set_minimums(job: Job) -> dict[str, int]:
     """Every pod set of the job with its minimum (the job's structure, tasks or not; a pod
     set only tasks name has minimum 1)."""
+    declared = kai_pod_sets(job)
+    if declared is not None:
+        return declared
     if job.subgroups:
         out: dict[str, int] = {}
         for sg in job.subgroups.values():
@@ -98,6 +111,8 @@ class View:
         self.partial = mins is not None
         self.tasks = list(job.tasks if tasks is None else tasks)
         minimums = pod_set_minimums(job)
+        if job.source == "kai" and job.subgroup_policies:  # pods in no pod set are not the job's
+            self.tasks = [t for t in self.tasks if pod_set_name(t) in minimums]
         if mins:
             minimums.update(mins)
         groups: dict[str, list[Task]] = {name: [] for name in minimums}

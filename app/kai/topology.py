@@ -3,8 +3,9 @@
 * **Sub-group sets** (``subgroup_info.FromPodGroup``): a PodGroup is a root set carrying
   the PodGroup's ``topologyConstraint``; a sub-group that others name as ``parent`` is a
   set (no pods of its own, only its constraint); every other sub-group is a pod set under
-  its parent (the root when it names none). Pods no sub-group takes form the ``default``
-  pod set under the root. :func:`set_tree`.
+  its parent (the root when it names none). A PodGroup without sub-groups has one pod
+  set, ``default``; with sub-groups, a pod in none of its pod sets (no sub-group label,
+  or a set's name) is not the job's (``AddTaskInfo``). :func:`set_tree`.
 * **SubsetNodesFn** (``plugins/topology/job_filtering.go`` ``subSetNodesFn``):
   :func:`subset_nodes`. Without a constraint, or with no tasks in this attempt, the node
   set given. Otherwise, sized with the attempt's tasks only (``GetTasksToAllocate`` of the
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.kai.jobs import ACTIVE_ALLOCATED, DEFAULT_POD_SET, View
+from app.kai.jobs import ACTIVE_ALLOCATED, DEFAULT_POD_SET, View, kai_pod_sets
 from app.model.cluster import Job, NetworkTopology, Task
 from app.model.resources import MILLI, column_sums
 
@@ -92,9 +93,13 @@ def set_tree(job: Job) -> JobSets:
             up.sets.append(sets[name])
     pod_topology: dict[str, NetworkTopology | None] = {}
     pod_parent: dict[str, SubGroupSet] = {}
-    names = {sg.policy for sg in job.subgroups.values()} | {p for p in policies if p not in parents}
-    if not job.subgroups or any(t.subgroup is None for t in job.tasks):
-        names.add(DEFAULT_POD_SET)
+    declared = kai_pod_sets(job)
+    if declared is not None:  # a KAI PodGroup's leaf sub-groups (its other pods are not the job's)
+        names = set(declared)
+    else:
+        names = {sg.policy for sg in job.subgroups.values()} | {p for p in policies if p not in parents}
+        if not job.subgroups or any(t.subgroup is None for t in job.tasks):
+            names.add(DEFAULT_POD_SET)
     for name in sorted(names):
         p = policies.get(name)
         up = sets.get((p.parent if p is not None else None) or ROOT_SET, root)
