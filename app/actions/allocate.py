@@ -35,7 +35,7 @@ from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
 from app.kai.queues import Heap
-from app.plugins.interpod import has_preferred, has_terms, labels_matter
+from app.plugins.interpod import changes_as_pods_land, labels_matter
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
 DEFAULT_SG = "__job__"
@@ -216,12 +216,13 @@ class Allocate(Action):
         from app.kai.jobs import View, should_pipeline
 
         stmt = ctx.statement()
-        if not allocate_job(ctx, View(job), stmt, ctx.all_nodes, False):
+        v = View(job)  # (task states are read live: the same view after the placements)
+        if not allocate_job(ctx, v, stmt, ctx.all_nodes, False):
             stmt.discard()
             ssn.messages.setdefault(job.key, self.failure_message(ssn, job))
             return ""
         self.note_domain(ssn, job)
-        if should_pipeline(View(job)):
+        if should_pipeline(v):
             stmt.to_pipelined()
             ssn.messages[job.key] = PIPELINED_MESSAGE
             ssn.hold(stmt.ops, "Pipelined", reserve=True)
@@ -536,8 +537,7 @@ class Allocate(Action):
         while i < len(todo):
             j = i + 1
             sig = signature(todo[i], by_labels)
-            alone = (todo[i].key in c.host_ports or todo[i].key in c.spread or todo[i].key in c.soft_spread or has_terms(todo[i])
-                     or has_preferred(todo[i]))  # fmt: skip
+            alone = changes_as_pods_land(c, todo[i])
             while j < len(todo) and not alone and signature(todo[j], by_labels) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]

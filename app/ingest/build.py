@@ -69,8 +69,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     node_objs = [
         Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer) for i, n in enumerate(d.nodes)
     ]
-    topology = _topology(d, topology_name, max_hypernode_depth)
-    topology_notes = kai_topology_names(d, _topology_source(d, topology_name))
+    topology, source = _topology(d, topology_name, max_hypernode_depth)
+    topology_notes = kai_topology_names(d, source)
     queues = _queues(d)
     groups = _groups(d)
     _bind_requests(d, nodes)
@@ -253,17 +253,6 @@ def _kai_left_out(jobs: dict[str, Job]) -> list[str]:
             "its node)"]  # fmt: skip
 
 
-def _topology_source(d: Draft, name: str | None) -> str:
-    """The name of the topology :func:`_topology` builds: a Topology object's, or
-    ``hypernodes`` for the HyperNode tree (``options.topology`` names it so)."""
-    sources = {t.name for t in d.topologies}
-    if name:
-        return name
-    if d.hypernodes or not sources or len(sources) > 1:
-        return "hypernodes"
-    return next(iter(sources))
-
-
 #: A required level no topology has: a constraint KAI cannot meet (the job is not placed)
 UNMET = "\x00unmet"
 
@@ -304,7 +293,9 @@ def kai_topology_names(d: Draft, source: str) -> list[str]:
     return notes
 
 
-def _topology(d: Draft, name: str | None, max_depth: int) -> Topology:
+def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str]:
+    """The decision's topology and its name: a Topology object's, or ``hypernodes`` for the
+    HyperNode tree (``options.topology`` names it so)."""
     node_names = [n.name for n in d.nodes]
     node_labels = [n.labels for n in d.nodes]
     sources = {t.name: t for t in d.topologies}
@@ -314,7 +305,7 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> Topology:
     if name and name != "hypernodes":
         chosen = sources[name]
     elif d.hypernodes or name == "hypernodes" or not sources:
-        return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth)
+        return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth), "hypernodes"
     elif len(sources) == 1:
         chosen = next(iter(sources.values()))
     else:
@@ -326,7 +317,7 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> Topology:
         specs = discovery.from_volcano_label_discovery({chosen.name: chosen.levels}, node_names, node_labels, pointer=chosen.pointer)
     else:
         specs = discovery.from_level_labels(chosen.name, chosen.levels, node_names, node_labels, pointer=chosen.pointer)
-    return build_topology(specs, node_names, node_labels, max_depth=max_depth)
+    return build_topology(specs, node_names, node_labels, max_depth=max_depth), chosen.name
 
 
 def _queues(d: Draft) -> dict[str, Queue]:

@@ -940,6 +940,25 @@ declined:
  * lowest index), each term added in the order score_py adds it. cpu_only_node is None
  * or a bool buffer over all nodes (the task is CPU-only); nominated is -1 or a node. */
 __attribute__((optimize("fp-contract=off")))
+/* A KAI node score's first two terms, added in KAI's order (app/kai/allocate.py score_array):
+ * nodeavailability (100 when the task fits idle capacity), then on the placement column
+ * nodeplacement (on_col: the task has a placement column): spread, the free fraction av / total; binpack (when binpack holds), 0..9 over
+ * lo..hi; nothing on a node without the resource (have 0). */
+static double kai_base_score(int fits_idle, int on_col, int have, double av, double total, int spread, int binpack,
+                             double lo, double hi) {
+    double score = fits_idle ? 100.0 : 0.0;
+    if (on_col) {
+        if (spread) {
+            double part = av / total;
+            score = score + (have ? part : 0.0);
+        } else if (binpack) {
+            double part = lo == hi ? 9.0 : 9.0 * (1.0 - (av - lo) / (hi - lo));
+            score = score + (have ? part : 0.0);
+        }
+    }
+    return score;
+}
+
 static PyObject *kai_score(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *o[6], *any_o, *cpu_o;
@@ -982,18 +1001,14 @@ static PyObject *kai_score(PyObject *self, PyObject *args) {
         int idle = 1;
         for (Py_ssize_t c = 0; c < r && idle; c++)
             idle = req[c] <= (int64_t)((uint64_t)al[at + c] - (uint64_t)us[at + c]);
-        double score = idle ? 100.0 : 0.0;
+        double avail = 0.0, total = 0.0;
+        int have = 0;
         if (col >= 0) {
-            int have = al[at + col] > 0;
-            double avail = (double)(int64_t)((uint64_t)al[at + col] - (uint64_t)us[at + col] + (uint64_t)re[at + col] - (uint64_t)pi[at + col]);
-            if (spread) {
-                double part = avail / (double)al[at + col];
-                score = score + (have ? part : 0.0);
-            } else if (binpack) {
-                double part = lo == hi ? 9.0 : 9.0 * (1.0 - (avail - lo) / (hi - lo));
-                score = score + (have ? part : 0.0);
-            }
+            have = al[at + col] > 0;
+            avail = (double)(int64_t)((uint64_t)al[at + col] - (uint64_t)us[at + col] + (uint64_t)re[at + col] - (uint64_t)pi[at + col]);
+            total = (double)al[at + col];
         }
+        double score = kai_base_score(idle, col >= 0, have, avail, total, spread, binpack, lo, hi);
         if (cpu_only != NULL) score = score + (cpu_only[node] ? 10.0 : 0.0);
         if (nominated >= 0) score = score + (node == nominated ? 1000000.0 : 0.0);
         if (best_node < 0 || score > best || (score == best && node < best_node)) {
@@ -1136,18 +1151,10 @@ static int run_fits(const int64_t *req, const int64_t *row, Py_ssize_t r) {
 }
 
 static double run_score(const RunState *s, Py_ssize_t i) {
-    double out = run_fits(s->req, s->idle + i * s->r, s->r) ? 100.0 : 0.0;
-    if (s->col >= 0) {
-        int have = s->total[i] > 0;
-        double av = (double)s->future[i * s->r + s->col];
-        if (s->spread) {
-            double part = av / (double)s->total[i];
-            out = out + (have ? part : 0.0);
-        } else if (s->anyc && s->hi > 0) {
-            double part = s->lo == s->hi ? 9.0 : 9.0 * (1.0 - (av - s->lo) / (s->hi - s->lo));
-            out = out + (have ? part : 0.0);
-        }
-    }
+    int on = s->col >= 0;
+    double out = kai_base_score(run_fits(s->req, s->idle + i * s->r, s->r), on, on && s->total[i] > 0,
+                                on ? (double)s->future[i * s->r + s->col] : 0.0, on ? (double)s->total[i] : 0.0,
+                                s->spread, s->anyc && s->hi > 0, s->lo, s->hi);
     if (s->cpu != NULL) out = out + (s->cpu[i] ? 10.0 : 0.0);
     if (s->topo != NULL) out = out + s->topo[i];
     return out;

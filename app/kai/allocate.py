@@ -35,6 +35,7 @@ from app.kai.jobs import View, is_preemptible, pod_set_name, sort_pod_sets, task
 from app.kai.statement import KaiStatement
 from app.kai.topology import JobSets, SubGroupSet, relevant_scores, subset_nodes
 from app.model.cluster import NetworkTopology, Task, TaskStatus
+from app.plugins.interpod import changes_as_pods_land, labels_matter
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -65,6 +66,15 @@ def over_queue_capacity(ctx: KaiContext, v: View, tasks: list[Task], *, quota_on
     return False
 
 
+def placement_rule(ctx: KaiContext, req: np.ndarray) -> tuple[bool, int, bool]:
+    """(CPU-only task, the column ``nodeplacement`` scores, -1 for none, spread): a task
+    asking for GPUs follows the ``gpu`` rule on the GPU column, others the ``cpu`` rule."""
+    gpu = ctx.gpu_col
+    cpu_only = gpu is None or not req[gpu]
+    col = ctx.cpu_col if cpu_only else gpu
+    return cpu_only, -1 if col is None else col, ctx.placement["cpu" if cpu_only else "gpu"] == "spread"
+
+
 def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     """The first node of ``OrderedNodesByTask`` over ``nodes`` that is a ``FittingNode``
     (None when none is): the highest KAI score among the nodes where the task fits idle +
@@ -78,10 +88,7 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
         return None
     req = task.req
-    gpu = ctx.gpu_col
-    cpu_only = gpu is None or not req[gpu]  # type: ignore[index]
-    col = ctx.cpu_col if cpu_only else gpu
-    col = -1 if col is None else col
+    cpu_only, col, spread = placement_rule(ctx, req)
     out = np.empty(len(nodes), dtype=np.intp)
     k, lo, hi, anyc = fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, req, col, out)
     if not k:
@@ -93,7 +100,6 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
         if not len(cand):
             return None
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
-    spread = ctx.placement["cpu" if cpu_only else "gpu"] == "spread"
     topology = topology_scores(ctx, task)
     if topology is not None:
         return score_py(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
@@ -343,33 +349,31 @@ def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarr
 
 def _runnable(c: Any, t: Task) -> bool:
     """A task whose predicates do not change as pods land and that prefers no node of its
-    own (no host ports, spread constraints, inter-pod terms or nominated node)."""
-    from app.plugins.interpod import has_preferred, has_terms
-
-    return not (t.nominated_node or t.key in c.host_ports or t.key in c.spread or t.key in c.soft_spread
-                or has_terms(t) or has_preferred(t))  # fmt: skip
+    own (no nominated node)."""
+    return not t.nominated_node and not changes_as_pods_land(c, t)
 
 
 def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: np.ndarray) -> bool:
     """:func:`_place_task` of each of ``tasks`` in a real allocation, a run of at least
     :data:`RUN_MIN` identical ones (same request and constraints, :func:`_runnable`) at
     once by :func:`_place_run` when the plugins' sums stay exact."""
-    from app.actions.allocate import exact_accounting, signature
-    from app.plugins.interpod import labels_matter
+    from app.actions.allocate import exact_accounting, signature  # (it imports the solver's modules)
 
     ssn = ctx.ssn
     c = ssn.cluster
     job = tasks[0].job
-    exact = job is not None and exact_accounting(ssn, job)
+    exact: bool | None = None  # worked out when a run first needs it
     by_labels = labels_matter(ssn)
     i = 0
     while i < len(tasks):
         j = i + 1
-        if exact and _runnable(c, tasks[i]):
+        if _runnable(c, tasks[i]):
             sig = signature(tasks[i], by_labels)
             while j < len(tasks) and _runnable(c, tasks[j]) and signature(tasks[j], by_labels) == sig:
                 j += 1
-        if j - i >= RUN_MIN:
+        if j - i >= RUN_MIN and exact is None:
+            exact = job is not None and exact_accounting(ssn, job)
+        if j - i >= RUN_MIN and exact:
             if not _place_run(ctx, stmt, tasks[i:j], nodes):
                 return False
         elif not all(_place_task(ctx, stmt, t, nodes, False) for t in tasks[i:j]):
@@ -393,12 +397,8 @@ def _place_run(ctx: KaiContext, stmt: KaiStatement, run: list[Task], nodes: np.n
         if allow < len(run):
             return False  # the task past ``allow`` fails Allocatable, and with it the attempt
     req = rep.req
-    gpu = ctx.gpu_col
-    cpu_only = gpu is None or not req[gpu]  # type: ignore[index]
-    col = ctx.cpu_col if cpu_only else gpu
-    col = -1 if col is None else col
+    cpu_only, col, spread = placement_rule(ctx, req)
     mask, _ = ssn.predicate_mask(rep, nodes)
-    spread = ctx.placement["cpu" if cpu_only else "gpu"] == "spread"
     topology = topology_scores(ctx, rep)
     # the node set's state, kept up to date by this run's placements
     idle = c.allocatable[nodes] - c.used[nodes]

@@ -73,11 +73,16 @@ def pod_set_name(t: Task) -> str:
     return sg.policy if sg is not None else DEFAULT_POD_SET
 
 
+def declares_pod_sets(job: Job) -> bool:
+    """A KAI PodGroup with sub-groups: its pod sets are those (:func:`kai_pod_sets`)."""
+    return job.source == "kai" and bool(job.subgroup_policies)
+
+
 def kai_pod_sets(job: Job) -> dict[str, int] | None:
     """A KAI PodGroup's pod sets when it declares sub-groups (``FromPodGroup``): every
     sub-group no other names as ``parent``, with its minimum, pods or not; a pod in none of
     them is left out of the job (``AddTaskInfo``). None for any other job."""
-    if job.source != "kai" or not job.subgroup_policies:
+    if not declares_pod_sets(job):
         return None
     parents = {p.parent for p in job.subgroup_policies if p.parent}
     return {p.name: p.sub_group_size for p in job.subgroup_policies if p.name not in parents}
@@ -111,7 +116,7 @@ class View:
         self.partial = mins is not None
         self.tasks = list(job.tasks if tasks is None else tasks)
         minimums = pod_set_minimums(job)
-        if job.source == "kai" and job.subgroup_policies:  # pods in no pod set are not the job's
+        if declares_pod_sets(job):  # pods in no pod set are not the job's
             self.tasks = [t for t in self.tasks if pod_set_name(t) in minimums]
         if mins:
             minimums.update(mins)

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -107,6 +108,27 @@ def set_tree(job: Job) -> JobSets:
         pod_parent[name] = up
         pod_topology[name] = p.network_topology if p is not None else None
     return JobSets(root, pod_topology, pod_parent)
+
+
+def tree_path(topo: Any, search: int, h: int, ratio: Callable[[int], float]) -> list[tuple[float, str]]:
+    """HyperNode ``h``'s place in the tree sorted from ``search`` down (KAI's ``sortTree``:
+    each parent's children tightest first, the largest ``ratio`` first, ties by name): per
+    step down from ``search``, (minus its ratio, its name). Sorting a level's domains by it
+    gives ``sortDomainInfos``' order."""
+    path = []
+    while h >= 0 and h != search:
+        path.append((-ratio(h), topo.names[h]))
+        h = int(topo.parent[h])
+    return path[::-1]
+
+
+def level_scores(topo: Any, domains: list[int], n_nodes: int) -> np.ndarray:
+    """``calculateNodeScores``: each node of the ``i``-th of the preferred level's ``n``
+    ``domains`` (in sorted-tree order) scores ``floor((i + 1) / n * 10) * 10,000``."""
+    scores = np.zeros(n_nodes)
+    for i, h in enumerate(domains):
+        scores[topo.leaves[h]] = math.floor((i + 1) / len(domains) * 10) * TOPOLOGY_SCORE
+    return scores
 
 
 def _levels(ctx: KaiContext, nt: NetworkTopology) -> tuple[int | None, int | None, bool]:
@@ -216,20 +238,11 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
         return dom_ratio[pos[h]]
 
     def tree_key(h: int) -> list[tuple[float, str]]:
-        """The domain's place in the subtree sorted from ``search``: per step down,
-        (minus its ratio, its name)."""
-        path = []
-        while h != search and h >= 0:
-            path.append((-ratio(h), topo.names[h]))
-            h = topo.parent[h]
-        return path[::-1]
+        return tree_path(topo, search, h, ratio)
 
     scores = None
     if preferred is not None:
-        level = sorted((h for h in inside if topo.tier[h] == preferred), key=tree_key)
-        scores = np.zeros(len(c.nodes))
-        for i, h in enumerate(level):
-            scores[topo.leaves[h]] = math.floor((i + 1) / len(level) * 10) * TOPOLOGY_SCORE
+        scores = level_scores(topo, sorted((h for h in inside if topo.tier[h] == preferred), key=tree_key), len(c.nodes))
     top = required if required is not None else topo.max_tier
     low = preferred if preferred is not None else top
     allowed = None

@@ -75,6 +75,13 @@ def has_terms(task: Task) -> bool:
     return bool(aff) and any(isinstance(aff.get(k), dict) and aff[k].get(REQUIRED) for k in KINDS)  # type: ignore[union-attr]
 
 
+def changes_as_pods_land(c: Any, t: Task) -> bool:
+    """Whether a pod's predicate or scores change as other pods land: it has host ports,
+    topology spread constraints (hard or soft) or inter-pod terms (required or preferred).
+    Such a pod is never placed in a class of identical ones."""
+    return t.key in c.host_ports or t.key in c.spread or t.key in c.soft_spread or has_terms(t) or has_preferred(t)
+
+
 def labels_matter(ssn: Any) -> bool:
     """Whether a pod's labels can change where it may go or how nodes score for it: some
     placed pod's required anti-affinity term (the predicates plugin's inter-pod check), or

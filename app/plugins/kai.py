@@ -28,13 +28,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
+from app.kai.topology import level_scores, tree_path
 from app.ingest.reader import DAY_UNITS, duration, timestamp
 from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Job, SubGroup, Task
 from app.model.resources import column_sums
@@ -170,11 +169,6 @@ class NodePlacement(Plugin):
         return np.zeros(len(nodes))
 
 
-#: KAI's ``scores.Topology``: a preferred-level domain's step outweighs every other node score
-#: but a nominated node's.
-TOPOLOGY_SCORE = 10_000.0
-
-
 class KaiTopology(NetworkTopologyAware):
     name = "topology"
     summary = "KAI: required / preferred topology levels, tightest-fitting domain first"
@@ -235,21 +229,13 @@ class KaiTopology(NetworkTopologyAware):
             return got
 
         def tree_key(h: int) -> list[tuple[float, str]]:
-            """The domain's place in the tree sorted from the search domain down (KAI's
-            ``sortTree``: each parent's children tightest first, ties by name), top first."""
-            path = []
-            while h >= 0 and h != search:
-                path.append((-ratio(h), topo.names[h]))
-                h = int(topo.parent[h])
-            return path[::-1]
+            return tree_path(topo, search, h, ratio)
 
         if nt.preferred_tier_name and need is not None and np.ndim(need) and purpose != PURPOSE_EVICT:
             # KAI's calculateNodeScores on the tree sorted from the search domain
             domains = sorted((h for h in topo.descendants(search) if topo.tier[h] == preferred), key=tree_key)
-            scores = np.zeros(len(c.nodes))
-            for i, h in enumerate(domains):
-                scores[topo.leaves[h]] = math.floor((i + 1) / len(domains) * 10) * TOPOLOGY_SCORE
-            self.preferred_scores[sg.uid if sg is not None and sg.network_topology is not None else job.key] = scores
+            key = sg.uid if sg is not None and sg.network_topology is not None else job.key
+            self.preferred_scores[key] = level_scores(topo, domains, len(c.nodes))
         for tier in sorted(t for t in topo.tiers if preferred <= t <= top):
             level = [h for h in topo.descendants(search) if topo.tier[h] == tier]
             if need is not None and np.ndim(need):
