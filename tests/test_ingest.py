@@ -171,12 +171,20 @@ def test_a_kai_pod_set_needs_at_least_one_pod():
 
 
 def test_kai_topology_levels_become_the_hypernode_tree():
-    c = model(kai_objects())
-    topo = c.topology
+    """A last kubernetes.io/hostname level is dropped (a thousand one-node domains only
+    lengthen the search) unless a KAI constraint names the Topology: KAI's tree keeps it."""
+    unnamed = [o for o in kai_objects() if o.get("kind") not in ("PodGroup", "Pod")]
+    topo = model(unnamed).topology
     tiers = {topo.names[h]: int(topo.tier[h]) for h in range(len(topo.names))}
     assert tiers["<cluster-top-hypernode>"] == 3
     assert sorted(t for n, t in tiers.items() if n != "<cluster-top-hypernode>") == [1, 1, 2]
     assert topo.tier_by_name["rack"] == 1 and topo.tier_by_name["zone"] == 2
+    topo = model(kai_objects()).topology
+    tiers = {topo.names[h]: int(topo.tier[h]) for h in range(len(topo.names))}
+    assert tiers["<cluster-top-hypernode>"] == 4 and tiers["dc/z1/r1/n1"] == 1
+    assert sorted(t for n, t in tiers.items() if n != "<cluster-top-hypernode>") == [1, 1, 2, 2, 3]
+    assert topo.tier_by_name == {"kubernetes.io/hostname": 1, "rack": 2, "zone": 3, **{
+        k: v for k, v in topo.tier_by_name.items() if k not in ("kubernetes.io/hostname", "rack", "zone")}}
 
 
 def test_koordinator_annotation_gang_with_mode_and_groups():

@@ -204,3 +204,61 @@ def test_kai_declared_pod_set_without_its_pods_keeps_the_job_waiting(client):
     job = [_group("j", sets, min_member=2), *_pods("j", "x", ["j-x"], 1)]
     out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1")}), *job])
     assert out["bindings"] == [] and out["nominations"] == []
+
+
+def _besteffort(group: str, names: list[str]) -> list[dict]:
+    return [pod(n, ns="ml", cpu=None, memory=None, annotations={"pod-group-name": group}) for n in names]
+
+
+def test_kai_besteffort_tasks_fit_the_domains_above_the_search_domain(client):
+    """subSetNodesFn works out free resources for the search domain's subtree only (the
+    lowest common domain of the valid nodes; every other domain is reset to nothing free).
+    Nodes a and b are both in zone z1, rack r1, so the search domain is r1, below the
+    required zone. Zone z1 then has nothing free: 1-GPU pods cannot fit it and wait, but
+    BestEffort pods ask for nothing the ratio counts (ratio 0), so z1 fits them, with the
+    valid nodes, and both are placed."""
+    nodes = _nodes({"a": ("z1", "r1"), "b": ("z1", "r1")})
+    zone = {"topology": "dc", "requiredTopologyLevel": "zone"}
+    job = [_group("j", [], min_member=2, topology=zone), *_besteffort("j", ["j-0", "j-1"])]
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *job])
+    assert sorted(b["pod"] for b in out["bindings"]) == ["ml/j-0", "ml/j-1"]
+    job = [_group("j", [], min_member=2, topology=zone), *_pods("j", None, ["j-0", "j-1"], 1)]
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *job])
+    assert out["bindings"] == [] and out["nominations"] == []
+
+
+HOST_TOPOLOGY = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "dc"},
+                 "spec": {"levels": [{"nodeLabel": "zone"}, {"nodeLabel": "rack"},
+                                     {"nodeLabel": "kubernetes.io/hostname"}]}}  # fmt: skip
+
+
+def _hosts(names: list[str], gpu: int = 2) -> list[dict]:
+    return [node(n, gpu=gpu, labels={"zone": "z1", "rack": "r1", "kubernetes.io/hostname": n}) for n in names]
+
+
+def test_kai_hostname_level_is_a_level_like_any_other(client):
+    """KAI's topology tree keeps a Topology's last level kubernetes.io/hostname as an
+    ordinary level: a domain per node. Nodes a and b (rack r1, 2 GPUs each); 2 one-GPU
+    pods. Required hostname: the search domain is r1, its hosts are the candidates, equally
+    tight (1/2 each), a first by name: both pods on a. Preferred hostname: the same order,
+    and a's score (50,000) is below b's (100,000), but the first host set that holds them
+    is a's."""
+    for level in ("requiredTopologyLevel", "preferredTopologyLevel"):
+        job = [_group("j", [], min_member=2, topology={"topology": "dc", level: "kubernetes.io/hostname"}),
+               *_pods("j", None, ["j-0", "j-1"], 1)]  # fmt: skip
+        out = decide(client, [HOST_TOPOLOGY, kai_queue("q", 8), *_hosts(["a", "b"]), *job])
+        assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/j-0": "a", "ml/j-1": "a"}, level
+
+
+def test_kai_one_valid_node_has_its_host_as_lowest_common_domain(client):
+    """lowestCommonDomainID descends every level on which the valid nodes agree, the
+    hostname level included: with one node, its host. A required rack is then above the
+    search domain, where KAI works out no free resources, so a one-GPU pod does not fit
+    rack r1 and waits; without the hostname level the search domain is r1 itself and the
+    pod is placed."""
+    job = [_group("j", [], min_member=1, topology={"topology": "dc", "requiredTopologyLevel": "rack"}),
+           *_pods("j", None, ["j-0"], 1)]  # fmt: skip
+    out = decide(client, [HOST_TOPOLOGY, kai_queue("q", 8), *_hosts(["a"]), *job])
+    assert out["bindings"] == [] and out["nominations"] == []
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_hosts(["a"]), *job])
+    assert [b["node"] for b in out["bindings"]] == ["a"]

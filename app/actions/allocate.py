@@ -34,6 +34,7 @@ from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
+from app.kai.jobs import View, not_ready
 from app.kai.queues import Heap
 from app.plugins.interpod import changes_as_pods_land, labels_matter
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
@@ -120,18 +121,19 @@ class Allocate(Action):
         by_queue: dict[str, list[Job]] = {}
         # one pass over tasks; inert pods (running on their own, still columns) are never pending
         waiting = {id(t.job) for t in ssn.cluster.active_tasks if t.status == TaskStatus.PENDING}
+        kai = kai_solver(ssn)
         for job in ssn.cluster.active_jobs.values():
             if id(job) not in waiting or not allocatable_tasks(ssn, job):
                 continue
             if enqueue_on and job.phase == "Pending":
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
                 continue
-            reason = ssn.job_valid(job)
+            reason = not_ready(View(job)) if kai else ssn.job_valid(job)  # KAI's job order filters unready jobs
             if reason:
                 ssn.messages[job.key] = reason
                 continue
             by_queue.setdefault(job.queue, []).append(job)
-        if kai_solver(ssn):
+        if kai:
             self._execute_kai(ssn, [j for lst in by_queue.values() for j in lst])
             return
         queues = {q: ssn.cluster.queues[q] for q in by_queue}
@@ -170,7 +172,6 @@ class Allocate(Action):
         still has pods to place after its step is pushed back, so the order is asked again
         after every step."""
         from app.kai.context import KaiContext
-        from app.kai.jobs import View
 
         ctx = getattr(ssn, "kai_context", None) or KaiContext(ssn)
         for j in jobs:

@@ -240,17 +240,27 @@ def _resource_names(d: Draft) -> Iterable[str]:
 def _kai_left_out(jobs: dict[str, Job]) -> list[str]:
     """The pods of KAI PodGroups with sub-groups that are in none of their pod sets (no
     sub-group label, or the name of a sub-group others name as parent): KAI leaves them out
-    of the job (``AddTaskInfo``), and so do the ``kai`` profile's actions."""
+    of the job (``AddTaskInfo``), and so do the ``kai`` profile's actions; and the PodGroups
+    whose sub-groups KAI cannot build (``Job.kai_fallback``)."""
     out = []
+    broken = []
     for job in jobs.values():
         declared = kai_pod_sets(job)
         if declared is not None:
             out += [t.key for t in job.tasks if pod_set_name(t) not in declared]
-    if not out:
-        return []
-    return [f"{len(out)} pod(s) of KAI PodGroups with sub-groups are in none of their pod sets (e.g. Pod {min(out)}): "
-            "under the kai profile they are not their job's, as KAI leaves them out (never placed; a running one keeps "
-            "its node)"]  # fmt: skip
+        if job.kai_fallback is not None:
+            broken.append(f"PodGroup {job.key}: {job.kai_fallback}")
+    notes = []
+    if broken:
+        notes.append(f"{len(broken)} KAI PodGroup(s) whose sub-groups KAI cannot build (e.g. {min(broken)}): KAI keeps "
+                     "the structure every job starts with, one pod set 'default' of minimum 1 and no topology "
+                     "constraint, so only their pods without a sub-group are their job's; the kai profile does the "
+                     "same, and every profile drops their topology constraints and sub-group parents")  # fmt: skip
+    if out:
+        notes.append(f"{len(out)} pod(s) of KAI PodGroups with sub-groups are in none of their pod sets (e.g. Pod "
+                     f"{min(out)}): under the kai profile they are not their job's, as KAI leaves them out (never "
+                     "placed; a running one keeps its node)")  # fmt: skip
+    return notes
 
 
 #: A required level no topology has: a constraint KAI cannot meet (the job is not placed)
@@ -315,9 +325,23 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str
         )
     if chosen.kind == "volcano-discovery":
         specs = discovery.from_volcano_label_discovery({chosen.name: chosen.levels}, node_names, node_labels, pointer=chosen.pointer)
+    elif chosen.levels[-1] == discovery.HOSTNAME and _kai_constrained(d, chosen.name):
+        # KAI's tree has the hostname level as any other (a domain per node): a KAI
+        # constraint may name it, and a node set of one node has it as its lowest common domain
+        specs = discovery.level_specs(chosen.name, chosen.levels, node_names, node_labels, chosen.pointer)
     else:
         specs = discovery.from_level_labels(chosen.name, chosen.levels, node_names, node_labels, pointer=chosen.pointer)
     return build_topology(specs, node_names, node_labels, max_depth=max_depth), chosen.name
+
+
+def _kai_constrained(d: Draft, topology: str) -> bool:
+    """Whether a KAI PodGroup (or one of its sub-groups) has a constraint naming ``topology``."""
+    for g in d.groups:
+        if g.source == "kai":
+            for nt in (g.network_topology, *(p.network_topology for p in g.subgroup_policies)):
+                if nt is not None and nt.topology_name == topology:
+                    return True
+    return False
 
 
 def _queues(d: Draft) -> dict[str, Queue]:
@@ -518,6 +542,10 @@ def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default
     job.total_number = g.total_number
     job.disruption_mode = g.disruption_mode or "Pod"
     job.kai_preemptibility = g.kai_preemptibility
+    job.kai_fallback = g.kai_fallback
+    declared = kai_pod_sets(job)
+    if declared is not None:  # KAI's gang is its pod sets' minimums; the PodGroup's minMember is not read
+        job.min_available = sum(declared.values())
     job.priority_class = g.priority_class
     job.annotations = g.annotations
     job.pointer = g.pointer

@@ -164,6 +164,7 @@ class GroupDraft:
     disruption_mode: str = "Pod"
     preemption_policy: str = ""
     kai_preemptibility: str = ""
+    kai_fallback: str | None = None  # why KAI's FromPodGroup fails on the sub-groups (KAI's default structure)
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
     annotations: dict[str, str] = field(default_factory=dict)

@@ -791,11 +791,13 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             "preemptibility must be 'preemptible' or 'non-preemptible'", join_pointer(sp, "preemptibility"), ident
         )
     policies = []
+    declared: list[str | None] = []  # each sub-group's parent as written (None: no parent)
     for i, sg in enumerate(r.lst(spec, "subGroups", sp, ident)):
         gp = join_pointer(sp, "subGroups", i)
         if not isinstance(sg, dict):
             raise InputError("a sub-group must be an object", gp, ident)
         sg_name = r.string(sg, "name", gp, ident, required=True)
+        declared.append(None if sg.get("parent") is None else r.string(sg, "parent", gp, ident))
         policies.append(
             SubGroupPolicy(
                 name=sg_name,
@@ -803,9 +805,14 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
                 min_sub_groups=1,
                 selector=LabelSelector.parse({"matchLabels": {KAI_SUBGROUP_LABEL: sg_name}}, gp, ident),
                 network_topology=kai_topology(sg.get("topologyConstraint"), join_pointer(gp, "topologyConstraint"), ident),
-                parent=r.string(sg, "parent", gp, ident) or None,
             )
         )
+    fallback = kai_subgroup_parents(policies, declared, sp, ident)
+    root_topology = kai_topology(spec.get("topologyConstraint"), join_pointer(sp, "topologyConstraint"), ident)
+    if fallback is not None:  # KAI's default structure: no constraint anywhere, no sub-group sets
+        root_topology = None
+        for p in policies:
+            p.network_topology = p.parent = None
     parents = {p.parent for p in policies if p.parent}
     for p in policies:  # a sub-group others name as parent is a set of them (KAI's createSubGroupInfos):
         if p.name in parents:  # no pods and no minimum of its own, only its topology constraint
@@ -819,11 +826,12 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             min_member=r.integer(spec, "minMember", sp, ident, default=1, minimum=0) or 0,
             queue=r.string(spec, "queue", sp, ident),
             priority_class=priority_class_name(spec, sp, ident),
-            network_topology=kai_topology(spec.get("topologyConstraint"), join_pointer(sp, "topologyConstraint"), ident),
+            network_topology=root_topology,
             subgroup_policies=policies,
             phase=r.string(r.obj(o, "status", ptr, ident), "phase", join_pointer(ptr, "status"), ident),
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             kai_preemptibility=pre,
+            kai_fallback=fallback,
             annotations=r.str_map(meta, "annotations", mp, ident),
             pointer=ptr,
             ident=ident,
@@ -855,6 +863,53 @@ def read_level_topology(kind: str) -> Callable[[dict, str, Draft], None]:
         d.topologies.append(TopologySource(kind, name, keys, ptr))
 
     return read
+
+
+def kai_subgroup_parents(policies: list[SubGroupPolicy], declared: list[str | None], sp: str, ident: r.Ident) -> str | None:
+    """A KAI PodGroup's sub-groups as KAI's admission webhook checks them
+    (``validateSubGroups``: names unique, every ``parent`` the name of a sub-group, no cycle
+    of parents; a PodGroup failing them never exists, so each is a 422 at the field), then
+    their parents as ``FromPodGroup`` reads them: lowercased (``formatParentName``). Sets
+    each policy's ``parent``. Returns why ``FromPodGroup`` fails (a lowercased parent names
+    no sub-group), when it does: KAI then keeps its default structure for the job
+    (:func:`app.kai.jobs.kai_pod_sets`); None otherwise."""
+    names: dict[str, int] = {}
+    for i, p in enumerate(policies):
+        if p.name in names:
+            raise InputError(f"duplicate subgroup name {p.name}", join_pointer(sp, "subGroups", i, "name"), ident)
+        names[p.name] = i
+    for i, (p, parent) in enumerate(zip(policies, declared, strict=True)):
+        if parent is not None and parent not in names:
+            raise InputError(f"parent {parent} of {p.name} was not found", join_pointer(sp, "subGroups", i, "parent"), ident)
+
+    def cycle(parent_of: list[str | None]) -> int | None:
+        """The first sub-group (by index) on a cycle of parents."""
+        for i in range(len(policies)):
+            seen, at = {i}, parent_of[i]
+            while at is not None:
+                j = names[at]
+                if j == i:
+                    return i
+                if j in seen:
+                    break
+                seen.add(j)
+                at = parent_of[j]
+        return None
+
+    at = cycle(declared)
+    if at is not None:
+        raise InputError("cycle detected in subgroups", join_pointer(sp, "subGroups", at, "parent"), ident)
+    lowered = [None if parent is None else parent.lower() for parent in declared]
+    for p, parent, low in zip(policies, declared, lowered, strict=True):
+        if low is not None and low not in names:
+            return f"parent {parent!r} of sub-group {p.name!r} names no sub-group once lowercased"
+    at = cycle(lowered)
+    if at is not None:  # names differing only in case that form a loop once lowercased
+        raise InputError("the sub-groups' parents form a cycle once lowercased, as KAI reads them (a KAI scheduler "
+                         "would leave those sub-groups out of the job)", join_pointer(sp, "subGroups", at, "parent"), ident)  # fmt: skip
+    for p, low in zip(policies, lowered, strict=True):
+        p.parent = low
+    return None
 
 
 # Koordinator / scheduler-plugins ---------------------------------------------------------

@@ -75,15 +75,20 @@ def pod_set_name(t: Task) -> str:
 
 def declares_pod_sets(job: Job) -> bool:
     """A KAI PodGroup with sub-groups: its pod sets are those (:func:`kai_pod_sets`)."""
-    return job.source == "kai" and bool(job.subgroup_policies)
+    return job.source == "kai" and (bool(job.subgroup_policies) or job.kai_fallback is not None)
 
 
 def kai_pod_sets(job: Job) -> dict[str, int] | None:
     """A KAI PodGroup's pod sets when it declares sub-groups (``FromPodGroup``): every
     sub-group no other names as ``parent``, with its minimum, pods or not; a pod in none of
-    them is left out of the job (``AddTaskInfo``). None for any other job."""
+    them is left out of the job (``AddTaskInfo``). When ``FromPodGroup`` fails on them
+    (``job.kai_fallback``), KAI keeps the structure every job starts with: one pod set,
+    ``default``, of minimum 1, so only the pods without a sub-group are the job's. None for
+    any other job."""
     if not declares_pod_sets(job):
         return None
+    if job.kai_fallback is not None:
+        return {DEFAULT_POD_SET: 1}
     parents = {p.parent for p in job.subgroup_policies if p.parent}
     return {p.name: p.sub_group_size for p in job.subgroup_policies if p.name not in parents}
 
@@ -142,8 +147,18 @@ def partial_view(job: Job, tasks: Sequence[Task]) -> View:
 
 
 # -- predicates ---------------------------------------------------------------------------
+def not_ready(v: View) -> str | None:
+    """Why the job fails ``IsReadyForScheduling`` (a pod set with fewer pods alive and not
+    gated than its minimum), or None."""
+    for ps in v.pod_sets:
+        n = sum(1 for t in ps.tasks if t.status in ACTIVE_ALLOCATED or is_pending(t))
+        if n < ps.min:
+            return f"not ready for scheduling: pod set {ps.name} has {n} of its minimum {ps.min} pods"
+    return None
+
+
 def ready_for_scheduling(v: View) -> bool:
-    return all(sum(1 for t in ps.tasks if t.status in ACTIVE_ALLOCATED or is_pending(t)) >= ps.min for ps in v.pod_sets)
+    return not_ready(v) is None
 
 
 def gang_satisfied(v: View) -> bool:

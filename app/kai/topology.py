@@ -21,7 +21,10 @@
   given that it holds. A domain fits when, for identical-shaped tasks (the same extended
   resources, all or none asking for GPUs), its nodes hold that many copies of the largest
   request side by side (``calcNodeAccommodation``), else when the summed request is at
-  most its idle + releasing capacity (``checkJobDomainFit``).
+  most its idle + releasing capacity (``checkJobDomainFit``). KAI works out free
+  resources for the search subtree only, so a domain outside it fits only tasks that ask
+  for nothing the ratio counts (BestEffort); for those the search domain's ancestors at
+  those levels are candidates too.
 * **Node scores** (``node_scoring.go``): with a preferred level, each node of the search
   domain scores ``floor((i + 1) / n * 10) * 10,000`` by the place ``i`` of its
   preferred-level domain among the ``n`` in sorted-tree order; a task takes the scores of
@@ -256,8 +259,19 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     if len(valid) < len(c.nodes):
         given = np.zeros(len(c.nodes), dtype=bool)
         given[valid] = True
+    # a domain outside the search subtree has no free resources worked out (KAI resets them
+    # all, then sums the search subtree's): it fits only tasks that ask for nothing the ratio
+    # counts (BestEffort), and then the search domain's ancestors hold every valid node (the
+    # other domains hold none of them: a node set with no node places nothing)
+    above = {} if _ratios(ctx, need, np.zeros((1, len(need)), dtype=np.int64))[0] > 1.0 else _ancestors(topo, search)
     out: list[tuple[int | None, np.ndarray]] = []
     for tier in sorted(t for t in topo.tiers if low <= t <= top):
+        if tier in above:  # above the search domain: its ancestor is the level's one domain with valid nodes
+            h = above[tier]
+            if allowed is None or _under(topo, h, allowed, required):  # type: ignore[arg-type]
+                leaves = topo.leaves[h]
+                out.append((h, leaves if given is None else leaves[given[leaves]]))
+            continue
         level = [h for h in inside if topo.tier[h] == tier]
         if allowed is not None:
             level = [h for h in level if _under(topo, h, allowed, required)]  # type: ignore[arg-type]
@@ -265,6 +279,15 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
             leaves = topo.leaves[h]
             out.append((h, leaves if given is None else leaves[given[leaves]]))
     return out, scores
+
+
+def _ancestors(topo: Any, h: int) -> dict[int, int]:
+    """HyperNode ``h``'s ancestors by tier."""
+    out = {}
+    while topo.parent[h] >= 0:
+        h = int(topo.parent[h])
+        out[int(topo.tier[h])] = h
+    return out
 
 
 def _under(topo, h: int, allowed: set[int], required: int) -> bool:  # type: ignore[no-untyped-def]

@@ -207,7 +207,7 @@ class Job:
         "min_available", "min_task_member", "min_resources", "tasks", "network_topology",
         "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
         "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
-        "preemption_policy", "kai_preemptibility", "annotations", "pointer", "obj", "counts", "role_counts",
+        "preemption_policy", "kai_preemptibility", "kai_fallback", "annotations", "pointer", "obj", "counts", "role_counts",
         "preemption_priority",
     )  # fmt: skip
 
@@ -238,6 +238,8 @@ class Job:
         self.disruption_mode = "Pod"  # KEP-5710 Pod | PodGroup
         self.preemption_policy = "PreemptLowerPriority"
         self.kai_preemptibility = ""
+        # KAI cannot build this PodGroup's sub-groups (why): the kai profile gives it KAI's default structure
+        self.kai_fallback: str | None = None
         self.annotations: dict[str, str] = {}
         # task counts per status (index = TaskStatus), kept by ``set_status``
         self.counts = [0] * N_STATES

@@ -41,7 +41,7 @@ import numpy as np
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible
+from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible, kai_pod_sets, pod_set_name
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 
@@ -292,7 +292,7 @@ class KaiFairShare(Plugin):
     def _count_tasks(self, jobs: dict[str, Job]) -> None:
         """The tasks built as objects, added to their queue and its ancestors: allocated
         (KAI's allocated states, not Releasing) and requested (those and Pending ones), and
-        allocated by non-preemptible jobs. Each queue's sums are added in task order, one
+        allocated by non-preemptible jobs; not the pods KAI leaves out of their job. Each queue's sums are added in task order, one
         task after the other (``np.add.accumulate``), as adding them one by one does."""
         reqs: list[np.ndarray] = []
         leaves: list[str] = []
@@ -301,7 +301,10 @@ class KaiFairShare(Plugin):
             if job.queue not in self.queues:
                 continue
             np_job = not is_preemptible(job)
+            declared = kai_pod_sets(job)  # a pod KAI leaves out of its job is no queue's
             for t in job.tasks:
+                if declared is not None and pod_set_name(t) not in declared:
+                    continue
                 if t.status in ALLOCATED_STATUS:
                     kinds.append(2 if np_job else 1)
                 elif t.status == TaskStatus.PENDING:

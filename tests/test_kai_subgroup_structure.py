@@ -1,0 +1,139 @@
+"""A KAI PodGroup's sub-groups as KAI reads them.
+
+* KAI's admission webhook (``pkg/apis/scheduling/v2alpha2/podgroup_webhook.go``
+  ``validateSubGroups``) refuses a PodGroup whose sub-group names repeat, whose ``parent``
+  names no sub-group, or whose parents form a cycle: such a PodGroup never exists, so it
+  is a 422 at the field.
+* ``FromPodGroup`` (``subgroup_info/factory.go``) lowercases every ``parent``
+  (``formatParentName``); when the lowercased name is no sub-group it fails, and the job
+  keeps the structure ``NewPodGroupInfo`` gave it: one pod set ``default`` of minimum 1 and
+  no topology constraint, so a pod with a sub-group label is not the job's (``AddTaskInfo``).
+* A pod KAI leaves out of its job is no queue's: it is not in its queue's allocated or
+  requested resources (the proportion plugin sums the jobs' pods)."""
+
+from __future__ import annotations
+
+import orjson
+
+from tests.kube import node, pod, request
+from tests.test_kai import decide, kai_queue
+from tests.test_kai_allocate_job import TOPOLOGY, _group, _nodes, _pods
+
+
+def _problem(client, objects):
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    return r.json()
+
+
+def _cluster():
+    return [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1"), "b": ("z1", "r2")})]
+
+
+def test_kai_webhook_refuses_a_repeated_sub_group_name(client):
+    sets = [{"name": "x", "minMember": 1}, {"name": "x", "minMember": 1}]
+    out = _problem(client, [*_cluster(), _group("j", sets, min_member=1)])
+    assert out["errors"][0]["pointer"] == "/objects/4/spec/subGroups/1/name"
+    assert "duplicate subgroup name x" in out["errors"][0]["detail"]
+
+
+def test_kai_webhook_refuses_a_parent_that_names_no_sub_group(client):
+    sets = [{"name": "x", "minMember": 1, "parent": "nope"}]
+    out = _problem(client, [*_cluster(), _group("j", sets, min_member=1)])
+    assert out["errors"][0]["pointer"] == "/objects/4/spec/subGroups/0/parent"
+    assert "parent nope of x was not found" in out["errors"][0]["detail"]
+
+
+def test_kai_webhook_refuses_an_empty_parent(client):
+    """``parent: ""`` is a parent named "" (a Go pointer to an empty string), which no
+    sub-group is (names have at least one character)."""
+    sets = [{"name": "x", "minMember": 1, "parent": ""}]
+    out = _problem(client, [*_cluster(), _group("j", sets, min_member=1)])
+    assert out["errors"][0]["pointer"] == "/objects/4/spec/subGroups/0/parent"
+
+
+def test_kai_webhook_refuses_a_cycle_of_parents(client):
+    """a -> b -> a (and a sub-group that is its own parent) is a cycle."""
+    sets = [{"name": "top"}, {"name": "a", "parent": "b"}, {"name": "b", "parent": "a"}, {"name": "x", "parent": "a"}]
+    out = _problem(client, [*_cluster(), _group("j", sets, min_member=1)])
+    assert out["errors"][0]["pointer"] == "/objects/4/spec/subGroups/1/parent"
+    assert "cycle detected in subgroups" in out["errors"][0]["detail"]
+    out = _problem(client, [*_cluster(), _group("j", [{"name": "a", "parent": "a"}], min_member=1)])
+    assert out["errors"][0]["pointer"] == "/objects/4/spec/subGroups/0/parent"
+
+
+def test_kai_from_podgroup_lowercases_parent_names(client):
+    """Sub-groups ``Rep`` and ``rep``; pod set x names ``Rep`` as parent, which KAI reads as
+    ``rep``: x is under set ``rep`` (required rack) and ``Rep`` is a pod set of its own (no
+    pod, minimum 1), so the job waits for it. With the parent read as written, ``Rep``
+    would be x's set and the job placed."""
+    sets = [{"name": "Rep"}, {"name": "rep", "topologyConstraint": {"topology": "dc", "requiredTopologyLevel": "rack"}},
+            {"name": "x", "minMember": 1, "parent": "Rep"}]  # fmt: skip
+    job = [_group("j", sets, min_member=1), *_pods("j", "x", ["j-x"], 1)]
+    out = decide(client, [*_cluster(), *job])
+    assert out["bindings"] == [] and out["nominations"] == []
+    # the pod Rep waits for comes: both pod sets placed
+    out = decide(client, [*_cluster(), *job, *_pods("j", "Rep", ["j-rep"], 1)])
+    assert sorted(b["pod"] for b in out["bindings"]) == ["ml/j-rep", "ml/j-x"]
+
+
+def test_kai_from_podgroup_failing_keeps_the_default_structure(client):
+    """x names parent ``Rep``; lowercased, ``rep`` is no sub-group, so FromPodGroup fails
+    and the job keeps NewPodGroupInfo's structure: pod set ``default`` of minimum 1, no
+    topology constraint. Only the pods without a sub-group label are the job's: j-free is
+    placed although the PodGroup's minMember is 3 and its required rack (each rack holds
+    one 2-GPU pod) could not hold it with another; j-x (labelled x) is left out."""
+    sets = [{"name": "Rep"}, {"name": "x", "minMember": 2, "parent": "Rep"}]
+    job = [_group("j", sets, min_member=3, topology={"topology": "dc", "requiredTopologyLevel": "zone"}),
+           *_pods("j", "x", ["j-x"], 2), *_pods("j", None, ["j-free"], 2)]  # fmt: skip
+    out = decide(client, [*_cluster(), *job])
+    assert [b["pod"] for b in out["bindings"]] == ["ml/j-free"]
+    assert any("whose sub-groups KAI cannot build" in w and "'Rep'" in w for w in out["warnings"])
+
+
+def test_kai_pods_left_out_of_their_job_are_in_no_queue(client):
+    """The proportion plugin sums a queue's allocated and requested resources over its
+    jobs' pods; a pod in none of its PodGroup's pod sets is not in its job, so not in its
+    queue: j-free (running, 1 GPU) and j-stray (pending, 4 GPUs) are not counted, j-x
+    (pending, 1 GPU) is."""
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from app.settings import Settings
+    from app.framework.config import load_config
+
+    running = _pods("j", None, ["j-free"], 1)[0]
+    running["spec"]["nodeName"], running["status"] = "a", {"phase": "Running"}
+    job = [_group("j", [{"name": "x", "minMember": 1}], min_member=1), *_pods("j", "x", ["j-x"], 1), running,
+           *_pods("j", "stray", ["j-stray"], 4)]  # fmt: skip
+    req = read_request(request([*_cluster(), *job]), Settings())
+    cfg = load_config({"profile": "kai", "actions": "allocate"}, known_actions=KNOWN_ACTIONS, action_aliases={},
+                      known_plugins=KNOWN_PLUGINS)  # fmt: skip
+    q = Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS).plugins["proportion"].queues["q"]
+    assert q.allocated[0] == 0.0 and q.request[0] == 1.0
+
+
+def test_kai_sub_groups_make_the_gang_not_the_podgroups_min_member(client):
+    """With sub-groups, KAI's pod sets are the sub-groups with their minimums
+    (``setSubGroups``): the PodGroup's minMember (5) is not read. x and y ask for one pod
+    each and have it, so the job is ready for scheduling (``IsReadyForScheduling``) and
+    both pods are placed; the job's minimum is 2."""
+    sets = [{"name": "x", "minMember": 1}, {"name": "y", "minMember": 1}]
+    job = [_group("j", sets, min_member=5), *_pods("j", "x", ["j-x"], 1), *_pods("j", "y", ["j-y"], 1)]
+    out = decide(client, [*_cluster(), *job])
+    assert sorted(b["pod"] for b in out["bindings"]) == ["ml/j-x", "ml/j-y"]
+    assert out["jobs"][0]["state"] == "Bound" and "minAvailable 2" in out["jobs"][0]["message"]
+
+
+def test_kai_allocate_takes_only_jobs_ready_for_scheduling(client):
+    """KAI's allocate queues only jobs whose every pod set has its minimum of pods alive
+    (``FilterUnready``): x has 2 of its 3, so nothing of the job is placed, y's pod neither,
+    and the job's message says which pod set is short."""
+    sets = [{"name": "x", "minMember": 3}, {"name": "y", "minMember": 1}]
+    job = [_group("j", sets, min_member=1), *_pods("j", "x", ["j-x0", "j-x1"], 1), *_pods("j", "y", ["j-y"], 1)]
+    out = decide(client, [*_cluster(), *job])
+    assert out["bindings"] == [] and out["nominations"] == []
+    assert "pod set x has 2 of its minimum 3 pods" in out["jobs"][0]["message"]
