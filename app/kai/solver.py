@@ -267,6 +267,7 @@ class KeptVictims:
         self.victim_tasks: list[list[Task]] = []  # their GetTasksToAllocate, asked once (see solve)
         self.node_set: np.ndarray | None = None  # the node set the preemptor's tasks are in
         self.failed: list[np.ndarray] = []  # the node sets the run's first step tried before it
+        self.at_mark: dict = {}  # the domains' free resources on the kept evictions alone (see _sets_at_mark)
         self.placed = 0  # how many of the preemptor's tasks the statement holds after the mark
         self.most = 0  # the most tasks the checks before the node sets pass for (see _grows)
         self.leads = False  # whether the preemptor is popped first whatever its size (see _grows)
@@ -441,8 +442,9 @@ class KeptVictims:
         """The preemptor's node sets (``SubsetNodesFn``, its topology domains for this step's
         tasks, in order) on the kept evictions alone, the state the step's own simulation
         asks them in (it places the preemptor first): the placements this run keeps are
-        taken off the node accounting while they are worked out. One set, the nodes
-        given, without a constraint."""
+        taken off the node accounting while they are worked out, so the domains' free
+        resources are the same at every step of the run, worked out once
+        (``self.at_mark``). One set, the nodes given, without a constraint."""
         nt = partial.job.network_topology
         if nt is None:
             return [nodes]
@@ -454,7 +456,7 @@ class KeptVictims:
         if reqs is not None:
             np.subtract.at(c.pipelined, idx, reqs)
         try:
-            sets, _ = subset_nodes(ctx, partial, nt, set(), list(partial.tasks), nodes, held=False)
+            sets, _ = subset_nodes(ctx, partial, nt, set(), list(partial.tasks), nodes, held=False, state=self.at_mark)
         finally:
             if reqs is not None:
                 np.add.at(c.pipelined, idx, reqs)

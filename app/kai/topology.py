@@ -183,12 +183,15 @@ def _same_shape(ctx: KaiContext, tasks: list[Task]) -> bool:
 
 
 def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets: set[str], tasks: list[Task],
-                 nodes: np.ndarray, *, held: bool = True) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
+                 nodes: np.ndarray, *, held: bool = True,
+                 state: dict[Any, Any] | None = None) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
     """``SubsetNodesFn`` for a set (or pod set) with constraint ``nt``, the pod sets
     ``pod_sets`` (of the view ``v``) and this attempt's ``tasks`` of them, on ``nodes``:
     the node sets to try in order, each with its domain (None for the nodes as given),
     and the preferred level's node scores (None without a preferred level). ``held``
-    False: as if none of the view's pods were placed (no domain of active pods)."""
+    False: as if none of the view's pods were placed (no domain of active pods).
+    ``state``: a memo of the domains' free resources and copies, for a caller that asks
+    again with the nodes' accounting as it was (the solver, on the kept evictions)."""
     if nt is None or not tasks:
         return [(None, nodes)], None
     required, preferred, known = _levels(ctx, nt)
@@ -213,16 +216,23 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     # per domain of the search subtree, by prefix sums over its nodes: the idle + releasing
     # capacity, and (tasks alike) how many copies of the largest task its nodes hold
     inside, pos, rows, starts, ends, sizes = ctx.subtree(search)
-    future = c.future_idle_of(slice(None))
-    acc = np.zeros((len(rows) + 1, future.shape[1]), dtype=np.int64)
-    np.cumsum(future[rows], axis=0, out=acc[1:])
-    dom_free = acc[ends] - acc[starts]
-    dom_copies = None
-    if biggest is not None and (biggest > 0).any():
-        asked = biggest > 0
-        copies = np.maximum((future[:, asked] // biggest[asked]).min(axis=1), 0)
-        cs = np.concatenate(([0], np.cumsum(copies[rows])))
-        dom_copies = (cs[ends] - cs[starts]).tolist()
+    key = (search, None if biggest is None else biggest.tobytes())
+    got = state.get(key) if state is not None else None
+    if got is None:
+        future = c.future_idle_of(slice(None))
+        acc = np.zeros((len(rows) + 1, future.shape[1]), dtype=np.int64)
+        np.cumsum(future[rows], axis=0, out=acc[1:])
+        dom_free = acc[ends] - acc[starts]
+        dom_copies = None
+        if biggest is not None and (biggest > 0).any():
+            asked = biggest > 0
+            copies = np.maximum((future[:, asked] // biggest[asked]).min(axis=1), 0)
+            cs = np.concatenate(([0], np.cumsum(copies[rows])))
+            dom_copies = (cs[ends] - cs[starts]).tolist()
+        if state is not None:
+            state[key] = dom_free, dom_copies
+    else:
+        dom_free, dom_copies = got
 
     dom_ratio = _ratios(ctx, need, dom_free)
 
