@@ -18,7 +18,9 @@ class ScoresRequest(DecisionRequest):
 
 class NodeScore(BaseModel):
     total: float
-    feasible: bool = Field(description="Passes every predicate (resource fit is not part of predicates).")
+    feasible: bool = Field(description="Passes every predicate (resource fit is not part of predicates). Under the "
+                           "kai profile: a KAI FittingNode (the queue takes the task, it fits the node's idle + "
+                           "releasing capacity, every predicate passes).")
     plugins: dict[str, float]
 
 
@@ -31,4 +33,6 @@ class ScoresResponse(BaseModel):
     job: str
     task: str = Field(description="The pending task that was scored (the first in task order).")
     nodes: dict[str, NodeScore]
-    hyperNodes: dict[str, HyperNodeScore] = Field(description="Includes the virtual root <cluster-top-hypernode>.")
+    hyperNodes: dict[str, HyperNodeScore] = Field(description="Includes the virtual root <cluster-top-hypernode>. "
+                                                  "Empty under the kai profile: KAI scores nodes only.")
+    warnings: list[str] = Field(default_factory=list, description="Scores the answer does not show, and why.")

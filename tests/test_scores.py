@@ -87,3 +87,32 @@ def test_scores_candidate_nodes_must_be_distinct_nodes_of_the_snapshot(client, n
     body = request(topology_gang(), job="ml/g", config=NTA_ONLY, nodes=nodes)
     r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer
+
+
+def test_kai_profile_scores_are_kais_node_order_terms(client):
+    """Under the kai profile, /v1/scores shows what KAI's allocate weighs (best_node) for
+    the job's first task to allocate: nodeavailability (+100: fits idle), nodeplacement
+    (GPU binpack 0..9 over the range of the candidates' free GPUs: c has 0, a and b 1, so
+    c 9 and a, b 0), and the topology plugin's preferred-level scores of the root set
+    (rack r3, full, is the tightest; r1 and r2 tie on ratio and sort by name: 30,000,
+    60,000, 100,000, so p-0 goes to b as the decision does); no HyperNode scores (KAI has
+    none). c is full: not a FittingNode."""
+    from tests.test_kai import decide as decide_kai
+    from tests.test_kai import kai_job, kai_queue
+
+    topo = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "dc"},
+            "spec": {"levels": [{"nodeLabel": "rack"}]}}  # fmt: skip
+    nodes = [node(n, gpu=2, labels={"rack": r}) for n, r in (("a", "r1"), ("b", "r2"), ("c", "r3"))]
+    running = [{**o, "spec": {**o["spec"], "nodeName": n}, "status": {"phase": "Running"}} if o["kind"] == "Pod" else o
+               for n, name, k in (("a", "r0", 1), ("b", "r1", 1), ("c", "full", 2)) for o in kai_job(name, "q", 1, k)]  # fmt: skip
+    job = kai_job("p", "q", 2, 1, topology={"topology": "dc", "preferredTopologyLevel": "rack"})
+    out = scores(client, nodes + [topo, kai_queue("q", 8)] + running + job, "ml/p", config={"profile": "kai"})
+    assert out["task"] == "ml/p-0" and out["hyperNodes"] == {} and out["warnings"] == []
+    a, b, c = (out["nodes"][n] for n in "abc")
+    assert a["plugins"] == {"nodeavailability": 100.0, "nodeplacement": 0.0, "topology": 60_000.0}
+    assert b["plugins"] == {"nodeavailability": 100.0, "nodeplacement": 0.0, "topology": 100_000.0}
+    assert c["plugins"] == {"nodeavailability": 0.0, "nodeplacement": 9.0, "topology": 30_000.0}
+    assert (a["total"], b["total"]) == (60_100.0, 100_100.0) and a["feasible"] and b["feasible"]
+    assert not c["feasible"]
+    out = decide_kai(client, nodes + [topo, kai_queue("q", 8)] + running + job)
+    assert [b["node"] for b in out["bindings"] if b["pod"] == "ml/p-0"] == ["b"]

@@ -14,8 +14,13 @@ from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.errors import InputError
 from app.framework.session import Session
 from app.ingest.request import read_request
-from app.model.cluster import TaskStatus
+from app.kai.allocate import node_terms
+from app.kai.context import KaiContext
+from app.kai.jobs import View, pod_set_name, sort_tasks, tasks_to_allocate
+from app.kai.topology import ROOT_SET, relevant_scores, subset_nodes
+from app.model.cluster import Job, TaskStatus
 from app.plugins import PLUGINS, PROFILE_PLUGINS
+from app.plugins.kai_fairshare import kai_proportion as kai_solver
 from app.service import scheduler_config
 from app.settings import Settings, get_settings
 
@@ -38,6 +43,8 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
     ssn = Session(cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
     if not job.tasks:
         raise InputError(f"job {key!r} has no pods in the snapshot yet: nothing to score", "/job")
+    if kai_solver(ssn):
+        return _kai_scores(ssn, job, _candidates(envelope.get("nodes"), cluster))
     pending = [t for t in job.tasks if t.status == TaskStatus.PENDING]
     task = ssn.sort_tasks(pending)[0] if pending else job.tasks[0]
     nodes = _candidates(envelope.get("nodes"), cluster)
@@ -57,7 +64,46 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
         topo.names[h]: {"total": _r(htotal[i]), "plugins": {p: _r(v[i]) for p, v in sorted(hper.items())}}
         for i, h in enumerate(hns)
     }
-    return {"job": key, "task": task.key, "nodes": node_out, "hyperNodes": dict(sorted(hn_out.items()))}
+    return {"job": key, "task": task.key, "nodes": node_out, "hyperNodes": dict(sorted(hn_out.items())), "warnings": []}
+
+
+def _kai_scores(ssn: Session, job: Job, nodes: np.ndarray) -> dict[str, Any]:
+    """The ``kai`` profile: what KAI's allocate weighs for the job's first task to allocate
+    (``GetTasksToAllocate``), node by node (:func:`app.kai.allocate.node_terms`), with the
+    topology plugin's preferred-level scores of the job's root set (worked out as
+    ``AllocateJob`` starts, on every node). KAI scores nodes only: no HyperNode scores."""
+    ctx = KaiContext(ssn)
+    v = View(job)
+    tasks = tasks_to_allocate(v, True, ctx.virtual)
+    task = tasks[0] if tasks else sort_tasks(v.tasks or job.tasks)[0]
+    sets = ctx.sets(job)
+    warnings = []
+    found: dict[str, np.ndarray] = {}
+    nt = sets.root.topology
+    if tasks and nt is not None and nt.preferred_tier_name:
+        every = np.arange(len(ssn.cluster.nodes), dtype=np.intp)
+        _, scores = subset_nodes(ctx, v, nt, sets.root.all_pod_sets(), tasks, every)
+        if scores is not None:
+            found[ROOT_SET] = scores
+    name = pod_set_name(task)
+    nearer = [] if sets.pod_topology.get(name) is None else [name]
+    at = sets.pod_parent.get(name)
+    while at is not None and at.name != ROOT_SET:
+        if at.topology is not None:
+            nearer.append(at.name)
+        at = at.parent
+    if any(n != ROOT_SET for n in nearer):
+        warnings.append(f"the topology scores of sub-group(s) {', '.join(nearer)} are not shown: KAI works them out in "
+                        "the node set their parent set is being tried on, during the allocation")  # fmt: skip
+    feasible, terms = node_terms(ctx, task, nodes, relevant_scores(sets, found, name))
+    node_out = {}
+    for i, n in enumerate(ssn.cluster.nodes[k] for k in nodes.tolist()):
+        total = 0.0
+        for _, term in terms:
+            total = total + term[i]
+        node_out[n.name] = {"total": _r(total), "feasible": bool(feasible[i]),
+                            "plugins": {p: _r(term[i]) for p, term in sorted(terms)}}  # fmt: skip
+    return {"job": job.key, "task": task.key, "nodes": node_out, "hyperNodes": {}, "warnings": warnings}
 
 
 def _candidates(raw: Any, cluster: Any) -> np.ndarray:

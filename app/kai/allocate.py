@@ -108,6 +108,32 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
                  ctx.cpu_only_node if cpu_only else None, nominated)  # fmt: skip
 
 
+def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
+               topology: np.ndarray | None = None) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:  # fmt: skip
+    """What :func:`best_node` weighs for ``task`` on each of ``nodes``, node by node: whether
+    it is a ``FittingNode`` (the task's queue takes it, it fits the node's idle + releasing
+    capacity, every predicate passes), and each node-order plugin's score
+    (:func:`score_terms`, the binpack range over ``nodes``; ``topology``: the preferred
+    level's scores, per node of the cluster)."""
+    c = ctx.ssn.cluster
+    job = task.job
+    req = task.req
+    cpu_only, col, spread = placement_rule(ctx, req)
+    out = np.empty(len(nodes), dtype=np.intp)
+    k, lo, hi, anyc = fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, req, col, out)
+    mask, _ = ctx.ssn.predicate_mask(task, nodes)
+    feasible = np.isin(nodes, out[:k]) & mask
+    if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+        feasible[:] = False
+    idle = c.allocatable[nodes] - c.used[nodes]
+    nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
+    terms = score_terms(idle, idle[:, col] + c.releasing[nodes, col] - c.pipelined[nodes, col] if col >= 0 else None,
+                        c.allocatable[nodes, col] if col >= 0 else None, req, lo, hi, anyc, spread,
+                        ctx.cpu_only_node[nodes] if cpu_only else None, nodes == nominated if nominated >= 0 else None,
+                        topology[nodes] if topology is not None else None)  # fmt: skip
+    return feasible, terms
+
+
 def topology_scores(ctx: KaiContext, task: Task) -> np.ndarray | None:
     """The topology plugin's node scores for ``task`` (per node), when the allocation of
     its job under way set some for its pod set or a set above it."""
@@ -150,28 +176,40 @@ def score_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelin
     return int(cand[s == s.max()].min())
 
 
-def score_array(idle: np.ndarray, avail: np.ndarray | None, total: np.ndarray | None, req: np.ndarray, lo: float,
+def score_terms(idle: np.ndarray, avail: np.ndarray | None, total: np.ndarray | None, req: np.ndarray, lo: float,
                 hi: float, anyc: bool, spread: bool, cpu_only: np.ndarray | None, nominated: np.ndarray | None,
-                topology: np.ndarray | None) -> np.ndarray:  # fmt: skip
-    """The KAI score of each node from its idle capacity (rows of ``idle``) and, on the
-    placement column, its future idle ``avail`` and allocatable ``total`` (see
-    :func:`score_py`), the terms added in its order."""
-    score = np.where((req <= idle).all(axis=1), AVAILABILITY, 0.0)
+                topology: np.ndarray | None) -> list[tuple[str, np.ndarray]]:  # fmt: skip
+    """Each KAI node-order plugin's score of each node, in the order KAI adds them, from its
+    idle capacity (rows of ``idle``) and, on the placement column, its future idle
+    ``avail`` and allocatable ``total`` (see :func:`score_py`); a plugin that adds nothing
+    for this task is left out."""
+    terms = [("nodeavailability", np.where((req <= idle).all(axis=1), AVAILABILITY, 0.0))]
     if avail is not None:
         have = total > 0  # type: ignore[operator]
         av = avail.astype(np.float64)
         if spread:
             tot = total.astype(np.float64)  # type: ignore[union-attr]
-            score = score + np.where(have, av / np.where(have, tot, 1), 0.0)
+            terms.append(("nodeplacement", np.where(have, av / np.where(have, tot, 1), 0.0)))
         elif anyc and hi > 0:
             part = np.full(len(av), MAX_HIGH_DENSITY) if lo == hi else MAX_HIGH_DENSITY * (1 - (av - lo) / (hi - lo))
-            score = score + np.where(have, part, 0.0)
+            terms.append(("nodeplacement", np.where(have, part, 0.0)))
     if cpu_only is not None:
-        score = score + np.where(cpu_only, RESOURCE_TYPE, 0.0)
+        terms.append(("resourcetype", np.where(cpu_only, RESOURCE_TYPE, 0.0)))
     if nominated is not None:
-        score = score + np.where(nominated, NOMINATED, 0.0)
+        terms.append(("nominatednode", np.where(nominated, NOMINATED, 0.0)))
     if topology is not None:
-        score = score + topology
+        terms.append(("topology", topology))
+    return terms
+
+
+def score_array(idle: np.ndarray, avail: np.ndarray | None, total: np.ndarray | None, req: np.ndarray, lo: float,
+                hi: float, anyc: bool, spread: bool, cpu_only: np.ndarray | None, nominated: np.ndarray | None,
+                topology: np.ndarray | None) -> np.ndarray:  # fmt: skip
+    """The KAI score of each node: :func:`score_terms` added in their order."""
+    terms = score_terms(idle, avail, total, req, lo, hi, anyc, spread, cpu_only, nominated, topology)
+    score = terms[0][1]
+    for _, term in terms[1:]:
+        score = score + term
     return score
 
 
