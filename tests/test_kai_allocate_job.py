@@ -262,3 +262,15 @@ def test_kai_one_valid_node_has_its_host_as_lowest_common_domain(client):
     assert out["bindings"] == [] and out["nominations"] == []
     out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_hosts(["a"]), *job])
     assert [b["node"] for b in out["bindings"]] == ["a"]
+
+
+def test_kai_lowest_common_domain_stops_above_an_empty_label_value(client):
+    """lowestCommonDomainID stops at a level whose common value is "" (as if the nodes did
+    not agree there): nodes a and b are in zone z1 with rack "" each, so the search domain
+    is z1, not rack "", and the required zone is inside it: the pod is placed. Stopping at
+    rack "" would leave the zone above the search domain, with nothing free worked out."""
+    nodes = _nodes({"a": ("z1", ""), "b": ("z1", "")})
+    job = [_group("j", [], min_member=1, topology={"topology": "dc", "requiredTopologyLevel": "zone"}),
+           *_pods("j", None, ["j-0"], 1)]  # fmt: skip
+    out = decide(client, [TOPOLOGY, kai_queue("q", 8), *nodes, *job])
+    assert [b["pod"] for b in out["bindings"]] == ["ml/j-0"]

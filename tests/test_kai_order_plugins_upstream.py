@@ -41,10 +41,10 @@ both (two test functions per Go test, the same row ids):
     with the names swapped right first; a non-zero Go answer must hold either way.
 
 * the framework plugins in ``app.plugins.kai`` (``Elastic``, ``SubGroupOrder``,
-  ``TaskOrder``), which the ``kai`` profile also registers for the Gangplank paths that
-  go through ``Session.job_order`` / ``task_order`` / ``sub_job_order``. Their compare
-  functions are per plugin, as in Go, so the answer is compared directly. ``kubeflow`` and
-  ``ray`` are inert there (accepted, register nothing): those rows are skipped.
+  ``TaskOrder``, ``Kubeflow``, ``Ray``), which the ``kai`` profile also registers for the
+  Gangplank paths that go through ``Session.job_order`` / ``task_order`` /
+  ``sub_job_order``. Their compare functions are per plugin, as in Go, so the answer is
+  compared directly.
 
 Go objects become ours as follows: a ``PodInfo`` with a Go status becomes a ``Task`` with
 the same ``TaskStatus``; a ``PodGroupInfo`` with one ``default`` pod set of minimum *m*
@@ -66,7 +66,7 @@ from app.framework.config import PluginOption
 from app.ingest.request import read_request
 from app.kai.jobs import DEFAULT_POD_SET, PodSet, View, _pod_set_cmp, elastic_state, job_less, task_key
 from app.model.cluster import Job, SubGroup, Task, TaskStatus
-from app.plugins.kai import Elastic, SubGroupOrder, TaskOrder
+from app.plugins.kai import Elastic, Kubeflow, Ray, SubGroupOrder, TaskOrder
 from app.settings import Settings
 from tests.kube import pod, request
 
@@ -213,10 +213,6 @@ def test_sub_group_order_kai_profile(l_min: int, l_alloc: int, r_min: int, r_all
 @pytest.mark.parametrize("l_min, l_alloc, r_min, r_alloc, want", SUBGROUP_ORDER)
 def test_sub_group_order_framework_plugin(l_min: int, l_alloc: int, r_min: int, r_alloc: int, want: int,
                                           request: pytest.FixtureRequest) -> None:  # fmt: skip
-    if request.node.callspec.id == f"{SUBGROUP}/both below minAvailable, should be equal":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "KAI's PodSetOrderFn returns 0 when both pod sets are below their minimum; "
-            "app.plugins.kai.SubGroupOrder.key orders them by ready/minimum ratio (1/3 before 2/4)")))  # fmt: skip
     left, right = go_sub_group("l", l_min, l_alloc), go_sub_group("r", r_min, r_alloc)
     assert plugin(SubGroupOrder).order(left, right) == want
 
@@ -259,11 +255,6 @@ def test_elastic_job_order_kai_profile(l_spec: tuple, r_spec: tuple, want: int) 
 @pytest.mark.parametrize("l_spec, r_spec, want", ELASTIC_ORDER)
 def test_elastic_job_order_framework_plugin(l_spec: tuple, r_spec: tuple, want: int,
                                             request: pytest.FixtureRequest) -> None:  # fmt: skip
-    if request.node.callspec.id == f"{ELASTIC}/releasing pod doesn't count as allocated":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "KAI's minAvailableState counts active-allocated pods (not Releasing); "
-            "app.plugins.kai.Elastic.state counts OCCUPYING, which includes Releasing, so the "
-            "left group is 'at its minimum' and the answer is 0 instead of -1")))  # fmt: skip
     left, right = go_job("l", *l_spec), go_job("r", *r_spec)
     assert plugin(Elastic).job_order(left, right) == want
 
@@ -310,15 +301,21 @@ def test_role_task_order_kai_profile(l_labels: dict, r_labels: dict, want: int) 
 
 
 @pytest.mark.parametrize("l_labels, r_labels, want", ROLE_ORDER)
-def test_role_task_order_framework_plugin(l_labels: dict, r_labels: dict, want: int) -> None:
-    pytest.skip("app.plugins.kai registers kubeflow and ray as inert plugins (no task order): "
-                "nothing to compare; the kai profile's task_key carries their rule instead")
+def test_role_task_order_framework_plugin(l_labels: dict, r_labels: dict, want: int,
+                                         request: pytest.FixtureRequest) -> None:  # fmt: skip
+    left, right = go_pods(l_labels, r_labels)
+    cls = Kubeflow if request.node.callspec.id.startswith(KUBEFLOW) else Ray
+    assert plugin(cls).order(left, right) == want
 
 
-@pytest.mark.parametrize("go_test", [
-    pytest.param("kubeflow", id="kubeflow/Test_kubeflowPlugin_OnSessionOpen/Sets the kubeflow pod order func"),
-    pytest.param("ray", id="ray/Test_rayPlugin_OnSessionOpen/Sets the ray pod order func"),
+@pytest.mark.parametrize("go_test, cls", [
+    pytest.param("kubeflow", Kubeflow, id="kubeflow/Test_kubeflowPlugin_OnSessionOpen/Sets the kubeflow pod order func"),
+    pytest.param("ray", Ray, id="ray/Test_rayPlugin_OnSessionOpen/Sets the ray pod order func"),
 ])  # fmt: skip
-def test_role_plugins_on_session_open(go_test: str) -> None:
-    pytest.skip(f"{go_test}: the kai profile hard-wires the {go_test} task order into app.kai.jobs.task_key "
-                f"(no per-session registration), and app.plugins.kai's {go_test} plugin is inert")
+def test_role_plugins_on_session_open(go_test: str, cls: type) -> None:
+    """Opening the plugin registers its TaskOrderFn (the kai profile's own actions take the
+    same rule from app.kai.jobs.task_key)."""
+    ssn = RecordingSession()
+    p = cls(ssn, PluginOption(go_test))  # type: ignore[arg-type]
+    p.open()
+    assert ssn.registered == [("task_order", go_test)]

@@ -28,7 +28,7 @@ from app.ingest.kube import (
 )
 from app.model.cluster import (
     CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, NetworkTopology, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task,
-    TaskStatus,
+    TaskStatus, UNPARSABLE_TASK_PRIORITY,
 )
 from app.kai.jobs import kai_pod_sets, pod_set_name
 from app.model.resources import ResourceTable, distinct
@@ -74,7 +74,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     queues = _queues(d)
     groups = _groups(d)
     _bind_requests(d, nodes)
-    kai_notes = _kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d)
+    kai_notes = _kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d) + _unparsable_task_priorities(d)
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
     if inert is not None:
@@ -394,6 +394,15 @@ def _fill_from_workload(g: GroupDraft, d: Draft) -> None:
     g.priority_class = pclass or g.priority_class
     g.priority = prio if prio is not None else g.priority
     g.preemption_policy = policy or g.preemption_policy
+
+
+def _unparsable_task_priorities(d: Draft) -> list[str]:
+    """The pods whose ``kai.scheduler/task-priority`` label is not an integer."""
+    bad = sorted(f"{p.namespace}/{p.name}" for p in d.pods if p.task_priority == UNPARSABLE_TASK_PRIORITY)
+    if not bad:
+        return []
+    return [f"{len(bad)} pod(s) have a kai.scheduler/task-priority label that is not an integer (e.g. Pod {bad[0]}): "
+            "ordered as KAI orders them, after every pod of their job with a valid label and before those without one"]
 
 
 def _kai_pods(d: Draft, classes: dict[str, PriorityClass]) -> list[str]:

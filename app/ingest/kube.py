@@ -7,6 +7,7 @@ and reported as a warning, never rejected: users post whole dumps.
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import fields
@@ -43,6 +44,7 @@ from app.model.cluster import (
     Queue,
     SpreadConstraint,
     SubGroupPolicy,
+    UNPARSABLE_TASK_PRIORITY,
 )
 from app.model.selectors import LabelSelector
 from app.topology.tree import parse_hypernode
@@ -421,14 +423,7 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
     affinity = r.obj(spec, "affinity", sp, ident) or None
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
     tp = labels.get(KAI_TASK_PRIORITY_LABEL)
-    task_priority = None
-    if tp is not None:
-        try:
-            task_priority = int(tp)
-        except ValueError:
-            raise InputError(
-                "kai.scheduler/task-priority must be an integer", join_pointer(mp, "labels", KAI_TASK_PRIORITY_LABEL), ident
-            ) from None
+    task_priority = None if tp is None else kai_task_priority(tp)
     pre = r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE)))
     d = PodDraft(  # positional: tens of thousands of pods
         ns, name, r.string(meta, "uid", mp, ident), r.string(spec, "nodeName", sp, ident), phase,
@@ -778,6 +773,19 @@ def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
         if not value:  # a request in flight must say which pod goes where
             raise InputError(f"'{key}' must not be empty", join_pointer(sp, key), ident)
     d.bind_requests.append(BindRequestDraft(ns, pod, node, ptr, ident))
+
+
+_ATOI = re.compile(r"[+-]?[0-9]+")
+
+
+def kai_task_priority(value: str) -> int:
+    """A ``kai.scheduler/task-priority`` label as KAI reads it (``strconv.Atoi``: an optional
+    sign and decimal digits, within int64), else :data:`UNPARSABLE_TASK_PRIORITY`."""
+    if _ATOI.fullmatch(value):
+        v = int(value)
+        if -(2**63) <= v < 2**63:
+            return v
+    return UNPARSABLE_TASK_PRIORITY
 
 
 def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:

@@ -20,9 +20,9 @@ Rules (``pkg/scheduler/api/podgroup_info``, ``api/pod_status``):
 * ``GetTasksToEvict``: an elastic job gives one task (last in task order) of its worst
   pod set while any pod set is above its minimum, then every active task at once;
 * JobOrder: higher priority, then below-minimum before exactly-at-minimum before above
-  (``elastic``), then older, then smaller UID; TaskOrder: kubeflow master/launcher and
-  ray head first, then ``kai.scheduler/task-priority`` (higher first), then older, then
-  smaller UID; PodSetOrder: below minimum first, then lower allocated/minimum, then name.
+  (``elastic``), then older, then smaller UID; TaskOrder: kubeflow master/launcher
+  first, then ray head, then ``kai.scheduler/task-priority`` (higher first; a label that
+  is not an integer after every valid one, before none), then older, then smaller UID; PodSetOrder: below minimum first, then lower allocated/minimum, then name.
 """
 
 from __future__ import annotations
@@ -190,10 +190,22 @@ def elastic_state(v: View) -> int:
 
 
 # -- orders -------------------------------------------------------------------------------
-def task_key(t: Task) -> tuple[int, int, int, float, str]:
-    first = 0 if t.labels.get(KUBEFLOW_ROLE) in ("master", "launcher") or t.labels.get(RAY_NODE_TYPE) == "head" else 1
+def kubeflow_master(t: Task) -> bool:
+    """The kubeflow plugin's first tasks: role ``master`` or ``launcher``."""
+    return t.labels.get(KUBEFLOW_ROLE) in ("master", "launcher")
+
+
+def ray_head(t: Task) -> bool:
+    """The ray plugin's first task: node type ``head``."""
+    return t.labels.get(RAY_NODE_TYPE) == "head"
+
+
+def task_key(t: Task) -> tuple[int, int, int, int, float, str]:
+    """KAI's task order: the kubeflow plugin's, then ray's, then taskorder's, each deciding
+    only where it tells two tasks apart; then older, then UID."""
     tp = t.task_priority
-    return (first, 0 if tp is not None else 1, -(tp or 0), t.created, t.uid or t.key)
+    return (0 if kubeflow_master(t) else 1, 0 if ray_head(t) else 1, 0 if tp is not None else 1, -(tp or 0), t.created,
+            t.uid or t.key)  # fmt: skip
 
 
 def sort_tasks(tasks: Iterable[Task], reverse: bool = False) -> list[Task]:
@@ -215,16 +227,23 @@ def job_less(a: View, b: View, state: Callable[[View], int] = elastic_state) -> 
     return (a.job.uid or a.key) < (b.job.uid or b.key)
 
 
-def _pod_set_cmp(a: PodSet, b: PodSet) -> int:
-    na, nb = a.count(ACTIVE_ALLOCATED), b.count(ACTIVE_ALLOCATED)
-    below_a, below_b = na < a.min, nb < b.min
+def pod_set_order(na: int, mina: int, nb: int, minb: int) -> int:
+    """The subgrouporder plugin's ``PodSetOrderFn`` on two pod sets' active allocated
+    counts and minimums: below its minimum first; both at or above it, the lower
+    allocated/minimum first; else 0 (equal)."""
+    below_a, below_b = na < mina, nb < minb
     if below_a != below_b:
         return -1 if below_a else 1
     if not below_a:
-        ra, rb = na / max(a.min, 1), nb / max(b.min, 1)
+        ra, rb = na / max(mina, 1), nb / max(minb, 1)
         if ra != rb:
             return -1 if ra < rb else 1
-    return (a.name > b.name) - (a.name < b.name)
+    return 0
+
+
+def _pod_set_cmp(a: PodSet, b: PodSet) -> int:
+    got = pod_set_order(a.count(ACTIVE_ALLOCATED), a.min, b.count(ACTIVE_ALLOCATED), b.min)
+    return got or (a.name > b.name) - (a.name < b.name)
 
 
 def sort_pod_sets(pod_sets: Iterable[PodSet], reverse: bool = False) -> list[PodSet]:

@@ -200,7 +200,7 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     c = ctx.ssn.cluster
     topo = c.topology
     valid = nodes[ctx.in_topology[nodes]] if len(nodes) else nodes
-    search = topo.lca(valid) if len(valid) else topo.root
+    search = _above_empty(topo, c.nodes, topo.lca(valid)) if len(valid) else topo.root
     if preferred is not None:
         while search != topo.root and topo.tier[search] < preferred:
             search = topo.parent[search]
@@ -289,6 +289,21 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
             leaves = topo.leaves[h]
             out.append((h, leaves if given is None else leaves[given[leaves]]))
     return out, scores
+
+
+def _above_empty(topo: Any, nodes: list[Any], h: int) -> int:
+    """``lowestCommonDomainID`` stops descending at a level whose common label value is
+    empty: the domain above the highest such domain on the way down to ``h``, else ``h``."""
+    chain = []
+    while h >= 0 and h != topo.root:
+        chain.append(h)
+        h = int(topo.parent[h])
+    for d in reversed(chain):  # top level first
+        key = topo.tier_name[d]
+        leaves = topo.leaves[d]
+        if key and len(leaves) and nodes[int(leaves[0])].labels.get(key) == "":
+            return int(topo.parent[d])
+    return chain[0] if chain else topo.root
 
 
 def _ancestors(topo: Any, h: int) -> dict[int, int]:

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 #: ``system-cluster-critical`` and ``system-node-critical`` make them.
 CRITICAL_NAMESPACE = "kube-system"
 
+
+#: A ``kai.scheduler/task-priority`` label that is not an integer (Go's ``strconv.Atoi``
+#: fails): KAI's TaskOrderFn puts such a pod after every pod with a valid label and before
+#: pods without one; below every int64, it sorts there.
+UNPARSABLE_TASK_PRIORITY = -(2**63) - 1
+
 class TaskStatus(IntEnum):
     PENDING = 1
     ALLOCATED = 2
@@ -194,7 +200,7 @@ class Task:
         self.best_effort = False
         self.gated = False
         self.preemption_policy = "PreemptLowerPriority"
-        self.task_priority: int | None = None  # KAI kai.scheduler/task-priority
+        self.task_priority: int | None = None  # KAI kai.scheduler/task-priority (UNPARSABLE_TASK_PRIORITY: not an integer)
         self.critical = False  # system-critical or kube-system: never a victim
         self.pointer = ""
 

@@ -1,8 +1,10 @@
 """KAI-Scheduler's default plugins other than proportion (see ``kai_fairshare``).
 
-* ``elastic`` — JobOrder: a job below its minimum before one at it, at it before above it.
-* ``subgrouporder`` — SubJobOrder: sub-groups below their minimum first, then the lowest
-  ready/minimum ratio.
+* ``elastic`` — JobOrder: a job below its minimum (in some pod set) before one at it, at it
+  before above it.
+* ``subgrouporder`` — SubJobOrder: sub-groups below their minimum first; both at or above
+  it, the lowest allocated/minimum ratio (active allocated pods).
+* ``kubeflow``, ``ray`` — TaskOrder: a kubeflow master / launcher first, then a ray head.
 * ``taskorder`` — TaskOrder: pods with ``kai.scheduler/task-priority`` first, higher first.
 * ``nodeavailability`` — Predicate: only Ready nodes.
 * ``gpupack`` — NodeOrder: fuller GPU nodes first (GPU binpack).
@@ -20,8 +22,7 @@
 * ``minruntime`` — protects victims younger than their queue's minimum runtime in
   preempt and reclaim (see the class).
 * ``nominatednode`` — a pod's ``nominatedNodeName`` is tried first: built into allocate.
-* ``kubeflow``, ``ray`` (gang sizes of those CRDs: the snapshot carries PodGroups),
-  ``dynamicresources`` (DRA claims are not in the snapshot), ``gpusharingorder``
+* ``dynamicresources`` (DRA claims are not in the snapshot), ``gpusharingorder``
   (shared-GPU reservations) and ``snapshot`` (a debug dump) take no part in a decision
   computed from a snapshot; they are accepted so KAI's default configuration loads.
 """
@@ -33,9 +34,10 @@ import numpy as np
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
+from app.kai.jobs import ACTIVE_ALLOCATED, View, elastic_state, kubeflow_master, pod_set_order, ray_head
 from app.kai.topology import level_scores, tree_path
 from app.ingest.reader import DAY_UNITS, duration, timestamp
-from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Job, SubGroup, Task
+from app.model.cluster import HOLDS_NODE, OCCUPYING, Job, SubGroup, Task
 from app.model.resources import column_sums
 from app.plugins.gang import surplus_only
 from app.plugins.network_topology_aware import NetworkTopologyAware
@@ -51,8 +53,8 @@ class Elastic(Plugin):
 
     @staticmethod
     def state(job: Job) -> int:
-        alloc = job.count(OCCUPYING)
-        return 0 if alloc < job.min_available else (1 if alloc == job.min_available else 2)
+        """KAI's, per pod set (:func:`app.kai.jobs.elastic_state`)."""
+        return elastic_state(View(job))
 
     def job_order(self, a: Job, b: Job) -> int:
         sa, sb = self.state(a), self.state(b)
@@ -67,13 +69,34 @@ class SubGroupOrder(Plugin):
         self.ssn.register("sub_job_order", self.name, self.order)
 
     @staticmethod
-    def key(sg: SubGroup) -> tuple[int, float]:
-        ready = sg.count(READY)
-        return (0 if ready < sg.min_available else 1, ready / max(sg.min_available, 1))
+    def order(a: SubGroup, b: SubGroup) -> int:
+        """KAI's ``PodSetOrderFn`` (:func:`app.kai.jobs.pod_set_order`) on the active allocated pods."""
+        return pod_set_order(a.count(ACTIVE_ALLOCATED), a.min_available, b.count(ACTIVE_ALLOCATED), b.min_available)
 
-    def order(self, a: SubGroup, b: SubGroup) -> int:
-        ka, kb = self.key(a), self.key(b)
-        return (ka > kb) - (ka < kb)
+
+class FirstTasks(Plugin):
+    """KAI's kubeflow and ray TaskOrderFns: a kubeflow master / launcher, a ray head first."""
+
+    first: staticmethod
+
+    def open(self) -> None:
+        self.ssn.register("task_order", self.name, self.order)
+
+    def order(self, a: Task, b: Task) -> int:
+        fa, fb = self.first(a), self.first(b)
+        return -1 if fa and not fb else (1 if fb and not fa else 0)
+
+
+class Kubeflow(FirstTasks):
+    name = "kubeflow"
+    summary = "KAI: kubeflow master / launcher pods first"
+    first = staticmethod(kubeflow_master)
+
+
+class Ray(FirstTasks):
+    name = "ray"
+    summary = "KAI: the ray head pod first"
+    first = staticmethod(ray_head)
 
 
 class TaskOrder(Plugin):
@@ -85,6 +108,7 @@ class TaskOrder(Plugin):
 
     @staticmethod
     def order(a: Task, b: Task) -> int:
+        """KAI's TaskOrderFn (a label that is not an integer: UNPARSABLE_TASK_PRIORITY)."""
         if (a.task_priority is None) != (b.task_priority is None):
             return -1 if a.task_priority is not None else 1
         if a.task_priority is None or a.task_priority == b.task_priority:
@@ -359,6 +383,6 @@ class NominatedNode(Plugin):
 
 KAI_PLUGINS: tuple[type[Plugin], ...] = (
     Elastic, SubGroupOrder, TaskOrder, NodeAvailability, GpuPack, ResourceType, NodePlacement, KaiTopology,
-    MinRuntime, NominatedNode, *(_inert(n) for n in ("kubeflow", "ray", "dynamicresources", "gpusharingorder", "snapshot")),
+    MinRuntime, NominatedNode, Kubeflow, Ray, *(_inert(n) for n in ("dynamicresources", "gpusharingorder", "snapshot")),
 )  # fmt: skip
 _ = Priority  # KAI's priority plugin is Volcano's (priority desc, then the fallbacks)
