@@ -193,7 +193,7 @@ def test_kai_pods_in_none_of_their_podgroups_pod_sets_are_left_out(client):
            *_pods("j", "rep", ["j-rep"], 1)]  # fmt: skip
     out = decide(client, [TOPOLOGY, kai_queue("q", 8), *_nodes({"a": ("z1", "r1"), "b": ("z1", "r2")}), *job])
     assert [b["pod"] for b in out["bindings"]] == ["ml/j-x"]
-    assert any("2 pod(s) of KAI PodGroups with sub-groups are in none of their pod sets" in w for w in out["warnings"])
+    assert any("2 pod(s) of KAI PodGroups are in none of their pod sets" in w for w in out["warnings"])
 
 
 def test_kai_declared_pod_set_without_its_pods_keeps_the_job_waiting(client):

@@ -449,11 +449,6 @@ def test_is_ready_for_scheduling(pod_sets: dict[str, int] | None, min_member: in
 
 
 STALE = "TestPodGroupInfo_IsStale"
-STALE_DIFF = (
-    "StaleGangEviction.stale (app/actions/kai.py) checks only job.subgroups, the sub-groups that hold pods, so a "
-    "KAI pod set with no pods is never below its minimum there; KAI's PodGroupInfo.IsStale (job_info.go) checks "
-    "IsGangSatisfied of every pod set: here 'default' and 'sg2' (minimum 1 each) have no active pod, so it is stale"
-)
 STALE_ROWS = [
     row(STALE, "empty PodGroupInfo, not stale", None, 1, [], False),
     row(STALE, "no active used tasks, not stale", None, 1, [P("task1", uid="1", phase="Pending")], False),
@@ -465,8 +460,7 @@ STALE_ROWS = [
     # NewPodGroupInfo's default (minimum 1) kept, sg1 and sg2 added; both pods in sg1
     row(STALE, "activeUsedTasks >= minAvailable, subgroups gang NOT satisfied, stale",
         {"default": 1, "sg1": 1, "sg2": 1}, 1,
-        [P("task1", "sg1", uid="1", phase="Running"), P("task2", "sg1", uid="2", phase="Running")], True,
-        marks=pytest.mark.xfail(strict=True, reason=STALE_DIFF)),
+        [P("task1", "sg1", uid="1", phase="Running"), P("task2", "sg1", uid="2", phase="Running")], True),
     # PodSets replaced by sg1 and sg2 only
     row(STALE, "activeUsedTasks >= minAvailable, subgroups gang satisfied, not stale", {"sg1": 1, "sg2": 1}, 1,
         [P("task1", "sg1", uid="1", phase="Running"), P("task2", "sg2", uid="2", phase="Running")], False),

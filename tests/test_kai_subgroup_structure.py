@@ -137,3 +137,30 @@ def test_kai_allocate_takes_only_jobs_ready_for_scheduling(client):
     out = decide(client, [*_cluster(), *job])
     assert out["bindings"] == [] and out["nominations"] == []
     assert "pod set x has 2 of its minimum 3 pods" in out["jobs"][0]["message"]
+
+
+def test_kai_pod_labelled_with_no_pod_set_of_a_podgroup_without_sub_groups_is_left_out(client):
+    """Without sub-groups a PodGroup has one pod set, ``default``; AddTaskInfo files a pod
+    under its ``kai.scheduler/subgroup-name`` label, so j-x (labelled x) is in no pod set
+    and not the job's, while j-d (labelled default) and j-0 (no label) are."""
+    job = [_group("j", [], min_member=1), *_pods("j", "x", ["j-x"], 1), *_pods("j", "default", ["j-d"], 1),
+           *_pods("j", None, ["j-0"], 1)]  # fmt: skip
+    out = decide(client, [*_cluster(), *job])
+    assert sorted(b["pod"] for b in out["bindings"]) == ["ml/j-0", "ml/j-d"]
+    assert any("1 pod(s) of KAI PodGroups are in none of their pod sets (e.g. Pod ml/j-x)" in w for w in out["warnings"])
+
+
+def test_kai_stale_gang_counts_only_the_pods_of_its_pod_sets(client):
+    """IsStale looks at the job's pods, those in its pod sets: pod set x (minimum 2) has one
+    running pod, so the gang is stale (since the annotation's time, past the 60 s grace)
+    and its running pod is evicted; the Succeeded pod labelled ``stray`` is in no pod set
+    and does not make the job finished-looking (counted, it would: a job with a Succeeded
+    pod is never stale)."""
+    group = _group("j", [{"name": "x", "minMember": 2}], min_member=2)
+    group["metadata"]["annotations"] = {"kai.scheduler/stale-podgroup-timestamp": "2020-01-01T00:00:00Z"}
+    running = _pods("j", "x", ["j-x0"], 1)[0]
+    running["spec"]["nodeName"], running["status"] = "a", {"phase": "Running"}
+    stray = _pods("j", "stray", ["j-s"], 1)[0]
+    stray["spec"]["nodeName"], stray["status"] = "b", {"phase": "Succeeded"}
+    out = decide(client, [*_cluster(), group, running, stray], config={"profile": "kai", "actions": "stalegangeviction"})
+    assert [e["pod"] for e in out["evictions"]] == ["ml/j-x0"]

@@ -2,7 +2,7 @@
 
 * ``stalegangeviction`` — a job is stale when it has no Succeeded pod, at least one pod
   holding a node (active-used: allocated, pipelined, binding, bound, running, releasing)
-  and a sub-group (or the job) below its minimum. Stale since the PodGroup annotation
+  and a pod set below its minimum of them, counting the pods of its pod sets only. Stale since the PodGroup annotation
   ``kai.scheduler/stale-podgroup-timestamp`` (or, without it, since now); once stale for
   the grace period (argument ``defaultStalenessGracePeriod``, default 60s, negative =
   never) all its running pods are evicted.
@@ -24,7 +24,7 @@ from app.eviction.bundles import VICTIM_STATES
 from app.framework.action import Action
 from app.framework.session import Session
 from app.ingest.reader import duration, timestamp
-from app.kai.jobs import ACTIVE_USED
+from app.kai.jobs import ACTIVE_USED, View, gang_satisfied
 from app.model.cluster import OCCUPYING, Job, Task, TaskStatus
 from app.plugins.kai_fairshare import kai_proportion
 
@@ -53,7 +53,7 @@ class StaleGangEviction(Action):
                 ssn.messages[job.key] = f"stale gang for {waited:.0f}s (grace {grace:.0f}s)"
                 continue
             stmt = ssn.statement()
-            for t in job.tasks:
+            for t in View(job).tasks:  # the job's pods: not those KAI leaves out of it
                 if t.status in VICTIM_STATES and t.node >= 0:
                     stmt.evict(t, f"stale gang: below minAvailable {job.min_available} for {waited:.0f}s "
                                   f"(grace {grace:.0f}s)", self.name, job.key)  # fmt: skip
@@ -61,11 +61,12 @@ class StaleGangEviction(Action):
 
     @staticmethod
     def stale(job: Job) -> bool:
-        if job.counts[TaskStatus.SUCCEEDED] or not job.count(ACTIVE_USED):
+        """``IsStale``: over the job's pods (those in its pod sets), none Succeeded, some
+        active, and some pod set below its minimum of active pods."""
+        v = View(job)
+        if any(t.status is TaskStatus.SUCCEEDED for t in v.tasks) or not v.count(ACTIVE_USED):
             return False
-        if job.subgroups:
-            return any(sg.count(ACTIVE_USED) < sg.min_available for sg in job.subgroups.values())
-        return job.count(ACTIVE_USED) < job.min_available
+        return not gang_satisfied(v)
 
 
 class Consolidation(Action):

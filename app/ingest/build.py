@@ -238,10 +238,11 @@ def _resource_names(d: Draft) -> Iterable[str]:
 
 
 def _kai_left_out(jobs: dict[str, Job]) -> list[str]:
-    """The pods of KAI PodGroups with sub-groups that are in none of their pod sets (no
-    sub-group label, or the name of a sub-group others name as parent): KAI leaves them out
-    of the job (``AddTaskInfo``), and so do the ``kai`` profile's actions; and the PodGroups
-    whose sub-groups KAI cannot build (``Job.kai_fallback``)."""
+    """The pods of KAI PodGroups that are in none of their pod sets (a sub-group label, or
+    none, that names no pod set: with sub-groups no label, or a set's name; without, any
+    label but ``default``): KAI leaves them out of the job (``AddTaskInfo``), and so do the
+    ``kai`` profile's actions; and the PodGroups whose sub-groups KAI cannot build
+    (``Job.kai_fallback``)."""
     out = []
     broken = []
     for job in jobs.values():
@@ -257,7 +258,7 @@ def _kai_left_out(jobs: dict[str, Job]) -> list[str]:
                      "constraint, so only their pods without a sub-group are their job's; the kai profile does the "
                      "same, and every profile drops their topology constraints and sub-group parents")  # fmt: skip
     if out:
-        notes.append(f"{len(out)} pod(s) of KAI PodGroups with sub-groups are in none of their pod sets (e.g. Pod "
+        notes.append(f"{len(out)} pod(s) of KAI PodGroups are in none of their pod sets (e.g. Pod "
                      f"{min(out)}): under the kai profile they are not their job's, as KAI leaves them out (never "
                      "placed; a running one keeps its node)")  # fmt: skip
     return notes

@@ -32,6 +32,7 @@ from app.ingest.draft import (
     WorkloadTemplate,
 )
 from app.ingest.kernels import compiled
+from app.kai.jobs import KAI_SUBGROUP_LABEL
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.podrequest import effective_pod_request
@@ -57,7 +58,6 @@ VOLCANO_NT_MODE = "volcano.sh/network-topology-mode"
 VOLCANO_NT_TIER = "volcano.sh/network-topology-highest-tier"
 KAI_GROUP_ANNOTATION = "pod-group-name"
 KAI_QUEUE_LABEL = "kai.scheduler/queue"
-KAI_SUBGROUP_LABEL = "kai.scheduler/subgroup-name"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
 KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"

@@ -38,6 +38,7 @@ ACTIVE_USED = frozenset({S.ALLOCATED, S.PIPELINED, S.BINDING, S.BOUND, S.RUNNING
 ACTIVE_ALLOCATED = frozenset({S.ALLOCATED, S.PIPELINED, S.BINDING, S.BOUND, S.RUNNING})
 ALLOCATED = frozenset({S.ALLOCATED, S.BINDING, S.BOUND, S.RUNNING})
 DEFAULT_POD_SET = "default"
+KAI_SUBGROUP_LABEL = "kai.scheduler/subgroup-name"
 KUBEFLOW_ROLE, RAY_NODE_TYPE = "training.kubeflow.org/job-role", "ray.io/node-type"
 
 
@@ -68,27 +69,36 @@ class PodSet:
 
 
 def pod_set_name(t: Task) -> str:
-    """The pod set (KAI sub-group) a task belongs to."""
+    """The pod set (KAI sub-group) a task belongs to: a pod of a KAI PodGroup names its own
+    with the ``kai.scheduler/subgroup-name`` label (``default`` without one, as
+    ``AddTaskInfo`` reads it, a sub-group of that name or not)."""
     sg = t.subgroup
-    return sg.policy if sg is not None else DEFAULT_POD_SET
+    if sg is not None:
+        return sg.policy
+    named = t.labels.get(KAI_SUBGROUP_LABEL)
+    if named and t.job is not None and t.job.source == "kai":
+        return named
+    return DEFAULT_POD_SET
 
 
 def declares_pod_sets(job: Job) -> bool:
-    """A KAI PodGroup with sub-groups: its pod sets are those (:func:`kai_pod_sets`)."""
-    return job.source == "kai" and (bool(job.subgroup_policies) or job.kai_fallback is not None)
+    """A KAI PodGroup: its pod sets are those KAI builds from it (:func:`kai_pod_sets`)."""
+    return job.source == "kai"
 
 
 def kai_pod_sets(job: Job) -> dict[str, int] | None:
-    """A KAI PodGroup's pod sets when it declares sub-groups (``FromPodGroup``): every
-    sub-group no other names as ``parent``, with its minimum, pods or not; a pod in none of
-    them is left out of the job (``AddTaskInfo``). When ``FromPodGroup`` fails on them
-    (``job.kai_fallback``), KAI keeps the structure every job starts with: one pod set,
-    ``default``, of minimum 1, so only the pods without a sub-group are the job's. None for
-    any other job."""
+    """A KAI PodGroup's pod sets (``FromPodGroup``, ``setSubGroups``): with sub-groups,
+    every sub-group no other names as ``parent``, with its minimum, pods or not; without,
+    one, ``default``, of minimum ``max(minMember, 1)``. A pod in none of them (its
+    sub-group label names no pod set) is left out of the job (``AddTaskInfo``). When
+    ``FromPodGroup`` fails on the sub-groups (``job.kai_fallback``), KAI keeps the
+    structure every job starts with: ``default`` of minimum 1. None for any other job."""
     if not declares_pod_sets(job):
         return None
     if job.kai_fallback is not None:
         return {DEFAULT_POD_SET: 1}
+    if not job.subgroup_policies:  # setSubGroups: no pod set declared, the default one
+        return {DEFAULT_POD_SET: max(job.min_available, 1)}
     parents = {p.parent for p in job.subgroup_policies if p.parent}
     return {p.name: p.sub_group_size for p in job.subgroup_policies if p.name not in parents}
 
@@ -119,15 +129,22 @@ class View:
         self.job = job
         self.key = job.key
         self.partial = mins is not None
-        self.tasks = list(job.tasks if tasks is None else tasks)
         minimums = pod_set_minimums(job)
-        if declares_pod_sets(job):  # pods in no pod set are not the job's
-            self.tasks = [t for t in self.tasks if pod_set_name(t) in minimums]
+        declared = declares_pod_sets(job)  # then pods in no pod set are not the job's
+        groups: dict[str, list[Task]] = {name: [] for name in minimums}
+        kept: list[Task] = []
+        for t in job.tasks if tasks is None else tasks:
+            name = pod_set_name(t)
+            got = groups.get(name)
+            if got is None:
+                if declared:
+                    continue
+                got = groups[name] = []
+            got.append(t)
+            kept.append(t)
+        self.tasks = kept
         if mins:
             minimums.update(mins)
-        groups: dict[str, list[Task]] = {name: [] for name in minimums}
-        for t in self.tasks:
-            groups.setdefault(pod_set_name(t), []).append(t)
         self.pod_sets = [PodSet(name, minimums.get(name, 1), ts) for name, ts in groups.items()]
 
     def count(self, states: frozenset[TaskStatus]) -> int:
