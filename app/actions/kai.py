@@ -1,10 +1,10 @@
 """KAI-Scheduler's own eviction actions: stalegangeviction and consolidation.
 
-* ``stalegangeviction`` — a job is stale when it has no Succeeded pod, at least one pod
-  holding a node (active-used: allocated, pipelined, binding, bound, running, releasing)
-  and a pod set below its minimum of them, counting the pods of its pod sets only. Stale since the PodGroup annotation
-  ``kai.scheduler/stale-podgroup-timestamp`` (or, without it, since now); once stale for
-  the grace period (argument ``defaultStalenessGracePeriod``, default 60s, negative =
+* ``stalegangeviction`` — a job is stale when, counting the pods of its pod sets only, it
+  has no Succeeded pod, at least one pod holding a node (active-used: allocated,
+  pipelined, binding, bound, running, releasing) and a pod set below its minimum of them.
+  Stale since the PodGroup annotation ``kai.scheduler/stale-podgroup-timestamp`` (or,
+  without it, since now); once stale for the grace period (argument ``defaultStalenessGracePeriod``, default 60s, negative =
   never) all its running pods are evicted.
 * ``consolidation`` — for a pending preemptible job that does not fit although the
   cluster has enough idle + releasing GPUs, move running preemptible pods (any queue, any

@@ -22,7 +22,8 @@ Rules (``pkg/scheduler/api/podgroup_info``, ``api/pod_status``):
 * JobOrder: higher priority, then below-minimum before exactly-at-minimum before above
   (``elastic``), then older, then smaller UID; TaskOrder: kubeflow master/launcher
   first, then ray head, then ``kai.scheduler/task-priority`` (higher first; a label that
-  is not an integer after every valid one, before none), then older, then smaller UID; PodSetOrder: below minimum first, then lower allocated/minimum, then name.
+  is not an integer after every valid one, before none), then older, then smaller UID;
+  PodSetOrder: below minimum first, then lower allocated/minimum, then name.
 """
 
 from __future__ import annotations
