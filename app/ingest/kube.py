@@ -891,18 +891,24 @@ def kai_subgroup_parents(policies: list[SubGroupPolicy], declared: list[str | No
             raise InputError(f"parent {parent} of {p.name} was not found", join_pointer(sp, "subGroups", i, "parent"), ident)
 
     def cycle(parent_of: list[str | None]) -> int | None:
-        """The first sub-group (by index) on a cycle of parents."""
+        """The first sub-group (by index) on a cycle of parents (each sub-group walked once:
+        a walk stops at one an earlier walk passed)."""
+        walk = [-1] * len(policies)  # the walk that first reached each sub-group
+        on_cycle: list[int] = []
         for i in range(len(policies)):
-            seen, at = {i}, parent_of[i]
-            while at is not None:
-                j = names[at]
-                if j == i:
-                    return i
-                if j in seen:
-                    break
-                seen.add(j)
+            j: int | None = i
+            while j is not None and walk[j] < 0:
+                walk[j] = i
                 at = parent_of[j]
-        return None
+                j = None if at is None else names[at]
+            if j is not None and walk[j] == i:  # back on this walk's own path: a cycle through j
+                k = j
+                while True:
+                    on_cycle.append(k)
+                    k = names[parent_of[k]]  # type: ignore[index]
+                    if k == j:
+                        break
+        return min(on_cycle) if on_cycle else None
 
     at = cycle(declared)
     if at is not None:
