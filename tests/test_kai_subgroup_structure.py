@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import orjson
 
+from app.ingest.request import read_request
 from tests.kube import node, pod, request
 from tests.test_kai import decide, kai_queue
 from tests.test_kai_allocate_job import TOPOLOGY, _group, _nodes, _pods
@@ -164,3 +165,46 @@ def test_kai_stale_gang_counts_only_the_pods_of_its_pod_sets(client):
     stray["spec"]["nodeName"], stray["status"] = "b", {"phase": "Succeeded"}
     out = decide(client, [*_cluster(), group, running, stray], config={"profile": "kai", "actions": "stalegangeviction"})
     assert [e["pod"] for e in out["evictions"]] == ["ml/j-x0"]
+
+
+def test_kai_sub_groups_looping_once_lowercased_are_not_the_jobs(client):
+    """The webhook sees parents as written: a -> B, b -> A, c -> A, no cycle. FromPodGroup
+    lowercases them: a -> b, b -> a, c -> a, all found, so no error, but a and b hang on
+    each other and c on them, never on the PodGroup: GetAllPodSets (from the root) never
+    reaches them. The job's pod sets are A and B (each now childless, minimum 1); j-c's pod
+    is not the job's."""
+    sets = [{"name": "A"}, {"name": "B"}, {"name": "a", "parent": "B"}, {"name": "b", "parent": "A"},
+            {"name": "c", "parent": "A"}]  # fmt: skip
+    job = [_group("j", sets, min_member=1), *_pods("j", "A", ["j-a"], 1), *_pods("j", "B", ["j-b"], 1),
+           *_pods("j", "c", ["j-c"], 1)]  # fmt: skip
+    out = decide(client, [*_cluster(), *job])
+    assert sorted(b["pod"] for b in out["bindings"]) == ["ml/j-a", "ml/j-b"]
+    assert any("parents form a cycle once lowercased" in w and "(a, b, c)" in w for w in out["warnings"])
+
+
+def test_kai_solver_reads_only_the_pods_of_the_jobs_pod_sets():
+    """Every job helper of the solver reads the job's pods as KAI holds them
+    (``GetAllPodsMap``), not the pods it leaves out: FeasibleNodesForJob takes only nodes
+    with idle or releasing GPUs when every pod of the job asks for one; j's CPU-only pod
+    j-w is labelled with no pod set, so it does not widen them to every node (none has a
+    GPU free here); and IsElastic counts only pod-set pods: v's two left-out pods do not
+    make it elastic."""
+    from app.framework.session import Session
+    from app.kai.actions import is_elastic
+    from app.kai.context import KaiContext
+    from app.kai.solver import feasible_nodes
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import scheduler_config
+    from app.settings import Settings
+
+    pg = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": "j", "namespace": "ml"},
+          "spec": {"minMember": 1, "queue": "q"}}  # fmt: skip
+    objs = [node("gpu-full", gpu=1), node("cpu", gpu=None), kai_queue("q", 8), pg,
+            pod("j-0", ns="ml", gpu=1, annotations={"pod-group-name": "j"}),
+            pod("j-w", ns="ml", gpu=None, labels={"kai.scheduler/subgroup-name": "w"}, annotations={"pod-group-name": "j"}),
+            pod("x", ns="ml", node="gpu-full", gpu=1)]  # fmt: skip
+    req = read_request(request(objs, config={"profile": "kai"}), Settings())
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    job = req.cluster.jobs["ml/j"]
+    assert feasible_nodes(KaiContext(ssn), job) == set()
+    assert not is_elastic(job)  # one pod in its one pod set (minimum 1); j-w is not the job's

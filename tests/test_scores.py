@@ -116,3 +116,13 @@ def test_kai_profile_scores_are_kais_node_order_terms(client):
     assert not c["feasible"]
     out = decide_kai(client, nodes + [topo, kai_queue("q", 8)] + running + job)
     assert [b["node"] for b in out["bindings"] if b["pod"] == "ml/p-0"] == ["b"]
+
+
+def test_kai_profile_scores_warn_when_kai_would_place_the_job_nowhere(client):
+    """A constraint naming a topology the snapshot lacks cannot be met: KAI's topology
+    plugin offers no node set, and /v1/scores says so beside the node terms."""
+    from tests.test_kai import kai_job, kai_queue
+
+    job = kai_job("p", "q", 1, 1, topology={"topology": "nowhere", "requiredTopologyLevel": "rack"})
+    out = scores(client, [node("a", gpu=2), kai_queue("q", 8), *job], "ml/p", config={"profile": "kai"})
+    assert any("offers the job no node set" in w for w in out["warnings"])

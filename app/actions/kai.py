@@ -24,7 +24,7 @@ from app.eviction.bundles import VICTIM_STATES
 from app.framework.action import Action
 from app.framework.session import Session
 from app.ingest.reader import duration, timestamp
-from app.kai.jobs import ACTIVE_USED, View, gang_satisfied
+from app.kai.jobs import ACTIVE_USED, View, declares_pod_sets, gang_satisfied
 from app.model.cluster import OCCUPYING, Job, Task, TaskStatus
 from app.plugins.kai_fairshare import kai_proportion
 
@@ -62,11 +62,18 @@ class StaleGangEviction(Action):
     @staticmethod
     def stale(job: Job) -> bool:
         """``IsStale``: over the job's pods (those in its pod sets), none Succeeded, some
-        active, and some pod set below its minimum of active pods."""
-        v = View(job)
-        if any(t.status is TaskStatus.SUCCEEDED for t in v.tasks) or not v.count(ACTIVE_USED):
+        active, and some pod set below its minimum of active pods. A job that is no KAI
+        PodGroup: each of its sub-groups (or the job) against its own minimum."""
+        if declares_pod_sets(job):
+            v = View(job)
+            if any(t.status is TaskStatus.SUCCEEDED for t in v.tasks) or not v.count(ACTIVE_USED):
+                return False
+            return not gang_satisfied(v)
+        if job.counts[TaskStatus.SUCCEEDED] or not job.count(ACTIVE_USED):
             return False
-        return not gang_satisfied(v)
+        if job.subgroups:
+            return any(sg.count(ACTIVE_USED) < sg.min_available for sg in job.subgroups.values())
+        return job.count(ACTIVE_USED) < job.min_available
 
 
 class Consolidation(Action):

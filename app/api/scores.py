@@ -80,11 +80,16 @@ def _kai_scores(ssn: Session, job: Job, nodes: np.ndarray) -> dict[str, Any]:
     warnings = []
     found: dict[str, np.ndarray] = {}
     nt = sets.root.topology
-    if tasks and nt is not None and nt.preferred_tier_name:
+    if not v.tasks:
+        warnings.append("none of the job's pods is in its pod sets: KAI leaves them all out of the job and places none")
+    if tasks and nt is not None:
         every = np.arange(len(ssn.cluster.nodes), dtype=np.intp)
-        _, scores = subset_nodes(ctx, v, nt, sets.root.all_pod_sets(), tasks, every)
+        node_sets, scores = subset_nodes(ctx, v, nt, sets.root.all_pod_sets(), tasks, every)
         if scores is not None:
             found[ROOT_SET] = scores
+        if not node_sets:
+            warnings.append("KAI's topology plugin offers the job no node set (its topology constraint cannot be met "
+                            "here): KAI places it on none of these nodes")  # fmt: skip
     name = pod_set_name(task)
     nearer = [] if sets.pod_topology.get(name) is None else [name]
     at = sets.pod_parent.get(name)

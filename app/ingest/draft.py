@@ -165,6 +165,7 @@ class GroupDraft:
     preemption_policy: str = ""
     kai_preemptibility: str = ""
     kai_fallback: str | None = None  # why KAI's FromPodGroup fails on the sub-groups (KAI's default structure)
+    kai_unreachable: tuple[str, ...] = ()  # sub-groups whose lowercased parents loop: not the job's
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
     annotations: dict[str, str] = field(default_factory=dict)

@@ -816,6 +816,10 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             )
         )
     fallback = kai_subgroup_parents(policies, declared, sp, ident)
+    unreachable = kai_unreachable(policies) if fallback is None else []
+    if unreachable:
+        gone = set(unreachable)
+        policies = [p for p in policies if p.name not in gone]
     root_topology = kai_topology(spec.get("topologyConstraint"), join_pointer(sp, "topologyConstraint"), ident)
     if fallback is not None:  # KAI's default structure: no constraint anywhere, no sub-group sets
         root_topology = None
@@ -840,6 +844,7 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             kai_preemptibility=pre,
             kai_fallback=fallback,
+            kai_unreachable=tuple(unreachable),
             annotations=r.str_map(meta, "annotations", mp, ident),
             pointer=ptr,
             ident=ident,
@@ -917,13 +922,36 @@ def kai_subgroup_parents(policies: list[SubGroupPolicy], declared: list[str | No
     for p, parent, low in zip(policies, declared, lowered, strict=True):
         if low is not None and low not in names:
             return f"parent {parent!r} of sub-group {p.name!r} names no sub-group once lowercased"
-    at = cycle(lowered)
-    if at is not None:  # names differing only in case that form a loop once lowercased
-        raise InputError("the sub-groups' parents form a cycle once lowercased, as KAI reads them (a KAI scheduler "
-                         "would leave those sub-groups out of the job)", join_pointer(sp, "subGroups", at, "parent"), ident)  # fmt: skip
     for p, low in zip(policies, lowered, strict=True):
         p.parent = low
     return None
+
+
+def kai_unreachable(policies: list[SubGroupPolicy]) -> list[str]:
+    """The sub-groups whose (lowercased) parents lead into a cycle rather than to the
+    PodGroup: names differing only in case can loop once lowercased although the webhook
+    saw no cycle. ``FromPodGroup`` hangs them on each other, never on the root set, so
+    they are no sets or pod sets of the job (``GetAllPodSets`` walks from the root)."""
+    index = {p.name: i for i, p in enumerate(policies)}
+    reach: list[bool | None] = [None] * len(policies)
+    for i in range(len(policies)):
+        path: list[int] = []
+        on_path: set[int] = set()
+        j: int | None = i
+        ok = True
+        while j is not None and reach[j] is None:
+            if j in on_path:  # a cycle: nothing on this path reaches the root
+                ok = False
+                break
+            path.append(j)
+            on_path.add(j)
+            parent = policies[j].parent
+            j = None if parent is None else index[parent]
+        if ok and j is not None:
+            ok = bool(reach[j])
+        for k in path:
+            reach[k] = ok
+    return [p.name for p, ok in zip(policies, reach, strict=True) if not ok]
 
 
 # Koordinator / scheduler-plugins ---------------------------------------------------------

@@ -35,7 +35,7 @@ from app.framework.config import flag
 from app.kai.allocate import over_queue_capacity
 from app.kai.context import KaiContext
 from app.kai.jobs import (
-    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, pod_set_minimums, pod_set_name,
+    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, members, pod_set_minimums, pod_set_name,
     ready_for_scheduling, tasks_to_allocate,
 )  # fmt: skip
 from app.kai.queues import JobsOrderByQueues, allocatable_share, less_equal
@@ -51,7 +51,7 @@ def is_elastic(job: Job) -> bool:
     """``IsElastic``: some pod set has more pods than its minimum (its view's pod sets,
     counted without building the view)."""
     mins = pod_set_minimums(job)
-    return any(n > mins.get(name, 1) for name, n in Counter(map(pod_set_name, job.tasks)).items())
+    return any(n > mins.get(name, 1) for name, n in Counter(map(pod_set_name, members(job))).items())
 
 
 class KaiAction:
@@ -76,9 +76,11 @@ class KaiAction:
         for job in self.ssn.cluster.active_jobs.values():
             if not job.tasks or not any(is_pending(t) for t in job.tasks):
                 continue
+            v = View(job)
+            if not any(is_pending(t) for t in v.tasks):  # (a pending pod KAI leaves out of the job is not its)
+                continue
             if preemptible_only and not is_preemptible(job):
                 continue
-            v = View(job)
             if ready_for_scheduling(v):
                 views.append(v)
         return self.ctx.jobs_order(views)

@@ -104,6 +104,14 @@ def kai_pod_sets(job: Job) -> dict[str, int] | None:
     return {p.name: p.sub_group_size for p in job.subgroup_policies if p.name not in parents}
 
 
+def members(job: Job) -> list[Task]:
+    """The job's pods as KAI holds them (``GetAllPodsMap``): those in its pod sets."""
+    declared = kai_pod_sets(job)
+    if declared is None:
+        return job.tasks
+    return [t for t in job.tasks if pod_set_name(t) in declared]
+
+
 def pod_set_minimums(job: Job) -> dict[str, int]:
     """Every pod set of the job with its minimum (the job's structure, tasks or not; a pod
     set only tasks name has minimum 1)."""

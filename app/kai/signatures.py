@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 
-from app.kai.jobs import ACTIVE_ALLOCATED, View, is_pending, pod_set_name
+from app.kai.jobs import ACTIVE_ALLOCATED, View, is_pending, members, pod_set_name
 from app.model.cluster import Job, NetworkTopology, Task
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def _le(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _sorted_requests(job: Job) -> list[np.ndarray]:
-    reqs = [t.req for t in job.tasks if is_pending(t)]
+    reqs = [t.req for t in members(job) if is_pending(t)]
 
     def cmp(a: np.ndarray, b: np.ndarray) -> int:
         if _le(a, b) and not _le(b, a):

@@ -38,7 +38,9 @@ import numpy as np
 
 from app.kai.allocate import _place_tasks, allocate_job, could_fit, over_queue_capacity, place_in_sets
 from app.kai.memo import PlacementMemo
-from app.kai.jobs import ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, partial_view, tasks_to_allocate
+from app.kai.jobs import (
+    ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, members, partial_view, tasks_to_allocate,
+)
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
 from app.kai.simulation import preemptor_first, virtually_allocate
@@ -66,7 +68,7 @@ def feasible_nodes(ctx: KaiContext, job: Job) -> set[int]:
     the nodes with idle or releasing GPUs."""
     c = ctx.ssn.cluster
     g = ctx.gpu_col
-    if g is None or any(not t.req[g] for t in job.tasks):  # type: ignore[index]
+    if g is None or any(not t.req[g] for t in members(job)):  # type: ignore[index]
         return set(range(len(c.nodes)))
     idle = c.allocatable[:, g] - c.used[:, g]
     releasing = c.releasing[:, g] - c.pipelined[:, g]
@@ -185,7 +187,7 @@ class ByPodSolver:
         else:
             job = ctx.ssn.cluster.job(latest)
             names = ctx.ssn.cluster.nodes
-            for node in sorted({t.node if t.node >= 0 else -1 for t in job.tasks}, key=lambda n: "" if n < 0 else names[n].name):
+            for node in sorted({t.node if t.node >= 0 else -1 for t in members(job)}, key=lambda n: "" if n < 0 else names[n].name):
                 cp = stmt.checkpoint()
                 pv = s.victim_tasks_from_node(node) if node >= 0 else []
                 self._evict(stmt, pv, preemptor)

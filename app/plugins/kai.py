@@ -34,7 +34,9 @@ import numpy as np
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
-from app.kai.jobs import ACTIVE_ALLOCATED, View, elastic_state, kubeflow_master, pod_set_order, ray_head
+from app.kai.jobs import (
+    ACTIVE_ALLOCATED, View, declares_pod_sets, elastic_state, kubeflow_master, pod_set_order, ray_head,
+)
 from app.kai.topology import level_scores, tree_path
 from app.ingest.reader import DAY_UNITS, duration, timestamp
 from app.model.cluster import HOLDS_NODE, OCCUPYING, Job, SubGroup, Task
@@ -53,8 +55,12 @@ class Elastic(Plugin):
 
     @staticmethod
     def state(job: Job) -> int:
-        """KAI's, per pod set (:func:`app.kai.jobs.elastic_state`)."""
-        return elastic_state(View(job))
+        """KAI's, per pod set (:func:`app.kai.jobs.elastic_state`); a job with one pod set,
+        ``default``, counted without building its view."""
+        if job.subgroups or declares_pod_sets(job):
+            return elastic_state(View(job))
+        n, least = job.count(ACTIVE_ALLOCATED), max(job.min_available, 1)
+        return 0 if n < least else (1 if n == least else 2)
 
     def job_order(self, a: Job, b: Job) -> int:
         sa, sb = self.state(a), self.state(b)
