@@ -35,8 +35,8 @@ from app.framework.config import flag
 from app.kai.allocate import over_queue_capacity
 from app.kai.context import KaiContext
 from app.kai.jobs import (
-    ACTIVE_ALLOCATED, ACTIVE_USED, View, has_pending, is_pending, is_preemptible, members, pod_set_minimums, pod_set_name,
-    ready_for_scheduling, tasks_to_allocate,
+    ACTIVE_ALLOCATED, ACTIVE_USED, View, declares_pod_sets, has_pending, is_pending, is_preemptible, pod_set_minimums,
+    pod_set_name, ready_for_scheduling, tasks_to_allocate,
 )  # fmt: skip
 from app.kai.queues import JobsOrderByQueues, allocatable_share, less_equal
 from app.kai.scenarios import Scenario
@@ -51,7 +51,9 @@ def is_elastic(job: Job) -> bool:
     """``IsElastic``: some pod set has more pods than its minimum (its view's pod sets,
     counted without building the view)."""
     mins = pod_set_minimums(job)
-    return any(n > mins.get(name, 1) for name, n in Counter(map(pod_set_name, members(job))).items())
+    declared = declares_pod_sets(job)  # then a pod in no pod set is not the job's
+    counts = Counter(map(pod_set_name, job.tasks))
+    return any(n > mins.get(name, 1) for name, n in counts.items() if not declared or name in mins)
 
 
 class KaiAction:
