@@ -17,7 +17,9 @@ from app.ingest.request import Request, read_request
 from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Cluster, InertPods, Job, TaskStatus
 from app.model.decision import Decision, JobColumns, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
+from app.kai.jobs import declares_pod_sets, members
 from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS, UNMODELLED
+from app.plugins.kai_fairshare import kai_proportion
 from app.inflight import REQUEST_STARTED
 from app.settings import Settings
 
@@ -47,13 +49,15 @@ def scheduler_config(raw: Any, *, strict: bool = False) -> SchedulerConfig:
 
 
 def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobState:
-    """Where a job stands after the decision (one pass over its tasks)."""
-    if len(job.tasks) == 1 and job.key not in (ssn.messages if ssn is not None else ()):
+    """Where a job stands after the decision (one pass over its tasks; under the kai
+    profile, over the pods of a KAI PodGroup's pod sets: those KAI holds as the job's)."""
+    tasks = members(job) if ssn is not None and declares_pod_sets(job) and kai_proportion(ssn) else job.tasks
+    if len(tasks) == 1 and tasks is job.tasks and job.key not in (ssn.messages if ssn is not None else ()):
         return _single_state(cluster, job)
     held_state, held = ssn.held.get(job.key, ("", ())) if ssn is not None else ("", ())
     ready = succeeded = new = waiting = pending = occupying = 0
     placed: set[int] = set()
-    for t in job.tasks:
+    for t in tasks:
         st = t.status
         if id(t) in held:  # placed by a statement left in force, not bound: it waits
             waiting += 1
@@ -73,7 +77,7 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
             placed.add(t.node)
             if st in OCCUPYING:
                 occupying += 1
-    total = len(job.tasks)
+    total = len(tasks)
     topo = cluster.topology
     hyper = None
     if ssn is not None and job.key in ssn.decided_hypernode:

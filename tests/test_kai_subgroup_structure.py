@@ -208,3 +208,18 @@ def test_kai_solver_reads_only_the_pods_of_the_jobs_pod_sets():
     job = req.cluster.jobs["ml/j"]
     assert feasible_nodes(KaiContext(ssn), job) == set()
     assert not is_elastic(job)  # one pod in its one pod set (minimum 1); j-w is not the job's
+
+
+def test_kai_job_state_counts_only_the_pods_of_its_pod_sets(client):
+    """Under the kai profile the job's state is told over the pods KAI holds as the job's:
+    pod set x (minimum 2) has one running pod, so the gang is Incomplete ("1/1 tasks
+    ready"); the Succeeded pod labelled ``stray`` is in no pod set and is not counted (it
+    would make the job look Running at 2 of 2)."""
+    group = _group("j", [{"name": "x", "minMember": 2}], min_member=2)
+    running = _pods("j", "x", ["j-x0"], 1)[0]
+    running["spec"]["nodeName"], running["status"] = "a", {"phase": "Running"}
+    stray = _pods("j", "stray", ["j-s"], 1)[0]
+    stray["spec"]["nodeName"], stray["status"] = "b", {"phase": "Succeeded"}
+    out = decide(client, [*_cluster(), group, running, stray])
+    state = out["jobs"][0]
+    assert state["state"] == "Incomplete" and state["message"].startswith("1/1 tasks ready, 0 pending, minAvailable 2")
