@@ -14,7 +14,7 @@ from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema
 from app.errors import InputError
 from app.framework.session import Session
 from app.ingest.request import read_request
-from app.kai.allocate import node_terms
+from app.kai.allocate import added, node_terms
 from app.kai.context import KaiContext
 from app.kai.jobs import View, pod_set_name, sort_tasks, tasks_to_allocate
 from app.kai.topology import ROOT_SET, relevant_scores, subset_nodes
@@ -101,12 +101,10 @@ def _kai_scores(ssn: Session, job: Job, nodes: np.ndarray) -> dict[str, Any]:
         warnings.append(f"the topology scores of sub-group(s) {', '.join(nearer)} are not shown: KAI works them out in "
                         "the node set their parent set is being tried on, during the allocation")  # fmt: skip
     feasible, terms = node_terms(ctx, task, nodes, relevant_scores(sets, found, name))
+    total = added(terms)
     node_out = {}
     for i, n in enumerate(ssn.cluster.nodes[k] for k in nodes.tolist()):
-        total = 0.0
-        for _, term in terms:
-            total = total + term[i]
-        node_out[n.name] = {"total": _r(total), "feasible": bool(feasible[i]),
+        node_out[n.name] = {"total": _r(total[i]), "feasible": bool(feasible[i]),
                             "plugins": {p: _r(term[i]) for p, term in sorted(terms)}}  # fmt: skip
     return {"job": job.key, "task": task.key, "nodes": node_out, "hyperNodes": {}, "warnings": warnings}
 

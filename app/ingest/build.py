@@ -252,17 +252,22 @@ def _kai_left_out(jobs: dict[str, Job]) -> list[str]:
             out += [t.key for t in job.tasks if pod_set_name(t) not in declared]
         if job.kai_fallback is not None:
             broken.append(f"PodGroup {job.key}: {job.kai_fallback}")
-    notes = []
-    if broken:
-        notes.append(f"{len(broken)} KAI PodGroup(s) whose sub-groups KAI cannot build (e.g. {min(broken)}): KAI keeps "
-                     "the structure every job starts with, one pod set 'default' of minimum 1 and no topology "
-                     "constraint, so only their pods without a sub-group are their job's; the kai profile does the "
-                     "same, and every profile drops their topology constraints and sub-group parents")  # fmt: skip
-    if out:
-        notes.append(f"{len(out)} pod(s) of KAI PodGroups are in none of their pod sets (e.g. Pod "
-                     f"{min(out)}): under the kai profile they are not their job's, as KAI leaves them out (never "
-                     "placed; a running one keeps its node)")  # fmt: skip
-    return notes
+    return (counted(broken, "KAI PodGroup(s) whose sub-groups KAI cannot build",
+                    "KAI keeps the structure every job starts with, one pod set 'default' of minimum 1 and no topology "
+                    "constraint, so only their pods without a sub-group are their job's; the kai profile does the same, "
+                    "and every profile drops their topology constraints and sub-group parents")
+            + counted(out, "pod(s) of KAI PodGroups are in none of their pod sets",
+                      "under the kai profile they are not their job's, as KAI leaves them out (never placed; a running "
+                      "one keeps its node)", "Pod "))  # fmt: skip
+
+
+def counted(items: list[str], what: str, then: str, kind: str = "") -> list[str]:
+    """A warning counting ``items`` with the least as its example (so it does not depend on
+    the order of the request's objects): ``"<n> <what> (e.g. <kind><least>): <then>"``;
+    none without items."""
+    if not items:
+        return []
+    return [f"{len(items)} {what} (e.g. {kind}{min(items)}): {then}"]
 
 
 #: A required level no topology has: a constraint KAI cannot meet (the job is not placed)
@@ -294,15 +299,10 @@ def kai_topology_names(d: Draft, source: str) -> list[str]:
         g.network_topology = settle(g.network_topology, f"PodGroup {g.namespace}/{g.name}")
         for p in g.subgroup_policies:
             p.network_topology = settle(p.network_topology, f"PodGroup {g.namespace}/{g.name} sub-group {p.name}")
-    notes = []
-    if ignored:
-        notes.append(f"{len(ignored)} KAI topologyConstraint(s) name no topology (e.g. {ignored[0]}): ignored, as KAI "
-                     "ignores them")  # fmt: skip
-    if unmet:
-        notes.append(f"{len(unmet)} KAI topologyConstraint(s) name a topology other than the one this decision uses "
-                     f"({source!r}) or no level of it (e.g. {unmet[0]}): such a job is not placed, as KAI does not place "
-                     "one naming a topology it does not have")  # fmt: skip
-    return notes
+    return (counted(ignored, "KAI topologyConstraint(s) name no topology", "ignored, as KAI ignores them")
+            + counted(unmet, f"KAI topologyConstraint(s) name a topology other than the one this decision uses ({source!r}) "
+                      "or no level of it", "such a job is not placed, as KAI does not place one naming a topology it "
+                      "does not have"))  # fmt: skip
 
 
 def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str]:
@@ -400,21 +400,18 @@ def _fill_from_workload(g: GroupDraft, d: Draft) -> None:
 
 def _kai_unreachable(d: Draft) -> list[str]:
     """The KAI PodGroups with sub-groups whose lowercased parents loop (left out of the job)."""
-    hit = sorted(f"PodGroup {g.namespace}/{g.name} ({', '.join(g.kai_unreachable)})" for g in d.groups if g.kai_unreachable)
-    if not hit:
-        return []
-    return [f"{len(hit)} KAI PodGroup(s) have sub-groups whose parents form a cycle once lowercased, as KAI reads them "
-            f"(e.g. {hit[0]}): KAI hangs them on each other, not on the PodGroup, so they and their pods are not the "
-            "job's; the same here"]  # fmt: skip
+    hit = [f"PodGroup {g.namespace}/{g.name} ({', '.join(g.kai_unreachable)})" for g in d.groups if g.kai_unreachable]
+    return counted(hit, "KAI PodGroup(s) have sub-groups whose parents form a cycle once lowercased, as KAI reads them",
+                   "KAI hangs them on each other, not on the PodGroup, so they and their pods are not the job's; the "
+                   "same here")  # fmt: skip
 
 
 def _unparsable_task_priorities(d: Draft) -> list[str]:
     """The pods whose ``kai.scheduler/task-priority`` label is not an integer."""
-    bad = sorted(f"{p.namespace}/{p.name}" for p in d.pods if p.task_priority == UNPARSABLE_TASK_PRIORITY)
-    if not bad:
-        return []
-    return [f"{len(bad)} pod(s) have a kai.scheduler/task-priority label that is not an integer (e.g. Pod {bad[0]}): "
-            "ordered as KAI orders them, after every pod of their job with a valid label and before those without one"]
+    bad = [f"{p.namespace}/{p.name}" for p in d.pods if p.task_priority == UNPARSABLE_TASK_PRIORITY]
+    return counted(bad, "pod(s) have a kai.scheduler/task-priority label that is not an integer",
+                   "ordered as KAI orders them, after every pod of their job with a valid label and before those without "
+                   "one", "Pod ")  # fmt: skip
 
 
 def _kai_pods(d: Draft, classes: dict[str, PriorityClass]) -> list[str]:

@@ -895,29 +895,9 @@ def kai_subgroup_parents(policies: list[SubGroupPolicy], declared: list[str | No
         if parent is not None and parent not in names:
             raise InputError(f"parent {parent} of {p.name} was not found", join_pointer(sp, "subGroups", i, "parent"), ident)
 
-    def cycle(parent_of: list[str | None]) -> int | None:
-        """The first sub-group (by index) on a cycle of parents (each sub-group walked once:
-        a walk stops at one an earlier walk passed)."""
-        walk = [-1] * len(policies)  # the walk that first reached each sub-group
-        on_cycle: list[int] = []
-        for i in range(len(policies)):
-            j: int | None = i
-            while j is not None and walk[j] < 0:
-                walk[j] = i
-                at = parent_of[j]
-                j = None if at is None else names[at]
-            if j is not None and walk[j] == i:  # back on this walk's own path: a cycle through j
-                k = j
-                while True:
-                    on_cycle.append(k)
-                    k = names[parent_of[k]]  # type: ignore[index]
-                    if k == j:
-                        break
-        return min(on_cycle) if on_cycle else None
-
-    at = cycle(declared)
-    if at is not None:
-        raise InputError("cycle detected in subgroups", join_pointer(sp, "subGroups", at, "parent"), ident)
+    _, looped = _parent_walk([None if at is None else names[at] for at in declared])
+    if looped:
+        raise InputError("cycle detected in subgroups", join_pointer(sp, "subGroups", min(looped), "parent"), ident)
     lowered = [None if parent is None else parent.lower() for parent in declared]
     for p, parent, low in zip(policies, declared, lowered, strict=True):
         if low is not None and low not in names:
@@ -933,25 +913,35 @@ def kai_unreachable(policies: list[SubGroupPolicy]) -> list[str]:
     saw no cycle. ``FromPodGroup`` hangs them on each other, never on the root set, so
     they are no sets or pod sets of the job (``GetAllPodSets`` walks from the root)."""
     index = {p.name: i for i, p in enumerate(policies)}
-    reach: list[bool | None] = [None] * len(policies)
-    for i in range(len(policies)):
+    reach, _ = _parent_walk([None if p.parent is None else index[p.parent] for p in policies])
+    return [p.name for p, ok in zip(policies, reach, strict=True) if not ok]
+
+
+def _parent_walk(parent_of: list[int | None]) -> tuple[list[bool], list[int]]:
+    """For sub-groups whose parents are ``parent_of`` (indices; None: the PodGroup): whether
+    each one's chain of parents reaches the PodGroup, and the sub-groups on a cycle. Each
+    sub-group is walked once: a walk stops where an earlier one passed."""
+    walk = [-1] * len(parent_of)  # the walk that first reached each sub-group
+    reach = [False] * len(parent_of)
+    looped: list[int] = []
+    for i in range(len(parent_of)):
         path: list[int] = []
-        on_path: set[int] = set()
         j: int | None = i
-        ok = True
-        while j is not None and reach[j] is None:
-            if j in on_path:  # a cycle: nothing on this path reaches the root
-                ok = False
-                break
+        while j is not None and walk[j] < 0:
+            walk[j] = i
             path.append(j)
-            on_path.add(j)
-            parent = policies[j].parent
-            j = None if parent is None else index[parent]
-        if ok and j is not None:
-            ok = bool(reach[j])
+            j = parent_of[j]
+        if j is not None and walk[j] == i:  # back on this walk's own path: a cycle through j
+            k = j
+            while True:
+                looped.append(k)
+                k = parent_of[k]  # type: ignore[assignment]
+                if k == j:
+                    break
+        ok = j is None or (walk[j] != i and reach[j])
         for k in path:
             reach[k] = ok
-    return [p.name for p, ok in zip(policies, reach, strict=True) if not ok]
+    return reach, looped
 
 
 # Koordinator / scheduler-plugins ---------------------------------------------------------

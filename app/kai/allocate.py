@@ -206,7 +206,11 @@ def score_array(idle: np.ndarray, avail: np.ndarray | None, total: np.ndarray | 
                 hi: float, anyc: bool, spread: bool, cpu_only: np.ndarray | None, nominated: np.ndarray | None,
                 topology: np.ndarray | None) -> np.ndarray:  # fmt: skip
     """The KAI score of each node: :func:`score_terms` added in their order."""
-    terms = score_terms(idle, avail, total, req, lo, hi, anyc, spread, cpu_only, nominated, topology)
+    return added(score_terms(idle, avail, total, req, lo, hi, anyc, spread, cpu_only, nominated, topology))
+
+
+def added(terms: list[tuple[str, np.ndarray]]) -> np.ndarray:
+    """Node-order terms summed in their order (the first, nodeavailability, is always there)."""
     score = terms[0][1]
     for _, term in terms[1:]:
         score = score + term

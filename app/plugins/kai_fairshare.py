@@ -41,7 +41,7 @@ import numpy as np
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible, kai_pod_sets, pod_set_name
+from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible, members
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 
@@ -301,10 +301,7 @@ class KaiFairShare(Plugin):
             if job.queue not in self.queues:
                 continue
             np_job = not is_preemptible(job)
-            declared = kai_pod_sets(job)  # a pod KAI leaves out of its job is no queue's
-            for t in job.tasks:
-                if declared is not None and pod_set_name(t) not in declared:
-                    continue
+            for t in members(job):  # a pod KAI leaves out of its job is no queue's
                 if t.status in ALLOCATED_STATUS:
                     kinds.append(2 if np_job else 1)
                 elif t.status == TaskStatus.PENDING:
