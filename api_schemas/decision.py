@@ -59,6 +59,11 @@ class Binding(BaseModel):
     pod: str = Field(description="namespace/name")
     node: str
     job: str = Field(description="namespace/name of the gang (a pod without a gang is a job of one)")
+    gpuGroups: list[str] | None = Field(
+        default=None,
+        description="KAI GPU sharing (profile kai): the GPU groups a gpu-fraction pod is placed on, one per device "
+        "(a group a running pod labels runai-gpu-group, or a new one named shared-<k>). Absent for other pods.",
+    )
 
 
 class Eviction(BaseModel):
@@ -72,6 +77,11 @@ class Eviction(BaseModel):
         default=None,
         description="KAI consolidation / moved victim: the pod is evicted and its replacement is expected on "
         "this node (KAI pipelines it there). Absent for a plain eviction.",
+    )
+    moveToGpuGroups: list[str] | None = Field(
+        default=None,
+        description="KAI GPU sharing: the GPU groups of a moved gpu-fraction pod on its moveTo node (which may be "
+        "its own node: a move to another GPU). Absent otherwise.",
     )
 
 

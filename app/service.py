@@ -169,6 +169,9 @@ def run_session(req: Request, started: float | None = None) -> Session:
         start = time.perf_counter()
         ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
         ACTION_SECONDS.labels(name).observe(time.perf_counter() - start)
+    if ssn.gpu_sharing is not None:  # the node matrices as ingest counts them again (KAI's GPU groups are done)
+        ssn.gpu_sharing.detach()
+        ssn.gpu_sharing = None
     for action, n in Counter(e.action for e in ssn.decision.evictions).items():  # (a metric update per action)
         EVICTIONS.labels(action).inc(n)
     return ssn

@@ -3,7 +3,9 @@
 Between cycles (``POST /v1/simulate``): evicted pods leave their nodes — a pod in a gang
 (its controller recreates it) comes back pending, a pod on its own is gone; nominated
 pods stay pending with their ``nominatedNodeName`` (allocate binds them next cycle once
-the capacity is free); bound and Binding pods run; pods that were terminating are gone.
+the capacity is free); bound and Binding pods run (a KAI ``gpu-fraction`` pod labelled
+with the GPU groups of its binding, as KAI's binder does; a recreated one has none); pods
+that were terminating are gone.
 It stops after ``cycles`` cycles or when a cycle changes nothing (no binding, eviction or
 new nomination, and no terminating pod left to go: a reservation repeated, e.g. of a
 Koordinator NonStrict gang, changes nothing).
@@ -20,6 +22,7 @@ from typing import Any
 
 from app.errors import InputError
 from app.ingest.request import Request, read_request
+from app.kai.gpu_sharing import GPU_GROUP_LABEL, MULTI_GPU_GROUP_PREFIX, group_labels
 from app.model.cluster import READY, TaskStatus
 from app.service import decide_request
 from app.settings import Settings
@@ -108,5 +111,15 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
     for b in wire["bindings"]:
         t = tasks[b["pod"]]
         t.status, t.node, t.nominated_node = TaskStatus.RUNNING, c.node_index[b["node"]], ""
+        if b.get("gpuGroups"):  # KAI's binder labels a fraction pod with its GPU groups
+            t.labels = {**_without_groups(t.labels), **group_labels(b["gpuGroups"])}
+    for e in wire["evictions"]:  # a recreated pod has no GPU group yet
+        t = tasks[e["pod"]]
+        if GPU_GROUP_LABEL in t.labels:
+            t.labels = _without_groups(t.labels)
     c.reaccount()
     return released
+
+
+def _without_groups(labels: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in labels.items() if k != GPU_GROUP_LABEL and not k.startswith(MULTI_GPU_GROUP_PREFIX)}

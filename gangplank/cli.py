@@ -201,10 +201,15 @@ def table(title: str, rows: list[dict[str, Any]], cols: list[str], limit: int | 
     if not rows:
         return
     shown = rows if limit is None else rows[:limit]
-    widths = [max(len(c), *(len(str(r.get(c) or "")) for r in shown)) for c in cols]
+
+    def cell(r: dict[str, Any], c: str) -> str:
+        v = r.get(c) or ""
+        return ",".join(v) if isinstance(v, list) else str(v)
+
+    widths = [max(len(c), *(len(cell(r, c)) for r in shown)) for c in cols]
     typer.echo(("  " + "  ".join(c.upper().ljust(w) for c, w in zip(cols, widths, strict=True))).rstrip())
     for r in shown:
-        typer.echo("  " + "  ".join(str(r.get(c) or "").ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip())
+        typer.echo("  " + "  ".join(cell(r, c).ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip())
     if len(shown) < len(rows):
         typer.echo(f"  ... and {len(rows) - len(shown)} more (--all)")
 
@@ -286,12 +291,16 @@ def _tables(out: dict[str, Any], *, wide: bool, show_all: bool) -> None:
     typer.echo(f"{len(out['bindings'])} to bind, {len(out['nominations'])} to nominate, {len(out['evictions'])} to "
                f"evict; jobs: {len(jobs) - len(waiting)} placed or running, {len(waiting)} not")  # fmt: skip
     limit = None if show_all else ROWS
-    ev_cols = ["pod", "node", "moveTo", "job", "action"] + (["preemptor", "reason"] if wide else [])
+    shared = any(b.get("gpuGroups") for b in out["bindings"] + out["nominations"])  # KAI GPU sharing
+    moved_shared = any(e.get("moveToGpuGroups") for e in out["evictions"])
+    ev_cols = (["pod", "node", "moveTo"] + (["moveToGpuGroups"] if moved_shared else []) + ["job", "action"]
+               + (["preemptor", "reason"] if wide else []))  # fmt: skip
     table("evictions", out["evictions"], ev_cols, limit)
     rows = waiting + ([j for j in jobs if j["state"] in PLACED] if show_all else [])  # the pending first
     table("jobs" if show_all else "jobs not placed", rows, ["job", "state", "hyperNode"] + (["message"] if wide else []), limit)
-    table("bindings", out["bindings"], ["pod", "node", "job"], limit)
-    table("nominations", out["nominations"], ["pod", "node", "job"], limit)
+    placed_cols = ["pod", "node"] + (["gpuGroups"] if shared else []) + ["job"]
+    table("bindings", out["bindings"], placed_cols, limit)
+    table("nominations", out["nominations"], placed_cols, limit)
 
 
 @app.command()

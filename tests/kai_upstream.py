@@ -114,8 +114,10 @@ def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None 
         alloc = {"cpu": _num(n["cpuMillis"]) if n.get("cpuMillis") else "20000",
                  "memory": _num(n["cpuMemory"]) if n.get("cpuMemory") else "20G",
                  "pods": str(n.get("maxTaskNum", 110)), "nvidia.com/gpu": str(n.get("gpus", 0))}  # fmt: skip
+        labels = {"kubernetes.io/hostname": name, AFFINITY_KEY: name, "nvidia.com/gpu.count": str(n.get("gpus", 0)),
+                  "nvidia.com/gpu.memory": str(n.get("gpuMemory") or 100), **(n.get("labels") or {})}  # nodes_fake.buildNode
         objs.append({"apiVersion": "v1", "kind": "Node",
-                     "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, AFFINITY_KEY: name, **(n.get("labels") or {})}},
+                     "metadata": {"name": name, "labels": labels},
                      "status": {"allocatable": alloc, "capacity": alloc,
                                 "conditions": [{"type": "Ready", "status": "True"}]}})  # fmt: skip
     departments = list(data.get("departments") or [])
@@ -236,6 +238,12 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
     if state in ACTIVE_USED or state in ("Failed", "Succeeded"):
         if t.get("node"):
             spec["nodeName"] = t["node"]
+    if "gpu-fraction" in ann and state in ACTIVE_USED and t.get("node"):
+        # jobs_fake.resourceFractionCalc: the task's GPU groups, else a new group (a UUID) per device
+        groups = list(t.get("gpuGroups") or [f"{name}-gpu{k}" for k in range(int(j.get("requiredMultiFractionDevicesPerTask", 1)))])
+        labels["runai-gpu-group"] = groups[0]
+        for g in groups[1:] if len(groups) > 1 else ():
+            labels[f"runai-gpu-group/{g}"] = g
     if state == "Releasing":
         meta["deletionTimestamp"] = NOW
     if t.get("nodeAffinityNames"):
@@ -269,25 +277,55 @@ def config(case: Case, actions: list[str] | None = None) -> dict[str, Any]:
     return out
 
 
-def statuses(case_jobs: list[dict[str, Any]], answer: dict[str, Any]) -> dict[str, tuple[str, str]]:
-    """Each task's KAI status and node after the decision."""
-    out: dict[str, tuple[str, str]] = {}
+def statuses(case_jobs: list[dict[str, Any]], answer: dict[str, Any]) -> dict[str, tuple[str, str, tuple[str, ...]]]:
+    """Each task's KAI status, node and GPU groups (a gpu-fraction pod) after the decision."""
+    out: dict[str, tuple[str, str, tuple[str, ...]]] = {}
     for j in case_jobs:
         for i, t in enumerate(j.get("tasks") or []):
-            out[f"{j['name']}-{i}"] = (t.get("state", "Pending"), t.get("node") or "")
+            out[f"{j['name']}-{i}"] = (t.get("state", "Pending"), t.get("node") or "", tuple(t.get("gpuGroups") or ()))
+
     def name(pod: str) -> str:
         return pod.split("/", 1)[1]
 
     for b in answer["bindings"]:
-        out[name(b["pod"])] = ("Binding", b["node"])
+        out[name(b["pod"])] = ("Binding", b["node"], tuple(b.get("gpuGroups") or ()))
     for b in answer["nominations"]:
-        out[name(b["pod"])] = ("Pipelined", b["node"])
+        out[name(b["pod"])] = ("Pipelined", b["node"], tuple(b.get("gpuGroups") or ()))
     for e in answer["evictions"]:
-        out[name(e["pod"])] = ("Pipelined", e["moveTo"]) if e.get("moveTo") else ("Releasing", e["node"])
+        k = name(e["pod"])
+        if e.get("moveTo"):
+            out[k] = ("Pipelined", e["moveTo"], tuple(e.get("moveToGpuGroups") or ()))
+        else:
+            out[k] = ("Releasing", e["node"], out[k][2])
     return out
 
 
-def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]]) -> list[str]:
+def _groups_errors(jobs: list[dict[str, Any]], got: dict[str, tuple[str, str, tuple[str, ...]]],
+                   expected: list[tuple[str, dict[str, Any]]]) -> list[str]:  # fmt: skip
+    """The GPU-group check of ``test_utils.MatchExpectedAndRealTasks`` as it is meant: on each
+    node, one expected group name stands for one actual group, over every active
+    gpu-fraction task whose expectation names groups (Go's own check compares only tasks
+    whose groups already equal the expected ones)."""
+    fraction = {f"{j['name']}-{i}" for j in jobs for i, t in enumerate(j.get("tasks") or [])
+                if float(t.get("requiredGPUs", j.get("requiredGPUsPerTask", 0)) or 0) % 1}  # fmt: skip
+    errors: list[str] = []
+    seen: dict[tuple[str, str], str] = {}
+    back: dict[tuple[str, str], str] = {}
+    for tname, exp in expected:
+        st, node, groups = got[tname]
+        want = exp.get("gpuGroups")
+        if tname not in fraction or not want or exp.get("dontValidateGPUGroup") or st not in ACTIVE_USED:
+            continue
+        if len(groups) != len(want):
+            errors.append(f"{tname}: GPU groups {list(groups)}, expected {want}")
+            continue
+        for w, a in zip(want, groups, strict=True):
+            if seen.setdefault((node, str(w)), a) != a or back.setdefault((node, a), str(w)) != str(w):
+                errors.append(f"{tname}: GPU groups {list(groups)} on {node}, expected {want} (as the other tasks map them)")
+    return errors
+
+
+def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str, tuple[str, ...]]]) -> list[str]:
     """The Go expectations that do not hold (an empty list: the case passes)."""
     errors = []
     data = case.data
@@ -298,7 +336,7 @@ def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]
             errors.append(f"job {jname} missing")
             continue
         for i, _ in enumerate(j.get("tasks") or []):
-            st, node = got[f"{jname}-{i}"]
+            st, node, _ = got[f"{jname}-{i}"]
             if st != exp["status"]:
                 errors.append(f"{jname}-{i}: status {st}, expected {exp['status']}")
             if exp.get("node") and node != exp["node"]:
@@ -306,7 +344,7 @@ def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]
     for tname, exp in (data.get("expectedTasks") or {}).items():
         if tname not in got:
             continue  # a key no task has: Go never checks it either
-        st, node = got[tname]
+        st, node, _ = got[tname]
         if st != exp["status"]:
             errors.append(f"{tname}: status {st}, expected {exp['status']}")
         if exp.get("node") and node != exp["node"]:
@@ -314,32 +352,54 @@ def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]
     for nname, exp in (data.get("expectedNodes") or {}).items():
         gpus = {f"{j['name']}-{i}": float(t.get("requiredGPUs", j.get("requiredGPUsPerTask", 0)) or 0)
                 for j in jobs for i, t in enumerate(j.get("tasks") or [])}  # fmt: skip
-        releasing = sum(gpus[k] for k, (st, n) in got.items() if n == nname and st == "Releasing")
-        releasing -= sum(gpus[k] for k, (st, n) in got.items() if n == nname and st == "Pipelined")
-        used = sum(gpus[k] for k, (st, n) in got.items() if n == nname and st in ACTIVE_USED and st != "Pipelined")
+        whole = {k: v for k, v in gpus.items() if not v % 1}
+        releasing = sum(whole[k] for k, (st, n, _) in got.items() if k in whole and n == nname and st == "Releasing")
+        releasing -= sum(whole[k] for k, (st, n, _) in got.items() if k in whole and n == nname and st == "Pipelined")
+        used = sum(whole[k] for k, (st, n, _) in got.items()
+                   if k in whole and n == nname and st in ACTIVE_USED and st != "Pipelined")  # fmt: skip
+        # a GPU shared by fractions counts whole (GpuSharingNodeInfo): used while a fraction on it is
+        # allocated, releasing when all of them are, taken back by a fraction pipelined onto it
+        on_group: dict[str, list[str]] = {}
+        for k, (st, n, groups) in got.items():
+            if k not in whole and n == nname and st in ACTIVE_USED:
+                for g in groups:
+                    on_group.setdefault(g, []).append(st)
+        for states in on_group.values():
+            placed = [st for st in states if st != "Pipelined"]
+            all_released = bool(placed) and all(st == "Releasing" for st in placed)
+            used += 1 if placed else 0
+            releasing += 1 if all_released else 0
+            releasing -= 1 if "Pipelined" in states and (not placed or all_released) else 0
         idle = float((data["nodes"][nname] or {}).get("gpus", 0)) - used
         if "releasingGPUs" in exp and releasing != float(exp["releasingGPUs"]):
             errors.append(f"node {nname}: releasing GPUs {releasing}, expected {exp['releasingGPUs']}")
         if "idleGPUs" in exp and idle != float(exp["idleGPUs"]):
             errors.append(f"node {nname}: idle GPUs {idle}, expected {exp['idleGPUs']}")
-    return errors
+    expected = [(f"{jname}-{i}", exp) for jname, exp in (data.get("expectedJobs") or {}).items() if jname in by_job
+                for i, _ in enumerate(by_job[jname].get("tasks") or [])]  # fmt: skip
+    expected += [(tname, exp) for tname, exp in (data.get("expectedTasks") or {}).items() if tname in got]
+    return errors + _groups_errors(jobs, got, expected)
 
 
-def advance(jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+def advance(jobs: list[dict[str, Any]], got: dict[str, tuple[str, str, tuple[str, ...]]]) -> list[dict[str, Any]]:
     """``runSchedulerOneRound``'s update of the test's state after a round."""
     out = copy.deepcopy(jobs)
     for j in out:
         for i, t in enumerate(j.get("tasks") or []):
-            st, node = got[f"{j['name']}-{i}"]
+            st, node, groups = got[f"{j['name']}-{i}"]
+            if groups:
+                t["gpuGroups"] = list(groups)
             if st == "Releasing":
                 if j.get("deleteJobInTest"):
                     t.update(state="Releasing", node=node)
                 else:
                     t.update(state="Pending")
                     t.pop("node", None)
+                    t.pop("gpuGroups", None)
             elif st == "Pipelined":
                 t.update(state="Pending")
                 t.pop("node", None)
+                t.pop("gpuGroups", None)
             elif st == "Binding":
                 t.update(state="Running", node=node)
             else:
@@ -347,3 +407,12 @@ def advance(jobs: list[dict[str, Any]], got: dict[str, tuple[str, str]]) -> list
                 if node:
                     t["node"] = node
     return out
+
+
+def go_rows(test: str, rows: list[tuple], skipped: list[tuple[str, str]]) -> list[Any]:
+    """A transcribed Go unit table as pytest params: each row (its name first) with the id
+    ``<Go test>/<row name>``, then each skipped row (name, why) skipped with the reason."""
+    import pytest
+
+    return [*(pytest.param(r, id=f"{test}/{r[0]}") for r in rows),
+            *(pytest.param(None, id=f"{test}/{name}", marks=pytest.mark.skip(reason=why)) for name, why in skipped)]  # fmt: skip

@@ -208,3 +208,18 @@ def test_warnings_and_truncation_go_to_stderr(tmp_path):
 def test_an_unknown_output_format_is_exit_2():
     r = runner.invoke(app, ["decide", EXAMPLE, "-o", "xml"])
     assert r.exit_code == 2 and "choose one of table, wide, json, yaml" in r.stderr
+
+
+def test_decide_tables_show_the_gpu_groups_of_fraction_pods(tmp_path):
+    """Under kai, a gpu-fraction pod's binding names its GPU groups: the table gets a
+    gpuGroups column (only then)."""
+    body = request([node("n", gpu=2), pod("f", annotations={"gpu-fraction": "0.5"}), pod("w", gpu=1)],
+                   config={"profile": "kai", "actions": "allocate"})  # fmt: skip
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(body))
+    r = runner.invoke(app, ["decide", str(f)])
+    assert r.exit_code == 0, r.output
+    assert "GPUGROUPS" in r.output and "shared-0" in r.output
+    body["config"] = {"profile": "gangplank", "actions": "allocate"}
+    f.write_text(json.dumps(body))
+    assert "GPUGROUPS" not in runner.invoke(app, ["decide", str(f)]).output

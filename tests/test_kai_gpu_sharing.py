@@ -60,13 +60,12 @@ def test_gpu_fraction_num_devices_must_be_a_positive_integer(count: str) -> None
     assert e.value.pointer == "/objects/1/metadata/annotations/gpu-fraction-num-devices"
 
 
-def test_a_device_count_is_held_to_the_largest_request() -> None:
-    """A pod's GPU request is at most 2^63-1 milli-GPUs, as for a request in the containers."""
-    most = (2**63 - 1) // 1000
-    assert _gpus({"gpu-fraction": "1", "gpu-fraction-num-devices": str(most)}) == most * 1000
+def test_gpu_fraction_num_devices_is_at_most_1024() -> None:
+    """Each device is a GPU group of the answer, so the count is bounded (SECURITY.md)."""
+    assert _gpus({"gpu-fraction": "1", "gpu-fraction-num-devices": "1024"}) == 1024 * 1000
     with pytest.raises(InputError) as e:
-        _cluster(pod("p", annotations={"gpu-fraction": "1", "gpu-fraction-num-devices": str(most + 1)}))
-    assert e.value.pointer == "/objects/1/metadata/annotations/gpu-fraction-num-devices" and "2^63-1" in str(e.value)
+        _cluster(pod("p", annotations={"gpu-fraction": "1", "gpu-fraction-num-devices": "1025"}))
+    assert e.value.pointer == "/objects/1/metadata/annotations/gpu-fraction-num-devices" and "1024" in str(e.value)
 
 
 def _post(client: TestClient, objects: list[dict], profile: str = "kai") -> dict:
@@ -78,11 +77,17 @@ def _post(client: TestClient, objects: list[dict], profile: str = "kai") -> dict
 
 @pytest.mark.parametrize("profile", ["kai", "gangplank"])
 def test_gpu_fraction_pods_are_named_in_the_warnings(client: TestClient, profile: str) -> None:
-    """Fractions are counted as GPU amounts on their node, not placed on a GPU device."""
+    """Fraction pods are named (the kai profile places them on GPU groups, the others count
+    them as GPU amounts); under kai, running ones without a GPU group label are named too
+    (KAI gives them no GPU on their node)."""
     objs = [node("n1", gpu=2), pod("b", node="n1", annotations={"gpu-fraction": "0.5"}),
             pod("a", node="n1", annotations={"gpu-fraction": "0.5"}), pod("c", node="n1")]  # fmt: skip
-    notes = [w for w in _post(client, objs, profile)["warnings"] if "gpu-fraction" in w]
+    warnings = _post(client, objs, profile)["warnings"]
+    notes = [w for w in warnings if "share GPUs by fraction" in w]
     assert len(notes) == 1 and notes[0].startswith("2 pod(s) share GPUs by fraction (gpu-fraction, e.g. Pod default/a)")
+    ungrouped = [w for w in warnings if "no runai-gpu-group label" in w]
+    assert ungrouped == (["2 running gpu-fraction pod(s) have no runai-gpu-group label (e.g. Pod default/a): as in KAI, "
+                          "they take no GPU on their node"] if profile == "kai" else [])  # fmt: skip
 
 
 def test_gpu_memory_pods_are_named_in_the_warnings(client: TestClient) -> None:

@@ -5,7 +5,6 @@ Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092:
 
 * ``pkg/scheduler/plugins/nodeplacement/nodepack_test.go`` (``TestNodePack``) and
   ``nodespread_test.go`` (``TestNodeSpread``: ginkgo "NodeSpread calculateScore");
-* ``pkg/scheduler/plugins/gpupack/gpupack_test.go`` (``TestGpuPack``: "GpuPack scoring");
 * ``pkg/scheduler/plugins/resourcetype/resourcetype_test.go`` (``TestResourceTypePlugin``);
 * ``pkg/scheduler/plugins/nodeavailability/nodeavailability_test.go``
   (``TestNodeAvailabilityPlugin``);
@@ -36,8 +35,8 @@ Go resources map as: a node's Go ``Allocatable`` is its ``status.allocatable``; 
 ``Idle`` (with ``Releasing`` empty) is allocatable minus the requests of a Running pod on
 it; Go's fake builders give 1 CPU and 1G memory whenever only a GPU count is given
 (``resources_fake.BuildResourceList``); Go milli-CPU values become ``m`` quantities.
-GPU sharing on devices (fractional GPUs, GPU memory), MIG and DRA are not modelled: rows
-about them are skipped.
+MIG, DRA and GPU-memory requests are not modelled: rows about them are skipped. GPU sharing
+on devices has its own file (``tests/test_kai_gpu_sharing_upstream.py``).
 """
 
 from __future__ import annotations
@@ -56,6 +55,7 @@ from app.kai.context import KaiContext
 from app.plugins import PLUGINS, PROFILE_PLUGINS
 from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
 from app.settings import Settings
+from tests.kai_upstream import go_rows
 from tests.kube import node, pod, request
 from tests.test_kai import kai_queue
 
@@ -260,27 +260,9 @@ def test_node_spread_cpu_task(row):
 
 # --------------------------------------------------------------------------- gpupack: TestGpuPack
 
-_GPU_ORDER = ("gpupack registers a GPUOrderFn, not a NodeOrderFn: gpuOrderFn ranks the GPU devices of one node "
-              "for a shared GPU by the used GPU-memory portion of the device (0 for the whole-GPU indicator); "
-              "GPU sharing on devices is not modelled (no device indices, no GPU memory), so there is no "
-              "counterpart to call")  # fmt: skip
-GPU_PACK = [
-    # (row name, totalMem, usedMem, gpuIdx, expected score / error)
-    ("Whole GPU", 1024, 0, "WholeGpuIndicator", "0"),
-    ("Free GPU", 1024, 0, "0", "0"),
-    ("Half allocated GPU", 1024, 512, "0", "0.5"),
-    ("Fully allocated GPU", 1024, 1024, "0", "1"),
-    ("Corrupted GPU memory", 0, 0, "0", "0, error: node <node> has invalid GPU memory"),
-    ("Unsupported GPU memory", 50, 0, "0", "0, error: node <node> has invalid GPU memory"),
-]
-
-
-@pytest.mark.parametrize("row", [
-    pytest.param(row, id=f"TestGpuPack/{row[0]}", marks=pytest.mark.skip(reason=_GPU_ORDER))
-    for row in GPU_PACK
-])  # fmt: skip
-def test_gpu_pack(row):  # pragma: no cover - every row is skipped
-    raise AssertionError(row)
+# TestGpuPack (gpupack_test.go) ranks the GPU devices of a node for a shared GPU (a
+# GPUOrderFn, not a NodeOrderFn): its rows are in tests/test_kai_gpu_sharing_upstream.py,
+# against app.kai.gpu_sharing.
 
 
 # --------------------------------------------------------------------------- resourcetype: TestResourceTypePlugin
@@ -304,11 +286,7 @@ RESOURCE_TYPE_SKIPPED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("row", [
-    *(pytest.param(r, id=f"TestResourceTypePlugin/{r[0]}") for r in RESOURCE_TYPE_ROWS),
-    *(pytest.param(None, id=f"TestResourceTypePlugin/{name}", marks=pytest.mark.skip(reason=why))
-      for name, why in RESOURCE_TYPE_SKIPPED),
-])  # fmt: skip
+@pytest.mark.parametrize("row", go_rows("TestResourceTypePlugin", RESOURCE_TYPE_ROWS, RESOURCE_TYPE_SKIPPED))
 def test_resource_type(row):
     _, node_gpus, task_gpus, expected = row
     n = kai_node("node-1", gpu=node_gpus, cpu="2000")

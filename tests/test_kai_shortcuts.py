@@ -661,6 +661,7 @@ class _Ctx:
         self.ssn.cluster = c = C()
         c.allocatable = np.asarray(free, dtype=np.int64)
         c.used = c.releasing = c.pipelined = np.zeros_like(c.allocatable)
+        self.sharing = None  # no gpu-fraction pod
 
 
 class _T:

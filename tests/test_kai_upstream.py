@@ -4,8 +4,8 @@ Every case of ``tests/kai_cases/*.yaml`` (transcribed from NVIDIA/KAI-Scheduler 
 72de64fc, file and test function in each YAML document) is one test here, named after
 the file and its index in the Go table; the Go case's name is in the failure message.
 ``tests/kai_upstream.py`` says how a case becomes a request and how the answer is read
-back as KAI statuses. Cases that need fractional GPU sharing on GPU groups (not modelled)
-are skipped with that reason; a case marked ``knownFailure`` (a difference from KAI found
+back as KAI statuses. Cases that need what Gangplank does not model (MIG, a bind made to
+fail) are skipped with that reason; a case marked ``knownFailure`` (a difference from KAI found
 and not mended yet, said in the README) must still fail, and is reported as xfail.
 """
 
@@ -34,7 +34,8 @@ def run(case: Case) -> list[str]:
         return check(case, jobs, statuses(jobs, decide(case, jobs)))
     for _ in range(int(case.data.get("roundsUntilMatch", 2))):
         jobs = advance(jobs, statuses(jobs, decide(case, jobs)))
-    before = {f"{j['name']}-{i}": (t.get("state", "Pending"), t.get("node", "")) for j in jobs for i, t in enumerate(j.get("tasks") or [])}
+    before = {f"{j['name']}-{i}": (t.get("state", "Pending"), t.get("node", ""), tuple(t.get("gpuGroups") or ()))
+              for j in jobs for i, t in enumerate(j.get("tasks") or [])}  # fmt: skip
     errors = [f"after the rounds: {e}" for e in check(case, jobs, before)]
     for r in range(ROUNDS_AFTER):
         got = statuses(jobs, decide(case, jobs))

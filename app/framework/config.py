@@ -367,7 +367,8 @@ def load_config(
 def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:
     """KAI's SchedulingShard ``placementStrategy`` ({gpu, cpu}: ``binpack``, the default, or
     ``spread``) on the ``kai`` profile, as the shard sets it up (``setDefaultPlugins``,
-    ``setDefaultActions``): the ``nodeplacement`` plugin's arguments, and no
+    ``setDefaultActions``): the ``nodeplacement`` plugin's arguments; with GPU ``spread``,
+    ``gpuspread`` in place of ``gpupack`` and no ``gpusharingorder``; and no
     ``consolidation`` action when either is ``spread`` (an ``actions`` list given beside it
     still wins, as the shard's action overrides do)."""
     if profile != "kai":
@@ -381,9 +382,14 @@ def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) 
         if raw[key] not in ("binpack", "spread"):
             raise InputError("a placement strategy is 'binpack' or 'spread'", join_pointer(ptr, key))
     strategy = {"gpu": raw.get("gpu", "binpack"), "cpu": raw.get("cpu", "binpack")}
-    for plugin in (p for tier in base["tiers"] for p in tier["plugins"]):
-        if plugin["name"] == "nodeplacement":
-            plugin["arguments"] = dict(strategy)
+    for tier in base["tiers"]:
+        for plugin in tier["plugins"]:
+            if plugin["name"] == "nodeplacement":
+                plugin["arguments"] = dict(strategy)
+            elif plugin["name"] == "gpupack" and strategy["gpu"] == "spread":
+                plugin["name"] = "gpuspread"  # the GPU order of shared GPUs: emptier first
+        if strategy["gpu"] == "spread":  # gpusharingorder is on with GPU binpack only
+            tier["plugins"] = [p for p in tier["plugins"] if p["name"] != "gpusharingorder"]
     if "spread" in strategy.values():
         base["actions"] = ", ".join(a.strip() for a in base["actions"].split(",") if a.strip() != "consolidation")
 

@@ -49,6 +49,8 @@ class Session:
         (:meth:`Cluster.release`) and its own attributes dropped (the plugins and the
         callbacks they registered refer back to the session), so the snapshot and all that
         was built for it are freed by reference counting when the caller lets go."""
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.detach()
         self.cluster.release()
         self.__dict__.clear()
 
@@ -100,6 +102,8 @@ class Session:
         self._dealloc_many: list[Callable[[Sequence[Task]], None]] = []
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
+        #: KAI's GPU groups (app.kai.gpu_sharing), when the kai profile placed fraction pods
+        self.gpu_sharing: Any = None
         self._recover_hypernodes()
         # queue name -> the job allocate would take next from it (KAI's queue order looks at it)
         self.queue_heads: dict[str, Job] = {}
@@ -543,6 +547,8 @@ class Session:
             c.used[node] += task.req
         for h in self._alloc_handlers:
             h(task)
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed((task,), "placed")
 
     def apply_allocate_many(self, tasks: Sequence[Task], nodes: Sequence[int], states: Sequence[TaskStatus]) -> None:
         """:meth:`apply_allocate` for many tasks (each on its own node): one accounting
@@ -557,6 +563,8 @@ class Session:
                 scatter_add(matrix, *_node_rows(picked))
         for h in self._alloc_many:
             h(tasks)
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed(tasks, "placed")
 
     def undo_allocate(self, task: Task, prev_status: TaskStatus, prev_node: int) -> None:
         c = self.cluster
@@ -568,6 +576,8 @@ class Session:
             h(task)
         set_status(task, prev_status)
         task.node = prev_node
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed((task,), "unplaced")
 
     def undo_allocate_many(self, undone: Sequence[tuple[Task, TaskStatus, int]]) -> None:
         """:meth:`undo_allocate` for many (task, status before, node before) triples, the
@@ -586,12 +596,16 @@ class Session:
         for t, prev_status, prev_node in undone:
             set_status(t, prev_status)
             t.node = prev_node
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed(tasks, "unplaced")
 
     def apply_evict(self, task: Task) -> None:
         self.cluster.releasing[task.node] += task.req
         set_status(task, TaskStatus.RELEASING)
         for h in self._dealloc_handlers:
             h(task)
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed((task,), "evicted")
 
     def apply_evict_many(self, tasks: Sequence[Task]) -> None:
         """:meth:`apply_evict` for many tasks: one accounting update, handlers in batches."""
@@ -602,6 +616,8 @@ class Session:
             set_status(t, TaskStatus.RELEASING)
         for h in self._dealloc_many:
             h(tasks)
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed(tasks, "evicted")
 
     def undo_evict_many(self, undone: Sequence[tuple[Task, TaskStatus]]) -> None:
         """:meth:`undo_evict` for many (task, status before) pairs at once."""
@@ -613,6 +629,8 @@ class Session:
             h(tasks)
         for t, prev in undone:
             set_status(t, prev)
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed(tasks, "unevicted")
 
     def undo_evict(self, task: Task, prev_status: TaskStatus) -> None:
         """The mirror of :meth:`apply_evict`: handlers see the task Releasing both ways, so
@@ -622,6 +640,8 @@ class Session:
         for h in self._alloc_handlers:
             h(task)
         set_status(task, prev_status)
+        if self.gpu_sharing is not None:
+            self.gpu_sharing.changed((task,), "unevicted")
 
     def statement(self) -> Statement:
         return Statement(self)
@@ -665,9 +685,9 @@ class Session:
                 self.held[job] = ("Pipelined", self.held[job][1])
             node = names[op.node].name
             if op.kind == ALLOCATE:
-                self.decision.bindings.append(Binding(t.key, node, job))
+                self.decision.bindings.append(Binding(t.key, node, job, self.gpu_groups(t)))
             elif op.kind == PIPELINE and (op.eviction_occurred or self._keeps_nomination(t, node)):
-                self.decision.nominations.append(Binding(t.key, node, job))
+                self.decision.nominations.append(Binding(t.key, node, job, self.gpu_groups(t)))
             elif op.kind == EVICT:
                 self.decision.evictions.append(
                     Eviction(t.key, node, job, op.action, op.preemptor, op.reason)
@@ -687,7 +707,13 @@ class Session:
             job = t.job.key if t.job else t.key
             self.held.setdefault(job, (state, set()))[1].add(id(t))
             if reserve and op.kind in (ALLOCATE, PIPELINE) or op.kind == PIPELINE and self._keeps_nomination(t, node):
-                self.decision.nominations.append(Binding(t.key, node, job))
+                self.decision.nominations.append(Binding(t.key, node, job, self.gpu_groups(t)))
+
+    def gpu_groups(self, t: Task) -> tuple[str, ...]:
+        """The GPU groups of a ``gpu-fraction`` pod's placement (the ``kai`` profile's GPU
+        sharing), else none."""
+        gs = self.gpu_sharing
+        return gs.groups_of(t) if gs is not None and gs.shared(t) else ()
 
     def _keeps_nomination(self, t: Task, node: str) -> bool:
         """A task pipelined onto the node it is already nominated to keeps that nomination

@@ -25,6 +25,7 @@ from app.ingest.kube import (
     KAI_QUEUE_LABEL,
     apply_koordinator,
     apply_template,
+    kai_fraction,
 )
 from app.model.cluster import (
     CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, NetworkTopology, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task,
@@ -132,6 +133,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             if p.soft_spread:
                 cluster.soft_spread[key] = p.soft_spread
     cluster.default_spread = (d.default_spread[0], d.default_spread[1])
+    cluster.gpu_fractions = {f"{p.namespace}/{p.name}": kai_fraction(p.annotations, join_pointer(p.pointer, "metadata"), p.ident)
+                             for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations}  # fmt: skip
     if d.stale_binds:
         cluster.warnings.append(f"{len(d.stale_binds)} KAI BindRequest(s) select nodes the snapshot does not have "
                                 f"(e.g. Pod {sorted(d.stale_binds)[0]}): left out, their pods stay Pending")  # fmt: skip
@@ -481,18 +484,18 @@ def _unread_gang_hints(d: Draft) -> list[str]:
 
 
 def _gpu_sharing(d: Draft) -> list[str]:
-    """Warnings for pods that share GPUs as KAI does, which Gangplank counts but does not
-    place on GPU devices: ``gpu-fraction`` pods (counted as GPU amounts, see
-    ``kube._kai_fraction_request``) and ``gpu-memory`` pods (not counted)."""
+    """Warnings for pods that share GPUs as KAI does: ``gpu-fraction`` pods (placed on GPU
+    groups under the ``kai`` profile, ``app.kai.gpu_sharing``; counted as GPU amounts by
+    the others, see ``kube._kai_fraction_request``) and ``gpu-memory`` pods (not counted)."""
     fraction = [p for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations]
     memory = [p for p in d.gpu_shared if KAI_GPU_FRACTION not in p.annotations]
     notes = []
     if fraction:
         first = min(fraction, key=lambda p: (p.namespace, p.name))
         notes.append(f"{len(fraction)} pod(s) share GPUs by fraction ({KAI_GPU_FRACTION}, e.g. Pod {first.namespace}/"
-                     f"{first.name}): Gangplank counts each fraction as part of its node's GPUs, not on one GPU device "
-                     "as KAI's GPU groups do, so a whole-GPU pod may be placed where KAI finds no whole GPU free, and no "
-                     "shared pod is moved to another GPU of its node")  # fmt: skip
+                     f"{first.name}): the kai profile places them on GPU groups as KAI does; other profiles count "
+                     "each fraction as part of its node's GPUs, not on one GPU device, so a whole-GPU pod may be placed "
+                     "where KAI finds no whole GPU free")  # fmt: skip
     if memory:
         first = min(memory, key=lambda p: (p.namespace, p.name))
         notes.append(f"{len(memory)} pod(s) request GPU memory ({KAI_GPU_MEMORY}, e.g. Pod {first.namespace}/"

@@ -62,6 +62,8 @@ KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
 KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
 KAI_GPU_MEMORY = "gpu-memory"
+#: the most devices one gpu-fraction pod may ask for (SECURITY.md: Limits)
+MAX_GPU_FRACTION_DEVICES = 1024
 KAI_SCHEDULER_NAME = "kai-scheduler"
 KAI_PRIORITY_LABEL = "priorityClassName"  # KAI's podgrouper reads it before spec.priorityClassName
 KAI_PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
@@ -442,11 +444,10 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
     return d
 
 
-def _kai_fraction_request(ann: dict[str, str], mp: str, ident: r.Ident) -> int:
-    """The milli-GPUs of a KAI ``gpu-fraction`` pod, as KAI's PodInfo counts them: the
-    fraction replaces any whole-GPU request, is rounded to hundredths of a GPU (half away from
-    zero, Go's ``math.Round``) and counts once per device of ``gpu-fraction-num-devices``
-    (default 1) (``getExtendedResourceGpus``, ``NewGpuResourceRequirementWithMultiFraction``)."""
+def kai_fraction(ann: dict[str, str], mp: str, ident: r.Ident) -> tuple[float, int]:
+    """A KAI ``gpu-fraction`` pod's portion of a GPU and its number of devices
+    (``gpu-fraction-num-devices``, default 1; an empty count is none), as PodInfo reads
+    them; a 4xx at the annotation when either is not valid."""
     try:
         frac = float(ann[KAI_GPU_FRACTION])
         if not 0 < frac <= 1:
@@ -456,17 +457,23 @@ def _kai_fraction_request(ann: dict[str, str], mp: str, ident: r.Ident) -> int:
         raise InputError("gpu-fraction must be a number in (0, 1]", where, ident) from None
     devices = ann.get(KAI_GPU_FRACTION_DEVICES, "")
     if devices == "":  # KAI reads an empty count as none
-        count = 1
-    elif devices.isascii() and devices.isdigit() and len(devices) <= 19 and 0 < int(devices) <= INT64_MAX:  # Go's ParseInt
-        count = int(devices)
-    else:
-        raise InputError(f"{KAI_GPU_FRACTION_DEVICES} must be a positive integer",
-                         join_pointer(mp, "annotations", KAI_GPU_FRACTION_DEVICES), ident)  # fmt: skip
-    milli = math.floor(frac * 100 + 0.5) * count * 10
-    if milli > INT64_MAX:  # as for a request in the containers
-        raise InputError("the pod's total nvidia.com/gpu request is more than 2^63-1 milli-units",
-                         join_pointer(mp, "annotations", KAI_GPU_FRACTION_DEVICES), ident)  # fmt: skip
-    return milli
+        return frac, 1
+    where = join_pointer(mp, "annotations", KAI_GPU_FRACTION_DEVICES)
+    if not (devices.isascii() and devices.isdigit() and len(devices) <= 19 and 0 < int(devices) <= INT64_MAX):  # Go's ParseInt
+        raise InputError(f"{KAI_GPU_FRACTION_DEVICES} must be a positive integer", where, ident)
+    if int(devices) > MAX_GPU_FRACTION_DEVICES:  # each device is a GPU group of the answer
+        raise InputError(f"{KAI_GPU_FRACTION_DEVICES} is more than {MAX_GPU_FRACTION_DEVICES} (no node has that many "
+                         "GPUs; Gangplank's limit)", where, ident)  # fmt: skip
+    return frac, int(devices)
+
+
+def _kai_fraction_request(ann: dict[str, str], mp: str, ident: r.Ident) -> int:
+    """The milli-GPUs of a KAI ``gpu-fraction`` pod, as KAI's PodInfo counts them: the
+    fraction replaces any whole-GPU request, is rounded to hundredths of a GPU (half away from
+    zero, Go's ``math.Round``) and counts once per device (``getExtendedResourceGpus``,
+    ``NewGpuResourceRequirementWithMultiFraction``)."""
+    frac, count = kai_fraction(ann, mp, ident)
+    return math.floor(frac * 100 + 0.5) * count * 10  # at most 1,024,000 (MAX_GPU_FRACTION_DEVICES)
 
 
 def _spread(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[SpreadConstraint, ...], tuple[SpreadConstraint, ...]]:

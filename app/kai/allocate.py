@@ -38,7 +38,7 @@ from app.model.cluster import NetworkTopology, Task, TaskStatus
 from app.plugins.interpod import changes_as_pods_land, labels_matter
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from app.kai.context import KaiContext
 
@@ -87,6 +87,9 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     job = task.job
     if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
         return None
+    gs = ctx.sharing
+    if gs is not None and gs.shared(task):
+        return next(shared_order(ctx, task, nodes), None)
     req = task.req
     cpu_only, col, spread = placement_rule(ctx, req)
     out = np.empty(len(nodes), dtype=np.intp)
@@ -101,11 +104,64 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
             return None
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
     topology = topology_scores(ctx, task)
-    if topology is not None:
+    extra = topology[cand] if topology is not None else None
+    if gs is not None and gs.sharing_order and cpu_only:  # gpusharingorder: a CPU-only pod fits every used group
+        bonus = gs.sharing_scores(task, cand)
+        extra = bonus if extra is None else extra + bonus
+    if extra is not None:
         return score_py(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
-                        ctx.cpu_only_node if cpu_only else None, nominated, topology[cand])  # fmt: skip
+                        ctx.cpu_only_node if cpu_only else None, nominated, extra)  # fmt: skip
     return score(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
                  ctx.cpu_only_node if cpu_only else None, nominated)  # fmt: skip
+
+
+def shared_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
+                 topology: np.ndarray | None) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:  # fmt: skip
+    """:func:`node_terms` for a ``gpu-fraction`` pod (``app.kai.gpu_sharing``): it fits
+    where its other resources and its devices do (``isTaskAllocatableOnNonAllocatedResources``
+    on idle + releasing capacity); ``nodeavailability`` is the same test on idle capacity;
+    ``nodeplacement`` scores the node's whole free GPUs as for any GPU pod;
+    ``gpusharingorder`` adds 1,000 where a used group has room for it."""
+    gs = ctx.sharing
+    assert gs is not None
+    c = ctx.ssn.cluster
+    g = ctx.gpu_col
+    assert g is not None
+    base = task.req.copy()  # type: ignore[union-attr]
+    base[g] = 0
+    spread = ctx.placement["gpu"] == "spread"
+    out = np.empty(len(nodes), dtype=np.intp)
+    _, lo, hi, anyc = fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, base, g, out)
+    idle = c.allocatable[nodes] - c.used[nodes]
+    future = idle + c.releasing[nodes] - c.pipelined[nodes]
+    feasible = gs.device_fit(task, nodes, future)
+    if feasible.any():
+        mask, _ = ctx.ssn.predicate_mask(task, nodes)
+        feasible &= mask
+    nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
+    terms = score_terms(idle, future[:, g], c.allocatable[nodes, g], base, lo, hi, anyc, spread, None,
+                        nodes == nominated if nominated >= 0 else None, topology[nodes] if topology is not None else None)  # fmt: skip
+    terms[0] = ("nodeavailability", np.where(gs.device_fit(task, nodes, idle), AVAILABILITY, 0.0))
+    if gs.sharing_order:
+        terms.append(("gpusharingorder", gs.sharing_scores(task, nodes)))
+    return feasible, terms
+
+
+def shared_order(ctx: KaiContext, task: Task, nodes: np.ndarray) -> Iterator[int]:
+    """The ``FittingNode`` nodes of ``nodes`` for a ``gpu-fraction`` pod, best first (ties
+    by node name): KAI tries them in that order until one has GPUs for it (the first
+    almost always has: the rest are sorted only when asked for)."""
+    feasible, terms = shared_terms(ctx, task, nodes, topology_scores(ctx, task))
+    rows = np.flatnonzero(feasible)
+    if not len(rows):
+        return
+    s = added(terms)[rows]
+    cand = nodes[rows]
+    best = int(cand[s == s.max()].min())
+    yield best
+    for i in np.lexsort((cand, -s)).tolist():
+        if int(cand[i]) != best:
+            yield int(cand[i])
 
 
 def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
@@ -117,6 +173,12 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     level's scores, per node of the cluster)."""
     c = ctx.ssn.cluster
     job = task.job
+    gs = ctx.sharing
+    if gs is not None and gs.shared(task):
+        feasible, terms = shared_terms(ctx, task, nodes, topology)
+        if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+            feasible[:] = False
+        return feasible, terms
     req = task.req
     cpu_only, col, spread = placement_rule(ctx, req)
     out = np.empty(len(nodes), dtype=np.intp)
@@ -131,6 +193,8 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
                         c.allocatable[nodes, col] if col >= 0 else None, req, lo, hi, anyc, spread,
                         ctx.cpu_only_node[nodes] if cpu_only else None, nodes == nominated if nominated >= 0 else None,
                         topology[nodes] if topology is not None else None)  # fmt: skip
+    if gs is not None and gs.sharing_order and cpu_only:
+        terms.append(("gpusharingorder", gs.sharing_scores(task, nodes)))
     return feasible, terms
 
 
@@ -232,6 +296,9 @@ def could_fit(ctx: KaiContext, tasks: list[Task], nodes: np.ndarray) -> bool:
     changes nothing but the time."""
     if not len(nodes):
         return False
+    gs = ctx.sharing
+    if gs is not None and any(gs.shared(t) for t in tasks):
+        return True  # a fraction takes a share of one GPU, not its amount of the node's whole GPUs: no bound
     groups: dict[bytes, list[Task]] = {}
     for t in tasks:
         groups.setdefault(t.req.tobytes(), []).append(t)  # type: ignore[union-attr]
@@ -350,7 +417,7 @@ def _place_tasks(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: 
     if not tasks:
         return True  # a pod set with nothing to place in this attempt
     memo = ctx.memo
-    if RUNS and memo is None and not pipeline_only and len(tasks) >= RUN_MIN and len(nodes):
+    if RUNS and memo is None and ctx.sharing is None and not pipeline_only and len(tasks) >= RUN_MIN and len(nodes):
         return _place_real(ctx, stmt, tasks, nodes)
     if memo is None or not pipeline_only or not len(nodes) or (ctx.node_scores and ctx.scored is tasks[0].job):
         return all(_place_task(ctx, stmt, t, nodes, pipeline_only) for t in tasks)
@@ -372,6 +439,9 @@ def _place_tasks(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: 
 def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarray, pipeline_only: bool) -> bool:
     if not len(nodes):
         return False
+    gs = ctx.sharing
+    if gs is not None and gs.shared(task):
+        return _place_shared(ctx, stmt, task, nodes, pipeline_only)
     memo = ctx.memo
     if memo is None or topology_scores(ctx, task) is not None:  # the memo keys answers by state, not by scores
         node = best_node(ctx, task, nodes)
@@ -387,6 +457,30 @@ def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarr
     else:
         stmt.pipeline_kai(task, node, update_if_on_node=not pipeline_only)
     return True
+
+
+def _place_shared(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarray, pipeline_only: bool) -> bool:
+    """``AllocateFractionalGPUTaskToNode`` on the first node of :func:`shared_order` with
+    GPUs for it: allocated on its groups when none is releasing and this is a real
+    allocation, else pipelined (a victim put back on its own groups is un-evicted)."""
+    gs = ctx.sharing
+    assert gs is not None
+    job = task.job
+    c = ctx.ssn.cluster
+    if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+        return False
+    for node in shared_order(ctx, task, nodes):
+        got = gs.preferable(task, node, pipeline_only)
+        if got is None:
+            continue  # KAI tries the next node
+        groups, releasing = got
+        if pipeline_only or releasing:
+            stmt.pipeline_kai(task, node, update_if_on_node=False, groups=groups)
+        else:
+            gs.chosen[id(task)] = groups
+            stmt.allocate(task, node)
+        return True
+    return False
 
 
 def _runnable(c: Any, t: Task) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from app.framework.session import Session
+from app.kai.gpu_sharing import GpuSharing, attach
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
 from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
@@ -27,6 +28,8 @@ class KaiContext:
         self.fs: Any = fs
         self.virtual: set[int] = set()
         self.gpu_col = c.resources.index.get("nvidia.com/gpu")
+        #: KAI's GPU groups, when the cluster has gpu-fraction pods (app.kai.gpu_sharing)
+        self.sharing: GpuSharing | None = attach(ssn, self.gpu_col)
         self.cpu_col = c.resources.index.get("cpu")
         placement = ssn.options.get("nodeplacement")
         args = placement.arguments if placement is not None else {}
@@ -46,7 +49,8 @@ class KaiContext:
         self.simulations = 0
         self.skipped = 0  # jobs skipped by a scheduling signature
         self.memo: PlacementMemo | None = None  # open while a JobSolver solves (app.kai.memo)
-        self.exact: bool = fs.exact  # undo restores the fair-share sums exactly (see exact_sums)
+        # undo restores the fair-share sums exactly (see exact_sums), and no GPU group changes
+        self.exact: bool = fs.exact and self.sharing is None
         names = c.resources.names
         self.pods_col = c.resources.index.get("pods")
         #: the resources KAI's topology ratio compares as they are: memory (its own field) and
@@ -138,7 +142,10 @@ class KaiContext:
         g = self.gpu_col
         if g is None:
             return np.zeros(len(c.nodes))
-        return (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
+        free = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
+        if self.sharing is not None:  # the groups' free and releasing portions
+            free = free + self.sharing.shared_idle + self.sharing.shared_releasing
+        return free
 
     def gpus(self, t: Task) -> float:
         return float(t.req[self.gpu_col]) / 1000.0 if self.gpu_col is not None else 0.0  # type: ignore[index]

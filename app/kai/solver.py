@@ -70,8 +70,11 @@ def feasible_nodes(ctx: KaiContext, job: Job) -> set[int]:
     g = ctx.gpu_col
     if g is None or any(not t.req[g] for t in members(job)):  # type: ignore[index]
         return set(range(len(c.nodes)))
-    idle = c.allocatable[:, g] - c.used[:, g]
-    releasing = c.releasing[:, g] - c.pipelined[:, g]
+    idle = (c.allocatable[:, g] - c.used[:, g]).astype(np.float64)
+    releasing = (c.releasing[:, g] - c.pipelined[:, g]).astype(np.float64)
+    if ctx.sharing is not None:  # GetSumOfIdleGPUs / GetSumOfReleasingGPUs count the groups' portions
+        idle += ctx.sharing.shared_idle * 1000
+        releasing += ctx.sharing.shared_releasing * 1000
     return set(np.flatnonzero((idle > 0) | (releasing > 0)).tolist())
 
 

@@ -102,9 +102,16 @@ class KaiStatement(Statement):
                 return op
         return None
 
-    def pipeline_kai(self, task: Task, node: int, update_if_on_node: bool) -> None:
+    def pipeline_kai(self, task: Task, node: int, update_if_on_node: bool, groups: tuple[str, ...] | None = None) -> None:
+        """KAI's ``Statement.Pipeline``: a victim pipelined back onto the node it was evicted
+        from (by this statement) is un-evicted, unless it is a ``gpu-fraction`` pod given
+        other GPU groups there (a move to another GPU of its node); ``groups``: the GPU
+        groups chosen for a fraction pod."""
+        gs = self.ssn.gpu_sharing
         if not update_if_on_node and task.status is TaskStatus.RELEASING and task.node == node:
             ev = self.evicted_here(task)
+            if ev is not None and groups is not None and gs is not None and groups != gs.groups_of(task):
+                ev = None  # isSharedAndMoveToDifferentGPU
             if ev is not None:
                 self.ssn.undo_evict(task, ev.prev_status)
                 self.virtual.discard(id(task))
@@ -112,6 +119,8 @@ class KaiStatement(Statement):
                 self.undone[id(op)] = ev
                 self.ops.append(op)
                 return
+        if groups is not None:
+            gs.chosen[id(task)] = groups
         self.pipeline(task, node, eviction_occurred=True)
 
     def to_pipelined(self) -> None:
@@ -119,8 +128,12 @@ class KaiStatement(Statement):
         pipelined placement on the same node (its operations replayed in order)."""
         ops = list(self.ops)
         assert all(op.kind in (ALLOCATE, PIPELINE) for op in ops), "only placements are converted"
+        gs = self.ssn.gpu_sharing
+        groups = [gs.groups_of(op.task) if gs is not None and gs.shared(op.task) else None for op in ops]
         self.rollback(0)
-        for op in ops:
+        for op, g in zip(ops, groups, strict=True):
+            if g is not None:
+                gs.chosen[id(op.task)] = g  # the same GPU groups
             self.pipeline(op.task, op.node, eviction_occurred=True)
 
     def _undo(self, op: Operation) -> None:
@@ -148,6 +161,7 @@ class KaiStatement(Statement):
             elif op.kind == PIPELINE and id(op.task) in evicted:
                 moved[id(op.task)] = op.node
         decision = ssn.decision
+        groups = ssn.gpu_groups
         # a victim an earlier action placed in this decision (bound or nominated, not running):
         # that placement is withdrawn instead of evicting a pod that never ran
         withdrawn = {op.task.key for op in self.ops
@@ -162,18 +176,20 @@ class KaiStatement(Statement):
             job = t.job.key if t.job else t.key
             if op.kind == ALLOCATE:
                 ssn.messages.pop(job, None)
-                decision.bindings.append(Binding(t.key, names[op.node].name, job))
+                decision.bindings.append(Binding(t.key, names[op.node].name, job, groups(t)))
             elif op.kind == PIPELINE and t.key in earlier:
                 e = earlier[t.key]
                 e.move_to = names[op.node].name
+                e.move_to_groups = groups(t)
                 e.reason += f"; then {op.preemptor or 'another job'} moves it on to node {e.move_to}"
             elif op.kind == PIPELINE and (id(t) not in moved or t.key in withdrawn):
                 ssn.messages.pop(job, None)
-                decision.nominations.append(Binding(t.key, names[op.node].name, job))
+                decision.nominations.append(Binding(t.key, names[op.node].name, job, groups(t)))
             elif op.kind == EVICT and self._valid(op) and t.key in earlier:
                 e = earlier[t.key]
                 if id(t) not in moved:
                     e.move_to = None
+                    e.move_to_groups = ()
                     e.reason += f"; {op.reason} (not moved after all)"
             elif op.kind == EVICT and self._valid(op) and t.key in withdrawn:
                 ssn.messages[job] = f"{op.reason}: its placement in this decision is withdrawn"
@@ -181,7 +197,8 @@ class KaiStatement(Statement):
                 to = moved.get(id(t))
                 dest = None if to is None else names[to].name
                 reason = op.reason if dest is None else f"{op.reason}; moves to node {dest}"
-                decision.evictions.append(Eviction(t.key, names[op.node].name, job, op.action, op.preemptor, reason, dest))
+                decision.evictions.append(Eviction(t.key, names[op.node].name, job, op.action, op.preemptor, reason, dest,
+                                                   groups(t) if dest is not None else ()))  # fmt: skip
             self.virtual.discard(id(t))
         self.ops = []
         self.undone = {}

@@ -553,6 +553,9 @@ class Cluster:
         #: Pending pods whose controller kube-scheduler spreads by default (not scored):
         #: (count, first pod "ns/name").
         self.default_spread: tuple[int, str] = (0, "")
+        #: KAI ``gpu-fraction`` pods (key -> (portion of a GPU, devices)): the ``kai``
+        #: profile places them on GPU devices (``app.kai.gpu_sharing``).
+        self.gpu_fractions: dict[str, tuple[float, int]] = {}
         self.now = now
         self.warnings: list[str] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,

@@ -15,8 +15,11 @@ class Binding:
     pod: str
     node: str
     job: str
+    gpu_groups: tuple[str, ...] = ()  # KAI: the GPU groups of a gpu-fraction pod
 
     def wire(self) -> dict[str, Any]:
+        if self.gpu_groups:
+            return {"pod": self.pod, "node": self.node, "job": self.job, "gpuGroups": list(self.gpu_groups)}
         return {"pod": self.pod, "node": self.node, "job": self.job}
 
 
@@ -29,6 +32,7 @@ class Eviction:
     preemptor: str
     reason: str
     move_to: str | None = None  # KAI: the pod is evicted and re-created on this node
+    move_to_groups: tuple[str, ...] = ()  # KAI: its GPU groups there (a gpu-fraction pod)
 
     def wire(self) -> dict[str, Any]:
         out = {
@@ -41,6 +45,8 @@ class Eviction:
         }
         if self.move_to is not None:
             out["moveTo"] = self.move_to
+            if self.move_to_groups:
+                out["moveToGpuGroups"] = list(self.move_to_groups)
         return out
 
 

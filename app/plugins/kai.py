@@ -7,7 +7,11 @@
 * ``kubeflow``, ``ray`` — TaskOrder: a kubeflow master / launcher first, then a ray head.
 * ``taskorder`` — TaskOrder: pods with ``kai.scheduler/task-priority`` first, higher first.
 * ``nodeavailability`` — Predicate: only Ready nodes.
-* ``gpupack`` — NodeOrder: fuller GPU nodes first (GPU binpack).
+* ``gpupack`` — NodeOrder: fuller GPU nodes first (GPU binpack); and, for the ``kai``
+  profile's GPU sharing (``app.kai.gpu_sharing``), KAI's GPU order: fuller shared GPUs
+  first. ``gpuspread`` (GPU ``spread`` placement) orders shared GPUs emptier first, and
+  ``gpusharingorder`` adds 1,000 to nodes with a shared GPU the pod fits; both are read
+  there.
 * ``resourcetype`` — NodeOrder: pods that ask for no GPU prefer nodes without GPUs.
 * ``nodeplacement`` — NodeOrder: ``cpu`` / ``gpu`` arguments ``binpack`` (default) or
   ``spread`` per resource.
@@ -22,9 +26,9 @@
 * ``minruntime`` — protects victims younger than their queue's minimum runtime in
   preempt and reclaim (see the class).
 * ``nominatednode`` — a pod's ``nominatedNodeName`` is tried first: built into allocate.
-* ``dynamicresources`` (DRA claims are not in the snapshot), ``gpusharingorder``
-  (shared-GPU reservations) and ``snapshot`` (a debug dump) take no part in a decision
-  computed from a snapshot; they are accepted so KAI's default configuration loads.
+* ``dynamicresources`` (DRA claims are not in the snapshot) and ``snapshot`` (a debug
+  dump) take no part in a decision computed from a snapshot; they are accepted so KAI's
+  default configuration loads.
 """
 
 from __future__ import annotations
@@ -382,6 +386,16 @@ def _inert(plugin_name: str) -> type[Plugin]:
     return type(f"Kai_{plugin_name}", (Inert,), {"name": plugin_name})
 
 
+class GpuSpread(Plugin):
+    name = "gpuspread"
+    summary = "KAI: shared GPUs in spread order, emptier first (its GPU order; app.kai.gpu_sharing reads it)"
+
+
+class GpuSharingOrder(Plugin):
+    name = "gpusharingorder"
+    summary = "KAI: +1,000 to nodes with a shared GPU the pod fits (app.kai.gpu_sharing reads it)"
+
+
 class NominatedNode(Plugin):
     name = "nominatednode"
     summary = "KAI: a pod's nominated node is tried first (built into allocate)"
@@ -389,6 +403,6 @@ class NominatedNode(Plugin):
 
 KAI_PLUGINS: tuple[type[Plugin], ...] = (
     Elastic, SubGroupOrder, TaskOrder, NodeAvailability, GpuPack, ResourceType, NodePlacement, KaiTopology,
-    MinRuntime, NominatedNode, Kubeflow, Ray, *(_inert(n) for n in ("dynamicresources", "gpusharingorder", "snapshot")),
+    MinRuntime, NominatedNode, Kubeflow, Ray, GpuSpread, GpuSharingOrder, *(_inert(n) for n in ("dynamicresources", "snapshot")),
 )  # fmt: skip
 _ = Priority  # KAI's priority plugin is Volcano's (priority desc, then the fallbacks)

@@ -82,12 +82,15 @@ function showDecision(d) {
     const j = jobs.get(job);
     return j ? `${j.state}${j.hyperNode ? " in " + j.hyperNode : ""}: ${j.message}` : "";
   };
+  const gpus = (groups) => (groups && groups.length ? ` (GPU ${groups.join(", ")})` : "");
   const rows = [];
-  for (const b of d.bindings) rows.push({ cls: "bind", cells: ["bind", b.pod, b.node, b.job, why(b.job)] });
-  for (const n of d.nominations) rows.push({ cls: "nominate", cells: ["nominate", n.pod, n.node, n.job, why(n.job)] });
+  for (const b of d.bindings) rows.push({ cls: "bind", cells: ["bind", b.pod, b.node + gpus(b.gpuGroups), b.job, why(b.job)] });
+  for (const n of d.nominations) {
+    rows.push({ cls: "nominate", cells: ["nominate", n.pod, n.node + gpus(n.gpuGroups), n.job, why(n.job)] });
+  }
   for (const e of d.evictions) {
     const what = e.moveTo ? "move" : "evict";
-    const node = e.moveTo ? `${e.node} → ${e.moveTo}` : e.node;
+    const node = e.moveTo ? `${e.node} → ${e.moveTo}${gpus(e.moveToGpuGroups)}` : e.node;
     rows.push({ cls: "evict", cells: [what, e.pod, node, e.job, `${e.action} for ${e.preemptor}: ${e.reason}`] });
   }
   fill($("decision").tBodies[0], rows);

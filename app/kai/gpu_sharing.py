@@ -1,0 +1,457 @@
+"""KAI's GPU sharing on devices, for the ``kai`` profile: ``gpu-fraction`` pods placed on
+GPU groups (one group per physical GPU a fraction lands on).
+
+Read from KAI's ``api/node_info/gpu_sharing_node_info.go`` (the per-group accounting),
+``node_info.go`` (``isTaskAllocatableOnNonAllocatedResources``, ``GetSumOfIdleGPUs``,
+``getNodeGpuMemory``), ``framework/session.go`` (``FittingGPUs``), ``gpu_sharing/
+gpuSharing.go`` (``AllocateFractionalGPUTaskToNode``), the ``gpupack``, ``gpuspread`` and
+``gpusharingorder`` plugins and ``common/resources/gpu_sharing.go`` (``GetGpuGroups``).
+
+* **Memory.** Every GPU of a node has the memory of its ``nvidia.com/gpu.memory`` label
+  (MiB; a value of a TiB or more is read as bytes), floored to a multiple of 100; 100
+  without the label. A fraction pod takes ``int(portion * memory)`` of each of its groups.
+* **Groups.** A running pod's groups are its ``runai-gpu-group`` label, then the values of
+  its ``runai-gpu-group/*`` labels (in key order); without the first label it has none and
+  takes no GPU on its node, as in KAI. A placed pod gets the groups chosen for it.
+* **Node accounting.** A GPU with a fraction on it is a used whole GPU for every other pod:
+  used while an allocated fraction is on it, releasing when every allocated fraction on it
+  is releasing, taken by a pipelined fraction that lands on a free or releasing GPU. The
+  node's matrices hold these whole-GPU figures (Gangplank's matrices first count every
+  fraction as a GPU amount; :meth:`GpuSharing.refresh` corrects a node's GPU column);
+  the queues still count the fractions (KAI's queue accounting does).
+* **Fit** of a fraction pod (``isTaskAllocatableOnNonAllocatedResources``): its other
+  resources fit, and the node's whole free GPUs plus its groups where the pod fits
+  (``IsTaskFitOnGpuGroup``: used, enough memory counting releasing memory, not all
+  released) number at least its devices.
+* **Which GPU** (``FittingGPUs`` then ``GetNodePreferableGpuForSharing``): the groups where
+  it fits and one entry per whole free GPU, by the GPU order plugin (``gpupack``: fuller
+  groups first, whole GPUs last; ``gpuspread``: whole GPUs first, emptier groups first;
+  ties: groups by name, then whole GPUs); the first ``devices`` of them. A whole GPU gets a
+  new group (KAI: a random UUID; here ``shared-<k>``, the least ``k`` free on the node).
+  The pod is pipelined when one of them is releasing (not enough idle memory, or the pod
+  does not fit idle capacity), else allocated.
+* **gpusharingorder** (node order, +1,000): a node with a group where the pod fits; a
+  CPU-only pod asks for no GPU memory, so it fits every used group that is not all
+  released, and gets the bonus there too, as in KAI.
+* ``GetSumOfIdleGPUs`` / ``GetSumOfReleasingGPUs`` add the groups' free and releasing
+  portions (rounded up to hundredths) to the whole GPUs (feasible nodes, idle-GPU filter).
+
+Where KAI's own accounting depends on the order pods were added to a node (a group with a
+pipelined fraction counted before an allocated one), the state above is what the pods on
+the group are now, whatever the order.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.model.cluster import Task, TaskStatus
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from app.framework.session import Session
+
+GPU_GROUP_LABEL = "runai-gpu-group"
+MULTI_GPU_GROUP_PREFIX = GPU_GROUP_LABEL + "/"
+GPU_MEMORY_LABEL = "nvidia.com/gpu.memory"
+DEFAULT_GPU_MEMORY = 100
+TIB_IN_MIB = 1024 * 1024
+GPU_SHARING_SCORE = 1000.0
+#: FittingGPUs' entry for a whole free GPU (``pod_info.WholeGpuIndicator``)
+WHOLE = None
+
+ALLOC, RELEASING, PIPELINED = 0, 1, 2
+INT64_MAX = 2**63 - 1
+
+
+def node_gpu_memory(labels: dict[str, str]) -> int:
+    """``getNodeGpuMemory``: the label as a Go ``ParseInt``, bytes converted to MiB when it
+    is a TiB or more, floored to a multiple of 100 (Go's truncating ``%``); 100 without a
+    label that parses. A value that floors below 100 is read as 100 (KAI would divide by
+    it; such nodes are named in the warnings)."""
+    v = _floored_label(labels)
+    return v if v is not None and v >= DEFAULT_GPU_MEMORY else DEFAULT_GPU_MEMORY
+
+
+def memory_label_unusable(labels: dict[str, str]) -> bool:
+    """The node's GPU memory label parses but floors below 100 MiB."""
+    v = _floored_label(labels)
+    return v is not None and v < DEFAULT_GPU_MEMORY
+
+
+def _floored_label(labels: dict[str, str]) -> int | None:
+    raw = labels.get(GPU_MEMORY_LABEL)
+    v = _parse_int(raw) if raw is not None else None
+    if v is None:
+        return None
+    if v >= TIB_IN_MIB:
+        v //= 1024 * 1024
+    return v - int(math.copysign(abs(v) % 100, v))
+
+
+def _parse_int(s: str) -> int | None:
+    body = s[1:] if s[:1] in "+-" else s
+    if not body or not body.isascii() or not body.isdigit():
+        return None
+    v = int(s)
+    return v if -INT64_MAX - 1 <= v <= INT64_MAX else None
+
+
+def gpu_groups(labels: dict[str, str]) -> tuple[str, ...]:
+    """``GetGpuGroups``: the ``runai-gpu-group`` label, then every ``runai-gpu-group/*``
+    label's value (by key); none without the first."""
+    first = labels.get(GPU_GROUP_LABEL)
+    if first is None:
+        return ()
+    return (first, *(v for k, v in sorted(labels.items()) if k.startswith(MULTI_GPU_GROUP_PREFIX)))
+
+
+def group_labels(groups: Sequence[str]) -> dict[str, str]:
+    """The labels that give a pod these GPU groups (read back by :func:`gpu_groups`)."""
+    return {GPU_GROUP_LABEL: groups[0], **{MULTI_GPU_GROUP_PREFIX + g: g for g in groups[1:]}} if groups else {}
+
+
+def _kind(status: TaskStatus) -> int:
+    return PIPELINED if status is TaskStatus.PIPELINED else RELEASING if status is TaskStatus.RELEASING else ALLOC
+
+
+def _ceil100(x: float) -> float:
+    return math.ceil(x * 100) / 100
+
+
+@dataclass(slots=True, eq=False)
+class Entry:
+    """One placement of a fraction pod on a node: its groups and how it counts there."""
+
+    task: Task
+    node: int
+    groups: tuple[str, ...]
+    kind: int
+    mem: int  # per group
+    req: int  # the GPU amount the node's matrices count for it (milli-GPUs)
+
+
+@dataclass(slots=True)
+class Group:
+    used: int = 0  # UsedSharedGPUsMemory
+    allocated: int = 0  # AllocatedSharedGPUsMemory
+    releasing: int = 0  # ReleasingSharedGPUsMemory (releasing less pipelined)
+    nonpipelined: int = 0
+    released: int = 0  # allocated entries that are releasing
+    pipelined: int = 0
+
+
+class GpuSharing:
+    """The GPU groups of every node and the fraction pods on them, kept in step with the
+    session's placements and evictions (the session calls :meth:`changed` after each)."""
+
+    def __init__(self, ssn: Session, gpu_col: int) -> None:
+        c = ssn.cluster
+        self.c = c
+        self.g = gpu_col
+        self.memory = [node_gpu_memory(n.labels) for n in c.nodes]
+        self.shares: dict[int, tuple[float, int]] = {}  # id(task) -> (portion, devices)
+        self.stack: dict[int, list[Entry]] = {}  # id(task) -> its placements, the current last
+        self.on_node: dict[int, list[Entry]] = {}
+        self.groups: dict[int, dict[str, Group]] = {}
+        self.corr: dict[int, tuple[int, int, int]] = {}
+        n = len(c.nodes)
+        #: the groups' free and releasing portions (GetSumOfIdleGPUs / ...ReleasingGPUs)
+        self.shared_idle = np.zeros(n)
+        self.shared_releasing = np.zeros(n)
+        self.memory_of = np.asarray(self.memory, dtype=np.int64)
+        #: per node, the most memory a pod may take on one of its groups (IsTaskFitOnGpuGroup:
+        #: a used group, not all released, ``memory - allocated + releasing``); -1: no such group
+        self.room = np.full(n, -1, dtype=np.int64)
+        self.chosen: dict[int, tuple[str, ...]] = {}  # id(task) -> groups of its next placement
+        opts = ssn.options
+        self.order = "pack" if "gpupack" in opts else "spread" if "gpuspread" in opts else ""
+        self.sharing_order = "gpusharingorder" in opts
+        self.ungrouped: list[Task] = []
+        touched: set[int] = set()
+        index = c.task_index
+        for key, share in sorted(c.gpu_fractions.items()):
+            t = index.get(key)
+            if t is None:
+                continue
+            self.shares[id(t)] = share
+            if t.node >= 0 and (t.status is TaskStatus.PIPELINED or t.status in _ACTIVE):
+                groups = gpu_groups(t.labels)
+                if not groups:
+                    self.ungrouped.append(t)
+                self._push(t, t.node, groups)
+                touched.add(t.node)
+        for node in sorted(touched):
+            self.refresh(node)
+        if self.ungrouped:
+            first = min(self.ungrouped, key=lambda t: t.key)
+            c.warnings.append(f"{len(self.ungrouped)} running gpu-fraction pod(s) have no {GPU_GROUP_LABEL} label (e.g. Pod "
+                              f"{first.key}): as in KAI, they take no GPU on their node")  # fmt: skip
+        odd = sorted(n.name for n in c.nodes if memory_label_unusable(n.labels))
+        if odd:
+            c.warnings.append(f"{len(odd)} node(s) have a {GPU_MEMORY_LABEL} label under 100 MiB (e.g. Node {odd[0]}): "
+                              f"their GPUs are taken to have {DEFAULT_GPU_MEMORY} MiB when fractions share them")  # fmt: skip
+
+    # -- what a pod takes -----------------------------------------------------------------
+    def shared(self, t: Task) -> bool:
+        return id(t) in self.shares
+
+    def devices(self, t: Task) -> int:
+        return self.shares[id(t)][1]
+
+    def mem(self, t: Task, node: int) -> int:
+        """``GetResourceGpuMemory``: the pod's portion of the node's GPU memory (0 for a pod
+        that shares no GPU: a CPU-only pod)."""
+        share = self.shares.get(id(t))
+        return int(share[0] * self.memory[node]) if share is not None else 0
+
+    def groups_of(self, t: Task) -> tuple[str, ...]:
+        """The groups of the pod's current placement."""
+        st = self.stack.get(id(t))
+        return st[-1].groups if st else ()
+
+    # -- keeping in step with the session -------------------------------------------------
+    def _push(self, t: Task, node: int, groups: tuple[str, ...]) -> None:
+        e = Entry(t, node, groups, _kind(t.status), self.mem(t, node), int(t.req[self.g]))  # type: ignore[index]
+        self.stack.setdefault(id(t), []).append(e)
+        self.on_node.setdefault(node, []).append(e)
+
+    def changed(self, tasks: Iterable[Task], what: str) -> None:
+        """After the session ``placed`` / ``unplaced`` / ``evicted`` / ``unevicted`` these
+        tasks (each already in its new status and on its new node)."""
+        touched: set[int] = set()
+        for t in tasks:
+            if id(t) not in self.shares:
+                continue
+            st = self.stack.get(id(t))
+            if what == "placed":
+                groups = self.chosen.pop(id(t), None)
+                if groups is None:
+                    groups = self._pick_after(t, t.node)
+                self._push(t, t.node, groups)
+                touched.add(t.node)
+            elif st:
+                e = st[-1]
+                if what == "unplaced":
+                    st.pop()
+                    self.on_node[e.node].remove(e)
+                elif what == "evicted":
+                    e.kind = RELEASING
+                else:
+                    e.kind = _kind(t.status)
+                touched.add(e.node)
+        for node in sorted(touched):
+            self.refresh(node)
+
+    def _pick_after(self, t: Task, node: int) -> tuple[str, ...]:
+        """Groups for a placement that did not choose them (Gangplank's own placements under
+        the kai profile, the gang-aware options: they place a fraction by amount), as KAI
+        would choose them on that node, so a fraction pod never lands without a GPU."""
+        got = self.preferable(t, node, True)
+        return got[0] if got is not None else tuple(self._new_names(node, self.devices(t), set()))
+
+    def refresh(self, node: int) -> None:
+        """Work out the node's groups and set its GPU column to KAI's whole-GPU figures."""
+        groups: dict[str, Group] = {}
+        pu = pr = pp = 0
+        for e in self.on_node.get(node, ()):
+            if e.kind == PIPELINED:
+                pp += e.req
+            else:
+                pu += e.req
+                if e.kind == RELEASING:
+                    pr += e.req
+            for name in e.groups:
+                gr = groups.get(name)
+                if gr is None:
+                    gr = groups[name] = Group()
+                gr.used += e.mem
+                if e.kind == PIPELINED:
+                    gr.releasing -= e.mem
+                    gr.pipelined += 1
+                else:
+                    gr.allocated += e.mem
+                    gr.nonpipelined += 1
+                    if e.kind == RELEASING:
+                        gr.releasing += e.mem
+                        gr.released += 1
+        used = rel = pip = 0
+        mem = self.memory[node]
+        idle_part = rel_part = 0.0
+        room = -1
+        for gr in groups.values():
+            all_released = gr.nonpipelined > 0 and gr.released == gr.nonpipelined
+            if gr.nonpipelined:
+                used += 1
+                if all_released:
+                    rel += 1
+            if gr.pipelined and (not gr.nonpipelined or all_released):
+                pip += 1
+            if gr.allocated > 0:
+                idle_part += 1 - _ceil100(gr.allocated / mem)
+            if gr.releasing > 0 and not (gr.used and gr.releasing == gr.used):
+                rel_part += _ceil100(gr.releasing / mem)
+            if self._fits_group(gr, mem, 0):
+                room = max(room, mem - gr.allocated + gr.releasing)
+        self.groups[node] = groups
+        new = (used * 1000 - pu, rel * 1000 - pr, pip * 1000 - pp)
+        old = self.corr.get(node, (0, 0, 0))
+        c, g = self.c, self.g
+        c.used[node, g] += new[0] - old[0]
+        c.releasing[node, g] += new[1] - old[1]
+        c.pipelined[node, g] += new[2] - old[2]
+        self.corr[node] = new
+        self.shared_idle[node] = idle_part
+        self.shared_releasing[node] = rel_part
+        self.room[node] = room
+
+    def detach(self) -> None:
+        """Take the corrections out of the matrices (the session is over)."""
+        c, g = self.c, self.g
+        for node, (u, r, p) in self.corr.items():
+            c.used[node, g] -= u
+            c.releasing[node, g] -= r
+            c.pipelined[node, g] -= p
+        self.corr = {}
+
+    # -- fit and choice -------------------------------------------------------------------
+    @staticmethod
+    def _fits_group(gr: Group, mem: int, need: int) -> bool:
+        """``IsTaskFitOnGpuGroup``."""
+        return gr.used != 0 and mem - gr.allocated + gr.releasing - need >= 0 and gr.allocated != gr.releasing
+
+    def fitting_groups(self, t: Task, node: int) -> list[str]:
+        """The node's groups where the pod fits, by name."""
+        groups = self.groups.get(node)
+        if not groups:
+            return []
+        mem, need = self.memory[node], self.mem(t, node)
+        return sorted(name for name, gr in groups.items() if self._fits_group(gr, mem, need))
+
+    def whole(self, node: int, future: bool) -> int:
+        """The node's whole free GPUs (idle, or idle + releasing)."""
+        c, g = self.c, self.g
+        free = c.allocatable[node, g] - c.used[node, g]
+        if future:
+            free += c.releasing[node, g] - c.pipelined[node, g]
+        return math.floor(free / 1000.0)
+
+    def device_fit(self, t: Task, nodes: np.ndarray, free: np.ndarray) -> np.ndarray:
+        """Per node of ``nodes`` (its rows of free capacity ``free``, idle or idle +
+        releasing): whether the fraction pod fits (``isTaskAllocatableOnNonAllocatedResources``)."""
+        g = self.g
+        req = t.req.copy()  # type: ignore[union-attr]
+        req[g] = 0
+        base = (req <= free).all(axis=1)
+        devices = self.devices(t)
+        whole = np.floor(free[:, g] / 1000.0)
+        ok = base & (whole >= devices)
+        some = base & ~ok & (self.room[nodes] >= self.need(t, nodes))  # a group with room for it
+        if devices == 1:
+            return ok | some
+        for i in np.flatnonzero(some).tolist():
+            ok[i] = whole[i] + min(len(self.fitting_groups(t, int(nodes[i]))), devices) >= devices
+        return ok
+
+    def need(self, t: Task, nodes: np.ndarray) -> np.ndarray:
+        """:meth:`mem` of the pod on each of ``nodes``."""
+        share = self.shares.get(id(t))
+        if share is None:
+            return np.zeros(len(nodes), dtype=np.int64)
+        return (share[0] * self.memory_of[nodes]).astype(np.int64)
+
+    def allocatable(self, t: Task, node: int, future: bool) -> bool:
+        c = self.c
+        free = c.allocatable[node] - c.used[node]
+        if future:
+            free = free + c.releasing[node] - c.pipelined[node]
+        return bool(self.device_fit(t, np.array([node]), free[None, :])[0])
+
+    def fitting_gpus(self, t: Task, node: int, most: int | None = None) -> list[str | None]:
+        """``FittingGPUs``: the groups where the pod fits and one :data:`WHOLE` per whole
+        idle and releasing GPU, by the GPU order plugin's score (highest first). ``most``:
+        at most that many whole GPUs are listed (they are alike, so the first ``most``
+        entries are the same; a node may claim any number of GPUs)."""
+        c, g = self.c, self.g
+        idle = (c.allocatable[node, g] - c.used[node, g]) / 1000.0
+        releasing = (c.releasing[node, g] - c.pipelined[node, g]) / 1000.0
+        found: list[str | None] = list(self.fitting_groups(t, node))
+        if idle > 0 or releasing > 0:  # (whole numbers: Go's int() of each, a negative one included)
+            wholes = max(math.trunc(idle) + math.trunc(releasing), 0)
+            found += [WHOLE] * (wholes if most is None else min(wholes, most))
+        if not self.order:
+            return found
+        groups = self.groups.get(node, {})
+        mem = self.memory[node]
+
+        def score(idx: str | None) -> float:
+            if idx is WHOLE:
+                return 0.0 if self.order == "pack" else 1.0
+            used = groups[idx].used / mem
+            return used if self.order == "pack" else 1 - used
+
+        scores = [score(i) for i in found]
+        return [i for _, _, i in sorted(zip((-s for s in scores), range(len(found)), found, strict=True))]
+
+    def _new_names(self, node: int, count: int, taken: set[str]) -> list[str]:
+        used = set(self.groups.get(node, {})) | taken
+        names, k = [], 0
+        while len(names) < count:
+            name = f"shared-{k}"
+            if name not in used:
+                names.append(name)
+                used.add(name)
+            k += 1
+        return names
+
+    def preferable(self, t: Task, node: int, pipeline_only: bool) -> tuple[tuple[str, ...], bool] | None:
+        """``GetNodePreferableGpuForSharing``: the pod's groups on the node and whether it
+        must be pipelined (one of them releasing), or None when too few GPUs fit."""
+        devices = self.devices(t)
+        chosen: list[str] = []
+        releasing = False
+        mem, need = self.memory[node], self.mem(t, node)
+        groups = self.groups.get(node, {})
+        for idx in self.fitting_gpus(t, node, devices):
+            if idx is WHOLE:
+                chosen += self._new_names(node, 1, set(chosen))
+                releasing = releasing or pipeline_only or not self.allocatable(t, node, False)
+            else:
+                gr = groups[idx]
+                enough_idle = gr.nonpipelined > 0 and mem - gr.allocated - need >= 0
+                releasing = releasing or not enough_idle or not self.allocatable(t, node, False)
+                chosen.append(idx)
+            if len(chosen) == devices:
+                return tuple(chosen), releasing
+        return None
+
+    def sharing_scores(self, t: Task, nodes: np.ndarray) -> np.ndarray:
+        """``gpusharingorder``: +1,000 on the nodes with a group where the pod fits."""
+        if not self.sharing_order:
+            return np.zeros(len(nodes))
+        if not self.shared(t) and t.req[self.g]:  # type: ignore[index]
+            return np.zeros(len(nodes))  # a whole GPU fits no used group
+        return np.where(self.room[nodes] >= self.need(t, nodes), GPU_SHARING_SCORE, 0.0)
+
+
+_ACTIVE = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.RELEASING})
+
+
+def attach(ssn: Session, gpu_col: int | None) -> GpuSharing | None:
+    """The session's GPU groups (made once, on the first call), when the cluster has
+    fraction pods."""
+    gs = getattr(ssn, "gpu_sharing", None)
+    if gs is None and gpu_col is not None and ssn.cluster.gpu_fractions:
+        gs = ssn.gpu_sharing = GpuSharing(ssn, gpu_col)
+    return gs
+
+
+def changed(ssn: Session, tasks: Sequence[Task], what: str) -> None:
+    gs = ssn.gpu_sharing
+    if gs is not None:
+        gs.changed(tasks, what)

@@ -1,0 +1,218 @@
+"""KAI's GPU sharing on devices under the ``kai`` profile (``app.kai.gpu_sharing``), rule
+by rule, on clusters small enough to check by hand.
+
+KAI's code: ``pkg/scheduler/api/node_info/gpu_sharing_node_info.go`` (a GPU with a
+fraction on it is a whole used GPU for other pods; ``IsTaskFitOnGpuGroup``),
+``node_info.go`` (``isTaskAllocatableOnNonAllocatedResources``, ``getNodeGpuMemory``),
+``framework/session.go`` (``FittingGPUs``), ``gpu_sharing/gpuSharing.go``
+(``AllocateFractionalGPUTaskToNode``), ``plugins/gpupack`` and ``plugins/gpusharingorder``,
+``common/resources/gpu_sharing.go`` (``GetGpuGroups``). KAI's own Go cases with fractions
+run in ``tests/test_kai_upstream.py``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+
+from app.ingest.request import read_request
+from app.kai.gpu_sharing import gpu_groups, group_labels, node_gpu_memory
+from app.service import decide_session
+from app.settings import Settings
+from tests.kube import node, pod, request
+from tests.test_kai import KAI, decide, kai_job, kai_queue
+
+NS = "ml"
+
+
+def group(name: str, queue: str = "q", min_member: int = 1) -> dict:
+    return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": NS},
+            "spec": {"minMember": min_member, "queue": queue, "priorityClassName": "train"}}  # fmt: skip
+
+
+def frac(name: str, job: str, fraction: float, *, on: str | None = None, groups: tuple[str, ...] = (),
+         devices: int | None = None, deleting: bool = False, cpu: str = "1") -> dict:  # fmt: skip
+    ann = {"pod-group-name": job, "gpu-fraction": str(fraction)}
+    if devices is not None:
+        ann["gpu-fraction-num-devices"] = str(devices)
+    p = pod(name, ns=NS, node=on, cpu=cpu, annotations=ann, labels=group_labels(groups))
+    if deleting:
+        p["metadata"]["deletionTimestamp"] = "2026-11-23T11:00:00Z"
+    return p
+
+
+def running(name: str, fraction: float, on: str, groups: tuple[str, ...] = (), **kw) -> list[dict]:
+    return [group(name), frac(f"{name}-0", name, fraction, on=on, groups=groups, **kw)]
+
+
+def placed(out: dict) -> dict[str, tuple[str, str, list[str] | None]]:
+    got = {b["pod"]: ("bind", b["node"], b.get("gpuGroups")) for b in out["bindings"]}
+    got.update({b["pod"]: ("nominate", b["node"], b.get("gpuGroups")) for b in out["nominations"]})
+    return got
+
+
+def test_node_gpu_memory_label_as_kai_reads_it() -> None:
+    """getNodeGpuMemory: MiB floored to hundreds; bytes (a TiB or more) converted; 100
+    without a label that parses."""
+    assert node_gpu_memory({"nvidia.com/gpu.memory": "40536"}) == 40500
+    assert node_gpu_memory({"nvidia.com/gpu.memory": str(40536 * 1024 * 1024)}) == 40500
+    assert node_gpu_memory({}) == 100
+    assert node_gpu_memory({"nvidia.com/gpu.memory": "lots"}) == 100
+
+
+def test_gpu_groups_label_then_the_multi_device_labels() -> None:
+    """GetGpuGroups: runai-gpu-group first, then runai-gpu-group/* values; none without the first."""
+    assert gpu_groups({"runai-gpu-group": "a", "runai-gpu-group/c": "c", "runai-gpu-group/b": "b"}) == ("a", "b", "c")
+    assert gpu_groups({"runai-gpu-group/b": "b"}) == ()
+
+
+def test_a_gpu_with_a_fraction_on_it_is_no_whole_gpu_for_other_pods(client) -> None:
+    """Two half GPUs on two devices leave no whole GPU: KAI binds no 1-GPU pod there (the
+    default profile, which counts fractions as amounts, does)."""
+    objs = [node("a", gpu=2), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)), *running("r1", 0.5, "a", ("g1",)),
+            *kai_job("w", "q", 1, 1, ns=NS)]  # fmt: skip
+    assert "ml/w-0" not in placed(decide(client, objs))
+    assert "ml/w-0" in placed(decide(client, objs, config={"profile": "gangplank", "actions": "allocate"}))
+
+
+def test_two_halves_on_one_gpu_leave_the_other_whole(client) -> None:
+    objs = [node("a", gpu=2), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)), *running("r1", 0.5, "a", ("g0",)),
+            *kai_job("w", "q", 1, 1, ns=NS)]  # fmt: skip
+    assert placed(decide(client, objs))["ml/w-0"] == ("bind", "a", None)
+
+
+def test_gpupack_puts_a_fraction_on_the_fullest_group_with_room(client) -> None:
+    objs = [node("a", gpu=4), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)), *running("r1", 0.25, "a", ("g1",)),
+            group("p"), frac("p-0", "p", 0.25)]  # fmt: skip
+    assert placed(decide(client, objs))["ml/p-0"] == ("bind", "a", ["g0"])
+
+
+def test_a_fraction_without_room_on_a_group_takes_a_whole_gpu_as_a_new_group(client) -> None:
+    objs = [node("a", gpu=2), kai_queue("q", 8), *running("r0", 0.75, "a", ("g0",)), group("p"), frac("p-0", "p", 0.5)]
+    assert placed(decide(client, objs))["ml/p-0"] == ("bind", "a", ["shared-0"])
+
+
+def test_fractions_share_a_gpu_by_its_memory(client) -> None:
+    """A 0.3 fraction of a 40,000 MiB GPU takes 12,000 MiB: three fit one GPU, a fourth
+    does not (4,000 left) and the node has no other GPU."""
+    objs = [node("a", gpu=1, labels={"nvidia.com/gpu.memory": "40000"}), kai_queue("q", 8),
+            *[o for i in range(4) for o in (group(f"p{i}"), frac(f"p{i}-0", f"p{i}", 0.3))]]  # fmt: skip
+    got = placed(decide(client, objs))
+    assert sorted(got) == ["ml/p0-0", "ml/p1-0", "ml/p2-0"]
+    assert all(v == ("bind", "a", ["shared-0"]) for v in got.values())
+
+
+def test_gpusharingorder_prefers_a_node_with_a_group_that_has_room(client) -> None:
+    """Binpack alone would pick b (2 free GPUs against a's 3); the group on a with room
+    adds 1,000 there."""
+    objs = [node("a", gpu=4), node("b", gpu=2), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)),
+            group("p"), frac("p-0", "p", 0.5)]  # fmt: skip
+    assert placed(decide(client, objs))["ml/p-0"] == ("bind", "a", ["g0"])
+
+
+def test_a_cpu_only_pod_gets_the_gpu_sharing_bonus_as_in_kai(client) -> None:
+    """A CPU-only pod asks for no GPU memory, so it fits every used group that is not all
+    released and gets gpusharingorder's 1,000 on a; CPU binpack alone would pick b."""
+    busy = pod("busy", ns=NS, node="b", cpu="32", annotations={"pod-group-name": "busy"})
+    objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)), group("busy"), busy,
+            group("c"), pod("c-0", ns=NS, cpu="1", annotations={"pod-group-name": "c"})]  # fmt: skip
+    assert placed(decide(client, objs))["ml/c-0"][1] == "a"
+
+
+def test_a_running_fraction_without_a_group_label_takes_no_gpu(client) -> None:
+    objs = [node("a", gpu=1), kai_queue("q", 8), *running("r0", 0.5, "a"), *kai_job("w", "q", 1, 1, ns=NS)]
+    out = decide(client, objs)
+    assert placed(out)["ml/w-0"] == ("bind", "a", None)
+    assert any("no runai-gpu-group label" in w and "ml/r0-0" in w for w in out["warnings"])
+
+
+def test_a_multi_device_fraction_takes_a_group_per_device(client) -> None:
+    objs = [node("a", gpu=2), kai_queue("q", 8), group("p"), frac("p-0", "p", 0.5, devices=2)]
+    assert placed(decide(client, objs))["ml/p-0"] == ("bind", "a", ["shared-0", "shared-1"])
+
+
+def test_a_multi_device_fraction_needs_as_many_gpus(client) -> None:
+    objs = [node("a", gpu=2), kai_queue("q", 8), group("p"), frac("p-0", "p", 0.5, devices=3)]
+    assert "ml/p-0" not in placed(decide(client, objs))
+
+
+def test_a_fraction_on_a_releasing_gpu_is_pipelined(client) -> None:
+    """The only GPU holds a releasing half: the GPU is releasing (no fraction fits a group
+    that is all released), so a 0.75 fraction waits for it on a new group."""
+    objs = [node("a", gpu=1), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",), deleting=True),
+            group("p"), frac("p-0", "p", 0.75)]  # fmt: skip
+    assert placed(decide(client, objs))["ml/p-0"] == ("nominate", "a", ["shared-0"])
+
+
+def test_a_fraction_joins_a_group_beside_a_releasing_fraction_when_memory_allows(client) -> None:
+    """A group with a running and a releasing quarter: a half fits (memory counting the
+    releasing quarter as free) but not in idle memory, so it is pipelined there."""
+    objs = [node("a", gpu=1), kai_queue("q", 8), *running("r0", 0.25, "a", ("g0",)),
+            *running("r1", 0.5, "a", ("g0",), deleting=True), group("p"), frac("p-0", "p", 0.5)]  # fmt: skip
+    assert placed(decide(client, objs))["ml/p-0"] == ("nominate", "a", ["g0"])
+
+
+def test_the_session_leaves_node_accounting_as_ingest_counts_it() -> None:
+    """KAI's whole-GPU figures are the session's: after it the matrices are as ingest
+    counted them (the fractions as GPU amounts)."""
+    objs = [node("a", gpu=2), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)), group("p"), frac("p-0", "p", 0.25)]
+    req = read_request(request(objs, config=KAI), Settings())
+    before = req.cluster.used.copy()
+    ssn = decide_session(req)
+    assert ssn.gpu_sharing is None
+    c = req.cluster
+    g = c.resources.index["nvidia.com/gpu"]
+    assert c.used[0, g] == before[0, g] + 250  # the new quarter, counted as an amount again
+
+
+def test_gpu_groups_do_not_depend_on_object_order(client) -> None:
+    objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)),
+            *running("r1", 0.25, "b", ("x",)), *[o for i in range(3) for o in (group(f"p{i}"), frac(f"p{i}-0", f"p{i}", 0.5))]]  # fmt: skip
+    first = None
+    rng = random.Random(7)
+    for _ in range(4):
+        rng.shuffle(objs)
+        r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=KAI)),
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+        assert r.status_code == 200
+        first = first or r.content
+        assert r.content == first
+
+
+def test_scores_show_the_gpu_sharing_terms_for_a_fraction_pod(client) -> None:
+    """/v1/scores under kai: a fraction pod fits a node with a group with room (no whole GPU
+    free) and gets gpusharingorder's 1,000 there; nodeavailability is the device-aware
+    fit on idle capacity."""
+    objs = [node("a", gpu=1), node("b", gpu=1), kai_queue("q", 8), *running("r0", 0.5, "a", ("g0",)), group("r1"),
+            pod("r1-0", ns=NS, node="b", gpu=1, annotations={"pod-group-name": "r1"}), group("p"), frac("p-0", "p", 0.5)]  # fmt: skip
+    r = client.post("/v1/scores", content=orjson.dumps(request(objs, job="ml/p", config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    nodes = r.json()["nodes"]
+    assert nodes["a"]["plugins"]["gpusharingorder"] == 1000 and nodes["a"]["plugins"]["nodeavailability"] == 100
+    assert nodes["a"]["feasible"] and not nodes["b"]["feasible"]
+
+
+def test_simulate_keeps_a_bound_fraction_on_its_gpu_group(client) -> None:
+    """/v1/simulate labels a bound fraction pod with its groups (KAI's binder does), so the
+    next cycle still counts its GPU as used: the 2-GPU pod waits in every cycle (without the
+    label the running half would take no GPU and it would bind in cycle 2)."""
+    objs = [node("a", gpu=2), kai_queue("q", 8), group("p"), frac("p-0", "p", 0.5), group("w"),
+            pod("w-0", ns=NS, gpu=2, annotations={"pod-group-name": "w"}, created="2026-11-23T10:05:00Z")]  # fmt: skip
+    body = {**request(objs, config=KAI), "cycles": 3}
+    r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["cycles"][0]["bindings"] == [{"pod": "ml/p-0", "node": "a", "job": "ml/p", "gpuGroups": ["shared-0"]}]
+    assert {p["pod"]: p["phase"] for p in out["final"]["pods"]} == {"ml/p-0": "Running", "ml/w-0": "Pending"}
+
+
+def test_a_gpu_memory_label_under_100_mib_is_read_as_100_with_a_warning(client) -> None:
+    """KAI floors the label to hundreds and would then divide by 0; Gangplank reads 100
+    (KAI's default) and names the node."""
+    assert node_gpu_memory({"nvidia.com/gpu.memory": "99"}) == 100
+    objs = [node("a", gpu=1, labels={"nvidia.com/gpu.memory": "99"}), kai_queue("q", 8), group("p"), frac("p-0", "p", 0.5)]
+    out = decide(client, objs)
+    assert placed(out)["ml/p-0"] == ("bind", "a", ["shared-0"])
+    assert any("nvidia.com/gpu.memory label under 100 MiB (e.g. Node a)" in w for w in out["warnings"])
