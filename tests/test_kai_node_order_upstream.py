@@ -276,9 +276,6 @@ RESOURCE_TYPE_ROWS = [
     ("Returns 0 score if task is NOT CPU only and node has GPUs", 1, 1, 0.0),
 ]
 RESOURCE_TYPE_SKIPPED = [
-    ("Returns 0 score if task is CPU only and node has MIG GPU",
-     "the node offers a nvidia.com/mig-1g.5gb instance and no whole GPU (KAI's IsCPUOnlyNode counts MIG "
-     "instances as GPUs); MIG is not modelled"),
     ("Returns 0 score if task has only DRA GPU requests and node is CPU only",
      "the task's GPUs come from a DRA claim (IsCPUOnlyRequest counts DRA GPUs); DRA is not modelled"),
     ("Returns 0 score if task is CPU only and node has only DRA GPUs",
@@ -292,6 +289,25 @@ def test_resource_type(row):
     n = kai_node("node-1", gpu=node_gpus, cpu="2000")
     ctx = kai_context([n, task_pod(gpu=task_gpus or None, cpu="500m")])
     assert node_scores(ctx).of("resourcetype") == {"node-1": expected}
+
+
+def test_resource_type_mig_node():
+    """TestResourceTypePlugin "Returns 0 score if task is CPU only and node has MIG GPU": a
+    node offering a ``nvidia.com/mig-1g.5gb`` instance and no whole GPU is a GPU node
+    (``IsCPUOnlyNode``: ``IsMIGEnabled``)."""
+    n = kai_node("node-1", gpu=0, cpu="2000")
+    n["status"]["allocatable"]["nvidia.com/mig-1g.5gb"] = "1"
+    ctx = kai_context([n, task_pod(gpu=None, cpu="500m")])
+    assert node_scores(ctx).of("resourcetype") == {"node-1": 0.0}
+
+
+@pytest.mark.parametrize(("label", "cpu_only"), [("true", False), ("1", False), ("false", True), ("yes", True)])
+def test_mig_enabled_label_decides_a_node_without_gpus(label, cpu_only):
+    """``IsMIGEnabled``: the ``node-role.kubernetes.io/mig-enabled`` label, read as Go's
+    ``strconv.ParseBool`` (an unreadable value is false), when the node has one."""
+    n = kai_node("node-1", gpu=0, cpu="2000", labels={"node-role.kubernetes.io/mig-enabled": label})
+    ctx = kai_context([n, task_pod(gpu=None, cpu="500m")])
+    assert node_scores(ctx).of("resourcetype") == {"node-1": RESOURCE_TYPE if cpu_only else 0.0}
 
 
 # --------------------------------------------------------------------------- nodeavailability: TestNodeAvailabilityPlugin

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from app.framework.session import Session
-from app.kai.gpu_sharing import GpuSharing, attach
+from app.kai.gpu_sharing import GpuSharing, attach, cpu_only_nodes
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
 from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
@@ -34,10 +34,7 @@ class KaiContext:
         placement = ssn.options.get("nodeplacement")
         args = placement.arguments if placement is not None else {}
         self.placement = {k: str(args.get(k, "binpack")) for k in ("gpu", "cpu")}
-        if self.gpu_col is None:
-            self.cpu_only_node = np.ones(len(c.nodes), dtype=bool)
-        else:
-            self.cpu_only_node = c.allocatable[:, self.gpu_col] <= 0
+        self.cpu_only_node = cpu_only_nodes(c)
         self.node_index = {n.name: n.idx for n in c.nodes}
         self.all_nodes = np.arange(len(c.nodes), dtype=np.intp)
         queues = c.queues

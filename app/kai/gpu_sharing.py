@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.model.cluster import Task, TaskStatus
+from app.model.cluster import Cluster, Task, TaskStatus
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -114,6 +114,28 @@ def gpu_groups(labels: dict[str, str]) -> tuple[str, ...]:
 def group_labels(groups: Sequence[str]) -> dict[str, str]:
     """The labels that give a pod these GPU groups (read back by :func:`gpu_groups`)."""
     return {GPU_GROUP_LABEL: groups[0], **{MULTI_GPU_GROUP_PREFIX + g: g for g in groups[1:]}} if groups else {}
+
+
+MIG_ENABLED_LABEL = "node-role.kubernetes.io/mig-enabled"
+MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
+_GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
+             "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}  # strconv.ParseBool
+
+
+def cpu_only_nodes(c: Cluster) -> np.ndarray:
+    """Per node, KAI's ``IsCPUOnlyNode``: no GPU allocatable, and not a MIG node
+    (``IsMIGEnabled``: its ``node-role.kubernetes.io/mig-enabled`` label, read as Go's
+    ``ParseBool``, when it has one, else any ``nvidia.com/mig-*`` resource it offers)."""
+    col = c.resources.index.get("nvidia.com/gpu")
+    out = np.ones(len(c.nodes), dtype=bool) if col is None else c.allocatable[:, col] <= 0
+    mig_cols = [i for i, name in enumerate(c.resources.names) if name.startswith(MIG_RESOURCE_PREFIX)]
+    for n in np.flatnonzero(out).tolist():
+        labels = c.nodes[n].labels
+        if MIG_ENABLED_LABEL in labels:
+            out[n] = not _GO_BOOLS.get(labels[MIG_ENABLED_LABEL], False)
+        elif mig_cols and (c.allocatable[n, mig_cols] > 0).any():
+            out[n] = False
+    return out
 
 
 def _kind(status: TaskStatus) -> int:

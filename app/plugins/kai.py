@@ -38,6 +38,7 @@ import numpy as np
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
+from app.kai.gpu_sharing import cpu_only_nodes
 from app.kai.jobs import (
     ACTIVE_ALLOCATED, View, declares_pod_sets, elastic_state, kubeflow_master, pod_set_order, ray_head,
 )
@@ -165,7 +166,7 @@ class ResourceType(Plugin):
     def open(self) -> None:
         c = self.ssn.cluster
         col = c.resources.index.get("nvidia.com/gpu")
-        self.gpu_node = (c.allocatable[:, col] > 0) if col is not None else np.zeros(len(c.nodes), dtype=bool)
+        self.gpu_node = ~cpu_only_nodes(c)  # (MIG nodes are GPU nodes)
         self.col = col
         self.ssn.register("node_order", self.name, self.score)
 
