@@ -314,6 +314,24 @@ def test_kai_placement_strategy_spread_picks_the_emptiest_node_and_drops_consoli
         "allocate", "consolidation"]  # fmt: skip
 
 
+def test_kai_gpu_spread_divides_by_the_gpu_count_label(client):
+    """nodeplacement's GPU spread scores free GPUs / GetNumberOfGPUsInNode: the node's
+    nvidia.com/gpu.count label when it has one (spread.go nodeResourceSpread). Both nodes
+    have 4 GPUs with 2 free; a says it has 8, so b is the emptier (2/4 against 2/8); without
+    the label they tie and a, first by name, wins."""
+    def cluster(labels):
+        objs = [node("a", gpu=4, labels=labels), node("b", gpu=4), kai_queue("q", 8)]
+        objs += kai_job("ra", "q", 1, 2) + kai_job("rb", "q", 1, 2) + kai_job("p", "q", 1, 1)
+        on = {"ra-0": "a", "rb-0": "b"}
+        return [{**o, "spec": {**o["spec"], "nodeName": on[o["metadata"]["name"]]}, "status": {"phase": "Running"}}
+                if o.get("kind") == "Pod" and o["metadata"]["name"] in on else o for o in objs]  # fmt: skip
+
+    conf = {"profile": "kai", "actions": "allocate", "placementStrategy": {"gpu": "spread"}}
+    assert [b["node"] for b in decide(client, cluster({}), conf)["bindings"]] == ["a"]
+    assert [b["node"] for b in decide(client, cluster({"nvidia.com/gpu.count": "8"}), conf)["bindings"]] == ["b"]
+    assert [b["node"] for b in decide(client, cluster({"nvidia.com/gpu.count": "x"}), conf)["bindings"]] == ["a"]
+
+
 @pytest.mark.parametrize(("config", "pointer"), [
     ({"profile": "volcano", "placementStrategy": {"gpu": "spread"}}, "/config/placementStrategy"),
     ({"profile": "kai", "placementStrategy": "spread"}, "/config/placementStrategy"),

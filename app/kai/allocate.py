@@ -108,9 +108,10 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     if gs is not None and gs.sharing_order and cpu_only:  # gpusharingorder: a CPU-only pod fits every used group
         bonus = gs.sharing_scores(task, cand)
         extra = bonus if extra is None else extra + bonus
-    if extra is not None:
+    totals = ctx.spread_totals(col, spread)
+    if extra is not None or totals is not None:
         return score_py(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
-                        ctx.cpu_only_node if cpu_only else None, nominated, extra)  # fmt: skip
+                        ctx.cpu_only_node if cpu_only else None, nominated, extra, totals)  # fmt: skip
     return score(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
                  ctx.cpu_only_node if cpu_only else None, nominated)  # fmt: skip
 
@@ -139,7 +140,9 @@ def shared_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
         mask, _ = ctx.ssn.predicate_mask(task, nodes)
         feasible &= mask
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
-    terms = score_terms(idle, future[:, g], c.allocatable[nodes, g], base, lo, hi, anyc, spread, None,
+    totals = ctx.spread_totals(g, spread)
+    terms = score_terms(idle, future[:, g], c.allocatable[nodes, g] if totals is None else totals[nodes], base, lo, hi,
+                        anyc, spread, None,
                         nodes == nominated if nominated >= 0 else None, topology[nodes] if topology is not None else None)  # fmt: skip
     terms[0] = ("nodeavailability", np.where(gs.device_fit(task, nodes, idle), AVAILABILITY, 0.0))
     if gs.sharing_order:
@@ -189,8 +192,10 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
         feasible[:] = False
     idle = c.allocatable[nodes] - c.used[nodes]
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
+    totals = ctx.spread_totals(col, spread)
     terms = score_terms(idle, idle[:, col] + c.releasing[nodes, col] - c.pipelined[nodes, col] if col >= 0 else None,
-                        c.allocatable[nodes, col] if col >= 0 else None, req, lo, hi, anyc, spread,
+                        (c.allocatable[nodes, col] if totals is None else totals[nodes]) if col >= 0 else None, req, lo, hi,
+                        anyc, spread,
                         ctx.cpu_only_node[nodes] if cpu_only else None, nodes == nominated if nominated >= 0 else None,
                         topology[nodes] if topology is not None else None)  # fmt: skip
     if gs is not None and gs.sharing_order and cpu_only:
@@ -225,16 +230,17 @@ def fit_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined
 
 def score_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined: np.ndarray, cand: np.ndarray,
              req: np.ndarray, col: int, lo: float, hi: float, anyc: bool, spread: bool, cpu_only_node: np.ndarray | None,
-             nominated: int, topology: np.ndarray | None = None) -> int:  # fmt: skip
+             nominated: int, topology: np.ndarray | None = None, totals: np.ndarray | None = None) -> int:  # fmt: skip
     """The node of ``cand`` with the highest KAI score, ties by the lowest index:
     ``nodeavailability`` (+100 when the task fits idle capacity), ``nodeplacement`` on
     ``col`` (spread: the free fraction; binpack: 0..9 over the range ``lo``..``hi``, when
     ``anyc`` and ``hi > 0``), ``resourcetype`` (+10 on a CPU-only node, for a CPU-only
     task: ``cpu_only_node`` given), ``nominatednode`` (+1,000,000 on ``nominated``),
-    ``topology`` (the preferred level's scores of ``cand``, when given)."""
+    ``topology`` (the preferred level's scores of ``cand``, when given). ``totals``: per
+    node, what spread divides by, when it is not the allocatable (``KaiContext.spread_totals``)."""
     idle = alloc[cand] - used[cand]
     avail = idle[:, col] + releasing[cand, col] - pipelined[cand, col] if col >= 0 else None
-    total = alloc[cand, col] if col >= 0 else None
+    total = (alloc[cand, col] if totals is None else totals[cand]) if col >= 0 else None
     s = score_array(idle, avail, total, req, lo, hi, anyc, spread, cpu_only_node[cand] if cpu_only_node is not None else None,
                     cand == nominated if nominated >= 0 else None, topology)  # fmt: skip
     return int(cand[s == s.max()].min())
@@ -539,7 +545,8 @@ def _place_run(ctx: KaiContext, stmt: KaiStatement, run: list[Task], nodes: np.n
     # the node set's state, kept up to date by this run's placements
     idle = c.allocatable[nodes] - c.used[nodes]
     future = idle + c.releasing[nodes] - c.pipelined[nodes]
-    total = np.ascontiguousarray(c.allocatable[nodes, col]) if col >= 0 else None
+    totals = ctx.spread_totals(col, spread)
+    total = np.ascontiguousarray(c.allocatable[nodes, col] if totals is None else totals[nodes]) if col >= 0 else None
     cpu_rows = ctx.cpu_only_node[nodes] if cpu_only else None
     topo_rows = topology[nodes] if topology is not None else None
     rows, allocated = run_nodes(idle, future, total, cpu_rows, topo_rows, mask, np.asarray(nodes, dtype=np.int64), req, col,

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from app.framework.session import Session
-from app.kai.gpu_sharing import GpuSharing, attach, cpu_only_nodes
+from app.kai.gpu_sharing import GpuSharing, attach, cpu_only_nodes, gpu_counts
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
 from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
@@ -35,6 +35,9 @@ class KaiContext:
         args = placement.arguments if placement is not None else {}
         self.placement = {k: str(args.get(k, "binpack")) for k in ("gpu", "cpu")}
         self.cpu_only_node = cpu_only_nodes(c)
+        #: GPU spread's denominator per node where a ``nvidia.com/gpu.count`` label says
+        #: otherwise than the allocatable (``GetNumberOfGPUsInNode``); None when none does
+        self._gpu_counts = gpu_counts(c, self.gpu_col) if self.placement["gpu"] == "spread" else None
         self.node_index = {n.name: n.idx for n in c.nodes}
         self.all_nodes = np.arange(len(c.nodes), dtype=np.intp)
         queues = c.queues
@@ -143,6 +146,12 @@ class KaiContext:
         if self.sharing is not None:  # the groups' free and releasing portions
             free = free + self.sharing.shared_idle + self.sharing.shared_releasing
         return free
+
+    def spread_totals(self, col: int, spread: bool) -> np.ndarray | None:
+        """What ``nodeplacement`` spread divides a node's free amount by on ``col``, per
+        node, when it is not the node's allocatable: for GPUs, the node's
+        ``nvidia.com/gpu.count`` label (``GetNumberOfGPUsInNode``)."""
+        return self._gpu_counts if spread and col == self.gpu_col else None
 
     def gpus(self, t: Task) -> float:
         return float(t.req[self.gpu_col]) / 1000.0 if self.gpu_col is not None else 0.0  # type: ignore[index]

@@ -138,6 +138,24 @@ def cpu_only_nodes(c: Cluster) -> np.ndarray:
     return out
 
 
+GPU_COUNT_LABEL = "nvidia.com/gpu.count"
+
+
+def gpu_counts(c: Cluster, col: int | None) -> np.ndarray | None:
+    """Per node, ``GetNumberOfGPUsInNode`` in milli-GPUs: its ``nvidia.com/gpu.count`` label
+    read as Go's ``Atoi``, else its allocatable GPUs; None when that is the allocatable on
+    every node."""
+    if col is None:
+        return None
+    out = c.allocatable[:, col].copy()
+    for n, node in enumerate(c.nodes):
+        raw = node.labels.get(GPU_COUNT_LABEL)
+        v = _parse_int(raw) if raw is not None else None
+        if v is not None:
+            out[n] = v * 1000 if abs(v) < 2**52 else np.sign(v) * 2**62  # (a count past any GPU the node has)
+    return out if (out != c.allocatable[:, col]).any() else None
+
+
 def _kind(status: TaskStatus) -> int:
     return PIPELINED if status is TaskStatus.PIPELINED else RELEASING if status is TaskStatus.RELEASING else ALLOC
 
