@@ -62,7 +62,8 @@ class Binding(BaseModel):
     gpuGroups: list[str] | None = Field(
         default=None,
         description="KAI GPU sharing (profile kai): the GPU groups a gpu-fraction pod is placed on, one per device "
-        "(a group a running pod labels runai-gpu-group, or a new one named shared-<k>). Absent for other pods.",
+        "(a group a running pod labels runai-gpu-group, or a new one named shared-<k>, unique in the cluster). "
+        "Absent for other pods.",
     )
 
 

@@ -18,6 +18,7 @@ import orjson
 
 from app.ingest.request import read_request
 from app.kai.gpu_sharing import gpu_groups, group_labels, node_gpu_memory
+from app.model.cluster import TaskStatus
 from app.service import decide_session
 from app.settings import Settings
 from tests.kube import node, pod, request
@@ -216,3 +217,103 @@ def test_a_gpu_memory_label_under_100_mib_is_read_as_100_with_a_warning(client) 
     out = decide(client, objs)
     assert placed(out)["ml/p-0"] == ("bind", "a", ["shared-0"])
     assert any("nvidia.com/gpu.memory label under 100 MiB (e.g. Node a)" in w for w in out["warnings"])
+
+
+def bind_request(pod_name: str, node_name: str, groups: list[str], phase: str | None = None, name: str = "") -> dict:
+    return {"apiVersion": "scheduling.run.ai/v1alpha2", "kind": "BindRequest",
+            "metadata": {"name": name or f"{pod_name}-br", "namespace": NS},
+            "spec": {"podName": pod_name, "selectedNode": node_name, "selectedGPUGroups": groups},
+            "status": {"phase": phase} if phase else {}}  # fmt: skip
+
+
+def test_a_bind_request_in_flight_gives_its_pod_the_selected_gpu_groups(client) -> None:
+    """updatePodAdditionalFields: a BindRequest's spec.selectedGPUGroups are the pod's
+    groups; the pod is Binding on the node, its group takes the only GPU."""
+    objs = [node("a", gpu=1), kai_queue("q", 8), group("r0"), frac("r0-0", "r0", 0.5),
+            bind_request("r0-0", "a", ["g0"]), *kai_job("w", "q", 1, 1, ns=NS)]  # fmt: skip
+    out = decide(client, objs)
+    assert "ml/w-0" not in placed(out)
+    assert not any("no runai-gpu-group label" in w for w in out["warnings"])
+
+
+def test_a_finished_bind_request_still_gives_a_running_pod_its_gpu_groups(client) -> None:
+    """KAI's binder labels a multi-device fraction pod with runai-gpu-group/<g> only (no
+    runai-gpu-group label, so GetGpuGroups finds none); KAI reads its groups from its
+    Succeeded BindRequest (GetBindRequestForPod leaves out only given-up ones)."""
+    r = frac("r1-0", "r1", 0.5, on="a", devices=2)
+    r["metadata"]["labels"] = {"runai-gpu-group/g0": "g0", "runai-gpu-group/g1": "g1"}
+    base = [node("a", gpu=2), kai_queue("q", 8), group("r1"), r, *kai_job("w", "q", 1, 2, ns=NS)]
+    assert placed(decide(client, base))["ml/w-0"][0] == "bind"  # no groups: r1-0 takes no GPU, as in KAI
+    out = decide(client, [*base, bind_request("r1-0", "a", ["g0", "g1"], phase="Succeeded")])
+    assert "ml/w-0" not in placed(out)
+    failed = decide(client, [*base, bind_request("r1-0", "a", ["g0", "g1"], phase="Failed")])  # given up (no backoff limit)
+    assert placed(failed)["ml/w-0"][0] == "bind"
+
+
+def test_a_bind_request_must_select_gpu_groups_as_strings(client) -> None:
+    objs = [node("a", gpu=1), kai_queue("q", 8), group("r0"), frac("r0-0", "r0", 0.5), bind_request("r0-0", "a", ["g0", 3])]
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=KAI)), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/4/spec/selectedGPUGroups/1"
+
+
+def _session(objs: list[dict]):
+    from tests.test_kai_node_order_upstream import kai_context
+
+    return kai_context(objs)
+
+
+def test_new_gpu_groups_are_named_uniquely_in_the_cluster(client) -> None:
+    """KAI's binder finds a group's GPU by its name across the cluster (KAI names new groups
+    with UUIDs): a new group never takes a name a pod elsewhere has, nor one already given."""
+    objs = [node("a", gpu=1), node("b", gpu=1), kai_queue("q", 8), *running("r", 0.5, "b", ("shared-0",)),
+            group("p0"), frac("p0-0", "p0", 0.75), group("p1"), frac("p1-0", "p1", 0.75)]  # fmt: skip
+    got = placed(decide(client, objs))
+    assert got == {"ml/p0-0": ("bind", "a", ["shared-1"])}  # b's GPU is shared-0's; p1 finds no GPU
+    objs = [node("a", gpu=1), node("b", gpu=1), kai_queue("q", 8), group("p0"), frac("p0-0", "p0", 0.75),
+            group("p1"), frac("p1-0", "p1", 0.75)]  # fmt: skip
+    got = placed(decide(client, objs))
+    assert sorted(g for _, _, (g,) in got.values()) == ["shared-0", "shared-1"]
+
+
+def test_a_victim_put_back_on_its_own_gpus_in_another_order_is_un_evicted() -> None:
+    """Pipeline's isSharedAndMoveToDifferentGPU: the same GPUs are no move (Gangplank
+    compares them as a set: a pod's label order means nothing)."""
+    from app.kai.statement import KaiStatement
+
+    objs = [node("a", gpu=2), *running("r", 0.5, "a", ("g0", "g1"), devices=2),
+            *running("s", 0.25, "a", ("g1",)), *running("t", 0.1, "a", ("g0",))]  # fmt: skip
+    ctx = _session(objs)
+    gs, r = ctx.sharing, ctx.ssn.cluster.task_index["ml/r-0"]
+    stmt = KaiStatement(ctx.ssn, ctx.virtual)
+    stmt.evict(r, "x", "preempt", "p")
+    groups, _ = gs.preferable(r, ctx.node_index["a"], True)
+    assert groups == ("g1", "g0")  # gpupack: g1 is the fuller (0.25 against 0.1)
+    stmt.pipeline_kai(r, ctx.node_index["a"], False, groups)
+    assert [op.kind for op in stmt.ops] == ["evict", "unevict"]
+
+
+def test_un_evicting_a_pipelined_victim_puts_it_back_in_its_reservation() -> None:
+    """A pod an earlier action pipelined, evicted and put back on its node is pipelined
+    again: its request is the node's pipelined capacity again, not its used (as KAI's
+    unevict restores it), and rolling that back evicts it again."""
+    from app.kai.statement import KaiStatement
+
+    for pending in (pod("p", ns=NS, gpu=1, annotations={"pod-group-name": "p"}), frac("p", "p", 0.5)):
+        ctx = _session([node("a", gpu=2), group("p"), pending])
+        c, a = ctx.ssn.cluster, ctx.node_index["a"]
+        p = c.task_index["ml/p"]
+        groups = ctx.sharing.preferable(p, a, True)[0] if ctx.sharing is not None and ctx.sharing.shared(p) else None
+        first = KaiStatement(ctx.ssn, ctx.virtual)
+        first.pipeline_kai(p, a, False, groups)
+        first.commit()
+        state = (c.used.copy(), c.pipelined.copy(), c.releasing.copy())
+        second = KaiStatement(ctx.ssn, ctx.virtual)
+        second.evict(p, "x", "preempt", "hi")
+        second.pipeline_kai(p, a, False, groups)
+        assert p.status is TaskStatus.PIPELINED
+        assert all((x == y).all() for x, y in zip(state, (c.used, c.pipelined, c.releasing), strict=True))
+        second.rollback(1)
+        assert p.status is TaskStatus.RELEASING and c.releasing[a].sum() > state[2][a].sum()
+        second.rollback(0)
+        assert all((x == y).all() for x, y in zip(state, (c.used, c.pipelined, c.releasing), strict=True))

@@ -86,8 +86,9 @@ def test_gpu_fraction_pods_are_named_in_the_warnings(client: TestClient, profile
     notes = [w for w in warnings if "share GPUs by fraction" in w]
     assert len(notes) == 1 and notes[0].startswith("2 pod(s) share GPUs by fraction (gpu-fraction, e.g. Pod default/a)")
     ungrouped = [w for w in warnings if "no runai-gpu-group label" in w]
-    assert ungrouped == (["2 running gpu-fraction pod(s) have no runai-gpu-group label (e.g. Pod default/a): as in KAI, "
-                          "they take no GPU on their node"] if profile == "kai" else [])  # fmt: skip
+    assert ungrouped == (["2 running gpu-fraction pod(s) have no runai-gpu-group label and no BindRequest selecting GPU "
+                          "groups (e.g. Pod default/a): as in KAI, they take no GPU on their node"]
+                         if profile == "kai" else [])  # fmt: skip
 
 
 def test_gpu_memory_pods_are_named_in_the_warnings(client: TestClient) -> None:

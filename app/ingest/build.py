@@ -135,6 +135,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.default_spread = (d.default_spread[0], d.default_spread[1])
     cluster.gpu_fractions = {f"{p.namespace}/{p.name}": kai_fraction(p.annotations, join_pointer(p.pointer, "metadata"), p.ident)
                              for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations}  # fmt: skip
+    cluster.gpu_bind_groups = {f"{ns}/{pod}": groups for (ns, pod), groups in d.bind_groups.items()}
     if d.stale_binds:
         cluster.warnings.append(f"{len(d.stale_binds)} KAI BindRequest(s) select nodes the snapshot does not have "
                                 f"(e.g. Pod {sorted(d.stale_binds)[0]}): left out, their pods stay Pending")  # fmt: skip
@@ -192,14 +193,20 @@ class Classes(dict[str, PriorityClass]):
 
 def _bind_requests(d: Draft, nodes: dict[str, int]) -> None:
     """A pod with a KAI BindRequest in flight is Binding on the selected node: it holds
-    that node and counts as ready, as in KAI's snapshot (the first such BindRequest in
-    object order, when there are several). A BindRequest whose pod is already on a node, gone
-    or no longer Pending, or whose node the snapshot lacks (a warning), changes nothing."""
+    that node and counts as ready, as in KAI's snapshot (the BindRequest first by name,
+    when there are several). A BindRequest whose pod is already on a node, gone or no longer
+    Pending, or whose node the snapshot lacks (a warning), changes nothing. The pod's GPU
+    groups are those of its first BindRequest by name that selected some, finished or not
+    (``d.bind_groups``)."""
     if not d.bind_requests:
         return
     d.realize_blocks()  # a BindRequest may name a native pod (both forms in one body)
     by_key = {(p.namespace, p.name): p for p in d.pods}
-    for br in d.bind_requests:
+    for br in sorted(d.bind_requests, key=lambda b: (b.namespace, b.pod, b.name)):
+        if br.gpu_groups:
+            d.bind_groups.setdefault((br.namespace, br.pod), br.gpu_groups)
+        if br.done:
+            continue
         p = by_key.get((br.namespace, br.pod))
         if p is None or (p.node_name and not p.binding) or p.phase != "Pending" or p.deleting:
             continue

@@ -83,14 +83,19 @@ class PodDraft:
 
 @dataclass(slots=True, frozen=True)
 class BindRequestDraft:
-    """A KAI ``BindRequest`` (``scheduling.run.ai/v1alpha2``) the binder has not finished
-    nor given up on: its pod is Binding on ``node``."""
+    """A KAI ``BindRequest`` (``scheduling.run.ai/v1alpha2``) the binder has not given up
+    on: unless it is ``done`` (Succeeded), its pod is Binding on ``node``; its
+    ``spec.selectedGPUGroups`` are the pod's GPU groups (a gpu-fraction pod, KAI's
+    ``updatePodAdditionalFields``)."""
 
     namespace: str
     pod: str
     node: str
     pointer: str
     ident: Ident
+    name: str = ""
+    gpu_groups: tuple[str, ...] = ()
+    done: bool = False
 
 
 @dataclass(slots=True)
@@ -211,6 +216,8 @@ class Draft:
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     bind_requests: list[BindRequestDraft] = field(default_factory=list)
+    #: (namespace, pod) -> the GPU groups a BindRequest selected for it (``_bind_requests``)
+    bind_groups: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)
     #: Pods on nodes the snapshot does not have (left out, with a warning).
     vanished: list[PodDraft] = field(default_factory=list)

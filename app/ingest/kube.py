@@ -759,10 +759,13 @@ def kai_topology(raw: Any, ptr: str, ident: r.Ident) -> NetworkTopology | None:
 
 def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
     """KAI's ``BindRequest``: the scheduler chose ``spec.selectedNode`` for ``spec.podName``
-    and the binder has not bound it yet. Finished ones (``Succeeded``) and given-up ones
-    (``Failed`` with ``status.failedAttempts`` at ``spec.backoffLimit``, or no limit) are
-    read and left out; a failed one still being retried keeps its pod Binding, as KAI does."""
-    _, ident, ns, _ = metadata(o, ptr, "BindRequest", namespaced=True)
+    and the binder has not bound it yet. Given-up ones (``Failed`` with
+    ``status.failedAttempts`` at ``spec.backoffLimit``, or no limit) are read and left out;
+    a failed one still being retried keeps its pod Binding, as KAI does. A finished one
+    (``Succeeded``) binds nothing, but, like one in flight, gives its pod the GPU groups of
+    its ``spec.selectedGPUGroups`` (``GetBindRequestForPod``: every BindRequest but a
+    given-up one)."""
+    _, ident, ns, name = metadata(o, ptr, "BindRequest", namespaced=True)
     spec = r.obj(o, "spec", ptr, ident)
     sp = join_pointer(ptr, "spec")
     status = r.obj(o, "status", ptr, ident)
@@ -774,12 +777,19 @@ def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
     if phase not in ("", "Pending", "Succeeded", "Failed"):
         raise InputError("phase must be Pending, Succeeded or Failed", join_pointer(st, "phase"), ident)
     failed = phase == "Failed" and (limit is None or (r.integer(status, "failedAttempts", st, ident, default=0, minimum=0) or 0) >= limit)
-    if phase == "Succeeded" or failed:
+    groups = []
+    for i, g in enumerate(r.lst(spec, "selectedGPUGroups", sp, ident)):
+        if type(g) is not str or not g:
+            raise InputError("a selected GPU group must be a non-empty string", join_pointer(sp, "selectedGPUGroups", i), ident)
+        groups.append(g)
+    if failed:
         return
-    for key, value in (("podName", pod), ("selectedNode", node)):
-        if not value:  # a request in flight must say which pod goes where
-            raise InputError(f"'{key}' must not be empty", join_pointer(sp, key), ident)
-    d.bind_requests.append(BindRequestDraft(ns, pod, node, ptr, ident))
+    done = phase == "Succeeded"
+    if not done:
+        for key, value in (("podName", pod), ("selectedNode", node)):
+            if not value:  # a request in flight must say which pod goes where
+                raise InputError(f"'{key}' must not be empty", join_pointer(sp, key), ident)
+    d.bind_requests.append(BindRequestDraft(ns, pod, node, ptr, ident, name, tuple(groups), done))
 
 
 _ATOI = re.compile(r"[+-]?[0-9]+")

@@ -10,9 +10,11 @@ gpuSharing.go`` (``AllocateFractionalGPUTaskToNode``), the ``gpupack``, ``gpuspr
 * **Memory.** Every GPU of a node has the memory of its ``nvidia.com/gpu.memory`` label
   (MiB; a value of a TiB or more is read as bytes), floored to a multiple of 100; 100
   without the label. A fraction pod takes ``int(portion * memory)`` of each of its groups.
-* **Groups.** A running pod's groups are its ``runai-gpu-group`` label, then the values of
-  its ``runai-gpu-group/*`` labels (in key order); without the first label it has none and
-  takes no GPU on its node, as in KAI. A placed pod gets the groups chosen for it.
+* **Groups.** A running pod's groups are those its KAI BindRequest selected
+  (``spec.selectedGPUGroups``, a BindRequest not given up, finished ones included), else its
+  ``runai-gpu-group`` label, then the values of its ``runai-gpu-group/*`` labels (in key
+  order); with neither it has none and takes no GPU on its node, as in KAI. A placed pod
+  gets the groups chosen for it.
 * **Node accounting.** A GPU with a fraction on it is a used whole GPU for every other pod:
   used while an allocated fraction is on it, releasing when every allocated fraction on it
   is releasing, taken by a pipelined fraction that lands on a free or releasing GPU. The
@@ -27,7 +29,7 @@ gpuSharing.go`` (``AllocateFractionalGPUTaskToNode``), the ``gpupack``, ``gpuspr
   it fits and one entry per whole free GPU, by the GPU order plugin (``gpupack``: fuller
   groups first, whole GPUs last; ``gpuspread``: whole GPUs first, emptier groups first;
   ties: groups by name, then whole GPUs); the first ``devices`` of them. A whole GPU gets a
-  new group (KAI: a random UUID; here ``shared-<k>``, the least ``k`` free on the node).
+  new group (KAI: a random UUID; here ``shared-<k>``, unique in the cluster).
   The pod is pipelined when one of them is releasing (not enough idle memory, or the pod
   does not fit idle capacity), else allocated.
 * **gpusharingorder** (node order, +1,000): a node with a group where the pod fits; a
@@ -52,7 +54,7 @@ import numpy as np
 from app.model.cluster import Cluster, Task, TaskStatus
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
     from app.framework.session import Session
 
@@ -160,8 +162,10 @@ def _kind(status: TaskStatus) -> int:
     return PIPELINED if status is TaskStatus.PIPELINED else RELEASING if status is TaskStatus.RELEASING else ALLOC
 
 
-def _ceil100(x: float) -> float:
-    return math.ceil(x * 100) / 100
+def _hundredths(memory: int, of: int) -> int:
+    """``getGpuMemoryFractionalOnNode`` in hundredths of a GPU: ``memory / of`` rounded up
+    to hundredths, as Go's float ``math.Ceil(x * 100)`` does."""
+    return int(math.ceil(memory / of * 100))
 
 
 @dataclass(slots=True, eq=False)
@@ -197,8 +201,11 @@ class GpuSharing:
         self.memory = [node_gpu_memory(n.labels) for n in c.nodes]
         self.shares: dict[int, tuple[float, int]] = {}  # id(task) -> (portion, devices)
         self.stack: dict[int, list[Entry]] = {}  # id(task) -> its placements, the current last
-        self.on_node: dict[int, list[Entry]] = {}
-        self.groups: dict[int, dict[str, Group]] = {}
+        self.groups: dict[int, dict[str, Group]] = {}  # node -> its groups with a pod on them
+        self.dirty: dict[int, set[str]] = {}  # node -> groups changed since its last refresh
+        self.parts: dict[int, dict[str, tuple[int, ...]]] = {}  # node -> group -> what it counts (refresh)
+        self.sums: dict[int, list[int]] = {}  # node -> the sum of its groups' parts
+        self.pooled: dict[int, list[int]] = {}  # node -> milli-GPUs the matrices count for its fractions
         self.corr: dict[int, tuple[int, int, int]] = {}
         n = len(c.nodes)
         #: the groups' free and releasing portions (GetSumOfIdleGPUs / ...ReleasingGPUs)
@@ -209,6 +216,8 @@ class GpuSharing:
         #: a used group, not all released, ``memory - allocated + releasing``); -1: no such group
         self.room = np.full(n, -1, dtype=np.int64)
         self.chosen: dict[int, tuple[str, ...]] = {}  # id(task) -> groups of its next placement
+        self.taken: set[str] = set()  # every group name a pod has (new names avoid them)
+        self.next_name = 0
         opts = ssn.options
         self.order = "pack" if "gpupack" in opts else "spread" if "gpuspread" in opts else ""
         self.sharing_order = "gpusharingorder" in opts
@@ -221,17 +230,19 @@ class GpuSharing:
                 continue
             self.shares[id(t)] = share
             if t.node >= 0 and (t.status is TaskStatus.PIPELINED or t.status in _ACTIVE):
-                groups = gpu_groups(t.labels)
+                groups = c.gpu_bind_groups.get(key) or gpu_groups(t.labels)
                 if not groups:
                     self.ungrouped.append(t)
+                self.taken.update(groups)
                 self._push(t, t.node, groups)
                 touched.add(t.node)
         for node in sorted(touched):
             self.refresh(node)
         if self.ungrouped:
             first = min(self.ungrouped, key=lambda t: t.key)
-            c.warnings.append(f"{len(self.ungrouped)} running gpu-fraction pod(s) have no {GPU_GROUP_LABEL} label (e.g. Pod "
-                              f"{first.key}): as in KAI, they take no GPU on their node")  # fmt: skip
+            c.warnings.append(f"{len(self.ungrouped)} running gpu-fraction pod(s) have no {GPU_GROUP_LABEL} label and no "
+                              f"BindRequest selecting GPU groups (e.g. Pod {first.key}): as in KAI, they take no GPU on "
+                              "their node")  # fmt: skip
         odd = sorted(n.name for n in c.nodes if memory_label_unusable(n.labels))
         if odd:
             c.warnings.append(f"{len(odd)} node(s) have a {GPU_MEMORY_LABEL} label under 100 MiB (e.g. Node {odd[0]}): "
@@ -259,7 +270,7 @@ class GpuSharing:
     def _push(self, t: Task, node: int, groups: tuple[str, ...]) -> None:
         e = Entry(t, node, groups, _kind(t.status), self.mem(t, node), int(t.req[self.g]))  # type: ignore[index]
         self.stack.setdefault(id(t), []).append(e)
-        self.on_node.setdefault(node, []).append(e)
+        self._count(e, 1)
 
     def changed(self, tasks: Iterable[Task], what: str) -> None:
         """After the session ``placed`` / ``unplaced`` / ``evicted`` / ``unevicted`` these
@@ -277,78 +288,97 @@ class GpuSharing:
                 touched.add(t.node)
             elif st:
                 e = st[-1]
+                self._count(e, -1)
                 if what == "unplaced":
                     st.pop()
-                    self.on_node[e.node].remove(e)
-                elif what == "evicted":
-                    e.kind = RELEASING
                 else:
-                    e.kind = _kind(t.status)
+                    e.kind = RELEASING if what == "evicted" else _kind(t.status)
+                    self._count(e, 1)
                 touched.add(e.node)
         for node in sorted(touched):
             self.refresh(node)
 
-    def _pick_after(self, t: Task, node: int) -> tuple[str, ...]:
-        """Groups for a placement that did not choose them (Gangplank's own placements under
-        the kai profile, the gang-aware options: they place a fraction by amount), as KAI
-        would choose them on that node, so a fraction pod never lands without a GPU."""
-        got = self.preferable(t, node, True)
-        return got[0] if got is not None else tuple(self._new_names(node, self.devices(t), set()))
+    def _count(self, e: Entry, sign: int) -> None:
+        """Add (``sign`` 1) or take away (-1) what the placement ``e`` counts on its node's
+        groups (``addSharedTaskResourcesPerPodGroup`` by the pods' state); the groups it
+        touches are worked out again by :meth:`refresh`."""
+        node = e.node
+        pooled = self.pooled.setdefault(node, [0, 0, 0])
+        if e.kind == PIPELINED:
+            pooled[2] += sign * e.req
+        else:
+            pooled[0] += sign * e.req
+            if e.kind == RELEASING:
+                pooled[1] += sign * e.req
+        groups = self.groups.setdefault(node, {})
+        dirty = self.dirty.setdefault(node, set())
+        m = sign * e.mem
+        for name in e.groups:
+            gr = groups.get(name)
+            if gr is None:
+                gr = groups[name] = Group()
+            gr.used += m
+            if e.kind == PIPELINED:
+                gr.releasing -= m
+                gr.pipelined += sign
+            else:
+                gr.allocated += m
+                gr.nonpipelined += sign
+                if e.kind == RELEASING:
+                    gr.releasing += m
+                    gr.released += sign
+            dirty.add(name)
 
     def refresh(self, node: int) -> None:
-        """Work out the node's groups and set its GPU column to KAI's whole-GPU figures."""
-        groups: dict[str, Group] = {}
-        pu = pr = pp = 0
-        for e in self.on_node.get(node, ()):
-            if e.kind == PIPELINED:
-                pp += e.req
-            else:
-                pu += e.req
-                if e.kind == RELEASING:
-                    pr += e.req
-            for name in e.groups:
-                gr = groups.get(name)
-                if gr is None:
-                    gr = groups[name] = Group()
-                gr.used += e.mem
-                if e.kind == PIPELINED:
-                    gr.releasing -= e.mem
-                    gr.pipelined += 1
-                else:
-                    gr.allocated += e.mem
-                    gr.nonpipelined += 1
-                    if e.kind == RELEASING:
-                        gr.releasing += e.mem
-                        gr.released += 1
-        used = rel = pip = 0
+        """Work out the node's changed groups again (what each counts for the node, kept per
+        group) and set its GPU column to KAI's whole-GPU figures: a used GPU while a
+        fraction on it is allocated, releasing when all of them are, taken by a fraction
+        pipelined onto it while it is free or releasing."""
+        groups = self.groups.get(node, {})
+        parts = self.parts.setdefault(node, {})
+        sums = self.sums.setdefault(node, [0, 0, 0, 0, 0])  # used, releasing, pipelined GPUs; idle, releasing hundredths
         mem = self.memory[node]
-        idle_part = rel_part = 0.0
-        room = -1
-        for gr in groups.values():
+        room_dropped = False
+        for name in self.dirty.pop(node, ()):
+            old = parts.pop(name, None)
+            if old is not None:
+                for i in range(5):
+                    sums[i] -= old[i]
+            gr = groups.get(name)
+            if gr is None:
+                continue
+            if not gr.nonpipelined and not gr.pipelined:
+                del groups[name]  # no pod on it any more
+                room_dropped = room_dropped or (old is not None and old[5] >= self.room[node])
+                continue
             all_released = gr.nonpipelined > 0 and gr.released == gr.nonpipelined
-            if gr.nonpipelined:
-                used += 1
-                if all_released:
-                    rel += 1
-            if gr.pipelined and (not gr.nonpipelined or all_released):
-                pip += 1
-            if gr.allocated > 0:
-                idle_part += 1 - _ceil100(gr.allocated / mem)
-            if gr.releasing > 0 and not (gr.used and gr.releasing == gr.used):
-                rel_part += _ceil100(gr.releasing / mem)
-            if self._fits_group(gr, mem, 0):
-                room = max(room, mem - gr.allocated + gr.releasing)
-        self.groups[node] = groups
-        new = (used * 1000 - pu, rel * 1000 - pr, pip * 1000 - pp)
-        old = self.corr.get(node, (0, 0, 0))
+            part = (
+                1 if gr.nonpipelined else 0,
+                1 if gr.nonpipelined and all_released else 0,
+                1 if gr.pipelined and (not gr.nonpipelined or all_released) else 0,
+                100 - _hundredths(gr.allocated, mem) if gr.allocated > 0 else 0,
+                _hundredths(gr.releasing, mem) if gr.releasing > 0 and not (gr.used and gr.releasing == gr.used) else 0,
+                mem - gr.allocated + gr.releasing if self._fits_group(gr, mem, 0) else -1,
+            )
+            parts[name] = part
+            for i in range(5):
+                sums[i] += part[i]
+            if part[5] > self.room[node]:
+                self.room[node] = part[5]
+            elif old is not None and old[5] >= self.room[node] > part[5]:
+                room_dropped = True
+        if room_dropped:  # the most room was on a group that has less now: look again
+            self.room[node] = max((p[5] for p in parts.values()), default=-1)
+        pooled = self.pooled.get(node, [0, 0, 0])
+        new = (sums[0] * 1000 - pooled[0], sums[1] * 1000 - pooled[1], sums[2] * 1000 - pooled[2])
+        old_corr = self.corr.get(node, (0, 0, 0))
         c, g = self.c, self.g
-        c.used[node, g] += new[0] - old[0]
-        c.releasing[node, g] += new[1] - old[1]
-        c.pipelined[node, g] += new[2] - old[2]
+        c.used[node, g] += new[0] - old_corr[0]
+        c.releasing[node, g] += new[1] - old_corr[1]
+        c.pipelined[node, g] += new[2] - old_corr[2]
         self.corr[node] = new
-        self.shared_idle[node] = idle_part
-        self.shared_releasing[node] = rel_part
-        self.room[node] = room
+        self.shared_idle[node] = sums[3] / 100
+        self.shared_releasing[node] = sums[4] / 100
 
     def detach(self) -> None:
         """Take the corrections out of the matrices (the session is over)."""
@@ -368,9 +398,9 @@ class GpuSharing:
     def fitting_groups(self, t: Task, node: int) -> list[str]:
         """The node's groups where the pod fits, by name."""
         groups = self.groups.get(node)
-        if not groups:
-            return []
         mem, need = self.memory[node], self.mem(t, node)
+        if not groups or self.room[node] < need:  # (no group has room enough)
+            return []
         return sorted(name for name, gr in groups.items() if self._fits_group(gr, mem, need))
 
     def whole(self, node: int, future: bool) -> int:
@@ -438,16 +468,17 @@ class GpuSharing:
         scores = [score(i) for i in found]
         return [i for _, _, i in sorted(zip((-s for s in scores), range(len(found)), found, strict=True))]
 
-    def _new_names(self, node: int, count: int, taken: set[str]) -> list[str]:
-        used = set(self.groups.get(node, {})) | taken
-        names, k = [], 0
-        while len(names) < count:
-            name = f"shared-{k}"
-            if name not in used:
-                names.append(name)
-                used.add(name)
-            k += 1
-        return names
+    def _names(self, node: int) -> Iterator[str]:
+        """New group names, in turn: ``shared-<k>``, ``k`` counting up through the session
+        past every name the cluster's pods have, so no name is used twice anywhere (KAI's
+        binder finds a group's GPU by its name across the cluster; KAI names it with a UUID).
+        A name chosen in an attempt that is rolled back is not chosen again."""
+        while True:
+            name = f"shared-{self.next_name}"
+            self.next_name += 1
+            if name not in self.taken:
+                self.taken.add(name)
+                yield name
 
     def preferable(self, t: Task, node: int, pipeline_only: bool) -> tuple[tuple[str, ...], bool] | None:
         """``GetNodePreferableGpuForSharing``: the pod's groups on the node and whether it
@@ -457,14 +488,16 @@ class GpuSharing:
         releasing = False
         mem, need = self.memory[node], self.mem(t, node)
         groups = self.groups.get(node, {})
+        fits_idle = self.allocatable(t, node, False)  # (the same for every GPU: nothing is placed meanwhile)
+        names = self._names(node)
         for idx in self.fitting_gpus(t, node, devices):
             if idx is WHOLE:
-                chosen += self._new_names(node, 1, set(chosen))
-                releasing = releasing or pipeline_only or not self.allocatable(t, node, False)
+                chosen.append(next(names))
+                releasing = releasing or pipeline_only or not fits_idle
             else:
                 gr = groups[idx]
                 enough_idle = gr.nonpipelined > 0 and mem - gr.allocated - need >= 0
-                releasing = releasing or not enough_idle or not self.allocatable(t, node, False)
+                releasing = releasing or not enough_idle or not fits_idle
                 chosen.append(idx)
             if len(chosen) == devices:
                 return tuple(chosen), releasing

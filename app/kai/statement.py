@@ -45,13 +45,18 @@ class KaiStatement(Statement):
         return not any(ev is op for ev in self.undone.values())
 
     def evict(self, task: Task, reason: str, action: str, preemptor: str) -> None:
-        pipelined = task.status is TaskStatus.PIPELINED
-        if pipelined:  # placed by an earlier action: its reservation becomes a releasing pod
-            c = self.ssn.cluster
-            c.pipelined[task.node] -= task.req
-            c.used[task.node] += task.req
+        if task.status is TaskStatus.PIPELINED:  # placed by an earlier action: its reservation becomes a releasing pod
+            self._reservation(task, released=True)
         super().evict(task, reason, action, preemptor)
         self.virtual.add(id(task))
+
+    def _reservation(self, task: Task, released: bool) -> None:
+        """A pipelined pod's request moved from the node's ``pipelined`` to its ``used``
+        (``released``: it is evicted, a releasing pod now) or back (the eviction undone)."""
+        c = self.ssn.cluster
+        src, dst = (c.pipelined, c.used) if released else (c.used, c.pipelined)
+        src[task.node] -= task.req
+        dst[task.node] += task.req
 
     def evict_batch(self, tasks: list[Task], reasons: list[str], action: str, preemptor: str) -> None:
         """:meth:`evict` of each task in order (one operation each, with its reason), the
@@ -110,10 +115,12 @@ class KaiStatement(Statement):
         gs = self.ssn.gpu_sharing
         if not update_if_on_node and task.status is TaskStatus.RELEASING and task.node == node:
             ev = self.evicted_here(task)
-            if ev is not None and groups is not None and gs is not None and groups != gs.groups_of(task):
-                ev = None  # isSharedAndMoveToDifferentGPU
+            if ev is not None and groups is not None and gs is not None and sorted(groups) != sorted(gs.groups_of(task)):
+                ev = None  # isSharedAndMoveToDifferentGPU (the same GPUs in another order are the same GPUs)
             if ev is not None:
                 self.ssn.undo_evict(task, ev.prev_status)
+                if ev.prev_status is TaskStatus.PIPELINED:
+                    self._reservation(task, released=False)
                 self.virtual.discard(id(task))
                 op = Operation(UNEVICT, task, node, TaskStatus.RELEASING, node)
                 self.undone[id(op)] = ev
@@ -138,7 +145,9 @@ class KaiStatement(Statement):
 
     def _undo(self, op: Operation) -> None:
         if op.kind == UNEVICT:
-            self.undone.pop(id(op))
+            ev = self.undone.pop(id(op))
+            if ev.prev_status is TaskStatus.PIPELINED:
+                self._reservation(op.task, released=True)
             self.ssn.apply_evict(op.task)
             self.virtual.add(id(op.task))
             return
@@ -146,9 +155,7 @@ class KaiStatement(Statement):
             self.virtual.discard(id(op.task))
         super()._undo(op)
         if op.kind == EVICT and op.prev_status is TaskStatus.PIPELINED:
-            c = self.ssn.cluster
-            c.used[op.task.node] -= op.task.req
-            c.pipelined[op.task.node] += op.task.req
+            self._reservation(op.task, released=False)
 
     def commit(self) -> None:
         ssn = self.ssn

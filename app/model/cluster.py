@@ -556,6 +556,8 @@ class Cluster:
         #: KAI ``gpu-fraction`` pods (key -> (portion of a GPU, devices)): the ``kai``
         #: profile places them on GPU devices (``app.kai.gpu_sharing``).
         self.gpu_fractions: dict[str, tuple[float, int]] = {}
+        #: pods' GPU groups a KAI BindRequest selected (key -> groups; before the pod's labels)
+        self.gpu_bind_groups: dict[str, tuple[str, ...]] = {}
         self.now = now
         self.warnings: list[str] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,
