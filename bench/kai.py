@@ -11,12 +11,15 @@ HyperNode tree as is. The pending gang is a KAI PodGroup (``build``, priority 10
 must stay inside one spine (``topologyConstraint: {topology: hypernodes, requiredTopologyLevel: spine}``: a KAI
 constraint names the topology it means, here the snapshot's HyperNode tree).
 
-Three snapshots per size:
+Four snapshots per size:
 
 * ``allocate``: free nodes for the pending gang (allocate binds it; nothing to evict);
 * ``preempt``: no free node; the gang (training queue) preempts ``train`` gangs of its queue;
 * ``reclaim``: no free node; the gang sits in the batch queue, whose quota it is within,
-  and takes GPUs back from the training queue above its fair share.
+  and takes GPUs back from the training queue above its fair share;
+* ``sharing``: ``allocate`` with KAI GPU sharing on the free nodes the gang leaves: on each,
+  4 running inference pods of ``gpu-fraction: 0.5`` on GPU groups of their own, and twice
+  as many pending ones of 0.25 (allocate puts them beside the halves, gpupack).
 """
 
 from __future__ import annotations
@@ -83,8 +86,9 @@ def _pod(p: dict[str, Any]) -> dict[str, Any]:
 
 
 def kai_snapshot(n_nodes: int, n_pods: int, kind: str, gang: int, seed: int = 3) -> dict[str, Any]:
-    """One of the three snapshots (``allocate`` / ``preempt`` / ``reclaim``) as a request body."""
-    free = gang + gang // 16 if kind == "allocate" else 0
+    """One of the four snapshots (``allocate`` / ``preempt`` / ``reclaim`` / ``sharing``) as a
+    request body."""
+    free = gang + gang // 16 if kind in ("allocate", "sharing") else 0
     body = generate(n_nodes, n_pods, free_nodes=free, pending_gang=gang, seed=seed)
     c = body["cluster"]
     gpus = n_nodes * 8
@@ -93,7 +97,29 @@ def kai_snapshot(n_nodes: int, n_pods: int, kind: str, gang: int, seed: int = 3)
     objs += [_group(g, "batch" if kind == "reclaim" and g["name"] == "llm" else None) for g in c["groups"]]
     objs += [_hypernode(h) for h in c["hyperNodes"]]
     objs += [_pod(p) for p in c["pods"]]
+    if kind == "sharing":
+        objs += _shared_pods([n["name"] for n in c["nodes"][gang:free]])
     return {"objects": objs, "options": body["options"]}
+
+
+def _shared_pods(nodes: list[str]) -> list[dict[str, Any]]:
+    """KAI gpu-fraction inference pods: 4 running halves on each node (a GPU group each) and
+    8 pending quarters per node."""
+    out = []
+
+    def pod(name: str, fraction: str, node: str | None, group: str | None) -> dict[str, Any]:
+        p = _pod({"name": name, "namespace": "serving", "queue": "inference", "priority": 10000, "node": node,
+                  "phase": "Running" if node else "Pending", "requests": {"cpu": "1", "memory": "4Gi"},
+                  "createdAt": "2026-11-20T00:00:00Z"})  # fmt: skip
+        p["metadata"]["annotations"]["gpu-fraction"] = fraction
+        if group:
+            p["metadata"]["labels"]["runai-gpu-group"] = group
+        return p
+
+    for i, node in enumerate(nodes):
+        out += [pod(f"half-{i:05d}-{k}", "0.5", node, f"{node}-gpu{k}") for k in range(4)]
+        out += [pod(f"quarter-{i:05d}-{k}", "0.25", None, None) for k in range(8)]
+    return out
 
 
 def cycle(name: str, body: dict[str, Any], runs: int, evicting: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -347,7 +347,7 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     results = []
     case_list = cases(args.quick)
     total = (len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick)) + len(family_more(args.quick))
-             + 3 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 3)  # + KAI cycles, eviction speed, compare, forms, records vs columns
+             + 4 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 3)  # + KAI cycles, eviction speed, compare, forms, records vs columns
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -628,10 +628,11 @@ def kai_cycles(quick: bool, step: Callable[[str, int], None], done: Callable[[],
 
     rows = []
     for label, n, p, big, small, kai_runs in KAI_SIZES[:1] if quick else KAI_SIZES:
-        for kind in ("allocate", "preempt", "reclaim"):
-            name = f"{label} kai {kind}, {big if kind == 'allocate' else small}-pod gang"
+        for kind in ("allocate", "preempt", "reclaim", "sharing"):
+            size = big if kind in ("allocate", "sharing") else small
+            name = f"{label} kai {kind}, {size}-pod gang" + (f" and {12 * (size // 16)} gpu-fraction pods" if kind == "sharing" else "")
             step(name, total)
-            r = cycle(name, kai_snapshot(n, p, kind, big if kind == "allocate" else small), kai_runs,
+            r = cycle(name, kai_snapshot(n, p, kind, size), kai_runs,
                       GANG_AWARE if kind == "preempt" else None)  # (gang-aware reclaim evicts nothing on these snapshots)
             r.update(nodes=n, pods=p)
             done()

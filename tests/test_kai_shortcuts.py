@@ -819,3 +819,26 @@ def test_fair_share_sums_a_batch_only_when_the_floats_are_the_same():
             fs._task(t, 1)
         for n, q in fs.queues.items():
             assert q.allocated.tobytes() == batched[n][0].tobytes() and q.allocated_np.tobytes() == batched[n][1].tobytes()
+
+
+def test_a_jobs_queue_order_request_is_kept_until_one_of_its_pods_changes_state():
+    """QueueOrder.job_request keeps the request of a job's whole view (its
+    GetTasksToAllocateInitResource) while none of its pods changes state (``Job.version``,
+    bumped by ``set_status``), and works it out again after."""
+    from app.kai.jobs import View
+    from app.model.cluster import TaskStatus
+    from tests.kube import node
+    from tests.test_kai import kai_job
+    from tests.test_kai_node_order_upstream import kai_context
+
+    ctx = kai_context([node("a", gpu=8), *kai_job("j", "q", 4, 1, min_member=2)])
+    job = ctx.ssn.cluster.job("ml/j")
+    order = ctx.qorder
+    v = View(job)
+    assert order.job_request(v)[0] == 2  # below its minimum: the 2 GPUs it misses
+    assert order.job_request(View(job)) is order.job_request(v)  # kept (the same array)
+    first = next(t for t in job.tasks)
+    ctx.ssn.apply_allocate(first, 0, TaskStatus.ALLOCATED)
+    assert order.job_request(View(job))[0] == 1  # one placed: one missing
+    ctx.ssn.apply_allocate(job.tasks[1], 0, TaskStatus.ALLOCATED)
+    assert order.job_request(View(job))[0] == 1  # at its minimum: one more pod

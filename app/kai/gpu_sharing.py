@@ -223,9 +223,8 @@ class GpuSharing:
         self.sharing_order = "gpusharingorder" in opts
         self.ungrouped: list[Task] = []
         touched: set[int] = set()
-        index = c.task_index
         for key, share in sorted(c.gpu_fractions.items()):
-            t = index.get(key)
+            t = c.find_task(key)  # (fraction pods are never inert: the inert pods stay columns)
             if t is None:
                 continue
             self.shares[id(t)] = share

@@ -132,12 +132,13 @@ class View:
     """A job over a subset of its tasks (KAI's ``CloneWithTasks``); ``mins`` overrides
     pod-set minimums (the solver's partial job)."""
 
-    __slots__ = ("job", "tasks", "pod_sets", "key", "partial")
+    __slots__ = ("job", "tasks", "pod_sets", "key", "partial", "whole")
 
     def __init__(self, job: Job, tasks: Sequence[Task] | None = None, mins: dict[str, int] | None = None) -> None:
         self.job = job
         self.key = job.key
         self.partial = mins is not None
+        self.whole = tasks is None and mins is None  # the job itself, as KAI's PodGroupInfo
         minimums = pod_set_minimums(job)
         declared = declares_pod_sets(job)  # then pods in no pod set are not the job's
         groups: dict[str, list[Task]] = {name: [] for name in minimums}

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from app.kai.jobs import View, elastic_state, job_less, tasks_to_allocate
+from app.model.cluster import TaskStatus
 
 NO_FAIR_SHARE_DRF_MULTIPLIER = 1000.0
 UNLIMITED = -1.0
@@ -92,6 +93,10 @@ class QueueOrder:
         self.fs = fs
         self.virtual = virtual
         self.requests: dict[int, tuple[View, np.ndarray]] | None = None  # see frozen()
+        #: job key -> (its version, the request of the job's whole view): kept while none of
+        #: the job's tasks changes state (a job with a Releasing task is asked again: whether a
+        #: statement evicted it, ``virtual``, changes without one)
+        self.kept: dict[str, tuple[int, np.ndarray]] = {}
 
     def job_request(self, v: View | None) -> np.ndarray:
         """``GetTasksToAllocateInitResource`` in queue units."""
@@ -102,7 +107,15 @@ class QueueOrder:
             got = memo.get(id(v))
             if got is not None and got[0] is v:
                 return got[1]
-        req = self.fs.vec_sum(tasks_to_allocate(v, False, self.virtual))
+        job = v.job
+        keep = v.whole and not job.counts[TaskStatus.RELEASING]
+        kept = self.kept.get(job.key) if keep else None
+        if kept is not None and kept[0] == job.version:
+            req = kept[1]
+        else:
+            req = self.fs.vec_sum(tasks_to_allocate(v, False, self.virtual))
+            if keep:
+                self.kept[job.key] = (job.version, req)
         if memo is not None:
             memo[id(v)] = (v, req)
         return req

@@ -214,7 +214,7 @@ class Job:
         "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
         "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
         "preemption_policy", "kai_preemptibility", "kai_fallback", "annotations", "pointer", "obj", "counts", "role_counts",
-        "preemption_priority",
+        "preemption_priority", "version",
     )  # fmt: skip
 
     def __init__(self, key: str, namespace: str, name: str, source: str) -> None:
@@ -252,6 +252,7 @@ class Job:
         self.role_counts: dict[str, list[int]] = {}
         # KEP-5710: the priority other workloads must beat to preempt this one (>= priority)
         self.preemption_priority: int | None = None
+        self.version = 0  # counts its tasks' status changes (set_status): what is worked out from them can be kept
         self.pointer = ""
         self.obj: dict[str, str] | None = None
 
@@ -317,6 +318,7 @@ def set_status(task: Task, status: TaskStatus) -> None:
         return
     job = task.job
     if job is not None:
+        job.version += 1
         job.counts[old] -= 1
         job.counts[status] += 1
         rc = job.role_counts[task.role]
