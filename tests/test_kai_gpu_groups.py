@@ -317,3 +317,21 @@ def test_un_evicting_a_pipelined_victim_puts_it_back_in_its_reservation() -> Non
         assert p.status is TaskStatus.RELEASING and c.releasing[a].sum() > state[2][a].sum()
         second.rollback(0)
         assert all((x == y).all() for x, y in zip(state, (c.used, c.pipelined, c.releasing), strict=True))
+
+
+def test_gang_aware_preempt_under_kai_gives_fraction_pods_gpu_groups(client) -> None:
+    """Gangplank's own gang-aware preempt (an option under kai) places a fraction by amount;
+    its placement still gets GPU groups, as KAI would choose them on that node."""
+    def grp(name: str, pc: str, mm: int = 1) -> dict:
+        return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": NS},
+                "spec": {"minMember": mm, "queue": "q", "priorityClassName": pc}}  # fmt: skip
+
+    objs = [node("a", gpu=2), kai_queue("q", 8)]
+    for i, g in enumerate(["g0", "g0", "g1", "g1"]):
+        objs += [grp(f"r{i}", "train"), frac(f"r{i}-0", f"r{i}", 0.5, on="a", groups=(g,))]
+    objs += [grp("f", "build"), frac("f-0", "f", 0.5)]
+    conf = {"profile": "kai", "configurations": [{"name": "preempt", "arguments": {"gangAwareEnable": True}}]}
+    out = decide(client, objs, conf)
+    got = placed(out)["ml/f-0"]
+    assert got[0] == "nominate" and got[1] == "a" and got[2] and len(got[2]) == 1
+    assert out["evictions"]

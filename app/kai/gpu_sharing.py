@@ -38,9 +38,10 @@ gpuSharing.go`` (``AllocateFractionalGPUTaskToNode``), the ``gpupack``, ``gpuspr
 * ``GetSumOfIdleGPUs`` / ``GetSumOfReleasingGPUs`` add the groups' free and releasing
   portions (rounded up to hundredths) to the whole GPUs (feasible nodes, idle-GPU filter).
 
-Where KAI's own accounting depends on the order pods were added to a node (a group with a
-pipelined fraction counted before an allocated one), the state above is what the pods on
-the group are now, whatever the order.
+KAI keeps a node's GPU figures pod by pod, and some of its steps are not each other's
+inverse (its idle-GPU guard, a move to another GPU rolled back, a pipelined fraction
+evicted), so its figures can drift from what the node holds; here each group counts as its
+pods are now, and undoing a step restores it exactly (the README names the drifts).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.model.cluster import Cluster, Task, TaskStatus
+from app.model.cluster import OCCUPYING, Cluster, Task, TaskStatus
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -228,7 +229,7 @@ class GpuSharing:
             if t is None:
                 continue
             self.shares[id(t)] = share
-            if t.node >= 0 and (t.status is TaskStatus.PIPELINED or t.status in _ACTIVE):
+            if t.node >= 0 and (t.status is TaskStatus.PIPELINED or t.status in OCCUPYING):
                 groups = c.gpu_bind_groups.get(key) or gpu_groups(t.labels)
                 if not groups:
                     self.ungrouped.append(t)
@@ -296,6 +297,16 @@ class GpuSharing:
                 touched.add(e.node)
         for node in sorted(touched):
             self.refresh(node)
+
+    def _pick_after(self, t: Task, node: int) -> tuple[str, ...]:
+        """Groups for a placement that did not choose them (Gangplank's own placements under
+        the kai profile, the gang-aware options: they place a fraction by amount), as KAI
+        would choose them on that node, so a fraction pod never lands without a GPU."""
+        got = self.preferable(t, node, True)
+        if got is not None:
+            return got[0]
+        names = self._names()
+        return tuple(next(names) for _ in range(self.devices(t)))
 
     def _count(self, e: Entry, sign: int) -> None:
         """Add (``sign`` 1) or take away (-1) what the placement ``e`` counts on its node's
@@ -467,7 +478,7 @@ class GpuSharing:
         scores = [score(i) for i in found]
         return [i for _, _, i in sorted(zip((-s for s in scores), range(len(found)), found, strict=True))]
 
-    def _names(self, node: int) -> Iterator[str]:
+    def _names(self) -> Iterator[str]:
         """New group names, in turn: ``shared-<k>``, ``k`` counting up through the session
         past every name the cluster's pods have, so no name is used twice anywhere (KAI's
         binder finds a group's GPU by its name across the cluster; KAI names it with a UUID).
@@ -488,7 +499,7 @@ class GpuSharing:
         mem, need = self.memory[node], self.mem(t, node)
         groups = self.groups.get(node, {})
         fits_idle = self.allocatable(t, node, False)  # (the same for every GPU: nothing is placed meanwhile)
-        names = self._names(node)
+        names = self._names()
         for idx in self.fitting_gpus(t, node, devices):
             if idx is WHOLE:
                 chosen.append(next(names))
@@ -511,9 +522,6 @@ class GpuSharing:
         return np.where(self.room[nodes] >= self.need(t, nodes), GPU_SHARING_SCORE, 0.0)
 
 
-_ACTIVE = frozenset({TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.RELEASING})
-
-
 def attach(ssn: Session, gpu_col: int | None) -> GpuSharing | None:
     """The session's GPU groups (made once, on the first call), when the cluster has
     fraction pods."""
@@ -521,9 +529,3 @@ def attach(ssn: Session, gpu_col: int | None) -> GpuSharing | None:
     if gs is None and gpu_col is not None and ssn.cluster.gpu_fractions:
         gs = ssn.gpu_sharing = GpuSharing(ssn, gpu_col)
     return gs
-
-
-def changed(ssn: Session, tasks: Sequence[Task], what: str) -> None:
-    gs = ssn.gpu_sharing
-    if gs is not None:
-        gs.changed(tasks, what)
