@@ -335,3 +335,15 @@ def test_gang_aware_preempt_under_kai_gives_fraction_pods_gpu_groups(client) -> 
     got = placed(out)["ml/f-0"]
     assert got[0] == "nominate" and got[1] == "a" and got[2] and len(got[2]) == 1
     assert out["evictions"]
+
+
+def test_the_gpu_sharing_example_decides_as_the_readme_says(client) -> None:
+    """examples/kai-gpu-sharing.json, as the README's KAI section describes its answer."""
+    import pathlib
+
+    body = (pathlib.Path(__file__).resolve().parent.parent / "examples" / "kai-gpu-sharing.json").read_bytes()
+    r = client.post("/v1/decisions", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert placed(r.json()) == {"serving/embed-0": ("bind", "gpu-a", ["a-1"]), "serving/rerank-0": ("bind", "gpu-a", ["shared-0"]),
+                                "training/finetune-0": ("bind", "gpu-b", None), "training/finetune-1": ("bind", "gpu-b", None)}  # fmt: skip
+    assert not r.json()["evictions"]
