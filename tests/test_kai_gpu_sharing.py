@@ -1,5 +1,6 @@
-"""KAI's GPU-sharing annotations on pods: what Gangplank counts and what it names in the
-warnings (it does not place shared pods on GPU devices).
+"""KAI's GPU-sharing annotations on pods: what Gangplank counts (the queues' amounts) and
+what it names in the warnings. Where the ``kai`` profile puts them, on GPU groups, is
+``tests/test_kai_gpu_groups.py``.
 
 KAI reads ``gpu-fraction`` (and ``gpu-fraction-num-devices``) in PodInfo's
 ``updatePodAdditionalFields`` (pkg/scheduler/api/pod_info/pod_info.go) and counts the

@@ -22,7 +22,10 @@ One module per KAI concept, named after it (NVIDIA/KAI-Scheduler, ``pkg/schedule
 * ``solver`` — ``JobSolver`` and ``ByPodSolver`` (``actions/common/solvers``);
 * ``actions`` — ``preempt``, ``reclaim``, ``consolidation`` and their validators
   (``actions/preempt``, ``actions/reclaim``, ``actions/consolidation``,
-  ``plugins/proportion/reclaimable``, ``plugins/minruntime``).
+  ``plugins/proportion/reclaimable``, ``plugins/minruntime``);
+* ``gpu_sharing`` — GPU sharing on devices: ``gpu-fraction`` pods on GPU groups
+  (``api/node_info/gpu_sharing_node_info.go``, ``gpu_sharing/gpuSharing.go``,
+  ``FittingGPUs``, ``plugins/gpupack``, ``gpuspread``, ``gpusharingorder``).
 
 The specification these follow, with the Go function for every rule, is
 ``shared/anchors/kai-solver.md``; where it and KAI's code differ, the code was followed.
