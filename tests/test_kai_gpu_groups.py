@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 import orjson
+import pytest
 
 from app.ingest.request import read_request
 from app.kai.gpu_sharing import gpu_groups, group_labels, node_gpu_memory
@@ -347,3 +348,88 @@ def test_the_gpu_sharing_example_decides_as_the_readme_says(client) -> None:
     assert placed(r.json()) == {"serving/embed-0": ("bind", "gpu-a", ["a-1"]), "serving/rerank-0": ("bind", "gpu-a", ["shared-0"]),
                                 "training/finetune-0": ("bind", "gpu-b", None), "training/finetune-1": ("bind", "gpu-b", None)}  # fmt: skip
     assert not r.json()["evictions"]
+
+
+def _recount(gs) -> dict:
+    """Each node's groups worked out from scratch from the pods' placements (the ledger keeps
+    them incrementally)."""
+    from app.kai.gpu_sharing import PIPELINED, RELEASING
+
+    out: dict = {}
+    for st in gs.stack.values():
+        for e in st:
+            for name in e.groups:
+                used, alloc, rel, nonpip, released, pip = out.setdefault(e.node, {}).get(name, (0, 0, 0, 0, 0, 0))
+                if e.kind == PIPELINED:
+                    row = (used + e.mem, alloc, rel - e.mem, nonpip, released, pip + 1)
+                else:
+                    r = e.kind == RELEASING
+                    row = (used + e.mem, alloc + e.mem, rel + (e.mem if r else 0), nonpip + 1, released + r, pip)
+                out[e.node][name] = row
+    return {n: {k: v for k, v in d.items() if v[3] or v[5]} for n, d in out.items()}
+
+
+def _state(ctx) -> tuple:
+    c, gs = ctx.ssn.cluster, ctx.sharing
+    groups = {n: {k: (g.used, g.allocated, g.releasing, g.nonpipelined, g.released, g.pipelined) for k, g in d.items()}
+              for n, d in gs.groups.items() if d}  # fmt: skip
+    return (c.used.tobytes(), c.releasing.tobytes(), c.pipelined.tobytes(), groups, gs.shared_idle.tobytes(),
+            gs.shared_releasing.tobytes(), gs.room.tobytes(), [(t.key, t.status, t.node) for t in c.tasks])  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_gpu_groups_stay_in_step_with_the_session_and_undo_exactly(seed: int) -> None:
+    """Random placements (allocate, pipeline, a victim put back or moved), evictions and
+    rollbacks on a small cluster of fraction and whole-GPU pods: after every step the
+    ledger's groups are what the pods' placements make them, and a rollback to a checkpoint
+    restores the node matrices, the groups and the pods exactly."""
+    from app.kai.statement import KaiStatement
+
+    rng = random.Random(seed)
+    nodes = [node(f"n{i}", gpu=rng.choice([1, 2, 4]), labels={"nvidia.com/gpu.memory": "1000"}) for i in range(3)]
+    objs: list[dict] = [*nodes]
+    for i in range(rng.randint(2, 6)):
+        on = rng.choice([None, "n0", "n1", "n2"])
+        groups = (f"g{rng.randint(0, 3)}",) if on else ()
+        objs += [group(f"f{i}"), frac(f"f{i}-0", f"f{i}", rng.choice([0.25, 0.5, 0.75]), on=on, groups=groups,
+                                      deleting=bool(on) and rng.random() < 0.2)]  # fmt: skip
+    for i in range(rng.randint(0, 2)):
+        objs += [group(f"w{i}"), pod(f"w{i}-0", ns=NS, gpu=1, node=rng.choice([None, "n0", "n1"]), annotations={"pod-group-name": f"w{i}"})]
+    ctx = _session(objs)
+    gs, c = ctx.sharing, ctx.ssn.cluster
+    stmt = KaiStatement(ctx.ssn, ctx.virtual)
+    marks = [(0, _state(ctx))]
+    for _ in range(40):
+        r = rng.random()
+        shared = sorted((t for t in c.tasks if gs.shared(t)), key=lambda t: t.key)
+        if r < 0.45:
+            cands = [t for t in shared if t.status is TaskStatus.PENDING or (id(t) in ctx.virtual and t.status is TaskStatus.RELEASING)]
+            if not cands:
+                continue
+            t, n = rng.choice(cands), rng.randrange(len(c.nodes))
+            pipeline_only = id(t) in ctx.virtual or rng.random() < 0.5
+            got = gs.preferable(t, n, pipeline_only)
+            if got is None:
+                continue
+            if pipeline_only or got[1]:
+                stmt.pipeline_kai(t, n, update_if_on_node=False, groups=got[0])
+            else:
+                gs.chosen[id(t)] = got[0]
+                stmt.allocate(t, n)
+        elif r < 0.7:
+            cands = sorted((t for t in c.tasks if t.node >= 0 and t.status in (TaskStatus.RUNNING, TaskStatus.PIPELINED, TaskStatus.ALLOCATED)),
+                           key=lambda t: t.key)  # fmt: skip
+            if cands:
+                stmt.evict(rng.choice(cands), "r", "preempt", "x")
+        elif r < 0.85:
+            marks.append((stmt.checkpoint(), _state(ctx)))
+        else:
+            at, before = rng.choice(marks)
+            stmt.rollback(at)
+            marks = [m for m in marks if m[0] <= at]
+            assert _state(ctx) == before
+        live = {n: {k: (g.used, g.allocated, g.releasing, g.nonpipelined, g.released, g.pipelined) for k, g in d.items()}
+                for n, d in gs.groups.items() if d}  # fmt: skip
+        assert live == {n: d for n, d in _recount(gs).items() if d}
+    stmt.rollback(0)
+    assert _state(ctx) == marks[0][1]
