@@ -13,8 +13,10 @@ TIERS = [{"plugins": [{"name": "priority"}, {"name": "gang"}]}, {"plugins": [{"n
 CONF = {"actions": "allocate", "tiers": TIERS}
 
 
-def bind_request(pod_name, node_name, *, phase=None, limit=None, attempts=None, ns="default"):
+def bind_request(pod_name, node_name, *, phase=None, limit=None, attempts=None, ns="default", groups=None):
     spec = {"podName": pod_name, "selectedNode": node_name}
+    if groups is not None:
+        spec["selectedGPUGroups"] = groups
     if limit is not None:
         spec["backoffLimit"] = limit
     status = {}

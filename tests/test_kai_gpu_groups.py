@@ -19,10 +19,13 @@ import pytest
 
 from app.ingest.request import read_request
 from app.kai.gpu_sharing import gpu_groups, group_labels, node_gpu_memory
+from app.kai.statement import KaiStatement
 from app.model.cluster import TaskStatus
 from app.service import decide_session
 from app.settings import Settings
 from tests.kube import node, pod, request
+from tests.test_bind_request import bind_request
+from tests.test_kai_node_order_upstream import kai_context
 from tests.test_kai import KAI, decide, kai_job, kai_queue
 
 NS = "ml"
@@ -220,18 +223,11 @@ def test_a_gpu_memory_label_under_100_mib_is_read_as_100_with_a_warning(client) 
     assert any("nvidia.com/gpu.memory label under 100 MiB (e.g. Node a)" in w for w in out["warnings"])
 
 
-def bind_request(pod_name: str, node_name: str, groups: list[str], phase: str | None = None, name: str = "") -> dict:
-    return {"apiVersion": "scheduling.run.ai/v1alpha2", "kind": "BindRequest",
-            "metadata": {"name": name or f"{pod_name}-br", "namespace": NS},
-            "spec": {"podName": pod_name, "selectedNode": node_name, "selectedGPUGroups": groups},
-            "status": {"phase": phase} if phase else {}}  # fmt: skip
-
-
 def test_a_bind_request_in_flight_gives_its_pod_the_selected_gpu_groups(client) -> None:
     """updatePodAdditionalFields: a BindRequest's spec.selectedGPUGroups are the pod's
     groups; the pod is Binding on the node, its group takes the only GPU."""
     objs = [node("a", gpu=1), kai_queue("q", 8), group("r0"), frac("r0-0", "r0", 0.5),
-            bind_request("r0-0", "a", ["g0"]), *kai_job("w", "q", 1, 1, ns=NS)]  # fmt: skip
+            bind_request("r0-0", "a", ns=NS, groups=["g0"]), *kai_job("w", "q", 1, 1, ns=NS)]  # fmt: skip
     out = decide(client, objs)
     assert "ml/w-0" not in placed(out)
     assert not any("no runai-gpu-group label" in w for w in out["warnings"])
@@ -245,23 +241,17 @@ def test_a_finished_bind_request_still_gives_a_running_pod_its_gpu_groups(client
     r["metadata"]["labels"] = {"runai-gpu-group/g0": "g0", "runai-gpu-group/g1": "g1"}
     base = [node("a", gpu=2), kai_queue("q", 8), group("r1"), r, *kai_job("w", "q", 1, 2, ns=NS)]
     assert placed(decide(client, base))["ml/w-0"][0] == "bind"  # no groups: r1-0 takes no GPU, as in KAI
-    out = decide(client, [*base, bind_request("r1-0", "a", ["g0", "g1"], phase="Succeeded")])
+    out = decide(client, [*base, bind_request("r1-0", "a", ns=NS, groups=["g0", "g1"], phase="Succeeded")])
     assert "ml/w-0" not in placed(out)
-    failed = decide(client, [*base, bind_request("r1-0", "a", ["g0", "g1"], phase="Failed")])  # given up (no backoff limit)
+    failed = decide(client, [*base, bind_request("r1-0", "a", ns=NS, groups=["g0", "g1"], phase="Failed")])  # given up (no backoff limit)
     assert placed(failed)["ml/w-0"][0] == "bind"
 
 
 def test_a_bind_request_must_select_gpu_groups_as_strings(client) -> None:
-    objs = [node("a", gpu=1), kai_queue("q", 8), group("r0"), frac("r0-0", "r0", 0.5), bind_request("r0-0", "a", ["g0", 3])]
+    objs = [node("a", gpu=1), kai_queue("q", 8), group("r0"), frac("r0-0", "r0", 0.5), bind_request("r0-0", "a", ns=NS, groups=["g0", 3])]
     r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=KAI)), headers={"Content-Type": "application/json"})
     assert r.status_code == 422
     assert r.json()["errors"][0]["pointer"] == "/objects/4/spec/selectedGPUGroups/1"
-
-
-def _session(objs: list[dict]):
-    from tests.test_kai_node_order_upstream import kai_context
-
-    return kai_context(objs)
 
 
 def test_new_gpu_groups_are_named_uniquely_in_the_cluster(client) -> None:
@@ -280,11 +270,9 @@ def test_new_gpu_groups_are_named_uniquely_in_the_cluster(client) -> None:
 def test_a_victim_put_back_on_its_own_gpus_in_another_order_is_un_evicted() -> None:
     """Pipeline's isSharedAndMoveToDifferentGPU: the same GPUs are no move (Gangplank
     compares them as a set: a pod's label order means nothing)."""
-    from app.kai.statement import KaiStatement
-
     objs = [node("a", gpu=2), *running("r", 0.5, "a", ("g0", "g1"), devices=2),
             *running("s", 0.25, "a", ("g1",)), *running("t", 0.1, "a", ("g0",))]  # fmt: skip
-    ctx = _session(objs)
+    ctx = kai_context(objs)
     gs, r = ctx.sharing, ctx.ssn.cluster.task_index["ml/r-0"]
     stmt = KaiStatement(ctx.ssn, ctx.virtual)
     stmt.evict(r, "x", "preempt", "p")
@@ -298,10 +286,8 @@ def test_un_evicting_a_pipelined_victim_puts_it_back_in_its_reservation() -> Non
     """A pod an earlier action pipelined, evicted and put back on its node is pipelined
     again: its request is the node's pipelined capacity again, not its used (as KAI's
     unevict restores it), and rolling that back evicts it again."""
-    from app.kai.statement import KaiStatement
-
     for pending in (pod("p", ns=NS, gpu=1, annotations={"pod-group-name": "p"}), frac("p", "p", 0.5)):
-        ctx = _session([node("a", gpu=2), group("p"), pending])
+        ctx = kai_context([node("a", gpu=2), group("p"), pending])
         c, a = ctx.ssn.cluster, ctx.node_index["a"]
         p = c.task_index["ml/p"]
         groups = ctx.sharing.preferable(p, a, True)[0] if ctx.sharing is not None and ctx.sharing.shared(p) else None
@@ -383,8 +369,6 @@ def test_gpu_groups_stay_in_step_with_the_session_and_undo_exactly(seed: int) ->
     rollbacks on a small cluster of fraction and whole-GPU pods: after every step the
     ledger's groups are what the pods' placements make them, and a rollback to a checkpoint
     restores the node matrices, the groups and the pods exactly."""
-    from app.kai.statement import KaiStatement
-
     rng = random.Random(seed)
     nodes = [node(f"n{i}", gpu=rng.choice([1, 2, 4]), labels={"nvidia.com/gpu.memory": "1000"}) for i in range(3)]
     objs: list[dict] = [*nodes]
@@ -395,7 +379,7 @@ def test_gpu_groups_stay_in_step_with_the_session_and_undo_exactly(seed: int) ->
                                       deleting=bool(on) and rng.random() < 0.2)]  # fmt: skip
     for i in range(rng.randint(0, 2)):
         objs += [group(f"w{i}"), pod(f"w{i}-0", ns=NS, gpu=1, node=rng.choice([None, "n0", "n1"]), annotations={"pod-group-name": f"w{i}"})]
-    ctx = _session(objs)
+    ctx = kai_context(objs)
     gs, c = ctx.sharing, ctx.ssn.cluster
     stmt = KaiStatement(ctx.ssn, ctx.virtual)
     marks = [(0, _state(ctx))]

@@ -795,14 +795,21 @@ def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
 _ATOI = re.compile(r"[+-]?[0-9]+")
 
 
-def kai_task_priority(value: str) -> int:
-    """A ``kai.scheduler/task-priority`` label as KAI reads it (``strconv.Atoi``: an optional
-    sign and decimal digits, within int64), else :data:`UNPARSABLE_TASK_PRIORITY`."""
+def go_int(value: str) -> int | None:
+    """``value`` as Go's ``strconv.Atoi`` / ``ParseInt(value, 10, 64)`` reads it (an
+    optional sign and decimal digits, within int64), else None."""
     if _ATOI.fullmatch(value):
         v = int(value)
         if -(2**63) <= v < 2**63:
             return v
-    return UNPARSABLE_TASK_PRIORITY
+    return None
+
+
+def kai_task_priority(value: str) -> int:
+    """A ``kai.scheduler/task-priority`` label as KAI reads it (``strconv.Atoi``), else
+    :data:`UNPARSABLE_TASK_PRIORITY`."""
+    v = go_int(value)
+    return UNPARSABLE_TASK_PRIORITY if v is None else v
 
 
 def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.ingest.kube import go_int
 from app.model.cluster import OCCUPYING, Cluster, Task, TaskStatus
 
 if TYPE_CHECKING:
@@ -69,7 +70,6 @@ GPU_SHARING_SCORE = 1000.0
 WHOLE = None
 
 ALLOC, RELEASING, PIPELINED = 0, 1, 2
-INT64_MAX = 2**63 - 1
 
 
 def node_gpu_memory(labels: dict[str, str]) -> int:
@@ -89,20 +89,12 @@ def memory_label_unusable(labels: dict[str, str]) -> bool:
 
 def _floored_label(labels: dict[str, str]) -> int | None:
     raw = labels.get(GPU_MEMORY_LABEL)
-    v = _parse_int(raw) if raw is not None else None
+    v = go_int(raw) if raw is not None else None
     if v is None:
         return None
     if v >= TIB_IN_MIB:
         v //= 1024 * 1024
     return v - int(math.copysign(abs(v) % 100, v))
-
-
-def _parse_int(s: str) -> int | None:
-    body = s[1:] if s[:1] in "+-" else s
-    if not body or not body.isascii() or not body.isdigit():
-        return None
-    v = int(s)
-    return v if -INT64_MAX - 1 <= v <= INT64_MAX else None
 
 
 def gpu_groups(labels: dict[str, str]) -> tuple[str, ...]:
@@ -153,7 +145,7 @@ def gpu_counts(c: Cluster, col: int | None) -> np.ndarray | None:
     out = c.allocatable[:, col].copy()
     for n, node in enumerate(c.nodes):
         raw = node.labels.get(GPU_COUNT_LABEL)
-        v = _parse_int(raw) if raw is not None else None
+        v = go_int(raw) if raw is not None else None
         if v is not None:
             out[n] = v * 1000 if abs(v) < 2**52 else np.sign(v) * 2**62  # (a count past any GPU the node has)
     return out if (out != c.allocatable[:, col]).any() else None
