@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import glob
+import math
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -223,6 +224,8 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
                 req["nvidia.com/gpu"] = str(int(gpus))
         else:
             ann["gpu-fraction"] = repr(float(gpus))
+        if j.get("requiredGpuMemory"):  # jobs_fake.CalcJobAndPodResources: the gpu-memory annotation (MiB)
+            ann["gpu-memory"] = str(int(j["requiredGpuMemory"]))
     labels: dict[str, str] = {}
     if t.get("subGroup"):
         labels["kai.scheduler/subgroup-name"] = t["subGroup"]
@@ -238,10 +241,13 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
     if state in ACTIVE_USED or state in ("Failed", "Succeeded"):
         if t.get("node"):
             spec["nodeName"] = t["node"]
-    if "gpu-fraction" in ann and state in ACTIVE_USED and t.get("node"):
+    if ("gpu-fraction" in ann or "gpu-memory" in ann) and state in ACTIVE_USED and t.get("node"):
         # jobs_fake.resourceFractionCalc: the task's GPU groups, else a new group (a UUID) per device
-        groups = list(t.get("gpuGroups") or [f"{name}-gpu{k}" for k in range(int(j.get("requiredMultiFractionDevicesPerTask", 1)))])
-        labels["runai-gpu-group"] = groups[0]
+        # (a gpu-memory task gets only the groups the case gives it: resourceFractionCalc is not called)
+        groups = list(t.get("gpuGroups") or ([f"{name}-gpu{k}" for k in range(int(j.get("requiredMultiFractionDevicesPerTask", 1)))]
+                                             if "gpu-fraction" in ann else []))  # fmt: skip
+        if groups:
+            labels["runai-gpu-group"] = groups[0]
         for g in groups[1:] if len(groups) > 1 else ():
             labels[f"runai-gpu-group/{g}"] = g
     if state == "Releasing":
@@ -325,6 +331,19 @@ def _groups_errors(jobs: list[dict[str, Any]], got: dict[str, tuple[str, str, tu
     return errors
 
 
+def _accepted_gpus(j: dict[str, Any], t: dict[str, Any], node: dict[str, Any]) -> float:
+    """A placed task's ``AcceptedResource.GPUs()`` (``NodeInfo.setAcceptedResources``): its whole
+    GPUs, its fraction (to hundredths), or its GPU memory as a portion of one of the node's
+    GPUs, rounded up to hundredths (``getGpuMemoryFractionalOnNode``; the node's
+    ``nvidia.com/gpu.memory``, 100 MiB by default, floored to a multiple of 100)."""
+    if j.get("requiredGpuMemory"):
+        mem = int(node.get("gpuMemory") or 100)
+        mem -= mem % 100
+        return math.ceil(int(j["requiredGpuMemory"]) / mem * 100) / 100
+    gpus = float(t.get("requiredGPUs", j.get("requiredGPUsPerTask", 0)) or 0)
+    return gpus if not gpus % 1 else round(gpus * 100) / 100
+
+
 def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str, tuple[str, ...]]]) -> list[str]:
     """The Go expectations that do not hold (an empty list: the case passes)."""
     errors = []
@@ -341,6 +360,11 @@ def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str,
                 errors.append(f"{jname}-{i}: status {st}, expected {exp['status']}")
             if exp.get("node") and node != exp["node"]:
                 errors.append(f"{jname}-{i}: node {node!r}, expected {exp['node']}")
+        if exp.get("gpusAccepted") and exp["status"] in ACTIVE_USED:
+            accepted = sum(_accepted_gpus(j, t, data["nodes"].get(got[f"{jname}-{i}"][1]) or {})
+                           for i, t in enumerate(j.get("tasks") or []))  # fmt: skip
+            if round(accepted, 6) != float(exp["gpusAccepted"]):
+                errors.append(f"{jname}: accepted GPUs {accepted}, expected {exp['gpusAccepted']}")
     for tname, exp in (data.get("expectedTasks") or {}).items():
         if tname not in got:
             continue  # a key no task has: Go never checks it either
