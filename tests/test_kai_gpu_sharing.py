@@ -93,7 +93,8 @@ def test_gpu_fraction_pods_are_named_in_the_warnings(client: TestClient, profile
 
 
 def test_gpu_memory_pods_are_named_in_the_warnings(client: TestClient) -> None:
-    """KAI turns a gpu-memory request into a fraction of a GPU; Gangplank does not model it."""
+    """gpu-memory pods are named in the warnings: the kai profile places them by memory
+    (``tests/test_kai_gpu_memory.py``), the others without a GPU."""
     objs = [node("n1", gpu=2), pod("m", annotations={"gpu-memory": "2000"}), pod("f", annotations={"gpu-fraction": "0.5"})]
     warnings = _post(client, objs)["warnings"]
     memory = [w for w in warnings if "gpu-memory" in w]

@@ -98,14 +98,17 @@ def podgroup(name, ns):
 
 
 def kai_pod(name, *, ns="ml", job=None, on=None, cpu=None, memory=None, gpu=None, fraction=None, devices=None,
-            groups=(), releasing=False):  # fmt: skip
+            groups=(), releasing=False, gpu_memory=None):  # fmt: skip
     """A KAI pod of PodGroup ``job`` (default: its own name) asking exactly for what is
     given (no CPU or memory unless given): ``gpu`` whole GPUs, or a ``fraction`` (a string,
-    as the annotation holds it) on ``devices`` GPUs; Running on ``on`` (Releasing when
-    ``releasing``) in the GPU ``groups``, else Pending."""
+    as the annotation holds it) or ``gpu_memory`` (MiB, the gpu-memory annotation) on
+    ``devices`` GPUs; Running on ``on`` (Releasing when ``releasing``) in the GPU
+    ``groups``, else Pending."""
     ann = {"pod-group-name": job or name}
     if fraction is not None:
         ann["gpu-fraction"] = fraction
+    if gpu_memory is not None:
+        ann["gpu-memory"] = str(gpu_memory)
     if devices is not None:
         ann["gpu-fraction-num-devices"] = str(devices)
     p = pod(name, ns=ns, node=on, cpu=cpu, memory=memory, gpu=gpu, annotations=ann, labels=group_labels(groups or ()))
@@ -423,22 +426,22 @@ def test_is_task_allocatable(row):
 
 # --------------------------------------------------------------------------- TestNodeInfo_isTaskAllocatableOnNonAllocatedResources
 
-_GPU_MEMORY_REQUEST = ("the pod asks for GPU memory (gpu-memory annotation {} MiB on 1000 MiB GPUs: "
-                       "getResourceGpuPortion {}, isValidGpuPortion {}); GPU-memory requests (RequiredGpuMemory) are "
-                       "not modelled, and the Go node is a bare NodeInfo struct (no Kubernetes node)")  # fmt: skip
-NON_ALLOCATED_SKIPPED = [
-    ("invalid fraction from memory request", _GPU_MEMORY_REQUEST.format(1500, 1.5, "false")),
-    ("valid fraction from memory request", _GPU_MEMORY_REQUEST.format(1000, 1, "true")),
+# The Go node: MemoryOfEveryGpuOnNode 1000 (here its nvidia.com/gpu.memory label), GpuMemorySynced,
+# 2 idle GPUs and 10 pods, nothing used; the pod asks for gpu-memory only (no container request).
+NON_ALLOCATED = [
+    ("invalid fraction from memory request", 1500, False),  # getResourceGpuPortion 1.5: isValidGpuPortion false
+    ("valid fraction from memory request", 1000, True),  # portion 1
 ]
 
 
-@pytest.mark.parametrize("row", [
-    pytest.param(None, id=f"TestNodeInfo_isTaskAllocatableOnNonAllocatedResources/{name}",
-                 marks=pytest.mark.skip(reason=why))
-    for name, why in NON_ALLOCATED_SKIPPED
-])  # fmt: skip
-def test_is_task_allocatable_on_non_allocated_resources(row):  # pragma: no cover - every row is skipped
-    raise AssertionError(row)
+@pytest.mark.parametrize("row", go_rows("TestNodeInfo_isTaskAllocatableOnNonAllocatedResources", NON_ALLOCATED, []))
+def test_is_task_allocatable_on_non_allocated_resources(row):
+    _, memory, expected = row
+    n1 = node("n1", cpu="0", memory="0", gpu=2, pods="10")
+    n1["metadata"]["labels"]["nvidia.com/gpu.memory"] = "1000"
+    ctx = kai_context([n1, kai_pod("p1", ns="n1", job="pg1", gpu_memory=memory), podgroup("pg1", "n1")])
+    t = task(ctx, "n1/p1")
+    assert ctx.sharing.allocatable(t, ctx.node_index["n1"], True) is expected
 
 
 # --------------------------------------------------------------------------- TestNodeInfo_GetSumOfIdleGPUs / ...ReleasingGPUs

@@ -35,8 +35,8 @@ Go resources map as: a node's Go ``Allocatable`` is its ``status.allocatable``; 
 ``Idle`` (with ``Releasing`` empty) is allocatable minus the requests of a Running pod on
 it; Go's fake builders give 1 CPU and 1G memory whenever only a GPU count is given
 (``resources_fake.BuildResourceList``); Go milli-CPU values become ``m`` quantities.
-MIG, DRA and GPU-memory requests are not modelled: rows about them are skipped. GPU sharing
-on devices has its own file (``tests/test_kai_gpu_sharing_upstream.py``).
+MIG and DRA requests are not modelled: rows about them are skipped. GPU sharing on devices
+(fractions and GPU memory) has its own file (``tests/test_kai_gpu_sharing_upstream.py``).
 """
 
 from __future__ import annotations

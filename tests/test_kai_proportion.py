@@ -430,9 +430,10 @@ def empty_job(name: str) -> View:
 def gpu_memory_job(name: str, num_devices: int, gpu_memory: int, min_node_gpu_memory: int) -> View:
     """``createPodGroupWithGpuMemoryTask``: one Pending task of ``num_devices`` GPUs of
     ``gpu_memory`` MiB each, minAvailable 1. KAI's job request counts it as
-    ``num_devices × gpu_memory / minNodeGPUMemory`` GPUs (``GetTasksToAllocateInitResource``);
-    Gangplank has no GPU-memory requests, so the task asks for that GPU amount directly
-    (in milli-GPUs, the request unit)."""
+    ``num_devices × gpu_memory / minNodeGPUMemory`` GPUs (``GetTasksToAllocateInitResource``).
+    A KAI cluster's ``MinNodeGPUMemory`` is always 100, and Gangplank divides by 100
+    (``KaiFairShare.memory_gpus``); these rows pass 10,000, so the task asks for that GPU
+    amount directly (in milli-GPUs, the request unit)."""
     job = Job(f"default/{name}", "default", name, "kai")
     job.queue = name
     t = Task()

@@ -19,6 +19,7 @@ from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import IndexRows, either, index_rows
 from app.ingest.kube import (
+    GPU,
     KAI_GPU_FRACTION,
     KAI_GPU_MEMORY,
     KAI_PREEMPTIBILITY_LABEL,
@@ -26,6 +27,7 @@ from app.ingest.kube import (
     apply_koordinator,
     apply_template,
     kai_fraction,
+    kai_gpu_memory,
 )
 from app.model.cluster import (
     CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, NetworkTopology, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task,
@@ -135,6 +137,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.default_spread = (d.default_spread[0], d.default_spread[1])
     cluster.gpu_fractions = {f"{p.namespace}/{p.name}": kai_fraction(p.annotations, join_pointer(p.pointer, "metadata"), p.ident)
                              for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations}  # fmt: skip
+    cluster.gpu_memory = {f"{p.namespace}/{p.name}": kai_gpu_memory(p.annotations, p.req.get(GPU, 0), join_pointer(p.pointer, "metadata"), p.ident)
+                          for p in d.gpu_shared if KAI_GPU_MEMORY in p.annotations}  # fmt: skip
     cluster.gpu_bind_groups = {f"{ns}/{pod}": groups for (ns, pod), groups in d.bind_groups.items()}
     if d.stale_binds:
         cluster.warnings.append(f"{len(d.stale_binds)} KAI BindRequest(s) select nodes the snapshot does not have "
@@ -493,7 +497,8 @@ def _unread_gang_hints(d: Draft) -> list[str]:
 def _gpu_sharing(d: Draft) -> list[str]:
     """Warnings for pods that share GPUs as KAI does: ``gpu-fraction`` pods (placed on GPU
     groups under the ``kai`` profile, ``app.kai.gpu_sharing``; counted as GPU amounts by
-    the others, see ``kube._kai_fraction_request``) and ``gpu-memory`` pods (not counted)."""
+    the others, see ``kube._kai_fraction_request``) and ``gpu-memory`` pods (placed on GPU
+    groups by memory under the ``kai`` profile; placed without GPUs by the others)."""
     fraction = [p for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations]
     memory = [p for p in d.gpu_shared if KAI_GPU_FRACTION not in p.annotations]
     notes = []
@@ -506,8 +511,8 @@ def _gpu_sharing(d: Draft) -> list[str]:
     if memory:
         first = min(memory, key=lambda p: (p.namespace, p.name))
         notes.append(f"{len(memory)} pod(s) request GPU memory ({KAI_GPU_MEMORY}, e.g. Pod {first.namespace}/"
-                     f"{first.name}), which Gangplank does not model: they are counted and placed without that "
-                     "request (KAI turns it into a GPU fraction)")  # fmt: skip
+                     f"{first.name}): the kai profile places them on GPU groups by memory as KAI does; other "
+                     "profiles count and place them without that request")  # fmt: skip
     return notes
 
 

@@ -64,6 +64,8 @@ KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
 KAI_GPU_MEMORY = "gpu-memory"
 #: the most devices one gpu-fraction pod may ask for (SECURITY.md: Limits)
 MAX_GPU_FRACTION_DEVICES = 1024
+#: the most GPU memory (MiB) one gpu-memory pod may ask for per device (SECURITY.md: Limits)
+MAX_GPU_MEMORY_MIB = 2**40
 KAI_SCHEDULER_NAME = "kai-scheduler"
 KAI_PRIORITY_LABEL = "priorityClassName"  # KAI's podgrouper reads it before spec.priorityClassName
 KAI_PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
@@ -455,16 +457,40 @@ def kai_fraction(ann: dict[str, str], mp: str, ident: r.Ident) -> tuple[float, i
     except ValueError:
         where = join_pointer(mp, "annotations", KAI_GPU_FRACTION)
         raise InputError("gpu-fraction must be a number in (0, 1]", where, ident) from None
+    return frac, _fraction_devices(ann, mp, ident)
+
+
+def kai_gpu_memory(ann: dict[str, str], gpus: float, mp: str, ident: r.Ident) -> tuple[int, int]:
+    """A KAI ``gpu-memory`` pod's GPU memory per device (MiB) and its number of devices
+    (``gpu-fraction-num-devices``, as for a fraction), as PodInfo reads them; a 4xx at the
+    annotation where KAI's admission webhook (``ValidateGpuRequests``) refuses the pod: a
+    value that is not a positive integer, a ``gpu-fraction`` beside it, or whole GPUs
+    (``gpus``: the pod's ``nvidia.com/gpu`` request)."""
+    where = join_pointer(mp, "annotations", KAI_GPU_MEMORY)
+    raw = ann[KAI_GPU_MEMORY]
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 20 and int(raw) > 0):  # Go's ParseUint, not 0
+        raise InputError("gpu-memory must be a positive integer (MiB)", where, ident)
+    if KAI_GPU_FRACTION in ann or gpus:
+        raise InputError("gpu-memory cannot be asked for with gpu-fraction or whole GPUs (KAI's admission refuses "
+                         "the pod)", where, ident)  # fmt: skip
+    if int(raw) > MAX_GPU_MEMORY_MIB:
+        raise InputError(f"gpu-memory is more than {MAX_GPU_MEMORY_MIB} MiB (no GPU has that much; Gangplank's limit)",
+                         where, ident)  # fmt: skip
+    return int(raw), _fraction_devices(ann, mp, ident)
+
+
+def _fraction_devices(ann: dict[str, str], mp: str, ident: r.Ident) -> int:
+    """``gpu-fraction-num-devices`` (1 when absent or empty: KAI reads an empty count as none)."""
     devices = ann.get(KAI_GPU_FRACTION_DEVICES, "")
-    if devices == "":  # KAI reads an empty count as none
-        return frac, 1
+    if devices == "":
+        return 1
     where = join_pointer(mp, "annotations", KAI_GPU_FRACTION_DEVICES)
     if not (devices.isascii() and devices.isdigit() and len(devices) <= 19 and 0 < int(devices) <= INT64_MAX):  # Go's ParseInt
         raise InputError(f"{KAI_GPU_FRACTION_DEVICES} must be a positive integer", where, ident)
     if int(devices) > MAX_GPU_FRACTION_DEVICES:  # each device is a GPU group of the answer
         raise InputError(f"{KAI_GPU_FRACTION_DEVICES} is more than {MAX_GPU_FRACTION_DEVICES} (no node has that many "
                          "GPUs; Gangplank's limit)", where, ident)  # fmt: skip
-    return frac, int(devices)
+    return int(devices)
 
 
 def _kai_fraction_request(ann: dict[str, str], mp: str, ident: r.Ident) -> int:

@@ -23,7 +23,7 @@ One module per KAI concept, named after it (NVIDIA/KAI-Scheduler, ``pkg/schedule
 * ``actions`` — ``preempt``, ``reclaim``, ``consolidation`` and their validators
   (``actions/preempt``, ``actions/reclaim``, ``actions/consolidation``,
   ``plugins/proportion/reclaimable``, ``plugins/minruntime``);
-* ``gpu_sharing`` — GPU sharing on devices: ``gpu-fraction`` pods on GPU groups
+* ``gpu_sharing`` — GPU sharing on devices: ``gpu-fraction`` and ``gpu-memory`` pods on GPU groups
   (``api/node_info/gpu_sharing_node_info.go``, ``gpu_sharing/gpuSharing.go``,
   ``FittingGPUs``, ``plugins/gpupack``, ``gpuspread``, ``gpusharingorder``).
 

@@ -239,7 +239,7 @@ class KaiReclaim(KaiAction):
         q = fs.queues.get(job.queue)
         if q is None:
             return False
-        req = fs.vec_sum(tasks_to_allocate(View(job), False, self.ctx.virtual))
+        req = fs.vec_sum(tasks_to_allocate(View(job), False, self.ctx.virtual), "pending")
         if not less_equal(q.allocated + req, q.fair):
             return False
         return is_preemptible(job) or less_equal(q.allocated_np + req, q.deserved)
@@ -288,7 +288,7 @@ class KaiReclaim(KaiAction):
     def reclaimable(self, job: Job, s: Scenario, snapshot: dict[str, tuple[np.ndarray, np.ndarray]]) -> bool:
         fs = self.ctx.fs
         qs = fs.queues
-        req = fs.vec_sum(s.preemptor.tasks)  # the partial job's request, as before the simulation
+        req = fs.vec_sum(s.preemptor.tasks, "pending")  # the partial job's request, as before the simulation
         chunks_by_queue: dict[str, list[np.ndarray]] = {}
         job_of = self.ssn.cluster.job
         for key, tasks in s.victims.items():
@@ -383,13 +383,20 @@ class KaiConsolidation(KaiAction):
         return lambda t: f"consolidation (KAI): {t.key} is moved to make room for {preemptor.key}"
 
     def enough_gpus(self, job: Job) -> bool:
+        """``IsEnoughGPUsAllocatableForJob``: the ready nodes' idle and releasing GPUs cover
+        the GPUs of the job's tasks to allocate, and their GPU memory the tasks' GPU memory
+        (gpu-memory pods: one device's each, ``GetTasksToAllocateRequestedGPUs``)."""
         ctx = self.ctx
         tasks = tasks_to_allocate(View(job), False, ctx.virtual)
         need = sum(ctx.gpus(t) for t in tasks)
-        if ctx.gpu_col is None or need <= 0:
+        gs = ctx.sharing
+        memory = sum(gs.memories.get(id(t), 0) for t in tasks) if gs is not None else 0
+        if ctx.gpu_col is None or (need <= 0 and memory <= 0):
             return True
         ready = np.array([n.ready for n in self.ssn.cluster.nodes], dtype=bool)
-        return float(ctx.free_gpus()[ready].sum()) >= need
+        if float(ctx.free_gpus()[ready].sum()) < need:
+            return False
+        return memory <= 0 or sum(gs.free_memory(n) for n in np.flatnonzero(ready).tolist()) >= memory  # type: ignore[union-attr]
 
     def attempt(self, job: Job) -> bool:
         if not self.enough_gpus(job):

@@ -51,7 +51,7 @@ def over_queue_capacity(ctx: KaiContext, v: View, tasks: list[Task], *, quota_on
     q = fs.queues.get(v.job.queue)
     if q is None or not tasks:
         return False
-    req = fs.vec_sum(tasks)
+    req = fs.vec_sum(tasks, "none")  # (getRequiredQuota: GetGpusQuota, no GPUs for gpu-memory)
     asked = req > 0
     non_preemptible = not is_preemptible(v.job)
     name, seen = v.job.queue, set()
@@ -64,6 +64,17 @@ def over_queue_capacity(ctx: KaiContext, v: View, tasks: list[Task], *, quota_on
             return True
         name = kq.parent
     return False
+
+
+def queue_takes(ctx: KaiContext, task: Task) -> bool:
+    """The task's queue takes it (``Allocatable``), asked once whatever the node; a
+    gpu-memory pod's check depends on the node and is made there (:func:`shared_terms`)."""
+    c = ctx.ssn.cluster
+    job = task.job
+    gs = ctx.sharing
+    if job is None or job.queue not in c.queues or (gs is not None and id(task) in gs.memories):
+        return True
+    return bool(ctx.ssn.allocatable(c.queues[job.queue], task))
 
 
 def placement_rule(ctx: KaiContext, req: np.ndarray) -> tuple[bool, int, bool]:
@@ -84,8 +95,7 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     range (least and most free) taken over all of ``nodes`` as KAI normalises it. The fit
     and the scores are :func:`fit_py` and :func:`score_py` (or their C twins)."""
     c = ctx.ssn.cluster
-    job = task.job
-    if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+    if not queue_takes(ctx, task):
         return None
     gs = ctx.sharing
     if gs is not None and gs.shared(task):
@@ -136,6 +146,9 @@ def shared_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     idle = c.allocatable[nodes] - c.used[nodes]
     future = idle + c.releasing[nodes] - c.pipelined[nodes]
     feasible = gs.device_fit(task, nodes, future)
+    job = task.job
+    if feasible.any() and id(task) in gs.memories and job is not None and job.queue in c.queues:
+        feasible &= ctx.fs.allocatable_on(c.queues[job.queue], task, nodes)
     if feasible.any():
         mask, _ = ctx.ssn.predicate_mask(task, nodes)
         feasible &= mask
@@ -175,11 +188,10 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     (:func:`score_terms`, the binpack range over ``nodes``; ``topology``: the preferred
     level's scores, per node of the cluster)."""
     c = ctx.ssn.cluster
-    job = task.job
     gs = ctx.sharing
     if gs is not None and gs.shared(task):
         feasible, terms = shared_terms(ctx, task, nodes, topology)
-        if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+        if not queue_takes(ctx, task):
             feasible[:] = False
         return feasible, terms
     req = task.req
@@ -188,7 +200,7 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     k, lo, hi, anyc = fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, req, col, out)
     mask, _ = ctx.ssn.predicate_mask(task, nodes)
     feasible = np.isin(nodes, out[:k]) & mask
-    if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+    if not queue_takes(ctx, task):
         feasible[:] = False
     idle = c.allocatable[nodes] - c.used[nodes]
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
@@ -471,9 +483,7 @@ def _place_shared(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.nda
     allocation, else pipelined (a victim put back on its own groups is un-evicted)."""
     gs = ctx.sharing
     assert gs is not None
-    job = task.job
-    c = ctx.ssn.cluster
-    if job is not None and job.queue in c.queues and not ctx.ssn.allocatable(c.queues[job.queue], task):
+    if not queue_takes(ctx, task):
         return False
     for node in shared_order(ctx, task, nodes):
         got = gs.preferable(task, node, pipeline_only)

@@ -130,11 +130,22 @@ class KaiContext:
         return got
 
     def gpus_of(self, tasks: list[Task]) -> np.ndarray:
-        """:meth:`gpus` of each of ``tasks`` (the same divisions)."""
+        """The GPUs each of ``tasks`` holds where it is (``AcceptedResource.GPUs()``): its
+        request's, or a gpu-memory pod's portion there (the same divisions as :meth:`gpus`)."""
         if self.gpu_col is None:
             return np.zeros(len(tasks))
         g = self.gpu_col
-        return np.fromiter((t.req[g] for t in tasks), dtype=np.float64, count=len(tasks)) / 1000.0  # type: ignore[index]
+        out = np.fromiter((t.req[g] for t in tasks), dtype=np.float64, count=len(tasks)) / 1000.0  # type: ignore[index]
+        if self.fs.memory:
+            for i, t in enumerate(tasks):
+                got = self.fs.memory_gpus(t)
+                if got is not None:
+                    out[i] = got
+        return out
+
+    def wants_gpu(self, t: Task) -> bool:
+        """``IsRequireAnyKindOfGPU``: the task asks for GPUs or GPU memory."""
+        return self.gpu_col is not None and (bool(t.req[self.gpu_col]) or t.idx in self.fs.memory)  # type: ignore[index]
 
     def free_gpus(self) -> np.ndarray:
         """Per node, idle + releasing GPUs (KAI's ``GetSumOfIdleGPUs + GetSumOfReleasingGPUs``)."""

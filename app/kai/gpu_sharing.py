@@ -1,5 +1,5 @@
-"""KAI's GPU sharing on devices, for the ``kai`` profile: ``gpu-fraction`` pods placed on
-GPU groups (one group per physical GPU a fraction lands on).
+"""KAI's GPU sharing on devices, for the ``kai`` profile: ``gpu-fraction`` and
+``gpu-memory`` pods placed on GPU groups (one group per physical GPU a pod shares).
 
 Read from KAI's ``api/node_info/gpu_sharing_node_info.go`` (the per-group accounting),
 ``node_info.go`` (``isTaskAllocatableOnNonAllocatedResources``, ``GetSumOfIdleGPUs``,
@@ -9,7 +9,11 @@ gpuSharing.go`` (``AllocateFractionalGPUTaskToNode``), the ``gpupack``, ``gpuspr
 
 * **Memory.** Every GPU of a node has the memory of its ``nvidia.com/gpu.memory`` label
   (MiB; a value of a TiB or more is read as bytes), floored to a multiple of 100; 100
-  without the label. A fraction pod takes ``int(portion * memory)`` of each of its groups.
+  without the label. A fraction pod takes ``int(portion * memory)`` of each of its groups,
+  a gpu-memory pod its memory; the latter fits a node only when its portion of one GPU
+  (the memory over the GPU's, rounded up to hundredths) is at most one GPU or a whole
+  number of them, and the node's label parses (``isValidGpuPortion``, ``GpuMemorySynced``).
+  What such a pod counts for its queue: ``KaiFairShare.memory_gpus``.
 * **Groups.** A running pod's groups are those its KAI BindRequest selected
   (``spec.selectedGPUGroups``, a BindRequest not given up, finished ones included), else its
   ``runai-gpu-group`` label, then the values of its ``runai-gpu-group/*`` labels (in key
@@ -192,7 +196,10 @@ class GpuSharing:
         self.c = c
         self.g = gpu_col
         self.memory = [node_gpu_memory(n.labels) for n in c.nodes]
-        self.shares: dict[int, tuple[float, int]] = {}  # id(task) -> (portion, devices)
+        self.shares: dict[int, tuple[float, int]] = {}  # id(task) -> (portion, devices); portion 0: gpu-memory
+        self.memories: dict[int, int] = {}  # id(task) -> MiB per device of a gpu-memory pod
+        #: per node, whether its memory label parses (``GpuMemorySynced``: else no gpu-memory pod fits it)
+        self.synced = np.array([_floored_label(n.labels) is not None for n in c.nodes], dtype=bool)
         self.stack: dict[int, list[Entry]] = {}  # id(task) -> its placements, the current last
         self.groups: dict[int, dict[str, Group]] = {}  # node -> its groups with a pod on them
         self.dirty: dict[int, set[str]] = {}  # node -> groups changed since its last refresh
@@ -216,11 +223,14 @@ class GpuSharing:
         self.sharing_order = "gpusharingorder" in opts
         self.ungrouped: list[Task] = []
         touched: set[int] = set()
-        for key, share in sorted(c.gpu_fractions.items()):
-            t = c.find_task(key)  # (fraction pods are never inert: the inert pods stay columns)
+        memory = c.gpu_memory
+        for key, share in sorted([*c.gpu_fractions.items(), *((k, (0.0, d)) for k, (_, d) in memory.items())]):
+            t = c.find_task(key)  # (sharing pods are never inert: the inert pods stay columns)
             if t is None:
                 continue
             self.shares[id(t)] = share
+            if key in memory:
+                self.memories[id(t)] = memory[key][0]
             if t.node >= 0 and (t.status is TaskStatus.PIPELINED or t.status in OCCUPYING):
                 groups = c.gpu_bind_groups.get(key) or gpu_groups(t.labels)
                 if not groups:
@@ -248,10 +258,25 @@ class GpuSharing:
         return self.shares[id(t)][1]
 
     def mem(self, t: Task, node: int) -> int:
-        """``GetResourceGpuMemory``: the pod's portion of the node's GPU memory (0 for a pod
-        that shares no GPU: a CPU-only pod)."""
+        """``GetResourceGpuMemory``: the pod's GPU memory (a gpu-memory pod) or its portion of
+        the node's GPU memory (0 for a pod that shares no GPU: a CPU-only pod)."""
+        m = self.memories.get(id(t))
+        if m is not None:
+            return m
         share = self.shares.get(id(t))
         return int(share[0] * self.memory[node]) if share is not None else 0
+
+    def memory_fits(self, t: Task, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node of ``nodes``, whether a gpu-memory pod may go there at all: the node's
+        memory label parses (the ``predicates`` plugin's ``GpuMemorySynced`` check) and the
+        pod's portion of one of its GPUs (``getGpuMemoryFractionalOnNode``: the memory over
+        the GPU's, rounded up to hundredths) is at most one GPU or a whole number of them
+        (``isValidGpuPortion``). None for any other pod."""
+        m = self.memories.get(id(t))
+        if m is None:
+            return None
+        h = np.ceil(m / self.memory_of[nodes] * 100)
+        return self.synced[nodes] & ((h <= 100) | (h % 100 == 0))
 
     def groups_of(self, t: Task) -> tuple[str, ...]:
         """The groups of the pod's current placement."""
@@ -382,6 +407,23 @@ class GpuSharing:
         self.shared_idle[node] = sums[3] / 100
         self.shared_releasing[node] = sums[4] / 100
 
+    def free_memory(self, node: int) -> int:
+        """The GPU memory of ``GetSumOfIdleGPUs`` + ``GetSumOfReleasingGPUs`` on the node
+        (MiB): each used group's free memory and each group's releasing memory (not one
+        whose pods are all releasing: its GPU is a whole releasing one), plus the memory of
+        the node's whole idle and whole releasing GPUs (each truncated, as Go's ``int64``)."""
+        mem = self.memory[node]
+        out = 0
+        for gr in self.groups.get(node, {}).values():
+            if gr.allocated > 0:
+                out += mem - gr.allocated
+            if gr.releasing > 0 and not (gr.used and gr.releasing == gr.used):
+                out += gr.releasing
+        c, g = self.c, self.g
+        idle = (c.allocatable[node, g] - c.used[node, g]) / 1000.0
+        releasing = (c.releasing[node, g] - c.pipelined[node, g]) / 1000.0
+        return out + (math.trunc(idle) + math.trunc(releasing)) * mem
+
     def detach(self) -> None:
         """Take the corrections out of the matrices (the session is over)."""
         c, g = self.c, self.g
@@ -420,6 +462,9 @@ class GpuSharing:
         req = t.req.copy()  # type: ignore[union-attr]
         req[g] = 0
         base = (req <= free).all(axis=1)
+        usable = self.memory_fits(t, nodes)
+        if usable is not None:
+            base &= usable
         devices = self.devices(t)
         whole = np.floor(free[:, g] / 1000.0)
         ok = base & (whole >= devices)
@@ -432,6 +477,9 @@ class GpuSharing:
 
     def need(self, t: Task, nodes: np.ndarray) -> np.ndarray:
         """:meth:`mem` of the pod on each of ``nodes``."""
+        m = self.memories.get(id(t))
+        if m is not None:
+            return np.full(len(nodes), m, dtype=np.int64)
         share = self.shares.get(id(t))
         if share is None:
             return np.zeros(len(nodes), dtype=np.int64)
@@ -518,6 +566,6 @@ def attach(ssn: Session, gpu_col: int | None) -> GpuSharing | None:
     """The session's GPU groups (made once, on the first call), when the cluster has
     fraction pods."""
     gs = getattr(ssn, "gpu_sharing", None)
-    if gs is None and gpu_col is not None and ssn.cluster.gpu_fractions:
+    if gs is None and gpu_col is not None and (ssn.cluster.gpu_fractions or ssn.cluster.gpu_memory):
         gs = ssn.gpu_sharing = GpuSharing(ssn, gpu_col)
     return gs

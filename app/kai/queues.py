@@ -113,7 +113,7 @@ class QueueOrder:
         if kept is not None and kept[0] == job.version:
             req = kept[1]
         else:
-            req = self.fs.vec_sum(tasks_to_allocate(v, False, self.virtual))
+            req = self.fs.vec_sum(tasks_to_allocate(v, False, self.virtual), "pending")
             if keep:
                 self.kept[job.key] = (job.version, req)
         if memo is not None:

@@ -68,7 +68,7 @@ def feasible_nodes(ctx: KaiContext, job: Job) -> set[int]:
     the nodes with idle or releasing GPUs."""
     c = ctx.ssn.cluster
     g = ctx.gpu_col
-    if g is None or any(not t.req[g] for t in members(job)):  # type: ignore[index]
+    if g is None or not all(ctx.wants_gpu(t) for t in members(job)):
         return set(range(len(c.nodes)))
     idle = (c.allocatable[:, g] - c.used[:, g]).astype(np.float64)
     releasing = (c.releasing[:, g] - c.pipelined[:, g]).astype(np.float64)

@@ -558,6 +558,10 @@ class Cluster:
         #: KAI ``gpu-fraction`` pods (key -> (portion of a GPU, devices)): the ``kai``
         #: profile places them on GPU devices (``app.kai.gpu_sharing``).
         self.gpu_fractions: dict[str, tuple[float, int]] = {}
+        #: KAI ``gpu-memory`` pods (key -> (MiB per device, devices)): the ``kai`` profile
+        #: places them on GPU devices by memory (``app.kai.gpu_sharing``); their request
+        #: has no GPUs (other profiles place them without one).
+        self.gpu_memory: dict[str, tuple[int, int]] = {}
         #: pods' GPU groups a KAI BindRequest selected (key -> groups; before the pod's labels)
         self.gpu_bind_groups: dict[str, tuple[str, ...]] = {}
         self.now = now

@@ -44,6 +44,7 @@ from app.framework.plugin import Plugin
 from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible, members
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
+from app.kai.gpu_sharing import DEFAULT_GPU_MEMORY, node_gpu_memory
 
 _EXACT = float(2**53)  # whole numbers below it are exact in float64
 
@@ -194,12 +195,17 @@ def _after(total: np.ndarray, v: np.ndarray, copies: int) -> np.ndarray:
 class KaiFairShare(Plugin):
     name = "kai-proportion"
     summary = "KAI quota / over-quota weight / limit / queue priority; fair share top-down"
+    #: gpu-memory pods (task idx -> (MiB per device, devices)) and each node's GPU memory:
+    #: none until :meth:`open` finds some (replaced there, never changed in place)
+    memory: dict[int, tuple[int, int]] = {}
+    node_memory: list[int] = []
 
     def open(self) -> None:
         c = self.ssn.cluster
         table = c.resources
         self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
         self._task_vec: dict[int, np.ndarray] = {}  # per task row: its request as (GPUs, millicores, bytes)
+        self._memory_tasks(c)
         self._chains: dict[str, list[KaiQueue]] = {}  # queue -> it and its ancestors (see _chain)
         self._cap_lists: dict[str, tuple[list[float], list[float]]] = {}  # queue -> limit, deserved (see _caps)
         ready = [n.idx for n in c.nodes if n.ready]
@@ -230,7 +236,7 @@ class KaiFairShare(Plugin):
         else:
             jobs = c.jobs
         self._count_tasks(jobs)
-        self.exact = exact_sums(c.task_req, self.cols, self.queues.values())
+        self.exact = not self.memory and exact_sums(c.task_req, self.cols, self.queues.values())
         tops = [q for q in self.queues.values() if not q.parent or q.parent not in self.queues]
         self._divide_down(tops, self.capacity)
         self.ssn.on_allocate(lambda t: self._task(t, 1), many=lambda ts: self._task_many(ts, 1))
@@ -240,6 +246,45 @@ class KaiFairShare(Plugin):
         self.ssn.register("reclaimable", self.name, lambda r, cands: self.reclaimable(r, cands))
         self.ssn.register("preemptive", self.name, self.can_reclaim)
         self.ssn.register("unified_evictable", self.name, lambda r, cands, kind: self.reclaimable(r, cands) if kind == "reclaim" else None)
+
+    # -- gpu-memory pods ---------------------------------------------------------------------
+    def _memory_tasks(self, c: Any) -> None:
+        """KAI ``gpu-memory`` pods (their request rows have no GPUs) and every node's GPU
+        memory: what such a pod counts in the queues depends on where it is (see
+        :meth:`memory_gpus`)."""
+        self.memory = {}
+        for key, got in sorted(c.gpu_memory.items()):
+            t = c.find_task(key)
+            if t is not None:
+                self.memory[t.idx] = got
+        self.node_memory = [node_gpu_memory(n.labels) for n in c.nodes] if self.memory else []
+
+    def memory_gpus(self, task: Task, pending: bool = False, node: int | None = None) -> float | None:
+        """The GPUs a gpu-memory pod counts for its queue (None for any other pod):
+
+        * placed on a node (``AcceptedResource``, ``setAcceptedResources``): its portion of
+          one of the node's GPUs, the memory over the GPU's rounded up to hundredths
+          (``getGpuMemoryFractionalOnNode``), once per device;
+        * pending, or asked for (``pending``: ``GetTasksToAllocateInitResource`` and the
+          queue requests at session open): ``devices * memory / MinNodeGPUMemory``, and
+          KAI's ``MinNodeGPUMemory`` is always 100 (``snapshotNodes`` starts its minimum at
+          100 and only lowers it with nodes of more than 100 MiB), so 1 GPU per 100 MiB;
+        * ``node`` given: one device's portion on that node (``GetRequiredInitQuota``, the
+          per-node capacity check)."""
+        got = self.memory.get(task.idx) if self.memory else None
+        if got is None:
+            return None
+        mem, devices = got
+        if node is not None:
+            return math.ceil(mem / self.node_memory[node] * 100) / 100
+        if pending or task.node < 0:
+            return devices * (mem / DEFAULT_GPU_MEMORY)
+        return math.ceil(mem / self.node_memory[task.node] * 100) * devices / 100
+
+    def _memory_vector(self, task: Task, gpus: float) -> np.ndarray:
+        v = self._vec(task.req).copy()  # type: ignore[arg-type]
+        v[0] = gpus
+        return v
 
     def _vec(self, row: np.ndarray) -> np.ndarray:
         """A request row as (GPUs, millicores as KAI counts cpu, bytes)."""
@@ -297,6 +342,7 @@ class KaiFairShare(Plugin):
         reqs: list[np.ndarray] = []
         leaves: list[str] = []
         kinds: list[int] = []  # 0 Pending, 1 allocated, 2 allocated by a non-preemptible job
+        memory_rows: list[tuple[int, Task]] = []
         for job in jobs.values():
             if job.queue not in self.queues:
                 continue
@@ -308,11 +354,15 @@ class KaiFairShare(Plugin):
                     kinds.append(0)
                 else:
                     continue
+                if self.memory and t.idx in self.memory:
+                    memory_rows.append((len(reqs), t))
                 reqs.append(t.req)  # type: ignore[arg-type]
                 leaves.append(job.queue)
         if not reqs:
             return
         vecs = self._vecs(np.concatenate(reqs).reshape(len(reqs), -1))
+        for i, t in memory_rows:  # their GPUs by where they are (pending ones: as asked for)
+            vecs[i, 0] = self.memory_gpus(t, pending=kinds[i] == 0)
         kind = np.array(kinds, dtype=np.int8)
         names = list(dict.fromkeys(leaves))
         ords = np.fromiter(map({n: i for i, n in enumerate(names)}.__getitem__, leaves), dtype=np.intp, count=len(leaves))
@@ -333,9 +383,20 @@ class KaiFairShare(Plugin):
         _, take, keep = self._cols_at
         return rows[:, take] / _UNITS * keep
 
-    def vec_sum(self, tasks: list[Task]) -> np.ndarray:
-        """Σ requests of ``tasks`` as (GPUs, millicores, bytes)."""
-        return self._vec(request_sum(tasks)) if tasks else np.zeros(3)
+    def vec_sum(self, tasks: list[Task], memory: str = "placed") -> np.ndarray:
+        """Σ requests of ``tasks`` as (GPUs, millicores, bytes). A gpu-memory pod's GPUs
+        (:meth:`memory_gpus`): ``placed``, by where it is (what a queue holds for it);
+        ``pending``, as asked for (a job's request); ``none``, no GPUs (``GetGpusQuota``:
+        the job-level capacity checks)."""
+        if not tasks:
+            return np.zeros(3)
+        out = self._vec(request_sum(tasks))
+        if self.memory and memory != "none":
+            for t in tasks:
+                g = self.memory_gpus(t, pending=memory == "pending")
+                if g is not None:
+                    out[0] = out[0] + g
+        return out
 
     def _up(self, name: str, attr: str, v: np.ndarray, sign: int = 1) -> None:
         for q in self._chain(name):
@@ -364,7 +425,12 @@ class KaiFairShare(Plugin):
         return got
 
     def _task_vector(self, task: Task) -> np.ndarray:
-        """The task's request as (GPUs, millicores, bytes), worked out once per task."""
+        """The task's request as (GPUs, millicores, bytes), worked out once per task (a
+        gpu-memory pod's by where it is: :meth:`memory_gpus`)."""
+        if self.memory:
+            g = self.memory_gpus(task)
+            if g is not None:
+                return self._memory_vector(task, g)
         v = self._task_vec.get(task.idx)
         if v is None:
             v = self._task_vec[task.idx] = self._vec(task.req)  # type: ignore[arg-type]
@@ -471,6 +537,8 @@ class KaiFairShare(Plugin):
         active = sum(1 for t in job.tasks if t.status in ACTIVE_ALLOCATED)
         n = min(job.min_available - active if active < job.min_available else 1, len(pending))
         first = pending[0].req
+        if self.memory and any(t.idx in self.memory for t in pending):
+            return self.vec_sum(self.ssn.sort_tasks(pending)[:n], "pending")
         if all(np.array_equal(t.req, first) for t in pending):  # the common case: no ordering needed
             return self._vec(first * n)
         return self._vec(np.sum([t.req for t in self.ssn.sort_tasks(pending)[:n]], axis=0))
@@ -481,7 +549,7 @@ class KaiFairShare(Plugin):
         q = self.queues.get(queue.name)
         if q is None:
             return True
-        need = self._vec(request_sum(tasks)) if tasks else np.zeros(3)
+        need = self.vec_sum(tasks, "pending")
         return bool((q.allocated + need <= q.fair + 1e-9).all())
 
     def reclaimable(self, reclaimer: Task | None, candidates: list[Task]) -> list[Task]:
@@ -492,8 +560,7 @@ class KaiFairShare(Plugin):
         if reclaimer is None or reclaimer.job is None or reclaimer.job.queue not in self.queues:
             return list(candidates)
         rq = self.queues[reclaimer.job.queue]
-        pending = [t.req for t in reclaimer.job.tasks if t.status == TaskStatus.PENDING]
-        request = self._vec(np.sum(pending, axis=0)) if pending else np.zeros(3)
+        request = self.vec_sum([t for t in reclaimer.job.tasks if t.status == TaskStatus.PENDING], "pending")
         deserved_r = np.where(rq.deserved < 0, np.inf, rq.deserved)
         within = bool((rq.allocated + request <= deserved_r).all())
         if not is_preemptible(reclaimer.job) and not within:
@@ -527,12 +594,13 @@ class KaiFairShare(Plugin):
         return out
 
     # -- allocation -----------------------------------------------------------------------
-    def _allocatable_one(self, name: str, task: Task) -> bool:
+    def _allocatable_one(self, name: str, task: Task, vec: np.ndarray | None = None) -> bool:
         """:meth:`allocatable` for one copy, element by element over Python numbers: the same
         sums and comparisons (float64 either way), without a dozen small-array operations per
         queue; the queue's and each ancestor's limit, and for a non-preemptible job its quota
-        counting non-preemptible allocations, on every resource the task asks for."""
-        asked = [(r, x) for r, x in enumerate(self._task_vector(task).tolist()) if x > 0]
+        counting non-preemptible allocations, on every resource the task asks for (``vec``:
+        asking for that instead of the task's request)."""
+        asked = [(r, x) for r, x in enumerate((self._task_vector(task) if vec is None else vec).tolist()) if x > 0]
         non_preemptible = task.job is not None and not is_preemptible(task.job)
         for kq in self._chain(name):
             limit, deserved = self._caps(kq)
@@ -546,6 +614,23 @@ class KaiFairShare(Plugin):
                     if deserved[r] >= 0 and deserved[r] < alloc_np[r] + x:
                         return False
         return True
+
+    def allocatable_on(self, queue: Queue, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """Per node of ``nodes``, :meth:`allocatable` for a gpu-memory pod placed there: KAI
+        checks the queue with the pod's portion of one of that node's GPUs
+        (``IsTaskAllocationOnNodeOverCapacity`` with ``GetRequiredInitQuota``: one device's)."""
+        q = self.queues.get(queue.name)
+        if q is None:
+            return np.ones(len(nodes), dtype=bool)
+        if q.children:
+            return np.zeros(len(nodes), dtype=bool)
+        mems = np.asarray(self.node_memory)[nodes]
+        out = np.zeros(len(nodes), dtype=bool)
+        for m in np.unique(mems).tolist():
+            at = mems == m
+            g = self.memory_gpus(task, node=int(nodes[at][0]))
+            out[at] = self._allocatable_one(queue.name, task, self._memory_vector(task, g))  # type: ignore[arg-type]
+        return out
 
     def _caps(self, kq: KaiQueue) -> tuple[list[float], list[float]]:
         """A queue's limit and deserved quota as Python numbers (fixed for the session:
