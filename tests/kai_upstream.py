@@ -16,7 +16,13 @@ Each case becomes Kubernetes objects, built with the defaults of KAI's Go test b
   ``subGroups``; a job with an allocated pod has ``kai.scheduler/last-start-timestamp``
   one minute before now (the Go builder's ``LastStartTimestamp``);
 * pods ``<job>-<i>`` (UID = name), 1 CPU and 1G unless the job says otherwise, the
-  job's GPUs per task (or the task's ``requiredGPUs``); Running pods on their node.
+  job's GPUs per task (or the task's ``requiredGPUs``); Running pods on their node;
+* MIG: a task's ``requiredMigInstances`` are container requests (``BuildResourceList``), with
+  ``received-resource-type: MigInstance`` when placed (``createPodOfTask``), but not the pod
+  annotations ``BuildPod`` also writes: KAI reads those as a legacy MIG pod, a flag jobs_fake then
+  resets to the task's ``IsLegacyMigTask``; ``isLegacyMigTask`` is the annotation
+  ``nvidia.com/mig-1g.5gb: "0"`` (legacy, and no MIG instance requested, as the Go task);
+  ``migStrategy`` / ``migInstances`` nodes: see :func:`mig_node`.
 
 The session runs the Go test's action list with the ``kai`` profile's defaults and the
 Go test session's settings (``maxConsolidationPreemptees`` unlimited, staleness grace 0s
@@ -117,9 +123,13 @@ def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None 
                  "pods": str(n.get("maxTaskNum", 110)), "nvidia.com/gpu": str(n.get("gpus", 0))}  # fmt: skip
         labels = {"kubernetes.io/hostname": name, AFFINITY_KEY: name, "nvidia.com/gpu.count": str(n.get("gpus", 0)),
                   "nvidia.com/gpu.memory": str(n.get("gpuMemory") or 100), **(n.get("labels") or {})}  # nodes_fake.buildNode
+        capacity = alloc
+        if n.get("migStrategy") or n.get("migInstances"):
+            alloc, capacity, mig_labels = mig_node(n, alloc)
+            labels = {**labels, **mig_labels, **(n.get("labels") or {})}
         objs.append({"apiVersion": "v1", "kind": "Node",
                      "metadata": {"name": name, "labels": labels},
-                     "status": {"allocatable": alloc, "capacity": alloc,
+                     "status": {"allocatable": alloc, "capacity": capacity,
                                 "conditions": [{"type": "Ready", "status": "True"}]}})  # fmt: skip
     departments = list(data.get("departments") or [])
     queues = [dict(q) for q in data.get("queues") or []]
@@ -185,6 +195,32 @@ def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None 
     return objs
 
 
+#: MIG (nodes_fake.buildNodeInfo, tasks_fake.BuildPod, jobs_fake): a node's mig-enabled label ("true" iff it
+#: has a ``migStrategy``), its MIG strategy label, and the annotation that makes a pod a legacy MIG pod.
+MIG_ENABLED_LABEL = "node-role.kubernetes.io/mig-enabled"
+MIG_STRATEGY_LABEL = "nvidia.com/mig.strategy"
+LEGACY_MIG_ANNOTATION = "nvidia.com/mig-1g.5gb"
+
+
+def mig_node(n: dict[str, Any], alloc: dict[str, str]) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """A MIG node's allocatable, capacity and MIG labels as ``nodes_fake.buildNodeInfo`` builds them:
+    ``migInstances`` (``{"nvidia.com/mig-1g.5gb": 2}``) in both (a 0 count too), ``nvidia.com/gpu`` 0
+    allocatable on a ``mixed`` node (its capacity and ``nvidia.com/gpu.count`` keep ``gpus``); the
+    mig-enabled label "true" when ``migStrategy`` is set, else "false", and the strategy label
+    (nodes_fake sets both on every node: on a node without MIG fields they change nothing, so only
+    nodes with ``migStrategy`` or ``migInstances`` get them here). ``gpuName`` is not read (nodes_fake
+    does not either)."""
+    alloc = dict(alloc)
+    for res, count in (n.get("migInstances") or {}).items():
+        alloc[res] = str(int(count))
+    capacity = dict(alloc)
+    if n.get("migStrategy") == "mixed":
+        alloc["nvidia.com/gpu"] = "0"
+    labels = {MIG_ENABLED_LABEL: "true" if n.get("migStrategy") else "false",
+              MIG_STRATEGY_LABEL: n.get("migStrategy") or ""}
+    return alloc, capacity, labels
+
+
 #: tasks_fake.NodeAffinityKey: nodes_fake labels every node with it (value: the node's name, unless the
 #: case's labels say otherwise) and a task's ``nodeAffinityNames`` are an ``In`` term on it.
 AFFINITY_KEY = "kai.scheduler/type"
@@ -226,6 +262,12 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
             ann["gpu-fraction"] = repr(float(gpus))
         if j.get("requiredGpuMemory"):  # jobs_fake.CalcJobAndPodResources: the gpu-memory annotation (MiB)
             ann["gpu-memory"] = str(int(j["requiredGpuMemory"]))
+        for res, count in (t.get("requiredMigInstances") or {}).items():  # BuildResourceList: MIG requests
+            req[res] = str(int(count))
+    if t.get("requiredMigInstances") and t.get("state", "Pending") in ACTIVE_USED:  # createPodOfTask
+        ann["received-resource-type"] = "MigInstance"
+    if t.get("isLegacyMigTask"):  # read as legacy MIG (PodInfo.updateLegacyMigResourceRequestFromAnnotations)
+        ann[LEGACY_MIG_ANNOTATION] = "0"
     labels: dict[str, str] = {}
     if t.get("subGroup"):
         labels["kai.scheduler/subgroup-name"] = t["subGroup"]
@@ -395,7 +437,8 @@ def check(case: Case, jobs: list[dict[str, Any]], got: dict[str, tuple[str, str,
             used += 1 if placed else 0
             releasing += 1 if all_released else 0
             releasing -= 1 if "Pipelined" in states and (not placed or all_released) else 0
-        idle = float((data["nodes"][nname] or {}).get("gpus", 0)) - used
+        node = data["nodes"][nname] or {}
+        idle = float(0 if node.get("migStrategy") == "mixed" else node.get("gpus", 0)) - used  # MIG: Idle.GPUs() only
         if "releasingGPUs" in exp and releasing != float(exp["releasingGPUs"]):
             errors.append(f"node {nname}: releasing GPUs {releasing}, expected {exp['releasingGPUs']}")
         if "idleGPUs" in exp and idle != float(exp["idleGPUs"]):

@@ -390,12 +390,14 @@ IS_TASK_ALLOCATABLE_SKIPPED = [
     ("pod without overhead that doesn't fit", _CPU_MEMORY + " (the overhead row without overhead)"),
     ("pod with overhead that fits with overhead", _OVERHEAD),
 ]
-_MIG = ("a CPU-only pod on a MIG node (node-role.kubernetes.io/mig-enabled=true{}): MIG is not modelled, and no "
-        "GPU sharing is in the row")  # fmt: skip
-IS_TASK_ALLOCATABLE_ON_RELEASING_OR_IDLE_SKIPPED = [
-    ("cpu only job on single mig node with enough resources", _MIG.format("")),
+# TestIsTaskAllocatableOnReleasingOrIdle: a CPU-only pod (200m, 500m memory) beside a running
+# one on a MIG node (2000m, 2G, 8 GPUs, 110 pods, node-role.kubernetes.io/mig-enabled=true; the
+# second also labelled nvidia.com/gpu.count 8 and nvidia.com/gpu.memory 40); (row, extra labels,
+# expected)
+IS_TASK_ALLOCATABLE_ON_RELEASING_OR_IDLE = [
+    ("cpu only job on single mig node with enough resources", {}, True),
     ("cpu only job on mixed mig node with enough resources",
-     _MIG.format(", nvidia.com/gpu.count 8, nvidia.com/gpu.memory 40")),
+     {"nvidia.com/gpu.count": "8", "nvidia.com/gpu.memory": "40"}, True),
 ]
 
 
@@ -406,9 +408,7 @@ def _gpu(value):
     return (None, value) if float(value) < 1 else (int(value), None)
 
 
-@pytest.mark.parametrize("row", [*go_rows("TestIsTaskAllocatable", IS_TASK_ALLOCATABLE, IS_TASK_ALLOCATABLE_SKIPPED),
-                                 *go_rows("TestIsTaskAllocatableOnReleasingOrIdle", [],
-                                          IS_TASK_ALLOCATABLE_ON_RELEASING_OR_IDLE_SKIPPED)])  # fmt: skip
+@pytest.mark.parametrize("row", go_rows("TestIsTaskAllocatable", IS_TASK_ALLOCATABLE, IS_TASK_ALLOCATABLE_SKIPPED))
 def test_is_task_allocatable(row):
     _, (ncpu, nmem, ngpu), running, (cpu, mem, gpu), expected = row
     objs = [node("n1", cpu=ncpu, memory=nmem, gpu=ngpu, pods="110")]
@@ -422,6 +422,21 @@ def test_is_task_allocatable(row):
     if fraction is not None:
         assert ctx.sharing.allocatable(t, ctx.node_index["n1"], False) is expected
     assert nodeavailability(ctx, t, "n1") is expected
+
+
+@pytest.mark.parametrize("row", go_rows("TestIsTaskAllocatableOnReleasingOrIdle", IS_TASK_ALLOCATABLE_ON_RELEASING_OR_IDLE, []))
+def test_is_task_allocatable_on_releasing_or_idle(row):
+    """``IsTaskAllocatableOnReleasingOrIdle``: a node's idle + releasing capacity and every
+    predicate (a MIG node's included: a CPU-only pod may go anywhere) -> the node is a
+    ``FittingNode`` of the allocation's node terms."""
+    _, labels, expected = row
+    n1 = node("n1", cpu="2000m", memory="2G", gpu=8, pods="110")
+    n1["metadata"]["labels"].update({"node-role.kubernetes.io/mig-enabled": "true", **labels})
+    objs = [n1, kai_pod("p0", on="n1", cpu="200m", memory="500m"), podgroup("p0", "ml"),
+            kai_pod("podtoallocate", cpu="200m", memory="500m"), podgroup("podtoallocate", "ml")]  # fmt: skip
+    ctx = kai_context(objs)
+    feasible, _ = node_terms(ctx, task(ctx, "ml/podtoallocate"), np.array([ctx.node_index["n1"]]))
+    assert bool(feasible[0]) is expected
 
 
 # --------------------------------------------------------------------------- TestNodeInfo_isTaskAllocatableOnNonAllocatedResources

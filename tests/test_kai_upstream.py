@@ -58,4 +58,4 @@ def test_kai_go_table(case: Case) -> None:
 
 def test_every_transcribed_file_has_cases() -> None:
     files = {c.file for c in CASES}
-    assert len(files) >= 36 and len(CASES) >= 356
+    assert len(files) >= 43 and len(CASES) >= 382

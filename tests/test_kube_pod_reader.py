@@ -55,6 +55,8 @@ def _corpus() -> list[dict]:
         pod("e", annotations={"gang.scheduling.koordinator.sh/name": "koord"}),
         pod("f", annotations={"gpu-fraction": "0.5"}),
         pod("f2", annotations={"gpu-memory": "2000"}),
+        pod("m", annotations={"nvidia.com/mig-1g.5gb": "1"}),  # KAI's legacy MIG task: the full reader
+        pod("m2", annotations={"a": "b", "nvidia.com/mig-x": "not a number"}),
         pod("g", labels={"kai.scheduler/task-priority": "3"}),
         pod("h", extra_spec={"schedulingGroup": {"podGroupName": "wg"}}),
         pod("i", extra_spec={"workloadRef": {"name": "w", "podGroup": "pg"}}),
@@ -94,6 +96,7 @@ PATHS = [
     ("spec", "tolerations"), ("spec", "schedulingGates"), ("spec", "preemptionPolicy"), ("spec", "containers"),
     ("status",), ("status", "phase"), ("status", "nominatedNodeName"),
     ("metadata", "labels", "volcano.sh/preemptable"), ("metadata", "annotations", "scheduling.k8s.io/group-name"),
+    ("metadata", "annotations", "nvidia.com/mig-1g.5gb"),
 ]  # fmt: skip
 
 

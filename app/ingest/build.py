@@ -139,6 +139,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
                              for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations}  # fmt: skip
     cluster.gpu_memory = {f"{p.namespace}/{p.name}": kai_gpu_memory(p.annotations, p.req.get(GPU, 0), join_pointer(p.pointer, "metadata"), p.ident)
                           for p in d.gpu_shared if KAI_GPU_MEMORY in p.annotations}  # fmt: skip
+    cluster.legacy_mig = {f"{p.namespace}/{p.name}" for p in d.legacy_mig}
     cluster.gpu_bind_groups = {f"{ns}/{pod}": groups for (ns, pod), groups in d.bind_groups.items()}
     if d.stale_binds:
         cluster.warnings.append(f"{len(d.stale_binds)} KAI BindRequest(s) select nodes the snapshot does not have "
@@ -498,7 +499,8 @@ def _gpu_sharing(d: Draft) -> list[str]:
     """Warnings for pods that share GPUs as KAI does: ``gpu-fraction`` pods (placed on GPU
     groups under the ``kai`` profile, ``app.kai.gpu_sharing``; counted as GPU amounts by
     the others, see ``kube._kai_fraction_request``) and ``gpu-memory`` pods (placed on GPU
-    groups by memory under the ``kai`` profile; placed without GPUs by the others)."""
+    groups by memory under the ``kai`` profile; placed without GPUs by the others), and legacy
+    MIG pods (``app.kai.mig``)."""
     fraction = [p for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations]
     memory = [p for p in d.gpu_shared if KAI_GPU_FRACTION not in p.annotations]
     notes = []
@@ -513,6 +515,12 @@ def _gpu_sharing(d: Draft) -> list[str]:
         notes.append(f"{len(memory)} pod(s) request GPU memory ({KAI_GPU_MEMORY}, e.g. Pod {first.namespace}/"
                      f"{first.name}): the kai profile places them on GPU groups by memory as KAI does; other "
                      "profiles count and place them without that request")  # fmt: skip
+    if d.legacy_mig:
+        first = min(d.legacy_mig, key=lambda p: (p.namespace, p.name))
+        notes.append(f"{len(d.legacy_mig)} pod(s) carry an annotation named after a MIG resource (a KAI legacy MIG "
+                     f"task, e.g. Pod {first.namespace}/{first.name}): the kai profile places none of them, nor a MIG "
+                     "pod on a node running one, as KAI does; what the annotation asks for is not counted in the "
+                     "queues (their container requests are); other profiles do not read it")  # fmt: skip
     return notes
 
 

@@ -225,6 +225,8 @@ class Draft:
     stale_binds: list[str] = field(default_factory=list)
     #: Pods sharing GPUs as KAI does (``gpu-fraction`` or ``gpu-memory``; named in the warnings).
     gpu_shared: list[PodDraft] = field(default_factory=list)
+    #: Pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation; named in the warnings).
+    legacy_mig: list[PodDraft] = field(default_factory=list)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
 

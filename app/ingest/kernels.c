@@ -1331,7 +1331,7 @@ enum {
     C_VOLCANO_GROUP_ANNOTATION, C_KAI_GROUP_ANNOTATION, C_SIGS_GROUP_LABEL, C_SIGS_LEGACY_GROUP_LABEL, C_KOORD_NAME,
     C_SIGS_V1ALPHA1_LABEL, C_KAI_GPU_FRACTION, C_KAI_TASK_PRIORITY_LABEL, C_KAI_QUEUE_LABEL, C_VOLCANO_TASK_SPEC,
     C_KAI_SUBGROUP_LABEL, C_VOLCANO_PREEMPTABLE, C_KAI_SCHEDULER_NAME, C_KAI_PRIORITY_LABEL, C_KAI_PREEMPTIBILITY_LABEL,
-    C_KAI_GPU_MEMORY, C_VOLCANO_GROUP_AT, C_KAI_GROUP_AT, C_SIGS_GROUP_AT,
+    C_KAI_GPU_MEMORY, C_KAI_MIG_PREFIX, C_VOLCANO_GROUP_AT, C_KAI_GROUP_AT, C_SIGS_GROUP_AT,
     KP_NSTR
 };
 static const char *const KP_TEXT[KP_NSTR] = {
@@ -1345,7 +1345,7 @@ static const char *const KP_TEXT[KP_NSTR] = {
     "VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
     "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
     "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL", "KAI_PREEMPTIBILITY_LABEL",
-    "KAI_GPU_MEMORY", "VOLCANO_GROUP_AT", "KAI_GROUP_AT", "SIGS_GROUP_AT",
+    "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_GROUP_AT", "KAI_GROUP_AT", "SIGS_GROUP_AT",
 };
 enum { KP_FIRST_CONST = C_VOLCANO_GROUP_ANNOTATION };
 
@@ -1586,6 +1586,15 @@ static PyObject *kp_draft(PyObject *const *in, PyObject *spec, PyObject *ptr, Py
         || (has = PyDict_Contains(labels, S(C_KAI_TASK_PRIORITY_LABEL))) != 0) {
         if (has < 0) goto fail;
         DECLINE();
+    }
+    if (PyDict_GET_SIZE(ann) != 0) {  /* an annotation named after a MIG resource (KAI's legacy MIG): the full reader */
+        Py_ssize_t at = 0;
+        PyObject *key, *val;
+        while (PyDict_Next(ann, &at, &key, &val)) {
+            Py_ssize_t hit = PyUnicode_Tailmatch(key, S(C_KAI_MIG_PREFIX), 0, PY_SSIZE_T_MAX, -1);
+            if (hit < 0) goto fail;
+            if (hit) DECLINE();
+        }
     }
     x = in[I_PHASE];
     if (x == NULL || x == Py_None) x = S(V_PENDING);

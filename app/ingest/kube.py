@@ -62,6 +62,8 @@ KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
 KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
 KAI_GPU_MEMORY = "gpu-memory"
+#: KAI's MIG resources, and a pod annotation so named: a *legacy* MIG task (``app.kai.mig``)
+KAI_MIG_PREFIX = "nvidia.com/mig-"
 #: the most devices one gpu-fraction pod may ask for (SECURITY.md: Limits)
 MAX_GPU_FRACTION_DEVICES = 1024
 #: the most GPU memory (MiB) one gpu-memory pod may ask for per device (SECURITY.md: Limits)
@@ -269,7 +271,7 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     labels, ann = r.plain_str_map(meta.get("labels")), r.plain_str_map(meta.get("annotations"))
     if labels is None or ann is None or KAI_TASK_PRIORITY_LABEL in labels:
         return None
-    if KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann:
+    if KAI_GPU_FRACTION in ann or KAI_GPU_MEMORY in ann or (ann and any(k.startswith(KAI_MIG_PREFIX) for k in ann)):
         return None
     phase = status.get("phase")
     phase = "Pending" if phase is None else phase
@@ -333,7 +335,7 @@ def _kube_consts() -> dict[str, str]:
     names = ("VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
              "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
              "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL",
-             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY")  # fmt: skip
+             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY", "KAI_MIG_PREFIX")  # fmt: skip
     consts = {n: globals()[n] for n in names}
     consts["VOLCANO_GROUP_AT"] = join_pointer("/metadata", "annotations", VOLCANO_GROUP_ANNOTATION)
     consts["KAI_GROUP_AT"] = join_pointer("/metadata", "annotations", KAI_GROUP_ANNOTATION)
@@ -382,10 +384,12 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
     pod = _pod_fast_c(o, ptr) if _pod_fast_c is not None else None
     if pod is None:
         pod = _pod_fast(o, ptr)
-        if pod is None:  # the fast readers leave every KAI GPU-sharing pod to this one
+        if pod is None:  # the fast readers leave every KAI GPU-sharing and legacy MIG pod to this one
             pod = _pod_full(o, ptr)
             if KAI_GPU_FRACTION in pod.annotations or KAI_GPU_MEMORY in pod.annotations:
                 d.gpu_shared.append(pod)
+            if legacy_mig(pod.annotations):
+                d.legacy_mig.append(pod)
     d.pods.append(pod)
     spec = o.get("spec")
     if type(spec) is dict:
@@ -819,6 +823,12 @@ def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
 
 
 _ATOI = re.compile(r"[+-]?[0-9]+")
+
+
+def legacy_mig(ann: dict[str, str]) -> bool:
+    """KAI's ``updateLegacyMigResourceRequestFromAnnotations``: an annotation named after a
+    MIG resource whose value is an integer makes the pod a legacy MIG task."""
+    return any(k.startswith(KAI_MIG_PREFIX) and go_int(v) is not None for k, v in ann.items())
 
 
 def go_int(value: str) -> int | None:

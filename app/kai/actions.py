@@ -290,6 +290,8 @@ class KaiReclaim(KaiAction):
         qs = fs.queues
         req = fs.vec_sum(s.preemptor.tasks, "pending")  # the partial job's request, as before the simulation
         chunks_by_queue: dict[str, list[np.ndarray]] = {}
+        # the resources each chunk involves (getInvolvedResourcesNames: Resource.GPUs(), no MIG instances)
+        involved_by_queue: dict[str, list[np.ndarray]] = {}
         job_of = self.ssn.cluster.job
         for key, tasks in s.victims.items():
             victim = job_of(key)
@@ -310,7 +312,9 @@ class KaiReclaim(KaiAction):
             for chunk in chunks:
                 kept = [t for t in chunk if t.status not in ACTIVE_ALLOCATED]
                 if kept:
-                    chunks_by_queue.setdefault(victim.queue, []).append(fs.vec_sum(kept))
+                    v = fs.vec_sum(kept)
+                    chunks_by_queue.setdefault(victim.queue, []).append(v)
+                    involved_by_queue.setdefault(victim.queue, []).append(fs.vec_sum(kept, mig=False) if fs.mig else v)
         remaining: dict[str, np.ndarray] = {}
         involved: dict[str, set[int]] = {}
 
@@ -321,7 +325,7 @@ class KaiReclaim(KaiAction):
             if vleaf not in qs:
                 continue
             rq, vq = self._leveled(job.queue, vleaf)
-            involved[vleaf] = {r for c in chunks for r in range(3) if c[r] > 0}
+            involved[vleaf] = {r for c in involved_by_queue[vleaf] for r in range(3) if c[r] > 0}
             if vq not in remaining:
                 remaining[vq] = alloc(vq)
             for chunk in chunks:
@@ -337,7 +341,8 @@ class KaiReclaim(KaiAction):
                     remaining[q] = remaining[q] - chunk
                     if q != vleaf:
                         involved[q] = involved.get(q, set()) | involved[vleaf]
-        mine_res = {r for r in range(3) if req[r] > 0}
+        asked = fs.vec_sum(s.preemptor.tasks, "pending", mig=False) if fs.mig else req
+        mine_res = {r for r in range(3) if asked[r] > 0}
         for q in reversed(self._path(job.queue)):
             mine = (remaining[q].copy() if q in remaining else alloc(q)) + req
             if q in remaining:
@@ -385,18 +390,25 @@ class KaiConsolidation(KaiAction):
     def enough_gpus(self, job: Job) -> bool:
         """``IsEnoughGPUsAllocatableForJob``: the ready nodes' idle and releasing GPUs cover
         the GPUs of the job's tasks to allocate, and their GPU memory the tasks' GPU memory
-        (gpu-memory pods: one device's each, ``GetTasksToAllocateRequestedGPUs``)."""
+        (``GetTasksToAllocateRequestedGPUs``: a gpu-memory pod's memory of one device; a MIG
+        instance's GPUs and its GB, which KAI compares with MiB as they are)."""
         ctx = self.ctx
         tasks = tasks_to_allocate(View(job), False, ctx.virtual)
         need = sum(ctx.gpus(t) for t in tasks)
         gs = ctx.sharing
         memory = sum(gs.memories.get(id(t), 0) for t in tasks) if gs is not None else 0
-        if ctx.gpu_col is None or (need <= 0 and memory <= 0):
+        mig = ctx.fs.mig
+        if mig:
+            rows = np.array([t.req for t in tasks]) if tasks else None
+            if rows is not None:
+                need += float(np.sum(mig.gpu_amount(rows)))
+                memory += int(((rows[:, mig.cols] // 1000) @ mig.gb).sum())
+        if need <= 0 and memory <= 0:
             return True
         ready = np.array([n.ready for n in self.ssn.cluster.nodes], dtype=bool)
         if float(ctx.free_gpus()[ready].sum()) < need:
             return False
-        return memory <= 0 or sum(gs.free_memory(n) for n in np.flatnonzero(ready).tolist()) >= memory  # type: ignore[union-attr]
+        return memory <= 0 or ctx.free_gpu_memory(ready) >= memory
 
     def attempt(self, job: Job) -> bool:
         if not self.enough_gpus(job):

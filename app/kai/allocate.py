@@ -79,10 +79,11 @@ def queue_takes(ctx: KaiContext, task: Task) -> bool:
 
 def placement_rule(ctx: KaiContext, req: np.ndarray) -> tuple[bool, int, bool]:
     """(CPU-only task, the column ``nodeplacement`` scores, -1 for none, spread): a task
-    asking for GPUs follows the ``gpu`` rule on the GPU column, others the ``cpu`` rule."""
+    asking for GPUs (or MIG instances: ``IsCPUOnlyRequest`` is false for them) follows the
+    ``gpu`` rule on the GPU column, others the ``cpu`` rule."""
     gpu = ctx.gpu_col
-    cpu_only = gpu is None or not req[gpu]
-    col = ctx.cpu_col if cpu_only else gpu
+    cpu_only = (gpu is None or not req[gpu]) and not (ctx.fs.mig and ctx.fs.mig.requested(req))
+    col = ctx.cpu_col if cpu_only else (-1 if gpu is None else gpu)
     return cpu_only, -1 if col is None else col, ctx.placement["cpu" if cpu_only else "gpu"] == "spread"
 
 
@@ -500,9 +501,10 @@ def _place_shared(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.nda
 
 
 def _runnable(c: Any, t: Task) -> bool:
-    """A task whose predicates do not change as pods land and that prefers no node of its
-    own (no nominated node)."""
-    return not t.nominated_node and not changes_as_pods_land(c, t)
+    """A task whose predicates do not change as pods land, that prefers no node of its own
+    (no nominated node) and whose request says what it may go to (not a legacy MIG task,
+    which goes nowhere whatever it asks for)."""
+    return not t.nominated_node and not changes_as_pods_land(c, t) and t.key not in c.legacy_mig
 
 
 def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: np.ndarray) -> bool:

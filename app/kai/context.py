@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from app.framework.session import Session
-from app.kai.gpu_sharing import GpuSharing, attach, cpu_only_nodes, gpu_counts
+from app.kai.gpu_sharing import GpuSharing, attach, cpu_only_nodes, gpu_counts, node_gpu_memory
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
 from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
@@ -144,8 +145,11 @@ class KaiContext:
         return out
 
     def wants_gpu(self, t: Task) -> bool:
-        """``IsRequireAnyKindOfGPU``: the task asks for GPUs or GPU memory."""
-        return self.gpu_col is not None and (bool(t.req[self.gpu_col]) or t.idx in self.fs.memory)  # type: ignore[index]
+        """``IsRequireAnyKindOfGPU``: the task asks for GPUs, GPU memory or MIG instances."""
+        if self.gpu_col is not None and (bool(t.req[self.gpu_col]) or t.idx in self.fs.memory):  # type: ignore[index]
+            return True
+        mig = self.fs.mig
+        return bool(mig) and mig.requested(t.req)
 
     def free_gpus(self) -> np.ndarray:
         """Per node, idle + releasing GPUs (KAI's ``GetSumOfIdleGPUs + GetSumOfReleasingGPUs``)."""
@@ -156,7 +160,33 @@ class KaiContext:
         free = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
         if self.sharing is not None:  # the groups' free and releasing portions
             free = free + self.sharing.shared_idle + self.sharing.shared_releasing
+        mig = self.fs.mig
+        if mig:  # free MIG instances, N GPUs each
+            free = free + mig.gpu_amount(c.allocatable - c.used) + mig.gpu_amount(c.releasing - c.pipelined)
         return free
+
+    def free_gpu_memory(self, nodes: np.ndarray) -> int:
+        """The GPU memory (MiB) of ``GetSumOfIdleGPUs`` + ``GetSumOfReleasingGPUs`` over the
+        nodes of the mask ``nodes``: the shared groups' free and releasing memory, and per
+        node its idle and its releasing GPUs (whole ones and MIG instances as their GPUs, not
+        the groups' portions), each truncated (Go's ``int64``), times the memory of one of
+        its GPUs."""
+        c = self.ssn.cluster
+        g = self.gpu_col
+        n = len(c.nodes)
+        idle = (c.allocatable[:, g] - c.used[:, g]) / 1000.0 if g is not None else np.zeros(n)
+        releasing = (c.releasing[:, g] - c.pipelined[:, g]) / 1000.0 if g is not None else np.zeros(n)
+        mig = self.fs.mig
+        if mig:
+            idle = idle + mig.gpu_amount(c.allocatable - c.used)
+            releasing = releasing + mig.gpu_amount(c.releasing - c.pipelined)
+        total = 0
+        for i in np.flatnonzero(nodes).tolist():
+            mem = self.sharing.memory[i] if self.sharing is not None else node_gpu_memory(c.nodes[i].labels)
+            total += (math.trunc(idle[i]) + math.trunc(releasing[i])) * mem
+            if self.sharing is not None:
+                total += self.sharing.groups_free_memory(i)
+        return total
 
     def spread_totals(self, col: int, spread: bool) -> np.ndarray | None:
         """What ``nodeplacement`` spread divides a node's free amount by on ``col``, per

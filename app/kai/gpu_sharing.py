@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.ingest.kube import go_int
+from app.kai.mig import MIG_RESOURCE_PREFIX, mig_enabled
 from app.model.cluster import OCCUPYING, Cluster, Task, TaskStatus
 
 if TYPE_CHECKING:
@@ -115,25 +116,14 @@ def group_labels(groups: Sequence[str]) -> dict[str, str]:
     return {GPU_GROUP_LABEL: groups[0], **{MULTI_GPU_GROUP_PREFIX + g: g for g in groups[1:]}} if groups else {}
 
 
-MIG_ENABLED_LABEL = "node-role.kubernetes.io/mig-enabled"
-MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
-_GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
-             "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}  # strconv.ParseBool
-
-
 def cpu_only_nodes(c: Cluster) -> np.ndarray:
     """Per node, KAI's ``IsCPUOnlyNode``: no GPU allocatable, and not a MIG node
-    (``IsMIGEnabled``: its ``node-role.kubernetes.io/mig-enabled`` label, read as Go's
-    ``ParseBool``, when it has one, else any ``nvidia.com/mig-*`` resource it offers)."""
+    (:func:`app.kai.mig.mig_enabled`)."""
     col = c.resources.index.get("nvidia.com/gpu")
     out = np.ones(len(c.nodes), dtype=bool) if col is None else c.allocatable[:, col] <= 0
     mig_cols = [i for i, name in enumerate(c.resources.names) if name.startswith(MIG_RESOURCE_PREFIX)]
     for n in np.flatnonzero(out).tolist():
-        labels = c.nodes[n].labels
-        if MIG_ENABLED_LABEL in labels:
-            out[n] = not _GO_BOOLS.get(labels[MIG_ENABLED_LABEL], False)
-        elif mig_cols and (c.allocatable[n, mig_cols] > 0).any():
-            out[n] = False
+        out[n] = not mig_enabled(c.nodes[n].labels, bool(mig_cols) and bool((c.allocatable[n, mig_cols] > 0).any()))
     return out
 
 
@@ -407,11 +397,11 @@ class GpuSharing:
         self.shared_idle[node] = sums[3] / 100
         self.shared_releasing[node] = sums[4] / 100
 
-    def free_memory(self, node: int) -> int:
-        """The GPU memory of ``GetSumOfIdleGPUs`` + ``GetSumOfReleasingGPUs`` on the node
-        (MiB): each used group's free memory and each group's releasing memory (not one
-        whose pods are all releasing: its GPU is a whole releasing one), plus the memory of
-        the node's whole idle and whole releasing GPUs (each truncated, as Go's ``int64``)."""
+    def groups_free_memory(self, node: int) -> int:
+        """The shared groups' part of the GPU memory of ``GetSumOfIdleGPUs`` +
+        ``GetSumOfReleasingGPUs`` on the node (MiB): each used group's free memory and each
+        group's releasing memory (not one whose pods are all releasing: its GPU is a whole
+        releasing one)."""
         mem = self.memory[node]
         out = 0
         for gr in self.groups.get(node, {}).values():
@@ -419,10 +409,7 @@ class GpuSharing:
                 out += mem - gr.allocated
             if gr.releasing > 0 and not (gr.used and gr.releasing == gr.used):
                 out += gr.releasing
-        c, g = self.c, self.g
-        idle = (c.allocatable[node, g] - c.used[node, g]) / 1000.0
-        releasing = (c.releasing[node, g] - c.pipelined[node, g]) / 1000.0
-        return out + (math.trunc(idle) + math.trunc(releasing)) * mem
+        return out
 
     def detach(self) -> None:
         """Take the corrections out of the matrices (the session is over)."""

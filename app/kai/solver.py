@@ -68,13 +68,18 @@ def feasible_nodes(ctx: KaiContext, job: Job) -> set[int]:
     the nodes with idle or releasing GPUs."""
     c = ctx.ssn.cluster
     g = ctx.gpu_col
-    if g is None or not all(ctx.wants_gpu(t) for t in members(job)):
+    if not all(ctx.wants_gpu(t) for t in members(job)):
         return set(range(len(c.nodes)))
-    idle = (c.allocatable[:, g] - c.used[:, g]).astype(np.float64)
-    releasing = (c.releasing[:, g] - c.pipelined[:, g]).astype(np.float64)
+    n = len(c.nodes)
+    idle = (c.allocatable[:, g] - c.used[:, g]).astype(np.float64) if g is not None else np.zeros(n)
+    releasing = (c.releasing[:, g] - c.pipelined[:, g]).astype(np.float64) if g is not None else np.zeros(n)
     if ctx.sharing is not None:  # GetSumOfIdleGPUs / GetSumOfReleasingGPUs count the groups' portions
         idle += ctx.sharing.shared_idle * 1000
         releasing += ctx.sharing.shared_releasing * 1000
+    mig = ctx.fs.mig
+    if mig:  # and the free MIG instances, N GPUs each
+        idle += mig.gpu_amount(c.allocatable - c.used) * 1000
+        releasing += mig.gpu_amount(c.releasing - c.pipelined) * 1000
     return set(np.flatnonzero((idle > 0) | (releasing > 0)).tolist())
 
 

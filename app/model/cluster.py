@@ -562,6 +562,9 @@ class Cluster:
         #: places them on GPU devices by memory (``app.kai.gpu_sharing``); their request
         #: has no GPUs (other profiles place them without one).
         self.gpu_memory: dict[str, tuple[int, int]] = {}
+        #: pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation): the ``kai``
+        #: profile places none, nor a MIG pod beside one (``app.kai.mig``)
+        self.legacy_mig: set[str] = set()
         #: pods' GPU groups a KAI BindRequest selected (key -> groups; before the pod's labels)
         self.gpu_bind_groups: dict[str, tuple[str, ...]] = {}
         self.now = now

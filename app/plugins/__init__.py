@@ -8,7 +8,7 @@ from app.plugins.capacity import Capacity
 from app.plugins.conformance import Conformance
 from app.plugins.drf import Drf
 from app.plugins.gang import Gang
-from app.plugins.kai import KAI_PLUGINS
+from app.plugins.kai import KAI_PLUGINS, KaiPredicates
 from app.plugins.kai_fairshare import KaiFairShare
 from app.plugins.network_topology_aware import NetworkTopologyAware
 from app.plugins.nodeorder import NodeOrder
@@ -27,7 +27,7 @@ PLUGINS: dict[str, type[Plugin]] = {
 
 #: Names that mean another implementation under a profile (KAI's "proportion" is its
 #: fair-share plugin, not Volcano's).
-PROFILE_PLUGINS: dict[str, dict[str, type[Plugin]]] = {"kai": {"proportion": KaiFairShare}}
+PROFILE_PLUGINS: dict[str, dict[str, type[Plugin]]] = {"kai": {"proportion": KaiFairShare, "predicates": KaiPredicates}}
 
 #: Names of Volcano's and KAI's default configurations that this version recognises but
 #: does not implement yet; configuring one is a 422 that says so (never a silent no-op).

@@ -39,6 +39,7 @@ from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.kai.gpu_sharing import cpu_only_nodes
+from app.kai.mig import MigColumns, MigNodes, task_kind
 from app.kai.jobs import (
     ACTIVE_ALLOCATED, View, declares_pod_sets, elastic_state, kubeflow_master, pod_set_order, ray_head,
 )
@@ -48,6 +49,7 @@ from app.model.cluster import HOLDS_NODE, OCCUPYING, Job, SubGroup, Task
 from app.model.resources import column_sums
 from app.plugins.gang import surplus_only
 from app.plugins.network_topology_aware import NetworkTopologyAware
+from app.plugins.predicates import Predicates
 from app.plugins.priority import Priority
 
 
@@ -400,6 +402,34 @@ class GpuSharingOrder(Plugin):
 class NominatedNode(Plugin):
     name = "nominatednode"
     summary = "KAI: a pod's nominated node is tried first (built into allocate)"
+
+
+class KaiPredicates(Predicates):
+    """KAI's ``predicates`` plugin: kube-scheduler's filters, and which GPU requests a node
+    takes (``PredicateByNodeResourcesType``: MIG nodes and their strategy, legacy MIG
+    tasks; ``app.kai.mig``)."""
+
+    def open(self) -> None:
+        super().open()
+        c = self.ssn.cluster
+        self.mig = MigColumns(c.resources.names)
+        self.mig_nodes = MigNodes(c, self.mig)
+        self.active = self.mig_nodes.any or bool(self.mig)
+        self.gpu_col = c.resources.index.get("nvidia.com/gpu")
+        self._by_kind: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+
+    def mask_all(self, task: Task) -> np.ndarray:
+        base = super().mask_all(task)
+        if not self.active:
+            return base
+        kind = task_kind(self.ssn.cluster, task, self.gpu_col, self.mig)
+        allowed = self.mig_nodes.mask(kind)
+        if allowed is None:
+            return base
+        hit = self._by_kind.get((id(base), kind))
+        if hit is None or hit[0] is not base:
+            hit = self._by_kind[(id(base), kind)] = (base, base & allowed)
+        return hit[1]
 
 
 KAI_PLUGINS: tuple[type[Plugin], ...] = (

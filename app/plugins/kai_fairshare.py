@@ -45,6 +45,7 @@ from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible, members
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 from app.kai.gpu_sharing import DEFAULT_GPU_MEMORY, node_gpu_memory
+from app.kai.mig import MigColumns
 
 _EXACT = float(2**53)  # whole numbers below it are exact in float64
 
@@ -199,11 +200,14 @@ class KaiFairShare(Plugin):
     #: none until :meth:`open` finds some (replaced there, never changed in place)
     memory: dict[int, tuple[int, int]] = {}
     node_memory: list[int] = []
+    #: the MIG resource columns (``app.kai.mig``): their instances count as GPUs
+    mig: MigColumns | None = None
 
     def open(self) -> None:
         c = self.ssn.cluster
         table = c.resources
         self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
+        self.mig = MigColumns(table.names) or None
         self._task_vec: dict[int, np.ndarray] = {}  # per task row: its request as (GPUs, millicores, bytes)
         self._memory_tasks(c)
         self._chains: dict[str, list[KaiQueue]] = {}  # queue -> it and its ancestors (see _chain)
@@ -286,15 +290,19 @@ class KaiFairShare(Plugin):
         v[0] = gpus
         return v
 
-    def _vec(self, row: np.ndarray) -> np.ndarray:
-        """A request row as (GPUs, millicores as KAI counts cpu, bytes)."""
+    def _vec(self, row: np.ndarray, mig: bool = True) -> np.ndarray:
+        """A request row as (GPUs, millicores as KAI counts cpu, bytes); ``mig``: MIG
+        instances count as their GPUs (else, as ``Resource.GPUs()`` reads them, not at all)."""
         cols = self.cols
         cached = getattr(self, "_cols_at", None)
         if cached is None or cached[0] is not cols:
             take = np.array([max(i, 0) for i in cols], dtype=np.intp)
             keep = np.array([float(i >= 0) for i in cols])  # a missing column reads 0
             cached = self._cols_at = (cols, take, keep)
-        return row[cached[1]] / _UNITS * cached[2]
+        out = row[cached[1]] / _UNITS * cached[2]
+        if self.mig and mig:  # MIG instances: N GPUs each (GetGpusQuota, GetTotalGPURequest)
+            out[0] = out[0] + self.mig.gpu_amount(row)
+        return out
 
     def _check_cycles(self, queues: dict[str, Queue]) -> None:
         """A queue that is its own ancestor is a 422 at its parent field (KAI's queue tree
@@ -381,16 +389,19 @@ class KaiFairShare(Plugin):
         """:meth:`_vec` of each row of ``rows`` (the same operations, element by element)."""
         self._vec(rows[0])  # the column picks, cached
         _, take, keep = self._cols_at
-        return rows[:, take] / _UNITS * keep
+        out = rows[:, take] / _UNITS * keep
+        if self.mig:
+            out[:, 0] = out[:, 0] + self.mig.gpu_amount(rows)
+        return out
 
-    def vec_sum(self, tasks: list[Task], memory: str = "placed") -> np.ndarray:
+    def vec_sum(self, tasks: list[Task], memory: str = "placed", mig: bool = True) -> np.ndarray:
         """Σ requests of ``tasks`` as (GPUs, millicores, bytes). A gpu-memory pod's GPUs
         (:meth:`memory_gpus`): ``placed``, by where it is (what a queue holds for it);
         ``pending``, as asked for (a job's request); ``none``, no GPUs (``GetGpusQuota``:
-        the job-level capacity checks)."""
+        the job-level capacity checks). ``mig``: as :meth:`_vec`."""
         if not tasks:
             return np.zeros(3)
-        out = self._vec(request_sum(tasks))
+        out = self._vec(request_sum(tasks), mig)
         if self.memory and memory != "none":
             for t in tasks:
                 g = self.memory_gpus(t, pending=memory == "pending")

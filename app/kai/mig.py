@@ -1,0 +1,133 @@
+"""KAI's MIG (Multi-Instance GPU) rules, for the ``kai`` profile.
+
+Read from KAI's ``api/pod_info/pod_info.go`` (a request of ``nvidia.com/mig-*`` resources
+is a MIG request, ``RequestTypeMigInstance``; a pod annotated with one is a *legacy* MIG
+task), ``api/node_info/node_info.go`` (``IsMIGEnabled``, ``GetMigStrategy``,
+``PredicateByNodeResourcesType``, ``GetSumOfIdleGPUs``), ``common_info/resources/mig.go``
+(``ExtractGpuAndMemoryFromMigResourceName``) and ``resource_info``
+(``GetGpusQuota`` / ``GetTotalGPURequest``).
+
+* **Profiles.** A resource ``nvidia.com/mig-<N>g.<M>gb`` is a MIG profile of ``N`` GPUs
+  and ``M`` GB: KAI's queues count each instance as ``N`` whole GPUs (a ``1g.5gb`` is one
+  GPU of quota, a ``3g.20gb`` three), and so do its free-GPU sums. Any other
+  ``nvidia.com/mig-*`` name is a MIG resource worth no GPUs.
+* **Nodes.** A node is MIG-enabled by its ``node-role.kubernetes.io/mig-enabled`` label
+  (Go's ``ParseBool``; a value that does not parse is false) or, without it, by offering a
+  MIG resource; its strategy is its ``nvidia.com/mig.strategy`` label (``single`` or
+  ``mixed``, else none).
+* **Which pods go where** (``PredicateByNodeResourcesType``): a legacy MIG task nowhere; a
+  CPU-only pod anywhere; a MIG pod only on MIG-enabled nodes, not on one running a legacy
+  MIG task, and not on a ``single`` node; on a ``single`` node only whole-GPU pods; on a
+  ``mixed`` node only MIG pods.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.ingest.kube import KAI_MIG_PREFIX as MIG_RESOURCE_PREFIX
+
+if TYPE_CHECKING:
+    from app.model.cluster import Cluster, Task
+
+MIG_ENABLED_LABEL = "node-role.kubernetes.io/mig-enabled"
+MIG_STRATEGY_LABEL = "nvidia.com/mig.strategy"
+_PROFILE = re.compile(r"nvidia\.com/mig-(\d+)g\.(\d+)gb")
+_GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
+             "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}  # strconv.ParseBool
+_GO_INT_DIGITS = 18  # Go's Atoi takes every 18-digit number (int64)
+
+#: a pod's GPU request type, as KAI tells them apart (``ResourceRequestType``)
+CPU, REGULAR, SHARED, MIG, LEGACY = "cpu", "regular", "shared", "mig", "legacy"
+
+
+def mig_profile(name: str) -> tuple[int, int] | None:
+    """``ExtractGpuAndMemoryFromMigResourceName``: (GPUs, GB) of a MIG profile's name, None
+    when the name is not ``nvidia.com/mig-<N>g.<M>gb``."""
+    m = _PROFILE.fullmatch(name)
+    if m is None or len(m.group(1)) > _GO_INT_DIGITS or len(m.group(2)) > _GO_INT_DIGITS:
+        return None
+    return int(m.group(1)), int(m.group(2))
+
+
+class MigColumns:
+    """The request columns that are MIG resources, and what an instance of each is worth:
+    its GPUs (``N``) and GB (``M``), 0 for a MIG resource that is not a profile."""
+
+    __slots__ = ("cols", "gpus", "gb")
+
+    def __init__(self, names: list[str]) -> None:
+        cols, gpus, gb = [], [], []
+        for i, name in enumerate(names):
+            if name.startswith(MIG_RESOURCE_PREFIX):
+                got = mig_profile(name) or (0, 0)
+                cols.append(i)
+                gpus.append(got[0])
+                gb.append(got[1])
+        self.cols = np.asarray(cols, dtype=np.intp)
+        self.gpus = np.asarray(gpus, dtype=np.float64)
+        self.gb = np.asarray(gb, dtype=np.int64)
+
+    def __bool__(self) -> bool:
+        return bool(len(self.cols))
+
+    def gpu_amount(self, rows: np.ndarray) -> np.ndarray | float:
+        """The GPUs the MIG instances of ``rows`` (milli-units, one row or many) are worth."""
+        return (rows[..., self.cols] / 1000.0) @ self.gpus
+
+    def requested(self, req: np.ndarray) -> bool:
+        """The request asks for some MIG resource."""
+        return bool(len(self.cols)) and bool((req[self.cols] > 0).any())
+
+
+def mig_enabled(labels: dict[str, str], offers_mig: bool) -> bool:
+    """``IsMIGEnabled``."""
+    if MIG_ENABLED_LABEL in labels:
+        return _GO_BOOLS.get(labels[MIG_ENABLED_LABEL], False)
+    return offers_mig
+
+
+def task_kind(c: Cluster, t: Task, gpu_col: int | None, mig: MigColumns) -> str:
+    """The pod's request type: a legacy MIG task, a MIG request, a shared GPU (fraction or
+    GPU memory), whole GPUs, or CPU only (KAI reads MIG last, so it wins)."""
+    if t.key in c.legacy_mig:
+        return LEGACY
+    if mig.requested(t.req):  # type: ignore[arg-type]
+        return MIG
+    if t.key in c.gpu_fractions or t.key in c.gpu_memory:
+        return SHARED
+    if gpu_col is not None and t.req[gpu_col] > 0:  # type: ignore[index]
+        return REGULAR
+    return CPU
+
+
+class MigNodes:
+    """Per node, what ``PredicateByNodeResourcesType`` lets on it, by request type."""
+
+    def __init__(self, c: Cluster, mig: MigColumns) -> None:
+        n = len(c.nodes)
+        offers = (c.allocatable[:, mig.cols] > 0).any(axis=1) if mig else np.zeros(n, dtype=bool)
+        enabled = np.array([mig_enabled(node.labels, bool(offers[i])) for i, node in enumerate(c.nodes)], dtype=bool)
+        strategy = [node.labels.get(MIG_STRATEGY_LABEL, "") if enabled[i] else "" for i, node in enumerate(c.nodes)]
+        single = np.array([s == "single" for s in strategy], dtype=bool)
+        mixed = np.array([s == "mixed" for s in strategy], dtype=bool)
+        legacy = np.zeros(n, dtype=bool)  # LegacyMIGTasks: a legacy task active on the node
+        for key in c.legacy_mig:
+            t = c.find_task(key)
+            if t is not None and t.node >= 0:
+                legacy[t.node] = True
+        self.allowed = {
+            CPU: None,
+            LEGACY: np.zeros(n, dtype=bool),
+            MIG: enabled & ~legacy & ~single,
+            REGULAR: ~mixed,
+            SHARED: ~single & ~mixed,
+        }
+        self.any = bool(enabled.any() or c.legacy_mig)
+
+    def mask(self, kind: str) -> np.ndarray | None:
+        """The nodes a pod of ``kind`` may go to (None: every node)."""
+        return self.allowed[kind] if self.any or kind == MIG else None

@@ -1,0 +1,134 @@
+"""KAI's MIG rules under the ``kai`` profile (``app.kai.mig``), rule by rule, on clusters
+small enough to check by hand.
+
+KAI's code: ``api/pod_info/pod_info.go`` (a ``nvidia.com/mig-*`` request is a MIG request;
+``updateLegacyMigResourceRequestFromAnnotations``), ``api/node_info/node_info.go``
+(``IsMIGEnabled``, ``GetMigStrategy``, ``PredicateByNodeResourcesType``,
+``GetSumOfIdleGPUs``), ``common_info/resources/mig.go``
+(``ExtractGpuAndMemoryFromMigResourceName``), ``resource_info`` (``GetGpusQuota``) and the
+``proportion`` plugin. KAI's own Go cases with MIG run in ``tests/test_kai_upstream.py``
+(``*_mig.yaml``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.kai.allocate import placement_rule
+from app.kai.mig import mig_profile
+from tests.kube import node, pod
+from tests.test_kai import decide, kai_queue
+from tests.test_kai_node_order_upstream import kai_context
+
+NS = "ml"
+SMALL, LARGE = "nvidia.com/mig-1g.5gb", "nvidia.com/mig-3g.20gb"
+
+
+def mig_node(name: str, strategy: str | None = "mixed", instances: dict[str, int] | None = None, gpus: int = 0,
+             enabled: str | None = "true", extra: dict[str, str] | None = None) -> dict:  # fmt: skip
+    labels = {}
+    if enabled is not None:
+        labels["node-role.kubernetes.io/mig-enabled"] = enabled
+    if strategy is not None:
+        labels["nvidia.com/mig.strategy"] = strategy
+    o = node(name, gpu=gpus, labels={**labels, **(extra or {})})
+    for k, v in (instances if instances is not None else {SMALL: 2}).items():
+        o["status"]["allocatable"][k] = o["status"]["capacity"][k] = str(v)
+    return o
+
+
+def group(name: str, queue: str = "q") -> dict:
+    return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": NS},
+            "spec": {"minMember": 1, "queue": queue, "priorityClassName": "train"}}  # fmt: skip
+
+
+def job(name: str, *, mig: dict[str, int] | None = None, gpu: int | None = None, fraction: str | None = None,
+        on: str | None = None, annotations: dict[str, str] | None = None, queue: str = "q") -> list[dict]:  # fmt: skip
+    ann = {"pod-group-name": name, **(annotations or {})}
+    if fraction is not None:
+        ann["gpu-fraction"] = fraction
+    p = pod(f"{name}-0", ns=NS, node=on, cpu="1", gpu=gpu, annotations=ann)
+    for k, v in (mig or {}).items():
+        p["spec"]["containers"][0]["resources"]["requests"][k] = str(v)
+    return [group(name, queue), p]
+
+
+def where(out: dict, key: str) -> str | None:
+    for b in out["bindings"] + out["nominations"]:
+        if b["pod"] == key:
+            return b["node"]
+    return None
+
+
+def test_mig_profile_names_as_kai_reads_them() -> None:
+    """``ExtractGpuAndMemoryFromMigResourceName``: ``nvidia.com/mig-<N>g.<M>gb``."""
+    assert mig_profile(SMALL) == (1, 5)
+    assert mig_profile(LARGE) == (3, 20)
+    assert mig_profile("nvidia.com/mig-1g.5gb.me") is None
+    assert mig_profile("nvidia.com/mig-x") is None
+
+
+def test_mig_pod_goes_only_to_a_mig_node(client) -> None:
+    """``PredicateByNodeResourcesType``: a MIG pod is refused on a node that is not
+    MIG-enabled, even one that offers the resource but says ``mig-enabled: false``."""
+    objs = [mig_node("a", enabled="false"), mig_node("b"), kai_queue("q", 8), *job("w", mig={SMALL: 1})]
+    assert where(decide(client, objs), "ml/w-0") == "b"
+    alone = [mig_node("a", enabled="false"), kai_queue("q", 8), *job("w", mig={SMALL: 1})]
+    assert where(decide(client, alone), "ml/w-0") is None
+
+
+def test_mig_node_is_enabled_by_offering_mig_without_the_label(client) -> None:
+    """``IsMIGEnabled``: without the label, a node offering a MIG resource is a MIG node."""
+    objs = [mig_node("a", enabled=None, strategy=None), kai_queue("q", 8), *job("w", mig={SMALL: 1})]
+    assert where(decide(client, objs), "ml/w-0") == "a"
+
+
+@pytest.mark.parametrize("strategy, whole, fraction, mig", [
+    ("single", True, False, False),  # only whole-GPU pods
+    ("mixed", False, False, True),  # only MIG pods
+    (None, True, True, True),  # no strategy: no rule
+])  # fmt: skip
+def test_mig_strategy_decides_which_gpu_pods_a_node_takes(client, strategy, whole, fraction, mig) -> None:
+    """``GetMigStrategy``: on a ``single`` node only whole-GPU pods, on a ``mixed`` node only
+    MIG pods (CPU-only pods anywhere)."""
+    base = [mig_node("a", strategy=strategy, gpus=2, instances={SMALL: 2}), kai_queue("q", 8)]
+    for name, kw, expected in (("w", {"gpu": 1}, whole), ("f", {"fraction": "0.5"}, fraction),
+                               ("m", {"mig": {SMALL: 1}}, mig), ("c", {}, True)):  # fmt: skip
+        out = decide(client, [*base, *job(name, **kw)])
+        assert (where(out, f"ml/{name}-0") == "a") is expected, name
+
+
+def test_legacy_mig_pod_is_placed_nowhere(client) -> None:
+    """A pod annotated with a MIG resource is a legacy MIG task: KAI places it on no node
+    (and says so in the warnings)."""
+    objs = [mig_node("a"), node("b"), kai_queue("q", 8), *job("w", annotations={SMALL: "1"})]
+    out = decide(client, objs)
+    assert where(out, "ml/w-0") is None
+    assert any("legacy MIG" in w and "ml/w-0" in w for w in out["warnings"])
+
+
+def test_no_mig_pod_beside_a_running_legacy_mig_task(client) -> None:
+    """``LegacyMIGTasks``: a node running a legacy MIG task takes no new MIG pod."""
+    objs = [mig_node("a", instances={SMALL: 4}), mig_node("b", instances={SMALL: 1}), kai_queue("q", 8),
+            *job("old", annotations={SMALL: "1"}, on="a"), *job("w", mig={SMALL: 1})]  # fmt: skip
+    assert where(decide(client, objs), "ml/w-0") == "b"
+
+
+def test_queue_counts_a_mig_instance_as_its_gpus() -> None:
+    """``GetGpusQuota``: each instance of ``<N>g.<M>gb`` is N GPUs of its queue (a 3g.20gb is
+    3; a 1g.5gb, 1), and the cluster's capacity counts the nodes' instances the same way."""
+    ctx = kai_context([mig_node("a", instances={SMALL: 2, LARGE: 2}), *job("x", mig={LARGE: 1}, on="a"),
+                       *job("y", mig={SMALL: 2}, on="a")])  # fmt: skip
+    assert ctx.fs.queues["q"].allocated[0] == 5.0
+    assert ctx.fs.capacity[0] == 8.0
+    assert ctx.free_gpus()[0] == 3.0  # GetSumOfIdleGPUs: one 3g instance left
+
+
+def test_mig_pod_is_a_gpu_pod_for_node_placement() -> None:
+    """``IsCPUOnlyRequest`` is false for a MIG pod: ``nodeplacement`` scores it by the GPU
+    rule on the GPU column, and ``resourcetype`` gives it no CPU-node bonus."""
+    ctx = kai_context([mig_node("a", gpus=1), *job("m", mig={SMALL: 1}), *job("c")])
+    c = ctx.ssn.cluster
+    cpu_only, col, _ = placement_rule(ctx, c.task_index["ml/m-0"].req)
+    assert not cpu_only and col == ctx.gpu_col
+    assert placement_rule(ctx, c.task_index["ml/c-0"].req)[0]
