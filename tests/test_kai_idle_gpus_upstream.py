@@ -55,12 +55,12 @@ Topology-aware filter
 
 KAI's ``NewTopologyAwareIdleGpusFilter`` is nil unless the preemptor has a SubGroupSet with a
 required level (``extractRequiredTopologyConstraints``); ours is built by ``ScenarioBuilder``
-when the job has a required level (``KaiContext.required_tier``), so each row builds the
+on the same condition (``app.kai.scenarios.required_sets``), so each row builds the
 builder for the pending job and reads its ``TopologyIdleGpus`` (the Go ``filter == nil``
-check), then calls its ``ok`` where Go calls ``Filter`` (``runFilterCheck``). KAI reads the
-level straight from the node labels; ours from the cluster's KAI ``Topology`` (levels = node
-labels), so each row adds a ``Topology`` ``cluster-topology`` (the Go constraint's topology)
-whose levels are the row's label keys.
+check), then calls its ``ok`` where Go calls ``Filter`` (``runFilterCheck``). Both read the
+level's domains from the node labels; a constraint is read from the cluster's KAI
+``Topology`` objects, so each row adds a ``Topology`` ``cluster-topology`` (the Go
+constraint's topology) whose levels are the row's label keys.
 
 The Go tests' ``newConstrainedSubGroup(name, ...)`` is a SubGroupSet ``name`` carrying the
 constraint with one PodSet ``name`` under it holding the pods (``SubGroupName`` = name). A
@@ -69,13 +69,12 @@ PodGroup cannot give a sub-group set and its pod set the same name, so it is the
 children a SubGroupSet; in lower case, as ``FromPodGroup`` looks a parent up by its
 lowercased name, ``formatParentName``) with the sub-group ``name`` under it (``parent:
 <name>-set``, ``minMember`` = the pod count), and the pods carry ``name`` as their sub-group. The tree
-is Go's: root → constrained set → pod set. Ours builds no topology filter for a constraint
-on a sub-group set: those rows are xfail with the KAI rule.
+is Go's: root → constrained set → pod set.
 
 Not Go rows: ``test_topology_aware_idle_gpus_on_the_podgroup`` runs the Go rows whose
 constrained set holds every pod once more with the constraint on the PodGroup itself (KAI's
 ``FromPodGroup`` gives it to the root SubGroupSet, and ``sumGpuRequirements`` of the root is
-the same sum), the case our ``TopologyIdleGpus`` is built for: the same expected answers.
+the same sum): the same expected answers.
 """
 
 from __future__ import annotations
@@ -416,19 +415,11 @@ TOPOLOGY_ROWS = [
 
 _DOMAIN_KEY = ("TopologyDomainKey is the Go map key of TopologyAwareIdleGpus' domains ({topologyName, level, value}) "
                "and the row checks Go struct equality as a map key; app.kai.scenarios.TopologyIdleGpus keys a domain "
-               "by its HyperNode index (KaiContext.tier_domains), there is no key type to compare")  # fmt: skip
-_SET_FILTER = ("KAI: NewTopologyAwareIdleGpusFilter (extractRequiredTopologyConstraints -> "
-               "getSubgroupsWithRequiredConstraints) builds the filter for every SubGroupSet of the preemptor with a "
-               "required level, here a sub-group set under the root, and Filter asks each such set's GPUs "
-               "(sumGpuRequirements) to fit in one domain of its level (greedyMatchRequirements per (topology, level)); "
-               "Gangplank's ScenarioBuilder builds TopologyIdleGpus only for the PodGroup's own topologyConstraint "
-               "(KaiContext.required_tier reads job.network_topology, and TopologyIdleGpus asks one sum, every pending "
-               "pod's, of one level), so for this job it builds none: KAI's filter is nil-checked by the Go row")  # fmt: skip
+               "by its position per (topology, level), there is no key type to compare")  # fmt: skip
 
 
 class NoTopologyFilter(Exception):
-    """The Go row's ``filter == nil`` failure (``t.Fatal("Expected non-nil filter")``): the one
-    failure the rows marked with :data:`_SET_FILTER` are expected to end in."""
+    """The Go row's ``filter == nil`` failure (``t.Fatal("Expected non-nil filter")``)."""
 
 
 def _topology_params(rows: list[dict]) -> list[Any]:
@@ -437,8 +428,6 @@ def _topology_params(rows: list[dict]) -> list[Any]:
         marks = []
         if "levels" not in r:
             marks.append(pytest.mark.skip(reason=_DOMAIN_KEY))
-        elif r["sets"] is not None:
-            marks.append(pytest.mark.xfail(strict=True, raises=NoTopologyFilter, reason=_SET_FILTER))
         out.append(pytest.param(r, id=r["name"], marks=marks))
     return out
 
@@ -529,3 +518,17 @@ def test_topology_aware_idle_gpus_on_the_podgroup(row: dict) -> None:
     the PodGroup (KAI's root SubGroupSet; ``sumGpuRequirements`` of the root is the same sum),
     where our ``ScenarioBuilder`` builds ``TopologyIdleGpus``: the Go row's answers."""
     _run_topology(row, on_podgroup=True)
+
+
+def test_topology_aware_idle_gpus_keys_a_domain_by_the_label_value() -> None:
+    """Not a Go row: KAI keys a domain by the level's label value (``TopologyDomainKey``:
+    topology, level, value; ``buildDomainCapacity`` reads ``node.Labels[level]``), so two
+    racks named ``r1`` in two zones are one domain to the filter: 8 + 8 idle GPUs hold a
+    set asking for 16 in one rack (the simulation, which keeps the racks apart, then finds
+    no room; the filter only decides what is simulated)."""
+    _run_topology(dict(name="same rack name in two zones", levels=["zone", "rack"],
+                       nodes={"node-1": (8, {"zone": "a", "rack": "r1"}), "node-2": (8, {"zone": "b", "rack": "r1"})},
+                       sets=[("default", "rack", [8, 8])], victims=[], calls=[True]))  # fmt: skip
+    _run_topology(dict(name="two rack names", levels=["zone", "rack"],
+                       nodes={"node-1": (8, {"zone": "a", "rack": "r1"}), "node-2": (8, {"zone": "b", "rack": "r2"})},
+                       sets=[("default", "rack", [8, 8])], victims=[], calls=[False]))  # fmt: skip

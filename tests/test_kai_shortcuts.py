@@ -202,10 +202,12 @@ def _absorb_one_by_one(self, scenario):
 
 def _topology_ok_one_by_one(self, scenario):
     for t in new_victims(scenario, self.seen):
-        at = self.position[t.node]
-        if at >= 0:
-            self.cap[at] += self.ctx.gpus(t)
-    return greedy_match(sorted(self.demand, reverse=True), sorted(self.cap.tolist(), reverse=True))
+        for key, position in self.position.items():
+            at = position[t.node]
+            if at >= 0:
+                self.cap[key][at] += self.ctx.gpus_of([t])[0]
+    return all(greedy_match(sorted(wants, reverse=True), sorted(self.cap[key].tolist(), reverse=True))
+               for key, wants in self.demand.items())  # fmt: skip
 
 
 def _greedy_from_the_first(required, capacities):

@@ -285,6 +285,9 @@ def counted(items: list[str], what: str, then: str, kind: str = "") -> list[str]
     return [f"{len(items)} {what} (e.g. {kind}{min(items)}): {then}"]
 
 
+#: The name of the HyperNode tree as a topology (``options.topology``; a KAI constraint may name it)
+HYPERNODES = "hypernodes"
+
 #: A required level no topology has: a constraint KAI cannot meet (the job is not placed)
 UNMET = "\x00unmet"
 
@@ -326,13 +329,13 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str
     node_names = [n.name for n in d.nodes]
     node_labels = [n.labels for n in d.nodes]
     sources = {t.name: t for t in d.topologies}
-    if name and name != "hypernodes" and name not in sources:
-        known = ", ".join(sorted(["hypernodes", *sources])) or "none"
+    if name and name != HYPERNODES and name not in sources:
+        known = ", ".join(sorted([HYPERNODES, *sources])) or "none"
         raise InputError(f"options.topology names {name!r}, which is not in the snapshot (known: {known})", "/options/topology")
-    if name and name != "hypernodes":
+    if name and name != HYPERNODES:
         chosen = sources[name]
-    elif d.hypernodes or name == "hypernodes" or not sources:
-        return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth), "hypernodes"
+    elif d.hypernodes or name == HYPERNODES or not sources:
+        return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth), HYPERNODES
     elif len(sources) == 1:
         chosen = next(iter(sources.values()))
     else:

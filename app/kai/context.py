@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from app.framework.session import Session
+from app.ingest.build import HYPERNODES
 from app.kai.gpu_sharing import GpuSharing, attach, cpu_only_nodes, gpu_counts, node_gpu_memory
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
@@ -70,8 +71,7 @@ class KaiContext:
         self._sets: dict[str, JobSets] = {}
         self._subtrees: dict[int, tuple] = {}
         self._signatures: dict[str, tuple] = {}
-        self._tier_domains: dict[int, tuple[list[int], dict[int, int]]] = {}
-        self._tier_positions: dict[int, np.ndarray] = {}
+        self._level_domains: dict[tuple[str, str], tuple[np.ndarray, int]] = {}
 
     def subtree(self, top: int) -> tuple[list[int], dict[int, int], np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """The HyperNodes of the topology under ``top`` (itself first, breadth first), their
@@ -103,31 +103,31 @@ class KaiContext:
             sig = self._signatures[job.key] = job_signature(job)
         return sig
 
-    def tier_domains(self, tier: int) -> tuple[list[int], dict[int, int]]:
-        """The HyperNodes of ``tier`` and, per node under one of them, the last such
-        HyperNode holding it (the topology is fixed for the session: worked out once)."""
-        got = self._tier_domains.get(tier)
+    def level_domains(self, topology: str, level: str) -> tuple[np.ndarray, int]:
+        """The domains of a required topology level: per node, the place of its domain
+        (-1: none), and how many there are. A KAI ``Topology``'s level is a node label and
+        KAI keys its domains by the label's value (nodes with one value are one domain,
+        wherever they sit); the HyperNode tree's (``hypernodes``, Gangplank's reading of a
+        KAI constraint on it) are the HyperNodes of the tier so named. Worked out once per
+        session."""
+        key = (topology, level)
+        got = self._level_domains.get(key)
         if got is None:
-            topo = self.ssn.cluster.topology
-            domains = [h for h in range(len(topo.names)) if topo.tier[h] == tier]
-            node_domain: dict[int, int] = {}
-            for h in domains:
-                for n in topo.leaves[h]:
-                    node_domain[int(n)] = h
-            got = self._tier_domains[tier] = (domains, node_domain)
-        return got
-
-    def tier_positions(self, tier: int) -> np.ndarray:
-        """Per node, the position in ``tier_domains(tier)[0]`` of the HyperNode holding it
-        there (-1 for none), worked out once per session."""
-        got = self._tier_positions.get(tier)
-        if got is None:
-            domains, node_domain = self.tier_domains(tier)
-            at = {h: i for i, h in enumerate(domains)}
-            got = np.full(len(self.ssn.cluster.nodes), -1, dtype=np.intp)
-            for n, h in node_domain.items():
-                got[n] = at[h]
-            self._tier_positions[tier] = got
+            nodes = self.ssn.cluster.nodes
+            if topology and topology != HYPERNODES:
+                values: dict[str, int] = {}
+                at = np.fromiter((values.setdefault(n.labels[level], len(values)) if n.labels.get(level) else -1
+                                  for n in nodes), dtype=np.intp, count=len(nodes))  # fmt: skip
+                got = (at, len(values))
+            else:
+                topo = self.ssn.cluster.topology
+                tier = topo.tier_by_name.get(level)
+                domains = [h for h in range(len(topo.names)) if tier is not None and topo.tier[h] == tier]
+                at = np.full(len(nodes), -1, dtype=np.intp)
+                for i, h in enumerate(domains):
+                    at[topo.leaves[h]] = i
+                got = (at, len(domains))
+            self._level_domains[key] = got
         return got
 
     def gpus_of(self, tasks: list[Task]) -> np.ndarray:
@@ -196,13 +196,6 @@ class KaiContext:
 
     def gpus(self, t: Task) -> float:
         return float(t.req[self.gpu_col]) / 1000.0 if self.gpu_col is not None else 0.0  # type: ignore[index]
-
-    def required_tier(self, v: View) -> int | None:
-        """The tier of the job's required topology level (None without one)."""
-        nt = v.job.network_topology
-        if nt is None or not nt.hard or not nt.highest_tier_name:
-            return None
-        return self.ssn.cluster.topology.tier_by_name.get(nt.highest_tier_name)
 
     def statement(self) -> KaiStatement:
         return KaiStatement(self.ssn, self.virtual)

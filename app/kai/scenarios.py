@@ -15,8 +15,9 @@ Filters prune scenarios before they are simulated:
 * ``idle GPUs``: per node, idle + releasing GPUs plus the GPUs of the scenario's victims
   on it; the pending tasks' GPU requests, largest first, must each find room (first fit)
   in the N nodes with the most (N = number of pending tasks);
-* ``topology-aware idle GPUs``: for a preemptor with a required topology level, the
-  same first-fit of its pod sets' GPU totals into the domains of that level.
+* ``topology-aware idle GPUs``: for each of the preemptor's sub-group sets with a required
+  topology level (the PodGroup's own included), the same first-fit of the sets' GPU
+  totals into the domains of that level, keyed by the level's node-label value.
 
 KAI keeps the top-N node list incrementally (a sorted insert per victim); here it is
 re-sorted, which gives the top N itself. KAI's node-affinity filter is not run: it
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.kai.jobs import View, tasks_to_allocate, tasks_to_evict
+from app.kai.jobs import View, pod_set_name, tasks_to_allocate, tasks_to_evict
 from app.kai.queues import JobsOrderByQueues
 from app.model.cluster import Task
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from app.kai.context import KaiContext
+    from app.kai.topology import SubGroupSet
 
 
 class Scenario:
@@ -125,32 +127,67 @@ class IdleGpus:
         return greedy_match(self.required, self.top[:n])
 
 
-class TopologyIdleGpus:
-    """The topology-aware idle-GPU filter: the preemptor's required-level demand must fit
-    the domains of that level (idle + releasing + victims' GPUs), largest first."""
+def required_sets(ctx: KaiContext, partial: View) -> list[tuple[tuple[str, str], set[str]]]:
+    """``getSubgroupsWithRequiredConstraints``: the preemptor's sub-group sets (its root,
+    the PodGroup's own constraint, first, then every set below, depth first) with a
+    required topology level: ((topology, level), the pod sets under the set)."""
+    out: list[tuple[tuple[str, str], set[str]]] = []
 
-    def __init__(self, ctx: KaiContext, scenario: Scenario, tier: int) -> None:
+    def walk(s: SubGroupSet) -> None:
+        nt = s.topology
+        if nt is not None and nt.hard and nt.highest_tier_name:
+            out.append(((nt.topology_name or "", nt.highest_tier_name), s.all_pod_sets()))
+        for child in s.sets:
+            walk(child)
+
+    walk(ctx.sets(partial.job).root)
+    return out
+
+
+class TopologyIdleGpus:
+    """``TopologyAwareIdleGpus``: per (topology, required level) of the preemptor's sets
+    with a required level, each such set's GPUs (its pending tasks' ``GPUs()``) must fit,
+    first fit largest first, a domain of that level (:meth:`KaiContext.level_domains`: for
+    a KAI ``Topology``, the nodes with one value of the level's node label, wherever they
+    sit, as KAI keys domains by the value), holding its nodes' idle + releasing GPUs and
+    the GPUs of the scenario's victims on them."""
+
+    def __init__(self, ctx: KaiContext, scenario: Scenario, sets: list[tuple[tuple[str, str], set[str]]]) -> None:
         self.ctx = ctx
-        self.domains, _ = ctx.tier_domains(tier)
-        self.position = ctx.tier_positions(tier)  # per node, its domain's place in self.domains
+        self.sets = sets
         free = ctx.free_gpus()
-        leaves = ctx.ssn.cluster.topology.leaves
-        self.cap = np.array([float(free[leaves[h]].sum()) if len(leaves[h]) else 0.0 for h in self.domains], dtype=np.float64)
+        #: per (topology, level): per node its domain's place (-1: no label), and the domains' GPUs
+        self.position: dict[tuple[str, str], np.ndarray] = {}
+        self.cap: dict[tuple[str, str], np.ndarray] = {}
+        for key, _ in sets:
+            if key in self.position:
+                continue
+            at, count = ctx.level_domains(*key)
+            inside = at >= 0
+            self.position[key] = at
+            self.cap[key] = np.bincount(at[inside], weights=free[inside], minlength=count).astype(np.float64)
         self.seen: set[int] = set()
         self.retarget(scenario)
 
     def retarget(self, scenario: Scenario) -> None:
         """Ask for ``scenario``'s pending tasks (the domains' capacities stay as counted)."""
-        self.demand = [sum(self.ctx.gpus(t) for t in scenario.pending)]
+        demand: dict[tuple[str, str], list[float]] = {}
+        for key, pod_sets in self.sets:
+            demand.setdefault(key, []).append(sum(self.ctx.gpus(t) for t in scenario.pending if pod_set_name(t) in pod_sets))
+        self.demand = demand
 
     def ok(self, scenario: Scenario) -> bool:
         fresh = new_victims(scenario, self.seen)
         if fresh:
-            at = self.position[_nodes(fresh)]
-            inside = at >= 0
-            np.add.at(self.cap, at[inside], self.ctx.gpus_of(fresh)[inside])
-        caps = sorted(self.cap.tolist(), reverse=True)
-        return greedy_match(sorted(self.demand, reverse=True), caps)
+            where, freed = _nodes(fresh), self.ctx.gpus_of(fresh)
+            for key, at in self.position.items():
+                got = at[where]
+                inside = got >= 0
+                np.add.at(self.cap[key], got[inside], freed[inside])
+        for key, wants in self.demand.items():
+            if not greedy_match(sorted(wants, reverse=True), sorted(self.cap[key].tolist(), reverse=True)):
+                return False
+        return True
 
 
 def _nodes(tasks: list[Task]) -> np.ndarray:
@@ -210,9 +247,9 @@ class ScenarioBuilder:
         self.filters: list[IdleGpus | TopologyIdleGpus] = []
         if tasks_to_allocate(partial, False, ctx.virtual):
             self.scenario = s = Scenario(partial, recorded)
-            tier = ctx.required_tier(partial)
-            if tier is not None:
-                self.filters.append(TopologyIdleGpus(ctx, s, tier))
+            sets = required_sets(ctx, partial)
+            if sets:
+                self.filters.append(TopologyIdleGpus(ctx, s, sets))
             self.filters.append(IdleGpus(ctx, s))
 
     def _valid(self) -> bool:
