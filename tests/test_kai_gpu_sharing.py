@@ -102,6 +102,17 @@ def test_gpu_memory_pods_are_named_in_the_warnings(client: TestClient) -> None:
     assert any(w.startswith("1 pod(s) share GPUs by fraction") for w in warnings)
 
 
+def test_dra_pods_are_named_in_the_warnings(client: TestClient) -> None:
+    """A pod claiming devices through DRA (``spec.resourceClaims``) is named: Gangplank does
+    not model DRA, so it is placed without the devices (every profile)."""
+    claiming = pod("d", annotations={})
+    claiming["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimName": "rc"}]
+    warnings = _post(client, [node("n1"), claiming, pod("e")])["warnings"]
+    assert [w for w in warnings if "DRA" in w] == [
+        "1 pod(s) claim devices through DRA (spec.resourceClaims, e.g. Pod default/d), which Gangplank does not model: "
+        "they are placed without the claimed devices and their claims' GPUs are not counted in any queue"]
+
+
 def test_a_cluster_without_gpu_sharing_has_no_such_warning(client: TestClient) -> None:
     warnings = _post(client, [node("n1"), pod("a", gpu=1), pod("b", node="n1")])["warnings"]
     assert not any("gpu-fraction" in w or "gpu-memory" in w for w in warnings)

@@ -57,6 +57,8 @@ def _corpus() -> list[dict]:
         pod("f2", annotations={"gpu-memory": "2000"}),
         pod("m", annotations={"nvidia.com/mig-1g.5gb": "1"}),  # KAI's legacy MIG task: the full reader
         pod("m2", annotations={"a": "b", "nvidia.com/mig-x": "not a number"}),
+        pod("r", extra_spec={"resourceClaims": [{"name": "gpu", "resourceClaimName": "rc"}]}),  # DRA: the full reader
+        pod("r2", extra_spec={"resourceClaims": []}),
         pod("g", labels={"kai.scheduler/task-priority": "3"}),
         pod("h", extra_spec={"schedulingGroup": {"podGroupName": "wg"}}),
         pod("i", extra_spec={"workloadRef": {"name": "w", "podGroup": "pg"}}),
@@ -96,7 +98,7 @@ PATHS = [
     ("spec", "tolerations"), ("spec", "schedulingGates"), ("spec", "preemptionPolicy"), ("spec", "containers"),
     ("status",), ("status", "phase"), ("status", "nominatedNodeName"),
     ("metadata", "labels", "volcano.sh/preemptable"), ("metadata", "annotations", "scheduling.k8s.io/group-name"),
-    ("metadata", "annotations", "nvidia.com/mig-1g.5gb"),
+    ("metadata", "annotations", "nvidia.com/mig-1g.5gb"), ("spec", "resourceClaims"),
 ]  # fmt: skip
 
 

@@ -524,6 +524,11 @@ def _gpu_sharing(d: Draft) -> list[str]:
                      f"task, e.g. Pod {first.namespace}/{first.name}): the kai profile places none of them, nor a MIG "
                      "pod on a node running one, as KAI does; what the annotation asks for is not counted in the "
                      "queues (their container requests are); other profiles do not read it")  # fmt: skip
+    if d.dra_pods:
+        first = min(d.dra_pods, key=lambda p: (p.namespace, p.name))
+        notes.append(f"{len(d.dra_pods)} pod(s) claim devices through DRA (spec.resourceClaims, e.g. Pod {first.namespace}/"
+                     f"{first.name}), which Gangplank does not model: they are placed without the claimed devices and "
+                     "their claims' GPUs are not counted in any queue")  # fmt: skip
     return notes
 
 

@@ -227,6 +227,8 @@ class Draft:
     gpu_shared: list[PodDraft] = field(default_factory=list)
     #: Pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation; named in the warnings).
     legacy_mig: list[PodDraft] = field(default_factory=list)
+    #: Pods with DRA resource claims (``spec.resourceClaims``; named in the warnings).
+    dra_pods: list[PodDraft] = field(default_factory=list)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
 

@@ -1323,7 +1323,7 @@ declined:
 enum {
     K_METADATA, K_SPEC, K_STATUS, K_NAME, K_NAMESPACE, K_LABELS, K_ANNOTATIONS, K_PHASE, K_NODE_SELECTOR,
     K_AFFINITY, K_TOLERATIONS, K_GATES, K_PRIORITY, K_SCHEDULING_GROUP, K_WORKLOAD_REF, K_UID, K_NODE_NAME,
-    K_PRIORITY_CLASS, K_NOMINATED, K_POLICY, K_SCHEDULER, K_SPREAD, K_CONTAINERS, K_PORTS, K_HOST_PORT,
+    K_PRIORITY_CLASS, K_NOMINATED, K_POLICY, K_SCHEDULER, K_SPREAD, K_CLAIMS, K_CONTAINERS, K_PORTS, K_HOST_PORT,
     K_CREATED, K_DELETED, K_INIT_CONTAINERS, K_RESOURCES, K_OVERHEAD, K_REQUESTS, K_LIMITS, K_KIND,
     K_POD_AFFINITY, K_POD_ANTI_AFFINITY, K_API_VERSION, K_OWNERS, K_CONTROLLER, V_REPLICA_SET, V_STATEFUL_SET,
     V_REPLICATION_CONTROLLER, V_V1, V_RUNNING, V_DEFAULT, V_PENDING, V_EMPTY, V_POD, V_VOLCANO, V_KAI, V_SIGS, V_CREATED_AT, V_SPEC_AT,
@@ -1338,7 +1338,7 @@ static const char *const KP_TEXT[KP_NSTR] = {
     "metadata", "spec", "status", "name", "namespace", "labels", "annotations", "phase", "nodeSelector",
     "affinity", "tolerations", "schedulingGates", "priority", "schedulingGroup", "workloadRef", "uid", "nodeName",
     "priorityClassName", "nominatedNodeName", "preemptionPolicy", "schedulerName", "topologySpreadConstraints",
-    "containers", "ports", "hostPort", "creationTimestamp", "deletionTimestamp", "initContainers", "resources",
+    "resourceClaims", "containers", "ports", "hostPort", "creationTimestamp", "deletionTimestamp", "initContainers", "resources",
     "overhead", "requests", "limits", "kind", "podAffinity", "podAntiAffinity", "apiVersion", "ownerReferences",
     "controller", "ReplicaSet", "StatefulSet", "ReplicationController", "v1", "Running",
     "default", "Pending", "", "Pod", "volcano", "kai", "scheduler-plugins", "/metadata/creationTimestamp", "/spec",
@@ -1543,10 +1543,11 @@ static PyObject *kp_call(PyObject *f, PyObject *const *args, size_t n, int *decl
  * an absent key, Py_None for null), whether they come from orjson's dicts (kp_pod) or
  * from the text (kt_pod). */
 enum { I_NAME, I_NS, I_UID, I_LABELS, I_ANN, I_CREATED, I_DELETED, I_SELECTOR, I_AFFINITY, I_TOLERATIONS, I_GATES,
-       I_PRIORITY, I_SGROUP, I_WREF, I_NODE, I_PCLASS, I_POLICY, I_SCHED, I_SPREAD, I_CONTAINERS, I_PHASE, I_NOMINATED, NI };
+       I_PRIORITY, I_SGROUP, I_WREF, I_NODE, I_PCLASS, I_POLICY, I_SCHED, I_SPREAD, I_CLAIMS, I_CONTAINERS, I_PHASE, I_NOMINATED,
+       NI };
 static const int IN_KEY[NI] = {K_NAME, K_NAMESPACE, K_UID, K_LABELS, K_ANNOTATIONS, K_CREATED, K_DELETED, K_NODE_SELECTOR,
                                K_AFFINITY, K_TOLERATIONS, K_GATES, K_PRIORITY, K_SCHEDULING_GROUP, K_WORKLOAD_REF,
-                               K_NODE_NAME, K_PRIORITY_CLASS, K_POLICY, K_SCHEDULER, K_SPREAD, K_CONTAINERS, K_PHASE,
+                               K_NODE_NAME, K_PRIORITY_CLASS, K_POLICY, K_SCHEDULER, K_SPREAD, K_CLAIMS, K_CONTAINERS, K_PHASE,
                                K_NOMINATED};
 enum { IN_FIRST_SPEC = I_SELECTOR, IN_FIRST_STATUS = I_PHASE };
 
@@ -1663,6 +1664,10 @@ static PyObject *kp_draft(PyObject *const *in, PyObject *spec, PyObject *ptr, Py
     if (sched == Py_None) sched = NULL;
     if (sched != NULL && !PyUnicode_CheckExact(sched)) DECLINE();
     x = in[I_SPREAD];
+    if (x != NULL) {
+        if ((has = PyObject_IsTrue(x)) != 0) { if (has < 0) goto fail; DECLINE(); }
+    }
+    x = in[I_CLAIMS]; /* DRA resource claims: the full reader (named in the warnings) */
     if (x != NULL) {
         if ((has = PyObject_IsTrue(x)) != 0) { if (has < 0) goto fail; DECLINE(); }
     }
@@ -2197,13 +2202,13 @@ enum { M_NAME, M_NS, M_UID, M_CREATED, M_LABELS, M_ANN, M_DELETED, M_OWNERS, NM 
 static const char *const META_KEYS[NM] = {"name", "namespace", "uid", "creationTimestamp", "labels", "annotations",
                                           "deletionTimestamp", "ownerReferences"};
 enum { P_NODE, P_PCLASS, P_SCHED, P_POLICY, P_PRIO, P_SELECTOR, P_CONTAINERS, P_AFFINITY, P_TOLERATIONS, P_GATES,
-       P_SPREAD, P_SGROUP, P_WREF, P_INIT, P_OVERHEAD, P_RESOURCES, NP };
+       P_SPREAD, P_CLAIMS, P_SGROUP, P_WREF, P_INIT, P_OVERHEAD, P_RESOURCES, NP };
 static const char *const SPEC_KEYS[NP] = {"nodeName", "priorityClassName", "schedulerName", "preemptionPolicy", "priority",
                                           "nodeSelector", "containers", "affinity", "tolerations", "schedulingGates",
-                                          "topologySpreadConstraints", "schedulingGroup", "workloadRef", "initContainers",
-                                          "overhead", "resources"};
+                                          "topologySpreadConstraints", "resourceClaims", "schedulingGroup", "workloadRef",
+                                          "initContainers", "overhead", "resources"};
 static const int SPEC_AT[NP] = {K_NODE_NAME, K_PRIORITY_CLASS, K_SCHEDULER, K_POLICY, K_PRIORITY, K_NODE_SELECTOR,
-                                K_CONTAINERS, K_AFFINITY, K_TOLERATIONS, K_GATES, K_SPREAD, K_SCHEDULING_GROUP,
+                                K_CONTAINERS, K_AFFINITY, K_TOLERATIONS, K_GATES, K_SPREAD, K_CLAIMS, K_SCHEDULING_GROUP,
                                 K_WORKLOAD_REF, K_INIT_CONTAINERS, K_OVERHEAD, K_RESOURCES};
 enum { S_PHASE, S_NOMINATED, NS_ };
 static const char *const STATUS_KEYS[NS_] = {"phase", "nominatedNodeName"};
@@ -2343,7 +2348,7 @@ static PyObject *kt_pod(KR *r, const Heads *h, PyObject *ptr) {
         c = (Cur){h->v[H_SPEC].p, h->v[H_SPEC].p + h->v[H_SPEC].n};
         if (!kt_fields(&c, SPEC_KEYS, NP, sp)) goto declined;
         static const int SPEC_IN[NP] = {I_NODE, I_PCLASS, I_SCHED, I_POLICY, I_PRIORITY, I_SELECTOR, I_CONTAINERS, I_AFFINITY,
-                                        I_TOLERATIONS, I_GATES, I_SPREAD, I_SGROUP, I_WREF, -1, -1, -1};
+                                        I_TOLERATIONS, I_GATES, I_SPREAD, I_CLAIMS, I_SGROUP, I_WREF, -1, -1, -1};
         plain = kt_is_null(&sp[P_INIT]) && kt_is_null(&sp[P_OVERHEAD]) && kt_is_null(&sp[P_RESOURCES]);
         if (!kt_is_null(&sp[P_CONTAINERS]) && plain) { /* its request: that of the first pod with this text */
             Slot *sl = table_get(&r->containers, sp[P_CONTAINERS].p, sp[P_CONTAINERS].n, make_bytes);

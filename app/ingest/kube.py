@@ -306,8 +306,8 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     else:
         group = None
     sched = spec.get("schedulerName")
-    if (sched is not None and type(sched) is not str) or spec.get("topologySpreadConstraints"):
-        return None  # (spread constraints: the full reader)
+    if (sched is not None and type(sched) is not str) or spec.get("topologySpreadConstraints") or spec.get("resourceClaims"):
+        return None  # (spread constraints, DRA resource claims: the full reader)
     containers = spec.get("containers")
     if containers is not None and type(containers) is not list:
         return None
@@ -390,6 +390,9 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
                 d.gpu_shared.append(pod)
             if legacy_mig(pod.annotations):
                 d.legacy_mig.append(pod)
+            spec = o.get("spec")
+            if type(spec) is dict and spec.get("resourceClaims"):
+                d.dra_pods.append(pod)
     d.pods.append(pod)
     spec = o.get("spec")
     if type(spec) is dict:
