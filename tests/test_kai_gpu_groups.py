@@ -20,7 +20,7 @@ import pytest
 from app.ingest.request import read_request
 from app.kai.gpu_sharing import gpu_groups, group_labels, node_gpu_memory
 from app.kai.statement import KaiStatement
-from app.model.cluster import TaskStatus
+from app.model.cluster import ALLOCATED_STATUS, TaskStatus
 from app.service import decide_session
 from app.settings import Settings
 from tests.kube import node, pod, request
@@ -366,17 +366,22 @@ def _state(ctx) -> tuple:
 @pytest.mark.parametrize("seed", range(30))
 def test_gpu_groups_stay_in_step_with_the_session_and_undo_exactly(seed: int) -> None:
     """Random placements (allocate, pipeline, a victim put back or moved), evictions and
-    rollbacks on a small cluster of fraction and whole-GPU pods: after every step the
-    ledger's groups are what the pods' placements make them, and a rollback to a checkpoint
-    restores the node matrices, the groups and the pods exactly."""
+    rollbacks on a small cluster of fraction, gpu-memory and whole-GPU pods: after every
+    step the ledger's groups are what the pods' placements make them, and a rollback to a
+    checkpoint restores the node matrices, the groups and the pods exactly."""
     rng = random.Random(seed)
     nodes = [node(f"n{i}", gpu=rng.choice([1, 2, 4]), labels={"nvidia.com/gpu.memory": "1000"}) for i in range(3)]
     objs: list[dict] = [*nodes]
     for i in range(rng.randint(2, 6)):
         on = rng.choice([None, "n0", "n1", "n2"])
         groups = (f"g{rng.randint(0, 3)}",) if on else ()
-        objs += [group(f"f{i}"), frac(f"f{i}-0", f"f{i}", rng.choice([0.25, 0.5, 0.75]), on=on, groups=groups,
-                                      deleting=bool(on) and rng.random() < 0.2)]  # fmt: skip
+        p = frac(f"f{i}-0", f"f{i}", rng.choice([0.25, 0.5, 0.75]), on=on, groups=groups,
+                 deleting=bool(on) and rng.random() < 0.2)  # fmt: skip
+        if rng.random() < 0.4:  # a gpu-memory pod instead (MiB of the 1,000 MiB GPUs)
+            ann = p["metadata"]["annotations"]
+            del ann["gpu-fraction"]
+            ann["gpu-memory"] = str(rng.choice([200, 300, 500, 800]))
+        objs += [group(f"f{i}"), p]
     for i in range(rng.randint(0, 2)):
         objs += [group(f"w{i}"), pod(f"w{i}-0", ns=NS, gpu=1, node=rng.choice([None, "n0", "n1"]), annotations={"pod-group-name": f"w{i}"})]
     ctx = kai_context(objs)
@@ -415,5 +420,8 @@ def test_gpu_groups_stay_in_step_with_the_session_and_undo_exactly(seed: int) ->
         live = {n: {k: (g.used, g.allocated, g.releasing, g.nonpipelined, g.released, g.pipelined) for k, g in d.items()}
                 for n, d in gs.groups.items() if d}  # fmt: skip
         assert live == {n: d for n, d in _recount(gs).items() if d}
+        # the queue holds what its allocated pods hold where they are (a gpu-memory pod: its portion there)
+        held = sum(ctx.fs.vec_sum([t])[0] for t in c.tasks if t.status in ALLOCATED_STATUS or t.status is TaskStatus.PIPELINED)
+        assert ctx.fs.queues["q"].allocated[0] == pytest.approx(held, abs=1e-9)
     stmt.rollback(0)
     assert _state(ctx) == marks[0][1]
