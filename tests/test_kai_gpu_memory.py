@@ -20,7 +20,10 @@ import random
 import orjson
 import pytest
 
+from app.ingest.request import read_request
 from app.kai.gpu_sharing import group_labels
+from app.service import decide_request
+from app.settings import Settings
 from tests.kube import node, pod, request
 from tests.test_kai import decide, kai_job, kai_queue
 from tests.test_kai_node_order_upstream import kai_context
@@ -204,3 +207,56 @@ def test_gpu_memory_answer_is_the_same_in_any_object_order(client) -> None:
         shuffled = objs[:]
         rng.shuffle(shuffled)
         assert decide(client, shuffled) == first
+
+
+# -- found by review (session 24): each failed before its fix --------------------------------
+def test_other_profiles_read_a_gpu_memory_value_kai_refuses_as_no_request(client) -> None:
+    """KAI's admission refuses ``gpu-memory: lots``; the kai profile answers 422, the other
+    profiles (which do not read the annotation) decide as before."""
+    objs = [gpu_node("a"), kai_queue("q", 8), group("w"), mem_pod("w-0", "lots", job="w")]
+    assert placed(decide(client, objs, config=None))["ml/w-0"][:2] == ("bind", "a")
+
+
+def test_scheduling_signatures_compare_a_gpu_memory_pod_by_its_devices() -> None:
+    """``jobEasierToScheduleComparison`` compares KAI's request shape: a gpu-memory pod asks
+    for one device (portion 0), more than a CPU-only pod, so a CPU-only job with the same
+    signature is easier than a failed gpu-memory job and is still tried: it preempts."""
+    a = gpu_node("a", gpus=1)
+    a["status"]["allocatable"]["cpu"] = a["status"]["capacity"]["cpu"] = "2"
+    low = pod("low-0", ns=NS, node="a", cpu="2", annotations={"pod-group-name": "low"})
+    ga, gb = group("ja", priority_class="build"), group("jb", priority_class="build")
+    ga["metadata"]["creationTimestamp"] = "2026-11-23T09:00:00Z"
+    gb["metadata"]["creationTimestamp"] = "2026-11-23T09:30:00Z"
+    objs = [a, kai_queue("q", 8), group("low"), low, ga, mem_pod("a-0", 1500, job="ja"), gb,
+            pod("b-0", ns=NS, cpu="1", annotations={"pod-group-name": "jb"})]  # fmt: skip
+    body = request(objs, config={"profile": "kai", "actions": "allocate, preempt"})
+    out = decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+    assert [e["pod"] for e in out["evictions"]] == ["ml/low-0"]
+
+
+def test_victim_queue_order_counts_a_gpu_memory_victim_by_its_request() -> None:
+    """``calculateDominantResourceShareWithJob`` subtracts a victim's ``Allocated``, built
+    from its pods' requests: a gpu-memory pod's GPUs count 0 there. A queue of two 1,000 MiB
+    gpu-memory pods then looks fuller than one of two 1-GPU pods, and reclaim takes from it,
+    whichever queue is older."""
+    for older in ("qa", "qb"):
+        objs = [gpu_node("n1"), gpu_node("n2")]
+        for q in ("qa", "qb"):
+            o = kai_queue(q, 0)
+            o["metadata"]["creationTimestamp"] = "2026-01-01T00:00:00Z" if q == older else "2026-01-02T00:00:00Z"
+            objs.append(o)
+        objs.append(kai_queue("qr", 2, weight=0))
+        for i in range(2):
+            objs += job(f"a{i}", 1000, on="n1", groups=(f"ga{i}",), queue="qa")
+            objs += [group(f"b{i}", "qb"), pod(f"b{i}-0", ns=NS, node="n2", cpu="1", gpu=1, annotations={"pod-group-name": f"b{i}"})]
+        objs += [group("r", "qr"), *(pod(f"r-{i}", ns=NS, cpu="1", gpu=1, annotations={"pod-group-name": "r"}) for i in range(2))]
+        body = request(objs, config={"profile": "kai", "actions": "allocate, reclaim"})
+        out = decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+        assert [e["pod"] for e in out["evictions"]] == ["ml/a1-0"], older
+
+
+def test_gpu_memory_pod_fits_no_node_in_a_cluster_without_gpus(client) -> None:
+    """``IsRequireAnyKindOfGPU``: a gpu-memory pod needs a GPU; where no node offers
+    ``nvidia.com/gpu`` it fits nowhere (it is no CPU pod)."""
+    objs = [node("a", gpu=None), kai_queue("q", 8), *job("w", 50)]
+    assert "ml/w-0" not in placed(decide(client, objs))

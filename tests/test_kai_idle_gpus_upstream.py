@@ -81,13 +81,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 
+from app.ingest.request import read_request
 from app.kai.gpu_sharing import group_labels
 from app.kai.jobs import View
 from app.kai.scenarios import IdleGpus, Scenario, ScenarioBuilder, TopologyIdleGpus, greedy_match
+from app.service import decide_request
+from app.settings import Settings
 from tests.kai_upstream import go_rows
-from tests.kube import node, pod
+from tests.kube import node, pod, request
 from tests.test_kai_node_order_upstream import kai_context
 
 GROUP = "pod-group-name"  # commonconstants.PodGroupAnnotationForPod
@@ -532,3 +536,30 @@ def test_topology_aware_idle_gpus_keys_a_domain_by_the_label_value() -> None:
     _run_topology(dict(name="two rack names", levels=["zone", "rack"],
                        nodes={"node-1": (8, {"zone": "a", "rack": "r1"}), "node-2": (8, {"zone": "b", "rack": "r2"})},
                        sets=[("default", "rack", [8, 8])], victims=[], calls=[False]))  # fmt: skip
+
+
+def test_a_sub_group_level_naming_no_topology_still_prunes_scenarios() -> None:
+    """Not a Go row (found by review): KAI's ``createSubGroupInfos`` keeps a sub-group set's
+    required level even when its constraint names no topology; the topology plugin ignores
+    it in placement, but ``getSubgroupsWithRequiredConstraints`` still hands it to this
+    filter, whose domains are then keyed ("", level, label value). Two racks of one busy GPU
+    each cannot hold the set's two 1-GPU pods in one rack: nothing is preempted, as when the
+    constraint names the topology (before, the unnamed level was dropped and both low pods
+    were evicted for a placement the set's constraint does not stop)."""
+    topo = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "dc"},
+            "spec": {"levels": [{"nodeLabel": "zone"}, {"nodeLabel": "rack"}]}}  # fmt: skip
+    for named, evicted in ((False, []), (True, [])):
+        objs = [topo, node("n1", gpu=1, labels={"zone": "z1", "rack": "r1"}), node("n2", gpu=1, labels={"zone": "z1", "rack": "r2"}),
+                {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"},
+                 "spec": {"resources": {"gpu": {"quota": 8}, "cpu": {"quota": -1}, "memory": {"quota": -1}}}}]  # fmt: skip
+        for i, n in enumerate(("n1", "n2")):
+            objs += [kai_pg(f"low{i}", "ml"), gpod(f"low{i}-0", "ml", f"low{i}", on=n, gpus=1)]
+        tc = {"requiredTopologyLevel": "rack", **({"topology": "dc"} if named else {})}
+        subs = [{"name": "p", "topologyConstraint": tc}, {"name": "a", "minMember": 1, "parent": "p"},
+                {"name": "b", "minMember": 1, "parent": "p"}]  # fmt: skip
+        pg = kai_pg("j", "ml", min_member=2, subgroups=subs)
+        pg["spec"]["priorityClassName"] = "build"
+        objs += [pg, gpod("j-a", "ml", "j", gpus=1, labels={SUBGROUP: "a"}), gpod("j-b", "ml", "j", gpus=1, labels={SUBGROUP: "b"})]
+        body = request(objs, config={"profile": "kai", "actions": "allocate, preempt"})
+        out = decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+        assert [e["pod"] for e in out["evictions"]] == evicted, named

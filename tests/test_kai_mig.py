@@ -132,3 +132,39 @@ def test_mig_pod_is_a_gpu_pod_for_node_placement() -> None:
     cpu_only, col, _ = placement_rule(ctx, c.task_index["ml/m-0"].req)
     assert not cpu_only and col == ctx.gpu_col
     assert placement_rule(ctx, c.task_index["ml/c-0"].req)[0]
+
+
+# -- found by review (session 24): each failed before its fix --------------------------------
+@pytest.mark.parametrize("phase", ["Succeeded", "Failed"])
+def test_a_finished_legacy_mig_task_does_not_block_its_node(client, phase) -> None:
+    """``AddTasksToNode`` registers only active pods in ``LegacyMIGTasks``: a legacy MIG
+    task that has finished blocks no MIG pod."""
+    old = job("old", annotations={SMALL: "1"}, on="b")[1]
+    old["status"]["phase"] = phase
+    objs = [mig_node("b"), kai_queue("q", 8), group("old"), old, *job("w", mig={SMALL: 1})]
+    assert where(decide(client, objs), "ml/w-0") == "b"
+
+
+def test_consolidation_counts_mig_instances_without_a_gpu_resource(client) -> None:
+    """``IsEnoughGPUsAllocatableForJob`` counts free MIG instances whether or not any node
+    offers ``nvidia.com/gpu``: a 2-instance pod is made room for by moving a 1-instance pod."""
+    nodes = [mig_node("n1"), mig_node("n2")]
+    for n in nodes:
+        for part in ("allocatable", "capacity"):
+            n["status"][part].pop("nvidia.com/gpu", None)
+    objs = [*nodes, kai_queue("q", 8), *job("r", mig={SMALL: 1}, on="n1"), *job("s", mig={SMALL: 1}, on="n2"),
+            *job("j", mig={SMALL: 2})]  # fmt: skip
+    out = decide(client, objs, config={"profile": "kai", "actions": "allocate, consolidation"})
+    assert [(e["pod"], e.get("moveTo")) for e in out["evictions"]] == [("ml/s-0", "n1")]
+    assert where(out, "ml/j-0") == "n2"
+
+
+def test_mig_pod_gets_the_gpusharingorder_bonus(client) -> None:
+    """``gpusharingorder``: a MIG pod asks for no GPU memory, so it fits every used shared
+    GPU and the node holding one scores +1,000 (as a CPU-only pod does)."""
+    frac = pod("f-0", ns=NS, node="m1", cpu="1", annotations={"pod-group-name": "f", "gpu-fraction": "0.5"},
+               labels={"runai-gpu-group": "g0"})  # fmt: skip
+    whole = pod("h-0", ns=NS, node="m2", cpu="1", gpu=1, annotations={"pod-group-name": "h"})
+    objs = [mig_node("m1", strategy=None, gpus=2), mig_node("m2", strategy=None, gpus=1), kai_queue("q", 8),
+            group("f"), frac, group("h"), whole, *job("w", mig={SMALL: 1})]  # fmt: skip
+    assert where(decide(client, objs), "ml/w-0") == "m1"

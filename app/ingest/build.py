@@ -137,8 +137,12 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.default_spread = (d.default_spread[0], d.default_spread[1])
     cluster.gpu_fractions = {f"{p.namespace}/{p.name}": kai_fraction(p.annotations, join_pointer(p.pointer, "metadata"), p.ident)
                              for p in d.gpu_shared if KAI_GPU_FRACTION in p.annotations}  # fmt: skip
-    cluster.gpu_memory = {f"{p.namespace}/{p.name}": kai_gpu_memory(p.annotations, p.req.get(GPU, 0), join_pointer(p.pointer, "metadata"), p.ident)
-                          for p in d.gpu_shared if KAI_GPU_MEMORY in p.annotations}  # fmt: skip
+    for p in sorted((p for p in d.gpu_shared if KAI_GPU_MEMORY in p.annotations), key=lambda p: (p.namespace, p.name)):
+        try:
+            cluster.gpu_memory[f"{p.namespace}/{p.name}"] = kai_gpu_memory(
+                p.annotations, p.req.get(GPU, 0), join_pointer(p.pointer, "metadata"), p.ident)
+        except InputError as e:  # KAI's admission refuses the pod: a 4xx under the kai profile only
+            cluster.kai_refused.append(e)
     cluster.legacy_mig = {f"{p.namespace}/{p.name}" for p in d.legacy_mig}
     cluster.gpu_bind_groups = {f"{ns}/{pod}": groups for (ns, pod), groups in d.bind_groups.items()}
     if d.stale_binds:
@@ -316,8 +320,12 @@ def kai_topology_names(d: Draft, source: str) -> list[str]:
             continue
         g.network_topology = settle(g.network_topology, f"PodGroup {g.namespace}/{g.name}")
         for p in g.subgroup_policies:
-            p.network_topology = settle(p.network_topology, f"PodGroup {g.namespace}/{g.name} sub-group {p.name}")
-    return (counted(ignored, "KAI topologyConstraint(s) name no topology", "ignored, as KAI ignores them")
+            nt = p.network_topology
+            if nt is not None and nt.topology_name == "" and nt.hard and nt.highest_tier_name:
+                p.filter_level = nt.highest_tier_name  # (createSubGroupInfos keeps it, named by no topology)
+            p.network_topology = settle(nt, f"PodGroup {g.namespace}/{g.name} sub-group {p.name}")
+    return (counted(ignored, "KAI topologyConstraint(s) name no topology", "ignored in placement, as KAI ignores them (a "
+                    "sub-group's required level still prunes the victim scenarios of preempt and reclaim, as in KAI)")
             + counted(unmet, f"KAI topologyConstraint(s) name a topology other than the one this decision uses ({source!r}) "
                       "or no level of it", "such a job is not placed, as KAI does not place one naming a topology it "
                       "does not have"))  # fmt: skip

@@ -475,7 +475,7 @@ def kai_gpu_memory(ann: dict[str, str], gpus: float, mp: str, ident: r.Ident) ->
     (``gpus``: the pod's ``nvidia.com/gpu`` request)."""
     where = join_pointer(mp, "annotations", KAI_GPU_MEMORY)
     raw = ann[KAI_GPU_MEMORY]
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 20 and int(raw) > 0):  # Go's ParseUint, not 0
+    if not (raw.isascii() and raw.isdigit() and len(raw.lstrip("0")) <= 20 and int(raw) > 0):  # Go's ParseUint, not 0
         raise InputError("gpu-memory must be a positive integer (MiB)", where, ident)
     if KAI_GPU_FRACTION in ann or gpus:
         raise InputError("gpu-memory cannot be asked for with gpu-fraction or whole GPUs (KAI's admission refuses "

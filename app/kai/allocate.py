@@ -116,7 +116,8 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
     topology = topology_scores(ctx, task)
     extra = topology[cand] if topology is not None else None
-    if gs is not None and gs.sharing_order and cpu_only:  # gpusharingorder: a CPU-only pod fits every used group
+    if gs is not None and gs.sharing_order and not (ctx.gpu_col is not None and req[ctx.gpu_col]):
+        # gpusharingorder: a pod asking for no GPU memory (CPU-only, MIG) fits every used group
         bonus = gs.sharing_scores(task, cand)
         extra = bonus if extra is None else extra + bonus
     totals = ctx.spread_totals(col, spread)
@@ -211,7 +212,7 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
                         anyc, spread,
                         ctx.cpu_only_node[nodes] if cpu_only else None, nodes == nominated if nominated >= 0 else None,
                         topology[nodes] if topology is not None else None)  # fmt: skip
-    if gs is not None and gs.sharing_order and cpu_only:
+    if gs is not None and gs.sharing_order and not (ctx.gpu_col is not None and req[ctx.gpu_col]):
         terms.append(("gpusharingorder", gs.sharing_scores(task, nodes)))
     return feasible, terms
 

@@ -71,7 +71,7 @@ class KaiContext:
         self._sets: dict[str, JobSets] = {}
         self._subtrees: dict[int, tuple] = {}
         self._signatures: dict[str, tuple] = {}
-        self._level_domains: dict[tuple[str, str], tuple[np.ndarray, int]] = {}
+        self._level_domains: dict[tuple[str | None, str], tuple[np.ndarray, int]] = {}
 
     def subtree(self, top: int) -> tuple[list[int], dict[int, int], np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """The HyperNodes of the topology under ``top`` (itself first, breadth first), their
@@ -103,18 +103,18 @@ class KaiContext:
             sig = self._signatures[job.key] = job_signature(job)
         return sig
 
-    def level_domains(self, topology: str, level: str) -> tuple[np.ndarray, int]:
+    def level_domains(self, topology: str | None, level: str) -> tuple[np.ndarray, int]:
         """The domains of a required topology level: per node, the place of its domain
-        (-1: none), and how many there are. A KAI ``Topology``'s level is a node label and
-        KAI keys its domains by the label's value (nodes with one value are one domain,
-        wherever they sit); the HyperNode tree's (``hypernodes``, Gangplank's reading of a
-        KAI constraint on it) are the HyperNodes of the tier so named. Worked out once per
-        session."""
+        (-1: none), and how many there are. A KAI constraint's level is a node label and KAI
+        keys its domains by the label's value (nodes with one value are one domain, wherever
+        they sit); the HyperNode tree's (``hypernodes``, Gangplank's reading of a KAI
+        constraint on it) and a constraint that is not KAI's (``topology`` None) are the
+        HyperNodes of the tier so named. Worked out once per session."""
         key = (topology, level)
         got = self._level_domains.get(key)
         if got is None:
             nodes = self.ssn.cluster.nodes
-            if topology and topology != HYPERNODES:
+            if topology is not None and topology != HYPERNODES:
                 values: dict[str, int] = {}
                 at = np.fromiter((values.setdefault(n.labels[level], len(values)) if n.labels.get(level) else -1
                                   for n in nodes), dtype=np.intp, count=len(nodes))  # fmt: skip
@@ -146,7 +146,7 @@ class KaiContext:
 
     def wants_gpu(self, t: Task) -> bool:
         """``IsRequireAnyKindOfGPU``: the task asks for GPUs, GPU memory or MIG instances."""
-        if self.gpu_col is not None and (bool(t.req[self.gpu_col]) or t.idx in self.fs.memory):  # type: ignore[index]
+        if t.idx in self.fs.memory or (self.gpu_col is not None and bool(t.req[self.gpu_col])):  # type: ignore[index]
             return True
         mig = self.fs.mig
         return bool(mig) and mig.requested(t.req)
@@ -156,8 +156,9 @@ class KaiContext:
         c = self.ssn.cluster
         g = self.gpu_col
         if g is None:
-            return np.zeros(len(c.nodes))
-        free = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
+            free = np.zeros(len(c.nodes))
+        else:
+            free = (c.allocatable[:, g] - c.used[:, g] + c.releasing[:, g] - c.pipelined[:, g]) / 1000.0
         if self.sharing is not None:  # the groups' free and releasing portions
             free = free + self.sharing.shared_idle + self.sharing.shared_releasing
         mig = self.fs.mig

@@ -29,16 +29,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.ingest.kube import KAI_MIG_PREFIX as MIG_RESOURCE_PREFIX
+from app.model.cluster import HOLDS_NODE
 
 if TYPE_CHECKING:
     from app.model.cluster import Cluster, Task
 
 MIG_ENABLED_LABEL = "node-role.kubernetes.io/mig-enabled"
 MIG_STRATEGY_LABEL = "nvidia.com/mig.strategy"
-_PROFILE = re.compile(r"nvidia\.com/mig-(\d+)g\.(\d+)gb")
+_PROFILE = re.compile(r"nvidia\.com/mig-([0-9]+)g\.([0-9]+)gb")  # (Go's \d is ASCII)
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}  # strconv.ParseBool
-_GO_INT_DIGITS = 18  # Go's Atoi takes every 18-digit number (int64)
+_GO_INT_DIGITS = 19  # (then Atoi's int64 range, checked on the value)
 
 #: a pod's GPU request type, as KAI tells them apart (``ResourceRequestType``)
 CPU, REGULAR, SHARED, MIG, LEGACY = "cpu", "regular", "shared", "mig", "legacy"
@@ -50,7 +51,8 @@ def mig_profile(name: str) -> tuple[int, int] | None:
     m = _PROFILE.fullmatch(name)
     if m is None or len(m.group(1)) > _GO_INT_DIGITS or len(m.group(2)) > _GO_INT_DIGITS:
         return None
-    return int(m.group(1)), int(m.group(2))
+    gpus, gb = int(m.group(1)), int(m.group(2))
+    return (gpus, gb) if gpus < 2**63 and gb < 2**63 else None  # Go's Atoi: int64
 
 
 class MigColumns:
@@ -91,14 +93,15 @@ def mig_enabled(labels: dict[str, str], offers_mig: bool) -> bool:
 
 
 def task_kind(c: Cluster, t: Task, gpu_col: int | None, mig: MigColumns) -> str:
-    """The pod's request type: a legacy MIG task, a MIG request, a shared GPU (fraction or
-    GPU memory), whole GPUs, or CPU only (KAI reads MIG last, so it wins)."""
+    """The pod's request type (``updatePodAdditionalFields``): a legacy MIG task, a shared
+    GPU (fraction or GPU memory: the annotation replaces the pod's GPU request, MIG
+    instances included), a MIG request, whole GPUs, or CPU only."""
     if t.key in c.legacy_mig:
         return LEGACY
-    if mig.requested(t.req):  # type: ignore[arg-type]
-        return MIG
     if t.key in c.gpu_fractions or t.key in c.gpu_memory:
         return SHARED
+    if mig.requested(t.req):  # type: ignore[arg-type]
+        return MIG
     if gpu_col is not None and t.req[gpu_col] > 0:  # type: ignore[index]
         return REGULAR
     return CPU
@@ -117,7 +120,7 @@ class MigNodes:
         legacy = np.zeros(n, dtype=bool)  # LegacyMIGTasks: a legacy task active on the node
         for key in c.legacy_mig:
             t = c.find_task(key)
-            if t is not None and t.node >= 0:
+            if t is not None and t.node >= 0 and t.status in HOLDS_NODE:  # AddTasksToNode: active pods only
                 legacy[t.node] = True
         self.allowed = {
             CPU: None,

@@ -130,7 +130,9 @@ class QueueOrder:
             self.requests = None
 
     def allocated_of(self, v: View) -> np.ndarray:
-        return self.fs.vec_sum(v.allocated())
+        """A victim job's allocated share (``PodGroupInfo.Allocated``: its pods' requests, so
+        a gpu-memory pod's GPUs count 0; MIG instances as their GPUs)."""
+        return self.fs.vec_sum(v.allocated(), "none")
 
     def less(self, lname: str, rname: str, lj: View | None, rj: View | None,
              lv: list[View], rv: list[View]) -> bool:  # fmt: skip

@@ -127,16 +127,20 @@ class IdleGpus:
         return greedy_match(self.required, self.top[:n])
 
 
-def required_sets(ctx: KaiContext, partial: View) -> list[tuple[tuple[str, str], set[str]]]:
+def required_sets(ctx: KaiContext, partial: View) -> list[tuple[tuple[str | None, str], set[str]]]:
     """``getSubgroupsWithRequiredConstraints``: the preemptor's sub-group sets (its root,
     the PodGroup's own constraint, first, then every set below, depth first) with a
-    required topology level: ((topology, level), the pod sets under the set)."""
-    out: list[tuple[tuple[str, str], set[str]]] = []
+    required topology level, a set's level that names no topology included (KAI's
+    allocation ignores it, this filter does not): ((topology, level), the pod sets under
+    the set); the topology is None for a constraint that is not KAI's."""
+    out: list[tuple[tuple[str | None, str], set[str]]] = []
 
     def walk(s: SubGroupSet) -> None:
         nt = s.topology
         if nt is not None and nt.hard and nt.highest_tier_name:
-            out.append(((nt.topology_name or "", nt.highest_tier_name), s.all_pod_sets()))
+            out.append(((nt.topology_name, nt.highest_tier_name), s.all_pod_sets()))
+        elif s.filter_level:
+            out.append((("", s.filter_level), s.all_pod_sets()))
         for child in s.sets:
             walk(child)
 
@@ -152,13 +156,13 @@ class TopologyIdleGpus:
     sit, as KAI keys domains by the value), holding its nodes' idle + releasing GPUs and
     the GPUs of the scenario's victims on them."""
 
-    def __init__(self, ctx: KaiContext, scenario: Scenario, sets: list[tuple[tuple[str, str], set[str]]]) -> None:
+    def __init__(self, ctx: KaiContext, scenario: Scenario, sets: list[tuple[tuple[str | None, str], set[str]]]) -> None:
         self.ctx = ctx
         self.sets = sets
         free = ctx.free_gpus()
         #: per (topology, level): per node its domain's place (-1: no label), and the domains' GPUs
-        self.position: dict[tuple[str, str], np.ndarray] = {}
-        self.cap: dict[tuple[str, str], np.ndarray] = {}
+        self.position: dict[tuple[str | None, str], np.ndarray] = {}
+        self.cap: dict[tuple[str | None, str], np.ndarray] = {}
         for key, _ in sets:
             if key in self.position:
                 continue
@@ -171,7 +175,7 @@ class TopologyIdleGpus:
 
     def retarget(self, scenario: Scenario) -> None:
         """Ask for ``scenario``'s pending tasks (the domains' capacities stay as counted)."""
-        demand: dict[tuple[str, str], list[float]] = {}
+        demand: dict[tuple[str | None, str], list[float]] = {}
         for key, pod_sets in self.sets:
             demand.setdefault(key, []).append(sum(self.ctx.gpus(t) for t in scenario.pending if pod_set_name(t) in pod_sets))
         self.demand = demand

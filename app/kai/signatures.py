@@ -85,8 +85,29 @@ def _le(a: np.ndarray, b: np.ndarray) -> bool:
     return bool((a <= b).all())
 
 
-def _sorted_requests(job: Job) -> list[np.ndarray]:
-    reqs = [t.req for t in members(job) if is_pending(t)]
+def request_shape(ctx: KaiContext | None, t: Task) -> np.ndarray:
+    """What ``ResourceRequirements.LessEqual`` compares of a pod's request: every resource
+    but GPUs (MIG instances among them), then its GPU devices and each one's portion (N
+    whole GPUs: N and 1; a fraction: its devices and portion; a gpu-memory pod: its devices
+    and 0). Without the session's GPU sharing, the request row itself."""
+    req = t.req
+    g = ctx.gpu_col if ctx is not None else None
+    if g is None:
+        return req  # type: ignore[return-value]
+    gs = ctx.sharing  # type: ignore[union-attr]
+    if gs is not None and gs.shared(t):
+        portion, devices = gs.shares[id(t)]
+    elif req[g] > 0:  # type: ignore[index]
+        portion, devices = 1.0, float(req[g]) / 1000.0  # type: ignore[index]
+    else:
+        portion, devices = 0.0, 0.0
+    out = np.append(req.astype(np.float64), (devices, portion))  # type: ignore[union-attr]
+    out[g] = 0.0
+    return out
+
+
+def _sorted_requests(job: Job, ctx: KaiContext | None = None) -> list[np.ndarray]:
+    reqs = [request_shape(ctx, t) for t in members(job) if is_pending(t)]
 
     def cmp(a: np.ndarray, b: np.ndarray) -> int:
         if _le(a, b) and not _le(b, a):
@@ -98,9 +119,9 @@ def _sorted_requests(job: Job) -> list[np.ndarray]:
     return sorted(reqs, key=cmp_to_key(cmp))
 
 
-def easier(job: Job, rep: Job) -> bool:
+def easier(job: Job, rep: Job, ctx: KaiContext | None = None) -> bool:
     """``jobEasierToScheduleComparison(job, rep)``."""
-    mine, theirs = _sorted_requests(job), _sorted_requests(rep)
+    mine, theirs = _sorted_requests(job, ctx), _sorted_requests(rep, ctx)
     if not mine or not theirs:
         return False
     if len(theirs) > len(mine):
@@ -115,9 +136,9 @@ def easier(job: Job, rep: Job) -> bool:
     return False
 
 
-def footprint_smaller(job: Job, rep: Job) -> bool:
+def footprint_smaller(job: Job, rep: Job, ctx: KaiContext | None = None) -> bool:
     """``isPodGroupFootprintSmaller(job, rep)``."""
-    mine, theirs = _sorted_requests(job), _sorted_requests(rep)
+    mine, theirs = _sorted_requests(job, ctx), _sorted_requests(rep, ctx)
     if not mine or not theirs or len(mine) > len(theirs):
         return False
     return all(_le(a, theirs[i]) for i, a in enumerate(mine))
@@ -135,12 +156,12 @@ class MinimalJobRepresentatives:
         rep = self.reps.get(self.ctx.signature(job))
         if rep is None:
             return True, None
-        return easier(job, rep), rep
+        return easier(job, rep, self.ctx), rep
 
     def update(self, job: Job) -> None:
         sig = self.ctx.signature(job)
         rep = self.reps.get(sig)
-        if rep is not None and not footprint_smaller(job, rep):
+        if rep is not None and not footprint_smaller(job, rep, self.ctx):
             return
         self.reps[sig] = job
 

@@ -62,6 +62,7 @@ class SubGroupSet:
     name: str
     topology: NetworkTopology | None
     parent: SubGroupSet | None = None
+    filter_level: str | None = None  # a required level naming no topology (SubGroupPolicy.filter_level)
     sets: list[SubGroupSet] = field(default_factory=list)
     pod_sets: list[str] = field(default_factory=list)
 
@@ -89,7 +90,7 @@ def set_tree(job: Job) -> JobSets:
     parents = {p.parent for p in policies.values() if p.parent}
     sets = {ROOT_SET: root}
     for name in sorted(parents & policies.keys()):
-        sets[name] = SubGroupSet(name, policies[name].network_topology)
+        sets[name] = SubGroupSet(name, policies[name].network_topology, filter_level=policies[name].filter_level)
     for name in sorted(sets):
         if name != ROOT_SET:
             up = sets.get(policies[name].parent or ROOT_SET, root)

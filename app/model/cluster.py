@@ -123,6 +123,9 @@ class SubGroupPolicy:
     match_label_keys: tuple[str, ...] = ()
     network_topology: NetworkTopology | None = None
     parent: str | None = None  # KAI hierarchical sub-groups
+    #: a KAI sub-group's required level whose constraint names no topology: KAI's allocation
+    #: ignores it, its topology-aware idle-GPU scenario filter reads it (``app.kai.scenarios``)
+    filter_level: str | None = None
 
 
 @dataclass(slots=True)
@@ -562,6 +565,9 @@ class Cluster:
         #: places them on GPU devices by memory (``app.kai.gpu_sharing``); their request
         #: has no GPUs (other profiles place them without one).
         self.gpu_memory: dict[str, tuple[int, int]] = {}
+        #: pods KAI's admission webhook refuses (a ``gpu-memory`` value it does not take):
+        #: the ``kai`` profile answers the first with a 4xx; other profiles do not read it
+        self.kai_refused: list[Exception] = []
         #: pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation): the ``kai``
         #: profile places none, nor a MIG pod beside one (``app.kai.mig``)
         self.legacy_mig: set[str] = set()

@@ -407,21 +407,25 @@ class NominatedNode(Plugin):
 class KaiPredicates(Predicates):
     """KAI's ``predicates`` plugin: kube-scheduler's filters, and which GPU requests a node
     takes (``PredicateByNodeResourcesType``: MIG nodes and their strategy, legacy MIG
-    tasks; ``app.kai.mig``)."""
+    tasks; ``app.kai.mig``). A gpu-memory pod in a cluster where no node offers GPUs
+    (no ``nvidia.com/gpu`` at all) fits no node (``isTaskAllocatableOnNonAllocatedResources``)."""
 
     def open(self) -> None:
         super().open()
         c = self.ssn.cluster
         self.mig = MigColumns(c.resources.names)
         self.mig_nodes = MigNodes(c, self.mig)
-        self.active = self.mig_nodes.any or bool(self.mig)
         self.gpu_col = c.resources.index.get("nvidia.com/gpu")
+        self.no_gpus = self.gpu_col is None and bool(c.gpu_memory)
+        self.active = self.mig_nodes.any or bool(self.mig) or self.no_gpus
         self._by_kind: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
 
     def mask_all(self, task: Task) -> np.ndarray:
         base = super().mask_all(task)
         if not self.active:
             return base
+        if self.no_gpus and task.key in self.ssn.cluster.gpu_memory:
+            return np.zeros(len(base), dtype=bool)
         kind = task_kind(self.ssn.cluster, task, self.gpu_col, self.mig)
         allowed = self.mig_nodes.mask(kind)
         if allowed is None:

@@ -205,6 +205,8 @@ class KaiFairShare(Plugin):
 
     def open(self) -> None:
         c = self.ssn.cluster
+        if c.kai_refused:  # a pod no KAI cluster can hold (its admission webhook refuses it)
+            raise c.kai_refused[0]
         table = c.resources
         self.cols = [table.index.get("nvidia.com/gpu", -1), table.index["cpu"], table.index["memory"]]
         self.mig = MigColumns(table.names) or None
