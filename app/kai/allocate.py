@@ -77,6 +77,12 @@ def queue_takes(ctx: KaiContext, task: Task) -> bool:
     return bool(ctx.ssn.allocatable(c.queues[job.queue], task))
 
 
+def asks_no_gpu(ctx: KaiContext, req: np.ndarray) -> bool:
+    """A (non-sharing) pod that asks for no GPU amount (CPU-only, MIG): it asks for no GPU
+    memory either, so ``gpusharingorder`` finds it room on every used group."""
+    return ctx.gpu_col is None or not req[ctx.gpu_col]
+
+
 def placement_rule(ctx: KaiContext, req: np.ndarray) -> tuple[bool, int, bool]:
     """(CPU-only task, the column ``nodeplacement`` scores, -1 for none, spread): a task
     asking for GPUs (or MIG instances: ``IsCPUOnlyRequest`` is false for them) follows the
@@ -116,8 +122,7 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
     topology = topology_scores(ctx, task)
     extra = topology[cand] if topology is not None else None
-    if gs is not None and gs.sharing_order and not (ctx.gpu_col is not None and req[ctx.gpu_col]):
-        # gpusharingorder: a pod asking for no GPU memory (CPU-only, MIG) fits every used group
+    if gs is not None and gs.sharing_order and asks_no_gpu(ctx, req):
         bonus = gs.sharing_scores(task, cand)
         extra = bonus if extra is None else extra + bonus
     totals = ctx.spread_totals(col, spread)
@@ -212,7 +217,7 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
                         anyc, spread,
                         ctx.cpu_only_node[nodes] if cpu_only else None, nodes == nominated if nominated >= 0 else None,
                         topology[nodes] if topology is not None else None)  # fmt: skip
-    if gs is not None and gs.sharing_order and not (ctx.gpu_col is not None and req[ctx.gpu_col]):
+    if gs is not None and gs.sharing_order and asks_no_gpu(ctx, req):
         terms.append(("gpusharingorder", gs.sharing_scores(task, nodes)))
     return feasible, terms
 
