@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.kai.jobs import View, pod_set_name, tasks_to_allocate, tasks_to_evict
+from app.kai.jobs import View, tasks_to_allocate, tasks_to_evict
 from app.kai.queues import JobsOrderByQueues
 from app.model.cluster import Task
 
@@ -175,9 +175,11 @@ class TopologyIdleGpus:
 
     def retarget(self, scenario: Scenario) -> None:
         """Ask for ``scenario``'s pending tasks (the domains' capacities stay as counted)."""
+        gpus = self.ctx.gpus
+        per_pod_set = {ps.name: sum(gpus(t) for t in ps.tasks) for ps in scenario.preemptor.pod_sets}
         demand: dict[tuple[str | None, str], list[float]] = {}
         for key, pod_sets in self.sets:
-            demand.setdefault(key, []).append(sum(self.ctx.gpus(t) for t in scenario.pending if pod_set_name(t) in pod_sets))
+            demand.setdefault(key, []).append(sum(v for name, v in per_pod_set.items() if name in pod_sets))
         self.demand = demand
 
     def ok(self, scenario: Scenario) -> bool:
