@@ -23,6 +23,12 @@ Each case becomes Kubernetes objects, built with the defaults of KAI's Go test b
   resets to the task's ``IsLegacyMigTask``; ``isLegacyMigTask`` is the annotation
   ``nvidia.com/mig-1g.5gb: "0"`` (legacy, and no MIG instance requested, as the Go task);
   ``migStrategy`` / ``migInstances`` nodes: see :func:`mig_node`.
+* DRA (``dra_fake.TestDRAObjects``): ``deviceClasses`` / ``resourceSlices`` / ``resourceClaims`` are
+  ``resource.k8s.io/v1`` objects as ``test_utils_builder`` builds them (see :func:`dra_objects`); a task's
+  ``resourceClaimNames`` / ``resourceClaimTemplates`` are the pod's ``spec.resourceClaims`` (and, for a
+  template, ``status.resourceClaimStatuses``) as ``tasks_fake.BuildPod`` writes them. Between integration
+  rounds the claims' status follows the tasks as KAI's ``dynamicresources`` plugin leaves it (see
+  :func:`claim_statuses`).
 
 The session runs the Go test's action list with the ``kai`` profile's defaults and the
 Go test session's settings (``maxConsolidationPreemptees`` unlimited, staleness grace 0s
@@ -192,6 +198,7 @@ def build_objects(data: dict[str, Any], jobs_state: list[dict[str, Any]] | None 
                                   "creationTimestamp": stamp(60 * age)}, "spec": spec})  # fmt: skip
         for i, t in enumerate(tasks):
             objs.append(pod_obj(j, t, i, ns))
+    objs += dra_objects(data, jobs)
     return objs
 
 
@@ -302,7 +309,205 @@ def pod_obj(j: dict[str, Any], t: dict[str, Any], i: int, ns: str) -> dict[str, 
         if t.get("podAffinityLabels") is not None and t.get(key):  # tasks_fake.applyPodAffinityLabels: one required term
             spec.setdefault("affinity", {})[kind] = {"requiredDuringSchedulingIgnoredDuringExecution": [
                 {"topologyKey": t[key], "labelSelector": {"matchLabels": dict(t["podAffinityLabels"])}}]}  # fmt: skip
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": {"phase": phase}}
+    status: dict[str, Any] = {"phase": phase}
+    for claim in t.get("resourceClaimNames") or []:  # tasks_fake.BuildPod: a claim by name
+        spec.setdefault("resourceClaims", []).append({"name": claim, "resourceClaimName": claim})
+    for template, claim in (t.get("resourceClaimTemplates") or {}).items():  # a template, its claim in the status
+        spec.setdefault("resourceClaims", []).append({"name": template, "resourceClaimTemplateName": template})
+        status.setdefault("resourceClaimStatuses", []).append({"name": template, "resourceClaimName": claim})
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}
+
+
+#: DRA (``dra_fake.TestDRAObjects``, ``test_utils_builder.getDeviceClasses`` / ``getResourceSlices`` /
+#: ``getResourceClaims``): the API group, the driver every slice gets, the name of a claim's one request.
+DRA_API = "resource.k8s.io/v1"
+DRA_DRIVER = "nvidia.com/gpu"
+DRA_REQUEST = "request"
+#: advance's marks on a task with claims (the harness's own, no format field): its claims are reserved
+#: for it and allocated on this node (DRA_HELD), or it left them (DRA_RELEASED), as KAI's
+#: ``dynamicresources`` plugin's event handlers leave the claims when a round ends.
+DRA_HELD = "_draHeldOn"
+DRA_RELEASED = "_draReleased"
+
+
+def dra_objects(data: dict[str, Any], jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The case's DRA objects as the Go builders make them (``getDRAObjects``: classes, slices, claims):
+
+    * ``DeviceClass`` per name in ``deviceClasses``, with an empty spec (no selectors: every device
+      matches it);
+    * ``ResourceSlice`` per ``resourceSlices`` entry: driver ``nvidia.com/gpu`` whatever its
+      ``deviceClassName`` (the builder does not read it), pool named after ``nodeName`` with generation 0
+      and ``resourceSliceCount`` the number of slices in the whole case, ``nodeName`` (set even when
+      empty, as the builder's ``ptr.To``), ``allNodes`` (false unless set), ``nodeSelector`` (verbatim, when
+      set) and ``count`` devices named "0", "1", ... each with capacity ``gpu: 1``;
+    * ``ResourceClaim`` per ``resourceClaims`` entry: ``namespace``, ``labels``, one request named
+      "request", ``exactly: {deviceClassName, allocationMode: ExactCount, count}`` (count left out when 0,
+      as ``omitempty``), and the status :func:`claim_statuses` gives (``claimStatus`` in round one).
+    """
+    objs: list[dict[str, Any]] = []
+    for name in data.get("deviceClasses") or []:
+        objs.append({"apiVersion": DRA_API, "kind": "DeviceClass",
+                     "metadata": {"name": name, "resourceVersion": "0"}, "spec": {}})  # fmt: skip
+    slices = data.get("resourceSlices") or []
+    for sl in slices:
+        spec: dict[str, Any] = {"driver": DRA_DRIVER,
+                                "pool": {"name": sl.get("nodeName", ""), "generation": 0, "resourceSliceCount": len(slices)},
+                                "nodeName": sl.get("nodeName", ""), "allNodes": bool(sl.get("allNodes"))}  # fmt: skip
+        if sl.get("nodeSelector") is not None:
+            spec["nodeSelector"] = copy.deepcopy(sl["nodeSelector"])
+        spec["devices"] = [{"name": str(k), "capacity": {"gpu": {"value": "1"}}} for k in range(int(sl.get("count", 0)))]
+        objs.append({"apiVersion": DRA_API, "kind": "ResourceSlice",
+                     "metadata": {"name": sl["name"], "resourceVersion": "0"}, "spec": spec})  # fmt: skip
+    statuses_ = claim_statuses(data, jobs)
+    for c in data.get("resourceClaims") or []:
+        exactly: dict[str, Any] = {"deviceClassName": c.get("deviceClassName", ""), "allocationMode": "ExactCount"}
+        if int(c.get("count", 0)):
+            exactly["count"] = int(c["count"])
+        meta: dict[str, Any] = {"name": c["name"], "namespace": c.get("namespace", ""), "resourceVersion": "0"}
+        if c.get("labels"):
+            meta["labels"] = dict(c["labels"])
+        claim: dict[str, Any] = {"apiVersion": DRA_API, "kind": "ResourceClaim", "metadata": meta,
+                                 "spec": {"devices": {"requests": [{"name": DRA_REQUEST, "exactly": exactly}]}}}  # fmt: skip
+        status = statuses_[(c.get("namespace", ""), c["name"])]
+        if status:
+            claim["status"] = status
+        objs.append(claim)
+    return objs
+
+
+def _initial_claim_status(c: dict[str, Any]) -> dict[str, Any]:
+    """A claim's ``claimStatus`` (v1 ``ResourceClaimStatus`` fields, verbatim), with
+    ``randomReservedFor: n`` (``dra_fake.RandomReservedForReferences(n)``) as n ``reservedFor`` entries
+    ``{resource: pods, name: pod-<i>, uid: <8 characters>}`` (Go's UIDs are random; these are fixed)."""
+    status = copy.deepcopy(c.get("claimStatus") or {})
+    n = status.pop("randomReservedFor", None)
+    if n is not None:
+        status["reservedFor"] = [{"resource": "pods", "name": f"pod-{i}", "uid": f"r{i:07d}"} for i in range(int(n))]
+    return status
+
+
+def task_claims(t: dict[str, Any]) -> list[str]:
+    """The names of a task's claims: ``resourceClaimNames``, then the claims of its
+    ``resourceClaimTemplates`` (``jobs_fake.getDraClaimsForPod``)."""
+    return [*(t.get("resourceClaimNames") or []), *(t.get("resourceClaimTemplates") or {}).values()]
+
+
+def claim_statuses(data: dict[str, Any], jobs: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each claim's status (key: namespace, name) in this round: its ``claimStatus``, changed as the earlier
+    rounds' decisions changed it. ``runSchedulerOneRound`` copies each claim's status from the DRA manager
+    after a round; the ``dynamicresources`` plugin had left it so (``allocateResourceClaim`` /
+    ``deallocateResourceClaim``, run by ``Statement.Allocate`` / ``Pipeline`` / ``Evict``):
+
+    * a task evicted (``DRA_RELEASED``) leaves each claim's ``reservedFor``; a claim no one is left in loses
+      its ``allocation``;
+    * then a task bound or pipelined (``DRA_HELD``: its node; a pipelined task stays so while Pending) is in
+      each claim's ``reservedFor`` (``UpsertReservedFor``), and a claim without an allocation gets one on
+      that node: the first devices (slice order, then device order) of the slices the node reaches
+      (``nodeName``, ``allNodes``, or a ``nodeSelector`` term matching its labels) that no claim's allocation
+      holds (the structured allocator picks the first free devices of its pools; the pools' order in Go is a
+      map's, which only matters when a node reaches several), with the node selector ``createNodeSelector``
+      gives a device whose slice has a ``nodeName`` (``matchFields metadata.name In [nodeName]``): every
+      builder slice has one, an empty one for ``allNodes`` / ``nodeSelector`` slices (``ptr.To("")``), so such a
+      claim is pinned to no node at all, as in Go. A claim no devices are left for is left as it was
+      (``allocateResourceClaim`` fails and changes nothing).
+
+    Tasks are taken in the case's job and task order.
+    """
+    out = {(c.get("namespace", ""), c["name"]): _initial_claim_status(c) for c in data.get("resourceClaims") or []}
+    owners = []
+    for j in jobs:
+        ns = j.get("namespace") or "default"
+        for i, t in enumerate(j.get("tasks") or []):
+            pod = f"{j['name']}-{i}"
+            keys = [(ns, name) for name in task_claims(t) if (ns, name) in out]
+            owners.append((pod, t, keys))
+    for pod, t, keys in owners:
+        if not t.get(DRA_RELEASED):
+            continue
+        for k in keys:
+            st = out[k]
+            st["reservedFor"] = [r for r in st.get("reservedFor") or [] if not _is_pod_ref(r, pod)]
+            if not st["reservedFor"]:  # deallocateResourceClaim; an empty list is left out (omitempty)
+                st.pop("allocation", None)
+                st.pop("reservedFor")
+    for pod, t, keys in owners:
+        node = t.get(DRA_HELD)
+        if not node:
+            continue
+        for k in keys:
+            st = out[k]
+            if not st.get("allocation"):
+                allocation = _allocate_claim(data, out, k, node)
+                if allocation is None:
+                    continue
+                st["allocation"] = allocation
+            refs = st.setdefault("reservedFor", [])
+            if not any(_is_pod_ref(r, pod) for r in refs):
+                refs.append({"resource": "pods", "name": pod, "uid": pod})
+    return out
+
+
+def _is_pod_ref(r: dict[str, Any], pod: str) -> bool:
+    """A ``reservedFor`` entry naming the harness's pod (name = UID), as ``Upsert`` / ``RemoveReservedFor`` match it."""
+    return r.get("resource") == "pods" and not r.get("apiGroup") and r.get("name") == pod and r.get("uid") == pod
+
+
+def _allocate_claim(data: dict[str, Any], statuses_: dict[tuple[str, str], dict[str, Any]], key: tuple[str, str],
+                    node: str) -> dict[str, Any] | None:  # fmt: skip
+    """The allocation the structured allocator would give the claim on ``node`` (see :func:`claim_statuses`)."""
+    claim = next(c for c in data.get("resourceClaims") or [] if (c.get("namespace", ""), c["name"]) == key)
+    need = int(claim.get("count", 0))  # as the fake client leaves it: no API defaulting of a missing count to 1
+    results = [r for st in statuses_.values() for r in ((st.get("allocation") or {}).get("devices") or {}).get("results") or []]
+    held = {(r.get("driver"), r.get("pool"), r.get("device")) for r in results}
+    labels = next((o["metadata"]["labels"] for o in build_objects({"nodes": {node: (data.get("nodes") or {}).get(node)}})
+                   if o["kind"] == "Node"), {})  # fmt: skip
+    picked: list[dict[str, Any]] = []
+    pinned: list[str] = []  # the nodeName of the first device's slice
+    for sl in data.get("resourceSlices") or []:
+        if sl.get("nodeName"):
+            reach = sl["nodeName"] == node
+        elif sl.get("allNodes"):
+            reach = True
+        elif sl.get("nodeSelector") is not None:
+            reach = _node_selector_matches(sl["nodeSelector"], node, labels)
+        else:
+            reach = False
+        for k in range(int(sl.get("count", 0))) if reach else ():
+            dev = (DRA_DRIVER, sl.get("nodeName", ""), str(k))
+            if dev in held or len(picked) == need:
+                continue
+            picked.append({"request": DRA_REQUEST, "driver": dev[0], "pool": dev[1], "device": dev[2]})
+            pinned = pinned or [sl.get("nodeName", "")]
+    if len(picked) < need:
+        return None
+    return {"devices": {"results": picked}, "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+        {"key": "metadata.name", "operator": "In", "values": pinned}]}]}}  # fmt: skip
+
+
+def _node_selector_matches(selector: dict[str, Any], node: str, labels: dict[str, str]) -> bool:
+    """A v1 ``NodeSelector`` (terms ORed; In / NotIn / Exists / DoesNotExist on labels, ``metadata.name`` fields)."""
+    def req_ok(r: dict[str, Any], value: str | None) -> bool:
+        op, values = r.get("operator"), r.get("values") or []
+        return {"In": value in values, "NotIn": value not in values, "Exists": value is not None,
+                "DoesNotExist": value is None}[op]  # fmt: skip
+
+    for term in selector.get("nodeSelectorTerms") or []:
+        if all(req_ok(r, labels.get(r["key"])) for r in term.get("matchExpressions") or []) and all(
+                req_ok(r, node if r["key"] == "metadata.name" else None) for r in term.get("matchFields") or []):  # fmt: skip
+            return True
+    return False
+
+
+def _dra_mark(t: dict[str, Any], before: str, st: str, node: str) -> None:
+    """advance's DRA marks on a task with claims (see :func:`claim_statuses`): an eviction
+    (``DeallocateFunc``) releases its claims, a bind or pipeline (``AllocateFunc``) holds them on its node
+    (an eviction that moves it, consolidation's ``moveTo``, does both)."""
+    moved = st == "Pipelined" and before in ACTIVE_USED and before != "Pipelined"
+    if (st == "Releasing" and before != "Releasing") or moved:
+        t.pop(DRA_HELD, None)
+        t[DRA_RELEASED] = True
+    if st in ("Binding", "Pipelined") and st != before:
+        t[DRA_HELD] = node
 
 
 #: KAI's Go test session leaves scheduling signatures off (its scheduler turns them on).
@@ -457,6 +662,8 @@ def advance(jobs: list[dict[str, Any]], got: dict[str, tuple[str, str, tuple[str
     for j in out:
         for i, t in enumerate(j.get("tasks") or []):
             st, node, groups = got[f"{j['name']}-{i}"]
+            if task_claims(t):  # DRA: the claims' status after the round (claim_statuses)
+                _dra_mark(t, t.get("state", "Pending"), st, node)
             if groups:
                 t["gpuGroups"] = list(groups)
             if st == "Releasing":

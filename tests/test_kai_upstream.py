@@ -58,4 +58,26 @@ def test_kai_go_table(case: Case) -> None:
 
 def test_every_transcribed_file_has_cases() -> None:
     files = {c.file for c in CASES}
-    assert len(files) >= 43 and len(CASES) >= 382
+    assert len(files) >= 45 and len(CASES) >= 398
+
+
+def test_the_dra_cases_build_their_objects_as_the_go_builders_do() -> None:
+    """The harness's DRA objects, for the DRA cases (skipped until Gangplank models DRA):
+    a DeviceClass, ResourceSlice and ResourceClaim per entry, the pods' ``resourceClaims``,
+    and between rounds a claim held by a bound pod is reserved for it and allocated on its
+    node (pinned there by ``metadata.name``), then freed when its last pod is evicted."""
+    case = next(c for c in CASES if c.id == "integration_allocate_dra[3]")
+    objs = build_objects(case.data)
+    kinds = [o["kind"] for o in objs]
+    assert kinds.count("DeviceClass") == 1 and kinds.count("ResourceSlice") == 2 and kinds.count("ResourceClaim") == 1
+    pods = [o for o in objs if o["kind"] == "Pod"]
+    assert [p["spec"]["resourceClaims"] for p in pods] == [[{"name": "claim-0", "resourceClaimName": "claim-0"}]] * 2
+    jobs = advance(case.data["jobs"], {"pending_job0-0": ("Binding", "node1", ()), "pending_job0-1": ("Pending", "", ())})
+    claim = next(o for o in build_objects(case.data, jobs) if o["kind"] == "ResourceClaim")
+    assert claim["status"]["reservedFor"] == [{"resource": "pods", "name": "pending_job0-0", "uid": "pending_job0-0"}]
+    alloc = claim["status"]["allocation"]
+    assert alloc["devices"]["results"] == [{"request": "request", "driver": "nvidia.com/gpu", "pool": "node1", "device": "0"}]
+    assert alloc["nodeSelector"]["nodeSelectorTerms"][0]["matchFields"][0]["values"] == ["node1"]
+    jobs = advance(jobs, {"pending_job0-0": ("Releasing", "node1", ()), "pending_job0-1": ("Pending", "", ())})
+    claim = next(o for o in build_objects(case.data, jobs) if o["kind"] == "ResourceClaim")
+    assert "allocation" not in claim.get("status", {}) and "reservedFor" not in claim.get("status", {})
