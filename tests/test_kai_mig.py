@@ -168,3 +168,19 @@ def test_mig_pod_gets_the_gpusharingorder_bonus(client) -> None:
     objs = [mig_node("m1", strategy=None, gpus=2), mig_node("m2", strategy=None, gpus=1), kai_queue("q", 8),
             group("f"), frac, group("h"), whole, *job("w", mig={SMALL: 1})]  # fmt: skip
     assert where(decide(client, objs), "ml/w-0") == "m1"
+
+
+def test_resourcetype_plugin_takes_mig_and_gpu_memory_pods_for_gpu_pods() -> None:
+    """The framework's ``resourcetype`` plugin (the kai profile's gang-aware paths and
+    ``/v1/scores``; ``nodeplacement`` reads the same test) and the solver's feasible nodes
+    read ``IsRequireAnyKindOfGPU`` as KAI does: a MIG pod and a gpu-memory pod are GPU pods
+    (no CPU-node bonus), a CPU pod is not."""
+    mem = pod("g-0", ns=NS, cpu="1", annotations={"pod-group-name": "g", "gpu-memory": "100"})
+    ctx = kai_context([mig_node("a", gpus=1), node("cpu", gpu=None), *job("m", mig={SMALL: 1}), group("g"), mem,
+                       *job("c")])  # fmt: skip
+    c, plugins = ctx.ssn.cluster, ctx.ssn.plugins
+    nodes = ctx.all_nodes
+    for key, gpu_pod in (("ml/m-0", True), ("ml/g-0", True), ("ml/c-0", False)):
+        t = c.task_index[key]
+        assert bool(plugins["resourcetype"].score(t, nodes).any()) is not gpu_pod, key
+        assert ctx.wants_gpu(t) is gpu_pod, key

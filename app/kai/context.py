@@ -12,6 +12,7 @@ from app.ingest.build import HYPERNODES
 from app.kai.gpu_sharing import GpuSharing, attach, cpu_only_nodes, gpu_counts, node_gpu_memory
 from app.kai.jobs import View
 from app.kai.memo import PlacementMemo
+from app.kai.mig import MigColumns, requires_gpu
 from app.kai.queues import JobsOrderByQueues, QueueOrder, admitted
 from app.kai.signatures import job_signature
 from app.kai.statement import KaiStatement
@@ -72,6 +73,7 @@ class KaiContext:
         self._subtrees: dict[int, tuple] = {}
         self._signatures: dict[str, tuple] = {}
         self._level_domains: dict[tuple[str | None, str], tuple[np.ndarray, int]] = {}
+        self._mig = fs.mig or MigColumns(c.resources.names)
 
     def subtree(self, top: int) -> tuple[list[int], dict[int, int], np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """The HyperNodes of the topology under ``top`` (itself first, breadth first), their
@@ -146,10 +148,7 @@ class KaiContext:
 
     def wants_gpu(self, t: Task) -> bool:
         """``IsRequireAnyKindOfGPU``: the task asks for GPUs, GPU memory or MIG instances."""
-        if t.idx in self.fs.memory or (self.gpu_col is not None and bool(t.req[self.gpu_col])):  # type: ignore[index]
-            return True
-        mig = self.fs.mig
-        return bool(mig) and mig.requested(t.req)
+        return requires_gpu(self.ssn.cluster, t, self.gpu_col, self._mig)
 
     def free_gpus(self) -> np.ndarray:
         """Per node, idle + releasing GPUs (KAI's ``GetSumOfIdleGPUs + GetSumOfReleasingGPUs``)."""

@@ -107,6 +107,17 @@ def task_kind(c: Cluster, t: Task, gpu_col: int | None, mig: MigColumns) -> str:
     return CPU
 
 
+def requires_gpu(c: Cluster, t: Task, gpu_col: int | None, mig: MigColumns) -> bool:
+    """``IsRequireAnyKindOfGPU`` (not ``IsCPUOnlyRequest``): GPU memory, a legacy MIG task,
+    GPUs (``GPUs() > 0``: whole ones, or a fraction of at least half a hundredth, as KAI
+    rounds it), or MIG instances (not a fraction pod's: its annotation replaces them)."""
+    if t.key in c.gpu_memory or t.key in c.legacy_mig:
+        return True
+    if gpu_col is not None and t.req[gpu_col] > 0:  # type: ignore[index]
+        return True
+    return mig.requested(t.req) and t.key not in c.gpu_fractions  # type: ignore[arg-type]
+
+
 class MigNodes:
     """Per node, what ``PredicateByNodeResourcesType`` lets on it, by request type."""
 

@@ -39,7 +39,7 @@ from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.kai.gpu_sharing import cpu_only_nodes
-from app.kai.mig import MigColumns, MigNodes, task_kind
+from app.kai.mig import MigColumns, MigNodes, requires_gpu, task_kind
 from app.kai.jobs import (
     ACTIVE_ALLOCATED, View, declares_pod_sets, elastic_state, kubeflow_master, pod_set_order, ray_head,
 )
@@ -170,11 +170,11 @@ class ResourceType(Plugin):
         col = c.resources.index.get("nvidia.com/gpu")
         self.gpu_node = ~cpu_only_nodes(c)  # (MIG nodes are GPU nodes)
         self.col = col
+        self.mig = MigColumns(c.resources.names)
         self.ssn.register("node_order", self.name, self.score)
 
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
-        wants_gpu = self.col is not None and bool(task.req[self.col])  # type: ignore[index]
-        if wants_gpu:
+        if requires_gpu(self.ssn.cluster, task, self.col, self.mig):
             return np.zeros(len(nodes))
         return np.where(self.gpu_node[nodes], 0.0, 100.0)
 
@@ -192,13 +192,14 @@ class NodePlacement(Plugin):
                 raise InputError(f"nodeplacement {key} must be 'binpack' or 'spread'", self._pointer(key))
             if res in table.index:
                 self.rules.append((table.index[res], mode))
+        self.mig = MigColumns(table.names)
         self.ssn.register("node_order", self.name, self.score)
 
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         gpu_col = self.ssn.cluster.resources.index.get("nvidia.com/gpu")
+        wants_gpu = requires_gpu(self.ssn.cluster, task, gpu_col, self.mig)  # (IsCPUOnlyRequest is false)
         for col, mode in self.rules:  # GPU pods follow the gpu rule, others the cpu rule
             is_gpu_rule = col == gpu_col
-            wants_gpu = gpu_col is not None and bool(task.req[gpu_col])  # type: ignore[index]
             if is_gpu_rule != wants_gpu:
                 continue
             f = _fill(self.ssn, nodes, col, task)
