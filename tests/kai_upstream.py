@@ -46,10 +46,12 @@ import glob
 import math
 import os
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import yaml
 
+from app.plugins.predicates import term_matches
 from tests.kube import NOW
 
 HERE = os.path.join(os.path.dirname(__file__), "kai_cases")
@@ -485,17 +487,9 @@ def _allocate_claim(data: dict[str, Any], statuses_: dict[tuple[str, str], dict[
 
 
 def _node_selector_matches(selector: dict[str, Any], node: str, labels: dict[str, str]) -> bool:
-    """A v1 ``NodeSelector`` (terms ORed; In / NotIn / Exists / DoesNotExist on labels, ``metadata.name`` fields)."""
-    def req_ok(r: dict[str, Any], value: str | None) -> bool:
-        op, values = r.get("operator"), r.get("values") or []
-        return {"In": value in values, "NotIn": value not in values, "Exists": value is not None,
-                "DoesNotExist": value is None}[op]  # fmt: skip
-
-    for term in selector.get("nodeSelectorTerms") or []:
-        if all(req_ok(r, labels.get(r["key"])) for r in term.get("matchExpressions") or []) and all(
-                req_ok(r, node if r["key"] == "metadata.name" else None) for r in term.get("matchFields") or []):  # fmt: skip
-            return True
-    return False
+    """A v1 ``NodeSelector`` (terms ORed), matched as the predicates plugin matches a term."""
+    at = SimpleNamespace(name=node, labels=labels)
+    return any(term_matches(t, at) for t in selector.get("nodeSelectorTerms") or [])  # type: ignore[arg-type]
 
 
 def _dra_mark(t: dict[str, Any], before: str, st: str, node: str) -> None:

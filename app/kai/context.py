@@ -162,7 +162,8 @@ class KaiContext:
             free = free + self.sharing.shared_idle + self.sharing.shared_releasing
         mig = self.fs.mig
         if mig:  # free MIG instances, N GPUs each
-            free = free + mig.gpu_amount(c.allocatable - c.used) + mig.gpu_amount(c.releasing - c.pipelined)
+            idle, releasing = mig.free(c)
+            free = free + idle + releasing
         return free
 
     def free_gpu_memory(self, nodes: np.ndarray) -> int:
@@ -178,8 +179,8 @@ class KaiContext:
         releasing = (c.releasing[:, g] - c.pipelined[:, g]) / 1000.0 if g is not None else np.zeros(n)
         mig = self.fs.mig
         if mig:
-            idle = idle + mig.gpu_amount(c.allocatable - c.used)
-            releasing = releasing + mig.gpu_amount(c.releasing - c.pipelined)
+            mig_idle, mig_releasing = mig.free(c)
+            idle, releasing = idle + mig_idle, releasing + mig_releasing
         total = 0
         for i in np.flatnonzero(nodes).tolist():
             mem = self.sharing.memory[i] if self.sharing is not None else node_gpu_memory(c.nodes[i].labels)

@@ -80,6 +80,14 @@ class MigColumns:
         """The GPUs the MIG instances of ``rows`` (milli-units, one row or many) are worth."""
         return (rows[..., self.cols] / 1000.0) @ self.gpus
 
+    def free(self, c: Cluster) -> tuple[np.ndarray, np.ndarray]:
+        """Per node, the GPUs its idle and its releasing MIG instances are worth (what
+        ``GetSumOfIdleGPUs`` / ``GetSumOfReleasingGPUs`` add for them)."""
+        cols = self.cols
+        idle = (c.allocatable[:, cols] - c.used[:, cols]) / 1000.0 @ self.gpus
+        releasing = (c.releasing[:, cols] - c.pipelined[:, cols]) / 1000.0 @ self.gpus
+        return idle, releasing
+
     def requested(self, req: np.ndarray) -> bool:
         """The request asks for some MIG resource."""
         return bool(len(self.cols)) and bool((req[self.cols] > 0).any())

@@ -78,8 +78,9 @@ def feasible_nodes(ctx: KaiContext, job: Job) -> set[int]:
         releasing += ctx.sharing.shared_releasing * 1000
     mig = ctx.fs.mig
     if mig:  # and the free MIG instances, N GPUs each
-        idle += mig.gpu_amount(c.allocatable - c.used) * 1000
-        releasing += mig.gpu_amount(c.releasing - c.pipelined) * 1000
+        mig_idle, mig_releasing = mig.free(c)
+        idle += mig_idle * 1000
+        releasing += mig_releasing * 1000
     return set(np.flatnonzero((idle > 0) | (releasing > 0)).tolist())
 
 

@@ -288,7 +288,7 @@ class KaiFairShare(Plugin):
         return math.ceil(mem / self.node_memory[task.node] * 100) * devices / 100
 
     def _memory_vector(self, task: Task, gpus: float) -> np.ndarray:
-        v = self._vec(task.req).copy()  # type: ignore[arg-type]
+        v = self._vec(task.req)  # type: ignore[arg-type]  # (a new array)
         v[0] = gpus
         return v
 
