@@ -172,6 +172,8 @@ def run_session(req: Request, started: float | None = None) -> Session:
     if ssn.gpu_sharing is not None:  # the node matrices as ingest counts them again (KAI's GPU groups are done)
         ssn.gpu_sharing.detach()
         ssn.gpu_sharing = None
+    if ssn.dra is not None:  # and the pods' and nodes' GPUs (KAI's DRA GPUs are done; the claims stay readable)
+        ssn.dra.close()
     for action, n in Counter(e.action for e in ssn.decision.evictions).items():  # (a metric update per action)
         EVICTIONS.labels(action).inc(n)
     return ssn

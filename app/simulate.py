@@ -24,7 +24,7 @@ from app.errors import InputError
 from app.ingest.request import Request, read_request
 from app.kai.gpu_sharing import GPU_GROUP_LABEL, MULTI_GPU_GROUP_PREFIX, group_labels
 from app.model.cluster import READY, TaskStatus
-from app.service import decide_request
+from app.service import decide_session
 from app.settings import Settings
 
 MAX_CYCLES = 50
@@ -49,7 +49,8 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
     gone: set[str] = set()
     for cycle in range(cycles):
         whole = {k for k, j in c.jobs.items() if j.source != "pod" and j.count(READY) >= j.min_available}
-        decision = decide_request(Request(cluster=c, config=req.config, options=req.options, envelope=envelope))
+        ssn = decide_session(Request(cluster=c, config=req.config, options=req.options, envelope=envelope))
+        decision = ssn.decision
         wire = decision.wire()
         out_cycles.append(wire)
         metrics["cycles"] += 1
@@ -65,6 +66,8 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
         tasks = c.task_index
         fresh = [n for n in wire["nominations"] if tasks[n["pod"]].nominated_node != n["node"]]
         released = apply(c, wire, gone)
+        if ssn.dra is not None:  # the claims as the cycle left them (kai profile: reserved, allocated, released)
+            c.dra = ssn.dra.snapshot_after()
         lost_pods |= hit
         metrics["gangsBroken"] += sum(1 for k in whole_before if c.jobs[k].count(READY) < c.jobs[k].min_available)
         if on_cycle is not None:

@@ -35,7 +35,7 @@ Go resources map as: a node's Go ``Allocatable`` is its ``status.allocatable``; 
 ``Idle`` (with ``Releasing`` empty) is allocatable minus the requests of a Running pod on
 it; Go's fake builders give 1 CPU and 1G memory whenever only a GPU count is given
 (``resources_fake.BuildResourceList``); Go milli-CPU values become ``m`` quantities.
-MIG and DRA requests are not modelled: rows about them are skipped. GPU sharing on devices
+Every row runs (MIG and DRA rows with their own tests, after the table). GPU sharing on devices
 (fractions and GPU memory) has its own file (``tests/test_kai_gpu_sharing_upstream.py``).
 """
 
@@ -275,20 +275,48 @@ RESOURCE_TYPE_ROWS = [
     ("Returns 0 score if task is CPU only and node has GPUs", 1, 0, 0.0),
     ("Returns 0 score if task is NOT CPU only and node has GPUs", 1, 1, 0.0),
 ]
-RESOURCE_TYPE_SKIPPED = [
-    ("Returns 0 score if task has only DRA GPU requests and node is CPU only",
-     "the task's GPUs come from a DRA claim (IsCPUOnlyRequest counts DRA GPUs); DRA is not modelled"),
-    ("Returns 0 score if task is CPU only and node has only DRA GPUs",
-     "the node's GPUs are DRA devices (NodeInfo.HasDRAGPUs); DRA is not modelled"),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize("row", go_rows("TestResourceTypePlugin", RESOURCE_TYPE_ROWS, RESOURCE_TYPE_SKIPPED))
+@pytest.mark.parametrize("row", go_rows("TestResourceTypePlugin", RESOURCE_TYPE_ROWS, []))
 def test_resource_type(row):
     _, node_gpus, task_gpus, expected = row
     n = kai_node("node-1", gpu=node_gpus, cpu="2000")
     ctx = kai_context([n, task_pod(gpu=task_gpus or None, cpu="500m")])
     assert node_scores(ctx).of("resourcetype") == {"node-1": expected}
+
+
+def _dra_gpu_objects(*, claim_count: int | None, slice_node: str | None) -> list[dict]:
+    """A GPU DeviceClass, a GPU-driver ResourceSlice of 4 devices on ``slice_node`` and, with
+    ``claim_count``, the task's claim of that many GPUs (``createFakeTaskWithDRA`` /
+    ``createFakeNodeWithDRA``)."""
+    objs: list[dict] = [{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu.nvidia.com"}}]
+    if slice_node:
+        objs.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+                     "spec": {"driver": "gpu.nvidia.com", "pool": {"name": "p", "generation": 0, "resourceSliceCount": 1},
+                              "nodeName": slice_node, "devices": [{"name": f"d{i}"} for i in range(4)]}})  # fmt: skip
+    if claim_count:
+        objs.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                     "metadata": {"name": "c", "namespace": "ml", "labels": {"kai.scheduler/queue": "q"}},
+                     "spec": {"devices": {"requests": [{"name": "r", "exactly": {
+                         "deviceClassName": "gpu.nvidia.com", "allocationMode": "ExactCount", "count": claim_count}}]}}})  # fmt: skip
+    return objs
+
+
+def test_resource_type_task_with_only_dra_gpus_on_a_cpu_only_node():
+    """TestResourceTypePlugin "Returns 0 score if task has only DRA GPU requests and node is
+    CPU only": the task's DRA claim makes it a GPU task (``IsCPUOnlyRequest`` counts DRA GPUs)."""
+    p = task_pod(cpu="500m")
+    p["spec"]["resourceClaims"] = [{"name": "c", "resourceClaimName": "c"}]
+    ctx = kai_context([kai_node("node-1", gpu=0, cpu="2000"), p, *_dra_gpu_objects(claim_count=2, slice_node=None)])
+    assert node_scores(ctx).of("resourcetype") == {"node-1": 0.0}
+
+
+def test_resource_type_cpu_task_on_a_node_with_only_dra_gpus():
+    """TestResourceTypePlugin "Returns 0 score if task is CPU only and node has only DRA
+    GPUs": a node whose GPUs are ResourceSlice devices is a GPU node (``HasDRAGPUs``)."""
+    objs = [kai_node("node-1", gpu=None, cpu="2000"), task_pod(cpu="500m"), *_dra_gpu_objects(claim_count=None, slice_node="node-1")]
+    ctx = kai_context(objs)
+    assert node_scores(ctx).of("resourcetype") == {"node-1": 0.0}
+    plain = kai_context([kai_node("node-1", gpu=None, cpu="2000"), task_pod(cpu="500m")])
+    assert node_scores(plain).of("resourcetype") == {"node-1": RESOURCE_TYPE}  # without the slice, a CPU node
 
 
 def test_resource_type_mig_node():

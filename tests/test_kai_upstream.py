@@ -62,7 +62,7 @@ def test_every_transcribed_file_has_cases() -> None:
 
 
 def test_the_dra_cases_build_their_objects_as_the_go_builders_do() -> None:
-    """The harness's DRA objects, for the DRA cases (skipped until Gangplank models DRA):
+    """The harness's DRA objects, for the DRA cases:
     a DeviceClass, ResourceSlice and ResourceClaim per entry, the pods' ``resourceClaims``,
     and between rounds a claim held by a bound pod is reserved for it and allocated on its
     node (pinned there by ``metadata.name``), then freed when its last pod is evicted."""

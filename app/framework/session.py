@@ -51,6 +51,8 @@ class Session:
         was built for it are freed by reference counting when the caller lets go."""
         if self.gpu_sharing is not None:
             self.gpu_sharing.detach()
+        if self.dra is not None:
+            self.dra.close()
         self.cluster.release()
         self.__dict__.clear()
 
@@ -104,6 +106,12 @@ class Session:
         self.options: dict[str, PluginOption] = {}
         #: KAI's GPU groups (app.kai.gpu_sharing), when the kai profile placed fraction pods
         self.gpu_sharing: Any = None
+        #: KAI's DRA (app.kai.dra): the kai profile counts the snapshot's DRA GPUs before any plugin opens
+        self.dra: Any = None
+        if config.profile == "kai" and cluster.dra is not None:
+            from app.kai.dra import KaiDra  # (the kai package imports the framework)
+
+            self.dra = KaiDra(self)
         self._recover_hypernodes()
         # queue name -> the job allocate would take next from it (KAI's queue order looks at it)
         self.queue_heads: dict[str, Job] = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 from typing import Any
 
@@ -33,6 +33,7 @@ from app.model.cluster import (
     CRITICAL_NAMESPACE, TASK_KEY, Cluster, InertPods, Job, NetworkTopology, Node, PriorityClass, Queue, SubGroup, SubGroupPolicy, Task,
     TaskStatus, UNPARSABLE_TASK_PRIORITY,
 )
+from app.kai.dra import has_gpu_objects
 from app.kai.jobs import kai_pod_sets, pod_set_name
 from app.model.resources import ResourceTable, distinct
 from app.topology import discovery
@@ -144,6 +145,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         except InputError as e:  # KAI's admission refuses the pod: a 4xx under the kai profile only
             cluster.kai_refused.append(e)
     cluster.legacy_mig = {f"{p.namespace}/{p.name}" for p in d.legacy_mig}
+    cluster.dra = d.dra if d.dra else None
     cluster.gpu_bind_groups = {f"{ns}/{pod}": groups for (ns, pod), groups in d.bind_groups.items()}
     if d.stale_binds:
         cluster.warnings.append(f"{len(d.stale_binds)} KAI BindRequest(s) select nodes the snapshot does not have "
@@ -254,6 +256,8 @@ def _resource_names(d: Draft) -> Iterable[str]:
         for m in (q.capability, q.deserved, q.guarantee):
             if m:
                 names.update(m)
+    if d.dra and has_gpu_objects(d.dra):  # the kai profile counts DRA GPUs as nvidia.com/gpu
+        names.add(GPU)
     return names
 
 
@@ -535,8 +539,9 @@ def _gpu_sharing(d: Draft) -> list[str]:
     if d.dra_pods:
         first = min(d.dra_pods, key=lambda p: (p.namespace, p.name))
         notes.append(f"{len(d.dra_pods)} pod(s) claim devices through DRA (spec.resourceClaims, e.g. Pod {first.namespace}/"
-                     f"{first.name}), which Gangplank does not model: they are placed without the claimed devices and "
-                     "their claims' GPUs are not counted in any queue")  # fmt: skip
+                     f"{first.name}): the kai profile allocates their claims' devices and counts the devices of GPU "
+                     "classes as GPUs as KAI does; other profiles place them without the claimed devices")  # fmt: skip
+    notes += [f"DRA: {n}" for n in d.dra.notes]
     return notes
 
 
@@ -662,6 +667,7 @@ def _tasks_and_jobs(
     reqs = _request_matrix(d, table)
     singles: list[tuple[Task, PodDraft]] = []  # pods on their own that are built now, in pod order
     inert = _Inert()
+    claims = d.dra.pod_claims  # pods with DRA claims are never inert: the kai profile reserves their claims
     best_effort: dict[int, bool] = {}
     default_value = default.value if default is not None else 0
     running, bound = TaskStatus.RUNNING, TaskStatus.BOUND
@@ -702,7 +708,7 @@ def _tasks_and_jobs(
             p.namespace == CRITICAL_NAMESPACE or p.priority_class in BUILTIN_PRIORITY_CLASSES,
         )  # fmt: skip
         if (p.group is None and (status is running or status is bound) and node >= 0 and not p.kai_preemptibility
-                and not p.host_ports and not _pod_terms(p)):  # fmt: skip
+                and not p.host_ports and not _pod_terms(p) and key not in claims):  # fmt: skip
             inert.add(args, p.queue)  # kept as columns until something asks for the objects
             return
         t = new_task(p, *args, reqs[i])
@@ -740,7 +746,7 @@ def _tasks_and_jobs(
         job.tasks.append(t)
         return True
 
-    _drafts(d.pods, one, seen, nodes, inert, frozenset(classes))
+    _drafts(d.pods, one, seen, nodes, inert, frozenset(classes), claims)
     start = len(d.pods)
     for b in d.pod_blocks:
         b.start = start
@@ -937,7 +943,7 @@ draft_rows: Callable[..., IndexRows | None] = either("draft_rows", draft_rows_py
 
 
 def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], seen: set[str], nodes: dict[str, int],
-            inert: _Inert, classes: frozenset[str]) -> None:  # fmt: skip
+            inert: _Inert, classes: frozenset[str], claims: Mapping[str, Any]) -> None:  # fmt: skip
     """``one`` for each of ``pods`` (task rows from 0), with the inert ones classified in
     bulk (:func:`draft_rows_py`): what ``one`` would keep as inert and cannot fail a check;
     their ``new_task`` arguments are left for later. Any duplicate or unknown node sends
@@ -950,6 +956,12 @@ def _drafts(pods: list[PodDraft], one: Callable[[int, PodDraft, Any], None], see
             one(i, p, p)
         return
     _keys, _nodes, rows, others, live_keys, live_nodes, live_status, live_queues = index
+    if claims:  # pods with DRA claims go through ``one`` (never inert)
+        keep = [k not in claims for k in live_keys]
+        if not all(keep):
+            others = sorted([*others, *(i for i, ok in zip(rows, keep, strict=True) if not ok)])
+            rows, live_keys, live_nodes, live_status, live_queues = (
+                [x for x, ok in zip(col, keep, strict=True) if ok] for col in (rows, live_keys, live_nodes, live_status, live_queues))
     for i in others:
         one(i, pods[i], pods[i])
     seen.update(live_keys)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.model.cluster import NetworkTopology, PodDisruptionBudget, PriorityClass, Queue, SubGroupPolicy
+from app.model.dra import DraSnapshot
 from app.topology.tree import HyperNodeSpec
 
 Ident = dict[str, str] | None
@@ -229,6 +230,8 @@ class Draft:
     legacy_mig: list[PodDraft] = field(default_factory=list)
     #: Pods with DRA resource claims (``spec.resourceClaims``; named in the warnings).
     dra_pods: list[PodDraft] = field(default_factory=list)
+    #: The DRA objects, and each pod's claims (``app.ingest.dra``).
+    dra: DraSnapshot = field(default_factory=DraSnapshot)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
 

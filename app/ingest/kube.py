@@ -21,6 +21,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest import fastjson, podrequest
 from app.ingest import reader as r
 from app.ingest.body import parse_json, parse_yaml_text
+from app.ingest.dra import pod_claims, read_device_class, read_resource_claim, read_resource_slice
 from app.ingest.draft import (
     BindRequestDraft,
     Draft,
@@ -393,6 +394,7 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
             spec = o.get("spec")
             if type(spec) is dict and spec.get("resourceClaims"):
                 d.dra_pods.append(pod)
+                d.dra.pod_claims[f"{pod.namespace}/{pod.name}"] = pod_claims(spec, r.obj(o, "status", ptr, pod.ident), ptr, pod.ident)
     d.pods.append(pod)
     spec = o.get("spec")
     if type(spec) is dict:
@@ -1223,6 +1225,9 @@ READERS: dict[tuple[str, str], Reader] = {
     ("scheduling.sigs.k8s.io", "PodGroup"): read_sigs_podgroup,  # coscheduling v1alpha1, Koordinator's docs
     ("scheduling.k8s.io", "Workload"): read_workload,
     ("scheduling.k8s.io", "PodGroup"): read_workload_podgroup,
+    ("resource.k8s.io", "DeviceClass"): read_device_class,
+    ("resource.k8s.io", "ResourceSlice"): read_resource_slice,
+    ("resource.k8s.io", "ResourceClaim"): read_resource_claim,
 }
 
 

@@ -571,6 +571,8 @@ class Cluster:
         #: pods KAI reads as legacy MIG tasks (a ``nvidia.com/mig-*`` annotation): the ``kai``
         #: profile places none, nor a MIG pod beside one (``app.kai.mig``)
         self.legacy_mig: set[str] = set()
+        #: the DRA objects and the pods' claims (``app.model.dra``), when the snapshot has any
+        self.dra: Any = None
         #: pods' GPU groups a KAI BindRequest selected (key -> groups; before the pod's labels)
         self.gpu_bind_groups: dict[str, tuple[str, ...]] = {}
         self.now = now

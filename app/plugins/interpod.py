@@ -77,9 +77,11 @@ def has_terms(task: Task) -> bool:
 
 def changes_as_pods_land(c: Any, t: Task) -> bool:
     """Whether a pod's predicate or scores change as other pods land: it has host ports,
-    topology spread constraints (hard or soft) or inter-pod terms (required or preferred).
+    topology spread constraints (hard or soft), inter-pod terms (required or preferred) or
+    DRA claims (the devices left on a node).
     Such a pod is never placed in a class of identical ones."""
-    return t.key in c.host_ports or t.key in c.spread or t.key in c.soft_spread or has_terms(t) or has_preferred(t)
+    return (t.key in c.host_ports or t.key in c.spread or t.key in c.soft_spread or has_terms(t) or has_preferred(t)
+            or (c.dra is not None and t.key in c.dra.pod_claims))
 
 
 def labels_matter(ssn: Any) -> bool:

@@ -26,12 +26,15 @@
 * ``minruntime`` — protects victims younger than their queue's minimum runtime in
   preempt and reclaim (see the class).
 * ``nominatednode`` — a pod's ``nominatedNodeName`` is tried first: built into allocate.
-* ``dynamicresources`` (DRA claims are not in the snapshot) and ``snapshot`` (a debug
-  dump) take no part in a decision computed from a snapshot; they are accepted so KAI's
-  default configuration loads.
+* ``dynamicresources`` — DRA claims: KAI's PreFilter, and claims reserved and allocated
+  as pods are placed, released as they leave (``app.kai.dra``).
+* ``snapshot`` (a debug dump) takes no part in a decision computed from a snapshot; it is
+  accepted so KAI's default configuration loads.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -39,7 +42,7 @@ from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.kai.gpu_sharing import cpu_only_nodes
-from app.kai.mig import MigColumns, MigNodes, requires_gpu, task_kind
+from app.kai.mig import CPU, LEGACY, MigColumns, MigNodes, requires_gpu, task_kind
 from app.kai.jobs import (
     ACTIVE_ALLOCATED, View, declares_pod_sets, elastic_state, kubeflow_master, pod_set_order, ray_head,
 )
@@ -400,6 +403,36 @@ class GpuSharingOrder(Plugin):
     summary = "KAI: +1,000 to nodes with a shared GPU the pod fits (app.kai.gpu_sharing reads it)"
 
 
+class DynamicResources(Plugin):
+    """KAI's ``dynamicresources``: its PreFilter on a pod's claims (the consumer limit, a
+    shared GPU claim's queue label) and its event handlers, which reserve and allocate a
+    pod's claims as it is placed and release them as it leaves (``app.kai.dra``). Without
+    DRA objects in the snapshot it has nothing to do."""
+
+    name = "dynamicresources"
+    summary = "KAI: a pod's DRA claims checked, reserved and allocated as it is placed, released as it leaves"
+
+    def open(self) -> None:
+        dra = self.ssn.dra
+        if dra is None:
+            return
+        dra.plugin = True
+        tasks = {id(t) for t in dra.tasks}
+
+        def placed(ts: Sequence[Task]) -> None:
+            for t in ts:
+                if id(t) in tasks:
+                    dra.placed(t)
+
+        def left(ts: Sequence[Task]) -> None:
+            for t in ts:
+                if id(t) in tasks:
+                    dra.left(t)
+
+        self.ssn.on_allocate(lambda t: placed((t,)), placed)
+        self.ssn.on_deallocate(lambda t: left((t,)), left)
+
+
 class NominatedNode(Plugin):
     name = "nominatednode"
     summary = "KAI: a pod's nominated node is tried first (built into allocate)"
@@ -408,8 +441,10 @@ class NominatedNode(Plugin):
 class KaiPredicates(Predicates):
     """KAI's ``predicates`` plugin: kube-scheduler's filters, and which GPU requests a node
     takes (``PredicateByNodeResourcesType``: MIG nodes and their strategy, legacy MIG
-    tasks; ``app.kai.mig``). A gpu-memory pod in a cluster where no node offers GPUs
-    (no ``nvidia.com/gpu`` at all) fits no node (``isTaskAllocatableOnNonAllocatedResources``)."""
+    tasks (``app.kai.mig``); no device-plugin GPU request on a node with DRA GPUs). A
+    gpu-memory pod in a cluster where no node offers GPUs (no ``nvidia.com/gpu`` at all)
+    fits no node (``isTaskAllocatableOnNonAllocatedResources``). kube-scheduler's
+    ``DynamicResources`` filter on a pod's claims (``app.kai.dra``)."""
 
     def open(self) -> None:
         super().open()
@@ -418,7 +453,9 @@ class KaiPredicates(Predicates):
         self.mig_nodes = MigNodes(c, self.mig)
         self.gpu_col = c.resources.index.get("nvidia.com/gpu")
         self.no_gpus = self.gpu_col is None and bool(c.gpu_memory)
-        self.active = self.mig_nodes.any or bool(self.mig) or self.no_gpus
+        self.dra = self.ssn.dra
+        self.dra_nodes = self.dra is not None and bool(self.dra.has_dra_gpus.any())
+        self.active = self.mig_nodes.any or bool(self.mig) or self.no_gpus or self.dra_nodes
         self._by_kind: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
 
     def mask_all(self, task: Task) -> np.ndarray:
@@ -428,17 +465,27 @@ class KaiPredicates(Predicates):
         if self.no_gpus and task.key in self.ssn.cluster.gpu_memory:
             return np.zeros(len(base), dtype=bool)
         kind = task_kind(self.ssn.cluster, task, self.gpu_col, self.mig)
-        allowed = self.mig_nodes.mask(kind)
-        if allowed is None:
-            return base
+        if self.dra_nodes and kind not in (CPU, LEGACY) and self.dra.device_plugin_gpus(task):
+            kind += "+device-plugin"  # not on a node with DRA GPUs
         hit = self._by_kind.get((id(base), kind))
         if hit is None or hit[0] is not base:
-            hit = self._by_kind[(id(base), kind)] = (base, base & allowed)
+            allowed = self.mig_nodes.mask(kind.removesuffix("+device-plugin"))
+            mask = base if allowed is None else base & allowed
+            if kind.endswith("+device-plugin"):
+                mask = mask & ~self.dra.has_dra_gpus
+            hit = self._by_kind[(id(base), kind)] = (base, mask)
         return hit[1]
+
+    def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        mask = super().predicate(task, nodes)
+        dra = self.dra
+        if dra is not None and dra.claims_of(task) and mask.any():
+            mask = mask & dra.mask(task, nodes)
+        return mask
 
 
 KAI_PLUGINS: tuple[type[Plugin], ...] = (
     Elastic, SubGroupOrder, TaskOrder, NodeAvailability, GpuPack, ResourceType, NodePlacement, KaiTopology,
-    MinRuntime, NominatedNode, Kubeflow, Ray, GpuSpread, GpuSharingOrder, *(_inert(n) for n in ("dynamicresources", "snapshot")),
+    MinRuntime, NominatedNode, Kubeflow, Ray, GpuSpread, GpuSharingOrder, DynamicResources, _inert("snapshot"),
 )  # fmt: skip
 _ = Priority  # KAI's priority plugin is Volcano's (priority desc, then the fallbacks)

@@ -25,6 +25,7 @@ import orjson
 
 from app.framework.plugin import Plugin
 from app.model.cluster import Node, Task
+from app.model.selectors import term_matches
 from app.plugins.interpod import InterPodAffinity, has_terms, holds_now
 
 UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
@@ -54,47 +55,6 @@ def tolerates_all(tolerations: tuple[dict[str, Any], ...], taints: tuple[dict[st
         if not any(tolerates(t, taint) for t in tolerations):
             return False
     return True
-
-
-def _expr_ok(expr: dict[str, Any], labels: dict[str, str]) -> bool:
-    key, op, values = expr.get("key"), expr.get("operator"), expr.get("values") or []
-    present = key in labels
-    if op == "In":
-        return present and labels[key] in values
-    if op == "NotIn":
-        return not present or labels[key] not in values
-    if op == "Exists":
-        return present
-    if op == "DoesNotExist":
-        return not present
-    if op in ("Gt", "Lt") and present and len(values) == 1:
-        try:
-            lv, v = int(labels[key]), int(values[0])
-        except ValueError:
-            return False
-        return lv > v if op == "Gt" else lv < v
-    return False
-
-
-def _field_ok(expr: dict[str, Any], node: Node) -> bool:
-    if expr.get("key") != "metadata.name":
-        return False
-    values = expr.get("values") or []
-    if len(values) != 1:
-        return False
-    if expr.get("operator") == "In":
-        return node.name == values[0]
-    if expr.get("operator") == "NotIn":
-        return node.name != values[0]
-    return False
-
-
-def term_matches(term: dict[str, Any], node: Node) -> bool:
-    exprs = term.get("matchExpressions") or []
-    fields = term.get("matchFields") or []
-    if not exprs and not fields:
-        return False  # an empty term matches nothing
-    return all(_expr_ok(e, node.labels) for e in exprs) and all(_field_ok(f, node) for f in fields)
 
 
 def required_terms(task: Task) -> list[dict[str, Any]] | None:

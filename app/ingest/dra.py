@@ -1,0 +1,195 @@
+"""Readers of the DRA objects (``resource.k8s.io`` ``DeviceClass``, ``ResourceSlice``,
+``ResourceClaim``, any served version: ``v1`` and ``v1beta2`` put a request's fields under
+``exactly``, ``v1beta1`` on the request itself) and of a pod's ``spec.resourceClaims``.
+
+Fields are read as the API server leaves them: a request without ``allocationMode`` is
+``ExactCount``, one without ``count`` asks for 1 device. What the allocator does not
+model (``app.model.dra``) is noted once per kind of thing, with the first object that has
+it, for the warnings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.errors import InputError, LimitError, join_pointer
+from app.ingest import reader as r
+from app.ingest.draft import Draft
+from app.model.dra import (
+    ALL, EXACT_COUNT, MAX_DEVICES, RESERVED_FOR_MAX, Allocation, ClaimRequest, DeviceClass, DeviceRequest, PodClaim, PodRef,
+    ResourceClaim, ResourceSlice, driver_of,
+)  # fmt: skip
+
+
+def _meta(o: dict, ptr: str, kind: str, *, namespaced: bool) -> tuple[dict, Any, str, str]:
+    from app.ingest.kube import metadata  # (kube imports this module)
+
+    return metadata(o, ptr, kind, namespaced=namespaced)
+
+
+def _note(d: Draft, what: str, where: str) -> None:
+    """One warning per kind of thing the allocator does not model, naming the first object."""
+    notes = d.dra.notes
+    if not any(n.startswith(what) for n in notes):
+        notes.append(f"{what} (e.g. {where})")
+
+
+def _selectors(owner: dict, ptr: str, ident: Any, d: Draft, where: str) -> tuple[str, ...]:
+    out = []
+    for i, s in enumerate(r.objects(owner, "selectors", ptr, ident, "a selector")):
+        sp = join_pointer(ptr, "selectors", i)
+        cel = r.obj(s, "cel", sp, ident)
+        expr = r.string(cel, "expression", join_pointer(sp, "cel"), ident)
+        if not cel:
+            raise InputError("a device selector needs 'cel'", join_pointer(sp, "cel"), ident)
+        if driver_of(expr) is None:
+            _note(d, "DRA device selectors other than device.driver == \"<name>\" are not evaluated: every device is "
+                     "taken to match them", where)  # fmt: skip
+        out.append(expr)
+    return tuple(out)
+
+
+def read_device_class(o: dict, ptr: str, d: Draft) -> None:
+    _, ident, _, name = _meta(o, ptr, "DeviceClass", namespaced=False)
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    d.dra.classes[name] = DeviceClass(name, _selectors(spec, sp, ident, d, f"DeviceClass {name}"), ptr)
+
+
+def _node_selector(owner: dict, ptr: str, ident: Any) -> dict[str, Any] | None:
+    sel = owner.get("nodeSelector")
+    if sel is None:
+        return None
+    sp = join_pointer(ptr, "nodeSelector")
+    if not isinstance(sel, dict):
+        raise InputError("'nodeSelector' must be an object", sp, ident)
+    r.objects(sel, "nodeSelectorTerms", sp, ident, "a node selector term")
+    return sel
+
+
+def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
+    _, ident, _, name = _meta(o, ptr, "ResourceSlice", namespaced=False)
+    spec = r.obj(o, "spec", ptr, ident, required=True)
+    sp = join_pointer(ptr, "spec")
+    driver = r.string(spec, "driver", sp, ident, required=True)
+    pool = r.obj(spec, "pool", sp, ident, required=True)
+    pp = join_pointer(sp, "pool")
+    node_name = r.string(spec, "nodeName", sp, ident)
+    all_nodes = bool(r.boolean(spec, "allNodes", sp, ident))
+    per_device = bool(r.boolean(spec, "perDeviceNodeSelection", sp, ident))
+    node_selector = _node_selector(spec, sp, ident)
+    devices = []
+    listed = r.objects(spec, "devices", sp, ident, "a device")
+    room = MAX_DEVICES - d.dra.device_count
+    if len(listed) > room:
+        raise LimitError(f"more than {MAX_DEVICES:,} devices in the ResourceSlices of one request (MAX_DEVICES)",
+                         join_pointer(sp, "devices", room), ident, kind="too-many-dra-devices")  # fmt: skip
+    d.dra.device_count += len(listed)
+    for i, dev in enumerate(listed):
+        dp = join_pointer(sp, "devices", i)
+        basic = dev.get("basic") if isinstance(dev.get("basic"), dict) else dev  # v1beta1 nests a device's fields
+        dev_name = r.string(dev, "name", dp, ident, required=True)
+        for key in ("consumesCounters", "taints"):
+            if basic.get(key):
+                _note(d, f"DRA device {key} are not modelled", f"ResourceSlice {name}")
+        devices.append((dev_name, r.string(basic, "nodeName", dp, ident), bool(r.boolean(basic, "allNodes", dp, ident)),
+                        _node_selector(basic, dp, ident)))  # fmt: skip
+    if spec.get("sharedCounters"):
+        _note(d, "DRA shared counters (partitionable devices) are not modelled", f"ResourceSlice {name}")
+    d.dra.slices.append(ResourceSlice(
+        name, driver, r.string(pool, "name", pp, ident, required=True),
+        r.integer(pool, "generation", pp, ident, default=0, minimum=0) or 0,
+        r.integer(pool, "resourceSliceCount", pp, ident, default=1, minimum=1) or 1,
+        node_name, all_nodes, node_selector, per_device, tuple(devices), ptr,
+    ))  # fmt: skip
+
+
+def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where: str) -> DeviceRequest:
+    mode = r.string(req, "allocationMode", ptr, ident, default=EXACT_COUNT) or EXACT_COUNT
+    if mode not in (EXACT_COUNT, ALL):
+        raise InputError("allocationMode must be ExactCount or All", join_pointer(ptr, "allocationMode"), ident)
+    count = r.integer(req, "count", ptr, ident, default=1, minimum=1) if mode == EXACT_COUNT else 0
+    if req.get("adminAccess"):
+        _note(d, "DRA admin access is not modelled: the request takes devices as any other", where)
+    if req.get("capacity"):
+        _note(d, "DRA capacity requests (consumable capacity) are not modelled: a request takes whole devices", where)
+    if req.get("tolerations"):
+        _note(d, "DRA device tolerations are not modelled", where)
+    return DeviceRequest(name, r.string(req, "deviceClassName", ptr, ident), mode, count or 0,
+                         _selectors(req, ptr, ident, d, where))  # fmt: skip
+
+
+def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
+    meta, ident, ns, name = _meta(o, ptr, "ResourceClaim", namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    where = f"ResourceClaim {ns}/{name}"
+    spec = r.obj(o, "spec", ptr, ident)
+    sp = join_pointer(ptr, "spec")
+    devices = r.obj(spec, "devices", sp, ident)
+    dp = join_pointer(sp, "devices")
+    if devices.get("constraints"):
+        _note(d, "DRA claim constraints (matchAttribute) are not modelled", where)
+    requests = []
+    for i, req in enumerate(r.objects(devices, "requests", dp, ident, "a device request")):
+        rp = join_pointer(dp, "requests", i)
+        rname = r.string(req, "name", rp, ident, required=True)
+        first = r.objects(req, "firstAvailable", rp, ident, "a sub-request")
+        exactly = req.get("exactly")
+        if exactly is not None:
+            requests.append(ClaimRequest(rname, _device_request(r.obj(req, "exactly", rp, ident), join_pointer(rp, "exactly"),
+                                                                ident, rname, d, where)))  # fmt: skip
+        elif first:
+            subs = tuple(_device_request(s, join_pointer(rp, "firstAvailable", k), ident,
+                                         f"{rname}/{r.string(s, 'name', join_pointer(rp, 'firstAvailable', k), ident)}", d, where)
+                         for k, s in enumerate(first))  # fmt: skip
+            requests.append(ClaimRequest(rname, None, subs))
+        else:  # v1beta1: the request's own fields
+            requests.append(ClaimRequest(rname, _device_request(req, rp, ident, rname, d, where)))
+    status = r.obj(o, "status", ptr, ident)
+    st = join_pointer(ptr, "status")
+    allocation = None
+    alloc = r.obj(status, "allocation", st, ident)
+    if alloc:
+        ap = join_pointer(st, "allocation")
+        results = r.objects(r.obj(alloc, "devices", ap, ident), "results", join_pointer(ap, "devices"), ident, "a device result")
+        rp = join_pointer(ap, "devices", "results")
+        devs = tuple((r.string(x, "driver", join_pointer(rp, k), ident), r.string(x, "pool", join_pointer(rp, k), ident),
+                      r.string(x, "device", join_pointer(rp, k), ident)) for k, x in enumerate(results))  # fmt: skip
+        sel = _node_selector(alloc, ap, ident)
+        allocation = Allocation(devs, (sel,) if sel is not None else ())
+    refs: list[PodRef] = []
+    reserved = r.objects(status, "reservedFor", st, ident, "a consumer reference")
+    if len(reserved) > RESERVED_FOR_MAX:
+        raise InputError(f"at most {RESERVED_FOR_MAX} consumers (ResourceClaimReservedForMaxSize)",
+                         join_pointer(st, "reservedFor", RESERVED_FOR_MAX), ident)  # fmt: skip
+    for k, ref in enumerate(reserved):
+        fp = join_pointer(st, "reservedFor", k)
+        refs.append((r.string(ref, "apiGroup", fp, ident), r.string(ref, "resource", fp, ident),
+                     r.string(ref, "name", fp, ident), r.string(ref, "uid", fp, ident)))  # fmt: skip
+    owners = [ref for ref in r.objects(meta, "ownerReferences", mp, ident, "an owner reference") if ref.get("kind") == "Pod"]
+    claim = ResourceClaim(ns, name, r.string(meta, "uid", mp, ident), r.str_map(meta, "labels", mp, ident), tuple(requests),
+                          allocation, refs, ptr, owner_pod=str(owners[0].get("uid") or "") if owners else None,
+                          deleting=meta.get("deletionTimestamp") is not None)  # fmt: skip
+    if claim.key in d.dra.claims:
+        raise InputError(f"duplicate ResourceClaim {ns}/{name}", join_pointer(mp, "name"), ident)
+    d.dra.claims[claim.key] = claim
+
+
+def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim, ...]:
+    """A pod's ``spec.resourceClaims``, each with the claim ``status.resourceClaimStatuses``
+    names for it (a template's)."""
+    sp, st = join_pointer(ptr, "spec"), join_pointer(ptr, "status")
+    made: dict[str, str | None] = {}
+    for i, s in enumerate(r.objects(status, "resourceClaimStatuses", st, ident, "a resource claim status")):
+        fp = join_pointer(st, "resourceClaimStatuses", i)
+        made[r.string(s, "name", fp, ident, required=True)] = s.get("resourceClaimName") and r.string(s, "resourceClaimName", fp, ident)
+    out = []
+    for i, c in enumerate(r.objects(spec, "resourceClaims", sp, ident, "a pod resource claim")):
+        fp = join_pointer(sp, "resourceClaims", i)
+        name = r.string(c, "name", fp, ident, required=True)
+        claim = r.string(c, "resourceClaimName", fp, ident) or None
+        template = r.string(c, "resourceClaimTemplateName", fp, ident) or None
+        if (claim is None) == (template is None):
+            raise InputError("a pod resource claim names exactly one of resourceClaimName and resourceClaimTemplateName",
+                             fp, ident)  # fmt: skip
+        out.append(PodClaim(name, claim, template, made.get(name) if template is not None else None))
+    return tuple(out)

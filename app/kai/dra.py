@@ -1,0 +1,340 @@
+"""KAI's DRA, for the ``kai`` profile: claims' GPUs counted as GPUs, claims allocated and
+reserved as pods are placed and evicted, and KAI's checks on a pod's claims.
+
+Read from KAI's ``common/resources/dra.go`` (``ExtractDRAGPUResourcesFromClaims``,
+``IsGPUDeviceClass``, ``GetResourceClaimName``, ``Upsert`` / ``RemoveReservedFor``),
+``api/resource_info/dra_resource_utils.go`` (``GetDraPodClaims``),
+``cache/cluster_info/cluster_info.go`` (``populateDRAGPUs``), ``api/node_info/node_info.go``
+(``AddDRAGPUs``, ``HasDRAGPUs``, ``PredicateByNodeResourcesType``), ``api/pod_info``
+(``resourceClaimInfoFromPodClaims``) and the ``dynamicresources`` plugin; the node filter
+is kube-scheduler's ``DynamicResources`` plugin (PreFilter, Filter), which KAI's
+``predicates`` runs, over ``app.model.dra``'s allocator.
+
+* **GPUs of a pod** (``GetDraPodClaims``): its claims by name (in its namespace), and the
+  claims whose first owner of kind Pod is it or, for a claim no pod owns, whose first
+  ``reservedFor`` pod is it. Of each, the requests of a class whose name contains "gpu"
+  (any case) count their devices (``All``: 1). They are added to the pod's
+  ``nvidia.com/gpu`` request for the session, so they count wherever KAI counts GPUs: node
+  fit, queues, quotas and limits, the solver's idle-GPU filters, GPU binpacking.
+* **GPUs of a node** (``populateDRAGPUs``): the devices of the slices naming it
+  (``nodeName``) whose driver contains "gpu", every generation, added to its allocatable
+  GPUs. Such a node takes no pod with a device-plugin GPU request.
+* **PreFilter** (KAI's, with the ``dynamicresources`` plugin): every claim exists (a
+  template's claim is named in the pod's status), has fewer than 256 consumers, and a GPU
+  claim the pod names directly carries the ``kai.scheduler/queue`` label of the job's
+  queue. kube-scheduler's: no claim is being deleted, a template's claim is owned by the
+  pod, an unallocated claim's classes exist.
+* **Filter**: an allocated claim's node selector admits the node; the unallocated claims
+  can all be allocated there.
+* **In the session** (the plugin's event handlers): a pod placed reserves each claim and, when
+  one has no allocation, allocates it on its node (or restores the allocation the pod
+  remembers from an earlier placement, ``ResourceClaimInfo``); a pod evicted or unplaced
+  leaves each claim, which loses its allocation when no consumer is left (the pod then
+  remembers the claim's allocation as it is). A claim that cannot be allocated is left as it
+  was, as KAI logs and goes on.
+
+Differences: a claim's allocation recorded in a KAI BindRequest (``resourceClaimAllocations``)
+is not read; a pod whose named claim does not exist is unschedulable here, where KAI fails
+to build its PodInfo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from app.model.cluster import OCCUPYING, TaskStatus
+from app.model.dra import ALL, RESERVED_FOR_MAX, Allocation, Devices, DraSnapshot, PodClaim, PodRef, ResourceClaim
+from app.model.resources import GPU
+
+if TYPE_CHECKING:
+    from app.framework.session import Session
+    from app.model.cluster import Node, Task
+
+QUEUE_LABEL = "kai.scheduler/queue"
+
+
+def is_gpu_class(name: str) -> bool:
+    """``IsGPUDeviceClass`` (a class or a driver name)."""
+    return "gpu" in name.lower()
+
+
+def claim_gpus(claim: ResourceClaim) -> int:
+    """``countGPUDevicesFromClaim``: the devices the claim's GPU-class ``exactly`` requests ask for."""
+    total = 0
+    for cr in claim.requests:
+        r = cr.exactly
+        if r is not None and is_gpu_class(r.device_class):
+            total += 1 if r.mode == ALL else max(r.count, 1)
+    return total
+
+
+def is_gpu_claim(claim: ResourceClaim) -> bool:
+    """``IsGpuResourceClaim``."""
+    return any(cr.exactly is not None and is_gpu_class(cr.exactly.device_class) for cr in claim.requests)
+
+
+def has_gpu_objects(snap: DraSnapshot) -> bool:
+    """Whether the snapshot has DRA GPUs for the kai profile to count (the cluster needs a GPU column)."""
+    return any(s.node_name and s.devices and is_gpu_class(s.driver) for s in snap.slices) or any(
+        claim_gpus(c) for c in snap.claims.values())  # fmt: skip
+
+
+def node_gpus(snap: DraSnapshot, nodes: list[Node]) -> np.ndarray:
+    """``populateDRAGPUs``: per node, the devices of the GPU-driver slices that name it."""
+    index = {n.name: n.idx for n in nodes}
+    out = np.zeros(len(nodes), dtype=np.int64)
+    for s in snap.slices:
+        i = index.get(s.node_name) if s.node_name else None
+        if i is not None and is_gpu_class(s.driver):
+            out[i] += len(s.devices)
+    return out
+
+
+def claims_by_pod_uid(snap: DraSnapshot) -> dict[str, list[ResourceClaim]]:
+    """``CalcClaimsToPodsBaseMap``: pod UID -> the claims tied to it by their first owner of
+    kind Pod or, for a claim no pod owns, by its first ``reservedFor`` pod."""
+    out: dict[str, list[ResourceClaim]] = {}
+    for key in sorted(snap.claims):
+        c = snap.claims[key]
+        uid = c.owner_pod if c.owner_pod is not None else next((ref[3] for ref in c.reserved_for if ref[1] == "pods"), None)
+        if uid:
+            out.setdefault(uid, []).append(c)
+    return out
+
+
+def related_claims(snap: DraSnapshot, by_uid: dict[str, list[ResourceClaim]], task: Task) -> list[ResourceClaim]:
+    """``GetDraPodClaims``: the claims KAI counts for the pod (see the module docstring);
+    one entry per claim (its UID, or its name where it has none)."""
+    out: dict[str, ResourceClaim] = {}
+    for c in by_uid.get(task.uid, ()) if task.uid else ():
+        out[c.uid or f"{c.namespace}/{c.name}"] = c
+    for pc in snap.pod_claims.get(task.key, ()):
+        c = snap.claims.get((task.namespace, pc.claim)) if pc.claim is not None else None
+        if c is not None:
+            out[c.uid or f"{c.namespace}/{c.name}"] = c
+    return [out[k] for k in sorted(out)]
+
+
+class KaiDra:
+    """The kai profile's DRA for one session (see the module docstring): made before the
+    plugins open (the GPUs are the snapshot's, as KAI's cache counts them), undone by
+    :meth:`close`."""
+
+    def __init__(self, ssn: Session) -> None:
+        c = ssn.cluster
+        snap: DraSnapshot = c.dra
+        self.ssn = ssn
+        self.snap = snap
+        self.devices = Devices(snap, c.nodes)
+        #: the claims' status as the session changes it: key -> [allocation, reservedFor]
+        self.state: dict[tuple[str, str], list[Any]] = {k: [cl.allocation, list(cl.reserved_for)] for k, cl in snap.claims.items()}
+        self.taken = self.devices.taken_mask({d for cl in snap.claims.values() if cl.allocation for d in cl.allocation.devices})
+        #: the kai profile's dynamicresources plugin is on: KAI's preFilter and the event handlers
+        self.plugin = False
+        #: (id(task), pod claim name) -> the allocation the pod remembers (``ResourceClaimInfo``)
+        self.memory: dict[tuple[int, str], Allocation | None] = {}
+        self.tasks: list[Task] = []  # the pods with claims
+        for key in sorted(snap.pod_claims):
+            t = c.find_task(key)
+            if t is None:
+                continue
+            self.tasks.append(t)
+            for pc in snap.pod_claims[key]:
+                name = pc.claim_name
+                cl = snap.claims.get((t.namespace, name)) if name is not None else None
+                if cl is not None:
+                    self.memory[(id(t), pc.name)] = cl.allocation
+        self.g = c.resources.index.get(GPU)
+        self.node_gpus = node_gpus(snap, c.nodes) if self.g is not None else np.zeros(len(c.nodes), dtype=np.int64)
+        #: per node: GPUs from ResourceSlices (``HasDRAGPUs``)
+        self.has_dra_gpus = self.node_gpus > 0
+        #: id(task) -> (the task, the DRA GPUs added to its request)
+        self.pod_gpus: dict[int, tuple[Task, int]] = {}
+        self._applied = False
+        if self.g is not None:
+            by_uid = claims_by_pod_uid(snap)
+            for t in c.active_tasks:
+                if t.uid in by_uid or t.key in snap.pod_claims:
+                    n = sum(claim_gpus(cl) for cl in related_claims(snap, by_uid, t))
+                    if n:
+                        self.pod_gpus[id(t)] = (t, n)
+            self._apply(1)
+        self._pins: dict[int, np.ndarray] = {}
+
+    # -- the snapshot's GPUs --------------------------------------------------------------------
+    def _apply(self, sign: int) -> None:
+        """Add (``sign`` 1) or take out (-1) the DRA GPUs of the nodes and of the pods with
+        claims, in the node matrices too (where each pod is now)."""
+        c, g = self.ssn.cluster, self.g
+        if sign > 0:
+            self._allocatable = c.allocatable
+            c.allocatable = c.allocatable.copy()
+            c.allocatable[:, g] += self.node_gpus * 1000
+        else:
+            c.allocatable = self._allocatable
+        for t, n in self.pod_gpus.values():
+            milli = sign * n * 1000
+            if sign > 0:
+                t.req[g] += milli
+            if t.node >= 0:
+                if t.status is TaskStatus.PIPELINED:
+                    c.pipelined[t.node, g] += milli
+                elif t.status in OCCUPYING:
+                    c.used[t.node, g] += milli
+                    if t.status is TaskStatus.RELEASING:
+                        c.releasing[t.node, g] += milli
+            if sign < 0:
+                t.req[g] += milli
+        self._applied = sign > 0
+
+    def close(self) -> None:
+        """The snapshot's GPUs again (the session is over)."""
+        if self._applied:
+            self._apply(-1)
+
+    def snapshot_after(self) -> DraSnapshot:
+        """The snapshot's DRA objects with each claim's status as the session left it (a
+        cycle's claims for the next one, ``/v1/simulate``)."""
+        claims = {k: replace(cl, allocation=self.state[k][0], reserved_for=list(self.state[k][1]))
+                  for k, cl in self.snap.claims.items()}  # fmt: skip
+        return replace(self.snap, claims=claims)
+
+    def device_plugin_gpus(self, t: Task) -> bool:
+        """The pod asks for GPUs through the device plugin (``ResReq.GPUs() > 0``, its DRA GPUs aside)."""
+        if self.g is None:
+            return False
+        extra = self.pod_gpus.get(id(t))
+        return int(t.req[self.g]) > (extra[1] * 1000 if extra is not None else 0)
+
+    # -- PreFilter and Filter -------------------------------------------------------------------
+    def claims_of(self, t: Task) -> tuple[PodClaim, ...]:
+        return self.snap.pod_claims.get(t.key, ())
+
+    def refusal(self, t: Task) -> str | None:
+        """Why the pod's claims let it on no node (KAI's and kube-scheduler's PreFilter), else None."""
+        for pc in self.claims_of(t):
+            name = pc.claim_name
+            if name is None:
+                return f"no resource claim name found for pod {t.key} and claim reference {pc.name}"
+            cl = self.snap.claims.get((t.namespace, name))
+            if cl is None:
+                return f"resource claim {t.namespace}/{name} does not exist"
+            allocation, reserved = self.state[cl.key]
+            if self.plugin and len(reserved) >= RESERVED_FOR_MAX:
+                return f"resource claim {t.namespace}/{name} has reached its maximum number of consumers ({RESERVED_FOR_MAX})"
+            if self.plugin and pc.template is None and is_gpu_claim(cl):
+                queue = t.job.queue if t.job is not None else ""
+                label = cl.labels.get(QUEUE_LABEL, "")
+                if not label:
+                    return f"DRA claim {name} is a shared GPU claim but does not have a queue label ({QUEUE_LABEL})"
+                if label != queue:
+                    return (f"DRA claim {name} is a shared GPU claim with wrong queue label (expected queue: {queue}, "
+                            f"claim queue label: {label})")  # fmt: skip
+            if cl.deleting:
+                return f"resourceclaim {name!r} is being deleted"
+            if pc.template is not None and cl.owner_pod != t.uid:
+                return f"ResourceClaim {t.namespace}/{name} was not created for pod {t.key} (pod is not owner)"
+            if allocation is not None and len(reserved) >= RESERVED_FOR_MAX and not _reserved_for(reserved, t):
+                return "resourceclaim in use"
+            if allocation is None:
+                for cr in cl.requests:
+                    for req in (cr.exactly,) if cr.exactly is not None else cr.first_available:
+                        if req.device_class not in self.snap.classes:
+                            return f"request {req.name}: device class {req.device_class} does not exist"
+        return None
+
+    def mask(self, t: Task, nodes: np.ndarray) -> np.ndarray:
+        """Per node of ``nodes``: the pod's claims let it there (PreFilter, then Filter)."""
+        pcs = self.claims_of(t)
+        if not pcs:
+            return np.ones(len(nodes), dtype=bool)
+        if self.refusal(t) is not None:
+            return np.zeros(len(nodes), dtype=bool)
+        ok = np.ones(len(nodes), dtype=bool)
+        pending: list[ResourceClaim] = []
+        seen: set[tuple[str, str]] = set()
+        for pc in pcs:
+            cl = self.snap.claims[(t.namespace, pc.claim_name)]  # type: ignore[index]  # (the PreFilter saw each)
+            allocation = self.state[cl.key][0]
+            if allocation is not None:
+                if allocation.selectors:
+                    ok &= self._pinned(allocation)[nodes]
+            elif cl.key not in seen:
+                seen.add(cl.key)
+                pending.append(cl)
+        if pending and ok.any():
+            at = np.flatnonzero(ok)
+            ok[at] = self.devices.fits(pending, nodes[at], self.taken)
+        return ok
+
+    def _pinned(self, allocation: Allocation) -> np.ndarray:
+        hit = self._pins.get(id(allocation))
+        if hit is None or hit[0] is not allocation:
+            mask = np.array([allocation.admits(n) for n in self.ssn.cluster.nodes], dtype=bool)
+            hit = self._pins[id(allocation)] = (allocation, mask)  # type: ignore[assignment]
+        return hit[1]  # type: ignore[index]
+
+    # -- the event handlers ---------------------------------------------------------------------
+    def placed(self, t: Task) -> None:
+        """``allocateResourceClaim`` for each of the pod's claims (on its node)."""
+        for pc in self.claims_of(t):
+            name = pc.claim_name
+            st = self.state.get((t.namespace, name)) if name is not None else None
+            if st is None:
+                continue  # KAI logs it and goes on
+            allocation = st[0]
+            remembered = self.memory.get((id(t), pc.name))
+            if remembered is not None:
+                allocation = remembered
+            elif allocation is None:
+                got = self.devices.allocate([self.snap.claims[(t.namespace, name)]], t.node, self.taken)  # type: ignore[index]
+                if got is None:
+                    continue  # the claim stays as it was
+                allocation = got[0]
+            self._set(st, allocation)
+            if not _reserved_for(st[1], t):
+                st[1].append(_ref(t))
+            self.memory[(id(t), pc.name)] = allocation
+
+    def left(self, t: Task) -> None:
+        """``deallocateResourceClaim`` for each of the pod's claims."""
+        for pc in self.claims_of(t):
+            name = pc.claim_name
+            st = self.state.get((t.namespace, name)) if name is not None else None
+            if st is None:
+                continue
+            st[1] = [ref for ref in st[1] if not _is(ref, t)]
+            if not st[1]:
+                self._set(st, None)
+            if (id(t), pc.name) in self.memory:
+                self.memory[(id(t), pc.name)] = st[0]
+
+    def _set(self, st: list[Any], allocation: Allocation | None) -> None:
+        """A claim's allocation replaced: the devices allocated follow."""
+        old = st[0]
+        if old is allocation:
+            return
+        idx = self.devices.index
+        if old is not None:
+            self.taken[[i for d in old.devices if (i := idx.get(d)) is not None]] = False
+            still = {d for s in self.state.values() if s is not st and s[0] is not None for d in s[0].devices}
+            self.taken[[i for d in old.devices if d in still and (i := idx.get(d)) is not None]] = True
+        if allocation is not None:
+            self.taken[[i for d in allocation.devices if (i := idx.get(d)) is not None]] = True
+        st[0] = allocation
+
+
+def _ref(t: Task) -> PodRef:
+    return ("", "pods", t.name, t.uid)
+
+
+def _is(ref: PodRef, t: Task) -> bool:
+    """``RemoveReservedFor`` / ``UpsertReservedFor``'s match: the pod's name and UID, ``pods`` of the core group."""
+    return ref[0] == "" and ref[1] == "pods" and ref[2] == t.name and ref[3] == t.uid
+
+
+def _reserved_for(refs: list[PodRef], t: Task) -> bool:
+    return any(_is(ref, t) for ref in refs)

@@ -1,0 +1,337 @@
+"""Dynamic Resource Allocation (``resource.k8s.io``): device classes, resource slices and
+resource claims as a snapshot holds them, and kube-scheduler's structured allocator for the
+requests Gangplank models.
+
+* **Pools.** A slice belongs to the pool ``(driver, spec.pool.name)``; only a pool's slices
+  of its newest ``generation`` count, and a pool with fewer of them than its
+  ``resourceSliceCount`` is incomplete (``GatherPools``).
+* **Which nodes reach a device**: its slice's ``nodeName`` (that node), ``allNodes`` (every
+  node) or ``nodeSelector`` (the nodes it matches); with ``perDeviceNodeSelection`` the
+  device's own fields say so. A device reached by no node is never allocated.
+* **A device matches a request** when its driver passes its class's selectors and the
+  request's own. Gangplank reads one form of CEL selector, ``device.driver == "<name>"``;
+  any other expression is not evaluated and taken to match (:attr:`DraSnapshot.notes`
+  names the class or claim so the warnings say it).
+* **The allocator** (``structured.Allocator.Allocate`` for one node) takes the claims in
+  order and each claim's requests in order: ``ExactCount`` takes the first ``count`` free
+  devices it matches that the node reaches (pools in (driver, pool) order, a pool's slices
+  by name, devices in slice order), ``All`` every matching device the node reaches (none of
+  them allocated, the pool complete, at least one), ``firstAvailable`` the first of its
+  sub-requests that can be met. All of a pod's claims are allocated or none is. The
+  allocation's node selector pins it to the node when one of its devices comes from a
+  node-local slice (``nodeName``), to a slice's ``nodeSelector`` for such devices, and to
+  no node for ``allNodes`` devices (``createNodeSelector``).
+* Not modelled (named in the warnings): consumable capacity, device taints, admin access,
+  ``constraints`` (matching attributes across requests), and CEL beyond the driver test.
+  The allocator searches greedily in order where kube-scheduler backtracks; the two agree
+  unless two requests of one claim can take the same devices.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import orjson
+
+from app.errors import InputError
+from app.model.selectors import term_matches
+
+if TYPE_CHECKING:
+    from app.model.cluster import Node
+
+#: ``ResourceClaimReservedForMaxSize``: the most consumers a claim can be reserved for.
+RESERVED_FOR_MAX = 256
+#: The most devices the ResourceSlices of one request may list (a 422 past it).
+MAX_DEVICES = 262_144
+#: The most (distinct slice node selectors x nodes) the allocator keeps as node masks (a 422 past it).
+MAX_SELECTOR_CELLS = 32_000_000
+EXACT_COUNT, ALL = "ExactCount", "All"
+#: The one CEL selector form Gangplank evaluates.
+_DRIVER_TEST = re.compile(r"""^\s*device\.driver\s*==\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*$""")
+
+Device = tuple[str, str, str]  # (driver, pool, device name)
+PodRef = tuple[str, str, str, str]  # a reservedFor entry: (apiGroup, resource, name, uid)
+
+
+def driver_of(expression: str) -> str | None:
+    """The driver a ``device.driver == "<name>"`` selector names, else None (not evaluated)."""
+    m = _DRIVER_TEST.match(expression)
+    return None if m is None else (m.group(1) if m.group(1) is not None else m.group(2))
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceRequest:
+    """An ``exactly`` request (or one ``firstAvailable`` sub-request, ``request/sub``)."""
+
+    name: str
+    device_class: str
+    mode: str  # ExactCount | All
+    count: int
+    selectors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRequest:
+    name: str
+    exactly: DeviceRequest | None
+    first_available: tuple[DeviceRequest, ...] = ()
+
+
+@dataclass(slots=True)
+class Allocation:
+    """A claim's ``status.allocation``: its devices and where they can be used (the terms of
+    each selector ORed, the selectors ANDed; none: every node)."""
+
+    devices: tuple[Device, ...]
+    selectors: tuple[dict[str, Any], ...] = ()
+
+    def admits(self, node: Node) -> bool:
+        return all(any(term_matches(t, node) for t in sel.get("nodeSelectorTerms") or ()) for sel in self.selectors)
+
+
+@dataclass(slots=True)
+class ResourceClaim:
+    namespace: str
+    name: str
+    uid: str
+    labels: dict[str, str]
+    requests: tuple[ClaimRequest, ...]
+    allocation: Allocation | None
+    reserved_for: list[PodRef]
+    pointer: str
+    #: the UID of the claim's first owner of kind Pod (a claim made from a pod's template)
+    owner_pod: str | None = None
+    deleting: bool = False
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.namespace, self.name)
+
+
+@dataclass(slots=True)
+class ResourceSlice:
+    name: str
+    driver: str
+    pool: str
+    generation: int
+    slice_count: int
+    node_name: str
+    all_nodes: bool
+    node_selector: dict[str, Any] | None
+    per_device: bool
+    #: (name, its own nodeName, allNodes, nodeSelector: used with ``per_device``)
+    devices: tuple[tuple[str, str, bool, dict[str, Any] | None], ...]
+    pointer: str
+
+
+@dataclass(slots=True)
+class DeviceClass:
+    name: str
+    selectors: tuple[str, ...]
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True)
+class PodClaim:
+    """One entry of a pod's ``spec.resourceClaims``: a claim by name, or a template whose
+    claim ``status.resourceClaimStatuses`` names (``generated``; None: not made yet)."""
+
+    name: str
+    claim: str | None
+    template: str | None
+    generated: str | None
+
+    @property
+    def claim_name(self) -> str | None:
+        """``GetResourceClaimName``: the claim's name, None when a template's claim is not made."""
+        return self.claim if self.claim is not None else self.generated
+
+
+@dataclass(slots=True)
+class DraSnapshot:
+    classes: dict[str, DeviceClass] = field(default_factory=dict)
+    slices: list[ResourceSlice] = field(default_factory=list)
+    claims: dict[tuple[str, str], ResourceClaim] = field(default_factory=dict)
+    #: pod key -> its claims (``spec.resourceClaims`` in order)
+    pod_claims: dict[str, tuple[PodClaim, ...]] = field(default_factory=dict)
+    #: what the allocator does not model, one sentence each (the warnings)
+    notes: list[str] = field(default_factory=list)
+    #: the devices of every slice read (bounded by :data:`MAX_DEVICES`)
+    device_count: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.slices or self.claims or self.pod_claims)
+
+
+class Devices:
+    """The devices of a snapshot's pools, which nodes reach each, and the allocator over them
+    (see the module docstring). Fixed for a session; what is allocated is given per call.
+    Devices are numbered in allocation order; a device is reached by one node (a node-local
+    slice), by every node (``ALL_NODES``) or by the nodes of a selector (``SELECTED``)."""
+
+    ALL_NODES, SELECTED, NOWHERE = -1, -2, -3
+
+    def __init__(self, snap: DraSnapshot, nodes: list[Node]) -> None:
+        self.snap = snap
+        self.nodes = nodes
+        newest: dict[tuple[str, str], int] = {}
+        for s in snap.slices:
+            k = (s.driver, s.pool)
+            newest[k] = max(newest.get(k, s.generation), s.generation)
+        live = sorted((s for s in snap.slices if s.generation == newest[(s.driver, s.pool)]),
+                      key=lambda s: (s.driver, s.pool, s.name))  # fmt: skip
+        seen: dict[tuple[str, str], int] = {}
+        for s in live:
+            seen[(s.driver, s.pool)] = seen.get((s.driver, s.pool), 0) + 1
+        #: pools with fewer slices of their newest generation than they say they have
+        self.incomplete = {k for s in live if seen[(k := (s.driver, s.pool))] < s.slice_count}
+        by_name = {nd.name: nd.idx for nd in nodes}
+        masks: dict[bytes, int] = {}
+        #: the node masks of the selectors devices are reached by
+        self.masks: list[np.ndarray] = []
+        #: every device in allocation order: (device, its node name, all nodes, node selector)
+        self.order: list[tuple[Device, str, bool, dict[str, Any] | None]] = []
+        where: list[int] = []
+        mask_of: list[int] = []
+        for s in live:
+            for name, dn, da, dsel in s.devices:
+                node_name, all_nodes, sel = (dn, da, dsel) if s.per_device else (s.node_name, s.all_nodes, s.node_selector)
+                self.order.append(((s.driver, s.pool, name), node_name, all_nodes, sel))
+                m = -1
+                if node_name:
+                    w = by_name.get(node_name, self.NOWHERE)
+                elif all_nodes:
+                    w = self.ALL_NODES
+                elif sel is not None:
+                    w = self.SELECTED
+                    key = orjson.dumps(sel, option=orjson.OPT_SORT_KEYS)
+                    m = masks.get(key, -1)
+                    if m < 0:
+                        if (len(self.masks) + 1) * len(nodes) > MAX_SELECTOR_CELLS:
+                            raise InputError(f"{len(self.masks) + 1} distinct ResourceSlice node selectors over {len(nodes)} "
+                                             f"nodes exceed the limit of {MAX_SELECTOR_CELLS:,} cells", s.pointer,
+                                             {"kind": "ResourceSlice", "name": s.name}, kind="too-many-dra-selectors")  # fmt: skip
+                        m = masks[key] = len(self.masks)
+                        terms = sel.get("nodeSelectorTerms") or ()
+                        self.masks.append(np.array([any(term_matches(t, nd) for t in terms) for nd in nodes], dtype=bool))
+                else:
+                    w = self.NOWHERE
+                where.append(w)
+                mask_of.append(m)
+        #: per device: the node that reaches it, or ALL_NODES / SELECTED / NOWHERE
+        self.where = np.array(where, dtype=np.intp)
+        #: per device reached through a selector: its mask in :attr:`masks`
+        self.mask_of = np.array(mask_of, dtype=np.intp)
+        self.mask_rows = np.array(self.masks, dtype=np.int64).reshape(len(self.masks), len(nodes))
+        self.index = {dev: i for i, (dev, *_) in enumerate(self.order)}
+        self._match: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
+        # the node-local devices grouped by node (allocation order within a node), the others
+        local = np.flatnonzero(self.where >= 0)
+        self._local = local[np.argsort(self.where[local], kind="stable")]
+        self._local_at = np.searchsorted(self.where[self._local], np.arange(len(nodes) + 1))
+        self._everywhere = np.flatnonzero(self.where == self.ALL_NODES)
+        self._selected = np.flatnonzero(self.where == self.SELECTED)
+
+    def matching(self, req: DeviceRequest) -> np.ndarray:
+        """Per device: it passes the request's class's and own selectors."""
+        key = (req.device_class, req.selectors)
+        hit = self._match.get(key)
+        if hit is None:
+            cls = self.snap.classes.get(req.device_class)
+            drivers = [d for e in (*(cls.selectors if cls else ()), *req.selectors) if (d := driver_of(e)) is not None]
+            hit = np.array([all(dev[0] == d for d in drivers) for dev, *_ in self.order], dtype=bool)
+            self._match[key] = hit
+        return hit
+
+    def reached(self, node: int) -> np.ndarray:
+        """The devices ``node`` reaches, in allocation order."""
+        sel = self._selected
+        if len(sel):
+            sel = sel[self.mask_rows[self.mask_of[sel], node].astype(bool)]
+        local = self._local[self._local_at[node] : self._local_at[node + 1]]
+        return np.sort(np.concatenate((local, self._everywhere, sel)))
+
+    def counts(self, devices: np.ndarray) -> np.ndarray:
+        """Per node, how many of ``devices`` (a mask) it reaches."""
+        n = len(self.nodes)
+        w = self.where[devices]
+        out = np.bincount(w[w >= 0], minlength=n)[:n] + int((w == self.ALL_NODES).sum())
+        if len(self.masks):
+            per_mask = np.bincount(self.mask_of[devices][w == self.SELECTED], minlength=len(self.masks))
+            out = out + per_mask @ self.mask_rows
+        return out
+
+    def taken_mask(self, allocated: set[Device]) -> np.ndarray:
+        out = np.zeros(len(self.order), dtype=bool)
+        idx = [i for d in allocated if (i := self.index.get(d)) is not None]
+        out[idx] = True
+        return out
+
+    def fits(self, claims: list[ResourceClaim], nodes: np.ndarray, taken: np.ndarray) -> np.ndarray:
+        """Per node of ``nodes``: :meth:`allocate` would allocate every claim there. Counted
+        for all nodes at once; each node where a count does not settle it is tried in full."""
+        reqs = [cr.exactly for c in claims for cr in c.requests]
+        free = ~taken
+        if all(r is not None and r.mode == EXACT_COUNT for r in reqs):
+            need: dict[bytes, tuple[np.ndarray, int]] = {}
+            for r in reqs:
+                m = self.matching(r)  # type: ignore[arg-type]
+                k = m.tobytes()
+                need[k] = (m, need[k][1] + r.count if k in need else r.count)  # type: ignore[union-attr]
+            ok = np.ones(len(nodes), dtype=bool)
+            for m, k in need.values():
+                ok &= self.counts(m & free)[nodes] >= k
+            masks = [m for m, _ in need.values()]
+            if all(not (a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :]):
+                return ok  # the requests take from disjoint sets of devices: the counts settle it
+        else:
+            ok = np.ones(len(nodes), dtype=bool)
+        for i in np.flatnonzero(ok).tolist():
+            ok[i] = self.allocate(claims, int(nodes[i]), taken) is not None
+        return ok
+
+    def allocate(self, claims: list[ResourceClaim], node: int, taken: np.ndarray) -> list[Allocation] | None:
+        """One allocation per claim on ``node`` (all or none); ``taken``: the devices allocated already."""
+        reach = self.reached(node)
+        used = taken.copy()
+        out: list[Allocation] = []
+        for claim in claims:
+            picked: list[int] = []
+            for cr in claim.requests:
+                options = (cr.exactly,) if cr.exactly is not None else cr.first_available
+                for req in options:
+                    got = self._request(req, reach, used)
+                    if got is not None:
+                        picked += got
+                        used[got] = True
+                        break
+                else:
+                    return None
+            out.append(self._allocation(picked))
+        return out
+
+    def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray) -> list[int] | None:
+        cand = reach[self.matching(req)[reach]]
+        if req.mode == ALL:
+            if not len(cand) or used[cand].any():
+                return None
+            if any(self.order[i][0][:2] in self.incomplete for i in cand.tolist()):
+                return None
+            return cand.tolist()
+        free = cand[~used[cand]]
+        return free[: req.count].tolist() if len(free) >= req.count else None
+
+    def _allocation(self, picked: list[int]) -> Allocation:
+        devices = tuple(self.order[i][0] for i in picked)
+        selectors: list[dict[str, Any]] = []
+        for i in picked:  # createNodeSelector
+            _, name, all_nodes, sel = self.order[i]
+            if name:
+                local = {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}]}]}
+                return Allocation(devices, (local,))
+            if not all_nodes and sel is not None and sel not in selectors:
+                selectors.append(sel)
+        return Allocation(devices, tuple(selectors))

@@ -1,0 +1,412 @@
+"""DRA under the ``kai`` profile (``app.kai.dra`` over ``app.model.dra``), rule by rule, on
+clusters small enough to check by hand.
+
+KAI's own Go cases with DRA run in ``tests/test_kai_upstream.py``
+(``integration_allocate_dra.yaml``, ``integration_reclaim_dra.yaml``); they count GPUs.
+These hold what they leave untested: kube-scheduler's DynamicResources filter on devices
+(pools, node selectors, allocation modes, classes), the PreFilter's claim checks, the
+snapshot's matrices after a session, the other profiles, and the readers' errors.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import orjson
+import pytest
+
+from app.ingest.dra import pod_claims
+from app.model.dra import EXACT_COUNT, Devices, DraSnapshot, ResourceSlice, driver_of
+from tests.kube import node, pod
+from tests.test_kai import decide, kai_queue
+from tests.test_kai_mig import where
+
+NS = "ml"
+API = "resource.k8s.io/v1"
+
+
+def device_class(name: str, *selectors: str) -> dict:
+    return {"apiVersion": API, "kind": "DeviceClass", "metadata": {"name": name},
+            "spec": {"selectors": [{"cel": {"expression": e}} for e in selectors]}}  # fmt: skip
+
+
+def pool(name: str, driver: str, devices: int, *, node_name: str | None = None, all_nodes: bool = False,
+         selector: dict | None = None, generation: int = 0, slices: int = 1) -> dict:  # fmt: skip
+    spec: dict = {"driver": driver, "pool": {"name": name, "generation": generation, "resourceSliceCount": slices},
+                  "devices": [{"name": f"d{i}"} for i in range(devices)]}  # fmt: skip
+    if node_name:
+        spec["nodeName"] = node_name
+    if all_nodes:
+        spec["allNodes"] = True
+    if selector is not None:
+        spec["nodeSelector"] = selector
+    return {"apiVersion": API, "kind": "ResourceSlice", "metadata": {"name": f"{name}-{generation}"}, "spec": spec}
+
+
+def claim(name: str, cls: str, count: int | None = 1, *, mode: str | None = None, labels: dict | None = None,
+          first: list[tuple[str, int]] | None = None, owner: str | None = None, status: dict | None = None) -> dict:  # fmt: skip
+    meta: dict = {"name": name, "namespace": NS, "uid": f"uid-{name}", "labels": labels or {}}
+    if owner:
+        meta["ownerReferences"] = [{"apiVersion": "v1", "kind": "Pod", "name": owner, "uid": owner, "controller": True}]
+    if first is not None:
+        req: dict = {"name": "r", "firstAvailable": [{"name": f"s{i}", "deviceClassName": c, "count": n}
+                                                      for i, (c, n) in enumerate(first)]}  # fmt: skip
+    else:
+        exactly: dict = {"deviceClassName": cls}
+        if count is not None:
+            exactly["count"] = count
+        if mode:
+            exactly["allocationMode"] = mode
+        req = {"name": "r", "exactly": exactly}
+    o = {"apiVersion": API, "kind": "ResourceClaim", "metadata": meta, "spec": {"devices": {"requests": [req]}}}
+    if status:
+        o["status"] = status
+    return o
+
+
+def group(name: str, queue: str = "q") -> dict:
+    return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": NS},
+            "spec": {"minMember": 1, "queue": queue, "priorityClassName": "train"}}  # fmt: skip
+
+
+def job(name: str, *claims: str, template: tuple[str, str | None] | None = None, cpu: str = "1", gpu: int | None = None,
+        on: str | None = None, queue: str = "q") -> list[dict]:  # fmt: skip
+    p = pod(f"{name}-0", ns=NS, node=on, cpu=cpu, gpu=gpu, annotations={"pod-group-name": name})
+    p["metadata"]["uid"] = f"{name}-0"
+    p["spec"]["resourceClaims"] = [{"name": c, "resourceClaimName": c} for c in claims]
+    if template is not None:
+        p["spec"]["resourceClaims"].append({"name": "t", "resourceClaimTemplateName": template[0]})
+        if template[1] is not None:
+            p.setdefault("status", {})["resourceClaimStatuses"] = [{"name": "t", "resourceClaimName": template[1]}]
+    return [group(name, queue), p]
+
+
+def cpu_nodes(*names: str, cpu: str = "8") -> list[dict]:
+    return [node(n, cpu=cpu, gpu=None) for n in names]
+
+
+# -- kube-scheduler's DynamicResources filter on devices ----------------------------------------
+def test_claim_fits_only_a_node_that_reaches_free_devices(client) -> None:
+    """Filter: an unallocated claim of a class that is not a GPU class (no GPUs counted)
+    fits only where a slice offers a device: node b, though the CPU binpacking prefers a
+    (it runs a pod already)."""
+    objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running"), kai_queue("q", 8),
+            device_class("nic"), pool("b-nics", "nic.example.com", 1, node_name="b"), claim("c", "nic"), *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+    objs[5] = pool("b-nics", "nic.example.com", 0, node_name="b")  # no device anywhere
+    assert where(decide(client, objs), f"{NS}/w-0") is None
+
+
+def test_device_of_an_all_nodes_pool_is_allocated_once(client) -> None:
+    """Filter and the event handlers: an ``allNodes`` device reaches every node, and once a
+    pod's claim holds it, the next pod's claim finds none left."""
+    objs = [*cpu_nodes("a", "b"), kai_queue("q", 8), device_class("fabric"),
+            pool("shared", "fabric.example.com", 1, all_nodes=True), claim("c1", "fabric"), claim("c2", "fabric"),
+            *job("w1", "c1"), *job("w2", "c2")]  # fmt: skip
+    out = decide(client, objs)
+    placed = [k for k in (f"{NS}/w1-0", f"{NS}/w2-0") if where(out, k)]
+    assert placed == [f"{NS}/w1-0"]
+
+
+def test_node_selector_pool_reaches_only_the_nodes_it_selects(client) -> None:
+    """A slice's ``nodeSelector``: its devices reach only the nodes whose labels match."""
+    sel = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "rack", "operator": "In", "values": ["r2"]}]}]}
+    objs = [node("a", cpu="8", gpu=None, labels={"rack": "r1"}), node("b", cpu="8", gpu=None, labels={"rack": "r2"}),
+            pod("busy", ns=NS, node="a", cpu="4", phase="Running"), kai_queue("q", 8), device_class("fpga"),
+            pool("rack2", "fpga.example.com", 2, selector=sel), claim("c", "fpga", 2), *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+
+
+def test_allocated_claim_pins_its_pods_to_its_node_selector(client) -> None:
+    """Filter: an allocated claim admits only the nodes its allocation's node selector
+    selects (a second pod sharing it goes where the first one is)."""
+    pinned = {"allocation": {"devices": {"results": [{"request": "r", "driver": "nic.example.com", "pool": "b-nics",
+                                                      "device": "d0"}]},
+                             "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+                                 {"key": "metadata.name", "operator": "In", "values": ["b"]}]}]}},
+              "reservedFor": [{"resource": "pods", "name": "w1-0", "uid": "w1-0"}]}  # fmt: skip
+    objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running"), kai_queue("q", 8),
+            device_class("nic"), pool("b-nics", "nic.example.com", 1, node_name="b"),
+            claim("c", "nic", status=pinned), *job("w1", "c", on="b"), *job("w2", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w2-0") == "b"
+
+
+def test_allocation_mode_all_takes_every_device_and_needs_them_free(client) -> None:
+    """``allocationMode: All``: every device the node reaches, none of them allocated; with
+    one held by another claim the pod fits nowhere."""
+    objs = [*cpu_nodes("a", "b"), kai_queue("q", 8), device_class("nic"), pool("b-nics", "nic.example.com", 2, node_name="b"),
+            claim("c", "nic", None, mode="All"), *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+    held = {"allocation": {"devices": {"results": [{"request": "r", "driver": "nic.example.com", "pool": "b-nics",
+                                                    "device": "d1"}]}},
+            "reservedFor": [{"resource": "pods", "name": "other", "uid": "other"}]}  # fmt: skip
+    objs.append(claim("other", "nic", status=held))
+    assert where(decide(client, objs), f"{NS}/w-0") is None
+
+
+def test_first_available_takes_the_first_sub_request_that_fits(client) -> None:
+    """``firstAvailable``: the sub-requests in order; 4 devices do not fit anywhere, 2 do on b."""
+    objs = [*cpu_nodes("a", "b"), kai_queue("q", 8), device_class("nic"), pool("b-nics", "nic.example.com", 2, node_name="b"),
+            claim("c", "", first=[("nic", 4), ("nic", 2)]), *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+
+
+def test_class_driver_selector_picks_the_devices_of_that_driver(client) -> None:
+    """A class's ``device.driver == "<name>"`` selector: devices of another driver do not
+    match (node a's), so the pod goes to b."""
+    objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running"), kai_queue("q", 8),
+            device_class("nic", 'device.driver == "nic.example.com"'), pool("a-fpga", "fpga.example.com", 4, node_name="a"),
+            pool("b-nics", "nic.example.com", 1, node_name="b"), claim("c", "nic"), *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+
+
+def test_only_the_newest_generation_of_a_pool_counts() -> None:
+    """``GatherPools``: slices of an older generation of a pool are left out."""
+    snap = DraSnapshot(slices=[
+        ResourceSlice("p-0", "d", "p", 0, 1, "a", False, None, False, (("x", "", False, None), ("y", "", False, None)), ""),
+        ResourceSlice("p-1", "d", "p", 1, 1, "a", False, None, False, (("z", "", False, None),), ""),
+    ])  # fmt: skip
+    nodes = [type("N", (), {"name": "a", "idx": 0, "labels": {}})()]
+    devices = Devices(snap, nodes)  # type: ignore[arg-type]
+    assert [dev for dev, *_ in devices.order] == [("d", "p", "z")]
+
+
+def test_driver_selector_form() -> None:
+    assert driver_of('device.driver == "gpu.nvidia.com"') == "gpu.nvidia.com"
+    assert driver_of("device.driver=='x'") == "x"
+    assert driver_of('device.attributes["x"].model == "a"') is None
+
+
+# -- the PreFilter ------------------------------------------------------------------------------
+def test_missing_device_class_refuses_the_pod(client) -> None:
+    """kube-scheduler's PreFilter: an unallocated claim's class must exist."""
+    objs = [*cpu_nodes("b"), kai_queue("q", 8), pool("b-nics", "nic.example.com", 1, node_name="b"), claim("c", "nic"),
+            *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") is None
+
+
+def test_template_claim_is_the_one_the_pod_status_names_and_owns(client) -> None:
+    """``GetResourceClaimName``: a template's claim is the one ``status.resourceClaimStatuses``
+    names; not made yet, or not owned by the pod (kube-scheduler's ``IsForPod``), the pod waits."""
+    base = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic"), pool("b-nics", "nic.example.com", 1, node_name="b")]
+    ok = [*base, claim("w-0-t", "nic", owner="w-0"), *job("w", template=("tmpl", "w-0-t"))]
+    assert where(decide(client, ok), f"{NS}/w-0") == "b"
+    not_made = [*base, *job("w", template=("tmpl", None))]
+    assert where(decide(client, not_made), f"{NS}/w-0") is None
+    not_owned = [*base, claim("w-0-t", "nic", owner="someone"), *job("w", template=("tmpl", "w-0-t"))]
+    assert where(decide(client, not_owned), f"{NS}/w-0") is None
+
+
+def test_template_gpu_claim_needs_no_queue_label(client) -> None:
+    """``validateSharedGpuClaimQueueLabel`` checks only claims a pod names directly: a
+    template's GPU claim without the queue label is placed, a named one is not."""
+    base = [node("b", gpu=None), kai_queue("q", 8), device_class("gpu.example.com"), pool("b-gpus", "gpu.example.com", 1, node_name="b")]
+    templ = [*base, claim("w-0-t", "gpu.example.com", owner="w-0"), *job("w", template=("tmpl", "w-0-t"))]
+    assert where(decide(client, templ), f"{NS}/w-0") == "b"
+    named = [*base, claim("c", "gpu.example.com"), *job("w", "c")]
+    assert where(decide(client, named), f"{NS}/w-0") is None
+
+
+def test_claim_being_deleted_refuses_the_pod(client) -> None:
+    c = claim("c", "nic")
+    c["metadata"]["deletionTimestamp"] = "2026-11-23T10:00:00Z"
+    objs = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic"), pool("b-nics", "nic.example.com", 1, node_name="b"), c,
+            *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") is None
+
+
+# -- GPUs ---------------------------------------------------------------------------------------
+def test_device_plugin_gpu_pod_is_refused_on_a_node_with_dra_gpus(client) -> None:
+    """``PredicateByNodeResourcesType``: a node with GPUs from ResourceSlices takes no pod
+    asking for ``nvidia.com/gpu`` through the device plugin, even where it has 8 of them."""
+    objs = [node("a", gpu=8), node("b", gpu=8), kai_queue("q", 8), pool("b-gpus", "gpu.example.com", 4, node_name="b"),
+            pod("busy", ns=NS, node="b", cpu="4", phase="Running"), *job("w", gpu=1)]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "a"
+    objs[0] = node("a", gpu=0)
+    assert where(decide(client, objs), f"{NS}/w-0") is None
+
+
+def test_gpu_claim_counts_in_the_queue(client) -> None:
+    """``ExtractDRAGPUResourcesFromClaims``: a GPU-class claim's devices are the pod's GPUs in
+    its queue; the queue's limit of 2 lets one 2-device pod in, not a second."""
+    lim = kai_queue("q", 2, limit=2)
+    objs = [node("a", gpu=None), lim, device_class("gpu.example.com"), pool("a-gpus", "gpu.example.com", 8, node_name="a"),
+            claim("c1", "gpu.example.com", 2, labels={"kai.scheduler/queue": "q"}),
+            claim("c2", "gpu.example.com", 2, labels={"kai.scheduler/queue": "q"}), *job("w1", "c1"), *job("w2", "c2")]  # fmt: skip
+    out = decide(client, objs)
+    assert sum(1 for k in (f"{NS}/w1-0", f"{NS}/w2-0") if where(out, k)) == 1
+
+
+def test_session_leaves_the_snapshot_as_it_was() -> None:
+    """The DRA GPUs added for the kai profile's session are taken out again: the cluster's
+    matrices after the session are those ingest built."""
+    from app.ingest.request import read_request
+    from app.service import run_session
+    from app.settings import Settings
+    from tests.kube import request
+
+    objs = [node("a", gpu=None), kai_queue("q", 8), device_class("gpu.example.com"),
+            pool("a-gpus", "gpu.example.com", 4, node_name="a"),
+            claim("c1", "gpu.example.com", 2, labels={"kai.scheduler/queue": "q"}),
+            claim("run", "gpu.example.com", 1, labels={"kai.scheduler/queue": "q"}, status={
+                "allocation": {"devices": {"results": [{"request": "r", "driver": "gpu.example.com", "pool": "a-gpus", "device": "d3"}]}},
+                "reservedFor": [{"resource": "pods", "name": "r-0", "uid": "r-0"}]}),
+            *job("w1", "c1"), *job("r", "run", on="a")]  # fmt: skip
+    objs[-1]["status"] = {"phase": "Running"}
+    req = read_request(orjson.loads(orjson.dumps(request(objs, config={"profile": "kai"}))), Settings())
+    c = req.cluster
+    before = [m.copy() for m in (c.allocatable, c.used, c.releasing, c.pipelined, c.task_req)]
+    ssn = run_session(req)
+    assert ssn.decision.bindings
+    g = c.resources.index["nvidia.com/gpu"]
+    assert (before[0] == c.allocatable).all() and (before[4] == c.task_req).all()
+    assert before[0][:, g].sum() == 0 and before[4][:, g].sum() == 0  # ingest counts no DRA GPU for any profile
+    # the running pod's GPU is out of the node's used again; the bound one holds no DRA GPU either
+    assert c.used[:, g].sum() == 0
+
+
+def test_other_profiles_place_dra_pods_without_their_devices(client) -> None:
+    """Only the kai profile models DRA: the volcano profile places the pod where its CPU
+    fits, and the warnings say so."""
+    objs = [*cpu_nodes("a"), kai_queue("q", 8), device_class("nic"), claim("c", "nic"), *job("w", "c")]
+    out = decide(client, objs, config={"profile": "volcano"})
+    assert any("DRA" in w and "other profiles place them without the claimed devices" in w for w in out["warnings"])
+
+
+def test_unmodelled_dra_features_are_named_in_the_warnings(client) -> None:
+    objs = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic", 'device.attributes["x"].model == "m"'),
+            pool("b-nics", "nic.example.com", 1, node_name="b"), claim("c", "nic"), *job("w", "c")]  # fmt: skip
+    out = decide(client, objs)
+    assert any("DRA device selectors other than" in w and "DeviceClass nic" in w for w in out["warnings"])
+    assert where(out, f"{NS}/w-0") == "b"  # the selector is taken to match
+
+
+# -- the readers --------------------------------------------------------------------------------
+def test_v1beta1_requests_read_as_v1() -> None:
+    """``v1beta1`` puts a request's fields on the request; ``v1`` under ``exactly``."""
+    from app.ingest.dra import read_resource_claim
+    from app.ingest.draft import Draft
+
+    d = Draft()
+    v1 = claim("c", "nic", 2)
+    beta = claim("b", "nic", 2)
+    beta["apiVersion"] = "resource.k8s.io/v1beta1"
+    beta["spec"]["devices"]["requests"] = [{"name": "r", "deviceClassName": "nic", "count": 2}]
+    read_resource_claim(v1, "/objects/0", d)
+    read_resource_claim(beta, "/objects/1", d)
+    a, b = d.dra.claims[(NS, "c")].requests[0].exactly, d.dra.claims[(NS, "b")].requests[0].exactly
+    assert a == b and a is not None and (a.mode, a.count) == (EXACT_COUNT, 2)
+
+
+@pytest.mark.parametrize(("edit", "pointer"), [
+    (lambda o: o["spec"]["devices"]["requests"][0]["exactly"].update(allocationMode="Some"),
+     "/objects/3/spec/devices/requests/0/exactly/allocationMode"),
+    (lambda o: o["spec"]["devices"]["requests"][0]["exactly"].update(count=0),
+     "/objects/3/spec/devices/requests/0/exactly/count"),
+    (lambda o: o["spec"]["devices"]["requests"][0].pop("name"), "/objects/3/spec/devices/requests/0/name"),
+    (lambda o: o.update(status={"reservedFor": [{"resource": "pods", "name": "x", "uid": "x"}] * 257}),
+     "/objects/3/status/reservedFor/256"),
+])  # fmt: skip
+def test_bad_claim_is_a_4xx_naming_the_field(client, edit, pointer) -> None:
+    c = claim("c", "nic")
+    edit(c)
+    from tests.kube import request
+
+    body = request([*cpu_nodes("b"), kai_queue("q", 8), device_class("nic"), c], config={"profile": "kai"})
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["errors"][0]["pointer"] == pointer
+
+
+def test_pod_claim_names_exactly_one_source() -> None:
+    with pytest.raises(Exception, match="exactly one"):
+        pod_claims({"resourceClaims": [{"name": "x"}]}, {}, "/objects/0", None)
+
+
+def test_same_answer_whatever_the_order_of_the_objects(client) -> None:
+    objs = [*cpu_nodes("a", "b", "c"), kai_queue("q", 8), device_class("nic"),
+            pool("shared", "nic.example.com", 2, all_nodes=True), pool("b-nics", "nic.example.com", 1, node_name="b"),
+            *(claim(f"c{i}", "nic") for i in range(4)), *(o for i in range(4) for o in job(f"w{i}", f"c{i}"))]  # fmt: skip
+    first = decide(client, objs)
+    rng = random.Random(7)
+    for _ in range(3):
+        shuffled = list(objs)
+        rng.shuffle(shuffled)
+        assert decide(client, shuffled) == first
+    assert sum(1 for i in range(4) if where(first, f"{NS}/w{i}-0")) == 3
+
+
+def test_counted_fit_agrees_with_the_allocator_on_random_pools() -> None:
+    """``Devices.fits`` settles by counts where the requests take from disjoint devices, and
+    asks the allocator elsewhere: either way it must say what the allocator says, node by node."""
+    from types import SimpleNamespace
+
+    from app.model.dra import ALL, ClaimRequest, DeviceClass, DeviceRequest, ResourceClaim
+
+    rng = random.Random(11)
+    drivers = ["a.example.com", "b.example.com"]
+    for _ in range(200):
+        nodes = [SimpleNamespace(name=f"n{i}", idx=i, labels={"rack": f"r{i % 2}"}) for i in range(4)]
+        slices = []
+        for k in range(rng.randint(1, 5)):
+            kind = rng.choice(["local", "all", "selector"])
+            devs = tuple((f"d{j}", "", False, None) for j in range(rng.randint(0, 3)))
+            sel = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "rack", "operator": "In", "values": ["r1"]}]}]}
+            slices.append(ResourceSlice(f"s{k}", rng.choice(drivers), f"p{k}", 0, 1, f"n{rng.randrange(4)}" if kind == "local" else "",
+                                        kind == "all", sel if kind == "selector" else None, False, devs, ""))  # fmt: skip
+        classes = {"any": DeviceClass("any", (), ""), "a": DeviceClass("a", ('device.driver == "a.example.com"',), ""),
+                   "b": DeviceClass("b", ('device.driver == "b.example.com"',), "")}  # fmt: skip
+        claims = []
+        for c in range(rng.randint(1, 2)):
+            reqs = tuple(ClaimRequest(f"r{i}", DeviceRequest(f"r{i}", rng.choice(list(classes)),
+                                                             ALL if rng.random() < 0.1 else EXACT_COUNT, rng.randint(1, 3)))
+                         for i in range(rng.randint(1, 2)))  # fmt: skip
+            claims.append(ResourceClaim(NS, f"c{c}", "", {}, reqs, None, [], ""))
+        devices = Devices(DraSnapshot(classes=classes, slices=slices), nodes)  # type: ignore[arg-type]
+        taken = np.array([rng.random() < 0.3 for _ in devices.order], dtype=bool)
+        idx = np.arange(4)
+        want = [devices.allocate(claims, i, taken) is not None for i in range(4)]
+        assert devices.fits(claims, idx, taken).tolist() == want
+
+
+def test_simulate_carries_the_claims_into_the_next_cycle(client) -> None:
+    """/v1/simulate: a claim a cycle reserved and allocated stays so in the next cycle (KAI's
+    claims as its dynamicresources plugin left them), so the one device of an ``allNodes``
+    pool is not handed out again."""
+    from tests.kube import request
+
+    objs = [*cpu_nodes("a", "b"), kai_queue("q", 8), device_class("fabric"),
+            pool("shared", "fabric.example.com", 1, all_nodes=True), claim("c1", "fabric"), claim("c2", "fabric"),
+            *job("w1", "c1"), *job("w2", "c2")]  # fmt: skip
+    body = {**request(objs, config={"profile": "kai", "actions": "allocate"}), "cycles": 3}
+    r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert [b["pod"] for c in out["cycles"] for b in c["bindings"]] == [f"{NS}/w1-0"]
+    assert {p["pod"]: p["phase"] for p in out["final"]["pods"]} == {f"{NS}/w1-0": "Running", f"{NS}/w2-0": "Pending"}
+
+
+def test_dra_limits_are_enforced(client, monkeypatch) -> None:
+    """SECURITY.md: the devices of one request's ResourceSlices (413 at the first device past
+    the limit) and the slices' distinct node selectors x nodes the allocator keeps (422)."""
+    import app.ingest.dra as ingest_dra
+    import app.model.dra as model_dra
+    from tests.kube import request
+
+    monkeypatch.setattr(ingest_dra, "MAX_DEVICES", 3)
+    objs = [*cpu_nodes("a"), kai_queue("q", 8), pool("p1", "x.example.com", 2, node_name="a"),
+            pool("p2", "x.example.com", 2, node_name="a")]  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 413 and r.json()["errors"][0]["pointer"] == "/objects/3/spec/devices/1"
+    monkeypatch.setattr(ingest_dra, "MAX_DEVICES", 100)
+    monkeypatch.setattr(model_dra, "MAX_SELECTOR_CELLS", 3)
+    sels = [{"nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "In", "values": [v]}]}]} for v in "xyz"]
+    objs = [*cpu_nodes("a", "b"), kai_queue("q", 8), device_class("nic"),
+            *(pool(f"p{i}", "x.example.com", 1, selector=s) for i, s in enumerate(sels)), claim("c", "nic"), *job("w", "c")]  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and r.json()["type"].endswith("too-many-dra-selectors"), r.text
+    assert r.json()["errors"][0]["pointer"] == "/objects/5"
