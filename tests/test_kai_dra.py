@@ -17,7 +17,8 @@ import orjson
 import pytest
 
 from app.ingest.dra import pod_claims
-from app.model.dra import EXACT_COUNT, Devices, DraSnapshot, ResourceSlice, driver_of
+from app.model.dra import EXACT_COUNT, Devices, DraSnapshot, ResourceSlice
+from app.model.dra_cel import CelError, Version, compile_selector, supported
 from tests.kube import node, pod
 from tests.test_kai import decide, kai_queue
 from tests.test_kai_mig import where
@@ -164,18 +165,58 @@ def test_class_driver_selector_picks_the_devices_of_that_driver(client) -> None:
 def test_only_the_newest_generation_of_a_pool_counts() -> None:
     """``GatherPools``: slices of an older generation of a pool are left out."""
     snap = DraSnapshot(slices=[
-        ResourceSlice("p-0", "d", "p", 0, 1, "a", False, None, False, (("x", "", False, None), ("y", "", False, None)), ""),
-        ResourceSlice("p-1", "d", "p", 1, 1, "a", False, None, False, (("z", "", False, None),), ""),
+        ResourceSlice("p-0", "d", "p", 0, 1, "a", False, None, False, (("x", {}), ("y", {})), ""),
+        ResourceSlice("p-1", "d", "p", 1, 1, "a", False, None, False, (("z", {}),), ""),
     ])  # fmt: skip
     nodes = [type("N", (), {"name": "a", "idx": 0, "labels": {}})()]
     devices = Devices(snap, nodes)  # type: ignore[arg-type]
     assert [dev for dev, *_ in devices.order] == [("d", "p", "z")]
 
 
-def test_driver_selector_form() -> None:
-    assert driver_of('device.driver == "gpu.nvidia.com"') == "gpu.nvidia.com"
-    assert driver_of("device.driver=='x'") == "x"
-    assert driver_of('device.attributes["x"].model == "a"') is None
+def test_cel_subset_evaluates_as_cel() -> None:
+    """``app.model.dra_cel``: the driver, attributes by domain (a bare name is the driver's),
+    comparisons of one type, and CEL's logic, where a side that decides absorbs an error."""
+    attrs = {"gpu.nvidia.com": {"type": "gpu", "index": 3, "healthy": True, "driverVersion": Version("550.1.0")}}
+    nvidia = "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"
+    assert compile_selector(nvidia)("gpu.nvidia.com", attrs) is True
+    assert compile_selector(nvidia)("other", attrs) is False  # false && error: false
+    assert compile_selector('device.attributes["gpu.nvidia.com"]["index"] >= 2 || false')("x", attrs) is True
+    assert compile_selector("!(device.attributes['gpu.nvidia.com'].healthy)")("x", attrs) is False
+    for bad in ('device.attributes["some-driver"].healthy', 'device.attributes["gpu.nvidia.com"].index == "3"',
+                'device.attributes["gpu.nvidia.com"].driverVersion == "550.1.0"', 'device.driver'):  # fmt: skip
+        with pytest.raises(CelError):
+            compile_selector(bad)("x", attrs)
+    assert compile_selector('device.attributes["some-driver"].healthy || true')("x", attrs) is True
+    for outside in ('device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0',
+                    'has(device.attributes["x"].y)', 'device.driver == "a\\"b"', "device.driver in ['a']"):  # fmt: skip
+        assert not supported(outside)
+
+
+def test_class_attribute_selector_picks_matching_devices(client) -> None:
+    """A class selecting by attribute (NVIDIA's ``gpu.nvidia.com`` class: ``type == 'gpu'``):
+    node a's devices are MIG devices, b's are GPUs, so the pod goes to b."""
+    sel = "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"
+    a_pool, b_pool = pool("a-dev", "gpu.nvidia.com", 2, node_name="a"), pool("b-dev", "gpu.nvidia.com", 1, node_name="b")
+    for d in a_pool["spec"]["devices"]:
+        d["attributes"] = {"type": {"string": "mig"}}
+    b_pool["spec"]["devices"][0]["attributes"] = {"gpu.nvidia.com/type": {"string": "gpu"}}
+    objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running"), kai_queue("q", 8),
+            device_class("gpu.nvidia.com", sel), a_pool, b_pool, claim("c", "gpu.nvidia.com", labels={"kai.scheduler/queue": "q"}),
+            *job("w", "c")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+
+
+def test_cel_runtime_error_fails_the_allocation(client) -> None:
+    """Volcano's TestAllocateWithDRA "claim cel runtime errors", under the kai profile (the
+    claim with KAI's queue label): a class selector reading an attribute the device lacks is
+    a CEL runtime error, and the allocator fails: the pod is not placed."""
+    objs = [node("n1", cpu="2", memory="4Gi", gpu=None), kai_queue("q", 8),
+            device_class("gpu.example.com", 'device.attributes["some-driver"].healthy'),
+            pool("gpu-worker", "gpu.example.com", 1, node_name="n1", generation=1),
+            claim("claim1", "gpu.example.com", labels={"kai.scheduler/queue": "q"}), *job("p1", "claim1")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/p1-0") is None
+    objs[2] = device_class("gpu.example.com", "device.driver == 'gpu.example.com'")  # "Allocate normal resourceClaim successfully"
+    assert where(decide(client, objs), f"{NS}/p1-0") == "n1"
 
 
 # -- the PreFilter ------------------------------------------------------------------------------
@@ -275,10 +316,10 @@ def test_other_profiles_place_dra_pods_without_their_devices(client) -> None:
 
 
 def test_unmodelled_dra_features_are_named_in_the_warnings(client) -> None:
-    objs = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic", 'device.attributes["x"].model == "m"'),
+    objs = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic", 'has(device.attributes["x"].model)'),
             pool("b-nics", "nic.example.com", 1, node_name="b"), claim("c", "nic"), *job("w", "c")]  # fmt: skip
     out = decide(client, objs)
-    assert any("DRA device selectors other than" in w and "DeviceClass nic" in w for w in out["warnings"])
+    assert any("DRA device selectors outside the CEL subset" in w and "DeviceClass nic" in w for w in out["warnings"])
     assert where(out, f"{NS}/w-0") == "b"  # the selector is taken to match
 
 
@@ -352,7 +393,7 @@ def test_counted_fit_agrees_with_the_allocator_on_random_pools() -> None:
         slices = []
         for k in range(rng.randint(1, 5)):
             kind = rng.choice(["local", "all", "selector"])
-            devs = tuple((f"d{j}", "", False, None) for j in range(rng.randint(0, 3)))
+            devs = tuple((f"d{j}", {}) for j in range(rng.randint(0, 3)))
             sel = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "rack", "operator": "In", "values": ["r1"]}]}]}
             slices.append(ResourceSlice(f"s{k}", rng.choice(drivers), f"p{k}", 0, 1, f"n{rng.randrange(4)}" if kind == "local" else "",
                                         kind == "all", sel if kind == "selector" else None, False, devs, ""))  # fmt: skip
@@ -410,3 +451,19 @@ def test_dra_limits_are_enforced(client, monkeypatch) -> None:
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422 and r.json()["type"].endswith("too-many-dra-selectors"), r.text
     assert r.json()["errors"][0]["pointer"] == "/objects/5"
+
+
+@pytest.mark.parametrize(("attrs", "pointer"), [
+    ({"type": {"string": "gpu", "int": 1}}, "/objects/2/spec/devices/0/attributes/type"),
+    ({"index": {"int": "3"}}, "/objects/2/spec/devices/0/attributes/index/int"),
+    ({"x": "gpu"}, "/objects/2/spec/devices/0/attributes/x"),
+])  # fmt: skip
+def test_bad_device_attribute_is_a_4xx_naming_the_field(client, attrs, pointer) -> None:
+    from tests.kube import request
+
+    p = pool("a-dev", "gpu.nvidia.com", 1, node_name="a")
+    p["spec"]["devices"][0]["attributes"] = attrs
+    r = client.post("/v1/decisions", content=orjson.dumps(request([*cpu_nodes("a"), kai_queue("q", 8), p], config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"] == pointer

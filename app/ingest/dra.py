@@ -16,8 +16,9 @@ from app.ingest import reader as r
 from app.ingest.draft import Draft
 from app.model.dra import (
     ALL, EXACT_COUNT, MAX_DEVICES, RESERVED_FOR_MAX, Allocation, ClaimRequest, DeviceClass, DeviceRequest, PodClaim, PodRef,
-    ResourceClaim, ResourceSlice, driver_of,
+    ResourceClaim, ResourceSlice,
 )  # fmt: skip
+from app.model.dra_cel import Attributes, Version, supported
 
 
 def _meta(o: dict, ptr: str, kind: str, *, namespaced: bool) -> tuple[dict, Any, str, str]:
@@ -41,9 +42,9 @@ def _selectors(owner: dict, ptr: str, ident: Any, d: Draft, where: str) -> tuple
         expr = r.string(cel, "expression", join_pointer(sp, "cel"), ident)
         if not cel:
             raise InputError("a device selector needs 'cel'", join_pointer(sp, "cel"), ident)
-        if driver_of(expr) is None:
-            _note(d, "DRA device selectors other than device.driver == \"<name>\" are not evaluated: every device is "
-                     "taken to match them", where)  # fmt: skip
+        if not supported(expr):
+            _note(d, "DRA device selectors outside the CEL subset Gangplank evaluates (device.driver, "
+                     "device.attributes, comparisons, !, &&, ||) are taken to match every device", where)  # fmt: skip
         out.append(expr)
     return tuple(out)
 
@@ -76,6 +77,9 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
     node_name = r.string(spec, "nodeName", sp, ident)
     all_nodes = bool(r.boolean(spec, "allNodes", sp, ident))
     per_device = bool(r.boolean(spec, "perDeviceNodeSelection", sp, ident))
+    if per_device:
+        _note(d, "DRA slices with perDeviceNodeSelection are not used: kube-scheduler's partitionable-devices feature "
+                 "is off in KAI's allocator", f"ResourceSlice {name}")  # fmt: skip
     node_selector = _node_selector(spec, sp, ident)
     devices = []
     listed = r.objects(spec, "devices", sp, ident, "a device")
@@ -87,12 +91,12 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
     for i, dev in enumerate(listed):
         dp = join_pointer(sp, "devices", i)
         basic = dev.get("basic") if isinstance(dev.get("basic"), dict) else dev  # v1beta1 nests a device's fields
+        bp = join_pointer(dp, "basic") if basic is not dev else dp
         dev_name = r.string(dev, "name", dp, ident, required=True)
         for key in ("consumesCounters", "taints"):
             if basic.get(key):
                 _note(d, f"DRA device {key} are not modelled", f"ResourceSlice {name}")
-        devices.append((dev_name, r.string(basic, "nodeName", dp, ident), bool(r.boolean(basic, "allNodes", dp, ident)),
-                        _node_selector(basic, dp, ident)))  # fmt: skip
+        devices.append((dev_name, _attributes(basic, bp, ident, driver)))
     if spec.get("sharedCounters"):
         _note(d, "DRA shared counters (partitionable devices) are not modelled", f"ResourceSlice {name}")
     d.dra.slices.append(ResourceSlice(
@@ -101,6 +105,27 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         r.integer(pool, "resourceSliceCount", pp, ident, default=1, minimum=1) or 1,
         node_name, all_nodes, node_selector, per_device, tuple(devices), ptr,
     ))  # fmt: skip
+
+
+_VALUE_KINDS = ("string", "int", "bool", "version")
+
+
+def _attributes(dev: dict, ptr: str, ident: Any, driver: str) -> Attributes:
+    """A device's ``attributes`` as CEL sees them: domain -> name -> value; a name without
+    a domain (``<domain>/<name>``) is the driver's."""
+    out: Attributes = {}
+    ap = join_pointer(ptr, "attributes")
+    for qualified, v in r.obj(dev, "attributes", ptr, ident).items():
+        vp = join_pointer(ap, qualified)
+        if not isinstance(v, dict) or len(v) != 1 or next(iter(v)) not in _VALUE_KINDS:
+            raise InputError("an attribute has exactly one of string, int, bool, version", vp, ident)
+        kind, value = next(iter(v.items()))
+        want = {"string": str, "int": int, "bool": bool, "version": str}[kind]
+        if type(value) is not want:
+            raise InputError(f"'{kind}' must be a {want.__name__}", join_pointer(vp, kind), ident)
+        domain, _, attr = qualified.rpartition("/")
+        out.setdefault(domain or driver, {})[attr] = Version(value) if kind == "version" else value
+    return out
 
 
 def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where: str) -> DeviceRequest:

@@ -1,35 +1,39 @@
 """Dynamic Resource Allocation (``resource.k8s.io``): device classes, resource slices and
-resource claims as a snapshot holds them, and kube-scheduler's structured allocator for the
-requests Gangplank models.
+resource claims as a snapshot holds them, and kube-scheduler's structured allocator
+(``k8s.io/dynamic-resource-allocation`` v0.34, the one KAI runs, with its features off) for
+the requests Gangplank models.
 
 * **Pools.** A slice belongs to the pool ``(driver, spec.pool.name)``; only a pool's slices
-  of its newest ``generation`` count, and a pool with fewer of them than its
-  ``resourceSliceCount`` is incomplete (``GatherPools``).
+  of its newest ``generation`` count; a pool with fewer of them than its
+  ``resourceSliceCount`` is incomplete, one naming a device twice is invalid and not used
+  (``GatherPools``, ``poolIsInvalid``).
 * **Which nodes reach a device**: its slice's ``nodeName`` (that node), ``allNodes`` (every
-  node) or ``nodeSelector`` (the nodes it matches); with ``perDeviceNodeSelection`` the
-  device's own fields say so. A device reached by no node is never allocated.
-* **A device matches a request** when its driver passes its class's selectors and the
-  request's own. Gangplank reads one form of CEL selector, ``device.driver == "<name>"``;
-  any other expression is not evaluated and taken to match (:attr:`DraSnapshot.notes`
-  names the class or claim so the warnings say it).
-* **The allocator** (``structured.Allocator.Allocate`` for one node) takes the claims in
-  order and each claim's requests in order: ``ExactCount`` takes the first ``count`` free
-  devices it matches that the node reaches (pools in (driver, pool) order, a pool's slices
-  by name, devices in slice order), ``All`` every matching device the node reaches (none of
-  them allocated, the pool complete, at least one), ``firstAvailable`` the first of its
-  sub-requests that can be met. All of a pod's claims are allocated or none is. The
-  allocation's node selector pins it to the node when one of its devices comes from a
-  node-local slice (``nodeName``), to a slice's ``nodeSelector`` for such devices, and to
-  no node for ``allNodes`` devices (``createNodeSelector``).
+  node) or ``nodeSelector`` (the nodes it matches). Slices with ``perDeviceNodeSelection``
+  are skipped (the partitionable-devices feature is off). A device reached by no node is
+  never allocated.
+* **A device matches a request** when it passes its class's CEL selectors, then the
+  request's own (``selectorsMatch``): the subset of CEL in ``app.model.dra_cel``; an
+  expression outside it is taken to pass (:attr:`DraSnapshot.notes` names it for the
+  warnings). A CEL runtime error (an attribute the device lacks) met while scanning fails
+  the allocation on that node.
+* **The allocator** (``Allocator.Allocate`` for one node) takes the claims in order and
+  each claim's requests in order: ``ExactCount`` takes the first ``count`` free devices it
+  matches that the node reaches (pools in (driver, pool) order, a pool's slices by name,
+  devices in slice order; an incomplete pool too, as v0.34 does), ``All`` every matching
+  device the node reaches (none of them allocated, the pool complete, at least one),
+  ``firstAvailable`` the first of its sub-requests that can be met. All of a pod's claims
+  are allocated or none is. The allocation's node selector pins it to the node when one
+  of its devices comes from a node-local slice (``nodeName``), to a slice's
+  ``nodeSelector`` for such devices, and to no node for ``allNodes`` devices
+  (``createNodeSelector``).
 * Not modelled (named in the warnings): consumable capacity, device taints, admin access,
-  ``constraints`` (matching attributes across requests), and CEL beyond the driver test.
-  The allocator searches greedily in order where kube-scheduler backtracks; the two agree
+  partitionable devices, ``constraints`` (matching attributes across requests). The
+  allocator searches greedily in order where kube-scheduler backtracks; the two agree
   unless two requests of one claim can take the same devices.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +41,7 @@ import numpy as np
 import orjson
 
 from app.errors import InputError
+from app.model.dra_cel import Attributes, CelError, Unsupported, compile_selector
 from app.model.selectors import term_matches
 
 if TYPE_CHECKING:
@@ -49,17 +54,8 @@ MAX_DEVICES = 262_144
 #: The most (distinct slice node selectors x nodes) the allocator keeps as node masks (a 422 past it).
 MAX_SELECTOR_CELLS = 32_000_000
 EXACT_COUNT, ALL = "ExactCount", "All"
-#: The one CEL selector form Gangplank evaluates.
-_DRIVER_TEST = re.compile(r"""^\s*device\.driver\s*==\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*$""")
-
 Device = tuple[str, str, str]  # (driver, pool, device name)
 PodRef = tuple[str, str, str, str]  # a reservedFor entry: (apiGroup, resource, name, uid)
-
-
-def driver_of(expression: str) -> str | None:
-    """The driver a ``device.driver == "<name>"`` selector names, else None (not evaluated)."""
-    m = _DRIVER_TEST.match(expression)
-    return None if m is None else (m.group(1) if m.group(1) is not None else m.group(2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +117,10 @@ class ResourceSlice:
     node_name: str
     all_nodes: bool
     node_selector: dict[str, Any] | None
+    #: ``perDeviceNodeSelection``: its devices are skipped (DRAPartitionableDevices is off in KAI's allocator)
     per_device: bool
-    #: (name, its own nodeName, allNodes, nodeSelector: used with ``per_device``)
-    devices: tuple[tuple[str, str, bool, dict[str, Any] | None], ...]
+    #: (name, attributes: domain -> name -> value) per device
+    devices: tuple[tuple[str, Attributes], ...]
     pointer: str
 
 
@@ -184,30 +181,42 @@ class Devices:
         live = sorted((s for s in snap.slices if s.generation == newest[(s.driver, s.pool)]),
                       key=lambda s: (s.driver, s.pool, s.name))  # fmt: skip
         seen: dict[tuple[str, str], int] = {}
+        names: dict[tuple[str, str], set[str]] = {}
+        invalid: set[tuple[str, str]] = set()
         for s in live:
-            seen[(s.driver, s.pool)] = seen.get((s.driver, s.pool), 0) + 1
+            k = (s.driver, s.pool)
+            seen[k] = seen.get(k, 0) + 1
+            got = names.setdefault(k, set())
+            for name, _ in s.devices:
+                if name in got:
+                    invalid.add(k)  # poolIsInvalid: a device name twice in a pool
+                got.add(name)
         #: pools with fewer slices of their newest generation than they say they have
         self.incomplete = {k for s in live if seen[(k := (s.driver, s.pool))] < s.slice_count}
         by_name = {nd.name: nd.idx for nd in nodes}
         masks: dict[bytes, int] = {}
         #: the node masks of the selectors devices are reached by
         self.masks: list[np.ndarray] = []
-        #: every device in allocation order: (device, its node name, all nodes, node selector)
+        #: every device in allocation order: (device, its slice's node name, all nodes, node selector)
         self.order: list[tuple[Device, str, bool, dict[str, Any] | None]] = []
+        #: every device's attributes (domain -> name -> value), in allocation order
+        self.attributes: list[Attributes] = []
         where: list[int] = []
         mask_of: list[int] = []
         for s in live:
-            for name, dn, da, dsel in s.devices:
-                node_name, all_nodes, sel = (dn, da, dsel) if s.per_device else (s.node_name, s.all_nodes, s.node_selector)
-                self.order.append(((s.driver, s.pool, name), node_name, all_nodes, sel))
+            for name, attrs in s.devices:
+                self.order.append(((s.driver, s.pool, name), s.node_name, s.all_nodes, s.node_selector))
+                self.attributes.append(attrs)
                 m = -1
-                if node_name:
-                    w = by_name.get(node_name, self.NOWHERE)
-                elif all_nodes:
+                if s.per_device or (s.driver, s.pool) in invalid:
+                    w = self.NOWHERE  # (per-device node selection: DRAPartitionableDevices, off in KAI's allocator)
+                elif s.node_name:
+                    w = by_name.get(s.node_name, self.NOWHERE)
+                elif s.all_nodes:
                     w = self.ALL_NODES
-                elif sel is not None:
+                elif s.node_selector is not None:
                     w = self.SELECTED
-                    key = orjson.dumps(sel, option=orjson.OPT_SORT_KEYS)
+                    key = orjson.dumps(s.node_selector, option=orjson.OPT_SORT_KEYS)
                     m = masks.get(key, -1)
                     if m < 0:
                         if (len(self.masks) + 1) * len(nodes) > MAX_SELECTOR_CELLS:
@@ -215,7 +224,7 @@ class Devices:
                                              f"nodes exceed the limit of {MAX_SELECTOR_CELLS:,} cells", s.pointer,
                                              {"kind": "ResourceSlice", "name": s.name}, kind="too-many-dra-selectors")  # fmt: skip
                         m = masks[key] = len(self.masks)
-                        terms = sel.get("nodeSelectorTerms") or ()
+                        terms = s.node_selector.get("nodeSelectorTerms") or ()
                         self.masks.append(np.array([any(term_matches(t, nd) for t in terms) for nd in nodes], dtype=bool))
                 else:
                     w = self.NOWHERE
@@ -228,6 +237,7 @@ class Devices:
         self.mask_rows = np.array(self.masks, dtype=np.int64).reshape(len(self.masks), len(nodes))
         self.index = {dev: i for i, (dev, *_) in enumerate(self.order)}
         self._match: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
+        self._compiled: dict[str, Any] = {}
         # the node-local devices grouped by node (allocation order within a node), the others
         local = np.flatnonzero(self.where >= 0)
         self._local = local[np.argsort(self.where[local], kind="stable")]
@@ -236,15 +246,36 @@ class Devices:
         self._selected = np.flatnonzero(self.where == self.SELECTED)
 
     def matching(self, req: DeviceRequest) -> np.ndarray:
-        """Per device: it passes the request's class's and own selectors."""
+        """Per device: 1 when it passes the request's class's selectors, then the request's
+        own (``selectorsMatch``, in that order: the first false one decides), 0 when one
+        does not, -1 when one fails with a CEL runtime error. A selector outside the CEL
+        subset Gangplank evaluates (``app.model.dra_cel``) is taken to pass."""
         key = (req.device_class, req.selectors)
         hit = self._match.get(key)
         if hit is None:
             cls = self.snap.classes.get(req.device_class)
-            drivers = [d for e in (*(cls.selectors if cls else ()), *req.selectors) if (d := driver_of(e)) is not None]
-            hit = np.array([all(dev[0] == d for d in drivers) for dev, *_ in self.order], dtype=bool)
+            tests = [t for e in (*(cls.selectors if cls else ()), *req.selectors) if (t := self._compile(e)) is not None]
+            hit = np.ones(len(self.order), dtype=np.int8)
+            for i, ((driver, _, _), *_) in enumerate(self.order):
+                for test in tests:
+                    try:
+                        ok = test(driver, self.attributes[i])
+                    except CelError:
+                        hit[i] = -1
+                        break
+                    if not ok:
+                        hit[i] = 0
+                        break
             self._match[key] = hit
         return hit
+
+    def _compile(self, expr: str) -> Any:
+        if expr not in self._compiled:
+            try:
+                self._compiled[expr] = compile_selector(expr)
+            except Unsupported:
+                self._compiled[expr] = None
+        return self._compiled[expr]
 
     def reached(self, node: int) -> np.ndarray:
         """The devices ``node`` reaches, in allocation order."""
@@ -275,10 +306,10 @@ class Devices:
         for all nodes at once; each node where a count does not settle it is tried in full."""
         reqs = [cr.exactly for c in claims for cr in c.requests]
         free = ~taken
-        if all(r is not None and r.mode == EXACT_COUNT for r in reqs):
+        if all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
             need: dict[bytes, tuple[np.ndarray, int]] = {}
             for r in reqs:
-                m = self.matching(r)  # type: ignore[arg-type]
+                m = self.matching(r) > 0  # type: ignore[arg-type]
                 k = m.tobytes()
                 need[k] = (m, need[k][1] + r.count if k in need else r.count)  # type: ignore[union-attr]
             ok = np.ones(len(nodes), dtype=bool)
@@ -314,15 +345,26 @@ class Devices:
         return out
 
     def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray) -> list[int] | None:
-        cand = reach[self.matching(req)[reach]]
+        """The devices of one request on a node (``reach``: the devices it reaches), or None:
+        ``All`` every matching one, ``ExactCount`` the first free matching ones, the devices
+        taken in order as the allocator scans them (a CEL error met first fails it)."""
+        state = self.matching(req)[reach]
         if req.mode == ALL:
-            if not len(cand) or used[cand].any():
+            cand = reach[state > 0]
+            if (state < 0).any() or not len(cand) or used[cand].any():
                 return None
             if any(self.order[i][0][:2] in self.incomplete for i in cand.tolist()):
                 return None
             return cand.tolist()
-        free = cand[~used[cand]]
-        return free[: req.count].tolist() if len(free) >= req.count else None
+        free = ~used[reach]
+        state, at = state[free], reach[free]
+        hits = np.flatnonzero(state > 0)
+        if len(hits) < req.count:
+            return None
+        errors = np.flatnonzero(state < 0)
+        if len(errors) and errors[0] < hits[req.count - 1]:
+            return None  # a CEL runtime error before enough devices were found
+        return at[hits[: req.count]].tolist()
 
     def _allocation(self, picked: list[int]) -> Allocation:
         devices = tuple(self.order[i][0] for i in picked)
