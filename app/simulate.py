@@ -65,9 +65,10 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
         whole_before = hit & whole
         tasks = c.task_index
         fresh = [n for n in wire["nominations"] if tasks[n["pod"]].nominated_node != n["node"]]
+        claims = ssn.dra.snapshot_after() if ssn.dra is not None else None  # the claims as the cycle left them
         released = apply(c, wire, gone)
-        if ssn.dra is not None:  # the claims as the cycle left them (kai profile: reserved, allocated, released)
-            c.dra = ssn.dra.snapshot_after()
+        if claims is not None:
+            c.dra = claims
         lost_pods |= hit
         metrics["gangsBroken"] += sum(1 for k in whole_before if c.jobs[k].count(READY) < c.jobs[k].min_available)
         if on_cycle is not None:

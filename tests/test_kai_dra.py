@@ -307,14 +307,6 @@ def test_session_leaves_the_snapshot_as_it_was() -> None:
     assert c.used[:, g].sum() == 0
 
 
-def test_other_profiles_place_dra_pods_without_their_devices(client) -> None:
-    """Only the kai profile models DRA: the volcano profile places the pod where its CPU
-    fits, and the warnings say so."""
-    objs = [*cpu_nodes("a"), kai_queue("q", 8), device_class("nic"), claim("c", "nic"), *job("w", "c")]
-    out = decide(client, objs, config={"profile": "volcano"})
-    assert any("DRA" in w and "other profiles place them without the claimed devices" in w for w in out["warnings"])
-
-
 def test_unmodelled_dra_features_are_named_in_the_warnings(client) -> None:
     objs = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic", 'has(device.attributes["x"].model)'),
             pool("b-nics", "nic.example.com", 1, node_name="b"), claim("c", "nic"), *job("w", "c")]  # fmt: skip

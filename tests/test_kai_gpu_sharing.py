@@ -103,15 +103,15 @@ def test_gpu_memory_pods_are_named_in_the_warnings(client: TestClient) -> None:
 
 
 def test_dra_pods_are_named_in_the_warnings(client: TestClient) -> None:
-    """A pod claiming devices through DRA (``spec.resourceClaims``) is named: only the kai
-    profile models DRA (``app.kai.dra``); the others place it without the devices."""
+    """A pod claiming devices through DRA (``spec.resourceClaims``) is named, with how the
+    profiles read its claims (``app.plugins.dynamicresources``, ``app.kai.dra``)."""
     claiming = pod("d", annotations={})
     claiming["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimName": "rc"}]
     warnings = _post(client, [node("n1"), claiming, pod("e")])["warnings"]
     assert [w for w in warnings if "DRA" in w] == [
-        "1 pod(s) claim devices through DRA (spec.resourceClaims, e.g. Pod default/d): the kai profile allocates their "
-        "claims' devices and counts the devices of GPU classes as GPUs as KAI does; other profiles place them without "
-        "the claimed devices"]
+        "1 pod(s) claim devices through DRA (spec.resourceClaims, e.g. Pod default/d): their claims' devices are "
+        "allocated as kube-scheduler's DynamicResources plugin does; the kai profile also counts the devices of GPU "
+        "classes as GPUs and checks the claims as KAI does"]
 
 
 def test_a_cluster_without_gpu_sharing_has_no_such_warning(client: TestClient) -> None:

@@ -1420,7 +1420,41 @@ def test_allocate_with_pvc(go_case: str) -> None:
     """TestAllocateWithPVC."""
 
 
-@pytest.mark.skip(reason="Dynamic Resource Allocation (ResourceClaims, DeviceClasses, ResourceSlices) is not modelled")
-@pytest.mark.parametrize("go_case", ["Allocate normal resourceClaim successfully", "claim cel runtime errors"])
-def test_allocate_with_dra(go_case: str) -> None:
-    """TestAllocateWithDRA."""
+#: TestAllocateWithDRA: gang (JobReady, Predicate, JobPipelined, TaskOrder) and predicates
+#: (Predicate; Go passes ``predicate.DynamicResourceAllocationEnable: true``, which this Volcano
+#: no longer reads: the DynamicResourceAllocation feature gate decides, and the test sets it).
+TIERS_DRA = [{"plugins": [plugin("gang", "JobReady", "Predicate", "JobPipelined", "TaskOrder"), PREDICATES]}]
+DRA_API = "resource.k8s.io/v1"
+
+
+def dra_case(selector: str) -> list[dict]:
+    """TestAllocateWithDRA's objects (``util.BuildResourceClaim`` / ``BuildResourceSlice`` /
+    ``BuildDeviceClass`` / ``BuildPodWithResourceClaim``), the DeviceClass with ``selector``:
+    claim c1/claim1 asks for one device of class gpu.example.com (Go's ``BuildDeviceRequest``
+    leaves mode and count unset; the API server would default them to ExactCount, 1), slice
+    n1-slice1 offers gpu-1 on n1 (pool gpu-worker, generation 1, 1 slice), pod c1/p1 (1 CPU,
+    1G) of PodGroup pg1 uses the claim."""
+    claim = {"apiVersion": DRA_API, "kind": "ResourceClaim", "metadata": {"name": "claim1", "namespace": "c1"},
+             "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}}}  # fmt: skip
+    slice_ = {"apiVersion": DRA_API, "kind": "ResourceSlice", "metadata": {"name": "n1-slice1"},
+              "spec": {"driver": "gpu.example.com", "nodeName": "n1", "devices": [{"name": "gpu-1"}],
+                       "pool": {"name": "gpu-worker", "generation": 1, "resourceSliceCount": 1}}}  # fmt: skip
+    cls = {"apiVersion": DRA_API, "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"},
+           "spec": {"selectors": [{"cel": {"expression": selector}}]}}  # fmt: skip
+    p = P("c1", "p1", "1", "1G", "pg1", {})
+    p["spec"]["containers"][0]["resources"]["claims"] = [{"name": "gpu", "request": "gpu"}]
+    p["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimName": "claim1"}]
+    return [N("n1", "2", "4Gi"), claim, slice_, cls, p, PG("pg1", "c1", "c1", 1), queue("c1")]
+
+
+@pytest.mark.parametrize(("go_case", "selector", "bound"), [
+    ("Allocate normal resourceClaim successfully", "device.driver == 'gpu.example.com'", {"c1/p1": "n1"}),
+    # a CEL runtime error (the device has no such attribute) fails the allocation: nothing binds
+    # (Go's ExpectStatus: the PodGroup stays Inqueue; a phase Gangplank's answer does not carry)
+    ("claim cel runtime errors", 'device.attributes["some-driver"].healthy', {}),
+], ids=["Allocate normal resourceClaim successfully", "claim cel runtime errors"])  # fmt: skip
+def test_allocate_with_dra(go_case: str, selector: str, bound: dict[str, str]) -> None:
+    """TestAllocateWithDRA: the predicates plugin's DynamicResources filter (``app.plugins.dynamicresources``)."""
+    out = decide(dra_case(selector), TIERS_DRA)
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == bound
+    assert out["evictions"] == []

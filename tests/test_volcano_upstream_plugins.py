@@ -498,7 +498,8 @@ def test_predicates_task_pod_annotations_merge_and_delete():
     raise AssertionError("skipped")
 
 
-@pytest.mark.skip(reason="DynamicResources (DRA) filter timeout argument: DRA is not modelled")
+@pytest.mark.skip(reason="DynamicResources (DRA) filter timeout argument: Gangplank's DRA filter (app.plugins."
+                         "dynamicresources) has no time limit to set")  # fmt: skip
 @pytest.mark.parametrize("case", ["Default", "override with seconds (int)", "ignore negative seconds", "no key keeps default"])
 def test_predicates_dra_filter_timeout_argument(case):
     # pkg/scheduler/plugins/predicates/predicates_test.go, TestSetUpDynamicResourcesArgs_Default and
@@ -507,7 +508,8 @@ def test_predicates_dra_filter_timeout_argument(case):
 
 
 @pytest.mark.skip(reason="InitPlugin's kube-scheduler plugin registration maps (filter / prefilter / reserve / "
-                         "prebind / score) with volume binding and DRA: internals, and volumes/DRA not modelled")  # fmt: skip
+                         "prebind / score) with volume binding and DRA: internals (volumes are not modelled; DRA's filter and "
+                         "Reserve are app.plugins.dynamicresources)")  # fmt: skip
 @pytest.mark.parametrize("case", ["all default plugins enabled without volume binding and dra", "volume binding enabled",
                                   "dra enabled", "both volume binding and dra enabled"])  # fmt: skip
 def test_predicates_init_plugin_registers_the_enabled_filters(case):
@@ -538,8 +540,8 @@ def test_predicates_stable_filter_skips_plugins_in_the_skip_set():
     raise AssertionError("skipped")
 
 
-@pytest.mark.skip(reason="Reserve / PreBind rollback order of VolumeBinding and DynamicResources: volumes and DRA "
-                         "not modelled")  # fmt: skip
+@pytest.mark.skip(reason="Reserve / PreBind rollback order of VolumeBinding and DynamicResources: volumes are not "
+                         "modelled and PreBind is the binder's")  # fmt: skip
 def test_predicates_reserve_rollback_order():
     # pkg/scheduler/plugins/predicates/predicates_test.go, TestReserveRollbackOrderStable
     raise AssertionError("skipped")

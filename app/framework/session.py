@@ -106,12 +106,18 @@ class Session:
         self.options: dict[str, PluginOption] = {}
         #: KAI's GPU groups (app.kai.gpu_sharing), when the kai profile placed fraction pods
         self.gpu_sharing: Any = None
-        #: KAI's DRA (app.kai.dra): the kai profile counts the snapshot's DRA GPUs before any plugin opens
+        #: the claims of DRA pods (app.plugins.dynamicresources); under the kai profile KAI's
+        #: (app.kai.dra), which counts the snapshot's DRA GPUs before any plugin opens
         self.dra: Any = None
-        if config.profile == "kai" and cluster.dra is not None:
-            from app.kai.dra import KaiDra  # (the kai package imports the framework)
+        if cluster.dra is not None:
+            if config.profile == "kai":
+                from app.kai.dra import KaiDra  # (the kai package imports the framework)
 
-            self.dra = KaiDra(self)
+                self.dra = KaiDra(self)
+            else:
+                from app.plugins.dynamicresources import DynamicResources
+
+                self.dra = DynamicResources(cluster)
         self._recover_hypernodes()
         # queue name -> the job allocate would take next from it (KAI's queue order looks at it)
         self.queue_heads: dict[str, Job] = {}

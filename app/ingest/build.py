@@ -539,8 +539,8 @@ def _gpu_sharing(d: Draft) -> list[str]:
     if d.dra_pods:
         first = min(d.dra_pods, key=lambda p: (p.namespace, p.name))
         notes.append(f"{len(d.dra_pods)} pod(s) claim devices through DRA (spec.resourceClaims, e.g. Pod {first.namespace}/"
-                     f"{first.name}): the kai profile allocates their claims' devices and counts the devices of GPU "
-                     "classes as GPUs as KAI does; other profiles place them without the claimed devices")  # fmt: skip
+                     f"{first.name}): their claims' devices are allocated as kube-scheduler's DynamicResources plugin does; "
+                     "the kai profile also counts the devices of GPU classes as GPUs and checks the claims as KAI does")  # fmt: skip
     notes += [f"DRA: {n}" for n in d.dra.notes]
     return notes
 

@@ -41,13 +41,14 @@ to build its PodInfo.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from app.model.cluster import OCCUPYING, TaskStatus
-from app.model.dra import ALL, RESERVED_FOR_MAX, Allocation, Devices, DraSnapshot, PodClaim, PodRef, ResourceClaim
+from app.model.dra import ALL, RESERVED_FOR_MAX, Allocation, DraSnapshot, PodRef, ResourceClaim
 from app.model.resources import GPU
+from app.plugins.dynamicresources import DynamicResources, pod_ref
 
 if TYPE_CHECKING:
     from app.framework.session import Session
@@ -118,33 +119,26 @@ def related_claims(snap: DraSnapshot, by_uid: dict[str, list[ResourceClaim]], ta
     return [out[k] for k in sorted(out)]
 
 
-class KaiDra:
+class KaiDra(DynamicResources):
     """The kai profile's DRA for one session (see the module docstring): made before the
     plugins open (the GPUs are the snapshot's, as KAI's cache counts them), undone by
-    :meth:`close`."""
+    :meth:`close`. kube-scheduler's PreFilter and Filter are the base class's; KAI runs
+    kube-scheduler's allocator v0.34, which takes devices from incomplete pools too."""
+
+    EXACT_SKIPS_INCOMPLETE = False
 
     def __init__(self, ssn: Session) -> None:
+        super().__init__(ssn.cluster)
         c = ssn.cluster
-        snap: DraSnapshot = c.dra
+        snap = self.snap
         self.ssn = ssn
-        self.snap = snap
-        self.devices = Devices(snap, c.nodes)
-        #: the claims' status as the session changes it: key -> [allocation, reservedFor]
-        self.state: dict[tuple[str, str], list[Any]] = {k: [cl.allocation, list(cl.reserved_for)] for k, cl in snap.claims.items()}
-        self.taken = self.devices.taken_mask({d for cl in snap.claims.values() if cl.allocation for d in cl.allocation.devices})
         #: the kai profile's dynamicresources plugin is on: KAI's preFilter and the event handlers
         self.plugin = False
         #: (id(task), pod claim name) -> the allocation the pod remembers (``ResourceClaimInfo``)
         self.memory: dict[tuple[int, str], Allocation | None] = {}
-        self.tasks: list[Task] = []  # the pods with claims
-        for key in sorted(snap.pod_claims):
-            t = c.find_task(key)
-            if t is None:
-                continue
-            self.tasks.append(t)
-            for pc in snap.pod_claims[key]:
-                name = pc.claim_name
-                cl = snap.claims.get((t.namespace, name)) if name is not None else None
+        for t in self.tasks:
+            for pc in self.claims_of(t):
+                cl = self.claim(t, pc)
                 if cl is not None:
                     self.memory[(id(t), pc.name)] = cl.allocation
         self.g = c.resources.index.get(GPU)
@@ -162,7 +156,9 @@ class KaiDra:
                     if n:
                         self.pod_gpus[id(t)] = (t, n)
             self._apply(1)
-        self._pins: dict[int, np.ndarray] = {}
+
+    def register(self, ssn: Session) -> None:
+        """None here: KAI's ``dynamicresources`` plugin registers its own handlers."""
 
     # -- the snapshot's GPUs --------------------------------------------------------------------
     def _apply(self, sign: int) -> None:
@@ -196,8 +192,9 @@ class KaiDra:
             self._apply(-1)
 
     def snapshot_after(self) -> DraSnapshot:
-        """The snapshot's DRA objects with each claim's status as the session left it (a
-        cycle's claims for the next one, ``/v1/simulate``)."""
+        """The snapshot's DRA objects with each claim's status as the session left it (KAI
+        assumes its allocations and consumers at once; a cycle's claims for the next one,
+        ``/v1/simulate``)."""
         claims = {k: replace(cl, allocation=self.state[k][0], reserved_for=list(self.state[k][1]))
                   for k, cl in self.snap.claims.items()}  # fmt: skip
         return replace(self.snap, claims=claims)
@@ -209,132 +206,64 @@ class KaiDra:
         extra = self.pod_gpus.get(id(t))
         return int(t.req[self.g]) > (extra[1] * 1000 if extra is not None else 0)
 
-    # -- PreFilter and Filter -------------------------------------------------------------------
-    def claims_of(self, t: Task) -> tuple[PodClaim, ...]:
-        return self.snap.pod_claims.get(t.key, ())
-
+    # -- PreFilter ------------------------------------------------------------------------------
     def refusal(self, t: Task) -> str | None:
-        """Why the pod's claims let it on no node (KAI's and kube-scheduler's PreFilter), else None."""
+        """Why the pod's claims let it on no node (kube-scheduler's PreFilter, which
+        also checks what KAI's checks first, that each claim exists; then KAI's own), else None."""
+        why = super().refusal(t)
+        if why is not None or not self.plugin:
+            return why
         for pc in self.claims_of(t):
-            name = pc.claim_name
-            if name is None:
-                return f"no resource claim name found for pod {t.key} and claim reference {pc.name}"
-            cl = self.snap.claims.get((t.namespace, name))
-            if cl is None:
-                return f"resource claim {t.namespace}/{name} does not exist"
-            allocation, reserved = self.state[cl.key]
-            if self.plugin and len(reserved) >= RESERVED_FOR_MAX:
-                return f"resource claim {t.namespace}/{name} has reached its maximum number of consumers ({RESERVED_FOR_MAX})"
-            if self.plugin and pc.template is None and is_gpu_claim(cl):
+            cl = self.claim(t, pc)
+            assert cl is not None  # (the base class's PreFilter saw each)
+            if len(self.state[cl.key][1]) >= RESERVED_FOR_MAX:
+                return f"resource claim {cl.namespace}/{cl.name} has reached its maximum number of consumers ({RESERVED_FOR_MAX})"
+            if pc.template is None and is_gpu_claim(cl):
                 queue = t.job.queue if t.job is not None else ""
                 label = cl.labels.get(QUEUE_LABEL, "")
                 if not label:
-                    return f"DRA claim {name} is a shared GPU claim but does not have a queue label ({QUEUE_LABEL})"
+                    return f"DRA claim {cl.name} is a shared GPU claim but does not have a queue label ({QUEUE_LABEL})"
                 if label != queue:
-                    return (f"DRA claim {name} is a shared GPU claim with wrong queue label (expected queue: {queue}, "
+                    return (f"DRA claim {cl.name} is a shared GPU claim with wrong queue label (expected queue: {queue}, "
                             f"claim queue label: {label})")  # fmt: skip
-            if cl.deleting:
-                return f"resourceclaim {name!r} is being deleted"
-            if pc.template is not None and cl.owner_pod != t.uid:
-                return f"ResourceClaim {t.namespace}/{name} was not created for pod {t.key} (pod is not owner)"
-            if allocation is not None and len(reserved) >= RESERVED_FOR_MAX and not _reserved_for(reserved, t):
-                return "resourceclaim in use"
-            if allocation is None:
-                for cr in cl.requests:
-                    for req in (cr.exactly,) if cr.exactly is not None else cr.first_available:
-                        if req.device_class not in self.snap.classes:
-                            return f"request {req.name}: device class {req.device_class} does not exist"
         return None
-
-    def mask(self, t: Task, nodes: np.ndarray) -> np.ndarray:
-        """Per node of ``nodes``: the pod's claims let it there (PreFilter, then Filter)."""
-        pcs = self.claims_of(t)
-        if not pcs:
-            return np.ones(len(nodes), dtype=bool)
-        if self.refusal(t) is not None:
-            return np.zeros(len(nodes), dtype=bool)
-        ok = np.ones(len(nodes), dtype=bool)
-        pending: list[ResourceClaim] = []
-        seen: set[tuple[str, str]] = set()
-        for pc in pcs:
-            cl = self.snap.claims[(t.namespace, pc.claim_name)]  # type: ignore[index]  # (the PreFilter saw each)
-            allocation = self.state[cl.key][0]
-            if allocation is not None:
-                if allocation.selectors:
-                    ok &= self._pinned(allocation)[nodes]
-            elif cl.key not in seen:
-                seen.add(cl.key)
-                pending.append(cl)
-        if pending and ok.any():
-            at = np.flatnonzero(ok)
-            ok[at] = self.devices.fits(pending, nodes[at], self.taken)
-        return ok
-
-    def _pinned(self, allocation: Allocation) -> np.ndarray:
-        hit = self._pins.get(id(allocation))
-        if hit is None or hit[0] is not allocation:
-            mask = np.array([allocation.admits(n) for n in self.ssn.cluster.nodes], dtype=bool)
-            hit = self._pins[id(allocation)] = (allocation, mask)  # type: ignore[assignment]
-        return hit[1]  # type: ignore[index]
 
     # -- the event handlers ---------------------------------------------------------------------
     def placed(self, t: Task) -> None:
         """``allocateResourceClaim`` for each of the pod's claims (on its node)."""
         for pc in self.claims_of(t):
-            name = pc.claim_name
-            st = self.state.get((t.namespace, name)) if name is not None else None
-            if st is None:
+            cl = self.claim(t, pc)
+            if cl is None:
                 continue  # KAI logs it and goes on
+            st = self.state[cl.key]
             allocation = st[0]
             remembered = self.memory.get((id(t), pc.name))
             if remembered is not None:
                 allocation = remembered
             elif allocation is None:
-                got = self.devices.allocate([self.snap.claims[(t.namespace, name)]], t.node, self.taken)  # type: ignore[index]
+                got = self.devices.allocate([cl], t.node, self.taken)
                 if got is None:
                     continue  # the claim stays as it was
                 allocation = got[0]
-            self._set(st, allocation)
-            if not _reserved_for(st[1], t):
-                st[1].append(_ref(t))
+            self.set_allocation(st, allocation)
+            if not any(_is(ref, t) for ref in st[1]):
+                st[1].append(pod_ref(t))
             self.memory[(id(t), pc.name)] = allocation
 
     def left(self, t: Task) -> None:
         """``deallocateResourceClaim`` for each of the pod's claims."""
         for pc in self.claims_of(t):
-            name = pc.claim_name
-            st = self.state.get((t.namespace, name)) if name is not None else None
-            if st is None:
+            cl = self.claim(t, pc)
+            if cl is None:
                 continue
+            st = self.state[cl.key]
             st[1] = [ref for ref in st[1] if not _is(ref, t)]
             if not st[1]:
-                self._set(st, None)
+                self.set_allocation(st, None)
             if (id(t), pc.name) in self.memory:
                 self.memory[(id(t), pc.name)] = st[0]
-
-    def _set(self, st: list[Any], allocation: Allocation | None) -> None:
-        """A claim's allocation replaced: the devices allocated follow."""
-        old = st[0]
-        if old is allocation:
-            return
-        idx = self.devices.index
-        if old is not None:
-            self.taken[[i for d in old.devices if (i := idx.get(d)) is not None]] = False
-            still = {d for s in self.state.values() if s is not st and s[0] is not None for d in s[0].devices}
-            self.taken[[i for d in old.devices if d in still and (i := idx.get(d)) is not None]] = True
-        if allocation is not None:
-            self.taken[[i for d in allocation.devices if (i := idx.get(d)) is not None]] = True
-        st[0] = allocation
-
-
-def _ref(t: Task) -> PodRef:
-    return ("", "pods", t.name, t.uid)
 
 
 def _is(ref: PodRef, t: Task) -> bool:
     """``RemoveReservedFor`` / ``UpsertReservedFor``'s match: the pod's name and UID, ``pods`` of the core group."""
     return ref[0] == "" and ref[1] == "pods" and ref[2] == t.name and ref[3] == t.uid
-
-
-def _reserved_for(refs: list[PodRef], t: Task) -> bool:
-    return any(_is(ref, t) for ref in refs)

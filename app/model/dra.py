@@ -171,7 +171,9 @@ class Devices:
 
     ALL_NODES, SELECTED, NOWHERE = -1, -2, -3
 
-    def __init__(self, snap: DraSnapshot, nodes: list[Node]) -> None:
+    def __init__(self, snap: DraSnapshot, nodes: list[Node], *, exact_skips_incomplete: bool = False) -> None:
+        """``exact_skips_incomplete``: ``ExactCount`` takes no device of an incomplete pool
+        (the allocator since v0.36; v0.34, KAI's, takes them)."""
         self.snap = snap
         self.nodes = nodes
         newest: dict[tuple[str, str], int] = {}
@@ -244,6 +246,8 @@ class Devices:
         self._local_at = np.searchsorted(self.where[self._local], np.arange(len(nodes) + 1))
         self._everywhere = np.flatnonzero(self.where == self.ALL_NODES)
         self._selected = np.flatnonzero(self.where == self.SELECTED)
+        #: per device: ``ExactCount`` may not take it (its pool is incomplete, with ``exact_skips_incomplete``)
+        self.skipped = np.array([exact_skips_incomplete and dev[:2] in self.incomplete for dev, *_ in self.order], dtype=bool)
 
     def matching(self, req: DeviceRequest) -> np.ndarray:
         """Per device: 1 when it passes the request's class's selectors, then the request's
@@ -305,7 +309,7 @@ class Devices:
         """Per node of ``nodes``: :meth:`allocate` would allocate every claim there. Counted
         for all nodes at once; each node where a count does not settle it is tried in full."""
         reqs = [cr.exactly for c in claims for cr in c.requests]
-        free = ~taken
+        free = ~taken & ~self.skipped
         if all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
             need: dict[bytes, tuple[np.ndarray, int]] = {}
             for r in reqs:
@@ -356,7 +360,7 @@ class Devices:
             if any(self.order[i][0][:2] in self.incomplete for i in cand.tolist()):
                 return None
             return cand.tolist()
-        free = ~used[reach]
+        free = ~used[reach] & ~self.skipped[reach]
         state, at = state[free], reach[free]
         hits = np.flatnonzero(state > 0)
         if len(hits) < req.count:

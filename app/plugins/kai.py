@@ -444,7 +444,7 @@ class KaiPredicates(Predicates):
     tasks (``app.kai.mig``); no device-plugin GPU request on a node with DRA GPUs). A
     gpu-memory pod in a cluster where no node offers GPUs (no ``nvidia.com/gpu`` at all)
     fits no node (``isTaskAllocatableOnNonAllocatedResources``). kube-scheduler's
-    ``DynamicResources`` filter on a pod's claims (``app.kai.dra``)."""
+    ``DynamicResources`` filter on a pod's claims, with KAI's preFilter (``app.kai.dra``)."""
 
     def open(self) -> None:
         super().open()
@@ -476,12 +476,6 @@ class KaiPredicates(Predicates):
             hit = self._by_kind[(id(base), kind)] = (base, mask)
         return hit[1]
 
-    def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
-        mask = super().predicate(task, nodes)
-        dra = self.dra
-        if dra is not None and dra.claims_of(task) and mask.any():
-            mask = mask & dra.mask(task, nodes)
-        return mask
 
 
 KAI_PLUGINS: tuple[type[Plugin], ...] = (

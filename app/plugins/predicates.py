@@ -133,6 +133,8 @@ class Predicates(Plugin):
                     self._hold(t, 1)
             self.ssn.on_allocate(lambda t: self._hold(t, 1))
             self.ssn.on_deallocate(lambda t: self._hold(t, -1))
+        if self.ssn.dra is not None:  # kube-scheduler's DynamicResources: Reserve / Unreserve as pods land and leave
+            self.ssn.dra.register(self.ssn)
         self.ssn.register("predicate", self.name, self.predicate)
 
     def _hold(self, task: Task, delta: int) -> None:
@@ -181,6 +183,9 @@ class Predicates(Plugin):
             mask = mask & np.fromiter((self.ports_free(task, n) for n in nodes.tolist()), dtype=bool, count=len(nodes))
         if self.interpod is not None and not self.ssn.resolvable_pass:
             mask = mask & self.interpod.mask(task, nodes)
+        dra = self.ssn.dra
+        if dra is not None and not self.ssn.resolvable_pass and mask.any() and dra.claims_of(task):
+            mask = mask & dra.mask(task, nodes)  # (Unschedulable, not unresolvable: preemption may try)
         return mask
 
 

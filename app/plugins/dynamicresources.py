@@ -1,0 +1,213 @@
+"""kube-scheduler's DynamicResources plugin over a session's claims, as the ``predicates``
+plugin runs it (Volcano's ``predicates`` wraps kube-scheduler's; Gangplank's default profile
+follows kube-scheduler): PreFilter and Filter on a pod's claims, Reserve and Unreserve as
+pods are placed and leave. The allocator and the objects are ``app.model.dra``; the ``kai``
+profile's version, with KAI's own rules, is ``app.kai.dra.KaiDra``.
+
+* **PreFilter** (``foreachPodResourceClaim``, ``PreFilter``): every claim of the pod exists
+  (a template's is the one ``status.resourceClaimStatuses`` names, and it must be owned by the
+  pod), none is being deleted; an allocated claim with 256 consumers not counting the pod is
+  in use; an unallocated one whose allocation is in flight (Reserved for another pod in this
+  session, not bound yet) makes the pod wait; an unallocated claim's classes exist.
+* **Filter**: an allocated claim's node selector admits the node; the unallocated claims
+  can all be allocated there (``Devices.fits``; kube-scheduler v0.36's allocator, which takes
+  no device from an incomplete pool).
+* **Reserve** (a pod placed): its unallocated claims are allocated on its node, in flight
+  until it binds (their devices are taken for every other pod). **Unreserve** (a pod evicted
+  or its placement undone): those allocations in flight are dropped. A claim allocated
+  before the session keeps its devices when its pod is evicted: kube-scheduler only removes
+  the pod from ``reservedFor`` through the API, and the claim is deallocated after the
+  session, so the devices are not free for a preemptor in the same cycle.
+* After the session (``/v1/simulate``'s next cycle): a pod that is bound or running holds its
+  claims (reserved for it, allocated as Reserve did); an evicted pod leaves them, and a
+  claim no consumer is left in is deallocated (kube-controller-manager's claim controller).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from app.model.cluster import ALLOCATED_STATUS, TaskStatus
+from app.model.dra import RESERVED_FOR_MAX, Allocation, Devices, DraSnapshot, PodClaim, PodRef, ResourceClaim
+
+if TYPE_CHECKING:
+    from app.framework.session import Session
+    from app.model.cluster import Cluster, Task
+
+
+class DynamicResources:
+    #: kube-scheduler's allocator (v0.36): no device from an incomplete pool
+    EXACT_SKIPS_INCOMPLETE = True
+
+    def __init__(self, c: Cluster) -> None:
+        snap: DraSnapshot = c.dra
+        self.cluster = c
+        self.snap = snap
+        self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE)
+        #: the claims' status as the session changes it: key -> [allocation, reservedFor]
+        self.state: dict[tuple[str, str], list[Any]] = {k: [cl.allocation, list(cl.reserved_for)] for k, cl in snap.claims.items()}
+        #: per device: how many allocations (the claims', and those in flight) hold it
+        self.holders = np.zeros(len(self.devices.order), dtype=np.int64)
+        for cl in snap.claims.values():
+            self._hold(cl.allocation, 1)
+        #: claim key -> (its allocation in flight, the pod Reserve made it for)
+        self.in_flight: dict[tuple[str, str], tuple[Allocation, Task]] = {}
+        self.tasks: list[Task] = []  # the pods with claims
+        for key in sorted(snap.pod_claims):
+            t = c.find_task(key)
+            if t is not None:
+                self.tasks.append(t)
+        self._placed_at_open = {id(t) for t in self.tasks if t.node >= 0 and t.status in ALLOCATED_STATUS}
+        self._pins: dict[int, tuple[Allocation, np.ndarray]] = {}
+
+    @property
+    def taken(self) -> np.ndarray:
+        return self.holders > 0
+
+    def claims_of(self, t: Task) -> tuple[PodClaim, ...]:
+        return self.snap.pod_claims.get(t.key, ())
+
+    def claim(self, t: Task, pc: PodClaim) -> ResourceClaim | None:
+        name = pc.claim_name
+        return self.snap.claims.get((t.namespace, name)) if name is not None else None
+
+    def register(self, ssn: Session) -> None:
+        """The ``predicates`` plugin's event handlers: Reserve on allocate, Unreserve on deallocate."""
+        tasks = {id(t) for t in self.tasks}
+
+        def placed(ts: Any) -> None:
+            for t in ts:
+                if id(t) in tasks:
+                    self.placed(t)
+
+        def left(ts: Any) -> None:
+            for t in ts:
+                if id(t) in tasks:
+                    self.left(t)
+
+        ssn.on_allocate(lambda t: placed((t,)), placed)
+        ssn.on_deallocate(lambda t: left((t,)), left)
+
+    def close(self) -> None:
+        """Nothing to take out of the snapshot (the kai profile's version has)."""
+
+    # -- PreFilter and Filter -------------------------------------------------------------------
+    def refusal(self, t: Task) -> str | None:
+        """Why the pod's claims let it on no node (kube-scheduler's PreFilter), else None."""
+        for pc in self.claims_of(t):
+            name = pc.claim_name
+            if name is None:
+                return f"pod {t.key}: the claim of resource claim {pc.name} is not made yet"
+            cl = self.snap.claims.get((t.namespace, name))
+            if cl is None:
+                return f"resourceclaim {t.namespace}/{name} not found"
+            allocation, reserved = self.state[cl.key]
+            if cl.deleting:
+                return f"resourceclaim {name!r} is being deleted"
+            if pc.template is not None and cl.owner_pod != t.uid:
+                return f"ResourceClaim {t.namespace}/{name} was not created for pod {t.key} (pod is not owner)"
+            if allocation is not None and len(reserved) >= RESERVED_FOR_MAX and not any(ref[3] == t.uid for ref in reserved):
+                return "resourceclaim in use"
+            if allocation is None:
+                if cl.key in self.in_flight:
+                    return f"resource claim {t.namespace}/{name} is in the process of being allocated"
+                for cr in cl.requests:
+                    for req in (cr.exactly,) if cr.exactly is not None else cr.first_available:
+                        if req.device_class not in self.snap.classes:
+                            return f"request {req.name}: device class {req.device_class} does not exist"
+        return None
+
+    def mask(self, t: Task, nodes: np.ndarray) -> np.ndarray:
+        """Per node of ``nodes``: the pod's claims let it there (PreFilter, then Filter)."""
+        pcs = self.claims_of(t)
+        if not pcs:
+            return np.ones(len(nodes), dtype=bool)
+        if self.refusal(t) is not None:
+            return np.zeros(len(nodes), dtype=bool)
+        ok = np.ones(len(nodes), dtype=bool)
+        unallocated: list[ResourceClaim] = []
+        for pc in pcs:
+            cl = self.claim(t, pc)
+            assert cl is not None  # (the PreFilter saw each)
+            allocation = self.state[cl.key][0]
+            if allocation is not None:
+                if allocation.selectors:
+                    ok &= self._pinned(allocation)[nodes]
+            elif cl not in unallocated:
+                unallocated.append(cl)
+        if unallocated and ok.any():
+            at = np.flatnonzero(ok)
+            ok[at] = self.devices.fits(unallocated, nodes[at], self.taken)
+        return ok
+
+    def _pinned(self, allocation: Allocation) -> np.ndarray:
+        hit = self._pins.get(id(allocation))
+        if hit is None or hit[0] is not allocation:
+            mask = np.array([allocation.admits(n) for n in self.cluster.nodes], dtype=bool)
+            hit = self._pins[id(allocation)] = (allocation, mask)
+        return hit[1]
+
+    # -- what the session changes ---------------------------------------------------------------
+    def _hold(self, allocation: Allocation | None, sign: int) -> None:
+        if allocation is not None:
+            idx = self.devices.index
+            at = [i for d in allocation.devices if (i := idx.get(d)) is not None]
+            np.add.at(self.holders, at, sign)
+
+    def set_allocation(self, st: list[Any], allocation: Allocation | None) -> None:
+        """A claim's allocation replaced: the devices held follow."""
+        if st[0] is not allocation:
+            self._hold(st[0], -1)
+            self._hold(allocation, 1)
+            st[0] = allocation
+
+    def placed(self, t: Task) -> None:
+        """Reserve: the pod's unallocated claims allocated on its node, in flight."""
+        todo = list({cl.key: cl for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None
+                     and self.state[cl.key][0] is None and cl.key not in self.in_flight}.values())  # fmt: skip
+        if not todo:
+            return
+        got = self.devices.allocate(todo, t.node, self.taken)
+        if got is None:
+            return  # (the Filter passed: Reserve finds the same devices)
+        for cl, allocation in zip(todo, got, strict=True):
+            self.in_flight[cl.key] = (allocation, t)
+            self._hold(allocation, 1)
+
+    def left(self, t: Task) -> None:
+        """Unreserve: the allocations in flight of the pod's claims dropped."""
+        for pc in self.claims_of(t):
+            cl = self.claim(t, pc)
+            hit = self.in_flight.pop(cl.key, None) if cl is not None else None
+            if hit is not None:
+                self._hold(hit[0], -1)
+
+    def snapshot_after(self) -> DraSnapshot:
+        """The claims after the cycle (see the module docstring)."""
+        status = {k: [st[0], list(st[1])] for k, st in self.state.items()}
+        for t in self.tasks:
+            keys = [cl.key for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None]
+            if t.status is TaskStatus.RELEASING:  # evicted: out of reservedFor, deallocated when none is left
+                for k in keys:
+                    st = status[k]
+                    st[1] = [ref for ref in st[1] if ref[3] != t.uid]
+                    if not st[1]:
+                        st[0] = None
+            elif t.node >= 0 and t.status in ALLOCATED_STATUS and id(t) not in self._placed_at_open:  # bound: PreBind
+                for k in keys:
+                    st = status[k]
+                    flight = self.in_flight.get(k)
+                    if st[0] is None and flight is not None:
+                        st[0] = flight[0]
+                    if st[0] is not None and not any(ref[3] == t.uid for ref in st[1]):
+                        st[1].append(pod_ref(t))
+        claims = {k: replace(cl, allocation=status[k][0], reserved_for=status[k][1]) for k, cl in self.snap.claims.items()}
+        return replace(self.snap, claims=claims)
+
+
+def pod_ref(t: Task) -> PodRef:
+    """The ``reservedFor`` entry of a pod."""
+    return ("", "pods", t.name, t.uid)

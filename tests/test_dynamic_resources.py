@@ -1,0 +1,107 @@
+"""kube-scheduler's DynamicResources plugin under the ``volcano`` and ``gangplank`` profiles
+(``app.plugins.dynamicresources``; Volcano's ``predicates`` plugin wraps kube-scheduler's,
+on by default since DRA is GA), rule by rule on clusters small enough to check by hand.
+The ``kai`` profile's version is ``tests/test_kai_dra.py``.
+"""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from tests.kube import node, pod, podgroup, request
+from tests.test_kai_dra import claim, cpu_nodes, device_class, pool
+from tests.test_kai_mig import where
+
+NS = "ml"
+PROFILES = ("volcano", "gangplank")
+
+
+def vjob(name: str, *claims: str, cpu: str = "1", priority: int | None = None, on: str | None = None) -> list[dict]:
+    """A Volcano PodGroup of one pod with the named claims."""
+    p = pod(f"{name}-0", ns=NS, node=on, cpu=cpu, group=name, priority=priority, phase="Running" if on else None)
+    p["metadata"]["uid"] = f"{name}-0"
+    p["spec"]["resourceClaims"] = [{"name": c, "resourceClaimName": c} for c in claims]
+    return [podgroup(name, ns=NS, min_member=1), p]
+
+
+def decide(client, objects: list[dict], profile: str, **config) -> dict:
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config={"profile": profile, **config})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_filter_places_a_pod_where_its_claim_can_be_allocated(client, profile) -> None:
+    """Filter: node b offers the device, a does not (a is fuller: binpacking would pick it)."""
+    objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running"), device_class("nic"),
+            pool("b-nics", "nic.example.com", 1, node_name="b"), claim("c", "nic"), *vjob("w", "c")]  # fmt: skip
+    assert where(decide(client, objs, profile), f"{NS}/w-0") == "b"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_reserve_takes_the_device_for_the_next_pod(client, profile) -> None:
+    """Reserve: the one device of an ``allNodes`` pool, allocated in flight for the first pod,
+    is taken for the second."""
+    objs = [*cpu_nodes("a", "b"), device_class("fabric"), pool("shared", "fabric.example.com", 1, all_nodes=True),
+            claim("c1", "fabric"), claim("c2", "fabric"), *vjob("w1", "c1"), *vjob("w2", "c2")]  # fmt: skip
+    out = decide(client, objs, profile)
+    assert [k for k in (f"{NS}/w1-0", f"{NS}/w2-0") if where(out, k)] == [f"{NS}/w1-0"]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_claim_in_flight_makes_a_second_consumer_wait(client, profile) -> None:
+    """PreFilter: a claim whose allocation is in flight (Reserved for another pod of this
+    cycle) makes the next pod sharing it wait, though devices are left (``ClaimHasPendingAllocation``)."""
+    objs = [*cpu_nodes("a"), device_class("nic"), pool("a-nics", "nic.example.com", 2, node_name="a"), claim("c", "nic"),
+            *vjob("w1", "c"), *vjob("w2", "c")]  # fmt: skip
+    out = decide(client, objs, profile)
+    assert sum(1 for k in (f"{NS}/w1-0", f"{NS}/w2-0") if where(out, k)) == 1
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_incomplete_pool_gives_no_device(client, profile) -> None:
+    """kube-scheduler's allocator (v0.36) takes no device of an incomplete pool (one slice of
+    two published); KAI's (v0.34) takes them for ``ExactCount``."""
+    objs = [*cpu_nodes("a"), device_class("nic"), pool("a-nics", "nic.example.com", 2, node_name="a", slices=2),
+            claim("c", "nic"), *vjob("w", "c")]  # fmt: skip
+    assert where(decide(client, objs, profile), f"{NS}/w-0") is None
+    complete = [*objs[:2], pool("a-nics", "nic.example.com", 2, node_name="a"), *objs[3:]]
+    assert where(decide(client, complete, profile), f"{NS}/w-0") == "a"
+
+
+def test_evicting_a_claim_holder_frees_no_device_in_the_same_cycle(client) -> None:
+    """Unreserve of a running pod only drops it from ``reservedFor`` through the API: its claim
+    stays allocated in the cycle, so Volcano's preempt finds no room for a higher-priority
+    pod needing that device, and evicts nothing."""
+    held = {"allocation": {"devices": {"results": [{"request": "r", "driver": "nic.example.com", "pool": "a-nics", "device": "d0"}]},
+                           "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+                               {"key": "metadata.name", "operator": "In", "values": ["a"]}]}]}},
+            "reservedFor": [{"resource": "pods", "name": "low-0", "uid": "low-0"}]}  # fmt: skip
+    objs = [*cpu_nodes("a", cpu="2"), device_class("nic"), pool("a-nics", "nic.example.com", 1, node_name="a"),
+            claim("held", "nic", status=held), claim("want", "nic"), *vjob("low", "held", cpu="2", priority=1, on="a"),
+            *vjob("high", "want", cpu="2", priority=100)]  # fmt: skip
+    out = decide(client, objs, "volcano", actions="allocate, preempt")
+    assert out["evictions"] == [] and where(out, f"{NS}/high-0") is None
+
+
+def test_simulate_binds_and_reserves_claims_for_the_next_cycle(client) -> None:
+    """/v1/simulate: a pod bound in one cycle holds its claim in the next (PreBind reserves it
+    and records the allocation), so the one ``allNodes`` device is not handed out again."""
+    objs = [*cpu_nodes("a", "b"), device_class("fabric"), pool("shared", "fabric.example.com", 1, all_nodes=True),
+            claim("c1", "fabric"), claim("c2", "fabric"), *vjob("w1", "c1"), *vjob("w2", "c2")]  # fmt: skip
+    body = {**request(objs, config={"profile": "volcano"}), "cycles": 3}
+    r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert [b["pod"] for c in out["cycles"] for b in c["bindings"]] == [f"{NS}/w1-0"]
+    assert {p["pod"]: p["phase"] for p in out["final"]["pods"]} == {f"{NS}/w1-0": "Running", f"{NS}/w2-0": "Pending"}
+
+
+def test_no_gpu_is_counted_outside_the_kai_profile(client) -> None:
+    """Only KAI counts a GPU claim's devices as ``nvidia.com/gpu``: under the volcano profile a
+    node with no GPUs but a GPU slice takes the pod, and its GPU column stays empty."""
+    objs = [node("a", gpu=None), device_class("gpu.example.com"), pool("a-gpus", "gpu.example.com", 2, node_name="a"),
+            claim("c", "gpu.example.com", 2), *vjob("w", "c")]  # fmt: skip
+    assert where(decide(client, objs, "volcano"), f"{NS}/w-0") == "a"
