@@ -163,17 +163,19 @@ def run_session(req: Request, started: float | None = None) -> Session:
         ssn.started = min(ssn.started, started)
     SNAPSHOT_PODS.observe(req.cluster.n_tasks)
     SNAPSHOT_NODES.observe(len(req.cluster.nodes))
-    for name in cfg.actions:
-        if ssn.out_of_time():
-            break
-        start = time.perf_counter()
-        ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
-        ACTION_SECONDS.labels(name).observe(time.perf_counter() - start)
-    if ssn.gpu_sharing is not None:  # the node matrices as ingest counts them again (KAI's GPU groups are done)
-        ssn.gpu_sharing.detach()
-        ssn.gpu_sharing = None
-    if ssn.dra is not None:  # and the pods' and nodes' GPUs (KAI's DRA GPUs are done; the claims stay readable)
-        ssn.dra.close()
+    try:
+        for name in cfg.actions:
+            if ssn.out_of_time():
+                break
+            start = time.perf_counter()
+            ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
+            ACTION_SECONDS.labels(name).observe(time.perf_counter() - start)
+    finally:  # (also after an error: a cluster the extender keeps must be left as ingest built it)
+        if ssn.gpu_sharing is not None:  # the node matrices as ingest counts them again (KAI's GPU groups are done)
+            ssn.gpu_sharing.detach()
+            ssn.gpu_sharing = None
+        if ssn.dra is not None:  # and the pods' and nodes' GPUs (KAI's DRA GPUs are done; the claims stay readable)
+            ssn.dra.close()
     for action, n in Counter(e.action for e in ssn.decision.evictions).items():  # (a metric update per action)
         EVICTIONS.labels(action).inc(n)
     return ssn

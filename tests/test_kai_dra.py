@@ -165,8 +165,8 @@ def test_class_driver_selector_picks_the_devices_of_that_driver(client) -> None:
 def test_only_the_newest_generation_of_a_pool_counts() -> None:
     """``GatherPools``: slices of an older generation of a pool are left out."""
     snap = DraSnapshot(slices=[
-        ResourceSlice("p-0", "d", "p", 0, 1, "a", False, None, False, (("x", {}), ("y", {})), ""),
-        ResourceSlice("p-1", "d", "p", 1, 1, "a", False, None, False, (("z", {}),), ""),
+        ResourceSlice("p-0", "d", "p", 0, 1, "a", False, None, False, (("x", {}, False), ("y", {}, False)), ""),
+        ResourceSlice("p-1", "d", "p", 1, 1, "a", False, None, False, (("z", {}, False),), ""),
     ])  # fmt: skip
     nodes = [type("N", (), {"name": "a", "idx": 0, "labels": {}})()]
     devices = Devices(snap, nodes)  # type: ignore[arg-type]
@@ -385,7 +385,7 @@ def test_counted_fit_agrees_with_the_allocator_on_random_pools() -> None:
         slices = []
         for k in range(rng.randint(1, 5)):
             kind = rng.choice(["local", "all", "selector"])
-            devs = tuple((f"d{j}", {}) for j in range(rng.randint(0, 3)))
+            devs = tuple((f"d{j}", {}, False) for j in range(rng.randint(0, 3)))
             sel = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "rack", "operator": "In", "values": ["r1"]}]}]}
             slices.append(ResourceSlice(f"s{k}", rng.choice(drivers), f"p{k}", 0, 1, f"n{rng.randrange(4)}" if kind == "local" else "",
                                         kind == "all", sel if kind == "selector" else None, False, devs, ""))  # fmt: skip
@@ -459,3 +459,139 @@ def test_bad_device_attribute_is_a_4xx_naming_the_field(client, attrs, pointer) 
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422, r.text
     assert r.json()["errors"][0]["pointer"] == pointer
+
+
+# -- rules a review found (repros under the review's name, transcribed) -----------------------------
+def _allocated(devices: list[tuple[str, str, str]], *, node: str | None = None, reserved: tuple[str, ...] = ()) -> dict:
+    st: dict = {"allocation": {"devices": {"results": [{"request": "r", "driver": d, "pool": p, "device": x} for d, p, x in devices]}},
+                "reservedFor": [{"resource": "pods", "name": n, "uid": n} for n in reserved]}  # fmt: skip
+    if node:
+        st["allocation"]["nodeSelector"] = {"nodeSelectorTerms": [{"matchFields": [
+            {"key": "metadata.name", "operator": "In", "values": [node]}]}]}  # fmt: skip
+    return st
+
+
+def _gjob(name: str, *claims: str, pc: str = "train", cpu: str = "1", on: str | None = None, created: str | None = None,
+          selector: dict[str, str] | None = None) -> list[dict]:  # fmt: skip
+    """A one-pod KAI job of priority class ``pc`` (``created`` orders jobs of one priority)."""
+    g = group(name)
+    g["spec"]["priorityClassName"] = pc
+    p = pod(f"{name}-0", ns=NS, node=on, cpu=cpu, phase="Running" if on else None, annotations={"pod-group-name": name},
+            **({"created": created} if created else {}))  # fmt: skip
+    if created:
+        g["metadata"]["creationTimestamp"] = created
+    p["metadata"]["uid"] = f"{name}-0"
+    p["spec"]["resourceClaims"] = [{"name": c, "resourceClaimName": c} for c in claims]
+    if selector:
+        p["spec"]["nodeSelector"] = selector
+    return [g, p]
+
+
+def test_undone_eviction_gives_the_victim_back_its_devices(client) -> None:
+    """``Statement.Evict`` saves what the pod remembers (``previousResourceClaimInfo``) and
+    ``unevict`` restores it before the allocate handler: a victim whose eviction a failed
+    scenario rolls back gets its claim's own device back (b-local/d0), so the shared a-net/d0
+    stays free for P2, which evicts only v (P1 asks for 3 devices of 2 and fails whatever goes)."""
+    d = "net.example.com"
+    objs = [node("a", cpu="4", gpu=None), node("b", cpu="4", gpu=None), kai_queue("q", 8), device_class("net"),
+            pool("a-net", d, 1, all_nodes=True), pool("b-local", d, 1, node_name="a"),
+            claim("cr", "net", 1, status=_allocated([(d, "b-local", "d0")], node="a", reserved=("r-0",))),
+            claim("c1", "net", 3), claim("c2", "net", 1), *_gjob("r", "cr", on="a", cpu="4"), *_gjob("v", on="b", cpu="4"),
+            *_gjob("P1", "c1", pc="build-preemptible", created="2026-11-23T09:00:00Z"),
+            *_gjob("P2", "c2", pc="build-preemptible", created="2026-11-23T09:30:00Z", selector={"kubernetes.io/hostname": "b"})]  # fmt: skip
+    out = decide(client, objs, config={"profile": "kai", "actions": "preempt"})
+    assert where(out, f"{NS}/P2-0") == "b"
+    assert [e["pod"] for e in out["evictions"]] == [f"{NS}/v-0"]
+
+
+def test_scheduling_signature_ignores_dra_gpus(client) -> None:
+    """``jobEasierToScheduleComparison`` compares requests with ``LessEqual``, which reads no
+    DRA GPU: job B (1 DRA GPU) is not easier than job A (4), which failed with the same
+    signature, so preempt skips it (with signatures off it evicts r and places B)."""
+    g, ql = "gpu.example.com", {"kai.scheduler/queue": "q"}
+    objs = [node("a", gpu=None), kai_queue("q", 8), device_class(g), pool("a-gpus", g, 2, node_name="a"),
+            claim("run", g, 2, labels=ql, status=_allocated([(g, "a-gpus", "d0"), (g, "a-gpus", "d1")], reserved=("r-0",))),
+            claim("ca", g, 4, labels=ql), claim("cb", g, 1, labels=ql), *_gjob("r", "run", on="a"),
+            *_gjob("A", "ca", pc="build-preemptible", created="2026-11-23T09:00:00Z"),
+            *_gjob("B", "cb", pc="build-preemptible", created="2026-11-23T09:30:00Z")]  # fmt: skip
+    out = decide(client, objs, config={"profile": "kai", "actions": "preempt"})
+    assert out["bindings"] + out["nominations"] == [] and out["evictions"] == []
+    off = {"profile": "kai", "actions": "preempt",
+           "configurations": [{"name": "preempt", "arguments": {"useSchedulingSignatures": False}}]}  # fmt: skip
+    out = decide(client, objs, config=off)
+    assert where(out, f"{NS}/B-0") == "a" and [e["pod"] for e in out["evictions"]] == [f"{NS}/r-0"]
+
+
+def test_first_available_claim_is_not_allocated_by_kais_handler(client) -> None:
+    """KAI's handler runs the allocator with its features off, which refuses sub-requests: a
+    ``firstAvailable`` claim is neither reserved nor allocated in the session, so a second pod
+    whose claim can only take the same device is placed too (with ``exactly``: one of them)."""
+    objs = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic"), pool("b-nics", "nic.example.com", 1, node_name="b"),
+            claim("c1", "", first=[("nic", 1)]), claim("c2", "", first=[("nic", 1)]), *job("w1", "c1"), *job("w2", "c2")]  # fmt: skip
+    out = decide(client, objs)
+    assert [where(out, f"{NS}/w{i}-0") for i in (1, 2)] == ["b", "b"]
+    objs[4:6] = [claim("c1", "nic", 1), claim("c2", "nic", 1)]
+    out = decide(client, objs)
+    assert sum(1 for i in (1, 2) if where(out, f"{NS}/w{i}-0")) == 1
+
+
+def test_one_allocation_holds_at_most_32_devices(client) -> None:
+    """``AllocationResultsMaxSize``: a claim of 33 devices (or ``All`` of 40) is never allocated."""
+    base = [*cpu_nodes("b"), kai_queue("q", 8), device_class("nic"), pool("b-nics", "nic.example.com", 40, node_name="b")]
+    for c, placed in ((claim("c", "nic", 33), None), (claim("c", "nic", None, mode="All"), None), (claim("c", "nic", 32), "b")):
+        assert where(decide(client, [*base, c, *job("w", "c")]), f"{NS}/w-0") == placed
+
+
+@pytest.mark.parametrize(("kind", "make"), [
+    ("DeviceClass", lambda: device_class("nic")),
+    ("ResourceSlice", lambda: pool("b-nics", "nic.example.com", 1, node_name="b")),
+])  # fmt: skip
+def test_duplicate_dra_object_is_a_4xx(client, kind, make) -> None:
+    """Two objects of one name: a 422 at the second's name (the answer may not depend on their order)."""
+    from tests.kube import request
+
+    body = request([*cpu_nodes("b"), make(), make()], config={"profile": "kai"})
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/metadata/name", r.text
+
+
+@pytest.mark.parametrize(("edit", "pointer"), [
+    (lambda p: p["spec"].update(nodeSelector={"nodeSelectorTerms": [{"matchExpressions": "x"}]}),
+     "/objects/1/spec/nodeSelector/nodeSelectorTerms/0/matchExpressions"),
+    (lambda p: p["spec"].update(nodeSelector={"nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "Is"}]}]}),
+     "/objects/1/spec/nodeSelector/nodeSelectorTerms/0/matchExpressions/0/operator"),
+    (lambda p: p["spec"].update(nodeSelector={"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In",
+                                                                                       "values": "b"}]}]}),
+     "/objects/1/spec/nodeSelector/nodeSelectorTerms/0/matchFields/0/values"),
+])  # fmt: skip
+def test_malformed_node_selector_is_a_4xx(client, edit, pointer) -> None:
+    from tests.kube import request
+
+    p = pool("p", "nic.example.com", 1)
+    edit(p)
+    r = client.post("/v1/decisions", content=orjson.dumps(request([*cpu_nodes("b"), p], config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer, r.text
+
+
+def test_malformed_node_affinity_of_a_pod_is_a_4xx(client) -> None:
+    """A pod's required node affinity with a term of the wrong shape is the API server's 422,
+    not an error while matching nodes (every profile)."""
+    from tests.kube import request
+
+    p = pod("p", extra_spec={"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchExpressions": ["x"]}]}}}})  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("a"), p])), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"] == ("/objects/1/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuring"
+                                                "Execution/nodeSelectorTerms/0/matchExpressions/0")  # fmt: skip
+
+
+def test_claim_count_is_bounded(client) -> None:
+    """MAX_COUNT (SECURITY.md): a count past it is a 422, where a pod's GPU sum would overflow."""
+    from tests.kube import request
+
+    c = claim("c", "gpu.example.com", 1 << 62)
+    r = client.post("/v1/decisions", content=orjson.dumps(request([*cpu_nodes("b"), c], config={"profile": "kai"})),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/requests/0/exactly/count"

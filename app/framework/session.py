@@ -98,6 +98,8 @@ class Session:
         # (point, plugin) -> an order's value and comparison (see :meth:`register`'s ``value``)
         self._value: dict[tuple[str, str], tuple[Callable[[Any], Any], Callable[[Any, Any], int]]] = {}
         self._alloc_handlers: list[Callable[[Task], None]] = []
+        #: True while the handlers run for an undone step (a placement or an eviction taken back)
+        self.undoing = False
         self._alloc_many: list[Callable[[Sequence[Task]], None]] = []
         self._dealloc_handlers: list[Callable[[Task], None]] = []
         # the same handlers for many tasks at once (a plugin may give its own; else one by one)
@@ -117,20 +119,25 @@ class Session:
             else:
                 from app.plugins.dynamicresources import DynamicResources
 
-                self.dra = DynamicResources(cluster)
-        self._recover_hypernodes()
+                self.dra = DynamicResources(cluster, self.out_of_time)
         # queue name -> the job allocate would take next from it (KAI's queue order looks at it)
         self.queue_heads: dict[str, Job] = {}
-        overrides = profile_plugins.get(config.profile, {}) if profile_plugins else {}
-        for tier_idx, tier in enumerate(config.tiers):
-            for opt in tier:
-                plugin = overrides.get(opt.name, plugin_classes[opt.name])(self, opt)
-                plugin.name = opt.name  # an override answers to the configured name
-                self.plugins[opt.name] = plugin
-                self.options[opt.name] = opt
-                self._tier = tier_idx
-                plugin.open()
-        self._unhonoured()
+        try:
+            self._recover_hypernodes()
+            overrides = profile_plugins.get(config.profile, {}) if profile_plugins else {}
+            for tier_idx, tier in enumerate(config.tiers):
+                for opt in tier:
+                    plugin = overrides.get(opt.name, plugin_classes[opt.name])(self, opt)
+                    plugin.name = opt.name  # an override answers to the configured name
+                    self.plugins[opt.name] = plugin
+                    self.options[opt.name] = opt
+                    self._tier = tier_idx
+                    plugin.open()
+            self._unhonoured()
+        except BaseException:
+            if self.dra is not None:  # the snapshot's GPUs as ingest counted them (KaiDra)
+                self.dra.close()
+            raise
 
     def _unhonoured(self) -> None:
         """A warning for each kind of constraint in the snapshot that no configured plugin
@@ -580,14 +587,22 @@ class Session:
         if self.gpu_sharing is not None:
             self.gpu_sharing.changed(tasks, "placed")
 
+    def _undoing(self, handlers: list[Callable[[Any], None]], arg: Any) -> None:
+        """The handlers run for an undone step, :attr:`undoing` set while they run."""
+        self.undoing = True
+        try:
+            for h in handlers:
+                h(arg)
+        finally:
+            self.undoing = False
+
     def undo_allocate(self, task: Task, prev_status: TaskStatus, prev_node: int) -> None:
         c = self.cluster
         if task.status == TaskStatus.PIPELINED:
             c.pipelined[task.node] -= task.req
         else:
             c.used[task.node] -= task.req
-        for h in self._dealloc_handlers:
-            h(task)
+        self._undoing(self._dealloc_handlers, task)
         set_status(task, prev_status)
         task.node = prev_node
         if self.gpu_sharing is not None:
@@ -605,8 +620,7 @@ class Session:
                                (c.pipelined, [t for t in tasks if t.status is TaskStatus.PIPELINED])):  # fmt: skip
             if picked:
                 np.subtract.at(matrix, *_node_rows(picked))
-        for h in self._dealloc_many:
-            h(tasks)
+        self._undoing(self._dealloc_many, tasks)
         for t, prev_status, prev_node in undone:
             set_status(t, prev_status)
             t.node = prev_node
@@ -639,8 +653,7 @@ class Session:
             return
         tasks = [t for t, _ in undone]
         np.subtract.at(self.cluster.releasing, *_node_rows(tasks))
-        for h in self._alloc_many:
-            h(tasks)
+        self._undoing(self._alloc_many, tasks)
         for t, prev in undone:
             set_status(t, prev)
         if self.gpu_sharing is not None:
@@ -651,8 +664,7 @@ class Session:
         a plugin that ignores Releasing tasks (network-topology-aware's capacity cache) is
         left exactly as it was."""
         self.cluster.releasing[task.node] -= task.req
-        for h in self._alloc_handlers:
-            h(task)
+        self._undoing(self._alloc_handlers, task)
         set_status(task, prev_status)
         if self.gpu_sharing is not None:
             self.gpu_sharing.changed((task,), "unevicted")

@@ -36,6 +36,7 @@ from app.model.cluster import (
 from app.kai.dra import has_gpu_objects
 from app.kai.jobs import kai_pod_sets, pod_set_name
 from app.model.resources import ResourceTable, distinct
+from app.model.selectors import check_node_affinity
 from app.topology import discovery
 from app.topology.tree import Topology, build_topology
 
@@ -1048,7 +1049,10 @@ def new_task(
     best_effort: bool, critical: bool, req: Any,
 ) -> Task:  # fmt: skip
     """A task with every slot set once (ingest creates tens of thousands); ``src`` is where
-    ``p`` came from (unused here: it keeps the arguments of inert pods in one shape)."""
+    ``p`` came from (unused here: it keeps the arguments of inert pods in one shape). A pod's
+    node affinity is checked here, once, before anything matches nodes with it."""
+    if p.affinity:
+        check_node_affinity(p.affinity, _at(p, ("spec", "affinity"), "affinity"), p.ident)
     return _task(
         i, p.uid or key, p.namespace, p.name, key, p.role, status, node, priority, req, p.preemptable is not False,
         p.created, p.labels, p.annotations, p.node_selector, p.affinity, p.tolerations, p.nominated, best_effort,

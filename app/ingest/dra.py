@@ -15,10 +15,11 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.draft import Draft
 from app.model.dra import (
-    ALL, EXACT_COUNT, MAX_DEVICES, RESERVED_FOR_MAX, Allocation, ClaimRequest, DeviceClass, DeviceRequest, PodClaim, PodRef,
+    ALL, EXACT_COUNT, MAX_COUNT, MAX_DEVICES, MAX_POD_CLAIMS, MAX_REQUESTS, MAX_SELECTORS, MAX_SUBREQUESTS, RESERVED_FOR_MAX, Allocation, ClaimRequest, DeviceClass, DeviceRequest, PodClaim, PodRef,
     ResourceClaim, ResourceSlice,
 )  # fmt: skip
 from app.model.dra_cel import Attributes, Version, supported
+from app.model.selectors import check_node_selector
 
 
 def _meta(o: dict, ptr: str, kind: str, *, namespaced: bool) -> tuple[dict, Any, str, str]:
@@ -36,7 +37,10 @@ def _note(d: Draft, what: str, where: str) -> None:
 
 def _selectors(owner: dict, ptr: str, ident: Any, d: Draft, where: str) -> tuple[str, ...]:
     out = []
-    for i, s in enumerate(r.objects(owner, "selectors", ptr, ident, "a selector")):
+    listed = r.objects(owner, "selectors", ptr, ident, "a selector")
+    if len(listed) > MAX_SELECTORS:
+        raise InputError(f"at most {MAX_SELECTORS} selectors (DeviceSelectorsMaxSize)", join_pointer(ptr, "selectors", MAX_SELECTORS), ident)
+    for i, s in enumerate(listed):
         sp = join_pointer(ptr, "selectors", i)
         cel = r.obj(s, "cel", sp, ident)
         expr = r.string(cel, "expression", join_pointer(sp, "cel"), ident)
@@ -53,6 +57,8 @@ def read_device_class(o: dict, ptr: str, d: Draft) -> None:
     _, ident, _, name = _meta(o, ptr, "DeviceClass", namespaced=False)
     spec = r.obj(o, "spec", ptr, ident)
     sp = join_pointer(ptr, "spec")
+    if name in d.dra.classes:
+        raise InputError(f"duplicate DeviceClass {name}", join_pointer(ptr, "metadata", "name"), ident)
     d.dra.classes[name] = DeviceClass(name, _selectors(spec, sp, ident, d, f"DeviceClass {name}"), ptr)
 
 
@@ -60,15 +66,15 @@ def _node_selector(owner: dict, ptr: str, ident: Any) -> dict[str, Any] | None:
     sel = owner.get("nodeSelector")
     if sel is None:
         return None
-    sp = join_pointer(ptr, "nodeSelector")
-    if not isinstance(sel, dict):
-        raise InputError("'nodeSelector' must be an object", sp, ident)
-    r.objects(sel, "nodeSelectorTerms", sp, ident, "a node selector term")
+    check_node_selector(sel, join_pointer(ptr, "nodeSelector"), ident)
     return sel
 
 
 def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
     _, ident, _, name = _meta(o, ptr, "ResourceSlice", namespaced=False)
+    if name in d.dra.slice_names:
+        raise InputError(f"duplicate ResourceSlice {name}", join_pointer(ptr, "metadata", "name"), ident)
+    d.dra.slice_names.add(name)
     spec = r.obj(o, "spec", ptr, ident, required=True)
     sp = join_pointer(ptr, "spec")
     driver = r.string(spec, "driver", sp, ident, required=True)
@@ -93,10 +99,12 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         basic = dev.get("basic") if isinstance(dev.get("basic"), dict) else dev  # v1beta1 nests a device's fields
         bp = join_pointer(dp, "basic") if basic is not dev else dp
         dev_name = r.string(dev, "name", dp, ident, required=True)
-        for key in ("consumesCounters", "taints"):
-            if basic.get(key):
-                _note(d, f"DRA device {key} are not modelled", f"ResourceSlice {name}")
-        devices.append((dev_name, _attributes(basic, bp, ident, driver)))
+        if basic.get("consumesCounters"):
+            _note(d, "DRA devices that consume counters (partitionable devices) are not used, as in KAI's allocator",
+                  f"ResourceSlice {name}")  # fmt: skip
+        if basic.get("taints"):
+            _note(d, "DRA device taints are not modelled", f"ResourceSlice {name}")
+        devices.append((dev_name, _attributes(basic, bp, ident, driver), bool(basic.get("consumesCounters"))))
     if spec.get("sharedCounters"):
         _note(d, "DRA shared counters (partitionable devices) are not modelled", f"ResourceSlice {name}")
     d.dra.slices.append(ResourceSlice(
@@ -132,7 +140,7 @@ def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where:
     mode = r.string(req, "allocationMode", ptr, ident, default=EXACT_COUNT) or EXACT_COUNT
     if mode not in (EXACT_COUNT, ALL):
         raise InputError("allocationMode must be ExactCount or All", join_pointer(ptr, "allocationMode"), ident)
-    count = r.integer(req, "count", ptr, ident, default=1, minimum=1) if mode == EXACT_COUNT else 0
+    count = r.integer(req, "count", ptr, ident, default=1, minimum=1, maximum=MAX_COUNT) if mode == EXACT_COUNT else 0
     if req.get("adminAccess"):
         _note(d, "DRA admin access is not modelled: the request takes devices as any other", where)
     if req.get("capacity"):
@@ -154,10 +162,16 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
     if devices.get("constraints"):
         _note(d, "DRA claim constraints (matchAttribute) are not modelled", where)
     requests = []
-    for i, req in enumerate(r.objects(devices, "requests", dp, ident, "a device request")):
+    listed = r.objects(devices, "requests", dp, ident, "a device request")
+    if len(listed) > MAX_REQUESTS:
+        raise InputError(f"at most {MAX_REQUESTS} requests (DeviceRequestsMaxSize)", join_pointer(dp, "requests", MAX_REQUESTS), ident)
+    for i, req in enumerate(listed):
         rp = join_pointer(dp, "requests", i)
         rname = r.string(req, "name", rp, ident, required=True)
         first = r.objects(req, "firstAvailable", rp, ident, "a sub-request")
+        if len(first) > MAX_SUBREQUESTS:
+            raise InputError(f"at most {MAX_SUBREQUESTS} sub-requests (FirstAvailableDeviceRequestMaxSize)",
+                             join_pointer(rp, "firstAvailable", MAX_SUBREQUESTS), ident)  # fmt: skip
         exactly = req.get("exactly")
         if exactly is not None:
             requests.append(ClaimRequest(rname, _device_request(r.obj(req, "exactly", rp, ident), join_pointer(rp, "exactly"),
@@ -190,9 +204,11 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
         fp = join_pointer(st, "reservedFor", k)
         refs.append((r.string(ref, "apiGroup", fp, ident), r.string(ref, "resource", fp, ident),
                      r.string(ref, "name", fp, ident), r.string(ref, "uid", fp, ident)))  # fmt: skip
-    owners = [ref for ref in r.objects(meta, "ownerReferences", mp, ident, "an owner reference") if ref.get("kind") == "Pod"]
+    owners = r.objects(meta, "ownerReferences", mp, ident, "an owner reference")
+    pod_owner = next((str(ref.get("uid") or "") for ref in owners if ref.get("kind") == "Pod"), None)
+    controller = next((str(ref.get("uid") or "") for ref in owners if ref.get("controller") is True), None)
     claim = ResourceClaim(ns, name, r.string(meta, "uid", mp, ident), r.str_map(meta, "labels", mp, ident), tuple(requests),
-                          allocation, refs, ptr, owner_pod=str(owners[0].get("uid") or "") if owners else None,
+                          allocation, refs, ptr, owner_pod=pod_owner, controller=controller,
                           deleting=meta.get("deletionTimestamp") is not None)  # fmt: skip
     if claim.key in d.dra.claims:
         raise InputError(f"duplicate ResourceClaim {ns}/{name}", join_pointer(mp, "name"), ident)
@@ -208,7 +224,11 @@ def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim
         fp = join_pointer(st, "resourceClaimStatuses", i)
         made[r.string(s, "name", fp, ident, required=True)] = s.get("resourceClaimName") and r.string(s, "resourceClaimName", fp, ident)
     out = []
-    for i, c in enumerate(r.objects(spec, "resourceClaims", sp, ident, "a pod resource claim")):
+    listed = r.objects(spec, "resourceClaims", sp, ident, "a pod resource claim")
+    if len(listed) > MAX_POD_CLAIMS:
+        raise InputError(f"at most {MAX_POD_CLAIMS} resource claims per pod (MAX_POD_CLAIMS)",
+                         join_pointer(sp, "resourceClaims", MAX_POD_CLAIMS), ident)  # fmt: skip
+    for i, c in enumerate(listed):
         fp = join_pointer(sp, "resourceClaims", i)
         name = r.string(c, "name", fp, ident, required=True)
         claim = r.string(c, "resourceClaimName", fp, ident) or None

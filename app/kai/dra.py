@@ -128,7 +128,7 @@ class KaiDra(DynamicResources):
     EXACT_SKIPS_INCOMPLETE = False
 
     def __init__(self, ssn: Session) -> None:
-        super().__init__(ssn.cluster)
+        super().__init__(ssn.cluster, ssn.out_of_time)
         c = ssn.cluster
         snap = self.snap
         self.ssn = ssn
@@ -136,6 +136,8 @@ class KaiDra(DynamicResources):
         self.plugin = False
         #: (id(task), pod claim name) -> the allocation the pod remembers (``ResourceClaimInfo``)
         self.memory: dict[tuple[int, str], Allocation | None] = {}
+        #: id(task) -> what it remembered before each of its steps (see :meth:`_remember`)
+        self.saved: dict[int, list[dict[tuple[int, str], Allocation | None]]] = {}
         for t in self.tasks:
             for pc in self.claims_of(t):
                 cl = self.claim(t, pc)
@@ -184,7 +186,7 @@ class KaiDra(DynamicResources):
                         c.releasing[t.node, g] += milli
             if sign < 0:
                 t.req[g] += milli
-        self._applied = sign > 0
+        self._applied = sign > 0  # (no step can fail: the counts are bounded at ingest, MAX_COUNT)
 
     def close(self) -> None:
         """The snapshot's GPUs again (the session is over)."""
@@ -229,11 +231,29 @@ class KaiDra(DynamicResources):
         return None
 
     # -- the event handlers ---------------------------------------------------------------------
+    def _remember(self, t: Task, undo: bool, restore: bool) -> None:
+        """KAI's ``previousResourceClaimInfo``: a step's handler saves what the pod remembers
+        (``Evict``, ``Pipeline``; ``Allocate`` too here, to keep the steps paired), and undoing
+        the step gives it back (``unevict``, ``unpipeline``; not ``unallocate``) before the
+        handler runs again."""
+        stack = self.saved.setdefault(id(t), [])
+        if not undo:
+            stack.append({k: v for k, v in self.memory.items() if k[0] == id(t)})
+            return
+        saved = stack.pop() if stack else None
+        if restore and saved is not None:
+            for pc in self.claims_of(t):
+                self.memory.pop((id(t), pc.name), None)
+            self.memory.update(saved)
+
     def placed(self, t: Task) -> None:
-        """``allocateResourceClaim`` for each of the pod's claims (on its node)."""
+        """``allocateResourceClaim`` for each of the pod's claims (on its node). A claim with
+        ``firstAvailable`` requests is left as it is: KAI's allocator runs with its features
+        off, fails on sub-requests and the handler goes on."""
+        self._remember(t, self.ssn.undoing, restore=True)  # (an undone eviction)
         for pc in self.claims_of(t):
             cl = self.claim(t, pc)
-            if cl is None:
+            if cl is None or any(cr.exactly is None for cr in cl.requests):
                 continue  # KAI logs it and goes on
             st = self.state[cl.key]
             allocation = st[0]
@@ -252,6 +272,7 @@ class KaiDra(DynamicResources):
 
     def left(self, t: Task) -> None:
         """``deallocateResourceClaim`` for each of the pod's claims."""
+        self._remember(t, self.ssn.undoing, restore=t.status is TaskStatus.PIPELINED)  # (an undone pipeline)
         for pc in self.claims_of(t):
             cl = self.claim(t, pc)
             if cl is None:

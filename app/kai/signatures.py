@@ -89,16 +89,19 @@ def request_shape(ctx: KaiContext | None, t: Task) -> np.ndarray:
     """What ``ResourceRequirements.LessEqual`` compares of a pod's request: every resource
     but GPUs (MIG instances among them), then its GPU devices and each one's portion (N
     whole GPUs: N and 1; a fraction: its devices and portion; a gpu-memory pod: its devices
-    and 0). Without the session's GPU sharing, the request row itself."""
+    and 0; GPUs of DRA claims are not compared, ``GpuResourceRequirement.LessEqual`` does
+    not read them). Without a GPU column, the request row itself."""
     req = t.req
     g = ctx.gpu_col if ctx is not None else None
     if g is None:
         return req  # type: ignore[return-value]
     gs = ctx.sharing  # type: ignore[union-attr]
+    dra = getattr(ctx.ssn.dra, "pod_gpus", {}).get(id(t))  # type: ignore[union-attr]
+    gpus = int(req[g]) - (dra[1] * 1000 if dra is not None else 0)  # type: ignore[index]  # (DRA GPUs: not compared)
     if gs is not None and gs.shared(t):
         portion, devices = gs.shares[id(t)]
-    elif req[g] > 0:  # type: ignore[index]
-        portion, devices = 1.0, float(req[g]) / 1000.0  # type: ignore[index]
+    elif gpus > 0:
+        portion, devices = 1.0, gpus / 1000.0
     else:
         portion, devices = 0.0, 0.0
     out = np.append(req.astype(np.float64), (devices, portion))  # type: ignore[union-attr]

@@ -35,6 +35,7 @@ the requests Gangplank models.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,7 +53,13 @@ RESERVED_FOR_MAX = 256
 #: The most devices the ResourceSlices of one request may list (a 422 past it).
 MAX_DEVICES = 262_144
 #: The most (distinct slice node selectors x nodes) the allocator keeps as node masks (a 422 past it).
-MAX_SELECTOR_CELLS = 32_000_000
+MAX_SELECTOR_CELLS = 1_000_000
+#: The resource API's own limits: requests per claim, sub-requests per request, selectors per
+#: class or request (``DeviceRequestsMaxSize``, ``FirstAvailableDeviceRequestMaxSize``,
+#: ``DeviceSelectorsMaxSize``), devices per allocation (``AllocationResultsMaxSize``).
+MAX_REQUESTS, MAX_SUBREQUESTS, MAX_SELECTORS, ALLOCATION_MAX = 32, 8, 32, 32
+#: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
+MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
 EXACT_COUNT, ALL = "ExactCount", "All"
 Device = tuple[str, str, str]  # (driver, pool, device name)
 PodRef = tuple[str, str, str, str]  # a reservedFor entry: (apiGroup, resource, name, uid)
@@ -98,8 +105,10 @@ class ResourceClaim:
     allocation: Allocation | None
     reserved_for: list[PodRef]
     pointer: str
-    #: the UID of the claim's first owner of kind Pod (a claim made from a pod's template)
+    #: the UID of the claim's first owner of kind Pod (KAI's ``CalcClaimsToPodsBaseMap``)
     owner_pod: str | None = None
+    #: the UID of its controller (``metav1.IsControlledBy``: a claim made from a pod's template)
+    controller: str | None = None
     deleting: bool = False
 
     @property
@@ -119,8 +128,8 @@ class ResourceSlice:
     node_selector: dict[str, Any] | None
     #: ``perDeviceNodeSelection``: its devices are skipped (DRAPartitionableDevices is off in KAI's allocator)
     per_device: bool
-    #: (name, attributes: domain -> name -> value) per device
-    devices: tuple[tuple[str, Attributes], ...]
+    #: (name, attributes: domain -> name -> value, consumes counters: never allocated) per device
+    devices: tuple[tuple[str, Attributes, bool], ...]
     pointer: str
 
 
@@ -156,8 +165,9 @@ class DraSnapshot:
     pod_claims: dict[str, tuple[PodClaim, ...]] = field(default_factory=dict)
     #: what the allocator does not model, one sentence each (the warnings)
     notes: list[str] = field(default_factory=list)
-    #: the devices of every slice read (bounded by :data:`MAX_DEVICES`)
+    #: the devices of every slice read (bounded by :data:`MAX_DEVICES`), and the slices' names
     device_count: int = 0
+    slice_names: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.slices or self.claims or self.pod_claims)
@@ -176,6 +186,8 @@ class Devices:
         (the allocator since v0.36; v0.34, KAI's, takes them)."""
         self.snap = snap
         self.nodes = nodes
+        #: the session's deadline: once it passes, nodes not yet tried in full are not taken
+        self.out_of_time: Callable[[], bool] = lambda: False
         newest: dict[tuple[str, str], int] = {}
         for s in snap.slices:
             k = (s.driver, s.pool)
@@ -189,7 +201,7 @@ class Devices:
             k = (s.driver, s.pool)
             seen[k] = seen.get(k, 0) + 1
             got = names.setdefault(k, set())
-            for name, _ in s.devices:
+            for name, *_ in s.devices:
                 if name in got:
                     invalid.add(k)  # poolIsInvalid: a device name twice in a pool
                 got.add(name)
@@ -206,11 +218,11 @@ class Devices:
         where: list[int] = []
         mask_of: list[int] = []
         for s in live:
-            for name, attrs in s.devices:
+            for name, attrs, counters in s.devices:
                 self.order.append(((s.driver, s.pool, name), s.node_name, s.all_nodes, s.node_selector))
                 self.attributes.append(attrs)
                 m = -1
-                if s.per_device or (s.driver, s.pool) in invalid:
+                if s.per_device or counters or (s.driver, s.pool) in invalid:
                     w = self.NOWHERE  # (per-device node selection: DRAPartitionableDevices, off in KAI's allocator)
                 elif s.node_name:
                     w = by_name.get(s.node_name, self.NOWHERE)
@@ -309,6 +321,9 @@ class Devices:
         """Per node of ``nodes``: :meth:`allocate` would allocate every claim there. Counted
         for all nodes at once; each node where a count does not settle it is tried in full."""
         reqs = [cr.exactly for c in claims for cr in c.requests]
+        if any(sum(cr.exactly.count for cr in c.requests if cr.exactly is not None and cr.exactly.mode == EXACT_COUNT)
+               > ALLOCATION_MAX for c in claims):  # fmt: skip
+            return np.zeros(len(nodes), dtype=bool)  # more devices than one allocation holds
         free = ~taken & ~self.skipped
         if all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
             need: dict[bytes, tuple[np.ndarray, int]] = {}
@@ -324,7 +339,10 @@ class Devices:
                 return ok  # the requests take from disjoint sets of devices: the counts settle it
         else:
             ok = np.ones(len(nodes), dtype=bool)
-        for i in np.flatnonzero(ok).tolist():
+        for k, i in enumerate(np.flatnonzero(ok).tolist()):
+            if k % 64 == 63 and self.out_of_time():
+                ok[i:] = False  # past the deadline: the answer says truncated
+                break
             ok[i] = self.allocate(claims, int(nodes[i]), taken) is not None
         return ok
 
@@ -345,6 +363,8 @@ class Devices:
                         break
                 else:
                     return None
+            if len(picked) > ALLOCATION_MAX:
+                return None  # AllocationResultsMaxSize
             out.append(self._allocation(picked))
         return out
 

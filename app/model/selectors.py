@@ -178,3 +178,65 @@ def term_matches(term: dict[str, Any], node: Any) -> bool:
     if not exprs and not fields:
         return False  # an empty term matches nothing
     return all(_expr_ok(e, node.labels) for e in exprs) and all(_field_ok(f, node) for f in fields)
+
+
+NODE_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+
+
+def check_node_selector_term(term: Any, pointer: str, obj: dict[str, str] | None) -> None:
+    """A ``v1.NodeSelectorTerm`` as the API server validates its shape: ``matchExpressions``
+    and ``matchFields`` are arrays of requirements, each with a string ``key``, a known
+    ``operator`` and ``values`` an array of strings (a 422 naming the field otherwise)."""
+    if not isinstance(term, dict):
+        raise InputError("a node selector term must be an object", pointer, obj)
+    for kind in ("matchExpressions", "matchFields"):
+        reqs = term.get(kind)
+        if reqs is None:
+            continue
+        kp = join_pointer(pointer, kind)
+        if not isinstance(reqs, list):
+            raise InputError(f"'{kind}' must be an array", kp, obj)
+        for i, req in enumerate(reqs):
+            rp = join_pointer(kp, i)
+            if not isinstance(req, dict):
+                raise InputError("a node selector requirement must be an object", rp, obj)
+            if not isinstance(req.get("key"), str):
+                raise InputError("'key' must be a string", join_pointer(rp, "key"), obj)
+            if req.get("operator") not in NODE_OPERATORS:
+                raise InputError(f"'operator' must be one of {', '.join(NODE_OPERATORS)}", join_pointer(rp, "operator"), obj)
+            values = req.get("values")
+            if values is not None and (not isinstance(values, list) or not all(isinstance(v, str) for v in values)):
+                raise InputError("'values' must be an array of strings", join_pointer(rp, "values"), obj)
+
+
+def check_node_selector(selector: Any, pointer: str, obj: dict[str, str] | None) -> None:
+    """A ``v1.NodeSelector``: an object whose ``nodeSelectorTerms`` is an array of terms."""
+    if not isinstance(selector, dict):
+        raise InputError("a node selector must be an object", pointer, obj)
+    terms = selector.get("nodeSelectorTerms")
+    tp = join_pointer(pointer, "nodeSelectorTerms")
+    if terms is not None and not isinstance(terms, list):
+        raise InputError("'nodeSelectorTerms' must be an array", tp, obj)
+    for i, term in enumerate(terms or ()):
+        check_node_selector_term(term, join_pointer(tp, i), obj)
+
+
+def check_node_affinity(affinity: Any, pointer: str, obj: dict[str, str] | None) -> None:
+    """A pod's ``affinity.nodeAffinity``: its required node selector and preferred terms."""
+    na = affinity.get("nodeAffinity") if isinstance(affinity, dict) else None
+    if na is None:
+        return
+    np_ = join_pointer(pointer, "nodeAffinity")
+    if not isinstance(na, dict):
+        raise InputError("'nodeAffinity' must be an object", np_, obj)
+    req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
+    if req is not None:
+        check_node_selector(req, join_pointer(np_, "requiredDuringSchedulingIgnoredDuringExecution"), obj)
+    pref = na.get("preferredDuringSchedulingIgnoredDuringExecution")
+    pp = join_pointer(np_, "preferredDuringSchedulingIgnoredDuringExecution")
+    if pref is not None and not isinstance(pref, list):
+        raise InputError("must be an array", pp, obj)
+    for i, p in enumerate(pref or ()):
+        if not isinstance(p, dict):
+            raise InputError("a preferred scheduling term must be an object", join_pointer(pp, i), obj)
+        check_node_selector_term(p.get("preference") or {}, join_pointer(pp, i, "preference"), obj)

@@ -25,6 +25,7 @@ profile's version, with KAI's own rules, is ``app.kai.dra.KaiDra``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -42,11 +43,13 @@ class DynamicResources:
     #: kube-scheduler's allocator (v0.36): no device from an incomplete pool
     EXACT_SKIPS_INCOMPLETE = True
 
-    def __init__(self, c: Cluster) -> None:
+    def __init__(self, c: Cluster, out_of_time: Callable[[], bool] | None = None) -> None:
         snap: DraSnapshot = c.dra
         self.cluster = c
         self.snap = snap
         self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE)
+        if out_of_time is not None:
+            self.devices.out_of_time = out_of_time
         #: the claims' status as the session changes it: key -> [allocation, reservedFor]
         self.state: dict[tuple[str, str], list[Any]] = {k: [cl.allocation, list(cl.reserved_for)] for k, cl in snap.claims.items()}
         #: per device: how many allocations (the claims', and those in flight) hold it
@@ -107,7 +110,7 @@ class DynamicResources:
             allocation, reserved = self.state[cl.key]
             if cl.deleting:
                 return f"resourceclaim {name!r} is being deleted"
-            if pc.template is not None and cl.owner_pod != t.uid:
+            if pc.template is not None and cl.controller != t.uid:  # resourceclaim.IsForPod
                 return f"ResourceClaim {t.namespace}/{name} was not created for pod {t.key} (pod is not owner)"
             if allocation is not None and len(reserved) >= RESERVED_FOR_MAX and not any(ref[3] == t.uid for ref in reserved):
                 return "resourceclaim in use"
