@@ -595,3 +595,52 @@ def test_claim_count_is_bounded(client) -> None:
     r = client.post("/v1/decisions", content=orjson.dumps(request([*cpu_nodes("b"), c], config={"profile": "kai"})),
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/requests/0/exactly/count"
+
+
+def test_allocator_backtracks_across_a_pods_claims(client) -> None:
+    """``allocateOne`` searches depth first over all of a pod's claims: claim A (any device)
+    first takes the fpga device, claim B (fpga only) then finds none, and the search gives A
+    the nic device instead, so the pod fits b (whatever the claims' order)."""
+    objs = [*cpu_nodes("b"), kai_queue("q", 8), device_class("any"), device_class("fpga", 'device.driver == "fpga.example.com"'),
+            pool("b-fpga", "fpga.example.com", 1, node_name="b"), pool("b-nic", "nic.example.com", 1, node_name="b"),
+            claim("A", "any"), claim("B", "fpga"), *job("w", "A", "B")]  # fmt: skip
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+    objs[-1]["spec"]["resourceClaims"].reverse()
+    assert where(decide(client, objs), f"{NS}/w-0") == "b"
+
+
+def test_allocator_finds_an_allocation_exactly_when_one_exists() -> None:
+    """The search against brute force on small random pools: every request of every claim
+    takes its count of distinct matching devices the node reaches, 32 at most per claim."""
+    from itertools import combinations
+    from types import SimpleNamespace
+
+    from app.model.dra import ClaimRequest, DeviceClass, DeviceRequest, ResourceClaim
+
+    rng = random.Random(5)
+    classes = {"any": DeviceClass("any", (), ""), "a": DeviceClass("a", ('device.driver == "a.example.com"',), ""),
+               "b": DeviceClass("b", ('device.driver == "b.example.com"',), "")}  # fmt: skip
+    for _ in range(300):
+        nodes = [SimpleNamespace(name="n0", idx=0, labels={})]
+        slices = [ResourceSlice(f"s{k}", rng.choice(["a.example.com", "b.example.com"]), f"p{k}", 0, 1, "n0", False, None,
+                                False, tuple((f"d{j}", {}, False) for j in range(rng.randint(0, 3))), "")
+                  for k in range(rng.randint(1, 3))]  # fmt: skip
+        claims = [ResourceClaim(NS, f"c{c}", "", {}, tuple(ClaimRequest(f"r{i}", DeviceRequest(f"r{i}", rng.choice(list(classes)),
+                                                                                                EXACT_COUNT, rng.randint(1, 2)))
+                                                          for i in range(rng.randint(1, 2))), None, [], "")
+                  for c in range(rng.randint(1, 2))]  # fmt: skip
+        devices = Devices(DraSnapshot(classes=classes, slices=slices), nodes)  # type: ignore[arg-type]
+        reqs = [cr.exactly for c in claims for cr in c.requests]
+        match = [set(np.flatnonzero(devices.matching(r) > 0).tolist()) for r in reqs]
+
+        def feasible(i: int, free: frozenset[int]) -> bool:
+            if i == len(reqs):
+                return True
+            return any(feasible(i + 1, free - set(pick)) for pick in combinations(sorted(match[i] & free), reqs[i].count))
+
+        taken = np.zeros(len(devices.order), dtype=bool)
+        got = devices.allocate(claims, 0, taken)
+        assert (got is not None) == feasible(0, frozenset(range(len(devices.order))))
+        if got is not None:  # distinct devices, each matching its request
+            flat = [d for a in got for d in a.devices]
+            assert len(flat) == len(set(flat)) == sum(r.count for r in reqs)

@@ -25,11 +25,12 @@ the requests Gangplank models.
   are allocated or none is. The allocation's node selector pins it to the node when one
   of its devices comes from a node-local slice (``nodeName``), to a slice's
   ``nodeSelector`` for such devices, and to no node for ``allNodes`` devices
-  (``createNodeSelector``).
+  (``createNodeSelector``). When the first free devices leave a later request short and
+  requests overlap, the search backtracks as kube-scheduler's does (:meth:`Devices._search`).
 * Not modelled (named in the warnings): consumable capacity, device taints, admin access,
-  partitionable devices, ``constraints`` (matching attributes across requests). The
-  allocator searches greedily in order where kube-scheduler backtracks; the two agree
-  unless two requests of one claim can take the same devices.
+  partitionable devices, ``constraints`` (matching attributes across requests). A pool's
+  newest generation and completeness are judged over the snapshot (v0.34 judges them per
+  node), and pools are taken in (driver, pool) order (Go's order is a map's).
 """
 
 from __future__ import annotations
@@ -60,6 +61,12 @@ MAX_SELECTOR_CELLS = 1_000_000
 MAX_REQUESTS, MAX_SUBREQUESTS, MAX_SELECTORS, ALLOCATION_MAX = 32, 8, 32, 32
 #: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
 MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
+#: The allocator's depth-first search: device choices per node, and devices a pod may need to be searched.
+SEARCH_STEPS, SEARCH_DEPTH = 20_000, 128
+
+
+class _Stop(Exception):
+    """The search ends without an allocation (a CEL error, or its step budget spent)."""
 EXACT_COUNT, ALL = "ExactCount", "All"
 Device = tuple[str, str, str]  # (driver, pool, device name)
 PodRef = tuple[str, str, str, str]  # a reservedFor entry: (apiGroup, resource, name, uid)
@@ -339,18 +346,105 @@ class Devices:
                 return ok  # the requests take from disjoint sets of devices: the counts settle it
         else:
             ok = np.ones(len(nodes), dtype=bool)
-        for k, i in enumerate(np.flatnonzero(ok).tolist()):
-            if k % 64 == 63 and self.out_of_time():
+        for i in np.flatnonzero(ok).tolist():
+            if self.out_of_time():
                 ok[i:] = False  # past the deadline: the answer says truncated
                 break
             ok[i] = self.allocate(claims, int(nodes[i]), taken) is not None
         return ok
 
     def allocate(self, claims: list[ResourceClaim], node: int, taken: np.ndarray) -> list[Allocation] | None:
-        """One allocation per claim on ``node`` (all or none); ``taken``: the devices allocated already."""
+        """One allocation per claim on ``node`` (all or none); ``taken``: the devices allocated
+        already. Each request takes the first free devices it can (the first leaf of
+        kube-scheduler's depth-first search); when that fails and two requests could take the
+        same devices, the search goes on (:meth:`_search`)."""
         reach = self.reached(node)
-        used = taken.copy()
-        out: list[Allocation] = []
+        got = self._greedy(claims, reach, taken.copy())
+        if got is None and self._overlapping(claims) and self._enough(claims, reach, taken):
+            got = self._search(claims, reach, taken.copy())
+        return None if got is None else [self._allocation(picked) for picked in got]
+
+    def _overlapping(self, claims: list[ResourceClaim]) -> bool:
+        """Two requests (or a request's alternatives) could take one device: greedy is not final."""
+        opts = [req for c in claims for cr in c.requests for req in ((cr.exactly,) if cr.exactly is not None else cr.first_available)]
+        if any(cr.exactly is None for c in claims for cr in c.requests):
+            return True
+        masks = [self.matching(r) != 0 for r in opts]
+        return any((a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :])
+
+    def _enough(self, claims: list[ResourceClaim], reach: np.ndarray, taken: np.ndarray) -> bool:
+        """Whether the node's free devices that some request matches are at least as many as
+        the requests need together (each its smallest alternative): else no search can succeed."""
+        opts = [((cr.exactly,) if cr.exactly is not None else cr.first_available) for c in claims for cr in c.requests]
+        need = sum(min(r.count if r.mode == EXACT_COUNT else 1 for r in o) for o in opts if o)
+        any_match = np.zeros(len(reach), dtype=bool)
+        for o in opts:
+            for r in o:
+                any_match |= self.matching(r)[reach] != 0
+        return int((any_match & ~taken[reach]).sum()) >= need
+
+    def _search(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
+        """``allocateOne``'s depth-first search: for each request in order (claims in order, a
+        ``firstAvailable`` request's alternatives in order), each way of taking its devices in
+        device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
+        per node (then the node is refused, as kube-scheduler's filter timeout would), and a
+        pod needing more than :data:`SEARCH_DEPTH` devices is not searched."""
+        flat = [(ci, (cr.exactly,) if cr.exactly is not None else cr.first_available)
+                for ci, c in enumerate(claims) for cr in c.requests]  # fmt: skip
+        if sum(max((r.count for r in opts), default=0) for _, opts in flat) > SEARCH_DEPTH:
+            return None
+        picks: list[list[int]] = [[] for _ in claims]
+        steps = [0]
+
+        def request(i: int) -> bool:
+            if i == len(flat):
+                return True
+            ci, options = flat[i]
+            for req in options:
+                if req.mode == ALL:
+                    got = self._request(req, reach, used)
+                    if got is None or len(picks[ci]) + len(got) > ALLOCATION_MAX:
+                        continue
+                    used[got] = True
+                    picks[ci].extend(got)
+                    if request(i + 1):
+                        return True
+                    del picks[ci][len(picks[ci]) - len(got) :]
+                    used[got] = False
+                    continue
+                state = self.matching(req)[reach]
+                if (state < 0).any():
+                    raise _Stop  # a CEL runtime error: the allocation fails
+                cand = reach[(state > 0) & ~self.skipped[reach]].tolist()
+                if len(picks[ci]) + req.count <= ALLOCATION_MAX and choose(cand, 0, req.count, ci, i):
+                    return True
+            return False
+
+        def choose(cand: list[int], start: int, need: int, ci: int, i: int) -> bool:
+            if need == 0:
+                return request(i + 1)
+            for j in range(start, len(cand) - need + 1):
+                d = cand[j]
+                if used[d]:
+                    continue
+                steps[0] += 1
+                if steps[0] > SEARCH_STEPS or (steps[0] % 1024 == 0 and self.out_of_time()):
+                    raise _Stop
+                used[d] = True
+                picks[ci].append(d)
+                if choose(cand, j + 1, need - 1, ci, i):
+                    return True
+                picks[ci].pop()
+                used[d] = False
+            return False
+
+        try:
+            return picks if request(0) else None
+        except _Stop:
+            return None
+
+    def _greedy(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
+        out: list[list[int]] = []
         for claim in claims:
             picked: list[int] = []
             for cr in claim.requests:
@@ -365,7 +459,7 @@ class Devices:
                     return None
             if len(picked) > ALLOCATION_MAX:
                 return None  # AllocationResultsMaxSize
-            out.append(self._allocation(picked))
+            out.append(picked)
         return out
 
     def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray) -> list[int] | None:
