@@ -95,9 +95,9 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
                          join_pointer(sp, "devices", room), ident, kind="too-many-dra-devices")  # fmt: skip
     d.dra.device_count += len(listed)
     for i, dev in enumerate(listed):
-        dp = join_pointer(sp, "devices", i)
+        dp = f"{sp}/devices/{i}"  # (indices and these keys need no escaping)
         basic = dev.get("basic") if isinstance(dev.get("basic"), dict) else dev  # v1beta1 nests a device's fields
-        bp = join_pointer(dp, "basic") if basic is not dev else dp
+        bp = f"{dp}/basic" if basic is not dev else dp
         dev_name = r.string(dev, "name", dp, ident, required=True)
         if basic.get("consumesCounters"):
             _note(d, "DRA devices that consume counters (partitionable devices) are not used, as in KAI's allocator",
@@ -115,22 +115,22 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
     ))  # fmt: skip
 
 
-_VALUE_KINDS = ("string", "int", "bool", "version")
+_VALUE_TYPES = {"string": str, "int": int, "bool": bool, "version": str}
+_VALUE_KINDS = tuple(_VALUE_TYPES)
 
 
 def _attributes(dev: dict, ptr: str, ident: Any, driver: str) -> Attributes:
     """A device's ``attributes`` as CEL sees them: domain -> name -> value; a name without
     a domain (``<domain>/<name>``) is the driver's."""
     out: Attributes = {}
-    ap = join_pointer(ptr, "attributes")
     for qualified, v in r.obj(dev, "attributes", ptr, ident).items():
-        vp = join_pointer(ap, qualified)
         if not isinstance(v, dict) or len(v) != 1 or next(iter(v)) not in _VALUE_KINDS:
-            raise InputError("an attribute has exactly one of string, int, bool, version", vp, ident)
+            raise InputError("an attribute has exactly one of string, int, bool, version",
+                             join_pointer(ptr, "attributes", qualified), ident)  # fmt: skip
         kind, value = next(iter(v.items()))
-        want = {"string": str, "int": int, "bool": bool, "version": str}[kind]
+        want = _VALUE_TYPES[kind]
         if type(value) is not want:
-            raise InputError(f"'{kind}' must be a {want.__name__}", join_pointer(vp, kind), ident)
+            raise InputError(f"'{kind}' must be a {want.__name__}", join_pointer(ptr, "attributes", qualified, kind), ident)
         domain, _, attr = qualified.rpartition("/")
         out.setdefault(domain or driver, {})[attr] = Version(value) if kind == "version" else value
     return out
@@ -191,8 +191,8 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
         ap = join_pointer(st, "allocation")
         results = r.objects(r.obj(alloc, "devices", ap, ident), "results", join_pointer(ap, "devices"), ident, "a device result")
         rp = join_pointer(ap, "devices", "results")
-        devs = tuple((r.string(x, "driver", join_pointer(rp, k), ident), r.string(x, "pool", join_pointer(rp, k), ident),
-                      r.string(x, "device", join_pointer(rp, k), ident)) for k, x in enumerate(results))  # fmt: skip
+        devs = tuple((r.string(x, "driver", f"{rp}/{k}", ident), r.string(x, "pool", f"{rp}/{k}", ident),
+                      r.string(x, "device", f"{rp}/{k}", ident)) for k, x in enumerate(results))  # fmt: skip
         sel = _node_selector(alloc, ap, ident)
         allocation = Allocation(devs, (sel,) if sel is not None else ())
     refs: list[PodRef] = []
@@ -201,7 +201,7 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
         raise InputError(f"at most {RESERVED_FOR_MAX} consumers (ResourceClaimReservedForMaxSize)",
                          join_pointer(st, "reservedFor", RESERVED_FOR_MAX), ident)  # fmt: skip
     for k, ref in enumerate(reserved):
-        fp = join_pointer(st, "reservedFor", k)
+        fp = f"{st}/reservedFor/{k}"
         refs.append((r.string(ref, "apiGroup", fp, ident), r.string(ref, "resource", fp, ident),
                      r.string(ref, "name", fp, ident), r.string(ref, "uid", fp, ident)))  # fmt: skip
     owners = r.objects(meta, "ownerReferences", mp, ident, "an owner reference")
@@ -221,7 +221,7 @@ def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim
     sp, st = join_pointer(ptr, "spec"), join_pointer(ptr, "status")
     made: dict[str, str | None] = {}
     for i, s in enumerate(r.objects(status, "resourceClaimStatuses", st, ident, "a resource claim status")):
-        fp = join_pointer(st, "resourceClaimStatuses", i)
+        fp = f"{st}/resourceClaimStatuses/{i}"
         made[r.string(s, "name", fp, ident, required=True)] = s.get("resourceClaimName") and r.string(s, "resourceClaimName", fp, ident)
     out = []
     listed = r.objects(spec, "resourceClaims", sp, ident, "a pod resource claim")
@@ -229,7 +229,7 @@ def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim
         raise InputError(f"at most {MAX_POD_CLAIMS} resource claims per pod (MAX_POD_CLAIMS)",
                          join_pointer(sp, "resourceClaims", MAX_POD_CLAIMS), ident)  # fmt: skip
     for i, c in enumerate(listed):
-        fp = join_pointer(sp, "resourceClaims", i)
+        fp = f"{sp}/resourceClaims/{i}"
         name = r.string(c, "name", fp, ident, required=True)
         claim = r.string(c, "resourceClaimName", fp, ident) or None
         template = r.string(c, "resourceClaimTemplateName", fp, ident) or None

@@ -134,15 +134,15 @@ class KaiDra(DynamicResources):
         self.ssn = ssn
         #: the kai profile's dynamicresources plugin is on: KAI's preFilter and the event handlers
         self.plugin = False
-        #: (id(task), pod claim name) -> the allocation the pod remembers (``ResourceClaimInfo``)
-        self.memory: dict[tuple[int, str], Allocation | None] = {}
+        #: id(task) -> pod claim name -> the allocation the pod remembers (``ResourceClaimInfo``)
+        self.memory: dict[int, dict[str, Allocation | None]] = {}
         #: id(task) -> what it remembered before each of its steps (see :meth:`_remember`)
-        self.saved: dict[int, list[dict[tuple[int, str], Allocation | None]]] = {}
+        self.saved: dict[int, list[dict[str, Allocation | None]]] = {}
         for t in self.tasks:
             for pc in self.claims_of(t):
                 cl = self.claim(t, pc)
                 if cl is not None:
-                    self.memory[(id(t), pc.name)] = cl.allocation
+                    self.memory.setdefault(id(t), {})[pc.name] = cl.allocation
         self.g = c.resources.index.get(GPU)
         self.node_gpus = node_gpus(snap, c.nodes) if self.g is not None else np.zeros(len(c.nodes), dtype=np.int64)
         #: per node: GPUs from ResourceSlices (``HasDRAGPUs``)
@@ -238,13 +238,11 @@ class KaiDra(DynamicResources):
         handler runs again."""
         stack = self.saved.setdefault(id(t), [])
         if not undo:
-            stack.append({k: v for k, v in self.memory.items() if k[0] == id(t)})
+            stack.append(dict(self.memory.get(id(t), {})))
             return
         saved = stack.pop() if stack else None
         if restore and saved is not None:
-            for pc in self.claims_of(t):
-                self.memory.pop((id(t), pc.name), None)
-            self.memory.update(saved)
+            self.memory[id(t)] = saved
 
     def placed(self, t: Task) -> None:
         """``allocateResourceClaim`` for each of the pod's claims (on its node). A claim with
@@ -257,7 +255,8 @@ class KaiDra(DynamicResources):
                 continue  # KAI logs it and goes on
             st = self.state[cl.key]
             allocation = st[0]
-            remembered = self.memory.get((id(t), pc.name))
+            memory = self.memory.setdefault(id(t), {})
+            remembered = memory.get(pc.name)
             if remembered is not None:
                 allocation = remembered
             elif allocation is None:
@@ -268,7 +267,7 @@ class KaiDra(DynamicResources):
             self.set_allocation(st, allocation)
             if not any(_is(ref, t) for ref in st[1]):
                 st[1].append(pod_ref(t))
-            self.memory[(id(t), pc.name)] = allocation
+            memory[pc.name] = allocation
 
     def left(self, t: Task) -> None:
         """``deallocateResourceClaim`` for each of the pod's claims."""
@@ -281,8 +280,9 @@ class KaiDra(DynamicResources):
             st[1] = [ref for ref in st[1] if not _is(ref, t)]
             if not st[1]:
                 self.set_allocation(st, None)
-            if (id(t), pc.name) in self.memory:
-                self.memory[(id(t), pc.name)] = st[0]
+            memory = self.memory.get(id(t))
+            if memory is not None and pc.name in memory:
+                memory[pc.name] = st[0]
 
 
 def _is(ref: PodRef, t: Task) -> bool:
