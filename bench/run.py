@@ -347,7 +347,8 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     results = []
     case_list = cases(args.quick)
     total = (len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick)) + len(family_more(args.quick))
-             + 4 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 3)  # + KAI cycles, eviction speed, compare, forms, records vs columns
+             + 4 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 3
+             + len(DRA_CASES[:1] if args.quick else DRA_CASES))  # + KAI cycles, eviction speed, compare, forms, records vs columns, DRA
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -420,11 +421,12 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     for q in quality:
         print(f"{q['case']}, victimOrder {q['order']}: heuristic / optimum = {q['ratio']:.3f}", flush=True)
     kai_rows = kai_cycles(args.quick, step, done, total)
+    dra_rows = dra_cases(args.quick, step, done, total)
     measured = dict(results)
     scaling = [(SIZES[name[0]][0], measured[name]) for name in (S_CASE, M_CASE, L_CASE) if name in measured]
     plots = draw(scaling, comparisons, ROOT / "docs")
     write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick, kai_rows, speed,
-          forms)  # fmt: skip
+          forms, dra_rows)  # fmt: skip
 
 
 #: Small gangs (1–8 pods on 8-GPU nodes): a 5k-node cluster then offers a 3,000-pod gang
@@ -642,10 +644,56 @@ def kai_cycles(quick: bool, step: Callable[[str, int], None], done: Callable[[],
     return rows
 
 
+#: (label, nodes, running pods, pending pods, profile, runs): one GPU a pod, 8 a node.
+DRA_CASES = [("S", 1000, 2000, 1000, "kai", 5), ("S", 1000, 2000, 1000, "volcano", 5), ("M", 5000, 10_000, 5000, "kai", 3)]
+
+
+def dra_cases(quick: bool, step: Callable[[str, int], None], done: Callable[[], None], total: int) -> list[dict[str, Any]]:
+    """DRA GPUs against device-plugin GPUs on the same cluster (``bench/dra.py``)."""
+    from bench.dra import measure
+
+    rows = []
+    for label, n, running, pending, profile, runs in DRA_CASES[:1] if quick else DRA_CASES:
+        name = f"{label} {profile}: {n} nodes, {running} running and {pending} pending one-GPU pods"
+        step(name, total)
+        r = measure(name, n, running, pending, profile, runs)
+        done()
+        rows.append(r)
+        print(f"{name}: DRA {r['DRA ms']:.0f} ms / device-plugin {r['device-plugin ms']:.0f} ms = "
+              f"{r['DRA / device-plugin']:.2f}x", flush=True)  # fmt: skip
+    return rows
+
+
+def dra_section(rows: list[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return []
+    lines = [
+        "## DRA",
+        "",
+        "The same cluster with its GPUs as device-plugin `nvidia.com/gpu` or as DRA devices (`bench/dra.py`: a "
+        "ResourceSlice of 8 devices a node, NVIDIA's `gpu.nvidia.com` DeviceClass with its CEL selector, one "
+        "template claim a pod, the running pods' claims allocated and reserved), decided by one profile as every "
+        "snapshot above is timed (parse as the service parses, ingest, decide, wire form, each run against "
+        "`orjson.loads` of the same body, GC paused; medians; peak: transient memory of one decision).",
+        "",
+        "| case | body (device-plugin / DRA) | device-plugin | x floor | DRA | x floor | DRA / device-plugin | peak MiB | bound |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['case']} | {r['device-plugin MB']:.1f} / {r['DRA MB']:.1f} MB | {r['device-plugin ms']:.0f} ms | "
+                     f"{r['device-plugin x floor']:.1f} | {r['DRA ms']:.0f} ms | {r['DRA x floor']:.1f} | "
+                     f"**{r['DRA / device-plugin']:.2f}** | {r['device-plugin peak MiB']:.0f} / {r['DRA peak MiB']:.0f} | "
+                     f"{r['device-plugin bound']} / {r['DRA bound']} |")  # fmt: skip
+    lines += ["", "No target: DRA objects are read in Python (one claim a pod, one slice a node), the pods "
+              "with claims by the full pod reader.", ""]
+    return lines
+
+
 def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: int, comparisons: list[dict[str, Any]],
           quality: list[dict[str, Any]], http_rows: list[tuple[str, dict[str, Any]]], ext: list[dict[str, Any]],
           plots: dict[str, str], quick: bool, kai_rows: list[dict[str, Any]] | None = None,
-          speed: dict[str, list[dict[str, Any]]] | None = None, forms: dict[str, Any] | None = None) -> None:  # fmt: skip
+          speed: dict[str, list[dict[str, Any]]] | None = None, forms: dict[str, Any] | None = None,
+          dra_rows: list[dict[str, Any]] | None = None) -> None:  # fmt: skip
     lines = head_section(results, runs, forms)
     measured = dict(results)
     lines += ["## Scaling", ""]
@@ -701,6 +749,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
         lines += eviction_speed_section(speed) + forms_section(speed.get("forms", [])) + compare_section(speed.get("compare", []))
     lines += quality_section(quality)
     lines += kai_section(kai_rows or [])
+    lines += dra_section(dra_rows or [])
     lines += kept_sections(path)
     notes = ROOT / "bench" / "NOTES.md"
     if notes.exists():

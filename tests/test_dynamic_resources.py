@@ -105,3 +105,24 @@ def test_no_gpu_is_counted_outside_the_kai_profile(client) -> None:
     objs = [node("a", gpu=None), device_class("gpu.example.com"), pool("a-gpus", "gpu.example.com", 2, node_name="a"),
             claim("c", "gpu.example.com", 2), *vjob("w", "c")]  # fmt: skip
     assert where(decide(client, objs, "volcano"), f"{NS}/w-0") == "a"
+
+
+@pytest.mark.parametrize("profile", ["kai", "volcano"])
+def test_bench_dra_snapshot_decides_as_its_device_plugin_twin(profile) -> None:
+    """``bench/dra.py``'s two forms of one cluster make the same decision (what the DRA rows of
+    ``make bench`` compare): 4 nodes of 8 GPUs, 12 running one-GPU pods, 24 pending ones, of
+    which 20 fit. Under kai the same placements (DRA GPUs are GPUs to KAI); under volcano the
+    same count, its binpack scoring no DRA device."""
+    from app.ingest.request import read_request
+    from app.service import decide_request
+    from app.settings import Settings
+    from bench.dra import snapshot
+
+    config = {"profile": profile, "actions": "allocate"} if profile == "kai" else {"profile": profile}
+    out = {}
+    for dra in (False, True):
+        body = {"objects": snapshot(4, 12, 24, dra), "config": config, "options": {"now": "2026-11-23T12:00:00Z"}}
+        out[dra] = sorted((b["pod"], b["node"]) for b in decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()["bindings"])
+    assert len(out[False]) == len(out[True]) == 20
+    if profile == "kai":
+        assert out[True] == out[False]
