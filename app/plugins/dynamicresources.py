@@ -79,6 +79,10 @@ class DynamicResources:
 
     def register(self, ssn: Session) -> None:
         """The ``predicates`` plugin's event handlers: Reserve on allocate, Unreserve on deallocate."""
+        self.listen(ssn)
+
+    def listen(self, ssn: Session) -> None:
+        """:meth:`placed` after a pod with claims takes its node, :meth:`left` after it leaves."""
         tasks = {id(t) for t in self.tasks}
 
         def placed(ts: Any) -> None:

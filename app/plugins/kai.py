@@ -34,8 +34,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from app.errors import InputError
@@ -417,20 +415,7 @@ class DynamicResources(Plugin):
         if dra is None:
             return
         dra.plugin = True
-        tasks = {id(t) for t in dra.tasks}
-
-        def placed(ts: Sequence[Task]) -> None:
-            for t in ts:
-                if id(t) in tasks:
-                    dra.placed(t)
-
-        def left(ts: Sequence[Task]) -> None:
-            for t in ts:
-                if id(t) in tasks:
-                    dra.left(t)
-
-        self.ssn.on_allocate(lambda t: placed((t,)), placed)
-        self.ssn.on_deallocate(lambda t: left((t,)), left)
+        dra.listen(self.ssn)
 
 
 class NominatedNode(Plugin):
@@ -456,7 +441,7 @@ class KaiPredicates(Predicates):
         self.dra = self.ssn.dra
         self.dra_nodes = self.dra is not None and bool(self.dra.has_dra_gpus.any())
         self.active = self.mig_nodes.any or bool(self.mig) or self.no_gpus or self.dra_nodes
-        self._by_kind: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+        self._by_kind: dict[tuple[int, str, bool], tuple[np.ndarray, np.ndarray]] = {}
 
     def mask_all(self, task: Task) -> np.ndarray:
         base = super().mask_all(task)
@@ -465,17 +450,16 @@ class KaiPredicates(Predicates):
         if self.no_gpus and task.key in self.ssn.cluster.gpu_memory:
             return np.zeros(len(base), dtype=bool)
         kind = task_kind(self.ssn.cluster, task, self.gpu_col, self.mig)
-        if self.dra_nodes and kind not in (CPU, LEGACY) and self.dra.device_plugin_gpus(task):
-            kind += "+device-plugin"  # not on a node with DRA GPUs
-        hit = self._by_kind.get((id(base), kind))
+        # a device-plugin GPU request goes to no node with DRA GPUs
+        plugin_gpus = self.dra_nodes and kind not in (CPU, LEGACY) and self.dra.device_plugin_gpus(task)
+        hit = self._by_kind.get((id(base), kind, plugin_gpus))
         if hit is None or hit[0] is not base:
-            allowed = self.mig_nodes.mask(kind.removesuffix("+device-plugin"))
+            allowed = self.mig_nodes.mask(kind)
             mask = base if allowed is None else base & allowed
-            if kind.endswith("+device-plugin"):
+            if plugin_gpus:
                 mask = mask & ~self.dra.has_dra_gpus
-            hit = self._by_kind[(id(base), kind)] = (base, mask)
+            hit = self._by_kind[(id(base), kind, plugin_gpus)] = (base, mask)
         return hit[1]
-
 
 
 KAI_PLUGINS: tuple[type[Plugin], ...] = (
