@@ -126,3 +126,125 @@ def test_bench_dra_snapshot_decides_as_its_device_plugin_twin(profile) -> None:
     assert len(out[False]) == len(out[True]) == 20
     if profile == "kai":
         assert out[True] == out[False]
+
+
+# -- rules a second review found (repros under its name, transcribed) -----------------------------
+def vjobq(name: str, *claims: str, cpu: str = "1", on: str | None = None, queue: str) -> list[dict]:
+    p = pod(f"{name}-0", ns=NS, node=on, cpu=cpu, group=name, phase="Running" if on else None)
+    p["metadata"]["uid"] = f"{name}-0"
+    p["spec"]["resourceClaims"] = [{"name": c, "resourceClaimName": c} for c in claims]
+    return [podgroup(name, ns=NS, min_member=1, queue=queue), p]
+
+
+@pytest.mark.parametrize("variant", ["device held by the victim", "claim missing", "class missing"])
+def test_reclaim_evicts_nothing_for_a_pod_its_claims_keep_off_every_node(client, variant) -> None:
+    """kube-scheduler's DynamicResources refuses as UnschedulableAndUnresolvable, which
+    Volcano's ``PredicateForPreemptAction`` drops (and ``reclaim`` runs the PreFilter first):
+    no node is a candidate, nothing is evicted, whether the device is the victim's (it stays
+    allocated in the cycle), the claim is missing or its class is."""
+    from tests.kube import queue
+
+    held = {"allocation": {"devices": {"results": [{"request": "r", "driver": "nic.example.com", "pool": "a-nics", "device": "d0"}]}},
+            "reservedFor": [{"resource": "pods", "name": "low-0", "uid": "low-0"}]}  # fmt: skip
+    base = [node("a", cpu="2", gpu=None), queue("q1"), queue("q2"), device_class("nic"), pool("a-nics", "nic.example.com", 1, node_name="a")]
+    objs = {
+        "device held by the victim": [*base, claim("held", "nic", status=held), claim("want", "nic"),
+                                      *vjobq("low", "held", cpu="2", on="a", queue="q1"), *vjobq("high", "want", queue="q2")],
+        "claim missing": [*base, *vjobq("low", cpu="2", on="a", queue="q1"), *vjobq("high", "nope", queue="q2")],
+        "class missing": [*base, claim("want", "no-such-class"), *vjobq("low", cpu="2", on="a", queue="q1"),
+                          *vjobq("high", "want", queue="q2")],
+    }[variant]  # fmt: skip
+    out = decide(client, objs, "volcano", actions="enqueue, allocate, reclaim")
+    assert out["evictions"] == [] and out["nominations"] == []
+
+
+def test_exact_solver_leaves_dra_gangs_to_the_heuristic(client) -> None:
+    """``options.solver: exact`` builds its MILP's node masks once, which a DRA device taken by
+    one pod of the gang would make stale: for a gang whose pods claim devices it answers as the
+    heuristic does (one device on each of a and b: one pod on each)."""
+    from tests.kube import priority_class
+
+    objs = [*cpu_nodes("a", "b", cpu="2"), priority_class("low", 100), priority_class("high", 1000), device_class("nic"),
+            pool("a-nics", "nic.example.com", 1, node_name="a"), pool("b-nics", "nic.example.com", 1, node_name="b"),
+            claim("c0", "nic"), claim("c1", "nic")]  # fmt: skip
+    for low, at in (("lowa", "a"), ("lowb", "b")):
+        objs += [podgroup(low, ns=NS, min_member=1, priority_class="low", phase="Running"),
+                 pod(f"{low}-0", ns=NS, node=at, cpu="2", group=low, priority_class="low")]  # fmt: skip
+    objs.append(podgroup("p", ns=NS, min_member=2, priority_class="high"))
+    for i in range(2):
+        p = pod(f"p-{i}", ns=NS, cpu="1", group="p", priority_class="high")
+        p["spec"]["resourceClaims"] = [{"name": "x", "resourceClaimName": f"c{i}"}]
+        objs.append(p)
+    cfg = {"actions": "allocate, gangpreempt", "tiers": [
+        {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+        {"plugins": [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"name": "proportion"},
+                     {"name": "nodeorder"}]}]}  # fmt: skip
+    answers = []
+    for solver in ("heuristic", "exact"):
+        body = request(objs, config=cfg)
+        body["options"]["solver"] = solver
+        r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+        assert r.status_code == 200, r.text
+        answers.append(sorted((n["pod"], n["node"]) for n in r.json()["nominations"]))
+    assert answers[0] == answers[1] == [(f"{NS}/p-0", "a"), (f"{NS}/p-1", "b")]
+
+
+@pytest.mark.parametrize("old", ["aold", "zold"])
+def test_claims_after_the_cycle_do_not_depend_on_pod_names(client, old) -> None:
+    """``snapshot_after``: a pod bound this cycle is added to a shared claim's consumers before
+    the evicted consumer leaves it, whichever name sorts first, so the claim stays allocated."""
+    from app.model.cluster import TaskStatus
+    from app.model.dra import Allocation, DraSnapshot, PodClaim, ResourceClaim
+    from app.plugins.dynamicresources import DynamicResources
+
+    class T:
+        def __init__(self, name: str, status: TaskStatus, node: int) -> None:
+            self.name, self.key, self.uid, self.namespace, self.status, self.node = name, f"{NS}/{name}", name, NS, status, node
+
+    snap = DraSnapshot(claims={(NS, "c"): ResourceClaim(NS, "c", "uc", {}, (), Allocation((("d", "p", "x"),)), [("", "pods", old, old)], "")},
+                       pod_claims={f"{NS}/{n}": (PodClaim("x", "c", None, None),) for n in (old, "new")})  # fmt: skip
+    tasks = [T(old, TaskStatus.RELEASING, 0), T("new", TaskStatus.ALLOCATED, 0)]
+    dra = DynamicResources.__new__(DynamicResources)
+    dra.snap, dra.state, dra.in_flight, dra.tasks, dra._placed_at_open = snap, {(NS, "c"): [snap.claims[(NS, "c")].allocation, [("", "pods", old, old)]]}, {}, sorted(tasks, key=lambda t: t.key), set()  # fmt: skip
+    after = dra.snapshot_after().claims[(NS, "c")]
+    assert after.allocation is not None and [r[3] for r in after.reserved_for] == ["new"]
+
+
+def test_all_request_fails_beside_an_incomplete_pool(client) -> None:
+    """``validateDeviceRequest``: an ``All`` request fails on a node any incomplete pool
+    reaches, whatever its driver (here a NIC pool with one of its two slices)."""
+    objs = [*cpu_nodes("a"), device_class("gpu", 'device.driver == "gpu.example.com"'), pool("a-gpus", "gpu.example.com", 2, node_name="a"),
+            pool("a-nics", "nic.example.com", 1, node_name="a", slices=2), claim("c", "gpu", None, mode="All"), *vjob("w", "c")]  # fmt: skip
+    assert where(decide(client, objs, "volcano"), f"{NS}/w-0") is None
+    objs[3] = pool("a-nics", "nic.example.com", 1, node_name="a")
+    assert where(decide(client, objs, "volcano"), f"{NS}/w-0") == "a"
+
+
+def test_a_pod_of_many_all_requests_is_answered_not_a_500(client) -> None:
+    """The allocator's search stays within its depth and step bounds whatever the requests:
+    32 claims of 32 ``All`` requests each (the API's maxima), the last one impossible."""
+    objs = [*cpu_nodes("a"), device_class("nic"), device_class("none", 'device.driver == "none.example.com"'),
+            pool("a-nics", "nic.example.com", 1, node_name="a")]  # fmt: skip
+    names = []
+    for c in range(32):
+        cl = claim(f"c{c}", "nic", None, mode="All")
+        cl["spec"]["devices"]["requests"] = [{"name": f"r{i}", "exactly": {"deviceClassName": "none" if (c, i) == (31, 31) else "nic",
+                                                                             "allocationMode": "All"}} for i in range(32)]
+        objs.append(cl)
+        names.append(f"c{c}")
+    objs += vjob("w", *names)
+    assert where(decide(client, objs, "volcano"), f"{NS}/w-0") is None
+
+
+def test_prefilter_skips_a_template_entry_with_no_claim_and_leaves_the_consumer_limit_to_the_api(client) -> None:
+    """``resourceclaim.Name`` gives no claim for a template entry the status does not name:
+    kube-scheduler skips it; and ``CanBeReserved`` holds in v0.34 to v0.36, so a claim with 256
+    consumers is not refused here (the bind would be)."""
+    p = vjob("w")
+    p[1]["spec"]["resourceClaims"] = [{"name": "t", "resourceClaimTemplateName": "tmpl"}]
+    assert where(decide(client, [*cpu_nodes("a"), *p], "volcano"), f"{NS}/w-0") == "a"
+    full = {"allocation": {"devices": {"results": [{"request": "r", "driver": "nic.example.com", "pool": "a-nics", "device": "d0"}]}},
+            "reservedFor": [{"resource": "pods", "name": f"p{i}", "uid": f"p{i}"} for i in range(256)]}  # fmt: skip
+    objs = [*cpu_nodes("a"), device_class("nic"), pool("a-nics", "nic.example.com", 1, node_name="a"), claim("c", "nic", status=full),
+            *vjob("w", "c")]  # fmt: skip
+    assert where(decide(client, objs, "volcano"), f"{NS}/w-0") == "a"

@@ -182,10 +182,16 @@ def test_cel_subset_evaluates_as_cel() -> None:
     assert compile_selector(nvidia)("other", attrs) is False  # false && error: false
     assert compile_selector('device.attributes["gpu.nvidia.com"]["index"] >= 2 || false')("x", attrs) is True
     assert compile_selector("!(device.attributes['gpu.nvidia.com'].healthy)")("x", attrs) is False
-    for bad in ('device.attributes["some-driver"].healthy', 'device.attributes["gpu.nvidia.com"].index == "3"',
-                'device.attributes["gpu.nvidia.com"].driverVersion == "550.1.0"', 'device.driver'):  # fmt: skip
+    for bad in ('device.attributes["some-driver"].healthy', 'device.attributes["gpu.nvidia.com"].driverVersion == "550.1.0"',
+                'device.attributes["gpu.nvidia.com"].index < "3"', 'device.driver'):  # fmt: skip
         with pytest.raises(CelError):
             compile_selector(bad)("x", attrs)
+    # two types: == is false and != true, not an error (cel-go's Equal); but a version's own == takes only versions
+    assert compile_selector('device.attributes["gpu.nvidia.com"].index == "3"')("x", attrs) is False
+    assert compile_selector('"550.1.0" == device.attributes["gpu.nvidia.com"].driverVersion')("x", attrs) is False
+    assert compile_selector('device.attributes["gpu.nvidia.com"].driverVersion != "550.1.0"')("x", attrs) is True
+    assert compile_selector("false < true")("x", attrs) is True
+    assert not supported("(" * 40 + "true" + ")" * 40)  # nested past MAX_NESTING: not evaluated
     assert compile_selector('device.attributes["some-driver"].healthy || true')("x", attrs) is True
     for outside in ('device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0',
                     'has(device.attributes["x"].y)', 'device.driver == "a\\"b"', "device.driver in ['a']"):  # fmt: skip

@@ -217,7 +217,8 @@ class KaiDra(DynamicResources):
             return why
         for pc in self.claims_of(t):
             cl = self.claim(t, pc)
-            assert cl is not None  # (the base class's PreFilter saw each)
+            if cl is None:  # (the base class's PreFilter saw every named claim)
+                return f"no resource claim name found for pod {t.key} and claim reference {pc.name}"
             if len(self.state[cl.key][1]) >= RESERVED_FOR_MAX:
                 return f"resource claim {cl.namespace}/{cl.name} has reached its maximum number of consumers ({RESERVED_FOR_MAX})"
             if pc.template is None and is_gpu_claim(cl):

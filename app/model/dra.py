@@ -265,8 +265,10 @@ class Devices:
         self._local_at = np.searchsorted(self.where[self._local], np.arange(len(nodes) + 1))
         self._everywhere = np.flatnonzero(self.where == self.ALL_NODES)
         self._selected = np.flatnonzero(self.where == self.SELECTED)
+        #: per device: its pool is incomplete (an ``All`` request on a node it reaches fails)
+        self.from_incomplete = np.array([dev[:2] in self.incomplete for dev, *_ in self.order], dtype=bool)
         #: per device: ``ExactCount`` may not take it (its pool is incomplete, with ``exact_skips_incomplete``)
-        self.skipped = np.array([exact_skips_incomplete and dev[:2] in self.incomplete for dev, *_ in self.order], dtype=bool)
+        self.skipped = self.from_incomplete & exact_skips_incomplete
 
     def matching(self, req: DeviceRequest) -> np.ndarray:
         """Per device: 1 when it passes the request's class's selectors, then the request's
@@ -391,8 +393,8 @@ class Devices:
         pod needing more than :data:`SEARCH_DEPTH` devices is not searched."""
         flat = [(ci, (cr.exactly,) if cr.exactly is not None else cr.first_available)
                 for ci, c in enumerate(claims) for cr in c.requests]  # fmt: skip
-        if sum(max((r.count for r in opts), default=0) for _, opts in flat) > SEARCH_DEPTH:
-            return None
+        if len(flat) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in opts), default=0) for _, opts in flat) > SEARCH_DEPTH:
+            return None  # (each request and each device choice is a level of the search's recursion)
         picks: list[list[int]] = [[] for _ in claims]
         steps = [0]
 
@@ -401,6 +403,9 @@ class Devices:
                 return True
             ci, options = flat[i]
             for req in options:
+                steps[0] += 1  # (every alternative tried counts, and the deadline is asked at every level)
+                if steps[0] > SEARCH_STEPS or self.out_of_time():
+                    raise _Stop
                 if req.mode == ALL:
                     got = self._request(req, reach, used)
                     if got is None or len(picks[ci]) + len(got) > ALLOCATION_MAX:
@@ -412,27 +417,29 @@ class Devices:
                     del picks[ci][len(picks[ci]) - len(got) :]
                     used[got] = False
                     continue
-                state = self.matching(req)[reach]
-                if (state < 0).any():
-                    raise _Stop  # a CEL runtime error: the allocation fails
-                cand = reach[(state > 0) & ~self.skipped[reach]].tolist()
-                if len(picks[ci]) + req.count <= ALLOCATION_MAX and choose(cand, 0, req.count, ci, i):
+                keep = ~self.skipped[reach]
+                cand, state = reach[keep].tolist(), self.matching(req)[reach][keep].tolist()
+                if len(picks[ci]) + req.count <= ALLOCATION_MAX and choose(cand, state, 0, req.count, ci, i):
                     return True
             return False
 
-        def choose(cand: list[int], start: int, need: int, ci: int, i: int) -> bool:
+        def choose(cand: list[int], state: list[int], start: int, need: int, ci: int, i: int) -> bool:
             if need == 0:
                 return request(i + 1)
-            for j in range(start, len(cand) - need + 1):
+            for j in range(start, len(cand)):
                 d = cand[j]
                 if used[d]:
+                    continue  # (in use: passed over before any selector is asked)
+                if state[j] < 0:
+                    raise _Stop  # the scan meets a CEL runtime error: the allocation fails
+                if state[j] == 0:
                     continue
                 steps[0] += 1
                 if steps[0] > SEARCH_STEPS or (steps[0] % 1024 == 0 and self.out_of_time()):
                     raise _Stop
                 used[d] = True
                 picks[ci].append(d)
-                if choose(cand, j + 1, need - 1, ci, i):
+                if choose(cand, state, j + 1, need - 1, ci, i):
                     return True
                 picks[ci].pop()
                 used[d] = False
@@ -444,6 +451,13 @@ class Devices:
             return None
 
     def _greedy(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
+        try:
+            return self._first(claims, reach, used)
+        except _Stop:
+            return None
+
+    def _first(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
+        """Each request in order takes the first free devices it can (:meth:`_request`)."""
         out: list[list[int]] = []
         for claim in claims:
             picked: list[int] = []
@@ -464,24 +478,27 @@ class Devices:
 
     def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray) -> list[int] | None:
         """The devices of one request on a node (``reach``: the devices it reaches), or None:
-        ``All`` every matching one, ``ExactCount`` the first free matching ones, the devices
-        taken in order as the allocator scans them (a CEL error met first fails it)."""
+        ``All`` every matching one (an incomplete pool reaching the node, or a CEL error on any
+        of its devices, stops the allocation: :class:`_Stop`), ``ExactCount`` the first free
+        matching ones, the devices scanned in order as the allocator does (in use, or of a
+        pool it skips: passed over; then the selectors: a CEL error met before enough devices
+        were found stops the allocation)."""
         state = self.matching(req)[reach]
         if req.mode == ALL:
+            if (state < 0).any() or self.from_incomplete[reach].any():
+                raise _Stop
             cand = reach[state > 0]
-            if (state < 0).any() or not len(cand) or used[cand].any():
-                return None
-            if any(self.order[i][0][:2] in self.incomplete for i in cand.tolist()):
+            if not len(cand) or used[cand].any():
                 return None
             return cand.tolist()
         free = ~used[reach] & ~self.skipped[reach]
         state, at = state[free], reach[free]
         hits = np.flatnonzero(state > 0)
+        errors = np.flatnonzero(state < 0)
+        if len(errors) and (len(hits) < req.count or errors[0] < hits[req.count - 1]):
+            raise _Stop  # the scan meets a CEL runtime error before enough devices were found
         if len(hits) < req.count:
             return None
-        errors = np.flatnonzero(state < 0)
-        if len(errors) and errors[0] < hits[req.count - 1]:
-            return None  # a CEL runtime error before enough devices were found
         return at[hits[: req.count]].tolist()
 
     def _allocation(self, picked: list[int]) -> Allocation:

@@ -6,13 +6,14 @@ A DeviceClass or a request selects devices with CEL expressions over ``device``
 * ``device.driver``; ``device.attributes["<domain>"].<name>`` (or ``["<name>"]``), an
   attribute a slice lists as ``<domain>/<name>``, or as ``<name>`` under the device's driver;
 * string, integer and boolean literals (``"..."`` or ``'...'`` without escapes);
-* ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=`` (the same types on both sides), ``!``,
-  ``&&``, ``||`` (CEL's commutative logic: an error on one side is absorbed when the other
-  side decides), parentheses.
+* ``==``, ``!=`` (two types: not equal; a version attribute on the left of ``==`` with
+  another type: an error, as its ``Equal`` overload takes only versions), ``<``, ``<=``,
+  ``>``, ``>=`` (two strings, integers or booleans), ``!``, ``&&``, ``||`` (CEL's
+  commutative logic: an error on one side is absorbed when the other side decides),
+  parentheses (nested at most :data:`MAX_NESTING` deep).
 
-An attribute the device does not have is CEL's ``no such key`` error, so is comparing two
-types (a version attribute with a string, say): the allocator stops there and the pod cannot
-be allocated on that node, as kube-scheduler's allocator fails. Anything else (``has()``,
+An attribute the device does not have is CEL's ``no such key`` error: the allocator stops
+there and the pod cannot be allocated on that node, as kube-scheduler's allocator fails. Anything else (``has()``,
 ``device.capacity``, ``.compareTo``, ``semver``, ``in``, escapes) is not evaluated:
 :func:`compile_selector` raises :class:`Unsupported` and the caller takes the selector to
 match (named in the warnings).
@@ -59,10 +60,20 @@ def _tokens(expr: str) -> list[tuple[str, str]]:
     return out
 
 
+#: The deepest nesting (parentheses, ``!``) evaluated; deeper expressions are left unevaluated.
+MAX_NESTING = 32
+
+
 class _Parser:
     def __init__(self, expr: str) -> None:
         self.toks = _tokens(expr)
         self.i = 0
+        self.depth = 0
+
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise Unsupported("nested too deep")
 
     def peek(self) -> tuple[str, str] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -96,7 +107,9 @@ class _Parser:
     def unary(self) -> Eval:
         if self.peek() == ("op", "!"):
             self.take()
+            self.nest()
             inner = self.unary()
+            self.depth -= 1
 
             def neg(driver: str, attrs: Attributes) -> bool:
                 v = inner(driver, attrs)
@@ -120,8 +133,10 @@ class _Parser:
         kind, v = t
         if (kind, v) == ("op", "("):
             self.take()
+            self.nest()
             e = self.or_()
             self.take(")")
+            self.depth -= 1
             return e
         if kind == "str":
             self.take()
@@ -191,15 +206,19 @@ def _logic(parts: list[Eval], is_or: bool) -> Eval:
 
 
 def _compare(op: str, left: Eval, right: Eval) -> Eval:
+    """CEL's comparisons: ``==`` / ``!=`` of two types is false / true (not an error), except a
+    version on the left of ``==`` (its ``Equal`` takes only versions); ``<`` and the like only
+    between two strings, integers or booleans."""
+
     def run(driver: str, attrs: Attributes) -> bool:
         a, b = left(driver, attrs), right(driver, attrs)
-        if type(a) is not type(b) or isinstance(a, Version) or isinstance(b, Version):
-            raise CelError(f"no such overload: {op}")
-        if op == "==":
-            return bool(a == b)
-        if op == "!=":
-            return bool(a != b)
-        if type(a) is bool:
+        va, vb = isinstance(a, Version), isinstance(b, Version)
+        if op in ("==", "!="):
+            if va and not vb and op == "==":
+                raise CelError("no such overload: version == " + type(b).__name__)
+            same = (va == vb) and type(a) is type(b) and a == b
+            return same if op == "==" else not same
+        if va or vb or type(a) is not type(b):
             raise CelError(f"no such overload: {op}")
         return bool({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
 

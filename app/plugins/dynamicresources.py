@@ -6,9 +6,10 @@ profile's version, with KAI's own rules, is ``app.kai.dra.KaiDra``.
 
 * **PreFilter** (``foreachPodResourceClaim``, ``PreFilter``): every claim of the pod exists
   (a template's is the one ``status.resourceClaimStatuses`` names, and it must be owned by the
-  pod), none is being deleted; an allocated claim with 256 consumers not counting the pod is
-  in use; an unallocated one whose allocation is in flight (Reserved for another pod in this
-  session, not bound yet) makes the pod wait; an unallocated claim's classes exist.
+  pod; a template entry with no claim named is skipped), none is being deleted; an
+  unallocated one whose allocation is in flight (Reserved for another pod in this session,
+  not bound yet) makes the pod wait; an unallocated claim's classes exist. (The consumer
+  limit, 256, is the API server's: ``CanBeReserved`` holds in kube-scheduler v0.34 to v0.36.)
 * **Filter**: an allocated claim's node selector admits the node; the unallocated claims
   can all be allocated there (``Devices.fits``; kube-scheduler v0.36's allocator, which takes
   no device from an incomplete pool).
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.model.cluster import ALLOCATED_STATUS, TaskStatus
-from app.model.dra import RESERVED_FOR_MAX, Allocation, Devices, DraSnapshot, PodClaim, PodRef, ResourceClaim
+from app.model.dra import Allocation, Devices, DraSnapshot, PodClaim, PodRef, ResourceClaim
 
 if TYPE_CHECKING:
     from app.framework.session import Session
@@ -103,21 +104,21 @@ class DynamicResources:
 
     # -- PreFilter and Filter -------------------------------------------------------------------
     def refusal(self, t: Task) -> str | None:
-        """Why the pod's claims let it on no node (kube-scheduler's PreFilter), else None."""
+        """Why the pod's claims let it on no node (kube-scheduler's PreFilter), else None. Every
+        refusal here and in the Filter is UnschedulableAndUnresolvable (``statusUnschedulable``)."""
         for pc in self.claims_of(t):
             name = pc.claim_name
             if name is None:
-                return f"pod {t.key}: the claim of resource claim {pc.name} is not made yet"
+                continue  # ``resourceclaim.Name`` gives none: kube-scheduler skips the entry
             cl = self.snap.claims.get((t.namespace, name))
             if cl is None:
                 return f"resourceclaim {t.namespace}/{name} not found"
-            allocation, reserved = self.state[cl.key]
+            allocation = self.state[cl.key][0]
             if cl.deleting:
                 return f"resourceclaim {name!r} is being deleted"
             if pc.template is not None and cl.controller != t.uid:  # resourceclaim.IsForPod
                 return f"ResourceClaim {t.namespace}/{name} was not created for pod {t.key} (pod is not owner)"
-            if allocation is not None and len(reserved) >= RESERVED_FOR_MAX and not any(ref[3] == t.uid for ref in reserved):
-                return "resourceclaim in use"
+            # (``CanBeReserved`` holds in v0.34 to v0.36: a claim's consumer limit is the API server's, at binding)
             if allocation is None:
                 if cl.key in self.in_flight:
                     return f"resource claim {t.namespace}/{name} is in the process of being allocated"
@@ -138,7 +139,8 @@ class DynamicResources:
         unallocated: list[ResourceClaim] = []
         for pc in pcs:
             cl = self.claim(t, pc)
-            assert cl is not None  # (the PreFilter saw each)
+            if cl is None:
+                continue  # (a template entry with no claim: skipped; the PreFilter saw every other)
             allocation = self.state[cl.key][0]
             if allocation is not None:
                 if allocation.selectors:
@@ -195,22 +197,23 @@ class DynamicResources:
     def snapshot_after(self) -> DraSnapshot:
         """The claims after the cycle (see the module docstring)."""
         status = {k: [st[0], list(st[1])] for k, st in self.state.items()}
-        for t in self.tasks:
-            keys = [cl.key for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None]
-            if t.status is TaskStatus.RELEASING:  # evicted: out of reservedFor, deallocated when none is left
-                for k in keys:
-                    st = status[k]
-                    st[1] = [ref for ref in st[1] if ref[3] != t.uid]
-                    if not st[1]:
-                        st[0] = None
-            elif t.node >= 0 and t.status in ALLOCATED_STATUS and id(t) not in self._placed_at_open:  # bound: PreBind
-                for k in keys:
+        keys = {id(t): [cl.key for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None] for t in self.tasks}
+        for t in self.tasks:  # bound first (PreBind reserves), whatever the pods' order
+            if t.node >= 0 and t.status in ALLOCATED_STATUS and id(t) not in self._placed_at_open:
+                for k in keys[id(t)]:
                     st = status[k]
                     flight = self.in_flight.get(k)
                     if st[0] is None and flight is not None:
                         st[0] = flight[0]
                     if st[0] is not None and not any(ref[3] == t.uid for ref in st[1]):
                         st[1].append(pod_ref(t))
+        for t in self.tasks:  # then evicted: out of reservedFor, deallocated when none is left
+            if t.status is TaskStatus.RELEASING:
+                for k in keys[id(t)]:
+                    st = status[k]
+                    st[1] = [ref for ref in st[1] if ref[3] != t.uid]
+                    if not st[1]:
+                        st[0] = None
         claims = {k: replace(cl, allocation=status[k][0], reserved_for=status[k][1]) for k, cl in self.snap.claims.items()}
         return replace(self.snap, claims=claims)
 

@@ -184,8 +184,11 @@ class Predicates(Plugin):
         if self.interpod is not None and not self.ssn.resolvable_pass:
             mask = mask & self.interpod.mask(task, nodes)
         dra = self.ssn.dra
-        if dra is not None and not self.ssn.resolvable_pass and mask.any() and dra.claims_of(task):
-            mask = mask & dra.mask(task, nodes)  # (Unschedulable, not unresolvable: preemption may try)
+        if dra is not None and mask.any() and dra.claims_of(task):
+            # kube-scheduler's DynamicResources answers UnschedulableAndUnresolvable: no eviction frees a
+            # node for it (a victim's devices stay allocated in the cycle), so Volcano's preempt and
+            # reclaim drop such nodes too
+            mask = mask & dra.mask(task, nodes)
         return mask
 
 
