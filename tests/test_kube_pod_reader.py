@@ -77,8 +77,9 @@ CORPUS = _corpus()
 def test_fast_pod_reader_builds_what_the_full_reader_builds(i: int) -> None:
     o = CORPUS[i]
     full = _pod_full(copy.deepcopy(o), f"/objects/{i}")
-    fast = _pod_fast(copy.deepcopy(o), f"/objects/{i}")
-    assert fast is None or fast == full
+    for claims in (False, True):  # (read_pod lets it read pods with DRA claims too)
+        fast = _pod_fast(copy.deepcopy(o), f"/objects/{i}", claims=claims)
+        assert fast is None or fast == full
 
 
 def test_fast_pod_reader_takes_the_common_shapes() -> None:
@@ -113,13 +114,13 @@ def test_fast_pod_reader_never_disagrees_with_the_full_reader(base: int, path: t
         at = at[key]
     at[path[-1]] = value
     raw = orjson.loads(orjson.dumps(o))  # as the service sees it
-    fast = _pod_fast(copy.deepcopy(raw), "/objects/0")
+    fast = [_pod_fast(copy.deepcopy(raw), "/objects/0", claims=claims) for claims in (False, True)]
     try:
         full = _pod_full(copy.deepcopy(raw), "/objects/0")
     except InputError:
-        assert fast is None
+        assert fast == [None, None]
         return
-    assert fast is None or fast == full
+    assert all(f is None or f == full for f in fast)
 
 
 # -- the C kernel (kube_pod in app/ingest/kernels.c) against its twin, _pod_fast ----------

@@ -252,12 +252,13 @@ def _opt_str(d: dict, key: str) -> str | None:
     return v if type(v) is str else None
 
 
-def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
+def _pod_fast(o: dict, ptr: str, *, claims: bool = False) -> PodDraft | None:
     """The common pod shape, checked with plain type tests: what :func:`read_pod` would
     build, or None (anything unusual or invalid), and then ``read_pod`` reads it field by
     field and reports the exact error. Gangs named by schedulingGroup, workloadRef or the
     Koordinator / legacy coscheduling keys, KAI GPU sharing (fractions, GPU memory) and
-    task priorities always take the full reader."""
+    task priorities always take the full reader; pods with DRA claims unless ``claims``
+    (``read_pod``, which reads the claims itself; the C reader, this one's twin, declines them)."""
     meta, spec, status = o.get("metadata"), o.get("spec"), o.get("status")
     if type(meta) is not dict or (spec is not None and type(spec) is not dict):
         return None
@@ -307,8 +308,8 @@ def _pod_fast(o: dict, ptr: str) -> PodDraft | None:
     else:
         group = None
     sched = spec.get("schedulerName")
-    if (sched is not None and type(sched) is not str) or spec.get("topologySpreadConstraints") or spec.get("resourceClaims"):
-        return None  # (spread constraints, DRA resource claims: the full reader)
+    if (sched is not None and type(sched) is not str) or spec.get("topologySpreadConstraints") or (spec.get("resourceClaims") and not claims):
+        return None  # (spread constraints: the full reader; DRA claims only when read_pod reads them too: ``claims``)
     containers = spec.get("containers")
     if containers is not None and type(containers) is not list:
         return None
@@ -384,19 +385,18 @@ DEFAULT_SPREAD_OWNERS = frozenset({"ReplicaSet", "StatefulSet", "ReplicationCont
 def read_pod(o: dict, ptr: str, d: Draft) -> None:
     pod = _pod_fast_c(o, ptr) if _pod_fast_c is not None else None
     if pod is None:
-        pod = _pod_fast(o, ptr)
+        pod = _pod_fast(o, ptr, claims=True)
         if pod is None:  # the fast readers leave every KAI GPU-sharing and legacy MIG pod to this one
             pod = _pod_full(o, ptr)
             if KAI_GPU_FRACTION in pod.annotations or KAI_GPU_MEMORY in pod.annotations:
                 d.gpu_shared.append(pod)
             if legacy_mig(pod.annotations):
                 d.legacy_mig.append(pod)
-            spec = o.get("spec")
-            if type(spec) is dict and spec.get("resourceClaims"):
-                d.dra_pods.append(pod)
-                d.dra.pod_claims[f"{pod.namespace}/{pod.name}"] = pod_claims(spec, r.obj(o, "status", ptr, pod.ident), ptr, pod.ident)
     d.pods.append(pod)
     spec = o.get("spec")
+    if type(spec) is dict and spec.get("resourceClaims"):  # (the C reader leaves pods with DRA claims to these)
+        d.dra_pods.append(pod)
+        d.dra.pod_claims[f"{pod.namespace}/{pod.name}"] = pod_claims(spec, r.obj(o, "status", ptr, pod.ident), ptr, pod.ident)
     if type(spec) is dict:
         aff = spec.get("affinity")
         for key in ("podAffinity", "podAntiAffinity") if type(aff) is dict else ():
