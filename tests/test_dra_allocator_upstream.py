@@ -1,0 +1,493 @@
+"""kube-scheduler's structured DRA allocator test table, transcribed as acceptance tests of
+Gangplank's allocator (``app.model.dra.Devices``).
+
+Source: k8s.io/dynamic-resource-allocation, tag v0.34.1,
+``structured/internal/allocatortesting/allocator_testing.go``, ``TestAllocator`` (the
+``testcases`` map, 150 cases, plus the ``interrupt`` subtests), as run by
+``structured/internal/stable/allocator_test.go`` (``SupportedFeatures = Features{}``: every
+feature off) and by the incubating / experimental allocators for cases with features on.
+
+How the Go fixtures map onto Gangplank's objects:
+
+* ``node(name, region)``: a node with labels ``region`` and ``planet=earth``. The Devices are
+  built over three nodes (node-1/region-1, node-2/region-2, node-3/region-1) so that the
+  allocation's node selector can be checked by evaluating Go's expected ``NodeSelector`` and
+  Gangplank's :meth:`Allocation.admits` on each of them.
+* ``class(name, driver)``: a class with the selector ``device.driver == "<driver>"``.
+* ``slice(...)``: generation 1, ``resourceSliceCount`` 1, one of ``nodeName``, ``allNodes``
+  (``nodeSelectionAll``), ``nodeSelector`` or ``perDeviceNodeSelection``.
+* Results: Go's ``expectResults`` is one ``AllocationResult`` per claim; each is compared as
+  the claim's set of (driver, pool, device) (``ConsistOf``: order within a claim is
+  irrelevant) plus its node selector. A Go case that expects an error, or no results, maps to
+  ``allocate`` returning None (Go's ``Allocate`` returns nil results in both cases), except
+  when there are no claims at all: Go returns nil results with no error, Gangplank ``[]``.
+* Device config (``with-class-device-config`` and friends) does not change which devices are
+  chosen; only the devices are compared.
+* Cases with ``PrioritizedList: true`` and nothing else unmodelled run too (the
+  ``firstAvailable`` tests): :class:`Devices` evaluates ``firstAvailable`` as the allocator
+  does with that feature on (the default profile follows kube-scheduler, where the gate is on
+  by default); KAI's features-off refusal of sub-requests is ``app.kai.dra`` (``placed``), not
+  the allocator's.
+* Go takes pools in map order (``GatherPools`` builds a ``map[PoolID]*Pool``); no transcribed
+  case depends on it (each picks every candidate device, or candidates of one pool).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from app.model.dra import (
+    ALL,
+    EXACT_COUNT,
+    ClaimRequest,
+    DeviceClass,
+    DeviceRequest,
+    Devices,
+    DraSnapshot,
+    ResourceClaim,
+    ResourceSlice,
+)
+from app.model.selectors import term_matches
+
+# -- the Go constants --------------------------------------------------------------------------
+REGION1, REGION2 = "region-1", "region-2"
+NODE1, NODE2 = "node-1", "node-2"
+CLASS_A, CLASS_B = "class-a", "class-b"
+DRIVER_A, DRIVER_B = "driver-a", "driver-b"
+POOL1, POOL2, POOL3, POOL4 = "pool-1", "pool-2", "pool-3", "pool-4"
+REQ0, REQ1 = "req-0", "req-1"
+SUB0, SUB1 = "subReq-0", "subReq-1"
+CLAIM0, CLAIM1 = "claim-0", "claim-1"
+SLICE1, SLICE2 = "slice-1", "slice-2"
+DEVICE1, DEVICE2, DEVICE3 = "device-1", "device-2", "device-3"
+MAX = 32  # resourceapi.AllocationResultsMaxSize
+ALL_NODES = "nodeSelectionAll"
+PER_DEVICE = "nodeSelectionPerDevice"
+
+NODES = [
+    SimpleNamespace(name=NODE1, idx=0, labels={"region": REGION1, "planet": "earth"}),
+    SimpleNamespace(name=NODE2, idx=1, labels={"region": REGION2, "planet": "earth"}),
+    SimpleNamespace(name="node-3", idx=2, labels={"region": REGION1, "planet": "earth"}),
+]
+
+
+# -- the Go helpers ------------------------------------------------------------------------------
+def cls(name: str, driver: str) -> DeviceClass:
+    return DeviceClass(name, (f'device.driver == "{driver}"',), "")
+
+
+def dev(name: str, attrs: dict | None = None, *, counters: bool = False) -> tuple:
+    return (name, attrs or {}, counters)
+
+
+def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, generation: int = 1, count: int = 1) -> ResourceSlice:
+    node_name = where if isinstance(where, str) and where not in (ALL_NODES, PER_DEVICE) else ""
+    return ResourceSlice(name, driver, pool, generation, count, node_name, where == ALL_NODES,
+                         where if isinstance(where, dict) else None, where == PER_DEVICE, tuple(devices), "")  # fmt: skip
+
+
+def one(name: str, where: Any, pool: str, driver: str, **kw: Any) -> ResourceSlice:
+    """``sliceWithOneDevice``."""
+    return slice_(name, where, pool, driver, dev(DEVICE1), **kw)
+
+
+def multi(name: str, where: Any, pool: str, driver: str, n: int) -> ResourceSlice:
+    """``sliceWithMultipleDevices``: device-0 .. device-(n-1)."""
+    return slice_(name, where, pool, driver, *(dev(f"device-{i}") for i in range(n)))
+
+
+def label_sel(key: str, *values: str) -> dict:
+    """``nodeLabelSelector``."""
+    return {"nodeSelectorTerms": [{"matchExpressions": [{"key": key, "operator": "In", "values": list(values)}]}]}
+
+
+def local_sel(node: str) -> dict:
+    """``localNodeSelector``."""
+    return {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}
+
+
+def req(name: str, cls_name: str, count: int = 1, *selectors: str) -> ClaimRequest:
+    """``request`` / ``deviceRequest``: ExactCount."""
+    return ClaimRequest(name, DeviceRequest(name, cls_name, EXACT_COUNT, count, tuple(selectors)))
+
+
+def all_req(name: str, cls_name: str) -> ClaimRequest:
+    """``allDeviceRequest``: allocationMode All."""
+    return ClaimRequest(name, DeviceRequest(name, cls_name, ALL, 0))
+
+
+def sub(name: str, cls_name: str, count: int = 1, *selectors: str, mode: str = EXACT_COUNT) -> tuple:
+    return (name, cls_name, count, selectors, mode)
+
+
+def first(name: str, *subs: tuple) -> ClaimRequest:
+    """``requestWithPrioritizedList``."""
+    return ClaimRequest(name, None, tuple(DeviceRequest(f"{name}/{s}", c, m, n, tuple(sel)) for s, c, n, sel, m in subs))
+
+
+def claim(name: str, *requests: ClaimRequest) -> ResourceClaim:
+    return ResourceClaim("default", name, f"uid-{name}", {}, tuple(requests), None, [], "")
+
+
+def simple(name: str, request: str, cls_name: str) -> ResourceClaim:
+    """``claim(name, req, class)``: one ExactCount request for one device."""
+    return claim(name, req(request, cls_name))
+
+
+@dataclass
+class Case:
+    claims: list[ResourceClaim] = field(default_factory=list)
+    classes: list[DeviceClass] = field(default_factory=list)
+    slices: list[ResourceSlice] = field(default_factory=list)
+    node: str = NODE1
+    allocated: tuple[tuple[str, str, str], ...] = ()
+    #: None: no allocation (Go: an error or nil results); else per claim (node selector, devices)
+    expect: list[tuple[dict | None, list[tuple[str, str, str]]]] | None = None
+
+
+def result(selector: dict | None, *devices: tuple[str, str, str]) -> tuple[dict | None, list[tuple[str, str, str]]]:
+    """``allocationResult``: the claim's node selector and its (driver, pool, device)s."""
+    return (selector, list(devices))
+
+
+def d(driver: str, pool: str, device: str) -> tuple[str, str, str]:
+    return (driver, pool, device)
+
+
+def skip(reason: str) -> Any:
+    return pytest.mark.skip(reason=reason)
+
+
+# Skip reasons, grouped
+CAPACITY_CEL = "CEL over device.capacity / quantity().compareTo is not modelled (Gangplank takes such a selector to match every device)"
+CONSTRAINTS = "constraints (matchAttribute / distinctAttribute) are not modelled"
+ADMIN = "admin access is not modelled (DeviceRequest has no adminAccess)"
+TAINTS = "device taints and tolerations are not modelled (DeviceTaints on)"
+PARTITIONABLE = "partitionable devices / shared counters are not modelled (PartitionableDevices on)"
+CONSUMABLE = "consumable capacity / allowMultipleAllocations are not modelled (ConsumableCapacity on)"
+BINDING = "binding conditions / bindsToNode / device status are not modelled (DeviceBinding, DeviceStatus)"
+NO_CLASS = ("a missing device class is refused by DynamicResources.refusal (PreFilter) before the allocator is asked; "
+            "Devices.matching takes a missing class as one with no selectors")  # fmt: skip
+INGEST = "rejected when the objects are read (app/ingest/dra.py), not representable in the allocator's dataclasses"
+
+
+def runnable_cases() -> list[Any]:
+    A, B = cls(CLASS_A, DRIVER_A), cls(CLASS_B, DRIVER_B)
+    L1 = local_sel(NODE1)
+    P = pytest.param
+    return [
+        P(Case(expect=[]), id="empty"),  # (Go: node nil, nothing to allocate: nil results, no error)
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="simple"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
+               [one(SLICE1, NODE1, POOL1, DRIVER_B), one(SLICE2, NODE2, POOL2, DRIVER_A)], node=NODE2,
+               expect=[result(local_sel(NODE2), d(DRIVER_A, POOL2, DEVICE1))]), id="other-node"),
+        P(Case(), id="small-and-large", marks=skip(CAPACITY_CEL)),
+        P(Case(), id="small-and-large-backtrack-requests", marks=skip(CAPACITY_CEL)),
+        P(Case(), id="small-and-large-backtrack-claims", marks=skip(CAPACITY_CEL)),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 2))], [A],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE2, NODE1, POOL2, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE1))]),
+          id="devices-split-across-different-slices"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
+               [one("slice-1-obsolete", NODE1, POOL1, DRIVER_A), one(SLICE1, NODE1, POOL1, DRIVER_A, generation=2)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="obsolete-slice"),
+        # Go: error "pool pool-1 is invalid: duplicate device name device-1"
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A, count=2), one(SLICE1 + "-2", NODE1, POOL1, DRIVER_A, count=2)]),
+          id="duplicate-slice"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], []), id="no-slices"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A), simple(CLAIM0, REQ1, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)]),
+          id="not-enough-suitable-devices"),
+        P(Case(), id="no-classes", marks=skip(NO_CLASS)),
+        P(Case(), id="unknown-class", marks=skip(NO_CLASS)),
+        P(Case(), id="empty-class", marks=skip(NO_CLASS + "; an empty class name is also an API validation error")),
+        P(Case([], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)], expect=[]), id="no-claims-to-allocate"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="all-devices-single"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE1, NODE1, POOL2, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE1))]), id="all-devices-many"),
+        # Go: error "asks for all devices, but resource pool driver-a/pool-1 is currently being updated"
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A, count=2)]),
+          id="all-devices-of-the-incomplete-pool"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A)), claim(CLAIM1, req(REQ0, CLASS_B))], [A, B],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE1, NODE1, POOL1, DRIVER_B)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1)), result(L1, d(DRIVER_B, POOL1, DEVICE1))]),
+          id="all-devices-plus-another"),
+        P(Case([claim(CLAIM1, req(REQ0, CLASS_B)), claim(CLAIM0, all_req(REQ0, CLASS_A))], [A, B],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE1, NODE1, POOL1, DRIVER_B)],
+               expect=[result(L1, d(DRIVER_B, POOL1, DEVICE1)), result(L1, d(DRIVER_A, POOL1, DEVICE1))]),
+          id="all-devices-plus-another-reversed"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A)), claim(CLAIM1, req(REQ0, CLASS_B))], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2)), one(SLICE1, NODE1, POOL1, DRIVER_B)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2)),
+                       result(L1, d(DRIVER_B, POOL1, DEVICE1))]),
+          id="all-devices-many-plus-another"),
+        P(Case([claim(CLAIM1, req(REQ0, CLASS_B)), claim(CLAIM0, all_req(REQ0, CLASS_A))], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2)), one(SLICE1, NODE1, POOL1, DRIVER_B)],
+               expect=[result(L1, d(DRIVER_B, POOL1, DEVICE1)),
+                       result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2))]),
+          id="all-devices-many-plus-another-reversed"),
+        P(Case([claim(CLAIM1, req(REQ0, CLASS_A)), claim(CLAIM0, all_req(REQ0, CLASS_A))], [A],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A)]), id="all-devices-no-solution"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A)), claim(CLAIM1, req(REQ0, CLASS_A))], [A],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A)]), id="all-devices-no-solution-reversed"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A)]),
+          id="all-devices-slice-without-devices"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A], []), id="all-devices-no-slices"),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1),)), id="all-devices-some-allocated"),
+        P(Case(), id="all-devices-some-allocated-admin-access", marks=skip(ADMIN)),
+        P(Case(), id="all-devices-some-allocating-admin-access", marks=skip(ADMIN)),
+        P(Case(), id="count-devices-some-allocated-admin-access", marks=skip(ADMIN)),
+        P(Case(), id="separate-claims-share-device-admin-access", marks=skip(ADMIN)),
+        P(Case(), id="admin-access-claims-device-allocating-for-non-admin-access", marks=skip(ADMIN)),
+        # PrioritizedList on
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_B, 1)))], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE2, NODE1, POOL2, DRIVER_B)],
+               expect=[result(L1, d(DRIVER_B, POOL2, DEVICE1))]), id="all-devices-slice-without-devices-prioritized-list"),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_B, 1)))], [A, B],
+               [one(SLICE2, NODE1, POOL2, DRIVER_B)],
+               expect=[result(L1, d(DRIVER_B, POOL2, DEVICE1))]), id="all-devices-no-slices-prioritized-list"),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_B, 1)))], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2)), one(SLICE2, NODE1, POOL2, DRIVER_B)],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1),),
+               expect=[result(L1, d(DRIVER_B, POOL2, DEVICE1))]), id="all-devices-some-allocated-prioritized-list"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, label_sel("region", REGION1), POOL1, DRIVER_A)],
+               expect=[result(label_sel("region", REGION1), d(DRIVER_A, POOL1, DEVICE1))]), id="network-attached-device"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, label_sel("region", REGION1), POOL1, DRIVER_A)], node=NODE2),
+          id="unsuccessful-allocation-network-attached-device"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 4))], [A],
+               [one(SLICE1, label_sel("region", REGION1), POOL1, DRIVER_A), one(SLICE1, ALL_NODES, POOL2, DRIVER_A),
+                one(SLICE1, label_sel("planet", "earth"), POOL3, DRIVER_A), one(SLICE1, local_sel(NODE1), POOL4, DRIVER_A)],
+               expect=[result({"nodeSelectorTerms": [{
+                   "matchExpressions": [{"key": "region", "operator": "In", "values": [REGION1]},
+                                        {"key": "planet", "operator": "In", "values": ["earth"]}],
+                   "matchFields": [{"key": "metadata.name", "operator": "In", "values": [NODE1]}]}]},
+                   d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE1), d(DRIVER_A, POOL3, DEVICE1),
+                   d(DRIVER_A, POOL4, DEVICE1))]),
+          id="many-network-attached-devices"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 2))], [A],
+               [one(SLICE1, label_sel("region", REGION1), POOL1, DRIVER_A), one(SLICE1, NODE1, POOL2, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE1))]),
+          id="local-and-network-attached-devices"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A), simple(CLAIM0, REQ0, CLASS_B)], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2)), one(SLICE1, NODE1, POOL1, DRIVER_B)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1)), result(L1, d(DRIVER_B, POOL1, DEVICE1))]),
+          id="several-different-drivers"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2))), id="already-allocated-devices"),
+        P(Case(), id="admin-access-disabled", marks=skip(ADMIN + "; Go refuses adminAccess with the feature off")),
+        P(Case(), id="admin-access-enabled", marks=skip(ADMIN)),
+        P(Case(), id="with-constraint", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-non-existent-attribute", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-not-matching-int-attribute", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-not-matching-int-attribute-all-devices", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-not-matching-string-attribute", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-not-matching-bool-attribute", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-not-matching-version-attribute", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-for-request", marks=skip(CONSTRAINTS)),
+        P(Case(), id="with-constraint-for-request-retry", marks=skip(CONSTRAINTS)),
+        # (the class's config is not modelled; it does not change the devices chosen)
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="with-class-device-config"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="claim-with-device-config"),
+        P(Case(), id="unknown-selector", marks=skip(INGEST + ": a selector without 'cel' is a 422 there")),
+        P(Case(), id="unknown-allocation-mode", marks=skip(INGEST + ": allocationMode other than ExactCount/All is a 422 there")),
+        P(Case(), id="unknown-constraint", marks=skip(CONSTRAINTS)),
+        # Go: CEL compile error "undeclared reference"
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, "noSuchVar"))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)]),
+          id="invalid-CEL-one-device", marks=pytest.mark.xfail(strict=True, reason=(
+              "Go fails the allocation when a selector does not compile (cel.Cache.GetOrCompile: 'undeclared reference "
+              "to noSuchVar'); Gangplank's dra_cel raises Unsupported for anything outside its subset, invalid "
+              "expressions included, and Devices takes such a selector to match every device, so device-1 is allocated"))),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [DeviceClass(CLASS_A, ("noSuchVar",), "")], [one(SLICE1, NODE1, POOL1, DRIVER_A)]),
+          id="invalid-CEL-one-device-class", marks=pytest.mark.xfail(strict=True, reason=(
+              "as invalid-CEL-one-device, for a class selector: Go's compile error fails the allocation, Gangplank "
+              "takes the uncompilable selector to match"))),
+        P(Case([claim(CLAIM0, ClaimRequest(REQ0, DeviceRequest(REQ0, CLASS_A, ALL, 0, ("noSuchVar",))))], [A],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A)]),
+          id="invalid-CEL-all-devices", marks=pytest.mark.xfail(strict=True, reason=(
+              "as invalid-CEL-one-device, with allocationMode All: Go's compile error fails the allocation, "
+              "Gangplank takes the uncompilable selector to match and allocates device-1"))),
+        # Go: "exceeds the claim limit" (no slices, node nil in Go)
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 500))], [A]), id="too-many-devices-single-request"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, MAX))], [A]), id="many-devices-okay"),  # (nil results, no error)
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, MAX), req(REQ1, CLASS_A, 1))], [A], [multi(SLICE1, NODE1, POOL1, DRIVER_A, MAX + 1)]),
+          id="too-many-devices-total"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 500))], [A]), id="all-devices-invalid-CEL"),  # (same as too-many-devices-single-request)
+        # PrioritizedList on
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 1), sub(SUB1, CLASS_A, 1)))], [A, B],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="prioritized-list-first-unavailable"),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 2), sub(SUB1, CLASS_A, 2)))], [A, B],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE2, NODE1, POOL2, DRIVER_B)]), id="prioritized-list-non-available"),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 1), sub(SUB1, CLASS_B, 2)))], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_B, dev(DEVICE1), dev(DEVICE2))],
+               expect=[result(L1, d(DRIVER_B, POOL1, DEVICE1), d(DRIVER_B, POOL1, DEVICE2))]), id="prioritized-list-device-config"),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 2), sub(SUB1, CLASS_B, 2)))], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_B, dev(DEVICE1), dev(DEVICE2)),
+                slice_(SLICE2, NODE1, POOL2, DRIVER_A, dev(DEVICE3))],
+               expect=[result(L1, d(DRIVER_B, POOL1, DEVICE1), d(DRIVER_B, POOL1, DEVICE2))]), id="prioritized-list-class-config"),
+        P(Case(), id="prioritized-list-subrequests-with-expressions", marks=skip(CAPACITY_CEL)),
+        P(Case(), id="prioritized-list-subrequests-with-constraints-ref-parent-request", marks=skip(CONSTRAINTS + "; " + CAPACITY_CEL)),
+        P(Case(), id="prioritized-list-subrequests-with-constraints-ref-sub-request", marks=skip(CONSTRAINTS + "; " + CAPACITY_CEL)),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_A, 1)))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))], allocated=(d(DRIVER_A, POOL1, DEVICE1),),
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2))]), id="prioritized-list-subrequests-with-allocation-mode-all"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1), first(REQ1, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_A, 1)))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2))]),
+          id="prioritized-list-allocation-mode-all-multiple-requests"),
+        P(Case(), id="prioritized-list-disabled", marks=skip(
+            "PrioritizedList off refuses firstAvailable; Devices always evaluates firstAvailable (as with the gate on) and "
+            "the kai profile's refusal of sub-requests is app/kai/dra.py (placed), not the allocator")),
+        P(Case(), id="prioritized-list-multi-request", marks=skip(CAPACITY_CEL)),
+        P(Case(), id="prioritized-list-with-backtracking", marks=skip(CAPACITY_CEL)),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 500), sub(SUB1, CLASS_A, 1)))], [A, B],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="prioritized-list-too-many-in-first-subrequest"),
+        P(Case(), id="partitionable-devices-single-device", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-prioritized-list", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-multiple-devices", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-multiple-capacity-pools", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-multiple-counters", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-multiple-pools", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-unused-counters-in-counter-set", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-no-capacity-available", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-overallocated-capacity-pool", marks=skip(PARTITIONABLE)),
+        # features off: a device consuming counters is never allocated, a per-device-node-selection slice is skipped
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1, counters=True))]),
+          id="partitionable-devices-disabled-device-consumes-counters"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1, counters=True), dev(DEVICE2))],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2))]),
+          id="partitionable-devices-disabled-other-device-do-not-consume-counters"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A], [slice_(SLICE1, PER_DEVICE, POOL1, DRIVER_A, dev(DEVICE2))]),
+          id="partitionable-devices-disabled-per-device-node-selection"),  # (device-2 has nodeName node-1 in Go)
+        P(Case(), id="partitionable-devices-per-device-node-selection-nodename", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-per-device-node-selection-node-selector", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-per-device-node-selection-node-selector-multiple-devices", marks=skip(PARTITIONABLE)),
+        P(Case(), id="tainted-two-devices", marks=skip(TAINTS)),
+        P(Case(), id="tainted-one-device-two-taints", marks=skip(TAINTS)),
+        P(Case(), id="tainted-two-devices-tolerated", marks=skip(TAINTS)),
+        P(Case(), id="tainted-one-device-two-taints-both-tolerated", marks=skip(TAINTS)),
+        # DeviceTaints off: the taints are ignored (Gangplank's ResourceSlice carries none)
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-disabled"),
+        P(Case(), id="tainted-prioritized-list", marks=skip(TAINTS)),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 1), sub(SUB1, CLASS_A, 1)))], [A, B],
+               [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-prioritized-list-disabled"),
+        P(Case(), id="tainted-admin-access", marks=skip(TAINTS + "; " + ADMIN)),
+        P(Case(), id="tainted-admin-access-disabled", marks=skip(ADMIN)),
+        P(Case(), id="tainted-all-devices-single", marks=skip(TAINTS)),
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-all-devices-single-disabled"),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_A, 1)))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))], allocated=(d(DRIVER_A, POOL1, DEVICE2),),
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="prioritized-list-allocation-mode-all"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, MAX))], [A], [multi(SLICE1, NODE1, POOL1, DRIVER_A, MAX)],
+               expect=[result(L1, *(d(DRIVER_A, POOL1, f"device-{i}") for i in range(MAX)))]), id="max-number-devices"),
+        P(Case(), id="partitionable-devices-with-attribute-selector", marks=skip(PARTITIONABLE)),
+        # PrioritizedList on (Go runs these against the incubating/experimental allocators only: stable is too slow)
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, MAX), sub(SUB1, CLASS_A, MAX // 2)),
+                          first(REQ1, sub(SUB0, CLASS_A, MAX), sub(SUB1, CLASS_A, MAX // 2)))], [A],
+               [multi(SLICE1, NODE1, POOL1, DRIVER_A, MAX * 2)],
+               expect=[result(L1, *(d(DRIVER_A, POOL1, f"device-{i}") for i in range(MAX)))]),
+          id="prioritized-list-max-allocation-limit-request", marks=pytest.mark.xfail(strict=True, reason=(
+              "upstream's allocateOne returns errAllocationResultMaxSizeExceeded when every sub-request of a later "
+              "firstAvailable request fails only on AllocationResultsMaxSize, and that error unwinds past the device "
+              "choices of the earlier request straight to its next sub-request (req-0/subReq-0 with 32 devices -> "
+              "req-0/subReq-1 with 16, then req-1/subReq-1: 32 in all, 75 allocateOne calls). Gangplank's "
+              "Devices._search has no such cut: after req-0/subReq-0 takes 32 devices and req-1 cannot fit, it tries "
+              "other 32-of-64 device combinations for req-0/subReq-0 (none can help: the count is fixed), spends "
+              "SEARCH_STEPS (20,000) and gives up (_Stop), so the node is refused where kube-scheduler allocates"))),
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_A, 2)), req(REQ1, CLASS_B, 2))], [A, B],
+               [multi(SLICE1, NODE1, POOL1, DRIVER_A, MAX - 1), multi(SLICE2, NODE1, POOL2, DRIVER_B, 2)],
+               expect=[result(L1, d(DRIVER_A, POOL1, "device-0"), d(DRIVER_A, POOL1, "device-1"),
+                              d(DRIVER_B, POOL2, "device-0"), d(DRIVER_B, POOL2, "device-1"))]),
+          id="prioritized-list-max-allocation-allocation-mode-all"),
+        P(Case(), id="device-binding-conditions", marks=skip(BINDING)),
+        P(Case(), id="binding-conditions-multiple-devices", marks=skip(BINDING)),
+        P(Case(), id="binding-conditions-without-feature-gate", marks=skip(
+            BINDING + "; with the gates off Go never allocates a device that has bindingConditions, while Gangplank's "
+            "ResourceSlice has no such field (app/ingest/dra.py ignores it, without a note) and would allocate it")),
+        P(Case(), id="device-binding-conditions-without-binding-conditions-feature-gate", marks=skip(BINDING)),
+        P(Case(), id="device-binding-conditions-without-device-status-feature-gate", marks=skip(BINDING)),
+        P(Case(), id="node-restriction", marks=skip(BINDING)),
+        *(P(Case(), id=n, marks=skip(PARTITIONABLE + "; " + BINDING)) for n in (
+            "partitionable-devices-with-binding-conditions",
+            "partitionable-devices-with-binding-conditions-multiple",
+            "partitionable-devices-with-binding-conditions-some-devices-no-conditions",
+            "partitionable-devices-with-binding-conditions-multi-slices",
+            "partitionable-devices-with-binding-conditions-and-taints",
+            "partitionable-devices-with-binding-conditions-and-taints-tolerated",
+        )),
+        *(P(Case(), id=n, marks=skip(CONSUMABLE)) for n in (
+            "consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request",
+            "consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request-block",
+            "consumable-capacity-multi-allocatable-device-without-policy-with-capacity-request",
+            "consumable-capacity-multi-allocatable-device-with-policy-without-capacity-request",
+            "consumable-capacity-multi-allocatable-device-with-zero-request-policy",
+            "consumable-capacity-multi-allocatable-device-violates-zero-request-policy",
+            "consumable-capacity-multi-allocatable-device-with-range-policy-with-capacity-request",
+            "consumable-capacity-multi-allocatable-device-with-range-policy-step",
+            "consumable-capacity-multi-allocatable-device-with-valid-values-policy",
+            "consumable-capacity-multi-allocatable-device-with-valid-values-policy-round-up",
+            "consumable-capacity-multi-allocatable-device-with-exceeded-consumable-capacity-request",
+            "consumable-capacity-multi-allocatable-device-with-request-over-max-sharing-policy",
+            "consumable-capacity-multi-allocatable-device-with-some-remaining-consumable-capacity",
+            "consumable-capacity-with-multi-allocatable-device-backtrack",
+            "consumable-capacity-multi-allocatable-device-with-subrequest",
+            "consumable-capacity-multi-allocatable-device-with-no-available-consumable-capacity",
+            "consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-no-capacity",
+            "consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-insufficient-capacity",
+            "consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-sufficient",
+            "consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-sufficient",
+            "consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-insufficient",
+            "consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient",
+            "consumable-capacity-dedicated-device-with-consumable-capacity-request",
+            "consumable-capacity-dedicated-device-with-multiple-consumable-capacity-request",
+            "allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector",
+            "allow-multiple-allocations-not-allocate-multi-allocatable-device-which-already-dedicated",
+            "allow-multiple-allocations-not-allocate-dedicated-device-which-change-from-multi-allocatable",
+            "allow-multiple-allocations-with-partitionable-device",
+            "distinct-constraint-one-multi-allocatable-device-with-distinct-constraint",
+            "distinct-constraint-two-multi-allocatable-devices-with-distinct-constraint",
+        )),
+        # TestAllocator's "interrupt" subtests (not in the table): 6 devices asked of 5
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 6))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, *(dev(f"device-{i}") for i in range(1, 6)))]), id="interrupt/off"),
+        *(P(Case(), id=f"interrupt/{n}", marks=skip("context cancellation: Gangplank's deadline is Devices.out_of_time, "
+                                                    "not a Go context error")) for n in ("timeout", "deadline", "cancel")),
+    ]  # fmt: skip
+
+
+def _selector_admits(selector: dict | None, node: Any) -> bool:
+    if selector is None:
+        return True
+    return any(term_matches(t, node) for t in selector.get("nodeSelectorTerms") or ())
+
+
+@pytest.mark.parametrize("case", runnable_cases())
+def test_allocation_matches_upstream_allocator_case(case: Case) -> None:
+    """Whether the claims can be allocated on the case's node, and when so, per claim the
+    devices upstream chooses and a node selector admitting the nodes upstream's admits."""
+    devices = Devices(DraSnapshot(classes={c.name: c for c in case.classes}, slices=case.slices), NODES)  # type: ignore[arg-type]
+    node = next(n.idx for n in NODES if n.name == case.node)
+    got = devices.allocate(case.claims, node, devices.taken_mask(set(case.allocated)))
+    if case.expect is None:
+        assert got is None, f"expected no allocation, got {[a.devices for a in got]}"
+        return
+    assert got is not None, "expected an allocation, got none"
+    assert [sorted(a.devices) for a in got] == [sorted(devs) for _, devs in case.expect]
+    for allocation, (selector, _) in zip(got, case.expect):
+        assert [allocation.admits(n) for n in NODES] == [_selector_admits(selector, n) for n in NODES]
