@@ -302,21 +302,14 @@ def runnable_cases() -> list[Any]:
         P(Case(), id="unknown-selector", marks=skip(INGEST + ": a selector without 'cel' is a 422 there")),
         P(Case(), id="unknown-allocation-mode", marks=skip(INGEST + ": allocationMode other than ExactCount/All is a 422 there")),
         P(Case(), id="unknown-constraint", marks=skip(CONSTRAINTS)),
-        # Go: CEL compile error "undeclared reference"
+        # Go: CEL compile error "undeclared reference": the allocation fails (dra_cel.Invalid)
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, "noSuchVar"))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)]),
-          id="invalid-CEL-one-device", marks=pytest.mark.xfail(strict=True, reason=(
-              "Go fails the allocation when a selector does not compile (cel.Cache.GetOrCompile: 'undeclared reference "
-              "to noSuchVar'); Gangplank's dra_cel raises Unsupported for anything outside its subset, invalid "
-              "expressions included, and Devices takes such a selector to match every device, so device-1 is allocated"))),
+          id="invalid-CEL-one-device"),
         P(Case([simple(CLAIM0, REQ0, CLASS_A)], [DeviceClass(CLASS_A, ("noSuchVar",), "")], [one(SLICE1, NODE1, POOL1, DRIVER_A)]),
-          id="invalid-CEL-one-device-class", marks=pytest.mark.xfail(strict=True, reason=(
-              "as invalid-CEL-one-device, for a class selector: Go's compile error fails the allocation, Gangplank "
-              "takes the uncompilable selector to match"))),
+          id="invalid-CEL-one-device-class"),
         P(Case([claim(CLAIM0, ClaimRequest(REQ0, DeviceRequest(REQ0, CLASS_A, ALL, 0, ("noSuchVar",))))], [A],
                [one(SLICE1, NODE1, POOL1, DRIVER_A)]),
-          id="invalid-CEL-all-devices", marks=pytest.mark.xfail(strict=True, reason=(
-              "as invalid-CEL-one-device, with allocationMode All: Go's compile error fails the allocation, "
-              "Gangplank takes the uncompilable selector to match and allocates device-1"))),
+          id="invalid-CEL-all-devices"),
         # Go: "exceeds the claim limit" (no slices, node nil in Go)
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 500))], [A]), id="too-many-devices-single-request"),
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A, MAX))], [A]), id="many-devices-okay"),  # (nil results, no error)
@@ -402,14 +395,7 @@ def runnable_cases() -> list[Any]:
                           first(REQ1, sub(SUB0, CLASS_A, MAX), sub(SUB1, CLASS_A, MAX // 2)))], [A],
                [multi(SLICE1, NODE1, POOL1, DRIVER_A, MAX * 2)],
                expect=[result(L1, *(d(DRIVER_A, POOL1, f"device-{i}") for i in range(MAX)))]),
-          id="prioritized-list-max-allocation-limit-request", marks=pytest.mark.xfail(strict=True, reason=(
-              "upstream's allocateOne returns errAllocationResultMaxSizeExceeded when every sub-request of a later "
-              "firstAvailable request fails only on AllocationResultsMaxSize, and that error unwinds past the device "
-              "choices of the earlier request straight to its next sub-request (req-0/subReq-0 with 32 devices -> "
-              "req-0/subReq-1 with 16, then req-1/subReq-1: 32 in all, 75 allocateOne calls). Gangplank's "
-              "Devices._search has no such cut: after req-0/subReq-0 takes 32 devices and req-1 cannot fit, it tries "
-              "other 32-of-64 device combinations for req-0/subReq-0 (none can help: the count is fixed), spends "
-              "SEARCH_STEPS (20,000) and gives up (_Stop), so the node is refused where kube-scheduler allocates"))),
+          id="prioritized-list-max-allocation-limit-request"),
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_A, 2)), req(REQ1, CLASS_B, 2))], [A, B],
                [multi(SLICE1, NODE1, POOL1, DRIVER_A, MAX - 1), multi(SLICE2, NODE1, POOL2, DRIVER_B, 2)],
                expect=[result(L1, d(DRIVER_A, POOL1, "device-0"), d(DRIVER_A, POOL1, "device-1"),

@@ -99,12 +99,15 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         basic = dev.get("basic") if isinstance(dev.get("basic"), dict) else dev  # v1beta1 nests a device's fields
         bp = f"{dp}/basic" if basic is not dev else dp
         dev_name = r.string(dev, "name", dp, ident, required=True)
-        if basic.get("consumesCounters"):
-            _note(d, "DRA devices that consume counters (partitionable devices) are not used, as in KAI's allocator",
-                  f"ResourceSlice {name}")  # fmt: skip
+        unused = False
+        for key, what in (("consumesCounters", "consume counters (partitionable devices)"),
+                          ("bindingConditions", "have binding conditions")):  # fmt: skip
+            if basic.get(key):
+                unused = True  # (the allocator with its features off never takes them)
+                _note(d, f"DRA devices that {what} are not used, as in KAI's allocator", f"ResourceSlice {name}")
         if basic.get("taints"):
             _note(d, "DRA device taints are not modelled", f"ResourceSlice {name}")
-        devices.append((dev_name, _attributes(basic, bp, ident, driver), bool(basic.get("consumesCounters"))))
+        devices.append((dev_name, _attributes(basic, bp, ident, driver), unused))
     if spec.get("sharedCounters"):
         _note(d, "DRA shared counters (partitionable devices) are not modelled", f"ResourceSlice {name}")
     d.dra.slices.append(ResourceSlice(

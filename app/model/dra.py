@@ -43,7 +43,7 @@ import numpy as np
 import orjson
 
 from app.errors import InputError
-from app.model.dra_cel import Attributes, CelError, Unsupported, compile_selector
+from app.model.dra_cel import Attributes, CelError, Invalid, Unsupported, compile_selector
 from app.model.selectors import term_matches
 
 if TYPE_CHECKING:
@@ -65,8 +65,19 @@ MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
 SEARCH_STEPS, SEARCH_DEPTH = 20_000, 128
 
 
+#: The search's ``errAllocationResultMaxSizeExceeded`` (see :meth:`Devices._search`).
+_EXCEEDED = object()
+
+
 class _Stop(Exception):
     """The search ends without an allocation (a CEL error, or its step budget spent)."""
+
+
+def _failing(why: str) -> Callable[[str, Attributes], bool]:
+    def test(driver: str, attrs: Attributes) -> bool:
+        raise CelError(why)
+
+    return test
 EXACT_COUNT, ALL = "ExactCount", "All"
 Device = tuple[str, str, str]  # (driver, pool, device name)
 PodRef = tuple[str, str, str, str]  # a reservedFor entry: (apiGroup, resource, name, uid)
@@ -295,11 +306,15 @@ class Devices:
         return hit
 
     def _compile(self, expr: str) -> Any:
+        """The selector's test; None (taken to pass) outside the CEL subset; one that fails on
+        every device when it does not compile (``GetOrCompile``'s error fails the allocation)."""
         if expr not in self._compiled:
             try:
                 self._compiled[expr] = compile_selector(expr)
             except Unsupported:
                 self._compiled[expr] = None
+            except Invalid as e:
+                self._compiled[expr] = _failing(str(e))
         return self._compiled[expr]
 
     def reached(self, node: int) -> np.ndarray:
@@ -391,41 +406,61 @@ class Devices:
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
         per node (then the node is refused, as kube-scheduler's filter timeout would), and a
         pod needing more than :data:`SEARCH_DEPTH` devices is not searched."""
-        flat = [(ci, (cr.exactly,) if cr.exactly is not None else cr.first_available)
+        flat = [(ci, (cr.exactly,) if cr.exactly is not None else cr.first_available, cr.exactly is None)
                 for ci, c in enumerate(claims) for cr in c.requests]  # fmt: skip
-        if len(flat) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in opts), default=0) for _, opts in flat) > SEARCH_DEPTH:
+        if len(flat) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in opts), default=0) for _, opts, _ in flat) > SEARCH_DEPTH:
             return None  # (each request and each device choice is a level of the search's recursion)
         picks: list[list[int]] = [[] for _ in claims]
         steps = [0]
 
-        def request(i: int) -> bool:
-            if i == len(flat):
+        def after(i: int) -> Any:
+            """The requests after the i-th; ``errAllocationResultMaxSizeExceeded`` stops at a claim's end."""
+            if i + 1 == len(flat):
                 return True
-            ci, options = flat[i]
+            got = request(i + 1)
+            return False if got is _EXCEEDED and flat[i + 1][0] != flat[i][0] else got
+
+        def request(i: int) -> Any:
+            """True, False, or _EXCEEDED (the claim's 32 devices would be passed: it unwinds the
+            device choices up to the nearest ``firstAvailable`` request, which tries its next
+            alternative)."""
+            ci, options, first_available = flat[i]
+            all_exceeded = True
             for req in options:
                 steps[0] += 1  # (every alternative tried counts, and the deadline is asked at every level)
                 if steps[0] > SEARCH_STEPS or self.out_of_time():
                     raise _Stop
-                if req.mode == ALL:
-                    got = self._request(req, reach, used)
-                    if got is None or len(picks[ci]) + len(got) > ALLOCATION_MAX:
-                        continue
-                    used[got] = True
-                    picks[ci].extend(got)
-                    if request(i + 1):
-                        return True
+                got = alternative(i, ci, req)
+                if got is True:
+                    return True
+                if got is not _EXCEEDED:
+                    all_exceeded = False
+                if not first_available:
+                    return got
+            return _EXCEEDED if all_exceeded else False
+
+        def alternative(i: int, ci: int, req: DeviceRequest) -> Any:
+            if req.mode == ALL:
+                got = self._request(req, reach, used)
+                if got is None:
+                    return False
+                if len(picks[ci]) + len(got) > ALLOCATION_MAX:
+                    return _EXCEEDED
+                used[got] = True
+                picks[ci].extend(got)
+                res = after(i)
+                if res is not True:
                     del picks[ci][len(picks[ci]) - len(got) :]
                     used[got] = False
-                    continue
-                keep = ~self.skipped[reach]
-                cand, state = reach[keep].tolist(), self.matching(req)[reach][keep].tolist()
-                if len(picks[ci]) + req.count <= ALLOCATION_MAX and choose(cand, state, 0, req.count, ci, i):
-                    return True
-            return False
+                return res
+            if len(picks[ci]) + req.count > ALLOCATION_MAX:
+                return _EXCEEDED
+            keep = ~self.skipped[reach]
+            return choose(reach[keep].tolist(), self.matching(req)[reach][keep].tolist(), 0, req.count, ci, i)
 
-        def choose(cand: list[int], state: list[int], start: int, need: int, ci: int, i: int) -> bool:
+        def choose(cand: list[int], state: list[int], start: int, need: int, ci: int, i: int) -> Any:
             if need == 0:
-                return request(i + 1)
+                return after(i)
             for j in range(start, len(cand)):
                 d = cand[j]
                 if used[d]:
@@ -439,14 +474,17 @@ class Devices:
                     raise _Stop
                 used[d] = True
                 picks[ci].append(d)
-                if choose(cand, state, j + 1, need - 1, ci, i):
+                got = choose(cand, state, j + 1, need - 1, ci, i)
+                if got is True:
                     return True
                 picks[ci].pop()
                 used[d] = False
+                if got is _EXCEEDED:
+                    return _EXCEEDED  # (no other device choice here can help)
             return False
 
         try:
-            return picks if request(0) else None
+            return picks if request(0) is True else None
         except _Stop:
             return None
 

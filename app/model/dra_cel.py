@@ -36,6 +36,15 @@ class CelError(Exception):
     """A runtime error (a missing key, a comparison of two types)."""
 
 
+class Invalid(Exception):
+    """An expression CEL does not compile (a name the DRA environment does not declare):
+    the allocator fails wherever it would evaluate it."""
+
+
+#: The names DRA's CEL environment declares besides ``device`` (a bare other name does not compile).
+_KNOWN_NAMES = frozenset({"true", "false", "null"})
+
+
 class Version(str):
     """A ``version`` attribute: compared only through ``semver`` functions (not evaluated here)."""
 
@@ -152,6 +161,8 @@ class _Parser:
             return lambda driver, attrs: b
         if (kind, v) == ("id", "device"):
             return self.device()
+        if kind == "id" and v not in _KNOWN_NAMES and self.toks[self.i + 1 : self.i + 2] != [("op", "(")]:
+            raise Invalid(f"undeclared reference to {v!r}")  # (a name DRA's CEL environment does not declare)
         raise Unsupported(v)
 
     def device(self) -> Eval:
@@ -228,7 +239,7 @@ def _compare(op: str, left: Eval, right: Eval) -> Eval:
 def compile_selector(expr: str) -> Callable[[str, Attributes], bool]:
     """The selector as a test of a device (its driver and attributes) that returns whether
     it matches, raising :class:`CelError` where CEL would fail; :class:`Unsupported` when
-    the expression is outside the subset."""
+    the expression is outside the subset; :class:`Invalid` when it does not compile."""
     e = _Parser(expr).parse()
 
     def test(driver: str, attrs: Attributes) -> bool:
@@ -241,8 +252,11 @@ def compile_selector(expr: str) -> Callable[[str, Attributes], bool]:
 
 
 def supported(expr: str) -> bool:
+    """The expression is evaluated (in the subset, or known not to compile)."""
     try:
         compile_selector(expr)
     except Unsupported:
         return False
+    except Invalid:
+        return True
     return True
