@@ -684,8 +684,8 @@ def dra_section(rows: list[dict[str, Any]]) -> list[str]:
                      f"{r['device-plugin x floor']:.1f} | {r['DRA ms']:.0f} ms | {r['DRA x floor']:.1f} | "
                      f"**{r['DRA / device-plugin']:.2f}** | {r['device-plugin peak MiB']:.0f} / {r['DRA peak MiB']:.0f} | "
                      f"{r['device-plugin bound']} / {r['DRA bound']} |")  # fmt: skip
-    lines += ["", "No target: DRA objects are read in Python (one claim a pod, one slice a node), the pods "
-              "with claims by the full pod reader.", ""]
+    lines += ["", "No target: DRA objects are read in Python (one claim a pod, one slice a node), and so are "
+              "the pods with claims (the C pod readers leave them to the Python one).", ""]
     return lines
 
 
