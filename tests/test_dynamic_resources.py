@@ -237,11 +237,14 @@ def test_a_pod_of_many_all_requests_is_answered_not_a_500(client) -> None:
 
 
 def test_prefilter_skips_a_template_entry_with_no_claim_and_leaves_the_consumer_limit_to_the_api(client) -> None:
-    """``resourceclaim.Name`` gives no claim for a template entry the status does not name:
-    kube-scheduler skips it; and ``CanBeReserved`` holds in v0.34 to v0.36, so a claim with 256
-    consumers is not refused here (the bind would be)."""
+    """``resourceclaim.Name``: a template entry whose status entry names no claim (null) is not
+    needed: skipped; one the status has no entry for is not made yet: the pod waits. And
+    ``CanBeReserved`` holds in v0.34 to v0.36, so a claim with 256 consumers is not refused
+    here (the bind would be)."""
     p = vjob("w")
     p[1]["spec"]["resourceClaims"] = [{"name": "t", "resourceClaimTemplateName": "tmpl"}]
+    assert where(decide(client, [*cpu_nodes("a"), *p], "volcano"), f"{NS}/w-0") is None
+    p[1].setdefault("status", {})["resourceClaimStatuses"] = [{"name": "t", "resourceClaimName": None}]
     assert where(decide(client, [*cpu_nodes("a"), *p], "volcano"), f"{NS}/w-0") == "a"
     full = {"allocation": {"devices": {"results": [{"request": "r", "driver": "nic.example.com", "pool": "a-nics", "device": "d0"}]}},
             "reservedFor": [{"resource": "pods", "name": f"p{i}", "uid": f"p{i}"} for i in range(256)]}  # fmt: skip

@@ -239,5 +239,5 @@ def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim
         if (claim is None) == (template is None):
             raise InputError("a pod resource claim names exactly one of resourceClaimName and resourceClaimTemplateName",
                              fp, ident)  # fmt: skip
-        out.append(PodClaim(name, claim, template, made.get(name) if template is not None else None))
+        out.append(PodClaim(name, claim, template, made.get(name) if template is not None else None, name in made))
     return tuple(out)

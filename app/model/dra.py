@@ -161,12 +161,15 @@ class DeviceClass:
 @dataclass(frozen=True, slots=True)
 class PodClaim:
     """One entry of a pod's ``spec.resourceClaims``: a claim by name, or a template whose
-    claim ``status.resourceClaimStatuses`` names (``generated``; None: not made yet)."""
+    claim ``status.resourceClaimStatuses`` names (``generated``; None: none named). ``listed``:
+    the status has an entry for it (with a null name the claim is not needed: skipped; with no
+    entry it is not made yet: the pod waits, ``resourceclaim.Name``'s ErrClaimNotFound)."""
 
     name: str
     claim: str | None
     template: str | None
     generated: str | None
+    listed: bool = False
 
     @property
     def claim_name(self) -> str | None:

@@ -6,7 +6,8 @@ profile's version, with KAI's own rules, is ``app.kai.dra.KaiDra``.
 
 * **PreFilter** (``foreachPodResourceClaim``, ``PreFilter``): every claim of the pod exists
   (a template's is the one ``status.resourceClaimStatuses`` names, and it must be owned by the
-  pod; a template entry with no claim named is skipped), none is being deleted; an
+  pod; one the status has no entry for is not made yet; an entry with a null name is
+  skipped), none is being deleted; an
   unallocated one whose allocation is in flight (Reserved for another pod in this session,
   not bound yet) makes the pod wait; an unallocated claim's classes exist. (The consumer
   limit, 256, is the API server's: ``CanBeReserved`` holds in kube-scheduler v0.34 to v0.36.)
@@ -108,8 +109,10 @@ class DynamicResources:
         refusal here and in the Filter is UnschedulableAndUnresolvable (``statusUnschedulable``)."""
         for pc in self.claims_of(t):
             name = pc.claim_name
+            if name is None and pc.listed:
+                continue  # the status says no claim is needed (``resourceclaim.Name`` gives none): skipped
             if name is None:
-                continue  # ``resourceclaim.Name`` gives none: kube-scheduler skips the entry
+                return f"pod {t.key!r}: ResourceClaim not created yet"
             cl = self.snap.claims.get((t.namespace, name))
             if cl is None:
                 return f"resourceclaim {t.namespace}/{name} not found"
