@@ -35,11 +35,18 @@ def _note(d: Draft, what: str, where: str) -> None:
         notes.append(f"{what} (e.g. {where})")
 
 
+def _bounded(owner: dict, key: str, ptr: str, ident: Any, what: str, most: int, named: str) -> list[dict]:
+    """``owner[key]``, an array of objects (``what`` names one), of at most ``most`` entries
+    (``named``: the limit's name); a 422 at the first entry past it."""
+    listed = r.objects(owner, key, ptr, ident, what)
+    if len(listed) > most:
+        raise InputError(f"at most {most} entries ({named})", join_pointer(ptr, key, most), ident)
+    return listed
+
+
 def _selectors(owner: dict, ptr: str, ident: Any, d: Draft, where: str) -> tuple[str, ...]:
     out = []
-    listed = r.objects(owner, "selectors", ptr, ident, "a selector")
-    if len(listed) > MAX_SELECTORS:
-        raise InputError(f"at most {MAX_SELECTORS} selectors (DeviceSelectorsMaxSize)", join_pointer(ptr, "selectors", MAX_SELECTORS), ident)
+    listed = _bounded(owner, "selectors", ptr, ident, "a selector", MAX_SELECTORS, "DeviceSelectorsMaxSize")
     for i, s in enumerate(listed):
         sp = join_pointer(ptr, "selectors", i)
         cel = r.obj(s, "cel", sp, ident)
@@ -165,16 +172,11 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
     if devices.get("constraints"):
         _note(d, "DRA claim constraints (matchAttribute) are not modelled", where)
     requests = []
-    listed = r.objects(devices, "requests", dp, ident, "a device request")
-    if len(listed) > MAX_REQUESTS:
-        raise InputError(f"at most {MAX_REQUESTS} requests (DeviceRequestsMaxSize)", join_pointer(dp, "requests", MAX_REQUESTS), ident)
+    listed = _bounded(devices, "requests", dp, ident, "a device request", MAX_REQUESTS, "DeviceRequestsMaxSize")
     for i, req in enumerate(listed):
         rp = join_pointer(dp, "requests", i)
         rname = r.string(req, "name", rp, ident, required=True)
-        first = r.objects(req, "firstAvailable", rp, ident, "a sub-request")
-        if len(first) > MAX_SUBREQUESTS:
-            raise InputError(f"at most {MAX_SUBREQUESTS} sub-requests (FirstAvailableDeviceRequestMaxSize)",
-                             join_pointer(rp, "firstAvailable", MAX_SUBREQUESTS), ident)  # fmt: skip
+        first = _bounded(req, "firstAvailable", rp, ident, "a sub-request", MAX_SUBREQUESTS, "FirstAvailableDeviceRequestMaxSize")
         exactly = req.get("exactly")
         if exactly is not None:
             requests.append(ClaimRequest(rname, _device_request(r.obj(req, "exactly", rp, ident), join_pointer(rp, "exactly"),
@@ -199,10 +201,8 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
         sel = _node_selector(alloc, ap, ident)
         allocation = Allocation(devs, (sel,) if sel is not None else ())
     refs: list[PodRef] = []
-    reserved = r.objects(status, "reservedFor", st, ident, "a consumer reference")
-    if len(reserved) > RESERVED_FOR_MAX:
-        raise InputError(f"at most {RESERVED_FOR_MAX} consumers (ResourceClaimReservedForMaxSize)",
-                         join_pointer(st, "reservedFor", RESERVED_FOR_MAX), ident)  # fmt: skip
+    reserved = _bounded(status, "reservedFor", st, ident, "a consumer reference", RESERVED_FOR_MAX,
+                        "ResourceClaimReservedForMaxSize")  # fmt: skip
     for k, ref in enumerate(reserved):
         fp = f"{st}/reservedFor/{k}"
         refs.append((r.string(ref, "apiGroup", fp, ident), r.string(ref, "resource", fp, ident),
@@ -227,10 +227,7 @@ def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim
         fp = f"{st}/resourceClaimStatuses/{i}"
         made[r.string(s, "name", fp, ident, required=True)] = s.get("resourceClaimName") and r.string(s, "resourceClaimName", fp, ident)
     out = []
-    listed = r.objects(spec, "resourceClaims", sp, ident, "a pod resource claim")
-    if len(listed) > MAX_POD_CLAIMS:
-        raise InputError(f"at most {MAX_POD_CLAIMS} resource claims per pod (MAX_POD_CLAIMS)",
-                         join_pointer(sp, "resourceClaims", MAX_POD_CLAIMS), ident)  # fmt: skip
+    listed = _bounded(spec, "resourceClaims", sp, ident, "a pod resource claim", MAX_POD_CLAIMS, "MAX_POD_CLAIMS")
     for i, c in enumerate(listed):
         fp = f"{sp}/resourceClaims/{i}"
         name = r.string(c, "name", fp, ident, required=True)

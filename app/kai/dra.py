@@ -40,7 +40,6 @@ to build its PodInfo.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -197,9 +196,7 @@ class KaiDra(DynamicResources):
         """The snapshot's DRA objects with each claim's status as the session left it (KAI
         assumes its allocations and consumers at once; a cycle's claims for the next one,
         ``/v1/simulate``)."""
-        claims = {k: replace(cl, allocation=self.state[k][0], reserved_for=list(self.state[k][1]))
-                  for k, cl in self.snap.claims.items()}  # fmt: skip
-        return replace(self.snap, claims=claims)
+        return self.with_status(self.state)
 
     def device_plugin_gpus(self, t: Task) -> bool:
         """The pod asks for GPUs through the device plugin (``ResReq.GPUs() > 0``, its DRA GPUs aside)."""

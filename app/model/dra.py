@@ -100,6 +100,11 @@ class ClaimRequest:
     exactly: DeviceRequest | None
     first_available: tuple[DeviceRequest, ...] = ()
 
+    @property
+    def options(self) -> tuple[DeviceRequest, ...]:
+        """What can meet the request: its ``exactly``, else its ``firstAvailable`` sub-requests in order."""
+        return (self.exactly,) if self.exactly is not None else self.first_available
+
 
 @dataclass(slots=True)
 class Allocation:
@@ -386,7 +391,7 @@ class Devices:
 
     def _overlapping(self, claims: list[ResourceClaim]) -> bool:
         """Two requests (or a request's alternatives) could take one device: greedy is not final."""
-        opts = [req for c in claims for cr in c.requests for req in ((cr.exactly,) if cr.exactly is not None else cr.first_available)]
+        opts = [req for c in claims for cr in c.requests for req in cr.options]
         if any(cr.exactly is None for c in claims for cr in c.requests):
             return True
         masks = [self.matching(r) != 0 for r in opts]
@@ -395,7 +400,7 @@ class Devices:
     def _enough(self, claims: list[ResourceClaim], reach: np.ndarray, taken: np.ndarray) -> bool:
         """Whether the node's free devices that some request matches are at least as many as
         the requests need together (each its smallest alternative): else no search can succeed."""
-        opts = [((cr.exactly,) if cr.exactly is not None else cr.first_available) for c in claims for cr in c.requests]
+        opts = [cr.options for c in claims for cr in c.requests]
         need = sum(min(r.count if r.mode == EXACT_COUNT else 1 for r in o) for o in opts if o)
         any_match = np.zeros(len(reach), dtype=bool)
         for o in opts:
@@ -409,8 +414,7 @@ class Devices:
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
         per node (then the node is refused, as kube-scheduler's filter timeout would), and a
         pod needing more than :data:`SEARCH_DEPTH` devices is not searched."""
-        flat = [(ci, (cr.exactly,) if cr.exactly is not None else cr.first_available, cr.exactly is None)
-                for ci, c in enumerate(claims) for cr in c.requests]  # fmt: skip
+        flat = [(ci, cr.options, cr.exactly is None) for ci, c in enumerate(claims) for cr in c.requests]
         if len(flat) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in opts), default=0) for _, opts, _ in flat) > SEARCH_DEPTH:
             return None  # (each request and each device choice is a level of the search's recursion)
         picks: list[list[int]] = [[] for _ in claims]
@@ -503,7 +507,7 @@ class Devices:
         for claim in claims:
             picked: list[int] = []
             for cr in claim.requests:
-                options = (cr.exactly,) if cr.exactly is not None else cr.first_available
+                options = cr.options
                 for req in options:
                     got = self._request(req, reach, used)
                     if got is not None:

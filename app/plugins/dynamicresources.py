@@ -126,7 +126,7 @@ class DynamicResources:
                 if cl.key in self.in_flight:
                     return f"resource claim {t.namespace}/{name} is in the process of being allocated"
                 for cr in cl.requests:
-                    for req in (cr.exactly,) if cr.exactly is not None else cr.first_available:
+                    for req in cr.options:
                         if req.device_class not in self.snap.classes:
                             return f"request {req.name}: device class {req.device_class} does not exist"
         return None
@@ -217,7 +217,11 @@ class DynamicResources:
                     st[1] = [ref for ref in st[1] if ref[3] != t.uid]
                     if not st[1]:
                         st[0] = None
-        claims = {k: replace(cl, allocation=status[k][0], reserved_for=status[k][1]) for k, cl in self.snap.claims.items()}
+        return self.with_status(status)
+
+    def with_status(self, status: dict[tuple[str, str], list[Any]]) -> DraSnapshot:
+        """The snapshot's DRA objects, each claim's status replaced by ``status[key]`` ([allocation, reservedFor])."""
+        claims = {k: replace(cl, allocation=status[k][0], reserved_for=list(status[k][1])) for k, cl in self.snap.claims.items()}
         return replace(self.snap, claims=claims)
 
 
