@@ -388,8 +388,8 @@ def test_kept_victims_ask_the_order_a_window_of_sizes_at_a_time(monkeypatch):
     asked: list[tuple[int, bool]] = []
     first = kai_solver.preemptor_first
 
-    def recording(ctx, preemptor, victims, pending):
-        ok = first(ctx, preemptor, victims, pending)
+    def recording(ctx, preemptor, victims, pending, views=None):
+        ok = first(ctx, preemptor, victims, pending, views)
         asked.append((len(preemptor.tasks), ok))
         return ok
 
@@ -535,8 +535,8 @@ def test_kept_victims_stop_growing_at_a_size_whose_simulation_pops_a_victim_firs
     asked: list[bool] = []
     first = kai_solver.preemptor_first
 
-    def recording(ctx, preemptor, victims, pending):
-        asked.append(first(ctx, preemptor, victims, pending))
+    def recording(ctx, preemptor, victims, pending, views=None):
+        asked.append(first(ctx, preemptor, victims, pending, views))
         return asked[-1]
 
     with pytest.MonkeyPatch.context() as m:
@@ -844,3 +844,44 @@ def test_a_jobs_queue_order_request_is_kept_until_one_of_its_pods_changes_state(
     assert order.job_request(View(job))[0] == 1  # one placed: one missing
     ctx.ssn.apply_allocate(job.tasks[1], 0, TaskStatus.ALLOCATED)
     assert order.job_request(View(job))[0] == 1  # at its minimum: one more pod
+
+
+def test_the_sizes_asked_in_one_window_work_out_the_other_jobs_requests_once(monkeypatch):
+    # KeptVictims._first asks the simulation's order for several sizes of the preemptor on
+    # one state: the victim jobs' and the other pending jobs' requests (GetTasksToAllocate,
+    # sorted) are worked out once for the window, the preemptor's for each size
+    from app.kai import queues as kai_queues
+
+    asked: list[str] = []
+    real = kai_queues.tasks_to_allocate
+
+    def counting(v, real_alloc, virtual=frozenset()):
+        asked.append(v.key)
+        return real(v, real_alloc, virtual)
+
+    monkeypatch.setattr(kai_queues, "tasks_to_allocate", counting)
+    sizes: list[int] = []
+    first = kai_solver.preemptor_first
+
+    def recording(ctx, preemptor, victims, pending, views=None):
+        sizes.append(len(preemptor.tasks))
+        return first(ctx, preemptor, victims, pending, views)
+
+    monkeypatch.setattr(kai_solver, "preemptor_first", recording)
+    calls: list[tuple[int, int]] = []
+    window = kai_solver.KeptVictims._first
+
+    def timed(self, k, recorded):
+        before = (len(asked), len(sizes))
+        try:
+            return window(self, k, recorded)
+        finally:
+            calls.append((len(asked) - before[0], len(sizes) - before[1], len({a for a in asked[before[0]:]})))
+
+    monkeypatch.setattr(kai_solver.KeptVictims, "_first", timed)
+    decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
+    wide = [c for c in calls if c[1] > 1]
+    assert wide  # some window asked several sizes
+    for requests, n_sizes, jobs in wide:
+        # one request per size for the preemptor, one per other job in the window
+        assert requests == n_sizes + jobs - 1

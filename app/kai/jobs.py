@@ -134,7 +134,9 @@ class View:
 
     __slots__ = ("job", "tasks", "pod_sets", "key", "partial", "whole")
 
-    def __init__(self, job: Job, tasks: Sequence[Task] | None = None, mins: dict[str, int] | None = None) -> None:
+    def __init__(self, job: Job, tasks: Sequence[Task] | None = None, mins: dict[str, int] | None = None,
+                 names: Iterable[str] | None = None) -> None:  # fmt: skip
+        """``names``: the tasks' pod sets (:func:`pod_set_name`), when the caller has them."""
         self.job = job
         self.key = job.key
         self.partial = mins is not None
@@ -143,8 +145,8 @@ class View:
         declared = declares_pod_sets(job)  # then pods in no pod set are not the job's
         groups: dict[str, list[Task]] = {name: [] for name in minimums}
         kept: list[Task] = []
-        for t in job.tasks if tasks is None else tasks:
-            name = pod_set_name(t)
+        src = job.tasks if tasks is None else tasks
+        for t, name in zip(src, map(pod_set_name, src) if names is None else names):
             got = groups.get(name)
             if got is None:
                 if declared:
@@ -167,10 +169,13 @@ class View:
         return f"View({self.key}, {len(self.tasks)} tasks)"
 
 
-def partial_view(job: Job, tasks: Sequence[Task]) -> View:
+def partial_view(job: Job, tasks: Sequence[Task], names: Sequence[str] | None = None) -> View:
     """The solver's partial job (``getPartialJobRepresentative``): ``job`` over ``tasks``,
-    each pod set's minimum set to its share of them."""
-    return View(job, tasks, dict(Counter(map(pod_set_name, tasks))))
+    each pod set's minimum set to its share of them. ``names``: the tasks' pod sets, when
+    the caller has them (the solver asks a growing prefix of the same tasks)."""
+    if names is None:
+        names = list(map(pod_set_name, tasks))
+    return View(job, tasks, dict(Counter(names)), names)
 
 
 # -- predicates ---------------------------------------------------------------------------

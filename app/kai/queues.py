@@ -122,7 +122,11 @@ class QueueOrder:
 
     @contextlib.contextmanager
     def frozen(self) -> Iterator[None]:
-        """While no task changes state: each view's request worked out once."""
+        """While no task changes state: each view's request worked out once (inside an
+        outer ``frozen``, that one's requests are kept)."""
+        if self.requests is not None:
+            yield
+            return
         self.requests = {}
         try:
             yield

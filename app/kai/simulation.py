@@ -59,24 +59,33 @@ def virtually_allocate(ctx: KaiContext, stmt: KaiStatement, nodes: np.ndarray, p
     return placed
 
 
-def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task],
-                     pending: list[View]) -> tuple[JobsOrderByQueues, set[str]]:  # fmt: skip
+def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View],
+                     views: dict[str, View] | None = None) -> tuple[JobsOrderByQueues, set[str]]:  # fmt: skip
     """The simulation's job order (the other pending jobs, the victim jobs, the preemptor)
-    on the state as it is, and the victim jobs' keys."""
+    on the state as it is, and the victim jobs' keys. ``views``: the victim jobs' views
+    made by earlier calls on the same state, reused (so a frozen queue order knows their
+    requests)."""
     jobs: dict[str, View] = {v.key: v for v in pending}
     for t in victims:
         job = t.job
         if job is not None and job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
-            jobs[job.key] = View(job)
+            v = views.get(job.key) if views is not None else None
+            if v is None or v.job is not job:
+                v = View(job)
+                if views is not None:
+                    views[job.key] = v
+            jobs[job.key] = v
     jobs[preemptor.key] = preemptor
     return ctx.jobs_order(list(jobs.values())), {t.job.key for t in victims if t.job is not None}
 
 
-def preemptor_first(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View]) -> bool:
+def preemptor_first(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View],
+                    views: dict[str, View] | None = None) -> bool:  # fmt: skip
     """Whether a simulation starting on the state as it is pops the preemptor before every
-    victim job (the jobs popped before it are skipped ones, which place nothing)."""
+    victim job (the jobs popped before it are skipped ones, which place nothing).
+    ``views``: see :func:`simulation_order`."""
     with ctx.qorder.frozen():  # (nothing is placed while it asks)
-        order, victim_keys = simulation_order(ctx, preemptor, victims, pending)
+        order, victim_keys = simulation_order(ctx, preemptor, victims, pending, views)
         while not order.empty():
             v = order.pop()
             if v is None:

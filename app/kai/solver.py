@@ -39,7 +39,8 @@ import numpy as np
 from app.kai.allocate import _place_tasks, allocate_job, could_fit, over_queue_capacity, place_in_sets
 from app.kai.memo import PlacementMemo
 from app.kai.jobs import (
-    ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, members, partial_view, tasks_to_allocate,
+    ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, members, partial_view, pod_set_name,
+    tasks_to_allocate,
 )
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
@@ -96,6 +97,7 @@ class JobSolver:
         self.partial: View | None = None  # the partial job of the step being solved
         self.pending: list[View] = []  # the other jobs with a Pending pod (simulations queue them)
         self.tasks: list[Task] = []  # the preemptor's tasks to allocate (the last step's partial job)
+        self.names: list[str] = []  # their pod sets
 
     def solve(self, job: Job) -> tuple[bool, KaiStatement | None, list[Task]]:
         ctx = self.ctx
@@ -111,6 +113,7 @@ class JobSolver:
         self.pending = [View(j) for j in ctx.ssn.cluster.active_jobs.values()
                         if j is not job and any(is_pending(t) for t in j.tasks)]  # fmt: skip
         tasks = self.tasks = tasks_to_allocate(View(job), False, ctx.virtual)
+        self.names = [pod_set_name(t) for t in tasks]
         stmt: KaiStatement | None = None
         recorded: list[Task] = []
         batches: list[list[Task]] = []
@@ -119,7 +122,7 @@ class JobSolver:
         try:
             for t in tasks:
                 pending.append(t)
-                partial = partial_view(job, pending)
+                partial = partial_view(job, pending, self.names[: len(pending)])
                 last = len(pending) == len(tasks)
                 res = None
                 if batches and ctx.exact:  # (the kept evictions add and undo in another order)
@@ -413,10 +416,13 @@ class KeptVictims:
         upto = min(self.most, k + self.window - 1)
         self.window *= 2
         j = k
-        while j <= upto:
-            if not preemptor_first(js.ctx, partial_view(tasks[0].job, tasks[:j]), recorded, js.pending):  # type: ignore[arg-type]
-                break
-            j += 1
+        views: dict[str, View] = {}
+        with js.ctx.qorder.frozen():  # the sizes asked on one state: the other jobs' requests once
+            while j <= upto:
+                partial = partial_view(tasks[0].job, tasks[:j], js.names[:j])  # type: ignore[arg-type]
+                if not preemptor_first(js.ctx, partial, recorded, js.pending, views):
+                    break
+                j += 1
         self.checked = j - 1
         return j > k
 
