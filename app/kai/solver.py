@@ -273,6 +273,7 @@ class KeptVictims:
         self.js = js
         self.batches = batches
         self.feasible = feasible
+        self.nodes = np.fromiter(sorted(feasible), dtype=np.intp)  # (ByPodSolver.nodes: the same for every step)
         self.builder = ScenarioBuilder(js.ctx, partial, batches, js.victim_queue)  # on the state with no statement open
         self.stmt: KaiStatement | None = None
         self.mark = 0  # the statement's length with the recorded victims evicted
@@ -321,7 +322,7 @@ class KeptVictims:
         if self.grows and self._grow(solver, partial, recorded):
             after = stmt.checkpoint()
             ctx.simulations += 1
-            nodes = solver.nodes()
+            nodes = self.nodes
             asks = self.victim_tasks
             for i, v in enumerate(self.victim_views):
                 if i == len(asks):  # what it asks for: its own tasks' states, the same every step
@@ -391,7 +392,7 @@ class KeptVictims:
         if any(cmp(a, b) == 0 for a, b in zip(self.victim_views, self.victim_views[1:])):
             return False
         # the most tasks both checks pass for (each fails from some size on): a bisection
-        tasks, nodes = self.js.tasks, solver.nodes()
+        tasks, nodes = self.js.tasks, self.nodes
 
         def passes(k: int) -> bool:
             some = tasks[:k]
@@ -441,15 +442,15 @@ class KeptVictims:
             if not self._first(k, recorded):
                 return False
         if self.placed == 0:
-            order = self._sets_at_mark(partial, solver.nodes())
-            self.node_set = place_in_sets(ctx, partial, stmt, solver.nodes(), list(partial.tasks), True)  # type: ignore[arg-type]
+            order = self._sets_at_mark(partial, self.nodes)
+            self.node_set = place_in_sets(ctx, partial, stmt, self.nodes, list(partial.tasks), True)  # type: ignore[arg-type]
             if self.node_set is None:
                 return False
             at = _position(order, self.node_set)
             if at is None:
                 return False
             self.failed = order[:at]  # tried before it in this first step: none took the tasks
-        elif (self.placed != k - 1 or not self._same_sets(partial, solver.nodes())
+        elif (self.placed != k - 1 or not self._same_sets(partial, self.nodes)
               or not _place_tasks(ctx, stmt, partial.tasks[-1:], self.node_set, True)):  # type: ignore[arg-type]  # fmt: skip
             return False
         self.placed = k
