@@ -15,8 +15,9 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.draft import Draft
 from app.model.dra import (
-    ALL, EXACT_COUNT, MAX_COUNT, MAX_DEVICES, MAX_POD_CLAIMS, MAX_REQUESTS, MAX_SELECTORS, MAX_SUBREQUESTS, RESERVED_FOR_MAX, Allocation, ClaimRequest, DeviceClass, DeviceRequest, PodClaim, PodRef,
-    ResourceClaim, ResourceSlice,
+    ALL, EXACT_COUNT, MAX_CONSTRAINTS, MAX_COUNT, MAX_DEVICES, MAX_POD_CLAIMS, MAX_REQUESTS, MAX_SELECTORS, MAX_SUBREQUESTS,
+    RESERVED_FOR_MAX, Allocation, ClaimRequest, Constraint, DeviceClass, DeviceRequest, PodClaim, PodRef, ResourceClaim,
+    ResourceSlice,
 )  # fmt: skip
 from app.model.dra_cel import Attributes, Version, supported
 from app.model.selectors import check_node_selector
@@ -169,8 +170,6 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
     sp = join_pointer(ptr, "spec")
     devices = r.obj(spec, "devices", sp, ident)
     dp = join_pointer(sp, "devices")
-    if devices.get("constraints"):
-        _note(d, "DRA claim constraints (matchAttribute) are not modelled", where)
     requests = []
     listed = _bounded(devices, "requests", dp, ident, "a device request", MAX_REQUESTS, "DeviceRequestsMaxSize")
     for i, req in enumerate(listed):
@@ -188,6 +187,7 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
             requests.append(ClaimRequest(rname, None, subs))
         else:  # v1beta1: the request's own fields
             requests.append(ClaimRequest(rname, _device_request(req, rp, ident, rname, d, where)))
+    constraints = _constraints(devices, dp, ident, {cr.name for cr in requests}, d, where)
     status = r.obj(o, "status", ptr, ident)
     st = join_pointer(ptr, "status")
     allocation = None
@@ -212,10 +212,44 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
     controller = next((str(ref.get("uid") or "") for ref in owners if ref.get("controller") is True), None)
     claim = ResourceClaim(ns, name, r.string(meta, "uid", mp, ident), r.str_map(meta, "labels", mp, ident), tuple(requests),
                           allocation, refs, ptr, owner_pod=pod_owner, controller=controller,
-                          deleting=meta.get("deletionTimestamp") is not None)  # fmt: skip
+                          deleting=meta.get("deletionTimestamp") is not None, constraints=constraints)  # fmt: skip
     if claim.key in d.dra.claims:
         raise InputError(f"duplicate ResourceClaim {ns}/{name}", join_pointer(mp, "name"), ident)
     d.dra.claims[claim.key] = claim
+
+
+def _constraints(devices: dict, ptr: str, ident: Any, names: set[str], d: Draft, where: str) -> tuple[Constraint, ...]:
+    """A claim's ``constraints``: ``matchAttribute`` ones (a fully qualified attribute name;
+    the requests named must be the claim's, a ``firstAvailable`` one by its name or as
+    ``request/sub``); ``distinctAttribute`` (consumable capacity) is named in the warnings
+    and left out."""
+    out = []
+    for i, c in enumerate(_bounded(devices, "constraints", ptr, ident, "a constraint", MAX_CONSTRAINTS,
+                                   "DeviceConstraintsMaxSize")):  # fmt: skip
+        cp = join_pointer(ptr, "constraints", i)
+        reqs = r.lst(c, "requests", cp, ident)
+        if len(reqs) > MAX_REQUESTS:
+            raise InputError(f"at most {MAX_REQUESTS} entries (DeviceRequestsMaxSize)", join_pointer(cp, "requests", MAX_REQUESTS),
+                             ident)  # fmt: skip
+        for k, name in enumerate(reqs):
+            if not isinstance(name, str):
+                raise InputError(f"must be a string, not {r.type_name(name)}", join_pointer(cp, "requests", k), ident)
+            if name not in names and name.partition("/")[0] not in names:
+                raise InputError(f"the constraint names request {name!r}, which the claim does not have",
+                                 join_pointer(cp, "requests", k), ident)  # fmt: skip
+        attr = c.get("matchAttribute")
+        if attr is None:
+            if c.get("distinctAttribute") is None:
+                raise InputError("a constraint sets matchAttribute or distinctAttribute", cp, ident)
+            _note(d, "DRA distinctAttribute constraints (consumable capacity) are not modelled: the constraint is left out", where)
+            continue
+        attr = r.string(c, "matchAttribute", cp, ident)
+        domain, slash, name = attr.partition("/")
+        if not slash or not domain or not name:
+            raise InputError("matchAttribute must be a fully qualified attribute name, <domain>/<name>",
+                             join_pointer(cp, "matchAttribute"), ident)  # fmt: skip
+        out.append(Constraint(tuple(reqs), attr))
+    return tuple(out)
 
 
 def pod_claims(spec: dict, status: dict, ptr: str, ident: Any) -> tuple[PodClaim, ...]:

@@ -27,8 +27,11 @@ the requests Gangplank models.
   ``nodeSelector`` for such devices, and to no node for ``allNodes`` devices
   (``createNodeSelector``). When the first free devices leave a later request short and
   requests overlap, the search backtracks as kube-scheduler's does (:meth:`Devices._search`).
-* Not modelled (named in the warnings): consumable capacity, device taints, admin access,
-  partitionable devices, ``constraints`` (matching attributes across requests). A pool's
+* **Constraints** (``matchAttribute``): the devices of the requests a constraint names
+  share the attribute's value (:class:`Constraint`); a claim with one is searched device
+  by device (:meth:`Devices._search`), never counted.
+* Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
+  constraints too), device taints, admin access, partitionable devices. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
   node), and pools are taken in (driver, pool) order (Go's order is a map's).
 """
@@ -59,6 +62,8 @@ MAX_SELECTOR_CELLS = 1_000_000
 #: class or request (``DeviceRequestsMaxSize``, ``FirstAvailableDeviceRequestMaxSize``,
 #: ``DeviceSelectorsMaxSize``), devices per allocation (``AllocationResultsMaxSize``).
 MAX_REQUESTS, MAX_SUBREQUESTS, MAX_SELECTORS, ALLOCATION_MAX = 32, 8, 32, 32
+#: ``DeviceConstraintsMaxSize``: constraints per claim.
+MAX_CONSTRAINTS = 32
 #: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
 MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
 #: The allocator's depth-first search: device choices per node, and devices a pod may need to be searched.
@@ -106,6 +111,49 @@ class ClaimRequest:
         return (self.exactly,) if self.exactly is not None else self.first_available
 
 
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """One of a claim's ``spec.devices.constraints``: every device allocated for the named
+    requests (all of the claim's when none is named; a ``firstAvailable`` request by its
+    name or as ``request/sub``) has the attribute ``match_attribute`` (``<domain>/<name>``),
+    all with one value."""
+
+    requests: tuple[str, ...]
+    match_attribute: str
+
+
+class _Match:
+    """A :class:`Constraint` while one claim is allocated (``matchAttributeConstraint``): the
+    first device added sets the value, every later one must have it (same type, same value;
+    versions as strings); only a count of the devices in the set is kept."""
+
+    __slots__ = ("requests", "domain", "attr", "value", "count")
+
+    def __init__(self, c: Constraint) -> None:
+        self.requests = frozenset(c.requests)
+        self.domain, _, self.attr = c.match_attribute.partition("/")
+        self.value: Any = None
+        self.count = 0
+
+    def applies(self, base: str, req: DeviceRequest) -> bool:
+        return not self.requests or base in self.requests or req.name in self.requests
+
+    def add(self, attrs: Attributes) -> bool:
+        # (a qualified name, or a bare one of the device's driver, are both kept under the domain)
+        value = attrs.get(self.domain, {}).get(self.attr)
+        if value is None:
+            return False  # the device lacks the attribute
+        if self.count == 0:
+            self.value = value
+        elif type(value) is not type(self.value) or value != self.value:
+            return False
+        self.count += 1
+        return True
+
+    def remove(self) -> None:
+        self.count -= 1
+
+
 @dataclass(slots=True)
 class Allocation:
     """A claim's ``status.allocation``: its devices and where they can be used (the terms of
@@ -133,6 +181,8 @@ class ResourceClaim:
     #: the UID of its controller (``metav1.IsControlledBy``: a claim made from a pod's template)
     controller: str | None = None
     deleting: bool = False
+    #: ``spec.devices.constraints`` (``matchAttribute``)
+    constraints: tuple[Constraint, ...] = ()
 
     @property
     def key(self) -> tuple[str, str]:
@@ -357,7 +407,8 @@ class Devices:
                > ALLOCATION_MAX for c in claims):  # fmt: skip
             return np.zeros(len(nodes), dtype=bool)  # more devices than one allocation holds
         free = ~taken & ~self.skipped
-        if all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
+        constrained = any(c.constraints for c in claims)  # (which devices, not how many: the allocator decides)
+        if not constrained and all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
             need: dict[bytes, tuple[np.ndarray, int]] = {}
             for r in reqs:
                 m = self.matching(r) > 0  # type: ignore[arg-type]
@@ -384,9 +435,12 @@ class Devices:
         kube-scheduler's depth-first search); when that fails and two requests could take the
         same devices, the search goes on (:meth:`_search`)."""
         reach = self.reached(node)
-        got = self._greedy(claims, reach, taken.copy())
-        if got is None and self._overlapping(claims) and self._enough(claims, reach, taken):
-            got = self._search(claims, reach, taken.copy())
+        if any(c.constraints for c in claims):  # the first free devices may break a constraint: search
+            got = self._search(claims, reach, taken.copy()) if self._enough(claims, reach, taken) else None
+        else:
+            got = self._greedy(claims, reach, taken.copy())
+            if got is None and self._overlapping(claims) and self._enough(claims, reach, taken):
+                got = self._search(claims, reach, taken.copy())
         return None if got is None else [self._allocation(picked) for picked in got]
 
     def _overlapping(self, claims: list[ResourceClaim]) -> bool:
@@ -414,11 +468,29 @@ class Devices:
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
         per node (then the node is refused, as kube-scheduler's filter timeout would), and a
         pod needing more than :data:`SEARCH_DEPTH` devices is not searched."""
-        flat = [(ci, cr.options, cr.exactly is None) for ci, c in enumerate(claims) for cr in c.requests]
-        if len(flat) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in opts), default=0) for _, opts, _ in flat) > SEARCH_DEPTH:
+        flat = [(ci, cr.options, cr.exactly is None, cr.name) for ci, c in enumerate(claims) for cr in c.requests]
+        if len(flat) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in opts), default=0) for _, opts, _, _ in flat) > SEARCH_DEPTH:
             return None  # (each request and each device choice is a level of the search's recursion)
         picks: list[list[int]] = [[] for _ in claims]
         steps = [0]
+        matches = [[_Match(k) for k in c.constraints] for c in claims]
+
+        def add(ci: int, base: str, req: DeviceRequest, d: int) -> bool:
+            """The claim's constraints take device ``d`` (``allocateDevice``): all, or none of them."""
+            done: list[_Match] = []
+            for m in matches[ci]:
+                if m.applies(base, req):
+                    if not m.add(self.attributes[d]):
+                        for back in done:
+                            back.remove()
+                        return False
+                    done.append(m)
+            return True
+
+        def remove(ci: int, base: str, req: DeviceRequest) -> None:
+            for m in matches[ci]:
+                if m.applies(base, req):
+                    m.remove()
 
         def after(i: int) -> Any:
             """The requests after the i-th; ``errAllocationResultMaxSizeExceeded`` stops at a claim's end."""
@@ -431,13 +503,13 @@ class Devices:
             """True, False, or _EXCEEDED (the claim's 32 devices would be passed: it unwinds the
             device choices up to the nearest ``firstAvailable`` request, which tries its next
             alternative)."""
-            ci, options, first_available = flat[i]
+            ci, options, first_available, base = flat[i]
             all_exceeded = True
             for req in options:
                 steps[0] += 1  # (every alternative tried counts, and the deadline is asked at every level)
                 if steps[0] > SEARCH_STEPS or self.out_of_time():
                     raise _Stop
-                got = alternative(i, ci, req)
+                got = alternative(i, ci, base, req)
                 if got is True:
                     return True
                 if got is not _EXCEEDED:
@@ -446,8 +518,10 @@ class Devices:
                     return got
             return _EXCEEDED if all_exceeded else False
 
-        def alternative(i: int, ci: int, req: DeviceRequest) -> Any:
+        def alternative(i: int, ci: int, base: str, req: DeviceRequest) -> Any:
             if req.mode == ALL:
+                if matches[ci]:
+                    return every(i, ci, base, req)
                 got = self._request(req, reach, used)
                 if got is None:
                     return False
@@ -463,11 +537,47 @@ class Devices:
             if len(picks[ci]) + req.count > ALLOCATION_MAX:
                 return _EXCEEDED
             keep = ~self.skipped[reach]
-            return choose(reach[keep].tolist(), self.matching(req)[reach][keep].tolist(), 0, req.count, ci, i)
+            return choose(reach[keep].tolist(), self.matching(req)[reach][keep].tolist(), 0, req.count, ci, i, base, req)
 
-        def choose(cand: list[int], state: list[int], start: int, need: int, ci: int, i: int) -> Any:
+        def every(i: int, ci: int, base: str, req: DeviceRequest) -> Any:
+            """``All`` under a constraint: its devices in order, each free and taken by the
+            constraints (one in use fails the request; one a constraint refuses fails the
+            allocation: ``allocateDevice`` with ``must``)."""
+            state = self.matching(req)[reach]
+            if (state < 0).any() or self.from_incomplete[reach].any():
+                raise _Stop
+            cand = reach[state > 0].tolist()
+            if not cand:
+                return False
+            if len(picks[ci]) + len(cand) > ALLOCATION_MAX:
+                return _EXCEEDED
+            taken_here = 0
+            res: Any = False
+            for d in cand:
+                if used[d]:
+                    break
+                if not add(ci, base, req, d):
+                    res = _Stop
+                    break
+                used[d] = True
+                picks[ci].append(d)
+                taken_here += 1
+            else:
+                res = after(i)
+            if res is not True:
+                for d in picks[ci][len(picks[ci]) - taken_here :]:
+                    used[d] = False
+                    remove(ci, base, req)
+                del picks[ci][len(picks[ci]) - taken_here :]
+            if res is _Stop:
+                raise _Stop
+            return res
+
+        def choose(cand: list[int], state: list[int], start: int, need: int, ci: int, i: int, base: str,
+                   req: DeviceRequest) -> Any:  # fmt: skip
             if need == 0:
                 return after(i)
+            constrained = bool(matches[ci])
             for j in range(start, len(cand)):
                 d = cand[j]
                 if used[d]:
@@ -479,13 +589,17 @@ class Devices:
                 steps[0] += 1
                 if steps[0] > SEARCH_STEPS or (steps[0] % 1024 == 0 and self.out_of_time()):
                     raise _Stop
+                if constrained and not add(ci, base, req, d):
+                    continue  # a constraint refuses it: the next device
                 used[d] = True
                 picks[ci].append(d)
-                got = choose(cand, state, j + 1, need - 1, ci, i)
+                got = choose(cand, state, j + 1, need - 1, ci, i, base, req)
                 if got is True:
                     return True
                 picks[ci].pop()
                 used[d] = False
+                if constrained:
+                    remove(ci, base, req)
                 if got is _EXCEEDED:
                     return _EXCEEDED  # (no other device choice here can help)
             return False
