@@ -216,3 +216,81 @@ def test_constraints_and_the_requests_they_name_are_bounded_by_the_apis_maxima(c
     c["spec"]["devices"]["constraints"] = [{"matchAttribute": ROOT, "requests": ["r"] * 33}]
     r = _post(client, [node("a"), device_class("gpu"), c])
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/spec/devices/constraints/0/requests/32"
+
+
+# -- randomized: the counted fit, the search and brute force agree -----------------------------
+def _random_case(rng) -> tuple[Devices, list[ResourceClaim]]:
+    from types import SimpleNamespace
+
+    values = ["x", "y", 1, "1", True, None]
+    nodes = [SimpleNamespace(name=f"n{i}", idx=i, labels={}) for i in range(3)]
+    slices = []
+    for k in range(rng.randint(1, 4)):
+        driver = rng.choice(["a.example.com", "b.example.com"])
+        devs = tuple((f"d{j}", {} if (v := rng.choice(values)) is None else {"pci.example.com": {"root": v}}, False)
+                     for j in range(rng.randint(0, 4)))  # fmt: skip
+        slices.append(ResourceSlice(f"s{k}", driver, f"p{k}", 0, 1, f"n{rng.randrange(3)}", False, None, False, devs, ""))
+    classes = {"any": DeviceClass("any", (), ""), "a": DeviceClass("a", ('device.driver == "a.example.com"',), ""),
+               "b": DeviceClass("b", ('device.driver == "b.example.com"',), "")}  # fmt: skip
+    claims = []
+    for c in range(rng.randint(1, 2)):
+        reqs = tuple(ClaimRequest(f"r{i}", DeviceRequest(f"r{i}", rng.choice(list(classes)), "ExactCount", rng.randint(1, 2)))
+                     for i in range(rng.randint(1, 2)))  # fmt: skip
+        names = [r.name for r in reqs]
+        constraints = tuple(Constraint(tuple(rng.sample(names, rng.randint(0, len(names)))), "pci.example.com/root")
+                            for _ in range(rng.randint(0, 2)))  # fmt: skip
+        claims.append(ResourceClaim("ns", f"c{c}", "", {}, reqs, None, [], "", constraints=constraints))
+    return Devices(DraSnapshot(classes=classes, slices=slices), nodes), claims  # type: ignore[arg-type]
+
+
+def test_counted_fit_under_constraints_agrees_with_the_search() -> None:
+    """``Devices.fits`` counts per attribute value where that settles it, and searches node by
+    node elsewhere: either way, node by node, what the allocator says."""
+    import random
+
+    rng = random.Random(23)
+    counted = 0
+    for _ in range(400):
+        devices, claims = _random_case(rng)
+        taken = np.array([rng.random() < 0.2 for _ in devices.order], dtype=bool)
+        want = [devices.allocate(claims, i, taken) is not None for i in range(3)]
+        counted += devices._keyed_fit(claims, ~taken & ~devices.skipped) is not None
+        assert devices.fits(claims, np.arange(3), taken).tolist() == want
+    assert counted > 50  # (the counted way was taken often enough to be tested)
+
+
+def test_search_under_constraints_finds_an_allocation_exactly_when_one_exists() -> None:
+    """Brute force over every choice of distinct matching devices: one exists where every
+    constraint's devices share a value of the attribute they all have."""
+    import random
+    from itertools import combinations, product
+
+    rng = random.Random(29)
+    for _ in range(300):
+        devices, claims = _random_case(rng)
+        for node in range(3):
+            reach = set(devices.reached(node).tolist())
+            taken = np.zeros(len(devices.order), dtype=bool)
+
+            def ok(claim: ResourceClaim, picks: list[tuple[int, ...]]) -> bool:
+                for k in claim.constraints:
+                    chosen = [d for cr, ds in zip(claim.requests, picks) if not k.requests or cr.name in k.requests for d in ds]
+                    vals = [devices.attributes[d].get("pci.example.com", {}).get("root") for d in chosen]
+                    if any(v is None for v in vals) or len({(type(v), v) for v in vals}) > 1:
+                        return False
+                return True
+
+            def feasible(ci: int, free: frozenset[int]) -> bool:
+                if ci == len(claims):
+                    return True
+                c = claims[ci]
+                options = [[pick for pick in combinations(sorted({d for d in free if devices.matching(cr.exactly)[d] > 0}),
+                                                           cr.exactly.count)] for cr in c.requests]  # fmt: skip
+                for picks in product(*options):
+                    flat = [d for p in picks for d in p]
+                    if len(flat) == len(set(flat)) and ok(c, list(picks)) and feasible(ci + 1, free - set(flat)):
+                        return True
+                return False
+
+            got = devices.allocate(claims, node, taken)
+            assert (got is not None) == feasible(0, frozenset(reach)), (claims, node)

@@ -66,6 +66,8 @@ MAX_REQUESTS, MAX_SUBREQUESTS, MAX_SELECTORS, ALLOCATION_MAX = 32, 8, 32, 32
 MAX_CONSTRAINTS = 32
 #: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
 MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
+#: The most distinct values of a claim's constrained attributes its fit is counted for (past it, each node is searched).
+MAX_KEYS = 64
 #: The allocator's depth-first search: device choices per node, and devices a pod may need to be searched.
 SEARCH_STEPS, SEARCH_DEPTH = 20_000, 128
 
@@ -407,8 +409,12 @@ class Devices:
                > ALLOCATION_MAX for c in claims):  # fmt: skip
             return np.zeros(len(nodes), dtype=bool)  # more devices than one allocation holds
         free = ~taken & ~self.skipped
-        constrained = any(c.constraints for c in claims)  # (which devices, not how many: the allocator decides)
-        if not constrained and all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
+        if any(c.constraints for c in claims):
+            keyed = self._keyed_fit(claims, free)
+            if keyed is not None:
+                return keyed[nodes]
+            ok = np.ones(len(nodes), dtype=bool)
+        elif all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
             need: dict[bytes, tuple[np.ndarray, int]] = {}
             for r in reqs:
                 m = self.matching(r) > 0  # type: ignore[arg-type]
@@ -428,6 +434,63 @@ class Devices:
                 break
             ok[i] = self.allocate(claims, int(nodes[i]), taken) is not None
         return ok
+
+    def _keyed_fit(self, claims: list[ResourceClaim], free: np.ndarray) -> np.ndarray | None:
+        """Per node of the cluster, :meth:`allocate`'s answer by counts for claims under
+        constraints, where they settle it: every request ``ExactCount``, no two taking from
+        the same devices, no CEL error, and each constraint covering all of its claim's
+        requests. The search then succeeds exactly when, for some value of the claim's
+        constrained attributes (a device's *key*), each request has enough free matching
+        devices of that key: the first device it takes sets the key, and no other request
+        competes for those devices. None when that does not hold, or when some claim's
+        devices have more than :data:`MAX_KEYS` keys (the node by node search decides)."""
+        reqs = [cr.exactly for c in claims for cr in c.requests]
+        if self._too_deep(claims) or not all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any()
+                                             for r in reqs):  # fmt: skip
+            return None  # (too deep: the search would refuse every node, which the node by node loop says)
+        masks = [self.matching(r) > 0 for r in reqs]  # type: ignore[arg-type]
+        if any((a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :]):
+            return None
+        ok = np.ones(len(self.nodes), dtype=bool)
+        at = 0
+        for c in claims:
+            names = {cr.name for cr in c.requests}
+            if any(k.requests and not names <= set(k.requests) for k in c.constraints):
+                return None
+            own = list(zip(masks[at : at + len(c.requests)], (cr.exactly.count for cr in c.requests), strict=True))  # type: ignore[union-attr]
+            at += len(c.requests)
+            if not c.constraints:
+                for m, count in own:
+                    ok &= self.counts(m & free) >= count
+                continue
+            keys = self._keys(c.constraints)
+            if keys.max(initial=-1) >= MAX_KEYS:
+                return None
+            some = np.zeros(len(self.nodes), dtype=bool)
+            for key in range(int(keys.max(initial=-1)) + 1):
+                this = np.ones(len(self.nodes), dtype=bool)
+                for m, count in own:
+                    this &= self.counts(m & free & (keys == key)) >= count
+                some |= this
+            ok &= some
+        return ok
+
+    def _keys(self, constraints: tuple[Constraint, ...]) -> np.ndarray:
+        """Per device: which combination of the constraints' attribute values it has (devices
+        with the same one numbered alike), -1 when it lacks one of the attributes."""
+        seen: dict[tuple[Any, ...], int] = {}
+        out = np.full(len(self.order), -1, dtype=np.int64)
+        probes = [_Match(k) for k in constraints]
+        for i, attrs in enumerate(self.attributes):
+            values = []
+            for m in probes:
+                v = attrs.get(m.domain, {}).get(m.attr)
+                if v is None:
+                    break
+                values.append((type(v), v))
+            else:
+                out[i] = seen.setdefault(tuple(values), len(seen))
+        return out
 
     def allocate(self, claims: list[ResourceClaim], node: int, taken: np.ndarray) -> list[Allocation] | None:
         """One allocation per claim on ``node`` (all or none); ``taken``: the devices allocated
@@ -462,15 +525,22 @@ class Devices:
                 any_match |= self.matching(r)[reach] != 0
         return int((any_match & ~taken[reach]).sum()) >= need
 
+    @staticmethod
+    def _too_deep(claims: list[ResourceClaim]) -> bool:
+        """More than :data:`SEARCH_DEPTH` levels of search (each request and each device
+        choice is a level of its recursion): not searched."""
+        opts = [cr.options for c in claims for cr in c.requests]
+        return len(opts) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in o), default=0) for o in opts) > SEARCH_DEPTH
+
     def _search(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
         """``allocateOne``'s depth-first search: for each request in order (claims in order, a
         ``firstAvailable`` request's alternatives in order), each way of taking its devices in
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
         per node (then the node is refused, as kube-scheduler's filter timeout would), and a
         pod needing more than :data:`SEARCH_DEPTH` devices is not searched."""
+        if self._too_deep(claims):
+            return None
         flat = [(ci, cr.options, cr.exactly is None, cr.name) for ci, c in enumerate(claims) for cr in c.requests]
-        if len(flat) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in opts), default=0) for _, opts, _, _ in flat) > SEARCH_DEPTH:
-            return None  # (each request and each device choice is a level of the search's recursion)
         picks: list[list[int]] = [[] for _ in claims]
         steps = [0]
         matches = [[_Match(k) for k in c.constraints] for c in claims]
