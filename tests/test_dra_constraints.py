@@ -268,8 +268,8 @@ def test_search_under_constraints_finds_an_allocation_exactly_when_one_exists() 
     rng = random.Random(29)
     for _ in range(300):
         devices, claims = _random_case(rng)
-        for node in range(3):
-            reach = set(devices.reached(node).tolist())
+        for at in range(3):
+            reach = set(devices.reached(at).tolist())
             taken = np.zeros(len(devices.order), dtype=bool)
 
             def ok(claim: ResourceClaim, picks: list[tuple[int, ...]]) -> bool:
@@ -292,5 +292,5 @@ def test_search_under_constraints_finds_an_allocation_exactly_when_one_exists() 
                         return True
                 return False
 
-            got = devices.allocate(claims, node, taken)
-            assert (got is not None) == feasible(0, frozenset(reach)), (claims, node)
+            got = devices.allocate(claims, at, taken)
+            assert (got is not None) == feasible(0, frozenset(reach)), (claims, at)
