@@ -251,3 +251,53 @@ def test_prefilter_skips_a_template_entry_with_no_claim_and_leaves_the_consumer_
     objs = [*cpu_nodes("a"), device_class("nic"), pool("a-nics", "nic.example.com", 1, node_name="a"), claim("c", "nic", status=full),
             *vjob("w", "c")]  # fmt: skip
     assert where(decide(client, objs, "volcano"), f"{NS}/w-0") == "a"
+
+
+# -- Score: the sub-request a node's allocation takes -------------------------------------------
+def _first_available_cluster() -> list[dict]:
+    """Nodes a and b alike; a offers two small devices, b one big one; the claim asks first for
+    one big device, else two small ones."""
+    return [*cpu_nodes("a", "b"), device_class("big", 'device.driver == "big.example.com"'),
+            device_class("small", 'device.driver == "small.example.com"'), pool("a-small", "small.example.com", 2, node_name="a"),
+            pool("b-big", "big.example.com", 1, node_name="b"), claim("c", "", first=[("big", 1), ("small", 2)]), *vjob("w", "c")]  # fmt: skip
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_score_prefers_the_node_where_the_first_sub_request_is_allocated(client, profile) -> None:
+    """``computeScore``: b's allocation takes the first sub-request (8 - 0), a's the second
+    (8 - 1); scaled to 100 and 87, b wins where the other scores tie (without the score the
+    tie goes to a, the first node)."""
+    assert where(decide(client, _first_available_cluster(), profile), f"{NS}/w-0") == "b"
+    objs = _first_available_cluster()
+    objs[5] = pool("b-small", "small.example.com", 2, node_name="b")  # the same on both nodes: the tie is a's
+    assert where(decide(client, objs, profile), f"{NS}/w-0") == "a"
+
+
+def test_score_is_scaled_to_the_highest_node_and_counts_each_claim() -> None:
+    """The raw score sums 8 minus the sub-request's place per ``firstAvailable`` request of
+    each claim; ``DefaultNormalizeScore`` scales it to 0..100 by the highest (integer
+    division); a node where the claims cannot be allocated scores 0, and so does every node
+    for a pod without such a request.
+
+    Claims c (big x1, else small x2) and d (none x1, else big x1, else small x1), in that
+    order: on a (three small) c takes small x2 (8 - 1) and d a small (8 - 2): 13; on b (a big
+    and a small) c takes the big (8) and d the small (8 - 2): 14; on n (no device) nothing.
+    Scaled: 1300 // 14 = 92, 100, 0."""
+    import numpy as np
+
+    from app.ingest.request import read_request
+    from app.plugins.dynamicresources import DynamicResources
+    from app.settings import Settings
+    from tests.kube import request
+
+    objs = [*cpu_nodes("a", "b", "n"), *(device_class(k, f'device.driver == "{k}.example.com"') for k in ("big", "small", "none")),
+            pool("a-small", "small.example.com", 3, node_name="a"), pool("b-big", "big.example.com", 1, node_name="b"),
+            pool("b-small", "small.example.com", 1, node_name="b"), claim("c", "", first=[("big", 1), ("small", 2)]),
+            claim("d", "", first=[("none", 1), ("big", 1), ("small", 1)]), claim("e", "small"), *vjob("w", "c", "d"),
+            *vjob("plain", "e")]  # fmt: skip
+    c = read_request(request(objs), Settings()).cluster
+    dra = DynamicResources(c)
+    nodes = np.array([n.idx for n in c.nodes])
+    names = [n.name for n in c.nodes]
+    assert dict(zip(names, dra.score(c.find_task(f"{NS}/w-0"), nodes).tolist(), strict=True)) == {"a": 92, "b": 100, "n": 0}
+    assert dra.score(c.find_task(f"{NS}/plain-0"), nodes).tolist() == [0, 0, 0]

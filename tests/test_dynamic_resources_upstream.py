@@ -28,17 +28,19 @@ Go's ``testPlugin`` drives the plugin):
 * Filter: :meth:`mask` per node, for the nodes Go evaluates (Go stops at the first Filter
   that returns ``Error``); then whether the pod can go anywhere after Filter and PreScore
   (``mask.any()``), as Go's cycle decides it.
-* Reserve: on the node Go selects (the first feasible one, or the best-scored one for the
-  scoring cases: scoring is not modelled, so the node is taken from Go's expected scores),
+* Score and NormalizeScore (:meth:`raw_scores`, :meth:`score`) over the nodes that passed,
+  when two or more did, as Go's test runs them: Go's expected scores (0 where a case gives
+  none).
+* Reserve: on the node Go selects (the first feasible one, or the first best-scored one),
   :meth:`placed` after the task's ``node`` is set; Go's ``inFlightClaims`` must be exactly
   the claims :attr:`in_flight` holds, each with as many devices as Go's allocation result
-  (Go ignores the device names; Gangplank records no request names), of pool ``worker``, and
+  (Go ignores the device names), of pool ``worker``, and
   a node selector that admits the node Go's does.
 * Unreserve (``unreserveBeforePreBind`` / ``unreserveAfterBindFailure``): :meth:`left`, then
   no allocation is in flight and the claims after the cycle are as they were.
 * PreBind: the pod bound (its task ``ALLOCATED`` on the node), :meth:`snapshot_after` gives
   each claim as Go's PreBind leaves it (allocation, ``reservedFor``).
-* PostFilter (deallocation), finalizers, PreBindPreFlight, metrics and scores are not
+* PostFilter (deallocation), finalizers, PreBindPreFlight and metrics are not
   compared (not modelled); a case whose only difference is one of those runs on the rest.
 """
 
@@ -177,8 +179,10 @@ class Case:
     filter: dict[str, bool] | None = None
     #: whether the cycle finds a node after Filter and PreScore (None: some node passed the Filter)
     schedulable: bool | None = None
-    #: the node Reserve runs on (None: the first that passed)
+    #: the node Reserve runs on (None: the first that passed, or the best scored)
     select: str | None = None
+    #: Score and NormalizeScore per node that passed the Filter (Go scores only when two or more did)
+    scores: dict[str, tuple[int, int]] | None = None
     #: after Reserve: claim name -> devices of its allocation in flight (pinned to the selected node)
     in_flight: dict[str, int] = field(default_factory=dict)
     #: Unreserve after Reserve (before PreBind, or after a failed bind)
@@ -294,18 +298,19 @@ CASES: list[Any] = [
     pytest.param(CLAIM_TEMPLATE, id="bound-claim-without-binding-conditions"),
     pytest.param(None, id="multi-claims-binding-conditions-all-success", marks=skip(BINDING)),
     pytest.param(None, id="multi-claims-binding-conditions-one-fail", marks=skip(BINDING)),
-    # scoring is not modelled: Reserve runs on the node Go's scores select
+    # Score and NormalizeScore compared; Reserve runs on the best-scored node, as Go's test picks it
     pytest.param(Case(nodes=("worker", "worker-2"),
                       claims=[claim(CLAIM, first_available("req-1", ("subreq-1", 1, BROKEN), ("subreq-2", 1)))],
                       classes=[device_class()], slices=[slice_("worker", healthy(True)), slice_("worker-2", healthy(False))],
-                      select="worker", in_flight={CLAIM: 1}, after={CLAIM: bound()}),
+                      scores={"worker": (8, 100), "worker-2": (7, 87)}, in_flight={CLAIM: 1}, after={CLAIM: bound()}),
                  id="single-claim-prioritized-list-scoring"),
     pytest.param(Case(pod="two-names", nodes=("worker", "worker-2", "worker-3"),
                       claims=[claim(CLAIM, PL), claim(CLAIM2, first_available("req-1", ("subreq-1", 4), ("subreq-2", 3),
                                                                               ("subreq-3", 2), ("subreq-4", 1)))],
                       classes=[device_class()],
                       slices=[SLICE4, slice_("worker-2", "instance-1", "instance-2"), slice_("worker-3", "instance-1")],
-                      filter={"worker": True, "worker-2": True, "worker-3": False}, select="worker",
+                      filter={"worker": True, "worker-2": True, "worker-3": False},
+                      scores={"worker": (15, 100), "worker-2": (13, 86)},
                       in_flight={CLAIM: 1, CLAIM2: 3}, after={CLAIM: bound(1), CLAIM2: bound(3)}),
                  id="multiple-claims-prioritized-list-scoring"),
     pytest.param(Case(nodes=("worker", "worker-2", "worker-3"),
@@ -314,7 +319,8 @@ CASES: list[Any] = [
                       classes=[device_class()],
                       slices=[SLICE4, slice_("worker-2", "instance-1", "instance-2", "instance-3"),
                               slice_("worker-3", "instance-1", "instance-2")],
-                      select="worker", in_flight={CLAIM: 4}, after={CLAIM: bound(4)}),
+                      scores={"worker": (16, 100), "worker-2": (15, 93), "worker-3": (14, 87)},
+                      in_flight={CLAIM: 4}, after={CLAIM: bound(4)}),
                  id="multiple-requests-prioritized-list-scoring"),
 ]
 
@@ -353,8 +359,21 @@ def test_plugin(case: Case) -> None:
         assert not dra.in_flight
         return
 
+    # Score and NormalizeScore over the nodes that passed (Go scores when two or more did)
+    passed = np.flatnonzero(mask)
+    select = case.select
+    if len(passed) > 1:
+        raw, normal = dra.raw_scores(t, passed).tolist(), dra.score(t, passed).tolist()
+        got = {names[i]: (r, s) for i, r, s in zip(passed.tolist(), raw, normal, strict=True)}
+        if case.scores is not None:
+            assert got == case.scores
+        elif any(r for r, _ in got.values()):
+            raise AssertionError(f"scores {got}, where Go's case expects none")
+        best = max(normal)
+        select = select or names[passed[normal.index(best)]] if best > 0 else select
+
     # Reserve on the node Go selects
-    at = names.index(case.select or next(n for n in case.nodes if mask[names.index(n)]))
+    at = names.index(select or next(n for n in case.nodes if mask[names.index(n)]))
     assert mask[at]
     t.node, t.status = at, TaskStatus.ALLOCATED
     dra.placed(t)

@@ -198,8 +198,9 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
         rp = join_pointer(ap, "devices", "results")
         devs = tuple((r.string(x, "driver", f"{rp}/{k}", ident), r.string(x, "pool", f"{rp}/{k}", ident),
                       r.string(x, "device", f"{rp}/{k}", ident)) for k, x in enumerate(results))  # fmt: skip
+        names = tuple(r.string(x, "request", f"{rp}/{k}", ident) for k, x in enumerate(results))
         sel = _node_selector(alloc, ap, ident)
-        allocation = Allocation(devs, (sel,) if sel is not None else ())
+        allocation = Allocation(devs, (sel,) if sel is not None else (), names)
     refs: list[PodRef] = []
     reserved = _bounded(status, "reservedFor", st, ident, "a consumer reference", RESERVED_FOR_MAX,
                         "ResourceClaimReservedForMaxSize")  # fmt: skip

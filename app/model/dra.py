@@ -163,6 +163,9 @@ class Allocation:
 
     devices: tuple[Device, ...]
     selectors: tuple[dict[str, Any], ...] = ()
+    #: per device, the request it was allocated for (``results[].request``: ``request`` or
+    #: ``request/sub``); empty when not known
+    requests: tuple[str, ...] = ()
 
     def admits(self, node: Node) -> bool:
         return all(any(term_matches(t, node) for t in sel.get("nodeSelectorTerms") or ()) for sel in self.selectors)
@@ -498,13 +501,14 @@ class Devices:
         kube-scheduler's depth-first search); when that fails and two requests could take the
         same devices, the search goes on (:meth:`_search`)."""
         reach = self.reached(node)
+        named: dict[int, str] = {}  # device -> the request it was last taken for
         if any(c.constraints for c in claims):  # the first free devices may break a constraint: search
-            got = self._search(claims, reach, taken.copy()) if self._enough(claims, reach, taken) else None
+            got = self._search(claims, reach, taken.copy(), named) if self._enough(claims, reach, taken) else None
         else:
-            got = self._greedy(claims, reach, taken.copy())
+            got = self._greedy(claims, reach, taken.copy(), named)
             if got is None and self._overlapping(claims) and self._enough(claims, reach, taken):
-                got = self._search(claims, reach, taken.copy())
-        return None if got is None else [self._allocation(picked) for picked in got]
+                got = self._search(claims, reach, taken.copy(), named)
+        return None if got is None else [self._allocation(picked, named) for picked in got]
 
     def _overlapping(self, claims: list[ResourceClaim]) -> bool:
         """Two requests (or a request's alternatives) could take one device: greedy is not final."""
@@ -532,7 +536,8 @@ class Devices:
         opts = [cr.options for c in claims for cr in c.requests]
         return len(opts) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in o), default=0) for o in opts) > SEARCH_DEPTH
 
-    def _search(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
+    def _search(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
+                named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
         """``allocateOne``'s depth-first search: for each request in order (claims in order, a
         ``firstAvailable`` request's alternatives in order), each way of taking its devices in
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
@@ -599,6 +604,7 @@ class Devices:
                     return _EXCEEDED
                 used[got] = True
                 picks[ci].extend(got)
+                named.update(dict.fromkeys(got, req.name))
                 res = after(i)
                 if res is not True:
                     del picks[ci][len(picks[ci]) - len(got) :]
@@ -631,6 +637,7 @@ class Devices:
                     break
                 used[d] = True
                 picks[ci].append(d)
+                named[d] = req.name
                 taken_here += 1
             else:
                 res = after(i)
@@ -663,6 +670,7 @@ class Devices:
                     continue  # a constraint refuses it: the next device
                 used[d] = True
                 picks[ci].append(d)
+                named[d] = req.name
                 got = choose(cand, state, j + 1, need - 1, ci, i, base, req)
                 if got is True:
                     return True
@@ -679,13 +687,15 @@ class Devices:
         except _Stop:
             return None
 
-    def _greedy(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
+    def _greedy(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
+                named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
         try:
-            return self._first(claims, reach, used)
+            return self._first(claims, reach, used, named)
         except _Stop:
             return None
 
-    def _first(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray) -> list[list[int]] | None:
+    def _first(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
+               named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
         """Each request in order takes the first free devices it can (:meth:`_request`)."""
         out: list[list[int]] = []
         for claim in claims:
@@ -697,6 +707,7 @@ class Devices:
                     if got is not None:
                         picked += got
                         used[got] = True
+                        named.update(dict.fromkeys(got, req.name))
                         break
                 else:
                     return None
@@ -730,14 +741,15 @@ class Devices:
             return None
         return at[hits[: req.count]].tolist()
 
-    def _allocation(self, picked: list[int]) -> Allocation:
+    def _allocation(self, picked: list[int], named: dict[int, str]) -> Allocation:
         devices = tuple(self.order[i][0] for i in picked)
+        requests = tuple(named[i] for i in picked)
         selectors: list[dict[str, Any]] = []
         for i in picked:  # createNodeSelector
             _, name, all_nodes, sel = self.order[i]
             if name:
                 local = {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}]}]}
-                return Allocation(devices, (local,))
+                return Allocation(devices, (local,), requests)
             if not all_nodes and sel is not None and sel not in selectors:
                 selectors.append(sel)
-        return Allocation(devices, tuple(selectors))
+        return Allocation(devices, tuple(selectors), requests)

@@ -14,6 +14,9 @@ profile's version, with KAI's own rules, is ``app.kai.dra.KaiDra``.
 * **Filter**: an allocated claim's node selector admits the node; the unallocated claims
   can all be allocated there (``Devices.fits``; kube-scheduler v0.36's allocator, which takes
   no device from an incomplete pool).
+* **Score** (:meth:`score`; Volcano's ``predicates`` adds it with weight 1, the ``kai``
+  profile does not score with it): the sub-requests of ``firstAvailable`` requests each
+  node's allocation takes, the earlier the higher, scaled to 0..100.
 * **Reserve** (a pod placed): its unallocated claims are allocated on its node, in flight
   until it binds (their devices are taken for every other pod). **Unreserve** (a pod evicted
   or its placement undone): those allocations in flight are dropped. A claim allocated
@@ -34,7 +37,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.model.cluster import ALLOCATED_STATUS, TaskStatus
-from app.model.dra import Allocation, Devices, DraSnapshot, PodClaim, PodRef, ResourceClaim
+from app.model.dra import MAX_SUBREQUESTS, Allocation, Devices, DraSnapshot, PodClaim, PodRef, ResourceClaim
+
+#: kube-scheduler's ``MaxNodeScore``
+MAX_NODE_SCORE = 100
 
 if TYPE_CHECKING:
     from app.framework.session import Session
@@ -155,6 +161,43 @@ class DynamicResources:
             ok[at] = self.devices.fits(unallocated, nodes[at], self.taken)
         return ok
 
+    def score(self, t: Task, nodes: np.ndarray) -> np.ndarray:
+        """Score and NormalizeScore (``computeScore``, with DRAPrioritizedList): on each node
+        of ``nodes``, for each claim of the pod and each of its ``firstAvailable`` requests,
+        ``FirstAvailableDeviceRequestMaxSize`` (8) minus the place of the sub-request its
+        devices are allocated for (the allocation the Filter makes on that node, or the
+        claim's own), summed; then ``DefaultNormalizeScore``: scaled so the highest is 100
+        (integer division), all 0 when the highest is 0. 0 everywhere for a pod with no
+        such request, and on a node where the claims cannot be allocated."""
+        out = self.raw_scores(t, nodes)
+        top = int(out.max(initial=0))
+        return out * MAX_NODE_SCORE // top if top > 0 else out
+
+    def raw_scores(self, t: Task, nodes: np.ndarray) -> np.ndarray:
+        """``Score`` per node of ``nodes``, before NormalizeScore (see :meth:`score`)."""
+        out = np.zeros(len(nodes), dtype=np.int64)
+        claims: list[ResourceClaim] = []
+        for pc in self.claims_of(t):
+            cl = self.claim(t, pc)
+            if cl is not None and cl not in claims:
+                claims.append(cl)
+        if not any(cr.exactly is None for cl in claims for cr in cl.requests) or self.refusal(t) is not None:
+            return out
+        fixed = 0
+        unallocated = []
+        for cl in claims:
+            allocation = self.state[cl.key][0]
+            if allocation is None:
+                unallocated.append(cl)
+            else:
+                fixed += _sub_request_score(cl, allocation)
+        taken = self.taken
+        for i, node in enumerate(nodes.tolist()):
+            got = self.devices.allocate(unallocated, node, taken) if unallocated else []
+            if got is not None:
+                out[i] = fixed + sum(_sub_request_score(cl, a) for cl, a in zip(unallocated, got, strict=True))
+        return out
+
     def _pinned(self, allocation: Allocation) -> np.ndarray:
         hit = self._pins.get(id(allocation))
         if hit is None or hit[0] is not allocation:
@@ -223,6 +266,14 @@ class DynamicResources:
         """The snapshot's DRA objects, each claim's status replaced by ``status[key]`` ([allocation, reservedFor])."""
         claims = {k: replace(cl, allocation=status[k][0], reserved_for=list(status[k][1])) for k, cl in self.snap.claims.items()}
         return replace(self.snap, claims=claims)
+
+
+def _sub_request_score(cl: ResourceClaim, allocation: Allocation) -> int:
+    """``computeScore`` for one claim: per ``firstAvailable`` request, 8 minus the place of the
+    sub-request one of the allocation's devices was allocated for."""
+    got = set(allocation.requests)
+    return sum(MAX_SUBREQUESTS - i for cr in cl.requests if cr.exactly is None
+               for i, sub in enumerate(cr.first_available) if sub.name in got)  # fmt: skip
 
 
 def pod_ref(t: Task) -> PodRef:

@@ -429,7 +429,10 @@ class KaiPredicates(Predicates):
     tasks (``app.kai.mig``); no device-plugin GPU request on a node with DRA GPUs). A
     gpu-memory pod in a cluster where no node offers GPUs (no ``nvidia.com/gpu`` at all)
     fits no node (``isTaskAllocatableOnNonAllocatedResources``). kube-scheduler's
-    ``DynamicResources`` filter on a pod's claims, with KAI's preFilter (``app.kai.dra``)."""
+    ``DynamicResources`` filter on a pod's claims, with KAI's preFilter (``app.kai.dra``);
+    KAI scores nodes with its own plugins only."""
+
+    DRA_SCORE = False
 
     def open(self) -> None:
         super().open()

@@ -105,6 +105,8 @@ class SpreadNodes:
 
 class Predicates(Plugin):
     name = "predicates"
+    #: whether the plugin scores nodes with kube-scheduler's DynamicResources (Volcano's does)
+    DRA_SCORE = True
     summary = ("node readiness, unschedulable, nodeSelector, required node affinity, taints/tolerations, host ports, "
                "required pod (anti-)affinity, topology spread (DoNotSchedule)")
 
@@ -135,7 +137,14 @@ class Predicates(Plugin):
             self.ssn.on_deallocate(lambda t: self._hold(t, -1))
         if self.ssn.dra is not None:  # kube-scheduler's DynamicResources: Reserve / Unreserve as pods land and leave
             self.ssn.dra.register(self.ssn)
+            if self.DRA_SCORE:
+                self.ssn.register("batch_node_order", self.name, self.batch_node_order)
         self.ssn.register("predicate", self.name, self.predicate)
+
+    def batch_node_order(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """Volcano's ``BatchNodeOrder`` of this plugin: kube-scheduler's DynamicResources
+        score (weight 1), for a pod whose claims have ``firstAvailable`` requests."""
+        return self.ssn.dra.score(task, nodes).astype(np.float64)  # type: ignore[union-attr]
 
     def _hold(self, task: Task, delta: int) -> None:
         ports = self._ports.get(task.key)
