@@ -294,3 +294,62 @@ def test_search_under_constraints_finds_an_allocation_exactly_when_one_exists() 
 
             got = devices.allocate(claims, at, taken)
             assert (got is not None) == feasible(0, frozenset(reach)), (claims, at)
+
+
+def test_counted_allocation_takes_what_the_search_takes_first_past_its_budget() -> None:
+    """Where counting settles a claim (:meth:`Devices._keyed`), the allocation is the search's
+    first success without its step budget (kube-scheduler's has none): request a (4 devices)
+    over 30 devices of root x, then 4 of root y; request b (1) over one device of root y. The
+    search would try every choice of x devices first (about 31,000 steps, past the 20,000);
+    the first device of a whose root b can follow is ay0: ay0..ay3 and b0. The filter and
+    the allocation agree."""
+    from types import SimpleNamespace
+
+    d = "gpu.example.com"
+    a_devs = [*((f"a{i}", {d: {"root": "x", "kind": "A"}}, False) for i in range(30)),
+              *((f"ay{i}", {d: {"root": "y", "kind": "A"}}, False) for i in range(4))]  # fmt: skip
+    slices = [ResourceSlice("s1", d, "p1", 0, 1, "n", False, None, False, tuple(a_devs), ""),
+              ResourceSlice("s2", d, "p2", 0, 1, "n", False, None, False, (("b0", {d: {"root": "y", "kind": "B"}}, False),), "")]  # fmt: skip
+    classes = {k: DeviceClass(k, (f'device.attributes["{d}"].kind == "{k}"',), "") for k in "AB"}
+    devs = Devices(DraSnapshot(classes=classes, slices=slices), [SimpleNamespace(name="n", idx=0, labels={})])  # type: ignore[list-item]
+    reqs = (ClaimRequest("a", DeviceRequest("a", "A", "ExactCount", 4)), ClaimRequest("b", DeviceRequest("b", "B", "ExactCount", 1)))
+    c = ResourceClaim("ns", "c", "u", {}, reqs, None, [], "", constraints=(Constraint((), f"{d}/root"),))
+    taken = np.zeros(len(devs.order), dtype=bool)
+    assert devs.fits([c], np.arange(1), taken).tolist() == [True]
+    got = devs.allocate([c], 0, taken)
+    assert got is not None and [n for _, _, n in got[0].devices] == ["ay0", "ay1", "ay2", "ay3", "b0"]
+    assert got[0].requests == ("a", "a", "a", "a", "b")
+
+
+def test_a_claim_with_no_request_is_allocated_with_no_device_under_a_constraint() -> None:
+    """``allocateOne`` moves past a claim without requests at once: allocated, no device
+    (and the constraint, having no device to check, holds)."""
+    devs = _devices("x")
+    c = ResourceClaim("ns", "c", "u", {}, (), None, [], "", constraints=(Constraint((), ROOT),))
+    assert devs.fits([c], np.arange(1), np.zeros(1, dtype=bool)).tolist() == [True]
+    assert _picked(devs, [c]) == [[]]
+    assert _picked(_devices(None), [c]) == [[]]  # (no device has the attribute: still allocated)
+    assert devs._search([c], devs.reached(0), np.zeros(1, dtype=bool), {}) == [[]]
+
+
+def test_counted_allocation_is_the_searchs_first_success() -> None:
+    """On random small pools where counting settles the claims, :meth:`Devices._keyed_pick`
+    takes the very devices the depth-first search takes first."""
+    import random
+
+    rng = random.Random(31)
+    compared = 0
+    for _ in range(600):
+        devices, claims = _random_case(rng)
+        plan = devices._keyed(claims)
+        if plan is None or not any(c.constraints for c in claims):
+            continue
+        for at in range(3):
+            taken = np.array([rng.random() < 0.2 for _ in devices.order], dtype=bool)
+            reach = devices.reached(at)
+            named: dict[int, str] = {}
+            searched = devices._search(claims, reach, taken.copy(), named)
+            counted = devices._keyed_pick(plan, reach, taken, {})
+            assert counted == searched, (claims, at)
+            compared += 1
+    assert compared > 100

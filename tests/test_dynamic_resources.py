@@ -301,3 +301,30 @@ def test_score_is_scaled_to_the_highest_node_and_counts_each_claim() -> None:
     names = [n.name for n in c.nodes]
     assert dict(zip(names, dra.score(c.find_task(f"{NS}/w-0"), nodes).tolist(), strict=True)) == {"a": 92, "b": 100, "n": 0}
     assert dra.score(c.find_task(f"{NS}/plain-0"), nodes).tolist() == [0, 0, 0]
+
+
+def test_score_is_zero_when_every_claim_is_allocated_already() -> None:
+    """The Filter allocates nothing for such a pod, so kube-scheduler finds no allocation of the
+    node to score: 0 everywhere, whatever sub-requests the claims' own allocations took."""
+    import numpy as np
+
+    from app.ingest.request import read_request
+    from app.plugins.dynamicresources import DynamicResources
+    from app.settings import Settings
+    from tests.kube import request
+
+    status = {"allocation": {"devices": {"results": [{"request": "r/s1", "driver": "small.example.com", "pool": "a-small",
+                                                      "device": "d0"}]}}}  # fmt: skip
+    objs = [*_first_available_cluster()[:6], claim("c", "", first=[("big", 1), ("small", 1)], status=status), *vjob("w", "c")]
+    c = read_request(request(objs), Settings()).cluster
+    assert DynamicResources(c).raw_scores(c.find_task(f"{NS}/w-0"), np.array([0, 1])).tolist() == [0, 0]
+
+
+def test_a_pod_with_allocated_and_unallocated_claims_is_named_in_the_warnings_under_volcano(client) -> None:
+    """kubernetes#139016: the kube-scheduler inside Volcano (v1.36.1) fails to score a pod with
+    both kinds of claims; the volcano profile says so, the gangplank profile does not."""
+    held = {"allocation": {"devices": {"results": [{"request": "r", "driver": "small.example.com", "pool": "a-small",
+                                                    "device": "d0"}]}}, "reservedFor": []}  # fmt: skip
+    objs = [*_first_available_cluster()[:6], claim("shared", "small", status=held), claim("c", "big"), *vjob("w", "shared", "c")]
+    assert any("kubernetes#139016" in w for w in decide(client, objs, "volcano")["warnings"])
+    assert not any("kubernetes#139016" in w for w in decide(client, objs, "gangplank")["warnings"])

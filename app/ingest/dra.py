@@ -242,7 +242,8 @@ def _constraints(devices: dict, ptr: str, ident: Any, names: set[str], d: Draft,
         if attr is None:
             if c.get("distinctAttribute") is None:
                 raise InputError("a constraint sets matchAttribute or distinctAttribute", cp, ident)
-            _note(d, "DRA distinctAttribute constraints (consumable capacity) are not modelled: the constraint is left out", where)
+            _note(d, "DRA distinctAttribute constraints (consumable capacity) are not modelled: the constraint is left out "
+                     "(kube-scheduler enforces it with DRAConsumableCapacity on, and fails the claim with it off)", where)  # fmt: skip
             continue
         attr = r.string(c, "matchAttribute", cp, ident)
         domain, slash, name = attr.partition("/")

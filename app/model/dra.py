@@ -28,8 +28,10 @@ the requests Gangplank models.
   (``createNodeSelector``). When the first free devices leave a later request short and
   requests overlap, the search backtracks as kube-scheduler's does (:meth:`Devices._search`).
 * **Constraints** (``matchAttribute``): the devices of the requests a constraint names
-  share the attribute's value (:class:`Constraint`); a claim with one is searched device
-  by device (:meth:`Devices._search`), never counted.
+  share the attribute's value (:class:`Constraint`). Where counting settles it (disjoint
+  ``ExactCount`` requests, constraints over all of a claim's requests) the filter counts
+  per value and the allocation takes the devices the search would take first
+  (:meth:`Devices._keyed`); elsewhere the claims are searched device by device.
 * Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
   constraints too), device taints, admin access, partitionable devices. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
@@ -333,6 +335,7 @@ class Devices:
         self.index = {dev: i for i, (dev, *_) in enumerate(self.order)}
         self._match: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
         self._compiled: dict[str, Any] = {}
+        self._key_cache: dict[tuple[str, ...], np.ndarray] = {}
         # the node-local devices grouped by node (allocation order within a node), the others
         local = np.flatnonzero(self.where >= 0)
         self._local = local[np.argsort(self.where[local], kind="stable")]
@@ -438,49 +441,107 @@ class Devices:
             ok[i] = self.allocate(claims, int(nodes[i]), taken) is not None
         return ok
 
-    def _keyed_fit(self, claims: list[ResourceClaim], free: np.ndarray) -> np.ndarray | None:
-        """Per node of the cluster, :meth:`allocate`'s answer by counts for claims under
-        constraints, where they settle it: every request ``ExactCount``, no two taking from
-        the same devices, no CEL error, and each constraint covering all of its claim's
-        requests. The search then succeeds exactly when, for some value of the claim's
-        constrained attributes (a device's *key*), each request has enough free matching
-        devices of that key: the first device it takes sets the key, and no other request
-        competes for those devices. None when that does not hold, or when some claim's
-        devices have more than :data:`MAX_KEYS` keys (the node by node search decides)."""
+    def _keyed(self, claims: list[ResourceClaim]) -> list[tuple[list[tuple[DeviceRequest, np.ndarray]], np.ndarray | None]] | None:
+        """Claims under constraints whose allocation counting settles: every request
+        ``ExactCount``, no two taking from the same devices, no CEL error, each constraint
+        covering all of its claim's requests, at most :data:`MAX_KEYS` values of a claim's
+        constrained attributes. Then a claim's requests take devices of one *key* (the
+        combination of those values a device has) and compete with no other request, so
+        kube-scheduler's search succeeds exactly when some key has enough free matching
+        devices for each request, and its first success is the first device of the first
+        request whose key has (see :meth:`_keyed_pick`). Per claim: its requests with their
+        match masks, and its devices' keys (None without a constraint, or without a
+        request); None when counting does not settle it (the search decides)."""
         reqs = [cr.exactly for c in claims for cr in c.requests]
-        if self._too_deep(claims) or not all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any()
-                                             for r in reqs):  # fmt: skip
-            return None  # (too deep: the search would refuse every node, which the node by node loop says)
+        if not all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
+            return None
         masks = [self.matching(r) > 0 for r in reqs]  # type: ignore[arg-type]
         if any((a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :]):
             return None
-        ok = np.ones(len(self.nodes), dtype=bool)
+        plan: list[tuple[list[tuple[DeviceRequest, np.ndarray]], np.ndarray | None]] = []
         at = 0
         for c in claims:
             names = {cr.name for cr in c.requests}
             if any(k.requests and not names <= set(k.requests) for k in c.constraints):
                 return None
-            own = list(zip(masks[at : at + len(c.requests)], (cr.exactly.count for cr in c.requests), strict=True))  # type: ignore[union-attr]
+            own = list(zip(reqs[at : at + len(c.requests)], masks[at : at + len(c.requests)], strict=True))
             at += len(c.requests)
-            if not c.constraints:
-                for m, count in own:
-                    ok &= self.counts(m & free) >= count
-                continue
-            keys = self._keys(c.constraints)
-            if keys.max(initial=-1) >= MAX_KEYS:
+            keys = self._keys(c.constraints) if c.constraints and c.requests else None
+            if keys is not None and keys.max(initial=-1) >= MAX_KEYS:
                 return None
+            plan.append((own, keys))  # type: ignore[arg-type]
+        return plan
+
+    def _keyed_fit(self, claims: list[ResourceClaim], free: np.ndarray) -> np.ndarray | None:
+        """Per node of the cluster, :meth:`allocate`'s answer by counts where counting
+        settles it (:meth:`_keyed`), else None."""
+        plan = self._keyed(claims)
+        if plan is None:
+            return None
+        ok = np.ones(len(self.nodes), dtype=bool)
+        for own, keys in plan:
+            if keys is None:
+                for r, m in own:
+                    ok &= self.counts(m & free) >= r.count
+                continue
             some = np.zeros(len(self.nodes), dtype=bool)
             for key in range(int(keys.max(initial=-1)) + 1):
                 this = np.ones(len(self.nodes), dtype=bool)
-                for m, count in own:
-                    this &= self.counts(m & free & (keys == key)) >= count
+                for r, m in own:
+                    this &= self.counts(m & free & (keys == key)) >= r.count
                 some |= this
             ok &= some
         return ok
 
+    def _keyed_pick(self, plan: list[tuple[list[tuple[DeviceRequest, np.ndarray]], np.ndarray | None]], reach: np.ndarray,
+                    taken: np.ndarray, named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
+        """The devices kube-scheduler's search takes first on a node (``reach``: the devices it
+        reaches, in order) for claims :meth:`_keyed` settles: without a constraint, each
+        request's first free matching devices; with one, the first free device of the first
+        request whose key has enough free devices for every request of the claim sets the
+        key (the search passes over every device before it: none of their keys can do), and
+        each request takes its first free devices of that key."""
+        free = (~taken & ~self.skipped)[reach]
+        out: list[list[int]] = []
+        for own, keys in plan:
+            if sum(r.count for r, _ in own) > ALLOCATION_MAX:
+                return None
+            picked: list[int] = []
+            if keys is None:
+                for r, m in own:
+                    cand = reach[m[reach] & free][: r.count]
+                    if len(cand) < r.count:
+                        return None
+                    picked += cand.tolist()
+                    named.update(dict.fromkeys(cand.tolist(), r.name))
+                out.append(picked)
+                continue
+            k = keys[reach]
+            feasible = np.ones(int(keys.max(initial=-1)) + 1, dtype=bool)
+            for r, m in own:
+                here = m[reach] & free & (k >= 0)
+                feasible &= np.bincount(k[here], minlength=len(feasible)) >= r.count
+            first_mask = own[0][1]
+            lead = np.flatnonzero(first_mask[reach] & free & (k >= 0))
+            lead = lead[feasible[k[lead]]]
+            if not len(lead):
+                return None
+            key = k[lead[0]]
+            for r, m in own:
+                cand = reach[m[reach] & free & (k == key)][: r.count]
+                picked += cand.tolist()
+                named.update(dict.fromkeys(cand.tolist(), r.name))
+            out.append(picked)
+        return out
+
     def _keys(self, constraints: tuple[Constraint, ...]) -> np.ndarray:
         """Per device: which combination of the constraints' attribute values it has (devices
-        with the same one numbered alike), -1 when it lacks one of the attributes."""
+        with the same one numbered alike, in order of first appearance), -1 when it lacks one
+        of the attributes. Worked out once per set of attributes."""
+        attrs_key = tuple(k.match_attribute for k in constraints)
+        hit = self._key_cache.get(attrs_key)
+        if hit is not None:
+            return hit
         seen: dict[tuple[Any, ...], int] = {}
         out = np.full(len(self.order), -1, dtype=np.int64)
         probes = [_Match(k) for k in constraints]
@@ -493,6 +554,7 @@ class Devices:
                 values.append((type(v), v))
             else:
                 out[i] = seen.setdefault(tuple(values), len(seen))
+        self._key_cache[attrs_key] = out
         return out
 
     def allocate(self, claims: list[ResourceClaim], node: int, taken: np.ndarray) -> list[Allocation] | None:
@@ -502,8 +564,12 @@ class Devices:
         same devices, the search goes on (:meth:`_search`)."""
         reach = self.reached(node)
         named: dict[int, str] = {}  # device -> the request it was last taken for
-        if any(c.constraints for c in claims):  # the first free devices may break a constraint: search
-            got = self._search(claims, reach, taken.copy(), named) if self._enough(claims, reach, taken) else None
+        if any(c.constraints for c in claims):  # the first free devices may break a constraint
+            plan = self._keyed(claims)
+            if plan is not None:
+                got = self._keyed_pick(plan, reach, taken, named)
+            else:
+                got = self._search(claims, reach, taken.copy(), named) if self._enough(claims, reach, taken) else None
         else:
             got = self._greedy(claims, reach, taken.copy(), named)
             if got is None and self._overlapping(claims) and self._enough(claims, reach, taken):
@@ -546,6 +612,8 @@ class Devices:
         if self._too_deep(claims):
             return None
         flat = [(ci, cr.options, cr.exactly is None, cr.name) for ci, c in enumerate(claims) for cr in c.requests]
+        if not flat:
+            return [[] for _ in claims]  # claims with no request: allocated, with no device
         picks: list[list[int]] = [[] for _ in claims]
         steps = [0]
         matches = [[_Match(k) for k in c.constraints] for c in claims]

@@ -168,7 +168,9 @@ class DynamicResources:
         devices are allocated for (the allocation the Filter makes on that node, or the
         claim's own), summed; then ``DefaultNormalizeScore``: scaled so the highest is 100
         (integer division), all 0 when the highest is 0. 0 everywhere for a pod with no
-        such request, and on a node where the claims cannot be allocated."""
+        such request, on a node where the claims cannot be allocated, and everywhere when
+        every claim is allocated already (the Filter allocates nothing, so kube-scheduler finds
+        no allocation of the node to score)."""
         out = self.raw_scores(t, nodes)
         top = int(out.max(initial=0))
         return out * MAX_NODE_SCORE // top if top > 0 else out
@@ -191,12 +193,24 @@ class DynamicResources:
                 unallocated.append(cl)
             else:
                 fixed += _sub_request_score(cl, allocation)
+        if not unallocated:
+            return out  # (the Filter allocated nothing: no node has an allocation to score, all 0)
         taken = self.taken
         for i, node in enumerate(nodes.tolist()):
-            got = self.devices.allocate(unallocated, node, taken) if unallocated else []
+            got = self.devices.allocate(unallocated, node, taken)
             if got is not None:
                 out[i] = fixed + sum(_sub_request_score(cl, a) for cl, a in zip(unallocated, got, strict=True))
         return out
+
+    def mixed_claims(self) -> Task | None:
+        """The first pod with both an allocated and an unallocated claim (kube-scheduler
+        v1.36.1's ``computeScore`` reads the Filter's allocations by each claim's place among
+        all the pod's claims and fails on such a pod, kubernetes#139016), or None."""
+        for t in self.tasks:
+            states = {self.state[cl.key][0] is None for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None}
+            if states == {True, False}:
+                return t
+        return None
 
     def _pinned(self, allocation: Allocation) -> np.ndarray:
         hit = self._pins.get(id(allocation))

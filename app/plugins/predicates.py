@@ -139,6 +139,12 @@ class Predicates(Plugin):
             self.ssn.dra.register(self.ssn)
             if self.DRA_SCORE:
                 self.ssn.register("batch_node_order", self.name, self.batch_node_order)
+                mixed = self.ssn.dra.mixed_claims() if self.ssn.config.profile == "volcano" else None
+                if mixed is not None:
+                    self.warn(f"pod {mixed.key} has both allocated and unallocated ResourceClaims: the kube-scheduler "
+                              "inside Volcano (v1.36.1) fails to score such a pod (kubernetes#139016, fixed after "
+                              "v1.36.1), and Volcano then leaves it unplaced where two or more nodes fit it; Gangplank "
+                              "scores it as the fixed kube-scheduler does")  # fmt: skip
         self.ssn.register("predicate", self.name, self.predicate)
 
     def batch_node_order(self, task: Task, nodes: np.ndarray) -> np.ndarray:
