@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -27,12 +28,14 @@ from api_schemas.extender import (
     ExtenderPreemptionResult,
     HostPriority,
 )
-from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema, envelope_of, json_response
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema, json_response, read_body
 from app.errors import InputError
 from app.extender import bindcheck, nodeargs
 from app.extender.nodeargs import NodeArgs, ci
 from app.extender.plan import gang_guard, plan_for
 from app.extender.source import SnapshotUnavailable, get_source
+from app.inflight import BUDGET
+from app.ingest.body import decode
 from app.settings import Settings, get_settings
 
 router = APIRouter(tags=["extender"])
@@ -158,13 +161,15 @@ _BIND_POOL = ThreadPoolExecutor(max_workers=BIND_WORKERS, thread_name_prefix="ga
 _BIND_SLOTS = threading.BoundedSemaphore(2 * BIND_WORKERS)
 
 
-async def run_bind(args: dict[str, Any], settings: Settings) -> dict[str, Any]:
+async def run_bind(args: Callable[[], dict[str, Any]], settings: Settings) -> dict[str, Any]:
+    """``do_bind`` in the bind pool; ``args`` decodes the request there (one hop off the
+    event loop for both)."""
     if not _BIND_SLOTS.acquire(blocking=False):
         return {"Error": f"{2 * BIND_WORKERS} binds are in flight; retry later"}
 
     def run() -> dict[str, Any]:
         try:
-            return do_bind(args, settings)
+            return do_bind(args(), settings)
         finally:
             _BIND_SLOTS.release()
 
@@ -196,11 +201,14 @@ def _route(path: str, model: type, response: type, fn: Any) -> None:
         if fn is not do_bind:  # read, decode, answer and encode in one pause of the GC (a NodeList can be megabytes)
             fast = nodeargs.fast if fn is do_filter or fn is do_prioritize else None
             return Response(await answer_body(request, settings, _answer, fn, settings, fast=fast), media_type="application/json")
-        args = await envelope_of(request, settings)
+        raw = await read_body(request, settings.max_body_bytes)
+        BUDGET.reserve(request.scope, len(raw))
+        content_type = request.headers.get("content-type")
         try:
-            return json_response(await run_bind(args, settings))
+            return json_response(await run_bind(lambda: decode(raw, content_type, max_yaml_nodes=settings.max_yaml_nodes),
+                                                settings))  # fmt: skip
         except SnapshotUnavailable as exc:
-            return json_response(unavailable(fn, args, exc.reason))
+            return json_response(unavailable(fn, {}, exc.reason))
 
 
 def _answer(args: dict[str, Any] | NodeArgs, fn: Any, settings: Settings) -> bytes:
