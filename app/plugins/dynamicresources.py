@@ -203,10 +203,13 @@ class DynamicResources:
         return out
 
     def mixed_claims(self) -> Task | None:
-        """The first pod with both an allocated and an unallocated claim (kube-scheduler
-        v1.36.1's ``computeScore`` reads the Filter's allocations by each claim's place among
-        all the pod's claims and fails on such a pod, kubernetes#139016), or None."""
+        """The first pod to place with both an allocated and an unallocated claim
+        (kube-scheduler v1.36.1's ``computeScore`` reads the Filter's allocations by each
+        claim's place among all the pod's claims and fails on such a pod, kubernetes#139016),
+        or None."""
         for t in self.tasks:
+            if t.node >= 0:
+                continue
             states = {self.state[cl.key][0] is None for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None}
             if states == {True, False}:
                 return t
