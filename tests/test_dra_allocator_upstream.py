@@ -31,6 +31,13 @@ How the Go fixtures map onto Gangplank's objects:
 * Constraints: ``matchAttribute`` is :class:`Constraint` (``match``); a device attribute given
   by a bare name is the driver's (``attrs``), a ``VersionValue`` a :class:`Version`.
   ``distinctAttribute`` is not modelled (the consumable-capacity cases that use it are skipped).
+* Admin access (``AdminAccess: true``): ``admin_req`` is a request with
+  ``Exactly.AdminAccess``; each expected result carries Go's ``deviceAllocationResult``
+  ``adminAccess`` flag and is compared with :attr:`Allocation.admin`. Go's
+  ``allocatedDevices`` are the devices in use (kube-scheduler's ``foreachAllocatedDevice``
+  leaves out results with admin access before the allocator sees them), so they map onto
+  ``Case.allocated`` as they are. ``admin-access-disabled`` (the feature off) is skipped:
+  Gangplank's allocator always has it on.
 * Go takes pools in map order (``GatherPools`` builds a ``map[PoolID]*Pool``); no transcribed
   case depends on it (each picks every candidate device, or candidates of one pool).
 """
@@ -138,6 +145,12 @@ def all_req(name: str, cls_name: str) -> ClaimRequest:
     return ClaimRequest(name, DeviceRequest(name, cls_name, ALL, 0))
 
 
+def admin_req(name: str, cls_name: str, count: int = 1, *, mode: str = EXACT_COUNT) -> ClaimRequest:
+    """``request`` with ``Exactly.AdminAccess = ptr.To(true)`` (and ``AllocationMode`` / ``Count``
+    set as the case sets them; ``All``: count 0)."""
+    return ClaimRequest(name, DeviceRequest(name, cls_name, mode, count if mode == EXACT_COUNT else 0, admin=True))
+
+
 def sub(name: str, cls_name: str, count: int = 1, *selectors: str, mode: str = EXACT_COUNT) -> tuple:
     return (name, cls_name, count, selectors, mode)
 
@@ -169,13 +182,16 @@ class Case:
     slices: list[ResourceSlice] = field(default_factory=list)
     node: str = NODE1
     allocated: tuple[tuple[str, str, str], ...] = ()
-    #: None: no allocation (Go: an error or nil results); else per claim (node selector, devices)
-    expect: list[tuple[dict | None, list[tuple[str, str, str]]]] | None = None
+    #: None: no allocation (Go: an error or nil results); else per claim (node selector, devices,
+    #: their ``adminAccess``)
+    expect: list[tuple[dict | None, list[tuple[str, str, str]], bool]] | None = None
 
 
-def result(selector: dict | None, *devices: tuple[str, str, str]) -> tuple[dict | None, list[tuple[str, str, str]]]:
-    """``allocationResult``: the claim's node selector and its (driver, pool, device)s."""
-    return (selector, list(devices))
+def result(selector: dict | None, *devices: tuple[str, str, str],
+           admin: bool = False) -> tuple[dict | None, list[tuple[str, str, str]], bool]:  # fmt: skip
+    """``allocationResult``: the claim's node selector and its (driver, pool, device)s, each
+    ``deviceAllocationResult(..., adminAccess)`` with the same ``admin`` (as in every case)."""
+    return (selector, list(devices), admin)
 
 
 def d(driver: str, pool: str, device: str) -> tuple[str, str, str]:
@@ -188,7 +204,8 @@ def skip(reason: str) -> Any:
 
 # Skip reasons, grouped
 CAPACITY_CEL = "CEL over device.capacity / quantity().compareTo is not modelled (Gangplank takes such a selector to match every device)"
-ADMIN = "admin access is not modelled (DeviceRequest has no adminAccess)"
+ADMIN_OFF = ("DRAAdminAccess off: Go refuses adminAccess (\"admin access is requested, but the feature is disabled\"); "
+             "Gangplank's allocator always runs with admin access on")
 TAINTS = "device taints and tolerations are not modelled (DeviceTaints on)"
 PARTITIONABLE = "partitionable devices / shared counters are not modelled (PartitionableDevices on)"
 CONSUMABLE = "consumable capacity / allowMultipleAllocations are not modelled (ConsumableCapacity on)"
@@ -266,11 +283,30 @@ def runnable_cases() -> list[Any]:
         P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A],
                [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))],
                allocated=(d(DRIVER_A, POOL1, DEVICE1),)), id="all-devices-some-allocated"),
-        P(Case(), id="all-devices-some-allocated-admin-access", marks=skip(ADMIN)),
-        P(Case(), id="all-devices-some-allocating-admin-access", marks=skip(ADMIN)),
-        P(Case(), id="count-devices-some-allocated-admin-access", marks=skip(ADMIN)),
-        P(Case(), id="separate-claims-share-device-admin-access", marks=skip(ADMIN)),
-        P(Case(), id="admin-access-claims-device-allocating-for-non-admin-access", marks=skip(ADMIN)),
+        # AdminAccess on (Go's allocatedDevices are in use: allocated without admin access)
+        P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A, mode=ALL))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1),),
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2), admin=True)]),
+          id="all-devices-some-allocated-admin-access"),
+        # (the All request cannot take device-1: the claim's first request took it)
+        P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A), admin_req(REQ1, CLASS_A, mode=ALL))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))]),
+          id="all-devices-some-allocating-admin-access"),
+        P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A, 2))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1),),
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2), admin=True)]),
+          id="count-devices-some-allocated-admin-access"),
+        P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A)), claim(CLAIM1, admin_req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), admin=True),
+                       result(L1, d(DRIVER_A, POOL1, DEVICE1), admin=True)]),
+          id="separate-claims-share-device-admin-access"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A), claim(CLAIM1, admin_req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1)), result(L1, d(DRIVER_A, POOL1, DEVICE1), admin=True)]),
+          id="admin-access-claims-device-allocating-for-non-admin-access"),
         # PrioritizedList on
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_B, 1)))], [A, B],
                [slice_(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE2, NODE1, POOL2, DRIVER_B)],
@@ -306,8 +342,11 @@ def runnable_cases() -> list[Any]:
           id="several-different-drivers"),
         P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                allocated=(d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2))), id="already-allocated-devices"),
-        P(Case(), id="admin-access-disabled", marks=skip(ADMIN + "; Go refuses adminAccess with the feature off")),
-        P(Case(), id="admin-access-enabled", marks=skip(ADMIN)),
+        P(Case(), id="admin-access-disabled", marks=skip(ADMIN_OFF)),
+        # AdminAccess on: device-1 is in use (device-2 is in no slice), admin access takes it
+        P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2)),
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), admin=True)]), id="admin-access-enabled"),
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A), req(REQ1, CLASS_A),
                       constraints=(match(INT_ATTR), match(VERSION_ATTR), match(STRING_ATTR), match(BOOL_ATTR)))], [A],
                [slice_(SLICE1, NODE1, POOL1, DRIVER_A, *(
@@ -435,8 +474,11 @@ def runnable_cases() -> list[Any]:
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 1), sub(SUB1, CLASS_A, 1)))], [A, B],
                [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-prioritized-list-disabled"),
-        P(Case(), id="tainted-admin-access", marks=skip(TAINTS + "; " + ADMIN)),
-        P(Case(), id="tainted-admin-access-disabled", marks=skip(ADMIN)),
+        P(Case(), id="tainted-admin-access", marks=skip(TAINTS)),
+        # DeviceTaints off, AdminAccess on: the taint is ignored, admin access takes the device in use
+        P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2)),
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), admin=True)]), id="tainted-admin-access-disabled"),
         P(Case(), id="tainted-all-devices-single", marks=skip(TAINTS)),
         P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-all-devices-single-disabled"),
@@ -530,6 +572,7 @@ def test_allocation_matches_upstream_allocator_case(case: Case) -> None:
         assert got is None, f"expected no allocation, got {[a.devices for a in got]}"
         return
     assert got is not None, "expected an allocation, got none"
-    assert [sorted(a.devices) for a in got] == [sorted(devs) for _, devs in case.expect]
-    for allocation, (selector, _) in zip(got, case.expect):
+    assert [sorted(a.devices) for a in got] == [sorted(devs) for _, devs, _ in case.expect]
+    for allocation, (selector, _, admin) in zip(got, case.expect):
         assert [allocation.admits(n) for n in NODES] == [_selector_admits(selector, n) for n in NODES]
+        assert list(allocation.admin or (False,) * len(allocation.devices)) == [admin] * len(allocation.devices)

@@ -328,3 +328,78 @@ def test_a_pod_with_allocated_and_unallocated_claims_is_named_in_the_warnings_un
     objs = [*_first_available_cluster()[:6], claim("shared", "small", status=held), claim("c", "big"), *vjob("w", "shared", "c")]
     assert any("kubernetes#139016" in w for w in decide(client, objs, "volcano")["warnings"])
     assert not any("kubernetes#139016" in w for w in decide(client, objs, "gangplank")["warnings"])
+
+
+# -- admin access (DRAAdminAccess) ---------------------------------------------------------------
+def _admin_claim(name: str, cls: str, *, status: dict | None = None) -> dict:
+    c = claim(name, cls, status=status)
+    c["spec"]["devices"]["requests"][0]["exactly"]["adminAccess"] = True
+    return c
+
+
+def _held(device: str, *, admin: bool = False) -> dict:
+    result = {"request": "r", "driver": "gpu.example.com", "pool": "a-gpus", "device": device}
+    if admin:
+        result["adminAccess"] = True
+    return {"allocation": {"devices": {"results": [result]}, "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+        {"key": "metadata.name", "operator": "In", "values": ["a"]}]}]}}, "reservedFor": [{"resource": "pods", "name": "x", "uid": "x"}]}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_admin_access_takes_a_device_in_use(client, profile) -> None:
+    """An admin-access request may take a device another claim holds (a monitoring pod on a
+    node whose one GPU is in use); an ordinary request may not."""
+    base = [*cpu_nodes("a"), device_class("gpu"), pool("a-gpus", "gpu.example.com", 1, node_name="a"),
+            claim("busy", "gpu", status=_held("d0"))]  # fmt: skip
+    assert where(decide(client, [*base, claim("c", "gpu"), *vjob("w", "c")], profile), f"{NS}/w-0") is None
+    assert where(decide(client, [*base, _admin_claim("c", "gpu"), *vjob("w", "c")], profile), f"{NS}/w-0") == "a"
+
+
+@pytest.mark.parametrize("profile", ["volcano", "gangplank", "kai"])
+def test_a_device_allocated_with_admin_access_is_not_in_use(client, profile) -> None:
+    """``foreachAllocatedDevice`` skips results with ``adminAccess``: the GPU a monitoring
+    pod's claim holds with admin access is free for an ordinary claim."""
+    objs = [*cpu_nodes("a"), device_class("nic"), pool("a-gpus", "gpu.example.com", 1, node_name="a"),
+            claim("mon", "nic", status=_held("d0", admin=True)), claim("c", "nic")]  # fmt: skip
+    if profile == "kai":
+        from tests.test_kai_dra import job, kai_queue
+
+        objs += [kai_queue("q", 8), *job("w", "c")]
+    else:
+        objs += vjob("w", "c")
+    assert where(decide(client, objs, profile), f"{NS}/w-0") == "a"
+    objs[3] = claim("mon", "nic", status=_held("d0"))  # held without admin access: in use
+    assert where(decide(client, objs, profile), f"{NS}/w-0") is None
+
+
+def test_admin_access_does_not_take_a_device_its_own_claim_took() -> None:
+    """``allocatingDeviceForClaim``: an admin-access request of a claim passes over a device
+    another request of the same claim took; a later ordinary request (another claim) finds
+    the admin request's device in use (``allocatingDevices``), so the search takes the held
+    device for the admin request instead."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from app.model.dra import ClaimRequest, DeviceClass, DeviceRequest, Devices, DraSnapshot, ResourceClaim, ResourceSlice
+
+    s = ResourceSlice("s", "gpu.example.com", "p", 0, 1, "n", False, None, False, (("d0", {}, False), ("d1", {}, False)), "")
+    devs = Devices(DraSnapshot(classes={"gpu": DeviceClass("gpu", (), "")}, slices=[s]),
+                   [SimpleNamespace(name="n", idx=0, labels={})])  # type: ignore[list-item]  # fmt: skip
+    plain = ClaimRequest("p", DeviceRequest("p", "gpu", "ExactCount", 1))
+    admin = ClaimRequest("a", DeviceRequest("a", "gpu", "ExactCount", 1, admin=True))
+    taken = np.array([False, True])  # d1 held by another claim
+
+    def picked(*claims: ResourceClaim) -> list[list[str]] | None:
+        got = devs.allocate(list(claims), 0, taken)
+        return None if got is None else [[d[2] for d in a.devices] for a in got]
+
+    one = ResourceClaim("ns", "one", "u1", {}, (plain, admin), None, [], "")
+    assert picked(one) == [["d0", "d1"]]  # the admin request passes over d0 (its own claim's) to the held d1
+    first, second = (ResourceClaim("ns", n, n, {}, (r,), None, [], "") for n, r in (("x", admin), ("y", plain)))
+    # x's admin request takes d0 first: in use for y, and d1 is held; the search goes back and
+    # gives x the held d1, so y gets d0
+    assert picked(first, second) == [["d1"], ["d0"]]
+    assert picked(second, first) == [["d0"], ["d0"]]  # y first: d0; x may share it (not its own claim's)
+    got = devs.allocate([first], 0, taken)
+    assert got is not None and got[0].admin == (True,) and got[0].held() == ()

@@ -40,12 +40,18 @@ Go's ``testPlugin`` drives the plugin):
   no allocation is in flight and the claims after the cycle are as they were.
 * PreBind: the pod bound (its task ``ALLOCATED`` on the node), :meth:`snapshot_after` gives
   each claim as Go's PreBind leaves it (allocation, ``reservedFor``).
+* Admin access: ``admin_access`` is Go's ``adminAccess(claim)`` (``exactly.adminAccess`` on
+  its requests, ``adminAccess`` on its allocation results); Gangplank's allocator always runs
+  as with ``enableDRAAdminAccess: true``. ``Case.admin`` names the claims whose allocation Go
+  expects with ``adminAccess`` results. The namespace label the API server requires for such
+  claims is admission's, not the scheduler's, and is not part of these cases.
 * PostFilter (deallocation), finalizers, PreBindPreFlight and metrics are not
   compared (not modelled); a case whose only difference is one of those runs on the rest.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,6 +154,17 @@ def other_claim(allocation: dict | None = None) -> dict:
     return claim("not-my-claim", owner=None, allocation=allocation)
 
 
+def admin_access(o: dict) -> dict:
+    """``adminAccess(claim)``: a copy whose every request has ``exactly.adminAccess: true`` and
+    whose allocation results (if any) have ``adminAccess: true``."""
+    o = copy.deepcopy(o)
+    for rq in o["spec"]["devices"]["requests"]:
+        rq["exactly"]["adminAccess"] = True
+    for res in ((o.get("status") or {}).get("allocation") or {}).get("devices", {}).get("results", ()):
+        res["adminAccess"] = True
+    return o
+
+
 def the_pod(kind: str) -> dict:
     """``podWithClaimName``, ``podWithClaimTemplate`` (status not set), ``podWithClaimTemplateInStatus``,
     ``podWithTwoClaimNames``, or the ``empty`` case's pod ``foo`` with no claim."""
@@ -189,6 +206,9 @@ class Case:
     unreserve: bool = False
     #: after PreBind (or Unreserve): claim name -> (devices allocated or None, reservedFor uids)
     after: dict[str, tuple[int | None, list[str]]] = field(default_factory=dict)
+    #: the claims whose allocation (in flight, and after) has ``adminAccess: true`` on every
+    #: result (Go's ``adminAccess(allocatedClaim)``); every other allocation compared has none
+    admin: tuple[str, ...] = ()
 
 
 def bound(n: int | None = 1) -> tuple[int | None, list[str]]:
@@ -214,7 +234,8 @@ def xfail(reason: str) -> Any:
 
 EXTENDED = "DRAExtendedResource: a pod's extended resources backed by DRA devices (special claims the plugin creates) are not modelled"
 BINDING = "DRADeviceBindingConditions / DRAResourceClaimDeviceStatus: device binding conditions are not modelled"
-ADMIN = "DRAAdminAccess: admin access is not modelled"
+ADMIN_OFF = ("DRAAdminAccess off: Go's Filter refuses the claim (\"claim default/my-pod-my-resource, request req-1: admin "
+             "access is requested, but the feature is disabled\"); Gangplank's allocator always runs with admin access on")
 TIMEOUT = "the Filter timeout / a canceled Filter context is not modelled"
 
 CEL_PER_NODE = (
@@ -248,9 +269,20 @@ CASES: list[Any] = [
     pytest.param(Case(claims=[claim()], classes=[device_class()], slices=[slice_("worker", "instance-1", taints=True)],
                       in_flight={CLAIM: 1}, after={CLAIM: bound()}), id="tainted-device-disabled"),
     pytest.param(None, id="tainted-device-enabled", marks=skip("DRADeviceTaints: device taints are not modelled")),
-    pytest.param(None, id="request-admin-access-with-DRAAdminAccess-featuregate", marks=skip(ADMIN)),
-    pytest.param(None, id="request-admin-access-without-DRAAdminAccess-featuregate", marks=skip(ADMIN)),
-    pytest.param(None, id="structured-ignore-allocated-admin-access", marks=skip(ADMIN)),
+    # DRAAdminAccess on: the pending claim asks for admin access, so it takes instance-1 though
+    # not-my-claim holds it; its allocation's result has adminAccess (adminAccess(allocatedClaim))
+    pytest.param(Case(claims=[admin_access(claim()), other_claim(ALLOCATION)], classes=[device_class()],
+                      slices=[slice_("worker", "instance-1")], in_flight={CLAIM: 1},
+                      after={CLAIM: bound(), "not-my-claim": (1, [])}, admin=(CLAIM,)),
+                 id="request-admin-access-with-DRAAdminAccess-featuregate"),
+    pytest.param(None, id="request-admin-access-without-DRAAdminAccess-featuregate", marks=skip(ADMIN_OFF)),
+    # not-my-claim holds instance-1 with admin access: not in use (foreachAllocatedDevice skips such
+    # results whatever the gate; Go runs this case with DRAAdminAccess off, the pending claim asks for
+    # no admin access), so the pending claim takes it
+    pytest.param(Case(claims=[claim(), admin_access(other_claim(ALLOCATION))], classes=[device_class()],
+                      slices=[slice_("worker", "instance-1")], in_flight={CLAIM: 1},
+                      after={CLAIM: bound(), "not-my-claim": (1, [])}, admin=("not-my-claim",)),
+                 id="structured-ignore-allocated-admin-access"),
     pytest.param(Case(claims=[claim(CLAIM, exactly(selectors=(BROKEN,)))], classes=[device_class()], slices=[slice_("worker", "instance-1")],
                       filter={"worker": False}), id="claim-parameters-CEL-runtime-error"),
     pytest.param(Case(claims=[claim()], classes=[device_class((BROKEN,))], slices=[slice_("worker", "instance-1")],
@@ -383,6 +415,7 @@ def test_plugin(case: Case) -> None:
         assert holder is t and len(allocation.devices) == devices
         assert {(d[0], d[1]) for d in allocation.devices} == {(DRIVER, names[at])}
         assert [allocation.admits(n) for n in c.nodes] == [i == at for i in range(len(names))]
+        assert list(allocation.admin or (False,) * devices) == [name in case.admin] * devices
 
     # Unreserve, or PreBind
     if case.unreserve:
@@ -396,6 +429,7 @@ def test_plugin(case: Case) -> None:
             assert cl.allocation is None
         else:
             assert cl.allocation is not None and len(cl.allocation.devices) == devices
+            assert list(cl.allocation.admin or (False,) * devices) == [name in case.admin] * devices
         assert [ref[3] for ref in cl.reserved_for] == reserved
     if case.in_flight and not case.unreserve:  # PreBind records the allocation Reserve made
         for name in case.in_flight:

@@ -379,7 +379,8 @@ def test_same_answer_whatever_the_order_of_the_objects(client) -> None:
 
 def test_counted_fit_agrees_with_the_allocator_on_random_pools() -> None:
     """``Devices.fits`` settles by counts where the requests take from disjoint devices, and
-    asks the allocator elsewhere: either way it must say what the allocator says, node by node."""
+    asks the allocator elsewhere (always for admin-access requests): either way it must say
+    what the allocator says, node by node."""
     from types import SimpleNamespace
 
     from app.model.dra import ALL, ClaimRequest, DeviceClass, DeviceRequest, ResourceClaim
@@ -400,7 +401,8 @@ def test_counted_fit_agrees_with_the_allocator_on_random_pools() -> None:
         claims = []
         for c in range(rng.randint(1, 2)):
             reqs = tuple(ClaimRequest(f"r{i}", DeviceRequest(f"r{i}", rng.choice(list(classes)),
-                                                             ALL if rng.random() < 0.1 else EXACT_COUNT, rng.randint(1, 3)))
+                                                             ALL if rng.random() < 0.1 else EXACT_COUNT, rng.randint(1, 3),
+                                                             admin=rng.random() < 0.15))
                          for i in range(rng.randint(1, 2)))  # fmt: skip
             claims.append(ResourceClaim(NS, f"c{c}", "", {}, reqs, None, [], ""))
         devices = Devices(DraSnapshot(classes=classes, slices=slices), nodes)  # type: ignore[arg-type]

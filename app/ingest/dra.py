@@ -147,19 +147,20 @@ def _attributes(dev: dict, ptr: str, ident: Any, driver: str) -> Attributes:
     return out
 
 
-def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where: str) -> DeviceRequest:
+def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where: str, *, sub: bool = False) -> DeviceRequest:
+    """An ``exactly`` request (or a v1beta1 request's own fields), or a ``firstAvailable``
+    sub-request (``sub``: no ``adminAccess`` field)."""
     mode = r.string(req, "allocationMode", ptr, ident, default=EXACT_COUNT) or EXACT_COUNT
     if mode not in (EXACT_COUNT, ALL):
         raise InputError("allocationMode must be ExactCount or All", join_pointer(ptr, "allocationMode"), ident)
     count = r.integer(req, "count", ptr, ident, default=1, minimum=1, maximum=MAX_COUNT) if mode == EXACT_COUNT else 0
-    if req.get("adminAccess"):
-        _note(d, "DRA admin access is not modelled: the request takes devices as any other", where)
+    admin = False if sub else bool(r.boolean(req, "adminAccess", ptr, ident, default=False))
     if req.get("capacity"):
         _note(d, "DRA capacity requests (consumable capacity) are not modelled: a request takes whole devices", where)
     if req.get("tolerations"):
         _note(d, "DRA device tolerations are not modelled", where)
     return DeviceRequest(name, r.string(req, "deviceClassName", ptr, ident), mode, count or 0,
-                         _selectors(req, ptr, ident, d, where))  # fmt: skip
+                         _selectors(req, ptr, ident, d, where), admin)  # fmt: skip
 
 
 def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
@@ -182,7 +183,8 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
                                                                 ident, rname, d, where)))  # fmt: skip
         elif first:
             subs = tuple(_device_request(s, join_pointer(rp, "firstAvailable", k), ident,
-                                         f"{rname}/{r.string(s, 'name', join_pointer(rp, 'firstAvailable', k), ident)}", d, where)
+                                         f"{rname}/{r.string(s, 'name', join_pointer(rp, 'firstAvailable', k), ident)}", d, where,
+                                         sub=True)
                          for k, s in enumerate(first))  # fmt: skip
             requests.append(ClaimRequest(rname, None, subs))
         else:  # v1beta1: the request's own fields
@@ -199,8 +201,9 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
         devs = tuple((r.string(x, "driver", f"{rp}/{k}", ident), r.string(x, "pool", f"{rp}/{k}", ident),
                       r.string(x, "device", f"{rp}/{k}", ident)) for k, x in enumerate(results))  # fmt: skip
         names = tuple(r.string(x, "request", f"{rp}/{k}", ident) for k, x in enumerate(results))
+        admin = tuple(bool(r.boolean(x, "adminAccess", f"{rp}/{k}", ident, default=False)) for k, x in enumerate(results))
         sel = _node_selector(alloc, ap, ident)
-        allocation = Allocation(devs, (sel,) if sel is not None else (), names)
+        allocation = Allocation(devs, (sel,) if sel is not None else (), names, admin if any(admin) else ())
     refs: list[PodRef] = []
     reserved = _bounded(status, "reservedFor", st, ident, "a consumer reference", RESERVED_FOR_MAX,
                         "ResourceClaimReservedForMaxSize")  # fmt: skip

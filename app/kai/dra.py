@@ -244,12 +244,12 @@ class KaiDra(DynamicResources):
 
     def placed(self, t: Task) -> None:
         """``allocateResourceClaim`` for each of the pod's claims (on its node). A claim with
-        ``firstAvailable`` requests is left as it is: KAI's allocator runs with its features
-        off, fails on sub-requests and the handler goes on."""
+        ``firstAvailable`` requests, or one asking for admin access, is left as it is: KAI's
+        allocator runs with its features off, fails on them and the handler goes on."""
         self._remember(t, self.ssn.undoing, restore=True)  # (an undone eviction)
         for pc in self.claims_of(t):
             cl = self.claim(t, pc)
-            if cl is None or any(cr.exactly is None for cr in cl.requests):
+            if cl is None or any(cr.exactly is None or cr.exactly.admin for cr in cl.requests):
                 continue  # KAI logs it and goes on
             st = self.state[cl.key]
             allocation = st[0]

@@ -32,8 +32,12 @@ the requests Gangplank models.
   ``ExactCount`` requests, constraints over all of a claim's requests) the filter counts
   per value and the allocation takes the devices the search would take first
   (:meth:`Devices._keyed`); elsewhere the claims are searched device by device.
+* **Admin access** (DRAAdminAccess, on in kube-scheduler since v1.34): an ``exactly`` request
+  with ``adminAccess`` may take a device in use (not one its own claim took in this
+  allocation), and a device allocated with admin access is not in use for anyone else
+  (:meth:`Allocation.held`); counting is not used for such requests.
 * Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
-  constraints too), device taints, admin access, partitionable devices. A pool's
+  constraints too), device taints, partitionable devices. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
   node), and pools are taken in (driver, pool) order (Go's order is a map's).
 """
@@ -101,6 +105,9 @@ class DeviceRequest:
     mode: str  # ExactCount | All
     count: int
     selectors: tuple[str, ...] = ()
+    #: ``adminAccess`` (DRAAdminAccess): devices in use elsewhere may be taken, and taking one
+    #: does not make it in use (an ``exactly`` request only; sub-requests have no such field)
+    admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +175,15 @@ class Allocation:
     #: per device, the request it was allocated for (``results[].request``: ``request`` or
     #: ``request/sub``); empty when not known
     requests: tuple[str, ...] = ()
+    #: per device, allocated with admin access (``results[].adminAccess``): not in use for
+    #: other claims (``foreachAllocatedDevice`` skips it); empty: none
+    admin: tuple[bool, ...] = ()
+
+    def held(self) -> tuple[Device, ...]:
+        """The devices this allocation makes in use."""
+        if not any(self.admin):
+            return self.devices
+        return tuple(d for d, a in zip(self.devices, self.admin, strict=True) if not a)
 
     def admits(self, node: Node) -> bool:
         return all(any(term_matches(t, node) for t in sel.get("nodeSelectorTerms") or ()) for sel in self.selectors)
@@ -420,7 +436,7 @@ class Devices:
             if keyed is not None:
                 return keyed[nodes]
             ok = np.ones(len(nodes), dtype=bool)
-        elif all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
+        elif all(r is not None and r.mode == EXACT_COUNT and not r.admin and not (self.matching(r) < 0).any() for r in reqs):
             need: dict[bytes, tuple[np.ndarray, int]] = {}
             for r in reqs:
                 m = self.matching(r) > 0  # type: ignore[arg-type]
@@ -453,7 +469,7 @@ class Devices:
         match masks, and its devices' keys (None without a constraint, or without a
         request); None when counting does not settle it (the search decides)."""
         reqs = [cr.exactly for c in claims for cr in c.requests]
-        if not all(r is not None and r.mode == EXACT_COUNT and not (self.matching(r) < 0).any() for r in reqs):
+        if not all(r is not None and r.mode == EXACT_COUNT and not r.admin and not (self.matching(r) < 0).any() for r in reqs):
             return None
         masks = [self.matching(r) > 0 for r in reqs]  # type: ignore[arg-type]
         if any((a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :]):
@@ -494,7 +510,7 @@ class Devices:
         return ok
 
     def _keyed_pick(self, plan: list[tuple[list[tuple[DeviceRequest, np.ndarray]], np.ndarray | None]], reach: np.ndarray,
-                    taken: np.ndarray, named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
+                    taken: np.ndarray, named: dict[tuple[int, int], DeviceRequest]) -> list[list[int]] | None:  # fmt: skip
         """The devices kube-scheduler's search takes first on a node (``reach``: the devices it
         reaches, in order) for claims :meth:`_keyed` settles: without a constraint, each
         request's first free matching devices; with one, the first free device of the first
@@ -513,7 +529,7 @@ class Devices:
                     if len(cand) < r.count:
                         return None
                     picked += cand.tolist()
-                    named.update(dict.fromkeys(cand.tolist(), r.name))
+                    named.update(dict.fromkeys(((len(out), d) for d in cand.tolist()), r))
                 out.append(picked)
                 continue
             k = keys[reach]
@@ -530,7 +546,7 @@ class Devices:
             for r, m in own:
                 cand = reach[m[reach] & free & (k == key)][: r.count]
                 picked += cand.tolist()
-                named.update(dict.fromkeys(cand.tolist(), r.name))
+                named.update(dict.fromkeys(((len(out), d) for d in cand.tolist()), r))
             out.append(picked)
         return out
 
@@ -563,7 +579,7 @@ class Devices:
         kube-scheduler's depth-first search); when that fails and two requests could take the
         same devices, the search goes on (:meth:`_search`)."""
         reach = self.reached(node)
-        named: dict[int, str] = {}  # device -> the request it was last taken for
+        named: dict[tuple[int, int], DeviceRequest] = {}  # (claim, device) -> the request it was last taken for
         if any(c.constraints for c in claims):  # the first free devices may break a constraint
             plan = self._keyed(claims)
             if plan is not None:
@@ -574,7 +590,7 @@ class Devices:
             got = self._greedy(claims, reach, taken.copy(), named)
             if got is None and self._overlapping(claims) and self._enough(claims, reach, taken):
                 got = self._search(claims, reach, taken.copy(), named)
-        return None if got is None else [self._allocation(picked, named) for picked in got]
+        return None if got is None else [self._allocation(picked, named, ci) for ci, picked in enumerate(got)]
 
     def _overlapping(self, claims: list[ResourceClaim]) -> bool:
         """Two requests (or a request's alternatives) could take one device: greedy is not final."""
@@ -588,6 +604,8 @@ class Devices:
         """Whether the node's free devices that some request matches are at least as many as
         the requests need together (each its smallest alternative): else no search can succeed."""
         opts = [cr.options for c in claims for cr in c.requests]
+        if any(r.admin for o in opts for r in o):
+            return True  # (admin access takes devices in use too: no bound from the free ones)
         need = sum(min(r.count if r.mode == EXACT_COUNT else 1 for r in o) for o in opts if o)
         any_match = np.zeros(len(reach), dtype=bool)
         for o in opts:
@@ -603,7 +621,7 @@ class Devices:
         return len(opts) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in o), default=0) for o in opts) > SEARCH_DEPTH
 
     def _search(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
-                named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
+                named: dict[tuple[int, int], DeviceRequest]) -> list[list[int]] | None:  # fmt: skip
         """``allocateOne``'s depth-first search: for each request in order (claims in order, a
         ``firstAvailable`` request's alternatives in order), each way of taking its devices in
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
@@ -665,18 +683,19 @@ class Devices:
             if req.mode == ALL:
                 if matches[ci]:
                     return every(i, ci, base, req)
-                got = self._request(req, reach, used)
+                got = self._request(req, reach, used, picks[ci])
                 if got is None:
                     return False
                 if len(picks[ci]) + len(got) > ALLOCATION_MAX:
                     return _EXCEEDED
+                before = used[got].copy()
                 used[got] = True
                 picks[ci].extend(got)
-                named.update(dict.fromkeys(got, req.name))
+                named.update(dict.fromkeys(((ci, d) for d in got), req))
                 res = after(i)
                 if res is not True:
                     del picks[ci][len(picks[ci]) - len(got) :]
-                    used[got] = False
+                    used[got] = before  # (an admin request's devices may have been in use already)
                 return res
             if len(picks[ci]) + req.count > ALLOCATION_MAX:
                 return _EXCEEDED
@@ -697,21 +716,23 @@ class Devices:
                 return _EXCEEDED
             taken_here = 0
             res: Any = False
+            before: list[bool] = []
             for d in cand:
-                if used[d]:
+                if (d in picks[ci]) if req.admin else used[d]:
                     break
                 if not add(ci, base, req, d):
                     res = _Stop
                     break
+                before.append(bool(used[d]))
                 used[d] = True
                 picks[ci].append(d)
-                named[d] = req.name
+                named[(ci, d)] = req
                 taken_here += 1
             else:
                 res = after(i)
             if res is not True:
-                for d in picks[ci][len(picks[ci]) - taken_here :]:
-                    used[d] = False
+                for d, was in zip(picks[ci][len(picks[ci]) - taken_here :], before, strict=True):
+                    used[d] = was
                     remove(ci, base, req)
                 del picks[ci][len(picks[ci]) - taken_here :]
             if res is _Stop:
@@ -723,10 +744,11 @@ class Devices:
             if need == 0:
                 return after(i)
             constrained = bool(matches[ci])
+            admin = req.admin
             for j in range(start, len(cand)):
                 d = cand[j]
-                if used[d]:
-                    continue  # (in use: passed over before any selector is asked)
+                if (d in picks[ci]) if admin else used[d]:
+                    continue  # (in use, or for admin access taken by this claim: passed over before any selector is asked)
                 if state[j] < 0:
                     raise _Stop  # the scan meets a CEL runtime error: the allocation fails
                 if state[j] == 0:
@@ -736,14 +758,15 @@ class Devices:
                     raise _Stop
                 if constrained and not add(ci, base, req, d):
                     continue  # a constraint refuses it: the next device
+                was = bool(used[d])
                 used[d] = True
                 picks[ci].append(d)
-                named[d] = req.name
+                named[(ci, d)] = req
                 got = choose(cand, state, j + 1, need - 1, ci, i, base, req)
                 if got is True:
                     return True
                 picks[ci].pop()
-                used[d] = False
+                used[d] = was
                 if constrained:
                     remove(ci, base, req)
                 if got is _EXCEEDED:
@@ -756,14 +779,14 @@ class Devices:
             return None
 
     def _greedy(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
-                named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
+                named: dict[tuple[int, int], DeviceRequest]) -> list[list[int]] | None:  # fmt: skip
         try:
             return self._first(claims, reach, used, named)
         except _Stop:
             return None
 
     def _first(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
-               named: dict[int, str]) -> list[list[int]] | None:  # fmt: skip
+               named: dict[tuple[int, int], DeviceRequest]) -> list[list[int]] | None:  # fmt: skip
         """Each request in order takes the first free devices it can (:meth:`_request`)."""
         out: list[list[int]] = []
         for claim in claims:
@@ -771,11 +794,11 @@ class Devices:
             for cr in claim.requests:
                 options = cr.options
                 for req in options:
-                    got = self._request(req, reach, used)
+                    got = self._request(req, reach, used, picked)
                     if got is not None:
                         picked += got
                         used[got] = True
-                        named.update(dict.fromkeys(got, req.name))
+                        named.update(dict.fromkeys(((len(out), d) for d in got), req))
                         break
                 else:
                     return None
@@ -784,22 +807,24 @@ class Devices:
             out.append(picked)
         return out
 
-    def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray) -> list[int] | None:
+    def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray, claim: list[int]) -> list[int] | None:
         """The devices of one request on a node (``reach``: the devices it reaches), or None:
         ``All`` every matching one (an incomplete pool reaching the node, or a CEL error on any
         of its devices, stops the allocation: :class:`_Stop`), ``ExactCount`` the first free
         matching ones, the devices scanned in order as the allocator does (in use, or of a
         pool it skips: passed over; then the selectors: a CEL error met before enough devices
-        were found stops the allocation)."""
+        were found stops the allocation). In use: ``used``; for an admin-access request only
+        the devices its own claim took already (``claim``)."""
         state = self.matching(req)[reach]
+        busy = used[reach] if not req.admin else np.isin(reach, claim)
         if req.mode == ALL:
             if (state < 0).any() or self.from_incomplete[reach].any():
                 raise _Stop
-            cand = reach[state > 0]
-            if not len(cand) or used[cand].any():
+            cand = state > 0
+            if not cand.any() or busy[cand].any():
                 return None
-            return cand.tolist()
-        free = ~used[reach] & ~self.skipped[reach]
+            return reach[cand].tolist()
+        free = ~busy & ~self.skipped[reach]
         state, at = state[free], reach[free]
         hits = np.flatnonzero(state > 0)
         errors = np.flatnonzero(state < 0)
@@ -809,15 +834,17 @@ class Devices:
             return None
         return at[hits[: req.count]].tolist()
 
-    def _allocation(self, picked: list[int], named: dict[int, str]) -> Allocation:
+    def _allocation(self, picked: list[int], named: dict[tuple[int, int], DeviceRequest], ci: int) -> Allocation:
         devices = tuple(self.order[i][0] for i in picked)
-        requests = tuple(named[i] for i in picked)
+        reqs = [named[(ci, i)] for i in picked]
+        requests = tuple(r.name for r in reqs)
+        admin = tuple(r.admin for r in reqs) if any(r.admin for r in reqs) else ()
         selectors: list[dict[str, Any]] = []
         for i in picked:  # createNodeSelector
             _, name, all_nodes, sel = self.order[i]
             if name:
                 local = {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}]}]}
-                return Allocation(devices, (local,), requests)
+                return Allocation(devices, (local,), requests, admin)
             if not all_nodes and sel is not None and sel not in selectors:
                 selectors.append(sel)
-        return Allocation(devices, tuple(selectors), requests)
+        return Allocation(devices, tuple(selectors), requests, admin)

@@ -226,7 +226,7 @@ class DynamicResources:
     def _hold(self, allocation: Allocation | None, sign: int) -> None:
         if allocation is not None:
             idx = self.devices.index
-            at = [i for d in allocation.devices if (i := idx.get(d)) is not None]
+            at = [i for d in allocation.held() if (i := idx.get(d)) is not None]
             np.add.at(self.holders, at, sign)
 
     def set_allocation(self, st: list[Any], allocation: Allocation | None) -> None:
