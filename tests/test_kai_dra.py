@@ -652,3 +652,28 @@ def test_allocator_finds_an_allocation_exactly_when_one_exists() -> None:
         if got is not None:  # distinct devices, each matching its request
             flat = [d for a in got for d in a.devices]
             assert len(flat) == len(set(flat)) == sum(r.count for r in reqs)
+
+
+@pytest.mark.parametrize("field", [None, True, False])
+def test_kai_reserves_an_allocated_admin_claim_and_leaves_an_unallocated_one(field) -> None:
+    """``allocateResourceClaim``: the claim is reserved for the pod with the allocation it has;
+    only an unallocated claim goes to KAI's feature-less allocator, which fails on a request
+    that sets ``adminAccess`` at all (``hasAdminAccess``: true or false), and the handler
+    goes on."""
+    from app.ingest.request import read_request
+    from app.service import decide_session
+    from app.settings import get_settings
+    from tests.kube import request
+
+    def session(status: dict | None):  # noqa: ANN202
+        c = claim("cr", "net", 1, status=status)
+        if field is not None:
+            c["spec"]["devices"]["requests"][0]["exactly"]["adminAccess"] = field
+        objs = [*cpu_nodes("a"), kai_queue("q", 8), device_class("net"), pool("a-net", "net.example.com", 1, node_name="a"),
+                c, *job("w", "cr")]  # fmt: skip
+        return decide_session(read_request(request(objs, config={"profile": "kai"}), get_settings()))
+
+    allocated = session(_allocated([("net.example.com", "a-net", "d0")], node="a"))
+    assert [x[2] for x in allocated.dra.state[(NS, "cr")][1]] == ["w-0"]  # reserved for the pod
+    fresh = session(None).dra.state[(NS, "cr")]
+    assert (fresh[0] is None, fresh[1]) == ((True, []) if field is not None else (False, fresh[1]))

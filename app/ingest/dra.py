@@ -154,7 +154,7 @@ def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where:
     if mode not in (EXACT_COUNT, ALL):
         raise InputError("allocationMode must be ExactCount or All", join_pointer(ptr, "allocationMode"), ident)
     count = r.integer(req, "count", ptr, ident, default=1, minimum=1, maximum=MAX_COUNT) if mode == EXACT_COUNT else 0
-    admin = False if sub else bool(r.boolean(req, "adminAccess", ptr, ident, default=False))
+    admin = None if sub else r.boolean(req, "adminAccess", ptr, ident, default=None)
     if req.get("capacity"):
         _note(d, "DRA capacity requests (consumable capacity) are not modelled: a request takes whole devices", where)
     if req.get("tolerations"):

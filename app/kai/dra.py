@@ -243,14 +243,16 @@ class KaiDra(DynamicResources):
             self.memory[id(t)] = saved
 
     def placed(self, t: Task) -> None:
-        """``allocateResourceClaim`` for each of the pod's claims (on its node). A claim with
-        ``firstAvailable`` requests, or one asking for admin access, is left as it is: KAI's
-        allocator runs with its features off, fails on them and the handler goes on."""
+        """``allocateResourceClaim`` for each of the pod's claims (on its node): reserved for
+        the pod, with the allocation it has or the pod remembers, else allocated. An
+        unallocated claim with ``firstAvailable`` requests, or with a request that sets
+        ``adminAccess`` (even to false: ``hasAdminAccess``), is left as it is: KAI's allocator
+        runs with its features off, fails on them, and the handler goes on."""
         self._remember(t, self.ssn.undoing, restore=True)  # (an undone eviction)
         for pc in self.claims_of(t):
             cl = self.claim(t, pc)
-            if cl is None or any(cr.exactly is None or cr.exactly.admin for cr in cl.requests):
-                continue  # KAI logs it and goes on
+            if cl is None:
+                continue
             st = self.state[cl.key]
             allocation = st[0]
             memory = self.memory.setdefault(id(t), {})
@@ -258,6 +260,8 @@ class KaiDra(DynamicResources):
             if remembered is not None:
                 allocation = remembered
             elif allocation is None:
+                if any(cr.exactly is None or cr.exactly.admin is not None for cr in cl.requests):
+                    continue  # the feature-less allocator fails: KAI logs it and goes on
                 got = self.devices.allocate([cl], t.node, self.taken)
                 if got is None:
                     continue  # the claim stays as it was

@@ -35,7 +35,7 @@ the requests Gangplank models.
 * **Admin access** (DRAAdminAccess, on in kube-scheduler since v1.34): an ``exactly`` request
   with ``adminAccess`` may take a device in use (not one its own claim took in this
   allocation), and a device allocated with admin access is not in use for anyone else
-  (:meth:`Allocation.held`); counting is not used for such requests.
+  (:meth:`Allocation.held`); a pod with such a request is not counted, each node is tried.
 * Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
   constraints too), device taints, partitionable devices. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
@@ -106,8 +106,9 @@ class DeviceRequest:
     count: int
     selectors: tuple[str, ...] = ()
     #: ``adminAccess`` (DRAAdminAccess): devices in use elsewhere may be taken, and taking one
-    #: does not make it in use (an ``exactly`` request only; sub-requests have no such field)
-    admin: bool = False
+    #: does not make it in use (an ``exactly`` request only; sub-requests have no such field);
+    #: None when the request does not set the field
+    admin: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,9 +604,9 @@ class Devices:
     def _enough(self, claims: list[ResourceClaim], reach: np.ndarray, taken: np.ndarray) -> bool:
         """Whether the node's free devices that some request matches are at least as many as
         the requests need together (each its smallest alternative): else no search can succeed."""
-        opts = [cr.options for c in claims for cr in c.requests]
-        if any(r.admin for o in opts for r in o):
-            return True  # (admin access takes devices in use too: no bound from the free ones)
+        # (an admin-access request may take devices in use, and never frees one: only the
+        # other requests are bounded by the free devices)
+        opts = [cr.options for c in claims for cr in c.requests if not any(r.admin for r in cr.options)]
         need = sum(min(r.count if r.mode == EXACT_COUNT else 1 for r in o) for o in opts if o)
         any_match = np.zeros(len(reach), dtype=bool)
         for o in opts:
@@ -838,7 +839,7 @@ class Devices:
         devices = tuple(self.order[i][0] for i in picked)
         reqs = [named[(ci, i)] for i in picked]
         requests = tuple(r.name for r in reqs)
-        admin = tuple(r.admin for r in reqs) if any(r.admin for r in reqs) else ()
+        admin = tuple(bool(r.admin) for r in reqs) if any(r.admin for r in reqs) else ()
         selectors: list[dict[str, Any]] = []
         for i in picked:  # createNodeSelector
             _, name, all_nodes, sel = self.order[i]
