@@ -38,13 +38,27 @@ How the Go fixtures map onto Gangplank's objects:
   leaves out results with admin access before the allocator sees them), so they map onto
   ``Case.allocated`` as they are. ``admin-access-disabled`` (the feature off) is skipped:
   Gangplank's allocator always has it on.
+* Device taints (``DeviceTaints: true``): ``Case.taints`` is Go's feature flag and builds the
+  :class:`Devices` with ``device_taints=True``. ``tainted(dev(...), taint...)`` is
+  ``device(...).withTaints(...)`` (``slice_`` moves the taints into
+  :attr:`ResourceSlice.taints`; its ``taints=`` keyword gives them per device name too); a
+  taint is (key, value, effect), Go's ``taintNoSchedule`` / ``taintNoExecute`` are
+  ``TAINT_NO_SCHEDULE`` / ``TAINT_NO_EXECUTE``. Tolerations are (key, operator, value, effect)
+  (``TOLERATION_NO_SCHEDULE`` / ``TOLERATION_NO_EXECUTE``): ``tolerating(claim, ...)`` is
+  ``withTolerations`` (every request's ``Exactly``), ``req`` / ``all_req`` / ``admin_req`` /
+  ``sub`` take a ``tolerations=`` keyword. Go's stable allocator at v0.34.1 supports no
+  feature, so Go runs these cases with the incubating and experimental allocators only (its
+  stable one gained ``DeviceTaints`` by v0.36). The ``tainted-*-disabled`` cases run with the
+  feature off and leave the taints out of their fixtures (the feature off ignores them).
+  ``DeviceTaintRule``s are not in the allocator's table (kube-scheduler applies them to the
+  devices before the allocator sees them).
 * Go takes pools in map order (``GatherPools`` builds a ``map[PoolID]*Pool``); no transcribed
   case depends on it (each picks every candidate device, or candidates of one pool).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -85,6 +99,12 @@ BOOL_ATTR = f"{DRIVER_A}/boolAttribute"
 STRING_ATTR = f"{DRIVER_A}/stringAttribute"
 VERSION_ATTR = f"{DRIVER_A}/driverVersion"
 INT_ATTR = f"{DRIVER_A}/numa"
+# TestAllocator's taints, (key, value, effect), and tolerations, (key, operator, value, effect)
+TAINT_KEY, TAINT_VALUE, TAINT_VALUE2 = "taint-key", "taint-value", "taint-value-2"
+TAINT_NO_SCHEDULE = (TAINT_KEY, TAINT_VALUE, "NoSchedule")
+TAINT_NO_EXECUTE = (TAINT_KEY, TAINT_VALUE2, "NoExecute")
+TOLERATION_NO_SCHEDULE = (TAINT_KEY, "Exists", "", "NoSchedule")
+TOLERATION_NO_EXECUTE = (TAINT_KEY, "Equal", TAINT_VALUE2, "NoExecute")
 
 NODES = [
     SimpleNamespace(name=NODE1, idx=0, labels={"region": REGION1, "planet": "earth"}),
@@ -102,6 +122,13 @@ def dev(name: str, attrs: dict | None = None, *, counters: bool = False) -> tupl
     return (name, attrs or {}, counters)
 
 
+def tainted(device: tuple, *taints: tuple[str, str, str]) -> tuple:
+    """``device(...).withTaints(taints...)``: the device with its (key, value, effect) taints
+    (``slice_`` moves them into the slice's ``taints``)."""
+    name, attributes, counters, *had = device
+    return (name, attributes, counters, (*(had[0] if had else ()), *taints))
+
+
 def attrs(driver: str, **values: Any) -> dict:
     """A device's ``attributes`` given by bare names (Go's ``QualifiedName`` without a domain),
     as ``app/ingest/dra.py`` ``_attributes`` stores them: under the driver's domain (a
@@ -109,10 +136,17 @@ def attrs(driver: str, **values: Any) -> dict:
     return {driver: values}
 
 
-def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, generation: int = 1, count: int = 1) -> ResourceSlice:
+def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, generation: int = 1, count: int = 1,
+           taints: dict[str, tuple[tuple[str, str, str], ...]] | None = None) -> ResourceSlice:  # fmt: skip
+    """``slice(...)``; ``taints`` (device name -> its taints) adds to those of ``tainted`` devices."""
     node_name = where if isinstance(where, str) and where not in (ALL_NODES, PER_DEVICE) else ""
+    by_device = dict(taints or {})
+    for device in devices:
+        if len(device) == 4:  # (a ``tainted`` device)
+            by_device[device[0]] = (*by_device.get(device[0], ()), *device[3])
     return ResourceSlice(name, driver, pool, generation, count, node_name, where == ALL_NODES,
-                         where if isinstance(where, dict) else None, where == PER_DEVICE, tuple(devices), "")  # fmt: skip
+                         where if isinstance(where, dict) else None, where == PER_DEVICE,
+                         tuple(t[:3] for t in devices), "", taints=by_device)  # fmt: skip
 
 
 def one(name: str, where: Any, pool: str, driver: str, **kw: Any) -> ResourceSlice:
@@ -135,29 +169,38 @@ def local_sel(node: str) -> dict:
     return {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}
 
 
-def req(name: str, cls_name: str, count: int = 1, *selectors: str) -> ClaimRequest:
-    """``request`` / ``deviceRequest``: ExactCount."""
-    return ClaimRequest(name, DeviceRequest(name, cls_name, EXACT_COUNT, count, tuple(selectors)))
+Toleration = tuple[str, str, str, str]  # (key, operator, value, effect)
 
 
-def all_req(name: str, cls_name: str) -> ClaimRequest:
+def req(name: str, cls_name: str, count: int = 1, *selectors: str, tolerations: tuple[Toleration, ...] = ()) -> ClaimRequest:
+    """``request`` / ``deviceRequest``: ExactCount (``tolerations``: ``Exactly.Tolerations``)."""
+    return ClaimRequest(name, DeviceRequest(name, cls_name, EXACT_COUNT, count, tuple(selectors), tolerations=tolerations))
+
+
+def all_req(name: str, cls_name: str, *, tolerations: tuple[Toleration, ...] = ()) -> ClaimRequest:
     """``allDeviceRequest``: allocationMode All."""
-    return ClaimRequest(name, DeviceRequest(name, cls_name, ALL, 0))
+    return ClaimRequest(name, DeviceRequest(name, cls_name, ALL, 0, tolerations=tolerations))
 
 
-def admin_req(name: str, cls_name: str, count: int = 1, *, mode: str = EXACT_COUNT) -> ClaimRequest:
+def admin_req(name: str, cls_name: str, count: int = 1, *, mode: str = EXACT_COUNT,
+              tolerations: tuple[Toleration, ...] = ()) -> ClaimRequest:  # fmt: skip
     """``request`` with ``Exactly.AdminAccess = ptr.To(true)`` (and ``AllocationMode`` / ``Count``
     set as the case sets them; ``All``: count 0)."""
-    return ClaimRequest(name, DeviceRequest(name, cls_name, mode, count if mode == EXACT_COUNT else 0, admin=True))
+    return ClaimRequest(name, DeviceRequest(name, cls_name, mode, count if mode == EXACT_COUNT else 0, admin=True,
+                                            tolerations=tolerations))  # fmt: skip
 
 
-def sub(name: str, cls_name: str, count: int = 1, *selectors: str, mode: str = EXACT_COUNT) -> tuple:
-    return (name, cls_name, count, selectors, mode)
+def sub(name: str, cls_name: str, count: int = 1, *selectors: str, mode: str = EXACT_COUNT,
+        tolerations: tuple[Toleration, ...] = ()) -> tuple:  # fmt: skip
+    """``subRequest`` (``tolerations``: the sub-request's ``Tolerations``)."""
+    return (name, cls_name, count, selectors, mode, tolerations)
 
 
 def first(name: str, *subs: tuple) -> ClaimRequest:
     """``requestWithPrioritizedList``."""
-    return ClaimRequest(name, None, tuple(DeviceRequest(f"{name}/{s}", c, m, n, tuple(sel)) for s, c, n, sel, m in subs))
+    return ClaimRequest(name, None, tuple(DeviceRequest(f"{name}/{s}", c, m, n, tuple(sel),
+                                                        tolerations=tuple(tol[0]) if tol else ())
+                                          for s, c, n, sel, m, *tol in subs))  # fmt: skip
 
 
 def match(attribute: str, *requests: str) -> Constraint:
@@ -175,6 +218,14 @@ def simple(name: str, request: str, cls_name: str, *constraints: Constraint) -> 
     return claim(name, req(request, cls_name), constraints=constraints)
 
 
+def tolerating(c: ResourceClaim, *tolerations: Toleration) -> ResourceClaim:
+    """``claim.withTolerations(tolerations...)``: appended to every request's ``Exactly``
+    (Go's helper touches no ``firstAvailable`` sub-request: give those ``sub(tolerations=)``)."""
+    requests = tuple(replace(cr, exactly=replace(cr.exactly, tolerations=(*cr.exactly.tolerations, *tolerations)))
+                     if cr.exactly is not None else cr for cr in c.requests)  # fmt: skip
+    return replace(c, requests=requests)
+
+
 @dataclass
 class Case:
     claims: list[ResourceClaim] = field(default_factory=list)
@@ -185,6 +236,8 @@ class Case:
     #: None: no allocation (Go: an error or nil results); else per claim (node selector, devices,
     #: their ``adminAccess``)
     expect: list[tuple[dict | None, list[tuple[str, str, str]], bool]] | None = None
+    #: Go runs the case with ``features.DeviceTaints`` on (``Devices(..., device_taints=True)``)
+    taints: bool = False
 
 
 def result(selector: dict | None, *devices: tuple[str, str, str],
@@ -206,7 +259,6 @@ def skip(reason: str) -> Any:
 CAPACITY_CEL = "CEL over device.capacity / quantity().compareTo is not modelled (Gangplank takes such a selector to match every device)"
 ADMIN_OFF = ("DRAAdminAccess off: Go refuses adminAccess (\"admin access is requested, but the feature is disabled\"); "
              "Gangplank's allocator always runs with admin access on")
-TAINTS = "device taints and tolerations are not modelled (DeviceTaints on)"
 PARTITIONABLE = "partitionable devices / shared counters are not modelled (PartitionableDevices on)"
 CONSUMABLE = "consumable capacity / allowMultipleAllocations are not modelled (ConsumableCapacity on)"
 BINDING = "binding conditions / bindsToNode / device status are not modelled (DeviceBinding, DeviceStatus)"
@@ -463,23 +515,43 @@ def runnable_cases() -> list[Any]:
         P(Case(), id="partitionable-devices-per-device-node-selection-nodename", marks=skip(PARTITIONABLE)),
         P(Case(), id="partitionable-devices-per-device-node-selection-node-selector", marks=skip(PARTITIONABLE)),
         P(Case(), id="partitionable-devices-per-device-node-selection-node-selector-multiple-devices", marks=skip(PARTITIONABLE)),
-        P(Case(), id="tainted-two-devices", marks=skip(TAINTS)),
-        P(Case(), id="tainted-one-device-two-taints", marks=skip(TAINTS)),
-        P(Case(), id="tainted-two-devices-tolerated", marks=skip(TAINTS)),
-        P(Case(), id="tainted-one-device-two-taints-both-tolerated", marks=skip(TAINTS)),
-        # DeviceTaints off: the taints are ignored (Gangplank's ResourceSlice carries none)
+        # DeviceTaints on
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE),
+                       tainted(dev(DEVICE2), TAINT_NO_EXECUTE))], taints=True), id="tainted-two-devices"),
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE))],
+               taints=True), id="tainted-one-device-two-taints"),
+        # (only device-2's taint is tolerated)
+        P(Case([tolerating(simple(CLAIM0, REQ0, CLASS_A), TOLERATION_NO_EXECUTE)], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE),
+                       tainted(dev(DEVICE2), TAINT_NO_EXECUTE))], taints=True,
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2))]), id="tainted-two-devices-tolerated"),
+        P(Case([tolerating(simple(CLAIM0, REQ0, CLASS_A), TOLERATION_NO_SCHEDULE, TOLERATION_NO_EXECUTE)], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE))], taints=True,
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-one-device-two-taints-both-tolerated"),
+        # DeviceTaints off: the taints are ignored (these fixtures leave the devices' taints out)
         P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-disabled"),
-        P(Case(), id="tainted-prioritized-list", marks=skip(TAINTS)),
+        # DeviceTaints and PrioritizedList on: subReq-0 finds no class-b device, subReq-1's only device is tainted
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 1), sub(SUB1, CLASS_A, 1)))], [A, B],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE))], taints=True),
+          id="tainted-prioritized-list"),
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 1), sub(SUB1, CLASS_A, 1)))], [A, B],
                [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-prioritized-list-disabled"),
-        P(Case(), id="tainted-admin-access", marks=skip(TAINTS)),
+        # DeviceTaints and AdminAccess on: admin access may take device-1 in use, but not past its taint
+        P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE))],
+               allocated=(d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2)), taints=True), id="tainted-admin-access"),
         # DeviceTaints off, AdminAccess on: the taint is ignored, admin access takes the device in use
         P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                allocated=(d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2)),
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), admin=True)]), id="tainted-admin-access-disabled"),
-        P(Case(), id="tainted-all-devices-single", marks=skip(TAINTS)),
+        # DeviceTaints on: the All request's only device is tainted (allocateDevice with must: the request fails)
+        P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE))], taints=True),
+          id="tainted-all-devices-single"),
         P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-all-devices-single-disabled"),
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_A, 1)))], [A],
@@ -565,7 +637,8 @@ def _selector_admits(selector: dict | None, node: Any) -> bool:
 def test_allocation_matches_upstream_allocator_case(case: Case) -> None:
     """Whether the claims can be allocated on the case's node, and when so, per claim the
     devices upstream chooses and a node selector admitting the nodes upstream's admits."""
-    devices = Devices(DraSnapshot(classes={c.name: c for c in case.classes}, slices=case.slices), NODES)  # type: ignore[arg-type]
+    devices = Devices(DraSnapshot(classes={c.name: c for c in case.classes}, slices=case.slices), NODES,  # type: ignore[arg-type]
+                      device_taints=case.taints)  # fmt: skip
     node = next(n.idx for n in NODES if n.name == case.node)
     got = devices.allocate(case.claims, node, devices.taken_mask(set(case.allocated)))
     if case.expect is None:

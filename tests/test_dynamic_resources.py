@@ -403,3 +403,93 @@ def test_admin_access_does_not_take_a_device_its_own_claim_took() -> None:
     assert picked(second, first) == [["d0"], ["d0"]]  # y first: d0; x may share it (not its own claim's)
     got = devs.allocate([first], 0, taken)
     assert got is not None and got[0].admin == (True,) and got[0].held() == ()
+
+
+# -- device taints (DRADeviceTaints: on in kube-scheduler 1.36, off in KAI's 1.34) ------------
+def _tainted_pool(name: str, node_name: str, *taints: dict) -> dict:
+    p = pool(name, "gpu.example.com", 1, node_name=node_name)
+    p["spec"]["devices"][0]["taints"] = list(taints)
+    return p
+
+
+def _tolerating(c: dict, *tolerations: dict) -> dict:
+    c["spec"]["devices"]["requests"][0]["exactly"]["tolerations"] = list(tolerations)
+    return c
+
+
+NO_SCHEDULE = {"key": "health", "value": "bad", "effect": "NoSchedule"}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_device_taint_keeps_a_claim_off_unless_tolerated(client, profile) -> None:
+    """``taintPreventsAllocation``: node a's only device has a NoSchedule taint, so the pod goes
+    to b (though binpacking prefers a); tolerating it (Equal on key and value, or Exists on
+    the key) lets it on a again; a ``None`` effect taint prevents nothing."""
+    from tests.kube import pod
+
+    def placed(taint: dict, *tolerations: dict) -> str | None:
+        objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running"), device_class("gpu"),
+                _tainted_pool("a-gpus", "a", taint), pool("b-gpus", "gpu.example.com", 1, node_name="b"),
+                _tolerating(claim("c", "gpu"), *tolerations), *vjob("w", "c")]  # fmt: skip
+        return where(decide(client, objs, profile), f"{NS}/w-0")
+
+    assert placed(NO_SCHEDULE) == "b"
+    assert placed(NO_SCHEDULE, {"key": "health", "operator": "Equal", "value": "bad"}) == "a"
+    assert placed(NO_SCHEDULE, {"key": "health", "operator": "Exists", "effect": "NoSchedule"}) == "a"
+    assert placed(NO_SCHEDULE, {"key": "health", "value": "good"}) == "b"  # another value
+    assert placed(NO_SCHEDULE, {"key": "health", "operator": "Exists", "effect": "NoExecute"}) == "b"  # another effect
+    assert placed({"key": "health", "value": "bad", "effect": "None"}) == "a"
+
+
+def test_kai_ignores_device_taints_and_says_so(client) -> None:
+    """KAI's kube-scheduler (1.34) runs with DRADeviceTaints off: the tainted device is taken."""
+    from tests.test_kai_dra import job, kai_queue
+
+    objs = [*cpu_nodes("a"), kai_queue("q", 8), device_class("nic"), _tainted_pool("a-nics", "a", NO_SCHEDULE),
+            claim("c", "nic"), *job("w", "c")]  # fmt: skip
+    out = decide(client, objs, "kai")
+    assert where(out, f"{NS}/w-0") == "a"
+    assert any("DRADeviceTaints off" in w for w in out["warnings"])
+
+
+def test_an_all_request_fails_on_a_tainted_device() -> None:
+    """``All`` takes every matching device; one whose taint it does not tolerate fails the
+    request (``allocateDevice`` refuses it), it is not passed over."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from app.model.dra import ClaimRequest, DeviceClass, DeviceRequest, Devices, DraSnapshot, ResourceClaim, ResourceSlice
+
+    s = ResourceSlice("s", "gpu.example.com", "p", 0, 1, "n", False, None, False, (("d0", {}, False), ("d1", {}, False)), "",
+                      taints={"d1": (("health", "bad", "NoSchedule"),)})  # fmt: skip
+    snap = DraSnapshot(classes={"gpu": DeviceClass("gpu", (), "")}, slices=[s])
+    nodes = [SimpleNamespace(name="n", idx=0, labels={})]
+    every = ResourceClaim("ns", "c", "u", {}, (ClaimRequest("r", DeviceRequest("r", "gpu", "All", 0)),), None, [], "")
+    one = ResourceClaim("ns", "c", "u", {}, (ClaimRequest("r", DeviceRequest("r", "gpu", "ExactCount", 2)),), None, [], "")
+    taken = np.zeros(2, dtype=bool)
+    on = Devices(snap, nodes, device_taints=True)  # type: ignore[arg-type]
+    off = Devices(snap, nodes)  # type: ignore[arg-type]
+    assert on.allocate([every], 0, taken) is None and off.allocate([every], 0, taken) is not None
+    assert on.allocate([one], 0, taken) is None and on.fits([one], np.arange(1), taken).tolist() == [False]
+    tolerant = ResourceClaim("ns", "c", "u", {}, (ClaimRequest("r", DeviceRequest("r", "gpu", "All", 0,
+                                                                                   tolerations=(("health", "Exists", "", ""),))),),
+                             None, [], "")  # fmt: skip
+    got = on.allocate([tolerant], 0, taken)
+    assert got is not None and [d[2] for d in got[0].devices] == ["d0", "d1"]
+
+
+def test_device_taints_and_tolerations_are_read_with_pointers(client) -> None:
+    """An unknown toleration operator is a 422 at its pointer; a device's taints and a request's
+    tolerations past the API's maxima (16 each) too."""
+    from tests.kube import request
+
+    def post(objs: list[dict]):
+        return client.post("/v1/decisions", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"})
+
+    r = post([*cpu_nodes("a"), device_class("gpu"), _tolerating(claim("c", "gpu"), {"key": "k", "operator": "Gt"})])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/spec/devices/requests/0/exactly/tolerations/0/operator"
+    r = post([*cpu_nodes("a"), _tainted_pool("p", "a", *([NO_SCHEDULE] * 17))])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/taints/16"
+    r = post([*cpu_nodes("a"), device_class("gpu"), _tolerating(claim("c", "gpu"), *([{"key": "k", "operator": "Exists"}] * 17))])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/spec/devices/requests/0/exactly/tolerations/16"

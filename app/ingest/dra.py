@@ -16,6 +16,7 @@ from app.ingest import reader as r
 from app.ingest.draft import Draft
 from app.model.dra import (
     ALL, EXACT_COUNT, MAX_CONSTRAINTS, MAX_COUNT, MAX_DEVICES, MAX_POD_CLAIMS, MAX_REQUESTS, MAX_SELECTORS, MAX_SUBREQUESTS,
+    MAX_TAINTS, MAX_TOLERATIONS,
     RESERVED_FOR_MAX, Allocation, ClaimRequest, Constraint, DeviceClass, DeviceRequest, PodClaim, PodRef, ResourceClaim,
     ResourceSlice,
 )  # fmt: skip
@@ -96,6 +97,7 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
                  "is off in KAI's allocator", f"ResourceSlice {name}")  # fmt: skip
     node_selector = _node_selector(spec, sp, ident)
     devices = []
+    taints: dict[str, tuple[tuple[str, str, str], ...]] = {}
     listed = r.objects(spec, "devices", sp, ident, "a device")
     room = MAX_DEVICES - d.dra.device_count
     if len(listed) > room:
@@ -113,8 +115,13 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
             if basic.get(key):
                 unused = True  # (the allocator with its features off never takes them)
                 _note(d, f"DRA devices that {what} are not used, as in KAI's allocator", f"ResourceSlice {name}")
-        if basic.get("taints"):
-            _note(d, "DRA device taints are not modelled", f"ResourceSlice {name}")
+        if basic.get("taints") is not None:
+            got = tuple((r.string(tt, "key", f"{bp}/taints/{k}", ident, required=True), r.string(tt, "value", f"{bp}/taints/{k}", ident),
+                         r.string(tt, "effect", f"{bp}/taints/{k}", ident, required=True))
+                        for k, tt in enumerate(_bounded(basic, "taints", bp, ident, "a device taint", MAX_TAINTS,
+                                                        "DeviceTaintsMaxLength")))  # fmt: skip
+            if got:
+                taints[dev_name] = got
         devices.append((dev_name, _attributes(basic, bp, ident, driver), unused))
     if spec.get("sharedCounters"):
         _note(d, "DRA shared counters (partitionable devices) are not modelled", f"ResourceSlice {name}")
@@ -122,7 +129,7 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         name, driver, r.string(pool, "name", pp, ident, required=True),
         r.integer(pool, "generation", pp, ident, default=0, minimum=0) or 0,
         r.integer(pool, "resourceSliceCount", pp, ident, default=1, minimum=1) or 1,
-        node_name, all_nodes, node_selector, per_device, tuple(devices), ptr,
+        node_name, all_nodes, node_selector, per_device, tuple(devices), ptr, taints,
     ))  # fmt: skip
 
 
@@ -157,10 +164,16 @@ def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where:
     admin = None if sub else r.boolean(req, "adminAccess", ptr, ident, default=None)
     if req.get("capacity"):
         _note(d, "DRA capacity requests (consumable capacity) are not modelled: a request takes whole devices", where)
-    if req.get("tolerations"):
-        _note(d, "DRA device tolerations are not modelled", where)
+    tolerations = []
+    for k, tol in enumerate(_bounded(req, "tolerations", ptr, ident, "a device toleration", MAX_TOLERATIONS,
+                                     "DeviceTolerationsMaxLength")):  # fmt: skip
+        tp = join_pointer(ptr, "tolerations", k)
+        op = r.string(tol, "operator", tp, ident, default="Equal") or "Equal"
+        if op not in ("Equal", "Exists"):
+            raise InputError("operator must be Equal or Exists", join_pointer(tp, "operator"), ident)
+        tolerations.append((r.string(tol, "key", tp, ident), op, r.string(tol, "value", tp, ident), r.string(tol, "effect", tp, ident)))
     return DeviceRequest(name, r.string(req, "deviceClassName", ptr, ident), mode, count or 0,
-                         _selectors(req, ptr, ident, d, where), admin)  # fmt: skip
+                         _selectors(req, ptr, ident, d, where), admin, tuple(tolerations))  # fmt: skip
 
 
 def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:

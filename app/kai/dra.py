@@ -125,6 +125,8 @@ class KaiDra(DynamicResources):
     kube-scheduler's allocator v0.34, which takes devices from incomplete pools too."""
 
     EXACT_SKIPS_INCOMPLETE = False
+    #: DRADeviceTaints is alpha, off, in KAI's kube-scheduler 1.34: device taints are ignored
+    DEVICE_TAINTS = False
 
     def __init__(self, ssn: Session) -> None:
         super().__init__(ssn.cluster, ssn.out_of_time)
@@ -142,6 +144,11 @@ class KaiDra(DynamicResources):
                 cl = self.claim(t, pc)
                 if cl is not None:
                     self.memory.setdefault(id(t), {})[pc.name] = cl.allocation
+        if any(s.taints for s in snap.slices):
+            note = ("DRA device taints are not applied under the kai profile: KAI's kube-scheduler (1.34) runs with "
+                    "DRADeviceTaints off (alpha)")  # fmt: skip
+            if note not in c.warnings:
+                c.warnings.append(note)
         self.g = c.resources.index.get(GPU)
         self.node_gpus = node_gpus(snap, c.nodes) if self.g is not None else np.zeros(len(c.nodes), dtype=np.int64)
         #: per node: GPUs from ResourceSlices (``HasDRAGPUs``)

@@ -36,8 +36,12 @@ the requests Gangplank models.
   with ``adminAccess`` may take a device in use (not one its own claim took in this
   allocation), and a device allocated with admin access is not in use for anyone else
   (:meth:`Allocation.held`); a pod with such a request is not counted, each node is tried.
+* **Device taints** (``device_taints``: DRADeviceTaints, on in kube-scheduler 1.36, off in KAI's
+  1.34): a device with a NoSchedule or NoExecute taint the request does not tolerate is
+  passed over after the selectors (:meth:`Devices.blocked`); an ``All`` request meeting one
+  fails.
 * Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
-  constraints too), device taints, partitionable devices. A pool's
+  constraints too), partitionable devices, DeviceTaintRules. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
   node), and pools are taken in (driver, pool) order (Go's order is a map's).
 """
@@ -68,8 +72,9 @@ MAX_SELECTOR_CELLS = 1_000_000
 #: class or request (``DeviceRequestsMaxSize``, ``FirstAvailableDeviceRequestMaxSize``,
 #: ``DeviceSelectorsMaxSize``), devices per allocation (``AllocationResultsMaxSize``).
 MAX_REQUESTS, MAX_SUBREQUESTS, MAX_SELECTORS, ALLOCATION_MAX = 32, 8, 32, 32
-#: ``DeviceConstraintsMaxSize``: constraints per claim.
-MAX_CONSTRAINTS = 32
+#: ``DeviceConstraintsMaxSize``: constraints per claim; ``DeviceTaintsMaxLength``: taints per
+#: device; ``DeviceTolerationsMaxLength``: tolerations per request.
+MAX_CONSTRAINTS, MAX_TAINTS, MAX_TOLERATIONS = 32, 16, 16
 #: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
 MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
 #: The most distinct values of a claim's constrained attributes its fit is counted for (past it, each node is searched).
@@ -80,6 +85,23 @@ SEARCH_STEPS, SEARCH_DEPTH = 20_000, 128
 
 #: The search's ``errAllocationResultMaxSizeExceeded`` (see :meth:`Devices._search`).
 _EXCEEDED = object()
+#: In the search, a device the request's selectors match but one of its taints keeps it from.
+TAINTED = 2
+#: The taint effects that prevent an allocation (others, ``None`` included, are ignored).
+PREVENTING = ("NoSchedule", "NoExecute")
+
+
+def tolerates(toleration: tuple[str, str, str, str], taint: tuple[str, str, str]) -> bool:
+    """``ToleratesTaint``: (key, operator, value, effect) against (key, value, effect). An empty
+    effect or key matches any; ``Exists`` any value; ``Equal`` (or empty) the same value."""
+    key, op, value, effect = toleration
+    if effect and effect != taint[2]:
+        return False
+    if key and key != taint[0]:
+        return False
+    if op in ("", "Equal"):
+        return value == taint[1]
+    return op == "Exists"
 
 
 class _Stop(Exception):
@@ -109,6 +131,8 @@ class DeviceRequest:
     #: does not make it in use (an ``exactly`` request only; sub-requests have no such field);
     #: None when the request does not set the field
     admin: bool | None = None
+    #: ``tolerations`` (DRADeviceTaints): (key, operator, value, effect) each
+    tolerations: tuple[tuple[str, str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +252,8 @@ class ResourceSlice:
     #: (name, attributes: domain -> name -> value, consumes counters: never allocated) per device
     devices: tuple[tuple[str, Attributes, bool], ...]
     pointer: str
+    #: device name -> its ``taints``, (key, value, effect) each
+    taints: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -281,9 +307,11 @@ class Devices:
 
     ALL_NODES, SELECTED, NOWHERE = -1, -2, -3
 
-    def __init__(self, snap: DraSnapshot, nodes: list[Node], *, exact_skips_incomplete: bool = False) -> None:
+    def __init__(self, snap: DraSnapshot, nodes: list[Node], *, exact_skips_incomplete: bool = False,
+                 device_taints: bool = False) -> None:  # fmt: skip
         """``exact_skips_incomplete``: ``ExactCount`` takes no device of an incomplete pool
-        (the allocator since v0.36; v0.34, KAI's, takes them)."""
+        (the allocator since v0.36; v0.34, KAI's, takes them). ``device_taints``:
+        DRADeviceTaints is on (kube-scheduler 1.36, beta; off in 1.34, KAI's)."""
         self.snap = snap
         self.nodes = nodes
         #: the session's deadline: once it passes, nodes not yet tried in full are not taken
@@ -315,12 +343,17 @@ class Devices:
         self.order: list[tuple[Device, str, bool, dict[str, Any] | None]] = []
         #: every device's attributes (domain -> name -> value), in allocation order
         self.attributes: list[Attributes] = []
+        #: every device's taints that can prevent an allocation (NoSchedule, NoExecute), when
+        #: the feature is on
+        self.taints: list[tuple[tuple[str, str, str], ...]] = []
         where: list[int] = []
         mask_of: list[int] = []
         for s in live:
             for name, attrs, counters in s.devices:
                 self.order.append(((s.driver, s.pool, name), s.node_name, s.all_nodes, s.node_selector))
                 self.attributes.append(attrs)
+                self.taints.append(tuple(tt for tt in s.taints.get(name, ()) if tt[2] in PREVENTING)
+                                   if device_taints else ())  # fmt: skip
                 m = -1
                 if s.per_device or counters or (s.driver, s.pool) in invalid:
                     w = self.NOWHERE  # (per-device node selection: DRAPartitionableDevices, off in KAI's allocator)
@@ -353,6 +386,7 @@ class Devices:
         self._match: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
         self._compiled: dict[str, Any] = {}
         self._key_cache: dict[tuple[str, ...], np.ndarray] = {}
+        self._blocked: dict[tuple[tuple[str, str, str, str], ...], np.ndarray] = {}
         # the node-local devices grouped by node (allocation order within a node), the others
         local = np.flatnonzero(self.where >= 0)
         self._local = local[np.argsort(self.where[local], kind="stable")]
@@ -386,6 +420,17 @@ class Devices:
                         hit[i] = 0
                         break
             self._match[key] = hit
+        return hit
+
+    def blocked(self, req: DeviceRequest) -> np.ndarray:
+        """Per device: one of its taints is not tolerated by the request
+        (``taintPreventsAllocation``: only NoSchedule and NoExecute taints count; a toleration
+        matches as a node toleration does, ``ToleratesTaint``)."""
+        hit = self._blocked.get(req.tolerations)
+        if hit is None:
+            hit = np.fromiter((any(not any(tolerates(tol, tt) for tol in req.tolerations) for tt in taints)
+                               for taints in self.taints), dtype=bool, count=len(self.taints))  # fmt: skip
+            self._blocked[req.tolerations] = hit
         return hit
 
     def _compile(self, expr: str) -> Any:
@@ -440,7 +485,7 @@ class Devices:
         elif all(r is not None and r.mode == EXACT_COUNT and not r.admin and not (self.matching(r) < 0).any() for r in reqs):
             need: dict[bytes, tuple[np.ndarray, int]] = {}
             for r in reqs:
-                m = self.matching(r) > 0  # type: ignore[arg-type]
+                m = (self.matching(r) > 0) & ~self.blocked(r)  # type: ignore[arg-type]
                 k = m.tobytes()
                 need[k] = (m, need[k][1] + r.count if k in need else r.count)  # type: ignore[union-attr]
             ok = np.ones(len(nodes), dtype=bool)
@@ -472,7 +517,7 @@ class Devices:
         reqs = [cr.exactly for c in claims for cr in c.requests]
         if not all(r is not None and r.mode == EXACT_COUNT and not r.admin and not (self.matching(r) < 0).any() for r in reqs):
             return None
-        masks = [self.matching(r) > 0 for r in reqs]  # type: ignore[arg-type]
+        masks = [(self.matching(r) > 0) & ~self.blocked(r) for r in reqs]  # type: ignore[arg-type]
         if any((a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :]):
             return None
         plan: list[tuple[list[tuple[DeviceRequest, np.ndarray]], np.ndarray | None]] = []
@@ -701,7 +746,9 @@ class Devices:
             if len(picks[ci]) + req.count > ALLOCATION_MAX:
                 return _EXCEEDED
             keep = ~self.skipped[reach]
-            return choose(reach[keep].tolist(), self.matching(req)[reach][keep].tolist(), 0, req.count, ci, i, base, req)
+            m = self.matching(req)[reach]
+            state = np.where((m > 0) & self.blocked(req)[reach], TAINTED, m)[keep]
+            return choose(reach[keep].tolist(), state.tolist(), 0, req.count, ci, i, base, req)
 
         def every(i: int, ci: int, base: str, req: DeviceRequest) -> Any:
             """``All`` under a constraint: its devices in order, each free and taken by the
@@ -718,9 +765,10 @@ class Devices:
             taken_here = 0
             res: Any = False
             before: list[bool] = []
+            blocked = self.blocked(req)
             for d in cand:
-                if (d in picks[ci]) if req.admin else used[d]:
-                    break
+                if ((d in picks[ci]) if req.admin else used[d]) or blocked[d]:
+                    break  # (in use, or a taint not tolerated: the request fails)
                 if not add(ci, base, req, d):
                     res = _Stop
                     break
@@ -752,8 +800,8 @@ class Devices:
                     continue  # (in use, or for admin access taken by this claim: passed over before any selector is asked)
                 if state[j] < 0:
                     raise _Stop  # the scan meets a CEL runtime error: the allocation fails
-                if state[j] == 0:
-                    continue
+                if state[j] == 0 or state[j] == TAINTED:
+                    continue  # (no match; or a match whose taint the request does not tolerate)
                 steps[0] += 1
                 if steps[0] > SEARCH_STEPS or (steps[0] % 1024 == 0 and self.out_of_time()):
                     raise _Stop
@@ -818,16 +866,17 @@ class Devices:
         the devices its own claim took already (``claim``)."""
         state = self.matching(req)[reach]
         busy = used[reach] if not req.admin else np.isin(reach, claim)
+        blocked = self.blocked(req)[reach]
         if req.mode == ALL:
             if (state < 0).any() or self.from_incomplete[reach].any():
                 raise _Stop
             cand = state > 0
-            if not cand.any() or busy[cand].any():
+            if not cand.any() or busy[cand].any() or blocked[cand].any():
                 return None
             return reach[cand].tolist()
         free = ~busy & ~self.skipped[reach]
         state, at = state[free], reach[free]
-        hits = np.flatnonzero(state > 0)
+        hits = np.flatnonzero((state > 0) & ~blocked[free])
         errors = np.flatnonzero(state < 0)
         if len(errors) and (len(hits) < req.count or errors[0] < hits[req.count - 1]):
             raise _Stop  # the scan meets a CEL runtime error before enough devices were found

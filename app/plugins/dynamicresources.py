@@ -50,12 +50,15 @@ if TYPE_CHECKING:
 class DynamicResources:
     #: kube-scheduler's allocator (v0.36): no device from an incomplete pool
     EXACT_SKIPS_INCOMPLETE = True
+    #: DRADeviceTaints: on in kube-scheduler 1.36 (beta), which Volcano runs
+    DEVICE_TAINTS = True
 
     def __init__(self, c: Cluster, out_of_time: Callable[[], bool] | None = None) -> None:
         snap: DraSnapshot = c.dra
         self.cluster = c
         self.snap = snap
-        self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE)
+        self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE,
+                               device_taints=self.DEVICE_TAINTS)  # fmt: skip
         if out_of_time is not None:
             self.devices.out_of_time = out_of_time
         #: the claims' status as the session changes it: key -> [allocation, reservedFor]
