@@ -387,6 +387,7 @@ class Devices:
         self._compiled: dict[str, Any] = {}
         self._key_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._blocked: dict[tuple[tuple[str, str, str, str], ...], np.ndarray] = {}
+        self._tainted = any(self.taints)  # (none: one mask for every request)
         # the node-local devices grouped by node (allocation order within a node), the others
         local = np.flatnonzero(self.where >= 0)
         self._local = local[np.argsort(self.where[local], kind="stable")]
@@ -426,11 +427,14 @@ class Devices:
         """Per device: one of its taints is not tolerated by the request
         (``taintPreventsAllocation``: only NoSchedule and NoExecute taints count; a toleration
         matches as a node toleration does, ``ToleratesTaint``)."""
-        hit = self._blocked.get(req.tolerations)
+        key = req.tolerations if self._tainted else ()
+        hit = self._blocked.get(key)
         if hit is None:
-            hit = np.fromiter((any(not any(tolerates(tol, tt) for tol in req.tolerations) for tt in taints)
-                               for taints in self.taints), dtype=bool, count=len(self.taints))  # fmt: skip
-            self._blocked[req.tolerations] = hit
+            hit = np.zeros(len(self.taints), dtype=bool)
+            if self._tainted:
+                hit = np.fromiter((any(not any(tolerates(tol, tt) for tol in key) for tt in taints)
+                                   for taints in self.taints), dtype=bool, count=len(self.taints))  # fmt: skip
+            self._blocked[key] = hit
         return hit
 
     def _compile(self, expr: str) -> Any:
