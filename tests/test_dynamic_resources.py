@@ -493,3 +493,24 @@ def test_device_taints_and_tolerations_are_read_with_pointers(client) -> None:
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/taints/16"
     r = post([*cpu_nodes("a"), device_class("gpu"), _tolerating(claim("c", "gpu"), *([{"key": "k", "operator": "Exists"}] * 17))])
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/spec/devices/requests/0/exactly/tolerations/16"
+
+
+def test_score_reads_the_allocations_the_filter_made_for_the_pod(monkeypatch) -> None:
+    """Score on the state the Filter saw takes the Filter's allocations (kube-scheduler's
+    ``nodeAllocations``) instead of allocating again: 2 nodes filtered, 1 Reserve."""
+    import app.model.dra as dra
+    from app.ingest.request import read_request
+    from app.service import decide_request
+    from app.settings import Settings
+    from tests.kube import request
+
+    calls = [0]
+    real = dra.Devices.allocate
+
+    def counting(self, *args, **kwargs):
+        calls[0] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(dra.Devices, "allocate", counting)
+    out = decide_request(read_request(request(_first_available_cluster(), config={"profile": "volcano"}), Settings())).wire()
+    assert [b["node"] for b in out["bindings"]] == ["b"] and calls[0] == 3

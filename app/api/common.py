@@ -68,6 +68,14 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+async def budgeted_body(request: Request, settings: Settings) -> tuple[bytes, str | None]:
+    """The body, read within its limit and reserved in the memory budget before anything is
+    parsed from it, and its Content-Type."""
+    raw = await read_body(request, settings.max_body_bytes)
+    BUDGET.reserve(request.scope, len(raw))
+    return raw, request.headers.get("content-type")
+
+
 async def envelope_of(request: Request, settings: Settings | None = None) -> dict[str, Any]:
     """The decoded body (for small bodies, e.g. the extender's: see :func:`answer_body`)."""
     return await answer_body(request, settings or get_settings(), _itself)
@@ -84,9 +92,7 @@ async def answer_body(request: Request, settings: Settings, fn: Callable[..., T]
     before the GC resumes, so its first collection does not walk it: ``fn`` should return what
     goes on the wire (bytes), not objects that hold on to the snapshot. ``fast``: a reader of
     a JSON body that ``fn`` also takes, tried first (None from it: the body is decoded)."""
-    raw = await read_body(request, settings.max_body_bytes)
-    BUDGET.reserve(request.scope, len(raw))  # before the parse builds anything
-    content_type = request.headers.get("content-type")
+    raw, content_type = await budgeted_body(request, settings)
 
     def run() -> T:
         with gc_paused():

@@ -28,13 +28,12 @@ from api_schemas.extender import (
     ExtenderPreemptionResult,
     HostPriority,
 )
-from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema, json_response, read_body
+from app.api.common import PROBLEM_RESPONSES, answer_body, body_schema, budgeted_body, json_response
 from app.errors import InputError
 from app.extender import bindcheck, nodeargs
 from app.extender.nodeargs import NodeArgs, ci
 from app.extender.plan import gang_guard, plan_for
 from app.extender.source import SnapshotUnavailable, get_source
-from app.inflight import BUDGET
 from app.ingest.body import decode
 from app.settings import Settings, get_settings
 
@@ -201,9 +200,7 @@ def _route(path: str, model: type, response: type, fn: Any) -> None:
         if fn is not do_bind:  # read, decode, answer and encode in one pause of the GC (a NodeList can be megabytes)
             fast = nodeargs.fast if fn is do_filter or fn is do_prioritize else None
             return Response(await answer_body(request, settings, _answer, fn, settings, fast=fast), media_type="application/json")
-        raw = await read_body(request, settings.max_body_bytes)
-        BUDGET.reserve(request.scope, len(raw))
-        content_type = request.headers.get("content-type")
+        raw, content_type = await budgeted_body(request, settings)
         try:
             return json_response(await run_bind(lambda: decode(raw, content_type, max_yaml_nodes=settings.max_yaml_nodes),
                                                 settings))  # fmt: skip

@@ -473,9 +473,11 @@ class Devices:
         out[idx] = True
         return out
 
-    def fits(self, claims: list[ResourceClaim], nodes: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    def fits(self, claims: list[ResourceClaim], nodes: np.ndarray, taken: np.ndarray,
+             kept: dict[int, list[Allocation]] | None = None) -> np.ndarray:  # fmt: skip
         """Per node of ``nodes``: :meth:`allocate` would allocate every claim there. Counted
-        for all nodes at once; each node where a count does not settle it is tried in full."""
+        for all nodes at once; each node where a count does not settle it is tried in full
+        (``kept``: the allocations so made, by node)."""
         reqs = [cr.exactly for c in claims for cr in c.requests]
         if any(sum(cr.exactly.count for cr in c.requests if cr.exactly is not None and cr.exactly.mode == EXACT_COUNT)
                > ALLOCATION_MAX for c in claims):  # fmt: skip
@@ -504,7 +506,10 @@ class Devices:
             if self.out_of_time():
                 ok[i:] = False  # past the deadline: the answer says truncated
                 break
-            ok[i] = self.allocate(claims, int(nodes[i]), taken) is not None
+            got = self.allocate(claims, int(nodes[i]), taken)
+            ok[i] = got is not None
+            if got is not None and kept is not None:
+                kept[int(nodes[i])] = got
         return ok
 
     def _keyed(self, claims: list[ResourceClaim]) -> list[tuple[list[tuple[DeviceRequest, np.ndarray]], np.ndarray | None]] | None:

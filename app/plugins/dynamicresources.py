@@ -65,6 +65,7 @@ class DynamicResources:
         self.state: dict[tuple[str, str], list[Any]] = {k: [cl.allocation, list(cl.reserved_for)] for k, cl in snap.claims.items()}
         #: per device: how many allocations (the claims', and those in flight) hold it
         self.holders = np.zeros(len(self.devices.order), dtype=np.int64)
+        self._version = 0  # (bumped whenever an allocation's devices are held or let go)
         for cl in snap.claims.values():
             self._hold(cl.allocation, 1)
         #: claim key -> (its allocation in flight, the pod Reserve made it for)
@@ -76,6 +77,9 @@ class DynamicResources:
                 self.tasks.append(t)
         self._placed_at_open = {id(t) for t in self.tasks if t.node >= 0 and t.status in ALLOCATED_STATUS}
         self._pins: dict[int, tuple[Allocation, np.ndarray]] = {}
+        #: the allocations the last Filter made node by node: (task id, holders' version, node ->
+        #: allocations), which the Score of the same pod on the same state reads again
+        self._filtered: tuple[int, int, dict[int, list[Allocation]]] = (0, -1, {})
 
     @property
     def taken(self) -> np.ndarray:
@@ -87,6 +91,15 @@ class DynamicResources:
     def claim(self, t: Task, pc: PodClaim) -> ResourceClaim | None:
         name = pc.claim_name
         return self.snap.claims.get((t.namespace, name)) if name is not None else None
+
+    def resolved(self, t: Task) -> list[ResourceClaim]:
+        """The pod's claims that exist, each once, in the order the pod names them."""
+        out: list[ResourceClaim] = []
+        for pc in self.claims_of(t):
+            cl = self.claim(t, pc)
+            if cl is not None and all(c is not cl for c in out):
+                out.append(cl)
+        return out
 
     def register(self, ssn: Session) -> None:
         """The ``predicates`` plugin's event handlers: Reserve on allocate, Unreserve on deallocate."""
@@ -149,19 +162,18 @@ class DynamicResources:
             return np.zeros(len(nodes), dtype=bool)
         ok = np.ones(len(nodes), dtype=bool)
         unallocated: list[ResourceClaim] = []
-        for pc in pcs:
-            cl = self.claim(t, pc)
-            if cl is None:
-                continue  # (a template entry with no claim: skipped; the PreFilter saw every other)
+        for cl in self.resolved(t):  # (a template entry with no claim: skipped; the PreFilter saw every other)
             allocation = self.state[cl.key][0]
             if allocation is not None:
                 if allocation.selectors:
                     ok &= self._pinned(allocation)[nodes]
-            elif cl not in unallocated:
+            else:
                 unallocated.append(cl)
         if unallocated and ok.any():
             at = np.flatnonzero(ok)
-            ok[at] = self.devices.fits(unallocated, nodes[at], self.taken)
+            kept: dict[int, list[Allocation]] = {}
+            ok[at] = self.devices.fits(unallocated, nodes[at], self.taken, kept)
+            self._filtered = (id(t), self._version, kept)
         return ok
 
     def score(self, t: Task, nodes: np.ndarray) -> np.ndarray:
@@ -181,11 +193,7 @@ class DynamicResources:
     def raw_scores(self, t: Task, nodes: np.ndarray) -> np.ndarray:
         """``Score`` per node of ``nodes``, before NormalizeScore (see :meth:`score`)."""
         out = np.zeros(len(nodes), dtype=np.int64)
-        claims: list[ResourceClaim] = []
-        for pc in self.claims_of(t):
-            cl = self.claim(t, pc)
-            if cl is not None and cl not in claims:
-                claims.append(cl)
+        claims = self.resolved(t)
         if not any(cr.exactly is None for cl in claims for cr in cl.requests) or self.refusal(t) is not None:
             return out
         fixed = 0
@@ -199,8 +207,11 @@ class DynamicResources:
         if not unallocated:
             return out  # (the Filter allocated nothing: no node has an allocation to score, all 0)
         taken = self.taken
+        tid, version, kept = self._filtered
+        if tid != id(t) or version != self._version:
+            kept = {}
         for i, node in enumerate(nodes.tolist()):
-            got = self.devices.allocate(unallocated, node, taken)
+            got = kept[node] if node in kept else self.devices.allocate(unallocated, node, taken)
             if got is not None:
                 out[i] = fixed + sum(_sub_request_score(cl, a) for cl, a in zip(unallocated, got, strict=True))
         return out
@@ -213,7 +224,7 @@ class DynamicResources:
         for t in self.tasks:
             if t.node >= 0:
                 continue
-            states = {self.state[cl.key][0] is None for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None}
+            states = {self.state[cl.key][0] is None for cl in self.resolved(t)}
             if states == {True, False}:
                 return t
         return None
@@ -227,6 +238,7 @@ class DynamicResources:
 
     # -- what the session changes ---------------------------------------------------------------
     def _hold(self, allocation: Allocation | None, sign: int) -> None:
+        self._version += 1  # (what the Filter allocated may no longer hold)
         if allocation is not None:
             idx = self.devices.index
             at = [i for d in allocation.held() if (i := idx.get(d)) is not None]
@@ -241,8 +253,7 @@ class DynamicResources:
 
     def placed(self, t: Task) -> None:
         """Reserve: the pod's unallocated claims allocated on its node, in flight."""
-        todo = list({cl.key: cl for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None
-                     and self.state[cl.key][0] is None and cl.key not in self.in_flight}.values())  # fmt: skip
+        todo = [cl for cl in self.resolved(t) if self.state[cl.key][0] is None and cl.key not in self.in_flight]
         if not todo:
             return
         got = self.devices.allocate(todo, t.node, self.taken)
@@ -263,7 +274,7 @@ class DynamicResources:
     def snapshot_after(self) -> DraSnapshot:
         """The claims after the cycle (see the module docstring)."""
         status = {k: [st[0], list(st[1])] for k, st in self.state.items()}
-        keys = {id(t): [cl.key for pc in self.claims_of(t) if (cl := self.claim(t, pc)) is not None] for t in self.tasks}
+        keys = {id(t): [cl.key for cl in self.resolved(t)] for t in self.tasks}
         for t in self.tasks:  # bound first (PreBind reserves), whatever the pods' order
             if t.node >= 0 and t.status in ALLOCATED_STATUS and id(t) not in self._placed_at_open:
                 for k in keys[id(t)]:
