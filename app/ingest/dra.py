@@ -16,11 +16,12 @@ from app.ingest import reader as r
 from app.ingest.draft import Draft
 from app.model.dra import (
     ALL, EXACT_COUNT, MAX_CONSTRAINTS, MAX_COUNT, MAX_DEVICES, MAX_POD_CLAIMS, MAX_REQUESTS, MAX_SELECTORS, MAX_SUBREQUESTS,
-    MAX_TAINTS, MAX_TOLERATIONS,
+    MAX_TAINTS, MAX_TOLERATIONS, MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS,
     RESERVED_FOR_MAX, Allocation, ClaimRequest, Constraint, DeviceClass, DeviceRequest, PodClaim, PodRef, ResourceClaim,
     ResourceSlice,
 )  # fmt: skip
 from app.model.dra_cel import Attributes, Version, supported
+from app.ingest.quantity import parse_quantity
 from app.model.selectors import check_node_selector
 
 
@@ -92,12 +93,19 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
     node_name = r.string(spec, "nodeName", sp, ident)
     all_nodes = bool(r.boolean(spec, "allNodes", sp, ident))
     per_device = bool(r.boolean(spec, "perDeviceNodeSelection", sp, ident))
-    if per_device:
-        _note(d, "DRA slices with perDeviceNodeSelection are not used: kube-scheduler's partitionable-devices feature "
-                 "is off in KAI's allocator", f"ResourceSlice {name}")  # fmt: skip
     node_selector = _node_selector(spec, sp, ident)
     devices = []
     taints: dict[str, tuple[tuple[str, str, str], ...]] = {}
+    consumes: dict[str, tuple[tuple[str, dict[str, int]], ...]] = {}
+    device_nodes: dict[str, tuple[str, bool, dict[str, Any] | None]] = {}
+    counters: dict[str, dict[str, int]] = {}
+    for i, cs in enumerate(_bounded(spec, "sharedCounters", sp, ident, "a counter set", MAX_COUNTER_SETS,
+                                    "ResourceSliceMaxCounterSets")):  # fmt: skip
+        cp = f"{sp}/sharedCounters/{i}"
+        set_name = r.string(cs, "name", cp, ident, required=True)
+        if set_name in counters:
+            raise InputError(f"counter set {set_name} is listed twice", join_pointer(cp, "name"), ident)
+        counters[set_name] = _counters(cs, cp, ident, required=True)
     listed = r.objects(spec, "devices", sp, ident, "a device")
     room = MAX_DEVICES - d.dra.device_count
     if len(listed) > room:
@@ -110,11 +118,19 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         bp = f"{dp}/basic" if basic is not dev else dp
         dev_name = r.string(dev, "name", dp, ident, required=True)
         unused = False
-        for key, what in (("consumesCounters", "consume counters (partitionable devices)"),
-                          ("bindingConditions", "have binding conditions")):  # fmt: skip
-            if basic.get(key):
-                unused = True  # (the allocator with its features off never takes them)
-                _note(d, f"DRA devices that {what} are not used, as in KAI's allocator", f"ResourceSlice {name}")
+        if basic.get("bindingConditions"):
+            unused = True  # (the allocator with its features off never takes them)
+            _note(d, "DRA devices that have binding conditions are not used, as in KAI's allocator", f"ResourceSlice {name}")
+        if basic.get("consumesCounters") is not None:
+            used = tuple((r.string(cc, "counterSet", f"{bp}/consumesCounters/{k}", ident, required=True),
+                          _counters(cc, f"{bp}/consumesCounters/{k}", ident, required=True))
+                         for k, cc in enumerate(_bounded(basic, "consumesCounters", bp, ident, "a counter consumption",
+                                                         MAX_CONSUMPTIONS, "ResourceSliceMaxDeviceCounterConsumptionsPerDevice")))  # fmt: skip
+            if used:
+                consumes[dev_name] = used
+        if per_device:
+            device_nodes[dev_name] = (r.string(basic, "nodeName", bp, ident), bool(r.boolean(basic, "allNodes", bp, ident)),
+                                      _node_selector(basic, bp, ident))  # fmt: skip
         if basic.get("taints") is not None:
             got = tuple((r.string(tt, "key", f"{bp}/taints/{k}", ident, required=True), r.string(tt, "value", f"{bp}/taints/{k}", ident),
                          r.string(tt, "effect", f"{bp}/taints/{k}", ident, required=True))
@@ -123,14 +139,33 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
             if got:
                 taints[dev_name] = got
         devices.append((dev_name, _attributes(basic, bp, ident, driver), unused))
-    if spec.get("sharedCounters"):
-        _note(d, "DRA shared counters (partitionable devices) are not modelled", f"ResourceSlice {name}")
     d.dra.slices.append(ResourceSlice(
         name, driver, r.string(pool, "name", pp, ident, required=True),
         r.integer(pool, "generation", pp, ident, default=0, minimum=0) or 0,
         r.integer(pool, "resourceSliceCount", pp, ident, default=1, minimum=1) or 1,
-        node_name, all_nodes, node_selector, per_device, tuple(devices), ptr, taints,
+        node_name, all_nodes, node_selector, per_device, tuple(devices), ptr, taints, counters, consumes, device_nodes,
     ))  # fmt: skip
+
+
+def _counters(owner: dict, ptr: str, ident: Any, *, required: bool = False) -> dict[str, int]:
+    """A counter set's or a consumption's ``counters``: counter name -> its ``value`` in
+    nano-units (at most :data:`MAX_COUNTERS`, ``ResourceSliceMaxCountersPerCounterSet``)."""
+    raw = r.obj(owner, "counters", ptr, ident, required=required)
+    cp = join_pointer(ptr, "counters")
+    if len(raw) > MAX_COUNTERS:
+        raise InputError(f"at most {MAX_COUNTERS} counters (ResourceSliceMaxCountersPerCounterSet)", cp, ident)
+    out: dict[str, int] = {}
+    for counter, c in raw.items():
+        at = join_pointer(cp, counter)
+        if not isinstance(c, dict):
+            raise InputError("a counter must be an object with a 'value'", at, ident)
+        if "value" not in c:
+            raise InputError("a counter needs a 'value'", join_pointer(at, "value"), ident)
+        try:
+            out[counter] = parse_quantity(c["value"])
+        except ValueError as e:
+            raise InputError(f"not a quantity: {e}", join_pointer(at, "value"), ident) from None
+    return out
 
 
 _VALUE_TYPES = {"string": str, "int": int, "bool": bool, "version": str}

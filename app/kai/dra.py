@@ -127,6 +127,8 @@ class KaiDra(DynamicResources):
     EXACT_SKIPS_INCOMPLETE = False
     #: DRADeviceTaints is alpha, off, in KAI's kube-scheduler 1.34: device taints are ignored
     DEVICE_TAINTS = False
+    #: DRAPartitionableDevices is alpha, off, in 1.34: no device consuming counters, no per-device node selection
+    PARTITIONABLE = False
 
     def __init__(self, ssn: Session) -> None:
         super().__init__(ssn.cluster, ssn.out_of_time)
@@ -144,9 +146,15 @@ class KaiDra(DynamicResources):
                 cl = self.claim(t, pc)
                 if cl is not None:
                     self.memory.setdefault(id(t), {})[pc.name] = cl.allocation
+        unused = []
         if any(s.taints for s in snap.slices):
-            note = ("DRA device taints are not applied under the kai profile: KAI's kube-scheduler (1.34) runs with "
-                    "DRADeviceTaints off (alpha)")  # fmt: skip
+            unused.append("DRA device taints are not applied under the kai profile: KAI's kube-scheduler (1.34) runs with "
+                          "DRADeviceTaints off (alpha)")  # fmt: skip
+        if any(s.consumes or s.per_device for s in snap.slices):
+            unused.append("DRA devices that consume shared counters, and ResourceSlices with perDeviceNodeSelection, are "
+                          "not used under the kai profile: KAI's kube-scheduler (1.34) runs with DRAPartitionableDevices "
+                          "off (alpha)")  # fmt: skip
+        for note in unused:
             if note not in c.warnings:
                 c.warnings.append(note)
         self.g = c.resources.index.get(GPU)

@@ -8,9 +8,9 @@ the requests Gangplank models.
   ``resourceSliceCount`` is incomplete, one naming a device twice is invalid and not used
   (``GatherPools``, ``poolIsInvalid``).
 * **Which nodes reach a device**: its slice's ``nodeName`` (that node), ``allNodes`` (every
-  node) or ``nodeSelector`` (the nodes it matches). Slices with ``perDeviceNodeSelection``
-  are skipped (the partitionable-devices feature is off). A device reached by no node is
-  never allocated.
+  node) or ``nodeSelector`` (the nodes it matches); with ``perDeviceNodeSelection`` the
+  device's own fields (``partitionable``; with it off, KAI's case, such slices are
+  skipped). A device reached by no node is never allocated.
 * **A device matches a request** when it passes its class's CEL selectors, then the
   request's own (``selectorsMatch``): the subset of CEL in ``app.model.dra_cel``; an
   expression outside it is taken to pass (:attr:`DraSnapshot.notes` names it for the
@@ -40,14 +40,26 @@ the requests Gangplank models.
   1.34): a device with a NoSchedule or NoExecute taint the request does not tolerate is
   passed over after the selectors (:meth:`Devices.blocked`); an ``All`` request meeting one
   fails.
+* **Partitionable devices** (``partitionable``: DRAPartitionableDevices, on in kube-scheduler
+  1.36, off in KAI's 1.34, where a device consuming counters is never taken): a pool's
+  slices with ``sharedCounters`` lend it counter sets (and no device); a device that
+  ``consumesCounters`` is taken only while, for every counter of its pool, the value less
+  what allocated devices consume is at least what this allocation's devices consume
+  (:class:`_Counters`, ``checkAvailableCounters``). A pool naming a counter set twice, or a
+  device consuming from a set or counter its pool lacks, is invalid. Where counters are at
+  stake the allocation is searched node by node (no count settles it). Two differences,
+  named in the warnings where they can matter: kube-scheduler 1.36 keeps the counters of a
+  device it then refuses for a taint or a constraint (kubernetes#140431, fixed for 1.37),
+  and keeps counters per pool *name* (Gangplank per driver and pool).
 * Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
-  constraints too), partitionable devices, DeviceTaintRules. A pool's
+  constraints too), binding conditions, DeviceTaintRules. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
   node), and pools are taken in (driver, pool) order (Go's order is a map's).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -75,6 +87,9 @@ MAX_REQUESTS, MAX_SUBREQUESTS, MAX_SELECTORS, ALLOCATION_MAX = 32, 8, 32, 32
 #: ``DeviceConstraintsMaxSize``: constraints per claim; ``DeviceTaintsMaxLength``: taints per
 #: device; ``DeviceTolerationsMaxLength``: tolerations per request.
 MAX_CONSTRAINTS, MAX_TAINTS, MAX_TOLERATIONS = 32, 16, 16
+#: ``ResourceSliceMaxCounterSets`` (a slice's ``sharedCounters``), ``ResourceSliceMaxCountersPerCounterSet``
+#: (also ``...PerDeviceCounterConsumption``), ``ResourceSliceMaxDeviceCounterConsumptionsPerDevice``.
+MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS = 8, 32, 2
 #: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
 MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
 #: The most distinct values of a claim's constrained attributes its fit is counted for (past it, each node is searched).
@@ -247,13 +262,19 @@ class ResourceSlice:
     node_name: str
     all_nodes: bool
     node_selector: dict[str, Any] | None
-    #: ``perDeviceNodeSelection``: its devices are skipped (DRAPartitionableDevices is off in KAI's allocator)
+    #: ``perDeviceNodeSelection``: each device says which nodes reach it (:attr:`device_nodes`)
     per_device: bool
-    #: (name, attributes: domain -> name -> value, consumes counters: never allocated) per device
+    #: (name, attributes: domain -> name -> value, never allocated: it has ``bindingConditions``) per device
     devices: tuple[tuple[str, Attributes, bool], ...]
     pointer: str
     #: device name -> its ``taints``, (key, value, effect) each
     taints: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+    #: ``sharedCounters``: counter set name -> counter name -> value (nano-units)
+    counters: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: device name -> its ``consumesCounters``: (counter set name, counter name -> value (nano-units)) each
+    consumes: dict[str, tuple[tuple[str, dict[str, int]], ...]] = field(default_factory=dict)
+    #: with :attr:`per_device`: device name -> its (``nodeName``, ``allNodes``, ``nodeSelector``)
+    device_nodes: dict[str, tuple[str, bool, dict[str, Any] | None]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -299,6 +320,46 @@ class DraSnapshot:
         return bool(self.slices or self.claims or self.pod_claims)
 
 
+class _Counters:
+    """The counter check of one node's allocation (``checkAvailableCounters``): a device that
+    consumes counters is taken only while, for every counter of its pool's counter sets, what
+    the devices in use leave (the value less what they consume: possibly below zero) is at
+    least what the devices taken in this allocation consume. A device refused, or let go
+    when the search backtracks, gives its counters back."""
+
+    __slots__ = ("devices", "taken", "used", "left")
+
+    def __init__(self, devices: Devices, taken: np.ndarray) -> None:
+        self.devices = devices
+        self.taken = taken
+        self.used: dict[int, int] = {}  # column -> what this allocation consumes
+        self.left: dict[tuple[str, str], dict[int, int]] = {}
+
+    def take(self, d: int) -> bool:
+        dev = self.devices
+        pool = dev.order[d][0][:2]
+        left = self.left.get(pool)
+        if left is None:
+            left = self.left[pool] = dev.available(pool, self.taken)
+        used = self.used
+        for col, amount in dev.consumes[d]:
+            used[col] = used.get(col, 0) + amount
+        if any(value < used.get(col, 0) for col, value in left.items()):
+            self.release(d)
+            return False
+        return True
+
+    def release(self, d: int) -> None:
+        for col, amount in self.devices.consumes[d]:
+            self.used[col] -= amount
+
+    def give_back(self, devices: list[int]) -> None:
+        """Release the counters of those of ``devices`` that consume some."""
+        for d in devices:
+            if self.devices.consuming[d]:
+                self.release(d)
+
+
 class Devices:
     """The devices of a snapshot's pools, which nodes reach each, and the allocator over them
     (see the module docstring). Fixed for a session; what is allocated is given per call.
@@ -308,10 +369,12 @@ class Devices:
     ALL_NODES, SELECTED, NOWHERE = -1, -2, -3
 
     def __init__(self, snap: DraSnapshot, nodes: list[Node], *, exact_skips_incomplete: bool = False,
-                 device_taints: bool = False) -> None:  # fmt: skip
+                 device_taints: bool = False, partitionable: bool = False) -> None:  # fmt: skip
         """``exact_skips_incomplete``: ``ExactCount`` takes no device of an incomplete pool
         (the allocator since v0.36; v0.34, KAI's, takes them). ``device_taints``:
-        DRADeviceTaints is on (kube-scheduler 1.36, beta; off in 1.34, KAI's)."""
+        DRADeviceTaints is on (kube-scheduler 1.36, beta; off in 1.34, KAI's).
+        ``partitionable``: DRAPartitionableDevices is on (kube-scheduler 1.36, beta; off in
+        1.34): shared counters and per-device node selection (see the module docstring)."""
         self.snap = snap
         self.nodes = nodes
         #: the session's deadline: once it passes, nodes not yet tried in full are not taken
@@ -325,14 +388,29 @@ class Devices:
         seen: dict[tuple[str, str], int] = {}
         names: dict[tuple[str, str], set[str]] = {}
         invalid: set[tuple[str, str]] = set()
+        #: per pool, with ``partitionable``: counter set -> counter -> (column, capacity)
+        sets: dict[tuple[str, str], dict[str, dict[str, int]]] = {}
         for s in live:
             k = (s.driver, s.pool)
             seen[k] = seen.get(k, 0) + 1
+            if partitionable and s.counters:
+                own = sets.setdefault(k, {})
+                for set_name, counters in s.counters.items():
+                    if set_name in own:
+                        invalid.add(k)  # getAndValidateCounterSets: a counter set name twice in a pool
+                    own[set_name] = counters
+                continue  # (a slice with counter sets lends no device: buildPool)
             got = names.setdefault(k, set())
             for name, *_ in s.devices:
                 if name in got:
                     invalid.add(k)  # poolIsInvalid: a device name twice in a pool
                 got.add(name)
+        if partitionable:
+            for s in live:  # validateDeviceCounterConsumption: every set and counter a device consumes exists
+                own = sets.get((s.driver, s.pool), {})
+                if not s.counters and any(set_name not in own or not counters.keys() <= own[set_name].keys()
+                                          for used in s.consumes.values() for set_name, counters in used):  # fmt: skip
+                    invalid.add((s.driver, s.pool))
         #: pools with fewer slices of their newest generation than they say they have
         self.incomplete = {k for s in live if seen[(k := (s.driver, s.pool))] < s.slice_count}
         by_name = {nd.name: nd.idx for nd in nodes}
@@ -348,22 +426,46 @@ class Devices:
         self.taints: list[tuple[tuple[str, str, str], ...]] = []
         where: list[int] = []
         mask_of: list[int] = []
+        #: the counters of every pool with counter sets: (pool, set, counter) -> column
+        self.columns: dict[tuple[tuple[str, str], str, str], int] = {}
+        #: per column, the counter's value; per pool, its columns (every counter of its sets)
+        self.capacity: list[int] = []
+        self.pool_columns: dict[tuple[str, str], list[int]] = {}
+        for k in sorted(sets):
+            for set_name in sorted(sets[k]):
+                for counter, value in sorted(sets[k][set_name].items()):
+                    self.columns[(k, set_name, counter)] = len(self.capacity)
+                    self.pool_columns.setdefault(k, []).append(len(self.capacity))
+                    self.capacity.append(value)
+        #: per device: what it consumes, (column, amount) each (empty: nothing)
+        self.consumes: list[tuple[tuple[int, int], ...]] = []
         for s in live:
-            for name, attrs, counters in s.devices:
-                self.order.append(((s.driver, s.pool, name), s.node_name, s.all_nodes, s.node_selector))
+            if partitionable and s.counters:
+                continue
+            k = (s.driver, s.pool)
+            for name, attrs, never in s.devices:
+                sel: tuple[str, bool, dict[str, Any] | None] = (s.node_name, s.all_nodes, s.node_selector)
+                if s.per_device:  # (per-device node selection: DRAPartitionableDevices)
+                    sel = s.device_nodes.get(name, ("", False, None))
+                self.order.append(((s.driver, s.pool, name), *sel))
                 self.attributes.append(attrs)
                 self.taints.append(tuple(tt for tt in s.taints.get(name, ()) if tt[2] in PREVENTING)
                                    if device_taints else ())  # fmt: skip
+                used = s.consumes.get(name, ())
+                self.consumes.append(tuple((self.columns[(k, set_name, c)], v) for set_name, counters in used
+                                           for c, v in sorted(counters.items())) if partitionable and k not in invalid else ())  # fmt: skip
                 m = -1
-                if s.per_device or counters or (s.driver, s.pool) in invalid:
-                    w = self.NOWHERE  # (per-device node selection: DRAPartitionableDevices, off in KAI's allocator)
-                elif s.node_name:
-                    w = by_name.get(s.node_name, self.NOWHERE)
-                elif s.all_nodes:
+                if never or k in invalid or not partitionable and (s.per_device or used):
+                    # (binding conditions; with partitionable devices off, KAI's allocator takes no device
+                    # consuming counters and no slice with per-device node selection)
+                    w = self.NOWHERE
+                elif sel[0]:
+                    w = by_name.get(sel[0], self.NOWHERE)
+                elif sel[1]:
                     w = self.ALL_NODES
-                elif s.node_selector is not None:
+                elif sel[2] is not None:
                     w = self.SELECTED
-                    key = orjson.dumps(s.node_selector, option=orjson.OPT_SORT_KEYS)
+                    key = orjson.dumps(sel[2], option=orjson.OPT_SORT_KEYS)
                     m = masks.get(key, -1)
                     if m < 0:
                         if (len(self.masks) + 1) * len(nodes) > MAX_SELECTOR_CELLS:
@@ -371,7 +473,7 @@ class Devices:
                                              f"nodes exceed the limit of {MAX_SELECTOR_CELLS:,} cells", s.pointer,
                                              {"kind": "ResourceSlice", "name": s.name}, kind="too-many-dra-selectors")  # fmt: skip
                         m = masks[key] = len(self.masks)
-                        terms = s.node_selector.get("nodeSelectorTerms") or ()
+                        terms = sel[2].get("nodeSelectorTerms") or ()
                         self.masks.append(np.array([any(term_matches(t, nd) for t in terms) for nd in nodes], dtype=bool))
                 else:
                     w = self.NOWHERE
@@ -398,6 +500,64 @@ class Devices:
         self.from_incomplete = np.array([dev[:2] in self.incomplete for dev, *_ in self.order], dtype=bool)
         #: per device: ``ExactCount`` may not take it (its pool is incomplete, with ``exact_skips_incomplete``)
         self.skipped = self.from_incomplete & exact_skips_incomplete
+        #: per device: it consumes counters (then each allocation asks :class:`_Counters`)
+        self.consuming = np.array([bool(c) for c in self.consumes], dtype=bool)
+        self._counted = bool(self.consuming.any())
+        #: per pool with counter sets: its devices that consume them
+        self.pool_consumers: dict[tuple[str, str], np.ndarray] = {}
+        for i in np.flatnonzero(self.consuming).tolist():
+            self.pool_consumers.setdefault(self.order[i][0][:2], []).append(i)  # type: ignore[arg-type]
+        self.pool_consumers = {k: np.array(v, dtype=np.intp) for k, v in self.pool_consumers.items()}
+        self._available: dict[tuple[tuple[str, str], bytes], dict[int, int]] = {}
+        self._consumes: dict[tuple[tuple[str, tuple[str, ...]], ...], bool] = {}
+        # every consumption as arrays (device, column, amount), each column scaled by the greatest
+        # common divisor of its values so that int64 holds them exactly (else ``_exact`` is off)
+        entries = [(d, col, amount) for d, used in enumerate(self.consumes) for col, amount in used]
+        scale = [0] * len(self.capacity)
+        for _, col, amount in entries:
+            scale[col] = math.gcd(scale[col], amount)
+        for col, value in enumerate(self.capacity):
+            scale[col] = math.gcd(scale[col], value) or 1
+        self._cons_dev = np.array([e[0] for e in entries], dtype=np.intp)
+        self._cons_col = np.array([e[1] for e in entries], dtype=np.intp)
+        amounts = [e[2] // scale[e[1]] for e in entries]
+        caps = [v // scale[col] for col, v in enumerate(self.capacity)]
+        total = [abs(v) for v in caps]
+        for (_, col, _), a in zip(entries, amounts, strict=True):
+            total[col] += abs(a)
+        self._exact = max(total, default=0) < 1 << 62
+        self._cons_amt = np.array(amounts if self._exact else [0] * len(entries), dtype=np.int64)
+        self._cap = np.array(caps if self._exact else [0] * len(caps), dtype=np.int64)
+        pools = sorted(self.pool_columns)
+        self._col_pool = np.zeros(len(self.capacity), dtype=np.intp)
+        for i, k in enumerate(pools):
+            self._col_pool[self.pool_columns[k]] = i
+        pool_of = {k: i for i, k in enumerate(pools)}
+        self._dev_pool = np.array([pool_of.get(dev[:2], -1) for dev, *_ in self.order], dtype=np.intp)
+        self._pool_count = len(pools)
+
+    def counter_notes(self, snap: DraSnapshot) -> list[str]:
+        """Where the counters kube-scheduler 1.36 keeps may decide otherwise (the warnings)."""
+        if not self._counted:
+            return []
+        out = []
+        consumers = np.flatnonzero(self.consuming & (self.where != self.NOWHERE)).tolist()
+        if any(self.taints[d] for d in consumers) or any(c.constraints for c in snap.claims.values()):
+            out.append("DRA counters: kube-scheduler 1.36's allocator keeps the counters of a device it takes up and "
+                       "then refuses for a device taint or a claim constraint until it is done with the node (fixed in "
+                       "kubernetes#140431 for 1.37); Gangplank gives them back, so it may place a pod on a node where "
+                       "kube-scheduler 1.36 finds no allocation")  # fmt: skip
+        drivers: dict[str, set[str]] = {}
+        for driver, pool in self.pool_columns:
+            drivers.setdefault(pool, set()).add(driver)
+        for driver, pool, _ in (dev for dev, *_ in self.order):
+            if pool in drivers:
+                drivers[pool].add(driver)
+        shared = sorted(p for p, ds in drivers.items() if len(ds) > 1)
+        if shared:
+            out.append(f"DRA counters: pool {shared[0]!r} is published by more than one driver; kube-scheduler keeps "
+                       "counters per pool name (checkAvailableCounters), Gangplank per driver and pool")  # fmt: skip
+        return out
 
     def matching(self, req: DeviceRequest) -> np.ndarray:
         """Per device: 1 when it passes the request's class's selectors, then the request's
@@ -467,6 +627,62 @@ class Devices:
             out = out + per_mask @ self.mask_rows
         return out
 
+    def available(self, pool: tuple[str, str], taken: np.ndarray) -> dict[int, int]:
+        """Per counter of the pool (its column): its value less what the pool's devices in use
+        (``taken``) consume; remembered per set of devices in use."""
+        cons = self.pool_consumers.get(pool)
+        in_use = cons[taken[cons]] if cons is not None else np.zeros(0, dtype=np.intp)
+        key = (pool, in_use.tobytes())
+        hit = self._available.get(key)
+        if hit is None:
+            hit = {col: self.capacity[col] for col in self.pool_columns.get(pool, ())}
+            for d in in_use.tolist():
+                for col, amount in self.consumes[d]:
+                    hit[col] -= amount
+            if len(self._available) >= 4096:
+                self._available.clear()
+            self._available[key] = hit
+        return dict(hit)
+
+    def consumes_counters(self, claims: list[ResourceClaim]) -> bool:
+        """Some request of the claims matches a device that consumes counters: the devices
+        each takes depend on the others' (no count settles it, no greedy pass is final)."""
+        if not self._counted:
+            return False
+        key = tuple((r.device_class, r.selectors) for c in claims for cr in c.requests for r in cr.options)
+        hit = self._consumes.get(key)
+        if hit is None:
+            hit = self._consumes[key] = any(((self.matching(r) != 0) & self.consuming).any()
+                                            for c in claims for cr in c.requests for r in cr.options)  # fmt: skip
+        return hit
+
+    def counters_allow(self, taken: np.ndarray) -> np.ndarray:
+        """Per device: its counters allow it alone, the devices ``taken`` in use (every counter
+        of its pool left at least 0, each it consumes at least its amount). Only with
+        ``_exact``."""
+        used = np.zeros(len(self._cap), dtype=np.int64)
+        held = taken[self._cons_dev]
+        np.add.at(used, self._cons_col[held], self._cons_amt[held])
+        left = self._cap - used
+        pool_short = np.bincount(self._col_pool[left < 0], minlength=self._pool_count) > 0
+        short = left[self._cons_col] < self._cons_amt
+        out = np.bincount(self._cons_dev[short], minlength=len(self.order)) == 0
+        counted = self.consuming & (self._dev_pool >= 0)  # (a device that consumes nothing is not asked)
+        out[counted] &= ~pool_short[self._dev_pool[counted]]
+        return out
+
+    def _single(self, claims: list[ResourceClaim]) -> DeviceRequest | None:
+        """The pod's one request, when it needs one device in all (``ExactCount`` 1, no admin
+        access, no constraint, no CEL error): then the allocator's search takes the first
+        device that passes alone, and the filter counts those."""
+        reqs = [cr.exactly for c in claims for cr in c.requests]
+        if len(reqs) != 1 or any(c.constraints for c in claims):
+            return None
+        r = reqs[0]
+        if r is None or r.mode != EXACT_COUNT or r.count != 1 or r.admin or (self.matching(r) < 0).any():
+            return None
+        return r
+
     def taken_mask(self, allocated: set[Device]) -> np.ndarray:
         out = np.zeros(len(self.order), dtype=bool)
         idx = [i for d in allocated if (i := self.index.get(d)) is not None]
@@ -483,7 +699,13 @@ class Devices:
                > ALLOCATION_MAX for c in claims):  # fmt: skip
             return np.zeros(len(nodes), dtype=bool)  # more devices than one allocation holds
         free = ~taken & ~self.skipped
-        if any(c.constraints for c in claims):
+        if self.consumes_counters(claims):
+            one = self._single(claims) if self._exact else None
+            if one is not None:
+                m = (self.matching(one) > 0) & ~self.blocked(one) & free & self.counters_allow(taken)
+                return self.counts(m)[nodes] >= 1
+            ok = np.ones(len(nodes), dtype=bool)
+        elif any(c.constraints for c in claims):
             keyed = self._keyed_fit(claims, free)
             if keyed is not None:
                 return keyed[nodes]
@@ -525,6 +747,8 @@ class Devices:
         request); None when counting does not settle it (the search decides)."""
         reqs = [cr.exactly for c in claims for cr in c.requests]
         if not all(r is not None and r.mode == EXACT_COUNT and not r.admin and not (self.matching(r) < 0).any() for r in reqs):
+            return None
+        if self.consumes_counters(claims):
             return None
         masks = [(self.matching(r) > 0) & ~self.blocked(r) for r in reqs]  # type: ignore[arg-type]
         if any((a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :]):
@@ -635,7 +859,10 @@ class Devices:
         same devices, the search goes on (:meth:`_search`)."""
         reach = self.reached(node)
         named: dict[tuple[int, int], DeviceRequest] = {}  # (claim, device) -> the request it was last taken for
-        if any(c.constraints for c in claims):  # the first free devices may break a constraint
+        if self.consumes_counters(claims):  # one request's devices use up counters another's need
+            counters = _Counters(self, taken)
+            got = self._search(claims, reach, taken.copy(), named, counters) if self._enough(claims, reach, taken) else None
+        elif any(c.constraints for c in claims):  # the first free devices may break a constraint
             plan = self._keyed(claims)
             if plan is not None:
                 got = self._keyed_pick(plan, reach, taken, named)
@@ -676,12 +903,13 @@ class Devices:
         return len(opts) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in o), default=0) for o in opts) > SEARCH_DEPTH
 
     def _search(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
-                named: dict[tuple[int, int], DeviceRequest]) -> list[list[int]] | None:  # fmt: skip
+                named: dict[tuple[int, int], DeviceRequest], counters: _Counters | None = None) -> list[list[int]] | None:  # fmt: skip
         """``allocateOne``'s depth-first search: for each request in order (claims in order, a
         ``firstAvailable`` request's alternatives in order), each way of taking its devices in
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
         per node (then the node is refused, as kube-scheduler's filter timeout would), and a
-        pod needing more than :data:`SEARCH_DEPTH` devices is not searched."""
+        pod needing more than :data:`SEARCH_DEPTH` devices is not searched. ``counters``: the
+        node's counter check, when a device the requests match consumes counters."""
         if self._too_deep(claims):
             return None
         flat = [(ci, cr.options, cr.exactly is None, cr.name) for ci, c in enumerate(claims) for cr in c.requests]
@@ -689,6 +917,7 @@ class Devices:
             return [[] for _ in claims]  # claims with no request: allocated, with no device
         picks: list[list[int]] = [[] for _ in claims]
         steps = [0]
+        consuming = self.consuming
         matches = [[_Match(k) for k in c.constraints] for c in claims]
 
         def add(ci: int, base: str, req: DeviceRequest, d: int) -> bool:
@@ -707,6 +936,10 @@ class Devices:
             for m in matches[ci]:
                 if m.applies(base, req):
                     m.remove()
+
+        def give_back(got: list[int]) -> None:
+            if counters is not None:
+                counters.give_back(got)
 
         def after(i: int) -> Any:
             """The requests after the i-th; ``errAllocationResultMaxSizeExceeded`` stops at a claim's end."""
@@ -738,10 +971,11 @@ class Devices:
             if req.mode == ALL:
                 if matches[ci]:
                     return every(i, ci, base, req)
-                got = self._request(req, reach, used, picks[ci])
+                got = self._request(req, reach, used, picks[ci], counters)
                 if got is None:
                     return False
                 if len(picks[ci]) + len(got) > ALLOCATION_MAX:
+                    give_back(got)
                     return _EXCEEDED
                 before = used[got].copy()
                 used[got] = True
@@ -751,6 +985,7 @@ class Devices:
                 if res is not True:
                     del picks[ci][len(picks[ci]) - len(got) :]
                     used[got] = before  # (an admin request's devices may have been in use already)
+                    give_back(got)
                 return res
             if len(picks[ci]) + req.count > ALLOCATION_MAX:
                 return _EXCEEDED
@@ -776,10 +1011,13 @@ class Devices:
             before: list[bool] = []
             blocked = self.blocked(req)
             for d in cand:
-                if ((d in picks[ci]) if req.admin else used[d]) or blocked[d]:
-                    break  # (in use, or a taint not tolerated: the request fails)
-                if not add(ci, base, req, d):
-                    res = _Stop
+                if (d in picks[ci]) if req.admin else used[d]:
+                    break  # (in use: the request fails)
+                if counters is not None and consuming[d] and not counters.take(d):
+                    break  # (too few counters left: the request fails)
+                if blocked[d] or not add(ci, base, req, d):
+                    give_back([d])
+                    res = False if blocked[d] else _Stop  # (a taint not tolerated fails the request, a constraint the allocation)
                     break
                 before.append(bool(used[d]))
                 used[d] = True
@@ -792,6 +1030,7 @@ class Devices:
                 for d, was in zip(picks[ci][len(picks[ci]) - taken_here :], before, strict=True):
                     used[d] = was
                     remove(ci, base, req)
+                give_back(picks[ci][len(picks[ci]) - taken_here :])
                 del picks[ci][len(picks[ci]) - taken_here :]
             if res is _Stop:
                 raise _Stop
@@ -814,7 +1053,12 @@ class Devices:
                 steps[0] += 1
                 if steps[0] > SEARCH_STEPS or (steps[0] % 1024 == 0 and self.out_of_time()):
                     raise _Stop
+                counted = counters is not None and consuming[d]
+                if counted and not counters.take(d):  # type: ignore[union-attr]
+                    continue  # too few counters left: the next device
                 if constrained and not add(ci, base, req, d):
+                    if counted:
+                        counters.release(d)  # type: ignore[union-attr]
                     continue  # a constraint refuses it: the next device
                 was = bool(used[d])
                 used[d] = True
@@ -827,6 +1071,8 @@ class Devices:
                 used[d] = was
                 if constrained:
                     remove(ci, base, req)
+                if counted:
+                    counters.release(d)  # type: ignore[union-attr]
                 if got is _EXCEEDED:
                     return _EXCEEDED  # (no other device choice here can help)
             return False
@@ -865,14 +1111,17 @@ class Devices:
             out.append(picked)
         return out
 
-    def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray, claim: list[int]) -> list[int] | None:
+    def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray, claim: list[int],
+                 counters: _Counters | None = None) -> list[int] | None:  # fmt: skip
         """The devices of one request on a node (``reach``: the devices it reaches), or None:
         ``All`` every matching one (an incomplete pool reaching the node, or a CEL error on any
         of its devices, stops the allocation: :class:`_Stop`), ``ExactCount`` the first free
         matching ones, the devices scanned in order as the allocator does (in use, or of a
         pool it skips: passed over; then the selectors: a CEL error met before enough devices
         were found stops the allocation). In use: ``used``; for an admin-access request only
-        the devices its own claim took already (``claim``)."""
+        the devices its own claim took already (``claim``). ``counters``: each device that
+        consumes counters is taken only if they suffice (:class:`_Counters`; the devices
+        returned keep theirs)."""
         state = self.matching(req)[reach]
         busy = used[reach] if not req.admin else np.isin(reach, claim)
         blocked = self.blocked(req)[reach]
@@ -882,9 +1131,14 @@ class Devices:
             cand = state > 0
             if not cand.any() or busy[cand].any() or blocked[cand].any():
                 return None
-            return reach[cand].tolist()
+            got = reach[cand].tolist()
+            if counters is not None and self.consuming[got].any():
+                return self._counted_all(got, counters)
+            return got
         free = ~busy & ~self.skipped[reach]
         state, at = state[free], reach[free]
+        if counters is not None and self.consuming[at[state > 0]].any():
+            return self._counted_exact(req.count, state, at, blocked[free], counters)
         hits = np.flatnonzero((state > 0) & ~blocked[free])
         errors = np.flatnonzero(state < 0)
         if len(errors) and (len(hits) < req.count or errors[0] < hits[req.count - 1]):
@@ -892,6 +1146,33 @@ class Devices:
         if len(hits) < req.count:
             return None
         return at[hits[: req.count]].tolist()
+
+    def _counted_all(self, got: list[int], counters: _Counters) -> list[int] | None:
+        """An ``All`` request's devices, each taking its counters in order; None (all given
+        back) at the first whose counters do not suffice."""
+        for j, d in enumerate(got):
+            if self.consuming[d] and not counters.take(d):
+                counters.give_back(got[:j])
+                return None
+        return got
+
+    def _counted_exact(self, count: int, state: np.ndarray, at: np.ndarray, blocked: np.ndarray,
+                       counters: _Counters) -> list[int] | None:  # fmt: skip
+        """``ExactCount`` over the free devices ``at`` in order when some consume counters: the
+        first ``count`` that match, are not blocked by a taint and whose counters suffice (a
+        CEL error met before then stops the allocation); None (all given back) when too few."""
+        picked: list[int] = []
+        for j, d in enumerate(at.tolist()):
+            st = state[j]
+            if st < 0:
+                raise _Stop  # (the search ends: its counters are not asked again)
+            if st == 0 or blocked[j] or (self.consuming[d] and not counters.take(d)):
+                continue
+            picked.append(d)
+            if len(picked) == count:
+                return picked
+        counters.give_back(picked)
+        return None
 
     def _allocation(self, picked: list[int], named: dict[tuple[int, int], DeviceRequest], ci: int) -> Allocation:
         devices = tuple(self.order[i][0] for i in picked)

@@ -52,13 +52,18 @@ class DynamicResources:
     EXACT_SKIPS_INCOMPLETE = True
     #: DRADeviceTaints: on in kube-scheduler 1.36 (beta), which Volcano runs
     DEVICE_TAINTS = True
+    #: DRAPartitionableDevices (shared counters, per-device node selection): on in kube-scheduler 1.36 (beta)
+    PARTITIONABLE = True
 
     def __init__(self, c: Cluster, out_of_time: Callable[[], bool] | None = None) -> None:
         snap: DraSnapshot = c.dra
         self.cluster = c
         self.snap = snap
         self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE,
-                               device_taints=self.DEVICE_TAINTS)  # fmt: skip
+                               device_taints=self.DEVICE_TAINTS, partitionable=self.PARTITIONABLE)  # fmt: skip
+        for note in self.devices.counter_notes(snap):
+            if note not in c.warnings:
+                c.warnings.append(note)
         if out_of_time is not None:
             self.devices.out_of_time = out_of_time
         #: the claims' status as the session changes it: key -> [allocation, reservedFor]
