@@ -119,6 +119,7 @@ def cls(name: str, driver: str) -> DeviceClass:
 
 
 def dev(name: str, attrs: dict | None = None, *, counters: bool = False) -> tuple:
+    """``device(...)``; ``counters``: it consumes counters (``slice_`` records it in ``consumes``)."""
     return (name, attrs or {}, counters)
 
 
@@ -144,9 +145,12 @@ def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, gener
     for device in devices:
         if len(device) == 4:  # (a ``tainted`` device)
             by_device[device[0]] = (*by_device.get(device[0], ()), *device[3])
+    # (a device made with ``counters=True`` consumes from the slice's one counter set, as Go's v0.34 fixtures have it)
+    consumes = {t[0]: (("counter-set", {"counter": 1}),) for t in devices if t[2]}
     return ResourceSlice(name, driver, pool, generation, count, node_name, where == ALL_NODES,
                          where if isinstance(where, dict) else None, where == PER_DEVICE,
-                         tuple(t[:3] for t in devices), "", taints=by_device)  # fmt: skip
+                         tuple((t[0], t[1], False) for t in devices), "", taints=by_device, consumes=consumes,
+                         counters={"counter-set": {"counter": 1}} if consumes else {})  # fmt: skip
 
 
 def one(name: str, where: Any, pool: str, driver: str, **kw: Any) -> ResourceSlice:
@@ -260,6 +264,8 @@ CAPACITY_CEL = "CEL over device.capacity / quantity().compareTo is not modelled 
 ADMIN_OFF = ("DRAAdminAccess off: Go refuses adminAccess (\"admin access is requested, but the feature is disabled\"); "
              "Gangplank's allocator always runs with admin access on")
 PARTITIONABLE = "partitionable devices / shared counters are not modelled (PartitionableDevices on)"
+PARTITIONABLE_V036 = ("v0.34.1's partitionable-devices case: transcribed from v0.36.1 (whose API moved the shared "
+                      "counters to slices of their own) in tests/test_dra_partitionable_upstream.py")
 CONSUMABLE = "consumable capacity / allowMultipleAllocations are not modelled (ConsumableCapacity on)"
 BINDING = "binding conditions / bindsToNode / device status are not modelled (DeviceBinding, DeviceStatus)"
 NO_CLASS = ("a missing device class is refused by DynamicResources.refusal (PreFilter) before the allocator is asked; "
@@ -494,15 +500,15 @@ def runnable_cases() -> list[Any]:
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 500), sub(SUB1, CLASS_A, 1)))], [A, B],
                [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="prioritized-list-too-many-in-first-subrequest"),
-        P(Case(), id="partitionable-devices-single-device", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-prioritized-list", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-multiple-devices", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-multiple-capacity-pools", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-multiple-counters", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-multiple-pools", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-unused-counters-in-counter-set", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-no-capacity-available", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-overallocated-capacity-pool", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-single-device", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-prioritized-list", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-multiple-devices", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-multiple-capacity-pools", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-multiple-counters", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-multiple-pools", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-unused-counters-in-counter-set", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-no-capacity-available", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-overallocated-capacity-pool", marks=skip(PARTITIONABLE_V036)),
         # features off: a device consuming counters is never allocated, a per-device-node-selection slice is skipped
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1, counters=True))]),
           id="partitionable-devices-disabled-device-consumes-counters"),
@@ -512,9 +518,9 @@ def runnable_cases() -> list[Any]:
           id="partitionable-devices-disabled-other-device-do-not-consume-counters"),
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A], [slice_(SLICE1, PER_DEVICE, POOL1, DRIVER_A, dev(DEVICE2))]),
           id="partitionable-devices-disabled-per-device-node-selection"),  # (device-2 has nodeName node-1 in Go)
-        P(Case(), id="partitionable-devices-per-device-node-selection-nodename", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-per-device-node-selection-node-selector", marks=skip(PARTITIONABLE)),
-        P(Case(), id="partitionable-devices-per-device-node-selection-node-selector-multiple-devices", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-per-device-node-selection-nodename", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-per-device-node-selection-node-selector", marks=skip(PARTITIONABLE_V036)),
+        P(Case(), id="partitionable-devices-per-device-node-selection-node-selector-multiple-devices", marks=skip(PARTITIONABLE_V036)),
         # DeviceTaints on
         P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
                [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE),
@@ -559,7 +565,7 @@ def runnable_cases() -> list[Any]:
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="prioritized-list-allocation-mode-all"),
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A, MAX))], [A], [multi(SLICE1, NODE1, POOL1, DRIVER_A, MAX)],
                expect=[result(L1, *(d(DRIVER_A, POOL1, f"device-{i}") for i in range(MAX)))]), id="max-number-devices"),
-        P(Case(), id="partitionable-devices-with-attribute-selector", marks=skip(PARTITIONABLE)),
+        P(Case(), id="partitionable-devices-with-attribute-selector", marks=skip(PARTITIONABLE_V036)),
         # PrioritizedList on (Go runs these against the incubating/experimental allocators only: stable is too slow)
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, MAX), sub(SUB1, CLASS_A, MAX // 2)),
                           first(REQ1, sub(SUB0, CLASS_A, MAX), sub(SUB1, CLASS_A, MAX // 2)))], [A],

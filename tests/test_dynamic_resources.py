@@ -71,6 +71,18 @@ def test_incomplete_pool_gives_no_device(client, profile) -> None:
     assert where(decide(client, complete, profile), f"{NS}/w-0") == "a"
 
 
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_pool_with_more_slices_than_it_says_is_incomplete(client, profile) -> None:
+    """``IsIncomplete``: a pool's slice count must equal its ``resourceSliceCount``; two slices of
+    a pool that says it has one make it incomplete, so neither gives a device."""
+    extra = pool("a-nics", "nic.example.com", 1, node_name="a")
+    extra["metadata"]["name"] = "a-nics-extra"
+    objs = [*cpu_nodes("a"), device_class("nic"), pool("a-nics", "nic.example.com", 1, node_name="a"), extra,
+            claim("c", "nic"), *vjob("w", "c")]  # fmt: skip
+    assert where(decide(client, objs, profile), f"{NS}/w-0") is None
+    assert where(decide(client, [o for o in objs if o is not extra], profile), f"{NS}/w-0") == "a"
+
+
 def test_evicting_a_claim_holder_frees_no_device_in_the_same_cycle(client) -> None:
     """Unreserve of a running pod only drops it from ``reservedFor`` through the API: its claim
     stays allocated in the cycle, so Volcano's preempt finds no room for a higher-priority

@@ -4,8 +4,8 @@ resource claims as a snapshot holds them, and kube-scheduler's structured alloca
 the requests Gangplank models.
 
 * **Pools.** A slice belongs to the pool ``(driver, spec.pool.name)``; only a pool's slices
-  of its newest ``generation`` count; a pool with fewer of them than its
-  ``resourceSliceCount`` is incomplete, one naming a device twice is invalid and not used
+  of its newest ``generation`` count; a pool with another number of them than
+  its ``resourceSliceCount`` (fewer, or more) is incomplete, one naming a device twice is invalid and not used
   (``GatherPools``, ``poolIsInvalid``).
 * **Which nodes reach a device**: its slice's ``nodeName`` (that node), ``allNodes`` (every
   node) or ``nodeSelector`` (the nodes it matches); with ``perDeviceNodeSelection`` the
@@ -411,8 +411,8 @@ class Devices:
                 if not s.counters and any(set_name not in own or not counters.keys() <= own[set_name].keys()
                                           for used in s.consumes.values() for set_name, counters in used):  # fmt: skip
                     invalid.add((s.driver, s.pool))
-        #: pools with fewer slices of their newest generation than they say they have
-        self.incomplete = {k for s in live if seen[(k := (s.driver, s.pool))] < s.slice_count}
+        #: pools with another number of slices of their newest generation than they say they have (``IsIncomplete``)
+        self.incomplete = {k for s in live if seen[(k := (s.driver, s.pool))] != s.slice_count}
         by_name = {nd.name: nd.idx for nd in nodes}
         masks: dict[bytes, int] = {}
         #: the node masks of the selectors devices are reached by
