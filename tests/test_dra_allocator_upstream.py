@@ -554,6 +554,15 @@ def runnable_cases() -> list[Any]:
         P(Case([claim(CLAIM0, admin_req(REQ0, CLASS_A))], [A], [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                allocated=(d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2)),
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), admin=True)]), id="tainted-admin-access-disabled"),
+        # (two cases v0.36.1's table adds) subReq-0 tolerates neither taint; subReq-1 tolerates device-2's only
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 1), sub(SUB1, CLASS_A, 1, tolerations=(TOLERATION_NO_EXECUTE,))))],
+               [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE),
+                            tainted(dev(DEVICE2), TAINT_NO_EXECUTE))], taints=True,
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2))]), id="tainted-two-devices-prioritized-list-tolerated"),
+        # a taint with the None effect prevents nothing
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), (TAINT_KEY, TAINT_VALUE, "None")))], taints=True,
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="tainted-no-effect"),
         # DeviceTaints on: the All request's only device is tainted (allocateDevice with must: the request fails)
         P(Case([claim(CLAIM0, all_req(REQ0, CLASS_A))], [A],
                [slice_(SLICE1, NODE1, POOL1, DRIVER_A, tainted(dev(DEVICE1), TAINT_NO_SCHEDULE))], taints=True),

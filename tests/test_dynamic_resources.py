@@ -462,6 +462,8 @@ def test_kai_ignores_device_taints_and_says_so(client) -> None:
     out = decide(client, objs, "kai")
     assert where(out, f"{NS}/w-0") == "a"
     assert any("DRADeviceTaints off" in w for w in out["warnings"])
+    objs[3] = _tainted_pool("a-nics", "a", {"key": "health", "value": "bad", "effect": "None"})  # (prevents nothing anyway)
+    assert not any("DRADeviceTaints off" in w for w in decide(client, objs, "kai")["warnings"])
 
 
 def test_an_all_request_fails_on_a_tainted_device() -> None:

@@ -192,6 +192,22 @@ def test_a_new_snapshot_with_a_change_that_matters_plans_again(client, snapshot,
     assert "node3" not in f1["NodeNames"]
 
 
+def test_a_claim_allocated_or_a_pods_claim_made_since_the_plan_is_a_change_that_matters() -> None:
+    """A ResourceClaim allocated or reserved since the plan (its devices are taken), or a pod
+    whose template claim was made (``status.resourceClaimStatuses``), changes what the
+    DynamicResources filter decides: the plan is not adopted; a heartbeat in either is."""
+    from app.extender.plan import _relevant
+
+    claim = {"kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "ml"}, "spec": {"devices": {}}}
+    allocated = {**claim, "status": {"allocation": {"devices": {"results": [{"device": "d0"}]}}}}
+    reserved = {**claim, "status": {"reservedFor": [{"resource": "pods", "name": "p", "uid": "u"}]}}
+    assert _relevant(claim) != _relevant(allocated) and _relevant(claim) != _relevant(reserved)
+    pod = {"kind": "Pod", "metadata": {"name": "p", "namespace": "ml"}, "spec": {}, "status": {"phase": "Pending"}}
+    made = {**pod, "status": {"phase": "Pending", "resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": "p-gpu"}]}}
+    assert _relevant(pod) != _relevant(made)
+    assert _relevant(pod) == _relevant({**pod, "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled"}]}})
+
+
 def test_a_yaml_snapshot_file_is_held_to_the_alias_expansion_limit_and_json_is_read_as_is(tmp_path):
     from app.errors import LimitError
     from app.extender.source import DirectorySource

@@ -124,9 +124,14 @@ def _relevant(o: dict[str, Any]) -> tuple:
     meta = o.get("metadata") or {}
     status = o.get("status") or {}
     head = (o.get("spec"), meta.get("labels"), meta.get("annotations"), meta.get("deletionTimestamp"))
-    if o.get("kind") == "Node":
+    kind = o.get("kind")
+    if kind == "Node":
         ready = [c.get("status") for c in status.get("conditions") or () if isinstance(c, dict) and c.get("type") == "Ready"]
         return (*head, status.get("allocatable"), ready)
+    if kind == "ResourceClaim":  # (allocated or reserved by someone else: its devices are taken)
+        return (*head, status.get("allocation"), status.get("reservedFor"))
+    if kind == "Pod":  # (the claims made from its templates)
+        return (*head, status.get("phase"), status.get("nominatedNodeName"), status.get("resourceClaimStatuses"))
     return (*head, status.get("phase"), status.get("nominatedNodeName"))
 
 

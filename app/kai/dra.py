@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.model.cluster import OCCUPYING, TaskStatus
-from app.model.dra import ALL, RESERVED_FOR_MAX, Allocation, DraSnapshot, PodRef, ResourceClaim
+from app.model.dra import ALL, PREVENTING, RESERVED_FOR_MAX, Allocation, DraSnapshot, PodRef, ResourceClaim
 from app.model.resources import GPU
 from app.plugins.dynamicresources import DynamicResources, pod_ref
 
@@ -147,7 +147,7 @@ class KaiDra(DynamicResources):
                 if cl is not None:
                     self.memory.setdefault(id(t), {})[pc.name] = cl.allocation
         unused = []
-        if any(s.taints for s in snap.slices):
+        if any(tt[2] in PREVENTING for s in snap.slices for taints in s.taints.values() for tt in taints):  # (a None taint prevents nothing)
             unused.append("DRA device taints are not applied under the kai profile: KAI's kube-scheduler (1.34) runs with "
                           "DRADeviceTaints off (alpha)")  # fmt: skip
         if any(s.consumes or s.per_device for s in snap.slices):
