@@ -81,18 +81,49 @@ def snapshot(nodes: int, running: int, pending: int, dra: bool) -> list[dict[str
     return objs
 
 
-def measure(name: str, nodes: int, running: int, pending: int, profile: str, runs: int) -> dict[str, Any]:
-    """Both forms of the snapshot, decided by ``profile`` as the service does (``bench.run.measure``:
-    parse, ingest, decide, wire form, each run against ``orjson.loads`` of the body, GC paused)."""
+def partitioned(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The DRA snapshot with each GPU also offered as two halves (MIG-like partitions): a
+    slice of 8 counter sets a node (one per GPU, 80Gi of memory each), the whole GPU
+    consuming 80Gi of its set and each half 40Gi, so a GPU goes whole or as halves, never
+    both (DRAPartitionableDevices). The pods still ask for whole GPUs."""
+    out = []
+    for o in objs:
+        if o.get("kind") == "ResourceSlice":
+            name, pool = o["spec"]["nodeName"], o["spec"]["pool"]
+            pool["resourceSliceCount"] = 2
+            out.append({"apiVersion": API, "kind": "ResourceSlice", "metadata": {"name": f"{name}-counters"},
+                        "spec": {"driver": DRIVER, "nodeName": name, "pool": dict(pool),
+                                 "sharedCounters": [{"name": f"gpu-{k}", "counters": {"memory": {"value": "80Gi"}}}
+                                                    for k in range(GPUS)]}})  # fmt: skip
+            devices = []
+            for k in range(GPUS):
+                devices.append({"name": f"gpu-{k}", "attributes": {"type": {"string": "gpu"}},
+                                "consumesCounters": [{"counterSet": f"gpu-{k}", "counters": {"memory": {"value": "80Gi"}}}]})  # fmt: skip
+                devices += [{"name": f"gpu-{k}-half-{h}", "attributes": {"type": {"string": "half"}},
+                             "consumesCounters": [{"counterSet": f"gpu-{k}", "counters": {"memory": {"value": "40Gi"}}}]}
+                            for h in range(2)]  # fmt: skip
+            o["spec"]["devices"] = devices
+        out.append(o)
+    return out
+
+
+def measure(name: str, nodes: int, running: int, pending: int, profile: str, runs: int,
+            partitions: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Both forms of the snapshot (and, with ``partitions``, the DRA one :func:`partitioned`),
+    decided by ``profile`` as the service does (``bench.run.measure``: parse, ingest, decide,
+    wire form, each run against ``orjson.loads`` of the body, GC paused)."""
     from bench.run import measure as timed
 
     config = {"profile": profile, "actions": "allocate"} if profile == "kai" else {"profile": profile}
     out: dict[str, Any] = {"case": name, "profile": profile, "nodes": nodes, "pods": running + pending, "runs": runs}
-    for form in ("device-plugin", "DRA"):
-        body = orjson.dumps({"objects": snapshot(nodes, running, pending, form == "DRA"), "config": config,
+    for form in ("device-plugin", "DRA", *(("partitioned",) if partitions else ())):
+        objs = snapshot(nodes, running, pending, form != "device-plugin")
+        body = orjson.dumps({"objects": partitioned(objs) if form == "partitioned" else objs, "config": config,
                              "options": {"now": "2026-11-23T12:00:00Z"}})  # fmt: skip
         r = timed(body, runs)
         out.update({f"{form} ms": r["total_ms"], f"{form} x floor": r["ratio"], f"{form} MB": len(body) / 1e6,
                     f"{form} bound": r["bindings"], f"{form} peak MiB": r["peak_mib"]})  # fmt: skip
     out["DRA / device-plugin"] = out["DRA ms"] / out["device-plugin ms"]
+    if partitions:
+        out["partitioned / DRA"] = out["partitioned ms"] / out["DRA ms"]
     return out

@@ -644,8 +644,9 @@ def kai_cycles(quick: bool, step: Callable[[str, int], None], done: Callable[[],
     return rows
 
 
-#: (label, nodes, running pods, pending pods, profile, runs): one GPU a pod, 8 a node.
-DRA_CASES = [("S", 1000, 2000, 1000, "kai", 5), ("S", 1000, 2000, 1000, "volcano", 5), ("M", 5000, 10_000, 5000, "kai", 3)]
+#: (label, nodes, running pods, pending pods, profile, runs, each GPU also as two partitions): one GPU a pod, 8 a node.
+DRA_CASES = [("S", 1000, 2000, 1000, "kai", 5, False), ("S", 1000, 2000, 1000, "volcano", 5, True),
+             ("M", 5000, 10_000, 5000, "kai", 3, False)]  # fmt: skip
 
 
 def dra_cases(quick: bool, step: Callable[[str, int], None], done: Callable[[], None], total: int) -> list[dict[str, Any]]:
@@ -653,14 +654,15 @@ def dra_cases(quick: bool, step: Callable[[str, int], None], done: Callable[[], 
     from bench.dra import measure
 
     rows = []
-    for label, n, running, pending, profile, runs in DRA_CASES[:1] if quick else DRA_CASES:
+    for label, n, running, pending, profile, runs, partitions in DRA_CASES[:1] if quick else DRA_CASES:
         name = f"{label} {profile}: {n} nodes, {running} running and {pending} pending one-GPU pods"
         step(name, total)
-        r = measure(name, n, running, pending, profile, runs)
+        r = measure(name, n, running, pending, profile, runs, partitions)
         done()
         rows.append(r)
         print(f"{name}: DRA {r['DRA ms']:.0f} ms / device-plugin {r['device-plugin ms']:.0f} ms = "
-              f"{r['DRA / device-plugin']:.2f}x", flush=True)  # fmt: skip
+              f"{r['DRA / device-plugin']:.2f}x" + (f"; partitioned {r['partitioned ms']:.0f} ms = {r['partitioned / DRA']:.2f}x DRA"
+                                                    if partitions else ""), flush=True)  # fmt: skip
     return rows
 
 
@@ -684,6 +686,15 @@ def dra_section(rows: list[dict[str, Any]]) -> list[str]:
                      f"{r['device-plugin x floor']:.1f} | {r['DRA ms']:.0f} ms | {r['DRA x floor']:.1f} | "
                      f"**{r['DRA / device-plugin']:.2f}** | {r['device-plugin peak MiB']:.0f} / {r['DRA peak MiB']:.0f} | "
                      f"{r['device-plugin bound']} / {r['DRA bound']} |")  # fmt: skip
+    parts = [r for r in rows if "partitioned ms" in r]
+    if parts:
+        lines += ["", "Partitionable devices: the same DRA cluster with each GPU also offered as two halves sharing "
+                  "its counters (`bench/dra.py` `partitioned`: a counter slice a node, 24 devices instead of 8; the "
+                  "pods still ask for whole GPUs), against plain DRA GPUs.", "",
+                  "| case | body | partitioned | x floor | partitioned / DRA | peak MiB | bound |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+        lines += [f"| {r['case']} | {r['partitioned MB']:.1f} MB | {r['partitioned ms']:.0f} ms | {r['partitioned x floor']:.1f} | "
+                  f"**{r['partitioned / DRA']:.2f}** | {r['partitioned peak MiB']:.0f} | {r['partitioned bound']} |" for r in parts]  # fmt: skip
     lines += ["", "No target: DRA objects are read in Python (one claim a pod, one slice a node), and so are "
               "the pods with claims (the C pod readers leave them to the Python one).", ""]
     return lines

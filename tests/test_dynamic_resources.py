@@ -140,6 +140,29 @@ def test_bench_dra_snapshot_decides_as_its_device_plugin_twin(profile) -> None:
         assert out[True] == out[False]
 
 
+def test_bench_partitioned_dra_snapshot_places_whole_gpus_as_plain_dra_does() -> None:
+    """``bench/dra.py``'s partitioned form (each GPU also as two halves sharing its counters;
+    the pods ask for whole GPUs, the running ones hold whole GPUs) places the same pods on
+    the same nodes as plain DRA under volcano; with the counters shrunk to 60Gi no whole
+    GPU fits anywhere."""
+    from app.ingest.request import read_request
+    from app.service import decide_request
+    from app.settings import Settings
+    from bench.dra import partitioned, snapshot
+
+    def bound(objs: list[dict]) -> list[tuple[str, str]]:
+        body = {"objects": objs, "config": {"profile": "volcano"}, "options": {"now": "2026-11-23T12:00:00Z"}}
+        return sorted((b["pod"], b["node"]) for b in decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()["bindings"])
+
+    plain = bound(snapshot(4, 12, 24, True))
+    assert bound(partitioned(snapshot(4, 12, 24, True))) == plain and len(plain) == 20
+    small = partitioned(snapshot(4, 12, 24, True))
+    for o in small:
+        for cs in (o.get("spec") or {}).get("sharedCounters") or ():
+            cs["counters"]["memory"]["value"] = "60Gi"
+    assert bound(small) == []
+
+
 # -- rules a second review found (repros under its name, transcribed) -----------------------------
 def vjobq(name: str, *claims: str, cpu: str = "1", on: str | None = None, queue: str) -> list[dict]:
     p = pod(f"{name}-0", ns=NS, node=on, cpu=cpu, group=name, phase="Running" if on else None)
