@@ -312,3 +312,12 @@ def test_the_allocator_meets_counters_exactly_when_some_allocation_can() -> None
                 flat = [devices.index[d] for a in got for d in a.devices]
                 assert len(flat) == len(set(flat)) and _counters_hold(devices, flat, taken)
     assert checked == 800 and 100 < found < 700  # (both outcomes are exercised)
+
+
+def test_a_shareable_device_is_named_in_the_warnings(client) -> None:
+    """Consumable capacity is not modelled: a device with ``allowMultipleAllocations`` goes
+    whole to one claim, and the warnings say so (kube-scheduler 1.36 shares it)."""
+    sl = partitions_slice("a")
+    sl["spec"]["devices"][0]["allowMultipleAllocations"] = True
+    out = decide(client, [*cpu_nodes("a"), gpu(), counters_slice("a"), sl, claim("c", "gpu"), *vjob("w", "c")], "volcano")
+    assert any("allowMultipleAllocations" in w for w in out["warnings"])

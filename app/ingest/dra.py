@@ -121,6 +121,10 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         if basic.get("bindingConditions"):
             unused = True  # (the allocator with its features off never takes them)
             _note(d, "DRA devices that have binding conditions are not used, as in KAI's allocator", f"ResourceSlice {name}")
+        if basic.get("allowMultipleAllocations"):
+            _note(d, "DRA devices with allowMultipleAllocations go whole to one claim: consumable capacity "
+                     "(DRAConsumableCapacity, beta and on in kube-scheduler 1.36) is not modelled, so a device "
+                     "kube-scheduler shares between claims is taken by the first", f"ResourceSlice {name}")  # fmt: skip
         if basic.get("consumesCounters") is not None:
             used = tuple((r.string(cc, "counterSet", f"{bp}/consumesCounters/{k}", ident, required=True),
                           _counters(cc, f"{bp}/consumesCounters/{k}", ident, required=True))
