@@ -551,3 +551,67 @@ def test_score_reads_the_allocations_the_filter_made_for_the_pod(monkeypatch) ->
     monkeypatch.setattr(dra.Devices, "allocate", counting)
     out = decide_request(read_request(request(_first_available_cluster(), config={"profile": "volcano"}), Settings())).wire()
     assert [b["node"] for b in out["bindings"]] == ["b"] and calls[0] == 3
+
+
+# -- device binding conditions (DRADeviceBindingConditions: on in kube-scheduler 1.36, off in KAI's 1.34) --
+def _conditional_pool(name: str, node_name: str) -> dict:
+    p = pool(name, "fabric.example.com", 1, node_name=node_name)
+    p["spec"]["devices"][0].update(bindingConditions=["Attached"], bindingFailureConditions=["AttachFailed"])
+    return p
+
+
+@pytest.mark.parametrize("profile", [*PROFILES, "kai"])
+def test_a_device_with_binding_conditions_is_taken_where_the_feature_is_on(client, profile) -> None:
+    """``isSelectable``: a device with ``bindingConditions`` is allocated under kube-scheduler 1.36
+    (the pod is bound; its PreBind would wait for the conditions, which the warnings say), and
+    not under KAI's 1.34 (the feature off): the pod waits."""
+    from tests.test_kai_dra import job, kai_queue
+
+    objs = [*cpu_nodes("a"), device_class("fabric"), _conditional_pool("a-fabric", "a"), claim("c", "fabric")]
+    objs += [kai_queue("q", 8), *job("w", "c")] if profile == "kai" else vjob("w", "c")
+    out = decide(client, objs, profile)
+    assert where(out, f"{NS}/w-0") == (None if profile == "kai" else "a")
+    assert any("binding conditions" in w for w in out["warnings"])
+
+
+def test_binds_to_node_pins_the_allocation_to_its_node() -> None:
+    """``createNodeSelector``: a device of an ``allNodes`` pool with ``bindsToNode`` pins the
+    allocation to the node it is made for; without the feature (KAI's) or the field, the
+    allocation is usable anywhere."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from app.model.dra import ClaimRequest, DeviceClass, DeviceRequest, Devices, DraSnapshot, ResourceClaim, ResourceSlice
+
+    nodes = [SimpleNamespace(name="a", idx=0, labels={}), SimpleNamespace(name="b", idx=1, labels={})]
+    c = ResourceClaim(NS, "c", "u", {}, (ClaimRequest("r", DeviceRequest("r", "x", "ExactCount", 1)),), None, [], "")
+
+    def allocated(binds: frozenset[str], feature: bool):  # noqa: ANN202
+        s = ResourceSlice("s", "f", "p", 0, 1, "", True, None, False, (("d0", {}, False),), "", binds_to_node=binds)
+        devices = Devices(DraSnapshot(classes={"x": DeviceClass("x", (), "")}, slices=[s]), nodes,  # type: ignore[arg-type]
+                          binding_conditions=feature)  # fmt: skip
+        got = devices.allocate([c], 1, np.zeros(1, dtype=bool))
+        assert got is not None
+        return [got[0].admits(n) for n in nodes]  # type: ignore[arg-type]
+
+    assert allocated(frozenset({"d0"}), True) == [False, True]
+    assert allocated(frozenset(), True) == [True, True]
+    assert allocated(frozenset({"d0"}), False) == [True, True]
+
+
+def test_binding_conditions_are_read_with_pointers(client) -> None:
+    """More than 4 binding (or failure) conditions, or one that is not a string: 422 at it."""
+    from tests.kube import request
+
+    def post(objs: list[dict]):
+        return client.post("/v1/decisions", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"})
+
+    many = _conditional_pool("p", "a")
+    many["spec"]["devices"][0]["bindingFailureConditions"] = ["x1", "x2", "x3", "x4", "x5"]
+    r = post([*cpu_nodes("a"), many])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/bindingFailureConditions/4"
+    bad = _conditional_pool("p", "a")
+    bad["spec"]["devices"][0]["bindingConditions"] = ["ok", 3]
+    r = post([*cpu_nodes("a"), bad])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/bindingConditions/1"

@@ -16,7 +16,7 @@ from app.ingest import reader as r
 from app.ingest.draft import Draft
 from app.model.dra import (
     ALL, EXACT_COUNT, MAX_CONSTRAINTS, MAX_COUNT, MAX_DEVICES, MAX_POD_CLAIMS, MAX_REQUESTS, MAX_SELECTORS, MAX_SUBREQUESTS,
-    MAX_TAINTS, MAX_TOLERATIONS, MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS,
+    MAX_TAINTS, MAX_TOLERATIONS, MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS, MAX_BINDING_CONDITIONS,
     RESERVED_FOR_MAX, Allocation, ClaimRequest, Constraint, DeviceClass, DeviceRequest, PodClaim, PodRef, ResourceClaim,
     ResourceSlice,
 )  # fmt: skip
@@ -97,6 +97,7 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
     devices = []
     taints: dict[str, tuple[tuple[str, str, str], ...]] = {}
     consumes: dict[str, tuple[tuple[str, dict[str, int]], ...]] = {}
+    binds: set[str] = set()
     device_nodes: dict[str, tuple[str, bool, dict[str, Any] | None]] = {}
     counters: dict[str, dict[str, int]] = {}
     for i, cs in enumerate(_bounded(spec, "sharedCounters", sp, ident, "a counter set", MAX_COUNTER_SETS,
@@ -117,10 +118,23 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         basic = dev.get("basic") if isinstance(dev.get("basic"), dict) else dev  # v1beta1 nests a device's fields
         bp = f"{dp}/basic" if basic is not dev else dp
         dev_name = r.string(dev, "name", dp, ident, required=True)
-        unused = False
-        if basic.get("bindingConditions"):
-            unused = True  # (the allocator with its features off never takes them)
-            _note(d, "DRA devices that have binding conditions are not used, as in KAI's allocator", f"ResourceSlice {name}")
+        conditions = False
+        for key in ("bindingConditions", "bindingFailureConditions"):
+            listed_conditions = r.lst(basic, key, bp, ident)
+            if len(listed_conditions) > MAX_BINDING_CONDITIONS:
+                raise InputError(f"at most {MAX_BINDING_CONDITIONS} entries (BindingConditionsMaxSize)",
+                                 join_pointer(bp, key, MAX_BINDING_CONDITIONS), ident)  # fmt: skip
+            for k, c in enumerate(listed_conditions):
+                if not isinstance(c, str) or not c:
+                    raise InputError("a binding condition must be a non-empty string", join_pointer(bp, key, k), ident)
+            conditions = conditions or (key == "bindingConditions" and bool(listed_conditions))
+        if conditions:
+            _note(d, "DRA devices with binding conditions: kube-scheduler 1.36 (DRADeviceBindingConditions) binds a pod "
+                     "allocated one only once the driver reports the conditions (its PreBind waits for them), while "
+                     "Gangplank answers the binding at once; KAI's allocator (the feature off) takes no such device",
+                  f"ResourceSlice {name}")  # fmt: skip
+        if r.boolean(basic, "bindsToNode", bp, ident):
+            binds.add(dev_name)
         if basic.get("allowMultipleAllocations"):
             _note(d, "DRA devices with allowMultipleAllocations go whole to one claim: consumable capacity "
                      "(DRAConsumableCapacity, beta and on in kube-scheduler 1.36) is not modelled, so a device "
@@ -142,12 +156,13 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
                                                         "DeviceTaintsMaxLength")))  # fmt: skip
             if got:
                 taints[dev_name] = got
-        devices.append((dev_name, _attributes(basic, bp, ident, driver), unused))
+        devices.append((dev_name, _attributes(basic, bp, ident, driver), conditions))
     d.dra.slices.append(ResourceSlice(
         name, driver, r.string(pool, "name", pp, ident, required=True),
         r.integer(pool, "generation", pp, ident, default=0, minimum=0) or 0,
         r.integer(pool, "resourceSliceCount", pp, ident, default=1, minimum=1) or 1,
         node_name, all_nodes, node_selector, per_device, tuple(devices), ptr, taints, counters, consumes, device_nodes,
+        frozenset(binds),
     ))  # fmt: skip
 
 

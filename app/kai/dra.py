@@ -129,6 +129,8 @@ class KaiDra(DynamicResources):
     DEVICE_TAINTS = False
     #: DRAPartitionableDevices is alpha, off, in 1.34: no device consuming counters, no per-device node selection
     PARTITIONABLE = False
+    #: DRADeviceBindingConditions is alpha, off, in 1.34: no device with binding conditions is taken
+    BINDING_CONDITIONS = False
 
     def __init__(self, ssn: Session) -> None:
         super().__init__(ssn.cluster, ssn.out_of_time)

@@ -51,8 +51,13 @@ the requests Gangplank models.
   named in the warnings where they can matter: kube-scheduler 1.36 keeps the counters of a
   device it then refuses for a taint or a constraint (kubernetes#140431, fixed for 1.37),
   and keeps counters per pool *name* (Gangplank per driver and pool).
+* **Binding conditions** (``binding_conditions``: DRADeviceBindingConditions with
+  DRAResourceClaimDeviceStatus, on in kube-scheduler 1.36, off in KAI's 1.34, where such a
+  device is never taken): a device with ``bindingConditions`` is allocated as any other
+  (kube-scheduler's PreBind then waits for the conditions: the warnings say so), and one
+  with ``bindsToNode`` pins its allocation to the node it was made for.
 * Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
-  constraints too), binding conditions, DeviceTaintRules. A pool's
+  constraints too), DeviceTaintRules. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
   node), and pools are taken in (driver, pool) order (Go's order is a map's).
 """
@@ -90,6 +95,8 @@ MAX_CONSTRAINTS, MAX_TAINTS, MAX_TOLERATIONS = 32, 16, 16
 #: ``ResourceSliceMaxCounterSets`` (a slice's ``sharedCounters``), ``ResourceSliceMaxCountersPerCounterSet``
 #: (also ``...PerDeviceCounterConsumption``), ``ResourceSliceMaxDeviceCounterConsumptionsPerDevice``.
 MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS = 8, 32, 2
+#: ``BindingConditionsMaxSize`` (also ``BindingFailureConditionsMaxSize``): a device's binding conditions.
+MAX_BINDING_CONDITIONS = 4
 #: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
 MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
 #: The most distinct values of a claim's constrained attributes its fit is counted for (past it, each node is searched).
@@ -264,7 +271,7 @@ class ResourceSlice:
     node_selector: dict[str, Any] | None
     #: ``perDeviceNodeSelection``: each device says which nodes reach it (:attr:`device_nodes`)
     per_device: bool
-    #: (name, attributes: domain -> name -> value, never allocated: it has ``bindingConditions``) per device
+    #: (name, attributes: domain -> name -> value, it has ``bindingConditions``) per device
     devices: tuple[tuple[str, Attributes, bool], ...]
     pointer: str
     #: device name -> its ``taints``, (key, value, effect) each
@@ -275,6 +282,8 @@ class ResourceSlice:
     consumes: dict[str, tuple[tuple[str, dict[str, int]], ...]] = field(default_factory=dict)
     #: with :attr:`per_device`: device name -> its (``nodeName``, ``allNodes``, ``nodeSelector``)
     device_nodes: dict[str, tuple[str, bool, dict[str, Any] | None]] = field(default_factory=dict)
+    #: the devices with ``bindsToNode``: an allocation taking one is pinned to its node
+    binds_to_node: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -369,12 +378,15 @@ class Devices:
     ALL_NODES, SELECTED, NOWHERE = -1, -2, -3
 
     def __init__(self, snap: DraSnapshot, nodes: list[Node], *, exact_skips_incomplete: bool = False,
-                 device_taints: bool = False, partitionable: bool = False) -> None:  # fmt: skip
+                 device_taints: bool = False, partitionable: bool = False, binding_conditions: bool = False) -> None:  # fmt: skip
         """``exact_skips_incomplete``: ``ExactCount`` takes no device of an incomplete pool
         (the allocator since v0.36; v0.34, KAI's, takes them). ``device_taints``:
         DRADeviceTaints is on (kube-scheduler 1.36, beta; off in 1.34, KAI's).
         ``partitionable``: DRAPartitionableDevices is on (kube-scheduler 1.36, beta; off in
-        1.34): shared counters and per-device node selection (see the module docstring)."""
+        1.34): shared counters and per-device node selection (see the module docstring).
+        ``binding_conditions``: DRADeviceBindingConditions (with DRAResourceClaimDeviceStatus)
+        is on (1.36, beta; off in 1.34, where a device with binding conditions is never
+        taken)."""
         self.snap = snap
         self.nodes = nodes
         #: the session's deadline: once it passes, nodes not yet tried in full are not taken
@@ -439,15 +451,17 @@ class Devices:
                     self.capacity.append(value)
         #: per device: what it consumes, (column, amount) each (empty: nothing)
         self.consumes: list[tuple[tuple[int, int], ...]] = []
+        binds: list[bool] = []
         for s in live:
             if partitionable and s.counters:
                 continue
             k = (s.driver, s.pool)
-            for name, attrs, never in s.devices:
+            for name, attrs, conditions in s.devices:
                 sel: tuple[str, bool, dict[str, Any] | None] = (s.node_name, s.all_nodes, s.node_selector)
                 if s.per_device:  # (per-device node selection: DRAPartitionableDevices)
                     sel = s.device_nodes.get(name, ("", False, None))
                 self.order.append(((s.driver, s.pool, name), *sel))
+                binds.append(binding_conditions and name in s.binds_to_node)
                 self.attributes.append(attrs)
                 self.taints.append(tuple(tt for tt in s.taints.get(name, ()) if tt[2] in PREVENTING)
                                    if device_taints else ())  # fmt: skip
@@ -455,9 +469,9 @@ class Devices:
                 self.consumes.append(tuple((self.columns[(k, set_name, c)], v) for set_name, counters in used
                                            for c, v in sorted(counters.items())) if partitionable and k not in invalid else ())  # fmt: skip
                 m = -1
-                if never or k in invalid or not partitionable and (s.per_device or used):
-                    # (binding conditions; with partitionable devices off, KAI's allocator takes no device
-                    # consuming counters and no slice with per-device node selection)
+                if conditions and not binding_conditions or k in invalid or not partitionable and (s.per_device or used):
+                    # (with their features off, as in KAI's allocator, no device with binding conditions,
+                    # none consuming counters and no slice with per-device node selection is taken)
                     w = self.NOWHERE
                 elif sel[0]:
                     w = by_name.get(sel[0], self.NOWHERE)
@@ -479,6 +493,8 @@ class Devices:
                     w = self.NOWHERE
                 where.append(w)
                 mask_of.append(m)
+        #: per device: ``bindsToNode`` (with ``binding_conditions``)
+        self.binds = binds
         #: per device: the node that reaches it, or ALL_NODES / SELECTED / NOWHERE
         self.where = np.array(where, dtype=np.intp)
         #: per device reached through a selector: its mask in :attr:`masks`
@@ -872,7 +888,7 @@ class Devices:
             got = self._greedy(claims, reach, taken.copy(), named)
             if got is None and self._overlapping(claims) and self._enough(claims, reach, taken):
                 got = self._search(claims, reach, taken.copy(), named)
-        return None if got is None else [self._allocation(picked, named, ci) for ci, picked in enumerate(got)]
+        return None if got is None else [self._allocation(picked, named, ci, node) for ci, picked in enumerate(got)]
 
     def _overlapping(self, claims: list[ResourceClaim]) -> bool:
         """Two requests (or a request's alternatives) could take one device: greedy is not final."""
@@ -1174,7 +1190,7 @@ class Devices:
         counters.give_back(picked)
         return None
 
-    def _allocation(self, picked: list[int], named: dict[tuple[int, int], DeviceRequest], ci: int) -> Allocation:
+    def _allocation(self, picked: list[int], named: dict[tuple[int, int], DeviceRequest], ci: int, node: int) -> Allocation:
         devices = tuple(self.order[i][0] for i in picked)
         reqs = [named[(ci, i)] for i in picked]
         requests = tuple(r.name for r in reqs)
@@ -1182,6 +1198,8 @@ class Devices:
         selectors: list[dict[str, Any]] = []
         for i in picked:  # createNodeSelector
             _, name, all_nodes, sel = self.order[i]
+            if self.binds[i]:
+                name = self.nodes[node].name  # (``bindsToNode``: pinned to the node it is allocated for)
             if name:
                 local = {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}]}]}
                 return Allocation(devices, (local,), requests, admin)

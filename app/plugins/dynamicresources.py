@@ -54,13 +54,16 @@ class DynamicResources:
     DEVICE_TAINTS = True
     #: DRAPartitionableDevices (shared counters, per-device node selection): on in kube-scheduler 1.36 (beta)
     PARTITIONABLE = True
+    #: DRADeviceBindingConditions and DRAResourceClaimDeviceStatus: on in kube-scheduler 1.36 (beta)
+    BINDING_CONDITIONS = True
 
     def __init__(self, c: Cluster, out_of_time: Callable[[], bool] | None = None) -> None:
         snap: DraSnapshot = c.dra
         self.cluster = c
         self.snap = snap
         self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE,
-                               device_taints=self.DEVICE_TAINTS, partitionable=self.PARTITIONABLE)  # fmt: skip
+                               device_taints=self.DEVICE_TAINTS, partitionable=self.PARTITIONABLE,
+                               binding_conditions=self.BINDING_CONDITIONS)  # fmt: skip
         for note in self.devices.counter_notes(snap):
             if note not in c.warnings:
                 c.warnings.append(note)
