@@ -52,12 +52,32 @@ How the Go fixtures map onto Gangplank's objects:
   feature off and leave the taints out of their fixtures (the feature off ignores them).
   ``DeviceTaintRule``s are not in the allocator's table (kube-scheduler applies them to the
   devices before the allocator sees them).
+* Binding conditions (``DeviceBinding`` and ``DeviceStatus``, v0.34's two features for the
+  DRADeviceBindingConditions and DRAResourceClaimDeviceStatus gates): ``Case.binding`` builds
+  the :class:`Devices` with ``binding_conditions=True`` when both are on; with either off Go
+  takes no device with ``bindingConditions`` (``isSelectable``), as Gangplank with
+  ``binding_conditions=False``. ``device(...).withBindingConditions(...)`` is ``slice_``'s
+  ``conditions=`` (the names of the devices having them: the third field of a
+  :attr:`ResourceSlice.devices` entry), ``withBindsToNode(true)`` its ``binds_to_node=``
+  (:attr:`ResourceSlice.binds_to_node`: the allocation is pinned to the node it was made for,
+  ``createNodeSelector``'s ``nodeName != nil || result.BindsToNode``). Go's allocation result
+  records each device's ``bindingConditions`` / ``bindingFailureConditions``; Gangplank keeps
+  no such field (kube-scheduler's PreBind waits for them), so only the devices and the node
+  selector are compared. At v0.34.1 only Go's experimental allocator supports the two
+  features (``SupportedFeatures``: stable none, incubating neither): it alone runs these
+  cases, except ``binding-conditions-without-feature-gate`` (no feature on: every allocator).
+  Its ``GatherPools`` also puts the slices and pools with binding conditions after the
+  others; no transcribed case depends on it (one pool each). The
+  ``partitionable-devices-with-binding-conditions*`` cases are transcribed from v0.36.1 in
+  ``tests/test_dra_partitionable_upstream.py`` (v0.34's API kept a slice's shared counters
+  next to its devices).
 * Go takes pools in map order (``GatherPools`` builds a ``map[PoolID]*Pool``); no transcribed
   case depends on it (each picks every candidate device, or candidates of one pool).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
@@ -138,8 +158,11 @@ def attrs(driver: str, **values: Any) -> dict:
 
 
 def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, generation: int = 1, count: int = 1,
-           taints: dict[str, tuple[tuple[str, str, str], ...]] | None = None) -> ResourceSlice:  # fmt: skip
-    """``slice(...)``; ``taints`` (device name -> its taints) adds to those of ``tainted`` devices."""
+           taints: dict[str, tuple[tuple[str, str, str], ...]] | None = None, conditions: Iterable[str] = (),
+           binds_to_node: Iterable[str] = ()) -> ResourceSlice:  # fmt: skip
+    """``slice(...)``; ``taints`` (device name -> its taints) adds to those of ``tainted`` devices;
+    ``conditions``: the devices made ``withBindingConditions``; ``binds_to_node``: those made
+    ``withBindsToNode(true)``."""
     node_name = where if isinstance(where, str) and where not in (ALL_NODES, PER_DEVICE) else ""
     by_device = dict(taints or {})
     for device in devices:
@@ -149,8 +172,9 @@ def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, gener
     consumes = {t[0]: (("counter-set", {"counter": 1}),) for t in devices if t[2]}
     return ResourceSlice(name, driver, pool, generation, count, node_name, where == ALL_NODES,
                          where if isinstance(where, dict) else None, where == PER_DEVICE,
-                         tuple((t[0], t[1], False) for t in devices), "", taints=by_device, consumes=consumes,
-                         counters={"counter-set": {"counter": 1}} if consumes else {})  # fmt: skip
+                         tuple((t[0], t[1], t[0] in set(conditions)) for t in devices), "", taints=by_device,
+                         consumes=consumes, counters={"counter-set": {"counter": 1}} if consumes else {},
+                         binds_to_node=frozenset(binds_to_node))  # fmt: skip
 
 
 def one(name: str, where: Any, pool: str, driver: str, **kw: Any) -> ResourceSlice:
@@ -242,6 +266,9 @@ class Case:
     expect: list[tuple[dict | None, list[tuple[str, str, str]], bool]] | None = None
     #: Go runs the case with ``features.DeviceTaints`` on (``Devices(..., device_taints=True)``)
     taints: bool = False
+    #: Go runs the case with binding conditions on (v0.34: ``DeviceBinding`` and ``DeviceStatus``;
+    #: v0.36: ``DeviceBindingAndStatus``): ``Devices(..., binding_conditions=True)``
+    binding: bool = False
 
 
 def result(selector: dict | None, *devices: tuple[str, str, str],
@@ -263,11 +290,9 @@ def skip(reason: str) -> Any:
 CAPACITY_CEL = "CEL over device.capacity / quantity().compareTo is not modelled (Gangplank takes such a selector to match every device)"
 ADMIN_OFF = ("DRAAdminAccess off: Go refuses adminAccess (\"admin access is requested, but the feature is disabled\"); "
              "Gangplank's allocator always runs with admin access on")
-PARTITIONABLE = "partitionable devices / shared counters are not modelled (PartitionableDevices on)"
 PARTITIONABLE_V036 = ("v0.34.1's partitionable-devices case: transcribed from v0.36.1 (whose API moved the shared "
                       "counters to slices of their own) in tests/test_dra_partitionable_upstream.py")
 CONSUMABLE = "consumable capacity / allowMultipleAllocations are not modelled (ConsumableCapacity on)"
-BINDING = "binding conditions / bindsToNode / device status are not modelled (DeviceBinding, DeviceStatus)"
 NO_CLASS = ("a missing device class is refused by DynamicResources.refusal (PreFilter) before the allocator is asked; "
             "Devices.matching takes a missing class as one with no selectors")  # fmt: skip
 INGEST = "rejected when the objects are read (app/ingest/dra.py), not representable in the allocator's dataclasses"
@@ -586,18 +611,37 @@ def runnable_cases() -> list[Any]:
                expect=[result(L1, d(DRIVER_A, POOL1, "device-0"), d(DRIVER_A, POOL1, "device-1"),
                               d(DRIVER_B, POOL2, "device-0"), d(DRIVER_B, POOL2, "device-1"))]),
           id="prioritized-list-max-allocation-allocation-mode-all"),
-        P(Case(), id="device-binding-conditions", marks=skip(BINDING)),
-        P(Case(), id="binding-conditions-multiple-devices", marks=skip(BINDING)),
-        P(Case(), id="binding-conditions-without-feature-gate", marks=skip(
-            BINDING + "; with the gates off Go never allocates a device that has bindingConditions, while Gangplank's "
-            "ResourceSlice has no such field (app/ingest/dra.py ignores it, without a note) and would allocate it")),
-        P(Case(), id="device-binding-conditions-without-binding-conditions-feature-gate", marks=skip(BINDING)),
-        P(Case(), id="device-binding-conditions-without-device-status-feature-gate", marks=skip(BINDING)),
-        P(Case(), id="node-restriction", marks=skip(BINDING)),
-        *(P(Case(), id=n, marks=skip(PARTITIONABLE + "; " + BINDING)) for n in (
+        # DeviceBinding and DeviceStatus on (Go: the experimental allocator only)
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), conditions=(DEVICE1,))], binding=True,
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="device-binding-conditions"),
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 2), req(REQ1, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2), dev(DEVICE3),
+                       conditions=(DEVICE1, DEVICE2, DEVICE3))], binding=True,
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2), d(DRIVER_A, POOL1, DEVICE3))]),
+          id="binding-conditions-multiple-devices"),
+        # both features off (Go: every allocator): the device with binding conditions is never taken
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), conditions=(DEVICE1,))]),
+          id="binding-conditions-without-feature-gate"),
+        # DeviceStatus on, DeviceBinding off (experimental only): off, as Gangplank's binding_conditions=False
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), conditions=(DEVICE1,))]),
+          id="device-binding-conditions-without-binding-conditions-feature-gate"),
+        # DeviceBinding on, DeviceStatus off (experimental only): off too
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), conditions=(DEVICE1,))]),
+          id="device-binding-conditions-without-device-status-feature-gate"),
+        # both on: the slice reaches every planet=earth node, its bindsToNode device pins the allocation to node-1
+        P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
+               [slice_(SLICE1, label_sel("planet", "earth"), POOL1, DRIVER_A, dev(DEVICE1), binds_to_node=(DEVICE1,))],
+               binding=True, expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="node-restriction"),
+        # (PartitionableDevices, DeviceBinding and DeviceStatus on, DeviceTaints too for the last two)
+        *(P(Case(), id=n, marks=skip(PARTITIONABLE_V036)) for n in (
             "partitionable-devices-with-binding-conditions",
             "partitionable-devices-with-binding-conditions-multiple",
             "partitionable-devices-with-binding-conditions-some-devices-no-conditions",
+            # (v0.34's two slices each have their own counter-set-1; v0.36's lend counter-set-1 and counter-set-2)
             "partitionable-devices-with-binding-conditions-multi-slices",
             "partitionable-devices-with-binding-conditions-and-taints",
             "partitionable-devices-with-binding-conditions-and-taints-tolerated",
@@ -653,7 +697,7 @@ def test_allocation_matches_upstream_allocator_case(case: Case) -> None:
     """Whether the claims can be allocated on the case's node, and when so, per claim the
     devices upstream chooses and a node selector admitting the nodes upstream's admits."""
     devices = Devices(DraSnapshot(classes={c.name: c for c in case.classes}, slices=case.slices), NODES,  # type: ignore[arg-type]
-                      device_taints=case.taints)  # fmt: skip
+                      device_taints=case.taints, binding_conditions=case.binding)  # fmt: skip
     node = next(n.idx for n in NODES if n.name == case.node)
     got = devices.allocate(case.claims, node, devices.taken_mask(set(case.allocated)))
     if case.expect is None:

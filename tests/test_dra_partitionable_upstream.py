@@ -1,18 +1,25 @@
 """kube-scheduler's structured DRA allocator test cases for partitionable devices (shared
-counters, ``consumesCounters``, ``perDeviceNodeSelection``), transcribed as acceptance tests
-of Gangplank's allocator (``app.model.dra.Devices`` with ``partitionable``).
+counters, ``consumesCounters``, ``perDeviceNodeSelection``) and v0.36's device binding
+conditions cases, transcribed as acceptance tests of Gangplank's allocator
+(``app.model.dra.Devices`` with ``partitionable`` and ``binding_conditions``).
 
 Source: k8s.io/dynamic-resource-allocation, tag v0.36.1,
 ``structured/internal/allocatortesting/allocator_testing.go``, ``TestAllocator``: every case
 with ``PartitionableDevices`` in its features (and the three ``partitionable-devices-disabled-*``
 cases, the feature off), plus five v0.36 pool-handling cases in neither table before
 (``multi-host-resource-pool-incomplete-update-*``, ``invalid-pool-*``,
-``no-allocation-from-incomplete-pools``). Go runs a case with each allocator whose
+``no-allocation-from-incomplete-pools``), and the binding conditions cases (features
+``DeviceBindingAndStatus``) that differ from v0.34.1's or are new: the six
+``partitionable-devices-with-binding-conditions*`` (v0.36's counter slices),
+``binding-conditions-with-and-without`` and ``check-combinations-with-backtracking-across-slices-and-pools``
+(v0.36.1's ``device-binding-conditions``, ``binding-conditions-multiple-devices``,
+``binding-conditions-without-feature-gate`` and ``node-restriction`` are v0.34.1's, in
+``tests/test_dra_allocator_upstream.py``). Go runs a case with each allocator whose
 ``SupportedFeatures`` hold the case's features; the stable one
 (``structured/internal/stable/allocator_test.go``: AdminAccess, PrioritizedList,
-PartitionableDevices, DeviceTaints) runs every case transcribed here, not the skipped ones
-(binding conditions: DeviceBindingAndStatus; consumable capacity: ConsumableCapacity), which
-only the incubating / experimental allocators run.
+PartitionableDevices, DeviceTaints) runs every case transcribed here but the binding
+conditions ones (DeviceBindingAndStatus) and the skipped consumable-capacity ones
+(ConsumableCapacity), which only the incubating / experimental allocators run.
 
 The helpers, the three nodes and the way results are compared are those of
 ``tests/test_dra_allocator_upstream.py`` (v0.34.1's table; read its docstring). What is new:
@@ -41,8 +48,17 @@ The helpers, the three nodes and the way results are compared are those of
   counters, those of devices on other nodes too (``DeviceSlicesNotTargetingNode``).
 * Each case also checks :meth:`Devices.fits`: on the case's node it says what Go says, and on
   every node it agrees with :meth:`Devices.allocate`.
-* The Devices are built as v0.36 runs: ``exact_skips_incomplete=True``, ``partitionable`` and
-  ``device_taints`` from the case's features.
+* Binding conditions: ``Case.binding`` (Go's ``DeviceBindingAndStatus``, the AND of the
+  DRADeviceBindingConditions and DRAResourceClaimDeviceStatus gates) builds the Devices with
+  ``binding_conditions=True``. ``withBindingConditions(...)`` is ``pdev(..., conditions=True)``
+  (``slice_``'s ``conditions=`` for plain devices), ``withTaints`` ``pdev(..., taints=...)``. Go's
+  allocation result records each device's ``bindingConditions`` / ``bindingFailureConditions``
+  (and, with DeviceTaints, the request's tolerations); Gangplank keeps neither, so only the
+  devices and the node selector are compared. v0.36's incubating / experimental ``GatherPools``
+  put the pools with binding conditions after the others (sorted by ID within each group);
+  Gangplank takes pools in (driver, pool) order, which no transcribed case tells apart.
+* The Devices are built as v0.36 runs: ``exact_skips_incomplete=True``, ``partitionable``,
+  ``device_taints`` and ``binding_conditions`` from the case's features.
 """
 
 from __future__ import annotations
@@ -94,6 +110,7 @@ from tests.test_dra_allocator_upstream import (
     skip,
     slice_,
     sub,
+    tolerating,
 )
 
 SLICE3, SLICE4 = "slice-3", "slice-4"
@@ -103,6 +120,11 @@ CAP6 = f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("6Gi")) >= 0'
 CAP4 = f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("4Gi")) >= 0'
 CAP2 = f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("2Gi")) >= 0'
 SPECIAL = f'device.attributes["{DRIVER_A}"].special'
+# the taint of the partitionable-devices-with-binding-conditions-and-taints cases, (key, value, effect), and
+# tolerationNoScheduleKey1, (key, operator, value, effect)
+TAINT_KEY1 = ("key1", "value1", "NoSchedule")
+TOLERATION_KEY1 = ("key1", "Exists", "", "NoSchedule")
+TYPE_X = f'device.attributes["{DRIVER_A}"].type == "X"'
 
 
 @dataclass
@@ -118,6 +140,10 @@ class PDev:
     consumes: tuple[tuple[str, dict[str, int]], ...] = ()
     #: ``withNodeSelection``: a node name, ``ALL_NODES`` or a NodeSelector (None: not set)
     node: Any = None
+    #: ``withBindingConditions``: the device has ``bindingConditions``
+    conditions: bool = False
+    #: ``withTaints``: (key, value, effect) each
+    taints: tuple[tuple[str, str, str], ...] = ()
 
 
 def _nanos(counters: dict[str, str] | None) -> dict[str, int]:
@@ -134,9 +160,11 @@ def counter_set(name: str, counters: dict[str, str] | None = None, **kw: str) ->
     return (name, _nanos({**(counters or {}), **kw}))
 
 
-def pdev(name: str, *consumption: tuple[str, dict[str, int]], attributes: dict | None = None, node: Any = None) -> PDev:
-    """``device(name, ..., attributes).withDeviceCounterConsumption(consumption...).withNodeSelection(node)``."""
-    return PDev(name, attributes or {}, tuple(consumption), node)
+def pdev(name: str, *consumption: tuple[str, dict[str, int]], attributes: dict | None = None, node: Any = None,
+         conditions: bool = False, taints: tuple[tuple[str, str, str], ...] = ()) -> PDev:  # fmt: skip
+    """``device(name, ..., attributes).withDeviceCounterConsumption(consumption...).withNodeSelection(node)``
+    (``conditions``: ``.withBindingConditions(...)``; ``taints``: ``.withTaints(taints...)``)."""
+    return PDev(name, attributes or {}, tuple(consumption), node, conditions, tuple(taints))
 
 
 def _device_node(node: Any) -> tuple[str, bool, dict | None]:
@@ -149,7 +177,9 @@ def _device_node(node: Any) -> tuple[str, bool, dict | None]:
 
 def pslice(name: str, where: Any, pool: str, driver: str, *devices: PDev, count: int = 1) -> ResourceSlice:
     """``sliceWithDevices(name, where, resourcePool(pool, count), driver, devices...)``."""
-    base = slice_(name, where, pool, driver, *(dev(x.name, x.attributes) for x in devices), count=count)
+    base = slice_(name, where, pool, driver, *(dev(x.name, x.attributes) for x in devices), count=count,
+                  taints={x.name: x.taints for x in devices if x.taints},
+                  conditions=[x.name for x in devices if x.conditions])  # fmt: skip
     return replace(base, consumes={x.name: x.consumes for x in devices if x.consumes},
                    device_nodes={x.name: _device_node(x.node) for x in devices if x.node is not None})  # fmt: skip
 
@@ -324,8 +354,66 @@ def cases() -> list[Any]:
                  pslice(SLICE2, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="6Gi")), count=3),
                  pslice(SLICE3, NODE2, POOL1, DRIVER_A, pdev(DEVICE3, consume(CS2, memory="6Gi")), count=3)]),
           id="partitionable-devices-validation-error-on-non-targeting-slice"),
-        # -- consumable capacity: not run by Go's stable allocator (the six partitionable-devices-with-binding-conditions
-        # cases are listed, skipped, in tests/test_dra_allocator_upstream.py)
+        # -- binding conditions (DeviceBindingAndStatus on: Go's incubating and experimental allocators)
+        P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"), conditions=True), count=2),
+                 cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)], binding=True,
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]),
+          id="partitionable-devices-with-binding-conditions"),
+        P(PCase([claim(CLAIM0, req(REQ0, CLASS_A, 2))], [A],
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"), conditions=True),
+                        pdev(DEVICE2, consume(CS1, memory="4Gi"), conditions=True), count=2),
+                 cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)], binding=True,
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2))]),
+          id="partitionable-devices-with-binding-conditions-multiple"),
+        # (2Gi + 2Gi + 4Gi: the 8Gi exactly; device-2 has no binding conditions)
+        P(PCase([claim(CLAIM0, req(REQ0, CLASS_A, 3))], [A],
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="2Gi"), conditions=True),
+                        pdev(DEVICE2, consume(CS1, memory="2Gi")),
+                        pdev(DEVICE3, consume(CS1, memory="4Gi"), conditions=True), count=2),
+                 cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)], binding=True,
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2), d(DRIVER_A, POOL1, DEVICE3))]),
+          id="partitionable-devices-with-binding-conditions-some-devices-no-conditions"),
+        # one pool of four slices: device-1 (binding conditions) consumes counter-set-1, device-2 counter-set-2
+        P(PCase([claim(CLAIM0, req(REQ0, CLASS_A, 2))], [A],
+                [pslice(SLICE4, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"), conditions=True), count=4),
+                 cslice(SLICE3, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=4),
+                 pslice(SLICE2, NODE1, POOL1, DRIVER_A, pdev(DEVICE2, consume(CS2, memory="4Gi")), count=4),
+                 cslice(SLICE1, NODE1, POOL1, DRIVER_A, counter_set(CS2, memory="8Gi"), count=4)], binding=True,
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2), d(DRIVER_A, POOL1, DEVICE1))]),
+          id="partitionable-devices-with-binding-conditions-multi-slices"),
+        # DeviceTaints on too: device-1's taint is not tolerated, two devices are asked of one. (Go's two slices
+        # say resourceSliceCount 1 here: the pool is incomplete as well, which alone gives nil results.)
+        P(PCase([claim(CLAIM0, req(REQ0, CLASS_A, 2))], [A],
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A,
+                        pdev(DEVICE1, consume(CS1, memory="4Gi"), conditions=True, taints=(TAINT_KEY1,)),
+                        pdev(DEVICE2, consume(CS1, memory="4Gi"))),
+                 cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"))], binding=True, taints=True),
+          id="partitionable-devices-with-binding-conditions-and-taints"),
+        P(PCase([tolerating(claim(CLAIM0, req(REQ0, CLASS_A, 2)), TOLERATION_KEY1)], [A],
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A,
+                        pdev(DEVICE1, consume(CS1, memory="4Gi"), conditions=True, taints=(TAINT_KEY1,)),
+                        pdev(DEVICE2, consume(CS1, memory="4Gi")), count=2),
+                 cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)], binding=True, taints=True,
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2))]),
+          id="partitionable-devices-with-binding-conditions-and-taints-tolerated"),
+        # (new in v0.36: req-0 takes device-1, req-1 device-2 with binding conditions)
+        P(PCase([claim(CLAIM0, req(REQ0, CLASS_A), req(REQ1, CLASS_A))], [A],
+                [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2), conditions=(DEVICE2,))],
+                partitionable=False, binding=True,
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2))]),
+          id="binding-conditions-with-and-without"),
+        # (new in v0.36; Go's req-1 and req-2 are req-0 and req-1 here) Go's req-0 first takes device-1 and device-2,
+        # then backtracks as req-1 needs device-1 (type X): req-0 device-2 and pool-2's device-3 (binding conditions:
+        # that pool comes last), req-1 device-1. (Every device is taken: the devices check that a solution is found.)
+        P(PCase([claim(CLAIM0, req(REQ0, CLASS_A, 2), req(REQ1, CLASS_A, 1, TYPE_X))], [A],
+                [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1, attrs(DRIVER_A, type="X")), count=2),
+                 slice_(SLICE2, NODE1, POOL1, DRIVER_A, dev(DEVICE2, attrs(DRIVER_A, type="Y")), count=2),
+                 slice_(SLICE3, NODE1, POOL2, DRIVER_A, dev(DEVICE3, attrs(DRIVER_A, type="Y")), conditions=(DEVICE3,))],
+                partitionable=False, binding=True,
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2), d(DRIVER_A, POOL2, DEVICE3), d(DRIVER_A, POOL1, DEVICE1))]),
+          id="check-combinations-with-backtracking-across-slices-and-pools"),
+        # -- consumable capacity: not run by Go's stable allocator
         *(P(PCase(), id=n, marks=skip(CONSUMABLE)) for n in (
             "allow-multiple-allocations-with-partitionable-device",
             "consumable-capacity-with-partitionable-device-multiple-capacity-pools",
@@ -371,7 +459,8 @@ def cases() -> list[Any]:
 
 def _devices(case: PCase) -> Devices:
     return Devices(DraSnapshot(classes={c.name: c for c in case.classes}, slices=case.slices), NODES,  # type: ignore[arg-type]
-                   exact_skips_incomplete=True, device_taints=case.taints, partitionable=case.partitionable)  # fmt: skip
+                   exact_skips_incomplete=True, device_taints=case.taints, partitionable=case.partitionable,
+                   binding_conditions=case.binding)  # fmt: skip
 
 
 @pytest.mark.parametrize("case", cases())

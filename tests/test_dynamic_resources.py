@@ -615,3 +615,28 @@ def test_binding_conditions_are_read_with_pointers(client) -> None:
     bad["spec"]["devices"][0]["bindingConditions"] = ["ok", 3]
     r = post([*cpu_nodes("a"), bad])
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/bindingConditions/1"
+
+
+def test_pools_with_binding_conditions_come_last() -> None:
+    """``GatherPools`` (kube-scheduler 1.36): pools are taken by (driver, pool), those with a
+    device that has binding conditions after the others: on a node reaching pool ``a`` (a
+    device with binding conditions) and pool ``b`` (a plain one), a claim for one device takes
+    b's, one for two takes b's first."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from app.model.dra import ClaimRequest, DeviceClass, DeviceRequest, Devices, DraSnapshot, ResourceClaim, ResourceSlice
+
+    slices = [ResourceSlice("sa", "f", "a", 0, 1, "n", False, None, False, (("d", {}, True),), ""),
+              ResourceSlice("sb", "f", "b", 0, 1, "n", False, None, False, (("d", {}, False),), "")]  # fmt: skip
+    devices = Devices(DraSnapshot(classes={"x": DeviceClass("x", (), "")}, slices=slices),  # type: ignore[arg-type]
+                      [SimpleNamespace(name="n", idx=0, labels={})], binding_conditions=True)  # fmt: skip
+
+    def taken(count: int) -> list[str]:
+        c = ResourceClaim(NS, "c", "u", {}, (ClaimRequest("r", DeviceRequest("r", "x", "ExactCount", count)),), None, [], "")
+        got = devices.allocate([c], 0, np.zeros(2, dtype=bool))
+        assert got is not None
+        return [dev[1] for dev in got[0].devices]
+
+    assert taken(1) == ["b"] and taken(2) == ["b", "a"]

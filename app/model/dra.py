@@ -55,11 +55,14 @@ the requests Gangplank models.
   DRAResourceClaimDeviceStatus, on in kube-scheduler 1.36, off in KAI's 1.34, where such a
   device is never taken): a device with ``bindingConditions`` is allocated as any other
   (kube-scheduler's PreBind then waits for the conditions: the warnings say so), and one
-  with ``bindsToNode`` pins its allocation to the node it was made for.
+  with ``bindsToNode`` pins its allocation to the node it was made for; the pools with such
+  devices come after the others (judged over the pool, where Go judges the slices that
+  reach the node).
 * Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
   constraints too), DeviceTaintRules. A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
-  node), and pools are taken in (driver, pool) order (Go's order is a map's).
+  node), and pools are taken in (driver, pool) order (v0.34's order is a map's; v0.36 sorts
+  them so).
 """
 
 from __future__ import annotations
@@ -395,8 +398,11 @@ class Devices:
         for s in snap.slices:
             k = (s.driver, s.pool)
             newest[k] = max(newest.get(k, s.generation), s.generation)
-        live = sorted((s for s in snap.slices if s.generation == newest[(s.driver, s.pool)]),
-                      key=lambda s: (s.driver, s.pool, s.name))  # fmt: skip
+        live = [s for s in snap.slices if s.generation == newest[(s.driver, s.pool)]]
+        # pools by (driver, pool), a pool's slices by name; with binding conditions on (kube-scheduler
+        # 1.36's incubating allocator, GatherPools), the pools with a device that has some come last
+        last = {(s.driver, s.pool) for s in live if any(c for _, _, c in s.devices)} if binding_conditions else set()
+        live.sort(key=lambda s: ((s.driver, s.pool) in last, s.driver, s.pool, s.name))
         seen: dict[tuple[str, str], int] = {}
         names: dict[tuple[str, str], set[str]] = {}
         invalid: set[tuple[str, str]] = set()
