@@ -889,10 +889,20 @@ class _Inert:
                 out.append(t)
             return out
 
+        every: list[np.ndarray] = []  # (all of them, once asked for)
+
         def priorities(at: np.ndarray | None = None) -> np.ndarray:
-            """The priority ``make`` would give the pods at positions ``at`` (or all), no object built.
-            When every entry is a pod classified in bulk with a priority of its own (the
-            common case for Kubernetes objects), that is its ``priority``: read in one pass."""
+            """The priority ``make`` would give the pods at positions ``at`` (or all: worked out
+            once), no object built. When every entry is a pod classified in bulk with a
+            priority of its own (the common case for Kubernetes objects), that is its
+            ``priority``: read in one pass."""
+            if at is None:
+                if not every:
+                    every.append(_priorities(None))
+                return every[0]
+            return _priorities(at)
+
+        def _priorities(at: np.ndarray | None) -> np.ndarray:
             ss = srcs if at is None else [srcs[i] for i in at.tolist()]
             if set(map(type, ss)) == {PodDraft}:
                 with contextlib.suppress(TypeError):  # a pod without one (None) is read below
