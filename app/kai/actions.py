@@ -171,14 +171,14 @@ class KaiAction:
         return start is not None and self.ssn.now < start + mr.min_runtime(kind, victim.queue, reclaimer.queue)  # type: ignore[union-attr]
 
     def runtime_filter(self, kind: str, preemptor: Job, victim: Job) -> bool:
-        return is_elastic(victim) or not self.protected(kind, preemptor, victim)
+        return not self.protected(kind, preemptor, victim) or is_elastic(victim)  # (the cheaper question first)
 
     def runtime_validator(self, kind: str, preemptor: Job) -> Callable[[Scenario], bool]:
         def valid(s: Scenario) -> bool:
             job_of = self.ssn.cluster.job
             for key, tasks in s.victims.items():
                 job = job_of(key)
-                if not is_elastic(job) or not self.protected(kind, preemptor, job):
+                if not self.protected(kind, preemptor, job) or not is_elastic(job):
                     continue
                 per = Counter(map(pod_set_name, tasks))
                 for ps in View(job).pod_sets:
