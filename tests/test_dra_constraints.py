@@ -199,12 +199,36 @@ def test_match_attribute_must_be_fully_qualified(client) -> None:
     assert r.json()["errors"][0]["pointer"] == "/objects/2/spec/devices/constraints/0/matchAttribute"
 
 
-def test_a_distinct_attribute_constraint_is_named_in_the_warnings(client) -> None:
-    c = claim("c", "gpu", 1)
+@pytest.mark.parametrize("profile", ["volcano", "gangplank"])
+def test_distinct_attribute_places_a_pod_where_its_devices_differ(client, profile) -> None:
+    """``distinctAttributeConstraint`` (DRAConsumableCapacity, on in kube-scheduler 1.36): two
+    devices on different PCIe roots. Node a (binpacking's choice) has two on one root, node
+    b two on two: the pod goes to b; under kai (the feature off, an empty constraint to
+    KAI's allocator) it is not placed."""
+    c = claim("c", "gpu", 2)
     c["spec"]["devices"]["constraints"] = [{"distinctAttribute": ROOT}]
-    r = _post(client, [node("a"), device_class("gpu"), c])
-    assert r.status_code == 200
-    assert any("distinctAttribute" in w for w in r.json()["warnings"])
+    objs = [*busy_a(), device_class("gpu"), attr_pool("a-gpus", "gpu.example.com", "a", "r0", "r0"),
+            attr_pool("b-gpus", "gpu.example.com", "b", "r0", "r1"), c, *vjob("w", "c")]  # fmt: skip
+    assert where(decide(client, objs, profile), f"{NS}/w-0") == "b"
+    kai = [o for o in objs if o.get("kind") != "PodGroup" and not o["metadata"]["name"].startswith("w-")]
+    out = decide(client, [*kai, kai_queue("q", 8), *job("w", "c")], "kai")
+    assert where(out, f"{NS}/w-0") is None
+    assert any("distinctAttribute" in w for w in out["warnings"])
+
+
+def test_distinct_values_are_kept_per_request() -> None:
+    """``distinctAttributeConstraint`` keeps the last value of each request: a request's second
+    device must differ from its first (r0, r1 here), a removal drops its request's value."""
+    from types import SimpleNamespace
+
+    devs = tuple((f"d{i}", {"x.example.com": {"root": v}}, False) for i, v in enumerate(["r0", "r0", "r1"]))
+    s = ResourceSlice("s", "x.example.com", "p", 0, 1, "n", False, None, False, devs, "")
+    snap = DraSnapshot(classes={"x": DeviceClass("x", (), "")}, slices=[s])
+    devices = Devices(snap, [SimpleNamespace(name="n", idx=0, labels={})], consumable=True)  # type: ignore[list-item]
+    c = ResourceClaim(NS, "c", "u", {}, (ClaimRequest("r", DeviceRequest("r", "x", "ExactCount", 2)),), None, [], "",
+                      constraints=(Constraint((), "x.example.com/root", True),))  # fmt: skip
+    got = devices.allocate([c], 0, np.zeros(3, dtype=bool))
+    assert got is not None and [d[2] for d in got[0].devices] == ["d0", "d2"]
 
 
 def test_constraints_and_the_requests_they_name_are_bounded_by_the_apis_maxima(client) -> None:

@@ -204,7 +204,8 @@ def test_counters_kube_scheduler_would_keep_are_named_in_the_warnings(client) ->
 
 def test_shared_counters_and_consumption_are_read_with_pointers(client) -> None:
     """A counter value that is not a quantity, a counter set named twice in a slice, more
-    than 8 counter sets, more than 2 consumptions of a device: 422 at the field."""
+    than 32 counter sets, more than 32 consumptions of a device (the looser of the 1.34 and
+    1.36 APIs' maxima: a 1.34 slice with 10 sets is read): 422 at the field."""
 
     def post(objs: list[dict]):
         return client.post("/v1/decisions", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"})
@@ -218,13 +219,15 @@ def test_shared_counters_and_consumption_are_read_with_pointers(client) -> None:
     r = post([*cpu_nodes("a"), twice])
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/sharedCounters/1/name"
     many = counters_slice("a")
-    many["spec"]["sharedCounters"] = [{"name": f"g{i}", "counters": {"m": {"value": "1"}}} for i in range(9)]
+    many["spec"]["sharedCounters"] = [{"name": f"g{i}", "counters": {"m": {"value": "1"}}} for i in range(10)]
+    assert post([*cpu_nodes("a"), many]).status_code == 200
+    many["spec"]["sharedCounters"] = [{"name": f"g{i}", "counters": {"m": {"value": "1"}}} for i in range(33)]
     r = post([*cpu_nodes("a"), many])
-    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/sharedCounters/8"
-    three = partitions_slice("a")
-    three["spec"]["devices"][0]["consumesCounters"] *= 3
-    r = post([*cpu_nodes("a"), three])
-    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/consumesCounters/2"
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/sharedCounters/32"
+    lots = partitions_slice("a")
+    lots["spec"]["devices"][0]["consumesCounters"] *= 33
+    r = post([*cpu_nodes("a"), lots])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/consumesCounters/32"
     no_value = partitions_slice("a")
     no_value["spec"]["devices"][1]["consumesCounters"][0]["counters"]["memory"] = {}
     r = post([*cpu_nodes("a"), no_value])
@@ -314,10 +317,100 @@ def test_the_allocator_meets_counters_exactly_when_some_allocation_can() -> None
     assert checked == 800 and 100 < found < 700  # (both outcomes are exercised)
 
 
-def test_a_shareable_device_is_named_in_the_warnings(client) -> None:
-    """Consumable capacity is not modelled: a device with ``allowMultipleAllocations`` goes
-    whole to one claim, and the warnings say so (kube-scheduler 1.36 shares it)."""
-    sl = partitions_slice("a")
-    sl["spec"]["devices"][0]["allowMultipleAllocations"] = True
-    out = decide(client, [*cpu_nodes("a"), gpu(), counters_slice("a"), sl, claim("c", "gpu"), *vjob("w", "c")], "volcano")
-    assert any("allowMultipleAllocations" in w for w in out["warnings"])
+
+# -- the review's cases (each as Go's v0.36.1 incubating allocator answers it) ---------------------
+def _s(name: str, pool: str, *, node: str = "", devices=(), counters=None, consumes=None, count: int = 1):  # noqa: ANN001, ANN202
+    from app.model.dra import ResourceSlice
+
+    return ResourceSlice(name, "a", pool, 0, count, node, not node, None, False, tuple((d, {}, False) for d in devices), "",
+                         counters=counters or {}, consumes=consumes or {})  # fmt: skip
+
+
+def _allocate(slices, mode: str = "ExactCount", count: int = 1, *, partitionable: bool = True, allocated=(), sub=None,
+              selectors=()):  # noqa: ANN001, ANN202
+    """What ``allocate`` gives on n0 (device names, or None), and ``fits`` per node."""
+    from app.model.dra import ClaimRequest, DeviceClass, DeviceRequest, Devices, DraSnapshot, ResourceClaim
+
+    nodes = [SimpleNamespace(name="n0", idx=0, labels={}), SimpleNamespace(name="n1", idx=1, labels={})]
+    devices = Devices(DraSnapshot(classes={"any": DeviceClass("any", (), "")}, slices=list(slices)), nodes,  # type: ignore[arg-type]
+                      exact_skips_incomplete=True, device_taints=True, partitionable=partitionable)  # fmt: skip
+    request = ClaimRequest("r", DeviceRequest("r", "any", mode, count, tuple(selectors))) if sub is None else ClaimRequest("r", None, sub)
+    c = ResourceClaim(NS, "c", "u", {}, (request,), None, [], "")
+    taken = devices.taken_mask(set(allocated))
+    got = devices.allocate([c], 0, taken)
+    return (None if got is None else [d[2] for d in got[0].devices]), devices.fits([c], np.arange(2), taken).tolist()
+
+
+def test_an_all_request_fails_where_an_invalid_or_incomplete_pool_is_gathered() -> None:
+    """``validateDeviceRequest``: an ``All`` request fails on a node that gathers an invalid pool
+    (a device consuming an unknown counter set), or an incomplete one, a pool with counter
+    sets being gathered on every node."""
+    invalid = [_s("p1-c", "p1", node="n0", counters={"cs1": {"mem": 8}}, count=2),
+               _s("p1-d", "p1", node="n0", devices=["x"], consumes={"x": (("cs2", {"mem": 4}),)}, count=2),
+               _s("p2", "p2", node="n0", devices=["y"])]  # fmt: skip
+    assert _allocate(invalid, "All") == (None, [False, False])
+    assert _allocate(invalid) == (["y"], [True, False])  # (ExactCount passes the invalid pool over)
+    elsewhere = [_s("p1-c", "p1", node="n1", counters={"cs1": {"mem": 8}}, count=3),
+                 _s("p1-d", "p1", node="n1", devices=["x"], consumes={"x": (("cs1", {"mem": 4}),)}, count=3),
+                 _s("p2", "p2", node="n0", devices=["y"])]  # fmt: skip
+    assert _allocate(elsewhere, "All") == (None, [False, False])
+
+
+def test_every_all_sub_request_is_asked_before_the_search() -> None:
+    """``Allocate`` validates every sub-request first: ``firstAvailable`` [ExactCount 1, All]
+    fails beside an incomplete pool though its first sub-request could be met."""
+    from app.model.dra import DeviceRequest
+
+    slices = [_s("p1", "p1", node="n0", devices=["x"], count=2), _s("p2", "p2", node="n0", devices=["y"])]
+    sub = (DeviceRequest("r/one", "any", "ExactCount", 1), DeviceRequest("r/all", "any", "All", 0))
+    assert _allocate(slices, sub=sub)[0] is None
+    assert _allocate(slices, sub=sub[:1])[0] == ["y"]
+
+
+def test_negative_counter_amounts_are_compared_as_kube_scheduler_does() -> None:
+    """``checkAvailableCounters`` compares what is left with what is consumed, whatever the
+    signs: with 0 memory, ``a`` (1) in use leaves -1, which ``b`` (-2) still fits."""
+    slices = [_s("c", "p", node="n0", counters={"cs": {"mem": 0}}, count=2),
+              _s("d", "p", node="n0", devices=["a", "b"], consumes={"a": (("cs", {"mem": 1}),), "b": (("cs", {"mem": -2}),)},
+                 count=2)]  # fmt: skip
+    assert _allocate(slices, allocated=[("a", "p", "a")]) == (["b"], [True, False])
+
+
+def test_a_device_of_a_counter_slice_consuming_an_unknown_set_makes_its_pool_invalid() -> None:
+    """``validateDeviceCounterConsumption`` runs over every slice of the pool, a 1.34-style one
+    holding counter sets and devices too (whose devices are never offered)."""
+    slices = [_s("mixed", "p", node="n0", devices=["z"], counters={"cs1": {"mem": 8}}, consumes={"z": (("cs9", {"mem": 1}),)},
+                 count=2),
+              _s("devs", "p", node="n0", devices=["x"], consumes={"x": (("cs1", {"mem": 4}),)}, count=2)]  # fmt: skip
+    assert _allocate(slices) == (None, [False, False])
+
+
+def test_a_pod_of_many_counter_consuming_devices_is_placed_by_the_first_pass() -> None:
+    """4 claims of 32 devices each over 200 partitions with ample counters: the search's first
+    leaf (each request's first devices that fit) places it, below the search's depth limit."""
+    from app.model.dra import ClaimRequest, DeviceClass, DeviceRequest, Devices, DraSnapshot, ResourceClaim
+
+    names = [f"d{j}" for j in range(200)]
+    slices = [_s("c", "p", node="n0", counters={"cs": {"mem": 1000}}, count=2),
+              _s("d", "p", node="n0", devices=names, consumes={n: (("cs", {"mem": 1}),) for n in names}, count=2)]  # fmt: skip
+    devices = Devices(DraSnapshot(classes={"any": DeviceClass("any", (), "")}, slices=slices),  # type: ignore[arg-type]
+                      [SimpleNamespace(name="n0", idx=0, labels={})], partitionable=True)  # fmt: skip
+    claims = [ResourceClaim(NS, f"c{k}", "", {}, (ClaimRequest("r", DeviceRequest("r", "any", "ExactCount", 32)),), None, [], "")
+              for k in range(4)]  # fmt: skip
+    got = devices.allocate(claims, 0, np.zeros(200, dtype=bool))
+    assert got is not None and [d[2] for d in got[3].devices] == names[96:128]
+
+
+def test_with_partitionable_devices_off_a_counter_consuming_device_is_seen_and_refused() -> None:
+    """KAI's v0.34 (the feature off): such a device is selectable, then ``allocateDevice``
+    refuses it, so an ``All`` request taking it fails and a CEL error on it counts."""
+    whole = _s("gpus", "p", node="n0", devices=["whole", "half"], consumes={"half": (("g0", {"mem": 20}),)})
+    assert _allocate([whole], "All", partitionable=False)[0] is None
+    assert _allocate([whole], partitionable=False)[0] == ["whole"]
+    from app.model.dra import ResourceSlice
+
+    erring = ResourceSlice("gpus", "a", "p", 0, 1, "n0", False, None, False,
+                           (("half", {}, False), ("whole", {"a": {"model": "x"}}, False)), "",
+                           consumes={"half": (("g0", {"mem": 20}),)})  # fmt: skip
+    assert _allocate([erring], partitionable=False, selectors=('device.attributes["a"].model == "x"',))[0] is None
+

@@ -17,6 +17,7 @@ from app.ingest.draft import Draft
 from app.model.dra import (
     ALL, EXACT_COUNT, MAX_CONSTRAINTS, MAX_COUNT, MAX_DEVICES, MAX_POD_CLAIMS, MAX_REQUESTS, MAX_SELECTORS, MAX_SUBREQUESTS,
     MAX_TAINTS, MAX_TOLERATIONS, MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS, MAX_BINDING_CONDITIONS,
+    MAX_CAPACITY, MAX_VALID_VALUES, Capacity,
     RESERVED_FOR_MAX, Allocation, ClaimRequest, Constraint, DeviceClass, DeviceRequest, PodClaim, PodRef, ResourceClaim,
     ResourceSlice,
 )  # fmt: skip
@@ -98,10 +99,12 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
     taints: dict[str, tuple[tuple[str, str, str], ...]] = {}
     consumes: dict[str, tuple[tuple[str, dict[str, int]], ...]] = {}
     binds: set[str] = set()
+    multi: set[str] = set()
+    capacity: dict[str, dict[str, Capacity]] = {}
     device_nodes: dict[str, tuple[str, bool, dict[str, Any] | None]] = {}
     counters: dict[str, dict[str, int]] = {}
     for i, cs in enumerate(_bounded(spec, "sharedCounters", sp, ident, "a counter set", MAX_COUNTER_SETS,
-                                    "ResourceSliceMaxCounterSets")):  # fmt: skip
+                                    "MAX_COUNTER_SETS")):  # fmt: skip
         cp = f"{sp}/sharedCounters/{i}"
         set_name = r.string(cs, "name", cp, ident, required=True)
         if set_name in counters:
@@ -135,15 +138,17 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
                   f"ResourceSlice {name}")  # fmt: skip
         if r.boolean(basic, "bindsToNode", bp, ident):
             binds.add(dev_name)
-        if basic.get("allowMultipleAllocations"):
-            _note(d, "DRA devices with allowMultipleAllocations go whole to one claim: consumable capacity "
-                     "(DRAConsumableCapacity, beta and on in kube-scheduler 1.36) is not modelled, so a device "
-                     "kube-scheduler shares between claims is taken by the first", f"ResourceSlice {name}")  # fmt: skip
+        if r.boolean(basic, "allowMultipleAllocations", bp, ident):
+            multi.add(dev_name)
+        if basic.get("capacity") is not None:
+            got_caps = _capacity(basic, bp, ident)
+            if got_caps:
+                capacity[dev_name] = got_caps
         if basic.get("consumesCounters") is not None:
             used = tuple((r.string(cc, "counterSet", f"{bp}/consumesCounters/{k}", ident, required=True),
                           _counters(cc, f"{bp}/consumesCounters/{k}", ident, required=True))
                          for k, cc in enumerate(_bounded(basic, "consumesCounters", bp, ident, "a counter consumption",
-                                                         MAX_CONSUMPTIONS, "ResourceSliceMaxDeviceCounterConsumptionsPerDevice")))  # fmt: skip
+                                                         MAX_CONSUMPTIONS, "MAX_CONSUMPTIONS")))  # fmt: skip
             if used:
                 consumes[dev_name] = used
         if per_device:
@@ -162,8 +167,67 @@ def read_resource_slice(o: dict, ptr: str, d: Draft) -> None:
         r.integer(pool, "generation", pp, ident, default=0, minimum=0) or 0,
         r.integer(pool, "resourceSliceCount", pp, ident, default=1, minimum=1) or 1,
         node_name, all_nodes, node_selector, per_device, tuple(devices), ptr, taints, counters, consumes, device_nodes,
-        frozenset(binds),
+        frozenset(binds), capacity, frozenset(multi),
     ))  # fmt: skip
+
+
+def _quantity(raw: Any, ptr: str, ident: Any) -> int:
+    try:
+        return parse_quantity(raw)
+    except ValueError as e:
+        raise InputError(f"not a quantity: {e}", ptr, ident) from None
+
+
+def _capacity(dev: dict, ptr: str, ident: Any) -> dict[str, Capacity]:
+    """A device's ``capacity``: name -> its ``value`` and ``requestPolicy`` (nano-units; a
+    ``validRange`` needs its ``min``, a ``step`` above 0; at most :data:`MAX_CAPACITY`
+    entries, ``ResourceSliceMaxAttributesAndCapacitiesPerDevice``; at most 10 ``validValues``)."""
+    raw = r.obj(dev, "capacity", ptr, ident)
+    cp = join_pointer(ptr, "capacity")
+    if len(raw) > MAX_CAPACITY:
+        raise InputError(f"at most {MAX_CAPACITY} capacities (ResourceSliceMaxAttributesAndCapacitiesPerDevice)", cp, ident)
+    out: dict[str, Capacity] = {}
+    for cname, c in raw.items():
+        at = join_pointer(cp, cname)
+        if not isinstance(c, dict) or "value" not in c:
+            raise InputError("a capacity must be an object with a 'value'", join_pointer(at, "value"), ident)
+        value = _quantity(c["value"], join_pointer(at, "value"), ident)
+        policy = c.get("requestPolicy")
+        if policy is None:
+            out[cname] = Capacity(value)
+            continue
+        pp = join_pointer(at, "requestPolicy")
+        policy = r.obj(c, "requestPolicy", at, ident)
+        default = _quantity(policy["default"], join_pointer(pp, "default"), ident) if policy.get("default") is not None else None
+        rng = policy.get("validRange")
+        values = r.lst(policy, "validValues", pp, ident)
+        if len(values) > MAX_VALID_VALUES:
+            raise InputError(f"at most {MAX_VALID_VALUES} validValues (CapacityRequestPolicyDiscreteMaxOptions)",
+                             join_pointer(pp, "validValues", MAX_VALID_VALUES), ident)  # fmt: skip
+        if rng is not None:
+            vp = join_pointer(pp, "validRange")
+            rng = r.obj(policy, "validRange", pp, ident)
+            if rng.get("min") is None:
+                raise InputError("a validRange needs 'min'", join_pointer(vp, "min"), ident)
+            step = _quantity(rng["step"], join_pointer(vp, "step"), ident) if rng.get("step") is not None else None
+            if step is not None and step <= 0:
+                raise InputError("'step' must be above 0", join_pointer(vp, "step"), ident)
+            out[cname] = Capacity(value, True, default, True, _quantity(rng["min"], join_pointer(vp, "min"), ident),
+                                  _quantity(rng["max"], join_pointer(vp, "max"), ident) if rng.get("max") is not None else None,
+                                  step)  # fmt: skip
+            continue
+        out[cname] = Capacity(value, True, default,
+                              values=tuple(_quantity(v, join_pointer(pp, "validValues", k), ident) for k, v in enumerate(values)))
+    return out
+
+
+def _share(result: dict, ptr: str, ident: Any) -> tuple[tuple[str, int], ...] | None:
+    """An allocation result's share of its device (``shareID``), as the capacity it consumes
+    (``consumedCapacity``), or None when the device is the claim's alone."""
+    if result.get("shareID") is None:
+        return None
+    used = r.obj(result, "consumedCapacity", ptr, ident)
+    return tuple(sorted((name, _quantity(q, join_pointer(ptr, "consumedCapacity", name), ident)) for name, q in used.items()))
 
 
 def _counters(owner: dict, ptr: str, ident: Any, *, required: bool = False) -> dict[str, int]:
@@ -216,8 +280,13 @@ def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where:
         raise InputError("allocationMode must be ExactCount or All", join_pointer(ptr, "allocationMode"), ident)
     count = r.integer(req, "count", ptr, ident, default=1, minimum=1, maximum=MAX_COUNT) if mode == EXACT_COUNT else 0
     admin = None if sub else r.boolean(req, "adminAccess", ptr, ident, default=None)
-    if req.get("capacity"):
-        _note(d, "DRA capacity requests (consumable capacity) are not modelled: a request takes whole devices", where)
+    capacity: tuple[tuple[str, int], ...] = ()
+    if req.get("capacity") is not None:
+        cp = join_pointer(ptr, "capacity")
+        asked = r.obj(r.obj(req, "capacity", ptr, ident), "requests", cp, ident)
+        if len(asked) > MAX_CAPACITY:
+            raise InputError(f"at most {MAX_CAPACITY} capacity requests", join_pointer(cp, "requests"), ident)
+        capacity = tuple(sorted((name, _quantity(q, join_pointer(cp, "requests", name), ident)) for name, q in asked.items()))
     tolerations = []
     for k, tol in enumerate(_bounded(req, "tolerations", ptr, ident, "a device toleration", MAX_TOLERATIONS,
                                      "DeviceTolerationsMaxLength")):  # fmt: skip
@@ -227,7 +296,7 @@ def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where:
             raise InputError("operator must be Equal or Exists", join_pointer(tp, "operator"), ident)
         tolerations.append((r.string(tol, "key", tp, ident), op, r.string(tol, "value", tp, ident), r.string(tol, "effect", tp, ident)))
     return DeviceRequest(name, r.string(req, "deviceClassName", ptr, ident), mode, count or 0,
-                         _selectors(req, ptr, ident, d, where), admin, tuple(tolerations))  # fmt: skip
+                         _selectors(req, ptr, ident, d, where), admin, tuple(tolerations), capacity)  # fmt: skip
 
 
 def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
@@ -269,8 +338,10 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
                       r.string(x, "device", f"{rp}/{k}", ident)) for k, x in enumerate(results))  # fmt: skip
         names = tuple(r.string(x, "request", f"{rp}/{k}", ident) for k, x in enumerate(results))
         admin = tuple(bool(r.boolean(x, "adminAccess", f"{rp}/{k}", ident, default=False)) for k, x in enumerate(results))
+        shares = tuple(_share(x, f"{rp}/{k}", ident) for k, x in enumerate(results))
         sel = _node_selector(alloc, ap, ident)
-        allocation = Allocation(devs, (sel,) if sel is not None else (), names, admin if any(admin) else ())
+        allocation = Allocation(devs, (sel,) if sel is not None else (), names, admin if any(admin) else (),
+                                shares if any(sh is not None for sh in shares) else ())  # fmt: skip
     refs: list[PodRef] = []
     reserved = _bounded(status, "reservedFor", st, ident, "a consumer reference", RESERVED_FOR_MAX,
                         "ResourceClaimReservedForMaxSize")  # fmt: skip
@@ -292,8 +363,7 @@ def read_resource_claim(o: dict, ptr: str, d: Draft) -> None:
 def _constraints(devices: dict, ptr: str, ident: Any, names: set[str], d: Draft, where: str) -> tuple[Constraint, ...]:
     """A claim's ``constraints``: ``matchAttribute`` ones (a fully qualified attribute name;
     the requests named must be the claim's, a ``firstAvailable`` one by its name or as
-    ``request/sub``); ``distinctAttribute`` (consumable capacity) is named in the warnings
-    and left out."""
+    ``request/sub``), or ``distinctAttribute`` ones (consumable capacity)."""
     out = []
     for i, c in enumerate(_bounded(devices, "constraints", ptr, ident, "a constraint", MAX_CONSTRAINTS,
                                    "DeviceConstraintsMaxSize")):  # fmt: skip
@@ -308,19 +378,14 @@ def _constraints(devices: dict, ptr: str, ident: Any, names: set[str], d: Draft,
             if name not in names and name.partition("/")[0] not in names:
                 raise InputError(f"the constraint names request {name!r}, which the claim does not have",
                                  join_pointer(cp, "requests", k), ident)  # fmt: skip
-        attr = c.get("matchAttribute")
-        if attr is None:
-            if c.get("distinctAttribute") is None:
-                raise InputError("a constraint sets matchAttribute or distinctAttribute", cp, ident)
-            _note(d, "DRA distinctAttribute constraints (consumable capacity) are not modelled: the constraint is left out "
-                     "(kube-scheduler enforces it with DRAConsumableCapacity on, and fails the claim with it off)", where)  # fmt: skip
-            continue
-        attr = r.string(c, "matchAttribute", cp, ident)
+        field = "matchAttribute" if c.get("matchAttribute") is not None else "distinctAttribute"
+        if c.get(field) is None:
+            raise InputError("a constraint sets matchAttribute or distinctAttribute", cp, ident)
+        attr = r.string(c, field, cp, ident)
         domain, slash, name = attr.partition("/")
         if not slash or not domain or not name:
-            raise InputError("matchAttribute must be a fully qualified attribute name, <domain>/<name>",
-                             join_pointer(cp, "matchAttribute"), ident)  # fmt: skip
-        out.append(Constraint(tuple(reqs), attr))
+            raise InputError(f"{field} must be a fully qualified attribute name, <domain>/<name>", join_pointer(cp, field), ident)
+        out.append(Constraint(tuple(reqs), attr, field == "distinctAttribute"))
     return tuple(out)
 
 

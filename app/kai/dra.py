@@ -131,6 +131,8 @@ class KaiDra(DynamicResources):
     PARTITIONABLE = False
     #: DRADeviceBindingConditions is alpha, off, in 1.34: no device with binding conditions is taken
     BINDING_CONDITIONS = False
+    #: DRAConsumableCapacity is alpha, off, in 1.34: devices are taken whole, a share held is in use
+    CONSUMABLE = False
 
     def __init__(self, ssn: Session) -> None:
         super().__init__(ssn.cluster, ssn.out_of_time)
@@ -156,6 +158,15 @@ class KaiDra(DynamicResources):
             unused.append("DRA devices that consume shared counters, and ResourceSlices with perDeviceNodeSelection, are "
                           "not used under the kai profile: KAI's kube-scheduler (1.34) runs with DRAPartitionableDevices "
                           "off (alpha)")  # fmt: skip
+        if any(k.distinct for cl in snap.claims.values() for k in cl.constraints):
+            unused.append("DRA distinctAttribute constraints fail their claim's allocation under the kai profile: KAI's "
+                          "kube-scheduler (1.34) runs with DRAConsumableCapacity off (alpha), where such a constraint is "
+                          "an empty one")  # fmt: skip
+        if any(s.multi for s in snap.slices) or any(r.capacity for cl in snap.claims.values() for cr in cl.requests
+                                                   for r in cr.options):  # fmt: skip
+            unused.append("DRA consumable capacity is not applied under the kai profile: KAI's kube-scheduler (1.34) runs "
+                          "with DRAConsumableCapacity off (alpha): a device with allowMultipleAllocations goes whole to one "
+                          "claim, a request's capacity requests are ignored")  # fmt: skip
         for note in unused:
             if note not in c.warnings:
                 c.warnings.append(note)

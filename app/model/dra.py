@@ -58,8 +58,21 @@ the requests Gangplank models.
   with ``bindsToNode`` pins its allocation to the node it was made for; the pools with such
   devices come after the others (judged over the pool, where Go judges the slices that
   reach the node).
-* Not modelled (named in the warnings): consumable capacity (``distinctAttribute``
-  constraints too), DeviceTaintRules. A pool's
+* **Consumable capacity** (``consumable``: DRAConsumableCapacity, on in kube-scheduler 1.36,
+  off in KAI's 1.34): a request with ``capacity.requests`` takes a device only if each of the
+  device's capacities holds what it would consume (``CmpRequestOverCapacity``: the request,
+  rounded up by the capacity's ``requestPolicy``, or its default, or the whole value); a
+  device with ``allowMultipleAllocations`` is never in use: each allocation takes a share of
+  it (:attr:`Allocation.shares`) while its capacity, less the shares held
+  (:attr:`Devices.aggregated`) and taken in this allocation, holds it, several requests of one
+  pod included; a ``distinctAttribute`` constraint wants the devices' values to differ
+  (:class:`_Distinct`). With it off, a share held counts as the device in use and a distinct
+  constraint fails its claim.
+* An ``All`` request (every sub-request too) is asked before the search: it fails the node
+  where an invalid or incomplete pool is gathered, or a CEL error meets a device it would
+  take (``validateDeviceRequest``).
+* Not modelled (named in the warnings): DeviceTaintRules; a CEL error on a device of a
+  per-device slice that does not reach the node (kube-scheduler asks the selectors first). A pool's
   newest generation and completeness are judged over the snapshot (v0.34 judges them per
   node), and pools are taken in (driver, pool) order (v0.34's order is a map's; v0.36 sorts
   them so).
@@ -95,11 +108,16 @@ MAX_REQUESTS, MAX_SUBREQUESTS, MAX_SELECTORS, ALLOCATION_MAX = 32, 8, 32, 32
 #: ``DeviceConstraintsMaxSize``: constraints per claim; ``DeviceTaintsMaxLength``: taints per
 #: device; ``DeviceTolerationsMaxLength``: tolerations per request.
 MAX_CONSTRAINTS, MAX_TAINTS, MAX_TOLERATIONS = 32, 16, 16
-#: ``ResourceSliceMaxCounterSets`` (a slice's ``sharedCounters``), ``ResourceSliceMaxCountersPerCounterSet``
-#: (also ``...PerDeviceCounterConsumption``), ``ResourceSliceMaxDeviceCounterConsumptionsPerDevice``.
-MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS = 8, 32, 2
+#: A slice's counter sets (``sharedCounters``), the counters of one set or consumption, a device's
+#: ``consumesCounters``: the looser of the resource API's maxima, 1.34's (32 counters in all the
+#: sets, 32 consumptions) and 1.35+'s (``ResourceSliceMaxCounterSets`` 8,
+#: ``ResourceSliceMaxCountersPerCounterSet`` 32, ``ResourceSliceMaxDeviceCounterConsumptionsPerDevice`` 2).
+MAX_COUNTER_SETS, MAX_COUNTERS, MAX_CONSUMPTIONS = 32, 32, 32
 #: ``BindingConditionsMaxSize`` (also ``BindingFailureConditionsMaxSize``): a device's binding conditions.
 MAX_BINDING_CONDITIONS = 4
+#: ``ResourceSliceMaxAttributesAndCapacitiesPerDevice``: a device's capacities (and a request's
+#: capacity requests); ``CapacityRequestPolicyDiscreteMaxOptions``: a policy's valid values.
+MAX_CAPACITY, MAX_VALID_VALUES = 32, 10
 #: Gangplank's: the devices one request may count, and the claims one pod may name (422 past them).
 MAX_COUNT, MAX_POD_CLAIMS = 1 << 20, 256
 #: The most distinct values of a claim's constrained attributes its fit is counted for (past it, each node is searched).
@@ -143,6 +161,89 @@ Device = tuple[str, str, str]  # (driver, pool, device name)
 PodRef = tuple[str, str, str, str]  # a reservedFor entry: (apiGroup, resource, name, uid)
 
 
+NANO = 10**9
+
+
+@dataclass(frozen=True, slots=True)
+class Capacity:
+    """One of a device's ``capacity`` entries (consumable capacity): its ``value`` and its
+    ``requestPolicy`` (``default``, ``validRange`` min / max / step, ``validValues``), in
+    nano-units."""
+
+    value: int
+    policy: bool = False  # (a requestPolicy is set)
+    default: int | None = None
+    ranged: bool = False  # (a validRange is set; its min then is)
+    min: int = 0
+    max: int | None = None
+    step: int | None = None
+    values: tuple[int, ...] = ()
+
+
+def _units(nanos: int) -> int:
+    """``Quantity.Value()``: whole units, rounded up (away from zero)."""
+    return -(-nanos // NANO) if nanos >= 0 else -((-nanos) // NANO)
+
+
+def _go_mod(a: int, b: int) -> int:
+    """Go's ``%`` (the sign of the dividend)."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def consumed_capacity(requested: int | None, cap: Capacity) -> int:
+    """``calculateConsumedCapacity``: what a request takes of one capacity of a device: its
+    ``default`` (else the whole value) when it asks for none; rounded up to the range
+    (to ``min``, then to a multiple of ``step`` above it, in whole units) or to the next
+    valid value when the policy has one."""
+    if requested is None:
+        return cap.default if cap.policy and cap.default is not None else cap.value
+    if not cap.policy:
+        return requested
+    if cap.ranged:
+        if requested < cap.min:
+            return cap.min
+        if cap.step is None:
+            return requested
+        added = _units(requested) - _units(cap.min)
+        step = _units(cap.step)
+        n = int(added / step) if added >= 0 else -int(-added / step)  # (Go's integer division)
+        if _go_mod(added, step):
+            n += 1
+        return (_units(cap.min) + step * n) * NANO
+    if cap.values:
+        return next((v for v in cap.values if requested <= v), requested)
+    return requested
+
+
+def violates_policy(value: int, cap: Capacity) -> bool:
+    """``violatesPolicy``: above the range's ``max``, off its ``step``, or none of the valid values."""
+    if not cap.policy or (cap.default is not None and value == cap.default):
+        return False
+    if cap.ranged:
+        if cap.max is not None and value > cap.max:
+            return True
+        return cap.step is not None and _go_mod(_units(value) - _units(cap.min), _units(cap.step)) != 0
+    if cap.values:
+        return value not in cap.values
+    return False
+
+
+def capacity_fits(in_use: dict[str, int], requests: dict[str, int], caps: dict[str, Capacity],
+                  allocating: dict[str, int]) -> bool:  # fmt: skip
+    """``CmpRequestOverCapacity``: a request asking for a capacity the device lacks cannot
+    take it; else, for every capacity of the device, what the request would consume keeps
+    to the policy and, with what is in use (``in_use``: other claims' shares) and taken in
+    this allocation (``allocating``), stays within the value."""
+    if any(name not in caps for name in requests):
+        return False
+    for name, cap in caps.items():
+        used = consumed_capacity(requests.get(name), cap)
+        if violates_policy(used, cap) or in_use.get(name, 0) + used + allocating.get(name, 0) > cap.value:
+            return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class DeviceRequest:
     """An ``exactly`` request (or one ``firstAvailable`` sub-request, ``request/sub``)."""
@@ -158,6 +259,8 @@ class DeviceRequest:
     admin: bool | None = None
     #: ``tolerations`` (DRADeviceTaints): (key, operator, value, effect) each
     tolerations: tuple[tuple[str, str, str, str], ...] = ()
+    #: ``capacity.requests`` (DRAConsumableCapacity): (capacity name, nano-units) each, by name
+    capacity: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +284,42 @@ class Constraint:
 
     requests: tuple[str, ...]
     match_attribute: str
+    #: a ``distinctAttribute`` constraint (DRAConsumableCapacity): the devices' values of the
+    #: attribute differ (:class:`_Distinct`)
+    distinct: bool = False
+
+
+class _Distinct:
+    """A ``distinctAttribute`` :class:`Constraint` while one claim is allocated
+    (``distinctAttributeConstraint``): a device must have the attribute and a value unlike
+    the one recorded for each request (the last device added for it: the values are kept
+    per request, a removal drops its request's), the first device always passing."""
+
+    __slots__ = ("requests", "domain", "attr", "values", "count")
+
+    def __init__(self, c: Constraint) -> None:
+        self.requests = frozenset(c.requests)
+        self.domain, _, self.attr = c.match_attribute.partition("/")
+        self.values: dict[str, tuple[type, Any]] = {}
+        self.count = 0
+
+    def applies(self, base: str, req: DeviceRequest) -> bool:
+        return not self.requests or base in self.requests or req.name in self.requests
+
+    def add(self, attrs: Attributes, base: str) -> bool:
+        value = attrs.get(self.domain, {}).get(self.attr)
+        if value is None:
+            return False
+        got = (type(value), value)
+        if self.count and any(v == got for v in self.values.values()):
+            return False
+        self.values[base] = got
+        self.count += 1
+        return True
+
+    def remove(self, base: str) -> None:
+        self.values.pop(base, None)
+        self.count -= 1
 
 
 class _Match:
@@ -199,7 +338,7 @@ class _Match:
     def applies(self, base: str, req: DeviceRequest) -> bool:
         return not self.requests or base in self.requests or req.name in self.requests
 
-    def add(self, attrs: Attributes) -> bool:
+    def add(self, attrs: Attributes, base: str = "") -> bool:
         # (a qualified name, or a bare one of the device's driver, are both kept under the domain)
         value = attrs.get(self.domain, {}).get(self.attr)
         if value is None:
@@ -211,7 +350,7 @@ class _Match:
         self.count += 1
         return True
 
-    def remove(self) -> None:
+    def remove(self, base: str = "") -> None:
         self.count -= 1
 
 
@@ -228,12 +367,19 @@ class Allocation:
     #: per device, allocated with admin access (``results[].adminAccess``): not in use for
     #: other claims (``foreachAllocatedDevice`` skips it); empty: none
     admin: tuple[bool, ...] = ()
+    #: per device, a share of it (``results[].shareID``: DRAConsumableCapacity) as the capacity it
+    #: consumes (``consumedCapacity``, (name, nano-units) each, by name; empty without it), or None
+    #: when the device is the claim's alone; empty: no share
+    shares: tuple[tuple[tuple[str, int], ...] | None, ...] = ()
 
-    def held(self) -> tuple[Device, ...]:
-        """The devices this allocation makes in use."""
-        if not any(self.admin):
+    def held(self, shared: bool = True) -> tuple[Device, ...]:
+        """The devices this allocation makes in use (``shared``: consumable capacity is on,
+        so a share makes its device in use for no one; off, it does)."""
+        if not any(self.admin) and not (shared and self.shares):
             return self.devices
-        return tuple(d for d, a in zip(self.devices, self.admin, strict=True) if not a)
+        admin = self.admin or (False,) * len(self.devices)
+        shares = self.shares if shared and self.shares else (None,) * len(self.devices)
+        return tuple(d for d, a, sh in zip(self.devices, admin, shares, strict=True) if not a and sh is None)
 
     def admits(self, node: Node) -> bool:
         return all(any(term_matches(t, node) for t in sel.get("nodeSelectorTerms") or ()) for sel in self.selectors)
@@ -287,6 +433,10 @@ class ResourceSlice:
     device_nodes: dict[str, tuple[str, bool, dict[str, Any] | None]] = field(default_factory=dict)
     #: the devices with ``bindsToNode``: an allocation taking one is pinned to its node
     binds_to_node: frozenset[str] = frozenset()
+    #: device name -> its ``capacity`` (consumable capacity), by capacity name
+    capacity: dict[str, dict[str, Capacity]] = field(default_factory=dict)
+    #: the devices with ``allowMultipleAllocations``: several claims may share one
+    multi: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -372,6 +522,65 @@ class _Counters:
                 self.release(d)
 
 
+class _Taking:
+    """What taking a device in one node's allocation asks beyond its being free and matching,
+    when the pod's requests can meet such devices: its pool's counters (:class:`_Counters`)
+    and, for a device several claims may share (``allowMultipleAllocations``), its capacity
+    (``CmpRequestOverCapacity`` over the other claims' shares and this allocation's). A
+    shared device already in use (a share of it held, or taken in this allocation) does not
+    take its counters again. Devices are given back in the reverse order of their taking
+    (the search's backtracking), each with what it took."""
+
+    __slots__ = ("devices", "counters", "allocating", "_taken")
+
+    def __init__(self, devices: Devices, taken: np.ndarray, counted: bool) -> None:
+        self.devices = devices
+        self.counters = _Counters(devices, taken) if counted else None
+        #: per shared device: the capacity this allocation's shares of it consume
+        self.allocating: dict[int, dict[str, int]] = {}
+        self._taken: list[tuple[int, bool]] = []  # (device, its counters taken), in order
+
+    def fits(self, d: int, req: DeviceRequest, *, alone: bool = False) -> bool:
+        """A shared device's capacity holds the request beside the other claims' shares
+        (and, unless ``alone``, this allocation's)."""
+        dev = self.devices
+        return capacity_fits(dev.aggregated.get(d, {}), dict(req.capacity), dev.caps[d],
+                             {} if alone else self.allocating.get(d, {}))  # fmt: skip
+
+    def take(self, d: int, req: DeviceRequest) -> bool:
+        dev = self.devices
+        multi = bool(dev.multi[d])
+        if (multi or d in dev.aggregated) and not self.fits(d, req):
+            return False  # (a device held whole now but shared before: its shares' capacity counts too)
+        counted = self.counters is not None and bool(dev.consuming[d]) and not (
+            multi and (d in dev.aggregated or d in self.allocating))
+        if counted and not self.counters.take(d):  # type: ignore[union-attr]
+            return False
+        if multi:
+            got = self.allocating.setdefault(d, {})
+            for name, cap in dev.caps[d].items():
+                got[name] = got.get(name, 0) + consumed_capacity(dict(req.capacity).get(name), cap)
+        self._taken.append((d, counted))
+        return True
+
+    def release(self, d: int, req: DeviceRequest) -> None:
+        back, counted = self._taken.pop()
+        assert back == d, (back, d)
+        if counted:
+            self.counters.release(d)  # type: ignore[union-attr]
+        got = self.allocating.get(d) if self.devices.multi[d] else None
+        if got is not None:  # (``Remove``: an entry left with nothing consumed goes, other shares of it or not)
+            for name, cap in self.devices.caps[d].items():
+                got[name] -= consumed_capacity(dict(req.capacity).get(name), cap)
+            if not any(got.values()):
+                del self.allocating[d]
+
+    def give_back(self, devices: list[int], req: DeviceRequest) -> None:
+        """Release ``devices`` (taken in this order, for ``req``), the last first."""
+        for d in reversed(devices):
+            self.release(d, req)
+
+
 class Devices:
     """The devices of a snapshot's pools, which nodes reach each, and the allocator over them
     (see the module docstring). Fixed for a session; what is allocated is given per call.
@@ -381,7 +590,8 @@ class Devices:
     ALL_NODES, SELECTED, NOWHERE = -1, -2, -3
 
     def __init__(self, snap: DraSnapshot, nodes: list[Node], *, exact_skips_incomplete: bool = False,
-                 device_taints: bool = False, partitionable: bool = False, binding_conditions: bool = False) -> None:  # fmt: skip
+                 device_taints: bool = False, partitionable: bool = False, binding_conditions: bool = False,
+                 consumable: bool = False) -> None:  # fmt: skip
         """``exact_skips_incomplete``: ``ExactCount`` takes no device of an incomplete pool
         (the allocator since v0.36; v0.34, KAI's, takes them). ``device_taints``:
         DRADeviceTaints is on (kube-scheduler 1.36, beta; off in 1.34, KAI's).
@@ -389,7 +599,8 @@ class Devices:
         1.34): shared counters and per-device node selection (see the module docstring).
         ``binding_conditions``: DRADeviceBindingConditions (with DRAResourceClaimDeviceStatus)
         is on (1.36, beta; off in 1.34, where a device with binding conditions is never
-        taken)."""
+        taken). ``consumable``: DRAConsumableCapacity is on (1.36, beta; off in 1.34):
+        devices' capacity, requests' capacity requests and shared devices."""
         self.snap = snap
         self.nodes = nodes
         #: the session's deadline: once it passes, nodes not yet tried in full are not taken
@@ -426,7 +637,7 @@ class Devices:
         if partitionable:
             for s in live:  # validateDeviceCounterConsumption: every set and counter a device consumes exists
                 own = sets.get((s.driver, s.pool), {})
-                if not s.counters and any(set_name not in own or not counters.keys() <= own[set_name].keys()
+                if any(set_name not in own or not counters.keys() <= own[set_name].keys()
                                           for used in s.consumes.values() for set_name, counters in used):  # fmt: skip
                     invalid.add((s.driver, s.pool))
         #: pools with another number of slices of their newest generation than they say they have (``IsIncomplete``)
@@ -458,6 +669,11 @@ class Devices:
         #: per device: what it consumes, (column, amount) each (empty: nothing)
         self.consumes: list[tuple[tuple[int, int], ...]] = []
         binds: list[bool] = []
+        refused: list[bool] = []
+        bad: list[tuple[int, int]] = []  # (where, mask) of each device of an invalid or incomplete pool
+        #: per device: its capacity (with ``consumable``), and whether several claims may share it
+        self.caps: list[dict[str, Capacity]] = []
+        multi: list[bool] = []
         for s in live:
             if partitionable and s.counters:
                 continue
@@ -468,6 +684,8 @@ class Devices:
                     sel = s.device_nodes.get(name, ("", False, None))
                 self.order.append(((s.driver, s.pool, name), *sel))
                 binds.append(binding_conditions and name in s.binds_to_node)
+                self.caps.append(s.capacity.get(name, {}) if consumable else {})
+                multi.append(consumable and name in s.multi)
                 self.attributes.append(attrs)
                 self.taints.append(tuple(tt for tt in s.taints.get(name, ()) if tt[2] in PREVENTING)
                                    if device_taints else ())  # fmt: skip
@@ -475,9 +693,10 @@ class Devices:
                 self.consumes.append(tuple((self.columns[(k, set_name, c)], v) for set_name, counters in used
                                            for c, v in sorted(counters.items())) if partitionable and k not in invalid else ())  # fmt: skip
                 m = -1
-                if conditions and not binding_conditions or k in invalid or not partitionable and (s.per_device or used):
-                    # (with their features off, as in KAI's allocator, no device with binding conditions,
-                    # none consuming counters and no slice with per-device node selection is taken)
+                refused.append(not partitionable and bool(used))  # (v0.34: selectable, then refused: allocateDevice)
+                if conditions and not binding_conditions or not partitionable and s.per_device:
+                    # (with their features off, as in KAI's allocator, no device with binding conditions
+                    # and no slice with per-device node selection is seen)
                     w = self.NOWHERE
                 elif sel[0]:
                     w = by_name.get(sel[0], self.NOWHERE)
@@ -497,17 +716,44 @@ class Devices:
                         self.masks.append(np.array([any(term_matches(t, nd) for t in terms) for nd in nodes], dtype=bool))
                 else:
                     w = self.NOWHERE
+                if k in invalid or k in self.incomplete:
+                    bad.append((w, m))
+                if k in invalid:
+                    w = self.NOWHERE  # (an invalid pool gives no device)
                 where.append(w)
                 mask_of.append(m)
         #: per device: ``bindsToNode`` (with ``binding_conditions``)
         self.binds = binds
+        self.consumable = consumable
+        #: per device: ``allowMultipleAllocations`` (with ``consumable``): never marked in use, its
+        #: capacity shared out instead (:class:`_Taking`)
+        self.multi = np.array(multi, dtype=bool)
+        #: per shared device: the capacity the shares of it held consume (``AggregatedCapacity``:
+        #: the claims' allocations, then those made in the session; see :meth:`share`)
+        self.aggregated: dict[int, dict[str, int]] = {}
+        self._shared: dict[tuple[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], ...], bool] = {}
+        self._any_caps = any(self.caps)
         #: per device: the node that reaches it, or ALL_NODES / SELECTED / NOWHERE
         self.where = np.array(where, dtype=np.intp)
         #: per device reached through a selector: its mask in :attr:`masks`
         self.mask_of = np.array(mask_of, dtype=np.intp)
         self.mask_rows = np.array(self.masks, dtype=np.int64).reshape(len(self.masks), len(nodes))
+        #: per node: an invalid or incomplete pool is gathered for it (a device reaching it, or a slice of
+        #: counter sets, which every node gathers): an ``All`` request fails there (``validateDeviceRequest``)
+        self.bad_nodes = np.zeros(len(nodes), dtype=bool)
+        for w, m in bad:
+            if w >= 0:
+                self.bad_nodes[w] = True
+            elif w == self.ALL_NODES:
+                self.bad_nodes[:] = True
+            elif w == self.SELECTED:
+                self.bad_nodes |= self.mask_rows[m].astype(bool)
+        if any(k in invalid or k in self.incomplete for k in sets):
+            self.bad_nodes[:] = True
+        #: per device: selectable but never taken (v0.34 with partitionable devices off: it consumes counters)
+        self.refused = np.array(refused, dtype=bool)
         self.index = {dev: i for i, (dev, *_) in enumerate(self.order)}
-        self._match: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
+        self._match: dict[tuple[Any, ...], np.ndarray] = {}
         self._compiled: dict[str, Any] = {}
         self._key_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._blocked: dict[tuple[tuple[str, str, str, str], ...], np.ndarray] = {}
@@ -524,13 +770,15 @@ class Devices:
         self.skipped = self.from_incomplete & exact_skips_incomplete
         #: per device: it consumes counters (then each allocation asks :class:`_Counters`)
         self.consuming = np.array([bool(c) for c in self.consumes], dtype=bool)
+        #: per device: taking it asks :class:`_Taking` (counters, or a shared capacity)
+        self.tracked = self.consuming | self.multi
         self._counted = bool(self.consuming.any())
         #: per pool with counter sets: its devices that consume them
         self.pool_consumers: dict[tuple[str, str], np.ndarray] = {}
         for i in np.flatnonzero(self.consuming).tolist():
             self.pool_consumers.setdefault(self.order[i][0][:2], []).append(i)  # type: ignore[arg-type]
         self.pool_consumers = {k: np.array(v, dtype=np.intp) for k, v in self.pool_consumers.items()}
-        self._available: dict[tuple[tuple[str, str], bytes], dict[int, int]] = {}
+        self._available: dict[tuple[str, str], tuple[bytes, dict[int, int]]] = {}
         self._consumes: dict[tuple[tuple[str, tuple[str, ...]], ...], bool] = {}
         # every consumption as arrays (device, column, amount), each column scaled by the greatest
         # common divisor of its values so that int64 holds them exactly (else ``_exact`` is off)
@@ -585,7 +833,25 @@ class Devices:
         """Per device: 1 when it passes the request's class's selectors, then the request's
         own (``selectorsMatch``, in that order: the first false one decides), 0 when one
         does not, -1 when one fails with a CEL runtime error. A selector outside the CEL
-        subset Gangplank evaluates (``app.model.dra_cel``) is taken to pass."""
+        subset Gangplank evaluates (``app.model.dra_cel``) is taken to pass. With
+        ``consumable``, a device whose capacity cannot hold the request even alone (a
+        capacity it lacks, a policy it breaks, more than its value:
+        ``CmpRequestOverCapacity``, asked after the selectors) is 0 too."""
+        if not self.consumable or not (req.capacity or self._any_caps):
+            return self._by_selectors(req)
+        key = (req.device_class, req.selectors, req.capacity)
+        hit = self._match.get(key)
+        if hit is None:
+            hit = self._by_selectors(req).copy()
+            requests = dict(req.capacity)
+            for i in np.flatnonzero(hit > 0).tolist():
+                if (self.caps[i] or requests) and not capacity_fits({}, requests, self.caps[i], {}):
+                    hit[i] = 0
+            self._match[key] = hit
+        return hit
+
+    def _by_selectors(self, req: DeviceRequest) -> np.ndarray:
+        """:meth:`matching` by the selectors alone."""
         key = (req.device_class, req.selectors)
         hit = self._match.get(key)
         if hit is None:
@@ -606,16 +872,18 @@ class Devices:
         return hit
 
     def blocked(self, req: DeviceRequest) -> np.ndarray:
-        """Per device: one of its taints is not tolerated by the request
+        """Per device: it matches but ``allocateDevice`` refuses it, which passes it over for
+        ``ExactCount`` and fails ``All``: one of its taints is not tolerated by the request
         (``taintPreventsAllocation``: only NoSchedule and NoExecute taints count; a toleration
-        matches as a node toleration does, ``ToleratesTaint``)."""
+        matches as a node toleration does, ``ToleratesTaint``), or it consumes counters with
+        partitionable devices off."""
         key = req.tolerations if self._tainted else ()
         hit = self._blocked.get(key)
         if hit is None:
-            hit = np.zeros(len(self.taints), dtype=bool)
+            hit = self.refused.copy()  # (and, with partitionable devices off, a device consuming counters)
             if self._tainted:
-                hit = np.fromiter((any(not any(tolerates(tol, tt) for tol in key) for tt in taints)
-                                   for taints in self.taints), dtype=bool, count=len(self.taints))  # fmt: skip
+                hit |= np.fromiter((any(not any(tolerates(tol, tt) for tol in key) for tt in taints)
+                                    for taints in self.taints), dtype=bool, count=len(self.taints))  # fmt: skip
             self._blocked[key] = hit
         return hit
 
@@ -651,20 +919,19 @@ class Devices:
 
     def available(self, pool: tuple[str, str], taken: np.ndarray) -> dict[int, int]:
         """Per counter of the pool (its column): its value less what the pool's devices in use
-        (``taken``) consume; remembered per set of devices in use."""
+        (``taken``) consume; the last answer per pool remembered (with the devices in use it
+        was worked out for)."""
         cons = self.pool_consumers.get(pool)
         in_use = cons[taken[cons]] if cons is not None else np.zeros(0, dtype=np.intp)
-        key = (pool, in_use.tobytes())
-        hit = self._available.get(key)
-        if hit is None:
+        key = in_use.tobytes()
+        last = self._available.get(pool)
+        if last is None or last[0] != key:
             hit = {col: self.capacity[col] for col in self.pool_columns.get(pool, ())}
             for d in in_use.tolist():
                 for col, amount in self.consumes[d]:
                     hit[col] -= amount
-            if len(self._available) >= 4096:
-                self._available.clear()
-            self._available[key] = hit
-        return dict(hit)
+            last = self._available[pool] = (key, hit)
+        return dict(last[1])
 
     def consumes_counters(self, claims: list[ResourceClaim]) -> bool:
         """Some request of the claims matches a device that consumes counters: the devices
@@ -678,19 +945,64 @@ class Devices:
                                             for c in claims for cr in c.requests for r in cr.options)  # fmt: skip
         return hit
 
+    def shares_devices(self, claims: list[ResourceClaim]) -> bool:
+        """Some request of the claims matches a device several claims may share: it is never
+        in use, so one request's share limits another's (no count settles it, no bound on
+        the free devices holds)."""
+        if not self.aggregated and not self.multi.any():
+            return False
+        held = tuple(sorted(i for i in self.aggregated if not self.multi[i]))  # (held whole now, shared before)
+        key = (tuple((r.device_class, r.selectors, r.capacity) for c in claims for cr in c.requests for r in cr.options), held)
+        hit = self._shared.get(key)
+        if hit is None:
+            if len(self._shared) >= 4096:
+                self._shared.clear()
+            shared = self.multi.copy()
+            shared[list(held)] = True
+            hit = self._shared[key] = any(((self.matching(r) != 0) & shared).any()
+                                          for c in claims for cr in c.requests for r in cr.options)  # fmt: skip
+        return hit
+
+    def _tracked(self) -> np.ndarray:
+        """Per device: taking it asks :class:`_Taking` (counters, or a capacity shared now or before)."""
+        if not self.aggregated:
+            return self.tracked
+        out = self.tracked.copy()
+        out[list(self.aggregated)] = True
+        return out
+
+    def share(self, allocation: Allocation | None, sign: int) -> None:
+        """The shares an allocation holds added to (``sign`` 1) or taken from (-1) the capacity
+        in use of their devices (:attr:`aggregated`; a share without ``consumedCapacity``
+        adds nothing, as in kube-scheduler's allocated state)."""
+        if allocation is None or not allocation.shares or not self.consumable:
+            return
+        for dev, got in zip(allocation.devices, allocation.shares, strict=True):
+            i = self.index.get(dev)
+            if not got or i is None:
+                continue
+            mine = self.aggregated.setdefault(i, {})
+            for name, amount in got:
+                mine[name] = mine.get(name, 0) + sign * amount
+            if not any(mine.values()):
+                del self.aggregated[i]
+
     def counters_allow(self, taken: np.ndarray) -> np.ndarray:
-        """Per device: its counters allow it alone, the devices ``taken`` in use (every counter
-        of its pool left at least 0, each it consumes at least its amount). Only with
-        ``_exact``."""
+        """Per device: its counters allow it alone, the devices ``taken`` in use: what every
+        counter of its pool has left is at least what the device consumes of it (0 for the
+        counters it does not consume; amounts may be negative). Only with ``_exact``."""
         used = np.zeros(len(self._cap), dtype=np.int64)
         held = taken[self._cons_dev]
         np.add.at(used, self._cons_col[held], self._cons_amt[held])
         left = self._cap - used
-        pool_short = np.bincount(self._col_pool[left < 0], minlength=self._pool_count) > 0
-        short = left[self._cons_col] < self._cons_amt
-        out = np.bincount(self._cons_dev[short], minlength=len(self.order)) == 0
+        n = len(self.order)
+        pool_negative = np.bincount(self._col_pool[left < 0], minlength=self._pool_count)
+        own = left[self._cons_col]
+        short = np.bincount(self._cons_dev[own < self._cons_amt], minlength=n) > 0
+        own_negative = np.bincount(self._cons_dev[own < 0], minlength=n)  # (its own columns are asked above)
+        out = ~short
         counted = self.consuming & (self._dev_pool >= 0)  # (a device that consumes nothing is not asked)
-        out[counted] &= ~pool_short[self._dev_pool[counted]]
+        out[counted] &= pool_negative[self._dev_pool[counted]] == own_negative[counted]
         return out
 
     def _single(self, claims: list[ResourceClaim]) -> DeviceRequest | None:
@@ -721,8 +1033,9 @@ class Devices:
                > ALLOCATION_MAX for c in claims):  # fmt: skip
             return np.zeros(len(nodes), dtype=bool)  # more devices than one allocation holds
         free = ~taken & ~self.skipped
-        if self.consumes_counters(claims):
-            one = self._single(claims) if self._exact else None
+        shared = self.shares_devices(claims)
+        if self.consumes_counters(claims) or shared:
+            one = self._single(claims) if self._exact and not shared else None
             if one is not None:
                 m = (self.matching(one) > 0) & ~self.blocked(one) & free & self.counters_allow(taken)
                 return self.counts(m)[nodes] >= 1
@@ -770,7 +1083,7 @@ class Devices:
         reqs = [cr.exactly for c in claims for cr in c.requests]
         if not all(r is not None and r.mode == EXACT_COUNT and not r.admin and not (self.matching(r) < 0).any() for r in reqs):
             return None
-        if self.consumes_counters(claims):
+        if self.consumes_counters(claims) or self.shares_devices(claims) or any(k.distinct for c in claims for k in c.constraints):
             return None
         masks = [(self.matching(r) > 0) & ~self.blocked(r) for r in reqs]  # type: ignore[arg-type]
         if any((a & b).any() for i, a in enumerate(masks) for b in masks[i + 1 :]):
@@ -829,8 +1142,8 @@ class Devices:
                     cand = reach[m[reach] & free][: r.count]
                     if len(cand) < r.count:
                         return None
+                    named.update(dict.fromkeys(((len(out), len(picked) + j) for j in range(len(cand))), r))
                     picked += cand.tolist()
-                    named.update(dict.fromkeys(((len(out), d) for d in cand.tolist()), r))
                 out.append(picked)
                 continue
             k = keys[reach]
@@ -846,8 +1159,8 @@ class Devices:
             key = k[lead[0]]
             for r, m in own:
                 cand = reach[m[reach] & free & (k == key)][: r.count]
+                named.update(dict.fromkeys(((len(out), len(picked) + j) for j in range(len(cand))), r))
                 picked += cand.tolist()
-                named.update(dict.fromkeys(((len(out), d) for d in cand.tolist()), r))
             out.append(picked)
         return out
 
@@ -879,11 +1192,23 @@ class Devices:
         already. Each request takes the first free devices it can (the first leaf of
         kube-scheduler's depth-first search); when that fails and two requests could take the
         same devices, the search goes on (:meth:`_search`)."""
+        if not self.consumable and any(k.distinct for c in claims for k in c.constraints):
+            return None  # (with consumable capacity off, a distinctAttribute constraint is an empty one: an error)
         reach = self.reached(node)
-        named: dict[tuple[int, int], DeviceRequest] = {}  # (claim, device) -> the request it was last taken for
-        if self.consumes_counters(claims):  # one request's devices use up counters another's need
-            counters = _Counters(self, taken)
-            got = self._search(claims, reach, taken.copy(), named, counters) if self._enough(claims, reach, taken) else None
+        for r in (r for c in claims for cr in c.requests for r in cr.options if r.mode == ALL):
+            # every request and sub-request asked first (validateDeviceRequest): an All one fails the node where an
+            # invalid or incomplete pool is gathered, or a device it would take meets a CEL error
+            if self.bad_nodes[node] or (self.matching(r)[reach] < 0).any():
+                return None
+        named: dict[tuple[int, int], DeviceRequest] = {}  # (claim, place among its devices) -> the request it was taken for
+        counted, shared = self.consumes_counters(claims), self.shares_devices(claims)
+        if counted or shared:  # one request's devices use up counters or a capacity another's need
+            got = None
+            if not any(c.constraints for c in claims):  # the search's first leaf, searched no deeper
+                got = self._greedy(claims, reach, taken.copy(), named, _Taking(self, taken, counted))
+            # (a shared device may serve several requests: the free devices bound no search)
+            if got is None and (shared or self._enough(claims, reach, taken)):
+                got = self._search(claims, reach, taken.copy(), named, _Taking(self, taken, counted))
         elif any(c.constraints for c in claims):  # the first free devices may break a constraint
             plan = self._keyed(claims)
             if plan is not None:
@@ -925,13 +1250,15 @@ class Devices:
         return len(opts) + sum(max((r.count if r.mode == EXACT_COUNT else 1 for r in o), default=0) for o in opts) > SEARCH_DEPTH
 
     def _search(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
-                named: dict[tuple[int, int], DeviceRequest], counters: _Counters | None = None) -> list[list[int]] | None:  # fmt: skip
+                named: dict[tuple[int, int], DeviceRequest], taking: _Taking | None = None) -> list[list[int]] | None:  # fmt: skip
         """``allocateOne``'s depth-first search: for each request in order (claims in order, a
         ``firstAvailable`` request's alternatives in order), each way of taking its devices in
         device order, until every request is met. At most :data:`SEARCH_STEPS` device choices
         per node (then the node is refused, as kube-scheduler's filter timeout would), and a
-        pod needing more than :data:`SEARCH_DEPTH` devices is not searched. ``counters``: the
-        node's counter check, when a device the requests match consumes counters."""
+        pod needing more than :data:`SEARCH_DEPTH` devices is not searched. ``taking``: the
+        node's counter and shared-capacity checks, when a device the requests match consumes
+        counters or may be shared (a shared device is never marked in use: it may be taken
+        by several requests of the pod, each time its capacity holds)."""
         if self._too_deep(claims):
             return None
         flat = [(ci, cr.options, cr.exactly is None, cr.name) for ci, c in enumerate(claims) for cr in c.requests]
@@ -939,17 +1266,18 @@ class Devices:
             return [[] for _ in claims]  # claims with no request: allocated, with no device
         picks: list[list[int]] = [[] for _ in claims]
         steps = [0]
-        consuming = self.consuming
-        matches = [[_Match(k) for k in c.constraints] for c in claims]
+        tracked = self._tracked()
+        multi = self.multi
+        matches = [[_Distinct(k) if k.distinct else _Match(k) for k in c.constraints] for c in claims]
 
         def add(ci: int, base: str, req: DeviceRequest, d: int) -> bool:
             """The claim's constraints take device ``d`` (``allocateDevice``): all, or none of them."""
-            done: list[_Match] = []
+            done: list[_Match | _Distinct] = []
             for m in matches[ci]:
                 if m.applies(base, req):
-                    if not m.add(self.attributes[d]):
+                    if not m.add(self.attributes[d], base):
                         for back in done:
-                            back.remove()
+                            back.remove(base)
                         return False
                     done.append(m)
             return True
@@ -957,11 +1285,16 @@ class Devices:
         def remove(ci: int, base: str, req: DeviceRequest) -> None:
             for m in matches[ci]:
                 if m.applies(base, req):
-                    m.remove()
+                    m.remove(base)
 
-        def give_back(got: list[int]) -> None:
-            if counters is not None:
-                counters.give_back(got)
+        def give_back(got: list[int], req: DeviceRequest) -> None:
+            if taking is not None:
+                taking.give_back([d for d in got if tracked[d]], req)
+
+        def busy(d: int, ci: int, admin: bool | None) -> bool:
+            """In use (``deviceInUse``: a shared device only when held whole), or for admin access
+            taken by this claim (a shared device never is)."""
+            return (d in picks[ci] and not multi[d]) if admin else bool(used[d])
 
         def after(i: int) -> Any:
             """The requests after the i-th; ``errAllocationResultMaxSizeExceeded`` stops at a claim's end."""
@@ -993,21 +1326,21 @@ class Devices:
             if req.mode == ALL:
                 if matches[ci]:
                     return every(i, ci, base, req)
-                got = self._request(req, reach, used, picks[ci], counters)
+                got = self._request(req, reach, used, picks[ci], taking)
                 if got is None:
                     return False
                 if len(picks[ci]) + len(got) > ALLOCATION_MAX:
-                    give_back(got)
+                    give_back(got, req)
                     return _EXCEEDED
                 before = used[got].copy()
-                used[got] = True
+                used[[d for d in got if not multi[d]]] = True
+                named.update(dict.fromkeys(((ci, len(picks[ci]) + j) for j in range(len(got))), req))
                 picks[ci].extend(got)
-                named.update(dict.fromkeys(((ci, d) for d in got), req))
                 res = after(i)
                 if res is not True:
                     del picks[ci][len(picks[ci]) - len(got) :]
                     used[got] = before  # (an admin request's devices may have been in use already)
-                    give_back(got)
+                    give_back(got, req)
                 return res
             if len(picks[ci]) + req.count > ALLOCATION_MAX:
                 return _EXCEEDED
@@ -1023,7 +1356,7 @@ class Devices:
             state = self.matching(req)[reach]
             if (state < 0).any() or self.from_incomplete[reach].any():
                 raise _Stop
-            cand = reach[state > 0].tolist()
+            cand = [d for d in reach[state > 0].tolist() if not multi[d] or taking.fits(d, req, alone=True)]  # type: ignore[union-attr]
             if not cand:
                 return False
             if len(picks[ci]) + len(cand) > ALLOCATION_MAX:
@@ -1033,18 +1366,19 @@ class Devices:
             before: list[bool] = []
             blocked = self.blocked(req)
             for d in cand:
-                if (d in picks[ci]) if req.admin else used[d]:
+                if busy(d, ci, req.admin):
                     break  # (in use: the request fails)
-                if counters is not None and consuming[d] and not counters.take(d):
-                    break  # (too few counters left: the request fails)
+                if taking is not None and tracked[d] and not taking.take(d, req):
+                    break  # (too few counters or too little capacity left: the request fails)
                 if blocked[d] or not add(ci, base, req, d):
-                    give_back([d])
+                    give_back([d], req)
                     res = False if blocked[d] else _Stop  # (a taint not tolerated fails the request, a constraint the allocation)
                     break
                 before.append(bool(used[d]))
-                used[d] = True
+                if not multi[d]:
+                    used[d] = True
+                named[(ci, len(picks[ci]))] = req
                 picks[ci].append(d)
-                named[(ci, d)] = req
                 taken_here += 1
             else:
                 res = after(i)
@@ -1052,7 +1386,7 @@ class Devices:
                 for d, was in zip(picks[ci][len(picks[ci]) - taken_here :], before, strict=True):
                     used[d] = was
                     remove(ci, base, req)
-                give_back(picks[ci][len(picks[ci]) - taken_here :])
+                give_back(picks[ci][len(picks[ci]) - taken_here :], req)
                 del picks[ci][len(picks[ci]) - taken_here :]
             if res is _Stop:
                 raise _Stop
@@ -1066,7 +1400,7 @@ class Devices:
             admin = req.admin
             for j in range(start, len(cand)):
                 d = cand[j]
-                if (d in picks[ci]) if admin else used[d]:
+                if busy(d, ci, admin):
                     continue  # (in use, or for admin access taken by this claim: passed over before any selector is asked)
                 if state[j] < 0:
                     raise _Stop  # the scan meets a CEL runtime error: the allocation fails
@@ -1075,17 +1409,18 @@ class Devices:
                 steps[0] += 1
                 if steps[0] > SEARCH_STEPS or (steps[0] % 1024 == 0 and self.out_of_time()):
                     raise _Stop
-                counted = counters is not None and consuming[d]
-                if counted and not counters.take(d):  # type: ignore[union-attr]
-                    continue  # too few counters left: the next device
+                counted = taking is not None and tracked[d]
+                if counted and not taking.take(d, req):  # type: ignore[union-attr]
+                    continue  # too few counters or too little capacity left: the next device
                 if constrained and not add(ci, base, req, d):
                     if counted:
-                        counters.release(d)  # type: ignore[union-attr]
+                        taking.release(d, req)  # type: ignore[union-attr]
                     continue  # a constraint refuses it: the next device
                 was = bool(used[d])
-                used[d] = True
+                if not multi[d]:
+                    used[d] = True
+                named[(ci, len(picks[ci]))] = req
                 picks[ci].append(d)
-                named[(ci, d)] = req
                 got = choose(cand, state, j + 1, need - 1, ci, i, base, req)
                 if got is True:
                     return True
@@ -1094,7 +1429,7 @@ class Devices:
                 if constrained:
                     remove(ci, base, req)
                 if counted:
-                    counters.release(d)  # type: ignore[union-attr]
+                    taking.release(d, req)  # type: ignore[union-attr]
                 if got is _EXCEEDED:
                     return _EXCEEDED  # (no other device choice here can help)
             return False
@@ -1105,26 +1440,27 @@ class Devices:
             return None
 
     def _greedy(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
-                named: dict[tuple[int, int], DeviceRequest]) -> list[list[int]] | None:  # fmt: skip
+                named: dict[tuple[int, int], DeviceRequest], taking: _Taking | None = None) -> list[list[int]] | None:  # fmt: skip
         try:
-            return self._first(claims, reach, used, named)
+            return self._first(claims, reach, used, named, taking)
         except _Stop:
             return None
 
     def _first(self, claims: list[ResourceClaim], reach: np.ndarray, used: np.ndarray,
-               named: dict[tuple[int, int], DeviceRequest]) -> list[list[int]] | None:  # fmt: skip
-        """Each request in order takes the first free devices it can (:meth:`_request`)."""
+               named: dict[tuple[int, int], DeviceRequest], taking: _Taking | None = None) -> list[list[int]] | None:  # fmt: skip
+        """Each request in order takes the first free devices it can (:meth:`_request`; with
+        ``taking``, each with its counters and shared capacity)."""
         out: list[list[int]] = []
         for claim in claims:
             picked: list[int] = []
             for cr in claim.requests:
                 options = cr.options
                 for req in options:
-                    got = self._request(req, reach, used, picked)
+                    got = self._request(req, reach, used, picked, taking)
                     if got is not None:
+                        named.update(dict.fromkeys(((len(out), len(picked) + j) for j in range(len(got))), req))
                         picked += got
-                        used[got] = True
-                        named.update(dict.fromkeys(((len(out), d) for d in got), req))
+                        used[[d for d in got if not self.multi[d]]] = True
                         break
                 else:
                     return None
@@ -1134,33 +1470,37 @@ class Devices:
         return out
 
     def _request(self, req: DeviceRequest, reach: np.ndarray, used: np.ndarray, claim: list[int],
-                 counters: _Counters | None = None) -> list[int] | None:  # fmt: skip
+                 taking: _Taking | None = None) -> list[int] | None:  # fmt: skip
         """The devices of one request on a node (``reach``: the devices it reaches), or None:
         ``All`` every matching one (an incomplete pool reaching the node, or a CEL error on any
         of its devices, stops the allocation: :class:`_Stop`), ``ExactCount`` the first free
         matching ones, the devices scanned in order as the allocator does (in use, or of a
         pool it skips: passed over; then the selectors: a CEL error met before enough devices
         were found stops the allocation). In use: ``used``; for an admin-access request only
-        the devices its own claim took already (``claim``). ``counters``: each device that
-        consumes counters is taken only if they suffice (:class:`_Counters`; the devices
-        returned keep theirs)."""
+        the devices its own claim took already (``claim``). ``taking`` (an ``All`` request
+        in the search): a shared device is one of its devices when its capacity holds the
+        request beside the other claims' shares (``allDevices``), and each device is taken
+        with its counters and capacity (:class:`_Taking`; the devices returned keep them)."""
         state = self.matching(req)[reach]
-        busy = used[reach] if not req.admin else np.isin(reach, claim)
+        busy = used[reach] if not req.admin else np.isin(reach, claim) & ~self.multi[reach]
         blocked = self.blocked(req)[reach]
         if req.mode == ALL:
             if (state < 0).any() or self.from_incomplete[reach].any():
                 raise _Stop
             cand = state > 0
+            if taking is not None:
+                for k in np.flatnonzero(cand & self.multi[reach]).tolist():
+                    cand[k] = taking.fits(int(reach[k]), req, alone=True)
             if not cand.any() or busy[cand].any() or blocked[cand].any():
                 return None
             got = reach[cand].tolist()
-            if counters is not None and self.consuming[got].any():
-                return self._counted_all(got, counters)
+            if taking is not None and self._tracked()[got].any():
+                return self._taken_all(got, req, taking)
             return got
         free = ~busy & ~self.skipped[reach]
         state, at = state[free], reach[free]
-        if counters is not None and self.consuming[at[state > 0]].any():
-            return self._counted_exact(req.count, state, at, blocked[free], counters)
+        if taking is not None and self._tracked()[at[state > 0]].any():
+            return self._taken_exact(req, state, at, blocked[free], taking)
         hits = np.flatnonzero((state > 0) & ~blocked[free])
         errors = np.flatnonzero(state < 0)
         if len(errors) and (len(hits) < req.count or errors[0] < hits[req.count - 1]):
@@ -1169,38 +1509,45 @@ class Devices:
             return None
         return at[hits[: req.count]].tolist()
 
-    def _counted_all(self, got: list[int], counters: _Counters) -> list[int] | None:
-        """An ``All`` request's devices, each taking its counters in order; None (all given
-        back) at the first whose counters do not suffice."""
-        for j, d in enumerate(got):
-            if self.consuming[d] and not counters.take(d):
-                counters.give_back(got[:j])
-                return None
-        return got
-
-    def _counted_exact(self, count: int, state: np.ndarray, at: np.ndarray, blocked: np.ndarray,
-                       counters: _Counters) -> list[int] | None:  # fmt: skip
-        """``ExactCount`` over the free devices ``at`` in order when some consume counters: the
-        first ``count`` that match, are not blocked by a taint and whose counters suffice (a
-        CEL error met before then stops the allocation); None (all given back) when too few."""
+    def _taken_exact(self, req: DeviceRequest, state: np.ndarray, at: np.ndarray, blocked: np.ndarray,
+                     taking: _Taking) -> list[int] | None:  # fmt: skip
+        """``ExactCount`` over the free devices ``at`` in order when some are tracked: the first
+        ``count`` that match, are not blocked and can be taken (:class:`_Taking`; a CEL error
+        met before then stops the allocation); None (all given back) when too few."""
         picked: list[int] = []
+        tracked = self._tracked()
         for j, d in enumerate(at.tolist()):
             st = state[j]
             if st < 0:
-                raise _Stop  # (the search ends: its counters are not asked again)
-            if st == 0 or blocked[j] or (self.consuming[d] and not counters.take(d)):
+                raise _Stop  # (the search ends: what it took is not asked again)
+            if st == 0 or blocked[j] or (tracked[d] and not taking.take(d, req)):
                 continue
             picked.append(d)
-            if len(picked) == count:
+            if len(picked) == req.count:
                 return picked
-        counters.give_back(picked)
+        taking.give_back([d for d in picked if tracked[d]], req)
         return None
+
+    def _taken_all(self, got: list[int], req: DeviceRequest, taking: _Taking) -> list[int] | None:
+        """An ``All`` request's devices, each taken with its counters and capacity in order;
+        None (all given back) at the first that cannot be."""
+        mask = self._tracked()
+        tracked = [d for d in got if mask[d]]
+        for j, d in enumerate(tracked):
+            if not taking.take(d, req):
+                taking.give_back(tracked[:j], req)
+                return None
+        return got
 
     def _allocation(self, picked: list[int], named: dict[tuple[int, int], DeviceRequest], ci: int, node: int) -> Allocation:
         devices = tuple(self.order[i][0] for i in picked)
-        reqs = [named[(ci, i)] for i in picked]
+        reqs = [named[(ci, j)] for j in range(len(picked))]
         requests = tuple(r.name for r in reqs)
         admin = tuple(bool(r.admin) for r in reqs) if any(r.admin for r in reqs) else ()
+        shares: tuple[tuple[tuple[str, int], ...] | None, ...] = ()
+        if any(self.multi[i] for i in picked):  # (GetConsumedCapacityFromRequest: what each share consumes)
+            shares = tuple(tuple(sorted((name, consumed_capacity(dict(r.capacity).get(name), cap)) for name, cap in self.caps[i].items()))
+                           if self.multi[i] else None for i, r in zip(picked, reqs, strict=True))  # fmt: skip
         selectors: list[dict[str, Any]] = []
         for i in picked:  # createNodeSelector
             _, name, all_nodes, sel = self.order[i]
@@ -1208,7 +1555,7 @@ class Devices:
                 name = self.nodes[node].name  # (``bindsToNode``: pinned to the node it is allocated for)
             if name:
                 local = {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}]}]}
-                return Allocation(devices, (local,), requests, admin)
+                return Allocation(devices, (local,), requests, admin, shares)
             if not all_nodes and sel is not None and sel not in selectors:
                 selectors.append(sel)
-        return Allocation(devices, tuple(selectors), requests, admin)
+        return Allocation(devices, tuple(selectors), requests, admin, shares)

@@ -56,6 +56,8 @@ class DynamicResources:
     PARTITIONABLE = True
     #: DRADeviceBindingConditions and DRAResourceClaimDeviceStatus: on in kube-scheduler 1.36 (beta)
     BINDING_CONDITIONS = True
+    #: DRAConsumableCapacity (device capacity, capacity requests, shared devices): on in kube-scheduler 1.36 (beta)
+    CONSUMABLE = True
 
     def __init__(self, c: Cluster, out_of_time: Callable[[], bool] | None = None) -> None:
         snap: DraSnapshot = c.dra
@@ -63,7 +65,7 @@ class DynamicResources:
         self.snap = snap
         self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE,
                                device_taints=self.DEVICE_TAINTS, partitionable=self.PARTITIONABLE,
-                               binding_conditions=self.BINDING_CONDITIONS)  # fmt: skip
+                               binding_conditions=self.BINDING_CONDITIONS, consumable=self.CONSUMABLE)  # fmt: skip
         for note in self.devices.counter_notes(snap):
             if note not in c.warnings:
                 c.warnings.append(note)
@@ -249,8 +251,9 @@ class DynamicResources:
         self._version += 1  # (what the Filter allocated may no longer hold)
         if allocation is not None:
             idx = self.devices.index
-            at = [i for d in allocation.held() if (i := idx.get(d)) is not None]
+            at = [i for d in allocation.held(self.CONSUMABLE) if (i := idx.get(d)) is not None]
             np.add.at(self.holders, at, sign)
+            self.devices.share(allocation, sign)
 
     def set_allocation(self, st: list[Any], allocation: Allocation | None) -> None:
         """A claim's allocation replaced: the devices held follow."""

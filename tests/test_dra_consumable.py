@@ -1,0 +1,225 @@
+"""DRA consumable capacity (DRAConsumableCapacity: beta and on in kube-scheduler 1.36, which
+Volcano runs; alpha and off in KAI's 1.34), rule by rule on clusters small enough to check
+by hand. kube-scheduler's own cases (v0.36.1's ``TestAllocator``) are
+``tests/test_dra_consumable_upstream.py``.
+
+The cluster: node ``a`` has one NIC ``nic0`` with 10Gi of bandwidth that several claims may
+share (``allowMultipleAllocations``); node ``b`` has another, its pods' claims ask for
+bandwidth (``capacity.requests``).
+"""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from tests.kube import pod, request
+from tests.test_dynamic_resources import NS, PROFILES, decide, vjob
+from tests.test_kai_dra import API, claim, cpu_nodes, device_class
+from tests.test_kai_mig import where
+
+DRIVER = "nic.example.com"
+
+
+def nic_slice(node_name: str, bandwidth: str = "10Gi", *, policy: dict | None = None, shared: bool = True) -> dict:
+    cap: dict = {"value": bandwidth}
+    if policy is not None:
+        cap["requestPolicy"] = policy
+    dev: dict = {"name": "nic0", "capacity": {"bandwidth": cap}}
+    if shared:
+        dev["allowMultipleAllocations"] = True
+    return {"apiVersion": API, "kind": "ResourceSlice", "metadata": {"name": f"{node_name}-nics"},
+            "spec": {"driver": DRIVER, "pool": {"name": node_name, "generation": 0, "resourceSliceCount": 1},
+                     "nodeName": node_name, "devices": [dev]}}  # fmt: skip
+
+
+def bandwidth_claim(name: str, amount: str | None) -> dict:
+    c = claim(name, "nic")
+    if amount is not None:
+        c["spec"]["devices"]["requests"][0]["exactly"]["capacity"] = {"requests": {"bandwidth": amount}}
+    return c
+
+
+def placed(out: dict, *names: str) -> list[str]:
+    return [n for n in names if where(out, f"{NS}/{n}-0")]
+
+
+def pods(n: int, amount: str | None) -> list[dict]:
+    out: list[dict] = []
+    for i in range(n):
+        out += [bandwidth_claim(f"c{i}", amount), *vjob(f"w{i}", f"c{i}")]
+    return out
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_shared_device_serves_claims_while_its_capacity_lasts(client, profile) -> None:
+    """``CmpRequestOverCapacity``: three claims of 4Gi share the 10Gi NIC two at a time (a
+    shared device is never in use); without ``allowMultipleAllocations`` it goes to one."""
+    objs = [*cpu_nodes("a"), device_class("nic"), nic_slice("a"), *pods(3, "4Gi")]
+    assert placed(decide(client, objs, profile), "w0", "w1", "w2") == ["w0", "w1"]
+    objs[2] = nic_slice("a", shared=False)
+    assert placed(decide(client, objs, profile), "w0", "w1", "w2") == ["w0"]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_shares_other_claims_hold_are_in_use(client, profile) -> None:
+    """``AggregatedCapacity``: a claim holding a share of node a's NIC (8Gi consumed, a result
+    with ``shareID``) leaves 2Gi there: a claim for 4Gi goes to b, though the scoring prefers a
+    (b runs a pod); with 2Gi consumed, to a."""
+    held = bandwidth_claim("old", "8Gi")
+    held["status"] = {"allocation": {"devices": {"results": [
+        {"request": "r", "driver": DRIVER, "pool": "a", "device": "nic0", "shareID": "s-1",
+         "consumedCapacity": {"bandwidth": "8Gi"}}]}}, "reservedFor": [{"resource": "pods", "name": "old-0", "uid": "old-0"}]}  # fmt: skip
+    objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="b", cpu="4", phase="Running"), device_class("nic"),
+            nic_slice("a"), nic_slice("b"), held, *vjob("old", "old", on="a"), *pods(1, "4Gi")]  # fmt: skip
+    assert where(decide(client, objs, profile), f"{NS}/w0-0") == "b"
+    held["status"]["allocation"]["devices"]["results"][0]["consumedCapacity"] = {"bandwidth": "2Gi"}
+    assert where(decide(client, objs, profile), f"{NS}/w0-0") == "a"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_request_is_rounded_up_by_the_request_policy(client, profile) -> None:
+    """``calculateConsumedCapacity``: with a valid range from 1Gi in steps of 3Gi, a request for
+    2Gi consumes 4Gi: two of three fit the 10Gi; without the policy, all three."""
+    policy = {"validRange": {"min": "1Gi", "step": "3Gi"}}
+    objs = [*cpu_nodes("a"), device_class("nic"), nic_slice("a", policy=policy), *pods(3, "2Gi")]
+    assert placed(decide(client, objs, profile), "w0", "w1", "w2") == ["w0", "w1"]
+    objs[2] = nic_slice("a")
+    assert placed(decide(client, objs, profile), "w0", "w1", "w2") == ["w0", "w1", "w2"]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_request_without_capacity_takes_the_default_or_everything(client, profile) -> None:
+    """``fillEmptyRequest``: a claim asking for no bandwidth consumes the policy's default (2Gi:
+    five share the NIC) or, without one, the whole 10Gi (one)."""
+    objs = [*cpu_nodes("a"), device_class("nic"), nic_slice("a", policy={"default": "2Gi", "validRange": {"min": "1Gi"}}),
+            *pods(6, None)]  # fmt: skip
+    names = [f"w{i}" for i in range(6)]
+    assert placed(decide(client, objs, profile), *names) == names[:5]
+    objs[2] = nic_slice("a")
+    assert placed(decide(client, objs, profile), *names) == names[:1]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_request_for_a_capacity_the_device_lacks_takes_none(client, profile) -> None:
+    """``requestsContainNonExistCapacity``: a claim asking for ``latency`` fits no NIC."""
+    c = claim("c0", "nic")
+    c["spec"]["devices"]["requests"][0]["exactly"]["capacity"] = {"requests": {"latency": "1"}}
+    objs = [*cpu_nodes("a"), device_class("nic"), nic_slice("a"), c, *vjob("w0", "c0")]
+    assert where(decide(client, objs, profile), f"{NS}/w0-0") is None
+
+
+def test_kai_takes_a_shared_device_whole_and_says_so(client) -> None:
+    """KAI's kube-scheduler (1.34) runs with DRAConsumableCapacity off: the NIC goes whole to
+    one claim, the capacity requests ignored, and the warnings say so."""
+    from tests.test_kai_dra import job, kai_queue
+
+    objs = [*cpu_nodes("a"), kai_queue("q", 8), device_class("nic"), nic_slice("a")]
+    for i in range(2):
+        objs += [bandwidth_claim(f"c{i}", "4Gi"), *job(f"w{i}", f"c{i}")]
+    out = decide(client, objs, "kai")
+    assert placed(out, "w0", "w1") == ["w0"]
+    assert any("DRAConsumableCapacity off" in w for w in out["warnings"])
+
+
+def test_simulate_carries_the_shares_into_the_next_cycle(client) -> None:
+    """``/v1/simulate``: the shares the first cycle allocated are held in the next ones, so the
+    third claim of 4Gi never finds room on the 10Gi NIC."""
+    objs = [*cpu_nodes("a"), device_class("nic"), nic_slice("a"), *pods(3, "4Gi")]
+    body = {**request(objs, config={"profile": "volcano"}), "cycles": 3}
+    r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert sorted(b["pod"] for c in r.json()["cycles"] for b in c["bindings"]) == [f"{NS}/w0-0", f"{NS}/w1-0"]
+
+
+def test_capacity_is_read_with_pointers(client) -> None:
+    """A capacity that is not a quantity, a valid range without ``min``, a step of 0, a
+    capacity request that is not a quantity: 422 at the field."""
+
+    def post(objs: list[dict]):
+        return client.post("/v1/decisions", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"})
+
+    bad = nic_slice("a", "lots")
+    r = post([*cpu_nodes("a"), bad])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/spec/devices/0/capacity/bandwidth/value"
+    r = post([*cpu_nodes("a"), nic_slice("a", policy={"validRange": {"max": "2Gi"}})])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == \
+        "/objects/1/spec/devices/0/capacity/bandwidth/requestPolicy/validRange/min"  # fmt: skip
+    r = post([*cpu_nodes("a"), nic_slice("a", policy={"validRange": {"min": "1", "step": "0"}})])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == \
+        "/objects/1/spec/devices/0/capacity/bandwidth/requestPolicy/validRange/step"  # fmt: skip
+    r = post([*cpu_nodes("a"), device_class("nic"), bandwidth_claim("c", "fast")])
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == \
+        "/objects/2/spec/devices/requests/0/exactly/capacity/requests/bandwidth"  # fmt: skip
+
+
+def test_the_allocator_shares_devices_exactly_when_some_allocation_can() -> None:
+    """The search against brute force on small random pools of shared and dedicated devices
+    with capacities: every request takes its count of distinct matching devices, a dedicated
+    one for one request only, a shared one while what the requests take of it (their
+    capacity requests, or the whole value) stays within its capacity, beside the shares
+    other claims hold."""
+    import random
+    from itertools import combinations
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from app.model.dra import (ClaimRequest, Capacity, DeviceClass, DeviceRequest, Devices, DraSnapshot, ResourceClaim,
+                               ResourceSlice)  # fmt: skip
+
+    rng = random.Random(9)
+    classes = {"any": DeviceClass("any", (), "")}
+    found = 0
+    for _ in range(400):
+        names = [f"d{i}" for i in range(rng.randint(1, 4))]
+        multi = frozenset(n for n in names if rng.random() < 0.6)
+        caps = {n: {"bw": Capacity(rng.randint(1, 6))} for n in names if rng.random() < 0.8}
+        s = ResourceSlice("s", "x", "p", 0, 1, "n", False, None, False, tuple((n, {}, False) for n in names), "",
+                          capacity=caps, multi=multi)  # fmt: skip
+        devices = Devices(DraSnapshot(classes=classes, slices=[s]), [SimpleNamespace(name="n", idx=0, labels={})],  # type: ignore[list-item]
+                          consumable=True)  # fmt: skip
+        for i, n in enumerate(names):
+            if n in multi and n in caps and rng.random() < 0.3:
+                devices.aggregated[i] = {"bw": rng.randint(1, 3)}
+        reqs = [DeviceRequest(f"r{k}", "any", "ExactCount", rng.randint(1, 2),
+                              capacity=(("bw", rng.randint(1, 4)),) if rng.random() < 0.6 else ())
+                for k in range(rng.randint(1, 3))]  # fmt: skip
+        claim = ResourceClaim(NS, "c", "", {}, tuple(ClaimRequest(r.name, r) for r in reqs), None, [], "")
+
+        def takes(r: DeviceRequest, d: int) -> int | None:
+            """What ``r`` takes of device ``d``'s capacity (None: it cannot take ``d`` at all)."""
+            asked = dict(r.capacity)
+            cap = caps.get(names[d])
+            if cap is None:
+                return None if asked else 0
+            return asked.get("bw", cap["bw"].value)
+
+        def feasible(k: int, dedicated: frozenset[int], load: tuple[int, ...]) -> bool:
+            if k == len(reqs):
+                return True
+            for pick in combinations(range(len(names)), reqs[k].count):
+                new, ok = list(load), True
+                for d in pick:
+                    t = takes(reqs[k], d)
+                    if t is None or d in dedicated:
+                        ok = False
+                        break
+                    cap = caps.get(names[d])
+                    if names[d] in multi:
+                        new[d] += t
+                        if cap is not None and new[d] + devices.aggregated.get(d, {}).get("bw", 0) > cap["bw"].value:
+                            ok = False
+                            break
+                    elif cap is not None and t > cap["bw"].value:
+                        ok = False
+                        break
+                if ok and feasible(k + 1, dedicated | {d for d in pick if names[d] not in multi}, tuple(new)):
+                    return True
+            return False
+
+        got = devices.allocate([claim], 0, np.zeros(len(names), dtype=bool))
+        assert (got is not None) == feasible(0, frozenset(), (0,) * len(names))
+        assert devices.fits([claim], np.arange(1), np.zeros(len(names), dtype=bool)).tolist() == [got is not None]
+        found += got is not None
+    assert 50 < found < 350
