@@ -640,3 +640,23 @@ def test_pools_with_binding_conditions_come_last() -> None:
         return [dev[1] for dev in got[0].devices]
 
     assert taken(1) == ["b"] and taken(2) == ["b", "a"]
+
+
+@pytest.mark.parametrize("profile", [*PROFILES, "kai"])
+def test_a_class_selecting_gpus_by_memory_capacity_skips_smaller_ones(client, profile) -> None:
+    """CEL over ``device.capacity`` (every profile: capacity and the quantity library are in
+    kube-scheduler 1.34's DRA CEL too): a class for devices of 40Gi or more takes node b's
+    80Gi device, not node a's 24Gi one (which the scoring prefers; the class is not named as
+    a GPU class, which KAI would count as GPUs)."""
+    from tests.test_kai_dra import job, kai_queue
+
+    def gpus(node_name: str, memory: str) -> dict:
+        p = pool(f"{node_name}-gpus", "gpu.example.com", 1, node_name=node_name)
+        p["spec"]["devices"][0]["capacity"] = {"memory": {"value": memory}}
+        return p
+
+    big = "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0"
+    objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="b", cpu="4", phase="Running"), device_class("large-accel", big),
+            gpus("a", "24Gi"), gpus("b", "80Gi"), claim("c", "large-accel")]  # fmt: skip
+    objs += [kai_queue("q", 8), *job("w", "c")] if profile == "kai" else vjob("w", "c")
+    assert where(decide(client, objs, profile), f"{NS}/w-0") == "b"

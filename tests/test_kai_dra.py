@@ -193,9 +193,38 @@ def test_cel_subset_evaluates_as_cel() -> None:
     assert compile_selector("false < true")("x", attrs) is True
     assert not supported("(" * 40 + "true" + ")" * 40)  # nested past MAX_NESTING: not evaluated
     assert compile_selector('device.attributes["some-driver"].healthy || true')("x", attrs) is True
-    for outside in ('device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0',
+    for outside in ('device.capacity["gpu.nvidia.com"].memory.asApproximateFloat() > 1.0',
                     'has(device.attributes["x"].y)', 'device.driver == "a\\"b"', "device.driver in ['a']"):  # fmt: skip
         assert not supported(outside)
+
+
+def test_cel_quantities_and_capacity_evaluate_as_kubernetes_cel() -> None:
+    """``device.capacity`` (a quantity; a bare capacity name is the driver's), the quantity
+    library's ``quantity``, ``isQuantity``, ``compareTo``, ``isGreaterThan``, ``isLessThan``,
+    ``sign``, ``isInteger``, ``asInteger``, ``add``, ``sub``, ``==`` by value (a quantity has
+    no ``<``; its ``==`` takes only quantities), and ``device.allowMultipleAllocations``."""
+    from app.ingest.quantity import parse_quantity
+    from app.model.dra_cel import DeviceAttrs, Quantity
+
+    gpu = DeviceAttrs({"gpu.nvidia.com": {"type": "gpu"}}, {"gpu.nvidia.com": {"memory": Quantity(parse_quantity("80Gi"))}}, True)
+
+    def ev(expr: str) -> object:
+        return compile_selector(expr)("gpu.nvidia.com", gpu)
+
+    mem = 'device.capacity["gpu.nvidia.com"].memory'
+    assert ev(f"{mem}.compareTo(quantity('40Gi')) >= 0") is True
+    assert ev(f"{mem}.compareTo(quantity('80Gi')) == 0") is True
+    assert ev(f"{mem}.isGreaterThan(quantity('100Gi'))") is False and ev(f"{mem}.isLessThan(quantity('100Gi'))") is True
+    assert ev(f"{mem} == quantity('81920Mi')") is True and ev(f"{mem} != quantity('1')") is True
+    assert ev(f"{mem}.sub(quantity('80Gi')).sign() == 0") is True and ev(f"{mem}.add(1).isGreaterThan({mem})") is True
+    assert ev("quantity('1.5').isInteger()") is False and ev("quantity('2k').asInteger() == 2000") is True
+    assert ev("isQuantity('2Gi') && !isQuantity('two')") is True
+    assert ev("device.allowMultipleAllocations") is True
+    for error in (f"{mem} > quantity('1')", f"{mem} == 1", "quantity('two').sign() == 0", "quantity('1.5').asInteger() == 1",
+                  'device.capacity["gpu.nvidia.com"].cores.sign() == 1', "device.attributes['gpu.nvidia.com'].type.sign() == 1"):  # fmt: skip
+        with pytest.raises(CelError):
+            ev(error)
+    assert compile_selector("device.allowMultipleAllocations")("x", {"x": {}}) is False  # (a plain device)
 
 
 def test_class_attribute_selector_picks_matching_devices(client) -> None:

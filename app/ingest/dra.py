@@ -59,7 +59,8 @@ def _selectors(owner: dict, ptr: str, ident: Any, d: Draft, where: str) -> tuple
             raise InputError("a device selector needs 'cel'", join_pointer(sp, "cel"), ident)
         if not supported(expr):
             _note(d, "DRA device selectors outside the CEL subset Gangplank evaluates (device.driver, "
-                     "device.attributes, comparisons, !, &&, ||) are taken to match every device", where)  # fmt: skip
+                     "device.attributes, device.capacity and quantities, device.allowMultipleAllocations, "
+                     "comparisons, !, &&, ||) are taken to match every device", where)  # fmt: skip
         out.append(expr)
     return tuple(out)
 

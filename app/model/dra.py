@@ -89,7 +89,7 @@ import numpy as np
 import orjson
 
 from app.errors import InputError
-from app.model.dra_cel import Attributes, CelError, Invalid, Unsupported, compile_selector
+from app.model.dra_cel import Attributes, CelError, DeviceAttrs, Invalid, Quantity, Unsupported, compile_selector
 from app.model.selectors import term_matches
 
 if TYPE_CHECKING:
@@ -686,6 +686,13 @@ class Devices:
                 binds.append(binding_conditions and name in s.binds_to_node)
                 self.caps.append(s.capacity.get(name, {}) if consumable else {})
                 multi.append(consumable and name in s.multi)
+                caps = s.capacity.get(name)
+                if caps or (consumable and name in s.multi):  # (what else CEL reads of the device)
+                    cel: dict[str, dict[str, Quantity]] = {}
+                    for key, cap in (caps or {}).items():
+                        domain, _, short = key.rpartition("/")
+                        cel.setdefault(domain or s.driver, {})[short] = Quantity(cap.value)
+                    attrs = DeviceAttrs(attrs, cel, consumable and name in s.multi)
                 self.attributes.append(attrs)
                 self.taints.append(tuple(tt for tt in s.taints.get(name, ()) if tt[2] in PREVENTING)
                                    if device_taints else ())  # fmt: skip

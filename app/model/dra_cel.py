@@ -5,6 +5,12 @@ A DeviceClass or a request selects devices with CEL expressions over ``device``
 
 * ``device.driver``; ``device.attributes["<domain>"].<name>`` (or ``["<name>"]``), an
   attribute a slice lists as ``<domain>/<name>``, or as ``<name>`` under the device's driver;
+  ``device.capacity["<domain>"].<name>`` the same way, a quantity;
+  ``device.allowMultipleAllocations``;
+* quantities (Kubernetes' CEL quantity library): ``quantity("<q>")``, ``isQuantity("<q>")``,
+  and a quantity's ``compareTo``, ``isGreaterThan``, ``isLessThan``, ``sign``, ``isInteger``,
+  ``asInteger``, ``add`` and ``sub`` (a quantity or an integer); ``==`` / ``!=`` compare two
+  quantities by value;
 * string, integer and boolean literals (``"..."`` or ``'...'`` without escapes);
 * ``==``, ``!=`` (two types: not equal; a version attribute on the left of ``==`` with
   another type: an error, as its ``Equal`` overload takes only versions), ``<``, ``<=``,
@@ -14,7 +20,7 @@ A DeviceClass or a request selects devices with CEL expressions over ``device``
 
 An attribute the device does not have is CEL's ``no such key`` error: the allocator stops
 there and the pod cannot be allocated on that node, as kube-scheduler's allocator fails. Anything else (``has()``,
-``device.capacity``, ``.compareTo``, ``semver``, ``in``, escapes) is not evaluated:
+``asApproximateFloat``, ``semver``, ``in``, escapes) is not evaluated:
 :func:`compile_selector` raises :class:`Unsupported` and the caller takes the selector to
 match (named in the warnings).
 """
@@ -49,7 +55,32 @@ class Version(str):
     """A ``version`` attribute: compared only through ``semver`` functions (not evaluated here)."""
 
 
-_TOKEN = re.compile(r"""\s*(?:(?P<str>"[^"\\]*"|'[^'\\]*')|(?P<int>-?\d+)|(?P<id>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>==|!=|<=|>=|&&|\|\||[<>!()\[\].]))""")
+class Quantity:
+    """A CEL quantity: its value in nano-units (exact)."""
+
+    __slots__ = ("nanos",)
+
+    def __init__(self, nanos: int) -> None:
+        self.nanos = nanos
+
+
+class DeviceAttrs(dict):  # type: ignore[type-arg]
+    """A device's attributes (domain -> name -> value) with what else CEL reads of it: its
+    ``capacity`` (domain -> name -> :class:`Quantity`) and ``allowMultipleAllocations``."""
+
+    __slots__ = ("capacity", "multi")
+
+    def __init__(self, attrs: Attributes, capacity: dict[str, dict[str, Quantity]], multi: bool) -> None:
+        super().__init__(attrs)
+        self.capacity = capacity
+        self.multi = multi
+
+
+_NANO = 10**9
+_INT64 = 2**63
+
+
+_TOKEN = re.compile(r"""\s*(?:(?P<str>"[^"\\]*"|'[^'\\]*')|(?P<int>-?\d+)|(?P<id>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>==|!=|<=|>=|&&|\|\||[<>!()\[\].,]))""")
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 Eval = Callable[[str, Attributes], Any]
@@ -136,6 +167,29 @@ class _Parser:
         return left
 
     def primary(self) -> Eval:
+        """An atom and the method calls after it (``.compareTo(...)``)."""
+        e = self.atom()
+        while (self.peek() == ("op", ".") and self.i + 2 < len(self.toks) and self.toks[self.i + 1][0] == "id"
+               and self.toks[self.i + 2] == ("op", "(")):  # fmt: skip
+            self.take()
+            name = self.take(kind="id")
+            e = _method(name, e, self.arguments())
+        return e
+
+    def arguments(self) -> list[Eval]:
+        """``( a, b, ... )``."""
+        self.take("(")
+        self.nest()
+        args: list[Eval] = []
+        while self.peek() != ("op", ")"):
+            if args:
+                self.take(",")
+            args.append(self.or_())
+        self.take(")")
+        self.depth -= 1
+        return args
+
+    def atom(self) -> Eval:
         t = self.peek()
         if t is None:
             raise Unsupported("end")
@@ -161,6 +215,12 @@ class _Parser:
             return lambda driver, attrs: b
         if (kind, v) == ("id", "device"):
             return self.device()
+        if kind == "id" and v in ("quantity", "isQuantity") and self.toks[self.i + 1 : self.i + 2] == [("op", "(")]:
+            self.take()
+            args = self.arguments()
+            if len(args) != 1:
+                raise Invalid(f"{v} takes one argument")
+            return _quantity(args[0], check=v == "isQuantity")
         if kind == "id" and v not in _KNOWN_NAMES and self.toks[self.i + 1 : self.i + 2] != [("op", "(")]:
             raise Invalid(f"undeclared reference to {v!r}")  # (a name DRA's CEL environment does not declare)
         raise Unsupported(v)
@@ -171,7 +231,9 @@ class _Parser:
         field = self.take(kind="id")
         if field == "driver":
             return lambda driver, attrs: driver
-        if field != "attributes":
+        if field == "allowMultipleAllocations":
+            return lambda driver, attrs: bool(getattr(attrs, "multi", False))
+        if field not in ("attributes", "capacity"):
             raise Unsupported(field)
         self.take("[")
         domain = self.take(kind="str")[1:-1]
@@ -190,7 +252,13 @@ class _Parser:
                 raise CelError(f"no such key: {name}")
             return values[name]
 
-        return attribute
+        def capacity(driver: str, attrs: Attributes) -> Any:
+            values = getattr(attrs, "capacity", {}).get(domain)
+            if values is None or name not in values:
+                raise CelError(f"no such key: {name}")
+            return values[name]
+
+        return attribute if field == "attributes" else capacity
 
 
 def _logic(parts: list[Eval], is_or: bool) -> Eval:
@@ -216,6 +284,71 @@ def _logic(parts: list[Eval], is_or: bool) -> Eval:
     return run
 
 
+def _quantity(arg: Eval, *, check: bool) -> Eval:
+    """``quantity(s)`` (a runtime error for a string that is not one) or ``isQuantity(s)``."""
+    from app.ingest.quantity import parse_quantity
+
+    def run(driver: str, attrs: Attributes) -> Any:
+        s = arg(driver, attrs)
+        if type(s) is not str:
+            raise CelError("no such overload: quantity")
+        try:
+            q = Quantity(parse_quantity(s))
+        except ValueError:
+            if check:
+                return False
+            raise CelError(f"quantities must match the regular expression: {s!r}") from None
+        return True if check else q
+
+    return run
+
+
+def _int_of(q: Quantity) -> int:
+    """``asInteger``: the whole value, an error when it has a fraction or passes int64."""
+    whole, frac = divmod(q.nanos, _NANO)
+    if frac or not -_INT64 <= whole < _INT64:
+        raise CelError("cannot convert value to integer")
+    return whole
+
+
+def _method(name: str, recv: Eval, args: list[Eval]) -> Eval:
+    """A quantity's method (Kubernetes' CEL quantity library)."""
+    want = {"compareTo": 1, "isGreaterThan": 1, "isLessThan": 1, "sign": 0, "isInteger": 0, "asInteger": 0, "add": 1,
+            "sub": 1}  # fmt: skip
+    if name not in want:
+        raise Unsupported(name)
+    if len(args) != want[name]:
+        raise Invalid(f"{name} takes {want[name]} argument(s)")
+
+    def run(driver: str, attrs: Attributes) -> Any:
+        q = recv(driver, attrs)
+        if not isinstance(q, Quantity):
+            raise CelError(f"no such overload: {name}")
+        if name == "sign":
+            return (q.nanos > 0) - (q.nanos < 0)
+        if name == "isInteger":
+            try:
+                _int_of(q)
+            except CelError:
+                return False
+            return True
+        if name == "asInteger":
+            return _int_of(q)
+        other = args[0](driver, attrs)
+        if name in ("add", "sub") and type(other) is int:
+            other = Quantity(other * _NANO)
+        if not isinstance(other, Quantity):
+            raise CelError(f"no such overload: {name}")
+        if name == "add":
+            return Quantity(q.nanos + other.nanos)
+        if name == "sub":
+            return Quantity(q.nanos - other.nanos)
+        cmp = (q.nanos > other.nanos) - (q.nanos < other.nanos)
+        return cmp if name == "compareTo" else cmp == (1 if name == "isGreaterThan" else -1)
+
+    return run
+
+
 def _compare(op: str, left: Eval, right: Eval) -> Eval:
     """CEL's comparisons: ``==`` / ``!=`` of two types is false / true (not an error), except a
     version on the left of ``==`` (its ``Equal`` takes only versions); ``<`` and the like only
@@ -223,6 +356,12 @@ def _compare(op: str, left: Eval, right: Eval) -> Eval:
 
     def run(driver: str, attrs: Attributes) -> bool:
         a, b = left(driver, attrs), right(driver, attrs)
+        qa, qb = isinstance(a, Quantity), isinstance(b, Quantity)
+        if qa or qb:  # (a quantity's Equal takes only quantities; it has no ordering operators)
+            if op not in ("==", "!=") or (qa and not qb):
+                raise CelError(f"no such overload: quantity {op}")
+            same = qa and qb and a.nanos == b.nanos
+            return same if op == "==" else not same
         va, vb = isinstance(a, Version), isinstance(b, Version)
         if op in ("==", "!="):
             if va and not vb and op == "==":
