@@ -18,7 +18,9 @@ How the Go fixtures map onto Gangplank's objects:
   (``nodeSelectionAll``), ``nodeSelector`` or ``perDeviceNodeSelection``.
 * Results: Go's ``expectResults`` is one ``AllocationResult`` per claim; each is compared as
   the claim's set of (driver, pool, device) (``ConsistOf``: order within a claim is
-  irrelevant) plus its node selector. A Go case that expects an error, or no results, maps to
+  irrelevant) plus its node selector; where a case gives ``requests=``, Go's request name of
+  each device too (``request`` or ``request/subRequest``, :attr:`Allocation.requests`,
+  compared as (device, request) pairs). A Go case that expects an error, or no results, maps to
   ``allocate`` returning None (Go's ``Allocate`` returns nil results in both cases), except
   when there are no claims at all: Go returns nil results with no error, Gangplank ``[]``.
 * Device config (``with-class-device-config`` and friends) does not change which devices are
@@ -28,6 +30,11 @@ How the Go fixtures map onto Gangplank's objects:
   does with that feature on (the default profile follows kube-scheduler, where the gate is on
   by default); KAI's features-off refusal of sub-requests is ``app.kai.dra`` (``placed``), not
   the allocator's.
+* ``device(name, capacity, attributes)`` with a ``capacity`` map: ``slice_``'s ``capacity=``
+  (device name -> capacity name -> quantity; :attr:`ResourceSlice.capacity`, which
+  ``device.capacity[...]`` in CEL reads: a bare name is the driver's domain). The cases with
+  CEL over ``device.capacity`` (``quantity(...).compareTo``) run: ``app.model.dra_cel``
+  evaluates it.
 * Constraints: ``matchAttribute`` is :class:`Constraint` (``match``); a device attribute given
   by a bare name is the driver's (``attrs``), a ``VersionValue`` a :class:`Version`.
   ``distinctAttribute`` is not modelled (the consumable-capacity cases that use it are skipped).
@@ -84,9 +91,11 @@ from typing import Any
 
 import pytest
 
+from app.ingest.quantity import parse_quantity
 from app.model.dra import (
     ALL,
     EXACT_COUNT,
+    Capacity,
     ClaimRequest,
     Constraint,
     DeviceClass,
@@ -107,6 +116,7 @@ DRIVER_A, DRIVER_B = "driver-a", "driver-b"
 POOL1, POOL2, POOL3, POOL4 = "pool-1", "pool-2", "pool-3", "pool-4"
 REQ0, REQ1 = "req-0", "req-1"
 SUB0, SUB1 = "subReq-0", "subReq-1"
+REQ0_SUB1, REQ1_SUB1 = f"{REQ0}/{SUB1}", f"{REQ1}/{SUB1}"  # req0SubReq1, req1SubReq1
 CLAIM0, CLAIM1 = "claim-0", "claim-1"
 SLICE1, SLICE2 = "slice-1", "slice-2"
 DEVICE1, DEVICE2, DEVICE3 = "device-1", "device-2", "device-3"
@@ -159,10 +169,11 @@ def attrs(driver: str, **values: Any) -> dict:
 
 def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, generation: int = 1, count: int = 1,
            taints: dict[str, tuple[tuple[str, str, str], ...]] | None = None, conditions: Iterable[str] = (),
-           binds_to_node: Iterable[str] = ()) -> ResourceSlice:  # fmt: skip
+           binds_to_node: Iterable[str] = (), capacity: dict[str, dict[str, str]] | None = None) -> ResourceSlice:  # fmt: skip
     """``slice(...)``; ``taints`` (device name -> its taints) adds to those of ``tainted`` devices;
     ``conditions``: the devices made ``withBindingConditions``; ``binds_to_node``: those made
-    ``withBindsToNode(true)``."""
+    ``withBindsToNode(true)``; ``capacity``: device name -> its ``capacity`` (name -> quantity, as
+    ``device(name, capacity, ...)`` gives it)."""
     node_name = where if isinstance(where, str) and where not in (ALL_NODES, PER_DEVICE) else ""
     by_device = dict(taints or {})
     for device in devices:
@@ -174,7 +185,14 @@ def slice_(name: str, where: Any, pool: str, driver: str, *devices: tuple, gener
                          where if isinstance(where, dict) else None, where == PER_DEVICE,
                          tuple((t[0], t[1], t[0] in set(conditions)) for t in devices), "", taints=by_device,
                          consumes=consumes, counters={"counter-set": {"counter": 1}} if consumes else {},
-                         binds_to_node=frozenset(binds_to_node))  # fmt: skip
+                         binds_to_node=frozenset(binds_to_node),
+                         capacity={n: {c: Capacity(parse_quantity(q)) for c, q in caps.items()}
+                                   for n, caps in (capacity or {}).items()})  # fmt: skip
+
+
+def memory_at_least(q: str) -> str:
+    """TestAllocator's capacity selector: ``device.capacity["driver-a"].memory.compareTo(quantity(q)) >= 0``."""
+    return f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("{q}")) >= 0'
 
 
 def one(name: str, where: Any, pool: str, driver: str, **kw: Any) -> ResourceSlice:
@@ -254,6 +272,9 @@ def tolerating(c: ResourceClaim, *tolerations: Toleration) -> ResourceClaim:
     return replace(c, requests=requests)
 
 
+Expected = tuple[dict | None, list[tuple[str, str, str]], bool, list[str] | None]
+
+
 @dataclass
 class Case:
     claims: list[ResourceClaim] = field(default_factory=list)
@@ -262,8 +283,8 @@ class Case:
     node: str = NODE1
     allocated: tuple[tuple[str, str, str], ...] = ()
     #: None: no allocation (Go: an error or nil results); else per claim (node selector, devices,
-    #: their ``adminAccess``)
-    expect: list[tuple[dict | None, list[tuple[str, str, str]], bool]] | None = None
+    #: their ``adminAccess``, their request names or None: not compared)
+    expect: list[Expected] | None = None
     #: Go runs the case with ``features.DeviceTaints`` on (``Devices(..., device_taints=True)``)
     taints: bool = False
     #: Go runs the case with binding conditions on (v0.34: ``DeviceBinding`` and ``DeviceStatus``;
@@ -271,11 +292,22 @@ class Case:
     binding: bool = False
 
 
-def result(selector: dict | None, *devices: tuple[str, str, str],
-           admin: bool = False) -> tuple[dict | None, list[tuple[str, str, str]], bool]:  # fmt: skip
+def result(selector: dict | None, *devices: tuple[str, str, str], admin: bool = False,
+           requests: Iterable[str] | None = None) -> Expected:  # fmt: skip
     """``allocationResult``: the claim's node selector and its (driver, pool, device)s, each
-    ``deviceAllocationResult(..., adminAccess)`` with the same ``admin`` (as in every case)."""
-    return (selector, list(devices), admin)
+    ``deviceAllocationResult(..., adminAccess)`` with the same ``admin`` (as in every case);
+    ``requests``: each device's ``request`` (Go's first argument), in the same order."""
+    names = None if requests is None else list(requests)
+    assert names is None or len(names) == len(devices)
+    return (selector, list(devices), admin, names)
+
+
+def check_requests(got: Any, expect: list[Expected]) -> None:
+    """Per claim, the (device, request name) pairs Go expects, where the case gives them."""
+    for allocation, (_, devs, _, names) in zip(got, expect):
+        if names is not None:
+            assert len(allocation.requests) == len(allocation.devices), "no request names"
+            assert sorted(zip(allocation.devices, allocation.requests)) == sorted(zip(devs, names))
 
 
 def d(driver: str, pool: str, device: str) -> tuple[str, str, str]:
@@ -287,12 +319,11 @@ def skip(reason: str) -> Any:
 
 
 # Skip reasons, grouped
-CAPACITY_CEL = "CEL over device.capacity / quantity().compareTo is not modelled (Gangplank takes such a selector to match every device)"
 ADMIN_OFF = ("DRAAdminAccess off: Go refuses adminAccess (\"admin access is requested, but the feature is disabled\"); "
              "Gangplank's allocator always runs with admin access on")
 PARTITIONABLE_V036 = ("v0.34.1's partitionable-devices case: transcribed from v0.36.1 (whose API moved the shared "
                       "counters to slices of their own) in tests/test_dra_partitionable_upstream.py")
-CONSUMABLE = "consumable capacity / allowMultipleAllocations are not modelled (ConsumableCapacity on)"
+CONSUMABLE = "consumable capacity: transcribed from v0.36.1 in tests/test_dra_consumable_upstream.py (run with ConsumableCapacity on)"
 NO_CLASS = ("a missing device class is refused by DynamicResources.refusal (PreFilter) before the allocator is asked; "
             "Devices.matching takes a missing class as one with no selectors")  # fmt: skip
 INGEST = "rejected when the objects are read (app/ingest/dra.py), not representable in the allocator's dataclasses"
@@ -309,9 +340,26 @@ def runnable_cases() -> list[Any]:
         P(Case([simple(CLAIM0, REQ0, CLASS_A)], [A],
                [one(SLICE1, NODE1, POOL1, DRIVER_B), one(SLICE2, NODE2, POOL2, DRIVER_A)], node=NODE2,
                expect=[result(local_sel(NODE2), d(DRIVER_A, POOL2, DEVICE1))]), id="other-node"),
-        P(Case(), id="small-and-large", marks=skip(CAPACITY_CEL)),
-        P(Case(), id="small-and-large-backtrack-requests", marks=skip(CAPACITY_CEL)),
-        P(Case(), id="small-and-large-backtrack-claims", marks=skip(CAPACITY_CEL)),
+        # req-0 asks >= 1Gi, req-1 >= 2Gi: only device-2 (2Gi) serves req-1
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, memory_at_least("1Gi")), req(REQ1, CLASS_A, 1, memory_at_least("2Gi")))],
+               [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2),
+                            capacity={DEVICE1: {"memory": "1Gi"}, DEVICE2: {"memory": "2Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2), requests=(REQ0, REQ1))]),
+          id="small-and-large"),
+        # device-2 (2Gi) listed first: req-0 takes it, req-1 finds nothing, req-0 backtracks to device-1
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, memory_at_least("1Gi")), req(REQ1, CLASS_A, 1, memory_at_least("2Gi")))],
+               [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE2), dev(DEVICE1),
+                            capacity={DEVICE2: {"memory": "2Gi"}, DEVICE1: {"memory": "1Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2), requests=(REQ0, REQ1))]),
+          id="small-and-large-backtrack-requests"),
+        # the same across two claims: claim-0 gives up device-2 for claim-1
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, memory_at_least("1Gi"))),
+                claim(CLAIM1, req(REQ1, CLASS_A, 1, memory_at_least("2Gi")))],
+               [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE2), dev(DEVICE1),
+                            capacity={DEVICE2: {"memory": "2Gi"}, DEVICE1: {"memory": "1Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), requests=(REQ0,)),
+                       result(L1, d(DRIVER_A, POOL1, DEVICE2), requests=(REQ1,))]),
+          id="small-and-large-backtrack-claims"),
         P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 2))], [A],
                [one(SLICE1, NODE1, POOL1, DRIVER_A), one(SLICE2, NODE1, POOL2, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE1))]),
@@ -507,9 +555,37 @@ def runnable_cases() -> list[Any]:
                [slice_(SLICE1, NODE1, POOL1, DRIVER_B, dev(DEVICE1), dev(DEVICE2)),
                 slice_(SLICE2, NODE1, POOL2, DRIVER_A, dev(DEVICE3))],
                expect=[result(L1, d(DRIVER_B, POOL1, DEVICE1), d(DRIVER_B, POOL1, DEVICE2))]), id="prioritized-list-class-config"),
-        P(Case(), id="prioritized-list-subrequests-with-expressions", marks=skip(CAPACITY_CEL)),
-        P(Case(), id="prioritized-list-subrequests-with-constraints-ref-parent-request", marks=skip(CAPACITY_CEL)),
-        P(Case(), id="prioritized-list-subrequests-with-constraints-ref-sub-request", marks=skip(CAPACITY_CEL)),
+        # PrioritizedList on: req-1/subReq-0 (>= 4Gi) matches nothing; subReq-1 (two of >= 2Gi) needs device-1 and
+        # device-2, so req-0 (>= 1Gi) backtracks to the 1Gi device-3
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, memory_at_least("1Gi")),
+                      first(REQ1, sub(SUB0, CLASS_A, 1, memory_at_least("4Gi")), sub(SUB1, CLASS_A, 2, memory_at_least("2Gi"))))],
+               [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2), dev(DEVICE3),
+                            capacity={DEVICE1: {"memory": "2Gi"}, DEVICE2: {"memory": "2Gi"}, DEVICE3: {"memory": "1Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE3), d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE2),
+                              requests=(REQ0, REQ1_SUB1, REQ1_SUB1))]),
+          id="prioritized-list-subrequests-with-expressions"),
+        # PrioritizedList on: req-0 (>= 8Gi) takes device-1 (1.0.0); req-1/subReq-0 (>= 2Gi) only matches device-2
+        # (2.0.0, constraint broken); subReq-1 (>= 1Gi) takes device-3 (1.0.0)
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, memory_at_least("8Gi")),
+                      first(REQ1, sub(SUB0, CLASS_A, 1, memory_at_least("2Gi")), sub(SUB1, CLASS_A, 1, memory_at_least("1Gi"))),
+                      constraints=(match(VERSION_ATTR, REQ0, REQ1),))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1, attrs(DRIVER_A, driverVersion=Version("1.0.0"))),
+                       capacity={DEVICE1: {"memory": "8Gi"}}),
+                slice_(SLICE2, NODE1, POOL2, DRIVER_A, dev(DEVICE2, attrs(DRIVER_A, driverVersion=Version("2.0.0"))),
+                       dev(DEVICE3, attrs(DRIVER_A, driverVersion=Version("1.0.0"))),
+                       capacity={DEVICE2: {"memory": "2Gi"}, DEVICE3: {"memory": "1Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE3), requests=(REQ0, REQ1_SUB1))]),
+          id="prioritized-list-subrequests-with-constraints-ref-parent-request"),
+        # as above, the constraint naming req-1/subReq-0 only: subReq-1 may take device-2 (2.0.0)
+        P(Case([claim(CLAIM0, req(REQ0, CLASS_A, 1, memory_at_least("8Gi")),
+                      first(REQ1, sub(SUB0, CLASS_A, 1, memory_at_least("2Gi")), sub(SUB1, CLASS_A, 1, memory_at_least("1Gi"))),
+                      constraints=(match(VERSION_ATTR, REQ0, f"{REQ1}/{SUB0}"),))], [A],
+               [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1, attrs(DRIVER_A, driverVersion=Version("1.0.0"))),
+                       capacity={DEVICE1: {"memory": "8Gi"}}),
+                slice_(SLICE2, NODE1, POOL2, DRIVER_A, dev(DEVICE2, attrs(DRIVER_A, driverVersion=Version("2.0.0"))),
+                       capacity={DEVICE2: {"memory": "2Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE2), requests=(REQ0, REQ1_SUB1))]),
+          id="prioritized-list-subrequests-with-constraints-ref-sub-request"),
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 0, mode=ALL), sub(SUB1, CLASS_A, 1)))], [A],
                [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), dev(DEVICE2))], allocated=(d(DRIVER_A, POOL1, DEVICE1),),
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2))]), id="prioritized-list-subrequests-with-allocation-mode-all"),
@@ -520,8 +596,22 @@ def runnable_cases() -> list[Any]:
         P(Case(), id="prioritized-list-disabled", marks=skip(
             "PrioritizedList off refuses firstAvailable; Devices always evaluates firstAvailable (as with the gate on) and "
             "the kai profile's refusal of sub-requests is app/kai/dra.py (placed), not the allocator")),
-        P(Case(), id="prioritized-list-multi-request", marks=skip(CAPACITY_CEL)),
-        P(Case(), id="prioritized-list-with-backtracking", marks=skip(CAPACITY_CEL)),
+        # PrioritizedList on (Go's claim lists req-1 before req-0): req-1 (>= 8Gi) takes device-1; req-0/subReq-0
+        # (>= 8Gi) finds nothing left, subReq-1 (>= 4Gi) takes device-2
+        P(Case([claim(CLAIM0, req(REQ1, CLASS_A, 1, memory_at_least("8Gi")),
+                      first(REQ0, sub(SUB0, CLASS_A, 1, memory_at_least("8Gi")), sub(SUB1, CLASS_A, 1, memory_at_least("4Gi"))))],
+               [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), capacity={DEVICE1: {"memory": "8Gi"}}),
+                     slice_(SLICE2, NODE1, POOL2, DRIVER_A, dev(DEVICE2), capacity={DEVICE2: {"memory": "4Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL2, DEVICE2), requests=(REQ1, REQ0_SUB1))]),
+          id="prioritized-list-multi-request"),
+        # PrioritizedList on: req-0/subReq-0 (>= 8Gi) first takes device-1, which req-1 (>= 8Gi) needs: req-0
+        # backtracks to subReq-1 (>= 4Gi, device-2)
+        P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 1, memory_at_least("8Gi")), sub(SUB1, CLASS_A, 1, memory_at_least("4Gi"))),
+                      req(REQ1, CLASS_A, 1, memory_at_least("8Gi")))],
+               [A], [slice_(SLICE1, NODE1, POOL1, DRIVER_A, dev(DEVICE1), capacity={DEVICE1: {"memory": "8Gi"}}),
+                     slice_(SLICE2, NODE1, POOL2, DRIVER_A, dev(DEVICE2), capacity={DEVICE2: {"memory": "4Gi"}})],
+               expect=[result(L1, d(DRIVER_A, POOL2, DEVICE2), d(DRIVER_A, POOL1, DEVICE1), requests=(REQ0_SUB1, REQ1))]),
+          id="prioritized-list-with-backtracking"),
         P(Case([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_B, 500), sub(SUB1, CLASS_A, 1)))], [A, B],
                [one(SLICE1, NODE1, POOL1, DRIVER_A)],
                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="prioritized-list-too-many-in-first-subrequest"),
@@ -704,7 +794,8 @@ def test_allocation_matches_upstream_allocator_case(case: Case) -> None:
         assert got is None, f"expected no allocation, got {[a.devices for a in got]}"
         return
     assert got is not None, "expected an allocation, got none"
-    assert [sorted(a.devices) for a in got] == [sorted(devs) for _, devs, _ in case.expect]
-    for allocation, (selector, _, admin) in zip(got, case.expect):
+    assert [sorted(a.devices) for a in got] == [sorted(devs) for _, devs, _, _ in case.expect]
+    check_requests(got, case.expect)
+    for allocation, (selector, _, admin, _) in zip(got, case.expect):
         assert [allocation.admits(n) for n in NODES] == [_selector_admits(selector, n) for n in NODES]
         assert list(allocation.admin or (False,) * len(allocation.devices)) == [admin] * len(allocation.devices)

@@ -7,9 +7,11 @@ constraints), transcribed as acceptance tests of Gangplank's allocator
 Source: k8s.io/dynamic-resource-allocation, tag v0.36.1,
 ``structured/internal/allocatortesting/allocator_testing.go``, ``TestAllocator``: every case
 whose features include ``ConsumableCapacity`` (50 cases, 10 of them with ``ListTypeAttributes`` too), the two ``consumable-capacity-disabled-feature*``
-cases (the feature off), and the eight cases ``tests/test_dra_allocator_upstream.py`` skips for
-their CEL over ``device.capacity`` (``CAPACITY_CEL``; no feature of theirs is consumable
-capacity, they stay skipped here with the reason each depends on it). Go runs a case with each
+cases (the feature off), and v0.36.1's eight cases with CEL over ``device.capacity`` and no
+feature of consumable capacity (``small-and-large*``, ``prioritized-list-*``; v0.34.1's, the same,
+are in ``tests/test_dra_allocator_upstream.py``): Go runs them with ConsumableCapacity off, here
+they run on the Devices this file builds (``consumable=True``, kube-scheduler 1.36's), where no
+device of theirs allows multiple allocations and no request asks for capacity. Go runs a case with each
 allocator whose ``SupportedFeatures`` hold the case's features
 (``structured/internal/*/allocator_test.go``): the ``ConsumableCapacity`` cases with the
 incubating allocator (kube-scheduler 1.36's with its default gates: ``allocator_incubating.go``)
@@ -33,15 +35,10 @@ their docstrings). What is new:
 * ``.withCapacityRequest(ptr.To(q))`` on a request or sub-request is ``capacity=q``
   (:attr:`DeviceRequest.capacity`: ``((CAP0, q),)``, Go's ``requirements``).
 * ``classWithAllowMultipleAllocations(name, driver, multi)`` is the class with the selector
-  ``device.driver == "<driver>" && device.allowMultipleAllocations == <multi>``. Gangplank's CEL
-  subset (``app.model.dra_cel``) does not evaluate ``device.allowMultipleAllocations``: it takes
-  the selector to match every device. In every case with such a class but two, the class agrees
-  with the devices (``true``: each allows multiple allocations; ``false``: none does) and Go's
-  selector matches every device too (each case has ``driver-a`` devices only). Of the two,
-  ``allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector`` depends on the
-  selector alone (skipped: ``MULTI_CEL``); in
-  ``allow-multiple-allocations-not-allocate-dedicated-device-which-change-from-multi-allocatable``
-  Go refuses the device twice over, by its class and by its capacity (see that case): it runs.
+  ``device.driver == "<driver>" && device.allowMultipleAllocations == <multi>``, which
+  ``app.model.dra_cel`` evaluates (a device in :attr:`ResourceSlice.multi`, with
+  ``consumable=True``, allows multiple allocations). CEL over ``device.capacity`` reads the
+  device's :attr:`ResourceSlice.capacity` (its values; a bare name is the driver's domain).
 * ``DeviceConstraint{DistinctAttribute: &a, Requests: r}`` is ``distinct(a, *r)``
   (:class:`Constraint` with ``distinct=True``), ``MatchAttribute`` ``match`` as before.
 * Go's ``allocatedDevices`` are in use (``taken_mask``); its ``allocatedCapacityDevices``
@@ -51,8 +48,9 @@ their docstrings). What is new:
   share: ``shared(dev, {name: q})`` is ``deviceRequestAllocationResult(...).withConsumedCapacity(&fixedShareID, {name: q})``
   (a share: :attr:`Allocation.shares` holds its consumed capacity, ``()`` for Go's nil
   ``ConsumedCapacity``), ``whole(dev)`` a result without ``ShareID`` (``None``). Gangplank has no
-  share IDs: a share's presence is compared. The request names (``req-1/subReq-1`` etc.) are
-  not compared, as in the other transcriptions.
+  share IDs: a share's presence is compared. Where ``cresult`` is given ``requests=``, each
+  result's request name (``req-1/subReq-1`` etc., :attr:`Allocation.requests`) is compared too:
+  the cases with CEL over ``device.capacity``.
 * Go's ``expectResults: []any{}`` or ``nil`` (no error) and an expected error map to ``allocate``
   returning None. Each case also checks :meth:`Devices.fits` as
   ``tests/test_dra_partitionable_upstream.py`` does.
@@ -85,7 +83,6 @@ from app.model.dra import (
 from app.model.dra_cel import Version
 from tests.test_dra_allocator_upstream import (
     BOOL_ATTR,
-    CAPACITY_CEL,
     CLAIM0,
     CLAIM1,
     CLASS_A,
@@ -98,8 +95,11 @@ from tests.test_dra_allocator_upstream import (
     NODE1,
     NODES,
     POOL1,
+    POOL2,
     REQ0,
+    REQ0_SUB1,
     REQ1,
+    REQ1_SUB1,
     SLICE1,
     SLICE2,
     STRING_ATTR,
@@ -113,6 +113,7 @@ from tests.test_dra_allocator_upstream import (
     d,
     local_sel,
     match,
+    memory_at_least,
     skip,
 )
 from tests.test_dra_partitionable_upstream import CS1, CS2, consume, counter_set, cslice, pdev, pslice
@@ -127,10 +128,6 @@ ZERO, ONE, TWO, THREE, FOUR = (parse_quantity(str(n)) for n in range(5))
 GI4, GI6 = parse_quantity("4Gi"), parse_quantity("6Gi")
 
 # Skip reasons
-MULTI_CEL = ("CEL over device.allowMultipleAllocations is not evaluated (app.model.dra_cel raises Unsupported: the class "
-             "selector is taken to match every device); Go's answer depends on it alone: the class's "
-             "'device.allowMultipleAllocations == false' refuses the one device, which allows multiple allocations "
-             "(its capacity holds the request)")  # fmt: skip
 FEATURE_OFF = ("DRAConsumableCapacity off with DeviceBindingAndStatus on (the case forces Go's incubating / experimental "
                "allocator, which errors 'has capacity requests, but the DRAConsumableCapacity feature is disabled'); "
                "Gangplank's consumable=False is KAI's 1.34 (every feature off: the stable allocator, which ignores "
@@ -149,6 +146,11 @@ def plain(value: int) -> Capacity:
 def ranged(value: int) -> Capacity:
     """``withCapacityRequestPolicyRange``: default 2, validRange min 2, step 2, max 4."""
     return Capacity(value, policy=True, default=TWO, ranged=True, min=TWO, max=FOUR, step=TWO)
+
+
+def mem(q: str) -> dict[str, Capacity]:
+    """``device(name, {"memory": resource.MustParse(q)}, ...)``'s capacity."""
+    return {"memory": plain(parse_quantity(q))}
 
 
 def valid(default: int, value: int, extra: tuple[int, ...] = ()) -> Capacity:
@@ -181,7 +183,7 @@ def cslice_(name: str, where: Any, pool: str, driver: str, *devices: CDev, count
 
 
 def multi_cls(name: str, driver: str, multi: bool) -> DeviceClass:
-    """``classWithAllowMultipleAllocations`` (its ``allowMultipleAllocations`` term is not evaluated by Gangplank)."""
+    """``classWithAllowMultipleAllocations``."""
     return DeviceClass(name, (f'device.driver == "{driver}" && device.allowMultipleAllocations == {str(multi).lower()}',), "")
 
 
@@ -226,9 +228,14 @@ def whole(device: Device) -> tuple[Device, Share]:
     return (device, None)
 
 
-def cresult(selector: dict | None, *entries: tuple[Device, Share]) -> tuple[dict | None, list[tuple[Device, Share]]]:
-    """``allocationResult``: the claim's node selector and its results."""
-    return (selector, list(entries))
+CExpected = tuple[dict | None, list[tuple[Device, Share]], list[str] | None]
+
+
+def cresult(selector: dict | None, *entries: tuple[Device, Share], requests: tuple[str, ...] | None = None) -> CExpected:
+    """``allocationResult``: the claim's node selector and its results (``requests``: each result's
+    ``request``, in the same order; None: not compared)."""
+    assert requests is None or len(requests) == len(entries)
+    return (selector, list(entries), None if requests is None else list(requests))
 
 
 @dataclass
@@ -236,8 +243,9 @@ class CCase:
     claims: list[ResourceClaim] = field(default_factory=list)
     classes: list[DeviceClass] = field(default_factory=list)
     slices: list[ResourceSlice] = field(default_factory=list)
-    #: None: no allocation (Go: an error or nil results); else per claim (node selector, its results)
-    expect: list[tuple[dict | None, list[tuple[Device, Share]]]] | None = None
+    #: None: no allocation (Go: an error or nil results); else per claim (node selector, its results,
+    #: their request names or None)
+    expect: list[CExpected] | None = None
     #: Go's ``allocatedDevices`` (in use)
     allocated: tuple[Device, ...] = ()
     #: Go's ``allocatedCapacityDevices`` (``AggregatedCapacity``): device -> capacity name -> nano-units
@@ -409,25 +417,27 @@ def cases() -> list[Any]:
         P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, capacity=ONE)), claim(CLAIM1, creq(REQ0, CLASS_A, capacity=ONE))], [DA],
                 one_slice(cdev(DEVICE1, {CAP0: ranged(TWO)}))),
           id="consumable-capacity-dedicated-device-with-multiple-consumable-capacity-request"),
-        P(CCase(), id="allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector", marks=skip(MULTI_CEL)),
+        # the class's 'device.allowMultipleAllocations == false' refuses the one device, which allows multiple
+        # allocations (its capacity would hold the request)
+        P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, capacity=ONE))], [DA],
+                one_slice(cdev(DEVICE1, {CAP0: plain(ONE)}, multi=True))),
+          id="allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector"),
         # device-1 allocated whole to another claim (AllocatedDevices): in use, not shared
         P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, capacity=ONE))], [MA],
                 one_slice(cdev(DEVICE1, {CAP0: ranged(TWO)}, multi=True)), allocated=(d1(),)),
           id="allow-multiple-allocations-not-allocate-multi-allocatable-device-which-already-dedicated"),
         # device-1 no longer allows multiple allocations, but shares of it holding 1 of its 2 are allocated: Go refuses
-        # it twice over, by its class (device.allowMultipleAllocations == true: false for it; not evaluated by
-        # Gangplank) and by its capacity (CmpRequestOverCapacity, asked for every device with the feature on: the
-        # 1 held + the request's 1 rounded up to 2 > 2)
+        # it twice over, by its class (device.allowMultipleAllocations == true: false for it) and by its capacity
+        # (CmpRequestOverCapacity, asked for every device with the feature on: the 1 held + the request's 1 rounded up
+        # to 2 > 2)
         P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, capacity=ONE))], [MA],
                 one_slice(cdev(DEVICE1, {CAP0: ranged(TWO)})), aggregated={d1(): {CAP0: ONE}}),
           id="allow-multiple-allocations-not-allocate-dedicated-device-which-change-from-multi-allocatable"),
         # PrioritizedList and PartitionableDevices on. Go: req-0 shares device-1 (its whole 4Gi: no request);
         # req-1/subReq-0 (capacity >= 6Gi) only matches device-2, short of counters (4Gi + 6Gi > 8Gi);
         # req-1/subReq-1 (>= 4Gi): device-1 is full, device-2 short of counters, device-3 fits.
-        # (Gangplank: the capacity selectors pass, subReq-0 takes device-3 the same way.)
         P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A),
-                       cfirst(REQ1, csub(SUB0, CLASS_A, 1, f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("6Gi")) >= 0'),
-                              csub(SUB1, CLASS_A, 1, f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("4Gi")) >= 0')))],
+                       cfirst(REQ1, csub(SUB0, CLASS_A, 1, memory_at_least("6Gi")), csub(SUB1, CLASS_A, 1, memory_at_least("4Gi"))))],
                 [MA],
                 [cslice_(SLICE1, NODE1, POOL1, DRIVER_A,
                          cdev(DEVICE1, {"memory": plain(GI4)}, multi=True, consumes=(consume(CS1, memory="4Gi"),)),
@@ -435,13 +445,12 @@ def cases() -> list[Any]:
                          cdev(DEVICE3, {"memory": plain(GI4)}, multi=True, consumes=(consume(CS1, memory="4Gi"),)), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)],
                 partitionable=True,
-                expect=[cresult(L1, shared(d1(), {"memory": GI4}), shared(d3(), {"memory": GI4}))]),
+                expect=[cresult(L1, shared(d1(), {"memory": GI4}), shared(d3(), {"memory": GI4}), requests=(REQ0, REQ1_SUB1))]),
           id="allow-multiple-allocations-with-partitionable-device"),
         # PrioritizedList and PartitionableDevices on; requests req-0, req-2, req-1 in that order. Go: req-0 shares
         # device-1 (capacity-0 1 of 2, capacity-1 the policy's 2 of 4); req-2 (2): device-1 has 1 left, device-2 is
         # short of counters (2 + 4 > 4 of capacity-0), device-3 fits; req-1/subReq-0 (capacity-0 >= 4) only matches
         # device-2, short of counters; req-1/subReq-1 (>= 2) shares device-1 again (its counters not asked again).
-        # (Gangplank: the capacity selectors pass, subReq-0 shares device-1 the same way.)
         P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, capacity=ONE), creq(REQ2, CLASS_A, capacity=TWO),
                        cfirst(REQ1,
                               csub(SUB0, CLASS_A, 1, f'device.capacity["{DRIVER_A}"]["{CAP0}"].compareTo(quantity("4")) >= 0',
@@ -459,7 +468,7 @@ def cases() -> list[Any]:
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, {CAP0: "4"}), counter_set(CS2, {CAP1: "8"}), count=2)],
                 partitionable=True,
                 expect=[cresult(L1, shared(d1(), {CAP0: ONE, CAP1: TWO}), shared(d3(), {CAP0: TWO, CAP1: TWO}),
-                                shared(d1(), {CAP0: ONE, CAP1: TWO}))]),
+                                shared(d1(), {CAP0: ONE, CAP1: TWO}), requests=(REQ0, REQ2, REQ1_SUB1))]),
           id="consumable-capacity-with-partitionable-device-multiple-capacity-pools"),
         # req-1 cannot take device-1 (bool), req-2 neither device-1 nor device-2 (version), req-3 only device-4 (numa)
         P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A), creq(REQ1, CLASS_A), creq(REQ2, CLASS_A), creq(REQ3, CLASS_A),
@@ -526,27 +535,64 @@ def cases() -> list[Any]:
             INGEST + ": a list-valued attribute (stringValues) is a 422 there; Go (the feature off): error "
             "\"unsupported attribute value\"")),
         # -- v0.36.1's cases with CEL over device.capacity (no ConsumableCapacity feature: Go's stable allocator
-        # runs them too), skipped in tests/test_dra_allocator_upstream.py; each depends on the selectors
-        P(CCase(), id="small-and-large", marks=skip(
-            CAPACITY_CEL + ": req-1 (>= 2Gi) refuses the 1Gi device-1 (Gangplank would pick the same two devices, "
-            "in device order, so the case would check nothing)")),
-        P(CCase(), id="small-and-large-backtrack-requests", marks=skip(
-            CAPACITY_CEL + ": req-1 (>= 2Gi) makes req-0 give up device-2 (listed first)")),
-        P(CCase(), id="small-and-large-backtrack-claims", marks=skip(
-            CAPACITY_CEL + ": claim-1 (>= 2Gi) makes claim-0 give up device-2 (listed first); Gangplank's claim-0 "
-            "would keep it")),
-        P(CCase(), id="prioritized-list-subrequests-with-expressions", marks=skip(
-            CAPACITY_CEL + ": req-0 (>= 1Gi) takes the 1Gi device-3 only because req-1/subReq-0 (>= 4Gi) matches nothing "
-            "and subReq-1 (>= 2Gi, 2 devices) needs device-1 and device-2")),
-        P(CCase(), id="prioritized-list-subrequests-with-constraints-ref-parent-request", marks=skip(
-            CAPACITY_CEL + ": req-0 (>= 8Gi) matches device-1 only; req-1/subReq-0 (>= 2Gi) matches device-2 only")),
-        P(CCase(), id="prioritized-list-subrequests-with-constraints-ref-sub-request", marks=skip(
-            CAPACITY_CEL + ": req-0 (>= 8Gi) matches device-1 only")),
-        P(CCase(), id="prioritized-list-multi-request", marks=skip(
-            CAPACITY_CEL + ": req-1 (>= 8Gi) matches device-1 only")),
-        P(CCase(), id="prioritized-list-with-backtracking", marks=skip(
-            CAPACITY_CEL + ": req-1 (>= 8Gi) needs device-1, which req-0/subReq-0 (>= 8Gi) takes first: req-0 "
-            "backtracks to subReq-1 (>= 4Gi, device-2)")),
+        # runs them too; v0.34.1's, the same, are in tests/test_dra_allocator_upstream.py)
+        # req-0 asks >= 1Gi, req-1 >= 2Gi: only device-2 (2Gi) serves req-1
+        P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, 1, memory_at_least("1Gi")), creq(REQ1, CLASS_A, 1, memory_at_least("2Gi")))],
+                [A], one_slice(cdev(DEVICE1, mem("1Gi")), cdev(DEVICE2, mem("2Gi"))),
+                expect=[cresult(L1, whole(d1()), whole(d2()), requests=(REQ0, REQ1))]),
+          id="small-and-large"),
+        # device-2 (2Gi) listed first: req-0 takes it, req-1 finds nothing, req-0 backtracks to device-1
+        P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, 1, memory_at_least("1Gi")), creq(REQ1, CLASS_A, 1, memory_at_least("2Gi")))],
+                [A], one_slice(cdev(DEVICE2, mem("2Gi")), cdev(DEVICE1, mem("1Gi"))),
+                expect=[cresult(L1, whole(d1()), whole(d2()), requests=(REQ0, REQ1))]),
+          id="small-and-large-backtrack-requests"),
+        # the same across two claims: claim-0 gives up device-2 for claim-1
+        P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, 1, memory_at_least("1Gi"))),
+                 claim(CLAIM1, creq(REQ1, CLASS_A, 1, memory_at_least("2Gi")))],
+                [A], one_slice(cdev(DEVICE2, mem("2Gi")), cdev(DEVICE1, mem("1Gi"))),
+                expect=[cresult(L1, whole(d1()), requests=(REQ0,)), cresult(L1, whole(d2()), requests=(REQ1,))]),
+          id="small-and-large-backtrack-claims"),
+        # PrioritizedList on: req-1/subReq-0 (>= 4Gi) matches nothing; subReq-1 (two of >= 2Gi) needs device-1 and
+        # device-2, so req-0 (>= 1Gi) backtracks to the 1Gi device-3
+        P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, 1, memory_at_least("1Gi")),
+                       cfirst(REQ1, csub(SUB0, CLASS_A, 1, memory_at_least("4Gi")), csub(SUB1, CLASS_A, 2, memory_at_least("2Gi"))))],
+                [A], one_slice(cdev(DEVICE1, mem("2Gi")), cdev(DEVICE2, mem("2Gi")), cdev(DEVICE3, mem("1Gi"))),
+                expect=[cresult(L1, whole(d3()), whole(d1()), whole(d2()), requests=(REQ0, REQ1_SUB1, REQ1_SUB1))]),
+          id="prioritized-list-subrequests-with-expressions"),
+        # PrioritizedList on: req-0 (>= 8Gi) takes device-1 (1.0.0); req-1/subReq-0 (>= 2Gi) only matches device-2
+        # (2.0.0, constraint broken); subReq-1 (>= 1Gi) takes device-3 (1.0.0)
+        P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, 1, memory_at_least("8Gi")),
+                       cfirst(REQ1, csub(SUB0, CLASS_A, 1, memory_at_least("2Gi")), csub(SUB1, CLASS_A, 1, memory_at_least("1Gi"))),
+                       constraints=(match(VERSION_ATTR, REQ0, REQ1),))], [A],
+                [cslice_(SLICE1, NODE1, POOL1, DRIVER_A, cdev(DEVICE1, mem("8Gi"), attrs(DRIVER_A, driverVersion=Version("1.0.0")))),
+                 cslice_(SLICE2, NODE1, POOL2, DRIVER_A, cdev(DEVICE2, mem("2Gi"), attrs(DRIVER_A, driverVersion=Version("2.0.0"))),
+                         cdev(DEVICE3, mem("1Gi"), attrs(DRIVER_A, driverVersion=Version("1.0.0"))))],
+                expect=[cresult(L1, whole(d1()), whole(d3(POOL2)), requests=(REQ0, REQ1_SUB1))]),
+          id="prioritized-list-subrequests-with-constraints-ref-parent-request"),
+        # as above, the constraint naming req-1/subReq-0 only: subReq-1 may take device-2 (2.0.0)
+        P(CCase([claim(CLAIM0, creq(REQ0, CLASS_A, 1, memory_at_least("8Gi")),
+                       cfirst(REQ1, csub(SUB0, CLASS_A, 1, memory_at_least("2Gi")), csub(SUB1, CLASS_A, 1, memory_at_least("1Gi"))),
+                       constraints=(match(VERSION_ATTR, REQ0, f"{REQ1}/{SUB0}"),))], [A],
+                [cslice_(SLICE1, NODE1, POOL1, DRIVER_A, cdev(DEVICE1, mem("8Gi"), attrs(DRIVER_A, driverVersion=Version("1.0.0")))),
+                 cslice_(SLICE2, NODE1, POOL2, DRIVER_A, cdev(DEVICE2, mem("2Gi"), attrs(DRIVER_A, driverVersion=Version("2.0.0"))))],
+                expect=[cresult(L1, whole(d1()), whole(d2(POOL2)), requests=(REQ0, REQ1_SUB1))]),
+          id="prioritized-list-subrequests-with-constraints-ref-sub-request"),
+        # PrioritizedList on (Go's claim lists req-1 before req-0): req-1 (>= 8Gi) takes device-1; req-0/subReq-0
+        # (>= 8Gi) finds nothing left, subReq-1 (>= 4Gi) takes device-2
+        P(CCase([claim(CLAIM0, creq(REQ1, CLASS_A, 1, memory_at_least("8Gi")),
+                       cfirst(REQ0, csub(SUB0, CLASS_A, 1, memory_at_least("8Gi")), csub(SUB1, CLASS_A, 1, memory_at_least("4Gi"))))],
+                [A], [cslice_(SLICE1, NODE1, POOL1, DRIVER_A, cdev(DEVICE1, mem("8Gi"))),
+                      cslice_(SLICE2, NODE1, POOL2, DRIVER_A, cdev(DEVICE2, mem("4Gi")))],
+                expect=[cresult(L1, whole(d1()), whole(d2(POOL2)), requests=(REQ1, REQ0_SUB1))]),
+          id="prioritized-list-multi-request"),
+        # PrioritizedList on: req-0/subReq-0 (>= 8Gi) first takes device-1, which req-1 (>= 8Gi) needs: req-0
+        # backtracks to subReq-1 (>= 4Gi, device-2)
+        P(CCase([claim(CLAIM0, cfirst(REQ0, csub(SUB0, CLASS_A, 1, memory_at_least("8Gi")), csub(SUB1, CLASS_A, 1, memory_at_least("4Gi"))),
+                       creq(REQ1, CLASS_A, 1, memory_at_least("8Gi")))],
+                [A], [cslice_(SLICE1, NODE1, POOL1, DRIVER_A, cdev(DEVICE1, mem("8Gi"))),
+                      cslice_(SLICE2, NODE1, POOL2, DRIVER_A, cdev(DEVICE2, mem("4Gi")))],
+                expect=[cresult(L1, whole(d2(POOL2)), whole(d1()), requests=(REQ0_SUB1, REQ1))]),
+          id="prioritized-list-with-backtracking"),
     ]  # fmt: skip
 
 
@@ -575,10 +621,13 @@ def test_consumable_allocation_matches_upstream_allocator_case(case: CCase) -> N
         assert got is None, f"expected no allocation, got {[(a.devices, a.shares) for a in got]}"
     else:
         assert got is not None, "expected an allocation, got none"
-        assert [sorted(a.devices) for a in got] == [sorted(dev for dev, _ in entries) for _, entries in case.expect]
-        for allocation, (selector, entries) in zip(got, case.expect):
+        assert [sorted(a.devices) for a in got] == [sorted(dev for dev, _ in entries) for _, entries, _ in case.expect]
+        for allocation, (selector, entries, names) in zip(got, case.expect):
             shares = allocation.shares or (None,) * len(allocation.devices)
             assert sorted(zip(allocation.devices, shares), key=_entry_key) == sorted(entries, key=_entry_key)
+            if names is not None:
+                assert len(allocation.requests) == len(allocation.devices), "no request names"
+                assert sorted(zip(allocation.devices, allocation.requests)) == sorted((dev, n) for (dev, _), n in zip(entries, names))
             assert [allocation.admits(n) for n in NODES] == [_selector_admits(selector, n) for n in NODES]
     fits = devices.fits(case.claims, np.arange(len(NODES)), taken)
     assert bool(fits[node]) == (case.expect is not None), "fits disagrees with upstream on the case's node"

@@ -32,17 +32,16 @@ The helpers, the three nodes and the way results are compared are those of
 * ``withNodeSelection(x)`` on a device of a ``nodeSelectionPerDevice`` slice is
   ``pdev(..., node=x)`` (:attr:`ResourceSlice.device_nodes`: a node name, ``ALL_NODES`` or a
   NodeSelector). The expected node selector follows Go's ``createNodeSelector``.
-* ``device(name, fromCounters, nil)`` also sets the device's ``capacity`` from its counters;
-  Gangplank's devices carry no capacity, and only CEL over ``device.capacity`` reads it.
-  Gangplank does not evaluate such a selector (it takes it to pass, as
-  ``tests/test_dra_allocator_upstream.py``'s ``CAPACITY_CEL`` says). Four cases use one in a
-  ``firstAvailable`` list (``*-prioritized-list``, ``*-multiple-capacity-pools``,
+* ``device(name, fromCounters, nil).withDeviceCounterConsumption(...)`` also sets the device's
+  ``capacity`` from the counters it consumes (each counter's value, by its name): ``pdev``'s
+  default (:attr:`ResourceSlice.capacity`); ``device(name, nil, ...)`` has no capacity:
+  ``pdev(..., from_counters=False)``. Only CEL over ``device.capacity`` reads it (with
+  PartitionableDevices alone), which ``app.model.dra_cel`` evaluates. Four cases use such a
+  selector in a ``firstAvailable`` list (``*-prioritized-list``, ``*-multiple-capacity-pools``,
   ``*-per-device-node-selection-nodename``, ``*-devices-on-different-nodes-consume-same-counter-set``):
-  there the sub-request Go passes over for its capacity selector fails for lack of counters or
-  node on every device that selector would have refused, so Gangplank reaches the devices Go
-  chooses through the first sub-request instead of the second. The devices are compared, not
-  the request names (as in the v0.34.1 file), so these cases check the counters and the node
-  selection.
+  Go passes over the first sub-request (no device it matches has the counters or the node) and
+  takes the second; these cases also compare each device's request name (``result``'s
+  ``requests=``: ``req-1/subReq-1`` and the like, :attr:`Allocation.requests`).
 * A Go error (``invalid resource pools were encountered``) or nil results map to ``allocate``
   returning None. Go's ``allocatedDevices`` are in use (``Case.allocated``) and consume their
   counters, those of devices on other nodes too (``DeviceSlicesNotTargetingNode``).
@@ -70,7 +69,7 @@ import numpy as np
 import pytest
 
 from app.ingest.quantity import parse_quantity
-from app.model.dra import Devices, DraSnapshot, ResourceSlice
+from app.model.dra import Capacity, Devices, DraSnapshot, ResourceSlice
 from tests.test_dra_allocator_upstream import (
     ALL_NODES,
     CLAIM0,
@@ -90,7 +89,9 @@ from tests.test_dra_allocator_upstream import (
     POOL2,
     REGION1,
     REQ0,
+    REQ0_SUB1,
     REQ1,
+    REQ1_SUB1,
     SLICE1,
     SLICE2,
     SUB0,
@@ -98,6 +99,7 @@ from tests.test_dra_allocator_upstream import (
     Case,
     _selector_admits,
     attrs,
+    check_requests,
     claim,
     cls,
     d,
@@ -105,6 +107,7 @@ from tests.test_dra_allocator_upstream import (
     first,
     label_sel,
     local_sel,
+    memory_at_least,
     req,
     result,
     skip,
@@ -115,10 +118,8 @@ from tests.test_dra_allocator_upstream import (
 
 SLICE3, SLICE4 = "slice-3", "slice-4"
 CS1, CS2 = "counter-set-1", "counter-set-2"  # counterSet1, counterSet2
-# the capacity selectors of TestAllocator's firstAvailable cases (not evaluated by Gangplank: they pass)
-CAP6 = f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("6Gi")) >= 0'
-CAP4 = f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("4Gi")) >= 0'
-CAP2 = f'device.capacity["{DRIVER_A}"].memory.compareTo(quantity("2Gi")) >= 0'
+# the capacity selectors of TestAllocator's firstAvailable cases (memory_at_least)
+CAP6, CAP4, CAP2 = memory_at_least("6Gi"), memory_at_least("4Gi"), memory_at_least("2Gi")
 SPECIAL = f'device.attributes["{DRIVER_A}"].special'
 # the taint of the partitionable-devices-with-binding-conditions-and-taints cases, (key, value, effect), and
 # tolerationNoScheduleKey1, (key, operator, value, effect)
@@ -144,6 +145,8 @@ class PDev:
     conditions: bool = False
     #: ``withTaints``: (key, value, effect) each
     taints: tuple[tuple[str, str, str], ...] = ()
+    #: ``device(name, fromCounters, ...)``: its ``capacity`` is what it consumes of each counter
+    from_counters: bool = True
 
 
 def _nanos(counters: dict[str, str] | None) -> dict[str, int]:
@@ -161,10 +164,10 @@ def counter_set(name: str, counters: dict[str, str] | None = None, **kw: str) ->
 
 
 def pdev(name: str, *consumption: tuple[str, dict[str, int]], attributes: dict | None = None, node: Any = None,
-         conditions: bool = False, taints: tuple[tuple[str, str, str], ...] = ()) -> PDev:  # fmt: skip
+         conditions: bool = False, taints: tuple[tuple[str, str, str], ...] = (), from_counters: bool = True) -> PDev:  # fmt: skip
     """``device(name, ..., attributes).withDeviceCounterConsumption(consumption...).withNodeSelection(node)``
     (``conditions``: ``.withBindingConditions(...)``; ``taints``: ``.withTaints(taints...)``)."""
-    return PDev(name, attributes or {}, tuple(consumption), node, conditions, tuple(taints))
+    return PDev(name, attributes or {}, tuple(consumption), node, conditions, tuple(taints), from_counters)
 
 
 def _device_node(node: Any) -> tuple[str, bool, dict | None]:
@@ -181,7 +184,9 @@ def pslice(name: str, where: Any, pool: str, driver: str, *devices: PDev, count:
                   taints={x.name: x.taints for x in devices if x.taints},
                   conditions=[x.name for x in devices if x.conditions])  # fmt: skip
     return replace(base, consumes={x.name: x.consumes for x in devices if x.consumes},
-                   device_nodes={x.name: _device_node(x.node) for x in devices if x.node is not None})  # fmt: skip
+                   device_nodes={x.name: _device_node(x.node) for x in devices if x.node is not None},
+                   capacity={x.name: {c: Capacity(v) for _, counters in x.consumes for c, v in counters.items()}
+                             for x in devices if x.from_counters and x.consumes})  # fmt: skip
 
 
 def cslice(name: str, where: Any, pool: str, driver: str, *sets: tuple[str, dict[str, int]], count: int = 1) -> ResourceSlice:
@@ -195,17 +200,16 @@ def cases() -> list[Any]:
     P = pytest.param
     return [
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
-                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi")), count=2),
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"), from_counters=False), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)],
                 expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]), id="partitionable-devices-single-device"),
         # PrioritizedList on. Go: req-0 takes device-1; req-1/subReq-0 (>= 6Gi) only matches device-2,
         # 4Gi + 6Gi > 8Gi; req-1/subReq-1 (>= 4Gi): device-2 again short of counters, device-3 fits.
-        # (Gangplank: the capacity selectors pass, subReq-0 takes device-3.)
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A), first(REQ1, sub(SUB0, CLASS_A, 1, CAP6), sub(SUB1, CLASS_A, 1, CAP4)))], [A],
                 [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi")),
                         pdev(DEVICE2, consume(CS1, memory="6Gi")), pdev(DEVICE3, consume(CS1, memory="4Gi")), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)],
-                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE3))]),
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE3), requests=(REQ0, REQ1_SUB1))]),
           id="partitionable-devices-prioritized-list"),
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A), req(REQ1, CLASS_A))], [A],
                 [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi")),
@@ -213,14 +217,15 @@ def cases() -> list[Any]:
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=2)],
                 expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE3))]),
           id="partitionable-devices-multiple-devices"),
-        # PrioritizedList on; device-2 (6 cpus) never fits next to device-1 (4 of 8 cpus)
+        # PrioritizedList on; req-1/subReq-0 (>= 6Gi) only matches device-2 (6 cpus), which never fits next to
+        # device-1 (4 of 8 cpus): req-1/subReq-1 (>= 4Gi) takes device-3
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A), first(REQ1, sub(SUB0, CLASS_A, 1, CAP6), sub(SUB1, CLASS_A, 1, CAP4)))], [A],
                 [pslice(SLICE1, NODE1, POOL1, DRIVER_A,
                         pdev(DEVICE1, consume(CS1, memory="4Gi"), consume(CS2, cpus="4")),
                         pdev(DEVICE2, consume(CS1, memory="6Gi"), consume(CS2, cpus="6")),
                         pdev(DEVICE3, consume(CS1, memory="4Gi"), consume(CS2, cpus="4")), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="18Gi"), counter_set(CS2, cpus="8"), count=2)],
-                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE3))]),
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), d(DRIVER_A, POOL1, DEVICE3), requests=(REQ0, REQ1_SUB1))]),
           id="partitionable-devices-multiple-capacity-pools"),
         # device-1 (6 of 8 cpus of counter-set-1) fits with neither other: the search backtracks to device-2
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A), req(REQ1, CLASS_A))], [A],
@@ -247,8 +252,9 @@ def cases() -> list[Any]:
           id="partitionable-devices-multiple-pools"),
         # a counter no device consumes does not matter
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A, 2))], [A],
-                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="5Gi")),
-                        pdev(DEVICE2, consume(CS1, memory="4Gi")), pdev(DEVICE3, consume(CS1, memory="4Gi")), count=2),
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="5Gi"), from_counters=False),
+                        pdev(DEVICE2, consume(CS1, memory="4Gi"), from_counters=False),
+                        pdev(DEVICE3, consume(CS1, memory="4Gi"), from_counters=False), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi", unused="1Gi"), count=2)],
                 expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2), d(DRIVER_A, POOL1, DEVICE3))]),
           id="partitionable-devices-unused-counters-in-counter-set"),
@@ -267,24 +273,25 @@ def cases() -> list[Any]:
                 allocated=(d(DRIVER_A, POOL1, DEVICE2),)), id="partitionable-devices-overallocated-capacity-pool"),
         # PartitionableDevices off: the counter slices are left out, a device consuming counters is never allocated
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
-                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"))),
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"), from_counters=False)),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="18Gi"))], partitionable=False),
           id="partitionable-devices-disabled-device-consumes-counters"),
         # (Go's pool is complete: checkSlicesInPool counts the counter slice the feature left out)
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
-                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi")), pdev(DEVICE2), count=2),
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"), from_counters=False),
+                        pdev(DEVICE2), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="18Gi"), count=2)], partitionable=False,
                 expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2))]),
           id="partitionable-devices-disabled-other-device-do-not-consume-counters"),
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
                 [pslice(SLICE1, PER_DEVICE, POOL1, DRIVER_A, pdev(DEVICE2, node=NODE1))], partitionable=False),
           id="partitionable-devices-disabled-per-device-node-selection"),
-        # PrioritizedList on: device-2 is node-2's (Gangplank: the capacity selectors pass, subReq-0 takes device-1)
+        # PrioritizedList on: subReq-0 (>= 6Gi) only matches device-2, node-2's; subReq-1 (>= 4Gi) takes device-1
         P(PCase([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 1, CAP6), sub(SUB1, CLASS_A, 1, CAP4)))], [A],
                 [pslice(SLICE1, PER_DEVICE, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="4Gi"), node=NODE1),
                         pdev(DEVICE2, consume(CS1, memory="6Gi"), node=NODE2), count=2),
                  cslice(SLICE2, PER_DEVICE, POOL1, DRIVER_A, counter_set(CS1, memory="18Gi"), count=2)],
-                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1))]),
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE1), requests=(REQ0_SUB1,))]),
           id="partitionable-devices-per-device-node-selection-nodename"),
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
                 [pslice(SLICE1, PER_DEVICE, POOL1, DRIVER_A,
@@ -308,9 +315,12 @@ def cases() -> list[Any]:
         # req-1 needs the special device-1: req-0 backtracks to device-2 and device-3
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A, 2), req(REQ1, CLASS_A, 1, SPECIAL))], [A],
                 [pslice(SLICE1, NODE1, POOL1, DRIVER_A,
-                        pdev(DEVICE1, consume(CS1, cpu1="1"), consume(CS2, mem="10Gi"), attributes=attrs(DRIVER_A, special=True)),
-                        pdev(DEVICE2, consume(CS1, cpu2="1"), consume(CS2, mem="10Gi"), attributes=attrs(DRIVER_A, special=False)),
-                        pdev(DEVICE3, consume(CS1, cpu3="1"), consume(CS2, mem="10Gi"), attributes=attrs(DRIVER_A, special=False)),
+                        pdev(DEVICE1, consume(CS1, cpu1="1"), consume(CS2, mem="10Gi"), attributes=attrs(DRIVER_A, special=True),
+                             from_counters=False),
+                        pdev(DEVICE2, consume(CS1, cpu2="1"), consume(CS2, mem="10Gi"), attributes=attrs(DRIVER_A, special=False),
+                             from_counters=False),
+                        pdev(DEVICE3, consume(CS1, cpu3="1"), consume(CS2, mem="10Gi"), attributes=attrs(DRIVER_A, special=False),
+                             from_counters=False),
                         count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, cpu1="1", cpu2="1", cpu3="1"),
                         counter_set(CS2, mem="30Gi"), count=2)],
@@ -325,34 +335,34 @@ def cases() -> list[Any]:
           id="partitionable-devices-same-counter-set-name-in-different-resource-slices"),
         # Go: error "invalid resource pools were encountered" (counter set counter-set-2 not found)
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
-                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS2)), count=2),
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS2), from_counters=False), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1), count=2)]),
           id="partitionable-devices-device-counter-consumption-references-unknown-counter-set"),
         # Go: error "invalid resource pools were encountered" (counter memory not found in counter-set-1)
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
-                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="8Gi")), count=2),
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="8Gi"), from_counters=False), count=2),
                  cslice(SLICE2, NODE1, POOL1, DRIVER_A, counter_set(CS1, {"other-memory": "8Gi"}), count=2)]),
           id="partitionable-devices-device-counter-consumption-references-unknown-counter-in-counter-set"),
         # Go: error "invalid resource pools were encountered" (pool-1 has no counter set; pool-2's does not count)
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
-                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="8Gi"))),
+                [pslice(SLICE1, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="8Gi"), from_counters=False)),
                  cslice(SLICE2, NODE1, POOL2, DRIVER_A, counter_set(CS1, memory="8Gi"))]),
           id="partitionable-devices-device-counter-consumption-references-counter-set-in-other-pool"),
-        # PrioritizedList on: node-2's allocated device-3 takes 6Gi of the 8Gi; only device-2 (2Gi) fits.
-        # (Gangplank: the capacity selectors pass, subReq-0 takes device-2.)
+        # PrioritizedList on: node-2's allocated device-3 (no capacity: device(device3, nil, nil)) takes 6Gi of the
+        # 8Gi; subReq-0 (>= 6Gi) only matches device-1, short of counters; subReq-1 (>= 2Gi) takes device-2 (2Gi)
         P(PCase([claim(CLAIM0, first(REQ0, sub(SUB0, CLASS_A, 1, CAP6), sub(SUB1, CLASS_A, 1, CAP2)))], [A],
                 [cslice(SLICE1, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=3),
                  pslice(SLICE2, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="6Gi")),
                         pdev(DEVICE2, consume(CS1, memory="2Gi")), count=3),
-                 pslice(SLICE3, NODE2, POOL1, DRIVER_A, pdev(DEVICE3, consume(CS1, memory="6Gi")), count=3)],
+                 pslice(SLICE3, NODE2, POOL1, DRIVER_A, pdev(DEVICE3, consume(CS1, memory="6Gi"), from_counters=False), count=3)],
                 allocated=(d(DRIVER_A, POOL1, DEVICE3),),
-                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2))]),
+                expect=[result(L1, d(DRIVER_A, POOL1, DEVICE2), requests=(REQ0_SUB1,))]),
           id="partitionable-devices-devices-on-different-nodes-consume-same-counter-set"),
         # Go: error "invalid resource pools were encountered" (node-2's slice consumes the unknown counter-set-2)
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
                 [cslice(SLICE1, NODE1, POOL1, DRIVER_A, counter_set(CS1, memory="8Gi"), count=3),
                  pslice(SLICE2, NODE1, POOL1, DRIVER_A, pdev(DEVICE1, consume(CS1, memory="6Gi")), count=3),
-                 pslice(SLICE3, NODE2, POOL1, DRIVER_A, pdev(DEVICE3, consume(CS2, memory="6Gi")), count=3)]),
+                 pslice(SLICE3, NODE2, POOL1, DRIVER_A, pdev(DEVICE3, consume(CS2, memory="6Gi"), from_counters=False), count=3)]),
           id="partitionable-devices-validation-error-on-non-targeting-slice"),
         # -- binding conditions (DeviceBindingAndStatus on: Go's incubating and experimental allocators)
         P(PCase([claim(CLAIM0, req(REQ0, CLASS_A))], [A],
@@ -476,8 +486,9 @@ def test_partitionable_allocation_matches_upstream_allocator_case(case: PCase) -
         assert got is None, f"expected no allocation, got {[a.devices for a in got]}"
     else:
         assert got is not None, "expected an allocation, got none"
-        assert [sorted(a.devices) for a in got] == [sorted(devs) for _, devs, _ in case.expect]
-        for allocation, (selector, _, _) in zip(got, case.expect):
+        assert [sorted(a.devices) for a in got] == [sorted(devs) for _, devs, _, _ in case.expect]
+        check_requests(got, case.expect)
+        for allocation, (selector, _, _, _) in zip(got, case.expect):
             assert [allocation.admits(n) for n in NODES] == [_selector_admits(selector, n) for n in NODES]
     fits = devices.fits(case.claims, np.arange(len(NODES)), taken)
     assert bool(fits[node]) == (case.expect is not None), "fits disagrees with upstream on the case's node"

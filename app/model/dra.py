@@ -740,6 +740,7 @@ class Devices:
         self.aggregated: dict[int, dict[str, int]] = {}
         self._shared: dict[tuple[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], ...], bool] = {}
         self._any_caps = any(self.caps)
+        self._any_multi = any(multi)
         #: per device: the node that reaches it, or ALL_NODES / SELECTED / NOWHERE
         self.where = np.array(where, dtype=np.intp)
         #: per device reached through a selector: its mask in :attr:`masks`
@@ -956,7 +957,7 @@ class Devices:
         """Some request of the claims matches a device several claims may share: it is never
         in use, so one request's share limits another's (no count settles it, no bound on
         the free devices holds)."""
-        if not self.aggregated and not self.multi.any():
+        if not self.aggregated and not self._any_multi:
             return False
         held = tuple(sorted(i for i in self.aggregated if not self.multi[i]))  # (held whole now, shared before)
         key = (tuple((r.device_class, r.selectors, r.capacity) for c in claims for cr in c.requests for r in cr.options), held)
@@ -1552,7 +1553,7 @@ class Devices:
         requests = tuple(r.name for r in reqs)
         admin = tuple(bool(r.admin) for r in reqs) if any(r.admin for r in reqs) else ()
         shares: tuple[tuple[tuple[str, int], ...] | None, ...] = ()
-        if any(self.multi[i] for i in picked):  # (GetConsumedCapacityFromRequest: what each share consumes)
+        if self._any_multi and any(self.multi[i] for i in picked):  # (GetConsumedCapacityFromRequest: what each share consumes)
             shares = tuple(tuple(sorted((name, consumed_capacity(dict(r.capacity).get(name), cap)) for name, cap in self.caps[i].items()))
                            if self.multi[i] else None for i, r in zip(picked, reqs, strict=True))  # fmt: skip
         selectors: list[dict[str, Any]] = []
