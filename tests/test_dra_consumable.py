@@ -10,6 +10,7 @@ bandwidth (``capacity.requests``).
 
 from __future__ import annotations
 
+import numpy as np
 import orjson
 import pytest
 
@@ -223,3 +224,109 @@ def test_the_allocator_shares_devices_exactly_when_some_allocation_can() -> None
         assert devices.fits([claim], np.arange(1), np.zeros(len(names), dtype=bool)).tolist() == [got is not None]
         found += got is not None
     assert 50 < found < 350
+
+
+# -- the review's cases (each as Go's v0.36.1 incubating allocator answers it) ---------------------
+G = 10**9
+NIC = "nic.example.com"
+
+
+def _devices_of(*slices, classes=("nic",)):  # noqa: ANN001, ANN202
+    from types import SimpleNamespace
+
+    from app.model.dra import DeviceClass, Devices, DraSnapshot
+
+    snap = DraSnapshot(classes={c: DeviceClass(c, (), "") for c in classes}, slices=list(slices))
+    return Devices(snap, [SimpleNamespace(name="n0", idx=0, labels={})], exact_skips_incomplete=True,  # type: ignore[list-item]
+                   device_taints=True, partitionable=True, consumable=True)  # fmt: skip
+
+
+def _claim(*requests, constraints=()):  # noqa: ANN001, ANN202
+    from app.model.dra import ClaimRequest, ResourceClaim
+
+    return ResourceClaim(NS, "c", "", {}, tuple(r if isinstance(r, ClaimRequest) else ClaimRequest(r.name, r) for r in requests),
+                         None, [], "", constraints=tuple(constraints))  # fmt: skip
+
+
+def test_a_share_held_with_admin_access_takes_no_capacity() -> None:
+    """``foreachAllocatedDevice`` skips admin-access results before it looks at their share: an
+    admin share of 8Gi leaves the 10Gi NIC's capacity whole."""
+    from app.model.dra import Allocation, Capacity, DeviceRequest, ResourceSlice
+
+    s = ResourceSlice("s0", NIC, "p", 0, 1, "n0", False, None, False, (("nic0", {}, False),), "",
+                      capacity={"nic0": {"bw": Capacity(10 * G)}}, multi=frozenset({"nic0"}))  # fmt: skip
+    devices = _devices_of(s)
+    devices.share(Allocation(((NIC, "p", "nic0"),), (), ("r",), (True,), ((("bw", 8 * G),),)), 1)
+    got = devices.allocate([_claim(DeviceRequest("r", "nic", "ExactCount", 1, capacity=(("bw", 4 * G),)))], 0, np.zeros(1, dtype=bool))
+    assert devices.aggregated == {} and got is not None
+
+
+def test_undoing_a_share_of_a_device_without_capacity_keeps_the_others() -> None:
+    """``allocateDevice``'s rollback removes a share's capacity only when it consumed some: a
+    shared device without capacities keeps its entry, so its next share takes no counters
+    again (skipCounterCheck): r0 and r1/b both take ``s``."""
+    from app.model.dra import ClaimRequest, DeviceRequest, ResourceSlice
+
+    counters = ResourceSlice("c", NIC, "p", 0, 2, "n0", False, None, False, (), "", counters={"set": {"c": 4}})
+    devs = ResourceSlice("d", NIC, "p", 0, 2, "n0", False, None, False, (("s", {}, False), ("z", {}, False)), "",
+                         consumes={"s": (("set", {"c": 3}),), "z": (("set", {"c": 2}),)}, multi=frozenset({"s"}))  # fmt: skip
+    devices = _devices_of(counters, devs)
+    r1 = ClaimRequest("r1", None, (DeviceRequest("r1/a", "nic", "ExactCount", 2), DeviceRequest("r1/b", "nic", "ExactCount", 1)))
+    got = devices.allocate([_claim(DeviceRequest("r0", "nic", "ExactCount", 1), r1)], 0, np.zeros(2, dtype=bool))
+    assert got is not None and [d[2] for d in got[0].devices] == ["s", "s"] and got[0].requests == ("r0", "r1/b")
+
+
+def test_an_all_request_asks_its_constraints_before_the_shared_capacity() -> None:
+    """``allocateDevice`` with ``must``: counters, taints, the constraints, then the capacity; a
+    constraint refusing a device an ``All`` request must take fails the allocation, though the
+    device's capacity would have refused it too."""
+    from app.model.dra import Capacity, Constraint, DeviceRequest, ResourceSlice
+
+    s = ResourceSlice("s0", NIC, "p", 0, 1, "n0", False, None, False, (("s", {NIC: {"numa": 1}}, False), ("t", {NIC: {"numa": 2}}, False)),
+                      "", capacity={"s": {"bw": Capacity(10 * G)}, "t": {"bw": Capacity(10 * G)}}, multi=frozenset({"s"}))  # fmt: skip
+    claim = _claim(DeviceRequest("r0", "nic", "ExactCount", 1, capacity=(("bw", 6 * G),)),
+                   DeviceRequest("r1", "nic", "All", 0, (f'device.attributes["{NIC}"].numa == 1',), capacity=(("bw", 6 * G),)),
+                   constraints=(Constraint(("r0", "r1"), f"{NIC}/numa", True),))  # fmt: skip
+    assert _devices_of(s).allocate([claim], 0, np.zeros(2, dtype=bool)) is None
+
+
+def test_an_all_request_passes_over_a_device_whose_old_shares_leave_too_little() -> None:
+    """``validateDeviceRequest``: every device's capacity is asked with the shares held of it,
+    a device held as shares and no longer shared too: the ``All`` request takes ``nic1`` only."""
+    from app.model.dra import Allocation, Capacity, DeviceRequest, ResourceSlice
+
+    s = ResourceSlice("s0", NIC, "p", 0, 1, "n0", False, None, False, (("nic0", {}, False), ("nic1", {}, False)), "",
+                      capacity={"nic0": {"bw": Capacity(10 * G)}, "nic1": {"bw": Capacity(10 * G)}})  # fmt: skip
+    devices = _devices_of(s)
+    devices.share(Allocation(((NIC, "p", "nic0"),), (), ("r",), (), ((("bw", 8 * G),),)), 1)
+    got = devices.allocate([_claim(DeviceRequest("r", "nic", "All", 0, capacity=(("bw", 4 * G),)))], 0, np.zeros(2, dtype=bool))
+    assert got is not None and [d[2] for d in got[0].devices] == ["nic1"]
+
+
+def test_a_share_held_that_consumed_nothing_keeps_its_device_in_use() -> None:
+    """``AggregatedCapacity.Insert`` keeps an entry that consumed 0: the device's capacity is in
+    use, so taking another share of it does not take its counters again (the dedicated device
+    holding the pool's one counter would leave none)."""
+    from app.model.dra import Allocation, Capacity, DeviceRequest, ResourceSlice
+
+    counters = ResourceSlice("sc", NIC, "p", 0, 2, "n0", False, None, False, (), "", counters={"set": {"c": 1}})
+    devs = ResourceSlice("sd", NIC, "p", 0, 2, "n0", False, None, False, (("dedicated", {}, False), ("nic0", {}, False)), "",
+                         consumes={"dedicated": (("set", {"c": 1}),), "nic0": (("set", {"c": 1}),)},
+                         capacity={"nic0": {"bw": Capacity(10 * G, True, 0)}}, multi=frozenset({"nic0"}))  # fmt: skip
+    devices = _devices_of(counters, devs)
+    devices.share(Allocation(((NIC, "p", "nic0"),), (), ("r",), (), ((("bw", 0),),)), 1)
+    taken = devices.taken_mask({(NIC, "p", "dedicated")})
+    got = devices.allocate([_claim(DeviceRequest("r", "nic", "ExactCount", 1, capacity=(("bw", G),)))], 0, taken)
+    assert got is not None and [d[2] for d in got[0].devices] == ["nic0"]
+
+
+def test_an_incomplete_pool_listing_no_device_still_fails_an_all_request() -> None:
+    """``GatherPools`` gathers a slice by its node selection, devices or none: node n0 gathers
+    pool b (1 of its 2 slices, no device), so an ``All`` request fails there."""
+    from app.model.dra import DeviceRequest, ResourceSlice
+
+    a = ResourceSlice("a-0", "a.example.com", "a", 0, 1, "n0", False, None, False, (("d0", {}, False),), "")
+    b = ResourceSlice("b-0", "b.example.com", "b", 0, 2, "n0", False, None, False, (), "")
+    devices = _devices_of(a, b, classes=("any",))
+    assert devices.allocate([_claim(DeviceRequest("r", "any", "All", 0))], 0, np.zeros(1, dtype=bool)) is None
+    assert devices.allocate([_claim(DeviceRequest("r", "any", "ExactCount", 1))], 0, np.zeros(1, dtype=bool)) is not None

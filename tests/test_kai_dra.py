@@ -201,10 +201,11 @@ def test_cel_subset_evaluates_as_cel() -> None:
 def test_cel_quantities_and_capacity_evaluate_as_kubernetes_cel() -> None:
     """``device.capacity`` (a quantity; a bare capacity name is the driver's), the quantity
     library's ``quantity``, ``isQuantity``, ``compareTo``, ``isGreaterThan``, ``isLessThan``,
-    ``sign``, ``isInteger``, ``asInteger``, ``add``, ``sub``, ``==`` by value (a quantity has
-    no ``<``; its ``==`` takes only quantities), and ``device.allowMultipleAllocations``."""
+    ``sign`` (a function), ``isInteger``, ``asInteger``, ``add``, ``sub``, ``==`` by value (a
+    quantity has no ``<``; its ``==`` takes only quantities, not ``add``'s / ``sub``'s ``*Quantity``),
+    and ``device.allowMultipleAllocations``."""
     from app.ingest.quantity import parse_quantity
-    from app.model.dra_cel import DeviceAttrs, Quantity
+    from app.model.dra_cel import DeviceAttrs, Invalid, Quantity
 
     gpu = DeviceAttrs({"gpu.nvidia.com": {"type": "gpu"}}, {"gpu.nvidia.com": {"memory": Quantity(parse_quantity("80Gi"))}}, True)
 
@@ -216,14 +217,18 @@ def test_cel_quantities_and_capacity_evaluate_as_kubernetes_cel() -> None:
     assert ev(f"{mem}.compareTo(quantity('80Gi')) == 0") is True
     assert ev(f"{mem}.isGreaterThan(quantity('100Gi'))") is False and ev(f"{mem}.isLessThan(quantity('100Gi'))") is True
     assert ev(f"{mem} == quantity('81920Mi')") is True and ev(f"{mem} != quantity('1')") is True
-    assert ev(f"{mem}.sub(quantity('80Gi')).sign() == 0") is True and ev(f"{mem}.add(1).isGreaterThan({mem})") is True
+    assert ev(f"sign({mem}.sub(quantity('80Gi'))) == 0") is True and ev(f"{mem}.add(1).isGreaterThan({mem})") is True
+    assert ev(f"{mem}.add(quantity('0')) == {mem}") is True  # (add's *Quantity on the left of == is fine, not on the right)
     assert ev("quantity('1.5').isInteger()") is False and ev("quantity('2k').asInteger() == 2000") is True
     assert ev("isQuantity('2Gi') && !isQuantity('two')") is True
     assert ev("device.allowMultipleAllocations") is True
-    for error in (f"{mem} > quantity('1')", f"{mem} == 1", "quantity('two').sign() == 0", "quantity('1.5').asInteger() == 1",
-                  'device.capacity["gpu.nvidia.com"].cores.sign() == 1', "device.attributes['gpu.nvidia.com'].type.sign() == 1"):  # fmt: skip
+    for error in (f"{mem} > quantity('1')", f"{mem} == 1", "sign(quantity('two')) == 0", "quantity('1.5').asInteger() == 1",
+                  'sign(device.capacity["gpu.nvidia.com"].cores) == 1', "sign(device.attributes['gpu.nvidia.com'].type) == 1",
+                  f"{mem} == {mem}.add(quantity('0'))"):  # fmt: skip
         with pytest.raises(CelError):
             ev(error)
+    with pytest.raises(Invalid):  # (sign is a global function: q.sign() does not compile)
+        compile_selector(f"{mem}.sign() == 1")
     assert compile_selector("device.allowMultipleAllocations")("x", {"x": {}}) is False  # (a plain device)
 
 

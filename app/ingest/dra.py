@@ -190,8 +190,10 @@ def _capacity(dev: dict, ptr: str, ident: Any) -> dict[str, Capacity]:
     out: dict[str, Capacity] = {}
     for cname, c in raw.items():
         at = join_pointer(cp, cname)
-        if not isinstance(c, dict) or "value" not in c:
-            raise InputError("a capacity must be an object with a 'value'", join_pointer(at, "value"), ident)
+        if not isinstance(c, dict):
+            raise InputError("a capacity must be an object with a 'value'", at, ident)
+        if "value" not in c:
+            raise InputError("a capacity needs a 'value'", join_pointer(at, "value"), ident)
         value = _quantity(c["value"], join_pointer(at, "value"), ident)
         policy = c.get("requestPolicy")
         if policy is None:
@@ -286,7 +288,8 @@ def _device_request(req: dict, ptr: str, ident: Any, name: str, d: Draft, where:
         cp = join_pointer(ptr, "capacity")
         asked = r.obj(r.obj(req, "capacity", ptr, ident), "requests", cp, ident)
         if len(asked) > MAX_CAPACITY:
-            raise InputError(f"at most {MAX_CAPACITY} capacity requests", join_pointer(cp, "requests"), ident)
+            raise InputError(f"at most {MAX_CAPACITY} capacity requests (Gangplank's bound; the API sets none)",
+                             join_pointer(cp, "requests"), ident)  # fmt: skip
         capacity = tuple(sorted((name, _quantity(q, join_pointer(cp, "requests", name), ident)) for name, q in asked.items()))
     tolerations = []
     for k, tol in enumerate(_bounded(req, "tolerations", ptr, ident, "a device toleration", MAX_TOLERATIONS,

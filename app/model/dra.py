@@ -181,8 +181,9 @@ class Capacity:
 
 
 def _units(nanos: int) -> int:
-    """``Quantity.Value()``: whole units, rounded up (away from zero)."""
-    return -(-nanos // NANO) if nanos >= 0 else -((-nanos) // NANO)
+    """``Quantity.Value()``: whole units, rounded away from zero."""
+    whole = -(-abs(nanos) // NANO)
+    return whole if nanos >= 0 else -whole
 
 
 def _go_mod(a: int, b: int) -> int:
@@ -207,7 +208,7 @@ def consumed_capacity(requested: int | None, cap: Capacity) -> int:
             return requested
         added = _units(requested) - _units(cap.min)
         step = _units(cap.step)
-        n = int(added / step) if added >= 0 else -int(-added / step)  # (Go's integer division)
+        n = added // step if added >= 0 else -(-added // step)  # (Go's integer division, toward zero)
         if _go_mod(added, step):
             n += 1
         return (_units(cap.min) + step * n) * NANO
@@ -547,11 +548,17 @@ class _Taking:
         return capacity_fits(dev.aggregated.get(d, {}), dict(req.capacity), dev.caps[d],
                              {} if alone else self.allocating.get(d, {}))  # fmt: skip
 
-    def take(self, d: int, req: DeviceRequest) -> bool:
+    def capped(self, d: int) -> bool:
+        """Its capacity is shared (now, or before: a device held whole now with shares held)."""
+        return bool(self.devices.multi[d]) or d in self.devices.aggregated
+
+    def take(self, d: int, req: DeviceRequest, *, check: bool = True) -> bool:
+        """Take ``d`` for ``req``: its capacity asked first (unless ``check``: the caller asks
+        it itself), then its counters."""
         dev = self.devices
         multi = bool(dev.multi[d])
-        if (multi or d in dev.aggregated) and not self.fits(d, req):
-            return False  # (a device held whole now but shared before: its shares' capacity counts too)
+        if check and self.capped(d) and not self.fits(d, req):
+            return False
         counted = self.counters is not None and bool(dev.consuming[d]) and not (
             multi and (d in dev.aggregated or d in self.allocating))
         if counted and not self.counters.take(d):  # type: ignore[union-attr]
@@ -568,8 +575,8 @@ class _Taking:
         assert back == d, (back, d)
         if counted:
             self.counters.release(d)  # type: ignore[union-attr]
-        got = self.allocating.get(d) if self.devices.multi[d] else None
-        if got is not None:  # (``Remove``: an entry left with nothing consumed goes, other shares of it or not)
+        got = self.allocating.get(d) if self.devices.multi[d] and self.devices.caps[d] else None
+        if got is not None:  # (``Remove``, only for a share that consumed something: an entry left at 0 goes)
             for name, cap in self.devices.caps[d].items():
                 got[name] -= consumed_capacity(dict(req.capacity).get(name), cap)
             if not any(got.values()):
@@ -723,8 +730,8 @@ class Devices:
                         self.masks.append(np.array([any(term_matches(t, nd) for t in terms) for nd in nodes], dtype=bool))
                 else:
                     w = self.NOWHERE
-                if k in invalid or k in self.incomplete:
-                    bad.append((w, m))
+                if s.per_device and (k in invalid or k in self.incomplete):
+                    bad.append((w, m))  # (a per-device slice is gathered where one of its devices is)
                 if k in invalid:
                     w = self.NOWHERE  # (an invalid pool gives no device)
                 where.append(w)
@@ -741,6 +748,10 @@ class Devices:
         self._shared: dict[tuple[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], ...], bool] = {}
         self._any_caps = any(self.caps)
         self._any_multi = any(multi)
+        self._share_count: dict[int, int] = {}
+        self._shares_version = 0
+        self._state_sig: tuple[int, int] = (-1, -1)
+        self._state: tuple[tuple[int, ...], np.ndarray, np.ndarray] = ((), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool))
         #: per device: the node that reaches it, or ALL_NODES / SELECTED / NOWHERE
         self.where = np.array(where, dtype=np.intp)
         #: per device reached through a selector: its mask in :attr:`masks`
@@ -756,8 +767,18 @@ class Devices:
                 self.bad_nodes[:] = True
             elif w == self.SELECTED:
                 self.bad_nodes |= self.mask_rows[m].astype(bool)
-        if any(k in invalid or k in self.incomplete for k in sets):
-            self.bad_nodes[:] = True
+        for s in live:  # a slice is gathered by its own node selection, devices or none (GatherPools)
+            k = (s.driver, s.pool)
+            if s.per_device or (k not in invalid and k not in self.incomplete):
+                continue
+            if s.counters and partitionable or s.all_nodes:  # (a slice of counter sets: every node)
+                self.bad_nodes[:] = True
+            elif s.node_name:
+                if s.node_name in by_name:
+                    self.bad_nodes[by_name[s.node_name]] = True
+            elif s.node_selector is not None:
+                terms = s.node_selector.get("nodeSelectorTerms") or ()
+                self.bad_nodes |= np.array([any(term_matches(t, nd) for t in terms) for nd in nodes], dtype=bool)
         #: per device: selectable but never taken (v0.34 with partitionable devices off: it consumes counters)
         self.refused = np.array(refused, dtype=bool)
         self.index = {dev: i for i, (dev, *_) in enumerate(self.order)}
@@ -959,41 +980,57 @@ class Devices:
         the free devices holds)."""
         if not self.aggregated and not self._any_multi:
             return False
-        held = tuple(sorted(i for i in self.aggregated if not self.multi[i]))  # (held whole now, shared before)
+        held, _, shared = self._share_state()
         key = (tuple((r.device_class, r.selectors, r.capacity) for c in claims for cr in c.requests for r in cr.options), held)
         hit = self._shared.get(key)
         if hit is None:
             if len(self._shared) >= 4096:
                 self._shared.clear()
-            shared = self.multi.copy()
-            shared[list(held)] = True
             hit = self._shared[key] = any(((self.matching(r) != 0) & shared).any()
                                           for c in claims for cr in c.requests for r in cr.options)  # fmt: skip
         return hit
 
+    def _share_state(self) -> tuple[tuple[int, ...], np.ndarray, np.ndarray]:
+        """Worked out again only when the devices with shares held change (:meth:`share`):
+        the devices held whole now with shares held from before; per device, whether taking
+        it asks :class:`_Taking` (counters, or a capacity shared now or before); and whether
+        its capacity is shared."""
+        sig = (self._shares_version, len(self.aggregated))
+        if self._state_sig != sig:
+            held = tuple(sorted(i for i in self.aggregated if not self.multi[i]))
+            tracked, shared = self.tracked, self.multi
+            if self.aggregated:
+                tracked = tracked.copy()
+                tracked[list(self.aggregated)] = True
+                shared = shared.copy()
+                shared[list(held)] = True
+            self._state, self._state_sig = (held, tracked, shared), sig
+        return self._state
+
     def _tracked(self) -> np.ndarray:
-        """Per device: taking it asks :class:`_Taking` (counters, or a capacity shared now or before)."""
-        if not self.aggregated:
-            return self.tracked
-        out = self.tracked.copy()
-        out[list(self.aggregated)] = True
-        return out
+        return self._share_state()[1]
 
     def share(self, allocation: Allocation | None, sign: int) -> None:
         """The shares an allocation holds added to (``sign`` 1) or taken from (-1) the capacity
         in use of their devices (:attr:`aggregated`; a share without ``consumedCapacity``
-        adds nothing, as in kube-scheduler's allocated state)."""
+        adds nothing, one with admin access neither, as in kube-scheduler's allocated state
+        (``foreachAllocatedDevice``); a device's entry stays while a share of it is held,
+        even one consuming 0)."""
         if allocation is None or not allocation.shares or not self.consumable:
             return
-        for dev, got in zip(allocation.devices, allocation.shares, strict=True):
+        admin = allocation.admin or (False,) * len(allocation.devices)
+        for dev, got, adm in zip(allocation.devices, allocation.shares, admin, strict=True):
             i = self.index.get(dev)
-            if not got or i is None:
+            if not got or i is None or adm:
                 continue
             mine = self.aggregated.setdefault(i, {})
             for name, amount in got:
                 mine[name] = mine.get(name, 0) + sign * amount
-            if not any(mine.values()):
-                del self.aggregated[i]
+            held = self._share_count[i] = self._share_count.get(i, 0) + sign
+            if held <= 0:
+                del self.aggregated[i], self._share_count[i]
+            if held <= 0 or held == 1 and sign > 0:
+                self._shares_version += 1  # (the devices with shares held changed)
 
     def counters_allow(self, taken: np.ndarray) -> np.ndarray:
         """Per device: its counters allow it alone, the devices ``taken`` in use: what every
@@ -1364,7 +1401,8 @@ class Devices:
             state = self.matching(req)[reach]
             if (state < 0).any() or self.from_incomplete[reach].any():
                 raise _Stop
-            cand = [d for d in reach[state > 0].tolist() if not multi[d] or taking.fits(d, req, alone=True)]  # type: ignore[union-attr]
+            cand = [d for d in reach[state > 0].tolist()  # (allDevices: a shared capacity holding the request alone)
+                    if taking is None or not taking.capped(d) or taking.fits(d, req, alone=True)]
             if not cand:
                 return False
             if len(picks[ci]) + len(cand) > ALLOCATION_MAX:
@@ -1376,12 +1414,18 @@ class Devices:
             for d in cand:
                 if busy(d, ci, req.admin):
                     break  # (in use: the request fails)
-                if taking is not None and tracked[d] and not taking.take(d, req):
-                    break  # (too few counters or too little capacity left: the request fails)
+                # (allocateDevice with must: counters, a taint, the constraints, then the shared capacity)
+                holds = taking is None or not taking.capped(d) or taking.fits(d, req)
+                if taking is not None and tracked[d] and not taking.take(d, req, check=False):
+                    break  # (too few counters left: the request fails)
                 if blocked[d] or not add(ci, base, req, d):
                     give_back([d], req)
                     res = False if blocked[d] else _Stop  # (a taint not tolerated fails the request, a constraint the allocation)
                     break
+                if not holds:
+                    remove(ci, base, req)
+                    give_back([d], req)
+                    break  # (too little capacity left: the request fails)
                 before.append(bool(used[d]))
                 if not multi[d]:
                     used[d] = True
@@ -1497,7 +1541,7 @@ class Devices:
                 raise _Stop
             cand = state > 0
             if taking is not None:
-                for k in np.flatnonzero(cand & self.multi[reach]).tolist():
+                for k in np.flatnonzero(cand & self._share_state()[2][reach]).tolist():
                     cand[k] = taking.fits(int(reach[k]), req, alone=True)
             if not cand.any() or busy[cand].any() or blocked[cand].any():
                 return None

@@ -8,9 +8,10 @@ A DeviceClass or a request selects devices with CEL expressions over ``device``
   ``device.capacity["<domain>"].<name>`` the same way, a quantity;
   ``device.allowMultipleAllocations``;
 * quantities (Kubernetes' CEL quantity library): ``quantity("<q>")``, ``isQuantity("<q>")``,
-  and a quantity's ``compareTo``, ``isGreaterThan``, ``isLessThan``, ``sign``, ``isInteger``,
-  ``asInteger``, ``add`` and ``sub`` (a quantity or an integer); ``==`` / ``!=`` compare two
-  quantities by value;
+  ``sign(q)``, and a quantity's ``compareTo``, ``isGreaterThan``, ``isLessThan``,
+  ``isInteger``, ``asInteger``, ``add`` and ``sub`` (a quantity or an integer); ``==`` / ``!=``
+  compare two quantities by value (the right side not one ``add`` / ``sub`` made: Go's
+  ``*Quantity``, an error);
 * string, integer and boolean literals (``"..."`` or ``'...'`` without escapes);
 * ``==``, ``!=`` (two types: not equal; a version attribute on the left of ``==`` with
   another type: an error, as its ``Equal`` overload takes only versions), ``<``, ``<=``,
@@ -56,12 +57,14 @@ class Version(str):
 
 
 class Quantity:
-    """A CEL quantity: its value in nano-units (exact)."""
+    """A CEL quantity: its value in nano-units (exact). ``pointer``: made by ``add`` / ``sub``,
+    which return a ``*Quantity`` in Go, which a quantity's ``==`` does not take (an error)."""
 
-    __slots__ = ("nanos",)
+    __slots__ = ("nanos", "pointer")
 
-    def __init__(self, nanos: int) -> None:
+    def __init__(self, nanos: int, pointer: bool = False) -> None:
         self.nanos = nanos
+        self.pointer = pointer
 
 
 class DeviceAttrs(dict):  # type: ignore[type-arg]
@@ -215,11 +218,13 @@ class _Parser:
             return lambda driver, attrs: b
         if (kind, v) == ("id", "device"):
             return self.device()
-        if kind == "id" and v in ("quantity", "isQuantity") and self.toks[self.i + 1 : self.i + 2] == [("op", "(")]:
+        if kind == "id" and v in ("quantity", "isQuantity", "sign") and self.toks[self.i + 1 : self.i + 2] == [("op", "(")]:
             self.take()
             args = self.arguments()
             if len(args) != 1:
                 raise Invalid(f"{v} takes one argument")
+            if v == "sign":  # (a global function: sign(q))
+                return _method("sign", args[0], _GLOBAL)
             return _quantity(args[0], check=v == "isQuantity")
         if kind == "id" and v not in _KNOWN_NAMES and self.toks[self.i + 1 : self.i + 2] != [("op", "(")]:
             raise Invalid(f"undeclared reference to {v!r}")  # (a name DRA's CEL environment does not declare)
@@ -311,12 +316,18 @@ def _int_of(q: Quantity) -> int:
     return whole
 
 
+#: The arguments of ``sign`` called as the function it is (``sign(q)``).
+_GLOBAL: list[Eval] = []
+
+
 def _method(name: str, recv: Eval, args: list[Eval]) -> Eval:
     """A quantity's method (Kubernetes' CEL quantity library)."""
     want = {"compareTo": 1, "isGreaterThan": 1, "isLessThan": 1, "sign": 0, "isInteger": 0, "asInteger": 0, "add": 1,
             "sub": 1}  # fmt: skip
     if name not in want:
         raise Unsupported(name)
+    if name == "sign" and args is not _GLOBAL:
+        raise Invalid("sign is a function, sign(q), not a method")
     if len(args) != want[name]:
         raise Invalid(f"{name} takes {want[name]} argument(s)")
 
@@ -340,9 +351,9 @@ def _method(name: str, recv: Eval, args: list[Eval]) -> Eval:
         if not isinstance(other, Quantity):
             raise CelError(f"no such overload: {name}")
         if name == "add":
-            return Quantity(q.nanos + other.nanos)
+            return Quantity(q.nanos + other.nanos, pointer=True)
         if name == "sub":
-            return Quantity(q.nanos - other.nanos)
+            return Quantity(q.nanos - other.nanos, pointer=True)
         cmp = (q.nanos > other.nanos) - (q.nanos < other.nanos)
         return cmp if name == "compareTo" else cmp == (1 if name == "isGreaterThan" else -1)
 
@@ -357,8 +368,8 @@ def _compare(op: str, left: Eval, right: Eval) -> Eval:
     def run(driver: str, attrs: Attributes) -> bool:
         a, b = left(driver, attrs), right(driver, attrs)
         qa, qb = isinstance(a, Quantity), isinstance(b, Quantity)
-        if qa or qb:  # (a quantity's Equal takes only quantities; it has no ordering operators)
-            if op not in ("==", "!=") or (qa and not qb):
+        if qa or qb:  # (a quantity's Equal takes only quantities, not add's / sub's; it has no ordering operators)
+            if op not in ("==", "!=") or (qa and not qb) or (qb and b.pointer):
                 raise CelError(f"no such overload: quantity {op}")
             same = qa and qb and a.nanos == b.nanos
             return same if op == "==" else not same
