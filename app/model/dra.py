@@ -1,7 +1,8 @@
 """Dynamic Resource Allocation (``resource.k8s.io``): device classes, resource slices and
 resource claims as a snapshot holds them, and kube-scheduler's structured allocator
-(``k8s.io/dynamic-resource-allocation`` v0.34, the one KAI runs, with its features off) for
-the requests Gangplank models.
+(``k8s.io/dynamic-resource-allocation``) for the requests Gangplank models: v0.34's with its
+features off (KAI's) or v0.36's incubating one with kube-scheduler 1.36's default features on
+(every other profile), chosen by :class:`Devices`' flags.
 
 * **Pools.** A slice belongs to the pool ``(driver, spec.pool.name)``; only a pool's slices
   of its newest ``generation`` count; a pool with another number of them than
@@ -47,10 +48,12 @@ the requests Gangplank models.
   what allocated devices consume is at least what this allocation's devices consume
   (:class:`_Counters`, ``checkAvailableCounters``). A pool naming a counter set twice, or a
   device consuming from a set or counter its pool lacks, is invalid. Where counters are at
-  stake the allocation is searched node by node (no count settles it). Two differences,
-  named in the warnings where they can matter: kube-scheduler 1.36 keeps the counters of a
-  device it then refuses for a taint or a constraint (kubernetes#140431, fixed for 1.37),
-  and keeps counters per pool *name* (Gangplank per driver and pool).
+  stake a one-device pod is counted over all nodes (:meth:`Devices.counters_allow`), other
+  pods take the search's first leaf, then the search, node by node. Two differences, named
+  in the warnings where they can matter: kube-scheduler 1.36 keeps the counters (and
+  constraint state) of a device it then refuses for a taint, a constraint or its capacity
+  (kubernetes#140431, fixed for 1.37), and keeps counters per pool *name* (Gangplank per
+  driver and pool).
 * **Binding conditions** (``binding_conditions``: DRADeviceBindingConditions with
   DRAResourceClaimDeviceStatus, on in kube-scheduler 1.36, off in KAI's 1.34, where such a
   device is never taken): a device with ``bindingConditions`` is allocated as any other
@@ -71,11 +74,11 @@ the requests Gangplank models.
 * An ``All`` request (every sub-request too) is asked before the search: it fails the node
   where an invalid or incomplete pool is gathered, or a CEL error meets a device it would
   take (``validateDeviceRequest``).
-* Not modelled (named in the warnings): DeviceTaintRules; a CEL error on a device of a
-  per-device slice that does not reach the node (kube-scheduler asks the selectors first). A pool's
-  newest generation and completeness are judged over the snapshot (v0.34 judges them per
-  node), and pools are taken in (driver, pool) order (v0.34's order is a map's; v0.36 sorts
-  them so).
+* Not modelled (named in the warnings): DeviceTaintRules. Differences: a CEL error on a
+  device of a per-device slice that does not reach the node passes (kube-scheduler asks the
+  selectors first and fails the node); a pool's newest generation and completeness are
+  judged over the snapshot (Go judges them per node); pools are taken in (driver, pool)
+  order (v0.34's order is a map's; v0.36 sorts them so).
 """
 
 from __future__ import annotations
