@@ -519,12 +519,6 @@ class _Counters:
         for col, amount in self.devices.consumes[d]:
             self.used[col] -= amount
 
-    def give_back(self, devices: list[int]) -> None:
-        """Release the counters of those of ``devices`` that consume some."""
-        for d in devices:
-            if self.devices.consuming[d]:
-                self.release(d)
-
 
 class _Taking:
     """What taking a device in one node's allocation asks beyond its being free and matching,
