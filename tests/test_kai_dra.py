@@ -230,6 +230,8 @@ def test_cel_quantities_and_capacity_evaluate_as_kubernetes_cel() -> None:
     with pytest.raises(Invalid):  # (sign is a global function: q.sign() does not compile)
         compile_selector(f"{mem}.sign() == 1")
     assert compile_selector("device.allowMultipleAllocations")("x", {"x": {}}) is False  # (a plain device)
+    with pytest.raises(Invalid):  # (kube-scheduler 1.34, KAI's: DRAConsumableCapacity off, the field undeclared)
+        compile_selector("device.allowMultipleAllocations", multi=False)
 
 
 def test_class_attribute_selector_picks_matching_devices(client) -> None:

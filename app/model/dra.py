@@ -918,7 +918,7 @@ class Devices:
         every device when it does not compile (``GetOrCompile``'s error fails the allocation)."""
         if expr not in self._compiled:
             try:
-                self._compiled[expr] = compile_selector(expr)
+                self._compiled[expr] = compile_selector(expr, multi=self.consumable)
             except Unsupported:
                 self._compiled[expr] = None
             except Invalid as e:

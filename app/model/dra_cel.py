@@ -108,7 +108,8 @@ MAX_NESTING = 32
 
 
 class _Parser:
-    def __init__(self, expr: str) -> None:
+    def __init__(self, expr: str, multi: bool = True) -> None:
+        self.multi = multi
         self.toks = _tokens(expr)
         self.i = 0
         self.depth = 0
@@ -237,6 +238,8 @@ class _Parser:
         if field == "driver":
             return lambda driver, attrs: driver
         if field == "allowMultipleAllocations":
+            if not self.multi:  # (declared only with DRAConsumableCapacity on: off, the expression does not compile)
+                raise Invalid("undeclared reference to device.allowMultipleAllocations")
             return lambda driver, attrs: bool(getattr(attrs, "multi", False))
         if field not in ("attributes", "capacity"):
             raise Unsupported(field)
@@ -386,11 +389,12 @@ def _compare(op: str, left: Eval, right: Eval) -> Eval:
     return run
 
 
-def compile_selector(expr: str) -> Callable[[str, Attributes], bool]:
+def compile_selector(expr: str, *, multi: bool = True) -> Callable[[str, Attributes], bool]:
     """The selector as a test of a device (its driver and attributes) that returns whether
     it matches, raising :class:`CelError` where CEL would fail; :class:`Unsupported` when
-    the expression is outside the subset; :class:`Invalid` when it does not compile."""
-    e = _Parser(expr).parse()
+    the expression is outside the subset; :class:`Invalid` when it does not compile
+    (``multi``: ``device.allowMultipleAllocations`` is declared, DRAConsumableCapacity on)."""
+    e = _Parser(expr, multi).parse()
 
     def test(driver: str, attrs: Attributes) -> bool:
         v = e(driver, attrs)
