@@ -330,3 +330,68 @@ def test_an_incomplete_pool_listing_no_device_still_fails_an_all_request() -> No
     devices = _devices_of(a, b, classes=("any",))
     assert devices.allocate([_claim(DeviceRequest("r", "any", "All", 0))], 0, np.zeros(1, dtype=bool)) is None
     assert devices.allocate([_claim(DeviceRequest("r", "any", "ExactCount", 1))], 0, np.zeros(1, dtype=bool)) is not None
+
+
+@pytest.mark.parametrize("profile", [*PROFILES, "kai"])
+def test_the_answer_does_not_depend_on_the_objects_order(client, profile) -> None:
+    """Partitionable GPUs and shared NICs (with a request policy), twelve claiming pods: the
+    same answer, byte for byte, whatever the order of the objects."""
+    import random
+
+    from tests.test_dra_partitionable import counters_slice, gpu, partitions_slice, profile_claim
+
+    objs = [*cpu_nodes("a", "b"), device_class("nic"), gpu(), counters_slice("a"), partitions_slice("a"), counters_slice("b"),
+            partitions_slice("b"), nic_slice("a"), nic_slice("b", policy={"validRange": {"min": "1Gi", "step": "1Gi"}})]  # fmt: skip
+    for i in range(6):
+        objs += [bandwidth_claim(f"n{i}", f"{i + 1}Gi"), *vjob(f"wn{i}", f"n{i}")]
+        objs += [profile_claim(f"g{i}", "half" if i % 2 else "full"), *vjob(f"wg{i}", f"g{i}")]
+    rng = random.Random(3)
+    answers = set()
+    for _ in range(3):
+        rng.shuffle(objs)
+        r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config={"profile": profile})),
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+        assert r.status_code == 200, r.text
+        answers.add(r.content)
+    assert len(answers) == 1
+
+
+def test_malformed_dra_fields_are_answered_with_4xx_never_5xx(client) -> None:
+    """Every field of the partitionable, binding-condition and consumable-capacity objects set
+    to values of the wrong kind or out of range (a sample, fixed seed): never a 5xx."""
+    import copy
+    import random
+
+    from tests.test_dra_partitionable import counters_slice, partitions_slice
+
+    held = bandwidth_claim("old", "2Gi")
+    held["status"] = {"allocation": {"devices": {"results": [{"request": "r", "driver": DRIVER, "pool": "a", "device": "nic0",
+                                                              "shareID": "x", "consumedCapacity": {"bandwidth": "2Gi"}}]}}}  # fmt: skip
+    distinct = claim("d", "nic")
+    distinct["spec"]["devices"]["constraints"] = [{"distinctAttribute": f"{DRIVER}/x"}]
+    conditional = nic_slice("b")
+    conditional["spec"]["devices"][0].update(bindingConditions=["Ready"], bindingFailureConditions=["Failed"], bindsToNode=True)
+    base = [*cpu_nodes("a", "b"), device_class("nic"), counters_slice("a"), partitions_slice("a"), conditional, held, distinct,
+            nic_slice("a", policy={"default": "1Gi", "validRange": {"min": "1Gi", "max": "8Gi", "step": "1Gi"}}),
+            bandwidth_claim("c", "2Gi")]  # fmt: skip
+    paths: list[list] = []
+
+    def walk(o: object, p: list) -> None:
+        for k, v in (o.items() if isinstance(o, dict) else enumerate(o) if isinstance(o, list) else ()):
+            paths.append([*p, k])
+            walk(v, [*p, k])
+
+    for i, o in enumerate(base):
+        if o["kind"] in ("ResourceSlice", "ResourceClaim"):
+            walk(o, [i])
+    junk = [None, 1, -1, "x", "", [], {}, [1], {"a": 1}, True, 1.5, "1e400", "-5Gi", {"value": None}, [{"value": "1"}]]
+    rng = random.Random(7)
+    for p in rng.sample(paths, 60):
+        objs = copy.deepcopy(base)
+        at: object = objs
+        for k in p[:-1]:
+            at = at[k]  # type: ignore[index]
+        at[p[-1]] = rng.choice(junk)  # type: ignore[index]
+        body = orjson.dumps(request(objs, config={"profile": rng.choice(["volcano", "kai"])}))
+        r = client.post("/v1/decisions", content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code < 500, (p, r.text)
