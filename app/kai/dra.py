@@ -167,9 +167,7 @@ class KaiDra(DynamicResources):
             unused.append("DRA consumable capacity is not applied under the kai profile: KAI's kube-scheduler (1.34) runs "
                           "with DRAConsumableCapacity off (alpha): a device with allowMultipleAllocations goes whole to one "
                           "claim, a request's capacity requests are ignored")  # fmt: skip
-        for note in unused:
-            if note not in c.warnings:
-                c.warnings.append(note)
+        self.warn(unused)
         self.g = c.resources.index.get(GPU)
         self.node_gpus = node_gpus(snap, c.nodes) if self.g is not None else np.zeros(len(c.nodes), dtype=np.int64)
         #: per node: GPUs from ResourceSlices (``HasDRAGPUs``)

@@ -66,9 +66,7 @@ class DynamicResources:
         self.devices = Devices(snap, c.nodes, exact_skips_incomplete=self.EXACT_SKIPS_INCOMPLETE,
                                device_taints=self.DEVICE_TAINTS, partitionable=self.PARTITIONABLE,
                                binding_conditions=self.BINDING_CONDITIONS, consumable=self.CONSUMABLE)  # fmt: skip
-        for note in self.devices.counter_notes(snap):
-            if note not in c.warnings:
-                c.warnings.append(note)
+        self.warn(self.devices.counter_notes(snap))
         if out_of_time is not None:
             self.devices.out_of_time = out_of_time
         #: the claims' status as the session changes it: key -> [allocation, reservedFor]
@@ -94,6 +92,11 @@ class DynamicResources:
     @property
     def taken(self) -> np.ndarray:
         return self.holders > 0
+
+    def warn(self, notes: list[str]) -> None:
+        """Add the notes to the answer's warnings, each once."""
+        warnings = self.cluster.warnings
+        warnings.extend(n for n in dict.fromkeys(notes) if n not in warnings)
 
     def claims_of(self, t: Task) -> tuple[PodClaim, ...]:
         return self.snap.pod_claims.get(t.key, ())
