@@ -80,7 +80,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     groups = _groups(d)
     _bind_requests(d, nodes)
     kai_notes = (_kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d) + _unparsable_task_priorities(d)
-                 + _kai_unreachable(d))
+                 + _kai_unreachable(d) + _dra_extended(d, table))
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
     if inert is not None:
@@ -544,6 +544,23 @@ def _gpu_sharing(d: Draft) -> list[str]:
                      "the kai profile also counts the devices of GPU classes as GPUs and checks the claims as KAI does")  # fmt: skip
     notes += [f"DRA: {n}" for n in d.dra.notes]
     return notes
+
+
+#: The extended resource every DeviceClass backs by its name (DRAExtendedResource).
+DEVICE_CLASS_RESOURCE = "deviceclass.resource.kubernetes.io/"
+
+
+def _dra_extended(d: Draft, table: ResourceTable) -> list[str]:
+    """Extended resources backed by DRA (DRAExtendedResource, beta and on in kube-scheduler
+    1.36): not modelled; named when a resource of the snapshot is one."""
+    mapped = {c.extended: c.name for c in d.dra.classes.values() if c.extended}
+    backed = sorted(n for n in table.names if n in mapped or n.startswith(DEVICE_CLASS_RESOURCE))
+    if not backed:
+        return []
+    by = mapped.get(backed[0]) or backed[0][len(DEVICE_CLASS_RESOURCE):]
+    return [f"extended resources backed by DRA (DRAExtendedResource, beta and on in kube-scheduler 1.36; off in KAI's "
+            f"1.34) are not modelled: a pod's request for {backed[0]} (DeviceClass {by}) is met only by nodes that "
+            "advertise the resource, where kube-scheduler also allocates the class's devices on nodes that do not"]
 
 
 def _pod_terms(p: PodDraft) -> bool:

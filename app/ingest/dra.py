@@ -71,7 +71,8 @@ def read_device_class(o: dict, ptr: str, d: Draft) -> None:
     sp = join_pointer(ptr, "spec")
     if name in d.dra.classes:
         raise InputError(f"duplicate DeviceClass {name}", join_pointer(ptr, "metadata", "name"), ident)
-    d.dra.classes[name] = DeviceClass(name, _selectors(spec, sp, ident, d, f"DeviceClass {name}"), ptr)
+    d.dra.classes[name] = DeviceClass(name, _selectors(spec, sp, ident, d, f"DeviceClass {name}"), ptr,
+                                      r.string(spec, "extendedResourceName", sp, ident))  # fmt: skip
 
 
 def _node_selector(owner: dict, ptr: str, ident: Any) -> dict[str, Any] | None:

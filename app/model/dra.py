@@ -448,6 +448,8 @@ class DeviceClass:
     name: str
     selectors: tuple[str, ...]
     pointer: str
+    #: ``extendedResourceName`` (DRAExtendedResource): the extended resource its devices can back
+    extended: str = ""
 
 
 @dataclass(frozen=True, slots=True)
