@@ -525,8 +525,9 @@ class _Counters:
 class _Taking:
     """What taking a device in one node's allocation asks beyond its being free and matching,
     when the pod's requests can meet such devices: its pool's counters (:class:`_Counters`)
-    and, for a device several claims may share (``allowMultipleAllocations``), its capacity
-    (``CmpRequestOverCapacity`` over the other claims' shares and this allocation's). A
+    and, for a device several claims may share (``allowMultipleAllocations``, or held whole
+    now with shares held from before), its capacity (``CmpRequestOverCapacity`` over the
+    other claims' shares and this allocation's). A
     shared device already in use (a share of it held, or taken in this allocation) does not
     take its counters again. Devices are given back in the reverse order of their taking
     (the search's backtracking), each with what it took."""
@@ -552,8 +553,9 @@ class _Taking:
         return bool(self.devices.multi[d]) or d in self.devices.aggregated
 
     def take(self, d: int, req: DeviceRequest, *, check: bool = True) -> bool:
-        """Take ``d`` for ``req``: its capacity asked first (unless ``check``: the caller asks
-        it itself), then its counters."""
+        """Take ``d`` for ``req``: a shared capacity asked first (with ``check``; without it
+        the caller asks, as an ``All`` request does after the constraints), then its counters
+        (none for a shared device already in use)."""
         dev = self.devices
         multi = bool(dev.multi[d])
         if check and self.capped(d) and not self.fits(d, req):
