@@ -63,7 +63,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
 import pytest
 
 from app.ingest.quantity import parse_quantity
@@ -116,7 +115,7 @@ from tests.test_dra_allocator_upstream import (
     memory_at_least,
     skip,
 )
-from tests.test_dra_partitionable_upstream import CS1, CS2, consume, counter_set, cslice, pdev, pslice
+from tests.test_dra_partitionable_upstream import CS1, CS2, check_fits, consume, counter_set, cslice, pdev, pslice
 
 Device = tuple[str, str, str]
 Share = tuple[tuple[str, int], ...] | None
@@ -629,7 +628,4 @@ def test_consumable_allocation_matches_upstream_allocator_case(case: CCase) -> N
                 assert len(allocation.requests) == len(allocation.devices), "no request names"
                 assert sorted(zip(allocation.devices, allocation.requests)) == sorted((dev, n) for (dev, _), n in zip(entries, names))
             assert [allocation.admits(n) for n in NODES] == [_selector_admits(selector, n) for n in NODES]
-    fits = devices.fits(case.claims, np.arange(len(NODES)), taken)
-    assert bool(fits[node]) == (case.expect is not None), "fits disagrees with upstream on the case's node"
-    assert [bool(f) for f in fits] == [devices.allocate(case.claims, n.idx, taken) is not None for n in NODES], \
-        "fits disagrees with allocate"
+    check_fits(devices, case.claims, node, taken, case.expect is not None)

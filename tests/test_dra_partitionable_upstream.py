@@ -467,6 +467,15 @@ def cases() -> list[Any]:
     ]  # fmt: skip
 
 
+def check_fits(devices: Devices, claims: list, node: int, taken: np.ndarray, expected: bool) -> None:
+    """:meth:`Devices.fits` says on the case's node what Go says, and on every node what
+    :meth:`Devices.allocate` says."""
+    fits = devices.fits(claims, np.arange(len(NODES)), taken)
+    assert bool(fits[node]) == expected, "fits disagrees with upstream on the case's node"
+    assert [bool(f) for f in fits] == [devices.allocate(claims, n.idx, taken) is not None for n in NODES], \
+        "fits disagrees with allocate"
+
+
 def _devices(case: PCase) -> Devices:
     return Devices(DraSnapshot(classes={c.name: c for c in case.classes}, slices=case.slices), NODES,  # type: ignore[arg-type]
                    exact_skips_incomplete=True, device_taints=case.taints, partitionable=case.partitionable,
@@ -490,7 +499,4 @@ def test_partitionable_allocation_matches_upstream_allocator_case(case: PCase) -
         check_requests(got, case.expect)
         for allocation, (selector, _, _, _) in zip(got, case.expect):
             assert [allocation.admits(n) for n in NODES] == [_selector_admits(selector, n) for n in NODES]
-    fits = devices.fits(case.claims, np.arange(len(NODES)), taken)
-    assert bool(fits[node]) == (case.expect is not None), "fits disagrees with upstream on the case's node"
-    assert [bool(f) for f in fits] == [devices.allocate(case.claims, n.idx, taken) is not None for n in NODES], \
-        "fits disagrees with allocate"
+    check_fits(devices, case.claims, node, taken, case.expect is not None)

@@ -9,6 +9,7 @@ it, for the warnings."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
@@ -180,45 +181,55 @@ def _quantity(raw: Any, ptr: str, ident: Any) -> int:
         raise InputError(f"not a quantity: {e}", ptr, ident) from None
 
 
+def _valued(owner: dict, key: str, ptr: str, ident: Any, what: str, most: int, named: str, *,
+            required: bool = False) -> Iterator[tuple[str, dict, str, int]]:  # fmt: skip
+    """``owner[key]``, a map of names to objects with a quantity ``value`` (counters,
+    capacities): each name, its object, its pointer and its value in nano-units; at most
+    ``most`` entries (``named``: the limit's name)."""
+    raw = r.obj(owner, key, ptr, ident, required=required)
+    kp = join_pointer(ptr, key)
+    if len(raw) > most:
+        raise InputError(f"at most {most} {what}s ({named})", kp, ident)
+    for name, entry in raw.items():
+        at = join_pointer(kp, name)
+        if not isinstance(entry, dict):
+            raise InputError(f"a {what} must be an object with a 'value'", at, ident)
+        if "value" not in entry:
+            raise InputError(f"a {what} needs a 'value'", join_pointer(at, "value"), ident)
+        yield name, entry, at, _quantity(entry["value"], join_pointer(at, "value"), ident)
+
+
+def _optional_quantity(owner: dict, key: str, ptr: str, ident: Any) -> int | None:
+    return _quantity(owner[key], join_pointer(ptr, key), ident) if owner.get(key) is not None else None
+
+
 def _capacity(dev: dict, ptr: str, ident: Any) -> dict[str, Capacity]:
     """A device's ``capacity``: name -> its ``value`` and ``requestPolicy`` (nano-units; a
     ``validRange`` needs its ``min``, a ``step`` above 0; at most :data:`MAX_CAPACITY`
     entries, ``ResourceSliceMaxAttributesAndCapacitiesPerDevice``; at most 10 ``validValues``)."""
-    raw = r.obj(dev, "capacity", ptr, ident)
-    cp = join_pointer(ptr, "capacity")
-    if len(raw) > MAX_CAPACITY:
-        raise InputError(f"at most {MAX_CAPACITY} capacities (ResourceSliceMaxAttributesAndCapacitiesPerDevice)", cp, ident)
     out: dict[str, Capacity] = {}
-    for cname, c in raw.items():
-        at = join_pointer(cp, cname)
-        if not isinstance(c, dict):
-            raise InputError("a capacity must be an object with a 'value'", at, ident)
-        if "value" not in c:
-            raise InputError("a capacity needs a 'value'", join_pointer(at, "value"), ident)
-        value = _quantity(c["value"], join_pointer(at, "value"), ident)
-        policy = c.get("requestPolicy")
-        if policy is None:
+    for cname, c, at, value in _valued(dev, "capacity", ptr, ident, "capacity", MAX_CAPACITY,
+                                       "ResourceSliceMaxAttributesAndCapacitiesPerDevice"):  # fmt: skip
+        if c.get("requestPolicy") is None:
             out[cname] = Capacity(value)
             continue
         pp = join_pointer(at, "requestPolicy")
         policy = r.obj(c, "requestPolicy", at, ident)
-        default = _quantity(policy["default"], join_pointer(pp, "default"), ident) if policy.get("default") is not None else None
-        rng = policy.get("validRange")
+        default = _optional_quantity(policy, "default", pp, ident)
         values = r.lst(policy, "validValues", pp, ident)
         if len(values) > MAX_VALID_VALUES:
             raise InputError(f"at most {MAX_VALID_VALUES} validValues (CapacityRequestPolicyDiscreteMaxOptions)",
                              join_pointer(pp, "validValues", MAX_VALID_VALUES), ident)  # fmt: skip
-        if rng is not None:
+        if policy.get("validRange") is not None:
             vp = join_pointer(pp, "validRange")
             rng = r.obj(policy, "validRange", pp, ident)
             if rng.get("min") is None:
                 raise InputError("a validRange needs 'min'", join_pointer(vp, "min"), ident)
-            step = _quantity(rng["step"], join_pointer(vp, "step"), ident) if rng.get("step") is not None else None
+            step = _optional_quantity(rng, "step", vp, ident)
             if step is not None and step <= 0:
                 raise InputError("'step' must be above 0", join_pointer(vp, "step"), ident)
             out[cname] = Capacity(value, True, default, True, _quantity(rng["min"], join_pointer(vp, "min"), ident),
-                                  _quantity(rng["max"], join_pointer(vp, "max"), ident) if rng.get("max") is not None else None,
-                                  step)  # fmt: skip
+                                  _optional_quantity(rng, "max", vp, ident), step)  # fmt: skip
             continue
         out[cname] = Capacity(value, True, default,
                               values=tuple(_quantity(v, join_pointer(pp, "validValues", k), ident) for k, v in enumerate(values)))
@@ -237,22 +248,8 @@ def _share(result: dict, ptr: str, ident: Any) -> tuple[tuple[str, int], ...] | 
 def _counters(owner: dict, ptr: str, ident: Any, *, required: bool = False) -> dict[str, int]:
     """A counter set's or a consumption's ``counters``: counter name -> its ``value`` in
     nano-units (at most :data:`MAX_COUNTERS`, ``ResourceSliceMaxCountersPerCounterSet``)."""
-    raw = r.obj(owner, "counters", ptr, ident, required=required)
-    cp = join_pointer(ptr, "counters")
-    if len(raw) > MAX_COUNTERS:
-        raise InputError(f"at most {MAX_COUNTERS} counters (ResourceSliceMaxCountersPerCounterSet)", cp, ident)
-    out: dict[str, int] = {}
-    for counter, c in raw.items():
-        at = join_pointer(cp, counter)
-        if not isinstance(c, dict):
-            raise InputError("a counter must be an object with a 'value'", at, ident)
-        if "value" not in c:
-            raise InputError("a counter needs a 'value'", join_pointer(at, "value"), ident)
-        try:
-            out[counter] = parse_quantity(c["value"])
-        except ValueError as e:
-            raise InputError(f"not a quantity: {e}", join_pointer(at, "value"), ident) from None
-    return out
+    return {name: value for name, _, _, value in _valued(owner, "counters", ptr, ident, "counter", MAX_COUNTERS,
+                                                         "ResourceSliceMaxCountersPerCounterSet", required=required)}  # fmt: skip
 
 
 _VALUE_TYPES = {"string": str, "int": int, "bool": bool, "version": str}

@@ -150,6 +150,11 @@ def tolerates(toleration: tuple[str, str, str, str], taint: tuple[str, str, str]
     return op == "Exists"
 
 
+def _options(claims: list[ResourceClaim]) -> list[DeviceRequest]:
+    """Every request of the claims that can be asked: an ``exactly`` one, or each sub-request."""
+    return [r for c in claims for cr in c.requests for r in cr.options]
+
+
 class _Stop(Exception):
     """The search ends without an allocation (a CEL error, or its step budget spent)."""
 
@@ -746,7 +751,7 @@ class Devices:
         #: per shared device: the capacity the shares of it held consume (``AggregatedCapacity``:
         #: the claims' allocations, then those made in the session; see :meth:`share`)
         self.aggregated: dict[int, dict[str, int]] = {}
-        self._shared: dict[tuple[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], ...], bool] = {}
+        self._shared: dict[Any, bool] = {}
         self._any_caps = any(self.caps)
         self._any_multi = any(multi)
         self._share_count: dict[int, int] = {}
@@ -809,7 +814,7 @@ class Devices:
             self.pool_consumers.setdefault(self.order[i][0][:2], []).append(i)  # type: ignore[arg-type]
         self.pool_consumers = {k: np.array(v, dtype=np.intp) for k, v in self.pool_consumers.items()}
         self._available: dict[tuple[str, str], tuple[bytes, dict[int, int]]] = {}
-        self._consumes: dict[tuple[tuple[str, tuple[str, ...]], ...], bool] = {}
+        self._consumes: dict[Any, bool] = {}
         # every consumption as arrays (device, column, amount), each column scaled by the greatest
         # common divisor of its values so that int64 holds them exactly (else ``_exact`` is off)
         entries = [(d, col, amount) for d, used in enumerate(self.consumes) for col, amount in used]
@@ -966,14 +971,7 @@ class Devices:
     def consumes_counters(self, claims: list[ResourceClaim]) -> bool:
         """Some request of the claims matches a device that consumes counters: the devices
         each takes depend on the others' (no count settles it, no greedy pass is final)."""
-        if not self._counted:
-            return False
-        key = tuple((r.device_class, r.selectors) for c in claims for cr in c.requests for r in cr.options)
-        hit = self._consumes.get(key)
-        if hit is None:
-            hit = self._consumes[key] = any(((self.matching(r) != 0) & self.consuming).any()
-                                            for c in claims for cr in c.requests for r in cr.options)  # fmt: skip
-        return hit
+        return self._counted and self._meets(claims, self.consuming, self._consumes)
 
     def shares_devices(self, claims: list[ResourceClaim]) -> bool:
         """Some request of the claims matches a device several claims may share: it is never
@@ -982,13 +980,18 @@ class Devices:
         if not self.aggregated and not self._any_multi:
             return False
         held, _, shared = self._share_state()
-        key = (tuple((r.device_class, r.selectors, r.capacity) for c in claims for cr in c.requests for r in cr.options), held)
-        hit = self._shared.get(key)
+        return self._meets(claims, shared, self._shared, held)
+
+    def _meets(self, claims: list[ResourceClaim], mask: np.ndarray, cache: dict[Any, bool], state: Any = None) -> bool:
+        """Some request (or sub-request) of the claims matches a device of ``mask``; remembered
+        in ``cache`` per requests (and ``state``: what ``mask`` was made from)."""
+        opts = _options(claims)
+        key = (tuple((r.device_class, r.selectors, r.capacity) for r in opts), state)
+        hit = cache.get(key)
         if hit is None:
-            if len(self._shared) >= 4096:
-                self._shared.clear()
-            hit = self._shared[key] = any(((self.matching(r) != 0) & shared).any()
-                                          for c in claims for cr in c.requests for r in cr.options)  # fmt: skip
+            if len(cache) >= 4096:
+                cache.clear()
+            hit = cache[key] = any(((self.matching(r) != 0) & mask).any() for r in opts)
         return hit
 
     def _share_state(self) -> tuple[tuple[int, ...], np.ndarray, np.ndarray]:
@@ -1241,7 +1244,7 @@ class Devices:
         if not self.consumable and any(k.distinct for c in claims for k in c.constraints):
             return None  # (with consumable capacity off, a distinctAttribute constraint is an empty one: an error)
         reach = self.reached(node)
-        for r in (r for c in claims for cr in c.requests for r in cr.options if r.mode == ALL):
+        for r in (r for r in _options(claims) if r.mode == ALL):
             # every request and sub-request asked first (validateDeviceRequest): an All one fails the node where an
             # invalid or incomplete pool is gathered, or a device it would take meets a CEL error
             if self.bad_nodes[node] or (self.matching(r)[reach] < 0).any():
@@ -1269,7 +1272,7 @@ class Devices:
 
     def _overlapping(self, claims: list[ResourceClaim]) -> bool:
         """Two requests (or a request's alternatives) could take one device: greedy is not final."""
-        opts = [req for c in claims for cr in c.requests for req in cr.options]
+        opts = _options(claims)
         if any(cr.exactly is None for c in claims for cr in c.requests):
             return True
         masks = [self.matching(r) != 0 for r in opts]
