@@ -92,6 +92,36 @@ def test_record_columns_in_c_decline_what_they_were_not_written_for() -> None:
 
 @compiled
 @settings(max_examples=200, deadline=None)
+@given(pod_records())
+def test_int_column_in_c_is_each_records_int_as_int64(items: list[PodRecord]) -> None:
+    """Records whose ``priority`` is an int within int64 give those ints; one without
+    (None) declines in both."""
+    out = C.int_column(items, PodRecord, "priority")
+    assert out == kernels.int_column_py(items, PodRecord, "priority")
+    if all(p.priority is not None for p in items):
+        assert out is not None
+        assert list(memoryview(out).cast("q")) == [p.priority for p in items]
+    else:
+        assert out is None
+
+
+@compiled
+def test_int_column_in_c_declines_what_it_was_not_written_for() -> None:
+    pod = PodRecord(name="p", priority=7)
+    assert C.int_column([pod, NodeRecord(name="n")], PodRecord, "priority") is None  # another type in the list
+    assert C.int_column([pod], PodRecord, "nope") is None  # not a slot
+    assert C.int_column([PodRecord(name="p", priority=2**63)], PodRecord, "priority") is None  # past int64
+    assert C.int_column([PodRecord(name="p", priority=True)], PodRecord, "priority") is None  # not an exact int
+    assert C.int_column([pod], PodRecord, "name") is None  # a string
+    assert C.int_column([], PodRecord, "priority") == bytearray()
+    for bad in ([PodRecord(name="p", priority=2**63)], [PodRecord(name="p", priority=True)], [pod, NodeRecord(name="n")]):
+        assert kernels.int_column_py(bad, PodRecord, "priority") is None
+    with pytest.raises(TypeError):
+        C.int_column((pod,), PodRecord, "priority")  # a tuple, not a list
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from([b"", b"{}", b'{"cpu":"1"}', b'{"cpu":"2"}', b"null", "é".encode()]), max_size=60), st.booleans())
 def test_shared_bytes_in_c_are_the_bytes_with_equal_contents_shared(texts: list[bytes], raw: bool) -> None:
     buffers = [msgspec.Raw(t) if raw else bytearray(t) for t in texts]

@@ -6,7 +6,6 @@ names) and every failure points at the field that made the reference.
 
 from __future__ import annotations
 
-import contextlib
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
@@ -17,7 +16,7 @@ import numpy as np
 from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
-from app.ingest.kernels import IndexRows, either, index_rows
+from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_column
 from app.ingest.kube import (
     GPU,
     KAI_GPU_FRACTION,
@@ -826,7 +825,7 @@ def _tasks_and_jobs(
     return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later, priority_later)
 
 
-_PRIORITY = operator.attrgetter("priority")
+_PRIORITY_FIELD = operator.itemgetter(5)
 
 
 def _request_matrix(d: Draft, table: ResourceTable) -> Any:
@@ -921,9 +920,11 @@ class _Inert:
 
         def _priorities(at: np.ndarray | None) -> np.ndarray:
             ss = srcs if at is None else [srcs[i] for i in at.tolist()]
-            if set(map(type, ss)) == {PodDraft}:
-                with contextlib.suppress(TypeError):  # a pod without one (None) is read below
-                    return np.fromiter(map(_PRIORITY, ss), dtype=np.int64, count=len(ss))
+            column = int_column(ss, PodDraft, "priority")  # (None: a pod without one, read below)
+            if column is not None:
+                return np.frombuffer(column, dtype=np.int64)
+            if first_not_of(ss, (tuple,)) < 0:  # the native form's entries: the priority is their 6th field
+                return np.fromiter(map(_PRIORITY_FIELD, ss), dtype=np.int64, count=len(ss))
             rs = rows.tolist() if at is None else rows[at].tolist()
             return np.fromiter(
                 (src[5] if type(src) is tuple else priority_later(src, row) for row, src in zip(rs, ss, strict=True)),

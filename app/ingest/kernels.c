@@ -18,6 +18,18 @@
 
 /* -- record_columns ------------------------------------------------------------------- */
 
+/* The offset of cls's object slot name (a member descriptor of cls's own layout), or -1. */
+static Py_ssize_t object_slot(PyObject *cls, PyObject *name) {
+    if (!PyUnicode_CheckExact(name)) return -1; /* so the lookup runs no Python code */
+    PyObject *d = _PyType_Lookup((PyTypeObject *)cls, name); /* borrowed */
+    if (d == NULL || !Py_IS_TYPE(d, &PyMemberDescr_Type)) return -1;
+    PyMemberDescrObject *md = (PyMemberDescrObject *)d;
+    if (!PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(md))) return -1; /* a slot of another layout */
+    PyMemberDef *m = md->d_member;
+    if (m->type != T_OBJECT_EX && m->type != T_OBJECT) return -1;
+    return m->offset;
+}
+
 /* record_columns(items, cls, names): for each name, the list of that attribute of every
  * item. Only for a list of instances of exactly cls whose attributes are slots
  * (member descriptors); None otherwise. */
@@ -32,15 +44,8 @@ static PyObject *record_columns(PyObject *self, PyObject *args) {
     Py_ssize_t offset[MAX_FIELDS];
     if (k > MAX_FIELDS) Py_RETURN_NONE;
     for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *name = PyTuple_GET_ITEM(names, j);
-        if (!PyUnicode_CheckExact(name)) Py_RETURN_NONE; /* so the lookup runs no Python code */
-        PyObject *d = _PyType_Lookup((PyTypeObject *)cls, name); /* borrowed */
-        if (d == NULL || !Py_IS_TYPE(d, &PyMemberDescr_Type)) Py_RETURN_NONE;
-        PyMemberDescrObject *md = (PyMemberDescrObject *)d;
-        if (!PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(md))) Py_RETURN_NONE; /* a slot of another layout */
-        PyMemberDef *m = md->d_member;
-        if (m->type != T_OBJECT_EX && m->type != T_OBJECT) Py_RETURN_NONE;
-        offset[j] = m->offset;
+        offset[j] = object_slot(cls, PyTuple_GET_ITEM(names, j));
+        if (offset[j] < 0) Py_RETURN_NONE;
     }
     Py_ssize_t n = PyList_GET_SIZE(items);
     for (Py_ssize_t i = 0; i < n; i++)
@@ -60,6 +65,36 @@ static PyObject *record_columns(PyObject *self, PyObject *args) {
             Py_INCREF(v);
             PyList_SET_ITEM(PyList_GET_ITEM(out, j), i, v);
         }
+    }
+    return out;
+}
+
+/* -- int_column ----------------------------------------------------------------------- */
+
+/* int_column(items, cls, name): the slot name of every item (instances of exactly cls) as
+ * native int64s in a bytearray (8 bytes an item). None for anything else: an item of another
+ * type, a value that is not an exact int within int64 (None included). */
+static PyObject *int_column(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *items, *cls, *name;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyList_Type, &items, &PyType_Type, &cls, &name)) return NULL;
+    if (!PyList_CheckExact(items)) Py_RETURN_NONE;
+    Py_ssize_t offset = object_slot(cls, name);
+    if (offset < 0) Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    if (n > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t)) Py_RETURN_NONE;
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (out == NULL) return NULL;
+    int64_t *vals = (int64_t *)PyByteArray_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(items, i);
+        if (Py_TYPE(o) != (PyTypeObject *)cls) { Py_DECREF(out); Py_RETURN_NONE; }
+        PyObject *v = *(PyObject **)((char *)o + offset);
+        if (v == NULL || !PyLong_CheckExact(v)) { Py_DECREF(out); Py_RETURN_NONE; }
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || (x == -1 && PyErr_Occurred())) { PyErr_Clear(); Py_DECREF(out); Py_RETURN_NONE; }
+        vals[i] = (int64_t)x;
     }
     return out;
 }
@@ -2775,6 +2810,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
+    {"int_column", int_column, METH_VARARGS, "An int slot of typed records as int64 bytes (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
     {"index_rows", index_rows, METH_VARARGS, "Keys, node indices and inert rows of a pod block (see kernels.py)."},
     {"read_pods", read_pods, METH_O, "The pods of a native section as columns (see fastjson.py)."},

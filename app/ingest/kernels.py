@@ -17,6 +17,7 @@ and those Python readers would.)
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
@@ -28,6 +29,18 @@ def record_columns_py(items: list[Any], cls: type, names: tuple[str, ...]) -> li
     """For each of ``names``, that attribute of every item of ``items`` (typed records,
     instances of ``cls``)."""
     return [list(map(attrgetter(name), items)) for name in names]
+
+
+def int_column_py(items: list[Any], cls: type, name: str) -> bytearray | None:
+    """The int attribute ``name`` of every item of ``items`` (instances of exactly ``cls``)
+    as native int64s, 8 bytes an item; None where an item is of another type or its value
+    is not an int within int64."""
+    if any(type(item) is not cls for item in items):
+        return None
+    values = list(map(attrgetter(name), items))
+    if any(type(v) is not int or not -(2**63) <= v < 2**63 for v in values):
+        return None
+    return bytearray(array("q", values))
 
 
 def shared_bytes_py(buffers: list[Any]) -> list[bytes]:
@@ -129,6 +142,7 @@ def either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
 
 
 record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = either("record_columns", record_columns_py)
+int_column: Callable[[list[Any], type, str], bytearray | None] = either("int_column", int_column_py)
 shared_bytes: Callable[[Sequence[Any]], list[bytes]] = either("shared_bytes", shared_bytes_py)
 index_rows: Callable[..., IndexRows | None] = either("index_rows", index_rows_py)
 first_not_of: Callable[[list[Any], tuple[type, ...]], int] = either("first_not_of", first_not_of_py)

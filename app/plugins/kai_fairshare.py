@@ -337,7 +337,7 @@ class KaiFairShare(Plugin):
             if name not in self.queues:
                 continue
             mine = ords == i
-            v = self._vec(column_sums(reqs[mine]))
+            v = self._vec(column_sums(reqs if len(names) == 1 else reqs[mine]))  # (one queue: every row, no copy)
             self._up(name, "allocated", v)
             self._up(name, "request", v)
             np_rows = mine & non_preemptible
