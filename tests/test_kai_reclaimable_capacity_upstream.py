@@ -81,6 +81,7 @@ import pytest
 from app.kai.actions import KaiReclaim
 from app.kai.allocate import over_queue_capacity
 from app.kai.jobs import View, tasks_to_allocate
+from app.kai.scenarios import Scenario
 from app.kai.queues import allocatable_share, less_equal
 from app.model.cluster import Job, Task, TaskStatus
 from app.plugins.kai_fairshare import RES, KaiFairShare, KaiQueue
@@ -238,7 +239,7 @@ def run_reclaimable(qs: list[KaiQueue], reclaimer_queue: str, required: tuple, p
                                                                        TaskStatus.RELEASING)])  # fmt: skip
         jobs[victim.key] = victim
         victims[victim.key] = list(victim.tasks)
-    scenario = SimpleNamespace(preemptor=View(reclaimer), victims=victims)
+    scenario = Scenario(View(reclaimer), [ts for ts in victims.values() if ts])  # (a job with no task adds nothing)
     snapshot = {n: (q.allocated.copy(), q.allocated_np.copy()) for n, q in fs.queues.items()}
     return reclaim_action(fs, jobs).reclaimable(reclaimer, scenario, snapshot)
 

@@ -142,6 +142,16 @@ def _batch_by_scan(self, t):
     return None
 
 
+def _batches_by_scan(self, tasks):
+    out, seen = [], set()
+    for t in tasks:
+        b = _batch_by_scan(self, t)
+        if b is not None and id(b) not in seen:
+            seen.add(id(b))
+            out.append(b)
+    return out
+
+
 def _best_node_numpy(ctx, task, nodes):
     """best_node as it was: numpy step by step."""
     c = ctx.ssn.cluster
@@ -196,12 +206,12 @@ def _best_node_numpy(ctx, task, nodes):
 
 
 def _absorb_one_by_one(self, scenario):
-    for t in new_victims(scenario, self.seen):
+    for t in new_victims(scenario, self.seen, 0)[0]:
         self.cap[t.node] += self.ctx.gpus(t)
 
 
 def _topology_ok_one_by_one(self, scenario):
-    for t in new_victims(scenario, self.seen):
+    for t in new_victims(scenario, self.seen, 0)[0]:
         for key, position in self.position.items():
             at = position[t.node]
             if at >= 0:
@@ -241,7 +251,7 @@ def _eager(self, ctx, partial, recorded, queue):
 #: Each shortcut, by name, and how to switch it off: (object, attribute, the direct way).
 DIRECT: dict[str, list[tuple[object, str, object]]] = {
     "memo": [(kai_solver, "PlacementMemo", lambda: None)],
-    "could_fit": [(kai_allocate, "could_fit", lambda ctx, tasks, nodes: True)],
+    "could_fit": [(kai_allocate, "could_fit", lambda ctx, tasks, nodes, asked=None: True)],
     "pops": [(kai_solver, "virtually_allocate", _pop_all), (kai_simulation, "virtually_allocate", _pop_all)],
     "queue": [(ScenarioBuilder, "__init__", _eager)],
     "batches": [(KaiStatement, "evict_batch", _evict_one_by_one), (KaiStatement, "rollback", Statement.rollback)],
@@ -253,7 +263,7 @@ DIRECT: dict[str, list[tuple[object, str, object]]] = {
     "sums": [(KaiFairShare, "_task_many", _task_each)],
     "kernel": [(kai_allocate, "best_node", _best_node_numpy), (kai_allocate, "copies_fit", kai_allocate.copies_fit_py)],
     "filters": [(IdleGpus, "_absorb", _absorb_one_by_one), (TopologyIdleGpus, "ok", _topology_ok_one_by_one)],
-    "batch_of": [(kai_scenarios.Scenario, "batch_of", _batch_by_scan)],
+    "batch_of": [(kai_scenarios.Scenario, "batch_of", _batch_by_scan), (kai_scenarios.Scenario, "batches_of", _batches_by_scan)],
     "kept": [(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)],
     "grow": [(kai_solver.KeptVictims, "_grows", lambda self, solver, partial, recorded: False)],
     "count": [(KaiFairShare, "_count_tasks", _count_each)],
@@ -775,6 +785,12 @@ def test_idle_gpus_filter_asks_the_largest_capacities_as_the_pending_tasks_grow(
 
         def recorded_tasks(self):
             return []
+
+        def victims_from(self, start):
+            return self.potential[start:]
+
+        def victim_count(self):
+            return len(self.potential)
 
     rnd = random.Random(3)
     for _ in range(200):

@@ -198,8 +198,9 @@ def run(levels: list[str], nodes: dict[str, dict], jobs: list[dict], *, job: str
 
     search = path = None
     allocatable: dict[str, int] = {}
-    if state:
-        ((top, biggest), (_, copies)), = state.items()
+    domains = [(k, v) for k, v in state.items() if k[0] != "search"]  # (the memo's search domain left out)
+    if domains:
+        ((top, biggest), (_, copies)), = domains
         search = gid(top)
         path = "root" if top == topo.root else ".".join(_path(topo, top))
         inside, pos, _, _, _, sizes = ctx.subtree(top)

@@ -293,12 +293,10 @@ class KaiReclaim(KaiAction):
         # the resources each chunk involves (getInvolvedResourcesNames: Resource.GPUs(), no MIG instances)
         involved_by_queue: dict[str, list[np.ndarray]] = {}
         job_of = self.ssn.cluster.job
-        for key, tasks in s.victims.items():
+        for key in s.victims:
             victim = job_of(key)
             pod_sets = pod_set_minimums(victim)
-            per: dict[str, list[Task]] = {}
-            for t in tasks:
-                per.setdefault(pod_set_name(t), []).append(t)
+            per = s.victims_by_pod_set(key)
             core: list[Task] = []
             elastic: list[Task] = []
             for name, ts in per.items():

@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,13 +46,37 @@ if TYPE_CHECKING:
 AVAILABILITY, RESOURCE_TYPE, NOMINATED, MAX_HIGH_DENSITY = 100.0, 10.0, 1_000_000.0, 9.0
 
 
-def over_queue_capacity(ctx: KaiContext, v: View, tasks: list[Task], *, quota_only: bool = False) -> bool:
-    """``IsJobOverQueueCapacity`` (``quota_only``: ``IsNonPreemptibleJobOverQueueQuota``)."""
+@dataclass(frozen=True)
+class Asked:
+    """Tasks to allocate with what the checks before their placement read of them: their
+    quota request (:func:`over_queue_capacity`) and their distinct requests with counts
+    (:func:`could_fit`), worked out once for a caller that asks for the same tasks again
+    and again (the solver's victims, step after step)."""
+
+    tasks: list[Task]
+    quota: np.ndarray
+    groups: tuple[np.ndarray, np.ndarray] | None
+
+    @classmethod
+    def of(cls, ctx: KaiContext, tasks: list[Task]) -> Asked:
+        return cls(tasks, quota_request(ctx, tasks), request_groups(ctx, tasks))
+
+
+def quota_request(ctx: KaiContext, tasks: list[Task]) -> np.ndarray:
+    """``getRequiredQuota``: ``GetGpusQuota``, no GPUs for gpu-memory."""
+    return ctx.fs.vec_sum(tasks, "none")
+
+
+def over_queue_capacity(ctx: KaiContext, v: View, tasks: list[Task], *, quota_only: bool = False,
+                        req: np.ndarray | None = None) -> bool:  # fmt: skip
+    """``IsJobOverQueueCapacity`` (``quota_only``: ``IsNonPreemptibleJobOverQueueQuota``);
+    ``req``: the tasks' :func:`quota_request`, when the caller has it."""
     fs = ctx.fs
     q = fs.queues.get(v.job.queue)
     if q is None or not tasks:
         return False
-    req = fs.vec_sum(tasks, "none")  # (getRequiredQuota: GetGpusQuota, no GPUs for gpu-memory)
+    if req is None:
+        req = quota_request(ctx, tasks)
     asked = req > 0
     non_preemptible = not is_preemptible(v.job)
     name, seen = v.job.queue, set()
@@ -310,7 +335,7 @@ fit: Callable[..., tuple[int, float, float, bool]] = kernels.either("kai_fit", f
 score: Callable[..., int] = kernels.either("kai_score", score_py)
 
 
-def could_fit(ctx: KaiContext, tasks: list[Task], nodes: np.ndarray) -> bool:
+def could_fit(ctx: KaiContext, tasks: list[Task], nodes: np.ndarray, asked: Asked | None = None) -> bool:
     """A necessary condition for placing every one of ``tasks`` on ``nodes``: a task only
     goes where its whole request fits the node's idle + releasing capacity, and each
     placement takes that much of it (un-evicting a victim on its node as well), so for
@@ -318,19 +343,28 @@ def could_fit(ctx: KaiContext, tasks: list[Task], nodes: np.ndarray) -> bool:
     node ``min`` over the asked resources of ``free // request``), and all the requests
     together must fit the nodes' total. False means the attempt would fail whatever the
     predicates and scores say; as a failed attempt is rolled back whole, skipping it
-    changes nothing but the time."""
+    changes nothing but the time. ``asked``: the tasks' :class:`Asked`, when the caller has it."""
     if not len(nodes):
         return False
+    groups = request_groups(ctx, tasks) if asked is None else asked.groups
+    if groups is None:
+        return True
+    c = ctx.ssn.cluster
+    return copies_fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, *groups)
+
+
+def request_groups(ctx: KaiContext, tasks: list[Task]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The distinct requests of ``tasks`` (rows) and how many ask for each, for
+    :func:`could_fit`; None when there is no bound (a ``gpu-fraction`` task)."""
     gs = ctx.sharing
     if gs is not None and any(gs.shared(t) for t in tasks):
-        return True  # a fraction takes a share of one GPU, not its amount of the node's whole GPUs: no bound
+        return None  # a fraction takes a share of one GPU, not its amount of the node's whole GPUs: no bound
     groups: dict[bytes, list[Task]] = {}
     for t in tasks:
         groups.setdefault(t.req.tobytes(), []).append(t)  # type: ignore[union-attr]
     reqs = np.array([same[0].req for same in groups.values()], dtype=np.int64)
     counts = np.array([len(same) for same in groups.values()], dtype=np.int64)
-    c = ctx.ssn.cluster
-    return copies_fit(c.allocatable, c.used, c.releasing, c.pipelined, nodes, reqs, counts)
+    return reqs, counts
 
 
 def copies_fit_py(alloc: np.ndarray, used: np.ndarray, releasing: np.ndarray, pipelined: np.ndarray, nodes: np.ndarray,
@@ -371,15 +405,16 @@ def _sets(ctx: KaiContext, stmt: KaiStatement, v: View, name: str, nt: NetworkTo
 
 
 def allocate_job(ctx: KaiContext, v: View, stmt: KaiStatement, nodes: np.ndarray, pipeline_only: bool,
-                 tasks: list[Task] | None = None) -> bool:  # fmt: skip
+                 asked: Asked | None = None) -> bool:  # fmt: skip
     """``AllocateJob``: place what ``v`` needs now on ``nodes``; False (with this call's
     placements undone) when it cannot (found at once when :func:`could_fit` says so).
-    ``tasks``: its ``GetTasksToAllocate`` when the caller knows it."""
+    ``asked``: its ``GetTasksToAllocate`` (:class:`Asked`) when the caller knows it."""
     ctx.node_scores = {}  # the topology plugin's preJobAllocationFn
     ctx.scored = v.job
-    if tasks is None:
-        tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual)
-    if not tasks or over_queue_capacity(ctx, v, tasks) or not could_fit(ctx, tasks, nodes):
+    tasks = tasks_to_allocate(v, not pipeline_only, ctx.virtual) if asked is None else asked.tasks
+    if not tasks:
+        return False
+    if over_queue_capacity(ctx, v, tasks, req=None if asked is None else asked.quota) or not could_fit(ctx, tasks, nodes, asked):
         return False
     return place_in_sets(ctx, v, stmt, nodes, tasks, pipeline_only) is not None
 

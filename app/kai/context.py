@@ -71,6 +71,7 @@ class KaiContext:
         self.scored: Job | None = None  # the job they belong to
         self._sets: dict[str, JobSets] = {}
         self._subtrees: dict[int, tuple] = {}
+        self._levels_under: dict[tuple[int, int], list[int]] = {}
         self._signatures: dict[str, tuple] = {}
         self._level_domains: dict[tuple[str | None, str], tuple[np.ndarray, int]] = {}
         self._mig = fs.mig or MigColumns(c.resources.names)
@@ -88,6 +89,15 @@ class KaiContext:
             ends = np.cumsum(lens)
             rows = np.concatenate(parts).astype(np.intp, copy=False) if parts else np.zeros(0, dtype=np.intp)
             got = self._subtrees[top] = (inside, {h: i for i, h in enumerate(inside)}, rows, ends - lens, ends, lens.tolist())
+        return got
+
+    def level_under(self, top: int, tier: int) -> list[int]:
+        """The HyperNodes of tier ``tier`` under ``top`` (``top`` included), in
+        :meth:`subtree` order: fixed for the session, worked out once."""
+        got = self._levels_under.get((top, tier))
+        if got is None:
+            tiers = self.ssn.cluster.topology.tier
+            got = self._levels_under[top, tier] = [h for h in self.subtree(top)[0] if tiers[h] == tier]
         return got
 
     def sets(self, job: Job) -> JobSets:

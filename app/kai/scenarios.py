@@ -27,16 +27,17 @@ pending pod's required affinity), so the outcome is the same.
 
 from __future__ import annotations
 
+from itertools import chain, islice
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.kai.jobs import View, tasks_to_allocate, tasks_to_evict
+from app.kai.jobs import View, pod_set_name, tasks_to_allocate, tasks_to_evict
 from app.kai.queues import JobsOrderByQueues
 from app.model.cluster import Task
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from app.kai.context import KaiContext
     from app.kai.topology import SubGroupSet
@@ -54,6 +55,8 @@ class Scenario:
         self._batch: dict[int, list[Task]] = {}  # id(task) -> the first batch holding it
         for batch in recorded:
             self._add_batch(batch)
+        self._recorded = [t for batch in recorded for t in batch]
+        self._by_pod_set: dict[str, tuple[int, dict[str, list[Task]]]] = {}  # see victims_by_pod_set
 
     def _add_batch(self, tasks: list[Task]) -> None:
         key = tasks[0].job.key  # type: ignore[union-attr]
@@ -74,7 +77,28 @@ class Scenario:
                 jobs.append(key)
 
     def recorded_tasks(self) -> list[Task]:
-        return [t for batch in self.recorded for t in batch]
+        return list(self._recorded)
+
+    def victims_by_pod_set(self, key: str) -> dict[str, list[Task]]:
+        """The victim tasks of job ``key`` (:attr:`victims`) by pod set, each set's in add
+        order, the sets in the order first met (worked out again only when the job's
+        victims grew: they are only ever added to)."""
+        tasks = self.victims[key]
+        got = self._by_pod_set.get(key)
+        if got is None or got[0] != len(tasks):
+            per: dict[str, list[Task]] = {}
+            for t in tasks:
+                per.setdefault(pod_set_name(t), []).append(t)
+            got = self._by_pod_set[key] = (len(tasks), per)
+        return got[1]
+
+    def victims_from(self, start: int) -> Iterator[Task]:
+        """The scenario's victims (the recorded ones, then the potential ones in the order
+        they were added: a list that only grows) from position ``start`` on."""
+        return islice(chain(self._recorded, self.potential), start, None)
+
+    def victim_count(self) -> int:
+        return len(self._recorded) + len(self.potential)
 
     def latest_potential_job(self) -> str | None:
         return self.potential[-1].job.key if self.potential else None  # type: ignore[union-attr]
@@ -95,6 +119,11 @@ class Scenario:
         """The first victim batch holding ``t`` (its job's batches come in add order)."""
         return self._batch.get(id(t))
 
+    def batches_of(self, tasks: list[Task]) -> list[list[Task]]:
+        """:meth:`batch_of` of each of ``tasks`` that has one, each batch once, in the order
+        they are first met."""
+        return list({id(b): b for b in map(self._batch.get, map(id, tasks)) if b is not None}.values())
+
 
 class IdleGpus:
     """The accumulated idle-GPU filter (top-N nodes, first-fit of the pending GPUs)."""
@@ -103,6 +132,7 @@ class IdleGpus:
         self.ctx = ctx
         self.cap = ctx.free_gpus().astype(np.float64)
         self.seen: set[int] = set()
+        self.counted = 0  # the scenario's victims looked at so far (see new_victims)
         self.top: list[float] = []  # the largest capacities, largest first, while ``cap`` stays as it is
         self.retarget(scenario)
 
@@ -111,7 +141,7 @@ class IdleGpus:
         self.required = sorted((self.ctx.gpus(t) for t in scenario.pending), reverse=True)
 
     def _absorb(self, scenario: Scenario) -> None:
-        fresh = new_victims(scenario, self.seen)
+        fresh, self.counted = new_victims(scenario, self.seen, self.counted)
         if fresh:  # (np.add.at adds one by one, in order: the sums of a loop)
             np.add.at(self.cap, _nodes(fresh), self.ctx.gpus_of(fresh))
             self.top = []
@@ -171,6 +201,7 @@ class TopologyIdleGpus:
             self.position[key] = at
             self.cap[key] = np.bincount(at[inside], weights=free[inside], minlength=count).astype(np.float64)
         self.seen: set[int] = set()
+        self.counted = 0  # the scenario's victims looked at so far (see new_victims)
         self.retarget(scenario)
 
     def retarget(self, scenario: Scenario) -> None:
@@ -183,7 +214,7 @@ class TopologyIdleGpus:
         self.demand = demand
 
     def ok(self, scenario: Scenario) -> bool:
-        fresh = new_victims(scenario, self.seen)
+        fresh, self.counted = new_victims(scenario, self.seen, self.counted)
         if fresh:
             where, freed = _nodes(fresh), self.ctx.gpus_of(fresh)
             for key, at in self.position.items():
@@ -200,14 +231,16 @@ def _nodes(tasks: list[Task]) -> np.ndarray:
     return np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
 
 
-def new_victims(scenario: Scenario, seen: set[int]) -> list[Task]:
-    """The scenario's victims on a node that a filter has not counted yet (now counted)."""
+def new_victims(scenario: Scenario, seen: set[int], start: int) -> tuple[list[Task], int]:
+    """The scenario's victims on a node that a filter has not counted yet (now counted),
+    looking at its victims from position ``start`` on (a filter has looked at those before
+    it: its one scenario's victims only grow), and where to start next time."""
     out = []
-    for t in scenario.recorded_tasks() + scenario.potential:
+    for t in scenario.victims_from(start):
         if t.node >= 0 and id(t) not in seen:
             seen.add(id(t))
             out.append(t)
-    return out
+    return out, scenario.victim_count()
 
 
 def greedy_match(required: list[float], capacities: list[float]) -> bool:

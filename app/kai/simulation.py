@@ -20,6 +20,7 @@ it places nothing, but while it heads its queue it is the job that queue is comp
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -66,9 +67,9 @@ def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task], pend
     made by earlier calls on the same state, reused (so a frozen queue order knows their
     requests)."""
     jobs: dict[str, View] = {v.key: v for v in pending}
-    for t in victims:
-        job = t.job
-        if job is not None and job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
+    victim_jobs = {id(j): j for j in map(_JOB, victims) if j is not None}.values()  # each once, as first met
+    for job in victim_jobs:
+        if job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
             v = views.get(job.key) if views is not None else None
             if v is None or v.job is not job:
                 v = View(job)
@@ -76,7 +77,10 @@ def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task], pend
                     views[job.key] = v
             jobs[job.key] = v
     jobs[preemptor.key] = preemptor
-    return ctx.jobs_order(list(jobs.values())), {t.job.key for t in victims if t.job is not None}
+    return ctx.jobs_order(list(jobs.values())), {j.key for j in victim_jobs}
+
+
+_JOB = attrgetter("job")
 
 
 def preemptor_first(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View],

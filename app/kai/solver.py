@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.kai.allocate import _place_tasks, allocate_job, could_fit, over_queue_capacity, place_in_sets
+from app.kai.allocate import Asked, _place_tasks, allocate_job, could_fit, over_queue_capacity, place_in_sets
 from app.kai.memo import PlacementMemo
 from app.kai.jobs import (
     ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, members, partial_view, pod_set_name,
@@ -222,23 +222,21 @@ class ByPodSolver:
     def nodes(self) -> np.ndarray:
         return np.fromiter(sorted(self.feasible), dtype=np.intp)
 
-    def _result(self, s: Scenario, stmt: KaiStatement, victims: list[Task]) -> Result:
+    def _result(self, s: Scenario, stmt: KaiStatement, victims: list[Task],
+                known: tuple[list[Task], list[list[Task]]] | None = None) -> Result:  # fmt: skip
         """A simulation placed the preemptor: the victims it left evicted or moved, if the
-        action's validator accepts the scenario (else the statement is discarded)."""
-        evicted = [t for t in victims if t.status is TaskStatus.RELEASING]
-        moved = [t for t in victims if t.status is TaskStatus.PIPELINED]
+        action's validator accepts the scenario (else the statement is discarded).
+        ``known``: those victims and their batches, when the caller knows them."""
+        if known is None:
+            evicted = [t for t in victims if t.status is TaskStatus.RELEASING]
+            moved = [t for t in victims if t.status is TaskStatus.PIPELINED]
         if self.js.validator is not None and not self.js.validator(s):
             stmt.discard()
             return Result(False)
+        if known is not None:
+            return Result(True, list(known[0]), list(known[1]), stmt)
         out = evicted + moved
-        batches: list[list[Task]] = []
-        seen: set[int] = set()
-        for t in out:
-            b = s.batch_of(t)
-            if b is not None and id(b) not in seen:
-                seen.add(id(b))
-                batches.append(b)
-        return Result(True, out, batches, stmt)
+        return Result(True, out, s.batches_of(out), stmt)
 
 
 class KeptVictims:
@@ -279,7 +277,7 @@ class KeptVictims:
         self.mark = 0  # the statement's length with the recorded victims evicted
         self.grows: bool | None = None  # whether the preemptor's placements carry over (see _grow)
         self.victim_views: list[View] = []  # the victim jobs, in the order the simulation pops them
-        self.victim_tasks: list[list[Task]] = []  # their GetTasksToAllocate, asked once (see solve)
+        self.victim_tasks: list[Asked] = []  # their GetTasksToAllocate, asked once (see solve)
         self.node_set: np.ndarray | None = None  # the node set the preemptor's tasks are in
         self.failed: list[np.ndarray] = []  # the node sets the run's first step tried before it
         self.at_mark: dict = {}  # the domains' free resources on the kept evictions alone (see _sets_at_mark)
@@ -288,6 +286,7 @@ class KeptVictims:
         self.leads = False  # whether the preemptor is popped first whatever its size (see _grows)
         self.checked = 0  # else, up to which size it is known to be popped first (see _first)
         self.window = 8
+        self.unmoved: tuple[list[Task], list[list[Task]]] | None = None  # a step's victims and batches where none was placed back
 
     def holds(self, batches: list[list[Task]], feasible: set[int]) -> bool:
         return (len(batches) == len(self.batches) and all(a is b for a, b in zip(batches, self.batches, strict=True))
@@ -326,9 +325,13 @@ class KeptVictims:
             asks = self.victim_tasks
             for i, v in enumerate(self.victim_views):
                 if i == len(asks):  # what it asks for: its own tasks' states, the same every step
-                    asks.append(tasks_to_allocate(v, False, ctx.virtual))
+                    asks.append(Asked.of(ctx, tasks_to_allocate(v, False, ctx.virtual)))
                 allocate_job(ctx, v, stmt, nodes, True, asks[i])
-            res = solver._result(s, stmt, recorded)
+            # no victim placed back: the victims' states are the mark's, as in every such step
+            unmoved = stmt.checkpoint() == after
+            res = solver._result(s, stmt, recorded, self.unmoved if unmoved else None)
+            if unmoved and res.solved:
+                self.unmoved = res.victims, res.batches
         else:  # (from here on) the simulation is run whole, on the kept evictions alone
             if self.placed:
                 stmt.rollback(self.mark)
@@ -460,24 +463,23 @@ class KeptVictims:
         """The preemptor's node sets (``SubsetNodesFn``, its topology domains for this step's
         tasks, in order) on the kept evictions alone, the state the step's own simulation
         asks them in (it places the preemptor first): the placements this run keeps are
-        taken off the node accounting while they are worked out, so the domains' free
-        resources are the same at every step of the run, worked out once
+        left out of the nodes' future idle resources they are worked out from, so the
+        domains' free resources are the same at every step of the run, worked out once
         (``self.at_mark``). One set, the nodes given, without a constraint."""
         nt = partial.job.network_topology
         if nt is None:
             return [nodes]
         ctx = self.js.ctx
-        c = ctx.ssn.cluster
-        kept = [t for t in partial.tasks if t.status is TaskStatus.PIPELINED and t.node >= 0]
-        idx = np.fromiter((t.node for t in kept), dtype=np.intp, count=len(kept))
-        reqs = request_rows(kept) if kept else None
-        if reqs is not None:
-            np.subtract.at(c.pipelined, idx, reqs)
-        try:
-            sets, _ = subset_nodes(ctx, partial, nt, set(), list(partial.tasks), nodes, held=False, state=self.at_mark)
-        finally:
-            if reqs is not None:
-                np.add.at(c.pipelined, idx, reqs)
+
+        def future() -> np.ndarray:  # (asked when ``at_mark`` does not hold the domains yet)
+            idle = ctx.ssn.cluster.future_idle_of(slice(None))
+            kept = [t for t in partial.tasks if t.status is TaskStatus.PIPELINED and t.node >= 0]
+            if kept:
+                np.add.at(idle, np.fromiter((t.node for t in kept), dtype=np.intp, count=len(kept)), request_rows(kept))
+            return idle
+
+        sets, _ = subset_nodes(ctx, partial, nt, set(), list(partial.tasks), nodes, held=False, state=self.at_mark,
+                               future=future)  # fmt: skip
         return [s for _, s in sets]
 
     def _same_sets(self, partial: View, nodes: np.ndarray) -> bool:

@@ -172,10 +172,10 @@ def _ratios(ctx: KaiContext, need: np.ndarray, free: np.ndarray) -> list[float]:
     return out.tolist()
 
 
-def _same_shape(ctx: KaiContext, tasks: list[Task]) -> bool:
-    """``useRepresentorPodsAccounting``: every task asks for the same extended resources,
-    and all or none for GPUs."""
-    asked = np.array([t.req for t in tasks]) > 0  # type: ignore[misc]
+def _same_shape(ctx: KaiContext, reqs: np.ndarray) -> bool:
+    """``useRepresentorPodsAccounting``: every task (a row of ``reqs``) asks for the same
+    extended resources, and all or none for GPUs."""
+    asked = reqs > 0
     cols = ctx.extended_cols
     if len(cols) and not (asked[:, cols] == asked[0, cols]).all():
         return False
@@ -184,15 +184,17 @@ def _same_shape(ctx: KaiContext, tasks: list[Task]) -> bool:
 
 
 def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets: set[str], tasks: list[Task],
-                 nodes: np.ndarray, *, held: bool = True,
-                 state: dict[Any, Any] | None = None) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
+                 nodes: np.ndarray, *, held: bool = True, state: dict[Any, Any] | None = None,
+                 future: Callable[[], np.ndarray] | None = None) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
     """``SubsetNodesFn`` for a set (or pod set) with constraint ``nt``, the pod sets
     ``pod_sets`` (of the view ``v``) and this attempt's ``tasks`` of them, on ``nodes``:
     the node sets to try in order, each with its domain (None for the nodes as given),
     and the preferred level's node scores (None without a preferred level). ``held``
     False: as if none of the view's pods were placed (no domain of active pods).
-    ``state``: a memo of the domains' free resources and copies, for a caller that asks
-    again with the nodes' accounting as it was (the solver, on the kept evictions)."""
+    ``state``: a memo of the search domain and the domains' free resources and copies, for
+    a caller that asks again on the same nodes with their accounting as it was (the solver,
+    on the kept evictions). ``future``: every node's future idle resources, when they are not
+    the accounting's (asked only when ``state`` does not hold them)."""
     if nt is None or not tasks:
         return [(None, nodes)], None
     required, preferred, known = _levels(ctx, nt)
@@ -200,14 +202,24 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
         return [], None
     c = ctx.ssn.cluster
     topo = c.topology
-    valid = nodes[ctx.in_topology[nodes]] if len(nodes) else nodes
-    search = _above_empty(topo, c.nodes, topo.lca(valid)) if len(valid) else topo.root
-    if preferred is not None:
-        while search != topo.root and topo.tier[search] < preferred:
-            search = topo.parent[search]
+    where = state.get(("search", preferred)) if state is not None else None  # (the same nodes every time)
+    if where is None:
+        valid = nodes[ctx.in_topology[nodes]] if len(nodes) else nodes
+        search = _above_empty(topo, c.nodes, topo.lca(valid)) if len(valid) else topo.root
+        if preferred is not None:
+            while search != topo.root and topo.tier[search] < preferred:
+                search = topo.parent[search]
+        given = None  # the valid nodes given, as a mask (None: every node)
+        if len(valid) < len(c.nodes):
+            given = np.zeros(len(c.nodes), dtype=bool)
+            given[valid] = True
+        where = search, given
+        if state is not None:
+            state[("search", preferred)] = where
+    search, given = where
     reqs = np.array([t.req for t in tasks])  # type: ignore[misc]
     need = column_sums(reqs)
-    biggest = reqs.max(axis=0) if _same_shape(ctx, tasks) else None
+    biggest = reqs.max(axis=0) if _same_shape(ctx, reqs) else None
     if biggest is not None and ctx.pods_col is not None and biggest[ctx.pods_col] <= MILLI:
         rest = biggest.copy()
         rest[ctx.pods_col] = 0
@@ -220,14 +232,14 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     key = (search, None if biggest is None else biggest.tobytes())
     got = state.get(key) if state is not None else None
     if got is None:
-        future = c.future_idle_of(slice(None))
-        acc = np.zeros((len(rows) + 1, future.shape[1]), dtype=np.int64)
-        np.cumsum(future[rows], axis=0, out=acc[1:])
+        future_idle = c.future_idle_of(slice(None)) if future is None else future()
+        acc = np.zeros((len(rows) + 1, future_idle.shape[1]), dtype=np.int64)
+        np.cumsum(future_idle[rows], axis=0, out=acc[1:])
         dom_free = acc[ends] - acc[starts]
         dom_copies = None
         if biggest is not None and (biggest > 0).any():
             asked = biggest > 0
-            copies = np.maximum((future[:, asked] // biggest[asked]).min(axis=1), 0)
+            copies = np.maximum((future_idle[:, asked] // biggest[asked]).min(axis=1), 0)
             cs = np.concatenate(([0], np.cumsum(copies[rows])))
             dom_copies = (cs[ends] - cs[starts]).tolist()
         if state is not None:
@@ -256,7 +268,7 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
 
     scores = None
     if preferred is not None:
-        scores = level_scores(topo, sorted((h for h in inside if topo.tier[h] == preferred), key=tree_key), len(c.nodes))
+        scores = level_scores(topo, sorted(ctx.level_under(search, preferred), key=tree_key), len(c.nodes))
     top = required if required is not None else topo.max_tier
     low = preferred if preferred is not None else top
     allowed = None
@@ -266,15 +278,12 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
         if placed:
             anc = topo.anc.get(required)
             allowed = {int(anc[n]) for n in placed} if anc is not None else set()
-    given = None  # the valid nodes given, as a mask (None: every node)
-    if len(valid) < len(c.nodes):
-        given = np.zeros(len(c.nodes), dtype=bool)
-        given[valid] = True
     # a domain outside the search subtree has no free resources worked out (KAI resets them
     # all, then sums the search subtree's): it fits only tasks that ask for nothing the ratio
-    # counts (BestEffort), and then the search domain's ancestors hold every valid node (the
-    # other domains hold none of them: a node set with no node places nothing)
-    above = {} if _ratios(ctx, need, np.zeros((1, len(need)), dtype=np.int64))[0] > 1.0 else _ancestors(topo, search)
+    # counts (BestEffort: its ratio on an empty domain is 0, any other's over 1), and then the
+    # search domain's ancestors hold every valid node (the other domains hold none of them: a
+    # node set with no node places nothing)
+    above = {} if any(need[col] > 0 for col in ctx.ratio_cols) else _ancestors(topo, search)
     out: list[tuple[int | None, np.ndarray]] = []
     for tier in sorted(t for t in topo.tiers if low <= t <= top):
         if tier in above:  # above the search domain: its ancestor is the level's one domain with valid nodes
@@ -283,7 +292,7 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
                 leaves = topo.leaves[h]
                 out.append((h, leaves if given is None else leaves[given[leaves]]))
             continue
-        level = [h for h in inside if topo.tier[h] == tier]
+        level = ctx.level_under(search, tier)
         if allowed is not None:
             level = [h for h in level if _under(topo, h, allowed, required)]  # type: ignore[arg-type]
         for h in sorted((h for h in level if fits(h)), key=tree_key):
