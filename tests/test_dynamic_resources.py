@@ -664,16 +664,19 @@ def test_a_class_selecting_gpus_by_memory_capacity_skips_smaller_ones(client, pr
 
 @pytest.mark.parametrize("resource", ["example.com/gpu", "deviceclass.resource.kubernetes.io/gpu-class"])
 def test_an_extended_resource_backed_by_a_device_class_is_named_in_the_warnings(client, resource) -> None:
-    """DRAExtendedResource (beta and on in kube-scheduler 1.36) is not modelled: a pod asking
-    for a DeviceClass's ``extendedResourceName`` (or for ``deviceclass.resource.kubernetes.io/
-    <class>``) waits for a node advertising it, and the warnings say kube-scheduler would
+    """DRAExtendedResource (beta and on in kube-scheduler 1.36): a pod asking for a
+    DeviceClass's ``extendedResourceName`` (or for ``deviceclass.resource.kubernetes.io/
+    <class>``) waits for a node advertising it, as Volcano's allocate decides (its resource
+    check, ``LessEqualWithResourcesName`` with a missing resource counting 0, runs before
+    kube-scheduler's DynamicResources plugin); the warnings say kube-scheduler alone would
     allocate the class's devices instead; a plain extended resource is not named."""
     cls = device_class("gpu-class")
     cls["spec"]["extendedResourceName"] = "example.com/gpu"
     p = pod("w-0", ns=NS)
     p["spec"]["containers"][0]["resources"]["requests"][resource] = "1"
     out = decide(client, [*cpu_nodes("a"), cls, p], "volcano")
-    assert any("DRAExtendedResource" in w and resource in w for w in out["warnings"])
+    assert any("DRAExtendedResource" in w and resource in w and "Volcano" in w for w in out["warnings"])
+    assert where(out, f"{NS}/w-0") is None  # node a does not advertise the resource
     cls["spec"].pop("extendedResourceName")
     p["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "1", "example.com/other": "1"}
     assert not any("DRAExtendedResource" in w for w in decide(client, [*cpu_nodes("a"), cls, p], "volcano")["warnings"])

@@ -551,15 +551,22 @@ DEVICE_CLASS_RESOURCE = "deviceclass.resource.kubernetes.io/"
 
 def _dra_extended(d: Draft, table: ResourceTable) -> list[str]:
     """Extended resources backed by DRA (DRAExtendedResource, beta and on in kube-scheduler
-    1.36): not modelled; named when a resource of the snapshot is one."""
+    1.36): named when a resource of the snapshot is one. Every profile counts such a request
+    as any extended resource, against the node's allocatable: Volcano does too (its allocate
+    checks the pod's whole request against the node's idle resources, a resource the node
+    lacks counting 0, before kube-scheduler's DynamicResources plugin runs); kube-scheduler
+    1.36 itself (the default profile's model, and the extender's) would allocate the class's
+    devices on a node that does not advertise the resource: not modelled."""
     mapped = {c.extended: c.name for c in d.dra.classes.values() if c.extended}
     backed = sorted(n for n in table.names if n in mapped or n.startswith(DEVICE_CLASS_RESOURCE))
     if not backed:
         return []
     by = mapped.get(backed[0]) or backed[0][len(DEVICE_CLASS_RESOURCE):]
     return [f"extended resources backed by DRA (DRAExtendedResource, beta and on in kube-scheduler 1.36; off in KAI's "
-            f"1.34) are not modelled: a pod's request for {backed[0]} (DeviceClass {by}) is met only by nodes that "
-            "advertise the resource, where kube-scheduler also allocates the class's devices on nodes that do not"]
+            f"1.34): a pod's request for {backed[0]} (DeviceClass {by}) is met only by nodes that advertise the "
+            "resource, as Volcano's own resource check decides (the volcano profile); kube-scheduler 1.36 would also "
+            "allocate the class's devices on nodes that do not (not modelled: the default profile and the extender "
+            "refuse those nodes)"]
 
 
 def _pod_terms(p: PodDraft) -> bool:
