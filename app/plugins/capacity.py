@@ -76,12 +76,15 @@ from app.model.cluster import (
     ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts, request_sum,
 )  # fmt: skip
 from app.model.resources import CPU, MEMORY, PODS, ResourceTable, column_sums
+from app.plugins.capacity_dra import DraQuota, go_bool
 
 INF = float("inf")
 ROOT = "root"
 MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
 ANCESTOR_RECLAIM_LEVEL = "ancestorReclaimLevel"
 GO_INT_MAX = 2**63 - 1  # a larger YAML integer is no Go int (yaml.v2 gives a uint64)
+DRA_ENABLE = "capacity.DynamicResourceAllocationEnable"
+DRA_CONSUMABLE = "capacity.DRAConsumableCapacityEnable"
 
 
 def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
@@ -204,6 +207,7 @@ class Capacity(Plugin):
         if self.hierarchy:
             # parents' shares are computed once, here; the event handlers refresh only leaves'
             self.opening_share = {n: self.share(n) for n in names if self.children.get(n)}
+        self.dra = self._dra_quota(queues, names)
         self.ssn.on_allocate(lambda t: self._task(t, 1))
         self.ssn.on_deallocate(lambda t: self._task(t, -1))
         reg = self.ssn.register
@@ -216,6 +220,33 @@ class Capacity(Plugin):
         reg("reclaimable", self.name, self.reclaimable)
         reg("unified_evictable", self.name, lambda _, cands, kind: self.unified_reclaimable(cands) if kind == "reclaim" else None)
         reg("preemptive", self.name, self.preemptive)
+
+    # -- DRA queue quota (app.plugins.capacity_dra) --------------------------------------------
+    def _dra_quota(self, queues: dict[str, Queue], names: list[str]) -> DraQuota | None:
+        """The queues' DRA quota when ``capacity.DynamicResourceAllocationEnable`` is on (its
+        default: the DynamicResourceAllocation gate, GA) and some queue names one;
+        ``capacity.DRAConsumableCapacityEnable`` (default: the gate, on in 1.36) adds the
+        capacities. The pods holding a node at open are counted."""
+        enabled = self._go_bool(DRA_ENABLE, True)
+        consumable = self._go_bool(DRA_CONSUMABLE, True)
+        if not enabled:
+            return None
+        quota = DraQuota(self.ssn.cluster, queues, names, consumable)
+        if not quota:
+            return None
+        c = self.ssn.cluster
+        snap = c.dra
+        claims = snap.pod_claims if snap is not None else {}
+        held = [t for key in sorted(claims) if (t := c.find_task(key)) is not None and t.status in ALLOCATED_STATUS]
+        quota.open(held, self._chain, self.hierarchy)
+        return quota
+
+    def _go_bool(self, key: str, default: bool) -> bool:
+        value, understood = go_bool(self.args.get(key), default)
+        if not understood:
+            self.warn(f"plugin capacity: argument {key} {self.args.get(key)!r} is not a boolean: {str(default).lower()} "
+                      "is used, as Volcano does")  # fmt: skip
+        return value
 
     # -- ancestorReclaimLevel ------------------------------------------------------------------
     def _ancestor_reclaim_level(self) -> int:
@@ -542,6 +573,8 @@ class Capacity(Plugin):
     def _task(self, task: Task, sign: int) -> None:
         if task.job is not None and task.job.queue in self.allocated:
             self._add(task.job.queue, task.req, sign)  # type: ignore[arg-type]
+            if self.dra is not None:
+                self.dra.moved(self._chain(task.job.queue), task, sign)
 
     def share(self, name: str) -> float:
         if not self.deserved_set.get(name):
@@ -606,10 +639,11 @@ class Capacity(Plugin):
             return False  # only leaf queues hold jobs
         asked = (task.req > 0) & self.checked  # type: ignore[operator]
         need = task.req[asked] * copies  # type: ignore[index]
-        for n in self._chain(q.name):
+        chain = self._chain(q.name)
+        for n in chain:
             if not (self.allocated[n][asked] + need <= self.real[n][asked] + 1e-9).all():
                 return False
-        return True
+        return self.dra is None or self.dra.allows(chain, task, copies)
 
     def job_enqueueable(self, job: Job) -> int:
         """JobEnqueueableFn, no side effects: reject in a queue with children (hierarchical) or
@@ -625,21 +659,32 @@ class Capacity(Plugin):
         queue = self.ssn.cluster.queues.get(q)
         if queue is not None and queue.state != "Open":
             return -1
-        if not job.min_resources:
+        if not job.min_resources and (self.dra is None or not self.dra.needs_enqueue_check(job)):
             return 1
         need = min_resources_vector(job, self.ssn.cluster.resources)
         asked = (need > 0) & self.checked
-        for n in self._chain(q):
+        chain = self._chain(q)
+        for n in chain:
             future = need + self.allocated[n] + self.inqueue[n] - self.elastic[n]
             if not (future[asked] <= self.real[n][asked] + 1e-9).all():
+                return -1
+            if self.dra is not None and not self.dra.enqueueable([n], job):
                 return -1
         return 1
 
     def job_enqueued(self, job: Job) -> None:
         """JobEnqueuedFn: the admitted PodGroup's minResources join the inqueue of its queue
-        and (hierarchical) of every ancestor."""
-        if not job.min_resources or job.queue not in self.allocated:
+        and (hierarchical) of every ancestor; so does its DRA minimum, where the queue has a
+        DRA quota (:meth:`DraQuota.enqueued`)."""
+        if job.queue not in self.allocated:
             return
-        need = enqueue_reservation(job, self.ssn.cluster.resources)
-        for n in self._chain(job.queue):
-            self.inqueue[n] = self.inqueue[n] + need
+        dra = self.dra is not None and self.dra.needs_enqueue_check(job)
+        if not job.min_resources and not dra:
+            return
+        chain = self._chain(job.queue)
+        if job.min_resources:
+            need = enqueue_reservation(job, self.ssn.cluster.resources)
+            for n in chain:
+                self.inqueue[n] = self.inqueue[n] + need
+        if dra:
+            self.dra.enqueued(chain, job)  # type: ignore[union-attr]
