@@ -22,7 +22,7 @@ import orjson
 import pytest
 
 from app.plugins.capacity_dra import (
-    INT64_MAX, Amount, DraQuota, QueueQuota, TaskRequest, go_bool, parse_quota, saturating_add,
+    INT64_MAX, Amount, DraQuota, QueueQuota, TaskRequest, go_bool, parse_quota, saturating_add, task_request,
 )  # fmt: skip
 from app.framework.session import Session
 from app.ingest.request import read_request
@@ -250,6 +250,12 @@ def test_dra_queue_quota_checks_capacity_requests_when_consumable(client) -> Non
     assert bound(decide(client, objs)) == {}
     off = config({**DRA_ON, "capacity.DRAConsumableCapacityEnable": "false"})
     assert bound(decide(client, objs, off)) == {"ns1/w": "n1"}
+    # two devices of 16Gi each ask 32Gi of the class's 20Gi (addDRAResource multiplies by the count)
+    objs = [N1, dra_queue("q", {"gpu.com": 4}, **{"memory.deviceclass/gpu.com": "20Gi"}),
+            *dra_job("w", "q", "gpu.com", 2, capacity={"memory": "16Gi"})]  # fmt: skip
+    assert bound(decide(client, objs)) == {}
+    objs[1] = dra_queue("q", {"gpu.com": 4}, **{"memory.deviceclass/gpu.com": "32Gi"})
+    assert bound(decide(client, objs)) == {"ns1/w": "n1"}
 
 
 def test_dra_queue_quota_is_on_by_default_and_off_by_the_argument(client) -> None:
@@ -300,21 +306,77 @@ def test_dra_quota_object_is_empty_without_device_class_keys(client) -> None:
 
 def test_job_minimum_takes_one_pod_per_role_times_its_minimum() -> None:
     """``GetMinDRAResources`` with ``minTaskMember``: one pod of each role (here the first by
-    name), times the role's minimum; without it, the first ``minMember`` pods with a request."""
+    name; Go's map order picks any, so a role whose pods ask differently is named in the
+    warnings), times the role's minimum; without it, the first ``minMember`` pods with a
+    request."""
 
     class _T:
         def __init__(self, name: str, role: str) -> None:
             self.namespace, self.name, self.uid, self.role, self.key = NS, name, name, role, f"{NS}/{name}"
 
     class _J:
-        def __init__(self, tasks, mta, ma) -> None:
-            self.tasks, self.min_task_member, self.min_available, self.queue = tasks, mta, ma, "q"
+        def __init__(self, key, tasks, mta, ma) -> None:
+            self.key, self.tasks, self.min_task_member, self.min_available, self.queue = key, tasks, mta, ma, "q"
 
+    notes: list[str] = []
     quota = DraQuota.__new__(DraQuota)
+    quota._minimums, quota.warn = {}, notes.append
     reqs = {"w0": 2, "w1": 3, "p0": 1}
     quota._requests = {f"{NS}/{n}": _request(**{f"ns1__{n}": {"gpu.com": Amount(c)}}) for n, c in reqs.items()}
     quota.cluster = type("C", (), {"dra": type("S", (), {"pod_claims": {k: () for k in quota._requests}})()})()
     tasks = [_T("w1", "worker"), _T("w0", "worker"), _T("p0", "ps")]
-    assert quota.job_minimum(_J(tasks, {"worker": 2, "ps": 1}, 3))["gpu.com"].count == 2 * 2 + 1  # type: ignore[index]
-    assert quota.job_minimum(_J(tasks, {}, 2))["gpu.com"].count == 1 + 2  # p0, w0 by name  # type: ignore[index]
-    assert quota.job_minimum(_J(tasks, {}, 0)) is None
+    assert quota.job_minimum(_J("a", tasks, {"worker": 2, "ps": 1}, 3))["gpu.com"].count == 2 * 2 + 1  # type: ignore[index]
+    assert any("role 'worker'" in n and "at random" in n for n in notes)
+    assert quota.job_minimum(_J("b", tasks, {}, 2))["gpu.com"].count == 1 + 2  # p0, w0 by name  # type: ignore[index]
+    assert quota.job_minimum(_J("c", tasks, {}, 0)) is None
+
+
+# -- cache_dra_test.go: TestBuildTaskDRAResreq ------------------------------------------------------
+def _claim_with(name: str, *requests: tuple[str, int, dict | None]) -> dict:
+    reqs = []
+    for i, (cls, count, capacity) in enumerate(requests):
+        exactly: dict = {"deviceClassName": cls, "count": count}
+        if capacity:
+            exactly["capacity"] = {"requests": capacity}
+        reqs.append({"name": f"req{i + 1}", "exactly": exactly})
+    return {"apiVersion": API, "kind": "ResourceClaim", "metadata": {"name": name, "namespace": "default", "uid": f"uid-{name}"},
+            "spec": {"devices": {"requests": reqs}}}  # fmt: skip
+
+
+GI = 2**30 * 10**9  # 1Gi in nano-units
+BUILD_CASES = {
+    "No ResourceClaims": ([], [], None),
+    "Single ResourceClaim with one request": (["claim1-obj"], [_claim_with("claim1-obj", ("gpu.com", 1, None))], {"gpu.com": Amount(1)}),
+    "Multiple ResourceClaims aggregating same device class": (
+        ["claim1-obj", "claim2-obj"], [_claim_with("claim1-obj", ("gpu.com", 2, None)), _claim_with("claim2-obj", ("gpu.com", 3, None))],
+        {"gpu.com": Amount(5)}),
+    "Count multiplies consumable capacity": (
+        ["claim-capacity"], [_claim_with("claim-capacity", ("gpu.com", 2, {"memory": "8Gi"}))], {"gpu.com": Amount(2, {"memory": 16 * GI})}),
+    "Mixed device classes": (
+        ["claim1-obj"], [_claim_with("claim1-obj", ("gpu.com", 1, None), ("nic.com", 2, None))], {"gpu.com": Amount(1), "nic.com": Amount(2)}),
+    "Missing ResourceClaim returns error": (["missing-claim"], [], None),
+    "Unresolved ResourceClaimTemplate returns pending error": ([None], [], None),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(BUILD_CASES))
+def test_build_task_dra_resreq_upstream(name) -> None:
+    """``buildTaskDRAInfo``: a pod's request per class (an error in Go, for a missing claim or a
+    template's claim not made yet, is no request here)."""
+    claim_names, claims, expected = BUILD_CASES[name]
+    p = pod("p", ns="default", cpu="1", memory="1Gi")
+    p["spec"]["resourceClaims"] = [({"name": f"claim{i + 1}", "resourceClaimName": c} if c is not None else
+                                    {"name": f"claim{i + 1}", "resourceClaimTemplateName": "claim-template"})
+                                   for i, c in enumerate(claim_names)]  # fmt: skip
+    req = read_request(request([N1, p, *claims], config=config()), SETTINGS)
+    snap = req.cluster.dra  # (None without any DRA object)
+    got = task_request(snap, req.cluster.find_task("default/p")) if snap is not None else None
+    assert (got.total if got is not None else None) == expected
+
+
+def test_empty_min_resources_is_not_none(client) -> None:
+    """Volcano's enqueue skips the vote only when ``minResources`` is nil: a PodGroup writing
+    ``minResources: {}`` is voted on, and the DRA quota refuses one asking 2 GPUs of a queue's 1."""
+    objs = [N1, dra_queue("q1", {"gpu.com": 1}), *dra_job("job1", "q1", "gpu.com", 2, phase="Pending")]
+    objs[3]["spec"]["minResources"] = {}
+    assert decide(client, objs)["enqueued"] == []

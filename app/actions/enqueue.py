@@ -26,7 +26,7 @@ class Enqueue(Action):
                 by_queue.setdefault(job.queue, []).append(job)
         for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
             for job in ssn.sort_jobs(by_queue[queue.name]):
-                if not job.min_resources or ssn.job_enqueueable(job):
+                if job.min_resources is None or ssn.job_enqueueable(job):  # (MinResources == nil: `{}` is not)
                     ssn.job_enqueued(job)
                     job.phase = "Inqueue"
                     ssn.decision.enqueued.append(job.key)

@@ -231,7 +231,7 @@ class Capacity(Plugin):
         consumable = self._go_bool(DRA_CONSUMABLE, True)
         if not enabled:
             return None
-        quota = DraQuota(self.ssn.cluster, queues, names, consumable)
+        quota = DraQuota(self.ssn.cluster, queues, names, consumable, self.warn)
         if not quota:
             return None
         c = self.ssn.cluster
@@ -643,7 +643,7 @@ class Capacity(Plugin):
         for n in chain:
             if not (self.allocated[n][asked] + need <= self.real[n][asked] + 1e-9).all():
                 return False
-        return self.dra is None or self.dra.allows(chain, task, copies)
+        return self.dra is None or self.dra.allows(chain, task)
 
     def job_enqueueable(self, job: Job) -> int:
         """JobEnqueueableFn, no side effects: reject in a queue with children (hierarchical) or
@@ -659,7 +659,7 @@ class Capacity(Plugin):
         queue = self.ssn.cluster.queues.get(q)
         if queue is not None and queue.state != "Open":
             return -1
-        if not job.min_resources and (self.dra is None or not self.dra.needs_enqueue_check(job)):
+        if job.min_resources is None and (self.dra is None or not self.dra.needs_enqueue_check(job)):
             return 1
         need = min_resources_vector(job, self.ssn.cluster.resources)
         asked = (need > 0) & self.checked
@@ -679,10 +679,10 @@ class Capacity(Plugin):
         if job.queue not in self.allocated:
             return
         dra = self.dra is not None and self.dra.needs_enqueue_check(job)
-        if not job.min_resources and not dra:
+        if job.min_resources is None and not dra:
             return
         chain = self._chain(job.queue)
-        if job.min_resources:
+        if job.min_resources is not None:
             need = enqueue_reservation(job, self.ssn.cluster.resources)
             for n in chain:
                 self.inqueue[n] = self.inqueue[n] + need

@@ -1,6 +1,10 @@
 """Volcano's DRA queue quota: the ``capacity`` plugin's device-class counts and capacities
-(Volcano v1.15, ``plugins/capacity/capacity.go``'s ``draQuotaAttr``; the task side is
-``cache.go``'s ``buildTaskDRAInfo``, the job side ``job_info.go``'s ``GetMinDRAResources``).
+(``plugins/capacity/capacity.go``'s ``draQuotaAttr``; the task side is ``cache.go``'s
+``buildTaskDRAInfo``, the job side ``job_info.go``'s ``GetMinDRAResources``), as Volcano's
+master has it (v1.16.0-alpha, with Kubernetes 1.36). It first shipped in v1.15.0, whose
+enqueue differs: there the DRA inqueue is added inside JobEnqueueable (no JobEnqueued: a job
+without ``minResources`` adds none), counts add without saturating, and Kubernetes 1.35
+has DRAConsumableCapacity off (no capacities).
 
 * **Quota** (``parseDRAResourceList``): a queue's ``capability``, ``deserved`` and
   ``guarantee`` keys ``deviceclass/<class>`` give a device count (``Quantity.Value()``,
@@ -10,8 +14,10 @@
 * **A pod's request** (``buildTaskDRAInfo``): per claim of the pod (each claim once;
   none while a template's claim is not made, or a claim is missing: then the pod asks for
   nothing here), each ``exactly`` request of ``ExactCount`` mode adds its count (1 when
-  unset) of its class, and (DRAConsumableCapacity, on in 1.36) its capacity requests;
-  ``firstAvailable`` and ``All`` requests are not counted.
+  unset) of its class, and (DRAConsumableCapacity, on in 1.36) its capacity requests times
+  that count; ``firstAvailable`` and ``All`` requests are not counted. (Volcano leaves a pod
+  naming a claim that does not exist out of its cache altogether; here it stays, refused by
+  the DynamicResources plugin, asking for nothing here.)
 * **Allocatable**: the claims the queue does not hold yet (a claim shared by pods of the
   queue counts once: ``resourceClaimRefs``) must fit: per class the capability names,
   ``allocated + request <= count`` (count > 0), and with consumable capacity each requested
@@ -29,7 +35,10 @@
   name and uid) must fit with what the queue admitted this session (inqueue); an admitted
   job adds it to the queue's inqueue (and, when the leaf has a quota, its ancestors').
   Without ``minResources`` the regular check is skipped only when the leaf has no quota or
-  the job asks for none here.
+  the job asks for none here (and the enqueue action admits a PodGroup without
+  ``minResources`` with no vote: such a job is never refused here, but adds its minimum).
+  Go takes a role's pod in map order: where a role's pods ask for different amounts the
+  answer is Go's by chance, and the warnings say so.
 
 Counts add as Go's ``SaturatingAdd`` (int64); taking away floors at 0. Capacities are
 compared in nano-units (a queue's quantity as read: milli-units, rounded up).
@@ -139,7 +148,8 @@ def task_request(snap: DraSnapshot, t: Task) -> TaskRequest | None:
             req = cr.exactly
             if req is None or req.mode == "All" or not req.device_class:
                 continue  # firstAvailable and All requests are not counted
-            a = Amount(req.count or 1, {n: v for n, v in req.capacity})
+            count = req.count or 1
+            a = Amount(count, {n: v * count for n, v in req.capacity})  # (addDRAResource: count devices' capacity)
             mine.setdefault(req.device_class, Amount()).add(a)
             total.setdefault(req.device_class, Amount()).add(a)
         if mine:
@@ -226,9 +236,11 @@ class DraQuota:
     """The capacity plugin's DRA quota over a session: per queue (those with one), the pods'
     requests worked out once."""
 
-    def __init__(self, c: Cluster, queues: dict[str, Queue], names: list[str], consumable: bool) -> None:
+    def __init__(self, c: Cluster, queues: dict[str, Queue], names: list[str], consumable: bool,
+                 warn: Callable[[str], None]) -> None:  # fmt: skip
         self.cluster = c
         self.consumable = consumable
+        self.warn = warn  # adds a note to the answer's warnings
         self.quotas: dict[str, QueueQuota] = {}
         for n in names:
             q = queues.get(n)
@@ -238,6 +250,7 @@ class DraQuota:
             if caps is not None or parse_quota(q.deserved) is not None or parse_quota(q.guarantee) is not None:
                 self.quotas[n] = QueueQuota(caps)
         self._requests: dict[str, TaskRequest | None] = {}
+        self._minimums: dict[str, Amounts | None] = {}
 
     def __bool__(self) -> bool:
         return bool(self.quotas)
@@ -274,9 +287,10 @@ class DraQuota:
                 if up is not None:
                     merge(up.allocated, {cls: a for cls, a in delta.items() if cls in up.capability})
 
-    def allows(self, names: list[str], t: Task, copies: int = 1) -> bool:
-        """The capacity check of each of ``names`` (a queue and its ancestors) for ``copies``
-        pods like ``t``."""
+    def allows(self, names: list[str], t: Task) -> bool:
+        """The capacity check of each of ``names`` (a queue and its ancestors) for ``t``. (A
+        pod with claims is never one of a run of identical pods, so it is asked one at a
+        time.)"""
         r = self.request(t)
         if r is None:
             return True
@@ -284,7 +298,7 @@ class DraQuota:
             quota = self.quotas.get(n)
             if quota is not None:
                 asked = quota.incremental(r)
-                if asked and not quota.fits(asked, self.consumable, False, copies):
+                if asked and not quota.fits(asked, self.consumable, False):
                     return False
         return True
 
@@ -302,7 +316,12 @@ class DraQuota:
                     quota.remove_task(r)
 
     def job_minimum(self, job: Job) -> Amounts | None:
-        """``GetMinDRAResources``."""
+        """``GetMinDRAResources`` (the job's pods and their requests are the session's: once a job)."""
+        if job.key not in self._minimums:
+            self._minimums[job.key] = self._job_minimum(job)
+        return self._minimums[job.key]
+
+    def _job_minimum(self, job: Job) -> Amounts | None:
         if not job.tasks:
             return None
         out: Amounts = {}
@@ -314,13 +333,18 @@ class DraQuota:
             for _, r in asking[: job.min_available]:
                 merge(out, r.total)
             return out or None
-        seen: set[str] = set()
+        first: dict[str, TaskRequest] = {}
         for t, r in asking:  # (Go takes a role's pod in map order: here the first by name)
             n = job.min_task_member.get(t.role, 0)
-            if n <= 0 or t.role in seen:
+            if n <= 0:
                 continue
-            seen.add(t.role)
-            merge(out, r.total, n)
+            if t.role not in first:
+                first[t.role] = r
+                merge(out, r.total, n)
+            elif r.total != first[t.role].total:
+                self.warn(f"plugin capacity: the pods of role {t.role!r} of job {job.key} ask for different DRA "
+                                  "devices: Volcano's DRA minimum for enqueue takes one of them at random (map order); "
+                                  "Gangplank takes the first by name")  # fmt: skip
         return out or None
 
     def needs_enqueue_check(self, job: Job) -> bool:

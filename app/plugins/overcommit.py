@@ -58,7 +58,7 @@ class Overcommit(Plugin):
     def enqueueable(self, job: Job) -> int:
         """JobEnqueueableFn, no side effects: ``inqueue + minResources <= idle`` on the
         resources the minResources asks for, never the pod slot."""
-        if not job.min_resources:
+        if job.min_resources is None:
             return 1
         table = self.ssn.cluster.resources
         need = min_resources_vector(job, table)
@@ -67,6 +67,6 @@ class Overcommit(Plugin):
 
     def enqueued(self, job: Job) -> None:
         """JobEnqueuedFn: the admitted PodGroup's minResources, less its gated pods'."""
-        if job.min_resources:
+        if job.min_resources is not None:
             self.inqueue += enqueue_reservation(job, self.ssn.cluster.resources)
 

@@ -229,7 +229,7 @@ class Proportion(Plugin):
             return 0
         if a.queue.state != "Open":
             return -1
-        if not job.min_resources:
+        if job.min_resources is None:
             return 1
         table = self.ssn.cluster.resources
         need = min_resources_vector(job, table)
@@ -241,5 +241,5 @@ class Proportion(Plugin):
         """JobEnqueuedFn: the admitted PodGroup's minResources, less its gated pods'
         requests, join its queue's inqueue."""
         a = self.attrs.get(job.queue)
-        if a is not None and job.min_resources:
+        if a is not None and job.min_resources is not None:
             a.inqueue = a.inqueue + enqueue_reservation(job, self.ssn.cluster.resources)
