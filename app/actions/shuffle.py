@@ -1,11 +1,12 @@
 """Volcano's ``shuffle`` action (``pkg/scheduler/actions/shuffle``).
 
 Every Running pod is offered to the plugins' ``VictimTasks`` (the rescheduling policies
-of plugins such as ``rescheduling`` and ``tdm``); tier by tier, the union of what the
-enabled plugins of a tier return is evicted, and the first tier that returns any victim
-ends the search. With no plugin registering ``VictimTasks`` (none Gangplank models does:
-``rescheduling`` and ``tdm`` are accepted with a warning) shuffle evicts nothing, as
-Volcano's does without them.
+of plugins such as ``rescheduling`` and ``tdm``, and ``pdb``'s filter); tier by tier, the
+union of what the enabled plugins of a tier return is evicted, and the first tier that
+returns any victim ends the search. Of the plugins Gangplank models only ``pdb`` registers
+``VictimTasks`` (it returns every labelled Running pod that breaks no budget, so shuffle
+evicts those, as Volcano's does; ``rescheduling`` and ``tdm`` are accepted with a
+warning); with none, shuffle evicts nothing, as Volcano's does.
 """
 
 from __future__ import annotations

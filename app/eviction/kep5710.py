@@ -26,7 +26,7 @@ import numpy as np
 from app.eviction.bundles import VICTIM_STATES
 from app.eviction.gang import PREEMPT, GangEviction
 from app.framework.session import Session
-from app.model.cluster import Job, PodDisruptionBudget, Task
+from app.model.cluster import Job, Task, pdb_violations
 
 
 class Unit:
@@ -34,24 +34,6 @@ class Unit:
 
     def __init__(self, tasks: list[Task], priority: int, group: bool, created: float, key: str) -> None:
         self.tasks, self.priority, self.group, self.created, self.key = tasks, priority, group, created, key
-
-
-def pdb_violations(pdbs: list[PodDisruptionBudget], victims: list[Task]) -> set[int]:
-    """Victims that would break a PDB, counted as kube-scheduler does (in the given order)."""
-    budget = {id(p): p.disruptions_allowed for p in pdbs}
-    out: set[int] = set()
-    for t in victims:
-        if not t.labels:
-            continue  # pods without labels never match a PDB here
-        for p in pdbs:
-            if p.namespace != t.namespace or p.selector is None or p.selector.is_empty:
-                continue  # null and {} select nothing in preemption
-            if not p.selector.matches(t.labels) or t.name in p.disrupted_pods:
-                continue
-            budget[id(p)] -= 1
-            if budget[id(p)] < 0:
-                out.add(id(t))
-    return out
 
 
 class Kep5710Eviction(GangEviction):

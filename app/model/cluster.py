@@ -381,6 +381,28 @@ class PodDisruptionBudget:
     unhealthy_pod_eviction_policy: str = "IfHealthyBudget"
 
 
+def pdb_violations(pdbs: list[PodDisruptionBudget], victims: list[Task]) -> set[int]:
+    """Victims that would break a PDB (their ids), counted as kube-scheduler and Volcano's ``pdb``
+    plugin do, in the given order: each PDB of the pod's namespace whose selector selects it
+    (a null or empty selector selects nothing), and that does not list it in
+    ``status.disruptedPods``, spends one of its ``disruptionsAllowed``; a pod that takes one
+    below 0 breaks it. A pod without labels matches none."""
+    budget = {id(p): p.disruptions_allowed for p in pdbs}
+    out: set[int] = set()
+    for t in victims:
+        if not t.labels:
+            continue  # pods without labels never match a PDB here
+        for p in pdbs:
+            if p.namespace != t.namespace or p.selector is None or p.selector.is_empty:
+                continue  # null and {} select nothing in preemption
+            if not p.selector.matches(t.labels) or t.name in p.disrupted_pods:
+                continue
+            budget[id(p)] -= 1
+            if budget[id(p)] < 0:
+                out.add(id(t))
+    return out
+
+
 class InertPods:
     """Pods on their own (a job of one each) that are Running or Bound on a node, held as
     columns instead of :class:`Task` and :class:`Job` objects until something asks for them.

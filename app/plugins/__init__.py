@@ -13,6 +13,7 @@ from app.plugins.kai_fairshare import KaiFairShare
 from app.plugins.network_topology_aware import NetworkTopologyAware
 from app.plugins.nodeorder import NodeOrder
 from app.plugins.overcommit import Overcommit
+from app.plugins.pdb import Pdb
 from app.plugins.predicates import Predicates
 from app.plugins.priority import Priority
 from app.plugins.proportion import Proportion
@@ -21,8 +22,8 @@ from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
-    for p in (Binpack, Capacity, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Predicates, Priority,
-              Proportion, Sla, KaiFairShare, *KAI_PLUGINS, *UNMODELLED_PLUGINS)
+    for p in (Binpack, Capacity, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Pdb, Predicates,
+              Priority, Proportion, Sla, KaiFairShare, *KAI_PLUGINS, *UNMODELLED_PLUGINS)
 }  # fmt: skip
 
 #: Names that mean another implementation under a profile (KAI's "proportion" is its

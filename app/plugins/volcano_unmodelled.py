@@ -18,8 +18,6 @@ UNMODELLED: dict[str, str] = {
     "nodegroup": "queue affinity to node groups (volcano.sh/nodegroup-name) is not applied: jobs may be placed on "
                  "node groups their queue may not use",
     "numaaware": "NUMA topology-policy fit is not checked: a pod may be placed where Volcano finds no NUMA fit",
-    "pdb": "PodDisruptionBudgets are not consulted when Volcano's preempt / reclaim pick victims: evictions may "
-           "break a budget",
     "rescheduling": "its rescheduling strategies (e.g. lowNodeUtilization) are not computed: shuffle evicts nothing "
                     "for them",
     "resource-strategy-fit": "its per-resource MostAllocated / LeastAllocated scoring is not applied: node choices "
