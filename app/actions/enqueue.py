@@ -31,4 +31,4 @@ class Enqueue(Action):
                     job.phase = "Inqueue"
                     ssn.decision.enqueued.append(job.key)
                 else:
-                    ssn.messages[job.key] = "not admitted: queue or cluster resources are insufficient for minResources"
+                    ssn.messages.setdefault(job.key, "not admitted: queue or cluster resources are insufficient for minResources")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.model.cluster import NetworkTopology, PodDisruptionBudget, PriorityClass, Queue, SubGroupPolicy
+from app.model.cluster import NetworkTopology, PodDisruptionBudget, PriorityClass, Queue, ResourceQuota, SubGroupPolicy
 from app.model.dra import DraSnapshot
 from app.topology.tree import HyperNodeSpec
 
@@ -215,6 +215,7 @@ class Draft:
     topologies: list[TopologySource] = field(default_factory=list)
     priority_classes: list[tuple[PriorityClass, str, Ident]] = field(default_factory=list)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    resource_quotas: list[ResourceQuota] = field(default_factory=list)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     bind_requests: list[BindRequestDraft] = field(default_factory=list)
     #: (namespace, pod) -> the GPU groups a BindRequest selected for it (``_bind_requests``)

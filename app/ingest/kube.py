@@ -44,6 +44,7 @@ from app.model.cluster import (
     PodDisruptionBudget,
     PriorityClass,
     Queue,
+    ResourceQuota,
     SpreadConstraint,
     SubGroupPolicy,
     UNPARSABLE_TASK_PRIORITY,
@@ -593,6 +594,17 @@ def read_pdb(o: dict, ptr: str, d: Draft) -> None:
             ),
         )
     )
+
+
+def read_resource_quota(o: dict, ptr: str, d: Draft) -> None:
+    """A ``ResourceQuota``: its status's ``hard`` and ``used`` (what Volcano's cache keeps;
+    scopes are not read, as Volcano's ``resourcequota`` plugin does not support them)."""
+    meta, ident, ns, name = metadata(o, ptr, "ResourceQuota", namespaced=True)
+    status = r.obj(o, "status", ptr, ident)
+    st = join_pointer(ptr, "status")
+    hard = _resource_list(status.get("hard"), join_pointer(st, "hard"), ident)
+    used = _resource_list(status.get("used"), join_pointer(st, "used"), ident)
+    d.resource_quotas.append(ResourceQuota(namespace=ns, name=name, hard=hard or {}, used=used or {}))
 
 
 def read_configmap(o: dict, ptr: str, d: Draft) -> None:
@@ -1213,6 +1225,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("", "ConfigMap"): read_configmap,
     ("scheduling.k8s.io", "PriorityClass"): read_priority_class,
     ("policy", "PodDisruptionBudget"): read_pdb,
+    ("", "ResourceQuota"): read_resource_quota,
     ("scheduling.volcano.sh", "PodGroup"): read_volcano_podgroup,
     ("scheduling.volcano.sh", "Queue"): read_volcano_queue,
     ("topology.volcano.sh", "HyperNode"): read_hypernode,

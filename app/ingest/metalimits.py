@@ -137,7 +137,7 @@ def _all_short(label_maps: list[Any], notes: list[Any], lim: MetaLimits) -> bool
     )
 
 
-NAMESPACED = frozenset({"Pod", "PodGroup", "PodDisruptionBudget", "ConfigMap", "Workload"})
+NAMESPACED = frozenset({"Pod", "PodGroup", "PodDisruptionBudget", "ConfigMap", "Workload", "ResourceQuota"})
 
 
 def _ident(kind: Any, meta: dict) -> dict[str, str]:

@@ -381,6 +381,17 @@ class PodDisruptionBudget:
     unhealthy_pod_eviction_policy: str = "IfHealthyBudget"
 
 
+@dataclass(slots=True)
+class ResourceQuota:
+    """A namespace's ``ResourceQuota`` as Volcano's scheduler cache keeps it: its status's
+    ``hard`` and ``used`` (canonical units per resource name)."""
+
+    namespace: str
+    name: str
+    hard: dict[str, int]
+    used: dict[str, int]
+
+
 def pdb_violations(pdbs: list[PodDisruptionBudget], victims: list[Task]) -> set[int]:
     """Victims that would break a PDB (their ids), counted as kube-scheduler and Volcano's ``pdb``
     plugin do, in the given order: each PDB of the pod's namespace whose selector selects it
@@ -571,6 +582,8 @@ class Cluster:
         self.topology = topology
         self.priority_classes = priority_classes
         self.pdbs = pdbs
+        #: ``ResourceQuota`` objects, by namespace and name (the ``resourcequota`` plugin reads them)
+        self.resource_quotas: list[ResourceQuota] = []
         #: Pods with host ports (key -> (hostIP, protocol, port) each); their tasks are objects.
         self.host_ports: dict[str, tuple[tuple[str, str, int], ...]] = {}
         #: Pods with DoNotSchedule topology spread constraints (key -> them).

@@ -22,8 +22,6 @@ UNMODELLED: dict[str, str] = {
                     "for them",
     "resource-strategy-fit": "its per-resource MostAllocated / LeastAllocated scoring is not applied: node choices "
                              "may differ",
-    "resourcequota": "namespace ResourceQuota is not checked at enqueue: jobs over their namespace quota may be "
-                     "admitted",
     "task-topology": "affinity / anti-affinity between a job's tasks (buckets) is not applied: tasks may be spread "
                      "or packed differently",
     "tdm": "time-division multiplexing of revocable nodes is not applied: revocable-zone nodes are plain nodes, "
