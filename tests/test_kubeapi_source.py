@@ -34,6 +34,8 @@ from app.extender.kubeconfig import (
     kubeconfig_config,
 )
 from app.extender.source import AssumedPlacements, DirectorySource, SnapshotUnavailable, close_source, get_source
+from app.ingest.request import read_request
+from app.settings import Settings
 from tests.kubeapi_replay import ReplayServer
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -1036,3 +1038,26 @@ def test_two_extender_instances_never_double_book_a_node_in_sequential_binds(ser
     assert refused.startswith("bind refused:") and "node node4 cannot hold pod ml/train-worker-1" in refused
     assert server.bindings == [("ml", "train-worker-0", "node4")]
     assert b.bind("ml", "train-worker-1", w1["metadata"]["uid"], "node5") == ""
+
+
+def test_dra_objects_are_listed_so_a_pod_with_claims_is_decided_with_them(server, make_source):
+    """resource.k8s.io/v1 DeviceClasses, ResourceSlices and ResourceClaims are listed (optional:
+    a cluster that does not serve v1 has none): the snapshot holds them, stamped, and the
+    decision reads the claim a pod names (before, the extender refused such a pod everywhere:
+    its claim was not found)."""
+    dra = "/apis/resource.k8s.io/v1/"
+    server.add_list(dra + "deviceclasses", "DeviceClassList", [{"metadata": {"name": "gpu", "resourceVersion": "1"}, "spec": {}}])
+    server.add_list(dra + "resourceslices", "ResourceSliceList", [{
+        "metadata": {"name": "n-gpus", "resourceVersion": "1"},
+        "spec": {"driver": "gpu.example.com", "nodeName": "kind-worker", "pool": {"name": "p", "generation": 0, "resourceSliceCount": 1},
+                 "devices": [{"name": "d0"}]}}])  # fmt: skip
+    server.add_list(dra + "resourceclaims", "ResourceClaimList", [{
+        "metadata": {"name": "c", "namespace": "default", "uid": "uid-c", "resourceVersion": "1"},
+        "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}])  # fmt: skip
+    src = make_source()
+    wait_until(lambda: in_sync(src, server))
+    objs = src.objects()
+    assert {(o["kind"], o["apiVersion"]) for o in objs if o["apiVersion"].startswith("resource.k8s.io")} == {
+        ("DeviceClass", "resource.k8s.io/v1"), ("ResourceSlice", "resource.k8s.io/v1"), ("ResourceClaim", "resource.k8s.io/v1")}
+    req = read_request({"objects": objs, "options": {"now": "2026-11-23T12:00:00Z"}}, Settings())
+    assert ("default", "c") in req.cluster.dra.claims and "gpu" in req.cluster.dra.classes

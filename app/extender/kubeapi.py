@@ -144,6 +144,11 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("scheduling.x-k8s.io", ("v1alpha1",), "podgroups", "PodGroup", optional=True),
     Resource("scheduling.k8s.io", ("v1beta1", "v1alpha2", "v1alpha1"), "workloads", "Workload", optional=True),
     Resource("scheduling.k8s.io", ("v1beta1", "v1alpha2"), "podgroups", "PodGroup", optional=True),
+    # DRA (resource.k8s.io/v1, GA in 1.34; optional: an older cluster does not serve v1), so a
+    # pod with claims is decided with its claims, the devices and their classes
+    Resource("resource.k8s.io", ("v1",), "deviceclasses", "DeviceClass", optional=True),
+    Resource("resource.k8s.io", ("v1",), "resourceslices", "ResourceSlice", optional=True),
+    Resource("resource.k8s.io", ("v1",), "resourceclaims", "ResourceClaim", optional=True),
 )
 
 
