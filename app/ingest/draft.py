@@ -216,6 +216,8 @@ class Draft:
     priority_classes: list[tuple[PriorityClass, str, Ident]] = field(default_factory=list)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     resource_quotas: list[ResourceQuota] = field(default_factory=list)
+    #: pod key -> its ``volcano.sh/cooldown-time`` and when it was scheduled (see ``kube._cooldown``)
+    cooldowns: dict[str, tuple[str, float | None]] = field(default_factory=dict)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     bind_requests: list[BindRequestDraft] = field(default_factory=list)
     #: (namespace, pod) -> the GPU groups a BindRequest selected for it (``_bind_requests``)

@@ -1366,7 +1366,7 @@ enum {
     C_VOLCANO_GROUP_ANNOTATION, C_KAI_GROUP_ANNOTATION, C_SIGS_GROUP_LABEL, C_SIGS_LEGACY_GROUP_LABEL, C_KOORD_NAME,
     C_SIGS_V1ALPHA1_LABEL, C_KAI_GPU_FRACTION, C_KAI_TASK_PRIORITY_LABEL, C_KAI_QUEUE_LABEL, C_VOLCANO_TASK_SPEC,
     C_KAI_SUBGROUP_LABEL, C_VOLCANO_PREEMPTABLE, C_KAI_SCHEDULER_NAME, C_KAI_PRIORITY_LABEL, C_KAI_PREEMPTIBILITY_LABEL,
-    C_KAI_GPU_MEMORY, C_KAI_MIG_PREFIX, C_VOLCANO_GROUP_AT, C_KAI_GROUP_AT, C_SIGS_GROUP_AT,
+    C_KAI_GPU_MEMORY, C_KAI_MIG_PREFIX, C_VOLCANO_COOLDOWN, C_VOLCANO_GROUP_AT, C_KAI_GROUP_AT, C_SIGS_GROUP_AT,
     KP_NSTR
 };
 static const char *const KP_TEXT[KP_NSTR] = {
@@ -1380,7 +1380,7 @@ static const char *const KP_TEXT[KP_NSTR] = {
     "VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
     "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
     "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL", "KAI_PREEMPTIBILITY_LABEL",
-    "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_GROUP_AT", "KAI_GROUP_AT", "SIGS_GROUP_AT",
+    "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_COOLDOWN", "VOLCANO_GROUP_AT", "KAI_GROUP_AT", "SIGS_GROUP_AT",
 };
 enum { KP_FIRST_CONST = C_VOLCANO_GROUP_ANNOTATION };
 
@@ -1616,10 +1616,12 @@ static PyObject *kp_draft(PyObject *const *in, PyObject *spec, PyObject *ptr, Py
     if ((labels = v[9] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
     x = in[I_ANN];
     if ((ann = v[10] = kp_str_map(x)) == NULL) { if (PyErr_Occurred()) goto fail; DECLINE(); }
-    int has = 0;  /* KAI's GPU sharing and task priority: the full reader */
+    int has = 0;  /* KAI's GPU sharing and task priority, Volcano's cooldown (cdp: the status's conditions): the full reader */
     if ((PyDict_GET_SIZE(ann) != 0 && ((has = PyDict_Contains(ann, S(C_KAI_GPU_FRACTION))) != 0
-                                       || (has = PyDict_Contains(ann, S(C_KAI_GPU_MEMORY))) != 0))
-        || (has = PyDict_Contains(labels, S(C_KAI_TASK_PRIORITY_LABEL))) != 0) {
+                                       || (has = PyDict_Contains(ann, S(C_KAI_GPU_MEMORY))) != 0
+                                       || (has = PyDict_Contains(ann, S(C_VOLCANO_COOLDOWN))) != 0))
+        || (has = PyDict_Contains(labels, S(C_KAI_TASK_PRIORITY_LABEL))) != 0
+        || (PyDict_GET_SIZE(labels) != 0 && (has = PyDict_Contains(labels, S(C_VOLCANO_COOLDOWN))) != 0)) {
         if (has < 0) goto fail;
         DECLINE();
     }

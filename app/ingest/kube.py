@@ -56,6 +56,8 @@ from app.topology.tree import parse_hypernode
 VOLCANO_GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
 VOLCANO_TASK_SPEC = "volcano.sh/task-spec"
 VOLCANO_PREEMPTABLE = "volcano.sh/preemptable"
+#: Volcano's cooldown protection (the ``cdp`` plugin): a label, else an annotation, with a Go duration
+VOLCANO_COOLDOWN = "volcano.sh/cooldown-time"
 VOLCANO_NT_MODE = "volcano.sh/network-topology-mode"
 VOLCANO_NT_TIER = "volcano.sh/network-topology-highest-tier"
 KAI_GROUP_ANNOTATION = "pod-group-name"
@@ -338,7 +340,7 @@ def _kube_consts() -> dict[str, str]:
     names = ("VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
              "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
              "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL",
-             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY", "KAI_MIG_PREFIX")  # fmt: skip
+             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_COOLDOWN")  # fmt: skip
     consts = {n: globals()[n] for n in names}
     consts["VOLCANO_GROUP_AT"] = join_pointer("/metadata", "annotations", VOLCANO_GROUP_ANNOTATION)
     consts["KAI_GROUP_AT"] = join_pointer("/metadata", "annotations", KAI_GROUP_ANNOTATION)
@@ -394,6 +396,8 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
             if legacy_mig(pod.annotations):
                 d.legacy_mig.append(pod)
     d.pods.append(pod)
+    if VOLCANO_COOLDOWN in pod.labels or VOLCANO_COOLDOWN in pod.annotations:  # (the C readers leave these pods here)
+        d.cooldowns[f"{pod.namespace}/{pod.name}"] = _cooldown(o, ptr, pod)
     spec = o.get("spec")
     if type(spec) is dict and spec.get("resourceClaims"):  # (the C reader leaves pods with DRA claims to these)
         d.dra_pods.append(pod)
@@ -407,6 +411,24 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
             if not d.default_spread[0]:
                 d.default_spread[1] = f"{pod.namespace}/{pod.name}"
             d.default_spread[0] += 1
+
+
+def _cooldown(o: dict, ptr: str, pod: PodDraft) -> tuple[str, float | None]:
+    """A pod's ``volcano.sh/cooldown-time`` (its label, else its annotation) and, for a
+    Running pod, the ``lastTransitionTime`` of its first ``PodScheduled`` condition with status
+    ``True`` (0 when it has none: a zero time), else None (Volcano's ``cdp`` plugin)."""
+    value = pod.labels.get(VOLCANO_COOLDOWN, pod.annotations.get(VOLCANO_COOLDOWN, ""))
+    if pod.phase != "Running":
+        return value, None
+    status = r.obj(o, "status", ptr, pod.ident)
+    st = join_pointer(ptr, "status")
+    for i, c in enumerate(r.lst(status, "conditions", st, pod.ident)):
+        cp = join_pointer(st, "conditions", i)
+        if type(c) is not dict:
+            raise InputError("a pod condition must be an object", cp, pod.ident)
+        if c.get("type") == "PodScheduled" and c.get("status") == "True":
+            return value, r.timestamp(c.get("lastTransitionTime"), join_pointer(cp, "lastTransitionTime"), pod.ident)
+    return value, None
 
 
 def _controlled(meta: Any) -> bool:

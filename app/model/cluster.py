@@ -584,6 +584,8 @@ class Cluster:
         self.pdbs = pdbs
         #: ``ResourceQuota`` objects, by namespace and name (the ``resourcequota`` plugin reads them)
         self.resource_quotas: list[ResourceQuota] = []
+        #: pod key -> its ``volcano.sh/cooldown-time`` and, when Running, when it was scheduled (the ``cdp`` plugin)
+        self.cooldowns: dict[str, tuple[str, float | None]] = {}
         #: Pods with host ports (key -> (hostIP, protocol, port) each); their tasks are objects.
         self.host_ports: dict[str, tuple[tuple[str, str, int], ...]] = {}
         #: Pods with DoNotSchedule topology spread constraints (key -> them).

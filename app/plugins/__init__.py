@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.framework.plugin import Plugin
 from app.plugins.binpack import Binpack
 from app.plugins.capacity import Capacity
+from app.plugins.cdp import Cdp
 from app.plugins.conformance import Conformance
 from app.plugins.drf import Drf
 from app.plugins.gang import Gang
@@ -23,7 +24,7 @@ from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
-    for p in (Binpack, Capacity, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Pdb, Predicates,
+    for p in (Binpack, Capacity, Cdp, Conformance, Drf, Gang, NetworkTopologyAware, NodeOrder, Overcommit, Pdb, Predicates,
               Priority, Proportion, ResourceQuotaPlugin, Sla, KaiFairShare, *KAI_PLUGINS, *UNMODELLED_PLUGINS)
 }  # fmt: skip
 
