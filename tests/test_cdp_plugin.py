@@ -47,7 +47,11 @@ def test_go_duration_is_as_strict_as_go() -> None:
     """Test_CooldownTimePlugin_podPreemptStableTime: 600s is 600 s; 600abcde is no duration."""
     assert go_duration("600s") == 600.0
     assert go_duration("1h30m") == 5400.0
-    for bad in ("600abcde", "", " 600s", "--1s", "600", "s"):
+    assert go_duration("1.5h") == go_duration("3600000000\u03bcs") + 1800 == go_duration("3600000000\u00b5s") + 1800 == 5400.0
+    assert go_duration("-9223372036854775808ns") == -(2**63) / 1e9  # Go's least duration
+    assert go_duration(".5s") == 0.5 and go_duration("-5s") == -5.0
+    for bad in ("600abcde", "", " 600s", "--1s", "600", "s", "3000000h", "99999999999999999999s", "\u0661s", ".s",
+                "1hm", "9223372036854775808ns"):
         with pytest.raises(InputError):
             go_duration(bad)
 

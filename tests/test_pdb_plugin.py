@@ -124,4 +124,53 @@ def test_shuffle_evicts_every_labelled_running_pod_the_budgets_allow(client) -> 
     objs += [pod(f"x-{i}", node="n1", labels={"app": "x"}) for i in range(3)]
     out = decide(client, objs, {"actions": "shuffle", "tiers": [{"plugins": [{"name": "pdb"}]}]})
     assert sorted(e["pod"] for e in out["evictions"]) == ["default/x-0", "default/x-1"]
-    assert any(w.startswith("plugin pdb: ") and "map order" in w for w in out["warnings"])
+    assert any(w.startswith("plugin pdb: PodDisruptionBudget default/app") and "map order" in w for w in out["warnings"])
+    # with no disruption allowed the answer is Go's whatever the order: no warning
+    objs[1] = pdb("app", 0, {"app": "x"})
+    out = decide(client, objs, {"actions": "shuffle", "tiers": [{"plugins": [{"name": "pdb"}]}]})
+    assert out["evictions"] == [] and not any(w.startswith("plugin pdb") for w in out["warnings"])
+
+
+def test_an_empty_intersection_lets_the_next_plugin_start_again() -> None:
+    """Volcano's Preemptable: two plugins whose answers share no pod leave Go's nil slice, so
+    the next plugin of the tier starts from its own answer (pdb keeps b, cdp keeps a, and
+    conformance keeps both: both are victims)."""
+    a = pod("a", node="n1", labels={"app": "x"}, annotations={"volcano.sh/cooldown-time": "600s"})
+    a["status"]["conditions"] = [{"type": "PodScheduled", "status": "True", "lastTransitionTime": "2026-11-23T11:59:00Z"}]
+    b = pod("b", node="n1", labels={"app": "y"})
+    tiers = [{"plugins": [{"name": "pdb"}, {"name": "cdp"}, {"name": "conformance"}]}]
+    ssn = session([node("n1"), a, b, pdb("y", 0, {"app": "y"})], tiers)
+    c = ssn.cluster
+    cands = [c.task_index["default/a"], c.task_index["default/b"]]
+    assert [t.name for t in ssn.preemptable(None, cands)] == ["a", "b"]
+    ssn = session([node("n1"), a, b, pdb("y", 0, {"app": "y"})], [{"plugins": [{"name": "pdb"}, {"name": "cdp"}]}])
+    assert ssn.preemptable(None, [ssn.cluster.task_index["default/a"], ssn.cluster.task_index["default/b"]]) == []
+
+
+def test_matching_pdbs_are_those_a_full_scan_finds() -> None:
+    """The plugin asks only the PDBs that could select a pod (indexed by their first
+    matchLabels pair, or kept aside with expressions alone): on random pods and PDBs it finds
+    exactly what asking every PDB finds."""
+    import random
+
+    from app.model.cluster import pdbs_of
+
+    rnd = random.Random(5)
+    values = ["a", "b", "c"]
+    for _ in range(40):
+        objs: list[dict] = [node("n1")]
+        for i in range(12):
+            labels = {k: rnd.choice(values) for k in rnd.sample(["x", "y", "z"], rnd.randint(0, 3))}
+            objs.append(pod(f"p{i}", ns=rnd.choice(["default", "ml"]), node="n1", labels=labels))
+        for j in range(8):
+            sel = rnd.choice([None, {}, {"matchLabels": {"x": rnd.choice(values)}},
+                              {"matchLabels": {"x": rnd.choice(values), "y": rnd.choice(values)}},
+                              {"matchExpressions": [{"key": "z", "operator": "In", "values": [rnd.choice(values)]}]}])  # fmt: skip
+            o = pdb(f"b{j}", 1, None, ns=rnd.choice(["default", "ml"]))
+            if sel is not None:
+                o["spec"]["selector"] = sel
+            objs.append(o)
+        ssn = session(objs)
+        plugin = ssn.plugins["pdb"]
+        for t in ssn.cluster.tasks:
+            assert plugin.matching(t) == pdbs_of(ssn.cluster.pdbs, t)

@@ -77,3 +77,21 @@ def test_reclaim_breaks_fewer_gangs_than_legacy(client):
     assert {e["job"] for e in gang_out["evictions"]} == {"ml/g2"}  # one gang of two frees both nodes
     legacy_out = decide(client, objs, LEGACY)
     assert len({e["job"] for e in legacy_out["evictions"]}) == 2  # node by node: two gangs broken
+
+
+def test_legacy_reclaim_takes_only_running_pods(client):
+    """Volcano's reclaim skips a node's task that is not Running (``taskOnNode.Status !=
+    api.Running``): a Bound pod (Pending with a node) is no victim, a Running one is; its
+    preempt takes Bound and Running (``PreemptableStatus``)."""
+    cfg = {"actions": "allocate, reclaim",
+           "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+                     {"plugins": [{"name": "drf"}, {"name": "predicates"}, {"name": "proportion"}, {"name": "nodeorder"}]}]}  # fmt: skip
+
+    def cluster(phase):
+        return [node("n1", cpu="2", memory="8Gi", gpu=None), queue("q1"), queue("q2"),
+                podgroup("a", queue="q1", phase="Running", min_member=1),
+                pod("a-0", node="n1", cpu="1", group="a", phase=phase), pod("a-1", node="n1", cpu="1", group="a", phase=phase),
+                podgroup("b", queue="q2", phase="Inqueue", min_member=1), pod("b-0", cpu="1", group="b")]  # fmt: skip
+
+    assert len(decide(client, cluster("Running"), cfg)["evictions"]) == 1
+    assert decide(client, cluster("Pending"), cfg)["evictions"] == []

@@ -110,3 +110,18 @@ def test_a_resource_quota_is_read_with_pointers_on_bad_quantities(client) -> Non
     r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422
     assert r.json()["errors"][0]["pointer"] == "/objects/0/status/hard/cpu"
+
+
+def test_quota_names_with_a_requests_prefix_take_their_resources_units(client) -> None:
+    """``requests.storage: 10Pi`` (and ``limits.memory``) are bytes, as ``storage`` is: the quota
+    reads (10Pi in milli-units would pass int64)."""
+    objs = [node("n1", cpu="16", memory="16G", gpu=None), queue("c1"), pg("a", {"cpu": "1"}, phase="Pending"),
+            quota("q", "default", {"requests.storage": "10Pi", "limits.memory": "64Pi", "cpu": "4"})]  # fmt: skip
+    assert decide(client, objs, [{"name": "resourcequota"}])["enqueued"] == ["default/a"]
+
+
+def test_a_duplicate_resource_quota_is_a_422(client) -> None:
+    body = request([quota("q", "default", {"cpu": "1"}), quota("q", "default", {"cpu": "2"})], config={"profile": "volcano"})
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["pointer"] == "/objects/1/metadata/name"

@@ -34,12 +34,18 @@ from app.eviction.gang import PREEMPT, RECLAIM, legacy_pending, preemptors
 from app.framework.config import flag
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
-from app.model.cluster import PLACED_NOW, Job, Task
+from app.model.cluster import PLACED_NOW, Job, Task, TaskStatus
 
 
 def has_network_topology(job: Job) -> bool:
     """Volcano's ``ContainsNetworkTopology``: the job or one of its sub-groups has one."""
     return job.network_topology is not None or any(sg.network_topology is not None for sg in job.subgroups.values())
+
+
+#: The states a victim may be in: Volcano's preempt asks ``PreemptableStatus`` (Bound, Running),
+#: its reclaim only Running pods.
+PREEMPT_STATES = frozenset({TaskStatus.BOUND, TaskStatus.RUNNING})
+RECLAIM_STATES = frozenset({TaskStatus.RUNNING})
 
 
 class LegacyEviction:
@@ -119,7 +125,8 @@ class LegacyEviction:
     def candidates(self, ssn: Session, job: Job, task: Task, n: int) -> list[Task]:
         """The node's tasks the task may take, in victim order, before the plugins judge them."""
         c = ssn.cluster
-        victims = [v for v in self.on_node.get(n, []) if v.status in VICTIM_STATES and self.eligible(c, job, v)
+        states = RECLAIM_STATES if self.kind == RECLAIM else PREEMPT_STATES
+        victims = [v for v in self.on_node.get(n, []) if v.status in states and self.eligible(c, job, v)
                    and (v.best_effort or not task.best_effort)]  # a BestEffort pod only preempts BestEffort pods
         # the plugins see the candidates in victim order (Volcano hands them a node's tasks
         # in Go map order; this is one such order, and every plugin agrees on it)
@@ -146,6 +153,8 @@ class LegacyEviction:
             return self.fits(ssn, job, task, n)
 
         for i in order:
+            if ssn.out_of_time():  # (each node asks the victim filters: the request's deadline bounds them)
+                return False
             n = int(cand[i])
             if fits(n):
                 # no victim needed on this node; nominated all the same so the whole gang is
@@ -182,6 +191,8 @@ class LegacyEviction:
         want = self.num_candidates(len(nodes))
         found: list[tuple[int, list[Task]]] = []
         for n in nodes.tolist():
+            if ssn.out_of_time():
+                return False
             victims = self.select_victims_on_node(ssn, job, task, n)
             if victims:
                 found.append((n, victims))

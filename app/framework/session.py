@@ -394,7 +394,8 @@ class Session:
     def _victims(self, point: str, preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
         """Preemptable / Reclaimable: inside a tier the plugins' answers intersect; a plugin
         that answers nothing leaves its tier undecided; the first decided tier wins. A plugin
-        may abstain by answering None."""
+        may abstain by answering None. As Volcano's: an empty intersection is Go's nil
+        slice, so the next plugin of the tier starts again from its own answer."""
         for tier in self._hooks.get(point, []):
             victims: list[Task] | None = None
             for _, fn in tier:
@@ -408,7 +409,7 @@ class Session:
                     victims = list(answer)
                 else:
                     keep = {id(t) for t in answer}
-                    victims = [t for t in victims if id(t) in keep]
+                    victims = [t for t in victims if id(t) in keep] or None
             if victims:
                 return victims
         return []

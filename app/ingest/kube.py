@@ -416,7 +416,8 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
 def _cooldown(o: dict, ptr: str, pod: PodDraft) -> tuple[str, float | None]:
     """A pod's ``volcano.sh/cooldown-time`` (its label, else its annotation) and, for a
     Running pod, the ``lastTransitionTime`` of its first ``PodScheduled`` condition with status
-    ``True`` (0 when it has none: a zero time), else None (Volcano's ``cdp`` plugin)."""
+    ``True``, else None (none, or a condition without a time: Go's zero time protects nothing;
+    Volcano's ``cdp`` plugin)."""
     value = pod.labels.get(VOLCANO_COOLDOWN, pod.annotations.get(VOLCANO_COOLDOWN, ""))
     if pod.phase != "Running":
         return value, None
@@ -427,6 +428,8 @@ def _cooldown(o: dict, ptr: str, pod: PodDraft) -> tuple[str, float | None]:
         if type(c) is not dict:
             raise InputError("a pod condition must be an object", cp, pod.ident)
         if c.get("type") == "PodScheduled" and c.get("status") == "True":
+            if c.get("lastTransitionTime") is None:
+                return value, None  # Go's zero time: never inside a cooldown
             return value, r.timestamp(c.get("lastTransitionTime"), join_pointer(cp, "lastTransitionTime"), pod.ident)
     return value, None
 
@@ -626,7 +629,9 @@ def read_resource_quota(o: dict, ptr: str, d: Draft) -> None:
     st = join_pointer(ptr, "status")
     hard = _resource_list(status.get("hard"), join_pointer(st, "hard"), ident)
     used = _resource_list(status.get("used"), join_pointer(st, "used"), ident)
-    d.resource_quotas.append(ResourceQuota(namespace=ns, name=name, hard=hard or {}, used=used or {}))
+    if (ns, name) in d.resource_quotas:
+        raise InputError(f"duplicate ResourceQuota {ns}/{name}", join_pointer(ptr, "metadata", "name"), ident)
+    d.resource_quotas[ns, name] = ResourceQuota(namespace=ns, name=name, hard=hard or {}, used=used or {})
 
 
 def read_configmap(o: dict, ptr: str, d: Draft) -> None:

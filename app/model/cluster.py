@@ -392,26 +392,33 @@ class ResourceQuota:
     used: dict[str, int]
 
 
-def pdb_violations(pdbs: list[PodDisruptionBudget], victims: list[Task]) -> set[int]:
+def pdb_violations(pdbs: list[PodDisruptionBudget], victims: list[Task],
+                   matching: Callable[[Task], Sequence[int]] | None = None) -> set[int]:  # fmt: skip
     """Victims that would break a PDB (their ids), counted as kube-scheduler and Volcano's ``pdb``
     plugin do, in the given order: each PDB of the pod's namespace whose selector selects it
     (a null or empty selector selects nothing), and that does not list it in
-    ``status.disruptedPods``, spends one of its ``disruptionsAllowed``; a pod that takes one
-    below 0 breaks it. A pod without labels matches none."""
-    budget = {id(p): p.disruptions_allowed for p in pdbs}
+    ``status.disruptedPods`` (:func:`pdbs_of`), spends one of its ``disruptionsAllowed``; a pod
+    that takes one below 0 breaks it. ``matching``: :func:`pdbs_of` of a task, when the caller
+    keeps it."""
+    budget: dict[int, int] = {}  # (only the PDBs these victims touch)
     out: set[int] = set()
     for t in victims:
-        if not t.labels:
-            continue  # pods without labels never match a PDB here
-        for p in pdbs:
-            if p.namespace != t.namespace or p.selector is None or p.selector.is_empty:
-                continue  # null and {} select nothing in preemption
-            if not p.selector.matches(t.labels) or t.name in p.disrupted_pods:
-                continue
-            budget[id(p)] -= 1
-            if budget[id(p)] < 0:
+        for i in (matching(t) if matching is not None else pdbs_of(pdbs, t)):
+            left = budget[i] = budget.get(i, pdbs[i].disruptions_allowed) - 1
+            if left < 0:
                 out.add(id(t))
     return out
+
+
+def pdbs_of(pdbs: list[PodDisruptionBudget], t: Task) -> list[int]:
+    """The PDBs (their places in ``pdbs``) that count ``t``: of its namespace, selecting it (a
+    null or empty selector selects nothing; a pod without labels matches none), not listing it
+    in ``status.disruptedPods``."""
+    if not t.labels:
+        return []
+    return [i for i, p in enumerate(pdbs)
+            if p.namespace == t.namespace and p.selector is not None and not p.selector.is_empty
+            and p.selector.matches(t.labels) and t.name not in p.disrupted_pods]  # fmt: skip
 
 
 class InertPods:

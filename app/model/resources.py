@@ -61,7 +61,11 @@ def scatter_add(out: np.ndarray, index: np.ndarray, rows: np.ndarray) -> None:
 
 
 def is_byte_resource(name: str) -> bool:
-    """True for resources counted in bytes rather than milli-units."""
+    """True for resources counted in bytes rather than milli-units (a ResourceQuota's
+    ``requests.<name>`` / ``limits.<name>`` as its ``<name>``: ``requests.storage: 10Pi``
+    fits int64 in bytes, not in milli-bytes)."""
+    if name.startswith(("requests.", "limits.")):
+        name = name.split(".", 1)[1]
     return name in _BYTE_NAMES or name.startswith("hugepages-")
 
 
