@@ -26,9 +26,12 @@ class Enqueue(Action):
                 by_queue.setdefault(job.queue, []).append(job)
         for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
             for job in ssn.sort_jobs(by_queue[queue.name]):
+                before = ssn.messages.get(job.key)
                 if job.min_resources is None or ssn.job_enqueueable(job):  # (MinResources == nil: `{}` is not)
                     ssn.job_enqueued(job)
                     job.phase = "Inqueue"
                     ssn.decision.enqueued.append(job.key)
-                else:
-                    ssn.messages.setdefault(job.key, "not admitted: queue or cluster resources are insufficient for minResources")
+                else:  # a plugin's own reason, given in this vote, is kept
+                    reason = ssn.messages.get(job.key)
+                    ssn.messages[job.key] = reason if reason is not None and reason is not before else \
+                        "not admitted: queue or cluster resources are insufficient for minResources"

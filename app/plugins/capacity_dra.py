@@ -170,22 +170,22 @@ class QueueQuota:
         self.inqueue: Amounts = {}
         self.refs: dict[str, int] = {}
 
-    def fits(self, request: Amounts, consumable: bool, with_inqueue: bool, times: int = 1) -> bool:
-        """``checkDRAAllocatable`` (``times`` copies of the request)."""
+    def fits(self, request: Amounts, consumable: bool, with_inqueue: bool) -> bool:
+        """``checkDRAAllocatable`` (``with_inqueue``: with what the queue admitted this session,
+        as Enqueueable asks it; Allocatable does not)."""
         for cls, req in request.items():
             cap = self.capability.get(cls)
             if cap is None:
                 continue  # no capability for the class: no limit
             held = self.allocated.get(cls, Amount())
             queued = self.inqueue.get(cls, Amount()) if with_inqueue else Amount()
-            asked = saturating_mul(req.count, times)
-            if cap.count > 0 and saturating_add(saturating_add(held.count, queued.count), asked) > cap.count:
+            if cap.count > 0 and saturating_add(saturating_add(held.count, queued.count), req.count) > cap.count:
                 return False
             if consumable:
                 for dim, q in req.capacity.items():
                     if dim not in cap.capacity:
                         return False  # a capacity the capability does not name
-                    if held.capacity.get(dim, 0) + queued.capacity.get(dim, 0) + q * times > cap.capacity[dim]:
+                    if held.capacity.get(dim, 0) + queued.capacity.get(dim, 0) + q > cap.capacity[dim]:
                         return False
         return True
 

@@ -56,8 +56,7 @@ class ResourceQuotaPlugin(Plugin):
     def job_enqueueable(self, job: Job) -> int:
         over = self.exceeded(job)
         if over:
-            self.ssn.messages.setdefault(job.key, f"not admitted: resource quota insufficient for {', '.join(over)} in "
-                                                  f"namespace {job.namespace}")  # fmt: skip
+            self.ssn.messages[job.key] = f"not admitted: resource quota insufficient for {', '.join(over)} in namespace {job.namespace}"
             return -1
         return 1
 
