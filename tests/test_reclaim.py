@@ -95,3 +95,23 @@ def test_legacy_reclaim_takes_only_running_pods(client):
 
     assert len(decide(client, cluster("Running"), cfg)["evictions"]) == 1
     assert decide(client, cluster("Pending"), cfg)["evictions"] == []
+
+
+def test_legacy_reclaim_reads_the_pods_preemptable_not_the_podgroups(client):
+    """Volcano's legacy reclaim (and preempt) skips a pod by its own ``volcano.sh/preemptable``
+    only; a PodGroup's annotation is read by the gang-aware actions alone
+    (``IsJobPreemptableForGangEviction``): a's pods are reclaimed by the legacy action, not by
+    the gang-aware one; a pod's own annotation keeps it from both."""
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+             {"plugins": [{"name": "drf"}, {"name": "predicates"}, {"name": "proportion"}, {"name": "nodeorder"}]}]  # fmt: skip
+
+    def cluster(pod_annotations=None):
+        pg = podgroup("a", queue="q1", phase="Running", min_member=1, annotations={"volcano.sh/preemptable": "false"})
+        return [node("n1", cpu="2", memory="8Gi", gpu=None), queue("q1"), queue("q2"), pg,
+                *(pod(f"a-{i}", node="n1", cpu="1", group="a", annotations=pod_annotations) for i in range(2)),
+                podgroup("b", queue="q2", phase="Inqueue", min_member=1), pod("b-0", cpu="1", group="b")]  # fmt: skip
+
+    assert len(decide(client, cluster(), {"actions": "allocate, reclaim", "tiers": tiers})["evictions"]) == 1
+    assert decide(client, cluster(), {"actions": "allocate, gangreclaim", "tiers": tiers})["evictions"] == []
+    keep = {"volcano.sh/preemptable": "false"}
+    assert decide(client, cluster(keep), {"actions": "allocate, reclaim", "tiers": tiers})["evictions"] == []

@@ -243,9 +243,9 @@ class LegacyEviction:
 
     def eligible(self, c: Any, job: Job, v: Task) -> bool:
         if v.job is job or not v.preemptable or v.critical:
-            return False
-        if v.job is not None and (v.job.preemptable is False or v.job.count(PLACED_NOW)):
-            return False  # not preemptable, or placed in this decision
+            return False  # (the pod's own volcano.sh/preemptable: Volcano's legacy filter reads no PodGroup's)
+        if v.job is not None and v.job.count(PLACED_NOW):
+            return False  # placed in this decision
         if self.kind == PREEMPT:
             return v.job is not None and v.job.queue == job.queue
         vq = c.queues.get(v.job.queue) if v.job else None
