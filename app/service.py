@@ -14,7 +14,7 @@ from app.errors import InputError
 from app.framework.config import SchedulerConfig, load_config, unread_arguments
 from app.framework.session import Session
 from app.ingest.request import Request, read_request
-from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Cluster, InertPods, Job, Task, TaskStatus
+from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Cluster, InertPods, Job, TaskStatus
 from app.model.decision import Decision, JobColumns, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
 from app.kai.jobs import declares_pod_sets, members
@@ -155,30 +155,14 @@ def run_session(req: Request, started: float | None = None) -> Session:
     """One scheduling cycle; its deadline counts from ``started`` (the request's arrival)
     when given, else from now."""
     cfg = scheduler_config(req.config, strict=req.options.strict_config)
-    foreign = other_schedulers_pods(req.cluster) if cfg.profile == "volcano" else []
-    for t, _ in foreign:
-        t.gated = True  # (for this cycle: as gated, no action places it)
-    try:
-        ssn = Session(
-            req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
-            solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
-        )  # fmt: skip
-    except BaseException:
-        for t, _ in foreign:
-            t.gated = False
-        raise
+    ssn = Session(
+        req.cluster, cfg, PLUGINS, explain=req.options.explain, profile_plugins=PROFILE_PLUGINS,
+        solver=req.options.solver, deadline_s=req.options.deadline_ms / 1000.0,
+    )  # fmt: skip
     if started is not None:
         ssn.started = min(ssn.started, started)
     SNAPSHOT_PODS.observe(req.cluster.n_tasks)
     SNAPSHOT_NODES.observe(len(req.cluster.nodes))
-    if foreign:
-        _name_other_schedulers(ssn, foreign)
-    if cfg.profile == "volcano" and any(j.source == "kai" and any(t.status is TaskStatus.PENDING for t in j.tasks)
-                                        for j in req.cluster.active_jobs.values()):  # fmt: skip
-        ssn.config.warnings.append(
-            "Pending pods of KAI jobs (KAI PodGroups, or pods for kai-scheduler) are placed by the volcano profile as "
-            "its own: Volcano's cache leaves a Pending pod of another scheduler out, but Gangplank does not read "
-            "kai-scheduler pods' scheduler name for it (not modelled)")  # fmt: skip
     try:
         for name in cfg.actions:
             if ssn.out_of_time():
@@ -187,8 +171,6 @@ def run_session(req: Request, started: float | None = None) -> Session:
             ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
             ACTION_SECONDS.labels(name).observe(time.perf_counter() - start)
     finally:  # (also after an error: a cluster the extender keeps must be left as ingest built it)
-        for t, _ in foreign:
-            t.gated = False
         if ssn.gpu_sharing is not None:  # the node matrices as ingest counts them again (KAI's GPU groups are done)
             ssn.gpu_sharing.detach()
             ssn.gpu_sharing = None
@@ -197,31 +179,6 @@ def run_session(req: Request, started: float | None = None) -> Session:
     for action, n in Counter(e.action for e in ssn.decision.evictions).items():  # (a metric update per action)
         EVICTIONS.labels(action).inc(n)
     return ssn
-
-
-def other_schedulers_pods(c: Cluster) -> list[tuple[Task, str]]:
-    """The Pending pods (not gated already) whose ``schedulerName`` names neither Volcano nor KAI,
-    with that name: Volcano's cache leaves a Pending pod out unless it names one of Volcano's
-    schedulers (``responsibleForPod``; a pod on a node is counted whatever its scheduler), so
-    the volcano profile places none of them."""
-    out = []
-    for key in sorted(c.other_schedulers):
-        t = c.find_task(key)
-        if t is not None and t.status is TaskStatus.PENDING and not t.gated:
-            out.append((t, c.other_schedulers[key]))
-    return out
-
-
-def _name_other_schedulers(ssn: Session, foreign: list[tuple[Task, str]]) -> None:
-    for t, name in foreign:
-        if t.job is not None:
-            ssn.messages.setdefault(t.job.key, f"pod {t.key} names scheduler {name!r}, not Volcano's: Volcano does not "
-                                               "schedule it")  # fmt: skip
-    t, name = foreign[0]
-    ssn.config.warnings.append(  # (this cycle's: another profile's decision of the same cluster places them)
-        f"{len(foreign)} Pending pod(s) name another scheduler (e.g. Pod {t.key}: schedulerName {name!r}): the volcano "
-        "profile leaves them alone, as Volcano's cache does (it holds a Pending pod only when it names one of Volcano's "
-        "schedulers, 'volcano' by default)")  # fmt: skip
 
 
 def decide_request(req: Request, started: float | None = None) -> Decision:

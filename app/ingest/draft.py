@@ -218,8 +218,6 @@ class Draft:
     resource_quotas: dict[tuple[str, str], ResourceQuota] = field(default_factory=dict)  # by (namespace, name)
     #: pod key -> its ``volcano.sh/cooldown-time`` and when it was scheduled (see ``kube._cooldown``)
     cooldowns: dict[str, tuple[str, float | None]] = field(default_factory=dict)
-    #: pod key -> the ``schedulerName`` of a Pending pod that names neither Volcano nor KAI
-    other_schedulers: dict[str, str] = field(default_factory=dict)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)
     bind_requests: list[BindRequestDraft] = field(default_factory=list)
     #: (namespace, pod) -> the GPU groups a BindRequest selected for it (``_bind_requests``)

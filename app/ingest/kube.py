@@ -58,8 +58,6 @@ VOLCANO_TASK_SPEC = "volcano.sh/task-spec"
 VOLCANO_PREEMPTABLE = "volcano.sh/preemptable"
 #: Volcano's cooldown protection (the ``cdp`` plugin): a label, else an annotation, with a Go duration
 VOLCANO_COOLDOWN = "volcano.sh/cooldown-time"
-#: Volcano's scheduler name (its ``--scheduler-name`` default): a Pending pod naming another is not Volcano's
-VOLCANO_SCHEDULER_NAME = "volcano"
 VOLCANO_NT_MODE = "volcano.sh/network-topology-mode"
 VOLCANO_NT_TIER = "volcano.sh/network-topology-highest-tier"
 KAI_GROUP_ANNOTATION = "pod-group-name"
@@ -342,7 +340,7 @@ def _kube_consts() -> dict[str, str]:
     names = ("VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
              "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
              "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL",
-             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_COOLDOWN", "VOLCANO_SCHEDULER_NAME")  # fmt: skip
+             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_COOLDOWN")  # fmt: skip
     consts = {n: globals()[n] for n in names}
     consts["VOLCANO_GROUP_AT"] = join_pointer("/metadata", "annotations", VOLCANO_GROUP_ANNOTATION)
     consts["KAI_GROUP_AT"] = join_pointer("/metadata", "annotations", KAI_GROUP_ANNOTATION)
@@ -401,9 +399,6 @@ def read_pod(o: dict, ptr: str, d: Draft) -> None:
     if VOLCANO_COOLDOWN in pod.labels or VOLCANO_COOLDOWN in pod.annotations:  # (the C readers leave these pods here)
         d.cooldowns[f"{pod.namespace}/{pod.name}"] = _cooldown(o, ptr, pod)
     spec = o.get("spec")
-    sched = spec.get("schedulerName") if type(spec) is dict else None
-    if not pod.node_name and type(sched) is str and sched not in (VOLCANO_SCHEDULER_NAME, KAI_SCHEDULER_NAME):
-        d.other_schedulers[f"{pod.namespace}/{pod.name}"] = sched  # (the C readers leave these pods here too)
     if type(spec) is dict and spec.get("resourceClaims"):  # (the C reader leaves pods with DRA claims to these)
         d.dra_pods.append(pod)
         d.dra.pod_claims[f"{pod.namespace}/{pod.name}"] = pod_claims(spec, r.obj(o, "status", ptr, pod.ident), ptr, pod.ident)

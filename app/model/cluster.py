@@ -593,9 +593,6 @@ class Cluster:
         self.resource_quotas: list[ResourceQuota] = []
         #: pod key -> its ``volcano.sh/cooldown-time`` and, when Running, when it was scheduled (the ``cdp`` plugin)
         self.cooldowns: dict[str, tuple[str, float | None]] = {}
-        #: pod key -> the ``schedulerName`` of a Pending pod naming neither Volcano nor KAI (the
-        #: volcano profile leaves such pods alone, as Volcano's cache does)
-        self.other_schedulers: dict[str, str] = {}
         #: Pods with host ports (key -> (hostIP, protocol, port) each); their tasks are objects.
         self.host_ports: dict[str, tuple[tuple[str, str, int], ...]] = {}
         #: Pods with DoNotSchedule topology spread constraints (key -> them).
