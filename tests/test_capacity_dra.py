@@ -22,9 +22,10 @@ import orjson
 import pytest
 
 from app.plugins.capacity_dra import (
-    INT64_MAX, Amount, DraQuota, QueueQuota, TaskRequest, go_bool, parse_quota, saturating_add, task_request,
+    INT64_MAX, Amount, DraQuota, QueueQuota, TaskRequest, parse_quota, saturating_add, task_request,
 )  # fmt: skip
 from app.framework.session import Session
+from app.ingest.reader import go_bool
 from app.ingest.request import read_request
 from app.plugins.capacity import Capacity
 from app.service import PLUGINS, PROFILE_PLUGINS, scheduler_config

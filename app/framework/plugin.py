@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.errors import InputError
+from app.ingest.reader import go_bool
 
 if TYPE_CHECKING:
     from app.framework.config import PluginOption
@@ -54,6 +55,16 @@ class Plugin:
         if not math.isfinite(out) or abs(out) > 1e15:
             raise InputError(f"plugin {self.name} argument {key!r} must be a finite number", self._pointer(key))
         return out
+
+    def arg_go_bool(self, key: str, default: bool) -> bool:
+        """``Arguments.GetBool`` (:func:`~app.ingest.reader.go_bool`): a value Volcano cannot read
+        keeps ``default``, and the warnings say so."""
+        raw = self.args.get(key)
+        value, understood = go_bool(raw, default)
+        if not understood:
+            self.warn(f"plugin {self.name}: argument {key} {raw!r} is not a boolean: {str(default).lower()} is used, "
+                      "as Volcano does")  # fmt: skip
+        return value
 
     def arg_int(self, key: str, default: int) -> int:
         return int(self.arg_float(key, default))

@@ -197,6 +197,23 @@ def timestamp(raw: Any, pointer: str, ident: Ident) -> float:
     return value
 
 
+#: Go's ``strconv.ParseBool``
+GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
+            "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
+
+
+def go_bool(raw: Any, default: bool) -> tuple[bool, bool]:
+    """Volcano's ``Arguments.GetBool``: a boolean, or a string ``strconv.ParseBool`` reads;
+    anything else keeps ``default`` (Volcano logs it). Returns (value, understood)."""
+    if raw is None:
+        return default, True
+    if isinstance(raw, bool):
+        return raw, True
+    if isinstance(raw, str) and raw in GO_BOOLS:
+        return GO_BOOLS[raw], True
+    return default, False
+
+
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 #: str2duration's units (KAI's plugin arguments): Go's, and days and weeks.
 DAY_UNITS = {**_UNITS, "d": 86400.0, "w": 604800.0}

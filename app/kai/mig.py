@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.ingest.kube import KAI_MIG_PREFIX as MIG_RESOURCE_PREFIX
+from app.ingest.reader import GO_BOOLS
 from app.model.cluster import HOLDS_NODE
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 MIG_ENABLED_LABEL = "node-role.kubernetes.io/mig-enabled"
 MIG_STRATEGY_LABEL = "nvidia.com/mig.strategy"
 _PROFILE = re.compile(r"nvidia\.com/mig-([0-9]+)g\.([0-9]+)gb")  # (Go's \d is ASCII)
-_GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
-             "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}  # strconv.ParseBool
 _GO_INT_DIGITS = 19  # (then Atoi's int64 range, checked on the value)
 
 #: a pod's GPU request type, as KAI tells them apart (``ResourceRequestType``)
@@ -96,7 +95,7 @@ class MigColumns:
 def mig_enabled(labels: dict[str, str], offers_mig: bool) -> bool:
     """``IsMIGEnabled``."""
     if MIG_ENABLED_LABEL in labels:
-        return _GO_BOOLS.get(labels[MIG_ENABLED_LABEL], False)
+        return GO_BOOLS.get(labels[MIG_ENABLED_LABEL], False)
     return offers_mig
 
 

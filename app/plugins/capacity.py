@@ -76,7 +76,7 @@ from app.model.cluster import (
     ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts, request_sum,
 )  # fmt: skip
 from app.model.resources import CPU, MEMORY, PODS, ResourceTable, column_sums
-from app.plugins.capacity_dra import DraQuota, go_bool
+from app.plugins.capacity_dra import DraQuota
 
 INF = float("inf")
 ROOT = "root"
@@ -227,8 +227,8 @@ class Capacity(Plugin):
         default: the DynamicResourceAllocation gate, GA) and some queue names one;
         ``capacity.DRAConsumableCapacityEnable`` (default: the gate, on in 1.36) adds the
         capacities. The pods holding a node at open are counted."""
-        enabled = self._go_bool(DRA_ENABLE, True)
-        consumable = self._go_bool(DRA_CONSUMABLE, True)
+        enabled = self.arg_go_bool(DRA_ENABLE, True)
+        consumable = self.arg_go_bool(DRA_CONSUMABLE, True)
         if not enabled:
             return None
         quota = DraQuota(self.ssn.cluster, queues, names, consumable, self.warn)
@@ -240,13 +240,6 @@ class Capacity(Plugin):
         held = [t for key in sorted(claims) if (t := c.find_task(key)) is not None and t.status in ALLOCATED_STATUS]
         quota.open(held, self._chain, self.hierarchy)
         return quota
-
-    def _go_bool(self, key: str, default: bool) -> bool:
-        value, understood = go_bool(self.args.get(key), default)
-        if not understood:
-            self.warn(f"plugin capacity: argument {key} {self.args.get(key)!r} is not a boolean: {str(default).lower()} "
-                      "is used, as Volcano does")  # fmt: skip
-        return value
 
     # -- ancestorReclaimLevel ------------------------------------------------------------------
     def _ancestor_reclaim_level(self) -> int:

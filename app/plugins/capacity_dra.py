@@ -47,7 +47,7 @@ compared in nano-units (a queue's quantity as read: milli-units, rounded up).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.model.resources import is_byte_resource
 
@@ -215,21 +215,6 @@ class QueueQuota:
                 self.refs.pop(key, None)
             else:
                 self.refs[key] = n - 1
-
-
-def go_bool(raw: Any, default: bool) -> tuple[bool, bool]:
-    """Volcano's ``Arguments.GetBool``: a boolean, or a string ``strconv.ParseBool`` reads;
-    anything else keeps ``default`` (logged). Returns (value, understood)."""
-    if raw is None:
-        return default, True
-    if isinstance(raw, bool):
-        return raw, True
-    if isinstance(raw, str):
-        if raw in ("1", "t", "T", "TRUE", "true", "True"):
-            return True, True
-        if raw in ("0", "f", "F", "FALSE", "false", "False"):
-            return False, True
-    return default, False
 
 
 class DraQuota:
