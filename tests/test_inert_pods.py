@@ -492,3 +492,32 @@ def test_inert_pods_with_their_own_priority_report_it_read_in_one_pass() -> None
         assert dict(zip(c.inert.keys, c.inert.priority_of().tolist(), strict=True)) == made
         at = np.array([1, 3])
         assert c.inert.priority_of(at).tolist() == [made[c.inert.keys[i]] for i in (1, 3)]
+
+
+@pytest.mark.parametrize("huge", [False, True], ids=["whole sums", "past float64's whole numbers"])
+def test_kai_queue_sums_of_inert_pods_are_those_their_objects_give(huge: bool) -> None:
+    """The kai profile's proportion plugin sums the pods left as columns per queue: from the
+    ingest's integer totals where a queue's total is a whole number float64 holds, else from
+    the rows as floats. Either way allocated, requested and non-preemptible (priority 100
+    or more) are the figures the same pods built as objects give, in two queues, with
+    priorities on both sides of 100."""
+    body = copy.deepcopy(_small(pending_gang=24))
+    singles = [p for p in body["cluster"]["pods"] if "group" not in p and p.get("node") and p.get("phase") == "Running"]
+    for i, p in enumerate(singles):
+        p["queue"] = "inference" if i % 3 else "batch"
+        p["priority"] = 200 if i % 2 else 50
+        if huge and i % 3 == 1:
+            p["requests"]["memory"] = str(2**52)  # two of these in a queue pass 2**53
+    figures = []
+    for materialize in (False, True):
+        req = read_request(copy.deepcopy({**body, "config": {"profile": "kai"}}), SETTINGS)
+        if materialize:
+            assert req.cluster.tasks and req.cluster.inert is None
+        else:
+            assert req.cluster.inert is not None
+        ssn = run_session(req)
+        fs = ssn.plugins["proportion"]
+        figures.append({n: (q.allocated.tolist(), q.request.tolist(), q.allocated_np.tolist()) for n, q in fs.queues.items()})
+    assert figures[0] == figures[1]
+    assert figures[0]["batch"][2] != figures[0]["batch"][0] != [0.0, 0.0, 0.0]  # some of the queue's pods, not all
+    assert (figures[0]["inference"][0][2] >= 2**53) is huge

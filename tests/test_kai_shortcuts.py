@@ -42,8 +42,9 @@ import app.kai.simulation as kai_simulation
 import app.kai.solver as kai_solver
 from app.framework.statement import Statement
 from app.ingest.request import read_request
-from app.kai.jobs import View
+from app.kai.jobs import View, partial_view, pod_set_name
 from app.kai.memo import PlacementMemo
+from app.kai.queues import QueueOrder
 from app.kai.scenarios import IdleGpus, ScenarioBuilder, TopologyIdleGpus, greedy_match, new_victims
 from app.kai.statement import KaiStatement
 from app.model.cluster import NetworkTopology
@@ -248,6 +249,24 @@ def _eager(self, ctx, partial, recorded, queue):
     self._queue = queue()
 
 
+def _afresh(retarget):
+    """A filter's ``retarget`` that works the pending tasks' figures out whole every time."""
+
+    def whole(self, scenario):
+        self.asked = None
+        retarget(self, scenario)
+
+    return whole
+
+
+def _partial_sorted(job, tasks, names=None, ordered=False):
+    return partial_view(job, tasks, names)
+
+
+def _grown_whole(v, task, name):
+    return partial_view(v.job, [*v.tasks, task], [*map(pod_set_name, v.tasks), name])
+
+
 #: Each shortcut, by name, and how to switch it off: (object, attribute, the direct way).
 DIRECT: dict[str, list[tuple[object, str, object]]] = {
     "memo": [(kai_solver, "PlacementMemo", lambda: None)],
@@ -267,6 +286,10 @@ DIRECT: dict[str, list[tuple[object, str, object]]] = {
     "kept": [(kai_solver.KeptVictims, "solve", lambda self, partial, last: None)],
     "grow": [(kai_solver.KeptVictims, "_grows", lambda self, solver, partial, recorded: False)],
     "count": [(KaiFairShare, "_count_tasks", _count_each)],
+    "retarget": [(IdleGpus, "retarget", _afresh(IdleGpus.retarget)),
+                 (TopologyIdleGpus, "retarget", _afresh(TopologyIdleGpus.retarget))],
+    "partials": [(kai_solver, "partial_view", _partial_sorted), (kai_solver, "grown", _grown_whole)],
+    "seed": [(QueueOrder, "seed", lambda self, v, request: None)],
 }  # fmt: skip
 
 
@@ -398,8 +421,8 @@ def test_kept_victims_ask_the_order_a_window_of_sizes_at_a_time(monkeypatch):
     asked: list[tuple[int, bool]] = []
     first = kai_solver.preemptor_first
 
-    def recording(ctx, preemptor, victims, pending, views=None):
-        ok = first(ctx, preemptor, victims, pending, views)
+    def recording(ctx, preemptor, victims, pending, views=None, victim_jobs=None):
+        ok = first(ctx, preemptor, victims, pending, views, victim_jobs)
         asked.append((len(preemptor.tasks), ok))
         return ok
 
@@ -545,8 +568,8 @@ def test_kept_victims_stop_growing_at_a_size_whose_simulation_pops_a_victim_firs
     asked: list[bool] = []
     first = kai_solver.preemptor_first
 
-    def recording(ctx, preemptor, victims, pending, views=None):
-        asked.append(first(ctx, preemptor, victims, pending, views))
+    def recording(ctx, preemptor, victims, pending, views=None, victim_jobs=None):
+        asked.append(first(ctx, preemptor, victims, pending, views, victim_jobs))
         return asked[-1]
 
     with pytest.MonkeyPatch.context() as m:
@@ -865,7 +888,8 @@ def test_a_jobs_queue_order_request_is_kept_until_one_of_its_pods_changes_state(
 def test_the_sizes_asked_in_one_window_work_out_the_other_jobs_requests_once(monkeypatch):
     # KeptVictims._first asks the simulation's order for several sizes of the preemptor on
     # one state: the victim jobs' and the other pending jobs' requests (GetTasksToAllocate,
-    # sorted) are worked out once for the window, the preemptor's for each size
+    # sorted) are worked out once for the window, the preemptor's (all Pending: all its
+    # tasks) from one running sum, none asked of GetTasksToAllocate
     from app.kai import queues as kai_queues
 
     asked: list[str] = []
@@ -879,9 +903,9 @@ def test_the_sizes_asked_in_one_window_work_out_the_other_jobs_requests_once(mon
     sizes: list[int] = []
     first = kai_solver.preemptor_first
 
-    def recording(ctx, preemptor, victims, pending, views=None):
+    def recording(ctx, preemptor, victims, pending, views=None, victim_jobs=None):
         sizes.append(len(preemptor.tasks))
-        return first(ctx, preemptor, victims, pending, views)
+        return first(ctx, preemptor, victims, pending, views, victim_jobs)
 
     monkeypatch.setattr(kai_solver, "preemptor_first", recording)
     calls: list[tuple[int, int]] = []
@@ -899,5 +923,57 @@ def test_the_sizes_asked_in_one_window_work_out_the_other_jobs_requests_once(mon
     wide = [c for c in calls if c[1] > 1]
     assert wide  # some window asked several sizes
     for requests, n_sizes, jobs in wide:
-        # one request per size for the preemptor, one per other job in the window
-        assert requests == n_sizes + jobs - 1
+        # one request per other job in the window (the preemptor's are the running sums)
+        assert requests == jobs
+
+
+def test_the_preemptors_request_at_each_size_is_what_the_queue_order_works_out(monkeypatch):
+    # the running sums KeptVictims._first gives the queue order for the preemptor's sizes
+    # are GetTasksToAllocateInitResource of each partial job, asked the long way
+    from app.kai import queues as kai_queues
+
+    checked: list[int] = []
+    seed = kai_queues.QueueOrder.seed
+
+    def compare(self, v, request):
+        memo, self.requests = self.requests, None
+        try:
+            assert np.array_equal(self.job_request(v), request)
+        finally:
+            self.requests = memo
+        checked.append(len(v.tasks))
+        return seed(self, v, request)
+
+    monkeypatch.setattr(kai_queues.QueueOrder, "seed", compare)
+    fast = decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
+    assert len(checked) >= 4 and max(checked) > 4
+    monkeypatch.setattr(kai_queues.QueueOrder, "seed", lambda self, v, request: None)  # asked the long way
+    assert decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}}) == fast
+
+
+def test_the_filters_retargeted_on_a_growing_preemptor_ask_what_they_would_afresh(monkeypatch):
+    # a step of a run of kept victims asks the filters for its preemptor (the last step's
+    # tasks and one more): the idle-GPU filter inserts the new task's GPUs, the topology one
+    # adds them to its pod set's; each is what working the figures out whole gives
+    grown: list[str] = []
+
+    def both(real):
+        def check(self, scenario):
+            was = self.asked
+            real(self, scenario)
+            got = (list(self.required) if isinstance(self, IdleGpus)
+                   else ({k: list(v) for k, v in self.demand.items()}, dict(self.per_pod_set)))  # fmt: skip
+            self.asked = None
+            real(self, scenario)
+            whole = (list(self.required) if isinstance(self, IdleGpus)
+                     else ({k: list(v) for k, v in self.demand.items()}, dict(self.per_pod_set)))  # fmt: skip
+            assert got == whole
+            if was is not None and len(scenario.preemptor.tasks) == len(was) + 1:
+                grown.append(type(self).__name__)
+
+        return check
+
+    monkeypatch.setattr(IdleGpus, "retarget", both(IdleGpus.retarget))
+    monkeypatch.setattr(TopologyIdleGpus, "retarget", both(TopologyIdleGpus.retarget))
+    decide({**kai_snapshot(128, 1280, "reclaim", 8), "config": {"profile": "kai"}})
+    assert {"IdleGpus", "TopologyIdleGpus"} <= set(grown)

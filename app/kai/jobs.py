@@ -132,12 +132,15 @@ class View:
     """A job over a subset of its tasks (KAI's ``CloneWithTasks``); ``mins`` overrides
     pod-set minimums (the solver's partial job)."""
 
-    __slots__ = ("job", "tasks", "pod_sets", "key", "partial", "whole")
+    __slots__ = ("job", "tasks", "pod_sets", "key", "partial", "whole", "ordered")
 
     def __init__(self, job: Job, tasks: Sequence[Task] | None = None, mins: dict[str, int] | None = None,
-                 names: Iterable[str] | None = None) -> None:  # fmt: skip
-        """``names``: the tasks' pod sets (:func:`pod_set_name`), when the caller has them."""
+                 names: Iterable[str] | None = None, ordered: bool = False) -> None:  # fmt: skip
+        """``names``: the tasks' pod sets (:func:`pod_set_name`), when the caller has them;
+        ``ordered``: the caller vouches that each pod set's tasks come in KAI's task order
+        (:func:`sort_tasks` would leave them as they are)."""
         self.job = job
+        self.ordered = ordered
         self.key = job.key
         self.partial = mins is not None
         self.whole = tasks is None and mins is None  # the job itself, as KAI's PodGroupInfo
@@ -169,13 +172,32 @@ class View:
         return f"View({self.key}, {len(self.tasks)} tasks)"
 
 
-def partial_view(job: Job, tasks: Sequence[Task], names: Sequence[str] | None = None) -> View:
+def partial_view(job: Job, tasks: Sequence[Task], names: Sequence[str] | None = None, ordered: bool = False) -> View:
     """The solver's partial job (``getPartialJobRepresentative``): ``job`` over ``tasks``,
     each pod set's minimum set to its share of them. ``names``: the tasks' pod sets, when
-    the caller has them (the solver asks a growing prefix of the same tasks)."""
+    the caller has them (the solver asks a growing prefix of the same tasks); ``ordered``:
+    see :class:`View` (a prefix of :func:`tasks_to_allocate`'s answer is)."""
     if names is None:
         names = list(map(pod_set_name, tasks))
-    return View(job, tasks, dict(Counter(names)), names)
+    return View(job, tasks, dict(Counter(names)), names, ordered)
+
+
+def grown(v: View, task: Task, name: str) -> View:
+    """:func:`partial_view` of ``v``'s tasks and ``task`` after them (``v``: a partial view;
+    ``name``: the task's pod set), made from ``v`` without walking its tasks again: the
+    task's pod set gets it and a minimum one larger (its share), the others stay as they
+    are (a pod set the view did not have yet: made whole)."""
+    at = next((i for i, ps in enumerate(v.pod_sets) if ps.name == name), -1)
+    if at < 0 or not v.partial:
+        names = [*map(pod_set_name, v.tasks), name]
+        return partial_view(v.job, [*v.tasks, task], names, v.ordered)
+    out = View.__new__(View)
+    out.job, out.key, out.partial, out.whole, out.ordered = v.job, v.key, True, False, v.ordered
+    out.tasks = [*v.tasks, task]
+    old = v.pod_sets[at]
+    out.pod_sets = list(v.pod_sets)
+    out.pod_sets[at] = PodSet(name, len(old.tasks) + 1, [*old.tasks, task])
+    return out
 
 
 # -- predicates ---------------------------------------------------------------------------
@@ -296,7 +318,7 @@ def tasks_to_allocate(v: View, real: bool, virtual: set[int] | frozenset[int] = 
     for ps in sort_pod_sets(v.pod_sets):
         if picked >= most:
             break
-        cand = sort_tasks(t for t in ps.tasks if should(t))
+        cand = [t for t in ps.tasks if should(t)] if v.ordered else sort_tasks(t for t in ps.tasks if should(t))
         if not cand:
             continue
         n = ps.count(ACTIVE_ALLOCATED)

@@ -133,6 +133,12 @@ class QueueOrder:
         finally:
             self.requests = None
 
+    def seed(self, v: View, request: np.ndarray) -> None:
+        """Inside :meth:`frozen`: ``v``'s request, as :meth:`job_request` would work it out,
+        given by a caller that has it."""
+        assert self.requests is not None
+        self.requests[id(v)] = (v, request)
+
     def allocated_of(self, v: View) -> np.ndarray:
         """A victim job's allocated share (``PodGroupInfo.Allocated``: its pods' requests, so
         a gpu-memory pod's GPUs count 0; MIG instances as their GPUs)."""

@@ -27,7 +27,10 @@ pending pod's required affinity), so the outcome is the same.
 
 from __future__ import annotations
 
+from bisect import insort
 from itertools import chain, islice
+from operator import neg
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -134,11 +137,19 @@ class IdleGpus:
         self.seen: set[int] = set()
         self.counted = 0  # the scenario's victims looked at so far (see new_victims)
         self.top: list[float] = []  # the largest capacities, largest first, while ``cap`` stays as it is
+        self.asked: list[Task] | None = None  # the pending tasks ``required`` is for
         self.retarget(scenario)
 
     def retarget(self, scenario: Scenario) -> None:
-        """Ask for ``scenario``'s pending tasks (the nodes' capacities stay as counted)."""
-        self.required = sorted((self.ctx.gpus(t) for t in scenario.pending), reverse=True)
+        """Ask for ``scenario``'s pending tasks (the nodes' capacities stay as counted): their
+        GPUs, largest first; a growing preemptor (the tasks asked last and one more) inserts
+        the new one's."""
+        pending = scenario.pending
+        if grown_by_one(pending, self.asked):
+            insort(self.required, self.ctx.gpus(pending[-1]), key=neg)
+        else:
+            self.required = sorted((self.ctx.gpus(t) for t in pending), reverse=True)
+        self.asked = list(pending)
 
     def _absorb(self, scenario: Scenario) -> None:
         fresh, self.counted = new_victims(scenario, self.seen, self.counted)
@@ -200,14 +211,26 @@ class TopologyIdleGpus:
             inside = at >= 0
             self.position[key] = at
             self.cap[key] = np.bincount(at[inside], weights=free[inside], minlength=count).astype(np.float64)
+        self.ordered: dict[tuple[str | None, str], list[float]] = {}  # ``cap`` largest first, while it stays as counted
         self.seen: set[int] = set()
         self.counted = 0  # the scenario's victims looked at so far (see new_victims)
+        self.asked: list[Task] | None = None  # the preemptor's tasks ``per_pod_set`` is for
+        self.per_pod_set: dict[str, float] = {}
         self.retarget(scenario)
 
     def retarget(self, scenario: Scenario) -> None:
-        """Ask for ``scenario``'s pending tasks (the domains' capacities stay as counted)."""
+        """Ask for ``scenario``'s pending tasks (the domains' capacities stay as counted): each
+        pod set's GPUs, added task by task in order (a growing preemptor, the tasks asked
+        last and one more in a pod set they had, adds the new one's to its pod set's)."""
         gpus = self.ctx.gpus
-        per_pod_set = {ps.name: sum(gpus(t) for t in ps.tasks) for ps in scenario.preemptor.pod_sets}
+        tasks = scenario.preemptor.tasks
+        per_pod_set = self.per_pod_set
+        name = pod_set_name(tasks[-1]) if grown_by_one(tasks, self.asked) else None
+        if name is not None and name in per_pod_set:
+            per_pod_set[name] = per_pod_set[name] + gpus(tasks[-1])
+        else:
+            per_pod_set = self.per_pod_set = {ps.name: in_order_sum(map(gpus, ps.tasks)) for ps in scenario.preemptor.pod_sets}
+        self.asked = list(tasks)
         demand: dict[tuple[str | None, str], list[float]] = {}
         for key, pod_sets in self.sets:
             demand.setdefault(key, []).append(sum(v for name, v in per_pod_set.items() if name in pod_sets))
@@ -221,10 +244,27 @@ class TopologyIdleGpus:
                 got = at[where]
                 inside = got >= 0
                 np.add.at(self.cap[key], got[inside], freed[inside])
+            self.ordered.clear()
         for key, wants in self.demand.items():
-            if not greedy_match(sorted(wants, reverse=True), sorted(self.cap[key].tolist(), reverse=True)):
+            caps = self.ordered.get(key)
+            if caps is None:
+                caps = self.ordered[key] = sorted(self.cap[key].tolist(), reverse=True)
+            if not greedy_match(sorted(wants, reverse=True), caps):
                 return False
         return True
+
+
+def grown_by_one(tasks: list[Task], last: list[Task] | None) -> bool:
+    """Whether ``tasks`` are ``last`` and one more at the end (the solver's growing preemptor)."""
+    return last is not None and len(tasks) == len(last) + 1 and tasks[:-1] == last
+
+
+def in_order_sum(values: Iterable[float]) -> float:
+    """The values added one after the other, from 0 (as Go adds them)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
 
 
 def _nodes(tasks: list[Task]) -> np.ndarray:

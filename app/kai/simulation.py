@@ -29,7 +29,7 @@ from app.kai.allocate import allocate_job
 from app.kai.jobs import View
 from app.kai.queues import JobsOrderByQueues
 from app.kai.statement import KaiStatement
-from app.model.cluster import Task
+from app.model.cluster import Job, Task
 
 if TYPE_CHECKING:
     from app.kai.context import KaiContext
@@ -61,13 +61,15 @@ def virtually_allocate(ctx: KaiContext, stmt: KaiStatement, nodes: np.ndarray, p
 
 
 def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View],
-                     views: dict[str, View] | None = None) -> tuple[JobsOrderByQueues, set[str]]:  # fmt: skip
+                     views: dict[str, View] | None = None,
+                     victim_jobs: list[Job] | None = None) -> tuple[JobsOrderByQueues, set[str]]:  # fmt: skip
     """The simulation's job order (the other pending jobs, the victim jobs, the preemptor)
     on the state as it is, and the victim jobs' keys. ``views``: the victim jobs' views
     made by earlier calls on the same state, reused (so a frozen queue order knows their
-    requests)."""
+    requests); ``victim_jobs``: :func:`jobs_of` the victims, when the caller has them."""
     jobs: dict[str, View] = {v.key: v for v in pending}
-    victim_jobs = {id(j): j for j in map(_JOB, victims) if j is not None}.values()  # each once, as first met
+    if victim_jobs is None:
+        victim_jobs = jobs_of(victims)
     for job in victim_jobs:
         if job.key != preemptor.key and (job.key not in jobs or jobs[job.key].job is not job):
             v = views.get(job.key) if views is not None else None
@@ -80,16 +82,21 @@ def simulation_order(ctx: KaiContext, preemptor: View, victims: list[Task], pend
     return ctx.jobs_order(list(jobs.values())), {j.key for j in victim_jobs}
 
 
+def jobs_of(victims: list[Task]) -> list[Job]:
+    """The victims' jobs, each once, as first met."""
+    return list({id(j): j for j in map(_JOB, victims) if j is not None}.values())
+
+
 _JOB = attrgetter("job")
 
 
 def preemptor_first(ctx: KaiContext, preemptor: View, victims: list[Task], pending: list[View],
-                    views: dict[str, View] | None = None) -> bool:  # fmt: skip
+                    views: dict[str, View] | None = None, victim_jobs: list[Job] | None = None) -> bool:  # fmt: skip
     """Whether a simulation starting on the state as it is pops the preemptor before every
     victim job (the jobs popped before it are skipped ones, which place nothing).
-    ``views``: see :func:`simulation_order`."""
+    ``views``, ``victim_jobs``: see :func:`simulation_order`."""
     with ctx.qorder.frozen():  # (nothing is placed while it asks)
-        order, victim_keys = simulation_order(ctx, preemptor, victims, pending, views)
+        order, victim_keys = simulation_order(ctx, preemptor, victims, pending, views, victim_jobs)
         while not order.empty():
             v = order.pop()
             if v is None:

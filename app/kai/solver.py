@@ -39,12 +39,12 @@ import numpy as np
 from app.kai.allocate import Asked, _place_tasks, allocate_job, could_fit, over_queue_capacity, place_in_sets
 from app.kai.memo import PlacementMemo
 from app.kai.jobs import (
-    ACTIVE_USED, View, elastic_state, gang_satisfied, is_pending, job_less, members, partial_view, pod_set_name,
+    ACTIVE_USED, View, elastic_state, gang_satisfied, grown, is_pending, job_less, members, partial_view, pod_set_name,
     tasks_to_allocate,
 )
 from app.kai.queues import JobsOrderByQueues
 from app.kai.scenarios import Scenario, ScenarioBuilder
-from app.kai.simulation import preemptor_first, virtually_allocate
+from app.kai.simulation import jobs_of, preemptor_first, virtually_allocate
 from app.kai.statement import KaiStatement
 from app.kai.topology import subset_nodes
 from app.model.cluster import Job, Task, TaskStatus, request_rows
@@ -119,10 +119,12 @@ class JobSolver:
         batches: list[list[Task]] = []
         pending: list[Task] = []
         kept: KeptVictims | None = None
+        partial: View | None = None
         try:
             for t in tasks:
                 pending.append(t)
-                partial = partial_view(job, pending, self.names[: len(pending)])
+                name = self.names[len(pending) - 1]
+                partial = partial_view(job, pending, [name], True) if partial is None else grown(partial, t, name)
                 last = len(pending) == len(tasks)
                 res = None
                 if batches and ctx.exact:  # (the kept evictions add and undo in another order)
@@ -416,15 +418,28 @@ class KeptVictims:
         does (``checked``: asked a window at a time, each twice the last, so sizes a run
         never reaches are mostly not asked)."""
         js = self.js
+        ctx = js.ctx
         tasks = js.tasks
         upto = min(self.most, k + self.window - 1)
         self.window *= 2
         j = k
         views: dict[str, View] = {}
-        with js.ctx.qorder.frozen():  # the sizes asked on one state: the other jobs' requests once
+        victim_jobs = jobs_of(recorded)
+        # The partial job of j tasks, all Pending, asks for all of them (every pod set it has is
+        # below its minimum, its share of the j): its request is the sum of their rows, here
+        # the running sums of one pass (whole numbers: the same in any order). A gpu-memory
+        # pod's GPUs are added as asked for, task by task: asked of the queue order then.
+        known = None
+        if upto >= j and not ctx.fs.memory and all(map(is_pending, tasks[:upto])):
+            known = np.cumsum(request_rows(tasks[:upto]), axis=0)
+        with ctx.qorder.frozen():  # the sizes asked on one state: the other jobs' requests once
+            partial: View | None = None
             while j <= upto:
-                partial = partial_view(tasks[0].job, tasks[:j], js.names[:j])  # type: ignore[arg-type]
-                if not preemptor_first(js.ctx, partial, recorded, js.pending, views):
+                partial = (partial_view(tasks[0].job, tasks[:j], js.names[:j], True) if partial is None  # type: ignore[arg-type]
+                           else grown(partial, tasks[j - 1], js.names[j - 1]))  # fmt: skip
+                if known is not None:
+                    ctx.qorder.seed(partial, ctx.fs.vec_sum_of(known[j - 1]))
+                if not preemptor_first(ctx, partial, recorded, js.pending, views, victim_jobs):
                     break
                 j += 1
         self.checked = j - 1

@@ -329,20 +329,38 @@ class KaiFairShare(Plugin):
         """The pods on their own that ingest left as columns (Running or Bound: KAI's
         allocated states), summed per queue without building them: allocated and requested,
         and non-preemptible where the pod's priority is 100 or more (a pod on its own has
-        no preemptibility of its own)."""
+        no preemptibility of its own). Where each queue's total of its (non-negative, whole)
+        requests is a whole number float64 holds (the common case), the sums are the
+        ingest's integer per-queue totals: every partial sum is exact, so the float sums
+        give the same numbers in any order."""
         ords, names = inert.queue_ordinals()
-        reqs = task_req[inert.rows].astype(np.float64)
         non_preemptible = inert.priority_of() >= 100
+        totals = None
+        if len(task_req) and int(task_req.min()) >= 0 and len(task_req) * int(task_req.max()) < 2**63:  # (no overflow)
+            totals = inert.queue_totals(task_req)
+            if totals.size and int(totals.max()) >= _EXACT:  # each partial sum is at most its total
+                totals = None
+        reqs = None if totals is not None else task_req[inert.rows].astype(np.float64)
         for i, name in enumerate(names):
             if name not in self.queues:
                 continue
             mine = ords == i
-            v = self._vec(column_sums(reqs if len(names) == 1 else reqs[mine]))  # (one queue: every row, no copy)
+            if totals is not None:
+                v = self._vec(totals[i])
+            else:  # (one queue: every row, no copy)
+                v = self._vec(column_sums(reqs if len(names) == 1 else reqs[mine]))  # type: ignore[index]
             self._up(name, "allocated", v)
             self._up(name, "request", v)
             np_rows = mine & non_preemptible
-            if np_rows.any():
-                self._up(name, "allocated_np", self._vec(column_sums(reqs[np_rows])))
+            if not np_rows.any():
+                continue
+            if np.array_equal(np_rows, mine):  # every pod of the queue: its sums
+                np_v = v
+            elif totals is not None:
+                np_v = self._vec(column_sums(task_req[inert.rows[np_rows]]))
+            else:
+                np_v = self._vec(column_sums(reqs[np_rows]))  # type: ignore[index]
+            self._up(name, "allocated_np", np_v)
 
     def _count_tasks(self, jobs: dict[str, Job]) -> None:
         """The tasks built as objects, added to their queue and its ancestors: allocated
@@ -410,6 +428,11 @@ class KaiFairShare(Plugin):
                 if g is not None:
                     out[0] = out[0] + g
         return out
+
+    def vec_sum_of(self, total: np.ndarray) -> np.ndarray:
+        """:meth:`vec_sum` of tasks whose request rows add up to ``total``, none of them a
+        gpu-memory pod."""
+        return self._vec(total)
 
     def _up(self, name: str, attr: str, v: np.ndarray, sign: int = 1) -> None:
         for q in self._chain(name):
