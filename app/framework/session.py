@@ -26,6 +26,10 @@ from app.model.resources import scatter_add
 if TYPE_CHECKING:
     from app.framework.plugin import Plugin
 
+#: The scheduler names a scheduler-named profile takes as its own (``spec.schedulerName``):
+#: Volcano's default ``--scheduler-name``, KAI's ``SchedulerName``.
+OWN_SCHEDULERS = {"volcano": ("volcano",), "kai": ("kai-scheduler",)}
+
 #: Which ``enable*`` flag gates which extension point (Volcano's mapping).
 POINT_FLAG = {
     "job_order": "JobOrder", "task_order": "TaskOrder", "queue_order": "QueueOrder",
@@ -134,6 +138,7 @@ class Session:
                     self._tier = tier_idx
                     plugin.open()
             self._unhonoured()
+            self._other_schedulers()
         except BaseException:
             if self.dra is not None:  # the snapshot's GPUs as ingest counted them (KaiDra)
                 self.dra.close()
@@ -166,6 +171,49 @@ class Session:
         for note in notes:
             if note not in c.warnings:
                 c.warnings.append(note)
+
+    def _other_schedulers(self) -> None:
+        """Under a scheduler-named profile, warnings naming the pods whose
+        ``spec.schedulerName`` is another scheduler's (a pod naming none, the native form's,
+        is the profile's): Volcano and KAI leave a Pending one alone, and Volcano keeps one
+        on a node out of every job (its node only), which the profiles do not model. (KAI's
+        capacity leaving out what such pods hold is modelled: ``KaiFairShare.open``.)"""
+        profile = self.config.profile
+        own = OWN_SCHEDULERS.get(profile)
+        if own is None:
+            return
+        c = self.cluster
+        names = (*own, "")
+        pending: list[Task] = []
+        placed = 0
+        first_placed = ""
+        for job in c.active_jobs.values():
+            if job.counts[TaskStatus.PENDING] or (profile == "volcano" and job.source == "pod"):
+                for t in job.tasks:
+                    if t.scheduler in names:
+                        continue
+                    if t.status is TaskStatus.PENDING and t.node < 0:
+                        pending.append(t)
+                    elif job.source == "pod" and t.node >= 0 and t.status in HOLDS_NODE:  # (a gang's: in its job)
+                        placed += 1
+                        first_placed = min(first_placed or t.key, t.key)
+        inert = c.inert
+        if profile == "volcano" and inert is not None and inert.others_of is not None:
+            at = np.flatnonzero(inert.others_of(own))
+            if len(at):
+                placed += len(at)
+                first_placed = min(first_placed or inert.keys[int(at[0])], inert.keys[int(at[0])])
+        if pending:
+            first = min(pending, key=lambda t: t.key)
+            c.warnings.append(
+                f"{len(pending)} Pending pod(s) name another scheduler in spec.schedulerName (e.g. {first.key}: "
+                f"{first.scheduler}): {'Volcano' if profile == 'volcano' else 'KAI'} leaves such pods alone; the "
+                f"{profile} profile places them as its own and counts them in their queue's request")  # fmt: skip
+        if placed:
+            c.warnings.append(
+                f"{placed} pod(s) on nodes, in no gang, name another scheduler in spec.schedulerName (e.g. "
+                f"{first_placed}): Volcano counts them on their node only, in no job or queue, never a victim; the "
+                "volcano profile counts them in their queue (default unless they name one) and may evict them")  # fmt: skip
 
     def out_of_time(self) -> bool:
         """The request's deadline has passed: actions stop taking new jobs. Every job already

@@ -16,7 +16,7 @@ import numpy as np
 from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
-from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_column
+from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_column, str_not_in
 from app.ingest.kube import (
     GPU,
     KAI_GPU_FRACTION,
@@ -940,8 +940,39 @@ class _Inert:
                 dtype=np.int64, count=len(ss),
             )  # fmt: skip
 
+        def others(names: tuple[str, ...], at: np.ndarray | None = None,
+                   unless: tuple[str, frozenset[str]] | None = None) -> np.ndarray:  # fmt: skip
+            """Per pod at positions ``at`` (or every pod): whether its ``spec.schedulerName``
+            is none of ``names`` (one naming none, "", is the profile's own) and, ``unless``
+            given (a label and values), its label is none of those values. Pods classified in
+            bulk (a draft each): their names read in one pass."""
+            ss = srcs if at is None else [srcs[i] for i in at.tolist()]
+            names = (*names, "")
+            got = str_not_in(ss, PodDraft, "scheduler", names)
+            if got is not None:
+                mask = np.frombuffer(got, dtype=np.bool_).copy()
+            else:
+                mask = np.fromiter((_draft_of(src).scheduler not in names for src in ss), dtype=bool, count=len(ss))
+            if unless is not None and mask.any():
+                label, values = unless
+                flagged = np.flatnonzero(mask)
+                mask[flagged] = [_draft_of(ss[i]).labels.get(label) not in values for i in flagged.tolist()]
+            return mask
+
         return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs,
-                         priority_of=priorities)  # fmt: skip
+                         priority_of=priorities, others_of=others)  # fmt: skip
+
+
+_NO_DRAFT = PodDraft("", "", "", "", "", False, None, "", {}, {}, {}, None, "", "", "", None, 0.0, "", False, "", {}, None, (),
+                     None, "", None)  # fmt: skip
+
+
+def _draft_of(src: tuple | PodBlock | PodDraft) -> PodDraft:
+    """The draft of an inert pod's entry (see :class:`_Inert`) for its scheduler name and
+    labels; a block row (the native form: no scheduler, no label read here) has none."""
+    if type(src) is tuple:
+        src = src[1]
+    return src if type(src) is PodDraft else _NO_DRAFT
 
 
 #: Classify pods running on their own in bulk (:func:`_drafts`); False reads every pod
@@ -1093,7 +1124,7 @@ def new_task(
     return _task(
         i, p.uid or key, p.namespace, p.name, key, p.role, status, node, priority, req, p.preemptable is not False,
         p.created, p.labels, p.annotations, p.node_selector, p.affinity, p.tolerations, p.nominated, best_effort,
-        p.gated, policy, p.task_priority, critical, p.pointer,
+        p.gated, policy, p.task_priority, critical, p.pointer, p.scheduler,
     )  # fmt: skip
 
 
@@ -1102,7 +1133,7 @@ def _task(
     req: Any, preemptable: bool, created: float, labels: dict[str, str], annotations: dict[str, str],
     node_selector: dict[str, str], affinity: dict[str, Any] | None, tolerations: tuple[dict[str, Any], ...],
     nominated: str, best_effort: bool, gated: bool, policy: str, task_priority: int | None, critical: bool,
-    pointer: str,
+    pointer: str, scheduler: str = "",
 ) -> Task:  # fmt: skip
     """A task with every slot set once, the job left to the caller."""
     t = Task.__new__(Task)
@@ -1111,6 +1142,7 @@ def _task(
     t.labels, t.annotations, t.node_selector, t.affinity = labels, annotations, node_selector, affinity
     t.tolerations, t.nominated_node, t.best_effort, t.gated = tolerations, nominated, best_effort, gated
     t.preemption_policy, t.task_priority, t.critical, t.pointer = policy, task_priority, critical, pointer
+    t.scheduler = scheduler
     return t
 
 

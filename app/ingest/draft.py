@@ -80,6 +80,7 @@ class PodDraft:
     host_ports: tuple[tuple[str, str, int], ...] = ()
     spread: tuple[Any, ...] = ()  # its DoNotSchedule topology spread constraints (SpreadConstraint)
     soft_spread: tuple[Any, ...] = ()  # its ScheduleAnyway ones
+    scheduler: str = ""  # its ``spec.schedulerName`` ("" when it names none: the native form's pods)
 
 
 @dataclass(slots=True, frozen=True)

@@ -99,6 +99,46 @@ static PyObject *int_column(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* -- str_not_in ------------------------------------------------------------------------ */
+
+/* str_not_in(items, cls, name, values): per item (instances of exactly cls), 1 where its str
+ * slot name equals none of values (a tuple of str), else 0, a byte an item; None where an
+ * item is of another type or the slot does not hold a str. */
+static PyObject *str_not_in(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *items, *cls, *name, *values;
+    if (!PyArg_ParseTuple(args, "O!O!OO!", &PyList_Type, &items, &PyType_Type, &cls, &name, &PyTuple_Type, &values))
+        return NULL;
+    if (!PyList_CheckExact(items) || !PyTuple_CheckExact(values)) Py_RETURN_NONE;
+    Py_ssize_t offset = object_slot(cls, name);
+    if (offset < 0) Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(items), m = PyTuple_GET_SIZE(values);
+    for (Py_ssize_t j = 0; j < m; j++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(values, j))) Py_RETURN_NONE;
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n);
+    if (out == NULL) return NULL;
+    char *mask = PyByteArray_AS_STRING(out);
+    PyObject *last_in = NULL, *last_out = NULL; /* the last objects found among values, and not */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(items, i);
+        if (Py_TYPE(o) != (PyTypeObject *)cls) { Py_DECREF(out); Py_RETURN_NONE; }
+        PyObject *v = *(PyObject **)((char *)o + offset);
+        if (v == NULL || !PyUnicode_CheckExact(v)) { Py_DECREF(out); Py_RETURN_NONE; }
+        if (v == last_in || v == last_out) {
+            mask[i] = v == last_out;
+            continue;
+        }
+        int found = 0;
+        for (Py_ssize_t j = 0; j < m && !found; j++) {
+            PyObject *w = PyTuple_GET_ITEM(values, j);
+            found = v == w || PyUnicode_Compare(v, w) == 0; /* (two str: no error) */
+        }
+        mask[i] = !found;
+        if (found) last_in = v; else last_out = v;
+    }
+    return out;
+}
+
 /* -- tables of objects by content ---------------------------------------------------- */
 
 /* Content p[0:n] (which outlives the table), its hash, the object made for it and its
@@ -1389,7 +1429,7 @@ static const char *const POD_SLOTS[] = {
     "namespace", "name", "uid", "node_name", "phase", "deleting", "priority", "priority_class", "req", "labels",
     "annotations", "group", "queue", "role", "subgroup", "preemptable", "created", "nominated", "gated",
     "preemption_policy", "node_selector", "affinity", "tolerations", "task_priority", "pointer", "ident", "binding",
-    "kai_pod", "kai_class", "kai_preemptibility", "host_ports", "spread", "soft_spread",
+    "kai_pod", "kai_class", "kai_preemptibility", "host_ports", "spread", "soft_spread", "scheduler",
 };
 enum { NPOD = sizeof(POD_SLOTS) / sizeof(POD_SLOTS[0]) };
 static const char *const GROUP_SLOTS[] = {"source", "name", "pointer", "extra"};
@@ -1830,6 +1870,8 @@ static PyObject *kp_draft(PyObject *const *in, PyObject *spec, PyObject *ptr, Py
     }
     for (int j = 30; j < 33; j++)
         if ((v[j] = PyTuple_New(0)) == NULL) goto fail;
+    v[33] = sched != NULL ? sched : S(V_EMPTY);
+    Py_INCREF(v[33]);
     PyObject *out = KP.pod->tp_alloc(KP.pod, 0);
     if (out == NULL) goto fail;
     for (int j = 0; j < NPOD; j++) {
@@ -2813,6 +2855,7 @@ done:
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"int_column", int_column, METH_VARARGS, "An int slot of typed records as int64 bytes (see kernels.py)."},
+    {"str_not_in", str_not_in, METH_VARARGS, "Which typed records' str slot is none of some values (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
     {"index_rows", index_rows, METH_VARARGS, "Keys, node indices and inert rows of a pod block (see kernels.py)."},
     {"read_pods", read_pods, METH_O, "The pods of a native section as columns (see fastjson.py)."},

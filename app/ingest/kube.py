@@ -331,7 +331,7 @@ def _pod_fast(o: dict, ptr: str, *, claims: bool = False) -> PodDraft | None:
         labels.get(KAI_QUEUE_LABEL, ""), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
         labels.get(KAI_SUBGROUP_LABEL, ""), r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
         created, nominated, bool(gates), policy, node_selector, affinity or None, tuple(tolerations), None, ptr, ident,
-        False, *_kai_pod(group, labels, sched),
+        False, *_kai_pod(group, labels, sched), scheduler=sched or "",
     )  # fmt: skip
 
 
@@ -475,7 +475,8 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
         r.string(spec, "preemptionPolicy", sp, ident), node_selector, affinity, tuple(tolerations), task_priority,
         ptr, ident,
     )  # fmt: skip
-    d.kai_pod, d.kai_class, d.kai_preemptibility = _kai_pod(d.group, labels, r.string(spec, "schedulerName", sp, ident) or None)
+    d.scheduler = r.string(spec, "schedulerName", sp, ident)
+    d.kai_pod, d.kai_class, d.kai_preemptibility = _kai_pod(d.group, labels, d.scheduler or None)
     d.host_ports = _host_ports(spec, sp, ident)
     d.spread, d.soft_spread = _spread(spec, sp, ident)
     return d

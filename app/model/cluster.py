@@ -176,7 +176,7 @@ class Task:
         "idx", "uid", "namespace", "name", "key", "job", "role", "subgroup", "status", "node",
         "priority", "req", "preemptable", "created", "labels", "annotations", "node_selector",
         "affinity", "tolerations", "nominated_node", "best_effort", "gated", "preemption_policy",
-        "task_priority", "critical", "pointer",
+        "task_priority", "critical", "pointer", "scheduler",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -206,6 +206,7 @@ class Task:
         self.task_priority: int | None = None  # KAI kai.scheduler/task-priority (UNPARSABLE_TASK_PRIORITY: not an integer)
         self.critical = False  # system-critical or kube-system: never a victim
         self.pointer = ""
+        self.scheduler = ""  # its spec.schedulerName ("" when it names none)
 
 
 class Job:
@@ -432,12 +433,12 @@ class InertPods:
     the extender) builds the objects, exactly as they would have been built at ingest.
     Rows are kept in job-key order (the order decisions list jobs in)."""
 
-    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "priority_of", "_queue_ords", "_positions",
-                 "_queue_totals")  # fmt: skip
+    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "priority_of", "others_of", "_queue_ords",
+                 "_positions", "_queue_totals")  # fmt: skip
 
     def __init__(self, rows: np.ndarray, nodes: np.ndarray, status: np.ndarray, keys: list[str], queues: list[str],
-                 make: Callable[..., list[Task]], args: list[Any],
-                 priority_of: Callable[..., np.ndarray] | None = None) -> None:  # fmt: skip
+                 make: Callable[..., list[Task]], args: list[Any], priority_of: Callable[..., np.ndarray] | None = None,
+                 others_of: Callable[..., np.ndarray] | None = None) -> None:  # fmt: skip
         self.rows = rows  # task index (row of ``Cluster.task_req``) of each pod
         self.nodes = nodes  # node index of each pod
         self.status = status  # TaskStatus of each pod (RUNNING or BOUND)
@@ -447,6 +448,9 @@ class InertPods:
         self.args = args  # what ingest knows of each pod (opaque here; ``make`` reads it)
         # each pod's priority (its job's), worked out without building the objects
         self.priority_of = priority_of
+        # others_of(names): per pod, whether it names a scheduler that is none of ``names``
+        # (a pod naming none is the profile's own), worked out without building the objects
+        self.others_of = others_of
         self._queue_ords: tuple[np.ndarray, list[str]] | None = None
         self._positions: dict[str, int] | None = None
         self._queue_totals: np.ndarray | None = None
@@ -472,10 +476,16 @@ class InertPods:
         def priority_left(sel: np.ndarray | None = None) -> np.ndarray:
             return priority_of(left if sel is None else left[sel])  # type: ignore[misc]
 
+        others_of = self.others_of
+
+        def others_left(names: tuple[str, ...], sel: np.ndarray | None = None) -> np.ndarray:
+            return others_of(names, left if sel is None else left[sel])  # type: ignore[misc]
+
         rest = InertPods(rows=self.rows[left], nodes=self.nodes[left], status=self.status[left],
                          keys=[self.keys[i] for i in pos], queues=[self.queues[i] for i in pos], make=make_left,
                          args=[self.args[i] for i in pos],
-                         priority_of=priority_left if priority_of is not None else None)  # fmt: skip
+                         priority_of=priority_left if priority_of is not None else None,
+                         others_of=others_left if others_of is not None else None)  # fmt: skip
         return made, rest
 
     def in_namespace(self, namespace: str) -> np.ndarray:

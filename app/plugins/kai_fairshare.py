@@ -41,13 +41,18 @@ import numpy as np
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.kai.jobs import ACTIVE_ALLOCATED, is_preemptible, members
+from app.ingest.kube import KAI_SCHEDULER_NAME
+from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, is_preemptible, members
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 from app.kai.gpu_sharing import DEFAULT_GPU_MEMORY, node_gpu_memory
 from app.kai.mig import MigColumns
 
 _EXACT = float(2**53)  # whole numbers below it are exact in float64
+#: KAI's own utility pods (``IsKaiUtilityPod``: resource reservation, scale adjusting), by
+#: their ``app`` label: never counted as another scheduler's
+APP_LABEL = "app"
+UTILITY_APPS = frozenset({"kai-resource-reservation", "scaling-pod"})
 
 
 def _whole(rows: np.ndarray, held: np.ndarray) -> bool:
@@ -216,7 +221,7 @@ class KaiFairShare(Plugin):
         self._cap_lists: dict[str, tuple[list[float], list[float]]] = {}  # queue -> limit, deserved (see _caps)
         ready = [n.idx for n in c.nodes if n.ready]
         total = column_sums(c.allocatable[ready]) if ready else np.zeros(table.size)
-        self.capacity = self._vec(total)
+        self.capacity = self._vec(total - self._others_use(c))
         self.queues: dict[str, KaiQueue] = {}
         for q in c.queues.values():
             kai = q.kai or {}
@@ -324,6 +329,27 @@ class KaiFairShare(Plugin):
                 on_path.add(parent)
                 at = parent
             good.update(on_path)
+
+    def _others_use(self, c: Any) -> np.ndarray:
+        """What pods of other schedulers hold on Ready nodes (``getNodeResources``: KAI takes
+        their requests out of the capacity it divides): every active-used pod on a Ready
+        node whose ``spec.schedulerName`` is not KAI's, but KAI's own utility pods (label
+        ``app``: ``kai-resource-reservation``, ``scaling-pod``). A pod that names no
+        scheduler (the native form's; a Kubernetes object only when written by hand: the
+        API server always sets one) is KAI's."""
+        ready = np.fromiter((n.ready for n in c.nodes), dtype=bool, count=len(c.nodes))
+        own = (KAI_SCHEDULER_NAME, "")
+        rows: list[int] = []
+        inert = c.inert
+        for job in (c.active_jobs if inert is not None else c.jobs).values():
+            for t in job.tasks:
+                if (t.scheduler not in own and t.node >= 0 and t.status in ACTIVE_USED and ready[t.node]
+                        and t.labels.get(APP_LABEL) not in UTILITY_APPS):  # fmt: skip
+                    rows.append(t.idx)
+        if inert is not None and inert.others_of is not None:  # (Running or Bound: active-used)
+            others = inert.others_of((KAI_SCHEDULER_NAME,), unless=(APP_LABEL, UTILITY_APPS)) & ready[inert.nodes]
+            rows += inert.rows[others].tolist()
+        return column_sums(c.task_req[rows]) if rows else np.zeros(c.task_req.shape[1], dtype=c.task_req.dtype)
 
     def _count_inert(self, inert: Any, task_req: np.ndarray) -> None:
         """The pods on their own that ingest left as columns (Running or Bound: KAI's
