@@ -287,7 +287,9 @@ class KeptVictims:
         self.most = 0  # the most tasks the checks before the node sets pass for (see _grows)
         self.leads = False  # whether the preemptor is popped first whatever its size (see _grows)
         self.checked = 0  # else, up to which size it is known to be popped first (see _first)
-        self.window = 8
+        # sizes asked of the order at a time (see _first): asking one more costs a job order on the
+        # kept evictions; asking again mid-run costs undoing and redoing the preemptor's placements
+        self.window = 32
         self.unmoved: tuple[list[Task], list[list[Task]]] | None = None  # a step's victims and batches where none was placed back
 
     def holds(self, batches: list[list[Task]], feasible: set[int]) -> bool:
