@@ -302,3 +302,22 @@ def test_binds_run_in_their_own_bounded_pool(client, snapshot, monkeypatch):
     assert "did not finish" in out["Error"]
     assert client.get("/livez").status_code == 200
     gate.set()
+
+
+def test_under_the_kai_profile_the_extender_places_kube_schedulers_own_pods(client, tmp_path, monkeypatch):
+    """kube-scheduler asks about its own pods (``default-scheduler``): with the ``kai``
+    profile as the placement policy they are the profile's own, not the pods of another
+    scheduler KAI would leave alone (``Cluster.all_pods_own``)."""
+    queue = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"},
+             "spec": {"resources": {"gpu": {"quota": -1, "limit": -1, "overQuotaWeight": 1},
+                                    "cpu": {"quota": -1, "limit": -1, "overQuotaWeight": 1},
+                                    "memory": {"quota": -1, "limit": -1, "overQuotaWeight": 1}}}}  # fmt: skip
+    mine = pod("w", gpu=8, labels={"kai.scheduler/queue": "q"}, extra_spec={"schedulerName": "default-scheduler"})
+    busy = pod("busy", node="n0", phase="Running", gpu=8, extra_spec={"schedulerName": "default-scheduler"})
+    objs = [node("n0"), node("n1"), queue, busy, mine]
+    (tmp_path / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
+    monkeypatch.setenv("GANGPLANK_SNAPSHOT_DIR", str(tmp_path))
+    monkeypatch.setenv("GANGPLANK_EXTENDER_CONFIG", json.dumps({"profile": "kai"}))
+    forget_plans()
+    out = call(client, "filter", {"Pod": mine, "Nodes": None, "NodeNames": ["n0", "n1"]})
+    assert out["NodeNames"] == ["n1"], out

@@ -21,7 +21,7 @@ from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS, PLUGINS, PROFILE_PLUGINS
 from app.framework.config import load_config
 from app.settings import Settings
 from tests.kube import node, pod, podgroup, request
-from tests.test_kai import kai_queue
+from tests.test_kai import kai_job, kai_queue
 
 KAI = "kai-scheduler"
 
@@ -88,13 +88,84 @@ def test_pods_of_other_schedulers_on_a_node_that_is_not_ready_are_not_counted_ou
     assert capacity([n1(), down, other]) == [0.0, 8000.0, 10e9]
 
 
-def test_a_pod_in_a_gang_of_another_scheduler_is_counted_out_and_one_naming_no_scheduler_is_kais() -> None:
-    """A pod of a Volcano gang (an object in a job of its own gang) running under Volcano is
-    another scheduler's; a pod without ``spec.schedulerName`` (written by hand: the API
-    server always sets one) is taken as KAI's."""
-    volcano = pod("v", node="n1", phase="Running", cpu="2", memory="2G", group="vg", extra_spec={"schedulerName": "volcano"})
+def test_a_pod_of_a_kai_podgroup_is_counted_out_by_its_name_and_other_gangs_pods_are_kais() -> None:
+    """KAI's rule reads the pod's name alone: a pod of a KAI PodGroup that names another
+    scheduler is the PodGroup's (KAI schedules it) and still counted out. A pod of a Volcano
+    gang, a job the ``kai`` profile takes as KAI's (KAI itself reads no Volcano PodGroup), is
+    taken as KAI's with its name; so is a pod without ``spec.schedulerName`` (written by
+    hand: the API server always sets one)."""
+    kai_pg = kai_job("kj", "q", 1, None)
+    kai_pg[1]["spec"].update(nodeName="n1", schedulerName="default-scheduler")
+    kai_pg[1]["status"] = {"phase": "Running"}
+    kai_pg[1]["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "2", "memory": "2G"}
+    volcano = pod("v", node="n1", phase="Running", cpu="1", memory="1G", group="vg", extra_spec={"schedulerName": "volcano"})
     bare = pod("b", node="n1", phase="Running", cpu="1", memory="1G")
-    assert capacity([n1(), podgroup("vg", min_member=1), volcano, bare]) == [0.0, 6000.0, 8e9]
+    assert capacity([n1(), *kai_pg, podgroup("vg", min_member=1), volcano, bare]) == [0.0, 6000.0, 8e9]
+
+
+# -- a pod on its own of another scheduler is in no job of KAI's ----------------------------------
+# KAI's podgrouper makes PodGroups only for kai-scheduler pods: such a pod is in no queue, never
+# placed, never a victim (app.kai.jobs.not_kais)
+def _decide(objects: list[dict], actions: str = "allocate") -> dict:
+    from app.service import decide_request
+
+    body = {**request(objects), "config": {"profile": "kai", "actions": actions}}
+    return decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+
+
+def _queue_figures(objects: list[dict], *, materialize: bool = False) -> dict[str, tuple[list[float], list[float]]]:
+    req = read_request(orjson.loads(orjson.dumps(request(objects))), Settings())
+    if materialize:
+        assert req.cluster.tasks
+    cfg = load_config({"profile": "kai", "actions": "allocate"}, known_actions=KNOWN_ACTIONS, action_aliases={},
+                      known_plugins=KNOWN_PLUGINS)  # fmt: skip
+    fs = KaiContext(Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)).fs
+    return {n: (q.allocated.tolist(), q.request.tolist()) for n, q in fs.queues.items()}
+
+
+def gpu_node(name: str) -> dict:
+    return node(name, cpu="32", memory="256Gi", gpu=8)
+
+
+def test_a_pending_pod_on_its_own_of_another_scheduler_is_never_placed() -> None:
+    objs = [gpu_node("a"), kai_queue("q", -1),
+            pod("theirs", gpu=1, labels={"kai.scheduler/queue": "q"}, extra_spec={"schedulerName": "default-scheduler"}),
+            pod("mine", gpu=1, labels={"kai.scheduler/queue": "q"}, extra_spec={"schedulerName": KAI})]  # fmt: skip
+    out = _decide(objs)
+    assert [b["pod"] for b in out["bindings"]] == ["default/mine"]
+    state = next(j for j in out["jobs"] if j["job"] == "default/theirs")
+    assert "KAI's podgrouper makes no PodGroup for it" in state["message"]
+    assert not any("another scheduler" in w for w in out["warnings"])  # modelled: nothing to warn about
+
+
+@pytest.mark.parametrize("materialize", [False, True], ids=["pods as columns", "pods as objects"])
+def test_a_running_pod_on_its_own_of_another_scheduler_is_in_no_queue(materialize: bool) -> None:
+    """A default-scheduler pod holding 6 of the node's 8 GPUs, with a KAI queue label: the
+    capacity loses its 6 GPUs and queue ``qa`` counts none of them."""
+    objs = [gpu_node("a"), kai_queue("qa", -1),
+            pod("theirs", node="a", phase="Running", gpu=6, labels={"kai.scheduler/queue": "qa"},
+                extra_spec={"schedulerName": "default-scheduler"}),
+            pod("mine", node="a", phase="Running", gpu=1, labels={"kai.scheduler/queue": "qa"},
+                extra_spec={"schedulerName": KAI})]  # fmt: skip
+    assert capacity(objs, materialize=materialize)[0] == 2.0
+    allocated, requested = _queue_figures(objs, materialize=materialize)["qa"]
+    assert allocated[0] == 1.0 and requested[0] == 1.0
+
+
+def test_a_running_pod_on_its_own_of_another_scheduler_is_never_reclaimed() -> None:
+    """A KAI job of queue ``qb`` that could only run by taking the default-scheduler pod's
+    GPUs (labelled for queue ``qa``) finds no victim: KAI holds no job for that pod."""
+    objs = [gpu_node("a"), kai_queue("qa", 0), kai_queue("qb", 8),
+            pod("theirs", node="a", phase="Running", gpu=6, labels={"kai.scheduler/queue": "qa"},
+                extra_spec={"schedulerName": "default-scheduler"}),
+            *kai_job("j", "qb", 1, 4)]  # fmt: skip
+    for p in objs[-1:]:
+        p["spec"]["schedulerName"] = KAI
+    out = _decide(objs, "allocate, reclaim, preempt")
+    assert out["evictions"] == [] and out["bindings"] == []
+    mine = [*objs[:3], pod("ours", node="a", phase="Running", gpu=6, labels={"kai.scheduler/queue": "qa"},
+                           extra_spec={"schedulerName": KAI}), *objs[4:]]  # fmt: skip
+    assert [e["pod"] for e in _decide(mine, "allocate, reclaim, preempt")["evictions"]] == ["default/ours"]  # KAI's: reclaimed
 
 
 # -- what the scheduler-named profiles do not model: said in the warnings ----------------------
@@ -105,13 +176,12 @@ def _warnings(objects: list[dict], profile: str) -> list[str]:
     return decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()["warnings"]
 
 
-@pytest.mark.parametrize(("profile", "own", "who"), [("volcano", "volcano", "Volcano"), ("kai", KAI, "KAI")])
-def test_pending_pods_of_other_schedulers_are_named_in_the_warnings(profile: str, own: str, who: str) -> None:
-    objs = [n1(), kai_queue("q", -1), pod("mine", extra_spec={"schedulerName": own}),
+def test_pending_pods_of_other_schedulers_are_named_in_the_warnings_under_the_volcano_profile() -> None:
+    objs = [n1(), pod("mine", extra_spec={"schedulerName": "volcano"}),
             pod("theirs", extra_spec={"schedulerName": "default-scheduler"}), pod("bare")]  # fmt: skip
-    notes = [w for w in _warnings(objs, profile) if "Pending pod(s) name another scheduler" in w]
-    assert notes == [f"1 Pending pod(s) name another scheduler in spec.schedulerName (e.g. default/theirs: "
-                     f"default-scheduler): {who} leaves such pods alone; the {profile} profile places them as its own "
+    notes = [w for w in _warnings(objs, "volcano") if "Pending pod(s) name another scheduler" in w]
+    assert notes == ["1 Pending pod(s) name another scheduler in spec.schedulerName (e.g. default/theirs: "
+                     "default-scheduler): Volcano leaves such pods alone; the volcano profile places them as its own "
                      "and counts them in their queue's request"]  # fmt: skip
     assert not any("another scheduler" in w for w in _warnings(objs, "gangplank"))  # the default profile's are all its own
 
@@ -123,4 +193,22 @@ def test_pods_on_nodes_of_other_schedulers_outside_gangs_are_named_under_the_vol
     notes = [w for w in _warnings(objs, "volcano") if "on nodes, in no gang" in w]
     assert len(notes) == 1 and notes[0].startswith("1 pod(s) on nodes, in no gang, name another scheduler in "
                                                    "spec.schedulerName (e.g. default/a)")  # fmt: skip
-    assert not any("on nodes, in no gang" in w for w in _warnings(objs, "kai"))  # KAI's capacity leaves them out: modelled
+    assert not any("another scheduler" in w for w in _warnings([*objs, kai_queue("q", -1)], "kai"))  # modelled there
+
+
+def test_the_extender_takes_every_pod_as_the_profiles_own() -> None:
+    """kube-scheduler asks the extender about its own pods (``default-scheduler``), with the
+    profile as its placement policy: under the ``kai`` profile such a pod is placed and
+    counted as KAI's, and nothing is left out of the capacity."""
+    objs = [gpu_node("a"), kai_queue("q", -1),
+            pod("running", node="a", phase="Running", gpu=2, labels={"kai.scheduler/queue": "q"},
+                extra_spec={"schedulerName": "default-scheduler"}),
+            pod("asked", gpu=1, labels={"kai.scheduler/queue": "q"}, extra_spec={"schedulerName": "default-scheduler"})]  # fmt: skip
+    req = read_request(orjson.loads(orjson.dumps({**request(objs), "config": {"profile": "kai"}})), Settings())
+    req.cluster.all_pods_own = True
+    from app.service import run_session
+
+    ssn = run_session(req)
+    assert [b.pod for b in ssn.decision.bindings] == ["default/asked"]
+    fs = ssn.plugins["proportion"]
+    assert fs.capacity[0] == 8.0 and fs.queues["q"].allocated[0] == 3.0  # (the asked pod placed: 2 + 1)

@@ -128,6 +128,7 @@ def test_str_not_in_in_c_declines_what_it_was_not_written_for() -> None:
     for bad in ([pod, NodeRecord(name="n")],):
         assert kernels.str_not_in_py(bad, PodRecord, "name", ("p",)) is None
     assert kernels.str_not_in_py([pod], PodRecord, "priority", ("p",)) is None
+    assert kernels.str_not_in_py([pod], PodRecord, "name", (1,)) is None  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         C.str_not_in((pod,), PodRecord, "name", ("p",))  # a tuple, not a list
 

@@ -105,6 +105,11 @@ class Worksheet(list):  # type: ignore[type-arg]
     required: set[str] = set()  # noqa: RUF012 - set per instance
 
 
+#: Why the ``kai`` profile leaves a Pending pod on its own of another scheduler alone.
+NOT_KAIS = ("its spec.schedulerName is another scheduler's: KAI's podgrouper makes no PodGroup for it, so KAI never "
+            "schedules it")
+
+
 class Allocate(Action):
     name = "allocate"
     summary = "gang- and topology-aware placement of pending jobs"
@@ -127,6 +132,9 @@ class Allocate(Action):
                 continue
             if enqueue_on and job.phase == "Pending":
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
+                continue
+            if kai and ssn.plugins["proportion"].not_kais(job):
+                ssn.messages[job.key] = NOT_KAIS
                 continue
             reason = not_ready(View(job)) if kai else ssn.job_valid(job)  # KAI's job order filters unready jobs
             if reason:

@@ -274,6 +274,7 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
     if not present:
         objs.append(pod)
     req = read_request({"objects": objs, "config": extender_config()}, settings)
+    req.cluster.all_pods_own = True
     return _decide(req, objects, assumed, key)
 
 
@@ -463,7 +464,9 @@ def _base_for(objects: list[dict[str, Any]], settings: Settings) -> _Base:
         for b in _bases:
             if b.objects is objects and b.config == raw:
                 return b
-        b = _Base(objects, raw, read_request({"objects": objects, "config": extender_config()}, settings))
+        req = read_request({"objects": objects, "config": extender_config()}, settings)
+        req.cluster.all_pods_own = True  # (kube-scheduler's pods: see Cluster.all_pods_own)
+        b = _Base(objects, raw, req)
         _bases.append(b)
         del _bases[:-2]
         return b

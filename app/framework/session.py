@@ -26,9 +26,9 @@ from app.model.resources import scatter_add
 if TYPE_CHECKING:
     from app.framework.plugin import Plugin
 
-#: The scheduler names a scheduler-named profile takes as its own (``spec.schedulerName``):
-#: Volcano's default ``--scheduler-name``, KAI's ``SchedulerName``.
-OWN_SCHEDULERS = {"volcano": ("volcano",), "kai": ("kai-scheduler",)}
+#: The ``spec.schedulerName`` the ``volcano`` profile takes as its own (Volcano's default
+#: ``--scheduler-name``).
+VOLCANO_OWN = ("volcano",)
 
 #: Which ``enable*`` flag gates which extension point (Volcano's mapping).
 POINT_FLAG = {
@@ -173,22 +173,20 @@ class Session:
                 c.warnings.append(note)
 
     def _other_schedulers(self) -> None:
-        """Under a scheduler-named profile, warnings naming the pods whose
-        ``spec.schedulerName`` is another scheduler's (a pod naming none, the native form's,
-        is the profile's): Volcano and KAI leave a Pending one alone, and Volcano keeps one
-        on a node out of every job (its node only), which the profiles do not model. (KAI's
-        capacity leaving out what such pods hold is modelled: ``KaiFairShare.open``.)"""
-        profile = self.config.profile
-        own = OWN_SCHEDULERS.get(profile)
-        if own is None:
+        """Under the ``volcano`` profile, warnings naming the pods whose ``spec.schedulerName``
+        is another scheduler's (a pod naming none, the native form's, is the profile's):
+        Volcano leaves a Pending one alone, and keeps one on a node outside a gang out of
+        every job (its node only), which the profile does not model. (The ``kai`` profile
+        models KAI's rules for them: :func:`app.kai.jobs.not_kais`.)"""
+        if self.config.profile != "volcano" or self.cluster.all_pods_own:
             return
         c = self.cluster
-        names = (*own, "")
+        names = (*VOLCANO_OWN, "")
         pending: list[Task] = []
         placed = 0
         first_placed = ""
         for job in c.active_jobs.values():
-            if job.counts[TaskStatus.PENDING] or (profile == "volcano" and job.source == "pod"):
+            if job.counts[TaskStatus.PENDING] or job.source == "pod":
                 for t in job.tasks:
                     if t.scheduler in names:
                         continue
@@ -198,8 +196,8 @@ class Session:
                         placed += 1
                         first_placed = min(first_placed or t.key, t.key)
         inert = c.inert
-        if profile == "volcano" and inert is not None and inert.others_of is not None:
-            at = np.flatnonzero(inert.others_of(own))
+        if inert is not None and inert.others_of is not None:
+            at = np.flatnonzero(inert.others_of(VOLCANO_OWN))
             if len(at):
                 placed += len(at)
                 first_placed = min(first_placed or inert.keys[int(at[0])], inert.keys[int(at[0])])
@@ -207,8 +205,8 @@ class Session:
             first = min(pending, key=lambda t: t.key)
             c.warnings.append(
                 f"{len(pending)} Pending pod(s) name another scheduler in spec.schedulerName (e.g. {first.key}: "
-                f"{first.scheduler}): {'Volcano' if profile == 'volcano' else 'KAI'} leaves such pods alone; the "
-                f"{profile} profile places them as its own and counts them in their queue's request")  # fmt: skip
+                f"{first.scheduler}): Volcano leaves such pods alone; the volcano profile places them as its own and "
+                "counts them in their queue's request")  # fmt: skip
         if placed:
             c.warnings.append(
                 f"{placed} pod(s) on nodes, in no gang, name another scheduler in spec.schedulerName (e.g. "

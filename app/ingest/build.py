@@ -940,27 +940,31 @@ class _Inert:
                 dtype=np.int64, count=len(ss),
             )  # fmt: skip
 
-        def others(names: tuple[str, ...], at: np.ndarray | None = None,
-                   unless: tuple[str, frozenset[str]] | None = None) -> np.ndarray:  # fmt: skip
+        def others(names: tuple[str, ...], at: np.ndarray | None = None) -> np.ndarray:
             """Per pod at positions ``at`` (or every pod): whether its ``spec.schedulerName``
-            is none of ``names`` (one naming none, "", is the profile's own) and, ``unless``
-            given (a label and values), its label is none of those values. Pods classified in
-            bulk (a draft each): their names read in one pass."""
+            is none of ``names`` (one naming none, "", is the profile's own). Pods classified
+            in bulk (a draft each): read in one pass."""
             ss = srcs if at is None else [srcs[i] for i in at.tolist()]
             names = (*names, "")
             got = str_not_in(ss, PodDraft, "scheduler", names)
             if got is not None:
-                mask = np.frombuffer(got, dtype=np.bool_).copy()
-            else:
-                mask = np.fromiter((_draft_of(src).scheduler not in names for src in ss), dtype=bool, count=len(ss))
-            if unless is not None and mask.any():
-                label, values = unless
-                flagged = np.flatnonzero(mask)
-                mask[flagged] = [_draft_of(ss[i]).labels.get(label) not in values for i in flagged.tolist()]
-            return mask
+                return np.frombuffer(got, dtype=np.bool_)
+            return np.fromiter((_draft_of(src).scheduler not in names for src in ss), dtype=bool, count=len(ss))
+
+        def label(key: str, at: np.ndarray) -> list[str | None]:
+            """The label ``key`` of the pods at positions ``at`` (None where a pod has none)."""
+            out: list[str | None] = []
+            for i, row in zip(at.tolist(), rows[at].tolist(), strict=True):
+                src = srcs[i]
+                if type(src) is PodBlock:
+                    ls = src.labels[row - src.start] if src.labels is not None else None
+                else:
+                    ls = _draft_of(src).labels
+                out.append(ls.get(key) if ls else None)
+            return out
 
         return InertPods(rows=rows, nodes=nodes, status=status, keys=keys, queues=queues, make=make, args=srcs,
-                         priority_of=priorities, others_of=others)  # fmt: skip
+                         priority_of=priorities, others_of=others, label_of=label)  # fmt: skip
 
 
 _NO_DRAFT = PodDraft("", "", "", "", "", False, None, "", {}, {}, {}, None, "", "", "", None, 0.0, "", False, "", {}, None, (),
@@ -969,7 +973,7 @@ _NO_DRAFT = PodDraft("", "", "", "", "", False, None, "", {}, {}, {}, None, "", 
 
 def _draft_of(src: tuple | PodBlock | PodDraft) -> PodDraft:
     """The draft of an inert pod's entry (see :class:`_Inert`) for its scheduler name and
-    labels; a block row (the native form: no scheduler, no label read here) has none."""
+    labels; for a block row (the native form, which names no scheduler) an empty one."""
     if type(src) is tuple:
         src = src[1]
     return src if type(src) is PodDraft else _NO_DRAFT

@@ -47,7 +47,7 @@ def str_not_in_py(items: list[Any], cls: type, name: str, values: tuple[str, ...
     """Per item of ``items`` (instances of exactly ``cls``), 1 where its str attribute
     ``name`` is none of ``values``, else 0, a byte an item; None where an item is of another
     type or the attribute is not a str."""
-    if any(type(item) is not cls for item in items):
+    if any(type(item) is not cls for item in items) or any(type(v) is not str for v in values):
         return None
     got = list(map(attrgetter(name), items))
     if any(type(v) is not str for v in got):

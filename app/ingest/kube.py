@@ -33,7 +33,7 @@ from app.ingest.draft import (
     WorkloadTemplate,
 )
 from app.ingest.kernels import compiled
-from app.kai.jobs import KAI_SUBGROUP_LABEL
+from app.kai.jobs import KAI_SCHEDULER_NAME, KAI_SUBGROUP_LABEL
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.podrequest import effective_pod_request
@@ -72,7 +72,6 @@ KAI_MIG_PREFIX = "nvidia.com/mig-"
 MAX_GPU_FRACTION_DEVICES = 1024
 #: the most GPU memory (MiB) one gpu-memory pod may ask for per device (SECURITY.md: Limits)
 MAX_GPU_MEMORY_MIB = 2**40
-KAI_SCHEDULER_NAME = "kai-scheduler"
 KAI_PRIORITY_LABEL = "priorityClassName"  # KAI's podgrouper reads it before spec.priorityClassName
 KAI_PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
 SIGS_GROUP_LABEL = "scheduling.x-k8s.io/pod-group"

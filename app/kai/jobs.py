@@ -40,12 +40,25 @@ ACTIVE_ALLOCATED = frozenset({S.ALLOCATED, S.PIPELINED, S.BINDING, S.BOUND, S.RU
 ALLOCATED = frozenset({S.ALLOCATED, S.BINDING, S.BOUND, S.RUNNING})
 DEFAULT_POD_SET = "default"
 KAI_SUBGROUP_LABEL = "kai.scheduler/subgroup-name"
+KAI_SCHEDULER_NAME = "kai-scheduler"
+#: The ``spec.schedulerName`` values taken as KAI's: its own, and none (a pod of the native
+#: form, or an object written by hand: the API server always sets one).
+KAI_OWN = (KAI_SCHEDULER_NAME, "")
 KUBEFLOW_ROLE, RAY_NODE_TYPE = "training.kubeflow.org/job-role", "ray.io/node-type"
 
 
 def is_pending(t: Task) -> bool:
     """KAI's Pending (a scheduling-gated pod is KAI's Gated, not Pending)."""
     return t.status is S.PENDING and not t.gated
+
+
+def not_kais(job: Job) -> bool:
+    """A pod on its own that names another scheduler: KAI's podgrouper makes PodGroups only
+    for ``kai-scheduler`` pods, so KAI holds no job for it (it is in no queue, never placed,
+    never a victim; what it holds on its node is left out of the capacity). A pod of a KAI
+    PodGroup is the PodGroup's whatever it names, and the gangs of other APIs the ``kai``
+    profile takes as KAI's jobs, their pods included."""
+    return job.source == "pod" and bool(job.tasks) and job.tasks[0].scheduler not in KAI_OWN
 
 
 def is_preemptible(job: Job) -> bool:

@@ -233,7 +233,7 @@ class TopologyIdleGpus:
         self.asked = list(tasks)
         demand: dict[tuple[str | None, str], list[float]] = {}
         for key, pod_sets in self.sets:
-            demand.setdefault(key, []).append(sum(v for name, v in per_pod_set.items() if name in pod_sets))
+            demand.setdefault(key, []).append(in_order_sum(v for name, v in per_pod_set.items() if name in pod_sets))
         self.demand = demand
 
     def ok(self, scenario: Scenario) -> bool:

@@ -433,12 +433,13 @@ class InertPods:
     the extender) builds the objects, exactly as they would have been built at ingest.
     Rows are kept in job-key order (the order decisions list jobs in)."""
 
-    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "priority_of", "others_of", "_queue_ords",
-                 "_positions", "_queue_totals")  # fmt: skip
+    __slots__ = ("rows", "nodes", "status", "keys", "queues", "make", "args", "priority_of", "others_of", "label_of",
+                 "_queue_ords", "_positions", "_queue_totals")  # fmt: skip
 
     def __init__(self, rows: np.ndarray, nodes: np.ndarray, status: np.ndarray, keys: list[str], queues: list[str],
                  make: Callable[..., list[Task]], args: list[Any], priority_of: Callable[..., np.ndarray] | None = None,
-                 others_of: Callable[..., np.ndarray] | None = None) -> None:  # fmt: skip
+                 others_of: Callable[..., np.ndarray] | None = None,
+                 label_of: Callable[[str, np.ndarray], list[str | None]] | None = None) -> None:  # fmt: skip
         self.rows = rows  # task index (row of ``Cluster.task_req``) of each pod
         self.nodes = nodes  # node index of each pod
         self.status = status  # TaskStatus of each pod (RUNNING or BOUND)
@@ -449,8 +450,10 @@ class InertPods:
         # each pod's priority (its job's), worked out without building the objects
         self.priority_of = priority_of
         # others_of(names): per pod, whether it names a scheduler that is none of ``names``
-        # (a pod naming none is the profile's own), worked out without building the objects
+        # (a pod naming none is the profile's own), worked out without building the objects;
+        # label_of(key, positions): those pods' label ``key`` (None where absent)
         self.others_of = others_of
+        self.label_of = label_of
         self._queue_ords: tuple[np.ndarray, list[str]] | None = None
         self._positions: dict[str, int] | None = None
         self._queue_totals: np.ndarray | None = None
@@ -476,16 +479,20 @@ class InertPods:
         def priority_left(sel: np.ndarray | None = None) -> np.ndarray:
             return priority_of(left if sel is None else left[sel])  # type: ignore[misc]
 
-        others_of = self.others_of
+        others_of, label_of = self.others_of, self.label_of
 
         def others_left(names: tuple[str, ...], sel: np.ndarray | None = None) -> np.ndarray:
             return others_of(names, left if sel is None else left[sel])  # type: ignore[misc]
+
+        def label_left(key: str, sel: np.ndarray) -> list[str | None]:
+            return label_of(key, left[sel])  # type: ignore[misc]
 
         rest = InertPods(rows=self.rows[left], nodes=self.nodes[left], status=self.status[left],
                          keys=[self.keys[i] for i in pos], queues=[self.queues[i] for i in pos], make=make_left,
                          args=[self.args[i] for i in pos],
                          priority_of=priority_left if priority_of is not None else None,
-                         others_of=others_left if others_of is not None else None)  # fmt: skip
+                         others_of=others_left if others_of is not None else None,
+                         label_of=label_left if label_of is not None else None)  # fmt: skip
         return made, rest
 
     def in_namespace(self, namespace: str) -> np.ndarray:
@@ -630,6 +637,9 @@ class Cluster:
         #: pods' GPU groups a KAI BindRequest selected (key -> groups; before the pod's labels)
         self.gpu_bind_groups: dict[str, tuple[str, ...]] = {}
         self.now = now
+        #: every pod is the profile's own whatever its ``spec.schedulerName`` (the extender:
+        #: kube-scheduler asks about its own pods, with the profile as its placement policy)
+        self.all_pods_own = False
         self.warnings: list[str] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,
         # rows follow the order of ``tasks``, else each task's ``idx``)

@@ -41,10 +41,9 @@ import numpy as np
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.ingest.kube import KAI_SCHEDULER_NAME
-from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, is_preemptible, members
+from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, KAI_OWN, KAI_SCHEDULER_NAME, is_preemptible, members, not_kais
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
-from app.model.resources import column_sums
+from app.model.resources import column_sums, scatter_add
 from app.kai.gpu_sharing import DEFAULT_GPU_MEMORY, node_gpu_memory
 from app.kai.mig import MigColumns
 
@@ -207,6 +206,8 @@ class KaiFairShare(Plugin):
     node_memory: list[int] = []
     #: the MIG resource columns (``app.kai.mig``): their instances count as GPUs
     mig: MigColumns | None = None
+    #: (the columns, :meth:`not_kais_inert` of them)
+    _not_kais: tuple[Any, np.ndarray] | None = None
 
     def open(self) -> None:
         c = self.ssn.cluster
@@ -330,51 +331,84 @@ class KaiFairShare(Plugin):
                 at = parent
             good.update(on_path)
 
+    def not_kais(self, job: Job) -> bool:
+        """:func:`~app.kai.jobs.not_kais`, unless every pod is taken as KAI's
+        (``Cluster.all_pods_own``: the extender)."""
+        return not self.ssn.cluster.all_pods_own and not_kais(job)
+
+    def not_kais_inert(self) -> np.ndarray | None:
+        """Per pod left as columns (each a pod on its own): whether it names another
+        scheduler (:func:`~app.kai.jobs.not_kais`), worked out once for these columns; None
+        without columns or when every pod is taken as KAI's (``Cluster.all_pods_own``)."""
+        inert = self.ssn.cluster.inert
+        if inert is None or inert.others_of is None or self.ssn.cluster.all_pods_own:
+            return None
+        got = self._not_kais
+        if got is None or got[0] is not inert:
+            got = self._not_kais = (inert, inert.others_of((KAI_SCHEDULER_NAME,)))
+        return got[1]
+
     def _others_use(self, c: Any) -> np.ndarray:
         """What pods of other schedulers hold on Ready nodes (``getNodeResources``: KAI takes
         their requests out of the capacity it divides): every active-used pod on a Ready
-        node whose ``spec.schedulerName`` is not KAI's, but KAI's own utility pods (label
-        ``app``: ``kai-resource-reservation``, ``scaling-pod``). A pod that names no
-        scheduler (the native form's; a Kubernetes object only when written by hand: the
-        API server always sets one) is KAI's."""
+        node whose ``spec.schedulerName`` is not KAI's (:data:`~app.kai.jobs.KAI_OWN`), but
+        KAI's own utility pods (label ``app``: ``kai-resource-reservation``,
+        ``scaling-pod``); a pod of a gang of another API the ``kai`` profile takes as a KAI
+        job is taken as KAI's, its scheduler's name with it."""
+        if c.all_pods_own:
+            return np.zeros(c.task_req.shape[1], dtype=c.task_req.dtype)
         ready = np.fromiter((n.ready for n in c.nodes), dtype=bool, count=len(c.nodes))
-        own = (KAI_SCHEDULER_NAME, "")
         rows: list[int] = []
         inert = c.inert
         for job in (c.active_jobs if inert is not None else c.jobs).values():
+            if job.source not in ("pod", "kai"):
+                continue
             for t in job.tasks:
-                if (t.scheduler not in own and t.node >= 0 and t.status in ACTIVE_USED and ready[t.node]
+                if (t.scheduler not in KAI_OWN and t.node >= 0 and t.status in ACTIVE_USED and ready[t.node]
                         and t.labels.get(APP_LABEL) not in UTILITY_APPS):  # fmt: skip
                     rows.append(t.idx)
-        if inert is not None and inert.others_of is not None:  # (Running or Bound: active-used)
-            others = inert.others_of((KAI_SCHEDULER_NAME,), unless=(APP_LABEL, UTILITY_APPS)) & ready[inert.nodes]
-            rows += inert.rows[others].tolist()
+        others = self.not_kais_inert()
+        if others is not None and inert.label_of is not None:  # (Running or Bound: active-used)
+            at = np.flatnonzero(others & ready[inert.nodes])
+            if len(at):
+                utility = np.fromiter((v in UTILITY_APPS for v in inert.label_of(APP_LABEL, at)), dtype=bool, count=len(at))
+                rows += inert.rows[at[~utility]].tolist()
         return column_sums(c.task_req[rows]) if rows else np.zeros(c.task_req.shape[1], dtype=c.task_req.dtype)
 
     def _count_inert(self, inert: Any, task_req: np.ndarray) -> None:
         """The pods on their own that ingest left as columns (Running or Bound: KAI's
         allocated states), summed per queue without building them: allocated and requested,
         and non-preemptible where the pod's priority is 100 or more (a pod on its own has
-        no preemptibility of its own). Where each queue's total of its (non-negative, whole)
-        requests is a whole number float64 holds (the common case), the sums are the
-        ingest's integer per-queue totals: every partial sum is exact, so the float sums
-        give the same numbers in any order."""
+        no preemptibility of its own); not those of other schedulers (KAI holds no job for
+        them: :func:`~app.kai.jobs.not_kais`). Where each queue's total of its
+        (non-negative, whole) requests is a whole number float64 holds (the common case),
+        the sums are the ingest's integer per-queue totals: every partial sum is exact, so
+        the float sums give the same numbers in any order."""
         ords, names = inert.queue_ordinals()
         non_preemptible = inert.priority_of() >= 100
+        others = self.not_kais_inert()
+        if others is not None and not others.any():
+            others = None
         totals = None
         if len(task_req) and int(task_req.min()) >= 0 and len(task_req) * int(task_req.max()) < 2**63:  # (no overflow)
             totals = inert.queue_totals(task_req)
             if totals.size and int(totals.max()) >= _EXACT:  # each partial sum is at most its total
                 totals = None
+            elif others is not None:  # (whole numbers: what is left is exact too)
+                theirs = np.zeros_like(totals)
+                scatter_add(theirs, ords[others], task_req[inert.rows[others]])
+                totals = totals - theirs
         reqs = None if totals is not None else task_req[inert.rows].astype(np.float64)
         for i, name in enumerate(names):
             if name not in self.queues:
                 continue
             mine = ords == i
+            if others is not None:
+                mine &= ~others
             if totals is not None:
                 v = self._vec(totals[i])
-            else:  # (one queue: every row, no copy)
-                v = self._vec(column_sums(reqs if len(names) == 1 else reqs[mine]))  # type: ignore[index]
+            else:  # (one queue and no pod of another scheduler: every row, no copy)
+                v = self._vec(column_sums(reqs if len(names) == 1 and others is None else reqs[mine]))  # type: ignore[index]
             self._up(name, "allocated", v)
             self._up(name, "request", v)
             np_rows = mine & non_preemptible
@@ -398,7 +432,7 @@ class KaiFairShare(Plugin):
         kinds: list[int] = []  # 0 Pending, 1 allocated, 2 allocated by a non-preemptible job
         memory_rows: list[tuple[int, Task]] = []
         for job in jobs.values():
-            if job.queue not in self.queues:
+            if job.queue not in self.queues or self.not_kais(job):
                 continue
             np_job = not is_preemptible(job)
             for t in members(job):  # a pod KAI leaves out of its job is no queue's
