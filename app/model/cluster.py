@@ -503,11 +503,12 @@ class InertPods:
     def queue_ordinals(self) -> tuple[np.ndarray, list[str]]:
         """Each pod's queue as an ordinal into the returned names (computed once)."""
         if self._queue_ords is None:
-            names = {q: i for i, q in enumerate(dict.fromkeys(self.queues))}  # first-seen order
-            if len(names) == 1:  # the common case: every pod on its own in one queue
-                ords = np.zeros(len(self.queues), dtype=np.intp)
-            else:
-                ords = np.fromiter(map(names.__getitem__, self.queues), dtype=np.intp, count=len(self.queues))
+            queues = self.queues
+            if queues and queues.count(queues[0]) == len(queues):  # the common case: every pod in one queue
+                self._queue_ords = (np.zeros(len(queues), dtype=np.intp), [queues[0]])  # (count: the same object, at once)
+                return self._queue_ords
+            names = {q: i for i, q in enumerate(dict.fromkeys(queues))}  # first-seen order
+            ords = np.fromiter(map(names.__getitem__, queues), dtype=np.intp, count=len(queues))
             self._queue_ords = (ords, list(names))
         return self._queue_ords
 
