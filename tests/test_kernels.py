@@ -118,6 +118,41 @@ def test_str_not_in_in_c_marks_each_record_whose_str_is_none_of_the_values(items
 
 
 @compiled
+@settings(max_examples=200, deadline=None)
+@given(pod_records(), st.sampled_from(["phase", "namespace", "name", "createdAt"]))
+def test_int_and_ordinals_in_c_read_an_int_and_a_str_slot_in_one_pass(items: list[PodRecord], str_name: str) -> None:
+    """The int slot as int_column gives it; the str slot as ordinals of its distinct values,
+    first-seen order (None past 64 values or where one is not a str)."""
+    out = C.int_and_ordinals(items, PodRecord, "priority", str_name)
+    assert out == kernels.int_and_ordinals_py(items, PodRecord, "priority", str_name)
+    ints, ords, distinct = out
+    assert ints == C.int_column(items, PodRecord, "priority")
+    values = [getattr(p, str_name) for p in items]
+    if all(type(v) is str for v in values) and len(set(values)) <= 64:
+        assert distinct == list(dict.fromkeys(values))
+        assert [distinct[k] for k in memoryview(ords).cast("i")] == values
+    else:
+        assert ords is None and distinct is None
+
+
+@compiled
+def test_int_and_ordinals_in_c_decline_what_they_were_not_written_for() -> None:
+    pod = PodRecord(name="p", priority=7)
+    assert C.int_and_ordinals([pod, NodeRecord(name="n")], PodRecord, "priority", "name") is None  # another type
+    assert C.int_and_ordinals([NodeRecord(name="n"), pod], PodRecord, "priority", "name") is None  # (first)
+    assert C.int_and_ordinals([pod], PodRecord, "nope", "name") is None  # not a slot
+    assert C.int_and_ordinals([pod], PodRecord, "priority", "nope") is None
+    many = [PodRecord(name=f"p{i}", priority=i) for i in range(65)]
+    got = C.int_and_ordinals(many, PodRecord, "priority", "name")
+    assert got[0] is not None and got[1:] == (None, None)  # past 64 distinct values
+    assert C.int_and_ordinals([], PodRecord, "priority", "name") == (bytearray(), bytearray(), [])
+    for bad in ([pod, NodeRecord(name="n")], [NodeRecord(name="n"), pod]):
+        assert kernels.int_and_ordinals_py(bad, PodRecord, "priority", "name") is None
+    with pytest.raises(TypeError):
+        C.int_and_ordinals((pod,), PodRecord, "priority", "name")  # a tuple, not a list
+
+
+@compiled
 def test_str_not_in_in_c_declines_what_it_was_not_written_for() -> None:
     pod = PodRecord(name="p", priority=7)
     assert C.str_not_in([pod, NodeRecord(name="n")], PodRecord, "name", ("p",)) is None  # another type in the list

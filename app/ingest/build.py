@@ -16,7 +16,7 @@ import numpy as np
 from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
-from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_column, str_not_in
+from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_and_ordinals, int_column, str_not_in
 from app.ingest.kube import (
     GPU,
     KAI_GPU_FRACTION,
@@ -915,6 +915,14 @@ class _Inert:
             return out
 
         every: list[np.ndarray] = []  # (all of them, once asked for)
+        scanned: list[Any] = []  # (int_and_ordinals of every entry's priority and scheduler, once asked for)
+
+        def scan() -> tuple[bytearray | None, bytearray | None, list[str] | None] | None:
+            """Every entry's draft's priority and scheduler name in one pass (their drafts
+            are many objects: one walk over them, not one per question)."""
+            if not scanned:
+                scanned.append(int_and_ordinals(srcs, PodDraft, "priority", "scheduler"))
+            return scanned[0]
 
         def priorities(at: np.ndarray | None = None) -> np.ndarray:
             """The priority ``make`` would give the pods at positions ``at`` (or all: worked out
@@ -923,7 +931,9 @@ class _Inert:
             ``priority``: read in one pass."""
             if at is None:
                 if not every:
-                    every.append(_priorities(None))
+                    got = scan()
+                    every.append(np.frombuffer(got[0], dtype=np.int64) if got is not None and got[0] is not None
+                                 else _priorities(None))  # fmt: skip
                 return every[0]
             return _priorities(at)
 
@@ -944,8 +954,13 @@ class _Inert:
             """Per pod at positions ``at`` (or every pod): whether its ``spec.schedulerName``
             is none of ``names`` (one naming none, "", is the profile's own). Pods classified
             in bulk (a draft each): read in one pass."""
-            ss = srcs if at is None else [srcs[i] for i in at.tolist()]
             names = (*names, "")
+            if at is None:
+                whole = scan()
+                if whole is not None and whole[1] is not None:
+                    theirs = np.fromiter((v not in names for v in whole[2]), dtype=bool, count=len(whole[2]))  # type: ignore[arg-type]
+                    return theirs[np.frombuffer(whole[1], dtype=np.int32)]
+            ss = srcs if at is None else [srcs[i] for i in at.tolist()]
             got = str_not_in(ss, PodDraft, "scheduler", names)
             if got is not None:
                 return np.frombuffer(got, dtype=np.bool_)

@@ -99,6 +99,88 @@ static PyObject *int_column(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* -- int_and_ordinals ------------------------------------------------------------------- */
+
+enum { MAX_DISTINCT = 64 };
+
+/* int_and_ordinals(items, cls, int_name, str_name): in one pass over items (instances of
+ * exactly cls), the int slot int_name of each as int64 bytes (None where one is not an
+ * int within int64), and the str slot str_name of each as the int32 ordinal of its value
+ * among the distinct values, first-seen order, with that list (None, None where one is
+ * not a str or there are more than MAX_DISTINCT values); None where an item is of
+ * another type or a name is not a slot. */
+static PyObject *int_and_ordinals(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *items, *cls, *iname, *sname;
+    if (!PyArg_ParseTuple(args, "O!O!OO", &PyList_Type, &items, &PyType_Type, &cls, &iname, &sname)) return NULL;
+    if (!PyList_CheckExact(items)) Py_RETURN_NONE;
+    Py_ssize_t ioff = object_slot(cls, iname), soff = object_slot(cls, sname);
+    if (ioff < 0 || soff < 0) Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    if (n > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t)) Py_RETURN_NONE;
+    PyObject *ints = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    PyObject *ords = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    PyObject *distinct = PyList_New(0);
+    PyObject *out = NULL;
+    if (ints == NULL || ords == NULL || distinct == NULL) goto done;
+    int64_t *vals = (int64_t *)PyByteArray_AS_STRING(ints);
+    int32_t *ks = (int32_t *)PyByteArray_AS_STRING(ords);
+    int ints_ok = 1, ords_ok = 1;
+    PyObject *last = NULL; /* the str met last, and its ordinal */
+    int32_t last_k = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(items, i);
+        if (Py_TYPE(o) != (PyTypeObject *)cls) {
+            out = Py_None;
+            Py_INCREF(out);
+            goto done;
+        }
+        if (ints_ok) {
+            PyObject *v = *(PyObject **)((char *)o + ioff);
+            int overflow = 0;
+            long long x = v != NULL && PyLong_CheckExact(v) ? PyLong_AsLongLongAndOverflow(v, &overflow) : 0;
+            if (v == NULL || !PyLong_CheckExact(v) || overflow || (x == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                ints_ok = 0;
+            } else {
+                vals[i] = (int64_t)x;
+            }
+        }
+        if (ords_ok) {
+            PyObject *s = *(PyObject **)((char *)o + soff);
+            if (s == NULL || !PyUnicode_CheckExact(s)) {
+                ords_ok = 0;
+                continue;
+            }
+            if (s != last) {
+                Py_ssize_t m = PyList_GET_SIZE(distinct), k = 0;
+                while (k < m && PyList_GET_ITEM(distinct, k) != s && PyUnicode_Compare(PyList_GET_ITEM(distinct, k), s) != 0)
+                    k++; /* (two str: no error) */
+                if (k == m) {
+                    if (m == MAX_DISTINCT) {
+                        ords_ok = 0;
+                        continue;
+                    }
+                    if (PyList_Append(distinct, s) < 0) goto done;
+                }
+                last = s;
+                last_k = (int32_t)k;
+            }
+            ks[i] = last_k;
+        }
+    }
+    if (ints_ok) {
+        out = PyTuple_Pack(3, ints, ords_ok ? ords : Py_None, ords_ok ? distinct : Py_None);
+    } else {
+        out = PyTuple_Pack(3, Py_None, ords_ok ? ords : Py_None, ords_ok ? distinct : Py_None);
+    }
+done:
+    Py_XDECREF(ints);
+    Py_XDECREF(ords);
+    Py_XDECREF(distinct);
+    return out;
+}
+
 /* -- str_not_in ------------------------------------------------------------------------ */
 
 /* str_not_in(items, cls, name, values): per item (instances of exactly cls), 1 where its str
@@ -2856,6 +2938,8 @@ static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"int_column", int_column, METH_VARARGS, "An int slot of typed records as int64 bytes (see kernels.py)."},
     {"str_not_in", str_not_in, METH_VARARGS, "Which typed records' str slot is none of some values (see kernels.py)."},
+    {"int_and_ordinals", int_and_ordinals, METH_VARARGS,
+     "An int slot as int64 bytes and a str slot as ordinals, in one pass (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},
     {"index_rows", index_rows, METH_VARARGS, "Keys, node indices and inert rows of a pod block (see kernels.py)."},
     {"read_pods", read_pods, METH_O, "The pods of a native section as columns (see fastjson.py)."},

@@ -43,6 +43,27 @@ def int_column_py(items: list[Any], cls: type, name: str) -> bytearray | None:
     return bytearray(array("q", values))
 
 
+MAX_DISTINCT = 64
+
+
+def int_and_ordinals_py(items: list[Any], cls: type, int_name: str,
+                        str_name: str) -> tuple[bytearray | None, bytearray | None, list[str] | None] | None:  # fmt: skip
+    """In one pass: :func:`int_column_py` of ``int_name``, and the str attribute
+    ``str_name`` of each item as the int32 ordinal of its value among the distinct values
+    (first-seen order) with that list (None, None where one is not a str or there are more
+    than :data:`MAX_DISTINCT` values). None where an item is of another type."""
+    if any(type(item) is not cls for item in items):
+        return None
+    ints = int_column_py(items, cls, int_name)
+    values = list(map(attrgetter(str_name), items))
+    distinct: dict[str, int] = {}
+    if any(type(v) is not str for v in values) or len(distinct.fromkeys(values)) > MAX_DISTINCT:
+        return ints, None, None
+    for v in values:
+        distinct.setdefault(v, len(distinct))
+    return ints, bytearray(array("i", [distinct[v] for v in values])), list(distinct)
+
+
 def str_not_in_py(items: list[Any], cls: type, name: str, values: tuple[str, ...]) -> bytearray | None:
     """Per item of ``items`` (instances of exactly ``cls``), 1 where its str attribute
     ``name`` is none of ``values``, else 0, a byte an item; None where an item is of another
@@ -156,6 +177,8 @@ def either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
 record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = either("record_columns", record_columns_py)
 int_column: Callable[[list[Any], type, str], bytearray | None] = either("int_column", int_column_py)
 str_not_in: Callable[[list[Any], type, str, tuple[str, ...]], bytearray | None] = either("str_not_in", str_not_in_py)
+int_and_ordinals: Callable[..., tuple[bytearray | None, bytearray | None, list[str] | None] | None] = either(
+    "int_and_ordinals", int_and_ordinals_py)
 shared_bytes: Callable[[Sequence[Any]], list[bytes]] = either("shared_bytes", shared_bytes_py)
 index_rows: Callable[..., IndexRows | None] = either("index_rows", index_rows_py)
 first_not_of: Callable[[list[Any], tuple[type, ...]], int] = either("first_not_of", first_not_of_py)

@@ -220,9 +220,9 @@ class KaiFairShare(Plugin):
         self._memory_tasks(c)
         self._chains: dict[str, list[KaiQueue]] = {}  # queue -> it and its ancestors (see _chain)
         self._cap_lists: dict[str, tuple[list[float], list[float]]] = {}  # queue -> limit, deserved (see _caps)
-        ready = [n.idx for n in c.nodes if n.ready]
-        total = column_sums(c.allocatable[ready]) if ready else np.zeros(table.size)
-        self.capacity = self._vec(total - self._others_use(c))
+        ready = np.fromiter((n.ready for n in c.nodes), dtype=bool, count=len(c.nodes))
+        total = column_sums(c.allocatable[ready]) if ready.any() else np.zeros(table.size)
+        self.capacity = self._vec(total - self._others_use(c, ready))
         self.queues: dict[str, KaiQueue] = {}
         for q in c.queues.values():
             kai = q.kai or {}
@@ -348,16 +348,15 @@ class KaiFairShare(Plugin):
             got = self._not_kais = (inert, inert.others_of((KAI_SCHEDULER_NAME,)))
         return got[1]
 
-    def _others_use(self, c: Any) -> np.ndarray:
+    def _others_use(self, c: Any, ready: np.ndarray) -> np.ndarray:
         """What pods of other schedulers hold on Ready nodes (``getNodeResources``: KAI takes
         their requests out of the capacity it divides): every active-used pod on a Ready
-        node whose ``spec.schedulerName`` is not KAI's (:data:`~app.kai.jobs.KAI_OWN`), but
+        node (``ready``: per node) whose ``spec.schedulerName`` is not KAI's (:data:`~app.kai.jobs.KAI_OWN`), but
         KAI's own utility pods (label ``app``: ``kai-resource-reservation``,
         ``scaling-pod``); a pod of a gang of another API the ``kai`` profile takes as a KAI
         job is taken as KAI's, its scheduler's name with it."""
         if c.all_pods_own:
             return np.zeros(c.task_req.shape[1], dtype=c.task_req.dtype)
-        ready = np.fromiter((n.ready for n in c.nodes), dtype=bool, count=len(c.nodes))
         rows: list[int] = []
         inert = c.inert
         for job in (c.active_jobs if inert is not None else c.jobs).values():
