@@ -28,9 +28,9 @@ pending pod's required affinity), so the outcome is the same.
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Iterable
 from itertools import chain, islice
 from operator import neg
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
