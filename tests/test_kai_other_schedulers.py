@@ -212,3 +212,13 @@ def test_the_extender_takes_every_pod_as_the_profiles_own() -> None:
     assert [b.pod for b in ssn.decision.bindings] == ["default/asked"]
     fs = ssn.plugins["proportion"]
     assert fs.capacity[0] == 8.0 and fs.queues["q"].allocated[0] == 3.0  # (the asked pod placed: 2 + 1)
+
+
+def test_backfill_under_the_kai_profile_leaves_pods_of_other_schedulers_alone_too() -> None:
+    """A best-effort pod on its own of another scheduler is no more KAI's in backfill (an
+    action a kai configuration may add) than in allocate; placed or not, no queue counts it."""
+    theirs = pod("theirs", cpu=None, memory=None, labels={"kai.scheduler/queue": "q"},
+                 extra_spec={"schedulerName": "default-scheduler"})  # fmt: skip
+    mine = pod("mine", cpu=None, memory=None, labels={"kai.scheduler/queue": "q"}, extra_spec={"schedulerName": KAI})
+    out = _decide([gpu_node("a"), kai_queue("q", -1), theirs, mine], "allocate, backfill")
+    assert [b["pod"] for b in out["bindings"]] == ["default/mine"]

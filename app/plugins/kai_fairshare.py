@@ -536,7 +536,7 @@ class KaiFairShare(Plugin):
         same additions as :meth:`_up` (``a + (-v)`` is ``a - v`` in IEEE arithmetic), without
         its attribute lookups by name."""
         job = task.job
-        if job is None or job.queue not in self.queues:
+        if job is None or job.queue not in self.queues or self.not_kais(job):  # (in no queue: not_kais)
             return
         v = self._task_vector(task)
         chain = self._chain(job.queue)
@@ -560,7 +560,7 @@ class KaiFairShare(Plugin):
         groups: dict[tuple[str, bool], list[Task]] = {}
         for t in tasks:
             job = t.job
-            if job is not None and job.queue in self.queues:
+            if job is not None and job.queue in self.queues and not self.not_kais(job):
                 groups.setdefault((job.queue, not is_preemptible(job)), []).append(t)
         for (queue, np_too), mine in groups.items():
             chain = self._chain(queue)
