@@ -222,3 +222,58 @@ def test_backfill_under_the_kai_profile_leaves_pods_of_other_schedulers_alone_to
     mine = pod("mine", cpu=None, memory=None, labels={"kai.scheduler/queue": "q"}, extra_spec={"schedulerName": KAI})
     out = _decide([gpu_node("a"), kai_queue("q", -1), theirs, mine], "allocate, backfill")
     assert [b["pod"] for b in out["bindings"]] == ["default/mine"]
+
+
+GANG_AWARE_RECLAIM = {"profile": "kai", "actions": "allocate, reclaim",
+                      "configurations": [{"name": "reclaim", "arguments": {"gangAwareEnable": True}}]}  # fmt: skip
+
+
+@pytest.mark.parametrize("theirs", [False, True], ids=["kai-scheduler pods", "default-scheduler pods"])
+def test_gang_aware_reclaim_under_the_kai_profile_takes_only_kais_pods(theirs: bool) -> None:
+    """The gang-aware reclaim (``gangAwareEnable``) shares the eviction path of the default
+    profile: under the kai profile it takes no victim from pods on their own of another
+    scheduler, and such a pod reclaims nothing either."""
+    from app.service import decide_request
+
+    name = "default-scheduler" if theirs else KAI
+    hogs = [pod(f"hog-{i}", node=n, phase="Running", gpu=8, labels={"kai.scheduler/queue": "rich"},
+                extra_spec={"schedulerName": name}) for i, n in enumerate(("a", "b"))]  # fmt: skip
+    objs = [gpu_node("a"), gpu_node("b"), kai_queue("rich", 0), kai_queue("poor", 8), *hogs, *kai_job("want", "poor", 1, 8)]
+    for p in objs[-1:]:
+        p["spec"]["schedulerName"] = KAI
+    body = {**request(objs), "config": GANG_AWARE_RECLAIM}
+    out = decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+    assert bool(out["evictions"]) is not theirs
+    asking = [gpu_node("a"), kai_queue("rich", 0), kai_queue("poor", 8),
+              pod("hog", node="a", phase="Running", gpu=8, labels={"kai.scheduler/queue": "rich"},
+                  extra_spec={"schedulerName": KAI}),
+              pod("want", gpu=8, labels={"kai.scheduler/queue": "poor"}, extra_spec={"schedulerName": name})]  # fmt: skip
+    body = {**request(asking), "config": GANG_AWARE_RECLAIM}
+    out = decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+    assert bool(out["evictions"]) is not theirs
+
+
+GANG_AWARE_PREEMPT = {"profile": "kai", "actions": "allocate, preempt",
+                      "configurations": [{"name": "preempt", "arguments": {"gangAwareEnable": True}}]}  # fmt: skip
+
+
+@pytest.mark.parametrize("theirs", [False, True], ids=["kai-scheduler pods", "default-scheduler pods"])
+def test_gang_aware_preempt_under_the_kai_profile_neither_evicts_nor_places_pods_of_other_schedulers(theirs: bool) -> None:
+    """The gang-aware preempt (``gangAwareEnable``) under the kai profile: a lone ``train``
+    pod of another scheduler is no victim of a ``build`` job of its queue, and a lone
+    ``build`` pod of another scheduler preempts nothing (with KAI's pods, both happen)."""
+    from app.service import decide_request
+
+    name = "default-scheduler" if theirs else KAI
+
+    def lone(pod_name: str, cls: str, scheduler: str, on: str | None = None) -> dict:
+        return pod(pod_name, node=on, phase="Running" if on else None, gpu=8,
+                   labels={"kai.scheduler/queue": "q", "priorityClassName": cls}, extra_spec={"schedulerName": scheduler})  # fmt: skip
+
+    def evicted(objs: list[dict]) -> list[str]:
+        body = {**request([gpu_node("a"), kai_queue("q", 8), *objs]), "config": GANG_AWARE_PREEMPT}
+        return [e["pod"] for e in decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()["evictions"]]
+
+    assert evicted([lone("hog", "train", name, "a"), *kai_job("urgent", "q", 1, 8, priority_class="build")]) == (
+        [] if theirs else ["default/hog"])
+    assert evicted([lone("hog", "train", KAI, "a"), lone("want", "build", name)]) == ([] if theirs else ["default/hog"])
