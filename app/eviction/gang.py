@@ -68,7 +68,7 @@ from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability
-from app.plugins.kai_fairshare import kai_proportion
+from app.plugins.kai_fairshare import not_kais_of
 from app.plugins.interpod import has_terms
 from app.plugins.predicates import Predicates, ports_conflict
 from app.plugins.proportion import Proportion
@@ -97,7 +97,7 @@ def preemptors(ssn: Session, kind: str, best_effort: bool = False) -> Iterator[t
     c = ssn.cluster
     # one pass over tasks; pods held as columns are never pending (:class:`InertPods`)
     waiting = {id(t.job) for t in c.active_tasks if t.status == TaskStatus.PENDING}
-    not_kais = _not_kais(ssn)
+    not_kais = not_kais_of(ssn)  # (never a preemptor, never a victim)
     for job in c.active_jobs.values():
         if id(job) not in waiting or (enqueue_on and job.phase == "Pending") or not_kais(job):
             continue
@@ -114,16 +114,6 @@ def preemptors(ssn: Session, kind: str, best_effort: bool = False) -> Iterator[t
             continue
         for job in ssn.sort_jobs(by_queue[queue.name]):
             yield queue, job
-
-
-def _not_kais(ssn: Session) -> Callable[[Job], bool]:
-    """Under the ``kai`` profile, whether a job is a pod on its own of another scheduler (no
-    job of KAI's: never a preemptor, never a victim; ``app.kai.jobs.not_kais``); else never."""
-    return ssn.plugins["proportion"].not_kais if kai_proportion(ssn) else _never
-
-
-def _never(job: Job) -> bool:
-    return False
 
 
 def legacy_pending(job: Job) -> list[Task]:
@@ -600,7 +590,7 @@ class GangEviction:
         # selector, which sees every candidate)
         rep = pending_tasks(job)[0]
         each = [] if ssn.has("gang_victim_selector") else [f for _, f in ssn.each_prefix("unified_evictable")]
-        not_kais = _not_kais(ssn)
+        not_kais = not_kais_of(ssn)  # (never a preemptor, never a victim)
         for other in self.victim_jobs(ssn, job, domain).values():
             if other is job or other.preemptable is False or not_kais(other):
                 continue

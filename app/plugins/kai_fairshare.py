@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -760,6 +760,16 @@ class KaiFairShare(Plugin):
 
 #: Request units to KAI's: milli-GPUs to GPUs; millicores (as KAI counts cpu) and bytes as they are.
 _UNITS = np.array([1000.0, 1.0, 1.0])
+
+
+def not_kais_of(ssn: Any) -> Callable[[Job], bool]:
+    """Under the ``kai`` profile, :meth:`KaiFairShare.not_kais` (a pod on its own of another
+    scheduler: no job of KAI's, for any action a kai configuration runs); else never."""
+    return ssn.plugins["proportion"].not_kais if kai_proportion(ssn) else _never
+
+
+def _never(job: Job) -> bool:
+    return False
 
 
 def kai_proportion(ssn: object) -> bool:
