@@ -114,3 +114,11 @@ def test_config_string_with_non_string_keys_is_not_a_crash(client):
     assert r.status_code == 200 and "config key '1' is not one Volcano reads: ignored, as Volcano ignores it" in r.json()["warnings"]
     r = client.post("/v1/decisions", content=orjson.dumps({"objects": [], "config": "a: [\n"}), headers=JSON)
     assert r.status_code == 422 and r.json()["detail"].startswith("config is not valid YAML")
+
+
+def test_a_koordinator_gang_list_holding_an_integer_past_64_bits_is_a_4xx(client):
+    # found by the contract test: a YAML body's `gang: {groups: [2**70]}` made orjson refuse to
+    # write the list back as JSON text -> 500
+    body = "cluster:\n  nodes: []\n  groups:\n  - name: g\n    gang: {groups: [%d]}\n" % 2**70
+    r = client.post("/v1/topology", content=body, headers=YAML)
+    assert r.status_code == 422 and "groups must be a JSON list" in r.json()["detail"]

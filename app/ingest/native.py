@@ -8,6 +8,7 @@ ceremony: pods give their effective ``requests`` directly and name their gang wi
 
 from __future__ import annotations
 
+import json
 from itertools import chain
 from typing import Any
 
@@ -266,7 +267,12 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
 
 
 def _json(v: list) -> str:
-    return orjson.dumps(v).decode()
+    """``v`` as JSON text, as an annotation would hold it (an integer past 64 bits, which a
+    YAML body can carry and orjson does not write, in Python's own encoder)."""
+    try:
+        return orjson.dumps(v).decode()
+    except TypeError:
+        return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
 
 
 _FAST_KEYS = frozenset(
