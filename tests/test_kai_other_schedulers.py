@@ -277,3 +277,22 @@ def test_gang_aware_preempt_under_the_kai_profile_neither_evicts_nor_places_pods
     assert evicted([lone("hog", "train", name, "a"), *kai_job("urgent", "q", 1, 8, priority_class="build")]) == (
         [] if theirs else ["default/hog"])
     assert evicted([lone("hog", "train", KAI, "a"), lone("want", "build", name)]) == ([] if theirs else ["default/hog"])
+
+
+def test_pods_left_as_columns_after_some_are_built_answer_their_schedulers_as_before() -> None:
+    """``InertPods.others_of`` on the columns left by ``take`` (some pods built as objects)
+    gives each remaining pod the answer the whole columns gave it."""
+    import numpy as np
+
+    objs = [gpu_node("a")] + [pod(f"p{i}", node="a", phase="Running", cpu="10m", memory="1Mi", gpu=None,
+                                  extra_spec={"schedulerName": ("default-scheduler", KAI, "volcano")[i % 3]})
+                              for i in range(9)]  # fmt: skip
+    inert = read_request(orjson.loads(orjson.dumps(request(objs))), Settings()).cluster.inert
+    whole = inert.others_of((KAI,))
+    assert whole.tolist() == [k in {"default/p0", "default/p2", "default/p3", "default/p5", "default/p6", "default/p8"}
+                              for k in inert.keys]  # fmt: skip
+    built = np.array([1, 4, 7])
+    _, rest = inert.take(built)
+    left = np.setdiff1d(np.arange(len(inert)), built)
+    assert rest.others_of((KAI,)).tolist() == whole[left].tolist()
+    assert rest.others_of((KAI,), np.array([0, 2])).tolist() == whole[left[[0, 2]]].tolist()

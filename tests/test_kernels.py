@@ -107,18 +107,6 @@ def test_int_column_in_c_is_each_records_int_as_int64(items: list[PodRecord]) ->
 
 @compiled
 @settings(max_examples=200, deadline=None)
-@given(pod_records(), st.lists(st.sampled_from(["", "p", "default-scheduler", "q", "é"]), max_size=3))
-def test_str_not_in_in_c_marks_each_record_whose_str_is_none_of_the_values(items: list[PodRecord], values: list[str]) -> None:
-    out = C.str_not_in(items, PodRecord, "name", tuple(values))
-    assert out == kernels.str_not_in_py(items, PodRecord, "name", tuple(values))
-    assert out is not None and list(out) == [int(p.name not in values) for p in items]
-    # equal strings that are not the same object compare equal
-    copies = tuple("".join(list(v)) for v in values)
-    assert C.str_not_in(items, PodRecord, "name", copies) == out
-
-
-@compiled
-@settings(max_examples=200, deadline=None)
 @given(pod_records(), st.sampled_from(["phase", "namespace", "name", "createdAt"]))
 def test_int_and_ordinals_in_c_read_an_int_and_a_str_slot_in_one_pass(items: list[PodRecord], str_name: str) -> None:
     """The int slot as int_column gives it; the str slot as ordinals of its distinct values,
@@ -150,22 +138,6 @@ def test_int_and_ordinals_in_c_decline_what_they_were_not_written_for() -> None:
         assert kernels.int_and_ordinals_py(bad, PodRecord, "priority", "name") is None
     with pytest.raises(TypeError):
         C.int_and_ordinals((pod,), PodRecord, "priority", "name")  # a tuple, not a list
-
-
-@compiled
-def test_str_not_in_in_c_declines_what_it_was_not_written_for() -> None:
-    pod = PodRecord(name="p", priority=7)
-    assert C.str_not_in([pod, NodeRecord(name="n")], PodRecord, "name", ("p",)) is None  # another type in the list
-    assert C.str_not_in([pod], PodRecord, "nope", ("p",)) is None  # not a slot
-    assert C.str_not_in([pod], PodRecord, "priority", ("p",)) is None  # not a str
-    assert C.str_not_in([pod], PodRecord, "name", (1,)) is None  # a value that is not a str
-    assert C.str_not_in([], PodRecord, "name", ("p",)) == bytearray()
-    for bad in ([pod, NodeRecord(name="n")],):
-        assert kernels.str_not_in_py(bad, PodRecord, "name", ("p",)) is None
-    assert kernels.str_not_in_py([pod], PodRecord, "priority", ("p",)) is None
-    assert kernels.str_not_in_py([pod], PodRecord, "name", (1,)) is None  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        C.str_not_in((pod,), PodRecord, "name", ("p",))  # a tuple, not a list
 
 
 @compiled

@@ -16,7 +16,7 @@ import numpy as np
 from app.errors import InputError, join_pointer
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
-from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_and_ordinals, int_column, str_not_in
+from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_and_ordinals, int_column
 from app.ingest.kube import (
     GPU,
     KAI_GPU_FRACTION,
@@ -955,15 +955,11 @@ class _Inert:
             is none of ``names`` (one naming none, "", is the profile's own). Pods classified
             in bulk (a draft each): read in one pass."""
             names = (*names, "")
-            if at is None:
-                whole = scan()
-                if whole is not None and whole[1] is not None:
-                    theirs = np.fromiter((v not in names for v in whole[2]), dtype=bool, count=len(whole[2]))  # type: ignore[arg-type]
-                    return theirs[np.frombuffer(whole[1], dtype=np.int32)]
             ss = srcs if at is None else [srcs[i] for i in at.tolist()]
-            got = str_not_in(ss, PodDraft, "scheduler", names)
-            if got is not None:
-                return np.frombuffer(got, dtype=np.bool_)
+            got = scan() if at is None else int_and_ordinals(ss, PodDraft, "priority", "scheduler")
+            if got is not None and got[1] is not None:  # (the distinct names, then each pod's)
+                theirs = np.fromiter((v not in names for v in got[2]), dtype=bool, count=len(got[2]))  # type: ignore[arg-type]
+                return theirs[np.frombuffer(got[1], dtype=np.int32)]
             return np.fromiter((_draft_of(src).scheduler not in names for src in ss), dtype=bool, count=len(ss))
 
         def label(key: str, at: np.ndarray) -> list[str | None]:

@@ -181,46 +181,6 @@ done:
     return out;
 }
 
-/* -- str_not_in ------------------------------------------------------------------------ */
-
-/* str_not_in(items, cls, name, values): per item (instances of exactly cls), 1 where its str
- * slot name equals none of values (a tuple of str), else 0, a byte an item; None where an
- * item is of another type or the slot does not hold a str. */
-static PyObject *str_not_in(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *items, *cls, *name, *values;
-    if (!PyArg_ParseTuple(args, "O!O!OO!", &PyList_Type, &items, &PyType_Type, &cls, &name, &PyTuple_Type, &values))
-        return NULL;
-    if (!PyList_CheckExact(items) || !PyTuple_CheckExact(values)) Py_RETURN_NONE;
-    Py_ssize_t offset = object_slot(cls, name);
-    if (offset < 0) Py_RETURN_NONE;
-    Py_ssize_t n = PyList_GET_SIZE(items), m = PyTuple_GET_SIZE(values);
-    for (Py_ssize_t j = 0; j < m; j++)
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(values, j))) Py_RETURN_NONE;
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, n);
-    if (out == NULL) return NULL;
-    char *mask = PyByteArray_AS_STRING(out);
-    PyObject *last_in = NULL, *last_out = NULL; /* the last objects found among values, and not */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = PyList_GET_ITEM(items, i);
-        if (Py_TYPE(o) != (PyTypeObject *)cls) { Py_DECREF(out); Py_RETURN_NONE; }
-        PyObject *v = *(PyObject **)((char *)o + offset);
-        if (v == NULL || !PyUnicode_CheckExact(v)) { Py_DECREF(out); Py_RETURN_NONE; }
-        if (v == last_in || v == last_out) {
-            mask[i] = v == last_out;
-            continue;
-        }
-        int found = 0;
-        for (Py_ssize_t j = 0; j < m && !found; j++) {
-            PyObject *w = PyTuple_GET_ITEM(values, j);
-            found = v == w || PyUnicode_Compare(v, w) == 0; /* (two str: no error) */
-        }
-        mask[i] = !found;
-        if (found) last_in = v; else last_out = v;
-    }
-    return out;
-}
-
 /* -- tables of objects by content ---------------------------------------------------- */
 
 /* Content p[0:n] (which outlives the table), its hash, the object made for it and its
@@ -2937,7 +2897,6 @@ done:
 static PyMethodDef methods[] = {
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"int_column", int_column, METH_VARARGS, "An int slot of typed records as int64 bytes (see kernels.py)."},
-    {"str_not_in", str_not_in, METH_VARARGS, "Which typed records' str slot is none of some values (see kernels.py)."},
     {"int_and_ordinals", int_and_ordinals, METH_VARARGS,
      "An int slot as int64 bytes and a str slot as ordinals, in one pass (see kernels.py)."},
     {"shared_bytes", shared_bytes, METH_O, "bytes of each buffer, equal contents sharing one object (see kernels.py)."},

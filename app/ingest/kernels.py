@@ -64,18 +64,6 @@ def int_and_ordinals_py(items: list[Any], cls: type, int_name: str,
     return ints, bytearray(array("i", [distinct[v] for v in values])), list(distinct)
 
 
-def str_not_in_py(items: list[Any], cls: type, name: str, values: tuple[str, ...]) -> bytearray | None:
-    """Per item of ``items`` (instances of exactly ``cls``), 1 where its str attribute
-    ``name`` is none of ``values``, else 0, a byte an item; None where an item is of another
-    type or the attribute is not a str."""
-    if any(type(item) is not cls for item in items) or any(type(v) is not str for v in values):
-        return None
-    got = list(map(attrgetter(name), items))
-    if any(type(v) is not str for v in got):
-        return None
-    return bytearray(v not in values for v in got)
-
-
 def shared_bytes_py(buffers: list[Any]) -> list[bytes]:
     """``bytes(b)`` for each of ``buffers`` (the C version makes one object for equal
     contents, which compare and hash the same)."""
@@ -176,7 +164,6 @@ def either(name: str, py: Callable[..., Any]) -> Callable[..., Any]:
 
 record_columns: Callable[[list[Any], type, tuple[str, ...]], list[list[Any]]] = either("record_columns", record_columns_py)
 int_column: Callable[[list[Any], type, str], bytearray | None] = either("int_column", int_column_py)
-str_not_in: Callable[[list[Any], type, str, tuple[str, ...]], bytearray | None] = either("str_not_in", str_not_in_py)
 int_and_ordinals: Callable[..., tuple[bytearray | None, bytearray | None, list[str] | None] | None] = either(
     "int_and_ordinals", int_and_ordinals_py)
 shared_bytes: Callable[[Sequence[Any]], list[bytes]] = either("shared_bytes", shared_bytes_py)

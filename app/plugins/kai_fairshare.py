@@ -334,7 +334,7 @@ class KaiFairShare(Plugin):
     def not_kais(self, job: Job) -> bool:
         """:func:`~app.kai.jobs.not_kais`, unless every pod is taken as KAI's
         (``Cluster.all_pods_own``: the extender)."""
-        return not self.ssn.cluster.all_pods_own and not_kais(job)
+        return not_kais(job) and not self.ssn.cluster.all_pods_own  # (a gang is no lone pod: answered first)
 
     def not_kais_inert(self) -> np.ndarray | None:
         """Per pod left as columns (each a pod on its own): whether it names another
