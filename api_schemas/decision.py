@@ -41,6 +41,14 @@ class DecisionOptions(BaseModel):
         description="Reject (422) a config naming a plugin, key or flag spelling Gangplank would only warn about "
         "and ignore, or a Volcano plugin it does not model.",
     )
+    schedulerNames: list[str] | None = Field(
+        None,
+        min_length=1,
+        max_length=16,
+        description="The spec.schedulerName values the volcano profile (or a volcano-scheduler.conf) answers to, "
+        "as Volcano's --scheduler-name flags (default: volcano). A pod on its own naming another scheduler is "
+        "in no job: never placed or evicted, counted on its node only.",
+    )
 
 
 class DecisionRequest(BaseModel):

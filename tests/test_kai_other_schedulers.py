@@ -105,7 +105,7 @@ def test_a_pod_of_a_kai_podgroup_is_counted_out_by_its_name_and_other_gangs_pods
 
 # -- a pod on its own of another scheduler is in no job of KAI's ----------------------------------
 # KAI's podgrouper makes PodGroups only for kai-scheduler pods: such a pod is in no queue, never
-# placed, never a victim (app.kai.jobs.not_kais)
+# placed, never a victim (Session.not_ours)
 def _decide(objects: list[dict], actions: str = "allocate") -> dict:
     from app.service import decide_request
 
@@ -166,34 +166,6 @@ def test_a_running_pod_on_its_own_of_another_scheduler_is_never_reclaimed() -> N
     mine = [*objs[:3], pod("ours", node="a", phase="Running", gpu=6, labels={"kai.scheduler/queue": "qa"},
                            extra_spec={"schedulerName": KAI}), *objs[4:]]  # fmt: skip
     assert [e["pod"] for e in _decide(mine, "allocate, reclaim, preempt")["evictions"]] == ["default/ours"]  # KAI's: reclaimed
-
-
-# -- what the scheduler-named profiles do not model: said in the warnings ----------------------
-def _warnings(objects: list[dict], profile: str) -> list[str]:
-    from app.service import decide_request
-
-    body = {**request(objects), "config": {"profile": profile}}
-    return decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()["warnings"]
-
-
-def test_pending_pods_of_other_schedulers_are_named_in_the_warnings_under_the_volcano_profile() -> None:
-    objs = [n1(), pod("mine", extra_spec={"schedulerName": "volcano"}),
-            pod("theirs", extra_spec={"schedulerName": "default-scheduler"}), pod("bare")]  # fmt: skip
-    notes = [w for w in _warnings(objs, "volcano") if "Pending pod(s) name another scheduler" in w]
-    assert notes == ["1 Pending pod(s) name another scheduler in spec.schedulerName (e.g. default/theirs: "
-                     "default-scheduler): Volcano leaves such pods alone; the volcano profile places them as its own "
-                     "and counts them in their queue's request"]  # fmt: skip
-    assert not any("another scheduler" in w for w in _warnings(objs, "gangplank"))  # the default profile's are all its own
-
-
-def test_pods_on_nodes_of_other_schedulers_outside_gangs_are_named_under_the_volcano_profile() -> None:
-    objs = [n1(), running("a", "default-scheduler", "1", "1G"), running("b", "volcano", "1", "1G"),
-            podgroup("vg", min_member=1), pod("g", node="n1", phase="Running", group="vg",
-                                              extra_spec={"schedulerName": "default-scheduler"})]  # fmt: skip
-    notes = [w for w in _warnings(objs, "volcano") if "on nodes, in no gang" in w]
-    assert len(notes) == 1 and notes[0].startswith("1 pod(s) on nodes, in no gang, name another scheduler in "
-                                                   "spec.schedulerName (e.g. default/a)")  # fmt: skip
-    assert not any("another scheduler" in w for w in _warnings([*objs, kai_queue("q", -1)], "kai"))  # modelled there
 
 
 def test_the_extender_takes_every_pod_as_the_profiles_own() -> None:

@@ -119,11 +119,11 @@ def _task_each(self, tasks, sign):
 
 def _count_each(self, jobs):
     """The queues' allocated / requested sums at open, one task at a time, as it was."""
-    from app.kai.jobs import is_preemptible, members, not_kais
+    from app.kai.jobs import is_preemptible, members
     from app.model.cluster import ALLOCATED_STATUS, TaskStatus
 
     for job in jobs.values():
-        if job.queue not in self.queues or not_kais(job):
+        if job.queue not in self.queues or self.ssn.not_ours(job):
             continue
         for t in members(job):
             v = self._vec(t.req)

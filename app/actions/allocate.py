@@ -105,9 +105,14 @@ class Worksheet(list):  # type: ignore[type-arg]
     required: set[str] = set()  # noqa: RUF012 - set per instance
 
 
-#: Why the ``kai`` profile leaves a Pending pod on its own of another scheduler alone.
-NOT_KAIS = ("its spec.schedulerName is another scheduler's: KAI's podgrouper makes no PodGroup for it, so KAI never "
-            "schedules it")
+#: Why a scheduler-named profile leaves a Pending pod on its own of another scheduler alone
+#: (``Session.not_ours``).
+NOT_OURS = {
+    "kai": "its spec.schedulerName is another scheduler's: KAI's podgrouper makes no PodGroup for it, so KAI never "
+           "schedules it",
+    "volcano": "its spec.schedulerName is another scheduler's: Volcano's informer never takes a Pending pod of another "
+               "scheduler, so Volcano never schedules it",
+}  # fmt: skip
 
 
 class Allocate(Action):
@@ -133,8 +138,8 @@ class Allocate(Action):
             if enqueue_on and job.phase == "Pending":
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
                 continue
-            if kai and ssn.plugins["proportion"].not_kais(job):
-                ssn.messages[job.key] = NOT_KAIS
+            if ssn.not_ours(job):
+                ssn.messages[job.key] = NOT_OURS["kai" if kai else "volcano"]
                 continue
             reason = not_ready(View(job)) if kai else ssn.job_valid(job)  # KAI's job order filters unready jobs
             if reason:

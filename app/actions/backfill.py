@@ -16,7 +16,6 @@ import numpy as np
 from app.framework.action import Action
 from app.framework.session import Session
 from app.model.cluster import TaskStatus
-from app.plugins.kai_fairshare import not_kais_of
 
 
 class Backfill(Action):
@@ -28,8 +27,7 @@ class Backfill(Action):
         all_nodes = np.arange(len(c.nodes), dtype=np.intp)
         wanted = {id(t.job) for t in c.active_tasks if _wanted(t)}  # one pass over tasks, not one per job
         todo = [j for j in c.active_jobs.values() if id(j) in wanted]
-        not_kais = not_kais_of(ssn)  # (the kai profile: a pod on its own of another scheduler is no job of KAI's)
-        todo = [j for j in todo if not not_kais(j)]
+        todo = [j for j in todo if not ssn.not_ours(j)]  # (a pod on its own of another scheduler: no job of the scheduler's)
         for job in ssn.sort_jobs(todo):
             if job.key in ssn.held:
                 continue

@@ -91,7 +91,7 @@ class Consolidation(Action):
             return
         c = ssn.cluster
         gpu = c.resources.index.get("nvidia.com/gpu")
-        for job in ssn.sort_jobs(j for j in c.jobs.values() if pending_tasks(j)):
+        for job in ssn.sort_jobs(j for j in c.jobs.values() if pending_tasks(j) and not ssn.not_ours(j)):
             if job.preemptable is False or ssn.job_ready(job):
                 continue
             tasks = pending_tasks(job)
@@ -120,7 +120,7 @@ class Consolidation(Action):
     def consolidate(self, ssn: Session, job: Job, limit: int) -> bool:
         c = ssn.cluster
         root = c.topology.root
-        jobs = [j for j in c.jobs.values() if j is not job and j.preemptable is not False
+        jobs = [j for j in c.jobs.values() if j is not job and j.preemptable is not False and not ssn.not_ours(j)
                 and any(t.status in VICTIM_STATES and t.preemptable and not t.critical for t in j.tasks)]  # fmt: skip
         alloc = Allocate({})
         alloc.nominate = True

@@ -24,7 +24,7 @@ class Shuffle(Action):
         tiers = ssn.fns_by_tier("victim_tasks")  # per tier, as VictimTasks walks them
         if not any(tiers):
             return
-        running = [t for t in ssn.cluster.tasks if t.status is TaskStatus.RUNNING]
+        running = [t for t in ssn.cluster.tasks if t.status is TaskStatus.RUNNING and not ssn.not_ours(t.job)]  # (ssn.Jobs' pods)
         victims: dict[int, Task] = {}
         for tier in tiers:
             for _, fn in tier:

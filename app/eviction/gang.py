@@ -68,7 +68,6 @@ from app.model.resources import column_sums
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability
-from app.plugins.kai_fairshare import not_kais_of
 from app.plugins.interpod import has_terms
 from app.plugins.predicates import Predicates, ports_conflict
 from app.plugins.proportion import Proportion
@@ -97,9 +96,8 @@ def preemptors(ssn: Session, kind: str, best_effort: bool = False) -> Iterator[t
     c = ssn.cluster
     # one pass over tasks; pods held as columns are never pending (:class:`InertPods`)
     waiting = {id(t.job) for t in c.active_tasks if t.status == TaskStatus.PENDING}
-    not_kais = not_kais_of(ssn)  # (never a preemptor, never a victim)
-    for job in c.active_jobs.values():
-        if id(job) not in waiting or (enqueue_on and job.phase == "Pending") or not_kais(job):
+    for job in c.active_jobs.values():  # (Session.not_ours: never a preemptor, never a victim)
+        if id(job) not in waiting or (enqueue_on and job.phase == "Pending") or ssn.not_ours(job):
             continue
         pending = pending_tasks(job) if not best_effort else legacy_pending(job)
         if not pending:
@@ -590,9 +588,8 @@ class GangEviction:
         # selector, which sees every candidate)
         rep = pending_tasks(job)[0]
         each = [] if ssn.has("gang_victim_selector") else [f for _, f in ssn.each_prefix("unified_evictable")]
-        not_kais = not_kais_of(ssn)  # (never a preemptor, never a victim)
-        for other in self.victim_jobs(ssn, job, domain).values():
-            if other is job or other.preemptable is False or not_kais(other):
+        for other in self.victim_jobs(ssn, job, domain).values():  # (Session.not_ours: never a victim)
+            if other is job or other.preemptable is False or ssn.not_ours(other):
                 continue
             if other.count(PLACED_NOW):
                 continue  # placed in this decision: its bundles would not hold those pods, so evicting it breaks it

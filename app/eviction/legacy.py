@@ -124,9 +124,8 @@ class LegacyEviction:
 
     def candidates(self, ssn: Session, job: Job, task: Task, n: int) -> list[Task]:
         """The node's tasks the task may take, in victim order, before the plugins judge them."""
-        c = ssn.cluster
         states = RECLAIM_STATES if self.kind == RECLAIM else PREEMPT_STATES
-        victims = [v for v in self.on_node.get(n, []) if v.status in states and self.eligible(c, job, v)
+        victims = [v for v in self.on_node.get(n, []) if v.status in states and self.eligible(ssn, job, v)
                    and (v.best_effort or not task.best_effort)]  # a BestEffort pod only preempts BestEffort pods
         # the plugins see the candidates in victim order (Volcano hands them a node's tasks
         # in Go map order; this is one such order, and every plugin agrees on it)
@@ -241,14 +240,14 @@ class LegacyEviction:
         dry.discard()
         return victims
 
-    def eligible(self, c: Any, job: Job, v: Task) -> bool:
+    def eligible(self, ssn: Session, job: Job, v: Task) -> bool:
         if v.job is job or not v.preemptable or v.critical:
             return False  # (the pod's own volcano.sh/preemptable: Volcano's legacy filter reads no PodGroup's)
-        if v.job is not None and v.job.count(PLACED_NOW):
-            return False  # placed in this decision
+        if v.job is not None and (v.job.count(PLACED_NOW) or ssn.not_ours(v.job)):
+            return False  # placed in this decision; or in no job of the scheduler's (Session.not_ours)
         if self.kind == PREEMPT:
             return v.job is not None and v.job.queue == job.queue
-        vq = c.queues.get(v.job.queue) if v.job else None
+        vq = ssn.cluster.queues.get(v.job.queue) if v.job else None
         return vq is not None and v.job.queue != job.queue and vq.reclaimable  # type: ignore[union-attr]
 
     def victim_order(self, ssn: Session, job: Job, victims: list[Task]) -> list[Task]:

@@ -19,6 +19,7 @@ import numpy as np
 
 from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
+from app.kai.jobs import KAI_OWN
 from app.model.cluster import HOLDS_NODE, Cluster, Job, Queue, SubGroup, Task, TaskStatus, request_rows, set_status
 from app.model.decision import Binding, Decision, Eviction
 from app.model.resources import scatter_add
@@ -26,8 +27,8 @@ from app.model.resources import scatter_add
 if TYPE_CHECKING:
     from app.framework.plugin import Plugin
 
-#: The ``spec.schedulerName`` the ``volcano`` profile takes as its own (Volcano's default
-#: ``--scheduler-name``).
+#: The ``spec.schedulerName`` the ``volcano`` profile takes as its own unless the request's
+#: ``options.schedulerNames`` says otherwise (Volcano's default ``--scheduler-name``).
 VOLCANO_OWN = ("volcano",)
 
 #: Which ``enable*`` flag gates which extension point (Volcano's mapping).
@@ -70,6 +71,7 @@ class Session:
         profile_plugins: dict[str, dict[str, type[Plugin]]] | None = None,
         solver: str = "heuristic",
         deadline_s: float = 5.0,
+        scheduler_names: tuple[str, ...] | None = None,
     ) -> None:
         self.cluster = cluster
         self.config = config
@@ -110,6 +112,11 @@ class Session:
         self._dealloc_many: list[Callable[[Sequence[Task]], None]] = []
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
+        #: the ``spec.schedulerName`` values the scheduler takes as its own, "" (a pod naming
+        #: none) among them; None: every pod is (see :meth:`not_ours`)
+        self.own_schedulers = self._own_schedulers(scheduler_names)
+        self._not_ours_inert: tuple[Any, np.ndarray | None] | None = None
+        self._not_ours_jobs: list[Job] | None = None
         #: KAI's GPU groups (app.kai.gpu_sharing), when the kai profile placed fraction pods
         self.gpu_sharing: Any = None
         #: the claims of DRA pods (app.plugins.dynamicresources); under the kai profile KAI's
@@ -138,7 +145,7 @@ class Session:
                     self._tier = tier_idx
                     plugin.open()
             self._unhonoured()
-            self._other_schedulers()
+            self._other_schedulers(scheduler_names)
         except BaseException:
             if self.dra is not None:  # the snapshot's GPUs as ingest counted them (KaiDra)
                 self.dra.close()
@@ -172,46 +179,113 @@ class Session:
             if note not in c.warnings:
                 c.warnings.append(note)
 
-    def _other_schedulers(self) -> None:
-        """Under the ``volcano`` profile, warnings naming the pods whose ``spec.schedulerName``
-        is another scheduler's (a pod naming none, the native form's, is the profile's):
-        Volcano leaves a Pending one alone, and keeps one on a node outside a gang out of
-        every job (its node only), which the profile does not model. (The ``kai`` profile
-        models KAI's rules for them: :func:`app.kai.jobs.not_kais`.)"""
-        if self.config.profile != "volcano" or self.cluster.all_pods_own:
-            return
+    # -- pods of other schedulers ----------------------------------------------------------
+    def _own_schedulers(self, names: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """The ``kai`` profile: KAI's name; the ``volcano`` profile and a
+        ``volcano-scheduler.conf`` the request writes: ``names`` (``options.schedulerNames``)
+        or Volcano's default; the ``gangplank`` profile, and any profile when every pod is
+        taken as its own (``Cluster.all_pods_own``: the extender), None."""
+        if self.cluster.all_pods_own:
+            return None
+        if self.config.profile == "kai":
+            return KAI_OWN
+        if self.config.profile == "volcano" or self.config.raw:
+            return (*(names or VOLCANO_OWN), "")
+        return None
+
+    def not_ours(self, job: Job) -> bool:
+        """A pod on its own that names another scheduler: the scheduler holds no job for it.
+        Volcano's informer keeps such a pod only when it is on a node, and ``getOrCreateJob``
+        puts it in no job (its PodGroup controller makes PodGroups only for its own pods);
+        KAI's podgrouper makes PodGroups only for ``kai-scheduler`` pods. So it is
+        in no queue, never placed, never a preemptor, never a victim; what it holds on its
+        node stays held. A pod of a gang is its gang's whatever it names."""
+        own = self.own_schedulers
+        return own is not None and job.source == "pod" and bool(job.tasks) and job.tasks[0].scheduler not in own
+
+    def not_ours_inert(self) -> np.ndarray | None:
+        """Per pod left as columns (each a pod on its own): :meth:`not_ours`, worked out once
+        for these columns; None without columns, or when every pod is the scheduler's."""
+        inert = self.cluster.inert
+        own = self.own_schedulers
+        if inert is None or inert.others_of is None or own is None:
+            return None
+        got = self._not_ours_inert
+        if got is None or got[0] is not inert:
+            mask = inert.others_of(tuple(n for n in own if n))
+            got = self._not_ours_inert = (inert, mask if mask.any() else None)
+        return got[1]
+
+    def queue_sums(self, states: frozenset[TaskStatus]) -> dict[str, np.ndarray]:
+        """``Cluster.sum_by("queue", states)`` less the pods the scheduler holds no job for
+        (:meth:`not_ours`): a Volcano queue's allocated and request are its jobs' sums."""
+        sums = dict(self.cluster.sum_by("queue", states))
+        if self.own_schedulers is None:
+            return sums
         c = self.cluster
-        names = (*VOLCANO_OWN, "")
-        pending: list[Task] = []
-        placed = 0
-        first_placed = ""
-        for job in c.active_jobs.values():
-            if job.counts[TaskStatus.PENDING] or job.source == "pod":
-                for t in job.tasks:
-                    if t.scheduler in names:
-                        continue
-                    if t.status is TaskStatus.PENDING and t.node < 0:
-                        pending.append(t)
-                    elif job.source == "pod" and t.node >= 0 and t.status in HOLDS_NODE:  # (a gang's: in its job)
-                        placed += 1
-                        first_placed = min(first_placed or t.key, t.key)
+        if self._not_ours_jobs is None:
+            self._not_ours_jobs = [j for j in c.active_jobs.values() if self.not_ours(j)]
+        for job in self._not_ours_jobs:
+            for t in job.tasks:
+                if t.status in states:
+                    sums[job.queue] = sums[job.queue] - t.req
+        theirs = self.not_ours_inert()
         inert = c.inert
-        if inert is not None and inert.others_of is not None:
-            at = np.flatnonzero(inert.others_of(VOLCANO_OWN))
-            if len(at):
-                placed += len(at)
-                first_placed = min(first_placed or inert.keys[int(at[0])], inert.keys[int(at[0])])
-        if pending:
-            first = min(pending, key=lambda t: t.key)
+        if theirs is not None and inert is not None:
+            wanted = np.zeros(len(theirs), dtype=bool)
+            for st in states:
+                wanted |= inert.status == st
+            totals = inert.queue_totals_of(theirs & wanted, c.task_req)
+            for q, row in zip(inert.queue_ordinals()[1], totals, strict=True):
+                if row.any():
+                    sums[q] = sums[q] - row
+        return sums
+
+    def _other_schedulers(self, names: tuple[str, ...] | None) -> None:
+        """Warnings: under the ``volcano`` profile (or a ``volcano-scheduler.conf``), the pods
+        it holds no job for (:meth:`not_ours`: modelled, named so a scheduler running under
+        another name is noticed) and the Pending pods of its gangs that name another
+        scheduler (Volcano's informer never sees them, so their gang counts fewer pods: not
+        modelled, they are placed as the gang's); ``options.schedulerNames`` where no
+        profile reads it."""
+        c = self.cluster
+        own = self.own_schedulers
+        if names and (own is None or own is KAI_OWN) and not c.all_pods_own:
             c.warnings.append(
-                f"{len(pending)} Pending pod(s) name another scheduler in spec.schedulerName (e.g. {first.key}: "
-                f"{first.scheduler}): Volcano leaves such pods alone; the volcano profile places them as its own and "
-                "counts them in their queue's request")  # fmt: skip
-        if placed:
+                "options.schedulerNames is read by the volcano profile and a volcano-scheduler.conf only (here the "
+                f"scheduler's own pods are {'those naming kai-scheduler, or none' if own else 'every pod'})")  # fmt: skip
+        if own is None or own is KAI_OWN:
+            return
+        lone: list[Task] = []
+        pending_in_gangs: list[Task] = []
+        for job in c.active_jobs.values():
+            if job.source == "pod":
+                if self.not_ours(job):
+                    lone.append(job.tasks[0])
+            elif job.counts[TaskStatus.PENDING]:
+                pending_in_gangs += [t for t in job.tasks if t.scheduler not in own and t.status is TaskStatus.PENDING and t.node < 0]
+        n_lone = len(lone)
+        first = min(lone, key=lambda t: t.key) if lone else None
+        example = first.key if first is not None else ""
+        theirs = self.not_ours_inert()
+        inert = c.inert
+        if theirs is not None and inert is not None:
+            at = np.flatnonzero(theirs)
+            n_lone += len(at)
+            key = inert.keys[int(at[0])]  # (the inert pods' key is their job's: "namespace/name")
+            if first is None or key < first.key:
+                example = key
+        if n_lone:
             c.warnings.append(
-                f"{placed} pod(s) on nodes, in no gang, name another scheduler in spec.schedulerName (e.g. "
-                f"{first_placed}): Volcano counts them on their node only, in no job or queue, never a victim; the "
-                "volcano profile counts them in their queue (default unless they name one) and may evict them")  # fmt: skip
+                f"{n_lone} pod(s) on their own name another scheduler in spec.schedulerName (e.g. {example}): Volcano, "
+                f"answering to {', '.join(n for n in own if n)}, holds no job for them: they are never placed or evicted, "
+                "and count on their nodes only, in no queue (options.schedulerNames lists the names your Volcano answers to)")  # fmt: skip
+        if pending_in_gangs:
+            t = min(pending_in_gangs, key=lambda t: t.key)
+            c.warnings.append(
+                f"{len(pending_in_gangs)} Pending pod(s) of gangs name another scheduler in spec.schedulerName (e.g. "
+                f"{t.key}: {t.scheduler}): Volcano never sees them, so their gang counts fewer pods; the volcano profile "
+                "places them as the gang's")  # fmt: skip
 
     def out_of_time(self) -> bool:
         """The request's deadline has passed: actions stop taking new jobs. Every job already

@@ -18,7 +18,9 @@ from app.ingest.native import read_native
 from app.model.cluster import Cluster
 from app.settings import Settings
 
-OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver", "strictConfig"})
+OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver", "strictConfig", "schedulerNames"})
+#: At most this many ``options.schedulerNames`` (Volcano's ``--scheduler-name`` flags).
+MAX_SCHEDULER_NAMES = 16
 
 
 @dataclass(slots=True)
@@ -29,6 +31,7 @@ class Options:
     topology: str | None
     solver: str
     strict_config: bool = False
+    scheduler_names: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -65,7 +68,22 @@ def read_options(raw: Any, settings: Settings) -> Options:
         topology=r.string(raw, "topology", "/options", None) or None,
         solver=solver,
         strict_config=bool(r.boolean(raw, "strictConfig", "/options", None, default=False)),
+        scheduler_names=_scheduler_names(raw.get("schedulerNames")),
     )
+
+
+def _scheduler_names(raw: Any) -> tuple[str, ...] | None:
+    """``options.schedulerNames``: 1 to :data:`MAX_SCHEDULER_NAMES` names of at most 253
+    characters (a DNS subdomain's length), none empty."""
+    ptr = "/options/schedulerNames"
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_SCHEDULER_NAMES:
+        raise InputError(f"schedulerNames must be a list of 1 to {MAX_SCHEDULER_NAMES} scheduler names", ptr)
+    for i, name in enumerate(raw):
+        if not isinstance(name, str) or not 0 < len(name) <= 253:
+            raise InputError("a scheduler name is a non-empty string of at most 253 characters", f"{ptr}/{i}")
+    return tuple(dict.fromkeys(raw))
 
 
 def decision_envelope(raw: bytes, settings: Settings) -> dict[str, Any]:

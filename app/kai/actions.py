@@ -76,7 +76,7 @@ class KaiAction:
     def preemptors(self, *, preemptible_only: bool = False) -> JobsOrderByQueues:
         views = []
         for job in self.ssn.cluster.active_jobs.values():
-            if not job.tasks or not any(is_pending(t) for t in job.tasks) or self.ctx.fs.not_kais(job):
+            if not job.tasks or not any(is_pending(t) for t in job.tasks) or self.ssn.not_ours(job):
                 continue
             v = View(job)
             if not any(is_pending(t) for t in v.tasks):  # (a pending pod KAI leaves out of the job is not its)
@@ -138,7 +138,7 @@ class KaiAction:
         ords, names = inert.queue_ordinals()
         queues = np.array([queue_ok(n) for n in names], dtype=bool)
         could = queues[ords] & (inert.priority_of() < min(max_priority, 100))
-        others = self.ctx.fs.not_kais_inert()
+        others = self.ssn.not_ours_inert()
         return bool((could & ~others if others is not None else could).any())
 
     def candidates(self, inert: bool = True) -> list[Job]:
@@ -150,7 +150,7 @@ class KaiAction:
         source = self.ssn.cluster.jobs if inert else self.ssn.cluster.active_jobs
         if self._candidates is None or self._candidates[0] is not source:
             jobs = sorted(source.values(), key=lambda j: (j.created, j.uid or j.key, j.key))
-            self._candidates = (source, [j for j in jobs if not any(t.critical for t in j.tasks) and not self.ctx.fs.not_kais(j)])
+            self._candidates = (source, [j for j in jobs if not any(t.critical for t in j.tasks) and not self.ssn.not_ours(j)])
         return self._candidates[1]
 
     def victim_jobs(self, keep: Callable[[Job], bool], *, alive_check: bool = True, inert: bool = True) -> list[Job]:

@@ -52,15 +52,6 @@ def is_pending(t: Task) -> bool:
     return t.status is S.PENDING and not t.gated
 
 
-def not_kais(job: Job) -> bool:
-    """A pod on its own that names another scheduler: KAI's podgrouper makes PodGroups only
-    for ``kai-scheduler`` pods, so KAI holds no job for it (it is in no queue, never placed,
-    never a victim; what it holds on its node is left out of the capacity). A pod of a KAI
-    PodGroup is the PodGroup's whatever it names; so are the pods of the gangs of other APIs
-    the ``kai`` profile takes as KAI jobs."""
-    return job.source == "pod" and bool(job.tasks) and job.tasks[0].scheduler not in KAI_OWN
-
-
 def is_preemptible(job: Job) -> bool:
     """``IsPreemptibleJob``: an explicit preemptibility wins, else priority < 100."""
     if job.kai_preemptibility:

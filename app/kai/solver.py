@@ -111,7 +111,7 @@ class JobSolver:
         ctx = self.ctx
         start = job.count(ACTIVE_USED)
         self.pending = [View(j) for j in ctx.ssn.cluster.active_jobs.values()
-                        if j is not job and any(is_pending(t) for t in j.tasks) and not ctx.fs.not_kais(j)]  # fmt: skip
+                        if j is not job and any(is_pending(t) for t in j.tasks) and not ctx.ssn.not_ours(j)]  # fmt: skip
         tasks = self.tasks = tasks_to_allocate(View(job), False, ctx.virtual)
         self.names = [pod_set_name(t) for t in tasks]
         stmt: KaiStatement | None = None

@@ -526,6 +526,14 @@ class InertPods:
             self._queue_totals = totals
         return self._queue_totals
 
+    def queue_totals_of(self, mask: np.ndarray, task_req: np.ndarray) -> np.ndarray:
+        """Σ requests of the pods where ``mask`` (per pod) holds, per queue ordinal."""
+        ords, names = self.queue_ordinals()
+        totals = np.zeros((len(names), task_req.shape[1]), dtype=np.int64)
+        if mask.any():
+            scatter_add(totals, ords[mask], task_req[self.rows[mask]])
+        return totals
+
     def position(self, key: str) -> int | None:
         """Where the pod whose job is ``key`` is in these columns."""
         if self._positions is None:

@@ -164,7 +164,7 @@ class Capacity(Plugin):
                     cap[table.index[k]] = v
             self.capability[n] = cap
         # per queue (the pods on their own as columns, never built here), then up the tree
-        for qname, held_q in c.sum_by("queue", ALLOCATED_STATUS).items():
+        for qname, held_q in self.ssn.queue_sums(ALLOCATED_STATUS).items():  # (Session.not_ours: none)
             if qname in self.allocated:
                 self._add(qname, held_q.astype(np.float64), 1)
         # session open (buildQueueAttrs / buildHierarchicalQueueAttrs): what each job reserves

@@ -34,16 +34,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin
-from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, KAI_OWN, KAI_SCHEDULER_NAME, is_preemptible, members, not_kais
+from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, KAI_OWN, is_preemptible, members
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
-from app.model.resources import column_sums, scatter_add
+from app.model.resources import column_sums
 from app.kai.gpu_sharing import DEFAULT_GPU_MEMORY, node_gpu_memory
 from app.kai.mig import MigColumns
 
@@ -206,8 +206,6 @@ class KaiFairShare(Plugin):
     node_memory: list[int] = []
     #: the MIG resource columns (``app.kai.mig``): their instances count as GPUs
     mig: MigColumns | None = None
-    #: (the columns, :meth:`not_kais_inert` of them)
-    _not_kais: tuple[Any, np.ndarray] | None = None
 
     def open(self) -> None:
         c = self.ssn.cluster
@@ -331,23 +329,6 @@ class KaiFairShare(Plugin):
                 at = parent
             good.update(on_path)
 
-    def not_kais(self, job: Job) -> bool:
-        """:func:`~app.kai.jobs.not_kais`, unless every pod is taken as KAI's
-        (``Cluster.all_pods_own``: the extender)."""
-        return not_kais(job) and not self.ssn.cluster.all_pods_own  # (a gang is no lone pod: answered first)
-
-    def not_kais_inert(self) -> np.ndarray | None:
-        """Per pod left as columns (each a pod on its own): whether it names another
-        scheduler (:func:`~app.kai.jobs.not_kais`), worked out once for these columns; None
-        without columns or when every pod is taken as KAI's (``Cluster.all_pods_own``)."""
-        inert = self.ssn.cluster.inert
-        if inert is None or inert.others_of is None or self.ssn.cluster.all_pods_own:
-            return None
-        got = self._not_kais
-        if got is None or got[0] is not inert:
-            got = self._not_kais = (inert, inert.others_of((KAI_SCHEDULER_NAME,)))
-        return got[1]
-
     def _others_use(self, c: Any, ready: np.ndarray) -> np.ndarray:
         """What pods of other schedulers hold on Ready nodes (``getNodeResources``: KAI takes
         their requests out of the capacity it divides): every active-used pod on a Ready
@@ -366,7 +347,7 @@ class KaiFairShare(Plugin):
                 if (t.scheduler not in KAI_OWN and t.node >= 0 and t.status in ACTIVE_USED and ready[t.node]
                         and t.labels.get(APP_LABEL) not in UTILITY_APPS):  # fmt: skip
                     rows.append(t.idx)
-        others = self.not_kais_inert()
+        others = self.ssn.not_ours_inert()
         if others is not None and inert.label_of is not None:  # (Running or Bound: active-used)
             at = np.flatnonzero(others & ready[inert.nodes])
             if len(at):
@@ -379,13 +360,13 @@ class KaiFairShare(Plugin):
         allocated states), summed per queue without building them: allocated and requested,
         and non-preemptible where the pod's priority is 100 or more (a pod on its own has
         no preemptibility of its own); not those of other schedulers (KAI holds no job for
-        them: :func:`~app.kai.jobs.not_kais`). Where each queue's total of its
+        them: :meth:`~app.framework.session.Session.not_ours`). Where each queue's total of its
         (non-negative, whole) requests is a whole number float64 holds (the common case),
         the sums are the ingest's integer per-queue totals: every partial sum is exact, so
         the float sums give the same numbers in any order."""
         ords, names = inert.queue_ordinals()
         non_preemptible = inert.priority_of() >= 100
-        others = self.not_kais_inert()
+        others = self.ssn.not_ours_inert()
         if others is not None and not others.any():
             others = None
         totals = None
@@ -394,9 +375,7 @@ class KaiFairShare(Plugin):
             if totals.size and int(totals.max()) >= _EXACT:  # each partial sum is at most its total
                 totals = None
             elif others is not None:  # (whole numbers: what is left is exact too)
-                theirs = np.zeros_like(totals)
-                scatter_add(theirs, ords[others], task_req[inert.rows[others]])
-                totals = totals - theirs
+                totals = totals - inert.queue_totals_of(others, task_req)
         reqs = None if totals is not None else task_req[inert.rows].astype(np.float64)
         for i, name in enumerate(names):
             if name not in self.queues:
@@ -431,7 +410,7 @@ class KaiFairShare(Plugin):
         kinds: list[int] = []  # 0 Pending, 1 allocated, 2 allocated by a non-preemptible job
         memory_rows: list[tuple[int, Task]] = []
         for job in jobs.values():
-            if job.queue not in self.queues or self.not_kais(job):
+            if job.queue not in self.queues or self.ssn.not_ours(job):
                 continue
             np_job = not is_preemptible(job)
             for t in members(job):  # a pod KAI leaves out of its job is no queue's
@@ -536,7 +515,7 @@ class KaiFairShare(Plugin):
         same additions as :meth:`_up` (``a + (-v)`` is ``a - v`` in IEEE arithmetic), without
         its attribute lookups by name."""
         job = task.job
-        if job is None or job.queue not in self.queues or self.not_kais(job):  # (in no queue: not_kais)
+        if job is None or job.queue not in self.queues or self.ssn.not_ours(job):  # (in no queue: Session.not_ours)
             return
         v = self._task_vector(task)
         chain = self._chain(job.queue)
@@ -560,7 +539,7 @@ class KaiFairShare(Plugin):
         groups: dict[tuple[str, bool], list[Task]] = {}
         for t in tasks:
             job = t.job
-            if job is not None and job.queue in self.queues and not self.not_kais(job):
+            if job is not None and job.queue in self.queues and not self.ssn.not_ours(job):
                 groups.setdefault((job.queue, not is_preemptible(job)), []).append(t)
         for (queue, np_too), mine in groups.items():
             chain = self._chain(queue)
@@ -760,16 +739,6 @@ class KaiFairShare(Plugin):
 
 #: Request units to KAI's: milli-GPUs to GPUs; millicores (as KAI counts cpu) and bytes as they are.
 _UNITS = np.array([1000.0, 1.0, 1.0])
-
-
-def not_kais_of(ssn: Any) -> Callable[[Job], bool]:
-    """Under the ``kai`` profile, :meth:`KaiFairShare.not_kais` (a pod on its own of another
-    scheduler: no job of KAI's, for any action a kai configuration runs); else never."""
-    return ssn.plugins["proportion"].not_kais if kai_proportion(ssn) else _never
-
-
-def _never(job: Job) -> bool:
-    return False
 
 
 def kai_proportion(ssn: object) -> bool:

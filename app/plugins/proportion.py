@@ -80,8 +80,8 @@ class Proportion(Plugin):
                 q, float(q.weight), zero.copy(), zero.copy(), zero.copy(),
                 table.vector(q.guarantee or {}).astype(np.float64), cap, cap.copy(), zero.copy(),
             )  # fmt: skip
-        held = c.sum_by("queue", ALLOCATED_STATUS)
-        waiting = c.sum_by("queue", frozenset({TaskStatus.PENDING}))
+        held = self.ssn.queue_sums(ALLOCATED_STATUS)  # (not the pods the scheduler holds no job for)
+        waiting = self.ssn.queue_sums(frozenset({TaskStatus.PENDING}))
         for name, attr in self.attrs.items():
             if name in held:
                 attr.allocated = attr.allocated + held[name]
