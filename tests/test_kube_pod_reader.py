@@ -63,6 +63,9 @@ def _corpus() -> list[dict]:
         pod("h", extra_spec={"schedulingGroup": {"podGroupName": "wg"}}),
         pod("i", extra_spec={"workloadRef": {"name": "w", "podGroup": "pg"}}),
         pod("j", extra_spec={"priority": 5.0, "affinity": {}}),
+        pod("q", annotations={"scheduling.volcano.sh/queue-name": "vq"}),
+        pod("q2", annotations={"scheduling.volcano.sh/queue-name": "vq"}, labels={"kai.scheduler/queue": "kq"}),
+        pod("q3", group="g", annotations={"scheduling.volcano.sh/queue-name": "vq"}),
     ]  # fmt: skip
     deleting = pod("k", node="n1", phase="Running")
     deleting["metadata"]["deletionTimestamp"] = "2026-11-23T11:00:00Z"
@@ -162,7 +165,7 @@ KERNEL_PATHS = [
     ("metadata", "annotations", "gpu-memory"), ("metadata", "annotations", "volcano.sh/preemptable"),
     ("metadata", "annotations", "volcano.sh/task-spec"),
     ("metadata", "annotations", "gang.scheduling.koordinator.sh/name"), ("metadata", "labels", "kai.scheduler/queue"),
-    ("metadata", "labels", "scheduling.x-k8s.io/pod-group"), ("metadata", "labels", "kai.scheduler/task-priority"),
+    ("metadata", "annotations", "scheduling.volcano.sh/queue-name"), ("metadata", "labels", "scheduling.x-k8s.io/pod-group"), ("metadata", "labels", "kai.scheduler/task-priority"),
     ("metadata", "labels", "pod-group.scheduling.sigs.k8s.io"), ("metadata", "labels", "volcano.sh/task-spec"),
     ("metadata", "labels", "priorityClassName"), ("metadata", "labels", "kai.scheduler/preemptibility"),
     ("metadata", "labels", "kai.scheduler/subgroup-name"), ("metadata", "labels", "pod-group.scheduling.sigs.k8s.io/name"),
@@ -229,6 +232,13 @@ EDGES = {  # hand-picked edits where a value's falsiness or a map's precedence d
     "a kai pod by queue label": [(("spec", "schedulerName"), "volcano"), (("metadata", "labels", "kai.scheduler/queue"), "q")],
     "a kai gang": [(("metadata", "annotations"), {"pod-group-name": "pg"}), (("spec", "schedulerName"), "kai-scheduler")],
     "a sigs gang": [(("metadata", "annotations"), {}), (("metadata", "labels", "scheduling.x-k8s.io/pod-group"), "sg")],
+    "a volcano queue annotation": [(("metadata", "annotations"), {"scheduling.volcano.sh/queue-name": "vq"})],
+    "an empty kai queue label yields to the volcano annotation": [
+        (("metadata", "annotations"), {"scheduling.volcano.sh/queue-name": "vq"}), (("metadata", "labels", "kai.scheduler/queue"), "")],
+    "the kai queue label wins": [(("metadata", "annotations"), {"scheduling.volcano.sh/queue-name": "vq"}),
+                                 (("metadata", "labels", "kai.scheduler/queue"), "kq")],
+    "a gang's pod is not read for a volcano queue": [
+        (("metadata", "annotations"), {"scheduling.volcano.sh/queue-name": "vq", "scheduling.k8s.io/group-name": "g"})],
     "a new time": [(("metadata", "creationTimestamp"), "2031-02-03T04:05:06Z")],
     "a bad time": [(("metadata", "creationTimestamp"), "yesterday")],
     "a deletion mark": [(("metadata", "deletionTimestamp"), "2026-11-20T00:00:00Z")],

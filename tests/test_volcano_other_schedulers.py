@@ -162,6 +162,33 @@ def test_shuffle_offers_no_pod_of_another_scheduler() -> None:
     assert [e["pod"] for e in decide([small(), budget, *pods], config)["evictions"]] == ["default/mine"]
 
 
+# -- Volcano's PodGroup controller: a pod on its own is in its queue-name annotation's queue ----
+@pytest.mark.parametrize("materialize", [False, True], ids=["pods as columns", "pods as objects"])
+def test_buildPodGroupFromPod_takes_the_queue_name_annotation(materialize: bool) -> None:
+    """``buildPodGroupFromPod`` gives the PodGroup it makes for a pod on its own the pod's
+    ``scheduling.volcano.sh/queue-name``: a Running pod so annotated counts in queue ``q``,
+    one without in ``default``."""
+    mine = lone("mine", "volcano", node_name="n1", cpu="2")
+    mine["metadata"]["annotations"]["scheduling.volcano.sh/queue-name"] = "q"
+    objs = [small(), queue("q"), queue("default"), mine, lone("plain", "volcano", node_name="n1")]
+    held = queue_allocated_cpu(objs, materialize=materialize)
+    assert (held["q"], held["default"]) == (2000.0, 1000.0)
+
+
+def test_a_gangs_pod_is_in_its_gangs_queue_whatever_its_annotation() -> None:
+    member = pod("g-0", node="n1", cpu="2", group="g", annotations={"scheduling.volcano.sh/queue-name": "q"})
+    held = queue_allocated_cpu([small(), queue("q"), queue("default"), podgroup("g"), member])
+    assert (held["q"], held["default"]) == (0.0, 2000.0)
+
+
+def test_a_missing_queue_named_by_the_annotation_is_a_422_at_it() -> None:
+    mine = lone("mine", "volcano")
+    mine["metadata"]["annotations"]["scheduling.volcano.sh/queue-name"] = "nowhere"
+    with pytest.raises(InputError) as err:
+        read_request(body([small(), mine]), Settings())
+    assert err.value.pointer == "/objects/1/metadata/annotations/scheduling.volcano.sh~1queue-name"
+
+
 # -- options.schedulerNames: Volcano's --scheduler-name --------------------------------------
 def test_scheduler_names_option_names_the_schedulers_own_pods() -> None:
     objs = [small(), lone("a", "volcano-gpu"), lone("b", "volcano")]

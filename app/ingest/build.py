@@ -23,6 +23,7 @@ from app.ingest.kube import (
     KAI_GPU_MEMORY,
     KAI_PREEMPTIBILITY_LABEL,
     KAI_QUEUE_LABEL,
+    VOLCANO_QUEUE_ANNOTATION,
     apply_koordinator,
     apply_template,
     kai_fraction,
@@ -81,7 +82,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     kai_notes = (_kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d) + _unparsable_task_priorities(d)
                  + _kai_unreachable(d) + _dra_extended(d, table))
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
-    missing = [(job.key, job.queue, job.pointer, job.obj) for job in jobs.values() if job.queue not in queues]
+    missing = [(job.key, job.queue, _queue_field(job.pointer, job.obj, job.tasks[0].labels if job.source == "pod" else None),
+                job.obj) for job in jobs.values() if job.queue not in queues]  # fmt: skip
     if inert is not None:
         absent = set(inert.queues) - set(queues)
         if DEFAULT_QUEUE in absent:
@@ -91,10 +93,10 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             for k, q, a, row in zip(inert.keys, inert.queues, inert.args, inert.rows.tolist(), strict=True):
                 if q in absent:
                     p = _source(a, row)
-                    missing.append((k, q, p.pointer, p.ident))
+                    missing.append((k, q, _queue_field(p.pointer, p.ident, p.labels), p.ident))
     for key, queue, pointer, obj in sorted(missing, key=lambda m: m[0]):  # the first job in key order is named
         if queue != DEFAULT_QUEUE:
-            raise InputError(f"queue {queue!r} does not exist", _queue_field(pointer, obj), obj)
+            raise InputError(f"queue {queue!r} does not exist", pointer, obj)
         queues[DEFAULT_QUEUE] = Queue(name=DEFAULT_QUEUE, source="implicit")
     queues = {k: queues[k] for k in sorted(queues)}
     if any(a.key > b.key for a, b in zip(tasks, tasks[1:])):  # pods in key order, whatever the request's
@@ -1161,13 +1163,17 @@ def _task(
     return t
 
 
-def _queue_field(pointer: str, obj: dict[str, str] | None) -> str:
-    """Where the object at ``pointer`` (a pod or a PodGroup, in any form) names its queue."""
+def _queue_field(pointer: str, obj: dict[str, str] | None, labels: dict[str, str] | None = None) -> str:
+    """Where the object at ``pointer`` (a pod or a PodGroup, in any form) names its queue: a
+    Kubernetes pod on its own (``labels``: its labels) by its KAI label, else by its Volcano
+    annotation (:func:`~app.ingest.kube.pod_queue`)."""
     if is_columnar(pointer):
         return field_pointer(pointer, "queue")
     if pointer.startswith("/cluster/"):
         return join_pointer(pointer, "queue")
     if obj is not None and obj.get("kind") == "Pod":
+        if labels is not None and not labels.get(KAI_QUEUE_LABEL):
+            return join_pointer(pointer, "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION)
         return join_pointer(pointer, "metadata", "labels", KAI_QUEUE_LABEL)
     return join_pointer(pointer, "spec", "queue")
 

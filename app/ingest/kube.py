@@ -60,6 +60,9 @@ VOLCANO_PREEMPTABLE = "volcano.sh/preemptable"
 VOLCANO_COOLDOWN = "volcano.sh/cooldown-time"
 VOLCANO_NT_MODE = "volcano.sh/network-topology-mode"
 VOLCANO_NT_TIER = "volcano.sh/network-topology-highest-tier"
+#: A pod's queue as Volcano's PodGroup controller reads it for the PodGroup it makes for a
+#: pod on its own (``buildPodGroupFromPod``)
+VOLCANO_QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name"
 KAI_GROUP_ANNOTATION = "pod-group-name"
 KAI_QUEUE_LABEL = "kai.scheduler/queue"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
@@ -327,11 +330,23 @@ def _pod_fast(o: dict, ptr: str, *, claims: bool = False) -> PodDraft | None:
         return None
     return PodDraft(
         ns, name, uid, node, phase, meta.get("deletionTimestamp") is not None, prio, pclass, req, labels, ann, group,
-        labels.get(KAI_QUEUE_LABEL, ""), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
+        pod_queue(labels, ann, group), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
         labels.get(KAI_SUBGROUP_LABEL, ""), r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
         created, nominated, bool(gates), policy, node_selector, affinity or None, tuple(tolerations), None, ptr, ident,
         False, *_kai_pod(group, labels, sched), scheduler=sched or "",
     )  # fmt: skip
+
+
+def pod_queue(labels: dict[str, str], ann: dict[str, str], group: GroupRef | None) -> str:
+    """A pod's queue: its ``kai.scheduler/queue`` label (KAI's podgrouper); on its own and
+    without that label, its ``scheduling.volcano.sh/queue-name`` annotation (Volcano's
+    PodGroup controller gives it to the PodGroup it makes for the pod); else "" (the
+    default queue). A pod of a gang is in its gang's queue (a KAI PodGroup with none takes
+    the label's)."""
+    queue = labels.get(KAI_QUEUE_LABEL, "")
+    if group is None and queue == "":
+        return ann.get(VOLCANO_QUEUE_ANNOTATION, "")
+    return queue
 
 
 def _kube_consts() -> dict[str, str]:
@@ -339,7 +354,7 @@ def _kube_consts() -> dict[str, str]:
     names = ("VOLCANO_GROUP_ANNOTATION", "KAI_GROUP_ANNOTATION", "SIGS_GROUP_LABEL", "SIGS_LEGACY_GROUP_LABEL", "KOORD_NAME",
              "SIGS_V1ALPHA1_LABEL", "KAI_GPU_FRACTION", "KAI_TASK_PRIORITY_LABEL", "KAI_QUEUE_LABEL", "VOLCANO_TASK_SPEC",
              "KAI_SUBGROUP_LABEL", "VOLCANO_PREEMPTABLE", "KAI_SCHEDULER_NAME", "KAI_PRIORITY_LABEL",
-             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_COOLDOWN")  # fmt: skip
+             "KAI_PREEMPTIBILITY_LABEL", "KAI_GPU_MEMORY", "KAI_MIG_PREFIX", "VOLCANO_COOLDOWN", "VOLCANO_QUEUE_ANNOTATION")  # fmt: skip
     consts = {n: globals()[n] for n in names}
     consts["VOLCANO_GROUP_AT"] = join_pointer("/metadata", "annotations", VOLCANO_GROUP_ANNOTATION)
     consts["KAI_GROUP_AT"] = join_pointer("/metadata", "annotations", KAI_GROUP_ANNOTATION)
@@ -463,11 +478,12 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
     tp = labels.get(KAI_TASK_PRIORITY_LABEL)
     task_priority = None if tp is None else kai_task_priority(tp)
     pre = r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE)))
+    group = _group_ref(ns, labels, ann, spec, ptr, ident)
     d = PodDraft(  # positional: tens of thousands of pods
         ns, name, r.string(meta, "uid", mp, ident), r.string(spec, "nodeName", sp, ident), phase,
         meta.get("deletionTimestamp") is not None, r.integer(spec, "priority", sp, ident),
-        priority_class_name(spec, sp, ident), req, labels, ann, _group_ref(ns, labels, ann, spec, ptr, ident),
-        labels.get(KAI_QUEUE_LABEL, ""), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
+        priority_class_name(spec, sp, ident), req, labels, ann, group,
+        pod_queue(labels, ann, group), ann.get(VOLCANO_TASK_SPEC) or labels.get(VOLCANO_TASK_SPEC, ""),
         labels.get(KAI_SUBGROUP_LABEL, ""), pre,
         r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
         r.string(status, "nominatedNodeName", st, ident), bool(r.lst(spec, "schedulingGates", sp, ident)),
