@@ -244,3 +244,12 @@ def test_pods_of_other_schedulers_are_named_in_the_warnings() -> None:
         "1 Pending pod(s) of gangs name another scheduler in spec.schedulerName (e.g. default/g-0: default-scheduler): "
         "Volcano never sees them, so their gang counts fewer pods; the volcano profile places them as the gang's",
     ]
+
+
+def test_pending_pods_on_their_own_without_a_podgroup_are_named_when_enqueue_runs() -> None:
+    """Volcano's PodGroup controller makes a PodGroup in phase Pending for each (not
+    modelled: taken as admitted); without enqueue nothing is said."""
+    objs = [small(), lone("b", "volcano"), lone("a", "volcano"), lone("running", "volcano", node_name="n1")]
+    notes = [w for w in decide(objs)["warnings"] if "have no PodGroup" in w]
+    assert len(notes) == 1 and notes[0].startswith("2 Pending pod(s) on their own have no PodGroup in the snapshot (e.g. default/a)")
+    assert not any("have no PodGroup" in w for w in decide(objs, {"profile": "volcano", "actions": "allocate"})["warnings"])

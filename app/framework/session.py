@@ -246,8 +246,10 @@ class Session:
         it holds no job for (:meth:`not_ours`: modelled, named so a scheduler running under
         another name is noticed) and the Pending pods of its gangs that name another
         scheduler (Volcano's informer never sees them, so their gang counts fewer pods: not
-        modelled, they are placed as the gang's); ``options.schedulerNames`` where no
-        profile reads it."""
+        modelled, they are placed as the gang's); its own Pending pods on their own when
+        enqueue runs (the PodGroup Volcano's controller makes for each starts Pending: not
+        modelled, they are taken as admitted); ``options.schedulerNames`` where no profile
+        reads it."""
         c = self.cluster
         own = self.own_schedulers
         if names and (own is None or own is KAI_OWN) and not c.all_pods_own:
@@ -258,10 +260,13 @@ class Session:
             return
         lone: list[Task] = []
         pending_in_gangs: list[Task] = []
+        fresh: list[str] = []  # pods on their own of the scheduler's, Pending: no PodGroup yet
         for job in c.active_jobs.values():
             if job.source == "pod":
                 if self.not_ours(job):
                     lone.append(job.tasks[0])
+                elif job.counts[TaskStatus.PENDING]:
+                    fresh.append(job.key)
             elif job.counts[TaskStatus.PENDING]:
                 pending_in_gangs += [t for t in job.tasks if t.scheduler not in own and t.status is TaskStatus.PENDING and t.node < 0]
         n_lone = len(lone)
@@ -280,6 +285,11 @@ class Session:
                 f"{n_lone} pod(s) on their own name another scheduler in spec.schedulerName (e.g. {example}): Volcano, "
                 f"answering to {', '.join(n for n in own if n)}, holds no job for them: they are never placed or evicted, "
                 "and count on their nodes only, in no queue (options.schedulerNames lists the names your Volcano answers to)")  # fmt: skip
+        if fresh and "enqueue" in self.config.actions:
+            c.warnings.append(
+                f"{len(fresh)} Pending pod(s) on their own have no PodGroup in the snapshot (e.g. {min(fresh)}): Volcano's "
+                "PodGroup controller makes one for each in phase Pending (minResources: the pod's quota usage), which "
+                "enqueue must admit before allocate places the pod; the volcano profile takes them as admitted")  # fmt: skip
         if pending_in_gangs:
             t = min(pending_in_gangs, key=lambda t: t.key)
             c.warnings.append(
