@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -41,7 +41,7 @@ class DecisionOptions(BaseModel):
         description="Reject (422) a config naming a plugin, key or flag spelling Gangplank would only warn about "
         "and ignore, or a Volcano plugin it does not model.",
     )
-    schedulerNames: list[str] | None = Field(
+    schedulerNames: list[Annotated[str, Field(min_length=1, max_length=253)]] | None = Field(
         None,
         min_length=1,
         max_length=16,

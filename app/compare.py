@@ -186,7 +186,7 @@ def summary(ssn: Session) -> dict[str, Any]:
     gpu = res.index.get(GPU)
     # each queue's requests held once the decision takes effect: pods holding a node (the
     # evicted ones are Releasing, the nominated Pipelined: neither counts; those bound now do)
-    held = c.sum_by("queue", ALLOCATED_STATUS)
+    held = ssn.queue_sums(ALLOCATED_STATUS)  # (not the pods the scheduler holds no job for: Session.not_ours)
     evicted = {e.pod for e in d.evictions}
     lost: dict[str, int] = {}
     for e in d.evictions:

@@ -22,8 +22,9 @@ def _node(name: str, gpus: int | None) -> dict[str, Any]:
             "status": {"allocatable": alloc, "capacity": alloc, "conditions": [{"type": "Ready", "status": "True"}]}}  # fmt: skip
 
 
-def _job(name: str, node: str | None, device: int, dra: bool) -> list[dict[str, Any]]:
-    """A one-pod KAI job asking for one GPU (a request, or a template claim of one device)."""
+def _job(name: str, node: str | None, device: int, dra: bool, scheduler: str) -> list[dict[str, Any]]:
+    """A one-pod KAI job asking for one GPU (a request, or a template claim of one device),
+    its pod naming ``scheduler``."""
     group = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": "ml"},
              "spec": {"minMember": 1, "queue": "q", "priorityClassName": "train"}}  # fmt: skip
     req = {"cpu": "1", "memory": "4Gi", **({} if dra else {"nvidia.com/gpu": "1"})}
@@ -31,7 +32,7 @@ def _job(name: str, node: str | None, device: int, dra: bool) -> list[dict[str, 
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": f"{name}-0", "namespace": "ml", "uid": f"{name}-0", "annotations": {"pod-group-name": name},
                      "creationTimestamp": "2026-11-23T10:00:00Z"},
-        "spec": {"schedulerName": "kai-scheduler", "containers": [{"name": "c", "resources": {"requests": req}}],
+        "spec": {"schedulerName": scheduler, "containers": [{"name": "c", "resources": {"requests": req}}],
                  **({"nodeName": node} if node else {})},
         "status": {"phase": "Running" if node else "Pending"},
     }  # fmt: skip
@@ -58,9 +59,14 @@ def _job(name: str, node: str | None, device: int, dra: bool) -> list[dict[str, 
     return out
 
 
-def snapshot(nodes: int, running: int, pending: int, dra: bool) -> list[dict[str, Any]]:
+#: The scheduler the pods name under each profile.
+SCHEDULER_OF = {"kai": "kai-scheduler", "volcano": "volcano", "gangplank": "kai-scheduler"}
+
+
+def snapshot(nodes: int, running: int, pending: int, dra: bool, scheduler: str = "kai-scheduler") -> list[dict[str, Any]]:
     """``nodes`` nodes of 8 GPUs; ``running`` one-GPU pods on the first nodes (4 a node);
-    ``pending`` one-GPU pods to place; a KAI queue with quota for all."""
+    ``pending`` one-GPU pods to place; a KAI queue with quota for all. The pods name
+    ``scheduler`` (the volcano profile holds no job for a pod of another scheduler's)."""
     objs: list[dict[str, Any]] = [{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"},
                                    "spec": {"resources": {"gpu": {"quota": nodes * GPUS}, "cpu": {"quota": -1},
                                                           "memory": {"quota": -1}}}}]  # fmt: skip
@@ -75,9 +81,9 @@ def snapshot(nodes: int, running: int, pending: int, dra: bool) -> list[dict[str
                          "spec": {"driver": DRIVER, "nodeName": name, "pool": {"name": name, "generation": 1, "resourceSliceCount": 1},
                                   "devices": [{"name": f"gpu-{k}", "attributes": {"type": {"string": "gpu"}}} for k in range(GPUS)]}})  # fmt: skip
     for i in range(running):
-        objs += _job(f"r{i:06d}", f"n{i // 4:05d}", i % 4, dra)
+        objs += _job(f"r{i:06d}", f"n{i // 4:05d}", i % 4, dra, scheduler)
     for i in range(pending):
-        objs += _job(f"p{i:06d}", None, 0, dra)
+        objs += _job(f"p{i:06d}", None, 0, dra, scheduler)
     return objs
 
 
@@ -117,7 +123,7 @@ def measure(name: str, nodes: int, running: int, pending: int, profile: str, run
     config = {"profile": profile, "actions": "allocate"} if profile == "kai" else {"profile": profile}
     out: dict[str, Any] = {"case": name, "profile": profile, "nodes": nodes, "pods": running + pending, "runs": runs}
     for form in ("device-plugin", "DRA", *(("partitioned",) if partitions else ())):
-        objs = snapshot(nodes, running, pending, form != "device-plugin")
+        objs = snapshot(nodes, running, pending, form != "device-plugin", SCHEDULER_OF[profile])
         body = orjson.dumps({"objects": partitioned(objs) if form == "partitioned" else objs, "config": config,
                              "options": {"now": "2026-11-23T12:00:00Z"}})  # fmt: skip
         r = timed(body, runs)

@@ -128,12 +128,12 @@ def test_bench_dra_snapshot_decides_as_its_device_plugin_twin(profile) -> None:
     from app.ingest.request import read_request
     from app.service import decide_request
     from app.settings import Settings
-    from bench.dra import snapshot
+    from bench.dra import SCHEDULER_OF, snapshot
 
     config = {"profile": profile, "actions": "allocate"} if profile == "kai" else {"profile": profile}
     out = {}
     for dra in (False, True):
-        body = {"objects": snapshot(4, 12, 24, dra), "config": config, "options": {"now": "2026-11-23T12:00:00Z"}}
+        body = {"objects": snapshot(4, 12, 24, dra, SCHEDULER_OF[profile]), "config": config, "options": {"now": "2026-11-23T12:00:00Z"}}
         out[dra] = sorted((b["pod"], b["node"]) for b in decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()["bindings"])
     assert len(out[False]) == len(out[True]) == 20
     if profile == "kai":
@@ -154,9 +154,9 @@ def test_bench_partitioned_dra_snapshot_places_whole_gpus_as_plain_dra_does() ->
         body = {"objects": objs, "config": {"profile": "volcano"}, "options": {"now": "2026-11-23T12:00:00Z"}}
         return sorted((b["pod"], b["node"]) for b in decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()["bindings"])
 
-    plain = bound(snapshot(4, 12, 24, True))
-    assert bound(partitioned(snapshot(4, 12, 24, True))) == plain and len(plain) == 20
-    small = partitioned(snapshot(4, 12, 24, True))
+    plain = bound(snapshot(4, 12, 24, True, "volcano"))
+    assert bound(partitioned(snapshot(4, 12, 24, True, "volcano"))) == plain and len(plain) == 20
+    small = partitioned(snapshot(4, 12, 24, True, "volcano"))
     for o in small:
         for cs in (o.get("spec") or {}).get("sharedCounters") or ():
             cs["counters"]["memory"]["value"] = "60Gi"

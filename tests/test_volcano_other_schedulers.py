@@ -15,6 +15,7 @@ writes; ``options.schedulerNames`` gives the scheduler's names (default ``volcan
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -238,9 +239,9 @@ def test_pods_of_other_schedulers_are_named_in_the_warnings() -> None:
             podgroup("g", min_member=1), pod("g-0", group="g", extra_spec={"schedulerName": "default-scheduler"})]  # fmt: skip
     notes = [w for w in decide(objs)["warnings"] if "another scheduler" in w]
     assert notes == [
-        "2 pod(s) on their own name another scheduler in spec.schedulerName (e.g. default/a): "
-        "Volcano, answering to volcano, holds no job for them: they are never placed or evicted, and count on their "
-        "nodes only, in no queue (options.schedulerNames lists the names your Volcano answers to)",
+        "2 pod(s) outside Volcano's PodGroups name another scheduler in spec.schedulerName (e.g. default/a): "
+        "Volcano, answering to volcano, holds no job for them: they are never placed or evicted, those on nodes count "
+        "there only, in no queue (options.schedulerNames lists the names your Volcano answers to)",
         "1 Pending pod(s) of gangs name another scheduler in spec.schedulerName (e.g. default/g-0: default-scheduler): "
         "Volcano never sees them, so their gang counts fewer pods; the volcano profile places them as the gang's",
     ]
@@ -253,3 +254,61 @@ def test_pending_pods_on_their_own_without_a_podgroup_are_named_when_enqueue_run
     notes = [w for w in decide(objs)["warnings"] if "have no PodGroup" in w]
     assert len(notes) == 1 and notes[0].startswith("2 Pending pod(s) on their own have no PodGroup in the snapshot (e.g. default/a)")
     assert not any("have no PodGroup" in w for w in decide(objs, {"profile": "volcano", "actions": "allocate"})["warnings"])
+
+
+# -- found in review (bodies in tests/fixtures/volcano_other_schedulers/) ------------------------
+FIXTURES = Path(__file__).parent / "fixtures" / "volcano_other_schedulers"
+
+
+def fixture_wire(name: str, *, materialize: bool) -> dict[str, Any]:
+    req = read_request(orjson.loads((FIXTURES / f"{name}.json").read_bytes()), Settings())
+    if materialize:
+        assert req.cluster.tasks
+    return decide_request(req).wire()
+
+
+@pytest.mark.parametrize("materialize", [False, True], ids=["pods as columns", "pods as objects"])
+def test_queue_sums_leave_out_other_schedulers_pods_after_pods_are_built(materialize: bool) -> None:
+    """One 8-CPU node, queue ``default`` capped at 3 CPUs; Running there: ``theirs`` (3 CPUs,
+    default-scheduler) and ``mine`` (1 CPU, volcano, label app=x); Pending ``want`` (1 CPU,
+    volcano, requiring pod affinity to app=x). Config tiers proportion, predicates,
+    capacity: predicates' inter-pod affinity builds the pods held as columns between the two
+    queue plugins' opens. Neither counts ``theirs``: 1 CPU held, ``want`` fits the cap."""
+    out = fixture_wire("queue_sums_after_pods_are_built", materialize=materialize)
+    assert [b["pod"] for b in out["bindings"]] == ["default/want"]
+
+
+@pytest.mark.parametrize("materialize", [False, True], ids=["pods as columns", "pods as objects"])
+def test_capacity_dra_quota_leaves_out_other_schedulers_pods(materialize: bool) -> None:
+    """Queue ``default`` may hold 1 ``gpu.com`` device; a Running default-scheduler pod on
+    its own holds a 1-device claim, an Inqueue Volcano PodGroup's pod asks for one:
+    Volcano's ``buildQueueAttrs`` counts only ``ssn.Jobs``' claims, so it is placed."""
+    out = fixture_wire("capacity_dra_quota", materialize=materialize)
+    assert [b["pod"] for b in out["bindings"]] == ["ns1/w"]
+
+
+def test_a_gang_of_another_api_whose_pods_name_another_scheduler_is_in_no_job() -> None:
+    """Volcano reads no gang but its own PodGroup annotation: a scheduler-plugins PodGroup's
+    Running pod ``sp-0`` (4 CPUs, priority 1) naming ``scheduler-plugins-scheduler`` is in no
+    job, so the pending Volcano pod ``high`` (4 CPUs, priority 1000) preempts nothing."""
+    out = fixture_wire("gang_of_another_api", materialize=False)
+    assert out["evictions"] == []
+    assert any(w.startswith("1 pod(s) outside Volcano's PodGroups name another scheduler") for w in out["warnings"])
+    body = orjson.loads((FIXTURES / "gang_of_another_api.json").read_bytes())
+    for o in body["objects"]:
+        if o["metadata"]["name"] == "sp-0":
+            o["spec"]["schedulerName"] = "volcano"  # one of Volcano's: the gang is the profile's
+    out = decide_request(read_request(body, Settings())).wire()
+    assert [e["pod"] for e in out["evictions"]] == ["default/sp-0"]
+
+
+def test_compare_summary_counts_no_pod_of_another_scheduler_in_a_queue() -> None:
+    """``/v1/compare``'s per-queue share is what the queue holds as the profile sees it: an
+    8-CPU node, a 6-CPU default-scheduler pod and a 1-CPU volcano pod in ``default``."""
+    from app.compare import summary
+
+    objs = [node("n1", cpu="8", memory="16Gi", gpu=None), queue("default"),
+            lone("theirs", "default-scheduler", node_name="n1", cpu="6"), lone("mine", "volcano", node_name="n1")]  # fmt: skip
+    ssn = run_session(read_request(body(objs, {"profile": "volcano", "actions": "allocate"}), Settings()))
+    shares = summary(ssn)["queues"]
+    assert shares["default"]["share"] == pytest.approx(1 / 8)

@@ -634,6 +634,9 @@ class GangEviction:
             ords, names = inert.queue_ordinals()
             allowed = np.array([q in maybe for q in names], dtype=bool)
             pick = allowed[ords] & here[inert.nodes]
+            theirs = ssn.not_ours_inert()  # (never victims: not built for nothing)
+            if theirs is not None:
+                pick &= ~theirs
             for keep in ssn.each_columns("unified_evictable") if pick.any() else ():
                 pick &= keep(inert)
             c.materialize(np.flatnonzero(pick))

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 #: The ``spec.schedulerName`` the ``volcano`` profile takes as its own unless the request's
 #: ``options.schedulerNames`` says otherwise (Volcano's default ``--scheduler-name``).
 VOLCANO_OWN = ("volcano",)
+#: The gangs Volcano itself holds (its PodGroup annotation; the native form's, Gangplank's
+#: own writing of one): a pod of one is the gang's whatever scheduler it names.
+VOLCANO_GANGS = ("volcano", "native")
 
 #: Which ``enable*`` flag gates which extension point (Volcano's mapping).
 POINT_FLAG = {
@@ -116,7 +119,8 @@ class Session:
         #: none) among them; None: every pod is (see :meth:`not_ours`)
         self.own_schedulers = self._own_schedulers(scheduler_names)
         self._not_ours_inert: tuple[Any, np.ndarray | None] | None = None
-        self._not_ours_jobs: list[Job] | None = None
+        self._not_ours_jobs: tuple[dict[str, Job], list[Job]] | None = None
+        self._foreign_gangs: dict[str, bool] = {}  # job key -> not_ours, for gangs of other APIs
         #: KAI's GPU groups (app.kai.gpu_sharing), when the kai profile placed fraction pods
         self.gpu_sharing: Any = None
         #: the claims of DRA pods (app.plugins.dynamicresources); under the kai profile KAI's
@@ -194,14 +198,26 @@ class Session:
         return None
 
     def not_ours(self, job: Job) -> bool:
-        """A pod on its own that names another scheduler: the scheduler holds no job for it.
-        Volcano's informer keeps such a pod only when it is on a node, and ``getOrCreateJob``
-        puts it in no job (its PodGroup controller makes PodGroups only for its own pods);
-        KAI's podgrouper makes PodGroups only for ``kai-scheduler`` pods. So it is
-        in no queue, never placed, never a preemptor, never a victim; what it holds on its
-        node stays held. A pod of a gang is its gang's whatever it names."""
+        """A job the scheduler holds no job for: a pod on its own that names another
+        scheduler, or (the ``volcano`` profile) a gang of another API than Volcano's own
+        PodGroup whose every pod names another scheduler. Volcano's informer keeps such a
+        pod only when it is on a node, and ``getOrCreateJob`` puts it in no job (Volcano
+        reads no gang but its PodGroup annotation, and its PodGroup controller makes
+        PodGroups only for its own pods); KAI's podgrouper makes PodGroups only for
+        ``kai-scheduler`` pods. So it is in no queue, never placed, never a preemptor, never
+        a victim; what it holds on its node stays held. A pod of a Volcano PodGroup (a KAI
+        PodGroup under the ``kai`` profile) is its gang's whatever it names."""
         own = self.own_schedulers
-        return own is not None and job.source == "pod" and bool(job.tasks) and job.tasks[0].scheduler not in own
+        if own is None or not job.tasks:
+            return False
+        if job.source == "pod":
+            return job.tasks[0].scheduler not in own
+        if own is KAI_OWN or job.source in VOLCANO_GANGS:
+            return False
+        hit = self._foreign_gangs.get(job.key)
+        if hit is None:
+            hit = self._foreign_gangs[job.key] = all(t.scheduler not in own for t in job.tasks)
+        return hit
 
     def not_ours_inert(self) -> np.ndarray | None:
         """Per pod left as columns (each a pod on its own): :meth:`not_ours`, worked out once
@@ -223,9 +239,10 @@ class Session:
         if self.own_schedulers is None:
             return sums
         c = self.cluster
-        if self._not_ours_jobs is None:
-            self._not_ours_jobs = [j for j in c.active_jobs.values() if self.not_ours(j)]
-        for job in self._not_ours_jobs:
+        jobs = c.active_jobs
+        if self._not_ours_jobs is None or self._not_ours_jobs[0] is not jobs:  # (replaced when pods are built)
+            self._not_ours_jobs = (jobs, [j for j in jobs.values() if self.not_ours(j)])
+        for job in self._not_ours_jobs[1]:
             for t in job.tasks:
                 if t.status in states:
                     sums[job.queue] = sums[job.queue] - t.req
@@ -244,7 +261,7 @@ class Session:
     def _other_schedulers(self, names: tuple[str, ...] | None) -> None:
         """Warnings: under the ``volcano`` profile (or a ``volcano-scheduler.conf``), the pods
         it holds no job for (:meth:`not_ours`: modelled, named so a scheduler running under
-        another name is noticed) and the Pending pods of its gangs that name another
+        another name is noticed) and the Pending pods of gangs it holds that name another
         scheduler (Volcano's informer never sees them, so their gang counts fewer pods: not
         modelled, they are placed as the gang's); its own Pending pods on their own when
         enqueue runs (the PodGroup Volcano's controller makes for each starts Pending: not
@@ -258,33 +275,34 @@ class Session:
                 f"scheduler's own pods are {'those naming kai-scheduler, or none' if own else 'every pod'})")  # fmt: skip
         if own is None or own is KAI_OWN:
             return
-        lone: list[Task] = []
+        theirs: list[Task] = []  # the pods of the jobs it holds none for
         pending_in_gangs: list[Task] = []
         fresh: list[str] = []  # pods on their own of the scheduler's, Pending: no PodGroup yet
         for job in c.active_jobs.values():
-            if job.source == "pod":
-                if self.not_ours(job):
-                    lone.append(job.tasks[0])
-                elif job.counts[TaskStatus.PENDING]:
+            if self.not_ours(job):
+                theirs += job.tasks
+            elif job.source == "pod":
+                if job.counts[TaskStatus.PENDING]:
                     fresh.append(job.key)
             elif job.counts[TaskStatus.PENDING]:
                 pending_in_gangs += [t for t in job.tasks if t.scheduler not in own and t.status is TaskStatus.PENDING and t.node < 0]
-        n_lone = len(lone)
-        first = min(lone, key=lambda t: t.key) if lone else None
-        example = first.key if first is not None else ""
-        theirs = self.not_ours_inert()
+        count = len(theirs)
+        first = min(theirs, key=lambda t: t.key) if theirs else None
+        example = first.key if first is not None else ""  # (a pod held as columns names only its key: so do these)
+        mask = self.not_ours_inert()
         inert = c.inert
-        if theirs is not None and inert is not None:
-            at = np.flatnonzero(theirs)
-            n_lone += len(at)
+        if mask is not None and inert is not None:
+            at = np.flatnonzero(mask)
+            count += len(at)
             key = inert.keys[int(at[0])]  # (the inert pods' key is their job's: "namespace/name")
             if first is None or key < first.key:
                 example = key
-        if n_lone:
+        if count:
             c.warnings.append(
-                f"{n_lone} pod(s) on their own name another scheduler in spec.schedulerName (e.g. {example}): Volcano, "
-                f"answering to {', '.join(n for n in own if n)}, holds no job for them: they are never placed or evicted, "
-                "and count on their nodes only, in no queue (options.schedulerNames lists the names your Volcano answers to)")  # fmt: skip
+                f"{count} pod(s) outside Volcano's PodGroups name another scheduler in spec.schedulerName (e.g. {example}): "
+                f"Volcano, answering to {', '.join(n for n in own if n)}, holds no job for them: they are never placed or "
+                "evicted, those on nodes count there only, in no queue (options.schedulerNames lists the names your "
+                "Volcano answers to)")  # fmt: skip
         if fresh and "enqueue" in self.config.actions:
             c.warnings.append(
                 f"{len(fresh)} Pending pod(s) on their own have no PodGroup in the snapshot (e.g. {min(fresh)}): Volcano's "

@@ -237,7 +237,8 @@ class Capacity(Plugin):
         c = self.ssn.cluster
         snap = c.dra
         claims = snap.pod_claims if snap is not None else {}
-        held = [t for key in sorted(claims) if (t := c.find_task(key)) is not None and t.status in ALLOCATED_STATUS]
+        held = [t for key in sorted(claims) if (t := c.find_task(key)) is not None and t.status in ALLOCATED_STATUS
+                and t.job is not None and not self.ssn.not_ours(t.job)]  # (buildQueueAttrs walks ssn.Jobs)
         quota.open(held, self._chain, self.hierarchy)
         return quota
 
