@@ -515,3 +515,18 @@ def test_workload_not_reached_before_the_deadline_says_so(monkeypatch):
     w = one(a, "ml/w")
     assert a["truncated"] is True
     assert (w["admitted"], w["reason"]) == (False, "Pending") and "deadline" in w["message"]
+
+
+def test_kueue_admits_whatever_scheduler_the_pods_name(client):
+    """Kueue manages Workloads whatever ``spec.schedulerName`` their pods give: with the
+    ``volcano`` profile as placement policy, the running Workload's ``default-scheduler``
+    pods are its own (as the extender takes them), so ml/high preempts ml/low as it does
+    under the default profile (``test_higher_priority_workload_preempts_whole_lower_workload``)."""
+    occ = [running("low", i, f"n{i}", 10) for i in range(3)] + [running("keep", i, f"n{i}", 2000) for i in range(3, 8)]
+    for p in occ:
+        p["spec"]["schedulerName"] = "default-scheduler"
+    config = {"profile": "volcano", "actions": "allocate, gangpreempt"}
+    a = post(client, body([workload("high", pod_set(count=2, tr={"required": R}), priority=1000)], occ, config=config))
+    w = one(a, "ml/high")
+    assert (w["admitted"], w["reason"]) == (False, "Preempting")
+    assert [(p["workload"], p["pods"]) for p in w["preemptions"]] == [("ml/low", ["ml/low-0", "ml/low-1", "ml/low-2"])]
