@@ -80,6 +80,16 @@ class NativeGroup(_Rec):
     )
 
 
+class NativeNodeGroupRules(_Rec):
+    requiredDuringSchedulingIgnoredDuringExecution: list[str] | None = None
+    preferredDuringSchedulingIgnoredDuringExecution: list[str] | None = None
+
+
+class NativeQueueAffinity(_Rec):
+    nodeGroupAffinity: NativeNodeGroupRules | None = None
+    nodeGroupAntiAffinity: NativeNodeGroupRules | None = None
+
+
 class NativeQueue(_Rec):
     name: str
     weight: int = 1
@@ -91,6 +101,9 @@ class NativeQueue(_Rec):
     parent: str | None = None
     state: str = "Open"
     createdAt: str | None = None
+    affinity: NativeQueueAffinity | None = Field(
+        None, description="Volcano's Queue spec.affinity, read by the nodegroup plugin: node group names (the "
+                          "volcano.sh/nodegroup-name node label) the queue's pods require / prefer / avoid.")
 
 
 class NativeMember(_Rec):

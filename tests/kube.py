@@ -95,7 +95,8 @@ def podgroup(name: str, *, ns: str = "default", min_member: int = 1, queue: str 
 
 def queue(name: str, *, weight: int = 1, reclaimable: bool | None = None, capability: dict | None = None,
           deserved: dict | None = None, guarantee: dict | None = None, priority: int | None = None,
-          parent: str | None = None) -> dict[str, Any]:  # fmt: skip
+          parent: str | None = None, affinity: dict | None = None,
+          annotations: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
     spec: dict[str, Any] = {"weight": weight}
     if reclaimable is not None:
         spec["reclaimable"] = reclaimable
@@ -109,7 +110,12 @@ def queue(name: str, *, weight: int = 1, reclaimable: bool | None = None, capabi
         spec["priority"] = priority
     if parent:
         spec["parent"] = parent
-    return {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": {"name": name}, "spec": spec,
+    if affinity is not None:
+        spec["affinity"] = affinity
+    meta: dict[str, Any] = {"name": name}
+    if annotations:
+        meta["annotations"] = annotations
+    return {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": meta, "spec": spec,
             "status": {"state": "Open"}}  # fmt: skip
 
 

@@ -73,7 +73,10 @@ def test_real_volcano_config_loads_as_volcano_loads_it(client, path):
                            "their pods are placed one by one, a gang may start partly"]),  # every binpack argument is read; no gang plugin
     ("go-plugin-nodeorder", ["plugin nodeorder: arguments not read by Gangplank, so not applied: imagelocality.weight"]),
     # podaffinity.weight and podtopologyspread.weight are read (preferred pod affinity, ScheduleAnyway spread)
-    ("doc-guide-capacity-plugin-2", []),  # ancestorReclaimLevel is read (tests/test_capacity_ancestor_reclaim.py)
+    ("doc-guide-capacity-plugin-2", []),
+    ("go-plugin-nodegroup", []),  # enablePreferredOrder is read
+    ("doc-design-node-group", []),  # nodegroup's enableHierarchy is applied (no root queue here: nothing to inherit)
+    ("doc-guide-nodegroup-plugin-1", []),  # strict is read  # ancestorReclaimLevel is read (tests/test_capacity_ancestor_reclaim.py)
     ("helm-volcano-scheduler-ci", ["plugin predicates: arguments not read by Gangplank, so not applied: "
                                    "predicate.DynamicResourceAllocationEnable"]),
     ("doc-design-plugin-conf-2", ["plugin drf: key 'disableTaskOrder' is not one Volcano reads; ignored, as Volcano ignores it"]),

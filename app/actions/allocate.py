@@ -551,7 +551,7 @@ class Allocate(Action):
         while i < len(todo):
             j = i + 1
             sig = signature(todo[i], by_labels)
-            alone = changes_as_pods_land(c, todo[i])
+            alone = changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
             while j < len(todo) and not alone and signature(todo[j], by_labels) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]

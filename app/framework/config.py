@@ -22,7 +22,7 @@ are ignored with a warning. ``strict`` (the request's ``options.strictConfig``) 
 of those warnings into a 422. Arguments no plugin or action read during the decision are
 listed in the warnings afterwards (:func:`unread_arguments`). drf's ``enableHierarchy:
 true`` (Volcano's hierarchical DRF) is a 422 ``not-implemented`` naming the flag; capacity's
-``enableHierarchy`` is implemented.
+and nodegroup's ``enableHierarchy`` are implemented.
 """
 
 from __future__ import annotations

@@ -113,6 +113,9 @@ class Session:
         self._dealloc_handlers: list[Callable[[Task], None]] = []
         # the same handlers for many tasks at once (a plugin may give its own; else one by one)
         self._dealloc_many: list[Callable[[Sequence[Task]], None]] = []
+        # per-task tests of plugins whose predicate or scores for a task change as pods land
+        # (see :meth:`varies_as_pods_land`)
+        self._varying: list[Callable[[Task], bool]] = []
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
         #: the ``spec.schedulerName`` values the scheduler takes as its own, "" (a pod naming
@@ -380,6 +383,16 @@ class Session:
         it is given, so the order among them does not matter)."""
         self._dealloc_handlers.append(fn)
         self._dealloc_many.append(many if many is not None else _each(fn))
+
+    def on_pods_landing(self, test: Callable[[Task], bool]) -> None:
+        """A plugin's predicate or scores for the tasks ``test`` picks change as pods land
+        (e.g. a per-queue sum under a limit): such a task is placed on its own, never in a
+        class of identical tasks sharing one predicate mask."""
+        self._varying.append(test)
+
+    def varies_as_pods_land(self, task: Task) -> bool:
+        """Some plugin said its answers for ``task`` change as pods land (:meth:`on_pods_landing`)."""
+        return any(test(task) for test in self._varying)
 
     def has(self, point: str) -> bool:
         return any(self._hooks.get(point, []))

@@ -41,6 +41,7 @@ from app.ingest.quantity import INT64_MAX, quantity_map
 from app.model.cluster import (
     KaiResource,
     NetworkTopology,
+    NodeGroupAffinity,
     PodDisruptionBudget,
     PriorityClass,
     Queue,
@@ -63,6 +64,9 @@ VOLCANO_NT_TIER = "volcano.sh/network-topology-highest-tier"
 #: A pod's queue as Volcano's PodGroup controller reads it for the PodGroup it makes for a
 #: pod on its own (``buildPodGroupFromPod``)
 VOLCANO_QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name"
+#: Volcano's ``nodegroup`` plugin: a Node's group (label) and a Queue's per-group limits (annotation)
+VOLCANO_NODEGROUP_NAME = "volcano.sh/nodegroup-name"
+VOLCANO_NODEGROUP_LIMITS = "volcano.sh/nodegroup-resource-limits"
 KAI_GROUP_ANNOTATION = "pod-group-name"
 KAI_QUEUE_LABEL = "kai.scheduler/queue"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
@@ -789,9 +793,31 @@ def read_volcano_queue(o: dict, ptr: str, d: Draft) -> None:
             state=r.string(status, "state", join_pointer(ptr, "status"), ident, default="Open") or "Open",
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             dequeue_strategy=r.string(spec, "dequeueStrategy", sp, ident, default="traverse") or "traverse",
+            affinity=node_group_affinity(spec.get("affinity"), join_pointer(sp, "affinity"), ident),
+            node_group_limits=r.str_map(meta, "annotations", mp, ident).get(VOLCANO_NODEGROUP_LIMITS),
             pointer=ptr,
         )
     )
+
+
+def node_group_affinity(raw: Any, ptr: str, ident: r.Ident) -> NodeGroupAffinity | None:
+    """A Volcano Queue's ``affinity`` (``nodeGroupAffinity`` / ``nodeGroupAntiAffinity``,
+    each with required and preferred lists of node group names); None when absent or null."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InputError(f"'affinity' must be an object, not {r.type_name(raw)}", ptr, ident)
+    lists: list[tuple[str, ...]] = []
+    for part in ("nodeGroupAffinity", "nodeGroupAntiAffinity"):
+        rules = r.obj(raw, part, ptr, ident)
+        pp = join_pointer(ptr, part)
+        for when in ("requiredDuringSchedulingIgnoredDuringExecution", "preferredDuringSchedulingIgnoredDuringExecution"):
+            names = r.lst(rules, when, pp, ident)
+            for i, v in enumerate(names):
+                if not isinstance(v, str):
+                    raise InputError(f"a node group name must be a string, not {r.type_name(v)}", join_pointer(pp, when, i), ident)
+            lists.append(tuple(names))
+    return NodeGroupAffinity(*lists)
 
 
 def read_hypernode(o: dict, ptr: str, d: Draft) -> None:

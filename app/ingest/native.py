@@ -24,6 +24,7 @@ from app.ingest.kube import (
     _int_or_percent,
     apply_koordinator,
     network_topology,
+    node_group_affinity,
     selector,
     subgroup_policies,
 )
@@ -160,6 +161,7 @@ def read_native(c: Any, ptr: str, d: Draft, *, max_objects: int) -> None:
                 parent=r.string(o, "parent", p, ident),
                 state=r.string(o, "state", p, ident, default="Open") or "Open",
                 created=r.timestamp(o.get("createdAt"), join_pointer(p, "createdAt"), ident),
+                affinity=node_group_affinity(o.get("affinity"), join_pointer(p, "affinity"), ident),
                 pointer=p,
             )
         )

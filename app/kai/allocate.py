@@ -41,6 +41,7 @@ from app.plugins.interpod import changes_as_pods_land, labels_matter
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from app.framework.session import Session
     from app.kai.context import KaiContext
 
 AVAILABILITY, RESOURCE_TYPE, NOMINATED, MAX_HIGH_DENSITY = 100.0, 10.0, 1_000_000.0, 9.0
@@ -541,11 +542,13 @@ def _place_shared(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.nda
     return False
 
 
-def _runnable(c: Any, t: Task) -> bool:
+def _runnable(ssn: Session, t: Task) -> bool:
     """A task whose predicates do not change as pods land, that prefers no node of its own
     (no nominated node) and whose request says what it may go to (not a legacy MIG task,
     which goes nowhere whatever it asks for)."""
-    return not t.nominated_node and not changes_as_pods_land(c, t) and t.key not in c.legacy_mig
+    c = ssn.cluster
+    return (not t.nominated_node and not changes_as_pods_land(c, t) and not ssn.varies_as_pods_land(t)
+            and t.key not in c.legacy_mig)
 
 
 def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: np.ndarray) -> bool:
@@ -562,9 +565,9 @@ def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: n
     i = 0
     while i < len(tasks):
         j = i + 1
-        if _runnable(c, tasks[i]):
+        if _runnable(ssn, tasks[i]):
             sig = signature(tasks[i], by_labels)
-            while j < len(tasks) and _runnable(c, tasks[j]) and signature(tasks[j], by_labels) == sig:
+            while j < len(tasks) and _runnable(ssn, tasks[j]) and signature(tasks[j], by_labels) == sig:
                 j += 1
         if j - i >= RUN_MIN and exact is None:
             exact = job is not None and exact_accounting(ssn, job)

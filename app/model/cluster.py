@@ -342,6 +342,20 @@ class KaiResource:
     over_quota_weight: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class NodeGroupAffinity:
+    """A Volcano Queue's ``spec.affinity`` (the ``nodegroup`` plugin reads it): node group
+    names (``volcano.sh/nodegroup-name`` node label values) from the
+    ``requiredDuringSchedulingIgnoredDuringExecution`` and
+    ``preferredDuringSchedulingIgnoredDuringExecution`` lists of ``nodeGroupAffinity`` and
+    ``nodeGroupAntiAffinity``, as written (order and repeats kept: preferred order scores)."""
+
+    required: tuple[str, ...] = ()
+    preferred: tuple[str, ...] = ()
+    anti_required: tuple[str, ...] = ()
+    anti_preferred: tuple[str, ...] = ()
+
+
 @dataclass(slots=True)
 class Queue:
     name: str
@@ -359,6 +373,12 @@ class Queue:
     kai: dict[str, KaiResource] | None = None
     preempt_min_runtime: float | None = None
     reclaim_min_runtime: float | None = None
+    #: ``spec.affinity`` (None when absent or null: an empty object is an affinity with no
+    #: groups, which a child queue does not inherit past)
+    affinity: NodeGroupAffinity | None = None
+    #: the raw ``volcano.sh/nodegroup-resource-limits`` annotation (None when absent); the
+    #: ``nodegroup`` plugin parses it, an invalid one failing the queue's tasks as in Volcano
+    node_group_limits: str | None = None
     pointer: str = ""
 
 
