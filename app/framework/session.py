@@ -392,7 +392,8 @@ class Session:
 
     def varies_as_pods_land(self, task: Task) -> bool:
         """Some plugin said its answers for ``task`` change as pods land (:meth:`on_pods_landing`)."""
-        return any(test(task) for test in self._varying)
+        varying = self._varying
+        return bool(varying) and any(test(task) for test in varying)  # (none: asked per task on placement paths)
 
     def has(self, point: str) -> bool:
         return any(self._hooks.get(point, []))
