@@ -19,6 +19,7 @@ from app.plugins.pdb import Pdb
 from app.plugins.predicates import Predicates
 from app.plugins.priority import Priority
 from app.plugins.proportion import Proportion
+from app.plugins.resource_strategy_fit import ResourceStrategyFit
 from app.plugins.resourcequota import ResourceQuotaPlugin
 from app.plugins.sla import Sla
 from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
@@ -26,7 +27,7 @@ from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
     for p in (Binpack, Capacity, Cdp, Conformance, Drf, Gang, NetworkTopologyAware, NodeGroup, NodeOrder, Overcommit, Pdb, Predicates,
-              Priority, Proportion, ResourceQuotaPlugin, Sla, KaiFairShare, *KAI_PLUGINS, *UNMODELLED_PLUGINS)
+              Priority, Proportion, ResourceQuotaPlugin, ResourceStrategyFit, Sla, KaiFairShare, *KAI_PLUGINS, *UNMODELLED_PLUGINS)
 }  # fmt: skip
 
 #: Names that mean another implementation under a profile (KAI's "proportion" is its
