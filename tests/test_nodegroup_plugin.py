@@ -331,3 +331,49 @@ def test_native_queue_affinity_is_read_as_the_kubernetes_one() -> None:
             "config": {"actions": "allocate", "tiers": [{"plugins": [plugin()]}]}}
     out = decide_request(read_request(body, SETTINGS)).wire()
     assert [(b["pod"], b["node"]) for b in out["bindings"]] == [("default/p", "b1")]
+
+
+# -- the group limit in the gang-aware eviction paths (found in review) ----------------------------
+def _preempting(objects: list[dict], solver: str = "heuristic") -> dict:
+    import copy
+
+    from tests.test_preempt import GANG_PREEMPT
+
+    config = copy.deepcopy(GANG_PREEMPT)
+    config["tiers"][1]["plugins"].append(plugin())
+    body = request(objects, config=config)
+    body["options"]["solver"] = solver
+    return orjson.loads(orjson.dumps(decide_request(read_request(body, SETTINGS)).wire()))
+
+
+def _low_and_high(nodes: list[dict], limits: str, groups: list[str], high_pods: int, low_node: str) -> list[dict]:
+    from tests.test_preempt import CLASSES
+
+    q = queue("q", affinity=affinity(groups), annotations={LIMITS: limits})
+    return [*nodes, q, *CLASSES,
+            podgroup("low", queue="q", priority_class="low", phase="Running", created="2026-11-23T08:00:00Z"),
+            pod("low-0", group="low", node=low_node, cpu="2", memory="1Gi", priority_class="low"),
+            podgroup("hi", queue="q", priority_class="high", min_member=high_pods, created="2026-11-23T09:00:00Z"),
+            *[pod(f"hi-{i}", group="hi", cpu="2", memory="1Gi", priority_class="high") for i in range(high_pods)]]  # fmt: skip
+
+
+def test_gang_aware_preempt_puts_no_victim_back_over_a_group_limit() -> None:
+    """Group b (nodes b1: 2 CPUs, b2: 8) limited to 3 CPUs for queue q; q's low-0 (2 CPUs)
+    runs on b1, hi-0 (2 CPUs, higher priority) is pending. hi-0 fits b2 only once low-0 is
+    gone (2 + 2 > 3): low-0 is evicted and stays so (the fill-back would have put it back on
+    its own node, its room being free, leaving q at 4 CPUs in b)."""
+    objs = _low_and_high([small("b1", "b", cpu="2"), small("b2", "b", cpu="8")], '{"b": {"cpu": "3"}}', ["b"], 1, "b1")
+    out = _preempting(objs)
+    assert [e["pod"] for e in out["evictions"]] == ["default/low-0"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/hi-0", "b2")]
+
+
+def test_the_exact_solver_leaves_a_gang_under_a_group_limit_to_the_heuristic() -> None:
+    """Node a1 (4 CPUs, group a, limited to 3 CPUs for q) and b1 (2 CPUs, group b); q's low-0
+    (2 CPUs) runs on b1; the gang hi of two 2-CPU pods needs one pod in each group (a holds
+    one under its limit), so low-0 goes. The MILP's fixed masks would put both on a1."""
+    objs = _low_and_high([small("a1", "a", cpu="4"), small("b1", "b", cpu="2")], '{"a": {"cpu": "3"}}', ["a", "b"], 2, "b1")
+    for solver in ("heuristic", "exact"):
+        out = _preempting(objs, solver)
+        assert [e["pod"] for e in out["evictions"]] == ["default/low-0"], solver
+        assert sorted((n["pod"], n["node"]) for n in out["nominations"]) == [("default/hi-0", "a1"), ("default/hi-1", "b1")], solver

@@ -171,11 +171,14 @@ class ExactEviction(GangEviction):
         need = np.sum([t.req for t in tasks], axis=0)
         if self.keep_nomination(ssn, job, tasks):
             return True
-        if ssn.dra is not None and any(ssn.dra.claims_of(t) for t in tasks):
-            # where DRA devices fit depends on the placements before (the MILP's masks are fixed): the heuristic answers
+        dra = ssn.dra is not None and any(ssn.dra.claims_of(t) for t in tasks)
+        if dra or any(ssn.varies_as_pods_land(t) for t in tasks):
+            # where DRA devices fit, or a plugin's predicate passes (a per-queue limit: nodegroup), depends on
+            # the placements and evictions before (the MILP's masks are fixed): the heuristic answers
             if ssn.explain:
+                why = "claim DRA devices" if dra else "have a predicate that changes as pods land (e.g. a node group limit)"
                 ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []})["answer"] = (
-                    "heuristic: the gang's pods claim DRA devices, which the MILP does not model")
+                    f"heuristic: the gang's pods {why}, which the MILP does not model")
             return GangEviction.evict_for(self, ssn, job)
         # the heuristic's answer first, undone: exact mode never answers worse, nor nothing where it answers
         with ssn.dry_run() as ops:

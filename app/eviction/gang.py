@@ -771,8 +771,12 @@ class GangEviction:
 
     # -- reverse pass -------------------------------------------------------------------------
     def trim(self, ssn: Session, stmt: Statement, victims: list[Task]) -> None:
-        """Put back every victim the placement does not need (Kueue-style fill-back)."""
-        if not victims:
+        """Put back every victim the placement does not need (Kueue-style fill-back). None
+        when a placed pod's predicate changes as pods land (``Session.varies_as_pods_land``:
+        a node group's limit is a sum over the group's nodes, so a victim on one node may be
+        what let a pod onto another): they all stay evicted, as Volcano's actions, which
+        have no fill-back, leave them."""
+        if not victims or any(ssn.varies_as_pods_land(op.task) for op in stmt.ops if op.kind != EVICT):
             return
         c = ssn.cluster
         done: set[str] = set()

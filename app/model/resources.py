@@ -12,6 +12,7 @@ indexed by it and never cross requests.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,7 +25,8 @@ GPU = "nvidia.com/gpu"
 FIXED = (CPU, MEMORY, PODS)
 MILLI = 1000
 
-_BYTE_NAMES = frozenset({"memory", "ephemeral-storage", "storage"})
+EPHEMERAL = "ephemeral-storage"
+_BYTE_NAMES = frozenset({"memory", EPHEMERAL, "storage"})
 
 
 def column_sums(m: np.ndarray) -> np.ndarray:
@@ -58,6 +60,32 @@ def scatter_add(out: np.ndarray, index: np.ndarray, rows: np.ndarray) -> None:
             out[:, j] += np.bincount(index, weights=rows[:, j], minlength=m).astype(out.dtype)
         return
     np.add.at(out, index, rows)
+
+
+# ``IsQualifiedName("requests." + name)`` of an extended resource name (apimachinery):
+# an optional DNS-subdomain prefix and "/", then a name part of at most 63 characters
+_PREFIX = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", re.ASCII)
+_NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", re.ASCII)
+
+
+def counted(name: str) -> bool:
+    """Whether Volcano's ``NewResource`` keeps resource ``name``: cpu, memory, pods,
+    ephemeral-storage and scalar resource names (extended, ``hugepages-*``,
+    ``attachable-volumes-*``, ``*kubernetes.io/*``), never ``count/*`` quotas."""
+    if name in (CPU, MEMORY, PODS, EPHEMERAL):
+        return True
+    if name.startswith("count/"):
+        return False
+    if name.startswith(("hugepages-", "attachable-volumes-")) or "kubernetes.io/" in name:
+        return True
+    return "/" in name and not name.startswith("requests.") and _qualified("requests." + name)
+
+
+def _qualified(name: str) -> bool:
+    prefix, _, part = name.rpartition("/")
+    if "/" in prefix or not prefix or len(prefix) > 253 or not _PREFIX.fullmatch(prefix):
+        return False
+    return 0 < len(part) <= 63 and _NAME_PART.fullmatch(part) is not None
 
 
 def is_byte_resource(name: str) -> bool:

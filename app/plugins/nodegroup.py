@@ -42,7 +42,6 @@ Arguments: ``strict`` (default true), ``enablePreferredOrder`` (default false).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,38 +51,11 @@ from app.framework.plugin import Plugin
 from app.ingest.kube import VOLCANO_NODEGROUP_LIMITS, VOLCANO_NODEGROUP_NAME
 from app.ingest.quantity import NANO, parse_quantity, to_canonical
 from app.model.cluster import ALLOCATED_STATUS, NodeGroupAffinity, Queue, Task
-from app.model.resources import CPU, MEMORY, MILLI, PODS
+from app.model.resources import MILLI, PODS, counted
 from app.plugins.capacity import MIN_RESOURCE
 
 ROOT = "root"
 BASE_SCORE = 100.0
-EPHEMERAL = "ephemeral-storage"
-# ``IsQualifiedName("requests." + name)`` of an extended resource name (apimachinery):
-# an optional DNS-subdomain prefix and "/", then a name part of at most 63 characters
-_PREFIX = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", re.ASCII)
-_NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", re.ASCII)
-
-
-def counted(name: str) -> bool:
-    """Whether Volcano's ``NewResource`` keeps resource ``name``: cpu, memory, pods,
-    ephemeral-storage and scalar resource names (extended, ``hugepages-*``,
-    ``attachable-volumes-*``, ``*kubernetes.io/*``), never ``count/*`` quotas."""
-    if name in (CPU, MEMORY, PODS, EPHEMERAL):
-        return True
-    if name.startswith("count/"):
-        return False
-    if name.startswith(("hugepages-", "attachable-volumes-")) or "kubernetes.io/" in name:
-        return True
-    return "/" in name and not name.startswith("requests.") and _qualified("requests." + name)
-
-
-def _qualified(name: str) -> bool:
-    prefix, _, part = name.rpartition("/")
-    if "/" in prefix or not prefix or len(prefix) > 253 or not _PREFIX.fullmatch(prefix):
-        return False
-    return 0 < len(part) <= 63 and _NAME_PART.fullmatch(part) is not None
-
-
 def volcano_amount(name: str, raw: object) -> int:
     """A limit's quantity (JSON as ``Quantity.UnmarshalJSON`` reads it: a string trimmed of
     white space, a number, null for zero) as Gangplank's canonical amount of what Volcano
@@ -94,7 +66,7 @@ def volcano_amount(name: str, raw: object) -> int:
     if isinstance(raw, (bool, dict, list)):
         raise ValueError(f"{raw!r} is not a quantity")
     nanos = parse_quantity(raw.strip() if isinstance(raw, str) else raw)
-    if name == PODS:  # Value(): whole pods, rounded up (a limit below one pod, however rounded, is exceeded by any task)
+    if name == PODS:  # Value(): whole pods, rounded up (a limit of 0.5 pods is one pod)
         return -(-nanos // NANO) * MILLI
     return to_canonical(name, nanos)
 

@@ -50,8 +50,7 @@ import orjson
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.model.cluster import Task
-from app.model.resources import CPU, MEMORY, PODS, cells, is_byte_resource
-from app.plugins.nodegroup import counted
+from app.model.resources import CPU, MEMORY, PODS, cells, counted, is_byte_resource
 
 MAX_NODE_SCORE = 100  # k8s.io/kube-scheduler/framework.MaxNodeScore
 DEFAULT_WEIGHT = 10
