@@ -523,3 +523,33 @@ def test_arguments_decode_as_mapstructure_does():
 def test_unread_argument_is_named_in_the_warnings():
     out = decide([node("a"), *BASE, *one("p")], tiers({"resourceStrategyFitWieght": 3}))
     assert "plugin resource-strategy-fit: arguments not read by Gangplank, so not applied: resourceStrategyFitWieght" in out["warnings"]
+
+
+# -- found in review -------------------------------------------------------------------------------
+SCORED = "volcano.sh/resource-strategy-scoring-type"
+WEIGHTED = "volcano.sh/resource-strategy-weight"
+
+
+def test_pods_of_one_job_with_their_own_strategy_annotations_are_scored_each_their_own() -> None:
+    """Two 1-CPU pods of one gang, no role: j-0 asks MostAllocated on cpu, j-1 LeastAllocated;
+    node b holds a 2-CPU pod, a is empty (8 CPUs each). Volcano places j-0 on b (MostAllocated:
+    a 125, b 375), then j-1 on a (LeastAllocated: a 875, b 500). Allocate's class of equal
+    requests must not give j-1 j-0's scores."""
+    most = {SCORED: "MostAllocated", WEIGHTED: '{"cpu": 1}'}
+    least = {SCORED: "LeastAllocated", WEIGHTED: '{"cpu": 1}'}
+    objs = [node("a", cpu="8", gpu=None), node("b", cpu="8", gpu=None), queue("default"), pod("load", node="b", cpu="2"),
+            podgroup("j", queue="default", min_member=2),
+            pod("j-0", group="j", cpu="1", annotations=most), pod("j-1", group="j", cpu="1", annotations=least)]  # fmt: skip
+    assert bound(decide(objs, [{"plugins": [{"name": "gang"}, plugin()]}])) == {"default/j-0": "b", "default/j-1": "a"}
+
+
+def test_sra_and_proportional_read_no_resource_volcano_does_not_count() -> None:
+    """``storage`` is no resource Volcano's ``NewResource`` keeps: 0 on every node for sra
+    (so a node "without" it scores the full 100) and no reserve for proportional."""
+    n = node("a", cpu="8", gpu=None)
+    n["status"]["allocatable"]["storage"] = "4"
+    objs = [n, queue("default"), podgroup("p", queue="default"), pod("p", group="p", cpu="6")]
+    sra = {"resourceStrategyFitWeight": 0, "sra": {"enable": True, "resources": "storage", "weight": 1}}
+    assert scores(session(objs, sra), "default/p") == {"a": 100.0}
+    prop = {"resourceStrategyFitWeight": 0, "proportional": {"enable": True, "resources": "storage"}}
+    assert passes(session(objs, prop), "default/p") == {"a": True}

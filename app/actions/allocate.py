@@ -547,12 +547,18 @@ class Allocate(Action):
                         self.place(ssn, job, t, n, stmt)
         todo = [t for t in todo if t.status == TaskStatus.PENDING]
         by_labels = labels_matter(ssn)
+        keyed = ssn.class_key if ssn.classes_keyed else None  # (a plugin's key: Session.on_class_key)
+
+        def sig_of(t: Task) -> Any:
+            own = signature(t, by_labels)
+            return own if keyed is None else (own, keyed(t))
+
         i = 0
         while i < len(todo):
             j = i + 1
-            sig = signature(todo[i], by_labels)
+            sig = sig_of(todo[i])
             alone = changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
-            while j < len(todo) and not alone and signature(todo[j], by_labels) == sig:
+            while j < len(todo) and not alone and sig_of(todo[j]) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]
             i = j

@@ -116,6 +116,7 @@ class Session:
         # per-task tests of plugins whose predicate or scores for a task change as pods land
         # (see :meth:`varies_as_pods_land`)
         self._varying: list[Callable[[Task], bool]] = []
+        self._class_keys: list[Callable[[Task], Any]] = []  # (see :meth:`on_class_key`)
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
         #: the ``spec.schedulerName`` values the scheduler takes as its own, "" (a pod naming
@@ -389,6 +390,21 @@ class Session:
         (e.g. a per-queue sum under a limit): such a task is placed on its own, never in a
         class of identical tasks sharing one predicate mask."""
         self._varying.append(test)
+
+    def on_class_key(self, key: Callable[[Task], Any]) -> None:
+        """A plugin's answers for a task depend on more than allocate's class signature (its
+        request, constraints, role): ``key(task)`` joins it, so tasks that differ there are
+        not placed as one class (e.g. a pod's own scoring annotations)."""
+        self._class_keys.append(key)
+
+    @property
+    def classes_keyed(self) -> bool:
+        """Some plugin adds to allocate's class signature (:meth:`on_class_key`)."""
+        return bool(self._class_keys)
+
+    def class_key(self, task: Task) -> tuple[Any, ...]:
+        """What the plugins add to ``task``'s class signature (:meth:`on_class_key`)."""
+        return tuple(key(task) for key in self._class_keys)
 
     def varies_as_pods_land(self, task: Task) -> bool:
         """Some plugin said its answers for ``task`` change as pods land (:meth:`on_pods_landing`)."""

@@ -34,7 +34,8 @@ Arguments are decoded as Volcano's ``framework.Get`` (mapstructure, not weakly t
 of the nested maps match case-insensitively, numbers may be floats (truncated), a value of
 another type makes Volcano's scheduler exit (``klog.Fatalf``): here a 422.
 Gangplank has no record of a node listing a resource at 0: the proportional check skips
-such a node, where Volcano checks it with a zero reserve.
+such a node, where Volcano checks it with a zero reserve (and, its refusal being unresolvable, also
+leaves the node out of its preempt's candidates when the pod does not fit its idle cpu or memory).
 """
 
 from __future__ import annotations
@@ -297,12 +298,14 @@ class ResourceStrategyFit(Plugin):
         if self.proportional is not None:
             #: (column, cpu rate, memory rate) of the listed scalar resources some node or pod has
             self.prop_cols = [(index[n], r[0], r[1]) for n, r in self.proportional.items()
-                              if n in index and n not in (CPU, MEMORY)]  # fmt: skip
+                              if n in index and n not in (CPU, MEMORY) and counted(n)]  # fmt: skip  (NewResource drops the rest)
             self.ssn.register("predicate", self.name, self.predicate)
             if self.prop_cols:
                 self.ssn.on_pods_landing(self.checked)
         if self.weight > 0 or self.sra.weight > 0:
             self.ssn.register("node_order", self.name, self.score)
+            if self.weight > 0:  # a pod's own strategy annotations: pods differing there are no one class
+                self.ssn.on_class_key(lambda t: (t.annotations.get(SCORING_TYPE), t.annotations.get(SCORING_WEIGHT)))
 
     def _get(self, key: str, decode: Callable[[Any], Any], default: Any) -> Any:
         """``framework.Get``: ``default`` when the key is absent; a value mapstructure cannot
@@ -415,7 +418,8 @@ class ResourceStrategyFit(Plugin):
         has = c.allocatable[nodes] != 0
         for col, cpu_rate, mem_rate in self.prop_cols:
             value = volcano_units(names[col], idle[:, col])
-            fail = (cpu_left < value * cpu_rate) | (mem_left < value * mem_rate * 1000 * 1000)
+            with np.errstate(over="ignore"):  # (a huge rate: inf, as Go's float64)
+                fail = (cpu_left < value * cpu_rate) | (mem_left < value * mem_rate * 1000 * 1000)
             ok &= ~(has[:, col] & fail)
         return ok
 
@@ -426,7 +430,7 @@ def sra_vector(allocatable: np.ndarray, index: dict[str, int], requested: list[i
     lacks = (allocatable[:, requested] == 0).any(axis=1) if requested else np.zeros(n, dtype=bool)
     score = np.zeros(n)
     for name, w in sra.resources.items():  # resourceSraScore
-        if name in index:
+        if name in index and counted(name):  # (a name NewResource drops is 0 on every node)
             score += np.where(allocatable[:, index[name]] > 0, float(w), 0.0)
     if sra.weight_sum > 0:
         score = 1.0 - score / float(sra.weight_sum)
