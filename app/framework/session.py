@@ -253,9 +253,7 @@ class Session:
         theirs = self.not_ours_inert()
         inert = c.inert
         if theirs is not None and inert is not None:
-            wanted = np.zeros(len(theirs), dtype=bool)
-            for st in states:
-                wanted |= inert.status == st
+            wanted = np.isin(inert.status, [int(st) for st in states])
             totals = inert.queue_totals_of(theirs & wanted, c.task_req)
             for q, row in zip(inert.queue_ordinals()[1], totals, strict=True):
                 if row.any():

@@ -51,7 +51,7 @@ from app.framework.plugin import Plugin
 from app.ingest.kube import VOLCANO_NODEGROUP_LIMITS, VOLCANO_NODEGROUP_NAME
 from app.ingest.quantity import NANO, parse_quantity, to_canonical
 from app.model.cluster import ALLOCATED_STATUS, NodeGroupAffinity, Queue, Task
-from app.model.resources import MILLI, PODS, counted
+from app.model.resources import MILLI, PODS, column_sums, counted
 from app.plugins.capacity import MIN_RESOURCE
 
 ROOT = "root"
@@ -245,8 +245,15 @@ class NodeGroup(Plugin):
         theirs = ssn.not_ours_inert()
         if theirs is not None:
             keep &= ~theirs
-        for i in np.flatnonzero(keep).tolist():  # (inert pods are Running or Bound)
-            self._add(inert.queues[i], int(inert.nodes[i]), c.task_req[inert.rows[i]], 1)
+        at = np.flatnonzero(keep)  # (inert pods are Running or Bound)
+        if not len(at):
+            return
+        queue_of, group_of = ords[at], self.group_of[inert.nodes[at]]
+        for qi, name in enumerate(names):  # one sum per limited (queue, group), not one per pod
+            for g in self.limits.get(name, ()):
+                rows = inert.rows[at[(queue_of == qi) & (group_of == g)]]
+                if len(rows):
+                    self._add_to(name, g, column_sums(c.task_req[rows]), 1)
 
     # -- events ------------------------------------------------------------------------------
     def _hold(self, t: Task, sign: int) -> None:
@@ -259,8 +266,10 @@ class NodeGroup(Plugin):
         if node < 0:
             return
         g = int(self.group_of[node])
-        if g not in self.limits[queue]:
-            return
+        if g in self.limits[queue]:
+            self._add_to(queue, g, req, sign)
+
+    def _add_to(self, queue: str, g: int, req: np.ndarray, sign: int) -> None:
         key = (queue, g)
         held = self.held.get(key)
         if held is None:
