@@ -68,26 +68,34 @@ def test_json_and_yaml_types_and_their_variants_are_read(client, ctype):
 # -- client going away -----------------------------------------------------------------------
 
 
-def test_client_disconnect_mid_body_is_an_info_line_not_an_error(caplog):
+def _asgi_post(messages: list[dict], length: int | None = None) -> list[dict]:
+    """``/v1/decisions`` called as an ASGI server would, the body's pieces as ``messages``
+    (under a declared Content-Length of ``length``, when given): what the app sent."""
+
     async def run() -> list[dict]:
         sent: list[dict] = []
-        chunks = [{"type": "http.request", "body": b'{"objects": [', "more_body": True}, {"type": "http.disconnect"}]
+        queue = list(messages)
 
         async def receive() -> dict:
-            return chunks.pop(0) if chunks else {"type": "http.disconnect"}
+            return queue.pop(0) if queue else {"type": "http.disconnect"}
 
         async def send(message: dict) -> None:
             sent.append(message)
 
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
                  "path": "/v1/decisions", "raw_path": b"/v1/decisions", "query_string": b"", "root_path": "",
-                 "headers": [(b"content-type", b"application/json"), (b"host", b"testserver")],
+                 "headers": [(b"content-type", b"application/json"), (b"host", b"testserver")]
+                            + ([(b"content-length", str(length).encode())] if length is not None else []),
                  "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}  # fmt: skip
         await app(scope, receive, send)
         return sent
 
+    return asyncio.run(run())
+
+
+def test_client_disconnect_mid_body_is_an_info_line_not_an_error(caplog):
     with caplog.at_level(logging.INFO):
-        sent = asyncio.run(run())
+        sent = _asgi_post([{"type": "http.request", "body": b'{"objects": [', "more_body": True}, {"type": "http.disconnect"}])
     assert sent[0]["status"] == 400
     assert b"client-disconnected" in sent[1]["body"]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
@@ -336,3 +344,42 @@ def test_a_refused_connection_is_drained_for_a_bounded_time_only(served, monkeyp
             for _ in range(100):
                 s.sendall(b"a" * 65536)
                 time.sleep(0.01)
+
+
+@pytest.fixture
+def one_buffer(monkeypatch):
+    from app.api import common
+
+    if common._BODY_PUT is None:
+        pytest.skip("the C kernels are not built: every body is joined")
+    monkeypatch.setattr(common, "ONE_BUFFER_MIN", 10)
+
+
+def _pieces(body: bytes, size: int) -> list[dict]:
+    return [{"type": "http.request", "body": body[i : i + size], "more_body": i + size < len(body)}
+            for i in range(0, len(body), size)]  # fmt: skip
+
+
+def test_a_body_read_into_one_buffer_decides_as_the_joined_body(client, one_buffer):
+    body = orjson.dumps(request([node("a")] + [pod(f"p{i}") for i in range(30)]))
+    sent = _asgi_post(_pieces(body, 100), len(body))
+    assert sent[0]["status"] == 200
+    assert orjson.loads(sent[1]["body"]) | {"timing": None} == client.post(
+        "/v1/decisions", content=body, headers=JSON).json() | {"timing": None}  # fmt: skip
+
+
+@pytest.mark.parametrize("declared", ["shorter", "longer"])
+def test_a_body_other_than_its_content_length_is_a_400_naming_it(one_buffer, declared):
+    body = orjson.dumps(request([node("a")]))
+    length = len(body) + (7 if declared == "shorter" else -7)  # the body ends 7 bytes short / runs 7 past
+    sent = _asgi_post(_pieces(body, 16), length)
+    assert sent[0]["status"] == 400
+    problem = orjson.loads(sent[1]["body"])
+    assert problem["type"].endswith("/body-length-mismatch") and "Content-Length" in problem["detail"]
+
+
+def test_a_client_gone_in_the_middle_of_a_one_buffer_body_is_a_400(one_buffer):
+    body = orjson.dumps(request([node("a")]))
+    sent = _asgi_post(_pieces(body, 16)[:2] + [{"type": "http.disconnect"}], len(body))
+    assert sent[0]["status"] == 400 and b"client-disconnected" in sent[1]["body"]
+    assert b"after 32 bytes" in sent[1]["body"]

@@ -821,3 +821,19 @@ def test_draft_rows_in_c_decline_what_they_were_not_written_for() -> None:
             return 3
 
     assert C.draft_rows(pods, Nodes(nodes), 6, 5, "default", k) is None  # the twin calls get
+
+
+@pytest.mark.skipif(not kernels.COMPILED, reason="the C kernels are not built")
+def test_body_put_copies_pieces_into_the_buffer_and_refuses_one_past_its_end():
+    make, put = kernels.compiled("body_buffer"), kernels.compiled("body_put")
+    buf = make(6)
+    assert put(buf, 0, b"ab") == 2 and put(buf, 2, memoryview(b"cd")) == 4 and put(buf, 4, bytearray(b"ef")) == 6
+    assert buf == b"abcdef" and put(buf, 6, b"") == 6
+    for at, piece in ((5, b"xy"), (-1, b"x"), (7, b"")):
+        with pytest.raises(ValueError):
+            put(buf, at, piece)
+    assert buf == b"abcdef"
+    with pytest.raises(TypeError):
+        put(bytearray(6), 0, b"x")
+    with pytest.raises(ValueError):
+        make(-1)

@@ -131,3 +131,56 @@ def test_the_rest_of_a_body_answered_before_it_arrived_is_dropped(served, pieces
         except OSError:
             pass  # closed by the server meanwhile: as good
     assert pieces["n"] == 0
+
+
+# -- one buffer for a body of a declared length (app.api.common.read_body) --------------------
+
+
+@pytest.fixture
+def puts(monkeypatch):
+    """How many pieces were copied into a one-buffer body (None: the C kernels are not built)."""
+    from app.api import common
+
+    if common._BODY_PUT is None:
+        pytest.skip("the C kernels are not built: every body is joined")
+    seen = {"n": 0}
+    original = common._BODY_PUT
+
+    def counted(buffer, at, piece):
+        seen["n"] += 1
+        return original(buffer, at, piece)
+
+    monkeypatch.setattr(common, "_BODY_PUT", counted)
+    return seen
+
+
+@pytest.mark.parametrize("size", [16_384, 262_144])
+def test_a_body_of_a_declared_length_is_read_into_one_buffer_as_it_arrives(served, puts, monkeypatch, size):
+    from app.api import common
+
+    answers = []
+    for least in (1000, 1 << 40):  # one buffer; joined pieces
+        monkeypatch.setattr(common, "ONE_BUFFER_MIN", least)
+        before = puts["n"]
+        with socket.create_connection(("127.0.0.1", served)) as s:
+            s.sendall(_head(len(BODY)))
+            _send_in_pieces(s, BODY, size)
+            answers.append(_responses(s, 1)[0])
+        assert (puts["n"] > before) == (least == 1000)
+    assert answers[0] == answers[1] and answers[0][0] == 200
+    assert orjson.loads(answers[0][1])["bindings"][0]["pod"] == "default/waiting"
+
+
+def test_a_chunked_body_is_joined_not_read_into_one_buffer(served, puts, monkeypatch):
+    from app.api import common
+
+    monkeypatch.setattr(common, "ONE_BUFFER_MIN", 1000)
+    with socket.create_connection(("127.0.0.1", served)) as s:
+        s.sendall(b"POST /v1/decisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
+        for i in range(0, len(BODY), 50_000):
+            part = BODY[i : i + 50_000]
+            s.sendall(b"%x\r\n" % len(part) + part + b"\r\n")
+        s.sendall(b"0\r\n\r\n")
+        ((status, _),) = _responses(s, 1)
+    assert status == 200 and puts["n"] == 0  # no declared length: gathered and joined

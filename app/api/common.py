@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from app.errors import InputError, LimitError
 from app.inflight import BUDGET
 from app.ingest.body import decode, media_kind
+from app.ingest.kernels import compiled
 from app.settings import Settings, get_settings
 
 T = TypeVar("T")
@@ -47,12 +48,30 @@ def gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
+#: The C kernels that read a body into one buffer as it arrives (None without them).
+_BODY_BUFFER = compiled("body_buffer")
+_BODY_PUT = compiled("body_put")
+#: The smallest declared length read into one buffer as it arrives; a shorter body (or one
+#: of no declared length) is gathered in pieces and joined.
+ONE_BUFFER_MIN = 1 << 20
+
+
 async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, at most ``limit`` bytes (413 past it, before reading when its
+    Content-Length says so). A body of a declared length of at least :data:`ONE_BUFFER_MIN`
+    is copied piece by piece into one buffer of that length as it arrives (the C kernels'
+    ``body_buffer`` / ``body_put``), so nothing is left to join after its last piece: joining
+    10 MB took 4-5 ms, mostly the fresh memory's page faults, now paid while the body is
+    still arriving. The buffer's pages are the system's only once written, as the pieces'
+    were."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    length = int(declared) if declared is not None and declared.isdigit() else None
+    if length is not None and length > limit:
         raise LimitError(
             f"the body is {declared} bytes; the limit is {limit} (GANGPLANK_MAX_BODY_BYTES)", "", kind="body-too-large"
         )
+    if length is not None and length >= ONE_BUFFER_MIN and _BODY_BUFFER is not None and _BODY_PUT is not None:
+        return await _read_into(request, length)
     chunks: list[bytes] = []
     size = 0
     try:
@@ -63,9 +82,32 @@ async def read_body(request: Request, limit: int) -> bytes:
                                  kind="body-too-large")  # fmt: skip
             chunks.append(chunk)
     except ClientDisconnect:  # gone mid-body: nobody reads the answer; the access log's line is the record
-        raise InputError(f"the client went away after {size} bytes of the body", "", kind="client-disconnected",
-                         status=400) from None  # fmt: skip
+        raise _gone(size) from None
     return b"".join(chunks)
+
+
+async def _read_into(request: Request, length: int) -> bytes:
+    """:func:`read_body` of a body declared ``length`` bytes long, into one buffer. The
+    buffer leaves here only whole: a body shorter or longer than declared is a 400 (the
+    HTTP server ends a body at its Content-Length, so neither reaches here through it)."""
+    buffer = _BODY_BUFFER(length)  # type: ignore[misc]
+    at = 0
+    try:
+        async for chunk in request.stream():
+            if len(chunk) > length - at:
+                raise InputError(f"the body is longer than its Content-Length ({length} bytes)", "",
+                                 kind="body-length-mismatch", status=400)  # fmt: skip
+            at = _BODY_PUT(buffer, at, chunk)  # type: ignore[misc]
+    except ClientDisconnect:
+        raise _gone(at) from None
+    if at != length:
+        raise InputError(f"the body ended after {at} of the {length} bytes its Content-Length declares", "",
+                         kind="body-length-mismatch", status=400)  # fmt: skip
+    return buffer  # type: ignore[no-any-return]
+
+
+def _gone(size: int) -> InputError:
+    return InputError(f"the client went away after {size} bytes of the body", "", kind="client-disconnected", status=400)
 
 
 async def budgeted_body(request: Request, settings: Settings) -> tuple[bytes, str | None]:

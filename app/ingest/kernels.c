@@ -2898,7 +2898,41 @@ done:
 
 #undef S
 
+/* A request body read into one buffer as it arrives (see app/api/common.py read_body):
+ * body_buffer(n) is a new bytes object of n bytes not yet written, body_put(buffer, at,
+ * piece) copies a piece into it at ``at`` and returns where the next one goes. The buffer is
+ * the caller's alone until every byte is written (it is neither hashed nor shared before). */
+static PyObject *body_buffer(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_ssize_t n = PyLong_AsSsize_t(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "a negative length");
+        return NULL;
+    }
+    return PyBytes_FromStringAndSize(NULL, n);
+}
+
+static PyObject *body_put(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *buffer;
+    Py_ssize_t at;
+    Py_buffer piece;
+    if (!PyArg_ParseTuple(args, "O!ny*", &PyBytes_Type, &buffer, &at, &piece)) return NULL;
+    if (!PyBytes_CheckExact(buffer) || at < 0 || at > PyBytes_GET_SIZE(buffer) || piece.len > PyBytes_GET_SIZE(buffer) - at) {
+        PyBuffer_Release(&piece);
+        PyErr_SetString(PyExc_ValueError, "the piece does not fit the buffer");
+        return NULL;
+    }
+    memcpy(PyBytes_AS_STRING(buffer) + at, piece.buf, (size_t)piece.len);
+    Py_ssize_t end = at + piece.len;
+    PyBuffer_Release(&piece);
+    return PyLong_FromSsize_t(end);
+}
+
 static PyMethodDef methods[] = {
+    {"body_buffer", body_buffer, METH_O, "A new bytes object of n bytes to read a body into (see app/api/common.py)."},
+    {"body_put", body_put, METH_VARARGS, "A piece of a body copied into its buffer (see app/api/common.py)."},
     {"record_columns", record_columns, METH_VARARGS, "Attribute columns of typed records (see kernels.py)."},
     {"int_column", int_column, METH_VARARGS, "An int slot of typed records as int64 bytes (see kernels.py)."},
     {"int_and_ordinals", int_and_ordinals, METH_VARARGS,
