@@ -209,3 +209,37 @@ def test_scheduling_gated_pods_are_deducted_from_what_an_admitted_podgroup_reser
     args = {"overcommit-factor": 1.0} if plugin == "overcommit" else None
     assert admitted(client, cluster(True), plugin, args) == ["x", "y"]
     assert admitted(client, cluster(False), plugin, args) == ["x"]
+
+
+# -- minResources as Volcano's NewResource reads them -------------------------------------------
+
+#: The minResources Volcano's PodGroup controller writes for a pod on its own of 1 CPU, 1Gi
+#: (``buildPodGroupFromPod``: ``CalTaskRequests``, the pod's quota usage ``GetPodQuotaUsage``:
+#: each request under its name and ``requests.<name>``, its limits as ``limits.<name>``,
+#: ``pods`` and ``count/pods``).
+QUOTA_USAGE = {"count/pods": "1", "pods": "1", "cpu": "1", "requests.cpu": "1", "limits.cpu": "2",
+               "memory": "1Gi", "requests.memory": "1Gi", "limits.memory": "2Gi"}  # fmt: skip
+
+
+@pytest.mark.parametrize("plugin", ["overcommit", "proportion", "capacity"])
+def test_min_resources_names_new_resource_drops_are_not_in_the_enqueue_vote(client, plugin):
+    """``NewResource`` keeps cpu, memory, pods, ephemeral-storage and scalar resource names,
+    never ``requests.*`` / ``limits.*`` quota names nor ``count/*``: a controller-made
+    PodGroup asking 1 CPU is admitted on n0 (no node has a ``requests.cpu`` or
+    ``count/pods`` to give), and one asking 5 CPU of q's 4 is not (cpu is compared)."""
+    objs = q4() + asking("p", QUOTA_USAGE, q="q")
+    assert admitted(client, objs, plugin) == ["p"]
+    assert admitted(client, q4() + asking("p", {**QUOTA_USAGE, "cpu": "5", "requests.cpu": "5"}, q="q"), plugin) == (
+        ["p"] if plugin == "overcommit" else [])  # (overcommit: 5 <= 9.6 idle)
+
+
+def test_resourcequota_compares_the_quota_names_as_written(client):
+    """The resourcequota plugin reads minResources as written: a ResourceQuota of
+    ``requests.cpu: 1`` with 1 used refuses the controller-made PodGroup asking
+    ``requests.cpu: 1`` more (2 > 1); one of ``requests.cpu: 2`` admits it."""
+    def quota(hard: str) -> dict:
+        return {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "rq", "namespace": "default"},
+                "status": {"hard": {"requests.cpu": hard}, "used": {"requests.cpu": "1"}}}  # fmt: skip
+
+    assert admitted(client, q4() + asking("p", QUOTA_USAGE, q="q") + [quota("1")], "resourcequota") == []
+    assert admitted(client, q4() + asking("p", QUOTA_USAGE, q="q") + [quota("2")], "resourcequota") == ["p"]

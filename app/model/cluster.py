@@ -914,8 +914,12 @@ def deduct_gated(job: Job, amount: np.ndarray) -> np.ndarray:
 
 
 def min_resources_vector(job: Job, resources: Any) -> np.ndarray:
-    """The job's minResources as a float vector (zeros without them)."""
-    return resources.vector(job.min_resources or {}).astype(np.float64)
+    """The job's minResources as Volcano's ``NewResource`` reads them, a float vector (zeros
+    without them): the names it drops (``requests.*``, ``limits.*``, ``count/*``, names
+    that are no resource) are 0 (``ResourceTable.kept``)."""
+    if not job.min_resources:
+        return np.zeros(resources.size, dtype=np.float64)
+    return np.where(resources.kept, resources.vector(job.min_resources), 0).astype(np.float64)
 
 
 def enqueue_reservation(job: Job, resources: Any) -> np.ndarray:

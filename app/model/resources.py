@@ -100,7 +100,7 @@ def is_byte_resource(name: str) -> bool:
 class ResourceTable:
     """Maps resource names to vector positions: cpu, memory, pods, then the rest sorted."""
 
-    __slots__ = ("names", "index", "size", "without_pods")
+    __slots__ = ("names", "index", "size", "without_pods", "kept")
 
     def __init__(self, names: Iterable[str] = ()) -> None:
         extra = sorted(set(names) - set(FIXED))
@@ -110,6 +110,11 @@ class ResourceTable:
         #: The resources queue checks compare: every one but the pod slot (Volcano's
         #: LessEqualWithDimension skips the ignored "pods" scalar).
         self.without_pods = np.array([n != PODS for n in self.names], dtype=bool)
+        #: The resources Volcano's ``NewResource`` keeps (:func:`counted`): a PodGroup's
+        #: ``minResources`` written as quota usage (``requests.cpu``, ``limits.memory``,
+        #: ``count/pods``, as Volcano's controller writes them for a pod on its own) keeps
+        #: only these in Volcano's enqueue checks.
+        self.kept = np.array([counted(n) for n in self.names], dtype=bool)
 
     def zeros(self, rows: int | None = None) -> np.ndarray:
         shape = self.size if rows is None else (rows, self.size)
