@@ -308,8 +308,9 @@ class Session:
         if fresh and "enqueue" in self.config.actions:
             c.warnings.append(
                 f"{len(fresh)} Pending pod(s) on their own have no PodGroup in the snapshot (e.g. {min(fresh)}): Volcano's "
-                "PodGroup controller makes one for each in phase Pending (minResources: the pod's quota usage), which "
-                "enqueue must admit before allocate places the pod; the volcano profile takes them as admitted")  # fmt: skip
+                "PodGroup controller makes one in phase Pending for each pod, or for each controller owner's pods "
+                "(minResources: the pod's quota usage), which enqueue must admit before allocate places the pods; the "
+                "volcano profile takes each such pod as a job of its own, admitted")  # fmt: skip
         if pending_in_gangs:
             t = min(pending_in_gangs, key=lambda t: t.key)
             c.warnings.append(
