@@ -75,6 +75,7 @@ class Kep5710Eviction(GangEviction):
             else:
                 lo = mid + 1
         chosen = [u for u in units if u.priority <= prios[lo]]
+        kept = ssn.trial_state()
         stmt = ssn.statement()
         for u in chosen:
             for t in u.tasks:
@@ -83,6 +84,7 @@ class Kep5710Eviction(GangEviction):
         if not self.simulate(ssn, job, domain, stmt):
             stmt.discard()
             self.alloc._restore(ssn, job, saved)
+            ssn.end_trial(kept)
             return "not enough"
         c = ssn.cluster
         first = [u for u in chosen if any(id(t) in violating for t in u.tasks)]
@@ -92,8 +94,9 @@ class Kep5710Eviction(GangEviction):
             for t in u.tasks:
                 need_back[t.node] = need_back.get(t.node, 0) + t.req
             if all((c.future_idle_of(n) - r >= 0).all() for n, r in need_back.items()):
-                for t in u.tasks:
-                    stmt.cancel_evict(t)
+                with ssn.trial():  # (a put-back Volcano does not make)
+                    for t in u.tasks:
+                        stmt.cancel_evict(t)
         why = "lower priority" if self.kind == PREEMPT else "over its queue's share"
         for op in stmt.ops:
             if op.kind == "evict":
@@ -105,12 +108,13 @@ class Kep5710Eviction(GangEviction):
         return "evicted"
 
     def feasible(self, ssn: Session, job: Job, domain: int, units: list[Unit]) -> bool:
-        stmt = ssn.statement()
-        for u in units:
-            for t in u.tasks:
-                stmt.evict(t, "", self.kind, job.key)
-        saved = self.alloc._save(ssn, job)
-        ok = self.simulate(ssn, job, domain, stmt)
-        stmt.discard()
-        self.alloc._restore(ssn, job, saved)
+        with ssn.trial():
+            stmt = ssn.statement()
+            for u in units:
+                for t in u.tasks:
+                    stmt.evict(t, "", self.kind, job.key)
+            saved = self.alloc._save(ssn, job)
+            ok = self.simulate(ssn, job, domain, stmt)
+            stmt.discard()
+            self.alloc._restore(ssn, job, saved)
         return ok

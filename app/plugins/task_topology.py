@@ -1,0 +1,522 @@
+"""task-topology: Volcano's affinity between the tasks of a job (``pkg/scheduler/plugins/task-topology``).
+
+A job's topology is read from its PodGroup's annotations when the job has a Pending pod at
+session open (``initBucket``; a pod on its own, and a job the scheduler holds none for,
+has none):
+
+* ``volcano.sh/task-topology-affinity`` and ``volcano.sh/task-topology-anti-affinity``:
+  groups separated by ``;``, task names in a group by ``,`` (a group of one name is the
+  task's affinity, or anti-affinity, with itself; names of a longer group are paired with
+  each other); ``volcano.sh/task-topology-task-order``: task names separated by ``,``.
+  A name is a pod's ``volcano.sh/task-spec`` (its annotation, else its label: Volcano's
+  ``TaskRole``); empty names are skipped. Any of the three present gives the job a
+  topology. A name no pod of the job has, or a name twice in one group, makes Volcano
+  log and ignore the job's whole topology (annotations checked in that order, the first
+  error wins): so does Gangplank, and the answer's warnings name the PodGroup, the
+  annotation and the task.
+* Buckets (``ConstructBucket``): the pods whose ``volcano.sh/task-spec`` *annotation*
+  (not the label) names a task with an affinity or anti-affinity, taken in Volcano's order
+  (pods on a node first, by node name; then by the task-order annotation, earlier first,
+  then by the strongest kind of rule the task has: self anti-affinity 4, affinity 3, self
+  affinity 2, anti-affinity 1; then by pod name). A pod on a node joins the bucket of its
+  node (one per node). Any other joins the bucket whose pods it likes most (per pod there:
+  +1 for an affinity, −1 for an anti-affinity; ties to the bucket with the smaller request
+  score, cpu millicores + memory MiB + the other resources' milli-units; then the older),
+  or a new bucket when the best is below 0. Other pods are out of every bucket; a job
+  whose annotations name no affinity has no bucket (its task order does nothing).
+* TaskOrder: a pod in a bucket goes before one out of all buckets (of any two jobs with
+  a topology); within a job, the bucket with more unplaced pods first, then (same bucket)
+  the task-order annotation, then the kind of rule, then (different buckets) the older
+  bucket. Otherwise no opinion.
+* NodeOrder, for a pod in a bucket on a node whose idle plus releasing capacity holds its
+  request (else 0): the bucket's pods on the node, minus the pods placed there in this
+  session whose tasks the pod's task has an anti-affinity with, plus the bucket's unplaced
+  pods, minus how many of the bucket's other unplaced pods must be left out before the
+  rest's request fits that capacity; times ``task-topology.weight`` (a Go int, default
+  1), times 100 / the largest bucket size the job had when built.
+* Allocate event (placed, pipelined, or an eviction undone): the pod's bucket binds to its
+  node; the pod counts for its task on the node. Volcano registers no Deallocate
+  handler: an eviction or an undone placement takes nothing back, in Gangplank as in
+  Volcano (a gang that could not be placed keeps its pods' nodes in its buckets for the
+  rest of the session). Gangplank's own trial runs, which Volcano does not make (the
+  gang-aware evictions' simulations and fill-back, the exact solver's comparison run,
+  the topology-aware preemption's victim dry run), leave the buckets as they were
+  (``Session.on_trial``).
+
+The pods of a bucket are placed one at a time (``Session.on_pods_landing``): their scores
+move as the bucket binds. When a pod binds to its bucket a second time and its request is
+more than the bucket has left, Volcano's ``Resource.Sub`` assertion panics the scheduler
+unless ``PANIC_ON_ERROR=false``; the answer is what Volcano then decides with it false,
+and the warnings say so.
+
+Known divergences: Volcano takes the bucket's other pods out in Go's map order (so its
+score varies from run to run when they ask for different amounts): Gangplank in bucket
+order; Volcano's task queue is a heap whose order moves as buckets shrink, so after the
+first placement its pops depend on the heap's layout (built in map order): Gangplank
+orders a job's tasks once when it takes the job (the order every layout gives while no
+bucket shrinks); a resource a pod or node lists at 0 is taken as not listed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.framework.plugin import Plugin
+from app.ingest.kube import VOLCANO_TASK_SPEC
+from app.model.cluster import Job, Task, TaskStatus, request_rows
+from app.model.resources import CPU, MEMORY, PODS, counted, is_byte_resource
+
+AFFINITY = "volcano.sh/task-topology-affinity"
+ANTI_AFFINITY = "volcano.sh/task-topology-anti-affinity"
+TASK_ORDER = "volcano.sh/task-topology-task-order"
+WEIGHT = "task-topology.weight"
+MAX_NODE_SCORE = 100  # kube-scheduler's framework.MaxNodeScore
+GO_INT_MAX = 2**63 - 1
+MIN_INT32 = -(2**31)
+#: How strongly a kind of rule puts a task first (``affinityPriority``): the larger first.
+SELF_ANTI, INTER_AFFINITY, SELF_AFFINITY, INTER_ANTI = 4, 3, 2, 1
+
+
+# -- the annotations ---------------------------------------------------------------------------
+@dataclass(slots=True)
+class TaskTopology:
+    """A job's rules as written (``TaskTopology``): groups of task names."""
+
+    affinity: list[list[str]] | None = None
+    anti_affinity: list[list[str]] | None = None
+    task_order: list[str] | None = None
+
+
+class TopologyError(ValueError):
+    """An annotation names a task the job does not have, or one twice in a group."""
+
+    def __init__(self, annotation: str, message: str) -> None:
+        super().__init__(message)
+        self.annotation = annotation
+
+
+def check_groups(annotation: str, groups: list[list[str]], roles: set[str]) -> None:
+    """``affinityCheck``: every non-empty name is a task of the job, and no name is twice in
+    one group; the first failure, in order, raises."""
+    for group in groups:
+        seen: set[str] = set()
+        for name in group:
+            if not name:
+                continue
+            if name not in roles:
+                raise TopologyError(annotation, f"task {name!r} is no task of the job")
+            if name in seen:
+                raise TopologyError(annotation, f"task {name!r} is twice in one group")
+            seen.add(name)
+
+
+def read_topology(annotations: Mapping[str, str], roles: Iterable[str]) -> TaskTopology | None:
+    """``readTopologyFromPgAnnotations``: the job's rules, None when it has none of the three
+    annotations; :class:`TopologyError` when one is invalid (Volcano then ignores them all)."""
+    present = [k in annotations for k in (AFFINITY, ANTI_AFFINITY, TASK_ORDER)]
+    if not any(present):
+        return None
+    known = set(roles)
+    out = TaskTopology()
+    if present[0]:
+        out.affinity = [g.split(",") for g in annotations[AFFINITY].split(";")]
+        check_groups(AFFINITY, out.affinity, known)
+    if present[1]:
+        out.anti_affinity = [g.split(",") for g in annotations[ANTI_AFFINITY].split(";")]
+        check_groups(ANTI_AFFINITY, out.anti_affinity, known)
+    if present[2]:
+        out.task_order = annotations[TASK_ORDER].split(",")
+        check_groups(TASK_ORDER, [out.task_order], known)
+    return out
+
+
+# -- buckets -------------------------------------------------------------------------------------
+class Bucket:
+    """Pods that should share a node (``Bucket``). ``members``: the pods that joined it
+    unplaced, in the order they joined (the order Gangplank takes them out in the
+    NodeOrder); ``unplaced``: those not yet on a node (Volcano's ``tasks``); ``request``:
+    their summed request as Volcano's ``Resreq`` holds it (it goes below zero when a pod
+    binds again); ``named``: the resources Volcano's request lists (cpu, memory, and what a
+    member asks for); ``names``: its pods per task name (``taskNameSet``); ``on_node``:
+    its pods per node (``node``)."""
+
+    __slots__ = ("index", "members", "unplaced", "names", "req_score", "request", "named", "bound", "on_node")
+
+    def __init__(self, index: int, cpu_memory: np.ndarray) -> None:
+        self.index = index
+        self.members: list[Task] = []
+        self.unplaced: dict[str, Task] = {}
+        self.names: Counter[str] = Counter()
+        self.req_score = 0.0
+        self.request = np.zeros(len(cpu_memory), dtype=np.int64)
+        self.named = cpu_memory.copy()
+        self.bound = 0
+        self.on_node: dict[int, int] = {}
+
+
+@dataclass(slots=True)
+class Binding:
+    """One Allocate event, kept for undoing it when a Gangplank trial ends: the pod, its
+    node, its task name, its bucket and whether it was unplaced there."""
+
+    task: Task
+    node: int
+    name: str
+    bucket: Bucket | None
+    fresh: bool
+
+
+class JobTopology:
+    """One job's rules and buckets (Volcano's ``JobManager``)."""
+
+    def __init__(self, job: Job, topo: TaskTopology) -> None:
+        self.job = job
+        self.buckets: list[Bucket] = []
+        self.bucket_of: dict[str, Bucket] = {}  # pod key -> its bucket (pods out of every bucket absent)
+        self.name_of: dict[str, str] = {}  # pod key -> task name, for the pods with a rule (``podInTask``)
+        self.priority: dict[str, int] = {}  # task name -> strongest kind of rule (``taskAffinityPriority``)
+        self.order: dict[str, int] = {}  # task name -> place from the end of the task order (``taskExistOrder``)
+        self.affinity: dict[str, set[str]] = {}
+        self.self_affinity: set[str] = set()
+        self.anti: dict[str, set[str]] = {}
+        self.self_anti: set[str] = set()
+        self.max_size = 0  # ``bucketMaxSize``
+        self.on_node: dict[int, Counter[str]] = {}  # node -> task name -> pods bound there this session (``nodeTaskSet``)
+        #: bindings of pods that were not unplaced in their bucket (a second binding, an eviction
+        #: undone): then a bucket's request may no longer cover its unplaced pods
+        self.rebound = 0
+        self._apply(topo)
+
+    def _mark(self, name: str, kind: int) -> None:
+        if kind > self.priority.get(name, 0):
+            self.priority[name] = kind
+
+    def _apply(self, topo: TaskTopology) -> None:
+        """``ApplyTaskTopology``."""
+        for groups, pairs, alone, kinds in ((topo.affinity, self.affinity, self.self_affinity, (SELF_AFFINITY, INTER_AFFINITY)),
+                                            (topo.anti_affinity, self.anti, self.self_anti, (SELF_ANTI, INTER_ANTI))):  # fmt: skip
+            for group in groups or ():
+                if len(group) == 1:
+                    alone.add(group[0])
+                    self._mark(group[0], kinds[0])
+                    continue
+                for i, src in enumerate(group):
+                    for dst in group[:i]:
+                        pairs.setdefault(src, set()).add(dst)
+                        pairs.setdefault(dst, set()).add(src)
+                    self._mark(src, kinds[1])
+        order = topo.task_order or []
+        for i, name in enumerate(order):
+            self.order[name] = len(order) - i
+
+    def liking(self, name: str, names: Mapping[str, int], only_anti: bool) -> int:
+        """``checkTaskSetAffinity``: +count per pod of a task ``name`` has an affinity with,
+        −count per pod of one it has an anti-affinity with (only these with ``only_anti``)."""
+        if not name:
+            return 0
+        total = 0
+        for other, count in names.items():
+            same = other == name
+            if not only_anti and (name in self.self_affinity if same else other in self.affinity.get(name, ())):
+                total += count
+            if name in self.self_anti if same else other in self.anti.get(name, ()):
+                total -= count
+        return total
+
+    def affinity_order(self, a: Task, b: Task) -> int:
+        """``taskAffinityOrder``: 1 when ``a`` ranks above ``b`` (task order, then kind of rule)."""
+        na, nb = self.name_of[a.key], self.name_of[b.key]
+        if na == nb:
+            return 0
+        oa, ob = self.order.get(na, 0), self.order.get(nb, 0)
+        if oa != ob:
+            return 1 if oa > ob else -1
+        pa, pb = self.priority.get(na, 0), self.priority.get(nb, 0)
+        if pa != pb:
+            return 1 if pa > pb else -1
+        return 0
+
+    def build(self, node_names: list[str], req_of: Callable[[Task], np.ndarray], score_of: Callable[[np.ndarray], float],
+              cpu_memory: np.ndarray) -> None:  # fmt: skip
+        """``ConstructBucket`` over every pod of the job."""
+        ranked = []
+        for t in self.job.tasks:
+            name = t.annotations.get(VOLCANO_TASK_SPEC, "")
+            if name and name in self.priority:
+                self.name_of[t.key] = name
+                ranked.append(t)
+
+        def rank(t: Task) -> tuple[Any, ...]:
+            if t.node >= 0:  # on a node: first, by node name
+                return (0, node_names[t.node], t.name)
+            name = self.name_of[t.key]
+            return (1, "", -self.order.get(name, 0), -self.priority.get(name, 0), t.name)
+
+        by_node: dict[int, Bucket] = {}
+        for t in sorted(ranked, key=rank):
+            name = self.name_of[t.key]
+            chosen: Bucket | None
+            if t.node >= 0:
+                best, chosen = 0, by_node.get(t.node)
+            else:
+                best, chosen = MIN_INT32, None
+                for b in self.buckets:
+                    like = self.liking(name, b.names, False)
+                    if like > best:
+                        best, chosen = like, b
+                    elif like == best and chosen is not None and b.req_score < chosen.req_score:
+                        chosen = b
+            if best < 0 or chosen is None:
+                chosen = Bucket(len(self.buckets), cpu_memory)
+                self.buckets.append(chosen)
+                if t.node >= 0:
+                    by_node[t.node] = chosen
+            self._add(chosen, name, t, req_of, score_of)
+
+    def _add(self, b: Bucket, name: str, t: Task, req_of: Callable[[Task], np.ndarray],
+             score_of: Callable[[np.ndarray], float]) -> None:  # fmt: skip
+        """``AddTaskToBucket``."""
+        self.bucket_of[t.key] = b
+        b.names[name] += 1
+        if t.node >= 0:
+            b.on_node[t.node] = b.on_node.get(t.node, 0) + 1
+            b.bound += 1
+        else:
+            req = req_of(t)
+            b.members.append(t)
+            b.unplaced[t.key] = t
+            b.req_score += score_of(req)
+            b.request += req
+            b.named |= req != 0
+        self.max_size = max(self.max_size, len(b.unplaced) + b.bound)
+
+
+# -- the plugin ----------------------------------------------------------------------------------
+class TaskTopologyPlugin(Plugin):
+    name = "task-topology"
+    summary = ("Volcano: affinity / anti-affinity between a job's tasks (PodGroup annotations volcano.sh/task-topology-*): "
+               "buckets, task order, bucket node scores")
+
+    def open(self) -> None:
+        ssn = self.ssn
+        c = ssn.cluster
+        self.weight = self._weight()
+        names = c.resources.names
+        #: the resources Volcano's Resreq holds (what NewResource keeps, less the pod count)
+        self.kept = np.array([counted(n) and n != PODS for n in names], dtype=bool)
+        self.cpu_memory = np.array([n in (CPU, MEMORY) for n in names], dtype=bool)
+        self.cpu_at, self.memory_at = names.index(CPU), names.index(MEMORY)
+        #: the other resources the request score adds, with the factor to Volcano's units
+        #: (milli-units; a resource counted in bytes in milli-bytes)
+        self.scalars = [(i, 1000.0 if is_byte_resource(n) else 1.0) for i, n in enumerate(names)
+                        if self.kept[i] and not self.cpu_memory[i]]  # fmt: skip
+        self.jobs: dict[str, JobTopology] = {}
+        #: the Allocate events so far, and the warnings they or the scores added (job key -> note)
+        self.log: list[Binding | str] = []
+        self.panicked: dict[str, str] = {}
+        node_names = [n.name for n in c.nodes]
+        for job in c.active_jobs.values():
+            if not job.counts[TaskStatus.PENDING] or ssn.not_ours(job):
+                continue
+            try:
+                topo = read_topology(job.annotations, (t.role for t in job.tasks))
+            except TopologyError as e:
+                self.warn(f"plugin task-topology: PodGroup {job.key} annotation {e.annotation}: {e}: Volcano ignores the "
+                          "job's task topology (no buckets, task order or scores for it), and so does Gangplank")  # fmt: skip
+                continue
+            if topo is None:
+                continue
+            jt = JobTopology(job, topo)
+            jt.build(node_names, self.req_of, self.req_score, self.cpu_memory)
+            self.jobs[job.key] = jt
+        ssn.register("task_order", self.name, self.task_order)
+        ssn.register("node_order", self.name, self.score)
+        if self.jobs:
+            ssn.on_allocate(self.bind)
+            ssn.on_pods_landing(self.in_bucket)
+            ssn.on_trial(lambda: len(self.log), self.undo_to)
+
+    def _weight(self) -> int:
+        """``calculateWeight``: ``Arguments.GetInt`` takes the value only when the YAML
+        decoder made it a Go int (an integer literal); else it logs and keeps 1."""
+        raw = self.args.get(WEIGHT)
+        if raw is None:
+            return 1
+        if isinstance(raw, bool) or not isinstance(raw, int) or not -GO_INT_MAX - 1 <= raw <= GO_INT_MAX:
+            self.warn(f"plugin task-topology: argument {WEIGHT} {raw!r} is not an integer: 1 is used, as Volcano does")
+            return 1
+        return raw
+
+    # -- resources -------------------------------------------------------------------------------
+    def req_of(self, t: Task) -> np.ndarray:
+        """The pod's request as Volcano's ``Resreq`` holds it (no pod count, no name
+        ``NewResource`` drops)."""
+        return np.where(self.kept, t.req, 0)  # type: ignore[arg-type]
+
+    def req_score(self, req: np.ndarray) -> float:
+        """``CalcResReq``'s score: cpu millicores + memory MiB + each other resource's
+        amount in Volcano's units."""
+        score = float(req[self.cpu_at]) + float(req[self.memory_at]) / 1024 / 1024
+        for i, unit in self.scalars:
+            if req[i]:
+                score += float(req[i]) * unit
+        return score
+
+    # -- extension points ------------------------------------------------------------------------
+    def _of(self, t: Task) -> JobTopology | None:
+        return self.jobs.get(t.job.key) if t.job is not None else None
+
+    def in_bucket(self, t: Task) -> bool:
+        jt = self._of(t)
+        return jt is not None and t.key in jt.bucket_of
+
+    def task_order(self, a: Task, b: Task) -> int:
+        """``TaskOrderFn``."""
+        ja, jb = self._of(a), self._of(b)
+        if ja is None or jb is None:
+            return 0
+        ba, bb = ja.bucket_of.get(a.key), jb.bucket_of.get(b.key)
+        if (ba is None) != (bb is None):
+            return -1 if ba is not None else 1
+        if ja is not jb or ba is None or bb is None:
+            return 0
+        na, nb = len(ba.unplaced), len(bb.unplaced)
+        if na != nb:
+            return -1 if na > nb else 1
+        if ba is bb:
+            return -ja.affinity_order(a, b)
+        return -1 if ba.index < bb.index else 1
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """``NodeOrderFn`` of ``task`` on each of ``nodes``."""
+        jt = self._of(task)
+        b = jt.bucket_of.get(task.key) if jt is not None else None
+        if jt is None or b is None or len(nodes) == 0:
+            return np.zeros(len(nodes), dtype=np.float64)
+        c = self.ssn.cluster
+        room = c.idle_of(nodes) + c.releasing[nodes]  # Idle + Releasing
+        fits = ~(room[:, self.kept] < self.req_of(task)[self.kept]).any(axis=1)  # not LessPartly
+        score = _sparse(b.on_node, nodes) + len(b.unplaced)
+        if jt.on_node:
+            name = jt.name_of[task.key]
+            anti = {n: s for n, counts in jt.on_node.items() if (s := jt.liking(name, counts, True)) < 0}
+            score += _sparse(anti, nodes)
+        if fits.any():  # (a node it does not fit scores 0 before the bucket's request is looked at)
+            score[fits] -= self._left_out(jt, b, task, room[fits])
+        product = np.where(fits, score, 0) * np.int64(self.weight)  # (Go's int product wraps, as numpy's)
+        out = product.astype(np.float64)
+        if jt.max_size:
+            out = out * float(MAX_NODE_SCORE) / float(jt.max_size)
+        return out
+
+    def _left_out(self, jt: JobTopology, b: Bucket, task: Task, room: np.ndarray) -> np.ndarray:
+        """Per node (its ``room``), how many of the bucket's other unplaced pods Volcano takes
+        out of its request (here in bucket order) before the rest fits (0 when it fits at
+        once; all of them when it never does)."""
+        cols = np.flatnonzero(b.named & self.kept)
+        need = b.request[cols] - room[:, cols]
+        none = np.zeros(len(room), dtype=np.int64)
+        if not (need > 0).any():
+            return none
+        others = [t for t in b.members if t.key in b.unplaced and t is not task]
+        if not others:
+            return none
+        reqs = request_rows(others)[:, cols]
+        taken = np.cumsum(reqs, axis=0)  # what the first 1, 2, ... of them take out
+        steps = np.zeros(need.shape, dtype=np.int64)
+        for j in range(len(cols)):
+            steps[:, j] = np.searchsorted(taken[:, j], need[:, j], side="left") + 1
+        steps[need <= 0] = 0
+        out = np.minimum(steps.max(axis=1), len(others))
+        if jt.rebound:  # the request may no longer cover them: Sub's assertion, at each step taken
+            left = b.request[cols] - np.vstack([np.zeros(len(cols), dtype=np.int64), taken[:-1]])
+            asked = (reqs != 0) | self.cpu_memory[cols]
+            failed = np.flatnonzero(((reqs > left) & asked).any(axis=1))
+            if len(failed) and failed[0] < out.max():
+                self._panic(jt, others[int(failed[0])])
+        return out
+
+    # -- Allocate event ----------------------------------------------------------------------------
+    def bind(self, t: Task) -> None:
+        """``AllocateFunc`` / ``TaskBound``: the pod counts for its task on its node, and its
+        bucket binds to the node; nothing takes this back (no Deallocate handler)."""
+        jt = self._of(t)
+        if jt is None:
+            return
+        name = t.annotations.get(VOLCANO_TASK_SPEC, "")
+        if name:
+            jt.on_node.setdefault(t.node, Counter())[name] += 1
+        b = jt.bucket_of.get(t.key)
+        fresh = False
+        if b is not None:
+            b.on_node[t.node] = b.on_node.get(t.node, 0) + 1
+            b.bound += 1
+            fresh = b.unplaced.pop(t.key, None) is not None
+            if not fresh:
+                jt.rebound += 1
+            req = self.req_of(t)
+            asked = (req != 0) | self.cpu_memory
+            if (req[asked] > b.request[asked]).any():  # Sub's assertion fails
+                self._panic(jt, t)
+            b.request -= req
+        self.log.append(Binding(t, t.node, name, b, fresh))
+
+    def _panic(self, jt: JobTopology, t: Task) -> None:
+        """Say, once per job, that Volcano's ``Resource.Sub`` assertion fails for its bucket."""
+        key = jt.job.key
+        if key in self.panicked:
+            return
+        note = (f"plugin task-topology: PodGroup {key}: a bucket's request no longer covers its pods (pods bound to it again "
+                "in this decision: Volcano takes no binding back when a placement or an eviction is undone), so Volcano's "
+                f"Resource.Sub assertion fails (first at pod {t.key}): its scheduler panics here unless PANIC_ON_ERROR=false; "
+                "the answer is what Volcano decides with PANIC_ON_ERROR=false")  # fmt: skip
+        self.panicked[key] = note
+        self.ssn.cluster.warnings.append(note)
+        self.log.append(key)
+
+    def undo_to(self, mark: int) -> None:
+        """Take back what happened after the first ``mark`` entries of the log (a Gangplank
+        trial ended)."""
+        while len(self.log) > mark:
+            e = self.log.pop()
+            if isinstance(e, str):
+                self.ssn.cluster.warnings.remove(self.panicked.pop(e))
+                continue
+            jt = self.jobs[e.task.job.key]  # type: ignore[union-attr]
+            if e.name:
+                counts = jt.on_node[e.node]
+                counts[e.name] -= 1
+                if not counts[e.name]:
+                    del counts[e.name]
+            b = e.bucket
+            if b is None:
+                continue
+            b.on_node[e.node] -= 1
+            if not b.on_node[e.node]:
+                del b.on_node[e.node]
+            b.bound -= 1
+            if e.fresh:
+                b.unplaced[e.task.key] = e.task
+            else:
+                jt.rebound -= 1
+            b.request += self.req_of(e.task)
+
+
+def _sparse(values: Mapping[int, int], nodes: np.ndarray) -> np.ndarray:
+    """``values[n]`` (0 when absent) for each of ``nodes``."""
+    out = np.zeros(len(nodes), dtype=np.int64)
+    if not values:
+        return out
+    keys = np.fromiter(values.keys(), dtype=np.intp, count=len(values))
+    vals = np.fromiter(values.values(), dtype=np.int64, count=len(values))
+    order = np.argsort(keys)
+    keys, vals = keys[order], vals[order]
+    at = np.minimum(np.searchsorted(keys, nodes), len(keys) - 1)
+    hit = keys[at] == nodes
+    out[hit] = vals[at[hit]]
+    return out
