@@ -1,7 +1,7 @@
 """task-topology: Volcano's affinity between the tasks of a job (``pkg/scheduler/plugins/task-topology``).
 
 A job's topology is read from its PodGroup's annotations when the job has a Pending pod at
-session open (``initBucket``; a pod on its own, and a job the scheduler holds none for,
+session open (``initBucket``; a job the scheduler holds none for, ``Session.not_ours``,
 has none):
 
 * ``volcano.sh/task-topology-affinity`` and ``volcano.sh/task-topology-anti-affinity``:
@@ -44,17 +44,20 @@ has none):
   (``Session.on_trial``).
 
 The pods of a bucket are placed one at a time (``Session.on_pods_landing``): their scores
-move as the bucket binds. When a pod binds to its bucket a second time and its request is
-more than the bucket has left, Volcano's ``Resource.Sub`` assertion panics the scheduler
-unless ``PANIC_ON_ERROR=false``; the answer is what Volcano then decides with it false,
-and the warnings say so.
+move as the bucket binds. Once pods have bound to a bucket again, its request may no
+longer cover a pod it takes out (at a binding, or in the NodeOrder's loop): Volcano's
+``Resource.Sub`` assertion then panics the scheduler unless ``PANIC_ON_ERROR=false``; the
+answer is what Volcano decides with it false, and the warnings say so.
 
 Known divergences: Volcano takes the bucket's other pods out in Go's map order (so its
 score varies from run to run when they ask for different amounts): Gangplank in bucket
 order; Volcano's task queue is a heap whose order moves as buckets shrink, so after the
 first placement its pops depend on the heap's layout (built in map order): Gangplank
-orders a job's tasks once when it takes the job (the order every layout gives while no
-bucket shrinks); a resource a pod or node lists at 0 is taken as not listed.
+orders a job's tasks each time it takes the job (the order every layout gives while no
+bucket shrinks); a resource a pod or node lists at 0 is taken as not listed; for a job
+with a network topology or sub-group policies Volcano tries every HyperNode of a gradient
+(each trial binding the buckets anew) where Gangplank stops at the first that works, so
+the buckets after the trials may differ. The native form has no PodGroup annotations.
 """
 
 from __future__ import annotations
@@ -143,7 +146,8 @@ class Bucket:
     their summed request as Volcano's ``Resreq`` holds it (it goes below zero when a pod
     binds again); ``named``: the resources Volcano's request lists (cpu, memory, and what a
     member asks for); ``names``: its pods per task name (``taskNameSet``); ``on_node``:
-    its pods per node (``node``)."""
+    its pods per node (``node``). ``req_score`` (``reqScore``) and ``bound`` (the members
+    on a node, ``boundTask``) are read only while the buckets are built, so only kept then."""
 
     __slots__ = ("index", "members", "unplaced", "names", "req_score", "request", "named", "bound", "on_node")
 
@@ -455,7 +459,6 @@ class TaskTopologyPlugin(Plugin):
         fresh = False
         if b is not None:
             b.on_node[t.node] = b.on_node.get(t.node, 0) + 1
-            b.bound += 1
             fresh = b.unplaced.pop(t.key, None) is not None
             if not fresh:
                 jt.rebound += 1
@@ -499,7 +502,6 @@ class TaskTopologyPlugin(Plugin):
             b.on_node[e.node] -= 1
             if not b.on_node[e.node]:
                 del b.on_node[e.node]
-            b.bound -= 1
             if e.fresh:
                 b.unplaced[e.task.key] = e.task
             else:
