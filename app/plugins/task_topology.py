@@ -71,7 +71,7 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.ingest.kube import VOLCANO_TASK_SPEC
-from app.model.cluster import Job, Task, TaskStatus, request_rows
+from app.model.cluster import Job, Task, TaskStatus
 from app.model.resources import CPU, MEMORY, PODS, counted, is_byte_resource
 
 AFFINITY = "volcano.sh/task-topology-affinity"
@@ -142,18 +142,25 @@ def read_topology(annotations: Mapping[str, str], roles: Iterable[str]) -> TaskT
 class Bucket:
     """Pods that should share a node (``Bucket``). ``members``: the pods that joined it
     unplaced, in the order they joined (the order Gangplank takes them out in the
-    NodeOrder); ``unplaced``: those not yet on a node (Volcano's ``tasks``); ``request``:
-    their summed request as Volcano's ``Resreq`` holds it (it goes below zero when a pod
-    binds again); ``named``: the resources Volcano's request lists (cpu, memory, and what a
-    member asks for); ``names``: its pods per task name (``taskNameSet``); ``on_node``:
-    its pods per node (``node``). ``req_score`` (``reqScore``) and ``bound`` (the members
-    on a node, ``boundTask``) are read only while the buckets are built, so only kept then."""
+    NodeOrder), with their requests as Volcano's ``Resreq`` holds them (``rows``, once
+    built) and which of them are still unplaced (``live``); ``unplaced``: those by key
+    (Volcano's ``tasks``); ``request``: their summed request (it goes below zero when a
+    pod binds again); ``named``: the resources Volcano's request lists (cpu, memory, and
+    what a member asks for); ``names``: its pods per task name (``taskNameSet``);
+    ``on_node``: its pods per node (``node``). ``req_score`` (``reqScore``) and ``bound``
+    (the members on a node, ``boundTask``) are read only while the buckets are built, so
+    only kept then."""
 
-    __slots__ = ("index", "members", "unplaced", "names", "req_score", "request", "named", "bound", "on_node")
+    __slots__ = ("index", "members", "reqs", "rows", "live", "at", "unplaced", "names", "req_score", "request", "named",
+                 "bound", "on_node")  # fmt: skip
 
     def __init__(self, index: int, cpu_memory: np.ndarray) -> None:
         self.index = index
         self.members: list[Task] = []
+        self.reqs: list[np.ndarray] = []
+        self.rows = np.zeros((0, len(cpu_memory)), dtype=np.int64)
+        self.live = np.zeros(0, dtype=bool)
+        self.at: dict[str, int] = {}  # member key -> its row
         self.unplaced: dict[str, Task] = {}
         self.names: Counter[str] = Counter()
         self.req_score = 0.0
@@ -161,6 +168,18 @@ class Bucket:
         self.named = cpu_memory.copy()
         self.bound = 0
         self.on_node: dict[int, int] = {}
+
+    def built(self) -> None:
+        """The members' rows, once every pod has joined."""
+        if self.reqs:
+            self.rows = np.stack(self.reqs)
+            self.live = np.ones(len(self.reqs), dtype=bool)
+        self.at = {t.key: i for i, t in enumerate(self.members)}
+        self.reqs = []
+
+    def mark(self, key: str, unplaced: bool) -> None:
+        """Member ``key`` is unplaced again, or placed."""
+        self.live[self.at[key]] = unplaced
 
 
 @dataclass(slots=True)
@@ -189,6 +208,7 @@ class JobTopology:
         self.self_affinity: set[str] = set()
         self.anti: dict[str, set[str]] = {}
         self.self_anti: set[str] = set()
+        self.repelled: set[str] = set()  # the tasks with an anti-affinity (to themselves or others)
         self.max_size = 0  # ``bucketMaxSize``
         self.on_node: dict[int, Counter[str]] = {}  # node -> task name -> pods bound there this session (``nodeTaskSet``)
         #: bindings of pods that were not unplaced in their bucket (a second binding, an eviction
@@ -214,6 +234,7 @@ class JobTopology:
                         pairs.setdefault(src, set()).add(dst)
                         pairs.setdefault(dst, set()).add(src)
                     self._mark(src, kinds[1])
+        self.repelled = self.self_anti | set(self.anti)
         order = topo.task_order or []
         for i, name in enumerate(order):
             self.order[name] = len(order) - i
@@ -281,6 +302,8 @@ class JobTopology:
                 if t.node >= 0:
                     by_node[t.node] = chosen
             self._add(chosen, name, t, req_of, score_of)
+        for b in self.buckets:
+            b.built()
 
     def _add(self, b: Bucket, name: str, t: Task, req_of: Callable[[Task], np.ndarray],
              score_of: Callable[[np.ndarray], float]) -> None:  # fmt: skip
@@ -293,6 +316,7 @@ class JobTopology:
         else:
             req = req_of(t)
             b.members.append(t)
+            b.reqs.append(req)
             b.unplaced[t.key] = t
             b.req_score += score_of(req)
             b.request += req
@@ -406,10 +430,9 @@ class TaskTopologyPlugin(Plugin):
         room = c.idle_of(nodes) + c.releasing[nodes]  # Idle + Releasing
         fits = ~(room[:, self.kept] < self.req_of(task)[self.kept]).any(axis=1)  # not LessPartly
         score = _sparse(b.on_node, nodes) + len(b.unplaced)
-        if jt.on_node:
-            name = jt.name_of[task.key]
-            anti = {n: s for n, counts in jt.on_node.items() if (s := jt.liking(name, counts, True)) < 0}
-            score += _sparse(anti, nodes)
+        name = jt.name_of[task.key]
+        if jt.on_node and name in jt.repelled:
+            score += self._anti(jt, name, nodes)
         if fits.any():  # (a node it does not fit scores 0 before the bucket's request is looked at)
             score[fits] -= self._left_out(jt, b, task, room[fits])
         product = np.where(fits, score, 0) * np.int64(self.weight)  # (Go's int product wraps, as numpy's)
@@ -417,6 +440,19 @@ class TaskTopologyPlugin(Plugin):
         if jt.max_size:
             out = out * float(MAX_NODE_SCORE) / float(jt.max_size)
         return out
+
+    @staticmethod
+    def _anti(jt: JobTopology, name: str, nodes: np.ndarray) -> np.ndarray:
+        """Per node, the anti-affinity part: −1 per pod placed there in this session of a
+        task ``name`` has an anti-affinity with."""
+        if len(nodes) < len(jt.on_node):
+            out = np.zeros(len(nodes), dtype=np.int64)
+            for i, n in enumerate(nodes.tolist()):
+                counts = jt.on_node.get(n)
+                if counts:
+                    out[i] = min(jt.liking(name, counts, True), 0)
+            return out
+        return _sparse({n: s for n, counts in jt.on_node.items() if (s := jt.liking(name, counts, True)) < 0}, nodes)
 
     def _left_out(self, jt: JobTopology, b: Bucket, task: Task, room: np.ndarray) -> np.ndarray:
         """Per node (its ``room``), how many of the bucket's other unplaced pods Volcano takes
@@ -427,22 +463,25 @@ class TaskTopologyPlugin(Plugin):
         none = np.zeros(len(room), dtype=np.int64)
         if not (need > 0).any():
             return none
-        others = [t for t in b.members if t.key in b.unplaced and t is not task]
-        if not others:
+        keep = b.live.copy()
+        own = b.at.get(task.key)
+        if own is not None:
+            keep[own] = False
+        if not keep.any():
             return none
-        reqs = request_rows(others)[:, cols]
+        reqs = b.rows[keep][:, cols]
         taken = np.cumsum(reqs, axis=0)  # what the first 1, 2, ... of them take out
         steps = np.zeros(need.shape, dtype=np.int64)
         for j in range(len(cols)):
             steps[:, j] = np.searchsorted(taken[:, j], need[:, j], side="left") + 1
         steps[need <= 0] = 0
-        out = np.minimum(steps.max(axis=1), len(others))
+        out = np.minimum(steps.max(axis=1), len(reqs))
         if jt.rebound:  # the request may no longer cover them: Sub's assertion, at each step taken
             left = b.request[cols] - np.vstack([np.zeros(len(cols), dtype=np.int64), taken[:-1]])
             asked = (reqs != 0) | self.cpu_memory[cols]
             failed = np.flatnonzero(((reqs > left) & asked).any(axis=1))
             if len(failed) and failed[0] < out.max():
-                self._panic(jt, others[int(failed[0])])
+                self._panic(jt, b.members[int(np.flatnonzero(keep)[failed[0]])])
         return out
 
     # -- Allocate event ----------------------------------------------------------------------------
@@ -460,7 +499,9 @@ class TaskTopologyPlugin(Plugin):
         if b is not None:
             b.on_node[t.node] = b.on_node.get(t.node, 0) + 1
             fresh = b.unplaced.pop(t.key, None) is not None
-            if not fresh:
+            if fresh:
+                b.mark(t.key, False)
+            else:
                 jt.rebound += 1
             req = self.req_of(t)
             asked = (req != 0) | self.cpu_memory
@@ -504,6 +545,7 @@ class TaskTopologyPlugin(Plugin):
                 del b.on_node[e.node]
             if e.fresh:
                 b.unplaced[e.task.key] = e.task
+                b.mark(e.task.key, True)
             else:
                 jt.rebound -= 1
             b.request += self.req_of(e.task)
