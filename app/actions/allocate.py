@@ -558,6 +558,8 @@ class Allocate(Action):
             j = i + 1
             sig = sig_of(todo[i])
             alone = changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
+            if alone and ssn.out_of_time():
+                return  # (pods placed one at a time: the request's deadline bounds them; the answer says truncated)
             while j < len(todo) and not alone and sig_of(todo[j]) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]

@@ -9,7 +9,9 @@ has none):
   task's affinity, or anti-affinity, with itself; names of a longer group are paired with
   each other); ``volcano.sh/task-topology-task-order``: task names separated by ``,``.
   A name is a pod's ``volcano.sh/task-spec`` (its annotation, else its label: Volcano's
-  ``TaskRole``); empty names are skipped. Any of the three present gives the job a
+  ``TaskRole``); whether a group is one name or a pairing is told from its length as
+  split, then empty names are dropped (``ps,`` gives ps an inter-task affinity with no
+  task, as Volcano's split does). Any of the three present gives the job a
   topology. A name no pod of the job has, or a name twice in one group, makes Volcano
   log and ignore the job's whole topology (annotations checked in that order, the first
   error wins): so does Gangplank, and the answer's warnings name the PodGroup, the
@@ -57,7 +59,11 @@ orders a job's tasks each time it takes the job (the order every layout gives wh
 bucket shrinks); a resource a pod or node lists at 0 is taken as not listed; for a job
 with a network topology or sub-group policies Volcano tries every HyperNode of a gradient
 (each trial binding the buckets anew) where Gangplank stops at the first that works, so
-the buckets after the trials may differ. The native form has no PodGroup annotations.
+the buckets after the trials may differ. Affinity groups that share pairs of tasks so
+much that counting each pair once would take more than about two million steps make
+Gangplank ignore the job's topology, with a warning (Volcano does not). Building the
+buckets and placing a bucket's pods one at a time stop at the request's deadline (the
+answer says truncated). The native form has no PodGroup annotations.
 """
 
 from __future__ import annotations
@@ -194,8 +200,47 @@ class Binding:
     fresh: bool
 
 
+class TopologyTooLarge(Exception):
+    """Groups overlapping so much that counting each pair once would take too long."""
+
+
+#: the most work (names times the sizes of their groups) spent counting pairs that two groups share
+OVERLAP_BUDGET = 2_000_000
+
+
+class Column:
+    """A count per bucket over the span of buckets that have one (the rest are 0)."""
+
+    __slots__ = ("start", "counts")
+
+    def __init__(self) -> None:
+        self.start = -1
+        self.counts = np.zeros(0, dtype=np.int64)
+
+    def add(self, b: int) -> None:
+        if self.start < 0:
+            self.start, self.counts = b, np.zeros(1, dtype=np.int64)
+        elif b < self.start:
+            self.counts = np.concatenate([np.zeros(self.start - b, dtype=np.int64), self.counts])
+            self.start = b
+        elif b >= self.start + len(self.counts):
+            grown = np.zeros(max(b - self.start + 1, 2 * len(self.counts)), dtype=np.int64)
+            grown[: len(self.counts)] = self.counts
+            self.counts = grown
+        self.counts[b - self.start] += 1
+
+    def into(self, out: np.ndarray, factor: int) -> None:
+        """``out += factor * count`` per bucket (``out`` as long as there are buckets)."""
+        if self.start >= 0:
+            span = self.counts[: max(len(out) - self.start, 0)]
+            out[self.start : self.start + len(span)] += factor * span
+
+
 class JobTopology:
-    """One job's rules and buckets (Volcano's ``JobManager``)."""
+    """One job's rules and buckets (Volcano's ``JobManager``). Volcano's ``interAffinity``
+    and ``interAntiAffinity`` pair every two names of a group; Gangplank keeps the groups
+    (which groups a name is in) and counts a pair that two groups share once, as Volcano's
+    sets do: the answers are the same."""
 
     def __init__(self, job: Job, topo: TaskTopology) -> None:
         self.job = job
@@ -204,9 +249,14 @@ class JobTopology:
         self.name_of: dict[str, str] = {}  # pod key -> task name, for the pods with a rule (``podInTask``)
         self.priority: dict[str, int] = {}  # task name -> strongest kind of rule (``taskAffinityPriority``)
         self.order: dict[str, int] = {}  # task name -> place from the end of the task order (``taskExistOrder``)
-        self.affinity: dict[str, set[str]] = {}
+        #: task name -> the affinity (anti-affinity) groups it is in, by index
+        self.affinity: dict[str, list[int]] = {}
+        self.anti: dict[str, list[int]] = {}
+        self.groups: list[tuple[str, ...]] = []  # both kinds, by index
+        #: task name -> other name -> how many more groups than one pair them (counted once)
+        self.extra_affinity: dict[str, dict[str, int]] = {}
+        self.extra_anti: dict[str, dict[str, int]] = {}
         self.self_affinity: set[str] = set()
-        self.anti: dict[str, set[str]] = {}
         self.self_anti: set[str] = set()
         self.repelled: set[str] = set()  # the tasks with an anti-affinity (to themselves or others)
         self.max_size = 0  # ``bucketMaxSize``
@@ -221,23 +271,48 @@ class JobTopology:
             self.priority[name] = kind
 
     def _apply(self, topo: TaskTopology) -> None:
-        """``ApplyTaskTopology``."""
-        for groups, pairs, alone, kinds in ((topo.affinity, self.affinity, self.self_affinity, (SELF_AFFINITY, INTER_AFFINITY)),
-                                            (topo.anti_affinity, self.anti, self.self_anti, (SELF_ANTI, INTER_ANTI))):  # fmt: skip
-            for group in groups or ():
-                if len(group) == 1:
-                    alone.add(group[0])
-                    self._mark(group[0], kinds[0])
+        """``ApplyTaskTopology``. A group of one name (as split, an empty name included) is
+        that name's rule with itself; a longer one pairs its names (empty names pair with
+        nothing a pod has: ``ps,`` marks ``ps`` as having an inter-task affinity and pairs it
+        with no task)."""
+        for groups, member, extra, alone, kinds in (
+                (topo.affinity, self.affinity, self.extra_affinity, self.self_affinity, (SELF_AFFINITY, INTER_AFFINITY)),
+                (topo.anti_affinity, self.anti, self.extra_anti, self.self_anti, (SELF_ANTI, INTER_ANTI))):  # fmt: skip
+            seen: set[tuple[str, ...]] = set()
+            for raw in groups or ():
+                if len(raw) == 1:
+                    if raw[0]:
+                        alone.add(raw[0])
+                        self._mark(raw[0], kinds[0])
                     continue
-                for i, src in enumerate(group):
-                    for dst in group[:i]:
-                        pairs.setdefault(src, set()).add(dst)
-                        pairs.setdefault(dst, set()).add(src)
-                    self._mark(src, kinds[1])
+                names = tuple(n for n in raw if n)  # (no name is twice in a group: check_groups)
+                for name in names:
+                    self._mark(name, kinds[1])
+                if len(names) < 2 or names in seen:
+                    continue
+                seen.add(names)
+                for name in names:
+                    member.setdefault(name, []).append(len(self.groups))
+                self.groups.append(names)
+            work = 0
+            for name, gs in member.items():
+                if len(gs) < 2:
+                    continue
+                work += sum(len(self.groups[g]) for g in gs)
+                if work > OVERLAP_BUDGET:
+                    raise TopologyTooLarge
+                times = Counter(o for g in gs for o in self.groups[g] if o != name)
+                more = {o: k - 1 for o, k in times.items() if k > 1}
+                if more:
+                    extra[name] = more
         self.repelled = self.self_anti | set(self.anti)
         order = topo.task_order or []
         for i, name in enumerate(order):
             self.order[name] = len(order) - i
+
+    def _pairs(self, name: str, other: str, member: dict[str, list[int]]) -> bool:
+        mine, theirs = member.get(name), member.get(other)
+        return bool(mine and theirs) and not set(mine).isdisjoint(theirs)  # type: ignore[arg-type]
 
     def liking(self, name: str, names: Mapping[str, int], only_anti: bool) -> int:
         """``checkTaskSetAffinity``: +count per pod of a task ``name`` has an affinity with,
@@ -247,9 +322,9 @@ class JobTopology:
         total = 0
         for other, count in names.items():
             same = other == name
-            if not only_anti and (name in self.self_affinity if same else other in self.affinity.get(name, ())):
+            if not only_anti and (name in self.self_affinity if same else self._pairs(name, other, self.affinity)):
                 total += count
-            if name in self.self_anti if same else other in self.anti.get(name, ()):
+            if name in self.self_anti if same else self._pairs(name, other, self.anti):
                 total -= count
         return total
 
@@ -267,8 +342,11 @@ class JobTopology:
         return 0
 
     def build(self, node_names: list[str], req_of: Callable[[Task], np.ndarray], score_of: Callable[[np.ndarray], float],
-              cpu_memory: np.ndarray) -> None:  # fmt: skip
-        """``ConstructBucket`` over every pod of the job."""
+              cpu_memory: np.ndarray, out_of_time: Callable[[], bool] = lambda: False) -> bool:  # fmt: skip
+        """``ConstructBucket`` over every pod of the job; False when the deadline passed
+        first. Every bucket's liking for a pod's task is worked out at once from counts per
+        bucket (per group, per task name) kept as pods join, so building takes time about
+        linear in the pods times the buckets' count in numpy, not in Python."""
         ranked = []
         for t in self.job.tasks:
             name = t.annotations.get(VOLCANO_TASK_SPEC, "")
@@ -282,28 +360,52 @@ class JobTopology:
             name = self.name_of[t.key]
             return (1, "", -self.order.get(name, 0), -self.priority.get(name, 0), t.name)
 
+        by_group = [Column() for _ in self.groups]
+        by_name: dict[str, Column] = {}
+        req_scores = np.zeros(16, dtype=np.float64)
         by_node: dict[int, Bucket] = {}
-        for t in sorted(ranked, key=rank):
+        for k, t in enumerate(sorted(ranked, key=rank)):
+            if k % 256 == 255 and out_of_time():
+                return False
             name = self.name_of[t.key]
-            chosen: Bucket | None
+            chosen: Bucket | None = None
+            nb = len(self.buckets)
             if t.node >= 0:
-                best, chosen = 0, by_node.get(t.node)
-            else:
-                best, chosen = MIN_INT32, None
-                for b in self.buckets:
-                    like = self.liking(name, b.names, False)
-                    if like > best:
-                        best, chosen = like, b
-                    elif like == best and chosen is not None and b.req_score < chosen.req_score:
-                        chosen = b
-            if best < 0 or chosen is None:
+                chosen = by_node.get(t.node)
+            elif nb:
+                like = np.zeros(nb, dtype=np.int64)
+                own = (name in self.self_affinity) - (name in self.self_anti)
+                for g in self.affinity.get(name, ()):
+                    by_group[g].into(like, 1)
+                    own -= 1  # (the group counts the pod's own task too)
+                for g in self.anti.get(name, ()):
+                    by_group[g].into(like, -1)
+                    own += 1
+                if own and name in by_name:
+                    by_name[name].into(like, own)
+                for extra, sign in ((self.extra_affinity, -1), (self.extra_anti, 1)):
+                    for other, more in extra.get(name, {}).items():
+                        if other in by_name:
+                            by_name[other].into(like, sign * more)
+                best = like.max()
+                if best >= 0:
+                    at = np.flatnonzero(like == best)
+                    chosen = self.buckets[int(at[np.argmin(req_scores[at])])]  # (the smaller score, then the older)
+            if chosen is None:
                 chosen = Bucket(len(self.buckets), cpu_memory)
                 self.buckets.append(chosen)
                 if t.node >= 0:
                     by_node[t.node] = chosen
+                if len(self.buckets) > len(req_scores):
+                    req_scores = np.concatenate([req_scores, np.zeros(len(req_scores))])
             self._add(chosen, name, t, req_of, score_of)
+            req_scores[chosen.index] = chosen.req_score
+            by_name.setdefault(name, Column()).add(chosen.index)
+            for g in (*self.affinity.get(name, ()), *self.anti.get(name, ())):
+                by_group[g].add(chosen.index)
         for b in self.buckets:
             b.built()
+        return True
 
     def _add(self, b: Bucket, name: str, t: Task, req_of: Callable[[Task], np.ndarray],
              score_of: Callable[[np.ndarray], float]) -> None:  # fmt: skip
@@ -359,8 +461,16 @@ class TaskTopologyPlugin(Plugin):
                 continue
             if topo is None:
                 continue
-            jt = JobTopology(job, topo)
-            jt.build(node_names, self.req_of, self.req_score, self.cpu_memory)
+            try:
+                jt = JobTopology(job, topo)
+            except TopologyTooLarge:
+                self.warn(f"plugin task-topology: PodGroup {job.key}: its affinity groups share too many pairs of tasks "
+                          "for Gangplank to count them in time: Gangplank ignores the job's task topology (Volcano does "
+                          "not)")  # fmt: skip
+                continue
+            if ssn.out_of_time() or not jt.build(node_names, self.req_of, self.req_score, self.cpu_memory,
+                                                 ssn.out_of_time):  # fmt: skip
+                break  # (the answer says truncated: no action takes a job after the deadline)
             self.jobs[job.key] = jt
         ssn.register("task_order", self.name, self.task_order)
         ssn.register("node_order", self.name, self.score)
