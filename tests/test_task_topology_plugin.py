@@ -386,6 +386,35 @@ def test_the_exact_solver_leaves_a_bucketed_gang_to_the_heuristic() -> None:
     assert out["explanation"]["jobs"]["default/g"]["answer"].startswith("heuristic: the gang's pods have a predicate or scores")
 
 
+# -- the pod count in a request (GetPodResourceRequest adds pods: 1) ---------------------------------
+def test_the_request_score_counts_one_per_pod_so_a_cpu_tie_goes_to_the_bucket_with_fewer_pods() -> None:
+    """a-1 (500m) and d-1 (500m) share bucket 0 (1000 + 2 pods), a-2 (1000m, self
+    anti-affinity) has bucket 1 (1000 + 1): c-1 (affinity with a) likes both equally and
+    joins bucket 1, the smaller score with the pod count in it."""
+    ann = {AFFINITY: "c,a;d", ANTI_AFFINITY: "a", TASK_ORDER: "a,d,c"}
+    objs = [node("n1", cpu="8", gpu=None), node("n2", cpu="8", gpu=None), queue("default"),
+            podgroup("g", min_member=4, annotations=ann),
+            tpod("a-1", "a", cpu="500m", memory=None), tpod("a-2", "a", cpu="1000m", memory=None),
+            tpod("d-1", "d", cpu="500m", memory=None), tpod("c-1", "c", cpu="1", memory=None)]  # fmt: skip
+    req = read_request(request(objs, config=conf(topology=ON)), SETTINGS)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    jt = ssn.plugins["task-topology"].jobs["default/g"]  # type: ignore[attr-defined]
+    assert [sorted(t.name for t in b.unplaced.values()) for b in jt.buckets] == [["a-1", "d-1"], ["a-2", "c-1"]]
+    assert bound(decide(objs, conf(topology=ON))) == {"a-1": "n1", "d-1": "n1", "a-2": "n2", "c-1": "n2"}
+
+
+def test_the_bucket_score_leaves_out_pods_a_nodes_free_pod_slots_cannot_hold() -> None:
+    """Five 100m pods of one bucket: n1 has 3 pod slots, so 2 of the other 4 are left out
+    (5 − 2) × 100 / 5 = 60; n2 (110 slots) holds all: 100."""
+    objs = [node("n1", cpu="8", gpu=None, pods="3"), node("n2", cpu="8", gpu=None, pods="110"), queue("default"),
+            podgroup("g", min_member=5, annotations={AFFINITY: "w"}),
+            *[tpod(f"w-{i}", "w", cpu="100m", memory=None) for i in range(5)]]  # fmt: skip
+    req = read_request(request(objs, config=conf(topology=ON)), SETTINGS)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    _, per = ssn.node_scores(ssn.cluster.find_task("default/w-0"), np.arange(2, dtype=np.intp))
+    assert per["task-topology"].tolist() == [60.0, 100.0]
+
+
 # -- hostile annotations -----------------------------------------------------------------------------
 def _timed(objects: list[dict], config: dict, deadline_ms: int | None = None) -> tuple[dict, float]:
     body = request(objects, config=config)

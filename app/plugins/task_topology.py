@@ -23,7 +23,7 @@ has none):
   affinity 2, anti-affinity 1; then by pod name). A pod on a node joins the bucket of its
   node (one per node). Any other joins the bucket whose pods it likes most (per pod there:
   +1 for an affinity, −1 for an anti-affinity; ties to the bucket with the smaller request
-  score, cpu millicores + memory MiB + the other resources' milli-units; then the older),
+  score, cpu millicores + memory MiB + the other resources' milli-units + 1 per pod; then the older),
   or a new bucket when the best is below 0. Other pods are out of every bucket; a job
   whose annotations name no affinity has no bucket (its task order does nothing).
 * TaskOrder: a pod in a bucket goes before one out of all buckets (of any two jobs with
@@ -31,10 +31,10 @@ has none):
   the task-order annotation, then the kind of rule, then (different buckets) the older
   bucket. Otherwise no opinion.
 * NodeOrder, for a pod in a bucket on a node whose idle plus releasing capacity holds its
-  request (else 0): the bucket's pods on the node, minus the pods placed there in this
+  request, pod slot included (else 0): the bucket's pods on the node, minus the pods placed there in this
   session whose tasks the pod's task has an anti-affinity with, plus the bucket's unplaced
   pods, minus how many of the bucket's other unplaced pods must be left out before the
-  rest's request fits that capacity; times ``task-topology.weight`` (a Go int, default
+  rest's request (one pod slot each) fits that capacity; times ``task-topology.weight`` (a Go int, default
   1), times 100 / the largest bucket size the job had when built.
 * Allocate event (placed, pipelined, or an eviction undone): the pod's bucket binds to its
   node; the pod counts for its task on the node. Volcano registers no Deallocate
@@ -437,13 +437,15 @@ class TaskTopologyPlugin(Plugin):
         c = ssn.cluster
         self.weight = self._weight()
         names = c.resources.names
-        #: the resources Volcano's Resreq holds (what NewResource keeps, less the pod count)
-        self.kept = np.array([counted(n) and n != PODS for n in names], dtype=bool)
+        #: the resources Volcano's Resreq holds (what NewResource keeps; GetPodResourceRequest
+        #: adds ``pods: 1``, which the fit checks, the left-out count and Sub's assertion compare
+        #: with a node's free pod slots)
+        self.kept = np.array([counted(n) for n in names], dtype=bool)
         self.cpu_memory = np.array([n in (CPU, MEMORY) for n in names], dtype=bool)
         self.cpu_at, self.memory_at = names.index(CPU), names.index(MEMORY)
         #: the other resources the request score adds, with the factor to Volcano's units
-        #: (milli-units; a resource counted in bytes in milli-bytes)
-        self.scalars = [(i, 1000.0 if is_byte_resource(n) else 1.0) for i, n in enumerate(names)
+        #: (milli-units; a resource counted in bytes in milli-bytes; pods in units, +1 a pod)
+        self.scalars = [(i, 0.001 if n == PODS else 1000.0 if is_byte_resource(n) else 1.0) for i, n in enumerate(names)
                         if self.kept[i] and not self.cpu_memory[i]]  # fmt: skip
         self.jobs: dict[str, JobTopology] = {}
         #: the Allocate events so far, and the warnings they or the scores added (job key -> note)
@@ -492,13 +494,13 @@ class TaskTopologyPlugin(Plugin):
 
     # -- resources -------------------------------------------------------------------------------
     def req_of(self, t: Task) -> np.ndarray:
-        """The pod's request as Volcano's ``Resreq`` holds it (no pod count, no name
+        """The pod's request as Volcano's ``Resreq`` holds it (``pods: 1`` included, no name
         ``NewResource`` drops)."""
         return np.where(self.kept, t.req, 0)  # type: ignore[arg-type]
 
     def req_score(self, req: np.ndarray) -> float:
         """``CalcResReq``'s score: cpu millicores + memory MiB + each other resource's
-        amount in Volcano's units."""
+        amount in Volcano's units (+1 for the pod itself)."""
         score = float(req[self.cpu_at]) + float(req[self.memory_at]) / 1024 / 1024
         for i, unit in self.scalars:
             if req[i]:
