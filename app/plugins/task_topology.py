@@ -79,13 +79,13 @@ from app.framework.plugin import Plugin
 from app.ingest.kube import VOLCANO_TASK_SPEC
 from app.model.cluster import Job, Task, TaskStatus
 from app.model.resources import CPU, MEMORY, PODS, counted, is_byte_resource
+from app.plugins.capacity import GO_INT_MAX
 
 AFFINITY = "volcano.sh/task-topology-affinity"
 ANTI_AFFINITY = "volcano.sh/task-topology-anti-affinity"
 TASK_ORDER = "volcano.sh/task-topology-task-order"
 WEIGHT = "task-topology.weight"
 MAX_NODE_SCORE = 100  # kube-scheduler's framework.MaxNodeScore
-GO_INT_MAX = 2**63 - 1
 MIN_INT32 = -(2**31)
 #: How strongly a kind of rule puts a task first (``affinityPriority``): the larger first.
 SELF_ANTI, INTER_AFFINITY, SELF_AFFINITY, INTER_ANTI = 4, 3, 2, 1
@@ -146,16 +146,16 @@ def read_topology(annotations: Mapping[str, str], roles: Iterable[str]) -> TaskT
 
 # -- buckets -------------------------------------------------------------------------------------
 class Bucket:
-    """Pods that should share a node (``Bucket``). ``members``: the pods that joined it
-    unplaced, in the order they joined (the order Gangplank takes them out in the
-    NodeOrder), with their requests as Volcano's ``Resreq`` holds them (``rows``, once
-    built) and which of them are still unplaced (``live``); ``unplaced``: those by key
-    (Volcano's ``tasks``); ``request``: their summed request (it goes below zero when a
-    pod binds again); ``named``: the resources Volcano's request lists (cpu, memory, and
-    what a member asks for); ``names``: its pods per task name (``taskNameSet``);
-    ``on_node``: its pods per node (``node``). ``req_score`` (``reqScore``) and ``bound``
-    (the members on a node, ``boundTask``) are read only while the buckets are built, so
-    only kept then."""
+    """Pods that should share a node (``Bucket``). ``index``: its place in the job's list
+    (``index``); ``members``: the pods that joined it unplaced, in the order they joined
+    (the order Gangplank takes them out in the NodeOrder), with their requests as Volcano's
+    ``Resreq`` holds them (``reqs`` while it is built, then ``rows``, one row a member, row
+    ``at[key]``) and which of them are still unplaced (``live``); ``unplaced``: those by key
+    (Volcano's ``tasks``); ``request``: their summed request (it goes below zero when a pod
+    binds again); ``named``: the resources Volcano's request lists (cpu, memory, and what a
+    member asks for); ``names``: its pods per task name (``taskNameSet``); ``on_node``: its
+    pods per node (``node``). ``req_score`` (``reqScore``) and ``bound`` (the members on a
+    node, ``boundTask``) are read only while the buckets are built, so only kept up then."""
 
     __slots__ = ("index", "members", "reqs", "rows", "live", "at", "unplaced", "names", "req_score", "request", "named",
                  "bound", "on_node")  # fmt: skip
@@ -189,7 +189,7 @@ class Bucket:
 
 
 @dataclass(slots=True)
-class Binding:
+class BucketEvent:
     """One Allocate event, kept for undoing it when a Gangplank trial ends: the pod, its
     node, its task name, its bucket and whether it was unplaced there."""
 
@@ -449,7 +449,7 @@ class TaskTopologyPlugin(Plugin):
                         if self.kept[i] and not self.cpu_memory[i]]  # fmt: skip
         self.jobs: dict[str, JobTopology] = {}
         #: the Allocate events so far, and the warnings they or the scores added (job key -> note)
-        self.log: list[Binding | str] = []
+        self.log: list[BucketEvent | str] = []
         self.panicked: dict[str, str] = {}
         node_names = [n.name for n in c.nodes]
         for job in c.active_jobs.values():
@@ -620,7 +620,7 @@ class TaskTopologyPlugin(Plugin):
             if (req[asked] > b.request[asked]).any():  # Sub's assertion fails
                 self._panic(jt, t)
             b.request -= req
-        self.log.append(Binding(t, t.node, name, b, fresh))
+        self.log.append(BucketEvent(t, t.node, name, b, fresh))
 
     def _panic(self, jt: JobTopology, t: Task) -> None:
         """Say, once per job, that Volcano's ``Resource.Sub`` assertion fails for its bucket."""
