@@ -372,6 +372,26 @@ def test_gangplanks_own_trials_leave_the_buckets_as_they_were() -> None:
         assert (nominated(out), evicted(out), panics(out)) == ({"p-0": "n1"}, ["m-0"], []), config["actions"]
 
 
+def test_a_discarded_consolidation_attempt_leaves_the_buckets_as_they_were() -> None:
+    """Gangplank's own consolidation action (no Volcano counterpart) tries moving m-0 and
+    y-0 for p-0 and gives up: each attempt is a Gangplank trial, so undoing m-0's eviction
+    does not bind it to its bucket again and no assertion failure is reported."""
+    objs = [cpu_node("n1", "4"), cpu_node("n2", "8"), queue("default"), *CLASSES,
+            podgroup("m", min_member=1, priority_class="low", annotations={AFFINITY: "m"}, created="2026-11-23T09:30:00Z"),
+            tpod("m-0", "m", group="m", node="n1", cpu="2", priority_class="low", phase="Running"),
+            tpod("m-1", "m", group="m", cpu="1", priority_class="low", extra_spec=GATED),
+            podgroup("y", min_member=1, priority_class="low", phase="Running", created="2026-11-23T09:00:00Z"),
+            pod("y-0", group="y", node="n1", cpu="2", priority_class="low", phase="Running"),
+            podgroup("z", min_member=1, priority_class="low", phase="Running"),
+            pod("z-0", group="z", node="n2", cpu="5", priority_class="low", phase="Running"),
+            podgroup("p", min_member=1, priority_class="high"), pod("p-0", group="p", cpu="4", priority_class="high")]  # fmt: skip
+    config = {"actions": "allocate, consolidation", "tiers": [
+        {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+        {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}, ON]}]}  # fmt: skip
+    out = decide(objs, config)
+    assert (evicted(out), nominated(out), out["warnings"]) == ([], {}, [])
+
+
 def test_the_exact_solver_leaves_a_bucketed_gang_to_the_heuristic() -> None:
     """The MILP's masks and scores are fixed: a gang whose pods' scores move as they land is
     answered by the heuristic (as a node group limit is)."""

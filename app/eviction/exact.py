@@ -222,19 +222,19 @@ class ExactEviction(GangEviction):
             ssn.messages.setdefault(job.key, f"{self.kind} (exact): no feasible victim set")
             return False
         res, d, _ = best
-        kept = ssn.trial_state()
-        stmt = ssn.statement()
-        for t in res["victims"]:
-            stmt.evict(t, f"{self.kind} for {job.key} (exact MILP, objective {res['objective']:.3f}, gap {res['gap']:.3g})",
-                       self.kind, job.key)  # fmt: skip
-        for t, n in res["placement"]:
-            stmt.pipeline(t, n, eviction_occurred=True)
-        if not ssn.job_pipelined(job) or not self.valid(ssn, res["placement"]):
-            stmt.discard()
-            ssn.end_trial(kept)
-            return False
-        self.trim(ssn, stmt, res["victims"])
-        stmt.commit()
+        with ssn.attempt() as keep:
+            stmt = ssn.statement()
+            for t in res["victims"]:
+                stmt.evict(t, f"{self.kind} for {job.key} (exact MILP, objective {res['objective']:.3f}, gap {res['gap']:.3g})",
+                           self.kind, job.key)  # fmt: skip
+            for t, n in res["placement"]:
+                stmt.pipeline(t, n, eviction_occurred=True)
+            if not ssn.job_pipelined(job) or not self.valid(ssn, res["placement"]):
+                stmt.discard()
+                return False
+            self.trim(ssn, stmt, res["victims"])
+            stmt.commit()
+            keep()
         ssn.decided_hypernode[job.key] = d
         return True
 

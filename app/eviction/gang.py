@@ -246,20 +246,19 @@ class GangEviction:
             if tier > limit:
                 return False
         stmt = ssn.statement()
-        kept = ssn.trial_state()
         queue = c.queues[job.queue]
-        for t, n in zip(tasks, nodes, strict=True):
-            mask, _ = ssn.predicate_mask(t, np.array([n], dtype=np.intp))
-            if not mask[0] or not (c.future_idle_of(n) >= t.req).all() or not ssn.allocatable(queue, t):  # type: ignore[operator]
+        with ssn.attempt() as keep:
+            for t, n in zip(tasks, nodes, strict=True):
+                mask, _ = ssn.predicate_mask(t, np.array([n], dtype=np.intp))
+                if not mask[0] or not (c.future_idle_of(n) >= t.req).all() or not ssn.allocatable(queue, t):  # type: ignore[operator]
+                    stmt.discard()
+                    return False
+                stmt.pipeline(t, n, eviction_occurred=True)
+            if not ssn.job_pipelined(job):
                 stmt.discard()
-                ssn.end_trial(kept)
                 return False
-            stmt.pipeline(t, n, eviction_occurred=True)
-        if not ssn.job_pipelined(job):
-            stmt.discard()
-            ssn.end_trial(kept)
-            return False
-        stmt.commit()
+            stmt.commit()
+            keep()
         return True
 
     def cost_to_enter(self, ssn: Session, domain: int, bundles: list[Bundle], need: np.ndarray) -> float:

@@ -422,6 +422,19 @@ class Session:
         finally:
             self.end_trial(saved)
 
+    @contextlib.contextmanager
+    def attempt(self) -> Iterator[Callable[[], None]]:
+        """A Gangplank trial whose outcome may be kept: the :meth:`on_trial` states go back on
+        leaving (an exception included) unless the body called the ``keep()`` it was given
+        (its statement committed)."""
+        saved = self.trial_state()
+        kept: list[bool] = []
+        try:
+            yield lambda: kept.append(True)
+        finally:
+            if not kept:
+                self.end_trial(saved)
+
     @property
     def classes_keyed(self) -> bool:
         """Some plugin adds to allocate's class signature (:meth:`on_class_key`)."""
