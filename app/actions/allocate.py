@@ -536,6 +536,9 @@ class Allocate(Action):
         nodes = topo.leaves[hn]
         queue = c.queues[job.queue]
         ready_at_start = ssn.sub_job_ready(sg, job) if sg is not None else ssn.job_ready(job)
+        # exact_accounting's answer holds for the whole call: a placement moves a request from
+        # the pending sum to the used or pipelined one, so the bound it checks does not move
+        self._exact_memo: bool | None = None
         todo = [t for t in tasks if t.status == TaskStatus.PENDING]
         # nominated nodes first (an earlier preemption reserved them)
         for t in todo:
@@ -570,6 +573,13 @@ class Allocate(Action):
             if placed < len(cls) and not self.can_continue(ssn, job, sg, len(todo) - i):
                 return
 
+    def _exact(self, ssn: Session, job: Job) -> bool:
+        """:func:`exact_accounting`, asked once per :meth:`allocate_tasks` call."""
+        memo = getattr(self, "_exact_memo", None)
+        if memo is None:
+            memo = self._exact_memo = exact_accounting(ssn, job)
+        return memo
+
     def place_class(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], nodes: np.ndarray,
                     stmt: Statement, queue: Any, ready_at_start: bool) -> int:  # fmt: skip
         """Place a class of identical tasks; -1 when the (sub)job became ready and allocation stops."""
@@ -601,7 +611,7 @@ class Allocate(Action):
             # copies of ``req`` each pool node still takes: only this loop changes them
             left = dict(zip(pool.tolist(), room[keep].tolist(), strict=True))
             heap = self._heap(ssn, rep, pool, explain=(job, len(cls), phase) if ssn.explain else None)
-            if self.batched and not ready_at_start and ssn.readiness_from_counts() and exact_accounting(ssn, job):
+            if self.batched and not ready_at_start and ssn.readiness_from_counts() and self._exact(ssn, job):
                 placed, stop = self._place_runs(ssn, job, sg, cls, placed, heap, left, stmt, queue, phase == "idle")
                 if stop:
                     return placed
