@@ -399,9 +399,11 @@ class Session:
     def on_trial(self, save: Callable[[], Any], restore: Callable[[Any], None]) -> None:
         """A plugin state that an undone step leaves as it is, as Volcano's does (its event
         handlers register no Deallocate: task-topology's buckets): ``save()`` and
-        ``restore(saved)`` let the trials Gangplank runs and Volcano does not (the
-        gang-aware evictions' simulations and fill-back, :meth:`dry_run`, the topology-aware
-        preemption's victim dry run) leave it as they found it (:meth:`trial`)."""
+        ``restore(saved)`` let Gangplank's trials (the gang-aware evictions' simulations and
+        fill-back, :meth:`dry_run`, the topology-aware preemption's victim dry run,
+        consolidation's attempts) leave it as they found it (:meth:`trial`,
+        :meth:`attempt`). Volcano's RecoverOperations replays, which fire its Allocate
+        handlers again, are not modelled."""
         self._trial_states.append((save, restore))
 
     def trial_state(self) -> tuple[Any, ...]:

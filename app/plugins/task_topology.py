@@ -40,16 +40,23 @@ has none):
   node; the pod counts for its task on the node. Volcano registers no Deallocate
   handler: an eviction or an undone placement takes nothing back, in Gangplank as in
   Volcano (a gang that could not be placed keeps its pods' nodes in its buckets for the
-  rest of the session). Gangplank's own trial runs, which Volcano does not make (the
-  gang-aware evictions' simulations and fill-back, the exact solver's comparison run,
-  the topology-aware preemption's victim dry run), leave the buckets as they were
-  (``Session.on_trial``).
+  rest of the session). Gangplank's trial runs (the gang-aware evictions' simulations and
+  fill-back, KEP-5710's, the exact solver's comparison run, the topology-aware
+  preemption's victim dry run, consolidation's attempts) leave the buckets as they were
+  (``Session.on_trial``). Volcano's topology-aware preemption dry-runs on a copy of the
+  node (no event), but two of its paths fire the Allocate handler again, which Gangplank
+  does not model: allocate for a job with a hard network topology or sub-group policies
+  saves each HyperNode trial's operations, discards them and replays the chosen one with
+  ``Statement.RecoverOperations``; v1.15's gangpreempt / gangreclaim dry-run in the live
+  session, discard (un-evicting the victims) and replay the plan. In those paths Volcano
+  binds buckets again and can panic where Gangplank warns of nothing.
 
 The pods of a bucket are placed one at a time (``Session.on_pods_landing``): their scores
 move as the bucket binds. Once pods have bound to a bucket again, its request may no
 longer cover a pod it takes out (at a binding, or in the NodeOrder's loop): Volcano's
-``Resource.Sub`` assertion then panics the scheduler unless ``PANIC_ON_ERROR=false``; the
-answer is what Volcano decides with it false, and the warnings say so.
+``Resource.Sub`` assertion then fails, and a default Volcano (``PANIC_ON_ERROR=true``)
+crashes in that cycle and decides nothing; the answer is what Volcano decides with it
+false, and a warning beginning ``plugin task-topology: Volcano panics:`` says so.
 
 Known divergences: Volcano takes the bucket's other pods out in Go's map order (so its
 score varies from run to run when they ask for different amounts): Gangplank in bucket
@@ -86,6 +93,8 @@ ANTI_AFFINITY = "volcano.sh/task-topology-anti-affinity"
 TASK_ORDER = "volcano.sh/task-topology-task-order"
 WEIGHT = "task-topology.weight"
 MAX_NODE_SCORE = 100  # kube-scheduler's framework.MaxNodeScore
+#: how every warning of a Resource.Sub assertion failure (a Volcano panic) begins
+PANIC_PREFIX = "plugin task-topology: Volcano panics:"
 MIN_INT32 = -(2**31)
 #: How strongly a kind of rule puts a task first (``affinityPriority``): the larger first.
 SELF_ANTI, INTER_AFFINITY, SELF_AFFINITY, INTER_ANTI = 4, 3, 2, 1
@@ -627,10 +636,10 @@ class TaskTopologyPlugin(Plugin):
         key = jt.job.key
         if key in self.panicked:
             return
-        note = (f"plugin task-topology: PodGroup {key}: a bucket's request no longer covers its pods (pods bound to it again "
-                "in this decision: Volcano takes no binding back when a placement or an eviction is undone), so Volcano's "
-                f"Resource.Sub assertion fails (first at pod {t.key}): its scheduler panics here unless PANIC_ON_ERROR=false; "
-                "the answer is what Volcano decides with PANIC_ON_ERROR=false")  # fmt: skip
+        note = (f"{PANIC_PREFIX} PodGroup {key}: a bucket's request no longer covers its pods (pods bound to it again in this "
+                "decision: Volcano takes no binding back when a placement or an eviction is undone), so Volcano's "
+                f"Resource.Sub assertion fails (first at pod {t.key}): a default Volcano (PANIC_ON_ERROR=true) crashes in "
+                "this scheduling cycle and decides nothing; the answer is what Volcano decides with PANIC_ON_ERROR=false")  # fmt: skip
         self.panicked[key] = note
         self.ssn.cluster.warnings.append(note)
         self.log.append(key)
