@@ -378,6 +378,21 @@ def test_gangplanks_trials_leave_the_buckets_as_they_were_volcanos_replay_is_not
         assert (nominated(out), evicted(out), panics(out)) == ({"p-0": "n1"}, ["m-0"], []), config["actions"]
 
 
+def test_volcanos_recover_operations_replay_is_not_modelled_a_known_divergence() -> None:
+    """A hard-topology job with one bucket (w-0, w-1), placed in s1. Volcano's
+    allocateForSubJob and allocateForJob save each HyperNode trial's operations, discard
+    them (no Deallocate: the bucket stays bound) and RecoverOperations the chosen one,
+    firing the Allocate handler again: the bucket's request is already 0, Resource.Sub's
+    assertion fails and a default Volcano panics (the reviewer's f3). Gangplank does not
+    replay: it places both pods and warns of nothing. This pins that divergence (named in
+    the module docstring and the README row)."""
+    pg = podgroup("g", min_member=2, annotations={AFFINITY: "w"}, network_topology={"mode": "hard", "highestTierAllowed": 1})
+    objs = [node("n1", cpu="8", gpu=None), hypernode("s1", 1, ["n1"]), hypernode("top", 2, ["s1"], member_type="HyperNode"),
+            queue("default"), pg, tpod("w-0", "w", cpu="3"), tpod("w-1", "w", cpu="5")]  # fmt: skip
+    out = decide(objs, conf({"name": "network-topology-aware"}, topology=ON))
+    assert (bound(out), panics(out)) == ({"w-0": "n1", "w-1": "n1"}, [])
+
+
 def test_a_discarded_consolidation_attempt_leaves_the_buckets_as_they_were() -> None:
     """Gangplank's own consolidation action (no Volcano counterpart) tries moving m-0 and
     y-0 for p-0 and gives up: each attempt is a Gangplank trial, so undoing m-0's eviction
