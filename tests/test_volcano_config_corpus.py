@@ -78,6 +78,9 @@ def test_real_volcano_config_loads_as_volcano_loads_it(client, path):
     ("doc-guide-resource-strategy-fit", []),  # resource-strategy-fit reads resourceStrategyFitWeight and resources
     ("go-plugin-resource-strategy-fit", ["1 gang(s) need several pods at once (e.g. default/g) but the gang plugin is "
                                          "not configured: their pods are placed one by one, a gang may start partly"]),  # sra, proportional read too
+    ("doc-guide-task-topology", []),  # task-topology reads task-topology.weight
+    ("go-plugin-task-topology", ["1 gang(s) need several pods at once (e.g. default/g) but the gang plugin is not "
+                                 "configured: their pods are placed one by one, a gang may start partly"]),
     ("doc-design-node-group", []),  # nodegroup's enableHierarchy is applied (no root queue here: nothing to inherit)
     ("doc-guide-nodegroup-plugin-1", []),  # strict is read  # ancestorReclaimLevel is read (tests/test_capacity_ancestor_reclaim.py)
     ("helm-volcano-scheduler-ci", ["plugin predicates: arguments not read by Gangplank, so not applied: "

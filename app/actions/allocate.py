@@ -536,6 +536,9 @@ class Allocate(Action):
         nodes = topo.leaves[hn]
         queue = c.queues[job.queue]
         ready_at_start = ssn.sub_job_ready(sg, job) if sg is not None else ssn.job_ready(job)
+        # exact_accounting's answer holds for the whole call: a placement moves a request from
+        # the pending sum to the used or pipelined one, so the bound it checks does not move
+        self._exact_memo: bool | None = None
         todo = [t for t in tasks if t.status == TaskStatus.PENDING]
         # nominated nodes first (an earlier preemption reserved them)
         for t in todo:
@@ -558,6 +561,8 @@ class Allocate(Action):
             j = i + 1
             sig = sig_of(todo[i])
             alone = changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
+            if alone and ssn.out_of_time():
+                return  # (pods placed one at a time: the request's deadline bounds them; the answer says truncated)
             while j < len(todo) and not alone and sig_of(todo[j]) == sig:
                 j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
             cls = todo[i:j]
@@ -567,6 +572,13 @@ class Allocate(Action):
                 return  # reached readiness (or one step for a ready job)
             if placed < len(cls) and not self.can_continue(ssn, job, sg, len(todo) - i):
                 return
+
+    def _exact(self, ssn: Session, job: Job) -> bool:
+        """:func:`exact_accounting`, asked once per :meth:`allocate_tasks` call."""
+        memo = getattr(self, "_exact_memo", None)
+        if memo is None:
+            memo = self._exact_memo = exact_accounting(ssn, job)
+        return memo
 
     def place_class(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], nodes: np.ndarray,
                     stmt: Statement, queue: Any, ready_at_start: bool) -> int:  # fmt: skip
@@ -599,7 +611,7 @@ class Allocate(Action):
             # copies of ``req`` each pool node still takes: only this loop changes them
             left = dict(zip(pool.tolist(), room[keep].tolist(), strict=True))
             heap = self._heap(ssn, rep, pool, explain=(job, len(cls), phase) if ssn.explain else None)
-            if self.batched and not ready_at_start and ssn.readiness_from_counts() and exact_accounting(ssn, job):
+            if self.batched and not ready_at_start and ssn.readiness_from_counts() and self._exact(ssn, job):
                 placed, stop = self._place_runs(ssn, job, sg, cls, placed, heap, left, stmt, queue, phase == "idle")
                 if stop:
                     return placed

@@ -127,36 +127,46 @@ class Consolidation(Action):
         moved: list[Task] = []
         for chunk in self.chunks(ssn, ssn.sort_jobs(jobs)[::-1][:limit]):  # last to be scheduled moves first
             moved = moved + chunk
-            stmt = ssn.statement()
-            old_nodes = {t.key: t.node for t in moved}
+            with ssn.attempt() as keep:  # (a discarded attempt leaves the plugins' trial states as found)
+                if self._attempt(ssn, job, alloc, moved, root):
+                    keep()
+                    return True
+        return False
+
+    def _attempt(self, ssn: Session, job: Job, alloc: Allocate, moved: list[Task], root: int) -> bool:
+        """One attempt: evict ``moved``, place ``job``, find each victim a new home; commit
+        when all works (True), else discard."""
+        c = ssn.cluster
+        stmt = ssn.statement()
+        old_nodes = {t.key: t.node for t in moved}
+        for t in moved:
+            stmt.evict(t, "", self.name, job.key)
+        saved = alloc._save(ssn, job)
+        groups = alloc.worksheet(ssn, job)
+        ok = groups and alloc.try_in(ssn, job, groups, root, stmt) is not None and ssn.job_pipelined(job)
+        clones = []
+        if ok:  # every victim must find a new home
             for t in moved:
-                stmt.evict(t, "", self.name, job.key)
-            saved = alloc._save(ssn, job)
-            groups = alloc.worksheet(ssn, job)
-            ok = groups and alloc.try_in(ssn, job, groups, root, stmt) is not None and ssn.job_pipelined(job)
-            clones = []
-            if ok:  # every victim must find a new home
-                for t in moved:
-                    clone = _clone_pending(t)
-                    clones.append(clone)
-                    mask, _ = ssn.predicate_mask(clone, np.arange(len(c.nodes), dtype=np.intp))
-                    cand = [n for n in np.flatnonzero(mask) if n != old_nodes[t.key] and (c.future_idle_of(n) >= clone.req).all()]
-                    if not cand:
-                        ok = False
-                        break
-                    # the new home is reserved in the session but not reported as a nomination:
-                    # the replacement pod does not exist yet (its node is in the eviction reason)
-                    stmt.pipeline(clone, int(cand[0]), eviction_occurred=False)
-            if ok:
-                homes = {op.task.key[: -len("#moved")]: c.nodes[op.node].name
-                         for op in stmt.ops if op.kind == "pipeline" and op.task in clones}  # fmt: skip
-                for op in stmt.ops:
-                    if op.kind == "evict":
-                        op.reason = f"consolidation for {job.key}: moves to node {homes.get(op.task.key, '?')}"
-                stmt.commit()
-                return True
-            stmt.discard()
-            alloc._restore(ssn, job, saved)
+                clone = _clone_pending(t)
+                clones.append(clone)
+                mask, _ = ssn.predicate_mask(clone, np.arange(len(c.nodes), dtype=np.intp))
+                cand = [n for n in np.flatnonzero(mask) if n != old_nodes[t.key] and (c.future_idle_of(n) >= clone.req).all()]
+                if not cand:
+                    ok = False
+                    break
+                # the new home is reserved in the session but not reported as a nomination:
+                # the replacement pod does not exist yet (its node is in the eviction reason)
+                stmt.pipeline(clone, int(cand[0]), eviction_occurred=False)
+        if ok:
+            homes = {op.task.key[: -len("#moved")]: c.nodes[op.node].name
+                     for op in stmt.ops if op.kind == "pipeline" and op.task in clones}  # fmt: skip
+            for op in stmt.ops:
+                if op.kind == "evict":
+                    op.reason = f"consolidation for {job.key}: moves to node {homes.get(op.task.key, '?')}"
+            stmt.commit()
+            return True
+        stmt.discard()
+        alloc._restore(ssn, job, saved)
         return False
 
 

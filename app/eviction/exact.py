@@ -173,10 +173,12 @@ class ExactEviction(GangEviction):
             return True
         dra = ssn.dra is not None and any(ssn.dra.claims_of(t) for t in tasks)
         if dra or any(ssn.varies_as_pods_land(t) for t in tasks):
-            # where DRA devices fit, or a plugin's predicate passes (a per-queue limit: nodegroup), depends on
-            # the placements and evictions before (the MILP's masks are fixed): the heuristic answers
+            # where DRA devices fit, or a plugin's predicate passes (a per-queue limit: nodegroup) or how it scores
+            # (task-topology's buckets), depends on the placements and evictions before (the MILP's masks are
+            # fixed): the heuristic answers
             if ssn.explain:
-                why = "claim DRA devices" if dra else "have a predicate that changes as pods land (e.g. a node group limit)"
+                why = "claim DRA devices" if dra else ("have a predicate or scores that change as pods land (e.g. a node "
+                                                       "group limit, a task-topology bucket)")  # fmt: skip
                 ssn.explanation.setdefault("jobs", {}).setdefault(job.key, {"domains": []})["answer"] = (
                     f"heuristic: the gang's pods {why}, which the MILP does not model")
             return GangEviction.evict_for(self, ssn, job)
@@ -220,17 +222,19 @@ class ExactEviction(GangEviction):
             ssn.messages.setdefault(job.key, f"{self.kind} (exact): no feasible victim set")
             return False
         res, d, _ = best
-        stmt = ssn.statement()
-        for t in res["victims"]:
-            stmt.evict(t, f"{self.kind} for {job.key} (exact MILP, objective {res['objective']:.3f}, gap {res['gap']:.3g})",
-                       self.kind, job.key)  # fmt: skip
-        for t, n in res["placement"]:
-            stmt.pipeline(t, n, eviction_occurred=True)
-        if not ssn.job_pipelined(job) or not self.valid(ssn, res["placement"]):
-            stmt.discard()
-            return False
-        self.trim(ssn, stmt, res["victims"])
-        stmt.commit()
+        with ssn.attempt() as keep:
+            stmt = ssn.statement()
+            for t in res["victims"]:
+                stmt.evict(t, f"{self.kind} for {job.key} (exact MILP, objective {res['objective']:.3f}, gap {res['gap']:.3g})",
+                           self.kind, job.key)  # fmt: skip
+            for t, n in res["placement"]:
+                stmt.pipeline(t, n, eviction_occurred=True)
+            if not ssn.job_pipelined(job) or not self.valid(ssn, res["placement"]):
+                stmt.discard()
+                return False
+            self.trim(ssn, stmt, res["victims"])
+            stmt.commit()
+            keep()
         ssn.decided_hypernode[job.key] = d
         return True
 

@@ -247,16 +247,18 @@ class GangEviction:
                 return False
         stmt = ssn.statement()
         queue = c.queues[job.queue]
-        for t, n in zip(tasks, nodes, strict=True):
-            mask, _ = ssn.predicate_mask(t, np.array([n], dtype=np.intp))
-            if not mask[0] or not (c.future_idle_of(n) >= t.req).all() or not ssn.allocatable(queue, t):  # type: ignore[operator]
+        with ssn.attempt() as keep:
+            for t, n in zip(tasks, nodes, strict=True):
+                mask, _ = ssn.predicate_mask(t, np.array([n], dtype=np.intp))
+                if not mask[0] or not (c.future_idle_of(n) >= t.req).all() or not ssn.allocatable(queue, t):  # type: ignore[operator]
+                    stmt.discard()
+                    return False
+                stmt.pipeline(t, n, eviction_occurred=True)
+            if not ssn.job_pipelined(job):
                 stmt.discard()
                 return False
-            stmt.pipeline(t, n, eviction_occurred=True)
-        if not ssn.job_pipelined(job):
-            stmt.discard()
-            return False
-        stmt.commit()
+            stmt.commit()
+            keep()
         return True
 
     def cost_to_enter(self, ssn: Session, domain: int, bundles: list[Bundle], need: np.ndarray) -> float:
@@ -546,13 +548,14 @@ class GangEviction:
     def simulated(self, ssn: Session, job: Job, domain: int, victims: list[Task]) -> Simulated:
         """Evict ``victims`` and simulate the placement in a new statement (the first steps
         of :meth:`attempt`, in the same order), left open."""
+        kept = ssn.trial_state()
         stmt = ssn.statement()
         stmt.evict_many(victims, "", self.kind, job.key)
         saved = self.alloc._save(ssn, job)
         pending = len(pending_tasks(job))
         ok = self.simulate(ssn, job, domain, stmt)
         placed = sum(1 for op in stmt.ops if op.kind == PIPELINE)
-        return Simulated(victims, stmt, saved, ok, ok and placed == pending)
+        return Simulated(victims, stmt, saved, ok, ok and placed == pending, kept)
 
     def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], chosen: list[Bundle], *,
                 commit: bool = True, ready: Simulated | None = None) -> bool:  # fmt: skip
@@ -831,7 +834,8 @@ class GangEviction:
             free = room[row[t.node]]
             if (free - t.req >= 0).all() and put_back(t):  # type: ignore[operator]
                 free -= t.req  # a view: updates ``room``
-        stmt.cancel_evicts(back)
+        with ssn.trial():  # (Volcano has no fill-back: its plugins see no eviction undone here)
+            stmt.cancel_evicts(back)
 
     def describe(self, stmt: Statement, job: Job, chosen: list[Bundle]) -> None:
         """Give each eviction a precise reason once the victims are final."""
@@ -923,14 +927,17 @@ def _key(kept: list[Bundle]) -> tuple[int, ...]:
 @dataclass(slots=True)
 class Simulated:
     """A statement holding the evictions of ``victims`` and the gang's simulated placement,
-    not yet committed or discarded; ``saved`` is the job's HyperNode bookkeeping before."""
+    not yet committed or discarded; ``saved`` is the job's HyperNode bookkeeping before,
+    ``kept`` the ``Session.on_trial`` states before."""
 
     victims: list[Task]
     stmt: Statement
     saved: Any
     ok: bool
     placed_all: bool
+    kept: tuple[Any, ...]
 
     def drop(self, ssn: Session, alloc: Allocate, job: Job) -> None:
         self.stmt.discard()
         alloc._restore(ssn, job, self.saved)
+        ssn.end_trial(self.kept)

@@ -75,42 +75,46 @@ class Kep5710Eviction(GangEviction):
             else:
                 lo = mid + 1
         chosen = [u for u in units if u.priority <= prios[lo]]
-        stmt = ssn.statement()
-        for u in chosen:
-            for t in u.tasks:
-                stmt.evict(t, "", self.kind, job.key)
-        saved = self.alloc._save(ssn, job)
-        if not self.simulate(ssn, job, domain, stmt):
-            stmt.discard()
-            self.alloc._restore(ssn, job, saved)
-            return "not enough"
-        c = ssn.cluster
-        first = [u for u in chosen if any(id(t) in violating for t in u.tasks)]
-        rest = [u for u in chosen if u not in first]
-        for u in first + rest:  # PDB violators first, then most important first
-            need_back: dict[int, np.ndarray] = {}
-            for t in u.tasks:
-                need_back[t.node] = need_back.get(t.node, 0) + t.req
-            if all((c.future_idle_of(n) - r >= 0).all() for n, r in need_back.items()):
+        with ssn.attempt() as keep:
+            stmt = ssn.statement()
+            for u in chosen:
                 for t in u.tasks:
-                    stmt.cancel_evict(t)
-        why = "lower priority" if self.kind == PREEMPT else "over its queue's share"
-        for op in stmt.ops:
-            if op.kind == "evict":
-                unit = "its whole PodGroup (disruption mode PodGroup)" if op.task.job and op.task.job.disruption_mode == "PodGroup" else "a single pod"
-                op.reason = (f"{self.kind} for {job.key} (KEP-5710): {why}, priority threshold {prios[lo]}; evicts {unit}"
-                             + ("; violates a PodDisruptionBudget" if id(op.task) in violating else ""))  # fmt: skip
-        self.alloc.note_domain(ssn, job)
-        stmt.commit()
-        return "evicted"
+                    stmt.evict(t, "", self.kind, job.key)
+            saved = self.alloc._save(ssn, job)
+            if not self.simulate(ssn, job, domain, stmt):
+                stmt.discard()
+                self.alloc._restore(ssn, job, saved)
+                return "not enough"
+            c = ssn.cluster
+            first = [u for u in chosen if any(id(t) in violating for t in u.tasks)]
+            rest = [u for u in chosen if u not in first]
+            for u in first + rest:  # PDB violators first, then most important first
+                need_back: dict[int, np.ndarray] = {}
+                for t in u.tasks:
+                    need_back[t.node] = need_back.get(t.node, 0) + t.req
+                if all((c.future_idle_of(n) - r >= 0).all() for n, r in need_back.items()):
+                    with ssn.trial():  # (a put-back Volcano does not make)
+                        for t in u.tasks:
+                            stmt.cancel_evict(t)
+            why = "lower priority" if self.kind == PREEMPT else "over its queue's share"
+            for op in stmt.ops:
+                if op.kind == "evict":
+                    unit = "its whole PodGroup (disruption mode PodGroup)" if op.task.job and op.task.job.disruption_mode == "PodGroup" else "a single pod"
+                    op.reason = (f"{self.kind} for {job.key} (KEP-5710): {why}, priority threshold {prios[lo]}; evicts {unit}"
+                                 + ("; violates a PodDisruptionBudget" if id(op.task) in violating else ""))  # fmt: skip
+            self.alloc.note_domain(ssn, job)
+            stmt.commit()
+            keep()
+            return "evicted"
 
     def feasible(self, ssn: Session, job: Job, domain: int, units: list[Unit]) -> bool:
-        stmt = ssn.statement()
-        for u in units:
-            for t in u.tasks:
-                stmt.evict(t, "", self.kind, job.key)
-        saved = self.alloc._save(ssn, job)
-        ok = self.simulate(ssn, job, domain, stmt)
-        stmt.discard()
-        self.alloc._restore(ssn, job, saved)
+        with ssn.trial():
+            stmt = ssn.statement()
+            for u in units:
+                for t in u.tasks:
+                    stmt.evict(t, "", self.kind, job.key)
+            saved = self.alloc._save(ssn, job)
+            ok = self.simulate(ssn, job, domain, stmt)
+            stmt.discard()
+            self.alloc._restore(ssn, job, saved)
         return ok

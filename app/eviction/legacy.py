@@ -222,22 +222,23 @@ class LegacyEviction:
         allowed = ssn.preemptable(task, self.candidates(ssn, job, task, n))
         if not ((c.future_idle_of(n) + np.sum([v.req for v in allowed], axis=0)) >= task.req).all():  # type: ignore[operator]
             return []  # ValidateVictims: not enough room even with all of them
-        dry = ssn.statement()
-        reason = f"{self.kind} (dry run) for {job.key}"
-        potential: list[Task] = []
-        for v in self.victim_order(ssn, job, allowed):
-            dry.evict(v, reason, self.kind, job.key)
-            potential.append(v)
-            if self.fits(ssn, job, task, n):
-                break
-        victims: list[Task] = []
-        if potential and self.predicate_ok(ssn, task, n):
-            for v in reversed(potential):  # reprieve the higher priority ones first
-                dry.cancel_evict(v)
-                if not self.fits(ssn, job, task, n):
-                    dry.evict(v, reason, self.kind, job.key)
-                    victims.append(v)
-        dry.discard()
+        with ssn.trial():  # (Volcano's runs on a copy of the node: no plugin event)
+            dry = ssn.statement()
+            reason = f"{self.kind} (dry run) for {job.key}"
+            potential: list[Task] = []
+            for v in self.victim_order(ssn, job, allowed):
+                dry.evict(v, reason, self.kind, job.key)
+                potential.append(v)
+                if self.fits(ssn, job, task, n):
+                    break
+            victims: list[Task] = []
+            if potential and self.predicate_ok(ssn, task, n):
+                for v in reversed(potential):  # reprieve the higher priority ones first
+                    dry.cancel_evict(v)
+                    if not self.fits(ssn, job, task, n):
+                        dry.evict(v, reason, self.kind, job.key)
+                        victims.append(v)
+            dry.discard()
         return victims
 
     def eligible(self, ssn: Session, job: Job, v: Task) -> bool:

@@ -117,6 +117,7 @@ class Session:
         # (see :meth:`varies_as_pods_land`)
         self._varying: list[Callable[[Task], bool]] = []
         self._class_keys: list[Callable[[Task], Any]] = []  # (see :meth:`on_class_key`)
+        self._trial_states: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []  # (see :meth:`on_trial`)
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
         #: the ``spec.schedulerName`` values the scheduler takes as its own, "" (a pod naming
@@ -395,6 +396,47 @@ class Session:
         request, constraints, role): ``key(task)`` joins it, so tasks that differ there are
         not placed as one class (e.g. a pod's own scoring annotations)."""
         self._class_keys.append(key)
+
+    def on_trial(self, save: Callable[[], Any], restore: Callable[[Any], None]) -> None:
+        """A plugin state that an undone step leaves as it is, as Volcano's does (its event
+        handlers register no Deallocate: task-topology's buckets): ``save()`` and
+        ``restore(saved)`` let Gangplank's trials (the gang-aware evictions' simulations and
+        fill-back, :meth:`dry_run`, the topology-aware preemption's victim dry run,
+        consolidation's attempts) leave it as they found it (:meth:`trial`,
+        :meth:`attempt`). Volcano's RecoverOperations replays, which fire its Allocate
+        handlers again, are not modelled."""
+        self._trial_states.append((save, restore))
+
+    def trial_state(self) -> tuple[Any, ...]:
+        """What :meth:`end_trial` puts back (the :meth:`on_trial` states now)."""
+        return tuple(save() for save, _ in self._trial_states)
+
+    def end_trial(self, saved: tuple[Any, ...]) -> None:
+        """The :meth:`on_trial` states back to ``saved`` (:meth:`trial_state`)."""
+        for (_, restore), state in zip(self._trial_states, saved, strict=True):
+            restore(state)
+
+    @contextlib.contextmanager
+    def trial(self) -> Iterator[None]:
+        """A Gangplank trial: on leaving, the :meth:`on_trial` states are as on entering."""
+        saved = self.trial_state()
+        try:
+            yield
+        finally:
+            self.end_trial(saved)
+
+    @contextlib.contextmanager
+    def attempt(self) -> Iterator[Callable[[], None]]:
+        """A Gangplank trial whose outcome may be kept: the :meth:`on_trial` states go back on
+        leaving (an exception included) unless the body called the ``keep()`` it was given
+        (its statement committed)."""
+        saved = self.trial_state()
+        kept: list[bool] = []
+        try:
+            yield lambda: kept.append(True)
+        finally:
+            if not kept:
+                self.end_trial(saved)
 
     @property
     def classes_keyed(self) -> bool:
@@ -855,11 +897,13 @@ class Session:
         """What the steps inside the block would decide, without deciding it: their commits
         are captured (yielded) instead of recorded, and on leaving every captured operation is
         undone in reverse order and the session's bookkeeping (messages, held jobs, decided
-        and job HyperNodes, the explanation) is put back as it was."""
+        and job HyperNodes, the explanation, the :meth:`on_trial` states) is put back as it
+        was."""
         captured: list[Operation] = []
         saved = [(d, dict(d)) for d in (self.messages, self.held, self.decided_hypernode, self.job_hypernode,
                                           self.subgroup_hypernode)]  # fmt: skip
         explanation = copy.deepcopy(self.explanation) if self.explain else None
+        kept = self.trial_state()
         self.record = captured.extend  # type: ignore[method-assign]  # shadows the method for the block
         try:
             yield captured
@@ -868,6 +912,7 @@ class Session:
             undo = Statement(self)
             undo.ops = list(captured)
             undo.discard()
+            self.end_trial(kept)
             for live, before in saved:
                 live.clear()
                 live.update(before)

@@ -22,12 +22,14 @@ from app.plugins.proportion import Proportion
 from app.plugins.resource_strategy_fit import ResourceStrategyFit
 from app.plugins.resourcequota import ResourceQuotaPlugin
 from app.plugins.sla import Sla
+from app.plugins.task_topology import TaskTopologyPlugin
 from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
     for p in (Binpack, Capacity, Cdp, Conformance, Drf, Gang, NetworkTopologyAware, NodeGroup, NodeOrder, Overcommit, Pdb, Predicates,
-              Priority, Proportion, ResourceQuotaPlugin, ResourceStrategyFit, Sla, KaiFairShare, *KAI_PLUGINS, *UNMODELLED_PLUGINS)
+              Priority, Proportion, ResourceQuotaPlugin, ResourceStrategyFit, Sla, TaskTopologyPlugin, KaiFairShare, *KAI_PLUGINS,
+              *UNMODELLED_PLUGINS)
 }  # fmt: skip
 
 #: Names that mean another implementation under a profile (KAI's "proportion" is its

@@ -16,8 +16,6 @@ UNMODELLED: dict[str, str] = {
     "numaaware": "NUMA topology-policy fit is not checked: a pod may be placed where Volcano finds no NUMA fit",
     "rescheduling": "its rescheduling strategies (e.g. lowNodeUtilization) are not computed: shuffle evicts nothing "
                     "for them",
-    "task-topology": "affinity / anti-affinity between a job's tasks (buckets) is not applied: tasks may be spread "
-                     "or packed differently",
     "tdm": "time-division multiplexing of revocable nodes is not applied: revocable-zone nodes are plain nodes, "
            "and its victims are not computed",
     "usage": "node usage from metrics is not in a snapshot: usage thresholds and usage-based scores are not applied",
