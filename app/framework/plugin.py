@@ -31,6 +31,10 @@ class Plugin:
     def open(self) -> None:
         """Register hooks with ``self.ssn.register(point, self.name, fn)``."""
 
+    def on_session_close(self) -> None:
+        """Volcano's ``OnSessionClose``: what the plugin leaves in the scheduler's cache for
+        the next session (:meth:`Session.session_close`)."""
+
     def warn(self, note: str) -> None:
         """Add ``note`` to the answer's warnings, once (what the scheduler would log)."""
         if note not in self.ssn.cluster.warnings:

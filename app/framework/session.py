@@ -317,6 +317,13 @@ class Session:
                 f"{t.key}: {t.scheduler}): Volcano never sees them, so their gang counts fewer pods; the volcano profile "
                 "places them as the gang's")  # fmt: skip
 
+    def session_close(self) -> None:
+        """Volcano's ``CloseSession`` for the plugins: each one's ``on_session_close``, in
+        tier order. ``/v1/simulate`` calls it between cycles (a single decision has no next
+        session to leave anything to)."""
+        for plugin in self.plugins.values():
+            plugin.on_session_close()
+
     def out_of_time(self) -> bool:
         """The request's deadline has passed: actions stop taking new jobs. Every job already
         committed stays (commits are whole gangs), and the answer says ``truncated``."""

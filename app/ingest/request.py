@@ -14,6 +14,7 @@ from app.ingest.draft import Draft
 from app.ingest.body import decode
 from app.ingest.kube import decode_objects, read_objects
 from app.ingest.metalimits import MetaLimits, check_native
+from app.ingest.numatopology import PodSpecs
 from app.ingest.native import read_native
 from app.model.cluster import Cluster
 from app.settings import Settings
@@ -114,4 +115,6 @@ def read_request(
     cluster = build(
         draft, now=options.now, topology_name=topology_name, max_hypernode_depth=settings.max_hypernode_depth
     )
+    if envelope.get("objects") is not None:
+        cluster.pod_specs = PodSpecs(envelope["objects"])
     return Request(cluster=cluster, config=envelope.get("config"), options=options, envelope=envelope)
