@@ -5,7 +5,8 @@ Between cycles (``POST /v1/simulate``): evicted pods leave their nodes — a pod
 pods stay pending with their ``nominatedNodeName`` (allocate binds them next cycle once
 the capacity is free); bound and Binding pods run (a KAI ``gpu-fraction`` pod labelled
 with the GPU groups of its binding, as KAI's binder does; a recreated one has none); pods
-that were terminating are gone.
+that were terminating are gone. What the plugins leave to the next session stays
+(``Session.session_close``: the CPUs numa-aware chose, until the pod is deleted).
 It stops after ``cycles`` cycles or when a cycle changes nothing (no binding, eviction or
 new nomination, and no terminating pod left to go: a reservation repeated, e.g. of a
 Koordinator NonStrict gang, changes nothing).

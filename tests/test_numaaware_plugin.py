@@ -17,8 +17,10 @@ Upstream (volcano-sh/volcano, commit ed72c7c8), each case named after the Go tes
 * What the cache does with it, for ``/v1/simulate``: ``pkg/scheduler/api/numa_info_test.go``
   ``TestCheckNumaPodAssigned`` (5), ``node_info_test.go`` ``TestRefreshNumaSchedulerInfoByCrd_*``
   (3 of 4: ``_NilNumaInfo`` is a node without a Numatopology, which has no NUMA facts here by
-  construction) and ``cache/event_handlers_test.go`` ``TestClearUnassignedNumaTask_*`` (the
-  4 cases about a deleted pod, through a simulation).
+  construction) and ``cache/event_handlers_test.go`` ``TestClearUnassignedNumaTask_*`` (3 of
+  5, through a simulation's eviction: ``_NoOpWhenNodeMissing`` is a pod on a node the cache
+  lacks, which a snapshot cannot hold, and ``TestClearUnassignedNumaPod_FallsBackToPodInfo...``
+  a pod of no job, which every pod here is in).
 
 Then one test per rule on tiny clusters through ``decide_request``; the 422 pointers; the
 limits; determinism.
@@ -675,3 +677,32 @@ def test_gang_aware_preempt_and_the_exact_solver_fall_back_for_numa_pods() -> No
         assert decide(_preempt_case(config, 3), config, solver=solver)["nominations"] == [], solver
     answer = out["explanation"]["jobs"]["default/hi"]["answer"]
     assert answer.startswith("heuristic: the gang's pods have a predicate that changes as pods land")
+
+
+def test_go_sort_slice_sorts_whatever_its_path() -> None:
+    """The port of Go's pdqsort (``sort.Slice``) sorts by a strict weak order on every path
+    it takes: insertion sort (12 or fewer), partial insertion (sorted input), reversal
+    (descending), equal-element partitions (duplicates), pattern breaking and the heap-sort
+    fallback (long adversarial runs). Its order under the not-quite-orders of
+    ``takeByTopology`` is Go's by construction (the code is Go's, line by line); it is not
+    run against Go here."""
+    rng = random.Random(5)
+    shapes = [lambda n: list(range(n)), lambda n: list(range(n, 0, -1)), lambda n: [rng.randrange(3) for _ in range(n)],
+              lambda n: [rng.randrange(10**6) for _ in range(n)], lambda n: [i % 7 for i in range(n)] * 3]  # fmt: skip
+    for n in (0, 1, 5, 12, 13, 49, 50, 51, 200, 1000):
+        for shape in shapes:
+            items = [(v, i) for i, v in enumerate(shape(n))]
+            go_sort_slice(items, lambda a, b: a[0] < b[0])  # type: ignore[index]
+            assert [v for v, _ in items] == sorted(v for v, _ in items)
+
+
+def test_pods_read_from_the_request_text_are_read_again_for_their_containers(client) -> None:
+    """Over HTTP the pods of a JSON body are read from its text (no dict per pod); the
+    plugin finds each one's containers in the text by its pointer, inside a List too."""
+    objs = [small("n1", cpu="16"), numatopo("n1"), podgroup("g", min_member=2),
+            {"apiVersion": "v1", "kind": "List", "items": [gpod(f"g-{i}", "4", group="g") for i in range(3)]}]  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=conf(NUMA))),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert sorted(b["pod"] for b in r.json()["bindings"]) == ["default/g-0", "default/g-1"]
+    assert bound(decide(objs)) == {"default/g-0": "n1", "default/g-1": "n1"}
