@@ -283,7 +283,9 @@ def bound(out: dict) -> dict[str, str]:
 
 def session(objects: list[dict], config: dict | None = None) -> Session:
     req = read_request(request(objects, config=config or conf(NUMA)), SETTINGS)
-    return Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    ssn.request = req  # type: ignore[attr-defined]  # (the request holds the pods' JSON the plugin reads)
+    return ssn
 
 
 def fits(ssn: Session, key: str) -> dict[str, bool]:
@@ -490,7 +492,8 @@ def test_native_pods_are_taken_as_not_guaranteed_with_a_warning() -> None:
                         "pods": [{"name": "p", "requests": {"cpu": "5", "memory": "1Gi"}}]}}  # fmt: skip
     out = decide_request(read_request(body, SETTINGS)).wire()
     assert [b["pod"] for b in out["bindings"]] == ["default/p"]
-    assert any("pod default/p (and 0 more) comes from the native form" in w for w in out["warnings"])
+    assert ("plugin numa-aware: 1 pending pod(s) of the native form (e.g. default/p) carry no containers: their QoS "
+            "class is unknown, so they are taken as not Guaranteed and not NUMA-checked") in out["warnings"]
 
 
 def test_numatopologies_change_nothing_for_a_config_without_the_plugin() -> None:

@@ -640,9 +640,12 @@ class Cluster:
         self.resource_quotas: list[ResourceQuota] = []
         #: Volcano ``Numatopology`` objects by node name (the ``numa-aware`` plugin reads them)
         self.numatopologies: dict[str, Numatopology] = {}
-        #: the pods of the request's ``objects``, by pointer (``app.ingest.numatopology.PodSpecs``):
-        #: what the ``numa-aware`` plugin reads of a pod's containers; None for a native snapshot
+        #: a weak reference to the pods of the request's ``objects`` by pointer
+        #: (``app.ingest.numatopology.PodSpecs``, which the request holds, so the parsed body
+        #: is not kept past it): what the ``numa-aware`` plugin reads of a pod's containers;
+        #: None for a native snapshot. What it read is kept in ``pod_numa`` (pod key -> facts)
         self.pod_specs: Any = None
+        self.pod_numa: dict[str, Any] = {}
         #: node name -> (pod uid, name, namespace) -> the CPUs the ``numa-aware`` plugin chose for
         #: the pod in an earlier cycle of a simulation (Volcano's ``UnassignedNumaPods``; None:
         #: the pod has no container); empty for a single decision (a freshly started scheduler)

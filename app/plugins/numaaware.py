@@ -197,9 +197,7 @@ class NumaAware(Plugin):
         #: taskBindNodeMap and taskPodMetaMap: the pods placed with kept CPUs
         self.bound: dict[str, int] = {}
         self.metas: dict[str, PodMeta] = {}
-        self._facts: dict[str, PodNuma | None] = {}
         self._fits: dict[tuple[Any, ...], tuple[bool, int | None]] = {}
-        self._unknown: list[str] = []
         ssn.register("predicate", self.name, self.predicate)
         ssn.register("batch_node_order", self.name, self.score)
         ssn.on_allocate(self._allocated)
@@ -210,6 +208,10 @@ class NumaAware(Plugin):
             ssn.on_class_key(self.class_key)
         if self.info:
             self._unreported_bound()
+            native = sorted(t.key for t in pending if not t.pointer.startswith("/objects/"))
+            if native:
+                self.warn(f"plugin numa-aware: {len(native)} pending pod(s) of the native form (e.g. {native[0]}) carry no "
+                          "containers: their QoS class is unknown, so they are taken as not Guaranteed and not NUMA-checked")  # fmt: skip
 
     def _weight(self) -> int:
         """``calculateWeight``: ``weight`` when YAML made it an integer, else 1."""
@@ -258,17 +260,17 @@ class NumaAware(Plugin):
 
     # -- the pods --------------------------------------------------------------------------------
     def facts(self, t: Task) -> PodNuma | None:
-        """The pod's QoS class and containers' CPUs (None: a pod of the native form)."""
-        hit = self._facts.get(t.key, self)
+        """The pod's QoS class and containers' CPUs (None: a pod of the native form, whose
+        containers the request does not give), kept on the cluster for later sessions."""
+        known = self.ssn.cluster.pod_numa
+        hit = known.get(t.key, self)
         if hit is self:
-            specs = self.ssn.cluster.pod_specs
+            ref = self.ssn.cluster.pod_specs
+            specs = ref() if ref is not None else None
+            if specs is None and ref is not None:
+                raise RuntimeError("the request of this snapshot is gone: keep it while its sessions run")
             o = specs.pod(t.pointer) if specs is not None and t.pointer else None
-            hit = self._facts[t.key] = pod_numa(o, t.pointer) if o is not None and o.get("kind") == "Pod" else None
-            if hit is None and (self.info or strict(t)):
-                self._unknown.append(t.key)
-                self.warn(f"plugin numa-aware: pod {min(self._unknown)} (and {len(self._unknown) - 1} more) comes from "
-                          "the native form, which carries no containers: its QoS class is unknown, so it is taken as not "
-                          "Guaranteed and not NUMA-checked")  # fmt: skip
+            hit = known[t.key] = pod_numa(o, t.pointer) if o is not None and o.get("kind") == "Pod" else None
         return hit  # type: ignore[return-value]
 
     def guaranteed(self, t: Task) -> bool:
