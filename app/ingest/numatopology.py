@@ -30,7 +30,11 @@ from app.model.numa import CPU, Numatopology, PodNuma
 #: NUMA node ids Volcano's masks hold (``bitmask``: 64 bits; past it Volcano's plugin fails)
 MAX_NUMA_ID = 63
 #: distinct NUMA nodes of one Numatopology: the CPU manager's hints try every subset of them
-MAX_NUMA_NODES = 16
+#: (2**8 - 1 = 255 subsets, one table per NUMA layout). 8 is the kubelet topology manager's
+#: own maximum (``maxAllowableNUMANodes``: a kubelet on a machine with more NUMA nodes does
+#: not start the topology manager unless its ``max-allowable-numa-nodes`` option is set), so
+#: a real exporter reports at most 8 where the topology policies apply; Volcano has no limit
+MAX_NUMA_NODES = 8
 #: the largest CPU id read (in ``cpuDetail`` keys and in ``allocatable`` CPU sets)
 MAX_CPU_ID = 16_383
 _GO_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)

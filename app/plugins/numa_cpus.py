@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
 
 from app.model.numa import bits
@@ -28,7 +29,7 @@ from app.model.numa import bits
 MASK64 = (1 << 64) - 1
 
 
-# -- Go's sort.Slice (sort/zsortfunc.go, Go 1.19+) ------------------------------------------------
+# -- Go's sort.Slice (sort/zsortfunc.go, as Go 1.21+ builds it) ------------------------------------------------
 def go_sort_slice(items: list, less: Callable[[object, object], bool]) -> None:
     """Sort ``items`` in place exactly as Go's ``sort.Slice(items, less)`` does, ``less``
     comparing the two elements (whatever order it describes, or fails to)."""
@@ -248,25 +249,50 @@ class CpuTopology:
         n_cores = len({(s, c) for _, s, c in detail.values()})  # getPhysicalCoresNum
         self.cpus_per_socket = n_cpus // n_sockets if n_sockets else 0
         self.cpus_per_core = n_cpus // n_cores if n_cores else 0
-        self._masks: list[tuple[int, int, list[int]]] | None = None
+        self._sums: list[int] | None = None
         self.reserved = 0
         if reserved_milli is not None:
             self.reserved = take_by_topology(self, self.all, -(-reserved_milli // 1000))[0]
 
     def masks(self) -> list[tuple[int, int, list[int]]]:
         """``IterateBitMasks`` over the NUMA nodes: (mask, CPUs in it, its nodes), by size
-        then in lexicographic order."""
-        if self._masks is None:
-            nodes = self.numa_nodes
-            self._masks = [(sum(1 << n for n in combo), sum(self.in_numa[n].bit_count() for n in combo), list(combo))
-                           for size in range(1, len(nodes) + 1) for combo in combinations(nodes, size)]  # fmt: skip
-        return self._masks
+        then in lexicographic order (for tests; the hints read :func:`subset_table`)."""
+        nodes, sums = self.numa_nodes, self._cpu_sums()
+        return [(mask, sums[im], [nodes[i] for i in range(len(nodes)) if im >> i & 1]) for mask, im, _ in subset_table(tuple(nodes))]
+
+    def _cpu_sums(self) -> list[int]:
+        """The CPUs (free or not) of each subset of the NUMA nodes, by index mask."""
+        if self._sums is None:
+            self._sums = subset_sums([self.in_numa[n].bit_count() for n in self.numa_nodes])
+        return self._sums
 
     def numa_count(self, cpus: int) -> int:
         """``getNumaNodeCntForCPUID``: the distinct NUMA nodes of ``cpus`` (a CPU the
         topology does not list counts as node 0, Go's zero value)."""
-        nodes = {self.detail[c][0] if c in self.detail else 0 for c in bits(cpus)}
-        return len(nodes)
+        count = sum(1 for n, inside in self.in_numa.items() if cpus & inside)
+        if cpus & ~self.all and not (0 in self.in_numa and cpus & self.in_numa[0]):
+            count += 1
+        return count
+
+
+@lru_cache(maxsize=256)
+def subset_table(nodes: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """``IterateBitMasks`` over ``nodes`` (ascending NUMA ids): (NUMA mask, the same subset
+    as a mask of indices into ``nodes``, its size), by size then in lexicographic order.
+    Shared by every topology of the same NUMA layout; 2**len(nodes) - 1 rows (255 at the
+    limit of :data:`app.ingest.numatopology.MAX_NUMA_NODES`)."""
+    k = len(nodes)
+    return tuple((sum(1 << nodes[i] for i in combo), sum(1 << i for i in combo), size)
+                 for size in range(1, k + 1) for combo in combinations(range(k), size))  # fmt: skip
+
+
+def subset_sums(counts: list[int]) -> list[int]:
+    """For every index mask over ``counts``, the sum of the counts it selects."""
+    sums = [0] * (1 << len(counts))
+    for im in range(1, len(sums)):
+        low = im & -im
+        sums[im] = sums[im ^ low] + counts[low.bit_length() - 1]
+    return sums
 
 
 def take_by_topology(topo: CpuTopology, available: int, num: int) -> tuple[int, bool]:
@@ -362,16 +388,18 @@ def cpu_hints(topo: CpuTopology, free: int | None, milli: int) -> list[tuple[int
     if request == 0 or free is None:
         return None
     available = free & ~topo.reserved
-    counts = {n: (available & topo.in_numa[n]).bit_count() for n in topo.numa_nodes}
-    phantom = (available & ~topo.all).bit_count()  # CPUs cpuDetail lacks: NUMA node 0 for Go
-    smallest = len(topo.numa_nodes)
+    nodes = topo.numa_nodes
+    counts = [(available & topo.in_numa[n]).bit_count() for n in nodes]
+    if nodes and nodes[0] == 0:  # CPUs cpuDetail lacks: NUMA node 0 for Go
+        counts[0] += (available & ~topo.all).bit_count()
+    matching, in_mask = subset_sums(counts), topo._cpu_sums()
+    smallest = len(nodes)
     found = []
-    for mask, in_mask, nodes in topo.masks():
-        if in_mask >= request and len(nodes) < smallest:
-            smallest = len(nodes)
-        matching = sum(counts[n] for n in nodes) + (phantom if mask & 1 else 0)
-        if matching >= request:
-            found.append((mask, len(nodes)))
+    for mask, im, size in subset_table(tuple(nodes)):
+        if size < smallest and in_mask[im] >= request:
+            smallest = size
+        if matching[im] >= request:
+            found.append((mask, size))
     return [(mask, size == smallest) for mask, size in found]
 
 

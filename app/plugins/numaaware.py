@@ -177,7 +177,13 @@ class NumaAware(Plugin):
         #: node index -> its NUMA facts; node index -> its free ``cpu`` set (None: numares has no cpu)
         self.info: dict[int, NodeNuma] = {}
         self.free: dict[int, int | None] = {}
+        #: the request's deadline passed while the plugin worked: it refuses every node it
+        #: would check (the answer says ``truncated``; the actions take no new job)
+        self.expired = False
         for name, obj in c.numatopologies.items():
+            if ssn.out_of_time():
+                self.expired = True
+                break
             n = c.node_index.get(name)
             if n is None:
                 self.warn(f"plugin numa-aware: Numatopology {name!r} names no node of the snapshot: not used (Volcano "
@@ -301,7 +307,12 @@ class NumaAware(Plugin):
         if f is None or not f.guaranteed:
             return out
         info, free = self.info, self.free
+        out_of_time = self.ssn.out_of_time
         for i, n in enumerate(nodes.tolist()):
+            if self.expired or (i & 63 == 63 and out_of_time()):
+                self.expired = True
+                out[i:] = False
+                break
             node = info.get(n)
             if has_policy:
                 if node is None or node.cpu_policy != "static" or node.policy != policy or not free[n]:
