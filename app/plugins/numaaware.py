@@ -198,12 +198,31 @@ class NumaAware(Plugin):
             self.info[n] = NodeNuma(obj, topo)
             self.free[n] = obj.numa_res.get(CPU)
         self._held_from_earlier_cycles()
+        size = len(c.nodes)
+        #: per node: a static CPU manager; its topology policy (an id); checked without a pod
+        #: policy (a topology policy other than none); a non-empty free cpu set; its state id
+        self.node_static = np.zeros(size, dtype=bool)
+        self.node_policy = np.full(size, -2, dtype=np.int64)
+        self.node_checks = np.zeros(size, dtype=bool)
+        self.node_nonempty = np.zeros(size, dtype=bool)
+        self.node_state = np.zeros(size, dtype=np.int64)
+        self._policy_ids: dict[str, int] = {}
+        self._state_ids: dict[tuple[Any, ...], int] = {}
+        self._states: list[tuple[NodeNuma, int | None]] = []
+        for n, node in self.info.items():
+            self.node_static[n] = node.cpu_policy == "static"
+            self.node_policy[n] = self._policy_ids.setdefault(node.policy, len(self._policy_ids))
+            self.node_checks[n] = node.policy not in (NONE, "")
+            self._restate(n)
         #: assignRes: pod key -> node index -> the CPUs kept for it there (None: no container)
         self.assigned: dict[str, dict[int, int | None]] = {}
         #: taskBindNodeMap and taskPodMetaMap: the pods placed with kept CPUs
         self.bound: dict[str, int] = {}
         self.metas: dict[str, PodMeta] = {}
         self._fits: dict[tuple[Any, ...], tuple[bool, int | None]] = {}
+        #: (topology id, CPUs) -> the NUMA nodes they span; the nodes the last predicate call refused
+        self._counts: dict[tuple[int, int], int] = {}
+        self._refused: tuple[str, set[int]] = ("", set())
         ssn.register("predicate", self.name, self.predicate)
         ssn.register("batch_node_order", self.name, self.score)
         ssn.on_allocate(self._allocated)
@@ -306,26 +325,44 @@ class NumaAware(Plugin):
         f = self.facts(task)
         if f is None or not f.guaranteed:
             return out
-        info, free = self.info, self.free
-        out_of_time = self.ssn.out_of_time
-        for i, n in enumerate(nodes.tolist()):
-            if self.expired or (i & 63 == 63 and out_of_time()):
-                self.expired = True
-                out[i:] = False
-                break
-            node = info.get(n)
-            if has_policy:
-                if node is None or node.cpu_policy != "static" or node.policy != policy or not free[n]:
-                    out[i] = False
-                    continue
-            elif node is None or node.cpu_policy != "static" or node.policy in (NONE, ""):
-                continue
-            ok, cpus = self.fit(node, free[n], f.cpus)
-            if not ok:
-                out[i] = False
-                continue
-            self.assigned.setdefault(task.key, {})[n] = cpus
+        refused: set[int] = set()
+        self._refused = (task.key, refused)
+        if self.expired or self.ssn.out_of_time():  # (refuse what it would check: nothing lands unchecked)
+            self.expired = True
+            out[:] = False
+            refused.update(nodes.tolist())
+            return out
+        # Each node's checks read arrays; a node's fit is worked out once per state (topology,
+        # policy, free CPUs) among the nodes asked about, as the nodes of a cluster share few states.
+        if has_policy:
+            checked = self.node_static[nodes] & (self.node_policy[nodes] == self._policy_ids.get(policy, -1))
+            checked &= self.node_nonempty[nodes]
+            out[~checked] = False
+        else:
+            checked = self.node_static[nodes] & self.node_checks[nodes]
+        at = np.flatnonzero(checked)
+        if len(at):
+            sids, where = np.unique(self.node_state[nodes[at]], return_inverse=True)
+            res = [self.fit(*self._states[sid], f.cpus) for sid in sids.tolist()]
+            ok = np.fromiter((r[0] for r in res), dtype=bool, count=len(res))[where]
+            out[at[~ok]] = False
+            taken = np.empty(len(res), dtype=object)
+            taken[:] = [r[1] for r in res]
+            kept = self.assigned.setdefault(task.key, {})
+            kept.update(zip(nodes[at[ok]].tolist(), taken[where[ok]].tolist()))
+        refused.update(nodes[~out].tolist())
         return out
+
+    def _restate(self, n: int) -> None:
+        """Node ``n``'s state id and whether its free ``cpu`` set is non-empty."""
+        node, free = self.info[n], self.free[n]
+        key = (id(node.topo), node.policy, free)
+        sid = self._state_ids.get(key)
+        if sid is None:
+            sid = self._state_ids[key] = len(self._states)
+            self._states.append((node, free))
+        self.node_state[n] = sid
+        self.node_nonempty[n] = bool(free)
 
     def fit(self, node: NodeNuma, free: int | None, cpus: tuple[int, ...]) -> tuple[bool, int | None]:
         """Whether the node's policy admits every container, and the CPUs they take."""
@@ -354,11 +391,29 @@ class NumaAware(Plugin):
     # -- BatchNodeOrder ---------------------------------------------------------------------------
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         kept = self.assigned.get(task.key)
-        if kept is None or task.annotations.get(POLICY_ANNOTATION, "") in ("", NONE):
+        if kept is None or not strict(task):
             return np.zeros(len(nodes))
-        counts = [self.info[n].topo.numa_count(kept.get(n) or 0) if n in self.info else 0 for n in nodes.tolist()]
-        most = max(counts, default=0)
-        out = [MAX_NODE_SCORE if most == 0 else MAX_NODE_SCORE - MAX_NODE_SCORE * k // most for k in counts]
+        refused = self._refused[1] if self._refused[0] == task.key else ()
+        info, known = self.info, self._counts
+        counts = np.zeros(len(nodes), dtype=np.int64)
+        scored = np.ones(len(nodes), dtype=bool)
+        for i, n in enumerate(nodes.tolist()):
+            if n in refused:  # (only /v1/scores asks about a node the predicate refused)
+                scored[i] = False
+                continue
+            cpus = kept.get(n)
+            if not cpus or n not in info:
+                continue
+            topo = info[n].topo
+            k = known.get((id(topo), cpus))
+            if k is None:
+                if len(known) >= 65_536:
+                    known.clear()
+                k = known[(id(topo), cpus)] = topo.numa_count(cpus)
+            counts[i] = k
+        most = int(counts[scored].max(initial=0))
+        out = [(MAX_NODE_SCORE if most == 0 else MAX_NODE_SCORE - MAX_NODE_SCORE * k // most) if ok else 0
+               for k, ok in zip(counts.tolist(), scored.tolist())]  # fmt: skip
         return np.array([_wrap64(s * self.weight) for s in out], dtype=np.float64)
 
     # -- events ----------------------------------------------------------------------------------
@@ -369,6 +424,7 @@ class NumaAware(Plugin):
         cpus = kept[t.node]
         if cpus is not None and self.free.get(t.node) is not None:
             self.free[t.node] &= ~cpus  # type: ignore[operator]
+            self._restate(t.node)
         self.bound[t.key] = t.node
         self.metas[t.key] = (t.uid, t.name, t.namespace)
 
@@ -379,6 +435,7 @@ class NumaAware(Plugin):
         cpus = kept[t.node]
         if cpus is not None and self.free.get(t.node) is not None:
             self.free[t.node] |= cpus  # type: ignore[operator]
+            self._restate(t.node)
         self.bound.pop(t.key, None)
         self.metas.pop(t.key, None)
 
