@@ -738,3 +738,42 @@ def test_the_deadline_bounds_the_predicate() -> None:
     objs += [gpod(f"p{j}", "1", BEST_EFFORT) for j in range(50)]
     out = decide(objs, deadlineMs=1)
     assert out["truncated"] is True
+
+
+def test_a_pod_without_a_policy_varies_only_where_a_node_can_refuse_it() -> None:
+    """The predicate refuses a Guaranteed pod without a policy only under a static CPU
+    manager with restricted or single-numa-node; elsewhere its answers cannot change as
+    pods land, so it may be placed with its class, each pod still taking its CPUs."""
+    objs = [small("n1", cpu="16"), numatopo("n1", BEST_EFFORT), podgroup("g", min_member=2),
+            gpod("g-0", "2", None, group="g"), gpod("g-1", "2", None, group="g"), gpod("s", "2", BEST_EFFORT)]  # fmt: skip
+    ssn = session(objs)
+    plugin = ssn.plugins["numa-aware"]
+    task = ssn.cluster.find_task
+    assert not plugin.varies(task("default/g-0")) and plugin.varies(task("default/s"))
+    stmt = ssn.statement()
+    ssn.predicate_mask(task("default/g-0"), np.array([0], dtype=np.intp))
+    stmt.allocate(task("default/g-0"), 0)
+    stmt.allocate(task("default/g-1"), 0)  # (placed with g-0's class: no predicate of its own)
+    assert plugin.free[0].bit_count() == 4
+    stmt.discard()
+    assert plugin.free[0] == from_ids(range(8))
+    for policy, cpu_policy, varies in ((RESTRICTED, "static", True), (SINGLE_NUMA_NODE, "static", True),
+                                       (SINGLE_NUMA_NODE, "none", False), ("none", "static", False)):  # fmt: skip
+        objs[1] = numatopo("n1", policy, cpu_policy=cpu_policy)
+        ssn = session(objs)
+        assert ssn.plugins["numa-aware"].varies(ssn.cluster.find_task("default/g-0")) is varies, (policy, cpu_policy)
+
+
+def test_scores_give_0_to_the_nodes_the_predicate_refused(client) -> None:
+    """/v1/scores: numa-aware scores the CPUs its predicate kept; a node it refused has none."""
+    objs = [small("n1", cpu="16"), small("n2", cpu="16"), small("n3", cpu="16"), numatopo("n1", BEST_EFFORT),
+            numatopo("n2", BEST_EFFORT, allocatable=""), numatopo("n3", BEST_EFFORT, allocatable="0,4"),
+            podgroup("g"), gpod("g-0", "2", BEST_EFFORT, group="g")]  # fmt: skip
+    body = request(objs, config=conf(NUMA))
+    body["job"] = "default/g"
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    nodes = r.json()["nodes"]
+    assert nodes["n1"]["feasible"] and nodes["n1"]["plugins"]["numa-aware"] == 50  # one NUMA node of n3's two
+    assert nodes["n3"]["feasible"] and nodes["n3"]["plugins"]["numa-aware"] == 0
+    assert not nodes["n2"]["feasible"] and nodes["n2"]["plugins"]["numa-aware"] == 0  # (was 100: no CPUs kept)

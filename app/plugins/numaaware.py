@@ -209,6 +209,9 @@ class NumaAware(Plugin):
         self._policy_ids: dict[str, int] = {}
         self._state_ids: dict[tuple[Any, ...], int] = {}
         self._states: list[tuple[NodeNuma, int | None]] = []
+        #: some node restricts a Guaranteed pod without a policy (see :meth:`varies`)
+        self.restricting = any(node.cpu_policy == "static" and node.policy in (RESTRICTED, SINGLE_NUMA_NODE)
+                               for node in self.info.values())  # fmt: skip
         for n, node in self.info.items():
             self.node_static[n] = node.cpu_policy == "static"
             self.node_policy[n] = self._policy_ids.setdefault(node.policy, len(self._policy_ids))
@@ -303,8 +306,14 @@ class NumaAware(Plugin):
         return f is not None and f.guaranteed
 
     def varies(self, t: Task) -> bool:
-        """The pod's predicate and score read the nodes' free CPUs."""
-        return bool(self.info) and self.guaranteed(t)
+        """The pod's predicate or score can change as pods land. The predicate reads the
+        free CPUs only for a Guaranteed pod; for one without a policy it checks only nodes
+        with a static CPU manager and a topology policy other than none, and there refuses
+        only under ``restricted`` or ``single-numa-node`` (``best-effort``, ``none`` and the
+        policies Volcano does not know admit whatever the hints), and its score is 0. So a
+        Guaranteed pod varies when it names a policy or some node restricts; any other pod
+        may be placed with its class (each still takes its CPUs as it lands: :meth:`_allocated`)."""
+        return (strict(t) or self.restricting) and self.guaranteed(t)
 
     def class_key(self, t: Task) -> Any:
         """Pods allocate may place as one class must get the same answers here."""
@@ -420,13 +429,32 @@ class NumaAware(Plugin):
     def _allocated(self, t: Task) -> None:
         kept = self.assigned.get(t.key)
         if kept is None or t.node not in kept:
-            return
+            if not self._fit_on_landing(t):
+                return
+            kept = self.assigned[t.key]
         cpus = kept[t.node]
         if cpus is not None and self.free.get(t.node) is not None:
             self.free[t.node] &= ~cpus  # type: ignore[operator]
             self._restate(t.node)
         self.bound[t.key] = t.node
         self.metas[t.key] = (t.uid, t.name, t.namespace)
+
+    def _fit_on_landing(self, t: Task) -> bool:
+        """A Guaranteed pod without a policy placed with its class (the predicate ran for
+        the class's first pod only) on a node that checks it: its CPUs as Volcano's
+        predicate, run for it just before it lands, would have chosen them (the node
+        admits it: else it would vary, :meth:`varies`)."""
+        n = t.node
+        node = self.info.get(n)
+        if node is None or strict(t) or not (self.node_static[n] and self.node_checks[n]):
+            return False
+        f = self.facts(t)
+        if f is None or not f.guaranteed:
+            return False
+        ok, cpus = self.fit(node, self.free[n], f.cpus)
+        if ok:
+            self.assigned.setdefault(t.key, {})[n] = cpus
+        return ok
 
     def _deallocated(self, t: Task) -> None:
         kept = self.assigned.get(t.key)
