@@ -225,7 +225,9 @@ class NumaAware(Plugin):
         self._fits: dict[tuple[Any, ...], tuple[bool, int | None]] = {}
         #: (topology id, CPUs) -> the NUMA nodes they span; the nodes the last predicate call refused
         self._counts: dict[tuple[int, int], int] = {}
-        self._refused: tuple[str, set[int]] = ("", set())
+        #: the last predicate call: its pod, the NUMA nodes of the CPUs kept per node (-1: none
+        #: kept in that call), the nodes it refused
+        self._last: tuple[str, np.ndarray, set[int]] = ("", np.zeros(0, dtype=np.int64), set())
         ssn.register("predicate", self.name, self.predicate)
         ssn.register("batch_node_order", self.name, self.score)
         ssn.on_allocate(self._allocated)
@@ -335,7 +337,8 @@ class NumaAware(Plugin):
         if f is None or not f.guaranteed:
             return out
         refused: set[int] = set()
-        self._refused = (task.key, refused)
+        last = np.full(len(self.node_state), -1, dtype=np.int64)
+        self._last = (task.key, last, refused)
         if self.expired or self.ssn.out_of_time():  # (refuse what it would check: nothing lands unchecked)
             self.expired = True
             out[:] = False
@@ -359,6 +362,9 @@ class NumaAware(Plugin):
             taken[:] = [r[1] for r in res]
             kept = self.assigned.setdefault(task.key, {})
             kept.update(zip(nodes[at[ok]].tolist(), taken[where[ok]].tolist()))
+            spans = np.array([self._numa_count(self._states[sid][0].topo, r[1]) for sid, r in zip(sids.tolist(), res)],
+                             dtype=np.int64)  # fmt: skip
+            last[nodes[at[ok]]] = spans[where[ok]]
         refused.update(nodes[~out].tolist())
         return out
 
@@ -402,28 +408,34 @@ class NumaAware(Plugin):
         kept = self.assigned.get(task.key)
         if kept is None or not strict(task):
             return np.zeros(len(nodes))
-        refused = self._refused[1] if self._refused[0] == task.key else ()
-        info, known = self.info, self._counts
-        counts = np.zeros(len(nodes), dtype=np.int64)
+        key, last, refused = self._last
+        if key == task.key:  # the NUMA nodes the last predicate call's CPUs span, by node
+            counts = last[nodes]
+        else:
+            counts = np.full(len(nodes), -1, dtype=np.int64)
+            refused = set()
         scored = np.ones(len(nodes), dtype=bool)
-        for i, n in enumerate(nodes.tolist()):
+        for i in np.flatnonzero(counts < 0).tolist():  # (asked about by an earlier predicate call, or refused)
+            n = int(nodes[i])
             if n in refused:  # (only /v1/scores asks about a node the predicate refused)
                 scored[i] = False
-                continue
-            cpus = kept.get(n)
-            if not cpus or n not in info:
-                continue
-            topo = info[n].topo
-            k = known.get((id(topo), cpus))
-            if k is None:
-                if len(known) >= 65_536:
-                    known.clear()
-                k = known[(id(topo), cpus)] = topo.numa_count(cpus)
-            counts[i] = k
+            counts[i] = self._numa_count(self.info[n].topo, kept.get(n)) if scored[i] and n in self.info else 0
         most = int(counts[scored].max(initial=0))
-        out = [(MAX_NODE_SCORE if most == 0 else MAX_NODE_SCORE - MAX_NODE_SCORE * k // most) if ok else 0
-               for k, ok in zip(counts.tolist(), scored.tolist())]  # fmt: skip
-        return np.array([_wrap64(s * self.weight) for s in out], dtype=np.float64)
+        out = np.full(len(nodes), MAX_NODE_SCORE, dtype=np.int64) if most == 0 else MAX_NODE_SCORE - MAX_NODE_SCORE * counts // most
+        out[~scored] = 0
+        return (out * np.int64(self.weight)).astype(np.float64)  # (int64 wraps as Go's)
+
+    def _numa_count(self, topo: CpuTopology, cpus: int | None) -> int:
+        """The NUMA nodes ``cpus`` span in ``topo``, once per (topology, CPUs)."""
+        if not cpus:
+            return 0
+        known = self._counts
+        k = known.get((id(topo), cpus))
+        if k is None:
+            if len(known) >= 65_536:
+                known.clear()
+            k = known[(id(topo), cpus)] = topo.numa_count(cpus)
+        return k
 
     # -- events ----------------------------------------------------------------------------------
     def _allocated(self, t: Task) -> None:
@@ -481,5 +493,3 @@ def strict(t: Task) -> bool:
     return t.annotations.get(POLICY_ANNOTATION, "") not in ("", NONE)
 
 
-def _wrap64(v: int) -> int:
-    return (v + 2**63) % 2**64 - 2**63
