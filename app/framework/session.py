@@ -183,6 +183,9 @@ class Session:
                 example = f"Pod {constrained}" if constrained is not None else f"Node {tainted}"
                 notes.append(f"no predicates plugin is configured: nodeSelector, affinity, taints, unschedulable and "
                              f"not-ready nodes, host ports and topology spread are not checked (e.g. {example})")  # fmt: skip
+        if c.numatopologies and "numa-aware" not in self.plugins:
+            notes.append(f"ignored objects of kinds no configured plugin uses: Numatopology ({len(c.numatopologies)}) "
+                         "(the numa-aware plugin reads them)")  # fmt: skip
         for note in notes:
             if note not in c.warnings:
                 c.warnings.append(note)

@@ -14,7 +14,6 @@ from typing import Any
 
 from app.model.cluster import NetworkTopology, PodDisruptionBudget, PriorityClass, Queue, ResourceQuota, SubGroupPolicy
 from app.model.dra import DraSnapshot
-from app.model.numa import Numatopology
 from app.topology.tree import HyperNodeSpec
 
 Ident = dict[str, str] | None
@@ -219,7 +218,7 @@ class Draft:
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     resource_quotas: dict[tuple[str, str], ResourceQuota] = field(default_factory=dict)  # by (namespace, name)
     #: Volcano ``Numatopology`` objects by name (the node's; the ``numa-aware`` plugin reads them)
-    numatopologies: dict[str, Numatopology] = field(default_factory=dict)
+    numatopologies: dict[str, Any] = field(default_factory=dict)  # (app.ingest.numatopology.RawNumatopology)
     #: pod key -> its ``volcano.sh/cooldown-time`` and when it was scheduled (see ``kube._cooldown``)
     cooldowns: dict[str, tuple[str, float | None]] = field(default_factory=dict)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)

@@ -1,21 +1,29 @@
 """Volcano's ``Numatopology`` objects (``nodeinfo.volcano.sh/v1alpha1``, one per node, written
 by its resource exporter) and the pod facts the ``numa-aware`` plugin reads.
 
-* :func:`read_numatopology`: the object as Volcano's cache reads it (``getNumaInfo``). A
-  value of a type the CRD's schema refuses (the API server would never store it) is a 422
-  at its pointer; so is a ``cpuDetail`` key that is not a CPU id, and anything past the
-  limits below. A string the schema takes but Volcano cannot read is read as Volcano reads
-  it, with a note the plugin turns into a warning: an ``allocatable`` ``cpuset.Parse``
-  refuses is an empty set, a ``resReserved`` list ``ParseResourceList`` refuses is no
-  reservation at all.
+* :func:`read_numatopology` (ingest): only the object's name (a 422 when missing, or a
+  second object of the node) and that its ``spec`` is an object; the spec is kept as it
+  came (:class:`RawNumatopology`), so a request whose config has no ``numa-aware`` plugin
+  pays nothing more for it and gets no 422 Volcano would not give (a warning says the
+  objects are unused: ``Session._unhonoured``).
+* :func:`parse_numatopology` (when ``numa-aware`` opens, once per object): the object as
+  Volcano's cache reads it (``getNumaInfo``). A value of a type the CRD's schema refuses
+  (the API server would never store it) is a 422 at its pointer. What the schema takes
+  is read as Volcano reads it, with a note the plugin turns into a warning: an
+  ``allocatable`` ``cpuset.Parse`` refuses is an empty set, a ``resReserved`` list
+  ``ParseResourceList`` refuses is no reservation at all, a ``cpuDetail`` key
+  ``strconv.Atoi`` refuses is CPU 0, and of two keys naming one CPU ("7", "007") one is
+  kept (Volcano keeps either, by Go's map order; here the first listed). Past the limits
+  below (NUMA ids outside 0..63, which Volcano's 64-bit masks drop; more than
+  :data:`MAX_NUMA_NODES` NUMA nodes; CPU ids past :data:`MAX_CPU_ID`) the object is not
+  used, as if the node had none, and the warning says so: a divergence from Volcano.
 * :class:`PodSpecs`: a pod's own JSON, found by its pointer in the request, for the
   plugin's :func:`pod_numa` (QoS class, containers' cpu requests); read only when the
   plugin asks, so no other decision pays for it.
 """
-
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -37,19 +45,17 @@ MAX_NUMA_ID = 63
 MAX_NUMA_NODES = 8
 #: the largest CPU id read (in ``cpuDetail`` keys and in ``allocatable`` CPU sets)
 MAX_CPU_ID = 16_383
-_GO_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_INT64 = 2**63
 #: the resources ``ParseResourceList`` reserves (any other name makes it refuse the list)
 _RESERVABLE = ("cpu", "memory", "ephemeral-storage")
 
 
 def go_atoi(s: str) -> int:
-    """``strconv.Atoi``: an optional sign and ASCII digits, within int64; ValueError else."""
-    if not _GO_INT.fullmatch(s):
+    """``strconv.Atoi`` (:func:`app.ingest.kube.go_int`); ValueError where Go errs."""
+    from app.ingest.kube import go_int
+
+    v = go_int(s)
+    if v is None:
         raise ValueError(f"strconv.Atoi: parsing {s!r}: invalid syntax")
-    v = int(s)
-    if not -_INT64 <= v < _INT64:
-        raise ValueError(f"strconv.Atoi: parsing {s!r}: value out of range")
     return v
 
 
@@ -92,20 +98,40 @@ def reserved_cpu(raw: dict[str, str]) -> tuple[int | None, str | None]:
     return cpu, None
 
 
+@dataclass(slots=True)
+class RawNumatopology:
+    """A ``Numatopology`` as ingest keeps it: its name, its ``spec`` as it came, its pointer;
+    ``parsed``: :func:`parse_numatopology`'s answer once the plugin asked."""
+
+    name: str
+    spec: dict
+    pointer: str
+    parsed: tuple[Numatopology, str | None] | None = field(default=None)
+
+
 def read_numatopology(o: dict, ptr: str, d: Draft) -> None:
-    meta = o.get("metadata")
-    if not isinstance(meta, dict):
-        raise InputError("'metadata' must be an object", join_pointer(ptr, "metadata"), {"kind": "Numatopology"})
-    ident = {"kind": "Numatopology", "name": meta.get("name") if isinstance(meta.get("name"), str) else ""}
-    mp = join_pointer(ptr, "metadata")
-    name = r.string(meta, "name", mp, ident, required=True)
-    if not name:
-        raise InputError("'name' must not be empty", join_pointer(mp, "name"), ident)
+    from app.ingest.kube import metadata
+
+    _, ident, _, name = metadata(o, ptr, "Numatopology", namespaced=False)
     if name in d.numatopologies:
-        raise InputError(f"duplicate Numatopology {name!r}", join_pointer(mp, "name"), ident)
-    spec = r.obj(o, "spec", ptr, ident)
+        raise InputError(f"duplicate Numatopology {name!r}", join_pointer(ptr, "metadata", "name"), ident)
+    d.numatopologies[name] = RawNumatopology(name, r.obj(o, "spec", ptr, ident), ptr)
+
+
+def parsed(raw: RawNumatopology) -> tuple[Numatopology, str | None]:
+    """:func:`parse_numatopology` of ``raw``, once."""
+    if raw.parsed is None:
+        raw.parsed = parse_numatopology(raw)
+    return raw.parsed
+
+
+def parse_numatopology(raw: RawNumatopology) -> tuple[Numatopology, str | None]:
+    """The object as the module says, and why it is not used (None: it is)."""
+    spec, ptr = raw.spec, raw.pointer
+    ident = {"kind": "Numatopology", "name": raw.name}
     sp = join_pointer(ptr, "spec")
     notes: list[str] = []
+    unusable: str | None = None
     policies = r.str_map(spec, "policies", sp, ident)
     reserved_raw = r.str_map(spec, "resReserved", sp, ident)
     reserved, why = reserved_cpu(reserved_raw)
@@ -122,7 +148,8 @@ def read_numatopology(o: dict, ptr: str, d: Draft) -> None:
         try:
             numa_res[res] = parse_cpuset(text)
         except LookupError as e:
-            raise InputError(f"allocatable {text!r}: {e}", join_pointer(ip, "allocatable"), ident) from None
+            numa_res[res] = 0
+            unusable = unusable or f"spec.numares[{res!r}].allocatable: {e}"
         except ValueError as e:
             numa_res[res] = 0
             notes.append(f"spec.numares[{res!r}].allocatable {text!r} is not a CPU set ({e}): read as empty, as Volcano "
@@ -131,22 +158,32 @@ def read_numatopology(o: dict, ptr: str, d: Draft) -> None:
     dp = join_pointer(sp, "cpuDetail")
     for key, cpu in r.obj(spec, "cpuDetail", sp, ident).items():
         kp = join_pointer(dp, key)
+        if not isinstance(cpu, dict):
+            raise InputError(f"a cpuDetail entry must be an object, not {r.type_name(cpu)}", kp, ident)
+        numa = r.integer(cpu, "numa", kp, ident, default=0) or 0
+        socket = r.integer(cpu, "socket", kp, ident, default=0) or 0
+        core = r.integer(cpu, "core", kp, ident, default=0) or 0
         try:
             cpu_id = go_atoi(key)
         except ValueError:
-            raise InputError(f"a cpuDetail key must be a CPU id (an integer), not {key!r}", kp, ident) from None
+            if key.isascii() and key.lstrip("+-").isdigit() and key[1:].isdigit():  # (Go: a clamped id, past the limit)
+                unusable = unusable or f"spec.cpuDetail key {key!r} is past int64 (limit)"
+                continue
+            cpu_id = 0
+            notes.append(f"spec.cpuDetail key {key!r} is not an integer: CPU 0, as Volcano's strconv.Atoi reads it")
         if not 0 <= cpu_id <= MAX_CPU_ID:
-            raise InputError(f"CPU id {cpu_id} is outside 0..{MAX_CPU_ID}", kp, ident)
+            unusable = unusable or f"spec.cpuDetail names CPU {cpu_id}, outside 0..{MAX_CPU_ID} (limit)"
+            continue
+        if not 0 <= numa <= MAX_NUMA_ID:
+            unusable = unusable or f"spec.cpuDetail puts CPU {cpu_id} on NUMA node {numa}, outside 0..{MAX_NUMA_ID} (Volcano's 64-bit masks drop it)"
+            continue
         if cpu_id in detail:
-            raise InputError(f"CPU {cpu_id} is listed twice (keys {key!r} and another)", kp, ident)
-        if not isinstance(cpu, dict):
-            raise InputError(f"a cpuDetail entry must be an object, not {r.type_name(cpu)}", kp, ident)
-        numa = r.integer(cpu, "numa", kp, ident, default=0, minimum=0, maximum=MAX_NUMA_ID) or 0
-        socket = r.integer(cpu, "socket", kp, ident, default=0, minimum=0) or 0
-        core = r.integer(cpu, "core", kp, ident, default=0, minimum=0) or 0
+            notes.append(f"spec.cpuDetail names CPU {cpu_id} twice (key {key!r}): the first is kept (Volcano keeps either, "
+                         "by Go's map order)")  # fmt: skip
+            continue
         detail[cpu_id] = (numa, socket, core)
     if len({v[0] for v in detail.values()}) > MAX_NUMA_NODES:
-        raise InputError(f"more than {MAX_NUMA_NODES} NUMA nodes in cpuDetail (limit)", dp, ident)
+        unusable = unusable or f"more than {MAX_NUMA_NODES} NUMA nodes in spec.cpuDetail (limit: kubelet's topology manager's own)"
     pods = []
     ap = join_pointer(sp, "podAllocations")
     for i, alloc in enumerate(r.objects(spec, "podAllocations", sp, ident, "a pod allocation")):
@@ -156,8 +193,8 @@ def read_numatopology(o: dict, ptr: str, d: Draft) -> None:
             r.string(ca, "name", cp, ident)
             r.str_map(ca, "allocations", cp, ident)
         pods.append((r.string(alloc, "uid", pp, ident), r.string(alloc, "name", pp, ident), r.string(alloc, "namespace", pp, ident)))
-    d.numatopologies[name] = Numatopology(name, policies, numa_res, reserved, dict(sorted(detail.items())), tuple(pods),
-                                          tuple(notes), ptr)  # fmt: skip
+    obj = Numatopology(raw.name, policies, numa_res, reserved, dict(sorted(detail.items())), tuple(pods), tuple(notes))
+    return obj, unusable
 
 
 class PodSpecs:

@@ -24,7 +24,7 @@ import numpy as np
 from app.model.resources import ResourceTable, column_sums, scatter_add
 
 if TYPE_CHECKING:
-    from app.model.numa import Numatopology
+    from app.ingest.numatopology import RawNumatopology
     from app.model.selectors import LabelSelector
     from app.topology.tree import Topology
 
@@ -638,8 +638,9 @@ class Cluster:
         self.pdbs = pdbs
         #: ``ResourceQuota`` objects, by namespace and name (the ``resourcequota`` plugin reads them)
         self.resource_quotas: list[ResourceQuota] = []
-        #: Volcano ``Numatopology`` objects by node name (the ``numa-aware`` plugin reads them)
-        self.numatopologies: dict[str, Numatopology] = {}
+        #: Volcano ``Numatopology`` objects by node name, as ingest kept them (the ``numa-aware``
+        #: plugin parses them when it opens)
+        self.numatopologies: dict[str, RawNumatopology] = {}
         #: a weak reference to the pods of the request's ``objects`` by pointer
         #: (``app.ingest.numatopology.PodSpecs``, which the request holds, so the parsed body
         #: is not kept past it): what the ``numa-aware`` plugin reads of a pod's containers;

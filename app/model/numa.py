@@ -34,7 +34,6 @@ class Numatopology:
     cpu_detail: dict[int, tuple[int, int, int]]
     pod_allocations: tuple[tuple[str, str, str], ...]
     notes: tuple[str, ...]
-    pointer: str
 
 
 @dataclass(slots=True, frozen=True)

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.ingest.numatopology import pod_numa
+from app.ingest.numatopology import parsed, pod_numa
 from app.model.cluster import Task, TaskStatus
 from app.model.numa import CPU, CPU_MANAGER_POLICY, TOPOLOGY_MANAGER_POLICY, Numatopology, PodNuma, from_ids
 from app.plugins.numa_cpus import CpuTopology, cpu_allocate, cpu_hints
@@ -180,7 +180,7 @@ class NumaAware(Plugin):
         #: the request's deadline passed while the plugin worked: it refuses every node it
         #: would check (the answer says ``truncated``; the actions take no new job)
         self.expired = False
-        for name, obj in c.numatopologies.items():
+        for name, raw in c.numatopologies.items():
             if ssn.out_of_time():
                 self.expired = True
                 break
@@ -189,8 +189,13 @@ class NumaAware(Plugin):
                 self.warn(f"plugin numa-aware: Numatopology {name!r} names no node of the snapshot: not used (Volcano "
                           "keeps it for a node it does not schedule)")  # fmt: skip
                 continue
+            obj, unusable = parsed(raw)
             for note in obj.notes:
                 self.warn(f"plugin numa-aware: Numatopology {name!r}: {note}")
+            if unusable is not None:
+                self.warn(f"plugin numa-aware: Numatopology {name!r}: {unusable}: not used, as if the node had none (a "
+                          "limit of this service; Volcano would read it)")  # fmt: skip
+                continue
             key = (tuple(obj.cpu_detail.items()), obj.reserved_cpu_milli)
             topo = topologies.get(key)
             if topo is None:
@@ -260,9 +265,10 @@ class NumaAware(Plugin):
         held = c.numa_unassigned
         for name in sorted(held):
             n = c.node_index.get(name)
-            obj = c.numatopologies.get(name)
-            if obj is None or n is None:
+            raw = c.numatopologies.get(name)
+            if raw is None or n is None or n not in self.info:
                 continue
+            obj = parsed(raw)[0]
             if self.free[n] is None and any(v is not None for v in held[name].values()):
                 self.warn(f"plugin numa-aware: Numatopology {name!r} lists no cpu in numares, yet an earlier cycle kept "
                           "CPUs for a pod there: Volcano's scheduler fails on it; those CPUs are not counted")  # fmt: skip
@@ -281,7 +287,7 @@ class NumaAware(Plugin):
             c.materialize(np.flatnonzero((inert.status == TaskStatus.BOUND) & np.isin(inert.nodes, sorted(names))))
         late = sorted(t.key for t in c.active_tasks
                       if t.status in (TaskStatus.BOUND, TaskStatus.BINDING) and t.node in names and self.guaranteed(t)
-                      and not assigned_in(c.numatopologies[names[t.node]], (t.uid, t.name, t.namespace)))  # fmt: skip
+                      and not assigned_in(parsed(c.numatopologies[names[t.node]])[0], (t.uid, t.name, t.namespace)))  # fmt: skip
         if late:
             self.warn(f"plugin numa-aware: {len(late)} Guaranteed pod(s) bound to nodes with a Numatopology are not in "
                       f"its podAllocations yet (e.g. {late[0]}): Volcano's scheduler may still hold CPUs it chose for "
