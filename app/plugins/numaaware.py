@@ -23,7 +23,19 @@ as ``numa-aware``), over the nodes' ``Numatopology`` objects (``app.ingest.numat
 * Allocate / Deallocate events: a pod placed (or pipelined) on a node it has CPUs kept
   for takes them from the node's free set; taken back or evicted, it returns them. So the
   predicate changes as pods land: such pods are placed one at a time
-  (``Session.on_pods_landing``), never in a class of identical pods.
+  (``Session.on_pods_landing``), never in a class of identical pods, when their answers
+  can change: a Guaranteed pod that names a policy, or any Guaranteed pod when some node
+  has a static CPU manager under ``restricted`` or ``single-numa-node`` (:meth:`NumaAware.varies`);
+  another pod placed with its class takes, as it lands, the CPUs its own predicate would
+  have chosen.
+* Costs: the predicate reads per-node arrays and works a fit out once per node state
+  (topology, policy, free CPUs); the score reads the NUMA counts the predicate worked out.
+  The request's deadline is checked as the plugin opens and at each predicate call: past
+  it the plugin refuses every node it would check (the answer says ``truncated``).
+* ``/v1/scores``: a node the predicate refused scores 0 (Volcano never scores it).
+* Limits (``app.ingest.numatopology``): a Numatopology past them (NUMA ids outside 0..63,
+  more than 8 NUMA nodes, CPU ids past 16383) is not used, as if the node had none, with a
+  warning; Volcano would read it.
 * Session close (``/v1/simulate``): the CPUs of the pods the session placed stay taken in
   the next cycle (Volcano's ``UnassignedNumaPods``) until every such pod is listed in its
   node's ``podAllocations`` or is deleted (evicted, or gone).
