@@ -709,8 +709,8 @@ def test_go_sort_slice_sorts_whatever_its_path() -> None:
     it takes: insertion sort (12 or fewer), partial insertion (sorted input), reversal
     (descending), equal-element partitions (duplicates), pattern breaking and the heap-sort
     fallback (long adversarial runs). Its order under the not-quite-orders of
-    ``takeByTopology`` is Go's by construction (the code is Go's, line by line); it is not
-    run against Go here."""
+    ``takeByTopology`` is Go's by construction (the code is Go's, line by line); the next
+    test holds orders Go left."""
     rng = random.Random(5)
     shapes = [lambda n: list(range(n)), lambda n: list(range(n, 0, -1)), lambda n: [rng.randrange(3) for _ in range(n)],
               lambda n: [rng.randrange(10**6) for _ in range(n)], lambda n: [i % 7 for i in range(n)] * 3]  # fmt: skip
@@ -799,3 +799,19 @@ def test_scores_give_0_to_the_nodes_the_predicate_refused(client) -> None:
     assert nodes["n1"]["feasible"] and nodes["n1"]["plugins"]["numa-aware"] == 50  # one NUMA node of n3's two
     assert nodes["n3"]["feasible"] and nodes["n3"]["plugins"]["numa-aware"] == 0
     assert not nodes["n2"]["feasible"] and nodes["n2"]["plugins"]["numa-aware"] == 0  # (was 100: no CPUs kept)
+
+
+def test_go_sort_slice_leaves_go_s_order_under_comparisons_that_are_not_orders() -> None:
+    """Orders Go's ``sort.Slice`` (pdqsort with current Go's xorshift, 13/7/17, as Volcano
+    builds it) left for ``less(a, b) = (a*p + b*q) % m < t``, which is no order; generated
+    with the review's Go transcription (/tmp/review-numa/gocheck). The larger ones take the
+    pattern-breaking and heap-sort paths."""
+    import json
+    from pathlib import Path
+
+    cases = json.loads((Path(__file__).parent / "fixtures" / "numa" / "go_sort_orders.json").read_text())
+    for c in cases:
+        n, p, q, mod, t = c["n"], c["p"], c["q"], c["m"], c["t"]
+        items = list(range(n))
+        go_sort_slice(items, lambda a, b: (a * p + b * q) % mod < t)  # type: ignore[operator]
+        assert items == c["go"], n

@@ -29,10 +29,12 @@ from app.model.numa import bits
 MASK64 = (1 << 64) - 1
 
 
-# -- Go's sort.Slice (sort/zsortfunc.go, as Go 1.21+ builds it) ------------------------------------------------
+# -- Go's sort.Slice (sort/zsortfunc.go, current Go's pdqsort) -----------------------------------------
 def go_sort_slice(items: list, less: Callable[[object, object], bool]) -> None:
     """Sort ``items`` in place exactly as Go's ``sort.Slice(items, less)`` does, ``less``
-    comparing the two elements (whatever order it describes, or fails to)."""
+    comparing the two elements (whatever order it describes, or fails to). This is current
+    Go's pdqsort (Go 1.21 on, as Volcano builds with): Go 1.19 and 1.20 shuffled with other
+    xorshift constants (13, 17, 5), so their orders differ where patterns are broken."""
 
     def lt(i: int, j: int) -> bool:
         return less(items[i], items[j])
