@@ -317,9 +317,8 @@ def qos_class(spec: dict, status: dict, pointer: str, obj: Obj) -> str:
     when set; else ``ComputePodQOS``: pod-level ``spec.resources`` when present (its requests
     defaulted as :func:`_apply_pod_level` defaults them), else every init and regular
     container's class, Burstable as soon as one is or two differ. Equivalent to
-    ``ComputePodQOS`` for the pods the API server accepts (its validation keeps requests
-    at or under limits, which this short form relies on); not a port of its code line by
-    line. ``pointer``: the pod's."""
+    ``ComputePodQOS`` for the pods the API server accepts (not for every spec one could
+    write). ``pointer``: the pod's."""
     given = status.get("qosClass")
     if given is not None and not isinstance(given, str):
         raise InputError("'qosClass' must be a string", pointer + "/status/qosClass", obj)

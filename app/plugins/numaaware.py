@@ -59,7 +59,6 @@ from app.plugins.numa_cpus import CpuTopology, cpu_allocate, cpu_hints
 POLICY_ANNOTATION = "volcano.sh/numa-topology-policy"
 NONE, BEST_EFFORT, RESTRICTED, SINGLE_NUMA_NODE = "none", "best-effort", "restricted", "single-numa-node"
 MAX_NODE_SCORE = 100
-GO_INT_MAX = 2**63 - 1
 
 Hint = tuple[int | None, bool]  # (NUMA node mask, or None for "any"; preferred)
 PodMeta = tuple[str, str, str]  # (uid, name, namespace)
@@ -184,7 +183,7 @@ class NumaAware(Plugin):
     def open(self) -> None:
         ssn = self.ssn
         c = ssn.cluster
-        self.weight = self._weight()
+        self.weight = self.arg_go_int("weight", 1)  # calculateWeight
         topologies: dict[tuple[Any, ...], CpuTopology] = {}  # nodes of the same topology share one
         #: node index -> its NUMA facts; node index -> its free ``cpu`` set (None: numares has no cpu)
         self.info: dict[int, NodeNuma] = {}
@@ -259,16 +258,6 @@ class NumaAware(Plugin):
             if native:
                 self.warn(f"plugin numa-aware: {len(native)} pending pod(s) of the native form (e.g. {native[0]}) carry no "
                           "containers: their QoS class is unknown, so they are taken as not Guaranteed and not NUMA-checked")  # fmt: skip
-
-    def _weight(self) -> int:
-        """``calculateWeight``: ``weight`` when YAML made it an integer, else 1."""
-        raw = self.args.get("weight")
-        if raw is None:
-            return 1
-        if isinstance(raw, bool) or not isinstance(raw, int) or not -GO_INT_MAX - 1 <= raw <= GO_INT_MAX:
-            self.warn(f"plugin numa-aware: argument weight {raw!r} is not an integer: 1 is used, as Volcano does")
-            return 1
-        return raw
 
     def _held_from_earlier_cycles(self) -> None:
         """:func:`refresh` of every node with CPUs held from earlier cycles of a simulation
