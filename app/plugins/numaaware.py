@@ -286,9 +286,15 @@ class NumaAware(Plugin):
         inert = c.inert
         if inert is not None:  # (Bound pods on their own, held as columns: built to read their containers)
             c.materialize(np.flatnonzero((inert.status == TaskStatus.BOUND) & np.isin(inert.nodes, sorted(names))))
+        listed: dict[int, tuple[set[str], set[tuple[str, str]]]] = {}
+        for n, name in names.items():
+            allocations = parsed(c.numatopologies[name])[0].pod_allocations
+            listed[n] = ({u for u, _, _ in allocations}, {(m, ns) for _, m, ns in allocations})
+        # (the podAllocations first, as sets: a pod's containers are read only for the pods not listed)
         late = sorted(t.key for t in c.active_tasks
-                      if t.status in (TaskStatus.BOUND, TaskStatus.BINDING) and t.node in names and self.guaranteed(t)
-                      and not assigned_in(parsed(c.numatopologies[names[t.node]])[0], (t.uid, t.name, t.namespace)))  # fmt: skip
+                      if t.status in (TaskStatus.BOUND, TaskStatus.BINDING) and t.node in listed
+                      and t.uid not in listed[t.node][0] and (t.name, t.namespace) not in listed[t.node][1]
+                      and self.guaranteed(t))  # fmt: skip
         if late:
             self.warn(f"plugin numa-aware: {len(late)} Guaranteed pod(s) bound to nodes with a Numatopology are not in "
                       f"its podAllocations yet (e.g. {late[0]}): Volcano's scheduler may still hold CPUs it chose for "
