@@ -51,7 +51,7 @@ _RESERVABLE = ("cpu", "memory", "ephemeral-storage")
 
 def go_atoi(s: str) -> int:
     """``strconv.Atoi`` (:func:`app.ingest.kube.go_int`); ValueError where Go errs."""
-    from app.ingest.kube import go_int
+    from app.ingest.kube import go_int  # (kube imports this module)
 
     v = go_int(s)
     if v is None:
@@ -157,14 +157,16 @@ def parse_numatopology(raw: RawNumatopology) -> tuple[Numatopology, str | None]:
     detail: dict[int, tuple[int, int, int]] = {}
     dp = join_pointer(sp, "cpuDetail")
     for key, cpu in r.obj(spec, "cpuDetail", sp, ident).items():
-        kp = join_pointer(dp, key)
         if not isinstance(cpu, dict):
-            raise InputError(f"a cpuDetail entry must be an object, not {r.type_name(cpu)}", kp, ident)
-        numa = r.integer(cpu, "numa", kp, ident, default=0) or 0
-        socket = r.integer(cpu, "socket", kp, ident, default=0) or 0
-        core = r.integer(cpu, "core", kp, ident, default=0) or 0
+            raise InputError(f"a cpuDetail entry must be an object, not {r.type_name(cpu)}", join_pointer(dp, key), ident)
+        numa, socket, core = cpu.get("numa"), cpu.get("socket"), cpu.get("core")
+        if not (type(numa) is int and type(socket) is int and type(core) is int):  # (else as the reader reads them)
+            kp = join_pointer(dp, key)
+            numa = r.integer(cpu, "numa", kp, ident, default=0) or 0
+            socket = r.integer(cpu, "socket", kp, ident, default=0) or 0
+            core = r.integer(cpu, "core", kp, ident, default=0) or 0
         try:
-            cpu_id = go_atoi(key)
+            cpu_id = int(key) if len(key) < 19 and key.isascii() and key.isdigit() else go_atoi(key)
         except ValueError:
             if key.isascii() and key.lstrip("+-").isdigit() and key[1:].isdigit():  # (Go: a clamped id, past the limit)
                 unusable = unusable or f"spec.cpuDetail key {key!r} is past int64 (limit)"
