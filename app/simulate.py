@@ -5,7 +5,8 @@ Between cycles (``POST /v1/simulate``): evicted pods leave their nodes — a pod
 pods stay pending with their ``nominatedNodeName`` (allocate binds them next cycle once
 the capacity is free); bound and Binding pods run (a KAI ``gpu-fraction`` pod labelled
 with the GPU groups of its binding, as KAI's binder does; a recreated one has none); pods
-that were terminating are gone.
+that were terminating are gone. What the plugins leave to the next session stays
+(``Session.session_close``: the CPUs numa-aware chose, until the pod is deleted).
 It stops after ``cycles`` cycles or when a cycle changes nothing (no binding, eviction or
 new nomination, and no terminating pod left to go: a reservation repeated, e.g. of a
 Koordinator NonStrict gang, changes nothing).
@@ -50,6 +51,7 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
     for cycle in range(cycles):
         whole = {k for k, j in c.jobs.items() if j.source != "pod" and j.count(READY) >= j.min_available}
         ssn = decide_session(Request(cluster=c, config=req.config, options=req.options, envelope=envelope))
+        ssn.session_close()  # what the plugins leave for the next cycle (numa-aware: the CPUs it chose)
         decision = ssn.decision
         wire = decision.wire()
         out_cycles.append(wire)
@@ -93,6 +95,7 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
     released = 0
     for t in c.tasks:  # pods terminating before this cycle are gone now; tentative states reset
         if t.status == TaskStatus.RELEASING and t.key not in evicted:
+            _deleted(c, t)
             t.status, t.node = TaskStatus.FAILED, -1
             gone.add(t.key)
             released += 1
@@ -102,6 +105,7 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
             t.status = TaskStatus.RUNNING
     for e in wire["evictions"]:
         t = tasks[e["pod"]]
+        _deleted(c, t)
         t.node = -1
         t.nominated_node = e.get("moveTo") or ""  # a moved pod (KAI) comes back nominated to its new node
         if t.job is not None and t.job.source != "pod":
@@ -123,6 +127,14 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
             t.labels = _without_groups(t.labels)
     c.reaccount()
     return released
+
+
+def _deleted(c: Any, t: Any) -> None:
+    """The pod is deleted (an evicted pod's controller makes a new one): the CPUs the
+    numa-aware plugin held for it on its node are let go (Volcano's ``clearUnassignedNumaTask``)."""
+    held = c.numa_unassigned.get(c.nodes[t.node].name) if t.node >= 0 and c.numa_unassigned else None
+    if held is not None:
+        held.pop((t.uid, t.name, t.namespace), None)
 
 
 def _without_groups(labels: dict[str, str]) -> dict[str, str]:

@@ -86,6 +86,7 @@ def test_real_volcano_config_loads_as_volcano_loads_it(client, path):
     ("helm-volcano-scheduler-ci", ["plugin predicates: arguments not read by Gangplank, so not applied: "
                                    "predicate.DynamicResourceAllocationEnable"]),
     ("doc-design-plugin-conf-2", ["plugin drf: key 'disableTaskOrder' is not one Volcano reads; ignored, as Volcano ignores it"]),
+    ("doc-guide-numa-aware", []),  # numa-aware reads weight
 ])  # fmt: skip
 def test_real_volcano_config_warnings_name_exactly_what_is_not_applied(client, stem, expected):
     text = (pathlib.Path(__file__).parent / "volcano_configs" / f"{stem}.conf").read_text()

@@ -49,8 +49,8 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
     pending = [t for t in job.tasks if t.status == TaskStatus.PENDING]
     task = ssn.sort_tasks(pending)[0] if pending else job.tasks[0]
     nodes = _candidates(envelope.get("nodes"), cluster)
+    mask, _ = ssn.predicate_mask(task, nodes)  # first, as a scheduler does (numa-aware scores what its predicate kept)
     total, per = ssn.node_scores(task, nodes)
-    mask, _ = ssn.predicate_mask(task, nodes)
     node_out = {}
     for i, n in enumerate(cluster.nodes[k] for k in nodes.tolist()):
         node_out[n.name] = {

@@ -31,6 +31,10 @@ class Plugin:
     def open(self) -> None:
         """Register hooks with ``self.ssn.register(point, self.name, fn)``."""
 
+    def on_session_close(self) -> None:
+        """Volcano's ``OnSessionClose``: what the plugin leaves in the scheduler's cache for
+        the next session (:meth:`Session.session_close`)."""
+
     def warn(self, note: str) -> None:
         """Add ``note`` to the answer's warnings, once (what the scheduler would log)."""
         if note not in self.ssn.cluster.warnings:
@@ -66,6 +70,18 @@ class Plugin:
                       "as Volcano does")  # fmt: skip
         return value
 
+    def arg_go_int(self, key: str, default: int) -> int:
+        """``Arguments.GetInt``: the value only when YAML made it a Go ``int`` (an integer
+        literal within int64; not a string, a float or a bool), else ``default``, and the
+        warnings say so."""
+        raw = self.args.get(key)
+        if raw is None:
+            return default
+        if not is_go_int(raw):
+            self.warn(f"plugin {self.name}: argument {key} {raw!r} is not an integer: {default} is used, as Volcano does")
+            return default
+        return raw
+
     def arg_int(self, key: str, default: int) -> int:
         return int(self.arg_float(key, default))
 
@@ -82,3 +98,12 @@ class Plugin:
     def arg_str(self, key: str, default: str) -> str:
         v = self.args.get(key)
         return default if v is None else str(v)
+
+
+#: the largest Go ``int`` (a larger YAML integer is no Go int: yaml.v2 gives a uint64)
+GO_INT_MAX = 2**63 - 1
+
+
+def is_go_int(raw: object) -> bool:
+    """YAML made ``raw`` a Go ``int`` (what ``Arguments.GetInt`` takes)."""
+    return isinstance(raw, int) and not isinstance(raw, bool) and -GO_INT_MAX - 1 <= raw <= GO_INT_MAX

@@ -184,6 +184,9 @@ class Session:
                 example = f"Pod {constrained}" if constrained is not None else f"Node {tainted}"
                 notes.append(f"no predicates plugin is configured: nodeSelector, affinity, taints, unschedulable and "
                              f"not-ready nodes, host ports and topology spread are not checked (e.g. {example})")  # fmt: skip
+        if c.numatopologies and "numa-aware" not in self.plugins:
+            notes.append(f"ignored objects of kinds no configured plugin uses: Numatopology ({len(c.numatopologies)}) "
+                         "(the numa-aware plugin reads them)")  # fmt: skip
         for note in notes:
             if note not in c.warnings:
                 c.warnings.append(note)
@@ -318,6 +321,13 @@ class Session:
                 f"{len(pending_in_gangs)} Pending pod(s) of gangs name another scheduler in spec.schedulerName (e.g. "
                 f"{t.key}: {t.scheduler}): Volcano never sees them, so their gang counts fewer pods; the volcano profile "
                 "places them as the gang's")  # fmt: skip
+
+    def session_close(self) -> None:
+        """Volcano's ``CloseSession`` for the plugins: each one's ``on_session_close``, in
+        tier order. ``/v1/simulate`` calls it between cycles (a single decision has no next
+        session to leave anything to)."""
+        for plugin in self.plugins.values():
+            plugin.on_session_close()
 
     def out_of_time(self) -> bool:
         """The request's deadline has passed: actions stop taking new jobs. Every job already

@@ -217,6 +217,8 @@ class Draft:
     priority_classes: list[tuple[PriorityClass, str, Ident]] = field(default_factory=list)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     resource_quotas: dict[tuple[str, str], ResourceQuota] = field(default_factory=dict)  # by (namespace, name)
+    #: Volcano ``Numatopology`` objects by name (the node's; the ``numa-aware`` plugin reads them)
+    numatopologies: dict[str, Any] = field(default_factory=dict)  # (app.ingest.numatopology.RawNumatopology)
     #: pod key -> its ``volcano.sh/cooldown-time`` and when it was scheduled (see ``kube._cooldown``)
     cooldowns: dict[str, tuple[str, float | None]] = field(default_factory=dict)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)

@@ -36,6 +36,7 @@ from app.ingest.kernels import compiled
 from app.kai.jobs import KAI_SCHEDULER_NAME, KAI_SUBGROUP_LABEL
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
+from app.ingest.numatopology import read_numatopology
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import INT64_MAX, quantity_map
 from app.model.cluster import (
@@ -1298,6 +1299,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("scheduling.volcano.sh", "PodGroup"): read_volcano_podgroup,
     ("scheduling.volcano.sh", "Queue"): read_volcano_queue,
     ("topology.volcano.sh", "HyperNode"): read_hypernode,
+    ("nodeinfo.volcano.sh", "Numatopology"): read_numatopology,
     ("scheduling.run.ai", "Queue"): read_kai_queue,
     ("scheduling.run.ai", "PodGroup"): read_kai_podgroup,
     ("scheduling.run.ai", "BindRequest"): read_kai_bind_request,

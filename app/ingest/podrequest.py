@@ -283,3 +283,76 @@ def is_best_effort(request: dict[str, int]) -> bool:
         if v and k != PODS:
             return False
     return True
+
+
+# -- the QoS class (``GetPodQOS``) and the containers' cpu requests, for Volcano's numa-aware --
+GUARANTEED, BURSTABLE, BEST_EFFORT = "Guaranteed", "Burstable", "BestEffort"
+
+
+def _limits(c: Any, base: str, i: int, obj: Obj) -> Milli:
+    res = c.get("resources")
+    return _resource_list(res.get("limits"), f"{base}{i}/resources/limits", obj) if isinstance(res, dict) else {}
+
+
+def _resource_qos(requests: Milli, limits: Milli) -> str:
+    """``resourceQOS``: the class of one set of requests (defaulted from the limits) and
+    limits, judged on cpu and memory; a set naming nothing at all is BestEffort."""
+    if not requests and not limits:
+        return BEST_EFFORT
+    qos = ""
+    for name in ("cpu", "memory"):
+        req, lim = requests.get(name, 0), limits.get(name, 0)
+        if req != lim:
+            return BURSTABLE
+        none = req == 0
+        if not qos:
+            qos = BEST_EFFORT if none else GUARANTEED
+        elif none != (qos == BEST_EFFORT):
+            return BURSTABLE
+    return qos
+
+
+def qos_class(spec: dict, status: dict, pointer: str, obj: Obj) -> str:
+    """``GetPodQOS`` of the pod the apiserver stores (Kubernetes 1.36): ``status.qosClass``
+    when set; else ``ComputePodQOS``: pod-level ``spec.resources`` when present (its requests
+    defaulted as :func:`_apply_pod_level` defaults them), else every init and regular
+    container's class, Burstable as soon as one is or two differ. Equivalent to
+    ``ComputePodQOS`` for the pods the API server accepts (not for every spec one could
+    write). ``pointer``: the pod's."""
+    given = status.get("qosClass")
+    if given is not None and not isinstance(given, str):
+        raise InputError("'qosClass' must be a string", pointer + "/status/qosClass", obj)
+    if given:
+        return given
+    sp = pointer + "/spec"
+    res = spec.get("resources")
+    if res is not None:
+        if not isinstance(res, dict):
+            raise InputError("'resources' must be an object", sp + "/resources", obj)
+        requests = _resource_list(res.get("requests"), sp + "/resources/requests", obj)
+        limits = _resource_list(res.get("limits"), sp + "/resources/limits", obj)
+        missing = [k for k in limits if k not in requests]
+        aggregate = _aggregate(spec, sp, obj) if missing else {}
+        for k in missing:
+            requests[k] = aggregate[k] if k in _POD_LEVEL_OVERCOMMIT and k in aggregate else limits[k]
+        return _resource_qos(requests, limits)
+    qos = ""
+    for key in ("initContainers", "containers"):
+        base = f"{sp}/{key}/"
+        for i, c in enumerate(_containers(spec, key, sp, obj)):
+            q = _resource_qos(_container_requests(c, base, i, obj), _limits(c, base, i, obj))
+            if q == BURSTABLE:
+                return q
+            if not qos:
+                qos = q
+            elif qos != q:
+                return BURSTABLE
+    return qos or BEST_EFFORT
+
+
+def container_cpus(spec: dict, pointer: str, obj: Obj) -> tuple[int, ...]:
+    """Each regular container's cpu request in milli-CPUs (defaulted from its limit; 0 when
+    it names none), in ``spec.containers`` order. ``pointer``: the pod's."""
+    sp = pointer + "/spec"
+    base = f"{sp}/containers/"
+    return tuple(_container_requests(c, base, i, obj).get("cpu", 0) for i, c in enumerate(_containers(spec, "containers", sp, obj)))

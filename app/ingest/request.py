@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from app.ingest.draft import Draft
 from app.ingest.body import decode
 from app.ingest.kube import decode_objects, read_objects
 from app.ingest.metalimits import MetaLimits, check_native
+from app.ingest.numatopology import PodSpecs
 from app.ingest.native import read_native
 from app.model.cluster import Cluster
 from app.settings import Settings
@@ -40,6 +42,9 @@ class Request:
     config: Any
     options: Options
     envelope: dict[str, Any]
+    #: the pods of ``envelope["objects"]`` by pointer, for plugins that read a pod's
+    #: containers (``Cluster.pod_specs`` refers to it weakly)
+    pod_specs: PodSpecs | None = None
 
 
 def read_options(raw: Any, settings: Settings) -> Options:
@@ -114,4 +119,8 @@ def read_request(
     cluster = build(
         draft, now=options.now, topology_name=topology_name, max_hypernode_depth=settings.max_hypernode_depth
     )
-    return Request(cluster=cluster, config=envelope.get("config"), options=options, envelope=envelope)
+    specs = None
+    if envelope.get("objects") is not None:
+        specs = PodSpecs(envelope["objects"])
+        cluster.pod_specs = weakref.ref(specs)  # (the request holds it: the cluster outlives no body)
+    return Request(cluster=cluster, config=envelope.get("config"), options=options, envelope=envelope, pod_specs=specs)

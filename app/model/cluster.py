@@ -24,6 +24,7 @@ import numpy as np
 from app.model.resources import ResourceTable, column_sums, scatter_add
 
 if TYPE_CHECKING:
+    from app.ingest.numatopology import RawNumatopology
     from app.model.selectors import LabelSelector
     from app.topology.tree import Topology
 
@@ -637,6 +638,19 @@ class Cluster:
         self.pdbs = pdbs
         #: ``ResourceQuota`` objects, by namespace and name (the ``resourcequota`` plugin reads them)
         self.resource_quotas: list[ResourceQuota] = []
+        #: Volcano ``Numatopology`` objects by node name, as ingest kept them (the ``numa-aware``
+        #: plugin parses them when it opens)
+        self.numatopologies: dict[str, RawNumatopology] = {}
+        #: a weak reference to the pods of the request's ``objects`` by pointer
+        #: (``app.ingest.numatopology.PodSpecs``, which the request holds, so the parsed body
+        #: is not kept past it): what the ``numa-aware`` plugin reads of a pod's containers;
+        #: None for a native snapshot. What it read is kept in ``pod_numa`` (pod key -> facts)
+        self.pod_specs: Any = None
+        self.pod_numa: dict[str, Any] = {}
+        #: node name -> (pod uid, name, namespace) -> the CPUs the ``numa-aware`` plugin chose for
+        #: the pod in an earlier cycle of a simulation (Volcano's ``UnassignedNumaPods``; None:
+        #: the pod has no container); empty for a single decision (a freshly started scheduler)
+        self.numa_unassigned: dict[str, dict[tuple[str, str, str], int | None]] = {}
         #: pod key -> its ``volcano.sh/cooldown-time`` and, when Running, when it was scheduled (the ``cdp`` plugin)
         self.cooldowns: dict[str, tuple[str, float | None]] = {}
         #: Pods with host ports (key -> (hostIP, protocol, port) each); their tasks are objects.

@@ -14,6 +14,7 @@ from app.plugins.kai_fairshare import KaiFairShare
 from app.plugins.network_topology_aware import NetworkTopologyAware
 from app.plugins.nodegroup import NodeGroup
 from app.plugins.nodeorder import NodeOrder
+from app.plugins.numaaware import NumaAware
 from app.plugins.overcommit import Overcommit
 from app.plugins.pdb import Pdb
 from app.plugins.predicates import Predicates
@@ -27,7 +28,7 @@ from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
-    for p in (Binpack, Capacity, Cdp, Conformance, Drf, Gang, NetworkTopologyAware, NodeGroup, NodeOrder, Overcommit, Pdb, Predicates,
+    for p in (Binpack, Capacity, Cdp, Conformance, Drf, Gang, NetworkTopologyAware, NodeGroup, NodeOrder, NumaAware, Overcommit, Pdb, Predicates,
               Priority, Proportion, ResourceQuotaPlugin, ResourceStrategyFit, Sla, TaskTopologyPlugin, KaiFairShare, *KAI_PLUGINS,
               *UNMODELLED_PLUGINS)
 }  # fmt: skip

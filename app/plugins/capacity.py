@@ -71,7 +71,7 @@ import numpy as np
 from collections.abc import Sequence
 
 from app.errors import InputError, join_pointer
-from app.framework.plugin import Plugin
+from app.framework.plugin import Plugin, is_go_int
 from app.model.cluster import (
     ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts, request_sum,
 )  # fmt: skip
@@ -82,7 +82,6 @@ INF = float("inf")
 ROOT = "root"
 MIN_RESOURCE = 0.1  # Volcano's minResource: smaller amounts count as absent (IsEmpty, ResourceNames)
 ANCESTOR_RECLAIM_LEVEL = "ancestorReclaimLevel"
-GO_INT_MAX = 2**63 - 1  # a larger YAML integer is no Go int (yaml.v2 gives a uint64)
 DRA_ENABLE = "capacity.DynamicResourceAllocationEnable"
 DRA_CONSUMABLE = "capacity.DRAConsumableCapacityEnable"
 
@@ -252,7 +251,7 @@ class Capacity(Plugin):
         if raw is None:
             return 0
         why = ""
-        if isinstance(raw, bool) or not isinstance(raw, int) or raw > GO_INT_MAX:
+        if not is_go_int(raw):
             why = "is not an integer"
         elif raw < 0:
             why = "is negative"

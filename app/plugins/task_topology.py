@@ -86,7 +86,6 @@ from app.framework.plugin import Plugin
 from app.ingest.kube import VOLCANO_TASK_SPEC
 from app.model.cluster import Job, Task, TaskStatus
 from app.model.resources import CPU, MEMORY, PODS, counted, is_byte_resource
-from app.plugins.capacity import GO_INT_MAX
 
 AFFINITY = "volcano.sh/task-topology-affinity"
 ANTI_AFFINITY = "volcano.sh/task-topology-anti-affinity"
@@ -491,15 +490,8 @@ class TaskTopologyPlugin(Plugin):
             ssn.on_trial(lambda: len(self.log), self.undo_to)
 
     def _weight(self) -> int:
-        """``calculateWeight``: ``Arguments.GetInt`` takes the value only when the YAML
-        decoder made it a Go int (an integer literal); else it logs and keeps 1."""
-        raw = self.args.get(WEIGHT)
-        if raw is None:
-            return 1
-        if isinstance(raw, bool) or not isinstance(raw, int) or not -GO_INT_MAX - 1 <= raw <= GO_INT_MAX:
-            self.warn(f"plugin task-topology: argument {WEIGHT} {raw!r} is not an integer: 1 is used, as Volcano does")
-            return 1
-        return raw
+        """``calculateWeight``: ``Arguments.GetInt`` (:meth:`Plugin.arg_go_int`), default 1."""
+        return self.arg_go_int(WEIGHT, 1)
 
     # -- resources -------------------------------------------------------------------------------
     def req_of(self, t: Task) -> np.ndarray:

@@ -13,7 +13,6 @@ UNMODELLED: dict[str, str] = {
     "deviceshare": "device-level GPU / NPU sharing (vGPU, GPU number, vNPU) is not checked: a shared-device request "
                    "counts as a plain node resource, so placements may differ",
     "extender": "the external HTTP extender is not called: its filters, scores and victim choices are missing",
-    "numaaware": "NUMA topology-policy fit is not checked: a pod may be placed where Volcano finds no NUMA fit",
     "rescheduling": "its rescheduling strategies (e.g. lowNodeUtilization) are not computed: shuffle evicts nothing "
                     "for them",
     "tdm": "time-division multiplexing of revocable nodes is not applied: revocable-zone nodes are plain nodes, "
