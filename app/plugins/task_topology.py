@@ -443,7 +443,7 @@ class TaskTopologyPlugin(Plugin):
     def open(self) -> None:
         ssn = self.ssn
         c = ssn.cluster
-        self.weight = self._weight()
+        self.weight = self.arg_go_int(WEIGHT, 1)  # calculateWeight
         names = c.resources.names
         #: the resources Volcano's Resreq holds (what NewResource keeps; GetPodResourceRequest
         #: adds ``pods: 1``, which the fit checks, the left-out count and Sub's assertion compare
@@ -488,10 +488,6 @@ class TaskTopologyPlugin(Plugin):
             ssn.on_allocate(self.bind)
             ssn.on_pods_landing(self.in_bucket)
             ssn.on_trial(lambda: len(self.log), self.undo_to)
-
-    def _weight(self) -> int:
-        """``calculateWeight``: ``Arguments.GetInt`` (:meth:`Plugin.arg_go_int`), default 1."""
-        return self.arg_go_int(WEIGHT, 1)
 
     # -- resources -------------------------------------------------------------------------------
     def req_of(self, t: Task) -> np.ndarray:
