@@ -18,6 +18,11 @@ def escape_pointer_token(token: str | int) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
+def unescape_pointer_token(token: str) -> str:
+    """One reference token of an RFC 6901 JSON pointer as the name it escapes."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 def join_pointer(base: str, *tokens: str | int) -> str:
     """Append reference tokens to a JSON pointer (``""`` is the whole document)."""
     if len(tokens) == 1:  # the common case, on every object read: keep it cheap

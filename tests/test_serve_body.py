@@ -51,6 +51,28 @@ def _send_in_pieces(sock: socket.socket, data: bytes, size: int) -> None:
         time.sleep(0.002)  # each piece read by the server on its own
 
 
+def _post_in_pieces(port: int, data: bytes, size: int) -> tuple[int, bytes]:
+    """``/v1/decisions`` with a Content-Length body of ``data`` sent ``size`` bytes at a time:
+    the (status, body) answered."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(_head(len(data)))
+        _send_in_pieces(s, data, size)
+        return _responses(s, 1)[0]
+
+
+def _post_chunked(port: int, data: bytes) -> tuple[int, bytes]:
+    """``/v1/decisions`` with a chunked body of ``data`` in 50 KB chunks: (status, body)."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"POST /v1/decisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
+        for i in range(0, len(data), 50_000):
+            part = data[i : i + 50_000]
+            s.sendall(b"%x\r\n" % len(part) + part + b"\r\n")
+            time.sleep(0.002)
+        s.sendall(b"0\r\n\r\n")
+        return _responses(s, 1)[0]
+
+
 @pytest.fixture
 def pieces(monkeypatch):
     """How many pieces the protocol handed to the body itself."""
@@ -74,10 +96,7 @@ def test_a_body_in_pieces_is_the_body_h11_reads(served, pieces, monkeypatch, siz
     for by_pieces in (True, False):
         monkeypatch.setattr(serve, "BODY_PIECES", by_pieces)
         before = pieces["n"]
-        with socket.create_connection(("127.0.0.1", served)) as s:
-            s.sendall(_head(len(data)))
-            _send_in_pieces(s, data, size)
-            answers.append(_responses(s, 1)[0])
+        answers.append(_post_in_pieces(served, data, size))
         if by_pieces:
             assert pieces["n"] > before  # the pieces went to the body directly
         else:
@@ -102,15 +121,7 @@ def test_a_pipelined_request_in_the_bodys_last_piece_is_answered(served, pieces)
 
 
 def test_a_chunked_body_goes_through_h11(served, pieces):
-    with socket.create_connection(("127.0.0.1", served)) as s:
-        s.sendall(b"POST /v1/decisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
-        for i in range(0, len(BODY), 50_000):
-            part = BODY[i : i + 50_000]
-            s.sendall(b"%x\r\n" % len(part) + part + b"\r\n")
-            time.sleep(0.002)
-        s.sendall(b"0\r\n\r\n")
-        ((status, body),) = _responses(s, 1)
+    status, body = _post_chunked(served, BODY)
     assert status == 200 and orjson.loads(body)["bindings"][0]["pod"] == "default/waiting"
     assert pieces["n"] == 0
 
@@ -162,10 +173,7 @@ def test_a_body_of_a_declared_length_is_read_into_one_buffer_as_it_arrives(serve
     for least in (1000, 1 << 40):  # one buffer; joined pieces
         monkeypatch.setattr(common, "ONE_BUFFER_MIN", least)
         before = puts["n"]
-        with socket.create_connection(("127.0.0.1", served)) as s:
-            s.sendall(_head(len(BODY)))
-            _send_in_pieces(s, BODY, size)
-            answers.append(_responses(s, 1)[0])
+        answers.append(_post_in_pieces(served, BODY, size))
         assert (puts["n"] > before) == (least == 1000)
     assert answers[0] == answers[1] and answers[0][0] == 200
     assert orjson.loads(answers[0][1])["bindings"][0]["pod"] == "default/waiting"
@@ -175,12 +183,5 @@ def test_a_chunked_body_is_joined_not_read_into_one_buffer(served, puts, monkeyp
     from app.api import common
 
     monkeypatch.setattr(common, "ONE_BUFFER_MIN", 1000)
-    with socket.create_connection(("127.0.0.1", served)) as s:
-        s.sendall(b"POST /v1/decisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
-        for i in range(0, len(BODY), 50_000):
-            part = BODY[i : i + 50_000]
-            s.sendall(b"%x\r\n" % len(part) + part + b"\r\n")
-        s.sendall(b"0\r\n\r\n")
-        ((status, _),) = _responses(s, 1)
+    status, _ = _post_chunked(served, BODY)
     assert status == 200 and puts["n"] == 0  # no declared length: gathered and joined

@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from app.errors import InputError, join_pointer
+from app.errors import InputError, join_pointer, unescape_pointer_token
 from app.ingest import reader as r
 from app.ingest.draft import Draft
 from app.ingest.podrequest import GUARANTEED, container_cpus, qos_class
@@ -218,7 +218,7 @@ class PodSpecs:
             root = self._root = orjson.loads(text) if text is not None else objects
         at = root
         for token in pointer[len("/objects/"):].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
+            token = unescape_pointer_token(token)
             if isinstance(at, list) and token.isdigit() and int(token) < len(at):
                 at = at[int(token)]
             elif isinstance(at, dict) and token in at:

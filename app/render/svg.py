@@ -31,6 +31,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from app.errors import unescape_pointer_token
 from app.ingest.quantity import format_quantity
 from app.model.cluster import Cluster
 from app.model.resources import CPU
@@ -104,7 +105,7 @@ def _box_name(name: str) -> str:
     value of its own level."""
     if "/" not in name:
         return name
-    return name.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return unescape_pointer_token(name.rsplit("/", 1)[-1])
 
 
 def _level_name(tier_name: str | None) -> str:
