@@ -122,3 +122,12 @@ def test_a_koordinator_gang_list_holding_an_integer_past_64_bits_is_a_4xx(client
     body = "cluster:\n  nodes: []\n  groups:\n  - name: g\n    gang: {groups: [%d]}\n" % 2**70
     r = client.post("/v1/topology", content=body, headers=YAML)
     assert r.status_code == 422 and "groups must be a JSON list" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("profile", [[], {}, ["kai"], None, 3])
+def test_a_profile_that_is_not_a_string_is_a_422_at_its_pointer(client, profile):
+    # found by a mutation fuzz of the test suite's bodies: `"profile": []` reached a dict lookup -> 500
+    body = {"cluster": {"nodes": [], "pods": []}, "config": {"profile": profile}}
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers=JSON)
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"] == "/config/profile"

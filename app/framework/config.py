@@ -257,7 +257,7 @@ def load_config(
         raise InputError("config must be an object or a YAML string", ptr)
     if "profile" in raw:
         profile = raw["profile"]
-        if profile not in PROFILES:
+        if not isinstance(profile, str) or profile not in PROFILES:
             raise InputError(
                 f"unknown profile {profile!r} (known: {', '.join(sorted(PROFILES))})", join_pointer(ptr, "profile")
             )
