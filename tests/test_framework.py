@@ -123,6 +123,21 @@ def test_bad_action_arguments_are_422s_naming_the_argument(client, key, value):
     assert key in r.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    "action, key, value",
+    [("gangpreempt", "maxDomains", "8.0"), ("gangpreempt", "maxBundleDrops", "2"), ("gangpreempt", "maxBundleSwaps", 3.0),
+     ("gangpreempt", "maxDomains", None), ("consolidation", "maxConsolidationPreemptees", None),
+     ("consolidation", "maxConsolidationPreemptees", "4.0")],
+)  # fmt: skip
+def test_integer_action_arguments_are_read_as_the_config_reader_accepts_them(client, action, key, value):
+    # a string or float holding an integer passes the check, and null means unset: each was a 500 (int("8.0"), int(None))
+    for profile in ({}, {"profile": "kai"}):
+        config = {**profile, "actions": f"allocate, {action}", "configurations": [{"name": action, "arguments": {key: value}}]}
+        r = client.post("/v1/decisions", content=orjson.dumps(request([node("n0")], config=config)),
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+        assert r.status_code == 200, r.text
+
+
 def test_plugin_arguments_must_be_finite_numbers(client):
     config = {"actions": "allocate", "tiers": [{"plugins": [{"name": "nodeorder", "arguments": {"leastrequested.weight": "inf"}}]}]}
     r = client.post("/v1/decisions", content=orjson.dumps(request([node("n0")], config=config)),

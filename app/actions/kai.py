@@ -21,6 +21,7 @@ import numpy as np
 
 from app.actions.allocate import Allocate, pending_tasks
 from app.eviction.bundles import VICTIM_STATES
+from app.framework.config import int_arg
 from app.framework.action import Action
 from app.framework.session import Session
 from app.ingest.reader import duration, timestamp
@@ -86,7 +87,7 @@ class Consolidation(Action):
 
             KaiConsolidation(ssn, self.args).execute()
             return
-        limit = int(self.args.get("maxConsolidationPreemptees", 16))
+        limit = int_arg(self.args, "maxConsolidationPreemptees", 16)
         if limit <= 0:
             return
         c = ssn.cluster

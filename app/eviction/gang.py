@@ -61,6 +61,7 @@ from app.eviction.bundles import (
     task_fit,
 )
 from app.eviction.swaps import BundleSwaps
+from app.framework.config import int_arg
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
 from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
@@ -147,7 +148,7 @@ class GangEviction:
 
     def __init__(self, kind: str, args: dict[str, Any]) -> None:
         self.kind = kind
-        self.max_domains = int(_arg(args, "maxDomains", 8)) or 8
+        self.max_domains = int_arg(args, "maxDomains", 8) or 8
         if self.max_domains <= 0:
             self.max_domains = 8
         self.allow_whole = str(_arg(args, "allowWholeBundle", True)).lower() != "false"
@@ -155,8 +156,8 @@ class GangEviction:
         self.roi_threshold = None if thr is None else float(thr)
         self.roi_penalty = float(_arg(args, "roiUnrequestedPenalty", 0.0))
         self.victim_order = str(_arg(args, "victimOrder", "priority")).lower()  # checked by the config reader
-        self.max_drops = max(int(_arg(args, "maxBundleDrops", 8)), 0)
-        self.max_swaps = max(int(_arg(args, "maxBundleSwaps", 4)), 0)
+        self.max_drops = max(int_arg(args, "maxBundleDrops", 8), 0)
+        self.max_swaps = max(int_arg(args, "maxBundleSwaps", 4), 0)
         self.alloc = Allocate({})
         self.alloc.nominate = True
 

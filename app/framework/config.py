@@ -443,6 +443,14 @@ def flag(value: Any, default: bool = False) -> bool:
     return value is True or (isinstance(value, str) and value.strip().lower() == "true")
 
 
+def int_arg(args: Any, key: str, default: int) -> int:
+    """A typed integer action argument (``ACTION_ARGS``) as the config reader checked it: an
+    integer, or a string or number holding one (``"8"``, ``"8.0"``, ``8.0``); unset or null:
+    ``default``."""
+    value = args.get(key)
+    return default if value is None else int(float(value))
+
+
 def check_action_arg(key: str, value: Any, pointer: str) -> None:
     """A 422 naming the argument when a known action argument has the wrong type or range."""
     spec = ACTION_ARGS.get(key)

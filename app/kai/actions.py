@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from app.framework.config import flag
+from app.framework.config import flag, int_arg
 from app.kai.allocate import over_queue_capacity
 from app.kai.context import KaiContext
 from app.kai.jobs import (
@@ -379,8 +379,7 @@ class KaiConsolidation(KaiAction):
     name = "consolidation"
 
     def execute(self) -> None:
-        raw = self.args.get("maxConsolidationPreemptees", 16)
-        self.limit = int(raw)
+        self.limit = int_arg(self.args, "maxConsolidationPreemptees", 16)
         if self.limit == 0:
             return
         self.run(self.attempt)
