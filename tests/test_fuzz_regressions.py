@@ -131,3 +131,40 @@ def test_a_profile_that_is_not_a_string_is_a_422_at_its_pointer(client, profile)
     r = client.post("/v1/decisions", content=orjson.dumps(body), headers=JSON)
     assert r.status_code == 422, r.text
     assert r.json()["errors"][0]["pointer"] == "/config/profile"
+
+
+def _gpu_pod(name: str, group: str, *, node: str | None = None, phase: str = "Running", gpus: int = 1) -> dict:
+    spec = {"containers": [{"name": "main", "resources": {"requests": {"cpu": "1", "nvidia.com/gpu": str(gpus)}}}]}
+    if node is not None:
+        spec["nodeName"] = node
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default", "annotations": {"pod-group-name": group}},
+            "spec": spec, "status": {"phase": phase}}  # fmt: skip
+
+
+def test_a_running_pod_on_no_node_is_left_out_with_a_warning_not_evicted(client):
+    # found by the mutation fuzz: a Running pod without spec.nodeName was a KAI reclaim victim whose eviction
+    # scattered its request into node row -1 -> 500 (and a single eviction would have charged the last node)
+    kai_queue = lambda name, quota: {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": name},  # noqa: E731
+                                     "spec": {"resources": {"gpu": {"quota": quota, "limit": -1, "overQuotaWeight": 0}}}}  # fmt: skip
+    group = lambda name, queue, n: {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",  # noqa: E731
+                                    "metadata": {"name": name, "namespace": "default"}, "spec": {"minMember": n, "queue": queue}}  # fmt: skip
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"},
+            "status": {"allocatable": {"cpu": "16", "nvidia.com/gpu": "2"}}}  # fmt: skip
+    objects = [node, kai_queue("q0", 0), kai_queue("q1", 2), group("old", "q0", 2), group("new", "q1", 1),
+               _gpu_pod("old-0", "old", node="n0"), _gpu_pod("old-1", "old"), _gpu_pod("new-0", "new", phase="Pending", gpus=2)]
+    r = client.post("/v1/decisions", content=orjson.dumps({"objects": objects, "config": {"profile": "kai", "actions": "reclaim"}}),
+                    headers=JSON)  # fmt: skip
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert "default/old-1" not in {e["pod"] for e in out["evictions"]}
+    assert any("1 pod(s) are Running on no node (e.g. Pod default/old-1" in w for w in out["warnings"])
+
+
+def test_a_running_native_gang_row_on_no_node_is_left_out_too(client):
+    cols = {"name": ["a", "b"], "node": [0, -1], "phase": ["Running", "Running"], "group": ["g", "g"],
+            "requests": {"cpu": [1000, 1000]}}  # fmt: skip
+    body = {"cluster": {"nodes": [{"name": "n0", "allocatable": {"cpu": "4"}}], "groups": [{"name": "g", "minMember": 2}],
+                        "podColumns": cols}}  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers=JSON)
+    assert r.status_code == 200, r.text
+    assert any("1 pod(s) are Running on no node (e.g. Pod default/b" in w for w in r.json()["warnings"])

@@ -162,6 +162,13 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             f"{len(gone)} pod(s) are on nodes the snapshot does not have (e.g. Pod {first.namespace}/{first.name} on "
             f"node {first.node_name!r}; nodes scale down while a cluster is dumped): left out of the decision, they "
             "hold no capacity and do not count for their gangs (Volcano keeps them in their jobs)")  # fmt: skip
+    if d.nodeless:
+        first = min(d.nodeless, key=lambda p: (p.namespace, p.name))
+        cluster.warnings.append(
+            f"{len(d.nodeless)} pod(s) are Running on no node (e.g. Pod {first.namespace}/{first.name}: no "
+            "spec.nodeName; Kubernetes never reports one): left out of the decision, they hold no capacity, do not "
+            "count for their gangs and are never evicted (Volcano counts them for their jobs and never picks them as "
+            "victims, which are found by node)")  # fmt: skip
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")
@@ -717,6 +724,9 @@ def _tasks_and_jobs(
             if node is None:  # the node went away while the cluster was dumped: the pod is left out
                 d.vanished.append(p)
                 return
+        elif p.phase == "Running":  # Running on no node (Kubernetes never reports one): left out too
+            d.nodeless.append(p)
+            return
         else:
             node = -1
         pclass = None
@@ -760,8 +770,8 @@ def _tasks_and_jobs(
         done) for any other row."""
         group = b.group[r]
         job = by_group.get(("native", b.namespace[r], group)) if group else None
-        if job is None or job.source != "native":
-            return False
+        if job is None or job.source != "native" or (node < 0 and b.phase[r] == "Running"):
+            return False  # (a Running row on no node: ``one`` leaves it out)
         prio, req = b.priority[r], b.req[r]
         labels = b.labels[r] if b.labels is not None else None
         t = _task(

@@ -94,6 +94,12 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
             i = next(i for i, v in enumerate(nodes_idx) if v < -1 or v >= top)
             raise InputError(f"node index {nodes_idx[i]} is not -1 (unbound) or an index into 'nodes' (0..{top - 1})",
                              join_pointer(ptr, "node", i))  # fmt: skip
+    prios = data.get("priority")
+    if prios is not None:
+        big = {p for p in set(prios) if p is not None and not -MAX_UNITS - 1 <= p <= MAX_UNITS}
+        if big:
+            i = next(i for i, v in enumerate(prios) if v in big)
+            raise InputError("a priority must be an integer from -2^63 to 2^63-1", join_pointer(ptr, "priority", i))
     phases = data.get("phase")
     if phases is not None and not set(phases) <= PHASES:
         i = next(i for i, v in enumerate(phases) if v not in PHASES)

@@ -1740,6 +1740,11 @@ static PyObject *kp_draft(PyObject *const *in, PyObject *spec, PyObject *ptr, Py
     x = in[I_PRIORITY];
     if (x == Py_None) x = NULL;
     if (x != NULL && !PyLong_CheckExact(x)) DECLINE();
+    if (x != NULL) { /* beyond int64 (JSON's integers are unbounded): the full reader names it */
+        int overflow = 0;
+        if (PyLong_AsLongLongAndOverflow(x, &overflow) == -1 && PyErr_Occurred()) { PyErr_Clear(); DECLINE(); }
+        if (overflow) DECLINE();
+    }
     v[6] = x == NULL ? Py_None : x;
     Py_INCREF(v[6]);
     x = in[I_SGROUP];

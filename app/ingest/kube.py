@@ -300,7 +300,7 @@ def _pod_fast(o: dict, ptr: str, *, claims: bool = False) -> PodDraft | None:
     if gates is not None and type(gates) is not list:
         return None
     prio = spec.get("priority")
-    if (prio is not None and type(prio) is not int) or spec.get("schedulingGroup") is not None or spec.get("workloadRef") is not None:
+    if (prio is not None and (type(prio) is not int or not r.INT64_MIN <= prio <= r.INT64_MAX)) or spec.get("schedulingGroup") is not None or spec.get("workloadRef") is not None:
         return None
     uid, node, pclass = _opt_str(meta, "uid"), _opt_str(spec, "nodeName"), _opt_str(spec, "priorityClassName")
     nominated, policy = _opt_str(status, "nominatedNodeName"), _opt_str(spec, "preemptionPolicy")

@@ -313,6 +313,8 @@ def _pods_columnar(items: list, base: str) -> PodBlock | None:
         return None
     if not set(map(type, phases)) <= {str} or ("priority" in present and not set(map(type, prios)) <= {int, type(None)}):
         return None
+    if "priority" in present and any(p is not None and not r.INT64_MIN <= p <= r.INT64_MAX for p in prios):
+        return None  # (the full reader names it)
     for key, col, types in (("preemptable", pres, {bool, type(None)}), ("createdAt", created, {str, type(None)}),
                             ("labels", labels, {dict, type(None)}), ("requests", reqs, {dict, type(None)})):  # fmt: skip
         if key in present and not set(map(type, col)) <= types:
@@ -496,7 +498,8 @@ def _pod_fast(o: dict, p: str) -> PodDraft | None:
     pre = get("preemptable")
     if (
         type(name) is not str or not name or type(ns) is not str or not ns or type(node) is not str
-        or type(phase) is not str or phase not in _PHASES or (prio is not None and type(prio) is not int) or type(group) is not str
+        or type(phase) is not str or phase not in _PHASES or (prio is not None and (type(prio) is not int or not r.INT64_MIN <= prio <= r.INT64_MAX))
+        or type(group) is not str
         or type(role) is not str or type(queue) is not str or type(uid) is not str
         or (pre is not None and type(pre) is not bool)
     ):  # fmt: skip

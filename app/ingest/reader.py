@@ -78,6 +78,10 @@ def string(d: dict, key: str, ptr: str, ident: Ident, *, required: bool = False,
     return v
 
 
+#: the integers every reader takes (numpy's int64 columns hold them)
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
 def integer(
     d: dict,
     key: str,
@@ -91,7 +95,7 @@ def integer(
     allow_string: bool = False,
 ) -> int | None:
     v = d.get(key, _MISSING)
-    if type(v) is int and (minimum is None or v >= minimum) and (maximum is None or v <= maximum):
+    if type(v) is int and INT64_MIN <= v <= INT64_MAX and (minimum is None or v >= minimum) and (maximum is None or v <= maximum):
         return v  # the common case, without building the pointer
     p = join_pointer(ptr, key)
     if v is _MISSING or v is None:
@@ -111,6 +115,8 @@ def integer(
         raise fail(f"'{key}' must be >= {minimum}, not {v}", p, ident)
     if maximum is not None and v > maximum:
         raise fail(f"'{key}' must be <= {maximum}, not {v}", p, ident)
+    if not INT64_MIN <= v <= INT64_MAX:  # (a float such as 1e308 is integral; JSON's integers are unbounded)
+        raise fail(f"'{key}' must be an integer from -2^63 to 2^63-1", p, ident)
     return v
 
 
