@@ -168,3 +168,25 @@ def test_a_running_native_gang_row_on_no_node_is_left_out_too(client):
     r = client.post("/v1/decisions", content=orjson.dumps(body), headers=JSON)
     assert r.status_code == 200, r.text
     assert any("1 pod(s) are Running on no node (e.g. Pod default/b" in w for w in r.json()["warnings"])
+
+
+@pytest.mark.parametrize("value", [b"9223372036854775808", b"18446744073709551615", b"1e308"])
+@pytest.mark.parametrize("form", ["native", "columns", "kube"])
+def test_a_priority_past_64_bits_is_a_422_at_the_field_in_every_pod_reader(client, form, value):
+    # found by the mutation fuzz: under the kai profile a Running pod's priority went into an int64 column -> 500
+    if form == "native":
+        pods = [{"name": "r", "node": "n0", "phase": "Running", "requests": {"cpu": "1"}, "priority": 7}]
+        body, pointer = {"cluster": {"nodes": [{"name": "n0", "allocatable": {"cpu": "4"}}], "pods": pods}}, "/cluster/pods/0/priority"
+    elif form == "columns":
+        cols = {"name": ["r"], "node": [0], "phase": ["Running"], "priority": [7], "requests": {"cpu": [1000]}}
+        body, pointer = {"cluster": {"nodes": [{"name": "n0", "allocatable": {"cpu": "4"}}], "podColumns": cols}}, "/cluster/podColumns/priority/0"
+    else:
+        node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"}, "status": {"allocatable": {"cpu": "4"}}}
+        pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "r", "namespace": "d"}, "status": {"phase": "Running"},
+               "spec": {"nodeName": "n0", "priority": 7, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}
+        body, pointer = {"objects": [node, pod]}, "/objects/1/spec/priority"
+    raw = orjson.dumps({**body, "config": {"profile": "kai"}})
+    raw = raw.replace(b'"priority":7', b'"priority":' + value).replace(b'"priority":[7]', b'"priority":[' + value + b"]")
+    r = client.post("/v1/decisions", content=raw, headers=JSON)
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["pointer"] == pointer
