@@ -858,7 +858,8 @@ class Session:
             self.gpu_sharing.changed(tasks, "unplaced")
 
     def apply_evict(self, task: Task) -> None:
-        self.cluster.releasing[task.node] += task.req
+        if task.node >= 0:  # (a pod Running on no node holds nothing: see build's warning)
+            self.cluster.releasing[task.node] += task.req
         set_status(task, TaskStatus.RELEASING)
         for h in self._dealloc_handlers:
             h(task)
@@ -893,7 +894,8 @@ class Session:
         """The mirror of :meth:`apply_evict`: handlers see the task Releasing both ways, so
         a plugin that ignores Releasing tasks (network-topology-aware's capacity cache) is
         left exactly as it was."""
-        self.cluster.releasing[task.node] -= task.req
+        if task.node >= 0:
+            self.cluster.releasing[task.node] -= task.req
         self._undoing(self._alloc_handlers, task)
         set_status(task, prev_status)
         if self.gpu_sharing is not None:
@@ -1003,8 +1005,12 @@ def _cmp(a: Any, b: Any) -> int:
 
 
 def _node_rows(tasks: Sequence[Task]) -> tuple[np.ndarray, np.ndarray]:
-    """Each task's node and its request, for one ``scatter_add`` over the node matrices."""
+    """Each task's node and its request, for one ``scatter_add`` over the node matrices
+    (a task on no node, a pod Running without one, left out: it holds nothing)."""
     nodes = np.fromiter((t.node for t in tasks), dtype=np.intp, count=len(tasks))
+    if len(nodes) and nodes.min() < 0:
+        held = nodes >= 0
+        return nodes[held], request_rows(tasks)[held]
     return nodes, request_rows(tasks)
 
 

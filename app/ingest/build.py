@@ -166,9 +166,9 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         first = min(d.nodeless, key=lambda p: (p.namespace, p.name))
         cluster.warnings.append(
             f"{len(d.nodeless)} pod(s) are Running on no node (e.g. Pod {first.namespace}/{first.name}: no "
-            "spec.nodeName; Kubernetes never reports one): left out of the decision, they hold no capacity, do not "
-            "count for their gangs and are never evicted (Volcano counts them for their jobs and never picks them as "
-            "victims, which are found by node)")  # fmt: skip
+            "spec.nodeName; Kubernetes never reports one): they count for their jobs, as in Volcano and KAI, and hold "
+            "no node's capacity, so evicting one frees nothing (Volcano finds victims by node and never picks them; "
+            "KAI's eviction of one fails)")  # fmt: skip
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")
@@ -724,11 +724,10 @@ def _tasks_and_jobs(
             if node is None:  # the node went away while the cluster was dumped: the pod is left out
                 d.vanished.append(p)
                 return
-        elif p.phase == "Running":  # Running on no node (Kubernetes never reports one): left out too
-            d.nodeless.append(p)
-            return
         else:
             node = -1
+            if p.phase == "Running":  # (Kubernetes never reports one: named in the warnings)
+                d.nodeless.append(p)
         pclass = None
         if p.priority is not None:
             priority = p.priority
@@ -771,7 +770,7 @@ def _tasks_and_jobs(
         group = b.group[r]
         job = by_group.get(("native", b.namespace[r], group)) if group else None
         if job is None or job.source != "native" or (node < 0 and b.phase[r] == "Running"):
-            return False  # (a Running row on no node: ``one`` leaves it out)
+            return False  # (a Running row on no node: ``one`` names it)
         prio, req = b.priority[r], b.req[r]
         labels = b.labels[r] if b.labels is not None else None
         t = _task(

@@ -228,7 +228,7 @@ class Draft:
     ignored: dict[str, int] = field(default_factory=dict)
     #: Pods on nodes the snapshot does not have (left out, with a warning).
     vanished: list[PodDraft] = field(default_factory=list)
-    #: pods Running on no node (left out, with a warning)
+    #: pods Running on no node (kept, named in a warning)
     nodeless: list[PodDraft] = field(default_factory=list)
     #: KAI BindRequests selecting such nodes ("ns/pod on node 'x'", left out, with a warning).
     stale_binds: list[str] = field(default_factory=list)

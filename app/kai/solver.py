@@ -205,7 +205,7 @@ class ByPodSolver:
                 cp = stmt.checkpoint()
                 pv = s.victim_tasks_from_node(node) if node >= 0 else []
                 self._evict(stmt, pv, preemptor)
-                added = {t.node for t in pv if t.node not in self.feasible}
+                added = {t.node for t in pv if t.node >= 0 and t.node not in self.feasible}  # (a pod Running on no node adds none)
                 self.feasible |= added
                 seen = {id(t) for t in recorded}
                 res = self._simulate(s, stmt, recorded + [t for t in pv if id(t) not in seen])
