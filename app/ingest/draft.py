@@ -240,6 +240,10 @@ class Draft:
     dra: DraSnapshot = field(default_factory=DraSnapshot)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
+    #: Volcano Jobs (``batch.volcano.sh``) read, before their controller acts (``app.ingest.vcjob``).
+    vcjobs: list[Any] = field(default_factory=list)
+    #: Warnings ingest found (in a deterministic order), added to the answer's.
+    notes: list[str] = field(default_factory=list)
 
     def realize_blocks(self) -> None:
         """Turn every :class:`PodBlock` into :class:`PodDraft` records (for code that edits
