@@ -1,0 +1,578 @@
+"""Volcano's Job controller (``batch.volcano.sh/v1alpha1`` Job), rule by rule, as Volcano's
+source has it: the mutating webhook's defaults, the validating webhook's refusals, the
+PodGroup ``createOrUpdatePodGroup`` makes or updates, ``calcPGMinResources``, and the pods
+``syncJob`` creates once that PodGroup has left Pending (``createJobPod``, ``dependsOn``).
+
+Go test tables transcribed (volcano-sh/volcano): ``mutate_job_test.go``
+(TestCreatePatchExecution, TestMutateSpecPartitionPolicyDefaults),
+``job_controller_actions_test.go`` (TestCreatePodGroupIfNotExistFunc,
+TestUpdatePodGroupIfJobUpdateFunc, TestGetSubGroupPolicy, TestIsDependsOnPodsReady),
+``job_controller_util_test.go`` (TestMakePodName, TestCreateJobPod_*,
+TestCreatePodWithPartitionPolicy, TestTaskPriority_CalcPGMin, TestCalcPGMinResources).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import orjson
+import pytest
+
+from app.ingest.request import read_request
+from app.ingest.vcjob import VcTask, pg_min_resources, tasks_by_priority
+from app.settings import Settings
+from tests.kube import node, pod, podgroup, priority_class, queue, request
+
+UID = "e7f18111-1cec-11ea-b688-fa163ec79500"
+
+
+def template(cpu: str | None = "1", *, labels: dict | None = None, **spec) -> dict:
+    req = {"cpu": cpu} if cpu is not None else {}
+    t: dict = {"spec": {"containers": [{"name": "c", "image": "busybox", "resources": {"requests": req}}], **spec}}
+    if labels:
+        t["metadata"] = {"labels": labels}
+    return t
+
+
+def task(name: str | None, replicas: int, *, cpu: str | None = "1", min_available: int | None = None,
+         partition: dict | None = None, depends: list[str] | None = None, iteration: str | None = None,
+         tspec: dict | None = None, labels: dict | None = None) -> dict:  # fmt: skip
+    t: dict = {"replicas": replicas, "template": template(cpu, labels=labels, **(tspec or {}))}
+    if name is not None:
+        t["name"] = name
+    if min_available is not None:
+        t["minAvailable"] = min_available
+    if partition is not None:
+        t["partitionPolicy"] = partition
+    if depends is not None:
+        t["dependsOn"] = {"name": depends, **({"iteration": iteration} if iteration else {})}
+    return t
+
+
+def vcjob(name: str = "j", tasks: list[dict] | None = None, *, uid: str | None = None, ns: str = "default",
+          phase: str | None = None, annotations: dict | None = None, labels: dict | None = None, **spec) -> dict:  # fmt: skip
+    meta: dict = {"name": name, "namespace": ns}
+    if uid:
+        meta["uid"] = uid
+    if annotations:
+        meta["annotations"] = annotations
+    if labels:
+        meta["labels"] = labels
+    o: dict = {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": meta,
+               "spec": {"tasks": tasks if tasks is not None else [task("w", 2)], **spec}}  # fmt: skip
+    if phase is not None:
+        o["status"] = {"state": {"phase": phase}}
+    return o
+
+
+def n0(cpu: str = "8") -> dict:
+    return node("n0", cpu=cpu, gpu=None)
+
+
+def ingest(objects: list[dict], **settings):
+    return read_request(request(objects), Settings(**settings)).cluster
+
+
+def post(client, objects: list[dict], **extra) -> tuple[int, dict]:
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, **extra)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    return r.status_code, r.json()
+
+
+def refused(client, objects: list[dict]) -> tuple[str, str]:
+    status, body = post(client, objects)
+    assert status == 422, body
+    return body["errors"][0]["pointer"], body["errors"][0]["detail"]
+
+
+#: A volcano-scheduler.conf: Volcano's own scheduler names apply
+VOLCANO_CONF = {"actions": "enqueue, allocate", "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                                                         {"plugins": [{"name": "predicates"}]}]}  # fmt: skip
+
+
+def closed(name: str) -> dict:
+    q = queue(name)
+    q["status"]["state"] = "Closed"
+    return q
+
+
+def inqueue(name: str = "j", **kw) -> dict:
+    """The PodGroup of Job ``name`` (no uid) as the scheduler's enqueue left it."""
+    return podgroup(name, phase="Inqueue", **kw)
+
+
+# -- the webhooks ---------------------------------------------------------------------------
+
+
+def test_mutate_patch_execution_names_tasks_and_sets_their_min_available():
+    """mutate_job_test.go TestCreatePatchExecution: unnamed tasks are ``default<i>``; a task's
+    minAvailable is replicas, or minPartitions × partitionSize when minPartitions is set (else
+    replicas, issue #5401)."""
+    nt = {"mode": "hard", "highestTierAllowed": 1}
+    tasks = [task(None, 1), task(None, 2, min_available=1),
+             task(None, 1, partition={"totalPartitions": 1, "minPartitions": 1, "partitionSize": 1, "networkTopology": nt}),
+             task(None, 1, partition={"totalPartitions": 1, "partitionSize": 1, "networkTopology": nt})]  # fmt: skip
+    c = ingest([n0(), vcjob("path-task-name", tasks, minAvailable=1)])
+    job = c.jobs["default/path-task-name"]
+    assert job.min_task_member == {"default0": 1, "default1": 1, "default2": 1, "default3": 1}
+    assert job.min_available == 1
+
+
+@pytest.mark.parametrize("replicas, partition, expected", [
+    (9, {"totalPartitions": 3, "minPartitions": 2, "partitionSize": 3}, 6),
+    (4, {"totalPartitions": 2, "partitionSize": 2}, 4),
+    (5, None, 5),
+])  # fmt: skip
+def test_mutate_spec_partition_policy_defaults(replicas, partition, expected):
+    """mutate_job_test.go TestMutateSpecPartitionPolicyDefaults (3 cases): a task's
+    minAvailable from its partitionPolicy, or its replicas."""
+    c = ingest([n0(), vcjob("j", [task("task-1", replicas, partition=partition)])])
+    assert c.jobs["default/j"].min_task_member == {"task-1": expected}
+
+
+def test_mutate_job_min_available_is_the_sum_of_the_tasks_min_available():
+    """patchDefaultMinAvailable runs after mutateSpec: every task's minAvailable is set by
+    then, so a Job without minAvailable gets their sum (not the replicas')."""
+    c = ingest([n0(), vcjob("j", [task("a", 3, min_available=1), task("b", 2)])])
+    assert c.jobs["default/j"].min_available == 3
+
+
+def test_mutate_defaults_queue_and_scheduler_name_on_the_pods():
+    """patchDefaultQueue / patchDefaultScheduler: queue ``default``, scheduler ``volcano``;
+    the pods carry them (createJobPod)."""
+    c = ingest([n0(), vcjob("j", [task("w", 1)]), inqueue()])
+    t = c.task_index["default/j-w-0"]
+    assert c.jobs["default/j"].queue == "default"
+    assert t.labels["volcano.sh/queue-name"] == "default"
+    assert t.annotations["volcano.sh/queue-name"] == "default"
+    assert t.scheduler == "volcano"
+
+
+@pytest.mark.parametrize("objects, pointer, reason", [
+    ([vcjob("j", [])], "/objects/1/spec/tasks", "No task specified in job spec"),
+    ([vcjob("j", [task("w", 1, min_available=2)])], "/objects/1/spec/tasks/0/minAvailable",
+     "'minAvailable' is greater than 'replicas' in task: w, job: j"),
+    ([vcjob("j", [task("w", 1), task("w", 1)])], "/objects/1/spec/tasks/1/name", "duplicated task name w"),
+    ([vcjob("j", [task("w", 2)], minAvailable=3)], "/objects/1/spec/minAvailable",
+     "job 'minAvailable' should not be greater than total replicas in tasks"),
+    ([vcjob("j", [task("w", 5, partition={"totalPartitions": 2, "partitionSize": 2})])], "/objects/1/spec/tasks/0/replicas",
+     "'Replicas' are not equal to TotalPartitions*PartitionSize in task: w, job: j"),
+    ([vcjob("j", [task("w", 4, min_available=3, partition={"totalPartitions": 2, "partitionSize": 2, "minPartitions": 1})])],
+     "/objects/1/spec/tasks/0/minAvailable", "'MinAvailable' is not equal to MinPartitions*PartitionSize in task: w, job: j"),
+    ([vcjob("j", [task("w", 1)], plugins={"horovod": []})], "/objects/1/spec/plugins/horovod", "unable to find job plugin: horovod"),
+    ([vcjob("j", [task("w", 1)], plugins={"mpi": ["--master=boss"]})], "/objects/1/spec/plugins/mpi",
+     "The specified mpi master task was not found"),
+    ([vcjob("j", [task("a", 1, depends=["b"]), task("b", 1, depends=["a"])])], "/objects/1/spec/tasks/0/dependsOn",
+     "doesn't form a directed acyclic graph(DAG)"),
+    ([vcjob("j", [task("a", 1, depends=["nope"])])], "/objects/1/spec/tasks/0/dependsOn",
+     "doesn't form a directed acyclic graph(DAG)"),
+    ([vcjob("j" * 60, [task("worker", 1)])], "/objects/1/spec/tasks/0/name", "create pod with name"),
+    ([vcjob("j", [task("Worker", 1)])], "/objects/1/spec/tasks/0/name", "RFC 1123"),
+    ([vcjob("j", [task("w", 1)], networkTopology={"highestTierAllowed": 1, "highestTierName": "x"})],
+     "/objects/1/spec/networkTopology/highestTierName", "not both"),
+    ([vcjob("j", [task("w", 1)], queue="q"), closed("q")], "/objects/1/spec/queue",
+     "can only submit job to queue with state `Open`"),
+    ([vcjob("j", [task("w", 1)], queue="root"), queue("root")], "/objects/1/spec/queue", "can not submit job to root queue"),
+    ([vcjob("j", [task("w", 1)], queue="p"), queue("p"), queue("c", parent="p")], "/objects/1/spec/queue",
+     "can only submit job to leaf queue"),
+    ([vcjob("j", [task("w", 1)], queue="nowhere")], "/objects/1/spec/queue", "unable to find job queue"),
+    ([vcjob("j", [{**task("w", 1, cpu="500m"), "topologyPolicy": "single-numa-node"}])],
+     "/objects/1/spec/tasks/0/template/spec/containers", "the cpu request isn't an integer"),
+])  # fmt: skip
+def test_admit_job_refuses_what_the_validating_webhook_refuses(client, objects, pointer, reason):
+    """admit_job.go validateJobCreate (and the CRD's bounds): Kubernetes would never store
+    such a Job: a 422 at the field with the webhook's reason."""
+    got_pointer, detail = refused(client, [n0(), *objects])
+    assert got_pointer == pointer
+    assert reason in detail
+
+
+def test_template_errors_point_inside_the_job(client):
+    """A template's fields are read at their place in the Job."""
+    bad = task("w", 1)
+    bad["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "lots"
+    pointer, _ = refused(client, [n0(), vcjob("j", [bad])])
+    assert pointer == "/objects/1/spec/tasks/0/template/spec/containers/0/resources/requests/cpu"
+
+
+@pytest.mark.parametrize("phase", ["Completed", "Failed", "Terminated", "Aborted", "Terminating", "Aborting",
+                                   "Completing", "Restarting"])  # fmt: skip
+def test_finished_or_terminating_job_creates_nothing(client, phase):
+    """state/factory.go: only Pending (and "") and Running run syncJob; the others kill or
+    keep pods and create none: a warning, no PodGroup."""
+    status, body = post(client, [n0(), vcjob("j", phase=phase)])
+    assert status == 200, body
+    assert body["enqueued"] == []
+    assert any(f"Volcano Job default/j is {phase}" in w for w in body["warnings"])
+
+
+def test_job_being_deleted_creates_nothing(client):
+    """syncJob skips a Job with a deletionTimestamp."""
+    j = vcjob("j")
+    j["metadata"]["deletionTimestamp"] = "2026-11-23T11:00:00Z"
+    status, body = post(client, [n0(), j])
+    assert status == 200 and body["enqueued"] == []
+    assert any("being deleted" in w for w in body["warnings"])
+
+
+# -- the PodGroup -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, partition, expected", [
+    ("job1", {"totalPartitions": 2, "partitionSize": 3, "networkTopology": {"mode": "hard", "highestTierAllowed": 1}}, 6),
+    ("job3", {"totalPartitions": 2, "partitionSize": 3, "minPartitions": 1,
+              "networkTopology": {"mode": "hard", "highestTierAllowed": 1}}, 3),
+    ("job2", {"totalPartitions": 2, "partitionSize": 3, "networkTopology": {"mode": "hard", "highestTierName": "volcano.sh/hypernode"}}, 6),
+])  # fmt: skip
+def test_create_podgroup_if_not_exist(name, partition, expected):
+    """job_controller_actions_test.go TestCreatePodGroupIfNotExistFunc (3 cases): the
+    PodGroup ``<job>-<uid>``, Pending, with the task's minTaskMember and a sub-group policy
+    of its partitionPolicy (getSubGroupPolicy)."""
+    c = ingest([n0(), vcjob(name, [task("task1", 6, partition=partition)], uid=UID, ns="test", schedulerName="volcano")])
+    job = c.jobs[f"test/{name}-{UID}"]
+    assert job.phase == "Pending" and job.min_task_member == {"task1": expected}
+    (pol,) = job.subgroup_policies
+    assert (pol.name, pol.sub_group_size, pol.min_sub_groups) == ("task1", 3, expected // 3 if expected == 3 else 0)
+    assert pol.selector.match_labels == {"volcano.sh/task-spec": "task1"}
+    assert pol.match_label_keys == ("volcano.sh/partition-id",)
+    nt = partition["networkTopology"]
+    assert (pol.network_topology.highest_tier_allowed, pol.network_topology.highest_tier_name) == (
+        nt.get("highestTierAllowed"), nt.get("highestTierName"))
+
+
+@pytest.mark.parametrize("replicas, total, least, size", [(6, 2, 1, 3), (9, 3, 3, 3), (6, 2, 0, 3)])
+def test_get_subgroup_policy(replicas, total, least, size):
+    """job_controller_actions_test.go TestGetSubGroupPolicy (3 cases): subGroupSize is the
+    partitionSize, minSubGroups the minPartitions."""
+    c = ingest([n0(), vcjob("j", [task("task1", replicas, partition={"totalPartitions": total, "minPartitions": least,
+                                                                     "partitionSize": size})])])  # fmt: skip
+    (pol,) = c.jobs["default/j"].subgroup_policies
+    assert (pol.sub_group_size, pol.min_sub_groups) == (size, least)
+
+
+def test_podgroup_of_a_job_without_uid_is_named_after_the_job(client):
+    """A manifest never submitted has no uid to name its PodGroup by: ``<job>`` (the name
+    getPodGroupByJob also accepts), said in a warning; Pending, it is enqueued."""
+    status, body = post(client, [n0(), vcjob("j")])
+    assert status == 200
+    assert body["enqueued"] == ["default/j"] and body["bindings"] == []
+    assert any("has no metadata.uid" in w for w in body["warnings"])
+
+
+def test_podgroup_takes_queue_priority_class_topology_annotations_and_labels():
+    """createOrUpdatePodGroup: queue, priorityClassName, networkTopology and the Job's
+    annotations (its network-topology ones too) and labels."""
+    objs = [n0(), queue("q"), priority_class("high", 100),
+            vcjob("j", [task("w", 1)], queue="q", priorityClassName="high", networkTopology={"mode": "soft", "highestTierAllowed": 2},
+                  annotations={"volcano.sh/preemptable": "false"}),
+            vcjob("k", [task("w", 1)], annotations={"volcano.sh/network-topology-mode": "hard",
+                                                    "volcano.sh/network-topology-highest-tier": "1"})]  # fmt: skip
+    c = ingest(objs)
+    j, k = c.jobs["default/j"], c.jobs["default/k"]
+    assert (j.queue, j.priority_class, j.priority, j.preemptable) == ("q", "high", 100, False)
+    assert (j.network_topology.mode, j.network_topology.highest_tier_allowed) == ("soft", 2)
+    assert (k.network_topology.mode, k.network_topology.highest_tier_allowed) == ("hard", 1)
+
+
+@pytest.mark.parametrize("name, partition, expected", [
+    ("job3", {"totalPartitions": 2, "partitionSize": 3, "networkTopology": {"mode": "hard", "highestTierAllowed": 1}}, 6),
+    ("job4", {"totalPartitions": 2, "partitionSize": 3, "minPartitions": 1,
+              "networkTopology": {"mode": "hard", "highestTierAllowed": 1}}, 3),
+    ("job4", {"totalPartitions": 2, "partitionSize": 3, "networkTopology": {"mode": "hard", "highestTierName": "volcano.sh/hypernode"}}, 6),
+])  # fmt: skip
+def test_update_podgroup_if_job_update(name, partition, expected):
+    """job_controller_actions_test.go TestUpdatePodGroupIfJobUpdateFunc (the 3 cases with
+    tasks; the 2 without are refused by the webhook): the existing PodGroup ``<job>``
+    (Volcano before 1.5) takes the Job's priorityClassName and minTaskMember."""
+    pg = podgroup(name, ns="test", phase="Pending")
+    pg["spec"]["minResources"] = {}
+    objs = [n0(), priority_class("new", 10), pg,
+            vcjob(name, [task("task1", 6, partition=partition)], uid=UID, ns="test", priorityClassName="new")]
+    c = ingest(objs)
+    job = c.jobs[f"test/{name}"]
+    assert (job.priority_class, job.min_task_member) == ("new", {"task1": expected})
+    assert any(f"updates PodGroup test/{name} (priorityClassName, minMember and minResources, minTaskMember, subGroupPolicy)" in w
+               for w in c.warnings)  # fmt: skip
+
+
+def test_existing_podgroup_matching_the_job_is_not_updated():
+    """shouldUpdateExistingPodGroup: nothing differs, nothing said."""
+    pg = podgroup("j", phase="Pending", min_member=2, min_task_member={"w": 2})
+    pg["spec"]["minResources"] = {"count/pods": "2", "cpu": "2", "pods": "2", "requests.cpu": "2"}
+    c = ingest([n0(), pg, vcjob("j", [task("w", 2)])])
+    assert not any("updates PodGroup" in w for w in c.warnings)
+
+
+MASTER = {"name": "master", "replicas": 2, "cpu": "50m"}
+WORKER = {"name": "worker", "replicas": 2, "cpu": "100m"}
+
+
+def usage(milli_cpu: int, pods: int) -> dict[str, int]:
+    """Go's expected lists: cpu and requests.cpu, pods and count/pods (canonical units)."""
+    return {"cpu": milli_cpu, "requests.cpu": milli_cpu, "pods": pods * 1000, "count/pods": pods * 1000}
+
+
+@pytest.mark.parametrize("job_min, mins, milli, pods", [
+    (2, [1, None], 100, 2),
+    (2, [None, 1], 100, 2),
+    (3, [None, None], 200, 3),
+    (3, [1, 1], 200, 3),
+    (3, [1, None], 250, 3),
+    (2, [1, 1], 150, 2),
+])  # fmt: skip
+def test_calc_pg_min_resources(job_min, mins, milli, pods):
+    """job_controller_util_test.go TestCalcPGMinResources (6 cases): master (2 × 50m) and
+    worker (2 × 100m), no priorities; below the tasks' minAvailable sum the first pods,
+    else each task's minimum then more up to the Job's."""
+    tasks = [task(t["name"], t["replicas"], cpu=t["cpu"], min_available=m) for t, m in zip((MASTER, WORKER), mins)]
+    c = ingest([n0(), vcjob("j", tasks, minAvailable=job_min)])
+    assert c.jobs["default/j"].min_resources == usage(milli, pods)
+
+
+def _task(spec: dict, minimum: int | None, pclass: str) -> VcTask:
+    return VcTask(name=spec["name"], replicas=spec["replicas"], min_available=spec["replicas"] if minimum is None else minimum,
+                  template={}, spec={}, priority_class=pclass, topology_policy="", depends_on=(), iteration="",
+                  partition=None, partition_topology=None, pointer="",
+                  request={"cpu": int(spec["cpu"].rstrip("m")), "pods": 1000})  # fmt: skip
+
+
+@pytest.mark.parametrize("prio, mins, job_min, milli, pods", [
+    ((0, 0), (1, 1), 0, 150, 2),
+    ((2, 0), (None, 1), 0, 200, 3),
+    ((0, 0), (None, 1), 3, 200, 3),
+    ((0, 0), (1, None), 3, 250, 3),
+    ((0, 0), (1, 1), 2, 150, 2),
+    ((2, 0), (1, 1), 3, 200, 3),
+    ((0, 2), (1, 1), 3, 250, 3),
+    ((0, 2), (0, 1), 3, 250, 3),
+    ((0, 2), (None, 1), 4, 300, 4),
+    ((0, 2), (1, 1), 4, 300, 4),
+    ((2, 0), (None, 1), 2, 100, 2),
+    ((0, 2), (None, 1), 2, 150, 2),
+    ((0, 0), (1, None), 2, 150, 2),
+])  # fmt: skip
+def test_task_priority_calc_pg_min(prio, mins, job_min, milli, pods):
+    """job_controller_util_test.go TestTaskPriority_CalcPGMin (13 cases): CalcPGMinResources
+    on master/worker with the given priorities (a job minimum of 0: the tasks' sum)."""
+    classes = {"p2": 2}
+    tasks = [_task(s, m, "p2" if p else "") for s, m, p in zip((MASTER, WORKER), mins, prio)]
+    if job_min == 0:
+        job_min = sum(t.min_available for t in tasks)
+    assert pg_min_resources(tasks_by_priority(tasks, classes), job_min) == usage(milli, pods)
+
+
+def test_calc_pg_min_resources_orders_tasks_by_their_priority_class():
+    """calcPGMinResources sorts the tasks by their templates' PriorityClass (from the
+    snapshot), highest first: with minAvailable 2 of 4 pods, the first 2 are the high
+    task's."""
+    hi = task("hi", 2, cpu="3")
+    hi["template"]["spec"]["priorityClassName"] = "high"
+    objs = [n0(), vcjob("j", [task("lo", 2, cpu="1"), hi], minAvailable=2)]
+    assert ingest(objs).jobs["default/j"].min_resources["cpu"] == 2000  # no class: both 0, lo first
+    assert ingest([*objs, priority_class("high", 10)]).jobs["default/j"].min_resources["cpu"] == 6000
+
+
+def test_min_resources_decide_enqueue(client):
+    """The created PodGroup's minResources are what enqueue weighs: 2 × 3 CPU does not fit
+    queue q's 4 CPU capability under proportion, 2 × 2 does."""
+    config = {"actions": "enqueue, allocate", "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                                                        {"plugins": [{"name": "proportion"}, {"name": "predicates"}]}]}  # fmt: skip
+    for cpu, enqueued in (("3", []), ("2", ["default/j"])):
+        status, body = post(client, [n0(), queue("q", capability={"cpu": "4"}), vcjob("j", [task("w", 2, cpu=cpu)], queue="q")],
+                            config=config)  # fmt: skip
+        assert status == 200 and body["enqueued"] == enqueued, body
+
+
+# -- the pods ------------------------------------------------------------------------------
+
+
+def test_no_pods_while_the_podgroup_is_pending():
+    """syncJob creates pods only once the PodGroup's phase is neither "" nor Pending."""
+    for phase in ("Pending", ""):
+        pg = podgroup("j", phase=phase)
+        if not phase:
+            pg.pop("status", None)
+        c = ingest([n0(), pg, vcjob("j")])
+        assert not [t for t in c.tasks if t.name.startswith("j-")]
+
+
+def test_missing_pods_are_created_once_the_podgroup_is_inqueue(client):
+    """syncJob: the pods ``<job>-<task>-<i>`` the snapshot lacks are created (pending) and
+    scheduled; the one it has is read as it is."""
+    have = pod("j-w-0", node="n0", cpu="1", memory=None, group="j", role="w")
+    status, body = post(client, [n0(), inqueue(min_member=3), have, vcjob("j", [task("w", 3)])])
+    assert status == 200, body
+    assert sorted(b["pod"] for b in body["bindings"]) == ["default/j-w-1", "default/j-w-2"]
+
+
+def test_make_pod_name():
+    """job_controller_util_test.go TestMakePodName: ``<job>-<task>-<index>``."""
+    c = ingest([n0(), vcjob("job1", [task("task1", 2)]), inqueue("job1")])
+    assert sorted(t.name for t in c.tasks) == ["job1-task1-0", "job1-task1-1"]
+
+
+def test_create_job_pod_basic():
+    """job_controller_util_test.go TestCreateJobPod_Basic: names, the Job's labels and
+    annotations on the pod, its PodGroup named ``<job>-<uid>``."""
+    objs = [n0(), queue("test-queue"), podgroup(f"test-job-{UID}", ns="test-ns", phase="Running", queue="test-queue"),
+            vcjob("test-job", [task("test-task", 1, labels={"app": "test"})], uid=UID, ns="test-ns", queue="test-queue")]  # fmt: skip
+    objs[-1]["status"] = {"version": 1}
+    t = ingest(objs).task_index["test-ns/test-job-test-task-0"]
+    assert t.labels == {"app": "test", "volcano.sh/task-index": "0", "volcano.sh/job-name": "test-job",
+                        "volcano.sh/task-spec": "test-task", "volcano.sh/job-namespace": "test-ns",
+                        "volcano.sh/queue-name": "test-queue"}  # fmt: skip
+    assert t.annotations == {"volcano.sh/task-index": "0", "volcano.sh/task-spec": "test-task",
+                             "scheduling.k8s.io/group-name": f"test-job-{UID}", "volcano.sh/job-name": "test-job",
+                             "volcano.sh/queue-name": "test-queue", "volcano.sh/job-version": "1",
+                             "volcano.sh/template-uid": "test-job-test-task", "volcano.sh/job-retry-count": "0"}  # fmt: skip
+    assert t.job.key == f"test-ns/test-job-{UID}" and t.role == "test-task"
+
+
+def test_create_job_pod_scheduler_name_and_priority_class(client):
+    """TestCreateJobPod_SchedulerNameOverride and TestCreateJobPod_PriorityClass: the
+    template's schedulerName and priorityClassName win, else the Job's (the pod naming
+    another scheduler is said in the warnings)."""
+    own = task("own", 1, tspec={"schedulerName": "template-scheduler"})
+    mine = task("mine", 1, tspec={"priorityClassName": "highest-priority"})
+    objs = [n0(), priority_class("high-priority", 5), priority_class("highest-priority", 9), inqueue(min_member=1),
+            vcjob("j", [own, mine, task("job", 1)], priorityClassName="high-priority", minAvailable=1)]  # fmt: skip
+    c = ingest(objs)
+    assert c.task_index["default/j-mine-0"].priority == 9
+    assert c.task_index["default/j-job-0"].priority == 5
+    status, body = post(client, objs, config=VOLCANO_CONF)
+    assert status == 200
+    assert any("(e.g. default/j-own-0: template-scheduler)" in w for w in body["warnings"])
+
+
+@pytest.mark.parametrize("size, index, part", [(2, 0, "0"), (2, 1, "0"), (2, 2, "1"), (5, 10, "2"), (2, 3, "1")])
+def test_create_pod_with_partition_policy(size, index, part):
+    """TestCreatePodWithPartitionPolicy (4 cases) and TestCreateJobPod_PartitionPolicy: the
+    pod's ``volcano.sh/partition-id`` is its index // partitionSize."""
+    replicas = size * (index // size + 1)
+    objs = [n0(cpu="64"), inqueue(), vcjob("test-job", [task("test-task", replicas, cpu="10m",
+                                                             partition={"totalPartitions": replicas // size, "partitionSize": size})])]  # fmt: skip
+    objs[1]["metadata"]["name"] = "test-job"
+    t = ingest(objs).task_index[f"default/test-job-test-task-{index}"]
+    assert t.labels["volcano.sh/partition-id"] == part and t.labels["volcano.sh/task-spec"] == "test-task"
+
+
+def test_partition_policy_without_policy():
+    """TestPartitionPolicyWithoutPolicy: no partition policy, no partition label."""
+    t = ingest([n0(), inqueue(), vcjob("j", [task("w", 1)])]).task_index["default/j-w-0"]
+    assert "volcano.sh/partition-id" not in t.labels
+
+
+def test_create_job_pod_copies_the_jobs_preemptable_and_numa_policy():
+    """createJobPod: the Job's ``volcano.sh/preemptable`` annotation and label reach the pod;
+    a task's topologyPolicy is its ``volcano.sh/numa-topology-policy``."""
+    t0 = task("w", 1, cpu="2")
+    t0["topologyPolicy"] = "single-numa-node"
+    c = ingest([n0(), inqueue(), vcjob("j", [t0], annotations={"volcano.sh/preemptable": "false"},
+                                       labels={"volcano.sh/preemptable": "false"})])  # fmt: skip
+    t = c.task_index["default/j-w-0"]
+    assert t.annotations["volcano.sh/numa-topology-policy"] == "single-numa-node"
+    assert t.annotations["volcano.sh/preemptable"] == t.labels["volcano.sh/preemptable"] == "false"
+    assert t.preemptable is False
+
+
+def _depends_objects(pods: list[dict], *, iteration: str | None = None, extra: bool = False) -> list[dict]:
+    tasks = [task("task1", len(pods) or 1, min_available=len(pods) or 1)]
+    names = ["task1"]
+    if extra:
+        tasks.append(task("task0", 1))
+        names.append("task0")
+    tasks.append(task("task2", 1, depends=names, iteration=iteration))
+    return [n0(), inqueue("job1", min_member=1), *pods, vcjob("job1", tasks, minAvailable=1)]
+
+
+def _dep(name: str, phase: str, ready: bool | None = None) -> dict:
+    p = pod(name, node="n0", phase=phase, cpu="1", memory=None, group="job1", role=name.split("-")[1])
+    if ready is not None:
+        p["status"]["containerStatuses"] = [{"name": "main", "ready": ready}]
+    return p
+
+
+@pytest.mark.parametrize("pods, ready", [
+    ([_dep("job1-task1-0", "Succeeded"), _dep("job1-task1-1", "Succeeded")], True),
+    ([_dep("job1-task1-0", "Running", True)], True),
+    ([_dep("job1-task1-0", "Running", False)], False),
+])  # fmt: skip
+def test_is_depends_on_pods_ready(pods, ready):
+    """job_controller_actions_test.go TestIsDependsOnPodsReady (3 cases): a task's
+    dependency is ready when its minAvailable pods are Succeeded, or Running with every
+    container ready; until then the dependent task gets no pods."""
+    c = ingest(_depends_objects(pods))
+    assert ("default/job1-task2-0" in c.task_index) is ready
+    assert any("task task2 waits for task1" in w for w in c.warnings) is not ready
+
+
+def test_depends_on_iteration_any_needs_one_ready_task():
+    """waitDependsOnTaskMeetCondition: with several names and iteration ``any`` one ready
+    dependency is enough; by default (all) every one must be."""
+    pods = [_dep("job1-task1-0", "Running", True)]
+    assert "default/job1-task2-0" in ingest(_depends_objects(pods, iteration="any", extra=True)).task_index
+    assert "default/job1-task2-0" not in ingest(_depends_objects(pods, extra=True)).task_index
+
+
+def test_legacy_podgroup_of_a_submitted_job_gets_no_pods():
+    """createJobPod names ``<job>-<uid>`` whatever PodGroup getPodGroupByJob found: with
+    only the legacy ``<job>``, the pods name a PodGroup that does not exist (Volcano's
+    scheduler leaves them pending): none are made, a warning says why."""
+    c = ingest([n0(), inqueue("j", min_member=2), vcjob("j", uid=UID)])
+    assert not [t for t in c.tasks if t.name.startswith("j-w")]
+    assert any(f"name PodGroup j-{UID}, not the snapshot's j" in w for w in c.warnings)
+
+
+# -- limits ---------------------------------------------------------------------------------
+
+
+def test_replicas_count_toward_max_objects_before_any_pod_is_made(client):
+    """Every replica counts toward GANGPLANK_MAX_OBJECTS, checked before any loop: two
+    billion replicas are a fast 413 at the field."""
+    start = time.perf_counter()
+    status, body = post(client, [n0(), vcjob("j", [task("w", 2_000_000_000)])])
+    assert status == 413 and time.perf_counter() - start < 1.0
+    assert body["errors"][0]["pointer"] == "/objects/1/spec/tasks/0/replicas"
+    with pytest.raises(Exception) as e:
+        ingest([n0(), vcjob("j", [task("w", 3)])], max_objects=4)
+    assert getattr(e.value, "status", None) == 413
+    assert ingest([n0(), vcjob("j", [task("w", 3)])], max_objects=5).jobs
+
+
+def test_replicas_beyond_int32_are_refused(client):
+    """replicas is an int32 in the CRD."""
+    pointer, _ = refused(client, [n0(), vcjob("j", [task("w", 2**31)])])
+    assert pointer == "/objects/1/spec/tasks/0/replicas"
+
+
+# -- warnings and determinism -----------------------------------------------------------------
+
+
+def test_unmodelled_fields_are_named_in_warnings(client):
+    """volumes (PVCs), lifecycle policies and a port-adding plugin on hostNetwork pods
+    matter and are not modelled: one warning each, naming the Job and field."""
+    t0 = task("w", 1, tspec={"hostNetwork": True})
+    t0["policies"] = [{"event": "PodEvicted", "action": "RestartJob"}]
+    j = vcjob("j", [t0], volumes=[{"mountPath": "/data", "volumeClaimName": "pvc"}], plugins={"pytorch": ["--master=w"]})
+    status, body = post(client, [n0(), j])
+    assert status == 200
+    ours = [w for w in body["warnings"] if w.startswith("Volcano Job default/j: ")]
+    assert [w.split(": ")[1].split(" ")[0] for w in ours] == ["spec.volumes", "policies", "plugins.pytorch"]
+    status, body = post(client, [n0(), vcjob("j", plugins={"ssh": [], "svc": [], "env": []})])
+    assert status == 200 and not any(w.startswith("Volcano Job default/j: ") for w in body["warnings"])
+
+
+def test_same_answer_whatever_the_object_order(client):
+    """The controller runs once every object is read: the answer is the same, byte for byte,
+    in any object order."""
+    objs = [n0(), queue("q"), priority_class("high", 10), inqueue("a", min_member=2, queue="q"),
+            vcjob("a", [task("x", 2), task("y", 1, depends=["x"])], queue="q", minAvailable=2),
+            vcjob("b", [task("w", 3)], priorityClassName="high"),
+            pod("a-x-0", node="n0", cpu="1", memory=None, group="a", role="x", phase="Running")]  # fmt: skip
+    first = client.post("/v1/decisions", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"}).content
+    rng = random.Random(7)
+    for _ in range(3):
+        rng.shuffle(objs)
+        again = client.post("/v1/decisions", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"})
+        assert again.content == first
