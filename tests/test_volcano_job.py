@@ -576,3 +576,35 @@ def test_same_answer_whatever_the_object_order(client):
         rng.shuffle(objs)
         again = client.post("/v1/decisions", content=orjson.dumps(request(objs)), headers={"Content-Type": "application/json"})
         assert again.content == first
+
+
+# -- /v1/simulate ------------------------------------------------------------------------------
+
+
+def simulate(client, objects: list[dict], cycles: int = 4, **extra) -> dict:
+    r = client.post("/v1/simulate", content=orjson.dumps(request(objects, config=VOLCANO_CONF, cycles=cycles, **extra)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_simulate_creates_the_pods_once_the_podgroup_is_enqueued(client):
+    """syncJob between cycles: the PodGroup the controller made is enqueued in cycle 0; its
+    pods (a partitioned task's too) are then created, pending, and placed in cycle 1."""
+    objs = [n0(), vcjob("j", [task("w", 2), task("v", 1, partition={"totalPartitions": 1, "partitionSize": 1})])]
+    out = simulate(client, objs)
+    assert [(c["enqueued"], sorted(b["pod"] for b in c["bindings"])) for c in out["cycles"][:2]] == [
+        (["default/j"], []), ([], ["default/j-v-0", "default/j-w-0", "default/j-w-1"])]
+    assert [p["phase"] for p in out["final"]["pods"]] == ["Running"] * 3
+
+
+def test_simulate_holds_the_pods_of_a_job_never_enqueued(client):
+    """A PodGroup enqueue never admits (minResources beyond the queue's capability under
+    proportion) never gets its pods: none in the final state."""
+    config = {"actions": "enqueue, allocate", "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                                                        {"plugins": [{"name": "proportion"}, {"name": "predicates"}]}]}  # fmt: skip
+    objs = [n0(), queue("q", capability={"cpu": "1"}), vcjob("j", [task("w", 2)], queue="q")]
+    r = client.post("/v1/simulate", content=orjson.dumps(request(objs, config=config, cycles=3)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    out = r.json()
+    assert r.status_code == 200 and out["final"]["pods"] == [] and out["metrics"]["cycles"] == 1

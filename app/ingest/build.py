@@ -163,6 +163,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             f"node {first.node_name!r}; nodes scale down while a cluster is dumped): left out of the decision, they "
             "hold no capacity and do not count for their gangs (Volcano keeps them in their jobs)")  # fmt: skip
     cluster.warnings += d.notes
+    if d.held_pods:
+        cluster.hold(d.held_pods)
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")

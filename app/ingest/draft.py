@@ -242,6 +242,9 @@ class Draft:
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
     #: Volcano Jobs (``batch.volcano.sh``) read, before their controller acts (``app.ingest.vcjob``).
     vcjobs: list[Any] = field(default_factory=list)
+    #: Pods a Volcano Job's controller makes once its PodGroup leaves Pending ("ns/name"),
+    #: made for ``/v1/simulate`` and held out of the cluster until then (``Cluster.hold``).
+    held_pods: set[str] = field(default_factory=set)
     #: Warnings ingest found (in a deterministic order), added to the answer's.
     notes: list[str] = field(default_factory=list)
 

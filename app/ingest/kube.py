@@ -1457,11 +1457,14 @@ def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
     return out
 
 
-def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> None:
+def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS,
+                 hold: bool = False) -> None:
+    """``hold``: also make the pods Volcano Jobs' controller makes once their PodGroups
+    leave Pending, held out of the cluster (``/v1/simulate``)."""
     groups: dict[str, str] = {}  # apiVersion -> API group, per request
     if type(objects) is KubeObjects:
         _read_entries(objects, d, groups, limits)
-        realize_vcjobs(d, objects, len(objects), max_objects)  # (their controller, once every object is read)
+        realize_vcjobs(d, objects, len(objects), max_objects, hold)  # (their controller, once every object is read)
         return
     objs = flatten(objects, ptr, max_objects)
     run = _pods_run if _pod_fast_c is not None else None
@@ -1474,7 +1477,7 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: 
                 break
         _read_one(objs[i][0], objs[i][1], d, groups, limits)
         i += 1
-    realize_vcjobs(d, objects, n, max_objects)
+    realize_vcjobs(d, objects, n, max_objects, hold)
 
 
 def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLimits) -> None:

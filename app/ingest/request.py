@@ -98,17 +98,20 @@ def decision_envelope(raw: bytes, settings: Settings) -> dict[str, Any]:
 
 
 def read_request(
-    envelope: dict[str, Any], settings: Settings, *, extend: Callable[[Draft, Options], str | None] | None = None
+    envelope: dict[str, Any], settings: Settings, *, extend: Callable[[Draft, Options], str | None] | None = None,
+    hold: bool = False,
 ) -> Request:
     """``extend`` (``POST /v1/admissions``) adds records to the draft before names are
-    resolved and may return the topology to build (else ``options.topology``)."""
+    resolved and may return the topology to build (else ``options.topology``); ``hold``
+    (``/v1/simulate``): the pods Volcano Jobs' controller makes later are built and held
+    (``Cluster.held``)."""
     options = read_options(envelope.get("options"), settings)
     if "objects" not in envelope and "cluster" not in envelope:
         raise InputError("the request needs 'objects' (Kubernetes objects) or 'cluster' (native form)", "")
     draft = Draft()
     limits = MetaLimits.of(settings)
     if envelope.get("objects") is not None:
-        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits)
+        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits, hold=hold)
     if envelope.get("cluster") is not None:
         check_native(envelope["cluster"], "/cluster", limits)
         read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)

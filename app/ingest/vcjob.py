@@ -373,9 +373,10 @@ class _Snapshot:
         return all(isinstance(c, dict) and c.get("ready") is True for c in statuses or ())
 
 
-def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int) -> None:
+def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool = False) -> None:
     """The controller's work on every Job read (``read``: the objects read, which its pods
-    join under ``max_objects``), Jobs in key order."""
+    join under ``max_objects``), Jobs in key order. ``hold``: the pods of a Job whose
+    PodGroup is Pending are made too, held (``Draft.held_pods``) until it is enqueued."""
     if not d.vcjobs:
         return
     jobs = sorted(d.vcjobs, key=lambda j: (j.namespace, j.name, j.pointer))
@@ -387,7 +388,7 @@ def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int) -> None:
     for job in jobs:
         _admit_queue(job, snap)
         d.notes.extend(f"Volcano Job {job.key}: {what}" for what in job.unmodelled)
-        sync_job(job, d, snap)
+        sync_job(job, d, snap, hold)
 
 
 def _check_budget(jobs: list[VcJob], read: int, max_objects: int) -> None:
@@ -421,8 +422,8 @@ def _admit_queue(job: VcJob, snap: _Snapshot) -> None:
         raise InputError(f"can only submit job to leaf queue, queue `{q.name}` has child queues", where, job.ident)
 
 
-def sync_job(job: VcJob, d: Draft, snap: _Snapshot) -> None:
-    """``syncJob`` on the Job as the snapshot has it."""
+def sync_job(job: VcJob, d: Draft, snap: _Snapshot, hold: bool = False) -> None:
+    """``syncJob`` on the Job as the snapshot has it (``hold``: see :func:`realize_vcjobs`)."""
     if job.deleting:
         d.notes.append(f"Volcano Job {job.key} is being deleted: its controller creates nothing for it")
         return
@@ -436,11 +437,17 @@ def sync_job(job: VcJob, d: Draft, snap: _Snapshot) -> None:
         if not job.uid:
             d.notes.append(f"Volcano Job {job.key} has no metadata.uid (never submitted): the PodGroup its controller "
                            f"would name {job.name}-<uid> is named {job.name}, and pending: no pods until it is enqueued")  # fmt: skip
+        if hold:
+            _held(job, job.podgroup_name, d, snap)
         return
     changed = update_podgroup(pg, job, snap)
     if changed:
         d.notes.append(f"Volcano Job {job.key}: its controller updates PodGroup {pg.namespace}/{pg.name} "
                        f"({', '.join(changed)}): taken as updated")  # fmt: skip
+    if pg.phase in ("", "Pending") and pg.name == job.podgroup_name:
+        if hold:
+            _held(job, pg.name, d, snap)
+        return
     if pg.phase in ("", "Pending"):
         return
     if pg.name != job.podgroup_name:
@@ -591,19 +598,33 @@ def pg_min_resources(ordered: list[VcTask], job_min: int) -> dict[str, int]:
 
 
 # The pods -------------------------------------------------------------------------------
-def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot) -> None:
-    """``syncJob``'s pods: each missing ``<job>-<task>-<i>``, read at its task's template."""
+def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, quiet: bool = False) -> None:
+    """``syncJob``'s pods: each missing ``<job>-<task>-<i>``, read at its task's template
+    (``quiet``: pods made ahead and held, for a simulation: a task waiting for its
+    dependencies gets none and its own warning)."""
     for task in job.tasks:
         missing = [i for i in range(task.replicas) if (job.namespace, pod_name(job, task, i)) not in snap.pods]
         if not missing:
             continue
         if task.depends_on and not depends_on_met(task, job, snap):
+            if quiet:
+                d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
+                               "(dependsOn): its pods are not made in this simulation (dependencies are not "
+                               "re-evaluated between cycles)")  # fmt: skip
+                continue
             d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
                            f"(dependsOn): its {len(missing)} pod(s) are not created yet")  # fmt: skip
             continue
         tp = join_pointer(task.pointer, "template")
         for i in missing:
             kube.read_pod(job_pod(job, task, i, pg_name), tp, d)
+
+
+def _held(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot) -> None:
+    """The pods ``syncJob`` will make once the PodGroup leaves Pending, made now and held."""
+    before = len(d.pods)
+    create_pods(job, pg_name, d, snap, quiet=True)
+    d.held_pods.update(f"{p.namespace}/{p.name}" for p in d.pods[before:])
 
 
 def pod_name(job: VcJob, task: VcTask, index: int) -> str:
