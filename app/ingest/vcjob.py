@@ -147,6 +147,7 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
     for k in ("maxRetry", "ttlSecondsAfterFinished"):
         r.integer(spec, k, sp, ident, minimum=0, maximum=INT32_MAX)
     plugins = _plugins(spec, sp, ident, tasks)
+    _check_volumes(spec, sp, ident)
     job = VcJob(
         namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
         created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
@@ -154,7 +155,7 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
         queue=r.string(spec, "queue", sp, ident) or DEFAULT_QUEUE,
         scheduler=r.string(spec, "schedulerName", sp, ident) or DEFAULT_SCHEDULER,
         min_available=min_available, priority_class=r.string(spec, "priorityClassName", sp, ident),
-        network_topology=kube.network_topology(spec.get("networkTopology"), join_pointer(sp, "networkTopology"), ident),
+        network_topology=job_topology(spec.get("networkTopology"), join_pointer(sp, "networkTopology"), ident),
         tasks=tasks, phase=r.string(state, "phase", join_pointer(st, "state"), ident),
         deleting=meta.get("deletionTimestamp") is not None,
         version=r.integer(status, "version", st, ident, default=0) or 0,
@@ -250,8 +251,16 @@ def _partition(t: dict, tp: str, name: str, job: str, replicas: int, ident: r.Id
     if replicas != total * size:
         raise InputError(f"'Replicas' are not equal to TotalPartitions*PartitionSize in task: {name}, job: {job}",
                          join_pointer(tp, "replicas"), ident)  # fmt: skip
-    nt = kube.network_topology(raw.get("networkTopology"), join_pointer(pp, "networkTopology"), ident)
+    nt = job_topology(raw.get("networkTopology"), join_pointer(pp, "networkTopology"), ident)
     return (total, size, least), nt
+
+
+def job_topology(raw: Any, ptr: str, ident: r.Ident) -> NetworkTopology | None:
+    """A Job's or partition's ``networkTopology`` (``validateNetworkTopology``: not both tiers)."""
+    if isinstance(raw, dict) and raw.get("highestTierAllowed") is not None and raw.get("highestTierName"):
+        raise InputError("must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology simultaneously",
+                         join_pointer(ptr, "highestTierName"), ident)  # fmt: skip
+    return kube.network_topology(raw, ptr, ident)
 
 
 def _depends_on(t: dict, tp: str, ident: r.Ident) -> tuple[tuple[str, ...], str]:
@@ -311,6 +320,27 @@ def _check_topology_policy(spec: dict, sp: str, index: int, ident: r.Ident) -> N
             n += 1
 
 
+def _check_volumes(spec: dict, sp: str, ident: r.Ident) -> None:
+    """``validateIO``: each volume has a mountPath of its own and a claim, named or described
+    (not both)."""
+    seen: set[str] = set()
+    for i, v in enumerate(r.objects(spec, "volumes", sp, ident, "a volume")):
+        vp = join_pointer(sp, "volumes", i)
+        path = r.string(v, "mountPath", vp, ident)
+        if not path:
+            raise InputError("mountPath is required", join_pointer(vp, "mountPath"), ident)
+        if path in seen:
+            raise InputError(f"duplicated mountPath: {path}", join_pointer(vp, "mountPath"), ident)
+        seen.add(path)
+        claim, name = v.get("volumeClaim"), r.string(v, "volumeClaimName", vp, ident)
+        if claim is None and not name:
+            raise InputError("either VolumeClaim or VolumeClaimName must be specified", vp, ident)
+        if claim is not None and name:
+            raise InputError("conflict: If you want to use an existing PVC, just specify VolumeClaimName. If you want to "
+                             "create a new PVC, you do not need to specify VolumeClaimName", join_pointer(vp, "volumeClaim"),
+                             ident)  # fmt: skip
+
+
 def _plugins(spec: dict, sp: str, ident: r.Ident, tasks: list[VcTask]) -> tuple[str, ...]:
     raw = r.obj(spec, "plugins", sp, ident)
     for name, args in raw.items():
@@ -326,11 +356,15 @@ def _plugins(spec: dict, sp: str, ident: r.Ident, tasks: list[VcTask]) -> tuple[
 
 
 def _flag_value(args: list[str], flag: str, default: str) -> str:
-    """The value of ``--flag=value`` among a plugin's arguments (Go's flag package), else ``default``."""
-    value = default
-    for a in args:
-        if a.startswith(flag + "="):
-            value = a[len(flag) + 1:]
+    """The value of flag ``-name`` among a plugin's arguments as Go's flag package reads
+    them (``-name=v``, ``--name=v``, ``-name v``; the last wins), else ``default``."""
+    value, names = default, (flag, "-" + flag.lstrip("-"), "--" + flag.lstrip("-"))
+    for i, a in enumerate(args):
+        if a in names and i + 1 < len(args):
+            value = args[i + 1]
+        for n in names:
+            if a.startswith(n + "="):
+                value = a[len(n) + 1:]
     return value
 
 
