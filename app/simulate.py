@@ -133,11 +133,24 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
 
 def create_controller_pods(c: Any) -> int:
     """Volcano's Job controller creates the pods of each Job whose PodGroup left Pending
-    (``syncJob``): its held pods join the cluster, pending. Returns how many."""
+    (``syncJob``): its held pods join the cluster, pending, those of a task depending on
+    others once these are ready (a pod bound in an earlier cycle is Running, its
+    containers taken as ready). Returns how many."""
     made = 0
+    index = c.task_index
+    waits = c.held_waits
+
+    def status_of(key: str) -> TaskStatus | None:
+        t = index.get(key)
+        return t.status if t is not None else None
+
+    def ready(t: Any) -> bool:  # (a task waiting for the tasks it depends on: ``waitDependsOnTaskMeetCondition``)
+        w = waits.get(t.key)
+        return w is None or w.met(status_of)
+
     for key in sorted(c.held):
         if c.jobs[key].phase not in ("", "Pending"):
-            made += len(c.release_held(key))
+            made += len(c.release_held(key, ready))
     if made:
         c.reaccount()
     return made

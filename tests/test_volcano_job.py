@@ -698,3 +698,13 @@ def test_simulate_holds_the_pods_of_a_job_never_enqueued(client):
                     headers={"Content-Type": "application/json"})  # fmt: skip
     out = r.json()
     assert r.status_code == 200 and out["final"]["pods"] == [] and out["metrics"]["cycles"] == 1
+
+
+def test_simulate_creates_a_dependent_tasks_pods_once_its_dependencies_run(client):
+    """waitDependsOnTaskMeetCondition between cycles: task b depends on a; a's pod is
+    created once the PodGroup is enqueued (cycle 0) and bound in cycle 1, b's then (a pod
+    bound in a simulation is Running, its containers taken as ready) and bound in cycle 2."""
+    objs = [n0(), vcjob("j", [task("a", 1), task("b", 1, depends=["a"])], minAvailable=1)]
+    out = simulate(client, objs, cycles=5)
+    assert [sorted(b["pod"] for b in c["bindings"]) for c in out["cycles"][:3]] == [[], ["default/j-a-0"], ["default/j-b-0"]]
+    assert any("task b waits for a (dependsOn): its pods are created once they are ready" in w for w in out["cycles"][0]["warnings"])

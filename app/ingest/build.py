@@ -165,6 +165,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.warnings += d.notes
     if d.held_pods:
         cluster.hold(d.held_pods)
+        cluster.held_waits = d.held_waits
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")

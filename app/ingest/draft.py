@@ -245,6 +245,9 @@ class Draft:
     #: Pods a Volcano Job's controller makes once its PodGroup leaves Pending ("ns/name"),
     #: made for ``/v1/simulate`` and held out of the cluster until then (``Cluster.hold``).
     held_pods: set[str] = field(default_factory=set)
+    #: of those, the ones waiting for the tasks they depend on: pod key -> what they wait
+    #: for (``app.ingest.vcjob.DependsOnWait``)
+    held_waits: dict[str, Any] = field(default_factory=dict)
     #: Warnings ingest found (in a deterministic order), added to the answer's.
     notes: list[str] = field(default_factory=list)
 

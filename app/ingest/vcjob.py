@@ -24,7 +24,9 @@ What is not modelled is named in the answer's warnings (``Draft.notes``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
@@ -32,7 +34,7 @@ from app.ingest import kube
 from app.ingest import reader as r
 from app.ingest.draft import Draft, GroupDraft, PodDraft
 from app.ingest.podrequest import effective_pod_request
-from app.model.cluster import NetworkTopology, SubGroupPolicy
+from app.model.cluster import NetworkTopology, SubGroupPolicy, TaskStatus
 from app.model.resources import CPU, EPHEMERAL, MEMORY, PODS, counted
 from app.ingest.numatopology import PodSpecs
 from app.model.selectors import LabelSelector
@@ -488,7 +490,7 @@ def sync_job(job: VcJob, d: Draft, snap: _Snapshot, hold: bool = False) -> None:
         d.notes.append(f"Volcano Job {job.key}: its controller's pods name PodGroup {job.podgroup_name}, not the "
                        f"snapshot's {pg.name}: Volcano's scheduler leaves them pending; not created here")  # fmt: skip
         return
-    create_pods(job, pg.name, d, snap)
+    create_pods(job, pg.name, d, snap, hold=hold)
 
 
 # The PodGroup ----------------------------------------------------------------------------
@@ -632,33 +634,61 @@ def pg_min_resources(ordered: list[VcTask], job_min: int) -> dict[str, int]:
 
 
 # The pods -------------------------------------------------------------------------------
-def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, quiet: bool = False) -> None:
-    """``syncJob``'s pods: each missing ``<job>-<task>-<i>``, read at its task's template
-    (``quiet``: pods made ahead and held, for a simulation: a task waiting for its
-    dependencies gets none and its own warning)."""
+def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool = False, ahead: bool = False) -> None:
+    """``syncJob``'s pods: each missing ``<job>-<task>-<i>``, read at its task's template.
+    A task whose dependencies are not ready gets none; with ``hold`` (a simulation) they
+    are made and held until they are (:class:`DependsOnWait`); with ``ahead`` (the
+    PodGroup still Pending) every pod made is held."""
     for task in job.tasks:
         missing = [i for i in range(task.replicas) if (job.namespace, pod_name(job, task, i)) not in snap.pods]
         if not missing:
             continue
-        if task.depends_on and not depends_on_met(task, job, snap):
-            if quiet:
-                d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
-                               "(dependsOn): its pods are not made in this simulation (dependencies are not "
-                               "re-evaluated between cycles)")  # fmt: skip
-                continue
+        wait = task.depends_on and not depends_on_met(task, job, snap)
+        if wait and not hold:
             d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
                            f"(dependsOn): its {len(missing)} pod(s) are not created yet")  # fmt: skip
             continue
         tp = join_pointer(task.pointer, "template")
+        keys = []
         for i in missing:
             kube.read_pod(job_pod(job, task, i, pg_name), tp, d)
+            keys.append(f"{job.namespace}/{pod_name(job, task, i)}")
+        if ahead or wait:
+            d.held_pods.update(keys)
+        if wait:
+            w = depends_on_wait(task, job)
+            d.held_waits.update(zip(keys, repeat(w)))
+            d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
+                           "(dependsOn): its pods are created once they are ready (in this simulation a pod bound in "
+                           "a cycle counts as Running with its containers ready)")  # fmt: skip
+
+
+@dataclass(slots=True, frozen=True)
+class DependsOnWait:
+    """What held pods of a task wait for (``waitDependsOnTaskMeetCondition``): per task
+    depended on, its pods' keys and its minAvailable; ``any``: one such task is enough."""
+
+    needs: tuple[tuple[tuple[str, ...], int], ...]
+    any: bool
+
+    def met(self, status_of: Callable[[str], TaskStatus | None]) -> bool:
+        ready = (sum(1 for k in keys if status_of(k) in _READY) >= least for keys, least in self.needs)
+        return any(ready) if self.any else all(ready)
+
+
+_READY = (TaskStatus.RUNNING, TaskStatus.SUCCEEDED)
+
+
+def depends_on_wait(task: VcTask, job: VcJob) -> DependsOnWait:
+    by_name = {t.name: t for t in job.tasks}
+    needs = tuple((tuple(f"{job.namespace}/{pod_name(job, by_name[n], i)}" for i in range(by_name[n].replicas)),
+                   by_name[n].min_available) for n in task.depends_on)  # fmt: skip
+    return DependsOnWait(needs, len(task.depends_on) > 1 and task.iteration == ITERATION_ANY)
 
 
 def _held(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot) -> None:
     """The pods ``syncJob`` will make once the PodGroup leaves Pending, made now and held."""
-    before = len(d.pods)
-    create_pods(job, pg_name, d, snap, quiet=True)
-    d.held_pods.update(f"{p.namespace}/{p.name}" for p in d.pods[before:])
+    create_pods(job, pg_name, d, snap, hold=True, ahead=True)
 
 
 def pod_name(job: VcJob, task: VcTask, index: int) -> str:

@@ -687,6 +687,9 @@ class Cluster:
         #: the pods a Volcano Job's controller makes once its PodGroup leaves Pending, by job
         #: key: built at ingest (``/v1/simulate``), out of the cluster until :meth:`release_held`
         self.held: dict[str, list[Task]] = {}
+        #: of those, the ones waiting for the tasks their task depends on: pod key -> what
+        #: they wait for (``app.ingest.vcjob.DependsOnWait``: its ``met(status_of)``)
+        self.held_waits: dict[str, Any] = {}
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,
         # rows follow the order of ``tasks``, else each task's ``idx``)
         self._positional = task_req is None
@@ -814,10 +817,15 @@ class Cluster:
                     del job.subgroups[sg.uid]
             job.recount()
 
-    def release_held(self, key: str) -> list[Task]:
-        """The held tasks of job ``key`` join the cluster, pending (the controller created
-        their pods); returns them."""
-        ts = self.held.pop(key, [])
+    def release_held(self, key: str, ready: Callable[[Task], bool] | None = None) -> list[Task]:
+        """The held tasks of job ``key`` (those ``ready`` takes) join the cluster, pending
+        (the controller created their pods); returns them."""
+        held = self.held.get(key, [])
+        ts = [t for t in held if ready is None or ready(t)]
+        if len(ts) == len(held):
+            self.held.pop(key, None)
+        else:
+            self.held[key] = [t for t in held if not (ready is None or ready(t))]
         if not ts:
             return ts
         job = self._jobs[key]
