@@ -1293,7 +1293,21 @@ def apply_template(g: GroupDraft, t: WorkloadTemplate, explicit: dict | None = N
 
 
 # Dispatch --------------------------------------------------------------------------------
-from app.ingest.vcjob import read_vcjob, realize_vcjobs  # noqa: E402 (it reads pods and PodGroups with this module's readers)
+def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
+    """A Volcano ``Job`` (``app.ingest.vcjob``, which reads with this module's readers:
+    imported when used)."""
+    from app.ingest.vcjob import read_vcjob as read
+
+    read(o, ptr, d)
+
+
+def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool) -> None:
+    """Volcano's Job controller on the Jobs read, once every object is (``app.ingest.vcjob``)."""
+    if d.vcjobs:
+        from app.ingest.vcjob import realize_vcjobs as realize
+
+        realize(d, objects, read, max_objects, hold)
+
 
 Reader = Callable[[dict, str, Draft], None]
 
