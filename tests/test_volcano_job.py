@@ -588,13 +588,16 @@ def _dep(name: str, phase: str, ready: bool | None = None) -> dict:
     ([_dep("job1-task1-0", "Running", True)], True),
     ([_dep("job1-task1-0", "Running", False)], False),
 ])  # fmt: skip
-def test_is_depends_on_pods_ready(pods, ready):
+def test_is_depends_on_pods_ready(client, pods, ready):
     """job_controller_actions_test.go TestIsDependsOnPodsReady (3 cases): a task's
     dependency is ready when its minAvailable pods are Succeeded, or Running with every
-    container ready; until then the dependent task gets no pods."""
+    container ready; until then the dependent task gets no pods (the objects as a list,
+    and as a body read from its text)."""
     c = ingest(_depends_objects(pods))
     assert ("default/job1-task2-0" in c.task_index) is ready
     assert any("task task2 waits for task1" in w for w in c.warnings) is not ready
+    status, body = post(client, _depends_objects(pods), config=VOLCANO_CONF)
+    assert status == 200 and ("default/job1-task2-0" in [b["pod"] for b in body["bindings"]]) is ready
 
 
 def test_depends_on_iteration_any_needs_one_ready_task():
@@ -708,3 +711,37 @@ def test_simulate_creates_a_dependent_tasks_pods_once_its_dependencies_run(clien
     out = simulate(client, objs, cycles=5)
     assert [sorted(b["pod"] for b in c["bindings"]) for c in out["cycles"][:3]] == [[], ["default/j-a-0"], ["default/j-b-0"]]
     assert any("task b waits for a (dependsOn): its pods are created once they are ready" in w for w in out["cycles"][0]["warnings"])
+
+
+def _hierarchy() -> list[dict]:
+    """TestValidateHierarchyCreate's queues: root, parentQueue under it, childQueue under that."""
+    return [queue("root"), queue("parentQueue", parent="root"), queue("childQueue", parent="parentQueue")]
+
+
+@pytest.mark.parametrize("name, q, reason", [
+    ("job-with-noqueue", "root", "can not submit job to root queue"),
+    ("job-with-parentqueue", "parentQueue", "can only submit job to leaf queue"),
+    ("job-with-leafqueue", "childQueue", None),
+])  # fmt: skip
+def test_validate_hierarchy_create(client, name, q, reason):
+    """admit_job_test.go TestValidateHierarchyCreate (3 cases): a Job goes to a leaf queue,
+    never root."""
+    status, body = post(client, [n0(), *_hierarchy(), vcjob(name, [task("task-1", 1)], minAvailable=1, queue=q)])
+    if reason is None:
+        assert status == 200, body
+    else:
+        assert status == 422 and reason in body["errors"][0]["detail"], body
+
+
+@pytest.mark.parametrize("limits, reason", [({"cpu": "1", "memory": "2000"}, None),
+                                            ({"cpu": "500m", "memory": "2000"}, "the cpu request isn't an integer")])
+def test_validate_task_topo_policy(client, limits, reason):
+    """admit_job_test.go TestValidateTaskTopoPolicy (2 cases): with a topologyPolicy, each
+    container asks for whole CPUs (its limits standing for requests it does not set)."""
+    t0 = {"name": "task-1", "replicas": 5, "topologyPolicy": "restricted",
+          "template": {"spec": {"containers": [{"name": "c", "resources": {"limits": limits}}]}}}  # fmt: skip
+    status, body = post(client, [n0(cpu="64"), vcjob("j", [t0])])
+    if reason is None:
+        assert status == 200, body
+    else:
+        assert status == 422 and reason in body["errors"][0]["detail"], body
