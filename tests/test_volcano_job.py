@@ -194,6 +194,31 @@ def _admit_case(name: str, tasks: list[dict], **spec) -> list[dict]:
 
 PP = "partitionPolicy"
 ADMIT_JOB_CASES = [  # (Go case name, objects, pointer refused at or None, the webhook's reason)
+    ("simple-valid-job-with-policy", _admit_case("simple-valid-job-with-policy",
+                                                 [{**task("task-1", 1), "policies": [{"event": "PodEvicted", "action": "RestartTask"}]}],
+                                                 minAvailable=1), None, ""),
+    ("job-policy-duplicated", _admit_case("job-policy-duplicated", [task("task-1", 1)], minAvailable=1, policies=[
+        {"event": "PodFailed", "action": "AbortJob"}, {"event": "PodFailed", "action": "RestartJob"}]),
+     "/objects/1/spec/policies/1", "duplicate"),
+    ("job-policy-withExitCode", _admit_case("job-policy-withexitcode", [task("task-1", 1)], minAvailable=1, policies=[
+        {"event": "PodFailed", "action": "AbortJob", "exitCode": -1}]), "/objects/1/spec/policies/0",
+     "must not specify event and exitCode simultaneously"),
+    ("policy-noEvent-noExCode", _admit_case("policy-noEvent-noExCode", [task("task-1", 1)], minAvailable=1, policies=[
+        {"action": "AbortJob"}]), "/objects/1/spec/policies/0", "either event and exitCode should be specified"),
+    ("invalid-policy-event", _admit_case("invalid-policy-event", [task("task-1", 1)], minAvailable=1, policies=[
+        {"event": "someFakeEvent", "action": "AbortJob"}]), "/objects/1/spec/policies/0", "invalid policy event"),
+    ("invalid-policy-action", _admit_case("invalid-policy-action", [task("task-1", 1)], minAvailable=1, policies=[
+        {"event": "PodEvicted", "action": "someFakeAction"}]), "/objects/1/spec/policies/0/action", "invalid policy action"),
+    ("policy-extcode-zero", _admit_case("policy-extcode-zero", [task("task-1", 1)], minAvailable=1, policies=[
+        {"action": "AbortJob", "exitCode": 0}]), "/objects/1/spec/policies/0/exitCode", "0 is not a valid error code"),
+    ("duplicate-exitcode", _admit_case("duplicate-exitcode", [task("task-1", 1)], minAvailable=1, policies=[
+        {"exitCode": 1}, {"exitCode": 1}]), "/objects/1/spec/policies/1/exitCode", "duplicate exitCode 1"),
+    ("job-policy-withExitCode (any event)", _admit_case("job-policy-withexitcode", [task("task-1", 1)], minAvailable=1, policies=[
+        {"event": "*", "action": "AbortJob"}, {"event": "PodFailed", "action": "RestartJob"}]), "/objects/1/spec/policies",
+     "if there's * here, no other policy should be here"),
+    ("taskpolicy-withAnyandOthrEvent", _admit_case("taskpolicy-withanyandothrevent", [{**task("task-1", 1), "policies": [
+        {"event": "*", "action": "AbortJob"}, {"event": "PodFailed", "action": "RestartJob"}]}], minAvailable=1),
+     "/objects/1/spec/tasks/0/policies", "if there's * here, no other policy should be here"),
     ("simple-valid-job", _admit_case("simple-valid-job", [task("task-1", 1)], minAvailable=1, queue="default"), None, ""),
     ("duplicate-task-job", _admit_case("duplicate-task-job", [task("duplicated-task-1", 2), task("duplicated-task-1", 5)],
                                        minAvailable=1), "/objects/1/spec/tasks/1/name", "duplicated task name duplicated-task-1"),
@@ -266,9 +291,8 @@ ADMIT_JOB_CASES = [  # (Go case name, objects, pointer refused at or None, the w
 
 @pytest.mark.parametrize("case, objects, pointer, reason", ADMIT_JOB_CASES, ids=[c[0] for c in ADMIT_JOB_CASES])
 def test_admit_job(client, case, objects, pointer, reason):
-    """admit_job_test.go TestValidateJobCreate (25 of its cases: those of the checks
-    modelled; the policies' events and actions, pod-template validation and pod-level
-    resources are not): allowed, or a 422 at the field with the webhook's reason
+    """admit_job_test.go TestValidateJobCreate (35 of its cases: those of the checks
+    modelled; pod-template validation and pod-level resources are not): allowed, or a 422 at the field with the webhook's reason
     (replica-lessThanZero: refused by the CRD's bound, before the webhook)."""
     status, body = post(client, objects)
     if pointer is None:

@@ -146,6 +146,7 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
         raise InputError("job 'minAvailable' should not be greater than total replicas in tasks",
                          join_pointer(sp, "minAvailable"), ident)  # fmt: skip
     _check_dag(tasks, sp, ident)
+    check_policies(spec, sp, ident)
     for k in ("maxRetry", "ttlSecondsAfterFinished"):
         r.integer(spec, k, sp, ident, minimum=0, maximum=INT32_MAX)
     plugins = _plugins(spec, sp, ident, tasks)
@@ -228,6 +229,7 @@ def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident) -> VcTask
     task.labels = r.str_map(tmeta, "labels", join_pointer(tmp, "metadata"), ident)
     task.annotations = r.str_map(tmeta, "annotations", join_pointer(tmp, "metadata"), ident)
     task.policies = bool(t.get("policies"))
+    check_policies(t, tp, ident)
     if policy not in ("", "none"):
         _check_topology_policy(tspec, tsp, index, ident)
     return task
@@ -320,6 +322,55 @@ def _check_topology_policy(spec: dict, sp: str, index: int, ident: r.Ident) -> N
                 raise InputError(f"the cpu request isn't an integer in spec.task[{index}] container[{n}].",
                                  join_pointer(sp, key), ident)  # fmt: skip
             n += 1
+
+
+#: The policy events and actions the webhook lets users write (``policyEventMap``, ``policyActionMap``)
+POLICY_EVENTS = ("*", "PodFailed", "PodEvicted", "PodPending", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
+POLICY_ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "RestartPod", "RestartPartition", "TerminateJob", "CompleteJob",
+                  "ResumeJob")  # fmt: skip
+
+
+def check_policies(owner: dict, ptr: str, ident: r.Ident) -> None:
+    """``validatePolicies`` on a Job's or a task's ``policies``: an event (``event`` and
+    ``events``) or an exit code, not both; known events with a known action (an exit
+    code's action is not checked, as in Volcano); no event or non-zero exit code twice;
+    ``*`` alone."""
+    events: set[str] = set()
+    codes: set[int] = set()
+    for i, p in enumerate(r.objects(owner, "policies", ptr, ident, "a policy")):
+        pp = join_pointer(ptr, "policies", i)
+        listed = [r.string(p, "event", pp, ident)] if p.get("event") else []
+        for j, e in enumerate(r.lst(p, "events", pp, ident)):
+            if not isinstance(e, str):
+                raise InputError("an event must be a string", join_pointer(pp, "events", j), ident)
+            listed.append(e)
+        code = r.integer(p, "exitCode", pp, ident, minimum=-(2**31), maximum=INT32_MAX)
+        if listed and code is not None:
+            raise InputError("must not specify event and exitCode simultaneously", pp, ident)
+        if not listed and code is None:
+            raise InputError("either event and exitCode should be specified", pp, ident)
+        if code is not None:
+            _policy_code(code, codes, join_pointer(pp, "exitCode"), ident)
+            continue
+        action = r.string(p, "action", pp, ident)
+        for e in dict.fromkeys(listed):
+            if e not in POLICY_EVENTS:
+                raise InputError(f"{e!r}: invalid policy event", pp, ident)
+            if action not in POLICY_ACTIONS:
+                raise InputError(f"{action!r}: invalid policy action", join_pointer(pp, "action"), ident)
+            if e in events:
+                raise InputError(f"duplicate event {e}  across different policy", pp, ident)
+            events.add(e)
+    if "*" in events and len(events) > 1:
+        raise InputError("if there's * here, no other policy should be here", join_pointer(ptr, "policies"), ident)
+
+
+def _policy_code(code: int, codes: set[int], ptr: str, ident: r.Ident) -> None:
+    if code == 0:
+        raise InputError("0 is not a valid error code", ptr, ident)
+    if code in codes:
+        raise InputError(f"duplicate exitCode {code}", ptr, ident)
+    codes.add(code)
 
 
 def _check_volumes(spec: dict, sp: str, ident: r.Ident) -> None:
