@@ -769,3 +769,32 @@ def test_validate_task_topo_policy(client, limits, reason):
         assert status == 200, body
     else:
         assert status == 422 and reason in body["errors"][0]["detail"], body
+
+
+def _job_pod(name: str, *, node: str | None = None, out_of_sync: bool = False, owned: bool = True) -> dict:
+    """A pod of Job ``j`` (task w) as its controller made it."""
+    ann = {"volcano.sh/job-name": "j", "volcano.sh/task-spec": "w", "volcano.sh/job-version": "0"}
+    if out_of_sync:
+        ann["volcano.sh/controller-out-of-sync"] = "true"
+    p = pod(name, node=node, cpu="1", memory=None, group="j", role="w", annotations=ann)
+    if owned:
+        p["metadata"]["ownerReferences"] = [{"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "name": "j",
+                                             "uid": "x", "controller": True}]  # fmt: skip
+    return p
+
+
+def test_sync_job_deletes_pods_beyond_replicas_and_out_of_sync(client):
+    """syncJob's podToDelete: the Job's pods past its task's replicas and those marked out
+    of sync are deleted (on a node: terminating; on none: gone); a pod the Job does not
+    control is not its own; an out-of-sync pod is not recreated in the same sync."""
+    objs = [n0(), inqueue(min_member=1), vcjob("j", [task("w", 2)], minAvailable=1),
+            _job_pod("j-w-0", node="n0", out_of_sync=True), _job_pod("j-w-2", node="n0"), _job_pod("j-w-3"),
+            _job_pod("j-w-4", owned=False), _job_pod("j-w-5")]  # fmt: skip
+    objs[-1]["metadata"]["ownerReferences"][0]["controller"] = False  # an owner, not its controller
+    c = ingest(objs)
+    idx = c.task_index
+    assert idx["default/j-w-0"].status.label == idx["default/j-w-2"].status.label == "Releasing"
+    assert "default/j-w-3" not in idx and "default/j-w-4" in idx and "default/j-w-5" in idx and "default/j-w-1" in idx
+    assert any("deletes pod(s) j-w-0, j-w-2, j-w-3" in w for w in c.warnings)
+    status, body = post(client, objs, config=VOLCANO_CONF)
+    assert status == 200 and any("deletes pod(s) j-w-0, j-w-2, j-w-3" in w for w in body["warnings"])

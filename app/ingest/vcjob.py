@@ -65,6 +65,8 @@ TEMPLATE_UID = "volcano.sh/template-uid"
 RETRY_COUNT = "volcano.sh/job-retry-count"
 PARTITION_ID = "volcano.sh/partition-id"
 NUMA_POLICY = "volcano.sh/numa-topology-policy"
+#: a pod the controller is to delete and recreate (``helpers.OutOfSyncKey``)
+OUT_OF_SYNC = "volcano.sh/controller-out-of-sync"
 #: Job annotations copied onto its pods, and the Job labels copied onto their labels
 POD_ANNOTATIONS_FROM_JOB = ("volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/revocable-zone")
 JDB_ANNOTATIONS = ("volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable")  # the first found
@@ -451,6 +453,25 @@ class _Snapshot:
         self.queues = {q.name: q for q in d.queues}
         self.parents = {q.parent for q in d.queues if q.parent}
         self.specs = PodSpecs(objects)
+        #: (namespace, job name) -> the pods whose annotations name the Job (candidates for its JobInfo)
+        self.by_job: dict[tuple[str, str], list[PodDraft]] = {}
+        for p in d.pods:
+            if JOB_NAME in p.annotations:
+                self.by_job.setdefault((p.namespace, p.annotations[JOB_NAME]), []).append(p)
+
+    def job_pods(self, job: VcJob) -> list[PodDraft]:
+        """The pods the controller's JobInfo holds for ``job`` (``addPod``): controlled by a
+        Volcano Job, annotated with its name, a task and a job version."""
+        return [p for p in self.by_job.get((job.namespace, job.name), ())
+                if TASK_SPEC in p.annotations and JOB_VERSION in p.annotations and self.controlled_by_job(p)]  # fmt: skip
+
+    def controlled_by_job(self, p: PodDraft) -> bool:
+        o = self.specs.pod(p.pointer)
+        meta = o.get("metadata") if o is not None else None
+        owners = meta.get("ownerReferences") if isinstance(meta, dict) else None
+        return isinstance(owners, list) and any(
+            isinstance(w, dict) and w.get("controller") is True and w.get("kind") == "Job" and w.get("apiVersion") == GROUP_VERSION
+            for w in owners)  # fmt: skip
 
     def containers_ready(self, p: PodDraft) -> bool:
         """Every container status of the pod says ready (none: ready, as Go's loop)."""
@@ -542,6 +563,7 @@ def sync_job(job: VcJob, d: Draft, snap: _Snapshot, hold: bool = False) -> None:
                        f"snapshot's {pg.name}: Volcano's scheduler leaves them pending; not created here")  # fmt: skip
         return
     create_pods(job, pg.name, d, snap, hold=hold)
+    delete_pods(job, d, snap)
 
 
 # The PodGroup ----------------------------------------------------------------------------
@@ -735,6 +757,33 @@ def depends_on_wait(task: VcTask, job: VcJob) -> DependsOnWait:
     needs = tuple((tuple(f"{job.namespace}/{pod_name(job, by_name[n], i)}" for i in range(by_name[n].replicas)),
                    by_name[n].min_available) for n in task.depends_on)  # fmt: skip
     return DependsOnWait(needs, len(task.depends_on) > 1 and task.iteration == ITERATION_ANY)
+
+
+def delete_pods(job: VcJob, d: Draft, snap: _Snapshot) -> None:
+    """``syncJob``'s ``podToDelete``: the Job's pods of its tasks whose names are beyond
+    the replicas (a scale-down) or that are marked out of sync. A pod on a node then
+    terminates (deleting); one on none is gone at once."""
+    tasks = {t.name: t for t in job.tasks}
+    doomed = [p for p in snap.job_pods(job) if not p.deleting and p.annotations[TASK_SPEC] in tasks
+              and (OUT_OF_SYNC in p.annotations or not _replica(p.name, job, tasks[p.annotations[TASK_SPEC]]))]  # fmt: skip
+    if not doomed:
+        return
+    for p in doomed:
+        p.deleting = True
+    gone = {id(p) for p in doomed if not p.node_name}
+    if gone:
+        for pods in (d.pods, d.dra_pods, d.gpu_shared, d.legacy_mig):
+            pods[:] = [p for p in pods if id(p) not in gone]
+    names = ", ".join(sorted(p.name for p in doomed))
+    d.notes.append(f"Volcano Job {job.key}: its controller deletes pod(s) {names} (beyond their task's replicas, or "
+                   "marked out of sync): those on nodes terminate, the others are gone")  # fmt: skip
+
+
+def _replica(name: str, job: VcJob, task: VcTask) -> bool:
+    """``name`` is ``<job>-<task>-<i>`` for an index below the task's replicas."""
+    prefix = f"{job.name}-{task.name}-"
+    index = name[len(prefix):]
+    return name.startswith(prefix) and index.isascii() and index.isdigit() and str(int(index)) == index and int(index) < task.replicas
 
 
 def _held(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot) -> None:
