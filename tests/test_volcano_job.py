@@ -798,3 +798,13 @@ def test_sync_job_deletes_pods_beyond_replicas_and_out_of_sync(client):
     assert any("deletes pod(s) j-w-0, j-w-2, j-w-3" in w for w in c.warnings)
     status, body = post(client, objs, config=VOLCANO_CONF)
     assert status == 200 and any("deletes pod(s) j-w-0, j-w-2, j-w-3" in w for w in body["warnings"])
+
+
+def test_mutate_default_scheduler_is_the_first_scheduler_name(client):
+    """patchDefaultScheduler gives a Job without schedulerName the first of Volcano's
+    scheduler names (``options.schedulerNames``): its pods are then that Volcano's own."""
+    objs = [n0(), inqueue(), vcjob("j", [task("w", 1)])]
+    r = read_request(request(objs, options={"now": "2026-11-23T12:00:00Z", "schedulerNames": ["vc-a", "vc-b"]}), Settings())
+    assert r.cluster.task_index["default/j-w-0"].scheduler == "vc-a"
+    status, body = post(client, objs, config=VOLCANO_CONF, options={"schedulerNames": ["vc-a"]})
+    assert status == 200 and [b["pod"] for b in body["bindings"]] == ["default/j-w-0"], body

@@ -111,7 +111,8 @@ def read_request(
     draft = Draft()
     limits = MetaLimits.of(settings)
     if envelope.get("objects") is not None:
-        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits, hold=hold)
+        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits, hold=hold,
+                     scheduler=(options.scheduler_names or ("volcano",))[0])
     if envelope.get("cluster") is not None:
         check_native(envelope["cluster"], "/cluster", limits)
         read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)

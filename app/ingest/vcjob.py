@@ -45,7 +45,7 @@ GROUP_VERSION = "batch.volcano.sh/v1alpha1"
 INT32_MAX = 2**31 - 1
 #: Defaults of the mutating webhook (``mutate_job.go``)
 DEFAULT_QUEUE = "default"
-DEFAULT_SCHEDULER = "volcano"  # GenerateSchedulerName: the first of the webhook's scheduler names
+DEFAULT_SCHEDULER = "volcano"  # GenerateSchedulerName: the first of the webhook's scheduler names (its default)
 DEFAULT_TASK_SPEC = "default"  # a task without a name is "default<index>"
 #: Job phases whose state runs ``syncJob`` (``state/factory.go``: "" is Pending)
 SYNCING_PHASES = ("", "Pending", "Running")
@@ -158,7 +158,7 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
         created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
         labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
         queue=r.string(spec, "queue", sp, ident) or DEFAULT_QUEUE,
-        scheduler=r.string(spec, "schedulerName", sp, ident) or DEFAULT_SCHEDULER,
+        scheduler=r.string(spec, "schedulerName", sp, ident),  # ("": the webhook's default, known at realize_vcjobs)
         min_available=min_available, priority_class=r.string(spec, "priorityClassName", sp, ident),
         network_topology=job_topology(spec.get("networkTopology"), join_pointer(sp, "networkTopology"), ident),
         tasks=tasks, phase=r.string(state, "phase", join_pointer(st, "state"), ident),
@@ -481,10 +481,13 @@ class _Snapshot:
         return all(isinstance(c, dict) and c.get("ready") is True for c in statuses or ())
 
 
-def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool = False) -> None:
+def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool = False,
+                   scheduler: str = DEFAULT_SCHEDULER) -> None:
     """The controller's work on every Job read (``read``: the objects read, which its pods
     join under ``max_objects``), Jobs in key order. ``hold``: the pods of a Job whose
-    PodGroup is Pending are made too, held (``Draft.held_pods``) until it is enqueued."""
+    PodGroup is Pending are made too, held (``Draft.held_pods``) until it is enqueued.
+    ``scheduler``: the name the mutating webhook gives a Job without one (the first of
+    Volcano's scheduler names, ``options.schedulerNames``)."""
     if not d.vcjobs:
         return
     jobs = sorted(d.vcjobs, key=lambda j: (j.namespace, j.name, j.pointer))
@@ -494,6 +497,7 @@ def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bo
     _check_budget(jobs, read, max_objects)
     snap = _Snapshot(d, objects)
     for job in jobs:
+        job.scheduler = job.scheduler or scheduler
         _admit_queue(job, snap)
         d.notes.extend(f"Volcano Job {job.key}: {what}" for what in job.unmodelled)
         sync_job(job, d, snap, hold)
