@@ -808,3 +808,13 @@ def test_mutate_default_scheduler_is_the_first_scheduler_name(client):
     assert r.cluster.task_index["default/j-w-0"].scheduler == "vc-a"
     status, body = post(client, objs, config=VOLCANO_CONF, options={"schedulerNames": ["vc-a"]})
     assert status == 200 and [b["pod"] for b in body["bindings"]] == ["default/j-w-0"], body
+
+
+def test_queue_checks_apply_to_jobs_not_yet_submitted(client):
+    """The webhook checks the queue when a Job is created: a submitted Job (it has a uid)
+    whose queue was closed since is read; the same manifest without a uid is refused."""
+    objs = [n0(), closed("q"), vcjob("j", [task("w", 1)], uid=UID, queue="q")]
+    status, body = post(client, objs, config=VOLCANO_CONF)
+    assert status == 200, body
+    del objs[-1]["metadata"]["uid"]
+    assert refused(client, objs)[0] == "/objects/2/spec/queue"

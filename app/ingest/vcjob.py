@@ -498,7 +498,8 @@ def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bo
     snap = _Snapshot(d, objects)
     for job in jobs:
         job.scheduler = job.scheduler or scheduler
-        _admit_queue(job, snap)
+        if not job.uid:  # (a submitted Job passed these when it was created: its queue may have changed since)
+            _admit_queue(job, snap)
         d.notes.extend(f"Volcano Job {job.key}: {what}" for what in job.unmodelled)
         sync_job(job, d, snap, hold)
 
@@ -517,8 +518,9 @@ def _check_budget(jobs: list[VcJob], read: int, max_objects: int) -> None:
 
 
 def _admit_queue(job: VcJob, snap: _Snapshot) -> None:
-    """The validating webhook's queue checks: an Open leaf queue other than root (a
-    snapshot without the ``default`` queue is taken to have it, as every Volcano has)."""
+    """The validating webhook's queue checks on a Job not yet submitted: an Open leaf
+    queue other than root (a snapshot without the ``default`` queue is taken to have it,
+    as every Volcano has)."""
     where = join_pointer(job.pointer, "spec", "queue")
     q = snap.queues.get(job.queue)
     if q is None:
