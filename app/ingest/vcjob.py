@@ -442,16 +442,17 @@ def _unmodelled(spec: dict, tasks: list[VcTask], plugins: tuple[str, ...]) -> li
 
 # The controller ------------------------------------------------------------------------
 class _Snapshot:
-    """What the controller looks up in the cluster: PodGroups, pods, PriorityClasses, Queues."""
+    """What the controller looks up in the cluster: PodGroups, pods, PriorityClasses, Volcano
+    Queues, among the request's ``objects`` (its native ``cluster`` section is read after
+    them: the controller does not see it)."""
 
     def __init__(self, d: Draft, objects: Any) -> None:
         self.groups = {(g.namespace, g.name): g for g in d.groups if g.source == "volcano"}
         self.pods: dict[tuple[str, str], PodDraft] = {(p.namespace, p.name): p for p in d.pods}
-        for b in d.pod_blocks:
-            self.pods.update(((b.namespace[i], b.name[i]), b.draft(i)) for i in range(len(b)))
         self.classes = {**BUILTIN_PRIORITY_CLASSES, **{pc.name: pc.value for pc, _, _ in d.priority_classes}}
-        self.queues = {q.name: q for q in d.queues}
-        self.parents = {q.parent for q in d.queues if q.parent}
+        queues = [q for q in d.queues if q.source == "volcano"]
+        self.queues = {q.name: q for q in queues}
+        self.parents = {q.parent for q in queues if q.parent}
         self.specs = PodSpecs(objects)
         #: (namespace, job name) -> the pods whose annotations name the Job (candidates for its JobInfo)
         self.by_job: dict[tuple[str, str], list[PodDraft]] = {}
