@@ -818,3 +818,18 @@ def test_queue_checks_apply_to_jobs_not_yet_submitted(client):
     assert status == 200, body
     del objs[-1]["metadata"]["uid"]
     assert refused(client, objs)[0] == "/objects/2/spec/queue"
+
+
+def test_podgroup_of_a_manifest_is_created_now(client):
+    """A Job without creationTimestamp (a manifest) is created now (``options.now``), and
+    its PodGroup with it: it queues behind an older Pending PodGroup of equal priority
+    (the queue fits one of them)."""
+    config = {"actions": "enqueue, allocate", "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                                                        {"plugins": [{"name": "proportion"}, {"name": "predicates"}]}]}  # fmt: skip
+    old = podgroup("old", phase="Pending", queue="q")
+    old["spec"]["minResources"] = {"cpu": "2"}
+    objs = [n0(), queue("q", capability={"cpu": "2"}), old, pod("old-0", cpu="2", memory=None, group="old"),
+            vcjob("j", [task("w", 1, cpu="2")], queue="q")]  # fmt: skip
+    status, body = post(client, objs, config=config)
+    assert status == 200 and body["enqueued"] == ["default/old"], body
+    assert ingest(objs).jobs["default/j"].created == ingest(objs).now

@@ -1301,12 +1301,12 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
     read(o, ptr, d)
 
 
-def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool, scheduler: str) -> None:
+def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool, scheduler: str, now: float) -> None:
     """Volcano's Job controller on the Jobs read, once every object is (``app.ingest.vcjob``)."""
     if d.vcjobs:
         from app.ingest.vcjob import realize_vcjobs as realize
 
-        realize(d, objects, read, max_objects, hold, scheduler)
+        realize(d, objects, read, max_objects, hold, scheduler, now)
 
 
 Reader = Callable[[dict, str, Draft], None]
@@ -1472,14 +1472,15 @@ def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
 
 
 def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS,
-                 hold: bool = False, scheduler: str = "volcano") -> None:
+                 hold: bool = False, scheduler: str = "volcano", now: float = 0.0) -> None:
     """``hold``: also make the pods Volcano Jobs' controller makes once their PodGroups
     leave Pending, held out of the cluster (``/v1/simulate``); ``scheduler``: the name a
-    Volcano Job without one gets (the first of ``options.schedulerNames``)."""
+    Volcano Job without one gets (the first of ``options.schedulerNames``); ``now``: when a
+    Volcano Job without a creationTimestamp is taken to be created (``options.now``)."""
     groups: dict[str, str] = {}  # apiVersion -> API group, per request
     if type(objects) is KubeObjects:
         _read_entries(objects, d, groups, limits)
-        realize_vcjobs(d, objects, len(objects), max_objects, hold, scheduler)  # (their controller, once every object is read)
+        realize_vcjobs(d, objects, len(objects), max_objects, hold, scheduler, now)  # (their controller, once every object is read)
         return
     objs = flatten(objects, ptr, max_objects)
     run = _pods_run if _pod_fast_c is not None else None
@@ -1492,7 +1493,7 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: 
                 break
         _read_one(objs[i][0], objs[i][1], d, groups, limits)
         i += 1
-    realize_vcjobs(d, objects, n, max_objects, hold, scheduler)
+    realize_vcjobs(d, objects, n, max_objects, hold, scheduler, now)
 
 
 def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLimits) -> None:

@@ -112,7 +112,7 @@ def read_request(
     limits = MetaLimits.of(settings)
     if envelope.get("objects") is not None:
         read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits, hold=hold,
-                     scheduler=(options.scheduler_names or ("volcano",))[0])
+                     scheduler=(options.scheduler_names or ("volcano",))[0], now=options.now)
     if envelope.get("cluster") is not None:
         check_native(envelope["cluster"], "/cluster", limits)
         read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)

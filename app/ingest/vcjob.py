@@ -101,7 +101,7 @@ class VcJob:
     namespace: str
     name: str
     uid: str
-    created: float
+    created: float | None  # None: no creationTimestamp (a manifest)
     labels: dict[str, str]
     annotations: dict[str, str]
     queue: str
@@ -155,7 +155,8 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
     _check_volumes(spec, sp, ident)
     job = VcJob(
         namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
-        created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
+        created=None if meta.get("creationTimestamp") is None else r.timestamp(
+            meta["creationTimestamp"], join_pointer(mp, "creationTimestamp"), ident),
         labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
         queue=r.string(spec, "queue", sp, ident) or DEFAULT_QUEUE,
         scheduler=r.string(spec, "schedulerName", sp, ident),  # ("": the webhook's default, known at realize_vcjobs)
@@ -483,12 +484,13 @@ class _Snapshot:
 
 
 def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool = False,
-                   scheduler: str = DEFAULT_SCHEDULER) -> None:
+                   scheduler: str = DEFAULT_SCHEDULER, now: float = 0.0) -> None:
     """The controller's work on every Job read (``read``: the objects read, which its pods
     join under ``max_objects``), Jobs in key order. ``hold``: the pods of a Job whose
     PodGroup is Pending are made too, held (``Draft.held_pods``) until it is enqueued.
     ``scheduler``: the name the mutating webhook gives a Job without one (the first of
-    Volcano's scheduler names, ``options.schedulerNames``)."""
+    Volcano's scheduler names, ``options.schedulerNames``); ``now``: when a Job without a
+    creationTimestamp (a manifest) is created, and its PodGroup with it."""
     if not d.vcjobs:
         return
     jobs = sorted(d.vcjobs, key=lambda j: (j.namespace, j.name, j.pointer))
@@ -499,6 +501,7 @@ def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bo
     snap = _Snapshot(d, objects)
     for job in jobs:
         job.scheduler = job.scheduler or scheduler
+        job.created = now if job.created is None else job.created
         if not job.uid:  # (a submitted Job passed these when it was created: its queue may have changed since)
             _admit_queue(job, snap)
         d.notes.extend(f"Volcano Job {job.key}: {what}" for what in job.unmodelled)
@@ -583,7 +586,7 @@ def create_podgroup(job: VcJob, snap: _Snapshot) -> GroupDraft:
         network_topology=job.network_topology or kube.annotated_topology(job.annotations),
         subgroup_policies=subgroup_policies(job.tasks), phase="Pending",
         preemptable=r.flag(job.annotations.get(kube.VOLCANO_PREEMPTABLE, job.labels.get(kube.VOLCANO_PREEMPTABLE))),
-        created=job.created, annotations=job.annotations, pointer=job.pointer, ident=job.ident,
+        created=job.created or 0.0, annotations=job.annotations, pointer=job.pointer, ident=job.ident,
     )  # fmt: skip
     kube.koordinator_annotations(g, job.annotations, join_pointer(job.pointer, "metadata"), job.ident)
     return g
