@@ -541,6 +541,7 @@ def test_create_job_pod_basic():
                              "volcano.sh/queue-name": "test-queue", "volcano.sh/job-version": "1",
                              "volcano.sh/template-uid": "test-job-test-task", "volcano.sh/job-retry-count": "0"}  # fmt: skip
     assert t.job.key == f"test-ns/test-job-{UID}" and t.role == "test-task"
+    assert t.created == ingest(objs).now  # (created by this sync: options.now)
 
 
 def test_create_job_pod_scheduler_name_and_priority_class(client):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
@@ -118,6 +119,7 @@ class VcJob:
     unmodelled: list[str]  # fields that matter and are not modelled
     pointer: str
     ident: dict[str, str]
+    made_at: str = ""  # when the controller makes its pods (RFC 3339: ``options.now``)
 
     @property
     def key(self) -> str:
@@ -499,9 +501,11 @@ def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bo
             raise InputError(f"duplicate Volcano Job {b.key}", join_pointer(b.pointer, "metadata", "name"), b.ident)
     _check_budget(jobs, read, max_objects)
     snap = _Snapshot(d, objects)
+    made_at = datetime.fromtimestamp(now, timezone.utc).isoformat()
     for job in jobs:
         job.scheduler = job.scheduler or scheduler
         job.created = now if job.created is None else job.created
+        job.made_at = made_at
         if not job.uid:  # (a submitted Job passed these when it was created: its queue may have changed since)
             _admit_queue(job, snap)
         d.notes.extend(f"Volcano Job {job.key}: {what}" for what in job.unmodelled)
@@ -836,7 +840,7 @@ def job_pod(job: VcJob, task: VcTask, index: int, pg_name: str) -> dict:
     if spec.get("hostNetwork") is True and not spec.get("dnsPolicy"):
         spec["dnsPolicy"] = "ClusterFirstWithHostNet"  # (the mutating webhook's)
     meta = {
-        "name": pod_name(job, task, index), "namespace": job.namespace,
+        "name": pod_name(job, task, index), "namespace": job.namespace, "creationTimestamp": job.made_at,
         "labels": _pod_labels(job, task, index), "annotations": _pod_annotations(job, task, index, pg_name),
         "ownerReferences": [{"apiVersion": GROUP_VERSION, "kind": "Job", "name": job.name, "uid": job.uid,
                              "controller": True, "blockOwnerDeletion": True}],
