@@ -834,3 +834,28 @@ def test_podgroup_of_a_manifest_is_created_now(client):
     status, body = post(client, objs, config=config)
     assert status == 200 and body["enqueued"] == ["default/old"], body
     assert ingest(objs).jobs["default/j"].created == ingest(objs).now
+
+
+def test_create_only_checks_apply_to_jobs_not_yet_submitted(client):
+    """validateJobCreate runs on CREATE only (AdmitJobs; an update gets validateJobUpdate):
+    a submitted Job (it has a uid) whose volume has volumeClaimName beside volumeClaim (the
+    controller writes it once it made the PVC: createJobIOIfNotExist), task policies that
+    validatePolicies would refuse, or a dependency cycle is read; the same manifest without
+    a uid is refused. validateJobUpdate's checks (a task's minAvailable above its replicas)
+    apply to both."""
+    vol = {"mountPath": "/data", "volumeClaimName": "j-pvc", "volumeClaim": {"accessModes": ["ReadWriteOnce"]}}
+    cases = [
+        ({"volumes": [vol]}, [task("w", 1)], "/objects/2/spec/volumes/0/volumeClaim"),
+        ({}, [{**task("w", 1), "policies": [{"event": "Nope", "action": "RestartJob"}]}], "/objects/2/spec/tasks/0/policies/0"),
+        ({}, [task("a", 1, depends=["b"]), task("b", 1, depends=["a"])], "/objects/2/spec/tasks/0/dependsOn"),
+    ]  # fmt: skip
+    for spec, tasks, pointer in cases:
+        objs = [n0(), inqueue("j", min_member=1), vcjob("j", tasks, uid=UID, **spec)]
+        status, body = post(client, objs, config=VOLCANO_CONF)
+        assert status == 200, (spec, body)
+        del objs[-1]["metadata"]["uid"]
+        assert refused(client, objs)[0] == pointer
+    bad = [n0(), vcjob("j", [task("w", 1, min_available=2)], uid=UID)]
+    assert refused(client, bad)[0] == "/objects/1/spec/tasks/0/minAvailable"
+    cycle_unknown = [n0(), vcjob("j", [task("a", 1, depends=["x"])], uid=UID)]
+    assert refused(client, cycle_unknown)[0] == "/objects/1/spec/tasks/0/dependsOn/name/0"

@@ -135,28 +135,38 @@ class VcJob:
 def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
     meta, ident, ns, name = kube.metadata(o, ptr, "Job", namespaced=True)
     mp = join_pointer(ptr, "metadata")
-    if not is_qualified_name(name):
+    uid = r.string(meta, "uid", mp, ident)
+    # The validating webhook runs validateJobCreate on CREATE and validateJobUpdate on
+    # UPDATE (admit_job.go: AdmitJobs). A Job with a uid was created already: it gets only
+    # validateJobUpdate's checks, the CRD's schema and Gangplank's own bounds; the checks
+    # only validateJobCreate makes apply to a Job without one (a manifest not yet submitted).
+    # (Volcano's controller itself writes spec.volumes[].volumeClaimName beside volumeClaim
+    # once it made the PVC: createJobIOIfNotExist.)
+    create = not uid
+    if create and not is_qualified_name(name):  # validateJobName (validateJobCreate)
         raise InputError(f"create job with name {name} validate failed: not a qualified name", join_pointer(mp, "name"), ident)
     spec = r.obj(o, "spec", ptr, ident)
     sp = join_pointer(ptr, "spec")
     status = r.obj(o, "status", ptr, ident)
     st = join_pointer(ptr, "status")
     state = r.obj(status, "state", st, ident)
-    tasks = _read_tasks(spec, sp, name, ident)
+    tasks = _read_tasks(spec, sp, name, ident, create)
     min_available = r.integer(spec, "minAvailable", sp, ident, default=0, minimum=0, maximum=INT32_MAX) or 0
     if min_available == 0:  # patchDefaultMinAvailable, after mutateSpec set every task's
         min_available = sum(t.min_available for t in tasks)
-    if sum(t.replicas for t in tasks) < min_available:
+    if sum(t.replicas for t in tasks) < min_available:  # validateJobCreate and validateJobUpdate
         raise InputError("job 'minAvailable' should not be greater than total replicas in tasks",
                          join_pointer(sp, "minAvailable"), ident)  # fmt: skip
-    _check_dag(tasks, sp, ident)
-    check_policies(spec, sp, ident)
-    for k in ("maxRetry", "ttlSecondsAfterFinished"):
+    _check_dag(tasks, sp, ident, create)
+    if create:
+        check_policies(spec, sp, ident)  # validatePolicies (validateJobCreate)
+    for k in ("maxRetry", "ttlSecondsAfterFinished"):  # the CRD's bounds
         r.integer(spec, k, sp, ident, minimum=0, maximum=INT32_MAX)
-    plugins = _plugins(spec, sp, ident, tasks)
-    _check_volumes(spec, sp, ident)
+    plugins = _plugins(spec, sp, ident, tasks, create)
+    if create:
+        _check_volumes(spec, sp, ident)  # validateIO (validateJobCreate)
     job = VcJob(
-        namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
+        namespace=ns, name=name, uid=uid,
         created=None if meta.get("creationTimestamp") is None else r.timestamp(
             meta["creationTimestamp"], join_pointer(mp, "creationTimestamp"), ident),
         labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
@@ -178,9 +188,9 @@ def is_qualified_name(name: str) -> bool:
     return 0 < len(name) <= 63 and _QUALIFIED.fullmatch(name) is not None
 
 
-def _read_tasks(spec: dict, sp: str, job: str, ident: r.Ident) -> list[VcTask]:
+def _read_tasks(spec: dict, sp: str, job: str, ident: r.Ident, create: bool) -> list[VcTask]:
     raw = r.lst(spec, "tasks", sp, ident)
-    if not raw:
+    if not raw and create:  # validateJobCreate
         raise InputError("No task specified in job spec", join_pointer(sp, "tasks"), ident)
     tasks: list[VcTask] = []
     names: set[str] = set()
@@ -188,7 +198,9 @@ def _read_tasks(spec: dict, sp: str, job: str, ident: r.Ident) -> list[VcTask]:
         tp = join_pointer(sp, "tasks", i)
         if not isinstance(t, dict):
             raise InputError("a task must be an object", tp, ident)
-        task = _read_task(t, tp, i, job, ident)
+        task = _read_task(t, tp, i, job, ident, create)
+        # validateJobCreate; for a submitted Job Gangplank's own bound: two tasks of one
+        # name would make pods of one name (Kubernetes creates only the first)
         if task.name in names:
             raise InputError(f"duplicated task name {task.name}", join_pointer(tp, "name"), ident)
         names.add(task.name)
@@ -196,19 +208,21 @@ def _read_tasks(spec: dict, sp: str, job: str, ident: r.Ident) -> list[VcTask]:
     return tasks
 
 
-def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident) -> VcTask:
+def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident, create: bool) -> VcTask:
     name = r.string(t, "name", tp, ident) or f"{DEFAULT_TASK_SPEC}{index}"  # mutateSpec
     if len(name) > 63 or not _DNS1123_LABEL.fullmatch(name):
         raise InputError(f"task name {name!r}: a lowercase RFC 1123 label must consist of lower case alphanumeric "
                          "characters or '-'", join_pointer(tp, "name"), ident)  # fmt: skip
     pod_name = f"{job}-{name}-{index}"
+    # validateK8sPodNameLength (validateJobCreate); for a submitted Job Gangplank's own
+    # bound: Kubernetes refuses to create a pod of that name
     if not is_qualified_name(pod_name):
         raise InputError(f"create pod with name {pod_name} validate failed: not a qualified name (at most 63 "
                          "characters)", join_pointer(tp, "name"), ident)  # fmt: skip
     replicas = r.integer(t, "replicas", tp, ident, default=0, minimum=0, maximum=INT32_MAX) or 0
     partition, partition_nt = _partition(t, tp, name, job, replicas, ident)
     minimum = r.integer(t, "minAvailable", tp, ident, minimum=0, maximum=INT32_MAX)
-    if minimum is not None and minimum > replicas:
+    if minimum is not None and minimum > replicas:  # validateJobCreate and validateJobUpdate
         raise InputError(f"'minAvailable' is greater than 'replicas' in task: {name}, job: {job}",
                          join_pointer(tp, "minAvailable"), ident)  # fmt: skip
     if partition is not None and minimum is not None and partition[2] > 0 and partition[2] * partition[1] != minimum:
@@ -221,7 +235,7 @@ def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident) -> VcTask
     tspec = r.obj(template, "spec", tmp, ident)
     tsp = join_pointer(tmp, "spec")
     policy = r.string(t, "topologyPolicy", tp, ident)
-    if policy not in ("", "none", "best-effort", "restricted", "single-numa-node"):
+    if policy not in ("", "none", "best-effort", "restricted", "single-numa-node"):  # the CRD's enum
         raise InputError(f"unknown topologyPolicy {policy!r}", join_pointer(tp, "topologyPolicy"), ident)
     depends, iteration = _depends_on(t, tp, ident)
     task = VcTask(
@@ -234,14 +248,16 @@ def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident) -> VcTask
     task.labels = r.str_map(tmeta, "labels", join_pointer(tmp, "metadata"), ident)
     task.annotations = r.str_map(tmeta, "annotations", join_pointer(tmp, "metadata"), ident)
     task.policies = bool(t.get("policies"))
-    check_policies(t, tp, ident)
-    if policy not in ("", "none"):
-        _check_topology_policy(tspec, tsp, index, ident)
+    if create:
+        check_policies(t, tp, ident)  # validatePolicies (validateJobCreate)
+        if policy not in ("", "none"):
+            _check_topology_policy(tspec, tsp, index, ident)  # validateTaskTopoPolicy (validateJobCreate)
     return task
 
 
 def _partition(t: dict, tp: str, name: str, job: str, replicas: int, ident: r.Ident) -> tuple[tuple[int, int, int] | None, NetworkTopology | None]:
-    """``validatePartitionPolicy``: (totalPartitions, partitionSize, minPartitions) and its topology."""
+    """``validatePartitionPolicy`` (validateJobCreate and validateJobUpdate):
+    (totalPartitions, partitionSize, minPartitions) and its topology."""
     raw = t.get("partitionPolicy")
     if raw is None:
         return None, None
@@ -265,7 +281,8 @@ def _partition(t: dict, tp: str, name: str, job: str, replicas: int, ident: r.Id
 
 
 def job_topology(raw: Any, ptr: str, ident: r.Ident) -> NetworkTopology | None:
-    """A Job's or partition's ``networkTopology`` (``validateNetworkTopology``: not both tiers)."""
+    """A Job's or partition's ``networkTopology`` (``validateNetworkTopology``: not both
+    tiers; validateJobCreate and validateJobUpdate)."""
     if isinstance(raw, dict) and raw.get("highestTierAllowed") is not None and raw.get("highestTierName"):
         raise InputError("must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology simultaneously",
                          join_pointer(ptr, "highestTierName"), ident)  # fmt: skip
@@ -289,10 +306,20 @@ def _depends_on(t: dict, tp: str, ident: r.Ident) -> tuple[tuple[str, ...], str]
     return tuple(names), iteration
 
 
-def _check_dag(tasks: list[VcTask], sp: str, ident: r.Ident) -> None:
-    """``topoSort``: the tasks' dependencies form a DAG (a dependency on a task the Job
-    lacks never resolves: refused too)."""
+def _check_dag(tasks: list[VcTask], sp: str, ident: r.Ident, create: bool) -> None:
+    """``topoSort`` (validateJobCreate): the tasks' dependencies form a DAG (a dependency on
+    a task the Job lacks never resolves: refused too). A submitted Job's cycle is read (its
+    tasks wait for ever); a dependency on no task stays refused, Gangplank's own bound
+    (Volcano's ``isDependsOnPodsReady`` would index task -1)."""
     if not any(t.depends_on for t in tasks):
+        return
+    if not create:
+        known = {t.name for t in tasks}
+        for i, t in enumerate(tasks):
+            for j, n in enumerate(t.depends_on):
+                if n not in known:
+                    raise InputError(f"dependsOn names {n!r}, which is no task of the job",
+                                     join_pointer(sp, "tasks", i, "dependsOn", "name", j), ident)  # fmt: skip
         return
     indegree = {t.name: len(t.depends_on) for t in tasks}
     after: dict[str, list[str]] = {}
@@ -399,14 +426,16 @@ def _check_volumes(spec: dict, sp: str, ident: r.Ident) -> None:
                              ident)  # fmt: skip
 
 
-def _plugins(spec: dict, sp: str, ident: r.Ident, tasks: list[VcTask]) -> tuple[str, ...]:
+def _plugins(spec: dict, sp: str, ident: r.Ident, tasks: list[VcTask], create: bool) -> tuple[str, ...]:
     raw = r.obj(spec, "plugins", sp, ident)
     for name, args in raw.items():
+        # validateJobCreate; for a submitted Job Gangplank's own bound: the controller
+        # cannot create its pods (pluginOnPodCreate fails), not modelled
         if name not in JOB_PLUGINS:
             raise InputError(f"unable to find job plugin: {name}", join_pointer(sp, "plugins", name), ident)
         if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
             raise InputError("plugin arguments must be an array of strings", join_pointer(sp, "plugins", name), ident)
-    if "mpi" in raw:
+    if "mpi" in raw and create:  # validateJobCreate
         master = _flag_value(raw["mpi"] or [], "--master", "master")
         if master not in {t.name for t in tasks}:
             raise InputError("The specified mpi master task was not found", join_pointer(sp, "plugins", "mpi"), ident)
