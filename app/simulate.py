@@ -144,9 +144,17 @@ def create_controller_pods(c: Any) -> int:
         t = index.get(key)
         return t.status if t is not None else None
 
+    memo: dict[int, bool] = {}  # (each depended-on task's readiness counted once this cycle)
+    met: dict[int, bool] = {}  # (each wait, shared by a task's pods, evaluated once)
+
     def ready(t: Any) -> bool:  # (a task waiting for the tasks it depends on: ``waitDependsOnTaskMeetCondition``)
         w = waits.get(t.key)
-        return w is None or w.met(status_of)
+        if w is None:
+            return True
+        hit = met.get(id(w))
+        if hit is None:
+            hit = met[id(w)] = w.met(status_of, memo)
+        return hit
 
     for key in sorted(c.held):
         if c.jobs[key].phase not in ("", "Pending"):

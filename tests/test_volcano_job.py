@@ -859,3 +859,32 @@ def test_create_only_checks_apply_to_jobs_not_yet_submitted(client):
     assert refused(client, bad)[0] == "/objects/1/spec/tasks/0/minAvailable"
     cycle_unknown = [n0(), vcjob("j", [task("a", 1, depends=["x"])], uid=UID)]
     assert refused(client, cycle_unknown)[0] == "/objects/1/spec/tasks/0/dependsOn/name/0"
+
+
+def test_depends_on_readiness_is_counted_once_per_depended_on_task(monkeypatch):
+    """waitDependsOnTaskMeetCondition / isDependsOnPodsReady, bounded: a Job of 1,000 ready
+    tasks and 1,000 missing tasks each depending on all 1,000 evaluates each depended-on
+    task's readiness once per sync (not per waiting task and name: cubic), and the held
+    pods' waits (``/v1/simulate``) share one tuple of keys per depended-on task."""
+    from app.ingest import vcjob as vc
+
+    n = 1000
+    names = [f"r{i}" for i in range(n)]
+    ready = [task(nm, 1, cpu="1m") for nm in names]
+    waiting = [task(f"w{i}", 1, cpu="1m", depends=names) for i in range(n)]
+    pods = [_dep(f"job1-{nm}-0", "Running", True) for nm in names]
+    for p in pods:
+        p["metadata"]["annotations"]["scheduling.k8s.io/group-name"] = f"job1-{UID}"
+    objs = [n0(), inqueue(f"job1-{UID}", min_member=1), *pods, vcjob("job1", ready + waiting, uid=UID, minAvailable=1)]
+    calls = []
+    real = vc.depends_on_pods_ready
+    monkeypatch.setattr(vc, "depends_on_pods_ready", lambda *a: calls.append(1) or real(*a))
+    c = ingest(objs)
+    assert len(calls) == n
+    assert "default/job1-w999-0" in c.task_index
+    calls.clear()
+    pods[-1]["status"]["containerStatuses"][0]["ready"] = False  # (r999 not ready: every w waits)
+    req = read_request(request(objs), Settings(), hold=True)
+    assert len(calls) == n
+    waits = req.cluster.held_waits
+    assert len(waits) == n and len({id(keys) for w in waits.values() for keys, _ in w.needs}) == n

@@ -755,11 +755,12 @@ def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool 
     A task whose dependencies are not ready gets none; with ``hold`` (a simulation) they
     are made and held until they are (:class:`DependsOnWait`); with ``ahead`` (the
     PodGroup still Pending) every pod made is held."""
+    deps = _Dependencies(job, snap)  # (one per sync: each depended-on task's readiness counted once)
     for task in job.tasks:
         missing = [i for i in range(task.replicas) if (job.namespace, pod_name(job, task, i)) not in snap.pods]
         if not missing:
             continue
-        wait = task.depends_on and not depends_on_met(task, job, snap)
+        wait = task.depends_on and not deps.met(task)
         if wait and not hold:
             d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
                            f"(dependsOn): its {len(missing)} pod(s) are not created yet")  # fmt: skip
@@ -772,7 +773,7 @@ def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool 
         if ahead or wait:
             d.held_pods.update(keys)
         if wait:
-            w = depends_on_wait(task, job)
+            w = deps.wait(task)
             d.held_waits.update(zip(keys, repeat(w)))
             d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
                            "(dependsOn): its pods are created once they are ready (in this simulation a pod bound in "
@@ -787,19 +788,61 @@ class DependsOnWait:
     needs: tuple[tuple[tuple[str, ...], int], ...]
     any: bool
 
-    def met(self, status_of: Callable[[str], TaskStatus | None]) -> bool:
-        ready = (sum(1 for k in keys if status_of(k) in _READY) >= least for keys, least in self.needs)
+    def met(self, status_of: Callable[[str], TaskStatus | None], memo: dict[int, bool] | None = None) -> bool:
+        """``memo`` (id of a depended-on task's keys -> ready): shared by the waits
+        evaluated at one moment, so each depended-on task's pods are counted once."""
+        ready = (_keys_ready(keys, least, status_of, memo) for keys, least in self.needs)
         return any(ready) if self.any else all(ready)
 
 
 _READY = (TaskStatus.RUNNING, TaskStatus.SUCCEEDED)
 
 
-def depends_on_wait(task: VcTask, job: VcJob) -> DependsOnWait:
-    by_name = {t.name: t for t in job.tasks}
-    needs = tuple((tuple(f"{job.namespace}/{pod_name(job, by_name[n], i)}" for i in range(by_name[n].replicas)),
-                   by_name[n].min_available) for n in task.depends_on)  # fmt: skip
-    return DependsOnWait(needs, len(task.depends_on) > 1 and task.iteration == ITERATION_ANY)
+def _keys_ready(keys: tuple[str, ...], least: int, status_of: Callable[[str], TaskStatus | None],
+                memo: dict[int, bool] | None) -> bool:  # fmt: skip
+    if memo is not None and (hit := memo.get(id(keys))) is not None:
+        return hit
+    ready = sum(1 for k in keys if status_of(k) in _READY) >= least
+    if memo is not None:
+        memo[id(keys)] = ready
+    return ready
+
+
+class _Dependencies:
+    """A Job's tasks by name, once per sync, each depended-on task's readiness
+    (``isDependsOnPodsReady``) and pod keys computed at most once: a sync's dependsOn work
+    is O(tasks + replicas + dependsOn names), not per (waiting task, name)."""
+
+    def __init__(self, job: VcJob, snap: _Snapshot) -> None:
+        self.job, self.snap = job, snap
+        self.by_name = {t.name: t for t in job.tasks}
+        self.ready: dict[str, bool] = {}
+        self.needs: dict[str, tuple[tuple[str, ...], int]] = {}
+
+    def pods_ready(self, name: str) -> bool:
+        hit = self.ready.get(name)
+        if hit is None:
+            hit = self.ready[name] = depends_on_pods_ready(self.by_name[name], self.job, self.snap)
+        return hit
+
+    def met(self, task: VcTask) -> bool:
+        """``waitDependsOnTaskMeetCondition``: with several names and iteration ``any``,
+        one ready task is enough; else all must be."""
+        if len(task.depends_on) > 1 and task.iteration == ITERATION_ANY:
+            return any(self.pods_ready(n) for n in task.depends_on)
+        return all(self.pods_ready(n) for n in task.depends_on)
+
+    def need(self, name: str) -> tuple[tuple[str, ...], int]:
+        hit = self.needs.get(name)
+        if hit is None:
+            t, ns = self.by_name[name], self.job.namespace
+            hit = self.needs[name] = (tuple(f"{ns}/{pod_name(self.job, t, i)}" for i in range(t.replicas)), t.min_available)
+        return hit
+
+    def wait(self, task: VcTask) -> DependsOnWait:
+        """What ``task``'s held pods wait for (one keys tuple per depended-on task, shared)."""
+        needs = tuple(self.need(n) for n in task.depends_on)
+        return DependsOnWait(needs, len(task.depends_on) > 1 and task.iteration == ITERATION_ANY)
 
 
 def delete_pods(job: VcJob, d: Draft, snap: _Snapshot) -> None:
@@ -838,18 +881,9 @@ def pod_name(job: VcJob, task: VcTask, index: int) -> str:
     return f"{job.name}-{task.name}-{index}"
 
 
-def depends_on_met(task: VcTask, job: VcJob, snap: _Snapshot) -> bool:
-    """``waitDependsOnTaskMeetCondition``: with several names and iteration ``any``, one
-    ready task is enough; else all must be."""
-    if len(task.depends_on) > 1 and task.iteration == ITERATION_ANY:
-        return any(depends_on_pods_ready(n, job, snap) for n in task.depends_on)
-    return all(depends_on_pods_ready(n, job, snap) for n in task.depends_on)
-
-
-def depends_on_pods_ready(name: str, job: VcJob, snap: _Snapshot) -> bool:
+def depends_on_pods_ready(task: VcTask, job: VcJob, snap: _Snapshot) -> bool:
     """``isDependsOnPodsReady``: at least the task's minAvailable of its pods are Succeeded,
     or Running with every container ready."""
-    task = next(t for t in job.tasks if t.name == name)
     ready = 0
     for i in range(task.replicas):
         p = snap.pods.get((job.namespace, pod_name(job, task, i)))
