@@ -888,3 +888,16 @@ def test_depends_on_readiness_is_counted_once_per_depended_on_task(monkeypatch):
     assert len(calls) == n
     waits = req.cluster.held_waits
     assert len(waits) == n and len({id(keys) for w in waits.values() for keys, _ in w.needs}) == n
+
+
+def test_depends_on_iteration_other_than_any_is_all():
+    """The CRD gives dependsOn.iteration no enum and waitDependsOnTaskMeetCondition compares
+    it only with ``any``: any other string is read, and means all."""
+    pods = [_dep("job1-task1-0", "Running", True)]
+    for it in ("every", "Any", "x"):
+        c = ingest(_depends_objects(pods, iteration=it, extra=True))
+        assert "default/job1-task2-0" not in c.task_index
+        assert any("task task2 waits for task1, task0" in w for w in c.warnings)
+    objs = _depends_objects(pods, iteration="every", extra=True)
+    objs.insert(2, _dep("job1-task0-0", "Running", True))
+    assert "default/job1-task2-0" in ingest(objs).task_index

@@ -300,9 +300,9 @@ def _depends_on(t: dict, tp: str, ident: r.Ident) -> tuple[tuple[str, ...], str]
     for j, n in enumerate(names):
         if not isinstance(n, str):
             raise InputError("a dependsOn name must be a string", join_pointer(dp, "name", j), ident)
+    # (any string: the CRD has no enum, and waitDependsOnTaskMeetCondition compares only
+    # with "any"; anything else is all)
     iteration = r.string(raw, "iteration", dp, ident)
-    if iteration not in ("", "any", "all"):
-        raise InputError(f"iteration must be 'any' or 'all', not {iteration!r}", join_pointer(dp, "iteration"), ident)
     return tuple(names), iteration
 
 
