@@ -901,3 +901,16 @@ def test_depends_on_iteration_other_than_any_is_all():
     objs = _depends_objects(pods, iteration="every", extra=True)
     objs.insert(2, _dep("job1-task0-0", "Running", True))
     assert "default/job1-task2-0" in ingest(objs).task_index
+
+
+def test_controller_sees_the_native_cluster_section(client):
+    """The Job controller runs once the native ``cluster`` section is read too: a native
+    group named as the Job's PodGroup is that PodGroup (Inqueue: the missing pods are
+    made), and a native pod of the Job's is not made again (no PodGroup "defined by two
+    APIs", no "duplicate Pod" blaming objects the request never posted)."""
+    cluster = {"groups": [{"name": "j", "namespace": "default", "minMember": 2, "phase": "Inqueue"}],
+               "pods": [{"name": "j-w-0", "namespace": "default", "group": "j", "role": "w", "node": "n0", "phase": "Running",
+                         "requests": {"cpu": "1"}}]}  # fmt: skip
+    status, body = post(client, [n0(), vcjob("j", [task("w", 2)])], cluster=cluster)
+    assert status == 200, body
+    assert [b["pod"] for b in body["bindings"]] == ["default/j-w-1"]

@@ -1302,10 +1302,13 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
 
 
 def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool, scheduler: str, now: float) -> None:
-    """Volcano's Job controller on the Jobs read, once every object is (``app.ingest.vcjob``)."""
+    """Volcano's Job controller on the Jobs read, once every object and native record is
+    (``app.ingest.vcjob``; the native pods held in blocks are turned into records first,
+    for it to see them)."""
     if d.vcjobs:
         from app.ingest.vcjob import realize_vcjobs as realize
 
+        d.realize_blocks()
         realize(d, objects, read, max_objects, hold, scheduler, now)
 
 
@@ -1471,17 +1474,13 @@ def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
     return out
 
 
-def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS,
-                 hold: bool = False, scheduler: str = "volcano", now: float = 0.0) -> None:
-    """``hold``: also make the pods Volcano Jobs' controller makes once their PodGroups
-    leave Pending, held out of the cluster (``/v1/simulate``); ``scheduler``: the name a
-    Volcano Job without one gets (the first of ``options.schedulerNames``); ``now``: when a
-    Volcano Job without a creationTimestamp is taken to be created (``options.now``)."""
+def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> int:
+    """Returns how many objects were read (Volcano Jobs' controller, :func:`realize_vcjobs`,
+    runs once the request's native section is read too, and counts its pods on top)."""
     groups: dict[str, str] = {}  # apiVersion -> API group, per request
     if type(objects) is KubeObjects:
         _read_entries(objects, d, groups, limits)
-        realize_vcjobs(d, objects, len(objects), max_objects, hold, scheduler, now)  # (their controller, once every object is read)
-        return
+        return len(objects)
     objs = flatten(objects, ptr, max_objects)
     run = _pods_run if _pod_fast_c is not None else None
     quick = limits.quick()
@@ -1493,7 +1492,7 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: 
                 break
         _read_one(objs[i][0], objs[i][1], d, groups, limits)
         i += 1
-    realize_vcjobs(d, objects, n, max_objects, hold, scheduler, now)
+    return n
 
 
 def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLimits) -> None:

@@ -5,8 +5,8 @@ Reading a Job (:func:`read_vcjob`) applies what happens before the controller se
 the mutating webhook's defaults (``mutate_job.go``) and the validating webhook's refusals
 (``admit_job.go``, plus the CRD's schema bounds: Kubernetes would never store such a Job,
 so it is a 422 at the field). The controller's work (:func:`realize_vcjobs`) runs once
-every object is read, since it depends on the snapshot's PodGroups, pods, Queues and
-PriorityClasses whatever their order:
+every object and native record is read, since it depends on the snapshot's PodGroups,
+pods, Queues and PriorityClasses whatever their order and form:
 
 - ``createOrUpdatePodGroup``: without a PodGroup named ``<job>-<uid>`` (or ``<job>``,
   which ``getPodGroupByJob`` also accepts) in the Job's namespace, a Pending one is
@@ -474,15 +474,16 @@ def _unmodelled(spec: dict, tasks: list[VcTask], plugins: tuple[str, ...]) -> li
 
 # The controller ------------------------------------------------------------------------
 class _Snapshot:
-    """What the controller looks up in the cluster: PodGroups, pods, PriorityClasses, Volcano
-    Queues, among the request's ``objects`` (its native ``cluster`` section is read after
-    them: the controller does not see it)."""
+    """What the controller looks up in the cluster: PodGroups, pods, PriorityClasses and
+    Queues, among the request's ``objects`` (Volcano's PodGroups and Queues) and its native
+    ``cluster`` section (its groups, queues and pods: a native pod has no container
+    statuses, so a Running one counts as ready, as Go's loop over none)."""
 
     def __init__(self, d: Draft, objects: Any) -> None:
-        self.groups = {(g.namespace, g.name): g for g in d.groups if g.source == "volcano"}
+        self.groups = {(g.namespace, g.name): g for g in d.groups if g.source in ("volcano", "native")}
         self.pods: dict[tuple[str, str], PodDraft] = {(p.namespace, p.name): p for p in d.pods}
         self.classes = {**BUILTIN_PRIORITY_CLASSES, **{pc.name: pc.value for pc, _, _ in d.priority_classes}}
-        queues = [q for q in d.queues if q.source == "volcano"]
+        queues = [q for q in d.queues if q.source in ("volcano", "native")]
         self.queues = {q.name: q for q in queues}
         self.parents = {q.parent for q in queues if q.parent}
         self.specs = PodSpecs(objects)
@@ -597,7 +598,7 @@ def sync_job(job: VcJob, d: Draft, snap: _Snapshot, hold: bool = False) -> None:
                        f"({', '.join(changed)}): taken as updated")  # fmt: skip
     if pg.phase in ("", "Pending") and pg.name == job.podgroup_name:
         if hold:
-            _held(job, pg.name, d, snap)
+            _held(job, pg.name, d, snap, native=pg.source == "native")
         return
     if pg.phase in ("", "Pending"):
         return
@@ -605,7 +606,7 @@ def sync_job(job: VcJob, d: Draft, snap: _Snapshot, hold: bool = False) -> None:
         d.notes.append(f"Volcano Job {job.key}: its controller's pods name PodGroup {job.podgroup_name}, not the "
                        f"snapshot's {pg.name}: Volcano's scheduler leaves them pending; not created here")  # fmt: skip
         return
-    create_pods(job, pg.name, d, snap, hold=hold)
+    create_pods(job, pg.name, d, snap, hold=hold, native=pg.source == "native")
     delete_pods(job, d, snap)
 
 
@@ -750,11 +751,26 @@ def pg_min_resources(ordered: list[VcTask], job_min: int) -> dict[str, int]:
 
 
 # The pods -------------------------------------------------------------------------------
-def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool = False, ahead: bool = False) -> None:
+def create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool = False, ahead: bool = False,
+                native: bool = False) -> None:  # fmt: skip
     """``syncJob``'s pods: each missing ``<job>-<task>-<i>``, read at its task's template.
     A task whose dependencies are not ready gets none; with ``hold`` (a simulation) they
     are made and held until they are (:class:`DependsOnWait`); with ``ahead`` (the
-    PodGroup still Pending) every pod made is held."""
+    PodGroup still Pending) every pod made is held. ``native``: the Job's PodGroup is a
+    group of the request's native section (the pods made name it)."""
+    lists = (d.pods, d.dra_pods, d.gpu_shared, d.legacy_mig)
+    before = [len(pods) for pods in lists]
+    try:
+        _create_pods(job, pg_name, d, snap, hold, ahead)
+    finally:
+        if native:
+            for pods, n in zip(lists, before):
+                for p in pods[n:]:
+                    if p.group is not None and p.group.source == "volcano":
+                        p.group.source = "native"
+
+
+def _create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool, ahead: bool) -> None:
     deps = _Dependencies(job, snap)  # (one per sync: each depended-on task's readiness counted once)
     for task in job.tasks:
         missing = [i for i in range(task.replicas) if (job.namespace, pod_name(job, task, i)) not in snap.pods]
@@ -872,9 +888,9 @@ def _replica(name: str, job: VcJob, task: VcTask) -> bool:
     return name.startswith(prefix) and index.isascii() and index.isdigit() and str(int(index)) == index and int(index) < task.replicas
 
 
-def _held(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot) -> None:
+def _held(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, native: bool = False) -> None:
     """The pods ``syncJob`` will make once the PodGroup leaves Pending, made now and held."""
-    create_pods(job, pg_name, d, snap, hold=True, ahead=True)
+    create_pods(job, pg_name, d, snap, hold=True, ahead=True, native=native)
 
 
 def pod_name(job: VcJob, task: VcTask, index: int) -> str:
