@@ -870,7 +870,7 @@ def test_depends_on_readiness_is_counted_once_per_depended_on_task(monkeypatch):
 
     n = 1000
     names = [f"r{i}" for i in range(n)]
-    ready = [task(nm, 1, cpu="1m") for nm in names]
+    ready = [task(nm, 1, cpu="1m", min_available=1) for nm in names]
     waiting = [task(f"w{i}", 1, cpu="1m", depends=names) for i in range(n)]
     pods = [_dep(f"job1-{nm}-0", "Running", True) for nm in names]
     for p in pods:
@@ -914,3 +914,25 @@ def test_controller_sees_the_native_cluster_section(client):
     status, body = post(client, [n0(), vcjob("j", [task("w", 2)])], cluster=cluster)
     assert status == 200, body
     assert [b["pod"] for b in body["bindings"]] == ["default/j-w-1"]
+
+
+def test_mutate_defaults_apply_to_jobs_not_yet_submitted():
+    """The mutating webhook runs on CREATE only (mutate_job.go): a submitted Job (it has a
+    uid) is read as it is. Its minAvailable 0 makes a PodGroup of minMember 0, not the sum
+    of its tasks'; a task without minAvailable counts replicas for minTaskMember
+    (getMinTaskMember) and, depended on, is ready with any pods (isDependsOnPodsReady); the
+    same manifest without a uid gets the defaults."""
+    tasks = [task("a", 2, min_available=1), task("b", 3), task("c", 1, depends=["b"])]
+    submitted = ingest([n0(), vcjob("j", tasks, uid=UID)])
+    g = submitted.jobs[f"default/j-{UID}"]
+    assert g.min_available == 0
+    manifest = ingest([n0(), vcjob("j", tasks)])
+    assert manifest.jobs["default/j"].min_available == 5
+    objs = [n0(), inqueue(f"j-{UID}", min_member=0), vcjob("j", tasks, uid=UID)]
+    c = ingest(objs)
+    assert "default/j-c-0" in c.task_index  # (b has no minAvailable: no pods needed)
+    assert c.task_index["default/j-a-0"].scheduler == ""  # (no schedulerName: createJobPod copies none)
+    assert c.jobs[f"default/j-{UID}"].min_task_member == {"a": 1, "b": 3, "c": 1}
+    objs[1] = inqueue("j", min_member=5)
+    objs[2] = vcjob("j", tasks)
+    assert "default/j-c-0" not in ingest(objs).task_index  # (b's minAvailable defaulted to 3)

@@ -81,7 +81,7 @@ _DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?", re.ASCII)
 class VcTask:
     name: str
     replicas: int
-    min_available: int  # the webhook sets it when absent
+    min_available: int  # as set, else the controller's getMinTaskMember (the webhook sets it on create)
     template: dict
     spec: dict
     priority_class: str  # the template's priorityClassName (calcPGMinResources orders by it)
@@ -94,7 +94,9 @@ class VcTask:
     labels: dict[str, str] = field(default_factory=dict)  # the template's
     annotations: dict[str, str] = field(default_factory=dict)
     policies: bool = False  # it has lifecycle policies (not modelled)
+    host_dns: bool = True  # a hostNetwork template without dnsPolicy gets ClusterFirstWithHostNet (mutateSpec, on create)
     request: dict[str, int] = field(default_factory=dict)  # one pod's effective request
+    min_set: bool = True  # minAvailable is set (only a submitted Job's task may lack it)
 
 
 @dataclass(slots=True)
@@ -152,7 +154,9 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
     state = r.obj(status, "state", st, ident)
     tasks = _read_tasks(spec, sp, name, ident, create)
     min_available = r.integer(spec, "minAvailable", sp, ident, default=0, minimum=0, maximum=INT32_MAX) or 0
-    if min_available == 0:  # patchDefaultMinAvailable, after mutateSpec set every task's
+    # The mutating webhook runs on CREATE only (mutate_job.go): its defaults apply to a Job
+    # without a uid; a submitted Job is read as it is (minAvailable 0: a PodGroup of minMember 0)
+    if min_available == 0 and create:  # patchDefaultMinAvailable, after mutateSpec set every task's
         min_available = sum(t.min_available for t in tasks)
     if sum(t.replicas for t in tasks) < min_available:  # validateJobCreate and validateJobUpdate
         raise InputError("job 'minAvailable' should not be greater than total replicas in tasks",
@@ -170,8 +174,9 @@ def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
         created=None if meta.get("creationTimestamp") is None else r.timestamp(
             meta["creationTimestamp"], join_pointer(mp, "creationTimestamp"), ident),
         labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
-        queue=r.string(spec, "queue", sp, ident) or DEFAULT_QUEUE,
-        scheduler=r.string(spec, "schedulerName", sp, ident),  # ("": the webhook's default, known at realize_vcjobs)
+        queue=r.string(spec, "queue", sp, ident) or DEFAULT_QUEUE,  # (the CRD's default)
+        # ("": for a Job without a uid the webhook's default, known at realize_vcjobs)
+        scheduler=r.string(spec, "schedulerName", sp, ident),
         min_available=min_available, priority_class=r.string(spec, "priorityClassName", sp, ident),
         network_topology=job_topology(spec.get("networkTopology"), join_pointer(sp, "networkTopology"), ident),
         tasks=tasks, phase=r.string(state, "phase", join_pointer(st, "state"), ident),
@@ -209,8 +214,10 @@ def _read_tasks(spec: dict, sp: str, job: str, ident: r.Ident, create: bool) -> 
 
 
 def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident, create: bool) -> VcTask:
-    name = r.string(t, "name", tp, ident) or f"{DEFAULT_TASK_SPEC}{index}"  # mutateSpec
-    if len(name) > 63 or not _DNS1123_LABEL.fullmatch(name):
+    name = r.string(t, "name", tp, ident)
+    if not name and create:  # mutateSpec (mutating webhook, CREATE only)
+        name = f"{DEFAULT_TASK_SPEC}{index}"
+    if (name or create) and (len(name) > 63 or not _DNS1123_LABEL.fullmatch(name)):  # (the CRD's pattern, when set)
         raise InputError(f"task name {name!r}: a lowercase RFC 1123 label must consist of lower case alphanumeric "
                          "characters or '-'", join_pointer(tp, "name"), ident)  # fmt: skip
     pod_name = f"{job}-{name}-{index}"
@@ -228,8 +235,9 @@ def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident, create: b
     if partition is not None and minimum is not None and partition[2] > 0 and partition[2] * partition[1] != minimum:
         raise InputError(f"'MinAvailable' is not equal to MinPartitions*PartitionSize in task: {name}, job: {job}",
                          join_pointer(tp, "minAvailable"), ident)  # fmt: skip
-    if minimum is None:  # mutateSpec: minPartitions × partitionSize when minPartitions is set, else replicas
-        minimum = partition[2] * partition[1] if partition is not None and partition[2] > 0 else replicas
+    min_set = minimum is not None or create
+    if minimum is None:  # mutateSpec (CREATE only), and getMinTaskMember on a submitted Job's: minPartitions ×
+        minimum = partition[2] * partition[1] if partition is not None and partition[2] > 0 else replicas  # partitionSize, else replicas
     template = r.obj(t, "template", tp, ident)
     tmp = join_pointer(tp, "template")
     tspec = r.obj(template, "spec", tmp, ident)
@@ -242,6 +250,7 @@ def _read_task(t: dict, tp: str, index: int, job: str, ident: r.Ident, create: b
         name=name, replicas=replicas, min_available=minimum, template=template, spec=tspec,
         priority_class=r.string(tspec, "priorityClassName", tsp, ident), topology_policy=policy,
         depends_on=depends, iteration=iteration, partition=partition, partition_topology=partition_nt, pointer=tp,
+        min_set=min_set, host_dns=create,
     )  # fmt: skip
     task.request = effective_pod_request(tspec, tsp, ident)
     tmeta = r.obj(template, "metadata", tmp, ident)
@@ -533,7 +542,8 @@ def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bo
     snap = _Snapshot(d, objects)
     made_at = datetime.fromtimestamp(now, timezone.utc).isoformat()
     for job in jobs:
-        job.scheduler = job.scheduler or scheduler
+        if not job.uid:  # patchDefaultScheduler (mutating webhook, CREATE only)
+            job.scheduler = job.scheduler or scheduler
         job.created = now if job.created is None else job.created
         job.made_at = made_at
         if not job.uid:  # (a submitted Job passed these when it was created: its queue may have changed since)
@@ -710,7 +720,7 @@ def calc_pg_min_resources(job: VcJob, classes: dict[str, int]) -> dict[str, int]
     """``calcPGMinResources``: below the tasks' minAvailable sum, the first minAvailable
     pods by priority; else ``CalcPGMinResources``."""
     ordered = tasks_by_priority(job.tasks, classes)
-    if job.min_available < sum(t.min_available for t in job.tasks):
+    if job.min_available < sum(t.min_available if t.min_set else t.replicas for t in job.tasks):
         return first_count_resources(ordered, job.min_available)
     return pg_min_resources(ordered, job.min_available)
 
@@ -733,6 +743,8 @@ def pg_min_resources(ordered: list[VcTask], job_min: int) -> dict[str, int]:
     out: dict[str, int] = {}
     pods = 0
     for t in ordered:
+        if not t.min_set:  # (a submitted Job's task without minAvailable: only the second pass)
+            continue
         valid = min(t.min_available, job_min - pods)
         _add(out, t, valid)
         pods += valid
@@ -740,9 +752,9 @@ def pg_min_resources(ordered: list[VcTask], job_min: int) -> dict[str, int]:
             return out
     left = job_min - pods
     for t in ordered:
-        if t.min_available == t.replicas:
+        if t.min_set and t.min_available == t.replicas:
             continue
-        extra = t.replicas - t.min_available
+        extra = t.replicas - t.min_available if t.min_set else t.replicas
         _add(out, t, min(extra, left))
         left -= min(extra, left)
         if left <= 0:
@@ -852,7 +864,8 @@ class _Dependencies:
         hit = self.needs.get(name)
         if hit is None:
             t, ns = self.by_name[name], self.job.namespace
-            hit = self.needs[name] = (tuple(f"{ns}/{pod_name(self.job, t, i)}" for i in range(t.replicas)), t.min_available)
+            hit = self.needs[name] = (tuple(f"{ns}/{pod_name(self.job, t, i)}" for i in range(t.replicas)),
+                                      t.min_available if t.min_set else 0)  # fmt: skip
         return hit
 
     def wait(self, task: VcTask) -> DependsOnWait:
@@ -905,7 +918,7 @@ def depends_on_pods_ready(task: VcTask, job: VcJob, snap: _Snapshot) -> bool:
         p = snap.pods.get((job.namespace, pod_name(job, task, i)))
         if p is not None and (p.phase == "Succeeded" or (p.phase == "Running" and snap.containers_ready(p))):
             ready += 1
-    return ready >= task.min_available
+    return not task.min_set or ready >= task.min_available  # (no minAvailable: ready)
 
 
 def job_pod(job: VcJob, task: VcTask, index: int, pg_name: str) -> dict:
@@ -916,8 +929,8 @@ def job_pod(job: VcJob, task: VcTask, index: int, pg_name: str) -> dict:
         spec["schedulerName"] = job.scheduler
     if not spec.get("priorityClassName") and job.priority_class:
         spec["priorityClassName"] = job.priority_class
-    if spec.get("hostNetwork") is True and not spec.get("dnsPolicy"):
-        spec["dnsPolicy"] = "ClusterFirstWithHostNet"  # (the mutating webhook's)
+    if task.host_dns and spec.get("hostNetwork") is True and not spec.get("dnsPolicy"):
+        spec["dnsPolicy"] = "ClusterFirstWithHostNet"  # (the mutating webhook's, on create)
     meta = {
         "name": pod_name(job, task, index), "namespace": job.namespace, "creationTimestamp": job.made_at,
         "labels": _pod_labels(job, task, index), "annotations": _pod_annotations(job, task, index, pg_name),
