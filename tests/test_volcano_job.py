@@ -936,3 +936,11 @@ def test_mutate_defaults_apply_to_jobs_not_yet_submitted():
     objs[1] = inqueue("j", min_member=5)
     objs[2] = vcjob("j", tasks)
     assert "default/j-c-0" not in ingest(objs).task_index  # (b's minAvailable defaulted to 3)
+
+
+def test_new_state_takes_an_unknown_phase_as_pending():
+    """state/factory.go NewState: a phase it does not know is Pending's state, which syncs
+    the Job (its pods are made once its PodGroup left Pending)."""
+    c = ingest([n0(), inqueue(), vcjob("j", [task("w", 2)], phase="Queued")])
+    assert {"default/j-w-0", "default/j-w-1"} <= set(c.task_index)
+    assert not any("is Queued" in w for w in c.warnings)

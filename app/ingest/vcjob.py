@@ -48,8 +48,9 @@ INT32_MAX = 2**31 - 1
 DEFAULT_QUEUE = "default"
 DEFAULT_SCHEDULER = "volcano"  # GenerateSchedulerName: the first of the webhook's scheduler names (its default)
 DEFAULT_TASK_SPEC = "default"  # a task without a name is "default<index>"
-#: Job phases whose state runs ``syncJob`` (``state/factory.go``: "" is Pending)
-SYNCING_PHASES = ("", "Pending", "Running")
+#: Job phases whose state does not run ``syncJob`` (``state/factory.go: NewState``); any
+#: other phase ("", Pending, Running, or one it does not know) is Pending's, which does
+NON_SYNCING_PHASES = ("Restarting", "Terminated", "Completed", "Failed", "Terminating", "Aborting", "Aborted", "Completing")
 #: Job plugins the controller knows (``plugins/factory.go``); the webhook refuses others
 JOB_PLUGINS = ("env", "hcclrank", "mpi", "pytorch", "ray", "ssh", "svc", "tensorflow")
 #: Plugins that add container ports (mpi, pytorch, ray): host ports on a hostNetwork pod
@@ -589,7 +590,7 @@ def sync_job(job: VcJob, d: Draft, snap: _Snapshot, hold: bool = False) -> None:
     if job.deleting:
         d.notes.append(f"Volcano Job {job.key} is being deleted: its controller creates nothing for it")
         return
-    if job.phase not in SYNCING_PHASES:
+    if job.phase in NON_SYNCING_PHASES:
         d.notes.append(f"Volcano Job {job.key} is {job.phase}: its controller kills or keeps its pods and creates "
                        "none (not modelled: its PodGroup and pods in the snapshot are read as they are)")  # fmt: skip
         return
