@@ -944,3 +944,25 @@ def test_new_state_takes_an_unknown_phase_as_pending():
     c = ingest([n0(), inqueue(), vcjob("j", [task("w", 2)], phase="Queued")])
     assert {"default/j-w-0", "default/j-w-1"} <= set(c.task_index)
     assert not any("is Queued" in w for w in c.warnings)
+
+
+@pytest.mark.parametrize("args, found", [
+    (["--master=launcher"], True),
+    (["-master", "launcher"], True),
+    (["--master=launcher", "pos", "--master=x"], True),  # (parsing stops at a non-flag argument)
+    (["pos", "--master=launcher"], False),
+    (["--", "--master=launcher"], False),  # (and after --)
+    (["--nope", "--master=launcher"], False),  # (and at a flag not defined: ContinueOnError)
+    (["--port=abc", "--master=launcher"], False),  # (and at an int flag's bad value)
+    (["--port", "0x10", "--master=launcher"], True),
+])  # fmt: skip
+def test_mpi_master_flag_parsed_as_go_flag_package(client, args, found):
+    """mpi.go addFlags: the master is read with Go's flag package (ContinueOnError), which
+    stops at the first non-flag argument, at ``--`` and at the first error, keeping the
+    values set before; validateJobCreate refuses a master that is no task."""
+    objs = [n0(), vcjob("j", [task("launcher", 1), task("worker", 1)], plugins={"mpi": args})]
+    if found:
+        status, body = post(client, objs)
+        assert status == 200, body
+    else:
+        assert refused(client, objs) == ("/objects/1/spec/plugins/mpi", "The specified mpi master task was not found")

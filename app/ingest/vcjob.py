@@ -452,17 +452,63 @@ def _plugins(spec: dict, sp: str, ident: r.Ident, tasks: list[VcTask], create: b
     return tuple(sorted(raw))
 
 
-def _flag_value(args: list[str], flag: str, default: str) -> str:
-    """The value of flag ``-name`` among a plugin's arguments as Go's flag package reads
-    them (``-name=v``, ``--name=v``, ``-name v``; the last wins), else ``default``."""
-    value, names = default, (flag, "-" + flag.lstrip("-"), "--" + flag.lstrip("-"))
-    for i, a in enumerate(args):
-        if a in names and i + 1 < len(args):
-            value = args[i + 1]
-        for n in names:
-            if a.startswith(n + "="):
-                value = a[len(n) + 1:]
+#: The mpi plugin's flags (``mpi.go: addFlags``): name -> takes an int (else a string)
+MPI_FLAGS = {"master": False, "worker": False, "port": True}
+#: Go's integer literal for ``strconv.ParseInt(s, 0, 64)`` (sign, base prefix, underscores)
+_GO_INT = re.compile(r"[+-]?(0[xX](_?[0-9a-fA-F])+|0[bB](_?[01])+|0[oO]?(_?[0-7])+|[1-9](_?[0-9])*|0)", re.ASCII)
+
+
+def _flag_value(args: list[str], flag: str, default: str, flags: dict[str, bool] = MPI_FLAGS) -> str:
+    """The value of string flag ``flag`` among a plugin's arguments as Go's ``flag``
+    package parses them (``FlagSet.Parse``, ContinueOnError): ``-name=v``, ``--name=v``,
+    ``-name v`` (the next argument whatever it is), the last wins; parsing stops at the
+    first non-flag argument (or ``-``), after ``--``, and at the first error (bad syntax, a
+    flag not in ``flags`` or ``-h``/``-help``, a flag without its value, an int flag's
+    value ``strconv`` refuses), keeping what was set before it; else ``default``."""
+    name_of = flag.lstrip("-")
+    value = default
+    i = 0
+    while i < len(args):
+        s = args[i]
+        if len(s) < 2 or s[0] != "-":
+            break  # (a non-flag argument)
+        minuses = 2 if s[1] == "-" else 1
+        if s == "--":
+            break
+        name = s[minuses:]
+        if not name or name[0] in "-=":
+            break  # (bad flag syntax)
+        i += 1
+        has_value, v = "=" in name[1:], ""
+        if has_value:
+            name, v = name.split("=", 1) if name[0] != "=" else (name, "")
+        if name not in flags:
+            break  # (flag provided but not defined, or help)
+        if not has_value:
+            if i >= len(args):
+                break  # (flag needs an argument)
+            v = args[i]
+            i += 1
+        if flags[name]:
+            if not _go_int(v):
+                break  # (invalid value)
+            continue
+        if name == name_of:
+            value = v
     return value
+
+
+def _go_int(v: str) -> bool:
+    """``strconv.ParseInt(v, 0, 64)`` takes ``v`` (Go's ``flag`` IntVar, 64-bit int)."""
+    if not _GO_INT.fullmatch(v):
+        return False
+    body = v.lstrip("+-").replace("_", "")
+    if len(body) > 1 and body[0] == "0" and body[1].isdigit():
+        n = int(body[1:], 8)  # (a leading 0: octal)
+    else:
+        n = int(body, 0)
+    n = -n if v[0] == "-" else n
+    return -(2**63) <= n < 2**63
 
 
 def _unmodelled(spec: dict, tasks: list[VcTask], plugins: tuple[str, ...]) -> list[str]:
