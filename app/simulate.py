@@ -161,6 +161,13 @@ def create_controller_pods(c: Any) -> int:
             made += len(c.release_held(key, ready))
     if made:
         c.reaccount()
+    if c.held_notes:  # (a warning true only while pods are held: dropped once it is not)
+        still = {t.key for ts in c.held.values() for t in ts}
+        stale = {note for note, job, keys in c.held_notes
+                 if (not job or c.jobs[job].phase not in ("", "Pending")) and not keys & still}  # fmt: skip
+        if stale:
+            c.held_notes = [n for n in c.held_notes if n[0] not in stale]
+            c.warnings = [w for w in c.warnings if w not in stale]
     return made
 
 

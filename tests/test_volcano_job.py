@@ -966,3 +966,16 @@ def test_mpi_master_flag_parsed_as_go_flag_package(client, args, found):
         assert status == 200, body
     else:
         assert refused(client, objs) == ("/objects/1/spec/plugins/mpi", "The specified mpi master task was not found")
+
+
+def test_simulate_held_pods_warnings_only_while_true(client):
+    """/v1/simulate: the warnings that a manifest's PodGroup is pending (no pods until it is
+    enqueued) and that a task waits for its dependencies are given in the cycles where they
+    hold, not after (enqueue took the PodGroup out of Pending; the pods were created)."""
+    objs = [n0(), vcjob("j", [task("a", 1), task("b", 1, depends=["a"])], minAvailable=1)]
+    out = simulate(client, objs, cycles=5)
+    pending = ["no pods until it is enqueued" in " ".join(c["warnings"]) for c in out["cycles"]]
+    waits = ["task b waits for a (dependsOn)" in " ".join(c["warnings"]) for c in out["cycles"]]
+    assert pending[:3] == [True, False, False]
+    assert waits[:3] == [True, True, False]
+    assert any("has no metadata.uid" in w for w in out["cycles"][-1]["warnings"])

@@ -166,6 +166,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     if d.held_pods:
         cluster.hold(d.held_pods)
         cluster.held_waits = d.held_waits
+        cluster.held_notes = d.held_notes
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")

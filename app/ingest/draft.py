@@ -248,6 +248,8 @@ class Draft:
     #: of those, the ones waiting for the tasks they depend on: pod key -> what they wait
     #: for (``app.ingest.vcjob.DependsOnWait``)
     held_waits: dict[str, Any] = field(default_factory=dict)
+    #: Of those warnings, the ones true only while pods are held (``Cluster.held_notes``).
+    held_notes: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)
     #: Warnings ingest found (in a deterministic order), added to the answer's.
     notes: list[str] = field(default_factory=list)
 

@@ -645,7 +645,11 @@ def sync_job(job: VcJob, d: Draft, snap: _Snapshot, hold: bool = False) -> None:
         d.groups.append(create_podgroup(job, snap))
         if not job.uid:
             d.notes.append(f"Volcano Job {job.key} has no metadata.uid (never submitted): the PodGroup its controller "
-                           f"would name {job.name}-<uid> is named {job.name}, and pending: no pods until it is enqueued")  # fmt: skip
+                           f"would name {job.name}-<uid> is named {job.name}")  # fmt: skip
+            pending = f"Volcano Job {job.key}'s PodGroup {job.name} is pending: no pods until it is enqueued"
+            d.notes.append(pending)
+            if hold:  # (true until enqueue takes the PodGroup out of Pending)
+                d.held_notes.append((pending, f"{job.namespace}/{job.podgroup_name}", frozenset()))
         if hold:
             _held(job, job.podgroup_name, d, snap)
         return
@@ -850,9 +854,11 @@ def _create_pods(job: VcJob, pg_name: str, d: Draft, snap: _Snapshot, hold: bool
         if wait:
             w = deps.wait(task)
             d.held_waits.update(zip(keys, repeat(w)))
-            d.notes.append(f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} "
-                           "(dependsOn): its pods are created once they are ready (in this simulation a pod bound in "
-                           "a cycle counts as Running with its containers ready)")  # fmt: skip
+            note = (f"Volcano Job {job.key}: task {task.name} waits for {', '.join(task.depends_on)} (dependsOn): its "
+                    "pods are created once they are ready (in this simulation a pod bound in a cycle counts as Running "
+                    "with its containers ready)")  # fmt: skip
+            d.notes.append(note)
+            d.held_notes.append((note, "", frozenset(keys)))  # (true while its pods are held)
 
 
 @dataclass(slots=True, frozen=True)

@@ -690,6 +690,10 @@ class Cluster:
         #: of those, the ones waiting for the tasks their task depends on: pod key -> what
         #: they wait for (``app.ingest.vcjob.DependsOnWait``: its ``met(status_of)``)
         self.held_waits: dict[str, Any] = {}
+        #: warnings true only while pods are held: (warning, job key whose PodGroup is to
+        #: leave Pending or "", pod keys still held), dropped from :attr:`warnings` once
+        #: that PodGroup left Pending and none of those pods is held (``/v1/simulate``)
+        self.held_notes: list[tuple[str, str, frozenset[str]]] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,
         # rows follow the order of ``tasks``, else each task's ``idx``)
         self._positional = task_req is None
