@@ -13,7 +13,8 @@ KUBE_KINDS = (
     "policy/v1 PodDisruptionBudget, scheduling.volcano.sh/v1beta1 PodGroup and Queue, "
     "topology.volcano.sh/v1alpha1 HyperNode, nodeinfo.volcano.sh/v1alpha1 Numatopology, scheduling.run.ai/v2 Queue, "
     "scheduling.run.ai/v2alpha2 PodGroup, kai.scheduler/v1alpha1 Topology, kueue.x-k8s.io Topology, scheduling.x-k8s.io/v1alpha1 PodGroup, "
-    "scheduling.k8s.io Workload and PodGroup (v1alpha1, v1alpha2, v1beta1). Objects of other kinds are ignored "
+    "scheduling.k8s.io Workload and PodGroup (v1alpha1, v1alpha2, v1beta1), batch.volcano.sh/v1alpha1 Job (the PodGroup "
+    "and pods its controller makes of it). Objects of other kinds are ignored "
     "and reported in `warnings`. A `List` (as printed by `kubectl get -o json`) may stand for the array."
 )
 

@@ -1,7 +1,8 @@
 """Multi-cycle what-if: apply each decision to the snapshot and decide again.
 
 Between cycles (``POST /v1/simulate``): evicted pods leave their nodes — a pod in a gang
-(its controller recreates it) comes back pending, a pod on its own is gone; nominated
+(its controller recreates it) comes back pending, a pod on its own is gone; the pods of a
+Volcano Job whose PodGroup was enqueued are created, pending (its controller's ``syncJob``); nominated
 pods stay pending with their ``nominatedNodeName`` (allocate binds them next cycle once
 the capacity is free); bound and Binding pods run (a KAI ``gpu-fraction`` pod labelled
 with the GPU groups of its binding, as KAI's binder does; a recreated one has none); pods
@@ -41,7 +42,7 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
     cycles = envelope.get("cycles", 3)
     if isinstance(cycles, bool) or not isinstance(cycles, int) or not 1 <= cycles <= MAX_CYCLES:
         raise InputError(f"'cycles' must be an integer from 1 to {MAX_CYCLES}", "/cycles")
-    req = read_request(envelope, settings)
+    req = read_request(envelope, settings, hold=True)
     c = req.cluster
     out_cycles = []
     metrics = {"cycles": 0, "bindings": 0, "nominations": 0, "evictions": 0, "gangsBroken": 0, "cascadingPreemptions": 0}
@@ -69,13 +70,14 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
         fresh = [n for n in wire["nominations"] if tasks[n["pod"]].nominated_node != n["node"]]
         claims = ssn.dra.snapshot_after() if ssn.dra is not None else None  # the claims as the cycle left them
         released = apply(c, wire, gone)
+        created = create_controller_pods(c)
         if claims is not None:
             c.dra = claims
         lost_pods |= hit
         metrics["gangsBroken"] += sum(1 for k in whole_before if c.jobs[k].count(READY) < c.jobs[k].min_available)
         if on_cycle is not None:
             on_cycle(cycle)
-        if not (wire["bindings"] or fresh or wire["evictions"] or released):
+        if not (wire["bindings"] or fresh or wire["evictions"] or released or created):
             break
     pods = []
     for t in sorted(c.tasks, key=lambda t: t.key):
@@ -127,6 +129,46 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
             t.labels = _without_groups(t.labels)
     c.reaccount()
     return released
+
+
+def create_controller_pods(c: Any) -> int:
+    """Volcano's Job controller creates the pods of each Job whose PodGroup left Pending
+    (``syncJob``): its held pods join the cluster, pending, those of a task depending on
+    others once these are ready (a pod bound in an earlier cycle is Running, its
+    containers taken as ready). Returns how many."""
+    made = 0
+    index = c.task_index
+    waits = c.held_waits
+
+    def status_of(key: str) -> TaskStatus | None:
+        t = index.get(key)
+        return t.status if t is not None else None
+
+    memo: dict[int, bool] = {}  # (each depended-on task's readiness counted once this cycle)
+    met: dict[int, bool] = {}  # (each wait, shared by a task's pods, evaluated once)
+
+    def ready(t: Any) -> bool:  # (a task waiting for the tasks it depends on: ``waitDependsOnTaskMeetCondition``)
+        w = waits.get(t.key)
+        if w is None:
+            return True
+        hit = met.get(id(w))
+        if hit is None:
+            hit = met[id(w)] = w.met(status_of, memo)
+        return hit
+
+    for key in sorted(c.held):
+        if c.jobs[key].phase not in ("", "Pending"):
+            made += len(c.release_held(key, ready))
+    if made:
+        c.reaccount()
+    if c.held_notes:  # (a warning true only while pods are held: dropped once it is not)
+        still = {t.key for ts in c.held.values() for t in ts}
+        stale = {note for note, job, keys in c.held_notes
+                 if (not job or c.jobs[job].phase not in ("", "Pending")) and not keys & still}  # fmt: skip
+        if stale:
+            c.held_notes = [n for n in c.held_notes if n[0] not in stale]
+            c.warnings = [w for w in c.warnings if w not in stale]
+    return made
 
 
 def _deleted(c: Any, t: Any) -> None:

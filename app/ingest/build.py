@@ -169,6 +169,11 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             "spec.nodeName; Kubernetes never reports one): they count for their jobs, as in Volcano and KAI, and hold "
             "no node's capacity, so evicting one frees nothing (Volcano finds victims by node and never picks them; "
             "KAI's eviction of one fails)")  # fmt: skip
+    cluster.warnings += d.notes
+    if d.held_pods:
+        cluster.hold(d.held_pods)
+        cluster.held_waits = d.held_waits
+        cluster.held_notes = d.held_notes
     if d.ignored:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(d.ignored.items()))
         cluster.warnings.append(f"ignored objects of kinds the engine does not use: {kinds}")

@@ -242,6 +242,18 @@ class Draft:
     dra: DraSnapshot = field(default_factory=DraSnapshot)
     #: Pending pods kube-scheduler would spread by default: [count, first pod "ns/name"].
     default_spread: list[Any] = field(default_factory=lambda: [0, ""])
+    #: Volcano Jobs (``batch.volcano.sh``) read, before their controller acts (``app.ingest.vcjob``).
+    vcjobs: list[Any] = field(default_factory=list)
+    #: Pods a Volcano Job's controller makes once its PodGroup leaves Pending ("ns/name"),
+    #: made for ``/v1/simulate`` and held out of the cluster until then (``Cluster.hold``).
+    held_pods: set[str] = field(default_factory=set)
+    #: of those, the ones waiting for the tasks they depend on: pod key -> what they wait
+    #: for (``app.ingest.vcjob.DependsOnWait``)
+    held_waits: dict[str, Any] = field(default_factory=dict)
+    #: Of those warnings, the ones true only while pods are held (``Cluster.held_notes``).
+    held_notes: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)
+    #: Warnings ingest found (in a deterministic order), added to the answer's.
+    notes: list[str] = field(default_factory=list)
 
     def realize_blocks(self) -> None:
         """Turn every :class:`PodBlock` into :class:`PodDraft` records (for code that edits

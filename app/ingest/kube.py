@@ -725,6 +725,18 @@ def subgroup_policies(raw: list, ptr: str, ident: r.Ident) -> list[SubGroupPolic
     return out
 
 
+def annotated_topology(ann: dict[str, str]) -> NetworkTopology | None:
+    """A Volcano PodGroup's topology from its ``volcano.sh/network-topology-*`` annotations
+    (read when its spec has none)."""
+    if VOLCANO_NT_MODE not in ann:
+        return None
+    tier = ann.get(VOLCANO_NT_TIER)
+    return NetworkTopology(
+        mode=ann[VOLCANO_NT_MODE] if ann[VOLCANO_NT_MODE] in ("hard", "soft") else "hard",
+        highest_tier_allowed=int(tier) if tier and tier.isdigit() else None,
+    )
+
+
 def read_volcano_podgroup(o: dict, ptr: str, d: Draft) -> None:
     meta, ident, ns, name = metadata(o, ptr, "PodGroup", namespaced=True)
     mp = join_pointer(ptr, "metadata")
@@ -736,13 +748,7 @@ def read_volcano_podgroup(o: dict, ptr: str, d: Draft) -> None:
     mtm: dict[str, int] = {}
     for role, v in r.obj(spec, "minTaskMember", sp, ident).items():
         mtm[role] = r.integer({role: v}, role, join_pointer(sp, "minTaskMember"), ident, minimum=0) or 0
-    nt = network_topology(spec.get("networkTopology"), join_pointer(sp, "networkTopology"), ident)
-    if nt is None and VOLCANO_NT_MODE in ann:
-        tier = ann.get(VOLCANO_NT_TIER)
-        nt = NetworkTopology(
-            mode=ann[VOLCANO_NT_MODE] if ann[VOLCANO_NT_MODE] in ("hard", "soft") else "hard",
-            highest_tier_allowed=int(tier) if tier and tier.isdigit() else None,
-        )
+    nt = network_topology(spec.get("networkTopology"), join_pointer(sp, "networkTopology"), ident) or annotated_topology(ann)
     min_res = spec.get("minResources")
     g = GroupDraft(
         source="volcano",
@@ -763,7 +769,7 @@ def read_volcano_podgroup(o: dict, ptr: str, d: Draft) -> None:
         pointer=ptr,
         ident=ident,
     )
-    _koordinator_annotations(g, ann, mp, ident)
+    koordinator_annotations(g, ann, mp, ident)
     d.groups.append(g)
 
 
@@ -1092,7 +1098,7 @@ def _parent_walk(parent_of: list[int | None]) -> tuple[list[bool], list[int]]:
 
 
 # Koordinator / scheduler-plugins ---------------------------------------------------------
-def _koordinator_annotations(g: GroupDraft, ann: dict[str, str], mp: str, ident: r.Ident) -> None:
+def koordinator_annotations(g: GroupDraft, ann: dict[str, str], mp: str, ident: r.Ident) -> None:
     """Koordinator's gang annotations on a PodGroup override its spec (as upstream)."""
     extra = {k[len(KOORD):]: v for k, v in ann.items() if k.startswith(KOORD)}
     apply_koordinator(g, extra, join_pointer(mp, "annotations"), ident)
@@ -1156,7 +1162,7 @@ def read_sigs_podgroup(o: dict, ptr: str, d: Draft) -> None:
         pointer=ptr,
         ident=ident,
     )
-    _koordinator_annotations(g, r.str_map(meta, "annotations", mp, ident), mp, ident)
+    koordinator_annotations(g, r.str_map(meta, "annotations", mp, ident), mp, ident)
     d.groups.append(g)
 
 
@@ -1287,6 +1293,25 @@ def apply_template(g: GroupDraft, t: WorkloadTemplate, explicit: dict | None = N
 
 
 # Dispatch --------------------------------------------------------------------------------
+def read_vcjob(o: dict, ptr: str, d: Draft) -> None:
+    """A Volcano ``Job`` (``app.ingest.vcjob``, which reads with this module's readers:
+    imported when used)."""
+    from app.ingest.vcjob import read_vcjob as read
+
+    read(o, ptr, d)
+
+
+def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bool, scheduler: str, now: float) -> None:
+    """Volcano's Job controller on the Jobs read, once every object and native record is
+    (``app.ingest.vcjob``; the native pods held in blocks are turned into records first,
+    for it to see them)."""
+    if d.vcjobs:
+        from app.ingest.vcjob import realize_vcjobs as realize
+
+        d.realize_blocks()
+        realize(d, objects, read, max_objects, hold, scheduler, now)
+
+
 Reader = Callable[[dict, str, Draft], None]
 
 READERS: dict[tuple[str, str], Reader] = {
@@ -1312,6 +1337,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("resource.k8s.io", "DeviceClass"): read_device_class,
     ("resource.k8s.io", "ResourceSlice"): read_resource_slice,
     ("resource.k8s.io", "ResourceClaim"): read_resource_claim,
+    ("batch.volcano.sh", "Job"): read_vcjob,
 }
 
 
@@ -1448,11 +1474,13 @@ def decode_objects(raw: bytes, settings: Any) -> dict[str, Any] | None:
     return out
 
 
-def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> None:
+def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: MetaLimits = DEFAULT_LIMITS) -> int:
+    """Returns how many objects were read (Volcano Jobs' controller, :func:`realize_vcjobs`,
+    runs once the request's native section is read too, and counts its pods on top)."""
     groups: dict[str, str] = {}  # apiVersion -> API group, per request
     if type(objects) is KubeObjects:
         _read_entries(objects, d, groups, limits)
-        return
+        return len(objects)
     objs = flatten(objects, ptr, max_objects)
     run = _pods_run if _pod_fast_c is not None else None
     quick = limits.quick()
@@ -1464,6 +1492,7 @@ def read_objects(objects: Any, ptr: str, d: Draft, *, max_objects: int, limits: 
                 break
         _read_one(objs[i][0], objs[i][1], d, groups, limits)
         i += 1
+    return n
 
 
 def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLimits) -> None:

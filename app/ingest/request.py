@@ -13,7 +13,7 @@ from app.ingest import reader as r
 from app.ingest.build import build
 from app.ingest.draft import Draft
 from app.ingest.body import decode
-from app.ingest.kube import decode_objects, read_objects
+from app.ingest.kube import decode_objects, read_objects, realize_vcjobs
 from app.ingest.metalimits import MetaLimits, check_native
 from app.ingest.numatopology import PodSpecs
 from app.ingest.native import read_native
@@ -98,20 +98,30 @@ def decision_envelope(raw: bytes, settings: Settings) -> dict[str, Any]:
 
 
 def read_request(
-    envelope: dict[str, Any], settings: Settings, *, extend: Callable[[Draft, Options], str | None] | None = None
+    envelope: dict[str, Any], settings: Settings, *, extend: Callable[[Draft, Options], str | None] | None = None,
+    hold: bool = False,
 ) -> Request:
     """``extend`` (``POST /v1/admissions``) adds records to the draft before names are
-    resolved and may return the topology to build (else ``options.topology``)."""
+    resolved and may return the topology to build (else ``options.topology``); ``hold``
+    (``/v1/simulate``): the pods Volcano Jobs' controller makes later are built and held
+    (``Cluster.held``)."""
     options = read_options(envelope.get("options"), settings)
     if "objects" not in envelope and "cluster" not in envelope:
         raise InputError("the request needs 'objects' (Kubernetes objects) or 'cluster' (native form)", "")
     draft = Draft()
     limits = MetaLimits.of(settings)
+    read = 0
     if envelope.get("objects") is not None:
-        read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits)
+        read = read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits)
     if envelope.get("cluster") is not None:
         check_native(envelope["cluster"], "/cluster", limits)
         read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)
+    # Volcano Jobs' controller, once the objects and the native records are read (it sees
+    # both); ``hold``: it also makes the pods it makes once their PodGroups leave Pending,
+    # held out of the cluster; a Job without schedulerName gets the first of
+    # ``options.schedulerNames``, one without creationTimestamp is created at ``options.now``
+    realize_vcjobs(draft, envelope.get("objects"), read, settings.max_objects, hold,
+                   (options.scheduler_names or ("volcano",))[0], options.now)  # fmt: skip
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records

@@ -684,6 +684,16 @@ class Cluster:
         #: kube-scheduler asks about its own pods, with the profile as its placement policy)
         self.all_pods_own = False
         self.warnings: list[str] = []
+        #: the pods a Volcano Job's controller makes once its PodGroup leaves Pending, by job
+        #: key: built at ingest (``/v1/simulate``), out of the cluster until :meth:`release_held`
+        self.held: dict[str, list[Task]] = {}
+        #: of those, the ones waiting for the tasks their task depends on: pod key -> what
+        #: they wait for (``app.ingest.vcjob.DependsOnWait``: its ``met(status_of)``)
+        self.held_waits: dict[str, Any] = {}
+        #: warnings true only while pods are held: (warning, job key whose PodGroup is to
+        #: leave Pending or "", pod keys still held), dropped from :attr:`warnings` once
+        #: that PodGroup left Pending and none of those pods is held (``/v1/simulate``)
+        self.held_notes: list[tuple[str, str, frozenset[str]]] = []
         # one row per task (``tasks[i].req`` is a view of row i; with no ``task_req`` given,
         # rows follow the order of ``tasks``, else each task's ``idx``)
         self._positional = task_req is None
@@ -790,6 +800,56 @@ class Cluster:
         self._tasks = tasks
         self._jobs = dict(sorted(jobs.items()))
         self._task_index = None
+
+    def hold(self, keys: set[str]) -> None:
+        """Take the tasks of pods ``keys`` out of the cluster into :attr:`held` (their jobs,
+        and the sub-groups only they make, lose them)."""
+        self._materialize()
+        if self._positional:  # (rows by position: give each task its row by index first)
+            self._task_rows_fixed()
+        out = [t for t in self._tasks if t.key in keys]
+        self._tasks = [t for t in self._tasks if t.key not in keys]
+        self._task_index = None
+        for t in out:
+            self.held.setdefault(t.job.key, []).append(t)  # type: ignore[union-attr]
+        for key, ts in self.held.items():
+            job, gone = self._jobs[key], set(map(id, ts))
+            job.tasks = [t for t in job.tasks if id(t) not in gone]
+            for sg in {s.uid: s for t in ts if (s := t.subgroup) is not None}.values():
+                sg.tasks = [t for t in sg.tasks if id(t) not in gone]
+                if not sg.tasks:
+                    del job.subgroups[sg.uid]
+            job.recount()
+
+    def release_held(self, key: str, ready: Callable[[Task], bool] | None = None) -> list[Task]:
+        """The held tasks of job ``key`` (those ``ready`` takes) join the cluster, pending
+        (the controller created their pods); returns them."""
+        held = self.held.get(key, [])
+        ts = [t for t in held if ready is None or ready(t)]
+        if len(ts) == len(held):
+            self.held.pop(key, None)
+        else:
+            self.held[key] = [t for t in held if not (ready is None or ready(t))]
+        if not ts:
+            return ts
+        job = self._jobs[key]
+        self._add_built(ts)
+        job.tasks = sorted(job.tasks + ts, key=lambda t: t.key)
+        for t in ts:
+            sg = t.subgroup
+            if sg is not None:
+                job.subgroups.setdefault(sg.uid, sg)
+                sg.tasks = sorted([*sg.tasks, t], key=lambda t: t.key)
+        job.subgroups = dict(sorted(job.subgroups.items()))
+        job.version += 1
+        job.recount()
+        return ts
+
+    def _task_rows_fixed(self) -> None:
+        """Rows by each task's index from now on: row i is task i's while rows follow positions."""
+        for i, t in enumerate(self._tasks):
+            t.idx = i
+        self._positional = False
 
     def task_columns(self, key: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
         """Per active task: its status and the ordinal of its job's ``key`` ("queue" or
