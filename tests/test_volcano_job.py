@@ -625,6 +625,18 @@ def test_is_depends_on_pods_ready(client, pods, ready):
     assert status == 200 and ("default/job1-task2-0" in [b["pod"] for b in body["bindings"]]) is ready
 
 
+@pytest.mark.parametrize("statuses", [1.5, "ready", {"ready": True}])
+def test_container_statuses_that_are_not_a_list_make_the_pod_not_ready(client, statuses):
+    """A dependency pod whose ``status.containerStatuses`` is not a list (Kubernetes never
+    writes one) is not ready: its dependent task waits (found by ``make fuzz-decide``: a
+    number there was a 500)."""
+    p = _dep("job1-task1-0", "Running", True)
+    p["status"]["containerStatuses"] = statuses
+    status, body = post(client, _depends_objects([p]), config=VOLCANO_CONF)
+    assert status == 200
+    assert "default/job1-task2-0" not in [b["pod"] for b in body["bindings"]]
+
+
 def test_depends_on_iteration_any_needs_one_ready_task():
     """waitDependsOnTaskMeetCondition: with several names and iteration ``any`` one ready
     dependency is enough; by default (all) every one must be."""

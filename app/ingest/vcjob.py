@@ -564,10 +564,13 @@ class _Snapshot:
             for w in owners)  # fmt: skip
 
     def containers_ready(self, p: PodDraft) -> bool:
-        """Every container status of the pod says ready (none: ready, as Go's loop)."""
+        """Every container status of the pod says ready (none: ready, as Go's loop; a
+        ``containerStatuses`` that is not a list: not ready)."""
         o = self.specs.pod(p.pointer)
         status = o.get("status") if o is not None else None
         statuses = status.get("containerStatuses") if isinstance(status, dict) else None
+        if statuses is not None and not isinstance(statuses, list):
+            return False
         return all(isinstance(c, dict) and c.get("ready") is True for c in statuses or ())
 
 
