@@ -96,7 +96,7 @@ def read_columns(cols: Any, ptr: str, node_names: list[str], *, max_objects: int
                              join_pointer(ptr, "node", i))  # fmt: skip
     prios = data.get("priority")
     if prios is not None:
-        big = {p for p in set(prios) if p is not None and not -MAX_UNITS - 1 <= p <= MAX_UNITS}
+        big = {p for p in set(prios) if p is not None and not r.INT64_MIN <= p <= r.INT64_MAX}
         if big:
             i = next(i for i, v in enumerate(prios) if v in big)
             raise InputError("a priority must be an integer from -2^63 to 2^63-1", join_pointer(ptr, "priority", i))

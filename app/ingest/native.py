@@ -498,8 +498,8 @@ def _pod_fast(o: dict, p: str) -> PodDraft | None:
     pre = get("preemptable")
     if (
         type(name) is not str or not name or type(ns) is not str or not ns or type(node) is not str
-        or type(phase) is not str or phase not in _PHASES or (prio is not None and (type(prio) is not int or not r.INT64_MIN <= prio <= r.INT64_MAX))
-        or type(group) is not str
+        or type(phase) is not str or phase not in _PHASES
+        or (prio is not None and (type(prio) is not int or not r.INT64_MIN <= prio <= r.INT64_MAX)) or type(group) is not str
         or type(role) is not str or type(queue) is not str or type(uid) is not str
         or (pre is not None and type(pre) is not bool)
     ):  # fmt: skip
