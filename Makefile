@@ -55,7 +55,8 @@ fuzz: venv
 FUZZ_TESTS ?= tests
 fuzz-decide: venv
 	@mkdir -p .fuzz/bodies
-	@[ -n "$$(ls .fuzz/bodies)" ] || $(PY) -m pytest -q -o addopts="" -p no:cacheprovider -p fuzz.record $(FUZZ_TESTS) >/dev/null
+	@[ -n "$$(ls .fuzz/bodies)" ] || $(PY) -m pytest -q -o addopts="" -p no:cacheprovider -p fuzz.record $(FUZZ_TESTS) >/dev/null \
+		|| echo "recorded $$(ls .fuzz/bodies | wc -l) bodies (test failures while recording are expected: test_hardening sees the recorder write files)"
 	$(PY) -m fuzz.mutate --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) .fuzz/bodies fuzz/corpus
 
 # Bounded load test against uvicorn on 127.0.0.1 (LOAD_WORKERS workers, LOAD_SECONDS s).

@@ -4,7 +4,8 @@
     python -m pytest -p fuzz.record tests/...
 
 Every envelope given to ``read_request`` is written to ``$FUZZ_BODIES`` (default
-``.fuzz/bodies``) as ``{"body": ...}``, one file per distinct body (named by its hash)."""
+``.fuzz/bodies``) as ``{"body": ...}``, one file per distinct body (named by its hash).
+The tests that watch what the service writes (``test_hardening``) fail under it."""
 
 from __future__ import annotations
 
@@ -27,10 +28,10 @@ def _recording(envelope: Any, settings: Any, *args: Any, **kwargs: Any) -> Any:
     except TypeError:  # (not JSON: nothing to record)
         pass
     else:
-        OUT.mkdir(parents=True, exist_ok=True)
         (OUT / f"{hashlib.sha1(text).hexdigest()[:16]}.json").write_bytes(text)
     return _read_request(envelope, settings, *args, **kwargs)
 
 
 # installed as the plugin loads, before the test modules import ``read_request``
+OUT.mkdir(parents=True, exist_ok=True)
 _request.read_request = _recording
