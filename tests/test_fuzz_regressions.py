@@ -202,3 +202,21 @@ def test_the_decision_mutation_fuzz_finds_no_crash_from_the_seed_corpus(under):
     bodies = seeds([str(ROOT / "fuzz" / "corpus")])
     assert len(bodies) >= 8
     assert fuzz(bodies, inputs=300, seconds=60, seed=0, under=under) == {}
+
+
+@pytest.mark.parametrize("weight, status", [("0.0001m", 422), (0, 422), (101, 422), (True, 422), (None, 422), (50, 200)])
+def test_a_preferred_node_affinity_weight_is_an_integer_from_1_to_100(client, weight, status):
+    # found by make fuzz-decide: a string weight reached float() in nodeorder's scoring -> 500
+    # (Kubernetes' validation: 1..100, as the pod affinity terms' weight already was)
+    term = {"preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}}
+    if weight is not None:
+        term["weight"] = weight
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0", "labels": {"zone": "a"}},
+            "status": {"allocatable": {"cpu": "4"}}}  # fmt: skip
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d"}, "status": {"phase": "Pending"},
+           "spec": {"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [term]}},
+                    "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps({"objects": [node, pod]}), headers=JSON)
+    assert r.status_code == status, r.text
+    if status == 422:
+        assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/0/weight"

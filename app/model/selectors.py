@@ -239,4 +239,7 @@ def check_node_affinity(affinity: Any, pointer: str, obj: dict[str, str] | None)
     for i, p in enumerate(pref or ()):
         if not isinstance(p, dict):
             raise InputError("a preferred scheduling term must be an object", join_pointer(pp, i), obj)
+        weight = p.get("weight")
+        if not isinstance(weight, int) or isinstance(weight, bool) or not 1 <= weight <= 100:  # (Kubernetes' validation)
+            raise InputError("a preferred scheduling term needs a weight from 1 to 100", join_pointer(pp, i, "weight"), obj)
         check_node_selector_term(p.get("preference") or {}, join_pointer(pp, i, "preference"), obj)
