@@ -67,6 +67,15 @@ def objects(d: dict, key: str, ptr: str, ident: Ident, what: str) -> list[dict]:
     return out
 
 
+def strings(d: dict, key: str, ptr: str, ident: Ident, detail: str) -> list[str]:
+    """A list whose entries must all be strings (``detail``: the error at the first that is not)."""
+    out = lst(d, key, ptr, ident)
+    for i, v in enumerate(out):
+        if not isinstance(v, str):
+            raise fail(detail, join_pointer(ptr, key, i), ident)
+    return out
+
+
 def string(d: dict, key: str, ptr: str, ident: Ident, *, required: bool = False, default: str = "") -> str:
     v = d.get(key, _MISSING)
     if v is _MISSING or v is None:

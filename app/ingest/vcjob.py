@@ -306,10 +306,7 @@ def _depends_on(t: dict, tp: str, ident: r.Ident) -> tuple[tuple[str, ...], str]
     dp = join_pointer(tp, "dependsOn")
     if not isinstance(raw, dict):
         raise InputError("'dependsOn' must be an object", dp, ident)
-    names = r.lst(raw, "name", dp, ident)
-    for j, n in enumerate(names):
-        if not isinstance(n, str):
-            raise InputError("a dependsOn name must be a string", join_pointer(dp, "name", j), ident)
+    names = r.strings(raw, "name", dp, ident, "a dependsOn name must be a string")
     # (any string: the CRD has no enum, and waitDependsOnTaskMeetCondition compares only
     # with "any"; anything else is all)
     iteration = r.string(raw, "iteration", dp, ident)
@@ -382,10 +379,7 @@ def check_policies(owner: dict, ptr: str, ident: r.Ident) -> None:
     for i, p in enumerate(r.objects(owner, "policies", ptr, ident, "a policy")):
         pp = join_pointer(ptr, "policies", i)
         listed = [r.string(p, "event", pp, ident)] if p.get("event") else []
-        for j, e in enumerate(r.lst(p, "events", pp, ident)):
-            if not isinstance(e, str):
-                raise InputError("an event must be a string", join_pointer(pp, "events", j), ident)
-            listed.append(e)
+        listed += r.strings(p, "events", pp, ident, "an event must be a string")
         code = r.integer(p, "exitCode", pp, ident, minimum=-(2**31), maximum=INT32_MAX)
         if listed and code is not None:
             raise InputError("must not specify event and exitCode simultaneously", pp, ident)

@@ -548,10 +548,7 @@ def _cluster_queue(o: dict, ptr: str, k: KueueObjects) -> None:
         gp = join_pointer(sp, "resourceGroups", i)
         if not isinstance(rg, dict):
             raise InputError("a resource group must be an object", gp, ident)
-        covered = r.lst(rg, "coveredResources", gp, ident)
-        for j, c in enumerate(covered):
-            if not isinstance(c, str):
-                raise InputError("coveredResources holds resource names", join_pointer(gp, "coveredResources", j), ident)
+        covered = r.strings(rg, "coveredResources", gp, ident, "coveredResources holds resource names")
         for j, f in enumerate(r.lst(rg, "flavors", gp, ident)):
             fp = join_pointer(gp, "flavors", j)
             if not isinstance(f, dict):
