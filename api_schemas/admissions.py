@@ -115,6 +115,9 @@ class PodSetAssignment(BaseModel):
     resourceUsage: dict[str, str] = Field(description="The podSet's requests times count, as quantities.")
     count: int
     topologyAssignment: TopologyAssignment | None = None
+    delayedTopologyRequest: Literal["Pending"] | None = Field(
+        None, description="Quota reserved on a TAS flavor whose placement Kueue delays: a MultiKueue check (a worker "
+                          "cluster places it) or a ProvisioningRequest check (placed once provisioned).")  # fmt: skip
 
 
 class KueueAdmission(BaseModel):
@@ -149,13 +152,21 @@ class Preemption(BaseModel):
                           "quota model decided.")  # fmt: skip
 
 
+class AdmissionCheckState(BaseModel):
+    """An entry of the Workload's ``status.admissionChecks``."""
+
+    name: str
+    state: Literal["Pending", "Ready", "Retry", "Rejected"]
+
+
 class WorkloadAdmission(BaseModel):
     workload: str
     apiVersion: Literal["kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2"] = Field(
         description="The Workload's version: its admission and topologyAssignment are in it.")
     admitted: bool
-    reason: Literal["Admitted", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota", "NoClusterQueue",
-                    "Misconfigured", "Pending", "Inactive", "AlreadyAdmitted"]
+    reason: Literal["Admitted", "QuotaReserved", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota",
+                    "NoClusterQueue", "ClusterQueueInactive", "FailedAdmissionChecks", "Misconfigured", "Pending",
+                    "Inactive", "AlreadyAdmitted"]
     message: str
     priority: int
     clusterQueue: str | None = Field(description="The ClusterQueue its LocalQueue names (null without one).")
@@ -163,8 +174,12 @@ class WorkloadAdmission(BaseModel):
     podSets: list[PodSetAdmission]
     podSetUpdates: list[PodSetUpdate]
     preemptions: list[Preemption]
-    admission: KueueAdmission | None = Field(description="Admitted, with a LocalQueue naming its ClusterQueue: Kueue's "
-                                                         "status.admission in the Workload's version; else null.")
+    admission: KueueAdmission | None = Field(description="Admitted or QuotaReserved in this answer, with a LocalQueue "
+                                                         "naming its ClusterQueue: Kueue's status.admission in the "
+                                                         "Workload's version; else null.")  # fmt: skip
+    admissionChecks: list[AdmissionCheckState] = Field(
+        description="Admitted or QuotaReserved: the checks its ClusterQueue runs for its flavors, with the state the "
+                    "Workload carries (else Pending); AlreadyAdmitted, FailedAdmissionChecks: its own; else empty.")  # fmt: skip
 
 
 class AdmissionTopology(BaseModel):

@@ -482,7 +482,7 @@ def test_example_kueue_admission_answers_as_the_readme_says():
     assert pre["admission"]["clusterQueue"] == "gpu-cq" and fine["admission"] is None
 
 
-def test_flavors_naming_two_topologies_are_a_422(client):
+def test_flavors_naming_two_topologies_are_a_422_and_a_missing_one_makes_the_queue_inactive(client):
     other = [
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "plain"},
          "spec": {"topologyName": "default"}},
@@ -496,10 +496,13 @@ def test_flavors_naming_two_topologies_are_a_422(client):
     err = problem(client, body(wls, flavor_objects() + other))
     assert err["pointer"] == "/workloads/1/spec/queueName"
     assert "'by-rack'" in err["detail"] and "'default'" in err["detail"]
+    # a flavor naming a Topology the snapshot lacks: Kueue makes its ClusterQueue inactive
+    # (TopologyNotFound), so the Workload waits (clusterqueue.go's inactiveReason)
     ghost = [{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "tas"},
               "spec": {"topologyName": "ghost"}}] + flavor_objects()[1:3]  # fmt: skip
-    # the flavor is the object after the 8 nodes and the Topology
-    assert problem(client, body([workload("a")], ghost))["pointer"] == "/objects/9/spec/topologyName"
+    w = one(post(client, body([workload("a")], ghost)), "ml/a")
+    assert (w["reason"], w["message"]) == ("ClusterQueueInactive", "ClusterQueue cq is inactive (TopologyNotFound): Can't "
+                                           'admit new workloads: there is no Topology "ghost" for TAS flavor "tas".')
 
 
 

@@ -97,9 +97,11 @@ def test_strict_fifo_head_that_does_not_fit_blocks_its_queue_best_effort_does_no
 
 
 def test_a_stopped_cluster_queue_admits_nothing(client):
+    """A ``stopPolicy`` other than None makes the ClusterQueue inactive (reason ``Stopped``)."""
     objs = [flavor("f"), cq("cq", {"f": 64}, stopPolicy="Hold"), lq("lq", "cq")]
     a = post(client, body([wl("w", 8)], objs))
-    assert reasons(a) == {"ml/w": "InsufficientQuota"} and "stopPolicy" in one(a, "ml/w")["message"]
+    assert reasons(a) == {"ml/w": "ClusterQueueInactive"}
+    assert one(a, "ml/w")["message"] == "ClusterQueue cq is inactive (Stopped): Can't admit new workloads: is stopped."
 
 
 def test_the_first_flavor_with_room_is_assigned(client):

@@ -67,7 +67,7 @@ checked against the Workload CRD, whose ``clusterQueue`` must be a DNS subdomain
 TestSchedule has no nodes (quota only): every case runs on four nodes with 100000 of each
 resource the cases request (:func:`nodes`), so placement never decides; no Topology, no TAS.
 
-54 of TestSchedule's 65 cases are transcribed: 51 pass, 3 are strict xfails.
+57 of TestSchedule's 65 cases are transcribed: 54 pass, 3 are strict xfails.
 "multiple preemptions skip preemption when shared limited resource" is transcribed as Go
 writes it, and fails (strict xfail): its ClusterQueues set
 ``borrowWithinCohort`` with ``reclaimWithinCohort`` unset (Never), which Kueue's CRD rejects
@@ -77,14 +77,11 @@ server); Gangplank answers 422 as the API server would.
 
 Not transcribed (the Go case relies on something Gangplank does not model):
 
-* "workload fits in single clusterQueue, with check state ready": admission checks (status.admissionChecks)
-* "workload fits in single clusterQueue, with check state pending": admission checks (quota reserved, not admitted)
 * "error during admission": an injected API error on the status patch
 * "partial admission multiple variable pod sets": partial admission; minCount on two podSets (the Workload CRD allows one: Gangplank answers 422)
 * "partial admission disabled, multiple variable pod sets": the PartialAdmission feature gate off; minCount on two podSets (422 as above)
 * "container does not satisfy limitRange constraints": LimitRange validation
 * "workload-slice fits in single clusterQueue": elastic jobs (workload slices)
-* "pending admission check with nofit and fit flavors": admission checks
 * "block preemptions and signal `BlockedOnPreemptionGates` when a preemption gate is present": preemption gates (MultiKueueOrchestratedPreemption)
 * "do not signal `BlockedOnPreemptionGates` when a preemption gate is present, but the workload fits without preemption": preemption gates (MultiKueueOrchestratedPreemption)
 * "do not signal `BlockedOnPreemptionGates` when a preemption gate is present, but the workload had nothing to preempt": preemption gates (MultiKueueOrchestratedPreemption)
@@ -230,12 +227,14 @@ def condition(kind: str, when: str, reason: str, message: str) -> dict[str, str]
 
 def wl(name: str, ns: str, *pod_sets: dict[str, Any], queue: str | None = None, priority: int | None = None,
        created: str = ZERO, admission: dict[str, Any] | None = None, simple: tuple[str, str] | None = None,
-       reserved: str | None = None, admitted_at: str | None = None, **requests: str) -> dict[str, Any]:  # fmt: skip
+       reserved: str | None = None, admitted_at: str | None = None, checks: tuple[tuple[str, str], ...] = (),
+       **requests: str) -> dict[str, Any]:  # fmt: skip
     """``MakeWorkload(name, ns)``: ``pod_sets``, or one podSet ``main`` of count 1 with
     ``requests`` (``gpu_`` for ``example.com/gpu``); ``simple``: ``SimpleReserveQuota(cq, flavor)``.
     ``admission`` / ``simple`` are Go's ``ReserveQuotaAt(admission, t)``: ``status.admission``
     and the ``QuotaReserved`` condition at ``reserved`` (default :data:`NOW`, Go's ``now``);
-    ``admitted_at``: ``AdmittedAt(true, t)``, the ``Admitted`` condition."""
+    ``admitted_at``: ``AdmittedAt(true, t)``, the ``Admitted`` condition; ``checks``:
+    ``AdmissionCheck(AdmissionCheckState{name, state})`` each."""
     if not pod_sets:
         pod_sets = (ps("main", 1, {("example.com/gpu" if k == "gpu_" else k): v for k, v in requests.items()}),)
     spec: dict[str, Any] = {"podSets": list(pod_sets)}
@@ -257,6 +256,9 @@ def wl(name: str, ns: str, *pod_sets: dict[str, Any], queue: str | None = None, 
         if admitted_at:
             conditions.append(condition("Admitted", admitted_at, "ByTest", by))
         w["status"] = {"admission": admission, "conditions": conditions}
+    if checks:
+        w.setdefault("status", {})["admissionChecks"] = [{"name": n, "state": st, "message": "",
+                                                          "lastTransitionTime": ZERO} for n, st in checks]  # fmt: skip
     return w
 
 
@@ -280,6 +282,19 @@ def xfail(reason: str) -> Any:
 
 
 CASES = [
+    # The Workload carries a check its ClusterQueue does not run: quota reserved, and admitted
+    # only when every check it carries is Ready (SyncAdmittedCondition; Go: Admitted False,
+    # UnsatisfiedChecks, for the pending one: the answer's QuotaReserved)
+    case("workload fits in single clusterQueue, with check state ready",
+         workloads=[wl("foo", "sales", ps("one", 10, {"cpu": "1"}), queue="main", checks=(("check", "Ready"),))],
+         admitted={"sales/foo": adm("sales", psa("one", ("cpu", "default", "10000m"), count=10))}),
+    case("workload fits in single clusterQueue, with check state pending",
+         workloads=[wl("foo", "sales", ps("one", 10, {"cpu": "1"}), queue="main", checks=(("check", "Pending"),))],
+         admitted={"sales/foo": adm("sales", psa("one", ("cpu", "default", "10000m"), count=10))}),
+    # on-demand (60 cpu) cannot hold 80, spot can (borrowing): quota reserved there, its check pending
+    case("pending admission check with nofit and fit flavors",
+         workloads=[wl("pending-check", "eng-beta", queue="main", checks=(("check", "Pending"),), cpu="80")],
+         admitted={"eng-beta/pending-check": adm("eng-beta", psa("main", ("cpu", "spot", "80")))}),
     # Go: QuotaReserved False, Misconfigured, "resources validation failed: spec.podSets[0].template.spec.
     # containers[0]: Invalid value: ["cpu"]: requests must not exceed its limits"
     case("container resource requests exceed limits",
@@ -424,7 +439,7 @@ CASES = [
          admitted={}, pending=["sales/foo"], not_queued=True),
     case("workload should not fit in clusterQueue with nonexistent flavor",
          workloads=[wl("foo", "sales", queue="flavor-nonexistent-queue", cpu="1")],
-         admitted={}, pending=["sales/foo"]),
+         admitted={}, pending=["sales/foo"], not_queued="ClusterQueueInactive"),  # (FlavorNotFound: inactive)
     case("no overadmission while borrowing",
          objects=[cq("eng-gamma", [fq("on-demand", ("cpu", "50", "10")), fq("spot", ("cpu", "0", "100"))],
                      cohort="eng", **ANY_LOWER),
@@ -784,7 +799,10 @@ def _usage(a: dict[str, Any]) -> list[tuple[str, dict[str, str], dict[str, int],
 def test_schedule(client, objects, workloads, admitted, pending, not_queued, preempted,  # type: ignore[no-untyped-def]
                   preempting):
     answer = post(client, request(nodes() + FIXTURES + objects, workloads=workloads))
-    held = {f"{w['metadata']['namespace']}/{w['metadata']['name']}" for w in workloads if "status" in w}
+    held = {f"{w['metadata']['namespace']}/{w['metadata']['name']}" for w in workloads if "admission" in w.get("status", {})}
+    # wantAssignments are quota reservations: Admitted, or QuotaReserved while a check it carries is not Ready
+    waits = {f"{w['metadata']['namespace']}/{w['metadata']['name']}" for w in workloads
+             if any(c["state"] != "Ready" for c in w.get("status", {}).get("admissionChecks", []))}  # fmt: skip
     assert {w["workload"] for w in answer["workloads"]} == set(admitted) | set(pending)
     assert set(preempting) <= set(pending)
     # wantPreempted: every Workload evicted in the answer, with Kueue's reason
@@ -795,7 +813,7 @@ def test_schedule(client, objects, workloads, admitted, pending, not_queued, pre
         if key in held:  # admitted before the cycle: still holds its quota
             assert got["reason"] == "AlreadyAdmitted", got
             continue
-        assert got["reason"] == "Admitted", got
+        assert got["reason"] == ("QuotaReserved" if key in waits else "Admitted"), got
         assert got["admission"]["clusterQueue"] == want["clusterQueue"]
         assert _usage(got["admission"]) == _usage(want)
     for key in pending:

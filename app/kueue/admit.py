@@ -10,14 +10,19 @@ Then, per Workload (sorted by ``namespace/name``):
   preemptions finish: Kueue admits after the victims are gone), ``WaitingForCapacity``
   (placed on capacity of pods already terminating), ``NoFit``, ``Pending`` (not tried
   before the deadline; the answer is ``truncated``), ``Inactive``
-  (``spec.active: false``), ``AlreadyAdmitted``;
+  (``spec.active: false``), ``AlreadyAdmitted``; ``QuotaReserved`` (quota, and placement
+  unless a MultiKueue or ProvisioningRequest check delays it, but a check not Ready:
+  :mod:`app.kueue.admissionchecks`), ``ClusterQueueInactive``
+  (:mod:`app.kueue.clusterqueue`), ``FailedAdmissionChecks``;
 * per PodSet the admitted ``count`` and ``topologyAssignment`` (planned ones for
   ``Preempting``), in the Workload's API version (:mod:`app.kueue.assignment`);
-* ``podSetUpdates`` (admitted only): a PodSet whose pods share one domain gets that
+* ``podSetUpdates`` (admitted or quota reserved): a PodSet whose pods share one domain gets that
   domain's ``nodeSelector``;
 * ``preemptions``: the evictions this Workload causes, per victim job (``workload`` names
   the victim when it is a Kueue Workload);
-* ``admission`` (admitted only): Kueue's ``status.admission`` in the Workload's version.
+* ``admission`` (admitted or quota reserved in this answer): Kueue's ``status.admission``
+  in the Workload's version;
+* ``admissionChecks``: the checks' states (see :func:`_answer`).
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue.mapping import ADMITTED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, Admissions, Plan
+from app.kueue import admissionchecks
+from app.kueue.mapping import ADMITTED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED, Admissions, Plan
 from app.kueue.objects import KueueObjects, Workload, read_kueue_object, read_workload
 from app.model.cluster import Cluster, TaskStatus
 from app.inflight import REQUEST_STARTED
@@ -92,7 +98,8 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
                 out[plan.key] = set_aside[plan.key]
                 continue
             entry = _answer(plan, cluster, levels, ssn, evictions.get(plan.key, []))
-            entry["admission"] = _admission(plan, adm.kueue, entry) if entry["reason"] == "Admitted" else None
+            reserves = entry["reason"] == "Admitted" or (entry["reason"] == "QuotaReserved" and plan.state != ADMITTED)
+            entry["admission"] = _admission(plan, adm.kueue, entry) if reserves else None
             wl = plan.wl
             entry["clusterQueue"] = adm.kueue.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
             out[plan.key] = entry
@@ -129,23 +136,38 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         "podSets": [],
         "podSetUpdates": [],
         "preemptions": [],
+        "admissionChecks": [],
     }
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
     if plan.state in (NO_QUOTA, NO_QUEUE, MISCONFIGURED):
-        reason = ("NoClusterQueue" if plan.state == NO_QUEUE else "Misconfigured" if plan.state == MISCONFIGURED else
-                  "Preempting" if plan.preempts else
-                  "Pending" if plan.truncated else "InsufficientQuota")  # fmt: skip
+        reason = plan.reason or ("NoClusterQueue" if plan.state == NO_QUEUE else
+                                 "Misconfigured" if plan.state == MISCONFIGURED else
+                                 "Preempting" if plan.preempts else
+                                 "Pending" if plan.truncated else "InsufficientQuota")  # fmt: skip
+        carried = [{"name": n, "state": st} for n, st in wl.checks.items()] if plan.reason == "FailedAdmissionChecks" else []
         victims = [{"workload": v, "job": v, "pods": sorted(t.key for t in cluster.jobs[v].tasks) if v in cluster.jobs else [],
                     "kueueReason": why,
                     "reason": f"preempted for {wl.key} (priority {plan.priority}) of ClusterQueue {plan.cluster_queue}: "
                               f"{PREEMPTION_REASONS[why]}"}
                    for v, why in plan.preempts]  # fmt: skip
-        return base | {"reason": reason, "message": plan.message, "preemptions": victims,
+        return base | {"reason": reason, "message": plan.message, "preemptions": victims, "admissionChecks": carried,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
     if plan.state == ADMITTED:
+        carried = [{"name": n, "state": st} for n, st in wl.checks.items()]
+        if wl.admitted and not admissionchecks.all_ready(carried):
+            return base | {"reason": "QuotaReserved", "admissionChecks": carried,
+                           "message": f"quota already reserved (status.admission is set); {_waiting(carried)}"}
         why = "status.admission is set" if wl.admitted else "its pods are in the snapshot"
-        return base | {"admitted": True, "reason": "AlreadyAdmitted", "message": f"already admitted ({why})"}
+        return base | {"admitted": True, "reason": "AlreadyAdmitted", "message": f"already admitted ({why})",
+                       "admissionChecks": carried}
+    if plan.state == RESERVED:
+        return base | {"reason": "QuotaReserved", "admissionChecks": plan.checks,
+                       "message": f"quota reserved in ClusterQueue {plan.cluster_queue}; {_waiting(plan.checks)}; its "
+                                  "pods are not placed here now (a MultiKueue check runs it on a worker cluster, a "
+                                  "ProvisioningRequest check provisions its capacity first)",
+                       "podSets": [{"name": ps.name, "count": plan.counts.get(ps.name, ps.count), "topologyAssignment": None}
+                                   for ps in wl.pod_sets]}  # fmt: skip
     job = cluster.jobs.get(plan.key)
     tasks = {t.key: t for t in job.tasks} if job is not None and job.source == "kueue" else {}
     bound = {k for k, t in tasks.items() if t.status == TaskStatus.ALLOCATED}
@@ -160,6 +182,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         admitted, reason, placed = False, "Pending", set()
     else:
         admitted, reason, placed = False, "NoFit", set()
+    if reason == "Admitted" and not admissionchecks.all_ready(plan.checks):
+        admitted, reason = False, "QuotaReserved"  # Kueue admits once every check is Ready
     pod_sets, updates, notes = [], [], []
     for ps in wl.pod_sets:
         keys = [k for k in plan.pods.get(ps.name, []) if k in placed]
@@ -172,13 +196,13 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
             doms = asg.domains(values)
             entry["topologyAssignment"] = asg.v1beta2(akeys, doms) if wl.version == "v1beta2" else asg.v1beta1(akeys, doms)
             selector = asg.confining_selector(levels.keys, paths)
-            if admitted and selector:
+            if reason in ("Admitted", "QuotaReserved") and selector:
                 updates.append({"name": ps.name, "nodeSelector": selector})
         if keys and len(keys) < ps.count:
             notes.append(f"podSet {ps.name!r} with {len(keys)} of {ps.count} pods (minCount {ps.minimum})")
         pod_sets.append(entry)
     base |= {"admitted": admitted, "reason": reason, "podSets": pod_sets, "podSetUpdates": updates,
-             "preemptions": preemptions}  # fmt: skip
+             "preemptions": preemptions, "admissionChecks": plan.checks if reason in ("Admitted", "QuotaReserved") else []}  # fmt: skip
     base["message"] = _message(plan, reason, len(placed), len(preemptions), notes, ssn)
     return base
 
@@ -209,11 +233,20 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
         }
         if done["topologyAssignment"] is not None:
             a["topologyAssignment"] = done["topologyAssignment"]
+        elif plan.state == RESERVED and any(kueue.flavors[f].topology_name for f in set(flavors.values()) if f in kueue.flavors):
+            a["delayedTopologyRequest"] = "Pending"  # (TAS places it once its checks allow)
         assignments.append(a)
     return {"clusterQueue": cq, "podSetAssignments": assignments}
 
 
+def _waiting(checks: list[dict[str, str]]) -> str:
+    return "waiting for admission check(s): " + ", ".join(f"{c['name']} ({c['state']})" for c in checks if c["state"] != "Ready")
+
+
 def _message(plan: Plan, reason: str, placed: int, victims: int, notes: list[str], ssn: Any) -> str:
+    if reason == "QuotaReserved":
+        msg = f"quota reserved in ClusterQueue {plan.cluster_queue}, {placed} pods placed; {_waiting(plan.checks)}"
+        return msg + ("; " + "; ".join(notes) if notes else "")
     if reason == "Admitted":
         msg = f"admitted: {placed} pods placed"
         return msg + ("; " + "; ".join(notes) if notes else "")

@@ -45,8 +45,8 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
+from app.kueue import admissionchecks, clusterqueue, quota
 from app.kueue import levels as lv
-from app.kueue import quota
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
 from app.model.selectors import LabelSelector
@@ -67,6 +67,9 @@ NO_QUOTA, NO_FIT = "no-quota", "no-fit"
 #: exist: Kueue never queues it.
 NO_QUEUE = "no-queue"
 MISCONFIGURED = "misconfigured"  # Kueue finds it inadmissible: its namespace is not one the ClusterQueue admits
+#: Quota reserved, its pods not placed here: a MultiKueue check (a worker cluster runs it) or a
+#: ProvisioningRequest check (its capacity is provisioned first) runs for its flavors
+RESERVED = "reserved"
 
 
 @dataclass(slots=True)
@@ -86,6 +89,11 @@ class Plan:
     truncated: bool = False  # the quota pass did not reach it before the deadline
     #: podSet -> count Kueue's partial admission reduced it to for quota (absent: the full count)
     counts: dict[str, int] = field(default_factory=dict)
+    #: the answer's reason when the state alone does not say it (an inactive ClusterQueue, failed checks)
+    reason: str = ""
+    #: with quota reserved: the admission checks it waits for, as its status will hold them (see
+    #: :mod:`app.kueue.admissionchecks`)
+    checks: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -113,6 +121,7 @@ class Admissions:
 
     # -- before the build ------------------------------------------------------------------
     def extend(self, d: Draft, options: Options) -> str | None:
+        self.notes.extend(self.kueue.unmodelled)
         for key, n in self.kueue.consumed.items():  # Kueue kinds read here are not "ignored"
             left = d.ignored.get(key, 0) - n
             if left > 0:
@@ -141,7 +150,7 @@ class Admissions:
             else:
                 plan.flavor = _flavor(wl, self.kueue)
             self.plans.append(plan)
-        self._quota()
+        self._quota(d)
         self._group_running(d, running, {p.key: p for p in self.plans})
         chosen = self._choose_topology(d, options)
         if chosen is not None:
@@ -155,18 +164,23 @@ class Admissions:
         self._add_pods(d)
         return "hypernodes" if chosen is not None else None
 
-    def _quota(self) -> None:
+    def _quota(self, d: Draft) -> None:
         """Kueue's quota pass (:mod:`app.kueue.quota`) over the Workloads whose LocalQueue
         names a ClusterQueue of the snapshot: those it does not admit wait (``NO_QUOTA``),
-        the others take the flavors it assigned."""
+        the others take the flavors it assigned. Inactive ClusterQueues
+        (:mod:`app.kueue.clusterqueue`) are left out of the tree, as Kueue's snapshot leaves
+        them out, and their Workloads wait; a Workload with failed admission checks waits."""
         k = self.kueue
         if not k.quota_queues:
             return
-        tree = quota.Tree.build(k.quota_queues, k.cohorts)
+        topologies = {t.name for t in d.topologies if t.kind in ("kueue", "kai")}
+        inactive = {name: why for name, node in k.quota_queues.items()
+                    if (why := clusterqueue.inactive_reason(node, k.flavors, k.admission_checks, topologies))}  # fmt: skip
+        tree = quota.Tree.build({n: q for n, q in k.quota_queues.items() if n not in inactive}, k.cohorts)
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:
-            if wl.admission is not None:
+            if wl.admission is not None and wl.admission[0] in tree.queues:
                 tree.charge(*wl.admission)
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), wl.created, reserved,
@@ -177,7 +191,7 @@ class Admissions:
                 continue
             wl = plan.wl
             cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
-            if cq is None or cq not in tree.queues:
+            if cq is None or cq not in k.quota_queues:
                 plan.state = NO_QUEUE
                 plan.message = (f"LocalQueue {wl.namespace}/{wl.queue_name} does not exist" if cq is None else
                                 f"ClusterQueue {cq} (of LocalQueue {wl.namespace}/{wl.queue_name}) does not exist")
@@ -185,6 +199,16 @@ class Admissions:
                 unchecked.append(plan.key)
                 continue
             plan.cluster_queue = cq
+            bad = admissionchecks.failed(wl)
+            if bad:  # (Kueue's nominate: before the queue's state)
+                plan.state, plan.reason = NO_QUOTA, "FailedAdmissionChecks"
+                plan.message = ("The workload has failed admission checks: "
+                                + ", ".join(f"{name} ({state})" for name, state in bad))  # fmt: skip
+                continue
+            if cq in inactive:
+                plan.state, plan.reason = NO_QUOTA, "ClusterQueueInactive"
+                plan.message = f"ClusterQueue {cq} is inactive ({inactive[cq][0]}): {inactive[cq][1]}"
+                continue
             why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces) or _over_limits(wl)
             if why:
                 plan.state, plan.message = MISCONFIGURED, why
@@ -204,6 +228,12 @@ class Admissions:
             plan.flavors = verdict.flavors
             first = next((f for asg in verdict.flavors.values() for f in asg.values()), None)
             plan.flavor = k.flavors.get(first) if first is not None else None
+            node = tree.queues[plan.cluster_queue]
+            assigned = {f for asg in verdict.flavors.values() for f in asg.values()}
+            plan.checks = admissionchecks.states(plan.wl, admissionchecks.required(node, assigned))
+            if clusterqueue.multikueue(node, k.admission_checks) or any(
+                    clusterqueue.provisioning_on(node, k.admission_checks, f) for f in sorted(assigned)):
+                plan.state = RESERVED  # its pods are not placed on this cluster's nodes now
         selectors = sorted(n.name for n in tree.queues.values() if n.namespace_selector is not None
                            and not n.namespace_selector.is_empty)  # fmt: skip
         weighted = sorted(n.name for n in list(tree.queues.values()) + list(tree.cohorts.values()) if n.fair_weight_set)
@@ -216,11 +246,10 @@ class Admissions:
         if unchecked:
             self.notes.append(f"{len(unchecked)} Workload(s) have no LocalQueue naming a ClusterQueue of the snapshot "
                               f"(e.g. {unchecked[0]}): not admitted, as Kueue does not queue them")  # fmt: skip
-        for node in sorted(list(k.quota_queues.values()) + list(k.cohorts.values()), key=lambda n: (n.kind, n.name)):
+        for node in sorted(k.quota_queues.values(), key=lambda n: n.name):
             if node.unmodelled:
-                self.notes.append(f"{node.kind} {node.name}: {', '.join(node.unmodelled)} not modelled (admission "
-                                  "checks are not run: a Workload is answered as if every check were Ready): admissions "
-                                  "may differ from Kueue's")  # fmt: skip
+                self.notes.append(f"ClusterQueue {node.name}: {', '.join(node.unmodelled)} not modelled: admissions may "
+                                  "differ from Kueue's")  # fmt: skip
 
     def _running(self, d: Draft) -> dict[tuple[str, str], list[PodDraft]]:
         out: dict[tuple[str, str], list[PodDraft]] = {}
@@ -269,7 +298,8 @@ class Admissions:
         first: tuple[Plan, Flavor] | None = None
         for plan in self.plans:  # (quota does not change the topology: Workloads waiting for it count)
             f = plan.flavor
-            if plan.state not in (RUN, NO_QUOTA, NO_FIT) or f is None or not f.topology_name:
+            if (plan.state not in (RUN, NO_QUOTA, NO_FIT) or f is None or not f.topology_name
+                    or plan.reason == "ClusterQueueInactive"):  # (its missing Topology made it so)
                 continue
             if first is None:
                 first = (plan, f)

@@ -127,6 +127,8 @@ class Workload:
     reserved: float | None = None
     #: It has the ``Evicted`` condition (True): Kueue's preemption takes it first.
     evicted: bool = False
+    #: ``status.admissionChecks``: each check's name -> its state (Pending, Ready, Retry, Rejected), in order
+    checks: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -141,6 +143,16 @@ class Flavor:
     topology_name: str
     pointer: str
     taints: tuple[dict[str, Any], ...] = ()  # spec.nodeTaints: a podSet must tolerate them to use the flavor
+
+
+@dataclass(slots=True)
+class AdmissionCheck:
+    """An ``AdmissionCheck``: its controller and whether it is active (its ``Active``
+    condition is True), as Kueue's cache keeps it (``AddOrUpdateAdmissionCheck``)."""
+
+    name: str
+    controller: str
+    active: bool
 
 
 @dataclass(slots=True)
@@ -159,6 +171,8 @@ class KueueObjects:
     namespaces: dict[str, dict[str, str]] | None = None
     #: fair sharing's preemption strategies, from Kueue's manager Configuration; None: fair sharing is off
     fair_sharing: tuple[str, ...] | None = None
+    admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
+    unmodelled: list[str] = field(default_factory=list)  # warnings: what the objects set that is not modelled
 
 
 # -- Workloads ------------------------------------------------------------------------------
@@ -215,7 +229,29 @@ def read_workload(o: dict, ptr: str, *, now: float) -> Workload:
         evicted=_condition(status, "Evicted") is not None,
         pointer=ptr,
         ident=ident,
+        checks=_check_states(status, join_pointer(ptr, "status"), ident),
     )
+
+
+#: ``CheckState``: the states an admission check of a Workload can be in
+CHECK_STATES = ("Pending", "Ready", "Retry", "Rejected")
+
+
+def _check_states(status: dict, stp: str, ident: dict[str, str]) -> dict[str, str]:
+    """``status.admissionChecks[]``: name -> state (the CRD's enum; a list keyed by name)."""
+    out: dict[str, str] = {}
+    for i, ac in enumerate(r.lst(status, "admissionChecks", stp, ident)):
+        ap = join_pointer(stp, "admissionChecks", i)
+        if not isinstance(ac, dict):
+            raise InputError("an admission check state must be an object", ap, ident)
+        name = r.string(ac, "name", ap, ident, required=True)
+        state = r.string(ac, "state", ap, ident, required=True)
+        if state not in CHECK_STATES:
+            raise InputError(f"state must be one of {', '.join(CHECK_STATES)}", join_pointer(ap, "state"), ident)
+        if name in out:
+            raise InputError(f"duplicate admission check {name!r}", join_pointer(ap, "name"), ident)
+        out[name] = state
+    return out
 
 
 def _admission_usage(adm: Any, ap: str, ident: dict[str, str]) -> tuple[str, dict[tuple[str, str], int]] | None:
@@ -482,6 +518,8 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
             raise InputError(f"duplicate Cohort {node.name!r}", join_pointer(ptr, "metadata", "name"),
                              {"kind": "Cohort", "name": node.name})  # fmt: skip
         k.cohorts[node.name] = node
+    elif kind == "AdmissionCheck":
+        _admission_check(o, ptr, k)
     elif kind == "WorkloadPriorityClass":
         meta, ident, _, name = metadata(o, ptr, kind, namespaced=False)
         value = r.integer(o, "value", ptr, ident, required=True, minimum=-(2**31), maximum=2**31 - 1)
@@ -506,6 +544,9 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
     ident = {"kind": "Configuration", "name": "kueue-manager"}
     if k.fair_sharing is not None:
         raise InputError("more than one Kueue Configuration with fairSharing", ptr, ident)
+    if o.get("admissionFairSharing") is not None:
+        k.unmodelled.append("Kueue Configuration: admissionFairSharing not modelled (LocalQueue usage does not order "
+                            "Workloads): admissions may differ from Kueue's")  # fmt: skip
     fs = o.get("fairSharing")
     if fs is None:
         return
@@ -520,6 +561,17 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
             raise InputError(f"a preemption strategy must be one of {', '.join(FAIR_STRATEGIES)}",
                              join_pointer(fp, "preemptionStrategies", i), ident)  # fmt: skip
     k.fair_sharing = tuple(raw) or FAIR_STRATEGIES
+
+
+def _admission_check(o: dict, ptr: str, k: KueueObjects) -> None:
+    """``spec.controllerName`` (required) and the ``Active`` condition."""
+    meta, ident, _, name = metadata(o, ptr, "AdmissionCheck", namespaced=False)
+    spec = r.obj(o, "spec", ptr, ident, required=True)
+    controller = r.string(spec, "controllerName", join_pointer(ptr, "spec"), ident, required=True)
+    if name in k.admission_checks:
+        raise InputError(f"duplicate AdmissionCheck {name!r}", join_pointer(ptr, "metadata", "name"), ident)
+    status = r.obj(o, "status", ptr, ident)
+    k.admission_checks[name] = AdmissionCheck(name, controller, _condition(status, "Active") is not None)
 
 
 def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:

@@ -29,12 +29,13 @@ nominates each queue's head against the quota as the cycle starts (flavors by
 orders the heads (no borrowing first, then the lowest cohort subtree that holds them,
 then priority, then creation time) and processes each as Kueue's ``processEntry`` does. A
 head that is not admitted is set aside (``BestEffortFIFO``) or blocks its queue
-(``StrictFIFO``); a preemptor blocks its queue until its victims are gone. A ClusterQueue
-with a ``stopPolicy`` other than ``None`` admits nothing. Each Workload gets one attempt
+(``StrictFIFO``); a preemptor blocks its queue until its victims are gone. Inactive
+ClusterQueues (a ``stopPolicy``, missing flavors or checks: :mod:`app.kueue.clusterqueue`)
+are not in the tree. Each Workload gets one attempt
 in the answer, more when a skipped one still has flavors to try. With fair sharing on
 (:mod:`app.kueue.fairsharing`) the heads are ordered by its tournament and preemption
-follows its strategies. Not modelled (named in the warnings when a snapshot uses them):
-``admissionChecks``; Workloads this answer admits are not preemption candidates in it.
+follows its strategies. Not modelled: Workloads this answer admits are not preemption
+candidates in it.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ class Node:
     groups: list[ResourceGroup] = field(default_factory=list)
     strategy: str = "BestEffortFIFO"
     stopped: bool = False
+    terminating: bool = False  # metadata.deletionTimestamp is set
+    #: its admission checks (``admissionChecksStrategy``, or v1beta1 ``admissionChecks``):
+    #: name -> the flavors it runs for (None: every flavor of the ClusterQueue)
+    checks: dict[str, frozenset[str] | None] = field(default_factory=dict)
     within: str = "Never"  # spec.preemption.withinClusterQueue
     reclaim: str = "Never"  # spec.preemption.reclaimWithinCohort
     borrow_within: bool = False  # spec.preemption.borrowWithinCohort.policy LowerPriority
@@ -90,7 +95,7 @@ class Node:
     namespace_selector: LabelSelector | None = None
     fair_weight: float = 1.0  # spec.fairSharing.weight
     fair_weight_set: bool = False
-    unmodelled: list[str] = field(default_factory=list)
+    unmodelled: list[str] = field(default_factory=list)  # fields it sets that are not modelled
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
     subtree: dict[FR, int] = field(default_factory=dict)
@@ -203,12 +208,13 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
         raise InputError("queueingStrategy must be BestEffortFIFO or StrictFIFO", join_pointer(sp, "queueingStrategy"), ident)
     node.strategy = strategy
     node.stopped = (r.string(spec, "stopPolicy", sp, ident) or "None") != "None"
+    node.terminating = meta.get("deletionTimestamp") is not None
+    node.checks = _checks(spec, sp, ident, node)
+    if spec.get("admissionScope") is not None:
+        node.unmodelled.append("admissionScope (Admission Fair Sharing: LocalQueue usage does not order its Workloads)")
     if spec.get("namespaceSelector") is not None:
         node.namespace_selector = LabelSelector.parse(spec["namespaceSelector"], join_pointer(sp, "namespaceSelector"), ident)
     _fair_weight(spec, sp, ident, node)
-    for key in ("admissionChecks", "admissionChecksStrategy"):
-        if spec.get(key):
-            node.unmodelled.append(key)
     node.fungibility = _fungibility(spec, sp, ident)
     pre = r.obj(spec, "preemption", sp, ident)
     pp = join_pointer(sp, "preemption")
@@ -221,6 +227,41 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
     if node.borrow_within and node.reclaim == "Never":  # the CRD's validation rule
         raise InputError("borrowWithinCohort needs reclaimWithinCohort other than Never", bp, ident)
     return node
+
+
+def _checks(spec: dict, sp: str, ident: dict[str, str], node: Node) -> dict[str, frozenset[str] | None]:
+    """The ClusterQueue's admission checks as Kueue reads them (``NewAdmissionChecks``):
+    ``admissionChecksStrategy.admissionChecks[]`` (``name``, ``onFlavors``: empty for every
+    flavor), or v1beta1's ``admissionChecks`` (names: every flavor), which the conversion to
+    v1beta2 turns into a strategy, replacing one given beside it. The webhook's rules: an
+    ``onFlavors`` entry names a flavor of the ClusterQueue's resource groups; names are
+    unique (the list is keyed by name)."""
+    out: dict[str, frozenset[str] | None] = {}
+    names = r.strings(spec, "admissionChecks", sp, ident, "admissionChecks holds AdmissionCheck names")
+    if names:
+        for i, name in enumerate(names):
+            if name in out:
+                raise InputError(f"duplicate admission check {name!r}", join_pointer(sp, "admissionChecks", i), ident)
+            out[name] = None
+        return out
+    strategy = r.obj(spec, "admissionChecksStrategy", sp, ident)
+    stp = join_pointer(sp, "admissionChecksStrategy")
+    flavors = {f for g in node.groups for f in g.flavors}
+    for i, rule in enumerate(r.lst(strategy, "admissionChecks", stp, ident)):
+        rp = join_pointer(stp, "admissionChecks", i)
+        if not isinstance(rule, dict):
+            raise InputError("an admission check rule must be an object", rp, ident)
+        name = r.string(rule, "name", rp, ident, required=True)
+        if name in out:
+            raise InputError(f"duplicate admission check {name!r}", join_pointer(rp, "name"), ident)
+        on = r.strings(rule, "onFlavors", rp, ident, "onFlavors holds ResourceFlavor names")
+        for j, f in enumerate(on):
+            if f not in flavors:
+                raise InputError(f"onFlavors names {f!r}, which is no flavor of the ClusterQueue's resource groups "
+                                 f"(supported: {', '.join(sorted(flavors)) or 'none'})",
+                                 join_pointer(rp, "onFlavors", j), ident)  # fmt: skip
+        out[name] = frozenset(on) if on else None
+    return out
 
 
 def _policy(obj: dict, key: str, allowed: tuple[str, ...], ptr: str, ident: dict[str, str]) -> str:
@@ -553,11 +594,6 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         for rest in pending[q]:
             out[rest.key] = Verdict(False, f"behind {head} in ClusterQueue {q}, {why}")
 
-    for q, es in pending.items():
-        if tree.queues[q].stopped:
-            blocked.add(q)
-            for e in es:
-                out[e.key] = Verdict(False, f"ClusterQueue {q} has a stopPolicy: it admits nothing")
     while True:
         heads = [es[0] for q, es in pending.items() if es and q not in blocked]
         if not heads:

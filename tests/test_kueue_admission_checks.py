@@ -1,0 +1,271 @@
+"""Kueue's admission checks and ClusterQueue activeness in /v1/admissions
+(app/kueue/clusterqueue.py, app/kueue/admissionchecks.py), on the eight 8-GPU nodes of
+tests/test_admissions.py.
+
+Transcribed from kubernetes-sigs/kueue (commit ff69552e):
+* pkg/cache/scheduler/clusterqueue_test.go: TestClusterQueueUpdateWithAdmissionCheck (all
+  13 cases), TestClusterQueueUpdateWithFlavors (all 4);
+* pkg/workload/workload_test.go: TestAdmissionChecksForWorkload, its case for a Workload
+  with quota reserved (the other, a Workload without a reservation, is the workload
+  controller's pre-assignment, which no answer shows).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.kueue import admissionchecks, clusterqueue
+from app.kueue.objects import AdmissionCheck, Flavor
+from app.kueue.quota import Node, ResourceGroup, read_cluster_queue
+from tests.test_admissions import body, one, pod_set, post, problem, workload
+from tests.test_kueue_quota import V2, cq, flavor, lq, reasons, wl
+
+MK, PR = "kueue.x-k8s.io/multikueue", "kueue.x-k8s.io/provisioning-request"
+
+
+def check(name: str, controller: str = "example.com/check", active: bool = True) -> dict[str, Any]:
+    """An AdmissionCheck object; ``active``: its ``Active`` condition is True."""
+    return {"apiVersion": V2, "kind": "AdmissionCheck", "metadata": {"name": name},
+            "spec": {"controllerName": controller},
+            "status": {"conditions": [{"type": "Active", "status": "True" if active else "False", "reason": "x",
+                                       "message": "", "lastTransitionTime": "2026-11-23T10:00:00Z"}]}}  # fmt: skip
+
+
+def strategy(*rules: tuple[str, ...]) -> dict[str, Any]:
+    """``admissionChecksStrategy`` with rules (name, onFlavors...)."""
+    return {"admissionChecksStrategy": {"admissionChecks": [
+        {"name": r[0], **({"onFlavors": list(r[1:])} if r[1:] else {})} for r in rules]}}
+
+
+def states(*pairs: tuple[str, str]) -> dict[str, Any]:
+    """A Workload's ``status.admissionChecks``."""
+    return {"admissionChecks": [{"name": n, "state": s, "message": "", "lastTransitionTime": "2026-11-23T10:00:00Z"}
+                                for n, s in pairs]}  # fmt: skip
+
+
+# -- pkg/cache/scheduler/clusterqueue_test.go ----------------------------------------------
+def _queue(name: str, spec: dict[str, Any], terminating: bool = False) -> Node:
+    meta: dict[str, Any] = {"name": name}
+    if terminating:
+        meta["deletionTimestamp"] = "2026-11-23T10:00:00Z"
+    return read_cluster_queue({"apiVersion": V2, "kind": "ClusterQueue", "metadata": meta, "spec": spec}, "/objects/0")
+
+
+AC_LIST = {"admissionChecks": ["check1", "check2", "check3"]}  # (v1beta1's list: MakeClusterQueue.AdmissionChecks)
+AC_STRATEGY = strategy(("check1",), ("check2",), ("check3",))
+
+
+def _acs(**controllers: str | None) -> dict[str, AdmissionCheck]:
+    """check name -> controller (None: inactive, controller "controllerN")."""
+    return {n: AdmissionCheck(n, c or f"controller{n[-1]}", c is not None) for n, c in controllers.items()}
+
+
+ACTIVE3 = _acs(check1="controller1", check2="controller2", check3="controller3")
+READY = ("Ready", "Can admit new workloads")
+TERMINATING = ("Terminating", "Can't admit new workloads; clusterQueue is terminating")
+
+
+@pytest.mark.parametrize(("spec", "terminating", "checks", "want"), [
+    pytest.param(AC_LIST, False, ACTIVE3, READY, id="Pending clusterQueue updated valid AC list"),
+    pytest.param(AC_STRATEGY, False, ACTIVE3, READY, id="Pending clusterQueue with an AC strategy updated valid AC list"),
+    pytest.param(AC_LIST, False, _acs(check1="controller1", check2="controller2"),
+                 ("AdmissionCheckNotFound", "Can't admit new workloads: references missing AdmissionCheck(s): check3."),
+                 id="Active clusterQueue updated with not found AC"),
+    pytest.param(AC_STRATEGY, False, _acs(check1="controller1", check2="controller2"),
+                 ("AdmissionCheckNotFound", "Can't admit new workloads: references missing AdmissionCheck(s): check3."),
+                 id="Active clusterQueue with an AC strategy updated with not found AC"),
+    pytest.param(AC_LIST, False, _acs(check1="controller1", check2="controller2", check3=None),
+                 ("AdmissionCheckInactive", "Can't admit new workloads: references inactive AdmissionCheck(s): check3."),
+                 id="Active clusterQueue updated with inactive AC"),
+    pytest.param(AC_STRATEGY, False, _acs(check1="controller1", check2="controller2", check3=None),
+                 ("AdmissionCheckInactive", "Can't admit new workloads: references inactive AdmissionCheck(s): check3."),
+                 id="Active clusterQueue with an AC strategy updated with inactive AC"),
+    pytest.param(AC_STRATEGY, False, _acs(check1=MK, check2="controller2", check3=MK),
+                 ("MultipleMultiKueueAdmissionChecks", "Can't admit new workloads: Cannot use multiple MultiKueue "
+                  "AdmissionChecks on the same ClusterQueue, found: check1,check3."),
+                 id="Active clusterQueue with an MultiKueue AC strategy updated with duplicate single instance AC Controller"),
+    pytest.param(AC_LIST, False, _acs(check1=MK, check2="controller2", check3=PR),
+                 ("MultiKueueWithProvisioningRequest", "Can't admit new workloads: Cannot use both MultiKueue and "
+                  "ProvisioningRequest AdmissionChecks together, found: check1, check3."),
+                 id="Active clusterQueue with both MultiKueue and ProvisioningRequest ACs"),
+    pytest.param(AC_LIST, True, ACTIVE3, TERMINATING, id="Terminating clusterQueue updated with valid AC list"),
+    pytest.param(AC_STRATEGY, True, ACTIVE3, TERMINATING,
+                 id="Terminating clusterQueue with an AC strategy updated with valid AC list"),
+    pytest.param(AC_LIST, True, _acs(check1="controller1", check2="controller2"), TERMINATING,
+                 id="Terminating clusterQueue updated with not found AC"),
+    pytest.param(AC_STRATEGY, True, _acs(check1="controller1", check2="controller2"), TERMINATING,
+                 id="Terminating clusterQueue with an AC strategy updated with not found AC"),
+    pytest.param(AC_STRATEGY, False, _acs(check1="controller1", check2="controller2", check3="controller2"), READY,
+                 id="Active clusterQueue with an AC strategy updated"),
+])  # fmt: skip
+def test_TestClusterQueueUpdateWithAdmissionCheck(spec: dict, terminating: bool, checks: dict, want: tuple[str, str]) -> None:
+    got = clusterqueue.inactive_reason(_queue("cq", spec, terminating), {}, checks, set())
+    assert (got or READY) == want
+
+
+X86 = {"resourceGroups": [{"coveredResources": ["cpu"], "flavors": [{"name": "x86", "resources": [
+    {"name": "cpu", "nominalQuota": "5"}]}]}]}  # fmt: skip
+
+
+@pytest.mark.parametrize(("terminating", "flavors", "want"), [
+    pytest.param(False, {"x86": Flavor("x86", {}, (), "", "")}, READY, id="Pending clusterQueue updated existent flavors"),
+    pytest.param(False, {}, ("FlavorNotFound", "Can't admit new workloads: references missing ResourceFlavor(s): x86."),
+                 id="Active clusterQueue updated with not found flavors"),
+    pytest.param(True, {"x86": Flavor("x86", {}, (), "", "")}, TERMINATING,
+                 id="Terminating clusterQueue updated with existent flavors"),
+    pytest.param(True, {}, TERMINATING, id="Terminating clusterQueue updated with not found flavors"),
+])  # fmt: skip
+def test_TestClusterQueueUpdateWithFlavors(terminating: bool, flavors: dict, want: tuple[str, str]) -> None:
+    assert (clusterqueue.inactive_reason(_queue("cq", X86, terminating), flavors, {}, set()) or READY) == want
+
+
+def test_TestAdmissionChecksForWorkload_only_relevant_checks_for_a_workload_with_quota_reserved() -> None:
+    """"Only relevant checks returned for an admitted workload": assigned flavor1 (cpu) and
+    flavor2 (memory); checks on flavor1, flavor2, both, both and a flavor the queue lacks,
+    only that flavor, and every flavor. (Built directly: Kueue's webhook refuses an
+    ``onFlavors`` entry naming no flavor of the queue, a 422 here, see below.)"""
+    node = Node("cq", "ClusterQueue", groups=[ResourceGroup(("cpu", "memory"), ["flavor1", "flavor2"])])
+    node.checks = {"ac1": frozenset({"flavor1"}), "ac2": frozenset({"flavor2"}), "ac3": frozenset({"flavor1", "flavor2"}),
+                   "ac4": frozenset({"flavor1", "flavor2", "non-existent-flavor"}),
+                   "ac5": frozenset({"non-existent-flavor"}), "ac6": None}  # fmt: skip
+    assert admissionchecks.required(node, {"flavor1", "flavor2"}) == ["ac1", "ac2", "ac3", "ac4", "ac6"]
+
+
+# -- end to end, one rule each ------------------------------------------------------------------
+def queue(*checks: tuple[str, ...], **spec: Any) -> dict[str, Any]:
+    return cq("cq", {"f": 64}, **strategy(*checks), **spec)
+
+
+def test_quota_is_reserved_and_the_workload_waits_for_a_pending_check(client):
+    """A Workload gets quota and placement, but Kueue admits it only once its check is Ready:
+    ``QuotaReserved``, not admitted, ``status.admission`` to write, the check Pending."""
+    a = post(client, body([wl("w", 16)], [flavor("f"), queue(("prov",)), lq("lq", "cq"), check("prov")]))
+    w = one(a, "ml/w")
+    assert (w["admitted"], w["reason"]) == (False, "QuotaReserved")
+    assert w["admissionChecks"] == [{"name": "prov", "state": "Pending"}]
+    assert w["admission"]["clusterQueue"] == "cq" and w["podSets"][0]["count"] == 2
+    assert w["message"] == "quota reserved in ClusterQueue cq, 2 pods placed; waiting for admission check(s): prov (Pending)"
+
+
+def test_quota_reserved_workloads_hold_their_quota_in_the_cycle(client):
+    """Quota reserved counts as used: of 16 GPUs, a reserved 16 leaves nothing for the next."""
+    objs = [flavor("f"), cq("cq", {"f": 16}, **strategy(("prov",))), lq("lq", "cq"), check("prov")]
+    a = post(client, body([wl("first", 16, created="2026-11-23T10:00:00Z"), wl("second", 8)], objs))
+    assert reasons(a) == {"ml/first": "QuotaReserved", "ml/second": "InsufficientQuota"}
+
+
+def test_every_check_ready_admits(client):
+    """A Workload whose status holds every required check Ready is admitted at once
+    (``HasAllRequiredChecks`` and ``HasAllChecksReady``)."""
+    w = wl("w", 8) | {"status": states(("prov", "Ready"))}
+    a = post(client, body([w], [flavor("f"), queue(("prov",)), lq("lq", "cq"), check("prov")]))
+    assert (one(a, "ml/w")["reason"], one(a, "ml/w")["admissionChecks"]) == ("Admitted", [{"name": "prov", "state": "Ready"}])
+
+
+def test_a_check_on_other_flavors_does_not_apply(client):
+    """``onFlavors``: a check for flavor g only; the Workload assigned f needs none."""
+    objs = [flavor("f"), flavor("g"), cq("cq", {"f": 64, "g": 64}, **strategy(("prov", "g"))), lq("lq", "cq"), check("prov")]
+    w = one(post(client, body([wl("w", 8)], objs)), "ml/w")
+    assert (w["reason"], w["admissionChecks"], w["flavor"]) == ("Admitted", [], "f")
+
+
+def test_a_missing_admission_check_makes_the_cluster_queue_inactive(client):
+    a = post(client, body([wl("w", 8)], [flavor("f"), queue(("prov",)), lq("lq", "cq")]))
+    assert one(a, "ml/w")["message"] == ("ClusterQueue cq is inactive (AdmissionCheckNotFound): Can't admit new workloads: "
+                                         "references missing AdmissionCheck(s): prov.")  # fmt: skip
+    assert reasons(a) == {"ml/w": "ClusterQueueInactive"} and one(a, "ml/w")["admission"] is None
+
+
+def test_an_inactive_admission_check_makes_the_cluster_queue_inactive(client):
+    a = post(client, body([wl("w", 8)], [flavor("f"), queue(("prov",)), lq("lq", "cq"), check("prov", active=False)]))
+    assert "(AdmissionCheckInactive)" in one(a, "ml/w")["message"] and reasons(a) == {"ml/w": "ClusterQueueInactive"}
+
+
+def test_a_missing_flavor_makes_the_cluster_queue_inactive(client):
+    a = post(client, body([wl("w", 8)], [cq("cq", {"f": 64}), lq("lq", "cq")]))
+    assert one(a, "ml/w")["message"].endswith("references missing ResourceFlavor(s): f.")
+
+
+def test_a_terminating_cluster_queue_admits_nothing(client):
+    q = queue()
+    q["metadata"]["deletionTimestamp"] = "2026-11-23T10:00:00Z"
+    a = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
+    assert one(a, "ml/w")["message"] == ("ClusterQueue cq is inactive (Terminating): Can't admit new workloads; "
+                                         "clusterQueue is terminating")  # fmt: skip
+
+
+def test_an_inactive_cluster_queue_lends_nothing_to_its_cohort(client):
+    """Kueue's scheduler snapshot leaves inactive ClusterQueues out (``skipInactiveCQReason``):
+    b (no quota of its own) borrows a's 16 GPUs while a is active, none once a names a
+    missing check."""
+    def objs(*a_checks: tuple[str, ...]) -> list[dict[str, Any]]:
+        return [flavor("f"), cq("a", {"f": 16}, cohort="team", **strategy(*a_checks)), cq("b", {"f": 0}, cohort="team"),
+                lq("lq", "b")]  # fmt: skip
+
+    assert reasons(post(client, body([wl("w", 16)], objs())))["ml/w"] == "Admitted"
+    assert reasons(post(client, body([wl("w", 16)], objs(("ghost",)))))["ml/w"] == "InsufficientQuota"
+
+
+def test_failed_admission_checks_keep_the_workload_from_quota(client):
+    """A check in state Retry or Rejected: "The workload has failed admission checks"."""
+    w = wl("w", 8) | {"status": states(("prov", "Retry"))}
+    a = post(client, body([w], [flavor("f"), queue(("prov",)), lq("lq", "cq"), check("prov")]))
+    got = one(a, "ml/w")
+    assert (got["reason"], got["message"]) == ("FailedAdmissionChecks", "The workload has failed admission checks: prov (Retry)")
+    assert got["admissionChecks"] == [{"name": "prov", "state": "Retry"}]
+
+
+@pytest.mark.parametrize("controller", [PR, MK])
+def test_provisioning_request_and_multikueue_checks_reserve_quota_without_placing(client, controller):
+    """Quota reserved, no pod placed on this cluster's nodes: a ProvisioningRequest check
+    provisions capacity first, a MultiKueue check runs the Workload on a worker cluster; on a
+    TAS flavor Kueue delays the topology (``delayedTopologyRequest: Pending``). 80 GPUs
+    would not fit the 64 of the nodes."""
+    tas = flavor("f") | {"spec": {"topologyName": "default"}}
+    a = post(client, body([wl("w", 80)], [tas, cq("cq", {"f": 128}, **strategy(("c",))), lq("lq", "cq"), check("c", controller)]))
+    w = one(a, "ml/w")
+    assert (w["reason"], w["admitted"], w["podSets"]) == ("QuotaReserved", False, [{"name": "main", "count": 10, "topologyAssignment": None}])
+    psa = w["admission"]["podSetAssignments"][0]
+    assert psa["delayedTopologyRequest"] == "Pending" and "topologyAssignment" not in psa and psa["count"] == 10
+
+
+def test_a_workload_with_quota_reserved_and_a_pending_check_is_not_already_admitted(client):
+    held = workload("held", pod_set(count=1), queueName="lq") | {"status": {
+        "admission": {"clusterQueue": "cq", "podSetAssignments": [{"name": "main", "count": 1,
+                      "flavors": {"nvidia.com/gpu": "f"}, "resourceUsage": {"nvidia.com/gpu": "8"}}]},
+        **states(("prov", "Pending"))}}  # fmt: skip
+    w = one(post(client, body([held], [flavor("f"), queue(("prov",)), lq("lq", "cq"), check("prov")])), "ml/held")
+    assert (w["reason"], w["admission"]) == ("QuotaReserved", None)
+    assert w["message"] == "quota already reserved (status.admission is set); waiting for admission check(s): prov (Pending)"
+
+
+def test_v1beta1_admission_checks_list_is_every_flavor_and_replaces_a_strategy(client):
+    """v1beta1's ``admissionChecks`` converts to a strategy of those names (every flavor),
+    replacing one given beside it."""
+    q = cq("cq", {"f": 64}, admissionChecks=["prov"], **strategy(("other", "f")))
+    a = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq"), check("prov")]))
+    assert one(a, "ml/w")["admissionChecks"] == [{"name": "prov", "state": "Pending"}]
+
+
+def test_bad_admission_check_fields_are_422s_at_the_field(client):
+    on_missing = cq("cq", {"f": 64}, **strategy(("prov", "nope")))
+    err = problem(client, body([wl("w", 8)], [flavor("f"), on_missing, lq("lq", "cq")]))
+    assert err["pointer"].endswith("/spec/admissionChecksStrategy/admissionChecks/0/onFlavors/0") and "'nope'" in err["detail"]
+    no_controller = check("prov")
+    del no_controller["spec"]["controllerName"]
+    assert problem(client, body([wl("w", 8)], [no_controller]))["pointer"].endswith("/spec/controllerName")
+    bad_state = wl("w", 8) | {"status": states(("prov", "Maybe"))}
+    assert problem(client, body([bad_state]))["pointer"] == "/workloads/0/status/admissionChecks/0/state"
+
+
+def test_admission_fair_sharing_is_named_in_the_warnings(client):
+    """Admission Fair Sharing (a ClusterQueue's ``admissionScope``, the Configuration's
+    ``admissionFairSharing``) is not modelled: both are named."""
+    conf = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+            "admissionFairSharing": {"usageHalfLifeTime": "168h"}}  # fmt: skip
+    q = cq("cq", {"f": 64}, admissionScope={"admissionMode": "UsageBasedAdmissionFairSharing"})
+    notes = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq"), conf]))["warnings"]
+    assert any(n.startswith("ClusterQueue cq: admissionScope (Admission Fair Sharing") for n in notes)
+    assert any(n.startswith("Kueue Configuration: admissionFairSharing not modelled") for n in notes)
