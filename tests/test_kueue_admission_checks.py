@@ -135,7 +135,7 @@ def test_TestAdmissionChecksForWorkload_only_relevant_checks_for_a_workload_with
 
 # -- end to end, one rule each ------------------------------------------------------------------
 def queue(*checks: tuple[str, ...], **spec: Any) -> dict[str, Any]:
-    return cq("cq", {"f": 64}, **strategy(*checks), **spec)
+    return cq("cq", {"f": 64}, **(strategy(*checks) if checks else {}), **spec)
 
 
 def test_quota_is_reserved_and_the_workload_waits_for_a_pending_check(client):
@@ -196,16 +196,19 @@ def test_a_terminating_cluster_queue_admits_nothing(client):
                                          "clusterQueue is terminating")  # fmt: skip
 
 
-def test_an_inactive_cluster_queue_lends_nothing_to_its_cohort(client):
-    """Kueue's scheduler snapshot leaves inactive ClusterQueues out (``skipInactiveCQReason``):
-    b (no quota of its own) borrows a's 16 GPUs while a is active, none once a names a
-    missing check."""
-    def objs(*a_checks: tuple[str, ...]) -> list[dict[str, Any]]:
-        return [flavor("f"), cq("a", {"f": 16}, cohort="team", **strategy(*a_checks)), cq("b", {"f": 0}, cohort="team"),
-                lq("lq", "b")]  # fmt: skip
-
-    assert reasons(post(client, body([wl("w", 16)], objs())))["ml/w"] == "Admitted"
-    assert reasons(post(client, body([wl("w", 16)], objs(("ghost",)))))["ml/w"] == "InsufficientQuota"
+def test_an_inactive_cluster_queue_keeps_its_quota_and_usage_in_its_cohort(client):
+    """Kueue's snapshot leaves an inactive ClusterQueue out, but its cohort's resource node
+    counts every child queue (``updateCohortResourceNode``): a stopped a still lends its 16
+    GPUs to b, and 16 GPUs a stopped c holds still count against the cohort."""
+    lender = [flavor("f"), cq("a", {"f": 16}, cohort="team", stopPolicy="Hold"), cq("b", {"f": 0}, cohort="team"),
+              lq("lq", "b")]  # fmt: skip
+    assert reasons(post(client, body([wl("w", 16)], lender)))["ml/w"] == "Admitted"
+    held = workload("held", pod_set(count=2), queueName="lc") | {"status": {"admission": {"clusterQueue": "c",
+        "podSetAssignments": [{"name": "main", "count": 2, "flavors": {"nvidia.com/gpu": "f"},
+                               "resourceUsage": {"nvidia.com/gpu": "16"}}]}}}  # fmt: skip
+    borrower = [flavor("f"), cq("c", {"f": 0}, cohort="team", stopPolicy="Hold"), cq("b", {"f": 16}, cohort="team"),
+                lq("lq", "b"), lq("lc", "c")]  # fmt: skip
+    assert reasons(post(client, body([held, wl("w", 16)], borrower)))["ml/w"] == "InsufficientQuota"
 
 
 def test_failed_admission_checks_keep_the_workload_from_quota(client):
@@ -269,3 +272,62 @@ def test_admission_fair_sharing_is_named_in_the_warnings(client):
     notes = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq"), conf]))["warnings"]
     assert any(n.startswith("ClusterQueue cq: admissionScope (Admission Fair Sharing") for n in notes)
     assert any(n.startswith("Kueue Configuration: admissionFairSharing not modelled") for n in notes)
+
+
+@pytest.mark.parametrize("controller", [PR, MK])
+def test_every_check_ready_admits_without_placing_here(client, controller):
+    """With its ProvisioningRequest / MultiKueue check Ready and no TAS flavor, Kueue admits
+    at the reservation; nothing is placed on this cluster's nodes."""
+    w = wl("w", 80) | {"status": states(("c", "Ready"))}
+    got = one(post(client, body([w], [flavor("f"), cq("cq", {"f": 128}, **strategy(("c",))), lq("lq", "cq"),
+                                      check("c", controller)])), "ml/w")  # fmt: skip
+    assert (got["reason"], got["admitted"], got["podSets"][0]["count"]) == ("Admitted", True, 10)
+    assert "delayedTopologyRequest" not in got["admission"]["podSetAssignments"][0]
+
+
+def test_a_delayed_topology_request_waits_with_every_check_ready(client):
+    """On a TAS flavor with a Ready ProvisioningRequest check the first pass still delays the
+    topology: QuotaReserved ("There are pending delayed topology requests")."""
+    tas = flavor("f") | {"spec": {"topologyName": "default"}}
+    w = wl("w", 8) | {"status": states(("c", "Ready"))}
+    got = one(post(client, body([w], [tas, cq("cq", {"f": 64}, **strategy(("c",))), lq("lq", "cq"), check("c", PR)])), "ml/w")
+    assert got["reason"] == "QuotaReserved" and "pending delayed topology requests (podSet(s) main)" in got["message"]
+
+
+def test_a_reserved_workload_with_a_failed_check_is_evicted_not_waiting(client):
+    """A Workload holding quota whose check is Rejected (or Retry) is deactivated (evicted) by
+    Kueue's workload controller: FailedAdmissionChecks, not QuotaReserved."""
+    held = workload("held", pod_set(count=1), queueName="lq") | {"status": {
+        "admission": {"clusterQueue": "cq", "podSetAssignments": [{"name": "main", "count": 1,
+                      "flavors": {"nvidia.com/gpu": "f"}, "resourceUsage": {"nvidia.com/gpu": "8"}}]},
+        **states(("prov", "Rejected"))}}  # fmt: skip
+    got = one(post(client, body([held], [flavor("f"), queue(("prov",)), lq("lq", "cq"), check("prov")])), "ml/held")
+    assert got["reason"] == "FailedAdmissionChecks" and got["message"].endswith("deactivates it (Rejected)")
+
+
+def test_admission_check_states_are_listed_by_name(client):
+    """Kueue keeps ``status.admissionChecks`` sorted by name: a carried ``zeta`` after a
+    required ``alpha``."""
+    w = wl("w", 8) | {"status": states(("zeta", "Ready"))}
+    got = one(post(client, body([w], [flavor("f"), queue(("alpha",)), lq("lq", "cq"), check("alpha")])), "ml/w")
+    assert got["admissionChecks"] == [{"name": "alpha", "state": "Pending"}, {"name": "zeta", "state": "Ready"}]
+
+
+@pytest.mark.parametrize(("spec", "where"), [
+    ({"stopPolicy": "Bogus"}, "/spec/stopPolicy"),
+    ({"admissionChecksStrategy": {"admissionChecks": []}}, "/spec/admissionChecksStrategy/admissionChecks"),
+    (strategy(*[(f"c{i}",) for i in range(65)]), "/spec/admissionChecksStrategy/admissionChecks"),
+    (strategy(("",)), "/spec/admissionChecksStrategy/admissionChecks/0/name"),
+    (strategy(("c", "f", "f")), "/spec/admissionChecksStrategy/admissionChecks/0/onFlavors/1"),
+    ({"admissionChecks": [""]}, "/spec/admissionChecks/0"),
+])  # fmt: skip
+def test_the_crds_cluster_queue_bounds_are_422s(client, spec, where):
+    """The CRD's enum for stopPolicy, 1 to 64 check rules, a rule's name, onFlavors a set."""
+    err = problem(client, body([wl("w", 8)], [flavor("f"), cq("cq", {"f": 64}, **spec), lq("lq", "cq")]))
+    assert err["pointer"].endswith(where), err
+
+
+def test_a_deletion_timestamp_must_be_a_time(client):
+    q = queue()
+    q["metadata"]["deletionTimestamp"] = "soon"
+    assert problem(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))["pointer"].endswith("/metadata/deletionTimestamp")

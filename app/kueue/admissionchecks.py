@@ -33,13 +33,15 @@ def required(node: Node, assigned: set[str]) -> list[str]:
 
 
 def states(wl: Workload, checks: list[str]) -> list[dict[str, str]]:
-    """The Workload's ``status.admissionChecks`` after the reservation: the states it carries,
-    in order, then each required check it does not carry, Pending (what Kueue's workload
-    controller adds). Kueue admits at the reservation when it carries every required check
-    (``HasAllRequiredChecks``) and all it carries are Ready (``HasAllChecksReady``), so even
-    a check its ClusterQueue no longer runs keeps it waiting: :func:`all_ready` of this list."""
-    out = [{"name": c, "state": st} for c, st in wl.checks.items()]
-    return out + [{"name": c, "state": "Pending"} for c in checks if c not in wl.checks]
+    """The Workload's ``status.admissionChecks`` after the reservation, by name: the states it
+    carries and each required check it does not carry, Pending (what Kueue's workload
+    controller adds). Kueue's scheduler admits at the reservation when it carries every
+    required check (``HasAllRequiredChecks``) and all it carries are Ready
+    (``HasAllChecksReady``): :func:`all_ready` of this list. So a carried check the queue no
+    longer runs keeps it waiting in this cycle (``TestSchedule``'s "with check state
+    pending"); Kueue's workload controller drops such a check later."""
+    both = {**{c: "Pending" for c in checks}, **wl.checks}
+    return [{"name": c, "state": both[c]} for c in sorted(both)]  # (Kueue keeps the list sorted by name)
 
 
 def all_ready(entries: list[dict[str, str]]) -> bool:

@@ -154,7 +154,13 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         return base | {"reason": reason, "message": plan.message, "preemptions": victims, "admissionChecks": carried,
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
     if plan.state == ADMITTED:
-        carried = [{"name": n, "state": st} for n, st in wl.checks.items()]
+        carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
+        bad = admissionchecks.failed(wl)
+        if wl.admitted and bad:  # (Kueue's workload controller evicts it on Retry, deactivates it on Rejected)
+            return base | {"reason": "FailedAdmissionChecks", "admissionChecks": carried,
+                           "message": "quota reserved (status.admission is set), but the workload has failed admission "
+                                      f"checks: {', '.join(f'{n} ({st})' for n, st in bad)}: Kueue evicts it (Retry) or "
+                                      "deactivates it (Rejected)"}  # fmt: skip
         if wl.admitted and not admissionchecks.all_ready(carried):
             return base | {"reason": "QuotaReserved", "admissionChecks": carried,
                            "message": f"quota already reserved (status.admission is set); {_waiting(carried)}"}
@@ -162,12 +168,23 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         return base | {"admitted": True, "reason": "AlreadyAdmitted", "message": f"already admitted ({why})",
                        "admissionChecks": carried}
     if plan.state == RESERVED:
-        return base | {"reason": "QuotaReserved", "admissionChecks": plan.checks,
-                       "message": f"quota reserved in ClusterQueue {plan.cluster_queue}; {_waiting(plan.checks)}; its "
-                                  "pods are not placed here now (a MultiKueue check runs it on a worker cluster, a "
-                                  "ProvisioningRequest check provisions its capacity first)",
-                       "podSets": [{"name": ps.name, "count": plan.counts.get(ps.name, ps.count), "topologyAssignment": None}
-                                   for ps in wl.pod_sets]}  # fmt: skip
+        counts = [{"name": ps.name, "count": plan.counts.get(ps.name, ps.count), "topologyAssignment": None}
+                  for ps in wl.pod_sets]  # fmt: skip
+        where = ("its pods are not placed by this answer (a MultiKueue check runs it on a worker cluster, a "
+                 "ProvisioningRequest check provisions its capacity)")  # fmt: skip
+        if not admissionchecks.all_ready(plan.checks):
+            return base | {"reason": "QuotaReserved", "admissionChecks": plan.checks, "podSets": counts,
+                           "message": f"quota reserved in ClusterQueue {plan.cluster_queue}; {_waiting(plan.checks)}; "
+                                      + where}  # fmt: skip
+        if plan.delayed:
+            return base | {"reason": "QuotaReserved", "admissionChecks": plan.checks, "podSets": counts,
+                           "message": f"quota reserved in ClusterQueue {plan.cluster_queue}, every admission check Ready; "
+                                      "there are pending delayed topology requests (podSet(s) "
+                                      f"{', '.join(sorted(plan.delayed))}): Kueue assigns their topology in a second pass; "
+                                      + where}  # fmt: skip
+        return base | {"admitted": True, "reason": "Admitted", "admissionChecks": plan.checks, "podSets": counts,
+                       "message": f"admitted: quota reserved in ClusterQueue {plan.cluster_queue}, every admission "
+                                  f"check Ready; {where}"}  # fmt: skip
     job = cluster.jobs.get(plan.key)
     tasks = {t.key: t for t in job.tasks} if job is not None and job.source == "kueue" else {}
     bound = {k for k, t in tasks.items() if t.status == TaskStatus.ALLOCATED}
@@ -233,8 +250,8 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
         }
         if done["topologyAssignment"] is not None:
             a["topologyAssignment"] = done["topologyAssignment"]
-        elif plan.state == RESERVED and any(kueue.flavors[f].topology_name for f in set(flavors.values()) if f in kueue.flavors):
-            a["delayedTopologyRequest"] = "Pending"  # (TAS places it once its checks allow)
+        elif plan.state == RESERVED and ps.name in plan.delayed:
+            a["delayedTopologyRequest"] = "Pending"  # (TAS places it in a second pass)
         assignments.append(a)
     return {"clusterQueue": cq, "podSetAssignments": assignments}
 

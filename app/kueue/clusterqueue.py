@@ -10,8 +10,8 @@ MultiKueue and a ProvisioningRequest check (``kueue.x-k8s.io/provisioning-reques
 together, or a flavor with a ``topologyName`` naming no Topology of the snapshot (this last
 not with a MultiKueue check: the worker clusters place). Kueue's scheduler snapshot leaves
 inactive ClusterQueues out (``skipInactiveCQReason``): their Workloads are not admitted
-("ClusterQueue <name> is inactive"), their quota is not lent in the cohort and what they
-hold is not counted there.
+("ClusterQueue <name> is inactive") and what they hold is no preemption candidate; their
+cohort still counts their quota and usage (its resource node sums every child queue).
 """
 
 from __future__ import annotations

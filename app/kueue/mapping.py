@@ -94,6 +94,8 @@ class Plan:
     #: with quota reserved: the admission checks it waits for, as its status will hold them (see
     #: :mod:`app.kueue.admissionchecks`)
     checks: list[dict[str, str]] = field(default_factory=list)
+    #: RESERVED: the podSets on a TAS flavor whose topology Kueue delays (``delayedTopologyRequest``)
+    delayed: set[str] = field(default_factory=set)
 
     @property
     def key(self) -> str:
@@ -167,21 +169,25 @@ class Admissions:
     def _quota(self, d: Draft) -> None:
         """Kueue's quota pass (:mod:`app.kueue.quota`) over the Workloads whose LocalQueue
         names a ClusterQueue of the snapshot: those it does not admit wait (``NO_QUOTA``),
-        the others take the flavors it assigned. Inactive ClusterQueues
-        (:mod:`app.kueue.clusterqueue`) are left out of the tree, as Kueue's snapshot leaves
-        them out, and their Workloads wait; a Workload with failed admission checks waits."""
+        the others take the flavors it assigned. The Workloads of inactive ClusterQueues
+        (:mod:`app.kueue.clusterqueue`) wait, and what those queues hold is no preemption
+        candidate (Kueue's snapshot leaves the queues out), but their quota and usage stay in
+        their cohort (Kueue's cohort counts every child queue); a Workload with failed
+        admission checks waits."""
         k = self.kueue
         if not k.quota_queues:
             return
         topologies = {t.name for t in d.topologies if t.kind in ("kueue", "kai")}
         inactive = {name: why for name, node in k.quota_queues.items()
                     if (why := clusterqueue.inactive_reason(node, k.flavors, k.admission_checks, topologies))}  # fmt: skip
-        tree = quota.Tree.build({n: q for n, q in k.quota_queues.items() if n not in inactive}, k.cohorts)
+        tree = quota.Tree.build(k.quota_queues, k.cohorts)
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:
-            if wl.admission is not None and wl.admission[0] in tree.queues:
+            if wl.admission is not None:
                 tree.charge(*wl.admission)
+                if wl.admission[0] in inactive:
+                    continue
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), wl.created, reserved,
                                             wl.admission[1], wl.evicted))  # fmt: skip
@@ -191,7 +197,7 @@ class Admissions:
                 continue
             wl = plan.wl
             cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
-            if cq is None or cq not in k.quota_queues:
+            if cq is None or cq not in tree.queues:
                 plan.state = NO_QUEUE
                 plan.message = (f"LocalQueue {wl.namespace}/{wl.queue_name} does not exist" if cq is None else
                                 f"ClusterQueue {cq} (of LocalQueue {wl.namespace}/{wl.queue_name}) does not exist")
@@ -231,9 +237,13 @@ class Admissions:
             node = tree.queues[plan.cluster_queue]
             assigned = {f for asg in verdict.flavors.values() for f in asg.values()}
             plan.checks = admissionchecks.states(plan.wl, admissionchecks.required(node, assigned))
-            if clusterqueue.multikueue(node, k.admission_checks) or any(
-                    clusterqueue.provisioning_on(node, k.admission_checks, f) for f in sorted(assigned)):
+            everywhere = clusterqueue.multikueue(node, k.admission_checks)
+            provisioned = {f for f in assigned if clusterqueue.provisioning_on(node, k.admission_checks, f)}
+            if everywhere or provisioned:
                 plan.state = RESERVED  # its pods are not placed on this cluster's nodes now
+                plan.delayed = {ps for ps, asg in verdict.flavors.items()
+                                if any(f in k.flavors and k.flavors[f].topology_name and (everywhere or f in provisioned)
+                                       for f in asg.values())}  # fmt: skip
         selectors = sorted(n.name for n in tree.queues.values() if n.namespace_selector is not None
                            and not n.namespace_selector.is_empty)  # fmt: skip
         weighted = sorted(n.name for n in list(tree.queues.values()) + list(tree.cohorts.values()) if n.fair_weight_set)

@@ -207,8 +207,13 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
     if strategy not in ("BestEffortFIFO", "StrictFIFO"):
         raise InputError("queueingStrategy must be BestEffortFIFO or StrictFIFO", join_pointer(sp, "queueingStrategy"), ident)
     node.strategy = strategy
-    node.stopped = (r.string(spec, "stopPolicy", sp, ident) or "None") != "None"
-    node.terminating = meta.get("deletionTimestamp") is not None
+    stop = r.string(spec, "stopPolicy", sp, ident) or "None"
+    if stop not in ("None", "Hold", "HoldAndDrain"):
+        raise InputError("stopPolicy must be None, Hold or HoldAndDrain", join_pointer(sp, "stopPolicy"), ident)
+    node.stopped = stop != "None"
+    if meta.get("deletionTimestamp") is not None:
+        r.timestamp(meta["deletionTimestamp"], join_pointer(ptr, "metadata", "deletionTimestamp"), ident)
+        node.terminating = True
     node.checks = _checks(spec, sp, ident, node)
     if spec.get("admissionScope") is not None:
         node.unmodelled.append("admissionScope (Admission Fair Sharing: LocalQueue usage does not order its Workloads)")
@@ -229,6 +234,10 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
     return node
 
 
+#: the CRD's bound on a ClusterQueue's admission check rules and on a rule's onFlavors
+MAX_CHECKS = 64
+
+
 def _checks(spec: dict, sp: str, ident: dict[str, str], node: Node) -> dict[str, frozenset[str] | None]:
     """The ClusterQueue's admission checks as Kueue reads them (``NewAdmissionChecks``):
     ``admissionChecksStrategy.admissionChecks[]`` (``name``, ``onFlavors``: empty for every
@@ -240,6 +249,8 @@ def _checks(spec: dict, sp: str, ident: dict[str, str], node: Node) -> dict[str,
     names = r.strings(spec, "admissionChecks", sp, ident, "admissionChecks holds AdmissionCheck names")
     if names:
         for i, name in enumerate(names):
+            if not name:
+                raise InputError("an admission check needs a name", join_pointer(sp, "admissionChecks", i), ident)
             if name in out:
                 raise InputError(f"duplicate admission check {name!r}", join_pointer(sp, "admissionChecks", i), ident)
             out[name] = None
@@ -247,15 +258,24 @@ def _checks(spec: dict, sp: str, ident: dict[str, str], node: Node) -> dict[str,
     strategy = r.obj(spec, "admissionChecksStrategy", sp, ident)
     stp = join_pointer(sp, "admissionChecksStrategy")
     flavors = {f for g in node.groups for f in g.flavors}
-    for i, rule in enumerate(r.lst(strategy, "admissionChecks", stp, ident)):
+    rules = r.lst(strategy, "admissionChecks", stp, ident)
+    if len(rules) > MAX_CHECKS or ("admissionChecks" in strategy and not rules):
+        raise InputError(f"admissionChecks holds 1 to {MAX_CHECKS} rules", join_pointer(stp, "admissionChecks"), ident)
+    for i, rule in enumerate(rules):
         rp = join_pointer(stp, "admissionChecks", i)
         if not isinstance(rule, dict):
             raise InputError("an admission check rule must be an object", rp, ident)
         name = r.string(rule, "name", rp, ident, required=True)
+        if not name:
+            raise InputError("'name' must name an AdmissionCheck", join_pointer(rp, "name"), ident)
         if name in out:
             raise InputError(f"duplicate admission check {name!r}", join_pointer(rp, "name"), ident)
         on = r.strings(rule, "onFlavors", rp, ident, "onFlavors holds ResourceFlavor names")
+        if len(on) > MAX_CHECKS:
+            raise InputError(f"onFlavors holds at most {MAX_CHECKS} flavors", join_pointer(rp, "onFlavors"), ident)
         for j, f in enumerate(on):
+            if f in on[:j]:
+                raise InputError(f"duplicate flavor {f!r} (onFlavors is a set)", join_pointer(rp, "onFlavors", j), ident)
             if f not in flavors:
                 raise InputError(f"onFlavors names {f!r}, which is no flavor of the ClusterQueue's resource groups "
                                  f"(supported: {', '.join(sorted(flavors)) or 'none'})",
