@@ -77,6 +77,7 @@ DEFAULT_QUEUE = "default"  # the PodGroup CRD's default
 INT32 = 2**31
 INT64 = 2**63
 _PARSE_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)  # strconv.ParseInt / Atoi in base 10 (no "_", no spaces)
+GROUP_AT = join_pointer("", "metadata", "annotations", "scheduling.k8s.io/group-name")  # (after a pod's pointer)
 SCHEDULED = ("Running", "Succeeded", "Failed")
 COMPLETED = ("Succeeded", "Failed")
 
@@ -148,7 +149,7 @@ def realize_podgroups(d: Draft, objects: Any, names: Iterable[str], now: float, 
     for p in pods:
         o = specs.pod(p.pointer) or {}
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
-        refs = owner_references(meta, join_pointer(p.pointer, "metadata"), p.ident)
+        refs = owner_references(meta, p.pointer, p.ident)
         if not p.uid:
             uidless.append(p)
         by_name.setdefault((p.namespace, podgroup_name(p, refs)), []).append((p, {"meta": meta, "refs": refs}))
@@ -230,10 +231,35 @@ class _Owners:
                        f"getAnnotationsFromUpperRes): {kinds}; their other fields are not modelled")  # fmt: skip
 
 
+def _plain_refs(refs: Any) -> bool:
+    """``refs`` is a list of references :func:`owner_references` accepts (the common case,
+    checked without building a pointer)."""
+    if refs is None:
+        return True
+    if type(refs) is not list:
+        return False
+    controllers = 0
+    for ref in refs:
+        if type(ref) is not dict:
+            return False
+        for k in ("apiVersion", "kind", "name", "uid"):
+            v = ref.get(k)
+            if type(v) is not str or not v:
+                return False
+        for k in ("controller", "blockOwnerDeletion"):
+            if ref.get(k) not in (None, True, False):
+                return False
+        controllers += ref.get("controller") is True
+    return controllers <= 1
+
+
 def owner_references(meta: dict, mp: str, ident: r.Ident) -> list[dict]:
     """The pod's ``ownerReferences`` as the API server stores them: a 422 at the field for
     what its validation refuses (``ValidateOwnerReferences``: apiVersion, kind, name and
     uid required; at most one controller)."""
+    if _plain_refs(meta.get("ownerReferences")):
+        return meta.get("ownerReferences") or []
+    mp = join_pointer(mp, "metadata")
     ptr = join_pointer(mp, "ownerReferences")
     refs = r.lst(meta, "ownerReferences", mp, ident)
     controllers = 0
@@ -341,5 +367,5 @@ def build_podgroup(p: PodDraft, meta: dict, refs: list[dict], name: str, owners:
 def annotate(p: PodDraft, name: str, source: str) -> None:
     """``updatePodAnnotations``: the pod names the PodGroup, read as a pod so annotated."""
     p.annotations = {**p.annotations, kube.VOLCANO_GROUP_ANNOTATION: name}
-    p.group = GroupRef(source, name, join_pointer(p.pointer, "metadata", "annotations", kube.VOLCANO_GROUP_ANNOTATION))
+    p.group = GroupRef(source, name, p.pointer + GROUP_AT)
     p.queue = kube.pod_queue(p.labels, p.annotations, p.group)
