@@ -107,11 +107,12 @@ def applies(raw_config: Any) -> bool:
 
 def candidates(d: Draft, names: Iterable[str]) -> list[PodDraft]:
     """The Kubernetes pods naming one of ``names`` in spec.schedulerName (a pod naming none
-    is not Volcano's: Kubernetes gives it ``default-scheduler``); those with no PodGroup
-    annotation (or an empty one) and no gang of another API are the controller's
-    (:func:`_lone`)."""
+    is not Volcano's: Kubernetes gives it ``default-scheduler``) and no Volcano PodGroup;
+    those with no gang of another API either are the controller's (:func:`_lone`)."""
     wanted = frozenset(n for n in names if n)
-    return [p for p in d.pods if p.scheduler in wanted and p.pointer.startswith("/objects/")]
+    # (one pass; the pods of Volcano PodGroups, the common case, are left out in it)
+    named = [p for p in d.pods if p.scheduler in wanted and (p.group is None or p.group.source != "volcano" or not p.group.name)]
+    return [p for p in named if p.pointer.startswith("/objects/")]
 
 
 def _lone(p: PodDraft) -> bool:
