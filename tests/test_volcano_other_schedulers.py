@@ -124,9 +124,13 @@ def test_a_running_pod_of_another_scheduler_still_holds_its_node() -> None:
 
 def test_a_running_pod_of_another_scheduler_is_never_preempted() -> None:
     """Same queue, lower priority: Volcano's preempt filter looks the victim's job up in
-    ``ssn.Jobs`` and finds none. Named ``volcano``, the same pod is preempted."""
+    ``ssn.Jobs`` and finds none. Named ``volcano``, the same pod (in the Running PodGroup
+    Volcano's controller made for it) is preempted. The preemptor names no scheduler (taken
+    as the profile's own, a job of its own, admitted): named ``volcano`` it would be in a
+    PodGroup of its own, Pending, which enqueue does not admit on the full node, and
+    preempt skips a Pending job (``test_volcano_podgroup_controller.py``)."""
     def objs(victim: str) -> list[dict]:
-        return [small(), lone("low", victim, node_name="n1", cpu="4", priority=1), lone("high", "volcano", cpu="4", priority=1000)]
+        return [small(), lone("low", victim, node_name="n1", cpu="4", priority=1), lone("high", "", cpu="4", priority=1000)]
 
     assert decide(objs("default-scheduler"))["evictions"] == []
     assert [e["pod"] for e in decide(objs("volcano"))["evictions"]] == ["default/low"]
@@ -148,7 +152,9 @@ def test_a_pod_of_a_gang_is_its_gangs_whatever_it_names() -> None:
     """``getOrCreateJob`` reads the PodGroup annotation before the name: a Running pod of a
     gang naming ``default-scheduler`` counts in its gang's queue and may be preempted."""
     theirs = pod("low-0", node="n1", cpu="4", group="low", extra_spec={"schedulerName": "default-scheduler"})
-    objs = [small(), podgroup("low", min_member=1), theirs, lone("high", "volcano", cpu="4", priority=1000)]
+    # (the preemptor names no scheduler: a job of its own, admitted; named ``volcano`` it has a
+    # PodGroup of its own, Pending, which enqueue does not admit on the full node)
+    objs = [small(), podgroup("low", min_member=1), theirs, lone("high", "", cpu="4", priority=1000)]
     assert [e["pod"] for e in decide(objs)["evictions"]] == ["default/low-0"]
 
 
@@ -248,12 +254,15 @@ def test_pods_of_other_schedulers_are_named_in_the_warnings() -> None:
 
 
 def test_pending_pods_on_their_own_without_a_podgroup_are_named_when_enqueue_runs() -> None:
-    """Volcano's PodGroup controller makes a PodGroup in phase Pending for each (not
-    modelled: taken as admitted); without enqueue nothing is said."""
-    objs = [small(), lone("b", "volcano"), lone("a", "volcano"), lone("running", "volcano", node_name="n1")]
-    notes = [w for w in decide(objs)["warnings"] if "have no PodGroup" in w]
-    assert len(notes) == 1 and notes[0].startswith("2 Pending pod(s) on their own have no PodGroup in the snapshot (e.g. default/a)")
-    assert not any("have no PodGroup" in w for w in decide(objs, {"profile": "volcano", "actions": "allocate"})["warnings"])
+    """Pending pods on their own naming no scheduler are taken as the volcano profile's own,
+    each a job of its own, admitted (Volcano's PodGroup controller makes PodGroups only for
+    pods naming one of its names: those named ``volcano`` get one, and no such warning);
+    without enqueue nothing is said."""
+    objs = [small(), lone("b", ""), lone("a", ""), lone("c", "volcano"), lone("running", "", node_name="n1")]
+    notes = [w for w in decide(objs)["warnings"] if "name no scheduler" in w]
+    assert len(notes) == 1 and notes[0].startswith("2 Pending pod(s) on their own name no scheduler in spec.schedulerName")
+    assert "(e.g. default/a)" in notes[0]
+    assert not any("name no scheduler" in w for w in decide(objs, {"profile": "volcano", "actions": "allocate"})["warnings"])
 
 
 # -- found in review (bodies in tests/fixtures/volcano_other_schedulers/) ------------------------
@@ -298,6 +307,8 @@ def test_a_gang_of_another_api_whose_pods_name_another_scheduler_is_in_no_job() 
     for o in body["objects"]:
         if o["metadata"]["name"] == "sp-0":
             o["spec"]["schedulerName"] = "volcano"  # one of Volcano's: the gang is the profile's
+        if o["metadata"]["name"] == "high":  # (naming none: a job of its own, admitted; named volcano, its
+            o["spec"].pop("schedulerName", None)  # controller-made PodGroup is not enqueued on the full node)
     out = decide_request(read_request(body, Settings())).wire()
     assert [e["pod"] for e in out["evictions"]] == ["default/sp-0"]
 

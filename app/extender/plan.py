@@ -273,7 +273,7 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
         o.setdefault("status", {})["phase"] = "Running"
     if not present:
         objs.append(pod)
-    req = read_request({"objects": objs, "config": extender_config()}, settings)
+    req = read_request({"objects": objs, "config": extender_config()}, settings, podgroups=False)
     req.cluster.all_pods_own = True
     return _decide(req, objects, assumed, key)
 
@@ -464,7 +464,7 @@ def _base_for(objects: list[dict[str, Any]], settings: Settings) -> _Base:
         for b in _bases:
             if b.objects is objects and b.config == raw:
                 return b
-        req = read_request({"objects": objects, "config": extender_config()}, settings)
+        req = read_request({"objects": objects, "config": extender_config()}, settings, podgroups=False)
         req.cluster.all_pods_own = True  # (kube-scheduler's pods: see Cluster.all_pods_own)
         b = _Base(objects, raw, req)
         _bases.append(b)
@@ -545,7 +545,7 @@ def gang_guard(source: DirectorySource, settings: Settings) -> dict[str, bool]:
     hit = _guard.get(source.version)
     if hit is not None:
         return hit
-    cluster = read_request({"objects": objects}, settings).cluster
+    cluster = read_request({"objects": objects}, settings, podgroups=False).cluster
     out = {}
     for job in cluster.active_jobs.values():  # the inert pods' jobs are all pods on their own
         if job.source == "pod":

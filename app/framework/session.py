@@ -270,8 +270,9 @@ class Session:
         another name is noticed) and the Pending pods of gangs it holds that name another
         scheduler (Volcano's informer never sees them, so their gang counts fewer pods: not
         modelled, they are placed as the gang's); its own Pending pods on their own when
-        enqueue runs (the PodGroup Volcano's controller makes for each starts Pending: not
-        modelled, they are taken as admitted); ``options.schedulerNames`` where no profile
+        enqueue runs (those naming no scheduler, and the native form's: taken as admitted;
+        a Kubernetes pod naming one of Volcano's names has the PodGroup Volcano's controller
+        makes, ``app.ingest.pgcontroller``); ``options.schedulerNames`` where no profile
         reads it."""
         c = self.cluster
         own = self.own_schedulers
@@ -311,10 +312,10 @@ class Session:
                 "Volcano answers to)")  # fmt: skip
         if fresh and "enqueue" in self.config.actions:
             c.warnings.append(
-                f"{len(fresh)} Pending pod(s) on their own have no PodGroup in the snapshot (e.g. {min(fresh)}): Volcano's "
-                "PodGroup controller makes one in phase Pending for each pod, or for each controller owner's pods "
-                "(minResources: the pod's quota usage), which enqueue must admit before allocate places the pods; the "
-                "volcano profile takes each such pod as a job of its own, admitted")  # fmt: skip
+                f"{len(fresh)} Pending pod(s) on their own name no scheduler in spec.schedulerName or come in the native "
+                f"form (e.g. {min(fresh)}): the volcano profile takes each as the scheduler's own, a job of its own, "
+                "admitted (Volcano's PodGroup controller makes the PodGroup enqueue must admit only for a Kubernetes pod "
+                "naming one of Volcano's scheduler names, and then so does Gangplank)")  # fmt: skip
         if pending_in_gangs:
             t = min(pending_in_gangs, key=lambda t: t.key)
             c.warnings.append(

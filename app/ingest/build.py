@@ -1187,7 +1187,8 @@ def _queue_field(pointer: str, obj: dict[str, str] | None, labels: dict[str, str
     if pointer.startswith("/cluster/"):
         return join_pointer(pointer, "queue")
     if obj is not None and obj.get("kind") == "Pod":
-        if labels is not None and not labels.get(KAI_QUEUE_LABEL):
+        # (``labels`` None: a PodGroup Volcano's controller made of the pod, its queue the annotation's)
+        if labels is None or not labels.get(KAI_QUEUE_LABEL):
             return join_pointer(pointer, "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION)
         return join_pointer(pointer, "metadata", "labels", KAI_QUEUE_LABEL)
     return join_pointer(pointer, "spec", "queue")

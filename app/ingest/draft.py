@@ -226,6 +226,10 @@ class Draft:
     #: (namespace, pod) -> the GPU groups a BindRequest selected for it (``_bind_requests``)
     bind_groups: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)
+    #: ReplicaSets, DaemonSets, StatefulSets and batch Jobs ("apiVersion kind", object,
+    #: pointer): counted as ignored, read only for their annotations by Volcano's PodGroup
+    #: controller (``app.ingest.pgcontroller``)
+    owner_objects: list[tuple[str, dict, str]] = field(default_factory=list)
     #: Pods on nodes the snapshot does not have (left out, with a warning).
     vanished: list[PodDraft] = field(default_factory=list)
     #: pods Running on no node (kept, named in a warning)

@@ -1314,6 +1314,9 @@ def realize_vcjobs(d: Draft, objects: Any, read: int, max_objects: int, hold: bo
 
 Reader = Callable[[dict, str, Draft], None]
 
+#: Owner kinds whose annotations Volcano's PodGroup controller reads (``app.ingest.pgcontroller``)
+OWNER_KINDS = frozenset({("apps", "ReplicaSet"), ("apps", "DaemonSet"), ("apps", "StatefulSet"), ("batch", "Job")})
+
 READERS: dict[tuple[str, str], Reader] = {
     ("", "Node"): read_node,
     ("", "Pod"): read_pod,
@@ -1509,6 +1512,8 @@ def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLim
     reader = READERS.get((group, kind))
     if reader is None:
         d.ignored[f"{api_version} {kind}"] = d.ignored.get(f"{api_version} {kind}", 0) + 1
+        if (group, kind) in OWNER_KINDS:  # (Volcano's PodGroup controller may read its annotations)
+            d.owner_objects.append((f"{api_version} {kind}", o, p))
         return
     check_object(o, p, limits)
     reader(o, p, d)

@@ -216,6 +216,10 @@ class PodSpecs:
             objects = self._objects
             text = getattr(objects, "text", None)
             root = self._root = orjson.loads(text) if text is not None else objects
+        head, _, index = pointer.rpartition("/")
+        if head == "/objects" and type(root) is list and index.isdigit():  # (the common case, without the walk)
+            at = root[int(index)] if int(index) < len(root) else None
+            return at if isinstance(at, dict) else None
         at = root
         for token in pointer[len("/objects/"):].split("/"):
             token = unescape_pointer_token(token)

@@ -99,12 +99,14 @@ def decision_envelope(raw: bytes, settings: Settings) -> dict[str, Any]:
 
 def read_request(
     envelope: dict[str, Any], settings: Settings, *, extend: Callable[[Draft, Options], str | None] | None = None,
-    hold: bool = False,
+    hold: bool = False, podgroups: bool | None = None,
 ) -> Request:
     """``extend`` (``POST /v1/admissions``) adds records to the draft before names are
     resolved and may return the topology to build (else ``options.topology``); ``hold``
     (``/v1/simulate``): the pods Volcano Jobs' controller makes later are built and held
-    (``Cluster.held``)."""
+    (``Cluster.held``); ``podgroups``: whether Volcano's PodGroup controller runs (None:
+    where the request's config is the volcano profile or a volcano-scheduler.conf; False
+    where every pod is taken as the profile's own: the extender, admissions)."""
     options = read_options(envelope.get("options"), settings)
     if "objects" not in envelope and "cluster" not in envelope:
         raise InputError("the request needs 'objects' (Kubernetes objects) or 'cluster' (native form)", "")
@@ -122,6 +124,14 @@ def read_request(
     # ``options.schedulerNames``, one without creationTimestamp is created at ``options.now``
     realize_vcjobs(draft, envelope.get("objects"), read, settings.max_objects, hold,
                    (options.scheduler_names or ("volcano",))[0], options.now)  # fmt: skip
+    # Volcano's PodGroup controller, next: a PodGroup for each Kubernetes pod on its own
+    # naming one of Volcano's scheduler names (or one per controller owner), and the pod
+    # annotated with it, where Volcano's scheduler-name model applies
+    if envelope.get("objects") is not None and podgroups is not False:
+        from app.ingest.pgcontroller import realize_podgroups
+
+        realize_podgroups(draft, envelope["objects"], options.scheduler_names or ("volcano",), options.now,
+                          envelope.get("config"), podgroups)  # fmt: skip
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records

@@ -84,7 +84,7 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
         env, adm = read_input(envelope, settings)
         adm.set_aside = set(set_aside)
         adm.stop_at = started + read_options(env.get("options"), settings).deadline_ms / 1000.0
-        req = read_request(env, settings, extend=adm.extend)
+        req = read_request(env, settings, extend=adm.extend, podgroups=False)
         req.cluster.all_pods_own = True  # Kueue admits whatever scheduler the pods name: the profile places them
         levels = adm.after_build(req.cluster)
         ssn = run_session(req, started)
