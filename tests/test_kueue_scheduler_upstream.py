@@ -67,7 +67,7 @@ checked against the Workload CRD, whose ``clusterQueue`` must be a DNS subdomain
 TestSchedule has no nodes (quota only): every case runs on four nodes with 100000 of each
 resource the cases request (:func:`nodes`), so placement never decides; no Topology, no TAS.
 
-57 of TestSchedule's 65 cases are transcribed: 54 pass, 3 are strict xfails.
+58 of TestSchedule's 65 cases are transcribed: 55 pass, 3 are strict xfails.
 "multiple preemptions skip preemption when shared limited resource" is transcribed as Go
 writes it, and fails (strict xfail): its ClusterQueues set
 ``borrowWithinCohort`` with ``reclaimWithinCohort`` unset (Never), which Kueue's CRD rejects
@@ -80,7 +80,6 @@ Not transcribed (the Go case relies on something Gangplank does not model):
 * "error during admission": an injected API error on the status patch
 * "partial admission multiple variable pod sets": partial admission; minCount on two podSets (the Workload CRD allows one: Gangplank answers 422)
 * "partial admission disabled, multiple variable pod sets": the PartialAdmission feature gate off; minCount on two podSets (422 as above)
-* "container does not satisfy limitRange constraints": LimitRange validation
 * "workload-slice fits in single clusterQueue": elastic jobs (workload slices)
 * "block preemptions and signal `BlockedOnPreemptionGates` when a preemption gate is present": preemption gates (MultiKueueOrchestratedPreemption)
 * "do not signal `BlockedOnPreemptionGates` when a preemption gate is present, but the workload fits without preemption": preemption gates (MultiKueueOrchestratedPreemption)
@@ -295,6 +294,13 @@ CASES = [
     case("pending admission check with nofit and fit flavors",
          workloads=[wl("pending-check", "eng-beta", queue="main", checks=(("check", "Pending"),), cpu="80")],
          admitted={"eng-beta/pending-check": adm("eng-beta", psa("main", ("cpu", "spot", "80")))}),
+    # Go: QuotaReserved False, Misconfigured, "resources didn't satisfy LimitRange constraints: spec.podSets[0].
+    # template.spec.containers[0]: Invalid value: [\"cpu\"]: requests must not be above the limitRange max"
+    case("container does not satisfy limitRange constraints",
+         objects=[{"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "alpha", "namespace": "sales"},
+                   "spec": {"limits": [{"type": "Container", "max": {"cpu": "300m"}}]}}],
+         workloads=[wl("new", "sales", ps("one", 1, {"cpu": "500m"}), queue="main")],
+         admitted={}, pending=["sales/new"], not_queued="Misconfigured"),
     # Go: QuotaReserved False, Misconfigured, "resources validation failed: spec.podSets[0].template.spec.
     # containers[0]: Invalid value: ["cpu"]: requests must not exceed its limits"
     case("container resource requests exceed limits",

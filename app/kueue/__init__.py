@@ -4,7 +4,8 @@
   objects that decide a Workload's flavor and priority (ResourceFlavor, LocalQueue,
   ClusterQueue, WorkloadPriorityClass, AdmissionCheck).
 * :mod:`app.kueue.clusterqueue` says whether a ClusterQueue can admit (``inactiveReason``);
-  :mod:`app.kueue.admissionchecks` which checks a Workload with quota waits for.
+  :mod:`app.kueue.admissionchecks` which checks a Workload with quota waits for;
+  :mod:`app.kueue.limitrange` applies LimitRanges to Workloads.
 * :mod:`app.kueue.levels` picks the topology (a Kueue/KAI ``Topology`` or the HyperNode
   tree's label levels) and turns a ``Topology`` into HyperNodes, hostname level included.
 * :mod:`app.kueue.mapping` turns each Workload into a gang of pending pods with the

@@ -38,7 +38,7 @@ from app.kueue import assignment as asg
 from app.kueue.levels import Levels
 from app.kueue import admissionchecks
 from app.kueue.mapping import ADMITTED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED, Admissions, Plan
-from app.kueue.objects import KueueObjects, Workload, read_kueue_object, read_workload
+from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
 from app.model.cluster import Cluster, TaskStatus
 from app.inflight import REQUEST_STARTED
 from app.service import run_session
@@ -69,7 +69,8 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
     if not found:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit", "/workloads")
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
-    workloads: list[Workload] = [read_workload(o, p, now=now) for o, p in found]
+    limits = limit_summaries(kueue)
+    workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits) for o, p in found]
     return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects)
 
 

@@ -45,7 +45,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
-from app.kueue import admissionchecks, clusterqueue, quota
+from app.kueue import admissionchecks, clusterqueue, limitrange, quota
 from app.kueue import levels as lv
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
@@ -215,7 +215,7 @@ class Admissions:
                 plan.state, plan.reason = NO_QUOTA, "ClusterQueueInactive"
                 plan.message = f"ClusterQueue {cq} is inactive ({inactive[cq][0]}): {inactive[cq][1]}"
                 continue
-            why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces) or _over_limits(wl)
+            why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces) or _over_limits(wl) or _limit_range(wl)
             if why:
                 plan.state, plan.message = MISCONFIGURED, why
                 continue
@@ -448,6 +448,13 @@ def _over_limits(wl: Workload) -> str:
     if not bad:
         return ""
     return f"resources validation failed: {'; '.join(bad)}: requests must not exceed its limits: Kueue does not admit it"
+
+
+def _limit_range(wl: Workload) -> str:
+    """Kueue's ``ValidateLimitRange``: a podSet outside its namespace's LimitRanges makes the
+    Workload inadmissible (``Misconfigured``)."""
+    errors = [e for ps in wl.pod_sets for e in ps.limit_range]
+    return f"{limitrange.message(errors)}: Kueue does not admit it" if errors else ""
 
 
 def _namespace_mismatch(cq: quota.Node, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> str:

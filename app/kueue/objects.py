@@ -31,7 +31,7 @@ from app.ingest import reader as r
 from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
-from app.kueue import quota
+from app.kueue import limitrange, quota
 
 GROUP = "kueue.x-k8s.io"
 VERSIONS = ("v1beta1", "v1beta2")
@@ -93,6 +93,8 @@ class PodSet:
     #: Kueue's ``ValidateResources``: the containers (pod-level resources) whose requests
     #: exceed their limits, as "<field path>: [resources]"
     over_limits: tuple[str, ...] = ()
+    #: ``ValidateLimitRange``'s field errors against its namespace's LimitRanges
+    limit_range: tuple[str, ...] = ()
 
     @property
     def minimum(self) -> int:
@@ -172,6 +174,8 @@ class KueueObjects:
     #: fair sharing's preemption strategies, from Kueue's manager Configuration; None: fair sharing is off
     fair_sharing: tuple[str, ...] | None = None
     admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
+    #: core/v1 LimitRanges: namespace -> [(name, items)] (:mod:`app.kueue.limitrange`)
+    limit_ranges: dict[str, list[tuple[str, list[Any]]]] = field(default_factory=dict)
     unmodelled: list[str] = field(default_factory=list)  # warnings: what the objects set that is not modelled
 
 
@@ -181,7 +185,8 @@ def is_workload(o: dict) -> bool:
     return isinstance(av, str) and api_group(av) == GROUP and o.get("kind") == "Workload"
 
 
-def read_workload(o: dict, ptr: str, *, now: float) -> Workload:
+def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange.Summary] | None = None) -> Workload:
+    """``limits``: each namespace's LimitRanges summed up (:func:`limit_summaries`)."""
     av = o.get("apiVersion")
     if not isinstance(av, str) or api_group(av) != GROUP or av.rsplit("/", 1)[-1] not in VERSIONS:
         raise InputError("a Workload must have apiVersion kueue.x-k8s.io/v1beta1 or kueue.x-k8s.io/v1beta2",
@@ -198,8 +203,9 @@ def read_workload(o: dict, ptr: str, *, now: float) -> Workload:
         raise InputError(f"a Workload has 1 to {MAX_POD_SETS} podSets", join_pointer(sp, "podSets"), ident)
     pod_sets: list[PodSet] = []
     partial: str | None = None
+    summary = (limits or {}).get(ns)
     for j, raw in enumerate(raw_sets):
-        ps = _pod_set(raw, join_pointer(sp, "podSets", j), ident)
+        ps = _pod_set(raw, join_pointer(sp, "podSets", j), ident, summary)
         if any(p.name == ps.name for p in pod_sets):
             raise InputError(f"duplicate podSet name {ps.name!r}", join_pointer(ps.pointer, "name"), ident)
         if ps.min_count is not None:
@@ -320,7 +326,7 @@ def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> Clas
     return ClassRef(name, kind, join_pointer(sp, "priorityClassName"))
 
 
-def _pod_set(raw: Any, pp: str, ident: dict[str, str]) -> PodSet:
+def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summary | None = None) -> PodSet:
     if not isinstance(raw, dict):
         raise InputError("a podSet must be an object", pp, ident)
     name = r.string(raw, "name", pp, ident, default="main")
@@ -340,6 +346,8 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str]) -> PodSet:
     annotations = r.str_map(tmeta, "annotations", tmp, ident)
     spec = r.obj(template, "spec", tp, ident)
     sp = join_pointer(tp, "spec")
+    if summary:  # (Kueue's AdjustResources: the namespace's LimitRange defaults)
+        spec = limitrange.adjust(spec, summary)
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
     if "topologyRequest" in raw and raw["topologyRequest"] is not None:
         topology = _topology_request(raw["topologyRequest"], join_pointer(pp, "topologyRequest"), ident)
@@ -359,10 +367,18 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str]) -> PodSet:
         preemption_policy=r.string(spec, "preemptionPolicy", sp, ident),
         topology=topology,
         pointer=pp,
-        over_limits=_over_limits(spec, int(pp.rsplit("/", 1)[-1]) if pp.rsplit("/", 1)[-1].isdigit() else 0),
+        over_limits=_over_limits(spec, _index(pp)),
     )
+    if summary:
+        ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, _index(pp)))
     _check_slices(ps, ident)
     return ps
+
+
+def _index(pp: str) -> int:
+    """The podSet's index in ``spec.podSets`` (its pointer's last token)."""
+    last = pp.rsplit("/", 1)[-1]
+    return int(last) if last.isdigit() else 0
 
 
 def _over_limits(spec: dict, index: int) -> tuple[str, ...]:
@@ -480,6 +496,12 @@ def _check_groups(pod_sets: list[PodSet], ident: dict[str, str]) -> None:
                              "levels; a group shares one", tr.level_ptr, ident)  # fmt: skip
 
 
+def limit_summaries(k: KueueObjects) -> dict[str, limitrange.Summary]:
+    """Each namespace's LimitRanges summed up, in name order (the order the API lists them)."""
+    return {ns: limitrange.summarize([items for _, items in sorted(ranges, key=lambda x: x[0])])
+            for ns, ranges in k.limit_ranges.items()}  # fmt: skip
+
+
 # -- flavor and priority objects -------------------------------------------------------------
 def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
     """Read ``o`` when it is a Kueue kind used here; False for any other object."""
@@ -491,6 +513,11 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         k.namespaces = k.namespaces if k.namespaces is not None else {}
         k.namespaces[name] = {str(key): str(v) for key, v in labels.items()}
         k.consumed["v1 Namespace"] = k.consumed.get("v1 Namespace", 0) + 1
+        return True
+    if av == "v1" and kind == "LimitRange":
+        meta, ident, ns, name = metadata(o, ptr, kind, namespaced=True)
+        k.limit_ranges.setdefault(ns, []).append((name, limitrange.read_limit_range(o, ptr, ident)))
+        k.consumed["v1 LimitRange"] = k.consumed.get("v1 LimitRange", 0) + 1
         return True
     if isinstance(av, str) and api_group(av) == CONFIG_GROUP and kind == "Configuration":
         _configuration(o, ptr, av, k)
