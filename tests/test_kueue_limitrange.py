@@ -154,3 +154,12 @@ def test_bad_limit_ranges_are_422s_at_the_field(client):
     assert problem(client, body([wl("w", 8)], QUEUE + [bad_type]))["pointer"].endswith("/spec/limits/0/type")
     bad_qty = limit_range("x", {"type": "Container", "max": {"cpu": "lots"}})
     assert problem(client, body([wl("w", 8)], QUEUE + [bad_qty]))["pointer"].endswith("/spec/limits/0/max/cpu")
+
+
+def test_a_malformed_container_list_with_a_limit_range_is_a_422_not_a_500(client):
+    """Found by fuzzing /v1/admissions: ``containers`` given as a number reached the
+    LimitRange defaults before the pod reader refused it."""
+    w = wl("w", 8)
+    w["spec"]["podSets"][0]["template"]["spec"]["containers"] = 1.5
+    lr_obj = limit_range("d", {"type": "Container", "defaultRequest": {"cpu": "1"}})
+    assert problem(client, body([w], QUEUE + [lr_obj]))["pointer"].endswith("/template/spec/containers")

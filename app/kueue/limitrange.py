@@ -97,13 +97,20 @@ def adjust(spec: dict, summary: Summary) -> dict:
         return spec
     out = copy.deepcopy(spec)
     if container is not None:
-        for kind in ("initContainers", "containers"):
-            for c in out.get(kind) or ():
-                if isinstance(c, dict):
-                    _defaults(c, container)
+        for c in _containers(out):
+            _defaults(c, container)
     if pod is not None and isinstance(out.get("resources"), dict):
         _defaults(out, pod)
     return out
+
+
+def _list(v: Any) -> list:
+    return v if isinstance(v, list) else []  # (anything else: the pod reader refuses it at its pointer)
+
+
+def _containers(spec: dict) -> list[dict]:
+    """The (init) containers that are objects, init containers first."""
+    return [c for kind in ("initContainers", "containers") for c in _list(spec.get(kind)) if isinstance(c, dict)]
 
 
 def _defaults(holder: dict, fields: dict[str, dict[str, str]]) -> None:
@@ -131,7 +138,7 @@ def violations(spec: dict, request: dict[str, int], summary: Summary, index: int
     container = summary.get("Container")
     if container is not None:
         for kind in ("initContainers", "containers"):
-            for j, c in enumerate(spec.get(kind) or ()):
+            for j, c in enumerate(_list(spec.get(kind))):
                 res = c.get("resources") if isinstance(c, dict) else None
                 req = _milli(res.get("requests") if isinstance(res, dict) else None)
                 lim = _milli(res.get("limits") if isinstance(res, dict) else None)
@@ -149,8 +156,7 @@ def violations(spec: dict, request: dict[str, int], summary: Summary, index: int
 def _named(spec: dict) -> set[str]:
     """The resources the pod's containers, init containers, overhead or pod-level resources name."""
     names: set[str] = set()
-    holders = [c for kind in ("initContainers", "containers") for c in spec.get(kind) or () if isinstance(c, dict)]
-    for h in [*holders, spec]:
+    for h in [*_containers(spec), spec]:
         res = h.get("resources")
         if isinstance(res, dict):
             for key in ("requests", "limits"):
