@@ -163,3 +163,114 @@ def test_a_malformed_container_list_with_a_limit_range_is_a_422_not_a_500(client
     w["spec"]["podSets"][0]["template"]["spec"]["containers"] = 1.5
     lr_obj = limit_range("d", {"type": "Container", "defaultRequest": {"cpu": "1"}})
     assert problem(client, body([w], QUEUE + [lr_obj]))["pointer"].endswith("/template/spec/containers")
+
+
+# -- pkg/workload/resources_test.go: TestAdjustResources (all 8 cases) ----------------------------
+# Each podSet's spec after Kueue's AdjustResources is compared by what Gangplank uses of it, its
+# effective request (a limit without a request becomes the request in the pod reader, as
+# handleLimitsToRequests does), and by the pod overhead a RuntimeClass gave it.
+def ps_spec(limit: dict[str, str] | None = None, request: dict[str, str] | None = None, init: list[dict] | None = None,
+            runtime: str | None = None, overhead: dict[str, str] | None = None, pod_limit: dict[str, str] | None = None,
+            pod_request: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """``MakePodSet(name, 1)``'s one container with ``Limit``/``Request``, ``InitContainers``,
+    ``RuntimeClass``, ``PodOverHead``, ``PodLevelLimit``/``PodLevelRequest``."""
+    res: dict[str, Any] = {}
+    if limit:
+        res["limits"] = dict(limit)
+    if request:
+        res["requests"] = dict(request)
+    spec: dict[str, Any] = {"containers": [{"name": "c", "resources": res}]}
+    if init is not None:
+        spec["initContainers"] = [{"name": f"i{n}", "resources": r} for n, r in enumerate(init)]
+    if runtime:
+        spec["runtimeClassName"] = runtime
+    if overhead:
+        spec["overhead"] = dict(overhead)
+    if pod_limit or pod_request:
+        spec["resources"] = {k: dict(v) for k, v in (("limits", pod_limit), ("requests", pod_request)) if v}
+    return spec
+
+
+def adjusted(spec: dict[str, Any], classes: dict[str, dict[str, str] | None], ranges: list[lr.Item]) -> dict[str, Any]:
+    from app.kueue.objects import _runtime_overhead
+
+    s = _runtime_overhead(spec, classes)
+    return lr.adjust(s, lr.summarize([ranges])) if ranges else s
+
+
+OVER1, OVER2 = {"cpu": "1", "memory": "1024"}, {"cpu": "2", "memory": "2048"}
+LR_CONTAINER = [item("Container", default={"cpu": "4"}, defaultRequest={"cpu": "3"}, max={"cpu": "5"}, min={"cpu": "2"})]
+LR_POD = [item("Pod", default={"cpu": "4"}, defaultRequest={"cpu": "3"}, max={"cpu": "5"}, min={"cpu": "2"})]
+LR_POD_LEVEL = [item("Pod", default={"cpu": "4", "memory": "1Gi"}, defaultRequest={"cpu": "3", "memory": "512Mi"})]
+I43 = {"limits": {"cpu": "4"}, "requests": {"cpu": "3"}}
+
+
+@pytest.mark.parametrize(("classes", "ranges", "given", "want"), [
+    pytest.param({"runtime-a": OVER1}, [],
+                 [ps_spec(runtime="runtime-a"), ps_spec(), ps_spec(runtime="runtime-a", overhead=OVER2),
+                  ps_spec(runtime="runtime-d"), ps_spec(runtime="runtime-e", overhead=OVER2)],
+                 [ps_spec(runtime="runtime-a", overhead=OVER1), ps_spec(), ps_spec(runtime="runtime-a", overhead=OVER2),
+                  ps_spec(runtime="runtime-d"), ps_spec(runtime="runtime-e", overhead=OVER2)],
+                 id="Handle runtimeClass with podOverHead"),
+    pytest.param({"runtime-a": None}, [],
+                 [ps_spec(runtime="runtime-a"), ps_spec(), ps_spec(runtime="runtime-a", overhead=OVER1),
+                  ps_spec(runtime="runtime-d"), ps_spec(runtime="runtime-e", overhead=OVER1)],
+                 [ps_spec(runtime="runtime-a"), ps_spec(), ps_spec(runtime="runtime-a", overhead=OVER1),
+                  ps_spec(runtime="runtime-d"), ps_spec(runtime="runtime-e", overhead=OVER1)],
+                 id="Handle runtimeClass without podOverHead"),
+    pytest.param({}, LR_CONTAINER,
+                 [ps_spec(init=[{}]), ps_spec(limit={"cpu": "6"}, init=[{}]), ps_spec(request={"cpu": "1"}, init=[{}])],
+                 [ps_spec(limit={"cpu": "4"}, request={"cpu": "3"}, init=[I43]),
+                  ps_spec(limit={"cpu": "6"}, request={"cpu": "3"}, init=[I43]),
+                  ps_spec(limit={"cpu": "4"}, request={"cpu": "1"}, init=[I43])],
+                 id="Handle container limit range"),
+    pytest.param({}, LR_POD, [ps_spec(), ps_spec(limit={"cpu": "6"}, request={"cpu": "1"})],
+                 [ps_spec(), ps_spec(limit={"cpu": "6"}, request={"cpu": "1"})], id="Handle pod limit range"),
+    pytest.param({}, LR_POD_LEVEL,
+                 [ps_spec(pod_limit={"memory": "2Gi"}), ps_spec(pod_limit={"cpu": "6"}, pod_request={"cpu": "1"})],
+                 [ps_spec(pod_limit={"cpu": "4", "memory": "2Gi"}, pod_request={"cpu": "3", "memory": "512Mi"}),
+                  ps_spec(pod_limit={"cpu": "6", "memory": "1Gi"}, pod_request={"cpu": "1", "memory": "512Mi"})],
+                 id="Handle pod-level resources with pod limit range"),
+    pytest.param({}, [item("Container")], [ps_spec(), ps_spec(limit={"cpu": "6"}, request={"cpu": "1"})],
+                 [ps_spec(), ps_spec(limit={"cpu": "6"}, request={"cpu": "1"})], id="Handle empty container limit range"),
+    pytest.param({}, [],
+                 [ps_spec(pod_limit={"cpu": "1", "memory": "1Gi"}),
+                  ps_spec(pod_request={"cpu": "2"}, pod_limit={"cpu": "3", "memory": "1Gi"})],
+                 [ps_spec(pod_limit={"cpu": "1", "memory": "1Gi"}, pod_request={"cpu": "1", "memory": "1Gi"}),
+                  ps_spec(pod_request={"cpu": "2", "memory": "1Gi"}, pod_limit={"cpu": "3", "memory": "1Gi"})],
+                 id="Apply pod-level limits to requests"),
+    pytest.param({}, [],
+                 [ps_spec(limit={"cpu": "1", "memory": "1Gi"}, init=[{"limits": {"cpu": "1", "memory": "1"}}]),
+                  ps_spec(request={"cpu": "2"}, limit={"cpu": "3", "memory": "1Gi"},
+                          init=[{"limits": {"cpu": "3", "memory": "1"}, "requests": {"cpu": "2"}}]),
+                  ps_spec(request={"memory": "1Gi"}, limit={"cpu": "1", "memory": "3Gi"},
+                          init=[{"limits": {"cpu": "1", "memory": "3"}, "requests": {"memory": "1"}}]),
+                  ps_spec(limit={"cpu": "1"}, init=[{"limits": {"cpu": "1"}}]),
+                  ps_spec(request={"memory": "1Gi"}, init=[{"requests": {"memory": "1"}}])],
+                 [ps_spec(limit={"cpu": "1", "memory": "1Gi"}, request={"cpu": "1", "memory": "1Gi"},
+                          init=[{"limits": {"cpu": "1", "memory": "1"}, "requests": {"cpu": "1", "memory": "1"}}]),
+                  ps_spec(limit={"cpu": "3", "memory": "1Gi"}, request={"cpu": "2", "memory": "1Gi"},
+                          init=[{"limits": {"cpu": "3", "memory": "1"}, "requests": {"cpu": "2", "memory": "1"}}]),
+                  ps_spec(limit={"cpu": "1", "memory": "3Gi"}, request={"cpu": "1", "memory": "1Gi"},
+                          init=[{"limits": {"cpu": "1", "memory": "3"}, "requests": {"cpu": "1", "memory": "1"}}]),
+                  ps_spec(limit={"cpu": "1"}, request={"cpu": "1"}, init=[{"limits": {"cpu": "1"}, "requests": {"cpu": "1"}}]),
+                  ps_spec(request={"memory": "1Gi"}, init=[{"requests": {"memory": "1"}}])],
+                 id="Apply limits to requests"),
+])  # fmt: skip
+def test_TestAdjustResources(classes: dict, ranges: list[lr.Item], given: list[dict], want: list[dict]) -> None:
+    for g, w in zip(given, want, strict=True):
+        got = adjusted(g, classes, ranges)
+        assert effective_pod_request(got, "/spec", {}) == effective_pod_request(w, "/spec", {})
+        assert got.get("overhead") == w.get("overhead")
+
+
+def test_a_runtime_class_overhead_counts_in_the_workloads_quota(client):
+    """``handlePodOverhead``: a template naming RuntimeClass ``kata`` (pod overhead 1 CPU)
+    and giving no overhead asks for 1 + 1 CPU per pod."""
+    w = wl("w", 8)
+    w["spec"]["podSets"][0]["template"]["spec"]["runtimeClassName"] = "kata"
+    kata = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata"}, "handler": "kata",
+            "overhead": {"podFixed": {"cpu": "1"}}}  # fmt: skip
+    got = one(post(client, body([w], QUEUE + [kata])), "ml/w")
+    assert got["admission"]["podSetAssignments"][0]["resourceUsage"]["cpu"] == "2"
+    assert not any("RuntimeClass" in n for n in post(client, body([w], QUEUE + [kata]))["warnings"])

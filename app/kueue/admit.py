@@ -70,7 +70,8 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit", "/workloads")
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
     limits = limit_summaries(kueue)
-    workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits) for o, p in found]
+    workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits, runtime_classes=kueue.runtime_classes)
+                                 for o, p in found]  # fmt: skip
     return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects)
 
 

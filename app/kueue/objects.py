@@ -174,6 +174,8 @@ class KueueObjects:
     #: fair sharing's preemption strategies, from Kueue's manager Configuration; None: fair sharing is off
     fair_sharing: tuple[str, ...] | None = None
     admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
+    #: node.k8s.io/v1 RuntimeClasses: name -> ``overhead.podFixed`` (None: the class sets no overhead)
+    runtime_classes: dict[str, dict[str, str] | None] = field(default_factory=dict)
     #: core/v1 LimitRanges: namespace -> [(name, items)] (:mod:`app.kueue.limitrange`)
     limit_ranges: dict[str, list[tuple[str, list[Any]]]] = field(default_factory=dict)
     unmodelled: list[str] = field(default_factory=list)  # warnings: what the objects set that is not modelled
@@ -185,8 +187,10 @@ def is_workload(o: dict) -> bool:
     return isinstance(av, str) and api_group(av) == GROUP and o.get("kind") == "Workload"
 
 
-def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange.Summary] | None = None) -> Workload:
-    """``limits``: each namespace's LimitRanges summed up (:func:`limit_summaries`)."""
+def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange.Summary] | None = None,
+                  runtime_classes: dict[str, dict[str, str] | None] | None = None) -> Workload:
+    """``limits``: each namespace's LimitRanges summed up (:func:`limit_summaries`);
+    ``runtime_classes``: the snapshot's RuntimeClasses' pod overhead (Kueue's ``AdjustResources``)."""
     av = o.get("apiVersion")
     if not isinstance(av, str) or api_group(av) != GROUP or av.rsplit("/", 1)[-1] not in VERSIONS:
         raise InputError("a Workload must have apiVersion kueue.x-k8s.io/v1beta1 or kueue.x-k8s.io/v1beta2",
@@ -205,7 +209,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
     partial: str | None = None
     summary = (limits or {}).get(ns)
     for j, raw in enumerate(raw_sets):
-        ps = _pod_set(raw, join_pointer(sp, "podSets", j), ident, summary)
+        ps = _pod_set(raw, join_pointer(sp, "podSets", j), ident, summary, runtime_classes)
         if any(p.name == ps.name for p in pod_sets):
             raise InputError(f"duplicate podSet name {ps.name!r}", join_pointer(ps.pointer, "name"), ident)
         if ps.min_count is not None:
@@ -326,7 +330,8 @@ def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> Clas
     return ClassRef(name, kind, join_pointer(sp, "priorityClassName"))
 
 
-def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summary | None = None) -> PodSet:
+def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summary | None = None,
+             runtime_classes: dict[str, dict[str, str] | None] | None = None) -> PodSet:
     if not isinstance(raw, dict):
         raise InputError("a podSet must be an object", pp, ident)
     name = r.string(raw, "name", pp, ident, default="main")
@@ -346,7 +351,9 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     annotations = r.str_map(tmeta, "annotations", tmp, ident)
     spec = r.obj(template, "spec", tp, ident)
     sp = join_pointer(tp, "spec")
-    if summary:  # (Kueue's AdjustResources: the namespace's LimitRange defaults)
+    # Kueue's AdjustResources: the RuntimeClass's pod overhead, then the namespace's LimitRange defaults
+    spec = _runtime_overhead(spec, runtime_classes or {})
+    if summary:
         spec = limitrange.adjust(spec, summary)
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
     if "topologyRequest" in raw and raw["topologyRequest"] is not None:
@@ -373,6 +380,16 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
         ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, _index(pp)))
     _check_slices(ps, ident)
     return ps
+
+
+def _runtime_overhead(spec: dict, classes: dict[str, dict[str, str] | None]) -> dict:
+    """``handlePodOverhead``: a template naming a RuntimeClass and giving no ``overhead``
+    takes the class's ``overhead.podFixed`` (a class the snapshot lacks adds nothing, as
+    Kueue logs the error and goes on)."""
+    name = spec.get("runtimeClassName")
+    if not isinstance(name, str) or spec.get("overhead") or not classes.get(name):
+        return spec
+    return {**spec, "overhead": dict(classes[name])}  # type: ignore[arg-type]
 
 
 def _index(pp: str) -> int:
@@ -513,6 +530,18 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         k.namespaces = k.namespaces if k.namespaces is not None else {}
         k.namespaces[name] = {str(key): str(v) for key, v in labels.items()}
         k.consumed["v1 Namespace"] = k.consumed.get("v1 Namespace", 0) + 1
+        return True
+    if av == "node.k8s.io/v1" and kind == "RuntimeClass":
+        meta, ident, _, name = metadata(o, ptr, kind, namespaced=False)
+        overhead = r.obj(o, "overhead", ptr, ident)
+        fixed = r.str_map(overhead, "podFixed", join_pointer(ptr, "overhead"), ident) if "podFixed" in overhead else None
+        for res, q in (fixed or {}).items():
+            try:
+                canonical_quantity(res, q)
+            except ValueError as e:
+                raise InputError(f"invalid quantity: {e}", join_pointer(ptr, "overhead", "podFixed", res), ident) from None
+        k.runtime_classes[name] = fixed
+        k.consumed[f"{av} {kind}"] = k.consumed.get(f"{av} {kind}", 0) + 1
         return True
     if av == "v1" and kind == "LimitRange":
         meta, ident, ns, name = metadata(o, ptr, kind, namespaced=True)
