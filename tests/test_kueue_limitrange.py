@@ -135,7 +135,9 @@ def test_a_default_limit_below_the_request_makes_it_misconfigured(client):
     defaulted limit of 500m exceeds it."""
     defaults = limit_range("d", {"type": "Container", "default": {"cpu": "500m"}})
     got = one(post(client, body([wl("w", 8)], QUEUE + [defaults])), "ml/w")
-    assert got["reason"] == "Misconfigured" and "requests must not exceed its limits" in got["message"]
+    assert got["reason"] == "Misconfigured"
+    assert got["message"] == ("resources validation failed: spec.podSets[0].template.spec.containers[0]: Invalid value: "
+                              '["cpu"]: requests must not exceed its limits: Kueue does not admit it')  # (Kueue's text)
 
 
 def test_ranges_are_summed_up_in_name_order(client):

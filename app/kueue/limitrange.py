@@ -171,10 +171,10 @@ def _check(where: str, high: dict[str, int], low: dict[str, int], fields: dict[s
     out = []
     above = _greater(high, _milli(fields["max"]))
     if above:
-        out.append(f"{where}: Invalid value: {_names(above)}: requests must not be above the limitRange max")
+        out.append(f"{where}: Invalid value: {names(above)}: requests must not be above the limitRange max")
     below = _greater(_milli(fields["min"]), low)
     if below:
-        out.append(f"{where}: Invalid value: {_names(below)}: requests must not be below the limitRange min")
+        out.append(f"{where}: Invalid value: {names(below)}: requests must not be below the limitRange min")
     return out
 
 
@@ -184,7 +184,8 @@ def _greater(a: dict[str, int], b: dict[str, int]) -> list[str]:
     return sorted(k for k, v in a.items() if k in b and v > b[k])
 
 
-def _names(names: list[str]) -> str:
+def names(names: list[str]) -> str:
+    """Resource names as Kueue's field errors print them (JSON: ``["cpu","memory"]``)."""
     return "[" + ",".join(f'"{n}"' for n in names) + "]"
 
 
@@ -201,8 +202,12 @@ def _milli(values: Any) -> dict[str, int]:
     return out
 
 
+def aggregate(errors: list[str]) -> str:
+    """Field errors as Kueue's ``ToAggregate`` prints them: one as is, several in brackets,
+    joined by ", "."""
+    return errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+
+
 def message(errors: list[str]) -> str:
-    """Kueue's ``ErrLimitRangeConstraintsUnsatisfiedResources`` with the aggregate of the
-    field errors (one as is, several in brackets, joined by ", ")."""
-    body = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-    return f"resources didn't satisfy LimitRange constraints: {body}"
+    """Kueue's ``ErrLimitRangeConstraintsUnsatisfiedResources`` with the field errors."""
+    return f"resources didn't satisfy LimitRange constraints: {aggregate(errors)}"

@@ -447,7 +447,7 @@ def _over_limits(wl: Workload) -> str:
     bad = [b for ps in wl.pod_sets for b in ps.over_limits]
     if not bad:
         return ""
-    return f"resources validation failed: {'; '.join(bad)}: requests must not exceed its limits: Kueue does not admit it"
+    return f"resources validation failed: {limitrange.aggregate(bad)}: Kueue does not admit it"
 
 
 def _limit_range(wl: Workload) -> str:

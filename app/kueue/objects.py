@@ -419,7 +419,7 @@ def _over_limits(spec: dict, index: int) -> tuple[str, ...]:
                 except ValueError:
                     continue
         if over:
-            out.append(f"{where}: {sorted(over)}")
+            out.append(f"{where}: Invalid value: {limitrange.names(sorted(over))}: requests must not exceed its limits")
     return tuple(out)
 
 
