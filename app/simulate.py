@@ -50,7 +50,7 @@ def simulate(envelope: dict[str, Any], settings: Settings, on_cycle: Callable[[i
     cascaded: set[str] = set()
     gone: set[str] = set()
     for cycle in range(cycles):
-        whole = {k for k, j in c.jobs.items() if j.source != "pod" and j.count(READY) >= j.min_available}
+        whole = {k for k, j in c.jobs.items() if j.source != "pod" and not j.bare and j.count(READY) >= j.min_available}
         ssn = decide_session(Request(cluster=c, config=req.config, options=req.options, envelope=envelope))
         ssn.session_close()  # what the plugins leave for the next cycle (numa-aware: the CPUs it chose)
         decision = ssn.decision
@@ -110,7 +110,7 @@ def apply(c: Any, wire: dict[str, Any], gone: set[str]) -> int:
         _deleted(c, t)
         t.node = -1
         t.nominated_node = e.get("moveTo") or ""  # a moved pod (KAI) comes back nominated to its new node
-        if t.job is not None and t.job.source != "pod":
+        if t.job is not None and t.job.source != "pod" and not t.job.bare:
             t.status = TaskStatus.PENDING  # the controller recreates it
         else:
             t.status = TaskStatus.FAILED

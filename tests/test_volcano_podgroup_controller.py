@@ -256,13 +256,15 @@ def test_rule_the_podgroup_is_created_with_its_first_pod_else_at_options_now() -
 
 def test_rule_phase_pending_until_a_pod_was_scheduled() -> None:
     """A Running pod's PodGroup left Pending before it was bound, and the scheduler's status
-    update keeps it Running (getPodGroupPhase); fewer than minMember scheduled: Inqueue."""
+    update keeps it Running (getPodGroupPhase); fewer than minMember scheduled: Pending
+    (getPodGroupPhase keeps Inqueue only for a PodGroup already Inqueue), so enqueue must
+    admit it again."""
     rs = workload("ReplicaSet", "rs", "rs-uid", {"scheduling.volcano.sh/group-min-member": "3"})
     ref = [owned("ReplicaSet", "rs", "rs-uid")]
     c = cluster([node("n1"), lone("p"), lone("r", node="n1"), rs, lone("x", owners=ref, node="n1"), lone("y", owners=ref)])
     assert c.jobs["default/podgroup-uid-default-p"].phase == "Pending"
     assert c.jobs["default/podgroup-uid-default-r"].phase == "Running"
-    assert c.jobs["default/podgroup-rs-uid"].phase == "Inqueue"
+    assert c.jobs["default/podgroup-rs-uid"].phase == "Pending"
     c = cluster([node("n1"), lone("s", node="n1", phase="Succeeded")])
     job = c.jobs["default/podgroup-uid-default-s"]
     assert job.phase == "Completed" and job.min_resources == {"count/pods": 1000}  # PodUsageFunc: a terminal pod
@@ -386,3 +388,78 @@ def test_rule_a_gang_of_another_api_naming_volcano_is_named_not_modelled() -> No
              "spec": {"minMember": 1}}]  # fmt: skip
     c = cluster(objs)
     assert "default/sp" in c.jobs and any("gangs of another API" in w for w in c.warnings)
+
+
+# -- found in review -------------------------------------------------------------------------
+def test_below_min_member_after_a_restart_waits_for_enqueue_again() -> None:
+    """A StatefulSet of minMember 2 with one pod running and one pending on a node with 2 of
+    8 CPU left after another pod's 4: its PodGroup is Pending (not Inqueue), and enqueue does
+    not admit its 4 CPU of minResources, so nothing is bound (Volcano's getPodGroupPhase)."""
+    sts = workload("StatefulSet", "s", "s-uid", {"scheduling.volcano.sh/group-min-member": "2"})
+    ref = [owned("StatefulSet", "s", "s-uid")]
+    objs = [node("n1", cpu="8"), lone("other", node="n1", cpu="4"), sts,
+            lone("s-0", owners=ref, node="n1", cpu="2"), lone("s-1", owners=ref, cpu="2")]  # fmt: skip
+    assert decide(objs)["bindings"] == []
+
+
+def test_an_owners_network_topology_annotations_are_not_the_podgroups() -> None:
+    """parseNetworkTopologyFromPod reads the pod's annotations only; the scheduler reads the
+    PodGroup's spec, never its inherited annotations."""
+    rs = workload("ReplicaSet", "rs", "rs-uid", {"volcano.sh/network-topology-mode": "hard",
+                                                 "volcano.sh/network-topology-highest-tier": "1"})  # fmt: skip
+    c = cluster([node("n1"), rs, lone("a", owners=[owned("ReplicaSet", "rs", "rs-uid")])])
+    assert c.jobs["default/podgroup-rs-uid"].network_topology is None
+
+
+def test_the_first_pod_by_name_builds_the_podgroup_when_created_together() -> None:
+    """Two pods of one owner created in the same second: the first by name builds the
+    PodGroup (queue, class), whatever their order in the snapshot."""
+    ref = [owned("ReplicaSet", "rs", "rs-uid")]
+    a = lone("a", owners=ref, annotations={"scheduling.volcano.sh/queue-name": "qa"})
+    b = lone("b", owners=ref, annotations={"scheduling.volcano.sh/queue-name": "qb"})
+    for objs in ([a, b], [b, a]):
+        c = cluster([node("n1"), queue("qa"), queue("qb"), workload("ReplicaSet", "rs", "rs-uid"), *objs])
+        assert c.jobs["default/podgroup-rs-uid"].queue == "qa"
+
+
+def test_a_duplicate_owner_object_is_a_422() -> None:
+    rs1 = workload("ReplicaSet", "rs", "rs-uid", {"scheduling.volcano.sh/group-min-member": "2"})
+    rs2 = workload("ReplicaSet", "rs", "rs-uid", {"scheduling.volcano.sh/group-min-member": "3"})
+    e = refused([node("n1"), rs1, rs2, lone("a", owners=[owned("ReplicaSet", "rs", "rs-uid")])])
+    assert e.pointer.endswith("/metadata/name") and "duplicate ReplicaSet default/rs" in e.detail
+
+
+@pytest.mark.parametrize("ann", [{"volcano.sh/network-topology-highest-tier": "9" * 5000},
+                                 {"volcano.sh/network-topology-mode": "hard", "volcano.sh/network-topology-highest-tier": "\u00b2"}])  # fmt: skip
+def test_odd_tier_annotations_are_no_tier_not_a_500(ann) -> None:
+    c = cluster([node("n1"), lone("a", annotations=ann)])
+    assert c.jobs["default/podgroup-uid-default-a"].network_topology.highest_tier_allowed is None
+
+
+def test_a_huge_min_member_is_no_member_count_not_a_500() -> None:
+    rs = workload("ReplicaSet", "rs", "rs-uid", {"scheduling.volcano.sh/group-min-member": "9" * 5000})
+    c = cluster([node("n1"), rs, lone("a", owners=[owned("ReplicaSet", "rs", "rs-uid")])])
+    assert c.jobs["default/podgroup-rs-uid"].min_available == 1  # (ParseInt errs: 1)
+
+
+def test_min_resources_past_a_quantity_is_a_422_at_the_owners_annotation() -> None:
+    rs = workload("ReplicaSet", "rs", "rs-uid", {"scheduling.volcano.sh/group-min-member": "2147483647"})
+    e = refused([node("n1"), rs, lone("a", owners=[owned("ReplicaSet", "rs", "rs-uid")], memory="8Ei")])
+    assert e.pointer.endswith("/metadata/annotations/scheduling.volcano.sh~1group-min-member")
+
+
+def test_an_evicted_bare_pod_is_gone_in_simulate(client) -> None:
+    """A pod with no controller owner is not made again once deleted: its controller-made
+    PodGroup's pod stays gone across /v1/simulate cycles."""
+    from tests.kube import priority_class
+
+    objs = [node("n1", cpu="4"), priority_class("low", 1), priority_class("high", 1000),
+            lone("victim", node="n1", cpu="4", extra_spec={"priorityClassName": "low"}),
+            podgroup("hi", min_member=1, phase="Inqueue", priority_class="high"),
+            pod("hi-0", group="hi", cpu="4", extra_spec={"schedulerName": "volcano", "priorityClassName": "high"})]  # fmt: skip
+    b = body(objs, {"profile": "volcano", "actions": "enqueue, allocate, preempt"}) | {"cycles": 3}
+    r = client.post("/v1/simulate", json=b)
+    assert r.status_code == 200, r.text
+    phases = {p["pod"]: p["phase"] for p in r.json()["final"]["pods"]}
+    assert phases["default/victim"] == "Deleted" and phases["default/hi-0"] == "Running", phases
+    assert r.json()["metrics"]["gangsBroken"] == 0, r.json()["metrics"]

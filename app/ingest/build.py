@@ -644,6 +644,7 @@ def _new_job(g: GroupDraft, key: str, classes: dict[str, PriorityClass], default
     job.waiting_time = g.waiting_time
     job.total_number = g.total_number
     job.disruption_mode = g.disruption_mode or "Pod"
+    job.bare = g.bare
     job.kai_preemptibility = g.kai_preemptibility
     job.kai_fallback = g.kai_fallback
     declared = kai_pod_sets(job)

@@ -175,6 +175,7 @@ class GroupDraft:
     kai_unreachable: tuple[str, ...] = ()  # sub-groups whose lowercased parents loop: not the job's
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
+    bare: bool = False  # made by Volcano's PodGroup controller for a pod with no controller owner
     annotations: dict[str, str] = field(default_factory=dict)
     preemption_priority: int | None = None
     preemption_priority_class: str = ""

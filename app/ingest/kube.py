@@ -733,7 +733,7 @@ def annotated_topology(ann: dict[str, str]) -> NetworkTopology | None:
     tier = ann.get(VOLCANO_NT_TIER)
     return NetworkTopology(
         mode=ann[VOLCANO_NT_MODE] if ann[VOLCANO_NT_MODE] in ("hard", "soft") else "hard",
-        highest_tier_allowed=int(tier) if tier and tier.isdigit() else None,
+        highest_tier_allowed=int(tier) if tier and tier.isascii() and tier.isdigit() and len(tier) <= 18 else None,
     )
 
 

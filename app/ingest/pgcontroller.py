@@ -43,7 +43,9 @@ pod without one, and that pod builds it. Its phase: ``Pending`` while none of it
 ever scheduled; a pod on a node (or Running, Succeeded, Failed) means the scheduler took
 the PodGroup out of Pending before binding it, and its status update has set the phase
 since (``getPodGroupPhase``): ``Running`` with at least minMember of its pods scheduled
-(``Completed`` when those are all Succeeded or Failed), else ``Inqueue``.
+(``Completed`` when those are all Succeeded or Failed), else ``Pending`` (a PodGroup below
+its minimum goes back to Pending unless it was Inqueue, which one made for pods already
+scheduled is not), so enqueue admits it again.
 
 Not modelled (named in the warnings where they apply): the ReplicaSet and StatefulSet
 handlers (``addReplicaSet``, ``addStatefulSet``: the WorkLoadSupport gate's
@@ -62,7 +64,10 @@ from app.errors import InputError, join_pointer
 from app.ingest import kube
 from app.ingest import reader as r
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
+from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
+from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.numatopology import PodSpecs
+from app.ingest.quantity import MAX_REQUEST_MILLI
 from app.ingest.vcjob import pod_quota_usage
 from app.model.cluster import NetworkTopology
 
@@ -84,7 +89,7 @@ COMPLETED = ("Succeeded", "Failed")
 
 def go_int(text: str, bits: int) -> int | None:
     """``strconv.ParseInt(text, 10, bits)`` (``Atoi``: 64 bits), None where Go errs."""
-    if _PARSE_INT.fullmatch(text) is None:
+    if len(text) > 24 or _PARSE_INT.fullmatch(text) is None:  # (past 20 digits Go errs: no huge int() here)
         return None
     v = int(text)
     return v if -(2 ** (bits - 1)) <= v < 2 ** (bits - 1) else None
@@ -112,7 +117,7 @@ def candidates(d: Draft, names: Iterable[str]) -> list[PodDraft]:
     wanted = frozenset(n for n in names if n)
     # (one pass; the pods of Volcano PodGroups, the common case, are left out in it)
     named = [p for p in d.pods if p.scheduler in wanted and (p.group is None or p.group.source != "volcano" or not p.group.name)]
-    return [p for p in named if p.pointer.startswith("/objects/")]
+    return [p for p in named if p.pointer == "/objects" or p.pointer.startswith("/objects/")]
 
 
 def _lone(p: PodDraft) -> bool:
@@ -120,10 +125,12 @@ def _lone(p: PodDraft) -> bool:
 
 
 def realize_podgroups(d: Draft, objects: Any, names: Iterable[str], now: float, raw_config: Any = None,
-                      force: bool | None = None) -> None:
+                      force: bool | None = None, limits: MetaLimits = DEFAULT_LIMITS) -> None:
     """The controller's work on the snapshot (``names``: Volcano's scheduler names; ``now``:
     when a pod without a creationTimestamp was created). ``force``: whether the model
-    applies (None: decided from ``raw_config``, only when some pod is a candidate)."""
+    applies (None: decided from ``raw_config``, only when some pod is a candidate);
+    ``limits``: the size limits an owner object read for its annotations obeys, as every
+    object read does."""
     if force is False:
         return
     named = candidates(d, names)
@@ -143,7 +150,7 @@ def realize_podgroups(d: Draft, objects: Any, names: Iterable[str], now: float, 
     if not pods:
         return
     specs = PodSpecs(objects)
-    owners = _Owners(d)
+    owners = _Owners(d, limits)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source in ("volcano", "native")}
     by_name: dict[tuple[str, str], list[tuple[PodDraft, dict]]] = {}
     uidless: list[PodDraft] = []
@@ -157,7 +164,7 @@ def realize_podgroups(d: Draft, objects: Any, names: Iterable[str], now: float, 
     made: list[tuple[str, str]] = []
     joined: list[tuple[str, str]] = []
     for (ns, name), members in sorted(by_name.items()):
-        members.sort(key=lambda m: (m[0].created or now, m[0].pointer))
+        members.sort(key=lambda m: (m[0].created or now, m[0].namespace, m[0].name))
         g = existing.get((ns, name))
         if g is None:
             first, raw = members[0]
@@ -192,7 +199,8 @@ class _Owners:
     """The owner objects the snapshot holds (``Draft.owner_objects``), by (kind, namespace,
     name); their annotations read when a pod's PodGroup is built."""
 
-    def __init__(self, d: Draft) -> None:
+    def __init__(self, d: Draft, limits: MetaLimits) -> None:
+        self.limits = limits
         self.objects: dict[tuple[str, str, str], tuple[dict, str, str]] = {}
         for label, o, p in d.owner_objects:
             meta = o.get("metadata")
@@ -201,21 +209,35 @@ class _Owners:
             name, ns = meta.get("name"), meta.get("namespace")
             if not isinstance(name, str) or not name or (ns is not None and not isinstance(ns, str)):
                 continue
-            self.objects.setdefault((o.get("kind", ""), ns or "default", name), (o, p, label))
+            key = (o.get("kind", ""), ns or "default", name)
+            if key in self.objects:  # (the API server holds one object of a kind and name per namespace)
+                raise InputError(f"duplicate {key[0]} {key[1]}/{key[2]}", join_pointer(p, "metadata", "name"),
+                                 kube.ident_of(key[0], meta, namespaced=True))  # fmt: skip
+            self.objects[key] = (o, p, label)
         self.read: dict[str, int] = {}  # apiVersion kind -> objects read for their annotations
-        self._seen: set[str] = set()
+        self._annotations: dict[str, dict[str, str]] = {}  # pointer -> its annotations, read once
 
     def annotations(self, kind: str, ns: str, name: str) -> dict[str, str] | None:
         hit = self.objects.get((kind, ns, name))
         if hit is None:
             return None
         o, p, label = hit
-        if p not in self._seen:
-            self._seen.add(p)
+        got = self._annotations.get(p)
+        if got is None:
             self.read[label] = self.read.get(label, 0) + 1
-        mp = join_pointer(p, "metadata")
-        meta = o["metadata"]
-        return r.str_map(meta, "annotations", mp, kube.ident_of(kind, meta, namespaced=True))
+            meta = o["metadata"]
+            ident = kube.ident_of(kind, meta, namespaced=True)
+            check_object(o, p, self.limits)  # (the size limits every object read obeys)
+            got = self._annotations[p] = r.str_map(meta, "annotations", join_pointer(p, "metadata"), ident)
+        return got
+
+    def pointer_of(self, refs: list[dict], ns: str, key: str) -> str | None:
+        """The pointer to annotation ``key`` of the first owner among ``refs`` that has it."""
+        for ref in refs:
+            hit = self.objects.get((ref["kind"], ns, ref["name"]))
+            if hit is not None and key in (self._annotations.get(hit[1]) or {}):
+                return join_pointer(hit[1], "metadata", "annotations", key)
+        return None
 
     def account(self, d: Draft) -> None:
         """The owner objects read are no longer counted as ignored; a warning names them."""
@@ -354,15 +376,29 @@ def build_podgroup(p: PodDraft, meta: dict, refs: list[dict], name: str, owners:
     elif len(scheduled) >= minimum:
         phase = "Completed" if all(m.phase in COMPLETED for m in scheduled) else "Running"
     else:
-        phase = "Inqueue"
+        phase = "Pending"  # (getPodGroupPhase keeps Inqueue only for a PodGroup already Inqueue)
     return GroupDraft(
         source="volcano", namespace=p.namespace, name=name, min_member=minimum,
-        min_resources={k: q * minimum for k, q in usage.items()} if minimum else {},
+        min_resources=_min_resources(usage, minimum, upper, refs, owners, p),
         queue=ann.get(kube.VOLCANO_QUEUE_ANNOTATION) or DEFAULT_QUEUE, priority_class=p.priority_class,
-        network_topology=network_topology(p, ann) or kube.annotated_topology(pg_ann), phase=phase,
+        network_topology=network_topology(p, ann), phase=phase,
         preemptable=r.flag(pg_ann.get(kube.VOLCANO_PREEMPTABLE, pg_labels.get(kube.VOLCANO_PREEMPTABLE))),
-        created=p.created or now, annotations=pg_ann, pointer=p.pointer, ident=p.ident,
+        created=p.created or now, annotations=pg_ann, pointer=p.pointer,
+        ident=p.ident, bare=not any(ref.get("controller") is True for ref in refs),
     )  # fmt: skip
+
+
+def _min_resources(usage: dict[str, int], minimum: int, upper: dict[str, str], refs: list[dict], owners: _Owners,
+                   p: PodDraft) -> dict[str, int]:  # fmt: skip
+    """``CalTaskRequests(pod, minMember)``: the quota usage times minMember, within what a
+    quantity can hold (``MAX_REQUEST_MILLI``), else a 422 at the owners' min-member
+    annotation that asks for it (Volcano's Quantity arithmetic would overflow)."""
+    out = {k: q * minimum for k, q in usage.items()} if minimum else {}
+    if any(v > MAX_REQUEST_MILLI for v in out.values()):
+        where = owners.pointer_of(refs, p.namespace, GROUP_MIN_MEMBER) or p.pointer
+        raise InputError(f"{GROUP_MIN_MEMBER} {upper.get(GROUP_MIN_MEMBER)} times the pod's request is more than a "
+                         "quantity holds", where, p.ident)  # fmt: skip
+    return out
 
 
 def annotate(p: PodDraft, name: str, source: str) -> None:

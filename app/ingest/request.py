@@ -131,7 +131,7 @@ def read_request(
         from app.ingest.pgcontroller import realize_podgroups
 
         realize_podgroups(draft, envelope["objects"], options.scheduler_names or ("volcano",), options.now,
-                          envelope.get("config"), podgroups)  # fmt: skip
+                          envelope.get("config"), podgroups, limits)  # fmt: skip
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records

@@ -219,7 +219,7 @@ class Job:
         "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
         "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
         "preemption_policy", "kai_preemptibility", "kai_fallback", "annotations", "pointer", "obj", "counts", "role_counts",
-        "preemption_priority", "version",
+        "preemption_priority", "version", "bare",
     )  # fmt: skip
 
     def __init__(self, key: str, namespace: str, name: str, source: str) -> None:
@@ -247,6 +247,9 @@ class Job:
         self.waiting_time: float | None = None
         self.total_number: int | None = None
         self.disruption_mode = "Pod"  # KEP-5710 Pod | PodGroup
+        # the PodGroup Volcano's controller made for one pod with no controller owner: its pod,
+        # once deleted, is not made again (no controller recreates it)
+        self.bare = False
         self.preemption_policy = "PreemptLowerPriority"
         self.kai_preemptibility = ""
         # KAI cannot build this PodGroup's sub-groups (why): the kai profile gives it KAI's default structure
