@@ -67,7 +67,7 @@ from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.numatopology import PodSpecs
-from app.ingest.quantity import MAX_REQUEST_MILLI
+from app.ingest.quantity import INT64_MAX
 from app.ingest.vcjob import pod_quota_usage
 from app.model.cluster import NetworkTopology
 
@@ -391,10 +391,10 @@ def build_podgroup(p: PodDraft, meta: dict, refs: list[dict], name: str, owners:
 def _min_resources(usage: dict[str, int], minimum: int, upper: dict[str, str], refs: list[dict], owners: _Owners,
                    p: PodDraft) -> dict[str, int]:  # fmt: skip
     """``CalTaskRequests(pod, minMember)``: the quota usage times minMember, within what a
-    quantity can hold (``MAX_REQUEST_MILLI``), else a 422 at the owners' min-member
+    quantity can hold (2^63-1 canonical units, as any minResources read), else a 422 at the owners' min-member
     annotation that asks for it (Volcano's Quantity arithmetic would overflow)."""
     out = {k: q * minimum for k, q in usage.items()} if minimum else {}
-    if any(v > MAX_REQUEST_MILLI for v in out.values()):
+    if any(v > INT64_MAX for v in out.values()):
         where = owners.pointer_of(refs, p.namespace, GROUP_MIN_MEMBER) or p.pointer
         raise InputError(f"{GROUP_MIN_MEMBER} {upper.get(GROUP_MIN_MEMBER)} times the pod's request is more than a "
                          "quantity holds", where, p.ident)  # fmt: skip
