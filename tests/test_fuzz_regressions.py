@@ -220,3 +220,23 @@ def test_a_preferred_node_affinity_weight_is_an_integer_from_1_to_100(client, we
     assert r.status_code == status, r.text
     if status == 422:
         assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/0/weight"
+
+
+def test_a_kai_memory_quota_near_the_float_limit_is_infinite_without_a_numpy_warning() -> None:
+    """Found by make fuzz-decide: a KAI queue's memory quota of 1e308 (MB) is +inf bytes, as
+    Go's float64 gives; numpy's overflow warning no longer reaches the logs."""
+    import warnings
+
+    from app.ingest.request import read_request
+    from app.service import decide_request
+    from app.settings import Settings
+    from tests.kube import node, request
+    from tests.test_kai import kai_job, kai_queue
+
+    q = kai_queue("q", 8)
+    q["spec"]["resources"]["memory"] = {"quota": 1e308, "limit": 1e308}
+    body = orjson.loads(orjson.dumps({**request([node("n1"), q, *kai_job("j", "q", 1, 1)]), "config": {"profile": "kai"}}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wire = decide_request(read_request(body, Settings())).wire()
+    assert [b["pod"] for b in wire["bindings"]] == ["ml/j-0"]

@@ -231,8 +231,9 @@ class KaiFairShare(Plugin):
 
             deserved = pick("quota", -1.0 if q.source != "kai" else 0.0)
             limit = pick("limit", -1.0)
-            deserved = np.where(deserved > 0, deserved * mult, deserved)
-            limit = np.where(limit > 0, limit * mult, limit)
+            with np.errstate(over="ignore"):  # (a quota near 1e308 MB is +inf bytes, as Go's float64 gives)
+                deserved = np.where(deserved > 0, deserved * mult, deserved)
+                limit = np.where(limit > 0, limit * mult, limit)
             self.queues[q.name] = KaiQueue(q.name, q.parent, q.priority, q.created, deserved, limit,
                                            pick("over_quota_weight", 1.0 if q.source != "kai" else 0.0))  # fmt: skip
         self._check_cycles(c.queues)
