@@ -147,7 +147,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                                  "Misconfigured" if plan.state == MISCONFIGURED else
                                  "Preempting" if plan.preempts else
                                  "Pending" if plan.truncated else "InsufficientQuota")  # fmt: skip
-        carried = [{"name": n, "state": st} for n, st in wl.checks.items()] if plan.reason == "FailedAdmissionChecks" else []
+        carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())] if plan.reason == "FailedAdmissionChecks" else []
         victims = [{"workload": v, "job": v, "pods": sorted(t.key for t in cluster.jobs[v].tasks) if v in cluster.jobs else [],
                     "kueueReason": why,
                     "reason": f"preempted for {wl.key} (priority {plan.priority}) of ClusterQueue {plan.cluster_queue}: "
