@@ -190,9 +190,13 @@ def atoi(text: str) -> int | None:
 
 
 def int32(v: int, what: str, path: Iterable[Any]) -> int:
-    """``int32(v)``: a value outside int32 is refused here (Go would wrap it)."""
+    """``int32(v)`` for a PodGroup's (or sub-group's) minMember: a value outside int32 is
+    refused here (Go would wrap it), a negative one too (the PodGroup CRD's minimum is 1;
+    0 is left out of the object, ``omitempty``, and read as 1)."""
     if not -INT32 <= v < INT32:
         raise GrouperError(f"{what} {v} does not fit the PodGroup's int32 minMember", path)
+    if v < 0:
+        raise GrouperError(f"{what} {v} would make a negative minMember, which the PodGroup CRD refuses (minimum 1)", path)
     return v
 
 
