@@ -493,3 +493,20 @@ def test_an_owner_cycle_is_a_job_of_one_with_a_warning() -> None:
     b = kobj("example.com/v1", "B", "b", owners=[ref("A", "a", "example.com/v1")])
     out = decide([node("a", gpu=2), kai_queue("q", -1), a, b, kpod("p", ref("A", "a", "example.com/v1"))])
     assert list(jobs(out)) == ["default/p"] and any("cannot walk" in w for w in out["warnings"])
+
+
+def test_the_podgroup_is_built_by_its_first_pod_and_duplicate_owners_do_not_depend_on_order() -> None:
+    """Two pods of one ReplicaSet naming different priority classes: the earlier one's
+    builds the PodGroup whatever the order; the ReplicaSet twice, once with another uid."""
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    late = kpod("rs-late", r, labels={"priorityClassName": "build"}, created="2026-11-23T11:00:00Z")
+    early = kpod("rs-early", r, labels={"priorityClassName": "inference"}, created="2026-11-23T10:00:00Z")
+    other = kobj("apps/v1", "ReplicaSet", "rs")
+    other["metadata"]["uid"] = "stale"
+    for objs in ([late, early, other, kobj("apps/v1", "ReplicaSet", "rs")],
+                 [kobj("apps/v1", "ReplicaSet", "rs"), other, early, late]):  # fmt: skip
+        env = orjson.loads(orjson.dumps({**request([node("a", gpu=4), kai_queue("q", -1), *objs]),
+                                         "config": {"profile": "kai"}}))  # fmt: skip
+        js = read_request(env, Settings()).cluster.jobs
+        js = list(js.values()) if isinstance(js, dict) else list(js)
+        assert [(j.key, j.priority) for j in js] == [("default/pg-rs-u-rs", 125)]

@@ -49,6 +49,7 @@ by default), the PodGroup's update by later pods of one owner, the node-pool lab
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -590,7 +591,7 @@ class _Objects:
     kind, namespace, name); those read as owners are counted."""
 
     def __init__(self, d: Draft) -> None:
-        self.by_key: dict[tuple[str, str, str, str], tuple[str, dict, str]] = {}
+        self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
         for label, o, p in d.unread_objects:
             meta = o.get("metadata")
             if not isinstance(meta, dict):
@@ -600,7 +601,7 @@ class _Objects:
                 continue
             api_version = label.split(" ", 1)[0]
             key = (api_version.rpartition("/")[0], o.get("kind", ""), ns or "default", name)
-            self.by_key.setdefault(key, (label, o, p))
+            self.by_key.setdefault(key, []).append((label, o, p))
         self.read: dict[str, int] = {}
         self._seen: set[str] = set()
 
@@ -609,13 +610,16 @@ class _Objects:
 
     def get(self, ref: dict, ns: str) -> Owner | None:
         """``getOwnerInstance``: by the reference's group, kind and name, with its uid."""
-        hit = self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
-        if hit is None:
+        hits = self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
+        # (another object of that name: KAI's ResourceExpired; the snapshot holding one
+        # object twice, the least of them in a canonical form, whatever their order)
+        hits = [h for h in hits or () if h[1]["metadata"].get("uid") == ref["uid"]]
+        if not hits:
             return None
-        label, o, p = hit
+        if len(hits) > 1:
+            hits.sort(key=lambda h: json.dumps(h[1], sort_keys=True, default=str))
+        label, o, p = hits[0]
         meta = o["metadata"]
-        if meta.get("uid") != ref["uid"]:
-            return None  # (another object of that name: KAI's ResourceExpired)
         mp = join_pointer(p, "metadata")
         ident = kube.ident_of(ref["kind"], meta, namespaced=True)
         labels = r.str_map(meta, "labels", mp, ident) if meta.get("labels") is not None else {}
@@ -699,7 +703,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
     other: dict[str, list[str]] = {}  # kind -> pods
-    made: dict[tuple[str, str], tuple[Metadata, list[PodDraft]]] = {}
+    made: dict[tuple[str, str], list[tuple[PodDraft, Metadata]]] = {}
     for p in pods:
         o = specs.pod(p.pointer) or {}
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
@@ -728,16 +732,16 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:
             md.queue = ""  # (Gangplank's implicit default queue, as for a job of one)
             defaulted.append(key)
-        entry = made.setdefault((md.namespace, md.name), (md, []))
-        entry[1].append(p)
+        made.setdefault((md.namespace, md.name), []).append((p, md))
         sg = md.subgroup_for(pod)
         if sg is not None:
             p.labels = {**p.labels, SUBGROUP_LABEL: sg.name}
             p.subgroup = sg.name
     created: list[tuple[str, str]] = []
     joined: list[str] = []
-    for (ns, name), (md, members) in sorted(made.items()):
-        members.sort(key=lambda m: (m.created or now, m.namespace, m.name))
+    for (ns, name), entries in sorted(made.items()):
+        entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
+        members, md = [e[0] for e in entries], entries[0][1]  # (built by its first pod)
         for m in members:
             m.annotations = {**m.annotations, kube.KAI_GROUP_ANNOTATION: name}
             m.group = GroupRef("kai", name, join_pointer(m.pointer, "metadata", "annotations", kube.KAI_GROUP_ANNOTATION))
@@ -756,7 +760,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         created.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
     if created:
         pg, pod_key = min(created)
-        d.notes.append(f"KAI's pod-grouper made {len(created)} PodGroup(s) for {sum(len(m[1]) for m in made.values())} "
+        d.notes.append(f"KAI's pod-grouper made {len(created)} PodGroup(s) for {sum(map(len, made.values()))} "
                        f"kai-scheduler pod(s) without one, from their top owners in the snapshot (e.g. {pg} for {pod_key}): "
                        "each is read as KAI reads a PodGroup")  # fmt: skip
     if defaulted:
