@@ -694,6 +694,12 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     from app.ingest.numatopology import PodSpecs
     from app.ingest.pgcontroller import owner_references
 
+    if not d.unread_objects:  # no owner to find: each stays a job of one (the pods' raw objects not parsed again)
+        d.notes.append(f"{len(pods)} kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. "
+                       f"{min(f'{p.namespace}/{p.name}' for p in pods)}): each is a job of one here; KAI's pod-grouper "
+                       "groups a pod with ownerReferences by its top owner — adding the owner objects (kubectl get "
+                       "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
+        return
     specs = PodSpecs(objects)
     found = _Objects(d)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
