@@ -30,6 +30,7 @@ from app.errors import InputError, join_pointer
 from app.framework.session import Session
 from app.ingest.fastjson import plain
 from app.ingest.request import Request, read_request
+from app.ingest.kaigrouper import applies as kai_applies
 from app.ingest.pgcontroller import applies
 from app.model.cluster import ALLOCATED_STATUS, READY, Cluster
 from app.model.decision import Decision
@@ -341,19 +342,20 @@ def compare(envelope: dict[str, Any], settings: Settings, started: float | None 
     called after each variant's decision with its name, the cluster it decided (before it is
     restored), the node usage before the decision and the decision's wire form."""
     variants, base = split(envelope)
-    # the snapshot read once, per whether Volcano's PodGroup controller runs for the variant's config
-    shared_by: dict[bool, tuple[Request, Any]] = {}
+    # the snapshot read once, per whether Volcano's PodGroup controller and KAI's pod-grouper
+    # run for the variant's config
+    shared_by: dict[tuple[bool, bool], tuple[Request, Any]] = {}
     answers: list[Answer] = []
     wires: list[Any] = []
     warnings: list[str] = []
     for v in variants:
         origins: dict[str, list[str]] = {}  # where the request gives each entry of a merged array
         if v.objects is None and v.cluster is None:
-            podgroups = applies(v.config)
-            shared = shared_by.get(podgroups)
+            podgroups, kai_podgroups = applies(v.config), kai_applies(v.config)
+            shared = shared_by.get((podgroups, kai_podgroups))
             if shared is None:
-                req = read_request(copy.copy(base), settings, podgroups=podgroups)
-                shared = shared_by[podgroups] = (req, req.cluster.checkpoint())
+                req = read_request(copy.copy(base), settings, podgroups=podgroups, kai_podgroups=kai_podgroups)
+                shared = shared_by[(podgroups, kai_podgroups)] = (req, req.cluster.checkpoint())
             else:
                 shared[0].cluster.restore(shared[1])
             req = Request(cluster=shared[0].cluster, config=v.config, options=shared[0].options, envelope=base)

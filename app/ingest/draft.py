@@ -231,6 +231,10 @@ class Draft:
     #: pointer): counted as ignored, read only for their annotations by Volcano's PodGroup
     #: controller (``app.ingest.pgcontroller``)
     owner_objects: list[tuple[str, dict, str]] = field(default_factory=list)
+    #: Every object of a kind Gangplank has no reader for ("apiVersion kind", object,
+    #: pointer): counted as ignored; KAI's pod-grouper (``app.ingest.kaigrouper``) reads
+    #: the owners of KAI pods among them
+    unread_objects: list[tuple[str, dict, str]] = field(default_factory=list)
     #: Pods on nodes the snapshot does not have (left out, with a warning).
     vanished: list[PodDraft] = field(default_factory=list)
     #: pods Running on no node (kept, named in a warning)

@@ -1511,9 +1511,11 @@ def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLim
         group = groups[api_version] = api_group(api_version)
     reader = READERS.get((group, kind))
     if reader is None:
-        d.ignored[f"{api_version} {kind}"] = d.ignored.get(f"{api_version} {kind}", 0) + 1
+        label = f"{api_version} {kind}"
+        d.ignored[label] = d.ignored.get(label, 0) + 1
+        d.unread_objects.append((label, o, p))  # (KAI's pod-grouper may read it as an owner)
         if (group, kind) in OWNER_KINDS:  # (Volcano's PodGroup controller may read its annotations)
-            d.owner_objects.append((f"{api_version} {kind}", o, p))
+            d.owner_objects.append((label, o, p))
         return
     check_object(o, p, limits)
     reader(o, p, d)

@@ -99,14 +99,16 @@ def decision_envelope(raw: bytes, settings: Settings) -> dict[str, Any]:
 
 def read_request(
     envelope: dict[str, Any], settings: Settings, *, extend: Callable[[Draft, Options], str | None] | None = None,
-    hold: bool = False, podgroups: bool | None = None,
+    hold: bool = False, podgroups: bool | None = None, kai_podgroups: bool | None = None,
 ) -> Request:
     """``extend`` (``POST /v1/admissions``) adds records to the draft before names are
     resolved and may return the topology to build (else ``options.topology``); ``hold``
     (``/v1/simulate``): the pods Volcano Jobs' controller makes later are built and held
     (``Cluster.held``); ``podgroups``: whether Volcano's PodGroup controller runs (None:
     where the request's config is the volcano profile or a volcano-scheduler.conf; False
-    where every pod is taken as the profile's own: the extender, admissions)."""
+    where every pod is taken as the profile's own: the extender, admissions);
+    ``kai_podgroups``: whether KAI's pod-grouper runs (None: under the ``kai`` profile,
+    unless ``podgroups`` is False)."""
     options = read_options(envelope.get("options"), settings)
     if "objects" not in envelope and "cluster" not in envelope:
         raise InputError("the request needs 'objects' (Kubernetes objects) or 'cluster' (native form)", "")
@@ -132,6 +134,14 @@ def read_request(
 
         realize_podgroups(draft, envelope["objects"], options.scheduler_names or ("volcano",), options.now,
                           envelope.get("config"), podgroups, limits)  # fmt: skip
+    # KAI's pod-grouper, next: a PodGroup for each kai-scheduler pod without one whose top
+    # owner the snapshot holds (one per owner, or per pod, as the owner's kind says), and
+    # the pod annotated with it, under the kai profile
+    kai_runs = kai_podgroups if kai_podgroups is not None else (None if podgroups is not False else False)
+    if envelope.get("objects") is not None and kai_runs is not False:
+        from app.ingest.kaigrouper import realize_kai_podgroups
+
+        realize_kai_podgroups(draft, envelope["objects"], options.now, envelope.get("config"), kai_runs)
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records

@@ -1,0 +1,793 @@
+"""KAI's pod-grouper (``pkg/podgrouper``): the PodGroup it makes for a ``kai-scheduler``
+pod without one, from the pod's top owner, and the annotation it puts on the pod.
+
+KAI's scheduler schedules PodGroups only: its pod-grouper (``PodReconciler.Reconcile``)
+takes every pod whose ``spec.schedulerName`` is ``kai-scheduler`` (``--scheduler-name``'s
+default), walks its owners (``GetPodOwners``: the pod's *first* ownerReference, then each
+owner's only one, each owner got by its apiVersion, kind and name in the pod's namespace
+and required to have the reference's uid; an owner with several ownerReferences is an
+error), picks the plugin of the top owner's group, version and kind (``hub.go``: the exact
+version, else ``*``; any kind not listed: the default grouper), makes the PodGroup
+(``ApplyToCluster``: created unless one of its name exists, ``createPodGroupForMetadata``)
+and annotates the pod with ``pod-group-name`` (and labels it with its sub-group's name,
+``kai.scheduler/subgroup-name``, when the PodGroup has one for it).
+:func:`realize_kai_podgroups` does that work on the snapshot as it is read, once the
+objects are read (as Volcano's PodGroup controller, ``app.ingest.pgcontroller``): the
+PodGroup is built as KAI's grouper builds it and read by the reader of KAI PodGroups
+(``kube.read_kai_podgroup``), so it is read exactly as if the snapshot had held it. It runs
+only under the ``kai`` profile (:func:`applies`) and only on Kubernetes pods whose top owner
+the snapshot holds (objects Gangplank has no reader for: Deployments, ReplicaSets, batch
+Jobs, PyTorchJobs, ...); a pod without ownerReferences, or whose owners the snapshot lacks,
+keeps Gangplank's reading of it: a job of one in its queue (KAI's ``podjob`` grouper makes
+such a pod a PodGroup of its own, minMember 1; a warning names pods whose owners are
+missing).
+
+Modelled plugins (read from the Go code): the default grouper (``default_grouper.go``:
+``pg-<owner>-<owner uid>``, minMember 1, queue from the owner's then the pod's
+``kai.scheduler/queue`` label, else ``project`` label (``-<kai.scheduler/node-pool>``), else
+``default-queue``; priority class the first owner's ``priorityClassName`` label, else the
+pod's label, else its ``spec.priorityClassName`` that exists, else ``train``;
+preemptibility the first valid ``kai.scheduler/preemptibility`` label of the owners, then
+the pod; topology from the top owner's ``kai.scheduler/topology*`` annotations); batch/v1
+Job (``job_grouper.go``: a PodGroup per *pod*, ``pg-<pod>-<job uid>``, unless a PodGroup of
+the legacy name exists — ``--search-legacy-pg`` is on by default); apps/v1 Deployment
+(``deployment_grouper.go``: a PodGroup per *pod*, ``pg-<pod>-<pod uid>``, priority
+``inference`` by default); kubeflow.org/v1 PyTorchJob (``pytorch_grouper.go``,
+``distributed_common.go``: minMember ``runPolicy.schedulingPolicy.minAvailable``, else
+``elasticPolicy.minReplicas``, else the sum of the replica specs' replicas; sub-groups
+``master`` and ``worker``, and the worker segments of ``kai.scheduler/segment-size``).
+Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
+the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
+(MPIJob, TFJob, RayCluster, JobSet, LeaderWorkerSet, Notebook, ...) are not modelled: their
+pods keep Gangplank's reading, with a warning naming the kind.
+
+Decided here: a PodGroup is built from its first pod (earliest creationTimestamp, then
+namespace and name) and created with it (``options.now`` for a pod without one).
+Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
+by default), the PodGroup's update by later pods of one owner, the node-pool label.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import InputError, join_pointer
+from app.ingest import kube
+from app.ingest import reader as r
+from app.ingest.draft import Draft, GroupRef, PodDraft
+
+SCHEDULER = "kai-scheduler"  # constants.DefaultSchedulerName
+PREFIX = "pg"  # constants.PodGroupNamePrefix
+QUEUE_LABEL = "kai.scheduler/queue"  # constants.DefaultQueueLabel
+NODE_POOL_LABEL = "kai.scheduler/node-pool"  # constants.DefaultNodePoolLabelKey
+PROJECT_LABEL = "project"
+PRIORITY_LABEL = "priorityClassName"
+PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
+USER_LABEL = "user"
+DEFAULT_QUEUE = "default-queue"
+TRAIN, INFERENCE = "train", "inference"
+TOPOLOGY = "kai.scheduler/topology"
+TOPOLOGY_REQUIRED = "kai.scheduler/topology-required-placement"
+TOPOLOGY_PREFERRED = "kai.scheduler/topology-preferred-placement"
+SEGMENT_SIZE = "kai.scheduler/segment-size"
+SEGMENT_REQUIRED = "kai.scheduler/segment-topology-required-placement"
+SEGMENT_PREFERRED = "kai.scheduler/segment-topology-preferred-placement"
+SUBGROUP_LABEL = "kai.scheduler/subgroup-name"
+REPLICA_TYPE_LABEL = "training.kubeflow.org/replica-type"  # pytorchv1.ReplicaTypeLabel
+REPLICA_INDEX_LABEL = "training.kubeflow.org/replica-index"  # pytorchv1.ReplicaIndexLabel
+INT32 = 2**31
+INT64 = 2**63
+#: the longest owner chain walked (a cycle of ownerReferences would make KAI loop)
+MAX_CHAIN = 64
+
+DEFAULT, JOB, DEPLOYMENT, PYTORCH = "default", "job", "deployment", "pytorch"
+#: ``hub.go``'s table: (group, version, kind) -> plugin; "other" for the plugins not
+#: modelled here. A kind not in it takes the default grouper.
+_OTHER = "other"
+PLUGINS: dict[tuple[str, str, str], str] = {
+    ("apps", "v1", "Deployment"): DEPLOYMENT,
+    ("machinelearning.seldon.io", "v1alpha2", "SeldonDeployment"): DEFAULT,
+    ("machinelearning.seldon.io", "v1", "SeldonDeployment"): DEFAULT,
+    ("kubevirt.io", "v1", "VirtualMachineInstance"): DEFAULT,
+    ("kubeflow.org", "v1", "TFJob"): _OTHER,
+    ("kubeflow.org", "v1", "PyTorchJob"): PYTORCH,
+    ("kubeflow.org", "v1", "XGBoostJob"): _OTHER,
+    ("kubeflow.org", "v1", "JAXJob"): _OTHER,
+    ("kubeflow.org", "v1", "MPIJob"): _OTHER,
+    ("kubeflow.org", "v2beta1", "MPIJob"): _OTHER,
+    ("kubeflow.org", "v1beta1", "Notebook"): _OTHER,
+    ("batch", "v1", "Job"): JOB,
+    ("apps", "v1", "StatefulSet"): DEFAULT,
+    ("apps", "v1", "ReplicaSet"): DEFAULT,
+    ("run.ai", "v1", "RunaiJob"): _OTHER,
+    ("", "v1", "Pod"): _OTHER,
+    ("amlarc.azureml.com", "v1alpha1", "AmlJob"): _OTHER,
+    ("serving.knative.dev", "v1", "Service"): _OTHER,
+    ("batch", "v1", "CronJob"): _OTHER,
+    ("workspace.devfile.io", "v1alpha2", "DevWorkspace"): DEFAULT,
+    ("ray.io", "v1alpha1", "RayCluster"): _OTHER,
+    ("ray.io", "v1alpha1", "RayJob"): _OTHER,
+    ("ray.io", "v1alpha1", "RayService"): _OTHER,
+    ("ray.io", "v1", "RayCluster"): _OTHER,
+    ("ray.io", "v1", "RayJob"): _OTHER,
+    ("ray.io", "v1", "RayService"): _OTHER,
+    ("kubeflow.org", "v1alpha1", "ScheduledWorkflow"): DEFAULT,
+    ("tekton.dev", "v1", "PipelineRun"): DEFAULT,
+    ("tekton.dev", "v1", "TaskRun"): DEFAULT,
+    ("egx.nvidia.io", "v1", "SPOTRequest"): _OTHER,
+    ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): _OTHER,
+    ("jobset.x-k8s.io", "v1alpha2", "JobSet"): _OTHER,
+    ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
+    ("grove.io", "v1alpha1", "PodCliqueSet"): _OTHER,
+    ("argoproj.io", "v1alpha1", "Workflow"): _OTHER,  # skipTopOwnerGrouper
+    ("run.ai", "*", "TrainingWorkload"): _OTHER,
+    ("run.ai", "*", "InteractiveWorkload"): _OTHER,
+    ("run.ai", "*", "DistributedWorkload"): _OTHER,
+    ("run.ai", "*", "InferenceWorkload"): _OTHER,
+    ("run.ai", "*", "DistributedInferenceWorkload"): _OTHER,
+    ("trainer.kubeflow.org", "v1alpha1", "TrainJob"): _OTHER,
+    ("nvidia.com", "v1alpha1", "DynamoGraphDeployment"): _OTHER,
+}
+
+
+def plugin_of(api_version: str, kind: str) -> str:
+    """``GetPodGrouperPlugin``: the exact group/version/kind, else the group's ``*``
+    version, else the default grouper."""
+    group, _, version = api_version.rpartition("/")
+    return PLUGINS.get((group, version, kind)) or PLUGINS.get((group, "*", kind)) or DEFAULT
+
+
+class GrouperError(Exception):
+    """A KAI grouper returned an error (KAI makes no PodGroup): ``path`` is the field of the
+    top owner (a list of keys) or of the pod (``on_pod``) that caused it."""
+
+    def __init__(self, message: str, path: Iterable[Any] = (), on_pod: bool = False) -> None:
+        super().__init__(message)
+        self.path = tuple(path)
+        self.on_pod = on_pod
+
+
+_MISSING = object()
+
+
+def nested(obj: Any, *path: str) -> tuple[Any, bool]:
+    """``unstructured.NestedFieldNoCopy``: (value, found); a step through a value that is
+    not an object is an error (GrouperError at the step)."""
+    at = obj
+    for i, key in enumerate(path):
+        if not isinstance(at, dict):
+            raise GrouperError(f"{'.'.join(path[:i]) or 'object'} is not an object", path[:i])
+        at = at.get(key, _MISSING)
+        if at is _MISSING:
+            return None, False
+    return at, True
+
+
+def nested_int64(obj: Any, *path: str) -> tuple[int, bool]:
+    """``unstructured.NestedInt64``: a JSON integer (not a float, a bool or null)."""
+    v, found = nested(obj, *path)
+    if not found:
+        return 0, False
+    if type(v) is not int or not -INT64 <= v < INT64:
+        raise GrouperError(f"{'.'.join(path)} is not an integer", path)
+    return v, True
+
+
+def nested_string(obj: Any, *path: str) -> tuple[str, bool]:
+    v, found = nested(obj, *path)
+    if not found:
+        return "", False
+    if type(v) is not str:
+        raise GrouperError(f"{'.'.join(path)} is not a string", path)
+    return v, True
+
+
+def atoi(text: str) -> int | None:
+    """``strconv.Atoi``, None where Go errs."""
+    return kube.go_int(text)
+
+
+def int32(v: int, what: str, path: Iterable[Any]) -> int:
+    """``int32(v)`` for a PodGroup's (or sub-group's) minMember: a value outside int32 is
+    refused here (Go would wrap it), a negative one too (the PodGroup CRD's minimum is 1;
+    0 is left out of the object, ``omitempty``, and read as 1)."""
+    if not -INT32 <= v < INT32:
+        raise GrouperError(f"{what} {v} does not fit the PodGroup's int32 minMember", path)
+    if v < 0:
+        raise GrouperError(f"{what} {v} would make a negative minMember, which the PodGroup CRD refuses (minimum 1)", path)
+    return v
+
+
+def _labels(meta: dict) -> dict[str, str]:
+    v = meta.get("labels")
+    return v if isinstance(v, dict) else {}
+
+
+def _annotations(meta: dict) -> dict[str, str]:
+    v = meta.get("annotations")
+    return v if isinstance(v, dict) else {}
+
+
+@dataclass(slots=True)
+class Owner:
+    """An owner as the grouper sees it: apiVersion and kind (the reference's), metadata
+    (name, uid, string labels and annotations), the object itself."""
+
+    api_version: str
+    kind: str
+    name: str
+    uid: str
+    labels: dict[str, str]
+    annotations: dict[str, str]
+    obj: dict = field(default_factory=dict)
+    pointer: str = ""
+
+    @property
+    def group_kind(self) -> tuple[str, str]:
+        return self.api_version.rpartition("/")[0], self.kind
+
+
+@dataclass(slots=True)
+class Pod:
+    """The pod as the grouper sees it."""
+
+    name: str
+    namespace: str
+    uid: str
+    labels: dict[str, str]
+    annotations: dict[str, str]
+    priority_class: str = ""
+
+
+@dataclass(slots=True)
+class SubGroup:
+    name: str
+    min_available: int
+    parent: str | None = None
+    pods: tuple[str, ...] = ()
+    topology: dict[str, str] | None = None
+
+
+@dataclass(slots=True)
+class Metadata:
+    """``podgroup.Metadata``."""
+
+    name: str
+    namespace: str
+    queue: str
+    priority_class: str
+    preemptibility: str
+    min_available: int
+    annotations: dict[str, str]
+    labels: dict[str, str]
+    owner: tuple[str, str, str, str]  # apiVersion, kind, name, uid
+    topology: dict[str, str]
+    subgroups: list[SubGroup] = field(default_factory=list)
+
+    def subgroup_for(self, pod: Pod) -> SubGroup | None:
+        """``FindSubGroupForPod``."""
+        if pod.namespace != self.namespace:
+            return None
+        for sg in self.subgroups:
+            if pod.name in sg.pods:
+                return sg
+        return None
+
+    def podgroup(self) -> dict:
+        """``createPodGroupForMetadata``, as JSON (``omitempty`` fields left out)."""
+        spec: dict[str, Any] = {}
+        if self.min_available:
+            spec["minMember"] = self.min_available
+        if self.queue:
+            spec["queue"] = self.queue
+        if self.priority_class:
+            spec["priorityClassName"] = self.priority_class
+        if self.preemptibility:
+            spec["preemptibility"] = self.preemptibility
+        subgroups = []
+        for sg in self.subgroups:
+            out: dict[str, Any] = {"name": sg.name}
+            if sg.min_available:
+                out["minMember"] = sg.min_available
+            if sg.parent is not None:
+                out["parent"] = sg.parent
+            if sg.topology is not None:
+                out["topologyConstraint"] = dict(sg.topology)
+            subgroups.append(out)
+        if subgroups:
+            spec["subGroups"] = subgroups
+        spec["topologyConstraint"] = dict(self.topology)
+        api_version, kind, name, uid = self.owner
+        return {
+            "apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+            "metadata": {"name": self.name, "namespace": self.namespace, "labels": dict(self.labels),
+                         "annotations": dict(self.annotations),
+                         "ownerReferences": [{"apiVersion": api_version, "kind": kind, "name": name, "uid": uid}]},
+            "spec": spec,
+        }  # fmt: skip
+
+
+class Grouper:
+    """The groupers, given which PriorityClasses exist (the snapshot's and KAI's) and which
+    KAI PodGroups exist (``namespace``, ``name``: the Job grouper's legacy names)."""
+
+    def __init__(self, classes: Iterable[str] = (), podgroups: Iterable[tuple[str, str]] = ()) -> None:
+        self.classes = frozenset(classes)
+        self.podgroups = frozenset(podgroups)
+
+    # -- the default grouper (default_grouper.go) ----------------------------------------
+    def default(self, top: Owner, pod: Pod, owners: list[Owner] | None = None) -> Metadata:
+        owners = owners or [top]
+        ann = top.annotations
+        return Metadata(
+            name=f"{PREFIX}-{top.name}-{top.uid}", namespace=pod.namespace, queue=self.queue(top, pod),
+            priority_class=self.priority_class(owners, pod, TRAIN), preemptibility=self.preemptibility(owners, pod),
+            min_available=1, annotations=self.annotations(top, pod), labels=self.labels(top, pod),
+            owner=(top.api_version, top.kind, top.name, top.uid),
+            topology={"preferredTopologyLevel": ann.get(TOPOLOGY_PREFERRED, ""),
+                      "requiredTopologyLevel": ann.get(TOPOLOGY_REQUIRED, ""), "topology": ann.get(TOPOLOGY, "")},
+        )  # fmt: skip
+
+    @staticmethod
+    def annotations(top: Owner, pod: Pod) -> dict[str, str]:
+        """``CalcPodGroupAnnotations`` (the top-owner-metadata annotation left out: nothing reads it)."""
+        out = {}
+        if USER_LABEL in pod.annotations:
+            out[USER_LABEL] = pod.annotations[USER_LABEL]
+        out.update(top.annotations)
+        return out
+
+    @staticmethod
+    def labels(top: Owner, pod: Pod) -> dict[str, str]:
+        out = dict(top.labels)
+        if USER_LABEL not in out and USER_LABEL in pod.labels:
+            out[USER_LABEL] = pod.labels[USER_LABEL]
+        return out
+
+    @staticmethod
+    def queue(top: Owner, pod: Pod) -> str:
+        """``CalcPodGroupQueue``."""
+        if QUEUE_LABEL in top.labels:
+            return top.labels[QUEUE_LABEL]
+        if QUEUE_LABEL in pod.labels:
+            return pod.labels[QUEUE_LABEL]
+        project = top.labels.get(PROJECT_LABEL) if PROJECT_LABEL in top.labels else pod.labels.get(PROJECT_LABEL, "")
+        if project:
+            if NODE_POOL_LABEL in pod.labels:
+                return f"{project}-{pod.labels[NODE_POOL_LABEL]}"
+            return project
+        return DEFAULT_QUEUE
+
+    def priority_class(self, owners: list[Owner], pod: Pod, fallback: str) -> str:
+        """``calcPriorityClassWithDefaults`` (no defaults ConfigMap: the flag's default)."""
+        for owner in owners:
+            if PRIORITY_LABEL in owner.labels:
+                name = owner.labels[PRIORITY_LABEL]
+            elif PRIORITY_LABEL in pod.labels:
+                name = pod.labels[PRIORITY_LABEL]
+            else:
+                name = pod.priority_class
+            if name and name in self.classes:
+                return name
+        return fallback
+
+    @staticmethod
+    def preemptibility(owners: list[Owner], pod: Pod) -> str:
+        """``calcPodGroupPreemptibilityWithDefaults``: the first valid label."""
+        for labels in [o.labels for o in owners] + [pod.labels]:
+            if PREEMPTIBILITY_LABEL in labels and labels[PREEMPTIBILITY_LABEL] in ("", "preemptible", "non-preemptible"):
+                return labels[PREEMPTIBILITY_LABEL]
+        return ""
+
+    # -- batch/v1 Job (job_grouper.go) ---------------------------------------------------
+    def job(self, top: Owner, pod: Pod) -> Metadata:
+        md = self.default(top, pod)
+        legacy = self.legacy_job_name(top, pod)
+        md.name = legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name}-{top.uid}"
+        return md
+
+    @staticmethod
+    def legacy_job_name(top: Owner, pod: Pod) -> str:
+        try:
+            parallelism, found = nested_int64(top.obj, "spec", "parallelism")
+        except GrouperError:
+            parallelism, found = 0, False
+        base = pod.name if found and parallelism > 1 else top.name
+        return f"{PREFIX}-{base}-{top.uid}"
+
+    # -- apps/v1 Deployment (deployment_grouper.go) --------------------------------------
+    def deployment(self, top: Owner, pod: Pod) -> Metadata:
+        md = self.default(top, pod)
+        md.owner = ("v1", "Pod", pod.name, pod.uid)
+        md.priority_class = self.priority_class([top], pod, INFERENCE)
+        md.name = f"{PREFIX}-{pod.name}-{pod.uid}"
+        return md
+
+    # -- kubeflow.org/v1 PyTorchJob (pytorch_grouper.go, distributed_common.go) ---------
+    def distributed(self, top: Owner, pod: Pod, replica_spec_name: str, mandatory: Iterable[str] = ()) -> Metadata:
+        md = self.default(top, pod)
+        v, found = nested_int64(top.obj, "spec", "runPolicy", "schedulingPolicy", "minAvailable")
+        if found:
+            md.min_available = int32(v, "runPolicy.schedulingPolicy.minAvailable", ("spec", "runPolicy", "schedulingPolicy", "minAvailable"))
+            return md
+        md.min_available = int32(job_num_of_pods(top, replica_spec_name, mandatory), "the replicas' sum", ("spec", replica_spec_name))
+        return md
+
+    def pytorch(self, top: Owner, pod: Pod) -> Metadata:
+        md = self.distributed(top, pod, "pytorchReplicaSpecs")
+        for path in (("spec", "elasticPolicy", "minReplicas"), ("spec", "runPolicy", "schedulingPolicy", "minAvailable")):
+            try:
+                v, found = nested_int64(top.obj, *path)
+            except GrouperError:
+                continue  # (err != nil: not applied)
+            if found:
+                md.min_available = int32(v, ".".join(path[1:]), path)
+        md.subgroups = pytorch_subgroups(top, pod, md.min_available)
+        return md
+
+    def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner]) -> Metadata:
+        if plugin == JOB:
+            return self.job(top, pod)
+        if plugin == DEPLOYMENT:
+            return self.deployment(top, pod)
+        if plugin == PYTORCH:
+            return self.pytorch(top, pod)
+        return self.default(top, pod, owners)
+
+
+def job_num_of_pods(top: Owner, replica_spec_name: str, mandatory: Iterable[str] = ()) -> int:
+    """``calcJobNumOfPods`` (the replica specs in name order: Go's map order is random, so
+    which error it reports first is too)."""
+    specs, found = nested(top.obj, "spec", replica_spec_name)
+    if found and not isinstance(specs, dict):
+        raise GrouperError(f"spec.{replica_spec_name} is not an object", ("spec", replica_spec_name))
+    if not found:
+        raise GrouperError(f"the type of the job {top.name} doesn't have a {replica_spec_name} field", ("spec",))
+    for name in mandatory:
+        if name not in specs:
+            raise GrouperError(f"the type of the job {top.name} doesn't have a {name} replica spec which is required",
+                               ("spec", replica_spec_name))  # fmt: skip
+    total = 0
+    for name in sorted(specs):
+        replicas, found = nested_int64(top.obj, "spec", replica_spec_name, name, "replicas")
+        if not found or replicas == 0:
+            raise GrouperError(f"the type of the job {top.name} doesn't allow for 0 {name} pods",
+                               ("spec", replica_spec_name, name))  # fmt: skip
+        total += replicas
+    if total <= 0:
+        raise GrouperError(f"the number of pods of the distributed job {top.name} must be greater than 0, not {total}",
+                           ("spec", replica_spec_name))  # fmt: skip
+    return total
+
+
+def _go_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def pytorch_subgroups(top: Owner, pod: Pod, total_min: int) -> list[SubGroup]:
+    """``buildSubGroups``."""
+    specs, found = nested(top.obj, "spec", "pytorchReplicaSpecs")
+    if found and not isinstance(specs, dict):
+        raise GrouperError("spec.pytorchReplicaSpecs is not an object", ("spec", "pytorchReplicaSpecs"))
+    if not found:
+        raise GrouperError(f"pytorchReplicaSpecs not found in PyTorchJob {top.name}", ("spec",))
+    master, found = nested_int64(specs, "Master", "replicas")
+    master = int32(master, "Master replicas", ("spec", "pytorchReplicaSpecs", "Master", "replicas")) if found else 0
+    out = []
+    kind = pod.labels.get(REPLICA_TYPE_LABEL)
+    if "Master" in specs and master != 0:
+        out.append(SubGroup("master", master, pods=(pod.name,) if kind == "master" else ()))
+    worker_min = max(0, total_min - master)
+    if "Worker" not in specs:
+        return out
+    workers, found = nested_int64(specs, "Worker", "replicas")
+    if not found:
+        workers = 1
+    refs = (pod.name,) if kind == "worker" else ()
+    segment = segment_size(pod, specs)
+    if segment is None:
+        out.append(SubGroup("worker", worker_min, pods=refs))
+        return out
+    n = workers // segment if workers >= 0 else _go_div(workers, segment)
+    partial = workers - _go_div(workers, segment) * segment
+    if partial != 0:
+        n += 1
+    index = segment_index(pod, segment)
+    topology = segment_topology(pod, specs, top)
+    out.append(SubGroup("worker", worker_min))
+    for i in range(max(n, 0)):
+        size = partial if partial != 0 and i == n - 1 else segment
+        out.append(SubGroup(f"worker-{i}", size, "worker", refs if i == index else (), topology))
+    return out
+
+
+def segment_size(pod: Pod, specs: dict) -> int | None:
+    """``getSegmentSize``: the pod's annotation, else the Worker template's. A size that is
+    not positive is refused (the template's is an error in KAI; the pod's divides by zero
+    or makes no segment the pod is in)."""
+    raw = pod.annotations.get(SEGMENT_SIZE, "")
+    if raw != "":
+        v = atoi(raw)
+        if v is None or v <= 0:
+            raise GrouperError(f"invalid segment size {raw!r} on pod {pod.namespace}/{pod.name}",
+                               ("metadata", "annotations", SEGMENT_SIZE), on_pod=True)  # fmt: skip
+        return v
+    path = ("Worker", "template", "metadata", "annotations", SEGMENT_SIZE)
+    raw, found = nested_string(specs, *path)
+    if not found or raw == "":
+        return None
+    v = atoi(raw)
+    if v is None or v <= 0:
+        raise GrouperError(f"invalid segment size {raw!r} on the worker podTemplate", ("spec", "pytorchReplicaSpecs", *path))
+    return v
+
+
+def segment_index(pod: Pod, segment: int) -> int:
+    """``getPodSegmentIndex``."""
+    if pod.labels.get(REPLICA_TYPE_LABEL) != "worker":
+        return -1
+    if REPLICA_INDEX_LABEL not in pod.labels:
+        raise GrouperError(f"replica index label not found on pod {pod.namespace}/{pod.name}", ("metadata", "labels"), on_pod=True)
+    v = atoi(pod.labels[REPLICA_INDEX_LABEL])
+    if v is None:
+        raise GrouperError(f"invalid replica index {pod.labels[REPLICA_INDEX_LABEL]!r}",
+                           ("metadata", "labels", REPLICA_INDEX_LABEL), on_pod=True)  # fmt: skip
+    return _go_div(v, segment)
+
+
+def _template_annotation(specs: dict, key: str) -> tuple[str, bool]:
+    try:
+        return nested_string(specs, "Worker", "template", "metadata", "annotations", key)
+    except GrouperError:
+        return "", False  # (``_`` for the error: not found)
+
+
+def segment_topology(pod: Pod, specs: dict, top: Owner) -> dict[str, str] | None:
+    """``getSegmentTopologyConstraints``."""
+    topology = pod.annotations.get(TOPOLOGY, "")
+    if topology == "":
+        topology, found = _template_annotation(specs, TOPOLOGY)
+        if not found or topology == "":
+            topology = top.annotations.get(TOPOLOGY, "")
+    if topology == "":
+        return None
+
+    def value(key: str) -> str:
+        if pod.annotations.get(key, ""):
+            return pod.annotations[key]
+        v, _ = _template_annotation(specs, key)
+        return v
+
+    required, preferred = value(SEGMENT_REQUIRED), value(SEGMENT_PREFERRED)
+    if required == "" and preferred == "":
+        return None
+    return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
+
+
+# -- the controller on the snapshot ------------------------------------------------------
+def applies(raw_config: Any) -> bool:
+    """The ``kai`` profile (a config the loader refuses: False; the session refuses it)."""
+    if raw_config is None:
+        return False
+    from app.service import scheduler_config  # (the service imports ingest)
+
+    try:
+        return scheduler_config(raw_config).profile == "kai"
+    except InputError:
+        return False
+
+
+def candidates(d: Draft) -> list[PodDraft]:
+    """The Kubernetes pods naming ``kai-scheduler`` in no gang (one pass)."""
+    return [p for p in d.pods if p.group is None and p.scheduler == SCHEDULER and p.pointer.startswith("/objects/")]
+
+
+class _Objects:
+    """The objects Gangplank has no reader for (``Draft.unread_objects``), by (API group,
+    kind, namespace, name); those read as owners are counted."""
+
+    def __init__(self, d: Draft) -> None:
+        self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
+        for label, o, p in d.unread_objects:
+            meta = o.get("metadata")
+            if not isinstance(meta, dict):
+                continue  # (not an object KAI's Get could find)
+            name, ns = meta.get("name"), meta.get("namespace")
+            if not isinstance(name, str) or not name or (ns is not None and not isinstance(ns, str)):
+                continue
+            api_version = label.split(" ", 1)[0]
+            key = (api_version.rpartition("/")[0], o.get("kind", ""), ns or "default", name)
+            self.by_key.setdefault(key, []).append((label, o, p))
+        self.read: dict[str, int] = {}
+        self._seen: set[str] = set()
+
+    def has(self, ref: dict, ns: str) -> bool:
+        return (ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]) in self.by_key
+
+    def get(self, ref: dict, ns: str) -> Owner | None:
+        """``getOwnerInstance``: by the reference's group, kind and name, with its uid."""
+        hits = self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
+        # (another object of that name: KAI's ResourceExpired; the snapshot holding one
+        # object twice, the least of them in a canonical form, whatever their order)
+        hits = [h for h in hits or () if h[1]["metadata"].get("uid") == ref["uid"]]
+        if not hits:
+            return None
+        if len(hits) > 1:
+            hits.sort(key=lambda h: json.dumps(h[1], sort_keys=True, default=str))
+        label, o, p = hits[0]
+        meta = o["metadata"]
+        mp = join_pointer(p, "metadata")
+        ident = kube.ident_of(ref["kind"], meta, namespaced=True)
+        labels = r.str_map(meta, "labels", mp, ident) if meta.get("labels") is not None else {}
+        ann = r.str_map(meta, "annotations", mp, ident) if meta.get("annotations") is not None else {}
+        if p not in self._seen:
+            self._seen.add(p)
+            self.read[label] = self.read.get(label, 0) + 1
+        return Owner(ref["apiVersion"], ref["kind"], ref["name"], ref["uid"], labels, ann, o, p)
+
+    def refs(self, owner: Owner) -> list[dict]:
+        from app.ingest.pgcontroller import owner_references
+
+        meta = owner.obj["metadata"]
+        return owner_references(meta, owner.pointer, kube.ident_of(owner.kind, meta, namespaced=True))
+
+    def account(self, d: Draft) -> None:
+        if not self.read:
+            return
+        for label, n in self.read.items():
+            left = d.ignored.get(label, 0) - n
+            if left > 0:
+                d.ignored[label] = left
+            else:
+                d.ignored.pop(label, None)
+        kinds = ", ".join(f"{k} ({n})" for k, n in sorted(self.read.items()))
+        d.notes.append(f"owner objects read only to group KAI pods as KAI's pod-grouper does (their ownerReferences, "
+                       f"labels, annotations and the fields its grouper reads): {kinds}; their other fields are not "
+                       "modelled")  # fmt: skip
+
+
+def top_owner(p: PodDraft, refs: list[dict], objects: _Objects) -> tuple[Owner | None, list[Owner], str]:
+    """``getResourceOwners``: (top owner, owners walked, why none: "" / "absent: <kind> <name>"
+    / "several owners: ..." / "cycle")."""
+    owners: list[Owner] = []
+    ref = refs[0]
+    seen: set[str] = set()
+    while True:
+        inst = objects.get(ref, p.namespace)
+        if inst is None:
+            other = objects.has(ref, p.namespace)
+            return None, owners, f"{ref['kind']} {ref['name']}" + (" (with another uid)" if other else "")
+        if inst.pointer in seen or len(owners) >= MAX_CHAIN:
+            return None, owners, ""
+        seen.add(inst.pointer)
+        owners.append(inst)
+        nexts = objects.refs(inst)
+        if not nexts:
+            return inst, owners, ""
+        if len(nexts) > 1:
+            return None, owners, ""
+        ref = nexts[0]
+
+
+def _grouper_error(e: GrouperError, p: PodDraft, top: Owner) -> InputError:
+    if e.on_pod:
+        return InputError(f"KAI's pod-grouper makes no PodGroup for this pod: {e}", join_pointer(p.pointer, *e.path), p.ident)
+    ident = kube.ident_of(top.kind, top.obj["metadata"], namespaced=True)
+    return InputError(f"KAI's pod-grouper makes no PodGroup for the pods of this {top.kind}: {e}",
+                      join_pointer(top.pointer, *e.path), ident)  # fmt: skip
+
+
+def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = None, force: bool | None = None) -> None:
+    """The pod-grouper's work on the snapshot (``now``: when a pod without a
+    creationTimestamp was created). ``force``: whether the model applies (None: decided
+    from ``raw_config``, only when some pod is a candidate)."""
+    if force is False:
+        return
+    pods = candidates(d)
+    if not pods or (force is None and not applies(raw_config)):
+        return
+    from app.ingest.build import KAI_PRIORITY_CLASSES
+    from app.ingest.numatopology import PodSpecs
+    from app.ingest.pgcontroller import owner_references
+
+    if not d.unread_objects:  # no owner to find: each stays a job of one (the pods' raw objects not parsed again)
+        d.notes.append(f"{len(pods)} kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. "
+                       f"{min(f'{p.namespace}/{p.name}' for p in pods)}): each is a job of one here; KAI's pod-grouper "
+                       "groups a pod with ownerReferences by its top owner — adding the owner objects (kubectl get "
+                       "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
+        return
+    specs = PodSpecs(objects)
+    found = _Objects(d)
+    existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
+    grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing)
+    queues = {q.name for q in d.queues}
+    defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
+    absent: list[tuple[str, str]] = []  # (pod, first missing owner)
+    broken: list[str] = []  # owner chains KAI cannot walk
+    other: dict[str, list[str]] = {}  # kind -> pods
+    made: dict[tuple[str, str], list[tuple[PodDraft, Metadata]]] = {}
+    for p in pods:
+        o = specs.pod(p.pointer) or {}
+        meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
+        refs = owner_references(meta, p.pointer, p.ident)
+        if not refs:
+            continue  # (its own top owner: KAI's podjob grouper, a PodGroup of one: Gangplank's job of one)
+        top, owners, why = top_owner(p, refs, found)
+        key = f"{p.namespace}/{p.name}"
+        if top is None:
+            (absent.append((key, why)) if why else broken.append(key))
+            continue
+        plugin = plugin_of(top.api_version, top.kind)
+        if plugin == _OTHER:
+            other.setdefault(f"{top.api_version} {top.kind}", []).append(key)
+            continue
+        spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
+        pcn = spec.get("priorityClassName")
+        pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "")
+        try:
+            md = grouper.metadata(plugin, top, pod, owners)
+        except GrouperError as e:
+            raise _grouper_error(e, p, top) from None
+        if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
+            raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1)",
+                                              ("spec",)), p, top)  # fmt: skip
+        if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:
+            md.queue = ""  # (Gangplank's implicit default queue, as for a job of one)
+            defaulted.append(key)
+        made.setdefault((md.namespace, md.name), []).append((p, md))
+        sg = md.subgroup_for(pod)
+        if sg is not None:
+            p.labels = {**p.labels, SUBGROUP_LABEL: sg.name}
+            p.subgroup = sg.name
+    created: list[tuple[str, str]] = []
+    joined: list[str] = []
+    for (ns, name), entries in sorted(made.items()):
+        entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
+        members, md = [e[0] for e in entries], entries[0][1]  # (built by its first pod)
+        for m in members:
+            m.annotations = {**m.annotations, kube.KAI_GROUP_ANNOTATION: name}
+            m.group = GroupRef("kai", name, join_pointer(m.pointer, "metadata", "annotations", kube.KAI_GROUP_ANNOTATION))
+            m.queue = kube.pod_queue(m.labels, m.annotations, m.group)
+            m.kai_pod, m.kai_class, m.kai_preemptibility = False, "", ""
+        if (ns, name) in existing:
+            joined.append(f"{ns}/{name}")
+            continue
+        first = members[0]
+        obj = md.podgroup()
+        n = len(d.groups)
+        kube.read_kai_podgroup(obj, first.pointer, d)
+        g = d.groups[n]
+        g.created, g.pointer, g.ident = first.created or now, first.pointer, first.ident
+        existing[(ns, name)] = g
+        created.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
+    if created:
+        pg, pod_key = min(created)
+        d.notes.append(f"KAI's pod-grouper made {len(created)} PodGroup(s) for {sum(map(len, made.values()))} "
+                       f"kai-scheduler pod(s) without one, from their top owners in the snapshot (e.g. {pg} for {pod_key}): "
+                       "each is read as KAI reads a PodGroup")  # fmt: skip
+    if defaulted:
+        d.notes.append(f"{len(defaulted)} pod(s) grouped by KAI's pod-grouper carry no {QUEUE_LABEL} or {PROJECT_LABEL} "
+                       f"label, nor do their top owners (e.g. {min(defaulted)}): KAI gives their PodGroup queue "
+                       f"{DEFAULT_QUEUE!r}, which the snapshot lacks; Gangplank puts them in its default queue, as a "
+                       "pod on its own")  # fmt: skip
+    if joined:
+        d.notes.append(f"{len(joined)} KAI PodGroup(s) of the snapshot are those KAI's pod-grouper names for pods without "
+                       f"one (e.g. {min(joined)}): the pods join them, unchanged (KAI's update of them is not modelled)")  # fmt: skip
+    if absent:
+        pod_key, why = min(absent)
+        d.notes.append(f"{len(absent)} kai-scheduler pod(s) without a PodGroup have owners the snapshot lacks (e.g. "
+                       f"{pod_key}: {why}): each is a job of one here, where KAI's pod-grouper groups pods by their top "
+                       "owner; adding the owner objects (kubectl get jobs,deployments,replicasets,pytorchjobs -o json) "
+                       "makes Gangplank group them as KAI does")  # fmt: skip
+    if broken:
+        d.notes.append(f"{len(broken)} kai-scheduler pod(s) without a PodGroup have an owner chain KAI's pod-grouper cannot "
+                       f"walk (an owner with several ownerReferences, or a cycle; e.g. {min(broken)}): KAI makes them no "
+                       "PodGroup; each is a job of one here")  # fmt: skip
+    for kind, keys in sorted(other.items()):
+        d.notes.append(f"{len(keys)} kai-scheduler pod(s) without a PodGroup have a top owner {kind} (e.g. {min(keys)}), "
+                       "whose KAI pod-grouper plugin is not modelled: each is a job of one here")  # fmt: skip
+    found.account(d)

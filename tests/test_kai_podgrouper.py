@@ -1,0 +1,512 @@
+"""KAI's pod-grouper (``app.ingest.kaigrouper``): the Go test tables of the groupers
+modelled, transcribed (each test names its Go file and case), then the PodGroups made on a
+snapshot end to end, through the decision."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import orjson
+import pytest
+
+from app.errors import InputError
+from app.ingest import kaigrouper as kg
+from app.ingest.request import read_request
+from app.service import decide_request
+from app.settings import Settings
+from tests.kube import node, pod, request
+from tests.test_kai import kai_queue
+
+DG = "pkg/podgrouper/podgrouper/plugins/defaultgrouper/default_grouper_test.go"
+JG = "pkg/podgrouper/podgrouper/plugins/job/job_grouper_test.go"
+DEP = "pkg/podgrouper/podgrouper/plugins/deployment/deployment_test.go"
+DC = "pkg/podgrouper/podgrouper/plugins/kubeflow/distributed_common_test.go"
+PT = "pkg/podgrouper/podgrouper/plugins/kubeflow/pytorch/pytorch_grouper_test.go"
+RT, RI = kg.REPLICA_TYPE_LABEL, kg.REPLICA_INDEX_LABEL
+
+
+def owner(kind="test_kind", api_version="test_version", name="test_name", uid="1", labels=None, annotations=None,
+          spec=None) -> kg.Owner:  # fmt: skip
+    """An owner as Go's ``unstructured.Unstructured`` of the tests."""
+    obj = {"kind": kind, "apiVersion": api_version,
+           "metadata": {"name": name, "namespace": "test_namespace", "uid": uid}}  # fmt: skip
+    if spec is not None:
+        obj["spec"] = spec
+    return kg.Owner(api_version, kind, name, uid, dict(labels or {}), dict(annotations or {}), obj)
+
+
+BASIC_LABELS = {"test_label": "test_value"}
+BASIC_ANN = {"test_annotation": "test_value"}
+
+
+def gpod(name="", ns="", uid="", labels=None, annotations=None, priority_class="") -> kg.Pod:
+    return kg.Pod(name, ns, uid, dict(labels or {}), dict(annotations or {}), priority_class)
+
+
+# -- default_grouper_test.go --------------------------------------------------------------------
+def test_default_grouper_TestGetPodGroupMetadata() -> None:
+    """DG TestGetPodGroupMetadata (the top-owner-metadata annotation is left out here:
+    nothing reads it, so 1 annotation where Go counts 2)."""
+    top = owner(labels=BASIC_LABELS, annotations=BASIC_ANN)
+    md = kg.Grouper(["train"]).default(top, gpod(), [top])
+    assert md.owner == ("test_version", "test_kind", "test_name", "1")
+    assert md.annotations == BASIC_ANN and md.labels == BASIC_LABELS
+    assert (md.queue, md.priority_class, md.preemptibility, md.min_available) == ("default-queue", "train", "", 1)
+    assert md.topology == {"preferredTopologyLevel": "", "requiredTopologyLevel": "", "topology": ""}
+    assert md.name == "pg-test_name-1"
+
+
+@pytest.mark.parametrize(("case", "owner_labels", "pod_labels", "queue"), [
+    ("TestGetPodGroupMetadataOnQueueFromOwnerDefaultNP", {"project": "my-proj"}, {}, "my-proj"),
+    ("TestGetPodGroupMetadataInferQueueFromProjectNodepool", {"project": "my-proj"}, {kg.NODE_POOL_LABEL: "np-1"}, "my-proj-np-1"),
+    ("TestGetPodGroupMetadataOnQueueFromOwner", {"project": "my-proj", kg.QUEUE_LABEL: "my-proj-np-1"}, {}, "my-proj-np-1"),
+    ("TestGetPodGroupMetadataOnQueueFromPod", {}, {kg.QUEUE_LABEL: "my-queue"}, "my-queue"),
+])  # fmt: skip
+def test_default_grouper_queue(case: str, owner_labels: dict, pod_labels: dict, queue: str) -> None:
+    """DG: the four queue cases."""
+    top = owner(labels={**BASIC_LABELS, **owner_labels}, annotations=BASIC_ANN)
+    assert kg.Grouper().default(top, gpod(labels=pod_labels), [top]).queue == queue, case
+
+
+@pytest.mark.parametrize(("case", "owner_labels", "pod_labels", "spec_class"), [
+    ("TestGetPodGroupMetadataOnPriorityClassFromOwner", {"priorityClassName": "my-priority"}, {}, ""),
+    ("TestGetPodGroupMetadataOnPriorityClassFromPod", {}, {"priorityClassName": "my-priority"}, ""),
+    ("TestGetPodGroupMetadataOnPriorityClassFromPodSpec", {}, {}, "my-priority"),
+])  # fmt: skip
+def test_default_grouper_priority_class(case: str, owner_labels: dict, pod_labels: dict, spec_class: str) -> None:
+    """DG: the priority class cases (the class exists)."""
+    top = owner(labels={**BASIC_LABELS, **owner_labels}, annotations=BASIC_ANN)
+    pd = gpod(labels=pod_labels, priority_class=spec_class)
+    assert kg.Grouper(["my-priority"]).default(top, pd, [top]).priority_class == "my-priority", case
+    # a class that does not exist falls back to train (TestCalcPodGroupPriorityClass_WrapperFallbackTrain)
+    assert kg.Grouper().default(top, pd, [top]).priority_class == "train", case
+
+
+def test_default_grouper_TestGetPodGroupMetadata_OwnerUserOverridePodUser() -> None:
+    top = owner(labels={**BASIC_LABELS, "user": "ownerUser"}, annotations=BASIC_ANN)
+    assert kg.Grouper().default(top, gpod(labels={"user": "podUser"}), [top]).labels["user"] == "ownerUser"
+
+
+def test_default_grouper_TestGetPodGroupMetadataWithTopology() -> None:
+    top = owner(labels=BASIC_LABELS, annotations={**BASIC_ANN, kg.TOPOLOGY_PREFERRED: "rack",
+                                                  kg.TOPOLOGY_REQUIRED: "zone", kg.TOPOLOGY: "network"})  # fmt: skip
+    md = kg.Grouper().default(top, gpod(), [top])
+    assert md.topology == {"preferredTopologyLevel": "rack", "requiredTopologyLevel": "zone", "topology": "network"}
+
+
+P = kg.PREEMPTIBILITY_LABEL
+
+
+@pytest.mark.parametrize(("name", "owner_labels", "pod_labels", "expected"), [
+    ("valid preemptible from owner", {P: "preemptible"}, None, "preemptible"),
+    ("valid non-preemptible from owner", {P: "non-preemptible"}, None, "non-preemptible"),
+    ("valid preemptible from pod", None, {P: "preemptible"}, "preemptible"),
+    ("valid non-preemptible from pod", None, {P: "non-preemptible"}, "non-preemptible"),
+    ("invalid value from owner", {P: "invalid-value"}, None, ""),
+    ("invalid value from pod", None, {P: "invalid-value"}, ""),
+    ("no labels", None, None, ""),
+    ("owner overrides pod", {P: "non-preemptible"}, {P: "preemptible"}, "non-preemptible"),
+    ("owner invalid pod valid", {P: "invalid-value"}, {P: "preemptible"}, "preemptible"),
+])  # fmt: skip
+def test_default_grouper_TestCalcPodGroupPreemptibility(name: str, owner_labels, pod_labels, expected: str) -> None:
+    assert kg.Grouper.preemptibility([owner(labels=owner_labels)], gpod(labels=pod_labels)) == expected, name
+
+
+# -- job_grouper_test.go ------------------------------------------------------------------------
+def test_job_grouper_TestGetPodGroupMetadata_Hpo() -> None:
+    top = owner(uid="1234-5678", labels=BASIC_LABELS, annotations=BASIC_ANN, spec={"parallelism": 2})
+    g = kg.Grouper()
+    md1 = g.job(top, gpod("test_name-4kgrb", labels={"random": "abcd"}))
+    md2 = g.job(top, gpod("test_name-77t4m", labels={"random": "abcd"}))
+    assert (md1.name, md2.name) == ("pg-test_name-4kgrb-1234-5678", "pg-test_name-77t4m-1234-5678")
+    assert md1.owner == ("test_version", "test_kind", "test_name", "1234-5678")
+    assert (md1.queue, md1.priority_class, len(md1.labels)) == ("default-queue", "train", 1)
+
+
+@pytest.mark.parametrize(("case", "existing"), [
+    ("TestGetPodGroupMetadata_LegacyPodGroup", [("test_namespace", "pg-test_name-4kgrb-1234-5678")]),
+    ("TestGetPodGroupMetadata_LegacyNotFound", []),
+    ("TestGetPodGroupMetadata_RegularPodGroup", []),
+])  # fmt: skip
+def test_job_grouper_legacy(case: str, existing: list) -> None:
+    """JG: the legacy-name cases (``spec`` {} : the legacy name is ``pg-<job>-<uid>``, absent
+    in all of them, so each gets ``pg-<pod>-<uid>``). LegacyDisabledPodGroup needs
+    ``--search-legacy-pg=false``, not the default: not transcribed."""
+    top = owner(uid="1234-5678", labels=BASIC_LABELS, annotations=BASIC_ANN, spec={})
+    md = kg.Grouper(podgroups=existing).job(top, gpod("test_name-4kgrb", "test_namespace", labels={"random": "abcd"}))
+    assert md.name == "pg-test_name-4kgrb-1234-5678", case
+    assert (md.queue, md.priority_class) == ("default-queue", "train")
+
+
+def test_job_grouper_legacy_name_found() -> None:
+    """calcLegacyName: parallelism 1 names the job; a PodGroup of that name is used."""
+    top = owner(uid="u", spec={"parallelism": 1})
+    g = kg.Grouper(podgroups=[("ns", "pg-test_name-u")])
+    assert g.job(top, gpod("p-1", "ns")).name == "pg-test_name-u"
+    assert kg.Grouper().job(top, gpod("p-1", "ns")).name == "pg-p-1-u"
+
+
+# -- deployment_test.go -------------------------------------------------------------------------
+def test_deployment_grouper_TestGetPodGroupMetadata() -> None:
+    top = owner("Deployment", "apps/v1", "test_deployment", "1", BASIC_LABELS, BASIC_ANN)
+    g = kg.Grouper()
+    md1 = g.deployment(top, gpod("pod-1", "test_namespace", "3", {kg.QUEUE_LABEL: "test_queue"}))
+    md2 = g.deployment(top, gpod("pod-2", "test_namespace", "4", {kg.QUEUE_LABEL: "test_queue"}))
+    assert (md1.name, md1.priority_class, md1.queue) == ("pg-pod-1-3", "inference", "test_queue")
+    assert (md2.name, md2.priority_class, md2.queue) == ("pg-pod-2-4", "inference", "test_queue")
+    assert md1.owner == ("v1", "Pod", "pod-1", "3")
+
+
+# -- distributed_common_test.go -----------------------------------------------------------------
+def _x(specs: dict, **extra) -> kg.Owner:
+    return owner(labels=BASIC_LABELS, annotations=BASIC_ANN, spec={"xReplicaSpecs": specs, **extra})
+
+
+def test_distributed_common_TestGetPodGroupMetadata() -> None:
+    md = kg.Grouper().distributed(_x({"Master": {"replicas": 2}, "Worker": {"replicas": 4}}), gpod(), "xReplicaSpecs", ["Master"])
+    assert (md.queue, md.priority_class, md.min_available) == ("default-queue", "train", 6)
+
+
+def test_distributed_common_TestGetPodGroupMetadataOnQueueFromOwner() -> None:
+    top = _x({"Master": {"replicas": 2}, "Worker": {"replicas": 4}})
+    top.labels[kg.QUEUE_LABEL] = "my-queue"
+    md = kg.Grouper().distributed(top, gpod(), "xReplicaSpecs", ["Master"])
+    assert (md.queue, md.min_available) == ("my-queue", 6)
+
+
+def test_distributed_common_TestGetPodGroupMetadataRunPolicy() -> None:
+    top = _x({"Master": {"replicas": 0}}, runPolicy={"schedulingPolicy": {"minAvailable": 5}})
+    assert kg.Grouper().distributed(top, gpod(), "xReplicaSpecs", ["Master"]).min_available == 5
+
+
+def test_distributed_common_TestGetPodGroupMetadata_NoPods() -> None:
+    with pytest.raises(kg.GrouperError):
+        kg.Grouper().distributed(_x({"Master": {"replicas": 0}}), gpod(), "xReplicaSpecs", ["Master"])
+
+
+def test_distributed_common_NoMastersAllowed_and_Forbidden() -> None:
+    """TestGetPodGroupMetadata_NoMastersAllowed / _NoMastersForbiden."""
+    top = _x({"Worker": {"replicas": 2}})
+    assert kg.Grouper().distributed(top, gpod(), "xReplicaSpecs", []).min_available == 2
+    with pytest.raises(kg.GrouperError):
+        kg.Grouper().distributed(top, gpod(), "xReplicaSpecs", ["Master"])
+
+
+# -- pytorch_grouper_test.go --------------------------------------------------------------------
+def pytorch(master: int | None = 2, worker: int | None = 4, **spec) -> kg.Owner:
+    specs = {}
+    if master is not None:
+        specs["Master"] = {"replicas": master}
+    if worker is not None:
+        specs["Worker"] = {"replicas": worker}
+    return owner("PyTorchJob", "kubeflow.org/v1", "test_job", "1", spec={"pytorchReplicaSpecs": specs, **spec})
+
+
+MIN_REPLICAS = {"elasticPolicy": {"minReplicas": 66}}
+MIN_AVAILABLE = {"runPolicy": {"schedulingPolicy": {"minAvailable": 33}}}
+
+
+@pytest.mark.parametrize(("case", "master", "worker", "extra", "expected"), [
+    ("TestGetPodGroupMetadata_OnlyReplicas", 2, 4, {}, 6),
+    ("TestGetPodGroupMetadata_OnlyMinReplicas", 2, 4, MIN_REPLICAS, 66),
+    ("TestGetPodGroupMetadata_OnlyMinAvailable", 2, 4, MIN_AVAILABLE, 33),
+    ("TestGetPodGroupMetadata_MinAvailableAndMinReplicas", 2, 4, {**MIN_REPLICAS, **MIN_AVAILABLE}, 33),
+    ("TestGetPodGroupMetadata_OnlyMasterReplicas", 2, None, {}, 2),
+    ("TestGetPodGroupMetadata_OnlyWorkerReplicas", None, 4, {}, 4),
+    ("TestGetPodGroupMetadata_OnlyMasterWithMinReplicas", 2, None, MIN_REPLICAS, 66),
+    ("TestGetPodGroupMetadata_OnlyWorkerWithMinReplicas", None, 4, MIN_REPLICAS, 66),
+    ("TestGetPodGroupMetadata_OnlyMasterWithMinAvailable", 2, None, MIN_AVAILABLE, 33),
+    ("TestGetPodGroupMetadata_OnlyWorkerWithMinAvailable", None, 4, MIN_AVAILABLE, 33),
+])  # fmt: skip
+def test_pytorch_min_available(case: str, master, worker, extra: dict, expected: int) -> None:
+    assert kg.Grouper().pytorch(pytorch(master, worker, **extra), gpod()).min_available == expected, case
+
+
+def _refs(md: kg.Metadata) -> dict[str, tuple]:
+    return {sg.name: sg.pods for sg in md.subgroups}
+
+
+@pytest.mark.parametrize(("case", "master", "worker", "pod_name", "kind", "expected"), [
+    ("TestGetPodGroupMetadata_SubGroups_MasterAndWorker", 2, 4, "test-pod-master-0", "master",
+     {"master": ("test-pod-master-0",), "worker": ()}),
+    ("TestGetPodGroupMetadata_SubGroups_WorkerPod", 2, 4, "test-pod-worker-0", "worker",
+     {"master": (), "worker": ("test-pod-worker-0",)}),
+    ("TestGetPodGroupMetadata_SubGroups_OnlyMaster", 2, None, "test-pod-master-0", "master", {"master": ("test-pod-master-0",)}),
+    ("TestGetPodGroupMetadata_SubGroups_OnlyWorker", None, 4, "test-pod-worker-0", "worker", {"worker": ("test-pod-worker-0",)}),
+    ("TestGetPodGroupMetadata_SubGroups_PodWithoutReplicaTypeLabel", 2, 4, "test-pod-0", None, {"master": (), "worker": ()}),
+])  # fmt: skip
+def test_pytorch_subgroups(case: str, master, worker, pod_name: str, kind, expected: dict) -> None:
+    pd = gpod(pod_name, "test_namespace", labels={RT: kind} if kind else {})
+    assert _refs(kg.Grouper().pytorch(pytorch(master, worker), pd)) == expected, case
+
+
+def segments(master: int, workers: int, size: str, template_ann: dict | None = None, root_ann: dict | None = None) -> kg.Owner:
+    ann = {kg.SEGMENT_SIZE: size, **(template_ann or {})}
+    top = owner("PyTorchJob", "kubeflow.org/v1", "test-job-segments", "seg-1", annotations=root_ann,
+                spec={"pytorchReplicaSpecs": {"Master": {"replicas": master},
+                                              "Worker": {"replicas": workers, "template": {"metadata": {"annotations": ann}}}}})  # fmt: skip
+    return top
+
+
+def worker(i: int, ann: dict | None = None, kind: str = "worker") -> kg.Pod:
+    return gpod(f"test-job-{kind}-{i}", "test_namespace", labels={RT: kind, RI: str(i)}, annotations=ann)
+
+
+def test_pytorch_TestGetPodGroupMetadata_Segments_HappyFlow_4Workers_2PerSegment() -> None:
+    top, ann = segments(1, 4, "2"), {kg.SEGMENT_SIZE: "2"}
+    md = kg.Grouper().pytorch(top, worker(0, ann, "master"))
+    assert md.min_available == 5 and len(md.subgroups) == 4
+    assert [(sg.name, sg.min_available, sg.parent) for sg in md.subgroups] == [
+        ("master", 1, None), ("worker", 4, None), ("worker-0", 2, "worker"), ("worker-1", 2, "worker")]
+    assert _refs(md)["master"] == ("test-job-master-0",)
+    assert _refs(kg.Grouper().pytorch(top, worker(0, ann)))["worker-0"] == ("test-job-worker-0",)
+    assert _refs(kg.Grouper().pytorch(top, worker(2, ann)))["worker-1"] == ("test-job-worker-2",)
+
+
+def test_pytorch_TestGetPodGroupMetadata_Segments_5Workers_2PerSegment() -> None:
+    top, ann = segments(1, 5, "2"), {kg.SEGMENT_SIZE: "2"}
+    md = kg.Grouper().pytorch(top, worker(0, ann))
+    assert md.min_available == 6 and len(md.subgroups) == 5
+    sizes = {sg.name: sg.min_available for sg in md.subgroups}
+    assert (sizes["worker-0"], sizes["worker-1"], sizes["worker-2"]) == (2, 2, 1)
+    assert _refs(md)["worker-0"] == ("test-job-worker-0",) and _refs(md)["worker-1"] == ()
+    assert _refs(kg.Grouper().pytorch(top, worker(4, ann)))["worker-2"] == ("test-job-worker-4",)
+
+
+def test_pytorch_TestGetPodGroupMetadata_Segments_MalformedAnnotation_and_InTemplate() -> None:
+    with pytest.raises(kg.GrouperError, match="invalid segment size"):
+        kg.Grouper().pytorch(segments(1, 4, "2"), worker(0, {kg.SEGMENT_SIZE: "not-a-number"}))
+    with pytest.raises(kg.GrouperError, match="invalid segment size"):
+        kg.Grouper().pytorch(segments(1, 4, "invalid-size"), worker(0))
+
+
+def test_pytorch_TestGetPodGroupMetadata_Segments_SegmentSizeFromPodTemplate() -> None:
+    md = kg.Grouper().pytorch(segments(1, 4, "2"), worker(1))
+    assert len(md.subgroups) == 4 and _refs(md)["worker-0"] == ("test-job-worker-1",)
+
+
+def test_pytorch_segment_topology_cases() -> None:
+    """TestGetPodGroupMetadata_Segments_WithTopologyConstraints, _TopologyFromRootAnnotation,
+    _NoTopologyWhenMissing."""
+    t_ann = {kg.SEGMENT_REQUIRED: "rack", kg.SEGMENT_PREFERRED: "node", kg.TOPOLOGY: "cluster-topology"}
+    pod_ann = {kg.SEGMENT_SIZE: "2", **t_ann}
+    md = kg.Grouper().pytorch(segments(1, 4, "2", t_ann), worker(0, pod_ann))
+    tc = {"topology": "cluster-topology", "requiredTopologyLevel": "rack", "preferredTopologyLevel": "node"}
+    assert [sg.topology for sg in md.subgroups if sg.parent] == [tc, tc]
+    md = kg.Grouper().pytorch(segments(1, 4, "2", {kg.SEGMENT_REQUIRED: "rack"}, {kg.TOPOLOGY: "cluster-topology"}),
+                              worker(0, {kg.SEGMENT_SIZE: "2", kg.SEGMENT_REQUIRED: "rack"}))  # fmt: skip
+    assert md.subgroups[2].topology == {"topology": "cluster-topology", "requiredTopologyLevel": "rack",
+                                        "preferredTopologyLevel": ""}  # fmt: skip
+    md = kg.Grouper().pytorch(segments(1, 4, "2", {kg.SEGMENT_REQUIRED: "rack"}),
+                              worker(0, {kg.SEGMENT_SIZE: "2", kg.SEGMENT_REQUIRED: "rack"}))  # fmt: skip
+    assert md.subgroups[2].topology is None
+
+
+# -- hub.go: the plugin of a top owner ----------------------------------------------------------
+@pytest.mark.parametrize(("api_version", "kind", "plugin"), [
+    ("apps/v1", "Deployment", "deployment"), ("batch/v1", "Job", "job"), ("kubeflow.org/v1", "PyTorchJob", "pytorch"),
+    ("apps/v1", "ReplicaSet", "default"), ("apps/v1", "StatefulSet", "default"), ("example.com/v1", "Thing", "default"),
+    ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "other"), ("ray.io/v1", "RayCluster", "other"),
+    ("run.ai/v9", "TrainingWorkload", "other"), ("batch/v1", "CronJob", "other"),
+])  # fmt: skip
+def test_hub_plugin_of(api_version: str, kind: str, plugin: str) -> None:
+    assert kg.plugin_of(api_version, kind) == plugin
+
+
+# -- end to end -----------------------------------------------------------------------------------
+KAI_SCHED = {"schedulerName": "kai-scheduler"}
+
+
+def ref(kind: str, name: str, api_version: str, controller: bool = True) -> dict:
+    return {"apiVersion": api_version, "kind": kind, "name": name, "uid": f"u-{name}", "controller": controller}
+
+
+def kobj(api_version: str, kind: str, name: str, *, owners: list | None = None, labels=None, spec=None) -> dict:
+    meta = {"name": name, "namespace": "default", "uid": f"u-{name}"}
+    if owners:
+        meta["ownerReferences"] = owners
+    if labels:
+        meta["labels"] = labels
+    return {"apiVersion": api_version, "kind": kind, "metadata": meta, "spec": spec or {}}
+
+
+def kpod(name: str, owner_ref: dict | None, *, gpu: int = 1, labels=None, created="2026-11-23T10:00:00Z", **kw) -> dict:
+    p = pod(name, gpu=gpu, labels={kg.QUEUE_LABEL: "q", **(labels or {})}, extra_spec=KAI_SCHED, created=created, **kw)
+    if owner_ref is not None:
+        p["metadata"]["ownerReferences"] = [owner_ref]
+    return p
+
+
+def decide(objects: list[dict], config=None) -> dict:
+    body = {**request(objects), "config": config or {"profile": "kai", "actions": "allocate"}}
+    return decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+
+
+def ptj(name: str, workers: int, master: int = 1, **spec) -> dict:
+    return kobj("kubeflow.org/v1", "PyTorchJob", name, spec={
+        "pytorchReplicaSpecs": {"Master": {"replicas": master}, "Worker": {"replicas": workers}}, **spec})  # fmt: skip
+
+
+def pytorch_pods(name: str, workers: int) -> list[dict]:
+    r = ref("PyTorchJob", name, "kubeflow.org/v1")
+    return ([kpod(f"{name}-master-0", r, labels={RT: "master", RI: "0"})]
+            + [kpod(f"{name}-worker-{i}", r, labels={RT: "worker", RI: str(i)}) for i in range(workers)])  # fmt: skip
+
+
+def jobs(out: dict) -> dict[str, dict]:
+    return {j["job"]: j for j in out["jobs"]}
+
+
+def test_a_pytorchjobs_four_pods_are_one_gang_placed_all_or_nothing() -> None:
+    objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", -1), ptj("pt", 3)] + pytorch_pods("pt", 3)
+    out = decide(objs)
+    assert sorted(b["pod"] for b in out["bindings"]) == ["default/pt-master-0"] + [f"default/pt-worker-{i}" for i in range(3)]
+    assert list(jobs(out)) == ["default/pg-pt-u-pt"] and "minAvailable 4" in jobs(out)["default/pg-pt-u-pt"]["message"]
+    assert any("kubeflow.org/v1 PyTorchJob (1)" in w and "owner objects read only" in w for w in out["warnings"])
+    # three GPUs only: nothing of the gang is placed
+    out = decide([node("a", gpu=2), node("b", gpu=1), kai_queue("q", -1), ptj("pt", 3)] + pytorch_pods("pt", 3))
+    assert out["bindings"] == [] and jobs(out)["default/pg-pt-u-pt"]["state"] == "Pending"
+
+
+def test_a_pytorchjob_min_available_from_its_scheduling_policy() -> None:
+    objs = ([node("a", gpu=2), kai_queue("q", -1), ptj("pt", 3, runPolicy={"schedulingPolicy": {"minAvailable": 2}})]
+            + pytorch_pods("pt", 3))  # fmt: skip
+    out = decide(objs)
+    assert len(out["bindings"]) == 2 and "minAvailable 2" in jobs(out)["default/pg-pt-u-pt"]["message"]
+
+
+def test_a_jobs_pods_each_get_a_podgroup_of_their_own() -> None:
+    """job_grouper.go names the PodGroup after the pod: ``pg-<pod>-<job uid>``."""
+    r = ref("Job", "train", "batch/v1")
+    objs = [node("a", gpu=1), kai_queue("q", -1), kobj("batch/v1", "Job", "train", spec={"parallelism": 2}),
+            kpod("train-x", r), kpod("train-y", r)]  # fmt: skip
+    out = decide(objs)
+    assert sorted(jobs(out)) == ["default/pg-train-x-u-train", "default/pg-train-y-u-train"]
+    assert len(out["bindings"]) == 1  # (each a gang of one)
+
+
+def test_a_deployments_pods_through_its_replicaset_get_inference_podgroups_per_pod() -> None:
+    rs = kobj("apps/v1", "ReplicaSet", "web-1", owners=[ref("Deployment", "web", "apps/v1")])
+    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("apps/v1", "Deployment", "web"), rs,
+            kpod("web-1-a", ref("ReplicaSet", "web-1", "apps/v1")), kpod("web-1-b", ref("ReplicaSet", "web-1", "apps/v1"))]
+    req = read_request(orjson.loads(orjson.dumps({**request(objs), "config": {"profile": "kai"}})), Settings())
+    groups = {j.key: j for j in req.cluster.jobs.values()} if isinstance(req.cluster.jobs, dict) else {j.key: j for j in req.cluster.jobs}
+    assert sorted(groups) == ["default/pg-web-1-a-uid-default-web-1-a", "default/pg-web-1-b-uid-default-web-1-b"]
+    assert {j.priority for j in groups.values()} == {125}  # inference
+    out = decide(objs)
+    assert len(out["bindings"]) == 2
+    assert not any("ignored" in w and "ReplicaSet" in w for w in out["warnings"])
+
+
+def test_a_replicaset_on_its_own_takes_the_default_grouper() -> None:
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("apps/v1", "ReplicaSet", "rs"), kpod("rs-a", r), kpod("rs-b", r)]
+    assert list(jobs(decide(objs))) == ["default/pg-rs-u-rs"]
+
+
+def test_a_pod_whose_owner_is_absent_stays_a_job_of_one_with_a_warning() -> None:
+    objs = [node("a", gpu=4), kai_queue("q", -1)] + pytorch_pods("pt", 1)
+    out = decide(objs)
+    assert sorted(jobs(out)) == ["default/pt-master-0", "default/pt-worker-0"]
+    assert any("kubectl get jobs,deployments,replicasets,pytorchjobs -o json" in w for w in out["warnings"])
+    # under another profile: nothing of it
+    base = decide(objs + [ptj("pt", 1)], {"profile": "volcano", "actions": "allocate"})
+    assert not any("pod-grouper" in w for w in base["warnings"])
+
+
+def test_a_top_owner_with_a_plugin_not_modelled_keeps_todays_reading_with_a_warning() -> None:
+    r = ref("MPIJob", "mpi", "kubeflow.org/v2beta1")
+    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("kubeflow.org/v2beta1", "MPIJob", "mpi"), kpod("mpi-0", r)]
+    out = decide(objs)
+    assert list(jobs(out)) == ["default/mpi-0"]
+    assert any("kubeflow.org/v2beta1 MPIJob" in w and "not modelled" in w for w in out["warnings"])
+
+
+def test_the_default_queue_of_kai_is_gangplanks_default_when_the_snapshot_lacks_it() -> None:
+    r = ref("Job", "j", "batch/v1")
+    p = pod("j-0", gpu=1, extra_spec=KAI_SCHED)
+    p["metadata"]["ownerReferences"] = [r]
+    out = decide([node("a", gpu=4), kobj("batch/v1", "Job", "j"), p])
+    assert list(jobs(out)) == ["default/pg-j-0-u-j"] and len(out["bindings"]) == 1
+    assert any("'default-queue'" in w for w in out["warnings"])
+
+
+def _pt_objects() -> list[dict]:
+    return ([node("a", gpu=2), node("b", gpu=2), kai_queue("q", -1), ptj("pt", 3), kobj("batch/v1", "Job", "j"),
+             kpod("j-0", ref("Job", "j", "batch/v1"), created="2026-11-23T09:00:00Z")]
+            + pytorch_pods("pt", 3) + pytorch_pods("gone", 1))  # fmt: skip
+
+
+def test_the_same_answer_whatever_the_order_of_objects() -> None:
+    objs = _pt_objects()
+    want = decide(copy.deepcopy(objs))
+    rng = random.Random(7)
+    for _ in range(5):
+        shuffled = copy.deepcopy(objs)
+        rng.shuffle(shuffled)
+        got = decide(shuffled)
+        assert got["bindings"] == want["bindings"] and got["jobs"] == want["jobs"]
+        assert sorted(got["warnings"]) == sorted(want["warnings"])
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda o: o[4]["metadata"].__setitem__("ownerReferences", "nope"),
+    lambda o: o[4]["metadata"].__setitem__("ownerReferences", [{"kind": "PyTorchJob"}]),
+    lambda o: o[4]["metadata"].__setitem__("ownerReferences", [ref("PyTorchJob", "pt", "kubeflow.org/v1"),
+                                                               ref("Job", "j", "batch/v1")]),
+    lambda o: o[3]["spec"]["pytorchReplicaSpecs"]["Worker"].__setitem__("replicas", "3"),
+    lambda o: o[3]["spec"]["pytorchReplicaSpecs"]["Worker"].__setitem__("replicas", 2.5),
+    lambda o: o[3]["spec"].__setitem__("pytorchReplicaSpecs", []),
+    lambda o: o[3]["spec"].__setitem__("runPolicy", {"schedulingPolicy": {"minAvailable": -1}}),
+    lambda o: o[3]["spec"].__setitem__("runPolicy", {"schedulingPolicy": {"minAvailable": 2**40}}),
+    lambda o: o[3]["spec"].__setitem__("runPolicy", {"schedulingPolicy": None}),
+    lambda o: o[3]["metadata"].__setitem__("labels", {"a": 1}),
+    lambda o: o[3]["metadata"].__setitem__("ownerReferences", [{"apiVersion": "x/v1", "kind": "X", "name": "", "uid": "u"}]),
+    lambda o: o[4]["metadata"]["annotations"].__setitem__(kg.SEGMENT_SIZE, "0"),
+    lambda o: o[5]["metadata"]["labels"].__setitem__(RI, "x") or o[5]["metadata"]["annotations"].__setitem__(kg.SEGMENT_SIZE, "2"),
+])  # fmt: skip
+def test_hostile_input_is_a_422_with_a_pointer_or_kais_default(mutate) -> None:
+    objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", -1), ptj("pt", 3)] + pytorch_pods("pt", 3)
+    mutate(objs)
+    body = {**request(objs), "config": {"profile": "kai", "actions": "allocate"}}
+    try:
+        out = decide_request(read_request(orjson.loads(orjson.dumps(body)), Settings())).wire()
+    except InputError as e:
+        assert e.pointer.startswith("/objects/"), e.pointer
+        return
+    assert "jobs" in out
+
+
+def test_hostile_owner_objects_of_odd_shapes_are_not_found_not_a_500() -> None:
+    r = ref("Job", "j", "batch/v1")
+    for odd in ({"apiVersion": "batch/v1", "kind": "Job", "metadata": "x"},
+                {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": 3}},
+                {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "uid": "other"}},
+                {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "uid": "u-j"}, "spec": "x"}):  # fmt: skip
+        out = decide([node("a", gpu=2), kai_queue("q", -1), odd, kpod("j-0", r)])
+        assert len(out["jobs"]) == 1
+
+
+def test_an_owner_cycle_is_a_job_of_one_with_a_warning() -> None:
+    a = kobj("example.com/v1", "A", "a", owners=[ref("B", "b", "example.com/v1")])
+    b = kobj("example.com/v1", "B", "b", owners=[ref("A", "a", "example.com/v1")])
+    out = decide([node("a", gpu=2), kai_queue("q", -1), a, b, kpod("p", ref("A", "a", "example.com/v1"))])
+    assert list(jobs(out)) == ["default/p"] and any("cannot walk" in w for w in out["warnings"])
+
+
+def test_the_podgroup_is_built_by_its_first_pod_and_duplicate_owners_do_not_depend_on_order() -> None:
+    """Two pods of one ReplicaSet naming different priority classes: the earlier one's
+    builds the PodGroup whatever the order; the ReplicaSet twice, once with another uid."""
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    late = kpod("rs-late", r, labels={"priorityClassName": "build"}, created="2026-11-23T11:00:00Z")
+    early = kpod("rs-early", r, labels={"priorityClassName": "inference"}, created="2026-11-23T10:00:00Z")
+    other = kobj("apps/v1", "ReplicaSet", "rs")
+    other["metadata"]["uid"] = "stale"
+    for objs in ([late, early, other, kobj("apps/v1", "ReplicaSet", "rs")],
+                 [kobj("apps/v1", "ReplicaSet", "rs"), other, early, late]):  # fmt: skip
+        env = orjson.loads(orjson.dumps({**request([node("a", gpu=4), kai_queue("q", -1), *objs]),
+                                         "config": {"profile": "kai"}}))  # fmt: skip
+        js = read_request(env, Settings()).cluster.jobs
+        js = list(js.values()) if isinstance(js, dict) else list(js)
+        assert [(j.key, j.priority) for j in js] == [("default/pg-rs-u-rs", 125)]
