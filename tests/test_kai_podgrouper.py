@@ -510,3 +510,89 @@ def test_the_podgroup_is_built_by_its_first_pod_and_duplicate_owners_do_not_depe
         js = read_request(env, Settings()).cluster.jobs
         js = list(js.values()) if isinstance(js, dict) else list(js)
         assert [(j.key, j.priority) for j in js] == [("default/pg-rs-u-rs", 125)]
+
+
+# -- review fixes: bounded work on small bodies ------------------------------------------------
+def _seg_ptj(workers: int, size: str = "1", **spec) -> dict:
+    return kobj("kubeflow.org/v1", "PyTorchJob", "pt", spec={"pytorchReplicaSpecs": {
+        "Master": {"replicas": 1},
+        "Worker": {"replicas": workers, "template": {"metadata": {"annotations": {kg.SEGMENT_SIZE: size}}}}}, **spec})  # fmt: skip
+
+
+def _read(objs: list[dict], settings: Settings | None = None):
+    body = {**request(objs), "config": {"profile": "kai", "actions": "allocate"}}
+    return read_request(orjson.loads(orjson.dumps(body)), settings or Settings())
+
+
+@pytest.mark.parametrize("extra", [{}, {"runPolicy": {"schedulingPolicy": {"minAvailable": 2}}}])
+def test_segments_bounded_by_max_objects(extra: dict) -> None:
+    """Worker segments past the objects of the request (at most ``GANGPLANK_MAX_OBJECTS``)
+    are a 422 at the Worker replicas, found before any segment is built; with minAvailable
+    too (2^31-2 segments: no answer after 60 s before; 10^7 with minAvailable: 7.4 s)."""
+    import time
+
+    r = ref("PyTorchJob", "pt", "kubeflow.org/v1")
+    objs = [node("a", gpu=2), kai_queue("q", -1), _seg_ptj(2147483646, **extra),
+            kpod("pt-worker-0", r, labels={RT: "worker", RI: "0"})]  # fmt: skip
+    t = time.perf_counter()
+    with pytest.raises(InputError) as e:
+        _read(objs)
+    assert e.value.pointer == "/objects/2/spec/pytorchReplicaSpecs/Worker/replicas"
+    assert time.perf_counter() - t < 2
+    with pytest.raises(InputError) as e:  # (5 segments, 4 objects)
+        _read([*objs[:2], _seg_ptj(5, **extra), objs[3]])
+    assert e.value.pointer == "/objects/2/spec/pytorchReplicaSpecs/Worker/replicas"
+    _read([*objs[:2], _seg_ptj(4, **extra), objs[3]])  # (4 segments: fine)
+
+
+def test_segment_found_directly_per_pod() -> None:
+    """3,000 workers in segments of 1: each pod's segment is index // size (4.3 s before)."""
+    import time
+
+    r = ref("PyTorchJob", "pt", "kubeflow.org/v1")
+    objs = [node("a", gpu=2), kai_queue("q", -1), _seg_ptj(3000)]
+    objs += [kpod(f"pt-worker-{i}", r, labels={RT: "worker", RI: str(i)}) for i in range(3000)]
+    t = time.perf_counter()
+    req = _read(objs)
+    assert time.perf_counter() - t < 3
+    js = req.cluster.jobs
+    (job,) = js.values() if isinstance(js, dict) else js
+    assert {t.name: t.subgroup.policy for t in job.tasks}["pt-worker-7"] == "worker-7"
+    assert len(job.subgroups) >= 3000
+
+
+def test_owner_metadata_read_once() -> None:
+    """One owner with 30,000 annotations and 8,000 pods: its metadata read once, one PodGroup
+    built (67 s before with 50,000 annotations)."""
+    import time
+
+    rs = kobj("apps/v1", "ReplicaSet", "rs")
+    rs["metadata"]["annotations"] = {f"k{i}": "" for i in range(30000)}
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    objs = [node("a", gpu=2), kai_queue("q", -1), rs] + [kpod(f"p{i}", r) for i in range(8000)]
+    t = time.perf_counter()
+    req = _read(objs)
+    assert time.perf_counter() - t < 8
+    js = req.cluster.jobs
+    assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-rs-u-rs"]
+
+
+def test_duplicate_owner_refused() -> None:
+    """The same owner twice (kind, name and uid): a 422 at the second's metadata/name, as
+    Volcano's PodGroup controller refuses its duplicate owners."""
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    objs = [node("a", gpu=2), kai_queue("q", -1), kobj("apps/v1", "ReplicaSet", "rs"), kobj("apps/v1", "ReplicaSet", "rs"),
+            kpod("p0", r)]  # fmt: skip
+    with pytest.raises(InputError) as e:
+        _read(objs)
+    assert e.value.pointer == "/objects/3/metadata/name" and "duplicate" in str(e.value)
+
+
+def test_owner_metadata_limits_apply() -> None:
+    """An owner read by the grouper obeys the metadata size limits (a label value past 63
+    characters: 422 at the label)."""
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    rs = kobj("apps/v1", "ReplicaSet", "rs", labels={"team": "x" * 64})
+    with pytest.raises(InputError) as e:
+        _read([node("a", gpu=2), kai_queue("q", -1), rs, kpod("p0", r)])
+    assert e.value.pointer == "/objects/2/metadata/labels/team"

@@ -1314,6 +1314,25 @@ def _match_values(pol: SubGroupPolicy, labels: dict[str, str]) -> list[str] | No
     return values
 
 
+def _by_label_value(policies: list[SubGroupPolicy]) -> tuple[str, dict[str, SubGroupPolicy]] | None:
+    """When every policy's selector is one ``matchLabels`` pair of one key, with no
+    ``matchLabelKeys`` (KAI's sub-groups: ``kai.scheduler/subgroup-name``): (the key, the
+    first policy of each value), so a pod's policy is one look-up; else None."""
+    key = None
+    first: dict[str, SubGroupPolicy] = {}
+    for pol in policies:
+        sel = pol.selector
+        if sel is None or pol.match_label_keys or sel.expressions or len(sel.match_labels) != 1:
+            return None
+        ((k, v),) = sel.match_labels.items()
+        if key is None:
+            key = k
+        elif k != key:
+            return None
+        first.setdefault(v, pol)
+    return None if key is None else (key, first)
+
+
 def _assign_subgroups(job: Job) -> None:
     """Volcano SubJobs (``getOrCreateSubJob``): a pod joins the first policy that gives it
     match values (``<job>/<policy>-<values>``); a pod no policy gives any (a selector that
@@ -1324,8 +1343,14 @@ def _assign_subgroups(job: Job) -> None:
     if not job.subgroup_policies:
         return
     volcano = job.source == "volcano"
+    by_value = None if volcano else _by_label_value(job.subgroup_policies)
     for t in job.tasks:
-        for pol in job.subgroup_policies:
+        if by_value is not None:  # (one look-up per pod, not one selector per policy: KAI's sub-groups)
+            pol = by_value[1].get(t.labels.get(by_value[0]))  # type: ignore[arg-type]
+            pols = (pol,) if pol is not None else ()
+        else:
+            pols = job.subgroup_policies
+        for pol in pols:
             values = _match_values(pol, t.labels)
             if values is None or (volcano and not values):
                 continue

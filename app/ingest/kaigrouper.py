@@ -49,7 +49,6 @@ by default), the PodGroup's update by later pods of one owner, the node-pool lab
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +57,8 @@ from app.errors import InputError, join_pointer
 from app.ingest import kube
 from app.ingest import reader as r
 from app.ingest.draft import Draft, GroupRef, PodDraft
+from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
+from app.ingest.metalimits import MetaLimits, check_object
 
 SCHEDULER = "kai-scheduler"  # constants.DefaultSchedulerName
 PREFIX = "pg"  # constants.PodGroupNamePrefix
@@ -80,8 +81,8 @@ REPLICA_TYPE_LABEL = "training.kubeflow.org/replica-type"  # pytorchv1.ReplicaTy
 REPLICA_INDEX_LABEL = "training.kubeflow.org/replica-index"  # pytorchv1.ReplicaIndexLabel
 INT32 = 2**31
 INT64 = 2**63
-#: the longest owner chain walked (a cycle of ownerReferences would make KAI loop)
-MAX_CHAIN = 64
+#: worker segments of one PyTorchJob when no object limit is given (``Settings.max_objects``'s default)
+MAX_SEGMENTS = 500_000
 
 DEFAULT, JOB, DEPLOYMENT, PYTORCH = "default", "job", "deployment", "pytorch"
 #: ``hub.go``'s table: (group, version, kind) -> plugin; "other" for the plugins not
@@ -314,9 +315,28 @@ class Grouper:
     """The groupers, given which PriorityClasses exist (the snapshot's and KAI's) and which
     KAI PodGroups exist (``namespace``, ``name``: the Job grouper's legacy names)."""
 
-    def __init__(self, classes: Iterable[str] = (), podgroups: Iterable[tuple[str, str]] = ()) -> None:
+    def __init__(self, classes: Iterable[str] = (), podgroups: Iterable[tuple[str, str]] = (),
+                 max_segments: int = MAX_SEGMENTS) -> None:  # fmt: skip
         self.classes = frozenset(classes)
         self.podgroups = frozenset(podgroups)
+        self.max_segments = max_segments
+
+    def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
+        """The name of the PodGroup ``metadata`` would build (without building it)."""
+        if plugin == JOB:
+            legacy = self.legacy_job_name(top, pod)
+            return legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name}-{top.uid}"
+        if plugin == DEPLOYMENT:
+            return f"{PREFIX}-{pod.name}-{pod.uid}"
+        return f"{PREFIX}-{top.name}-{top.uid}"
+
+    def subgroup_name(self, plugin: str, top: Owner, pod: Pod) -> str | None:
+        """The sub-group ``metadata(plugin, top, pod).subgroup_for(pod)`` names, found
+        directly (the pod's segment is its index // the segment size) with the same
+        per-pod errors; the PodGroup's own fields are checked when it is built."""
+        if plugin != PYTORCH:
+            return None
+        return pytorch_subgroup_of(top, pod, self.max_segments)
 
     # -- the default grouper (default_grouper.go) ----------------------------------------
     def default(self, top: Owner, pod: Pod, owners: list[Owner] | None = None) -> Metadata:
@@ -425,7 +445,7 @@ class Grouper:
                 continue  # (err != nil: not applied)
             if found:
                 md.min_available = int32(v, ".".join(path[1:]), path)
-        md.subgroups = pytorch_subgroups(top, pod, md.min_available)
+        md.subgroups = pytorch_subgroups(top, pod, md.min_available, self.max_segments)
         return md
 
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner]) -> Metadata:
@@ -468,15 +488,46 @@ def _go_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
-def pytorch_subgroups(top: Owner, pod: Pod, total_min: int) -> list[SubGroup]:
-    """``buildSubGroups``."""
+def _pytorch_specs(top: Owner) -> dict:
     specs, found = nested(top.obj, "spec", "pytorchReplicaSpecs")
     if found and not isinstance(specs, dict):
         raise GrouperError("spec.pytorchReplicaSpecs is not an object", ("spec", "pytorchReplicaSpecs"))
     if not found:
         raise GrouperError(f"pytorchReplicaSpecs not found in PyTorchJob {top.name}", ("spec",))
+    return specs
+
+
+def _master_replicas(specs: dict) -> int:
     master, found = nested_int64(specs, "Master", "replicas")
-    master = int32(master, "Master replicas", ("spec", "pytorchReplicaSpecs", "Master", "replicas")) if found else 0
+    return int32(master, "Master replicas", ("spec", "pytorchReplicaSpecs", "Master", "replicas")) if found else 0
+
+
+def _segments(specs: dict, pod: Pod, max_segments: int) -> tuple[int, int | None, int, int]:
+    """(worker replicas, segment size or None, segments, the last one's size when partial,
+    else 0); more segments than ``max_segments`` (the objects of the request: a PodGroup
+    whose segments outnumber them could never have a pod in each) is an error at the
+    Worker replicas, found before any segment is built."""
+    workers, found = nested_int64(specs, "Worker", "replicas")
+    if not found:
+        workers = 1
+    segment = segment_size(pod, specs)
+    if segment is None:
+        return workers, None, 0, 0
+    n = workers // segment if workers >= 0 else _go_div(workers, segment)
+    partial = workers - _go_div(workers, segment) * segment
+    if partial != 0:
+        n += 1
+    if n > max_segments:
+        raise GrouperError(f"{workers} Worker replicas in segments of {segment} make {n} sub-groups, more than the "
+                           f"objects of the request ({max_segments}; at most GANGPLANK_MAX_OBJECTS)",
+                           ("spec", "pytorchReplicaSpecs", "Worker", "replicas"))  # fmt: skip
+    return workers, segment, n, partial
+
+
+def pytorch_subgroups(top: Owner, pod: Pod, total_min: int, max_segments: int = MAX_SEGMENTS) -> list[SubGroup]:
+    """``buildSubGroups`` (at most ``max_segments`` worker segments: see :func:`_segments`)."""
+    specs = _pytorch_specs(top)
+    master = _master_replicas(specs)
     out = []
     kind = pod.labels.get(REPLICA_TYPE_LABEL)
     if "Master" in specs and master != 0:
@@ -484,18 +535,11 @@ def pytorch_subgroups(top: Owner, pod: Pod, total_min: int) -> list[SubGroup]:
     worker_min = max(0, total_min - master)
     if "Worker" not in specs:
         return out
-    workers, found = nested_int64(specs, "Worker", "replicas")
-    if not found:
-        workers = 1
     refs = (pod.name,) if kind == "worker" else ()
-    segment = segment_size(pod, specs)
+    workers, segment, n, partial = _segments(specs, pod, max_segments)
     if segment is None:
         out.append(SubGroup("worker", worker_min, pods=refs))
         return out
-    n = workers // segment if workers >= 0 else _go_div(workers, segment)
-    partial = workers - _go_div(workers, segment) * segment
-    if partial != 0:
-        n += 1
     index = segment_index(pod, segment)
     topology = segment_topology(pod, specs, top)
     out.append(SubGroup("worker", worker_min))
@@ -503,6 +547,28 @@ def pytorch_subgroups(top: Owner, pod: Pod, total_min: int) -> list[SubGroup]:
         size = partial if partial != 0 and i == n - 1 else segment
         out.append(SubGroup(f"worker-{i}", size, "worker", refs if i == index else (), topology))
     return out
+
+
+def pytorch_subgroup_of(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> str | None:
+    """The sub-group of ``pytorch_subgroups(top, pod, ...)`` holding ``pod``, found directly
+    (its segment: replica index // segment size), with the same errors."""
+    specs = _pytorch_specs(top)
+    master = _master_replicas(specs)
+    kind = pod.labels.get(REPLICA_TYPE_LABEL)
+    if "Worker" not in specs:
+        return "master" if kind == "master" and "Master" in specs and master != 0 else None
+    _, segment, n, _ = _segments(specs, pod, max_segments)
+    if segment is None:
+        index = -1
+    else:
+        index = segment_index(pod, segment)
+    if kind == "master":
+        return "master" if "Master" in specs and master != 0 else None
+    if kind != "worker":
+        return None
+    if segment is None:
+        return "worker"
+    return f"worker-{index}" if 0 <= index < n else None
 
 
 def segment_size(pod: Pod, specs: dict) -> int | None:
@@ -588,10 +654,14 @@ def candidates(d: Draft) -> list[PodDraft]:
 
 class _Objects:
     """The objects Gangplank has no reader for (``Draft.unread_objects``), by (API group,
-    kind, namespace, name); those read as owners are counted."""
+    kind, namespace, name); those read as owners are counted. Each owner's metadata is
+    read (and checked against the metadata size limits) once, each reference looked up
+    once, each chain walked once (:meth:`top`)."""
 
-    def __init__(self, d: Draft) -> None:
+    def __init__(self, d: Draft, limits: MetaLimits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
         self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
+        seen: set[tuple[str, str, str, str, Any]] = set()
         for label, o, p in d.unread_objects:
             meta = o.get("metadata")
             if not isinstance(meta, dict):
@@ -601,39 +671,100 @@ class _Objects:
                 continue
             api_version = label.split(" ", 1)[0]
             key = (api_version.rpartition("/")[0], o.get("kind", ""), ns or "default", name)
+            uid = meta.get("uid")
+            if isinstance(uid, str) and (*key, uid) in seen:  # (the API server holds an object once: as
+                raise InputError(f"duplicate {key[1]} {key[2]}/{key[3]} (uid {uid})",  # Volcano's PodGroup controller)
+                                 join_pointer(p, "metadata", "name"), kube.ident_of(key[1], meta, namespaced=True))  # fmt: skip
+            seen.add((*key, uid))
             self.by_key.setdefault(key, []).append((label, o, p))
         self.read: dict[str, int] = {}
-        self._seen: set[str] = set()
+        self._meta: dict[str, tuple[dict[str, str], dict[str, str]]] = {}  # pointer -> labels, annotations
+        self._owners: dict[tuple[str, str, str, str, str], Owner | None] = {}  # (ns, ref) -> its owner
+        self._refs: dict[str, list[dict]] = {}  # pointer -> its ownerReferences
+        self._tops: dict[tuple[str, str, str, str, str], tuple[Owner | None, str]] = {}  # (ns, ref) -> top, why none
 
     def has(self, ref: dict, ns: str) -> bool:
         return (ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]) in self.by_key
 
     def get(self, ref: dict, ns: str) -> Owner | None:
         """``getOwnerInstance``: by the reference's group, kind and name, with its uid."""
+        key = (ns, ref["apiVersion"], ref["kind"], ref["name"], ref["uid"])
+        if key in self._owners:
+            return self._owners[key]
         hits = self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
-        # (another object of that name: KAI's ResourceExpired; the snapshot holding one
-        # object twice, the least of them in a canonical form, whatever their order)
-        hits = [h for h in hits or () if h[1]["metadata"].get("uid") == ref["uid"]]
-        if not hits:
+        # (another object of that name: KAI's ResourceExpired; one of that uid at most: duplicates are refused)
+        hit = next((h for h in hits or () if h[1]["metadata"].get("uid") == ref["uid"]), None)
+        if hit is None:
+            self._owners[key] = None
             return None
-        if len(hits) > 1:
-            hits.sort(key=lambda h: json.dumps(h[1], sort_keys=True, default=str))
-        label, o, p = hits[0]
-        meta = o["metadata"]
-        mp = join_pointer(p, "metadata")
-        ident = kube.ident_of(ref["kind"], meta, namespaced=True)
-        labels = r.str_map(meta, "labels", mp, ident) if meta.get("labels") is not None else {}
-        ann = r.str_map(meta, "annotations", mp, ident) if meta.get("annotations") is not None else {}
-        if p not in self._seen:
-            self._seen.add(p)
+        label, o, p = hit
+        got = self._meta.get(p)
+        if got is None:
+            meta = o["metadata"]
+            mp = join_pointer(p, "metadata")
+            ident = kube.ident_of(ref["kind"], meta, namespaced=True)
+            check_object(o, p, self.limits)  # (the size limits every object read obeys)
+            labels = r.str_map(meta, "labels", mp, ident) if meta.get("labels") is not None else {}
+            ann = r.str_map(meta, "annotations", mp, ident) if meta.get("annotations") is not None else {}
+            got = self._meta[p] = (labels, ann)
             self.read[label] = self.read.get(label, 0) + 1
-        return Owner(ref["apiVersion"], ref["kind"], ref["name"], ref["uid"], labels, ann, o, p)
+        owner = self._owners[key] = Owner(ref["apiVersion"], ref["kind"], ref["name"], ref["uid"], got[0], got[1], o, p)
+        return owner
 
     def refs(self, owner: Owner) -> list[dict]:
         from app.ingest.pgcontroller import owner_references
 
-        meta = owner.obj["metadata"]
-        return owner_references(meta, owner.pointer, kube.ident_of(owner.kind, meta, namespaced=True))
+        got = self._refs.get(owner.pointer)
+        if got is None:
+            meta = owner.obj["metadata"]
+            got = self._refs[owner.pointer] = owner_references(meta, owner.pointer, kube.ident_of(owner.kind, meta, namespaced=True))
+        return got
+
+    def top(self, ref: dict, ns: str) -> tuple[Owner | None, str]:
+        """``getResourceOwners`` from ``ref``: (top owner, "") or (None, why: "<kind> <name>"
+        for an owner the snapshot lacks, "" for a chain KAI cannot walk: an owner with
+        several ownerReferences, or a cycle). Each reference is walked once: the result is
+        kept for every reference on the way, so any depth costs time linear in the objects."""
+        path: list[tuple[str, str, str, str, str]] = []
+        on_path: set[tuple[str, str, str, str, str]] = set()
+        while True:
+            key = (ns, ref["apiVersion"], ref["kind"], ref["name"], ref["uid"])
+            if key in self._tops:
+                out = self._tops[key]
+                break
+            if key in on_path:  # (a cycle: KAI would loop)
+                out = (None, "")
+                break
+            inst = self.get(ref, ns)
+            if inst is None:
+                out = (None, f"{ref['kind']} {ref['name']}" + (" (with another uid)" if self.has(ref, ns) else ""))
+                path.append(key)
+                break
+            path.append(key)
+            on_path.add(key)
+            nexts = self.refs(inst)
+            if not nexts:
+                out = (inst, "")
+                break
+            if len(nexts) > 1:
+                out = (None, "")
+                break
+            ref = nexts[0]
+        for k in path:
+            self._tops[k] = out
+        return out
+
+    def chain(self, ref: dict, ns: str) -> list[Owner]:
+        """The owners from ``ref`` to its top owner (:meth:`top` found one)."""
+        owners: list[Owner] = []
+        while True:
+            inst = self.get(ref, ns)
+            assert inst is not None
+            owners.append(inst)
+            nexts = self.refs(inst)
+            if not nexts:
+                return owners
+            ref = nexts[0]
 
     def account(self, d: Draft) -> None:
         if not self.read:
@@ -650,29 +781,6 @@ class _Objects:
                        "modelled")  # fmt: skip
 
 
-def top_owner(p: PodDraft, refs: list[dict], objects: _Objects) -> tuple[Owner | None, list[Owner], str]:
-    """``getResourceOwners``: (top owner, owners walked, why none: "" / "absent: <kind> <name>"
-    / "several owners: ..." / "cycle")."""
-    owners: list[Owner] = []
-    ref = refs[0]
-    seen: set[str] = set()
-    while True:
-        inst = objects.get(ref, p.namespace)
-        if inst is None:
-            other = objects.has(ref, p.namespace)
-            return None, owners, f"{ref['kind']} {ref['name']}" + (" (with another uid)" if other else "")
-        if inst.pointer in seen or len(owners) >= MAX_CHAIN:
-            return None, owners, ""
-        seen.add(inst.pointer)
-        owners.append(inst)
-        nexts = objects.refs(inst)
-        if not nexts:
-            return inst, owners, ""
-        if len(nexts) > 1:
-            return None, owners, ""
-        ref = nexts[0]
-
-
 def _grouper_error(e: GrouperError, p: PodDraft, top: Owner) -> InputError:
     if e.on_pod:
         return InputError(f"KAI's pod-grouper makes no PodGroup for this pod: {e}", join_pointer(p.pointer, *e.path), p.ident)
@@ -681,10 +789,13 @@ def _grouper_error(e: GrouperError, p: PodDraft, top: Owner) -> InputError:
                       join_pointer(top.pointer, *e.path), ident)  # fmt: skip
 
 
-def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = None, force: bool | None = None) -> None:
+def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = None, force: bool | None = None,
+                          limits: MetaLimits = DEFAULT_LIMITS, max_objects: int = MAX_SEGMENTS) -> None:
     """The pod-grouper's work on the snapshot (``now``: when a pod without a
     creationTimestamp was created). ``force``: whether the model applies (None: decided
-    from ``raw_config``, only when some pod is a candidate)."""
+    from ``raw_config``, only when some pod is a candidate). ``limits``: the metadata size
+    limits the owner objects read obey; ``max_objects``: the objects of the request (at most
+    its object limit), which bound the sub-groups of one PodGroup."""
     if force is False:
         return
     pods = candidates(d)
@@ -701,22 +812,23 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
         return
     specs = PodSpecs(objects)
-    found = _Objects(d)
+    found = _Objects(d, limits)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
-    grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing)
+    grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects)
     queues = {q.name for q in d.queues}
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
     other: dict[str, list[str]] = {}  # kind -> pods
-    made: dict[tuple[str, str], list[tuple[PodDraft, Metadata]]] = {}
+    # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference)
+    grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict]]] = {}
     for p in pods:
         o = specs.pod(p.pointer) or {}
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
         refs = owner_references(meta, p.pointer, p.ident)
         if not refs:
             continue  # (its own top owner: KAI's podjob grouper, a PodGroup of one: Gangplank's job of one)
-        top, owners, why = top_owner(p, refs, found)
+        top, why = found.top(refs[0], p.namespace)
         key = f"{p.namespace}/{p.name}"
         if top is None:
             (absent.append((key, why)) if why else broken.append(key))
@@ -728,8 +840,14 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
         pcn = spec.get("priorityClassName")
         pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "")
+        grouped.setdefault((p.namespace, grouper.name_of(plugin, top, pod)), []).append((p, pod, top, plugin, refs[0]))
+    # each PodGroup built once, by its first pod; each pod's sub-group found directly
+    made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
+    for (ns, name), entries in sorted(grouped.items()):
+        entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
+        p, pod, top, plugin, ref0 = entries[0]
         try:
-            md = grouper.metadata(plugin, top, pod, owners)
+            md = grouper.metadata(plugin, top, pod, found.chain(ref0, ns) if plugin == DEFAULT else [top])
         except GrouperError as e:
             raise _grouper_error(e, p, top) from None
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
@@ -737,17 +855,19 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                                               ("spec",)), p, top)  # fmt: skip
         if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:
             md.queue = ""  # (Gangplank's implicit default queue, as for a job of one)
-            defaulted.append(key)
-        made.setdefault((md.namespace, md.name), []).append((p, md))
-        sg = md.subgroup_for(pod)
-        if sg is not None:
-            p.labels = {**p.labels, SUBGROUP_LABEL: sg.name}
-            p.subgroup = sg.name
+            defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
+        for p, pod, top, plugin, _ in entries:
+            try:
+                sg_name = grouper.subgroup_name(plugin, top, pod)
+            except GrouperError as e:
+                raise _grouper_error(e, p, top) from None
+            if sg_name is not None:
+                p.labels = {**p.labels, SUBGROUP_LABEL: sg_name}
+                p.subgroup = sg_name
+        made[(ns, name)] = ([e[0] for e in entries], md)
     created: list[tuple[str, str]] = []
     joined: list[str] = []
-    for (ns, name), entries in sorted(made.items()):
-        entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
-        members, md = [e[0] for e in entries], entries[0][1]  # (built by its first pod)
+    for (ns, name), (members, md) in made.items():
         for m in members:
             m.annotations = {**m.annotations, kube.KAI_GROUP_ANNOTATION: name}
             m.group = GroupRef("kai", name, join_pointer(m.pointer, "metadata", "annotations", kube.KAI_GROUP_ANNOTATION))
@@ -766,7 +886,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         created.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
     if created:
         pg, pod_key = min(created)
-        d.notes.append(f"KAI's pod-grouper made {len(created)} PodGroup(s) for {sum(map(len, made.values()))} "
+        d.notes.append(f"KAI's pod-grouper made {len(created)} PodGroup(s) for {sum(len(m) for m, _ in made.values())} "
                        f"kai-scheduler pod(s) without one, from their top owners in the snapshot (e.g. {pg} for {pod_key}): "
                        "each is read as KAI reads a PodGroup")  # fmt: skip
     if defaulted:

@@ -141,7 +141,9 @@ def read_request(
     if envelope.get("objects") is not None and kai_runs is not False:
         from app.ingest.kaigrouper import realize_kai_podgroups
 
-        realize_kai_podgroups(draft, envelope["objects"], options.now, envelope.get("config"), kai_runs)
+        # (the sub-groups of one PodGroup are bounded by the objects of the request: their pods)
+        realize_kai_podgroups(draft, envelope["objects"], options.now, envelope.get("config"), kai_runs, limits,
+                              min(read, settings.max_objects))  # fmt: skip
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records
