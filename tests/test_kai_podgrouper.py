@@ -596,3 +596,26 @@ def test_owner_metadata_limits_apply() -> None:
     with pytest.raises(InputError) as e:
         _read([node("a", gpu=2), kai_queue("q", -1), rs, kpod("p0", r)])
     assert e.value.pointer == "/objects/2/metadata/labels/team"
+
+
+MIN2 = {"runPolicy": {"schedulingPolicy": {"minAvailable": 2}}}
+
+
+@pytest.mark.parametrize(("specs", "pointer"), [
+    ({"Master": "x", "Worker": {"replicas": 1}}, "/spec/pytorchReplicaSpecs/Master"),
+    ({"Master": {"replicas": "1"}, "Worker": {"replicas": 1}}, "/spec/pytorchReplicaSpecs/Master/replicas"),
+    ({"Master": {"replicas": 1}, "Worker": "x"}, "/spec/pytorchReplicaSpecs/Worker"),
+    ({"Master": {"replicas": 1}, "Worker": {"replicas": 1.5}}, "/spec/pytorchReplicaSpecs/Worker/replicas"),
+    ({"Master": {"replicas": 1}, "Worker": {"replicas": 1, "template": "x"}}, "/spec/pytorchReplicaSpecs/Worker/template"),
+    ({"Master": {"replicas": 1}, "Worker": {"replicas": 1, "template": {"metadata": {"annotations": {kg.SEGMENT_SIZE: 2}}}}},
+     f"/spec/pytorchReplicaSpecs/Worker/template/metadata/annotations/{kg.SEGMENT_SIZE.replace('/', '~1')}"),
+])  # fmt: skip
+def test_pytorch_error_pointers_name_the_real_field(specs: dict, pointer: str) -> None:
+    """Errors raised inside ``pytorch_subgroups`` / ``segment_size`` point at the field
+    under ``spec/pytorchReplicaSpecs`` (``/objects/3/Master`` before)."""
+    r = ref("PyTorchJob", "pt", "kubeflow.org/v1")
+    job = kobj("kubeflow.org/v1", "PyTorchJob", "pt", spec={"pytorchReplicaSpecs": specs, **MIN2})
+    objs = [node("a", gpu=2), kai_queue("q", -1), node("b", gpu=2), job, kpod("pt-worker-0", r, labels={RT: "worker", RI: "0"})]
+    with pytest.raises(InputError) as e:
+        _read(objs)
+    assert e.value.pointer == "/objects/3" + pointer

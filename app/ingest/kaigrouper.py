@@ -49,7 +49,8 @@ by default), the PodGroup's update by later pods of one owner, the node-pool lab
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -497,8 +498,20 @@ def _pytorch_specs(top: Owner) -> dict:
     return specs
 
 
+@contextmanager
+def _under_specs() -> Iterator[None]:
+    """Errors of lookups relative to ``spec.pytorchReplicaSpecs`` point at the real field."""
+    try:
+        yield
+    except GrouperError as e:
+        if e.on_pod or e.path[:1] == ("spec",):
+            raise
+        raise GrouperError(str(e), ("spec", "pytorchReplicaSpecs", *e.path)) from None
+
+
 def _master_replicas(specs: dict) -> int:
-    master, found = nested_int64(specs, "Master", "replicas")
+    with _under_specs():
+        master, found = nested_int64(specs, "Master", "replicas")
     return int32(master, "Master replicas", ("spec", "pytorchReplicaSpecs", "Master", "replicas")) if found else 0
 
 
@@ -507,10 +520,11 @@ def _segments(specs: dict, pod: Pod, max_segments: int) -> tuple[int, int | None
     else 0); more segments than ``max_segments`` (the objects of the request: a PodGroup
     whose segments outnumber them could never have a pod in each) is an error at the
     Worker replicas, found before any segment is built."""
-    workers, found = nested_int64(specs, "Worker", "replicas")
+    with _under_specs():
+        workers, found = nested_int64(specs, "Worker", "replicas")
+        segment = segment_size(pod, specs)
     if not found:
         workers = 1
-    segment = segment_size(pod, specs)
     if segment is None:
         return workers, None, 0, 0
     n = workers // segment if workers >= 0 else _go_div(workers, segment)
