@@ -619,3 +619,28 @@ def test_pytorch_error_pointers_name_the_real_field(specs: dict, pointer: str) -
     with pytest.raises(InputError) as e:
         _read(objs)
     assert e.value.pointer == "/objects/3" + pointer
+
+
+def _kai_pg(name: str, queue: str, min_member: int, **spec) -> dict:
+    return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+            "metadata": {"name": name, "namespace": "default", "uid": f"u-{name}", "annotations": {"kept": "old", "both": "old"}},
+            "spec": {"minMember": min_member, "queue": queue, **spec}}  # fmt: skip
+
+
+def test_existing_podgroup_updated_keeps_queue() -> None:
+    """A PodGroup of the name the grouper computes is updated as KAI's ``ApplyToCluster``
+    does: the grouper's spec (here its sub-groups, which the pods are labelled with), the
+    queue (and markUnschedulable, schedulingBackoff: not read) kept from the snapshot's; its
+    annotations updated with the new ones; a warning names it (0 bindings before)."""
+    objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", -1), kai_queue("q2", -1),
+            ptj("pt", 3, runPolicy={"schedulingPolicy": {"minAvailable": 4}}),
+            _kai_pg("pg-pt-u-pt", "q2", 9, markUnschedulable=True)] + pytorch_pods("pt", 3)  # fmt: skip
+    objs[4]["metadata"]["annotations"] = {"both": "new"}
+    out = decide(objs)
+    assert len(out["bindings"]) == 4
+    assert any("updated" in w and "default/pg-pt-u-pt" in w for w in out["warnings"])
+    js = _read(objs).cluster.jobs
+    (job,) = [j for j in (js.values() if isinstance(js, dict) else js) if j.key == "default/pg-pt-u-pt"]
+    assert job.queue == "q2" and job.min_available == 4
+    assert job.annotations["kept"] == "old" and job.annotations["both"] == "new"
+    assert sorted(p.name for p in job.subgroup_policies) == ["master", "worker"]

@@ -8,7 +8,8 @@ owner's only one, each owner got by its apiVersion, kind and name in the pod's n
 and required to have the reference's uid; an owner with several ownerReferences is an
 error), picks the plugin of the top owner's group, version and kind (``hub.go``: the exact
 version, else ``*``; any kind not listed: the default grouper), makes the PodGroup
-(``ApplyToCluster``: created unless one of its name exists, ``createPodGroupForMetadata``)
+(``ApplyToCluster``: created, ``createPodGroupForMetadata``, or one of its name updated:
+the grouper's spec and annotations, its queue kept)
 and annotates the pod with ``pod-group-name`` (and labels it with its sub-group's name,
 ``kai.scheduler/subgroup-name``, when the PodGroup has one for it).
 :func:`realize_kai_podgroups` does that work on the snapshot as it is read, once the
@@ -887,7 +888,18 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             m.group = GroupRef("kai", name, join_pointer(m.pointer, "metadata", "annotations", kube.KAI_GROUP_ANNOTATION))
             m.queue = kube.pod_queue(m.labels, m.annotations, m.group)
             m.kai_pod, m.kai_class, m.kai_preemptibility = False, "", ""
-        if (ns, name) in existing:
+        old = existing.get((ns, name))
+        if old is not None:  # ``ApplyToCluster``: an update (``ignoreFields``, ``updatePodGroup``)
+            obj = md.podgroup()
+            obj["spec"]["queue"] = old.queue  # (kept, as markUnschedulable and schedulingBackoff: not read here)
+            obj["metadata"]["annotations"] = {**old.annotations, **obj["metadata"]["annotations"]}
+            n = len(d.groups)
+            kube.read_kai_podgroup(obj, old.pointer, d)
+            g = d.groups.pop()
+            assert len(d.groups) == n
+            g.uid, g.phase, g.created, g.pointer, g.ident = old.uid, old.phase, old.created, old.pointer, old.ident
+            d.groups[next(i for i, x in enumerate(d.groups) if x is old)] = g
+            existing[(ns, name)] = g
             joined.append(f"{ns}/{name}")
             continue
         first = members[0]
@@ -909,8 +921,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        f"{DEFAULT_QUEUE!r}, which the snapshot lacks; Gangplank puts them in its default queue, as a "
                        "pod on its own")  # fmt: skip
     if joined:
-        d.notes.append(f"{len(joined)} KAI PodGroup(s) of the snapshot are those KAI's pod-grouper names for pods without "
-                       f"one (e.g. {min(joined)}): the pods join them, unchanged (KAI's update of them is not modelled)")  # fmt: skip
+        d.notes.append(f"KAI's pod-grouper updated {len(joined)} KAI PodGroup(s) of the snapshot, those it names for pods "
+                       f"without one ({', '.join(sorted(joined)[:5])}{', ...' if len(joined) > 5 else ''}): each takes the "
+                       "spec the grouper builds (minMember, priority class, preemptibility, sub-groups, topology) and its "
+                       "annotations, keeping its queue, markUnschedulable and schedulingBackoff (ApplyToCluster, "
+                       "ignoreFields); the pods join it")  # fmt: skip
     if absent:
         pod_key, why = min(absent)
         d.notes.append(f"{len(absent)} kai-scheduler pod(s) without a PodGroup have owners the snapshot lacks (e.g. "
