@@ -644,3 +644,19 @@ def test_existing_podgroup_updated_keeps_queue() -> None:
     assert job.queue == "q2" and job.min_available == 4
     assert job.annotations["kept"] == "old" and job.annotations["both"] == "new"
     assert sorted(p.name for p in job.subgroup_policies) == ["master", "worker"]
+
+
+def test_annotated_pod_with_absent_podgroup_and_owners_regrouped() -> None:
+    """A pod annotated ``pod-group-name`` whose PodGroup is absent but which has owners is
+    grouped again, as KAI's pod controller does (``isOrphanPodWithPodGroup`` skips only
+    annotated pods without owners: those stay a 422); a warning names it (a 422 before)."""
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    p = kpod("rs-a", r)
+    p["metadata"].setdefault("annotations", {})[kube_ann := "pod-group-name"] = "gone"
+    out = decide([node("a", gpu=2), kai_queue("q", -1), kobj("apps/v1", "ReplicaSet", "rs"), p])
+    assert list(jobs(out)) == ["default/pg-rs-u-rs"] and len(out["bindings"]) == 1
+    assert any("default/rs-a" in w and "'gone'" in w for w in out["warnings"])
+    del p["metadata"]["ownerReferences"]
+    with pytest.raises(InputError):
+        _read([node("a", gpu=2), kai_queue("q", -1), p])
+    assert kube_ann

@@ -663,8 +663,22 @@ def applies(raw_config: Any) -> bool:
 
 
 def candidates(d: Draft) -> list[PodDraft]:
-    """The Kubernetes pods naming ``kai-scheduler`` in no gang (one pass)."""
-    return [p for p in d.pods if p.group is None and p.scheduler == SCHEDULER and p.pointer.startswith("/objects/")]
+    """The Kubernetes pods naming ``kai-scheduler`` in no gang, and those annotated
+    ``pod-group-name`` with a KAI PodGroup the snapshot lacks (KAI's pod controller groups
+    them again when they have owners, ``isOrphanPodWithPodGroup``) (one pass)."""
+    out = []
+    kai: set[tuple[str, str]] | None = None
+    for p in d.pods:
+        if p.scheduler != SCHEDULER or not p.pointer.startswith("/objects/"):
+            continue
+        if p.group is None:
+            out.append(p)
+        elif p.group.source == "kai":
+            if kai is None:
+                kai = {(g.namespace, g.name) for g in d.groups if g.source == "kai"}
+            if (p.namespace, p.group.name) not in kai:
+                out.append(p)
+    return out
 
 
 class _Objects:
@@ -835,6 +849,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
     other: dict[str, list[str]] = {}  # kind -> pods
+    regrouped: list[str] = []  # pods annotated with a PodGroup the snapshot lacks, grouped again
     # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference)
     grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict]]] = {}
     for p in pods:
@@ -842,9 +857,14 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
         refs = owner_references(meta, p.pointer, p.ident)
         if not refs:
-            continue  # (its own top owner: KAI's podjob grouper, a PodGroup of one: Gangplank's job of one)
+            continue  # (its own top owner: KAI's podjob grouper, a PodGroup of one: Gangplank's job of one;
+            # annotated with an absent PodGroup: KAI's orphan, skipped; refused when its PodGroup is looked up)
         top, why = found.top(refs[0], p.namespace)
         key = f"{p.namespace}/{p.name}"
+        if p.group is not None:
+            if top is None or plugin_of(top.api_version, top.kind) == _OTHER:
+                continue  # (KAI leaves it annotated: refused when its PodGroup is looked up, as before)
+            regrouped.append(f"{key} (annotated {p.group.name!r})")
         if top is None:
             (absent.append((key, why)) if why else broken.append(key))
             continue
@@ -915,6 +935,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         d.notes.append(f"KAI's pod-grouper made {len(created)} PodGroup(s) for {sum(len(m) for m, _ in made.values())} "
                        f"kai-scheduler pod(s) without one, from their top owners in the snapshot (e.g. {pg} for {pod_key}): "
                        "each is read as KAI reads a PodGroup")  # fmt: skip
+    if regrouped:
+        d.notes.append(f"{len(regrouped)} kai-scheduler pod(s) with owners are annotated pod-group-name with a PodGroup "
+                       f"the snapshot lacks (e.g. {min(regrouped)}): KAI's pod-grouper groups them again from their top "
+                       "owner (only annotated pods without owners are left as they are, isOrphanPodWithPodGroup), and "
+                       "so does Gangplank")  # fmt: skip
     if defaulted:
         d.notes.append(f"{len(defaulted)} pod(s) grouped by KAI's pod-grouper carry no {QUEUE_LABEL} or {PROJECT_LABEL} "
                        f"label, nor do their top owners (e.g. {min(defaulted)}): KAI gives their PodGroup queue "
