@@ -660,3 +660,35 @@ def test_annotated_pod_with_absent_podgroup_and_owners_regrouped() -> None:
     with pytest.raises(InputError):
         _read([node("a", gpu=2), kai_queue("q", -1), p])
     assert kube_ann
+
+
+def _two_owners() -> list[dict]:
+    """A pod of ReplicaSet ``rs``, itself with two ownerReferences (KAI's getResourceOwners errs)."""
+    rs = kobj("apps/v1", "ReplicaSet", "rs", owners=[ref("A", "a", "example.com/v1"), ref("B", "b", "example.com/v1", False)])
+    return [node("a", gpu=2), kai_queue("q", -1), rs, kobj("example.com/v1", "A", "a"), kobj("example.com/v1", "B", "b"),
+            kpod("p", ref("ReplicaSet", "rs", "apps/v1"))]  # fmt: skip
+
+
+def test_unwalkable_owner_chain_pod_is_not_kais() -> None:
+    """A pod whose owner chain KAI cannot walk (an owner with several ownerReferences, a
+    cycle) gets no PodGroup in KAI and is never scheduled: held as a pod of another
+    scheduler (never placed, in no queue), with a warning naming it (bound before)."""
+    out = decide(_two_owners())
+    assert out["bindings"] == []
+    assert "owner chain" in jobs(out)["default/p"]["message"]
+    assert any("cannot walk" in w and "default/p" in w for w in out["warnings"])
+
+
+def test_owner_chain_any_depth_walked_once() -> None:
+    """No chain-length cap (KAI walks any depth): a chain of 3,000 owners, a pod on each,
+    is walked once (linear), every pod grouped by the top owner."""
+    import time
+
+    n = 3000
+    objs = [node("a", gpu=8), kai_queue("q", -1), kobj("example.com/v1", "X", "x0")]
+    objs += [kobj("example.com/v1", "X", f"x{i}", owners=[ref("X", f"x{i - 1}", "example.com/v1")]) for i in range(1, n)]
+    objs += [kpod(f"p{i}", ref("X", f"x{i}", "example.com/v1"), gpu=0) for i in range(n)]
+    t = time.perf_counter()
+    js = _read(objs).cluster.jobs
+    assert time.perf_counter() - t < 5
+    assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-x0-u-x0"]

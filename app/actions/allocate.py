@@ -34,7 +34,7 @@ from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
-from app.kai.jobs import View, not_ready
+from app.kai.jobs import KAI_UNGROUPED, View, not_ready
 from app.kai.queues import Heap
 from app.plugins.interpod import changes_as_pods_land, labels_matter
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
@@ -112,6 +112,8 @@ NOT_OURS = {
            "schedules it",
     "volcano": "its spec.schedulerName is another scheduler's: Volcano's informer never takes a Pending pod of another "
                "scheduler, so Volcano never schedules it",
+    "kai-ungrouped": "KAI's pod-grouper cannot walk its owner chain (an owner with several ownerReferences, or a cycle): "
+                     "KAI makes no PodGroup for it, so KAI never schedules it",
 }  # fmt: skip
 
 
@@ -139,7 +141,8 @@ class Allocate(Action):
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
                 continue
             if ssn.not_ours(job):
-                ssn.messages[job.key] = NOT_OURS["kai" if kai else "volcano"]
+                ssn.messages[job.key] = (NOT_OURS["kai-ungrouped"] if kai and job.tasks[0].scheduler == KAI_UNGROUPED
+                                         else NOT_OURS["kai" if kai else "volcano"])  # fmt: skip
                 continue
             reason = not_ready(View(job)) if kai else ssn.job_valid(job)  # KAI's job order filters unready jobs
             if reason:

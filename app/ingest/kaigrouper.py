@@ -61,6 +61,7 @@ from app.ingest import reader as r
 from app.ingest.draft import Draft, GroupRef, PodDraft
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
+from app.kai.jobs import KAI_UNGROUPED
 
 SCHEDULER = "kai-scheduler"  # constants.DefaultSchedulerName
 PREFIX = "pg"  # constants.PodGroupNamePrefix
@@ -866,7 +867,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 continue  # (KAI leaves it annotated: refused when its PodGroup is looked up, as before)
             regrouped.append(f"{key} (annotated {p.group.name!r})")
         if top is None:
-            (absent.append((key, why)) if why else broken.append(key))
+            if why:
+                absent.append((key, why))
+            else:  # (KAI makes it no PodGroup: never scheduled; held as a pod of another scheduler)
+                broken.append(key)
+                p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             continue
         plugin = plugin_of(top.api_version, top.kind)
         if plugin == _OTHER:
@@ -959,8 +964,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "makes Gangplank group them as KAI does")  # fmt: skip
     if broken:
         d.notes.append(f"{len(broken)} kai-scheduler pod(s) without a PodGroup have an owner chain KAI's pod-grouper cannot "
-                       f"walk (an owner with several ownerReferences, or a cycle; e.g. {min(broken)}): KAI makes them no "
-                       "PodGroup; each is a job of one here")  # fmt: skip
+                       f"walk (an owner with several ownerReferences, or a cycle): {', '.join(sorted(broken)[:5])}"
+                       f"{', ...' if len(broken) > 5 else ''}: KAI makes them no PodGroup and never schedules them; they "
+                       "are held as pods of another scheduler (never placed, never victims, in no queue)")  # fmt: skip
     for kind, keys in sorted(other.items()):
         d.notes.append(f"{len(keys)} kai-scheduler pod(s) without a PodGroup have a top owner {kind} (e.g. {min(keys)}), "
                        "whose KAI pod-grouper plugin is not modelled: each is a job of one here")  # fmt: skip

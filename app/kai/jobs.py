@@ -44,6 +44,10 @@ KAI_SCHEDULER_NAME = "kai-scheduler"
 #: The ``spec.schedulerName`` values taken as KAI's: its own, and none (a pod of the native
 #: form, or an object written by hand: the API server always sets one).
 KAI_OWN = (KAI_SCHEDULER_NAME, "")
+#: The scheduler name a ``kai-scheduler`` pod is given when KAI's pod-grouper cannot walk its
+#: owner chain (``app.ingest.kaigrouper``): KAI makes it no PodGroup and never schedules it,
+#: so it is held as a pod of another scheduler (not a valid scheduler name: no clash).
+KAI_UNGROUPED = "kai-scheduler/no-podgroup"
 KUBEFLOW_ROLE, RAY_NODE_TYPE = "training.kubeflow.org/job-role", "ray.io/node-type"
 
 
