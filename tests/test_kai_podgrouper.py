@@ -692,3 +692,26 @@ def test_owner_chain_any_depth_walked_once() -> None:
     js = _read(objs).cluster.jobs
     assert time.perf_counter() - t < 5
     assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-x0-u-x0"]
+
+
+def test_default_queue_from_kai_chart() -> None:
+    """A grouped pod with no queue label: KAI's chart's ``default-queue`` under
+    ``default-parent-queue`` (quota 0, limit -1, weight 1 for cpu, gpu, memory) when the
+    snapshot lacks them (Gangplank's implicit default queue before)."""
+    r = ref("Job", "j", "batch/v1")
+    p = pod("j-0", gpu=1, extra_spec=KAI_SCHED)
+    p["metadata"]["ownerReferences"] = [r]
+    objs = [node("a", gpu=4), kobj("batch/v1", "Job", "j"), p]
+    req = _read(objs)
+    js = req.cluster.jobs
+    assert [j.queue for j in (js.values() if isinstance(js, dict) else js)] == ["default-queue"]
+    qs = req.cluster.queues
+    qs = qs if isinstance(qs, dict) else {q.name: q for q in qs}
+    assert qs["default-queue"].parent == "default-parent-queue"
+    assert qs["default-queue"].kai["gpu"].quota == 0 and qs["default-queue"].kai["gpu"].limit == -1
+    assert qs["default-parent-queue"].kai["memory"].over_quota_weight == 1
+    # the snapshot's own default-parent-queue is kept: only default-queue is added under it
+    parent = kai_queue("default-parent-queue", 2)
+    qs = _read([*objs, parent]).cluster.queues
+    qs = qs if isinstance(qs, dict) else {q.name: q for q in qs}
+    assert qs["default-parent-queue"].kai["gpu"].quota == 2 and qs["default-queue"].parent == "default-parent-queue"

@@ -71,7 +71,8 @@ PROJECT_LABEL = "project"
 PRIORITY_LABEL = "priorityClassName"
 PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
 USER_LABEL = "user"
-DEFAULT_QUEUE = "default-queue"
+DEFAULT_QUEUE = "default-queue"  # the chart's defaultQueue.childName
+DEFAULT_PARENT_QUEUE = "default-parent-queue"  # the chart's defaultQueue.parentName
 TRAIN, INFERENCE = "train", "inference"
 TOPOLOGY = "kai.scheduler/topology"
 TOPOLOGY_REQUIRED = "kai.scheduler/topology-required-placement"
@@ -650,6 +651,19 @@ def segment_topology(pod: Pod, specs: dict, top: Owner) -> dict[str, str] | None
     return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
 
 
+def implicit_queues(have: set[str]) -> list[dict]:
+    """The queues KAI's chart creates at install (``deployments/kai-scheduler``
+    ``templates/default-queue.yaml``, ``values.yaml`` ``defaultQueue``): ``default-queue``
+    under ``default-parent-queue``, each cpu, gpu and memory with quota 0, limit -1 (none)
+    and over-quota weight 1; those of ``have`` (names the snapshot holds) left out."""
+    res = {r: {"quota": 0, "limit": -1, "overQuotaWeight": 1} for r in ("cpu", "gpu", "memory")}
+    parent = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": DEFAULT_PARENT_QUEUE},
+              "spec": {"resources": res}}  # fmt: skip
+    child = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": DEFAULT_QUEUE},
+             "spec": {"parentQueue": DEFAULT_PARENT_QUEUE, "resources": res}}  # fmt: skip
+    return [q for q in (parent, child) if q["metadata"]["name"] not in have]
+
+
 # -- the controller on the snapshot ------------------------------------------------------
 def applies(raw_config: Any) -> bool:
     """The ``kai`` profile (a config the loader refuses: False; the session refuses it)."""
@@ -893,8 +907,10 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
             raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1)",
                                               ("spec",)), p, top)  # fmt: skip
-        if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:
-            md.queue = ""  # (Gangplank's implicit default queue, as for a job of one)
+        if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:  # (the chart's, made at install)
+            for q in implicit_queues(queues):
+                kube.read_kai_queue(q, p.pointer, d)
+                queues.add(q["metadata"]["name"])
             defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
         for p, pod, top, plugin, _ in entries:
             try:
@@ -948,8 +964,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     if defaulted:
         d.notes.append(f"{len(defaulted)} pod(s) grouped by KAI's pod-grouper carry no {QUEUE_LABEL} or {PROJECT_LABEL} "
                        f"label, nor do their top owners (e.g. {min(defaulted)}): KAI gives their PodGroup queue "
-                       f"{DEFAULT_QUEUE!r}, which the snapshot lacks; Gangplank puts them in its default queue, as a "
-                       "pod on its own")  # fmt: skip
+                       f"{DEFAULT_QUEUE!r}, which the snapshot lacks; KAI's chart creates it at install "
+                       f"(defaultQueue.createDefaultQueue, on by default), under {DEFAULT_PARENT_QUEUE!r}, each with "
+                       "quota 0, no limit and over-quota weight 1 for cpu, gpu and memory: Gangplank adds them so")  # fmt: skip
     if joined:
         d.notes.append(f"KAI's pod-grouper updated {len(joined)} KAI PodGroup(s) of the snapshot, those it names for pods "
                        f"without one ({', '.join(sorted(joined)[:5])}{', ...' if len(joined) > 5 else ''}): each takes the "
