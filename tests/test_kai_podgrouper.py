@@ -308,7 +308,7 @@ def test_pytorch_segment_topology_cases() -> None:
     ("apps/v1", "Deployment", "deployment"), ("batch/v1", "Job", "job"), ("kubeflow.org/v1", "PyTorchJob", "pytorch"),
     ("apps/v1", "ReplicaSet", "default"), ("apps/v1", "StatefulSet", "default"), ("example.com/v1", "Thing", "default"),
     ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "other"), ("ray.io/v1", "RayCluster", "other"),
-    ("run.ai/v9", "TrainingWorkload", "other"), ("batch/v1", "CronJob", "other"),
+    ("run.ai/v9", "TrainingWorkload", "other"), ("batch/v1", "CronJob", "cronjob"),
 ])  # fmt: skip
 def test_hub_plugin_of(api_version: str, kind: str, plugin: str) -> None:
     assert kg.plugin_of(api_version, kind) == plugin
@@ -715,3 +715,15 @@ def test_default_queue_from_kai_chart() -> None:
     qs = _read([*objs, parent]).cluster.queues
     qs = qs if isinstance(qs, dict) else {q.name: q for q in qs}
     assert qs["default-parent-queue"].kai["gpu"].quota == 2 and qs["default-queue"].parent == "default-parent-queue"
+
+
+def test_cronjob_pods_grouped_by_their_job() -> None:
+    """A CronJob top owner: KAI's CronJob grouper groups the pod by its Job (the pod's
+    ownerReference of kind Job, got by name) with the default grouper: ``pg-<job>-<job
+    uid>``, one PodGroup for the Job's pods (a job of one each before)."""
+    cj = kobj("batch/v1", "CronJob", "cj")
+    job = kobj("batch/v1", "Job", "cj-1", owners=[ref("CronJob", "cj", "batch/v1")])
+    r = ref("Job", "cj-1", "batch/v1")
+    objs = [node("a", gpu=4), kai_queue("q", -1), cj, job, kpod("cj-1-a", r), kpod("cj-1-b", r)]
+    out = decide(objs)
+    assert list(jobs(out)) == ["default/pg-cj-1-u-cj-1"] and len(out["bindings"]) == 2

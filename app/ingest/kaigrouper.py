@@ -36,7 +36,8 @@ the legacy name exists — ``--search-legacy-pg`` is on by default); apps/v1 Dep
 ``inference`` by default); kubeflow.org/v1 PyTorchJob (``pytorch_grouper.go``,
 ``distributed_common.go``: minMember ``runPolicy.schedulingPolicy.minAvailable``, else
 ``elasticPolicy.minReplicas``, else the sum of the replica specs' replicas; sub-groups
-``master`` and ``worker``, and the worker segments of ``kai.scheduler/segment-size``).
+``master`` and ``worker``, and the worker segments of ``kai.scheduler/segment-size``);
+batch/v1 CronJob (``crobjob-grouper.go``: the default grouper on the pod's Job).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
 (MPIJob, TFJob, RayCluster, JobSet, LeaderWorkerSet, Notebook, ...) are not modelled: their
@@ -88,7 +89,7 @@ INT64 = 2**63
 #: worker segments of one PyTorchJob when no object limit is given (``Settings.max_objects``'s default)
 MAX_SEGMENTS = 500_000
 
-DEFAULT, JOB, DEPLOYMENT, PYTORCH = "default", "job", "deployment", "pytorch"
+DEFAULT, JOB, DEPLOYMENT, PYTORCH, CRONJOB = "default", "job", "deployment", "pytorch", "cronjob"
 #: ``hub.go``'s table: (group, version, kind) -> plugin; "other" for the plugins not
 #: modelled here. A kind not in it takes the default grouper.
 _OTHER = "other"
@@ -111,7 +112,7 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("", "v1", "Pod"): _OTHER,
     ("amlarc.azureml.com", "v1alpha1", "AmlJob"): _OTHER,
     ("serving.knative.dev", "v1", "Service"): _OTHER,
-    ("batch", "v1", "CronJob"): _OTHER,
+    ("batch", "v1", "CronJob"): CRONJOB,
     ("workspace.devfile.io", "v1alpha2", "DevWorkspace"): DEFAULT,
     ("ray.io", "v1alpha1", "RayCluster"): _OTHER,
     ("ray.io", "v1alpha1", "RayJob"): _OTHER,
@@ -459,6 +460,8 @@ class Grouper:
             return self.deployment(top, pod)
         if plugin == PYTORCH:
             return self.pytorch(top, pod)
+        if plugin == CRONJOB:  # (``top``: the pod's Job, :meth:`_Objects.cron_job`)
+            return self.default(top, pod, [top])
         return self.default(top, pod, owners)
 
 
@@ -798,6 +801,20 @@ class _Objects:
             self._tops[k] = out
         return out
 
+    def cron_job(self, refs: list[dict], ns: str) -> tuple[Owner | None, str]:
+        """``CronJobGrouper``: the pod's first ownerReference of kind ``Job``, and the
+        batch/v1 Job of that name in the pod's namespace (got by name: no uid check), the
+        owner the default grouper then groups by; (None, why) when there is none."""
+        ref = next((x for x in refs if x["kind"] == "Job"), None)
+        if ref is None:
+            return None, "no ownerReference of kind Job (CronJob grouper)"
+        hits = self.by_key.get(("batch", "Job", ns, ref["name"])) or []
+        hit = next((h for h in hits if h[1]["metadata"].get("uid") == ref["uid"]), hits[0] if hits else None)
+        uid = hit[1]["metadata"].get("uid") if hit is not None else None
+        if not isinstance(uid, str):
+            return None, f"Job {ref['name']}"
+        return self.get({"apiVersion": "batch/v1", "kind": "Job", "name": ref["name"], "uid": uid}, ns), ""
+
     def chain(self, ref: dict, ns: str) -> list[Owner]:
         """The owners from ``ref`` to its top owner (:meth:`top` found one)."""
         owners: list[Owner] = []
@@ -891,6 +908,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if plugin == _OTHER:
             other.setdefault(f"{top.api_version} {top.kind}", []).append(key)
             continue
+        if plugin == CRONJOB:  # (grouped by its Job, with the default grouper)
+            top, why = found.cron_job(refs, p.namespace)
+            if top is None:
+                absent.append((key, why))
+                continue
         spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
         pcn = spec.get("priorityClassName")
         pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "")
