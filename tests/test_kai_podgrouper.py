@@ -423,7 +423,7 @@ def test_a_top_owner_with_a_plugin_not_modelled_keeps_todays_reading_with_a_warn
     assert any("kubeflow.org/v2beta1 MPIJob" in w and "not modelled" in w for w in out["warnings"])
 
 
-def test_the_default_queue_of_kai_is_gangplanks_default_when_the_snapshot_lacks_it() -> None:
+def test_the_default_queue_of_kai_when_the_snapshot_lacks_it() -> None:
     r = ref("Job", "j", "batch/v1")
     p = pod("j-0", gpu=1, extra_spec=KAI_SCHED)
     p["metadata"]["ownerReferences"] = [r]

@@ -41,10 +41,17 @@ batch/v1 CronJob (``crobjob-grouper.go``: the default grouper on the pod's Job).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
 (MPIJob, TFJob, RayCluster, JobSet, LeaderWorkerSet, Notebook, ...) are not modelled: their
-pods keep Gangplank's reading, with a warning naming the kind.
+pods keep Gangplank's reading, with a warning naming the kind. An owner chain KAI cannot
+walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
+the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
+(:data:`~app.kai.jobs.KAI_UNGROUPED`). A pod annotated with a PodGroup the snapshot lacks
+is grouped again when it has owners (``isOrphanPodWithPodGroup``).
 
-Decided here: a PodGroup is built from its first pod (earliest creationTimestamp, then
-namespace and name) and created with it (``options.now`` for a pod without one).
+Decided here: a PodGroup is built once, from its first pod (earliest creationTimestamp,
+then namespace and name), and created with it (``options.now`` for a pod without one);
+each other pod's sub-group is found directly. Bounded work: each owner read (and checked
+against the metadata size limits) once, each chain walked once, worker segments at most
+the request's objects (SECURITY.md, *Limits*); the same owner twice is a 422.
 Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
 by default), the PodGroup's update by later pods of one owner, the node-pool label.
 """
