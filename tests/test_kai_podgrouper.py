@@ -727,3 +727,20 @@ def test_cronjob_pods_grouped_by_their_job() -> None:
     objs = [node("a", gpu=4), kai_queue("q", -1), cj, job, kpod("cj-1-a", r), kpod("cj-1-b", r)]
     out = decide(objs)
     assert list(jobs(out)) == ["default/pg-cj-1-u-cj-1"] and len(out["bindings"]) == 2
+
+
+def test_owner_metadata_read_once_per_pod_podgroups() -> None:
+    """A Job (a PodGroup per pod) with 35,000 annotations and 2,000 pods: the owner's
+    annotations shared by its PodGroups, neither copied nor checked again per PodGroup
+    (11.8 s before)."""
+    import time
+
+    jb = kobj("batch/v1", "Job", "j")
+    jb["metadata"]["annotations"] = {f"k{i}": "" for i in range(35000)}
+    r = ref("Job", "j", "batch/v1")
+    objs = [node("a", gpu=2), kai_queue("q", -1), jb] + [kpod(f"p{i}", r) for i in range(2000)]
+    t = time.perf_counter()
+    js = _read(objs).cluster.jobs
+    assert time.perf_counter() - t < 4
+    js = list(js.values() if isinstance(js, dict) else js)
+    assert len(js) == 2000 and len(js[0].annotations) == 35000

@@ -316,8 +316,8 @@ class Metadata:
         api_version, kind, name, uid = self.owner
         return {
             "apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
-            "metadata": {"name": self.name, "namespace": self.namespace, "labels": dict(self.labels),
-                         "annotations": dict(self.annotations),
+            "metadata": {"name": self.name, "namespace": self.namespace, "labels": self.labels,
+                         "annotations": self.annotations,  # (shared: the owner's, read once)
                          "ownerReferences": [{"apiVersion": api_version, "kind": kind, "name": name, "uid": uid}]},
             "spec": spec,
         }  # fmt: skip
@@ -366,18 +366,15 @@ class Grouper:
     @staticmethod
     def annotations(top: Owner, pod: Pod) -> dict[str, str]:
         """``CalcPodGroupAnnotations`` (the top-owner-metadata annotation left out: nothing reads it)."""
-        out = {}
-        if USER_LABEL in pod.annotations:
-            out[USER_LABEL] = pod.annotations[USER_LABEL]
-        out.update(top.annotations)
-        return out
+        if USER_LABEL not in pod.annotations:
+            return top.annotations  # (shared, never changed: a PodGroup per pod copies nothing)
+        return {USER_LABEL: pod.annotations[USER_LABEL], **top.annotations}
 
     @staticmethod
     def labels(top: Owner, pod: Pod) -> dict[str, str]:
-        out = dict(top.labels)
-        if USER_LABEL not in out and USER_LABEL in pod.labels:
-            out[USER_LABEL] = pod.labels[USER_LABEL]
-        return out
+        if USER_LABEL in top.labels or USER_LABEL not in pod.labels:
+            return top.labels  # (shared, never changed)
+        return {**top.labels, USER_LABEL: pod.labels[USER_LABEL]}
 
     @staticmethod
     def queue(top: Owner, pod: Pod) -> str:
@@ -974,9 +971,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             continue
         first = members[0]
         obj = md.podgroup()
+        ann = obj["metadata"].pop("annotations")  # (the owner's, checked when read: not checked again per PodGroup)
         n = len(d.groups)
         kube.read_kai_podgroup(obj, first.pointer, d)
         g = d.groups[n]
+        g.annotations = ann
         g.created, g.pointer, g.ident = first.created or now, first.pointer, first.ident
         existing[(ns, name)] = g
         created.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
