@@ -529,16 +529,12 @@ def test_segments_bounded_by_max_objects(extra: dict) -> None:
     """Worker segments past the objects of the request (at most ``GANGPLANK_MAX_OBJECTS``)
     are a 422 at the Worker replicas, found before any segment is built; with minAvailable
     too (2^31-2 segments: no answer after 60 s before; 10^7 with minAvailable: 7.4 s)."""
-    import time
-
     r = ref("PyTorchJob", "pt", "kubeflow.org/v1")
     objs = [node("a", gpu=2), kai_queue("q", -1), _seg_ptj(2147483646, **extra),
             kpod("pt-worker-0", r, labels={RT: "worker", RI: "0"})]  # fmt: skip
-    t = time.perf_counter()
     with pytest.raises(InputError) as e:
         _read(objs)
     assert e.value.pointer == "/objects/2/spec/pytorchReplicaSpecs/Worker/replicas"
-    assert time.perf_counter() - t < 2
     with pytest.raises(InputError) as e:  # (5 segments, 4 objects)
         _read([*objs[:2], _seg_ptj(5, **extra), objs[3]])
     assert e.value.pointer == "/objects/2/spec/pytorchReplicaSpecs/Worker/replicas"
@@ -546,33 +542,32 @@ def test_segments_bounded_by_max_objects(extra: dict) -> None:
 
 
 def test_segment_found_directly_per_pod() -> None:
-    """3,000 workers in segments of 1: each pod's segment is index // size (4.3 s before)."""
-    import time
-
+    """3,000 workers in segments of 1: each pod's segment is index // size (4.3 s before;
+    the work is in make bench's budget, not asserted as time here)."""
     r = ref("PyTorchJob", "pt", "kubeflow.org/v1")
     objs = [node("a", gpu=2), kai_queue("q", -1), _seg_ptj(3000)]
     objs += [kpod(f"pt-worker-{i}", r, labels={RT: "worker", RI: str(i)}) for i in range(3000)]
-    t = time.perf_counter()
     req = _read(objs)
-    assert time.perf_counter() - t < 3
     js = req.cluster.jobs
     (job,) = js.values() if isinstance(js, dict) else js
     assert {t.name: t.subgroup.policy for t in job.tasks}["pt-worker-7"] == "worker-7"
     assert len(job.subgroups) >= 3000
 
 
-def test_owner_metadata_read_once() -> None:
-    """One owner with 30,000 annotations and 8,000 pods: its metadata read once, one PodGroup
-    built (67 s before with 50,000 annotations)."""
-    import time
+def test_owner_metadata_read_once(monkeypatch) -> None:
+    """One owner with 30,000 annotations and 8,000 pods: its metadata read (and size-checked)
+    once, one PodGroup built (67 s before with 50,000 annotations)."""
+    import app.ingest.kaigrouper as kg
 
+    checked: list[str] = []
+    real = kg.check_object
+    monkeypatch.setattr(kg, "check_object", lambda o, p, lim: (checked.append(p), real(o, p, lim))[1])
     rs = kobj("apps/v1", "ReplicaSet", "rs")
     rs["metadata"]["annotations"] = {f"k{i}": "" for i in range(30000)}
     r = ref("ReplicaSet", "rs", "apps/v1")
     objs = [node("a", gpu=2), kai_queue("q", -1), rs] + [kpod(f"p{i}", r) for i in range(8000)]
-    t = time.perf_counter()
     req = _read(objs)
-    assert time.perf_counter() - t < 8
+    assert checked == ["/objects/2"]
     js = req.cluster.jobs
     assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-rs-u-rs"]
 
@@ -681,16 +676,22 @@ def test_unwalkable_owner_chain_pod_is_not_kais() -> None:
 
 def test_owner_chain_any_depth_walked_once() -> None:
     """No chain-length cap (KAI walks any depth): a chain of 3,000 owners, a pod on each,
-    is walked once (linear), every pod grouped by the top owner."""
-    import time
+    is walked once (linear), every pod grouped by the top owner: each owner's metadata read
+    once."""
+    import app.ingest.kaigrouper as kg
 
+    checked: list[str] = []
+    real = kg.check_object
     n = 3000
     objs = [node("a", gpu=8), kai_queue("q", -1), kobj("example.com/v1", "X", "x0")]
     objs += [kobj("example.com/v1", "X", f"x{i}", owners=[ref("X", f"x{i - 1}", "example.com/v1")]) for i in range(1, n)]
     objs += [kpod(f"p{i}", ref("X", f"x{i}", "example.com/v1"), gpu=0) for i in range(n)]
-    t = time.perf_counter()
-    js = _read(objs).cluster.jobs
-    assert time.perf_counter() - t < 5
+    kg.check_object = lambda o, p, lim: (checked.append(p), real(o, p, lim))[1]
+    try:
+        js = _read(objs).cluster.jobs
+    finally:
+        kg.check_object = real
+    assert len(checked) == len(set(checked)) == n
     assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-x0-u-x0"]
 
 
@@ -733,14 +734,11 @@ def test_owner_metadata_read_once_per_pod_podgroups() -> None:
     """A Job (a PodGroup per pod) with 35,000 annotations and 2,000 pods: the owner's
     annotations shared by its PodGroups, neither copied nor checked again per PodGroup
     (11.8 s before)."""
-    import time
-
     jb = kobj("batch/v1", "Job", "j")
     jb["metadata"]["annotations"] = {f"k{i}": "" for i in range(35000)}
     r = ref("Job", "j", "batch/v1")
     objs = [node("a", gpu=2), kai_queue("q", -1), jb] + [kpod(f"p{i}", r) for i in range(2000)]
-    t = time.perf_counter()
     js = _read(objs).cluster.jobs
-    assert time.perf_counter() - t < 4
     js = list(js.values() if isinstance(js, dict) else js)
     assert len(js) == 2000 and len(js[0].annotations) == 35000
+    assert js[0].annotations is js[1].annotations  # (one map shared, not 2,000 copies)
