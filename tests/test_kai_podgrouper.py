@@ -742,3 +742,13 @@ def test_owner_metadata_read_once_per_pod_podgroups() -> None:
     js = list(js.values() if isinstance(js, dict) else js)
     assert len(js) == 2000 and len(js[0].annotations) == 35000
     assert js[0].annotations is js[1].annotations  # (one map shared, not 2,000 copies)
+
+
+def test_an_unread_object_with_a_non_string_uid_is_no_500() -> None:
+    """Found by make fuzz-decide: an unread object whose ``metadata.uid`` is an object made
+    the duplicate check hash a dict. Such an object matches no ownerReference."""
+    r = ref("ReplicaSet", "rs", "apps/v1")
+    rs = kobj("apps/v1", "ReplicaSet", "rs")
+    rs["metadata"]["uid"] = {"x": 1}
+    js = _read([node("a", gpu=2), kai_queue("q", -1), rs, kpod("p", r)]).cluster.jobs
+    assert len(js) == 1

@@ -723,7 +723,8 @@ class _Objects:
             api_version = label.split(" ", 1)[0]
             key = (api_version.rpartition("/")[0], o.get("kind", ""), ns or "default", name)
             uid = meta.get("uid")
-            if isinstance(uid, str) and (*key, uid) in seen:  # (the API server holds an object once: as
+            uid = uid if isinstance(uid, str) else None  # (any other uid matches no ownerReference's)
+            if uid is not None and (*key, uid) in seen:  # (the API server holds an object once: as
                 raise InputError(f"duplicate {key[1]} {key[2]}/{key[3]} (uid {uid})",  # Volcano's PodGroup controller)
                                  join_pointer(p, "metadata", "name"), kube.ident_of(key[1], meta, namespaced=True))  # fmt: skip
             seen.add((*key, uid))
