@@ -264,6 +264,16 @@ class Draft:
     #: Warnings ingest found (in a deterministic order), added to the answer's.
     notes: list[str] = field(default_factory=list)
 
+    def unignore(self, read: dict[str, int]) -> None:
+        """Objects counted as ignored (``"apiVersion kind"`` -> how many) that a later step
+        read after all: no longer counted."""
+        for key, n in read.items():
+            left = self.ignored.get(key, 0) - n
+            if left > 0:
+                self.ignored[key] = left
+            else:
+                self.ignored.pop(key, None)
+
     def realize_blocks(self) -> None:
         """Turn every :class:`PodBlock` into :class:`PodDraft` records (for code that edits
         the pod list, e.g. admissions)."""

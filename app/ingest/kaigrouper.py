@@ -835,12 +835,7 @@ class _Objects:
     def account(self, d: Draft) -> None:
         if not self.read:
             return
-        for label, n in self.read.items():
-            left = d.ignored.get(label, 0) - n
-            if left > 0:
-                d.ignored[label] = left
-            else:
-                d.ignored.pop(label, None)
+        d.unignore(self.read)
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(self.read.items()))
         d.notes.append(f"owner objects read only to group KAI pods as KAI's pod-grouper does (their ownerReferences, "
                        f"labels, annotations and the fields its grouper reads): {kinds}; their other fields are not "

@@ -243,12 +243,7 @@ class _Owners:
         """The owner objects read are no longer counted as ignored; a warning names them."""
         if not self.read:
             return
-        for label, n in self.read.items():
-            left = d.ignored.get(label, 0) - n
-            if left > 0:
-                d.ignored[label] = left
-            else:
-                d.ignored.pop(label, None)
+        d.unignore(self.read)
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(self.read.items()))
         d.notes.append(f"owner objects read only for their annotations (Volcano's PodGroup controller, "
                        f"getAnnotationsFromUpperRes): {kinds}; their other fields are not modelled")  # fmt: skip

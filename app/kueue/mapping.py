@@ -124,12 +124,7 @@ class Admissions:
     # -- before the build ------------------------------------------------------------------
     def extend(self, d: Draft, options: Options) -> str | None:
         self.notes.extend(self.kueue.unmodelled)
-        for key, n in self.kueue.consumed.items():  # Kueue kinds read here are not "ignored"
-            left = d.ignored.get(key, 0) - n
-            if left > 0:
-                d.ignored[key] = left
-            else:
-                d.ignored.pop(key, None)
+        d.unignore(self.kueue.consumed)  # Kueue kinds read here are not "ignored"
         classes = {name: value for name, value in BUILTIN_PRIORITY_CLASSES.items()}
         default: int | None = None
         for pc, _, _ in d.priority_classes:
