@@ -48,6 +48,18 @@ def scheduler_config(raw: Any, *, strict: bool = False) -> SchedulerConfig:
     return cfg
 
 
+def config_if_valid(raw: Any) -> SchedulerConfig | None:
+    """The request's config as :func:`scheduler_config` reads it, for ingest steps that
+    depend on the profile (Volcano's PodGroup controller, KAI's pod-grouper): None when
+    there is none or the loader refuses it (the session refuses it after ingest)."""
+    if raw is None:
+        return None
+    try:
+        return scheduler_config(raw)  # (strictConfig refuses more, never changes the profile)
+    except InputError:
+        return None
+
+
 def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobState:
     """Where a job stands after the decision (one pass over its tasks; under the kai
     profile, over the pods of a KAI PodGroup's pod sets: those KAI holds as the job's)."""

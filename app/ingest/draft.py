@@ -227,13 +227,11 @@ class Draft:
     #: (namespace, pod) -> the GPU groups a BindRequest selected for it (``_bind_requests``)
     bind_groups: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)
-    #: ReplicaSets, DaemonSets, StatefulSets and batch Jobs ("apiVersion kind", object,
-    #: pointer): counted as ignored, read only for their annotations by Volcano's PodGroup
-    #: controller (``app.ingest.pgcontroller``)
-    owner_objects: list[tuple[str, dict, str]] = field(default_factory=list)
     #: Every object of a kind Gangplank has no reader for ("apiVersion kind", object,
     #: pointer): counted as ignored; KAI's pod-grouper (``app.ingest.kaigrouper``) reads
-    #: the owners of KAI pods among them
+    #: the owners of KAI pods among them, Volcano's PodGroup controller
+    #: (``app.ingest.pgcontroller``) the annotations of the ReplicaSets, DaemonSets,
+    #: StatefulSets and batch Jobs (``kube.OWNER_KINDS``) among them
     unread_objects: list[tuple[str, dict, str]] = field(default_factory=list)
     #: Pods on nodes the snapshot does not have (left out, with a warning).
     vanished: list[PodDraft] = field(default_factory=list)

@@ -674,14 +674,10 @@ def implicit_queues(have: set[str]) -> list[dict]:
 # -- the controller on the snapshot ------------------------------------------------------
 def applies(raw_config: Any) -> bool:
     """The ``kai`` profile (a config the loader refuses: False; the session refuses it)."""
-    if raw_config is None:
-        return False
-    from app.service import scheduler_config  # (the service imports ingest)
+    from app.service import config_if_valid  # (the service imports ingest)
 
-    try:
-        return scheduler_config(raw_config).profile == "kai"
-    except InputError:
-        return False
+    cfg = config_if_valid(raw_config)
+    return cfg is not None and cfg.profile == "kai"
 
 
 def candidates(d: Draft) -> list[PodDraft]:

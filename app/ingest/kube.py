@@ -1513,9 +1513,7 @@ def _read_one(o: dict, p: str, d: Draft, groups: dict[str, str], limits: MetaLim
     if reader is None:
         label = f"{api_version} {kind}"
         d.ignored[label] = d.ignored.get(label, 0) + 1
-        d.unread_objects.append((label, o, p))  # (KAI's pod-grouper may read it as an owner)
-        if (group, kind) in OWNER_KINDS:  # (Volcano's PodGroup controller may read its annotations)
-            d.owner_objects.append((label, o, p))
+        d.unread_objects.append((label, o, p))  # (KAI's pod-grouper, Volcano's PodGroup controller may read it)
         return
     check_object(o, p, limits)
     reader(o, p, d)

@@ -99,15 +99,10 @@ def applies(raw_config: Any) -> bool:
     """Volcano's scheduler-name model applies: the ``volcano`` profile or a
     ``volcano-scheduler.conf`` the request writes (``Session._own_schedulers``). A config
     the loader refuses: False (the session refuses it after ingest, as before)."""
-    if raw_config is None:
-        return False
-    from app.service import scheduler_config  # (the service imports ingest)
+    from app.service import config_if_valid  # (the service imports ingest)
 
-    try:
-        cfg = scheduler_config(raw_config)  # (strictConfig refuses more, never changes the profile)
-    except InputError:
-        return False
-    return cfg.profile == "volcano" or cfg.raw
+    cfg = config_if_valid(raw_config)
+    return cfg is not None and (cfg.profile == "volcano" or bool(cfg.raw))
 
 
 def candidates(d: Draft, names: Iterable[str]) -> list[PodDraft]:
@@ -196,13 +191,16 @@ def realize_podgroups(d: Draft, objects: Any, names: Iterable[str], now: float, 
 
 
 class _Owners:
-    """The owner objects the snapshot holds (``Draft.owner_objects``), by (kind, namespace,
-    name); their annotations read when a pod's PodGroup is built."""
+    """The owner objects the snapshot holds (those of ``Draft.unread_objects`` whose kind is
+    one of ``kube.OWNER_KINDS``), by (kind, namespace, name); their annotations read when a
+    pod's PodGroup is built."""
 
     def __init__(self, d: Draft, limits: MetaLimits) -> None:
         self.limits = limits
         self.objects: dict[tuple[str, str, str], tuple[dict, str, str]] = {}
-        for label, o, p in d.owner_objects:
+        for label, o, p in d.unread_objects:
+            if (kube.api_group(label.split(" ", 1)[0]), o.get("kind")) not in kube.OWNER_KINDS:
+                continue
             meta = o.get("metadata")
             if not isinstance(meta, dict):
                 continue  # (not found: Volcano's Get would not find it either)
