@@ -361,13 +361,63 @@ def test_rule_malformed_owner_annotations_are_a_422_at_the_field() -> None:
 
 
 def test_rule_network_topology_annotations_as_go_parses_them() -> None:
-    """Mode case-insensitive; a tier Atoi refuses is unset; a negative tier makes a PodGroup
-    the CRD refuses (minimum 0): a 422 at the annotation."""
+    """Mode case-insensitive; a tier Atoi refuses is unset; a tier alone is hard."""
     c = cluster([node("n1"), lone("a", annotations={"volcano.sh/network-topology-mode": "SOFT",
-                                                      "volcano.sh/network-topology-highest-tier": "two"})])  # fmt: skip
+                                                      "volcano.sh/network-topology-highest-tier": "two"}),
+                 lone("b", annotations={"volcano.sh/network-topology-highest-tier": "+2"})])  # fmt: skip
     assert c.jobs["default/podgroup-uid-default-a"].network_topology == NetworkTopology("soft", None)
-    e = refused([node("n1"), lone("a", annotations={"volcano.sh/network-topology-highest-tier": "-1"})])
-    assert e.pointer == "/objects/1/metadata/annotations/volcano.sh~1network-topology-highest-tier"
+    assert c.jobs["default/podgroup-uid-default-b"].network_topology == NetworkTopology("hard", 2)
+
+
+NEGATIVE_TIER = {"volcano.sh/network-topology-highest-tier": "-1"}
+
+
+def test_rule_negative_tier_leaves_only_that_pod_without_a_podgroup() -> None:
+    """A negative tier (Atoi takes the sign) gives the PodGroup a highestTierAllowed the CRD
+    refuses (minimum 0): createNormalPodPGIfNotExist's Create fails, the pod is never
+    annotated, and Volcano's scheduler holds no job for it: it stays Pending with the
+    reason, the rest of the snapshot is decided (not a 422)."""
+    out = decide([node("n1", cpu="2"), lone("a", annotations=NEGATIVE_TIER), lone("b")])
+    assert [b["pod"] for b in out["bindings"]] == ["default/b"]
+    jobs = {j["job"]: j for j in out["jobs"]}
+    assert jobs["default/a"]["state"] == "Pending"
+    assert "cannot create its PodGroup" in jobs["default/a"]["message"]
+    assert "default/podgroup-uid-default-a" not in jobs
+    assert any("negative volcano.sh/network-topology-highest-tier" in w and "default/a: -1" in w for w in out["warnings"])
+    assert not any("name another scheduler" in w for w in out["warnings"])  # (it names volcano: not said otherwise)
+
+
+def test_rule_negative_tier_pod_joins_the_podgroup_another_pod_of_its_owner_built() -> None:
+    """Pods of one owner share a PodGroup name: when the first pod's Create is refused, the
+    next pod's builds it, and the refused pod's retried reconcile finds it and joins
+    (``updatePodAnnotations``): both are its pods, the PodGroup built from the second."""
+    ref = [owned("ReplicaSet", "rs1", RS_UID)]
+    out = decide([node("n1"), lone("a", owners=ref, annotations=NEGATIVE_TIER, created="2026-11-23T10:00:00Z"),
+                  lone("b", owners=ref, created="2026-11-23T10:00:05Z")])  # fmt: skip
+    assert sorted(b["pod"] for b in out["bindings"]) == ["default/a", "default/b"]
+    assert {b["job"] for b in out["bindings"]} == {f"default/podgroup-{RS_UID}"}
+    c = cluster([node("n1"), lone("a", owners=ref, annotations=NEGATIVE_TIER, created="2026-11-23T10:00:00Z"),
+                 lone("b", owners=ref, created="2026-11-23T10:00:05Z")])  # fmt: skip
+    job = c.jobs[f"default/podgroup-{RS_UID}"]
+    assert job.network_topology is None  # (b's annotations built it)
+    assert job.created == c.tasks[[t.name for t in c.tasks].index("b")].created
+
+
+def test_rule_negative_tier_on_every_pod_of_an_owner_makes_no_podgroup() -> None:
+    ref = [owned("ReplicaSet", "rs1", RS_UID)]
+    out = decide([node("n1"), lone("a", owners=ref, annotations=NEGATIVE_TIER),
+                  lone("b", owners=ref, annotations={"volcano.sh/network-topology-highest-tier": "-3"})])  # fmt: skip
+    assert out["bindings"] == []
+    assert {j["job"] for j in out["jobs"]} == {"default/a", "default/b"}
+    assert any("2 pod(s) (those whose PodGroup" in w for w in out["warnings"])
+
+
+def test_rule_negative_tier_pod_on_a_node_still_holds_what_it_uses() -> None:
+    """A running pod left without a PodGroup is in no job, but its node counts it (Volcano's
+    cache adds every pod on a node to it): the pending pod does not fit beside it."""
+    out = decide([node("n1", cpu="2"), lone("a", node="n1", cpu="2", annotations=NEGATIVE_TIER), lone("b", cpu="1")])
+    assert out["bindings"] == [] and out["evictions"] == []
+    assert not any("name another scheduler" in w for w in out["warnings"])
 
 
 def test_rule_pod_annotations_and_labels_copied_as_the_controller_copies_them() -> None:

@@ -32,7 +32,7 @@ import numpy as np
 from app.framework.action import Action
 from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
-from app.model.cluster import PIPELINED_OR_READY, READY, Job, SubGroup, Task, TaskStatus, request_rows
+from app.model.cluster import PIPELINED_OR_READY, READY, VOLCANO_UNGROUPED, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
 from app.kai.jobs import KAI_UNGROUPED, View, not_ready
 from app.kai.queues import Heap
@@ -114,7 +114,17 @@ NOT_OURS = {
                "scheduler, so Volcano never schedules it",
     "kai-ungrouped": "KAI's pod-grouper cannot walk its owner chain (an owner with several ownerReferences, or a cycle): "
                      "KAI makes no PodGroup for it, so KAI never schedules it",
+    "volcano-ungrouped": "Volcano's PodGroup controller cannot create its PodGroup (a negative "
+                         "volcano.sh/network-topology-highest-tier, which the PodGroup CRD refuses): no PodGroup, so Volcano "
+                         "never schedules it",
 }  # fmt: skip
+
+
+def _not_ours_reason(kai: bool, scheduler: str) -> str:
+    """The :data:`NOT_OURS` entry for a pending job the scheduler holds no job for."""
+    if kai:
+        return "kai-ungrouped" if scheduler == KAI_UNGROUPED else "kai"
+    return "volcano-ungrouped" if scheduler == VOLCANO_UNGROUPED else "volcano"
 
 
 class Allocate(Action):
@@ -141,8 +151,7 @@ class Allocate(Action):
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
                 continue
             if ssn.not_ours(job):
-                ssn.messages[job.key] = (NOT_OURS["kai-ungrouped"] if kai and job.tasks[0].scheduler == KAI_UNGROUPED
-                                         else NOT_OURS["kai" if kai else "volcano"])  # fmt: skip
+                ssn.messages[job.key] = NOT_OURS[_not_ours_reason(kai, job.tasks[0].scheduler)]
                 continue
             reason = not_ready(View(job)) if kai else ssn.job_valid(job)  # KAI's job order filters unready jobs
             if reason:

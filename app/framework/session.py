@@ -20,7 +20,7 @@ import numpy as np
 from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
 from app.kai.jobs import KAI_OWN
-from app.model.cluster import HOLDS_NODE, Cluster, Job, Queue, SubGroup, Task, TaskStatus, request_rows, set_status
+from app.model.cluster import HOLDS_NODE, VOLCANO_UNGROUPED, Cluster, Job, Queue, SubGroup, Task, TaskStatus, request_rows, set_status
 from app.model.decision import Binding, Decision, Eviction
 from app.model.resources import scatter_add
 
@@ -286,8 +286,8 @@ class Session:
         pending_in_gangs: list[Task] = []
         fresh: list[str] = []  # pods on their own of the scheduler's, Pending: no PodGroup yet
         for job in c.active_jobs.values():
-            if self.not_ours(job):
-                theirs += job.tasks
+            if self.not_ours(job):  # (a pod Volcano's PodGroup controller left ungrouped has a warning of its own)
+                theirs += [t for t in job.tasks if t.scheduler != VOLCANO_UNGROUPED]
             elif job.source == "pod":
                 if job.counts[TaskStatus.PENDING]:
                     fresh.append(job.key)
@@ -299,10 +299,10 @@ class Session:
         mask = self.not_ours_inert()
         inert = c.inert
         if mask is not None and inert is not None:
-            at = np.flatnonzero(mask)
+            at = np.flatnonzero(inert.others_of((*(n for n in own if n), VOLCANO_UNGROUPED)))
             count += len(at)
-            key = inert.keys[int(at[0])]  # (the inert pods' key is their job's: "namespace/name")
-            if first is None or key < first.key:
+            key = inert.keys[int(at[0])] if len(at) else ""  # (the inert pods' key is their job's: "namespace/name")
+            if key and (first is None or key < first.key):
                 example = key
         if count:
             c.warnings.append(

@@ -35,7 +35,12 @@ on Kubernetes pods (the native form's pods on their own keep Gangplank's own mea
   only ``count/pods``, as ``PodUsageFunc``); networkTopology from the pod's
   ``volcano.sh/network-topology-mode`` (hard or soft, case-insensitive, anything else hard)
   and ``volcano.sh/network-topology-highest-tier`` (``strconv.Atoi``; not a number:
-  unset) annotations (``parseNetworkTopologyFromPod``).
+  unset) annotations (``parseNetworkTopologyFromPod``). A negative tier makes a PodGroup
+  the CRD refuses (``highestTierAllowed`` minimum 0): that pod's ``Create`` fails, so the
+  PodGroup is built by the next pod of its name, which the refused pod then joins (the
+  controller retries it and finds the PodGroup); with none, its pods get no PodGroup and
+  are held as pods of another scheduler (:data:`~app.model.cluster.VOLCANO_UNGROUPED`):
+  Volcano's scheduler never schedules a pod without one.
 
 Decided here (the controller reacts to a pod's creation within milliseconds): the PodGroup
 is created when its first pod (earliest ``creationTimestamp``) was, ``options.now`` for a
@@ -69,7 +74,7 @@ from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.numatopology import PodSpecs
 from app.ingest.quantity import INT64_MAX
 from app.ingest.vcjob import pod_quota_usage
-from app.model.cluster import NetworkTopology
+from app.model.cluster import VOLCANO_UNGROUPED, NetworkTopology
 
 PREFIX = "podgroup-"  # batch/v1alpha1 PodgroupNamePrefix
 ANNOTATION_PREFIX = "volcano.sh/"  # scheduling/v1beta1 AnnotationPrefix
@@ -158,20 +163,32 @@ def realize_podgroups(d: Draft, objects: Any, names: Iterable[str], now: float, 
         by_name.setdefault((p.namespace, podgroup_name(p, refs)), []).append((p, {"meta": meta, "refs": refs}))
     made: list[tuple[str, str]] = []
     joined: list[tuple[str, str]] = []
+    refused: list[tuple[str, int]] = []  # (pod, the negative tier its PodGroup would have)
+    ungrouped: list[str] = []  # pods left without a PodGroup
     for (ns, name), members in sorted(by_name.items()):
         members.sort(key=lambda m: (m[0].created or now, m[0].namespace, m[0].name))
         g = existing.get((ns, name))
         if g is None:
-            first, raw = members[0]
-            g = build_podgroup(first, raw["meta"], raw["refs"], name, owners, [m[0] for m in members], now)
-            d.groups.append(g)
-            made.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
+            for first, raw in members:  # (a Create the API server refuses is retried by the next pod's reconcile)
+                tier = refused_tier(pod_annotations(first, raw["meta"]))
+                if tier is not None:
+                    refused.append((f"{first.namespace}/{first.name}", tier))
+                    continue
+                g = build_podgroup(first, raw["meta"], raw["refs"], name, owners, [m[0] for m in members], now)
+                d.groups.append(g)
+                made.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
+                break
+            else:  # (no pod builds a PodGroup the CRD takes: none is made, Volcano never schedules them)
+                for p, _ in members:
+                    p.scheduler = VOLCANO_UNGROUPED
+                    ungrouped.append(f"{p.namespace}/{p.name}")
+                continue
         else:
             joined.append((f"{ns}/{name}", f"{members[0][0].namespace}/{members[0][0].name}"))
         source = "native" if g.source == "native" else "volcano"
         for p, _ in members:
             annotate(p, name, source)
-    n_pods = len(pods)
+    n_pods = len(pods) - len(ungrouped)
     if made:
         pg, pod = made[0]
         d.notes.append(f"Volcano's PodGroup controller made {len(made)} PodGroup(s) for {n_pods} pod(s) on their own "
@@ -182,6 +199,14 @@ def realize_podgroups(d: Draft, objects: Any, names: Iterable[str], now: float, 
         pg, pod = joined[0]
         d.notes.append(f"{len(joined)} PodGroup(s) of the snapshot are those Volcano's PodGroup controller names for pods "
                        f"on their own (e.g. {pg} for {pod}): the pods join them, unchanged (createNormalPodPGIfNotExist)")  # fmt: skip
+    if refused:
+        pod, tier = min(refused)
+        d.notes.append(f"{len(refused)} pod(s) on their own naming a Volcano scheduler have a negative "
+                       f"{kube.VOLCANO_NT_TIER} annotation (e.g. {pod}: {tier}): the PodGroup Volcano's controller builds "
+                       "of such a pod has a networkTopology.highestTierAllowed its CRD refuses (minimum 0), so its Create "
+                       f"fails; {len(ungrouped)} pod(s) (those whose PodGroup no other pod of the same owner built) are "
+                       "left without a PodGroup and Volcano never schedules them, the others join the PodGroup another "
+                       "pod built once the controller retries")  # fmt: skip
     if uidless:
         p = min(uidless, key=lambda p: (p.namespace, p.name))
         d.notes.append(f"{len(uidless)} pod(s) on their own naming a Volcano scheduler have no metadata.uid (never created; "
@@ -326,22 +351,32 @@ def min_member(upper: dict[str, str]) -> int:
     return 1 if v is None or v < 0 else v
 
 
-def network_topology(p: PodDraft, ann: dict[str, str]) -> NetworkTopology | None:
-    """``parseNetworkTopologyFromPod``. A negative tier (Atoi takes a sign) makes a
-    PodGroup the CRD refuses (``highestTierAllowed`` minimum 0): the controller could never
-    create it, a 422 at the annotation."""
+def refused_tier(ann: dict[str, str]) -> int | None:
+    """The negative ``highestTierAllowed`` (``Atoi`` takes a sign) the pod's tier annotation
+    gives its PodGroup, which the CRD refuses (minimum 0): the controller's Create fails.
+    None when the PodGroup it builds is valid."""
+    raw = ann.get(kube.VOLCANO_NT_TIER)
+    tier = go_int(raw, 64) if raw is not None else None
+    return tier if tier is not None and tier < 0 else None
+
+
+def network_topology(ann: dict[str, str]) -> NetworkTopology | None:
+    """``parseNetworkTopologyFromPod`` (a pod whose tier :func:`refused_tier` refuses builds
+    no PodGroup)."""
     mode_raw, tier_raw = ann.get(kube.VOLCANO_NT_MODE), ann.get(kube.VOLCANO_NT_TIER)
     if mode_raw is None and tier_raw is None:
         return None
     mode = "hard"
     if mode_raw is not None and mode_raw.lower() in ("hard", "soft"):
         mode = mode_raw.lower()
-    tier = go_int(tier_raw, 64) if tier_raw is not None else None
-    if tier is not None and tier < 0:
-        raise InputError(f"the PodGroup Volcano's controller makes of this pod would have networkTopology.highestTierAllowed "
-                         f"{tier}, which its CRD refuses (minimum 0)",
-                         join_pointer(p.pointer, "metadata", "annotations", kube.VOLCANO_NT_TIER), p.ident)  # fmt: skip
-    return NetworkTopology(mode=mode, highest_tier_allowed=tier)
+    return NetworkTopology(mode=mode, highest_tier_allowed=go_int(tier_raw, 64) if tier_raw is not None else None)
+
+
+def pod_annotations(p: PodDraft, meta: dict) -> dict[str, str]:
+    """The pod's annotations as its object gives them (a 422 at the field when malformed)."""
+    if meta.get("annotations") is None:
+        return {}
+    return r.str_map(meta, "annotations", join_pointer(p.pointer, "metadata"), p.ident)
 
 
 def build_podgroup(p: PodDraft, meta: dict, refs: list[dict], name: str, owners: _Owners, members: list[PodDraft],
@@ -351,7 +386,7 @@ def build_podgroup(p: PodDraft, meta: dict, refs: list[dict], name: str, owners:
     upper = upper_annotations(p, refs, owners)
     minimum = min_member(upper)
     mp = join_pointer(p.pointer, "metadata")
-    ann = r.str_map(meta, "annotations", mp, p.ident) if meta.get("annotations") is not None else {}
+    ann = pod_annotations(p, meta)
     labels = r.str_map(meta, "labels", mp, p.ident) if meta.get("labels") is not None else {}
     pg_ann = {k: v for k, v in upper.items() if k.startswith(ANNOTATION_PREFIX)}
     for k in (kube.VOLCANO_PREEMPTABLE, COOLDOWN, REVOCABLE_ZONE):
@@ -374,7 +409,7 @@ def build_podgroup(p: PodDraft, meta: dict, refs: list[dict], name: str, owners:
         source="volcano", namespace=p.namespace, name=name, min_member=minimum,
         min_resources=_min_resources(usage, minimum, upper, refs, owners, p),
         queue=ann.get(kube.VOLCANO_QUEUE_ANNOTATION) or DEFAULT_QUEUE, priority_class=p.priority_class,
-        network_topology=network_topology(p, ann), phase=phase,
+        network_topology=network_topology(ann), phase=phase,
         preemptable=r.flag(pg_ann.get(kube.VOLCANO_PREEMPTABLE, pg_labels.get(kube.VOLCANO_PREEMPTABLE))),
         created=p.created or now, annotations=pg_ann, pointer=p.pointer,
         ident=p.ident, bare=not any(ref.get("controller") is True for ref in refs),

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 #: The namespace whose pods are system-critical (:attr:`Task.critical`), as the classes
 #: ``system-cluster-critical`` and ``system-node-critical`` make them.
 CRITICAL_NAMESPACE = "kube-system"
+#: The scheduler name a pod naming a Volcano scheduler gets when Volcano's PodGroup controller
+#: can make it no PodGroup (``app.ingest.pgcontroller``): Volcano never schedules it, so it is
+#: held as a pod of another scheduler (not a valid scheduler name: no clash).
+VOLCANO_UNGROUPED = "volcano/no-podgroup"
 
 
 #: A ``kai.scheduler/task-priority`` label that is not an integer (Go's ``strconv.Atoi``
