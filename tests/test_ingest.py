@@ -92,6 +92,24 @@ def test_volcano_preemptable_label_on_pod_and_podgroup():
     assert {t.name: t.preemptable for t in job.tasks} == {"p": False, "q": True}
 
 
+@pytest.mark.parametrize("value, want", [
+    ("true", True), ("True", True), ("TRUE", True), ("t", True), ("T", True), ("1", True),
+    ("false", False), ("False", False), ("FALSE", False), ("f", False), ("0", False),
+    ("yes", False), ("tRue", False), (" true", False), ("true ", False), ("", False),
+])  # fmt: skip
+def test_rule_volcano_preemptable_values_as_go_parse_bool(value, want):
+    """GetPodPreemptable / extractPreemptable read the value with strconv.ParseBool, and a
+    value it refuses is false (not unset): on the pod's annotation, its label, and the
+    PodGroup's annotation; the annotation is read before the label even when refused."""
+    ann = {"volcano.sh/preemptable": value}
+    pg = podgroup("g", annotations=ann)
+    c = model([node("n1"), pg, pod("p", group="g", annotations=ann), pod("q", group="g", labels=ann),
+               pod("r", group="g", annotations=ann, labels={"volcano.sh/preemptable": "true"})])  # fmt: skip
+    job = c.jobs["default/g"]
+    assert job.preemptable is want
+    assert {t.name: t.preemptable for t in job.tasks} == {"p": want, "q": want, "r": want}
+
+
 def test_volcano_network_topology_and_tier_name_exclusive():
     c = model([node("n1"), podgroup("g", network_topology={"mode": "hard", "highestTierAllowed": 2}), pod("p", group="g")])
     nt = c.jobs["default/g"].network_topology

@@ -175,16 +175,17 @@ def str_map(d: dict, key: str, ptr: str, ident: Ident, *, max_value: int | None 
     return v
 
 
+_GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})  # strconv.ParseBool's spellings
+
+
 def flag(value: str | None) -> bool | None:
-    """Kubernetes-style boolean label/annotation values ("true"/"false")."""
+    """A ``volcano.sh/preemptable`` annotation or label value as Volcano reads it
+    (``GetPodPreemptable``, ``extractPreemptable``): ``strconv.ParseBool`` (1, t, T, TRUE,
+    true, True; 0, f, F, FALSE, false, False), and a value it refuses (``yes``, `` true``,
+    ``tRue``) is false; None when there is no value."""
     if value is None:
         return None
-    low = value.strip().lower()
-    if low == "true":
-        return True
-    if low == "false":
-        return False
-    return None
+    return value in _GO_TRUE
 
 
 _TIME_CACHE: dict[str, float] = {}
