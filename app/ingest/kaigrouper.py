@@ -37,11 +37,19 @@ the legacy name exists — ``--search-legacy-pg`` is on by default); apps/v1 Dep
 ``distributed_common.go``: minMember ``runPolicy.schedulingPolicy.minAvailable``, else
 ``elasticPolicy.minReplicas``, else the sum of the replica specs' replicas; sub-groups
 ``master`` and ``worker``, and the worker segments of ``kai.scheduler/segment-size``);
-batch/v1 CronJob (``crobjob-grouper.go``: the default grouper on the pod's Job).
+batch/v1 CronJob (``crobjob-grouper.go``: the default grouper on the pod's Job);
+kubeflow.org/v1 TFJob, XGBoostJob, JAXJob (``tensorflow-grouper.go``,
+``xgboost-grouper.go``, ``jax-grouper.go``: ``distributed_common.go`` on ``tfReplicaSpecs``,
+``xgbReplicaSpecs`` requiring ``Master`` and ``Worker``, ``jaxReplicaSpecs`` requiring
+``Worker``; no sub-groups) and kubeflow.org/v1 and v2beta1 MPIJob (``mpi-grouper.go``:
+``mpiReplicaSpecs`` requiring ``Launcher`` and ``Worker``, less the Launcher replicas when
+``spec.launcherCreationPolicy`` is ``WaitForWorkersReady`` and the snapshot holds no
+launcher pod: a Kubernetes pod of the job's namespace, not being deleted, labelled
+``training.kubeflow.org/job-name`` the job's name and ``…/job-role: launcher``).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(MPIJob, TFJob, RayCluster, JobSet, LeaderWorkerSet, Notebook, ...) are not modelled: their
-pods keep Gangplank's reading, with a warning naming the kind. An owner chain KAI cannot
+(RayCluster, JobSet, LeaderWorkerSet, Notebook, ...) are not modelled: their pods keep
+Gangplank's reading, with a warning naming the kind. An owner chain KAI cannot
 walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
 the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
 (:data:`~app.kai.jobs.KAI_UNGROUPED`). A pod annotated with a PodGroup the snapshot lacks
@@ -97,6 +105,20 @@ INT64 = 2**63
 MAX_SEGMENTS = 500_000
 
 DEFAULT, JOB, DEPLOYMENT, PYTORCH, CRONJOB = "default", "job", "deployment", "pytorch", "cronjob"
+TFJOB, XGBOOST, JAX, MPI = "tfjob", "xgboost", "jax", "mpi"
+#: The callers of ``distributed_common.go``'s grouper: plugin -> (the replica specs'
+#: field, the replica specs it requires; ``tensorflow-grouper.go``, ``xgboost-grouper.go``,
+#: ``jax-grouper.go``, ``mpi-grouper.go``, ``pytorch_grouper.go``).
+DISTRIBUTED: dict[str, tuple[str, tuple[str, ...]]] = {
+    PYTORCH: ("pytorchReplicaSpecs", ()),
+    TFJOB: ("tfReplicaSpecs", ()),
+    XGBOOST: ("xgbReplicaSpecs", ("Master", "Worker")),
+    JAX: ("jaxReplicaSpecs", ("Worker",)),
+    MPI: ("mpiReplicaSpecs", ("Launcher", "Worker")),
+}
+MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
+MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
+MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
 #: ``hub.go``'s table: (group, version, kind) -> plugin; "other" for the plugins not
 #: modelled here. A kind not in it takes the default grouper.
 _OTHER = "other"
@@ -105,12 +127,12 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("machinelearning.seldon.io", "v1alpha2", "SeldonDeployment"): DEFAULT,
     ("machinelearning.seldon.io", "v1", "SeldonDeployment"): DEFAULT,
     ("kubevirt.io", "v1", "VirtualMachineInstance"): DEFAULT,
-    ("kubeflow.org", "v1", "TFJob"): _OTHER,
+    ("kubeflow.org", "v1", "TFJob"): TFJOB,
     ("kubeflow.org", "v1", "PyTorchJob"): PYTORCH,
-    ("kubeflow.org", "v1", "XGBoostJob"): _OTHER,
-    ("kubeflow.org", "v1", "JAXJob"): _OTHER,
-    ("kubeflow.org", "v1", "MPIJob"): _OTHER,
-    ("kubeflow.org", "v2beta1", "MPIJob"): _OTHER,
+    ("kubeflow.org", "v1", "XGBoostJob"): XGBOOST,
+    ("kubeflow.org", "v1", "JAXJob"): JAX,
+    ("kubeflow.org", "v1", "MPIJob"): MPI,
+    ("kubeflow.org", "v2beta1", "MPIJob"): MPI,
     ("kubeflow.org", "v1beta1", "Notebook"): _OTHER,
     ("batch", "v1", "Job"): JOB,
     ("apps", "v1", "StatefulSet"): DEFAULT,
@@ -324,14 +346,16 @@ class Metadata:
 
 
 class Grouper:
-    """The groupers, given which PriorityClasses exist (the snapshot's and KAI's) and which
-    KAI PodGroups exist (``namespace``, ``name``: the Job grouper's legacy names)."""
+    """The groupers, given which PriorityClasses exist (the snapshot's and KAI's), which
+    KAI PodGroups exist (``namespace``, ``name``: the Job grouper's legacy names) and which
+    MPI launcher pods exist (``namespace``, job name: :func:`mpi_launchers`)."""
 
     def __init__(self, classes: Iterable[str] = (), podgroups: Iterable[tuple[str, str]] = (),
-                 max_segments: int = MAX_SEGMENTS) -> None:  # fmt: skip
+                 max_segments: int = MAX_SEGMENTS, launchers: Iterable[tuple[str, str]] = ()) -> None:  # fmt: skip
         self.classes = frozenset(classes)
         self.podgroups = frozenset(podgroups)
         self.max_segments = max_segments
+        self.launchers = frozenset(launchers)
 
     def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
         """The name of the PodGroup ``metadata`` would build (without building it)."""
@@ -435,8 +459,11 @@ class Grouper:
         md.name = f"{PREFIX}-{pod.name}-{pod.uid}"
         return md
 
-    # -- kubeflow.org/v1 PyTorchJob (pytorch_grouper.go, distributed_common.go) ---------
+    # -- kubeflow.org/v1 TFJob, XGBoostJob, JAXJob, PyTorchJob, MPIJob (distributed_common.go) --
     def distributed(self, top: Owner, pod: Pod, replica_spec_name: str, mandatory: Iterable[str] = ()) -> Metadata:
+        """``KubeflowDistributedGrouper.GetPodGroupMetadata``: the default grouper's, minMember
+        ``runPolicy.schedulingPolicy.minAvailable``, else the sum of the replica specs'
+        replicas (:func:`job_num_of_pods`)."""
         md = self.default(top, pod)
         v, found = nested_int64(top.obj, "spec", "runPolicy", "schedulingPolicy", "minAvailable")
         if found:
@@ -446,7 +473,8 @@ class Grouper:
         return md
 
     def pytorch(self, top: Owner, pod: Pod) -> Metadata:
-        md = self.distributed(top, pod, "pytorchReplicaSpecs")
+        """``pytorch_grouper.go``."""
+        md = self.distributed(top, pod, *DISTRIBUTED[PYTORCH])
         for path in (("spec", "elasticPolicy", "minReplicas"), ("spec", "runPolicy", "schedulingPolicy", "minAvailable")):
             try:
                 v, found = nested_int64(top.obj, *path)
@@ -457,7 +485,36 @@ class Grouper:
         md.subgroups = pytorch_subgroups(top, pod, md.min_available, self.max_segments)
         return md
 
+    def mpi(self, top: Owner, pod: Pod) -> Metadata:
+        """``mpi-grouper.go``: the distributed grouper's (``Launcher`` and ``Worker``
+        required), less the Launcher replicas when ``spec.launcherCreationPolicy`` is
+        ``WaitForWorkersReady`` and no launcher pod exists (:meth:`launcher_exists`)."""
+        field_name, mandatory = DISTRIBUTED[MPI]
+        md = self.distributed(top, pod, field_name, mandatory)
+        policy, found = nested_string(top.obj, "spec", "launcherCreationPolicy")
+        if not found or policy != MPI_DELAYED_LAUNCHER or self.launcher_exists(top, pod.namespace):
+            return md
+        path = ("spec", field_name, "Launcher", "replicas")
+        why = f"the type of the job {top.name} doesn't allow for 0 {field_name} pods"
+        try:
+            replicas, found = nested_int64(top.obj, *path)
+        except GrouperError as e:
+            raise GrouperError(f"{why} ({e})", e.path) from None
+        if not found or replicas == 0:
+            raise GrouperError(why, path)
+        md.min_available -= int32(replicas, "Launcher replicas", path)
+        return md
+
+    def launcher_exists(self, top: Owner, namespace: str) -> bool:
+        """``launcherPodExists``: a pod of the owner's namespace, not being deleted, labelled
+        ``training.kubeflow.org/job-name`` the owner's name and ``…/job-role`` ``launcher``."""
+        return (namespace, top.name) in self.launchers
+
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner]) -> Metadata:
+        if plugin in (TFJOB, XGBOOST, JAX):
+            return self.distributed(top, pod, *DISTRIBUTED[plugin])
+        if plugin == MPI:
+            return self.mpi(top, pod)
         if plugin == JOB:
             return self.job(top, pod)
         if plugin == DEPLOYMENT:
@@ -467,6 +524,15 @@ class Grouper:
         if plugin == CRONJOB:  # (``top``: the pod's Job, :meth:`_Objects.cron_job`)
             return self.default(top, pod, [top])
         return self.default(top, pod, owners)
+
+
+def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
+    """(namespace, job name) of the MPI launcher pods ``launcherPodExists`` finds: the
+    snapshot's Kubernetes pods, of any scheduler, not being deleted, labelled
+    ``training.kubeflow.org/job-role: launcher`` and with a ``…/job-name``."""
+    return {(p.namespace, p.labels[MPI_JOB_NAME_LABEL]) for p in pods
+            if p.pointer.startswith("/objects/") and not p.deleting and MPI_JOB_NAME_LABEL in p.labels
+            and p.labels.get(MPI_JOB_ROLE_LABEL) == "launcher"}  # fmt: skip
 
 
 def job_num_of_pods(top: Owner, replica_spec_name: str, mandatory: Iterable[str] = ()) -> int:
@@ -871,7 +937,8 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     specs = PodSpecs(objects)
     found = _Objects(d, limits)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
-    grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects)
+    grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects,
+                      mpi_launchers(d.pods))  # fmt: skip
     queues = {q.name for q in d.queues}
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
