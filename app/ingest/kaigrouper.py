@@ -45,11 +45,17 @@ kubeflow.org/v1 TFJob, XGBoostJob, JAXJob (``tensorflow-grouper.go``,
 ``mpiReplicaSpecs`` requiring ``Launcher`` and ``Worker``, less the Launcher replicas when
 ``spec.launcherCreationPolicy`` is ``WaitForWorkersReady`` and the snapshot holds no
 launcher pod: a Kubernetes pod of the job's namespace, not being deleted, labelled
-``training.kubeflow.org/job-name`` the job's name and ``…/job-role: launcher``).
+``training.kubeflow.org/job-name`` the job's name and ``…/job-role: launcher``);
+jobset.x-k8s.io/v1alpha2 JobSet (``jobset_grouper.go``: with ``startupPolicyOrder``
+``InOrder``, the default, a PodGroup per replicated job, ``pg-<jobset>-<uid>-<the pod's
+jobset.sigs.k8s.io/replicatedjob-name>``, minMember that job's replicas × min(parallelism,
+completions); else ``pg-<jobset>-<uid>``, minMember the sum over the named replicated jobs).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(RayCluster, JobSet, LeaderWorkerSet, Notebook, ...) are not modelled: their pods keep
-Gangplank's reading, with a warning naming the kind. An owner chain KAI cannot
+(RayCluster, LeaderWorkerSet, Notebook, ...) are not modelled: their pods keep
+Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
+error (a JobSet pod without the replicated-job label) is refused, the first such pod by
+namespace and name. An owner chain KAI cannot
 walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
 the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
 (:data:`~app.kai.jobs.KAI_UNGROUPED`). A pod annotated with a PodGroup the snapshot lacks
@@ -116,6 +122,9 @@ DISTRIBUTED: dict[str, tuple[str, tuple[str, ...]]] = {
     JAX: ("jaxReplicaSpecs", ("Worker",)),
     MPI: ("mpiReplicaSpecs", ("Launcher", "Worker")),
 }
+JOBSET = "jobset"
+JOBSET_REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name"  # jobset_grouper.go's jobSetLabelReplicatedJobName
+JOBSET_IN_ORDER = "InOrder"  # its startupPolicyOrderInOrder, the default
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
 MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
 MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
@@ -154,7 +163,7 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("tekton.dev", "v1", "TaskRun"): DEFAULT,
     ("egx.nvidia.io", "v1", "SPOTRequest"): _OTHER,
     ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): _OTHER,
-    ("jobset.x-k8s.io", "v1alpha2", "JobSet"): _OTHER,
+    ("jobset.x-k8s.io", "v1alpha2", "JobSet"): JOBSET,
     ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
     ("grove.io", "v1alpha1", "PodCliqueSet"): _OTHER,
     ("argoproj.io", "v1alpha1", "Workflow"): _OTHER,  # skipTopOwnerGrouper
@@ -364,6 +373,8 @@ class Grouper:
             return legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name}-{top.uid}"
         if plugin == DEPLOYMENT:
             return f"{PREFIX}-{pod.name}-{pod.uid}"
+        if plugin == JOBSET:
+            return jobset_name(top, pod)
         return f"{PREFIX}-{top.name}-{top.uid}"
 
     def subgroup_name(self, plugin: str, top: Owner, pod: Pod) -> str | None:
@@ -510,7 +521,34 @@ class Grouper:
         ``training.kubeflow.org/job-name`` the owner's name and ``…/job-role`` ``launcher``."""
         return (namespace, top.name) in self.launchers
 
+    # -- jobset.x-k8s.io/v1alpha2 JobSet (jobset_grouper.go) -----------------------------
+    def jobset(self, top: Owner, pod: Pod) -> Metadata:
+        """One PodGroup per replicated job (``InOrder``, the default startup order), minMember
+        its replicas × min(parallelism, completions); else one for the JobSet, minMember the
+        sum over its named replicated jobs (:func:`jobset_name`, :func:`replicated_job_min`)."""
+        md = self.default(top, pod)
+        md.name = jobset_name(top, pod)
+        jobs, found = nested(top.obj, "spec", "replicatedJobs")
+        if found and not isinstance(jobs, list):
+            raise GrouperError("spec.replicatedJobs is not a list", ("spec", "replicatedJobs"))
+        if not found or not jobs:
+            md.min_available = 1
+            return md
+        if jobset_order(top) == JOBSET_IN_ORDER:
+            wanted = pod.labels[JOBSET_REPLICATED_JOB_LABEL]
+            md.min_available = next((replicated_job_min(rj, i) for i, rj in enumerate(jobs)
+                                     if isinstance(rj, dict) and _name_of(rj) == wanted), 1)  # fmt: skip
+            return md
+        total = sum(replicated_job_min(rj, i) for i, rj in enumerate(jobs) if isinstance(rj, dict) and _name_of(rj))
+        if total > INT32 - 1:
+            raise GrouperError(f"total minAvailable too large ({total}) for JobSet {top.name}: exceeds int32 max value",
+                               ("spec", "replicatedJobs"))  # fmt: skip
+        md.min_available = max(total, 1)
+        return md
+
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner]) -> Metadata:
+        if plugin == JOBSET:
+            return self.jobset(top, pod)
         if plugin in (TFJOB, XGBOOST, JAX):
             return self.distributed(top, pod, *DISTRIBUTED[plugin])
         if plugin == MPI:
@@ -524,6 +562,68 @@ class Grouper:
         if plugin == CRONJOB:  # (``top``: the pod's Job, :meth:`_Objects.cron_job`)
             return self.default(top, pod, [top])
         return self.default(top, pod, owners)
+
+
+def _go_int64(v: int) -> int:
+    """``v`` wrapped as Go's int64 arithmetic wraps it."""
+    return (v + INT64) % (2 * INT64) - INT64
+
+
+def _name_of(rj: dict) -> str:
+    """``unstructured.NestedString(rj, "name")`` with its error ignored: "" unless a string."""
+    v = rj.get("name")
+    return v if type(v) is str else ""
+
+
+def jobset_order(top: Owner) -> str:
+    """``getStartupPolicyOrder``: ``spec.startupPolicy.startupPolicyOrder``, else ``InOrder``."""
+    v, found = nested_string(top.obj, "spec", "startupPolicy", "startupPolicyOrder")
+    return v if found else JOBSET_IN_ORDER
+
+
+def jobset_name(top: Owner, pod: Pod) -> str:
+    """The PodGroup's name: ``pg-<jobset>-<uid>-<replicated job>`` (``InOrder``), else
+    ``pg-<jobset>-<uid>``; a JobSet without name or uid, a pod without the
+    ``jobset.sigs.k8s.io/replicatedjob-name`` label (or with it empty) is KAI's error."""
+    if not top.name or not top.uid:
+        raise GrouperError(f"jobset top owner {top.name!r} missing name or UID", ("metadata",))
+    replicated = pod.labels.get(JOBSET_REPLICATED_JOB_LABEL, "")
+    if replicated == "":
+        raise GrouperError(f"pod {pod.namespace}/{pod.name} missing required label {JOBSET_REPLICATED_JOB_LABEL!r}",
+                           ("metadata", "labels"), on_pod=True)  # fmt: skip
+    if jobset_order(top) == JOBSET_IN_ORDER:
+        return f"{PREFIX}-{top.name}-{top.uid}-{replicated}"
+    return f"{PREFIX}-{top.name}-{top.uid}"
+
+
+def replicated_job_min(rj: dict, i: int) -> int:
+    """``calculateReplicatedJobMinAvailable`` of ``spec.replicatedJobs[i]``: its
+    ``replicas`` (1 unless positive) × its template's ``parallelism`` (1 unless positive),
+    or its ``completions`` when positive and smaller; the product as Go's int64 computes it,
+    1 unless positive, past int32 an error."""
+    base = ("spec", "replicatedJobs", i)
+
+    def positive(*path: str) -> tuple[int, bool]:
+        try:
+            v, found = nested_int64(rj, *path)
+        except GrouperError as e:
+            raise GrouperError(f"spec.replicatedJobs[{i}]: {e}", (*base, *e.path)) from None
+        return v, found and v > 0
+
+    replicas, ok = positive("replicas")
+    replicas = replicas if ok else 1
+    parallelism, ok = positive("template", "spec", "parallelism")
+    parallelism = parallelism if ok else 1
+    completions, ok = positive("template", "spec", "completions")
+    if ok and completions < parallelism:
+        parallelism = completions
+    product = _go_int64(replicas * parallelism)
+    if product <= 0:
+        return 1
+    if product > INT32 - 1:
+        raise GrouperError(f"minAvailable too large ({product}) for replicatedJob {_name_of(rj)!r}: exceeds int32 max value",
+                           base)  # fmt: skip
+    return product
 
 
 def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
@@ -947,6 +1047,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     regrouped: list[str] = []  # pods annotated with a PodGroup the snapshot lacks, grouped again
     # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference)
     grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict]]] = {}
+    unnamed: tuple[PodDraft, GrouperError, Owner] | None = None  # a pod whose PodGroup's name is KAI's error
     for p in pods:
         o = specs.pod(p.pointer) or {}
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
@@ -979,7 +1080,14 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
         pcn = spec.get("priorityClassName")
         pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "")
-        grouped.setdefault((p.namespace, grouper.name_of(plugin, top, pod)), []).append((p, pod, top, plugin, refs[0]))
+        try:
+            name = grouper.name_of(plugin, top, pod)
+        except GrouperError as e:  # (the first pod's by namespace and name, whatever the order of objects)
+            unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+            continue
+        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0]))
+    if unnamed is not None:
+        raise _grouper_error(unnamed[1], unnamed[0], unnamed[2])
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     for (ns, name), entries in sorted(grouped.items()):
