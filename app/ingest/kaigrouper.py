@@ -18,7 +18,8 @@ PodGroup is built as KAI's grouper builds it and read by the reader of KAI PodGr
 (``kube.read_kai_podgroup``), so it is read exactly as if the snapshot had held it. It runs
 only under the ``kai`` profile (:func:`applies`) and only on Kubernetes pods whose top owner
 the snapshot holds (objects Gangplank has no reader for: Deployments, ReplicaSets, batch
-Jobs, PyTorchJobs, ...); a pod without ownerReferences, or whose owners the snapshot lacks,
+Jobs, PyTorchJobs, ...; an owner that is a Kubernetes pod, as a LeaderWorkerSet's leader pod
+owns its group's worker StatefulSet, is the snapshot's pod of that name); a pod without ownerReferences, or whose owners the snapshot lacks,
 keeps Gangplank's reading of it: a job of one in its queue (KAI's ``podjob`` grouper makes
 such a pod a PodGroup of its own, minMember 1; a warning names pods whose owners are
 missing).
@@ -49,10 +50,19 @@ launcher pod: a Kubernetes pod of the job's namespace, not being deleted, labell
 jobset.x-k8s.io/v1alpha2 JobSet (``jobset_grouper.go``: with ``startupPolicyOrder``
 ``InOrder``, the default, a PodGroup per replicated job, ``pg-<jobset>-<uid>-<the pod's
 jobset.sigs.k8s.io/replicatedjob-name>``, minMember that job's replicas × min(parallelism,
-completions); else ``pg-<jobset>-<uid>``, minMember the sum over the named replicated jobs).
+completions); else ``pg-<jobset>-<uid>``, minMember the sum over the named replicated jobs);
+leaderworkerset.x-k8s.io/v1 LeaderWorkerSet (``lws_grouper.go``: a PodGroup per group,
+``pg-<lws>-<uid>-group-<the pod's group-index label>``, minMember
+``leaderWorkerTemplate.size`` (``LeaderReady``: 1 for a leader not yet on a node, else the
+pod's ``leaderworkerset.sigs.k8s.io/size`` annotation), sub-groups ``leader`` and
+``workers``, or with a segment size (``subGroupPolicy.subGroupSize``, else the LWS's, else
+its worker template's ``kai.scheduler/segment-size``) the segments ``segment-<i>`` with the
+leader in the first (``LeaderWorker``: ``leader`` and ``workers`` its children) or in a
+``leader`` of its own (``LeaderExcluded``); each pod's sub-group found from its own
+metadata, as KAI labels it).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(RayCluster, LeaderWorkerSet, Notebook, ...) are not modelled: their pods keep
+(RayCluster, Notebook, Knative Service, ...) are not modelled: their pods keep
 Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
 error (a JobSet pod without the replicated-job label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
@@ -64,8 +74,8 @@ is grouped again when it has owners (``isOrphanPodWithPodGroup``).
 Decided here: a PodGroup is built once, from its first pod (earliest creationTimestamp,
 then namespace and name), and created with it (``options.now`` for a pod without one);
 each other pod's sub-group is found directly. Bounded work: each owner read (and checked
-against the metadata size limits) once, each chain walked once, worker segments at most
-the request's objects (SECURITY.md, *Limits*); the same owner twice is a 422.
+against the metadata size limits) once, each chain walked once, PyTorch worker segments and
+LeaderWorkerSet segments at most the request's objects (SECURITY.md, *Limits*); the same owner twice is a 422.
 Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
 by default), the PodGroup's update by later pods of one owner, the node-pool label.
 """
@@ -125,6 +135,12 @@ DISTRIBUTED: dict[str, tuple[str, tuple[str, ...]]] = {
 JOBSET = "jobset"
 JOBSET_REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name"  # jobset_grouper.go's jobSetLabelReplicatedJobName
 JOBSET_IN_ORDER = "InOrder"  # its startupPolicyOrderInOrder, the default
+LWS = "lws"
+LWS_SIZE_ANNOTATION = "leaderworkerset.sigs.k8s.io/size"  # lws_grouper.go's lwsSizeAnnotation
+LWS_GROUP_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/group-index"
+LWS_WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
+LWS_LEADER_READY, LWS_LEADER_CREATED = "LeaderReady", "LeaderCreated"
+LWS_LEADER_WORKER, LWS_LEADER_EXCLUDED = "LeaderWorker", "LeaderExcluded"  # lws.SubGroupPolicyType
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
 MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
 MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
@@ -162,7 +178,7 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("tekton.dev", "v1", "PipelineRun"): DEFAULT,
     ("tekton.dev", "v1", "TaskRun"): DEFAULT,
     ("egx.nvidia.io", "v1", "SPOTRequest"): _OTHER,
-    ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): _OTHER,
+    ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): LWS,
     ("jobset.x-k8s.io", "v1alpha2", "JobSet"): JOBSET,
     ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
     ("grove.io", "v1alpha1", "PodCliqueSet"): _OTHER,
@@ -284,6 +300,7 @@ class Pod:
     labels: dict[str, str]
     annotations: dict[str, str]
     priority_class: str = ""
+    node_name: str = ""  # its ``spec.nodeName``
 
 
 @dataclass(slots=True)
@@ -375,12 +392,16 @@ class Grouper:
             return f"{PREFIX}-{pod.name}-{pod.uid}"
         if plugin == JOBSET:
             return jobset_name(top, pod)
+        if plugin == LWS:
+            return lws_name(top, pod)
         return f"{PREFIX}-{top.name}-{top.uid}"
 
     def subgroup_name(self, plugin: str, top: Owner, pod: Pod) -> str | None:
         """The sub-group ``metadata(plugin, top, pod).subgroup_for(pod)`` names, found
         directly (the pod's segment is its index // the segment size) with the same
         per-pod errors; the PodGroup's own fields are checked when it is built."""
+        if plugin == LWS:
+            return lws_plan(top, pod, self.max_segments).subgroup_of(pod)
         if plugin != PYTORCH:
             return None
         return pytorch_subgroup_of(top, pod, self.max_segments)
@@ -546,7 +567,20 @@ class Grouper:
         md.min_available = max(total, 1)
         return md
 
+    # -- leaderworkerset.x-k8s.io/v1 LeaderWorkerSet (lws_grouper.go) ---------------------
+    def lws(self, top: Owner, pod: Pod) -> Metadata:
+        """A PodGroup per group (``-group-<i>`` of the pod's group-index label), minMember
+        the group's size (:func:`lws_plan`), sub-groups leader and workers, or segments."""
+        md = self.default(top, pod)
+        plan = lws_plan(top, pod, self.max_segments)
+        md.min_available = plan.size
+        md.subgroups = plan.subgroups(pod)
+        md.name = lws_name(top, pod)
+        return md
+
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner]) -> Metadata:
+        if plugin == LWS:
+            return self.lws(top, pod)
         if plugin == JOBSET:
             return self.jobset(top, pod)
         if plugin in (TFJOB, XGBOOST, JAX):
@@ -624,6 +658,213 @@ def replicated_job_min(rj: dict, i: int) -> int:
         raise GrouperError(f"minAvailable too large ({product}) for replicatedJob {_name_of(rj)!r}: exceeds int32 max value",
                            base)  # fmt: skip
     return product
+
+
+def _go_int32(v: int) -> int:
+    """``int32(v)``, wrapped as Go wraps it."""
+    return (v + INT32) % (2 * INT32) - INT32
+
+
+def lws_name(top: Owner, pod: Pod) -> str:
+    """``pg-<lws>-<uid>``, with ``-group-<i>`` when the pod's group-index label is an integer."""
+    name = f"{PREFIX}-{top.name}-{top.uid}"
+    index = atoi(pod.labels[LWS_GROUP_INDEX_LABEL]) if LWS_GROUP_INDEX_LABEL in pod.labels else None
+    return name if index is None else f"{name}-group-{index}"
+
+
+def _is_leader(pod: Pod) -> bool:
+    return pod.labels.get(LWS_WORKER_INDEX_LABEL) == "0"
+
+
+@dataclass(slots=True)
+class LwsPlan:
+    """A LeaderWorkerSet's sub-groups for one pod (``buildSubGroups``): ``size`` the
+    PodGroup's minMember (the replicas), ``segment`` the segment size (None: leader and
+    workers only), ``segments`` their count, ``last`` the last one's size, ``divisible``
+    whether the workers fill the segments (the leader then joins the first), ``policy``
+    ``subGroupPolicyType``, ``topology`` the segments' constraint, ``pod_segment`` the pod's
+    segment (its worker index's)."""
+
+    size: int
+    segment: int | None = None
+    segments: int = 0
+    last: int = 0
+    divisible: bool = False
+    policy: str = LWS_LEADER_WORKER
+    topology: dict[str, str] | None = None
+    pod_segment: int = 0
+
+    def subgroup_of(self, pod: Pod) -> str | None:
+        """The sub-group whose references hold ``pod`` (``FindSubGroupForPod``)."""
+        if self.segment is None:
+            if _is_leader(pod):
+                return "leader"
+            return "workers" if self.size - 1 > 0 else None
+        if self.policy == LWS_LEADER_WORKER:
+            if _is_leader(pod):
+                return "leader"
+            if self.pod_segment == 0:
+                return "workers"
+            return f"segment-{self.pod_segment}"
+        if self.policy == LWS_LEADER_EXCLUDED:
+            if _is_leader(pod) or self.pod_segment == -1:  # (-1 + 1: the leader's, index 0)
+                return "leader"
+        return f"segment-{self.pod_segment}"
+
+    def subgroups(self, pod: Pod) -> list[SubGroup]:
+        """``buildSubGroupsWithoutSegmentation`` / ``buildSubGroupsWithSegmentation``."""
+        if self.segment is None:
+            out = [SubGroup("leader", 1)]
+            if self.size - 1 > 0:
+                out.append(SubGroup("workers", self.size - 1))
+        else:
+            out = [SubGroup(f"segment-{i}", self.segment, topology=self.topology) for i in range(self.segments)]
+            out[-1].min_available = self.last
+            if self.policy == LWS_LEADER_WORKER:
+                if self.divisible:
+                    out[0].min_available += 1
+                out += [SubGroup("leader", 1, "segment-0"), SubGroup("workers", out[0].min_available - 1, "segment-0")]
+            elif self.policy == LWS_LEADER_EXCLUDED:
+                out.insert(0, SubGroup("leader", 1))
+        name = self.subgroup_of(pod)
+        for sg in out:
+            if sg.name == name:
+                sg.pods = (pod.name,)
+                break
+        return out
+
+
+def _lws_segment_size(top: Owner, size: int) -> int | None:
+    """``getSegmentSize``: the segment size or None: ``…/subGroupPolicy/subGroupSize``, else the LWS's
+    ``kai.scheduler/segment-size`` annotation, else its worker template's; not an integer,
+    at most 1 or more than ``size`` is KAI's error."""
+    path: tuple[Any, ...] = ("spec", "leaderWorkerTemplate", "subGroupPolicy", "subGroupSize")
+    segment, found = nested_int64(top.obj, *path)
+    if not found and SEGMENT_SIZE in top.annotations:
+        path, raw = ("metadata", "annotations", SEGMENT_SIZE), top.annotations[SEGMENT_SIZE]
+        v = atoi(raw)
+        if v is None:
+            raise GrouperError(f"invalid segment size annotation {raw!r} in LWS {top.name}", path)
+        segment, found = v, True
+    if not found:
+        path = ("spec", "leaderWorkerTemplate", "workerTemplate", "metadata", "annotations", SEGMENT_SIZE)
+        try:
+            raw, found = nested_string(top.obj, *path)
+        except GrouperError:
+            raw, found = "", False  # (``_`` for the error: not found)
+        if found:
+            v = atoi(raw)
+            if v is None:
+                raise GrouperError(f"invalid segment size annotation {raw!r} in workerTemplate of LWS {top.name}", path)
+            segment = v
+    if not found:
+        return None
+    if segment <= 1:
+        raise GrouperError(f"segmentSize {segment} is not valid. It must be greater than 1", path)
+    if segment > size:
+        raise GrouperError(f"segmentSize {segment} is greater than replicasSize {size}", path)
+    return segment
+
+
+def _lws_topology(top: Owner, pod: Pod) -> dict[str, str] | None:
+    """``getSegmentTopologyConstraints``: the topology (the pod's annotation, else the worker
+    template's, else the LWS's) with the segment placement annotations (the pod's, else the
+    worker template's); None without a topology or without both levels."""
+    template, found = nested(top.obj, "spec", "leaderWorkerTemplate", "workerTemplate")
+    if found and not isinstance(template, dict):
+        raise GrouperError("spec.leaderWorkerTemplate.workerTemplate is not an object",
+                           ("spec", "leaderWorkerTemplate", "workerTemplate"))  # fmt: skip
+    if not found:
+        return None
+
+    def value(key: str) -> str:
+        if pod.annotations.get(key, ""):
+            return pod.annotations[key]
+        try:
+            v, _ = nested_string(template, "metadata", "annotations", key)
+        except GrouperError:
+            v = ""
+        return v
+
+    topology = value(TOPOLOGY)
+    if topology == "":
+        topology = top.annotations.get(TOPOLOGY, "")
+    if topology == "":
+        return None
+    required, preferred = value(SEGMENT_REQUIRED), value(SEGMENT_PREFERRED)
+    if required == "" and preferred == "":
+        return None
+    return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
+
+
+def _lws_segment_index(worker: int, size: int, segment: int) -> int:
+    """``getSegmentIndex``."""
+    if worker == 0:
+        return 0
+    if (size - 1) % segment == 0:
+        return _go_div(worker - 1, segment)
+    return _go_div(worker, segment)
+
+
+def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
+    """``GetPodGroupMetadata`` of ``lws_grouper.go`` up to the sub-groups: the group size
+    (``spec.leaderWorkerTemplate.size``, required and positive, as int32), the minMember by
+    ``spec.startupPolicy`` (``LeaderCreated``, the default: the size; ``LeaderReady``: 1 for
+    a leader pod (worker index ``0``) not yet on a node, else the pod's
+    ``leaderworkerset.sigs.k8s.io/size`` annotation when an integer, else the size), then
+    the segments (:func:`_lws_segment_size`); more segments than ``max_segments`` (the
+    objects of the request) is an error at the field the size came from."""
+    size_path = ("spec", "leaderWorkerTemplate", "size")
+    size, found = nested_int64(top.obj, *size_path)
+    if not found:
+        raise GrouperError(f"leaderWorkerTemplate.size not found in LWS {top.name}", size_path[:2])
+    if size <= 0:
+        raise GrouperError(f"invalid leaderWorkerTemplate.size {size} in LWS {top.name}", size_path)
+    size = _go_int32(size)
+    policy, found = nested_string(top.obj, "spec", "startupPolicy")
+    policy = policy if found else LWS_LEADER_CREATED
+    from_pod = False
+    if policy == LWS_LEADER_READY:
+        parsed = atoi(pod.annotations[LWS_SIZE_ANNOTATION]) if LWS_SIZE_ANNOTATION in pod.annotations else None
+        if parsed is not None:
+            size, from_pod = _go_int32(parsed), True
+        if _is_leader(pod) and not pod.node_name:
+            size, from_pod = 1, False
+    elif policy != LWS_LEADER_CREATED:
+        raise GrouperError(f"unknown startupPolicy: {policy}", ("spec", "startupPolicy"))
+    plan = LwsPlan(size)
+    segment = _lws_segment_size(top, size)
+    if segment is None:
+        return plan
+    kind_path = ("spec", "leaderWorkerTemplate", "subGroupPolicy", "subGroupPolicyType")
+    kind, found = nested_string(top.obj, *kind_path)
+    plan.policy = kind if found else LWS_LEADER_WORKER
+    plan.topology = _lws_topology(top, pod)
+    plan.segment, plan.divisible = segment, (size - 1) % segment == 0
+    plan.segments = _lws_segment_index(size - 1, size, segment) + 1
+    if plan.segments > max_segments:
+        where = ("metadata", "annotations", LWS_SIZE_ANNOTATION) if from_pod else size_path
+        raise GrouperError(f"a group of {size} in segments of {segment} makes {plan.segments} sub-groups, more than the "
+                           f"objects of the request ({max_segments}; at most GANGPLANK_MAX_OBJECTS)", where, on_pod=from_pod)  # fmt: skip
+    n = plan.segments - 1
+    plan.last = size if n == 0 else size - n * segment - (1 if plan.divisible else 0)
+    raw = pod.labels.get(LWS_WORKER_INDEX_LABEL, "")
+    worker = atoi(raw)
+    if worker is None:
+        raise GrouperError(f"failed to get worker index from pod {pod.namespace}/{pod.name}: {raw!r} is not an integer",
+                           ("metadata", "labels", LWS_WORKER_INDEX_LABEL) if raw else ("metadata", "labels"), on_pod=True)  # fmt: skip
+    plan.pod_segment = _lws_segment_index(worker, size, segment)
+    if plan.policy == LWS_LEADER_EXCLUDED and not plan.divisible:
+        raise GrouperError(f"replicasSize {size} is not divisible by segmentSize {segment}: LeaderExcluded policy is only "
+                           "supported when it is", kind_path)  # fmt: skip
+    leads = _is_leader(pod) and plan.policy in (LWS_LEADER_WORKER, LWS_LEADER_EXCLUDED)
+    first = plan.policy == LWS_LEADER_WORKER and plan.pod_segment == 0
+    low = -1 if plan.policy == LWS_LEADER_EXCLUDED else 0
+    if not leads and not first and not low <= plan.pod_segment < plan.segments:
+        raise GrouperError(f"worker index {worker} of pod {pod.namespace}/{pod.name} is past the {plan.segments} segments "
+                           "of its group (KAI's grouper indexes past its sub-groups and fails)",
+                           ("metadata", "labels", LWS_WORKER_INDEX_LABEL), on_pod=True)  # fmt: skip
+    return plan
 
 
 def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
@@ -865,14 +1106,19 @@ def candidates(d: Draft) -> list[PodDraft]:
     return out
 
 
+_POD_LABEL = "v1 Pod"
+
+
 class _Objects:
     """The objects Gangplank has no reader for (``Draft.unread_objects``), by (API group,
     kind, namespace, name); those read as owners are counted. Each owner's metadata is
     read (and checked against the metadata size limits) once, each reference looked up
     once, each chain walked once (:meth:`top`)."""
 
-    def __init__(self, d: Draft, limits: MetaLimits = DEFAULT_LIMITS) -> None:
+    def __init__(self, d: Draft, limits: MetaLimits = DEFAULT_LIMITS, pods: Any = None) -> None:
         self.limits = limits
+        self._draft, self._specs = d, pods  # (``pods``: PodSpecs, for owners that are pods)
+        self._pods: dict[tuple[str, str], str] | None = None  # (namespace, name) -> pointer, made on demand
         self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
         seen: set[tuple[str, str, str, str, Any]] = set()
         for label, o, p in d.unread_objects:
@@ -897,15 +1143,30 @@ class _Objects:
         self._refs: dict[str, list[dict]] = {}  # pointer -> its ownerReferences
         self._tops: dict[tuple[str, str, str, str, str], tuple[Owner | None, str]] = {}  # (ns, ref) -> top, why none
 
+    def _hits(self, ref: dict, ns: str) -> list[tuple[str, dict, str]] | None:
+        """The objects a reference names (group, kind, name in ``ns``): an owner that is a
+        Kubernetes pod (a LeaderWorkerSet's worker StatefulSet is owned by its leader pod) is
+        one of the snapshot's pods, found by name."""
+        if ref["kind"] == "Pod" and ref["apiVersion"] == "v1" and self._specs is not None:
+            if self._pods is None:
+                self._pods = {}
+                for p in self._draft.pods:
+                    if p.pointer.startswith("/objects/"):
+                        self._pods.setdefault((p.namespace, p.name), p.pointer)
+            ptr = self._pods.get((ns, ref["name"]))
+            o = self._specs.pod(ptr) if ptr is not None else None
+            return [(_POD_LABEL, o, ptr)] if isinstance(o, dict) and isinstance(o.get("metadata"), dict) else None  # type: ignore[list-item]
+        return self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
+
     def has(self, ref: dict, ns: str) -> bool:
-        return (ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]) in self.by_key
+        return bool(self._hits(ref, ns))
 
     def get(self, ref: dict, ns: str) -> Owner | None:
         """``getOwnerInstance``: by the reference's group, kind and name, with its uid."""
         key = (ns, ref["apiVersion"], ref["kind"], ref["name"], ref["uid"])
         if key in self._owners:
             return self._owners[key]
-        hits = self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
+        hits = self._hits(ref, ns)
         # (another object of that name: KAI's ResourceExpired; one of that uid at most: duplicates are refused)
         hit = next((h for h in hits or () if h[1]["metadata"].get("uid") == ref["uid"]), None)
         if hit is None:
@@ -921,7 +1182,8 @@ class _Objects:
             labels = r.str_map(meta, "labels", mp, ident) if meta.get("labels") is not None else {}
             ann = r.str_map(meta, "annotations", mp, ident) if meta.get("annotations") is not None else {}
             got = self._meta[p] = (labels, ann)
-            self.read[label] = self.read.get(label, 0) + 1
+            if label != _POD_LABEL:  # (a pod is read as a pod: not an ignored object)
+                self.read[label] = self.read.get(label, 0) + 1
         owner = self._owners[key] = Owner(ref["apiVersion"], ref["kind"], ref["name"], ref["uid"], got[0], got[1], o, p)
         return owner
 
@@ -1035,7 +1297,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
         return
     specs = PodSpecs(objects)
-    found = _Objects(d, limits)
+    found = _Objects(d, limits, specs)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
     grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects,
                       mpi_launchers(d.pods))  # fmt: skip
@@ -1079,7 +1341,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 continue
         spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
         pcn = spec.get("priorityClassName")
-        pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "")
+        node_name = spec.get("nodeName")
+        pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "",
+                  node_name if isinstance(node_name, str) else "")  # fmt: skip
         try:
             name = grouper.name_of(plugin, top, pod)
         except GrouperError as e:  # (the first pod's by namespace and name, whatever the order of objects)
