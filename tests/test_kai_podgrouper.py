@@ -524,6 +524,18 @@ def _read(objs: list[dict], settings: Settings | None = None):
     return read_request(orjson.loads(orjson.dumps(body)), settings or Settings())
 
 
+def made_podgroups(objs: list[dict], monkeypatch) -> tuple[dict[str, dict], dict[str, str | None]]:
+    """The PodGroups KAI's grouper makes on the snapshot (name → the object read, as the
+    reader of KAI PodGroups reads it) and the sub-group each grouped pod is labelled with."""
+    out: dict[str, dict] = {}
+    real = kg.kube.read_kai_podgroup
+    monkeypatch.setattr(kg.kube, "read_kai_podgroup", lambda o, p, d: (out.__setitem__(o["metadata"]["name"], o), real(o, p, d))[1])
+    js = _read(objs).cluster.jobs
+    labels = {t.name: (t.subgroup.policy if t.subgroup else None)
+              for j in (js.values() if isinstance(js, dict) else js) if j.key.split("/")[1].startswith("pg-") for t in j.tasks}  # fmt: skip
+    return out, labels
+
+
 @pytest.mark.parametrize("extra", [{}, {"runPolicy": {"schedulingPolicy": {"minAvailable": 2}}}])
 def test_segments_bounded_by_max_objects(extra: dict) -> None:
     """Worker segments past the objects of the request (at most ``GANGPLANK_MAX_OBJECTS``)

@@ -15,7 +15,7 @@ from app.errors import InputError
 from app.ingest import kaigrouper as kg
 from tests.kube import node, pod
 from tests.test_kai import kai_queue
-from tests.test_kai_podgrouper import KAI_SCHED, _read, decide, jobs
+from tests.test_kai_podgrouper import KAI_SCHED, _read, decide, jobs, made_podgroups
 
 LW = "pkg/podgrouper/podgrouper/plugins/leaderworkerset/lws_grouper_test.go"
 GI, WI, SIZE = kg.LWS_GROUP_INDEX_LABEL, kg.LWS_WORKER_INDEX_LABEL, kg.LWS_SIZE_ANNOTATION
@@ -85,15 +85,7 @@ def member(name: str, labels: dict, *, leader: bool = False, annotations=None, n
 
 
 def made(objs: list[dict], monkeypatch) -> tuple[dict[str, dict], dict[str, str | None]]:
-    """The PodGroups KAI's grouper makes on the snapshot (name → the object read) and the
-    sub-group each grouped pod is labelled with."""
-    out: dict[str, dict] = {}
-    real = kg.kube.read_kai_podgroup
-    monkeypatch.setattr(kg.kube, "read_kai_podgroup", lambda o, p, d: (out.__setitem__(o["metadata"]["name"], o), real(o, p, d))[1])
-    js = _read([*BASE, *objs]).cluster.jobs
-    labels = {t.name: (t.subgroup.policy if t.subgroup else None)
-              for j in (js.values() if isinstance(js, dict) else js) if j.key.startswith("default/pg-") for t in j.tasks}  # fmt: skip
-    return out, labels
+    return made_podgroups([*BASE, *objs], monkeypatch)
 
 
 def subgroups(pg: dict) -> list[tuple]:

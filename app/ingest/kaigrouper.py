@@ -59,10 +59,18 @@ pod's ``leaderworkerset.sigs.k8s.io/size`` annotation), sub-groups ``leader`` an
 its worker template's ``kai.scheduler/segment-size``) the segments ``segment-<i>`` with the
 leader in the first (``LeaderWorker``: ``leader`` and ``workers`` its children) or in a
 ``leader`` of its own (``LeaderExcluded``); each pod's sub-group found from its own
-metadata, as KAI labels it).
+metadata, as KAI labels it); ray.io/v1alpha1 and v1 RayCluster, RayJob, RayService
+(``ray_grouper.go``: the top owner's PodGroup, minMember and sub-groups of its RayCluster —
+itself, or the one ``status.rayClusterName`` (RayJob), ``status.activeServiceStatus`` else
+``pendingServiceStatus`` ``.rayClusterName`` (RayService) names, got by name —: 1 for the
+head (``headgroup``) plus each worker group's ``minReplicas`` (else ``replicas``) ×
+``numOfHosts`` as Go's int32, its sub-group ``groupName`` (else ``worker-group-<i>``) with
+the template's topology constraint; none when a KAI PodGroup of the name has none; priority
+class the ``ray.io/priority-class-name`` label; each pod in the sub-group of its
+``ray.io/group`` label).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(RayCluster, Notebook, Knative Service, ...) are not modelled: their pods keep
+(Notebook, Knative Service, SparkApplication pods, ...) are not modelled: their pods keep
 Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
 error (a JobSet pod without the replicated-job label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
@@ -141,6 +149,16 @@ LWS_GROUP_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/group-index"
 LWS_WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
 LWS_LEADER_READY, LWS_LEADER_CREATED = "LeaderReady", "LeaderCreated"
 LWS_LEADER_WORKER, LWS_LEADER_EXCLUDED = "LeaderWorker", "LeaderExcluded"  # lws.SubGroupPolicyType
+RAY_CLUSTER, RAY_JOB, RAY_SERVICE = "raycluster", "rayjob", "rayservice"
+#: ray_grouper.go: where the RayJob and the RayService name their RayCluster (the first found)
+RAY_CLUSTER_NAME_PATHS: dict[str, tuple[tuple[str, ...], ...]] = {
+    RAY_CLUSTER: (),
+    RAY_JOB: (("status", "rayClusterName"),),
+    RAY_SERVICE: (("status", "activeServiceStatus", "rayClusterName"), ("status", "pendingServiceStatus", "rayClusterName")),
+}
+RAY_PRIORITY_LABEL = "ray.io/priority-class-name"  # ray_grouper.go's rayPriorityClassName
+RAY_GROUP_LABEL = "ray.io/group"  # KubeRay's RayNodeGroupLabelKey
+RAY_HEAD_GROUP = "headgroup"  # KubeRay's RayNodeHeadGroupLabelValue
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
 MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
 MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
@@ -168,12 +186,12 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("serving.knative.dev", "v1", "Service"): _OTHER,
     ("batch", "v1", "CronJob"): CRONJOB,
     ("workspace.devfile.io", "v1alpha2", "DevWorkspace"): DEFAULT,
-    ("ray.io", "v1alpha1", "RayCluster"): _OTHER,
-    ("ray.io", "v1alpha1", "RayJob"): _OTHER,
-    ("ray.io", "v1alpha1", "RayService"): _OTHER,
-    ("ray.io", "v1", "RayCluster"): _OTHER,
-    ("ray.io", "v1", "RayJob"): _OTHER,
-    ("ray.io", "v1", "RayService"): _OTHER,
+    ("ray.io", "v1alpha1", "RayCluster"): RAY_CLUSTER,
+    ("ray.io", "v1alpha1", "RayJob"): RAY_JOB,
+    ("ray.io", "v1alpha1", "RayService"): RAY_SERVICE,
+    ("ray.io", "v1", "RayCluster"): RAY_CLUSTER,
+    ("ray.io", "v1", "RayJob"): RAY_JOB,
+    ("ray.io", "v1", "RayService"): RAY_SERVICE,
     ("kubeflow.org", "v1alpha1", "ScheduledWorkflow"): DEFAULT,
     ("tekton.dev", "v1", "PipelineRun"): DEFAULT,
     ("tekton.dev", "v1", "TaskRun"): DEFAULT,
@@ -204,10 +222,11 @@ class GrouperError(Exception):
     """A KAI grouper returned an error (KAI makes no PodGroup): ``path`` is the field of the
     top owner (a list of keys) or of the pod (``on_pod``) that caused it."""
 
-    def __init__(self, message: str, path: Iterable[Any] = (), on_pod: bool = False) -> None:
+    def __init__(self, message: str, path: Iterable[Any] = (), on_pod: bool = False, owner: Owner | None = None) -> None:
         super().__init__(message)
         self.path = tuple(path)
         self.on_pod = on_pod
+        self.owner = owner  # the object the field is of, when not the top owner (a RayJob's RayCluster)
 
 
 _MISSING = object()
@@ -377,11 +396,13 @@ class Grouper:
     MPI launcher pods exist (``namespace``, job name: :func:`mpi_launchers`)."""
 
     def __init__(self, classes: Iterable[str] = (), podgroups: Iterable[tuple[str, str]] = (),
-                 max_segments: int = MAX_SEGMENTS, launchers: Iterable[tuple[str, str]] = ()) -> None:  # fmt: skip
+                 max_segments: int = MAX_SEGMENTS, launchers: Iterable[tuple[str, str]] = (),
+                 flat: Iterable[tuple[str, str]] = ()) -> None:  # fmt: skip
         self.classes = frozenset(classes)
         self.podgroups = frozenset(podgroups)
         self.max_segments = max_segments
         self.launchers = frozenset(launchers)
+        self.flat = frozenset(flat)  # the KAI PodGroups without sub-groups (Ray's shouldUseSubGroups)
 
     def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
         """The name of the PodGroup ``metadata`` would build (without building it)."""
@@ -396,10 +417,15 @@ class Grouper:
             return lws_name(top, pod)
         return f"{PREFIX}-{top.name}-{top.uid}"
 
-    def subgroup_name(self, plugin: str, top: Owner, pod: Pod) -> str | None:
+    def subgroup_name(self, plugin: str, top: Owner, pod: Pod, md: Metadata | None = None) -> str | None:
         """The sub-group ``metadata(plugin, top, pod).subgroup_for(pod)`` names, found
         directly (the pod's segment is its index // the segment size) with the same
-        per-pod errors; the PodGroup's own fields are checked when it is built."""
+        per-pod errors; the PodGroup's own fields are checked when it is built. ``md``: the
+        PodGroup built (Ray's sub-groups do not depend on the pod: the pod's is the first of
+        its ray.io/group label's name)."""
+        if plugin in RAY_CLUSTER_NAME_PATHS:
+            group = pod.labels.get(RAY_GROUP_LABEL)
+            return group if md is not None and any(sg.name == group for sg in md.subgroups) else None
         if plugin == LWS:
             return lws_plan(top, pod, self.max_segments).subgroup_of(pod)
         if plugin != PYTORCH:
@@ -578,7 +604,27 @@ class Grouper:
         md.name = lws_name(top, pod)
         return md
 
-    def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner]) -> Metadata:
+    # -- ray.io RayCluster, RayJob, RayService (ray_grouper.go and its three callers) ------
+    def ray(self, top: Owner, pod: Pod, cluster: Owner) -> Metadata:
+        """The default grouper's on ``top`` with minMember and sub-groups of ``cluster`` (the
+        RayCluster: ``top`` itself, or the one the RayJob or RayService names,
+        :func:`ray_cluster_name`), no sub-groups when a KAI PodGroup of the name exists
+        without any; priority class the ``ray.io/priority-class-name`` label of ``top``."""
+        md = self.default(top, pod)
+        md.min_available, subgroups = ray_pods_and_subgroups(cluster)
+        if (md.namespace, md.name) not in self.flat:
+            md.subgroups = subgroups
+        if RAY_PRIORITY_LABEL in top.labels:
+            md.priority_class = top.labels[RAY_PRIORITY_LABEL]
+        group = pod.labels.get(RAY_GROUP_LABEL)
+        hit = next((sg for sg in md.subgroups if sg.name == group), None)
+        if hit is not None:
+            hit.pods = (pod.name,)
+        return md
+
+    def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
+        if plugin in RAY_CLUSTER_NAME_PATHS:
+            return self.ray(top, pod, cluster or top)
         if plugin == LWS:
             return self.lws(top, pod)
         if plugin == JOBSET:
@@ -865,6 +911,86 @@ def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
                            "of its group (KAI's grouper indexes past its sub-groups and fails)",
                            ("metadata", "labels", LWS_WORKER_INDEX_LABEL), on_pod=True)  # fmt: skip
     return plan
+
+
+def ray_cluster_name(top: Owner, plugin: str) -> str:
+    """``extractRayClusterObject``'s name: the first of the plugin's status paths found (a
+    value that is not a string is an error); none found, or "", is KAI's error."""
+    for path in RAY_CLUSTER_NAME_PATHS[plugin]:
+        name, found = nested_string(top.obj, *path)
+        if found:
+            break
+    else:
+        name = ""
+    if name == "":
+        raise GrouperError(f"failed to extract rayClusterName for {top.kind} {top.name}: make sure that the ray-operator "
+                           "is up and a RayCluster child-object has been created", ("status",))  # fmt: skip
+    return name
+
+
+def _ray_topology(spec: dict, where: tuple[Any, ...], name: str, cluster: Owner) -> dict[str, str] | None:
+    """``getTemplateTopologyConstraints`` of a head or worker group spec."""
+    values = []
+    for key in (TOPOLOGY, TOPOLOGY_REQUIRED, TOPOLOGY_PREFERRED):
+        try:
+            v, _ = nested_string(spec, "template", "metadata", "annotations", key)
+        except GrouperError as e:
+            raise GrouperError(f"{name}: {e}", (*where, *e.path), owner=cluster) from None
+        values.append(v)
+    topology, required, preferred = values
+    if required == "" and preferred == "":
+        return None
+    if topology == "":
+        raise GrouperError(f"topology annotation ({TOPOLOGY}) is required for {name} when topology placement annotations "
+                           "are set", (*where, "template", "metadata", "annotations"), owner=cluster)  # fmt: skip
+    return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
+
+
+def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
+    """``calcJobNumOfPodsAndSubGroups``: 1 (the head, sub-group ``headgroup``) plus, per
+    worker group not suspended and with replicas or minReplicas, its ``minReplicas`` (else
+    ``replicas``) × ``numOfHosts`` (default 1), as Go's int32; its sub-group is its
+    ``groupName``, else ``worker-group-<index>``; minReplicas past replicas is KAI's error."""
+
+    def err(e: GrouperError, where: tuple[Any, ...]) -> GrouperError:
+        return GrouperError(str(e), (*where, *e.path), owner=cluster)
+
+    head, found = nested(cluster.obj, "spec", "headGroupSpec")
+    if found and not isinstance(head, dict):
+        raise GrouperError("spec.headGroupSpec is not an object", ("spec", "headGroupSpec"), owner=cluster)
+    total = 1
+    out = [SubGroup(RAY_HEAD_GROUP, 1, topology=_ray_topology(head, ("spec", "headGroupSpec"), "headGroupSpec", cluster)
+                    if found else None)]  # fmt: skip
+    groups, found = nested(cluster.obj, "spec", "workerGroupSpecs")
+    if found and not isinstance(groups, list):
+        raise GrouperError("spec.workerGroupSpecs is not a list", ("spec", "workerGroupSpecs"), owner=cluster)
+    for i, spec in enumerate(groups or ()):
+        where = ("spec", "workerGroupSpecs", i)
+        if not isinstance(spec, dict):  # (Go's type assertion panics: no PodGroup)
+            raise GrouperError(f"spec.workerGroupSpecs[{i}] is not an object", where, owner=cluster)
+        try:
+            suspended, found = nested(spec, "suspended")
+            if found and type(suspended) is not bool:
+                raise GrouperError("suspended is not a boolean", ("suspended",))
+            if found and suspended:
+                continue
+            desired, _ = nested_int64(spec, "replicas")
+            least, _ = nested_int64(spec, "minReplicas")
+            if least > desired:
+                raise GrouperError(f"ray-cluster replicas for a workerGroupsSpec can't be less than minReplicas: {desired} "
+                                   f"replicas and {least} minReplicas in group number {i}", ("replicas",))  # fmt: skip
+            if least == 0 and desired == 0:
+                continue
+            hosts, found = nested_int64(spec, "numOfHosts")
+        except GrouperError as e:
+            raise err(e, where) from None
+        hosts = hosts if found else 1
+        n = _go_int32(_go_int64((least if least > 0 else desired) * hosts))
+        total = _go_int32(total + n)
+        name = spec.get("groupName")
+        name = name if type(name) is str and name else f"worker-group-{i}"
+        out.append(SubGroup(name, n, topology=_ray_topology(spec, where, f"workerGroupSpecs.{name}", cluster)))
+    return total, out
 
 
 def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
@@ -1244,6 +1370,16 @@ class _Objects:
             return None, f"Job {ref['name']}"
         return self.get({"apiVersion": "batch/v1", "kind": "Job", "name": ref["name"], "uid": uid}, ns), ""
 
+    def ray_cluster(self, top: Owner, name: str, ns: str) -> tuple[Owner | None, str]:
+        """``extractRayClusterObject``'s Get: the RayCluster ``name`` of the namespace, in
+        ``top``'s API group (got by name: no uid to check; of several of that name, the
+        least uid); (None, why) when the snapshot has none."""
+        hits = [h for h in self.by_key.get(("ray.io", "RayCluster", ns, name)) or () if isinstance(h[1]["metadata"].get("uid"), str)]
+        if not hits:
+            return None, f"RayCluster {name} (named by {top.kind} {top.name})"
+        uid = min(h[1]["metadata"]["uid"] for h in hits)
+        return self.get({"apiVersion": top.api_version, "kind": "RayCluster", "name": name, "uid": uid}, ns), ""
+
     def chain(self, ref: dict, ns: str) -> list[Owner]:
         """The owners from ``ref`` to its top owner (:meth:`top` found one)."""
         owners: list[Owner] = []
@@ -1267,6 +1403,7 @@ class _Objects:
 
 
 def _grouper_error(e: GrouperError, p: PodDraft, top: Owner) -> InputError:
+    top = e.owner or top
     if e.on_pod:
         return InputError(f"KAI's pod-grouper makes no PodGroup for this pod: {e}", join_pointer(p.pointer, *e.path), p.ident)
     ident = kube.ident_of(top.kind, top.obj["metadata"], namespaced=True)
@@ -1300,15 +1437,16 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     found = _Objects(d, limits, specs)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
     grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects,
-                      mpi_launchers(d.pods))  # fmt: skip
+                      mpi_launchers(d.pods), [k for k, g in existing.items() if not g.subgroup_policies])  # fmt: skip
     queues = {q.name for q in d.queues}
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
     other: dict[str, list[str]] = {}  # kind -> pods
     regrouped: list[str] = []  # pods annotated with a PodGroup the snapshot lacks, grouped again
-    # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference)
-    grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict]]] = {}
+    # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference,
+    # the RayCluster a RayJob or RayService names)
+    grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict, Owner | None]]] = {}
     unnamed: tuple[PodDraft, GrouperError, Owner] | None = None  # a pod whose PodGroup's name is KAI's error
     for p in pods:
         o = specs.pod(p.pointer) or {}
@@ -1344,21 +1482,27 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         node_name = spec.get("nodeName")
         pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "",
                   node_name if isinstance(node_name, str) else "")  # fmt: skip
+        cluster = None
         try:
             name = grouper.name_of(plugin, top, pod)
+            if plugin in (RAY_JOB, RAY_SERVICE):
+                cluster, why = found.ray_cluster(top, ray_cluster_name(top, plugin), p.namespace)
         except GrouperError as e:  # (the first pod's by namespace and name, whatever the order of objects)
             unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
             continue
-        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0]))
+        if plugin in (RAY_JOB, RAY_SERVICE) and cluster is None:
+            absent.append((key, why))
+            continue
+        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0], cluster))
     if unnamed is not None:
         raise _grouper_error(unnamed[1], unnamed[0], unnamed[2])
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     for (ns, name), entries in sorted(grouped.items()):
         entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
-        p, pod, top, plugin, ref0 = entries[0]
+        p, pod, top, plugin, ref0, cluster = entries[0]
         try:
-            md = grouper.metadata(plugin, top, pod, found.chain(ref0, ns) if plugin == DEFAULT else [top])
+            md = grouper.metadata(plugin, top, pod, found.chain(ref0, ns) if plugin == DEFAULT else [top], cluster)
         except GrouperError as e:
             raise _grouper_error(e, p, top) from None
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
@@ -1369,9 +1513,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 kube.read_kai_queue(q, p.pointer, d)
                 queues.add(q["metadata"]["name"])
             defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
-        for p, pod, top, plugin, _ in entries:
+        for p, pod, top, plugin, _, _ in entries:
             try:
-                sg_name = grouper.subgroup_name(plugin, top, pod)
+                sg_name = grouper.subgroup_name(plugin, top, pod, md)
             except GrouperError as e:
                 raise _grouper_error(e, p, top) from None
             if sg_name is not None:
