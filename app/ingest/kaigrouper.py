@@ -67,10 +67,14 @@ head (``headgroup``) plus each worker group's ``minReplicas`` (else ``replicas``
 ``numOfHosts`` as Go's int32, its sub-group ``groupName`` (else ``worker-group-<i>``) with
 the template's topology constraint; none when a KAI PodGroup of the name has none; priority
 class the ``ray.io/priority-class-name`` label; each pod in the sub-group of its
-``ray.io/group`` label).
+``ray.io/group`` label); kubeflow.org/v1beta1 Notebook and egx.nvidia.io/v1 SPOTRequest
+(``notebook_grouper.go``, ``spotrequest.go``: the default grouper's, priority class by
+default ``build`` and ``inference``, from the top owner and the pod only) and
+amlarc.azureml.com/v1alpha1 AmlJob (``aml_grouper.go``: minMember
+``spec.job.options.envs.AZUREML_NODE_COUNT`` as Go's int32, required).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(Notebook, Knative Service, SparkApplication pods, ...) are not modelled: their pods keep
+(Knative Service, RunaiJob, Grove, the skip-top-owner kinds, Spark pods, ...) are not modelled: their pods keep
 Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
 error (a JobSet pod without the replicated-job label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
@@ -159,6 +163,9 @@ RAY_CLUSTER_NAME_PATHS: dict[str, tuple[tuple[str, ...], ...]] = {
 RAY_PRIORITY_LABEL = "ray.io/priority-class-name"  # ray_grouper.go's rayPriorityClassName
 RAY_GROUP_LABEL = "ray.io/group"  # KubeRay's RayNodeGroupLabelKey
 RAY_HEAD_GROUP = "headgroup"  # KubeRay's RayNodeHeadGroupLabelValue
+NOTEBOOK, SPOT_REQUEST, AML = "notebook", "spotrequest", "aml"
+BUILD = "build"  # constants.BuildPriorityClass
+AML_NODE_COUNT = ("spec", "job", "options", "envs", "AZUREML_NODE_COUNT")  # aml_grouper.go's replicas
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
 MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
 MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
@@ -176,13 +183,13 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("kubeflow.org", "v1", "JAXJob"): JAX,
     ("kubeflow.org", "v1", "MPIJob"): MPI,
     ("kubeflow.org", "v2beta1", "MPIJob"): MPI,
-    ("kubeflow.org", "v1beta1", "Notebook"): _OTHER,
+    ("kubeflow.org", "v1beta1", "Notebook"): NOTEBOOK,
     ("batch", "v1", "Job"): JOB,
     ("apps", "v1", "StatefulSet"): DEFAULT,
     ("apps", "v1", "ReplicaSet"): DEFAULT,
     ("run.ai", "v1", "RunaiJob"): _OTHER,
     ("", "v1", "Pod"): _OTHER,
-    ("amlarc.azureml.com", "v1alpha1", "AmlJob"): _OTHER,
+    ("amlarc.azureml.com", "v1alpha1", "AmlJob"): AML,
     ("serving.knative.dev", "v1", "Service"): _OTHER,
     ("batch", "v1", "CronJob"): CRONJOB,
     ("workspace.devfile.io", "v1alpha2", "DevWorkspace"): DEFAULT,
@@ -195,7 +202,7 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("kubeflow.org", "v1alpha1", "ScheduledWorkflow"): DEFAULT,
     ("tekton.dev", "v1", "PipelineRun"): DEFAULT,
     ("tekton.dev", "v1", "TaskRun"): DEFAULT,
-    ("egx.nvidia.io", "v1", "SPOTRequest"): _OTHER,
+    ("egx.nvidia.io", "v1", "SPOTRequest"): SPOT_REQUEST,
     ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): LWS,
     ("jobset.x-k8s.io", "v1alpha2", "JobSet"): JOBSET,
     ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
@@ -511,10 +518,32 @@ class Grouper:
 
     # -- apps/v1 Deployment (deployment_grouper.go) --------------------------------------
     def deployment(self, top: Owner, pod: Pod) -> Metadata:
-        md = self.default(top, pod)
+        md = self.defaulted_class(top, pod, INFERENCE)
         md.owner = ("v1", "Pod", pod.name, pod.uid)
-        md.priority_class = self.priority_class([top], pod, INFERENCE)
         md.name = f"{PREFIX}-{pod.name}-{pod.uid}"
+        return md
+
+    def defaulted_class(self, top: Owner, pod: Pod, fallback: str) -> Metadata:
+        """The default grouper's, with the priority class ``CalcPodGroupPriorityClass`` gives
+        (the top owner's label, the pod's, its ``spec.priorityClassName``, else ``fallback``):
+        the Deployment's, the kubeflow Notebook's (``build``, ``notebook_grouper.go``) and
+        the SPOTRequest's (``inference``, ``spotrequest.go``)."""
+        md = self.default(top, pod)
+        md.priority_class = self.priority_class([top], pod, fallback)
+        return md
+
+    # -- amlarc.azureml.com/v1alpha1 AmlJob (aml_grouper.go) ------------------------------
+    def aml(self, top: Owner, pod: Pod) -> Metadata:
+        """minMember ``spec.job.options.envs.AZUREML_NODE_COUNT`` as Go's int32; absent or not
+        an integer is KAI's error."""
+        md = self.default(top, pod)
+        try:
+            replicas, found = nested_int64(top.obj, *AML_NODE_COUNT)
+        except GrouperError as e:
+            raise GrouperError(f"azureml envs count not found in spec ({e})", e.path) from None
+        if not found:
+            raise GrouperError("azureml envs count not found in spec", AML_NODE_COUNT[:-1])
+        md.min_available = _go_int32(replicas)
         return md
 
     # -- kubeflow.org/v1 TFJob, XGBoostJob, JAXJob, PyTorchJob, MPIJob (distributed_common.go) --
@@ -623,6 +652,10 @@ class Grouper:
         return md
 
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
+        if plugin in (NOTEBOOK, SPOT_REQUEST):
+            return self.defaulted_class(top, pod, BUILD if plugin == NOTEBOOK else INFERENCE)
+        if plugin == AML:
+            return self.aml(top, pod)
         if plugin in RAY_CLUSTER_NAME_PATHS:
             return self.ray(top, pod, cluster or top)
         if plugin == LWS:
