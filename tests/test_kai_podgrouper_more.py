@@ -1,6 +1,7 @@
 """KAI's pod-grouper, the smaller plugins (``app.ingest.kaigrouper``): kubeflow.org/v1beta1
-Notebook (``notebook_grouper.go``), egx.nvidia.io/v1 SPOTRequest (``spotrequest.go``) and
-amlarc.azureml.com/v1alpha1 AmlJob (``aml_grouper.go``): the Go test tables transcribed
+Notebook (``notebook_grouper.go``), egx.nvidia.io/v1 SPOTRequest (``spotrequest.go``),
+amlarc.azureml.com/v1alpha1 AmlJob (``aml_grouper.go``) and run.ai/v1 RunaiJob
+(``runaijob-grouper.go``): the Go test tables transcribed
 (each test names its Go file and test function) and run end to end through the service
 with the default ``kai`` profile, then one test per rule."""
 
@@ -117,9 +118,11 @@ def test_amljob_node_count_not_an_integer_is_a_422(envs, pointer: str) -> None:
 def test_smaller_plugins_the_same_answer_whatever_the_order_of_objects() -> None:
     objs = [node("a", gpu=2), node("b", gpu=1), kai_queue("q", -1), *owned("kubeflow.org/v1beta1", "Notebook", "nb", {}),
             *owned("egx.nvidia.io/v1", "SPOTRequest", "sr", pods=2),
-            *owned("amlarc.azureml.com/v1alpha1", "AmlJob", "aml", {"job": {"options": {"envs": {"AZUREML_NODE_COUNT": 2}}}}, pods=2)]
+            *owned("amlarc.azureml.com/v1alpha1", "AmlJob", "aml", {"job": {"options": {"envs": {"AZUREML_NODE_COUNT": 2}}}}, pods=2),
+            *runaijob({"parallelism": 2}, ["test_name-0-0", "test_name-1-0"])]
     want = decide(copy.deepcopy(objs))
-    assert sorted(jobs(want)) == ["default/pg-aml-u-aml", "default/pg-nb-u-nb", "default/pg-sr-u-sr"]
+    assert sorted(jobs(want)) == ["default/pg-aml-u-aml", "default/pg-nb-u-nb", "default/pg-sr-u-sr",
+                                  "default/pg-test_name-0-1234-5678", "default/pg-test_name-1-1234-5678"]
     rng = random.Random(13)
     for _ in range(5):
         shuffled = copy.deepcopy(objs)
@@ -127,3 +130,49 @@ def test_smaller_plugins_the_same_answer_whatever_the_order_of_objects() -> None
         got = decide(shuffled)
         assert got["bindings"] == want["bindings"] and got["jobs"] == want["jobs"]
         assert sorted(got["warnings"]) == sorted(want["warnings"])
+
+
+# -- runaijob_grouper_test.go -------------------------------------------------------------------
+RJ = "pkg/podgrouper/podgrouper/plugins/runaijob/runaijob_grouper_test.go"
+
+
+def runaijob(spec: dict, pods: list[str], existing: list[str] = ()) -> list[dict]:
+    """A run.ai/v1 RunaiJob ``test_name`` (uid 1234-5678), its pods, KAI PodGroups of the
+    names ``existing``."""
+    job = kobj("run.ai/v1", "RunaiJob", "test_name", labels={"test_label": "test_value"}, spec=spec)
+    job["metadata"]["uid"] = "1234-5678"
+    r = {**ref("RunaiJob", "test_name", "run.ai/v1"), "uid": "1234-5678"}
+    pgs = [{"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+            "metadata": {"name": n, "namespace": "default", "uid": f"u-{n}"}, "spec": {"queue": "q"}} for n in existing]  # fmt: skip
+    return [*pgs, job, *[kpod(n, r, labels={"runai/pod-index": n.split("-", 1)[1]}) for n in pods]]
+
+
+def test_runaijob_TestGetPodGroupMetadata_Hpo(monkeypatch) -> None:
+    """parallelism 2: a PodGroup per pod name less its last dash part (the legacy name,
+    pg-<pod>-<uid>, absent)."""
+    pgs, _ = made_podgroups([*BASE, *runaijob({"parallelism": 2}, ["test_name-0-0", "test_name-1-0"])], monkeypatch)
+    assert sorted(pgs) == ["pg-test_name-0-1234-5678", "pg-test_name-1-1234-5678"]
+    pg = pgs["pg-test_name-0-1234-5678"]
+    assert pg["metadata"]["ownerReferences"][0]["kind"] == "RunaiJob" and pg["spec"]["priorityClassName"] == "train"
+
+
+@pytest.mark.parametrize(("case", "existing", "name"), [
+    ("TestGetPodGroupMetadata_LegacyPodGroup", ["pg-test_name-1234-5678"], "pg-test_name-1234-5678"),
+    ("TestGetPodGroupMetadata_LegacyNotFound", [], "pg-test_name-0-1234-5678"),
+    ("TestGetPodGroupMetadata_RegularPodGroup", [], "pg-test_name-0-1234-5678"),
+])  # fmt: skip
+def test_runaijob_legacy(case: str, existing: list, name: str) -> None:
+    """--search-legacy-pg (on by default): a KAI PodGroup of the legacy name is used (here
+    updated); LegacyDisabledPodGroup needs the flag off, not the default: not transcribed."""
+    js = _read([*BASE, *runaijob({}, ["test_name-0-0"], existing)]).cluster.jobs
+    keys = [j.key for j in (js.values() if isinstance(js, dict) else js) if j.tasks]
+    assert keys == [f"default/{name}"], case
+
+
+def test_hub_maps_runaijob_v1_only() -> None:
+    assert kg.plugin_of("run.ai/v1", "RunaiJob") == "runaijob" and kg.plugin_of("run.ai/v2", "RunaiJob") == "default"
+
+
+def test_runaijob_pod_name_without_a_dash_is_used_whole() -> None:
+    js = _read([*BASE, *runaijob({}, [])[:1], kpod("solo", {**ref("RunaiJob", "test_name", "run.ai/v1"), "uid": "1234-5678"})]).cluster.jobs
+    assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-solo-1234-5678"]

@@ -71,10 +71,12 @@ class the ``ray.io/priority-class-name`` label; each pod in the sub-group of its
 (``notebook_grouper.go``, ``spotrequest.go``: the default grouper's, priority class by
 default ``build`` and ``inference``, from the top owner and the pod only) and
 amlarc.azureml.com/v1alpha1 AmlJob (``aml_grouper.go``: minMember
-``spec.job.options.envs.AZUREML_NODE_COUNT`` as Go's int32, required).
+``spec.job.options.envs.AZUREML_NODE_COUNT`` as Go's int32, required); run.ai/v1 RunaiJob
+(``runaijob-grouper.go``: a PodGroup per pod name less its last ``-`` part,
+``pg-<that>-<job uid>``, unless a KAI PodGroup of the Job grouper's legacy name exists).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(Knative Service, RunaiJob, Grove, the skip-top-owner kinds, Spark pods, ...) are not modelled: their pods keep
+(Knative Service, Grove, the skip-top-owner kinds, Spark pods, ...) are not modelled: their pods keep
 Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
 error (a JobSet pod without the replicated-job label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
@@ -163,7 +165,7 @@ RAY_CLUSTER_NAME_PATHS: dict[str, tuple[tuple[str, ...], ...]] = {
 RAY_PRIORITY_LABEL = "ray.io/priority-class-name"  # ray_grouper.go's rayPriorityClassName
 RAY_GROUP_LABEL = "ray.io/group"  # KubeRay's RayNodeGroupLabelKey
 RAY_HEAD_GROUP = "headgroup"  # KubeRay's RayNodeHeadGroupLabelValue
-NOTEBOOK, SPOT_REQUEST, AML = "notebook", "spotrequest", "aml"
+NOTEBOOK, SPOT_REQUEST, AML, RUNAIJOB = "notebook", "spotrequest", "aml", "runaijob"
 BUILD = "build"  # constants.BuildPriorityClass
 AML_NODE_COUNT = ("spec", "job", "options", "envs", "AZUREML_NODE_COUNT")  # aml_grouper.go's replicas
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
@@ -187,7 +189,7 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("batch", "v1", "Job"): JOB,
     ("apps", "v1", "StatefulSet"): DEFAULT,
     ("apps", "v1", "ReplicaSet"): DEFAULT,
-    ("run.ai", "v1", "RunaiJob"): _OTHER,
+    ("run.ai", "v1", "RunaiJob"): RUNAIJOB,
     ("", "v1", "Pod"): _OTHER,
     ("amlarc.azureml.com", "v1alpha1", "AmlJob"): AML,
     ("serving.knative.dev", "v1", "Service"): _OTHER,
@@ -420,6 +422,10 @@ class Grouper:
             return f"{PREFIX}-{pod.name}-{pod.uid}"
         if plugin == JOBSET:
             return jobset_name(top, pod)
+        if plugin == RUNAIJOB:
+            legacy = self.legacy_job_name(top, pod)
+            cut = pod.name.rfind("-")  # (the pod's name up to its last dash, calcPodGroupName)
+            return legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name[:cut] if cut != -1 else pod.name}-{top.uid}"
         if plugin == LWS:
             return lws_name(top, pod)
         return f"{PREFIX}-{top.name}-{top.uid}"
@@ -652,6 +658,10 @@ class Grouper:
         return md
 
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
+        if plugin == RUNAIJOB:  # (runaijob-grouper.go: the default grouper's, named by name_of)
+            md = self.default(top, pod)
+            md.name = self.name_of(plugin, top, pod)
+            return md
         if plugin in (NOTEBOOK, SPOT_REQUEST):
             return self.defaulted_class(top, pod, BUILD if plugin == NOTEBOOK else INFERENCE)
         if plugin == AML:
