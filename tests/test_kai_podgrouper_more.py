@@ -176,3 +176,86 @@ def test_hub_maps_runaijob_v1_only() -> None:
 def test_runaijob_pod_name_without_a_dash_is_used_whole() -> None:
     js = _read([*BASE, *runaijob({}, [])[:1], kpod("solo", {**ref("RunaiJob", "test_name", "run.ai/v1"), "uid": "1234-5678"})]).cluster.jobs
     assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-solo-1234-5678"]
+
+
+# -- spark_test.go (podjob.go: a pod that is its own top owner, or a pod owned by pods) ----------
+SP = "pkg/podgrouper/podgrouper/plugins/spark/spark_test.go"
+SPARK = {kg.SPARK_APP_LABEL: "spark-app", kg.SPARK_SELECTOR_LABEL: "spark-selector"}
+
+
+def test_spark_TestIsSparkPod() -> None:
+    labels = {kg.QUEUE_LABEL: "test_queue"}
+    assert not kg.is_spark(labels)
+    labels[kg.SPARK_APP_LABEL] = "spark-app"
+    assert not kg.is_spark(labels)
+    labels[kg.SPARK_SELECTOR_LABEL] = "spark-selector"
+    assert kg.is_spark(labels)
+
+
+def test_spark_TestGetPodGroupMetadata(monkeypatch) -> None:
+    """A Spark pod without owners (its own top owner): the PodGroup is named by its
+    spark-app-selector label (a job of one, named after the pod, before)."""
+    pg = one([kpod("pod-1", None, labels=SPARK)], monkeypatch)
+    assert pg["metadata"]["name"] == "spark-selector"
+    assert pg["metadata"]["ownerReferences"] == [{"apiVersion": "v1", "kind": "Pod", "name": "pod-1",
+                                                  "uid": "uid-default-pod-1"}]  # fmt: skip
+
+
+def _pod_ref(name: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Pod", "name": name, "uid": f"uid-default-{name}", "controller": True}
+
+
+def test_spark_driver_and_executors_share_the_selectors_podgroup() -> None:
+    """The driver (no owners) and its executors (owned by the driver pod): one PodGroup,
+    named by the selector label, built from the driver (created first), minMember 1."""
+    objs = [node("a", gpu=8), kai_queue("q", -1), kpod("drv", None, labels=SPARK, created="2026-11-23T09:00:00Z"),
+            kpod("exec-1", _pod_ref("drv"), labels=SPARK), kpod("exec-2", _pod_ref("drv"), labels=SPARK)]  # fmt: skip
+    js = _read(objs).cluster.jobs
+    (job,) = js.values() if isinstance(js, dict) else js
+    assert job.key == "default/spark-selector" and sorted(t.name for t in job.tasks) == ["drv", "exec-1", "exec-2"]
+    assert job.min_available == 1
+
+
+def test_pods_owned_by_a_pod_join_its_podgroup() -> None:
+    """podjob.go on a top owner that is a pod: the pods it owns (and itself) share
+    ``pg-<pod>-<uid>``; a pod without owners and owning none stays a job of one."""
+    objs = [node("a", gpu=8), kai_queue("q", -1), kpod("top", None), kpod("child", _pod_ref("top")), kpod("alone", None)]
+    js = _read(objs).cluster.jobs
+    keys = {j.key: sorted(t.name for t in j.tasks) for j in (js.values() if isinstance(js, dict) else js)}
+    assert keys == {"default/pg-top-uid-default-top": ["child", "top"], "default/alone": ["alone"]}
+
+
+def test_hub_maps_pods_to_podjob() -> None:
+    assert kg.plugin_of("v1", "Pod") == "podjob"
+
+
+def test_spark_pod_with_an_empty_selector_is_a_422() -> None:
+    with pytest.raises(InputError) as e:
+        _read([*BASE, kpod("p", None, labels={**SPARK, kg.SPARK_SELECTOR_LABEL: ""})])
+    assert e.value.pointer == "/objects/2/metadata/labels/spark-app-selector"
+
+
+def test_no_owner_objects_note_names_only_the_pods_left_alone() -> None:
+    """A snapshot without owner objects: the note counts the pods left a job of one (all of
+    them, as before, unless Spark pods or pods owned by pods are grouped)."""
+    out = decide([node("a", gpu=8), kai_queue("q", -1), kpod("x", None), kpod("y", None)])
+    assert any(w.startswith("2 kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. default/x)")
+               for w in out["warnings"])  # fmt: skip
+    out = decide([node("a", gpu=8), kai_queue("q", -1), kpod("x", None), kpod("y", None, labels=SPARK)])
+    assert any(w.startswith("1 kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. default/x)")
+               for w in out["warnings"])  # fmt: skip
+
+
+def test_spark_the_same_answer_whatever_the_order_of_objects() -> None:
+    objs = [node("a", gpu=2), node("b", gpu=1), kai_queue("q", -1), kpod("drv", None, labels=SPARK, created="2026-11-23T09:00:00Z"),
+            kpod("exec-1", _pod_ref("drv"), labels=SPARK), kpod("exec-2", _pod_ref("drv"), labels=SPARK),
+            kpod("top", None), kpod("child", _pod_ref("top")), kpod("alone", None)]  # fmt: skip
+    want = decide(copy.deepcopy(objs))
+    assert sorted(jobs(want)) == ["default/alone", "default/pg-top-uid-default-top", "default/spark-selector"]
+    rng = random.Random(17)
+    for _ in range(5):
+        shuffled = copy.deepcopy(objs)
+        rng.shuffle(shuffled)
+        got = decide(shuffled)
+        assert got["bindings"] == want["bindings"] and got["jobs"] == want["jobs"]
+        assert sorted(got["warnings"]) == sorted(want["warnings"])

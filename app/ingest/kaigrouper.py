@@ -19,10 +19,13 @@ PodGroup is built as KAI's grouper builds it and read by the reader of KAI PodGr
 only under the ``kai`` profile (:func:`applies`) and only on Kubernetes pods whose top owner
 the snapshot holds (objects Gangplank has no reader for: Deployments, ReplicaSets, batch
 Jobs, PyTorchJobs, ...; an owner that is a Kubernetes pod, as a LeaderWorkerSet's leader pod
-owns its group's worker StatefulSet, is the snapshot's pod of that name); a pod without ownerReferences, or whose owners the snapshot lacks,
-keeps Gangplank's reading of it: a job of one in its queue (KAI's ``podjob`` grouper makes
-such a pod a PodGroup of its own, minMember 1; a warning names pods whose owners are
-missing).
+owns its group's worker StatefulSet, is the snapshot's pod of that name); a pod without
+ownerReferences, or whose owners the snapshot lacks, keeps Gangplank's reading of it: a job
+of one in its queue (KAI's ``podjob`` grouper makes such a pod a PodGroup of its own,
+minMember 1; a warning names pods whose owners are missing), but for a Spark pod and a pod
+owning kai-scheduler pods (``podjob.go``, ``spark.go``: pods whose top owner is a pod share
+``pg-<top pod>-<uid>``, which the top pod joins; a Spark pod, labelled ``spark-app-name``
+and ``spark-app-selector``, gets the PodGroup its selector label names).
 
 Modelled plugins (read from the Go code): the default grouper (``default_grouper.go``:
 ``pg-<owner>-<owner uid>``, minMember 1, queue from the owner's then the pod's
@@ -76,7 +79,8 @@ amlarc.azureml.com/v1alpha1 AmlJob (``aml_grouper.go``: minMember
 ``pg-<that>-<job uid>``, unless a KAI PodGroup of the Job grouper's legacy name exists).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(Knative Service, Grove, the skip-top-owner kinds, Spark pods, ...) are not modelled: their pods keep
+(Knative Service, Grove, the skip-top-owner kinds: Argo Workflow, run.ai workloads,
+TrainJob, Dynamo) are not modelled: their pods keep
 Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
 error (a JobSet pod without the replicated-job label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
@@ -165,7 +169,8 @@ RAY_CLUSTER_NAME_PATHS: dict[str, tuple[tuple[str, ...], ...]] = {
 RAY_PRIORITY_LABEL = "ray.io/priority-class-name"  # ray_grouper.go's rayPriorityClassName
 RAY_GROUP_LABEL = "ray.io/group"  # KubeRay's RayNodeGroupLabelKey
 RAY_HEAD_GROUP = "headgroup"  # KubeRay's RayNodeHeadGroupLabelValue
-NOTEBOOK, SPOT_REQUEST, AML, RUNAIJOB = "notebook", "spotrequest", "aml", "runaijob"
+NOTEBOOK, SPOT_REQUEST, AML, RUNAIJOB, PODJOB = "notebook", "spotrequest", "aml", "runaijob", "podjob"
+SPARK_APP_LABEL, SPARK_SELECTOR_LABEL = "spark-app-name", "spark-app-selector"  # spark.go
 BUILD = "build"  # constants.BuildPriorityClass
 AML_NODE_COUNT = ("spec", "job", "options", "envs", "AZUREML_NODE_COUNT")  # aml_grouper.go's replicas
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
@@ -190,7 +195,7 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("apps", "v1", "StatefulSet"): DEFAULT,
     ("apps", "v1", "ReplicaSet"): DEFAULT,
     ("run.ai", "v1", "RunaiJob"): RUNAIJOB,
-    ("", "v1", "Pod"): _OTHER,
+    ("", "v1", "Pod"): PODJOB,
     ("amlarc.azureml.com", "v1alpha1", "AmlJob"): AML,
     ("serving.knative.dev", "v1", "Service"): _OTHER,
     ("batch", "v1", "CronJob"): CRONJOB,
@@ -422,6 +427,11 @@ class Grouper:
             return f"{PREFIX}-{pod.name}-{pod.uid}"
         if plugin == JOBSET:
             return jobset_name(top, pod)
+        if plugin == PODJOB and is_spark(pod.labels):
+            if pod.labels[SPARK_SELECTOR_LABEL] == "":
+                raise GrouperError(f"the Spark pod {pod.namespace}/{pod.name}'s {SPARK_SELECTOR_LABEL} label, its PodGroup's "
+                                   "name, is empty: KAI cannot create it", ("metadata", "labels", SPARK_SELECTOR_LABEL), on_pod=True)  # fmt: skip
+            return pod.labels[SPARK_SELECTOR_LABEL]
         if plugin == RUNAIJOB:
             legacy = self.legacy_job_name(top, pod)
             cut = pod.name.rfind("-")  # (the pod's name up to its last dash, calcPodGroupName)
@@ -658,7 +668,7 @@ class Grouper:
         return md
 
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
-        if plugin == RUNAIJOB:  # (runaijob-grouper.go: the default grouper's, named by name_of)
+        if plugin in (RUNAIJOB, PODJOB):  # (runaijob-grouper.go, podjob.go and spark.go: named by name_of)
             md = self.default(top, pod)
             md.name = self.name_of(plugin, top, pod)
             return md
@@ -747,6 +757,11 @@ def replicated_job_min(rj: dict, i: int) -> int:
         raise GrouperError(f"minAvailable too large ({product}) for replicatedJob {_name_of(rj)!r}: exceeds int32 max value",
                            base)  # fmt: skip
     return product
+
+
+def is_spark(labels: dict[str, str]) -> bool:
+    """``IsSparkPod``: both Spark labels (any values)."""
+    return SPARK_APP_LABEL in labels and SPARK_SELECTOR_LABEL in labels
 
 
 def _go_int32(v: int) -> int:
@@ -1423,6 +1438,11 @@ class _Objects:
         uid = min(h[1]["metadata"]["uid"] for h in hits)
         return self.get({"apiVersion": top.api_version, "kind": "RayCluster", "name": name, "uid": uid}, ns), ""
 
+    @staticmethod
+    def pod_owner(p: PodDraft, o: dict) -> Owner:
+        """A pod without ownerReferences as its own top owner (``getPodAsResourceOwner``)."""
+        return Owner("v1", "Pod", p.name, p.uid, p.labels, p.annotations, o, p.pointer)
+
     def chain(self, ref: dict, ns: str) -> list[Owner]:
         """The owners from ``ref`` to its top owner (:meth:`top` found one)."""
         owners: list[Owner] = []
@@ -1443,6 +1463,13 @@ class _Objects:
         d.notes.append(f"owner objects read only to group KAI pods as KAI's pod-grouper does (their ownerReferences, "
                        f"labels, annotations and the fields its grouper reads): {kinds}; their other fields are not "
                        "modelled")  # fmt: skip
+
+
+def _pod_of(p: PodDraft, spec: dict) -> Pod:
+    """The pod as the grouper sees it, ``spec`` its raw ``spec``."""
+    pcn, node_name = spec.get("priorityClassName"), spec.get("nodeName")
+    return Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "",
+               node_name if isinstance(node_name, str) else "")  # fmt: skip
 
 
 def _grouper_error(e: GrouperError, p: PodDraft, top: Owner) -> InputError:
@@ -1470,12 +1497,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     from app.ingest.numatopology import PodSpecs
     from app.ingest.pgcontroller import owner_references
 
-    if not d.unread_objects:  # no owner to find: each stays a job of one (the pods' raw objects not parsed again)
-        d.notes.append(f"{len(pods)} kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. "
-                       f"{min(f'{p.namespace}/{p.name}' for p in pods)}): each is a job of one here; KAI's pod-grouper "
-                       "groups a pod with ownerReferences by its top owner — adding the owner objects (kubectl get "
-                       "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
-        return
+    no_owners = not d.unread_objects  # (owners can still be pods: a Spark executor's driver)
     specs = PodSpecs(objects)
     found = _Objects(d, limits, specs)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
@@ -1491,15 +1513,19 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     # the RayCluster a RayJob or RayService names)
     grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict, Owner | None]]] = {}
     unnamed: tuple[PodDraft, GrouperError, Owner] | None = None  # a pod whose PodGroup's name is KAI's error
+    ownerless: list[tuple[PodDraft, dict]] = []  # pods without ownerReferences, left as they are
     for p in pods:
         o = specs.pod(p.pointer) or {}
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
         refs = owner_references(meta, p.pointer, p.ident)
-        if not refs:
-            continue  # (its own top owner: KAI's podjob grouper, a PodGroup of one: Gangplank's job of one;
-            # annotated with an absent PodGroup: KAI's orphan, skipped; refused when its PodGroup is looked up)
-        top, why = found.top(refs[0], p.namespace)
         key = f"{p.namespace}/{p.name}"
+        if not refs:  # (its own top owner: KAI's podjob grouper; annotated with an absent PodGroup: KAI's orphan,
+            if p.group is not None or not is_spark(p.labels):  # skipped, refused when its PodGroup is looked up)
+                ownerless.append((p, o))  # (a PodGroup of one: Gangplank's job of one, unless pods it owns join it)
+                continue
+            top, why = found.pod_owner(p, o), ""
+        else:
+            top, why = found.top(refs[0], p.namespace)
         if p.group is not None:
             if top is None or plugin_of(top.api_version, top.kind) == _OTHER:
                 continue  # (KAI leaves it annotated: refused when its PodGroup is looked up, as before)
@@ -1520,11 +1546,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             if top is None:
                 absent.append((key, why))
                 continue
-        spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
-        pcn = spec.get("priorityClassName")
-        node_name = spec.get("nodeName")
-        pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "",
-                  node_name if isinstance(node_name, str) else "")  # fmt: skip
+        pod = _pod_of(p, o.get("spec") if isinstance(o.get("spec"), dict) else {})
         cluster = None
         try:
             name = grouper.name_of(plugin, top, pod)
@@ -1536,9 +1558,14 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if plugin in (RAY_JOB, RAY_SERVICE) and cluster is None:
             absent.append((key, why))
             continue
-        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0], cluster))
+        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0] if refs else None, cluster))
     if unnamed is not None:
         raise _grouper_error(unnamed[1], unnamed[0], unnamed[2])
+    for p, o in ownerless:  # (the top owner of pods grouped by KAI's podjob grouper joins their PodGroup)
+        if p.group is None and (p.namespace, f"{PREFIX}-{p.name}-{p.uid}") in grouped:
+            spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
+            pod = _pod_of(p, spec)
+            grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None))
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     for (ns, name), entries in sorted(grouped.items()):
@@ -1619,6 +1646,15 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "spec the grouper builds (minMember, priority class, preemptibility, sub-groups, topology) and its "
                        "annotations, keeping its queue, markUnschedulable and schedulingBackoff (ApplyToCluster, "
                        "ignoreFields); the pods join it")  # fmt: skip
+    if no_owners:  # (the pods not grouped: as many as the candidates unless some are Spark pods or pods' pods)
+        done = {id(x) for m, _ in made.values() for x in m}
+        rest = [p for p in pods if id(p) not in done]
+        if rest:
+            d.notes.append(f"{len(rest)} kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. "
+                           f"{min(f'{p.namespace}/{p.name}' for p in rest)}): each is a job of one here; KAI's pod-grouper "
+                           "groups a pod with ownerReferences by its top owner — adding the owner objects (kubectl get "
+                           "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
+        absent = []
     if absent:
         pod_key, why = min(absent)
         d.notes.append(f"{len(absent)} kai-scheduler pod(s) without a PodGroup have owners the snapshot lacks (e.g. "
