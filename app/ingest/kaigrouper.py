@@ -76,10 +76,16 @@ default ``build`` and ``inference``, from the top owner and the pod only) and
 amlarc.azureml.com/v1alpha1 AmlJob (``aml_grouper.go``: minMember
 ``spec.job.options.envs.AZUREML_NODE_COUNT`` as Go's int32, required); run.ai/v1 RunaiJob
 (``runaijob-grouper.go``: a PodGroup per pod name less its last ``-`` part,
-``pg-<that>-<job uid>``, unless a KAI PodGroup of the Job grouper's legacy name exists).
+``pg-<that>-<job uid>``, unless a KAI PodGroup of the Job grouper's legacy name exists);
+serving.knative.dev/v1 Service (``knative.go``, ``--knative-gang-schedule`` on by default:
+the PodGroup of the Revision the pod's ``serving.knative.dev/revision`` label names,
+``pg-<revision>-<uid>``, minMember its ``autoscaling.knative.dev/min-scale`` annotation (1
+unless an integer), or, when the Revision's pods already name several PodGroups or one
+owned by a Pod (``isBCRevision``, read from the snapshot's pods and KAI PodGroups), a
+PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(Knative Service, Grove, the skip-top-owner kinds: Argo Workflow, run.ai workloads,
+(Grove, and the kinds of the skip-top-owner grouper: Argo Workflow, run.ai workloads,
 TrainJob, Dynamo) are not modelled: their pods keep
 Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
 error (a JobSet pod without the replicated-job label) is refused, the first such pod by
@@ -100,7 +106,7 @@ by default), the PodGroup's update by later pods of one owner, the node-pool lab
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -171,6 +177,9 @@ RAY_GROUP_LABEL = "ray.io/group"  # KubeRay's RayNodeGroupLabelKey
 RAY_HEAD_GROUP = "headgroup"  # KubeRay's RayNodeHeadGroupLabelValue
 NOTEBOOK, SPOT_REQUEST, AML, RUNAIJOB, PODJOB = "notebook", "spotrequest", "aml", "runaijob", "podjob"
 SPARK_APP_LABEL, SPARK_SELECTOR_LABEL = "spark-app-name", "spark-app-selector"  # spark.go
+KNATIVE = "knative"
+KNATIVE_REVISION_LABEL = "serving.knative.dev/revision"  # knative.go's knativeRevisionLabel
+KNATIVE_MIN_SCALE = "autoscaling.knative.dev/min-scale"  # its knativeMinScaleAnnotation
 BUILD = "build"  # constants.BuildPriorityClass
 AML_NODE_COUNT = ("spec", "job", "options", "envs", "AZUREML_NODE_COUNT")  # aml_grouper.go's replicas
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
@@ -197,7 +206,7 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("run.ai", "v1", "RunaiJob"): RUNAIJOB,
     ("", "v1", "Pod"): PODJOB,
     ("amlarc.azureml.com", "v1alpha1", "AmlJob"): AML,
-    ("serving.knative.dev", "v1", "Service"): _OTHER,
+    ("serving.knative.dev", "v1", "Service"): KNATIVE,
     ("batch", "v1", "CronJob"): CRONJOB,
     ("workspace.devfile.io", "v1alpha2", "DevWorkspace"): DEFAULT,
     ("ray.io", "v1alpha1", "RayCluster"): RAY_CLUSTER,
@@ -411,12 +420,15 @@ class Grouper:
 
     def __init__(self, classes: Iterable[str] = (), podgroups: Iterable[tuple[str, str]] = (),
                  max_segments: int = MAX_SEGMENTS, launchers: Iterable[tuple[str, str]] = (),
-                 flat: Iterable[tuple[str, str]] = ()) -> None:  # fmt: skip
+                 flat: Iterable[tuple[str, str]] = (), per_pod: Callable[[str, str], bool] | None = None) -> None:  # fmt: skip
         self.classes = frozenset(classes)
         self.podgroups = frozenset(podgroups)
         self.max_segments = max_segments
         self.launchers = frozenset(launchers)
         self.flat = frozenset(flat)  # the KAI PodGroups without sub-groups (Ray's shouldUseSubGroups)
+        #: (namespace, Revision) -> whether KAI keeps grouping its pods one by one (``isBCRevision``,
+        #: :meth:`_Objects.knative_per_pod`)
+        self.per_pod = per_pod or (lambda ns, rev: False)
 
     def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
         """The name of the PodGroup ``metadata`` would build (without building it)."""
@@ -427,6 +439,8 @@ class Grouper:
             return f"{PREFIX}-{pod.name}-{pod.uid}"
         if plugin == JOBSET:
             return jobset_name(top, pod)
+        if plugin == KNATIVE:  # (``top``: the pod's Revision, :meth:`_Objects.revision`)
+            return f"{PREFIX}-{pod.name}-{pod.uid}" if self.per_pod(pod.namespace, top.name) else f"{PREFIX}-{top.name}-{top.uid}"
         if plugin == PODJOB and is_spark(pod.labels):
             if pod.labels[SPARK_SELECTOR_LABEL] == "":
                 raise GrouperError(f"the Spark pod {pod.namespace}/{pod.name}'s {SPARK_SELECTOR_LABEL} label, its PodGroup's "
@@ -667,7 +681,29 @@ class Grouper:
             hit.pods = (pod.name,)
         return md
 
+    # -- serving.knative.dev/v1 Service (knative.go) ------------------------------------
+    def knative(self, revision: Owner, pod: Pod) -> Metadata:
+        """``--knative-gang-schedule`` (on by default): the Revision's PodGroup (minMember its
+        ``autoscaling.knative.dev/min-scale`` annotation, 1 unless an integer, as int32; the
+        priority class from the Revision and the pod, else ``inference``), or, for a Revision
+        grouped per pod before (:meth:`_Objects.knative_per_pod`), the pod's (minMember 1, ``inference``);
+        labels, annotations and queue the Revision's; no preemptibility, no topology."""
+        md = self.default(revision, pod)
+        md.preemptibility = ""
+        md.topology = {"preferredTopologyLevel": "", "requiredTopologyLevel": "", "topology": ""}
+        md.name = self.name_of(KNATIVE, revision, pod)
+        if self.per_pod(pod.namespace, revision.name):
+            md.priority_class, md.min_available = INFERENCE, 1
+            md.owner = ("v1", "Pod", pod.name, pod.uid)
+            return md
+        md.priority_class = self.priority_class([revision], pod, INFERENCE)
+        scale = atoi(revision.annotations[KNATIVE_MIN_SCALE]) if KNATIVE_MIN_SCALE in revision.annotations else None
+        md.min_available = 1 if scale is None else _go_int32(scale)
+        return md
+
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
+        if plugin == KNATIVE:
+            return self.knative(top, pod)
         if plugin in (RUNAIJOB, PODJOB):  # (runaijob-grouper.go, podjob.go and spark.go: named by name_of)
             md = self.default(top, pod)
             md.name = self.name_of(plugin, top, pod)
@@ -1303,6 +1339,9 @@ class _Objects:
         self.limits = limits
         self._draft, self._specs = d, pods  # (``pods``: PodSpecs, for owners that are pods)
         self._pods: dict[tuple[str, str], str] | None = None  # (namespace, name) -> pointer, made on demand
+        self._knative: dict[tuple[str, str], list[str]] | None = None  # (namespace, Revision) -> its pods' PodGroups
+        self._per_pod: dict[tuple[str, str], bool] = {}
+        self._kai_groups: dict[tuple[str, str], Any] | None = None  # the snapshot's KAI PodGroups, made on demand
         self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
         seen: set[tuple[str, str, str, str, Any]] = set()
         for label, o, p in d.unread_objects:
@@ -1438,6 +1477,69 @@ class _Objects:
         uid = min(h[1]["metadata"]["uid"] for h in hits)
         return self.get({"apiVersion": top.api_version, "kind": "RayCluster", "name": name, "uid": uid}, ns), ""
 
+    def revision(self, pod: Pod) -> tuple[Owner | None, str]:
+        """``knative.go``'s Revision: the serving.knative.dev Revision the pod's
+        ``serving.knative.dev/revision`` label names (required), got by name (of several of
+        that name, the least uid); (None, why) when the snapshot has none."""
+        name = pod.labels.get(KNATIVE_REVISION_LABEL)
+        if name is None:
+            raise GrouperError(f"revisionName not found for knative service pod {pod.namespace}/{pod.name}",
+                               ("metadata", "labels"), on_pod=True)  # fmt: skip
+        hits = [h for h in self.by_key.get(("serving.knative.dev", "Revision", pod.namespace, name)) or ()
+                if isinstance(h[1]["metadata"].get("uid"), str)]  # fmt: skip
+        if not hits:
+            return None, f"Revision {name} (the pod's {KNATIVE_REVISION_LABEL} label)"
+        uid = min(h[1]["metadata"]["uid"] for h in hits)
+        return self.get({"apiVersion": "serving.knative.dev/v1", "kind": "Revision", "name": name, "uid": uid}, pod.namespace), ""
+
+    def knative_per_pod(self, ns: str, revision: str) -> bool:
+        """``isBCRevision``: the snapshot's pods of the Revision (its label) annotated
+        ``pod-group-name``: two naming one PodGroup, none, or one naming a KAI PodGroup the
+        snapshot lacks or owned by the Revision: grouped as a gang (False); several
+        PodGroups, or one owned by a Pod: one by one (True); one owned by nothing or by
+        another kind is KAI's error."""
+        key = (ns, revision)
+        if self._knative is None:
+            self._knative = {}
+            for p in self._draft.pods:
+                rev = p.labels.get(KNATIVE_REVISION_LABEL)
+                if rev is not None and p.pointer.startswith("/objects/") and kube.KAI_GROUP_ANNOTATION in p.annotations:
+                    self._knative.setdefault((p.namespace, rev), []).append(p.annotations[kube.KAI_GROUP_ANNOTATION])
+        if key in self._per_pod:
+            return self._per_pod[key]
+        names = self._knative.get(key, [])
+        if len(set(names)) != len(names) or not names:
+            out = False
+        elif len(names) > 1:
+            out = True
+        else:
+            out = self._owned_by_pod(ns, names[0], revision)
+        self._per_pod[key] = out
+        return out
+
+    def _owned_by_pod(self, ns: str, name: str, revision: str) -> bool:
+        from app.ingest.pgcontroller import owner_references
+
+        if self._kai_groups is None:
+            self._kai_groups = {}
+            for x in self._draft.groups:
+                if x.source == "kai":
+                    self._kai_groups.setdefault((x.namespace, x.name), x)
+        g = self._kai_groups.get((ns, name))
+        o = self._specs.pod(g.pointer) if g is not None and self._specs is not None else None
+        if g is None or o is None:
+            return False  # (not found: a gang)
+        meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
+        pg = Owner("scheduling.run.ai/v2alpha2", "PodGroup", name, "", {}, {}, o, g.pointer)
+        refs = owner_references(meta, g.pointer, kube.ident_of("PodGroup", meta, namespaced=True))
+        if not refs:
+            raise GrouperError(f"the PodGroup {name} of the pods of Revision {revision} has no owner references",
+                               ("metadata",), owner=pg)  # fmt: skip
+        if refs[0]["kind"] in ("Revision", "Pod"):
+            return refs[0]["kind"] == "Pod"
+        raise GrouperError(f"the PodGroup {name} of the pods of Revision {revision} has an unexpected owner reference "
+                           f"(kind {refs[0]['kind']})", ("metadata", "ownerReferences", 0, "kind"), owner=pg)  # fmt: skip
+
     @staticmethod
     def pod_owner(p: PodDraft, o: dict) -> Owner:
         """A pod without ownerReferences as its own top owner (``getPodAsResourceOwner``)."""
@@ -1502,7 +1604,8 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     found = _Objects(d, limits, specs)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
     grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects,
-                      mpi_launchers(d.pods), [k for k, g in existing.items() if not g.subgroup_policies])  # fmt: skip
+                      mpi_launchers(d.pods), [k for k, g in existing.items() if not g.subgroup_policies],
+                      found.knative_per_pod)  # fmt: skip
     queues = {q.name for q in d.queues}
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
@@ -1547,6 +1650,15 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 absent.append((key, why))
                 continue
         pod = _pod_of(p, o.get("spec") if isinstance(o.get("spec"), dict) else {})
+        if plugin == KNATIVE:  # (grouped by the pod's Revision)
+            try:
+                top, why = found.revision(pod)
+            except GrouperError as e:
+                unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+                continue
+            if top is None:
+                absent.append((key, why))
+                continue
         cluster = None
         try:
             name = grouper.name_of(plugin, top, pod)
