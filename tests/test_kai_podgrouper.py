@@ -308,7 +308,7 @@ def test_pytorch_segment_topology_cases() -> None:
     ("apps/v1", "Deployment", "deployment"), ("batch/v1", "Job", "job"), ("kubeflow.org/v1", "PyTorchJob", "pytorch"),
     ("apps/v1", "ReplicaSet", "default"), ("apps/v1", "StatefulSet", "default"), ("example.com/v1", "Thing", "default"),
     ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "mpi"), ("grove.io/v1alpha1", "PodCliqueSet", "other"),
-    ("run.ai/v9", "TrainingWorkload", "other"), ("batch/v1", "CronJob", "cronjob"),
+    ("run.ai/v9", "TrainingWorkload", "skiptopowner"), ("batch/v1", "CronJob", "cronjob"),
 ])  # fmt: skip
 def test_hub_plugin_of(api_version: str, kind: str, plugin: str) -> None:
     assert kg.plugin_of(api_version, kind) == plugin

@@ -82,11 +82,17 @@ the PodGroup of the Revision the pod's ``serving.knative.dev/revision`` label na
 ``pg-<revision>-<uid>``, minMember its ``autoscaling.knative.dev/min-scale`` annotation (1
 unless an integer), or, when the Revision's pods already name several PodGroups or one
 owned by a Pod (``isBCRevision``, read from the snapshot's pods and KAI PodGroups), a
-PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``).
+PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``); the
+skip-top-owner grouper (``skiptopowner.go``: argoproj.io/v1alpha1 Workflow, run.ai
+Training/Interactive/Distributed/Inference/DistributedInference workloads of any version,
+trainer.kubeflow.org/v1alpha1 TrainJob, nvidia.com/v1alpha1 DynamoGraphDeployment: the top
+owner is skipped, its labels and annotations taken down to the owner below it, which the
+plugin of its exact group/version/kind groups, skipping on while that is one of these; the
+pod itself, grouped by KAI's podjob grouper, when none is left; at most
+:data:`MAX_SKIPPED` in a row).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(Grove, and the kinds of the skip-top-owner grouper: Argo Workflow, run.ai workloads,
-TrainJob, Dynamo) are not modelled: their pods keep
+(Grove's PodGangSet and PodCliqueSet, so Dynamo's too) are not modelled: their pods keep
 Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
 error (a JobSet pod without the replicated-job label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
@@ -106,6 +112,7 @@ by default), the PodGroup's update by later pods of one owner, the node-pool lab
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -177,7 +184,10 @@ RAY_GROUP_LABEL = "ray.io/group"  # KubeRay's RayNodeGroupLabelKey
 RAY_HEAD_GROUP = "headgroup"  # KubeRay's RayNodeHeadGroupLabelValue
 NOTEBOOK, SPOT_REQUEST, AML, RUNAIJOB, PODJOB = "notebook", "spotrequest", "aml", "runaijob", "podjob"
 SPARK_APP_LABEL, SPARK_SELECTOR_LABEL = "spark-app-name", "spark-app-selector"  # spark.go
-KNATIVE = "knative"
+KNATIVE, SKIP = "knative", "skiptopowner"
+#: skipped owners (of the kinds KAI's skip-top-owner grouper skips, in a row at the top of
+#: one owner chain) a pod's grouping walks down through, at most (SECURITY.md, *Limits*)
+MAX_SKIPPED = 16
 KNATIVE_REVISION_LABEL = "serving.knative.dev/revision"  # knative.go's knativeRevisionLabel
 KNATIVE_MIN_SCALE = "autoscaling.knative.dev/min-scale"  # its knativeMinScaleAnnotation
 BUILD = "build"  # constants.BuildPriorityClass
@@ -223,14 +233,14 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("jobset.x-k8s.io", "v1alpha2", "JobSet"): JOBSET,
     ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
     ("grove.io", "v1alpha1", "PodCliqueSet"): _OTHER,
-    ("argoproj.io", "v1alpha1", "Workflow"): _OTHER,  # skipTopOwnerGrouper
-    ("run.ai", "*", "TrainingWorkload"): _OTHER,
-    ("run.ai", "*", "InteractiveWorkload"): _OTHER,
-    ("run.ai", "*", "DistributedWorkload"): _OTHER,
-    ("run.ai", "*", "InferenceWorkload"): _OTHER,
-    ("run.ai", "*", "DistributedInferenceWorkload"): _OTHER,
-    ("trainer.kubeflow.org", "v1alpha1", "TrainJob"): _OTHER,
-    ("nvidia.com", "v1alpha1", "DynamoGraphDeployment"): _OTHER,
+    ("argoproj.io", "v1alpha1", "Workflow"): SKIP,
+    ("run.ai", "*", "TrainingWorkload"): SKIP,
+    ("run.ai", "*", "InteractiveWorkload"): SKIP,
+    ("run.ai", "*", "DistributedWorkload"): SKIP,
+    ("run.ai", "*", "InferenceWorkload"): SKIP,
+    ("run.ai", "*", "DistributedInferenceWorkload"): SKIP,
+    ("trainer.kubeflow.org", "v1alpha1", "TrainJob"): SKIP,
+    ("nvidia.com", "v1alpha1", "DynamoGraphDeployment"): SKIP,
 }
 
 
@@ -239,6 +249,13 @@ def plugin_of(api_version: str, kind: str) -> str:
     version, else the default grouper."""
     group, _, version = api_version.rpartition("/")
     return PLUGINS.get((group, version, kind)) or PLUGINS.get((group, "*", kind)) or DEFAULT
+
+
+def exact_plugin_of(api_version: str, kind: str) -> str:
+    """``getSupportedTypePGMetadata`` of the skip-top-owner grouper: the exact
+    group/version/kind only (no ``*`` version), else the default grouper."""
+    group, _, version = api_version.rpartition("/")
+    return PLUGINS.get((group, version, kind)) or DEFAULT
 
 
 class GrouperError(Exception):
@@ -1341,6 +1358,7 @@ class _Objects:
         self._pods: dict[tuple[str, str], str] | None = None  # (namespace, name) -> pointer, made on demand
         self._knative: dict[tuple[str, str], list[str]] | None = None  # (namespace, Revision) -> its pods' PodGroups
         self._per_pod: dict[tuple[str, str], bool] = {}
+        self._skips: dict[tuple[str, str, str, str, str], tuple[Owner | None, tuple[Owner, ...]]] = {}  # (ns, ref) -> skip
         self._kai_groups: dict[tuple[str, str], Any] | None = None  # the snapshot's KAI PodGroups, made on demand
         self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
         seen: set[tuple[str, str, str, str, Any]] = set()
@@ -1545,17 +1563,49 @@ class _Objects:
         """A pod without ownerReferences as its own top owner (``getPodAsResourceOwner``)."""
         return Owner("v1", "Pod", p.name, p.uid, p.labels, p.annotations, o, p.pointer)
 
-    def chain(self, ref: dict, ns: str) -> list[Owner]:
-        """The owners from ``ref`` to its top owner (:meth:`top` found one)."""
+    def chain(self, ref: dict, ns: str, until: Owner | None = None) -> list[Owner]:
+        """The owners from ``ref`` to its top owner (:meth:`top` found one), or to ``until``."""
         owners: list[Owner] = []
         while True:
             inst = self.get(ref, ns)
             assert inst is not None
             owners.append(inst)
             nexts = self.refs(inst)
-            if not nexts:
+            if not nexts or (until is not None and inst.pointer == until.pointer):
                 return owners
             ref = nexts[0]
+
+    def skip(self, ref: dict, ns: str, top: Owner) -> tuple[Owner | None, tuple[Owner, ...]]:
+        """``skipTopOwnerGrouper`` from the pod's first reference ``ref`` under ``top`` (of a
+        kind it skips): (the highest owner below ``top`` whose kind, exactly, it does not
+        skip, or None: the pod itself; the owners skipped, ``top`` first). Each owner's
+        answer is kept, so any chain costs time linear in its owners; more than
+        :data:`MAX_SKIPPED` skipped owners in a row is an error at the last one."""
+        path: list[tuple[tuple[str, str, str, str, str], Owner]] = []
+        above: tuple[Owner | None, tuple[Owner, ...]] = (None, (top,))
+        while True:
+            key = (ns, ref["apiVersion"], ref["kind"], ref["name"], ref["uid"])
+            if key in self._skips:
+                above = self._skips[key]
+                break
+            inst = self.get(ref, ns)
+            assert inst is not None
+            if inst.pointer == top.pointer:
+                break
+            path.append((key, inst))
+            ref = self.refs(inst)[0]
+        for key, inst in reversed(path):  # (from the top down)
+            if above[0] is None:
+                if exact_plugin_of(inst.api_version, inst.kind) == SKIP:
+                    if len(above[1]) >= MAX_SKIPPED:
+                        raise GrouperError(f"more than {MAX_SKIPPED} owners of the kinds KAI's skip-top-owner grouper skips "
+                                           f"in a row above this {inst.kind} (SECURITY.md, Limits)",
+                                           ("metadata", "ownerReferences"), owner=inst)  # fmt: skip
+                    above = (None, (*above[1], inst))
+                else:
+                    above = (inst, above[1])
+            self._skips[key] = above
+        return above
 
     def account(self, d: Draft) -> None:
         if not self.read:
@@ -1565,6 +1615,15 @@ class _Objects:
         d.notes.append(f"owner objects read only to group KAI pods as KAI's pod-grouper does (their ownerReferences, "
                        f"labels, annotations and the fields its grouper reads): {kinds}; their other fields are not "
                        "modelled")  # fmt: skip
+
+
+def _merged(last: Owner, skipped: tuple[Owner, ...]) -> Owner:
+    """``propagateMetadataDownChain``, down from the top: ``last`` with the skipped owners'
+    labels and annotations it lacks (the lower owner's kept). Views, not copies (a
+    PodGroup per pod of an Argo Workflow each takes the Workflow's), read only."""
+    return Owner(last.api_version, last.kind, last.name, last.uid,
+                 ChainMap(last.labels, *(s.labels for s in reversed(skipped))),  # type: ignore[arg-type]
+                 ChainMap(last.annotations, *(s.annotations for s in reversed(skipped))), last.obj, last.pointer)  # type: ignore[arg-type]
 
 
 def _pod_of(p: PodDraft, spec: dict) -> Pod:
@@ -1629,8 +1688,18 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             top, why = found.pod_owner(p, o), ""
         else:
             top, why = found.top(refs[0], p.namespace)
+        plugin = plugin_of(top.api_version, top.kind) if top is not None else _OTHER
+        skip_to: Owner | None = None  # (the skip-top-owner grouper's owner the PodGroup is made of: its owners up to it)
+        if plugin == SKIP:
+            try:
+                inner, skipped = found.skip(refs[0], p.namespace, top)
+            except GrouperError as e:
+                unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+                continue
+            top = skip_to = _merged(inner or found.pod_owner(p, o), skipped)
+            plugin = exact_plugin_of(top.api_version, top.kind)
         if p.group is not None:
-            if top is None or plugin_of(top.api_version, top.kind) == _OTHER:
+            if top is None or plugin == _OTHER:
                 continue  # (KAI leaves it annotated: refused when its PodGroup is looked up, as before)
             regrouped.append(f"{key} (annotated {p.group.name!r})")
         if top is None:
@@ -1640,7 +1709,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 broken.append(key)
                 p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             continue
-        plugin = plugin_of(top.api_version, top.kind)
         if plugin == _OTHER:
             other.setdefault(f"{top.api_version} {top.kind}", []).append(key)
             continue
@@ -1670,21 +1738,27 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if plugin in (RAY_JOB, RAY_SERVICE) and cluster is None:
             absent.append((key, why))
             continue
-        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0] if refs else None, cluster))
+        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0] if refs else None, cluster, skip_to))
     if unnamed is not None:
         raise _grouper_error(unnamed[1], unnamed[0], unnamed[2])
     for p, o in ownerless:  # (the top owner of pods grouped by KAI's podjob grouper joins their PodGroup)
         if p.group is None and (p.namespace, f"{PREFIX}-{p.name}-{p.uid}") in grouped:
             spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
             pod = _pod_of(p, spec)
-            grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None))
+            grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     for (ns, name), entries in sorted(grouped.items()):
         entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
-        p, pod, top, plugin, ref0, cluster = entries[0]
+        p, pod, top, plugin, ref0, cluster, skip_to = entries[0]
+        if plugin != DEFAULT:
+            owners = [top]
+        elif skip_to is None:
+            owners = found.chain(ref0, ns)
+        else:  # (the owners up to the one the PodGroup is made of, as they are: skipTopOwnerGrouper's otherOwners)
+            owners = found.chain(ref0, ns, skip_to)
         try:
-            md = grouper.metadata(plugin, top, pod, found.chain(ref0, ns) if plugin == DEFAULT else [top], cluster)
+            md = grouper.metadata(plugin, top, pod, owners, cluster)
         except GrouperError as e:
             raise _grouper_error(e, p, top) from None
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
@@ -1695,7 +1769,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 kube.read_kai_queue(q, p.pointer, d)
                 queues.add(q["metadata"]["name"])
             defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
-        for p, pod, top, plugin, _, _ in entries:
+        for p, pod, top, plugin, _, _, _ in entries:
             try:
                 sg_name = grouper.subgroup_name(plugin, top, pod, md)
             except GrouperError as e:
