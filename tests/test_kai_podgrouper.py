@@ -438,16 +438,22 @@ def _pt_objects() -> list[dict]:
             + pytorch_pods("pt", 3) + pytorch_pods("gone", 1))  # fmt: skip
 
 
-def test_the_same_answer_whatever_the_order_of_objects() -> None:
-    objs = _pt_objects()
+def decide_in_any_order(objs: list[dict], seed: int, rounds: int = 5) -> dict:
+    """The answer for ``objs``, checked to be the same (bindings, jobs, warnings) for
+    ``rounds`` shuffles of them."""
     want = decide(copy.deepcopy(objs))
-    rng = random.Random(7)
-    for _ in range(5):
+    rng = random.Random(seed)
+    for _ in range(rounds):
         shuffled = copy.deepcopy(objs)
         rng.shuffle(shuffled)
         got = decide(shuffled)
         assert got["bindings"] == want["bindings"] and got["jobs"] == want["jobs"]
         assert sorted(got["warnings"]) == sorted(want["warnings"])
+    return want
+
+
+def test_the_same_answer_whatever_the_order_of_objects() -> None:
+    decide_in_any_order(_pt_objects(), 7)
 
 
 @pytest.mark.parametrize("mutate", [

@@ -7,7 +7,6 @@ RayService), then one test per rule."""
 from __future__ import annotations
 
 import copy
-import random
 
 import pytest
 
@@ -15,7 +14,7 @@ from app.errors import InputError
 from app.ingest import kaigrouper as kg
 from tests.kube import node, pod
 from tests.test_kai import kai_queue
-from tests.test_kai_podgrouper import KAI_SCHED, _read, decide, jobs, made_podgroups
+from tests.test_kai_podgrouper import KAI_SCHED, _read, decide, decide_in_any_order, jobs, made_podgroups
 
 RG = "pkg/podgrouper/podgrouper/plugins/ray/ray_grouper_test.go"
 NS = "test_namespace"
@@ -296,12 +295,5 @@ def test_ray_the_same_answer_whatever_the_order_of_objects() -> None:
     objs = [node("a", gpu=3), node("b", gpu=2), kai_queue("q", -1), t, c, c2,
             raypod("rc-head", c, "headgroup"), raypod("rc-w-0", c, "worker-group-0"), raypod("rc-w-1", c, "worker-group-0"),
             raypod("solo-head", c2, "headgroup", created="2026-11-23T09:00:00Z"), raypod("solo-g", c2, "g")]  # fmt: skip
-    want = decide(copy.deepcopy(objs))
+    want = decide_in_any_order(objs, 9)
     assert sorted(jobs(want)) == [f"{NS}/pg-solo-c-2", f"{NS}/pg-test_name-1"]
-    rng = random.Random(9)
-    for _ in range(5):
-        shuffled = copy.deepcopy(objs)
-        rng.shuffle(shuffled)
-        got = decide(shuffled)
-        assert got["bindings"] == want["bindings"] and got["jobs"] == want["jobs"]
-        assert sorted(got["warnings"]) == sorted(want["warnings"])
