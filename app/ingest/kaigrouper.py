@@ -103,11 +103,25 @@ is grouped again when it has owners (``isOrphanPodWithPodGroup``).
 
 Decided here: a PodGroup is built once, from its first pod (earliest creationTimestamp,
 then namespace and name), and created with it (``options.now`` for a pod without one);
-each other pod's sub-group is found directly. Bounded work: each owner read (and checked
-against the metadata size limits) once, each chain walked once, PyTorch worker segments and
-LeaderWorkerSet segments at most the request's objects (SECURITY.md, *Limits*); the same owner twice is a 422.
+each other pod's sub-group is found directly (a LeaderWorkerSet pod's from its own
+metadata, as KAI labels it). What KAI's groupers read from the cluster is read from the
+snapshot as it is: an MPIJob's launcher pods, a Knative Revision's pods'
+``pod-group-name`` annotations and the KAI PodGroup they name, the KAI PodGroups of a Ray
+or legacy Job/RunaiJob name; a RayCluster or Revision named by name that the snapshot
+lacks leaves the pod a job of one with a warning (as any owner it lacks), of several of
+that name the one of least uid is read. Where KAI's Go code would panic (a Ray
+``workerGroupSpecs`` entry that is not an object, a LeaderWorkerSet worker index past its
+segments) the request is a 422 at the field, as for its errors. A pod that is its own
+owner below skipped owners is taken with apiVersion ``v1``, kind ``Pod`` (the test's
+TypeMeta). Bounded work: each owner read (and checked against the metadata size limits)
+once, each chain walked once (the skip-top-owner walk too: each owner's answer kept),
+PyTorch worker segments and LeaderWorkerSet segments at most the request's objects,
+skipped owners in a row at most :data:`MAX_SKIPPED` (SECURITY.md, *Limits*); the same
+owner twice is a 422.
 Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
-by default), the PodGroup's update by later pods of one owner, the node-pool label.
+by default), the flags' other values (``--search-legacy-pg=false``,
+``--knative-gang-schedule=false``), the PodGroup's update by later pods of one owner, the
+node-pool label, Grove (``grove_grouper.go``).
 """
 
 from __future__ import annotations
