@@ -307,8 +307,8 @@ def test_pytorch_segment_topology_cases() -> None:
 @pytest.mark.parametrize(("api_version", "kind", "plugin"), [
     ("apps/v1", "Deployment", "deployment"), ("batch/v1", "Job", "job"), ("kubeflow.org/v1", "PyTorchJob", "pytorch"),
     ("apps/v1", "ReplicaSet", "default"), ("apps/v1", "StatefulSet", "default"), ("example.com/v1", "Thing", "default"),
-    ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "other"), ("ray.io/v1", "RayCluster", "other"),
-    ("run.ai/v9", "TrainingWorkload", "other"), ("batch/v1", "CronJob", "cronjob"),
+    ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "mpi"), ("grove.io/v1alpha1", "PodCliqueSet", "other"),
+    ("run.ai/v9", "TrainingWorkload", "skiptopowner"), ("batch/v1", "CronJob", "cronjob"),
 ])  # fmt: skip
 def test_hub_plugin_of(api_version: str, kind: str, plugin: str) -> None:
     assert kg.plugin_of(api_version, kind) == plugin
@@ -416,11 +416,11 @@ def test_a_pod_whose_owner_is_absent_stays_a_job_of_one_with_a_warning() -> None
 
 
 def test_a_top_owner_with_a_plugin_not_modelled_keeps_todays_reading_with_a_warning() -> None:
-    r = ref("MPIJob", "mpi", "kubeflow.org/v2beta1")
-    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("kubeflow.org/v2beta1", "MPIJob", "mpi"), kpod("mpi-0", r)]
+    r = ref("PodCliqueSet", "pcs", "grove.io/v1alpha1")
+    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("grove.io/v1alpha1", "PodCliqueSet", "pcs"), kpod("pcs-0", r)]
     out = decide(objs)
-    assert list(jobs(out)) == ["default/mpi-0"]
-    assert any("kubeflow.org/v2beta1 MPIJob" in w and "not modelled" in w for w in out["warnings"])
+    assert list(jobs(out)) == ["default/pcs-0"]
+    assert any("grove.io/v1alpha1 PodCliqueSet" in w and "not modelled" in w for w in out["warnings"])
 
 
 def test_the_default_queue_of_kai_when_the_snapshot_lacks_it() -> None:
@@ -438,16 +438,22 @@ def _pt_objects() -> list[dict]:
             + pytorch_pods("pt", 3) + pytorch_pods("gone", 1))  # fmt: skip
 
 
-def test_the_same_answer_whatever_the_order_of_objects() -> None:
-    objs = _pt_objects()
+def decide_in_any_order(objs: list[dict], seed: int, rounds: int = 5) -> dict:
+    """The answer for ``objs``, checked to be the same (bindings, jobs, warnings) for
+    ``rounds`` shuffles of them."""
     want = decide(copy.deepcopy(objs))
-    rng = random.Random(7)
-    for _ in range(5):
+    rng = random.Random(seed)
+    for _ in range(rounds):
         shuffled = copy.deepcopy(objs)
         rng.shuffle(shuffled)
         got = decide(shuffled)
         assert got["bindings"] == want["bindings"] and got["jobs"] == want["jobs"]
         assert sorted(got["warnings"]) == sorted(want["warnings"])
+    return want
+
+
+def test_the_same_answer_whatever_the_order_of_objects() -> None:
+    decide_in_any_order(_pt_objects(), 7)
 
 
 @pytest.mark.parametrize("mutate", [
@@ -522,6 +528,18 @@ def _seg_ptj(workers: int, size: str = "1", **spec) -> dict:
 def _read(objs: list[dict], settings: Settings | None = None):
     body = {**request(objs), "config": {"profile": "kai", "actions": "allocate"}}
     return read_request(orjson.loads(orjson.dumps(body)), settings or Settings())
+
+
+def made_podgroups(objs: list[dict], monkeypatch) -> tuple[dict[str, dict], dict[str, str | None]]:
+    """The PodGroups KAI's grouper makes on the snapshot (name → the object read, as the
+    reader of KAI PodGroups reads it) and the sub-group each grouped pod is labelled with."""
+    out: dict[str, dict] = {}
+    real = kg.kube.read_kai_podgroup
+    monkeypatch.setattr(kg.kube, "read_kai_podgroup", lambda o, p, d: (out.__setitem__(o["metadata"]["name"], o), real(o, p, d))[1])
+    js = _read(objs).cluster.jobs
+    labels = {t.name: (t.subgroup.policy if t.subgroup else None)
+              for j in (js.values() if isinstance(js, dict) else js) if j.key.split("/")[1].startswith("pg-") for t in j.tasks}  # fmt: skip
+    return out, labels
 
 
 @pytest.mark.parametrize("extra", [{}, {"runPolicy": {"schedulingPolicy": {"minAvailable": 2}}}])

@@ -18,10 +18,14 @@ PodGroup is built as KAI's grouper builds it and read by the reader of KAI PodGr
 (``kube.read_kai_podgroup``), so it is read exactly as if the snapshot had held it. It runs
 only under the ``kai`` profile (:func:`applies`) and only on Kubernetes pods whose top owner
 the snapshot holds (objects Gangplank has no reader for: Deployments, ReplicaSets, batch
-Jobs, PyTorchJobs, ...); a pod without ownerReferences, or whose owners the snapshot lacks,
-keeps Gangplank's reading of it: a job of one in its queue (KAI's ``podjob`` grouper makes
-such a pod a PodGroup of its own, minMember 1; a warning names pods whose owners are
-missing).
+Jobs, PyTorchJobs, ...; an owner that is a Kubernetes pod, as a LeaderWorkerSet's leader pod
+owns its group's worker StatefulSet, is the snapshot's pod of that name); a pod without
+ownerReferences, or whose owners the snapshot lacks, keeps Gangplank's reading of it: a job
+of one in its queue (KAI's ``podjob`` grouper makes such a pod a PodGroup of its own,
+minMember 1; a warning names pods whose owners are missing), but for a Spark pod and a pod
+owning kai-scheduler pods (``podjob.go``, ``spark.go``: pods whose top owner is a pod share
+``pg-<top pod>-<uid>``, which the top pod joins; a Spark pod, labelled ``spark-app-name``
+and ``spark-app-selector``, gets the PodGroup its selector label names).
 
 Modelled plugins (read from the Go code): the default grouper (``default_grouper.go``:
 ``pg-<owner>-<owner uid>``, minMember 1, queue from the owner's then the pod's
@@ -37,11 +41,61 @@ the legacy name exists — ``--search-legacy-pg`` is on by default); apps/v1 Dep
 ``distributed_common.go``: minMember ``runPolicy.schedulingPolicy.minAvailable``, else
 ``elasticPolicy.minReplicas``, else the sum of the replica specs' replicas; sub-groups
 ``master`` and ``worker``, and the worker segments of ``kai.scheduler/segment-size``);
-batch/v1 CronJob (``crobjob-grouper.go``: the default grouper on the pod's Job).
+batch/v1 CronJob (``crobjob-grouper.go``: the default grouper on the pod's Job);
+kubeflow.org/v1 TFJob, XGBoostJob, JAXJob (``tensorflow-grouper.go``,
+``xgboost-grouper.go``, ``jax-grouper.go``: ``distributed_common.go`` on ``tfReplicaSpecs``,
+``xgbReplicaSpecs`` requiring ``Master`` and ``Worker``, ``jaxReplicaSpecs`` requiring
+``Worker``; no sub-groups) and kubeflow.org/v1 and v2beta1 MPIJob (``mpi-grouper.go``:
+``mpiReplicaSpecs`` requiring ``Launcher`` and ``Worker``, less the Launcher replicas when
+``spec.launcherCreationPolicy`` is ``WaitForWorkersReady`` and the snapshot holds no
+launcher pod: a Kubernetes pod of the job's namespace, not being deleted, labelled
+``training.kubeflow.org/job-name`` the job's name and ``…/job-role: launcher``);
+jobset.x-k8s.io/v1alpha2 JobSet (``jobset_grouper.go``: with ``startupPolicyOrder``
+``InOrder``, the default, a PodGroup per replicated job, ``pg-<jobset>-<uid>-<the pod's
+jobset.sigs.k8s.io/replicatedjob-name>``, minMember that job's replicas × min(parallelism,
+completions); else ``pg-<jobset>-<uid>``, minMember the sum over the named replicated jobs);
+leaderworkerset.x-k8s.io/v1 LeaderWorkerSet (``lws_grouper.go``: a PodGroup per group,
+``pg-<lws>-<uid>-group-<the pod's group-index label>``, minMember
+``leaderWorkerTemplate.size`` (``LeaderReady``: 1 for a leader not yet on a node, else the
+pod's ``leaderworkerset.sigs.k8s.io/size`` annotation), sub-groups ``leader`` and
+``workers``, or with a segment size (``subGroupPolicy.subGroupSize``, else the LWS's, else
+its worker template's ``kai.scheduler/segment-size``) the segments ``segment-<i>`` with the
+leader in the first (``LeaderWorker``: ``leader`` and ``workers`` its children) or in a
+``leader`` of its own (``LeaderExcluded``); each pod's sub-group found from its own
+metadata, as KAI labels it); ray.io/v1alpha1 and v1 RayCluster, RayJob, RayService
+(``ray_grouper.go``: the top owner's PodGroup, minMember and sub-groups of its RayCluster —
+itself, or the one ``status.rayClusterName`` (RayJob), ``status.activeServiceStatus`` else
+``pendingServiceStatus`` ``.rayClusterName`` (RayService) names, got by name —: 1 for the
+head (``headgroup``) plus each worker group's ``minReplicas`` (else ``replicas``) ×
+``numOfHosts`` as Go's int32, its sub-group ``groupName`` (else ``worker-group-<i>``) with
+the template's topology constraint; none when a KAI PodGroup of the name has none; priority
+class the ``ray.io/priority-class-name`` label; each pod in the sub-group of its
+``ray.io/group`` label); kubeflow.org/v1beta1 Notebook and egx.nvidia.io/v1 SPOTRequest
+(``notebook_grouper.go``, ``spotrequest.go``: the default grouper's, priority class by
+default ``build`` and ``inference``, from the top owner and the pod only) and
+amlarc.azureml.com/v1alpha1 AmlJob (``aml_grouper.go``: minMember
+``spec.job.options.envs.AZUREML_NODE_COUNT`` as Go's int32, required); run.ai/v1 RunaiJob
+(``runaijob-grouper.go``: a PodGroup per pod name less its last ``-`` part,
+``pg-<that>-<job uid>``, unless a KAI PodGroup of the Job grouper's legacy name exists);
+serving.knative.dev/v1 Service (``knative.go``, ``--knative-gang-schedule`` on by default:
+the PodGroup of the Revision the pod's ``serving.knative.dev/revision`` label names,
+``pg-<revision>-<uid>``, minMember its ``autoscaling.knative.dev/min-scale`` annotation (1
+unless an integer), or, when the Revision's pods already name several PodGroups or one
+owned by a Pod (``isBCRevision``, read from the snapshot's pods and KAI PodGroups), a
+PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``); the
+skip-top-owner grouper (``skiptopowner.go``: argoproj.io/v1alpha1 Workflow, run.ai
+Training/Interactive/Distributed/Inference/DistributedInference workloads of any version,
+trainer.kubeflow.org/v1alpha1 TrainJob, nvidia.com/v1alpha1 DynamoGraphDeployment: the top
+owner is skipped, its labels and annotations taken down to the owner below it, which the
+plugin of its exact group/version/kind groups, skipping on while that is one of these; the
+pod itself, grouped by KAI's podjob grouper, when none is left; at most
+:data:`MAX_SKIPPED` in a row).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
 the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(MPIJob, TFJob, RayCluster, JobSet, LeaderWorkerSet, Notebook, ...) are not modelled: their
-pods keep Gangplank's reading, with a warning naming the kind. An owner chain KAI cannot
+(Grove's PodGangSet and PodCliqueSet, so Dynamo's too) are not modelled: their pods keep
+Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
+error (a JobSet pod without the replicated-job label) is refused, the first such pod by
+namespace and name. An owner chain KAI cannot
 walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
 the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
 (:data:`~app.kai.jobs.KAI_UNGROUPED`). A pod annotated with a PodGroup the snapshot lacks
@@ -49,16 +103,31 @@ is grouped again when it has owners (``isOrphanPodWithPodGroup``).
 
 Decided here: a PodGroup is built once, from its first pod (earliest creationTimestamp,
 then namespace and name), and created with it (``options.now`` for a pod without one);
-each other pod's sub-group is found directly. Bounded work: each owner read (and checked
-against the metadata size limits) once, each chain walked once, worker segments at most
-the request's objects (SECURITY.md, *Limits*); the same owner twice is a 422.
+each other pod's sub-group is found directly (a LeaderWorkerSet pod's from its own
+metadata, as KAI labels it). What KAI's groupers read from the cluster is read from the
+snapshot as it is: an MPIJob's launcher pods, a Knative Revision's pods'
+``pod-group-name`` annotations and the KAI PodGroup they name, the KAI PodGroups of a Ray
+or legacy Job/RunaiJob name; a RayCluster or Revision named by name that the snapshot
+lacks leaves the pod a job of one with a warning (as any owner it lacks), of several of
+that name the one of least uid is read. Where KAI's Go code would panic (a Ray
+``workerGroupSpecs`` entry that is not an object, a LeaderWorkerSet worker index past its
+segments) the request is a 422 at the field, as for its errors. A pod that is its own
+owner below skipped owners is taken with apiVersion ``v1``, kind ``Pod`` (the test's
+TypeMeta). Bounded work: each owner read (and checked against the metadata size limits)
+once, each chain walked once (the skip-top-owner walk too: each owner's answer kept),
+PyTorch worker segments and LeaderWorkerSet segments at most the request's objects,
+skipped owners in a row at most :data:`MAX_SKIPPED` (SECURITY.md, *Limits*); the same
+owner twice is a 422.
 Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
-by default), the PodGroup's update by later pods of one owner, the node-pool label.
+by default), the flags' other values (``--search-legacy-pg=false``,
+``--knative-gang-schedule=false``), the PodGroup's update by later pods of one owner, the
+node-pool label, Grove (``grove_grouper.go``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections import ChainMap
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +166,49 @@ INT64 = 2**63
 MAX_SEGMENTS = 500_000
 
 DEFAULT, JOB, DEPLOYMENT, PYTORCH, CRONJOB = "default", "job", "deployment", "pytorch", "cronjob"
+TFJOB, XGBOOST, JAX, MPI = "tfjob", "xgboost", "jax", "mpi"
+#: The callers of ``distributed_common.go``'s grouper: plugin -> (the replica specs'
+#: field, the replica specs it requires; ``tensorflow-grouper.go``, ``xgboost-grouper.go``,
+#: ``jax-grouper.go``, ``mpi-grouper.go``, ``pytorch_grouper.go``).
+DISTRIBUTED: dict[str, tuple[str, tuple[str, ...]]] = {
+    PYTORCH: ("pytorchReplicaSpecs", ()),
+    TFJOB: ("tfReplicaSpecs", ()),
+    XGBOOST: ("xgbReplicaSpecs", ("Master", "Worker")),
+    JAX: ("jaxReplicaSpecs", ("Worker",)),
+    MPI: ("mpiReplicaSpecs", ("Launcher", "Worker")),
+}
+JOBSET = "jobset"
+JOBSET_REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name"  # jobset_grouper.go's jobSetLabelReplicatedJobName
+JOBSET_IN_ORDER = "InOrder"  # its startupPolicyOrderInOrder, the default
+LWS = "lws"
+LWS_SIZE_ANNOTATION = "leaderworkerset.sigs.k8s.io/size"  # lws_grouper.go's lwsSizeAnnotation
+LWS_GROUP_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/group-index"
+LWS_WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
+LWS_LEADER_READY, LWS_LEADER_CREATED = "LeaderReady", "LeaderCreated"
+LWS_LEADER_WORKER, LWS_LEADER_EXCLUDED = "LeaderWorker", "LeaderExcluded"  # lws.SubGroupPolicyType
+RAY_CLUSTER, RAY_JOB, RAY_SERVICE = "raycluster", "rayjob", "rayservice"
+#: ray_grouper.go: where the RayJob and the RayService name their RayCluster (the first found)
+RAY_CLUSTER_NAME_PATHS: dict[str, tuple[tuple[str, ...], ...]] = {
+    RAY_CLUSTER: (),
+    RAY_JOB: (("status", "rayClusterName"),),
+    RAY_SERVICE: (("status", "activeServiceStatus", "rayClusterName"), ("status", "pendingServiceStatus", "rayClusterName")),
+}
+RAY_PRIORITY_LABEL = "ray.io/priority-class-name"  # ray_grouper.go's rayPriorityClassName
+RAY_GROUP_LABEL = "ray.io/group"  # KubeRay's RayNodeGroupLabelKey
+RAY_HEAD_GROUP = "headgroup"  # KubeRay's RayNodeHeadGroupLabelValue
+NOTEBOOK, SPOT_REQUEST, AML, RUNAIJOB, PODJOB = "notebook", "spotrequest", "aml", "runaijob", "podjob"
+SPARK_APP_LABEL, SPARK_SELECTOR_LABEL = "spark-app-name", "spark-app-selector"  # spark.go
+KNATIVE, SKIP = "knative", "skiptopowner"
+#: skipped owners (of the kinds KAI's skip-top-owner grouper skips, in a row at the top of
+#: one owner chain) a pod's grouping walks down through, at most (SECURITY.md, *Limits*)
+MAX_SKIPPED = 16
+KNATIVE_REVISION_LABEL = "serving.knative.dev/revision"  # knative.go's knativeRevisionLabel
+KNATIVE_MIN_SCALE = "autoscaling.knative.dev/min-scale"  # its knativeMinScaleAnnotation
+BUILD = "build"  # constants.BuildPriorityClass
+AML_NODE_COUNT = ("spec", "job", "options", "envs", "AZUREML_NODE_COUNT")  # aml_grouper.go's replicas
+MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
+MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
+MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
 #: ``hub.go``'s table: (group, version, kind) -> plugin; "other" for the plugins not
 #: modelled here. A kind not in it takes the default grouper.
 _OTHER = "other"
@@ -105,44 +217,44 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("machinelearning.seldon.io", "v1alpha2", "SeldonDeployment"): DEFAULT,
     ("machinelearning.seldon.io", "v1", "SeldonDeployment"): DEFAULT,
     ("kubevirt.io", "v1", "VirtualMachineInstance"): DEFAULT,
-    ("kubeflow.org", "v1", "TFJob"): _OTHER,
+    ("kubeflow.org", "v1", "TFJob"): TFJOB,
     ("kubeflow.org", "v1", "PyTorchJob"): PYTORCH,
-    ("kubeflow.org", "v1", "XGBoostJob"): _OTHER,
-    ("kubeflow.org", "v1", "JAXJob"): _OTHER,
-    ("kubeflow.org", "v1", "MPIJob"): _OTHER,
-    ("kubeflow.org", "v2beta1", "MPIJob"): _OTHER,
-    ("kubeflow.org", "v1beta1", "Notebook"): _OTHER,
+    ("kubeflow.org", "v1", "XGBoostJob"): XGBOOST,
+    ("kubeflow.org", "v1", "JAXJob"): JAX,
+    ("kubeflow.org", "v1", "MPIJob"): MPI,
+    ("kubeflow.org", "v2beta1", "MPIJob"): MPI,
+    ("kubeflow.org", "v1beta1", "Notebook"): NOTEBOOK,
     ("batch", "v1", "Job"): JOB,
     ("apps", "v1", "StatefulSet"): DEFAULT,
     ("apps", "v1", "ReplicaSet"): DEFAULT,
-    ("run.ai", "v1", "RunaiJob"): _OTHER,
-    ("", "v1", "Pod"): _OTHER,
-    ("amlarc.azureml.com", "v1alpha1", "AmlJob"): _OTHER,
-    ("serving.knative.dev", "v1", "Service"): _OTHER,
+    ("run.ai", "v1", "RunaiJob"): RUNAIJOB,
+    ("", "v1", "Pod"): PODJOB,
+    ("amlarc.azureml.com", "v1alpha1", "AmlJob"): AML,
+    ("serving.knative.dev", "v1", "Service"): KNATIVE,
     ("batch", "v1", "CronJob"): CRONJOB,
     ("workspace.devfile.io", "v1alpha2", "DevWorkspace"): DEFAULT,
-    ("ray.io", "v1alpha1", "RayCluster"): _OTHER,
-    ("ray.io", "v1alpha1", "RayJob"): _OTHER,
-    ("ray.io", "v1alpha1", "RayService"): _OTHER,
-    ("ray.io", "v1", "RayCluster"): _OTHER,
-    ("ray.io", "v1", "RayJob"): _OTHER,
-    ("ray.io", "v1", "RayService"): _OTHER,
+    ("ray.io", "v1alpha1", "RayCluster"): RAY_CLUSTER,
+    ("ray.io", "v1alpha1", "RayJob"): RAY_JOB,
+    ("ray.io", "v1alpha1", "RayService"): RAY_SERVICE,
+    ("ray.io", "v1", "RayCluster"): RAY_CLUSTER,
+    ("ray.io", "v1", "RayJob"): RAY_JOB,
+    ("ray.io", "v1", "RayService"): RAY_SERVICE,
     ("kubeflow.org", "v1alpha1", "ScheduledWorkflow"): DEFAULT,
     ("tekton.dev", "v1", "PipelineRun"): DEFAULT,
     ("tekton.dev", "v1", "TaskRun"): DEFAULT,
-    ("egx.nvidia.io", "v1", "SPOTRequest"): _OTHER,
-    ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): _OTHER,
-    ("jobset.x-k8s.io", "v1alpha2", "JobSet"): _OTHER,
+    ("egx.nvidia.io", "v1", "SPOTRequest"): SPOT_REQUEST,
+    ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): LWS,
+    ("jobset.x-k8s.io", "v1alpha2", "JobSet"): JOBSET,
     ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
     ("grove.io", "v1alpha1", "PodCliqueSet"): _OTHER,
-    ("argoproj.io", "v1alpha1", "Workflow"): _OTHER,  # skipTopOwnerGrouper
-    ("run.ai", "*", "TrainingWorkload"): _OTHER,
-    ("run.ai", "*", "InteractiveWorkload"): _OTHER,
-    ("run.ai", "*", "DistributedWorkload"): _OTHER,
-    ("run.ai", "*", "InferenceWorkload"): _OTHER,
-    ("run.ai", "*", "DistributedInferenceWorkload"): _OTHER,
-    ("trainer.kubeflow.org", "v1alpha1", "TrainJob"): _OTHER,
-    ("nvidia.com", "v1alpha1", "DynamoGraphDeployment"): _OTHER,
+    ("argoproj.io", "v1alpha1", "Workflow"): SKIP,
+    ("run.ai", "*", "TrainingWorkload"): SKIP,
+    ("run.ai", "*", "InteractiveWorkload"): SKIP,
+    ("run.ai", "*", "DistributedWorkload"): SKIP,
+    ("run.ai", "*", "InferenceWorkload"): SKIP,
+    ("run.ai", "*", "DistributedInferenceWorkload"): SKIP,
+    ("trainer.kubeflow.org", "v1alpha1", "TrainJob"): SKIP,
+    ("nvidia.com", "v1alpha1", "DynamoGraphDeployment"): SKIP,
 }
 
 
@@ -153,14 +265,22 @@ def plugin_of(api_version: str, kind: str) -> str:
     return PLUGINS.get((group, version, kind)) or PLUGINS.get((group, "*", kind)) or DEFAULT
 
 
+def exact_plugin_of(api_version: str, kind: str) -> str:
+    """``getSupportedTypePGMetadata`` of the skip-top-owner grouper: the exact
+    group/version/kind only (no ``*`` version), else the default grouper."""
+    group, _, version = api_version.rpartition("/")
+    return PLUGINS.get((group, version, kind)) or DEFAULT
+
+
 class GrouperError(Exception):
     """A KAI grouper returned an error (KAI makes no PodGroup): ``path`` is the field of the
     top owner (a list of keys) or of the pod (``on_pod``) that caused it."""
 
-    def __init__(self, message: str, path: Iterable[Any] = (), on_pod: bool = False) -> None:
+    def __init__(self, message: str, path: Iterable[Any] = (), on_pod: bool = False, owner: Owner | None = None) -> None:
         super().__init__(message)
         self.path = tuple(path)
         self.on_pod = on_pod
+        self.owner = owner  # the object the field is of, when not the top owner (a RayJob's RayCluster)
 
 
 _MISSING = object()
@@ -253,6 +373,7 @@ class Pod:
     labels: dict[str, str]
     annotations: dict[str, str]
     priority_class: str = ""
+    node_name: str = ""  # its ``spec.nodeName``
 
 
 @dataclass(slots=True)
@@ -324,14 +445,21 @@ class Metadata:
 
 
 class Grouper:
-    """The groupers, given which PriorityClasses exist (the snapshot's and KAI's) and which
-    KAI PodGroups exist (``namespace``, ``name``: the Job grouper's legacy names)."""
+    """The groupers, given which PriorityClasses exist (the snapshot's and KAI's), which
+    KAI PodGroups exist (``namespace``, ``name``: the Job grouper's legacy names) and which
+    MPI launcher pods exist (``namespace``, job name: :func:`mpi_launchers`)."""
 
     def __init__(self, classes: Iterable[str] = (), podgroups: Iterable[tuple[str, str]] = (),
-                 max_segments: int = MAX_SEGMENTS) -> None:  # fmt: skip
+                 max_segments: int = MAX_SEGMENTS, launchers: Iterable[tuple[str, str]] = (),
+                 flat: Iterable[tuple[str, str]] = (), per_pod: Callable[[str, str], bool] | None = None) -> None:  # fmt: skip
         self.classes = frozenset(classes)
         self.podgroups = frozenset(podgroups)
         self.max_segments = max_segments
+        self.launchers = frozenset(launchers)
+        self.flat = frozenset(flat)  # the KAI PodGroups without sub-groups (Ray's shouldUseSubGroups)
+        #: (namespace, Revision) -> whether KAI keeps grouping its pods one by one (``isBCRevision``,
+        #: :meth:`_Objects.knative_per_pod`)
+        self.per_pod = per_pod or (lambda ns, rev: False)
 
     def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
         """The name of the PodGroup ``metadata`` would build (without building it)."""
@@ -340,12 +468,34 @@ class Grouper:
             return legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name}-{top.uid}"
         if plugin == DEPLOYMENT:
             return f"{PREFIX}-{pod.name}-{pod.uid}"
+        if plugin == JOBSET:
+            return jobset_name(top, pod)
+        if plugin == KNATIVE:  # (``top``: the pod's Revision, :meth:`_Objects.revision`)
+            return f"{PREFIX}-{pod.name}-{pod.uid}" if self.per_pod(pod.namespace, top.name) else f"{PREFIX}-{top.name}-{top.uid}"
+        if plugin == PODJOB and is_spark(pod.labels):
+            if pod.labels[SPARK_SELECTOR_LABEL] == "":
+                raise GrouperError(f"the Spark pod {pod.namespace}/{pod.name}'s {SPARK_SELECTOR_LABEL} label, its PodGroup's "
+                                   "name, is empty: KAI cannot create it", ("metadata", "labels", SPARK_SELECTOR_LABEL), on_pod=True)  # fmt: skip
+            return pod.labels[SPARK_SELECTOR_LABEL]
+        if plugin == RUNAIJOB:
+            legacy = self.legacy_job_name(top, pod)
+            cut = pod.name.rfind("-")  # (the pod's name up to its last dash, calcPodGroupName)
+            return legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name[:cut] if cut != -1 else pod.name}-{top.uid}"
+        if plugin == LWS:
+            return lws_name(top, pod)
         return f"{PREFIX}-{top.name}-{top.uid}"
 
-    def subgroup_name(self, plugin: str, top: Owner, pod: Pod) -> str | None:
+    def subgroup_name(self, plugin: str, top: Owner, pod: Pod, md: Metadata | None = None) -> str | None:
         """The sub-group ``metadata(plugin, top, pod).subgroup_for(pod)`` names, found
         directly (the pod's segment is its index // the segment size) with the same
-        per-pod errors; the PodGroup's own fields are checked when it is built."""
+        per-pod errors; the PodGroup's own fields are checked when it is built. ``md``: the
+        PodGroup built (Ray's sub-groups do not depend on the pod: the pod's is the first of
+        its ray.io/group label's name)."""
+        if plugin in RAY_CLUSTER_NAME_PATHS:
+            group = pod.labels.get(RAY_GROUP_LABEL)
+            return group if md is not None and any(sg.name == group for sg in md.subgroups) else None
+        if plugin == LWS:
+            return lws_plan(top, pod, self.max_segments).subgroup_of(pod)
         if plugin != PYTORCH:
             return None
         return pytorch_subgroup_of(top, pod, self.max_segments)
@@ -429,14 +579,39 @@ class Grouper:
 
     # -- apps/v1 Deployment (deployment_grouper.go) --------------------------------------
     def deployment(self, top: Owner, pod: Pod) -> Metadata:
-        md = self.default(top, pod)
+        md = self.defaulted_class(top, pod, INFERENCE)
         md.owner = ("v1", "Pod", pod.name, pod.uid)
-        md.priority_class = self.priority_class([top], pod, INFERENCE)
         md.name = f"{PREFIX}-{pod.name}-{pod.uid}"
         return md
 
-    # -- kubeflow.org/v1 PyTorchJob (pytorch_grouper.go, distributed_common.go) ---------
+    def defaulted_class(self, top: Owner, pod: Pod, fallback: str) -> Metadata:
+        """The default grouper's, with the priority class ``CalcPodGroupPriorityClass`` gives
+        (the top owner's label, the pod's, its ``spec.priorityClassName``, else ``fallback``):
+        the Deployment's, the kubeflow Notebook's (``build``, ``notebook_grouper.go``) and
+        the SPOTRequest's (``inference``, ``spotrequest.go``)."""
+        md = self.default(top, pod)
+        md.priority_class = self.priority_class([top], pod, fallback)
+        return md
+
+    # -- amlarc.azureml.com/v1alpha1 AmlJob (aml_grouper.go) ------------------------------
+    def aml(self, top: Owner, pod: Pod) -> Metadata:
+        """minMember ``spec.job.options.envs.AZUREML_NODE_COUNT`` as Go's int32; absent or not
+        an integer is KAI's error."""
+        md = self.default(top, pod)
+        try:
+            replicas, found = nested_int64(top.obj, *AML_NODE_COUNT)
+        except GrouperError as e:
+            raise GrouperError(f"azureml envs count not found in spec ({e})", e.path) from None
+        if not found:
+            raise GrouperError("azureml envs count not found in spec", AML_NODE_COUNT[:-1])
+        md.min_available = _go_int32(replicas)
+        return md
+
+    # -- kubeflow.org/v1 TFJob, XGBoostJob, JAXJob, PyTorchJob, MPIJob (distributed_common.go) --
     def distributed(self, top: Owner, pod: Pod, replica_spec_name: str, mandatory: Iterable[str] = ()) -> Metadata:
+        """``KubeflowDistributedGrouper.GetPodGroupMetadata``: the default grouper's, minMember
+        ``runPolicy.schedulingPolicy.minAvailable``, else the sum of the replica specs'
+        replicas (:func:`job_num_of_pods`)."""
         md = self.default(top, pod)
         v, found = nested_int64(top.obj, "spec", "runPolicy", "schedulingPolicy", "minAvailable")
         if found:
@@ -446,7 +621,8 @@ class Grouper:
         return md
 
     def pytorch(self, top: Owner, pod: Pod) -> Metadata:
-        md = self.distributed(top, pod, "pytorchReplicaSpecs")
+        """``pytorch_grouper.go``."""
+        md = self.distributed(top, pod, *DISTRIBUTED[PYTORCH])
         for path in (("spec", "elasticPolicy", "minReplicas"), ("spec", "runPolicy", "schedulingPolicy", "minAvailable")):
             try:
                 v, found = nested_int64(top.obj, *path)
@@ -457,7 +633,126 @@ class Grouper:
         md.subgroups = pytorch_subgroups(top, pod, md.min_available, self.max_segments)
         return md
 
-    def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner]) -> Metadata:
+    def mpi(self, top: Owner, pod: Pod) -> Metadata:
+        """``mpi-grouper.go``: the distributed grouper's (``Launcher`` and ``Worker``
+        required), less the Launcher replicas when ``spec.launcherCreationPolicy`` is
+        ``WaitForWorkersReady`` and no launcher pod exists (:meth:`launcher_exists`)."""
+        field_name, mandatory = DISTRIBUTED[MPI]
+        md = self.distributed(top, pod, field_name, mandatory)
+        policy, found = nested_string(top.obj, "spec", "launcherCreationPolicy")
+        if not found or policy != MPI_DELAYED_LAUNCHER or self.launcher_exists(top, pod.namespace):
+            return md
+        path = ("spec", field_name, "Launcher", "replicas")
+        why = f"the type of the job {top.name} doesn't allow for 0 {field_name} pods"
+        try:
+            replicas, found = nested_int64(top.obj, *path)
+        except GrouperError as e:
+            raise GrouperError(f"{why} ({e})", e.path) from None
+        if not found or replicas == 0:
+            raise GrouperError(why, path)
+        md.min_available -= int32(replicas, "Launcher replicas", path)
+        return md
+
+    def launcher_exists(self, top: Owner, namespace: str) -> bool:
+        """``launcherPodExists``: a pod of the owner's namespace, not being deleted, labelled
+        ``training.kubeflow.org/job-name`` the owner's name and ``…/job-role`` ``launcher``."""
+        return (namespace, top.name) in self.launchers
+
+    # -- jobset.x-k8s.io/v1alpha2 JobSet (jobset_grouper.go) -----------------------------
+    def jobset(self, top: Owner, pod: Pod) -> Metadata:
+        """One PodGroup per replicated job (``InOrder``, the default startup order), minMember
+        its replicas × min(parallelism, completions); else one for the JobSet, minMember the
+        sum over its named replicated jobs (:func:`jobset_name`, :func:`replicated_job_min`)."""
+        md = self.default(top, pod)
+        md.name = jobset_name(top, pod)
+        jobs, found = nested(top.obj, "spec", "replicatedJobs")
+        if found and not isinstance(jobs, list):
+            raise GrouperError("spec.replicatedJobs is not a list", ("spec", "replicatedJobs"))
+        if not found or not jobs:
+            md.min_available = 1
+            return md
+        if jobset_order(top) == JOBSET_IN_ORDER:
+            wanted = pod.labels[JOBSET_REPLICATED_JOB_LABEL]
+            md.min_available = next((replicated_job_min(rj, i) for i, rj in enumerate(jobs)
+                                     if isinstance(rj, dict) and _name_of(rj) == wanted), 1)  # fmt: skip
+            return md
+        total = sum(replicated_job_min(rj, i) for i, rj in enumerate(jobs) if isinstance(rj, dict) and _name_of(rj))
+        if total > INT32 - 1:
+            raise GrouperError(f"total minAvailable too large ({total}) for JobSet {top.name}: exceeds int32 max value",
+                               ("spec", "replicatedJobs"))  # fmt: skip
+        md.min_available = max(total, 1)
+        return md
+
+    # -- leaderworkerset.x-k8s.io/v1 LeaderWorkerSet (lws_grouper.go) ---------------------
+    def lws(self, top: Owner, pod: Pod) -> Metadata:
+        """A PodGroup per group (``-group-<i>`` of the pod's group-index label), minMember
+        the group's size (:func:`lws_plan`), sub-groups leader and workers, or segments."""
+        md = self.default(top, pod)
+        plan = lws_plan(top, pod, self.max_segments)
+        md.min_available = plan.size
+        md.subgroups = plan.subgroups(pod)
+        md.name = lws_name(top, pod)
+        return md
+
+    # -- ray.io RayCluster, RayJob, RayService (ray_grouper.go and its three callers) ------
+    def ray(self, top: Owner, pod: Pod, cluster: Owner) -> Metadata:
+        """The default grouper's on ``top`` with minMember and sub-groups of ``cluster`` (the
+        RayCluster: ``top`` itself, or the one the RayJob or RayService names,
+        :func:`ray_cluster_name`), no sub-groups when a KAI PodGroup of the name exists
+        without any; priority class the ``ray.io/priority-class-name`` label of ``top``."""
+        md = self.default(top, pod)
+        md.min_available, subgroups = ray_pods_and_subgroups(cluster)
+        if (md.namespace, md.name) not in self.flat:
+            md.subgroups = subgroups
+        if RAY_PRIORITY_LABEL in top.labels:
+            md.priority_class = top.labels[RAY_PRIORITY_LABEL]
+        group = pod.labels.get(RAY_GROUP_LABEL)
+        hit = next((sg for sg in md.subgroups if sg.name == group), None)
+        if hit is not None:
+            hit.pods = (pod.name,)
+        return md
+
+    # -- serving.knative.dev/v1 Service (knative.go) ------------------------------------
+    def knative(self, revision: Owner, pod: Pod) -> Metadata:
+        """``--knative-gang-schedule`` (on by default): the Revision's PodGroup (minMember its
+        ``autoscaling.knative.dev/min-scale`` annotation, 1 unless an integer, as int32; the
+        priority class from the Revision and the pod, else ``inference``), or, for a Revision
+        grouped per pod before (:meth:`_Objects.knative_per_pod`), the pod's (minMember 1, ``inference``);
+        labels, annotations and queue the Revision's; no preemptibility, no topology."""
+        md = self.default(revision, pod)
+        md.preemptibility = ""
+        md.topology = {"preferredTopologyLevel": "", "requiredTopologyLevel": "", "topology": ""}
+        md.name = self.name_of(KNATIVE, revision, pod)
+        if self.per_pod(pod.namespace, revision.name):
+            md.priority_class, md.min_available = INFERENCE, 1
+            md.owner = ("v1", "Pod", pod.name, pod.uid)
+            return md
+        md.priority_class = self.priority_class([revision], pod, INFERENCE)
+        scale = atoi(revision.annotations[KNATIVE_MIN_SCALE]) if KNATIVE_MIN_SCALE in revision.annotations else None
+        md.min_available = 1 if scale is None else _go_int32(scale)
+        return md
+
+    def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
+        if plugin == KNATIVE:
+            return self.knative(top, pod)
+        if plugin in (RUNAIJOB, PODJOB):  # (runaijob-grouper.go, podjob.go and spark.go: named by name_of)
+            md = self.default(top, pod)
+            md.name = self.name_of(plugin, top, pod)
+            return md
+        if plugin in (NOTEBOOK, SPOT_REQUEST):
+            return self.defaulted_class(top, pod, BUILD if plugin == NOTEBOOK else INFERENCE)
+        if plugin == AML:
+            return self.aml(top, pod)
+        if plugin in RAY_CLUSTER_NAME_PATHS:
+            return self.ray(top, pod, cluster or top)
+        if plugin == LWS:
+            return self.lws(top, pod)
+        if plugin == JOBSET:
+            return self.jobset(top, pod)
+        if plugin in (TFJOB, XGBOOST, JAX):
+            return self.distributed(top, pod, *DISTRIBUTED[plugin])
+        if plugin == MPI:
+            return self.mpi(top, pod)
         if plugin == JOB:
             return self.job(top, pod)
         if plugin == DEPLOYMENT:
@@ -467,6 +762,369 @@ class Grouper:
         if plugin == CRONJOB:  # (``top``: the pod's Job, :meth:`_Objects.cron_job`)
             return self.default(top, pod, [top])
         return self.default(top, pod, owners)
+
+
+def _go_int64(v: int) -> int:
+    """``v`` wrapped as Go's int64 arithmetic wraps it."""
+    return (v + INT64) % (2 * INT64) - INT64
+
+
+def _name_of(rj: dict) -> str:
+    """``unstructured.NestedString(rj, "name")`` with its error ignored: "" unless a string."""
+    v = rj.get("name")
+    return v if type(v) is str else ""
+
+
+def jobset_order(top: Owner) -> str:
+    """``getStartupPolicyOrder``: ``spec.startupPolicy.startupPolicyOrder``, else ``InOrder``."""
+    v, found = nested_string(top.obj, "spec", "startupPolicy", "startupPolicyOrder")
+    return v if found else JOBSET_IN_ORDER
+
+
+def jobset_name(top: Owner, pod: Pod) -> str:
+    """The PodGroup's name: ``pg-<jobset>-<uid>-<replicated job>`` (``InOrder``), else
+    ``pg-<jobset>-<uid>``; a JobSet without name or uid, a pod without the
+    ``jobset.sigs.k8s.io/replicatedjob-name`` label (or with it empty) is KAI's error."""
+    if not top.name or not top.uid:
+        raise GrouperError(f"jobset top owner {top.name!r} missing name or UID", ("metadata",))
+    replicated = pod.labels.get(JOBSET_REPLICATED_JOB_LABEL, "")
+    if replicated == "":
+        raise GrouperError(f"pod {pod.namespace}/{pod.name} missing required label {JOBSET_REPLICATED_JOB_LABEL!r}",
+                           ("metadata", "labels"), on_pod=True)  # fmt: skip
+    if jobset_order(top) == JOBSET_IN_ORDER:
+        return f"{PREFIX}-{top.name}-{top.uid}-{replicated}"
+    return f"{PREFIX}-{top.name}-{top.uid}"
+
+
+def replicated_job_min(rj: dict, i: int) -> int:
+    """``calculateReplicatedJobMinAvailable`` of ``spec.replicatedJobs[i]``: its
+    ``replicas`` (1 unless positive) × its template's ``parallelism`` (1 unless positive),
+    or its ``completions`` when positive and smaller; the product as Go's int64 computes it,
+    1 unless positive, past int32 an error."""
+    base = ("spec", "replicatedJobs", i)
+
+    def positive(*path: str) -> tuple[int, bool]:
+        try:
+            v, found = nested_int64(rj, *path)
+        except GrouperError as e:
+            raise GrouperError(f"spec.replicatedJobs[{i}]: {e}", (*base, *e.path)) from None
+        return v, found and v > 0
+
+    replicas, ok = positive("replicas")
+    replicas = replicas if ok else 1
+    parallelism, ok = positive("template", "spec", "parallelism")
+    parallelism = parallelism if ok else 1
+    completions, ok = positive("template", "spec", "completions")
+    if ok and completions < parallelism:
+        parallelism = completions
+    product = _go_int64(replicas * parallelism)
+    if product <= 0:
+        return 1
+    if product > INT32 - 1:
+        raise GrouperError(f"minAvailable too large ({product}) for replicatedJob {_name_of(rj)!r}: exceeds int32 max value",
+                           base)  # fmt: skip
+    return product
+
+
+def is_spark(labels: dict[str, str]) -> bool:
+    """``IsSparkPod``: both Spark labels (any values)."""
+    return SPARK_APP_LABEL in labels and SPARK_SELECTOR_LABEL in labels
+
+
+def _go_int32(v: int) -> int:
+    """``int32(v)``, wrapped as Go wraps it."""
+    return (v + INT32) % (2 * INT32) - INT32
+
+
+def lws_name(top: Owner, pod: Pod) -> str:
+    """``pg-<lws>-<uid>``, with ``-group-<i>`` when the pod's group-index label is an integer."""
+    name = f"{PREFIX}-{top.name}-{top.uid}"
+    index = atoi(pod.labels[LWS_GROUP_INDEX_LABEL]) if LWS_GROUP_INDEX_LABEL in pod.labels else None
+    return name if index is None else f"{name}-group-{index}"
+
+
+def _is_leader(pod: Pod) -> bool:
+    return pod.labels.get(LWS_WORKER_INDEX_LABEL) == "0"
+
+
+@dataclass(slots=True)
+class LwsPlan:
+    """A LeaderWorkerSet's sub-groups for one pod (``buildSubGroups``): ``size`` the
+    PodGroup's minMember (the replicas), ``segment`` the segment size (None: leader and
+    workers only), ``segments`` their count, ``last`` the last one's size, ``divisible``
+    whether the workers fill the segments (the leader then joins the first), ``policy``
+    ``subGroupPolicyType``, ``topology`` the segments' constraint, ``pod_segment`` the pod's
+    segment (its worker index's)."""
+
+    size: int
+    segment: int | None = None
+    segments: int = 0
+    last: int = 0
+    divisible: bool = False
+    policy: str = LWS_LEADER_WORKER
+    topology: dict[str, str] | None = None
+    pod_segment: int = 0
+
+    def subgroup_of(self, pod: Pod) -> str | None:
+        """The sub-group whose references hold ``pod`` (``FindSubGroupForPod``)."""
+        if self.segment is None:
+            if _is_leader(pod):
+                return "leader"
+            return "workers" if self.size - 1 > 0 else None
+        if self.policy == LWS_LEADER_WORKER:
+            if _is_leader(pod):
+                return "leader"
+            if self.pod_segment == 0:
+                return "workers"
+            return f"segment-{self.pod_segment}"
+        if self.policy == LWS_LEADER_EXCLUDED:
+            if _is_leader(pod) or self.pod_segment == -1:  # (-1 + 1: the leader's, index 0)
+                return "leader"
+        return f"segment-{self.pod_segment}"
+
+    def subgroups(self, pod: Pod) -> list[SubGroup]:
+        """``buildSubGroupsWithoutSegmentation`` / ``buildSubGroupsWithSegmentation``."""
+        if self.segment is None:
+            out = [SubGroup("leader", 1)]
+            if self.size - 1 > 0:
+                out.append(SubGroup("workers", self.size - 1))
+        else:
+            out = [SubGroup(f"segment-{i}", self.segment, topology=self.topology) for i in range(self.segments)]
+            out[-1].min_available = self.last
+            if self.policy == LWS_LEADER_WORKER:
+                if self.divisible:
+                    out[0].min_available += 1
+                out += [SubGroup("leader", 1, "segment-0"), SubGroup("workers", out[0].min_available - 1, "segment-0")]
+            elif self.policy == LWS_LEADER_EXCLUDED:
+                out.insert(0, SubGroup("leader", 1))
+        name = self.subgroup_of(pod)
+        for sg in out:
+            if sg.name == name:
+                sg.pods = (pod.name,)
+                break
+        return out
+
+
+def _lws_segment_size(top: Owner, size: int) -> int | None:
+    """``getSegmentSize``: the segment size or None: ``…/subGroupPolicy/subGroupSize``, else the LWS's
+    ``kai.scheduler/segment-size`` annotation, else its worker template's; not an integer,
+    at most 1 or more than ``size`` is KAI's error."""
+    path: tuple[Any, ...] = ("spec", "leaderWorkerTemplate", "subGroupPolicy", "subGroupSize")
+    segment, found = nested_int64(top.obj, *path)
+    if not found and SEGMENT_SIZE in top.annotations:
+        path, raw = ("metadata", "annotations", SEGMENT_SIZE), top.annotations[SEGMENT_SIZE]
+        v = atoi(raw)
+        if v is None:
+            raise GrouperError(f"invalid segment size annotation {raw!r} in LWS {top.name}", path)
+        segment, found = v, True
+    if not found:
+        path = ("spec", "leaderWorkerTemplate", "workerTemplate", "metadata", "annotations", SEGMENT_SIZE)
+        try:
+            raw, found = nested_string(top.obj, *path)
+        except GrouperError:
+            raw, found = "", False  # (``_`` for the error: not found)
+        if found:
+            v = atoi(raw)
+            if v is None:
+                raise GrouperError(f"invalid segment size annotation {raw!r} in workerTemplate of LWS {top.name}", path)
+            segment = v
+    if not found:
+        return None
+    if segment <= 1:
+        raise GrouperError(f"segmentSize {segment} is not valid. It must be greater than 1", path)
+    if segment > size:
+        raise GrouperError(f"segmentSize {segment} is greater than replicasSize {size}", path)
+    return segment
+
+
+def _lws_topology(top: Owner, pod: Pod) -> dict[str, str] | None:
+    """``getSegmentTopologyConstraints``: the topology (the pod's annotation, else the worker
+    template's, else the LWS's) with the segment placement annotations (the pod's, else the
+    worker template's); None without a topology or without both levels."""
+    template, found = nested(top.obj, "spec", "leaderWorkerTemplate", "workerTemplate")
+    if found and not isinstance(template, dict):
+        raise GrouperError("spec.leaderWorkerTemplate.workerTemplate is not an object",
+                           ("spec", "leaderWorkerTemplate", "workerTemplate"))  # fmt: skip
+    if not found:
+        return None
+
+    def value(key: str) -> str:
+        if pod.annotations.get(key, ""):
+            return pod.annotations[key]
+        try:
+            v, _ = nested_string(template, "metadata", "annotations", key)
+        except GrouperError:
+            v = ""
+        return v
+
+    topology = value(TOPOLOGY)
+    if topology == "":
+        topology = top.annotations.get(TOPOLOGY, "")
+    if topology == "":
+        return None
+    required, preferred = value(SEGMENT_REQUIRED), value(SEGMENT_PREFERRED)
+    if required == "" and preferred == "":
+        return None
+    return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
+
+
+def _lws_segment_index(worker: int, size: int, segment: int) -> int:
+    """``getSegmentIndex``."""
+    if worker == 0:
+        return 0
+    if (size - 1) % segment == 0:
+        return _go_div(worker - 1, segment)
+    return _go_div(worker, segment)
+
+
+def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
+    """``GetPodGroupMetadata`` of ``lws_grouper.go`` up to the sub-groups: the group size
+    (``spec.leaderWorkerTemplate.size``, required and positive, as int32), the minMember by
+    ``spec.startupPolicy`` (``LeaderCreated``, the default: the size; ``LeaderReady``: 1 for
+    a leader pod (worker index ``0``) not yet on a node, else the pod's
+    ``leaderworkerset.sigs.k8s.io/size`` annotation when an integer, else the size), then
+    the segments (:func:`_lws_segment_size`); more segments than ``max_segments`` (the
+    objects of the request) is an error at the field the size came from."""
+    size_path = ("spec", "leaderWorkerTemplate", "size")
+    size, found = nested_int64(top.obj, *size_path)
+    if not found:
+        raise GrouperError(f"leaderWorkerTemplate.size not found in LWS {top.name}", size_path[:2])
+    if size <= 0:
+        raise GrouperError(f"invalid leaderWorkerTemplate.size {size} in LWS {top.name}", size_path)
+    size = _go_int32(size)
+    policy, found = nested_string(top.obj, "spec", "startupPolicy")
+    policy = policy if found else LWS_LEADER_CREATED
+    from_pod = False
+    if policy == LWS_LEADER_READY:
+        parsed = atoi(pod.annotations[LWS_SIZE_ANNOTATION]) if LWS_SIZE_ANNOTATION in pod.annotations else None
+        if parsed is not None:
+            size, from_pod = _go_int32(parsed), True
+        if _is_leader(pod) and not pod.node_name:
+            size, from_pod = 1, False
+    elif policy != LWS_LEADER_CREATED:
+        raise GrouperError(f"unknown startupPolicy: {policy}", ("spec", "startupPolicy"))
+    plan = LwsPlan(size)
+    segment = _lws_segment_size(top, size)
+    if segment is None:
+        return plan
+    kind_path = ("spec", "leaderWorkerTemplate", "subGroupPolicy", "subGroupPolicyType")
+    kind, found = nested_string(top.obj, *kind_path)
+    plan.policy = kind if found else LWS_LEADER_WORKER
+    plan.topology = _lws_topology(top, pod)
+    plan.segment, plan.divisible = segment, (size - 1) % segment == 0
+    plan.segments = _lws_segment_index(size - 1, size, segment) + 1
+    if plan.segments > max_segments:
+        where = ("metadata", "annotations", LWS_SIZE_ANNOTATION) if from_pod else size_path
+        raise GrouperError(f"a group of {size} in segments of {segment} makes {plan.segments} sub-groups, more than the "
+                           f"objects of the request ({max_segments}; at most GANGPLANK_MAX_OBJECTS)", where, on_pod=from_pod)  # fmt: skip
+    n = plan.segments - 1
+    plan.last = size if n == 0 else size - n * segment - (1 if plan.divisible else 0)
+    raw = pod.labels.get(LWS_WORKER_INDEX_LABEL, "")
+    worker = atoi(raw)
+    if worker is None:
+        raise GrouperError(f"failed to get worker index from pod {pod.namespace}/{pod.name}: {raw!r} is not an integer",
+                           ("metadata", "labels", LWS_WORKER_INDEX_LABEL) if raw else ("metadata", "labels"), on_pod=True)  # fmt: skip
+    plan.pod_segment = _lws_segment_index(worker, size, segment)
+    if plan.policy == LWS_LEADER_EXCLUDED and not plan.divisible:
+        raise GrouperError(f"replicasSize {size} is not divisible by segmentSize {segment}: LeaderExcluded policy is only "
+                           "supported when it is", kind_path)  # fmt: skip
+    leads = _is_leader(pod) and plan.policy in (LWS_LEADER_WORKER, LWS_LEADER_EXCLUDED)
+    first = plan.policy == LWS_LEADER_WORKER and plan.pod_segment == 0
+    low = -1 if plan.policy == LWS_LEADER_EXCLUDED else 0
+    if not leads and not first and not low <= plan.pod_segment < plan.segments:
+        raise GrouperError(f"worker index {worker} of pod {pod.namespace}/{pod.name} is past the {plan.segments} segments "
+                           "of its group (KAI's grouper indexes past its sub-groups and fails)",
+                           ("metadata", "labels", LWS_WORKER_INDEX_LABEL), on_pod=True)  # fmt: skip
+    return plan
+
+
+def ray_cluster_name(top: Owner, plugin: str) -> str:
+    """``extractRayClusterObject``'s name: the first of the plugin's status paths found (a
+    value that is not a string is an error); none found, or "", is KAI's error."""
+    for path in RAY_CLUSTER_NAME_PATHS[plugin]:
+        name, found = nested_string(top.obj, *path)
+        if found:
+            break
+    else:
+        name = ""
+    if name == "":
+        raise GrouperError(f"failed to extract rayClusterName for {top.kind} {top.name}: make sure that the ray-operator "
+                           "is up and a RayCluster child-object has been created", ("status",))  # fmt: skip
+    return name
+
+
+def _ray_topology(spec: dict, where: tuple[Any, ...], name: str, cluster: Owner) -> dict[str, str] | None:
+    """``getTemplateTopologyConstraints`` of a head or worker group spec."""
+    values = []
+    for key in (TOPOLOGY, TOPOLOGY_REQUIRED, TOPOLOGY_PREFERRED):
+        try:
+            v, _ = nested_string(spec, "template", "metadata", "annotations", key)
+        except GrouperError as e:
+            raise GrouperError(f"{name}: {e}", (*where, *e.path), owner=cluster) from None
+        values.append(v)
+    topology, required, preferred = values
+    if required == "" and preferred == "":
+        return None
+    if topology == "":
+        raise GrouperError(f"topology annotation ({TOPOLOGY}) is required for {name} when topology placement annotations "
+                           "are set", (*where, "template", "metadata", "annotations"), owner=cluster)  # fmt: skip
+    return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
+
+
+def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
+    """``calcJobNumOfPodsAndSubGroups``: 1 (the head, sub-group ``headgroup``) plus, per
+    worker group not suspended and with replicas or minReplicas, its ``minReplicas`` (else
+    ``replicas``) × ``numOfHosts`` (default 1), as Go's int32; its sub-group is its
+    ``groupName``, else ``worker-group-<index>``; minReplicas past replicas is KAI's error."""
+
+    def err(e: GrouperError, where: tuple[Any, ...]) -> GrouperError:
+        return GrouperError(str(e), (*where, *e.path), owner=cluster)
+
+    head, found = nested(cluster.obj, "spec", "headGroupSpec")
+    if found and not isinstance(head, dict):
+        raise GrouperError("spec.headGroupSpec is not an object", ("spec", "headGroupSpec"), owner=cluster)
+    total = 1
+    out = [SubGroup(RAY_HEAD_GROUP, 1, topology=_ray_topology(head, ("spec", "headGroupSpec"), "headGroupSpec", cluster)
+                    if found else None)]  # fmt: skip
+    groups, found = nested(cluster.obj, "spec", "workerGroupSpecs")
+    if found and not isinstance(groups, list):
+        raise GrouperError("spec.workerGroupSpecs is not a list", ("spec", "workerGroupSpecs"), owner=cluster)
+    for i, spec in enumerate(groups or ()):
+        where = ("spec", "workerGroupSpecs", i)
+        if not isinstance(spec, dict):  # (Go's type assertion panics: no PodGroup)
+            raise GrouperError(f"spec.workerGroupSpecs[{i}] is not an object", where, owner=cluster)
+        try:
+            suspended, found = nested(spec, "suspended")
+            if found and type(suspended) is not bool:
+                raise GrouperError("suspended is not a boolean", ("suspended",))
+            if found and suspended:
+                continue
+            desired, _ = nested_int64(spec, "replicas")
+            least, _ = nested_int64(spec, "minReplicas")
+            if least > desired:
+                raise GrouperError(f"ray-cluster replicas for a workerGroupsSpec can't be less than minReplicas: {desired} "
+                                   f"replicas and {least} minReplicas in group number {i}", ("replicas",))  # fmt: skip
+            if least == 0 and desired == 0:
+                continue
+            hosts, found = nested_int64(spec, "numOfHosts")
+        except GrouperError as e:
+            raise err(e, where) from None
+        hosts = hosts if found else 1
+        n = _go_int32(_go_int64((least if least > 0 else desired) * hosts))
+        total = _go_int32(total + n)
+        name = spec.get("groupName")
+        name = name if type(name) is str and name else f"worker-group-{i}"
+        out.append(SubGroup(name, n, topology=_ray_topology(spec, where, f"workerGroupSpecs.{name}", cluster)))
+    return total, out
+
+
+def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
+    """(namespace, job name) of the MPI launcher pods ``launcherPodExists`` finds: the
+    snapshot's Kubernetes pods, of any scheduler, not being deleted, labelled
+    ``training.kubeflow.org/job-role: launcher`` and with a ``…/job-name``."""
+    return {(p.namespace, p.labels[MPI_JOB_NAME_LABEL]) for p in pods
+            if p.pointer.startswith("/objects/") and not p.deleting and MPI_JOB_NAME_LABEL in p.labels
+            and p.labels.get(MPI_JOB_ROLE_LABEL) == "launcher"}  # fmt: skip
 
 
 def job_num_of_pods(top: Owner, replica_spec_name: str, mandatory: Iterable[str] = ()) -> int:
@@ -699,14 +1357,23 @@ def candidates(d: Draft) -> list[PodDraft]:
     return out
 
 
+_POD_LABEL = "v1 Pod"
+
+
 class _Objects:
     """The objects Gangplank has no reader for (``Draft.unread_objects``), by (API group,
     kind, namespace, name); those read as owners are counted. Each owner's metadata is
     read (and checked against the metadata size limits) once, each reference looked up
     once, each chain walked once (:meth:`top`)."""
 
-    def __init__(self, d: Draft, limits: MetaLimits = DEFAULT_LIMITS) -> None:
+    def __init__(self, d: Draft, limits: MetaLimits = DEFAULT_LIMITS, pods: Any = None) -> None:
         self.limits = limits
+        self._draft, self._specs = d, pods  # (``pods``: PodSpecs, for owners that are pods)
+        self._pods: dict[tuple[str, str], str] | None = None  # (namespace, name) -> pointer, made on demand
+        self._knative: dict[tuple[str, str], list[str]] | None = None  # (namespace, Revision) -> its pods' PodGroups
+        self._per_pod: dict[tuple[str, str], bool] = {}
+        self._skips: dict[tuple[str, str, str, str, str], tuple[Owner | None, tuple[Owner, ...]]] = {}  # (ns, ref) -> skip
+        self._kai_groups: dict[tuple[str, str], Any] | None = None  # the snapshot's KAI PodGroups, made on demand
         self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
         seen: set[tuple[str, str, str, str, Any]] = set()
         for label, o, p in d.unread_objects:
@@ -731,15 +1398,30 @@ class _Objects:
         self._refs: dict[str, list[dict]] = {}  # pointer -> its ownerReferences
         self._tops: dict[tuple[str, str, str, str, str], tuple[Owner | None, str]] = {}  # (ns, ref) -> top, why none
 
+    def _hits(self, ref: dict, ns: str) -> list[tuple[str, dict, str]] | None:
+        """The objects a reference names (group, kind, name in ``ns``): an owner that is a
+        Kubernetes pod (a LeaderWorkerSet's worker StatefulSet is owned by its leader pod) is
+        one of the snapshot's pods, found by name."""
+        if ref["kind"] == "Pod" and ref["apiVersion"] == "v1" and self._specs is not None:
+            if self._pods is None:
+                self._pods = {}
+                for p in self._draft.pods:
+                    if p.pointer.startswith("/objects/"):
+                        self._pods.setdefault((p.namespace, p.name), p.pointer)
+            ptr = self._pods.get((ns, ref["name"]))
+            o = self._specs.pod(ptr) if ptr is not None else None
+            return [(_POD_LABEL, o, ptr)] if isinstance(o, dict) and isinstance(o.get("metadata"), dict) else None  # type: ignore[list-item]
+        return self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
+
     def has(self, ref: dict, ns: str) -> bool:
-        return (ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]) in self.by_key
+        return bool(self._hits(ref, ns))
 
     def get(self, ref: dict, ns: str) -> Owner | None:
         """``getOwnerInstance``: by the reference's group, kind and name, with its uid."""
         key = (ns, ref["apiVersion"], ref["kind"], ref["name"], ref["uid"])
         if key in self._owners:
             return self._owners[key]
-        hits = self.by_key.get((ref["apiVersion"].rpartition("/")[0], ref["kind"], ns, ref["name"]))
+        hits = self._hits(ref, ns)
         # (another object of that name: KAI's ResourceExpired; one of that uid at most: duplicates are refused)
         hit = next((h for h in hits or () if h[1]["metadata"].get("uid") == ref["uid"]), None)
         if hit is None:
@@ -755,7 +1437,8 @@ class _Objects:
             labels = r.str_map(meta, "labels", mp, ident) if meta.get("labels") is not None else {}
             ann = r.str_map(meta, "annotations", mp, ident) if meta.get("annotations") is not None else {}
             got = self._meta[p] = (labels, ann)
-            self.read[label] = self.read.get(label, 0) + 1
+            if label != _POD_LABEL:  # (a pod is read as a pod: not an ignored object)
+                self.read[label] = self.read.get(label, 0) + 1
         owner = self._owners[key] = Owner(ref["apiVersion"], ref["kind"], ref["name"], ref["uid"], got[0], got[1], o, p)
         return owner
 
@@ -816,17 +1499,127 @@ class _Objects:
             return None, f"Job {ref['name']}"
         return self.get({"apiVersion": "batch/v1", "kind": "Job", "name": ref["name"], "uid": uid}, ns), ""
 
-    def chain(self, ref: dict, ns: str) -> list[Owner]:
-        """The owners from ``ref`` to its top owner (:meth:`top` found one)."""
+    def ray_cluster(self, top: Owner, name: str, ns: str) -> tuple[Owner | None, str]:
+        """``extractRayClusterObject``'s Get: the RayCluster ``name`` of the namespace, in
+        ``top``'s API group (got by name: no uid to check; of several of that name, the
+        least uid); (None, why) when the snapshot has none."""
+        hits = [h for h in self.by_key.get(("ray.io", "RayCluster", ns, name)) or () if isinstance(h[1]["metadata"].get("uid"), str)]
+        if not hits:
+            return None, f"RayCluster {name} (named by {top.kind} {top.name})"
+        uid = min(h[1]["metadata"]["uid"] for h in hits)
+        return self.get({"apiVersion": top.api_version, "kind": "RayCluster", "name": name, "uid": uid}, ns), ""
+
+    def revision(self, pod: Pod) -> tuple[Owner | None, str]:
+        """``knative.go``'s Revision: the serving.knative.dev Revision the pod's
+        ``serving.knative.dev/revision`` label names (required), got by name (of several of
+        that name, the least uid); (None, why) when the snapshot has none."""
+        name = pod.labels.get(KNATIVE_REVISION_LABEL)
+        if name is None:
+            raise GrouperError(f"revisionName not found for knative service pod {pod.namespace}/{pod.name}",
+                               ("metadata", "labels"), on_pod=True)  # fmt: skip
+        hits = [h for h in self.by_key.get(("serving.knative.dev", "Revision", pod.namespace, name)) or ()
+                if isinstance(h[1]["metadata"].get("uid"), str)]  # fmt: skip
+        if not hits:
+            return None, f"Revision {name} (the pod's {KNATIVE_REVISION_LABEL} label)"
+        uid = min(h[1]["metadata"]["uid"] for h in hits)
+        return self.get({"apiVersion": "serving.knative.dev/v1", "kind": "Revision", "name": name, "uid": uid}, pod.namespace), ""
+
+    def knative_per_pod(self, ns: str, revision: str) -> bool:
+        """``isBCRevision``: the snapshot's pods of the Revision (its label) annotated
+        ``pod-group-name``: two naming one PodGroup, none, or one naming a KAI PodGroup the
+        snapshot lacks or owned by the Revision: grouped as a gang (False); several
+        PodGroups, or one owned by a Pod: one by one (True); one owned by nothing or by
+        another kind is KAI's error."""
+        key = (ns, revision)
+        if self._knative is None:
+            self._knative = {}
+            for p in self._draft.pods:
+                rev = p.labels.get(KNATIVE_REVISION_LABEL)
+                if rev is not None and p.pointer.startswith("/objects/") and kube.KAI_GROUP_ANNOTATION in p.annotations:
+                    self._knative.setdefault((p.namespace, rev), []).append(p.annotations[kube.KAI_GROUP_ANNOTATION])
+        if key in self._per_pod:
+            return self._per_pod[key]
+        names = self._knative.get(key, [])
+        if len(set(names)) != len(names) or not names:
+            out = False
+        elif len(names) > 1:
+            out = True
+        else:
+            out = self._owned_by_pod(ns, names[0], revision)
+        self._per_pod[key] = out
+        return out
+
+    def _owned_by_pod(self, ns: str, name: str, revision: str) -> bool:
+        from app.ingest.pgcontroller import owner_references
+
+        if self._kai_groups is None:
+            self._kai_groups = {}
+            for x in self._draft.groups:
+                if x.source == "kai":
+                    self._kai_groups.setdefault((x.namespace, x.name), x)
+        g = self._kai_groups.get((ns, name))
+        o = self._specs.pod(g.pointer) if g is not None and self._specs is not None else None
+        if g is None or o is None:
+            return False  # (not found: a gang)
+        meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
+        pg = Owner("scheduling.run.ai/v2alpha2", "PodGroup", name, "", {}, {}, o, g.pointer)
+        refs = owner_references(meta, g.pointer, kube.ident_of("PodGroup", meta, namespaced=True))
+        if not refs:
+            raise GrouperError(f"the PodGroup {name} of the pods of Revision {revision} has no owner references",
+                               ("metadata",), owner=pg)  # fmt: skip
+        if refs[0]["kind"] in ("Revision", "Pod"):
+            return refs[0]["kind"] == "Pod"
+        raise GrouperError(f"the PodGroup {name} of the pods of Revision {revision} has an unexpected owner reference "
+                           f"(kind {refs[0]['kind']})", ("metadata", "ownerReferences", 0, "kind"), owner=pg)  # fmt: skip
+
+    @staticmethod
+    def pod_owner(p: PodDraft, o: dict) -> Owner:
+        """A pod without ownerReferences as its own top owner (``getPodAsResourceOwner``)."""
+        return Owner("v1", "Pod", p.name, p.uid, p.labels, p.annotations, o, p.pointer)
+
+    def chain(self, ref: dict, ns: str, until: Owner | None = None) -> list[Owner]:
+        """The owners from ``ref`` to its top owner (:meth:`top` found one), or to ``until``."""
         owners: list[Owner] = []
         while True:
             inst = self.get(ref, ns)
             assert inst is not None
             owners.append(inst)
             nexts = self.refs(inst)
-            if not nexts:
+            if not nexts or (until is not None and inst.pointer == until.pointer):
                 return owners
             ref = nexts[0]
+
+    def skip(self, ref: dict, ns: str, top: Owner) -> tuple[Owner | None, tuple[Owner, ...]]:
+        """``skipTopOwnerGrouper`` from the pod's first reference ``ref`` under ``top`` (of a
+        kind it skips): (the highest owner below ``top`` whose kind, exactly, it does not
+        skip, or None: the pod itself; the owners skipped, ``top`` first). Each owner's
+        answer is kept, so any chain costs time linear in its owners; more than
+        :data:`MAX_SKIPPED` skipped owners in a row is an error at the last one."""
+        path: list[tuple[tuple[str, str, str, str, str], Owner]] = []
+        above: tuple[Owner | None, tuple[Owner, ...]] = (None, (top,))
+        while True:
+            key = (ns, ref["apiVersion"], ref["kind"], ref["name"], ref["uid"])
+            if key in self._skips:
+                above = self._skips[key]
+                break
+            inst = self.get(ref, ns)
+            assert inst is not None
+            if inst.pointer == top.pointer:
+                break
+            path.append((key, inst))
+            ref = self.refs(inst)[0]
+        for key, inst in reversed(path):  # (from the top down)
+            if above[0] is None:
+                if exact_plugin_of(inst.api_version, inst.kind) == SKIP:
+                    if len(above[1]) >= MAX_SKIPPED:
+                        raise GrouperError(f"more than {MAX_SKIPPED} owners of the kinds KAI's skip-top-owner grouper skips "
+                                           f"in a row above this {inst.kind} (SECURITY.md, Limits)",
+                                           ("metadata", "ownerReferences"), owner=inst)  # fmt: skip
+                    above = (None, (*above[1], inst))
+                else:
+                    above = (inst, above[1])
+            self._skips[key] = above
+        return above
 
     def account(self, d: Draft) -> None:
         if not self.read:
@@ -838,7 +1631,24 @@ class _Objects:
                        "modelled")  # fmt: skip
 
 
+def _merged(last: Owner, skipped: tuple[Owner, ...]) -> Owner:
+    """``propagateMetadataDownChain``, down from the top: ``last`` with the skipped owners'
+    labels and annotations it lacks (the lower owner's kept). Views, not copies (a
+    PodGroup per pod of an Argo Workflow each takes the Workflow's), read only."""
+    return Owner(last.api_version, last.kind, last.name, last.uid,
+                 ChainMap(last.labels, *(s.labels for s in reversed(skipped))),  # type: ignore[arg-type]
+                 ChainMap(last.annotations, *(s.annotations for s in reversed(skipped))), last.obj, last.pointer)  # type: ignore[arg-type]
+
+
+def _pod_of(p: PodDraft, spec: dict) -> Pod:
+    """The pod as the grouper sees it, ``spec`` its raw ``spec``."""
+    pcn, node_name = spec.get("priorityClassName"), spec.get("nodeName")
+    return Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "",
+               node_name if isinstance(node_name, str) else "")  # fmt: skip
+
+
 def _grouper_error(e: GrouperError, p: PodDraft, top: Owner) -> InputError:
+    top = e.owner or top
     if e.on_pod:
         return InputError(f"KAI's pod-grouper makes no PodGroup for this pod: {e}", join_pointer(p.pointer, *e.path), p.ident)
     ident = kube.ident_of(top.kind, top.obj["metadata"], namespaced=True)
@@ -862,35 +1672,48 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     from app.ingest.numatopology import PodSpecs
     from app.ingest.pgcontroller import owner_references
 
-    if not d.unread_objects:  # no owner to find: each stays a job of one (the pods' raw objects not parsed again)
-        d.notes.append(f"{len(pods)} kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. "
-                       f"{min(f'{p.namespace}/{p.name}' for p in pods)}): each is a job of one here; KAI's pod-grouper "
-                       "groups a pod with ownerReferences by its top owner — adding the owner objects (kubectl get "
-                       "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
-        return
+    no_owners = not d.unread_objects  # (owners can still be pods: a Spark executor's driver)
     specs = PodSpecs(objects)
-    found = _Objects(d, limits)
+    found = _Objects(d, limits, specs)
     existing = {(g.namespace, g.name): g for g in d.groups if g.source == "kai"}
-    grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects)
+    grouper = Grouper([c.name for c, _, _ in d.priority_classes] + list(KAI_PRIORITY_CLASSES), existing, max_objects,
+                      mpi_launchers(d.pods), [k for k, g in existing.items() if not g.subgroup_policies],
+                      found.knative_per_pod)  # fmt: skip
     queues = {q.name for q in d.queues}
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
     other: dict[str, list[str]] = {}  # kind -> pods
     regrouped: list[str] = []  # pods annotated with a PodGroup the snapshot lacks, grouped again
-    # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference)
-    grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict]]] = {}
+    # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference,
+    # the RayCluster a RayJob or RayService names)
+    grouped: dict[tuple[str, str], list[tuple[PodDraft, Pod, Owner, str, dict, Owner | None]]] = {}
+    unnamed: tuple[PodDraft, GrouperError, Owner] | None = None  # a pod whose PodGroup's name is KAI's error
+    ownerless: list[tuple[PodDraft, dict]] = []  # pods without ownerReferences, left as they are
     for p in pods:
         o = specs.pod(p.pointer) or {}
         meta = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
         refs = owner_references(meta, p.pointer, p.ident)
-        if not refs:
-            continue  # (its own top owner: KAI's podjob grouper, a PodGroup of one: Gangplank's job of one;
-            # annotated with an absent PodGroup: KAI's orphan, skipped; refused when its PodGroup is looked up)
-        top, why = found.top(refs[0], p.namespace)
         key = f"{p.namespace}/{p.name}"
+        if not refs:  # (its own top owner: KAI's podjob grouper; annotated with an absent PodGroup: KAI's orphan,
+            if p.group is not None or not is_spark(p.labels):  # skipped, refused when its PodGroup is looked up)
+                ownerless.append((p, o))  # (a PodGroup of one: Gangplank's job of one, unless pods it owns join it)
+                continue
+            top, why = found.pod_owner(p, o), ""
+        else:
+            top, why = found.top(refs[0], p.namespace)
+        plugin = plugin_of(top.api_version, top.kind) if top is not None else _OTHER
+        skip_to: Owner | None = None  # (the skip-top-owner grouper's owner the PodGroup is made of: its owners up to it)
+        if plugin == SKIP:
+            try:
+                inner, skipped = found.skip(refs[0], p.namespace, top)
+            except GrouperError as e:
+                unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+                continue
+            top = skip_to = _merged(inner or found.pod_owner(p, o), skipped)
+            plugin = exact_plugin_of(top.api_version, top.kind)
         if p.group is not None:
-            if top is None or plugin_of(top.api_version, top.kind) == _OTHER:
+            if top is None or plugin == _OTHER:
                 continue  # (KAI leaves it annotated: refused when its PodGroup is looked up, as before)
             regrouped.append(f"{key} (annotated {p.group.name!r})")
         if top is None:
@@ -900,7 +1723,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 broken.append(key)
                 p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             continue
-        plugin = plugin_of(top.api_version, top.kind)
         if plugin == _OTHER:
             other.setdefault(f"{top.api_version} {top.kind}", []).append(key)
             continue
@@ -909,17 +1731,48 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             if top is None:
                 absent.append((key, why))
                 continue
-        spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
-        pcn = spec.get("priorityClassName")
-        pod = Pod(p.name, p.namespace, p.uid, p.labels, p.annotations, pcn if isinstance(pcn, str) else "")
-        grouped.setdefault((p.namespace, grouper.name_of(plugin, top, pod)), []).append((p, pod, top, plugin, refs[0]))
+        pod = _pod_of(p, o.get("spec") if isinstance(o.get("spec"), dict) else {})
+        if plugin == KNATIVE:  # (grouped by the pod's Revision)
+            try:
+                top, why = found.revision(pod)
+            except GrouperError as e:
+                unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+                continue
+            if top is None:
+                absent.append((key, why))
+                continue
+        cluster = None
+        try:
+            name = grouper.name_of(plugin, top, pod)
+            if plugin in (RAY_JOB, RAY_SERVICE):
+                cluster, why = found.ray_cluster(top, ray_cluster_name(top, plugin), p.namespace)
+        except GrouperError as e:  # (the first pod's by namespace and name, whatever the order of objects)
+            unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+            continue
+        if plugin in (RAY_JOB, RAY_SERVICE) and cluster is None:
+            absent.append((key, why))
+            continue
+        grouped.setdefault((p.namespace, name), []).append((p, pod, top, plugin, refs[0] if refs else None, cluster, skip_to))
+    if unnamed is not None:
+        raise _grouper_error(unnamed[1], unnamed[0], unnamed[2])
+    for p, o in ownerless:  # (the top owner of pods grouped by KAI's podjob grouper joins their PodGroup)
+        if p.group is None and (p.namespace, f"{PREFIX}-{p.name}-{p.uid}") in grouped:
+            spec = o.get("spec") if isinstance(o.get("spec"), dict) else {}
+            pod = _pod_of(p, spec)
+            grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     for (ns, name), entries in sorted(grouped.items()):
         entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
-        p, pod, top, plugin, ref0 = entries[0]
+        p, pod, top, plugin, ref0, cluster, skip_to = entries[0]
+        if plugin != DEFAULT:
+            owners = [top]
+        elif skip_to is None:
+            owners = found.chain(ref0, ns)
+        else:  # (the owners up to the one the PodGroup is made of, as they are: skipTopOwnerGrouper's otherOwners)
+            owners = found.chain(ref0, ns, skip_to)
         try:
-            md = grouper.metadata(plugin, top, pod, found.chain(ref0, ns) if plugin == DEFAULT else [top])
+            md = grouper.metadata(plugin, top, pod, owners, cluster)
         except GrouperError as e:
             raise _grouper_error(e, p, top) from None
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
@@ -930,9 +1783,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 kube.read_kai_queue(q, p.pointer, d)
                 queues.add(q["metadata"]["name"])
             defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
-        for p, pod, top, plugin, _ in entries:
+        for p, pod, top, plugin, _, _, _ in entries:
             try:
-                sg_name = grouper.subgroup_name(plugin, top, pod)
+                sg_name = grouper.subgroup_name(plugin, top, pod, md)
             except GrouperError as e:
                 raise _grouper_error(e, p, top) from None
             if sg_name is not None:
@@ -993,6 +1846,15 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "spec the grouper builds (minMember, priority class, preemptibility, sub-groups, topology) and its "
                        "annotations, keeping its queue, markUnschedulable and schedulingBackoff (ApplyToCluster, "
                        "ignoreFields); the pods join it")  # fmt: skip
+    if no_owners:  # (the pods not grouped: as many as the candidates unless some are Spark pods or pods' pods)
+        done = {id(x) for m, _ in made.values() for x in m}
+        rest = [p for p in pods if id(p) not in done]
+        if rest:
+            d.notes.append(f"{len(rest)} kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. "
+                           f"{min(f'{p.namespace}/{p.name}' for p in rest)}): each is a job of one here; KAI's pod-grouper "
+                           "groups a pod with ownerReferences by its top owner — adding the owner objects (kubectl get "
+                           "jobs,deployments,replicasets,pytorchjobs -o json) makes Gangplank group them as KAI does")  # fmt: skip
+        absent = []
     if absent:
         pod_key, why = min(absent)
         d.notes.append(f"{len(absent)} kai-scheduler pod(s) without a PodGroup have owners the snapshot lacks (e.g. "
