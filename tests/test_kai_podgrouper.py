@@ -748,6 +748,19 @@ def test_cronjob_pods_grouped_by_their_job() -> None:
     assert list(jobs(out)) == ["default/pg-cj-1-u-cj-1"] and len(out["bindings"]) == 2
 
 
+def test_cronjob_grouper_job_of_the_references_uid_whatever_the_order() -> None:
+    """The CronJob grouper gets the pod's Job by name: of two Jobs of that name, the one of
+    the pod's reference's uid (the walk to the CronJob went through it), in any object
+    order (not the least uid, not the first in the request)."""
+    cj = kobj("batch/v1", "CronJob", "cj")
+    jobs_ = [kobj("batch/v1", "Job", "cj-1", owners=[ref("CronJob", "cj", "batch/v1")]) for _ in range(2)]
+    jobs_[0]["metadata"]["uid"], jobs_[1]["metadata"]["uid"] = "u-b", "u-a"
+    r = {**ref("Job", "cj-1", "batch/v1"), "uid": "u-b"}
+    objs = [node("a", gpu=4), kai_queue("q", -1), cj, *jobs_, kpod("cj-1-a", r), kpod("cj-1-b", r)]
+    for order in (objs, objs[:3] + objs[3:5][::-1] + objs[5:]):
+        assert list(jobs(decide(order))) == ["default/pg-cj-1-u-b"]
+
+
 def test_owner_metadata_read_once_per_pod_podgroups() -> None:
     """A Job (a PodGroup per pod) with 35,000 annotations and 2,000 pods: the owner's
     annotations shared by its PodGroups, neither copied nor checked again per PodGroup

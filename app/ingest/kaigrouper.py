@@ -1487,16 +1487,17 @@ class _Objects:
 
     def cron_job(self, refs: list[dict], ns: str) -> tuple[Owner | None, str]:
         """``CronJobGrouper``: the pod's first ownerReference of kind ``Job``, and the
-        batch/v1 Job of that name in the pod's namespace (got by name: no uid check), the
-        owner the default grouper then groups by; (None, why) when there is none."""
+        batch/v1 Job of that name in the pod's namespace (got by name: no uid check; of
+        several of that name, the one of the reference's uid, else the least uid), the owner
+        the default grouper then groups by; (None, why) when there is none."""
         ref = next((x for x in refs if x["kind"] == "Job"), None)
         if ref is None:
             return None, "no ownerReference of kind Job (CronJob grouper)"
-        hits = self.by_key.get(("batch", "Job", ns, ref["name"])) or []
-        hit = next((h for h in hits if h[1]["metadata"].get("uid") == ref["uid"]), hits[0] if hits else None)
-        uid = hit[1]["metadata"].get("uid") if hit is not None else None
-        if not isinstance(uid, str):
+        uids = [h[1]["metadata"].get("uid") for h in self.by_key.get(("batch", "Job", ns, ref["name"])) or ()]
+        uids = [u for u in uids if isinstance(u, str)]
+        if not uids:
             return None, f"Job {ref['name']}"
+        uid = ref["uid"] if ref["uid"] in uids else min(uids)  # (of several of that name, the least uid: any order)
         return self.get({"apiVersion": "batch/v1", "kind": "Job", "name": ref["name"], "uid": uid}, ns), ""
 
     def ray_cluster(self, top: Owner, name: str, ns: str) -> tuple[Owner | None, str]:
