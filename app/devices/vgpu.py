@@ -1,0 +1,372 @@
+"""Volcano's HAMi vGPU (``pkg/scheduler/api/devices/nvidia/vgpu``), hami-core sharing, with
+Volcano's default device config (resource names ``volcano.sh/vgpu-number`` / ``-memory`` /
+``-cores``, no memory-percentage resource, no MIG geometries).
+
+* Devices (``NewGPUDevices``): a node needs the annotation ``volcano.sh/node-vgpu-register``
+  and a non-zero allocatable ``volcano.sh/vgpu-number``, ``-cores`` and ``-memory``
+  (``Value()``). The annotation (``decodeNodeDevices``) is split at ``:``; each part holding a
+  ``,`` is a device ``uuid,count,memory,type,health,mode`` (more fields are ignored) whose id is
+  the part's position; a part with fewer than six fields makes the whole annotation unread (no
+  devices; the answer's warnings say so); an annotation without ``:`` is unread too. ``count``
+  and ``memory`` are read by ``Atoi`` (0 when it fails), ``health`` by ``ParseBool`` and never
+  checked after. The node's mode is the last device's; ``mig`` falls back to ``hami-core``
+  because the default config knows no MIG geometry (``extractGeometryFromType``); anything else
+  is ``hami-core``.
+* A pod's request (``ExtractResourceRequest``), per entry of ``spec.containers`` with a
+  ``volcano.sh/vgpu-number`` limit (``AsInt64``; 0 when not whole) or, without one, a
+  ``volcano.sh/vgpu-memory`` limit (then one device): memory from the memory limit, else its
+  request (``AsInt64``, ``int32``); cores likewise from ``volcano.sh/vgpu-cores``; a container
+  with no memory asks the whole card (percentage 100).
+* Devices in use: a pod on the node adds, per entry of its ``volcano.sh/vgpu-ids-new``
+  annotation (containers split at ``;``, devices at ``:``, ``uuid,type,mem,cores``; an entry
+  Go cannot read is skipped), to the first device (by id) whose UUID the entry's contains, once
+  per device (``AddPod`` ignores a pod already on it): one more user, its memory and cores.
+* Fit (``checkNodeGPUSharingPredicateAndScore``): a pod naming ``volcano.sh/vgpu-mode`` other
+  than the node's fails; per container, asking more devices than the node has fails; else the
+  devices in the policy's order (binpack: most used memory first; spread: fewest users first;
+  either then by id; anything else: highest id first) are taken while they pass the UUID
+  allow/deny annotations, have a free slot (users below ``count``), are not used by a pod of
+  the same PodGroup (with ``volcano.sh/vgpu-podgroup-policy: spread``), have the memory, keep
+  cores within 100, are not shared when asking 100 cores, are not at 100 cores when asking 0,
+  and have a type containing ``NVIDIA`` that the pod's ``nvidia.com/use-gputype`` /
+  ``nouse-gputype`` allow. Each device taken counts at once for the next container.
+* Score (``GPUScore``, per device taken, after taking it): binpack 100 x used / total memory;
+  spread 100 when the device had no user before; otherwise 0.
+* Allocate takes what the fit takes. Release (and ``SubResource``) give back only what the
+  pod's own ``volcano.sh/vgpu-ids-new`` lists: a pod placed in the session has none (Volcano
+  keeps the new annotation on the task, not the pod), so undoing its placement gives nothing
+  back, as in Volcano.
+"""
+
+from __future__ import annotations
+
+import math
+
+from app.devices.gpushare import _ATOI
+from app.devices.quantity import as_int64, i32, i64, u64, value
+
+DEVICE_NAME = "hamivgpu"
+REGISTER = "volcano.sh/node-vgpu-register"
+VGPU_NUMBER = "volcano.sh/vgpu-number"
+VGPU_MEMORY = "volcano.sh/vgpu-memory"
+VGPU_CORES = "volcano.sh/vgpu-cores"
+IDS = "volcano.sh/vgpu-ids-new"
+MODE = "volcano.sh/vgpu-mode"
+GROUP_POLICY = "volcano.sh/vgpu-podgroup-policy"
+USE_TYPE, NOUSE_TYPE = "nvidia.com/use-gputype", "nvidia.com/nouse-gputype"
+USE_UUID, NOUSE_UUID = "volcano.sh/vgpu-use-gpuuuid", "volcano.sh/vgpu-nouse-gpuuuid"
+KUBE_GROUP, VOLCANO_GROUP = "scheduling.k8s.io/group-name", "scheduling.volcano.sh/group-name"
+HAMI_CORE, MIG = "hami-core", "mig"
+BINPACK, SPREAD = "binpack", "spread"
+NVIDIA = "NVIDIA"
+MULTIPLIER = 100
+INT64_MIN = -(2**63)
+
+Request = tuple[int, int, int, int]  # (nums, memreq, mem percentage, coresreq): Go's int32s
+Used = tuple[str, str, int, int]  # (uuid, type, memory, cores)
+
+
+class VgpuDevice:
+    """``GPUDevice``: its registration and what its users take (``pods``: uid -> [memory,
+    cores, PodGroup key])."""
+
+    __slots__ = ("id", "uuid", "number", "memory", "type", "used_num", "used_mem", "used_core", "pods")
+
+    def __init__(self, id: int, uuid: str, number: int, memory: int, type: str) -> None:
+        self.id, self.uuid, self.number, self.memory, self.type = id, uuid, number, memory, type
+        self.used_num = self.used_mem = self.used_core = 0
+        self.pods: dict[str, list] = {}
+
+    def copy(self) -> VgpuDevice:
+        out = VgpuDevice(self.id, self.uuid, self.number, self.memory, self.type)
+        out.used_num, out.used_mem, out.used_core = self.used_num, self.used_mem, self.used_core
+        out.pods = {u: list(v) for u, v in self.pods.items()}
+        return out
+
+
+class VgpuDevices:
+    """A node's devices (``GPUDevices``) by id, and its sharing mode."""
+
+    __slots__ = ("name", "mode", "device")
+
+    def __init__(self, name: str, mode: str, device: dict[int, VgpuDevice]) -> None:
+        self.name, self.mode, self.device = name, mode, device
+
+    def copy(self) -> VgpuDevices:
+        return VgpuDevices(self.name, self.mode, {i: d.copy() for i, d in self.device.items()})
+
+
+# -- the node -------------------------------------------------------------------------------------
+def decode_node_devices(name: str, text: str, limit: int) -> tuple[VgpuDevices | None, str]:
+    """``decodeNodeDevices``: the devices (None: unread) and why not, or a note ('' when none);
+    past ``limit`` devices, None (Gangplank's bound)."""
+    if ":" not in text:
+        return None, "it holds no ':'"
+    device: dict[int, VgpuDevice] = {}
+    mode, mig = HAMI_CORE, False
+    for index, part in enumerate(text.split(":")):
+        if "," not in part:
+            continue
+        items = part.split(",")
+        if len(items) < 6:
+            return None, f"device {index} ({part!r}) has fewer than 6 fields"
+        if len(device) >= limit:
+            return None, f"it lists more than {limit} devices, Gangplank's limit"
+        count, mem = atoi_ignoring_error(items[1]), atoi_ignoring_error(items[2])
+        device[index] = VgpuDevice(index, items[0], u64(count), u64(mem), items[3])
+        mode = MIG if items[5] == MIG else HAMI_CORE
+        mig = mig or mode == MIG
+    note = "a device registers mig mode, read as hami-core (Volcano's default device config has no MIG geometry)" if mig else ""
+    return VgpuDevices(name, HAMI_CORE, device), note
+
+
+def atoi_ignoring_error(s: str) -> int:
+    """``n, _ := strconv.Atoi(s)``: 0 for a syntax error, int64's bound for one out of range."""
+    if not _ATOI.fullmatch(s):
+        return 0
+    return max(-(2**63), min(2**63 - 1, int(s)))
+
+
+def node_allocatable_ok(allocatable: object) -> bool:
+    """``NewGPUDevices``' check: allocatable vgpu-number, -cores and -memory, each non-zero."""
+    if not isinstance(allocatable, dict):
+        return False
+    return all(k in allocatable and (value(allocatable[k]) or 0) != 0 for k in (VGPU_NUMBER, VGPU_CORES, VGPU_MEMORY))
+
+
+# -- the pod -----------------------------------------------------------------------------------------
+def has_request(containers: list[tuple[dict, dict]]) -> bool:
+    """``checkVGPUResourcesInPod``: a container's limits name vgpu-memory or vgpu-number."""
+    return any(VGPU_MEMORY in lim or VGPU_NUMBER in lim for lim, _ in containers)
+
+
+def requests(containers: list[tuple[dict, dict]]) -> list[Request]:
+    """``ExtractResourceRequest`` with the default config, over (limits, requests) per container."""
+    out: list[Request] = []
+    for lim, req in containers:
+        if VGPU_NUMBER in lim:
+            n = as_int64(lim[VGPU_NUMBER]) or 0
+        elif VGPU_MEMORY in lim:
+            n = 1
+        else:
+            continue
+        mem = _int_of(lim, req, VGPU_MEMORY)
+        pct = 100 if mem == 0 else 101
+        out.append((i32(n), mem, pct, _int_of(lim, req, VGPU_CORES)))
+    return out
+
+
+def _int_of(lim: dict, req: dict, name: str) -> int:
+    raw = lim[name] if name in lim else req.get(name)
+    if raw is None:
+        return 0
+    v = as_int64(raw)
+    return 0 if v is None else i32(v)
+
+
+def decode_pod_devices(text: str) -> list[list[Used]]:
+    """``DecodePodDevices``: per container the devices it uses."""
+    if not text:
+        return []
+    out = []
+    for ctr in text.split(";"):
+        devs: list[Used] = []
+        for part in ctr.split(":") if ctr else ():
+            if "," not in part:
+                continue
+            f = part.split(",")
+            if len(f) < 4:
+                continue
+            mem, cores = _parse_u32(f[2]), _parse_u32(f[3])
+            if mem is None or cores is None:
+                continue
+            devs.append((f[0], f[1], mem, cores))
+        out.append(devs)
+    return out
+
+
+def _parse_u32(s: str) -> int | None:
+    """``strconv.ParseUint(s, 10, 32)``."""
+    if not s or not s.isascii() or not s.isdigit():
+        return None
+    v = int(s)
+    return v if v < 2**32 else None
+
+
+def group_key(namespace: str, annotations: dict[str, str]) -> str:
+    """``getPodGroupKey``."""
+    name = annotations.get(KUBE_GROUP, "") or annotations.get(VOLCANO_GROUP, "")
+    return f"{namespace}/{name}" if name else ""
+
+
+# -- the changes -------------------------------------------------------------------------------------
+def add_pod(devices: VgpuDevices, uid: str, used: list[list[Used]], key: str) -> None:
+    """``addResource`` (hami-core ``AddPod``), from the pod's own annotation."""
+    for ctr in used:
+        for uuid, _, mem, cores in ctr:
+            for d in devices.device.values():
+                if d.uuid in uuid:
+                    if uid not in d.pods:
+                        d.pods[uid] = [mem, cores, ""]
+                        d.used_num = u64(d.used_num + 1)
+                        d.used_mem = u64(d.used_mem + mem)
+                        d.used_core = u64(d.used_core + cores)
+                    d.pods[uid][2] = key
+                    break
+
+
+def sub_pod(devices: VgpuDevices, uid: str, used: list[list[Used]]) -> None:
+    """``SubResource`` (hami-core ``SubPod``), from the pod's own annotation."""
+    for ctr in used:
+        for uuid, _, mem, cores in ctr:
+            for d in devices.device.values():
+                if d.uuid in uuid:
+                    if uid in d.pods:
+                        d.used_num = u64(d.used_num - 1)
+                        d.used_mem = u64(d.used_mem - mem)
+                        d.used_core = u64(d.used_core - cores)
+                        del d.pods[uid]
+                    break
+
+
+def add_to_pod_map(devices: VgpuDevices, uid: str, taken: list[list[Used]], key: str) -> None:
+    """``addToPodMap``: the devices an allocation took, into their users (every device whose
+    UUID the taken one's contains)."""
+    for ctr in taken:
+        for uuid, _, mem, cores in ctr:
+            for d in devices.device.values():
+                if d.uuid in uuid:
+                    usage = d.pods.setdefault(uid, [0, 0, key])
+                    usage[0] = u64(usage[0] + mem)
+                    usage[1] = u64(usage[1] + cores)
+                    usage[2] = key
+
+
+# -- the fit -------------------------------------------------------------------------------------------
+def _uuid_list(value: str | None) -> list[str]:
+    return [u for s in (value or "").split(",") if (u := s.strip())]
+
+
+def type_allowed(annotations: dict[str, str], card_type: str) -> bool:
+    """``checkGPUtype``."""
+    upper = card_type.upper()
+    if USE_TYPE in annotations:
+        return any(v.upper() in upper for v in annotations[USE_TYPE].split(","))
+    if NOUSE_TYPE in annotations:
+        return not any(v.upper() in upper for v in annotations[NOUSE_TYPE].split(","))
+    return True
+
+
+def uuid_allowed(allow: list[str], deny: list[str], uuid: str) -> bool:
+    """``gpuUUIDFilter.matches``."""
+    if uuid == "" and (allow or deny):
+        return False
+    if allow and uuid not in allow:
+        return False
+    return uuid not in deny
+
+
+def order(devices: VgpuDevices, policy: str) -> list[int]:
+    """``sortedDeviceIndicesByPolicy`` (the default order names ids below the count; a gap
+    is left out here, where Volcano's scheduler dereferences nil)."""
+    d = devices.device
+    if policy == BINPACK:
+        return sorted(d, key=lambda i: (-d[i].used_mem, i))
+    if policy == SPREAD:
+        return sorted(d, key=lambda i: (d[i].used_num, i))
+    return [i for i in range(len(d) - 1, -1, -1) if i in d]
+
+
+def gpu_score(policy: str, d: VgpuDevice) -> float:
+    """``GPUScore`` of a device (after the pod is counted on it)."""
+    if policy == BINPACK:
+        if d.memory == 0:
+            return math.nan if d.used_mem == 0 else math.inf
+        return MULTIPLIER * (float(d.used_mem) / float(d.memory))
+    if policy == SPREAD:
+        return float(MULTIPLIER) if d.used_num == 0 else 0.0
+    return 0.0
+
+
+def fit(devices: VgpuDevices, reqs: list[Request], annotations: dict[str, str], namespace: str, policy: str,
+        replicate: bool) -> tuple[str | None, list[list[Used]], float]:  # fmt: skip
+    """``checkNodeGPUSharingPredicateAndScore`` for a pod asking devices: (None, the devices
+    taken per container, the score) when it fits, else (Volcano's reason, [], 0). With
+    ``replicate`` false the devices are taken on ``devices`` itself (Allocate)."""
+    mode = annotations.get(MODE)
+    if mode is not None and mode != devices.mode:
+        return f"pod required sharing mode {mode} is not the same as the node mode {devices.mode}", [], 0.0
+    if not reqs:
+        return None, [], 0.0
+    gs = devices.copy() if replicate else devices
+    key = group_key(namespace, annotations) if annotations.get(GROUP_POLICY) == SPREAD else ""
+    allow, deny = _uuid_list(annotations.get(USE_UUID)), _uuid_list(annotations.get(NOUSE_UUID))
+    tentative: list[tuple[VgpuDevice, int, int]] = []
+    taken: list[list[Used]] = []
+    score = 0.0
+    for nums, memreq, pct, cores in reqs:
+        if nums > len(gs.device):
+            _rollback(tentative)
+            return f"no enough gpu cards on node {gs.name}", [], 0.0
+        devs: list[Used] = []
+        matched = False
+        for i in order(gs, policy):
+            d = gs.device[i]
+            if not uuid_allowed(allow, deny, d.uuid):
+                continue
+            matched = True
+            if d.number <= d.used_num:
+                continue
+            if key and any(u[2] == key and (u[0] > 0 or u[1] > 0) for u in d.pods.values()):
+                continue
+            need = _card_memory(d.memory, pct) if pct != 101 else u64(memreq)
+            if i64(i64(d.memory) - i64(d.used_mem)) < i64(need):
+                continue
+            if u64(d.used_core + u64(cores)) > 100:
+                continue
+            if cores == 100 and d.used_num > 0:
+                continue
+            if d.used_core == 100 and cores == 0:
+                continue
+            if NVIDIA not in d.type or not type_allowed(annotations, d.type):
+                continue
+            d.used_num = u64(d.used_num + 1)  # (hami-core TryAddPod)
+            d.used_mem = u64(d.used_mem + need)
+            d.used_core = u64(d.used_core + u64(cores))
+            tentative.append((d, need, u64(cores)))
+            if nums > 0:
+                nums -= 1
+                devs.append((d.uuid, NVIDIA, need, u64(cores)))
+                score += gpu_score(policy, d)
+            if nums == 0:
+                break
+        if nums > 0:
+            _rollback(tentative)
+            if (allow or deny) and not matched:
+                return (f"no GPU matches UUID constraints {USE_UUID}={annotations.get(USE_UUID, '')!r}, "
+                        f"{NOUSE_UUID}={annotations.get(NOUSE_UUID, '')!r} on node {gs.name}"), [], 0.0  # fmt: skip
+            return "not enough gpu fitted on this node", [], 0.0
+        taken.append(devs)
+    return None, taken, score
+
+
+def _card_memory(memory: int, pct: int) -> int:
+    """``uint(float64(Memory) * float64(pct) / 100.0)``."""
+    v = float(memory) * float(pct) / 100.0
+    return u64(int(v)) if math.isfinite(v) and -(2**63) <= v < 2**64 else 0
+
+
+def _rollback(tentative: list[tuple[VgpuDevice, int, int]]) -> None:
+    for d, mem, cores in tentative:
+        if d.used_num > 0:
+            d.used_num -= 1
+        d.used_mem = d.used_mem - mem if d.used_mem >= mem else 0
+        d.used_core = d.used_core - cores if d.used_core >= cores else 0
+
+
+def go_round_score(s: float) -> int:
+    """``int64(math.Floor(s + 0.5))`` as amd64 converts it (NaN and out of range: int64's minimum)."""
+    v = math.floor(s + 0.5) if math.isfinite(s) else None
+    if v is None or not -(2**63) <= v < 2**63:
+        return INT64_MIN
+    return int(v)

@@ -1,0 +1,374 @@
+"""deviceshare: Volcano's device-sharing plugin (``pkg/scheduler/plugins/deviceshare``) for
+NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGPU
+(:mod:`app.devices.vgpu`).
+
+* Arguments, read as Volcano's ``Arguments`` reads them: ``deviceshare.GPUSharingEnable``,
+  ``deviceshare.GPUNumberEnable``, ``deviceshare.VGPUEnable`` (``GetBool``, default false),
+  ``deviceshare.SchedulePolicy`` (``GetString``, default ""; ``binpack`` and ``spread`` mean
+  something to vGPU, any other string is the legacy order), ``deviceshare.ScheduleWeight``
+  (``GetInt``, default 0). GPU sharing with GPU number, or either with vGPU, stops Volcano's
+  scheduler (``klog.Fatal``): a 422 here. The arguments it does not model are named by
+  :func:`unmodelled_arguments` when the config is read (warnings; 422s under
+  ``options.strictConfig``): ``NodeLockEnable``, the Ascend ones, ``GPUExclusiveRules``,
+  ``KnownGeometriesCMName`` / ``KnownGeometriesCMNamespace``.
+* Devices: per Ready node of the snapshot's Kubernetes objects (a native node registers none),
+  from its ``status`` and annotations, once per session; the pods on it (every status but
+  Releasing and Pipelined, as ``NodeInfo.AddTask`` adds them) take what their annotations say.
+* Predicate: a pod asking an enabled device (``HasDeviceRequest``) must fit the devices of a
+  node that has them; a node without them passes (Volcano's plugin skips it; the plain
+  resource check still applies, since neither device hides its resources from it).
+* NodeOrder (only when ``ScheduleWeight`` > 0): per node, the vGPU score of the pod's fit
+  (gpushare scores 0), ``int64(math.Floor(s + 0.5))`` times the weight.
+* Allocate / Deallocate events: a pod placed (not pipelined) first adds what its own
+  annotations list (``AddTask``), then, when the ``predicates`` plugin is configured (its
+  Allocate handler is what calls the devices' ``Allocate``), takes its devices; taken back or
+  evicted, it gives back what its annotations list (``RemoveTask``) and, with ``predicates``,
+  what the device's ``Release`` gives back: all its cards for gpushare, only what its own
+  annotation lists for vGPU (so an in-session placement undone keeps its vGPU devices, as in
+  Volcano). Tasks asking devices are placed one at a time (``Session.on_pods_landing``);
+  Gangplank's own trials put the devices back (``Session.on_trial``).
+* Costs: nothing registers unless a device kind is enabled; then one pass over the nodes at
+  open, and per predicate call only the nodes with devices are checked.
+* Limits: a node registering more than :data:`MAX_DEVICES` devices has none (a warning);
+  Volcano would build them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from app.devices import gpushare as gs
+from app.devices import vgpu as vg
+from app.errors import InputError
+from app.framework.plugin import Plugin, is_go_int
+from app.ingest.reader import go_bool
+from app.model.cluster import Task, TaskStatus
+
+NAME = "deviceshare"
+GPU_SHARING, GPU_NUMBER, VGPU = "deviceshare.GPUSharingEnable", "deviceshare.GPUNumberEnable", "deviceshare.VGPUEnable"
+POLICY, WEIGHT = "deviceshare.SchedulePolicy", "deviceshare.ScheduleWeight"
+NODE_LOCK = "deviceshare.NodeLockEnable"
+ASCEND_MINDCLUSTER, ASCEND_HAMI = "deviceshare.AscendMindClusterVNPUEnable", "deviceshare.AscendHAMiVNPUEnable"
+EXCLUSIVE_RULES = "deviceshare.GPUExclusiveRules"
+CM_NAME, CM_NAMESPACE = "deviceshare.KnownGeometriesCMName", "deviceshare.KnownGeometriesCMNamespace"
+DEFAULT_CM = ("volcano-vgpu-device-config", "kube-system")
+ASCEND_PREFIX = "huawei.com/Ascend"
+#: Gangplank's bound on the devices (cards) one node registers
+MAX_DEVICES = 1024
+
+Containers = list[tuple[dict, dict]]  # (limits, requests) per container
+
+
+def _on(args: Any, key: str) -> bool:
+    return go_bool(args.get(key), False)[0]
+
+
+def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
+    """The arguments of a ``deviceshare`` entry whose effect Gangplank does not model:
+    (key, what leaving it out means)."""
+    out = []
+    if _on(args, NODE_LOCK):
+        out.append((NODE_LOCK, "node locks at allocation are not modelled: a node an earlier bind still holds "
+                               "locked does not fail the allocation here"))  # fmt: skip
+    for key, what in ((ASCEND_MINDCLUSTER, "Ascend 310P vNPU (MindCluster)"), (ASCEND_HAMI, "Ascend HAMi vNPU")):
+        if _on(args, key):
+            out.append((key, f"{what} sharing is not modelled: Ascend requests count as plain node resources"))
+    if EXCLUSIVE_RULES in args:
+        out.append((EXCLUSIVE_RULES, "GPU exclusivity rules are not modelled: rule-matching vGPU pods may share a GPU "
+                                     "here"))  # fmt: skip
+    for key in (CM_NAME, CM_NAMESPACE):
+        if key in args:
+            out.append((key, "the device config ConfigMap is not read: Volcano's default device config is used (what "
+                             "Volcano uses when the ConfigMap is missing)"))  # fmt: skip
+    return out
+
+
+class DeviceShare(Plugin):
+    name = NAME
+    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core) per device, from node "
+               "registrations and pods' annotations; binpack / spread device order and vGPU score")
+
+    def open(self) -> None:
+        ssn = self.ssn
+        self.sharing = self.arg_go_bool(GPU_SHARING, False)
+        self.number = self.arg_go_bool(GPU_NUMBER, False)
+        self.vgpu = self.arg_go_bool(VGPU, False)
+        self.policy = self._go_string(POLICY, "")
+        raw_weight = self.args.get(WEIGHT)
+        self.weight = raw_weight if is_go_int(raw_weight) else 0
+        if raw_weight is not None and not is_go_int(raw_weight):
+            self.warn(f"plugin {NAME}: argument {WEIGHT} {raw_weight!r} is not an integer: 0 is used, as Volcano does")
+        if self.sharing and self.number:
+            raise InputError(f"plugin {NAME}: {GPU_SHARING} and {GPU_NUMBER} cannot both be true (Volcano's scheduler "
+                             "stops: 'can not define true in both gpu sharing and gpu number')",
+                             self._pointer(GPU_NUMBER))  # fmt: skip
+        if (self.sharing or self.number) and self.vgpu:
+            raise InputError(f"plugin {NAME}: GPU sharing / GPU number and {VGPU} cannot be used together (Volcano's "
+                             "scheduler stops: 'gpu-share and vgpu can't be used together')", self._pointer(VGPU))  # fmt: skip
+        self.gpushare_on = self.sharing or self.number
+        ascend = [n for n in ssn.cluster.resources.names if n.startswith(ASCEND_PREFIX)]
+        if ascend:
+            self.warn(f"plugin {NAME}: Ascend NPU sharing is not modelled: {', '.join(ascend)} count as plain node "
+                      "resources, so placements may differ")  # fmt: skip
+        if not (self.gpushare_on or self.vgpu):
+            return
+        if self.vgpu and self.policy not in ("", vg.BINPACK, vg.SPREAD):
+            self.warn(f"plugin {NAME}: {POLICY} {self.policy!r} is neither binpack nor spread: vGPU devices are tried "
+                      "from the highest id down and score 0, as Volcano does")  # fmt: skip
+        if self.vgpu:
+            name = self._go_string(CM_NAME, DEFAULT_CM[0])
+            ns = self._go_string(CM_NAMESPACE, DEFAULT_CM[1])
+            self.warn(f"plugin {NAME}: Volcano reads its vGPU device config from ConfigMap {ns}/{name} "
+                      "(device-config.yaml) when it exists; Gangplank uses Volcano's default config (resource names "
+                      "volcano.sh/vgpu-number, -memory, -cores; no memory-percentage resource; no MIG geometries, so "
+                      "MIG-mode devices are shared as hami-core)")  # fmt: skip
+        self.allocating = any(p.name == "predicates" for tier in ssn.config.tiers for p in tier)
+        if not self.allocating:
+            self.warn(f"plugin {NAME}: no predicates plugin is configured: in Volcano its Allocate handler is what takes "
+                      "a device for a pod placed in the session, so later pods of the session see those devices free, "
+                      "as here")  # fmt: skip
+        self._facts: dict[str, tuple[int, int, bool, list[vg.Request], bool]] = {}
+        #: node index -> its devices, per kind
+        self.cards: dict[int, gs.GpuShareDevices] = {}
+        self.vgpus: dict[int, vg.VgpuDevices] = {}
+        self._read_nodes()
+        c = ssn.cluster
+        self.has = np.zeros(len(c.nodes), dtype=bool)
+        self.has[np.fromiter([*self.cards, *self.vgpus], dtype=np.intp)] = True
+        self._existing()
+        ssn.register("predicate", NAME, self.predicate)
+        if self.weight > 0 and self.vgpu:
+            ssn.register("node_order", NAME, self.score)
+        ssn.on_allocate(self._allocated)
+        ssn.on_deallocate(self._deallocated)
+        ssn.on_pods_landing(self.asks)
+        ssn.on_trial(self._save, self._restore)
+
+    def _go_string(self, key: str, default: str) -> str:
+        """``Arguments.GetString``: a string, else ``default`` (Volcano logs it)."""
+        raw = self.args.get(key)
+        if raw is None:
+            return default
+        if not isinstance(raw, str):
+            self.warn(f"plugin {NAME}: argument {key} {raw!r} is not a string: {default!r} is used, as Volcano does")
+            return default
+        return raw
+
+    # -- the nodes -------------------------------------------------------------------------------
+    def _objects(self) -> Any:
+        ref = self.ssn.cluster.pod_specs
+        specs = ref() if ref is not None else None
+        if specs is None and ref is not None:
+            raise RuntimeError("the request of this snapshot is gone: keep it while its sessions run")
+        return specs
+
+    def _read_nodes(self) -> None:
+        c = self.ssn.cluster
+        specs = self._objects()
+        if specs is None:
+            return
+        for node in c.nodes:
+            if not node.ready or not node.pointer.startswith("/objects/"):
+                continue
+            o = specs.pod(node.pointer)
+            if o is None:
+                continue
+            meta, status = _obj(o, "metadata"), _obj(o, "status")
+            ann = {k: v for k, v in _obj(meta, "annotations").items() if isinstance(v, str)}
+            if self.gpushare_on:
+                cards, count = gs.new_gpu_devices(node.name, _obj(status, "capacity"), ann, MAX_DEVICES)
+                if cards is not None:
+                    self.cards[node.idx] = cards
+                elif count > MAX_DEVICES:
+                    self.warn(f"plugin {NAME}: node {node.name!r} has {count} {gs.GPU_NUMBER} cards, more than "
+                              f"Gangplank's limit of {MAX_DEVICES}: it has no GPU devices here (Volcano would build them "
+                              "all)")  # fmt: skip
+                elif count == 0 and gs.GPU_NUMBER in _obj(status, "capacity") and gs.GPU_MEMORY in _obj(status, "capacity"):
+                    self.warn(f"plugin {NAME}: node {node.name!r} has 0 {gs.GPU_NUMBER} in its capacity: no GPU devices, "
+                              "as in Volcano")  # fmt: skip
+            if self.vgpu and vg.REGISTER in ann:
+                if "allocatable" not in status or not vg.node_allocatable_ok(status.get("allocatable")):
+                    continue
+                devices, note = vg.decode_node_devices(node.name, ann[vg.REGISTER], MAX_DEVICES)
+                if devices is None:
+                    self.warn(f"plugin {NAME}: node {node.name!r} annotation {vg.REGISTER} is not read ({note}): it has "
+                              "no vGPU devices, as in Volcano")  # fmt: skip
+                    continue
+                if note:
+                    self.warn(f"plugin {NAME}: node {node.name!r}: {note}")
+                if not devices.device:
+                    continue
+                if self.policy not in (vg.BINPACK, vg.SPREAD) and set(devices.device) != set(range(len(devices.device))):
+                    self.warn(f"plugin {NAME}: node {node.name!r} annotation {vg.REGISTER} has an entry without a ',' "
+                              "before its last device: Volcano's scheduler fails on it (nil device) under the legacy "
+                              "order; here the missing ids are skipped")  # fmt: skip
+                self.vgpus[node.idx] = devices
+
+    def _existing(self) -> None:
+        """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined)."""
+        c = self.ssn.cluster
+        names = [n for n in (gs.GPU_MEMORY, gs.GPU_NUMBER, vg.VGPU_NUMBER, vg.VGPU_MEMORY) if n in c.resources.index]
+        if not names or not self.has.any():
+            return
+        inert = c.inert
+        if inert is not None:  # (pods on their own, held as columns: built when they may hold a device)
+            cols = [c.resources.index[n] for n in names]
+            asks = (c.task_req[inert.rows][:, cols] > 0).any(axis=1)
+            c.materialize(np.flatnonzero(asks & self.has[inert.nodes]))
+        for t in c.active_tasks:
+            if t.node >= 0 and self.has[t.node] and t.status not in (TaskStatus.RELEASING, TaskStatus.PIPELINED) \
+                    and t.status.holds_node:
+                self._add_resource(t)
+
+    # -- the pods ---------------------------------------------------------------------------------
+    def facts(self, t: Task) -> tuple[int, int, bool, list[vg.Request], bool]:
+        """(gpushare memory, gpushare cards, asks gpushare, vGPU requests, asks vGPU)."""
+        hit = self._facts.get(t.key)
+        if hit is None:
+            ctrs, inits = self._containers(t)
+            mem = gs.pod_gpu_memory([lim for lim, _ in ctrs], [lim for lim, _ in inits]) if self.gpushare_on else 0
+            num = gs.pod_gpu_number([lim for lim, _ in ctrs], [lim for lim, _ in inits]) if self.gpushare_on else 0
+            wants = (self.sharing and mem > 0) or (self.number and num > 0)
+            has_vgpu = self.vgpu and vg.has_request(ctrs)
+            hit = self._facts[t.key] = (mem, num, wants, vg.requests(ctrs) if has_vgpu else [], has_vgpu)
+        return hit
+
+    def _containers(self, t: Task) -> tuple[Containers, Containers]:
+        specs = self._objects()
+        o = specs.pod(t.pointer) if specs is not None and t.pointer.startswith("/objects/") else None
+        if o is None:  # (a native pod: its requests are one container's limits and requests)
+            names = self.ssn.cluster.resources.names
+            one = {names[i]: f"{int(v)}m" for i in np.flatnonzero(t.req) for v in (t.req[i],)} if t.req is not None else {}
+            return [(one, one)], []
+        spec = _obj(o, "spec")
+
+        def read(key: str) -> Containers:
+            out = []
+            for ctr in spec.get(key) or ():
+                res = _obj(ctr, "resources") if isinstance(ctr, dict) else {}
+                out.append((_obj(res, "limits"), _obj(res, "requests")))
+            return out
+
+        return read("containers"), read("initContainers")
+
+    def asks(self, t: Task) -> bool:
+        """The pod asks an enabled device (``HasDeviceRequest``): its answers change as pods land."""
+        f = self.facts(t)
+        return f[2] or f[4]
+
+    @staticmethod
+    def _uid(t: Task) -> str:
+        return t.uid or t.key
+
+    # -- predicate and score ---------------------------------------------------------------------
+    def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        mask = np.ones(len(nodes), dtype=bool)
+        mem, num, wants, reqs, has_vgpu = self.facts(task)
+        if not (wants or has_vgpu):
+            return mask
+        for j in np.flatnonzero(self.has[nodes]).tolist():
+            n = int(nodes[j])
+            cards = self.cards.get(n)
+            if wants and cards is not None and gs.filter_node(cards, mem, num, self.sharing, self.number) is not None:
+                mask[j] = False
+                continue
+            devices = self.vgpus.get(n)
+            if has_vgpu and devices is not None:
+                why, _, _ = vg.fit(devices, reqs, task.annotations, task.namespace, self.policy, True)
+                mask[j] = why is None
+        return mask
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(nodes), dtype=np.float64)
+        _, _, _, reqs, has_vgpu = self.facts(task)
+        if not has_vgpu:
+            return out
+        for j in np.flatnonzero(self.has[nodes]).tolist():
+            devices = self.vgpus.get(int(nodes[j]))
+            if devices is None:
+                continue
+            why, _, s = vg.fit(devices, reqs, task.annotations, task.namespace, self.policy, True)
+            if why is None:
+                out[j] = float(vg.go_round_score(s)) * float(self.weight)
+        return out
+
+    # -- events ---------------------------------------------------------------------------------------
+    def _add_resource(self, t: Task) -> None:
+        """``NodeInfo.addResource``: what the pod's own annotations list."""
+        mem, num, _, _, _ = self.facts(t)
+        cards = self.cards.get(t.node)
+        if cards is not None and (mem > 0 or num > 0):
+            cards.add(self._uid(t), mem, gs.gpu_index(t.annotations))
+        devices = self.vgpus.get(t.node)
+        if devices is not None and vg.IDS in t.annotations:
+            key = vg.group_key(t.namespace, t.annotations)
+            vg.add_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]), key)
+
+    def _sub_resource(self, t: Task) -> None:
+        """``NodeInfo.subResource``."""
+        mem, num, _, _, _ = self.facts(t)
+        cards = self.cards.get(t.node)
+        if cards is not None and (mem > 0 or num > 0):
+            cards.remove(self._uid(t), gs.gpu_index(t.annotations))
+        devices = self.vgpus.get(t.node)
+        if devices is not None and vg.IDS in t.annotations:
+            vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
+
+    def _allocated(self, t: Task) -> None:
+        if t.node < 0 or not self.has[t.node]:
+            return
+        if t.status is not TaskStatus.PIPELINED:
+            self._add_resource(t)
+        if not self.allocating:
+            return
+        mem, num, wants, reqs, has_vgpu = self.facts(t)
+        cards = self.cards.get(t.node)
+        if wants and cards is not None and cards.allocate(self._uid(t), mem, num) is None:
+            self._failed(t, "no card has the pod's GPU memory idle" if mem > 0 else "too few idle cards")
+        devices = self.vgpus.get(t.node)
+        if has_vgpu and devices is not None:
+            why, taken, _ = vg.fit(devices, reqs, t.annotations, t.namespace, self.policy, False)
+            if why is not None:
+                self._failed(t, why)
+                return
+            vg.add_to_pod_map(devices, self._uid(t), taken, vg.group_key(t.namespace, t.annotations))
+
+    def _failed(self, t: Task, why: str) -> None:
+        self.warn(f"plugin {NAME}: Volcano's device allocation of pod {t.key} on node "
+                  f"{self.ssn.cluster.nodes[t.node].name!r} fails ({why}) and Volcano takes the placement back; "
+                  "Gangplank keeps it")  # fmt: skip
+
+    def _deallocated(self, t: Task) -> None:
+        if t.node < 0 or not self.has[t.node]:
+            return
+        if t.status is not TaskStatus.PIPELINED:
+            self._sub_resource(t)
+        if not self.allocating:
+            return
+        _, _, wants, _, has_vgpu = self.facts(t)
+        cards = self.cards.get(t.node)
+        if wants and cards is not None:
+            cards.remove(self._uid(t), gs.gpu_index(t.annotations))
+        devices = self.vgpus.get(t.node)
+        if has_vgpu and devices is not None and vg.IDS in t.annotations:
+            vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
+
+    # -- Gangplank's trials ---------------------------------------------------------------------------
+    def _save(self) -> Any:
+        return ({n: d.copy() for n, d in self.cards.items()}, {n: d.copy() for n, d in self.vgpus.items()})
+
+    def _restore(self, saved: Any) -> None:
+        self.cards = {n: d.copy() for n, d in saved[0].items()}
+        self.vgpus = {n: d.copy() for n, d in saved[1].items()}
+
+
+def _obj(o: Any, key: str) -> dict:
+    v = o.get(key) if isinstance(o, dict) else None
+    return v if isinstance(v, dict) else {}
+
+
+#: what the config loader asks of a partially modelled plugin (name -> its unmodelled arguments)
+PARTIAL: dict[str, Callable[[Any], list[tuple[str, str]]]] = {NAME: unmodelled_arguments}
