@@ -166,23 +166,24 @@ def _int_of(lim: dict, req: dict, name: str) -> int:
 
 def decode_pod_devices(text: str) -> list[list[Used]]:
     """``DecodePodDevices``: per container the devices it uses."""
-    if not text:
-        return []
-    out = []
-    for ctr in text.split(";"):
-        devs: list[Used] = []
-        for part in ctr.split(":") if ctr else ():
-            if "," not in part:
-                continue
-            f = part.split(",")
-            if len(f) < 4:
-                continue
-            mem, cores = _parse_u32(f[2]), _parse_u32(f[3])
-            if mem is None or cores is None:
-                continue
-            devs.append((f[0], f[1], mem, cores))
-        out.append(devs)
-    return out
+    return [decode_container_devices(ctr) for ctr in text.split(";")] if text else []
+
+
+def decode_container_devices(text: str) -> list[Used]:
+    """``decodeContainerDevices``: an entry with fewer than 4 fields, or whose memory or cores
+    ``ParseUint(.., 10, 32)`` refuses, is skipped."""
+    devs: list[Used] = []
+    for part in text.split(":") if text else ():
+        if "," not in part:
+            continue
+        f = part.split(",")
+        if len(f) < 4:
+            continue
+        mem, cores = _parse_u32(f[2]), _parse_u32(f[3])
+        if mem is None or cores is None:
+            continue
+        devs.append((f[0], f[1], mem, cores))
+    return devs
 
 
 def _parse_u32(s: str) -> int | None:
@@ -266,6 +267,11 @@ def uuid_allowed(allow: list[str], deny: list[str], uuid: str) -> bool:
     return uuid not in deny
 
 
+def same_group(d: VgpuDevice, key: str) -> bool:
+    """``deviceHasPodFromSameGroup``: a user of the device of PodGroup ``key`` still using it."""
+    return bool(key) and any(u[2] == key and (u[0] > 0 or u[1] > 0) for u in d.pods.values())
+
+
 def order(devices: VgpuDevices, policy: str) -> list[int]:
     """``sortedDeviceIndicesByPolicy`` (the default order names ids below the count; a gap
     is left out here, where Volcano's scheduler dereferences nil)."""
@@ -292,13 +298,24 @@ def fit(devices: VgpuDevices, reqs: list[Request], annotations: dict[str, str], 
         replicate: bool) -> tuple[str | None, list[list[Used]], float]:  # fmt: skip
     """``checkNodeGPUSharingPredicateAndScore`` for a pod asking devices: (None, the devices
     taken per container, the score) when it fits, else (Volcano's reason, [], 0). With
-    ``replicate`` false the devices are taken on ``devices`` itself (Allocate)."""
+    ``replicate`` false the devices are taken on ``devices`` itself (Allocate); with it true
+    (Volcano works on a copy) the counts it changes are put back before it returns."""
     mode = annotations.get(MODE)
     if mode is not None and mode != devices.mode:
         return f"pod required sharing mode {mode} is not the same as the node mode {devices.mode}", [], 0.0
     if not reqs:
         return None, [], 0.0
-    gs = devices.copy() if replicate else devices
+    saved: dict[int, tuple[int, int, int]] | None = {} if replicate else None
+    try:
+        return _fit(devices, reqs, annotations, namespace, policy, saved)
+    finally:
+        for i, (num, mem, core) in (saved or {}).items():
+            d = devices.device[i]
+            d.used_num, d.used_mem, d.used_core = num, mem, core
+
+
+def _fit(gs: VgpuDevices, reqs: list[Request], annotations: dict[str, str], namespace: str, policy: str,
+         saved: dict[int, tuple[int, int, int]] | None) -> tuple[str | None, list[list[Used]], float]:  # fmt: skip
     key = group_key(namespace, annotations) if annotations.get(GROUP_POLICY) == SPREAD else ""
     allow, deny = _uuid_list(annotations.get(USE_UUID)), _uuid_list(annotations.get(NOUSE_UUID))
     tentative: list[tuple[VgpuDevice, int, int]] = []
@@ -317,7 +334,7 @@ def fit(devices: VgpuDevices, reqs: list[Request], annotations: dict[str, str], 
             matched = True
             if d.number <= d.used_num:
                 continue
-            if key and any(u[2] == key and (u[0] > 0 or u[1] > 0) for u in d.pods.values()):
+            if key and same_group(d, key):
                 continue
             need = _card_memory(d.memory, pct) if pct != 101 else u64(memreq)
             if i64(i64(d.memory) - i64(d.used_mem)) < i64(need):
@@ -330,6 +347,8 @@ def fit(devices: VgpuDevices, reqs: list[Request], annotations: dict[str, str], 
                 continue
             if NVIDIA not in d.type or not type_allowed(annotations, d.type):
                 continue
+            if saved is not None and i not in saved:
+                saved[i] = (d.used_num, d.used_mem, d.used_core)
             d.used_num = u64(d.used_num + 1)  # (hami-core TryAddPod)
             d.used_mem = u64(d.used_mem + need)
             d.used_core = u64(d.used_core + u64(cores))
