@@ -44,6 +44,7 @@ from app.devices import gpushare as gs
 from app.devices import vgpu as vg
 from app.errors import InputError
 from app.framework.plugin import Plugin, is_go_int
+from app.ingest.quantity import format_quantity
 from app.ingest.reader import go_bool
 from app.model.cluster import Task, TaskStatus
 
@@ -241,7 +242,7 @@ class DeviceShare(Plugin):
         o = specs.pod(t.pointer) if specs is not None and t.pointer.startswith("/objects/") else None
         if o is None:  # (a native pod: its requests are one container's limits and requests)
             names = self.ssn.cluster.resources.names
-            one = {names[i]: f"{int(v)}m" for i in np.flatnonzero(t.req) for v in (t.req[i],)} if t.req is not None else {}
+            one = {names[i]: format_quantity(names[i], int(t.req[i])) for i in np.flatnonzero(t.req)} if t.req is not None else {}
             return [(one, one)], []
         spec = _obj(o, "spec")
 
