@@ -45,7 +45,7 @@ from app.ingest.request import read_request
 from app.plugins.deviceshare import MAX_DEVICES
 from app.service import PLUGINS, PROFILE_PLUGINS, decide_request, scheduler_config
 from app.settings import Settings
-from tests.kube import node, pod, podgroup, request
+from tests.kube import node, pod, podgroup, priority_class, request
 
 SETTINGS = Settings()
 
@@ -569,6 +569,30 @@ def test_vgpu_keeps_a_discarded_gangs_devices_as_volcano_does() -> None:
     assert bound(decide(objs, conf(VGPU))) == {}
     objs[0]["metadata"]["annotations"][vg.REGISTER] += "GPU-c,10,16384,NVIDIA,true,hami-core:"
     assert bound(decide(objs, conf(VGPU))) == {"g0": "n1", "g1": "n1", "g2": "n1"}  # (one card each, none left)
+
+
+def preempting(node_obj: dict, low: list[dict], high: dict, args: dict) -> dict:
+    lpg = podgroup("lpg", min_member=1, priority_class="low", phase="Running")
+    objs = [node_obj, priority_class("low", 1), priority_class("high", 1000), lpg, *low, high]
+    return decide(objs, conf(args).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"'))
+
+
+@pytest.mark.parametrize("kind", ["gpushare", "vgpu"])
+def test_a_device_refusal_is_resolvable_and_a_victim_frees_its_device(kind: str) -> None:
+    """Both cards are held by a low-priority gang's pods: the high-priority pod's node is a
+    preempt candidate (Unschedulable), one victim's eviction frees its card, the pod is
+    nominated there."""
+    if kind == "gpushare":
+        low = [dev_pod(f"low{i}", {gs.GPU_MEMORY: "8"}, node="n1", annotations={gs.GPU_INDEX: str(i)}, group="lpg")
+               for i in range(2)]  # fmt: skip
+        out = preempting(share_node("n1", "20", "2", alloc_mem="40"), low, dev_pod("high", {gs.GPU_MEMORY: "8"}, priority_class="high"),
+                         SHARING)  # fmt: skip
+    else:
+        low = [vpod(f"low{i}", mem="10000", node="n1", annotations={vg.IDS: f"GPU-{'ab'[i]},NVIDIA,10000,0:"}, group="lpg")
+               for i in range(2)]  # fmt: skip
+        out = preempting(vgpu_node("n1", memory="99999"), low, vpod("high", mem="10000", priority_class="high"), VGPU)
+    assert [e["pod"] for e in out["evictions"]] == ["default/low1"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "n1")]
 
 
 # -- arguments not modelled, strictConfig, Ascend ------------------------------------------------------------------------

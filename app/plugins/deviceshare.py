@@ -17,6 +17,9 @@ NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGP
 * Predicate: a pod asking an enabled device (``HasDeviceRequest``) must fit the devices of a
   node that has them; a node without them passes (Volcano's plugin skips it; the plain
   resource check still applies, since neither device hides its resources from it).
+  A refusal is ``Unschedulable``, which an eviction may resolve: Volcano's preempt and
+  reclaim keep such a node as a candidate (``PredicateForPreemptAction``), and a victim's
+  devices are free as soon as it is evicted.
 * NodeOrder (only when ``ScheduleWeight`` > 0): per node, the vGPU score of the pod's fit
   (gpushare scores 0), ``int64(math.Floor(s + 0.5))`` times the weight.
 * Allocate / Deallocate events: a pod placed (not pipelined) first adds what its own
@@ -268,8 +271,8 @@ class DeviceShare(Plugin):
     def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         mask = np.ones(len(nodes), dtype=bool)
         mem, num, wants, reqs, has_vgpu = self.facts(task)
-        if not (wants or has_vgpu):
-            return mask
+        if not (wants or has_vgpu) or self.ssn.resolvable_pass:
+            return mask  # (a device refusal is Unschedulable: an eviction may resolve it)
         for j in np.flatnonzero(self.has[nodes]).tolist():
             n = int(nodes[j])
             cards = self.cards.get(n)
