@@ -45,6 +45,7 @@ from app.ingest.request import read_request
 from app.plugins.deviceshare import MAX_DEVICES
 from app.service import PLUGINS, PROFILE_PLUGINS, decide_request, scheduler_config
 from app.settings import Settings
+from app.simulate import simulate
 from tests.kube import node, pod, podgroup, priority_class, request
 
 SETTINGS = Settings()
@@ -593,6 +594,21 @@ def test_a_device_refusal_is_resolvable_and_a_victim_frees_its_device(kind: str)
         out = preempting(vgpu_node("n1", memory="99999"), low, vpod("high", mem="10000", priority_class="high"), VGPU)
     assert [e["pod"] for e in out["evictions"]] == ["default/low1"]
     assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "n1")]
+
+
+@pytest.mark.parametrize("kind", ["gpushare", "vgpu"])
+def test_simulate_carries_the_bind_annotations_into_the_next_cycle(kind: str) -> None:
+    """Cycle 1 binds a and b, one card each; in cycle 2 they run with the annotation Volcano's
+    bind gave them (``volcano.sh/gpu-index``, ``volcano.sh/vgpu-ids-new``), so c still finds no
+    card (read afresh without it, both cards would look free)."""
+    if kind == "gpushare":
+        objs, c = [share_node("n1", "20", "2", alloc_mem="40")] + [dev_pod(p, {gs.GPU_MEMORY: "6"}) for p in "abc"], conf(SHARING)
+    else:
+        objs, c = [vgpu_node("n1", memory="99999")] + [vpod(p) for p in "abc"], conf(VGPU)
+    body = request(objs, config=c)
+    body["cycles"] = 3
+    out = simulate(body, SETTINGS)
+    assert [[b["pod"] for b in cyc["bindings"]] for cyc in out["cycles"]] == [["default/a", "default/b"], []]
 
 
 # -- arguments not modelled, strictConfig, Ascend ------------------------------------------------------------------------

@@ -164,6 +164,11 @@ def _int_of(lim: dict, req: dict, name: str) -> int:
     return 0 if v is None else i32(v)
 
 
+def encode_pod_devices(taken: list[list[Used]]) -> str:
+    """``encodePodDevices``: what Volcano's bind writes to ``volcano.sh/vgpu-ids-new``."""
+    return ";".join("".join(f"{u},{t},{m},{c}:" for u, t, m, c in ctr) for ctr in taken)
+
+
 def decode_pod_devices(text: str) -> list[list[Used]]:
     """``DecodePodDevices``: per container the devices it uses."""
     return [decode_container_devices(ctr) for ctr in text.split(";")] if text else []

@@ -135,6 +135,8 @@ class DeviceShare(Plugin):
                       "a device for a pod placed in the session, so later pods of the session see those devices free, "
                       "as here")  # fmt: skip
         self._facts: dict[str, tuple[int, int, bool, list[vg.Request], bool]] = {}
+        #: pod key -> the device annotation its placement in this session gives it (bind)
+        self._assigned: dict[str, dict[str, str]] = {}
         #: node index -> its devices, per kind
         self.cards: dict[int, gs.GpuShareDevices] = {}
         self.vgpus: dict[int, vg.VgpuDevices] = {}
@@ -330,8 +332,12 @@ class DeviceShare(Plugin):
             return
         mem, num, wants, reqs, has_vgpu = self.facts(t)
         cards = self.cards.get(t.node)
-        if wants and cards is not None and cards.allocate(self._uid(t), mem, num) is None:
-            self._failed(t, "no card has the pod's GPU memory idle" if mem > 0 else "too few idle cards")
+        if wants and cards is not None:
+            ids = cards.allocate(self._uid(t), mem, num)
+            if ids is None:
+                self._failed(t, "no card has the pod's GPU memory idle" if mem > 0 else "too few idle cards")
+            elif ids:
+                self._assigned[t.key] = {gs.GPU_INDEX: ",".join(map(str, ids))}
         devices = self.vgpus.get(t.node)
         if has_vgpu and devices is not None:
             why, taken, _ = vg.fit(devices, reqs, t.annotations, t.namespace, self.policy, False)
@@ -339,6 +345,7 @@ class DeviceShare(Plugin):
                 self._failed(t, why)
                 return
             vg.add_to_pod_map(devices, self._uid(t), taken, vg.group_key(t.namespace, t.annotations))
+            self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
 
     def _failed(self, t: Task, why: str) -> None:
         self.warn(f"plugin {NAME}: Volcano's device allocation of pod {t.key} on node "
@@ -352,6 +359,7 @@ class DeviceShare(Plugin):
             self._sub_resource(t)
         if not self.allocating:
             return
+        self._assigned.pop(t.key, None)
         _, _, wants, _, has_vgpu = self.facts(t)
         cards = self.cards.get(t.node)
         if wants and cards is not None:
@@ -360,13 +368,32 @@ class DeviceShare(Plugin):
         if has_vgpu and devices is not None and vg.IDS in t.annotations:
             vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
 
+    def on_session_close(self) -> None:
+        """For ``/v1/simulate``: a pod the decision binds carries into the next cycle the device
+        annotation Volcano's bind gives it (``volcano.sh/gpu-index``, ``volcano.sh/vgpu-ids-new``;
+        not the times and phases, which no scheduler reads); an evicted pod loses them (its
+        controller makes a new pod)."""
+        if not getattr(self, "_assigned", None) and not self.ssn.decision.evictions:
+            return
+        tasks = self.ssn.cluster.task_index
+        for b in self.ssn.decision.bindings:
+            ann = getattr(self, "_assigned", {}).get(b.pod)
+            if ann is not None and b.pod in tasks:
+                tasks[b.pod].annotations = {**tasks[b.pod].annotations, **ann}
+        for e in self.ssn.decision.evictions:
+            t = tasks.get(e.pod)
+            if t is not None and (gs.GPU_INDEX in t.annotations or vg.IDS in t.annotations):
+                t.annotations = {k: v for k, v in t.annotations.items() if k not in (gs.GPU_INDEX, vg.IDS)}
+
     # -- Gangplank's trials ---------------------------------------------------------------------------
     def _save(self) -> Any:
-        return ({n: d.copy() for n, d in self.cards.items()}, {n: d.copy() for n, d in self.vgpus.items()})
+        return ({n: d.copy() for n, d in self.cards.items()}, {n: d.copy() for n, d in self.vgpus.items()},
+                dict(self._assigned))  # fmt: skip
 
     def _restore(self, saved: Any) -> None:
         self.cards = {n: d.copy() for n, d in saved[0].items()}
         self.vgpus = {n: d.copy() for n, d in saved[1].items()}
+        self._assigned = dict(saved[2])
 
 
 def _obj(o: Any, key: str) -> dict:
