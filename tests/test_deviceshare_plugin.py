@@ -493,7 +493,7 @@ def test_vgpu_devices_come_from_the_registration_annotation() -> None:
     objs = [vgpu_node("n1")] + [vpod(p) for p in "abc"]
     out = decide(objs, conf(VGPU))
     assert bound(out) == {"a": "n1", "b": "n1"}
-    assert warned(out, "Volcano reads its vGPU device config from ConfigMap kube-system/volcano-vgpu-device-config")
+    assert warned(out, "the snapshot has no ConfigMap kube-system/volcano-vgpu-device-config with a device-config.yaml")
     assert bound(decide(objs, conf({}))) == {"a": "n1", "b": "n1", "c": "n1"}
 
 
@@ -613,9 +613,9 @@ def test_simulate_carries_the_bind_annotations_into_the_next_cycle(kind: str) ->
 
 # -- arguments not modelled, strictConfig, Ascend ------------------------------------------------------------------------
 @pytest.mark.parametrize("key", ["deviceshare.NodeLockEnable", "deviceshare.AscendHAMiVNPUEnable",
-                                 "deviceshare.AscendMindClusterVNPUEnable", "deviceshare.KnownGeometriesCMName"])  # fmt: skip
+                                 "deviceshare.AscendMindClusterVNPUEnable", "deviceshare.GPUExclusiveRules"])  # fmt: skip
 def test_unmodelled_arguments_warn_and_strict_config_refuses_them(key: str) -> None:
-    value = "my-cm" if key.endswith("CMName") else True
+    value = [{"team": "a"}] if key.endswith("Rules") else True
     objs = [share_node("n1", "20", "2"), dev_pod("a", {gs.GPU_MEMORY: "6"})]
     out = decide(objs, conf(SHARING | {key: value}))
     assert warned(out, f"plugin deviceshare: argument {key}: ")
@@ -638,6 +638,88 @@ def test_a_non_integer_weight_and_a_non_string_policy_keep_the_defaults() -> Non
     ssn = session([vgpu_node("n1")], conf(VGPU | {"deviceshare.ScheduleWeight": "10", "deviceshare.SchedulePolicy": 3}))
     p = ssn.plugins["deviceshare"]
     assert (p.weight, p.policy) == (0, "")
+
+
+# -- the device ConfigMap ---------------------------------------------------------------------------------------------------
+def device_cm(text: str, name: str = "volcano-vgpu-device-config", ns: str = "kube-system") -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "namespace": ns},
+            "data": {"device-config.yaml": text}}  # fmt: skip
+
+
+PERCENT_CM = """
+nvidia:
+  resourceCountName: volcano.sh/vgpu-number
+  resourceMemoryName: volcano.sh/vgpu-memory
+  resourceMemoryPercentageName: volcano.sh/vgpu-memory-percentage
+  resourceCoreName: volcano.sh/vgpu-cores
+  deviceSplitCount: 10
+  deviceMemoryScaling: 1
+  overwriteEnv: false
+"""
+
+
+def test_the_device_config_map_names_the_memory_percentage_resource() -> None:
+    """With the ConfigMap naming a percentage resource, a pod asking 50 takes half a card (two
+    cards: four such pods fit); without it the percentage is not read and each pod, naming no
+    memory, takes a whole card."""
+    n = vgpu_node("n1", memory="99999")
+    n["status"]["allocatable"]["volcano.sh/vgpu-memory-percentage"] = "1000"
+    pods = [dev_pod(p, {vg.VGPU_NUMBER: "1", "volcano.sh/vgpu-memory-percentage": "50"}) for p in "abcde"]
+    out = decide([n, device_cm(PERCENT_CM), *pods], conf(VGPU))
+    assert sorted(bound(out)) == ["a", "b", "c", "d"] and not warned(out, "default device config")
+    assert warned(out, "ConfigMap kube-system/volcano-vgpu-device-config device-config.yaml read as Volcano's vGPU")
+    assert sorted(bound(decide([n, *pods], conf(VGPU)))) == ["a", "b"]
+    other = device_cm(PERCENT_CM, name="mine", ns="gpu")
+    args = VGPU | {"deviceshare.KnownGeometriesCMName": "mine", "deviceshare.KnownGeometriesCMNamespace": "gpu"}
+    assert sorted(bound(decide([n, other, *pods], conf(args)))) == ["a", "b", "c", "d"]
+
+
+def test_the_device_config_map_renames_the_resources_and_an_empty_one_names_none() -> None:
+    cm = device_cm("nvidia:\n  resourceCountName: example.com/vgpu\n  resourceMemoryName: example.com/vgpu-mem\n")
+    n = vgpu_node("n1", memory="99999")
+    n["status"]["allocatable"].update({"example.com/vgpu": "20", "example.com/vgpu-mem": "99999"})
+    pods = [dev_pod(p, {"example.com/vgpu": "1", "example.com/vgpu-mem": "10000"}) for p in "abc"]
+    assert sorted(bound(decide([n, cm, *pods], conf(VGPU)))) == ["a", "b"]
+    vpods = [vpod(p) for p in "abc"]  # (volcano.sh names are no vGPU request under this config)
+    assert sorted(bound(decide([n, cm, *vpods], conf(VGPU)))) == ["a", "b", "c"]
+    assert sorted(bound(decide([n, device_cm("vnpus: []\n"), *vpods], conf(VGPU)))) == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("nvidia: [1]\n", "nvidia is not a mapping"),
+    ("nvidia:\n  deviceSplitCount: -1\n", "nvidia.deviceSplitCount is not an unsigned integer"),
+    ("nvidia:\n  overwriteEnv: 'no'\n", "nvidia.overwriteEnv is not a boolean"),
+    ("nvidia: {resourceCountName: [a]}\n", "nvidia.resourceCountName is not a string"),
+    ("nvidia:\n  resourceCountName: 12\n", "whose text yaml.v2 would take as the name: not modelled"),
+    ("nvidia: [\n", "is not valid YAML"),
+])  # fmt: skip
+def test_a_device_config_volcano_cannot_decode_falls_back_to_the_default(text: str, why: str) -> None:
+    out = decide([vgpu_node("n1"), device_cm(text)] + [vpod(p) for p in "abc"], conf(VGPU))
+    assert sorted(bound(out)) == ["a", "b"]  # (the default names: two devices)
+    assert warned(out, why) and warned(out, "Volcano's default device config is used")
+
+
+def test_mig_mode_devices_the_config_knows_are_named_as_not_modelled() -> None:
+    """A device registering mig with a type the ConfigMap's MIG geometries know: the node's mode is
+    mig (a pod naming hami-core does not fit, one naming mig does), shared as hami-core here with a
+    warning; a type it does not know stays hami-core."""
+    cm = device_cm("nvidia:\n  resourceCountName: volcano.sh/vgpu-number\n  resourceMemoryName: volcano.sh/vgpu-memory\n"
+                   "  resourceCoreName: volcano.sh/vgpu-cores\n  knownMigGeometries:\n  - models: [A100]\n"
+                   "    allowedGeometries:\n    - group: g\n      geometries:\n      - {name: 1g.10gb, memory: 10240, count: 7}\n")
+    n = vgpu_node("n1", "GPU-a,10,40960,NVIDIA-A100,true,mig:")
+    pods = [vpod("a", annotations={vg.MODE: "hami-core"}), vpod("b", annotations={vg.MODE: "mig"})]
+    out = decide([n, cm, *pods], conf(VGPU))
+    assert bound(out) == {"b": "n1"} and warned(out, "which is not modelled")
+    n = vgpu_node("n1", "GPU-a,10,40960,NVIDIA-H100,true,mig:")
+    assert bound(decide([n, cm, *pods], conf(VGPU))) == {"a": "n1"}
+
+
+def test_two_different_device_config_maps_of_one_name_are_a_422() -> None:
+    objs = [vgpu_node("n1"), device_cm(PERCENT_CM), device_cm("nvidia: {}\n")]
+    with pytest.raises(InputError) as e:
+        decide(objs, conf(VGPU))
+    assert e.value.pointer == "/objects/2/data/device-config.yaml"
+    assert decide(objs, conf(SHARING))["warnings"] is not None  # (gpushare reads no device config)
 
 
 # -- limits ----------------------------------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 
+from app.devices.config import DEFAULT, NvidiaConfig, mig_mode
 from app.devices.gpushare import _ATOI
 from app.devices.quantity import as_int64, i32, i64, u64, value
 
@@ -97,9 +98,12 @@ class VgpuDevices:
 
 
 # -- the node -------------------------------------------------------------------------------------
-def decode_node_devices(name: str, text: str, limit: int) -> tuple[VgpuDevices | None, str]:
+def decode_node_devices(name: str, text: str, limit: int, config: NvidiaConfig = DEFAULT) -> tuple[VgpuDevices | None, str]:
     """``decodeNodeDevices``: the devices (None: unread) and why not, or a note ('' when none);
-    past ``limit`` devices, None (Gangplank's bound)."""
+    past ``limit`` devices, None (Gangplank's bound). A device registering ``mig`` whose type
+    the config's MIG geometries know makes the node's mode ``mig`` when it is the last one
+    (Volcano then shares the node's devices by MIG instances, which is not modelled: the note
+    says so and they are shared as hami-core here)."""
     if ":" not in text:
         return None, "it holds no ':'"
     device: dict[int, VgpuDevice] = {}
@@ -114,10 +118,11 @@ def decode_node_devices(name: str, text: str, limit: int) -> tuple[VgpuDevices |
             return None, f"it lists more than {limit} devices, Gangplank's limit"
         count, mem = atoi_ignoring_error(items[1]), atoi_ignoring_error(items[2])
         device[index] = VgpuDevice(index, items[0], u64(count), u64(mem), items[3])
-        mode = MIG if items[5] == MIG else HAMI_CORE
+        mode = MIG if items[5] == MIG and mig_mode(config, items[3]) else HAMI_CORE
         mig = mig or mode == MIG
-    note = "a device registers mig mode, read as hami-core (Volcano's default device config has no MIG geometry)" if mig else ""
-    return VgpuDevices(name, HAMI_CORE, device), note
+    note = ("a device registers MIG mode with a type the device config's MIG geometries know: Volcano shares "
+            "such a node by MIG instances, which is not modelled; its devices are shared as hami-core here") if mig else ""
+    return VgpuDevices(name, mode, device), note
 
 
 def atoi_ignoring_error(s: str) -> int:
@@ -135,33 +140,37 @@ def node_allocatable_ok(allocatable: object) -> bool:
 
 
 # -- the pod -----------------------------------------------------------------------------------------
-def has_request(containers: list[tuple[dict, dict]]) -> bool:
-    """``checkVGPUResourcesInPod``: a container's limits name vgpu-memory or vgpu-number."""
-    return any(VGPU_MEMORY in lim or VGPU_NUMBER in lim for lim, _ in containers)
+def has_request(containers: list[tuple[dict, dict]], config: NvidiaConfig = DEFAULT) -> bool:
+    """``checkVGPUResourcesInPod``: a container's limits name the memory or count resource."""
+    return any(config.memory in lim or config.count in lim for lim, _ in containers)
 
 
-def requests(containers: list[tuple[dict, dict]]) -> list[Request]:
-    """``ExtractResourceRequest`` with the default config, over (limits, requests) per container."""
+def requests(containers: list[tuple[dict, dict]], config: NvidiaConfig = DEFAULT) -> list[Request]:
+    """``ExtractResourceRequest`` over (limits, requests) per container."""
     out: list[Request] = []
     for lim, req in containers:
-        if VGPU_NUMBER in lim:
-            n = as_int64(lim[VGPU_NUMBER]) or 0
-        elif VGPU_MEMORY in lim:
+        if config.count in lim:
+            n = as_int64(lim[config.count]) or 0
+        elif config.memory in lim:
             n = 1
         else:
             continue
-        mem = _int_of(lim, req, VGPU_MEMORY)
-        pct = 100 if mem == 0 else 101
-        out.append((i32(n), mem, pct, _int_of(lim, req, VGPU_CORES)))
+        mem = _int_of(lim, req, config.memory)
+        pct = _int_of(lim, req, config.percentage, 101) if config.percentage else 101
+        if pct == 101 and mem == 0:
+            pct = 100
+        cores = _int_of(lim, req, config.cores) if config.cores else 0
+        out.append((i32(n), mem, pct, cores))
     return out
 
 
-def _int_of(lim: dict, req: dict, name: str) -> int:
+def _int_of(lim: dict, req: dict, name: str, default: int = 0) -> int:
+    """A limit, else a request, ``AsInt64`` and ``int32``; ``default`` when absent or not whole."""
     raw = lim[name] if name in lim else req.get(name)
     if raw is None:
-        return 0
+        return default
     v = as_int64(raw)
-    return 0 if v is None else i32(v)
+    return default if v is None else i32(v)
 
 
 def encode_pod_devices(taken: list[list[Used]]) -> str:

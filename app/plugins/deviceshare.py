@@ -9,8 +9,11 @@ NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGP
   (``GetInt``, default 0). GPU sharing with GPU number, or either with vGPU, stops Volcano's
   scheduler (``klog.Fatal``): a 422 here. The arguments it does not model are named by
   :func:`unmodelled_arguments` when the config is read (warnings; 422s under
-  ``options.strictConfig``): ``NodeLockEnable``, the Ascend ones, ``GPUExclusiveRules``,
-  ``KnownGeometriesCMName`` / ``KnownGeometriesCMNamespace``.
+  ``options.strictConfig``): ``NodeLockEnable``, the Ascend ones, ``GPUExclusiveRules``.
+  ``KnownGeometriesCMNamespace`` / ``KnownGeometriesCMName`` (default
+  ``kube-system/volcano-vgpu-device-config``) name the ConfigMap whose ``device-config.yaml``
+  gives vGPU its resource names, memory-percentage resource and MIG models
+  (:mod:`app.devices.config`); without it in the snapshot, Volcano's default config (a warning).
 * Devices: per Ready node of the snapshot's Kubernetes objects (a native node registers none),
   from its ``status`` and annotations, once per session; the pods on it (every status but
   Releasing and Pipelined, as ``NodeInfo.AddTask`` adds them) take what their annotations say.
@@ -43,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from app.devices import config as devconfig
 from app.devices import gpushare as gs
 from app.devices import vgpu as vg
 from app.errors import InputError
@@ -83,10 +87,6 @@ def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
     if EXCLUSIVE_RULES in args:
         out.append((EXCLUSIVE_RULES, "GPU exclusivity rules are not modelled: rule-matching vGPU pods may share a GPU "
                                      "here"))  # fmt: skip
-    for key in (CM_NAME, CM_NAMESPACE):
-        if key in args:
-            out.append((key, "the device config ConfigMap is not read: Volcano's default device config is used (what "
-                             "Volcano uses when the ConfigMap is missing)"))  # fmt: skip
     return out
 
 
@@ -113,6 +113,8 @@ class DeviceShare(Plugin):
             raise InputError(f"plugin {NAME}: GPU sharing / GPU number and {VGPU} cannot be used together (Volcano's "
                              "scheduler stops: 'gpu-share and vgpu can't be used together')", self._pointer(VGPU))  # fmt: skip
         self.gpushare_on = self.sharing or self.number
+        for key, default in ((CM_NAME, DEFAULT_CM[0]), (CM_NAMESPACE, DEFAULT_CM[1])):
+            self._go_string(key, default)  # (read as Volcano reads them; used by vGPU only)
         ascend = [n for n in ssn.cluster.resources.names if n.startswith(ASCEND_PREFIX)]
         if ascend:
             self.warn(f"plugin {NAME}: Ascend NPU sharing is not modelled: {', '.join(ascend)} count as plain node "
@@ -122,13 +124,7 @@ class DeviceShare(Plugin):
         if self.vgpu and self.policy not in ("", vg.BINPACK, vg.SPREAD):
             self.warn(f"plugin {NAME}: {POLICY} {self.policy!r} is neither binpack nor spread: vGPU devices are tried "
                       "from the highest id down and score 0, as Volcano does")  # fmt: skip
-        if self.vgpu:
-            name = self._go_string(CM_NAME, DEFAULT_CM[0])
-            ns = self._go_string(CM_NAMESPACE, DEFAULT_CM[1])
-            self.warn(f"plugin {NAME}: Volcano reads its vGPU device config from ConfigMap {ns}/{name} "
-                      "(device-config.yaml) when it exists; Gangplank uses Volcano's default config (resource names "
-                      "volcano.sh/vgpu-number, -memory, -cores; no memory-percentage resource; no MIG geometries, so "
-                      "MIG-mode devices are shared as hami-core)")  # fmt: skip
+        self.config = self._device_config() if self.vgpu else devconfig.DEFAULT
         self.allocating = any(p.name == "predicates" for tier in ssn.config.tiers for p in tier)
         if not self.allocating:
             self.warn(f"plugin {NAME}: no predicates plugin is configured: in Volcano its Allocate handler is what takes "
@@ -152,6 +148,26 @@ class DeviceShare(Plugin):
         ssn.on_deallocate(self._deallocated)
         ssn.on_pods_landing(self.asks)
         ssn.on_trial(self._save, self._restore)
+
+    def _device_config(self) -> devconfig.NvidiaConfig:
+        """``InitDevicesConfig``: the ConfigMap the arguments name, as Volcano decodes it."""
+        name = self._go_string(CM_NAME, DEFAULT_CM[0])
+        ns = self._go_string(CM_NAMESPACE, DEFAULT_CM[1])
+        found = self.ssn.cluster.device_configs.get((ns, name), [])
+        if len({text for text, _ in found}) > 1:
+            raise InputError(f"ConfigMap {ns}/{name} is in the snapshot more than once, with different "
+                             f"{devconfig.KEY}: Volcano reads one", found[1][1], {"kind": "ConfigMap", "namespace": ns,
+                                                                                   "name": name})  # fmt: skip
+        if not found:
+            self.warn(f"plugin {NAME}: the snapshot has no ConfigMap {ns}/{name} with a {devconfig.KEY} (Volcano's "
+                      "vGPU device config, read from the cluster when Volcano starts): Volcano's default config is "
+                      "used, as Volcano does without it (resource names volcano.sh/vgpu-number, -memory, -cores; no "
+                      "memory-percentage resource; no MIG geometries)")  # fmt: skip
+            return devconfig.DEFAULT
+        config, note = devconfig.read(found[0][0])
+        self.warn(f"plugin {NAME}: ConfigMap {ns}/{name} {devconfig.KEY} read as Volcano's vGPU device config" +
+                  (f": {note}" if note else " (the ignored-objects count includes it: nothing else reads it)"))
+        return config
 
     def _go_string(self, key: str, default: str) -> str:
         """``Arguments.GetString``: a string, else ``default`` (Volcano logs it)."""
@@ -198,7 +214,7 @@ class DeviceShare(Plugin):
             if self.vgpu and vg.REGISTER in ann:
                 if "allocatable" not in status or not vg.node_allocatable_ok(status.get("allocatable")):
                     continue
-                devices, note = vg.decode_node_devices(node.name, ann[vg.REGISTER], MAX_DEVICES)
+                devices, note = vg.decode_node_devices(node.name, ann[vg.REGISTER], MAX_DEVICES, self.config)
                 if devices is None:
                     self.warn(f"plugin {NAME}: node {node.name!r} annotation {vg.REGISTER} is not read ({note}): it has "
                               "no vGPU devices, as in Volcano")  # fmt: skip
@@ -216,7 +232,7 @@ class DeviceShare(Plugin):
     def _existing(self) -> None:
         """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined)."""
         c = self.ssn.cluster
-        names = [n for n in (gs.GPU_MEMORY, gs.GPU_NUMBER, vg.VGPU_NUMBER, vg.VGPU_MEMORY) if n in c.resources.index]
+        names = [n for n in (gs.GPU_MEMORY, gs.GPU_NUMBER, self.config.count, self.config.memory) if n in c.resources.index]
         if not names or not self.has.any():
             return
         inert = c.inert
@@ -238,8 +254,8 @@ class DeviceShare(Plugin):
             mem = gs.pod_gpu_memory([lim for lim, _ in ctrs], [lim for lim, _ in inits]) if self.gpushare_on else 0
             num = gs.pod_gpu_number([lim for lim, _ in ctrs], [lim for lim, _ in inits]) if self.gpushare_on else 0
             wants = (self.sharing and mem > 0) or (self.number and num > 0)
-            has_vgpu = self.vgpu and vg.has_request(ctrs)
-            hit = self._facts[t.key] = (mem, num, wants, vg.requests(ctrs) if has_vgpu else [], has_vgpu)
+            has_vgpu = self.vgpu and vg.has_request(ctrs, self.config)
+            hit = self._facts[t.key] = (mem, num, wants, vg.requests(ctrs, self.config) if has_vgpu else [], has_vgpu)
         return hit
 
     def _containers(self, t: Task) -> tuple[Containers, Containers]:
