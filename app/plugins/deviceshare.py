@@ -339,12 +339,17 @@ class DeviceShare(Plugin):
         if devices is not None and vg.IDS in t.annotations:
             vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
 
-    def _allocated(self, t: Task) -> None:
+    def _node_event(self, t: Task, placed: bool) -> bool:
+        """``NodeInfo.AddTask`` / ``RemoveTask`` of a task on a node with devices (a pipelined
+        one adds and removes nothing); True when the ``predicates`` plugin's handler follows."""
         if t.node < 0 or not self.has[t.node]:
-            return
+            return False
         if t.status is not TaskStatus.PIPELINED:
-            self._add_resource(t)
-        if not self.allocating:
+            (self._add_resource if placed else self._sub_resource)(t)
+        return self.allocating
+
+    def _allocated(self, t: Task) -> None:
+        if not self._node_event(t, True):
             return
         mem, num, wants, reqs, has_vgpu = self.facts(t)
         cards = self.cards.get(t.node)
@@ -369,11 +374,7 @@ class DeviceShare(Plugin):
                   "Gangplank keeps it")  # fmt: skip
 
     def _deallocated(self, t: Task) -> None:
-        if t.node < 0 or not self.has[t.node]:
-            return
-        if t.status is not TaskStatus.PIPELINED:
-            self._sub_resource(t)
-        if not self.allocating:
+        if not self._node_event(t, False):
             return
         self._assigned.pop(t.key, None)
         _, _, wants, _, has_vgpu = self.facts(t)
@@ -389,11 +390,13 @@ class DeviceShare(Plugin):
         annotation Volcano's bind gives it (``volcano.sh/gpu-index``, ``volcano.sh/vgpu-ids-new``;
         not the times and phases, which no scheduler reads); an evicted pod loses them (its
         controller makes a new pod)."""
-        if not getattr(self, "_assigned", None) and not self.ssn.decision.evictions:
+        if not getattr(self, "gpushare_on", False) and not getattr(self, "vgpu", False):
+            return
+        if not self._assigned and not self.ssn.decision.evictions:
             return
         tasks = self.ssn.cluster.task_index
         for b in self.ssn.decision.bindings:
-            ann = getattr(self, "_assigned", {}).get(b.pod)
+            ann = self._assigned.get(b.pod)
             if ann is not None and b.pod in tasks:
                 tasks[b.pod].annotations = {**tasks[b.pod].annotations, **ann}
         for e in self.ssn.decision.evictions:
