@@ -722,6 +722,50 @@ def test_two_different_device_config_maps_of_one_name_are_a_422() -> None:
     assert decide(objs, conf(SHARING))["warnings"] is not None  # (gpushare reads no device config)
 
 
+def test_the_kept_per_node_figures_answer_as_the_card_model_does() -> None:
+    """The gpushare predicate reads per-node figures kept as cards change; on a cluster of
+    random cards and placed pods it answers as ``FilterNode`` over each node's cards, in both
+    modes, also for a request beyond int64 and for a node of no card (a negative count)."""
+    rng = random.Random(3)
+    for args in (SHARING, NUMBER):
+        objs: list[dict] = []
+        for i in range(6):
+            cards = rng.randint(1, 4)
+            objs.append(share_node(f"n{i}", str(cards * rng.choice([8, 10, 16])), str(cards), alloc_mem="999"))
+            for k in range(rng.randint(0, 3)):
+                res = {gs.GPU_MEMORY: str(rng.randint(1, 9))} if args is SHARING else {gs.GPU_NUMBER: "1"}
+                objs.append(dev_pod(f"r{i}-{k}", res, node=f"n{i}", annotations={gs.GPU_INDEX: str(rng.randrange(cards))}))
+        objs.append(share_node("n8", *(("10", "1") if args is SHARING else ("30", "3")), alloc_mem="999"))  # (idle: 7, 2 cards)
+        objs.append(dev_pod("r8", {gs.GPU_MEMORY: "3"} if args is SHARING else {gs.GPU_NUMBER: "1"}, node="n8",
+                            annotations={gs.GPU_INDEX: "0"}))  # fmt: skip
+        objs.append(share_node("n9", "-20", "2", alloc_mem="999"))
+        objs[-1]["status"]["capacity"][gs.GPU_NUMBER] = "-2"
+        objs += [dev_pod(f"p{m}", {gs.GPU_MEMORY: str(m)} if args is SHARING else {gs.GPU_NUMBER: str(m)}) for m in (1, 2, 3, 7, 12)]
+        ssn = session(objs, conf(args))
+        plugin, c = ssn.plugins["deviceshare"], ssn.cluster
+        everywhere = np.arange(len(c.nodes), dtype=np.intp)
+        pods = [c.find_task(f"default/p{m}") for m in (1, 2, 3, 7, 12)]
+        huge = copy.copy(pods[0])
+        huge.key = "default/huge"
+        plugin._facts[huge.key] = (2**63 + 5, 2**63 + 5, True, [], False)
+        for t in [*pods, huge]:
+            mem, num = plugin.facts(t)[:2]
+            want = [n not in plugin.cards or gs.filter_node(plugin.cards[n], mem, num, plugin.sharing, plugin.number) is None
+                    for n in range(len(c.nodes))]  # fmt: skip
+            assert plugin.predicate(t, everywhere).tolist() == want
+        assert plugin.cards[c.node_index["n9"]].memory == {}
+
+
+def test_a_negative_capacity_is_read_as_go_reads_it() -> None:
+    """Capacity is not validated when allocatable is given: -20 over 2 cards is Go's
+    ``uint(-10)`` per card (a pod fits), and -2 cards is a device of no card (nothing fits)."""
+    objs = [share_node("n1", "-20", "2", alloc_mem="40"), dev_pod("a", {gs.GPU_MEMORY: "6"})]
+    assert bound(decide(objs, conf(SHARING))) == {"a": "n1"}
+    objs[0] = share_node("n1", "20", "-2", alloc_mem="40")
+    objs[0]["status"]["allocatable"][gs.GPU_NUMBER] = "2"
+    assert bound(decide(objs, conf(SHARING))) == {}
+
+
 # -- limits ----------------------------------------------------------------------------------------------------------------
 def test_a_node_past_the_device_limit_has_no_devices_and_a_warning() -> None:
     objs = [share_node("n1", "1000000", str(MAX_DEVICES + 1))] + [dev_pod(p, {gs.GPU_MEMORY: "900"}) for p in "ab"]

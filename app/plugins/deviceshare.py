@@ -64,6 +64,7 @@ EXCLUSIVE_RULES = "deviceshare.GPUExclusiveRules"
 CM_NAME, CM_NAMESPACE = "deviceshare.KnownGeometriesCMName", "deviceshare.KnownGeometriesCMNamespace"
 DEFAULT_CM = ("volcano-vgpu-device-config", "kube-system")
 ASCEND_PREFIX = "huawei.com/Ascend"
+INT64_MAX = 2**63 - 1
 #: Gangplank's bound on the devices (cards) one node registers
 MAX_DEVICES = 1024
 
@@ -140,7 +141,15 @@ class DeviceShare(Plugin):
         c = ssn.cluster
         self.has = np.zeros(len(c.nodes), dtype=bool)
         self.has[np.fromiter([*self.cards, *self.vgpus], dtype=np.intp)] = True
+        #: per node, what the gpushare filter reads: the largest idle card memory (-1: no card)
+        #: and the idle cards, kept as the cards change
+        self.has_cards = np.zeros(len(c.nodes), dtype=bool)
+        self.has_cards[np.fromiter(self.cards, dtype=np.intp)] = True
+        self.max_idle = np.full(len(c.nodes), -1, dtype=np.int64)
+        self.idle_cards = np.zeros(len(c.nodes), dtype=np.int64)
         self._existing()
+        for n in self.cards:
+            self._cards_changed(n)
         ssn.register("predicate", NAME, self.predicate)
         if self.weight > 0 and self.vgpu:
             ssn.register("node_order", NAME, self.score)
@@ -291,17 +300,27 @@ class DeviceShare(Plugin):
         mem, num, wants, reqs, has_vgpu = self.facts(task)
         if not (wants or has_vgpu) or self.ssn.resolvable_pass:
             return mask  # (a device refusal is Unschedulable: an eviction may resolve it)
-        for j in np.flatnonzero(self.has[nodes]).tolist():
-            n = int(nodes[j])
-            cards = self.cards.get(n)
-            if wants and cards is not None and gs.filter_node(cards, mem, num, self.sharing, self.number) is not None:
-                mask[j] = False
-                continue
-            devices = self.vgpus.get(n)
-            if has_vgpu and devices is not None:
-                why, _, _ = vg.fit(devices, reqs, task.annotations, task.namespace, self.policy, True)
-                mask[j] = why is None
+        if wants:  # (gpushare's FilterNode, over the kept per-node figures)
+            cards = self.has_cards[nodes]
+            if self.sharing and mem > 0 and mem > INT64_MAX:  # (beyond the figures' range: card by card)
+                for j in np.flatnonzero(cards).tolist():
+                    mask[j] = bool(self.cards[int(nodes[j])].by_memory(mem))
+            elif self.sharing and mem > 0:
+                mask &= ~cards | (self.max_idle[nodes] >= mem)
+            if self.number and num > 0:
+                mask &= ~cards | (self.idle_cards[nodes] >= num)
+        if has_vgpu:
+            for j in np.flatnonzero(self.has[nodes] & mask).tolist():
+                devices = self.vgpus.get(int(nodes[j]))
+                if devices is not None:
+                    why, _, _ = vg.fit(devices, reqs, task.annotations, task.namespace, self.policy, True)
+                    mask[j] = why is None
         return mask
+
+    def _cards_changed(self, n: int) -> None:
+        cards = self.cards[n]
+        self.max_idle[n] = min(max(cards.idle_memory().values(), default=-1), INT64_MAX)  # (clamped: see predicate)
+        self.idle_cards[n] = sum(1 for p in cards.pods.values() if not p)
 
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         out = np.zeros(len(nodes), dtype=np.float64)
@@ -324,6 +343,7 @@ class DeviceShare(Plugin):
         cards = self.cards.get(t.node)
         if cards is not None and (mem > 0 or num > 0):
             cards.add(self._uid(t), mem, gs.gpu_index(t.annotations))
+            self._cards_changed(t.node)
         devices = self.vgpus.get(t.node)
         if devices is not None and vg.IDS in t.annotations:
             key = vg.group_key(t.namespace, t.annotations)
@@ -335,6 +355,7 @@ class DeviceShare(Plugin):
         cards = self.cards.get(t.node)
         if cards is not None and (mem > 0 or num > 0):
             cards.remove(self._uid(t), gs.gpu_index(t.annotations))
+            self._cards_changed(t.node)
         devices = self.vgpus.get(t.node)
         if devices is not None and vg.IDS in t.annotations:
             vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
@@ -355,6 +376,7 @@ class DeviceShare(Plugin):
         cards = self.cards.get(t.node)
         if wants and cards is not None:
             ids = cards.allocate(self._uid(t), mem, num)
+            self._cards_changed(t.node)
             if ids is None:
                 self._failed(t, "no card has the pod's GPU memory idle" if mem > 0 else "too few idle cards")
             elif ids:
@@ -381,6 +403,7 @@ class DeviceShare(Plugin):
         cards = self.cards.get(t.node)
         if wants and cards is not None:
             cards.remove(self._uid(t), gs.gpu_index(t.annotations))
+            self._cards_changed(t.node)
         devices = self.vgpus.get(t.node)
         if has_vgpu and devices is not None and vg.IDS in t.annotations:
             vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
@@ -413,6 +436,8 @@ class DeviceShare(Plugin):
         self.cards = {n: d.copy() for n, d in saved[0].items()}
         self.vgpus = {n: d.copy() for n, d in saved[1].items()}
         self._assigned = dict(saved[2])
+        for n in self.cards:
+            self._cards_changed(n)
 
 
 def _obj(o: Any, key: str) -> dict:
