@@ -34,7 +34,9 @@ NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGP
   Volcano). Tasks asking devices are placed one at a time (``Session.on_pods_landing``);
   Gangplank's own trials put the devices back (``Session.on_trial``).
 * Costs: nothing registers unless a device kind is enabled; then one pass over the nodes at
-  open, and per predicate call only the nodes with devices are checked.
+  open. The gpushare predicate compares two per-node arrays (largest idle card memory, idle
+  cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
+  only.
 * Limits: a node registering more than :data:`MAX_DEVICES` devices has none (a warning);
   Volcano would build them all.
 """
