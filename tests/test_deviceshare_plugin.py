@@ -521,6 +521,8 @@ def test_vgpu_running_pods_count_what_their_annotation_lists() -> None:
     run = vpod("r", node="n1", annotations={vg.IDS: "GPU-a,NVIDIA,10000,0:;"})
     objs = [vgpu_node("n1", memory="99999"), run] + [vpod(p) for p in "ab"]
     assert bound(decide(objs, conf(VGPU))) == {"a": "n1"}
+    objs[1] = pod("r", node="n1", annotations={vg.IDS: "GPU-a,NVIDIA,10000,0:;"})  # (asks no vGPU: still counted)
+    assert bound(decide(objs, conf(VGPU))) == {"a": "n1"}
 
 
 def test_vgpu_mode_type_and_exclusive_cores() -> None:

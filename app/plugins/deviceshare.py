@@ -241,16 +241,22 @@ class DeviceShare(Plugin):
                 self.vgpus[node.idx] = devices
 
     def _existing(self) -> None:
-        """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined)."""
+        """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined).
+        Of the pods on their own held as columns, those that may hold a device are built: on a
+        node with cards, a pod asking GPU memory or cards (gpushare adds no other); on a node
+        with vGPU devices, every pod (vGPU reads any pod's annotation)."""
         c = self.ssn.cluster
-        names = [n for n in (gs.GPU_MEMORY, gs.GPU_NUMBER, self.config.count, self.config.memory) if n in c.resources.index]
-        if not names or not self.has.any():
+        if not self.has.any():
             return
         inert = c.inert
-        if inert is not None:  # (pods on their own, held as columns: built when they may hold a device)
-            cols = [c.resources.index[n] for n in names]
-            asks = (c.task_req[inert.rows][:, cols] > 0).any(axis=1)
-            c.materialize(np.flatnonzero(asks & self.has[inert.nodes]))
+        if inert is not None:
+            on = np.where(inert.nodes >= 0, inert.nodes, 0)
+            placed = inert.nodes >= 0
+            pick = placed & self.has[on] & ~self.has_cards[on]
+            cols = [c.resources.index[n] for n in (gs.GPU_MEMORY, gs.GPU_NUMBER) if n in c.resources.index]
+            if cols:
+                pick |= placed & self.has_cards[on] & (c.task_req[inert.rows][:, cols] > 0).any(axis=1)
+            c.materialize(np.flatnonzero(pick))
         for t in c.active_tasks:
             if t.node >= 0 and self.has[t.node] and t.status not in (TaskStatus.RELEASING, TaskStatus.PIPELINED) \
                     and t.status.holds_node:
