@@ -768,6 +768,19 @@ def test_a_negative_capacity_is_read_as_go_reads_it() -> None:
     assert bound(decide(objs, conf(SHARING))) == {}
 
 
+def test_long_numbers_in_annotations_are_read_as_go_reads_them() -> None:
+    """Digits past int64 (or uint32 for a pod's usage) are Go's range errors, never a 500."""
+    long = "9" * 5000
+    assert gs.go_atoi(long) is None and gs.go_atoi("-" + long) is None and gs.go_atoi("0" * 30 + "7") == 7
+    assert vg.atoi_ignoring_error(long) == 2**63 - 1 and vg.atoi_ignoring_error("-" + long) == -(2**63)
+    assert vg.decode_container_devices(f"GPU-0,NVIDIA,{long},1:GPU-1,NVIDIA,{'0' * 40}5,1:") == [("GPU-1", "NVIDIA", 5, 1)]
+    n = share_node("n1", "20", "2", ann={gs.UNHEALTHY_IDS: long})
+    run = dev_pod("r", {gs.GPU_MEMORY: "8"}, node="n1", annotations={gs.GPU_INDEX: long})
+    assert bound(decide([n, run, dev_pod("a", {gs.GPU_MEMORY: "9"})], conf(SHARING))) == {"a": "n1"}
+    v = vgpu_node("n1", f"GPU-a,{long},{long},NVIDIA,true,hami-core:")
+    assert bound(decide([v, vpod("a", annotations={vg.IDS: f"GPU-a,NVIDIA,{long},0:"})], conf(VGPU))) == {"a": "n1"}
+
+
 # -- limits ----------------------------------------------------------------------------------------------------------------
 def test_a_node_past_the_device_limit_has_no_devices_and_a_warning() -> None:
     objs = [share_node("n1", "1000000", str(MAX_DEVICES + 1))] + [dev_pod(p, {gs.GPU_MEMORY: "900"}) for p in "ab"]

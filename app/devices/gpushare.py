@@ -43,7 +43,7 @@ _INT64 = 2**63
 
 def go_atoi(s: str) -> int | None:
     """``strconv.Atoi`` on a 64-bit machine: None where Go returns an error."""
-    if not _ATOI.fullmatch(s):
+    if not _ATOI.fullmatch(s) or len(s.lstrip("+-").lstrip("0")) > 19:  # (past 19 digits: out of int64)
         return None
     v = int(s)
     return v if -_INT64 <= v < _INT64 else None

@@ -129,6 +129,8 @@ def atoi_ignoring_error(s: str) -> int:
     """``n, _ := strconv.Atoi(s)``: 0 for a syntax error, int64's bound for one out of range."""
     if not _ATOI.fullmatch(s):
         return 0
+    if len(s.lstrip("+-").lstrip("0")) > 19:  # (out of int64 whatever the digits)
+        return -(2**63) if s.startswith("-") else 2**63 - 1
     return max(-(2**63), min(2**63 - 1, int(s)))
 
 
@@ -202,7 +204,7 @@ def decode_container_devices(text: str) -> list[Used]:
 
 def _parse_u32(s: str) -> int | None:
     """``strconv.ParseUint(s, 10, 32)``."""
-    if not s or not s.isascii() or not s.isdigit():
+    if not s or not s.isascii() or not s.isdigit() or len(s.lstrip("0")) > 10:
         return None
     v = int(s)
     return v if v < 2**32 else None

@@ -286,7 +286,7 @@ class DeviceShare(Plugin):
 
         def read(key: str) -> Containers:
             out = []
-            for ctr in spec.get(key) or ():
+            for ctr in spec.get(key) if isinstance(spec.get(key), list) else ():
                 res = _obj(ctr, "resources") if isinstance(ctr, dict) else {}
                 out.append((_obj(res, "limits"), _obj(res, "requests")))
             return out
