@@ -781,6 +781,15 @@ def test_long_numbers_in_annotations_are_read_as_go_reads_them() -> None:
     assert bound(decide([v, vpod("a", annotations={vg.IDS: f"GPU-a,NVIDIA,{long},0:"})], conf(VGPU))) == {"a": "n1"}
 
 
+def test_past_the_deadline_the_vgpu_predicate_refuses_the_nodes_it_would_check() -> None:
+    ssn = session([vgpu_node("n1"), node("n2", gpu=None), vpod("a")], conf(VGPU))
+    task, everywhere = ssn.cluster.find_task("default/a"), np.arange(2, dtype=np.intp)
+    assert ssn.plugins["deviceshare"].predicate(task, everywhere).tolist() == [True, True]
+    ssn.deadline_s = -1.0
+    assert ssn.plugins["deviceshare"].predicate(task, everywhere).tolist() == [False, True]
+    assert ssn.decision.truncated
+
+
 # -- limits ----------------------------------------------------------------------------------------------------------------
 def test_a_node_past_the_device_limit_has_no_devices_and_a_warning() -> None:
     objs = [share_node("n1", "1000000", str(MAX_DEVICES + 1))] + [dev_pod(p, {gs.GPU_MEMORY: "900"}) for p in "ab"]

@@ -36,7 +36,7 @@ NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGP
 * Costs: nothing registers unless a device kind is enabled; then one pass over the nodes at
   open. The gpushare predicate compares two per-node arrays (largest idle card memory, idle
   cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
-  only.
+  only, and past the request's deadline refuses them (the answer says ``truncated``).
 * Limits: a node registering more than :data:`MAX_DEVICES` devices has none (a warning);
   Volcano would build them all.
 """
@@ -318,6 +318,8 @@ class DeviceShare(Plugin):
             if self.number and num > 0:
                 mask &= ~cards | (self.idle_cards[nodes] >= num)
         if has_vgpu:
+            if self.ssn.out_of_time():  # (the request's deadline: no node it would check passes; `truncated`)
+                return mask & ~self.has[nodes]
             for j in np.flatnonzero(self.has[nodes] & mask).tolist():
                 devices = self.vgpus.get(int(nodes[j]))
                 if devices is not None:
