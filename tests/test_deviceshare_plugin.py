@@ -547,6 +547,8 @@ def test_vgpu_binpack_score_with_weight_picks_the_busier_node() -> None:
     assert bound(decide(objs, conf(args))) == {"a": "n1"}
     ssn = session(objs, conf(args | {"deviceshare.ScheduleWeight": 10}))
     task = ssn.cluster.find_task("default/a")
+    assert ssn.node_scores(task, np.arange(2))[1]["deviceshare"].tolist() == [0, 0]  # (no filter yet: Score 0)
+    assert ssn.predicate_mask(task, np.arange(2))[0].tolist() == [True, True]
     scores, per = ssn.node_scores(task, np.arange(2))
     assert per["deviceshare"].tolist() == [math.floor(100 * 4000 / 16384 + 0.5) * 10, math.floor(100 * 12000 / 16384 + 0.5) * 10]
 
@@ -788,6 +790,24 @@ def test_past_the_deadline_the_vgpu_predicate_refuses_the_nodes_it_would_check()
     ssn.deadline_s = -1.0
     assert ssn.plugins["deviceshare"].predicate(task, everywhere).tolist() == [False, True]
     assert ssn.decision.truncated
+
+
+@pytest.mark.parametrize("policy", ["binpack", "spread", ""])
+def test_remembered_vgpu_fits_give_the_answer_fits_worked_out_afresh_give(policy: str, monkeypatch) -> None:
+    """The plugin remembers a node's vGPU fit per devices' state and pod signature; with nothing
+    remembered the decision is byte for byte the same (a tight cluster: not every pod lands)."""
+    import app.plugins.deviceshare as plugin_module
+
+    nodes = [vgpu_node(f"v{i}", "".join(f"GPU-{i}-{k},3,16384,NVIDIA,true,hami-core:" for k in range(3)), number="80",
+                       memory="999999", cores="800") for i in range(6)]  # fmt: skip
+    run = [vpod(f"r{i}", mem="3000", node=f"v{i % 6}", annotations={vg.IDS: f"GPU-{i % 6}-{i % 3},NVIDIA,3000,30:"})
+           for i in range(9)]  # fmt: skip
+    pend = [vpod(f"q{i}", mem=str(1000 + (i % 7) * 1500), cores=str((i % 3) * 20)) for i in range(60)]
+    c = conf(VGPU | {"deviceshare.SchedulePolicy": policy, "deviceshare.ScheduleWeight": 10})
+    first = orjson.dumps(decide(nodes + run + pend, c))
+    assert 0 < len(orjson.loads(first)["bindings"]) < 60
+    monkeypatch.setattr(plugin_module, "FIT_CACHE_MAX", -1)
+    assert orjson.dumps(decide(nodes + run + pend, c)) == first
 
 
 # -- limits ----------------------------------------------------------------------------------------------------------------

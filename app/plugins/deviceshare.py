@@ -67,6 +67,8 @@ CM_NAME, CM_NAMESPACE = "deviceshare.KnownGeometriesCMName", "deviceshare.KnownG
 DEFAULT_CM = ("volcano-vgpu-device-config", "kube-system")
 ASCEND_PREFIX = "huawei.com/Ascend"
 INT64_MAX = 2**63 - 1
+#: remembered vGPU fits (emptied when full)
+FIT_CACHE_MAX = 200_000
 #: Gangplank's bound on the devices (cards) one node registers
 MAX_DEVICES = 1024
 
@@ -149,9 +151,15 @@ class DeviceShare(Plugin):
         self.has_cards[np.fromiter(self.cards, dtype=np.intp)] = True
         self.max_idle = np.full(len(c.nodes), -1, dtype=np.int64)
         self.idle_cards = np.zeros(len(c.nodes), dtype=np.int64)
+        #: per node, a count of changes to its devices; remembered vGPU fits by (node, count,
+        #: the pod's signature); the score each node's last successful vGPU filter left
+        self._version = np.zeros(len(c.nodes), dtype=np.int64)
+        self._fit_cache: dict[tuple, tuple[bool, float]] = {}
+        self.vgpu_score: dict[int, float] = {}
         self._existing()
         for n in self.cards:
             self._cards_changed(n)
+        self._version += 1
         ssn.register("predicate", NAME, self.predicate)
         if self.weight > 0 and self.vgpu:
             ssn.register("node_order", NAME, self.score)
@@ -320,12 +328,37 @@ class DeviceShare(Plugin):
         if has_vgpu:
             if self.ssn.out_of_time():  # (the request's deadline: no node it would check passes; `truncated`)
                 return mask & ~self.has[nodes]
-            for j in np.flatnonzero(self.has[nodes] & mask).tolist():
-                devices = self.vgpus.get(int(nodes[j]))
-                if devices is not None:
-                    why, _, _ = vg.fit(devices, reqs, task.annotations, task.namespace, self.policy, True)
-                    mask[j] = why is None
+            fits = self._vgpu_fits(task, reqs, nodes[self.has[nodes] & mask])
+            if not self.ssn.resolvable_pass:
+                for j in np.flatnonzero(self.has[nodes] & mask).tolist():
+                    mask[j] = fits.get(int(nodes[j]), True)
         return mask
+
+    def _vgpu_fits(self, task: Task, reqs: list[vg.Request], nodes: np.ndarray) -> dict[int, bool]:
+        """``FilterNode`` on each of ``nodes`` with vGPU devices: whether the pod fits; each
+        success leaves its score as the node's (``GPUDevices.Score``, what ``ScoreNode`` returns).
+        A node's answer is remembered for its devices' state and the pod's request and
+        annotations the fit reads (a fit is a pure function of them)."""
+        a = task.annotations
+        spread = a.get(vg.GROUP_POLICY) == vg.SPREAD
+        sig = (tuple(reqs), a.get(vg.MODE), spread, vg.group_key(task.namespace, a) if spread else "",
+               a.get(vg.USE_TYPE), a.get(vg.NOUSE_TYPE), a.get(vg.USE_UUID), a.get(vg.NOUSE_UUID))  # fmt: skip
+        if len(self._fit_cache) > FIT_CACHE_MAX:
+            self._fit_cache.clear()
+        out = {}
+        for n in nodes.tolist():
+            devices = self.vgpus.get(n)
+            if devices is None:
+                continue
+            key = (n, int(self._version[n]), sig)
+            hit = self._fit_cache.get(key)
+            if hit is None:
+                why, _, s = vg.fit(devices, reqs, a, task.namespace, self.policy, True)
+                hit = self._fit_cache[key] = (why is None, s)
+            out[n] = hit[0]
+            if hit[0]:
+                self.vgpu_score[n] = hit[1]
+        return out
 
     def _cards_changed(self, n: int) -> None:
         cards = self.cards[n]
@@ -333,17 +366,15 @@ class DeviceShare(Plugin):
         self.idle_cards[n] = sum(1 for p in cards.pods.values() if not p)
 
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """``getDeviceScore``: the vGPU score the node's last successful filter left (Volcano's
+        ``ScoreNode`` returns ``GPUDevices.Score``; the allocate actions filter the pod first)."""
         out = np.zeros(len(nodes), dtype=np.float64)
-        _, _, _, reqs, has_vgpu = self.facts(task)
-        if not has_vgpu:
+        if not self.facts(task)[4]:
             return out
         for j in np.flatnonzero(self.has[nodes]).tolist():
-            devices = self.vgpus.get(int(nodes[j]))
-            if devices is None:
-                continue
-            why, _, s = vg.fit(devices, reqs, task.annotations, task.namespace, self.policy, True)
-            if why is None:
-                out[j] = float(vg.go_round_score(s)) * float(self.weight)
+            n = int(nodes[j])
+            if n in self.vgpus:
+                out[j] = float(vg.go_round_score(self.vgpu_score.get(n, 0.0))) * float(self.weight)
         return out
 
     # -- events ---------------------------------------------------------------------------------------
@@ -375,6 +406,7 @@ class DeviceShare(Plugin):
         one adds and removes nothing); True when the ``predicates`` plugin's handler follows."""
         if t.node < 0 or not self.has[t.node]:
             return False
+        self._version[t.node] += 1  # (its vGPU devices may change: remembered fits no longer hold)
         if t.status is not TaskStatus.PIPELINED:
             (self._add_resource if placed else self._sub_resource)(t)
         return self.allocating
@@ -440,14 +472,16 @@ class DeviceShare(Plugin):
     # -- Gangplank's trials ---------------------------------------------------------------------------
     def _save(self) -> Any:
         return ({n: d.copy() for n, d in self.cards.items()}, {n: d.copy() for n, d in self.vgpus.items()},
-                dict(self._assigned))  # fmt: skip
+                dict(self._assigned), dict(self.vgpu_score))  # fmt: skip
 
     def _restore(self, saved: Any) -> None:
         self.cards = {n: d.copy() for n, d in saved[0].items()}
         self.vgpus = {n: d.copy() for n, d in saved[1].items()}
         self._assigned = dict(saved[2])
+        self.vgpu_score = dict(saved[3])
         for n in self.cards:
             self._cards_changed(n)
+        self._version += 1
 
 
 def _obj(o: Any, key: str) -> dict:
