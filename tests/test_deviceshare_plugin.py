@@ -18,6 +18,9 @@ Upstream (volcano-sh/volcano, commit ed72c7c8), each case named after its Go tes
   ``TestGPUUUIDConstraints`` (4), ``TestGetPodGroupKey`` (5), ``TestDeviceHasPodFromSameGroup``
   (5), ``TestSortedDeviceIndicesByPolicy_PicksExpectedDevice`` (3), ``TestGPUScore`` (6),
   ``TestBinpackStacksSequentialPods`` (1), ``TestDecodeContainerDevicesRejectsInvalidUsage`` (6).
+* ``vgpu/mig_test.go``: ``TestFindMatch`` (7), ``TestAddAndSubMigUsed`` (4),
+  ``TestMIGFactory_TryAddPod_WithMemoryFactor`` (2), ``TestMIGFactory_AddPod_WithMemoryFactor``
+  (2) and ``TestMIGFactory_SubPod_WithMemoryFactor`` (2), the last two in one test.
 * ``vgpu/spread_integration_test.go``: ``TestSpreadPreventsCoLocation``,
   ``TestBinpackAllowsCoLocation``, ``TestSpreadDifferentGroupsCanShare``,
   ``TestSpreadWithNoRoomFails``, ``TestMixedAnnotations`` (1 each).
@@ -316,6 +319,71 @@ def test_binpack_stacks_sequential_pods_upstream() -> None:
 def test_decode_container_devices_rejects_invalid_usage_upstream(text: str, want: list) -> None:
     """utils_test.go ``TestDecodeContainerDevicesRejectsInvalidUsage``."""
     assert vg.decode_container_devices(text) == want
+
+
+# -- vgpu/mig_test.go ------------------------------------------------------------------------------------------------
+def geo(group: str, *instances: tuple[str, int, int]) -> tuple:
+    return (group, tuple(instances))
+
+
+@pytest.mark.parametrize(("uuid", "request_mem", "index", "usage", "geometries", "want"), [
+    ("gpu-1234", 10, 0, [["1g.10gb", 10240, []]], (geo("default", ("1g.10gb", 10240, 2)),),
+     (True, "gpu-1234[default-0]", 10240)),  # Match 1g.10gb and available
+    ("gpu-1234", 20000, 0, [["1g.10gb", 10, []]], (geo("default", ("1g.10gb", 10, 1)),), (False, "", 0)),
+    ("gpu-1234", 10, 0, [], (geo(""),), (False, "", 0)),  # Empty geometry list
+    ("gpu-0002", 20, 0, [["1g.10gb", 10, []]], (geo("default", ("2g.20gb", 20, 1)),), (False, "", 0)),
+    ("gpu-1234", 10, 0, [["1g.10gb", 10, [0]]], (geo("default", ("1g.10gb", 10, 1)),), (False, "", 0)),
+    ("gpu-1234", 20, -1, [], (geo("group1", ("1g.10gb", 10, 1)), geo("group2", ("2g.20gb", 24, 1))),
+     (True, "gpu-1234[group2-0]", 24)),  # Multiple templates, pick first matching and available
+    ("gpu-0005", 5, 0, [["1g.10gb", 10, []]], (geo("default", ("1g.10gb", 10, 1)),), (True, "gpu-0005[default-0]", 10)),
+])  # fmt: skip
+def test_find_match_upstream(uuid: str, request_mem: int, index: int, usage: list, geometries: tuple, want: tuple) -> None:
+    """mig_test.go ``TestFindMatch``."""
+    assert vg.find_match(uuid, request_mem, index, usage, geometries) == want
+
+
+@pytest.mark.parametrize(("template", "group", "position", "want_add", "want_pos", "want_sub"), [
+    (geo("group-a", ("1g.10gb", 10240, 2)), "group-a", 1, 10240, 1, 10240),
+    (geo("group-b", ("2g.20gb", 20480, 3)), "group-b", 1, 20480, 1, 20480),
+    (geo("group-c", ("3g.30gb", 30720, 1)), "group-c", 0, 30720, 0, 30720),
+    (geo("group-d", ("1g.10gb", 10240, 1)), "nonexistent-group", 0, 0, -1, 0),
+])  # fmt: skip
+def test_add_and_sub_mig_used_upstream(template: tuple, group: str, position: int, want_add: int, want_pos: int,
+                                       want_sub: int) -> None:  # fmt: skip
+    """mig_test.go ``TestAddAndSubMigUsed``: add, the slot in use, sub, nothing left in use."""
+    d = vg.VgpuDevice(0, "gpu", 0, 0, "")
+    d.mig_template = (template,)
+    assert vg._mig_used(d, group, position, True) == want_add
+    if want_pos >= 0:
+        assert any(want_pos in used for _, _, used in d.mig_usage)
+    assert vg._mig_used(d, group, position, False) == want_sub
+    assert d.mig_usage == []
+
+
+MIG_TEMPLATE = (geo("group1", ("1g.10gb", 10240, 2), ("2g.20gb", 20480, 1)),)
+
+
+@pytest.mark.parametrize(("factor", "request_mem", "instance", "device_mem"), [(1, 10, 10240, 10240), (2, 6144, 20480, 10240)])
+def test_mig_try_add_pod_with_memory_factor_upstream(factor: int, request_mem: int, instance: int, device_mem: int) -> None:
+    """mig_test.go ``TestMIGFactory_TryAddPod_WithMemoryFactor``."""
+    d = vg.VgpuDevice(0, "gpu-1234", 0, 0, "")
+    d.mig_template = MIG_TEMPLATE
+    gs_ = vg.VgpuDevices("n", vg.MIG, {0: d}, factor)
+    dev = vg._try_add_pod(gs_, d, request_mem, 50)
+    group, position = vg.decode_mig_id(dev)  # type: ignore[arg-type, misc]
+    assert group == "group1" and vg._mig_used(d, group, position, True) == instance
+    assert (d.used_num, d.used_mem, d.used_core) == (1, device_mem, 50)
+
+
+@pytest.mark.parametrize(("factor", "used"), [(1, 10240), (2, 5120)])
+def test_mig_add_and_sub_pod_with_memory_factor_upstream(factor: int, used: int) -> None:
+    """mig_test.go ``TestMIGFactory_AddPod_WithMemoryFactor`` and ``..._SubPod_...``."""
+    d = vg.VgpuDevice(0, "gpu-1234", 0, 0, "")
+    d.mig_template = MIG_TEMPLATE
+    assert vg._mig_add_pod(d, 50, "pod", "gpu-1234[group1-0]", factor) == (True, "")
+    assert (d.used_num, d.used_mem, d.used_core, d.pods["pod"][:2], len(d.mig_usage)) == (1, used, 50, [used, 50], 1)
+    assert vg._mig_sub_pod(d, 50, "pod", "gpu-1234[group1-0]", factor) == ""
+    assert (d.used_num, d.used_mem, d.used_core) == (0, 0, 0)
 
 
 # -- vgpu/spread_integration_test.go ----------------------------------------------------------------------------
@@ -694,7 +762,7 @@ def test_the_device_config_map_renames_the_resources_and_an_empty_one_names_none
     ("nvidia:\n  deviceSplitCount: -1\n", "nvidia.deviceSplitCount is not an unsigned integer"),
     ("nvidia:\n  overwriteEnv: 'no'\n", "nvidia.overwriteEnv is not a boolean"),
     ("nvidia: {resourceCountName: [a]}\n", "nvidia.resourceCountName is not a string"),
-    ("nvidia:\n  resourceCountName: 12\n", "whose text yaml.v2 would take as the name: not modelled"),
+    ("nvidia:\n  resourceCountName: 12\n", "whose text yaml.v2 would take as the string: not modelled"),
     ("nvidia: [\n", "is not valid YAML"),
 ])  # fmt: skip
 def test_a_device_config_volcano_cannot_decode_falls_back_to_the_default(text: str, why: str) -> None:
@@ -703,19 +771,38 @@ def test_a_device_config_volcano_cannot_decode_falls_back_to_the_default(text: s
     assert warned(out, why) and warned(out, "Volcano's default device config is used")
 
 
-def test_mig_mode_devices_the_config_knows_are_named_as_not_modelled() -> None:
-    """A device registering mig with a type the ConfigMap's MIG geometries know: the node's mode is
-    mig (a pod naming hami-core does not fit, one naming mig does), shared as hami-core here with a
-    warning; a type it does not know stays hami-core."""
-    cm = device_cm("nvidia:\n  resourceCountName: volcano.sh/vgpu-number\n  resourceMemoryName: volcano.sh/vgpu-memory\n"
-                   "  resourceCoreName: volcano.sh/vgpu-cores\n  knownMigGeometries:\n  - models: [A100]\n"
-                   "    allowedGeometries:\n    - group: g\n      geometries:\n      - {name: 1g.10gb, memory: 10240, count: 7}\n")
-    n = vgpu_node("n1", "GPU-a,10,40960,NVIDIA-A100,true,mig:")
-    pods = [vpod("a", annotations={vg.MODE: "hami-core"}), vpod("b", annotations={vg.MODE: "mig"})]
-    out = decide([n, cm, *pods], conf(VGPU))
-    assert bound(out) == {"b": "n1"} and warned(out, "which is not modelled")
-    n = vgpu_node("n1", "GPU-a,10,40960,NVIDIA-H100,true,mig:")
-    assert bound(decide([n, cm, *pods], conf(VGPU))) == {"a": "n1"}
+MIG_CM = ("nvidia:\n  resourceCountName: volcano.sh/vgpu-number\n  resourceMemoryName: volcano.sh/vgpu-memory\n"
+          "  resourceCoreName: volcano.sh/vgpu-cores\n  knownMigGeometries:\n  - models: [A100]\n    allowedGeometries:\n"
+          "    - group: g1\n      geometries:\n      - {name: 3g.20gb, memory: 20480, count: 2}\n"
+          "    - group: g2\n      geometries:\n      - {name: 1g.5gb, memory: 5120, count: 7}\n")
+
+
+def test_mig_devices_are_shared_by_instances_of_one_group() -> None:
+    """An A100 registering mig (the config knows A100): with no group in use, the first group with
+    an instance large enough (g1's 3g.20gb, for 6000 and for 3000 alike), counted as 20480 each;
+    in the session Volcano counts that memory only (the instances in use change only for pods
+    read from their annotation), so after two pods the card's 40960 is spent and a third finds
+    none; a pod naming hami-core mode does not fit a mig node; an H100 registering mig is
+    hami-core (the config does not know its type), where all four fit."""
+    n = vgpu_node("n1", "GPU-a,10,40960,NVIDIA-A100,true,mig:", memory="99999")
+    pods = [vpod("a", mem="6000", priority=3), vpod("b", mem="3000", priority=2), vpod("c", mem="3000", priority=1),
+            vpod("h", mem="1000", annotations={vg.MODE: "hami-core"})]  # fmt: skip
+    assert bound(decide([n, device_cm(MIG_CM), *pods], conf(VGPU))) == {"a": "n1", "b": "n1"}
+    h100 = vgpu_node("n1", "GPU-a,10,40960,NVIDIA-H100,true,mig:", memory="99999")
+    assert bound(decide([h100, device_cm(MIG_CM), *pods], conf(VGPU))) == {"a": "n1", "b": "n1", "c": "n1", "h": "n1"}
+
+
+def test_a_running_pod_on_a_mig_device_takes_the_instance_its_id_names() -> None:
+    """A pod running on ``GPU-a[g2-0]`` puts the device in group g2 (1g.5gb, 7 of them): a pod of
+    6000 fits no g2 instance; one of 5000 takes the next; an id past the group is Volcano's
+    panic (named, skipped)."""
+    n = vgpu_node("n1", "GPU-a,10,40960,NVIDIA-A100,true,mig:", memory="99999")
+    run = vpod("r", mem="5120", node="n1", annotations={vg.IDS: "GPU-a[g2-0],NVIDIA,5120,0:"})
+    out = decide([n, device_cm(MIG_CM), run, vpod("a", mem="6000"), vpod("b", mem="5000")], conf(VGPU))
+    assert bound(out) == {"b": "n1"}
+    run = vpod("r", mem="5120", node="n1", annotations={vg.IDS: "GPU-a[g2-9],NVIDIA,5120,0:"})
+    out = decide([n, device_cm(MIG_CM), run, vpod("a", mem="6000")], conf(VGPU))
+    assert bound(out) == {"a": "n1"} and warned(out, "Volcano's scheduler panics here")
 
 
 def test_two_different_device_config_maps_of_one_name_are_a_422() -> None:

@@ -9,10 +9,10 @@ error and Volcano falls back), its default config is used: ``volcano.sh/vgpu-num
 ``-memory`` / ``-cores``, no memory-percentage resource, no MIG geometry. A decoded config is
 used as written: a field it lacks is empty (a ConfigMap without ``nvidia`` names no resource, so
 no pod asks vGPU). What the scheduler reads of it: the four resource names and, per
-``knownMigGeometries`` entry, its ``models`` (a device whose type contains one registers MIG
-mode). A scalar other than a string where a name is (yaml.v2 takes its YAML text) is not read
-here: the default config is used, with a warning; the ``vnpus`` section is checked only for
-its shape (a mapping or a list).
+``knownMigGeometries`` entry, its ``models`` (a device of a type containing one that registers MIG
+mode) with its geometries, and ``gpuMemoryFactor``. A scalar other than a string where a
+string is (yaml.v2 takes its YAML text) is not read here: the default config is used, with a
+warning; the ``vnpus`` section is checked only for its shape (a mapping or a list).
 """
 
 from __future__ import annotations
@@ -37,10 +37,17 @@ class NvidiaConfig:
     memory: str
     percentage: str
     cores: str
-    mig_models: tuple[tuple[str, ...], ...] = ()  # per knownMigGeometries entry, its models
+    #: per knownMigGeometries entry: (its models, its geometries); a geometry is (group,
+    #: instances), an instance (name, memory, count)
+    mig: tuple[tuple[tuple[str, ...], tuple[Geometry, ...]], ...] = ()
+    memory_factor: int = 0  # gpuMemoryFactor
 
 
-DEFAULT = NvidiaConfig("volcano.sh/vgpu-number", "volcano.sh/vgpu-memory", "", "volcano.sh/vgpu-cores")
+Instance = tuple[str, int, int]
+Geometry = tuple[str, tuple[Instance, ...]]
+
+
+DEFAULT: NvidiaConfig = NvidiaConfig("volcano.sh/vgpu-number", "volcano.sh/vgpu-memory", "", "volcano.sh/vgpu-cores")
 
 
 class _Fallback(Exception):
@@ -70,14 +77,9 @@ def _decode(doc: object) -> NvidiaConfig:
     nv = _mapping(top.get("nvidia"), "nvidia")
     names = []
     for key in _STRINGS:
-        v = nv.get(key)
-        if isinstance(v, (dict, list)):
-            raise _Fallback(f"nvidia.{key} is not a string (yaml.v2 fails to decode it)")
-        if v is not None and not isinstance(v, str):
-            raise _Fallback(f"nvidia.{key} is a YAML {type(v).__name__}, whose text yaml.v2 would take as the name: "
-                            "not modelled")  # fmt: skip
+        v = _string(nv.get(key), f"nvidia.{key}")
         if key in NAMES:
-            names.append(v or "")
+            names.append(v)
     for key in _BOOLS:
         if nv.get(key) is not None and not isinstance(nv[key], bool):
             raise _Fallback(f"nvidia.{key} is not a boolean (yaml.v2 fails to decode it)")
@@ -87,28 +89,35 @@ def _decode(doc: object) -> NvidiaConfig:
         v = nv.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
             raise _Fallback(f"nvidia.{key} is not a number (yaml.v2 fails to decode it)")
-    models = []
+    mig = []
     for i, entry in enumerate(_list(nv.get("knownMigGeometries"), "nvidia.knownMigGeometries")):
         where = f"nvidia.knownMigGeometries[{i}]"
         entry = _mapping(entry, where)
-        got = []
-        for m in _list(entry.get("models"), f"{where}.models"):
-            if isinstance(m, (dict, list)):
-                raise _Fallback(f"{where}.models holds a value that is not a string (yaml.v2 fails to decode it)")
-            if m is not None and not isinstance(m, str):
-                raise _Fallback(f"{where}.models holds a YAML {type(m).__name__}: not modelled")
-            got.append(m or "")
+        models = tuple(_string(m, f"{where}.models[]") for m in _list(entry.get("models"), f"{where}.models"))
+        geometries = []
         for j, geo in enumerate(_list(entry.get("allowedGeometries"), f"{where}.allowedGeometries")):
             gw = f"{where}.allowedGeometries[{j}]"
             geo = _mapping(geo, gw)
+            instances = []
             for k, inst in enumerate(_list(geo.get("geometries"), f"{gw}.geometries")):
-                inst = _mapping(inst, f"{gw}.geometries[{k}]")
-                _uint(inst.get("memory"), f"{gw}.geometries[{k}].memory")
+                iw = f"{gw}.geometries[{k}]"
+                inst = _mapping(inst, iw)
                 count = inst.get("count")
-                if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
-                    raise _Fallback(f"{gw}.geometries[{k}].count is not an integer (yaml.v2 fails to decode it)")
-        models.append(tuple(got))
-    return NvidiaConfig(*names, mig_models=tuple(models))
+                if count is not None and (isinstance(count, bool) or not isinstance(count, int) or abs(count) >= 2**63):
+                    raise _Fallback(f"{iw}.count is not an integer (yaml.v2 fails to decode it)")
+                instances.append((_string(inst.get("name"), f"{iw}.name"), _uint(inst.get("memory"), f"{iw}.memory"),
+                                  count or 0))  # fmt: skip
+            geometries.append((_string(geo.get("group"), f"{gw}.group"), tuple(instances)))
+        mig.append((models, tuple(geometries)))
+    return NvidiaConfig(*names, mig=tuple(mig), memory_factor=_uint(nv.get("gpuMemoryFactor"), "nvidia.gpuMemoryFactor"))
+
+
+def _string(v: object, where: str) -> str:
+    if isinstance(v, (dict, list)):
+        raise _Fallback(f"{where} is not a string (yaml.v2 fails to decode it)")
+    if v is not None and not isinstance(v, str):
+        raise _Fallback(f"{where} is a YAML {type(v).__name__}, whose text yaml.v2 would take as the string: not modelled")
+    return v or ""
 
 
 def _mapping(v: object, where: str) -> dict:
@@ -127,16 +136,20 @@ def _list(v: object, where: str) -> list:
     return v
 
 
-def _uint(v: object, where: str) -> None:
+def _uint(v: object, where: str) -> int:
     if v is None:
-        return
+        return 0
     if isinstance(v, float) and not isinstance(v, bool):
         raise _Fallback(f"{where} is a YAML float where Volcano reads an unsigned integer: not modelled")
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
         raise _Fallback(f"{where} is not an unsigned integer (yaml.v2 fails to decode it)")
+    return v
 
 
-def mig_mode(config: NvidiaConfig, card_type: str) -> bool:
-    """``extractGeometryFromType`` finds geometries for the type: a device registering ``mig``
-    is then shared by MIG instances."""
-    return any(any(m in card_type for m in models) for models in config.mig_models)
+def geometries_for(config: NvidiaConfig, card_type: str) -> tuple[Geometry, ...] | None:
+    """``extractGeometryFromType``: the geometries of the first entry one of whose models the
+    type contains (None: not found, the device falls back to hami-core)."""
+    for models, geometries in config.mig:
+        if any(m in card_type for m in models):
+            return geometries
+    return None

@@ -1,6 +1,6 @@
-"""Volcano's HAMi vGPU (``pkg/scheduler/api/devices/nvidia/vgpu``), hami-core sharing, with
-Volcano's default device config (resource names ``volcano.sh/vgpu-number`` / ``-memory`` /
-``-cores``, no memory-percentage resource, no MIG geometries).
+"""Volcano's HAMi vGPU (``pkg/scheduler/api/devices/nvidia/vgpu``): hami-core and MIG sharing,
+under the device config (:mod:`app.devices.config`; the names below are the default config's:
+``volcano.sh/vgpu-number`` / ``-memory`` / ``-cores``, no memory-percentage resource).
 
 * Devices (``NewGPUDevices``): a node needs the annotation ``volcano.sh/node-vgpu-register``
   and a non-zero allocatable ``volcano.sh/vgpu-number``, ``-cores`` and ``-memory``
@@ -9,9 +9,9 @@ Volcano's default device config (resource names ``volcano.sh/vgpu-number`` / ``-
   the part's position; a part with fewer than six fields makes the whole annotation unread (no
   devices; the answer's warnings say so); an annotation without ``:`` is unread too. ``count``
   and ``memory`` are read by ``Atoi`` (0 when it fails), ``health`` by ``ParseBool`` and never
-  checked after. The node's mode is the last device's; ``mig`` falls back to ``hami-core``
-  because the default config knows no MIG geometry (``extractGeometryFromType``); anything else
-  is ``hami-core``.
+  checked after. A device registering ``mig`` whose type contains a model of the config's
+  ``knownMigGeometries`` takes that entry's geometries (``extractGeometryFromType``), else it is
+  ``hami-core``; the node's mode, and its sharing handler, is the last device's.
 * A pod's request (``ExtractResourceRequest``), per entry of ``spec.containers`` with a
   ``volcano.sh/vgpu-number`` limit (``AsInt64``; 0 when not whole) or, without one, a
   ``volcano.sh/vgpu-memory`` limit (then one device): memory from the memory limit, else its
@@ -32,6 +32,12 @@ Volcano's default device config (resource names ``volcano.sh/vgpu-number`` / ``-
   ``nouse-gputype`` allow. Each device taken counts at once for the next container.
 * Score (``GPUScore``, per device taken, after taking it): binpack 100 x used / total memory;
   spread 100 when the device had no user before; otherwise 0.
+* MIG handler (``mig.go``): a device takes a pod when an instance fits (``findMatch``: of the
+  group in use, else of the first group with one; ``pickFromGroup``: by memory, the first as
+  large as the memory asked times ``gpuMemoryFactor`` (> 1), of a kind already in use if any is)
+  and counts the instance's memory (divided by the factor) and the cores; the id taken is
+  ``uuid[group-position]``. A pod read from its annotation marks the instance in use
+  (``addMigUsed``); one placed in the session does not (``TryAddPod`` counts only memory).
 * Allocate takes what the fit takes. Release (and ``SubResource``) give back only what the
   pod's own ``volcano.sh/vgpu-ids-new`` lists: a pod placed in the session has none (Volcano
   keeps the new annotation on the task, not the pod), so undoing its placement gives nothing
@@ -42,8 +48,9 @@ from __future__ import annotations
 
 import math
 
-from app.devices.config import DEFAULT, NvidiaConfig, mig_mode
-from app.devices.gpushare import _ATOI
+from app.devices.config import DEFAULT, Geometry, NvidiaConfig, geometries_for
+from app.devices.gpushare import _ATOI, go_atoi
+from app.plugins.numa_cpus import go_sort_slice
 from app.devices.quantity import as_int64, i32, i64, u64, value
 
 DEVICE_NAME = "hamivgpu"
@@ -71,43 +78,51 @@ class VgpuDevice:
     """``GPUDevice``: its registration and what its users take (``pods``: uid -> [memory,
     cores, PodGroup key])."""
 
-    __slots__ = ("id", "uuid", "number", "memory", "type", "used_num", "used_mem", "used_core", "pods")
+    __slots__ = ("id", "uuid", "number", "memory", "type", "used_num", "used_mem", "used_core", "pods",
+                 "mig_template", "mig_index", "mig_usage")  # fmt: skip
 
     def __init__(self, id: int, uuid: str, number: int, memory: int, type: str) -> None:
         self.id, self.uuid, self.number, self.memory, self.type = id, uuid, number, memory, type
         self.used_num = self.used_mem = self.used_core = 0
         self.pods: dict[str, list] = {}
+        #: MIG (``MigTemplate``, ``MigUsage``): the geometries of its type, the group in use
+        #: (-1: none) and per instance name in use [name, memory, used positions (ascending)]
+        self.mig_template: tuple[Geometry, ...] = ()
+        self.mig_index = -1
+        self.mig_usage: list[list] = []
 
     def copy(self) -> VgpuDevice:
         out = VgpuDevice(self.id, self.uuid, self.number, self.memory, self.type)
         out.used_num, out.used_mem, out.used_core = self.used_num, self.used_mem, self.used_core
         out.pods = {u: list(v) for u, v in self.pods.items()}
+        out.mig_template, out.mig_index = self.mig_template, self.mig_index
+        out.mig_usage = [[n, m, list(used)] for n, m, used in self.mig_usage]
         return out
 
 
 class VgpuDevices:
-    """A node's devices (``GPUDevices``) by id, and its sharing mode."""
+    """A node's devices (``GPUDevices``) by id, its sharing mode (also its sharing handler:
+    hami-core or MIG) and the config's ``gpuMemoryFactor`` (MIG reads it)."""
 
-    __slots__ = ("name", "mode", "device")
+    __slots__ = ("name", "mode", "device", "factor")
 
-    def __init__(self, name: str, mode: str, device: dict[int, VgpuDevice]) -> None:
-        self.name, self.mode, self.device = name, mode, device
+    def __init__(self, name: str, mode: str, device: dict[int, VgpuDevice], factor: int = 0) -> None:
+        self.name, self.mode, self.device, self.factor = name, mode, device, factor
 
     def copy(self) -> VgpuDevices:
-        return VgpuDevices(self.name, self.mode, {i: d.copy() for i, d in self.device.items()})
+        return VgpuDevices(self.name, self.mode, {i: d.copy() for i, d in self.device.items()}, self.factor)
 
 
 # -- the node -------------------------------------------------------------------------------------
 def decode_node_devices(name: str, text: str, limit: int, config: NvidiaConfig = DEFAULT) -> tuple[VgpuDevices | None, str]:
-    """``decodeNodeDevices``: the devices (None: unread) and why not, or a note ('' when none);
-    past ``limit`` devices, None (Gangplank's bound). A device registering ``mig`` whose type
-    the config's MIG geometries know makes the node's mode ``mig`` when it is the last one
-    (Volcano then shares the node's devices by MIG instances, which is not modelled: the note
-    says so and they are shared as hami-core here)."""
+    """``decodeNodeDevices``: the devices (None: unread) and why not ('' when read); past
+    ``limit`` devices, None (Gangplank's bound). A device registering ``mig`` gets the
+    geometries of its type from the config, else it is hami-core; the node's mode (and its
+    sharing handler) is the last device's."""
     if ":" not in text:
         return None, "it holds no ':'"
     device: dict[int, VgpuDevice] = {}
-    mode, mig = HAMI_CORE, False
+    mode = HAMI_CORE
     for index, part in enumerate(text.split(":")):
         if "," not in part:
             continue
@@ -117,12 +132,13 @@ def decode_node_devices(name: str, text: str, limit: int, config: NvidiaConfig =
         if len(device) >= limit:
             return None, f"it lists more than {limit} devices, Gangplank's limit"
         count, mem = atoi_ignoring_error(items[1]), atoi_ignoring_error(items[2])
-        device[index] = VgpuDevice(index, items[0], u64(count), u64(mem), items[3])
-        mode = MIG if items[5] == MIG and mig_mode(config, items[3]) else HAMI_CORE
-        mig = mig or mode == MIG
-    note = ("a device registers MIG mode with a type the device config's MIG geometries know: Volcano shares "
-            "such a node by MIG instances, which is not modelled; its devices are shared as hami-core here") if mig else ""
-    return VgpuDevices(name, mode, device), note
+        d = device[index] = VgpuDevice(index, items[0], u64(count), u64(mem), items[3])
+        mode = HAMI_CORE
+        if items[5] == MIG:
+            geometries = geometries_for(config, items[3])
+            if geometries is not None:
+                mode, d.mig_template = MIG, geometries
+    return VgpuDevices(name, mode, device, config.memory_factor), ""
 
 
 def atoi_ignoring_error(s: str) -> int:
@@ -217,33 +233,47 @@ def group_key(namespace: str, annotations: dict[str, str]) -> str:
 
 
 # -- the changes -------------------------------------------------------------------------------------
-def add_pod(devices: VgpuDevices, uid: str, used: list[list[Used]], key: str) -> None:
-    """``addResource`` (hami-core ``AddPod``), from the pod's own annotation."""
+def add_pod(devices: VgpuDevices, uid: str, used: list[list[Used]], key: str) -> str:
+    """``addResource`` (the node's handler's ``AddPod``), from the pod's own annotation; a note
+    where Volcano's scheduler would panic ('' otherwise)."""
+    note = ""
     for ctr in used:
         for uuid, _, mem, cores in ctr:
             for d in devices.device.values():
                 if d.uuid in uuid:
-                    if uid not in d.pods:
-                        d.pods[uid] = [mem, cores, ""]
-                        d.used_num = u64(d.used_num + 1)
-                        d.used_mem = u64(d.used_mem + mem)
-                        d.used_core = u64(d.used_core + cores)
-                    d.pods[uid][2] = key
+                    if devices.mode == MIG:
+                        ok, why = _mig_add_pod(d, cores, uid, uuid, devices.factor)
+                        note = note or why
+                    else:
+                        ok = True
+                        if uid not in d.pods:
+                            d.pods[uid] = [mem, cores, ""]
+                            d.used_num = u64(d.used_num + 1)
+                            d.used_mem = u64(d.used_mem + mem)
+                            d.used_core = u64(d.used_core + cores)
+                    if ok:
+                        d.pods[uid][2] = key
                     break
+    return note
 
 
-def sub_pod(devices: VgpuDevices, uid: str, used: list[list[Used]]) -> None:
-    """``SubResource`` (hami-core ``SubPod``), from the pod's own annotation."""
+def sub_pod(devices: VgpuDevices, uid: str, used: list[list[Used]]) -> str:
+    """``SubResource`` (the node's handler's ``SubPod``), from the pod's own annotation; a note
+    where Volcano's scheduler would panic ('' otherwise)."""
+    note = ""
     for ctr in used:
         for uuid, _, mem, cores in ctr:
             for d in devices.device.values():
                 if d.uuid in uuid:
-                    if uid in d.pods:
+                    if devices.mode == MIG:
+                        note = note or _mig_sub_pod(d, cores, uid, uuid, devices.factor)
+                    elif uid in d.pods:
                         d.used_num = u64(d.used_num - 1)
                         d.used_mem = u64(d.used_mem - mem)
                         d.used_core = u64(d.used_core - cores)
                         del d.pods[uid]
                     break
+    return note
 
 
 def add_to_pod_map(devices: VgpuDevices, uid: str, taken: list[list[Used]], key: str) -> None:
@@ -365,13 +395,13 @@ def _fit(gs: VgpuDevices, reqs: list[Request], annotations: dict[str, str], name
                 continue
             if saved is not None and i not in saved:
                 saved[i] = (d.used_num, d.used_mem, d.used_core)
-            d.used_num = u64(d.used_num + 1)  # (hami-core TryAddPod)
-            d.used_mem = u64(d.used_mem + need)
-            d.used_core = u64(d.used_core + u64(cores))
+            uuid = _try_add_pod(gs, d, need, u64(cores))
+            if uuid is None:
+                continue
             tentative.append((d, need, u64(cores)))
             if nums > 0:
                 nums -= 1
-                devs.append((d.uuid, NVIDIA, need, u64(cores)))
+                devs.append((uuid, NVIDIA, need, u64(cores)))
                 score += gpu_score(policy, d)
             if nums == 0:
                 break
@@ -383,6 +413,149 @@ def _fit(gs: VgpuDevices, reqs: list[Request], annotations: dict[str, str], name
             return "not enough gpu fitted on this node", [], 0.0
         taken.append(devs)
     return None, taken, score
+
+
+def _try_add_pod(gs: VgpuDevices, d: VgpuDevice, mem: int, cores: int) -> str | None:
+    """The node's handler's ``TryAddPod``: the id the pod takes (None: no fit)."""
+    if gs.mode == MIG:
+        request = u64(mem * gs.factor) if gs.factor > 1 else mem
+        found, dev, used = find_match(d.uuid, request, d.mig_index, d.mig_usage, d.mig_template)
+        if not found:
+            return None
+        mem = used // gs.factor if gs.factor > 1 else used
+    else:
+        dev = d.uuid
+    d.used_num = u64(d.used_num + 1)
+    d.used_mem = u64(d.used_mem + mem)
+    d.used_core = u64(d.used_core + cores)
+    return dev
+
+
+# -- MIG (mig.go) ---------------------------------------------------------------------------------------
+def find_match(uuid: str, request: int, index: int, usage: list[list], geometries: tuple[Geometry, ...]) -> tuple[bool, str, int]:
+    """``findMatch``: with a group in use, an instance of it; else the first group with one.
+    (found, the MIG id ``uuid[group-position]``, the instance's memory)."""
+    groups = [geometries[index]] if index >= 0 else list(geometries)
+    for group in groups:
+        fitted, position, mem = pick_from_group(group, usage if index >= 0 else [], request)
+        if fitted:
+            return True, f"{uuid}[{group[0]}-{position}]", mem
+    return False, "", 0
+
+
+def pick_from_group(group: Geometry, usage: list[list], request: int) -> tuple[bool, int, int]:
+    """``pickFromGroup``: the instances by memory (Go's ``sort.Slice``); the first large enough
+    when nothing is in use, else the first large enough of a kind in use with one free."""
+    instances = list(enumerate(group[1]))
+    go_sort_slice(instances, lambda a, b: a[1][1] < b[1][1])  # type: ignore[index]
+    for i, (name, memory, count) in instances:
+        if not usage and memory >= request:
+            return True, get_position(group, count, [], i), memory
+        for used_name, _, used in usage:
+            if used_name == name and count - len(used) > 0 and memory >= request:
+                return True, get_position(group, count, used, i), memory
+    return False, -1, 0
+
+
+def get_position(group: Geometry, count: int, used: list[int], index: int) -> int:
+    """``getPosition``: the instances before it, plus its first free slot."""
+    position = sum(inst[2] for inst in group[1][:index])
+    taken = set(used)
+    for i in range(len(taken) + 1):
+        if i >= count:
+            break
+        if i not in taken:
+            position += i
+            break
+    return position
+
+
+def find_position(group: Geometry, position: int) -> tuple[int, int]:
+    """``findPosition``: (instance index, slot), or (-1, -1) past the group."""
+    total = 0
+    for i, (_, _, count) in enumerate(group[1]):
+        if position < total + count:
+            return i, position - total
+        total += count
+    return -1, -1
+
+
+def decode_mig_id(mig_id: str) -> tuple[str, int] | None:
+    """``decodeMIGID``: (group, position) of ``uuid[group-position]`` (None: Go's error)."""
+    start, end = mig_id.find("["), mig_id.find("]")
+    if start == -1 or end == -1 or start > end:
+        return None
+    parts = mig_id[start + 1:end].split("-")
+    if len(parts) != 2:
+        return None
+    position = go_atoi(parts[1])
+    return None if position is None else (parts[0], position)
+
+
+def _mig_used(d: VgpuDevice, group_name: str, position: int, add: bool) -> int | None:
+    """``addMigUsed`` / ``subMigUsed``: the instance's memory (0: no such group or kind in
+    use); None where Volcano indexes past the group's instances (its scheduler panics)."""
+    for gi, group in enumerate(d.mig_template):
+        if group[0] != group_name:
+            continue
+        ii, slot = find_position(group, position)
+        if ii == -1:
+            return None  # (Volcano sets the group in use, then indexes past it: left as it was)
+        d.mig_index = gi
+        name, memory, _ = group[1][ii]
+        for k, u in enumerate(d.mig_usage):
+            if u[0] != name:
+                continue
+            if add:
+                if slot not in u[2]:
+                    u[2] = sorted([*u[2], slot])
+                return u[1]
+            if slot in u[2]:
+                u[2].remove(slot)
+            if not u[2]:
+                del d.mig_usage[k]
+            return u[1]
+        if not add:
+            return 0
+        d.mig_usage.append([name, memory, [slot]])
+        return memory
+    return 0
+
+
+def _mig_add_pod(d: VgpuDevice, cores: int, uid: str, mig_id: str, factor: int) -> tuple[bool, str]:
+    """MIG ``AddPod``: (no error, a note where Volcano's scheduler panics)."""
+    decoded = decode_mig_id(mig_id)
+    if decoded is None:
+        return False, ""
+    if uid in d.pods:
+        return True, ""
+    used = _mig_used(d, decoded[0], decoded[1], True)
+    if used is None:
+        return False, f"MIG id {mig_id!r} names a position past its group's instances"
+    d.pods[uid] = [0, 0, ""]
+    real = used // factor if factor > 1 else used
+    d.used_num = u64(d.used_num + 1)
+    d.used_mem = u64(d.used_mem + real)
+    d.used_core = u64(d.used_core + cores)
+    d.pods[uid][0] = u64(d.pods[uid][0] + real)
+    d.pods[uid][1] = u64(d.pods[uid][1] + cores)
+    return True, ""
+
+
+def _mig_sub_pod(d: VgpuDevice, cores: int, uid: str, mig_id: str, factor: int) -> str:
+    """MIG ``SubPod``; a note where Volcano's scheduler panics."""
+    decoded = decode_mig_id(mig_id)
+    if decoded is None or uid not in d.pods:
+        return ""
+    used = _mig_used(d, decoded[0], decoded[1], False)
+    if used is None:
+        return f"MIG id {mig_id!r} names a position past its group's instances"
+    real = used // factor if factor > 1 else used
+    d.used_num = u64(d.used_num - 1)
+    d.used_mem = u64(d.used_mem - real)
+    d.used_core = u64(d.used_core - cores)
+    del d.pods[uid]
+    return ""
 
 
 def _card_memory(memory: int, pct: int) -> int:

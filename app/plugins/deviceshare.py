@@ -1,6 +1,6 @@
 """deviceshare: Volcano's device-sharing plugin (``pkg/scheduler/plugins/deviceshare``) for
-NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGPU
-(:mod:`app.devices.vgpu`).
+NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGPU, hami-core and
+MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
 
 * Arguments, read as Volcano's ``Arguments`` reads them: ``deviceshare.GPUSharingEnable``,
   ``deviceshare.GPUNumberEnable``, ``deviceshare.VGPUEnable`` (``GetBool``, default false),
@@ -14,6 +14,11 @@ NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGP
   ``kube-system/volcano-vgpu-device-config``) name the ConfigMap whose ``device-config.yaml``
   gives vGPU its resource names, memory-percentage resource and MIG models
   (:mod:`app.devices.config`); without it in the snapshot, Volcano's default config (a warning).
+* MIG: a device registering ``mig`` whose type the device config's MIG geometries know is
+  shared by MIG instances when it is its node's last device (the node's handler): an
+  instance of the group in use (else of the first group with one) at least as large as the
+  memory asked (times ``gpuMemoryFactor``), counted as its memory (divided by the factor);
+  pods on it take the instance their ``uuid[group-position]`` names.
 * Devices: per Ready node of the snapshot's Kubernetes objects (a native node registers none),
   from its ``status`` and annotations, once per session; the pods on it (every status but
   Releasing and Pipelined, as ``NodeInfo.AddTask`` adds them) take what their annotations say.
@@ -97,8 +102,9 @@ def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
 
 class DeviceShare(Plugin):
     name = NAME
-    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core) per device, from node "
-               "registrations and pods' annotations; binpack / spread device order and vGPU score")
+    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core, MIG) per device, from node "
+               "registrations, pods' annotations and the vGPU device ConfigMap; binpack / spread device order and vGPU "
+               "score")
 
     def open(self) -> None:
         ssn = self.ssn
@@ -238,8 +244,6 @@ class DeviceShare(Plugin):
                     self.warn(f"plugin {NAME}: node {node.name!r} annotation {vg.REGISTER} is not read ({note}): it has "
                               "no vGPU devices, as in Volcano")  # fmt: skip
                     continue
-                if note:
-                    self.warn(f"plugin {NAME}: node {node.name!r}: {note}")
                 if not devices.device:
                     continue
                 if self.policy not in (vg.BINPACK, vg.SPREAD) and set(devices.device) != set(range(len(devices.device))):
@@ -388,7 +392,7 @@ class DeviceShare(Plugin):
         devices = self.vgpus.get(t.node)
         if devices is not None and vg.IDS in t.annotations:
             key = vg.group_key(t.namespace, t.annotations)
-            vg.add_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]), key)
+            self._panics(t, vg.add_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]), key))
 
     def _sub_resource(self, t: Task) -> None:
         """``NodeInfo.subResource``."""
@@ -399,7 +403,12 @@ class DeviceShare(Plugin):
             self._cards_changed(t.node)
         devices = self.vgpus.get(t.node)
         if devices is not None and vg.IDS in t.annotations:
-            vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
+            self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
+
+    def _panics(self, t: Task, note: str) -> None:
+        if note:
+            self.warn(f"plugin {NAME}: pod {t.key} on node {self.ssn.cluster.nodes[t.node].name!r}: {note}: Volcano's "
+                      "scheduler panics here (an index out of range); Gangplank skips that device entry")  # fmt: skip
 
     def _node_event(self, t: Task, placed: bool) -> bool:
         """``NodeInfo.AddTask`` / ``RemoveTask`` of a task on a node with devices (a pipelined
@@ -448,7 +457,7 @@ class DeviceShare(Plugin):
             self._cards_changed(t.node)
         devices = self.vgpus.get(t.node)
         if has_vgpu and devices is not None and vg.IDS in t.annotations:
-            vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]))
+            self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
 
     def on_session_close(self) -> None:
         """For ``/v1/simulate``: a pod the decision binds carries into the next cycle the device
