@@ -40,6 +40,7 @@ import numpy as np
 import orjson
 import pytest
 
+from app.devices import config as devconfig
 from app.devices import gpushare as gs
 from app.devices import vgpu as vg
 from app.errors import InputError
@@ -323,7 +324,7 @@ def test_decode_container_devices_rejects_invalid_usage_upstream(text: str, want
 
 # -- vgpu/mig_test.go ------------------------------------------------------------------------------------------------
 def geo(group: str, *instances: tuple[str, int, int]) -> tuple:
-    return (group, tuple(instances))
+    return devconfig.geometry(group, tuple(instances))
 
 
 @pytest.mark.parametrize(("uuid", "request_mem", "index", "usage", "geometries", "want"), [
@@ -358,6 +359,15 @@ def test_add_and_sub_mig_used_upstream(template: tuple, group: str, position: in
         assert any(want_pos in used for _, _, used in d.mig_usage)
     assert vg._mig_used(d, group, position, False) == want_sub
     assert d.mig_usage == []
+
+
+def test_pick_from_group_tries_instances_by_memory_and_positions_count_those_before() -> None:
+    """The group lists the larger instance first: a request of 3000 takes the smaller (its
+    position counts the one instance listed before it); with small in use at 0 and 1 of 2, none."""
+    g = geo("g", ("big", 20480, 1), ("small", 5120, 2))
+    assert vg.find_match("u", 3000, -1, [], (g,)) == (True, "u[g-1]", 5120)
+    assert vg.find_match("u", 3000, 0, [["small", 5120, [0]]], (g,)) == (True, "u[g-2]", 5120)
+    assert vg.find_match("u", 3000, 0, [["small", 5120, [0, 1]]], (g,)) == (False, "", 0)
 
 
 MIG_TEMPLATE = (geo("group1", ("1g.10gb", 10240, 2), ("2g.20gb", 20480, 1)),)

@@ -44,7 +44,17 @@ class NvidiaConfig:
 
 
 Instance = tuple[str, int, int]
-Geometry = tuple[str, tuple[Instance, ...]]
+#: (group, instances, the instances' indices by memory as Go's ``sort.Slice`` orders them)
+Geometry = tuple[str, tuple[Instance, ...], tuple[int, ...]]
+
+
+def geometry(group: str, instances: tuple[Instance, ...]) -> Geometry:
+    """A geometry with its instances' order by memory (``pickFromGroup``'s sort, worked out once)."""
+    from app.plugins.numa_cpus import go_sort_slice
+
+    order = list(range(len(instances)))
+    go_sort_slice(order, lambda a, b: instances[a][1] < instances[b][1])  # type: ignore[index]
+    return group, instances, tuple(order)
 
 
 DEFAULT: NvidiaConfig = NvidiaConfig("volcano.sh/vgpu-number", "volcano.sh/vgpu-memory", "", "volcano.sh/vgpu-cores")
@@ -107,7 +117,7 @@ def _decode(doc: object) -> NvidiaConfig:
                     raise _Fallback(f"{iw}.count is not an integer (yaml.v2 fails to decode it)")
                 instances.append((_string(inst.get("name"), f"{iw}.name"), _uint(inst.get("memory"), f"{iw}.memory"),
                                   count or 0))  # fmt: skip
-            geometries.append((_string(geo.get("group"), f"{gw}.group"), tuple(instances)))
+            geometries.append(geometry(_string(geo.get("group"), f"{gw}.group"), tuple(instances)))
         mig.append((models, tuple(geometries)))
     return NvidiaConfig(*names, mig=tuple(mig), memory_factor=_uint(nv.get("gpuMemoryFactor"), "nvidia.gpuMemoryFactor"))
 

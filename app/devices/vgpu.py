@@ -50,7 +50,6 @@ import math
 
 from app.devices.config import DEFAULT, Geometry, NvidiaConfig, geometries_for
 from app.devices.gpushare import _ATOI, go_atoi
-from app.plugins.numa_cpus import go_sort_slice
 from app.devices.quantity import as_int64, i32, i64, u64, value
 
 DEVICE_NAME = "hamivgpu"
@@ -446,9 +445,8 @@ def find_match(uuid: str, request: int, index: int, usage: list[list], geometrie
 def pick_from_group(group: Geometry, usage: list[list], request: int) -> tuple[bool, int, int]:
     """``pickFromGroup``: the instances by memory (Go's ``sort.Slice``); the first large enough
     when nothing is in use, else the first large enough of a kind in use with one free."""
-    instances = list(enumerate(group[1]))
-    go_sort_slice(instances, lambda a, b: a[1][1] < b[1][1])  # type: ignore[index]
-    for i, (name, memory, count) in instances:
+    for i in group[2]:
+        name, memory, count = group[1][i]
         if not usage and memory >= request:
             return True, get_position(group, count, [], i), memory
         for used_name, _, used in usage:
