@@ -698,14 +698,20 @@ def test_simulate_carries_the_bind_annotations_into_the_next_cycle(kind: str) ->
                                  "deviceshare.AscendMindClusterVNPUEnable", "deviceshare.GPUExclusiveRules"])  # fmt: skip
 def test_unmodelled_arguments_warn_and_strict_config_refuses_them(key: str) -> None:
     value = [{"team": "a"}] if key.endswith("Rules") else True
-    objs = [share_node("n1", "20", "2"), dev_pod("a", {gs.GPU_MEMORY: "6"})]
-    out = decide(objs, conf(SHARING | {key: value}))
+    objs = [vgpu_node("n1"), vpod("a")]
+    out = decide(objs, conf(VGPU | {key: value}))
     assert warned(out, f"plugin deviceshare: argument {key}: ")
     assert not warned(out, "arguments not read")
     with pytest.raises(InputError) as e:
-        decide(objs, conf(SHARING | {key: value}), strictConfig=True)
+        decide(objs, conf(VGPU | {key: value}), strictConfig=True)
     assert e.value.pointer == f"/config/tiers/1/plugins/1/arguments/{key}"
-    assert decide(objs, conf(SHARING), strictConfig=True)["bindings"]  # (the modelled arguments pass)
+    assert decide(objs, conf(VGPU), strictConfig=True)["bindings"]  # (the modelled arguments pass)
+
+
+@pytest.mark.parametrize("rules", [[], [{"team": 1}], "team=a"])
+def test_exclusivity_rules_volcano_reads_none_of_are_no_rules(rules: object) -> None:
+    out = decide([vgpu_node("n1"), vpod("a")], conf(VGPU | {"deviceshare.GPUExclusiveRules": rules}), strictConfig=True)
+    assert bound(out) == {"a": "n1"} and not warned(out, "GPUExclusiveRules")
 
 
 def test_ascend_requests_warn_that_they_are_plain_resources() -> None:

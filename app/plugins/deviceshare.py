@@ -84,6 +84,15 @@ def _on(args: Any, key: str) -> bool:
     return go_bool(args.get(key), False)[0]
 
 
+def exclusive_rules(raw: Any) -> int:
+    """``parseExclusiveRules``: how many rules Volcano reads (a list; each a mapping keeping its
+    string keys with string values, a rule when any is left). With none it wraps nothing."""
+    if not isinstance(raw, list):
+        return 0
+    return sum(1 for item in raw if isinstance(item, dict)
+               and any(isinstance(k, str) and isinstance(v, str) for k, v in item.items()))  # fmt: skip
+
+
 def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
     """The arguments of a ``deviceshare`` entry whose effect Gangplank does not model:
     (key, what leaving it out means)."""
@@ -94,7 +103,7 @@ def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
     for key, what in ((ASCEND_MINDCLUSTER, "Ascend 310P vNPU (MindCluster)"), (ASCEND_HAMI, "Ascend HAMi vNPU")):
         if _on(args, key):
             out.append((key, f"{what} sharing is not modelled: Ascend requests count as plain node resources"))
-    if EXCLUSIVE_RULES in args:
+    if EXCLUSIVE_RULES in args and exclusive_rules(args.get(EXCLUSIVE_RULES)) and _on(args, VGPU):
         out.append((EXCLUSIVE_RULES, "GPU exclusivity rules are not modelled: rule-matching vGPU pods may share a GPU "
                                      "here"))  # fmt: skip
     return out
