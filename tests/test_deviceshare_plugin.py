@@ -529,6 +529,18 @@ def test_gpu_number_counts_idle_cards() -> None:
     assert bound(decide(objs, conf(NUMBER))) == {"b": "n1"}
 
 
+def test_gpu_number_mode_allocates_a_pod_asking_memory_by_memory_and_names_a_failure() -> None:
+    """With GPU number, a pod asking a card and 12 memory passes the filter (one idle card), but
+    Volcano's Allocate takes the memory branch (no card has 12 idle): Volcano takes the
+    placement back, which is not modelled: named in the warnings."""
+    run = dev_pod("r", {gs.GPU_NUMBER: "1", gs.GPU_MEMORY: "8"}, node="n1", annotations={gs.GPU_INDEX: "0"})
+    objs = [share_node("n1", "20", "2", alloc_mem="40"), run, dev_pod("p", {gs.GPU_NUMBER: "1", gs.GPU_MEMORY: "12"})]
+    out = decide(objs, conf(NUMBER))
+    assert bound(out) == {"p": "n1"}
+    assert warned(out, "Volcano's device allocation of pod default/p on node 'n1' fails (no card has the pod's GPU memory "
+                       "idle): Volcano takes the placement back")  # fmt: skip
+
+
 def test_both_gpushare_modes_or_gpushare_with_vgpu_is_a_422() -> None:
     objs = [share_node("n1", "20", "2")]
     for args, key in ((SHARING | NUMBER, "deviceshare.GPUNumberEnable"), (SHARING | VGPU, "deviceshare.VGPUEnable")):

@@ -451,9 +451,10 @@ class DeviceShare(Plugin):
             self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
 
     def _failed(self, t: Task, why: str) -> None:
+        then = ("Volcano's undone eviction ignores the error, as here" if self.ssn.undoing else
+                "Volcano takes the placement back; Gangplank keeps it")  # fmt: skip
         self.warn(f"plugin {NAME}: Volcano's device allocation of pod {t.key} on node "
-                  f"{self.ssn.cluster.nodes[t.node].name!r} fails ({why}) and Volcano takes the placement back; "
-                  "Gangplank keeps it")  # fmt: skip
+                  f"{self.ssn.cluster.nodes[t.node].name!r} fails ({why}): {then}")  # fmt: skip
 
     def _deallocated(self, t: Task) -> None:
         if not self._node_event(t, False):
