@@ -243,8 +243,8 @@ class DeviceShare(Plugin):
                               f"Gangplank's limit of {MAX_DEVICES}: it has no GPU devices here (Volcano would build them "
                               "all)")  # fmt: skip
                 elif count == 0 and gs.GPU_NUMBER in _obj(status, "capacity") and gs.GPU_MEMORY in _obj(status, "capacity"):
-                    self.warn(f"plugin {NAME}: node {node.name!r} has 0 {gs.GPU_NUMBER} in its capacity: no GPU devices, "
-                              "as in Volcano")  # fmt: skip
+                    self.warn(f"plugin {NAME}: node {node.name!r} capacity {gs.GPU_NUMBER} is 0 (or no quantity): no GPU "
+                              "devices, as in Volcano")  # fmt: skip
             if self.vgpu and vg.REGISTER in ann:
                 if "allocatable" not in status or not vg.node_allocatable_ok(status.get("allocatable")):
                     continue
