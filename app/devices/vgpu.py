@@ -47,6 +47,7 @@ under the device config (:mod:`app.devices.config`; the names below are the defa
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from app.devices.config import DEFAULT, Geometry, NvidiaConfig, geometries_for
 from app.devices.gpushare import _ATOI, go_atoi
@@ -232,27 +233,37 @@ def group_key(namespace: str, annotations: dict[str, str]) -> str:
 
 
 # -- the changes -------------------------------------------------------------------------------------
+def _entries(devices: VgpuDevices, used: list[list[Used]]) -> Iterator[tuple[VgpuDevice, str, int, int]]:
+    """Each device entry of a pod's annotation with the first device (by id) whose UUID the
+    entry's contains (an entry matching none is skipped)."""
+    for ctr in used:
+        for uuid, _, mem, cores in ctr:
+            d = next((d for d in devices.device.values() if d.uuid in uuid), None)
+            if d is not None:
+                yield d, uuid, mem, cores
+
+
+def _count(d: VgpuDevice, sign: int, mem: int, cores: int) -> None:
+    """One user more (``sign`` 1) or fewer (-1), with its memory and cores (uint arithmetic)."""
+    d.used_num = u64(d.used_num + sign)
+    d.used_mem = u64(d.used_mem + sign * mem)
+    d.used_core = u64(d.used_core + sign * cores)
+
+
 def add_pod(devices: VgpuDevices, uid: str, used: list[list[Used]], key: str) -> str:
     """``addResource`` (the node's handler's ``AddPod``), from the pod's own annotation; a note
     where Volcano's scheduler would panic ('' otherwise)."""
     note = ""
-    for ctr in used:
-        for uuid, _, mem, cores in ctr:
-            for d in devices.device.values():
-                if d.uuid in uuid:
-                    if devices.mode == MIG:
-                        ok, why = _mig_add_pod(d, cores, uid, uuid, devices.factor)
-                        note = note or why
-                    else:
-                        ok = True
-                        if uid not in d.pods:
-                            d.pods[uid] = [mem, cores, ""]
-                            d.used_num = u64(d.used_num + 1)
-                            d.used_mem = u64(d.used_mem + mem)
-                            d.used_core = u64(d.used_core + cores)
-                    if ok:
-                        d.pods[uid][2] = key
-                    break
+    for d, uuid, mem, cores in _entries(devices, used):
+        ok = True
+        if devices.mode == MIG:
+            ok, why = _mig_add_pod(d, cores, uid, uuid, devices.factor)
+            note = note or why
+        elif uid not in d.pods:
+            d.pods[uid] = [mem, cores, ""]
+            _count(d, 1, mem, cores)
+        if ok:
+            d.pods[uid][2] = key
     return note
 
 
@@ -260,18 +271,12 @@ def sub_pod(devices: VgpuDevices, uid: str, used: list[list[Used]]) -> str:
     """``SubResource`` (the node's handler's ``SubPod``), from the pod's own annotation; a note
     where Volcano's scheduler would panic ('' otherwise)."""
     note = ""
-    for ctr in used:
-        for uuid, _, mem, cores in ctr:
-            for d in devices.device.values():
-                if d.uuid in uuid:
-                    if devices.mode == MIG:
-                        note = note or _mig_sub_pod(d, cores, uid, uuid, devices.factor)
-                    elif uid in d.pods:
-                        d.used_num = u64(d.used_num - 1)
-                        d.used_mem = u64(d.used_mem - mem)
-                        d.used_core = u64(d.used_core - cores)
-                        del d.pods[uid]
-                    break
+    for d, uuid, mem, cores in _entries(devices, used):
+        if devices.mode == MIG:
+            note = note or _mig_sub_pod(d, cores, uid, uuid, devices.factor)
+        elif uid in d.pods:
+            _count(d, -1, mem, cores)
+            del d.pods[uid]
     return note
 
 
@@ -424,9 +429,7 @@ def _try_add_pod(gs: VgpuDevices, d: VgpuDevice, mem: int, cores: int) -> str | 
         mem = used // gs.factor if gs.factor > 1 else used
     else:
         dev = d.uuid
-    d.used_num = u64(d.used_num + 1)
-    d.used_mem = u64(d.used_mem + mem)
-    d.used_core = u64(d.used_core + cores)
+    _count(d, 1, mem, cores)
     return dev
 
 
@@ -530,13 +533,9 @@ def _mig_add_pod(d: VgpuDevice, cores: int, uid: str, mig_id: str, factor: int) 
     used = _mig_used(d, decoded[0], decoded[1], True)
     if used is None:
         return False, f"MIG id {mig_id!r} names a position past its group's instances"
-    d.pods[uid] = [0, 0, ""]
     real = used // factor if factor > 1 else used
-    d.used_num = u64(d.used_num + 1)
-    d.used_mem = u64(d.used_mem + real)
-    d.used_core = u64(d.used_core + cores)
-    d.pods[uid][0] = u64(d.pods[uid][0] + real)
-    d.pods[uid][1] = u64(d.pods[uid][1] + cores)
+    _count(d, 1, real, cores)
+    d.pods[uid] = [real, cores, ""]
     return True, ""
 
 
@@ -548,10 +547,7 @@ def _mig_sub_pod(d: VgpuDevice, cores: int, uid: str, mig_id: str, factor: int) 
     used = _mig_used(d, decoded[0], decoded[1], False)
     if used is None:
         return f"MIG id {mig_id!r} names a position past its group's instances"
-    real = used // factor if factor > 1 else used
-    d.used_num = u64(d.used_num - 1)
-    d.used_mem = u64(d.used_mem - real)
-    d.used_core = u64(d.used_core - cores)
+    _count(d, -1, used // factor if factor > 1 else used, cores)
     del d.pods[uid]
     return ""
 
