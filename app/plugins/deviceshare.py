@@ -28,8 +28,11 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
   A refusal is ``Unschedulable``, which an eviction may resolve: Volcano's preempt and
   reclaim keep such a node as a candidate (``PredicateForPreemptAction``), and a victim's
   devices are free as soon as it is evicted.
-* NodeOrder (only when ``ScheduleWeight`` > 0): per node, the vGPU score of the pod's fit
-  (gpushare scores 0), ``int64(math.Floor(s + 0.5))`` times the weight.
+* NodeOrder (only when ``ScheduleWeight`` > 0): per node, the vGPU score its last successful
+  filter left (``GPUDevices.Score``; gpushare scores 0), ``int64(math.Floor(s + 0.5))`` times
+  the weight.
+* ``/v1/simulate``: the pods a decision binds carry the device annotation Volcano's bind gives
+  them into the next cycle (:meth:`DeviceShare.on_session_close`).
 * Allocate / Deallocate events: a pod placed (not pipelined) first adds what its own
   annotations list (``AddTask``), then, when the ``predicates`` plugin is configured (its
   Allocate handler is what calls the devices' ``Allocate``), takes its devices; taken back or
@@ -41,7 +44,8 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
 * Costs: nothing registers unless a device kind is enabled; then one pass over the nodes at
   open. The gpushare predicate compares two per-node arrays (largest idle card memory, idle
   cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
-  only, and past the request's deadline refuses them (the answer says ``truncated``).
+  only, remembering each node's answer per devices' state and pod signature, and past the
+  request's deadline refuses them (the answer says ``truncated``).
 * Limits: a node registering more than :data:`MAX_DEVICES` devices has none (a warning);
   Volcano would build them all.
 """
