@@ -21,6 +21,10 @@ Upstream (volcano-sh/volcano, commit ed72c7c8), each case named after its Go tes
 * ``vgpu/mig_test.go``: ``TestFindMatch`` (7), ``TestAddAndSubMigUsed`` (4),
   ``TestMIGFactory_TryAddPod_WithMemoryFactor`` (2), ``TestMIGFactory_AddPod_WithMemoryFactor``
   (2) and ``TestMIGFactory_SubPod_WithMemoryFactor`` (2), the last two in one test.
+* ``vgpu/hamicore_test.go``: ``TestHAMICoreFactory_AddPod`` (3),
+  ``TestHAMICoreFactory_AddPodDistinctUIDsAccumulate`` (1), ``TestHAMICoreFactory_SubPodRemovesEntry`` (1).
+* ``config/config_test.go``: ``TestParseDeviceConfig`` (1; its three ``TestParseVNPUs*`` cases are
+  the Ascend section, not modelled).
 * ``vgpu/spread_integration_test.go``: ``TestSpreadPreventsCoLocation``,
   ``TestBinpackAllowsCoLocation``, ``TestSpreadDifferentGroupsCanShare``,
   ``TestSpreadWithNoRoomFails``, ``TestMixedAnnotations`` (1 each).
@@ -394,6 +398,153 @@ def test_mig_add_and_sub_pod_with_memory_factor_upstream(factor: int, used: int)
     assert (d.used_num, d.used_mem, d.used_core, d.pods["pod"][:2], len(d.mig_usage)) == (1, used, 50, [used, 50], 1)
     assert vg._mig_sub_pod(d, 50, "pod", "gpu-1234[group1-0]", factor) == ""
     assert (d.used_num, d.used_mem, d.used_core) == (0, 0, 0)
+
+
+# -- vgpu/hamicore_test.go -----------------------------------------------------------------------------------------
+def hami_device() -> tuple[vg.VgpuDevices, vg.VgpuDevice]:
+    """hamicore_test.go ``newHAMITestDevice``."""
+    d = vg.VgpuDevice(0, "GPU-0", 4, 16384, "NVIDIA")
+    return vg.VgpuDevices("n", vg.HAMI_CORE, {0: d}), d
+
+
+ENTRY = [[("GPU-0", "NVIDIA", 1000, 25)]]
+
+
+@pytest.mark.parametrize("setup", ["fresh", "duplicate", "after TryAddPod and addToPodMap"])
+def test_hami_core_add_pod_upstream(setup: str) -> None:
+    """hamicore_test.go ``TestHAMICoreFactory_AddPod``: a fresh add counts; a second add of the
+    same pod, or one after Allocate counted it, is a no-op."""
+    devices, d = hami_device()
+    if setup == "duplicate":
+        d.used_num, d.used_mem, d.used_core = 1, 1000, 25
+        d.pods["pod-a"] = [1000, 25, ""]
+    elif setup != "fresh":
+        vg._try_add_pod(devices, d, 1000, 25)
+        d.pods["pod-a"] = [1000, 25, ""]
+    vg.add_pod(devices, "pod-a", ENTRY, "")
+    assert (d.used_num, d.used_mem, d.used_core) == (1, 1000, 25) and "pod-a" in d.pods
+
+
+def test_hami_core_add_pod_distinct_uids_accumulate_upstream() -> None:
+    """hamicore_test.go ``TestHAMICoreFactory_AddPodDistinctUIDsAccumulate``."""
+    devices, d = hami_device()
+    for uid in ("pod-a", "pod-b", "pod-c"):
+        vg.add_pod(devices, uid, ENTRY, "")
+    assert (d.used_num, d.used_mem, d.used_core) == (3, 3000, 75)
+
+
+def test_hami_core_sub_pod_removes_entry_upstream() -> None:
+    """hamicore_test.go ``TestHAMICoreFactory_SubPodRemovesEntry``."""
+    devices, d = hami_device()
+    vg.add_pod(devices, "pod-a", ENTRY, "")
+    vg.sub_pod(devices, "pod-a", ENTRY)
+    assert "pod-a" not in d.pods and (d.used_num, d.used_mem, d.used_core) == (0, 0, 0)
+    vg.add_pod(devices, "pod-a", ENTRY, "")
+    assert (d.used_num, d.used_mem) == (1, 1000)
+
+
+# -- config/config_test.go -----------------------------------------------------------------------------------------
+PARSE_DEVICE_CONFIG = """nvidia:
+      resourceCountName: volcano.sh/vgpu-number
+      resourceMemoryName: volcano.sh/vgpu-memory
+      resourceMemoryPercentageName: volcano.sh/vgpu-memory-percentage
+      resourceCoreName: volcano.sh/vgpu-cores
+      overwriteEnv: false
+      defaultMemory: 0
+      defaultCores: 0
+      defaultGPUNum: 1
+      deviceSplitCount: 10
+      deviceMemoryScaling: 1
+      deviceCoreScaling: 1
+      gpuMemoryFactor: 1
+      knownMigGeometries:
+      - models: [ "A30" ]
+        allowedGeometries:
+          - group: group1
+            geometries:
+            - name: 1g.6gb
+              memory: 6144
+              count: 4
+          - group: group2
+            geometries:
+            - name: 2g.12gb
+              memory: 12288
+              count: 2
+          - group: group3
+            geometries:
+            - name: 4g.24gb
+              memory: 24576
+              count: 1
+      - models: [ "A100-SXM4-40GB", "A100-40GB-PCIe", "A100-PCIE-40GB", "A100-SXM4-40GB" ]
+        allowedGeometries:
+          - group: "group1"
+            geometries:
+            - name: 1g.5gb
+              memory: 5120
+              count: 7
+          - group: "group2"
+            geometries:
+            - name: 2g.10gb
+              memory: 10240
+              count: 3
+            - name: 1g.5gb
+              memory: 5120
+              count: 1
+          - group: "group3"
+            geometries:
+            - name: 3g.20gb
+              memory: 20480
+              count: 2
+          - group: "group4"
+            geometries:
+            - name: 7g.40gb
+              memory: 40960
+              count: 1
+      - models: [ "A100-SXM4-80GB", "A100-80GB-PCIe", "A100-PCIE-80GB"]
+        allowedGeometries:
+          - group: "group1"
+            geometries:
+            - name: 1g.10gb
+              memory: 10240
+              count: 7
+          - group: "group2"
+            geometries:
+            - name: 2g.20gb
+              memory: 20480
+              count: 3
+            - name: 1g.10gb
+              memory: 10240
+              count: 1
+          - group: "group3"
+            geometries:
+            - name: 3g.40gb
+              memory: 40960
+              count: 2
+          - group: "group4"
+            geometries:
+            - name: 7g.79gb
+              memory: 80896
+              count: 1"""
+
+
+def test_parse_device_config_upstream() -> None:
+    """config/config_test.go ``TestParseDeviceConfig``: the names, the factor and every MIG
+    geometry as written."""
+    cfg, note = devconfig.read(PARSE_DEVICE_CONFIG)
+    assert note == ""
+    assert (cfg.count, cfg.memory, cfg.percentage, cfg.cores, cfg.memory_factor) == (
+        "volcano.sh/vgpu-number", "volcano.sh/vgpu-memory", "volcano.sh/vgpu-memory-percentage", "volcano.sh/vgpu-cores", 1)
+    got = [(models, [(g, list(inst)) for g, inst, _ in geos]) for models, geos in cfg.mig]
+    assert got == [
+        (("A30",), [("group1", [("1g.6gb", 6144, 4)]), ("group2", [("2g.12gb", 12288, 2)]), ("group3", [("4g.24gb", 24576, 1)])]),
+        (("A100-SXM4-40GB", "A100-40GB-PCIe", "A100-PCIE-40GB", "A100-SXM4-40GB"),
+         [("group1", [("1g.5gb", 5120, 7)]), ("group2", [("2g.10gb", 10240, 3), ("1g.5gb", 5120, 1)]),
+          ("group3", [("3g.20gb", 20480, 2)]), ("group4", [("7g.40gb", 40960, 1)])]),
+        (("A100-SXM4-80GB", "A100-80GB-PCIe", "A100-PCIE-80GB"),
+         [("group1", [("1g.10gb", 10240, 7)]), ("group2", [("2g.20gb", 20480, 3), ("1g.10gb", 10240, 1)]),
+          ("group3", [("3g.40gb", 40960, 2)]), ("group4", [("7g.79gb", 80896, 1)])]),
+    ]  # fmt: skip
+    assert devconfig.geometries_for(cfg, "NVIDIA-A100-PCIE-40GB") == cfg.mig[1][1]
 
 
 # -- vgpu/spread_integration_test.go ----------------------------------------------------------------------------
