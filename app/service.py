@@ -18,7 +18,7 @@ from app.model.cluster import HOLDS_NODE, OCCUPYING, READY, Cluster, InertPods, 
 from app.model.decision import Decision, JobColumns, JobState
 from app.observability import ACTION_SECONDS, EVICTIONS, SNAPSHOT_NODES, SNAPSHOT_PODS
 from app.kai.jobs import declares_pod_sets, members
-from app.plugins import PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS, UNMODELLED
+from app.plugins import PARTIAL, PENDING_PLUGINS, PLUGINS, PROFILE_PLUGINS, UNMODELLED
 from app.plugins.kai_fairshare import kai_proportion
 from app.inflight import REQUEST_STARTED
 from app.settings import Settings
@@ -29,7 +29,7 @@ KNOWN_PLUGINS = frozenset(PLUGINS) | frozenset(PENDING_PLUGINS)
 
 def scheduler_config(raw: Any, *, strict: bool = False) -> SchedulerConfig:
     cfg = load_config(raw, known_actions=KNOWN_ACTIONS, action_aliases=ALIASES, known_plugins=KNOWN_PLUGINS,
-                      unmodelled=UNMODELLED, strict=strict)  # fmt: skip
+                      unmodelled=UNMODELLED, strict=strict, partial=PARTIAL)  # fmt: skip
     for a in cfg.actions:
         if a in PENDING_ACTIONS:
             raise InputError(

@@ -27,6 +27,7 @@ and nodegroup's ``enableHierarchy`` are implemented.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,10 +242,13 @@ def load_config(
     ptr: str = "/config",
     unmodelled: dict[str, str] | None = None,
     strict: bool = False,
+    partial: dict[str, Callable[[Any], list[tuple[str, str]]]] | None = None,
 ) -> SchedulerConfig:
-    """``unmodelled``: plugin names accepted with a warning (name -> what that means)."""
+    """``unmodelled``: plugin names accepted with a warning (name -> what that means);
+    ``partial``: per partially modelled plugin, what names its arguments Gangplank does not
+    model ((key, what that means) each; a warning, or a 422 under ``strict``)."""
     again = dict(known_actions=known_actions, action_aliases=action_aliases, known_plugins=known_plugins,
-                 unmodelled=unmodelled, strict=strict)  # fmt: skip
+                 unmodelled=unmodelled, strict=strict, partial=partial)  # fmt: skip
     if raw is None:
         cfg = load_config(_parse_yaml(DEFAULT_CONF, ptr), ptr=ptr, **again)  # type: ignore[arg-type]
         _profile_plugins(cfg)
@@ -337,6 +341,10 @@ def load_config(
                 else:
                     ignored(f"plugin {name}: key {k!r} is not one Volcano reads; ignored, as Volcano ignores it",
                             join_pointer(pp, str(k)))  # fmt: skip
+            if partial and name in partial:
+                for key, note in partial[name](opt.arguments):
+                    ignored(f"plugin {name}: argument {key}: {note}", join_pointer(pp, "arguments", key),
+                            kind="not-implemented")  # fmt: skip
             plugins.append(opt)
         tiers.append(plugins)
     action_args: dict[str, dict[str, Any]] = {}

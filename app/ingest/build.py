@@ -123,6 +123,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     )
     cluster.resource_quotas = [d.resource_quotas[k] for k in sorted(d.resource_quotas)]
     cluster.numatopologies = {k: d.numatopologies[k] for k in sorted(d.numatopologies)}
+    cluster.device_configs = {k: sorted(d.device_configs[k]) for k in sorted(d.device_configs)}
     cluster.cooldowns = d.cooldowns
     lacking = sorted({j.priority_class for j in jobs.values() if j.source == "kai" and j.priority_class
                       and j.priority_class not in classes and j.priority_class not in KAI_PRIORITY_CLASSES})  # fmt: skip

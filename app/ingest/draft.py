@@ -220,6 +220,9 @@ class Draft:
     resource_quotas: dict[tuple[str, str], ResourceQuota] = field(default_factory=dict)  # by (namespace, name)
     #: Volcano ``Numatopology`` objects by name (the node's; the ``numa-aware`` plugin reads them)
     numatopologies: dict[str, Any] = field(default_factory=dict)  # (app.ingest.numatopology.RawNumatopology)
+    #: ConfigMaps holding a ``device-config.yaml`` (Volcano's vGPU device config) by (namespace,
+    #: name): each one's text and pointer (the ``deviceshare`` plugin reads them)
+    device_configs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     #: pod key -> its ``volcano.sh/cooldown-time`` and when it was scheduled (see ``kube._cooldown``)
     cooldowns: dict[str, tuple[str, float | None]] = field(default_factory=dict)
     workloads: dict[tuple[str, str], dict[str, WorkloadTemplate]] = field(default_factory=dict)

@@ -655,10 +655,18 @@ def read_resource_quota(o: dict, ptr: str, d: Draft) -> None:
     d.resource_quotas[ns, name] = ResourceQuota(namespace=ns, name=name, hard=hard or {}, used=used or {})
 
 
+DEVICE_CONFIG_KEY = "device-config.yaml"
+
+
 def read_configmap(o: dict, ptr: str, d: Draft) -> None:
-    """Volcano's controller ConfigMap carries the label-discovery topology types."""
-    meta, ident, _, name = metadata(o, ptr, "ConfigMap", namespaced=True)
+    """Volcano's controller ConfigMap carries the label-discovery topology types; a ConfigMap
+    with a ``device-config.yaml`` text is kept for the ``deviceshare`` plugin (and still counted
+    as ignored: nothing else reads it)."""
+    meta, ident, ns, name = metadata(o, ptr, "ConfigMap", namespaced=True)
     data = r.obj(o, "data", ptr, ident)
+    device = data.get(DEVICE_CONFIG_KEY)
+    if isinstance(device, str):  # (Volcano's vGPU device config: the deviceshare plugin reads it, if configured)
+        d.device_configs.setdefault((ns, name), []).append((device, join_pointer(ptr, "data", DEVICE_CONFIG_KEY)))
     conf = data.get("volcano-controller.conf")
     if name != "volcano-controller-configmap" or not isinstance(conf, str):
         d.ignored["ConfigMap"] = d.ignored.get("ConfigMap", 0) + 1

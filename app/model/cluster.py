@@ -648,6 +648,9 @@ class Cluster:
         #: Volcano ``Numatopology`` objects by node name, as ingest kept them (the ``numa-aware``
         #: plugin parses them when it opens)
         self.numatopologies: dict[str, RawNumatopology] = {}
+        #: ConfigMaps holding Volcano's vGPU device config, by (namespace, name): (text, pointer)
+        #: each, as ingest kept them (the ``deviceshare`` plugin reads the one it is told to)
+        self.device_configs: dict[tuple[str, str], list[tuple[str, str]]] = {}
         #: a weak reference to the pods of the request's ``objects`` by pointer
         #: (``app.ingest.numatopology.PodSpecs``, which the request holds, so the parsed body
         #: is not kept past it): what the ``numa-aware`` plugin reads of a pod's containers;

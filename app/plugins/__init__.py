@@ -6,6 +6,7 @@ from app.framework.plugin import Plugin
 from app.plugins.binpack import Binpack
 from app.plugins.capacity import Capacity
 from app.plugins.cdp import Cdp
+from app.plugins.deviceshare import PARTIAL, DeviceShare
 from app.plugins.conformance import Conformance
 from app.plugins.drf import Drf
 from app.plugins.gang import Gang
@@ -28,7 +29,7 @@ from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
-    for p in (Binpack, Capacity, Cdp, Conformance, Drf, Gang, NetworkTopologyAware, NodeGroup, NodeOrder, NumaAware, Overcommit, Pdb, Predicates,
+    for p in (Binpack, Capacity, Cdp, Conformance, DeviceShare, Drf, Gang, NetworkTopologyAware, NodeGroup, NodeOrder, NumaAware, Overcommit, Pdb, Predicates,
               Priority, Proportion, ResourceQuotaPlugin, ResourceStrategyFit, Sla, TaskTopologyPlugin, KaiFairShare, *KAI_PLUGINS,
               *UNMODELLED_PLUGINS)
 }  # fmt: skip
@@ -41,4 +42,4 @@ PROFILE_PLUGINS: dict[str, dict[str, type[Plugin]]] = {"kai": {"proportion": Kai
 #: does not implement yet; configuring one is a 422 that says so (never a silent no-op).
 PENDING_PLUGINS: dict[str, str] = {}
 
-__all__ = ["PENDING_PLUGINS", "PLUGINS", "PROFILE_PLUGINS", "UNMODELLED"]
+__all__ = ["PARTIAL", "PENDING_PLUGINS", "PLUGINS", "PROFILE_PLUGINS", "UNMODELLED"]

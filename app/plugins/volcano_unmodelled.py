@@ -10,8 +10,6 @@ from __future__ import annotations
 from app.framework.plugin import Plugin
 
 UNMODELLED: dict[str, str] = {
-    "deviceshare": "device-level GPU / NPU sharing (vGPU, GPU number, vNPU) is not checked: a shared-device request "
-                   "counts as a plain node resource, so placements may differ",
     "extender": "the external HTTP extender is not called: its filters, scores and victim choices are missing",
     "rescheduling": "its rescheduling strategies (e.g. lowNodeUtilization) are not computed: shuffle evicts nothing "
                     "for them",

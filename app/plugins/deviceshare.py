@@ -1,0 +1,516 @@
+"""deviceshare: Volcano's device-sharing plugin (``pkg/scheduler/plugins/deviceshare``) for
+NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGPU, hami-core and
+MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
+
+* Arguments, read as Volcano's ``Arguments`` reads them: ``deviceshare.GPUSharingEnable``,
+  ``deviceshare.GPUNumberEnable``, ``deviceshare.VGPUEnable`` (``GetBool``, default false),
+  ``deviceshare.SchedulePolicy`` (``GetString``, default ""; ``binpack`` and ``spread`` mean
+  something to vGPU, any other string is the legacy order), ``deviceshare.ScheduleWeight``
+  (``GetInt``, default 0). GPU sharing with GPU number, or either with vGPU, stops Volcano's
+  scheduler (``klog.Fatal``): a 422 here. The arguments it does not model are named by
+  :func:`unmodelled_arguments` when the config is read (warnings; 422s under
+  ``options.strictConfig``): ``NodeLockEnable``, the Ascend ones, ``GPUExclusiveRules``.
+  ``KnownGeometriesCMNamespace`` / ``KnownGeometriesCMName`` (default
+  ``kube-system/volcano-vgpu-device-config``) name the ConfigMap whose ``device-config.yaml``
+  gives vGPU its resource names, memory-percentage resource and MIG models
+  (:mod:`app.devices.config`); without it in the snapshot, Volcano's default config (a warning).
+* MIG: a device registering ``mig`` whose type the device config's MIG geometries know is
+  shared by MIG instances when it is its node's last device (the node's handler): an
+  instance of the group in use (else of the first group with one) at least as large as the
+  memory asked (times ``gpuMemoryFactor``), counted as its memory (divided by the factor);
+  pods on it take the instance their ``uuid[group-position]`` names.
+* Devices: per Ready node of the snapshot's Kubernetes objects (a native node registers none),
+  from its ``status`` and annotations, once per session; the pods on it (every status but
+  Releasing and Pipelined, as ``NodeInfo.AddTask`` adds them) take what their annotations say.
+* Predicate: a pod asking an enabled device (``HasDeviceRequest``) must fit the devices of a
+  node that has them; a node without them passes (Volcano's plugin skips it; the plain
+  resource check still applies, since neither device hides its resources from it).
+  A refusal is ``Unschedulable``, which an eviction may resolve: Volcano's preempt and
+  reclaim keep such a node as a candidate (``PredicateForPreemptAction``), and a victim's
+  devices are free as soon as it is evicted.
+* NodeOrder (only when ``ScheduleWeight`` > 0): per node, the vGPU score its last successful
+  filter left (``GPUDevices.Score``; gpushare scores 0), ``int64(math.Floor(s + 0.5))`` times
+  the weight.
+* ``/v1/simulate``: the pods a decision binds carry the device annotation Volcano's bind gives
+  them into the next cycle (:meth:`DeviceShare.on_session_close`).
+* Allocate / Deallocate events: a pod placed (not pipelined) first adds what its own
+  annotations list (``AddTask``), then, when the ``predicates`` plugin is configured (its
+  Allocate handler is what calls the devices' ``Allocate``), takes its devices; taken back or
+  evicted, it gives back what its annotations list (``RemoveTask``) and, with ``predicates``,
+  what the device's ``Release`` gives back: all its cards for gpushare, only what its own
+  annotation lists for vGPU (so an in-session placement undone keeps its vGPU devices, as in
+  Volcano). Tasks asking devices are placed one at a time (``Session.on_pods_landing``);
+  Gangplank's own trials put the devices back (``Session.on_trial``).
+* Costs: nothing registers unless a device kind is enabled; then one pass over the nodes at
+  open. The gpushare predicate compares two per-node arrays (largest idle card memory, idle
+  cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
+  only, remembering each node's answer per devices' state and pod signature, and past the
+  request's deadline refuses them (the answer says ``truncated``).
+* Limits: a node registering more than :data:`MAX_DEVICES` devices has none (a warning);
+  Volcano would build them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from app.devices import config as devconfig
+from app.devices import gpushare as gs
+from app.devices import vgpu as vg
+from app.errors import InputError
+from app.framework.plugin import Plugin, is_go_int
+from app.ingest.quantity import format_quantity
+from app.ingest.reader import go_bool
+from app.model.cluster import Task, TaskStatus
+
+NAME = "deviceshare"
+GPU_SHARING, GPU_NUMBER, VGPU = "deviceshare.GPUSharingEnable", "deviceshare.GPUNumberEnable", "deviceshare.VGPUEnable"
+POLICY, WEIGHT = "deviceshare.SchedulePolicy", "deviceshare.ScheduleWeight"
+NODE_LOCK = "deviceshare.NodeLockEnable"
+ASCEND_MINDCLUSTER, ASCEND_HAMI = "deviceshare.AscendMindClusterVNPUEnable", "deviceshare.AscendHAMiVNPUEnable"
+EXCLUSIVE_RULES = "deviceshare.GPUExclusiveRules"
+CM_NAME, CM_NAMESPACE = "deviceshare.KnownGeometriesCMName", "deviceshare.KnownGeometriesCMNamespace"
+DEFAULT_CM = ("volcano-vgpu-device-config", "kube-system")
+ASCEND_PREFIX = "huawei.com/Ascend"
+INT64_MAX = 2**63 - 1
+#: remembered vGPU fits (emptied when full)
+FIT_CACHE_MAX = 200_000
+#: Gangplank's bound on the devices (cards) one node registers
+MAX_DEVICES = 1024
+
+Containers = list[tuple[dict, dict]]  # (limits, requests) per container
+
+
+def _on(args: Any, key: str) -> bool:
+    return go_bool(args.get(key), False)[0]
+
+
+def exclusive_rules(raw: Any) -> int:
+    """``parseExclusiveRules``: how many rules Volcano reads (a list; each a mapping keeping its
+    string keys with string values, a rule when any is left). With none it wraps nothing."""
+    if not isinstance(raw, list):
+        return 0
+    return sum(1 for item in raw if isinstance(item, dict)
+               and any(isinstance(k, str) and isinstance(v, str) for k, v in item.items()))  # fmt: skip
+
+
+def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
+    """The arguments of a ``deviceshare`` entry whose effect Gangplank does not model:
+    (key, what leaving it out means)."""
+    out = []
+    if _on(args, NODE_LOCK):
+        out.append((NODE_LOCK, "node locks at allocation are not modelled: a node an earlier bind still holds "
+                               "locked does not fail the allocation here"))  # fmt: skip
+    for key, what in ((ASCEND_MINDCLUSTER, "Ascend 310P vNPU (MindCluster)"), (ASCEND_HAMI, "Ascend HAMi vNPU")):
+        if _on(args, key):
+            out.append((key, f"{what} sharing is not modelled: Ascend requests count as plain node resources"))
+    if EXCLUSIVE_RULES in args and exclusive_rules(args.get(EXCLUSIVE_RULES)) and _on(args, VGPU):
+        out.append((EXCLUSIVE_RULES, "GPU exclusivity rules are not modelled: rule-matching vGPU pods may share a GPU "
+                                     "here"))  # fmt: skip
+    return out
+
+
+class DeviceShare(Plugin):
+    name = NAME
+    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core, MIG) per device, from node "
+               "registrations, pods' annotations and the vGPU device ConfigMap; binpack / spread device order and vGPU "
+               "score")
+
+    def open(self) -> None:
+        ssn = self.ssn
+        self.sharing = self.arg_go_bool(GPU_SHARING, False)
+        self.number = self.arg_go_bool(GPU_NUMBER, False)
+        self.vgpu = self.arg_go_bool(VGPU, False)
+        self.policy = self._go_string(POLICY, "")
+        raw_weight = self.args.get(WEIGHT)
+        self.weight = raw_weight if is_go_int(raw_weight) else 0
+        if raw_weight is not None and not is_go_int(raw_weight):
+            self.warn(f"plugin {NAME}: argument {WEIGHT} {raw_weight!r} is not an integer: 0 is used, as Volcano does")
+        if self.sharing and self.number:
+            raise InputError(f"plugin {NAME}: {GPU_SHARING} and {GPU_NUMBER} cannot both be true (Volcano's scheduler "
+                             "stops: 'can not define true in both gpu sharing and gpu number')",
+                             self._pointer(GPU_NUMBER))  # fmt: skip
+        if (self.sharing or self.number) and self.vgpu:
+            raise InputError(f"plugin {NAME}: GPU sharing / GPU number and {VGPU} cannot be used together (Volcano's "
+                             "scheduler stops: 'gpu-share and vgpu can't be used together')", self._pointer(VGPU))  # fmt: skip
+        self.gpushare_on = self.sharing or self.number
+        for key, default in ((CM_NAME, DEFAULT_CM[0]), (CM_NAMESPACE, DEFAULT_CM[1])):
+            self._go_string(key, default)  # (read as Volcano reads them; used by vGPU only)
+        ascend = [n for n in ssn.cluster.resources.names if n.startswith(ASCEND_PREFIX)]
+        if ascend:
+            self.warn(f"plugin {NAME}: Ascend NPU sharing is not modelled: {', '.join(ascend)} count as plain node "
+                      "resources, so placements may differ")  # fmt: skip
+        if not (self.gpushare_on or self.vgpu):
+            return
+        if self.vgpu and self.policy not in ("", vg.BINPACK, vg.SPREAD):
+            self.warn(f"plugin {NAME}: {POLICY} {self.policy!r} is neither binpack nor spread: vGPU devices are tried "
+                      "from the highest id down and score 0, as Volcano does")  # fmt: skip
+        self.config = self._device_config() if self.vgpu else devconfig.DEFAULT
+        self.allocating = any(p.name == "predicates" for tier in ssn.config.tiers for p in tier)
+        if not self.allocating:
+            self.warn(f"plugin {NAME}: no predicates plugin is configured: in Volcano its Allocate handler is what takes "
+                      "a device for a pod placed in the session, so later pods of the session see those devices free, "
+                      "as here")  # fmt: skip
+        self._facts: dict[str, tuple[int, int, bool, list[vg.Request], bool]] = {}
+        #: pod key -> the device annotation its placement in this session gives it (bind)
+        self._assigned: dict[str, dict[str, str]] = {}
+        #: node index -> its devices, per kind
+        self.cards: dict[int, gs.GpuShareDevices] = {}
+        self.vgpus: dict[int, vg.VgpuDevices] = {}
+        self._read_nodes()
+        c = ssn.cluster
+        self.has = np.zeros(len(c.nodes), dtype=bool)
+        self.has[np.fromiter([*self.cards, *self.vgpus], dtype=np.intp)] = True
+        #: per node, what the gpushare filter reads: the largest idle card memory (-1: no card)
+        #: and the idle cards, kept as the cards change
+        self.has_cards = np.zeros(len(c.nodes), dtype=bool)
+        self.has_cards[np.fromiter(self.cards, dtype=np.intp)] = True
+        self.max_idle = np.full(len(c.nodes), -1, dtype=np.int64)
+        self.idle_cards = np.zeros(len(c.nodes), dtype=np.int64)
+        #: per node, a count of changes to its devices; remembered vGPU fits by (node, count,
+        #: the pod's signature); the score each node's last successful vGPU filter left
+        self._version = np.zeros(len(c.nodes), dtype=np.int64)
+        self._fit_cache: dict[tuple, tuple[bool, float]] = {}
+        self.vgpu_score: dict[int, float] = {}
+        self._existing()
+        for n in self.cards:
+            self._cards_changed(n)
+        self._version += 1
+        ssn.register("predicate", NAME, self.predicate)
+        if self.weight > 0 and self.vgpu:
+            ssn.register("node_order", NAME, self.score)
+        ssn.on_allocate(self._allocated)
+        ssn.on_deallocate(self._deallocated)
+        ssn.on_pods_landing(self.asks)
+        ssn.on_trial(self._save, self._restore)
+
+    def _device_config(self) -> devconfig.NvidiaConfig:
+        """``InitDevicesConfig``: the ConfigMap the arguments name, as Volcano decodes it."""
+        name = self._go_string(CM_NAME, DEFAULT_CM[0])
+        ns = self._go_string(CM_NAMESPACE, DEFAULT_CM[1])
+        found = self.ssn.cluster.device_configs.get((ns, name), [])
+        if len({text for text, _ in found}) > 1:
+            raise InputError(f"ConfigMap {ns}/{name} is in the snapshot more than once, with different "
+                             f"{devconfig.KEY}: Volcano reads one", found[1][1], {"kind": "ConfigMap", "namespace": ns,
+                                                                                   "name": name})  # fmt: skip
+        if not found:
+            self.warn(f"plugin {NAME}: the snapshot has no ConfigMap {ns}/{name} with a {devconfig.KEY} (Volcano's "
+                      "vGPU device config, read from the cluster when Volcano starts): Volcano's default config is "
+                      "used, as Volcano does without it (resource names volcano.sh/vgpu-number, -memory, -cores; no "
+                      "memory-percentage resource; no MIG geometries)")  # fmt: skip
+            return devconfig.DEFAULT
+        config, note = devconfig.read(found[0][0])
+        self.warn(f"plugin {NAME}: ConfigMap {ns}/{name} {devconfig.KEY} read as Volcano's vGPU device config" +
+                  (f": {note}" if note else " (the ignored-objects count includes it: nothing else reads it)"))
+        return config
+
+    def _go_string(self, key: str, default: str) -> str:
+        """``Arguments.GetString``: a string, else ``default`` (Volcano logs it)."""
+        raw = self.args.get(key)
+        if raw is None:
+            return default
+        if not isinstance(raw, str):
+            self.warn(f"plugin {NAME}: argument {key} {raw!r} is not a string: {default!r} is used, as Volcano does")
+            return default
+        return raw
+
+    # -- the nodes -------------------------------------------------------------------------------
+    def _objects(self) -> Any:
+        ref = self.ssn.cluster.pod_specs
+        specs = ref() if ref is not None else None
+        if specs is None and ref is not None:
+            raise RuntimeError("the request of this snapshot is gone: keep it while its sessions run")
+        return specs
+
+    def _read_nodes(self) -> None:
+        c = self.ssn.cluster
+        specs = self._objects()
+        if specs is None:
+            return
+        for node in c.nodes:
+            if not node.ready or not node.pointer.startswith("/objects/"):
+                continue
+            o = specs.pod(node.pointer)
+            if o is None:
+                continue
+            meta, status = _obj(o, "metadata"), _obj(o, "status")
+            ann = {k: v for k, v in _obj(meta, "annotations").items() if isinstance(v, str)}
+            if self.gpushare_on:
+                cards, count = gs.new_gpu_devices(node.name, _obj(status, "capacity"), ann, MAX_DEVICES)
+                if cards is not None:
+                    self.cards[node.idx] = cards
+                elif count > MAX_DEVICES:
+                    self.warn(f"plugin {NAME}: node {node.name!r} has {count} {gs.GPU_NUMBER} cards, more than "
+                              f"Gangplank's limit of {MAX_DEVICES}: it has no GPU devices here (Volcano would build them "
+                              "all)")  # fmt: skip
+                elif count == 0 and gs.GPU_NUMBER in _obj(status, "capacity") and gs.GPU_MEMORY in _obj(status, "capacity"):
+                    self.warn(f"plugin {NAME}: node {node.name!r} capacity {gs.GPU_NUMBER} is 0 (or no quantity): no GPU "
+                              "devices, as in Volcano")  # fmt: skip
+            if self.vgpu and vg.REGISTER in ann:
+                if "allocatable" not in status or not vg.node_allocatable_ok(status.get("allocatable")):
+                    continue
+                devices, note = vg.decode_node_devices(node.name, ann[vg.REGISTER], MAX_DEVICES, self.config)
+                if devices is None:
+                    self.warn(f"plugin {NAME}: node {node.name!r} annotation {vg.REGISTER} is not read ({note}): it has "
+                              "no vGPU devices, as in Volcano")  # fmt: skip
+                    continue
+                if not devices.device:
+                    continue
+                if self.policy not in (vg.BINPACK, vg.SPREAD) and set(devices.device) != set(range(len(devices.device))):
+                    self.warn(f"plugin {NAME}: node {node.name!r} annotation {vg.REGISTER} has an entry without a ',' "
+                              "before its last device: Volcano's scheduler fails on it (nil device) under the legacy "
+                              "order; here the missing ids are skipped")  # fmt: skip
+                self.vgpus[node.idx] = devices
+
+    def _existing(self) -> None:
+        """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined).
+        Of the pods on their own held as columns, those that may hold a device are built: on a
+        node with cards, a pod asking GPU memory or cards (gpushare adds no other); on a node
+        with vGPU devices, every pod (vGPU reads any pod's annotation)."""
+        c = self.ssn.cluster
+        if not self.has.any():
+            return
+        inert = c.inert
+        if inert is not None:
+            on = np.where(inert.nodes >= 0, inert.nodes, 0)
+            placed = inert.nodes >= 0
+            pick = placed & self.has[on] & ~self.has_cards[on]
+            cols = [c.resources.index[n] for n in (gs.GPU_MEMORY, gs.GPU_NUMBER) if n in c.resources.index]
+            if cols:
+                pick |= placed & self.has_cards[on] & (c.task_req[inert.rows][:, cols] > 0).any(axis=1)
+            c.materialize(np.flatnonzero(pick))
+        for t in c.active_tasks:
+            if t.node >= 0 and self.has[t.node] and t.status not in (TaskStatus.RELEASING, TaskStatus.PIPELINED) \
+                    and t.status.holds_node:
+                self._add_resource(t)
+
+    # -- the pods ---------------------------------------------------------------------------------
+    def facts(self, t: Task) -> tuple[int, int, bool, list[vg.Request], bool]:
+        """(gpushare memory, gpushare cards, asks gpushare, vGPU requests, asks vGPU)."""
+        hit = self._facts.get(t.key)
+        if hit is None:
+            ctrs, inits = self._containers(t)
+            mem = gs.pod_gpu_memory([lim for lim, _ in ctrs], [lim for lim, _ in inits]) if self.gpushare_on else 0
+            num = gs.pod_gpu_number([lim for lim, _ in ctrs], [lim for lim, _ in inits]) if self.gpushare_on else 0
+            wants = (self.sharing and mem > 0) or (self.number and num > 0)
+            has_vgpu = self.vgpu and vg.has_request(ctrs, self.config)
+            hit = self._facts[t.key] = (mem, num, wants, vg.requests(ctrs, self.config) if has_vgpu else [], has_vgpu)
+        return hit
+
+    def _containers(self, t: Task) -> tuple[Containers, Containers]:
+        specs = self._objects()
+        o = specs.pod(t.pointer) if specs is not None and t.pointer.startswith("/objects/") else None
+        if o is None:  # (a native pod: its requests are one container's limits and requests)
+            names = self.ssn.cluster.resources.names
+            one = {names[i]: format_quantity(names[i], int(t.req[i])) for i in np.flatnonzero(t.req)} if t.req is not None else {}
+            return [(one, one)], []
+        spec = _obj(o, "spec")
+
+        def read(key: str) -> Containers:
+            out = []
+            for ctr in spec.get(key) if isinstance(spec.get(key), list) else ():
+                res = _obj(ctr, "resources") if isinstance(ctr, dict) else {}
+                out.append((_obj(res, "limits"), _obj(res, "requests")))
+            return out
+
+        return read("containers"), read("initContainers")
+
+    def asks(self, t: Task) -> bool:
+        """The pod asks an enabled device (``HasDeviceRequest``): its answers change as pods land."""
+        f = self.facts(t)
+        return f[2] or f[4]
+
+    @staticmethod
+    def _uid(t: Task) -> str:
+        return t.uid or t.key
+
+    # -- predicate and score ---------------------------------------------------------------------
+    def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        mask = np.ones(len(nodes), dtype=bool)
+        mem, num, wants, reqs, has_vgpu = self.facts(task)
+        if not (wants or has_vgpu) or self.ssn.resolvable_pass:
+            return mask  # (a device refusal is Unschedulable: an eviction may resolve it)
+        if wants:  # (gpushare's FilterNode, over the kept per-node figures)
+            cards = self.has_cards[nodes]
+            if self.sharing and mem > 0 and mem > INT64_MAX:  # (beyond the figures' range: card by card)
+                for j in np.flatnonzero(cards).tolist():
+                    mask[j] = bool(self.cards[int(nodes[j])].by_memory(mem))
+            elif self.sharing and mem > 0:
+                mask &= ~cards | (self.max_idle[nodes] >= mem)
+            if self.number and num > 0:
+                mask &= ~cards | (self.idle_cards[nodes] >= num)
+        if has_vgpu:
+            if self.ssn.out_of_time():  # (the request's deadline: no node it would check passes; `truncated`)
+                return mask & ~self.has[nodes]
+            fits = self._vgpu_fits(task, reqs, nodes[self.has[nodes] & mask])
+            if not self.ssn.resolvable_pass:
+                for j in np.flatnonzero(self.has[nodes] & mask).tolist():
+                    mask[j] = fits.get(int(nodes[j]), True)
+        return mask
+
+    def _vgpu_fits(self, task: Task, reqs: list[vg.Request], nodes: np.ndarray) -> dict[int, bool]:
+        """``FilterNode`` on each of ``nodes`` with vGPU devices: whether the pod fits; each
+        success leaves its score as the node's (``GPUDevices.Score``, what ``ScoreNode`` returns).
+        A node's answer is remembered for its devices' state and the pod's request and
+        annotations the fit reads (a fit is a pure function of them)."""
+        a = task.annotations
+        spread = a.get(vg.GROUP_POLICY) == vg.SPREAD
+        sig = (tuple(reqs), a.get(vg.MODE), spread, vg.group_key(task.namespace, a) if spread else "",
+               a.get(vg.USE_TYPE), a.get(vg.NOUSE_TYPE), a.get(vg.USE_UUID), a.get(vg.NOUSE_UUID))  # fmt: skip
+        if len(self._fit_cache) > FIT_CACHE_MAX:
+            self._fit_cache.clear()
+        out = {}
+        for n in nodes.tolist():
+            devices = self.vgpus.get(n)
+            if devices is None:
+                continue
+            key = (n, int(self._version[n]), sig)
+            hit = self._fit_cache.get(key)
+            if hit is None:
+                why, _, s = vg.fit(devices, reqs, a, task.namespace, self.policy, True)
+                hit = self._fit_cache[key] = (why is None, s)
+            out[n] = hit[0]
+            if hit[0]:
+                self.vgpu_score[n] = hit[1]
+        return out
+
+    def _cards_changed(self, n: int) -> None:
+        cards = self.cards[n]
+        self.max_idle[n] = min(max(cards.idle_memory().values(), default=-1), INT64_MAX)  # (clamped: see predicate)
+        self.idle_cards[n] = sum(1 for p in cards.pods.values() if not p)
+
+    def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """``getDeviceScore``: the vGPU score the node's last successful filter left (Volcano's
+        ``ScoreNode`` returns ``GPUDevices.Score``; the allocate actions filter the pod first)."""
+        out = np.zeros(len(nodes), dtype=np.float64)
+        if not self.facts(task)[4]:
+            return out
+        for j in np.flatnonzero(self.has[nodes]).tolist():
+            n = int(nodes[j])
+            if n in self.vgpus:
+                out[j] = float(vg.go_round_score(self.vgpu_score.get(n, 0.0))) * float(self.weight)
+        return out
+
+    # -- events ---------------------------------------------------------------------------------------
+    def _add_resource(self, t: Task) -> None:
+        """``NodeInfo.addResource``: what the pod's own annotations list."""
+        mem, num, _, _, _ = self.facts(t)
+        cards = self.cards.get(t.node)
+        if cards is not None and (mem > 0 or num > 0):
+            cards.add(self._uid(t), mem, gs.gpu_index(t.annotations))
+            self._cards_changed(t.node)
+        devices = self.vgpus.get(t.node)
+        if devices is not None and vg.IDS in t.annotations:
+            key = vg.group_key(t.namespace, t.annotations)
+            self._panics(t, vg.add_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]), key))
+
+    def _sub_resource(self, t: Task) -> None:
+        """``NodeInfo.subResource``."""
+        mem, num, _, _, _ = self.facts(t)
+        cards = self.cards.get(t.node)
+        if cards is not None and (mem > 0 or num > 0):
+            cards.remove(self._uid(t), gs.gpu_index(t.annotations))
+            self._cards_changed(t.node)
+        devices = self.vgpus.get(t.node)
+        if devices is not None and vg.IDS in t.annotations:
+            self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
+
+    def _panics(self, t: Task, note: str) -> None:
+        if note:
+            self.warn(f"plugin {NAME}: pod {t.key} on node {self.ssn.cluster.nodes[t.node].name!r}: {note}: Volcano's "
+                      "scheduler panics here (an index out of range); Gangplank skips that device entry")  # fmt: skip
+
+    def _node_event(self, t: Task, placed: bool) -> bool:
+        """``NodeInfo.AddTask`` / ``RemoveTask`` of a task on a node with devices (a pipelined
+        one adds and removes nothing); True when the ``predicates`` plugin's handler follows."""
+        if t.node < 0 or not self.has[t.node]:
+            return False
+        self._version[t.node] += 1  # (its vGPU devices may change: remembered fits no longer hold)
+        if t.status is not TaskStatus.PIPELINED:
+            (self._add_resource if placed else self._sub_resource)(t)
+        return self.allocating
+
+    def _allocated(self, t: Task) -> None:
+        if not self._node_event(t, True):
+            return
+        mem, num, wants, reqs, has_vgpu = self.facts(t)
+        cards = self.cards.get(t.node)
+        if wants and cards is not None:
+            ids = cards.allocate(self._uid(t), mem, num)
+            self._cards_changed(t.node)
+            if ids is None:
+                self._failed(t, "no card has the pod's GPU memory idle" if mem > 0 else "too few idle cards")
+            elif ids:
+                self._assigned[t.key] = {gs.GPU_INDEX: ",".join(map(str, ids))}
+        devices = self.vgpus.get(t.node)
+        if has_vgpu and devices is not None:
+            why, taken, _ = vg.fit(devices, reqs, t.annotations, t.namespace, self.policy, False)
+            if why is not None:
+                self._failed(t, why)
+                return
+            vg.add_to_pod_map(devices, self._uid(t), taken, vg.group_key(t.namespace, t.annotations))
+            self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
+
+    def _failed(self, t: Task, why: str) -> None:
+        then = ("Volcano's undone eviction ignores the error, as here" if self.ssn.undoing else
+                "Volcano takes the placement back; Gangplank keeps it")  # fmt: skip
+        self.warn(f"plugin {NAME}: Volcano's device allocation of pod {t.key} on node "
+                  f"{self.ssn.cluster.nodes[t.node].name!r} fails ({why}): {then}")  # fmt: skip
+
+    def _deallocated(self, t: Task) -> None:
+        if not self._node_event(t, False):
+            return
+        self._assigned.pop(t.key, None)
+        _, _, wants, _, has_vgpu = self.facts(t)
+        cards = self.cards.get(t.node)
+        if wants and cards is not None:
+            cards.remove(self._uid(t), gs.gpu_index(t.annotations))
+            self._cards_changed(t.node)
+        devices = self.vgpus.get(t.node)
+        if has_vgpu and devices is not None and vg.IDS in t.annotations:
+            self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
+
+    def on_session_close(self) -> None:
+        """For ``/v1/simulate``: a pod the decision binds carries into the next cycle the device
+        annotation Volcano's bind gives it (``volcano.sh/gpu-index``, ``volcano.sh/vgpu-ids-new``;
+        not the times and phases, which no scheduler reads); an evicted pod loses them (its
+        controller makes a new pod)."""
+        if not getattr(self, "gpushare_on", False) and not getattr(self, "vgpu", False):
+            return
+        if not self._assigned and not self.ssn.decision.evictions:
+            return
+        tasks = self.ssn.cluster.task_index
+        for b in self.ssn.decision.bindings:
+            ann = self._assigned.get(b.pod)
+            if ann is not None and b.pod in tasks:
+                tasks[b.pod].annotations = {**tasks[b.pod].annotations, **ann}
+        for e in self.ssn.decision.evictions:
+            t = tasks.get(e.pod)
+            if t is not None and (gs.GPU_INDEX in t.annotations or vg.IDS in t.annotations):
+                t.annotations = {k: v for k, v in t.annotations.items() if k not in (gs.GPU_INDEX, vg.IDS)}
+
+    # -- Gangplank's trials ---------------------------------------------------------------------------
+    def _save(self) -> Any:
+        return ({n: d.copy() for n, d in self.cards.items()}, {n: d.copy() for n, d in self.vgpus.items()},
+                dict(self._assigned), dict(self.vgpu_score))  # fmt: skip
+
+    def _restore(self, saved: Any) -> None:
+        self.cards = {n: d.copy() for n, d in saved[0].items()}
+        self.vgpus = {n: d.copy() for n, d in saved[1].items()}
+        self._assigned = dict(saved[2])
+        self.vgpu_score = dict(saved[3])
+        for n in self.cards:
+            self._cards_changed(n)
+        self._version += 1
+
+
+def _obj(o: Any, key: str) -> dict:
+    v = o.get(key) if isinstance(o, dict) else None
+    return v if isinstance(v, dict) else {}
+
+
+#: what the config loader asks of a partially modelled plugin (name -> its unmodelled arguments)
+PARTIAL: dict[str, Callable[[Any], list[tuple[str, str]]]] = {NAME: unmodelled_arguments}
