@@ -131,6 +131,8 @@ class Workload:
     evicted: bool = False
     #: ``status.admissionChecks``: each check's name -> its state (Pending, Ready, Retry, Rejected), in order
     checks: dict[str, str] = field(default_factory=dict)
+    #: the batch/v1 Job it is Kueue's Workload for (:func:`app.kueue.jobs.owner_ref`), None for others
+    owner: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
