@@ -104,12 +104,6 @@ def workload_name(owner: str, uid: str, kind: str = KIND, group: str = GROUP, ex
     return f"{prefix}-{_hash(owner, uid, kind, group, extra)[:HASH_LENGTH]}"
 
 
-def variant_name(parent: str, uid: str, flavor: str, kind: str = KIND, group: str = GROUP, *, short: bool = False) -> str:
-    """``GetWorkloadNameForVariant``: the parent's name without its hash, ``-variant-<flavor>``."""
-    prefix = f"{parent[: parent.rindex('-')]}-variant-{flavor}"[: _prefix_length(short)]
-    return f"{prefix}-{_hash(parent, uid, kind, group, flavor)[:HASH_LENGTH]}"
-
-
 # -- the integrations Kueue knows (an owner of one of these kinds is walked through) ----------
 #: framework name -> (apiVersion, kind)
 FRAMEWORKS: dict[str, tuple[str, str]] = {
@@ -415,6 +409,7 @@ def validation_errors(job: Job) -> list[InputError]:
         elif v <= 0:
             errs.append(_invalid(job, ("metadata", "labels", MAX_EXEC_LABEL), f"metadata.labels[{MAX_EXEC_LABEL}]", v,
                                  "should be greater than 0"))  # fmt: skip
+    errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
     # validatePartialAdmissionCreate
     mp = ("metadata", "annotations", MIN_PARALLELISM)
     mf = f"metadata.annotations[{MIN_PARALLELISM}]"
@@ -442,6 +437,41 @@ def validation_errors(job: Job) -> list[InputError]:
                 errs.append(_invalid(job, ("spec", "completions"), "spec.completions", job.completions,
                                      f"should be equal to parallelism when {COMPLETIONS_EQUAL} annotation is true"))  # fmt: skip
     errs.extend(_tas_errors(job))
+    return errs
+
+
+MAX_GATE_NAME = 63  # MaxGateNameLengthForAdmissionGatedBy
+_HTTP_PATH = re.compile(r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+", re.ASCII)
+
+
+def _gated_by_errors(job: Job) -> list[InputError]:
+    """``ValidateAdmissionGatedByAnnotationOnCreate``: comma-separated gates (spaces around
+    them trimmed), none empty or repeated, each a domain-prefixed path of at most 63."""
+    value = job.annotations.get(ADMISSION_GATED_BY, "")
+    if not value.strip():
+        return []
+    path, fp = ("metadata", "annotations", ADMISSION_GATED_BY), f"metadata.annotations[{ADMISSION_GATED_BY}]"
+    errs: list[InputError] = []
+    seen: set[str] = set()
+    for gate in (g.strip() for g in value.split(",")):
+        if not gate:
+            errs.append(_invalid(job, path, fp, value, "cannot contain empty gate names"))
+            continue
+        if gate in seen:
+            errs.append(_invalid(job, path, fp, value, f"duplicate gate name: {gate}"))
+            continue
+        seen.add(gate)
+        host, _, rest = gate.partition("/")
+        if not host or not rest:  # IsDomainPrefixedPath
+            errs.append(_invalid(job, path, fp, gate, 'must be a domain-prefixed path (such as "acme.io/foo")'))
+        else:
+            errs.extend(_invalid(job, path, fp, host, e) for e in dns1123_subdomain_errors(host))
+            if not _HTTP_PATH.fullmatch(rest):
+                errs.append(_invalid(job, path, fp, rest, "Invalid path (regex used for validation is "
+                                     "'[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"))  # fmt: skip
+        if len(gate) > MAX_GATE_NAME:
+            errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}: Too long: may not be more than "
+                                   f"{MAX_GATE_NAME} bytes", job.ptr(*path), job.ident))  # fmt: skip
     return errs
 
 

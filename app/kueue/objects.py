@@ -138,6 +138,14 @@ class Workload:
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
 
+    def pointer_of(self, name: str) -> str:
+        """The pointer of ``spec.podSets`` or ``spec.queueName``, or of the Job field Kueue
+        constructed it from (``spec.parallelism``, the queue-name label)."""
+        if self.owner is not None and self.owner.get("constructed"):
+            job_field = {"podSets": ("spec", "parallelism"), "queueName": ("metadata", "labels", "kueue.x-k8s.io/queue-name")}
+            return join_pointer(self.pointer, *job_field[name])
+        return join_pointer(self.pointer, "spec", name)
+
 
 @dataclass(slots=True)
 class Flavor:
