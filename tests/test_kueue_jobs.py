@@ -669,3 +669,19 @@ def test_decision_error_is_an_input_error() -> None:
     with pytest.raises(InputError) as e:
         jobs.read_job({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": []}, "/objects/0")
     assert e.value.pointer == "/objects/0/spec"
+
+
+def test_a_suspended_jobs_queue_label_moves_its_pending_workload(client):
+    # the Workload names LocalQueue "old" (no ClusterQueue: never admitted); its suspended Job's label names lq: Kueue's
+    # QueueNameChange moves it; once admitted (status.admission) it is left where it is
+    j = job("train", 1)
+    existing = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+                "metadata": {"name": "job-train-old", "namespace": "ml", "creationTimestamp": "2026-11-23T10:00:00Z",
+                             "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "train",
+                                                  "uid": "uid-train", "controller": True}]},
+                "spec": {"queueName": "old", "podSets": [{"name": "main", "count": 1, "template": j["spec"]["template"]}]}}  # fmt: skip
+    a = post(client, body([existing], queues() + [j]))
+    assert reasons(a) == {"ml/job-train-old": "Admitted"} and one(a, "ml/job-train-old")["clusterQueue"] == "cq"
+    assert any("queueName 'old' set to 'lq'" in x for x in a["warnings"])
+    j["spec"]["suspend"] = False  # a running Job: Kueue leaves the Workload's queue alone
+    assert reasons(post(client, body([existing], queues() + [j]))) == {"ml/job-train-old": "NoClusterQueue"}

@@ -107,9 +107,13 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         kueue.unmodelled.extend(o.unmodelled)
         if o.workload is not None:
             out.append(o.workload)
-        elif o.existing:
-            if o.existing in by_key:
-                by_key[o.existing].owner = jobs.owner_ref(o.job, False)
+        elif o.existing in by_key:
+            wl = by_key[o.existing]
+            wl.owner = jobs.owner_ref(o.job, False)
+            if o.queue_change:
+                kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
+                                        f"the {jobs.QUEUE_LABEL} label of its suspended Job {o.job.key}, as Kueue does")  # fmt: skip
+                wl.queue_name = o.queue_change
         elif not o.note.startswith("it has no "):
             kueue.unmodelled.append(f"batch/v1 Job {o.job.key}: no Workload: {o.note}")
     return out

@@ -545,6 +545,8 @@ class Outcome:
     job: Job
     workload: Workload | None = None
     existing: str = ""
+    #: the queueName Kueue writes into the existing Workload (``QueueNameChange``); "" when unchanged
+    queue_change: str = ""
     note: str = ""
     unmodelled: list[str] = field(default_factory=list)
 
@@ -679,10 +681,12 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
             res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
         else:
             res.existing = key
+            res.queue_change = _queue_change(job, wl, queue)
         return res
     owned = sorted(by_owner.get(job.key, []))
     if owned:
         res.existing = owned[0]
+        res.queue_change = _queue_change(job, by_name[owned[0]], queue)
         if len(owned) > 1:
             res.unmodelled.append(f"Job {job.key} has {len(owned)} Workloads ({', '.join(owned)}): Kueue keeps the one "
                                   f"equivalent to the Job and deletes the others; answered through {owned[0]}")  # fmt: skip
@@ -701,6 +705,21 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _queue_change(job: Job, wl: dict, queue: str) -> str:
+    """The reconciler's step for a suspended Job (``IsSuspended``: not being stopped) whose
+    Workload is neither evicted nor admitted: ``QueueNameChange`` sets the Workload's
+    ``spec.queueName`` to the Job's label. The new queue name, or "" when nothing changes."""
+    if not job.suspended or job.annotations.get(STOPPING) == "true":
+        return ""
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    evicted = any(isinstance(c, dict) and c.get("type") == "Evicted" and c.get("status") == "True" for c in conds)
+    if evicted or status.get("admission") is not None or spec.get("queueName") == queue:
+        return ""
+    return queue
 
 
 def _clean_template(template: dict) -> dict:
