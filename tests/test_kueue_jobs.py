@@ -685,3 +685,25 @@ def test_a_suspended_jobs_queue_label_moves_its_pending_workload(client):
     assert any("queueName 'old' set to 'lq'" in x for x in a["warnings"])
     j["spec"]["suspend"] = False  # a running Job: Kueue leaves the Workload's queue alone
     assert reasons(post(client, body([existing], queues() + [j]))) == {"ml/job-train-old": "NoClusterQueue"}
+
+
+def chain(j: dict[str, Any], n: int, *, cycle: bool = False) -> list[dict[str, Any]]:
+    """``j`` controlled by ReplicaSet rs0, rs0 by rs1, ... rs<n-1> (by rs0 again when ``cycle``)."""
+    def ref(i: int) -> dict[str, Any]:
+        return {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": f"rs{i}", "uid": f"uid-rs{i}", "controller": True}
+
+    j["metadata"]["ownerReferences"] = [ref(0)]
+    owners = []
+    for i in range(n):
+        meta: dict[str, Any] = {"name": f"rs{i}", "namespace": "ml", "uid": f"uid-rs{i}"}
+        if i + 1 < n or cycle:
+            meta["ownerReferences"] = [ref((i + 1) % n)]
+        owners.append({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": meta, "spec": {}})
+    return owners
+
+
+def test_the_ancestor_walk_stops_at_kueues_depth_limit_and_at_cycles(client):
+    j = job("train", 1)
+    assert [w["workload"] for w in post(client, body([], queues() + [j] + chain(j, 10)))["workloads"]] == [wl_key(j)]
+    assert "nest deeper than 10" in problem(client, body([], queues() + [j] + chain(j, 11)))["detail"]
+    assert "form a cycle" in problem(client, body([], queues() + [j] + chain(j, 3, cycle=True)))["detail"]
