@@ -339,13 +339,15 @@ def base_job(**kw: Any) -> dict[str, Any]:
     return job
 
 
-def owned_workload(name: str, owner: str = "", owner_uid: str = "", *, controller: bool = True) -> dict[str, Any]:
-    meta: dict[str, Any] = {"name": name, "namespace": "ns"}
+def owned_workload(name: str, owner: str = "", owner_uid: str = "", *, ns: str = "ns", queue: str = "test-queue",
+                   count: int = 10, template: dict | None = None) -> dict[str, Any]:  # fmt: skip
+    """A v1beta2 Workload, controlled by the batch/v1 Job ``owner`` when given."""
+    meta: dict[str, Any] = {"name": name, "namespace": ns, "creationTimestamp": "2026-11-23T10:00:00Z"}
     if owner:
         meta["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": owner, "uid": owner_uid,
-                                    "controller": controller}]  # fmt: skip
+                                    "controller": True}]  # fmt: skip
     return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": meta, "spec": {
-        "queueName": "test-queue", "podSets": [{"name": "main", "count": 10, "template": {"spec": {"containers": []}}}]}}
+        "queueName": queue, "podSets": [{"name": "main", "count": count, "template": template or {"spec": {"containers": []}}}]}}
 
 
 def created(o: jobs.Outcome, queue: str, priority: int, ref: tuple[str, str] | None) -> None:
@@ -546,11 +548,8 @@ def test_a_job_owned_by_a_jobset_with_the_jobset_integration_enabled(client):
 
 def test_a_job_with_its_workload_in_the_snapshot_is_answered_through_it_not_twice(client):
     j = job("train", 1)
-    existing = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
-                "metadata": {"name": "job-train-old", "namespace": "ml", "creationTimestamp": "2026-11-23T10:00:00Z",
-                             "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "train",
-                                                  "uid": "uid-train", "controller": True}]},
-                "spec": {"queueName": "lq", "podSets": [{"name": "main", "count": 1, "template": j["spec"]["template"]}]}}  # fmt: skip
+    existing = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1,
+                              template=j["spec"]["template"])  # fmt: skip
     a = post(client, body([existing], queues() + [j]))
     [w] = a["workloads"]
     assert w["workload"] == "ml/job-train-old" and w["owner"]["constructed"] is False and w["reason"] == "Admitted"
@@ -558,8 +557,7 @@ def test_a_job_with_its_workload_in_the_snapshot_is_answered_through_it_not_twic
 
 def test_a_prebuilt_workload_label_answers_through_that_workload(client):
     j = job("train", 1, labels={PRE: "mine"})
-    mine = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": {"name": "mine", "namespace": "ml"},
-            "spec": {"queueName": "lq", "podSets": [{"name": "main", "count": 1, "template": j["spec"]["template"]}]}}
+    mine = owned_workload("mine", ns="ml", queue="lq", count=1, template=j["spec"]["template"])
     [w] = post(client, body([mine], queues() + [j]))["workloads"]
     assert w["workload"] == "ml/mine" and w["owner"]["name"] == "train" and w["owner"]["constructed"] is False
 
@@ -675,11 +673,8 @@ def test_a_suspended_jobs_queue_label_moves_its_pending_workload(client):
     # the Workload names LocalQueue "old" (no ClusterQueue: never admitted); its suspended Job's label names lq: Kueue's
     # QueueNameChange moves it; once admitted (status.admission) it is left where it is
     j = job("train", 1)
-    existing = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
-                "metadata": {"name": "job-train-old", "namespace": "ml", "creationTimestamp": "2026-11-23T10:00:00Z",
-                             "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "train",
-                                                  "uid": "uid-train", "controller": True}]},
-                "spec": {"queueName": "old", "podSets": [{"name": "main", "count": 1, "template": j["spec"]["template"]}]}}  # fmt: skip
+    existing = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="old", count=1,
+                              template=j["spec"]["template"])  # fmt: skip
     a = post(client, body([existing], queues() + [j]))
     assert reasons(a) == {"ml/job-train-old": "Admitted"} and one(a, "ml/job-train-old")["clusterQueue"] == "cq"
     assert any("queueName 'old' set to 'lq'" in x for x in a["warnings"])

@@ -394,45 +394,41 @@ def validate(job: Job) -> None:
         raise err
 
 
+def _meta_field(job: Job, where: str, key: str) -> tuple[tuple[tuple[str, ...], str], str | None]:
+    """((JSON pointer path, Kubernetes field path), value) of a label or annotation of the Job."""
+    return (("metadata", where, key), f"metadata.{where}[{key}]"), (job.labels if where == "labels" else job.annotations).get(key)
+
+
 def validation_errors(job: Job) -> list[InputError]:
     errs: list[InputError] = []
     # ValidateJobOnCreate: queue name, prebuilt workload name, maximum execution time
     for where, key in (("labels", QUEUE_LABEL), ("annotations" if job.annotations.get(PREBUILT) else "labels", PREBUILT)):
-        value = (job.labels if where == "labels" else job.annotations).get(key)
+        at, value = _meta_field(job, where, key)
         if value is not None and (bad := dns1123_subdomain_errors(value)):
-            errs.append(_invalid(job, ("metadata", where, key), f"metadata.{where}[{key}]", value, ",".join(bad)))
-    raw = job.labels.get(MAX_EXEC_LABEL)
+            errs.append(_invalid(job, *at, value, ",".join(bad)))
+    at, raw = _meta_field(job, "labels", MAX_EXEC_LABEL)
     if raw is not None:
         v, e = go_atoi(raw)
-        if v is None:
-            errs.append(_invalid(job, ("metadata", "labels", MAX_EXEC_LABEL), f"metadata.labels[{MAX_EXEC_LABEL}]", raw, e))
-        elif v <= 0:
-            errs.append(_invalid(job, ("metadata", "labels", MAX_EXEC_LABEL), f"metadata.labels[{MAX_EXEC_LABEL}]", v,
-                                 "should be greater than 0"))  # fmt: skip
+        if v is None or v <= 0:
+            errs.append(_invalid(job, *at, raw if v is None else v, e or "should be greater than 0"))
     errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
-    # validatePartialAdmissionCreate
-    mp = ("metadata", "annotations", MIN_PARALLELISM)
-    mf = f"metadata.annotations[{MIN_PARALLELISM}]"
-    raw = job.annotations.get(MIN_PARALLELISM)
+    at, raw = _meta_field(job, "annotations", MIN_PARALLELISM)  # validatePartialAdmissionCreate
     if raw is not None:
         v, e = go_atoi(raw)
         if v is None:
-            errs.append(_invalid(job, mp, mf, raw, e))
+            errs.append(_invalid(job, *at, raw, e))
         elif int32(v) >= job.pods_count or v <= 0:
-            errs.append(_invalid(job, mp, mf, v, f"should be between 0 and {job.pods_count - 1}"))
+            errs.append(_invalid(job, *at, v, f"should be between 0 and {job.pods_count - 1}"))
         if job.elastic:
-            errs.append(_invalid(job, mp, mf, raw, "partial admission and elastic job cannot be used together"))
-    # validateSyncCompletionCreate
-    sp = ("metadata", "annotations", COMPLETIONS_EQUAL)
-    sf = f"metadata.annotations[{COMPLETIONS_EQUAL}]"
-    raw = job.annotations.get(COMPLETIONS_EQUAL)
+            errs.append(_invalid(job, *at, raw, "partial admission and elastic job cannot be used together"))
+    at, raw = _meta_field(job, "annotations", COMPLETIONS_EQUAL)  # validateSyncCompletionCreate
     if raw is not None:
         enabled, e = go_parse_bool(raw)
         if enabled is None:
-            errs.append(_invalid(job, sp, sf, raw, e))
+            errs.append(_invalid(job, *at, raw, e))
         if enabled:
             if not job.indexed:
-                errs.append(_invalid(job, sp, sf, raw, "should not be enabled for NonIndexed jobs"))
+                errs.append(_invalid(job, *at, raw, "should not be enabled for NonIndexed jobs"))
             if job.parallelism != (job.completions if job.completions is not None else 1):
                 errs.append(_invalid(job, ("spec", "completions"), "spec.completions", job.completions,
                                      f"should be equal to parallelism when {COMPLETIONS_EQUAL} annotation is true"))  # fmt: skip
