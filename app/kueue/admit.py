@@ -36,7 +36,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue import admissionchecks
+from app.kueue import admissionchecks, jobs
 from app.kueue.mapping import ADMITTED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED, Admissions, Plan
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
 from app.model.cluster import Cluster, TaskStatus
@@ -56,9 +56,11 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
             raise InputError("'topologyName' must name a Topology", "/options/topologyName")
         envelope = {**envelope, "options": {k: v for k, v in options.items() if k != "topologyName"}}
     kueue = KueueObjects()
+    jin = jobs.JobInput()
     if envelope.get("objects") is not None:
         for o, p in flatten(envelope["objects"], "/objects", settings.max_objects):
             read_kueue_object(o, p, kueue)
+            jobs.note_object(o, p, jin, kueue.consumed)
     raw = envelope.get("workloads")
     found: list[tuple[dict, str]] = []
     if raw is not None:
@@ -66,13 +68,55 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
             raise InputError("'workloads' must be an array of Kueue Workload objects (or a List)", "/workloads")
         found = flatten(raw, "/workloads", settings.max_objects)
     found += kueue.workloads
-    if not found:
-        raise InputError("the request needs 'workloads': Kueue Workload objects to admit", "/workloads")
+    if not found and not jin.jobs:
+        raise InputError("the request needs 'workloads': Kueue Workload objects to admit (or, in 'objects', batch/v1 "
+                         "Jobs Kueue manages)", "/workloads")  # fmt: skip
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
     limits = limit_summaries(kueue)
     workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits, runtime_classes=kueue.runtime_classes)
                                  for o, p in found]  # fmt: skip
+    workloads += _from_jobs(jin, found, kueue, workloads, now, limits)
+    if not workloads:
+        raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the batch/v1 "
+                         f"Jobs gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
     return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects)
+
+
+def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueObjects, workloads: list[Workload],
+               now: float, limits: dict[str, Any]) -> list[Workload]:  # fmt: skip
+    """Kueue's job integration (:mod:`app.kueue.jobs`): the Workloads Kueue would construct
+    for the request's batch/v1 Jobs; a Job answered through a Workload of the snapshot marks
+    that one as its own; every Job that gets none, and what is not modelled, is named in the
+    warnings (``kueue.unmodelled``)."""
+    if jin.config_unmodelled:
+        kueue.unmodelled.append("Kueue Configuration: " + ", ".join(sorted(set(jin.config_unmodelled))) + " not "
+                                "modelled for batch/v1 Jobs (Kueue's defaults assumed): the Workloads constructed for "
+                                "Jobs may differ from Kueue's")  # fmt: skip
+    if not jin.jobs:
+        return []
+    outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
+                            wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
+                            runtime_classes=kueue.runtime_classes)  # fmt: skip
+    by_key = {wl.key: wl for wl in workloads}
+    unlabelled = [o.job.key for o in outcomes if o.note.startswith("it has no ")]
+    if unlabelled:
+        kueue.unmodelled.append(f"{len(unlabelled)} batch/v1 Job(s) have no {jobs.QUEUE_LABEL} label (e.g. "
+                                f"{unlabelled[0]}): Kueue does not manage them, no Workload")  # fmt: skip
+    out = []
+    for o in outcomes:
+        kueue.unmodelled.extend(o.unmodelled)
+        if o.workload is not None:
+            out.append(o.workload)
+        elif o.existing in by_key:
+            wl = by_key[o.existing]
+            wl.owner = jobs.owner_ref(o.job, False)
+            if o.queue_change:
+                kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
+                                        f"the {jobs.QUEUE_LABEL} label of its suspended Job {o.job.key}, as Kueue does")  # fmt: skip
+                wl.queue_name = o.queue_change
+        elif not o.note.startswith("it has no "):
+            kueue.unmodelled.append(f"batch/v1 Job {o.job.key}: no Workload: {o.note}")
+    return out
 
 
 def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
@@ -128,6 +172,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     wl = plan.wl
     base: dict[str, Any] = {
         "workload": wl.key,
+        "owner": wl.owner,
         "apiVersion": f"kueue.x-k8s.io/{wl.version}",
         "admitted": False,
         "reason": "",

@@ -312,7 +312,7 @@ class Admissions:
                 raise InputError(
                     f"Workload {plan.key}'s flavor {f.name!r} names Topology {f.topology_name!r} while Workload "
                     f"{first[0].key}'s flavor names {first[1].topology_name!r}; one decision uses one topology "
-                    "(set options.topologyName)", join_pointer(plan.wl.pointer, "spec", "queueName"), plan.wl.ident)
+                    "(set options.topologyName)", plan.wl.pointer_of("queueName"), plan.wl.ident)
             if f.topology_name not in sources:
                 raise InputError(f"ResourceFlavor {f.name!r} names Topology {f.topology_name!r}, which is not in "
                                  f"the snapshot (known: {known})", join_pointer(f.pointer, "spec", "topologyName"),
@@ -340,7 +340,7 @@ class Admissions:
             total += sum(ps.count for ps in wl.pod_sets)
             if total + len(d.pods) > self.max_objects:
                 raise LimitError(f"the Workloads ask for more pods than the limit of {self.max_objects} objects "
-                                 "(GANGPLANK_MAX_OBJECTS)", join_pointer(wl.pointer, "spec", "podSets"),
+                                 "(GANGPLANK_MAX_OBJECTS)", wl.pointer_of("podSets"),
                                  kind="too-many-objects")  # fmt: skip
             self._add_workload(d, plan, taken)
 

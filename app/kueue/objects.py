@@ -131,10 +131,20 @@ class Workload:
     evicted: bool = False
     #: ``status.admissionChecks``: each check's name -> its state (Pending, Ready, Retry, Rejected), in order
     checks: dict[str, str] = field(default_factory=dict)
+    #: the batch/v1 Job it is Kueue's Workload for (:func:`app.kueue.jobs.owner_ref`), None for others
+    owner: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
+
+    def pointer_of(self, name: str) -> str:
+        """The pointer of ``spec.podSets`` or ``spec.queueName``, or of the Job field Kueue
+        constructed it from (``spec.parallelism``, the queue-name label)."""
+        if self.owner is not None and self.owner.get("constructed"):
+            job_field = {"podSets": ("spec", "parallelism"), "queueName": ("metadata", "labels", "kueue.x-k8s.io/queue-name")}
+            return join_pointer(self.pointer, *job_field[name])
+        return join_pointer(self.pointer, "spec", name)
 
 
 @dataclass(slots=True)

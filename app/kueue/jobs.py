@@ -1,0 +1,811 @@
+"""Kueue's job integration for ``batch/v1`` Job: the Workload Kueue would make for a Job.
+
+Kueue's jobframework reconciler and its ``batch/job`` integration (``pkg/controller/
+jobframework``, ``pkg/controller/jobs/job``), as far as they decide *whether* a Job gets a
+Workload of its own and *what* that Workload holds; the Workload then goes through the
+admission path unchanged (:mod:`app.kueue.admit`).
+
+**Which Jobs.** A Job is managed when, after the webhook's defaults (below), it carries the
+``kueue.x-k8s.io/queue-name`` label (the label only: Kueue reads no annotation for it) and
+no ancestor manages it: its controller ``ownerReferences`` are walked up (at most 10 hops,
+``managedOwnersChainLimit``) through owners of a kind some Kueue integration handles
+(``isKnownOwner``; apps/v1 ReplicaSet too); an owner the snapshot lacks stops Kueue (no
+Workload), one whose uid differs from the reference ends the walk, and an owner of an
+*enabled* integration (``integrations.frameworks`` of Kueue's Configuration, default
+``batch/job`` only) with a queue-name is the ancestor whose Workload holds the Job. Not
+managed either: a Job being deleted, in a namespace outside the default
+``managedJobsNamespaceSelector`` (``kube-system``, ``kueue-system``) or missing from the
+snapshot's Namespaces (when it has any), a finished Job (``Complete`` / ``Failed``), and a
+Job with active pods and no Workload (Kueue suspends it and waits).
+
+**Its Workload.** A prebuilt one (``kueue.x-k8s.io/prebuilt-workload-name`` annotation,
+else label: ``WorkloadIdentifierAnnotations`` is on by default), else a Workload of the
+snapshot with an ownerReference to the Job (``batch/v1`` ``Job`` and its name, the index
+Kueue looks them up by): the Job is answered through it. Otherwise Kueue's
+``ConstructWorkload``: named by :func:`workload_name`, in the Job's namespace, labelled
+``kueue.x-k8s.io/job-uid`` (when the uid is a valid label value), ``spec.queueName`` from
+the label, one podSet ``main`` of ``count`` = min(parallelism (default 1), completions),
+``minCount`` from the ``kueue.x-k8s.io/job-min-parallelism`` annotation (partial admission
+is on by default), the Job's pod template without the labels the Job controller manages
+(``batch.kubernetes.io/job-name`` kept) and its topology annotations; priority from the
+``kueue.x-k8s.io/priority-class`` label (a WorkloadPriorityClass), else the template's
+``priorityClassName`` (a PriorityClass), else the lowest global default PriorityClass,
+else 0. A class the snapshot lacks: Kueue does not create the Workload. Created at the
+Job's ``creationTimestamp`` (``options.now`` without one, as a Workload without one).
+
+**Webhook.** A Job without ``metadata.uid`` is a manifest not yet created: the mutating
+webhook's defaults apply (the ``kueue.x-k8s.io/queue-name: default`` label when the
+namespace has a LocalQueue ``default``; the ``kueue.x-k8s.io/priority-class: default``
+label when a WorkloadPriorityClass ``default`` exists). Every managed Job passes the
+validating webhook's checks (``ValidateJobOnCreate``, partial admission, completions equal
+to parallelism, the TAS annotations): a failure is a 422 at the field with Kueue's reason.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import InputError, join_pointer
+from app.ingest import reader as r
+from app.ingest.kube import metadata
+from app.kueue import limitrange
+from app.kueue.objects import (ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
+                               ClassRef, PodSet, Workload, _pod_set)
+
+API_VERSION, KIND = "batch/v1", "Job"
+GROUP = "batch"
+
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class"
+PREBUILT = "kueue.x-k8s.io/prebuilt-workload-name"  # label, or annotation
+JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
+MAX_EXEC_LABEL = "kueue.x-k8s.io/max-exec-time-seconds"
+MIN_PARALLELISM = "kueue.x-k8s.io/job-min-parallelism"
+COMPLETIONS_EQUAL = "kueue.x-k8s.io/job-completions-equal-parallelism"
+STOPPING = "kueue.x-k8s.io/stopping"
+ELASTIC = "kueue.x-k8s.io/elastic-job"
+ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
+SLICE_CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"
+PROVREQ_PREFIX = "provreq.kueue.x-k8s.io/"
+DEFAULT_LOCAL_QUEUE = "default"
+DEFAULT_WPC = "default"
+#: Labels the Job controller manages and Kueue drops from the Workload's template (``cleanLabels``)
+MANAGED_LABELS = ("job-name", "controller-uid", "batch.kubernetes.io/controller-uid")
+#: Namespaces the default ``managedJobsNamespaceSelector`` leaves out (``kube-system`` and Kueue's own)
+UNMANAGED_NAMESPACES = ("kube-system", "kueue-system")
+OWNERS_CHAIN_LIMIT = 10  # managedOwnersChainLimit
+
+# -- workload names (workload_names.go) ------------------------------------------------------
+HASH_LENGTH = 5
+LONG_MAX_NAME, SHORT_MAX_NAME = 253, 63
+
+
+def _prefix_length(short: bool) -> int:
+    return (SHORT_MAX_NAME if short else LONG_MAX_NAME) - 1 - HASH_LENGTH
+
+
+def _hash(owner: str, uid: str, kind: str, group: str, extra: str) -> str:
+    parts = [kind, group, owner, uid] + ([extra] if extra else [])
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+
+def workload_name(owner: str, uid: str, kind: str = KIND, group: str = GROUP, extra: str = "", *,
+                  short: bool = False) -> str:  # fmt: skip
+    """``GenerateWorkloadNameWithExtra`` (``GetWorkloadNameForOwnerWithGVK`` when ``extra`` is
+    empty): ``<kind>-<owner>`` lower-cased kind, cut to fit, ``-`` and 5 hex digits of the
+    SHA-1 of kind, group, owner name, uid (and extra), one per line. ``short``: the
+    ``ShortWorkloadNames`` feature (off by default): 63 characters at most, else 253."""
+    prefix = f"{kind.lower()}-{owner}"[: _prefix_length(short)]
+    return f"{prefix}-{_hash(owner, uid, kind, group, extra)[:HASH_LENGTH]}"
+
+
+# -- the integrations Kueue knows (an owner of one of these kinds is walked through) ----------
+#: framework name -> (apiVersion, kind)
+FRAMEWORKS: dict[str, tuple[str, str]] = {
+    "batch/job": ("batch/v1", "Job"),
+    "jobset.x-k8s.io/jobset": ("jobset.x-k8s.io/v1alpha2", "JobSet"),
+    "kubeflow.org/jaxjob": ("kubeflow.org/v1", "JAXJob"),
+    "kubeflow.org/paddlejob": ("kubeflow.org/v1", "PaddleJob"),
+    "kubeflow.org/pytorchjob": ("kubeflow.org/v1", "PyTorchJob"),
+    "kubeflow.org/tfjob": ("kubeflow.org/v1", "TFJob"),
+    "kubeflow.org/xgboostjob": ("kubeflow.org/v1", "XGBoostJob"),
+    "kubeflow.org/mpijob": ("kubeflow.org/v2beta1", "MPIJob"),
+    "trainer.kubeflow.org/trainjob": ("trainer.kubeflow.org/v1alpha1", "TrainJob"),
+    "ray.io/rayjob": ("ray.io/v1", "RayJob"),
+    "ray.io/raycluster": ("ray.io/v1", "RayCluster"),
+    "ray.io/rayservice": ("ray.io/v1", "RayService"),
+    "workload.codeflare.dev/appwrapper": ("workload.codeflare.dev/v1beta2", "AppWrapper"),
+    "leaderworkerset.x-k8s.io/leaderworkerset": ("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"),
+    "sparkoperator.k8s.io/sparkapplication": ("sparkoperator.k8s.io/v1beta2", "SparkApplication"),
+    "deployment": ("apps/v1", "Deployment"),
+    "statefulset": ("apps/v1", "StatefulSet"),
+    "pod": ("v1", "Pod"),
+}
+KNOWN_OWNERS = frozenset(FRAMEWORKS.values()) | {("apps/v1", "ReplicaSet")}
+DEFAULT_FRAMEWORKS = ("batch/job",)
+
+
+@dataclass(slots=True)
+class Owner:
+    """An object a Job's ownerReferences may name: what the ancestor walk reads."""
+
+    uid: str
+    labels: dict[str, str]
+    refs: list[Any]
+
+
+@dataclass(slots=True)
+class JobInput:
+    """What the admission request gives for Kueue's job integration (filled by
+    :func:`app.kueue.objects.read_kueue_object`)."""
+
+    jobs: list[tuple[dict, str]] = field(default_factory=list)
+    #: (apiVersion, kind, namespace, name) -> owner, for objects of a kind :data:`KNOWN_OWNERS` holds
+    owners: dict[tuple[str, str, str, str], Owner] = field(default_factory=dict)
+    #: scheduling.k8s.io PriorityClasses: name -> (value, globalDefault)
+    pod_priority_classes: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    #: ``integrations.frameworks`` of Kueue's Configuration (None: the default)
+    frameworks: tuple[str, ...] | None = None
+    #: Configuration fields of the job integrations this model does not read
+    config_unmodelled: list[str] = field(default_factory=list)
+
+
+def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
+    """Read what the job integration needs of one object of ``objects``: a batch/v1 Job
+    (counted in ``consumed``: no longer an ignored object), Kueue's Configuration, and
+    owner candidates and PriorityClasses (which other readers consume)."""
+    av, kind = o.get("apiVersion"), o.get("kind")
+    if av == API_VERSION and kind == KIND:
+        jin.jobs.append((o, ptr))
+        consumed[f"{av} {kind}"] = consumed.get(f"{av} {kind}", 0) + 1
+    if isinstance(av, str) and av.startswith("config.kueue.x-k8s.io/") and kind == "Configuration":
+        read_configuration(o, ptr, jin)
+    meta = o.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+        return
+    if av == "scheduling.k8s.io/v1" and kind == "PriorityClass":
+        value = o.get("value")
+        if isinstance(value, int) and not isinstance(value, bool):
+            jin.pod_priority_classes[meta["name"]] = (value, o.get("globalDefault") is True)
+        return
+    if (av, kind) in KNOWN_OWNERS:
+        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else "default"
+        labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+        refs = meta.get("ownerReferences") if isinstance(meta.get("ownerReferences"), list) else []
+        uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
+        jin.owners[(str(av), str(kind), ns or "default", meta["name"])] = Owner(uid, labels, refs)
+
+
+def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
+    """The job-integration fields of Kueue's Configuration: ``integrations.frameworks`` is
+    read; the others that change which Jobs Kueue manages or what their Workloads hold are
+    named (the defaults are modelled)."""
+    ident = {"kind": "Configuration", "name": "kueue-manager"}
+    integ = o.get("integrations")
+    if integ is not None:
+        ip = join_pointer(ptr, "integrations")
+        if not isinstance(integ, dict):
+            raise InputError("'integrations' must be an object", ip, ident)
+        frameworks = r.strings(integ, "frameworks", ip, ident, "frameworks holds integration names")
+        if frameworks:
+            jin.frameworks = tuple(frameworks)
+        for key in ("externalFrameworks", "labelKeysToCopy"):
+            if integ.get(key):
+                jin.config_unmodelled.append(f"integrations.{key}")
+    for key in ("manageJobsWithoutQueueName", "managedJobsNamespaceSelector", "featureGates", "namespace"):
+        if o.get(key) not in (None, False, {}):
+            jin.config_unmodelled.append(key)
+
+
+# -- Go's strconv, as the webhook parses annotations ----------------------------------------
+_GO_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_GO_TRUE, _GO_FALSE = ("1", "t", "T", "TRUE", "true", "True"), ("0", "f", "F", "FALSE", "false", "False")
+
+
+def go_atoi(s: str) -> tuple[int | None, str]:
+    """``strconv.Atoi`` on a 64-bit platform: (value, "") or (None, its error)."""
+    if not _GO_INT.fullmatch(s):
+        return None, f"strconv.Atoi: parsing {json.dumps(s)}: invalid syntax"
+    v = int(s)
+    if not -(2**63) <= v < 2**63:
+        return None, f"strconv.Atoi: parsing {json.dumps(s)}: value out of range"
+    return v, ""
+
+
+def go_parse_bool(s: str) -> tuple[bool | None, str]:
+    if s in _GO_TRUE:
+        return True, ""
+    if s in _GO_FALSE:
+        return False, ""
+    return None, f"strconv.ParseBool: parsing {json.dumps(s)}: invalid syntax"
+
+
+def go_parse_int32(s: str) -> int | None:
+    """``strconv.ParseInt(s, 10, 32)``: None on any error."""
+    if not _GO_INT.fullmatch(s):
+        return None
+    v = int(s)
+    return v if -(2**31) <= v < 2**31 else None
+
+
+def int32(v: int) -> int:
+    """Go's ``int32(v)`` conversion of an int: wraps."""
+    return (v + 2**31) % 2**32 - 2**31
+
+
+_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", re.ASCII)
+_NAME_PART = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]", re.ASCII)
+RFC1123_SUBDOMAIN = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                     "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+                     "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")  # fmt: skip
+NAME_PART = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+             "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+             "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")  # fmt: skip
+
+
+def dns1123_subdomain_errors(v: str) -> list[str]:
+    """apimachinery's ``IsDNS1123Subdomain``."""
+    errs = []
+    if len(v) > 253:
+        errs.append("must be no more than 253 characters")
+    if not _DNS1123_SUBDOMAIN.fullmatch(v):
+        errs.append(RFC1123_SUBDOMAIN)
+    return errs
+
+
+def label_key_errors(v: str) -> list[str]:
+    """apimachinery's ``IsQualifiedName`` (``ValidateLabelName``): ``[prefix/]name``."""
+    parts = v.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            return ["prefix part must be non-empty"]
+        errs = [f"prefix part {e}" for e in dns1123_subdomain_errors(prefix)]
+        if errs:
+            return errs
+    else:
+        return ["a qualified name " + NAME_PART.replace("name part ", "", 1) + " with an optional DNS subdomain prefix "
+                "and '/' (e.g. 'example.com/MyName')"]  # fmt: skip
+    if not name:
+        return ["name part must be non-empty"]
+    if len(name) > 63:
+        return ["name part must be no more than 63 characters"]
+    return [] if _NAME_PART.fullmatch(name) else [NAME_PART]
+
+
+# -- the Job ---------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Job:
+    namespace: str
+    name: str
+    uid: str
+    labels: dict[str, str]
+    annotations: dict[str, str]
+    parallelism: int
+    completions: int | None
+    indexed: bool
+    suspended: bool
+    active: int
+    finished: bool
+    deleting: bool
+    created_raw: Any
+    generation: int
+    refs: list[Any]
+    template: dict[str, Any]
+    pointer: str
+    ident: dict[str, str]
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def pods_count(self) -> int:
+        """``podsCount``: parallelism, or completions when fewer."""
+        if self.completions is not None and self.completions < self.parallelism:
+            return self.completions
+        return self.parallelism
+
+    @property
+    def min_pods_count(self) -> int | None:
+        """``minPodsCount``: the min-parallelism annotation when it parses (as int32)."""
+        raw = self.annotations.get(MIN_PARALLELISM)
+        if raw is None:
+            return None
+        v, _ = go_atoi(raw)
+        return None if v is None else int32(v)
+
+    @property
+    def elastic(self) -> bool:
+        """``workloadslicing.Enabled`` (``ElasticJobsViaWorkloadSlices`` is on by default)."""
+        return self.annotations.get(ELASTIC) == "true"
+
+    def ptr(self, *path: str | int) -> str:
+        return join_pointer(self.pointer, *path)
+
+
+def read_job(o: dict, ptr: str) -> Job:
+    meta, ident, ns, name = metadata(o, ptr, KIND, namespaced=True)
+    mp = join_pointer(ptr, "metadata")
+    spec = r.obj(o, "spec", ptr, ident, required=True)
+    sp = join_pointer(ptr, "spec")
+    status = r.obj(o, "status", ptr, ident)
+    conds = status.get("conditions")
+    finished = any(isinstance(c, dict) and c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
+                   for c in (conds if isinstance(conds, list) else ()))  # fmt: skip
+    parallelism = r.integer(spec, "parallelism", sp, ident, default=1, minimum=0, maximum=2**31 - 1)
+    mode = r.string(spec, "completionMode", sp, ident, default="NonIndexed")
+    if mode not in ("NonIndexed", "Indexed"):
+        raise InputError("completionMode must be NonIndexed or Indexed", join_pointer(sp, "completionMode"), ident)
+    refs = r.lst(meta, "ownerReferences", mp, ident)
+    for i, ref in enumerate(refs):
+        if not isinstance(ref, dict):
+            raise InputError("an ownerReference must be an object", join_pointer(mp, "ownerReferences", i), ident)
+    return Job(
+        namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
+        labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
+        parallelism=parallelism if parallelism is not None else 1,
+        completions=r.integer(spec, "completions", sp, ident, minimum=0, maximum=2**31 - 1),
+        indexed=mode == "Indexed",
+        suspended=r.boolean(spec, "suspend", sp, ident, default=False) is True,
+        active=r.integer(status, "active", join_pointer(ptr, "status"), ident, default=0, minimum=0) or 0,
+        finished=finished, deleting=meta.get("deletionTimestamp") is not None,
+        created_raw=meta.get("creationTimestamp"),
+        generation=r.integer(meta, "generation", mp, ident, default=1, minimum=0) or 1,
+        refs=refs, template=r.obj(spec, "template", sp, ident, required=True), pointer=ptr, ident=ident,
+    )  # fmt: skip
+
+
+def _controller(refs: list[Any]) -> dict | None:
+    """``metav1.GetControllerOf``: the ownerReference with ``controller: true``."""
+    return next((x for x in refs if isinstance(x, dict) and x.get("controller") is True), None)
+
+
+# -- the validating webhook -------------------------------------------------------------------
+def _invalid(job: Job, path: tuple[str | int, ...], field_path: str, value: Any, detail: str) -> InputError:
+    shown = json.dumps(value) if isinstance(value, str) else str(value)
+    return InputError(f"Kueue's Job webhook rejects it: {field_path}: Invalid value: {shown}: {detail}", job.ptr(*path),
+                      job.ident)  # fmt: skip
+
+
+def _forbidden(job: Job, path: tuple[str | int, ...], field_path: str, detail: str) -> InputError:
+    return InputError(f"Kueue's Job webhook rejects it: {field_path}: Forbidden: {detail}", job.ptr(*path), job.ident)
+
+
+def prebuilt_name(job: Job) -> tuple[str, str]:
+    """``PrebuiltWorkloadNameFor`` with ``WorkloadIdentifierAnnotations`` (on by default):
+    (name, "annotations" | "labels")."""
+    if job.annotations.get(PREBUILT):
+        return job.annotations[PREBUILT], "annotations"
+    return job.labels.get(PREBUILT, ""), "labels"
+
+
+def validate(job: Job) -> None:
+    """The job webhook's ``validateCreate`` (also every update's checks of the new object):
+    the first error, at its field."""
+    for err in validation_errors(job):
+        raise err
+
+
+def _meta_field(job: Job, where: str, key: str) -> tuple[tuple[tuple[str, ...], str], str | None]:
+    """((JSON pointer path, Kubernetes field path), value) of a label or annotation of the Job."""
+    return (("metadata", where, key), f"metadata.{where}[{key}]"), (job.labels if where == "labels" else job.annotations).get(key)
+
+
+def validation_errors(job: Job) -> list[InputError]:
+    errs: list[InputError] = []
+    # ValidateJobOnCreate: queue name, prebuilt workload name, maximum execution time
+    for where, key in (("labels", QUEUE_LABEL), ("annotations" if job.annotations.get(PREBUILT) else "labels", PREBUILT)):
+        at, value = _meta_field(job, where, key)
+        if value is not None and (bad := dns1123_subdomain_errors(value)):
+            errs.append(_invalid(job, *at, value, ",".join(bad)))
+    at, raw = _meta_field(job, "labels", MAX_EXEC_LABEL)
+    if raw is not None:
+        v, e = go_atoi(raw)
+        if v is None or v <= 0:
+            errs.append(_invalid(job, *at, raw if v is None else v, e or "should be greater than 0"))
+    errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
+    at, raw = _meta_field(job, "annotations", MIN_PARALLELISM)  # validatePartialAdmissionCreate
+    if raw is not None:
+        v, e = go_atoi(raw)
+        if v is None:
+            errs.append(_invalid(job, *at, raw, e))
+        elif int32(v) >= job.pods_count or v <= 0:
+            errs.append(_invalid(job, *at, v, f"should be between 0 and {job.pods_count - 1}"))
+        if job.elastic:
+            errs.append(_invalid(job, *at, raw, "partial admission and elastic job cannot be used together"))
+    at, raw = _meta_field(job, "annotations", COMPLETIONS_EQUAL)  # validateSyncCompletionCreate
+    if raw is not None:
+        enabled, e = go_parse_bool(raw)
+        if enabled is None:
+            errs.append(_invalid(job, *at, raw, e))
+        if enabled:
+            if not job.indexed:
+                errs.append(_invalid(job, *at, raw, "should not be enabled for NonIndexed jobs"))
+            if job.parallelism != (job.completions if job.completions is not None else 1):
+                errs.append(_invalid(job, ("spec", "completions"), "spec.completions", job.completions,
+                                     f"should be equal to parallelism when {COMPLETIONS_EQUAL} annotation is true"))  # fmt: skip
+    errs.extend(_tas_errors(job))
+    return errs
+
+
+MAX_GATE_NAME = 63  # MaxGateNameLengthForAdmissionGatedBy
+_HTTP_PATH = re.compile(r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+", re.ASCII)
+
+
+def _gated_by_errors(job: Job) -> list[InputError]:
+    """``ValidateAdmissionGatedByAnnotationOnCreate``: comma-separated gates (spaces around
+    them trimmed), none empty or repeated, each a domain-prefixed path of at most 63."""
+    value = job.annotations.get(ADMISSION_GATED_BY, "")
+    if not value.strip():
+        return []
+    path, fp = ("metadata", "annotations", ADMISSION_GATED_BY), f"metadata.annotations[{ADMISSION_GATED_BY}]"
+    errs: list[InputError] = []
+    seen: set[str] = set()
+    for gate in (g.strip() for g in value.split(",")):
+        if not gate:
+            errs.append(_invalid(job, path, fp, value, "cannot contain empty gate names"))
+            continue
+        if gate in seen:
+            errs.append(_invalid(job, path, fp, value, f"duplicate gate name: {gate}"))
+            continue
+        seen.add(gate)
+        host, _, rest = gate.partition("/")
+        if not host or not rest:  # IsDomainPrefixedPath
+            errs.append(_invalid(job, path, fp, gate, 'must be a domain-prefixed path (such as "acme.io/foo")'))
+        else:
+            errs.extend(_invalid(job, path, fp, host, e) for e in dns1123_subdomain_errors(host))
+            if not _HTTP_PATH.fullmatch(rest):
+                errs.append(_invalid(job, path, fp, rest, "Invalid path (regex used for validation is "
+                                     "'[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"))  # fmt: skip
+        if len(gate) > MAX_GATE_NAME:
+            errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}: Too long: may not be more than "
+                                   f"{MAX_GATE_NAME} bytes", job.ptr(*path), job.ident))  # fmt: skip
+    return errs
+
+
+def _tas_errors(job: Job) -> list[InputError]:
+    """``validateTopologyRequest``: ``ValidateTASPodSetRequest`` on the template's annotations
+    (its first error only, as Kueue returns early), elastic Jobs without required / preferred,
+    and ``ValidateSliceSizeAnnotationUpperBound``."""
+    tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
+    ann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
+    ann = {k: v for k, v in ann.items() if isinstance(v, str)}
+    base = ("spec", "template", "metadata", "annotations")
+    fp = "spec.template.metadata.annotations"
+    errs: list[InputError] = []
+
+    def at(key: str) -> tuple[tuple[str | int, ...], str]:
+        return base + (key,), f"{fp}[{key}]"
+
+    found = [k for k in (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED) if k in ann]
+    if len(found) > 1:
+        errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}: Invalid value: must not contain more than one "
+                               f'topology annotation: ["{ANN_REQUIRED}", "{ANN_PREFERRED}", "{ANN_UNCONSTRAINED}"]',
+                               job.ptr(*base), job.ident))  # fmt: skip
+    for key in (ANN_REQUIRED, ANN_PREFERRED, ANN_SLICE_LEVEL):
+        if key in ann and (bad := label_key_errors(ann[key])):
+            errs.append(_invalid(job, *at(key), ann[key], "; ".join(bad)))
+    if ANN_GROUP in ann:
+        g = ann[ANN_GROUP]
+        if g.isascii() and g.isdigit() and int(g) < 2**64:
+            errs.append(_invalid(job, *at(ANN_GROUP), g, "must not be a number"))
+        if ANN_SLICE_SIZE in ann:
+            errs.append(_forbidden(job, *at(ANN_GROUP), f"may not be set when '{ANN_SLICE_SIZE}' is specified"))
+        if ANN_SLICE_LEVEL in ann:
+            errs.append(_forbidden(job, *at(ANN_GROUP), f"may not be set when '{ANN_SLICE_LEVEL}' is specified"))
+        if ANN_PREFERRED not in ann and ANN_REQUIRED not in ann:
+            errs.append(_forbidden(job, *at(ANN_GROUP), f"may not be set when neither '{ANN_PREFERRED}' nor "
+                                   f"'{ANN_REQUIRED}' is specified"))  # fmt: skip
+    if ANN_UNCONSTRAINED in ann and go_parse_bool(ann[ANN_UNCONSTRAINED])[0] is None:
+        errs.append(_invalid(job, *at(ANN_UNCONSTRAINED), ann[ANN_UNCONSTRAINED], "must be a boolean value"))
+    size = ann.get(ANN_SLICE_SIZE)
+    if size is not None:
+        v = go_parse_int32(size)
+        if v is None:
+            errs.append(_invalid(job, *at(ANN_SLICE_SIZE), size, "must be a numeric value"))
+        elif v < 1:
+            errs.append(_invalid(job, *at(ANN_SLICE_SIZE), size, "must be greater than or equal to 1"))
+    if ANN_SLICE_LEVEL in ann and size is None:
+        path, f = at(ANN_SLICE_SIZE)
+        errs.append(InputError(f"Kueue's Job webhook rejects it: {f}: Required value: must be set when "
+                               f"'{ANN_SLICE_LEVEL}' is specified", job.ptr(*path), job.ident))  # fmt: skip
+    if ANN_SLICE_LEVEL not in ann and size is not None:
+        errs.append(_forbidden(job, *at(ANN_SLICE_SIZE), f"may not be set when '{ANN_SLICE_LEVEL}' is not specified"))
+    if errs:
+        return errs
+    if job.elastic:
+        for key, mode in ((ANN_REQUIRED, "required"), (ANN_PREFERRED, "preferred")):
+            if key in ann:
+                return [_forbidden(job, *at(key), f"{mode} topology is not supported with elastic jobs")]
+    if size is not None:
+        v = go_parse_int32(size)
+        if v is not None and v > job.pods_count:
+            return [_invalid(job, *at(ANN_SLICE_SIZE), size, f"must not be greater than pod set count {job.pods_count}")]
+    return []
+
+
+# -- the Workload --------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Outcome:
+    """What Kueue does with one Job: ``workload`` (the constructed one), or ``existing`` (the
+    key of the snapshot's Workload it is answered through), or neither with ``note``."""
+
+    job: Job
+    workload: Workload | None = None
+    existing: str = ""
+    #: the queueName Kueue writes into the existing Workload (``QueueNameChange``); "" when unchanged
+    queue_change: str = ""
+    note: str = ""
+    unmodelled: list[str] = field(default_factory=list)
+
+
+def owner_ref(job: Job, constructed: bool) -> dict[str, Any]:
+    """The answer's ``owner``: which Job a Workload is Kueue's for."""
+    return {"apiVersion": API_VERSION, "kind": KIND, "name": job.name, "uid": job.uid or None, "constructed": constructed}
+
+
+def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tuple[dict, str]], *, now: float,
+            local_queues: set[tuple[str, str]], wpcs: dict[str, int], namespaces: dict[str, dict[str, str]] | None,
+            limits: dict[str, limitrange.Summary], runtime_classes: dict[str, dict[str, str] | None]) -> list[Outcome]:  # fmt: skip
+    """Each Job of the request, as Kueue's job reconciler would treat it (in ``namespace/name``
+    order). ``workloads``: the request's Workload objects (their ownerReferences and names)."""
+    jobs = [read_job(o, p) for o, p in raw_jobs]
+    seen: dict[str, Job] = {}
+    for job in jobs:
+        if job.key in seen:
+            raise InputError(f"duplicate Job {job.key}", job.ptr("metadata", "name"), job.ident)
+        seen[job.key] = job
+    by_name, by_owner = _workload_index(workloads)
+    enabled = {FRAMEWORKS[f] for f in (jin.frameworks or DEFAULT_FRAMEWORKS) if f in FRAMEWORKS}
+    out = []
+    for job in sorted(jobs, key=lambda j: j.key):
+        if not job.uid:  # a manifest: the mutating webhook's defaults on CREATE
+            _default(job, local_queues, wpcs, enabled)
+        out.append(_outcome(job, jin, enabled, by_name, by_owner, now=now, namespaces=namespaces, wpcs=wpcs,
+                            limits=limits, runtime_classes=runtime_classes))  # fmt: skip
+    return out
+
+
+def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict], dict[str, list[str]]]:
+    """(ns/name -> Workload object, ns/job-name -> keys of the Workloads with an
+    ownerReference to that batch/v1 Job)."""
+    by_name: dict[str, dict] = {}
+    by_owner: dict[str, list[str]] = {}
+    for o, _ in workloads:
+        meta = o.get("metadata")
+        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+            continue  # (read_workload reports it)
+        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
+        key = f"{ns}/{meta['name']}"
+        by_name[key] = o
+        refs = meta.get("ownerReferences")
+        for ref in refs if isinstance(refs, list) else ():
+            if isinstance(ref, dict) and ref.get("apiVersion") == API_VERSION and ref.get("kind") == KIND \
+                    and isinstance(ref.get("name"), str):  # fmt: skip
+                by_owner.setdefault(f"{ns}/{ref['name']}", []).append(key)
+    return by_name, by_owner
+
+
+def _default(job: Job, local_queues: set[tuple[str, str]], wpcs: dict[str, int], enabled: set[tuple[str, str]]) -> None:
+    """The webhook's ``ApplyDefaultLocalQueue`` and ``ApplyDefaultWorkloadPriorityClass``
+    (``WorkloadPriorityClassDefaulting`` on by default), skipped for a Job whose controller is
+    an object of an enabled integration (``IsOwnerManagedByKueueForObject``)."""
+    ref = _controller(job.refs)
+    if ref is not None and (ref.get("apiVersion"), ref.get("kind")) in enabled:
+        return
+    if not job.labels.get(QUEUE_LABEL) and (job.namespace, DEFAULT_LOCAL_QUEUE) in local_queues \
+            and job.namespace not in UNMANAGED_NAMESPACES:  # fmt: skip
+        job.labels[QUEUE_LABEL] = DEFAULT_LOCAL_QUEUE
+    if not job.labels.get(PRIORITY_CLASS_LABEL) and DEFAULT_WPC in wpcs:
+        job.labels[PRIORITY_CLASS_LABEL] = DEFAULT_WPC
+
+
+def _ancestor(job: Job, jin: JobInput, enabled: set[tuple[str, str]]) -> tuple[str | None, str]:
+    """``FindAncestorJobManagedByKueue``: (the top-level managed ancestor as "Kind ns/name",
+    or None; why Kueue stops, when it does)."""
+    seen: set[str] = set()
+    refs, uid = job.refs, job.uid
+    top: str | None = None
+    for _ in range(OWNERS_CHAIN_LIMIT + 2):
+        if uid in seen:
+            return None, "its ownerReferences form a cycle (Kueue stops: ErrCyclicOwnership)"
+        seen.add(uid)
+        ref = _controller(refs)
+        if ref is None:
+            return top, ""
+        key = (ref.get("apiVersion"), ref.get("kind"))
+        if key not in KNOWN_OWNERS or not isinstance(ref.get("name"), str):
+            return top, ""
+        parent = jin.owners.get((str(key[0]), str(key[1]), job.namespace, ref["name"]))
+        if parent is None:
+            return None, (f"its owner {key[1]} {job.namespace}/{ref['name']} is not in the snapshot (Kueue cannot find "
+                          "it and creates no Workload)")  # fmt: skip
+        if parent.uid != ref.get("uid"):
+            return top, ""
+        if key in enabled and parent.labels.get(QUEUE_LABEL):
+            top = f"{key[1]} {job.namespace}/{ref['name']}"
+        refs, uid = parent.refs, parent.uid
+        if len(seen) > OWNERS_CHAIN_LIMIT:
+            return None, f"its owners nest deeper than {OWNERS_CHAIN_LIMIT} (Kueue stops: JobNestingTooDeep)"
+    return top, ""
+
+
+def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: dict[str, dict],
+             by_owner: dict[str, list[str]], *, now: float, namespaces: dict[str, dict[str, str]] | None,
+             wpcs: dict[str, int], limits: dict[str, limitrange.Summary],
+             runtime_classes: dict[str, dict[str, str] | None]) -> Outcome:  # fmt: skip
+    res = Outcome(job)
+    if job.deleting:
+        res.note = "it is being deleted (Kueue only finalizes it)"
+        return res
+    if namespaces is not None and job.namespace not in namespaces:
+        res.note = f"Namespace {job.namespace} is not in the snapshot (Kueue skips a Job whose namespace it cannot find)"
+        return res
+    if job.namespace in UNMANAGED_NAMESPACES:
+        res.note = (f"the default managedJobsNamespaceSelector leaves namespace {job.namespace} out (Kueue does not "
+                    "manage its Jobs)")  # fmt: skip
+        return res
+    top, why = _ancestor(job, jin, enabled)
+    if why:
+        res.note = why
+        return res
+    if top is not None:
+        res.note = f"its ancestor {top} is managed by Kueue: the Job runs within that owner's Workload, not one of its own"
+        return res
+    queue = job.labels.get(QUEUE_LABEL, "")
+    if not queue:
+        res.note = f"it has no {QUEUE_LABEL} label (Kueue does not manage it)"
+        return res
+    validate(job)
+    prebuilt, _ = prebuilt_name(job)
+    if prebuilt:
+        key = f"{job.namespace}/{prebuilt}"
+        wl = by_name.get(key)
+        ctl = _controller(wl.get("metadata", {}).get("ownerReferences") or []) if wl is not None else None
+        if wl is None:
+            res.note = (f"its prebuilt Workload {key} is not in the snapshot (Kueue keeps the Job stopped: "
+                        "prebuilt workload not found)")  # fmt: skip
+        elif ctl is not None and ctl.get("uid") != job.uid:
+            res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
+        else:
+            res.existing = key
+            res.queue_change = _queue_change(job, wl, queue)
+        return res
+    owned = sorted(by_owner.get(job.key, []))
+    if owned:
+        res.existing = owned[0]
+        res.queue_change = _queue_change(job, by_name[owned[0]], queue)
+        if len(owned) > 1:
+            res.unmodelled.append(f"Job {job.key} has {len(owned)} Workloads ({', '.join(owned)}): Kueue keeps the one "
+                                  f"equivalent to the Job and deletes the others; answered through {owned[0]}")  # fmt: skip
+        return res
+    if job.finished:
+        res.note = "it has finished (Complete or Failed): Kueue creates no Workload for it"
+        return res
+    if job.active and not job.elastic:
+        res.note = (f"it runs {job.active} active pod(s) without a Workload: Kueue suspends it and waits for them to "
+                    "end before creating its Workload")  # fmt: skip
+        return res
+    name = workload_name(job.name, job.uid, extra=str(job.generation) if job.elastic else "")
+    if f"{job.namespace}/{name}" in by_name:
+        res.note = (f"the snapshot has a Workload named {job.namespace}/{name} that is not the Job's (Kueue's create "
+                    "fails: AlreadyExists)")  # fmt: skip
+        return res
+    return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
+                      limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _queue_change(job: Job, wl: dict, queue: str) -> str:
+    """The reconciler's step for a suspended Job (``IsSuspended``: not being stopped) whose
+    Workload is neither evicted nor admitted: ``QueueNameChange`` sets the Workload's
+    ``spec.queueName`` to the Job's label. The new queue name, or "" when nothing changes."""
+    if not job.suspended or job.annotations.get(STOPPING) == "true":
+        return ""
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    evicted = any(isinstance(c, dict) and c.get("type") == "Evicted" and c.get("status") == "True" for c in conds)
+    if evicted or status.get("admission") is not None or spec.get("queueName") == queue:
+        return ""
+    return queue
+
+
+def _clean_template(template: dict) -> dict:
+    """``cleanLabels``: the Job controller's labels dropped but ``batch.kubernetes.io/job-name``."""
+    t = copy.deepcopy(template)
+    meta = t.get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("labels"), dict):
+        meta["labels"] = {k: v for k, v in meta["labels"].items() if k not in MANAGED_LABELS}
+    return t
+
+
+def pod_set(job: Job, summary: limitrange.Summary | None = None,
+            runtime_classes: dict[str, dict[str, str] | None] | None = None) -> PodSet:
+    """``PodSets()``: one podSet ``main``, ``count`` = :attr:`Job.pods_count`, ``minCount``
+    from the min-parallelism annotation, the cleaned template, whose annotations give the
+    topology request (Kueue's ``NewPodSetTopologyRequest``); read as a Workload's podSet is
+    (LimitRange defaults, pod overhead), each field at its place in the Job."""
+    raw: dict[str, Any] = {"name": "main", "count": job.pods_count, "template": _clean_template(job.template)}
+    if job.min_pods_count is not None:
+        raw["minCount"] = job.min_pods_count
+    return _pod_set(raw, job.ptr("spec"), job.ident, summary, runtime_classes)
+
+
+def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str, int], pcs: dict[str, tuple[int, bool]],
+               limits: dict[str, limitrange.Summary], runtime_classes: dict[str, dict[str, str] | None]) -> Outcome:  # fmt: skip
+    """``ConstructWorkload`` + ``prepareWorkload`` for a Job (``PodSets()``: one podSet)."""
+    template = job.template
+    spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
+    # ExtractPriority: the WorkloadPriorityClass label, else the template's PriorityClass, else the default
+    wpc = job.labels.get(PRIORITY_CLASS_LABEL, "")
+    pc = spec.get("priorityClassName") if isinstance(spec.get("priorityClassName"), str) else ""
+    ref: ClassRef | None = None
+    if wpc:
+        if wpc not in wpcs:
+            res.note = f"WorkloadPriorityClass {wpc!r} (its {PRIORITY_CLASS_LABEL} label) does not exist: Kueue creates no Workload"
+            return res
+        priority = wpcs[wpc]
+        ref = ClassRef(wpc, "WorkloadPriorityClass", job.ptr("metadata", "labels", PRIORITY_CLASS_LABEL))
+    elif pc:
+        if pc not in pcs and pc not in _builtin_classes():
+            res.note = f"PriorityClass {pc!r} (its template's priorityClassName) does not exist: Kueue creates no Workload"
+            return res
+        priority = pcs[pc][0] if pc in pcs else _builtin_classes()[pc]
+        ref = ClassRef(pc, "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
+    else:
+        defaults = sorted((v, n) for n, (v, d) in pcs.items() if d)
+        priority = defaults[0][0] if defaults else 0
+        if defaults:
+            ref = ClassRef(defaults[0][1], "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
+    ps = pod_set(job, limits.get(job.namespace), runtime_classes)
+    created = (r.timestamp(job.created_raw, job.ptr("metadata", "creationTimestamp"), job.ident)
+               if job.created_raw is not None else now)  # fmt: skip
+    res.workload = Workload(
+        version="v1beta2", namespace=job.namespace, name=name, uid="", created=created,
+        queue_name=job.labels[QUEUE_LABEL], priority=priority, priority_class=ref, active=True, admitted=False,
+        pod_sets=[ps], admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
+    )  # fmt: skip
+    res.unmodelled.extend(_unmodelled(job))
+    return res
+
+
+def _builtin_classes() -> dict[str, int]:
+    from app.ingest.build import BUILTIN_PRIORITY_CLASSES
+
+    return dict(BUILTIN_PRIORITY_CLASSES)
+
+
+def _unmodelled(job: Job) -> list[str]:
+    """What Kueue reads from the Job that the constructed Workload does not carry into the answer."""
+    out = []
+    tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
+    tann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
+    if not job.uid:
+        out.append(f"Job {job.key} has no metadata.uid (a manifest): its Workload's name hashes an empty uid; the API "
+                   "server assigns the uid Kueue would hash")  # fmt: skip
+    if job.elastic:
+        out.append(f"Job {job.key} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
+                   f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
+    if MAX_EXEC_LABEL in job.labels:
+        out.append(f"Job {job.key}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
+                   "not the admission)")  # fmt: skip
+    if ADMISSION_GATED_BY in job.annotations:
+        out.append(f"Job {job.key}: {ADMISSION_GATED_BY} is not modelled (Kueue holds admission until the gates are "
+                   "removed): it is admitted as if ungated")  # fmt: skip
+    if any(k.startswith(PROVREQ_PREFIX) for k in job.annotations):
+        out.append(f"Job {job.key}: {PROVREQ_PREFIX}* annotations (copied to its Workload for ProvisioningRequests) are "
+                   "not modelled")  # fmt: skip
+    if SLICE_CONSTRAINTS in tann:
+        out.append(f"Job {job.key}: {SLICE_CONSTRAINTS} (multi-layer slices) is not modelled: its pods are placed "
+                   "without those slice layers")  # fmt: skip
+    if job.annotations.get(STOPPING) == "true":
+        out.append(f"Job {job.key} is being stopped by Kueue ({STOPPING})")
+    return out

@@ -1,0 +1,704 @@
+"""Kueue's job integration for batch/v1 Job in /v1/admissions (app/kueue/jobs.py).
+
+Transcribed from kubernetes-sigs/kueue (commit ff69552e):
+
+* pkg/controller/jobframework/workload_names_test.go: ``TestGenerateWorkloadNameWithExtra``
+  (its 8 cases, 3 equality cases and the ``GetWorkloadNameForOwnerWithGVK`` subtest) and
+  ``TestGenerateWorkloadNameWithGeneration`` (2 cases and its subtest). (The file has no
+  ``TestGetWorkloadNameForOwnerWithGVK`` at this commit; ``TestGetWorkloadNameForVariant``
+  names concurrent-admission variants, which no Job gets: not transcribed.)
+* pkg/controller/jobs/job/job_controller_test.go: ``TestPodSets`` (the 7 cases with
+  TopologyAwareScheduling on, its default; 2 of them a Job the webhook rejects, so they are
+  422s here; the 4 cases with TAS off are not applicable: Gangplank has no feature gates),
+  ``TestCleanLabels`` (1), and the 13 ``TestReconciler`` cases about whether and how a
+  Workload is created (listed at :data:`RECONCILER`; the other cases concern a running
+  Job's pods, eviction, PodsReady, retention, or ``labelKeysToCopy``, which is not read).
+* pkg/controller/jobs/job/job_webhook_test.go: ``TestValidateCreate``, 45 of its 47 cases
+  (the 2 left out turn the AdmissionGatedBy feature off).
+
+pkg/controller/jobframework/workload_priority_test.go (``TestUpdateWorkloadPriority``) is
+about re-resolving the priority of Workloads that already exist when a Job's class label
+changes: a constructed Workload's priority is the one ``ExtractPriority`` gives at creation
+(tested through ``TestReconciler``'s priority cases), and an existing Workload is answered
+with its own priority, so none of its cases applies.
+
+Then one test per rule through ``/v1/admissions`` on the cluster of tests/test_admissions.py
+(eight 8-GPU nodes) with a ClusterQueue ``cq`` of 16 or 32 GPUs.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+import pytest
+
+from app.errors import InputError
+from app.kueue import jobs
+from tests.kube import priority_class
+from tests.test_admissions import body, one, post, problem
+from tests.test_kueue_quota import cq, flavor, lq, reasons
+
+GVK = ("Job", "batch")
+LONG = ("marketing-campaign-autumn-2024-region-north-america-department-digital-strategy-sub-department-social-"
+        "media-engagement-tracker-and-analytics-dashboard-v2-final-revision-by-engineering-team-lead-senior-"
+        "architect-validation-checked-approved-by-legal-and-ops-dept")  # fmt: skip
+
+
+# -- workload_names_test.go ----------------------------------------------------------------------
+@pytest.mark.parametrize(("owner", "uid", "extra", "short", "prefix", "want"), [
+    pytest.param("my-job", "uid-123", "", False, "job-my-job-", None, id="empty extra"),
+    pytest.param("my-job", "uid-123", "1", False, "job-my-job-", None, id="generation as extra"),
+    pytest.param("my-job", "uid-123", "100", False, "job-my-job-", None, id="resourceVersion as extra"),
+    pytest.param("my-job", "uid-123", "custom-part", False, "job-my-job-", None, id="custom extra string"),
+    pytest.param("name", "uid", "", False, None, "job-name-ef3a1", id="short name, no extra (ShortWorkloadNames=false)"),
+    pytest.param("name", "uid", "1", False, None, "job-name-2514c", id="short name, with extra (ShortWorkloadNames=false)"),
+    pytest.param(LONG, "uid", "", False, None,
+                 "job-marketing-campaign-autumn-2024-region-north-america-department-digital-strategy-sub-department-"
+                 "social-media-engagement-tracker-and-analytics-dashboard-v2-final-revision-by-engineering-team-lead-"
+                 "senior-architect-validation-checked-approved-by-l-218b8",
+                 id="long owner name truncated (ShortWorkloadNames=false)"),
+    pytest.param(LONG, "uid", "", True, None, "job-marketing-campaign-autumn-2024-region-north-america-d-218b8",
+                 id="long owner name truncated (ShortWorkloadNames=true)"),
+])  # fmt: skip
+def test_TestGenerateWorkloadNameWithExtra(owner: str, uid: str, extra: str, short: bool, prefix: str | None,
+                                           want: str | None) -> None:  # fmt: skip
+    got = jobs.workload_name(owner, uid, *GVK, extra, short=short)
+    if want is not None:
+        assert got == want
+    if prefix is not None:
+        assert got.startswith(prefix)
+    name_prefix = f"job-{owner}"[: (63 if short else 253) - 6]  # GenerateWorkloadNamePrefix
+    assert len(got) == len(name_prefix) + 1 + jobs.HASH_LENGTH
+
+
+@pytest.mark.parametrize(("extra1", "extra2", "equal"), [
+    pytest.param("1", "2", False, id="different extra values produce different names"),
+    pytest.param("100", "200", False, id="different resourceVersion values produce different names"),
+    pytest.param("100", "100", True, id="same extra produces same name"),
+])  # fmt: skip
+def test_TestGenerateWorkloadNameWithExtra_equality(extra1: str, extra2: str, equal: bool) -> None:
+    a, b = (jobs.workload_name("my-job", "uid-123", *GVK, e) for e in (extra1, extra2))
+    assert (a == b) is equal
+
+
+def test_TestGenerateWorkloadNameWithExtra_same_prefix_as_GetWorkloadNameForOwnerWithGVK() -> None:
+    elastic = jobs.workload_name("my-job", "uid-123", *GVK, "1")
+    static = jobs.workload_name("my-job", "uid-123")  # GetWorkloadNameForOwnerWithGVK: no extra
+    assert elastic.startswith("job-my-job") and static.startswith("job-my-job") and elastic != static
+
+
+@pytest.mark.parametrize(("g1", "g2", "equal"), [
+    pytest.param(1, 2, False, id="different generations produce different names"),
+    pytest.param(1, 1, True, id="same generation produces same name"),
+])  # fmt: skip
+def test_TestGenerateWorkloadNameWithGeneration(g1: int, g2: int, equal: bool) -> None:
+    a, b = (jobs.workload_name("my-job", "uid-123", *GVK, str(g)) for g in (g1, g2))
+    assert (a == b) is equal
+
+
+def test_TestGenerateWorkloadNameWithGeneration_consistent_with_extra() -> None:
+    assert jobs.workload_name("my-job", "uid-123", *GVK, str(42)) == jobs.workload_name("my-job", "uid-123", *GVK, "42")
+
+
+# -- Jobs as Kueue's testingjobs wrapper makes them -----------------------------------------------
+def make_job(name: str = "job", ns: str = "ns", *, parallelism: int | None = 1, completions: int | None = None,
+             annotations: dict[str, str] | None = None, labels: dict[str, str] | None = None,
+             pod_annotations: dict[str, str] | None = None, indexed: bool | None = None, uid: str | None = None,
+             gpu: int = 0, **spec: Any) -> dict[str, Any]:  # fmt: skip
+    """``testingjob.MakeJob(name, ns)``: suspended, parallelism 1, one container."""
+    meta: dict[str, Any] = {"name": name, "namespace": ns, "annotations": dict(annotations or {}),
+                            "labels": dict(labels or {})}  # fmt: skip
+    if uid is not None:
+        meta["uid"] = uid
+    requests = {"cpu": "1", "nvidia.com/gpu": str(gpu)} if gpu else {}
+    s: dict[str, Any] = {"suspend": True, "template": {"metadata": {"annotations": dict(pod_annotations or {})}, "spec": {
+        "restartPolicy": "Never", "containers": [{"name": "c", "resources": {"requests": requests}}]}}, **spec}
+    if parallelism is not None:
+        s["parallelism"] = parallelism
+    if completions is not None:
+        s["completions"] = completions
+    if indexed is not None:
+        s["completionMode"] = "Indexed" if indexed else "NonIndexed"
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": s}
+
+
+def read(job: dict[str, Any]) -> jobs.Job:
+    return jobs.read_job(job, "/objects/0")
+
+
+# -- job_controller_test.go: TestPodSets ---------------------------------------------------------
+REQ, PREF = jobs.ANN_REQUIRED, jobs.ANN_PREFERRED
+SLICE, SIZE = jobs.ANN_SLICE_LEVEL, jobs.ANN_SLICE_SIZE
+
+
+@pytest.mark.parametrize(("job", "count", "min_count", "topology"), [
+    pytest.param(make_job(parallelism=3), 3, None, None, id="no partial admission"),
+    pytest.param(make_job(parallelism=3, annotations={jobs.MIN_PARALLELISM: "2"}), 3, 2, None, id="partial admission"),
+    pytest.param(make_job(parallelism=3, pod_annotations={REQ: "cloud.com/block"}), 3, None,
+                 ("cloud.com/block", None, None, None), id="with required topology annotation"),
+    pytest.param(make_job(parallelism=3, pod_annotations={PREF: "cloud.com/block"}), 3, None,
+                 (None, "cloud.com/block", None, None), id="with preferred topology annotation"),
+    pytest.param(make_job(parallelism=3, pod_annotations={SLICE: "cloud.com/block", SIZE: "1"}), 3, None,
+                 (None, None, "cloud.com/block", 1), id="with slice-only topology"),
+])  # fmt: skip
+def test_TestPodSets(job: dict, count: int, min_count: int | None, topology: tuple | None) -> None:
+    ps = jobs.pod_set(read(job))
+    assert (ps.name, ps.count, ps.min_count) == ("main", count, min_count)
+    tr = ps.topology
+    got = None if tr is None else (tr.required, tr.preferred, tr.slice_level, tr.slice_size)
+    assert got == topology
+    assert ps.annotations == job["spec"]["template"]["metadata"]["annotations"]  # the template's, unchanged
+
+
+@pytest.mark.parametrize("annotations", [
+    pytest.param({SLICE: "cloud.com/block"}, id="with slice-only topology – only podset slice required topology annotation"),
+    pytest.param({SIZE: "1"}, id="with slice-only topology – only podset slice size annotation"),
+])  # fmt: skip
+def test_TestPodSets_half_a_slice_is_a_job_the_webhook_rejects(annotations: dict[str, str]) -> None:
+    # PodSets() alone drops the half slice; Kueue's webhook refuses such a Job first
+    assert jobs.validation_errors(read(make_job(parallelism=3, pod_annotations=annotations)))
+
+
+def test_TestCleanLabels() -> None:
+    job = make_job()
+    job["spec"]["template"]["metadata"]["labels"] = {"foo": "bar", "batch.kubernetes.io/job-name": "job-name",
+                                                     "controller-uid": "uid", "batch.kubernetes.io/controller-uid": "uid"}
+    assert jobs.pod_set(read(job)).labels == {"foo": "bar", "batch.kubernetes.io/job-name": "job-name"}
+
+
+# -- job_webhook_test.go: TestValidateCreate -----------------------------------------------------
+ANN = "/objects/0/metadata/annotations/"
+LAB = "/objects/0/metadata/labels/"
+TANN = "/objects/0/spec/template/metadata/annotations"
+Q, MIN, EQ, PRE, MAXT = (jobs.QUEUE_LABEL, jobs.MIN_PARALLELISM, jobs.COMPLETIONS_EQUAL, jobs.PREBUILT,
+                         jobs.MAX_EXEC_LABEL)  # fmt: skip
+GATE = jobs.ADMISSION_GATED_BY
+RFC = jobs.RFC1123_SUBDOMAIN
+
+
+def esc(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def bad(ptr: str, detail: str) -> tuple[str, str]:
+    return ptr, detail
+
+
+@pytest.mark.parametrize(("job", "want"), [
+    pytest.param(make_job(labels={Q: "queue"}), [], id="simple"),
+    pytest.param(make_job(labels={Q: "queue name"}), [bad(LAB + esc(Q), f'Invalid value: "queue name": {RFC}')],
+                 id="invalid queue-name label"),
+    pytest.param(make_job(parallelism=4, completions=6, annotations={MIN: "NaN"}),
+                 [bad(ANN + esc(MIN), 'Invalid value: "NaN": strconv.Atoi: parsing "NaN": invalid syntax')],
+                 id="invalid partial admission annotation (format)"),
+    pytest.param(make_job(parallelism=4, completions=6, annotations={MIN: "5"}),
+                 [bad(ANN + esc(MIN), "Invalid value: 5: should be between 0 and 3")],
+                 id="invalid partial admission annotation (badValue)"),
+    pytest.param(make_job(parallelism=4, completions=6, annotations={MIN: "3"}), [],
+                 id="valid partial admission annotation"),
+    pytest.param(make_job(parallelism=4, completions=6, annotations={EQ: "-"}, indexed=True),
+                 [bad(ANN + esc(EQ), 'Invalid value: "-": strconv.ParseBool: parsing "-": invalid syntax')],
+                 id="invalid sync completions annotation (format)"),
+    pytest.param(make_job(parallelism=4, completions=6, annotations={EQ: "true"}, indexed=True),
+                 [bad("/objects/0/spec/completions", f"Invalid value: 6: should be equal to parallelism when {EQ} "
+                      "annotation is true")], id="valid sync completions annotation, wrong completions count"),
+    pytest.param(make_job(parallelism=4, completions=4, annotations={EQ: "true"}),
+                 [bad(ANN + esc(EQ), 'Invalid value: "true": should not be enabled for NonIndexed jobs')],
+                 id="valid sync completions annotation, wrong job completions type (default)"),
+    pytest.param(make_job(parallelism=4, completions=4, annotations={EQ: "true"}, indexed=False),
+                 [bad(ANN + esc(EQ), 'Invalid value: "true": should not be enabled for NonIndexed jobs')],
+                 id="valid sync completions annotation, wrong job completions type"),
+    pytest.param(make_job(parallelism=4, completions=4, annotations={EQ: "true"}, indexed=True), [],
+                 id="valid sync completions annotation"),
+    pytest.param(make_job(parallelism=4, completions=4, labels={PRE: "workload name"}, indexed=True),
+                 [bad(LAB + esc(PRE), f'Invalid value: "workload name": {RFC}')], id="invalid prebuilt workload"),
+    pytest.param(make_job(parallelism=4, completions=4, labels={PRE: "workload-name"}, indexed=True), [],
+                 id="valid prebuilt workload"),
+    pytest.param(make_job(parallelism=4, completions=4, annotations={PRE: "workload name"}, indexed=True),
+                 [bad(ANN + esc(PRE), f'Invalid value: "workload name": {RFC}')],
+                 id="invalid prebuilt workload annotation, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_job(parallelism=4, completions=4, annotations={PRE: "workload-name"}, indexed=True), [],
+                 id="valid prebuilt workload annotation, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_job(labels={PRE: "workload-label"}, annotations={PRE: "workload-annotation"}), [],
+                 id="different prebuilt workload label and annotation, label ignored, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_job(parallelism=4, completions=4, labels={MAXT: "NaN"}, indexed=True),
+                 [bad(LAB + esc(MAXT), 'Invalid value: "NaN": strconv.Atoi: parsing "NaN": invalid syntax')],
+                 id="invalid maximum execution time"),
+    pytest.param(make_job(parallelism=4, completions=4, labels={MAXT: "0"}, indexed=True),
+                 [bad(LAB + esc(MAXT), "Invalid value: 0: should be greater than 0")], id="zero maximum execution time"),
+    pytest.param(make_job(parallelism=4, completions=4, labels={MAXT: "-10"}, indexed=True),
+                 [bad(LAB + esc(MAXT), "Invalid value: -10: should be greater than 0")],
+                 id="negative maximum execution time"),
+    pytest.param(make_job(parallelism=4, completions=4, labels={MAXT: "10"}, indexed=True), [],
+                 id="valid maximum execution time"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block"}), [], id="valid topology request"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block", PREF: "cloud.com/block"}),
+                 [bad(TANN, f'Invalid value: must not contain more than one topology annotation: ["{REQ}", "{PREF}", '
+                      f'"{jobs.ANN_UNCONSTRAINED}"]')], id="invalid topology request - both annotations"),
+    pytest.param(make_job(pod_annotations={REQ: "some required value"}),
+                 [bad(f"{TANN}/{esc(REQ)}", f'Invalid value: "some required value": {jobs.NAME_PART}')],
+                 id="invalid topology request - invalid required"),
+    pytest.param(make_job(pod_annotations={PREF: "some preferred value"}),
+                 [bad(f"{TANN}/{esc(PREF)}", f'Invalid value: "some preferred value": {jobs.NAME_PART}')],
+                 id="invalid topology request - invalid preferred"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block", SLICE: "cloud.com/block", SIZE: "1"}), [],
+                 id="valid slice topology request"),
+    pytest.param(make_job(pod_annotations={jobs.ANN_UNCONSTRAINED: "true", SLICE: "cloud.com/block", SIZE: "1"}), [],
+                 id="valid topology request - slice-only topology - unconstrained with slices defined"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block", SLICE: "cloud.com/block"}),
+                 [bad(f"{TANN}/{esc(SIZE)}", f"Required value: must be set when '{SLICE}' is specified")],
+                 id="invalid topology request - slice requested without slice size"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block", SLICE: "cloud.com/block", SIZE: "not a number"}),
+                 [bad(f"{TANN}/{esc(SIZE)}", 'Invalid value: "not a number": must be a numeric value')],
+                 id="invalid topology request - slice size is not a number"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block", SLICE: "cloud.com/block", SIZE: "-1"}),
+                 [bad(f"{TANN}/{esc(SIZE)}", 'Invalid value: "-1": must be greater than or equal to 1')],
+                 id="invalid topology request - slice size is negative"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block", SLICE: "cloud.com/block", SIZE: "0"}),
+                 [bad(f"{TANN}/{esc(SIZE)}", 'Invalid value: "0": must be greater than or equal to 1')],
+                 id="invalid topology request - slice size is zero"),
+    pytest.param(make_job(pod_annotations={REQ: "cloud.com/block", SIZE: "1"}),
+                 [bad(f"{TANN}/{esc(SIZE)}", f"Forbidden: may not be set when '{SLICE}' is not specified")],
+                 id="invalid topology request - slice size provided without slice topology"),
+    pytest.param(make_job(pod_annotations={SLICE: "cloud.com/block", SIZE: "1"}), [],
+                 id="valid topology request - slice-only topology"),
+    pytest.param(make_job(parallelism=4, pod_annotations={REQ: "cloud.com/block", SLICE: "cloud.com/block", SIZE: "20"}),
+                 [bad(f"{TANN}/{esc(SIZE)}", 'Invalid value: "20": must not be greater than pod set count 4')],
+                 id="invalid slice topology request - slice size larger than number of podsets"),
+    pytest.param(make_job(annotations={jobs.ELASTIC: "true"}, pod_annotations={REQ: "cloud.com/block"}),
+                 [bad(f"{TANN}/{esc(REQ)}", "Forbidden: required topology is not supported with elastic jobs")],
+                 id="elastic job with required topology is rejected"),
+    pytest.param(make_job(annotations={jobs.ELASTIC: "true"}, pod_annotations={PREF: "cloud.com/block"}),
+                 [bad(f"{TANN}/{esc(PREF)}", "Forbidden: preferred topology is not supported with elastic jobs")],
+                 id="elastic job with preferred topology is rejected"),
+    pytest.param(make_job(annotations={jobs.ELASTIC: "true"}, pod_annotations={jobs.ANN_UNCONSTRAINED: "true"}), [],
+                 id="elastic job with unconstrained topology is accepted"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "example.com/controller"}), [],
+                 id="valid AdmissionGatedBy annotation with single gate"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "example.com/gate "}), [],
+                 id="AdmissionGatedBy annotation - trailing space"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "example.com/gate ,example.com/gate2"}), [],
+                 id="AdmissionGatedBy annotation - space before comma"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "example.com/gate, example.com/gate2"}), [],
+                 id="AdmissionGatedBy annotation - space after comma"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: " example.com/gate"}), [],
+                 id="AdmissionGatedBy annotation - leading space"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "example.com/a,not.example.com/b"}), [],
+                 id="valid AdmissionGatedBy annotation with multiple gates"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "this is an invalid value"}),
+                 [bad(ANN + esc(GATE), 'Invalid value: "this is an invalid value": must be a domain-prefixed path '
+                      '(such as "acme.io/foo")')], id="invalid AdmissionGatedBy annotation - not in subdomain/path format"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "duplicates.are/invalid,duplicates.are/invalid"}),
+                 [bad(ANN + esc(GATE), 'Invalid value: "duplicates.are/invalid,duplicates.are/invalid": duplicate gate '
+                      "name: duplicates.are/invalid")], id="invalid AdmissionGatedBy annotation - duplicate gates"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "cannot.be.too.long/" + "but-this-is-too-long" * 20}),
+                 [bad(ANN + esc(GATE), "Too long: may not be more than 63 bytes")],
+                 id="invalid AdmissionGatedBy annotation - gate name too long"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "example.com/gate name"}),
+                 [bad(ANN + esc(GATE), "Invalid value: \"gate name\": Invalid path (regex used for validation is "
+                      "'[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')")], id="invalid AdmissionGatedBy annotation - space in path component"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "example .com/gate"}),
+                 [bad(ANN + esc(GATE), f'Invalid value: "example .com": {RFC}')],
+                 id="invalid AdmissionGatedBy annotation - space in domain component"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: "valid.com/gate,invalid gate.com/controller"}),
+                 [bad(ANN + esc(GATE), f'Invalid value: "invalid gate.com": {RFC}')],
+                 id="invalid AdmissionGatedBy annotation - multiple gates with one containing space"),
+    pytest.param(make_job(labels={Q: "queue"}, annotations={GATE: ""}), [],
+                 id="AdmissionGatedBy annotation with feature gate enabled - empty string"),
+    pytest.param(make_job(parallelism=4, completions=6, annotations={MIN: "2", jobs.ELASTIC: "true"}),
+                 [bad(ANN + esc(MIN), 'Invalid value: "2": partial admission and elastic job cannot be used together')],
+                 id="partial admission and elastic job cannot be used together"),
+])  # fmt: skip
+def test_TestValidateCreate(job: dict, want: list[tuple[str, str]]) -> None:
+    errs = jobs.validation_errors(read(job))
+    got = [(e.pointer, e.detail.split(": ", 2)[2]) for e in errs]  # "<Kueue's webhook>: <field path>: <error>"
+    assert got == want
+
+
+# -- job_controller_test.go: TestReconciler (whether and how Kueue creates the Workload) -------------
+def resolve(job: dict, *others: dict, workloads: list[dict] | None = None, wpcs: dict[str, int] | None = None,
+            pcs: dict[str, tuple[int, bool]] | None = None) -> jobs.Outcome:  # fmt: skip
+    """Kueue's job reconciler on ``job`` (the first of the Jobs), in a cluster with
+    ``others`` (owner candidates), ``workloads``, WorkloadPriorityClasses and PriorityClasses."""
+    jin = jobs.JobInput()
+    consumed: dict[str, int] = {}
+    for i, o in enumerate([job, *others]):
+        jobs.note_object(o, f"/objects/{i}", jin, consumed)
+    jin.jobs = jin.jobs[:1]
+    jin.pod_priority_classes.update(pcs or {})
+    return jobs.resolve(jin.jobs, jin, [(w, f"/workloads/{i}") for i, w in enumerate(workloads or [])], now=0.0,
+                        local_queues=set(), wpcs=wpcs or {}, namespaces=None, limits={}, runtime_classes={})[0]  # fmt: skip
+
+
+def base_job(**kw: Any) -> dict[str, Any]:
+    """``baseJobWrapper``: suspended, queue ``foo``, parallelism 10, 1 CPU."""
+    job = make_job(parallelism=10, labels={Q: "foo", **kw.pop("labels", {})}, **kw)
+    job["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "1"}
+    return job
+
+
+def owned_workload(name: str, owner: str = "", owner_uid: str = "", *, ns: str = "ns", queue: str = "test-queue",
+                   count: int = 10, template: dict | None = None) -> dict[str, Any]:  # fmt: skip
+    """A v1beta2 Workload, controlled by the batch/v1 Job ``owner`` when given."""
+    meta: dict[str, Any] = {"name": name, "namespace": ns, "creationTimestamp": "2026-11-23T10:00:00Z"}
+    if owner:
+        meta["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": owner, "uid": owner_uid,
+                                    "controller": True}]  # fmt: skip
+    return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": meta, "spec": {
+        "queueName": queue, "podSets": [{"name": "main", "count": count, "template": template or {"spec": {"containers": []}}}]}}
+
+
+def created(o: jobs.Outcome, queue: str, priority: int, ref: tuple[str, str] | None) -> None:
+    wl = o.workload
+    assert wl is not None, o.note
+    assert wl.name == jobs.workload_name(o.job.name, o.job.uid)
+    assert (wl.namespace, wl.queue_name, wl.priority) == ("ns", queue, priority)
+    assert (wl.priority_class.name, wl.priority_class.kind) == ref if ref else wl.priority_class is None
+    assert [(ps.name, ps.count, ps.request.get("cpu")) for ps in wl.pod_sets] == [("main", 10, 1000)]
+
+
+def test_TestReconciler_when_workload_is_created_it_has_its_owner_ProvReq_annotations() -> None:
+    o = resolve(base_job(uid="test-uid", annotations={"provreq.kueue.x-k8s.io/test-annotation": "test-val",
+                                                      "invalid-provreq-prefix/test-annotation-2": "test-val-2"}))
+    created(o, "foo", 0, None)
+    assert any("provreq.kueue.x-k8s.io/*" in u for u in o.unmodelled)  # (not carried into the answer: named)
+
+
+def test_TestReconciler_the_workload_is_created_when_queue_name_is_set() -> None:
+    created(resolve(base_job(uid="test-uid", suspend=False, labels={Q: "test-queue"})), "test-queue", 0, None)
+
+
+def test_TestReconciler_a_warning_names_the_WorkloadPriorityClass_that_does_not_exist() -> None:
+    o = resolve(base_job(uid="test-uid", labels={jobs.PRIORITY_CLASS_LABEL: "missing-wpc"}), wpcs={"test-wpc": 100})
+    assert o.workload is None and "WorkloadPriorityClass 'missing-wpc'" in o.note
+
+
+def test_TestReconciler_the_workload_without_uid_label_is_created_when_jobs_uid_is_longer_than_63_characters() -> None:
+    created(resolve(base_job(uid="long-uid" * 8, suspend=False, labels={Q: "test-queue"})), "test-queue", 0, None)
+
+
+def test_TestReconciler_the_workload_is_not_created_when_queue_name_is_not_set() -> None:
+    o = resolve(make_job(suspend=False))
+    assert o.workload is None and not o.existing and jobs.QUEUE_LABEL in o.note
+
+
+def test_TestReconciler_non_standalone_job_is_suspended_if_its_parent_workload_is_not_found() -> None:
+    child = base_job(suspend=False)
+    child["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "parent", "uid": "parent",
+                                             "controller": True}]  # fmt: skip
+    o = resolve(child, make_job("parent", uid="parent", labels={Q: "queue"}))
+    assert o.workload is None and "ancestor Job ns/parent" in o.note
+
+
+@pytest.mark.parametrize(("labels", "template_class", "priority", "ref"), [
+    pytest.param({jobs.PRIORITY_CLASS_LABEL: "test-wpc"}, None, 100, ("test-wpc", "WorkloadPriorityClass"),
+                 id="the workload is created when queue name is set, with workloadPriorityClass"),
+    pytest.param({}, "test-pc", 200, ("test-pc", "PriorityClass"),
+                 id="the workload is created when queue name is set, with PriorityClass"),
+    pytest.param({jobs.PRIORITY_CLASS_LABEL: "test-wpc"}, "test-pc", 100, ("test-wpc", "WorkloadPriorityClass"),
+                 id="the workload is created when queue name is set, with workloadPriorityClass and PriorityClass"),
+])  # fmt: skip
+def test_TestReconciler_priority(labels: dict, template_class: str | None, priority: int, ref: tuple[str, str]) -> None:
+    job = base_job(uid="test-uid", suspend=False, labels={Q: "test-queue", **labels})
+    if template_class:
+        job["spec"]["template"]["spec"]["priorityClassName"] = template_class
+    created(resolve(job, wpcs={"test-wpc": 100}, pcs={"test-pc": (200, False)}), "test-queue", priority, ref)
+
+
+def test_TestReconciler_the_workload_shouldnt_be_recreated_for_the_completed_job() -> None:
+    job = base_job()
+    job["status"] = {"conditions": [{"type": "Complete", "status": "True"}]}
+    o = resolve(job)
+    assert o.workload is None and "finished" in o.note
+
+
+def test_TestReconciler_when_the_prebuilt_workload_is_missing_no_new_one_is_created() -> None:
+    o = resolve(base_job(uid="test-uid", suspend=False, labels={PRE: "missing-workload"}))
+    assert o.workload is None and not o.existing and "prebuilt workload not found" in o.note
+
+
+def test_TestReconciler_when_the_prebuilt_workload_exists_its_owner_info_is_updated() -> None:
+    o = resolve(base_job(uid="test-uid", suspend=False, labels={PRE: "prebuilt-workload"}),
+                workloads=[owned_workload("prebuilt-workload")])
+    assert o.workload is None and o.existing == "ns/prebuilt-workload"
+
+
+def test_TestReconciler_when_the_prebuilt_workload_is_owned_by_another_object() -> None:
+    o = resolve(base_job(uid="test-uid", suspend=False, labels={PRE: "prebuilt-workload"}),
+                workloads=[owned_workload("prebuilt-workload", "other-job", "other-uid")])
+    assert o.workload is None and not o.existing and "another object" in o.note
+
+
+def test_TestReconciler_the_maximum_execution_time_is_passed_to_the_created_workload() -> None:
+    o = resolve(base_job(labels={MAXT: "10"}))
+    created(o, "foo", 0, None)
+    assert any("max-exec-time-seconds" in u for u in o.unmodelled)  # (it limits the run, not the admission: named)
+
+
+# -- one test per rule, end to end ----------------------------------------------------------------
+def job(name: str, pods: int, *, created: str | None = "2026-11-23T10:00:00Z", uid: str | None = None,
+        labels: dict[str, str] | None = None, **kw: Any) -> dict[str, Any]:  # fmt: skip
+    """A suspended Job in ``ml`` asking for ``pods`` pods of 8 GPUs, queue ``lq``."""
+    j = make_job(name, "ml", parallelism=pods, gpu=8, uid=f"uid-{name}" if uid is None else (uid or None),
+                 labels={Q: "lq", **(labels or {})}, **kw)  # fmt: skip
+    if created:
+        j["metadata"]["creationTimestamp"] = created
+    return j
+
+
+def queues(gpus: int = 16) -> list[dict[str, Any]]:
+    return [flavor("f"), cq("cq", {"f": gpus}), lq("lq", "cq")]
+
+
+def wl_key(j: dict[str, Any]) -> str:
+    return f"ml/{jobs.workload_name(j['metadata']['name'], j['metadata'].get('uid', ''))}"
+
+
+def test_a_job_gets_the_workload_kueue_constructs_named_as_kueue_names_it(client):
+    j = job("train", 2, completions=5)
+    a = post(client, body([], queues() + [j]))
+    [w] = a["workloads"]
+    assert w["workload"] == wl_key(j) == "ml/job-train-" + jobs._hash("train", "uid-train", "Job", "batch", "")[:5]
+    assert w["owner"] == {"apiVersion": "batch/v1", "kind": "Job", "name": "train", "uid": "uid-train", "constructed": True}
+    assert (w["reason"], w["clusterQueue"], w["apiVersion"]) == ("Admitted", "cq", "kueue.x-k8s.io/v1beta2")
+    assert w["admission"]["podSetAssignments"][0]["count"] == 2
+    assert a["warnings"] == []
+
+
+def test_count_is_parallelism_capped_by_completions(client):
+    # parallelism 3, completions 2: two pods of 8 GPUs fit 16; three would not
+    a = post(client, body([], queues(16) + [job("train", 3, completions=2)]))
+    assert one(a, wl_key(job("train", 3)))["admission"]["podSetAssignments"][0]["count"] == 2
+
+
+def test_min_parallelism_admits_part_of_the_job(client):
+    # 4 pods of 8 GPUs, 24 GPUs of quota, min-parallelism 2: Kueue's partial admission takes 3
+    j = job("train", 4, annotations={MIN: "2"})
+    w = one(post(client, body([], queues(24) + [j])), wl_key(j))
+    assert (w["reason"], w["admission"]["podSetAssignments"][0]["count"]) == ("Admitted", 3)
+
+
+def test_workload_priority_class_label_orders_jobs(client):
+    wpc = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": "high"},
+           "value": 1000}  # fmt: skip
+    low, high = job("low", 2, created="2026-11-23T09:00:00Z"), job("high", 2, labels={jobs.PRIORITY_CLASS_LABEL: "high"})
+    a = post(client, body([], queues(16) + [wpc, low, high]))
+    assert reasons(a) == {wl_key(high): "Admitted", wl_key(low): "InsufficientQuota"}
+    assert one(a, wl_key(high))["priority"] == 1000
+
+
+def test_template_priority_class_gives_the_priority(client):
+    j = job("train", 1)
+    j["spec"]["template"]["spec"]["priorityClassName"] = "team"
+    assert one(post(client, body([], queues() + [priority_class("team", 77), j])), wl_key(j))["priority"] == 77
+
+
+def test_a_job_without_creation_timestamp_queues_as_created_now(client):
+    # equal priority, quota for one: the Job created earlier goes first; the undated one is created at options.now
+    dated, undated = job("b-dated", 2), job("a-undated", 2, created=None)
+    assert reasons(post(client, body([], queues(16) + [undated, dated]))) == {
+        wl_key(dated): "Admitted", wl_key(undated): "InsufficientQuota"}
+
+
+def test_a_job_without_queue_name_gets_no_workload_and_is_named(client):
+    other = job("other", 1)
+    del other["metadata"]["labels"][Q]
+    a = post(client, body([], queues() + [job("train", 1), other]))
+    assert [w["workload"] for w in a["workloads"]] == [wl_key(job("train", 1))]
+    assert any("1 batch/v1 Job(s) have no kueue.x-k8s.io/queue-name label (e.g. ml/other)" in x for x in a["warnings"])
+
+
+def test_only_jobs_kueue_does_not_manage_is_a_422_naming_why(client):
+    other = job("other", 1)
+    del other["metadata"]["labels"][Q]
+    err = problem(client, body([], queues() + [other]))
+    assert err["pointer"] == "/workloads" and "no kueue.x-k8s.io/queue-name label" in err["detail"]
+
+
+def test_a_job_owned_by_a_managed_job_runs_in_its_owners_workload(client):
+    parent, child = job("parent", 1), job("child", 1)
+    child["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "parent",
+                                             "uid": "uid-parent", "controller": True}]  # fmt: skip
+    a = post(client, body([], queues() + [parent, child]))
+    assert [w["workload"] for w in a["workloads"]] == [wl_key(parent)]
+    assert any("batch/v1 Job ml/child: no Workload: its ancestor Job ml/parent is managed by Kueue" in x
+               for x in a["warnings"])  # fmt: skip
+
+
+def test_a_job_owned_by_a_jobset_with_the_jobset_integration_enabled(client):
+    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+              "metadata": {"name": "js", "namespace": "ml", "uid": "uid-js", "labels": {Q: "lq"}}}  # fmt: skip
+    child = job("js-workers-0", 1)
+    child["metadata"]["ownerReferences"] = [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js",
+                                             "uid": "uid-js", "controller": True}]  # fmt: skip
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+              "integrations": {"frameworks": ["batch/job", "jobset.x-k8s.io/jobset"]}}  # fmt: skip
+    # the jobset integration enabled: the JobSet's Workload holds the Job (no Workload of its own)
+    err = problem(client, body([], queues() + [jobset, child, config]))
+    assert "ancestor JobSet ml/js is managed by Kueue" in err["detail"]
+    # the default frameworks (batch/job only): the JobSet is walked through, the Job is top level
+    a = post(client, body([], queues() + [jobset, child]))
+    assert [w["workload"] for w in a["workloads"]] == [wl_key(child)]
+    # the owner is not in the snapshot: Kueue cannot find it and creates nothing
+    err = problem(client, body([], queues() + [child]))
+    assert "its owner JobSet ml/js is not in the snapshot" in err["detail"]
+
+
+def test_a_job_with_its_workload_in_the_snapshot_is_answered_through_it_not_twice(client):
+    j = job("train", 1)
+    existing = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1,
+                              template=j["spec"]["template"])  # fmt: skip
+    a = post(client, body([existing], queues() + [j]))
+    [w] = a["workloads"]
+    assert w["workload"] == "ml/job-train-old" and w["owner"]["constructed"] is False and w["reason"] == "Admitted"
+
+
+def test_a_prebuilt_workload_label_answers_through_that_workload(client):
+    j = job("train", 1, labels={PRE: "mine"})
+    mine = owned_workload("mine", ns="ml", queue="lq", count=1, template=j["spec"]["template"])
+    [w] = post(client, body([mine], queues() + [j]))["workloads"]
+    assert w["workload"] == "ml/mine" and w["owner"]["name"] == "train" and w["owner"]["constructed"] is False
+
+
+def test_webhook_rejections_are_422_at_the_field(client):
+    err = problem(client, body([], queues() + [job("train", 4, annotations={MIN: "4"})]))
+    assert err["pointer"] == f"/objects/12/metadata/annotations/{esc(MIN)}"
+    assert "should be between 0 and 3" in err["detail"] and err["object"]["kind"] == "Job"
+    err = problem(client, body([], queues() + [job("train", 1, labels={Q: "Team A"})]))
+    assert err["pointer"] == f"/objects/12/metadata/labels/{esc(Q)}" and RFC in err["detail"]
+
+
+def test_a_manifest_takes_the_webhooks_default_local_queue_and_priority_class(client):
+    j = job("train", 1, uid="")
+    del j["metadata"]["labels"][Q]
+    wpc = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": "default"},
+           "value": 5}  # fmt: skip
+    a = post(client, body([], [flavor("f"), cq("cq", {"f": 16}), lq("default", "cq"), wpc, j]))
+    [w] = a["workloads"]
+    assert (w["workload"], w["priority"], w["clusterQueue"]) == (f"ml/{jobs.workload_name('train', '')}", 5, "cq")
+    assert w["owner"]["uid"] is None and any("no metadata.uid" in x for x in a["warnings"])
+    # an existing Job (with a uid) is read as it is: no defaults
+    j2 = job("train", 1)
+    del j2["metadata"]["labels"][Q]
+    assert "no kueue.x-k8s.io/queue-name label" in problem(client, body([], [flavor("f"), cq("cq", {"f": 16}),
+                                                                               lq("default", "cq"), wpc, j2]))["detail"]  # fmt: skip
+
+
+def test_topology_annotations_on_the_template_constrain_the_workload(client):
+    j = job("train", 2, pod_annotations={REQ: "cloud.com/rack"})
+    w = one(post(client, body([], queues() + [j])), wl_key(j))
+    assert w["reason"] == "Admitted" and w["podSetUpdates"][0]["nodeSelector"].keys() == {"cloud.com/block", "cloud.com/rack"}
+    err = problem(client, body([], queues() + [job("train", 2, pod_annotations={REQ: "cloud.com/zone"})]))
+    assert err["pointer"] == f"/objects/12/spec/template/metadata/annotations/{esc(REQ)}"
+
+
+@pytest.mark.parametrize(("status", "meta", "why"), [
+    pytest.param({"conditions": [{"type": "Failed", "status": "True"}]}, {}, "it has finished", id="finished"),
+    pytest.param({"active": 2}, {}, "it runs 2 active pod(s) without a Workload", id="active pods"),
+    pytest.param({}, {"deletionTimestamp": "2026-11-23T11:00:00Z"}, "it is being deleted", id="deleting"),
+])  # fmt: skip
+def test_jobs_kueue_creates_no_workload_for_are_named(client, status, meta, why):
+    other = job("other", 1) | {"status": status}
+    other["metadata"].update(meta)
+    a = post(client, body([], queues() + [job("train", 1), other]))
+    assert len(a["workloads"]) == 1 and any(f"batch/v1 Job ml/other: no Workload: {why}" in x for x in a["warnings"])
+
+
+def test_jobs_in_namespaces_kueue_leaves_out_get_no_workload(client):
+    j = job("train", 1)
+    j["metadata"]["namespace"] = "kube-system"
+    a = post(client, body([], queues() + [job("keep", 1), j]))
+    assert any("managedJobsNamespaceSelector leaves namespace kube-system out" in x for x in a["warnings"])
+
+
+def test_configuration_fields_not_modelled_are_named(client):
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "manageJobsWithoutQueueName": True}
+    a = post(client, body([], queues() + [job("train", 1), config]))
+    assert any("manageJobsWithoutQueueName not modelled" in x for x in a["warnings"])
+
+
+def test_an_elastic_job_is_named_with_its_generation(client):
+    j = job("train", 1, annotations={jobs.ELASTIC: "true"})
+    j["metadata"]["generation"] = 3
+    a = post(client, body([], queues() + [j]))
+    assert a["workloads"][0]["workload"] == f"ml/{jobs.workload_name('train', 'uid-train', *GVK, '3')}"
+    assert any("elastic" in x for x in a["warnings"])
+
+
+def test_a_jobs_pods_count_toward_the_object_limit(client):
+    # parallelism 2^31-1 and no ClusterQueue (a TAS-only what-if: every Workload is placed): the
+    # constructed Workload's pods are bounded as a Workload's are, 413 at the Job's parallelism
+    r = client.post("/v1/admissions", json=body([], [job("huge", 2**31 - 1)]))
+    assert r.status_code == 413 and "GANGPLANK_MAX_OBJECTS" in r.json()["errors"][0]["detail"]
+    assert r.json()["errors"][0]["pointer"] == "/objects/9/spec/parallelism"
+    # with quota, a Workload that cannot have it makes no pods at all: answered, not refused
+    assert reasons(post(client, body([], queues() + [job("huge", 2**31 - 1)]))) == {
+        wl_key(job("huge", 1)): "InsufficientQuota"}
+
+
+def test_duplicate_jobs_are_a_422(client):
+    err = problem(client, body([], queues() + [job("train", 1), job("train", 1)]))
+    assert err["pointer"] == "/objects/13/metadata/name" and "duplicate Job ml/train" in err["detail"]
+
+
+def test_answer_is_the_same_byte_for_byte_whatever_the_order_of_objects(client):
+    parent, child = job("parent", 1), job("child", 1, created="2026-11-23T10:00:00Z")
+    child["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "parent",
+                                             "uid": "uid-parent", "controller": True}]  # fmt: skip
+    unlabelled = job("x", 1)
+    del unlabelled["metadata"]["labels"][Q]
+    objs = queues(16) + [job(f"j{i}", 1 + i % 2, created="2026-11-23T10:00:00Z") for i in range(6)] + [parent, child, unlabelled]
+    first = None
+    rng = random.Random(7)
+    for _ in range(4):
+        shuffled = list(objs)
+        rng.shuffle(shuffled)
+        r = client.post("/v1/admissions", json=body([], shuffled))
+        assert r.status_code == 200, r.text
+        first = first or r.content
+        assert orjson.loads(r.content) == orjson.loads(first) and r.content == first
+    assert "Admitted" in first.decode() and "InsufficientQuota" in first.decode()
+
+
+def test_decision_error_is_an_input_error() -> None:
+    # a Job whose spec is not an object is a 422 at the field, read only when Kueue's job integration reads it
+    with pytest.raises(InputError) as e:
+        jobs.read_job({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": []}, "/objects/0")
+    assert e.value.pointer == "/objects/0/spec"
+
+
+def test_a_suspended_jobs_queue_label_moves_its_pending_workload(client):
+    # the Workload names LocalQueue "old" (no ClusterQueue: never admitted); its suspended Job's label names lq: Kueue's
+    # QueueNameChange moves it; once admitted (status.admission) it is left where it is
+    j = job("train", 1)
+    existing = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="old", count=1,
+                              template=j["spec"]["template"])  # fmt: skip
+    a = post(client, body([existing], queues() + [j]))
+    assert reasons(a) == {"ml/job-train-old": "Admitted"} and one(a, "ml/job-train-old")["clusterQueue"] == "cq"
+    assert any("queueName 'old' set to 'lq'" in x for x in a["warnings"])
+    j["spec"]["suspend"] = False  # a running Job: Kueue leaves the Workload's queue alone
+    assert reasons(post(client, body([existing], queues() + [j]))) == {"ml/job-train-old": "NoClusterQueue"}
+
+
+def chain(j: dict[str, Any], n: int, *, cycle: bool = False) -> list[dict[str, Any]]:
+    """``j`` controlled by ReplicaSet rs0, rs0 by rs1, ... rs<n-1> (by rs0 again when ``cycle``)."""
+    def ref(i: int) -> dict[str, Any]:
+        return {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": f"rs{i}", "uid": f"uid-rs{i}", "controller": True}
+
+    j["metadata"]["ownerReferences"] = [ref(0)]
+    owners = []
+    for i in range(n):
+        meta: dict[str, Any] = {"name": f"rs{i}", "namespace": "ml", "uid": f"uid-rs{i}"}
+        if i + 1 < n or cycle:
+            meta["ownerReferences"] = [ref((i + 1) % n)]
+        owners.append({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": meta, "spec": {}})
+    return owners
+
+
+def test_the_ancestor_walk_stops_at_kueues_depth_limit_and_at_cycles(client):
+    j = job("train", 1)
+    assert [w["workload"] for w in post(client, body([], queues() + [j] + chain(j, 10)))["workloads"]] == [wl_key(j)]
+    assert "nest deeper than 10" in problem(client, body([], queues() + [j] + chain(j, 11)))["detail"]
+    assert "form a cycle" in problem(client, body([], queues() + [j] + chain(j, 3, cycle=True)))["detail"]
