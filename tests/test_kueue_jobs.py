@@ -702,3 +702,41 @@ def test_the_ancestor_walk_stops_at_kueues_depth_limit_and_at_cycles(client):
     assert [w["workload"] for w in post(client, body([], queues() + [j] + chain(j, 10)))["workloads"]] == [wl_key(j)]
     assert "nest deeper than 10" in problem(client, body([], queues() + [j] + chain(j, 11)))["detail"]
     assert "form a cycle" in problem(client, body([], queues() + [j] + chain(j, 3, cycle=True)))["detail"]
+
+
+# -- review fixes ---------------------------------------------------------------------------------
+JOBSET = ("jobset.x-k8s.io/v1alpha2", "JobSet")
+
+
+def jobset(name: str, uid: str, **meta: Any) -> dict[str, Any]:
+    return {"apiVersion": JOBSET[0], "kind": JOBSET[1], "metadata": {"name": name, "namespace": "ml", "uid": uid, **meta},
+            "spec": {}}  # fmt: skip
+
+
+def owned_by_jobset(j: dict[str, Any], name: str = "js", uid: str = "uid-js") -> dict[str, Any]:
+    j["metadata"]["ownerReferences"] = [{"apiVersion": JOBSET[0], "kind": JOBSET[1], "name": name, "uid": uid,
+                                         "controller": True}]  # fmt: skip
+    return j
+
+
+def test_values_that_are_not_strings_are_422s_not_crashes(client):
+    err = problem(client, body([], queues() + [job("t", 1), {"apiVersion": [], "kind": "X", "metadata": {"name": "a"}}]))
+    assert err["pointer"].endswith("/apiVersion") and "every object needs a string 'apiVersion'" in err["detail"]
+    err = problem(client, body([], queues() + [job("t", 1), {"apiVersion": "v1", "kind": {}, "metadata": {"name": "a"}}]))
+    assert err["pointer"].endswith("/kind") and "every object needs a string 'kind'" in err["detail"]
+    for bad in ([], {}):
+        j = owned_by_jobset(job("t", 1))
+        j["metadata"]["ownerReferences"][0]["apiVersion"] = bad
+        assert problem(client, body([], queues() + [j]))["pointer"].endswith("/metadata/ownerReferences/0/apiVersion")
+    j = owned_by_jobset(job("t", 1, uid=""))  # a manifest: the webhook's defaulting reads its controller
+    j["metadata"]["ownerReferences"][0]["kind"] = []
+    assert problem(client, body([], queues() + [j]))["pointer"].endswith("/metadata/ownerReferences/0/kind")
+    parent = jobset("js", "uid-js", ownerReferences=[{"apiVersion": [], "kind": "A", "name": "b", "uid": "c",
+                                                       "controller": True}])  # fmt: skip
+    err = problem(client, body([], queues() + [owned_by_jobset(job("t", 1)), parent]))
+    assert err["pointer"].endswith("/metadata/ownerReferences/0/apiVersion") and err["object"]["kind"] == "JobSet"
+    from tests.test_admissions import pod_set, workload
+    pre = workload("pre", pod_set(count=1), version="v1beta2")
+    pre["metadata"]["ownerReferences"] = 5
+    err = problem(client, body([pre], queues() + [job("t", 1, annotations={jobs.PREBUILT: "pre"})]))
+    assert err["pointer"] == "/workloads/0/metadata/ownerReferences"

@@ -137,6 +137,8 @@ class Owner:
     uid: str
     labels: dict[str, str]
     refs: list[Any]
+    #: where the object is in the request (its ownerReferences are checked when the walk reads them)
+    pointer: str = ""
 
 
 @dataclass(slots=True)
@@ -160,6 +162,8 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
     (counted in ``consumed``: no longer an ignored object), Kueue's Configuration, and
     owner candidates and PriorityClasses (which other readers consume)."""
     av, kind = o.get("apiVersion"), o.get("kind")
+    if not isinstance(av, str) or not isinstance(kind, str):
+        return  # (the snapshot's reader refuses it: every object needs a string apiVersion and kind)
     if av == API_VERSION and kind == KIND:
         jin.jobs.append((o, ptr))
         consumed[f"{av} {kind}"] = consumed.get(f"{av} {kind}", 0) + 1
@@ -178,7 +182,7 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
         refs = meta.get("ownerReferences") if isinstance(meta.get("ownerReferences"), list) else []
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
-        jin.owners[(str(av), str(kind), ns or "default", meta["name"])] = Owner(uid, labels, refs)
+        jin.owners[(av, kind, ns or "default", meta["name"])] = Owner(uid, labels, refs, ptr)
 
 
 def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
@@ -345,9 +349,7 @@ def read_job(o: dict, ptr: str) -> Job:
     if mode not in ("NonIndexed", "Indexed"):
         raise InputError("completionMode must be NonIndexed or Indexed", join_pointer(sp, "completionMode"), ident)
     refs = r.lst(meta, "ownerReferences", mp, ident)
-    for i, ref in enumerate(refs):
-        if not isinstance(ref, dict):
-            raise InputError("an ownerReference must be an object", join_pointer(mp, "ownerReferences", i), ident)
+    check_refs(refs, join_pointer(mp, "ownerReferences"), ident)
     return Job(
         namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
         labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
@@ -363,8 +365,28 @@ def read_job(o: dict, ptr: str) -> Job:
     )  # fmt: skip
 
 
-def _controller(refs: list[Any]) -> dict | None:
-    """``metav1.GetControllerOf``: the ownerReference with ``controller: true``."""
+def check_refs(refs: Any, rp: str, ident: dict[str, str]) -> None:
+    """What the API server requires of ``metadata.ownerReferences`` that the walk reads: a
+    list of objects whose ``apiVersion``, ``kind``, ``name`` and ``uid`` are strings and
+    ``controller`` a boolean (a 422 at the field otherwise)."""
+    if refs is None:
+        return
+    if not isinstance(refs, list):
+        raise InputError("'ownerReferences' must be an array", rp, ident)
+    for i, ref in enumerate(refs):
+        ip = join_pointer(rp, i)
+        if not isinstance(ref, dict):
+            raise InputError("an ownerReference must be an object", ip, ident)
+        for key in ("apiVersion", "kind", "name", "uid"):
+            r.string(ref, key, ip, ident)
+        r.boolean(ref, "controller", ip, ident)
+
+
+def _controller(refs: Any) -> dict | None:
+    """``metav1.GetControllerOf``: the ownerReference with ``controller: true`` (None when
+    ``refs`` is not a list)."""
+    if not isinstance(refs, list):
+        return None
     return next((x for x in refs if isinstance(x, dict) and x.get("controller") is True), None)
 
 
@@ -576,10 +598,11 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
 
 def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict], dict[str, list[str]]]:
     """(ns/name -> Workload object, ns/job-name -> keys of the Workloads with an
-    ownerReference to that batch/v1 Job)."""
+    ownerReference to that batch/v1 Job); ownerReferences the API server would refuse are a
+    422 (:func:`check_refs`)."""
     by_name: dict[str, dict] = {}
     by_owner: dict[str, list[str]] = {}
-    for o, _ in workloads:
+    for o, ptr in workloads:
         meta = o.get("metadata")
         if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
             continue  # (read_workload reports it)
@@ -587,6 +610,8 @@ def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict],
         key = f"{ns}/{meta['name']}"
         by_name[key] = o
         refs = meta.get("ownerReferences")
+        check_refs(refs, join_pointer(ptr, "metadata", "ownerReferences"),
+                   {"kind": "Workload", "namespace": ns, "name": meta["name"]})  # fmt: skip
         for ref in refs if isinstance(refs, list) else ():
             if isinstance(ref, dict) and ref.get("apiVersion") == API_VERSION and ref.get("kind") == KIND \
                     and isinstance(ref.get("name"), str):  # fmt: skip
@@ -632,6 +657,8 @@ def _ancestor(job: Job, jin: JobInput, enabled: set[tuple[str, str]]) -> tuple[s
             return top, ""
         if key in enabled and parent.labels.get(QUEUE_LABEL):
             top = f"{key[1]} {job.namespace}/{ref['name']}"
+        check_refs(parent.refs, join_pointer(parent.pointer, "metadata", "ownerReferences"),
+                   {"kind": str(key[1]), "namespace": job.namespace, "name": ref["name"]})  # fmt: skip
         refs, uid = parent.refs, parent.uid
         if len(seen) > OWNERS_CHAIN_LIMIT:
             return None, f"its owners nest deeper than {OWNERS_CHAIN_LIMIT} (Kueue stops: JobNestingTooDeep)"
@@ -669,7 +696,8 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if prebuilt:
         key = f"{job.namespace}/{prebuilt}"
         wl = by_name.get(key)
-        ctl = _controller(wl.get("metadata", {}).get("ownerReferences") or []) if wl is not None else None
+        wmeta = wl.get("metadata") if wl is not None else None
+        ctl = _controller(wmeta.get("ownerReferences")) if isinstance(wmeta, dict) else None
         if wl is None:
             res.note = (f"its prebuilt Workload {key} is not in the snapshot (Kueue keeps the Job stopped: "
                         "prebuilt workload not found)")  # fmt: skip
