@@ -740,3 +740,16 @@ def test_values_that_are_not_strings_are_422s_not_crashes(client):
     pre["metadata"]["ownerReferences"] = 5
     err = problem(client, body([pre], queues() + [job("t", 1, annotations={jobs.PREBUILT: "pre"})]))
     assert err["pointer"] == "/workloads/0/metadata/ownerReferences"
+
+
+def test_two_owner_objects_of_one_name_or_two_configurations_are_a_422_in_any_order(client):
+    j = owned_by_jobset(job("t", 1))
+    a, b = jobset("js", "uid-js", labels={Q: "lq"}), jobset("js", "uid-other")
+    for objs in ([a, b], [b, a]):
+        err = problem(client, body([], queues() + [j] + objs))
+        assert err["pointer"] == "/objects/14/metadata/name" and "duplicate JobSet ml/js" in err["detail"]
+    cfg = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration"}
+    only_pod = {**cfg, "integrations": {"frameworks": ["pod"]}}
+    for objs in ([cfg, only_pod], [only_pod, cfg]):
+        err = problem(client, body([], queues() + [job("t", 1)] + objs))
+        assert err["pointer"] == "/objects/14/metadata/name" and "duplicate Kueue Configuration" in err["detail"]

@@ -155,6 +155,8 @@ class JobInput:
     frameworks: tuple[str, ...] | None = None
     #: Configuration fields of the job integrations this model does not read
     config_unmodelled: list[str] = field(default_factory=list)
+    #: where Kueue's Configuration is in the request ("" without one)
+    config_pointer: str = ""
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
@@ -182,7 +184,11 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
         refs = meta.get("ownerReferences") if isinstance(meta.get("ownerReferences"), list) else []
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
-        jin.owners[(av, kind, ns or "default", meta["name"])] = Owner(uid, labels, refs, ptr)
+        key = (av, kind, ns or "default", meta["name"])
+        if key in jin.owners:
+            raise InputError(f"duplicate {kind} {key[2]}/{key[3]}", join_pointer(ptr, "metadata", "name"),
+                             {"kind": kind, "namespace": key[2], "name": key[3]})  # fmt: skip
+        jin.owners[key] = Owner(uid, labels, refs, ptr)
 
 
 def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
@@ -190,6 +196,10 @@ def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
     read; the others that change which Jobs Kueue manages or what their Workloads hold are
     named (the defaults are modelled)."""
     ident = {"kind": "Configuration", "name": "kueue-manager"}
+    if jin.config_pointer:
+        raise InputError(f"duplicate Kueue Configuration (the first is {jin.config_pointer}): Kueue reads one",
+                         join_pointer(ptr, "metadata", "name"), ident)  # fmt: skip
+    jin.config_pointer = ptr
     integ = o.get("integrations")
     if integ is not None:
         ip = join_pointer(ptr, "integrations")
