@@ -563,10 +563,11 @@ def test_a_prebuilt_workload_label_answers_through_that_workload(client):
 
 
 def test_webhook_rejections_are_422_at_the_field(client):
-    err = problem(client, body([], queues() + [job("train", 4, annotations={MIN: "4"})]))
+    # (a manifest: a Job with a uid passed the webhook when it was created)
+    err = problem(client, body([], queues() + [job("train", 4, uid="", annotations={MIN: "4"})]))
     assert err["pointer"] == f"/objects/12/metadata/annotations/{esc(MIN)}"
     assert "should be between 0 and 3" in err["detail"] and err["object"]["kind"] == "Job"
-    err = problem(client, body([], queues() + [job("train", 1, labels={Q: "Team A"})]))
+    err = problem(client, body([], queues() + [job("train", 1, uid="", labels={Q: "Team A"})]))
     assert err["pointer"] == f"/objects/12/metadata/labels/{esc(Q)}" and RFC in err["detail"]
 
 
@@ -753,3 +754,44 @@ def test_two_owner_objects_of_one_name_or_two_configurations_are_a_422_in_any_or
     for objs in ([cfg, only_pod], [only_pod, cfg]):
         err = problem(client, body([], queues() + [job("t", 1)] + objs))
         assert err["pointer"] == "/objects/14/metadata/name" and "duplicate Kueue Configuration" in err["detail"]
+
+
+def admitted_workload(name: str, owner: str, owner_uid: str, count: int, admitted: int, **extra: Any) -> dict[str, Any]:
+    """The Workload of the Job ``owner``, quota reserved and admitted for ``admitted`` pods."""
+    from tests.test_admissions import pod_set, workload
+    w = workload(name, pod_set(count=count, **extra), version="v1beta2")
+    w["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": owner, "uid": owner_uid,
+                                         "controller": True}]  # fmt: skip
+    at = "2026-11-23T10:00:00Z"
+    w["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
+        {"name": "main", "count": admitted, "flavors": {"nvidia.com/gpu": "f", "cpu": "f"}}]}, "conditions": [
+        {"type": t, "status": "True", "reason": t, "message": "", "lastTransitionTime": at} for t in ("QuotaReserved", "Admitted")]}
+    return w
+
+
+def test_the_create_time_webhook_checks_apply_to_manifests_only(client):
+    # Kueue admitted 2 of 4 pods and wrote parallelism 2 into the Job (RunWithPodSetsInfo): min-parallelism 2 is
+    # no longer below the count, but the Job passed the webhook when it was created
+    j = job("train", 2, annotations={jobs.MIN_PARALLELISM: "2"})
+    j["spec"]["suspend"] = False
+    w = admitted_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", 4, 2, minCount=2)
+    a = post(client, body([], queues(32) + [j, w]))
+    assert reasons(a) == {f"ml/{w['metadata']['name']}": "AlreadyAdmitted"}
+    manifest = job("train", 2, uid="", annotations={jobs.MIN_PARALLELISM: "2"})
+    assert problem(client, body([], queues(32) + [manifest]))["pointer"].endswith("job-min-parallelism")
+
+
+def test_the_webhook_checks_every_manifest_job_managed_or_not(client):
+    unmanaged = job("other", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"})
+    del unmanaged["metadata"]["labels"][Q]
+    err = problem(client, body([], queues() + [job("train", 1), unmanaged]))
+    assert err["pointer"].endswith("job-min-parallelism") and "invalid syntax" in err["detail"]
+    empty = job("other", 1, uid="", labels={Q: ""})  # ValidateLabelAsCRDName: "" is no DNS subdomain
+    err = problem(client, body([], queues() + [job("train", 1), empty]))
+    assert err["pointer"].endswith("/metadata/labels/kueue.x-k8s.io~1queue-name")
+    owned = owned_by_jobset(job("other", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"}))
+    err = problem(client, body([], queues() + [job("train", 1), owned, jobset("js", "uid-js", labels={Q: "lq"})]))
+    assert err["pointer"].endswith("job-min-parallelism")
+    skipped = job("other", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"})
+    skipped["metadata"]["namespace"] = "kube-system"  # outside the webhook's namespaceSelector
+    assert reasons(post(client, body([], queues() + [job("train", 1), skipped]))) == {wl_key(job("train", 1)): "Admitted"}

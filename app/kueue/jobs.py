@@ -36,9 +36,12 @@ Job's ``creationTimestamp`` (``options.now`` without one, as a Workload without 
 **Webhook.** A Job without ``metadata.uid`` is a manifest not yet created: the mutating
 webhook's defaults apply (the ``kueue.x-k8s.io/queue-name: default`` label when the
 namespace has a LocalQueue ``default``; the ``kueue.x-k8s.io/priority-class: default``
-label when a WorkloadPriorityClass ``default`` exists). Every managed Job passes the
-validating webhook's checks (``ValidateJobOnCreate``, partial admission, completions equal
-to parallelism, the TAS annotations): a failure is a 422 at the field with Kueue's reason.
+label when a WorkloadPriorityClass ``default`` exists). Every manifest outside
+``kube-system`` / ``kueue-system``, managed or not, passes the validating webhook's checks
+(``JobWebhook.ValidateCreate``: ``ValidateJobOnCreate``, partial admission, completions
+equal to parallelism, the TAS annotations) before anything else: a failure is a 422 at the
+field with Kueue's reason. A Job with a uid passed them when created (Kueue rewrites its
+``spec.parallelism`` under partial admission): they are not run again.
 """
 
 from __future__ import annotations
@@ -680,6 +683,11 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
              wpcs: dict[str, int], limits: dict[str, limitrange.Summary],
              runtime_classes: dict[str, dict[str, str] | None]) -> Outcome:  # fmt: skip
     res = Outcome(job)
+    if not job.uid and job.namespace not in UNMANAGED_NAMESPACES:
+        # a manifest: Kueue's validating webhook runs on every Job CREATE outside kube-system and
+        # kueue-system (JobWebhook.ValidateCreate), managed or not; a Job with a uid passed it
+        # when created (and Kueue itself rewrites spec.parallelism under partial admission)
+        validate(job)
     if job.deleting:
         res.note = "it is being deleted (Kueue only finalizes it)"
         return res
@@ -701,7 +709,6 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if not queue:
         res.note = f"it has no {QUEUE_LABEL} label (Kueue does not manage it)"
         return res
-    validate(job)
     prebuilt, _ = prebuilt_name(job)
     if prebuilt:
         key = f"{job.namespace}/{prebuilt}"
