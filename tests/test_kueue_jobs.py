@@ -495,11 +495,22 @@ def test_template_priority_class_gives_the_priority(client):
     assert one(post(client, body([], queues() + [priority_class("team", 77), j])), wl_key(j))["priority"] == 77
 
 
-def test_a_job_without_creation_timestamp_queues_as_created_now(client):
-    # equal priority, quota for one: the Job created earlier goes first; the undated one is created at options.now
+def test_a_constructed_workload_is_created_now_and_queues_by_its_jobs_creation(client):
+    # Kueue creates the Workload when its reconciler runs (options.now): a snapshot Workload created after the Job
+    # but before now goes first
+    from tests.test_admissions import pod_set, workload
+    older = workload("older-wl", pod_set(count=2), version="v1beta2")  # created 11:00
+    b = body([older], queues(16) + [job("train", 2)])  # the Job created 10:00
+    b.setdefault("options", {})["now"] = "2026-11-23T12:00:00Z"
+    assert reasons(post(client, b)) == {"ml/older-wl": "Admitted", wl_key(job("train", 2)): "InsufficientQuota"}
+    # equal priority, quota for one, both constructed (created now): the Job created earlier goes first, whatever
+    # the names; a Job without a creationTimestamp counts as created at options.now
     dated, undated = job("b-dated", 2), job("a-undated", 2, created=None)
     assert reasons(post(client, body([], queues(16) + [undated, dated]))) == {
         wl_key(dated): "Admitted", wl_key(undated): "InsufficientQuota"}
+    early, late = job("z-early", 2, created="2026-11-23T09:00:00Z"), job("a-late", 2)
+    assert reasons(post(client, body([], queues(16) + [late, early]))) == {
+        wl_key(early): "Admitted", wl_key(late): "InsufficientQuota"}
 
 
 def test_a_job_without_queue_name_gets_no_workload_and_is_named(client):

@@ -30,8 +30,11 @@ is on by default), the Job's pod template without the labels the Job controller 
 (``batch.kubernetes.io/job-name`` kept) and its topology annotations; priority from the
 ``kueue.x-k8s.io/priority-class`` label (a WorkloadPriorityClass), else the template's
 ``priorityClassName`` (a PriorityClass), else the lowest global default PriorityClass,
-else 0. A class the snapshot lacks: Kueue does not create the Workload. Created at the
-Job's ``creationTimestamp`` (``options.now`` without one, as a Workload without one).
+else 0. A class the snapshot lacks: Kueue does not create the Workload. Created at
+``options.now`` (Kueue creates it when its reconciler runs; the API server dates it): it
+queues behind the snapshot's older Workloads, and constructed Workloads among themselves in
+the order of their Jobs' ``creationTimestamp`` (``options.now`` without one), then
+namespace/name.
 
 **Webhook.** A Job without ``metadata.uid`` is a manifest not yet created: the mutating
 webhook's defaults apply (the ``kueue.x-k8s.io/queue-name: default`` label when the
@@ -811,10 +814,13 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         if defaults:
             ref = ClassRef(defaults[0][1], "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
     ps = pod_set(job, limits.get(job.namespace), runtime_classes)
-    created = (r.timestamp(job.created_raw, job.ptr("metadata", "creationTimestamp"), job.ident)
-               if job.created_raw is not None else now)  # fmt: skip
+    # Kueue creates the Workload when its reconciler runs: the API server dates it then (options.now);
+    # constructed Workloads of one date queue in the order of their Jobs' creation
+    job_created = (r.timestamp(job.created_raw, job.ptr("metadata", "creationTimestamp"), job.ident)
+                   if job.created_raw is not None else now)  # fmt: skip
     res.workload = Workload(
-        version="v1beta2", namespace=job.namespace, name=name, uid="", created=created,
+        version="v1beta2", namespace=job.namespace, name=name, uid="", created=now,
+        tie=(job_created, job.namespace, job.name),
         queue_name=job.labels[QUEUE_LABEL], priority=priority, priority_class=ref, active=True, admitted=False,
         pod_sets=[ps], admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
     )  # fmt: skip

@@ -216,7 +216,7 @@ class Admissions:
                 continue
             ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
             shapes = [quota.PodSetShape(ps.name, dict(ps.request), ps.count, ps.minimum) for ps in wl.pod_sets]
-            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes))
+            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes, tie=wl.tie))
             by_key[plan.key] = plan
         for key, verdict in quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing).items():
             plan = by_key[key]

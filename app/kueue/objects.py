@@ -133,6 +133,10 @@ class Workload:
     checks: dict[str, str] = field(default_factory=dict)
     #: the batch/v1 Job it is Kueue's Workload for (:func:`app.kueue.jobs.owner_ref`), None for others
     owner: dict[str, Any] | None = None
+    #: what breaks a tie of ``created`` before the key in queue order: () for Workloads of the
+    #: snapshot; for one constructed for a Job (created at ``options.now``, when Kueue's
+    #: reconciler runs), the Job's (creationTimestamp, namespace, name)
+    tie: tuple[Any, ...] = ()
 
     @property
     def key(self) -> str:
