@@ -806,3 +806,15 @@ def test_the_webhook_checks_every_manifest_job_managed_or_not(client):
     skipped = job("other", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"})
     skipped["metadata"]["namespace"] = "kube-system"  # outside the webhook's namespaceSelector
     assert reasons(post(client, body([], queues() + [job("train", 1), skipped]))) == {wl_key(job("train", 1)): "Admitted"}
+
+
+def test_frameworks_without_batch_job_leave_every_job_without_a_workload(client):
+    cfg = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "integrations": {"frameworks": ["pod"]}}
+    bad = job("bad", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"})  # the webhook is a no-op: no 422
+    err = problem(client, body([], queues() + [cfg, job("train", 1), bad]))
+    assert err["pointer"] == "/workloads" and "do not enable batch/job" in err["detail"]
+    from tests.test_admissions import pod_set, workload
+    a = post(client, body([workload("other", pod_set(count=1), version="v1beta2")], queues() + [cfg, job("train", 1)]))
+    assert reasons(a) == {"ml/other": "Admitted"}
+    assert any("batch/v1 Job ml/train: no Workload: the integrations.frameworks of Kueue's Configuration do not enable "
+               "batch/job" in x for x in a["warnings"])

@@ -12,7 +12,9 @@ no ancestor manages it: its controller ``ownerReferences`` are walked up (at mos
 (``isKnownOwner``; apps/v1 ReplicaSet too); an owner the snapshot lacks stops Kueue (no
 Workload), one whose uid differs from the reference ends the walk, and an owner of an
 *enabled* integration (``integrations.frameworks`` of Kueue's Configuration, default
-``batch/job`` only) with a queue-name is the ancestor whose Workload holds the Job. Not
+``batch/job`` only) with a queue-name is the ancestor whose Workload holds the Job. With
+``batch/job`` not among the enabled frameworks, Kueue runs no reconciler for Jobs (and a
+no-op webhook): no Job gets a Workload, each is named in a warning. Not
 managed either: a Job being deleted, in a namespace outside the default
 ``managedJobsNamespaceSelector`` (``kube-system``, ``kueue-system``) or missing from the
 snapshot's Namespaces (when it has any), a finished Job (``Complete`` / ``Failed``), and a
@@ -604,6 +606,11 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
     by_name, by_owner = _workload_index(workloads)
     enabled = {FRAMEWORKS[f] for f in (jin.frameworks or DEFAULT_FRAMEWORKS) if f in FRAMEWORKS}
     out = []
+    if (API_VERSION, KIND) not in enabled:
+        # setupControllers: a framework not enabled gets no reconciler and a no-op webhook
+        why = ("the integrations.frameworks of Kueue's Configuration do not enable batch/job: Kueue runs no reconciler "
+               "(and a no-op webhook) for Jobs")  # fmt: skip
+        return [Outcome(job, note=why) for job in sorted(jobs, key=lambda j: j.key)]
     for job in sorted(jobs, key=lambda j: j.key):
         if not job.uid:  # a manifest: the mutating webhook's defaults on CREATE
             _default(job, local_queues, wpcs, enabled)
