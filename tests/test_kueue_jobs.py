@@ -144,7 +144,10 @@ SLICE, SIZE = jobs.ANN_SLICE_LEVEL, jobs.ANN_SLICE_SIZE
                  (None, None, "cloud.com/block", 1), id="with slice-only topology"),
 ])  # fmt: skip
 def test_TestPodSets(job: dict, count: int, min_count: int | None, topology: tuple | None) -> None:
-    ps = jobs.pod_set(read(job))
+    j = read(job)
+    topology_request, err = jobs.topology_request(j)
+    assert not err
+    ps = jobs.pod_set(j, topology=topology_request)
     assert (ps.name, ps.count, ps.min_count) == ("main", count, min_count)
     tr = ps.topology
     got = None if tr is None else (tr.required, tr.preferred, tr.slice_level, tr.slice_size)
@@ -158,7 +161,10 @@ def test_TestPodSets(job: dict, count: int, min_count: int | None, topology: tup
 ])  # fmt: skip
 def test_TestPodSets_half_a_slice_is_a_job_the_webhook_rejects(annotations: dict[str, str]) -> None:
     # PodSets() alone drops the half slice; Kueue's webhook refuses such a Job first
-    assert jobs.validation_errors(read(make_job(parallelism=3, pod_annotations=annotations)))
+    j = read(make_job(parallelism=3, pod_annotations=annotations))
+    assert jobs.validation_errors(j)
+    tr, err = jobs.topology_request(j)
+    assert not err and tr is not None and (tr.slice_level, tr.slice_size) == (None, None)
 
 
 def test_TestCleanLabels() -> None:
@@ -818,3 +824,26 @@ def test_frameworks_without_batch_job_leave_every_job_without_a_workload(client)
     assert reasons(a) == {"ml/other": "Admitted"}
     assert any("batch/v1 Job ml/train: no Workload: the integrations.frameworks of Kueue's Configuration do not enable "
                "batch/job" in x for x in a["warnings"])
+
+
+def test_a_jobs_topology_annotations_are_parsed_as_go_parses_them(client):
+    # strconv.ParseBool / ParseInt(…, 10, 32), as tas.go's Build; Kueue checks the slice size's upper bound only
+    for value in ("True", "1", "t"):
+        j = job("other", 1, uid="")
+        j["spec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: value}
+        [w] = post(client, body([], queues(32) + [j]))["workloads"]
+        assert w["admitted"], value
+    for size, count in (("+2", 2), ("2", 3)):  # (3 pods in slices of 2: answered, not a 422)
+        j = job("other", count, uid="")
+        j["spec"]["template"]["metadata"]["annotations"] = {SLICE: "cloud.com/rack", SIZE: size}
+        [w] = post(client, body([], queues(32) + [j]))["workloads"]
+        assert w["workload"] == wl_key(j) and (w["admitted"] or count == 3), (size, count)
+    # a Workload object is still held to the divisibility check
+    from tests.test_admissions import pod_set, workload
+    wl = workload("w", pod_set(count=3, tr={"podSetSliceRequiredTopology": "cloud.com/rack", "podSetSliceSize": 2}))
+    assert "must divide" in problem(client, body([wl], queues(32)))["detail"]
+    # an existing Job (no webhook check) whose annotation does not parse: Kueue cannot build its Workload
+    j = job("other", 1)
+    j["spec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: "yes"}
+    a = post(client, body([], queues(32) + [job("train", 1), j]))
+    assert any("ml/other: no Workload: its template's topology annotations do not parse" in x for x in a["warnings"])

@@ -63,7 +63,7 @@ from app.ingest import reader as r
 from app.ingest.kube import metadata
 from app.kueue import limitrange
 from app.kueue.objects import (ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
-                               ClassRef, PodSet, Workload, _pod_set)
+                               ClassRef, PodSet, TopologyRequest, Workload, _pod_set)
 
 API_VERSION, KIND = "batch/v1", "Job"
 GROUP = "batch"
@@ -782,16 +782,54 @@ def _clean_template(template: dict) -> dict:
     return t
 
 
+def topology_request(job: Job) -> tuple[TopologyRequest | None, str]:
+    """``NewPodSetTopologyRequest(template).PodIndexLabel(...).Build()`` as Go parses the
+    template's annotations: (the request, or None when no topology or slice annotation is
+    set; Build's error, "" without one). Required, else preferred, else unconstrained
+    (``strconv.ParseBool``); a slice layer only when both its level and its size are set (size
+    by ``strconv.ParseInt(s, 10, 32)``); a group name only beside required / preferred. The
+    webhook's checks (a manifest's) and the Workload CRD's bound on the size are not here."""
+    tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
+    ann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
+    ann = {k: v for k, v in ann.items() if isinstance(v, str)}
+    if not any(k in ann for k in (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE)):
+        return None, ""
+
+    def at(key: str) -> str:
+        return job.ptr("spec", "template", "metadata", "annotations", key)
+
+    tr = TopologyRequest(required_ptr=at(ANN_REQUIRED), preferred_ptr=at(ANN_PREFERRED),
+                         slice_level_ptr=at(ANN_SLICE_LEVEL), slice_size_ptr=at(ANN_SLICE_SIZE))  # fmt: skip
+    if ANN_REQUIRED in ann:
+        tr.required = ann[ANN_REQUIRED] or None
+    elif ANN_PREFERRED in ann:
+        tr.preferred = ann[ANN_PREFERRED] or None
+    elif ANN_UNCONSTRAINED in ann:
+        flag, err = go_parse_bool(ann[ANN_UNCONSTRAINED])
+        if flag is None:
+            return None, err
+        tr.unconstrained = flag
+    if ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
+        size = go_parse_int32(ann[ANN_SLICE_SIZE])
+        if size is None:
+            return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: invalid syntax or out of range"
+        tr.slice_level, tr.slice_size = ann[ANN_SLICE_LEVEL] or None, size
+    if ANN_GROUP in ann and (ANN_REQUIRED in ann or ANN_PREFERRED in ann):
+        tr.group = ann[ANN_GROUP] or None
+    return tr, ""
+
+
 def pod_set(job: Job, summary: limitrange.Summary | None = None,
-            runtime_classes: dict[str, dict[str, str] | None] | None = None) -> PodSet:
+            runtime_classes: dict[str, dict[str, str] | None] | None = None,
+            topology: TopologyRequest | None = None) -> PodSet:  # fmt: skip
     """``PodSets()``: one podSet ``main``, ``count`` = :attr:`Job.pods_count`, ``minCount``
-    from the min-parallelism annotation, the cleaned template, whose annotations give the
-    topology request (Kueue's ``NewPodSetTopologyRequest``); read as a Workload's podSet is
-    (LimitRange defaults, pod overhead), each field at its place in the Job."""
+    from the min-parallelism annotation, the cleaned template, and ``topology`` (from
+    :func:`topology_request`); read as a Workload's podSet is (LimitRange defaults, pod
+    overhead), each field at its place in the Job."""
     raw: dict[str, Any] = {"name": "main", "count": job.pods_count, "template": _clean_template(job.template)}
     if job.min_pods_count is not None:
         raw["minCount"] = job.min_pods_count
-    return _pod_set(raw, job.ptr("spec"), job.ident, summary, runtime_classes)
+    return _pod_set(raw, job.ptr("spec"), job.ident, summary, runtime_classes, topology=topology)
 
 
 def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str, int], pcs: dict[str, tuple[int, bool]],
@@ -820,7 +858,15 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         priority = defaults[0][0] if defaults else 0
         if defaults:
             ref = ClassRef(defaults[0][1], "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
-    ps = pod_set(job, limits.get(job.namespace), runtime_classes)
+    topology, err = topology_request(job)
+    if err:
+        res.note = f"its template's topology annotations do not parse ({err}): Kueue cannot build its Workload"
+        return res
+    if topology is not None and topology.slice_size is not None and topology.slice_size < 1:
+        res.note = (f"its {ANN_SLICE_SIZE} annotation is {topology.slice_size}: the Workload CRD (podSetSliceSize "
+                    "minimum 1) refuses Kueue's create")  # fmt: skip
+        return res
+    ps = pod_set(job, limits.get(job.namespace), runtime_classes, topology)
     # Kueue creates the Workload when its reconciler runs: the API server dates it then (options.now);
     # constructed Workloads of one date queue in the order of their Jobs' creation
     job_created = (r.timestamp(job.created_raw, job.ptr("metadata", "creationTimestamp"), job.ident)
