@@ -847,3 +847,15 @@ def test_a_jobs_topology_annotations_are_parsed_as_go_parses_them(client):
     j["spec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: "yes"}
     a = post(client, body([], queues(32) + [job("train", 1), j]))
     assert any("ml/other: no Workload: its template's topology annotations do not parse" in x for x in a["warnings"])
+
+
+def test_a_min_parallelism_that_wraps_as_int32_leaves_the_job_without_a_workload(client):
+    # the webhook compares int32(v) to the count and v to 0: both pass; the Workload CRD refuses minCount < 1
+    for raw, got in (("4294967295", -1), ("4294967296", 0)):
+        j = job("other", 3, uid="", annotations={jobs.MIN_PARALLELISM: raw})
+        a = post(client, body([], queues(32) + [job("train", 1), j]))
+        assert [w["workload"] for w in a["workloads"]] == [wl_key(job("train", 1))]
+        assert any(f"Job ml/other: no Workload: its {jobs.MIN_PARALLELISM} annotation {raw!r} makes minCount {got}" in x
+                   and "Workload CRD (minCount minimum 1)" in x for x in a["warnings"])  # fmt: skip
+    j = job("other", 3, uid="", annotations={jobs.MIN_PARALLELISM: "4294967297"})  # int32: 1
+    assert reasons(post(client, body([], queues(32) + [j]))) == {wl_key(j): "Admitted"}

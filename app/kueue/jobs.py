@@ -28,7 +28,8 @@ Kueue looks them up by): the Job is answered through it. Otherwise Kueue's
 ``kueue.x-k8s.io/job-uid`` (when the uid is a valid label value), ``spec.queueName`` from
 the label, one podSet ``main`` of ``count`` = min(parallelism (default 1), completions),
 ``minCount`` from the ``kueue.x-k8s.io/job-min-parallelism`` annotation (partial admission
-is on by default), the Job's pod template without the labels the Job controller manages
+is on by default; an int32 of it: below 1 or above the count, the Workload CRD refuses the
+create and there is no Workload), the Job's pod template without the labels the Job controller manages
 (``batch.kubernetes.io/job-name`` kept) and its topology annotations; priority from the
 ``kueue.x-k8s.io/priority-class`` label (a WorkloadPriorityClass), else the template's
 ``priorityClassName`` (a PriorityClass), else the lowest global default PriorityClass,
@@ -858,6 +859,13 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         priority = defaults[0][0] if defaults else 0
         if defaults:
             ref = ClassRef(defaults[0][1], "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
+    min_count = job.min_pods_count
+    if min_count is not None and not 1 <= min_count <= job.pods_count:
+        # minPodsCount is int32(Atoi(...)): the webhook passes "4294967295" (-1 as int32), the CRD does not
+        rule = "minimum 1" if min_count < 1 else f"at most its count {job.pods_count}"
+        res.note = (f"its {MIN_PARALLELISM} annotation {job.annotations[MIN_PARALLELISM]!r} makes minCount {min_count} "
+                    f"(an int32): the Workload CRD (minCount {rule}) refuses Kueue's create")  # fmt: skip
+        return res
     topology, err = topology_request(job)
     if err:
         res.note = f"its template's topology annotations do not parse ({err}): Kueue cannot build its Workload"
