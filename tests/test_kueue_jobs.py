@@ -859,3 +859,40 @@ def test_a_min_parallelism_that_wraps_as_int32_leaves_the_job_without_a_workload
                    and "Workload CRD (minCount minimum 1)" in x for x in a["warnings"])  # fmt: skip
     j = job("other", 3, uid="", annotations={jobs.MIN_PARALLELISM: "4294967297"})  # int32: 1
     assert reasons(post(client, body([], queues(32) + [j]))) == {wl_key(j): "Admitted"}
+
+
+def test_an_existing_workload_is_the_jobs_only_when_equivalent_to_it(client):
+    # FindMatchingWorkloads / EquivalentToWorkload (FinishOrphanedWorkloads on by default)
+    name = jobs.workload_name("train", "uid-old")
+    j = job("train", 2, uid="uid-new")
+    j["spec"]["suspend"] = False
+    stale = admitted_workload(name, "train", "uid-old", 2, 2)  # an earlier Job of that name: Kueue deletes it
+    a = post(client, body([], queues(16) + [j, stale]))
+    assert reasons(a) == {wl_key(j): "Admitted"}
+    assert any(f"Workload ml/{name} (of batch/v1 Job ml/train) is not answered: Kueue deletes it: its controller "
+               "reference has uid 'uid-old'" in x for x in a["warnings"])  # fmt: skip
+    # a suspended Job edited to 3 pods, its pending Workload still asks for 1: Kueue rewrites the Workload's spec
+    mine = owned_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", ns="ml", queue="lq", count=1,
+                          template=job("train", 3)["spec"]["template"])  # fmt: skip
+    a = post(client, body([], queues(32) + [job("train", 3), mine]))
+    [w] = a["workloads"]
+    assert w["workload"] == wl_key(job("train", 3)) and w["admitted"] and w["podSets"][0]["count"] == 3
+    assert any("Kueue rewrites its spec to its suspended Job ml/train's" in x for x in a["warnings"])
+    # a partially admitted running Job (Kueue wrote the admitted 2 into parallelism) matches its Workload of 4
+    run = job("train", 2, annotations={jobs.MIN_PARALLELISM: "2"})
+    run["spec"]["suspend"] = False
+    w4 = admitted_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", 4, 2, minCount=2)
+    assert reasons(post(client, body([], queues(32) + [run, w4]))) == {f"ml/{w4['metadata']['name']}": "AlreadyAdmitted"}
+
+
+def test_a_finished_jobs_workload_is_finished_and_not_answered(client):
+    from tests.test_admissions import pod_set, workload
+    j = job("train", 2)
+    j["spec"]["suspend"] = False
+    j["status"] = {"conditions": [{"type": "Complete", "status": "True"}], "succeeded": 2}
+    w = admitted_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", 2, 2)
+    other = workload("other", pod_set(count=2), version="v1beta2")
+    a = post(client, body([other], queues(16) + [j, w]))
+    assert reasons(a) == {"ml/other": "Admitted"}  # the finished Workload's quota is free
+    assert any(f"Workload ml/{w['metadata']['name']} (of batch/v1 Job ml/train) is not answered: Kueue finishes" in x
+               for x in a["warnings"])  # fmt: skip

@@ -23,7 +23,10 @@ Job with active pods and no Workload (Kueue suspends it and waits).
 **Its Workload.** A prebuilt one (``kueue.x-k8s.io/prebuilt-workload-name`` annotation,
 else label: ``WorkloadIdentifierAnnotations`` is on by default), else a Workload of the
 snapshot with an ownerReference to the Job (``batch/v1`` ``Job`` and its name, the index
-Kueue looks them up by): the Job is answered through it. Otherwise Kueue's
+Kueue looks them up by) that is equivalent to it (:func:`_not_equivalent`): the Job is
+answered through it. The Job's other Workloads Kueue deletes (out of the answer), but a
+suspended Job's pending one, whose spec Kueue rewrites to the Job's (answered so); a
+finished Job's Workloads are finished (out of the answer). Otherwise Kueue's
 ``ConstructWorkload``: named by :func:`workload_name`, in the Job's namespace, labelled
 ``kueue.x-k8s.io/job-uid`` (when the uid is a valid label value), ``spec.queueName`` from
 the label, one podSet ``main`` of ``count`` = min(parallelism (default 1), completions),
@@ -586,6 +589,11 @@ class Outcome:
     queue_change: str = ""
     note: str = ""
     unmodelled: list[str] = field(default_factory=list)
+    #: Workloads of the snapshot Kueue deletes or finishes for this Job: key -> why (out of the answer)
+    drop: dict[str, str] = field(default_factory=dict)
+    #: the key of the snapshot's Workload whose spec Kueue rewrites to ``workload``'s
+    #: (``updateWorkloadToMatchJob``); "" when ``workload`` is a new one
+    replaces: str = ""
 
 
 def owner_ref(job: Job, constructed: bool) -> dict[str, Any]:
@@ -731,18 +739,43 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
                         "prebuilt workload not found)")  # fmt: skip
         elif ctl is not None and ctl.get("uid") != job.uid:
             res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
+        elif job.finished:
+            res.drop[key] = f"Kueue finishes it, as its Job {job.key} has finished (Complete or Failed)"
+            res.note = "it has finished (Complete or Failed): Kueue finishes its Workload"
         else:
             res.existing = key
             res.queue_change = _queue_change(job, wl, queue)
+            res.unmodelled.append(f"Job {job.key}: its prebuilt Workload {key} is not compared with the Job (Kueue "
+                                  "finishes one out of sync with it): answered as it is")  # fmt: skip
         return res
     owned = sorted(by_owner.get(job.key, []))
-    if owned:
-        res.existing = owned[0]
-        res.queue_change = _queue_change(job, by_name[owned[0]], queue)
-        if len(owned) > 1:
-            res.unmodelled.append(f"Job {job.key} has {len(owned)} Workloads ({', '.join(owned)}): Kueue keeps the one "
-                                  f"equivalent to the Job and deletes the others; answered through {owned[0]}")  # fmt: skip
+    if owned and job.finished:  # the reconciler finishes its Workload (the others deleted as not matching)
+        for key in owned:
+            res.drop[key] = f"Kueue finishes or deletes it, as its Job {job.key} has finished (Complete or Failed)"
+        res.note = "it has finished (Complete or Failed): Kueue finishes its Workload"
         return res
+    match, update = "", ""
+    for key in owned:  # FindMatchingWorkloads, in name order (as the API lists them)
+        why = _not_equivalent(job, by_name[key])
+        if not why and not match:
+            match = key
+            continue
+        res.drop[key] = f"Kueue deletes it: {why or 'another Workload of the Job matches it'}"
+        if not match and not update and why and "uid" not in why and job.suspended and not _quota_reserved(by_name[key]):
+            update = key  # (one owned by an earlier Job of this name loses its owner: the garbage collector takes it)
+    if match:
+        res.existing = match
+        res.queue_change = _queue_change(job, by_name[match], queue)
+        res.unmodelled.append(f"Job {job.key}: its Workload {match} is compared with the Job by podSet counts only (not "
+                              "the pod templates Kueue also compares)")  # fmt: skip
+        return res
+    if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
+        why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
+        res.replaces = update
+        res.unmodelled.append(f"Workload {update}: Kueue rewrites its spec to its suspended Job {job.key}'s ({why}): "
+                              "answered with the spec Kueue constructs")  # fmt: skip
+        return _construct(job, update.split("/", 1)[1], res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
+                          limits=limits, runtime_classes=runtime_classes)  # fmt: skip
     if job.finished:
         res.note = "it has finished (Complete or Failed): Kueue creates no Workload for it"
         return res
@@ -751,12 +784,57 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
                     "end before creating its Workload")  # fmt: skip
         return res
     name = workload_name(job.name, job.uid, extra=str(job.generation) if job.elastic else "")
-    if f"{job.namespace}/{name}" in by_name:
+    if f"{job.namespace}/{name}" in by_name and f"{job.namespace}/{name}" not in res.drop:
         res.note = (f"the snapshot has a Workload named {job.namespace}/{name} that is not the Job's (Kueue's create "
                     "fails: AlreadyExists)")  # fmt: skip
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _quota_reserved(wl: dict) -> bool:
+    """``HasQuotaReservation``: the ``QuotaReserved`` condition is True."""
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "True" for c in conds)
+
+
+def _not_equivalent(job: Job, wl: dict) -> str:
+    """``EquivalentToWorkload`` (``FinishOrphanedWorkloads`` on by default): why the Workload
+    is not the Job's, "" when it is. Its controller must name the Job and carry its uid; the
+    podSets compare by count and minCount (``ComparePodSets``; the pod templates are not
+    compared here), against the admitted counts while quota is reserved
+    (``expectedRunningPodSets``: a podSet with minCount runs its assignment's count), and
+    for a suspended Job also against the spec."""
+    meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
+    ctl = _controller(meta.get("ownerReferences"))
+    if ctl is None or ctl.get("name") != job.name:
+        return f"its controller is not the Job {job.key}"
+    if ctl.get("uid") != job.uid:
+        return (f"its controller reference has uid {ctl.get('uid')!r}, not the Job's {job.uid!r} (a Workload of an "
+                "earlier Job of that name)")  # fmt: skip
+    if job.elastic:
+        return ""  # (workload slices: not compared)
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    pod_sets = spec.get("podSets") if isinstance(spec.get("podSets"), list) else []
+    if len(pod_sets) != 1 or not isinstance(pod_sets[0], dict):
+        return f"it has {len(pod_sets)} podSets, the Job makes 1"
+    ps = pod_sets[0]
+    want = (job.pods_count, job.min_pods_count)
+    have = (ps.get("count", 1), ps.get("minCount"))
+    if _quota_reserved(wl):
+        status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+        adm = status.get("admission") if isinstance(status.get("admission"), dict) else {}
+        psas = adm.get("podSetAssignments") if isinstance(adm.get("podSetAssignments"), list) else []
+        psa = next((a for a in psas if isinstance(a, dict) and a.get("name") == ps.get("name", "main")), None)
+        if psa is not None:
+            running = (psa.get("count", have[0]) if have[1] is not None else have[0], have[1])
+            if running == want or (job.suspended and have == want):
+                return ""
+            return f"its podSet runs count {running[0]} (minCount {running[1]}), the Job makes {want[0]} ({want[1]})"
+    if have == want:
+        return ""
+    return f"its podSet has count {have[0]} (minCount {have[1]}), the Job makes {want[0]} ({want[1]})"
 
 
 def _queue_change(job: Job, wl: dict, queue: str) -> str:
