@@ -896,3 +896,18 @@ def test_a_finished_jobs_workload_is_finished_and_not_answered(client):
     assert reasons(a) == {"ml/other": "Admitted"}  # the finished Workload's quota is free
     assert any(f"Workload ml/{w['metadata']['name']} (of batch/v1 Job ml/train) is not answered: Kueue finishes" in x
                for x in a["warnings"])  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["a" * 254, "Job_Upper", "é" * 10, "-a", "a..b"])
+@pytest.mark.parametrize("uid", ["", None])
+def test_a_job_name_that_is_no_dns_subdomain_is_a_422(client, name: str, uid: str | None):
+    j = job("x", 1, uid=uid)
+    j["metadata"]["name"] = name
+    err = problem(client, body([], queues() + [j]))
+    assert err["pointer"] == "/objects/12/metadata/name" and "metadata.name: Invalid value" in err["detail"]
+
+
+def test_a_job_name_of_253_characters_is_valid(client):
+    j = job("x", 1)
+    j["metadata"]["name"] = "a" * 253
+    assert [w["workload"] for w in post(client, body([], queues() + [j]))["workloads"]] == [wl_key(j)]

@@ -360,6 +360,9 @@ class Job:
 def read_job(o: dict, ptr: str) -> Job:
     meta, ident, ns, name = metadata(o, ptr, KIND, namespaced=True)
     mp = join_pointer(ptr, "metadata")
+    if bad := dns1123_subdomain_errors(name):  # the API server holds no Job of another name
+        raise InputError(f"metadata.name: Invalid value: {json.dumps(name)}: {'; '.join(bad)}", join_pointer(mp, "name"),
+                         ident)  # fmt: skip
     spec = r.obj(o, "spec", ptr, ident, required=True)
     sp = join_pointer(ptr, "spec")
     status = r.obj(o, "status", ptr, ident)
