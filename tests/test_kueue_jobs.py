@@ -911,3 +911,15 @@ def test_a_job_name_of_253_characters_is_valid(client):
     j = job("x", 1)
     j["metadata"]["name"] = "a" * 253
     assert [w["workload"] for w in post(client, body([], queues() + [j]))["workloads"]] == [wl_key(j)]
+
+
+def test_owner_objects_read_for_the_ownership_walk_are_not_ignored_objects(client):
+    j = job("t", 1)
+    owners = chain(j, 2)
+    a = post(client, body([], queues() + [j] + owners))
+    assert not any("ignored objects" in x and "ReplicaSet" in x for x in a["warnings"])
+    assert any("owner objects read only for the ownership walk of batch/v1 Jobs" in x and "apps/v1 ReplicaSet (2)" in x
+               for x in a["warnings"])  # fmt: skip
+    unread = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "other", "namespace": "ml"}, "spec": {}}
+    a = post(client, body([], queues() + [j, unread] + owners))
+    assert any("ignored objects" in x and "apps/v1 ReplicaSet (1)" in x for x in a["warnings"])

@@ -127,6 +127,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         elif not o.note.startswith("it has no "):
             kueue.unmodelled.append(f"batch/v1 Job {o.job.key}: no Workload: {o.note}")
     workloads[:] = [wl for wl in workloads if wl.key not in gone]
+    kueue.job_owners |= jin.walked
     return out
 
 

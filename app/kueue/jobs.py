@@ -169,6 +169,8 @@ class JobInput:
     config_unmodelled: list[str] = field(default_factory=list)
     #: where Kueue's Configuration is in the request ("" without one)
     config_pointer: str = ""
+    #: pointers of the owner objects the ancestor walk read
+    walked: set[str] = field(default_factory=set)
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
@@ -688,6 +690,7 @@ def _ancestor(job: Job, jin: JobInput, enabled: set[tuple[str, str]]) -> tuple[s
         if parent is None:
             return None, (f"its owner {key[1]} {job.namespace}/{ref['name']} is not in the snapshot (Kueue cannot find "
                           "it and creates no Workload)")  # fmt: skip
+        jin.walked.add(parent.pointer)
         if parent.uid != ref.get("uid"):
             return top, ""
         if key in enabled and parent.labels.get(QUEUE_LABEL):

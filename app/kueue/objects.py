@@ -193,6 +193,8 @@ class KueueObjects:
     #: core/v1 LimitRanges: namespace -> [(name, items)] (:mod:`app.kueue.limitrange`)
     limit_ranges: dict[str, list[tuple[str, list[Any]]]] = field(default_factory=dict)
     unmodelled: list[str] = field(default_factory=list)  # warnings: what the objects set that is not modelled
+    #: pointers of the owner objects the batch/v1 Jobs' ancestor walk read (:mod:`app.kueue.jobs`)
+    job_owners: set[str] = field(default_factory=set)
 
 
 # -- Workloads ------------------------------------------------------------------------------
