@@ -923,3 +923,39 @@ def test_owner_objects_read_for_the_ownership_walk_are_not_ignored_objects(clien
     unread = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "other", "namespace": "ml"}, "spec": {}}
     a = post(client, body([], queues() + [j, unread] + owners))
     assert any("ignored objects" in x and "apps/v1 ReplicaSet (1)" in x for x in a["warnings"])
+
+
+@pytest.mark.parametrize(("value", "want"), [
+    pytest.param("not json", "must be a valid JSON array", id="bad JSON"),
+    pytest.param('{"topology": "cloud.com/rack", "size": 2}', "must be a valid JSON array", id="an object"),
+    pytest.param('[{"topology": "cloud.com/rack", "size": 2.5}]', "must be a valid JSON array", id="a fractional size"),
+    pytest.param("[]", "between 1 and 3 entries", id="no layer"),
+    pytest.param("null", "between 1 and 3 entries", id="null"),
+    pytest.param('[{"topology": "a", "size": 8}, {"topology": "b", "size": 4}, {"topology": "c", "size": 2}, '
+                 '{"topology": "d", "size": 1}]', "between 1 and 3 entries", id="four layers"),
+    pytest.param('[{"topology": "cloud.com/block", "size": 4}, {"topology": "cloud.com/rack", "size": 3}]',
+                 "must evenly divide the parent layer size 4", id="non-dividing sizes"),
+    pytest.param('[{"topology": "cloud.com/rack", "size": 0}]', "must be greater than or equal to 1", id="size 0"),
+    pytest.param('[{"topology": "a", "size": 2}, {"Topology": "a", "size": 1}]', "Duplicate value", id="a repeated level"),
+    pytest.param('[{"topology": "cloud.com/rack", "size": 8}]', "must not be greater than pod set count 4", id="too big"),
+])  # fmt: skip
+def test_a_manifests_slice_constraints_annotation_is_validated_as_kueue_does(client, value: str, want: str):
+    j = job("other", 4, uid="")
+    j["spec"]["template"]["metadata"]["annotations"] = {jobs.SLICE_CONSTRAINTS: value}
+    err = problem(client, body([], queues(32) + [j]))
+    assert err["pointer"] == f"/objects/12/spec/template/metadata/annotations/{esc(jobs.SLICE_CONSTRAINTS)}"
+    assert want in err["detail"]
+
+
+def test_valid_slice_constraints_are_accepted_and_warned_as_not_modelled(client):
+    j = job("other", 4, uid="")
+    j["spec"]["template"]["metadata"]["annotations"] = {
+        jobs.SLICE_CONSTRAINTS: '[{"topology": "cloud.com/block", "size": 4}, {"topology": "cloud.com/rack", "size": 2}]'}
+    a = post(client, body([], queues(32) + [j]))
+    assert [w["workload"] for w in a["workloads"]] == [wl_key(j)]
+    assert any("multi-layer slices" in x for x in a["warnings"])
+    existing = job("other", 4)  # an existing Job's bad annotation: Build fails, no Workload
+    existing["spec"]["template"]["metadata"]["annotations"] = {jobs.SLICE_CONSTRAINTS: "[]"}
+    a = post(client, body([], queues(32) + [job("train", 1), existing]))
+    assert any("ml/other: no Workload: its template's topology annotations do not parse (topology constraints must "
+               "contain between 1 and 3 entries: got 0)" in x for x in a["warnings"])  # fmt: skip

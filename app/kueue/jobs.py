@@ -253,6 +253,44 @@ def go_parse_bool(s: str) -> tuple[bool | None, str]:
     return None, f"strconv.ParseBool: parsing {json.dumps(s)}: invalid syntax"
 
 
+def go_slice_constraints(raw: str) -> list[tuple[str, int]] | None:
+    """``json.Unmarshal`` of the multi-layer slice annotation into
+    ``[]PodsetSliceRequiredTopologyConstraint``: [(topology, size)], or None on any error
+    (``null`` is an empty list; a ``null`` entry or field keeps its zero value; keys match
+    the fields case-insensitively, the last one winning; ``size`` must be a whole number in
+    int32)."""
+
+    def reject(_: str) -> Any:
+        raise ValueError("not JSON")
+
+    try:
+        v = json.loads(raw, parse_constant=reject)
+    except ValueError:
+        return None
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        return None
+    out = []
+    for e in v:
+        topology, size = "", 0
+        if e is not None and not isinstance(e, dict):
+            return None
+        for k, x in (e or {}).items():
+            if x is None:
+                continue
+            if k.casefold() == "topology":
+                if not isinstance(x, str):
+                    return None
+                topology = x
+            elif k.casefold() == "size":
+                if isinstance(x, bool) or not isinstance(x, int) or not -(2**31) <= x < 2**31:
+                    return None
+                size = x
+        out.append((topology, size))
+    return out
+
+
 def go_parse_int32(s: str) -> int | None:
     """``strconv.ParseInt(s, 10, 32)``: None on any error."""
     if not _GO_INT.fullmatch(s):
@@ -568,17 +606,70 @@ def _tas_errors(job: Job) -> list[InputError]:
                                f"'{ANN_SLICE_LEVEL}' is specified", job.ptr(*path), job.ident))  # fmt: skip
     if ANN_SLICE_LEVEL not in ann and size is not None:
         errs.append(_forbidden(job, *at(ANN_SLICE_SIZE), f"may not be set when '{ANN_SLICE_LEVEL}' is not specified"))
+    errs.extend(_constraints_errors(job, ann))
     if errs:
         return errs
     if job.elastic:
         for key, mode in ((ANN_REQUIRED, "required"), (ANN_PREFERRED, "preferred")):
             if key in ann:
                 return [_forbidden(job, *at(key), f"{mode} topology is not supported with elastic jobs")]
+    out = []  # ValidateSliceSizeAnnotationUpperBound
     if size is not None:
         v = go_parse_int32(size)
         if v is not None and v > job.pods_count:
-            return [_invalid(job, *at(ANN_SLICE_SIZE), size, f"must not be greater than pod set count {job.pods_count}")]
-    return []
+            out.append(_invalid(job, *at(ANN_SLICE_SIZE), size, f"must not be greater than pod set count {job.pods_count}"))
+    layers = go_slice_constraints(ann[SLICE_CONSTRAINTS]) if SLICE_CONSTRAINTS in ann else None
+    if layers and layers[0][1] > job.pods_count:
+        out.append(_invalid(job, *at(SLICE_CONSTRAINTS), layers[0][1], f"must not be greater than pod set count {job.pods_count}"))
+    return out
+
+
+def _constraints_errors(job: Job, ann: dict[str, str]) -> list[InputError]:
+    """``validateSliceRequiredTopologyConstraintsAnnotation`` (``TASMultiLayerTopology`` is on
+    by default): not beside the two-level slice annotations or a group name, a JSON array of
+    1 to 3 layers, each a label-key topology (unique) and a size of at least 1 that divides
+    the layer above. Go's JSON decoder's own message is not reproduced."""
+    raw = ann.get(SLICE_CONSTRAINTS)
+    if raw is None:
+        return []
+    base = ("spec", "template", "metadata", "annotations", SLICE_CONSTRAINTS)
+    fp = f"spec.template.metadata.annotations[{SLICE_CONSTRAINTS}]"
+    errs = []
+    for key in (ANN_SLICE_LEVEL, ANN_SLICE_SIZE):
+        if key in ann:
+            errs.append(_forbidden(job, base, fp, f"may not be set when '{key}' is specified"))
+    if ANN_GROUP in ann:
+        errs.append(_forbidden(job, base[:-1] + (ANN_GROUP,), f"spec.template.metadata.annotations[{ANN_GROUP}]",
+                               f"may not be set when '{SLICE_CONSTRAINTS}' is specified"))  # fmt: skip
+    layers = go_slice_constraints(raw)
+    if layers is None:
+        return errs + [_invalid(job, base, fp, raw, "must be a valid JSON array of {topology, size} (Go's json.Unmarshal "
+                                "fails on it)")]  # fmt: skip
+    if not 1 <= len(layers) <= 3:
+        return errs + [_invalid(job, base, fp, raw, "topology constraints must contain between 1 and 3 entries")]
+    for i, (topology, size) in enumerate(layers):
+        errs.extend(_invalid(job, base, f"{fp}[{i}].topology", topology, e) for e in label_key_errors(topology))
+        if size < 1:
+            errs.append(_invalid(job, base, f"{fp}[{i}].size", size, "must be greater than or equal to 1"))
+    seen: dict[str, int] = {}
+    for i, (topology, _) in enumerate(layers):
+        if topology in seen:
+            errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}[{i}].topology: Duplicate value: "
+                                   f"{json.dumps(f'{topology} (also at index {seen[topology]})')}", job.ptr(*base),
+                                   job.ident))  # fmt: skip
+        else:
+            seen[topology] = i
+    for i in range(len(layers) - 1):
+        parent, child = layers[i][1], layers[i + 1][1]
+        if child > 0 and _go_rem(parent, child) != 0:
+            errs.append(_invalid(job, base, f"{fp}[{i + 1}].size", child, f"must evenly divide the parent layer size {parent}"))
+    return errs
+
+
+def _go_rem(a: int, b: int) -> int:
+    """Go's ``%`` (truncated: the sign of the dividend)."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
 
 
 # -- the Workload --------------------------------------------------------------------------------
@@ -877,7 +968,8 @@ def topology_request(job: Job) -> tuple[TopologyRequest | None, str]:
     tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
     ann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
     ann = {k: v for k, v in ann.items() if isinstance(v, str)}
-    if not any(k in ann for k in (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE)):
+    if not any(k in ann for k in (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE,
+                                  SLICE_CONSTRAINTS)):  # fmt: skip
         return None, ""
 
     def at(key: str) -> str:
@@ -894,7 +986,13 @@ def topology_request(job: Job) -> tuple[TopologyRequest | None, str]:
         if flag is None:
             return None, err
         tr.unconstrained = flag
-    if ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
+    if SLICE_CONSTRAINTS in ann:  # (TASMultiLayerTopology is on by default; the layers are not modelled)
+        layers = go_slice_constraints(ann[SLICE_CONSTRAINTS])
+        if layers is None:
+            return None, "failed to parse multi-layer topology constraints annotation"
+        if not 1 <= len(layers) <= 3:
+            return None, f"topology constraints must contain between 1 and 3 entries: got {len(layers)}"
+    elif ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
         size = go_parse_int32(ann[ANN_SLICE_SIZE])
         if size is None:
             return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: invalid syntax or out of range"
