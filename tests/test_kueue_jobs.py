@@ -959,3 +959,13 @@ def test_valid_slice_constraints_are_accepted_and_warned_as_not_modelled(client)
     a = post(client, body([], queues(32) + [job("train", 1), existing]))
     assert any("ml/other: no Workload: its template's topology annotations do not parse (topology constraints must "
                "contain between 1 and 3 entries: got 0)" in x for x in a["warnings"])  # fmt: skip
+
+
+def test_all_webhook_errors_are_listed_as_kueue_aggregates_them(client):
+    j = job("train", 4, uid="", labels={Q: "Team A"}, annotations={MIN: "abc"})
+    r = client.post("/v1/admissions", json=body([], queues() + [j]))
+    assert r.status_code == 422
+    errs = r.json()["errors"]
+    assert [e["pointer"] for e in errs] == [f"/objects/12/metadata/labels/{esc(Q)}",
+                                            f"/objects/12/metadata/annotations/{esc(MIN)}"]  # fmt: skip
+    assert r.json()["detail"].endswith(errs[0]["detail"]) and all(e["object"]["kind"] == "Job" for e in errs)

@@ -475,10 +475,12 @@ def prebuilt_name(job: Job) -> tuple[str, str]:
 
 
 def validate(job: Job) -> None:
-    """The job webhook's ``validateCreate`` (also every update's checks of the new object):
-    the first error, at its field."""
-    for err in validation_errors(job):
-        raise err
+    """The job webhook's ``validateCreate``: Kueue aggregates its field errors, so the 422
+    lists them all (``errors``, in Kueue's order); its ``detail`` is the first's."""
+    errs = validation_errors(job)
+    if errs:
+        first = errs[0]
+        raise InputError(first.detail, first.pointer, first.obj, more=errs[1:])
 
 
 def _meta_field(job: Job, where: str, key: str) -> tuple[tuple[tuple[str, ...], str], str | None]:
