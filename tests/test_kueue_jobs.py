@@ -969,3 +969,11 @@ def test_all_webhook_errors_are_listed_as_kueue_aggregates_them(client):
     assert [e["pointer"] for e in errs] == [f"/objects/12/metadata/labels/{esc(Q)}",
                                             f"/objects/12/metadata/annotations/{esc(MIN)}"]  # fmt: skip
     assert r.json()["detail"].endswith(errs[0]["detail"]) and all(e["object"]["kind"] == "Job" for e in errs)
+
+
+def test_a_nil_value_in_a_webhook_message_is_gos_null(client):
+    # completions unset (a nil *int32), parallelism 2: field.Invalid renders the nil pointer as JSON
+    j = job("train", 2, uid="", indexed=True, annotations={jobs.COMPLETIONS_EQUAL: "true"})
+    err = problem(client, body([], queues() + [j]))
+    assert err["pointer"] == "/objects/12/spec/completions"
+    assert "spec.completions: Invalid value: null: should be equal to parallelism" in err["detail"]

@@ -457,7 +457,8 @@ def _controller(refs: Any) -> dict | None:
 
 # -- the validating webhook -------------------------------------------------------------------
 def _invalid(job: Job, path: tuple[str | int, ...], field_path: str, value: Any, detail: str) -> InputError:
-    shown = json.dumps(value) if isinstance(value, str) else str(value)
+    # field.Error's ErrorBody: a string %q, a number %v, anything else (a nil pointer) as JSON: null
+    shown = json.dumps(value) if isinstance(value, str) or value is None else str(value)
     return InputError(f"Kueue's Job webhook rejects it: {field_path}: Invalid value: {shown}: {detail}", job.ptr(*path),
                       job.ident)  # fmt: skip
 
