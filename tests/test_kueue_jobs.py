@@ -977,3 +977,13 @@ def test_a_nil_value_in_a_webhook_message_is_gos_null(client):
     err = problem(client, body([], queues() + [j]))
     assert err["pointer"] == "/objects/12/spec/completions"
     assert "spec.completions: Invalid value: null: should be equal to parallelism" in err["detail"]
+
+
+def test_owner_references_the_api_server_refuses_are_422s(client):
+    parent = jobset("js", "uid-js")
+    parent["metadata"]["ownerReferences"] = 5
+    err = problem(client, body([], queues() + [owned_by_jobset(job("t", 1)), parent]))
+    assert err["pointer"] == "/objects/13/metadata/ownerReferences"
+    j = owned_by_jobset(job("t", 1))
+    j["metadata"]["ownerReferences"][0]["uid"] = ""  # ValidateOwnerReferences: uid required
+    assert problem(client, body([], queues() + [j]))["pointer"] == "/objects/12/metadata/ownerReferences/0/uid"

@@ -148,7 +148,7 @@ class Owner:
 
     uid: str
     labels: dict[str, str]
-    refs: list[Any]
+    refs: Any  # metadata.ownerReferences as given (check_refs reads them)
     #: where the object is in the request (its ownerReferences are checked when the walk reads them)
     pointer: str = ""
 
@@ -196,7 +196,7 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
     if (av, kind) in KNOWN_OWNERS:
         ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else "default"
         labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-        refs = meta.get("ownerReferences") if isinstance(meta.get("ownerReferences"), list) else []
+        refs = meta.get("ownerReferences")  # (checked when the walk reads them: check_refs)
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
         key = (av, kind, ns or "default", meta["name"])
         if key in jin.owners:
@@ -413,8 +413,7 @@ def read_job(o: dict, ptr: str) -> Job:
     mode = r.string(spec, "completionMode", sp, ident, default="NonIndexed")
     if mode not in ("NonIndexed", "Indexed"):
         raise InputError("completionMode must be NonIndexed or Indexed", join_pointer(sp, "completionMode"), ident)
-    refs = r.lst(meta, "ownerReferences", mp, ident)
-    check_refs(refs, join_pointer(mp, "ownerReferences"), ident)
+    refs = check_refs(meta, ptr, ident)
     return Job(
         namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
         labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
@@ -430,21 +429,13 @@ def read_job(o: dict, ptr: str) -> Job:
     )  # fmt: skip
 
 
-def check_refs(refs: Any, rp: str, ident: dict[str, str]) -> None:
-    """What the API server requires of ``metadata.ownerReferences`` that the walk reads: a
-    list of objects whose ``apiVersion``, ``kind``, ``name`` and ``uid`` are strings and
-    ``controller`` a boolean (a 422 at the field otherwise)."""
-    if refs is None:
-        return
-    if not isinstance(refs, list):
-        raise InputError("'ownerReferences' must be an array", rp, ident)
-    for i, ref in enumerate(refs):
-        ip = join_pointer(rp, i)
-        if not isinstance(ref, dict):
-            raise InputError("an ownerReference must be an object", ip, ident)
-        for key in ("apiVersion", "kind", "name", "uid"):
-            r.string(ref, key, ip, ident)
-        r.boolean(ref, "controller", ip, ident)
+def check_refs(meta: dict, ptr: str, ident: dict[str, str]) -> list[Any]:
+    """The object's ``metadata.ownerReferences`` as the API server holds them
+    (:func:`app.ingest.pgcontroller.owner_references`: a 422 at the field for what its
+    validation refuses); ``ptr`` is the object's pointer."""
+    from app.ingest.pgcontroller import owner_references
+
+    return owner_references(meta, ptr, ident)
 
 
 def _controller(refs: Any) -> dict | None:
@@ -740,9 +731,7 @@ def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict],
         ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
         key = f"{ns}/{meta['name']}"
         by_name[key] = o
-        refs = meta.get("ownerReferences")
-        check_refs(refs, join_pointer(ptr, "metadata", "ownerReferences"),
-                   {"kind": "Workload", "namespace": ns, "name": meta["name"]})  # fmt: skip
+        refs = check_refs(meta, ptr, {"kind": "Workload", "namespace": ns, "name": meta["name"]})
         for ref in refs if isinstance(refs, list) else ():
             if isinstance(ref, dict) and ref.get("apiVersion") == API_VERSION and ref.get("kind") == KIND \
                     and isinstance(ref.get("name"), str):  # fmt: skip
@@ -789,7 +778,7 @@ def _ancestor(job: Job, jin: JobInput, enabled: set[tuple[str, str]]) -> tuple[s
             return top, ""
         if key in enabled and parent.labels.get(QUEUE_LABEL):
             top = f"{key[1]} {job.namespace}/{ref['name']}"
-        check_refs(parent.refs, join_pointer(parent.pointer, "metadata", "ownerReferences"),
+        check_refs({"ownerReferences": parent.refs}, parent.pointer,
                    {"kind": str(key[1]), "namespace": job.namespace, "name": ref["name"]})  # fmt: skip
         refs, uid = parent.refs, parent.uid
         if len(seen) > OWNERS_CHAIN_LIMIT:
