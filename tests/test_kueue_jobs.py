@@ -987,3 +987,13 @@ def test_owner_references_the_api_server_refuses_are_422s(client):
     j = owned_by_jobset(job("t", 1))
     j["metadata"]["ownerReferences"][0]["uid"] = ""  # ValidateOwnerReferences: uid required
     assert problem(client, body([], queues() + [j]))["pointer"] == "/objects/12/metadata/ownerReferences/0/uid"
+
+
+def test_a_workload_naming_the_job_without_a_controller_reference_fails_kueues_reconcile(client):
+    w = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1)
+    w["metadata"]["ownerReferences"][0]["controller"] = False
+    a = post(client, body([w], queues() + [job("train", 1)]))
+    assert [x["workload"] for x in a["workloads"]] == ["ml/job-train-old"]  # answered as itself, not the Job's
+    assert a["workloads"][0]["owner"] is None
+    assert any("ml/train: no Workload: its Workload ml/job-train-old names it in an ownerReference but has no "
+               "controller reference" in x for x in a["warnings"])  # fmt: skip

@@ -838,6 +838,12 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
                                   "finishes one out of sync with it): answered as it is")  # fmt: skip
         return res
     owned = sorted(by_owner.get(job.key, []))
+    for key in owned:
+        meta = by_name[key].get("metadata")
+        if _controller(meta.get("ownerReferences") if isinstance(meta, dict) else None) is None:
+            res.note = (f"its Workload {key} names it in an ownerReference but has no controller reference: Kueue's "
+                        "EquivalentToWorkload dereferences the nil controller and the reconcile fails")  # fmt: skip
+            return res
     if owned and job.finished:  # the reconciler finishes its Workload (the others deleted as not matching)
         for key in owned:
             res.drop[key] = f"Kueue finishes or deletes it, as its Job {job.key} has finished (Complete or Failed)"
