@@ -49,11 +49,14 @@ class InputError(Exception):
         status: int | None = None,
         kind: str | None = None,
         title: str | None = None,
+        more: list[InputError] | None = None,
     ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.pointer = pointer
         self.obj = obj
+        #: further errors found with this one (a webhook that aggregates its field errors): listed after it in ``errors``
+        self.more = list(more or [])
         if status is not None:
             self.status = status
         if kind is not None:
@@ -61,16 +64,19 @@ class InputError(Exception):
         if title is not None:
             self.title = title
 
-    def problem(self) -> dict[str, Any]:
+    def entry(self) -> dict[str, Any]:
         err: dict[str, Any] = {"pointer": self.pointer, "detail": self.detail}
         if self.obj:
             err["object"] = self.obj
+        return err
+
+    def problem(self) -> dict[str, Any]:
         return {
             "type": PROBLEM_BASE + self.kind,
             "title": self.title,
             "status": self.status,
             "detail": self.detail if not self.obj else f"{describe(self.obj)}: {self.detail}",
-            "errors": [err],
+            "errors": [self.entry()] + [e.entry() for e in self.more],
         }
 
 

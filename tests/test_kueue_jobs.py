@@ -144,7 +144,10 @@ SLICE, SIZE = jobs.ANN_SLICE_LEVEL, jobs.ANN_SLICE_SIZE
                  (None, None, "cloud.com/block", 1), id="with slice-only topology"),
 ])  # fmt: skip
 def test_TestPodSets(job: dict, count: int, min_count: int | None, topology: tuple | None) -> None:
-    ps = jobs.pod_set(read(job))
+    j = read(job)
+    topology_request, err = jobs.topology_request(j)
+    assert not err
+    ps = jobs.pod_set(j, topology=topology_request)
     assert (ps.name, ps.count, ps.min_count) == ("main", count, min_count)
     tr = ps.topology
     got = None if tr is None else (tr.required, tr.preferred, tr.slice_level, tr.slice_size)
@@ -158,7 +161,10 @@ def test_TestPodSets(job: dict, count: int, min_count: int | None, topology: tup
 ])  # fmt: skip
 def test_TestPodSets_half_a_slice_is_a_job_the_webhook_rejects(annotations: dict[str, str]) -> None:
     # PodSets() alone drops the half slice; Kueue's webhook refuses such a Job first
-    assert jobs.validation_errors(read(make_job(parallelism=3, pod_annotations=annotations)))
+    j = read(make_job(parallelism=3, pod_annotations=annotations))
+    assert jobs.validation_errors(j)
+    tr, err = jobs.topology_request(j)
+    assert not err and tr is not None and (tr.slice_level, tr.slice_size) == (None, None)
 
 
 def test_TestCleanLabels() -> None:
@@ -495,11 +501,22 @@ def test_template_priority_class_gives_the_priority(client):
     assert one(post(client, body([], queues() + [priority_class("team", 77), j])), wl_key(j))["priority"] == 77
 
 
-def test_a_job_without_creation_timestamp_queues_as_created_now(client):
-    # equal priority, quota for one: the Job created earlier goes first; the undated one is created at options.now
+def test_a_constructed_workload_is_created_now_and_queues_by_its_jobs_creation(client):
+    # Kueue creates the Workload when its reconciler runs (options.now): a snapshot Workload created after the Job
+    # but before now goes first
+    from tests.test_admissions import pod_set, workload
+    older = workload("older-wl", pod_set(count=2), version="v1beta2")  # created 11:00
+    b = body([older], queues(16) + [job("train", 2)])  # the Job created 10:00
+    b.setdefault("options", {})["now"] = "2026-11-23T12:00:00Z"
+    assert reasons(post(client, b)) == {"ml/older-wl": "Admitted", wl_key(job("train", 2)): "InsufficientQuota"}
+    # equal priority, quota for one, both constructed (created now): the Job created earlier goes first, whatever
+    # the names; a Job without a creationTimestamp counts as created at options.now
     dated, undated = job("b-dated", 2), job("a-undated", 2, created=None)
     assert reasons(post(client, body([], queues(16) + [undated, dated]))) == {
         wl_key(dated): "Admitted", wl_key(undated): "InsufficientQuota"}
+    early, late = job("z-early", 2, created="2026-11-23T09:00:00Z"), job("a-late", 2)
+    assert reasons(post(client, body([], queues(16) + [late, early]))) == {
+        wl_key(early): "Admitted", wl_key(late): "InsufficientQuota"}
 
 
 def test_a_job_without_queue_name_gets_no_workload_and_is_named(client):
@@ -563,10 +580,11 @@ def test_a_prebuilt_workload_label_answers_through_that_workload(client):
 
 
 def test_webhook_rejections_are_422_at_the_field(client):
-    err = problem(client, body([], queues() + [job("train", 4, annotations={MIN: "4"})]))
+    # (a manifest: a Job with a uid passed the webhook when it was created)
+    err = problem(client, body([], queues() + [job("train", 4, uid="", annotations={MIN: "4"})]))
     assert err["pointer"] == f"/objects/12/metadata/annotations/{esc(MIN)}"
     assert "should be between 0 and 3" in err["detail"] and err["object"]["kind"] == "Job"
-    err = problem(client, body([], queues() + [job("train", 1, labels={Q: "Team A"})]))
+    err = problem(client, body([], queues() + [job("train", 1, uid="", labels={Q: "Team A"})]))
     assert err["pointer"] == f"/objects/12/metadata/labels/{esc(Q)}" and RFC in err["detail"]
 
 
@@ -702,3 +720,280 @@ def test_the_ancestor_walk_stops_at_kueues_depth_limit_and_at_cycles(client):
     assert [w["workload"] for w in post(client, body([], queues() + [j] + chain(j, 10)))["workloads"]] == [wl_key(j)]
     assert "nest deeper than 10" in problem(client, body([], queues() + [j] + chain(j, 11)))["detail"]
     assert "form a cycle" in problem(client, body([], queues() + [j] + chain(j, 3, cycle=True)))["detail"]
+
+
+# -- review fixes ---------------------------------------------------------------------------------
+JOBSET = ("jobset.x-k8s.io/v1alpha2", "JobSet")
+
+
+def jobset(name: str, uid: str, **meta: Any) -> dict[str, Any]:
+    return {"apiVersion": JOBSET[0], "kind": JOBSET[1], "metadata": {"name": name, "namespace": "ml", "uid": uid, **meta},
+            "spec": {}}  # fmt: skip
+
+
+def owned_by_jobset(j: dict[str, Any], name: str = "js", uid: str = "uid-js") -> dict[str, Any]:
+    j["metadata"]["ownerReferences"] = [{"apiVersion": JOBSET[0], "kind": JOBSET[1], "name": name, "uid": uid,
+                                         "controller": True}]  # fmt: skip
+    return j
+
+
+def test_values_that_are_not_strings_are_422s_not_crashes(client):
+    err = problem(client, body([], queues() + [job("t", 1), {"apiVersion": [], "kind": "X", "metadata": {"name": "a"}}]))
+    assert err["pointer"].endswith("/apiVersion") and "every object needs a string 'apiVersion'" in err["detail"]
+    err = problem(client, body([], queues() + [job("t", 1), {"apiVersion": "v1", "kind": {}, "metadata": {"name": "a"}}]))
+    assert err["pointer"].endswith("/kind") and "every object needs a string 'kind'" in err["detail"]
+    for bad in ([], {}):
+        j = owned_by_jobset(job("t", 1))
+        j["metadata"]["ownerReferences"][0]["apiVersion"] = bad
+        assert problem(client, body([], queues() + [j]))["pointer"].endswith("/metadata/ownerReferences/0/apiVersion")
+    j = owned_by_jobset(job("t", 1, uid=""))  # a manifest: the webhook's defaulting reads its controller
+    j["metadata"]["ownerReferences"][0]["kind"] = []
+    assert problem(client, body([], queues() + [j]))["pointer"].endswith("/metadata/ownerReferences/0/kind")
+    parent = jobset("js", "uid-js", ownerReferences=[{"apiVersion": [], "kind": "A", "name": "b", "uid": "c",
+                                                       "controller": True}])  # fmt: skip
+    err = problem(client, body([], queues() + [owned_by_jobset(job("t", 1)), parent]))
+    assert err["pointer"].endswith("/metadata/ownerReferences/0/apiVersion") and err["object"]["kind"] == "JobSet"
+    from tests.test_admissions import pod_set, workload
+    pre = workload("pre", pod_set(count=1), version="v1beta2")
+    pre["metadata"]["ownerReferences"] = 5
+    err = problem(client, body([pre], queues() + [job("t", 1, annotations={jobs.PREBUILT: "pre"})]))
+    assert err["pointer"] == "/workloads/0/metadata/ownerReferences"
+
+
+def test_two_owner_objects_of_one_name_or_two_configurations_are_a_422_in_any_order(client):
+    j = owned_by_jobset(job("t", 1))
+    a, b = jobset("js", "uid-js", labels={Q: "lq"}), jobset("js", "uid-other")
+    for objs in ([a, b], [b, a]):
+        err = problem(client, body([], queues() + [j] + objs))
+        assert err["pointer"] == "/objects/14/metadata/name" and "duplicate JobSet ml/js" in err["detail"]
+    cfg = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration"}
+    only_pod = {**cfg, "integrations": {"frameworks": ["pod"]}}
+    for objs in ([cfg, only_pod], [only_pod, cfg]):
+        err = problem(client, body([], queues() + [job("t", 1)] + objs))
+        assert err["pointer"] == "/objects/14/metadata/name" and "duplicate Kueue Configuration" in err["detail"]
+
+
+def admitted_workload(name: str, owner: str, owner_uid: str, count: int, admitted: int, **extra: Any) -> dict[str, Any]:
+    """The Workload of the Job ``owner``, quota reserved and admitted for ``admitted`` pods."""
+    from tests.test_admissions import pod_set, workload
+    w = workload(name, pod_set(count=count, **extra), version="v1beta2")
+    w["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": owner, "uid": owner_uid,
+                                         "controller": True}]  # fmt: skip
+    at = "2026-11-23T10:00:00Z"
+    w["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
+        {"name": "main", "count": admitted, "flavors": {"nvidia.com/gpu": "f", "cpu": "f"}}]}, "conditions": [
+        {"type": t, "status": "True", "reason": t, "message": "", "lastTransitionTime": at} for t in ("QuotaReserved", "Admitted")]}
+    return w
+
+
+def test_the_create_time_webhook_checks_apply_to_manifests_only(client):
+    # Kueue admitted 2 of 4 pods and wrote parallelism 2 into the Job (RunWithPodSetsInfo): min-parallelism 2 is
+    # no longer below the count, but the Job passed the webhook when it was created
+    j = job("train", 2, annotations={jobs.MIN_PARALLELISM: "2"})
+    j["spec"]["suspend"] = False
+    w = admitted_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", 4, 2, minCount=2)
+    a = post(client, body([], queues(32) + [j, w]))
+    assert reasons(a) == {f"ml/{w['metadata']['name']}": "AlreadyAdmitted"}
+    manifest = job("train", 2, uid="", annotations={jobs.MIN_PARALLELISM: "2"})
+    assert problem(client, body([], queues(32) + [manifest]))["pointer"].endswith("job-min-parallelism")
+
+
+def test_the_webhook_checks_every_manifest_job_managed_or_not(client):
+    unmanaged = job("other", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"})
+    del unmanaged["metadata"]["labels"][Q]
+    err = problem(client, body([], queues() + [job("train", 1), unmanaged]))
+    assert err["pointer"].endswith("job-min-parallelism") and "invalid syntax" in err["detail"]
+    empty = job("other", 1, uid="", labels={Q: ""})  # ValidateLabelAsCRDName: "" is no DNS subdomain
+    err = problem(client, body([], queues() + [job("train", 1), empty]))
+    assert err["pointer"].endswith("/metadata/labels/kueue.x-k8s.io~1queue-name")
+    owned = owned_by_jobset(job("other", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"}))
+    err = problem(client, body([], queues() + [job("train", 1), owned, jobset("js", "uid-js", labels={Q: "lq"})]))
+    assert err["pointer"].endswith("job-min-parallelism")
+    skipped = job("other", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"})
+    skipped["metadata"]["namespace"] = "kube-system"  # outside the webhook's namespaceSelector
+    assert reasons(post(client, body([], queues() + [job("train", 1), skipped]))) == {wl_key(job("train", 1)): "Admitted"}
+
+
+def test_frameworks_without_batch_job_leave_every_job_without_a_workload(client):
+    cfg = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "integrations": {"frameworks": ["pod"]}}
+    bad = job("bad", 1, uid="", annotations={jobs.MIN_PARALLELISM: "abc"})  # the webhook is a no-op: no 422
+    err = problem(client, body([], queues() + [cfg, job("train", 1), bad]))
+    assert err["pointer"] == "/workloads" and "do not enable batch/job" in err["detail"]
+    from tests.test_admissions import pod_set, workload
+    a = post(client, body([workload("other", pod_set(count=1), version="v1beta2")], queues() + [cfg, job("train", 1)]))
+    assert reasons(a) == {"ml/other": "Admitted"}
+    assert any("batch/v1 Job ml/train: no Workload: the integrations.frameworks of Kueue's Configuration do not enable "
+               "batch/job" in x for x in a["warnings"])
+
+
+def test_a_jobs_topology_annotations_are_parsed_as_go_parses_them(client):
+    # strconv.ParseBool / ParseInt(…, 10, 32), as tas.go's Build; Kueue checks the slice size's upper bound only
+    for value in ("True", "1", "t"):
+        j = job("other", 1, uid="")
+        j["spec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: value}
+        [w] = post(client, body([], queues(32) + [j]))["workloads"]
+        assert w["admitted"], value
+    for size, count in (("+2", 2), ("2", 3)):  # (3 pods in slices of 2: answered, not a 422)
+        j = job("other", count, uid="")
+        j["spec"]["template"]["metadata"]["annotations"] = {SLICE: "cloud.com/rack", SIZE: size}
+        [w] = post(client, body([], queues(32) + [j]))["workloads"]
+        assert w["workload"] == wl_key(j) and (w["admitted"] or count == 3), (size, count)
+    # a Workload object is still held to the divisibility check
+    from tests.test_admissions import pod_set, workload
+    wl = workload("w", pod_set(count=3, tr={"podSetSliceRequiredTopology": "cloud.com/rack", "podSetSliceSize": 2}))
+    assert "must divide" in problem(client, body([wl], queues(32)))["detail"]
+    # an existing Job (no webhook check) whose annotation does not parse: Kueue cannot build its Workload
+    j = job("other", 1)
+    j["spec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: "yes"}
+    a = post(client, body([], queues(32) + [job("train", 1), j]))
+    assert any("ml/other: no Workload: its template's topology annotations do not parse" in x for x in a["warnings"])
+
+
+def test_a_min_parallelism_that_wraps_as_int32_leaves_the_job_without_a_workload(client):
+    # the webhook compares int32(v) to the count and v to 0: both pass; the Workload CRD refuses minCount < 1
+    for raw, got in (("4294967295", -1), ("4294967296", 0)):
+        j = job("other", 3, uid="", annotations={jobs.MIN_PARALLELISM: raw})
+        a = post(client, body([], queues(32) + [job("train", 1), j]))
+        assert [w["workload"] for w in a["workloads"]] == [wl_key(job("train", 1))]
+        assert any(f"Job ml/other: no Workload: its {jobs.MIN_PARALLELISM} annotation {raw!r} makes minCount {got}" in x
+                   and "Workload CRD (minCount minimum 1)" in x for x in a["warnings"])  # fmt: skip
+    j = job("other", 3, uid="", annotations={jobs.MIN_PARALLELISM: "4294967297"})  # int32: 1
+    assert reasons(post(client, body([], queues(32) + [j]))) == {wl_key(j): "Admitted"}
+
+
+def test_an_existing_workload_is_the_jobs_only_when_equivalent_to_it(client):
+    # FindMatchingWorkloads / EquivalentToWorkload (FinishOrphanedWorkloads on by default)
+    name = jobs.workload_name("train", "uid-old")
+    j = job("train", 2, uid="uid-new")
+    j["spec"]["suspend"] = False
+    stale = admitted_workload(name, "train", "uid-old", 2, 2)  # an earlier Job of that name: Kueue deletes it
+    a = post(client, body([], queues(16) + [j, stale]))
+    assert reasons(a) == {wl_key(j): "Admitted"}
+    assert any(f"Workload ml/{name} (of batch/v1 Job ml/train) is not answered: Kueue deletes it: its controller "
+               "reference has uid 'uid-old'" in x for x in a["warnings"])  # fmt: skip
+    # a suspended Job edited to 3 pods, its pending Workload still asks for 1: Kueue rewrites the Workload's spec
+    mine = owned_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", ns="ml", queue="lq", count=1,
+                          template=job("train", 3)["spec"]["template"])  # fmt: skip
+    a = post(client, body([], queues(32) + [job("train", 3), mine]))
+    [w] = a["workloads"]
+    assert w["workload"] == wl_key(job("train", 3)) and w["admitted"] and w["podSets"][0]["count"] == 3
+    assert any("Kueue rewrites its spec to its suspended Job ml/train's" in x for x in a["warnings"])
+    # a partially admitted running Job (Kueue wrote the admitted 2 into parallelism) matches its Workload of 4
+    run = job("train", 2, annotations={jobs.MIN_PARALLELISM: "2"})
+    run["spec"]["suspend"] = False
+    w4 = admitted_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", 4, 2, minCount=2)
+    assert reasons(post(client, body([], queues(32) + [run, w4]))) == {f"ml/{w4['metadata']['name']}": "AlreadyAdmitted"}
+
+
+def test_a_finished_jobs_workload_is_finished_and_not_answered(client):
+    from tests.test_admissions import pod_set, workload
+    j = job("train", 2)
+    j["spec"]["suspend"] = False
+    j["status"] = {"conditions": [{"type": "Complete", "status": "True"}], "succeeded": 2}
+    w = admitted_workload(jobs.workload_name("train", "uid-train"), "train", "uid-train", 2, 2)
+    other = workload("other", pod_set(count=2), version="v1beta2")
+    a = post(client, body([other], queues(16) + [j, w]))
+    assert reasons(a) == {"ml/other": "Admitted"}  # the finished Workload's quota is free
+    assert any(f"Workload ml/{w['metadata']['name']} (of batch/v1 Job ml/train) is not answered: Kueue finishes" in x
+               for x in a["warnings"])  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["a" * 254, "Job_Upper", "é" * 10, "-a", "a..b"])
+@pytest.mark.parametrize("uid", ["", None])
+def test_a_job_name_that_is_no_dns_subdomain_is_a_422(client, name: str, uid: str | None):
+    j = job("x", 1, uid=uid)
+    j["metadata"]["name"] = name
+    err = problem(client, body([], queues() + [j]))
+    assert err["pointer"] == "/objects/12/metadata/name" and "metadata.name: Invalid value" in err["detail"]
+
+
+def test_a_job_name_of_253_characters_is_valid(client):
+    j = job("x", 1)
+    j["metadata"]["name"] = "a" * 253
+    assert [w["workload"] for w in post(client, body([], queues() + [j]))["workloads"]] == [wl_key(j)]
+
+
+def test_owner_objects_read_for_the_ownership_walk_are_not_ignored_objects(client):
+    j = job("t", 1)
+    owners = chain(j, 2)
+    a = post(client, body([], queues() + [j] + owners))
+    assert not any("ignored objects" in x and "ReplicaSet" in x for x in a["warnings"])
+    assert any("owner objects read only for the ownership walk of batch/v1 Jobs" in x and "apps/v1 ReplicaSet (2)" in x
+               for x in a["warnings"])  # fmt: skip
+    unread = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "other", "namespace": "ml"}, "spec": {}}
+    a = post(client, body([], queues() + [j, unread] + owners))
+    assert any("ignored objects" in x and "apps/v1 ReplicaSet (1)" in x for x in a["warnings"])
+
+
+@pytest.mark.parametrize(("value", "want"), [
+    pytest.param("not json", "must be a valid JSON array", id="bad JSON"),
+    pytest.param('{"topology": "cloud.com/rack", "size": 2}', "must be a valid JSON array", id="an object"),
+    pytest.param('[{"topology": "cloud.com/rack", "size": 2.5}]', "must be a valid JSON array", id="a fractional size"),
+    pytest.param("[]", "between 1 and 3 entries", id="no layer"),
+    pytest.param("null", "between 1 and 3 entries", id="null"),
+    pytest.param('[{"topology": "a", "size": 8}, {"topology": "b", "size": 4}, {"topology": "c", "size": 2}, '
+                 '{"topology": "d", "size": 1}]', "between 1 and 3 entries", id="four layers"),
+    pytest.param('[{"topology": "cloud.com/block", "size": 4}, {"topology": "cloud.com/rack", "size": 3}]',
+                 "must evenly divide the parent layer size 4", id="non-dividing sizes"),
+    pytest.param('[{"topology": "cloud.com/rack", "size": 0}]', "must be greater than or equal to 1", id="size 0"),
+    pytest.param('[{"topology": "a", "size": 2}, {"Topology": "a", "size": 1}]', "Duplicate value", id="a repeated level"),
+    pytest.param('[{"topology": "cloud.com/rack", "size": 8}]', "must not be greater than pod set count 4", id="too big"),
+])  # fmt: skip
+def test_a_manifests_slice_constraints_annotation_is_validated_as_kueue_does(client, value: str, want: str):
+    j = job("other", 4, uid="")
+    j["spec"]["template"]["metadata"]["annotations"] = {jobs.SLICE_CONSTRAINTS: value}
+    err = problem(client, body([], queues(32) + [j]))
+    assert err["pointer"] == f"/objects/12/spec/template/metadata/annotations/{esc(jobs.SLICE_CONSTRAINTS)}"
+    assert want in err["detail"]
+
+
+def test_valid_slice_constraints_are_accepted_and_warned_as_not_modelled(client):
+    j = job("other", 4, uid="")
+    j["spec"]["template"]["metadata"]["annotations"] = {
+        jobs.SLICE_CONSTRAINTS: '[{"topology": "cloud.com/block", "size": 4}, {"topology": "cloud.com/rack", "size": 2}]'}
+    a = post(client, body([], queues(32) + [j]))
+    assert [w["workload"] for w in a["workloads"]] == [wl_key(j)]
+    assert any("multi-layer slices" in x for x in a["warnings"])
+    existing = job("other", 4)  # an existing Job's bad annotation: Build fails, no Workload
+    existing["spec"]["template"]["metadata"]["annotations"] = {jobs.SLICE_CONSTRAINTS: "[]"}
+    a = post(client, body([], queues(32) + [job("train", 1), existing]))
+    assert any("ml/other: no Workload: its template's topology annotations do not parse (topology constraints must "
+               "contain between 1 and 3 entries: got 0)" in x for x in a["warnings"])  # fmt: skip
+
+
+def test_all_webhook_errors_are_listed_as_kueue_aggregates_them(client):
+    j = job("train", 4, uid="", labels={Q: "Team A"}, annotations={MIN: "abc"})
+    r = client.post("/v1/admissions", json=body([], queues() + [j]))
+    assert r.status_code == 422
+    errs = r.json()["errors"]
+    assert [e["pointer"] for e in errs] == [f"/objects/12/metadata/labels/{esc(Q)}",
+                                            f"/objects/12/metadata/annotations/{esc(MIN)}"]  # fmt: skip
+    assert r.json()["detail"].endswith(errs[0]["detail"]) and all(e["object"]["kind"] == "Job" for e in errs)
+
+
+def test_a_nil_value_in_a_webhook_message_is_gos_null(client):
+    # completions unset (a nil *int32), parallelism 2: field.Invalid renders the nil pointer as JSON
+    j = job("train", 2, uid="", indexed=True, annotations={jobs.COMPLETIONS_EQUAL: "true"})
+    err = problem(client, body([], queues() + [j]))
+    assert err["pointer"] == "/objects/12/spec/completions"
+    assert "spec.completions: Invalid value: null: should be equal to parallelism" in err["detail"]
+
+
+def test_owner_references_the_api_server_refuses_are_422s(client):
+    parent = jobset("js", "uid-js")
+    parent["metadata"]["ownerReferences"] = 5
+    err = problem(client, body([], queues() + [owned_by_jobset(job("t", 1)), parent]))
+    assert err["pointer"] == "/objects/13/metadata/ownerReferences"
+    j = owned_by_jobset(job("t", 1))
+    j["metadata"]["ownerReferences"][0]["uid"] = ""  # ValidateOwnerReferences: uid required
+    assert problem(client, body([], queues() + [j]))["pointer"] == "/objects/12/metadata/ownerReferences/0/uid"
+
+
+def test_a_workload_naming_the_job_without_a_controller_reference_fails_kueues_reconcile(client):
+    w = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1)
+    w["metadata"]["ownerReferences"][0]["controller"] = False
+    a = post(client, body([w], queues() + [job("train", 1)]))
+    assert [x["workload"] for x in a["workloads"]] == ["ml/job-train-old"]  # answered as itself, not the Job's
+    assert a["workloads"][0]["owner"] is None
+    assert any("ml/train: no Workload: its Workload ml/job-train-old names it in an ownerReference but has no "
+               "controller reference" in x for x in a["warnings"])  # fmt: skip

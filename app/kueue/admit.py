@@ -103,9 +103,19 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         kueue.unmodelled.append(f"{len(unlabelled)} batch/v1 Job(s) have no {jobs.QUEUE_LABEL} label (e.g. "
                                 f"{unlabelled[0]}): Kueue does not manage them, no Workload")  # fmt: skip
     out = []
+    gone: set[str] = set()
     for o in outcomes:
         kueue.unmodelled.extend(o.unmodelled)
-        if o.workload is not None:
+        for key, why in sorted(o.drop.items()):
+            if key in by_key:
+                gone.add(key)
+                kueue.unmodelled.append(f"Workload {key} (of batch/v1 Job {o.job.key}) is not answered: {why}")
+        if o.workload is not None and o.replaces in by_key:
+            old = by_key[o.replaces]  # Kueue rewrites its spec: metadata and activation stay
+            o.workload.created, o.workload.uid, o.workload.active, o.workload.tie = old.created, old.uid, old.active, ()
+            gone.add(o.replaces)
+            out.append(o.workload)
+        elif o.workload is not None:
             out.append(o.workload)
         elif o.existing in by_key:
             wl = by_key[o.existing]
@@ -116,6 +126,8 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                 wl.queue_name = o.queue_change
         elif not o.note.startswith("it has no "):
             kueue.unmodelled.append(f"batch/v1 Job {o.job.key}: no Workload: {o.note}")
+    workloads[:] = [wl for wl in workloads if wl.key not in gone]
+    kueue.job_owners |= jin.walked
     return out
 
 

@@ -12,7 +12,9 @@ no ancestor manages it: its controller ``ownerReferences`` are walked up (at mos
 (``isKnownOwner``; apps/v1 ReplicaSet too); an owner the snapshot lacks stops Kueue (no
 Workload), one whose uid differs from the reference ends the walk, and an owner of an
 *enabled* integration (``integrations.frameworks`` of Kueue's Configuration, default
-``batch/job`` only) with a queue-name is the ancestor whose Workload holds the Job. Not
+``batch/job`` only) with a queue-name is the ancestor whose Workload holds the Job. With
+``batch/job`` not among the enabled frameworks, Kueue runs no reconciler for Jobs (and a
+no-op webhook): no Job gets a Workload, each is named in a warning. Not
 managed either: a Job being deleted, in a namespace outside the default
 ``managedJobsNamespaceSelector`` (``kube-system``, ``kueue-system``) or missing from the
 snapshot's Namespaces (when it has any), a finished Job (``Complete`` / ``Failed``), and a
@@ -21,24 +23,34 @@ Job with active pods and no Workload (Kueue suspends it and waits).
 **Its Workload.** A prebuilt one (``kueue.x-k8s.io/prebuilt-workload-name`` annotation,
 else label: ``WorkloadIdentifierAnnotations`` is on by default), else a Workload of the
 snapshot with an ownerReference to the Job (``batch/v1`` ``Job`` and its name, the index
-Kueue looks them up by): the Job is answered through it. Otherwise Kueue's
+Kueue looks them up by) that is equivalent to it (:func:`_not_equivalent`): the Job is
+answered through it. The Job's other Workloads Kueue deletes (out of the answer), but a
+suspended Job's pending one, whose spec Kueue rewrites to the Job's (answered so); a
+finished Job's Workloads are finished (out of the answer). Otherwise Kueue's
 ``ConstructWorkload``: named by :func:`workload_name`, in the Job's namespace, labelled
 ``kueue.x-k8s.io/job-uid`` (when the uid is a valid label value), ``spec.queueName`` from
 the label, one podSet ``main`` of ``count`` = min(parallelism (default 1), completions),
 ``minCount`` from the ``kueue.x-k8s.io/job-min-parallelism`` annotation (partial admission
-is on by default), the Job's pod template without the labels the Job controller manages
+is on by default; an int32 of it: below 1 or above the count, the Workload CRD refuses the
+create and there is no Workload), the Job's pod template without the labels the Job controller manages
 (``batch.kubernetes.io/job-name`` kept) and its topology annotations; priority from the
 ``kueue.x-k8s.io/priority-class`` label (a WorkloadPriorityClass), else the template's
 ``priorityClassName`` (a PriorityClass), else the lowest global default PriorityClass,
-else 0. A class the snapshot lacks: Kueue does not create the Workload. Created at the
-Job's ``creationTimestamp`` (``options.now`` without one, as a Workload without one).
+else 0. A class the snapshot lacks: Kueue does not create the Workload. Created at
+``options.now`` (Kueue creates it when its reconciler runs; the API server dates it): it
+queues behind the snapshot's older Workloads, and constructed Workloads among themselves in
+the order of their Jobs' ``creationTimestamp`` (``options.now`` without one), then
+namespace/name.
 
 **Webhook.** A Job without ``metadata.uid`` is a manifest not yet created: the mutating
 webhook's defaults apply (the ``kueue.x-k8s.io/queue-name: default`` label when the
 namespace has a LocalQueue ``default``; the ``kueue.x-k8s.io/priority-class: default``
-label when a WorkloadPriorityClass ``default`` exists). Every managed Job passes the
-validating webhook's checks (``ValidateJobOnCreate``, partial admission, completions equal
-to parallelism, the TAS annotations): a failure is a 422 at the field with Kueue's reason.
+label when a WorkloadPriorityClass ``default`` exists). Every manifest outside
+``kube-system`` / ``kueue-system``, managed or not, passes the validating webhook's checks
+(``JobWebhook.ValidateCreate``: ``ValidateJobOnCreate``, partial admission, completions
+equal to parallelism, the TAS annotations) before anything else: a failure is a 422 at the
+field with Kueue's reason. A Job with a uid passed them when created (Kueue rewrites its
+``spec.parallelism`` under partial admission): they are not run again.
 """
 
 from __future__ import annotations
@@ -55,7 +67,7 @@ from app.ingest import reader as r
 from app.ingest.kube import metadata
 from app.kueue import limitrange
 from app.kueue.objects import (ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
-                               ClassRef, PodSet, Workload, _pod_set)
+                               ClassRef, PodSet, TopologyRequest, Workload, _pod_set)
 
 API_VERSION, KIND = "batch/v1", "Job"
 GROUP = "batch"
@@ -136,7 +148,9 @@ class Owner:
 
     uid: str
     labels: dict[str, str]
-    refs: list[Any]
+    refs: Any  # metadata.ownerReferences as given (check_refs reads them)
+    #: where the object is in the request (its ownerReferences are checked when the walk reads them)
+    pointer: str = ""
 
 
 @dataclass(slots=True)
@@ -153,6 +167,10 @@ class JobInput:
     frameworks: tuple[str, ...] | None = None
     #: Configuration fields of the job integrations this model does not read
     config_unmodelled: list[str] = field(default_factory=list)
+    #: where Kueue's Configuration is in the request ("" without one)
+    config_pointer: str = ""
+    #: pointers of the owner objects the ancestor walk read
+    walked: set[str] = field(default_factory=set)
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
@@ -160,6 +178,8 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
     (counted in ``consumed``: no longer an ignored object), Kueue's Configuration, and
     owner candidates and PriorityClasses (which other readers consume)."""
     av, kind = o.get("apiVersion"), o.get("kind")
+    if not isinstance(av, str) or not isinstance(kind, str):
+        return  # (the snapshot's reader refuses it: every object needs a string apiVersion and kind)
     if av == API_VERSION and kind == KIND:
         jin.jobs.append((o, ptr))
         consumed[f"{av} {kind}"] = consumed.get(f"{av} {kind}", 0) + 1
@@ -176,9 +196,13 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
     if (av, kind) in KNOWN_OWNERS:
         ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else "default"
         labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-        refs = meta.get("ownerReferences") if isinstance(meta.get("ownerReferences"), list) else []
+        refs = meta.get("ownerReferences")  # (checked when the walk reads them: check_refs)
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
-        jin.owners[(str(av), str(kind), ns or "default", meta["name"])] = Owner(uid, labels, refs)
+        key = (av, kind, ns or "default", meta["name"])
+        if key in jin.owners:
+            raise InputError(f"duplicate {kind} {key[2]}/{key[3]}", join_pointer(ptr, "metadata", "name"),
+                             {"kind": kind, "namespace": key[2], "name": key[3]})  # fmt: skip
+        jin.owners[key] = Owner(uid, labels, refs, ptr)
 
 
 def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
@@ -186,6 +210,10 @@ def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
     read; the others that change which Jobs Kueue manages or what their Workloads hold are
     named (the defaults are modelled)."""
     ident = {"kind": "Configuration", "name": "kueue-manager"}
+    if jin.config_pointer:
+        raise InputError(f"duplicate Kueue Configuration (the first is {jin.config_pointer}): Kueue reads one",
+                         join_pointer(ptr, "metadata", "name"), ident)  # fmt: skip
+    jin.config_pointer = ptr
     integ = o.get("integrations")
     if integ is not None:
         ip = join_pointer(ptr, "integrations")
@@ -223,6 +251,44 @@ def go_parse_bool(s: str) -> tuple[bool | None, str]:
     if s in _GO_FALSE:
         return False, ""
     return None, f"strconv.ParseBool: parsing {json.dumps(s)}: invalid syntax"
+
+
+def go_slice_constraints(raw: str) -> list[tuple[str, int]] | None:
+    """``json.Unmarshal`` of the multi-layer slice annotation into
+    ``[]PodsetSliceRequiredTopologyConstraint``: [(topology, size)], or None on any error
+    (``null`` is an empty list; a ``null`` entry or field keeps its zero value; keys match
+    the fields case-insensitively, the last one winning; ``size`` must be a whole number in
+    int32)."""
+
+    def reject(_: str) -> Any:
+        raise ValueError("not JSON")
+
+    try:
+        v = json.loads(raw, parse_constant=reject)
+    except ValueError:
+        return None
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        return None
+    out = []
+    for e in v:
+        topology, size = "", 0
+        if e is not None and not isinstance(e, dict):
+            return None
+        for k, x in (e or {}).items():
+            if x is None:
+                continue
+            if k.casefold() == "topology":
+                if not isinstance(x, str):
+                    return None
+                topology = x
+            elif k.casefold() == "size":
+                if isinstance(x, bool) or not isinstance(x, int) or not -(2**31) <= x < 2**31:
+                    return None
+                size = x
+        out.append((topology, size))
+    return out
 
 
 def go_parse_int32(s: str) -> int | None:
@@ -334,6 +400,9 @@ class Job:
 def read_job(o: dict, ptr: str) -> Job:
     meta, ident, ns, name = metadata(o, ptr, KIND, namespaced=True)
     mp = join_pointer(ptr, "metadata")
+    if bad := dns1123_subdomain_errors(name):  # the API server holds no Job of another name
+        raise InputError(f"metadata.name: Invalid value: {json.dumps(name)}: {'; '.join(bad)}", join_pointer(mp, "name"),
+                         ident)  # fmt: skip
     spec = r.obj(o, "spec", ptr, ident, required=True)
     sp = join_pointer(ptr, "spec")
     status = r.obj(o, "status", ptr, ident)
@@ -344,10 +413,7 @@ def read_job(o: dict, ptr: str) -> Job:
     mode = r.string(spec, "completionMode", sp, ident, default="NonIndexed")
     if mode not in ("NonIndexed", "Indexed"):
         raise InputError("completionMode must be NonIndexed or Indexed", join_pointer(sp, "completionMode"), ident)
-    refs = r.lst(meta, "ownerReferences", mp, ident)
-    for i, ref in enumerate(refs):
-        if not isinstance(ref, dict):
-            raise InputError("an ownerReference must be an object", join_pointer(mp, "ownerReferences", i), ident)
+    refs = check_refs(meta, ptr, ident)
     return Job(
         namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
         labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
@@ -363,14 +429,27 @@ def read_job(o: dict, ptr: str) -> Job:
     )  # fmt: skip
 
 
-def _controller(refs: list[Any]) -> dict | None:
-    """``metav1.GetControllerOf``: the ownerReference with ``controller: true``."""
+def check_refs(meta: dict, ptr: str, ident: dict[str, str]) -> list[Any]:
+    """The object's ``metadata.ownerReferences`` as the API server holds them
+    (:func:`app.ingest.pgcontroller.owner_references`: a 422 at the field for what its
+    validation refuses); ``ptr`` is the object's pointer."""
+    from app.ingest.pgcontroller import owner_references
+
+    return owner_references(meta, ptr, ident)
+
+
+def _controller(refs: Any) -> dict | None:
+    """``metav1.GetControllerOf``: the ownerReference with ``controller: true`` (None when
+    ``refs`` is not a list)."""
+    if not isinstance(refs, list):
+        return None
     return next((x for x in refs if isinstance(x, dict) and x.get("controller") is True), None)
 
 
 # -- the validating webhook -------------------------------------------------------------------
 def _invalid(job: Job, path: tuple[str | int, ...], field_path: str, value: Any, detail: str) -> InputError:
-    shown = json.dumps(value) if isinstance(value, str) else str(value)
+    # field.Error's ErrorBody: a string %q, a number %v, anything else (a nil pointer) as JSON: null
+    shown = json.dumps(value) if isinstance(value, str) or value is None else str(value)
     return InputError(f"Kueue's Job webhook rejects it: {field_path}: Invalid value: {shown}: {detail}", job.ptr(*path),
                       job.ident)  # fmt: skip
 
@@ -388,10 +467,12 @@ def prebuilt_name(job: Job) -> tuple[str, str]:
 
 
 def validate(job: Job) -> None:
-    """The job webhook's ``validateCreate`` (also every update's checks of the new object):
-    the first error, at its field."""
-    for err in validation_errors(job):
-        raise err
+    """The job webhook's ``validateCreate``: Kueue aggregates its field errors, so the 422
+    lists them all (``errors``, in Kueue's order); its ``detail`` is the first's."""
+    errs = validation_errors(job)
+    if errs:
+        first = errs[0]
+        raise InputError(first.detail, first.pointer, first.obj, more=errs[1:])
 
 
 def _meta_field(job: Job, where: str, key: str) -> tuple[tuple[tuple[str, ...], str], str | None]:
@@ -519,17 +600,70 @@ def _tas_errors(job: Job) -> list[InputError]:
                                f"'{ANN_SLICE_LEVEL}' is specified", job.ptr(*path), job.ident))  # fmt: skip
     if ANN_SLICE_LEVEL not in ann and size is not None:
         errs.append(_forbidden(job, *at(ANN_SLICE_SIZE), f"may not be set when '{ANN_SLICE_LEVEL}' is not specified"))
+    errs.extend(_constraints_errors(job, ann))
     if errs:
         return errs
     if job.elastic:
         for key, mode in ((ANN_REQUIRED, "required"), (ANN_PREFERRED, "preferred")):
             if key in ann:
                 return [_forbidden(job, *at(key), f"{mode} topology is not supported with elastic jobs")]
+    out = []  # ValidateSliceSizeAnnotationUpperBound
     if size is not None:
         v = go_parse_int32(size)
         if v is not None and v > job.pods_count:
-            return [_invalid(job, *at(ANN_SLICE_SIZE), size, f"must not be greater than pod set count {job.pods_count}")]
-    return []
+            out.append(_invalid(job, *at(ANN_SLICE_SIZE), size, f"must not be greater than pod set count {job.pods_count}"))
+    layers = go_slice_constraints(ann[SLICE_CONSTRAINTS]) if SLICE_CONSTRAINTS in ann else None
+    if layers and layers[0][1] > job.pods_count:
+        out.append(_invalid(job, *at(SLICE_CONSTRAINTS), layers[0][1], f"must not be greater than pod set count {job.pods_count}"))
+    return out
+
+
+def _constraints_errors(job: Job, ann: dict[str, str]) -> list[InputError]:
+    """``validateSliceRequiredTopologyConstraintsAnnotation`` (``TASMultiLayerTopology`` is on
+    by default): not beside the two-level slice annotations or a group name, a JSON array of
+    1 to 3 layers, each a label-key topology (unique) and a size of at least 1 that divides
+    the layer above. Go's JSON decoder's own message is not reproduced."""
+    raw = ann.get(SLICE_CONSTRAINTS)
+    if raw is None:
+        return []
+    base = ("spec", "template", "metadata", "annotations", SLICE_CONSTRAINTS)
+    fp = f"spec.template.metadata.annotations[{SLICE_CONSTRAINTS}]"
+    errs = []
+    for key in (ANN_SLICE_LEVEL, ANN_SLICE_SIZE):
+        if key in ann:
+            errs.append(_forbidden(job, base, fp, f"may not be set when '{key}' is specified"))
+    if ANN_GROUP in ann:
+        errs.append(_forbidden(job, base[:-1] + (ANN_GROUP,), f"spec.template.metadata.annotations[{ANN_GROUP}]",
+                               f"may not be set when '{SLICE_CONSTRAINTS}' is specified"))  # fmt: skip
+    layers = go_slice_constraints(raw)
+    if layers is None:
+        return errs + [_invalid(job, base, fp, raw, "must be a valid JSON array of {topology, size} (Go's json.Unmarshal "
+                                "fails on it)")]  # fmt: skip
+    if not 1 <= len(layers) <= 3:
+        return errs + [_invalid(job, base, fp, raw, "topology constraints must contain between 1 and 3 entries")]
+    for i, (topology, size) in enumerate(layers):
+        errs.extend(_invalid(job, base, f"{fp}[{i}].topology", topology, e) for e in label_key_errors(topology))
+        if size < 1:
+            errs.append(_invalid(job, base, f"{fp}[{i}].size", size, "must be greater than or equal to 1"))
+    seen: dict[str, int] = {}
+    for i, (topology, _) in enumerate(layers):
+        if topology in seen:
+            errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}[{i}].topology: Duplicate value: "
+                                   f"{json.dumps(f'{topology} (also at index {seen[topology]})')}", job.ptr(*base),
+                                   job.ident))  # fmt: skip
+        else:
+            seen[topology] = i
+    for i in range(len(layers) - 1):
+        parent, child = layers[i][1], layers[i + 1][1]
+        if child > 0 and _go_rem(parent, child) != 0:
+            errs.append(_invalid(job, base, f"{fp}[{i + 1}].size", child, f"must evenly divide the parent layer size {parent}"))
+    return errs
+
+
+def _go_rem(a: int, b: int) -> int:
+    """Go's ``%`` (truncated: the sign of the dividend)."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
 
 
 # -- the Workload --------------------------------------------------------------------------------
@@ -545,6 +679,11 @@ class Outcome:
     queue_change: str = ""
     note: str = ""
     unmodelled: list[str] = field(default_factory=list)
+    #: Workloads of the snapshot Kueue deletes or finishes for this Job: key -> why (out of the answer)
+    drop: dict[str, str] = field(default_factory=dict)
+    #: the key of the snapshot's Workload whose spec Kueue rewrites to ``workload``'s
+    #: (``updateWorkloadToMatchJob``); "" when ``workload`` is a new one
+    replaces: str = ""
 
 
 def owner_ref(job: Job, constructed: bool) -> dict[str, Any]:
@@ -566,6 +705,11 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
     by_name, by_owner = _workload_index(workloads)
     enabled = {FRAMEWORKS[f] for f in (jin.frameworks or DEFAULT_FRAMEWORKS) if f in FRAMEWORKS}
     out = []
+    if (API_VERSION, KIND) not in enabled:
+        # setupControllers: a framework not enabled gets no reconciler and a no-op webhook
+        why = ("the integrations.frameworks of Kueue's Configuration do not enable batch/job: Kueue runs no reconciler "
+               "(and a no-op webhook) for Jobs")  # fmt: skip
+        return [Outcome(job, note=why) for job in sorted(jobs, key=lambda j: j.key)]
     for job in sorted(jobs, key=lambda j: j.key):
         if not job.uid:  # a manifest: the mutating webhook's defaults on CREATE
             _default(job, local_queues, wpcs, enabled)
@@ -576,17 +720,18 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
 
 def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict], dict[str, list[str]]]:
     """(ns/name -> Workload object, ns/job-name -> keys of the Workloads with an
-    ownerReference to that batch/v1 Job)."""
+    ownerReference to that batch/v1 Job); ownerReferences the API server would refuse are a
+    422 (:func:`check_refs`)."""
     by_name: dict[str, dict] = {}
     by_owner: dict[str, list[str]] = {}
-    for o, _ in workloads:
+    for o, ptr in workloads:
         meta = o.get("metadata")
         if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
             continue  # (read_workload reports it)
         ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
         key = f"{ns}/{meta['name']}"
         by_name[key] = o
-        refs = meta.get("ownerReferences")
+        refs = check_refs(meta, ptr, {"kind": "Workload", "namespace": ns, "name": meta["name"]})
         for ref in refs if isinstance(refs, list) else ():
             if isinstance(ref, dict) and ref.get("apiVersion") == API_VERSION and ref.get("kind") == KIND \
                     and isinstance(ref.get("name"), str):  # fmt: skip
@@ -628,10 +773,13 @@ def _ancestor(job: Job, jin: JobInput, enabled: set[tuple[str, str]]) -> tuple[s
         if parent is None:
             return None, (f"its owner {key[1]} {job.namespace}/{ref['name']} is not in the snapshot (Kueue cannot find "
                           "it and creates no Workload)")  # fmt: skip
+        jin.walked.add(parent.pointer)
         if parent.uid != ref.get("uid"):
             return top, ""
         if key in enabled and parent.labels.get(QUEUE_LABEL):
             top = f"{key[1]} {job.namespace}/{ref['name']}"
+        check_refs({"ownerReferences": parent.refs}, parent.pointer,
+                   {"kind": str(key[1]), "namespace": job.namespace, "name": ref["name"]})  # fmt: skip
         refs, uid = parent.refs, parent.uid
         if len(seen) > OWNERS_CHAIN_LIMIT:
             return None, f"its owners nest deeper than {OWNERS_CHAIN_LIMIT} (Kueue stops: JobNestingTooDeep)"
@@ -643,6 +791,11 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
              wpcs: dict[str, int], limits: dict[str, limitrange.Summary],
              runtime_classes: dict[str, dict[str, str] | None]) -> Outcome:  # fmt: skip
     res = Outcome(job)
+    if not job.uid and job.namespace not in UNMANAGED_NAMESPACES:
+        # a manifest: Kueue's validating webhook runs on every Job CREATE outside kube-system and
+        # kueue-system (JobWebhook.ValidateCreate), managed or not; a Job with a uid passed it
+        # when created (and Kueue itself rewrites spec.parallelism under partial admission)
+        validate(job)
     if job.deleting:
         res.note = "it is being deleted (Kueue only finalizes it)"
         return res
@@ -664,29 +817,60 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if not queue:
         res.note = f"it has no {QUEUE_LABEL} label (Kueue does not manage it)"
         return res
-    validate(job)
     prebuilt, _ = prebuilt_name(job)
     if prebuilt:
         key = f"{job.namespace}/{prebuilt}"
         wl = by_name.get(key)
-        ctl = _controller(wl.get("metadata", {}).get("ownerReferences") or []) if wl is not None else None
+        wmeta = wl.get("metadata") if wl is not None else None
+        ctl = _controller(wmeta.get("ownerReferences")) if isinstance(wmeta, dict) else None
         if wl is None:
             res.note = (f"its prebuilt Workload {key} is not in the snapshot (Kueue keeps the Job stopped: "
                         "prebuilt workload not found)")  # fmt: skip
         elif ctl is not None and ctl.get("uid") != job.uid:
             res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
+        elif job.finished:
+            res.drop[key] = f"Kueue finishes it, as its Job {job.key} has finished (Complete or Failed)"
+            res.note = "it has finished (Complete or Failed): Kueue finishes its Workload"
         else:
             res.existing = key
             res.queue_change = _queue_change(job, wl, queue)
+            res.unmodelled.append(f"Job {job.key}: its prebuilt Workload {key} is not compared with the Job (Kueue "
+                                  "finishes one out of sync with it): answered as it is")  # fmt: skip
         return res
     owned = sorted(by_owner.get(job.key, []))
-    if owned:
-        res.existing = owned[0]
-        res.queue_change = _queue_change(job, by_name[owned[0]], queue)
-        if len(owned) > 1:
-            res.unmodelled.append(f"Job {job.key} has {len(owned)} Workloads ({', '.join(owned)}): Kueue keeps the one "
-                                  f"equivalent to the Job and deletes the others; answered through {owned[0]}")  # fmt: skip
+    for key in owned:
+        meta = by_name[key].get("metadata")
+        if _controller(meta.get("ownerReferences") if isinstance(meta, dict) else None) is None:
+            res.note = (f"its Workload {key} names it in an ownerReference but has no controller reference: Kueue's "
+                        "EquivalentToWorkload dereferences the nil controller and the reconcile fails")  # fmt: skip
+            return res
+    if owned and job.finished:  # the reconciler finishes its Workload (the others deleted as not matching)
+        for key in owned:
+            res.drop[key] = f"Kueue finishes or deletes it, as its Job {job.key} has finished (Complete or Failed)"
+        res.note = "it has finished (Complete or Failed): Kueue finishes its Workload"
         return res
+    match, update = "", ""
+    for key in owned:  # FindMatchingWorkloads, in name order (as the API lists them)
+        why = _not_equivalent(job, by_name[key])
+        if not why and not match:
+            match = key
+            continue
+        res.drop[key] = f"Kueue deletes it: {why or 'another Workload of the Job matches it'}"
+        if not match and not update and why and "uid" not in why and job.suspended and not _quota_reserved(by_name[key]):
+            update = key  # (one owned by an earlier Job of this name loses its owner: the garbage collector takes it)
+    if match:
+        res.existing = match
+        res.queue_change = _queue_change(job, by_name[match], queue)
+        res.unmodelled.append(f"Job {job.key}: its Workload {match} is compared with the Job by podSet counts only (not "
+                              "the pod templates Kueue also compares)")  # fmt: skip
+        return res
+    if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
+        why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
+        res.replaces = update
+        res.unmodelled.append(f"Workload {update}: Kueue rewrites its spec to its suspended Job {job.key}'s ({why}): "
+                              "answered with the spec Kueue constructs")  # fmt: skip
+        return _construct(job, update.split("/", 1)[1], res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
+                          limits=limits, runtime_classes=runtime_classes)  # fmt: skip
     if job.finished:
         res.note = "it has finished (Complete or Failed): Kueue creates no Workload for it"
         return res
@@ -695,12 +879,57 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
                     "end before creating its Workload")  # fmt: skip
         return res
     name = workload_name(job.name, job.uid, extra=str(job.generation) if job.elastic else "")
-    if f"{job.namespace}/{name}" in by_name:
+    if f"{job.namespace}/{name}" in by_name and f"{job.namespace}/{name}" not in res.drop:
         res.note = (f"the snapshot has a Workload named {job.namespace}/{name} that is not the Job's (Kueue's create "
                     "fails: AlreadyExists)")  # fmt: skip
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _quota_reserved(wl: dict) -> bool:
+    """``HasQuotaReservation``: the ``QuotaReserved`` condition is True."""
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "True" for c in conds)
+
+
+def _not_equivalent(job: Job, wl: dict) -> str:
+    """``EquivalentToWorkload`` (``FinishOrphanedWorkloads`` on by default): why the Workload
+    is not the Job's, "" when it is. Its controller must name the Job and carry its uid; the
+    podSets compare by count and minCount (``ComparePodSets``; the pod templates are not
+    compared here), against the admitted counts while quota is reserved
+    (``expectedRunningPodSets``: a podSet with minCount runs its assignment's count), and
+    for a suspended Job also against the spec."""
+    meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
+    ctl = _controller(meta.get("ownerReferences"))
+    if ctl is None or ctl.get("name") != job.name:
+        return f"its controller is not the Job {job.key}"
+    if ctl.get("uid") != job.uid:
+        return (f"its controller reference has uid {ctl.get('uid')!r}, not the Job's {job.uid!r} (a Workload of an "
+                "earlier Job of that name)")  # fmt: skip
+    if job.elastic:
+        return ""  # (workload slices: not compared)
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    pod_sets = spec.get("podSets") if isinstance(spec.get("podSets"), list) else []
+    if len(pod_sets) != 1 or not isinstance(pod_sets[0], dict):
+        return f"it has {len(pod_sets)} podSets, the Job makes 1"
+    ps = pod_sets[0]
+    want = (job.pods_count, job.min_pods_count)
+    have = (ps.get("count", 1), ps.get("minCount"))
+    if _quota_reserved(wl):
+        status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+        adm = status.get("admission") if isinstance(status.get("admission"), dict) else {}
+        psas = adm.get("podSetAssignments") if isinstance(adm.get("podSetAssignments"), list) else []
+        psa = next((a for a in psas if isinstance(a, dict) and a.get("name") == ps.get("name", "main")), None)
+        if psa is not None:
+            running = (psa.get("count", have[0]) if have[1] is not None else have[0], have[1])
+            if running == want or (job.suspended and have == want):
+                return ""
+            return f"its podSet runs count {running[0]} (minCount {running[1]}), the Job makes {want[0]} ({want[1]})"
+    if have == want:
+        return ""
+    return f"its podSet has count {have[0]} (minCount {have[1]}), the Job makes {want[0]} ({want[1]})"
 
 
 def _queue_change(job: Job, wl: dict, queue: str) -> str:
@@ -727,16 +956,61 @@ def _clean_template(template: dict) -> dict:
     return t
 
 
+def topology_request(job: Job) -> tuple[TopologyRequest | None, str]:
+    """``NewPodSetTopologyRequest(template).PodIndexLabel(...).Build()`` as Go parses the
+    template's annotations: (the request, or None when no topology or slice annotation is
+    set; Build's error, "" without one). Required, else preferred, else unconstrained
+    (``strconv.ParseBool``); a slice layer only when both its level and its size are set (size
+    by ``strconv.ParseInt(s, 10, 32)``); a group name only beside required / preferred. The
+    webhook's checks (a manifest's) and the Workload CRD's bound on the size are not here."""
+    tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
+    ann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
+    ann = {k: v for k, v in ann.items() if isinstance(v, str)}
+    if not any(k in ann for k in (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE,
+                                  SLICE_CONSTRAINTS)):  # fmt: skip
+        return None, ""
+
+    def at(key: str) -> str:
+        return job.ptr("spec", "template", "metadata", "annotations", key)
+
+    tr = TopologyRequest(required_ptr=at(ANN_REQUIRED), preferred_ptr=at(ANN_PREFERRED),
+                         slice_level_ptr=at(ANN_SLICE_LEVEL), slice_size_ptr=at(ANN_SLICE_SIZE))  # fmt: skip
+    if ANN_REQUIRED in ann:
+        tr.required = ann[ANN_REQUIRED] or None
+    elif ANN_PREFERRED in ann:
+        tr.preferred = ann[ANN_PREFERRED] or None
+    elif ANN_UNCONSTRAINED in ann:
+        flag, err = go_parse_bool(ann[ANN_UNCONSTRAINED])
+        if flag is None:
+            return None, err
+        tr.unconstrained = flag
+    if SLICE_CONSTRAINTS in ann:  # (TASMultiLayerTopology is on by default; the layers are not modelled)
+        layers = go_slice_constraints(ann[SLICE_CONSTRAINTS])
+        if layers is None:
+            return None, "failed to parse multi-layer topology constraints annotation"
+        if not 1 <= len(layers) <= 3:
+            return None, f"topology constraints must contain between 1 and 3 entries: got {len(layers)}"
+    elif ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
+        size = go_parse_int32(ann[ANN_SLICE_SIZE])
+        if size is None:
+            return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: invalid syntax or out of range"
+        tr.slice_level, tr.slice_size = ann[ANN_SLICE_LEVEL] or None, size
+    if ANN_GROUP in ann and (ANN_REQUIRED in ann or ANN_PREFERRED in ann):
+        tr.group = ann[ANN_GROUP] or None
+    return tr, ""
+
+
 def pod_set(job: Job, summary: limitrange.Summary | None = None,
-            runtime_classes: dict[str, dict[str, str] | None] | None = None) -> PodSet:
+            runtime_classes: dict[str, dict[str, str] | None] | None = None,
+            topology: TopologyRequest | None = None) -> PodSet:  # fmt: skip
     """``PodSets()``: one podSet ``main``, ``count`` = :attr:`Job.pods_count`, ``minCount``
-    from the min-parallelism annotation, the cleaned template, whose annotations give the
-    topology request (Kueue's ``NewPodSetTopologyRequest``); read as a Workload's podSet is
-    (LimitRange defaults, pod overhead), each field at its place in the Job."""
+    from the min-parallelism annotation, the cleaned template, and ``topology`` (from
+    :func:`topology_request`); read as a Workload's podSet is (LimitRange defaults, pod
+    overhead), each field at its place in the Job."""
     raw: dict[str, Any] = {"name": "main", "count": job.pods_count, "template": _clean_template(job.template)}
     if job.min_pods_count is not None:
         raw["minCount"] = job.min_pods_count
-    return _pod_set(raw, job.ptr("spec"), job.ident, summary, runtime_classes)
+    return _pod_set(raw, job.ptr("spec"), job.ident, summary, runtime_classes, topology=topology)
 
 
 def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str, int], pcs: dict[str, tuple[int, bool]],
@@ -765,11 +1039,29 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         priority = defaults[0][0] if defaults else 0
         if defaults:
             ref = ClassRef(defaults[0][1], "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
-    ps = pod_set(job, limits.get(job.namespace), runtime_classes)
-    created = (r.timestamp(job.created_raw, job.ptr("metadata", "creationTimestamp"), job.ident)
-               if job.created_raw is not None else now)  # fmt: skip
+    min_count = job.min_pods_count
+    if min_count is not None and not 1 <= min_count <= job.pods_count:
+        # minPodsCount is int32(Atoi(...)): the webhook passes "4294967295" (-1 as int32), the CRD does not
+        rule = "minimum 1" if min_count < 1 else f"at most its count {job.pods_count}"
+        res.note = (f"its {MIN_PARALLELISM} annotation {job.annotations[MIN_PARALLELISM]!r} makes minCount {min_count} "
+                    f"(an int32): the Workload CRD (minCount {rule}) refuses Kueue's create")  # fmt: skip
+        return res
+    topology, err = topology_request(job)
+    if err:
+        res.note = f"its template's topology annotations do not parse ({err}): Kueue cannot build its Workload"
+        return res
+    if topology is not None and topology.slice_size is not None and topology.slice_size < 1:
+        res.note = (f"its {ANN_SLICE_SIZE} annotation is {topology.slice_size}: the Workload CRD (podSetSliceSize "
+                    "minimum 1) refuses Kueue's create")  # fmt: skip
+        return res
+    ps = pod_set(job, limits.get(job.namespace), runtime_classes, topology)
+    # Kueue creates the Workload when its reconciler runs: the API server dates it then (options.now);
+    # constructed Workloads of one date queue in the order of their Jobs' creation
+    job_created = (r.timestamp(job.created_raw, job.ptr("metadata", "creationTimestamp"), job.ident)
+                   if job.created_raw is not None else now)  # fmt: skip
     res.workload = Workload(
-        version="v1beta2", namespace=job.namespace, name=name, uid="", created=created,
+        version="v1beta2", namespace=job.namespace, name=name, uid="", created=now,
+        tie=(job_created, job.namespace, job.name),
         queue_name=job.labels[QUEUE_LABEL], priority=priority, priority_class=ref, active=True, admitted=False,
         pod_sets=[ps], admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
     )  # fmt: skip

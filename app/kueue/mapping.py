@@ -125,6 +125,15 @@ class Admissions:
     def extend(self, d: Draft, options: Options) -> str | None:
         self.notes.extend(self.kueue.unmodelled)
         d.unignore(self.kueue.consumed)  # Kueue kinds read here are not "ignored"
+        walked: dict[str, int] = {}  # owner objects the Jobs' ancestor walk read, that no other reader did
+        for label, _, p in d.unread_objects:
+            if p in self.kueue.job_owners:
+                walked[label] = walked.get(label, 0) + 1
+        if walked:
+            d.unignore(walked)
+            kinds = ", ".join(f"{k} ({n})" for k, n in sorted(walked.items()))
+            self.notes.append(f"owner objects read only for the ownership walk of batch/v1 Jobs (Kueue's "
+                              f"FindAncestorJobManagedByKueue): {kinds}; their other fields are not modelled")  # fmt: skip
         classes = {name: value for name, value in BUILTIN_PRIORITY_CLASSES.items()}
         default: int | None = None
         for pc, _, _ in d.priority_classes:
@@ -216,7 +225,7 @@ class Admissions:
                 continue
             ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
             shapes = [quota.PodSetShape(ps.name, dict(ps.request), ps.count, ps.minimum) for ps in wl.pod_sets]
-            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes))
+            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes, tie=wl.tie))
             by_key[plan.key] = plan
         for key, verdict in quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing).items():
             plan = by_key[key]

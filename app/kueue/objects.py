@@ -133,6 +133,10 @@ class Workload:
     checks: dict[str, str] = field(default_factory=dict)
     #: the batch/v1 Job it is Kueue's Workload for (:func:`app.kueue.jobs.owner_ref`), None for others
     owner: dict[str, Any] | None = None
+    #: what breaks a tie of ``created`` before the key in queue order: () for Workloads of the
+    #: snapshot; for one constructed for a Job (created at ``options.now``, when Kueue's
+    #: reconciler runs), the Job's (creationTimestamp, namespace, name)
+    tie: tuple[Any, ...] = ()
 
     @property
     def key(self) -> str:
@@ -189,6 +193,8 @@ class KueueObjects:
     #: core/v1 LimitRanges: namespace -> [(name, items)] (:mod:`app.kueue.limitrange`)
     limit_ranges: dict[str, list[tuple[str, list[Any]]]] = field(default_factory=dict)
     unmodelled: list[str] = field(default_factory=list)  # warnings: what the objects set that is not modelled
+    #: pointers of the owner objects the batch/v1 Jobs' ancestor walk read (:mod:`app.kueue.jobs`)
+    job_owners: set[str] = field(default_factory=set)
 
 
 # -- Workloads ------------------------------------------------------------------------------
@@ -340,8 +346,16 @@ def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> Clas
     return ClassRef(name, kind, join_pointer(sp, "priorityClassName"))
 
 
+_FROM_RAW: Any = object()
+
+
 def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summary | None = None,
-             runtime_classes: dict[str, dict[str, str] | None] | None = None) -> PodSet:
+             runtime_classes: dict[str, dict[str, str] | None] | None = None, *,
+             topology: TopologyRequest | None = _FROM_RAW) -> PodSet:  # fmt: skip
+    """A Workload's podSet. ``topology``: the podSet's topology request as its maker built it
+    (a constructed Workload, :func:`app.kueue.jobs.pod_set`): taken as it is, neither read
+    from ``raw`` nor held to the slice-size-divides-count check of Workload objects."""
+    given = topology is not _FROM_RAW
     if not isinstance(raw, dict):
         raise InputError("a podSet must be an object", pp, ident)
     name = r.string(raw, "name", pp, ident, default="main")
@@ -366,7 +380,9 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     if summary:
         spec = limitrange.adjust(spec, summary)
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
-    if "topologyRequest" in raw and raw["topologyRequest"] is not None:
+    if given:
+        pass
+    elif "topologyRequest" in raw and raw["topologyRequest"] is not None:
         topology = _topology_request(raw["topologyRequest"], join_pointer(pp, "topologyRequest"), ident)
     else:
         topology = _from_annotations(annotations, join_pointer(tmp, "annotations"), ident)
@@ -388,7 +404,8 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     )
     if summary:
         ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, _index(pp)))
-    _check_slices(ps, ident)
+    if not given:
+        _check_slices(ps, ident)
     return ps
 
 

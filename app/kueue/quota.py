@@ -400,6 +400,8 @@ class Entry:
     #: where the last attempt's flavor search stopped, (podSet, resource) -> index (``LastAssignment``)
     resume: dict[tuple[str, str], int] = field(default_factory=dict)
     retries: int = 0
+    #: breaks a tie of ``created`` before the key (:attr:`app.kueue.objects.Workload.tie`)
+    tie: tuple = ()
 
     def requests(self, counts: list[int] | None = None) -> list[tuple[str, dict[str, int]]]:
         """(podSet, requests × count) at ``counts`` (default: the full counts)."""
@@ -604,7 +606,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     heads and chooses victims); None: classical."""
     cycle = Cycle(tree, holders or [], fair)
     pending: dict[str, list[Entry]] = {}
-    for e in sorted(entries, key=lambda e: (-e.priority, e.created, e.key)):
+    for e in sorted(entries, key=lambda e: (-e.priority, e.created, e.tie, e.key)):
         pending.setdefault(e.queue, []).append(e)
     out: dict[str, Verdict] = {}
     blocked: set[str] = set()
@@ -628,7 +630,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         nominated = []
         for e in heads:
             asg, targets = cycle.nominate(e)
-            nominated.append(((asg.borrowing, -e.priority, e.created, e.key), e, asg, targets))
+            nominated.append(((asg.borrowing, -e.priority, e.created, e.tie, e.key), e, asg, targets))
         reserved: list[tuple[Node, FR, int]] = []
         for _, e, asg, targets in _processing_order(nominated, cycle):
             node = tree.queues[e.queue]
