@@ -27,26 +27,15 @@ filter, and the card(s) a pod takes.
 
 from __future__ import annotations
 
-import re
-
 from app.devices.quantity import u64, value
+from app.ingest.gostrconv import div
+from app.ingest.gostrconv import parse_int as go_atoi  # (strconv.Atoi on a 64-bit machine)
 
 DEVICE_NAME = "GpuShare"
 GPU_MEMORY = "volcano.sh/gpu-memory"
 GPU_NUMBER = "volcano.sh/gpu-number"
 GPU_INDEX = "volcano.sh/gpu-index"
 UNHEALTHY_IDS = "volcano.sh/gpu-unhealthy-ids"
-
-_ATOI = re.compile(r"[+-]?[0-9]+")
-_INT64 = 2**63
-
-
-def go_atoi(s: str) -> int | None:
-    """``strconv.Atoi`` on a 64-bit machine: None where Go returns an error."""
-    if not _ATOI.fullmatch(s) or len(s.lstrip("+-").lstrip("0")) > 19:  # (past 19 digits: out of int64)
-        return None
-    v = int(s)
-    return v if -_INT64 <= v < _INT64 else None
 
 
 class GpuShareDevices:
@@ -127,18 +116,13 @@ def new_gpu_devices(name: str, capacity: dict, annotations: dict[str, str], limi
         return None, 0
     if number > limit:
         return None, number
-    per_card = u64(_go_div(total, number))
+    per_card = u64(div(total, number))
     devices = GpuShareDevices(name, {i: per_card for i in range(max(number, 0))})
     for i in unhealthy_ids(annotations):
         devices.memory.pop(i, None)
         devices.pods.pop(i, None)
     return devices, number
 
-
-def _go_div(a: int, b: int) -> int:
-    """Go's integer division (truncates toward zero)."""
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
 
 
 def unhealthy_ids(annotations: dict[str, str]) -> list[int]:

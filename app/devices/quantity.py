@@ -1,5 +1,5 @@
-"""Go's readings of a Kubernetes quantity, and the fixed-width integer conversions Volcano's
-device code applies to them (``int32(x)``, ``uint(x)``, ``int(x)`` on a 64-bit machine)."""
+"""Go's readings of a Kubernetes quantity, and ``uint(x)`` as Volcano's device code applies
+it (``int32(x)`` and ``int(x)``: :mod:`app.ingest.gostrconv`)."""
 
 from __future__ import annotations
 
@@ -32,18 +32,6 @@ def as_int64(raw: object) -> int | None:
     return whole
 
 
-def i32(x: int) -> int:
-    """Go's ``int32(x)``: the low 32 bits, signed."""
-    x &= 0xFFFFFFFF
-    return x - 2**32 if x >= 2**31 else x
-
-
 def u64(x: int) -> int:
     """Go's ``uint(x)`` on a 64-bit machine: the low 64 bits, unsigned."""
     return x & 0xFFFFFFFFFFFFFFFF
-
-
-def i64(x: int) -> int:
-    """Go's ``int(x)`` on a 64-bit machine: the low 64 bits, signed."""
-    x &= 0xFFFFFFFFFFFFFFFF
-    return x - 2**64 if x >= 2**63 else x

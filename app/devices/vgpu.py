@@ -50,8 +50,9 @@ import math
 from collections.abc import Iterator
 
 from app.devices.config import DEFAULT, Geometry, NvidiaConfig, geometries_for
-from app.devices.gpushare import _ATOI, go_atoi
-from app.devices.quantity import as_int64, i32, i64, u64, value
+from app.devices.gpushare import go_atoi
+from app.devices.quantity import as_int64, u64, value
+from app.ingest.gostrconv import RANGE, go_int32, go_int64, parse_int_err
 
 DEVICE_NAME = "hamivgpu"
 REGISTER = "volcano.sh/node-vgpu-register"
@@ -143,11 +144,10 @@ def decode_node_devices(name: str, text: str, limit: int, config: NvidiaConfig =
 
 def atoi_ignoring_error(s: str) -> int:
     """``n, _ := strconv.Atoi(s)``: 0 for a syntax error, int64's bound for one out of range."""
-    if not _ATOI.fullmatch(s):
-        return 0
-    if len(s.lstrip("+-").lstrip("0")) > 19:  # (out of int64 whatever the digits)
+    v, err = parse_int_err(s)
+    if err == RANGE:
         return -(2**63) if s.startswith("-") else 2**63 - 1
-    return max(-(2**63), min(2**63 - 1, int(s)))
+    return v or 0
 
 
 def node_allocatable_ok(allocatable: object) -> bool:
@@ -178,7 +178,7 @@ def requests(containers: list[tuple[dict, dict]], config: NvidiaConfig = DEFAULT
         if pct == 101 and mem == 0:
             pct = 100
         cores = _int_of(lim, req, config.cores) if config.cores else 0
-        out.append((i32(n), mem, pct, cores))
+        out.append((go_int32(n), mem, pct, cores))
     return out
 
 
@@ -188,7 +188,7 @@ def _int_of(lim: dict, req: dict, name: str, default: int = 0) -> int:
     if raw is None:
         return default
     v = as_int64(raw)
-    return default if v is None else i32(v)
+    return default if v is None else go_int32(v)
 
 
 def encode_pod_devices(taken: list[list[Used]]) -> str:
@@ -387,7 +387,7 @@ def _fit(gs: VgpuDevices, reqs: list[Request], annotations: dict[str, str], name
             if key and same_group(d, key):
                 continue
             need = _card_memory(d.memory, pct) if pct != 101 else u64(memreq)
-            if i64(i64(d.memory) - i64(d.used_mem)) < i64(need):
+            if go_int64(go_int64(d.memory) - go_int64(d.used_mem)) < go_int64(need):
                 continue
             if u64(d.used_core + u64(cores)) > 100:
                 continue

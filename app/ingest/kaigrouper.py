@@ -136,6 +136,7 @@ from app.errors import InputError, join_pointer
 from app.ingest import kube
 from app.ingest import reader as r
 from app.ingest.draft import Draft, GroupRef, PodDraft
+from app.ingest.gostrconv import div, go_int32, go_int64, parse_int
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.kai.jobs import KAI_UNGROUPED
@@ -320,7 +321,7 @@ def nested_string(obj: Any, *path: str) -> tuple[str, bool]:
 
 def atoi(text: str) -> int | None:
     """``strconv.Atoi``, None where Go errs."""
-    return kube.go_int(text)
+    return parse_int(text)
 
 
 def int32(v: int, what: str, path: Iterable[Any]) -> int:
@@ -604,7 +605,7 @@ class Grouper:
             raise GrouperError(f"azureml envs count not found in spec ({e})", e.path) from None
         if not found:
             raise GrouperError("azureml envs count not found in spec", AML_NODE_COUNT[:-1])
-        md.min_available = _go_int32(replicas)
+        md.min_available = go_int32(replicas)
         return md
 
     # -- kubeflow.org/v1 TFJob, XGBoostJob, JAXJob, PyTorchJob, MPIJob (distributed_common.go) --
@@ -729,7 +730,7 @@ class Grouper:
             return md
         md.priority_class = self.priority_class([revision], pod, INFERENCE)
         scale = atoi(revision.annotations[KNATIVE_MIN_SCALE]) if KNATIVE_MIN_SCALE in revision.annotations else None
-        md.min_available = 1 if scale is None else _go_int32(scale)
+        md.min_available = 1 if scale is None else go_int32(scale)
         return md
 
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
@@ -762,11 +763,6 @@ class Grouper:
         if plugin == CRONJOB:  # (``top``: the pod's Job, :meth:`_Objects.cron_job`)
             return self.default(top, pod, [top])
         return self.default(top, pod, owners)
-
-
-def _go_int64(v: int) -> int:
-    """``v`` wrapped as Go's int64 arithmetic wraps it."""
-    return (v + INT64) % (2 * INT64) - INT64
 
 
 def _name_of(rj: dict) -> str:
@@ -817,7 +813,7 @@ def replicated_job_min(rj: dict, i: int) -> int:
     completions, ok = positive("template", "spec", "completions")
     if ok and completions < parallelism:
         parallelism = completions
-    product = _go_int64(replicas * parallelism)
+    product = go_int64(replicas * parallelism)
     if product <= 0:
         return 1
     if product > INT32 - 1:
@@ -829,11 +825,6 @@ def replicated_job_min(rj: dict, i: int) -> int:
 def is_spark(labels: dict[str, str]) -> bool:
     """``IsSparkPod``: both Spark labels (any values)."""
     return SPARK_APP_LABEL in labels and SPARK_SELECTOR_LABEL in labels
-
-
-def _go_int32(v: int) -> int:
-    """``int32(v)``, wrapped as Go wraps it."""
-    return (v + INT32) % (2 * INT32) - INT32
 
 
 def lws_name(top: Owner, pod: Pod) -> str:
@@ -973,8 +964,8 @@ def _lws_segment_index(worker: int, size: int, segment: int) -> int:
     if worker == 0:
         return 0
     if (size - 1) % segment == 0:
-        return _go_div(worker - 1, segment)
-    return _go_div(worker, segment)
+        return div(worker - 1, segment)
+    return div(worker, segment)
 
 
 def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
@@ -991,14 +982,14 @@ def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
         raise GrouperError(f"leaderWorkerTemplate.size not found in LWS {top.name}", size_path[:2])
     if size <= 0:
         raise GrouperError(f"invalid leaderWorkerTemplate.size {size} in LWS {top.name}", size_path)
-    size = _go_int32(size)
+    size = go_int32(size)
     policy, found = nested_string(top.obj, "spec", "startupPolicy")
     policy = policy if found else LWS_LEADER_CREATED
     from_pod = False
     if policy == LWS_LEADER_READY:
         parsed = atoi(pod.annotations[LWS_SIZE_ANNOTATION]) if LWS_SIZE_ANNOTATION in pod.annotations else None
         if parsed is not None:
-            size, from_pod = _go_int32(parsed), True
+            size, from_pod = go_int32(parsed), True
         if _is_leader(pod) and not pod.node_name:
             size, from_pod = 1, False
     elif policy != LWS_LEADER_CREATED:
@@ -1110,8 +1101,8 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
         except GrouperError as e:
             raise err(e, where) from None
         hosts = hosts if found else 1
-        n = _go_int32(_go_int64((least if least > 0 else desired) * hosts))
-        total = _go_int32(total + n)
+        n = go_int32(go_int64((least if least > 0 else desired) * hosts))
+        total = go_int32(total + n)
         name = spec.get("groupName")
         name = name if type(name) is str and name else f"worker-group-{i}"
         out.append(SubGroup(name, n, topology=_ray_topology(spec, where, f"workerGroupSpecs.{name}", cluster)))
@@ -1152,11 +1143,6 @@ def job_num_of_pods(top: Owner, replica_spec_name: str, mandatory: Iterable[str]
     return total
 
 
-def _go_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
-
-
 def _pytorch_specs(top: Owner) -> dict:
     specs, found = nested(top.obj, "spec", "pytorchReplicaSpecs")
     if found and not isinstance(specs, dict):
@@ -1195,8 +1181,8 @@ def _segments(specs: dict, pod: Pod, max_segments: int) -> tuple[int, int | None
         workers = 1
     if segment is None:
         return workers, None, 0, 0
-    n = workers // segment if workers >= 0 else _go_div(workers, segment)
-    partial = workers - _go_div(workers, segment) * segment
+    n = workers // segment if workers >= 0 else div(workers, segment)
+    partial = workers - div(workers, segment) * segment
     if partial != 0:
         n += 1
     if n > max_segments:
@@ -1284,7 +1270,7 @@ def segment_index(pod: Pod, segment: int) -> int:
     if v is None:
         raise GrouperError(f"invalid replica index {pod.labels[REPLICA_INDEX_LABEL]!r}",
                            ("metadata", "labels", REPLICA_INDEX_LABEL), on_pod=True)  # fmt: skip
-    return _go_div(v, segment)
+    return div(v, segment)
 
 
 def _template_annotation(specs: dict, key: str) -> tuple[str, bool]:

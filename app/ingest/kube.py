@@ -7,7 +7,6 @@ and reported as a warning, never rejected: users post whole dumps.
 from __future__ import annotations
 
 import math
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import fields
@@ -32,6 +31,7 @@ from app.ingest.draft import (
     TopologySource,
     WorkloadTemplate,
 )
+from app.ingest.gostrconv import parse_int
 from app.ingest.kernels import compiled
 from app.kai.jobs import KAI_SCHEDULER_NAME, KAI_SUBGROUP_LABEL
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
@@ -923,7 +923,6 @@ def read_kai_bind_request(o: dict, ptr: str, d: Draft) -> None:
     d.bind_requests.append(BindRequestDraft(ns, pod, node, ptr, ident, name, tuple(groups), done))
 
 
-_ATOI = re.compile(r"[+-]?[0-9]+")
 
 
 def legacy_mig(ann: dict[str, str]) -> bool:
@@ -935,11 +934,7 @@ def legacy_mig(ann: dict[str, str]) -> bool:
 def go_int(value: str) -> int | None:
     """``value`` as Go's ``strconv.Atoi`` / ``ParseInt(value, 10, 64)`` reads it (an
     optional sign and decimal digits, within int64), else None."""
-    if _ATOI.fullmatch(value):
-        v = int(value)
-        if -(2**63) <= v < 2**63:
-            return v
-    return None
+    return parse_int(value)
 
 
 def kai_task_priority(value: str) -> int:

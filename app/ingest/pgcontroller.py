@@ -61,7 +61,6 @@ it a PodGroup of its own: here it stays its gang's).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -69,6 +68,7 @@ from app.errors import InputError, join_pointer
 from app.ingest import kube
 from app.ingest import reader as r
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
+from app.ingest.gostrconv import parse_int as go_int  # (strconv.ParseInt(text, 10, bits))
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.numatopology import PodSpecs
@@ -86,18 +86,10 @@ JDB_MAX_UNAVAILABLE = "volcano.sh/jdb-max-unavailable"
 DEFAULT_QUEUE = "default"  # the PodGroup CRD's default
 INT32 = 2**31
 INT64 = 2**63
-_PARSE_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)  # strconv.ParseInt / Atoi in base 10 (no "_", no spaces)
 GROUP_AT = join_pointer("", "metadata", "annotations", "scheduling.k8s.io/group-name")  # (after a pod's pointer)
 SCHEDULED = ("Running", "Succeeded", "Failed")
 COMPLETED = ("Succeeded", "Failed")
 
-
-def go_int(text: str, bits: int) -> int | None:
-    """``strconv.ParseInt(text, 10, bits)`` (``Atoi``: 64 bits), None where Go errs."""
-    if len(text) > 24 or _PARSE_INT.fullmatch(text) is None:  # (past 20 digits Go errs: no huge int() here)
-        return None
-    v = int(text)
-    return v if -(2 ** (bits - 1)) <= v < 2 ** (bits - 1) else None
 
 
 def applies(raw_config: Any) -> bool:

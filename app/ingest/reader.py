@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from app.errors import InputError, join_pointer
+from app.ingest import gostrconv
 
 Ident = dict[str, str] | None
 
@@ -175,9 +176,6 @@ def str_map(d: dict, key: str, ptr: str, ident: Ident, *, max_value: int | None 
     return v
 
 
-_GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})  # strconv.ParseBool's spellings
-
-
 def flag(value: str | None) -> bool | None:
     """A ``volcano.sh/preemptable`` annotation or label value as Volcano reads it
     (``GetPodPreemptable``, ``extractPreemptable``): ``strconv.ParseBool`` (1, t, T, TRUE,
@@ -185,7 +183,7 @@ def flag(value: str | None) -> bool | None:
     ``tRue``) is false; None when there is no value."""
     if value is None:
         return None
-    return value in _GO_TRUE
+    return value in gostrconv.TRUE
 
 
 _TIME_CACHE: dict[str, float] = {}

@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.errors import InputError, join_pointer
+from app.ingest import gostrconv
 from app.ingest import reader as r
 from app.ingest.kube import metadata
 from app.kueue import limitrange
@@ -231,26 +232,15 @@ def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
 
 
 # -- Go's strconv, as the webhook parses annotations ----------------------------------------
-_GO_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_GO_TRUE, _GO_FALSE = ("1", "t", "T", "TRUE", "true", "True"), ("0", "f", "F", "FALSE", "false", "False")
-
-
 def go_atoi(s: str) -> tuple[int | None, str]:
     """``strconv.Atoi`` on a 64-bit platform: (value, "") or (None, its error)."""
-    if not _GO_INT.fullmatch(s):
-        return None, f"strconv.Atoi: parsing {json.dumps(s)}: invalid syntax"
-    v = int(s)
-    if not -(2**63) <= v < 2**63:
-        return None, f"strconv.Atoi: parsing {json.dumps(s)}: value out of range"
-    return v, ""
+    v, err = gostrconv.parse_int_err(s)
+    return (v, "") if not err else (None, f"strconv.Atoi: parsing {json.dumps(s)}: {err}")
 
 
 def go_parse_bool(s: str) -> tuple[bool | None, str]:
-    if s in _GO_TRUE:
-        return True, ""
-    if s in _GO_FALSE:
-        return False, ""
-    return None, f"strconv.ParseBool: parsing {json.dumps(s)}: invalid syntax"
+    v = gostrconv.parse_bool(s)
+    return (v, "") if v is not None else (None, f"strconv.ParseBool: parsing {json.dumps(s)}: invalid syntax")
 
 
 def go_slice_constraints(raw: str) -> list[tuple[str, int]] | None:
@@ -289,14 +279,6 @@ def go_slice_constraints(raw: str) -> list[tuple[str, int]] | None:
                 size = x
         out.append((topology, size))
     return out
-
-
-def go_parse_int32(s: str) -> int | None:
-    """``strconv.ParseInt(s, 10, 32)``: None on any error."""
-    if not _GO_INT.fullmatch(s):
-        return None
-    v = int(s)
-    return v if -(2**31) <= v < 2**31 else None
 
 
 def int32(v: int) -> int:
@@ -589,7 +571,7 @@ def _tas_errors(job: Job) -> list[InputError]:
         errs.append(_invalid(job, *at(ANN_UNCONSTRAINED), ann[ANN_UNCONSTRAINED], "must be a boolean value"))
     size = ann.get(ANN_SLICE_SIZE)
     if size is not None:
-        v = go_parse_int32(size)
+        v = gostrconv.parse_int(size, 32)
         if v is None:
             errs.append(_invalid(job, *at(ANN_SLICE_SIZE), size, "must be a numeric value"))
         elif v < 1:
@@ -609,7 +591,7 @@ def _tas_errors(job: Job) -> list[InputError]:
                 return [_forbidden(job, *at(key), f"{mode} topology is not supported with elastic jobs")]
     out = []  # ValidateSliceSizeAnnotationUpperBound
     if size is not None:
-        v = go_parse_int32(size)
+        v = gostrconv.parse_int(size, 32)
         if v is not None and v > job.pods_count:
             out.append(_invalid(job, *at(ANN_SLICE_SIZE), size, f"must not be greater than pod set count {job.pods_count}"))
     layers = go_slice_constraints(ann[SLICE_CONSTRAINTS]) if SLICE_CONSTRAINTS in ann else None
@@ -655,15 +637,9 @@ def _constraints_errors(job: Job, ann: dict[str, str]) -> list[InputError]:
             seen[topology] = i
     for i in range(len(layers) - 1):
         parent, child = layers[i][1], layers[i + 1][1]
-        if child > 0 and _go_rem(parent, child) != 0:
+        if child > 0 and gostrconv.rem(parent, child) != 0:
             errs.append(_invalid(job, base, f"{fp}[{i + 1}].size", child, f"must evenly divide the parent layer size {parent}"))
     return errs
-
-
-def _go_rem(a: int, b: int) -> int:
-    """Go's ``%`` (truncated: the sign of the dividend)."""
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
 
 
 # -- the Workload --------------------------------------------------------------------------------
@@ -991,7 +967,7 @@ def topology_request(job: Job) -> tuple[TopologyRequest | None, str]:
         if not 1 <= len(layers) <= 3:
             return None, f"topology constraints must contain between 1 and 3 entries: got {len(layers)}"
     elif ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
-        size = go_parse_int32(ann[ANN_SLICE_SIZE])
+        size = gostrconv.parse_int(ann[ANN_SLICE_SIZE], 32)
         if size is None:
             return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: invalid syntax or out of range"
         tr.slice_level, tr.slice_size = ann[ANN_SLICE_LEVEL] or None, size

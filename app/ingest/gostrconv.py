@@ -1,0 +1,66 @@
+"""Go's ``strconv`` and integer conversions, as the Go schedulers read labels, annotations
+and arguments (Volcano, KAI-Scheduler, Kueue): one home, so every reader agrees with Go and
+none hands Python's ``int`` a string it refuses (past 4,300 digits ``int()`` raises).
+"""
+
+from __future__ import annotations
+
+import re
+
+_DIGITS = re.compile(r"[+-]?[0-9]+", re.ASCII)  # ParseInt / Atoi in base 10: no "_", no spaces
+#: ``strconv.ParseBool``'s spellings
+TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
+FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
+SYNTAX, RANGE = "invalid syntax", "value out of range"
+
+
+def parse_int_err(text: str, bits: int = 64) -> tuple[int | None, str]:
+    """``strconv.ParseInt(text, 10, bits)`` (``Atoi``: 64 bits): (value, "") or (None,
+    :data:`SYNTAX` / :data:`RANGE`). Leading zeros are read, as Go reads them."""
+    if _DIGITS.fullmatch(text) is None:
+        return None, SYNTAX
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > 19:  # (out of int64 whatever the digits: no huge int() here)
+        return None, RANGE
+    v = int(digits or "0")
+    if text[0] == "-":
+        v = -v
+    return (v, "") if -(2 ** (bits - 1)) <= v < 2 ** (bits - 1) else (None, RANGE)
+
+
+def parse_int(text: str, bits: int = 64) -> int | None:
+    """``strconv.ParseInt(text, 10, bits)``, None where Go errs."""
+    return parse_int_err(text, bits)[0]
+
+
+def parse_bool(text: str) -> bool | None:
+    """``strconv.ParseBool``, None where Go errs."""
+    return True if text in TRUE else False if text in FALSE else None
+
+
+def wrap(v: int, bits: int) -> int:
+    """``int32(v)`` / ``int64(v)``: ``v`` wrapped as Go's conversion and arithmetic wrap it."""
+    half = 2 ** (bits - 1)
+    return (v + half) % (2 * half) - half
+
+
+def go_int32(v: int) -> int:
+    """``int32(v)``, wrapped as Go wraps it."""
+    return wrap(v, 32)
+
+
+def go_int64(v: int) -> int:
+    """``int64(v)`` (Go's ``int`` on a 64-bit machine), wrapped as Go wraps it."""
+    return wrap(v, 64)
+
+
+def div(a: int, b: int) -> int:
+    """Go's integer ``/`` (truncates toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def rem(a: int, b: int) -> int:
+    """Go's ``%`` (truncated: the sign of the dividend)."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
