@@ -227,14 +227,12 @@ def test_mpi_launcher_creation_policy_other_than_wait_keeps_the_launcher() -> No
      "/spec/mpiReplicaSpecs/Launcher"),
     ({**DELAYED, "runPolicy": {"schedulingPolicy": {"minAvailable": 5}}, "mpiReplicaSpecs": {}},
      "/spec/mpiReplicaSpecs/Launcher/replicas"),
-    ({**DELAYED, "runPolicy": {"schedulingPolicy": {"minAvailable": 0}}}, "/spec"),
-    ({**DELAYED, "runPolicy": {"schedulingPolicy": {"minAvailable": 5}}, "mpiReplicaSpecs": {"Launcher": {"replicas": 2**40}}},
-     "/spec/mpiReplicaSpecs/Launcher/replicas"),
+    ({**DELAYED, "runPolicy": {"schedulingPolicy": {"minAvailable": 0}}}, "/spec/mpiReplicaSpecs/Launcher/replicas"),
 ])  # fmt: skip
 def test_mpi_errors_are_a_422_at_the_field(spec: dict, pointer: str) -> None:
     """A launcherCreationPolicy that is not a string, a Launcher whose replicas are not an
     integer, absent or 0 under WaitForWorkersReady (KAI's error: no PodGroup), a minMember
-    the launcher makes negative (the CRD's minimum), replicas past int32: a 422 at the field."""
+    the launcher makes negative (the CRD's minimum: KAI's Create fails): a 422 at the field."""
     job = mpijob("m", L1W2)
     job["spec"].update(spec)
     assert refused([job, owned("w", job)]).pointer == "/objects/3" + pointer
@@ -254,3 +252,54 @@ def test_kubeflow_kinds_the_same_answer_whatever_the_order_of_objects() -> None:
     want = decide_in_any_order(objs, 11)
     assert sorted(jobs(want)) == ["default/pg-jaxjob-u-jaxjob", "default/pg-m-u-m", "default/pg-tfjob-u-tfjob",
                                   "default/pg-xgboostjob-u-xgboostjob"]  # fmt: skip
+
+
+# -- review: Go's int32 / int64 arithmetic, not refusals -------------------------------------
+def test_mpi_wait_for_workers_ready_subtracts_negative_launcher_replicas() -> None:
+    """mpi-grouper.go ``handleDelayedLauncherPolicy``: ``gp.MinAvailable - int32(replicas)``
+    checks only ``replicas == 0``; a Launcher of -1 replicas and 3 workers sum to 2
+    (``calcJobNumOfPods``), and 2 - (-1) is minMember 3."""
+    job = mpijob("m", {"Launcher": {"replicas": -1}, "Worker": {"replicas": 3}}, **DELAYED)
+    assert group([job, owned("m-worker-0", job)], "default/pg-m-u-m").min_available == 3
+
+
+def test_mpi_launcher_replicas_wrap_as_go_int32() -> None:
+    """mpi-grouper.go: Launcher 2^32 + 1 and Worker 1 sum (int64) to 2^32 + 2, int32 2
+    (distributed_common.go ``GetPodGroupMetadata``); less int32(2^32 + 1) = 1: minMember 1."""
+    job = mpijob("m", {"Launcher": {"replicas": 2**32 + 1}, "Worker": {"replicas": 1}}, **DELAYED)
+    assert group([job, owned("m-worker-0", job)], "default/pg-m-u-m").min_available == 1
+
+
+@pytest.mark.parametrize(("kind", "field", "specs", "expected"), [
+    ("TFJob", "tfReplicaSpecs", {k: {"replicas": 2**62 + 1} for k in "ABCD"}, 4),  # (int64 sum 2^64 + 4: 4)
+    ("XGBoostJob", "xgbReplicaSpecs", {"Master": {"replicas": 2**32}, "Worker": {"replicas": 3}}, 3),
+    ("JAXJob", "jaxReplicaSpecs", {"Worker": {"replicas": 2**32 + 2}}, 2),
+])  # fmt: skip
+def test_distributed_replica_sum_wraps_as_go_int64_then_int32(kind: str, field: str, specs: dict, expected: int) -> None:
+    """distributed_common.go ``calcJobNumOfPods``: ``totalReplicas += replicas`` (int64,
+    wrapping), then ``int32(totalReplicas)`` in ``GetPodGroupMetadata``: no refusal."""
+    job = job_obj(kind, "j", field, specs)
+    assert group([job, owned("j-0", job)], "default/pg-j-u-j").min_available == expected
+
+
+def test_distributed_min_available_wraps_as_go_int32() -> None:
+    """distributed_common.go ``GetPodGroupMetadata``: ``int32(minAvailable)``: 2^32 + 2 is 2."""
+    job = job_obj("TFJob", "j", "tfReplicaSpecs", {"Worker": {"replicas": 2}},
+                  runPolicy={"schedulingPolicy": {"minAvailable": 2**32 + 2}})  # fmt: skip
+    assert group([job, owned("j-0", job)], "default/pg-j-u-j").min_available == 2
+
+
+def test_distributed_replica_sum_wrapping_to_non_positive_is_kais_error() -> None:
+    """distributed_common.go ``calcJobNumOfPods``: the int64 sum wrapping to 0 or below is
+    its error (``Must be greater than 0``): a 422 at the replica specs."""
+    job = job_obj("TFJob", "j", "tfReplicaSpecs", {"A": {"replicas": 2**62}, "B": {"replicas": 2**62}})
+    e = refused([job, owned("j-0", job)])
+    assert e.pointer == "/objects/3/spec/tfReplicaSpecs" and "greater than 0" in str(e)
+
+
+def test_distributed_min_available_wrapping_negative_is_refused_at_the_field() -> None:
+    """distributed_common.go: ``int32(2^31)`` is -2^31, a minMember the PodGroup CRD refuses
+    (minimum 1): KAI's Create fails, a 422 at runPolicy.schedulingPolicy.minAvailable."""
+    job = job_obj("JAXJob", "j", "jaxReplicaSpecs", {"Worker": {"replicas": 2}},
+                  runPolicy={"schedulingPolicy": {"minAvailable": 2**31}})  # fmt: skip
+    assert refused([job, owned("j-0", job)]).pointer == "/objects/3/spec/runPolicy/schedulingPolicy/minAvailable"

@@ -324,15 +324,14 @@ def atoi(text: str) -> int | None:
     return parse_int(text)
 
 
-def int32(v: int, what: str, path: Iterable[Any]) -> int:
-    """``int32(v)`` for a PodGroup's (or sub-group's) minMember: a value outside int32 is
-    refused here (Go would wrap it), a negative one too (the PodGroup CRD's minimum is 1;
-    0 is left out of the object, ``omitempty``, and read as 1)."""
-    if not -INT32 <= v < INT32:
-        raise GrouperError(f"{what} {v} does not fit the PodGroup's int32 minMember", path)
-    if v < 0:
-        raise GrouperError(f"{what} {v} would make a negative minMember, which the PodGroup CRD refuses (minimum 1)", path)
-    return v
+def int32(v: int) -> int:
+    """``int32(v)`` for a PodGroup's (or sub-group's) minMember: wrapped as Go wraps it
+    (:func:`~app.ingest.gostrconv.go_int32`). A minMember that ends negative is refused
+    once the PodGroup is built (the PodGroup CRD's minimum is 1; 0 is left out of the
+    object, ``omitempty``, and read as 1), at the field that last set it
+    (``Metadata.min_path``): a negative step on the way (a wrapped minAvailable less a
+    negative MPI Launcher count) is Go's arithmetic, not an error."""
+    return go_int32(v)
 
 
 def _labels(meta: dict) -> dict[str, str]:
@@ -401,6 +400,8 @@ class Metadata:
     owner: tuple[str, str, str, str]  # apiVersion, kind, name, uid
     topology: dict[str, str]
     subgroups: list[SubGroup] = field(default_factory=list)
+    #: the field of the top owner that last set ``min_available`` (where a negative one is refused)
+    min_path: tuple[Any, ...] = ("spec",)
 
     def subgroup_for(self, pod: Pod) -> SubGroup | None:
         """``FindSubGroupForPod``."""
@@ -616,9 +617,11 @@ class Grouper:
         md = self.default(top, pod)
         v, found = nested_int64(top.obj, "spec", "runPolicy", "schedulingPolicy", "minAvailable")
         if found:
-            md.min_available = int32(v, "runPolicy.schedulingPolicy.minAvailable", ("spec", "runPolicy", "schedulingPolicy", "minAvailable"))
+            md.min_available = int32(v)
+            md.min_path = ("spec", "runPolicy", "schedulingPolicy", "minAvailable")
             return md
-        md.min_available = int32(job_num_of_pods(top, replica_spec_name, mandatory), "the replicas' sum", ("spec", replica_spec_name))
+        md.min_available = int32(job_num_of_pods(top, replica_spec_name, mandatory))
+        md.min_path = ("spec", replica_spec_name)
         return md
 
     def pytorch(self, top: Owner, pod: Pod) -> Metadata:
@@ -630,7 +633,7 @@ class Grouper:
             except GrouperError:
                 continue  # (err != nil: not applied)
             if found:
-                md.min_available = int32(v, ".".join(path[1:]), path)
+                md.min_available, md.min_path = int32(v), path
         md.subgroups = pytorch_subgroups(top, pod, md.min_available, self.max_segments)
         return md
 
@@ -651,7 +654,8 @@ class Grouper:
             raise GrouperError(f"{why} ({e})", e.path) from None
         if not found or replicas == 0:
             raise GrouperError(why, path)
-        md.min_available -= int32(replicas, "Launcher replicas", path)
+        md.min_available = int32(md.min_available - int32(replicas))  # (int32 arithmetic: wraps)
+        md.min_path = path
         return md
 
     def launcher_exists(self, top: Owner, namespace: str) -> bool:
@@ -1136,7 +1140,7 @@ def job_num_of_pods(top: Owner, replica_spec_name: str, mandatory: Iterable[str]
         if not found or replicas == 0:
             raise GrouperError(f"the type of the job {top.name} doesn't allow for 0 {name} pods",
                                ("spec", replica_spec_name, name))  # fmt: skip
-        total += replicas
+        total = go_int64(total + replicas)  # (Go's int64 sum: wraps)
     if total <= 0:
         raise GrouperError(f"the number of pods of the distributed job {top.name} must be greater than 0, not {total}",
                            ("spec", replica_spec_name))  # fmt: skip
@@ -1166,7 +1170,7 @@ def _under_specs() -> Iterator[None]:
 def _master_replicas(specs: dict) -> int:
     with _under_specs():
         master, found = nested_int64(specs, "Master", "replicas")
-    return int32(master, "Master replicas", ("spec", "pytorchReplicaSpecs", "Master", "replicas")) if found else 0
+    return int32(master) if found else 0
 
 
 def _segments(specs: dict, pod: Pod, max_segments: int) -> tuple[int, int | None, int, int]:
@@ -1200,7 +1204,7 @@ def pytorch_subgroups(top: Owner, pod: Pod, total_min: int, max_segments: int = 
     kind = pod.labels.get(REPLICA_TYPE_LABEL)
     if "Master" in specs and master != 0:
         out.append(SubGroup("master", master, pods=(pod.name,) if kind == "master" else ()))
-    worker_min = max(0, total_min - master)
+    worker_min = max(0, go_int32(total_min - master))  # (int32 arithmetic: wraps)
     if "Worker" not in specs:
         return out
     refs = (pod.name,) if kind == "worker" else ()
@@ -1763,8 +1767,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         except GrouperError as e:
             raise _grouper_error(e, p, top) from None
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
-            raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1)",
-                                              ("spec",)), p, top)  # fmt: skip
+            raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1: KAI's Create "
+                                              "of the PodGroup fails)", md.min_path if md.min_available < 0 else ("spec",)),
+                                 p, top)  # fmt: skip
         if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:  # (the chart's, made at install)
             for q in implicit_queues(queues):
                 kube.read_kai_queue(q, p.pointer, d)
