@@ -301,6 +301,29 @@ def test_lws_worker_index_errors_are_a_422_on_the_pod(labels: dict, pointer: str
     assert e.pointer == "/objects/8" + pointer and e.obj["name"] == "e-0-1"
 
 
+@pytest.mark.parametrize(("worker", "expected"), [("4", "leader"), ("6", "workers")])
+def test_lws_leader_worker_index_one_or_two_segments_past_lands_in_leader_or_workers(worker: str, expected: str,
+                                                                                    monkeypatch) -> None:  # fmt: skip
+    """lws_grouper.go ``buildSubGroupsWithSegmentation``: under LeaderWorker the list Go
+    indexes with the pod's segment is [segment-0, segment-1, leader, workers]
+    (``handleLeaderInFirstSegment`` appends the two): size 4 in segments of 2 makes 2
+    segments; worker 4 is segment 2 (4 // 2), ``subGroups[2]`` = leader; worker 6 is
+    segment 3, workers. The PodGroup is made, the pod labelled so."""
+    top = lws("x", None, 4, segment=2)
+    pgs, labels = made(chain(top, [member(f"x-0-{worker}", {GI: "0", WI: worker})]), monkeypatch)
+    assert labels == {f"x-0-{worker}": expected}
+    assert [sg[0] for sg in subgroups(pgs["pg-x-x-uid-group-0"])] == ["segment-0", "segment-1", "leader", "workers"]
+
+
+def test_lws_leader_worker_index_three_segments_past_panics_a_422() -> None:
+    """lws_grouper.go ``buildSubGroupsWithSegmentation``: ``subGroups[podSegment]`` with
+    segment 4 of a list of 4 (size 4, segments of 2, worker 8) panics: no PodGroup, a 422
+    on the pod's worker-index label, as the grouper's other panics."""
+    top = lws("x", None, 4, segment=2)
+    e = refused(chain(top, [member("x-0-8", {GI: "0", WI: "8"})]))
+    assert e.pointer == f"/objects/8/metadata/labels/{WI.replace('/', '~1')}" and "panics" in e.detail
+
+
 def test_lws_leader_excluded_index_minus_one_lands_on_the_leader(monkeypatch) -> None:
     """LeaderExcluded: a worker of index -1 (segment -1, one past: index 0) is referenced by
     the leader sub-group, as Go's podSegment += 1 makes it."""

@@ -111,7 +111,7 @@ or legacy Job/RunaiJob name; a RayCluster or Revision named by name that the sna
 lacks leaves the pod a job of one with a warning (as any owner it lacks), of several of
 that name the one of least uid is read. Where KAI's Go code would panic (a Ray
 ``workerGroupSpecs`` entry that is not an object, a LeaderWorkerSet worker index past its
-segments) the request is a 422 at the field, as for its errors. A pod that is its own
+sub-group list) the request is a 422 at the field, as for its errors. A pod that is its own
 owner below skipped owners is taken with apiVersion ``v1``, kind ``Pod`` (the test's
 TypeMeta). Bounded work: each owner read (and checked against the metadata size limits)
 once, each chain walked once (the skip-top-owner walk too: each owner's answer kept),
@@ -871,6 +871,10 @@ class LwsPlan:
                 return "leader"
             if self.pod_segment == 0:
                 return "workers"
+            if self.pod_segment == self.segments:  # (Go's list: the segments, then leader and workers)
+                return "leader"
+            if self.pod_segment == self.segments + 1:
+                return "workers"
             return f"segment-{self.pod_segment}"
         if self.policy == LWS_LEADER_EXCLUDED:
             if _is_leader(pod) or self.pod_segment == -1:  # (-1 + 1: the leader's, index 0)
@@ -1025,11 +1029,13 @@ def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
                            "supported when it is", kind_path)  # fmt: skip
     leads = _is_leader(pod) and plan.policy in (LWS_LEADER_WORKER, LWS_LEADER_EXCLUDED)
     first = plan.policy == LWS_LEADER_WORKER and plan.pod_segment == 0
-    low = -1 if plan.policy == LWS_LEADER_EXCLUDED else 0
-    if not leads and not first and not low <= plan.pod_segment < plan.segments:
-        raise GrouperError(f"worker index {worker} of pod {pod.namespace}/{pod.name} is past the {plan.segments} segments "
-                           "of its group (KAI's grouper indexes past its sub-groups and fails)",
-                           ("metadata", "labels", LWS_WORKER_INDEX_LABEL), on_pod=True)  # fmt: skip
+    # (the sub-group list Go indexes: LeaderWorker the segments then ``leader`` and ``workers``, so a segment one or
+    # two past them lands there; LeaderExcluded ``leader`` then the segments, the worker's segment + 1)
+    low, high = (-1, plan.segments) if plan.policy == LWS_LEADER_EXCLUDED else (0, plan.segments + 2)
+    if not leads and not first and not low <= plan.pod_segment < high:
+        raise GrouperError(f"worker index {worker} of pod {pod.namespace}/{pod.name} is in segment {plan.pod_segment}, past "
+                           f"the {high - low} sub-groups of its group (KAI's grouper indexes past its sub-group list and "
+                           "panics: no PodGroup)", ("metadata", "labels", LWS_WORKER_INDEX_LABEL), on_pod=True)  # fmt: skip
     return plan
 
 
