@@ -248,3 +248,19 @@ def test_jobset_pod_errors_do_not_depend_on_the_order_of_objects() -> None:
     for order in (objs, [objs[0], objs[1], objs[3], objs[2]]):
         e = refused(order)
         assert e.obj["name"] == "p-a"
+
+
+def test_jobset_replicated_jobs_indexed_by_name_once_per_jobset(monkeypatch) -> None:
+    """jobset_grouper.go ``GetPodGroupMetadata`` (InOrder) takes the first
+    ``spec.replicatedJobs`` entry of the pod's replicated-job name; Gangplank indexes the
+    entries by name once per JobSet, not once per PodGroup (a JobSet of many replicated
+    jobs was quadratic): 4 entries, one pod of each, each entry's name read once; each
+    PodGroup's minMember is its entry's (a later duplicate name is not read)."""
+    calls: list[str] = []
+    real = kg._name_of
+    monkeypatch.setattr(kg, "_name_of", lambda rj: (calls.append(rj.get("name")), real(rj))[1])
+    js = jobset("t", "u-t", [replicated("a", 1), replicated("b", 2), replicated("c", 3), replicated("a", 9)])
+    g = groups(snapshot(js, [(f"p-{rj}", rj, "0") for rj in ("c", "a", "b")]))
+    assert {k: g[k].min_available for k in g if "/pg-" in k} == \
+        {"default/pg-t-u-t-a": 1, "default/pg-t-u-t-b": 2, "default/pg-t-u-t-c": 3}
+    assert sorted(calls) == ["a", "a", "b", "c"]

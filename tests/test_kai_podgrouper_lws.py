@@ -353,3 +353,40 @@ def test_lws_the_same_answer_whatever_the_order_of_objects() -> None:
     objs = [node("a", gpu=4), node("b", gpu=2), kai_queue("q", -1), *_group(top, "0", 2), *_group(top, "1", 2)[2:]]
     want = decide_in_any_order(objs, 3)
     assert sorted(jobs(want)) == ["default/pg-w-w-uid-group-0", "default/pg-w-w-uid-group-1"]
+
+
+def test_lws_subgroups_of_a_request_are_bounded() -> None:
+    """Gangplank's bound (SECURITY.md, *Limits*): the sub-groups of all the PodGroups KAI's
+    pod-grouper makes for one request are at most 8 per object of the request, at least
+    10,000. lws_grouper.go ``createSegmentSubgroups`` gives each group's PodGroup its own
+    segments: 100 groups of size 200 in segments of 2 are 100 PodGroups of 100 segments
+    plus leader and workers (10,200 sub-groups, for 103 objects): a 422 at the
+    LeaderWorkerSet's size, naming it, whatever the order of the objects."""
+    top = lws("big", None, 200, segment=2)
+    pods = [_pod(f"big-{g}", top, {GI: str(g), WI: "0"}, None, None, True) for g in range(100)]
+    for objs in ([*BASE, top, *pods], [*reversed(pods), top, *BASE]):
+        with pytest.raises(InputError) as e:
+            _read(objs)
+        assert e.value.status == 422 and e.value.obj["name"] == "big" and "10000" in e.value.detail
+        assert e.value.pointer == f"/objects/{objs.index(top)}/spec/leaderWorkerTemplate/size"
+
+
+def test_lws_subgroups_within_the_bound_are_made(monkeypatch) -> None:
+    """Below the bound every group's PodGroup is made: 10 groups of size 21 in segments of
+    2 (10 segments, leader and workers each: 120 sub-groups)."""
+    top = lws("ok", None, 21, segment=2)
+    pods = [_pod(f"ok-{g}", top, {GI: str(g), WI: "0"}, None, None, True) for g in range(10)]
+    pgs, _ = made([top, *pods], monkeypatch)
+    assert len(pgs) == 10 and all(len(pg["spec"]["subGroups"]) == 12 for pg in pgs.values())
+
+
+def test_lws_subgroups_bound_is_a_problem_json_422_over_http(client) -> None:
+    """The bound over HTTP: a 422 application/problem+json at the LeaderWorkerSet's size."""
+    from tests.kube import request
+
+    top = lws("big", None, 200, segment=2)
+    pods = [_pod(f"big-{g}", top, {GI: str(g), WI: "0"}, None, None, True) for g in range(100)]
+    body = {**request([*BASE, top, *pods]), "config": {"profile": "kai", "actions": "allocate"}}
+    r = client.post("/v1/decisions", json=body)
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["errors"][0]["pointer"] == f"/objects/{body['objects'].index(top)}/spec/leaderWorkerTemplate/size"

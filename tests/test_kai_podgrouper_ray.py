@@ -297,3 +297,34 @@ def test_ray_the_same_answer_whatever_the_order_of_objects() -> None:
             raypod("solo-head", c2, "headgroup", created="2026-11-23T09:00:00Z"), raypod("solo-g", c2, "g")]  # fmt: skip
     want = decide_in_any_order(objs, 9)
     assert sorted(jobs(want)) == [f"{NS}/pg-solo-c-2", f"{NS}/pg-test_name-1"]
+
+
+def test_a_raycluster_named_by_many_rayjobs_is_computed_once(monkeypatch) -> None:
+    """ray_grouper.go ``calcJobNumOfPodsAndSubGroups`` of the RayCluster each RayJob names
+    (``rayjob_grouper.go``): three RayJobs naming one RayCluster (a head and worker group
+    ``w`` of 2) each get a PodGroup of minMember 3 with sub-groups headgroup and w; the
+    RayCluster's sub-groups are computed once (not once per PodGroup: many RayJobs on a big
+    RayCluster was quadratic), and each PodGroup holds its own copies, its pod in its own."""
+    calls: list[str] = []
+    real = kg.ray_pods_and_subgroups
+    monkeypatch.setattr(kg, "ray_pods_and_subgroups", lambda c: (calls.append(c.name), real(c))[1])
+    rc = cluster([{"groupName": "w", "replicas": 2}], name="rc", uid="u-rc")
+    tops = [top("RayJob", {"rayClusterName": "rc"}, version="v1", name=f"rj{i}", uid=f"u-rj{i}") for i in range(3)]
+    pods = [raypod(f"p{i}", t, "w") for i, t in enumerate(tops)]
+    pgs, labels = made([rc, *tops, *pods], monkeypatch)
+    assert calls == ["rc"]
+    assert sorted(pgs) == ["pg-rj0-u-rj0", "pg-rj1-u-rj1", "pg-rj2-u-rj2"]
+    assert all(pg["spec"]["minMember"] == 3 and sgs(pg) == [("headgroup", 1, None), ("w", 2, None)] for pg in pgs.values())
+    assert labels == {"p0": "w", "p1": "w", "p2": "w"}
+
+
+def test_ray_subgroups_past_the_request_bound_are_a_422_at_the_rayclusters_worker_groups() -> None:
+    """Gangplank's bound on the sub-groups of a request (SECURITY.md, *Limits*: 8 per
+    object, at least 10,000): eleven RayJobs naming one RayCluster of 1,000 worker groups
+    make 11 PodGroups of 1,001 sub-groups each (ray_grouper.go
+    ``calcJobNumOfPodsAndSubGroups``), 11,011 for 26 objects: a 422 at the RayCluster's
+    ``spec/workerGroupSpecs``, naming it."""
+    rc = cluster([{"groupName": f"g{i}", "replicas": 1} for i in range(1000)], name="rc", uid="u-rc")
+    tops = [top("RayJob", {"rayClusterName": "rc"}, version="v1", name=f"rj{i}", uid=f"u-rj{i}") for i in range(11)]
+    e = refused([rc, *tops, *[raypod(f"p{i}", t) for i, t in enumerate(tops)]])
+    assert e.status == 422 and e.pointer == "/objects/3/spec/workerGroupSpecs" and e.obj["name"] == "rc"

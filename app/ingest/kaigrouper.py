@@ -115,7 +115,10 @@ sub-group list) the request is a 422 at the field, as for its errors. A pod that
 owner below skipped owners is taken with apiVersion ``v1``, kind ``Pod`` (the test's
 TypeMeta). Bounded work: each owner read (and checked against the metadata size limits)
 once, each chain walked once (the skip-top-owner walk too: each owner's answer kept),
-PyTorch worker segments and LeaderWorkerSet segments at most the request's objects,
+PyTorch worker segments and LeaderWorkerSet segments at most the request's objects, the
+sub-groups of all the PodGroups made at most :func:`max_subgroups` (each built and read
+once; a RayCluster's computed once however many RayJobs name it, a JobSet's replicated jobs
+indexed by name once),
 skipped owners in a row at most :data:`MAX_SKIPPED` (SECURITY.md, *Limits*); the same
 owner twice is a 422.
 Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
@@ -165,6 +168,16 @@ INT32 = 2**31
 INT64 = 2**63
 #: worker segments of one PyTorchJob when no object limit is given (``Settings.max_objects``'s default)
 MAX_SEGMENTS = 500_000
+#: the sub-groups of all the PodGroups the pod-grouper makes in one request: at most this many per
+#: object of the request, and at least :data:`MIN_SUBGROUPS` (SECURITY.md, *Limits*)
+SUBGROUPS_PER_OBJECT = 8
+MIN_SUBGROUPS = 10_000
+
+
+def max_subgroups(max_objects: int) -> int:
+    """The sub-groups the PodGroups made for one request may hold in all (``max_objects``:
+    the objects of the request, at most ``GANGPLANK_MAX_OBJECTS``)."""
+    return max(MIN_SUBGROUPS, SUBGROUPS_PER_OBJECT * max_objects)
 
 DEFAULT, JOB, DEPLOYMENT, PYTORCH, CRONJOB = "default", "job", "deployment", "pytorch", "cronjob"
 TFJOB, XGBOOST, JAX, MPI = "tfjob", "xgboost", "jax", "mpi"
@@ -462,6 +475,11 @@ class Grouper:
         #: (namespace, Revision) -> whether KAI keeps grouping its pods one by one (``isBCRevision``,
         #: :meth:`_Objects.knative_per_pod`)
         self.per_pod = per_pod or (lambda ns, rev: False)
+        #: RayCluster pointer -> its minMember and sub-groups (or the error), computed once however many
+        #: RayJobs or RayServices name it
+        self._ray: dict[str, tuple[int, list[SubGroup]] | GrouperError] = {}
+        #: JobSet pointer -> replicated job name -> its first entry's index (an entry that is an object)
+        self._jobsets: dict[str, dict[str, int]] = {}
 
     def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
         """The name of the PodGroup ``metadata`` would build (without building it)."""
@@ -677,9 +695,14 @@ class Grouper:
             md.min_available = 1
             return md
         if jobset_order(top) == JOBSET_IN_ORDER:
-            wanted = pod.labels[JOBSET_REPLICATED_JOB_LABEL]
-            md.min_available = next((replicated_job_min(rj, i) for i, rj in enumerate(jobs)
-                                     if isinstance(rj, dict) and _name_of(rj) == wanted), 1)  # fmt: skip
+            index = self._jobsets.get(top.pointer)
+            if index is None:  # (the JobSet's entries by name once, however many PodGroups it has)
+                index = self._jobsets[top.pointer] = {}
+                for i, rj in enumerate(jobs):
+                    if isinstance(rj, dict):
+                        index.setdefault(_name_of(rj), i)
+            i = index.get(pod.labels[JOBSET_REPLICATED_JOB_LABEL])
+            md.min_available = 1 if i is None else replicated_job_min(jobs[i], i)
             return md
         total = sum(replicated_job_min(rj, i) for i, rj in enumerate(jobs) if isinstance(rj, dict) and _name_of(rj))
         if total > INT32 - 1:
@@ -706,9 +729,18 @@ class Grouper:
         :func:`ray_cluster_name`), no sub-groups when a KAI PodGroup of the name exists
         without any; priority class the ``ray.io/priority-class-name`` label of ``top``."""
         md = self.default(top, pod)
-        md.min_available, subgroups = ray_pods_and_subgroups(cluster)
-        if (md.namespace, md.name) not in self.flat:
-            md.subgroups = subgroups
+        got = self._ray.get(cluster.pointer)
+        if got is None:
+            try:
+                got = ray_pods_and_subgroups(cluster)
+            except GrouperError as e:
+                got = e
+            self._ray[cluster.pointer] = got
+        if isinstance(got, GrouperError):
+            raise GrouperError(str(got), got.path, got.on_pod, got.owner)
+        md.min_available = got[0]
+        if (md.namespace, md.name) not in self.flat:  # (each PodGroup its own copies: a pod is referenced in one)
+            md.subgroups = [SubGroup(sg.name, sg.min_available, sg.parent, (), sg.topology) for sg in got[1]]
         if RAY_PRIORITY_LABEL in top.labels:
             md.priority_class = top.labels[RAY_PRIORITY_LABEL]
         group = pod.labels.get(RAY_GROUP_LABEL)
@@ -1653,6 +1685,25 @@ def _grouper_error(e: GrouperError, p: PodDraft, top: Owner) -> InputError:
                       join_pointer(top.pointer, *e.path), ident)  # fmt: skip
 
 
+#: the field whose value makes a PodGroup's sub-groups many, by plugin (else ``spec``)
+_SUBGROUPS_FIELD: dict[str, tuple[str, ...]] = {
+    LWS: ("spec", "leaderWorkerTemplate", "size"),
+    PYTORCH: ("spec", "pytorchReplicaSpecs", "Worker", "replicas"),
+    **{k: ("spec", "workerGroupSpecs") for k in RAY_CLUSTER_NAME_PATHS},
+}
+
+
+def _subgroups_error(plugin: str, md: Metadata, total: int, bound: int, owner: Owner) -> InputError:
+    """The PodGroup whose sub-groups take the request's past :func:`max_subgroups`: a 422
+    at the field of ``owner`` (the top owner; a RayJob's or RayService's RayCluster) that
+    makes them."""
+    return InputError(f"the PodGroup {md.namespace}/{md.name} KAI's pod-grouper makes has {len(md.subgroups)} sub-groups, "
+                      f"bringing those of the PodGroups it makes for this request to {total}, more than Gangplank's "
+                      f"limit of {bound} ({SUBGROUPS_PER_OBJECT} per object of the request, at least {MIN_SUBGROUPS}; "
+                      "SECURITY.md, Limits)", join_pointer(owner.pointer, *_SUBGROUPS_FIELD.get(plugin, ("spec",))),
+                      kube.ident_of(owner.kind, owner.obj["metadata"], namespaced=True))  # fmt: skip
+
+
 def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = None, force: bool | None = None,
                           limits: MetaLimits = DEFAULT_LIMITS, max_objects: int = MAX_SEGMENTS) -> None:
     """The pod-grouper's work on the snapshot (``now``: when a pod without a
@@ -1759,6 +1810,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
+    n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
     for (ns, name), entries in sorted(grouped.items()):
         entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
         p, pod, top, plugin, ref0, cluster, skip_to = entries[0]
@@ -1772,6 +1824,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             md = grouper.metadata(plugin, top, pod, owners, cluster)
         except GrouperError as e:
             raise _grouper_error(e, p, top) from None
+        n_subgroups += len(md.subgroups)
+        if n_subgroups > subgroup_bound:  # (the request's work: each sub-group built and read once)
+            raise _subgroups_error(plugin, md, n_subgroups, subgroup_bound, cluster or top)
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
             raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1: KAI's Create "
                                               "of the PodGroup fails)", md.min_path if md.min_available < 0 else ("spec",)),
