@@ -328,3 +328,29 @@ def test_ray_subgroups_past_the_request_bound_are_a_422_at_the_rayclusters_worke
     tops = [top("RayJob", {"rayClusterName": "rc"}, version="v1", name=f"rj{i}", uid=f"u-rj{i}") for i in range(11)]
     e = refused([rc, *tops, *[raypod(f"p{i}", t) for i, t in enumerate(tops)]])
     assert e.status == 422 and e.pointer == "/objects/3/spec/workerGroupSpecs" and e.obj["name"] == "rc"
+
+
+@pytest.mark.parametrize(("workers", "index"), [
+    ([{"groupName": "w", "replicas": 1}, {"groupName": "w", "replicas": 2}], 1),
+    ([{"groupName": "headgroup", "replicas": 1}], 0),
+    ([{"replicas": 1}, {"groupName": "worker-group-0", "replicas": 1}], 1),
+])  # fmt: skip
+def test_ray_duplicate_worker_group_name_is_a_422_at_the_rayclusters_group_name(workers: list, index: int) -> None:
+    """ray_grouper.go ``calcJobNumOfPodsAndSubGroups`` names each worker group's sub-group
+    its ``groupName`` (else ``worker-group-<i>``) without checking duplicates; the
+    PodGroup's webhook (podgroup_webhook.go ``validateSubGroups``) refuses a duplicate, so
+    KAI's Create fails: a 422 at the RayCluster's later ``workerGroupSpecs/<i>/groupName``
+    (also for a RayJob's RayCluster), not inside the PodGroup built."""
+    rc = cluster(workers, name="rc", uid="u-rc")
+    t = top("RayJob", {"rayClusterName": "rc"}, version="v1", name="rj", uid="u-rj")
+    e = refused([t, rc, raypod("p", t, "w")])
+    assert e.pointer == f"/objects/4/spec/workerGroupSpecs/{index}/groupName" and e.obj["name"] == "rc"
+    assert "duplicate subgroup name" in e.detail
+
+
+def test_ray_duplicate_worker_group_name_is_no_error_without_subgroups(monkeypatch) -> None:
+    """ray_grouper.go ``shouldUseSubGroups``: a KAI PodGroup of the name without sub-groups
+    keeps none, so duplicate worker group names reach no webhook: the PodGroup is updated."""
+    c = cluster([{"groupName": "w", "replicas": 1}, {"groupName": "w", "replicas": 2}])
+    pg = one([_legacy_pg(None), c, raypod("p", c)], monkeypatch)
+    assert (pg["spec"]["minMember"], pg["spec"].get("subGroups")) == (4, None)

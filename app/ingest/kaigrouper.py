@@ -477,7 +477,7 @@ class Grouper:
         self.per_pod = per_pod or (lambda ns, rev: False)
         #: RayCluster pointer -> its minMember and sub-groups (or the error), computed once however many
         #: RayJobs or RayServices name it
-        self._ray: dict[str, tuple[int, list[SubGroup]] | GrouperError] = {}
+        self._ray: dict[str, tuple[int, list[SubGroup], GrouperError | None] | GrouperError] = {}
         #: JobSet pointer -> replicated job name -> its first entry's index (an entry that is an object)
         self._jobsets: dict[str, dict[str, int]] = {}
 
@@ -740,6 +740,8 @@ class Grouper:
             raise GrouperError(str(got), got.path, got.on_pod, got.owner)
         md.min_available = got[0]
         if (md.namespace, md.name) not in self.flat:  # (each PodGroup its own copies: a pod is referenced in one)
+            if got[2] is not None:
+                raise GrouperError(str(got[2]), got[2].path, owner=got[2].owner)
             md.subgroups = [SubGroup(sg.name, sg.min_available, sg.parent, (), sg.topology) for sg in got[1]]
         if RAY_PRIORITY_LABEL in top.labels:
             md.priority_class = top.labels[RAY_PRIORITY_LABEL]
@@ -1104,11 +1106,13 @@ def _ray_topology(spec: dict, where: tuple[Any, ...], name: str, cluster: Owner)
     return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
 
 
-def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
+def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], GrouperError | None]:
     """``calcJobNumOfPodsAndSubGroups``: 1 (the head, sub-group ``headgroup``) plus, per
     worker group not suspended and with replicas or minReplicas, its ``minReplicas`` (else
     ``replicas``) × ``numOfHosts`` (default 1), as Go's int32; its sub-group is its
-    ``groupName``, else ``worker-group-<index>``; minReplicas past replicas is KAI's error."""
+    ``groupName``, else ``worker-group-<index>``; minReplicas past replicas is KAI's error.
+    Last: the error of a PodGroup with these sub-groups when two share a name (at the
+    later worker group's ``groupName``), or None: raised only where the sub-groups are used."""
 
     def err(e: GrouperError, where: tuple[Any, ...]) -> GrouperError:
         return GrouperError(str(e), (*where, *e.path), owner=cluster)
@@ -1117,6 +1121,8 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
     if found and not isinstance(head, dict):
         raise GrouperError("spec.headGroupSpec is not an object", ("spec", "headGroupSpec"), owner=cluster)
     total = 1
+    seen = {RAY_HEAD_GROUP}
+    dup: GrouperError | None = None  # (the first worker group whose name another sub-group has)
     out = [SubGroup(RAY_HEAD_GROUP, 1, topology=_ray_topology(head, ("spec", "headGroupSpec"), "headGroupSpec", cluster)
                     if found else None)]  # fmt: skip
     groups, found = nested(cluster.obj, "spec", "workerGroupSpecs")
@@ -1147,8 +1153,13 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
         total = go_int32(total + n)
         name = spec.get("groupName")
         name = name if type(name) is str and name else f"worker-group-{i}"
+        if dup is None and name in seen:
+            dup = GrouperError(f"duplicate subgroup name {name} (workerGroupSpecs[{i}]): the PodGroup's validating "
+                                      "webhook refuses it (validateSubGroups), so KAI's Create of the PodGroup fails",
+                                      (*where, "groupName"), owner=cluster)  # fmt: skip
+        seen.add(name)
         out.append(SubGroup(name, n, topology=_ray_topology(spec, where, f"workerGroupSpecs.{name}", cluster)))
-    return total, out
+    return total, out, dup
 
 
 def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
