@@ -242,3 +242,61 @@ def test_spark_the_same_answer_whatever_the_order_of_objects() -> None:
             kpod("top", None), kpod("child", _pod_ref("top")), kpod("alone", None)]  # fmt: skip
     want = decide_in_any_order(objs, 17)
     assert sorted(jobs(want)) == ["default/alone", "default/pg-top-uid-default-top", "default/spark-selector"]
+
+
+@pytest.mark.parametrize(("spec", "pointer"), [
+    ({"job": {}}, "/spec/job"),
+    ({"job": {"options": {}}}, "/spec/job/options"),
+    ({}, "/spec"),
+])  # fmt: skip
+def test_amljob_missing_node_count_points_at_the_deepest_existing_object(spec, pointer: str) -> None:
+    """aml_grouper.go ``GetPodGroupMetadata``: ``NestedInt64(spec.job.options.envs.AZUREML_NODE_COUNT)``
+    not found is its error ("azureml envs count not found in spec"): the 422 points at the
+    deepest object on that path that exists (the one lacking the next field), never at a
+    child that does not exist."""
+    objs = owned("amlarc.azureml.com/v1alpha1", "AmlJob", "aml", spec)
+    with pytest.raises(InputError) as e:
+        _read([*BASE, *objs])
+    assert e.value.pointer == "/objects/2" + pointer and "azureml envs count" in e.value.detail
+
+
+def _without_queue_label(p: dict) -> dict:
+    del p["metadata"]["labels"][kg.QUEUE_LABEL]
+    return p
+
+
+Q = kg.QUEUE_LABEL.replace("/", "~1")
+
+
+@pytest.mark.parametrize(("owner_labels", "pod_labels", "at", "label"), [
+    (None, {kg.QUEUE_LABEL: "nope"}, "pod", Q),  # the pod's label
+    ({kg.QUEUE_LABEL: "nope"}, {kg.QUEUE_LABEL: "q"}, "owner", Q),  # the owner's label wins
+    ({kg.PROJECT_LABEL: "nope"}, None, "owner", "project"),  # the owner's project label
+    (None, {kg.PROJECT_LABEL: "nope"}, "pod", "project"),  # the pod's project label
+])  # fmt: skip
+def test_kai_grouper_missing_queue_points_at_the_label_it_came_from(owner_labels, pod_labels, at: str, label: str) -> None:
+    """default_grouper.go ``CalcPodGroupQueue``: the queue is the top owner's
+    ``kai.scheduler/queue`` label, else the pod's, else the ``project`` label (the owner's,
+    else the pod's). A queue the snapshot lacks is a 422 at that label (of the owner or of
+    the pod, naming it), not at the pod's Volcano queue annotation."""
+    job = kobj("kubeflow.org/v1", "TFJob", "t", labels=owner_labels, spec={"tfReplicaSpecs": {"Worker": {"replicas": 1}}})
+    p = kpod("t-0", ref("TFJob", "t", "kubeflow.org/v1"), labels=pod_labels)
+    if pod_labels is None or kg.QUEUE_LABEL not in pod_labels:
+        _without_queue_label(p)
+    with pytest.raises(InputError) as e:
+        _read([*BASE, job, p])
+    assert "queue 'nope' does not exist" in str(e.value)
+    assert e.value.pointer == f"/objects/{2 if at == 'owner' else 3}/metadata/labels/{label}"
+    assert e.value.obj["name"] == ("t" if at == "owner" else "t-0")
+
+
+def test_kai_grouper_missing_queue_of_a_skipped_owner_points_at_its_label() -> None:
+    """skiptopowner.go ``propagateMetadataDownChain``: an Argo Workflow's labels pass down
+    to the owner below it; a queue label of the Workflow's naming a queue the snapshot lacks
+    is a 422 at the Workflow's label."""
+    wf = kobj("argoproj.io/v1alpha1", "Workflow", "wf", labels={kg.QUEUE_LABEL: "nope"})
+    rs = kobj("apps/v1", "ReplicaSet", "rs", owners=[ref("Workflow", "wf", "argoproj.io/v1alpha1")])
+    p = _without_queue_label(kpod("rs-0", ref("ReplicaSet", "rs", "apps/v1")))
+    with pytest.raises(InputError) as e:
+        _read([*BASE, wf, rs, p])
+    assert e.value.pointer == f"/objects/2/metadata/labels/{Q}" and e.value.obj["name"] == "wf"

@@ -82,8 +82,10 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     kai_notes = (_kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d) + _unparsable_task_priorities(d)
                  + _kai_unreachable(d) + _dra_extended(d, table))
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
-    missing = [(job.key, job.queue, _queue_field(job.pointer, job.obj, job.tasks[0].labels if job.source == "pod" else None),
-                job.obj) for job in jobs.values() if job.queue not in queues]  # fmt: skip
+    queue_at = {f"{g.namespace}/{g.name}": g.queue_at for g in d.groups if g.queue_at is not None}  # (KAI's pod-grouper's)
+    missing = [(job.key, job.queue, *(queue_at[job.key] if job.source == "kai" and job.key in queue_at else
+                                      (_queue_field(job.pointer, job.obj, job.tasks[0].labels if job.source == "pod" else None),
+                                       job.obj))) for job in jobs.values() if job.queue not in queues]  # fmt: skip
     if inert is not None:
         absent = set(inert.queues) - set(queues)
         if DEFAULT_QUEUE in absent:

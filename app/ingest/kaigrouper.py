@@ -370,6 +370,8 @@ class Owner:
     annotations: dict[str, str]
     obj: dict = field(default_factory=dict)
     pointer: str = ""
+    #: the owners whose labels ``labels`` reads, in order (:func:`_merged`'s view; else this one)
+    chain: tuple[Owner, ...] = ()
 
     @property
     def group_kind(self) -> tuple[str, str]:
@@ -547,6 +549,22 @@ class Grouper:
         return {**top.labels, USER_LABEL: pod.labels[USER_LABEL]}
 
     @staticmethod
+    def queue_label(top: Owner, pod: Pod) -> tuple[Owner | None, str] | None:
+        """The label :meth:`queue` takes the queue from: (the owner holding it, key), (None:
+        the pod's, key), or None (``default-queue``)."""
+        if QUEUE_LABEL in top.labels:
+            key = QUEUE_LABEL
+        elif QUEUE_LABEL in pod.labels:
+            return None, QUEUE_LABEL
+        elif PROJECT_LABEL in top.labels and top.labels[PROJECT_LABEL]:
+            key = PROJECT_LABEL
+        elif PROJECT_LABEL not in top.labels and pod.labels.get(PROJECT_LABEL, ""):
+            return None, PROJECT_LABEL
+        else:
+            return None
+        return next((o for o in top.chain if key in o.labels), top), key
+
+    @staticmethod
     def queue(top: Owner, pod: Pod) -> str:
         """``CalcPodGroupQueue``."""
         if QUEUE_LABEL in top.labels:
@@ -622,8 +640,12 @@ class Grouper:
             replicas, found = nested_int64(top.obj, *AML_NODE_COUNT)
         except GrouperError as e:
             raise GrouperError(f"azureml envs count not found in spec ({e})", e.path) from None
-        if not found:
-            raise GrouperError("azureml envs count not found in spec", AML_NODE_COUNT[:-1])
+        if not found:  # (at the deepest object on the path, which lacks the next field)
+            at, depth = top.obj, 0
+            while depth < len(AML_NODE_COUNT) - 1 and isinstance(at.get(AML_NODE_COUNT[depth]), dict):
+                at, depth = at[AML_NODE_COUNT[depth]], depth + 1
+            raise GrouperError(f"azureml envs count not found in spec (no {'.'.join(AML_NODE_COUNT[:depth + 1])})",
+                               AML_NODE_COUNT[:depth])  # fmt: skip
         md.min_available = go_int32(replicas)
         return md
 
@@ -1677,7 +1699,8 @@ def _merged(last: Owner, skipped: tuple[Owner, ...]) -> Owner:
     PodGroup per pod of an Argo Workflow each takes the Workflow's), read only."""
     return Owner(last.api_version, last.kind, last.name, last.uid,
                  ChainMap(last.labels, *(s.labels for s in reversed(skipped))),  # type: ignore[arg-type]
-                 ChainMap(last.annotations, *(s.annotations for s in reversed(skipped))), last.obj, last.pointer)  # type: ignore[arg-type]
+                 ChainMap(last.annotations, *(s.annotations for s in reversed(skipped))), last.obj, last.pointer,  # type: ignore[arg-type]
+                 (last, *reversed(skipped)))  # fmt: skip
 
 
 def _pod_of(p: PodDraft, spec: dict) -> Pod:
@@ -1822,6 +1845,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
+    queue_at: dict[tuple[str, str], tuple[str, Any]] = {}  # PodGroup -> where its queue, one the snapshot lacks, is named
     for (ns, name), entries in sorted(grouped.items()):
         entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
         p, pod, top, plugin, ref0, cluster, skip_to = entries[0]
@@ -1842,6 +1866,12 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1: KAI's Create "
                                               "of the PodGroup fails)", md.min_path if md.min_available < 0 else ("spec",)),
                                  p, top)  # fmt: skip
+        source = Grouper.queue_label(top, pod) if md.queue not in queues else None
+        if source is not None:  # (a queue the snapshot lacks: refused when read, at the label it came from)
+            holder, key = source
+            queue_at[(ns, name)] = (join_pointer(p.pointer, "metadata", "labels", key), p.ident) if holder is None else \
+                (join_pointer(holder.pointer, "metadata", "labels", key),
+                 kube.ident_of(holder.kind, holder.obj.get("metadata") or {}, namespaced=True))  # fmt: skip
         if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:  # (the chart's, made at install)
             for q in implicit_queues(queues):
                 kube.read_kai_queue(q, p.pointer, d)
@@ -1886,6 +1916,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         g = d.groups[n]
         g.annotations = ann
         g.created, g.pointer, g.ident = first.created or now, first.pointer, first.ident
+        g.queue_at = queue_at.get((ns, name))
         existing[(ns, name)] = g
         created.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
     if created:
