@@ -26,7 +26,7 @@ def service() -> dict:
                          "annotations": {"test_annotation": "test_value"}}, "spec": {}}  # fmt: skip
 
 
-def revision(name: str = "revision", uid: str = "revUID", *, annotations=None, labels=None) -> dict:
+def revision(name: str = "revision", uid: str = "revuid", *, annotations=None, labels=None) -> dict:
     meta = {"name": name, "namespace": NS, "uid": uid,
             "ownerReferences": [{"apiVersion": "serving.knative.dev/v1", "kind": "Service", "name": "test_service", "uid": "1"}]}  # fmt: skip
     if annotations:
@@ -53,7 +53,7 @@ def kpod(name: str, uid: str, rev: dict | None, *, labels=None, group: str | Non
 def kai_pg(name: str, owner_kind: str | None = None) -> dict:
     meta: dict = {"name": name, "namespace": NS, "uid": f"u-{name}"}
     if owner_kind is not None:
-        meta["ownerReferences"] = [{"apiVersion": "v1", "kind": owner_kind, "name": "old-pod-1", "uid": "oldPodUID-1"}]
+        meta["ownerReferences"] = [{"apiVersion": "v1", "kind": owner_kind, "name": "old-pod-1", "uid": "oldpoduid-1"}]
     return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": meta, "spec": {"queue": "test_queue"}}
 
 
@@ -82,18 +82,18 @@ def _old(name: str, uid: str, rev: dict, group: str) -> dict:
 
 
 @pytest.mark.parametrize(("case", "min_scale", "old", "podgroups", "name", "minimum"), [
-    ("one pod service - default gang schedule", None, [], [], "pg-revision-revUID", 1),
+    ("one pod service - default gang schedule", None, [], [], "pg-revision-revuid", 1),
     ("legacy service - gang schedule enabled", None,
-     [("old-pod-1", "oldPodUID-1", "pg-old-pod-oldPodUID-1"), ("old-pod-2", "oldPodUID-2", "pg-old-pod-oldPodUID-2")],
-     ["pg-old-pod-oldPodUID-1", "pg-old-pod-oldPodUID-2"], "pg-pod-podUID", 1),
+     [("old-pod-1", "oldpoduid-1", "pg-old-pod-oldpoduid-1"), ("old-pod-2", "oldpoduid-2", "pg-old-pod-oldpoduid-2")],
+     ["pg-old-pod-oldpoduid-1", "pg-old-pod-oldpoduid-2"], "pg-pod-poduid", 1),
     ("gang service - gang schedule enabled", None,
-     [("old-pod-1", "oldPodUID-1", "pg-revision-revUID"), ("old-pod-2", "oldPodUID-2", "pg-revision-revUID")],
-     ["pg-revision-revUID"], "pg-revision-revUID", 1),
+     [("old-pod-1", "oldpoduid-1", "pg-revision-revuid"), ("old-pod-2", "oldpoduid-2", "pg-revision-revuid")],
+     ["pg-revision-revuid"], "pg-revision-revuid", 1),
     ("gang service - gang schedule enabled - minavailable defined", "3",
-     [("old-pod-1", "oldPodUID-1", "pg-revision-revUID"), ("old-pod-2", "oldPodUID-2", "pg-revision-revUID")],
-     ["pg-revision-revUID"], "pg-revision-revUID", 3),
-    ("one existing pod, no podgroup - no error expected", "3", [("old-pod-1", "oldPodUID-1", "pg-revision-revUID")], [],
-     "pg-revision-revUID", 3),
+     [("old-pod-1", "oldpoduid-1", "pg-revision-revuid"), ("old-pod-2", "oldpoduid-2", "pg-revision-revuid")],
+     ["pg-revision-revuid"], "pg-revision-revuid", 3),
+    ("one existing pod, no podgroup - no error expected", "3", [("old-pod-1", "oldpoduid-1", "pg-revision-revuid")], [],
+     "pg-revision-revuid", 3),
 ])  # fmt: skip
 def test_knative_TestGetPodGroupMetadataBackwardsCompatibility(case: str, min_scale, old: list, podgroups: list, name: str,
                                                                minimum: int, monkeypatch) -> None:  # fmt: skip
@@ -102,7 +102,7 @@ def test_knative_TestGetPodGroupMetadataBackwardsCompatibility(case: str, min_sc
     named by two pods; where it looks one up and finds none, the snapshot lacks it and the
     old pod, annotated with it and owned, is grouped again with the new one)."""
     rev = revision(annotations={kg.KNATIVE_MIN_SCALE: min_scale} if min_scale else None)
-    objs = [service(), rev, *[kai_pg(n) for n in podgroups], kpod("pod", "podUID", rev),
+    objs = [service(), rev, *[kai_pg(n) for n in podgroups], kpod("pod", "poduid", rev),
             *[_old(n, u, rev, g) for n, u, g in old]]  # fmt: skip
     pg = pg_of(objs, monkeypatch)
     assert (pg["metadata"]["name"], pg["spec"]["priorityClassName"], pg["spec"].get("minMember", 1)) == (name, "inference", minimum), case
@@ -112,10 +112,10 @@ def test_knative_one_existing_pod_existing_non_gang_podgroup(monkeypatch) -> Non
     """TestGetPodGroupMetadataBackwardsCompatibility, "one existing pod, existing non-gang
     podgroup": the old pod's PodGroup is owned by a Pod: the Revision is grouped pod by pod."""
     rev = revision(annotations={kg.KNATIVE_MIN_SCALE: "3"})
-    objs = [service(), rev, kai_pg("pg-old-pod-1-oldPodUID-1", "Pod"), kpod("pod", "podUID", rev),
-            _old("old-pod-1", "oldPodUID-1", rev, "pg-old-pod-1-oldPodUID-1")]  # fmt: skip
+    objs = [service(), rev, kai_pg("pg-old-pod-1-oldpoduid-1", "Pod"), kpod("pod", "poduid", rev),
+            _old("old-pod-1", "oldpoduid-1", rev, "pg-old-pod-1-oldpoduid-1")]  # fmt: skip
     pg = pg_of(objs, monkeypatch)
-    assert (pg["metadata"]["name"], pg["spec"].get("minMember", 1), pg["spec"]["priorityClassName"]) == ("pg-pod-podUID", 1, "inference")
+    assert (pg["metadata"]["name"], pg["spec"].get("minMember", 1), pg["spec"]["priorityClassName"]) == ("pg-pod-poduid", 1, "inference")
     assert pg["metadata"]["ownerReferences"][0]["kind"] == "Pod"
 
 
@@ -125,8 +125,8 @@ def test_knative_one_existing_pod_existing_non_gang_podgroup(monkeypatch) -> Non
 ])  # fmt: skip
 def test_knative_priority_class(case: str, pod_labels: dict, rev_labels, cls: dict, monkeypatch) -> None:
     rev = revision(labels=rev_labels)
-    pg = pg_of([cls, service(), rev, kpod("pod", "podUID", rev, labels=pod_labels)], monkeypatch)
-    assert (pg["metadata"]["name"], pg["spec"]["priorityClassName"]) == ("pg-revision-revUID", cls["metadata"]["name"]), case
+    pg = pg_of([cls, service(), rev, kpod("pod", "poduid", rev, labels=pod_labels)], monkeypatch)
+    assert (pg["metadata"]["name"], pg["spec"]["priorityClassName"]) == ("pg-revision-revuid", cls["metadata"]["name"]), case
 
 
 # -- rules, on small clusters -------------------------------------------------------------------
@@ -141,26 +141,26 @@ def test_a_revisions_pods_are_one_gang_of_min_scale() -> None:
     rev = revision(annotations={kg.KNATIVE_MIN_SCALE: "3"})
     pods = [kpod(f"p{i}", f"u{i}", rev) for i in range(3)]
     out = decide([node("a", gpu=2), kai_queue("test_queue", -1), service(), rev, *pods])
-    assert list(jobs(out)) == [f"{NS}/pg-revision-revUID"] and out["bindings"] == []
+    assert list(jobs(out)) == [f"{NS}/pg-revision-revuid"] and out["bindings"] == []
     assert len(decide([node("a", gpu=3), kai_queue("test_queue", -1), service(), rev, *pods])["bindings"]) == 3
 
 
 def test_knative_podgroup_takes_no_preemptibility_nor_topology_from_the_revision(monkeypatch) -> None:
     """knative.go builds its Metadata without preemptibility and topology."""
     rev = revision(labels={kg.PREEMPTIBILITY_LABEL: "non-preemptible"}, annotations={kg.TOPOLOGY: "t", kg.TOPOLOGY_REQUIRED: "rack"})
-    pg = pg_of([service(), rev, kpod("pod", "podUID", rev)], monkeypatch)
+    pg = pg_of([service(), rev, kpod("pod", "poduid", rev)], monkeypatch)
     assert "preemptibility" not in pg["spec"]
     assert pg["spec"]["topologyConstraint"] == {"preferredTopologyLevel": "", "requiredTopologyLevel": "", "topology": ""}
 
 
 def test_knative_min_scale_not_an_integer_is_one(monkeypatch) -> None:
     rev = revision(annotations={kg.KNATIVE_MIN_SCALE: "x"})
-    assert pg_of([service(), rev, kpod("pod", "podUID", rev)], monkeypatch)["spec"].get("minMember", 1) == 1
+    assert pg_of([service(), rev, kpod("pod", "poduid", rev)], monkeypatch)["spec"].get("minMember", 1) == 1
 
 
 def test_knative_pod_without_the_revision_label_is_a_422() -> None:
     rev = revision()
-    p = kpod("pod", "podUID", rev)
+    p = kpod("pod", "poduid", rev)
     del p["metadata"]["labels"][REV]
     with pytest.raises(InputError) as e:
         _read([*BASE, service(), rev, p])
@@ -169,7 +169,7 @@ def test_knative_pod_without_the_revision_label_is_a_422() -> None:
 
 def test_knative_revision_the_snapshot_lacks_is_a_job_of_one_with_a_warning() -> None:
     rev = revision()
-    p = kpod("pod", "podUID", rev, labels={REV: "other"})
+    p = kpod("pod", "poduid", rev, labels={REV: "other"})
     out = decide([*BASE, service(), rev, p])
     assert list(jobs(out)) == [f"{NS}/pod"] and any("Revision other" in w for w in out["warnings"])
 
@@ -186,7 +186,7 @@ def test_knative_the_only_podgroup_with_odd_owners_is_a_422(owners, pointer: str
     pg = kai_pg("pg-x")
     pg["metadata"]["ownerReferences"] = owners
     with pytest.raises(InputError) as e:
-        _read([*BASE, service(), rev, pg, kpod("pod", "podUID", rev), _old("old", "oldUID", rev, "pg-x")])
+        _read([*BASE, service(), rev, pg, kpod("pod", "poduid", rev), _old("old", "oldUID", rev, "pg-x")])
     assert e.value.pointer == pointer
 
 
@@ -197,4 +197,4 @@ def test_knative_the_same_answer_whatever_the_order_of_objects() -> None:
             kai_pg("pg-old-a-ua", "Pod"), _old("old-a", "ua", rev2, "pg-old-a-ua"),
             *[kpod(f"p{i}", f"u{i}", rev) for i in range(2)], kpod("q", "uq", rev2)]  # fmt: skip
     want = decide_in_any_order(objs, 19)
-    assert sorted(jobs(want)) == [f"{NS}/pg-old-a-ua", f"{NS}/pg-q-uq", f"{NS}/pg-revision-revUID"]
+    assert sorted(jobs(want)) == [f"{NS}/pg-old-a-ua", f"{NS}/pg-q-uq", f"{NS}/pg-revision-revuid"]

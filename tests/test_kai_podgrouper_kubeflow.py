@@ -127,9 +127,9 @@ def test_mpi_TestGetPodGroupMetadata(case: str, specs: dict, extra: dict, existi
 def test_distributed_common_TestGetPodGroupMetadata_and_OnQueueFromOwner(kind: str, field: str) -> None:
     """DC TestGetPodGroupMetadata and TestGetPodGroupMetadataOnQueueFromOwner (Master 2,
     Worker 4: minMember 6; the owner's queue label names the queue), end to end."""
-    job = job_obj(kind, "test_name", field, {"Master": {"replicas": 2}, "Worker": {"replicas": 4}},
+    job = job_obj(kind, "test-name", field, {"Master": {"replicas": 2}, "Worker": {"replicas": 4}},
                   labels={"test_label": "test_value", kg.QUEUE_LABEL: "q2"})  # fmt: skip
-    g = group([kai_queue("q2", -1), job, owned("p-0", job)], "default/pg-test_name-u-test_name")
+    g = group([kai_queue("q2", -1), job, owned("p-0", job)], "default/pg-test-name-u-test-name")
     assert (g.min_available, g.queue, g.priority) == (6, "q2", 50)  # (train)
 
 
@@ -138,8 +138,8 @@ def test_distributed_common_TestGetPodGroupMetadata_and_OnQueueFromOwner(kind: s
 def test_distributed_common_TestGetPodGroupMetadataRunPolicy(kind: str, field: str) -> None:
     """DC TestGetPodGroupMetadataRunPolicy: ``runPolicy.schedulingPolicy.minAvailable`` 5
     wins, the replica specs (a Master of 0) not read."""
-    job = job_obj(kind, "test_name", field, {"Master": {"replicas": 0}}, runPolicy={"schedulingPolicy": {"minAvailable": 5}})
-    assert group([job, owned("p-0", job)], "default/pg-test_name-u-test_name").min_available == 5
+    job = job_obj(kind, "test-name", field, {"Master": {"replicas": 0}}, runPolicy={"schedulingPolicy": {"minAvailable": 5}})
+    assert group([job, owned("p-0", job)], "default/pg-test-name-u-test-name").min_available == 5
 
 
 @pytest.mark.parametrize(("kind", "field"), [("TFJob", "tfReplicaSpecs"), ("XGBoostJob", "xgbReplicaSpecs"),
@@ -148,7 +148,7 @@ def test_distributed_common_TestGetPodGroupMetadata_NoPods(kind: str, field: str
     """DC TestGetPodGroupMetadata_NoPods: a replica spec of 0 replicas is KAI's error (a
     422 at it; XGBoost and JAX first miss a required Worker spec, MPI its Launcher, checked
     in Go's order of the required names)."""
-    job = job_obj(kind, "test_name", field, {"Master": {"replicas": 0}})
+    job = job_obj(kind, "test-name", field, {"Master": {"replicas": 0}})
     e = refused([job, owned("p-0", job)])
     if kind == "TFJob":
         assert e.pointer == "/objects/3/spec/tfReplicaSpecs/Master" and "0 Master pods" in str(e)

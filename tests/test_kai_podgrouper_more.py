@@ -44,18 +44,18 @@ def test_spotrequest_TestGetPodGroupMetadata(monkeypatch) -> None:
 
 # -- aml_grouper_test.go ----------------------------------------------------------------------------
 def test_aml_TestGetPodGroupMetadata(monkeypatch) -> None:
-    objs = owned("amlarc.azureml.com/v1alpha1", "AmlJob", "test_name", {"job": {"options": {"envs": {"AZUREML_NODE_COUNT": 3}}}},
+    objs = owned("amlarc.azureml.com/v1alpha1", "AmlJob", "test-name", {"job": {"options": {"envs": {"AZUREML_NODE_COUNT": 3}}}},
                  labels={"test_label": "test_value"})  # fmt: skip
     objs[0]["metadata"]["annotations"] = {"test_annotation": "test_value"}
     pg = one(objs, monkeypatch)
     assert pg["metadata"]["ownerReferences"] == [{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "AmlJob",
-                                                  "name": "test_name", "uid": "u-test_name"}]  # fmt: skip
+                                                  "name": "test-name", "uid": "u-test-name"}]  # fmt: skip
     assert pg["metadata"]["labels"] == {"test_label": "test_value"}
     assert (pg["spec"]["queue"], pg["spec"]["priorityClassName"], pg["spec"]["minMember"]) == ("q", "train", 3)
 
 
 def test_aml_TestGetPodGroupMetadataWithoutReplicas() -> None:
-    objs = owned("amlarc.azureml.com/v1alpha1", "AmlJob", "test_name", {"job": {"options": {"envs": {}}}})
+    objs = owned("amlarc.azureml.com/v1alpha1", "AmlJob", "test-name", {"job": {"options": {"envs": {}}}})
     with pytest.raises(InputError) as e:
         _read([*BASE, *objs])
     assert e.value.pointer == "/objects/2/spec/job/options/envs" and "azureml envs count" in e.value.detail
@@ -116,10 +116,10 @@ def test_smaller_plugins_the_same_answer_whatever_the_order_of_objects() -> None
     objs = [node("a", gpu=2), node("b", gpu=1), kai_queue("q", -1), *owned("kubeflow.org/v1beta1", "Notebook", "nb", {}),
             *owned("egx.nvidia.io/v1", "SPOTRequest", "sr", pods=2),
             *owned("amlarc.azureml.com/v1alpha1", "AmlJob", "aml", {"job": {"options": {"envs": {"AZUREML_NODE_COUNT": 2}}}}, pods=2),
-            *runaijob({"parallelism": 2}, ["test_name-0-0", "test_name-1-0"])]
+            *runaijob({"parallelism": 2}, ["test-name-0-0", "test-name-1-0"])]
     want = decide_in_any_order(objs, 13)
     assert sorted(jobs(want)) == ["default/pg-aml-u-aml", "default/pg-nb-u-nb", "default/pg-sr-u-sr",
-                                  "default/pg-test_name-0-1234-5678", "default/pg-test_name-1-1234-5678"]
+                                  "default/pg-test-name-0-1234-5678", "default/pg-test-name-1-1234-5678"]
 
 
 # -- runaijob_grouper_test.go -------------------------------------------------------------------
@@ -127,11 +127,11 @@ RJ = "pkg/podgrouper/podgrouper/plugins/runaijob/runaijob_grouper_test.go"
 
 
 def runaijob(spec: dict, pods: list[str], existing: list[str] = ()) -> list[dict]:
-    """A run.ai/v1 RunaiJob ``test_name`` (uid 1234-5678), its pods, KAI PodGroups of the
+    """A run.ai/v1 RunaiJob ``test-name`` (uid 1234-5678), its pods, KAI PodGroups of the
     names ``existing``."""
-    job = kobj("run.ai/v1", "RunaiJob", "test_name", labels={"test_label": "test_value"}, spec=spec)
+    job = kobj("run.ai/v1", "RunaiJob", "test-name", labels={"test_label": "test_value"}, spec=spec)
     job["metadata"]["uid"] = "1234-5678"
-    r = {**ref("RunaiJob", "test_name", "run.ai/v1"), "uid": "1234-5678"}
+    r = {**ref("RunaiJob", "test-name", "run.ai/v1"), "uid": "1234-5678"}
     pgs = [{"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
             "metadata": {"name": n, "namespace": "default", "uid": f"u-{n}"}, "spec": {"queue": "q"}} for n in existing]  # fmt: skip
     return [*pgs, job, *[kpod(n, r, labels={"runai/pod-index": n.split("-", 1)[1]}) for n in pods]]
@@ -140,21 +140,21 @@ def runaijob(spec: dict, pods: list[str], existing: list[str] = ()) -> list[dict
 def test_runaijob_TestGetPodGroupMetadata_Hpo(monkeypatch) -> None:
     """parallelism 2: a PodGroup per pod name less its last dash part (the legacy name,
     pg-<pod>-<uid>, absent)."""
-    pgs, _ = made_podgroups([*BASE, *runaijob({"parallelism": 2}, ["test_name-0-0", "test_name-1-0"])], monkeypatch)
-    assert sorted(pgs) == ["pg-test_name-0-1234-5678", "pg-test_name-1-1234-5678"]
-    pg = pgs["pg-test_name-0-1234-5678"]
+    pgs, _ = made_podgroups([*BASE, *runaijob({"parallelism": 2}, ["test-name-0-0", "test-name-1-0"])], monkeypatch)
+    assert sorted(pgs) == ["pg-test-name-0-1234-5678", "pg-test-name-1-1234-5678"]
+    pg = pgs["pg-test-name-0-1234-5678"]
     assert pg["metadata"]["ownerReferences"][0]["kind"] == "RunaiJob" and pg["spec"]["priorityClassName"] == "train"
 
 
 @pytest.mark.parametrize(("case", "existing", "name"), [
-    ("TestGetPodGroupMetadata_LegacyPodGroup", ["pg-test_name-1234-5678"], "pg-test_name-1234-5678"),
-    ("TestGetPodGroupMetadata_LegacyNotFound", [], "pg-test_name-0-1234-5678"),
-    ("TestGetPodGroupMetadata_RegularPodGroup", [], "pg-test_name-0-1234-5678"),
+    ("TestGetPodGroupMetadata_LegacyPodGroup", ["pg-test-name-1234-5678"], "pg-test-name-1234-5678"),
+    ("TestGetPodGroupMetadata_LegacyNotFound", [], "pg-test-name-0-1234-5678"),
+    ("TestGetPodGroupMetadata_RegularPodGroup", [], "pg-test-name-0-1234-5678"),
 ])  # fmt: skip
 def test_runaijob_legacy(case: str, existing: list, name: str) -> None:
     """--search-legacy-pg (on by default): a KAI PodGroup of the legacy name is used (here
     updated); LegacyDisabledPodGroup needs the flag off, not the default: not transcribed."""
-    js = _read([*BASE, *runaijob({}, ["test_name-0-0"], existing)]).cluster.jobs
+    js = _read([*BASE, *runaijob({}, ["test-name-0-0"], existing)]).cluster.jobs
     keys = [j.key for j in (js.values() if isinstance(js, dict) else js) if j.tasks]
     assert keys == [f"default/{name}"], case
 
@@ -164,7 +164,7 @@ def test_hub_maps_runaijob_v1_only() -> None:
 
 
 def test_runaijob_pod_name_without_a_dash_is_used_whole() -> None:
-    js = _read([*BASE, *runaijob({}, [])[:1], kpod("solo", {**ref("RunaiJob", "test_name", "run.ai/v1"), "uid": "1234-5678"})]).cluster.jobs
+    js = _read([*BASE, *runaijob({}, [])[:1], kpod("solo", {**ref("RunaiJob", "test-name", "run.ai/v1"), "uid": "1234-5678"})]).cluster.jobs
     assert [j.key for j in (js.values() if isinstance(js, dict) else js)] == ["default/pg-solo-1234-5678"]
 
 
@@ -300,3 +300,45 @@ def test_kai_grouper_missing_queue_of_a_skipped_owner_points_at_its_label() -> N
     with pytest.raises(InputError) as e:
         _read([*BASE, wf, rs, p])
     assert e.value.pointer == f"/objects/2/metadata/labels/{Q}" and e.value.obj["name"] == "wf"
+
+
+def test_podgroup_name_not_a_dns_subdomain_leaves_its_pods_without_a_podgroup() -> None:
+    """spark.go names the PodGroup by the ``spark-app-selector`` label as it is; KAI's
+    ``ApplyToCluster`` (podgroup/handler.go) Creates it, and the API server refuses a name
+    that is not a DNS-1123 subdomain (``Bad.Name``: upper case), so the pod controller
+    (pod_controller.go ``Reconcile``) returns before annotating the pods: no PodGroup, never
+    scheduled. The driver and its executor are held as pods of another scheduler (no
+    binding on an 8-GPU node, a warning names the PodGroup); a Spark app of a valid
+    selector beside it is placed. Any order of the objects, the same answer."""
+    bad = {**SPARK, kg.SPARK_SELECTOR_LABEL: "Bad.Name"}
+    objs = [node("a", gpu=8), kai_queue("q", -1), kpod("drv", None, labels=bad, created="2026-11-23T09:00:00Z"),
+            kpod("exec-1", _pod_ref("drv"), labels=bad), kpod("ok", None, labels=SPARK)]  # fmt: skip
+    out = decide_in_any_order(objs, 9)
+    assert [b["pod"] for b in out["bindings"]] == ["default/ok"]
+    assert {k: v["state"] for k, v in jobs(out).items()} == {"default/drv": "Pending", "default/exec-1": "Pending",
+                                                               "default/spark-selector": "Bound"}  # fmt: skip
+    assert "API server refuses the PodGroup's name" in jobs(out)["default/drv"]["message"]
+    assert any("not a DNS-1123 subdomain (e.g. 'default/Bad.Name' for default/drv" in w for w in out["warnings"])
+
+
+def test_podgroup_name_past_253_characters_leaves_its_pods_without_a_podgroup() -> None:
+    """default_grouper.go names the PodGroup ``pg-<owner>-<uid>``: an owner name of 250
+    characters (a valid name) makes one of 258, past the 253 of a DNS-1123 subdomain: the
+    API server refuses the Create, the pod gets no PodGroup and is never placed."""
+    long = "r" * 250
+    objs = [node("a", gpu=8), kai_queue("q", -1), kobj("apps/v1", "ReplicaSet", long), kpod("p", ref("ReplicaSet", long, "apps/v1"))]
+    out = decide(objs)
+    assert out["bindings"] == [] and jobs(out)["default/p"]["state"] == "Pending"
+    assert any("must be no more than 253 characters" in w for w in out["warnings"])
+
+
+def test_podgroup_name_of_a_manifest_pod_without_uid_is_checked_with_the_uid_it_gets() -> None:
+    """deployment_grouper.go names the PodGroup ``pg-<pod>-<pod uid>``; a pod of the request
+    without a uid (a manifest, never created) gets a 36-character uid from the API server
+    when created, so its PodGroup's name is valid then: the pod is grouped and placed."""
+    dep = kobj("apps/v1", "Deployment", "d")
+    rs = kobj("apps/v1", "ReplicaSet", "rs", owners=[ref("Deployment", "d", "apps/v1")])
+    p = kpod("p", ref("ReplicaSet", "rs", "apps/v1"))
+    del p["metadata"]["uid"]
+    out = decide([node("a", gpu=8), kai_queue("q", -1), dep, rs, p])
+    assert [b["pod"] for b in out["bindings"]] == ["default/p"] and list(jobs(out)) == ["default/pg-p-"]

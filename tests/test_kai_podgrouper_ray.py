@@ -17,12 +17,12 @@ from tests.test_kai import kai_queue
 from tests.test_kai_podgrouper import KAI_SCHED, _read, decide, decide_in_any_order, jobs, made_podgroups
 
 RG = "pkg/podgrouper/podgrouper/plugins/ray/ray_grouper_test.go"
-NS = "test_namespace"
+NS = "test-namespace"
 BASE = [node("a", gpu=8), node("b", gpu=8), kai_queue("q", -1)]
 TEST_META = {"labels": {"test_label": "test_value"}, "annotations": {"test_annotation": "test_value"}}
 
 
-def cluster(workers: list, *, name: str = "test_ray_cluster", uid: str = "1", version: str = "v1alpha1", head=None,
+def cluster(workers: list, *, name: str = "test-ray-cluster", uid: str = "1", version: str = "v1alpha1", head=None,
             labels=None, owner: dict | None = None, **spec) -> dict:  # fmt: skip
     """A RayCluster as Go's fixtures (``headGroupSpec`` {} unless given)."""
     meta = {"name": name, "namespace": NS, "uid": uid, "labels": {**TEST_META["labels"], **(labels or {})},
@@ -33,7 +33,7 @@ def cluster(workers: list, *, name: str = "test_ray_cluster", uid: str = "1", ve
             "spec": {"headGroupSpec": {} if head is None else head, "workerGroupSpecs": workers, **spec}}  # fmt: skip
 
 
-def top(kind: str, status: dict, *, version: str = "v1alpha1", name: str = "test_name", uid: str = "1") -> dict:
+def top(kind: str, status: dict, *, version: str = "v1alpha1", name: str = "test-name", uid: str = "1") -> dict:
     meta = {"name": name, "namespace": NS, "uid": uid, **copy.deepcopy(TEST_META)}
     return {"apiVersion": f"ray.io/{version}", "kind": kind, "metadata": meta, "spec": {}, "status": status}
 
@@ -90,17 +90,17 @@ def test_ray_cluster_metadata(case: str, workers: list, labels: dict, priority: 
     counts 2)."""
     c = cluster(copy.deepcopy(workers), labels=labels, **({"enableInTreeAutoscaling": True} if case.endswith("RayCluster") else {}))
     pg = one([c, raypod("p", c)], monkeypatch)
-    assert pg["metadata"]["name"] == "pg-test_ray_cluster-1", case
+    assert pg["metadata"]["name"] == "pg-test-ray-cluster-1", case
     assert pg["metadata"]["ownerReferences"] == [{"apiVersion": "ray.io/v1alpha1", "kind": "RayCluster",
-                                                  "name": "test_ray_cluster", "uid": "1"}], case  # fmt: skip
+                                                  "name": "test-ray-cluster", "uid": "1"}], case  # fmt: skip
     assert len(pg["metadata"]["labels"]) == 1 + len(labels)
     assert (pg["spec"]["queue"], pg["spec"]["priorityClassName"], pg["spec"]["minMember"]) == ("q", priority, minimum), case
 
 
 @pytest.mark.parametrize(("case", "kind", "version", "status"), [
-    ("TestGetPodGroupMetadata_RayJob", "RayJob", "v1alpha1", {"rayClusterName": "test_ray_cluster"}),
-    ("TestGetPodGroupMetadata_RayJob_v1", "RayJob", "v1", {"rayClusterName": "test_ray_cluster"}),
-    ("TestGetPodGroupMetadata_RayService", "RayService", "v1alpha1", {"activeServiceStatus": {"rayClusterName": "test_ray_cluster"}}),
+    ("TestGetPodGroupMetadata_RayJob", "RayJob", "v1alpha1", {"rayClusterName": "test-ray-cluster"}),
+    ("TestGetPodGroupMetadata_RayJob_v1", "RayJob", "v1", {"rayClusterName": "test-ray-cluster"}),
+    ("TestGetPodGroupMetadata_RayService", "RayService", "v1alpha1", {"activeServiceStatus": {"rayClusterName": "test-ray-cluster"}}),
 ])  # fmt: skip
 def test_ray_job_and_service_metadata(case: str, kind: str, version: str, status: dict, monkeypatch) -> None:
     """The RayJob (v1alpha1, v1) and RayService cases: the PodGroup is the top owner's,
@@ -109,8 +109,8 @@ def test_ray_job_and_service_metadata(case: str, kind: str, version: str, status
     t = top(kind, status, version=version)
     c = cluster(copy.deepcopy(AUTOSCALING), uid="c-1", version=version, owner=t)
     pg = one([t, c, raypod("p", c)], monkeypatch)
-    assert pg["metadata"]["name"] == "pg-test_name-1", case
-    assert pg["metadata"]["ownerReferences"] == [{"apiVersion": f"ray.io/{version}", "kind": kind, "name": "test_name",
+    assert pg["metadata"]["name"] == "pg-test-name-1", case
+    assert pg["metadata"]["ownerReferences"] == [{"apiVersion": f"ray.io/{version}", "kind": kind, "name": "test-name",
                                                   "uid": "1"}], case  # fmt: skip
     assert (pg["spec"]["priorityClassName"], pg["spec"]["minMember"]) == ("train", 4), case
     assert len(pg["metadata"]["labels"]) == 1
@@ -144,7 +144,7 @@ def test_ray_TestGetPodGroupMetadata_RayCluster_SubGroups_WithTopologyConstraint
     workers = [{"groupName": "gpu-workers", "replicas": 3, "minReplicas": 2, **_ann(t="test-topology", r="zone", p="rack")},
                {"groupName": "cpu-workers", "replicas": 1, "minReplicas": 1, **_ann(t="test-topology", p="host")},
                {"groupName": "best-effort-workers", "replicas": 1, "minReplicas": 1, **_ann(t="test-topology")}]  # fmt: skip
-    c = cluster(workers, name="topology_ray_cluster", uid="2", version="v1", head=_ann(t="test-topology", r="rack", p="node"))
+    c = cluster(workers, name="topology-ray-cluster", uid="2", version="v1", head=_ann(t="test-topology", r="rack", p="node"))
     assert sgs(one([c, raypod("p", c)], monkeypatch)) == [
         ("headgroup", 1, _tc("test-topology", "rack", "node")), ("gpu-workers", 2, _tc("test-topology", "zone", "rack")),
         ("cpu-workers", 1, _tc("test-topology", "", "host")), ("best-effort-workers", 1, None)]  # fmt: skip
@@ -155,7 +155,7 @@ def _legacy_pg(subgroups: list | None) -> dict:
     if subgroups is not None:
         spec["subGroups"] = subgroups
     return {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
-            "metadata": {"name": "pg-test_ray_cluster-1", "namespace": NS, "uid": "pg-uid"}, "spec": spec}  # fmt: skip
+            "metadata": {"name": "pg-test-ray-cluster-1", "namespace": NS, "uid": "pg-uid"}, "spec": spec}  # fmt: skip
 
 
 @pytest.mark.parametrize(("case", "existing", "count"), [
@@ -203,7 +203,7 @@ def test_a_rayjobs_cluster_is_one_gang_and_each_pod_in_its_groups_subgroup(monke
     _, labels = made([t, c, *pods], monkeypatch)
     assert labels == {"rc-head": "headgroup", "rc-w-0": "worker-group-0", "rc-w-1": "worker-group-0"}
     out = decide([node("a", gpu=2), kai_queue("q", -1), t, c, *pods])
-    assert list(jobs(out)) == [f"{NS}/pg-test_name-1"] and out["bindings"] == []
+    assert list(jobs(out)) == [f"{NS}/pg-test-name-1"] and out["bindings"] == []
     assert len(decide([node("a", gpu=3), kai_queue("q", -1), t, c, *pods])["bindings"]) == 3
 
 
@@ -241,7 +241,7 @@ def test_a_rayjob_whose_cluster_the_snapshot_lacks_is_a_job_of_one_with_a_warnin
     t = top("RayJob", {"rayClusterName": "other"}, version="v1")
     c = cluster([{"replicas": 1}], name="rc", uid="c-1", version="v1", owner=t)
     out = decide([*BASE, t, c, raypod("p", c)])
-    assert list(jobs(out)) == [f"{NS}/p"] and any("RayCluster other (named by RayJob test_name)" in w for w in out["warnings"])
+    assert list(jobs(out)) == [f"{NS}/p"] and any("RayCluster other (named by RayJob test-name)" in w for w in out["warnings"])
 
 
 def test_a_rayservice_takes_the_pending_cluster_when_no_active_one(monkeypatch) -> None:
@@ -296,7 +296,7 @@ def test_ray_the_same_answer_whatever_the_order_of_objects() -> None:
             raypod("rc-head", c, "headgroup"), raypod("rc-w-0", c, "worker-group-0"), raypod("rc-w-1", c, "worker-group-0"),
             raypod("solo-head", c2, "headgroup", created="2026-11-23T09:00:00Z"), raypod("solo-g", c2, "g")]  # fmt: skip
     want = decide_in_any_order(objs, 9)
-    assert sorted(jobs(want)) == [f"{NS}/pg-solo-c-2", f"{NS}/pg-test_name-1"]
+    assert sorted(jobs(want)) == [f"{NS}/pg-solo-c-2", f"{NS}/pg-test-name-1"]
 
 
 def test_a_raycluster_named_by_many_rayjobs_is_computed_once(monkeypatch) -> None:

@@ -98,7 +98,8 @@ error (a JobSet pod without the replicated-job label) is refused, the first such
 namespace and name. An owner chain KAI cannot
 walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
 the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
-(:data:`~app.kai.jobs.KAI_UNGROUPED`). A pod annotated with a PodGroup the snapshot lacks
+(:data:`~app.kai.jobs.KAI_UNGROUPED`); so is a pod whose PodGroup would be created under a
+name that is not a DNS-1123 subdomain (the API server refuses the Create). A pod annotated with a PodGroup the snapshot lacks
 is grouped again when it has owners (``isOrphanPodWithPodGroup``).
 
 Decided here: a PodGroup is built once, from its first pod (earliest creationTimestamp,
@@ -1753,6 +1754,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     from app.ingest.build import KAI_PRIORITY_CLASSES
     from app.ingest.numatopology import PodSpecs
     from app.ingest.pgcontroller import owner_references
+    from app.kueue.jobs import dns1123_subdomain_errors
 
     no_owners = not d.unread_objects  # (owners can still be pods: a Spark executor's driver)
     specs = PodSpecs(objects)
@@ -1846,6 +1848,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
     queue_at: dict[tuple[str, str], tuple[str, Any]] = {}  # PodGroup -> where its queue, one the snapshot lacks, is named
+    refused: list[tuple[str, str, int, str]] = []  # (PodGroup, first pod, pods, why): names the API server refuses
     for (ns, name), entries in sorted(grouped.items()):
         entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
         p, pod, top, plugin, ref0, cluster, skip_to = entries[0]
@@ -1862,6 +1865,20 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         n_subgroups += len(md.subgroups)
         if n_subgroups > subgroup_bound:  # (the request's work: each sub-group built and read once)
             raise _subgroups_error(plugin, md, n_subgroups, subgroup_bound, cluster or top)
+        check = name  # (a pod without a uid, a manifest, gets a 36-character one when created: its PodGroup's name ends so)
+        if name.endswith("-") and any(not e[0].uid for e in entries):
+            check = name + "0" * 36
+        bad_name = dns1123_subdomain_errors(check) if (ns, name) not in existing else []
+        if bad_name:  # (the API server refuses the Create: no PodGroup; each pod's grouping still runs first)
+            for q, qpod, qtop, qplugin, _, _, _ in entries:
+                try:
+                    grouper.subgroup_name(qplugin, qtop, qpod, md)
+                except GrouperError as e:
+                    raise _grouper_error(e, q, qtop) from None
+            for q, _, _, _, _, _, _ in entries:
+                q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
+            refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), bad_name[0]))
+            continue
         if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
             raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1: KAI's Create "
                                               "of the PodGroup fails)", md.min_path if md.min_available < 0 else ("spec",)),
@@ -1943,7 +1960,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "ignoreFields); the pods join it")  # fmt: skip
     if no_owners:  # (the pods not grouped: as many as the candidates unless some are Spark pods or pods' pods)
         done = {id(x) for m, _ in made.values() for x in m}
-        rest = [p for p in pods if id(p) not in done]
+        rest = [p for p in pods if id(p) not in done and p.scheduler != KAI_UNGROUPED]
         if rest:
             d.notes.append(f"{len(rest)} kai-scheduler pod(s) have no PodGroup and the snapshot holds no owner objects (e.g. "
                            f"{min(f'{p.namespace}/{p.name}' for p in rest)}): each is a job of one here; KAI's pod-grouper "
@@ -1961,6 +1978,13 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        f"walk (an owner with several ownerReferences, or a cycle): {', '.join(sorted(broken)[:5])}"
                        f"{', ...' if len(broken) > 5 else ''}: KAI makes them no PodGroup and never schedules them; they "
                        "are held as pods of another scheduler (never placed, never victims, in no queue)")  # fmt: skip
+    if refused:
+        pg, pod_key, _, why = min(refused)
+        d.notes.append(f"KAI's pod-grouper names {len(refused)} PodGroup(s) for {sum(r[2] for r in refused)} kai-scheduler "
+                       f"pod(s) with a name that is not a DNS-1123 subdomain (e.g. {pg[:300]!r} for {pod_key}: {why}): "
+                       "the API server refuses its Create (ApplyToCluster fails), so those pods get no PodGroup and KAI "
+                       "never schedules them; they are held as pods of another scheduler (never placed, never victims, "
+                       "in no queue)")  # fmt: skip
     for kind, keys in sorted(other.items()):
         d.notes.append(f"{len(keys)} kai-scheduler pod(s) without a PodGroup have a top owner {kind} (e.g. {min(keys)}), "
                        "whose KAI pod-grouper plugin is not modelled: each is a job of one here")  # fmt: skip
