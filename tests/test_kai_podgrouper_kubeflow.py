@@ -227,12 +227,11 @@ def test_mpi_launcher_creation_policy_other_than_wait_keeps_the_launcher() -> No
      "/spec/mpiReplicaSpecs/Launcher"),
     ({**DELAYED, "runPolicy": {"schedulingPolicy": {"minAvailable": 5}}, "mpiReplicaSpecs": {}},
      "/spec/mpiReplicaSpecs/Launcher/replicas"),
-    ({**DELAYED, "runPolicy": {"schedulingPolicy": {"minAvailable": 0}}}, "/spec/mpiReplicaSpecs/Launcher/replicas"),
 ])  # fmt: skip
 def test_mpi_errors_are_a_422_at_the_field(spec: dict, pointer: str) -> None:
     """A launcherCreationPolicy that is not a string, a Launcher whose replicas are not an
-    integer, absent or 0 under WaitForWorkersReady (KAI's error: no PodGroup), a minMember
-    the launcher makes negative (the CRD's minimum: KAI's Create fails): a 422 at the field."""
+    integer, absent or 0 under WaitForWorkersReady (KAI's error: no PodGroup): a 422 at the
+    field."""
     job = mpijob("m", L1W2)
     job["spec"].update(spec)
     assert refused([job, owned("w", job)]).pointer == "/objects/3" + pointer
@@ -297,9 +296,21 @@ def test_distributed_replica_sum_wrapping_to_non_positive_is_kais_error() -> Non
     assert e.pointer == "/objects/3/spec/tfReplicaSpecs" and "greater than 0" in str(e)
 
 
-def test_distributed_min_available_wrapping_negative_is_refused_at_the_field() -> None:
-    """distributed_common.go: ``int32(2^31)`` is -2^31, a minMember the PodGroup CRD refuses
-    (minimum 1): KAI's Create fails, a 422 at runPolicy.schedulingPolicy.minAvailable."""
-    job = job_obj("JAXJob", "j", "jaxReplicaSpecs", {"Worker": {"replicas": 2}},
-                  runPolicy={"schedulingPolicy": {"minAvailable": 2**31}})  # fmt: skip
-    assert refused([job, owned("j-0", job)]).pointer == "/objects/3/spec/runPolicy/schedulingPolicy/minAvailable"
+@pytest.mark.parametrize(("kind", "field_name", "specs", "extra"), [
+    pytest.param("JAXJob", "jaxReplicaSpecs", {"Worker": {"replicas": 2}},
+                 {"runPolicy": {"schedulingPolicy": {"minAvailable": 2**31}}}, id="int32(2^31) is -2^31"),
+    pytest.param("MPIJob", "mpiReplicaSpecs", {"Launcher": {"replicas": 1}, "Worker": {"replicas": 2}},
+                 {**DELAYED, "runPolicy": {"schedulingPolicy": {"minAvailable": 0}}}, id="MPI: 0 less the launcher"),
+])  # fmt: skip
+def test_a_negative_min_member_leaves_its_pods_without_a_podgroup(kind: str, field_name: str, specs: dict,
+                                                                  extra: dict) -> None:  # fmt: skip
+    """distributed_common.go / mpi-grouper.go compute a negative minMember (Go's int32
+    arithmetic); the PodGroup CRD's minimum is 1 (podgroups.yaml), so the API server refuses
+    KAI's Create (ApplyToCluster fails): its pods get no PodGroup, KAI never schedules them
+    (held as pods of another scheduler, a warning names it), as a refused name."""
+    job = job_obj(kind, "j", field_name, specs) if kind != "MPIJob" else mpijob("j", specs)
+    job["spec"].update(extra)
+    out = decide([*BASE, job, owned("j-0", job)])
+    assert out["bindings"] == []
+    assert any("a negative minMember" in w and "minMember -" in w for w in out["warnings"])
+    assert "its minMember negative" in jobs(out)["default/j-0"]["message"]

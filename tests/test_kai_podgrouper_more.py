@@ -317,8 +317,9 @@ def test_podgroup_name_not_a_dns_subdomain_leaves_its_pods_without_a_podgroup() 
     assert [b["pod"] for b in out["bindings"]] == ["default/ok"]
     assert {k: v["state"] for k, v in jobs(out).items()} == {"default/drv": "Pending", "default/exec-1": "Pending",
                                                                "default/spark-selector": "Bound"}  # fmt: skip
-    assert "API server refuses the PodGroup's name" in jobs(out)["default/drv"]["message"]
-    assert any("not a DNS-1123 subdomain (e.g. 'default/Bad.Name' for default/drv" in w for w in out["warnings"])
+    assert "API server refuses the PodGroup: its name is not a DNS-1123" in jobs(out)["default/drv"]["message"]
+    assert any("the API server refuses (e.g. 'default/Bad.Name' for default/drv" in w and "not a DNS-1123 subdomain" in w
+               for w in out["warnings"])  # fmt: skip
 
 
 def test_podgroup_name_past_253_characters_leaves_its_pods_without_a_podgroup() -> None:

@@ -340,11 +340,11 @@ def atoi(text: str) -> int | None:
 
 def int32(v: int) -> int:
     """``int32(v)`` for a PodGroup's (or sub-group's) minMember: wrapped as Go wraps it
-    (:func:`~app.ingest.gostrconv.go_int32`). A minMember that ends negative is refused
-    once the PodGroup is built (the PodGroup CRD's minimum is 1; 0 is left out of the
-    object, ``omitempty``, and read as 1), at the field that last set it
-    (``Metadata.min_path``): a negative step on the way (a wrapped minAvailable less a
-    negative MPI Launcher count) is Go's arithmetic, not an error."""
+    (:func:`~app.ingest.gostrconv.go_int32`). A minMember that ends negative makes a
+    PodGroup the API server refuses (the PodGroup CRD's minimum is 1; 0 is left out of the
+    object, ``omitempty``): its pods get none (an existing one is kept as it was); a
+    negative step on the way (a wrapped minAvailable less a negative MPI Launcher count)
+    is Go's arithmetic, not an error."""
     return go_int32(v)
 
 
@@ -416,8 +416,6 @@ class Metadata:
     owner: tuple[str, str, str, str]  # apiVersion, kind, name, uid
     topology: dict[str, str]
     subgroups: list[SubGroup] = field(default_factory=list)
-    #: the field of the top owner that last set ``min_available`` (where a negative one is refused)
-    min_path: tuple[Any, ...] = ("spec",)
 
     def subgroup_for(self, pod: Pod) -> SubGroup | None:
         """``FindSubGroupForPod``."""
@@ -659,10 +657,8 @@ class Grouper:
         v, found = nested_int64(top.obj, "spec", "runPolicy", "schedulingPolicy", "minAvailable")
         if found:
             md.min_available = int32(v)
-            md.min_path = ("spec", "runPolicy", "schedulingPolicy", "minAvailable")
             return md
         md.min_available = int32(job_num_of_pods(top, replica_spec_name, mandatory))
-        md.min_path = ("spec", replica_spec_name)
         return md
 
     def pytorch(self, top: Owner, pod: Pod) -> Metadata:
@@ -674,7 +670,7 @@ class Grouper:
             except GrouperError:
                 continue  # (err != nil: not applied)
             if found:
-                md.min_available, md.min_path = int32(v), path
+                md.min_available = int32(v)
         md.subgroups = pytorch_subgroups(top, pod, md.min_available, self.max_segments)
         return md
 
@@ -696,7 +692,6 @@ class Grouper:
         if not found or replicas == 0:
             raise GrouperError(why, path)
         md.min_available = int32(md.min_available - int32(replicas))  # (int32 arithmetic: wraps)
-        md.min_path = path
         return md
 
     def launcher_exists(self, top: Owner, namespace: str) -> bool:
@@ -1845,7 +1840,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             pod = _pod_of(p, spec)
             grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
-    made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
+    made: dict[tuple[str, str], tuple[list[PodDraft], Metadata | None]] = {}  # (None: an existing one, kept)
     n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
     queue_at: dict[tuple[str, str], tuple[str, Any]] = {}  # PodGroup -> where its queue, one the snapshot lacks, is named
     refused: list[tuple[str, str, int, str]] = []  # (PodGroup, first pod, pods, why): names the API server refuses
@@ -1869,6 +1864,20 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if name.endswith("-") and any(not e[0].uid for e in entries):
             check = name + "0" * 36
         bad_name = dns1123_subdomain_errors(check) if (ns, name) not in existing else []
+        negative = md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups)
+        if negative:  # (the PodGroup CRD: minMember minimum 1, a 0 omitted: the API server refuses it)
+            where = md.min_available if md.min_available < 0 else min(sg.min_available for sg in md.subgroups)
+            why = f"minMember {where} (the PodGroup CRD's minimum is 1)"
+            if (ns, name) in existing:  # the update is refused: the PodGroup stays as it is, its pods join it
+                for q, qpod, qtop, qplugin, _, _, _ in entries:
+                    try:
+                        grouper.subgroup_name(qplugin, qtop, qpod, md)
+                    except GrouperError as e:
+                        raise _grouper_error(e, q, qtop) from None
+                made[(ns, name)] = ([e[0] for e in entries], None)
+                refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), why + ", an update"))
+                continue
+            bad_name = [why]
         if bad_name:  # (the API server refuses the Create: no PodGroup; each pod's grouping still runs first)
             for q, qpod, qtop, qplugin, _, _, _ in entries:
                 try:
@@ -1879,10 +1888,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), bad_name[0]))
             continue
-        if md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups):
-            raise _grouper_error(GrouperError(f"minMember {md.min_available} (the PodGroup CRD's minimum is 1: KAI's Create "
-                                              "of the PodGroup fails)", md.min_path if md.min_available < 0 else ("spec",)),
-                                 p, top)  # fmt: skip
         source = Grouper.queue_label(top, pod) if md.queue not in queues else None
         if source is not None:  # (a queue the snapshot lacks: refused when read, at the label it came from)
             holder, key = source
@@ -1912,6 +1917,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             m.queue = kube.pod_queue(m.labels, m.annotations, m.group)
             m.kai_pod, m.kai_class, m.kai_preemptibility = False, "", ""
         old = existing.get((ns, name))
+        if md is None:  # (an update the API server refuses: the PodGroup as it is)
+            joined.append(f"{ns}/{name}")
+            continue
         if old is not None:  # ``ApplyToCluster``: an update (``ignoreFields``, ``updatePodGroup``)
             obj = md.podgroup()
             obj["spec"]["queue"] = old.queue  # (kept, as markUnschedulable and schedulingBackoff: not read here)
@@ -1980,11 +1988,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "are held as pods of another scheduler (never placed, never victims, in no queue)")  # fmt: skip
     if refused:
         pg, pod_key, _, why = min(refused)
-        d.notes.append(f"KAI's pod-grouper names {len(refused)} PodGroup(s) for {sum(r[2] for r in refused)} kai-scheduler "
-                       f"pod(s) with a name that is not a DNS-1123 subdomain (e.g. {pg[:300]!r} for {pod_key}: {why}): "
-                       "the API server refuses its Create (ApplyToCluster fails), so those pods get no PodGroup and KAI "
-                       "never schedules them; they are held as pods of another scheduler (never placed, never victims, "
-                       "in no queue)")  # fmt: skip
+        d.notes.append(f"KAI's pod-grouper makes {len(refused)} PodGroup(s) for {sum(r[2] for r in refused)} kai-scheduler "
+                       f"pod(s) that the API server refuses (e.g. {pg[:300]!r} for {pod_key}: {why}): a name that is not a "
+                       "DNS-1123 subdomain or a negative minMember. ApplyToCluster fails: a new one's pods get no PodGroup "
+                       "and KAI never schedules them (held as pods of another scheduler: never placed, never victims, in no "
+                       "queue); an existing one stays as it was, its pods join it")  # fmt: skip
     for kind, keys in sorted(other.items()):
         d.notes.append(f"{len(keys)} kai-scheduler pod(s) without a PodGroup have a top owner {kind} (e.g. {min(keys)}), "
                        "whose KAI pod-grouper plugin is not modelled: each is a job of one here")  # fmt: skip
