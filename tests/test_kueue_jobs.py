@@ -145,9 +145,9 @@ SLICE, SIZE = jobs.ANN_SLICE_LEVEL, jobs.ANN_SLICE_SIZE
 ])  # fmt: skip
 def test_TestPodSets(job: dict, count: int, min_count: int | None, topology: tuple | None) -> None:
     j = read(job)
-    topology_request, err = jobs.topology_request(j)
+    topology_request, err = jobs.topology_request(j, j.sources[0])
     assert not err
-    ps = jobs.pod_set(j, topology=topology_request)
+    ps = jobs.pod_set(j, j.sources[0], topology=topology_request)
     assert (ps.name, ps.count, ps.min_count) == ("main", count, min_count)
     tr = ps.topology
     got = None if tr is None else (tr.required, tr.preferred, tr.slice_level, tr.slice_size)
@@ -163,7 +163,7 @@ def test_TestPodSets_half_a_slice_is_a_job_the_webhook_rejects(annotations: dict
     # PodSets() alone drops the half slice; Kueue's webhook refuses such a Job first
     j = read(make_job(parallelism=3, pod_annotations=annotations))
     assert jobs.validation_errors(j)
-    tr, err = jobs.topology_request(j)
+    tr, err = jobs.topology_request(j, j.sources[0])
     assert not err and tr is not None and (tr.slice_level, tr.slice_size) == (None, None)
 
 
@@ -171,7 +171,8 @@ def test_TestCleanLabels() -> None:
     job = make_job()
     job["spec"]["template"]["metadata"]["labels"] = {"foo": "bar", "batch.kubernetes.io/job-name": "job-name",
                                                      "controller-uid": "uid", "batch.kubernetes.io/controller-uid": "uid"}
-    assert jobs.pod_set(read(job)).labels == {"foo": "bar", "batch.kubernetes.io/job-name": "job-name"}
+    j = read(job)
+    assert jobs.pod_set(j, j.sources[0]).labels == {"foo": "bar", "batch.kubernetes.io/job-name": "job-name"}
 
 
 # -- job_webhook_test.go: TestValidateCreate -----------------------------------------------------
@@ -545,19 +546,24 @@ def test_a_job_owned_by_a_managed_job_runs_in_its_owners_workload(client):
 
 
 def test_a_job_owned_by_a_jobset_with_the_jobset_integration_enabled(client):
-    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
-              "metadata": {"name": "js", "namespace": "ml", "uid": "uid-js", "labels": {Q: "lq"}}}  # fmt: skip
     child = job("js-workers-0", 1)
+    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+              "metadata": {"name": "js", "namespace": "ml", "uid": "uid-js", "labels": {Q: "lq"}},
+              "spec": {"suspend": True, "replicatedJobs": [{"name": "workers", "template": {"spec": child["spec"]}}]}}  # fmt: skip
     child["metadata"]["ownerReferences"] = [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js",
                                              "uid": "uid-js", "controller": True}]  # fmt: skip
     config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
               "integrations": {"frameworks": ["batch/job", "jobset.x-k8s.io/jobset"]}}  # fmt: skip
     # the jobset integration enabled: the JobSet's Workload holds the Job (no Workload of its own)
-    err = problem(client, body([], queues() + [jobset, child, config]))
-    assert "ancestor JobSet ml/js is managed by Kueue" in err["detail"]
+    a = post(client, body([], queues() + [jobset, child, config]))
+    assert [w["owner"]["kind"] for w in a["workloads"]] == ["JobSet"]
+    assert any("batch/v1 Job ml/js-workers-0: no Workload: its ancestor JobSet ml/js is managed by Kueue" in x
+               for x in a["warnings"])  # fmt: skip
     # the default frameworks (batch/job only): the JobSet is walked through, the Job is top level
     a = post(client, body([], queues() + [jobset, child]))
     assert [w["workload"] for w in a["workloads"]] == [wl_key(child)]
+    assert any("JobSet ml/js: no Workload: the integrations.frameworks of Kueue's Configuration do not enable "
+               "jobset.x-k8s.io/jobset" in x for x in a["warnings"])  # fmt: skip
     # the owner is not in the snapshot: Kueue cannot find it and creates nothing
     err = problem(client, body([], queues() + [child]))
     assert "its owner JobSet ml/js is not in the snapshot" in err["detail"]
