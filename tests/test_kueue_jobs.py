@@ -1003,3 +1003,24 @@ def test_a_workload_naming_the_job_without_a_controller_reference_fails_kueues_r
     assert a["workloads"][0]["owner"] is None
     assert any("ml/train: no Workload: its Workload ml/job-train-old names it in an ownerReference but has no "
                "controller reference" in x for x in a["warnings"])  # fmt: skip
+
+
+@pytest.mark.parametrize(("label", "have", "equivalent"), [
+    pytest.param(None, None, True, id="neither"),
+    pytest.param("600", 600, True, id="the same"),
+    pytest.param("600", None, False, id="the label only"),
+    pytest.param(None, 600, False, id="the Workload only"),
+    pytest.param("600", 300, False, id="different"),
+    pytest.param("0", None, True, id="a label not positive is no limit"),
+    pytest.param("x", None, True, id="a label Go cannot parse is no limit"),
+    pytest.param("2147483648", None, True, id="a label past int32 is no limit"),
+])  # fmt: skip
+def test_equivalence_compares_maximum_execution_time(client, label: str | None, have: int | None,
+                                                     equivalent: bool) -> None:  # fmt: skip
+    # EquivalentToWorkload: the Workload's spec.maximumExecutionTimeSeconds against the Job's
+    # max-exec-time-seconds label (MaximumExecutionTimeSecondsForObject: ParseInt 32, positive)
+    j = job("train", 1, labels={jobs.MAX_EXEC_LABEL: label} if label is not None else {})
+    wl = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1, template=j["spec"]["template"])
+    if have is not None:
+        wl["spec"]["maximumExecutionTimeSeconds"] = have
+    assert (jobs._not_equivalent(jobs.read_job(j, "/objects/0"), wl) == "") is equivalent

@@ -1094,7 +1094,8 @@ def _quota_reserved(wl: dict) -> bool:
 
 def _not_equivalent(job: Job, wl: dict) -> str:
     """``EquivalentToWorkload`` (``FinishOrphanedWorkloads`` on by default): why the Workload
-    is not the Job's, "" when it is. Its controller must name the Job and carry its uid; the
+    is not the Job's, "" when it is. Its controller must name the Job and carry its uid; its
+    ``maximumExecutionTimeSeconds`` must be the Job's label's (:func:`max_exec_seconds`); the
     podSets compare by count and minCount (``ComparePodSets``; the pod templates are not
     compared here), against the admitted counts while quota is reserved
     (``expectedRunningPodSets``: a podSet with minCount runs its assignment's count), and
@@ -1107,8 +1108,12 @@ def _not_equivalent(job: Job, wl: dict) -> str:
         return (f"its controller reference has uid {ctl.get('uid')!r}, not the Job's {job.uid!r} (a Workload of an "
                 "earlier Job of that name)")  # fmt: skip
     if job.elastic:
-        return ""  # (workload slices: not compared)
+        return ""  # (workload slices: EnsureWorkloadSlices, not compared here)
     spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    have_max, want_max = spec.get("maximumExecutionTimeSeconds"), max_exec_seconds(job)
+    if (-1 if have_max is None else have_max) != (-1 if want_max is None else want_max):
+        return (f"its maximumExecutionTimeSeconds is {have_max}, the {job.kind.kind}'s {MAX_EXEC_LABEL} label makes "
+                f"{want_max}")  # fmt: skip
     pod_sets = spec.get("podSets") if isinstance(spec.get("podSets"), list) else []
     want = [(src.count, src.min_count) for src in job.sources]
     if len(pod_sets) != len(want) or not all(isinstance(ps, dict) for ps in pod_sets):
@@ -1128,6 +1133,14 @@ def _not_equivalent(job: Job, wl: dict) -> str:
     if have == want:
         return ""
     return _count_mismatch(job, pod_sets, have, want, "has")
+
+
+def max_exec_seconds(job: Job) -> int | None:
+    """``MaximumExecutionTimeSecondsForObject``: the label as ``strconv.ParseInt(s, 10, 32)``,
+    None when absent, not a number or not positive."""
+    raw = job.labels.get(MAX_EXEC_LABEL)
+    v = gostrconv.parse_int(raw, 32) if raw is not None else None
+    return v if v is not None and v > 0 else None
 
 
 def _count_mismatch(job: Job, pod_sets: list[dict], have: list[tuple[Any, Any]], want: list[tuple[int, int | None]],
