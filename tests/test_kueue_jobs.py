@@ -10,8 +10,8 @@ Transcribed from kubernetes-sigs/kueue (commit ff69552e):
 * pkg/controller/jobs/job/job_controller_test.go: ``TestPodSets`` (the 7 cases with
   TopologyAwareScheduling on, its default; 2 of them a Job the webhook rejects, so they are
   422s here; the 4 cases with TAS off are not applicable: Gangplank has no feature gates),
-  ``TestCleanLabels`` (1), and the 13 ``TestReconciler`` cases about whether and how a
-  Workload is created (listed at :data:`RECONCILER`; the other cases concern a running
+  ``TestCleanLabels`` (1), and 16 ``TestReconciler`` cases: the 13 about whether and how a
+  Workload is created and the 3 about tolerations changing under it (the other cases concern a running
   Job's pods, eviction, PodsReady, retention, or ``labelKeysToCopy``, which is not read).
 * pkg/controller/jobs/job/job_webhook_test.go: ``TestValidateCreate``, 45 of its 47 cases
   (the 2 left out turn the AdmissionGatedBy feature off).
@@ -1024,3 +1024,96 @@ def test_equivalence_compares_maximum_execution_time(client, label: str | None, 
     if have is not None:
         wl["spec"]["maximumExecutionTimeSeconds"] = have
     assert (jobs._not_equivalent(jobs.read_job(j, "/objects/0"), wl) == "") is equivalent
+
+
+# -- job_controller_test.go: TestReconciler, the pod-template comparison (EquivalentToWorkload) ------
+T1 = {"key": "tolerationkey1", "operator": "Exists", "effect": "NoSchedule"}
+T2 = {"key": "tolerationkey2", "operator": "Exists", "effect": "NoSchedule"}
+
+
+def _base_workload(tolerations: list[dict], node_selector: dict[str, str] | None = None, *, reserved: bool = False,
+                   admitted: bool = False) -> dict[str, Any]:  # fmt: skip
+    """The upstream cases' Workload of the base Job: 10 pods of 1 CPU, controlled by it."""
+    wl = owned_workload(jobs.workload_name("job", "test-uid"), "job", "test-uid", queue="foo", count=10,
+                        template={"spec": {"restartPolicy": "Never", "tolerations": tolerations,
+                                           "nodeSelector": node_selector or {},
+                                           "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})  # fmt: skip
+    conds = []
+    if reserved:
+        conds.append({"type": "QuotaReserved", "status": "True"})
+        wl["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
+            {"name": "main", "flavors": {"cpu": "default"}, "count": 10}]}}
+    if admitted:
+        conds.append({"type": "Admitted", "status": "True"})
+    wl.setdefault("status", {})["conditions"] = conds
+    return wl
+
+
+def test_TestReconciler_the_workload_is_not_admitted_tolerations_and_node_selector_change() -> None:
+    # not equivalent (the tolerations differ), suspended and not reserved: Kueue rewrites its spec to the Job's
+    job = base_job(uid="test-uid")
+    job["spec"]["template"]["spec"].update({"tolerations": [T2], "nodeSelector": {"node-label": "value"}})
+    o = resolve(job, workloads=[_base_workload([T1], {"different node-label": "different value"})])
+    assert o.replaces == f"ns/{jobs.workload_name('job', 'test-uid')}" and o.workload is not None
+    assert o.workload.pod_sets[0].tolerations == (T2,) and o.workload.pod_sets[0].node_selector == {"node-label": "value"}
+
+
+def test_TestReconciler_the_workload_is_admitted_tolerations_and_node_selector_change() -> None:
+    # admitted: tolerations are not compared (WithIgnoreTolerations), node selectors never are: it matches
+    job = base_job(uid="test-uid", suspend=False)
+    job["spec"]["template"]["spec"].update({"tolerations": [T2], "nodeSelector": {"node-label": "value"}})
+    o = resolve(job, workloads=[_base_workload([T1], {"different node-label": "different value"}, reserved=True,
+                                               admitted=True)])  # fmt: skip
+    assert o.existing == f"ns/{jobs.workload_name('job', 'test-uid')}" and not o.drop
+
+
+def test_TestReconciler_the_workload_is_admitted_job_still_suspended_and_tolerations_change() -> None:
+    # quota reserved, not admitted: tolerations compared, against what runs and (suspended) the spec;
+    # neither matches: Kueue deletes it (ErrNoMatchingWorkloads) and then constructs the Job's
+    job = base_job(uid="test-uid")
+    job["spec"]["template"]["spec"]["tolerations"] = [T2]
+    key = f"ns/{jobs.workload_name('job', 'test-uid')}"
+    o = resolve(job, workloads=[_base_workload([T1], reserved=True)])
+    assert key in o.drop and "tolerations differ" in o.drop[key] and not o.replaces
+
+
+@pytest.mark.parametrize(("change", "equivalent"), [
+    pytest.param(lambda c: c.update(image="other:2"), False, id="another image"),
+    pytest.param(lambda c: c["resources"]["requests"].update(cpu="1000m"), True, id="the same quantity written otherwise"),
+    pytest.param(lambda c: c["resources"]["requests"].update(cpu="2"), False, id="another quantity"),
+    pytest.param(lambda c: c.update(args=[]), True, id="an empty list is no list"),
+    pytest.param(lambda c: c.update(env=[{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]), False,
+                 id="repeated env names: the Job's last, not the Workload's"),
+    pytest.param(lambda c: c.update(ports=[{"containerPort": 80}]), False, id="ports"),
+])  # fmt: skip
+def test_equivalence_compares_the_containers_as_go_semantic_deep_equal(change: Any, equivalent: bool) -> None:
+    # comparePodTemplate: Semantic.DeepEqual of containers (quantities by value, nil = empty),
+    # the Job's env first deduplicated (SanitizePodSets)
+    job = base_job(uid="test-uid")
+    wl = _base_workload([])
+    change(job["spec"]["template"]["spec"]["containers"][0])
+    o = resolve(job, workloads=[wl])
+    assert (o.existing != "") is equivalent
+
+
+def test_equivalence_sanitizes_the_jobs_env_before_comparing() -> None:
+    # the Workload Kueue made holds the deduplicated env (A=2): the Job with A twice matches it
+    job = base_job(uid="test-uid")
+    job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": "A", "value": "1"}, {"name": "B"},
+                                                               {"name": "A", "value": "2"}]  # fmt: skip
+    wl = _base_workload([])
+    wl["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["env"] = [{"name": "A", "value": "2"}, {"name": "B"}]
+    assert resolve(job, workloads=[wl]).existing
+
+
+def test_what_runs_under_a_quota_reservation_carries_its_flavors_tolerations() -> None:
+    # expectedRunningPodSets merges the assigned flavor's tolerations: an unsuspended Job carrying
+    # them (Kueue put them there when it started the Job) matches the reserved, not admitted Workload
+    flavor_t = {"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}
+    job = base_job(uid="test-uid", suspend=False)
+    job["spec"]["template"]["spec"]["tolerations"] = [T1, flavor_t]
+    flavor = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "default"},
+              "spec": {"tolerations": [flavor_t]}}  # fmt: skip
+    assert resolve(job, flavor, workloads=[_base_workload([T1], reserved=True)]).existing
+    # without the flavor's tolerations in the snapshot, what runs is the Workload's own: no match
+    assert not resolve(job, workloads=[_base_workload([T1], reserved=True)]).existing

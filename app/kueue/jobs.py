@@ -65,6 +65,7 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest import reader as r
+from app.ingest.quantity import parse_quantity
 from app.ingest.kube import metadata
 from app.kueue import limitrange
 from app.kueue.objects import (ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
@@ -172,6 +173,8 @@ class JobInput:
     config_pointer: str = ""
     #: pointers of the owner objects the ancestor walk read
     walked: set[str] = field(default_factory=set)
+    #: ResourceFlavors' ``spec.tolerations`` (what runs under a quota reservation carries them)
+    flavor_tolerations: dict[str, list] = field(default_factory=dict)
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
@@ -188,6 +191,11 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         read_configuration(o, ptr, jin)
     meta = o.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+        return
+    if av.startswith("kueue.x-k8s.io/") and kind == "ResourceFlavor":
+        spec = o.get("spec")
+        tolerations = spec.get("tolerations") if isinstance(spec, dict) else None
+        jin.flavor_tolerations[meta["name"]] = tolerations if isinstance(tolerations, list) else []
         return
     if av == "scheduling.k8s.io/v1" and kind == "PriorityClass":
         value = o.get("value")
@@ -1045,7 +1053,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         return res
     match, update = "", ""
     for key in owned:  # FindMatchingWorkloads, in name order (as the API lists them)
-        why = _not_equivalent(job, by_name[key])
+        why = _not_equivalent(job, by_name[key], jin.flavor_tolerations)
         if not why and not match:
             match = key
             continue
@@ -1055,8 +1063,6 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if match:
         res.existing = match
         res.queue_change = _queue_change(job, by_name[match], queue)
-        res.unmodelled.append(f"{job.label}: its Workload {match} is compared with the Job by podSet counts only (not "
-                              "the pod templates Kueue also compares)")  # fmt: skip
         return res
     if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
         why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
@@ -1092,14 +1098,17 @@ def _quota_reserved(wl: dict) -> bool:
     return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "True" for c in conds)
 
 
-def _not_equivalent(job: Job, wl: dict) -> str:
+def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | None = None) -> str:
     """``EquivalentToWorkload`` (``FinishOrphanedWorkloads`` on by default): why the Workload
     is not the Job's, "" when it is. Its controller must name the Job and carry its uid; its
     ``maximumExecutionTimeSeconds`` must be the Job's label's (:func:`max_exec_seconds`); the
-    podSets compare by count and minCount (``ComparePodSets``; the pod templates are not
-    compared here), against the admitted counts while quota is reserved
-    (``expectedRunningPodSets``: a podSet with minCount runs its assignment's count), and
-    for a suspended Job also against the spec."""
+    podSets compare in order (``ComparePodSetSlices``): count, minCount, and the templates'
+    containers, init containers and tolerations (``comparePodTemplate``, as
+    :func:`semantic` compares them; tolerations not once the Workload is admitted), against
+    what runs while quota is reserved (``expectedRunningPodSets``: a podSet with minCount
+    runs its assignment's count; its tolerations gain its flavors' and the admission checks'
+    ``podSetUpdates``'), and for a suspended Job also against the spec.
+    ``flavor_tolerations``: each ResourceFlavor's ``spec.tolerations``."""
     meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
     ctl = _controller(meta.get("ownerReferences"))
     if ctl is None or ctl.get("name") != job.name:
@@ -1115,24 +1124,137 @@ def _not_equivalent(job: Job, wl: dict) -> str:
         return (f"its maximumExecutionTimeSeconds is {have_max}, the {job.kind.kind}'s {MAX_EXEC_LABEL} label makes "
                 f"{want_max}")  # fmt: skip
     pod_sets = spec.get("podSets") if isinstance(spec.get("podSets"), list) else []
-    want = [(src.count, src.min_count) for src in job.sources]
-    if len(pod_sets) != len(want) or not all(isinstance(ps, dict) for ps in pod_sets):
-        return f"it has {len(pod_sets)} podSets, the {job.kind.kind} makes {len(want)}"
-    have = [(ps.get("count", 1), ps.get("minCount")) for ps in pod_sets]
+    if len(pod_sets) != len(job.sources) or not all(isinstance(ps, dict) for ps in pod_sets):
+        return f"it has {len(pod_sets)} podSets, the {job.kind.kind} makes {len(job.sources)}"
+    ignore_tolerations = _admitted(wl)
+    want = [_shape(src.count, src.min_count, src.template, ignore_tolerations, dedupe_env=True) for src in job.sources]
+    have = [_shape(ps.get("count", 1), ps.get("minCount"), ps.get("template"), ignore_tolerations) for ps in pod_sets]
     if _quota_reserved(wl):
         status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
         adm = status.get("admission") if isinstance(status.get("admission"), dict) else {}
         psas = adm.get("podSetAssignments") if isinstance(adm.get("podSetAssignments"), list) else []
         by_name = {a.get("name"): a for a in psas if isinstance(a, dict)}
         if all(ps.get("name", "main") in by_name for ps in pod_sets):
-            running = [(by_name[ps.get("name", "main")].get("count", c) if m is not None else c, m)
-                       for ps, (c, m) in zip(pod_sets, have)]  # fmt: skip
+            running = [_running(h, by_name[ps.get("name", "main")], ps.get("name", "main"), status,
+                                flavor_tolerations or {}) for ps, h in zip(pod_sets, have)]  # fmt: skip
             if running == want or (job.suspended and have == want):
                 return ""
-            return _count_mismatch(job, pod_sets, running, want, "runs")
+            return _mismatch(job, pod_sets, running, want, "runs")
     if have == want:
         return ""
-    return _count_mismatch(job, pod_sets, have, want, "has")
+    return _mismatch(job, pod_sets, have, want, "has")
+
+
+_FIELDS = ("count", "minCount", "containers", "initContainers", "tolerations")
+
+
+def _shape(count: Any, min_count: Any, template: Any, ignore_tolerations: bool, *, dedupe_env: bool = False) -> tuple:
+    """What ``ComparePodSets`` compares of a podSet: (count, minCount, containers, init
+    containers, tolerations), the last three as :func:`semantic` reads them (a job's
+    containers first lose repeated env names, ``SanitizePodSets``: the last of a name, at its
+    first place); tolerations None when ignored."""
+    spec = template.get("spec") if isinstance(template, dict) and isinstance(template.get("spec"), dict) else {}
+    containers = [spec.get(k) for k in ("containers", "initContainers")]
+    if dedupe_env:
+        containers = [[_sanitized(c) for c in cs] if isinstance(cs, list) else cs for cs in containers]
+    tolerations = None if ignore_tolerations else semantic(spec.get("tolerations"))
+    return (count, min_count, semantic(containers[0]), semantic(containers[1]), tolerations)
+
+
+def _sanitized(container: Any) -> Any:
+    if not isinstance(container, dict) or not isinstance(container.get("env"), list):
+        return container
+    last: dict[Any, Any] = {}
+    order: list[Any] = []
+    for e in container["env"]:
+        name = e.get("name") if isinstance(e, dict) else None
+        if not isinstance(name, str):
+            return container  # (not an EnvVar list Go decodes: the API server holds none)
+        if name not in last:
+            order.append(name)
+        last[name] = e
+    return {**container, "env": [last[n] for n in order]}
+
+
+def _running(shape: tuple, psa: dict, name: str, status: dict, flavor_tolerations: dict[str, list]) -> tuple:
+    """``expectedRunningPodSets`` for one podSet: its assignment's count when it has minCount
+    (partial admission is on by default), its tolerations merged with its flavors' (each
+    once, ``utiltolerations.Equal``) and the admission checks' ``podSetUpdates`` for it."""
+    count, min_count, containers, init, tolerations = shape
+    if min_count is not None:
+        count = psa.get("count", count)
+    if tolerations is not None:
+        merged = list(tolerations or [])
+        flavors = psa.get("flavors") if isinstance(psa.get("flavors"), dict) else {}
+        extra: list[Any] = []
+        for flavor in dict.fromkeys(v for v in flavors.values() if isinstance(v, str)):
+            extra += flavor_tolerations.get(flavor, [])
+        checks = status.get("admissionChecks") if isinstance(status.get("admissionChecks"), list) else []
+        for check in checks:
+            updates = check.get("podSetUpdates") if isinstance(check, dict) else None
+            for u in updates if isinstance(updates, list) else ():
+                if isinstance(u, dict) and u.get("name") == name and isinstance(u.get("tolerations"), list):
+                    extra += u["tolerations"]
+        for t in semantic(extra) or []:
+            if not any(_toleration_equal(t, e) for e in merged):
+                merged.append(t)
+        tolerations = merged or None
+    return (count, min_count, containers, init, tolerations)
+
+
+def _toleration_equal(a: Any, b: Any) -> bool:
+    """``utiltolerations.Equal``: key, operator (empty = Equal), value and effect."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return a == b
+    return all((a.get(k) or ("Equal" if k == "operator" else None)) == (b.get(k) or ("Equal" if k == "operator" else None))
+               for k in ("key", "operator", "value", "effect"))  # fmt: skip
+
+
+def _admitted(wl: dict) -> bool:
+    """``IsAdmitted``: the ``Admitted`` condition is True."""
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    return any(isinstance(c, dict) and c.get("type") == "Admitted" and c.get("status") == "True" for c in conds)
+
+
+def semantic(v: Any, key: str = "", parent: str = "") -> Any:
+    """A JSON value as ``equality.Semantic.DeepEqual`` compares the Go structs it decodes
+    into: a field absent and one at its zero value (``""``, 0, false, an empty list or
+    object) are alike, as are nil and empty slices and maps; quantities
+    (``resources.requests`` / ``limits`` values) compare by value (``Quantity.Cmp``). Zero
+    values are None (dropped from objects). Read conservatively: Go tells a nil pointer from a
+    pointer to a zero value (``tolerationSeconds: 0``), which this does not."""
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            n = semantic(x, k, key)
+            if n is not None:
+                out[k] = n
+        if out and key in ("requests", "limits") and parent == "resources":
+            out = {k: _quantity(x) for k, x in out.items()}
+        return out or None
+    if isinstance(v, list):
+        return [semantic(x, "", key) for x in v] or None
+    if v is None or v == "" or v is False or (type(v) in (int, float) and v == 0):
+        return None
+    return v
+
+
+def _quantity(raw: Any) -> Any:
+    try:
+        return ("quantity", parse_quantity(raw))
+    except ValueError:
+        return raw
+
+
+def _mismatch(job: Job, pod_sets: list[dict], have: list[tuple], want: list[tuple], verb: str) -> str:
+    i = next(i for i, (h, w) in enumerate(zip(have, want)) if h != w)
+    which = "its podSet" if len(want) == 1 else f"its podSet {pod_sets[i].get('name', 'main')!r}"
+    if have[i][:2] != want[i][:2]:
+        return (f"{which} {verb} count {have[i][0]} (minCount {have[i][1]}), the {job.kind.kind} makes {want[i][0]} "
+                f"({want[i][1]})")  # fmt: skip
+    field_name = next(f for f, h, w in zip(_FIELDS, have[i], want[i]) if h != w)
+    return f"{which}'s template {field_name} differ from the {job.kind.kind}'s (ComparePodSets)"
 
 
 def max_exec_seconds(job: Job) -> int | None:
@@ -1141,14 +1263,6 @@ def max_exec_seconds(job: Job) -> int | None:
     raw = job.labels.get(MAX_EXEC_LABEL)
     v = gostrconv.parse_int(raw, 32) if raw is not None else None
     return v if v is not None and v > 0 else None
-
-
-def _count_mismatch(job: Job, pod_sets: list[dict], have: list[tuple[Any, Any]], want: list[tuple[int, int | None]],
-                    verb: str) -> str:  # fmt: skip
-    i = next(i for i, (h, w) in enumerate(zip(have, want)) if h != w)
-    which = "its podSet" if len(want) == 1 else f"its podSet {pod_sets[i].get('name', 'main')!r}"
-    return (f"{which} {verb} count {have[i][0]} (minCount {have[i][1]}), the {job.kind.kind} makes {want[i][0]} "
-            f"({want[i][1]})")
 
 
 def _queue_change(job: Job, wl: dict, queue: str) -> str:
