@@ -1117,3 +1117,42 @@ def test_what_runs_under_a_quota_reservation_carries_its_flavors_tolerations() -
     assert resolve(job, flavor, workloads=[_base_workload([T1], reserved=True)]).existing
     # without the flavor's tolerations in the snapshot, what runs is the Workload's own: no match
     assert not resolve(job, workloads=[_base_workload([T1], reserved=True)]).existing
+
+
+def _deep_case(case: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(a body whose pod template holds "DEEP" where the nesting goes, the workload keys answered)."""
+    from tests.test_admissions import pod_set, workload
+    from tests.test_kueue_jobset import queues as jobset_queues
+    from tests.test_kueue_jobset import training
+    from tests.test_kueue_limitrange import limit_range
+
+    j = job("train", 1)
+    j["spec"]["template"]["spec"]["containers"][0]["x"] = "DEEP"
+    if case == "a Job and its Workload":
+        wl = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1,
+                            template=j["spec"]["template"])  # fmt: skip
+        return body([wl], queues() + [j]), ["ml/job-train-old"]
+    if case == "a Job's constructed Workload":
+        return body([], queues() + [j]), [wl_key(j)]
+    if case == "a JobSet's constructed Workload":
+        js = training()
+        js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["x"] = "DEEP"
+        return body([], jobset_queues() + [js]), ["ml/" + jobs.workload_name("train", "uid-train", "JobSet", "jobset.x-k8s.io")]
+    w = workload("w", pod_set(count=1))
+    w["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["x"] = "DEEP"
+    lr = limit_range("cpu", {"type": "Container", "defaultRequest": {"cpu": "1"}})
+    return body([w], queues() + [lr]), ["ml/w"]
+
+
+@pytest.mark.parametrize("depth", [1000, 1020])
+@pytest.mark.parametrize("case", ["a Job and its Workload", "a Job's constructed Workload", "a JobSet's constructed Workload",
+                                  "a Workload under a LimitRange"])  # fmt: skip
+def test_templates_nested_as_deep_as_a_body_may_are_no_500(client, case: str, depth: int) -> None:
+    # orjson reads 1,024 levels: comparing, cleaning and defaulting templates walk them without
+    # recursion (deepcopy and == recursed: a 500)
+    b, keys = _deep_case(case)
+    raw = orjson.dumps(b).replace(b'"DEEP"', b'{"a":' * depth + b"1" + b"}" * depth)
+    r = client.post("/v1/admissions", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code in (200, 413), r.text
+    if depth == 1000:
+        assert r.status_code == 200 and [w["workload"] for w in r.json()["workloads"]] == keys

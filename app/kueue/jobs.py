@@ -55,7 +55,6 @@ field with Kueue's reason. A Job with a uid passed them when created (Kueue rewr
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import re
@@ -1135,14 +1134,16 @@ def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | No
         psas = adm.get("podSetAssignments") if isinstance(adm.get("podSetAssignments"), list) else []
         by_name = {a.get("name"): a for a in psas if isinstance(a, dict)}
         if all(ps.get("name", "main") in by_name for ps in pod_sets):
-            running = [_running(h, by_name[ps.get("name", "main")], ps.get("name", "main"), status,
-                                flavor_tolerations or {}) for ps, h in zip(pod_sets, have)]  # fmt: skip
-            if running == want or (job.suspended and have == want):
+            running = [_key(_running(h, by_name[ps.get("name", "main")], ps.get("name", "main"), status,
+                                     flavor_tolerations or {})) for ps, h in zip(pod_sets, have)]  # fmt: skip
+            want_keys, have_keys = [_key(w) for w in want], [_key(h) for h in have]
+            if running == want_keys or (job.suspended and have_keys == want_keys):
                 return ""
-            return _mismatch(job, pod_sets, running, want, "runs")
-    if have == want:
+            return _mismatch(job, pod_sets, running, want_keys, "runs")
+    want_keys, have_keys = [_key(w) for w in want], [_key(h) for h in have]
+    if have_keys == want_keys:
         return ""
-    return _mismatch(job, pod_sets, have, want, "has")
+    return _mismatch(job, pod_sets, have_keys, want_keys, "has")
 
 
 _FIELDS = ("count", "minCount", "containers", "initContainers", "tolerations")
@@ -1157,8 +1158,17 @@ def _shape(count: Any, min_count: Any, template: Any, ignore_tolerations: bool, 
     containers = [spec.get(k) for k in ("containers", "initContainers")]
     if dedupe_env:
         containers = [[_sanitized(c) for c in cs] if isinstance(cs, list) else cs for cs in containers]
-    tolerations = None if ignore_tolerations else semantic(spec.get("tolerations"))
-    return (count, min_count, semantic(containers[0]), semantic(containers[1]), tolerations)
+    tolerations = _IGNORED if ignore_tolerations else semantic(spec.get("tolerations"))
+    return (count, min_count, canonical(semantic(containers[0])), canonical(semantic(containers[1])), tolerations)
+
+
+_IGNORED = "(ignored)"
+
+
+def _key(shape: tuple) -> tuple:
+    """A podSet's shape as compared: the tolerations as :func:`canonical` writes them."""
+    tolerations = shape[4]
+    return shape[:4] + (tolerations if tolerations is _IGNORED else canonical(tolerations),)
 
 
 def _sanitized(container: Any) -> Any:
@@ -1183,8 +1193,8 @@ def _running(shape: tuple, psa: dict, name: str, status: dict, flavor_toleration
     count, min_count, containers, init, tolerations = shape
     if min_count is not None:
         count = psa.get("count", count)
-    if tolerations is not None:
-        merged = list(tolerations or [])
+    if tolerations is not _IGNORED:
+        merged = list(tolerations) if isinstance(tolerations, list) else [] if tolerations is None else [tolerations]
         flavors = psa.get("flavors") if isinstance(psa.get("flavors"), dict) else {}
         extra: list[Any] = []
         for flavor in dict.fromkeys(v for v in flavors.values() if isinstance(v, str)):
@@ -1205,8 +1215,9 @@ def _running(shape: tuple, psa: dict, name: str, status: dict, flavor_toleration
 def _toleration_equal(a: Any, b: Any) -> bool:
     """``utiltolerations.Equal``: key, operator (empty = Equal), value and effect."""
     if not isinstance(a, dict) or not isinstance(b, dict):
-        return a == b
-    return all((a.get(k) or ("Equal" if k == "operator" else None)) == (b.get(k) or ("Equal" if k == "operator" else None))
+        return canonical(a) == canonical(b)
+    return all(canonical(a.get(k) or ("Equal" if k == "operator" else None))
+               == canonical(b.get(k) or ("Equal" if k == "operator" else None))
                for k in ("key", "operator", "value", "effect"))  # fmt: skip
 
 
@@ -1217,27 +1228,65 @@ def _admitted(wl: dict) -> bool:
     return any(isinstance(c, dict) and c.get("type") == "Admitted" and c.get("status") == "True" for c in conds)
 
 
-def semantic(v: Any, key: str = "", parent: str = "") -> Any:
+def semantic(v: Any) -> Any:
     """A JSON value as ``equality.Semantic.DeepEqual`` compares the Go structs it decodes
     into: a field absent and one at its zero value (``""``, 0, false, an empty list or
     object) are alike, as are nil and empty slices and maps; quantities
     (``resources.requests`` / ``limits`` values) compare by value (``Quantity.Cmp``). Zero
     values are None (dropped from objects). Read conservatively: Go tells a nil pointer from a
-    pointer to a zero value (``tolerationSeconds: 0``), which this does not."""
-    if isinstance(v, dict):
-        out = {}
-        for k, x in v.items():
-            n = semantic(x, k, key)
-            if n is not None:
-                out[k] = n
-        if out and key in ("requests", "limits") and parent == "resources":
-            out = {k: _quantity(x) for k, x in out.items()}
-        return out or None
-    if isinstance(v, list):
-        return [semantic(x, "", key) for x in v] or None
-    if v is None or v == "" or v is False or (type(v) in (int, float) and v == 0):
-        return None
-    return v
+    pointer to a zero value (``tolerationSeconds: 0``), which this does not. Iterative: a
+    body nests up to 1,024 levels."""
+    result: list[Any] = [None]
+    # (visiting?, value, its key, its parent's key, (where the result goes, at which slot))
+    stack: list[tuple[bool, Any, Any, Any, tuple[Any, Any]]] = [(True, v, "", "", (result, 0))]
+    while stack:
+        visit, val, key, parent, (holder, slot) = stack.pop()
+        if visit and isinstance(val, dict):
+            out: dict[Any, Any] = {}
+            stack.append((False, out, key, parent, (holder, slot)))
+            stack.extend((True, x, k, key, (out, k)) for k, x in val.items())
+        elif visit and isinstance(val, list):
+            items: list[Any] = [None] * len(val)
+            stack.append((False, items, key, parent, (holder, slot)))
+            stack.extend((True, x, "", key, (items, i)) for i, x in enumerate(val))
+        elif visit:
+            zero = val is None or val == "" or val is False or (type(val) in (int, float) and val == 0)
+            holder[slot] = None if zero else val
+        elif isinstance(val, dict):
+            kept = {k: x for k, x in val.items() if x is not None}
+            if kept and key in ("requests", "limits") and parent == "resources":
+                kept = {k: _quantity(x) for k, x in kept.items()}
+            holder[slot] = kept or None
+        else:
+            holder[slot] = val or None
+    return result[0]
+
+
+def canonical(v: Any) -> str:
+    """A :func:`semantic` value written out with sorted keys (iteratively: no recursion and
+    no deep comparison over a body's nesting), so two are semantically equal when their
+    texts are; a whole float is its integer."""
+    parts: list[str] = []
+    stack: list[tuple[bool, Any]] = [(False, v)]
+    while stack:
+        literal, x = stack.pop()
+        if literal:
+            parts.append(x)
+        elif isinstance(x, dict):
+            parts.append("{")
+            stack.append((True, "}"))
+            for k in sorted(x, key=str, reverse=True):
+                stack += [(True, ","), (False, x[k]), (True, json.dumps(str(k)) + ":")]
+        elif isinstance(x, (list, tuple)):
+            parts.append("[" if isinstance(x, list) else "(")
+            stack.append((True, "]" if isinstance(x, list) else ")"))
+            for e in reversed(x):
+                stack += [(True, ","), (False, e)]
+        elif isinstance(x, float) and x.is_integer():
+            parts.append(str(int(x)))
+        else:
+            parts.append(json.dumps(x))
+    return "".join(parts)
 
 
 def _quantity(raw: Any) -> Any:
@@ -1283,13 +1332,11 @@ def _queue_change(job: Job, wl: dict, queue: str) -> str:
 def _clean_template(job: Job, template: dict) -> dict:
     """A batch/v1 Job's ``cleanLabels``: the Job controller's labels dropped but
     ``batch.kubernetes.io/job-name``; a JobSet's templates are taken as they are."""
-    t = copy.deepcopy(template)
-    if job.kind is not JOB:
-        return t
-    meta = t.get("metadata")
-    if isinstance(meta, dict) and isinstance(meta.get("labels"), dict):
-        meta["labels"] = {k: v for k, v in meta["labels"].items() if k not in MANAGED_LABELS}
-    return t
+    meta = template.get("metadata")
+    if job.kind is not JOB or not isinstance(meta, dict) or not isinstance(meta.get("labels"), dict):
+        return template  # (read, never written: no copy, and no recursion over a template's nesting)
+    labels = {k: v for k, v in meta["labels"].items() if k not in MANAGED_LABELS}
+    return {**template, "metadata": {**meta, "labels": labels}}
 
 
 def topology_request(job: Job, src: Source) -> tuple[TopologyRequest | None, str]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
+from app.ingest import stored
 from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
@@ -385,7 +386,11 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     spec = _runtime_overhead(spec, runtime_classes or {})
     if summary:
         spec = limitrange.adjust(spec, summary)
-    tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
+    # as the API server stores them (the Workload's template is a corev1.PodTemplateSpec)
+    tolerations = stored.tolerations(tuple(r.objects(spec, "tolerations", sp, ident, "a toleration")),
+                                     join_pointer(sp, "tolerations"), ident)  # fmt: skip
+    affinity = r.obj(spec, "affinity", sp, ident)
+    affinity = stored.affinity(affinity, join_pointer(sp, "affinity"), ident) if affinity else None
     if given:
         pass
     elif "topologyRequest" in raw and raw["topologyRequest"] is not None:
@@ -400,8 +405,8 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
         annotations=annotations,
         request=effective_pod_request(spec, sp, ident),
         node_selector=r.str_map(spec, "nodeSelector", sp, ident),
-        affinity=r.obj(spec, "affinity", sp, ident) or None,
-        tolerations=tuple(tolerations),
+        affinity=affinity or None,
+        tolerations=tolerations,
         priority_class=r.string(spec, "priorityClassName", sp, ident),
         preemption_policy=r.string(spec, "preemptionPolicy", sp, ident),
         topology=topology,
