@@ -115,3 +115,23 @@ def test_a_kueue_workload_with_a_deep_affinity_is_no_500(client):
     r = client.post("/v1/admissions", content=raw, headers={"content-type": "application/json"})
     assert r.status_code == 200, r.text
     assert r.json()["workloads"][0]["admitted"]
+
+
+@pytest.mark.parametrize(("body", "pointer"), [
+    pytest.param({"objects": [], "config": {"profile": "DEEP"}}, "/config/profile/a/a", id="a profile"),
+    pytest.param({"objects": [], "config": {"profile": "kai", "actions": "preempt", "configurations": [
+        {"name": "consolidation", "arguments": {"maxConsolidationPreemptees": "DEEP"}}]}},
+        "/config/configurations/0/arguments/maxConsolidationPreemptees/a", id="an action argument"),
+    pytest.param({"cluster": {"nodes": [{"name": "n0", "allocatable": {"cpu": "8"}}],
+                              "groups": [{"name": "g", "minMember": 1, "gang": {"groups": ["DEEP"]}}]}},
+                 "/cluster/groups/0/gang/groups/0/a", id="a native gang's groups"),
+])  # fmt: skip
+def test_a_value_nested_past_what_the_readers_walk_is_a_413_at_it(client, body: dict, pointer: str) -> None:
+    # the safety net (app/api/common.py too_deep): a reader that recurses over a value nested near
+    # orjson's 1,024 levels is answered 413 at the deepest value (its first 32 tokens), not 500
+    raw = orjson.dumps(body).replace(b'"DEEP"', b'{"a":' * DEEP + b"1" + b"}" * DEEP)
+    r = post(client, raw)
+    assert r.status_code == 413, r.text
+    err = r.json()["errors"][0]
+    assert err["pointer"].startswith(pointer) and err["pointer"].count("/") == 32
+    assert "nests 10" in err["detail"]
