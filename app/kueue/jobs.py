@@ -352,6 +352,16 @@ class Kind:
     active_unit: str
     #: ``supportedElasticJobGVKs`` holds it
     elastic_ok: bool
+    #: how its validating webhook checks the topology annotations: "job", "jobset" (``JobPodSets``
+    #: first, then each podSet and the groups), "mpi" (as "jobset", all errors sorted by field) or
+    #: "kubeflow" (``KubeflowJob.ValidateOnCreate``)
+    webhook: str = "job"
+    #: ``supportedPrebuiltWlJobGVKs`` holds it
+    prebuilt_ok: bool = True
+    #: a replica-spec job's map of replica specs (``spec.<field>``) and its replica types in
+    #: Kueue's order (``OrderedReplicaTypes``); "" for others
+    replica_field: str = ""
+    replica_types: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -360,8 +370,32 @@ class Kind:
 
 JOB = Kind("batch/job", API_VERSION, KIND, GROUP, ("Complete", "Failed"), ("spec", "parallelism"), "active pod(s)", True)
 JOBSET = Kind("jobset.x-k8s.io/jobset", "jobset.x-k8s.io/v1alpha2", "JobSet", "jobset.x-k8s.io", ("Completed", "Failed"),
-              ("spec", "replicatedJobs"), "replicated Job(s) with active Jobs", False)  # fmt: skip
-KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k for k in (JOB, JOBSET)}
+              ("spec", "replicatedJobs"), "replicated Job(s) with active Jobs", False, "jobset")  # fmt: skip
+
+
+def _replica_kind(framework: str, api_version: str, kind: str, field_name: str, types: tuple[str, ...],
+                  webhook: str = "kubeflow", prebuilt_ok: bool = True) -> Kind:  # fmt: skip
+    """A Kubeflow job of replica specs (``KubeflowJob``; MPIJob alike): finished on its
+    ``Succeeded`` / ``Failed`` condition, active while a ``status.replicaStatuses`` entry has
+    active pods."""
+    return Kind(framework, api_version, kind, "kubeflow.org", ("Succeeded", "Failed"), ("spec", field_name),
+                "replica type(s) with active pods", False, webhook, prebuilt_ok, field_name, types)  # fmt: skip
+
+
+PYTORCHJOB = _replica_kind("kubeflow.org/pytorchjob", "kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs",
+                           ("Master", "Worker"))  # fmt: skip
+TFJOB = _replica_kind("kubeflow.org/tfjob", "kubeflow.org/v1", "TFJob", "tfReplicaSpecs",
+                      ("Chief", "Master", "PS", "Worker", "Evaluator"))  # fmt: skip
+XGBOOSTJOB = _replica_kind("kubeflow.org/xgboostjob", "kubeflow.org/v1", "XGBoostJob", "xgbReplicaSpecs", ("Master", "Worker"))
+PADDLEJOB = _replica_kind("kubeflow.org/paddlejob", "kubeflow.org/v1", "PaddleJob", "paddleReplicaSpecs", ("Master", "Worker"))
+JAXJOB = _replica_kind("kubeflow.org/jaxjob", "kubeflow.org/v1", "JAXJob", "jaxReplicaSpecs", ("Worker",), prebuilt_ok=False)
+MPIJOB = _replica_kind("kubeflow.org/mpijob", "kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", ("Launcher", "Worker"), "mpi")
+KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k
+                                      for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB)}  # fmt: skip
+
+
+class MapKey(str):
+    """A key of a map in a path: ``field.Path.Key`` prints it ``[key]``."""
 
 
 @dataclass(slots=True)
@@ -387,7 +421,7 @@ def field_path(path: tuple[str | int, ...]) -> str:
     """A pointer path as Kubernetes' ``field.Path`` prints it: ``a.b[0].c``."""
     out = ""
     for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+        out += f"[{p}]" if isinstance(p, (int, MapKey)) else (f".{p}" if out else p)
     return out
 
 
@@ -418,6 +452,8 @@ class Job:
     sources: list[Source] = field(default_factory=list)
     #: JobSet manifests: what JobSet's own webhook refuses (``replicas`` x ``parallelism`` past int32)
     own_errors: list[InputError] = field(default_factory=list)
+    #: a Kubeflow job's ``runPolicy.schedulingPolicy.priorityClass`` and its pointer (``PriorityClass()``)
+    priority_class: tuple[str, str] | None = None
 
     @property
     def key(self) -> str:
@@ -485,6 +521,9 @@ def read_job(o: dict, ptr: str) -> Job:
     if kind is JOBSET:
         _read_jobset(job, spec, status)
         return job
+    if kind.replica_field:
+        _read_replica_specs(job, spec, status)
+        return job
     parallelism = r.integer(spec, "parallelism", sp, ident, default=1, minimum=0, maximum=2**31 - 1)
     mode = r.string(spec, "completionMode", sp, ident, default="NonIndexed")
     if mode not in ("NonIndexed", "Indexed"):
@@ -499,6 +538,45 @@ def read_job(o: dict, ptr: str) -> Job:
 
 
 INT32_MAX = 2**31 - 1
+
+
+def _read_replica_specs(job: Job, spec: dict, status: dict) -> None:
+    """A Kubeflow job's (or an MPIJob's) ``spec.<kind>ReplicaSpecs``: a podSet per replica
+    type present (not null), in Kueue's order, named after it in lower case
+    (``NewPodSetReference``), ``count`` its ``replicas`` (default 1); other keys of the map are
+    not Kueue's podSets. ``spec.runPolicy.suspend``; ``spec.runPolicy.schedulingPolicy.
+    priorityClass`` (``PriorityClass()``: before the templates' classes); active while a
+    ``status.replicaStatuses`` entry has ``active`` other than 0."""
+    ident, sp, kind = job.ident, job.ptr("spec"), job.kind
+    specs = r.obj(spec, kind.replica_field, sp, ident)
+    fp = join_pointer(sp, kind.replica_field)
+    for rtype in kind.replica_types:
+        rs = specs.get(rtype)
+        if rs is None:
+            continue
+        rp = join_pointer(fp, rtype)
+        if not isinstance(rs, dict):
+            raise InputError("a replica spec must be an object", rp, ident)
+        replicas = r.integer(rs, "replicas", rp, ident, default=1, minimum=0, maximum=INT32_MAX)
+        template = r.obj(rs, "template", rp, ident)
+        job.sources.append(Source(rtype.lower(), 1 if replicas is None else replicas, None, template,
+                                  ("spec", kind.replica_field, MapKey(rtype), "template")))  # fmt: skip
+    run = r.obj(spec, "runPolicy", sp, ident)
+    rp = join_pointer(sp, "runPolicy")
+    job.suspended = r.boolean(run, "suspend", rp, ident, default=False) is True
+    policy = r.obj(run, "schedulingPolicy", rp, ident)
+    pclass = r.string(policy, "priorityClass", join_pointer(rp, "schedulingPolicy"), ident)
+    if pclass:
+        job.priority_class = (pclass, join_pointer(rp, "schedulingPolicy", "priorityClass"))
+    stp = job.ptr("status")
+    statuses = r.obj(status, "replicaStatuses", stp, ident)
+    for rtype, st in statuses.items():
+        if st is None:
+            continue
+        if not isinstance(st, dict):
+            raise InputError("a replica status must be an object", join_pointer(stp, "replicaStatuses", rtype), ident)
+        if r.integer(st, "active", join_pointer(stp, "replicaStatuses", rtype), ident, default=0):
+            job.active += 1
 
 
 def _read_jobset(job: Job, spec: dict, status: dict) -> None:
@@ -607,6 +685,8 @@ def validation_errors(job: Job) -> list[InputError]:
         at, value = _meta_field(job, where, key)
         if value is not None and (bad := dns1123_subdomain_errors(value)):
             errs.append(_invalid(job, *at, value, ",".join(bad)))
+        if key == PREBUILT and value and not job.kind.prebuilt_ok:  # validateCreateForPrebuiltWorkload
+            errs.append(_forbidden(job, *at, f'Is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))
     at, raw = _meta_field(job, "labels", MAX_EXEC_LABEL)
     if raw is not None:
         v, e = go_atoi(raw)
@@ -616,9 +696,16 @@ def validation_errors(job: Job) -> list[InputError]:
         errs.append(_forbidden(job, *_meta_field(job, "annotations", ELASTIC)[0],
                                f'elastic job is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))  # fmt: skip
     errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
-    if job.kind is JOBSET:
+    if job.kind.webhook in ("jobset", "mpi"):
         tas, build_err = _jobset_tas_errors(job)
-        return [build_err] if build_err is not None else errs + tas
+        if build_err is not None:
+            return [build_err]
+        if job.kind.webhook == "mpi":  # MpiJobWebhook.ValidateCreate sorts the errors by field
+            return sorted(errs + tas, key=_field_of)
+        return errs + tas
+    if job.kind.webhook == "kubeflow":
+        tas, build_err = _kubeflow_tas_errors(job)
+        return errs + tas if tas or build_err is None else [build_err]
     at, raw = _meta_field(job, "annotations", MIN_PARALLELISM)  # validatePartialAdmissionCreate
     if raw is not None:
         v, e = go_atoi(raw)
@@ -761,6 +848,30 @@ def _tas_errors(job: Job) -> list[InputError]:
                 return [_forbidden(job, path + (key,), f"{field_path(path)}[{key}]",
                                    f"{mode} topology is not supported with elastic jobs")]  # fmt: skip
     return _upper_bound_errors(job, src)
+
+
+def _field_of(e: InputError) -> str:
+    """The Kubernetes field path an error of :func:`_rejects` names (``field.Error.Field``)."""
+    return e.detail.split(" webhook rejects it: ", 1)[-1].split(": ", 1)[0]
+
+
+def _kubeflow_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
+    """``KubeflowJob.ValidateOnCreate``: for each replica type in order
+    ``ValidateTASPodSetRequest`` and, when ``JobPodSets`` succeeds, the slice-size upper
+    bound; with no field error, ``JobPodSets``' error (Kueue then answers it alone)."""
+    build_err = None
+    for src in job.sources:
+        _, err = topology_request(job, src)
+        if err:
+            build_err = InputError(f"Kueue's {job.kind.kind} webhook rejects it: {err}",
+                                   job.ptr(*src.path, "metadata", "annotations"), job.ident)  # fmt: skip
+            break
+    errs: list[InputError] = []
+    for src in job.sources:
+        errs += _tas_request_errors(job, src)
+        if build_err is None:
+            errs += _upper_bound_errors(job, src)
+    return errs, build_err
 
 
 def _jobset_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
@@ -1410,6 +1521,8 @@ def _priority(job: Job, res: Outcome, wpcs: dict[str, int],
             src, pc = s, name
             break
     at = job.ptr(*src.path, "spec", "priorityClassName")
+    if job.priority_class is not None:  # a Kubeflow job's PriorityClass(): its schedulingPolicy first
+        pc, at = job.priority_class
     if wpc:
         if wpc not in wpcs:
             res.note = f"WorkloadPriorityClass {wpc!r} (its {PRIORITY_CLASS_LABEL} label) does not exist: Kueue creates no Workload"
