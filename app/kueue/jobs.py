@@ -1513,14 +1513,16 @@ def _priority(job: Job, res: Outcome, wpcs: dict[str, int],
     naming a ``priorityClassName`` (a PriorityClass), else the lowest global default
     PriorityClass, else 0; None (and ``res.note``) when the class named does not exist."""
     wpc = job.labels.get(PRIORITY_CLASS_LABEL, "")
-    src, pc = job.sources[0], ""
+    # (a job of no podSets, a Kubeflow job without replica specs: PriorityClass() is its
+    # schedulingPolicy's class or ""; its Workload the CRD refuses, see _construct)
+    src, pc = (job.sources[0] if job.sources else None), ""
     for s in job.sources:
         spec = s.template.get("spec")
         name = spec.get("priorityClassName") if isinstance(spec, dict) else None
         if isinstance(name, str) and name:
             src, pc = s, name
             break
-    at = job.ptr(*src.path, "spec", "priorityClassName")
+    at = job.ptr(*src.path, "spec", "priorityClassName") if src is not None else job.ptr(*job.kind.pod_sets_field)
     if job.priority_class is not None:  # a Kubeflow job's PriorityClass(): its schedulingPolicy first
         pc, at = job.priority_class
     if wpc:
