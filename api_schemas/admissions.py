@@ -160,20 +160,22 @@ class AdmissionCheckState(BaseModel):
 
 
 class WorkloadOwner(BaseModel):
-    """The batch/v1 Job a Workload is Kueue's for (Kueue's job integration)."""
+    """The job a Workload is Kueue's for (Kueue's job integrations: batch/v1 Job, JobSet,
+    the Kubeflow jobs and MPIJob)."""
 
-    apiVersion: Literal["batch/v1"]
-    kind: Literal["Job"]
-    name: str = Field(description="The Job's name (in the Workload's namespace).")
-    uid: str | None = Field(description="The Job's metadata.uid; null for a manifest not yet created.")
-    constructed: bool = Field(description="True: the Workload is the one Kueue would construct for the Job (not in the "
-                                          "snapshot); false: the snapshot's Workload the Job is answered through.")  # fmt: skip
+    apiVersion: Literal["batch/v1", "jobset.x-k8s.io/v1alpha2", "kubeflow.org/v1", "kubeflow.org/v2beta1"]
+    kind: Literal["Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob"]
+    name: str = Field(description="The job's name (in the Workload's namespace).")
+    uid: str | None = Field(description="Its metadata.uid; null for a manifest not yet created.")
+    constructed: bool = Field(description="True: the Workload is the one Kueue would construct for it (not in the "
+                                          "snapshot); false: the snapshot's Workload it is answered through.")  # fmt: skip
 
 
 class WorkloadAdmission(BaseModel):
     workload: str = Field(description="namespace/name of the Workload (for a Job, the name Kueue gives its Workload).")
-    owner: WorkloadOwner | None = Field(None, description="The batch/v1 Job of the request the Workload is for; null "
-                                                          "for a Workload no Job of the request owns.")  # fmt: skip
+    owner: WorkloadOwner | None = Field(None, description="The job of the request the Workload is for (a batch/v1 "
+                                                          "Job, JobSet, Kubeflow job or MPIJob); null for a Workload none "
+                                                          "of them owns.")  # fmt: skip
     apiVersion: Literal["kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2"] = Field(
         description="The Workload's version: its admission and topologyAssignment are in it.")
     admitted: bool

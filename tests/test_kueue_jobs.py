@@ -10,8 +10,8 @@ Transcribed from kubernetes-sigs/kueue (commit ff69552e):
 * pkg/controller/jobs/job/job_controller_test.go: ``TestPodSets`` (the 7 cases with
   TopologyAwareScheduling on, its default; 2 of them a Job the webhook rejects, so they are
   422s here; the 4 cases with TAS off are not applicable: Gangplank has no feature gates),
-  ``TestCleanLabels`` (1), and the 13 ``TestReconciler`` cases about whether and how a
-  Workload is created (listed at :data:`RECONCILER`; the other cases concern a running
+  ``TestCleanLabels`` (1), and 16 ``TestReconciler`` cases: the 13 about whether and how a
+  Workload is created and the 3 about tolerations changing under it (the other cases concern a running
   Job's pods, eviction, PodsReady, retention, or ``labelKeysToCopy``, which is not read).
 * pkg/controller/jobs/job/job_webhook_test.go: ``TestValidateCreate``, 45 of its 47 cases
   (the 2 left out turn the AdmissionGatedBy feature off).
@@ -145,9 +145,9 @@ SLICE, SIZE = jobs.ANN_SLICE_LEVEL, jobs.ANN_SLICE_SIZE
 ])  # fmt: skip
 def test_TestPodSets(job: dict, count: int, min_count: int | None, topology: tuple | None) -> None:
     j = read(job)
-    topology_request, err = jobs.topology_request(j)
+    topology_request, err = jobs.topology_request(j, j.sources[0])
     assert not err
-    ps = jobs.pod_set(j, topology=topology_request)
+    ps = jobs.pod_set(j, j.sources[0], topology=topology_request)
     assert (ps.name, ps.count, ps.min_count) == ("main", count, min_count)
     tr = ps.topology
     got = None if tr is None else (tr.required, tr.preferred, tr.slice_level, tr.slice_size)
@@ -163,7 +163,7 @@ def test_TestPodSets_half_a_slice_is_a_job_the_webhook_rejects(annotations: dict
     # PodSets() alone drops the half slice; Kueue's webhook refuses such a Job first
     j = read(make_job(parallelism=3, pod_annotations=annotations))
     assert jobs.validation_errors(j)
-    tr, err = jobs.topology_request(j)
+    tr, err = jobs.topology_request(j, j.sources[0])
     assert not err and tr is not None and (tr.slice_level, tr.slice_size) == (None, None)
 
 
@@ -171,7 +171,8 @@ def test_TestCleanLabels() -> None:
     job = make_job()
     job["spec"]["template"]["metadata"]["labels"] = {"foo": "bar", "batch.kubernetes.io/job-name": "job-name",
                                                      "controller-uid": "uid", "batch.kubernetes.io/controller-uid": "uid"}
-    assert jobs.pod_set(read(job)).labels == {"foo": "bar", "batch.kubernetes.io/job-name": "job-name"}
+    j = read(job)
+    assert jobs.pod_set(j, j.sources[0]).labels == {"foo": "bar", "batch.kubernetes.io/job-name": "job-name"}
 
 
 # -- job_webhook_test.go: TestValidateCreate -----------------------------------------------------
@@ -545,19 +546,24 @@ def test_a_job_owned_by_a_managed_job_runs_in_its_owners_workload(client):
 
 
 def test_a_job_owned_by_a_jobset_with_the_jobset_integration_enabled(client):
-    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
-              "metadata": {"name": "js", "namespace": "ml", "uid": "uid-js", "labels": {Q: "lq"}}}  # fmt: skip
     child = job("js-workers-0", 1)
+    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+              "metadata": {"name": "js", "namespace": "ml", "uid": "uid-js", "labels": {Q: "lq"}},
+              "spec": {"suspend": True, "replicatedJobs": [{"name": "workers", "template": {"spec": child["spec"]}}]}}  # fmt: skip
     child["metadata"]["ownerReferences"] = [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js",
                                              "uid": "uid-js", "controller": True}]  # fmt: skip
     config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
               "integrations": {"frameworks": ["batch/job", "jobset.x-k8s.io/jobset"]}}  # fmt: skip
     # the jobset integration enabled: the JobSet's Workload holds the Job (no Workload of its own)
-    err = problem(client, body([], queues() + [jobset, child, config]))
-    assert "ancestor JobSet ml/js is managed by Kueue" in err["detail"]
+    a = post(client, body([], queues() + [jobset, child, config]))
+    assert [w["owner"]["kind"] for w in a["workloads"]] == ["JobSet"]
+    assert any("batch/v1 Job ml/js-workers-0: no Workload: its ancestor JobSet ml/js is managed by Kueue" in x
+               for x in a["warnings"])  # fmt: skip
     # the default frameworks (batch/job only): the JobSet is walked through, the Job is top level
     a = post(client, body([], queues() + [jobset, child]))
     assert [w["workload"] for w in a["workloads"]] == [wl_key(child)]
+    assert any("JobSet ml/js: no Workload: the integrations.frameworks of Kueue's Configuration do not enable "
+               "jobset.x-k8s.io/jobset" in x for x in a["warnings"])  # fmt: skip
     # the owner is not in the snapshot: Kueue cannot find it and creates nothing
     err = problem(client, body([], queues() + [child]))
     assert "its owner JobSet ml/js is not in the snapshot" in err["detail"]
@@ -997,3 +1003,156 @@ def test_a_workload_naming_the_job_without_a_controller_reference_fails_kueues_r
     assert a["workloads"][0]["owner"] is None
     assert any("ml/train: no Workload: its Workload ml/job-train-old names it in an ownerReference but has no "
                "controller reference" in x for x in a["warnings"])  # fmt: skip
+
+
+@pytest.mark.parametrize(("label", "have", "equivalent"), [
+    pytest.param(None, None, True, id="neither"),
+    pytest.param("600", 600, True, id="the same"),
+    pytest.param("600", None, False, id="the label only"),
+    pytest.param(None, 600, False, id="the Workload only"),
+    pytest.param("600", 300, False, id="different"),
+    pytest.param("0", None, True, id="a label not positive is no limit"),
+    pytest.param("x", None, True, id="a label Go cannot parse is no limit"),
+    pytest.param("2147483648", None, True, id="a label past int32 is no limit"),
+])  # fmt: skip
+def test_equivalence_compares_maximum_execution_time(client, label: str | None, have: int | None,
+                                                     equivalent: bool) -> None:  # fmt: skip
+    # EquivalentToWorkload: the Workload's spec.maximumExecutionTimeSeconds against the Job's
+    # max-exec-time-seconds label (MaximumExecutionTimeSecondsForObject: ParseInt 32, positive)
+    j = job("train", 1, labels={jobs.MAX_EXEC_LABEL: label} if label is not None else {})
+    wl = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1, template=j["spec"]["template"])
+    if have is not None:
+        wl["spec"]["maximumExecutionTimeSeconds"] = have
+    assert (jobs._not_equivalent(jobs.read_job(j, "/objects/0"), wl) == "") is equivalent
+
+
+# -- job_controller_test.go: TestReconciler, the pod-template comparison (EquivalentToWorkload) ------
+T1 = {"key": "tolerationkey1", "operator": "Exists", "effect": "NoSchedule"}
+T2 = {"key": "tolerationkey2", "operator": "Exists", "effect": "NoSchedule"}
+
+
+def _base_workload(tolerations: list[dict], node_selector: dict[str, str] | None = None, *, reserved: bool = False,
+                   admitted: bool = False) -> dict[str, Any]:  # fmt: skip
+    """The upstream cases' Workload of the base Job: 10 pods of 1 CPU, controlled by it."""
+    wl = owned_workload(jobs.workload_name("job", "test-uid"), "job", "test-uid", queue="foo", count=10,
+                        template={"spec": {"restartPolicy": "Never", "tolerations": tolerations,
+                                           "nodeSelector": node_selector or {},
+                                           "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})  # fmt: skip
+    conds = []
+    if reserved:
+        conds.append({"type": "QuotaReserved", "status": "True"})
+        wl["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
+            {"name": "main", "flavors": {"cpu": "default"}, "count": 10}]}}
+    if admitted:
+        conds.append({"type": "Admitted", "status": "True"})
+    wl.setdefault("status", {})["conditions"] = conds
+    return wl
+
+
+def test_TestReconciler_the_workload_is_not_admitted_tolerations_and_node_selector_change() -> None:
+    # not equivalent (the tolerations differ), suspended and not reserved: Kueue rewrites its spec to the Job's
+    job = base_job(uid="test-uid")
+    job["spec"]["template"]["spec"].update({"tolerations": [T2], "nodeSelector": {"node-label": "value"}})
+    o = resolve(job, workloads=[_base_workload([T1], {"different node-label": "different value"})])
+    assert o.replaces == f"ns/{jobs.workload_name('job', 'test-uid')}" and o.workload is not None
+    assert o.workload.pod_sets[0].tolerations == (T2,) and o.workload.pod_sets[0].node_selector == {"node-label": "value"}
+
+
+def test_TestReconciler_the_workload_is_admitted_tolerations_and_node_selector_change() -> None:
+    # admitted: tolerations are not compared (WithIgnoreTolerations), node selectors never are: it matches
+    job = base_job(uid="test-uid", suspend=False)
+    job["spec"]["template"]["spec"].update({"tolerations": [T2], "nodeSelector": {"node-label": "value"}})
+    o = resolve(job, workloads=[_base_workload([T1], {"different node-label": "different value"}, reserved=True,
+                                               admitted=True)])  # fmt: skip
+    assert o.existing == f"ns/{jobs.workload_name('job', 'test-uid')}" and not o.drop
+
+
+def test_TestReconciler_the_workload_is_admitted_job_still_suspended_and_tolerations_change() -> None:
+    # quota reserved, not admitted: tolerations compared, against what runs and (suspended) the spec;
+    # neither matches: Kueue deletes it (ErrNoMatchingWorkloads) and then constructs the Job's
+    job = base_job(uid="test-uid")
+    job["spec"]["template"]["spec"]["tolerations"] = [T2]
+    key = f"ns/{jobs.workload_name('job', 'test-uid')}"
+    o = resolve(job, workloads=[_base_workload([T1], reserved=True)])
+    assert key in o.drop and "tolerations differ" in o.drop[key] and not o.replaces
+
+
+@pytest.mark.parametrize(("change", "equivalent"), [
+    pytest.param(lambda c: c.update(image="other:2"), False, id="another image"),
+    pytest.param(lambda c: c["resources"]["requests"].update(cpu="1000m"), True, id="the same quantity written otherwise"),
+    pytest.param(lambda c: c["resources"]["requests"].update(cpu="2"), False, id="another quantity"),
+    pytest.param(lambda c: c.update(args=[]), True, id="an empty list is no list"),
+    pytest.param(lambda c: c.update(env=[{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]), False,
+                 id="repeated env names: the Job's last, not the Workload's"),
+    pytest.param(lambda c: c.update(ports=[{"containerPort": 80}]), False, id="ports"),
+])  # fmt: skip
+def test_equivalence_compares_the_containers_as_go_semantic_deep_equal(change: Any, equivalent: bool) -> None:
+    # comparePodTemplate: Semantic.DeepEqual of containers (quantities by value, nil = empty),
+    # the Job's env first deduplicated (SanitizePodSets)
+    job = base_job(uid="test-uid")
+    wl = _base_workload([])
+    change(job["spec"]["template"]["spec"]["containers"][0])
+    o = resolve(job, workloads=[wl])
+    assert (o.existing != "") is equivalent
+
+
+def test_equivalence_sanitizes_the_jobs_env_before_comparing() -> None:
+    # the Workload Kueue made holds the deduplicated env (A=2): the Job with A twice matches it
+    job = base_job(uid="test-uid")
+    job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": "A", "value": "1"}, {"name": "B"},
+                                                               {"name": "A", "value": "2"}]  # fmt: skip
+    wl = _base_workload([])
+    wl["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["env"] = [{"name": "A", "value": "2"}, {"name": "B"}]
+    assert resolve(job, workloads=[wl]).existing
+
+
+def test_what_runs_under_a_quota_reservation_carries_its_flavors_tolerations() -> None:
+    # expectedRunningPodSets merges the assigned flavor's tolerations: an unsuspended Job carrying
+    # them (Kueue put them there when it started the Job) matches the reserved, not admitted Workload
+    flavor_t = {"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}
+    job = base_job(uid="test-uid", suspend=False)
+    job["spec"]["template"]["spec"]["tolerations"] = [T1, flavor_t]
+    flavor = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "default"},
+              "spec": {"tolerations": [flavor_t]}}  # fmt: skip
+    assert resolve(job, flavor, workloads=[_base_workload([T1], reserved=True)]).existing
+    # without the flavor's tolerations in the snapshot, what runs is the Workload's own: no match
+    assert not resolve(job, workloads=[_base_workload([T1], reserved=True)]).existing
+
+
+def _deep_case(case: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(a body whose pod template holds "DEEP" where the nesting goes, the workload keys answered)."""
+    from tests.test_admissions import pod_set, workload
+    from tests.test_kueue_jobset import queues as jobset_queues
+    from tests.test_kueue_jobset import training
+    from tests.test_kueue_limitrange import limit_range
+
+    j = job("train", 1)
+    j["spec"]["template"]["spec"]["containers"][0]["x"] = "DEEP"
+    if case == "a Job and its Workload":
+        wl = owned_workload("job-train-old", "train", "uid-train", ns="ml", queue="lq", count=1,
+                            template=j["spec"]["template"])  # fmt: skip
+        return body([wl], queues() + [j]), ["ml/job-train-old"]
+    if case == "a Job's constructed Workload":
+        return body([], queues() + [j]), [wl_key(j)]
+    if case == "a JobSet's constructed Workload":
+        js = training()
+        js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["x"] = "DEEP"
+        return body([], jobset_queues() + [js]), ["ml/" + jobs.workload_name("train", "uid-train", "JobSet", "jobset.x-k8s.io")]
+    w = workload("w", pod_set(count=1))
+    w["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["x"] = "DEEP"
+    lr = limit_range("cpu", {"type": "Container", "defaultRequest": {"cpu": "1"}})
+    return body([w], queues() + [lr]), ["ml/w"]
+
+
+@pytest.mark.parametrize("depth", [1000, 1020])
+@pytest.mark.parametrize("case", ["a Job and its Workload", "a Job's constructed Workload", "a JobSet's constructed Workload",
+                                  "a Workload under a LimitRange"])  # fmt: skip
+def test_templates_nested_as_deep_as_a_body_may_are_no_500(client, case: str, depth: int) -> None:
+    # orjson reads 1,024 levels: comparing, cleaning and defaulting templates walk them without
+    # recursion (deepcopy and == recursed: a 500)
+    b, keys = _deep_case(case)
+    raw = orjson.dumps(b).replace(b'"DEEP"', b'{"a":' * depth + b"1" + b"}" * depth)
+    r = client.post("/v1/admissions", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code in (200, 413), r.text
+    if depth == 1000:
+        assert r.status_code == 200 and [w["workload"] for w in r.json()["workloads"]] == keys

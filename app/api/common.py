@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from app.errors import InputError, LimitError
+from app.errors import InputError, LimitError, join_pointer
 from app.inflight import BUDGET
 from app.ingest.body import decode, media_kind
 from app.ingest.kernels import compiled
@@ -145,10 +145,34 @@ async def answer_body(request: Request, settings: Settings, fn: Callable[..., T]
                 envelope = decode(raw, content_type, max_yaml_nodes=settings.max_yaml_nodes)
             try:
                 return fn(envelope, *args)
+            except RecursionError:
+                raise too_deep(envelope) from None
             finally:
                 del envelope
 
     return await run_in_threadpool(run)  # off the event loop: probes and other requests go on meanwhile
+
+
+def too_deep(envelope: Any) -> LimitError:
+    """The answer to a body whose nesting the engine could not walk (a value nested near
+    orjson's 1,024 levels, somewhere a reader recurses over it): a 413 at the deepest value
+    (its pointer's first :data:`SHOWN_DEPTH` tokens), found without recursion."""
+    deepest, where = 0, ""
+    stack: list[tuple[Any, str, int]] = [(envelope, "", 0)]
+    while stack:
+        v, ptr, depth = stack.pop()
+        if depth > deepest:
+            deepest, where = depth, ptr
+        if isinstance(v, dict):
+            stack.extend((x, join_pointer(ptr, str(k)) if depth < SHOWN_DEPTH else ptr, depth + 1) for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((x, join_pointer(ptr, i) if depth < SHOWN_DEPTH else ptr, depth + 1) for i, x in enumerate(v))
+    return LimitError(f"the request nests {deepest} levels deep under here, past what Gangplank walks (its readers "
+                      "recurse over a field's value; Kubernetes objects nest a few dozen levels)", where)
+
+
+#: how many tokens of the deepest value's pointer a too-deep answer names
+SHOWN_DEPTH = 32
 
 
 async def compute(fn: Callable[..., T], *args: Any) -> T:

@@ -8,7 +8,6 @@ already handed out): the pod's job gets a planned node for this pod and a planne
 
 from __future__ import annotations
 
-import copy
 import gc
 import logging
 import os
@@ -268,9 +267,9 @@ def _plan_gang(objects: list[dict[str, Any]], assumed: dict[str, str], pod: dict
     # a model of its own: the snapshot with the assumed pods bound (copies), the pod added
     objs = list(objects)
     for i, node in bound.items():
-        o = objs[i] = copy.deepcopy(objs[i])
-        o.setdefault("spec", {})["nodeName"] = node
-        o.setdefault("status", {})["phase"] = "Running"
+        o = objs[i] = dict(objs[i])  # copies of what is written, the rest shared (no recursion over its nesting)
+        o["spec"] = {**o.get("spec", {}), "nodeName": node}
+        o["status"] = {**o.get("status", {}), "phase": "Running"}
     if not present:
         objs.append(pod)
     req = read_request({"objects": objs, "config": extender_config()}, settings, podgroups=False)

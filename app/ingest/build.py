@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from app.errors import InputError, join_pointer
+from app.ingest import stored
 from app.ingest.columns import field_pointer, is_columnar
 from app.ingest.draft import Draft, GroupDraft, PodBlock, PodDraft
 from app.ingest.kernels import IndexRows, either, first_not_of, index_rows, int_and_ordinals, int_column
@@ -1154,12 +1155,17 @@ def new_task(
 ) -> Task:  # fmt: skip
     """A task with every slot set once (ingest creates tens of thousands); ``src`` is where
     ``p`` came from (unused here: it keeps the arguments of inert pods in one shape). A pod's
-    node affinity is checked here, once, before anything matches nodes with it."""
-    if p.affinity:
-        check_node_affinity(p.affinity, _at(p, ("spec", "affinity"), "affinity"), p.ident)
+    affinity and tolerations are taken as the API server stores them (:mod:`app.ingest.stored`)
+    and its node affinity is checked here, once, before anything matches nodes with it."""
+    affinity, tolerations = p.affinity, p.tolerations
+    if affinity:
+        affinity = stored.affinity(affinity, _at(p, ("spec", "affinity"), "affinity"), p.ident)
+        check_node_affinity(affinity, _at(p, ("spec", "affinity"), "affinity"), p.ident)
+    if tolerations:
+        tolerations = stored.tolerations(tolerations, _at(p, ("spec", "tolerations"), "tolerations"), p.ident)
     return _task(
         i, p.uid or key, p.namespace, p.name, key, p.role, status, node, priority, req, p.preemptable is not False,
-        p.created, p.labels, p.annotations, p.node_selector, p.affinity, p.tolerations, p.nominated, best_effort,
+        p.created, p.labels, p.annotations, p.node_selector, affinity, tolerations, p.nominated, best_effort,
         p.gated, policy, p.task_priority, critical, p.pointer, p.scheduler,
     )  # fmt: skip
 

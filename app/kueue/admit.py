@@ -70,27 +70,27 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
     found += kueue.workloads
     if not found and not jin.jobs:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit (or, in 'objects', batch/v1 "
-                         "Jobs Kueue manages)", "/workloads")  # fmt: skip
+                         "Jobs or JobSets Kueue manages)", "/workloads")  # fmt: skip
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
     limits = limit_summaries(kueue)
     workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits, runtime_classes=kueue.runtime_classes)
                                  for o, p in found]  # fmt: skip
     workloads += _from_jobs(jin, found, kueue, workloads, now, limits)
     if not workloads:
-        raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the batch/v1 "
-                         f"Jobs gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
+        raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the Jobs or "
+                         f"JobSets gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
     return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects)
 
 
 def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueObjects, workloads: list[Workload],
                now: float, limits: dict[str, Any]) -> list[Workload]:  # fmt: skip
     """Kueue's job integration (:mod:`app.kueue.jobs`): the Workloads Kueue would construct
-    for the request's batch/v1 Jobs; a Job answered through a Workload of the snapshot marks
+    for the request's batch/v1 Jobs and JobSets; a Job answered through a Workload of the snapshot marks
     that one as its own; every Job that gets none, and what is not modelled, is named in the
     warnings (``kueue.unmodelled``)."""
     if jin.config_unmodelled:
         kueue.unmodelled.append("Kueue Configuration: " + ", ".join(sorted(set(jin.config_unmodelled))) + " not "
-                                "modelled for batch/v1 Jobs (Kueue's defaults assumed): the Workloads constructed for "
+                                "modelled for Jobs and JobSets (Kueue's defaults assumed): the Workloads constructed for "
                                 "Jobs may differ from Kueue's")  # fmt: skip
     if not jin.jobs:
         return []
@@ -98,10 +98,11 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip
     by_key = {wl.key: wl for wl in workloads}
-    unlabelled = [o.job.key for o in outcomes if o.note.startswith("it has no ")]
-    if unlabelled:
-        kueue.unmodelled.append(f"{len(unlabelled)} batch/v1 Job(s) have no {jobs.QUEUE_LABEL} label (e.g. "
-                                f"{unlabelled[0]}): Kueue does not manage them, no Workload")  # fmt: skip
+    for kind in jobs.KINDS.values():
+        unlabelled = [o.job.key for o in outcomes if o.job.kind is kind and o.note.startswith("it has no ")]
+        if unlabelled:
+            kueue.unmodelled.append(f"{len(unlabelled)} {kind.label}(s) have no {jobs.QUEUE_LABEL} label (e.g. "
+                                    f"{unlabelled[0]}): Kueue does not manage them, no Workload")  # fmt: skip
     out = []
     gone: set[str] = set()
     for o in outcomes:
@@ -109,7 +110,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         for key, why in sorted(o.drop.items()):
             if key in by_key:
                 gone.add(key)
-                kueue.unmodelled.append(f"Workload {key} (of batch/v1 Job {o.job.key}) is not answered: {why}")
+                kueue.unmodelled.append(f"Workload {key} (of {o.job.kind.api_version} {o.job.label}) is not answered: {why}")
         if o.workload is not None and o.replaces in by_key:
             old = by_key[o.replaces]  # Kueue rewrites its spec: metadata and activation stay
             o.workload.created, o.workload.uid, o.workload.active, o.workload.tie = old.created, old.uid, old.active, ()
@@ -122,10 +123,10 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
             wl.owner = jobs.owner_ref(o.job, False)
             if o.queue_change:
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
-                                        f"the {jobs.QUEUE_LABEL} label of its suspended Job {o.job.key}, as Kueue does")  # fmt: skip
+                                        f"the {jobs.QUEUE_LABEL} label of its suspended {o.job.label}, as Kueue does")  # fmt: skip
                 wl.queue_name = o.queue_change
         elif not o.note.startswith("it has no "):
-            kueue.unmodelled.append(f"batch/v1 Job {o.job.key}: no Workload: {o.note}")
+            kueue.unmodelled.append(f"{o.job.kind.api_version} {o.job.label}: no Workload: {o.note}")
     workloads[:] = [wl for wl in workloads if wl.key not in gone]
     kueue.job_owners |= jin.walked
     return out

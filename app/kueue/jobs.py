@@ -55,7 +55,6 @@ field with Kueue's reason. A Job with a uid passed them when created (Kueue rewr
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import re
@@ -65,10 +64,11 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest import reader as r
+from app.ingest.quantity import parse_quantity
 from app.ingest.kube import metadata
 from app.kueue import limitrange
 from app.kueue.objects import (ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
-                               ClassRef, PodSet, TopologyRequest, Workload, _pod_set)
+                               DNS_LABEL, MAX_POD_SETS, ClassRef, PodSet, TopologyRequest, Workload, _pod_set)
 
 API_VERSION, KIND = "batch/v1", "Job"
 GROUP = "batch"
@@ -172,22 +172,29 @@ class JobInput:
     config_pointer: str = ""
     #: pointers of the owner objects the ancestor walk read
     walked: set[str] = field(default_factory=set)
+    #: ResourceFlavors' ``spec.tolerations`` (what runs under a quota reservation carries them)
+    flavor_tolerations: dict[str, list] = field(default_factory=dict)
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
-    """Read what the job integration needs of one object of ``objects``: a batch/v1 Job
-    (counted in ``consumed``: no longer an ignored object), Kueue's Configuration, and
-    owner candidates and PriorityClasses (which other readers consume)."""
+    """Read what the job integration needs of one object of ``objects``: a batch/v1 Job or
+    a JobSet (counted in ``consumed``: no longer an ignored object), Kueue's Configuration,
+    and owner candidates and PriorityClasses (which other readers consume)."""
     av, kind = o.get("apiVersion"), o.get("kind")
     if not isinstance(av, str) or not isinstance(kind, str):
         return  # (the snapshot's reader refuses it: every object needs a string apiVersion and kind)
-    if av == API_VERSION and kind == KIND:
+    if (av, kind) in KINDS:
         jin.jobs.append((o, ptr))
         consumed[f"{av} {kind}"] = consumed.get(f"{av} {kind}", 0) + 1
     if isinstance(av, str) and av.startswith("config.kueue.x-k8s.io/") and kind == "Configuration":
         read_configuration(o, ptr, jin)
     meta = o.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+        return
+    if av.startswith("kueue.x-k8s.io/") and kind == "ResourceFlavor":
+        spec = o.get("spec")
+        tolerations = spec.get("tolerations") if isinstance(spec, dict) else None
+        jin.flavor_tolerations[meta["name"]] = tolerations if isinstance(tolerations, list) else []
         return
     if av == "scheduling.k8s.io/v1" and kind == "PriorityClass":
         value = o.get("value")
@@ -328,9 +335,100 @@ def label_key_errors(v: str) -> list[str]:
     return [] if _NAME_PART.fullmatch(name) else [NAME_PART]
 
 
-# -- the Job ---------------------------------------------------------------------------------
+# -- the jobs: batch/v1 Job and JobSet ---------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A job kind Kueue has an integration for, as far as this model reads it."""
+
+    framework: str  # its name in integrations.frameworks
+    api_version: str
+    kind: str
+    group: str
+    #: the condition types of ``Finished()``: (success, failure)
+    finished: tuple[str, str]
+    #: where the constructed Workload's podSets come from (a pointer path in the object)
+    pod_sets_field: tuple[str, ...]
+    #: what ``IsActive`` counts, for notes
+    active_unit: str
+    #: ``supportedElasticJobGVKs`` holds it
+    elastic_ok: bool
+    #: how its validating webhook checks the topology annotations: "job", "jobset" (``JobPodSets``
+    #: first, then each podSet and the groups), "mpi" (as "jobset", all errors sorted by field) or
+    #: "kubeflow" (``KubeflowJob.ValidateOnCreate``)
+    webhook: str = "job"
+    #: ``supportedPrebuiltWlJobGVKs`` holds it
+    prebuilt_ok: bool = True
+    #: a replica-spec job's map of replica specs (``spec.<field>``) and its replica types in
+    #: Kueue's order (``OrderedReplicaTypes``); "" for others
+    replica_field: str = ""
+    replica_types: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.api_version} {self.kind}"
+
+
+JOB = Kind("batch/job", API_VERSION, KIND, GROUP, ("Complete", "Failed"), ("spec", "parallelism"), "active pod(s)", True)
+JOBSET = Kind("jobset.x-k8s.io/jobset", "jobset.x-k8s.io/v1alpha2", "JobSet", "jobset.x-k8s.io", ("Completed", "Failed"),
+              ("spec", "replicatedJobs"), "replicated Job(s) with active Jobs", False, "jobset")  # fmt: skip
+
+
+def _replica_kind(framework: str, api_version: str, kind: str, field_name: str, types: tuple[str, ...],
+                  webhook: str = "kubeflow", prebuilt_ok: bool = True) -> Kind:  # fmt: skip
+    """A Kubeflow job of replica specs (``KubeflowJob``; MPIJob alike): finished on its
+    ``Succeeded`` / ``Failed`` condition, active while a ``status.replicaStatuses`` entry has
+    active pods."""
+    return Kind(framework, api_version, kind, "kubeflow.org", ("Succeeded", "Failed"), ("spec", field_name),
+                "replica type(s) with active pods", False, webhook, prebuilt_ok, field_name, types)  # fmt: skip
+
+
+PYTORCHJOB = _replica_kind("kubeflow.org/pytorchjob", "kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs",
+                           ("Master", "Worker"))  # fmt: skip
+TFJOB = _replica_kind("kubeflow.org/tfjob", "kubeflow.org/v1", "TFJob", "tfReplicaSpecs",
+                      ("Chief", "Master", "PS", "Worker", "Evaluator"))  # fmt: skip
+XGBOOSTJOB = _replica_kind("kubeflow.org/xgboostjob", "kubeflow.org/v1", "XGBoostJob", "xgbReplicaSpecs", ("Master", "Worker"))
+PADDLEJOB = _replica_kind("kubeflow.org/paddlejob", "kubeflow.org/v1", "PaddleJob", "paddleReplicaSpecs", ("Master", "Worker"))
+JAXJOB = _replica_kind("kubeflow.org/jaxjob", "kubeflow.org/v1", "JAXJob", "jaxReplicaSpecs", ("Worker",), prebuilt_ok=False)
+MPIJOB = _replica_kind("kubeflow.org/mpijob", "kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", ("Launcher", "Worker"), "mpi")
+KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k
+                                      for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB)}  # fmt: skip
+
+
+class MapKey(str):
+    """A key of a map in a path: ``field.Path.Key`` prints it ``[key]``."""
+
+
+@dataclass(slots=True)
+class Source:
+    """One podSet of the Workload Kueue constructs (``PodSets()``): its name, count and
+    minCount, and the pod template it is made from, at ``path`` in the object."""
+
+    name: str
+    count: int
+    min_count: int | None
+    template: dict[str, Any]
+    path: tuple[str | int, ...]
+    #: JobSet: the replicatedJob's replicas (``SubGroupCount``); Job: 1
+    replicas: int = 1
+
+    def annotations(self) -> dict[str, str]:
+        tmeta = self.template.get("metadata") if isinstance(self.template.get("metadata"), dict) else {}
+        ann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
+        return {k: v for k, v in ann.items() if isinstance(v, str)}
+
+
+def field_path(path: tuple[str | int, ...]) -> str:
+    """A pointer path as Kubernetes' ``field.Path`` prints it: ``a.b[0].c``."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, (int, MapKey)) else (f".{p}" if out else p)
+    return out
+
+
 @dataclass(slots=True)
 class Job:
+    """A job of a kind Kueue integrates (:data:`KINDS`): what its reconciler and webhook read."""
+
     namespace: str
     name: str
     uid: str
@@ -349,21 +447,34 @@ class Job:
     template: dict[str, Any]
     pointer: str
     ident: dict[str, str]
+    kind: Kind = JOB
+    #: the podSets of its Workload, in order (``PodSets()``)
+    sources: list[Source] = field(default_factory=list)
+    #: JobSet manifests: what JobSet's own webhook refuses (``replicas`` x ``parallelism`` past int32)
+    own_errors: list[InputError] = field(default_factory=list)
+    #: a Kubeflow job's ``runPolicy.schedulingPolicy.priorityClass`` and its pointer (``PriorityClass()``)
+    priority_class: tuple[str, str] | None = None
 
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
 
     @property
+    def label(self) -> str:
+        return f"{self.kind.kind} {self.key}"
+
+    @property
     def pods_count(self) -> int:
-        """``podsCount``: parallelism, or completions when fewer."""
+        """``podsCount`` of a Job: parallelism, or completions when fewer."""
         if self.completions is not None and self.completions < self.parallelism:
             return self.completions
         return self.parallelism
 
     @property
     def min_pods_count(self) -> int | None:
-        """``minPodsCount``: the min-parallelism annotation when it parses (as int32)."""
+        """``minPodsCount`` of a Job: the min-parallelism annotation when it parses (as int32)."""
+        if self.kind is not JOB:
+            return None
         raw = self.annotations.get(MIN_PARALLELISM)
         if raw is None:
             return None
@@ -379,8 +490,16 @@ class Job:
         return join_pointer(self.pointer, *path)
 
 
+def _finished(status: dict, kind: Kind) -> bool:
+    conds = status.get("conditions")
+    return any(isinstance(c, dict) and c.get("type") in kind.finished and c.get("status") == "True"
+               for c in (conds if isinstance(conds, list) else ()))  # fmt: skip
+
+
 def read_job(o: dict, ptr: str) -> Job:
-    meta, ident, ns, name = metadata(o, ptr, KIND, namespaced=True)
+    """A batch/v1 Job or a JobSet of the request (by its apiVersion and kind)."""
+    kind = KINDS[(o["apiVersion"], o["kind"])]
+    meta, ident, ns, name = metadata(o, ptr, kind.kind, namespaced=True)
     mp = join_pointer(ptr, "metadata")
     if bad := dns1123_subdomain_errors(name):  # the API server holds no Job of another name
         raise InputError(f"metadata.name: Invalid value: {json.dumps(name)}: {'; '.join(bad)}", join_pointer(mp, "name"),
@@ -388,27 +507,120 @@ def read_job(o: dict, ptr: str) -> Job:
     spec = r.obj(o, "spec", ptr, ident, required=True)
     sp = join_pointer(ptr, "spec")
     status = r.obj(o, "status", ptr, ident)
-    conds = status.get("conditions")
-    finished = any(isinstance(c, dict) and c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
-                   for c in (conds if isinstance(conds, list) else ()))  # fmt: skip
+    refs = check_refs(meta, ptr, ident)
+    job = Job(
+        namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
+        labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
+        parallelism=1, completions=None, indexed=False,
+        suspended=r.boolean(spec, "suspend", sp, ident, default=False) is True,
+        active=0, finished=_finished(status, kind), deleting=meta.get("deletionTimestamp") is not None,
+        created_raw=meta.get("creationTimestamp"),
+        generation=r.integer(meta, "generation", mp, ident, default=1, minimum=0) or 1,
+        refs=refs, template={}, pointer=ptr, ident=ident, kind=kind,
+    )  # fmt: skip
+    if kind is JOBSET:
+        _read_jobset(job, spec, status)
+        return job
+    if kind.replica_field:
+        _read_replica_specs(job, spec, status)
+        return job
     parallelism = r.integer(spec, "parallelism", sp, ident, default=1, minimum=0, maximum=2**31 - 1)
     mode = r.string(spec, "completionMode", sp, ident, default="NonIndexed")
     if mode not in ("NonIndexed", "Indexed"):
         raise InputError("completionMode must be NonIndexed or Indexed", join_pointer(sp, "completionMode"), ident)
-    refs = check_refs(meta, ptr, ident)
-    return Job(
-        namespace=ns, name=name, uid=r.string(meta, "uid", mp, ident),
-        labels=r.str_map(meta, "labels", mp, ident), annotations=r.str_map(meta, "annotations", mp, ident),
-        parallelism=parallelism if parallelism is not None else 1,
-        completions=r.integer(spec, "completions", sp, ident, minimum=0, maximum=2**31 - 1),
-        indexed=mode == "Indexed",
-        suspended=r.boolean(spec, "suspend", sp, ident, default=False) is True,
-        active=r.integer(status, "active", join_pointer(ptr, "status"), ident, default=0, minimum=0) or 0,
-        finished=finished, deleting=meta.get("deletionTimestamp") is not None,
-        created_raw=meta.get("creationTimestamp"),
-        generation=r.integer(meta, "generation", mp, ident, default=1, minimum=0) or 1,
-        refs=refs, template=r.obj(spec, "template", sp, ident, required=True), pointer=ptr, ident=ident,
-    )  # fmt: skip
+    job.parallelism = parallelism if parallelism is not None else 1
+    job.completions = r.integer(spec, "completions", sp, ident, minimum=0, maximum=2**31 - 1)
+    job.indexed = mode == "Indexed"
+    job.active = r.integer(status, "active", join_pointer(ptr, "status"), ident, default=0, minimum=0) or 0
+    job.template = r.obj(spec, "template", sp, ident, required=True)
+    job.sources = [Source("main", job.pods_count, job.min_pods_count, job.template, ("spec", "template"))]
+    return job
+
+
+INT32_MAX = 2**31 - 1
+
+
+def _read_replica_specs(job: Job, spec: dict, status: dict) -> None:
+    """A Kubeflow job's (or an MPIJob's) ``spec.<kind>ReplicaSpecs``: a podSet per replica
+    type present (not null), in Kueue's order, named after it in lower case
+    (``NewPodSetReference``), ``count`` its ``replicas`` (default 1); other keys of the map are
+    not Kueue's podSets. ``spec.runPolicy.suspend``; ``spec.runPolicy.schedulingPolicy.
+    priorityClass`` (``PriorityClass()``: before the templates' classes); active while a
+    ``status.replicaStatuses`` entry has ``active`` other than 0."""
+    ident, sp, kind = job.ident, job.ptr("spec"), job.kind
+    specs = r.obj(spec, kind.replica_field, sp, ident)
+    fp = join_pointer(sp, kind.replica_field)
+    for rtype in kind.replica_types:
+        rs = specs.get(rtype)
+        if rs is None:
+            continue
+        rp = join_pointer(fp, rtype)
+        if not isinstance(rs, dict):
+            raise InputError("a replica spec must be an object", rp, ident)
+        replicas = r.integer(rs, "replicas", rp, ident, default=1, minimum=0, maximum=INT32_MAX)
+        template = r.obj(rs, "template", rp, ident)
+        job.sources.append(Source(rtype.lower(), 1 if replicas is None else replicas, None, template,
+                                  ("spec", kind.replica_field, MapKey(rtype), "template")))  # fmt: skip
+    run = r.obj(spec, "runPolicy", sp, ident)
+    rp = join_pointer(sp, "runPolicy")
+    job.suspended = r.boolean(run, "suspend", rp, ident, default=False) is True
+    policy = r.obj(run, "schedulingPolicy", rp, ident)
+    pclass = r.string(policy, "priorityClass", join_pointer(rp, "schedulingPolicy"), ident)
+    if pclass:
+        job.priority_class = (pclass, join_pointer(rp, "schedulingPolicy", "priorityClass"))
+    stp = job.ptr("status")
+    statuses = r.obj(status, "replicaStatuses", stp, ident)
+    for rtype, st in statuses.items():
+        if st is None:
+            continue
+        if not isinstance(st, dict):
+            raise InputError("a replica status must be an object", join_pointer(stp, "replicaStatuses", rtype), ident)
+        if r.integer(st, "active", join_pointer(stp, "replicaStatuses", rtype), ident, default=0):
+            job.active += 1
+
+
+def _read_jobset(job: Job, spec: dict, status: dict) -> None:
+    """A JobSet's ``spec.replicatedJobs`` (one podSet each, named after it: ``count`` =
+    replicas x ``PodsCountPerReplica``, min(parallelism, completions), as int32, as Go
+    multiplies), ``spec.suspend`` and ``IsActive`` (a ``status.replicatedJobsStatus`` entry with
+    ``active`` > 0). A replicatedJob name repeated is refused as the API server refuses it
+    (``listType=map``)."""
+    ident, sp = job.ident, job.ptr("spec")
+    rjobs = r.lst(spec, "replicatedJobs", sp, ident)
+    seen: set[str] = set()
+    for i, rj in enumerate(rjobs):
+        rp = join_pointer(sp, "replicatedJobs", i)
+        if not isinstance(rj, dict):
+            raise InputError("a replicatedJob must be an object", rp, ident)
+        name = r.string(rj, "name", rp, ident, required=True)
+        if name in seen:
+            raise InputError(f"spec.replicatedJobs[{i}]: Duplicate value: map[string]interface {{}}{{\"name\":"
+                             f"{json.dumps(name)}}}", join_pointer(rp, "name"), ident)  # fmt: skip
+        seen.add(name)
+        replicas = r.integer(rj, "replicas", rp, ident, default=1, minimum=0, maximum=INT32_MAX)
+        replicas = 1 if replicas is None else replicas
+        jt = r.obj(rj, "template", rp, ident, required=True)
+        jp = join_pointer(rp, "template")
+        js = r.obj(jt, "spec", jp, ident, required=True)
+        jsp = join_pointer(jp, "spec")
+        parallelism = r.integer(js, "parallelism", jsp, ident, default=1, minimum=0, maximum=INT32_MAX)
+        parallelism = 1 if parallelism is None else parallelism
+        completions = r.integer(js, "completions", jsp, ident, minimum=0, maximum=INT32_MAX)
+        template = r.obj(js, "template", jsp, ident, required=True)
+        per_replica = completions if completions is not None and completions < parallelism else parallelism
+        if parallelism * replicas > INT32_MAX:  # JobSet's own validating webhook
+            job.own_errors.append(InputError(
+                f"JobSet's webhook rejects it: the product of replicas and parallelism must not exceed {INT32_MAX} for "
+                f"replicatedJob '{name}'", join_pointer(rp, "replicas"), ident))  # fmt: skip
+        job.sources.append(Source(name, int32(replicas * per_replica), None, template,
+                                  ("spec", "replicatedJobs", i, "template", "spec", "template"), replicas))  # fmt: skip
+    stp = job.ptr("status")
+    for i, st in enumerate(r.lst(status, "replicatedJobsStatus", stp, ident)):
+        if not isinstance(st, dict):
+            raise InputError("a replicatedJobsStatus entry must be an object", join_pointer(stp, "replicatedJobsStatus", i),
+                             ident)  # fmt: skip
+        if (r.integer(st, "active", join_pointer(stp, "replicatedJobsStatus", i), ident, default=0) or 0) > 0:
+            job.active += 1
 
 
 def check_refs(meta: dict, ptr: str, ident: dict[str, str]) -> list[Any]:
@@ -432,12 +644,15 @@ def _controller(refs: Any) -> dict | None:
 def _invalid(job: Job, path: tuple[str | int, ...], field_path: str, value: Any, detail: str) -> InputError:
     # field.Error's ErrorBody: a string %q, a number %v, anything else (a nil pointer) as JSON: null
     shown = json.dumps(value) if isinstance(value, str) or value is None else str(value)
-    return InputError(f"Kueue's Job webhook rejects it: {field_path}: Invalid value: {shown}: {detail}", job.ptr(*path),
-                      job.ident)  # fmt: skip
+    return _rejects(job, path, f"{field_path}: Invalid value: {shown}: {detail}")
 
 
 def _forbidden(job: Job, path: tuple[str | int, ...], field_path: str, detail: str) -> InputError:
-    return InputError(f"Kueue's Job webhook rejects it: {field_path}: Forbidden: {detail}", job.ptr(*path), job.ident)
+    return _rejects(job, path, f"{field_path}: Forbidden: {detail}")
+
+
+def _rejects(job: Job, path: tuple[str | int, ...], detail: str) -> InputError:
+    return InputError(f"Kueue's {job.kind.kind} webhook rejects it: {detail}", job.ptr(*path), job.ident)
 
 
 def prebuilt_name(job: Job) -> tuple[str, str]:
@@ -449,9 +664,10 @@ def prebuilt_name(job: Job) -> tuple[str, str]:
 
 
 def validate(job: Job) -> None:
-    """The job webhook's ``validateCreate``: Kueue aggregates its field errors, so the 422
-    lists them all (``errors``, in Kueue's order); its ``detail`` is the first's."""
-    errs = validation_errors(job)
+    """The job webhook's ``validateCreate`` (and, for a JobSet, the product check of JobSet's
+    own webhook): Kueue aggregates its field errors, so the 422 lists them all (``errors``,
+    in Kueue's order); its ``detail`` is the first's."""
+    errs = validation_errors(job) + job.own_errors
     if errs:
         first = errs[0]
         raise InputError(first.detail, first.pointer, first.obj, more=errs[1:])
@@ -464,17 +680,32 @@ def _meta_field(job: Job, where: str, key: str) -> tuple[tuple[tuple[str, ...], 
 
 def validation_errors(job: Job) -> list[InputError]:
     errs: list[InputError] = []
-    # ValidateJobOnCreate: queue name, prebuilt workload name, maximum execution time
+    # ValidateJobOnCreate: queue name, prebuilt workload name, maximum execution time, elastic, gates
     for where, key in (("labels", QUEUE_LABEL), ("annotations" if job.annotations.get(PREBUILT) else "labels", PREBUILT)):
         at, value = _meta_field(job, where, key)
         if value is not None and (bad := dns1123_subdomain_errors(value)):
             errs.append(_invalid(job, *at, value, ",".join(bad)))
+        if key == PREBUILT and value and not job.kind.prebuilt_ok:  # validateCreateForPrebuiltWorkload
+            errs.append(_forbidden(job, *at, f'Is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))
     at, raw = _meta_field(job, "labels", MAX_EXEC_LABEL)
     if raw is not None:
         v, e = go_atoi(raw)
         if v is None or v <= 0:
             errs.append(_invalid(job, *at, raw if v is None else v, e or "should be greater than 0"))
+    if job.elastic and not job.kind.elastic_ok:  # ValidateElasticJobAnnotation
+        errs.append(_forbidden(job, *_meta_field(job, "annotations", ELASTIC)[0],
+                               f'elastic job is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))  # fmt: skip
     errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
+    if job.kind.webhook in ("jobset", "mpi"):
+        tas, build_err = _jobset_tas_errors(job)
+        if build_err is not None:
+            return [build_err]
+        if job.kind.webhook == "mpi":  # MpiJobWebhook.ValidateCreate sorts the errors by field
+            return sorted(errs + tas, key=_field_of)
+        return errs + tas
+    if job.kind.webhook == "kubeflow":
+        tas, build_err = _kubeflow_tas_errors(job)
+        return errs + tas if tas or build_err is None else [build_err]
     at, raw = _meta_field(job, "annotations", MIN_PARALLELISM)  # validatePartialAdmissionCreate
     if raw is not None:
         v, e = go_atoi(raw)
@@ -529,20 +760,15 @@ def _gated_by_errors(job: Job) -> list[InputError]:
                 errs.append(_invalid(job, path, fp, rest, "Invalid path (regex used for validation is "
                                      "'[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"))  # fmt: skip
         if len(gate) > MAX_GATE_NAME:
-            errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}: Too long: may not be more than "
-                                   f"{MAX_GATE_NAME} bytes", job.ptr(*path), job.ident))  # fmt: skip
+            errs.append(_rejects(job, path, f"{fp}: Too long: may not be more than {MAX_GATE_NAME} bytes"))
     return errs
 
 
-def _tas_errors(job: Job) -> list[InputError]:
-    """``validateTopologyRequest``: ``ValidateTASPodSetRequest`` on the template's annotations
-    (its first error only, as Kueue returns early), elastic Jobs without required / preferred,
-    and ``ValidateSliceSizeAnnotationUpperBound``."""
-    tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
-    ann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
-    ann = {k: v for k, v in ann.items() if isinstance(v, str)}
-    base = ("spec", "template", "metadata", "annotations")
-    fp = "spec.template.metadata.annotations"
+def _tas_request_errors(job: Job, src: Source) -> list[InputError]:
+    """``ValidateTASPodSetRequest`` on a podSet template's annotations (all its errors)."""
+    ann = src.annotations()
+    base = src.path + ("metadata", "annotations")
+    fp = field_path(base)
     errs: list[InputError] = []
 
     def at(key: str) -> tuple[tuple[str | int, ...], str]:
@@ -550,9 +776,8 @@ def _tas_errors(job: Job) -> list[InputError]:
 
     found = [k for k in (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED) if k in ann]
     if len(found) > 1:
-        errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}: Invalid value: must not contain more than one "
-                               f'topology annotation: ["{ANN_REQUIRED}", "{ANN_PREFERRED}", "{ANN_UNCONSTRAINED}"]',
-                               job.ptr(*base), job.ident))  # fmt: skip
+        errs.append(_rejects(job, base, f"{fp}: Invalid value: must not contain more than one topology annotation: "
+                             f'["{ANN_REQUIRED}", "{ANN_PREFERRED}", "{ANN_UNCONSTRAINED}"]'))  # fmt: skip
     for key in (ANN_REQUIRED, ANN_PREFERRED, ANN_SLICE_LEVEL):
         if key in ann and (bad := label_key_errors(ann[key])):
             errs.append(_invalid(job, *at(key), ann[key], "; ".join(bad)))
@@ -578,29 +803,138 @@ def _tas_errors(job: Job) -> list[InputError]:
             errs.append(_invalid(job, *at(ANN_SLICE_SIZE), size, "must be greater than or equal to 1"))
     if ANN_SLICE_LEVEL in ann and size is None:
         path, f = at(ANN_SLICE_SIZE)
-        errs.append(InputError(f"Kueue's Job webhook rejects it: {f}: Required value: must be set when "
-                               f"'{ANN_SLICE_LEVEL}' is specified", job.ptr(*path), job.ident))  # fmt: skip
+        errs.append(_rejects(job, path, f"{f}: Required value: must be set when '{ANN_SLICE_LEVEL}' is specified"))
     if ANN_SLICE_LEVEL not in ann and size is not None:
         errs.append(_forbidden(job, *at(ANN_SLICE_SIZE), f"may not be set when '{ANN_SLICE_LEVEL}' is not specified"))
-    errs.extend(_constraints_errors(job, ann))
-    if errs:
-        return errs
-    if job.elastic:
-        for key, mode in ((ANN_REQUIRED, "required"), (ANN_PREFERRED, "preferred")):
-            if key in ann:
-                return [_forbidden(job, *at(key), f"{mode} topology is not supported with elastic jobs")]
-    out = []  # ValidateSliceSizeAnnotationUpperBound
+    errs.extend(_constraints_errors(job, src, ann))
+    return errs
+
+
+def _upper_bound_errors(job: Job, src: Source) -> list[InputError]:
+    """``ValidateSliceSizeAnnotationUpperBound``: the slice size (or the first layer's) is
+    at most the podSet's count."""
+    ann = src.annotations()
+    base = src.path + ("metadata", "annotations")
+    fp = field_path(base)
+    out = []
+    size = ann.get(ANN_SLICE_SIZE)
     if size is not None:
         v = gostrconv.parse_int(size, 32)
-        if v is not None and v > job.pods_count:
-            out.append(_invalid(job, *at(ANN_SLICE_SIZE), size, f"must not be greater than pod set count {job.pods_count}"))
+        if v is None:
+            return [_invalid(job, base + (ANN_SLICE_SIZE,), f"{fp}[{ANN_SLICE_SIZE}]", size, "must be a numeric value")]
+        if v > src.count:
+            out.append(_invalid(job, base + (ANN_SLICE_SIZE,), f"{fp}[{ANN_SLICE_SIZE}]", size,
+                                f"must not be greater than pod set count {src.count}"))  # fmt: skip
     layers = go_slice_constraints(ann[SLICE_CONSTRAINTS]) if SLICE_CONSTRAINTS in ann else None
-    if layers and layers[0][1] > job.pods_count:
-        out.append(_invalid(job, *at(SLICE_CONSTRAINTS), layers[0][1], f"must not be greater than pod set count {job.pods_count}"))
+    if layers and layers[0][1] > src.count:
+        out.append(_invalid(job, base + (SLICE_CONSTRAINTS,), f"{fp}[{SLICE_CONSTRAINTS}]", layers[0][1],
+                            f"must not be greater than pod set count {src.count}"))  # fmt: skip
     return out
 
 
-def _constraints_errors(job: Job, ann: dict[str, str]) -> list[InputError]:
+def _tas_errors(job: Job) -> list[InputError]:
+    """A Job's ``validateTopologyRequest``: ``ValidateTASPodSetRequest`` on the template (its
+    errors end the check), elastic Jobs without required / preferred, and
+    ``ValidateSliceSizeAnnotationUpperBound``."""
+    src = job.sources[0]
+    errs = _tas_request_errors(job, src)
+    if errs:
+        return errs
+    ann = src.annotations()
+    if job.elastic:
+        for key, mode in ((ANN_REQUIRED, "required"), (ANN_PREFERRED, "preferred")):
+            if key in ann:
+                path = src.path + ("metadata", "annotations")
+                return [_forbidden(job, path + (key,), f"{field_path(path)}[{key}]",
+                                   f"{mode} topology is not supported with elastic jobs")]  # fmt: skip
+    return _upper_bound_errors(job, src)
+
+
+def _field_of(e: InputError) -> str:
+    """The Kubernetes field path an error of :func:`_rejects` names (``field.Error.Field``)."""
+    return e.detail.split(" webhook rejects it: ", 1)[-1].split(": ", 1)[0]
+
+
+def _kubeflow_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
+    """``KubeflowJob.ValidateOnCreate``: for each replica type in order
+    ``ValidateTASPodSetRequest`` and, when ``JobPodSets`` succeeds, the slice-size upper
+    bound; with no field error, ``JobPodSets``' error (Kueue then answers it alone)."""
+    build_err = None
+    for src in job.sources:
+        _, err = topology_request(job, src)
+        if err:
+            build_err = InputError(f"Kueue's {job.kind.kind} webhook rejects it: {err}",
+                                   job.ptr(*src.path, "metadata", "annotations"), job.ident)  # fmt: skip
+            break
+    errs: list[InputError] = []
+    for src in job.sources:
+        errs += _tas_request_errors(job, src)
+        if build_err is None:
+            errs += _upper_bound_errors(job, src)
+    return errs, build_err
+
+
+def _jobset_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
+    """A JobSet's ``validateTopologyRequest``: when ``JobPodSets`` fails (a topology
+    annotation Go cannot parse), that error alone (``validateCreate`` returns it and drops
+    the field errors); else, for each replicatedJob, ``ValidateTASPodSetRequest`` and the
+    upper bound, then ``ValidatePodSetGroupingTopology``."""
+    for src in job.sources:
+        _, err = topology_request(job, src)
+        if err:
+            return [], InputError(f"Kueue's {job.kind.kind} webhook rejects it: {err}",
+                                  job.ptr(*src.path, "metadata", "annotations"), job.ident)  # fmt: skip
+    errs: list[InputError] = []
+    for src in job.sources:
+        errs += _tas_request_errors(job, src) + _upper_bound_errors(job, src)
+    return errs + _grouping_errors(job), None
+
+
+def _grouping_errors(job: Job) -> list[InputError]:
+    """``ValidatePodSetGroupingTopology``: podSets naming one ``podset-group-name`` (beside
+    required / preferred) come in pairs, one of them of count 1, with the same topology."""
+    groups: dict[str, list[tuple[Source, TopologyRequest]]] = {}
+    for src in job.sources:
+        tr, _ = topology_request(job, src)
+        if tr is not None and tr.group is not None:
+            groups.setdefault(tr.group, []).append((src, tr))
+    errs: list[InputError] = []
+    for name, members in groups.items():
+        if len(members) != 2:
+            for src, _ in members:
+                path = src.path + ("metadata", "annotations")
+                errs.append(_invalid(job, path + (ANN_GROUP,), f"{field_path(path)}[{ANN_GROUP}]", name,
+                                     f"can only define groups of exactly 2 pod sets, got: {len(members)} pod set(s)"))  # fmt: skip
+            continue
+        (s1, t1), (s2, t2) = members
+        p1, p2 = s1.path + ("metadata", "annotations"), s2.path + ("metadata", "annotations")
+        if s1.count != 1 and s2.count != 1:
+            why = ("can only define groups where at least one pod set has only 1 replica, got: "
+                   f"{s1.count} replica(s) and {s2.count} replica(s) in the group")  # fmt: skip
+            errs += [_invalid(job, p + (ANN_GROUP,), f"{field_path(p)}[{ANN_GROUP}]", name, why) for p in (p1, p2)]
+        if not _same_level(s1, s2):
+            for p, other in ((p1, p2), (p2, p1)):
+                errs.append(_rejects(job, p, f"{field_path(p)}: Invalid value: must specify '{ANN_REQUIRED}' or "
+                                     f"'{ANN_PREFERRED}' topology consistent with '{field_path(other)}' in group "
+                                     f"'{name}'"))  # fmt: skip
+    return errs
+
+
+def _same_level(s1: Source, s2: Source) -> bool:
+    """``topologyRequestsValid``: each of the two requests is required or preferred (as
+    ``Build`` picks: required first), and they are the same."""
+    levels = []
+    for src in (s1, s2):
+        ann = src.annotations()
+        req = ann.get(ANN_REQUIRED)
+        pref = ann.get(ANN_PREFERRED) if req is None else None
+        if req is None and pref is None:
+            return False
+        levels.append((req, pref))
+    return levels[0] == levels[1]
+
+
+def _constraints_errors(job: Job, src: Source, ann: dict[str, str]) -> list[InputError]:
     """``validateSliceRequiredTopologyConstraintsAnnotation`` (``TASMultiLayerTopology`` is on
     by default): not beside the two-level slice annotations or a group name, a JSON array of
     1 to 3 layers, each a label-key topology (unique) and a size of at least 1 that divides
@@ -608,14 +942,14 @@ def _constraints_errors(job: Job, ann: dict[str, str]) -> list[InputError]:
     raw = ann.get(SLICE_CONSTRAINTS)
     if raw is None:
         return []
-    base = ("spec", "template", "metadata", "annotations", SLICE_CONSTRAINTS)
-    fp = f"spec.template.metadata.annotations[{SLICE_CONSTRAINTS}]"
+    base = src.path + ("metadata", "annotations", SLICE_CONSTRAINTS)
+    fp = field_path(src.path + ("metadata", "annotations")) + f"[{SLICE_CONSTRAINTS}]"
     errs = []
     for key in (ANN_SLICE_LEVEL, ANN_SLICE_SIZE):
         if key in ann:
             errs.append(_forbidden(job, base, fp, f"may not be set when '{key}' is specified"))
     if ANN_GROUP in ann:
-        errs.append(_forbidden(job, base[:-1] + (ANN_GROUP,), f"spec.template.metadata.annotations[{ANN_GROUP}]",
+        errs.append(_forbidden(job, base[:-1] + (ANN_GROUP,), field_path(base[:-1]) + f"[{ANN_GROUP}]",
                                f"may not be set when '{SLICE_CONSTRAINTS}' is specified"))  # fmt: skip
     layers = go_slice_constraints(raw)
     if layers is None:
@@ -630,9 +964,8 @@ def _constraints_errors(job: Job, ann: dict[str, str]) -> list[InputError]:
     seen: dict[str, int] = {}
     for i, (topology, _) in enumerate(layers):
         if topology in seen:
-            errs.append(InputError(f"Kueue's Job webhook rejects it: {fp}[{i}].topology: Duplicate value: "
-                                   f"{json.dumps(f'{topology} (also at index {seen[topology]})')}", job.ptr(*base),
-                                   job.ident))  # fmt: skip
+            errs.append(_rejects(job, base, f"{fp}[{i}].topology: Duplicate value: "
+                                 f"{json.dumps(f'{topology} (also at index {seen[topology]})')}"))  # fmt: skip
         else:
             seen[topology] = i
     for i in range(len(layers) - 1):
@@ -663,30 +996,33 @@ class Outcome:
 
 
 def owner_ref(job: Job, constructed: bool) -> dict[str, Any]:
-    """The answer's ``owner``: which Job a Workload is Kueue's for."""
-    return {"apiVersion": API_VERSION, "kind": KIND, "name": job.name, "uid": job.uid or None, "constructed": constructed}
+    """The answer's ``owner``: which Job (or JobSet) a Workload is Kueue's for."""
+    return {"apiVersion": job.kind.api_version, "kind": job.kind.kind, "name": job.name, "uid": job.uid or None,
+            "constructed": constructed}  # fmt: skip
 
 
 def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tuple[dict, str]], *, now: float,
             local_queues: set[tuple[str, str]], wpcs: dict[str, int], namespaces: dict[str, dict[str, str]] | None,
             limits: dict[str, limitrange.Summary], runtime_classes: dict[str, dict[str, str] | None]) -> list[Outcome]:  # fmt: skip
-    """Each Job of the request, as Kueue's job reconciler would treat it (in ``namespace/name``
-    order). ``workloads``: the request's Workload objects (their ownerReferences and names)."""
+    """Each Job and JobSet of the request, as Kueue's job reconciler would treat it (by kind,
+    then ``namespace/name``). ``workloads``: the request's Workload objects (their
+    ownerReferences and names)."""
     jobs = [read_job(o, p) for o, p in raw_jobs]
     seen: dict[str, Job] = {}
     for job in jobs:
-        if job.key in seen:
-            raise InputError(f"duplicate Job {job.key}", job.ptr("metadata", "name"), job.ident)
-        seen[job.key] = job
+        if job.label in seen:
+            raise InputError(f"duplicate {job.label}", job.ptr("metadata", "name"), job.ident)
+        seen[job.label] = job
     by_name, by_owner = _workload_index(workloads)
     enabled = {FRAMEWORKS[f] for f in (jin.frameworks or DEFAULT_FRAMEWORKS) if f in FRAMEWORKS}
     out = []
-    if (API_VERSION, KIND) not in enabled:
-        # setupControllers: a framework not enabled gets no reconciler and a no-op webhook
-        why = ("the integrations.frameworks of Kueue's Configuration do not enable batch/job: Kueue runs no reconciler "
-               "(and a no-op webhook) for Jobs")  # fmt: skip
-        return [Outcome(job, note=why) for job in sorted(jobs, key=lambda j: j.key)]
-    for job in sorted(jobs, key=lambda j: j.key):
+    for job in sorted(jobs, key=lambda j: j.label):
+        if (job.kind.api_version, job.kind.kind) not in enabled:
+            # setupControllers: a framework not enabled gets no reconciler and a no-op webhook
+            out.append(Outcome(job, note=f"the integrations.frameworks of Kueue's Configuration do not enable "
+                                         f"{job.kind.framework}: Kueue runs no reconciler (and a no-op webhook) for "
+                                         f"{job.kind.kind}s"))  # fmt: skip
+            continue
         if not job.uid:  # a manifest: the mutating webhook's defaults on CREATE
             _default(job, local_queues, wpcs, enabled)
         out.append(_outcome(job, jin, enabled, by_name, by_owner, now=now, namespaces=namespaces, wpcs=wpcs,
@@ -695,9 +1031,9 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
 
 
 def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict], dict[str, list[str]]]:
-    """(ns/name -> Workload object, ns/job-name -> keys of the Workloads with an
-    ownerReference to that batch/v1 Job); ownerReferences the API server would refuse are a
-    422 (:func:`check_refs`)."""
+    """(ns/name -> Workload object, "Kind ns/name" -> keys of the Workloads with an
+    ownerReference to that batch/v1 Job or JobSet: Kueue's owner index is by apiVersion and
+    kind); ownerReferences the API server would refuse are a 422 (:func:`check_refs`)."""
     by_name: dict[str, dict] = {}
     by_owner: dict[str, list[str]] = {}
     for o, ptr in workloads:
@@ -709,9 +1045,9 @@ def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict],
         by_name[key] = o
         refs = check_refs(meta, ptr, {"kind": "Workload", "namespace": ns, "name": meta["name"]})
         for ref in refs if isinstance(refs, list) else ():
-            if isinstance(ref, dict) and ref.get("apiVersion") == API_VERSION and ref.get("kind") == KIND \
+            if isinstance(ref, dict) and (ref.get("apiVersion"), ref.get("kind")) in KINDS \
                     and isinstance(ref.get("name"), str):  # fmt: skip
-                by_owner.setdefault(f"{ns}/{ref['name']}", []).append(key)
+                by_owner.setdefault(f"{ref['kind']} {ns}/{ref['name']}", []).append(key)
     return by_name, by_owner
 
 
@@ -805,15 +1141,15 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         elif ctl is not None and ctl.get("uid") != job.uid:
             res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
         elif job.finished:
-            res.drop[key] = f"Kueue finishes it, as its Job {job.key} has finished (Complete or Failed)"
-            res.note = "it has finished (Complete or Failed): Kueue finishes its Workload"
+            res.drop[key] = f"Kueue finishes it, as its {job.label} has finished ({_ended(job)})"
+            res.note = f"it has finished ({_ended(job)}): Kueue finishes its Workload"
         else:
             res.existing = key
             res.queue_change = _queue_change(job, wl, queue)
-            res.unmodelled.append(f"Job {job.key}: its prebuilt Workload {key} is not compared with the Job (Kueue "
+            res.unmodelled.append(f"{job.label}: its prebuilt Workload {key} is not compared with the Job (Kueue "
                                   "finishes one out of sync with it): answered as it is")  # fmt: skip
         return res
-    owned = sorted(by_owner.get(job.key, []))
+    owned = sorted(by_owner.get(job.label, []))
     for key in owned:
         meta = by_name[key].get("metadata")
         if _controller(meta.get("ownerReferences") if isinstance(meta, dict) else None) is None:
@@ -822,12 +1158,12 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
             return res
     if owned and job.finished:  # the reconciler finishes its Workload (the others deleted as not matching)
         for key in owned:
-            res.drop[key] = f"Kueue finishes or deletes it, as its Job {job.key} has finished (Complete or Failed)"
-        res.note = "it has finished (Complete or Failed): Kueue finishes its Workload"
+            res.drop[key] = f"Kueue finishes or deletes it, as its {job.label} has finished ({_ended(job)})"
+        res.note = f"it has finished ({_ended(job)}): Kueue finishes its Workload"
         return res
     match, update = "", ""
     for key in owned:  # FindMatchingWorkloads, in name order (as the API lists them)
-        why = _not_equivalent(job, by_name[key])
+        why = _not_equivalent(job, by_name[key], jin.flavor_tolerations)
         if not why and not match:
             match = key
             continue
@@ -837,30 +1173,32 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if match:
         res.existing = match
         res.queue_change = _queue_change(job, by_name[match], queue)
-        res.unmodelled.append(f"Job {job.key}: its Workload {match} is compared with the Job by podSet counts only (not "
-                              "the pod templates Kueue also compares)")  # fmt: skip
         return res
     if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
         why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
         res.replaces = update
-        res.unmodelled.append(f"Workload {update}: Kueue rewrites its spec to its suspended Job {job.key}'s ({why}): "
+        res.unmodelled.append(f"Workload {update}: Kueue rewrites its spec to its suspended {job.label}'s ({why}): "
                               "answered with the spec Kueue constructs")  # fmt: skip
         return _construct(job, update.split("/", 1)[1], res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                           limits=limits, runtime_classes=runtime_classes)  # fmt: skip
     if job.finished:
-        res.note = "it has finished (Complete or Failed): Kueue creates no Workload for it"
+        res.note = f"it has finished ({_ended(job)}): Kueue creates no Workload for it"
         return res
     if job.active and not job.elastic:
-        res.note = (f"it runs {job.active} active pod(s) without a Workload: Kueue suspends it and waits for them to "
-                    "end before creating its Workload")  # fmt: skip
+        res.note = (f"it runs {job.active} {job.kind.active_unit} without a Workload: Kueue suspends it and waits for "
+                    "them to end before creating its Workload")  # fmt: skip
         return res
-    name = workload_name(job.name, job.uid, extra=str(job.generation) if job.elastic else "")
+    name = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, str(job.generation) if job.elastic else "")
     if f"{job.namespace}/{name}" in by_name and f"{job.namespace}/{name}" not in res.drop:
-        res.note = (f"the snapshot has a Workload named {job.namespace}/{name} that is not the Job's (Kueue's create "
+        res.note = (f"the snapshot has a Workload named {job.namespace}/{name} that is not the {job.kind.kind}'s (Kueue's create "
                     "fails: AlreadyExists)")  # fmt: skip
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _ended(job: Job) -> str:
+    return " or ".join(job.kind.finished)
 
 
 def _quota_reserved(wl: dict) -> bool:
@@ -870,42 +1208,221 @@ def _quota_reserved(wl: dict) -> bool:
     return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "True" for c in conds)
 
 
-def _not_equivalent(job: Job, wl: dict) -> str:
+def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | None = None) -> str:
     """``EquivalentToWorkload`` (``FinishOrphanedWorkloads`` on by default): why the Workload
-    is not the Job's, "" when it is. Its controller must name the Job and carry its uid; the
-    podSets compare by count and minCount (``ComparePodSets``; the pod templates are not
-    compared here), against the admitted counts while quota is reserved
-    (``expectedRunningPodSets``: a podSet with minCount runs its assignment's count), and
-    for a suspended Job also against the spec."""
+    is not the Job's, "" when it is. Its controller must name the Job and carry its uid; its
+    ``maximumExecutionTimeSeconds`` must be the Job's label's (:func:`max_exec_seconds`); the
+    podSets compare in order (``ComparePodSetSlices``): count, minCount, and the templates'
+    containers, init containers and tolerations (``comparePodTemplate``, as
+    :func:`semantic` compares them; tolerations not once the Workload is admitted), against
+    what runs while quota is reserved (``expectedRunningPodSets``: a podSet with minCount
+    runs its assignment's count; its tolerations gain its flavors' and the admission checks'
+    ``podSetUpdates``'), and for a suspended Job also against the spec.
+    ``flavor_tolerations``: each ResourceFlavor's ``spec.tolerations``."""
     meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
     ctl = _controller(meta.get("ownerReferences"))
     if ctl is None or ctl.get("name") != job.name:
-        return f"its controller is not the Job {job.key}"
+        return f"its controller is not the {job.label}"
     if ctl.get("uid") != job.uid:
         return (f"its controller reference has uid {ctl.get('uid')!r}, not the Job's {job.uid!r} (a Workload of an "
                 "earlier Job of that name)")  # fmt: skip
     if job.elastic:
-        return ""  # (workload slices: not compared)
+        return ""  # (workload slices: EnsureWorkloadSlices, not compared here)
     spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    have_max, want_max = spec.get("maximumExecutionTimeSeconds"), max_exec_seconds(job)
+    if (-1 if have_max is None else have_max) != (-1 if want_max is None else want_max):
+        return (f"its maximumExecutionTimeSeconds is {have_max}, the {job.kind.kind}'s {MAX_EXEC_LABEL} label makes "
+                f"{want_max}")  # fmt: skip
     pod_sets = spec.get("podSets") if isinstance(spec.get("podSets"), list) else []
-    if len(pod_sets) != 1 or not isinstance(pod_sets[0], dict):
-        return f"it has {len(pod_sets)} podSets, the Job makes 1"
-    ps = pod_sets[0]
-    want = (job.pods_count, job.min_pods_count)
-    have = (ps.get("count", 1), ps.get("minCount"))
+    if len(pod_sets) != len(job.sources) or not all(isinstance(ps, dict) for ps in pod_sets):
+        return f"it has {len(pod_sets)} podSets, the {job.kind.kind} makes {len(job.sources)}"
+    ignore_tolerations = _admitted(wl)
+    want = [_shape(src.count, src.min_count, src.template, ignore_tolerations, dedupe_env=True) for src in job.sources]
+    have = [_shape(ps.get("count", 1), ps.get("minCount"), ps.get("template"), ignore_tolerations) for ps in pod_sets]
     if _quota_reserved(wl):
         status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
         adm = status.get("admission") if isinstance(status.get("admission"), dict) else {}
         psas = adm.get("podSetAssignments") if isinstance(adm.get("podSetAssignments"), list) else []
-        psa = next((a for a in psas if isinstance(a, dict) and a.get("name") == ps.get("name", "main")), None)
-        if psa is not None:
-            running = (psa.get("count", have[0]) if have[1] is not None else have[0], have[1])
-            if running == want or (job.suspended and have == want):
+        by_name = {a.get("name"): a for a in psas if isinstance(a, dict)}
+        if all(ps.get("name", "main") in by_name for ps in pod_sets):
+            running = [_key(_running(h, by_name[ps.get("name", "main")], ps.get("name", "main"), status,
+                                     flavor_tolerations or {})) for ps, h in zip(pod_sets, have)]  # fmt: skip
+            want_keys, have_keys = [_key(w) for w in want], [_key(h) for h in have]
+            if running == want_keys or (job.suspended and have_keys == want_keys):
                 return ""
-            return f"its podSet runs count {running[0]} (minCount {running[1]}), the Job makes {want[0]} ({want[1]})"
-    if have == want:
+            return _mismatch(job, pod_sets, running, want_keys, "runs")
+    want_keys, have_keys = [_key(w) for w in want], [_key(h) for h in have]
+    if have_keys == want_keys:
         return ""
-    return f"its podSet has count {have[0]} (minCount {have[1]}), the Job makes {want[0]} ({want[1]})"
+    return _mismatch(job, pod_sets, have_keys, want_keys, "has")
+
+
+_FIELDS = ("count", "minCount", "containers", "initContainers", "tolerations")
+
+
+def _shape(count: Any, min_count: Any, template: Any, ignore_tolerations: bool, *, dedupe_env: bool = False) -> tuple:
+    """What ``ComparePodSets`` compares of a podSet: (count, minCount, containers, init
+    containers, tolerations), the last three as :func:`semantic` reads them (a job's
+    containers first lose repeated env names, ``SanitizePodSets``: the last of a name, at its
+    first place); tolerations None when ignored."""
+    spec = template.get("spec") if isinstance(template, dict) and isinstance(template.get("spec"), dict) else {}
+    containers = [spec.get(k) for k in ("containers", "initContainers")]
+    if dedupe_env:
+        containers = [[_sanitized(c) for c in cs] if isinstance(cs, list) else cs for cs in containers]
+    tolerations = _IGNORED if ignore_tolerations else semantic(spec.get("tolerations"))
+    return (count, min_count, canonical(semantic(containers[0])), canonical(semantic(containers[1])), tolerations)
+
+
+_IGNORED = "(ignored)"
+
+
+def _key(shape: tuple) -> tuple:
+    """A podSet's shape as compared: the tolerations as :func:`canonical` writes them."""
+    tolerations = shape[4]
+    return shape[:4] + (tolerations if tolerations is _IGNORED else canonical(tolerations),)
+
+
+def _sanitized(container: Any) -> Any:
+    if not isinstance(container, dict) or not isinstance(container.get("env"), list):
+        return container
+    last: dict[Any, Any] = {}
+    order: list[Any] = []
+    for e in container["env"]:
+        name = e.get("name") if isinstance(e, dict) else None
+        if not isinstance(name, str):
+            return container  # (not an EnvVar list Go decodes: the API server holds none)
+        if name not in last:
+            order.append(name)
+        last[name] = e
+    return {**container, "env": [last[n] for n in order]}
+
+
+def _running(shape: tuple, psa: dict, name: str, status: dict, flavor_tolerations: dict[str, list]) -> tuple:
+    """``expectedRunningPodSets`` for one podSet: its assignment's count when it has minCount
+    (partial admission is on by default), its tolerations merged with its flavors' (each
+    once, ``utiltolerations.Equal``) and the admission checks' ``podSetUpdates`` for it."""
+    count, min_count, containers, init, tolerations = shape
+    if min_count is not None:
+        count = psa.get("count", count)
+    if tolerations is not _IGNORED:
+        merged = list(tolerations) if isinstance(tolerations, list) else [] if tolerations is None else [tolerations]
+        flavors = psa.get("flavors") if isinstance(psa.get("flavors"), dict) else {}
+        extra: list[Any] = []
+        for flavor in dict.fromkeys(v for v in flavors.values() if isinstance(v, str)):
+            extra += flavor_tolerations.get(flavor, [])
+        checks = status.get("admissionChecks") if isinstance(status.get("admissionChecks"), list) else []
+        for check in checks:
+            updates = check.get("podSetUpdates") if isinstance(check, dict) else None
+            for u in updates if isinstance(updates, list) else ():
+                if isinstance(u, dict) and u.get("name") == name and isinstance(u.get("tolerations"), list):
+                    extra += u["tolerations"]
+        for t in semantic(extra) or []:
+            if not any(_toleration_equal(t, e) for e in merged):
+                merged.append(t)
+        tolerations = merged or None
+    return (count, min_count, containers, init, tolerations)
+
+
+def _toleration_equal(a: Any, b: Any) -> bool:
+    """``utiltolerations.Equal``: key, operator (empty = Equal), value and effect."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return canonical(a) == canonical(b)
+    return all(canonical(a.get(k) or ("Equal" if k == "operator" else None))
+               == canonical(b.get(k) or ("Equal" if k == "operator" else None))
+               for k in ("key", "operator", "value", "effect"))  # fmt: skip
+
+
+def _admitted(wl: dict) -> bool:
+    """``IsAdmitted``: the ``Admitted`` condition is True."""
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    return any(isinstance(c, dict) and c.get("type") == "Admitted" and c.get("status") == "True" for c in conds)
+
+
+def semantic(v: Any) -> Any:
+    """A JSON value as ``equality.Semantic.DeepEqual`` compares the Go structs it decodes
+    into: a field absent and one at its zero value (``""``, 0, false, an empty list or
+    object) are alike, as are nil and empty slices and maps; quantities
+    (``resources.requests`` / ``limits`` values) compare by value (``Quantity.Cmp``). Zero
+    values are None (dropped from objects). Read conservatively: Go tells a nil pointer from a
+    pointer to a zero value (``tolerationSeconds: 0``), which this does not. Iterative: a
+    body nests up to 1,024 levels."""
+    result: list[Any] = [None]
+    # (visiting?, value, its key, its parent's key, (where the result goes, at which slot))
+    stack: list[tuple[bool, Any, Any, Any, tuple[Any, Any]]] = [(True, v, "", "", (result, 0))]
+    while stack:
+        visit, val, key, parent, (holder, slot) = stack.pop()
+        if visit and isinstance(val, dict):
+            out: dict[Any, Any] = {}
+            stack.append((False, out, key, parent, (holder, slot)))
+            stack.extend((True, x, k, key, (out, k)) for k, x in val.items())
+        elif visit and isinstance(val, list):
+            items: list[Any] = [None] * len(val)
+            stack.append((False, items, key, parent, (holder, slot)))
+            stack.extend((True, x, "", key, (items, i)) for i, x in enumerate(val))
+        elif visit:
+            zero = val is None or val == "" or val is False or (type(val) in (int, float) and val == 0)
+            holder[slot] = None if zero else val
+        elif isinstance(val, dict):
+            kept = {k: x for k, x in val.items() if x is not None}
+            if kept and key in ("requests", "limits") and parent == "resources":
+                kept = {k: _quantity(x) for k, x in kept.items()}
+            holder[slot] = kept or None
+        else:
+            holder[slot] = val or None
+    return result[0]
+
+
+def canonical(v: Any) -> str:
+    """A :func:`semantic` value written out with sorted keys (iteratively: no recursion and
+    no deep comparison over a body's nesting), so two are semantically equal when their
+    texts are; a whole float is its integer."""
+    parts: list[str] = []
+    stack: list[tuple[bool, Any]] = [(False, v)]
+    while stack:
+        literal, x = stack.pop()
+        if literal:
+            parts.append(x)
+        elif isinstance(x, dict):
+            parts.append("{")
+            stack.append((True, "}"))
+            for k in sorted(x, key=str, reverse=True):
+                stack += [(True, ","), (False, x[k]), (True, json.dumps(str(k)) + ":")]
+        elif isinstance(x, (list, tuple)):
+            parts.append("[" if isinstance(x, list) else "(")
+            stack.append((True, "]" if isinstance(x, list) else ")"))
+            for e in reversed(x):
+                stack += [(True, ","), (False, e)]
+        elif isinstance(x, float) and x.is_integer():
+            parts.append(str(int(x)))
+        else:
+            parts.append(json.dumps(x))
+    return "".join(parts)
+
+
+def _quantity(raw: Any) -> Any:
+    try:
+        return ("quantity", parse_quantity(raw))
+    except ValueError:
+        return raw
+
+
+def _mismatch(job: Job, pod_sets: list[dict], have: list[tuple], want: list[tuple], verb: str) -> str:
+    i = next(i for i, (h, w) in enumerate(zip(have, want)) if h != w)
+    which = "its podSet" if len(want) == 1 else f"its podSet {pod_sets[i].get('name', 'main')!r}"
+    if have[i][:2] != want[i][:2]:
+        return (f"{which} {verb} count {have[i][0]} (minCount {have[i][1]}), the {job.kind.kind} makes {want[i][0]} "
+                f"({want[i][1]})")  # fmt: skip
+    field_name = next(f for f, h, w in zip(_FIELDS, have[i], want[i]) if h != w)
+    return f"{which}'s template {field_name} differ from the {job.kind.kind}'s (ComparePodSets)"
+
+
+def max_exec_seconds(job: Job) -> int | None:
+    """``MaximumExecutionTimeSecondsForObject``: the label as ``strconv.ParseInt(s, 10, 32)``,
+    None when absent, not a number or not positive."""
+    raw = job.labels.get(MAX_EXEC_LABEL)
+    v = gostrconv.parse_int(raw, 32) if raw is not None else None
+    return v if v is not None and v > 0 else None
 
 
 def _queue_change(job: Job, wl: dict, queue: str) -> str:
@@ -923,31 +1440,32 @@ def _queue_change(job: Job, wl: dict, queue: str) -> str:
     return queue
 
 
-def _clean_template(template: dict) -> dict:
-    """``cleanLabels``: the Job controller's labels dropped but ``batch.kubernetes.io/job-name``."""
-    t = copy.deepcopy(template)
-    meta = t.get("metadata")
-    if isinstance(meta, dict) and isinstance(meta.get("labels"), dict):
-        meta["labels"] = {k: v for k, v in meta["labels"].items() if k not in MANAGED_LABELS}
-    return t
+def _clean_template(job: Job, template: dict) -> dict:
+    """A batch/v1 Job's ``cleanLabels``: the Job controller's labels dropped but
+    ``batch.kubernetes.io/job-name``; a JobSet's templates are taken as they are."""
+    meta = template.get("metadata")
+    if job.kind is not JOB or not isinstance(meta, dict) or not isinstance(meta.get("labels"), dict):
+        return template  # (read, never written: no copy, and no recursion over a template's nesting)
+    labels = {k: v for k, v in meta["labels"].items() if k not in MANAGED_LABELS}
+    return {**template, "metadata": {**meta, "labels": labels}}
 
 
-def topology_request(job: Job) -> tuple[TopologyRequest | None, str]:
+def topology_request(job: Job, src: Source) -> tuple[TopologyRequest | None, str]:
     """``NewPodSetTopologyRequest(template).PodIndexLabel(...).Build()`` as Go parses the
     template's annotations: (the request, or None when no topology or slice annotation is
     set; Build's error, "" without one). Required, else preferred, else unconstrained
     (``strconv.ParseBool``); a slice layer only when both its level and its size are set (size
     by ``strconv.ParseInt(s, 10, 32)``); a group name only beside required / preferred. The
-    webhook's checks (a manifest's) and the Workload CRD's bound on the size are not here."""
-    tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
-    ann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
-    ann = {k: v for k, v in ann.items() if isinstance(v, str)}
+    webhook's checks (a manifest's) and the Workload CRD's bound on the size are not here.
+    (The pod index and, for a JobSet, sub-group labels Kueue also sets only order pods
+    within the assignment: not modelled.)"""
+    ann = src.annotations()
     if not any(k in ann for k in (ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE,
                                   SLICE_CONSTRAINTS)):  # fmt: skip
         return None, ""
 
     def at(key: str) -> str:
-        return job.ptr("spec", "template", "metadata", "annotations", key)
+        return job.ptr(*src.path, "metadata", "annotations", key)
 
     tr = TopologyRequest(required_ptr=at(ANN_REQUIRED), preferred_ptr=at(ANN_PREFERRED),
                          slice_level_ptr=at(ANN_SLICE_LEVEL), slice_size_ptr=at(ANN_SLICE_SIZE))  # fmt: skip
@@ -976,45 +1494,72 @@ def topology_request(job: Job) -> tuple[TopologyRequest | None, str]:
     return tr, ""
 
 
-def pod_set(job: Job, summary: limitrange.Summary | None = None,
+def pod_set(job: Job, src: Source, summary: limitrange.Summary | None = None,
             runtime_classes: dict[str, dict[str, str] | None] | None = None,
-            topology: TopologyRequest | None = None) -> PodSet:  # fmt: skip
-    """``PodSets()``: one podSet ``main``, ``count`` = :attr:`Job.pods_count`, ``minCount``
-    from the min-parallelism annotation, the cleaned template, and ``topology`` (from
-    :func:`topology_request`); read as a Workload's podSet is (LimitRange defaults, pod
-    overhead), each field at its place in the Job."""
-    raw: dict[str, Any] = {"name": "main", "count": job.pods_count, "template": _clean_template(job.template)}
-    if job.min_pods_count is not None:
-        raw["minCount"] = job.min_pods_count
-    return _pod_set(raw, job.ptr("spec"), job.ident, summary, runtime_classes, topology=topology)
+            topology: TopologyRequest | None = None, index: int = 0) -> PodSet:  # fmt: skip
+    """One podSet of ``PodSets()``: a Job's ``main`` (``count`` = :attr:`Job.pods_count`,
+    ``minCount`` from the min-parallelism annotation, the cleaned template), or a JobSet's
+    replicatedJob, with ``topology`` (from :func:`topology_request`); read as a Workload's
+    podSet is (LimitRange defaults, pod overhead), each field at its place in the object."""
+    raw: dict[str, Any] = {"name": src.name, "count": src.count, "template": _clean_template(job, src.template)}
+    if src.min_count is not None:
+        raw["minCount"] = src.min_count
+    return _pod_set(raw, job.ptr(*src.path[:-1]), job.ident, summary, runtime_classes, topology=topology, index=index)
+
+
+def _priority(job: Job, res: Outcome, wpcs: dict[str, int],
+              pcs: dict[str, tuple[int, bool]]) -> tuple[int, ClassRef | None] | None:  # fmt: skip
+    """``ExtractPriority``: the WorkloadPriorityClass label, else the first podSet template
+    naming a ``priorityClassName`` (a PriorityClass), else the lowest global default
+    PriorityClass, else 0; None (and ``res.note``) when the class named does not exist."""
+    wpc = job.labels.get(PRIORITY_CLASS_LABEL, "")
+    # (a job of no podSets, a Kubeflow job without replica specs: PriorityClass() is its
+    # schedulingPolicy's class or ""; its Workload the CRD refuses, see _construct)
+    src, pc = (job.sources[0] if job.sources else None), ""
+    for s in job.sources:
+        spec = s.template.get("spec")
+        name = spec.get("priorityClassName") if isinstance(spec, dict) else None
+        if isinstance(name, str) and name:
+            src, pc = s, name
+            break
+    at = job.ptr(*src.path, "spec", "priorityClassName") if src is not None else job.ptr(*job.kind.pod_sets_field)
+    if job.priority_class is not None:  # a Kubeflow job's PriorityClass(): its schedulingPolicy first
+        pc, at = job.priority_class
+    if wpc:
+        if wpc not in wpcs:
+            res.note = f"WorkloadPriorityClass {wpc!r} (its {PRIORITY_CLASS_LABEL} label) does not exist: Kueue creates no Workload"
+            return None
+        return wpcs[wpc], ClassRef(wpc, "WorkloadPriorityClass", job.ptr("metadata", "labels", PRIORITY_CLASS_LABEL))
+    if pc:
+        if pc not in pcs and pc not in _builtin_classes():
+            res.note = f"PriorityClass {pc!r} (its template's priorityClassName) does not exist: Kueue creates no Workload"
+            return None
+        return (pcs[pc][0] if pc in pcs else _builtin_classes()[pc]), ClassRef(pc, "PriorityClass", at)
+    defaults = sorted((v, n) for n, (v, d) in pcs.items() if d)
+    return (defaults[0][0], ClassRef(defaults[0][1], "PriorityClass", at)) if defaults else (0, None)
 
 
 def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str, int], pcs: dict[str, tuple[int, bool]],
                limits: dict[str, limitrange.Summary], runtime_classes: dict[str, dict[str, str] | None]) -> Outcome:  # fmt: skip
-    """``ConstructWorkload`` + ``prepareWorkload`` for a Job (``PodSets()``: one podSet)."""
-    template = job.template
-    spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
-    # ExtractPriority: the WorkloadPriorityClass label, else the template's PriorityClass, else the default
-    wpc = job.labels.get(PRIORITY_CLASS_LABEL, "")
-    pc = spec.get("priorityClassName") if isinstance(spec.get("priorityClassName"), str) else ""
-    ref: ClassRef | None = None
-    if wpc:
-        if wpc not in wpcs:
-            res.note = f"WorkloadPriorityClass {wpc!r} (its {PRIORITY_CLASS_LABEL} label) does not exist: Kueue creates no Workload"
+    """``ConstructWorkload`` + ``prepareWorkload``: one podSet per :class:`Source`. What the
+    Workload CRD refuses (no podSets or more than 18, a podSet name that is not a DNS label, a
+    count past int32, minCount or slice size out of bounds) means no Workload."""
+    if not 1 <= len(job.sources) <= MAX_POD_SETS:
+        res.note = (f"it makes {len(job.sources)} podSets: the Workload CRD (1 to {MAX_POD_SETS} podSets) refuses "
+                    "Kueue's create")  # fmt: skip
+        return res
+    for src in job.sources:
+        if len(src.name) > 63 or not DNS_LABEL.match(src.name):
+            res.note = f"its podSet name {src.name!r} is not a DNS label: the Workload CRD refuses Kueue's create"
             return res
-        priority = wpcs[wpc]
-        ref = ClassRef(wpc, "WorkloadPriorityClass", job.ptr("metadata", "labels", PRIORITY_CLASS_LABEL))
-    elif pc:
-        if pc not in pcs and pc not in _builtin_classes():
-            res.note = f"PriorityClass {pc!r} (its template's priorityClassName) does not exist: Kueue creates no Workload"
+        if src.count < 0:
+            res.note = (f"its podSet {src.name!r} counts {src.count} pods (replicas x pods per replica, an int32 "
+                        "product): the Workload CRD (count minimum 0) refuses Kueue's create")  # fmt: skip
             return res
-        priority = pcs[pc][0] if pc in pcs else _builtin_classes()[pc]
-        ref = ClassRef(pc, "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
-    else:
-        defaults = sorted((v, n) for n, (v, d) in pcs.items() if d)
-        priority = defaults[0][0] if defaults else 0
-        if defaults:
-            ref = ClassRef(defaults[0][1], "PriorityClass", job.ptr("spec", "template", "spec", "priorityClassName"))
+    prio = _priority(job, res, wpcs, pcs)
+    if prio is None:
+        return res
+    priority, ref = prio
     min_count = job.min_pods_count
     if min_count is not None and not 1 <= min_count <= job.pods_count:
         # minPodsCount is int32(Atoi(...)): the webhook passes "4294967295" (-1 as int32), the CRD does not
@@ -1022,15 +1567,17 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         res.note = (f"its {MIN_PARALLELISM} annotation {job.annotations[MIN_PARALLELISM]!r} makes minCount {min_count} "
                     f"(an int32): the Workload CRD (minCount {rule}) refuses Kueue's create")  # fmt: skip
         return res
-    topology, err = topology_request(job)
-    if err:
-        res.note = f"its template's topology annotations do not parse ({err}): Kueue cannot build its Workload"
-        return res
-    if topology is not None and topology.slice_size is not None and topology.slice_size < 1:
-        res.note = (f"its {ANN_SLICE_SIZE} annotation is {topology.slice_size}: the Workload CRD (podSetSliceSize "
-                    "minimum 1) refuses Kueue's create")  # fmt: skip
-        return res
-    ps = pod_set(job, limits.get(job.namespace), runtime_classes, topology)
+    pod_sets = []
+    for i, src in enumerate(job.sources):
+        topology, err = topology_request(job, src)
+        if err:
+            res.note = f"its template's topology annotations do not parse ({err}): Kueue cannot build its Workload"
+            return res
+        if topology is not None and topology.slice_size is not None and topology.slice_size < 1:
+            res.note = (f"its {ANN_SLICE_SIZE} annotation is {topology.slice_size}: the Workload CRD (podSetSliceSize "
+                        "minimum 1) refuses Kueue's create")  # fmt: skip
+            return res
+        pod_sets.append(pod_set(job, src, limits.get(job.namespace), runtime_classes, topology, i))
     # Kueue creates the Workload when its reconciler runs: the API server dates it then (options.now);
     # constructed Workloads of one date queue in the order of their Jobs' creation
     job_created = (r.timestamp(job.created_raw, job.ptr("metadata", "creationTimestamp"), job.ident)
@@ -1039,7 +1586,8 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         version="v1beta2", namespace=job.namespace, name=name, uid="", created=now,
         tie=(job_created, job.namespace, job.name),
         queue_name=job.labels[QUEUE_LABEL], priority=priority, priority_class=ref, active=True, admitted=False,
-        pod_sets=[ps], admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
+        pod_sets=pod_sets, admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
+        pod_sets_pointer=job.ptr(*job.kind.pod_sets_field),
     )  # fmt: skip
     res.unmodelled.extend(_unmodelled(job))
     return res
@@ -1052,28 +1600,26 @@ def _builtin_classes() -> dict[str, int]:
 
 
 def _unmodelled(job: Job) -> list[str]:
-    """What Kueue reads from the Job that the constructed Workload does not carry into the answer."""
+    """What Kueue reads from the Job (or JobSet) that the constructed Workload does not carry into the answer."""
     out = []
-    tmeta = job.template.get("metadata") if isinstance(job.template.get("metadata"), dict) else {}
-    tann = tmeta.get("annotations") if isinstance(tmeta.get("annotations"), dict) else {}
     if not job.uid:
-        out.append(f"Job {job.key} has no metadata.uid (a manifest): its Workload's name hashes an empty uid; the API "
+        out.append(f"{job.label} has no metadata.uid (a manifest): its Workload's name hashes an empty uid; the API "
                    "server assigns the uid Kueue would hash")  # fmt: skip
     if job.elastic:
-        out.append(f"Job {job.key} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
+        out.append(f"{job.label} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
                    f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
     if MAX_EXEC_LABEL in job.labels:
-        out.append(f"Job {job.key}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
+        out.append(f"{job.label}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
                    "not the admission)")  # fmt: skip
     if ADMISSION_GATED_BY in job.annotations:
-        out.append(f"Job {job.key}: {ADMISSION_GATED_BY} is not modelled (Kueue holds admission until the gates are "
+        out.append(f"{job.label}: {ADMISSION_GATED_BY} is not modelled (Kueue holds admission until the gates are "
                    "removed): it is admitted as if ungated")  # fmt: skip
     if any(k.startswith(PROVREQ_PREFIX) for k in job.annotations):
-        out.append(f"Job {job.key}: {PROVREQ_PREFIX}* annotations (copied to its Workload for ProvisioningRequests) are "
+        out.append(f"{job.label}: {PROVREQ_PREFIX}* annotations (copied to its Workload for ProvisioningRequests) are "
                    "not modelled")  # fmt: skip
-    if SLICE_CONSTRAINTS in tann:
-        out.append(f"Job {job.key}: {SLICE_CONSTRAINTS} (multi-layer slices) is not modelled: its pods are placed "
+    if any(SLICE_CONSTRAINTS in src.annotations() for src in job.sources):
+        out.append(f"{job.label}: {SLICE_CONSTRAINTS} (multi-layer slices) is not modelled: its pods are placed "
                    "without those slice layers")  # fmt: skip
     if job.annotations.get(STOPPING) == "true":
-        out.append(f"Job {job.key} is being stopped by Kueue ({STOPPING})")
+        out.append(f"{job.label} is being stopped by Kueue ({STOPPING})")
     return out

@@ -17,7 +17,6 @@ summed up but, as in Kueue, not checked.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from app.errors import InputError, join_pointer
@@ -95,13 +94,31 @@ def adjust(spec: dict, summary: Summary) -> dict:
     container, pod = summary.get("Container"), summary.get("Pod")
     if container is None and pod is None:
         return spec
-    out = copy.deepcopy(spec)
+    out = _writable(spec)
     if container is not None:
         for c in _containers(out):
             _defaults(c, container)
     if pod is not None and isinstance(out.get("resources"), dict):
         _defaults(out, pod)
     return out
+
+
+def _writable(spec: dict) -> dict:
+    """A copy of the pod spec in which :func:`_defaults` may write: the spec, its container
+    lists, each container and each ``resources`` object copied, the rest shared (nothing
+    else is written; no recursion over the template's nesting)."""
+    out = dict(spec)
+    for kind in ("initContainers", "containers"):
+        if isinstance(out.get(kind), list):
+            out[kind] = [_with_resources(c) if isinstance(c, dict) else c for c in out[kind]]
+    return _with_resources(out)
+
+
+def _with_resources(holder: dict) -> dict:
+    holder = dict(holder)
+    if isinstance(holder.get("resources"), dict):
+        holder["resources"] = dict(holder["resources"])
+    return holder
 
 
 def _list(v: Any) -> list:

@@ -37,7 +37,6 @@ resolved) and once more right after the cluster is built:
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -567,14 +566,17 @@ def _check_levels(tr: TopologyRequest | None, levels: lv.Levels, ident: dict[str
 def _require(ps: PodSet, exists: list[dict[str, str]], ident: dict[str, str]) -> dict[str, Any]:
     """The template's affinity with every node selector term also requiring the level labels."""
     ap = join_pointer(ps.pointer, "template", "spec", "affinity")
-    aff = copy.deepcopy(ps.affinity) if ps.affinity else {}
+    # copies of the objects written, the rest shared (no recursion over the affinity's nesting)
+    aff = dict(ps.affinity) if ps.affinity else {}
     na = aff.setdefault("nodeAffinity", {})
     if not isinstance(na, dict):
         raise InputError("'nodeAffinity' must be an object", join_pointer(ap, "nodeAffinity"), ident)
+    na = aff["nodeAffinity"] = dict(na)
     req = na.setdefault("requiredDuringSchedulingIgnoredDuringExecution", {})
     rp = join_pointer(ap, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
     if not isinstance(req, dict):
         raise InputError("must be an object", rp, ident)
+    req = na["requiredDuringSchedulingIgnoredDuringExecution"] = dict(req)
     terms = req.get("nodeSelectorTerms")
     synthetic = terms is None
     if synthetic:

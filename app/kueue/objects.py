@@ -28,6 +28,7 @@ from typing import Any
 
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
+from app.ingest import stored
 from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
@@ -35,8 +36,8 @@ from app.kueue import limitrange, quota
 
 GROUP = "kueue.x-k8s.io"
 VERSIONS = ("v1beta1", "v1beta2")
-MAX_POD_SETS = 8
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+MAX_POD_SETS = 18  # the Workload CRD's spec.podSets maxItems
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 # PodSet annotations (``apis/kueue/v1beta2/topology_types.go``) the Workload's
 # topologyRequest is derived from when it is not set.
@@ -131,12 +132,15 @@ class Workload:
     evicted: bool = False
     #: ``status.admissionChecks``: each check's name -> its state (Pending, Ready, Retry, Rejected), in order
     checks: dict[str, str] = field(default_factory=dict)
-    #: the batch/v1 Job it is Kueue's Workload for (:func:`app.kueue.jobs.owner_ref`), None for others
+    #: the batch/v1 Job or JobSet it is Kueue's Workload for (:func:`app.kueue.jobs.owner_ref`), None for others
     owner: dict[str, Any] | None = None
     #: what breaks a tie of ``created`` before the key in queue order: () for Workloads of the
     #: snapshot; for one constructed for a Job (created at ``options.now``, when Kueue's
     #: reconciler runs), the Job's (creationTimestamp, namespace, name)
     tie: tuple[Any, ...] = ()
+    #: for one constructed for a Job or JobSet: the field its podSets come from (``spec/parallelism``,
+    #: ``spec/replicatedJobs``)
+    pod_sets_pointer: str = ""
 
     @property
     def key(self) -> str:
@@ -144,10 +148,11 @@ class Workload:
 
     def pointer_of(self, name: str) -> str:
         """The pointer of ``spec.podSets`` or ``spec.queueName``, or of the Job field Kueue
-        constructed it from (``spec.parallelism``, the queue-name label)."""
+        constructed it from (:attr:`pod_sets_pointer`, the queue-name label)."""
         if self.owner is not None and self.owner.get("constructed"):
-            job_field = {"podSets": ("spec", "parallelism"), "queueName": ("metadata", "labels", "kueue.x-k8s.io/queue-name")}
-            return join_pointer(self.pointer, *job_field[name])
+            if name == "podSets":
+                return self.pod_sets_pointer
+            return join_pointer(self.pointer, "metadata", "labels", "kueue.x-k8s.io/queue-name")
         return join_pointer(self.pointer, "spec", name)
 
 
@@ -351,15 +356,17 @@ _FROM_RAW: Any = object()
 
 def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summary | None = None,
              runtime_classes: dict[str, dict[str, str] | None] | None = None, *,
-             topology: TopologyRequest | None = _FROM_RAW) -> PodSet:  # fmt: skip
+             topology: TopologyRequest | None = _FROM_RAW, index: int | None = None) -> PodSet:  # fmt: skip
     """A Workload's podSet. ``topology``: the podSet's topology request as its maker built it
     (a constructed Workload, :func:`app.kueue.jobs.pod_set`): taken as it is, neither read
-    from ``raw`` nor held to the slice-size-divides-count check of Workload objects."""
+    from ``raw`` nor held to the slice-size-divides-count check of Workload objects.
+    ``index``: its place in the Workload's ``spec.podSets`` (else ``pp``'s last token)."""
     given = topology is not _FROM_RAW
+    index = _index(pp) if index is None else index
     if not isinstance(raw, dict):
         raise InputError("a podSet must be an object", pp, ident)
     name = r.string(raw, "name", pp, ident, default="main")
-    if len(name) > 63 or not _DNS_LABEL.match(name):
+    if len(name) > 63 or not DNS_LABEL.match(name):
         raise InputError(f"podSet name {name!r} must be a DNS label (lower case, at most 63 characters)",
                          join_pointer(pp, "name"), ident)  # fmt: skip
     count = r.integer(raw, "count", pp, ident, default=1, minimum=0, maximum=2**31 - 1)
@@ -379,7 +386,11 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     spec = _runtime_overhead(spec, runtime_classes or {})
     if summary:
         spec = limitrange.adjust(spec, summary)
-    tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
+    # as the API server stores them (the Workload's template is a corev1.PodTemplateSpec)
+    tolerations = stored.tolerations(tuple(r.objects(spec, "tolerations", sp, ident, "a toleration")),
+                                     join_pointer(sp, "tolerations"), ident)  # fmt: skip
+    affinity = r.obj(spec, "affinity", sp, ident)
+    affinity = stored.affinity(affinity, join_pointer(sp, "affinity"), ident) if affinity else None
     if given:
         pass
     elif "topologyRequest" in raw and raw["topologyRequest"] is not None:
@@ -394,16 +405,16 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
         annotations=annotations,
         request=effective_pod_request(spec, sp, ident),
         node_selector=r.str_map(spec, "nodeSelector", sp, ident),
-        affinity=r.obj(spec, "affinity", sp, ident) or None,
-        tolerations=tuple(tolerations),
+        affinity=affinity or None,
+        tolerations=tolerations,
         priority_class=r.string(spec, "priorityClassName", sp, ident),
         preemption_policy=r.string(spec, "preemptionPolicy", sp, ident),
         topology=topology,
         pointer=pp,
-        over_limits=_over_limits(spec, _index(pp)),
+        over_limits=_over_limits(spec, index),
     )
     if summary:
-        ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, _index(pp)))
+        ps.limit_range = tuple(limitrange.violations(spec, ps.request, summary, index))
     if not given:
         _check_slices(ps, ident)
     return ps
