@@ -3,8 +3,9 @@
 * :mod:`app.kueue.objects` reads ``kueue.x-k8s.io`` Workloads (v1beta1 and v1beta2) and the
   objects that decide a Workload's flavor and priority (ResourceFlavor, LocalQueue,
   ClusterQueue, WorkloadPriorityClass, AdmissionCheck).
-* :mod:`app.kueue.jobs` is Kueue's job integration for batch/v1 Job: which Jobs Kueue
-  manages, the webhook's checks, and the Workload Kueue constructs for a Job.
+* :mod:`app.kueue.jobs` is Kueue's job integrations (batch/v1 Job, JobSet, the Kubeflow
+  jobs, MPIJob): which jobs Kueue manages, the webhooks' checks, and the Workload Kueue
+  constructs for a job.
 * :mod:`app.kueue.clusterqueue` says whether a ClusterQueue can admit (``inactiveReason``);
   :mod:`app.kueue.admissionchecks` which checks a Workload with quota waits for;
   :mod:`app.kueue.limitrange` applies LimitRanges to Workloads.

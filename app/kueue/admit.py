@@ -70,27 +70,27 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
     found += kueue.workloads
     if not found and not jin.jobs:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit (or, in 'objects', batch/v1 "
-                         "Jobs or JobSets Kueue manages)", "/workloads")  # fmt: skip
+                         "Jobs, JobSets, Kubeflow jobs or MPIJobs Kueue manages)", "/workloads")  # fmt: skip
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
     limits = limit_summaries(kueue)
     workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits, runtime_classes=kueue.runtime_classes)
                                  for o, p in found]  # fmt: skip
     workloads += _from_jobs(jin, found, kueue, workloads, now, limits)
     if not workloads:
-        raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the Jobs or "
-                         f"JobSets gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
+        raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the jobs "
+                         f"gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
     return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects)
 
 
 def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueObjects, workloads: list[Workload],
                now: float, limits: dict[str, Any]) -> list[Workload]:  # fmt: skip
     """Kueue's job integration (:mod:`app.kueue.jobs`): the Workloads Kueue would construct
-    for the request's batch/v1 Jobs and JobSets; a Job answered through a Workload of the snapshot marks
+    for the request's jobs (batch/v1 Jobs, JobSets, Kubeflow jobs, MPIJobs); a Job answered through a Workload of the snapshot marks
     that one as its own; every Job that gets none, and what is not modelled, is named in the
     warnings (``kueue.unmodelled``)."""
     if jin.config_unmodelled:
         kueue.unmodelled.append("Kueue Configuration: " + ", ".join(sorted(set(jin.config_unmodelled))) + " not "
-                                "modelled for Jobs and JobSets (Kueue's defaults assumed): the Workloads constructed for "
+                                "modelled for jobs (Kueue's defaults assumed): the Workloads constructed for "
                                 "Jobs may differ from Kueue's")  # fmt: skip
     if not jin.jobs:
         return []

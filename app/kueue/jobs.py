@@ -1,9 +1,13 @@
-"""Kueue's job integration for ``batch/v1`` Job: the Workload Kueue would make for a Job.
+"""Kueue's job integrations: the Workload Kueue would make for a job.
 
-Kueue's jobframework reconciler and its ``batch/job`` integration (``pkg/controller/
-jobframework``, ``pkg/controller/jobs/job``), as far as they decide *whether* a Job gets a
-Workload of its own and *what* that Workload holds; the Workload then goes through the
-admission path unchanged (:mod:`app.kueue.admit`).
+Kueue's jobframework reconciler and its integrations for ``batch/v1`` Job (``batch/job``),
+JobSet, the Kubeflow jobs (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob) and MPIJob
+(``pkg/controller/jobframework``, ``pkg/controller/jobs/...``; each kind a :class:`Kind`,
+each podSet a :class:`Source`), as far as they decide *whether* a job gets a Workload of
+its own and *what* that Workload holds; the Workload then goes through the admission path
+unchanged (:mod:`app.kueue.admit`). What follows is written for a Job; the other kinds
+differ where :data:`KINDS` and their readers say (their podSets, conditions, active
+status, priority class and webhook).
 
 **Which Jobs.** A Job is managed when, after the webhook's defaults (below), it carries the
 ``kueue.x-k8s.io/queue-name`` label (the label only: Kueue reads no annotation for it) and
@@ -177,9 +181,10 @@ class JobInput:
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
-    """Read what the job integration needs of one object of ``objects``: a batch/v1 Job or
-    a JobSet (counted in ``consumed``: no longer an ignored object), Kueue's Configuration,
-    and owner candidates and PriorityClasses (which other readers consume)."""
+    """Read what the job integrations need of one object of ``objects``: a job of a kind of
+    :data:`KINDS` (counted in ``consumed``: no longer an ignored object), Kueue's
+    Configuration, ResourceFlavors' tolerations, and owner candidates and PriorityClasses
+    (which other readers consume)."""
     av, kind = o.get("apiVersion"), o.get("kind")
     if not isinstance(av, str) or not isinstance(kind, str):
         return  # (the snapshot's reader refuses it: every object needs a string apiVersion and kind)
@@ -335,7 +340,7 @@ def label_key_errors(v: str) -> list[str]:
     return [] if _NAME_PART.fullmatch(name) else [NAME_PART]
 
 
-# -- the jobs: batch/v1 Job and JobSet ---------------------------------------------------------
+# -- the jobs: batch/v1 Job, JobSet, the Kubeflow jobs and MPIJob ------------------------------
 @dataclass(frozen=True, slots=True)
 class Kind:
     """A job kind Kueue has an integration for, as far as this model reads it."""
