@@ -607,3 +607,92 @@ def test_a_kubeflow_manifest_of_a_framework_not_enabled_meets_no_webhook(client)
     a = post(client, body([wl_pad()], [flavor("f"), cq("cq", {"f": 64}), configuration(), o]))
     assert [w["workload"] for w in a["workloads"]] == ["ml/pad"]
     assert any("do not enable kubeflow.org/pytorchjob" in x for x in a["warnings"]), a["warnings"]
+
+
+# -- the rules, through /v1/admissions -------------------------------------------------------------
+def _gpu_replica(count: int | None, **annotations: str) -> dict[str, Any]:
+    return {**({"replicas": count} if count is not None else {}), "template": {
+        **({"metadata": {"annotations": annotations}} if annotations else {}),
+        "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "nvidia.com/gpu": "8"}}}]}}}
+
+
+def _answer(client, kind: jobs.Kind, specs: dict[str, Any], *extra: dict[str, Any], **kw: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    job = make_kf(kind, specs, "train", "ml", labels={Q: "lq"}, uid="uid-train", **kw)
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+              "integrations": {"frameworks": [kind.framework]}}  # fmt: skip
+    return post(client, body([], [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq"), config, job, *extra]))
+
+
+@pytest.mark.parametrize("kind", [PYTORCH, TF, XGB, PADDLE, JAX, MPI], ids=lambda k: k.kind)
+def test_a_kubeflow_job_gets_a_podset_per_replica_type_in_kueues_order(client, kind: jobs.Kind) -> None:
+    # the map's keys in reverse order and one key Kueue does not know: its podSets in OrderedReplicaTypes
+    counts = {t: 2 if i == len(kind.replica_types) - 1 else 1 for i, t in enumerate(kind.replica_types)}  # (<= 8 nodes)
+    specs = {t: _gpu_replica(counts[t]) for t in reversed(kind.replica_types)}
+    specs["Unknown"] = _gpu_replica(5)
+    a = _answer(client, kind, specs)
+    [w] = a["workloads"]
+    assert w["workload"] == "ml/" + jobs.workload_name("train", "uid-train", kind.kind, "kubeflow.org")
+    assert w["owner"]["kind"] == kind.kind and w["owner"]["constructed"]
+    assert [(p["name"], p["count"]) for p in w["admission"]["podSetAssignments"]] == [
+        (t.lower(), counts[t]) for t in kind.replica_types]
+
+
+def test_a_replica_spec_without_replicas_counts_one(client):
+    a = _answer(client, PYTORCH, {"Master": _gpu_replica(None), "Worker": _gpu_replica(2)})
+    assert [(p["name"], p["count"]) for p in a["workloads"][0]["admission"]["podSetAssignments"]] == [("master", 1),
+                                                                                                       ("worker", 2)]
+
+
+def test_a_negative_replica_count_makes_no_workload(client):
+    # replicas is an int32 no CRD bounds; the Workload CRD's count minimum 0 refuses Kueue's create
+    from tests.test_admissions import pod_set, workload
+
+    a = _answer(client, PYTORCH, {"Master": _gpu_replica(1), "Worker": _gpu_replica(-1)}, workload("pad", pod_set()))
+    assert [w["workload"] for w in a["workloads"]] == ["ml/pad"]
+    assert any("its podSet 'worker' counts -1 pods (its replicas)" in x for x in a["warnings"])
+
+
+def test_the_run_policys_priority_class_comes_before_the_templates(client):
+    specs = {"Master": _gpu_replica(1), "Worker": _gpu_replica(1)}
+    specs["Worker"]["template"]["spec"]["priorityClassName"] = "low"
+    a = _answer(client, PYTORCH, specs, priority_class("low", 10), priority_class("high", 1000),
+                policy={"priorityClass": "high"})
+    assert a["workloads"][0]["priority"] == 1000
+
+
+@pytest.mark.parametrize(("conditions", "statuses", "why"), [
+    pytest.param([{"type": "Succeeded", "status": "True"}], {}, "it has finished (Succeeded or Failed)", id="succeeded"),
+    pytest.param([{"type": "Failed", "status": "True"}], {}, "it has finished (Succeeded or Failed)", id="failed"),
+    pytest.param([], {"Worker": {"active": 2}}, "it runs 1 replica type(s) with active pods", id="active"),
+])  # fmt: skip
+def test_a_finished_or_running_kubeflow_job_gets_no_workload(client, conditions: list, statuses: dict, why: str) -> None:
+    from tests.test_admissions import pod_set, workload
+
+    job = make_kf(PYTORCH, {"Master": _gpu_replica(1), "Worker": _gpu_replica(1)}, "train", "ml", labels={Q: "lq"},
+                  uid="uid-train")  # fmt: skip
+    job["status"] = {"conditions": conditions, "replicaStatuses": statuses}
+    job["spec"]["runPolicy"]["suspend"] = not statuses
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+              "integrations": {"frameworks": [PYTORCH.framework]}}  # fmt: skip
+    a = post(client, body([workload("pad", pod_set())], [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq"), config, job]))
+    assert [w["workload"] for w in a["workloads"]] == ["ml/pad"]
+    assert any(f"PyTorchJob ml/train: no Workload: {why}" in x for x in a["warnings"])
+
+
+def test_a_jaxjob_manifest_with_a_prebuilt_workload_is_refused(client):
+    # supportedPrebuiltWlJobGVKs holds no JAXJob: validateCreateForPrebuiltWorkload forbids it
+    job = make_kf(JAX, {"Worker": _gpu_replica(1)}, "train", "ml", labels={Q: "lq", jobs.PREBUILT: "wl"})
+    errs = jobs.validation_errors(read(job))
+    assert [(e.pointer, e.detail) for e in errs] == [(
+        "/objects/0/metadata/labels/kueue.x-k8s.io~1prebuilt-workload-name",
+        "Kueue's JAXJob webhook rejects it: metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]: Forbidden: Is not "
+        'supported for "kubeflow.org/v1, Kind=JAXJob"')]
+
+
+def test_a_kubeflow_jobs_required_topology_is_per_replica_type(client):
+    from tests.test_admissions import domains
+
+    a = _answer(client, PYTORCH, {"Master": _gpu_replica(1), "Worker": _gpu_replica(2, **{REQ: RACK})})
+    [w] = a["workloads"]
+    workers = w["admission"]["podSetAssignments"][1]
+    assert w["admitted"] and len({d[0][:2] for d in domains(workers)}) == 1

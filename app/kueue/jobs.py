@@ -562,7 +562,8 @@ def _read_replica_specs(job: Job, spec: dict, status: dict) -> None:
         rp = join_pointer(fp, rtype)
         if not isinstance(rs, dict):
             raise InputError("a replica spec must be an object", rp, ident)
-        replicas = r.integer(rs, "replicas", rp, ident, default=1, minimum=0, maximum=INT32_MAX)
+        # (an int32 the CRDs do not bound: a negative count is the Workload CRD's to refuse, in _construct)
+        replicas = r.integer(rs, "replicas", rp, ident, default=1, minimum=-(2**31), maximum=INT32_MAX)
         template = r.obj(rs, "template", rp, ident)
         job.sources.append(Source(rtype.lower(), 1 if replicas is None else replicas, None, template,
                                   ("spec", kind.replica_field, MapKey(rtype), "template")))  # fmt: skip
@@ -1558,8 +1559,9 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
             res.note = f"its podSet name {src.name!r} is not a DNS label: the Workload CRD refuses Kueue's create"
             return res
         if src.count < 0:
-            res.note = (f"its podSet {src.name!r} counts {src.count} pods (replicas x pods per replica, an int32 "
-                        "product): the Workload CRD (count minimum 0) refuses Kueue's create")  # fmt: skip
+            how = "replicas x pods per replica, an int32 product" if job.kind is JOBSET else "its replicas"
+            res.note = (f"its podSet {src.name!r} counts {src.count} pods ({how}): the Workload CRD (count minimum 0) "
+                        "refuses Kueue's create")  # fmt: skip
             return res
     prio = _priority(job, res, wpcs, pcs)
     if prio is None:
