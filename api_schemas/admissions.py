@@ -181,7 +181,7 @@ class WorkloadAdmission(BaseModel):
     admitted: bool
     reason: Literal["Admitted", "QuotaReserved", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota",
                     "NoClusterQueue", "ClusterQueueInactive", "FailedAdmissionChecks", "Misconfigured", "Pending",
-                    "Inactive", "AlreadyAdmitted"]
+                    "Inactive", "AdmissionGated", "AlreadyAdmitted"]
     message: str
     priority: int
     clusterQueue: str | None = Field(description="The ClusterQueue its LocalQueue names (null without one).")

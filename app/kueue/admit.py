@@ -10,7 +10,8 @@ Then, per Workload (sorted by ``namespace/name``):
   preemptions finish: Kueue admits after the victims are gone), ``WaitingForCapacity``
   (placed on capacity of pods already terminating), ``NoFit``, ``Pending`` (not tried
   before the deadline; the answer is ``truncated``), ``Inactive``
-  (``spec.active: false``), ``AlreadyAdmitted``; ``QuotaReserved`` (quota, and placement
+  (``spec.active: false``), ``AdmissionGated`` (a ``kueue.x-k8s.io/admission-gated-by``
+  annotation: Kueue holds it out of its queues), ``AlreadyAdmitted``; ``QuotaReserved`` (quota, and placement
   unless a MultiKueue or ProvisioningRequest check delays it, but a check not Ready:
   :mod:`app.kueue.admissionchecks`), ``ClusterQueueInactive``
   (:mod:`app.kueue.clusterqueue`), ``FailedAdmissionChecks``;
@@ -37,7 +38,7 @@ from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
 from app.kueue import admissionchecks, jobs
-from app.kueue.mapping import ADMITTED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED, Admissions, Plan
+from app.kueue.mapping import ADMITTED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED, Admissions, Plan
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
 from app.model.cluster import Cluster, TaskStatus
 from app.inflight import REQUEST_STARTED
@@ -121,6 +122,8 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         elif o.existing in by_key:
             wl = by_key[o.existing]
             wl.owner = jobs.owner_ref(o.job, False)
+            if o.gated_by is not None:  # UpdateAdmissionGatedBy: the job's gates, onto its matching Workload
+                wl.gated_by = o.gated_by
             if o.queue_change:
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
                                         f"the {jobs.QUEUE_LABEL} label of its suspended {o.job.label}, as Kueue does")  # fmt: skip
@@ -200,6 +203,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     }
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
+    if plan.state == GATED:  # the workload controller's AdmissionGated condition
+        return base | {"reason": "AdmissionGated", "message": f"Admission is gated by: {wl.gated_by}"}
     if plan.state in (NO_QUOTA, NO_QUEUE, MISCONFIGURED):
         reason = plan.reason or ("NoClusterQueue" if plan.state == NO_QUEUE else
                                  "Misconfigured" if plan.state == MISCONFIGURED else

@@ -999,6 +999,9 @@ class Outcome:
     #: the key of the snapshot's Workload whose spec Kueue rewrites to ``workload``'s
     #: (``updateWorkloadToMatchJob``); "" when ``workload`` is a new one
     replaces: str = ""
+    #: the admission gates Kueue writes onto ``existing`` (``UpdateAdmissionGatedBy``: the job's
+    #: annotation, "" for none); None when it writes none (a prebuilt Workload)
+    gated_by: str | None = None
 
 
 def owner_ref(job: Job, constructed: bool) -> dict[str, Any]:
@@ -1179,6 +1182,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if match:
         res.existing = match
         res.queue_change = _queue_change(job, by_name[match], queue)
+        res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
         return res
     if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
         why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
@@ -1595,6 +1599,7 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         queue_name=job.labels[QUEUE_LABEL], priority=priority, priority_class=ref, active=True, admitted=False,
         pod_sets=pod_sets, admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
         pod_sets_pointer=job.ptr(*job.kind.pod_sets_field),
+        gated_by=job.annotations.get(ADMISSION_GATED_BY, ""),  # (PropagateAdmissionGatedByAnnotation)
     )  # fmt: skip
     res.unmodelled.extend(_unmodelled(job))
     return res
@@ -1618,9 +1623,6 @@ def _unmodelled(job: Job) -> list[str]:
     if MAX_EXEC_LABEL in job.labels:
         out.append(f"{job.label}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
                    "not the admission)")  # fmt: skip
-    if ADMISSION_GATED_BY in job.annotations:
-        out.append(f"{job.label}: {ADMISSION_GATED_BY} is not modelled (Kueue holds admission until the gates are "
-                   "removed): it is admitted as if ungated")  # fmt: skip
     if any(k.startswith(PROVREQ_PREFIX) for k in job.annotations):
         out.append(f"{job.label}: {PROVREQ_PREFIX}* annotations (copied to its Workload for ProvisioningRequests) are "
                    "not modelled")  # fmt: skip

@@ -58,7 +58,7 @@ GROUP_LABEL = "gangplank.dev/podset-group"
 QUEUE = "default"
 _TERMINAL = ("Succeeded", "Failed")
 
-RUN, INACTIVE, ADMITTED = "run", "inactive", "admitted"
+RUN, INACTIVE, ADMITTED, GATED = "run", "inactive", "admitted", "gated"
 #: Pending for quota (its ClusterQueue cannot hold it now), or set aside after a round in
 #: which it had quota but its pods did not fit the topology (see ``admit``).
 NO_QUOTA, NO_FIT = "no-quota", "no-fit"
@@ -76,7 +76,7 @@ class Plan:
     """What the admission does with one Workload."""
 
     wl: Workload
-    state: str  # run | inactive | admitted
+    state: str  # run | inactive | admitted | gated
     priority: int = 0
     flavor: Flavor | None = None
     pods: dict[str, list[str]] = field(default_factory=dict)  # podSet -> pod keys
@@ -150,6 +150,8 @@ class Admissions:
                 plan.state = INACTIVE
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
+            elif wl.gated_by:  # (IsAdmissible: not while gated; one admitted already keeps its quota)
+                plan.state = GATED
             elif wl.key in self.set_aside:
                 plan.state = NO_FIT
             else:

@@ -36,6 +36,7 @@ from app.kueue import limitrange, quota
 
 GROUP = "kueue.x-k8s.io"
 VERSIONS = ("v1beta1", "v1beta2")
+ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
 MAX_POD_SETS = 18  # the Workload CRD's spec.podSets maxItems
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
@@ -138,6 +139,9 @@ class Workload:
     #: snapshot; for one constructed for a Job (created at ``options.now``, when Kueue's
     #: reconciler runs), the Job's (creationTimestamp, namespace, name)
     tie: tuple[Any, ...] = ()
+    #: its ``kueue.x-k8s.io/admission-gated-by`` annotation ("" without one): Kueue does not
+    #: admit it while set (``HasAdmissionGate``; ``AdmissionGatedBy`` is on by default)
+    gated_by: str = ""
     #: for one constructed for a Job or JobSet: the field its podSets come from (``spec/parallelism``,
     #: ``spec/replicatedJobs``)
     pod_sets_pointer: str = ""
@@ -261,6 +265,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         pointer=ptr,
         ident=ident,
         checks=_check_states(status, join_pointer(ptr, "status"), ident),
+        gated_by=r.str_map(meta, "annotations", mp, ident).get(ADMISSION_GATED_BY, ""),
     )
 
 
