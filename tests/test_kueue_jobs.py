@@ -638,9 +638,9 @@ def test_jobs_in_namespaces_kueue_leaves_out_get_no_workload(client):
 
 
 def test_configuration_fields_not_modelled_are_named(client):
-    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "manageJobsWithoutQueueName": True}
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": {"X": True}}
     a = post(client, body([], queues() + [job("train", 1), config]))
-    assert any("manageJobsWithoutQueueName not modelled" in x for x in a["warnings"])
+    assert any("featureGates not modelled" in x for x in a["warnings"])
 
 
 def test_an_elastic_job_is_named_with_its_generation(client):
@@ -1156,3 +1156,52 @@ def test_templates_nested_as_deep_as_a_body_may_are_no_500(client, case: str, de
     assert r.status_code in (200, 413), r.text
     if depth == 1000:
         assert r.status_code == 200 and [w["workload"] for w in r.json()["workloads"]] == keys
+
+
+# -- the Configuration's manageJobsWithoutQueueName and managedJobsNamespaceSelector --------------
+def _config(**fields: Any) -> dict[str, Any]:
+    return {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", **fields}
+
+
+def _namespace(name: str, **labels: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}}
+
+
+def test_manage_jobs_without_queue_name_gives_an_unlabelled_job_a_workload_of_no_queue(client):
+    # reconciler.go: with manageJobsWithoutQueueName a top-level Job without the label is managed;
+    # its Workload names no LocalQueue, so no ClusterQueue admits it
+    j = job("train", 1, labels={})
+    del j["metadata"]["labels"][Q]
+    a = post(client, body([], queues() + [j, _config(manageJobsWithoutQueueName=True)]))
+    assert reasons(a) == {wl_key(j): "NoClusterQueue"}
+    a = post(client, body([], queues() + [j, job("other", 1)]))  # (the default: not managed)
+    assert wl_key(j) not in reasons(a)
+
+
+def test_manage_jobs_without_queue_name_makes_an_unlabelled_owner_an_ancestor(client):
+    # FindAncestorJobManagedByKueue(manageJobsWithoutQueueName): a managed owner need not carry the label
+    parent, child = job("parent", 1), job("child", 1)
+    del parent["metadata"]["labels"][Q]
+    child["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "parent",
+                                             "uid": "uid-parent", "controller": True}]  # fmt: skip
+    a = post(client, body([], queues() + [parent, child, _config(manageJobsWithoutQueueName=True)]))
+    assert sorted(reasons(a)) == [wl_key(parent)]
+    assert any("child: no Workload: its ancestor Job ml/parent is managed" in x for x in a["warnings"])
+
+
+def test_the_managed_jobs_namespace_selector_decides_which_namespaces_kueue_manages(client):
+    sel = {"matchLabels": {"team": "ml"}}
+    j = job("train", 1)
+    a = post(client, body([], queues() + [j, _namespace("ml", team="ml"), _config(managedJobsNamespaceSelector=sel)]))
+    assert reasons(a) == {wl_key(j): "Admitted"}
+    # a Namespace the selector does not match: no Workload (the request then has none to admit: a 422 saying why)
+    err = problem(client, body([], queues() + [j, _namespace("ml", team="other"), _config(managedJobsNamespaceSelector=sel)]))
+    assert "the Configuration's managedJobsNamespaceSelector leaves namespace ml out" in err["detail"]
+
+
+def test_the_default_selector_leaves_out_kube_system_and_kueues_own_namespace(client):
+    # defaults.go: NotIn [kube-system, <the Configuration's namespace>] on kubernetes.io/metadata.name
+    j = job("train", 1)
+    err = problem(client, body([], queues() + [j, _config(namespace="ml")]))
+    assert "the default managedJobsNamespaceSelector leaves namespace ml out" in err["detail"]
+    assert reasons(post(client, body([], queues() + [j]))) == {wl_key(j): "Admitted"}

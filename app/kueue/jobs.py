@@ -71,6 +71,7 @@ from app.ingest import reader as r
 from app.ingest.quantity import parse_quantity
 from app.ingest.kube import metadata
 from app.kueue import limitrange
+from app.model.selectors import LabelSelector
 from app.kueue.objects import (ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
                                DNS_LABEL, MAX_POD_SETS, ClassRef, PodSet, TopologyRequest, Workload, _pod_set)
 
@@ -95,6 +96,7 @@ DEFAULT_WPC = "default"
 MANAGED_LABELS = ("job-name", "controller-uid", "batch.kubernetes.io/controller-uid")
 #: Namespaces the default ``managedJobsNamespaceSelector`` leaves out (``kube-system`` and Kueue's own)
 UNMANAGED_NAMESPACES = ("kube-system", "kueue-system")
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 OWNERS_CHAIN_LIMIT = 10  # managedOwnersChainLimit
 
 # -- workload names (workload_names.go) ------------------------------------------------------
@@ -178,6 +180,20 @@ class JobInput:
     walked: set[str] = field(default_factory=set)
     #: ResourceFlavors' ``spec.tolerations`` (what runs under a quota reservation carries them)
     flavor_tolerations: dict[str, list] = field(default_factory=dict)
+    #: the Configuration's ``manageJobsWithoutQueueName`` (default false)
+    manage_without_queue: bool = False
+    #: the Configuration's ``managedJobsNamespaceSelector``; None: Kueue's default, every
+    #: namespace but ``kube-system`` and Kueue's own (``namespace``, default ``kueue-system``)
+    namespace_selector: LabelSelector | None = None
+    kueue_namespace: str = "kueue-system"
+
+    def manages_namespace(self, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> bool:
+        """``managedJobsNamespaceSelector.Matches(namespace labels)``: the Namespace's labels
+        (with ``kubernetes.io/metadata.name``, which the API server sets on every one)."""
+        labels = {**((namespaces or {}).get(namespace) or {}), NAMESPACE_NAME_LABEL: namespace}
+        if self.namespace_selector is None:
+            return namespace not in ("kube-system", self.kueue_namespace)
+        return self.namespace_selector.matches(labels)
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
@@ -219,9 +235,10 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
 
 
 def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
-    """The job-integration fields of Kueue's Configuration: ``integrations.frameworks`` is
-    read; the others that change which Jobs Kueue manages or what their Workloads hold are
-    named (the defaults are modelled)."""
+    """The job-integration fields of Kueue's Configuration: ``integrations.frameworks``,
+    ``manageJobsWithoutQueueName``, ``managedJobsNamespaceSelector`` and ``namespace`` (its
+    default selector's) are read; the others that change which Jobs Kueue manages or what
+    their Workloads hold are named (the defaults are modelled)."""
     ident = {"kind": "Configuration", "name": "kueue-manager"}
     if jin.config_pointer:
         raise InputError(f"duplicate Kueue Configuration (the first is {jin.config_pointer}): Kueue reads one",
@@ -238,9 +255,13 @@ def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
         for key in ("externalFrameworks", "labelKeysToCopy"):
             if integ.get(key):
                 jin.config_unmodelled.append(f"integrations.{key}")
-    for key in ("manageJobsWithoutQueueName", "managedJobsNamespaceSelector", "featureGates", "namespace"):
-        if o.get(key) not in (None, False, {}):
-            jin.config_unmodelled.append(key)
+    jin.manage_without_queue = r.boolean(o, "manageJobsWithoutQueueName", ptr, ident, default=False) is True
+    jin.kueue_namespace = r.string(o, "namespace", ptr, ident) or "kueue-system"
+    if o.get("managedJobsNamespaceSelector") is not None:
+        jin.namespace_selector = LabelSelector.parse(o["managedJobsNamespaceSelector"],
+                                                     join_pointer(ptr, "managedJobsNamespaceSelector"), ident)  # fmt: skip
+    if o.get("featureGates") not in (None, {}):
+        jin.config_unmodelled.append("featureGates")
 
 
 # -- Go's strconv, as the webhook parses annotations ----------------------------------------
@@ -1097,7 +1118,7 @@ def _ancestor(job: Job, jin: JobInput, enabled: set[tuple[str, str]]) -> tuple[s
         jin.walked.add(parent.pointer)
         if parent.uid != ref.get("uid"):
             return top, ""
-        if key in enabled and parent.labels.get(QUEUE_LABEL):
+        if key in enabled and (jin.manage_without_queue or parent.labels.get(QUEUE_LABEL)):
             top = f"{key[1]} {job.namespace}/{ref['name']}"
         check_refs({"ownerReferences": parent.refs}, parent.pointer,
                    {"kind": str(key[1]), "namespace": job.namespace, "name": ref["name"]})  # fmt: skip
@@ -1123,9 +1144,10 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     if namespaces is not None and job.namespace not in namespaces:
         res.note = f"Namespace {job.namespace} is not in the snapshot (Kueue skips a Job whose namespace it cannot find)"
         return res
-    if job.namespace in UNMANAGED_NAMESPACES:
-        res.note = (f"the default managedJobsNamespaceSelector leaves namespace {job.namespace} out (Kueue does not "
-                    "manage its Jobs)")  # fmt: skip
+    if not jin.manages_namespace(job.namespace, namespaces):
+        which = "the default" if jin.namespace_selector is None else "the Configuration's"
+        res.note = (f"{which} managedJobsNamespaceSelector leaves namespace {job.namespace} out (Kueue does not manage "
+                    "its Jobs)")  # fmt: skip
         return res
     top, why = _ancestor(job, jin, enabled)
     if why:
@@ -1135,7 +1157,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         res.note = f"its ancestor {top} is managed by Kueue: the Job runs within that owner's Workload, not one of its own"
         return res
     queue = job.labels.get(QUEUE_LABEL, "")
-    if not queue:
+    if not queue and not jin.manage_without_queue:
         res.note = f"it has no {QUEUE_LABEL} label (Kueue does not manage it)"
         return res
     prebuilt, _ = prebuilt_name(job)
@@ -1596,7 +1618,7 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
     res.workload = Workload(
         version="v1beta2", namespace=job.namespace, name=name, uid="", created=now,
         tie=(job_created, job.namespace, job.name),
-        queue_name=job.labels[QUEUE_LABEL], priority=priority, priority_class=ref, active=True, admitted=False,
+        queue_name=job.labels.get(QUEUE_LABEL, ""), priority=priority, priority_class=ref, active=True, admitted=False,
         pod_sets=pod_sets, admission=None, pointer=job.pointer, ident=job.ident, owner=owner_ref(job, True),
         pod_sets_pointer=job.ptr(*job.kind.pod_sets_field),
         gated_by=job.annotations.get(ADMISSION_GATED_BY, ""),  # (PropagateAdmissionGatedByAnnotation)
