@@ -427,9 +427,23 @@ def test_TestReconciler_when_the_prebuilt_workload_is_missing_no_new_one_is_crea
 
 
 def test_TestReconciler_when_the_prebuilt_workload_exists_its_owner_info_is_updated() -> None:
+    # MakePodSet("main", 10).Request(cpu, "1").PriorityClass("test-pc"): the Job's containers
     o = resolve(base_job(uid="test-uid", suspend=False, labels={PRE: "prebuilt-workload"}),
-                workloads=[owned_workload("prebuilt-workload")])
+                workloads=[owned_workload("prebuilt-workload", template=PREBUILT_TEMPLATE)])
     assert o.workload is None and o.existing == "ns/prebuilt-workload"
+
+
+PREBUILT_TEMPLATE = {"spec": {"restartPolicy": "Never", "priorityClassName": "test-pc",
+                              "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}
+
+
+def test_a_prebuilt_workload_out_of_sync_with_its_job_is_finished() -> None:
+    # ensurePrebuiltWorkloadInSync: not EquivalentToWorkload (here 4 pods, the Job makes 10) ->
+    # Kueue finishes it (OutOfSync); the Job gets no Workload
+    wl = owned_workload("prebuilt-workload", count=4, template=PREBUILT_TEMPLATE)
+    o = resolve(base_job(uid="test-uid", labels={PRE: "prebuilt-workload"}), workloads=[wl])
+    assert o.workload is None and not o.existing
+    assert "OutOfSync" in o.drop["ns/prebuilt-workload"] and "out of sync" in o.note
 
 
 def test_TestReconciler_when_the_prebuilt_workload_is_owned_by_another_object() -> None:

@@ -1174,11 +1174,13 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         elif job.finished:
             res.drop[key] = f"Kueue finishes it, as its {job.label} has finished ({_ended(job)})"
             res.note = f"it has finished ({_ended(job)}): Kueue finishes its Workload"
+        elif why := _not_equivalent(job, wl, jin.flavor_tolerations, owned=True):
+            # ensurePrebuiltWorkloadInSync: Kueue finishes it (OutOfSync); the job stays stopped
+            res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
+            res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
         else:
             res.existing = key
             res.queue_change = _queue_change(job, wl, queue)
-            res.unmodelled.append(f"{job.label}: its prebuilt Workload {key} is not compared with the Job (Kueue "
-                                  "finishes one out of sync with it): answered as it is")  # fmt: skip
         return res
     owned = sorted(by_owner.get(job.label, []))
     for key in owned:
@@ -1240,7 +1242,7 @@ def _quota_reserved(wl: dict) -> bool:
     return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "True" for c in conds)
 
 
-def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | None = None) -> str:
+def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | None = None, *, owned: bool = False) -> str:
     """``EquivalentToWorkload`` (``FinishOrphanedWorkloads`` on by default): why the Workload
     is not the Job's, "" when it is. Its controller must name the Job and carry its uid; its
     ``maximumExecutionTimeSeconds`` must be the Job's label's (:func:`max_exec_seconds`); the
@@ -1250,12 +1252,16 @@ def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | No
     what runs while quota is reserved (``expectedRunningPodSets``: a podSet with minCount
     runs its assignment's count; its tolerations gain its flavors' and the admission checks'
     ``podSetUpdates``'), and for a suspended Job also against the spec.
-    ``flavor_tolerations``: each ResourceFlavor's ``spec.tolerations``."""
+    ``flavor_tolerations``: each ResourceFlavor's ``spec.tolerations``. ``owned``: a prebuilt
+    Workload, which ``EnsurePrebuiltWorkloadOwnership`` has made the job's before it compares
+    (its controller not checked here)."""
     meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
     ctl = _controller(meta.get("ownerReferences"))
-    if ctl is None or ctl.get("name") != job.name:
+    if owned:
+        pass
+    elif ctl is None or ctl.get("name") != job.name:
         return f"its controller is not the {job.label}"
-    if ctl.get("uid") != job.uid:
+    elif ctl.get("uid") != job.uid:
         return (f"its controller reference has uid {ctl.get('uid')!r}, not the Job's {job.uid!r} (a Workload of an "
                 "earlier Job of that name)")  # fmt: skip
     if job.elastic:
