@@ -76,3 +76,18 @@ def test_a_gate_removed_from_the_job_is_removed_from_its_workload(client):
                                           template=j2["spec"]["template"])], QUEUES + [j2]))  # fmt: skip
     assert reasons(a) == {"ml/job-train-old": "AdmissionGated"}
     assert jobs.ADMISSION_GATED_BY == GATE
+
+
+def test_gate_names_are_trimmed_of_gos_spaces_only_and_measured_in_bytes() -> None:
+    # csv.Parse trims with strings.TrimSpace (unicode.IsSpace): U+001F is no space to Go, so the gate
+    # "\x1f" is not a domain-prefixed path; MaxGateNameLengthForAdmissionGatedBy counts bytes
+    from app.kueue.jobs import read_job, validation_errors
+    from tests.test_kueue_jobs import make_job
+
+    def errs(gates: str) -> list[str]:
+        return [e.detail for e in validation_errors(read_job(make_job(annotations={GATE: gates}), "/objects/0"))]
+
+    assert any("domain-prefixed path" in e for e in errs("\x1f"))
+    assert errs(" \u3000example.com/gate\u00a0") == []
+    assert any("Too long" in e for e in errs("example.com/" + "é" * 26))  # 12 + 52 bytes, 38 characters
+    assert not any("Too long" in e for e in errs("example.com/" + "e" * 26))

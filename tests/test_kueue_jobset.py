@@ -459,3 +459,88 @@ def test_jobsets_and_jobs_answer_the_same_in_any_order(client):
         shuffled = objs[:]
         rng.shuffle(shuffled)
         assert orjson.dumps(post(client, body([], shuffled))) == want
+
+
+# -- the review's findings (session 35) -----------------------------------------------------------
+def _owned(name: str, js: dict[str, Any], counts: dict[str, int], refs: list[dict[str, Any]] | None = None,
+           reserved: bool = False) -> dict[str, Any]:  # fmt: skip
+    """A Workload of JobSet ``js`` with its templates and ``counts`` per replicatedJob."""
+    rjs = {rj["name"]: rj for rj in js["spec"]["replicatedJobs"]}
+    refs = refs or [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": js["metadata"]["name"],
+                     "uid": js["metadata"]["uid"], "controller": True}]  # fmt: skip
+    w: dict[str, Any] = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": {
+        "name": name, "namespace": "ml", "creationTimestamp": "2026-11-20T10:00:00Z", "ownerReferences": refs},
+        "spec": {"queueName": "lq", "podSets": [{"name": n, "count": c, "template": rjs[n]["template"]["spec"]["template"]}
+                                                for n, c in counts.items()]}}  # fmt: skip
+    if reserved:
+        w["status"] = {"conditions": [{"type": "QuotaReserved", "status": "True"}], "admission": {"clusterQueue": "cq",
+                       "podSetAssignments": [{"name": n, "flavors": {"nvidia.com/gpu": "f"}, "count": c}
+                                             for n, c in counts.items()]}}  # fmt: skip
+    return w
+
+
+def test_a_workload_naming_its_jobset_twice_is_listed_once(client):
+    # the owner index is a set (indexer.go): a second ownerReference to the same name does not list it twice
+    js = training()
+    again = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "uid": "uid-other"}
+    ctl = {**again, "uid": "uid-train", "controller": True}
+    a = post(client, body([], queues() + [js, _owned("the-wl", js, {"launcher": 1, "workers": 6}, [ctl, again])]))
+    assert [w["workload"] for w in a["workloads"]] == ["ml/the-wl"]
+
+
+def test_the_workload_rewritten_is_the_first_other_whatever_its_names(client):
+    # toUpdate = toDelete[0] (reconciler.go): not chosen by the text of a reason ("fluid" holds "uid")
+    js = training("train", rjob("launcher", 1, 1, 1, gpu=8), rjob("fluid", 1, 2, 2, gpu=8))
+    a = post(client, body([], queues() + [js, _owned("old-wl", js, {"launcher": 1, "fluid": 1})]))
+    assert [w["workload"] for w in a["workloads"]] == ["ml/old-wl"]
+
+
+def test_a_reserved_first_other_workload_means_no_rewrite(client):
+    # toDelete[0] holds quota: Kueue deletes both and constructs the JobSet's (it does not rewrite b-pending)
+    js = training()
+    wls = [_owned("a-reserved", js, {"launcher": 1, "workers": 1}, reserved=True),
+           _owned("b-pending", js, {"launcher": 1, "workers": 1})]  # fmt: skip
+    a = post(client, body([], queues() + [js, *wls]))
+    assert [w["workload"] for w in a["workloads"]] == ["ml/" + jobs.workload_name("train", "uid-train", "JobSet",
+                                                                                  "jobset.x-k8s.io")]
+
+
+def test_an_empty_podset_group_name_is_a_group(client):
+    # tas.go Build: the group is a pointer to the value, "" too; a group of one podSet is refused
+    js = training("train", rjob("workers", 1, 1, 1, pod_annotations={REQ: R, GROUP: ""}), uid=None)
+    assert any("got: 1 pod set(s)" in e for _, e in webhook(js) or [])
+    err = problem(client, body([], queues() + [js]))
+    assert err["pointer"].endswith("/annotations/kueue.x-k8s.io~1podset-group-name")
+
+
+def test_a_workload_two_suspended_jobsets_would_rewrite_is_answered_once(client):
+    # it names JobSet b too: both reconcilers rewrite it in turn; answered for the first, a warning says so
+    a_js = training("a", rjob("w", 1, 1, 1, gpu=8), uid="ua")
+    b_js = training("b", rjob("w", 1, 1, 1, gpu=8), uid="ub")
+    refs = [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "a", "uid": "ua", "controller": True},
+            {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "b", "uid": "ub"}]  # fmt: skip
+    a = post(client, body([], queues() + [a_js, b_js, _owned("shared", a_js, {"w": 3}, refs)]))
+    assert "ml/shared" in [w["workload"] for w in a["workloads"]]
+    assert warned(a, "Workload ml/shared is rewritten by the reconcilers of JobSet ml/a and JobSet ml/b in turn")
+
+
+def test_the_equivalence_check_reads_each_template_once(monkeypatch) -> None:
+    # a JobSet controlling many Workloads: its own shape computed once, not per Workload (42 s at 2,000
+    # Workloads and a 5,000-entry env before)
+    calls = {"n": 0}
+    real = jobs._shape
+
+    def counting(*a: Any, **kw: Any) -> Any:
+        calls["n"] += 1
+        return real(*a, **kw)
+
+    monkeypatch.setattr(jobs, "_shape", counting)
+    js = training()
+    wls = [_owned(f"w{i}", js, {"launcher": 1, "workers": 1}) for i in range(50)]
+    jin = jobs.JobInput()
+    consumed: dict[str, int] = {}
+    for i, o in enumerate([JOBSETS, js]):
+        jobs.note_object(o, f"/objects/{i}", jin, consumed)
+    jobs.resolve(jin.jobs, jin, [(w, f"/workloads/{i}") for i, w in enumerate(wls)], now=0.0, local_queues=set(),
+                 wpcs={}, namespaces=None, limits={}, runtime_classes={})  # fmt: skip
+    assert calls["n"] == 2 + 50 * 2  # the JobSet's 2 podSets once, each Workload's 2 once

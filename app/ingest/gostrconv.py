@@ -64,3 +64,13 @@ def rem(a: int, b: int) -> int:
     """Go's ``%`` (truncated: the sign of the dividend)."""
     r = abs(a) % abs(b)
     return -r if a < 0 else r
+
+
+#: ``unicode.IsSpace``: what Go's ``strings.TrimSpace`` trims (Python's ``str.strip`` also
+#: trims U+001C..U+001F, which Go keeps)
+GO_SPACE = " \t\n\v\f\r\x85\xa0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u2028\u2029\u202f\u205f\u3000"
+
+
+def trim_space(text: str) -> str:
+    """Go's ``strings.TrimSpace``."""
+    return text.strip(GO_SPACE)

@@ -106,13 +106,19 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                                     f"{unlabelled[0]}): Kueue does not manage them, no Workload")  # fmt: skip
     out = []
     gone: set[str] = set()
+    claimed: dict[str, str] = {}  # Workload key -> the job whose spec it is answered with
     for o in outcomes:
         kueue.unmodelled.extend(o.unmodelled)
         for key, why in sorted(o.drop.items()):
             if key in by_key:
                 gone.add(key)
                 kueue.unmodelled.append(f"Workload {key} (of {o.job.kind.api_version} {o.job.label}) is not answered: {why}")
-        if o.workload is not None and o.replaces in by_key:
+        if o.workload is not None and o.replaces in claimed:  # (another job's reconciler rewrites it too)
+            kueue.unmodelled.append(f"Workload {o.replaces} is rewritten by the reconcilers of {claimed[o.replaces]} and "
+                                    f"{o.job.label} in turn (it names both): answered for {claimed[o.replaces]}, none "
+                                    f"for {o.job.label}")  # fmt: skip
+        elif o.workload is not None and o.replaces in by_key:
+            claimed[o.replaces] = o.job.label
             old = by_key[o.replaces]  # Kueue rewrites its spec: metadata and activation stay
             o.workload.created, o.workload.uid, o.workload.active, o.workload.tie = old.created, old.uid, old.active, ()
             gone.add(o.replaces)

@@ -639,7 +639,7 @@ def _read_jobset(job: Job, spec: dict, status: dict) -> None:
             job.own_errors.append(InputError(
                 f"JobSet's webhook rejects it: the product of replicas and parallelism must not exceed {INT32_MAX} for "
                 f"replicatedJob '{name}'", join_pointer(rp, "replicas"), ident))  # fmt: skip
-        job.sources.append(Source(name, int32(replicas * per_replica), None, template,
+        job.sources.append(Source(name.lower(), int32(replicas * per_replica), None, template,
                                   ("spec", "replicatedJobs", i, "template", "spec", "template"), replicas))  # fmt: skip
     stp = job.ptr("status")
     for i, st in enumerate(r.lst(status, "replicatedJobsStatus", stp, ident)):
@@ -762,15 +762,16 @@ _HTTP_PATH = re.compile(r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+", re.ASCII)
 
 
 def _gated_by_errors(job: Job) -> list[InputError]:
-    """``ValidateAdmissionGatedByAnnotationOnCreate``: comma-separated gates (spaces around
-    them trimmed), none empty or repeated, each a domain-prefixed path of at most 63."""
+    """``ValidateAdmissionGatedByAnnotationOnCreate``: comma-separated gates (``csv.Parse``:
+    Go's spaces around them trimmed), none empty or repeated, each a domain-prefixed path of
+    at most 63 bytes."""
     value = job.annotations.get(ADMISSION_GATED_BY, "")
-    if not value.strip():
+    if not gostrconv.trim_space(value):
         return []
     path, fp = ("metadata", "annotations", ADMISSION_GATED_BY), f"metadata.annotations[{ADMISSION_GATED_BY}]"
     errs: list[InputError] = []
     seen: set[str] = set()
-    for gate in (g.strip() for g in value.split(",")):
+    for gate in (gostrconv.trim_space(g) for g in value.split(",")):
         if not gate:
             errs.append(_invalid(job, path, fp, value, "cannot contain empty gate names"))
             continue
@@ -786,7 +787,7 @@ def _gated_by_errors(job: Job) -> list[InputError]:
             if not _HTTP_PATH.fullmatch(rest):
                 errs.append(_invalid(job, path, fp, rest, "Invalid path (regex used for validation is "
                                      "'[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"))  # fmt: skip
-        if len(gate) > MAX_GATE_NAME:
+        if len(gate.encode()) > MAX_GATE_NAME:
             errs.append(_rejects(job, path, f"{fp}: Too long: may not be more than {MAX_GATE_NAME} bytes"))
     return errs
 
@@ -1046,6 +1047,7 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
     by_name, by_owner = _workload_index(workloads)
     enabled = {FRAMEWORKS[f] for f in (jin.frameworks or DEFAULT_FRAMEWORKS) if f in FRAMEWORKS}
     out = []
+    cache: dict[Any, Any] = {}  # (the equivalence check's shapes, once per job and per Workload)
     for job in sorted(jobs, key=lambda j: j.label):
         if (job.kind.api_version, job.kind.kind) not in enabled:
             # setupControllers: a framework not enabled gets no reconciler and a no-op webhook
@@ -1056,7 +1058,7 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
         if not job.uid:  # a manifest: the mutating webhook's defaults on CREATE
             _default(job, local_queues, wpcs, enabled)
         out.append(_outcome(job, jin, enabled, by_name, by_owner, now=now, namespaces=namespaces, wpcs=wpcs,
-                            limits=limits, runtime_classes=runtime_classes))  # fmt: skip
+                            limits=limits, runtime_classes=runtime_classes, cache=cache))  # fmt: skip
     return out
 
 
@@ -1077,7 +1079,9 @@ def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict],
         for ref in refs if isinstance(refs, list) else ():
             if isinstance(ref, dict) and (ref.get("apiVersion"), ref.get("kind")) in KINDS \
                     and isinstance(ref.get("name"), str):  # fmt: skip
-                by_owner.setdefault(f"{ref['kind']} {ns}/{ref['name']}", []).append(key)
+                listed = by_owner.setdefault(f"{ref['kind']} {ns}/{ref['name']}", [])
+                if key not in listed[-1:]:  # (the index is a set: a Workload naming its owner twice is listed once)
+                    listed.append(key)
     return by_name, by_owner
 
 
@@ -1131,7 +1135,7 @@ def _ancestor(job: Job, jin: JobInput, enabled: set[tuple[str, str]]) -> tuple[s
 def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: dict[str, dict],
              by_owner: dict[str, list[str]], *, now: float, namespaces: dict[str, dict[str, str]] | None,
              wpcs: dict[str, int], limits: dict[str, limitrange.Summary],
-             runtime_classes: dict[str, dict[str, str] | None]) -> Outcome:  # fmt: skip
+             runtime_classes: dict[str, dict[str, str] | None], cache: dict[Any, Any] | None = None) -> Outcome:  # fmt: skip
     res = Outcome(job)
     if not job.uid and job.namespace not in UNMANAGED_NAMESPACES:
         # a manifest: Kueue's validating webhook runs on every Job CREATE outside kube-system and
@@ -1174,7 +1178,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         elif job.finished:
             res.drop[key] = f"Kueue finishes it, as its {job.label} has finished ({_ended(job)})"
             res.note = f"it has finished ({_ended(job)}): Kueue finishes its Workload"
-        elif why := _not_equivalent(job, wl, jin.flavor_tolerations, owned=True):
+        elif why := _not_equivalent(job, wl, jin.flavor_tolerations, owned=True, cache=cache):
             # ensurePrebuiltWorkloadInSync: Kueue finishes it (OutOfSync); the job stays stopped
             res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
             res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
@@ -1194,15 +1198,18 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
             res.drop[key] = f"Kueue finishes or deletes it, as its {job.label} has finished ({_ended(job)})"
         res.note = f"it has finished ({_ended(job)}): Kueue finishes its Workload"
         return res
-    match, update = "", ""
+    match = ""
+    to_delete: list[str] = []
     for key in owned:  # FindMatchingWorkloads, in name order (as the API lists them)
-        why = _not_equivalent(job, by_name[key], jin.flavor_tolerations)
+        why = _not_equivalent(job, by_name[key], jin.flavor_tolerations, cache=cache)
         if not why and not match:
             match = key
             continue
         res.drop[key] = f"Kueue deletes it: {why or 'another Workload of the Job matches it'}"
-        if not match and not update and why and "uid" not in why and job.suspended and not _quota_reserved(by_name[key]):
-            update = key  # (one owned by an earlier Job of this name loses its owner: the garbage collector takes it)
+        if not _earlier_job(job, by_name[key]):  # (one of an earlier job of this name: the garbage collector takes it)
+            to_delete.append(key)
+    # toUpdate: the first of the others, when the job is suspended and that one holds no quota
+    update = "" if match or not to_delete or not job.suspended or _quota_reserved(by_name[to_delete[0]]) else to_delete[0]
     if match:
         res.existing = match
         res.queue_change = _queue_change(job, by_name[match], queue)
@@ -1231,6 +1238,14 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
 
 
+def _earlier_job(job: Job, wl: dict) -> bool:
+    """The Workload's controller names the job but with another uid: an earlier job of that
+    name's, which the garbage collector deletes with its owner."""
+    meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
+    ctl = _controller(meta.get("ownerReferences"))
+    return ctl is not None and ctl.get("name") == job.name and ctl.get("uid") != job.uid
+
+
 def _ended(job: Job) -> str:
     return " or ".join(job.kind.finished)
 
@@ -1242,7 +1257,8 @@ def _quota_reserved(wl: dict) -> bool:
     return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "True" for c in conds)
 
 
-def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | None = None, *, owned: bool = False) -> str:
+def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | None = None, *, owned: bool = False,
+                    cache: dict[Any, Any] | None = None) -> str:  # fmt: skip
     """``EquivalentToWorkload`` (``FinishOrphanedWorkloads`` on by default): why the Workload
     is not the Job's, "" when it is. Its controller must name the Job and carry its uid; its
     ``maximumExecutionTimeSeconds`` must be the Job's label's (:func:`max_exec_seconds`); the
@@ -1275,21 +1291,28 @@ def _not_equivalent(job: Job, wl: dict, flavor_tolerations: dict[str, list] | No
     if len(pod_sets) != len(job.sources) or not all(isinstance(ps, dict) for ps in pod_sets):
         return f"it has {len(pod_sets)} podSets, the {job.kind.kind} makes {len(job.sources)}"
     ignore_tolerations = _admitted(wl)
-    want = [_shape(src.count, src.min_count, src.template, ignore_tolerations, dedupe_env=True) for src in job.sources]
-    have = [_shape(ps.get("count", 1), ps.get("minCount"), ps.get("template"), ignore_tolerations) for ps in pod_sets]
-    if _quota_reserved(wl):
-        status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
-        adm = status.get("admission") if isinstance(status.get("admission"), dict) else {}
-        psas = adm.get("podSetAssignments") if isinstance(adm.get("podSetAssignments"), list) else []
-        by_name = {a.get("name"): a for a in psas if isinstance(a, dict)}
-        if all(ps.get("name", "main") in by_name for ps in pod_sets):
-            running = [_key(_running(h, by_name[ps.get("name", "main")], ps.get("name", "main"), status,
-                                     flavor_tolerations or {})) for ps, h in zip(pod_sets, have)]  # fmt: skip
-            want_keys, have_keys = [_key(w) for w in want], [_key(h) for h in have]
-            if running == want_keys or (job.suspended and have_keys == want_keys):
-                return ""
-            return _mismatch(job, pod_sets, running, want_keys, "runs")
-    want_keys, have_keys = [_key(w) for w in want], [_key(h) for h in have]
+    cache = {} if cache is None else cache  # (each side's shapes computed once a request: templates can be large)
+    want_keys = cache.get(("job", id(job), ignore_tolerations))
+    if want_keys is None:
+        want_keys = cache[("job", id(job), ignore_tolerations)] = [
+            _key(_shape(src.count, src.min_count, src.template, ignore_tolerations, dedupe_env=True)) for src in job.sources]
+    have_keys, running = cache.get(("workload", id(wl))) or (None, None)
+    if have_keys is None:
+        have = [_shape(ps.get("count", 1), ps.get("minCount"), ps.get("template"), ignore_tolerations) for ps in pod_sets]
+        have_keys, running = [_key(h) for h in have], None
+        if _quota_reserved(wl):
+            status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+            adm = status.get("admission") if isinstance(status.get("admission"), dict) else {}
+            psas = adm.get("podSetAssignments") if isinstance(adm.get("podSetAssignments"), list) else []
+            by_name = {a.get("name"): a for a in psas if isinstance(a, dict)}
+            if all(ps.get("name", "main") in by_name for ps in pod_sets):
+                running = [_key(_running(h, by_name[ps.get("name", "main")], ps.get("name", "main"), status,
+                                         flavor_tolerations or {})) for ps, h in zip(pod_sets, have)]  # fmt: skip
+        cache[("workload", id(wl))] = (have_keys, running)
+    if running is not None:
+        if running == want_keys or (job.suspended and have_keys == want_keys):
+            return ""
+        return _mismatch(job, pod_sets, running, want_keys, "runs")
     if have_keys == want_keys:
         return ""
     return _mismatch(job, pod_sets, have_keys, want_keys, "has")
@@ -1528,7 +1551,7 @@ def topology_request(job: Job, src: Source) -> tuple[TopologyRequest | None, str
             return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: invalid syntax or out of range"
         tr.slice_level, tr.slice_size = ann[ANN_SLICE_LEVEL] or None, size
     if ANN_GROUP in ann and (ANN_REQUIRED in ann or ANN_PREFERRED in ann):
-        tr.group = ann[ANN_GROUP] or None
+        tr.group = ann[ANN_GROUP]  # (Build: a pointer to the value, "" too)
     return tr, ""
 
 

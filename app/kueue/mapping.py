@@ -520,7 +520,7 @@ def _constraints(wl: Workload) -> tuple[NetworkTopology | None, list[SubGroupPol
     groups: dict[str, list[PodSet]] = {}
     for ps in wl.pod_sets:
         tr = ps.topology
-        key = tr.group if tr is not None and tr.group else f"podset-{ps.name}"
+        key = tr.group if tr is not None and tr.group is not None else f"podset-{ps.name}"
         groups.setdefault(key, []).append(ps)
     policies: list[SubGroupPolicy] = []
     group_of: dict[str, str] = {}

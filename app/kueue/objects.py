@@ -484,7 +484,8 @@ def _topology_request(raw: Any, ptr: str, ident: dict[str, str]) -> TopologyRequ
     tr.slice_level, tr.slice_level_ptr = _level(raw, "podSetSliceRequiredTopology", ptr, ident)
     tr.slice_size = r.integer(raw, "podSetSliceSize", ptr, ident, minimum=1, maximum=2**31 - 1)
     tr.slice_size_ptr = join_pointer(ptr, "podSetSliceSize")
-    tr.group = r.string(raw, "podSetGroupName", ptr, ident) or None
+    # (an empty name is a group too: Kueue groups by the pointer's value)
+    tr.group = r.string(raw, "podSetGroupName", ptr, ident) if raw.get("podSetGroupName") is not None else None
     for k in ("podIndexLabel", "subGroupIndexLabel"):
         r.string(raw, k, ptr, ident)
     r.integer(raw, "subGroupCount", ptr, ident, minimum=0)
