@@ -680,14 +680,14 @@ def test_gpu_number_counts_idle_cards() -> None:
     assert bound(decide(objs, conf(NUMBER))) == {"b": "n1"}
 
 
-def test_gpu_number_mode_allocates_a_pod_asking_memory_by_memory_and_names_a_failure() -> None:
+def test_device_allocate_error_fails_the_statement_allocate() -> None:
     """With GPU number, a pod asking a card and 12 memory passes the filter (one idle card), but
-    Volcano's Allocate takes the memory branch (no card has 12 idle): Volcano takes the
-    placement back, which is not modelled: named in the warnings."""
+    Volcano's Allocate takes the memory branch (no card has 12 idle): the predicates handler's
+    ``event.Err`` fails ``Statement.Allocate``, which takes the placement back: not bound."""
     run = dev_pod("r", {gs.GPU_NUMBER: "1", gs.GPU_MEMORY: "8"}, node="n1", annotations={gs.GPU_INDEX: "0"})
     objs = [share_node("n1", "20", "2", alloc_mem="40"), run, dev_pod("p", {gs.GPU_NUMBER: "1", gs.GPU_MEMORY: "12"})]
     out = decide(objs, conf(NUMBER))
-    assert bound(out) == {"p": "n1"}
+    assert bound(out) == {}
     assert warned(out, "Volcano's device allocation of pod default/p on node 'n1' fails (no card has the pod's GPU memory "
                        "idle): Volcano takes the placement back")  # fmt: skip
 
@@ -1103,3 +1103,31 @@ def test_the_answer_does_not_depend_on_the_order_of_the_objects() -> None:
             shuffled = list(objects)
             rng.shuffle(shuffled)
             assert orjson.dumps(decide(shuffled, c)) == first
+
+
+def test_reclaim_pipeline_failed_by_device_handler_tries_next_node() -> None:
+    """reclaim.go: ``nodeStmt.Pipeline`` fails through the predicates handler's ``event.Err``
+    (the device Allocate), the node's evictions are discarded and the next node is tried. n1's
+    two cards are held by a pod of the reclaimer's own queue (the resolvable pass keeps n1 a
+    candidate, and n1 comes first); its cpu victim va1 frees the cpu but the 8 GPU memory is not
+    there: the pipeline on n1 fails, and va2 on n2 is the one evicted."""
+    from tests.kube import queue
+
+    def snode(name: str) -> dict:
+        n = share_node(name, "20", "2", alloc_mem="40")
+        n["status"]["allocatable"]["cpu"] = n["status"]["capacity"]["cpu"] = "4"
+        return n
+
+    objs = [snode("n1"), snode("n2"), queue("qa", reclaimable=True), queue("qb", reclaimable=True),
+            podgroup("pga", queue="qa", min_member=1, phase="Running"),
+            podgroup("pgb", queue="qb", min_member=1, phase="Running"), podgroup("pgt", queue="qb", min_member=1),
+            dev_pod("hold", {gs.GPU_MEMORY: "10"}, node="n1", cpu="0", memory="0", annotations={gs.GPU_INDEX: "0,1"},
+                    group="pgb"),
+            pod("va1", node="n1", cpu="4", group="pga"), pod("va2", node="n2", cpu="4", group="pga"),
+            dev_pod("t", {gs.GPU_MEMORY: "8"}, cpu="4", group="pgt")]  # fmt: skip
+    c = ('actions: "enqueue, allocate, reclaim"\ntiers:\n- plugins:\n  - name: priority\n  - name: gang\n'
+         '  - name: conformance\n- plugins:\n  - name: predicates\n  - name: proportion\n  - name: deviceshare\n'
+         '    arguments:\n      deviceshare.GPUSharingEnable: true\n')
+    out = decide(objs, c)
+    assert [e["pod"] for e in out["evictions"]] == ["default/va2"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/t", "n2")]

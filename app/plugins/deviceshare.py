@@ -455,8 +455,11 @@ class DeviceShare(Plugin):
             self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
 
     def _failed(self, t: Task, why: str) -> None:
+        """The ``predicates`` handler's ``event.Err``: the Statement takes the placement back and
+        its ``Allocate`` / ``Pipeline`` fails (reclaim and preempt try the next node)."""
         then = ("Volcano's undone eviction ignores the error, as here" if self.ssn.undoing else
-                "Volcano takes the placement back; Gangplank keeps it")  # fmt: skip
+                "Volcano takes the placement back, as here")  # fmt: skip
+        self.ssn.fail_allocation(why)
         self.warn(f"plugin {NAME}: Volcano's device allocation of pod {t.key} on node "
                   f"{self.ssn.cluster.nodes[t.node].name!r} fails ({why}): {then}")  # fmt: skip
 
