@@ -1131,3 +1131,28 @@ def test_reclaim_pipeline_failed_by_device_handler_tries_next_node() -> None:
     out = decide(objs, c)
     assert [e["pod"] for e in out["evictions"]] == ["default/va2"]
     assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/t", "n2")]
+
+
+def test_preempt_filter_node_refreshes_vgpu_score_before_node_order() -> None:
+    """Volcano's preempt runs every predicate (PredicateForPreemptAction): vGPU's FilterNode on
+    each candidate sets ``GPUDevices.Score`` before PrioritizeNodes. p2 (2 × 150 of 200) left
+    n1 a binpack score of 150 in allocate; p1 (60) scores 100·60/200 = 30 on n1 and 100·60/100
+    = 60 on n2 (weight 10: 300 < 600), so p1 preempts on n2 (a stale 150 would pick n1)."""
+    from tests.kube import priority_class
+
+    def vnode(name: str, reg: str) -> dict:
+        n = vgpu_node(name, reg, memory="99999")
+        n["status"]["allocatable"]["cpu"] = n["status"]["capacity"]["cpu"] = "4"
+        return n
+
+    objs = [vnode("n1", "GPU-b1,10,200,NVIDIA,true,hami-core:GPU-b2,10,200,NVIDIA,true,hami-core:"),
+            vnode("n2", "GPU-a,10,100,NVIDIA,true,hami-core:"),
+            priority_class("low", 1), priority_class("mid", 500), priority_class("high", 1000),
+            podgroup("lpg", min_member=1, priority_class="low", phase="Running"),
+            pod("low1", node="n1", cpu="4", group="lpg"), pod("low2", node="n2", cpu="4", group="lpg"),
+            vpod("p1", mem="60", cpu="4", priority_class="high"),
+            vpod("p2", mem="150", num="2", cpu="4", priority_class="mid")]  # fmt: skip
+    args = VGPU | {"deviceshare.SchedulePolicy": "binpack", "deviceshare.ScheduleWeight": 10}
+    out = decide(objs, conf(args).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"'))
+    assert [e["pod"] for e in out["evictions"]] == ["default/low2"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/p1", "n2")]

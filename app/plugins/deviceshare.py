@@ -331,8 +331,14 @@ class DeviceShare(Plugin):
     def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         mask = np.ones(len(nodes), dtype=bool)
         mem, num, wants, reqs, has_vgpu = self.facts(task)
-        if not (wants or has_vgpu) or self.ssn.resolvable_pass:
-            return mask  # (a device refusal is Unschedulable: an eviction may resolve it)
+        if not (wants or has_vgpu):
+            return mask
+        if self.ssn.resolvable_pass:  # (a device refusal is Unschedulable: an eviction may resolve it)
+            if has_vgpu and self.weight > 0 and not self.ssn.out_of_time():
+                # FilterNode runs all the same (PredicateForPreemptAction): each node it passes
+                # leaves its score for the node order that follows
+                self._vgpu_fits(task, reqs, nodes[self.has[nodes]])
+            return mask
         if wants:  # (gpushare's FilterNode, over the kept per-node figures)
             cards = self.has_cards[nodes]
             if self.sharing and mem > 0 and mem > INT64_MAX:  # (beyond the figures' range: card by card)
@@ -346,9 +352,8 @@ class DeviceShare(Plugin):
             if self.ssn.out_of_time():  # (the request's deadline: no node it would check passes; `truncated`)
                 return mask & ~self.has[nodes]
             fits = self._vgpu_fits(task, reqs, nodes[self.has[nodes] & mask])
-            if not self.ssn.resolvable_pass:
-                for j in np.flatnonzero(self.has[nodes] & mask).tolist():
-                    mask[j] = fits.get(int(nodes[j]), True)
+            for j in np.flatnonzero(self.has[nodes] & mask).tolist():
+                mask[j] = fits.get(int(nodes[j]), True)
         return mask
 
     def _vgpu_fits(self, task: Task, reqs: list[vg.Request], nodes: np.ndarray) -> dict[int, bool]:
