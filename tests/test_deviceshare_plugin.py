@@ -1156,3 +1156,31 @@ def test_preempt_filter_node_refreshes_vgpu_score_before_node_order() -> None:
     out = decide(objs, conf(args).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"'))
     assert [e["pod"] for e in out["evictions"]] == ["default/low2"]
     assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/p1", "n2")]
+
+
+def test_gpushare_session_open_scans_each_card_once() -> None:
+    """Opening the session reads each node's pods, then refreshes the node's figures once:
+    the cards looked at are the cards (2 nodes × 8), not pods × cards (2 × 6 × 8 more)."""
+    objs = [share_node("n1", "80", "8"), share_node("n2", "80", "8")]
+    objs += [dev_pod(f"r{n}{i}", {gs.GPU_MEMORY: "1"}, node=n, cpu="0", memory="0", annotations={gs.GPU_INDEX: str(i)})
+             for n in ("n1", "n2") for i in range(6)]  # fmt: skip
+    p = session(objs + [dev_pod("a", {gs.GPU_MEMORY: "10"})], conf(SHARING)).plugins["deviceshare"]
+    assert p.card_scans == 16 and not p.expired
+    assert p.max_idle.tolist() == [10, 10] and p.idle_cards.tolist() == [2, 2]
+
+
+def test_gpushare_session_open_honours_the_deadline() -> None:
+    """Past the request's deadline while the pods on the nodes are read (checked every 256
+    pods), the devices are partly read: the predicate refuses the nodes with devices to a pod
+    asking one (nothing lands unchecked), passes the others, and the answer says truncated."""
+    objs = [share_node("n1", "3000", "300"), node("n2", gpu=None)]
+    objs += [dev_pod(f"r{i}", {gs.GPU_MEMORY: "1"}, node="n1", cpu="0", memory="0", annotations={gs.GPU_INDEX: str(i)})
+             for i in range(300)]  # fmt: skip
+    req = read_request(request(objs + [dev_pod("a", {gs.GPU_MEMORY: "1"})], config=conf(SHARING)), SETTINGS)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS, deadline_s=-1.0)
+    ssn.request_kept = req
+    p = ssn.plugins["deviceshare"]
+    assert p.expired
+    task = ssn.cluster.find_task("default/a")
+    assert p.predicate(task, np.arange(2, dtype=np.intp)).tolist() == [False, True]
+    assert ssn.decision.truncated

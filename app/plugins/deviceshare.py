@@ -157,6 +157,13 @@ class DeviceShare(Plugin):
         self._facts: dict[str, tuple[int, int, bool, list[vg.Request], bool]] = {}
         #: pod key -> the device annotation its placement in this session gives it (bind)
         self._assigned: dict[str, dict[str, str]] = {}
+        #: the request's deadline passed while the session opened (the devices are partly
+        #: read): the predicate refuses the nodes with devices to a pod asking one (nothing
+        #: lands unchecked; the answer says ``truncated``)
+        self.expired = False
+        #: cards looked at to refresh the per-node figures (the session's device work)
+        self.card_scans = 0
+        self._opening = True
         #: node index -> its devices, per kind
         self.cards: dict[int, gs.GpuShareDevices] = {}
         self.vgpus: dict[int, vg.VgpuDevices] = {}
@@ -176,7 +183,8 @@ class DeviceShare(Plugin):
         self._fit_cache: dict[tuple, tuple[bool, float]] = {}
         self.vgpu_score: dict[int, float] = {}
         self._existing()
-        for n in self.cards:
+        self._opening = False
+        for n in self.cards:  # (once per node, after its pods: linear in pods + cards)
             self._cards_changed(n)
         self._version += 1
         ssn.register("predicate", NAME, self.predicate)
@@ -230,7 +238,10 @@ class DeviceShare(Plugin):
         specs = self._objects()
         if specs is None:
             return
-        for node in c.nodes:
+        for k, node in enumerate(c.nodes):
+            if k % 64 == 63 and self.ssn.out_of_time():
+                self.expired = True
+                return
             if not node.ready or not node.pointer.startswith("/objects/"):
                 continue
             o = specs.pod(node.pointer)
@@ -282,7 +293,10 @@ class DeviceShare(Plugin):
             if cols:
                 pick |= placed & self.has_cards[on] & (c.task_req[inert.rows][:, cols] > 0).any(axis=1)
             c.materialize(np.flatnonzero(pick))
-        for t in c.active_tasks:
+        for k, t in enumerate(c.active_tasks):
+            if k % 256 == 255 and self.ssn.out_of_time():
+                self.expired = True
+                return
             if t.node >= 0 and self.has[t.node] and t.status not in (TaskStatus.RELEASING, TaskStatus.PIPELINED) \
                     and t.status.holds_node:
                 self._add_resource(t)
@@ -333,6 +347,9 @@ class DeviceShare(Plugin):
         mem, num, wants, reqs, has_vgpu = self.facts(task)
         if not (wants or has_vgpu):
             return mask
+        if self.expired:  # (the devices are partly read: no node with devices passes; `truncated`)
+            self.ssn.out_of_time()
+            return mask & ~self.has[nodes]
         if self.ssn.resolvable_pass:  # (a device refusal is Unschedulable: an eviction may resolve it)
             if has_vgpu and self.weight > 0 and not self.ssn.out_of_time():
                 # FilterNode runs all the same (PredicateForPreemptAction): each node it passes
@@ -383,7 +400,10 @@ class DeviceShare(Plugin):
         return out
 
     def _cards_changed(self, n: int) -> None:
+        if self._opening:  # (the session's opening refreshes each node once, after its pods)
+            return
         cards = self.cards[n]
+        self.card_scans += len(cards.memory)
         self.max_idle[n] = min(max(cards.idle_memory().values(), default=-1), INT64_MAX)  # (clamped: see predicate)
         self.idle_cards[n] = sum(1 for p in cards.pods.values() if not p)
 
