@@ -1184,3 +1184,25 @@ def test_gpushare_session_open_honours_the_deadline() -> None:
     task = ssn.cluster.find_task("default/a")
     assert p.predicate(task, np.arange(2, dtype=np.intp)).tolist() == [False, True]
     assert ssn.decision.truncated
+
+
+def test_vgpu_pod_entry_finds_its_device_through_the_uuid_index() -> None:
+    """``addResource`` takes, per entry of a pod's ``vgpu-ids-new``, the first device whose
+    UUID the entry contains: the index of UUIDs gives what a scan of every device gives (MIG
+    ids, a UUID inside another, an empty UUID, duplicates, entries matching none), is built
+    once, and copies share its UUIDs."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        uuids = [rng.choice(["GPU-a", "GPU-ab", "PU-a", "b", "", "GPU-a", "x" * rng.randint(1, 6)]) for _ in range(rng.randint(1, 6))]
+        d = vg.VgpuDevices("n1", vg.HAMI_CORE, {i: vg.VgpuDevice(i, u, 10, 100, "NVIDIA") for i, u in enumerate(uuids)})
+        for entry in ("GPU-a", "GPU-ab[1-0]", "Z", "", "xxxxxxGPU-a", "bPU-a", "GPU-b", "xxx"):
+            want = next((x for x in d.device.values() if x.uuid in entry), None)
+            assert d.first_within(entry) is want, (uuids, entry)
+    index = d._index
+    assert index is not None and d.first_within("Z") is d.first_within("Z") and d._index is index
+    assert d.copy()._index[0] is index[0]
+    one = vg.VgpuDevices("n1", vg.HAMI_CORE, {0: vg.VgpuDevice(0, "GPU-0", 10, 100, "NVIDIA")})
+    vg.add_pod(one, "u", vg.decode_pod_devices("Z,NVIDIA,1,0:" * 50 + "GPU-0,NVIDIA,30,0:"), "")
+    assert (one.device[0].used_num, one.device[0].used_mem) == (1, 30)
