@@ -1206,3 +1206,30 @@ def test_vgpu_pod_entry_finds_its_device_through_the_uuid_index() -> None:
     one = vg.VgpuDevices("n1", vg.HAMI_CORE, {0: vg.VgpuDevice(0, "GPU-0", 10, 100, "NVIDIA")})
     vg.add_pod(one, "u", vg.decode_pod_devices("Z,NVIDIA,1,0:" * 50 + "GPU-0,NVIDIA,30,0:"), "")
     assert (one.device[0].used_num, one.device[0].used_mem) == (1, 30)
+
+
+def test_trials_copy_only_the_nodes_they_change() -> None:
+    """Gangplank's trials put the devices back through an undo log: a save copies nothing, and
+    each node changed is copied once per save point (3 nodes, two nested trials changing n2,
+    then n2 and n3: 3 copies, not 3 nodes × 2 saves); on leaving, every device is as before."""
+    ssn = session([vgpu_node("n1"), vgpu_node("n2"), vgpu_node("n3"), vpod("a"), vpod("b"), vpod("c")], conf(VGPU))
+    p = ssn.plugins["deviceshare"]
+    a, b, c = (ssn.cluster.find_task(f"default/{x}") for x in "abc")
+
+    def state() -> list:
+        return [(n, i, d.used_num, d.used_mem, sorted(d.pods)) for n, ds in sorted(p.vgpus.items())
+                for i, d in ds.device.items()]  # fmt: skip
+
+    before = state()
+    with ssn.trial():
+        stmt = ssn.statement()
+        assert stmt.allocate(a, 1)
+        middle = state()
+        assert middle != before
+        with ssn.trial():
+            inner = ssn.statement()
+            assert inner.allocate(b, 1) and inner.allocate(c, 2)
+            inner.discard()
+        assert state() == middle
+        stmt.discard()
+    assert state() == before and p.trial_copies == 3

@@ -164,6 +164,16 @@ class DeviceShare(Plugin):
         #: cards looked at to refresh the per-node figures (the session's device work)
         self.card_scans = 0
         self._opening = True
+        #: Gangplank's trials: an undo log of (node, its cards, its vGPU devices) as they were
+        #: before the node's first change of each save epoch (a save opens an epoch; a restore
+        #: pops the log back to the save's mark): a save copies nothing, a restore only what
+        #: changed. ``_logged``: node -> the epoch its devices were last logged in
+        self._log: list[tuple[int, gs.GpuShareDevices | None, vg.VgpuDevices | None, int | None]] = []
+        self._logged: dict[int, int] = {}
+        self._epoch = 0
+        self._epochs = 0
+        #: device copies the trials made (the trials' device work)
+        self.trial_copies = 0
         #: node index -> its devices, per kind
         self.cards: dict[int, gs.GpuShareDevices] = {}
         self.vgpus: dict[int, vg.VgpuDevices] = {}
@@ -454,6 +464,12 @@ class DeviceShare(Plugin):
         if t.node < 0 or not self.has[t.node]:
             return False
         self._version[t.node] += 1  # (its vGPU devices may change: remembered fits no longer hold)
+        if self._epoch and self._logged.get(t.node) != self._epoch:
+            n, cards, devices = t.node, self.cards.get(t.node), self.vgpus.get(t.node)
+            self._log.append((n, cards.copy() if cards is not None else None,
+                              devices.copy() if devices is not None else None, self._logged.get(n)))  # fmt: skip
+            self._logged[n] = self._epoch
+            self.trial_copies += 1
         if t.status is not TaskStatus.PIPELINED:
             (self._add_resource if placed else self._sub_resource)(t)
         return self.allocating
@@ -522,17 +538,36 @@ class DeviceShare(Plugin):
 
     # -- Gangplank's trials ---------------------------------------------------------------------------
     def _save(self) -> Any:
-        return ({n: d.copy() for n, d in self.cards.items()}, {n: d.copy() for n, d in self.vgpus.items()},
-                dict(self._assigned), dict(self.vgpu_score))  # fmt: skip
+        """A save point: the log's mark, in a new epoch (the next change of each node logs it)."""
+        saved = (len(self._log), self._epoch, dict(self._assigned), dict(self.vgpu_score))
+        self._epochs += 1
+        self._epoch = self._epochs
+        return saved
 
     def _restore(self, saved: Any) -> None:
-        self.cards = {n: d.copy() for n, d in saved[0].items()}
-        self.vgpus = {n: d.copy() for n, d in saved[1].items()}
-        self._assigned = dict(saved[2])
-        self.vgpu_score = dict(saved[3])
-        for n in self.cards:
-            self._cards_changed(n)
-        self._version += 1
+        """The nodes changed since the save point, as they were (the log popped back to its
+        mark, latest first, so each node ends as its earliest entry left it), back in the epoch
+        the save point was made in (each node's log mark as it was then)."""
+        mark, epoch, assigned, score = saved
+        touched = set()
+        while len(self._log) > mark:
+            n, cards, devices, logged = self._log.pop()
+            if logged is None:
+                self._logged.pop(n, None)
+            else:
+                self._logged[n] = logged
+            if cards is not None:
+                self.cards[n] = cards
+            if devices is not None:
+                self.vgpus[n] = devices
+            touched.add(n)
+        self._assigned = dict(assigned)
+        self.vgpu_score = dict(score)
+        for n in touched:
+            if n in self.cards:
+                self._cards_changed(n)
+            self._version[n] += 1
+        self._epoch = epoch  # (the save's enclosing epoch again: what it logged still holds)
 
 
 def _obj(o: Any, key: str) -> dict:
