@@ -1191,8 +1191,6 @@ def test_vgpu_pod_entry_finds_its_device_through_the_uuid_index() -> None:
     UUID the entry contains: the index of UUIDs gives what a scan of every device gives (MIG
     ids, a UUID inside another, an empty UUID, duplicates, entries matching none), is built
     once, and copies share its UUIDs."""
-    import random
-
     rng = random.Random(7)
     for _ in range(200):
         uuids = [rng.choice(["GPU-a", "GPU-ab", "PU-a", "b", "", "GPU-a", "x" * rng.randint(1, 6)]) for _ in range(rng.randint(1, 6))]
@@ -1233,3 +1231,31 @@ def test_trials_copy_only_the_nodes_they_change() -> None:
         assert state() == middle
         stmt.discard()
     assert state() == before and p.trial_copies == 3
+
+
+@pytest.mark.parametrize(("value", "want"), [("2.0", 2), ("2.9", 2), ("0.5", 0), ("-0.5", 0), ("3", 3)])
+def test_yaml_v2_float_into_uint_field_truncates(value: str, want: int) -> None:
+    """yaml.v2 (v2.4.0 ``decoder.scalar``, what Volcano's ``InitDevicesConfig`` decodes the
+    ConfigMap with) sets a YAML float into a ``uint`` field as Go's ``uint64(f)``: truncated
+    toward zero; the ConfigMap's config is used, not the default."""
+    config, note = devconfig.read(f"nvidia:\n  resourceCountName: x/n\n  gpuMemoryFactor: {value}\n")
+    assert note == "" and config.memory_factor == want and config.count == "x/n"
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    (".nan", "yaml.v2 fails to decode it"), (".inf", "yaml.v2 fails to decode it"), ("1.0e+30", "yaml.v2 fails to decode it"),
+    ("-1.5", "implementation-dependent in Go"), ("-.inf", "implementation-dependent in Go"),
+])  # fmt: skip
+def test_yaml_v2_float_into_uint_field_past_go_range_falls_back(value: str, why: str) -> None:
+    """NaN and floats past ``MaxUint64`` fail yaml.v2's check (a type error: Volcano's default
+    config); a negative one Go's conversion cannot represent is not modelled (the default)."""
+    config, note = devconfig.read(f"nvidia:\n  resourceCountName: x/n\n  gpuMemoryFactor: {value}\n")
+    assert config is devconfig.DEFAULT and why in note
+
+
+def test_yaml_v2_float_into_int_geometry_count_truncates() -> None:
+    """A MIG geometry's ``count`` (Go ``int``) and ``memory`` (``uint``) written as floats are
+    truncated as yaml.v2 decodes them."""
+    config, note = devconfig.read("nvidia:\n  knownMigGeometries:\n  - models: [A100]\n    allowedGeometries:\n"
+                                  "    - group: g1\n      geometries:\n      - {name: 3g.20gb, memory: 20480.0, count: 2.0}\n")
+    assert note == "" and config.mig[0][1][0][1] == (("3g.20gb", 20480, 2),)
