@@ -26,8 +26,9 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
   node that has them; a node without them passes (Volcano's plugin skips it; the plain
   resource check still applies, since neither device hides its resources from it).
   A refusal is ``Unschedulable``, which an eviction may resolve: Volcano's preempt and
-  reclaim keep such a node as a candidate (``PredicateForPreemptAction``), and a victim's
-  devices are free as soon as it is evicted.
+  reclaim keep such a node as a candidate (``PredicateForPreemptAction``: the vGPU filter still
+  runs there, leaving its score for the node order), and a victim's devices are free as soon
+  as it is evicted.
 * NodeOrder (only when ``ScheduleWeight`` > 0): per node, the vGPU score its last successful
   filter left (``GPUDevices.Score``; gpushare scores 0), ``int64(math.Floor(s + 0.5))`` times
   the weight.
@@ -39,10 +40,14 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
   evicted, it gives back what its annotations list (``RemoveTask``) and, with ``predicates``,
   what the device's ``Release`` gives back: all its cards for gpushare, only what its own
   annotation lists for vGPU (so an in-session placement undone keeps its vGPU devices, as in
-  Volcano). Tasks asking devices are placed one at a time (``Session.on_pods_landing``);
-  Gangplank's own trials put the devices back (``Session.on_trial``).
-* Costs: nothing registers unless a device kind is enabled; then one pass over the nodes at
-  open. The gpushare predicate compares two per-node arrays (largest idle card memory, idle
+  Volcano). A device ``Allocate`` that fails (the predicates handler's ``event.Err``) fails the
+  Statement's ``Allocate`` / ``Pipeline`` (:meth:`Session.fail_allocation`): the placement is
+  taken back. Tasks asking devices are placed one at a time (``Session.on_pods_landing``);
+  Gangplank's own trials put the devices back (``Session.on_trial``), through an undo log of
+  the nodes they change.
+* Costs: nothing registers unless a device kind is enabled; then one pass over the nodes and
+  the pods on those with devices at open (each node's card figures refreshed once, after its
+  pods; the request's deadline checked: past it, :attr:`expired`). The gpushare predicate compares two per-node arrays (largest idle card memory, idle
   cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
   only, remembering each node's answer per devices' state and pod signature, and past the
   request's deadline refuses them (the answer says ``truncated``).
