@@ -1259,3 +1259,27 @@ def test_yaml_v2_float_into_int_geometry_count_truncates() -> None:
     config, note = devconfig.read("nvidia:\n  knownMigGeometries:\n  - models: [A100]\n    allowedGeometries:\n"
                                   "    - group: g1\n      geometries:\n      - {name: 3g.20gb, memory: 20480.0, count: 2.0}\n")
     assert note == "" and config.mig[0][1][0][1] == (("3g.20gb", 20480, 2),)
+
+
+def test_preempt_does_not_pipeline_where_device_allocate_would_fail() -> None:
+    """preempt.go: the preemptor must fit the node with every predicate after the evictions
+    (``preemptorFitsOnNode``), and a pipeline the device Allocate fails is discarded: n1's cards
+    stay held by a high-priority pod, so evicting v1 there frees no GPU memory; v2 on n2 is the
+    one evicted."""
+    from tests.kube import priority_class
+
+    def snode(name: str) -> dict:
+        n = share_node(name, "20", "2", alloc_mem="40")
+        n["status"]["allocatable"]["cpu"] = n["status"]["capacity"]["cpu"] = "4"
+        return n
+
+    objs = [snode("n1"), snode("n2"), priority_class("low", 1), priority_class("high", 1000),
+            podgroup("lpg", min_member=1, priority_class="low", phase="Running"),
+            podgroup("hpg", min_member=1, priority_class="high", phase="Running"),
+            dev_pod("hold", {gs.GPU_MEMORY: "10"}, node="n1", cpu="0", memory="0", annotations={gs.GPU_INDEX: "0,1"},
+                    group="hpg"),
+            pod("v1", node="n1", cpu="4", group="lpg"), pod("v2", node="n2", cpu="4", group="lpg"),
+            dev_pod("t", {gs.GPU_MEMORY: "8"}, cpu="4", priority_class="high")]  # fmt: skip
+    out = decide(objs, conf(SHARING).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"'))
+    assert [e["pod"] for e in out["evictions"]] == ["default/v2"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/t", "n2")]
