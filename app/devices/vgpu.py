@@ -109,12 +109,12 @@ class VgpuDevices:
 
     def __init__(self, name: str, mode: str, device: dict[int, VgpuDevice], factor: int = 0) -> None:
         self.name, self.mode, self.device, self.factor = name, mode, device, factor
-        self._index: tuple[dict[str, int], tuple[int, ...], list[VgpuDevice]] | None = None
+        self._index: tuple[dict[str, int], tuple[int, ...], list[VgpuDevice], dict[int, bool]] | None = None
 
     def copy(self) -> VgpuDevices:
         out = VgpuDevices(self.name, self.mode, {i: d.copy() for i, d in self.device.items()}, self.factor)
         if self._index is not None:  # (the UUIDs and their order do not change; the devices do)
-            out._index = (self._index[0], self._index[1], list(out.device.values()))
+            out._index = (self._index[0], self._index[1], list(out.device.values()), self._index[3])
         return out
 
     def first_within(self, entry: str) -> VgpuDevice | None:
@@ -126,10 +126,13 @@ class VgpuDevices:
             first: dict[str, int] = {}
             for pos, d in enumerate(self.device.values()):
                 first.setdefault(d.uuid, pos)
-            self._index = (first, tuple(sorted({len(u) for u in first})), list(self.device.values()))
-        first, lengths, devices = self._index
+            self._index = (first, tuple(sorted({len(u) for u in first})), list(self.device.values()), {})
+        first, lengths, devices, plan = self._index
         n = len(entry)
-        if sum(n - k + 1 for k in lengths if k <= n) > len(devices):
+        scan = plan.get(n)
+        if scan is None:  # (worked out once per entry length: whether a scan is less work)
+            scan = plan[n] = sum(n - k + 1 for k in lengths if k <= n) > len(devices)
+        if scan:
             return next((d for d in devices if d.uuid in entry), None)
         best = len(devices)
         for k in lengths:
