@@ -37,10 +37,10 @@ def placing(batched: bool) -> Iterator[dict[str, int]]:
     seen = {"runs": 0, "in_runs": 0}
     inner = Statement.place_many
 
-    def place_many(self: Statement, tasks: list, *args: Any, **kwargs: Any) -> None:
+    def place_many(self: Statement, tasks: list, *args: Any, **kwargs: Any) -> bool:
         seen["runs"] += 1
         seen["in_runs"] += len(tasks)
-        inner(self, tasks, *args, **kwargs)
+        return inner(self, tasks, *args, **kwargs)
 
     with (patch.object(Allocate, "batched", batched), patch.object(kai_allocate, "RUNS", batched),
           patch.object(Statement, "place_many", place_many)):  # fmt: skip

@@ -680,14 +680,14 @@ def test_gpu_number_counts_idle_cards() -> None:
     assert bound(decide(objs, conf(NUMBER))) == {"b": "n1"}
 
 
-def test_gpu_number_mode_allocates_a_pod_asking_memory_by_memory_and_names_a_failure() -> None:
+def test_device_allocate_error_fails_the_statement_allocate() -> None:
     """With GPU number, a pod asking a card and 12 memory passes the filter (one idle card), but
-    Volcano's Allocate takes the memory branch (no card has 12 idle): Volcano takes the
-    placement back, which is not modelled: named in the warnings."""
+    Volcano's Allocate takes the memory branch (no card has 12 idle): the predicates handler's
+    ``event.Err`` fails ``Statement.Allocate``, which takes the placement back: not bound."""
     run = dev_pod("r", {gs.GPU_NUMBER: "1", gs.GPU_MEMORY: "8"}, node="n1", annotations={gs.GPU_INDEX: "0"})
     objs = [share_node("n1", "20", "2", alloc_mem="40"), run, dev_pod("p", {gs.GPU_NUMBER: "1", gs.GPU_MEMORY: "12"})]
     out = decide(objs, conf(NUMBER))
-    assert bound(out) == {"p": "n1"}
+    assert bound(out) == {}
     assert warned(out, "Volcano's device allocation of pod default/p on node 'n1' fails (no card has the pod's GPU memory "
                        "idle): Volcano takes the placement back")  # fmt: skip
 
@@ -1103,3 +1103,183 @@ def test_the_answer_does_not_depend_on_the_order_of_the_objects() -> None:
             shuffled = list(objects)
             rng.shuffle(shuffled)
             assert orjson.dumps(decide(shuffled, c)) == first
+
+
+def test_reclaim_pipeline_failed_by_device_handler_tries_next_node() -> None:
+    """reclaim.go: ``nodeStmt.Pipeline`` fails through the predicates handler's ``event.Err``
+    (the device Allocate), the node's evictions are discarded and the next node is tried. n1's
+    two cards are held by a pod of the reclaimer's own queue (the resolvable pass keeps n1 a
+    candidate, and n1 comes first); its cpu victim va1 frees the cpu but the 8 GPU memory is not
+    there: the pipeline on n1 fails, and va2 on n2 is the one evicted."""
+    from tests.kube import queue
+
+    def snode(name: str) -> dict:
+        n = share_node(name, "20", "2", alloc_mem="40")
+        n["status"]["allocatable"]["cpu"] = n["status"]["capacity"]["cpu"] = "4"
+        return n
+
+    objs = [snode("n1"), snode("n2"), queue("qa", reclaimable=True), queue("qb", reclaimable=True),
+            podgroup("pga", queue="qa", min_member=1, phase="Running"),
+            podgroup("pgb", queue="qb", min_member=1, phase="Running"), podgroup("pgt", queue="qb", min_member=1),
+            dev_pod("hold", {gs.GPU_MEMORY: "10"}, node="n1", cpu="0", memory="0", annotations={gs.GPU_INDEX: "0,1"},
+                    group="pgb"),
+            pod("va1", node="n1", cpu="4", group="pga"), pod("va2", node="n2", cpu="4", group="pga"),
+            dev_pod("t", {gs.GPU_MEMORY: "8"}, cpu="4", group="pgt")]  # fmt: skip
+    c = ('actions: "enqueue, allocate, reclaim"\ntiers:\n- plugins:\n  - name: priority\n  - name: gang\n'
+         '  - name: conformance\n- plugins:\n  - name: predicates\n  - name: proportion\n  - name: deviceshare\n'
+         '    arguments:\n      deviceshare.GPUSharingEnable: true\n')
+    out = decide(objs, c)
+    assert [e["pod"] for e in out["evictions"]] == ["default/va2"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/t", "n2")]
+
+
+def test_preempt_filter_node_refreshes_vgpu_score_before_node_order() -> None:
+    """Volcano's preempt runs every predicate (PredicateForPreemptAction): vGPU's FilterNode on
+    each candidate sets ``GPUDevices.Score`` before PrioritizeNodes. p2 (2 × 150 of 200) left
+    n1 a binpack score of 150 in allocate; p1 (60) scores 100·60/200 = 30 on n1 and 100·60/100
+    = 60 on n2 (weight 10: 300 < 600), so p1 preempts on n2 (a stale 150 would pick n1)."""
+    from tests.kube import priority_class
+
+    def vnode(name: str, reg: str) -> dict:
+        n = vgpu_node(name, reg, memory="99999")
+        n["status"]["allocatable"]["cpu"] = n["status"]["capacity"]["cpu"] = "4"
+        return n
+
+    objs = [vnode("n1", "GPU-b1,10,200,NVIDIA,true,hami-core:GPU-b2,10,200,NVIDIA,true,hami-core:"),
+            vnode("n2", "GPU-a,10,100,NVIDIA,true,hami-core:"),
+            priority_class("low", 1), priority_class("mid", 500), priority_class("high", 1000),
+            podgroup("lpg", min_member=1, priority_class="low", phase="Running"),
+            pod("low1", node="n1", cpu="4", group="lpg"), pod("low2", node="n2", cpu="4", group="lpg"),
+            vpod("p1", mem="60", cpu="4", priority_class="high"),
+            vpod("p2", mem="150", num="2", cpu="4", priority_class="mid")]  # fmt: skip
+    args = VGPU | {"deviceshare.SchedulePolicy": "binpack", "deviceshare.ScheduleWeight": 10}
+    out = decide(objs, conf(args).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"'))
+    assert [e["pod"] for e in out["evictions"]] == ["default/low2"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/p1", "n2")]
+
+
+def test_gpushare_session_open_scans_each_card_once() -> None:
+    """Opening the session reads each node's pods, then refreshes the node's figures once:
+    the cards looked at are the cards (2 nodes × 8), not pods × cards (2 × 6 × 8 more)."""
+    objs = [share_node("n1", "80", "8"), share_node("n2", "80", "8")]
+    objs += [dev_pod(f"r{n}{i}", {gs.GPU_MEMORY: "1"}, node=n, cpu="0", memory="0", annotations={gs.GPU_INDEX: str(i)})
+             for n in ("n1", "n2") for i in range(6)]  # fmt: skip
+    p = session(objs + [dev_pod("a", {gs.GPU_MEMORY: "10"})], conf(SHARING)).plugins["deviceshare"]
+    assert p.card_scans == 16 and not p.expired
+    assert p.max_idle.tolist() == [10, 10] and p.idle_cards.tolist() == [2, 2]
+
+
+def test_gpushare_session_open_honours_the_deadline() -> None:
+    """Past the request's deadline while the pods on the nodes are read (checked every 256
+    pods), the devices are partly read: the predicate refuses the nodes with devices to a pod
+    asking one (nothing lands unchecked), passes the others, and the answer says truncated."""
+    objs = [share_node("n1", "3000", "300"), node("n2", gpu=None)]
+    objs += [dev_pod(f"r{i}", {gs.GPU_MEMORY: "1"}, node="n1", cpu="0", memory="0", annotations={gs.GPU_INDEX: str(i)})
+             for i in range(300)]  # fmt: skip
+    req = read_request(request(objs + [dev_pod("a", {gs.GPU_MEMORY: "1"})], config=conf(SHARING)), SETTINGS)
+    ssn = Session(req.cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS, deadline_s=-1.0)
+    ssn.request_kept = req
+    p = ssn.plugins["deviceshare"]
+    assert p.expired
+    task = ssn.cluster.find_task("default/a")
+    assert p.predicate(task, np.arange(2, dtype=np.intp)).tolist() == [False, True]
+    assert ssn.decision.truncated
+
+
+def test_vgpu_pod_entry_finds_its_device_through_the_uuid_index() -> None:
+    """``addResource`` takes, per entry of a pod's ``vgpu-ids-new``, the first device whose
+    UUID the entry contains: the index of UUIDs gives what a scan of every device gives (MIG
+    ids, a UUID inside another, an empty UUID, duplicates, entries matching none), is built
+    once, and copies share its UUIDs."""
+    rng = random.Random(7)
+    for _ in range(200):
+        uuids = [rng.choice(["GPU-a", "GPU-ab", "PU-a", "b", "", "GPU-a", "x" * rng.randint(1, 6)]) for _ in range(rng.randint(1, 6))]
+        d = vg.VgpuDevices("n1", vg.HAMI_CORE, {i: vg.VgpuDevice(i, u, 10, 100, "NVIDIA") for i, u in enumerate(uuids)})
+        for entry in ("GPU-a", "GPU-ab[1-0]", "Z", "", "xxxxxxGPU-a", "bPU-a", "GPU-b", "xxx"):
+            want = next((x for x in d.device.values() if x.uuid in entry), None)
+            assert d.first_within(entry) is want, (uuids, entry)
+    index = d._index
+    assert index is not None and d.first_within("Z") is d.first_within("Z") and d._index is index
+    assert d.copy()._index[0] is index[0]
+    one = vg.VgpuDevices("n1", vg.HAMI_CORE, {0: vg.VgpuDevice(0, "GPU-0", 10, 100, "NVIDIA")})
+    vg.add_pod(one, "u", vg.decode_pod_devices("Z,NVIDIA,1,0:" * 50 + "GPU-0,NVIDIA,30,0:"), "")
+    assert (one.device[0].used_num, one.device[0].used_mem) == (1, 30)
+
+
+def test_trials_copy_only_the_nodes_they_change() -> None:
+    """Gangplank's trials put the devices back through an undo log: a save copies nothing, and
+    each node changed is copied once per save point (3 nodes, two nested trials changing n2,
+    then n2 and n3: 3 copies, not 3 nodes × 2 saves); on leaving, every device is as before."""
+    ssn = session([vgpu_node("n1"), vgpu_node("n2"), vgpu_node("n3"), vpod("a"), vpod("b"), vpod("c")], conf(VGPU))
+    p = ssn.plugins["deviceshare"]
+    a, b, c = (ssn.cluster.find_task(f"default/{x}") for x in "abc")
+
+    def state() -> list:
+        return [(n, i, d.used_num, d.used_mem, sorted(d.pods)) for n, ds in sorted(p.vgpus.items())
+                for i, d in ds.device.items()]  # fmt: skip
+
+    before = state()
+    with ssn.trial():
+        stmt = ssn.statement()
+        assert stmt.allocate(a, 1)
+        middle = state()
+        assert middle != before
+        with ssn.trial():
+            inner = ssn.statement()
+            assert inner.allocate(b, 1) and inner.allocate(c, 2)
+            inner.discard()
+        assert state() == middle
+        stmt.discard()
+    assert state() == before and p.trial_copies == 3
+
+
+@pytest.mark.parametrize(("value", "want"), [("2.0", 2), ("2.9", 2), ("0.5", 0), ("-0.5", 0), ("3", 3)])
+def test_yaml_v2_float_into_uint_field_truncates(value: str, want: int) -> None:
+    """yaml.v2 (v2.4.0 ``decoder.scalar``, what Volcano's ``InitDevicesConfig`` decodes the
+    ConfigMap with) sets a YAML float into a ``uint`` field as Go's ``uint64(f)``: truncated
+    toward zero; the ConfigMap's config is used, not the default."""
+    config, note = devconfig.read(f"nvidia:\n  resourceCountName: x/n\n  gpuMemoryFactor: {value}\n")
+    assert note == "" and config.memory_factor == want and config.count == "x/n"
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    (".nan", "yaml.v2 fails to decode it"), (".inf", "yaml.v2 fails to decode it"), ("1.0e+30", "yaml.v2 fails to decode it"),
+    ("-1.5", "implementation-dependent in Go"), ("-.inf", "implementation-dependent in Go"),
+])  # fmt: skip
+def test_yaml_v2_float_into_uint_field_past_go_range_falls_back(value: str, why: str) -> None:
+    """NaN and floats past ``MaxUint64`` fail yaml.v2's check (a type error: Volcano's default
+    config); a negative one Go's conversion cannot represent is not modelled (the default)."""
+    config, note = devconfig.read(f"nvidia:\n  resourceCountName: x/n\n  gpuMemoryFactor: {value}\n")
+    assert config is devconfig.DEFAULT and why in note
+
+
+def test_yaml_v2_float_into_int_geometry_count_truncates() -> None:
+    """A MIG geometry's ``count`` (Go ``int``) and ``memory`` (``uint``) written as floats are
+    truncated as yaml.v2 decodes them."""
+    config, note = devconfig.read("nvidia:\n  knownMigGeometries:\n  - models: [A100]\n    allowedGeometries:\n"
+                                  "    - group: g1\n      geometries:\n      - {name: 3g.20gb, memory: 20480.0, count: 2.0}\n")
+    assert note == "" and config.mig[0][1][0][1] == (("3g.20gb", 20480, 2),)
+
+
+def test_preempt_does_not_pipeline_where_device_allocate_would_fail() -> None:
+    """preempt.go: the preemptor must fit the node with every predicate after the evictions
+    (``preemptorFitsOnNode``), and a pipeline the device Allocate fails is discarded: n1's cards
+    stay held by a high-priority pod, so evicting v1 there frees no GPU memory; v2 on n2 is the
+    one evicted."""
+    from tests.kube import priority_class
+
+    def snode(name: str) -> dict:
+        n = share_node(name, "20", "2", alloc_mem="40")
+        n["status"]["allocatable"]["cpu"] = n["status"]["capacity"]["cpu"] = "4"
+        return n
+
+    objs = [snode("n1"), snode("n2"), priority_class("low", 1), priority_class("high", 1000),
+            podgroup("lpg", min_member=1, priority_class="low", phase="Running"),
+            podgroup("hpg", min_member=1, priority_class="high", phase="Running"),
+            dev_pod("hold", {gs.GPU_MEMORY: "10"}, node="n1", cpu="0", memory="0", annotations={gs.GPU_INDEX: "0,1"},
+                    group="hpg"),
+            pod("v1", node="n1", cpu="4", group="lpg"), pod("v2", node="n2", cpu="4", group="lpg"),
+            dev_pod("t", {gs.GPU_MEMORY: "8"}, cpu="4", priority_class="high")]  # fmt: skip
+    out = decide(objs, conf(SHARING).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"'))
+    assert [e["pod"] for e in out["evictions"]] == ["default/v2"]
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/t", "n2")]

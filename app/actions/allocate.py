@@ -706,10 +706,11 @@ class Allocate(Action):
             first = ssn.first_ready(job, sg, tasks, states)
             if first is not None:  # ready partway: place up to there, as one by one would
                 tasks, run, states = tasks[:first], run[:first], states[:first]
-            stmt.place_many(tasks, run, states, eviction_occurred=self.nominate)
-            self._track_many(ssn, job, tasks, run)
+            ok = stmt.place_many(tasks, run, states, eviction_occurred=self.nominate)
+            if ok:  # (else an Allocate handler failed the one task: it stays Pending, as Volcano's)
+                self._track_many(ssn, job, tasks, run)
             placed += len(run)
-            if first is not None:
+            if first is not None and ok:
                 return -1, True
             if regrow:
                 heap[:] = self._heap(ssn, rep, np.array([x for _, x in heap] + [run[-1]], dtype=np.intp))
@@ -781,10 +782,9 @@ class Allocate(Action):
         knows it does), else pipeline it onto capacity that frees up (:meth:`_states`; the
         runs of :meth:`_place_runs` decide and track the same way)."""
         (state,) = self._states(ssn.cluster, t, [n], idle_room)
-        if state is TaskStatus.ALLOCATED:
-            stmt.allocate(t, n)
-        else:
-            stmt.pipeline(t, n, eviction_occurred=self.nominate)
+        ok = stmt.allocate(t, n) if state is TaskStatus.ALLOCATED else stmt.pipeline(t, n, eviction_occurred=self.nominate)
+        if not ok:  # (an Allocate handler failed it: rolled back, the task stays Pending, as Volcano's)
+            return
         self._track_many(ssn, job, [t], [n])
 
     @staticmethod

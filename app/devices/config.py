@@ -12,7 +12,9 @@ no pod asks vGPU). What the scheduler reads of it: the four resource names and, 
 ``knownMigGeometries`` entry, its ``models`` (a device of a type containing one that registers MIG
 mode) with its geometries, and ``gpuMemoryFactor``. A scalar other than a string where a
 string is (yaml.v2 takes its YAML text) is not read here: the default config is used, with a
-warning; the ``vnpus`` section is checked only for its shape (a mapping or a list).
+warning; the ``vnpus`` section is checked only for its shape (a mapping or a list). A YAML
+float where an integer is (``gpuMemoryFactor: 2.0``, a geometry's ``count`` or ``memory``) is
+truncated toward zero, as yaml.v2 decodes it (:func:`_float_to_int`).
 """
 
 from __future__ import annotations
@@ -113,6 +115,8 @@ def _decode(doc: object) -> NvidiaConfig:
                 iw = f"{gw}.geometries[{k}]"
                 inst = _mapping(inst, iw)
                 count = inst.get("count")
+                if isinstance(count, float):
+                    count = _float_to_int(count, f"{iw}.count", 2**63, -(2**63))
                 if count is not None and (isinstance(count, bool) or not isinstance(count, int) or abs(count) >= 2**63):
                     raise _Fallback(f"{iw}.count is not an integer (yaml.v2 fails to decode it)")
                 instances.append((_string(inst.get("name"), f"{iw}.name"), _uint(inst.get("memory"), f"{iw}.memory"),
@@ -149,11 +153,26 @@ def _list(v: object, where: str) -> list:
 def _uint(v: object, where: str) -> int:
     if v is None:
         return 0
-    if isinstance(v, float) and not isinstance(v, bool):
-        raise _Fallback(f"{where} is a YAML float where Volcano reads an unsigned integer: not modelled")
+    if isinstance(v, float):
+        return _float_to_int(v, where, 2**64, 0)
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
         raise _Fallback(f"{where} is not an unsigned integer (yaml.v2 fails to decode it)")
     return v
+
+
+def _float_to_int(v: float, where: str, top: int, bottom: int) -> int:
+    """yaml.v2 (v2.4.0 ``decoder.scalar``) decoding a YAML float into an integer field: a value
+    ``<= math.MaxInt64`` (``MaxUint64`` for an unsigned one; both are 2^63 / 2^64 as a float)
+    is Go's conversion ``int64(f)`` / ``uint64(f)``, which truncates toward zero (``2.0`` and
+    ``2.9`` are 2); NaN and +Inf fail the comparison, a type error (Volcano falls back to its
+    default config). A value Go's conversion cannot represent (negative into an unsigned field,
+    at or past the bound, -Inf) is implementation-dependent in Go: not modelled (the default)."""
+    if v != v or v > top:
+        raise _Fallback(f"{where} is a YAML float yaml.v2 does not decode into an integer (yaml.v2 fails to decode it)")
+    if v == float("-inf") or not bottom <= int(v) < top:
+        raise _Fallback(f"{where} is a YAML float Go's integer conversion cannot represent (implementation-dependent "
+                        "in Go): not modelled")  # fmt: skip
+    return int(v)
 
 
 def geometries_for(config: NvidiaConfig, card_type: str) -> tuple[Geometry, ...] | None:

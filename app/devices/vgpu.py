@@ -105,13 +105,44 @@ class VgpuDevices:
     """A node's devices (``GPUDevices``) by id, its sharing mode (also its sharing handler:
     hami-core or MIG) and the config's ``gpuMemoryFactor`` (MIG reads it)."""
 
-    __slots__ = ("name", "mode", "device", "factor")
+    __slots__ = ("name", "mode", "device", "factor", "_index")
 
     def __init__(self, name: str, mode: str, device: dict[int, VgpuDevice], factor: int = 0) -> None:
         self.name, self.mode, self.device, self.factor = name, mode, device, factor
+        self._index: tuple[dict[str, int], tuple[int, ...], list[VgpuDevice], dict[int, bool]] | None = None
 
     def copy(self) -> VgpuDevices:
-        return VgpuDevices(self.name, self.mode, {i: d.copy() for i, d in self.device.items()}, self.factor)
+        out = VgpuDevices(self.name, self.mode, {i: d.copy() for i, d in self.device.items()}, self.factor)
+        if self._index is not None:  # (the UUIDs and their order do not change; the devices do)
+            out._index = (self._index[0], self._index[1], list(out.device.values()), self._index[3])
+        return out
+
+    def first_within(self, entry: str) -> VgpuDevice | None:
+        """The first device (in id order) whose UUID ``entry`` contains (``strings.Contains``),
+        found through an index of the UUIDs (UUID -> its first device's position; the UUIDs'
+        lengths): the substrings of ``entry`` of those lengths are looked up, unless that is
+        more work than trying every device."""
+        if self._index is None:
+            first: dict[str, int] = {}
+            for pos, d in enumerate(self.device.values()):
+                first.setdefault(d.uuid, pos)
+            self._index = (first, tuple(sorted({len(u) for u in first})), list(self.device.values()), {})
+        first, lengths, devices, plan = self._index
+        n = len(entry)
+        scan = plan.get(n)
+        if scan is None:  # (worked out once per entry length: whether a scan is less work)
+            scan = plan[n] = sum(n - k + 1 for k in lengths if k <= n) > len(devices)
+        if scan:
+            return next((d for d in devices if d.uuid in entry), None)
+        best = len(devices)
+        for k in lengths:
+            if k > n:
+                break
+            for j in range(n - k + 1):
+                pos = first.get(entry[j : j + k], best)
+                if pos < best:
+                    best = pos
+        return devices[best] if best < len(devices) else None
 
 
 # -- the node -------------------------------------------------------------------------------------
@@ -238,7 +269,7 @@ def _entries(devices: VgpuDevices, used: list[list[Used]]) -> Iterator[tuple[Vgp
     entry's contains (an entry matching none is skipped)."""
     for ctr in used:
         for uuid, _, mem, cores in ctr:
-            d = next((d for d in devices.device.values() if d.uuid in uuid), None)
+            d = devices.first_within(uuid)
             if d is not None:
                 yield d, uuid, mem, cores
 

@@ -158,8 +158,9 @@ class LegacyEviction:
             if fits(n):
                 # no victim needed on this node; nominated all the same so the whole gang is
                 # visible and reserved (Volcano would leave it to the next cycle's allocate)
-                stmt.pipeline(task, n, eviction_occurred=True)
-                return True
+                if stmt.pipeline(task, n, eviction_occurred=True):
+                    return True
+                continue  # (an Allocate handler failed the pipeline: the next node, as Volcano's)
             victims = self.candidates(ssn, job, task, n)
             allowed = ssn.preemptable(task, victims) if self.kind == PREEMPT else ssn.reclaimable(task, victims)
             if not allowed:
@@ -173,11 +174,10 @@ class LegacyEviction:
                     break
                 node_stmt.evict(v, f"{self.kind} (legacy) for {job.key}", self.kind, job.key)
                 evicted += 1
-            if fits(n):
-                node_stmt.pipeline(task, n, eviction_occurred=True)
+            if fits(n) and node_stmt.pipeline(task, n, eviction_occurred=True):
                 stmt.merge(node_stmt)
                 return True
-            node_stmt.discard()
+            node_stmt.discard()  # (too few victims, or the pipeline failed: the next node, as Volcano's)
         return False
 
     # -- Volcano's topology-aware preemption (enableTopologyAwarePreemption) ------------------
@@ -203,7 +203,9 @@ class LegacyEviction:
         node_stmt = ssn.statement()
         for v in victims:
             node_stmt.evict(v, f"{self.kind} (legacy, topology-aware) for {job.key}", self.kind, job.key)
-        node_stmt.pipeline(task, n, eviction_occurred=True)
+        if not node_stmt.pipeline(task, n, eviction_occurred=True):
+            node_stmt.discard()  # (Volcano's preempt discards the evictions and fails the task)
+            return False
         stmt.merge(node_stmt)
         return True
 

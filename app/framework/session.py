@@ -109,6 +109,9 @@ class Session:
         self._alloc_handlers: list[Callable[[Task], None]] = []
         #: True while the handlers run for an undone step (a placement or an eviction taken back)
         self.undoing = False
+        #: why an Allocate handler failed the placement it was called for (Volcano's
+        #: ``event.Err``): set by :meth:`fail_allocation`, read by the Statement
+        self.alloc_error: str | None = None
         self._alloc_many: list[Callable[[Sequence[Task]], None]] = []
         self._dealloc_handlers: list[Callable[[Task], None]] = []
         # the same handlers for many tasks at once (a plugin may give its own; else one by one)
@@ -388,6 +391,12 @@ class Session:
         :meth:`on_deallocate`."""
         self._alloc_handlers.append(fn)
         self._alloc_many.append(many if many is not None else _each(fn))
+
+    def fail_allocation(self, why: str) -> None:
+        """An Allocate handler refuses the placement it was called for (Volcano's handler setting
+        ``event.Err``): the Statement's ``Allocate`` / ``Pipeline`` takes it back and fails."""
+        if not self.undoing and self.alloc_error is None:
+            self.alloc_error = why
 
     def on_deallocate(self, fn: Callable[[Task], None], many: Callable[[Sequence[Task]], None] | None = None) -> None:
         """``fn(task)`` after a task leaves (deallocated or evicted); ``many(tasks)``, when

@@ -40,22 +40,44 @@ class Statement:
         self.ops: list[Operation] = []
 
     # -- operations ---------------------------------------------------------------------
-    def allocate(self, task: Task, node: int) -> None:
-        """Place ``task`` on ``node``'s idle capacity (it will be bound)."""
+    def allocate(self, task: Task, node: int) -> bool:
+        """Place ``task`` on ``node``'s idle capacity (it will be bound). False when an
+        Allocate handler fails it (:meth:`_placed_one`)."""
         op = Operation(ALLOCATE, task, node, task.status, task.node)
-        self.ssn.apply_allocate(task, node, TaskStatus.ALLOCATED)
-        self.ops.append(op)
+        return self._placed_one(op, TaskStatus.ALLOCATED)
 
-    def pipeline(self, task: Task, node: int, eviction_occurred: bool) -> None:
-        """Reserve ``node``'s future-idle capacity; nominated if an eviction freed it."""
+    def pipeline(self, task: Task, node: int, eviction_occurred: bool) -> bool:
+        """Reserve ``node``'s future-idle capacity; nominated if an eviction freed it. False
+        when an Allocate handler fails it (:meth:`_placed_one`)."""
         op = Operation(PIPELINE, task, node, task.status, task.node, eviction_occurred=eviction_occurred)
-        self.ssn.apply_allocate(task, node, TaskStatus.PIPELINED)
-        self.ops.append(op)
+        return self._placed_one(op, TaskStatus.PIPELINED)
 
-    def place_many(self, tasks: list[Task], nodes: list[int], states: list[TaskStatus], eviction_occurred: bool) -> None:
+    def _placed_one(self, op: Operation, status: TaskStatus) -> bool:
+        """Volcano's ``Statement.Allocate`` / ``Pipeline``: every Allocate handler runs; when one
+        fails (``event.Err``: :meth:`Session.fail_allocation`) the placement is rolled back
+        (``unallocate`` / ``unPipeline``: the Deallocate handlers run) and the call fails, with
+        no operation recorded."""
+        ssn = self.ssn
+        ssn.alloc_error = None
+        ssn.apply_allocate(op.task, op.node, status)
+        if ssn.alloc_error is not None:
+            ssn.alloc_error = None
+            ssn.undo_allocate(op.task, op.prev_status, op.prev_node)
+            return False
+        self.ops.append(op)
+        return True
+
+    def place_many(self, tasks: list[Task], nodes: list[int], states: list[TaskStatus], eviction_occurred: bool) -> bool:
         """:meth:`allocate` (state Allocated) or :meth:`pipeline` (state Pipelined) for
-        each task on its node, in order (one operation each), applied at once."""
+        each task on its node, in order (one operation each), applied at once. One task is
+        placed as those do (False: an Allocate handler failed it); a handler that may fail a
+        placement has its tasks placed one at a time (``Session.on_pods_landing``)."""
+        if len(tasks) == 1:
+            if states[0] is TaskStatus.ALLOCATED:
+                return self.allocate(tasks[0], nodes[0])
+            return self.pipeline(tasks[0], nodes[0], eviction_occurred)
         self._placed(tasks, nodes, states, eviction_occurred)
+        return True
 
     def _placed(self, tasks: list[Task], nodes: list[int], states: list[TaskStatus], eviction_occurred: bool) -> None:
         self.ops.extend(

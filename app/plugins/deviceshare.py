@@ -26,8 +26,9 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
   node that has them; a node without them passes (Volcano's plugin skips it; the plain
   resource check still applies, since neither device hides its resources from it).
   A refusal is ``Unschedulable``, which an eviction may resolve: Volcano's preempt and
-  reclaim keep such a node as a candidate (``PredicateForPreemptAction``), and a victim's
-  devices are free as soon as it is evicted.
+  reclaim keep such a node as a candidate (``PredicateForPreemptAction``: the vGPU filter still
+  runs there, leaving its score for the node order), and a victim's devices are free as soon
+  as it is evicted.
 * NodeOrder (only when ``ScheduleWeight`` > 0): per node, the vGPU score its last successful
   filter left (``GPUDevices.Score``; gpushare scores 0), ``int64(math.Floor(s + 0.5))`` times
   the weight.
@@ -39,10 +40,14 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
   evicted, it gives back what its annotations list (``RemoveTask``) and, with ``predicates``,
   what the device's ``Release`` gives back: all its cards for gpushare, only what its own
   annotation lists for vGPU (so an in-session placement undone keeps its vGPU devices, as in
-  Volcano). Tasks asking devices are placed one at a time (``Session.on_pods_landing``);
-  Gangplank's own trials put the devices back (``Session.on_trial``).
-* Costs: nothing registers unless a device kind is enabled; then one pass over the nodes at
-  open. The gpushare predicate compares two per-node arrays (largest idle card memory, idle
+  Volcano). A device ``Allocate`` that fails (the predicates handler's ``event.Err``) fails the
+  Statement's ``Allocate`` / ``Pipeline`` (:meth:`Session.fail_allocation`): the placement is
+  taken back. Tasks asking devices are placed one at a time (``Session.on_pods_landing``);
+  Gangplank's own trials put the devices back (``Session.on_trial``), through an undo log of
+  the nodes they change.
+* Costs: nothing registers unless a device kind is enabled; then one pass over the nodes and
+  the pods on those with devices at open (each node's card figures refreshed once, after its
+  pods; the request's deadline checked: past it, :attr:`expired`). The gpushare predicate compares two per-node arrays (largest idle card memory, idle
   cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
   only, remembering each node's answer per devices' state and pod signature, and past the
   request's deadline refuses them (the answer says ``truncated``).
@@ -157,6 +162,23 @@ class DeviceShare(Plugin):
         self._facts: dict[str, tuple[int, int, bool, list[vg.Request], bool]] = {}
         #: pod key -> the device annotation its placement in this session gives it (bind)
         self._assigned: dict[str, dict[str, str]] = {}
+        #: the request's deadline passed while the session opened (the devices are partly
+        #: read): the predicate refuses the nodes with devices to a pod asking one (nothing
+        #: lands unchecked; the answer says ``truncated``)
+        self.expired = False
+        #: cards looked at to refresh the per-node figures (the session's device work)
+        self.card_scans = 0
+        self._opening = True
+        #: Gangplank's trials: an undo log of (node, its cards, its vGPU devices) as they were
+        #: before the node's first change of each save epoch (a save opens an epoch; a restore
+        #: pops the log back to the save's mark): a save copies nothing, a restore only what
+        #: changed. ``_logged``: node -> the epoch its devices were last logged in
+        self._log: list[tuple[int, gs.GpuShareDevices | None, vg.VgpuDevices | None, int | None]] = []
+        self._logged: dict[int, int] = {}
+        self._epoch = 0
+        self._epochs = 0
+        #: device copies the trials made (the trials' device work)
+        self.trial_copies = 0
         #: node index -> its devices, per kind
         self.cards: dict[int, gs.GpuShareDevices] = {}
         self.vgpus: dict[int, vg.VgpuDevices] = {}
@@ -176,7 +198,8 @@ class DeviceShare(Plugin):
         self._fit_cache: dict[tuple, tuple[bool, float]] = {}
         self.vgpu_score: dict[int, float] = {}
         self._existing()
-        for n in self.cards:
+        self._opening = False
+        for n in self.cards:  # (once per node, after its pods: linear in pods + cards)
             self._cards_changed(n)
         self._version += 1
         ssn.register("predicate", NAME, self.predicate)
@@ -230,7 +253,10 @@ class DeviceShare(Plugin):
         specs = self._objects()
         if specs is None:
             return
-        for node in c.nodes:
+        for k, node in enumerate(c.nodes):
+            if k % 64 == 63 and self.ssn.out_of_time():
+                self.expired = True
+                return
             if not node.ready or not node.pointer.startswith("/objects/"):
                 continue
             o = specs.pod(node.pointer)
@@ -282,7 +308,10 @@ class DeviceShare(Plugin):
             if cols:
                 pick |= placed & self.has_cards[on] & (c.task_req[inert.rows][:, cols] > 0).any(axis=1)
             c.materialize(np.flatnonzero(pick))
-        for t in c.active_tasks:
+        for k, t in enumerate(c.active_tasks):
+            if k % 256 == 255 and self.ssn.out_of_time():
+                self.expired = True
+                return
             if t.node >= 0 and self.has[t.node] and t.status not in (TaskStatus.RELEASING, TaskStatus.PIPELINED) \
                     and t.status.holds_node:
                 self._add_resource(t)
@@ -331,8 +360,17 @@ class DeviceShare(Plugin):
     def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         mask = np.ones(len(nodes), dtype=bool)
         mem, num, wants, reqs, has_vgpu = self.facts(task)
-        if not (wants or has_vgpu) or self.ssn.resolvable_pass:
-            return mask  # (a device refusal is Unschedulable: an eviction may resolve it)
+        if not (wants or has_vgpu):
+            return mask
+        if self.expired:  # (the devices are partly read: no node with devices passes; `truncated`)
+            self.ssn.out_of_time()
+            return mask & ~self.has[nodes]
+        if self.ssn.resolvable_pass:  # (a device refusal is Unschedulable: an eviction may resolve it)
+            if has_vgpu and self.weight > 0 and not self.ssn.out_of_time():
+                # FilterNode runs all the same (PredicateForPreemptAction): each node it passes
+                # leaves its score for the node order that follows
+                self._vgpu_fits(task, reqs, nodes[self.has[nodes]])
+            return mask
         if wants:  # (gpushare's FilterNode, over the kept per-node figures)
             cards = self.has_cards[nodes]
             if self.sharing and mem > 0 and mem > INT64_MAX:  # (beyond the figures' range: card by card)
@@ -346,9 +384,8 @@ class DeviceShare(Plugin):
             if self.ssn.out_of_time():  # (the request's deadline: no node it would check passes; `truncated`)
                 return mask & ~self.has[nodes]
             fits = self._vgpu_fits(task, reqs, nodes[self.has[nodes] & mask])
-            if not self.ssn.resolvable_pass:
-                for j in np.flatnonzero(self.has[nodes] & mask).tolist():
-                    mask[j] = fits.get(int(nodes[j]), True)
+            for j in np.flatnonzero(self.has[nodes] & mask).tolist():
+                mask[j] = fits.get(int(nodes[j]), True)
         return mask
 
     def _vgpu_fits(self, task: Task, reqs: list[vg.Request], nodes: np.ndarray) -> dict[int, bool]:
@@ -378,7 +415,10 @@ class DeviceShare(Plugin):
         return out
 
     def _cards_changed(self, n: int) -> None:
+        if self._opening:  # (the session's opening refreshes each node once, after its pods)
+            return
         cards = self.cards[n]
+        self.card_scans += len(cards.memory)
         self.max_idle[n] = min(max(cards.idle_memory().values(), default=-1), INT64_MAX)  # (clamped: see predicate)
         self.idle_cards[n] = sum(1 for p in cards.pods.values() if not p)
 
@@ -429,6 +469,12 @@ class DeviceShare(Plugin):
         if t.node < 0 or not self.has[t.node]:
             return False
         self._version[t.node] += 1  # (its vGPU devices may change: remembered fits no longer hold)
+        if self._epoch and self._logged.get(t.node) != self._epoch:
+            n, cards, devices = t.node, self.cards.get(t.node), self.vgpus.get(t.node)
+            self._log.append((n, cards.copy() if cards is not None else None,
+                              devices.copy() if devices is not None else None, self._logged.get(n)))  # fmt: skip
+            self._logged[n] = self._epoch
+            self.trial_copies += 1
         if t.status is not TaskStatus.PIPELINED:
             (self._add_resource if placed else self._sub_resource)(t)
         return self.allocating
@@ -455,8 +501,11 @@ class DeviceShare(Plugin):
             self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
 
     def _failed(self, t: Task, why: str) -> None:
+        """The ``predicates`` handler's ``event.Err``: the Statement takes the placement back and
+        its ``Allocate`` / ``Pipeline`` fails (reclaim and preempt try the next node)."""
         then = ("Volcano's undone eviction ignores the error, as here" if self.ssn.undoing else
-                "Volcano takes the placement back; Gangplank keeps it")  # fmt: skip
+                "Volcano takes the placement back, as here")  # fmt: skip
+        self.ssn.fail_allocation(why)
         self.warn(f"plugin {NAME}: Volcano's device allocation of pod {t.key} on node "
                   f"{self.ssn.cluster.nodes[t.node].name!r} fails ({why}): {then}")  # fmt: skip
 
@@ -494,17 +543,36 @@ class DeviceShare(Plugin):
 
     # -- Gangplank's trials ---------------------------------------------------------------------------
     def _save(self) -> Any:
-        return ({n: d.copy() for n, d in self.cards.items()}, {n: d.copy() for n, d in self.vgpus.items()},
-                dict(self._assigned), dict(self.vgpu_score))  # fmt: skip
+        """A save point: the log's mark, in a new epoch (the next change of each node logs it)."""
+        saved = (len(self._log), self._epoch, dict(self._assigned), dict(self.vgpu_score))
+        self._epochs += 1
+        self._epoch = self._epochs
+        return saved
 
     def _restore(self, saved: Any) -> None:
-        self.cards = {n: d.copy() for n, d in saved[0].items()}
-        self.vgpus = {n: d.copy() for n, d in saved[1].items()}
-        self._assigned = dict(saved[2])
-        self.vgpu_score = dict(saved[3])
-        for n in self.cards:
-            self._cards_changed(n)
-        self._version += 1
+        """The nodes changed since the save point, as they were (the log popped back to its
+        mark, latest first, so each node ends as its earliest entry left it), back in the epoch
+        the save point was made in (each node's log mark as it was then)."""
+        mark, epoch, assigned, score = saved
+        touched = set()
+        while len(self._log) > mark:
+            n, cards, devices, logged = self._log.pop()
+            if logged is None:
+                self._logged.pop(n, None)
+            else:
+                self._logged[n] = logged
+            if cards is not None:
+                self.cards[n] = cards
+            if devices is not None:
+                self.vgpus[n] = devices
+            touched.add(n)
+        self._assigned = dict(assigned)
+        self.vgpu_score = dict(score)
+        for n in touched:
+            if n in self.cards:
+                self._cards_changed(n)
+            self._version[n] += 1
+        self._epoch = epoch  # (the save's enclosing epoch again: what it logged still holds)
 
 
 def _obj(o: Any, key: str) -> dict:
