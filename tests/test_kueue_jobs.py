@@ -1219,3 +1219,18 @@ def test_the_default_selector_leaves_out_kube_system_and_kueues_own_namespace(cl
     err = problem(client, body([], queues() + [j, _config(namespace="ml")]))
     assert "the default managedJobsNamespaceSelector leaves namespace ml out" in err["detail"]
     assert reasons(post(client, body([], queues() + [j]))) == {wl_key(j): "Admitted"}
+
+
+def test_pods_kueues_pod_integration_manages_are_named_not_ignored(client):
+    # plain pods and pod groups (Kueue's pod integration) are not modelled: named in the warnings, never silently
+    from tests.kube import pod
+
+    solo = pod("solo", ns="ml", gpu=8, labels={Q: "lq", "kueue.x-k8s.io/managed": "true"})
+    solo["spec"]["schedulingGates"] = [{"name": "kueue.x-k8s.io/admission"}]
+    owned = pod("train-0", ns="ml", gpu=8, labels={Q: "lq"})
+    owned["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "train", "uid": "u"}]
+    done = pod("done", ns="ml", labels={Q: "lq"})
+    done["status"]["phase"] = "Succeeded"
+    a = post(client, body([], queues() + [job("train", 1), solo, owned, done]))
+    named = [x for x in a["warnings"] if "Pod integration" in x]
+    assert len(named) == 1 and named[0].startswith("1 pod(s) Kueue's Pod integration manages (e.g. ml/solo")

@@ -93,6 +93,11 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         kueue.unmodelled.append("Kueue Configuration: " + ", ".join(sorted(set(jin.config_unmodelled))) + " not "
                                 "modelled for jobs (Kueue's defaults assumed): the Workloads constructed for "
                                 "Jobs may differ from Kueue's")  # fmt: skip
+    if jin.plain_pods:
+        kueue.unmodelled.append(f"{len(jin.plain_pods)} pod(s) Kueue's Pod integration manages (e.g. {min(jin.plain_pods)}: "
+                                "the kueue.x-k8s.io/managed label, or a queue-name label and no owner): that integration "
+                                "(plain pods, pod groups) is not modelled, they get no Workload here; a gated one stays "
+                                "Pending")  # fmt: skip
     if not jin.jobs:
         return []
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),

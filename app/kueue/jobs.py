@@ -174,6 +174,8 @@ class JobInput:
     frameworks: tuple[str, ...] | None = None
     #: Configuration fields of the job integrations this model does not read
     config_unmodelled: list[str] = field(default_factory=list)
+    #: pods Kueue's Pod integration would manage (not modelled): namespace/name
+    plain_pods: list[str] = field(default_factory=list)
     #: where Kueue's Configuration is in the request ("" without one)
     config_pointer: str = ""
     #: pointers of the owner objects the ancestor walk read
@@ -204,6 +206,8 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
     av, kind = o.get("apiVersion"), o.get("kind")
     if not isinstance(av, str) or not isinstance(kind, str):
         return  # (the snapshot's reader refuses it: every object needs a string apiVersion and kind)
+    if av == "v1" and kind == "Pod":
+        _note_plain_pod(o, jin)
     if (av, kind) in KINDS:
         jin.jobs.append((o, ptr))
         consumed[f"{av} {kind}"] = consumed.get(f"{av} {kind}", 0) + 1
@@ -232,6 +236,25 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
             raise InputError(f"duplicate {kind} {key[2]}/{key[3]}", join_pointer(ptr, "metadata", "name"),
                              {"kind": kind, "namespace": key[2], "name": key[3]})  # fmt: skip
         jin.owners[key] = Owner(uid, labels, refs, ptr)
+
+
+MANAGED_LABEL = "kueue.x-k8s.io/managed"  # set by Kueue's pod webhook on the pods it manages
+
+
+def _note_plain_pod(o: dict, jin: JobInput) -> None:
+    """A pod Kueue's Pod integration manages (its webhook's ``kueue.x-k8s.io/managed: "true"``
+    label, or a queue-name label on a pod no owner manages), not finished: named, as that
+    integration (plain pods and pod groups) is not modelled."""
+    meta = o.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+        return
+    labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+    status = o.get("status") if isinstance(o.get("status"), dict) else {}
+    if status.get("phase") in ("Succeeded", "Failed"):
+        return
+    if labels.get(MANAGED_LABEL) == "true" or (labels.get(QUEUE_LABEL) and not meta.get("ownerReferences")):
+        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
+        jin.plain_pods.append(f"{ns}/{meta['name']}")
 
 
 def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
