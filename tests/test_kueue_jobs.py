@@ -1234,3 +1234,11 @@ def test_pods_kueues_pod_integration_manages_are_named_not_ignored(client):
     a = post(client, body([], queues() + [job("train", 1), solo, owned, done]))
     named = [x for x in a["warnings"] if "Pod integration" in x]
     assert len(named) == 1 and named[0].startswith("1 pod(s) Kueue's Pod integration manages (e.g. ml/solo")
+
+
+def test_a_labelled_object_of_an_integration_not_modelled_is_named(client):
+    rj = {"apiVersion": "ray.io/v1", "kind": "RayJob", "metadata": {"name": "r", "namespace": "ml", "labels": {Q: "lq"}},
+          "spec": {}}  # fmt: skip
+    a = post(client, body([], queues() + [job("train", 1), rj]))
+    assert any("1 object(s) with a kueue.x-k8s.io/queue-name label of a kind whose Kueue integration is not modelled "
+               "(e.g. RayJob ml/r)" in x for x in a["warnings"])  # fmt: skip

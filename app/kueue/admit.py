@@ -98,6 +98,10 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                                 "the kueue.x-k8s.io/managed label, or a queue-name label and no owner): that integration "
                                 "(plain pods, pod groups) is not modelled, they get no Workload here; a gated one stays "
                                 "Pending")  # fmt: skip
+    if jin.unintegrated:
+        kueue.unmodelled.append(f"{len(jin.unintegrated)} object(s) with a {jobs.QUEUE_LABEL} label of a kind whose Kueue "
+                                f"integration is not modelled (e.g. {min(jin.unintegrated)}): Kueue would give each a "
+                                "Workload; they get none here")  # fmt: skip
     if not jin.jobs:
         return []
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),

@@ -176,6 +176,8 @@ class JobInput:
     config_unmodelled: list[str] = field(default_factory=list)
     #: pods Kueue's Pod integration would manage (not modelled): namespace/name
     plain_pods: list[str] = field(default_factory=list)
+    #: objects with a queue-name label of a kind whose Kueue integration is not modelled: "Kind ns/name"
+    unintegrated: list[str] = field(default_factory=list)
     #: where Kueue's Configuration is in the request ("" without one)
     config_pointer: str = ""
     #: pointers of the owner objects the ancestor walk read
@@ -232,6 +234,8 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         refs = meta.get("ownerReferences")  # (checked when the walk reads them: check_refs)
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
         key = (av, kind, ns or "default", meta["name"])
+        if (av, kind) not in KINDS and labels.get(QUEUE_LABEL) and kind != "ReplicaSet":
+            jin.unintegrated.append(f"{kind} {key[2]}/{key[3]}")
         if key in jin.owners:
             raise InputError(f"duplicate {kind} {key[2]}/{key[3]}", join_pointer(ptr, "metadata", "name"),
                              {"kind": kind, "namespace": key[2], "name": key[3]})  # fmt: skip
