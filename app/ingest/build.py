@@ -1159,8 +1159,9 @@ def new_task(
     and its node affinity is checked here, once, before anything matches nodes with it."""
     affinity, tolerations = p.affinity, p.tolerations
     if affinity:
-        affinity = stored.affinity(affinity, _at(p, ("spec", "affinity"), "affinity"), p.ident)
-        check_node_affinity(affinity, _at(p, ("spec", "affinity"), "affinity"), p.ident)
+        at = _at(p, ("spec", "affinity"), "affinity")
+        affinity = stored.affinity(affinity, at, p.ident)
+        check_node_affinity(affinity, at, p.ident)
     if tolerations:
         tolerations = stored.tolerations(tolerations, _at(p, ("spec", "tolerations"), "tolerations"), p.ident)
     return _task(

@@ -1864,26 +1864,22 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if name.endswith("-") and any(not e[0].uid for e in entries):
             check = name + "0" * 36
         bad_name = dns1123_subdomain_errors(check) if (ns, name) not in existing else []
+        sg_names = []  # each pod's sub-group (its grouping runs first, whether the PodGroup is made or refused)
+        for q, qpod, qtop, qplugin, _, _, _ in entries:
+            try:
+                sg_names.append(grouper.subgroup_name(qplugin, qtop, qpod, md))
+            except GrouperError as e:
+                raise _grouper_error(e, q, qtop) from None
         negative = md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups)
         if negative:  # (the PodGroup CRD: minMember minimum 1, a 0 omitted: the API server refuses it)
             where = md.min_available if md.min_available < 0 else min(sg.min_available for sg in md.subgroups)
             why = f"minMember {where} (the PodGroup CRD's minimum is 1)"
             if (ns, name) in existing:  # the update is refused: the PodGroup stays as it is, its pods join it
-                for q, qpod, qtop, qplugin, _, _, _ in entries:
-                    try:
-                        grouper.subgroup_name(qplugin, qtop, qpod, md)
-                    except GrouperError as e:
-                        raise _grouper_error(e, q, qtop) from None
                 made[(ns, name)] = ([e[0] for e in entries], None)
                 refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), why + ", an update"))
                 continue
             bad_name = [why]
-        if bad_name:  # (the API server refuses the Create: no PodGroup; each pod's grouping still runs first)
-            for q, qpod, qtop, qplugin, _, _, _ in entries:
-                try:
-                    grouper.subgroup_name(qplugin, qtop, qpod, md)
-                except GrouperError as e:
-                    raise _grouper_error(e, q, qtop) from None
+        if bad_name:  # (the API server refuses the Create: no PodGroup)
             for q, _, _, _, _, _, _ in entries:
                 q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), bad_name[0]))
@@ -1899,14 +1895,10 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 kube.read_kai_queue(q, p.pointer, d)
                 queues.add(q["metadata"]["name"])
             defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
-        for p, pod, top, plugin, _, _, _ in entries:
-            try:
-                sg_name = grouper.subgroup_name(plugin, top, pod, md)
-            except GrouperError as e:
-                raise _grouper_error(e, p, top) from None
+        for e, sg_name in zip(entries, sg_names):
             if sg_name is not None:
-                p.labels = {**p.labels, SUBGROUP_LABEL: sg_name}
-                p.subgroup = sg_name
+                e[0].labels = {**e[0].labels, SUBGROUP_LABEL: sg_name}
+                e[0].subgroup = sg_name
         made[(ns, name)] = ([e[0] for e in entries], md)
     created: list[tuple[str, str]] = []
     joined: list[str] = []

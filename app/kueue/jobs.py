@@ -72,7 +72,7 @@ from app.ingest.quantity import parse_quantity
 from app.ingest.kube import metadata
 from app.kueue import limitrange
 from app.model.selectors import LabelSelector
-from app.kueue.objects import (ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
+from app.kueue.objects import (ADMISSION_GATED_BY, ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
                                DNS_LABEL, MAX_POD_SETS, ClassRef, PodSet, TopologyRequest, Workload, _pod_set)
 
 API_VERSION, KIND = "batch/v1", "Job"
@@ -87,7 +87,6 @@ MIN_PARALLELISM = "kueue.x-k8s.io/job-min-parallelism"
 COMPLETIONS_EQUAL = "kueue.x-k8s.io/job-completions-equal-parallelism"
 STOPPING = "kueue.x-k8s.io/stopping"
 ELASTIC = "kueue.x-k8s.io/elastic-job"
-ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
 SLICE_CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"
 PROVREQ_PREFIX = "provreq.kueue.x-k8s.io/"
 DEFAULT_LOCAL_QUEUE = "default"
@@ -194,10 +193,9 @@ class JobInput:
     def manages_namespace(self, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> bool:
         """``managedJobsNamespaceSelector.Matches(namespace labels)``: the Namespace's labels
         (with ``kubernetes.io/metadata.name``, which the API server sets on every one)."""
-        labels = {**((namespaces or {}).get(namespace) or {}), NAMESPACE_NAME_LABEL: namespace}
         if self.namespace_selector is None:
             return namespace not in ("kube-system", self.kueue_namespace)
-        return self.namespace_selector.matches(labels)
+        return self.namespace_selector.matches({**((namespaces or {}).get(namespace) or {}), NAMESPACE_NAME_LABEL: namespace})
 
 
 def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> None:
@@ -341,11 +339,6 @@ def go_slice_constraints(raw: str) -> list[tuple[str, int]] | None:
     return out
 
 
-def int32(v: int) -> int:
-    """Go's ``int32(v)`` conversion of an int: wraps."""
-    return (v + 2**31) % 2**32 - 2**31
-
-
 _DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", re.ASCII)
 _NAME_PART = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]", re.ASCII)
 RFC1123_SUBDOMAIN = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
@@ -421,28 +414,27 @@ class Kind:
         return f"{self.api_version} {self.kind}"
 
 
-JOB = Kind("batch/job", API_VERSION, KIND, GROUP, ("Complete", "Failed"), ("spec", "parallelism"), "active pod(s)", True)
-JOBSET = Kind("jobset.x-k8s.io/jobset", "jobset.x-k8s.io/v1alpha2", "JobSet", "jobset.x-k8s.io", ("Completed", "Failed"),
+JOB = Kind("batch/job", *FRAMEWORKS["batch/job"], GROUP, ("Complete", "Failed"), ("spec", "parallelism"), "active pod(s)",
+           True)  # fmt: skip
+JOBSET = Kind("jobset.x-k8s.io/jobset", *FRAMEWORKS["jobset.x-k8s.io/jobset"], "jobset.x-k8s.io", ("Completed", "Failed"),
               ("spec", "replicatedJobs"), "replicated Job(s) with active Jobs", False, "jobset")  # fmt: skip
 
 
-def _replica_kind(framework: str, api_version: str, kind: str, field_name: str, types: tuple[str, ...],
-                  webhook: str = "kubeflow", prebuilt_ok: bool = True) -> Kind:  # fmt: skip
-    """A Kubeflow job of replica specs (``KubeflowJob``; MPIJob alike): finished on its
-    ``Succeeded`` / ``Failed`` condition, active while a ``status.replicaStatuses`` entry has
-    active pods."""
-    return Kind(framework, api_version, kind, "kubeflow.org", ("Succeeded", "Failed"), ("spec", field_name),
+def _replica_kind(framework: str, field_name: str, types: tuple[str, ...], webhook: str = "kubeflow",
+                  prebuilt_ok: bool = True) -> Kind:  # fmt: skip
+    """A Kubeflow job of replica specs (``KubeflowJob``; MPIJob alike; its apiVersion and kind
+    as :data:`FRAMEWORKS` holds them): finished on its ``Succeeded`` / ``Failed`` condition,
+    active while a ``status.replicaStatuses`` entry has active pods."""
+    return Kind(framework, *FRAMEWORKS[framework], "kubeflow.org", ("Succeeded", "Failed"), ("spec", field_name),
                 "replica type(s) with active pods", False, webhook, prebuilt_ok, field_name, types)  # fmt: skip
 
 
-PYTORCHJOB = _replica_kind("kubeflow.org/pytorchjob", "kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs",
-                           ("Master", "Worker"))  # fmt: skip
-TFJOB = _replica_kind("kubeflow.org/tfjob", "kubeflow.org/v1", "TFJob", "tfReplicaSpecs",
-                      ("Chief", "Master", "PS", "Worker", "Evaluator"))  # fmt: skip
-XGBOOSTJOB = _replica_kind("kubeflow.org/xgboostjob", "kubeflow.org/v1", "XGBoostJob", "xgbReplicaSpecs", ("Master", "Worker"))
-PADDLEJOB = _replica_kind("kubeflow.org/paddlejob", "kubeflow.org/v1", "PaddleJob", "paddleReplicaSpecs", ("Master", "Worker"))
-JAXJOB = _replica_kind("kubeflow.org/jaxjob", "kubeflow.org/v1", "JAXJob", "jaxReplicaSpecs", ("Worker",), prebuilt_ok=False)
-MPIJOB = _replica_kind("kubeflow.org/mpijob", "kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", ("Launcher", "Worker"), "mpi")
+PYTORCHJOB = _replica_kind("kubeflow.org/pytorchjob", "pytorchReplicaSpecs", ("Master", "Worker"))
+TFJOB = _replica_kind("kubeflow.org/tfjob", "tfReplicaSpecs", ("Chief", "Master", "PS", "Worker", "Evaluator"))
+XGBOOSTJOB = _replica_kind("kubeflow.org/xgboostjob", "xgbReplicaSpecs", ("Master", "Worker"))
+PADDLEJOB = _replica_kind("kubeflow.org/paddlejob", "paddleReplicaSpecs", ("Master", "Worker"))
+JAXJOB = _replica_kind("kubeflow.org/jaxjob", "jaxReplicaSpecs", ("Worker",), prebuilt_ok=False)
+MPIJOB = _replica_kind("kubeflow.org/mpijob", "mpiReplicaSpecs", ("Launcher", "Worker"), "mpi")
 KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k
                                       for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB)}  # fmt: skip
 
@@ -461,8 +453,6 @@ class Source:
     min_count: int | None
     template: dict[str, Any]
     path: tuple[str | int, ...]
-    #: JobSet: the replicatedJob's replicas (``SubGroupCount``); Job: 1
-    replicas: int = 1
 
     def annotations(self) -> dict[str, str]:
         tmeta = self.template.get("metadata") if isinstance(self.template.get("metadata"), dict) else {}
@@ -532,7 +522,7 @@ class Job:
         if raw is None:
             return None
         v, _ = go_atoi(raw)
-        return None if v is None else int32(v)
+        return None if v is None else gostrconv.go_int32(v)
 
     @property
     def elastic(self) -> bool:
@@ -550,7 +540,7 @@ def _finished(status: dict, kind: Kind) -> bool:
 
 
 def read_job(o: dict, ptr: str) -> Job:
-    """A batch/v1 Job or a JobSet of the request (by its apiVersion and kind)."""
+    """A job of the request of a kind of :data:`KINDS` (by its apiVersion and kind)."""
     kind = KINDS[(o["apiVersion"], o["kind"])]
     meta, ident, ns, name = metadata(o, ptr, kind.kind, namespaced=True)
     mp = join_pointer(ptr, "metadata")
@@ -666,8 +656,8 @@ def _read_jobset(job: Job, spec: dict, status: dict) -> None:
             job.own_errors.append(InputError(
                 f"JobSet's webhook rejects it: the product of replicas and parallelism must not exceed {INT32_MAX} for "
                 f"replicatedJob '{name}'", join_pointer(rp, "replicas"), ident))  # fmt: skip
-        job.sources.append(Source(name.lower(), int32(replicas * per_replica), None, template,
-                                  ("spec", "replicatedJobs", i, "template", "spec", "template"), replicas))  # fmt: skip
+        job.sources.append(Source(name.lower(), gostrconv.go_int32(replicas * per_replica), None, template,
+                                  ("spec", "replicatedJobs", i, "template", "spec", "template")))  # fmt: skip
     stp = job.ptr("status")
     for i, st in enumerate(r.lst(status, "replicatedJobsStatus", stp, ident)):
         if not isinstance(st, dict):
@@ -765,7 +755,7 @@ def validation_errors(job: Job) -> list[InputError]:
         v, e = go_atoi(raw)
         if v is None:
             errs.append(_invalid(job, *at, raw, e))
-        elif int32(v) >= job.pods_count or v <= 0:
+        elif gostrconv.go_int32(v) >= job.pods_count or v <= 0:
             errs.append(_invalid(job, *at, v, f"should be between 0 and {job.pods_count - 1}"))
         if job.elastic:
             errs.append(_invalid(job, *at, raw, "partial admission and elastic job cannot be used together"))
@@ -910,17 +900,22 @@ def _field_of(e: InputError) -> str:
     return e.detail.split(" webhook rejects it: ", 1)[-1].split(": ", 1)[0]
 
 
+def _pod_sets_error(job: Job) -> InputError | None:
+    """``JobPodSets``' error: the first podSet whose topology annotations Go cannot parse
+    (``NewPodSetTopologyRequest(...).Build()``), as the webhook answers it; None without."""
+    for src in job.sources:
+        _, err = topology_request(job, src)
+        if err:
+            return InputError(f"Kueue's {job.kind.kind} webhook rejects it: {err}",
+                              job.ptr(*src.path, "metadata", "annotations"), job.ident)  # fmt: skip
+    return None
+
+
 def _kubeflow_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
     """``KubeflowJob.ValidateOnCreate``: for each replica type in order
     ``ValidateTASPodSetRequest`` and, when ``JobPodSets`` succeeds, the slice-size upper
     bound; with no field error, ``JobPodSets``' error (Kueue then answers it alone)."""
-    build_err = None
-    for src in job.sources:
-        _, err = topology_request(job, src)
-        if err:
-            build_err = InputError(f"Kueue's {job.kind.kind} webhook rejects it: {err}",
-                                   job.ptr(*src.path, "metadata", "annotations"), job.ident)  # fmt: skip
-            break
+    build_err = _pod_sets_error(job)
     errs: list[InputError] = []
     for src in job.sources:
         errs += _tas_request_errors(job, src)
@@ -934,11 +929,8 @@ def _jobset_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
     annotation Go cannot parse), that error alone (``validateCreate`` returns it and drops
     the field errors); else, for each replicatedJob, ``ValidateTASPodSetRequest`` and the
     upper bound, then ``ValidatePodSetGroupingTopology``."""
-    for src in job.sources:
-        _, err = topology_request(job, src)
-        if err:
-            return [], InputError(f"Kueue's {job.kind.kind} webhook rejects it: {err}",
-                                  job.ptr(*src.path, "metadata", "annotations"), job.ident)  # fmt: skip
+    if (build_err := _pod_sets_error(job)) is not None:
+        return [], build_err
     errs: list[InputError] = []
     for src in job.sources:
         errs += _tas_request_errors(job, src) + _upper_bound_errors(job, src)
