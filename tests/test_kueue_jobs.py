@@ -1234,6 +1234,8 @@ def test_pods_kueues_pod_integration_manages_are_named_not_ignored(client):
     a = post(client, body([], queues() + [job("train", 1), solo, owned, done]))
     named = [x for x in a["warnings"] if "Pod integration" in x]
     assert len(named) == 1 and named[0].startswith("1 pod(s) Kueue's Pod integration manages (e.g. ml/solo")
+    # a Job's pod with the label its template carries is no object of an integration not modelled
+    assert not any("integration is not modelled" in x for x in a["warnings"])
 
 
 def test_a_labelled_object_of_an_integration_not_modelled_is_named(client):

@@ -232,7 +232,8 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         refs = meta.get("ownerReferences")  # (checked when the walk reads them: check_refs)
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
         key = (av, kind, ns or "default", meta["name"])
-        if (av, kind) not in KINDS and labels.get(QUEUE_LABEL) and kind != "ReplicaSet":
+        # (pods: the Pod integration's own rule, _note_plain_pod; a ReplicaSet has no integration of its own)
+        if (av, kind) not in KINDS and labels.get(QUEUE_LABEL) and kind not in ("ReplicaSet", "Pod"):
             jin.unintegrated.append(f"{kind} {key[2]}/{key[3]}")
         if key in jin.owners:
             raise InputError(f"duplicate {kind} {key[2]}/{key[3]}", join_pointer(ptr, "metadata", "name"),
