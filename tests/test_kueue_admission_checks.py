@@ -263,17 +263,6 @@ def test_bad_admission_check_fields_are_422s_at_the_field(client):
     assert problem(client, body([bad_state]))["pointer"] == "/workloads/0/status/admissionChecks/0/state"
 
 
-def test_admission_fair_sharing_is_named_in_the_warnings(client):
-    """Admission Fair Sharing (a ClusterQueue's ``admissionScope``, the Configuration's
-    ``admissionFairSharing``) is not modelled: both are named."""
-    conf = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
-            "admissionFairSharing": {"usageHalfLifeTime": "168h"}}  # fmt: skip
-    q = cq("cq", {"f": 64}, admissionScope={"admissionMode": "UsageBasedAdmissionFairSharing"})
-    notes = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq"), conf]))["warnings"]
-    assert any(n.startswith("ClusterQueue cq: admissionScope (Admission Fair Sharing") for n in notes)
-    assert any(n.startswith("Kueue Configuration: admissionFairSharing not modelled") for n in notes)
-
-
 @pytest.mark.parametrize("controller", [PR, MK])
 def test_every_check_ready_admits_without_placing_here(client, controller):
     """With its ProvisioningRequest / MultiKueue check Ready and no TAS flavor, Kueue admits

@@ -74,3 +74,70 @@ GO_SPACE = " \t\n\v\f\r\x85\xa0\u1680" + "".join(chr(c) for c in range(0x2000, 0
 def trim_space(text: str) -> str:
     """Go's ``strings.TrimSpace``."""
     return text.strip(GO_SPACE)
+
+
+#: Go's ``time.ParseDuration`` units, in nanoseconds (``µs`` with U+00B5 or U+03BC)
+_UNIT_NS = {"ns": 1, "us": 10**3, "\u00b5s": 10**3, "\u03bcs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
+            "h": 3600 * 10**9}
+_MAX_NS = 2**63
+_DURATION_DIGITS = frozenset("0123456789")
+
+
+def parse_duration(raw: str) -> int:
+    """Go's ``time.ParseDuration`` in nanoseconds, refusing what it refuses (a ``ValueError``):
+    ``[-+]?([0-9]*(\\.[0-9]*)?[a-z]+)+`` with ASCII digits and Go's units, a lone ``0``, no
+    space, and nothing past 2^63-1 nanoseconds."""
+    s, neg = raw, False
+    if s[:1] in ("-", "+"):
+        neg, s = s[0] == "-", s[1:]
+    if s == "0":
+        return 0
+    if not s:
+        raise ValueError(f"{raw!r} is not a Go duration")
+    total = 0
+    while s:
+        if not (s[0] == "." or s[0] in _DURATION_DIGITS):
+            raise ValueError(f"{raw!r} is not a Go duration")
+        i = 0
+        while i < len(s) and s[i] in _DURATION_DIGITS:
+            i += 1
+        whole, s, pre = int(s[:i] or "0"), s[i:], i > 0
+        if whole > _MAX_NS:  # (leadingInt allows up to 2^63: -9223372036854775808ns is Go's least duration)
+            raise ValueError(f"{raw!r} overflows a Go duration")
+        frac, scale, post = 0, 1, False
+        if s[:1] == ".":
+            s = s[1:]
+            i = 0
+            while i < len(s) and s[i] in _DURATION_DIGITS:
+                if frac <= (_MAX_NS - 1) // 10:  # (leadingFraction: further digits are dropped once it would overflow)
+                    frac, scale = frac * 10 + int(s[i]), scale * 10
+                i += 1
+            s, post = s[i:], i > 0
+        if not pre and not post:
+            raise ValueError(f"{raw!r} is not a Go duration")
+        i = 0
+        while i < len(s) and not (s[i] == "." or s[i] in _DURATION_DIGITS):
+            i += 1
+        unit = _UNIT_NS.get(s[:i])
+        if unit is None:
+            raise ValueError(f"{raw!r} is not a Go duration (unit {s[:i]!r})")
+        s = s[i:]
+        if whole > _MAX_NS // unit:
+            raise ValueError(f"{raw!r} overflows a Go duration")
+        v = whole * unit
+        if frac:
+            v += int(float(frac) * (float(unit) / scale))
+            if v > _MAX_NS:
+                raise ValueError(f"{raw!r} overflows a Go duration")
+        total += v
+        if total > _MAX_NS:
+            raise ValueError(f"{raw!r} overflows a Go duration")
+    if not neg and total > _MAX_NS - 1:
+        raise ValueError(f"{raw!r} overflows a Go duration")
+    return -total if neg else total
+
+
+def seconds(ns: int) -> float:
+    """``Duration.Seconds``: whole seconds and the rest added as floats (Go truncates both toward zero)."""
+    sec = abs(ns) // 10**9 * (1 if ns >= 0 else -1)
+    return float(sec) + float(ns - sec * 10**9) / 1e9

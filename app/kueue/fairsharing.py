@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from app.kueue.preemption import Preemptor, path_to_root, satisfies_policy, uses
+from app.kueue.preemption import Preemptor, path_to_root, satisfies_policy, usage_desc, uses
 
 if TYPE_CHECKING:
     from app.kueue.quota import FR, Holder, Node, Tree
@@ -143,10 +143,18 @@ def root_of(node: Node) -> Node:
 
 
 # -- preemption ------------------------------------------------------------------------------
-def candidate_order(preemptor_queue: str) -> Callable[[Holder], tuple]:
-    """``CandidatesOrdering``: evicted first, other ClusterQueues first, lower priority, more
-    recently admitted, name."""
-    return lambda h: (not h.evicted, h.queue == preemptor_queue, h.priority, -h.reserved, h.key)
+def candidate_order(preemptor_queue: str, usage: Callable[[Holder], float | None] | None = None) -> Callable[[Holder], tuple]:
+    """``CandidatesOrdering``: evicted first, other ClusterQueues first, (Admission Fair
+    Sharing, ``usage`` not None: within a usage-based ClusterQueue the most used LocalQueue
+    first), lower priority, more recently admitted, name. Only the order within each
+    ClusterQueue is read (``TargetClusterQueueOrdering``), so the usage term, constant for
+    the others, compares only what Kueue compares."""
+    def key(h: Holder) -> tuple:
+        u = usage(h) if usage is not None else None
+        return (not h.evicted, h.queue == preemptor_queue, (0, 0.0) if u is None else usage_desc(u), h.priority,
+                -h.reserved, h.key)  # fmt: skip
+
+    return key
 
 
 class _Ordering:
@@ -243,6 +251,8 @@ class FairSearch:
     remove: Callable[[Holder], None]
     add: Callable[[Holder], None]
     holders: list[Holder] = field(default_factory=list)
+    #: Admission Fair Sharing's ``LocalQueueFSUsage`` of a holder (None: not usage-based)
+    usage: Callable[[Holder], float | None] | None = None
 
     def candidates(self) -> list[Holder]:
         """``findCandidates``."""
@@ -261,7 +271,7 @@ class FairSearch:
 
     def targets(self) -> list[tuple[Holder, str]]:
         cq = self.tree.queues[self.p.queue]
-        order = candidate_order(cq.name)
+        order = candidate_order(cq.name, self.usage)
         cands = sorted(self.candidates(), key=order)
         if not cands:
             return []

@@ -45,6 +45,7 @@ from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
 from app.kueue import admissionchecks, clusterqueue, limitrange, quota
+from app.kueue import admissionfairsharing as afs
 from app.kueue import levels as lv
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
@@ -195,7 +196,7 @@ class Admissions:
                     continue
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), wl.created, reserved,
-                                            wl.admission[1], wl.evicted))  # fmt: skip
+                                            wl.admission[1], wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         for plan in self.plans:
             if plan.state != RUN:
@@ -226,9 +227,14 @@ class Admissions:
                 continue
             ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
             shapes = [quota.PodSetShape(ps.name, dict(ps.request), ps.count, ps.minimum) for ps in wl.pod_sets]
-            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes, tie=wl.tie))
+            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes, tie=wl.tie,
+                                       lq=f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
             by_key[plan.key] = plan
-        for key, verdict in quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing).items():
+        ledger = None
+        if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):
+            ledger = afs.Ledger(k.admission_fair_sharing, k.local_queue_usage)
+        verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger)
+        for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:
                 plan.state, plan.message, plan.preempts = NO_QUOTA, verdict.message, verdict.preempts
@@ -252,6 +258,11 @@ class Admissions:
         selectors = sorted(n.name for n in tree.queues.values() if n.namespace_selector is not None
                            and not n.namespace_selector.is_empty)  # fmt: skip
         weighted = sorted(n.name for n in list(tree.queues.values()) + list(tree.cohorts.values()) if n.fair_weight_set)
+        usage_based = sorted(n.name for n in tree.queues.values() if n.usage_based)
+        if usage_based and k.admission_fair_sharing is None:
+            self.notes.append(f"{', '.join(usage_based)} set admissionScope {afs.USAGE_BASED}, but Admission Fair Sharing "
+                              "is off (no Kueue Configuration with admissionFairSharing in the snapshot): LocalQueue "
+                              "usage does not order their Workloads")  # fmt: skip
         if weighted and k.fair_sharing is None:
             self.notes.append(f"{', '.join(weighted)} set fairSharing.weight, but fair sharing is off (no Kueue "
                               "Configuration with fairSharing in the snapshot): the weights are not used")  # fmt: skip

@@ -32,6 +32,7 @@ from app.ingest import stored
 from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
+from app.kueue import admissionfairsharing as afs
 from app.kueue import limitrange, quota
 
 GROUP = "kueue.x-k8s.io"
@@ -196,6 +197,10 @@ class KueueObjects:
     namespaces: dict[str, dict[str, str]] | None = None
     #: fair sharing's preemption strategies, from Kueue's manager Configuration; None: fair sharing is off
     fair_sharing: tuple[str, ...] | None = None
+    #: the Configuration's admissionFairSharing (:mod:`app.kueue.admissionfairsharing`); None: off
+    admission_fair_sharing: afs.Config | None = None
+    #: each LocalQueue's fair-sharing weight and consumed resources ("namespace/name" -> them)
+    local_queue_usage: dict[str, afs.LocalQueueUsage] = field(default_factory=dict)
     admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
     #: node.k8s.io/v1 RuntimeClasses: name -> ``overhead.podFixed`` (None: the class sets no overhead)
     runtime_classes: dict[str, dict[str, str] | None] = field(default_factory=dict)
@@ -608,6 +613,7 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         if (ns, name) in k.local_queues:
             raise InputError(f"duplicate LocalQueue {ns}/{name}", join_pointer(ptr, "metadata", "name"), ident)
         k.local_queues[(ns, name)] = r.string(spec, "clusterQueue", join_pointer(ptr, "spec"), ident)
+        k.local_queue_usage[f"{ns}/{name}"] = afs.read_local_queue(o, ptr, ident)
     elif kind == "ClusterQueue":
         _cluster_queue(o, ptr, k)
         node = quota.read_cluster_queue(o, ptr)
@@ -645,8 +651,10 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
     if k.fair_sharing is not None:
         raise InputError("more than one Kueue Configuration with fairSharing", ptr, ident)
     if o.get("admissionFairSharing") is not None:
-        k.unmodelled.append("Kueue Configuration: admissionFairSharing not modelled (LocalQueue usage does not order "
-                            "Workloads): admissions may differ from Kueue's")  # fmt: skip
+        if k.admission_fair_sharing is not None:
+            raise InputError("more than one Kueue Configuration with admissionFairSharing", ptr, ident)
+        k.admission_fair_sharing = afs.read_config(o["admissionFairSharing"], join_pointer(ptr, "admissionFairSharing"),
+                                                   ident)  # fmt: skip
     fs = o.get("fairSharing")
     if fs is None:
         return

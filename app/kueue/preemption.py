@@ -19,8 +19,9 @@ Candidates (``classical/hierarchical_preemption.go``), each with a variant:
   ``maxPriorityThreshold``, else *ReclaimWhileBorrowing* (``InCohortReclaimWhileBorrowing``).
 
 Order (``common/ordering.go``): Workloads already evicted first; other ClusterQueues
-before the preemptor's; lower priority; more recently admitted (``QuotaReserved`` time);
-name. The three lists are sorted apart and chained: evicted hierarchical, evicted
+before the preemptor's; (Admission Fair Sharing, within a usage-based ClusterQueue) the
+most used LocalQueue first; lower priority; more recently admitted (``QuotaReserved``
+time); name. The three lists are sorted apart and chained: evicted hierarchical, evicted
 priority, evicted same-queue, then the same three not evicted.
 
 Search (``classicalPreemptions``): one or two attempts, with and without borrowing (the
@@ -36,7 +37,7 @@ not part of the check here: the placement pass decides it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from heapq import merge
 from itertools import chain
@@ -117,18 +118,28 @@ def _rank(h: Holder) -> tuple[int, float, str]:
 
 class Holders:
     """The admitted Workloads of each ClusterQueue in candidate order, the evicted ones
-    apart (Kueue takes those first), built once per answer: a search reads only the prefix
-    the preemption policy allows, lazily, and usually stops after a few."""
+    apart (Kueue takes those first), built once per answer (again when an Admission Fair
+    Sharing usage changed): a search reads only the prefix the preemption policy allows,
+    lazily, and usually stops after a few. ``usage``: the LocalQueue usage of a holder of a
+    usage-based ClusterQueue (``LocalQueueFSUsage``), None for the others: there the most
+    used LocalQueue's Workloads come first, before priority (``CandidatesOrdering``)."""
 
-    def __init__(self, holders: list[Holder]) -> None:
+    def __init__(self, holders: list[Holder], usage: Callable[[Holder], float | None] | None = None) -> None:
         self.lists: dict[str, tuple[list[Holder], list[Holder]]] = {}
         self.priorities: dict[str, tuple[list[int], list[int]]] = {}
+        self.by_usage: set[str] = set()  # ClusterQueues ordered by usage first: not by priority
         by: dict[str, tuple[list[Holder], list[Holder]]] = {}
         for h in holders:
             by.setdefault(h.queue, ([], []))[0 if h.evicted else 1].append(h)
         for q, (ev, rest) in by.items():
-            ev.sort(key=_rank)
-            rest.sort(key=_rank)
+            used = {h.key: u for h in ev + rest if (u := usage(h) if usage is not None else None) is not None}
+            if used:
+                self.by_usage.add(q)
+                key: Callable[[Holder], tuple] = lambda h: (usage_desc(used[h.key]), *_rank(h))  # noqa: E731
+            else:
+                key = _rank
+            ev.sort(key=key)
+            rest.sort(key=key)
             self.lists[q] = (ev, rest)
             self.priorities[q] = ([h.priority for h in ev], [h.priority for h in rest])
 
@@ -141,9 +152,16 @@ class Holders:
         hs, prios = lists[i], self.priorities[queue][i]
         if policy == "Any":
             return iter(hs)
+        if queue in self.by_usage:
+            return (h for h in hs if satisfies_policy(p, h, policy))
         if policy == "LowerPriority":
             return iter(hs[: bisect_left(prios, p.priority)])
         return (h for h in hs[: bisect_right(prios, p.priority)] if satisfies_policy(p, h, policy))
+
+
+def usage_desc(u: float) -> tuple[int, float]:
+    """A higher usage first (``cmp.Compare(b, a)``; a NaN, which compares below every number, last)."""
+    return (1, 0.0) if u != u else (0, -u)
 
 
 class _Lazy:

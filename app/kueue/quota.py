@@ -43,12 +43,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest.kube import metadata
 from app.ingest.quantity import canonical_quantity
+from app.kueue import admissionfairsharing as afs
 from app.kueue import flavorassigner as fa
 from app.kueue.flavorassigner import Fungibility
 from app.kueue.fairsharing import FairSearch, tournament
@@ -94,6 +96,8 @@ class Node:
     #: spec.namespaceSelector; None (absent) selects no namespace, ``{}`` every one
     namespace_selector: LabelSelector | None = None
     fair_weight: float = 1.0  # spec.fairSharing.weight
+    #: spec.admissionScope.admissionMode is UsageBasedAdmissionFairSharing (:mod:`app.kueue.admissionfairsharing`)
+    usage_based: bool = False
     fair_weight_set: bool = False
     unmodelled: list[str] = field(default_factory=list)  # fields it sets that are not modelled
     parent: Node | None = None
@@ -215,8 +219,7 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
         r.timestamp(meta["deletionTimestamp"], join_pointer(ptr, "metadata", "deletionTimestamp"), ident)
         node.terminating = True
     node.checks = _checks(spec, sp, ident, node)
-    if spec.get("admissionScope") is not None:
-        node.unmodelled.append("admissionScope (Admission Fair Sharing: LocalQueue usage does not order its Workloads)")
+    node.usage_based = afs.read_mode(spec, sp, ident)
     if spec.get("namespaceSelector") is not None:
         node.namespace_selector = LabelSelector.parse(spec["namespaceSelector"], join_pointer(sp, "namespaceSelector"), ident)
     _fair_weight(spec, sp, ident, node)
@@ -402,6 +405,17 @@ class Entry:
     retries: int = 0
     #: breaks a tie of ``created`` before the key (:attr:`app.kueue.objects.Workload.tie`)
     tie: tuple = ()
+    lq: str = ""  # its LocalQueue, "namespace/name"
+
+    def total_requests(self) -> dict[str, Decimal]:
+        """``SumTotalRequests`` as Kueue holds it: each resource's value over all podSets at
+        their counts (cpu in milli-units, the rest in units: :func:`afs.kueue_value`)."""
+        total: dict[str, int] = {}
+        for ps in self.pod_sets:
+            for name, v in ps.per_pod.items():
+                if name != "pods":
+                    total[name] = total.get(name, 0) + afs.kueue_value(name, v) * ps.count
+        return {name: afs.kueue_decimal(name, v) for name, v in total.items()}
 
     def requests(self, counts: list[int] | None = None) -> list[tuple[str, dict[str, int]]]:
         """(podSet, requests × count) at ``counts`` (default: the full counts)."""
@@ -438,18 +452,37 @@ class Holder:
     reserved: float  # when its quota was reserved (QuotaReserved); +inf (Kueue: now) without one
     usage: dict[FR, int]
     evicted: bool = False  # it has the Evicted condition: Kueue takes it first
+    lq: str = ""  # its LocalQueue, "namespace/name"
 
 
 class Cycle:
     """The quota pass's state: the tree's usage, the admitted Workloads by ClusterQueue, the
     Workloads already named for preemption in this answer."""
 
-    def __init__(self, tree: Tree, holders: list[Holder], fair: tuple[str, ...] | None = None) -> None:
+    def __init__(self, tree: Tree, holders: list[Holder], fair: tuple[str, ...] | None = None,
+                 ledger: afs.Ledger | None = None) -> None:  # fmt: skip
         self.tree = tree
         self.all_holders = [h for h in holders if h.queue in tree.queues]
+        self.ledger = ledger  # Admission Fair Sharing's usage; None: off
+        self.seen = -1  # the ledger's version the holders were ordered with
         self.holders = Holders(self.all_holders)
+        self.refresh()
         self.preempted: dict[str, Holder] = {}
         self.fair = fair  # fair sharing's preemption strategies; None: fair sharing is off
+
+    def usage(self, h: Holder) -> float | None:
+        """``LocalQueueFSUsage`` of ``h``: its LocalQueue's usage when its ClusterQueue is
+        usage-based (as the cycle's snapshot computes it), else None."""
+        if self.ledger is None or not self.tree.queues[h.queue].usage_based:
+            return None
+        return self.ledger.usage(h.lq)
+
+    def refresh(self) -> None:
+        """At a cycle's start (Kueue's snapshot): order the candidates again when a penalty
+        changed a LocalQueue's usage since they were ordered."""
+        if self.ledger is not None and self.ledger.version != self.seen:
+            self.seen = self.ledger.version
+            self.holders = Holders(self.all_holders, self.usage)
 
     def oracle(self, e: Entry) -> fa.Oracle:
         """``PreemptionOracle.SimulatePreemption`` for ``e``."""
@@ -472,7 +505,7 @@ class Cycle:
         if self.fair is None:
             return search.targets()
         fair = FairSearch(self.tree, p, frs, self.fair, lambda: search.fits(True), search._remove, search._add,
-                          self.all_holders)  # fmt: skip
+                          self.all_holders, self.usage if self.ledger is not None else None)  # fmt: skip
         return [Target(h, why) for h, why in fair.targets()]
 
     def nominate(self, e: Entry) -> tuple[fa.Assignment, list[Any]]:
@@ -566,6 +599,47 @@ def _reserve_unreclaimable(cq: Node, asg: fa.Assignment) -> list[tuple[Node, FR,
     return taken
 
 
+def _base_order(e: Entry) -> tuple:
+    """Kueue's queue order within a ClusterQueue: higher priority, then older, then name."""
+    return -e.priority, e.created, e.tie, e.key
+
+
+class _Pending:
+    """A ClusterQueue's pending Workloads in Kueue's heap order: :func:`_base_order`, or
+    with ``ledger`` (a usage-based ClusterQueue) the least-used LocalQueue first (Kueue
+    rebuilds the heap after a penalty changes a usage: ``ClusterQueue.Pop``), kept per
+    LocalQueue so a head costs one look per LocalQueue."""
+
+    def __init__(self, entries: list[Entry], ledger: afs.Ledger | None) -> None:
+        self.ledger = ledger
+        self.lists: dict[str, list[Entry]] = {}
+        for e in entries:
+            self.lists.setdefault(e.lq if ledger is not None else "", []).append(e)
+
+    def head(self) -> Entry | None:
+        if self.ledger is None:
+            es = self.lists.get("")
+            return es[0] if es else None
+        best: tuple | None = None
+        for lq, es in self.lists.items():
+            if es:
+                key = (afs.order_key(self.ledger.usage(lq)), _base_order(es[0]))
+                if best is None or key < best[0]:
+                    best = (key, es[0])
+        return best[1] if best is not None else None
+
+    def pop(self, e: Entry) -> None:
+        """Take ``e``, the head of its LocalQueue's list."""
+        self.lists[e.lq if self.ledger is not None else ""].pop(0)
+
+    def push_front(self, e: Entry) -> None:
+        self.lists.setdefault(e.lq if self.ledger is not None else "", []).insert(0, e)
+
+    def __iter__(self) -> Iterator[Entry]:
+        for lq in sorted(self.lists):
+            yield from self.lists[lq]
+
+
 #: How often a skipped Workload is tried again from its next flavor in one answer (the
 #: resume index restarts at 0 for a group that reached its last flavor, so several resource
 #: groups could otherwise take turns forever)
@@ -587,7 +661,8 @@ def _processing_order(nominated: list[Any], cycle: Cycle) -> Iterator[Any]:
 
 
 def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None,
-                   stop_at: float | None = None, fair: tuple[str, ...] | None = None) -> dict[str, Verdict]:  # fmt: skip
+                   stop_at: float | None = None, fair: tuple[str, ...] | None = None,
+                   ledger: afs.Ledger | None = None) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -603,11 +678,17 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
     (``time.perf_counter``), the Workloads not yet tried are ``truncated``. ``fair``: fair
     sharing's preemption strategies when it is on (:mod:`app.kueue.fairsharing` orders the
-    heads and chooses victims); None: classical."""
-    cycle = Cycle(tree, holders or [], fair)
-    pending: dict[str, list[Entry]] = {}
-    for e in sorted(entries, key=lambda e: (-e.priority, e.created, e.tie, e.key)):
-        pending.setdefault(e.queue, []).append(e)
+    heads and chooses victims); None: classical. ``ledger``: Admission Fair Sharing's usage
+    (:mod:`app.kueue.admissionfairsharing`) when the Configuration turns it on: a
+    usage-based ClusterQueue's head is then the first Workload of its least-used LocalQueue,
+    each Workload given quota there pushes its LocalQueue's penalty, and its admitted
+    Workloads are preemption candidates most-used LocalQueue first."""
+    cycle = Cycle(tree, holders or [], fair, ledger)
+    by_queue: dict[str, list[Entry]] = {}
+    for e in sorted(entries, key=_base_order):
+        by_queue.setdefault(e.queue, []).append(e)
+    pending = {q: _Pending(es, ledger if ledger is not None and tree.queues[q].usage_based else None)
+               for q, es in by_queue.items()}  # fmt: skip
     out: dict[str, Verdict] = {}
     blocked: set[str] = set()
 
@@ -617,9 +698,10 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             out[rest.key] = Verdict(False, f"behind {head} in ClusterQueue {q}, {why}")
 
     while True:
-        heads = [es[0] for q, es in pending.items() if es and q not in blocked]
+        heads = [h for q, es in pending.items() if q not in blocked and (h := es.head()) is not None]
         if not heads:
             break
+        cycle.refresh()
         if stop_at is not None and time.perf_counter() > stop_at:
             for es in pending.values():
                 for e in es:
@@ -634,7 +716,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         reserved: list[tuple[Node, FR, int]] = []
         for _, e, asg, targets in _processing_order(nominated, cycle):
             node = tree.queues[e.queue]
-            pending[e.queue].pop(0)
+            pending[e.queue].pop(e)
             strict = node.strategy == "StrictFIFO"
             deferred = False
             if any(t.holder.key in cycle.preempted for t in targets):
@@ -661,7 +743,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 if asg.pending_flavors and e.retries < MAX_RETRIES:  # Kueue requeues it, goes on from the next flavor
                     e.retries += 1
                     e.resume = dict(asg.tried)
-                    pending[e.queue].insert(0, e)
+                    pending[e.queue].push_front(e)
                     continue
                 why = ("its preemption targets overlap another Workload's" if overlap else
                        "it no longer fits after processing the Workloads before it in this cycle")
@@ -681,6 +763,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 block(e.queue, e.key, "which waits for the Workloads it preempts")
                 continue
             out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts)
+            if pending[e.queue].ledger is not None:  # (the usage-based ClusterQueues')
+                pending[e.queue].ledger.push(e.lq, e.total_requests())
         for node, fr, v in reserved:  # a snapshot lasts one cycle
             node.remove_usage(fr, v)
     return out
