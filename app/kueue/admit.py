@@ -308,7 +308,7 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
     """Kueue's ``status.admission`` in the Workload's version, to write into it unchanged:
     ``clusterQueue`` (its LocalQueue's) and per podSet ``name``, ``flavors`` (each requested
     resource the flavor's resource group covers, to that flavor), ``resourceUsage`` (the
-    podSet's requests times the admitted count), ``count`` and ``topologyAssignment``.
+    podSet's requests as the quota counts them, times the admitted count), ``count`` and ``topologyAssignment``.
     None without a LocalQueue naming a ClusterQueue (Kueue would not admit it)."""
     wl = plan.wl
     cq = kueue.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
@@ -317,15 +317,16 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
     covered = dict(kueue.cluster_queues.get(cq, []))
     assignments = []
     for ps, done in zip(wl.pod_sets, entry["podSets"], strict=True):
+        request = kueue.resources.quota_requests(ps.request)  # (what the quota counts: resourcesconfig)
         if plan.flavors is not None:  # the quota pass assigned them
             flavors = dict(sorted(plan.flavors.get(ps.name, {}).items()))
         else:
             flavor = plan.flavor.name if plan.flavor is not None else None
-            flavors = {r: flavor for r in sorted(ps.request) if ps.request[r] and flavor is not None and r in covered.get(flavor, ())}
+            flavors = {r: flavor for r in sorted(request) if request[r] and flavor is not None and r in covered.get(flavor, ())}
         a: dict[str, Any] = {
             "name": ps.name,
             "flavors": flavors,
-            "resourceUsage": {r: format_quantity(r, ps.request[r] * done["count"]) for r in flavors},
+            "resourceUsage": {r: format_quantity(r, request.get(r, 0) * done["count"]) for r in flavors},
             "count": done["count"],
         }
         if done["topologyAssignment"] is not None:

@@ -138,9 +138,9 @@ def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict
                 continue
             group = group_of.get(res)
             if group is None:
-                if requests[res] == 0 or res == "pods":
+                if requests[res] == 0 or res == "pods" or cq.ignore_undeclared:
                     continue
-                out.no_fit = True  # a resource no group of the ClusterQueue covers: Kueue never admits it
+                out.no_fit = True  # a resource no group of the ClusterQueue covers: Kueue never admits it (BlockUndeclared)
                 return out
             wanted = {r: v for r, v in requests.items() if r in group.covered}
             best: dict[str, tuple[str, Mode]] | None = None

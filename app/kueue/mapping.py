@@ -187,6 +187,8 @@ class Admissions:
         inactive = {name: why for name, node in k.quota_queues.items()
                     if (why := clusterqueue.inactive_reason(node, k.flavors, k.admission_checks, topologies))}  # fmt: skip
         tree = quota.Tree.build(k.quota_queues, k.cohorts)
+        for node in tree.queues.values():
+            node.ignore_undeclared = k.resources.ignore_undeclared
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:
@@ -226,7 +228,8 @@ class Admissions:
                 plan.state, plan.message = MISCONFIGURED, why
                 continue
             ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
-            shapes = [quota.PodSetShape(ps.name, dict(ps.request), ps.count, ps.minimum) for ps in wl.pod_sets]
+            shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
+                      for ps in wl.pod_sets]  # fmt: skip
             entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes, tie=wl.tie,
                                        lq=f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
             by_key[plan.key] = plan
@@ -505,7 +508,8 @@ def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:
     cq = k.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
     if not cq:
         return None
-    requested = {name for ps in wl.pod_sets for name, v in ps.request.items() if v and name != "pods"}
+    requested = {name for ps in wl.pod_sets for name, v in k.resources.quota_requests(ps.request).items()
+                 if v and name != "pods"}  # fmt: skip
     for fname, covered in k.cluster_queues.get(cq, []):
         if covered and requested and not (covered & requested):
             continue

@@ -33,7 +33,7 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import limitrange, quota
+from app.kueue import limitrange, quota, resourcesconfig
 
 GROUP = "kueue.x-k8s.io"
 VERSIONS = ("v1beta1", "v1beta2")
@@ -199,6 +199,8 @@ class KueueObjects:
     fair_sharing: tuple[str, ...] | None = None
     #: the Configuration's admissionFairSharing (:mod:`app.kueue.admissionfairsharing`); None: off
     admission_fair_sharing: afs.Config | None = None
+    #: the Configuration's ``resources`` (:mod:`app.kueue.resourcesconfig`): what a Workload's quota counts
+    resources: resourcesconfig.ResourcesConfig = field(default_factory=resourcesconfig.ResourcesConfig)
     #: each LocalQueue's fair-sharing weight and consumed resources ("namespace/name" -> them)
     local_queue_usage: dict[str, afs.LocalQueueUsage] = field(default_factory=dict)
     admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
@@ -655,6 +657,8 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
             raise InputError("more than one Kueue Configuration with admissionFairSharing", ptr, ident)
         k.admission_fair_sharing = afs.read_config(o["admissionFairSharing"], join_pointer(ptr, "admissionFairSharing"),
                                                    ident)  # fmt: skip
+    if o.get("resources") is not None:
+        k.resources = resourcesconfig.read(o["resources"], join_pointer(ptr, "resources"), ident, k.unmodelled)
     fs = o.get("fairSharing")
     if fs is None:
         return

@@ -98,6 +98,9 @@ class Node:
     fair_weight: float = 1.0  # spec.fairSharing.weight
     #: spec.admissionScope.admissionMode is UsageBasedAdmissionFairSharing (:mod:`app.kueue.admissionfairsharing`)
     usage_based: bool = False
+    #: the Configuration's quotaCheckStrategy is IgnoreUndeclared (one setting for every
+    #: ClusterQueue): a resource no group covers is skipped, not a reason never to admit
+    ignore_undeclared: bool = False
     fair_weight_set: bool = False
     unmodelled: list[str] = field(default_factory=list)  # fields it sets that are not modelled
     parent: Node | None = None
@@ -764,7 +767,11 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 continue
             out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts)
             if pending[e.queue].ledger is not None:  # (the usage-based ClusterQueues')
-                pending[e.queue].ledger.push(e.lq, e.total_requests())
+                total = e.total_requests()
+                if node.ignore_undeclared:  # (filterByNames: the queue's covered resources only)
+                    covered = {res for g in node.groups for res in g.covered}
+                    total = {res: v for res, v in total.items() if res in covered}
+                pending[e.queue].ledger.push(e.lq, total)
         for node, fr, v in reserved:  # a snapshot lasts one cycle
             node.remove_usage(fr, v)
     return out
