@@ -802,7 +802,8 @@ def admitted_workload(name: str, owner: str, owner_uid: str, count: int, admitte
     at = "2026-11-23T10:00:00Z"
     w["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
         {"name": "main", "count": admitted, "flavors": {"nvidia.com/gpu": "f", "cpu": "f"}}]}, "conditions": [
-        {"type": t, "status": "True", "reason": t, "message": "", "lastTransitionTime": at} for t in ("QuotaReserved", "Admitted")]}
+        {"type": t, "status": "True", "reason": t, "message": "", "lastTransitionTime": at}
+        for t in ("QuotaReserved", "Admitted", "PodsReady")]}  # (its pods run: no WaitForPodsReady timeout)
     return w
 
 

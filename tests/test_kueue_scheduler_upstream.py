@@ -232,7 +232,8 @@ def wl(name: str, ns: str, *pod_sets: dict[str, Any], queue: str | None = None, 
     ``requests`` (``gpu_`` for ``example.com/gpu``); ``simple``: ``SimpleReserveQuota(cq, flavor)``.
     ``admission`` / ``simple`` are Go's ``ReserveQuotaAt(admission, t)``: ``status.admission``
     and the ``QuotaReserved`` condition at ``reserved`` (default :data:`NOW`, Go's ``now``);
-    ``admitted_at``: ``AdmittedAt(true, t)``, the ``Admitted`` condition; ``checks``:
+    ``admitted_at``: ``AdmittedAt(true, t)``, the ``Admitted`` condition (and ``PodsReady``, as
+    the test runs no workload controller to time it out); ``checks``:
     ``AdmissionCheck(AdmissionCheckState{name, state})`` each."""
     if not pod_sets:
         pod_sets = (ps("main", 1, {("example.com/gpu" if k == "gpu_" else k): v for k, v in requests.items()}),)
@@ -254,6 +255,9 @@ def wl(name: str, ns: str, *pod_sets: dict[str, Any], queue: str | None = None, 
         conditions = [condition("QuotaReserved", reserved or at(0), "AdmittedByTest", by)]
         if admitted_at:
             conditions.append(condition("Admitted", admitted_at, "ByTest", by))
+            # (TestSchedule runs the scheduler alone: no workload controller evicts on the
+            # WaitForPodsReady timeout, on by default in Kueue; its Workloads are running)
+            conditions.append(condition("PodsReady", admitted_at, "PodsReady", "All pods reached readiness"))
         w["status"] = {"admission": admission, "conditions": conditions}
     if checks:
         w.setdefault("status", {})["admissionChecks"] = [{"name": n, "state": st, "message": "",

@@ -235,6 +235,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                        "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
     if plan.state == ADMITTED:
         carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
+        if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)
+            return base | {"reason": plan.eviction[0], "message": plan.eviction[1], "admissionChecks": carried}
         bad = admissionchecks.failed(wl)
         if wl.admitted and bad:  # (Kueue's workload controller evicts it on Retry, deactivates it on Rejected)
             return base | {"reason": "FailedAdmissionChecks", "admissionChecks": carried,

@@ -46,6 +46,7 @@ from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
 from app.kueue import admissionchecks, clusterqueue, limitrange, quota
 from app.kueue import admissionfairsharing as afs
+from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
@@ -96,6 +97,8 @@ class Plan:
     checks: list[dict[str, str]] = field(default_factory=list)
     #: RESERVED: the podSets on a TAS flavor whose topology Kueue delays (``delayedTopologyRequest``)
     delayed: set[str] = field(default_factory=set)
+    #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
+    eviction: tuple[str, str] | None = None
 
     @property
     def key(self) -> str:
@@ -120,9 +123,11 @@ class Admissions:
         #: ``time.perf_counter`` past which the quota pass stops (the request's deadline)
         self.stop_at: float | None = None
         self.truncated = False
+        self.now = 0.0  # options.now: Kueue's clock
 
     # -- before the build ------------------------------------------------------------------
     def extend(self, d: Draft, options: Options) -> str | None:
+        self.now = options.now
         self.notes.extend(self.kueue.unmodelled)
         d.unignore(self.kueue.consumed)  # Kueue kinds read here are not "ignored"
         walked: dict[str, int] = {}  # owner objects the Jobs' ancestor walk read, that no other reader did
@@ -151,6 +156,7 @@ class Admissions:
                 plan.state = INACTIVE
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
+                plan.eviction = wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready, options.now)
             elif wl.gated_by:  # (IsAdmissible: not while gated; one admitted already keeps its quota)
                 plan.state = GATED
             elif wl.key in self.set_aside:
@@ -197,7 +203,8 @@ class Admissions:
                 if wl.admission[0] in inactive:
                     continue
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
-                holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), wl.created, reserved,
+                queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
+                holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), queued, reserved,
                                             wl.admission[1], wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         for plan in self.plans:
@@ -213,6 +220,10 @@ class Admissions:
                 unchecked.append(plan.key)
                 continue
             plan.cluster_queue = cq
+            waiting = wfpr.backoff(wl.ready, self.now)
+            if waiting:
+                plan.state, plan.reason, plan.message = NO_QUOTA, "Pending", waiting
+                continue
             bad = admissionchecks.failed(wl)
             if bad:  # (Kueue's nominate: before the queue's state)
                 plan.state, plan.reason = NO_QUOTA, "FailedAdmissionChecks"
@@ -230,17 +241,23 @@ class Admissions:
             ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
             shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip
-            entries.append(quota.Entry(plan.key, cq, plan.priority, wl.created, ok, shapes, tie=wl.tie,
+            queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
+            entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
                                        lq=f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
             by_key[plan.key] = plan
         ledger = None
         if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):
             ledger = afs.Ledger(k.admission_fair_sharing, k.local_queue_usage)
-        verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger)
+        block = None  # WaitForPodsReady's blockAdmission: whether a Workload holding quota is not PodsReady
+        if k.wait_for_pods_ready is not None and k.wait_for_pods_ready.block_admission:
+            block = any(wl.admission is not None and wl.admission[0] in tree.queues and not wl.ready.pods_ready
+                        for wl in self.workloads)  # fmt: skip
+        verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block)
         for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:
                 plan.state, plan.message, plan.preempts = NO_QUOTA, verdict.message, verdict.preempts
+                plan.reason = verdict.reason or plan.reason
                 plan.truncated = verdict.truncated
                 self.truncated |= verdict.truncated
                 continue

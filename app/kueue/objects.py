@@ -34,6 +34,7 @@ from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
 from app.kueue import limitrange, quota, resourcesconfig
+from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
 VERSIONS = ("v1beta1", "v1beta2")
@@ -146,6 +147,8 @@ class Workload:
     #: for one constructed for a Job or JobSet: the field its podSets come from (``spec/parallelism``,
     #: ``spec/replicatedJobs``)
     pod_sets_pointer: str = ""
+    #: what its conditions and requeueState say for WaitForPodsReady and requeueing
+    ready: wfpr.Status = field(default_factory=wfpr.Status)
 
     @property
     def key(self) -> str:
@@ -199,6 +202,8 @@ class KueueObjects:
     fair_sharing: tuple[str, ...] | None = None
     #: the Configuration's admissionFairSharing (:mod:`app.kueue.admissionfairsharing`); None: off
     admission_fair_sharing: afs.Config | None = None
+    #: the Configuration's ``waitForPodsReady`` (:mod:`app.kueue.waitforpodsready`; on by default); None: off
+    wait_for_pods_ready: wfpr.Config | None = wfpr.DEFAULT
     #: the Configuration's ``resources`` (:mod:`app.kueue.resourcesconfig`): what a Workload's quota counts
     resources: resourcesconfig.ResourcesConfig = field(default_factory=resourcesconfig.ResourcesConfig)
     #: each LocalQueue's fair-sharing weight and consumed resources ("namespace/name" -> them)
@@ -273,6 +278,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         ident=ident,
         checks=_check_states(status, join_pointer(ptr, "status"), ident),
         gated_by=r.str_map(meta, "annotations", mp, ident).get(ADMISSION_GATED_BY, ""),
+        ready=wfpr.read_status(status, join_pointer(ptr, "status"), ident),
     )
 
 
@@ -657,6 +663,7 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
             raise InputError("more than one Kueue Configuration with admissionFairSharing", ptr, ident)
         k.admission_fair_sharing = afs.read_config(o["admissionFairSharing"], join_pointer(ptr, "admissionFairSharing"),
                                                    ident)  # fmt: skip
+    k.wait_for_pods_ready = wfpr.read(o, ptr, ident, av.rsplit("/", 1)[-1])
     if o.get("resources") is not None:
         k.resources = resourcesconfig.read(o["resources"], join_pointer(ptr, "resources"), ident, k.unmodelled)
     fs = o.get("fairSharing")

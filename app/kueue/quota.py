@@ -442,6 +442,7 @@ class Verdict:
     preempts: list[tuple[str, str]] = field(default_factory=list)  # (Workload, Kueue's reason) to evict first
     truncated: bool = False  # not tried: the deadline passed first
     counts: dict[str, int] = field(default_factory=dict)  # podSet -> count, when partial admission reduced it
+    reason: str = ""  # the answer's reason when the message's kind does not say it (WaitingForPodsReady)
 
 
 @dataclass
@@ -665,7 +666,7 @@ def _processing_order(nominated: list[Any], cycle: Cycle) -> Iterator[Any]:
 
 def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None,
                    stop_at: float | None = None, fair: tuple[str, ...] | None = None,
-                   ledger: afs.Ledger | None = None) -> dict[str, Verdict]:  # fmt: skip
+                   ledger: afs.Ledger | None = None, pods_ready_block: bool | None = None) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -685,7 +686,10 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     (:mod:`app.kueue.admissionfairsharing`) when the Configuration turns it on: a
     usage-based ClusterQueue's head is then the first Workload of its least-used LocalQueue,
     each Workload given quota there pushes its LocalQueue's penalty, and its admitted
-    Workloads are preemption candidates most-used LocalQueue first."""
+    Workloads are preemption candidates most-used LocalQueue first. ``pods_ready_block``:
+    WaitForPodsReady's ``blockAdmission`` is on (None: off), True when a Workload holding
+    quota is not PodsReady: then the first Workload that would get quota waits and the
+    scheduler blocks (``waitForPodsReadyIfNeeded``); once one gets quota, it is that one."""
     cycle = Cycle(tree, holders or [], fair, ledger)
     by_queue: dict[str, list[Entry]] = {}
     for e in sorted(entries, key=_base_order):
@@ -694,6 +698,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                for q, es in by_queue.items()}  # fmt: skip
     out: dict[str, Verdict] = {}
     blocked: set[str] = set()
+    halted = False  # the scheduler blocked (blockAdmission): nothing more happens in this answer
 
     def block(q: str, head: str, why: str) -> None:
         blocked.add(q)
@@ -765,6 +770,13 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                                      counts=asg.counts)  # fmt: skip
                 block(e.queue, e.key, "which waits for the Workloads it preempts")
                 continue
+            if pods_ready_block:
+                out[e.key] = Verdict(False, "waiting for all admitted workloads to be in PodsReady condition "
+                                            "(waitForPodsReady.blockAdmission)", reason="WaitingForPodsReady")  # fmt: skip
+                halted = True
+                break
+            if pods_ready_block is not None:
+                pods_ready_block = True  # (the Workload just given quota is not PodsReady yet)
             out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts)
             if pending[e.queue].ledger is not None:  # (the usage-based ClusterQueues')
                 total = e.total_requests()
@@ -774,4 +786,12 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 pending[e.queue].ledger.push(e.lq, total)
         for node, fr, v in reserved:  # a snapshot lasts one cycle
             node.remove_usage(fr, v)
+        if halted:
+            for es in pending.values():
+                for e in es:
+                    if e.key not in out:
+                        out[e.key] = Verdict(False, "not tried: Kueue's scheduler waits for all admitted workloads "
+                                                    "to be in PodsReady condition (waitForPodsReady.blockAdmission)",
+                                             reason="Pending")  # fmt: skip
+            break
     return out

@@ -1,0 +1,232 @@
+"""Kueue's WaitForPodsReady, requeue backoff and queue-order time in /v1/admissions
+(app/kueue/waitforpodsready.py).
+
+Transcribed from kubernetes-sigs/kueue (commit ff69552e):
+* pkg/controller/core/workload_controller_test.go: TestAdmittedNotReadyWorkload (all 10
+  cases);
+* pkg/cache/queue/cluster_queue_test.go: TestBackoffWaitingTimeExpired (all 5);
+* pkg/workload/workload_test.go: TestGetQueueOrderTimestamp (all 4, both orderings);
+* pkg/config/validation_test.go: TestValidate's waitForPodsReady cases (that test validates
+  without defaults: its "invalid an empty waitForPodsReady.timeout" holds for a v1beta1
+  Configuration only, as v1beta2's defaulting turns 0 into 30m).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.kueue import waitforpodsready as wfpr
+from tests.test_admissions import body, one, post, problem
+from tests.test_kueue_admission_fair_sharing import FLAVOR, cpu_cq, cpu_wl, local_queue
+from tests.test_kueue_quota import reasons
+
+NOW = 1_000_000.0
+MINUTE = 60.0
+CONFIG = "config.kueue.x-k8s.io/v1beta2"
+
+
+def st(**kw: Any) -> wfpr.Status:
+    return wfpr.Status(**kw)
+
+
+# -- TestAdmittedNotReadyWorkload -------------------------------------------------------------
+FIVE = wfpr.Config(5 * MINUTE)
+
+
+@pytest.mark.parametrize(("status", "cfg", "cause", "left"), [
+    pytest.param(st(), None, "", 0, id="workload without Admitted condition; not counting"),
+    pytest.param(st(admitted_at=NOW - MINUTE), FIVE, "WaitForStart", 4 * MINUTE,
+                 id="workload with Admitted=True, no PodsReady; counting"),
+    pytest.param(st(admitted_at=NOW - MINUTE), None, "", 0,
+                 id="workload with Admitted=True, no PodsReady, but no timeout configured; not counting"),
+    pytest.param(st(admitted_at=NOW - 7 * MINUTE), FIVE, "WaitForStart", 0,
+                 id="workload with Admitted=True, no PodsReady; timeout exceeded"),
+    pytest.param(st(admitted_at=NOW - MINUTE, not_ready=("WaitForStart", NOW)), FIVE, "WaitForStart", 4 * MINUTE,
+                 id="with reason WorkloadWaitForPodsReadyStart; workload with Admitted=True, PodsReady=False; "
+                    "counting since admitted.LastTransitionTime"),
+    pytest.param(st(admitted_at=NOW - MINUTE, not_ready=("PodsReady", NOW)), FIVE, "WaitForStart", 4 * MINUTE,
+                 id="with reason PodsReady; workload with Admitted=True, PodsReady=False; counting since "
+                    "admitted.LastTransitionTime"),
+    pytest.param(st(admitted_at=NOW - MINUTE, not_ready=("WaitForRecovery", NOW)), wfpr.Config(0.0, recovery_timeout=180.0),
+                 "WaitForRecovery", 3 * MINUTE, id="workload with Admitted=True, PodsReady=False, "
+                 "Reason=WorkloadWaitForPodsReadyRecovery"),
+    pytest.param(st(admitted_at=NOW - MINUTE, not_ready=("WaitForRecovery", NOW)), wfpr.Config(0.0), "", 0,
+                 id="workload with Admitted=True, PodsReady=False, Reason=WorkloadWaitForPodsReadyRecovery, "
+                    "recoveryTimeout not configured"),
+    pytest.param(st(), FIVE, "", 0, id="workload with Admitted=Unknown; not counting"),
+    pytest.param(st(admitted_at=NOW - MINUTE, pods_ready=True), FIVE, "", 0,
+                 id="workload with Admitted=True, PodsReady=True; not counting"),
+])  # fmt: skip
+def test_admitted_not_ready_workload_upstream(status, cfg, cause, left):
+    """``admittedNotReadyWorkload`` (Admitted=Unknown / False read as not admitted, as
+    ``read_status`` keeps only a True Admitted condition)."""
+    assert wfpr.admitted_not_ready(status, cfg, NOW) == (cause, left)
+
+
+# -- TestBackoffWaitingTimeExpired ---------------------------------------------------------------
+@pytest.mark.parametrize(("status", "expired"), [
+    pytest.param(st(requeued_false=True), False, id="workload still have Requeued=false"),
+    pytest.param(st(), True, id="workload doesn't have requeueState"),
+    pytest.param(st(requeue_count=10), True, id="workload doesn't have an evicted condition with reason=PodsReadyTimeout"),
+    pytest.param(st(requeue_count=10, requeue_at=NOW - MINUTE, evicted=("PodsReadyTimeout", 0.0)), True,
+                 id="now already has exceeded requeueAt"),
+    pytest.param(st(requeue_count=10, requeue_at=NOW + MINUTE, evicted=("PodsReadyTimeout", 0.0)), False,
+                 id="now hasn't yet exceeded requeueAt"),
+])  # fmt: skip
+def test_backoff_waiting_time_expired_upstream(status, expired):
+    assert (wfpr.backoff(status, NOW) is None) is expired
+
+
+def test_backoff_expires_at_requeue_at_itself():
+    """``Now().After(requeueAt) || Now().Equal(requeueAt)``."""
+    assert wfpr.backoff(st(requeue_at=NOW), NOW) is None
+
+
+# -- TestGetQueueOrderTimestamp -----------------------------------------------------------------------
+EVICTION, CREATION = wfpr.DEFAULT, wfpr.Config(1800.0, by_eviction=False)
+CREATED, CONDITION = NOW, NOW + 3600.0
+
+
+@pytest.mark.parametrize(("status", "by_eviction", "by_creation"), [
+    pytest.param(st(), CREATED, CREATED, id="no condition"),
+    pytest.param(st(evicted=("Preempted", CONDITION)), CREATED, CREATED, id="evicted by preemption"),
+    pytest.param(st(evicted=("PodsReadyTimeout", CONDITION)), CONDITION, CREATED, id="evicted by PodsReady timeout"),
+    pytest.param(st(), CREATED, CREATED, id="after eviction"),  # (Evicted False: read_status keeps only a True one)
+])  # fmt: skip
+def test_get_queue_order_timestamp_upstream(status, by_eviction, by_creation):
+    assert wfpr.queue_time(status, CREATED, EVICTION) == by_eviction
+    assert wfpr.queue_time(status, CREATED, CREATION) == by_creation
+
+
+def test_evicted_by_admission_check_queues_by_eviction_time_in_either_ordering():
+    status = st(evicted=("AdmissionCheck", CONDITION))
+    assert wfpr.queue_time(status, CREATED, EVICTION) == wfpr.queue_time(status, CREATED, CREATION) == CONDITION
+
+
+# -- configuration (validation.go, defaults.go) ----------------------------------------------------
+def conf(wait: Any, version: str = "v1beta2") -> dict[str, Any]:
+    return {"apiVersion": f"config.kueue.x-k8s.io/{version}", "kind": "Configuration", "waitForPodsReady": wait}
+
+
+@pytest.mark.parametrize(("wait", "version", "pointer"), [
+    pytest.param({"timeout": "5m", "requeuingStrategy": {"timestamp": "NoSupported"}}, "v1beta2",
+                 "/requeuingStrategy/timestamp", id="no supported waitForPodsReady.requeuingStrategy.timestamp"),
+    pytest.param({"enable": True, "timeout": "0s"}, "v1beta1", "/timeout", id="invalid an empty waitForPodsReady.timeout"),
+    pytest.param({"timeout": "-1s"}, "v1beta2", "/timeout", id="negative waitForPodsReady.timeout"),
+    pytest.param({"timeout": "5m", "recoveryTimeout": "-1s"}, "v1beta2", "/recoveryTimeout",
+                 id="negative waitForPodsReady.recoveryTimeout"),
+    pytest.param({"timeout": "5m", "requeuingStrategy": {"backoffLimitCount": -1}}, "v1beta2",
+                 "/requeuingStrategy/backoffLimitCount", id="negative waitForPodsReady.requeuingStrategy.backoffLimitCount"),
+    pytest.param({"timeout": "5m", "requeuingStrategy": {"backoffBaseSeconds": -1}}, "v1beta2",
+                 "/requeuingStrategy/backoffBaseSeconds", id="negative waitForPodsReady.requeuingStrategy.backoffBaseSeconds"),
+    pytest.param({"timeout": "5m", "requeuingStrategy": {"backoffMaxSeconds": -1}}, "v1beta2",
+                 "/requeuingStrategy/backoffMaxSeconds", id="negative waitForPodsReady.requeuingStrategy.backoffMaxSeconds"),
+    pytest.param({"timeout": "five minutes"}, "v1beta2", "/timeout", id="a timeout Go cannot parse"),
+])  # fmt: skip
+def test_invalid_wait_for_pods_ready_is_a_422(client, wait, version, pointer):
+    objs = [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a"), conf(wait, version)]
+    err = problem(client, body([cpu_wl("w", "lq-a", "1")], objs))
+    assert err["pointer"].endswith("/waitForPodsReady" + pointer)
+
+
+def test_defaults():
+    """v1beta2 (and no Configuration): on, 30m, no blocking, recovery = timeout, Eviction
+    timestamp; v1beta1: off unless enable, then 5m and blockAdmission true; "0s" recovery
+    disables recovery; a v1beta2 timeout of 0 is defaulted."""
+    assert wfpr.read({}, "/o", {}, "v1beta2") == wfpr.DEFAULT == wfpr.Config(1800.0, False, 1800.0, True, None)
+    assert wfpr.read({"waitForPodsReady": {"timeout": "0s"}}, "/o", {}, "v1beta2") == wfpr.DEFAULT
+    assert wfpr.read({}, "/o", {}, "v1beta1") is None
+    assert wfpr.read({"waitForPodsReady": {"enable": False, "timeout": "1m"}}, "/o", {}, "v1beta1") is None
+    assert wfpr.read({"waitForPodsReady": {"enable": True}}, "/o", {}, "v1beta1") == wfpr.Config(300.0, True, 300.0)
+    assert wfpr.read({"waitForPodsReady": {"timeout": "10m", "recoveryTimeout": "0s"}}, "/o", {}, "v1beta2") == \
+        wfpr.Config(600.0, False, None)
+
+
+# -- rules through /v1/admissions -------------------------------------------------------------------
+T = "2026-11-23T11:00:00Z"  # tests/test_admissions: options.now is later
+
+
+def held(name: str, cpu: str = "4", *conditions: tuple[str, str, str, str], requeue: dict | None = None) -> dict:
+    """A Workload of lq-a holding ``cpu`` of cq1, with ``conditions`` (type, status, reason, time)."""
+    w = cpu_wl(name, "lq-a", cpu)
+    w["status"] = {"admission": {"clusterQueue": "cq1", "podSetAssignments": [{"name": "one", "count": 1,
+                   "flavors": {"cpu": "default"}, "resourceUsage": {"cpu": cpu}}]},
+                   "conditions": [{"type": c, "status": s, "reason": r, "message": "", "lastTransitionTime": t}
+                                  for c, s, r, t in (("QuotaReserved", "True", "QuotaReserved", T), *conditions)]}  # fmt: skip
+    if requeue:
+        w["status"]["requeueState"] = requeue
+    return w
+
+
+ADMITTED = ("Admitted", "True", "Admitted", T)
+READY = ("PodsReady", "True", "PodsReady", T)
+OBJS = [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a")]
+
+
+def test_admitted_workload_past_the_pods_ready_timeout_is_evicted_by_default(client):
+    """No Configuration: Kueue's default WaitForPodsReady (30m) evicts a Workload admitted
+    long before ``now`` whose pods are not ready; one whose pods are ready stays."""
+    got = post(client, body([held("stuck", "4", ADMITTED), held("fine", "4", ADMITTED, READY)], OBJS))
+    assert reasons(got) == {"default/stuck": "PodsReadyTimeout", "default/fine": "AlreadyAdmitted"}
+    assert "Exceeded the PodsReady timeout" in one(got, "default/stuck")["message"]
+
+
+def test_v1beta1_configuration_without_enable_turns_wait_for_pods_ready_off(client):
+    got = post(client, body([held("stuck", "4", ADMITTED)], OBJS + [conf({"enable": False}, "v1beta1")]))
+    assert reasons(got) == {"default/stuck": "AlreadyAdmitted"}
+
+
+def test_requeuing_limit_exceeded_deactivates(client):
+    """``triggerDeactivation``: requeueState.count 2 + 1 > backoffLimitCount 2."""
+    w = held("stuck", "4", ADMITTED, requeue={"count": 2})
+    got = post(client, body([w], OBJS + [conf({"timeout": "5m", "requeuingStrategy": {"backoffLimitCount": 2}})]))
+    assert reasons(got) == {"default/stuck": "RequeuingLimitExceeded"}
+
+
+def test_recovery_timeout_counts_from_the_pods_ready_false_transition(client):
+    w = held("recovering", "4", ADMITTED, ("PodsReady", "False", "WaitForRecovery", "2026-11-23T11:00:00Z"))
+    assert reasons(post(client, body([w], OBJS + [conf({"timeout": "5m", "recoveryTimeout": "1m"})])))["default/recovering"] \
+        == "PodsReadyTimeout"
+    assert reasons(post(client, body([w], OBJS + [conf({"timeout": "5m", "recoveryTimeout": "0s"})])))["default/recovering"] \
+        == "AlreadyAdmitted"
+
+
+def test_block_admission_admits_nothing_while_a_workload_is_not_ready(client):
+    """blockAdmission: "a" holds quota without PodsReady (not yet timed out: a long
+    timeout), so the pending one that fits waits (WaitingForPodsReady) and the scheduler
+    blocks: "c" is not tried. With "a" ready, "b" is admitted, and then "c", which fits
+    too, waits for b's pods."""
+    wait = conf({"timeout": "10000h", "blockAdmission": True})
+    wls = [held("a", "2", ADMITTED), cpu_wl("b", "lq-a", "2", 1), cpu_wl("c", "lq-a", "2", 2)]
+    got = reasons(post(client, body(wls, OBJS + [wait])))
+    assert got == {"default/a": "AlreadyAdmitted", "default/b": "WaitingForPodsReady", "default/c": "Pending"}
+    ready = [held("a", "2", ADMITTED, READY), *wls[1:]]
+    assert reasons(post(client, body(ready, OBJS + [wait]))) == {
+        "default/a": "AlreadyAdmitted", "default/b": "Admitted", "default/c": "WaitingForPodsReady"}
+    unblocked = reasons(post(client, body(ready, OBJS + [conf({"timeout": "10000h"})])))
+    assert unblocked["default/c"] == "Admitted"  # (without blockAdmission both fit)
+
+
+def test_pending_workload_in_its_requeue_backoff_is_not_queued(client):
+    """requeueState.requeueAt after now: Kueue keeps it out of the queue, so the newer one
+    is admitted though the older would be first."""
+    old = cpu_wl("old", "lq-a", "8")
+    old["status"] = {"requeueState": {"count": 1, "requeueAt": "2099-01-01T00:00:00Z"}}
+    got = post(client, body([old, cpu_wl("new", "lq-a", "8", 1)], OBJS))
+    assert reasons(got) == {"default/old": "Pending", "default/new": "Admitted"}
+    assert "requeueAt" in one(got, "default/old")["message"]
+
+
+def test_workload_evicted_by_pods_ready_timeout_queues_by_its_eviction_time(client):
+    """``GetQueueOrderTimestamp``: the older Workload evicted by PodsReadyTimeout after the
+    other was created queues behind it."""
+    evicted = cpu_wl("evicted", "lq-a", "8")
+    evicted["status"] = {"conditions": [{"type": "Evicted", "status": "True", "reason": "PodsReadyTimeout", "message": "",
+                                         "lastTransitionTime": "2026-11-23T11:00:30Z"}]}  # fmt: skip
+    got = reasons(post(client, body([evicted, cpu_wl("other", "lq-a", "8", 10)], OBJS)))
+    assert got == {"default/other": "Admitted", "default/evicted": "InsufficientQuota"}
+    by_creation = conf({"requeuingStrategy": {"timestamp": "Creation"}})
+    got = reasons(post(client, body([evicted, cpu_wl("other", "lq-a", "8", 10)], OBJS + [by_creation])))
+    assert got == {"default/evicted": "Admitted", "default/other": "InsufficientQuota"}
