@@ -7,6 +7,11 @@ Transcribed from kubernetes-sigs/kueue (commit ff69552e):
   LocalQueue does not exist is never queued);
 * pkg/scheduler/preemption/preemption_test.go: TestCandidatesOrdering, its 6 cases without
   priority boosts (``kueue.x-k8s.io/priority-boost`` is another feature);
+* pkg/cache/queue/cluster_queue_test.go: TestFsAdmission (all 6; the three whose
+  configuration is empty, a half-life of 0, run with 10s: with a half-life of 0 Kueue's
+  LocalQueue reconciler resets the consumed resources the test seeds its ledger with);
+* pkg/scheduler/scheduler_afs_test.go: TestShouldApplyEntryPenalty, its cases without a
+  second pass (Gangplank has no second scheduling pass);
 * pkg/config/validation_test.go: the admissionFairSharing cases of TestValidate.
 Go's floats (``math.Pow`` on amd64, ``Quantity.AsApproximateFloat64``, ``MulByFloat``) are
 pinned to values a Go 1.19 build of apimachinery's resource package printed.
@@ -20,7 +25,7 @@ from typing import Any
 import pytest
 
 from app.kueue import admissionfairsharing as afs
-from app.kueue.fairsharing import candidate_order
+from app.kueue.fairsharing import sorted_candidates
 from app.kueue.quota import Holder
 from tests.test_admissions import body, one, post, problem, workload
 from tests.test_kueue_quota import V2, reasons
@@ -134,6 +139,60 @@ def test_afs_admits_workload_from_localqueue_without_recorded_usage(client):
     assert got == {"default/wl-b1": "Admitted", "default/wl-a1": "InsufficientQuota"}
 
 
+# -- TestFsAdmission (the ClusterQueue heap's head) -----------------------------------------------------
+def _head(entries: list[tuple[str, str, int]], consumed: dict[str, dict[str, str]], weights: dict[str, str] | None = None,
+          resource_weights: dict[str, float] | None = None, usage_based: bool = True) -> str:  # fmt: skip
+    """``newClusterQueue`` + ``PushOrUpdate`` each (name, LocalQueue, priority) + ``Pop``."""
+    from app.kueue.quota import Entry, _Pending
+
+    queues = {f"default/{lq}": afs.LocalQueueUsage(afs.approx_float(*afs.go_quantity((weights or {}).get(lq, "1"))),
+                                                   {r: afs.go_quantity(q) for r, q in consumed.get(lq, {}).items()})
+              for _, lq, _ in entries}  # fmt: skip
+    ledger = afs.Ledger(afs.Config(10.0, 1.0, resource_weights or {}), queues) if usage_based else None
+    es = sorted((Entry(f"default/{n}", "cq", prio, 0.0, {}, [], lq=f"default/{lq}") for n, lq, prio in entries),
+                key=lambda e: (-e.priority, e.created, e.tie, e.key))  # fmt: skip
+    head = _Pending(es, ledger).head()
+    assert head is not None
+    return head.key
+
+
+@pytest.mark.parametrize(("entries", "consumed", "weights", "resource_weights", "usage_based", "want"), [
+    pytest.param([("wlA-high", "lqA", 2), ("wlB-low", "lqB", 1)], {"lqA": {"cpu": "2"}, "lqB": {"cpu": "1"}}, None, None,
+                 True, "wlB-low", id="workloads are ordered by LQ usage, instead of priorities"),
+    pytest.param([("wlA-high", "lqA", 2), ("wlB-low", "lqB", 1)],
+                 {"lqA": {"cpu": "1", "example.com/gpu": "10"}, "lqB": {"cpu": "1000", "example.com/gpu": "1"}}, None,
+                 {"cpu": 0.0, "example.com/gpu": 1.0}, True, "wlB-low",
+                 id="workloads are ordered by LQ usage with respect to resource weights"),
+    pytest.param([("wlA-high", "lqA", 2), ("wlB-low", "lqB", 1)], {"lqA": {"cpu": "10"}, "lqB": {"cpu": "6"}},
+                 {"lqB": "2"}, None, True, "wlB-low",
+                 id="workloads are ordered by LQ usage with respect to LQs' fair sharing weights"),
+    pytest.param([("wlA-low", "lqA", 1), ("wlA-high", "lqA", 2)], {"lqA": {"cpu": "10"}}, None, None, True, "wlA-high",
+                 id="workloads with the same LQ usage are ordered by priority"),
+    pytest.param([("wlA-low", "lqA", 1), ("wlA-high", "lqA", 2)], {}, None, None, False, "wlA-high",
+                 id="workloads with NoFairSharing CQ are ordered by priority"),
+    pytest.param([("wlA-low", "lqA", 1), ("wlA-high", "lqA", 2)], {}, None, None, False, "wlA-high",
+                 id="workloads with no FS config are ordered by priority"),
+])  # fmt: skip
+def test_fs_admission_upstream(entries, consumed, weights, resource_weights, usage_based, want):
+    assert _head(entries, consumed, weights, resource_weights, usage_based) == f"default/{want}"
+
+
+# -- TestShouldApplyEntryPenalty ------------------------------------------------------------------------
+@pytest.mark.parametrize(("on", "usage_based", "pushed"), [
+    pytest.param(True, True, True, id="pushes for a first-pass workload on a usage-based ClusterQueue"),
+    pytest.param(False, True, False, id="skips when no AdmissionFairSharing config is set"),
+    pytest.param(True, False, False, id="skips for a ClusterQueue without usage-based admission mode"),
+])  # fmt: skip
+def test_should_apply_entry_penalty_upstream(client, on, usage_based, pushed):
+    """Seen through the order: lq-a and lq-b consumed 4 each; wl-a1 is admitted first
+    (oldest); a penalty on lq-a makes wl-b1 the next head, else the older wl-a2 is."""
+    wls = [cpu_wl("wl-a1", "lq-a", "4"), cpu_wl("wl-a2", "lq-a", "4", 1), cpu_wl("wl-b1", "lq-b", "4", 2)]
+    lqs = [local_queue("lq-a", {"cpu": "4"}), local_queue("lq-b", {"cpu": "4"})]
+    got = reasons(post(client, body(wls, [FLAVOR, cpu_cq(usage_based=usage_based), *lqs, *([config()] if on else [])])))
+    assert got["default/wl-a1"] == "Admitted"
+    assert got["default/wl-b1" if pushed else "default/wl-a2"] == "Admitted"
+
+
 # -- TestCandidatesOrdering (CandidatesOrdering) ---------------------------------------------------
 def _holder(name: str, cq: str = "preemptor", priority: int = 0, reserved: float = 0.0, evicted: bool = False,
             lq: str = "") -> Holder:  # fmt: skip
@@ -160,8 +219,8 @@ def _holder(name: str, cq: str = "preemptor", priority: int = 0, reserved: float
 def test_candidates_ordering_upstream(holders, usage, want):
     """preemption_test.go TestCandidatesOrdering (``CandidatesOrdering``), with Admission
     Fair Sharing's usage where the case sets ``LocalQueueFSUsage``."""
-    order = candidate_order("preemptor", (lambda h: usage.get(h.lq)) if usage is not None else None)
-    assert [h.key for h in sorted(holders, key=order)] == want
+    got = sorted_candidates(holders, "preemptor", (lambda h: usage.get(h.lq)) if usage is not None else None)
+    assert [h.key for h in got] == want
 
 
 # -- Go's floats -----------------------------------------------------------------------------------
@@ -271,9 +330,9 @@ def test_afs_answer_is_the_same_whatever_the_object_order(client):
 
 # -- validation (config/validation.go: validateAdmissionFairSharing; the CRDs) ---------------------------
 @pytest.mark.parametrize(("afs_raw", "pointer"), [
-    ({"usageHalfLifeTime": "-1s"}, "/usageHalfLifeTime"),
-    ({"usageHalfLifeTime": "1h", "usageSamplingInterval": "-5m"}, "/usageSamplingInterval"),
-    ({"usageHalfLifeTime": "1h", "resourceWeights": {"cpu": -1}}, "/resourceWeights/cpu"),
+    ({"usageHalfLifeTime": "-1s"}, "/usageHalfLifeTime"),  # (validation_test.go's negative half-life)
+    ({"usageSamplingInterval": "-1s"}, "/usageSamplingInterval"),  # (its negative sampling interval)
+    ({"usageHalfLifeTime": "1s", "resourceWeights": {"cpu": -0.5}}, "/resourceWeights/cpu"),  # (its negative weight)
     ({"usageHalfLifeTime": "1 hour"}, "/usageHalfLifeTime"),
     ({"usageHalfLifeTime": "1h", "resourceWeights": {"cpu": "2"}}, "/resourceWeights/cpu"),
     ("on", ""),
@@ -283,6 +342,13 @@ def test_invalid_admission_fair_sharing_configuration_is_a_422(client, afs_raw, 
     objs = [FLAVOR, cpu_cq(), local_queue("lq-a"), conf]
     err = problem(client, body([cpu_wl("w", "lq-a", "1")], objs))
     assert err["pointer"].endswith("/admissionFairSharing" + pointer)
+
+
+def test_valid_admission_fair_sharing_configuration_upstream():
+    """validation_test.go's valid case: 1s / 1s, weights cpu 0.5, memory 0.5."""
+    c = afs.read_config({"usageHalfLifeTime": "1s", "usageSamplingInterval": "1s",
+                         "resourceWeights": {"cpu": 0.5, "memory": 0.5}}, "/x", {})  # fmt: skip
+    assert (c.half_life, c.sampling, c.weights) == (1.0, 1.0, {"cpu": 0.5, "memory": 0.5})
 
 
 def test_sampling_interval_of_zero_defaults_to_five_minutes():
@@ -300,3 +366,40 @@ def test_invalid_admission_scope_or_local_queue_usage_is_a_422(client, obj, poin
     objs = [FLAVOR, obj, config()] + ([cpu_cq()] if obj["kind"] == "LocalQueue" else [local_queue("lq-a")])
     err = problem(client, body([cpu_wl("w", "lq-a", "1")], objs))
     assert err["pointer"].endswith(pointer)
+
+
+def test_workload_admitted_in_an_earlier_cycle_is_a_preemption_candidate(client):
+    """Kueue's cache holds a Workload once assumed: cycle 1 admits wl-a (lq-a, the least
+    used, priority 0); in cycle 2 wl-b (priority 10) preempts it (LowerPriority)."""
+    wls = [cpu_wl("wl-a", "lq-a", "8", priority=0), cpu_wl("wl-b", "lq-b", "8", 1, priority=10)]
+    objs = [FLAVOR, cpu_cq(preemption={"withinClusterQueue": "LowerPriority"}), local_queue("lq-a", {"cpu": "0"}),
+            local_queue("lq-b", {"cpu": "10"}), config()]  # fmt: skip
+    got = post(client, body(wls, objs))
+    assert reasons(got) == {"default/wl-a": "Admitted", "default/wl-b": "Preempting"}
+    assert [p["workload"] for p in one(got, "default/wl-b")["preemptions"]] == ["default/wl-a"]
+
+
+def test_local_queues_of_one_name_are_not_compared_by_usage(client):
+    """``resourceUsagePreemptionEnabled`` compares ``Spec.QueueName`` (no namespace): every
+    namespace's LocalQueue named "user" → the usage is never compared, priority decides."""
+
+    def lq_in(ns: str, consumed: str) -> dict[str, Any]:
+        o = local_queue("user", {"cpu": consumed})
+        o["metadata"]["namespace"] = ns
+        return o
+
+    def held_in(ns: str, name: str, priority: int) -> dict[str, Any]:
+        w = cpu_wl(name, "user", "4", priority=priority)
+        w["metadata"]["namespace"] = ns
+        w["status"] = {"admission": {"clusterQueue": "cq1", "podSetAssignments": [{"name": "one", "count": 1,
+                       "flavors": {"cpu": "default"}, "resourceUsage": {"cpu": "4"}}]}}  # fmt: skip
+        return w
+
+    new = cpu_wl("new", "user", "4", 9, priority=10)
+    new["metadata"]["namespace"] = "c"
+    wls = [held_in("a", "low-prio", 1), held_in("b", "busy-lq", 5), new]
+    q = cpu_cq(preemption={"withinClusterQueue": "LowerPriority"})
+    objs = [FLAVOR, q, lq_in("a", "1"), lq_in("b", "6"), lq_in("c", "0"), config()]
+    namespaces = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": n}} for n in "abc"]
+    got = one(post(client, body(wls, objs + namespaces)), "c/new")
+    assert [p["workload"] for p in got["preemptions"]] == ["a/low-prio"]

@@ -324,6 +324,12 @@ class Ledger:
         self._cache[lq] = out
         return out
 
+    def snapshot(self) -> Ledger:
+        """A copy of the usages as they are now (a scheduling cycle's snapshot)."""
+        out = Ledger(self.config, self.queues)
+        out.penalties = {lq: dict(p) for lq, p in self.penalties.items()}
+        return out
+
     def push(self, lq: str, requests: dict[str, Decimal]) -> None:
         """``PushPenalty``: alpha × ``requests`` (exact values), each rounded down at 9 decimals."""
         pen = self.penalties.setdefault(lq, {})

@@ -37,9 +37,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
-from app.kueue.preemption import Preemptor, path_to_root, satisfies_policy, usage_desc, uses
+from app.kueue.preemption import Preemptor, path_to_root, satisfies_policy, usage_first, uses
 
 if TYPE_CHECKING:
     from app.kueue.quota import FR, Holder, Node, Tree
@@ -143,18 +144,22 @@ def root_of(node: Node) -> Node:
 
 
 # -- preemption ------------------------------------------------------------------------------
-def candidate_order(preemptor_queue: str, usage: Callable[[Holder], float | None] | None = None) -> Callable[[Holder], tuple]:
-    """``CandidatesOrdering``: evicted first, other ClusterQueues first, (Admission Fair
-    Sharing, ``usage`` not None: within a usage-based ClusterQueue the most used LocalQueue
-    first), lower priority, more recently admitted, name. Only the order within each
-    ClusterQueue is read (``TargetClusterQueueOrdering``), so the usage term, constant for
-    the others, compares only what Kueue compares."""
-    def key(h: Holder) -> tuple:
-        u = usage(h) if usage is not None else None
-        return (not h.evicted, h.queue == preemptor_queue, (0, 0.0) if u is None else usage_desc(u), h.priority,
-                -h.reserved, h.key)  # fmt: skip
+def candidate_order(preemptor_queue: str) -> Callable[[Holder], tuple]:
+    """``CandidatesOrdering`` without Admission Fair Sharing: evicted first, other
+    ClusterQueues first, lower priority, more recently admitted, name."""
+    return lambda h: (not h.evicted, h.queue == preemptor_queue, h.priority, -h.reserved, h.key)
 
-    return key
+
+def sorted_candidates(candidates: list[Holder], preemptor_queue: str,
+                      usage: Callable[[Holder], float | None] | None = None) -> list[Holder]:  # fmt: skip
+    """``fairPreemptions``' sort: :func:`candidate_order`, with Admission Fair Sharing's
+    usage step (``usage`` not None: :func:`app.kueue.preemption.usage_first`)."""
+    order = candidate_order(preemptor_queue)
+    out = sorted(candidates, key=order)
+    if usage is not None:
+        out.sort(key=cmp_to_key(usage_first(usage, lambda h: (not h.evicted, h.queue == preemptor_queue),
+                                            lambda h: (h.priority, -h.reserved, h.key))))  # fmt: skip
+    return out
 
 
 class _Ordering:
@@ -271,8 +276,8 @@ class FairSearch:
 
     def targets(self) -> list[tuple[Holder, str]]:
         cq = self.tree.queues[self.p.queue]
-        order = candidate_order(cq.name, self.usage)
-        cands = sorted(self.candidates(), key=order)
+        order = candidate_order(cq.name)  # (TargetClusterQueueOrdering's tie: without the usage)
+        cands = sorted_candidates(self.candidates(), cq.name, self.usage)
         if not cands:
             return []
         for fr, v in sorted(self.p.assigned.items()):  # the shares include the incoming Workload

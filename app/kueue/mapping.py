@@ -247,7 +247,8 @@ class Admissions:
             by_key[plan.key] = plan
         ledger = None
         if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):
-            ledger = afs.Ledger(k.admission_fair_sharing, k.local_queue_usage)
+            usage = {lq: afs.read_local_queue(*v) for lq, v in sorted(k.local_queue_objects.items())}
+            ledger = afs.Ledger(k.admission_fair_sharing, usage)
         block = None  # WaitForPodsReady's blockAdmission: whether a Workload holding quota is not PodsReady
         if k.wait_for_pods_ready is not None and k.wait_for_pods_ready.block_admission:
             block = any(wl.admission is not None and wl.admission[0] in tree.queues and not wl.ready.pods_ready

@@ -206,8 +206,9 @@ class KueueObjects:
     wait_for_pods_ready: wfpr.Config | None = wfpr.DEFAULT
     #: the Configuration's ``resources`` (:mod:`app.kueue.resourcesconfig`): what a Workload's quota counts
     resources: resourcesconfig.ResourcesConfig = field(default_factory=resourcesconfig.ResourcesConfig)
-    #: each LocalQueue's fair-sharing weight and consumed resources ("namespace/name" -> them)
-    local_queue_usage: dict[str, afs.LocalQueueUsage] = field(default_factory=dict)
+    #: each LocalQueue as given ("namespace/name" -> (object, pointer, ident)): Admission Fair
+    #: Sharing reads its weight and consumed resources when it is on
+    local_queue_objects: dict[str, tuple[dict, str, dict[str, str]]] = field(default_factory=dict)
     admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
     #: node.k8s.io/v1 RuntimeClasses: name -> ``overhead.podFixed`` (None: the class sets no overhead)
     runtime_classes: dict[str, dict[str, str] | None] = field(default_factory=dict)
@@ -621,7 +622,7 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         if (ns, name) in k.local_queues:
             raise InputError(f"duplicate LocalQueue {ns}/{name}", join_pointer(ptr, "metadata", "name"), ident)
         k.local_queues[(ns, name)] = r.string(spec, "clusterQueue", join_pointer(ptr, "spec"), ident)
-        k.local_queue_usage[f"{ns}/{name}"] = afs.read_local_queue(o, ptr, ident)
+        k.local_queue_objects[f"{ns}/{name}"] = (o, ptr, ident)
     elif kind == "ClusterQueue":
         _cluster_queue(o, ptr, k)
         node = quota.read_cluster_queue(o, ptr)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from functools import cmp_to_key
 from dataclasses import dataclass
 from heapq import merge
 from itertools import chain
@@ -116,52 +117,95 @@ def _rank(h: Holder) -> tuple[int, float, str]:
     return h.priority, -h.reserved, h.key
 
 
+def go_compare(a: float, b: float) -> int:
+    """``cmp.Compare`` of two floats: a NaN is below every number."""
+    if a != a or b != b:
+        return 0 if (a != a) == (b != b) else (-1 if a != a else 1)
+    return -1 if a < b else (1 if a > b else 0)
+
+
+def queue_name(h: Holder) -> str:
+    """``Spec.QueueName``: the LocalQueue's name without its namespace."""
+    return h.lq.rpartition("/")[2]
+
+
+def usage_first(usage: Callable[[Holder], float | None], head: Callable[[Holder], tuple],
+                rest: Callable[[Holder], tuple]) -> Callable[[Holder, Holder], int]:  # fmt: skip
+    """``CandidatesOrdering`` with Admission Fair Sharing: ``head`` (evicted first, other
+    ClusterQueues first), then for two Workloads of one ClusterQueue whose LocalQueue names
+    differ and that both have a usage, the higher usage first
+    (``resourceUsagePreemptionEnabled``), then ``rest``. Two LocalQueues of one name in
+    different namespaces are not compared, so the order need not be transitive: sorted
+    from a fixed order, the result is one Kueue can give."""
+    def cmp(a: Holder, b: Holder) -> int:
+        ha, hb = head(a), head(b)
+        if ha != hb:
+            return -1 if ha < hb else 1
+        if a.queue == b.queue and queue_name(a) != queue_name(b):
+            ua, ub = usage(a), usage(b)
+            if ua is not None and ub is not None:
+                c = go_compare(ub, ua)
+                if c:
+                    return c
+        ra, rb = rest(a), rest(b)
+        return -1 if ra < rb else (1 if ra > rb else 0)
+
+    return cmp
+
+
 class Holders:
     """The admitted Workloads of each ClusterQueue in candidate order, the evicted ones
-    apart (Kueue takes those first), built once per answer (again when an Admission Fair
-    Sharing usage changed): a search reads only the prefix the preemption policy allows,
-    lazily, and usually stops after a few. ``usage``: the LocalQueue usage of a holder of a
-    usage-based ClusterQueue (``LocalQueueFSUsage``), None for the others: there the most
-    used LocalQueue's Workloads come first, before priority (``CandidatesOrdering``)."""
+    apart (Kueue takes those first): a ClusterQueue's lists are built when a search first
+    asks for them, and again after :meth:`invalidate` (a Workload admitted into it, an
+    Admission Fair Sharing usage changed); a search reads only the prefix the preemption
+    policy allows, lazily, and usually stops after a few. ``usage``: the LocalQueue usage
+    of a holder of a usage-based ClusterQueue (``LocalQueueFSUsage``), None for the
+    others (:func:`usage_first`)."""
 
     def __init__(self, holders: list[Holder], usage: Callable[[Holder], float | None] | None = None) -> None:
-        self.lists: dict[str, tuple[list[Holder], list[Holder]]] = {}
-        self.priorities: dict[str, tuple[list[int], list[int]]] = {}
-        self.by_usage: set[str] = set()  # ClusterQueues ordered by usage first: not by priority
-        by: dict[str, tuple[list[Holder], list[Holder]]] = {}
+        self.usage = usage
+        self.by_queue: dict[str, list[Holder]] = {}
         for h in holders:
-            by.setdefault(h.queue, ([], []))[0 if h.evicted else 1].append(h)
-        for q, (ev, rest) in by.items():
-            used = {h.key: u for h in ev + rest if (u := usage(h) if usage is not None else None) is not None}
-            if used:
-                self.by_usage.add(q)
-                key: Callable[[Holder], tuple] = lambda h: (usage_desc(used[h.key]), *_rank(h))  # noqa: E731
-            else:
-                key = _rank
-            ev.sort(key=key)
-            rest.sort(key=key)
-            self.lists[q] = (ev, rest)
-            self.priorities[q] = ([h.priority for h in ev], [h.priority for h in rest])
+            self.by_queue.setdefault(h.queue, []).append(h)
+        #: ClusterQueue -> (evicted, the others, their priorities, ordered by usage first)
+        self._built: dict[str, tuple[list[Holder], list[Holder], tuple[list[int], list[int]], bool]] = {}
+
+    def add(self, h: Holder) -> None:
+        self.by_queue.setdefault(h.queue, []).append(h)
+        self._built.pop(h.queue, None)
+
+    def invalidate(self, queue: str) -> None:
+        self._built.pop(queue, None)
+
+    def _lists(self, queue: str) -> tuple[list[Holder], list[Holder], tuple[list[int], list[int]], bool] | None:
+        built = self._built.get(queue)
+        if built is not None or queue not in self.by_queue:
+            return built
+        hs = sorted(self.by_queue[queue], key=_rank)
+        usage = self.usage
+        by_usage = usage is not None and len({queue_name(h) for h in hs if usage(h) is not None}) > 1
+        if by_usage:
+            hs.sort(key=cmp_to_key(usage_first(usage, lambda h: (not h.evicted,), _rank)))  # type: ignore[arg-type]
+        ev = [h for h in hs if h.evicted]
+        rest = [h for h in hs if not h.evicted]
+        built = (ev, rest, ([h.priority for h in ev], [h.priority for h in rest]), by_usage)
+        self._built[queue] = built
+        return built
 
     def allowed(self, queue: str, evicted: bool, p: Preemptor, policy: str) -> Iterator[Holder]:
         """The Workloads of ``queue`` that ``policy`` lets ``p`` preempt, in order."""
-        lists = self.lists.get(queue)
+        lists = self._lists(queue)
         if lists is None or policy == "Never":
             return iter(())
         i = 0 if evicted else 1
-        hs, prios = lists[i], self.priorities[queue][i]
+        hs, prios = lists[i], lists[2][i]
         if policy == "Any":
             return iter(hs)
-        if queue in self.by_usage:
+        if lists[3]:  # (ordered by usage first: not by priority)
             return (h for h in hs if satisfies_policy(p, h, policy))
         if policy == "LowerPriority":
             return iter(hs[: bisect_left(prios, p.priority)])
         return (h for h in hs[: bisect_right(prios, p.priority)] if satisfies_policy(p, h, policy))
-
-
-def usage_desc(u: float) -> tuple[int, float]:
-    """A higher usage first (``cmp.Compare(b, a)``; a NaN, which compares below every number, last)."""
-    return (1, 0.0) if u != u else (0, -u)
 
 
 class _Lazy:

@@ -40,6 +40,7 @@ candidates in it.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -468,25 +469,38 @@ class Cycle:
         self.tree = tree
         self.all_holders = [h for h in holders if h.queue in tree.queues]
         self.ledger = ledger  # Admission Fair Sharing's usage; None: off
-        self.seen = -1  # the ledger's version the holders were ordered with
-        self.holders = Holders(self.all_holders)
-        self.refresh()
+        #: the usages as the cycle's snapshot took them (``CalcLocalQueueFSUsage`` at its start)
+        self.view = ledger.snapshot() if ledger is not None else None
+        self.holders = Holders(self.all_holders, self.usage if ledger is not None else None)
+        self.stale: set[str] = set()  # LocalQueues whose usage changed in this cycle
+        self.queues_of: dict[str, set[str]] = {}  # LocalQueue -> the ClusterQueues its holders are in
+        for h in self.all_holders:
+            self.queues_of.setdefault(h.lq, set()).add(h.queue)
         self.preempted: dict[str, Holder] = {}
         self.fair = fair  # fair sharing's preemption strategies; None: fair sharing is off
 
     def usage(self, h: Holder) -> float | None:
         """``LocalQueueFSUsage`` of ``h``: its LocalQueue's usage when its ClusterQueue is
         usage-based (as the cycle's snapshot computes it), else None."""
-        if self.ledger is None or not self.tree.queues[h.queue].usage_based:
+        if self.view is None or not self.tree.queues[h.queue].usage_based:
             return None
-        return self.ledger.usage(h.lq)
+        return self.view.usage(h.lq)
+
+    def admitted(self, h: Holder) -> None:
+        """A Workload given quota in this answer: a candidate from the next cycle on (Kueue's
+        cache holds it once assumed)."""
+        self.all_holders.append(h)
+        self.holders.add(h)
+        self.queues_of.setdefault(h.lq, set()).add(h.queue)
 
     def refresh(self) -> None:
-        """At a cycle's start (Kueue's snapshot): order the candidates again when a penalty
-        changed a LocalQueue's usage since they were ordered."""
-        if self.ledger is not None and self.ledger.version != self.seen:
-            self.seen = self.ledger.version
-            self.holders = Holders(self.all_holders, self.usage)
+        """At a cycle's start (Kueue's snapshot): order again the candidates of the
+        ClusterQueues holding Workloads of a LocalQueue whose usage changed."""
+        if self.stale and self.ledger is not None:
+            self.view = self.ledger.snapshot()
+            for q in {q for lq in self.stale for q in self.queues_of.get(lq, ())}:
+                self.holders.invalidate(q)
+            self.stale.clear()
 
     def oracle(self, e: Entry) -> fa.Oracle:
         """``PreemptionOracle.SimulatePreemption`` for ``e``."""
@@ -612,32 +626,49 @@ class _Pending:
     """A ClusterQueue's pending Workloads in Kueue's heap order: :func:`_base_order`, or
     with ``ledger`` (a usage-based ClusterQueue) the least-used LocalQueue first (Kueue
     rebuilds the heap after a penalty changes a usage: ``ClusterQueue.Pop``), kept per
-    LocalQueue so a head costs one look per LocalQueue."""
+    LocalQueue, their first Workloads in a heap re-keyed when one changes (:meth:`charged`)."""
 
     def __init__(self, entries: list[Entry], ledger: afs.Ledger | None) -> None:
         self.ledger = ledger
         self.lists: dict[str, list[Entry]] = {}
         for e in entries:
             self.lists.setdefault(e.lq if ledger is not None else "", []).append(e)
+        self.heap: list[tuple[tuple[int, float], tuple, str, int]] = []
+        self.version: dict[str, int] = {}
+        if ledger is not None:
+            for lq in self.lists:
+                self.charged(lq)
+
+    def charged(self, lq: str) -> None:
+        """``lq``'s first Workload or usage changed: its place in the heap is taken again."""
+        if self.ledger is None:
+            return
+        v = self.version[lq] = self.version.get(lq, 0) + 1
+        es = self.lists.get(lq)
+        if es:
+            heapq.heappush(self.heap, (afs.order_key(self.ledger.usage(lq)), _base_order(es[0]), lq, v))
 
     def head(self) -> Entry | None:
         if self.ledger is None:
             es = self.lists.get("")
             return es[0] if es else None
-        best: tuple | None = None
-        for lq, es in self.lists.items():
-            if es:
-                key = (afs.order_key(self.ledger.usage(lq)), _base_order(es[0]))
-                if best is None or key < best[0]:
-                    best = (key, es[0])
-        return best[1] if best is not None else None
+        while self.heap:
+            _, _, lq, v = self.heap[0]
+            if self.version[lq] == v:
+                return self.lists[lq][0]
+            heapq.heappop(self.heap)
+        return None
 
     def pop(self, e: Entry) -> None:
         """Take ``e``, the head of its LocalQueue's list."""
-        self.lists[e.lq if self.ledger is not None else ""].pop(0)
+        lq = e.lq if self.ledger is not None else ""
+        self.lists[lq].pop(0)
+        self.charged(lq)
 
     def push_front(self, e: Entry) -> None:
-        self.lists.setdefault(e.lq if self.ledger is not None else "", []).insert(0, e)
+        lq = e.lq if self.ledger is not None else ""
+        self.lists.setdefault(lq, []).insert(0, e)
+        self.charged(lq)
 
     def __iter__(self) -> Iterator[Entry]:
         for lq in sorted(self.lists):
@@ -784,6 +815,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     covered = {res for g in node.groups for res in g.covered}
                     total = {res: v for res, v in total.items() if res in covered}
                 pending[e.queue].ledger.push(e.lq, total)
+                pending[e.queue].charged(e.lq)
+                cycle.stale.add(e.lq)
+            cycle.admitted(Holder(e.key, e.queue, e.priority, e.created, float("inf"), dict(asg.usage), lq=e.lq))
         for node, fr, v in reserved:  # a snapshot lasts one cycle
             node.remove_usage(fr, v)
         if halted:
