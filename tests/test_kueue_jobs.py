@@ -652,9 +652,11 @@ def test_jobs_in_namespaces_kueue_leaves_out_get_no_workload(client):
 
 
 def test_configuration_fields_not_modelled_are_named(client):
-    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": {"X": True}}
+    config = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": {"X": True},
+              "integrations": {"labelKeysToCopy": ["team"]}}  # fmt: skip
     a = post(client, body([], queues() + [job("train", 1), config]))
-    assert any("featureGates not modelled" in x for x in a["warnings"])
+    assert any("featureGates X are not Kueue's gates" in x for x in a["warnings"])
+    assert any("integrations.labelKeysToCopy not modelled" in x for x in a["warnings"])
 
 
 def test_an_elastic_job_is_named_with_its_generation(client):

@@ -77,6 +77,10 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
     workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits, runtime_classes=kueue.runtime_classes)
                                  for o, p in found]  # fmt: skip
     workloads += _from_jobs(jin, found, kueue, workloads, now, limits)
+    if not kueue.feature_gates["PartialAdmission"]:  # (the Workload webhook drops minCount; no partial admission)
+        for wl in workloads:
+            for ps in wl.pod_sets:
+                ps.min_count = None
     if not workloads:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the jobs "
                          f"gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip

@@ -286,8 +286,6 @@ def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
     if o.get("managedJobsNamespaceSelector") is not None:
         jin.namespace_selector = LabelSelector.parse(o["managedJobsNamespaceSelector"],
                                                      join_pointer(ptr, "managedJobsNamespaceSelector"), ident)  # fmt: skip
-    if o.get("featureGates") not in (None, {}):
-        jin.config_unmodelled.append("featureGates")
 
 
 # -- Go's strconv, as the webhook parses annotations ----------------------------------------

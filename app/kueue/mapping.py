@@ -282,8 +282,8 @@ class Admissions:
         usage_based = sorted(n.name for n in tree.queues.values() if n.usage_based)
         if usage_based and k.admission_fair_sharing is None:
             self.notes.append(f"{', '.join(usage_based)} set admissionScope {afs.USAGE_BASED}, but Admission Fair Sharing "
-                              "is off (no Kueue Configuration with admissionFairSharing in the snapshot): LocalQueue "
-                              "usage does not order their Workloads")  # fmt: skip
+                              "is off (no Kueue Configuration with admissionFairSharing in the snapshot, or its gate "
+                              "off): LocalQueue usage does not order their Workloads")  # fmt: skip
         if weighted and k.fair_sharing is None:
             self.notes.append(f"{', '.join(weighted)} set fairSharing.weight, but fair sharing is off (no Kueue "
                               "Configuration with fairSharing in the snapshot): the weights are not used")  # fmt: skip

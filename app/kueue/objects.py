@@ -33,7 +33,7 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import limitrange, quota, resourcesconfig
+from app.kueue import featuregates, limitrange, quota, resourcesconfig
 from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
@@ -202,6 +202,8 @@ class KueueObjects:
     fair_sharing: tuple[str, ...] | None = None
     #: the Configuration's admissionFairSharing (:mod:`app.kueue.admissionfairsharing`); None: off
     admission_fair_sharing: afs.Config | None = None
+    #: Kueue's feature gates (:mod:`app.kueue.featuregates`): the Configuration's ``featureGates`` over the defaults
+    feature_gates: dict[str, bool] = field(default_factory=lambda: featuregates.read(None, "", {}, []))
     #: the Configuration's ``waitForPodsReady`` (:mod:`app.kueue.waitforpodsready`; on by default); None: off
     wait_for_pods_ready: wfpr.Config | None = wfpr.DEFAULT
     #: the Configuration's ``resources`` (:mod:`app.kueue.resourcesconfig`): what a Workload's quota counts
@@ -659,14 +661,17 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
     ident = {"kind": "Configuration", "name": "kueue-manager"}
     if k.fair_sharing is not None:
         raise InputError("more than one Kueue Configuration with fairSharing", ptr, ident)
-    if o.get("admissionFairSharing") is not None:
+    gates = k.feature_gates = featuregates.read(o.get("featureGates"), join_pointer(ptr, "featureGates"), ident,
+                                                k.unmodelled)  # fmt: skip
+    if o.get("admissionFairSharing") is not None and gates["AdmissionFairSharing"]:
         if k.admission_fair_sharing is not None:
             raise InputError("more than one Kueue Configuration with admissionFairSharing", ptr, ident)
         k.admission_fair_sharing = afs.read_config(o["admissionFairSharing"], join_pointer(ptr, "admissionFairSharing"),
                                                    ident)  # fmt: skip
-    k.wait_for_pods_ready = wfpr.read(o, ptr, ident, av.rsplit("/", 1)[-1])
+    k.wait_for_pods_ready = None if gates["DisableWaitForPodsReady"] else wfpr.read(o, ptr, ident, av.rsplit("/", 1)[-1])
     if o.get("resources") is not None:
-        k.resources = resourcesconfig.read(o["resources"], join_pointer(ptr, "resources"), ident, k.unmodelled)
+        k.resources = resourcesconfig.read(o["resources"], join_pointer(ptr, "resources"), ident, k.unmodelled,
+                                           gates["QuotaCheckStrategy"])  # fmt: skip
     fs = o.get("fairSharing")
     if fs is None:
         return

@@ -93,9 +93,11 @@ def _canonical(name: str, value: Fraction) -> int:
     return max(0, min(top, -(-scaled.numerator // scaled.denominator)))
 
 
-def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> ResourcesConfig:
+def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_gate: bool = True) -> ResourcesConfig:
     """``resources`` of Kueue's Configuration, defaulted and validated as Kueue does
-    (``deviceClassMappings`` is named in ``notes``: Kueue's DRA accounting is not modelled)."""
+    (``deviceClassMappings`` is named in ``notes``: Kueue's DRA accounting is not modelled).
+    ``strategy_gate``: the ``QuotaCheckStrategy`` feature gate (off: ``quotaCheckStrategy``
+    is neither validated nor applied)."""
     if not isinstance(raw, dict):
         raise InputError("'resources' must be an object", ptr, ident)
     exclude = r.lst(raw, "excludeResourcePrefixes", ptr, ident)
@@ -121,7 +123,7 @@ def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> Resourc
             except ValueError as e:
                 raise InputError(f"invalid quantity: {e}", join_pointer(op, out), ident) from None
         transformations[name] = Transformation(name, strategy == REPLACE, r.string(t, "multiplyBy", ip, ident), outputs)
-    strategy = raw.get("quotaCheckStrategy")
+    strategy = raw.get("quotaCheckStrategy") if strategy_gate else None
     sp = join_pointer(ptr, "quotaCheckStrategy")
     if strategy is not None:
         if strategy not in (IGNORE_UNDECLARED, BLOCK_UNDECLARED):
