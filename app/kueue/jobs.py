@@ -1,8 +1,8 @@
 """Kueue's job integrations: the Workload Kueue would make for a job.
 
 Kueue's jobframework reconciler and its integrations for ``batch/v1`` Job (``batch/job``),
-JobSet, the Kubeflow jobs (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob) and MPIJob
-(``pkg/controller/jobframework``, ``pkg/controller/jobs/...``; each kind a :class:`Kind`,
+JobSet, the Kubeflow jobs (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob), MPIJob, and
+KubeRay's RayJob and RayCluster (``pkg/controller/jobframework``, ``pkg/controller/jobs/...``; each kind a :class:`Kind`,
 each podSet a :class:`Source`), as far as they decide *whether* a job gets a Workload of
 its own and *what* that Workload holds; the Workload then goes through the admission path
 unchanged (:mod:`app.kueue.admit`). What follows is written for a Job; the other kinds
