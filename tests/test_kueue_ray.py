@@ -679,3 +679,23 @@ def test_a_malformed_ray_field_is_a_422_at_its_pointer(client, path: tuple, valu
     assert r.status_code == 422, r.text
     want = "/" + "/".join(str(p) for p in path)
     assert any(e["pointer"].endswith(want) for e in r.json()["errors"]), r.json()
+
+
+@pytest.mark.parametrize(("edit", "want"), [
+    pytest.param(lambda c: c.update(enableInTreeAutoscaling=True, autoscalerOptions={"resources": "big"}),
+                 "/spec/rayClusterSpec/autoscalerOptions/resources", id="autoscaler resources not an object"),
+    pytest.param(lambda c: (c.update(gcsFaultToleranceOptions={}),
+                            c["headGroupSpec"]["template"]["spec"]["containers"][0]["resources"]["requests"].update(cpu="lots")),
+                 "/spec/rayClusterSpec/headGroupSpec/template/spec/containers/0/resources/requests/cpu",
+                 id="a head quantity under GCS fault tolerance"),
+    pytest.param(lambda c: (c.update(gcsFaultToleranceOptions={}),
+                            c["headGroupSpec"]["template"]["spec"]["containers"][0].update(resources=[])),
+                 "/spec/rayClusterSpec/headGroupSpec/template/spec/containers/0/resources",
+                 id="head resources not an object under GCS fault tolerance"),
+])  # fmt: skip
+def test_a_malformed_field_ray_accounting_reads_is_a_422_where_it_was_written(client, edit: Any, want: str) -> None:
+    o = train()
+    edit(o["spec"]["rayClusterSpec"])
+    r = client.post("/v1/admissions", json=body([], [flavor("f"), cq_mem(), lq("lq", "cq"), RAY_CONFIG, o]))
+    assert r.status_code == 422, r.text
+    assert any(e["pointer"].endswith(want) for e in r.json()["errors"]), r.json()

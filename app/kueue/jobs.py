@@ -439,9 +439,10 @@ MPIJOB = _replica_kind("kubeflow.org/mpijob", "mpiReplicaSpecs", ("Launcher", "W
 #: KubeRay's RayJob and RayCluster (``pkg/controller/jobs/rayjob``, ``.../raycluster``): finished by
 #: ``status.jobDeploymentStatus`` (a RayCluster never), in ``supportedElasticJobGVKs`` and
 #: ``supportedPrebuiltWlJobGVKs`` both; read by :func:`_read_ray`
-RAYJOB = Kind("ray.io/rayjob", *FRAMEWORKS["ray.io/rayjob"], "ray.io", ("Complete", "Failed"), ("spec", "rayClusterSpec"),
+RAYJOB = Kind("ray.io/rayjob", *FRAMEWORKS["ray.io/rayjob"], "ray.io", ("Complete", "Failed"),
+              ("spec", "rayClusterSpec", "workerGroupSpecs"),
               "RayJob(s) past jobDeploymentStatus New / Suspended", True, "ray")  # fmt: skip
-RAYCLUSTER = Kind("ray.io/raycluster", *FRAMEWORKS["ray.io/raycluster"], "ray.io", ("", ""), ("spec",),
+RAYCLUSTER = Kind("ray.io/raycluster", *FRAMEWORKS["ray.io/raycluster"], "ray.io", ("", ""), ("spec", "workerGroupSpecs"),
                   "RayCluster(s) in state ready", True, "ray")  # fmt: skip
 KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k
                                       for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB,
@@ -730,14 +731,18 @@ class RaySpec:
         return self.deployment_status == "ValidationFailed"
 
 
-def _keep_max(have: Any, extra: dict[str, str]) -> dict[str, Any]:
+def _or_empty(v: Any) -> Any:
+    return {} if v is None else v
+
+
+def _keep_max(have: dict[str, Any], extra: dict[str, str]) -> dict[str, Any]:
     """``MergeResourceListKeepMax``: every key of both lists, the larger quantity where both name it."""
-    out = dict(have) if isinstance(have, dict) else {}
+    out = dict(have)
     for k, v in extra.items():
         try:
             keep = k in out and parse_quantity(out[k]) >= parse_quantity(v)
         except (ValueError, TypeError):
-            keep = False  # (a quantity the API server would not hold: _pod_set refuses it at its place)
+            keep = True  # (a quantity the API server would not hold: kept, for _pod_set to refuse at its place)
         if not keep:
             out[k] = v
     return out
@@ -799,14 +804,15 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
             or cluster.get("gcsFaultToleranceOptions") is not None):  # fmt: skip
         if not containers:
             head.error = "cannot account for Redis cleanup resources: head pod template must include the Ray container"
-        elif isinstance(containers[0], dict):
-            ray_c = containers[0]
-            res = ray_c.get("resources") if isinstance(ray_c.get("resources"), dict) else {}
-            containers = [{**ray_c, "resources": {**res, "requests": _keep_max(res.get("requests"),
-                                                                               REDIS_CLEANUP_REQUESTS)}}, *containers[1:]]  # fmt: skip
+        elif isinstance(ray_c := containers[0], dict) and isinstance(res := _or_empty(ray_c.get("resources")), dict) \
+                and isinstance(requests := _or_empty(res.get("requests")), dict):  # fmt: skip
+            # (a container of another shape is left for _pod_set to refuse at its place)
+            containers = [{**ray_c, "resources": {**res, "requests": _keep_max(requests, REDIS_CLEANUP_REQUESTS)}},
+                          *containers[1:]]  # fmt: skip
     if rs.autoscaling:
         opts = r.obj(cluster, "autoscalerOptions", cp, ident)
-        resources = opts.get("resources") if opts.get("resources") is not None else AUTOSCALER_RESOURCES
+        given = r.obj(opts, "resources", join_pointer(cp, "autoscalerOptions"), ident)
+        resources = given if opts.get("resources") is not None else AUTOSCALER_RESOURCES
         added.append({"name": AUTOSCALER_CONTAINER, "resources": resources})
     if mode == "SidecarMode":
         added.append({"name": SUBMITTER_CONTAINER, "resources": SUBMITTER_RESOURCES})
