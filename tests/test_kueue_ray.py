@@ -6,10 +6,10 @@ Transcribed from kubernetes-sigs/kueue (commit ff69552e); a test per Go test and
 file, ``test_<GoTest>_<package>``, its pytest ids the Go case names:
 
 * pkg/controller/jobs/rayjob/rayjob_controller_test.go: ``TestPodSets`` (10 of 11),
-  ``Test_RayJobFinished`` and ``Test_RayJobIsOnHold`` (their statuses, as tables).
-* pkg/controller/jobs/rayjob/rayjob_webhook_test.go: ``TestValidateCreate`` (18 of 18).
+  ``Test_RayJobFinished`` (5) and ``Test_RayJobIsOnHold`` (4).
+* pkg/controller/jobs/rayjob/rayjob_webhook_test.go: ``TestValidateCreate`` (20 of 20).
 * pkg/controller/jobs/raycluster/raycluster_controller_test.go: ``TestPodSets`` (3 of 4).
-* pkg/controller/jobs/raycluster/raycluster_webhook_test.go: ``TestValidateCreate`` (18 of 18).
+* pkg/controller/jobs/raycluster/raycluster_webhook_test.go: ``TestValidateCreate`` (16 of 16).
 * pkg/controller/jobs/raycluster/common_test.go: ``TestBuildPodSets`` (8 of 9) and
   ``TestValidateCreateRayClusterSpec`` (6 of 6, through the RayCluster webhook).
 
@@ -496,21 +496,43 @@ def test_TestValidateCreateRayClusterSpec_raycluster(spec: dict[str, Any], elast
 
 
 # -- Test_RayJobFinished / Test_RayJobIsOnHold (rayjob_controller_test.go) ---------------------------
-@pytest.mark.parametrize(("deployment", "job_status", "finished", "on_hold", "active"), [
-    ("", "", False, False, False),
-    ("Initializing", "", False, False, True),
-    ("Running", "RUNNING", False, False, True),
-    ("Complete", "SUCCEEDED", True, False, True),
-    ("Failed", "FAILED", True, False, True),
-    ("Suspended", "", False, False, False),
-    ("ValidationFailed", "", False, True, True),
+@pytest.mark.parametrize(("job_status", "deployment", "finished"), [
+    pytest.param("RUNNING", "Running", False, id="jobStatus=Running, jobDeploymentStatus=Running"),
+    pytest.param("SUCCEEDED", "Complete", True, id="jobStatus=Succeeded, jobDeploymentStatus=Complete"),
+    pytest.param("FAILED", "Complete", True, id="jobStatus=Failed, jobDeploymentStatus=Complete"),
+    pytest.param("FAILED", "Failed", True, id="jobStatus=Failed, jobDeploymentStatus=Failed"),
+    pytest.param("RUNNING", "Failed", True,
+                 id="jobStatus=Running, jobDeploymentStatus=Failed (when activeDeadlineSeconds is exceeded)"),
 ])  # fmt: skip
-def test_Test_RayJobFinished_and_IsOnHold_rayjob(deployment: str, job_status: str, finished: bool, on_hold: bool,
-                                                 active: bool) -> None:  # fmt: skip
-    o = make_rayjob()
-    o["status"] = {"jobDeploymentStatus": deployment, "jobStatus": job_status}
+def test_Test_RayJobFinished_rayjob(job_status: str, deployment: str, finished: bool) -> None:
+    # (Go's "success" only names the reason Kueue finishes the Workload with: out of the answer)
+    o = make_rayjob("job")
+    o["status"] = {"jobStatus": job_status, "jobDeploymentStatus": deployment}
+    assert read(o).finished is finished
+
+
+@pytest.mark.parametrize(("deployment", "on_hold"), [
+    pytest.param("Running", False, id="jobDeploymentStatus=Running"),
+    pytest.param("Complete", False, id="jobDeploymentStatus=Complete"),
+    pytest.param("Failed", False, id="jobDeploymentStatus=Failed"),
+    pytest.param("ValidationFailed", True, id="jobDeploymentStatus=ValidationFailed"),
+])  # fmt: skip
+def test_Test_RayJobIsOnHold_rayjob(deployment: str, on_hold: bool) -> None:
+    o = make_rayjob("job")
+    o["status"] = {"jobDeploymentStatus": deployment}
     job = read(o)
-    assert (job.finished, job.ray is not None and job.ray.on_hold, bool(job.active)) == (finished, on_hold, active)
+    assert job.ray is not None and job.ray.on_hold is on_hold
+
+
+@pytest.mark.parametrize(("deployment", "active"), [
+    ("", False), ("Initializing", True), ("Running", True), ("Suspending", True), ("Suspended", False),
+    ("Complete", True), ("ValidationFailed", True),
+])  # fmt: skip
+def test_a_rayjob_is_active_past_new_unless_suspended(deployment: str, active: bool) -> None:
+    # RayJob.IsActive: jobDeploymentStatus neither Suspended nor New ("")
+    o = make_rayjob("job")
+    o["status"] = {"jobDeploymentStatus": deployment}
+    assert bool(read(o).active) is active
 
 
 def test_a_raycluster_is_never_finished_and_active_when_ready() -> None:
