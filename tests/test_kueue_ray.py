@@ -480,15 +480,16 @@ def test_TestValidateCreate_raycluster(o: dict[str, Any], manage_all: bool, want
     pytest.param({"workerGroupSpecs": [wg("head", 1, tmpl("c"))]}, False,
                  [(f"{SD}/workerGroupSpecs/0/groupName", 'spec.workerGroupSpecs[0].groupName: Forbidden: "head" is reserved '
                    "for the head group")], id="worker group named 'head'"),
-    pytest.param({"enableInTreeAutoscaling": True, "workerGroupSpecs": [wg("head", 1, tmpl("c"))] + copy.deepcopy(BIG)}, False,
+    pytest.param({"enableInTreeAutoscaling": True, "workerGroupSpecs": [wg("head", None)] + copy.deepcopy(BIG[1:])}, False,
                  [(f"{SD}/enableInTreeAutoscaling", AUTOSCALE),
-                  (f"{SD}/workerGroupSpecs", "spec.workerGroupSpecs: Too many: 20: must have at most 18 items"),
+                  (f"{SD}/workerGroupSpecs", "spec.workerGroupSpecs: Too many: 19: must have at most 18 items"),
                   (f"{SD}/workerGroupSpecs/0/groupName", 'spec.workerGroupSpecs[0].groupName: Forbidden: "head" is reserved '
                    "for the head group")], id="multiple errors"),
 ])  # fmt: skip
 def test_TestValidateCreateRayClusterSpec_raycluster(spec: dict[str, Any], elastic: bool, want: list[tuple[str, str]]) -> None:
-    # common_test.go: raycluster.ValidateCreate's rules, here through the RayCluster webhook (its same
-    # checks; the RayJob's autoscaling message differs, asserted in test_TestValidateCreate_rayjob)
+    # common_test.go: raycluster.ValidateCreate's rules (Go compares each error's type and field, not its
+    # detail), here through the RayCluster webhook, whose own checks have those types and fields; the
+    # RayJob webhook's (raycluster.ValidateCreate itself, its message) in test_a_managed_rayjob_autoscales_only_elastic
     o = make_cluster(queue="queue", **spec)
     if elastic:
         o["metadata"]["annotations"][jobs.ELASTIC] = "true"
@@ -721,3 +722,17 @@ def test_a_malformed_field_ray_accounting_reads_is_a_422_where_it_was_written(cl
     r = client.post("/v1/admissions", json=body([], [flavor("f"), cq_mem(), lq("lq", "cq"), RAY_CONFIG, o]))
     assert r.status_code == 422, r.text
     assert any(e["pointer"].endswith(want) for e in r.json()["errors"]), r.json()
+
+
+@pytest.mark.parametrize(("elastic", "want"), [
+    (False, [(f"{SD}/rayClusterSpec/enableInTreeAutoscaling", "spec.rayClusterSpec.enableInTreeAutoscaling: Invalid value: "
+              "true: a kueue managed job should only use autoscaling when workload slicing is enabled")]),
+    (True, []),
+])  # fmt: skip
+def test_a_managed_rayjob_autoscales_only_elastic(elastic: bool, want: list[tuple[str, str]]) -> None:
+    # raycluster.ValidateCreate under spec.rayClusterSpec, as the RayJob webhook calls it
+    o = make_rayjob("job", queue="queue")
+    o["spec"]["rayClusterSpec"]["enableInTreeAutoscaling"] = True
+    if elastic:
+        o["metadata"]["annotations"][jobs.ELASTIC] = "true"
+    assert webhook(o) == want
