@@ -736,3 +736,17 @@ def test_a_managed_rayjob_autoscales_only_elastic(elastic: bool, want: list[tupl
     if elastic:
         o["metadata"]["annotations"][jobs.ELASTIC] = "true"
     assert webhook(o) == want
+
+
+def test_an_elastic_rayjobs_workload_name_hashes_its_generation_and_clusters_generation() -> None:
+    # newWorkloadName with RayJob.GetWorkloadNameExtraPart: "<generation>_<raycluster-generation>"
+    o = make_rayjob("job", uid="u")
+    o["metadata"]["generation"] = 3
+    o["metadata"]["annotations"] |= {jobs.ELASTIC: "true", jobs.RAYCLUSTER_GENERATION: "7"}
+    assert jobs._name_extra(read(o)) == "3_7"
+    del o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION]
+    assert jobs._name_extra(read(o)) == "3"
+    c = make_cluster("rc", uid="u")
+    c["metadata"]["generation"] = 3
+    c["metadata"]["annotations"] |= {jobs.ELASTIC: "true", jobs.RAYCLUSTER_GENERATION: "7"}
+    assert jobs._name_extra(read(c)) == "3"  # (RayCluster is no ElasticWorkloadNameProvider)

@@ -2006,6 +2006,10 @@ def _unmodelled(job: Job) -> list[str]:
     if job.elastic:
         out.append(f"{job.label} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
                    f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
+        if job.kind is RAYJOB:
+            out.append(f"{job.label}: Kueue first writes its RayCluster's generation into its {RAYCLUSTER_GENERATION} "
+                       "annotation (GetCustomAnnotations), which its Workload's name hashes: the annotation is read as "
+                       "given")  # fmt: skip
     if MAX_EXEC_LABEL in job.labels:
         out.append(f"{job.label}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
                    "not the admission)")  # fmt: skip
