@@ -1239,8 +1239,8 @@ def test_pods_kueues_pod_integration_manages_are_named_not_ignored(client):
 
 
 def test_a_labelled_object_of_an_integration_not_modelled_is_named(client):
-    rs = {"apiVersion": "ray.io/v1", "kind": "RayService", "metadata": {"name": "r", "namespace": "ml", "labels": {Q: "lq"}},
-          "spec": {}}  # fmt: skip
-    a = post(client, body([], queues() + [job("train", 1), rs]))
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+          "metadata": {"name": "r", "namespace": "ml", "labels": {Q: "lq"}}, "spec": {}}  # fmt: skip
+    a = post(client, body([], queues() + [job("train", 1), tj]))
     assert any("1 object(s) with a kueue.x-k8s.io/queue-name label of a kind whose Kueue integration is not modelled "
-               "(e.g. RayService ml/r)" in x for x in a["warnings"])  # fmt: skip
+               "(e.g. TrainJob ml/r)" in x for x in a["warnings"])  # fmt: skip

@@ -2,7 +2,7 @@
 
 Kueue's jobframework reconciler and its integrations for ``batch/v1`` Job (``batch/job``),
 JobSet, the Kubeflow jobs (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob), MPIJob, and
-KubeRay's RayJob and RayCluster (``pkg/controller/jobframework``, ``pkg/controller/jobs/...``; each kind a :class:`Kind`,
+KubeRay's RayJob, RayCluster and RayService (``pkg/controller/jobframework``, ``pkg/controller/jobs/...``; each kind a :class:`Kind`,
 each podSet a :class:`Source`), as far as they decide *whether* a job gets a Workload of
 its own and *what* that Workload holds; the Workload then goes through the admission path
 unchanged (:mod:`app.kueue.admit`). What follows is written for a Job; the other kinds
@@ -444,9 +444,26 @@ RAYJOB = Kind("ray.io/rayjob", *FRAMEWORKS["ray.io/rayjob"], "ray.io", ("Complet
               "RayJob(s) past jobDeploymentStatus New / Suspended", True, "ray")  # fmt: skip
 RAYCLUSTER = Kind("ray.io/raycluster", *FRAMEWORKS["ray.io/raycluster"], "ray.io", ("", ""), ("spec", "workerGroupSpecs"),
                   "RayCluster(s) in state ready", True, "ray")  # fmt: skip
+
+
+class GoKey(str):
+    """A key of a pointer path whose Go field (as ``field.Path`` names it) is not its JSON name."""
+
+    go: str
+
+    def __new__(cls, json_name: str, go: str) -> GoKey:
+        key = super().__new__(cls, json_name)
+        key.go = go
+        return key
+
+
+#: RayService's cluster, ``spec.rayClusterConfig`` in JSON, which Kueue's webhook names by its Go field
+RAYSERVICE_CLUSTER = GoKey("rayClusterConfig", "rayClusterSpec")
+RAYSERVICE = Kind("ray.io/rayservice", *FRAMEWORKS["ray.io/rayservice"], "ray.io", ("", ""),
+                  ("spec", RAYSERVICE_CLUSTER, "workerGroupSpecs"), "RayService(s) Ready", True, "ray")  # fmt: skip
 KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k
                                       for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB,
-                                                RAYJOB, RAYCLUSTER)}  # fmt: skip
+                                                RAYJOB, RAYCLUSTER, RAYSERVICE)}  # fmt: skip
 
 
 class MapKey(str):
@@ -478,6 +495,7 @@ def field_path(path: tuple[str | int, ...]) -> str:
     """A pointer path as Kubernetes' ``field.Path`` prints it: ``a.b[0].c``."""
     out = ""
     for p in path:
+        p = getattr(p, "go", p)  # (a GoKey: its Go field's name)
         out += f"[{p}]" if isinstance(p, (int, MapKey)) else (f".{p}" if out else p)
     return out
 
@@ -723,8 +741,10 @@ class RaySpec:
     deployment_status: str = ""
     #: a RayJob's ``status.rayClusterName``
     cluster_name: str = ""
-    #: where the RayClusterSpec is: ("spec", "rayClusterSpec") or ("spec",)
+    #: where the RayClusterSpec is: ("spec", "rayClusterSpec"), RayService's ("spec", "rayClusterConfig") or ("spec",)
     prefix: tuple[str, ...] = ("spec",)
+    #: why Kueue skips it (``Skip``); "" when it does not
+    skip: str = ""
 
     @property
     def on_hold(self) -> bool:
@@ -766,6 +786,8 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
     if kind is RAYJOB:
         job.suspended = r.boolean(spec, "suspend", sp, ident, default=False) is True
         rs.cluster_selector = r.str_map(spec, "clusterSelector", sp, ident)
+        if rs.cluster_selector:
+            rs.skip = "it uses an existing RayCluster (spec.clusterSelector): Kueue skips it (not managed)"
         rs.shutdown_after_finish = r.boolean(spec, "shutdownAfterJobFinishes", sp, ident, default=False) is True
         rs.managed_by = r.string(spec, "managedBy", sp, ident)
         # (the CRD defaults an absent or null submissionMode to K8sJobMode; "" stays, as any other value)
@@ -781,6 +803,24 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
             rs.has_cluster_spec = False
             return
         cluster = r.obj(spec, "rayClusterSpec", sp, ident)
+    elif kind is RAYSERVICE:
+        # RayService: suspended by its cluster's suspend; active while its Ready condition is True;
+        # never finished; skipped while being deleted with GCS fault tolerance
+        # (DeferRayServiceFinalizationForRedisCleanup, on by default)
+        rs.prefix = ("spec", RAYSERVICE_CLUSTER)
+        cluster = r.obj(spec, RAYSERVICE_CLUSTER, sp, ident)
+        job.suspended = r.boolean(cluster, "suspend", job.ptr(*rs.prefix), ident) is True
+        rs.managed_by = r.string(spec, "managedBy", sp, ident)
+        conds = r.lst(status, "conditions", stp, ident)
+        job.active = int(any(isinstance(c, dict) and c.get("type") == "Ready" and c.get("status") == "True" for c in conds))
+        active_status = r.obj(status, "activeServiceStatus", stp, ident)
+        rs.cluster_name = r.string(active_status, "rayClusterName", join_pointer(stp, "activeServiceStatus"), ident)
+        job.finished = False
+        mode = ""
+        if job.deleting and (job.annotations.get(RAY_FT_ANNOTATION, "").lower() == "true"
+                             or cluster.get("gcsFaultToleranceOptions") is not None):  # fmt: skip
+            rs.skip = ("it is being deleted with GCS fault tolerance: Kueue skips it until its Redis cleanup Job ends "
+                       "(DeferRayServiceFinalizationForRedisCleanup)")  # fmt: skip
     else:
         suspend = r.boolean(spec, "suspend", sp, ident)
         job.suspended = suspend is True
@@ -861,7 +901,7 @@ def _name_extra(job: Job) -> str:
     if not job.elastic:
         return ""
     extra = str(job.generation)
-    if job.kind is RAYJOB and job.annotations.get(RAYCLUSTER_GENERATION):
+    if job.kind in (RAYJOB, RAYSERVICE) and job.annotations.get(RAYCLUSTER_GENERATION):
         extra += "_" + job.annotations[RAYCLUSTER_GENERATION]
     return extra
 
@@ -1159,7 +1199,7 @@ def _ray_webhook_errors(job: Job, create_errs: list[InputError]) -> list[InputEr
     rs = job.ray
     assert rs is not None
     errs: list[InputError] = []
-    cp, cf = rs.prefix, ".".join(rs.prefix)
+    cp, cf = rs.prefix, field_path(rs.prefix)
     if job.manage_without_queue or job.labels.get(QUEUE_LABEL):
         if job.kind is RAYJOB:
             if rs.cluster_selector and rs.has_cluster_spec:
@@ -1173,6 +1213,7 @@ def _ray_webhook_errors(job: Job, create_errs: list[InputError]) -> list[InputEr
             if not rs.shutdown_after_finish:
                 errs.append(_invalid_raw(job, ("spec", "shutdownAfterJobFinishes"), "spec.shutdownAfterJobFinishes", "false",
                                          "a kueue managed job should delete the cluster after finishing"))  # fmt: skip
+        if job.kind is not RAYCLUSTER:  # raycluster.ValidateCreate (RayJob, RayService)
             if rs.autoscaling and not job.elastic:
                 errs.append(_invalid_raw(job, cp + ("enableInTreeAutoscaling",), f"{cf}.enableInTreeAutoscaling", "true",
                                          "a kueue managed job should only use autoscaling when workload slicing is "
@@ -1220,7 +1261,7 @@ def _ray_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
     build_err = _pod_sets_error(job)
     head, workers = job.sources[0], job.sources[1:1 + len(rs.group_names)]
     errs = _tas_request_errors(job, head)
-    if job.kind is RAYJOB:
+    if job.kind is not RAYCLUSTER:  # (raycluster.ValidateTopologyRequest: RayJob, RayService)
         if build_err is None:
             errs += _upper_bound_errors(job, head) + _grouping_errors(job)
         for w in workers:
@@ -1459,8 +1500,8 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         # when created (and Kueue itself rewrites spec.parallelism under partial admission)
         job.manage_without_queue = jin.manage_without_queue
         validate(job)
-    if job.ray is not None and job.ray.cluster_selector:  # RayJob.Skip, before anything else of the reconciler
-        res.note = "it uses an existing RayCluster (spec.clusterSelector): Kueue skips it (not managed)"
+    if job.ray is not None and job.ray.skip:  # Skip (RayJob, RayService), before anything else of the reconciler
+        res.note = job.ray.skip
         return res
     if job.deleting:
         res.note = "it is being deleted (Kueue only finalizes it)"
@@ -2006,7 +2047,7 @@ def _unmodelled(job: Job) -> list[str]:
     if job.elastic:
         out.append(f"{job.label} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
                    f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
-        if job.kind is RAYJOB:
+        if job.kind in (RAYJOB, RAYSERVICE):
             out.append(f"{job.label}: Kueue first writes its RayCluster's generation into its {RAYCLUSTER_GENERATION} "
                        "annotation (GetCustomAnnotations), which its Workload's name hashes: the annotation is read as "
                        "given")  # fmt: skip
@@ -2021,7 +2062,8 @@ def _unmodelled(job: Job) -> list[str]:
                    "without those slice layers")  # fmt: skip
     if job.annotations.get(STOPPING) == "true":
         out.append(f"{job.label} is being stopped by Kueue ({STOPPING})")
-    if job.kind is RAYJOB and job.elastic and job.ray is not None and job.ray.autoscaling and job.ray.cluster_name:
+    if job.kind in (RAYJOB, RAYSERVICE) and job.elastic and job.ray is not None and job.ray.autoscaling \
+            and job.ray.cluster_name:  # fmt: skip
         out.append(f"{job.label}: elastic with in-tree autoscaling, Kueue takes its worker counts from its RayCluster "
                    f"{job.namespace}/{job.ray.cluster_name} (UpdatePodSets): not modelled, the RayJob's own counts are used")  # fmt: skip
     return out
