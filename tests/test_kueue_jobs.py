@@ -1242,8 +1242,8 @@ def test_pods_kueues_pod_integration_manages_are_named_not_ignored(client):
 
 
 def test_a_labelled_object_of_an_integration_not_modelled_is_named(client):
-    rj = {"apiVersion": "ray.io/v1", "kind": "RayJob", "metadata": {"name": "r", "namespace": "ml", "labels": {Q: "lq"}},
-          "spec": {}}  # fmt: skip
-    a = post(client, body([], queues() + [job("train", 1), rj]))
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+          "metadata": {"name": "r", "namespace": "ml", "labels": {Q: "lq"}}, "spec": {}}  # fmt: skip
+    a = post(client, body([], queues() + [job("train", 1), tj]))
     assert any("1 object(s) with a kueue.x-k8s.io/queue-name label of a kind whose Kueue integration is not modelled "
-               "(e.g. RayJob ml/r)" in x for x in a["warnings"])  # fmt: skip
+               "(e.g. TrainJob ml/r)" in x for x in a["warnings"])  # fmt: skip

@@ -150,7 +150,8 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         elif not o.note.startswith("it has no "):
             kueue.unmodelled.append(f"{o.job.kind.api_version} {o.job.label}: no Workload: {o.note}")
     workloads[:] = [wl for wl in workloads if wl.key not in gone]
-    kueue.job_owners |= jin.walked
+    # (an owner that is itself a job of a modelled kind, a RayJob over its RayCluster, is read as one)
+    kueue.job_owners |= jin.walked - {p for _, p in jin.jobs}
     return out
 
 

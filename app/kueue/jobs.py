@@ -1,8 +1,8 @@
 """Kueue's job integrations: the Workload Kueue would make for a job.
 
 Kueue's jobframework reconciler and its integrations for ``batch/v1`` Job (``batch/job``),
-JobSet, the Kubeflow jobs (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob) and MPIJob
-(``pkg/controller/jobframework``, ``pkg/controller/jobs/...``; each kind a :class:`Kind`,
+JobSet, the Kubeflow jobs (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob), MPIJob, and
+KubeRay's RayJob, RayCluster and RayService (``pkg/controller/jobframework``, ``pkg/controller/jobs/...``; each kind a :class:`Kind`,
 each podSet a :class:`Source`), as far as they decide *whether* a job gets a Workload of
 its own and *what* that Workload holds; the Workload then goes through the admission path
 unchanged (:mod:`app.kueue.admit`). What follows is written for a Job; the other kinds
@@ -434,8 +434,34 @@ XGBOOSTJOB = _replica_kind("kubeflow.org/xgboostjob", "xgbReplicaSpecs", ("Maste
 PADDLEJOB = _replica_kind("kubeflow.org/paddlejob", "paddleReplicaSpecs", ("Master", "Worker"))
 JAXJOB = _replica_kind("kubeflow.org/jaxjob", "jaxReplicaSpecs", ("Worker",), prebuilt_ok=False)
 MPIJOB = _replica_kind("kubeflow.org/mpijob", "mpiReplicaSpecs", ("Launcher", "Worker"), "mpi")
+#: KubeRay's RayJob and RayCluster (``pkg/controller/jobs/rayjob``, ``.../raycluster``): finished by
+#: ``status.jobDeploymentStatus`` (a RayCluster never), in ``supportedElasticJobGVKs`` and
+#: ``supportedPrebuiltWlJobGVKs`` both; read by :func:`_read_ray`
+RAYJOB = Kind("ray.io/rayjob", *FRAMEWORKS["ray.io/rayjob"], "ray.io", ("Complete", "Failed"),
+              ("spec", "rayClusterSpec", "workerGroupSpecs"),
+              "RayJob(s) past jobDeploymentStatus New / Suspended", True, "ray")  # fmt: skip
+RAYCLUSTER = Kind("ray.io/raycluster", *FRAMEWORKS["ray.io/raycluster"], "ray.io", ("", ""), ("spec", "workerGroupSpecs"),
+                  "RayCluster(s) in state ready", True, "ray")  # fmt: skip
+
+
+class GoKey(str):
+    """A key of a pointer path whose Go field (as ``field.Path`` names it) is not its JSON name."""
+
+    go: str
+
+    def __new__(cls, json_name: str, go: str) -> GoKey:
+        key = super().__new__(cls, json_name)
+        key.go = go
+        return key
+
+
+#: RayService's cluster, ``spec.rayClusterConfig`` in JSON, which Kueue's webhook names by its Go field
+RAYSERVICE_CLUSTER = GoKey("rayClusterConfig", "rayClusterSpec")
+RAYSERVICE = Kind("ray.io/rayservice", *FRAMEWORKS["ray.io/rayservice"], "ray.io", ("", ""),
+                  ("spec", RAYSERVICE_CLUSTER, "workerGroupSpecs"), "RayService(s) Ready", True, "ray")  # fmt: skip
 KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k
-                                      for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB)}  # fmt: skip
+                                      for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB,
+                                                RAYJOB, RAYCLUSTER, RAYSERVICE)}  # fmt: skip
 
 
 class MapKey(str):
@@ -452,6 +478,10 @@ class Source:
     min_count: int | None
     template: dict[str, Any]
     path: tuple[str | int, ...]
+    #: an error ``PodSets()`` returns after building this podSet's topology request (a Ray head
+    #: group without the Ray container to account the Redis cleanup to; a RayJob submitter
+    #: Kueue cannot default): the job has no podSets then
+    error: str = ""
 
     def annotations(self) -> dict[str, str]:
         tmeta = self.template.get("metadata") if isinstance(self.template.get("metadata"), dict) else {}
@@ -463,6 +493,7 @@ def field_path(path: tuple[str | int, ...]) -> str:
     """A pointer path as Kubernetes' ``field.Path`` prints it: ``a.b[0].c``."""
     out = ""
     for p in path:
+        p = getattr(p, "go", p)  # (a GoKey: its Go field's name)
         out += f"[{p}]" if isinstance(p, (int, MapKey)) else (f".{p}" if out else p)
     return out
 
@@ -496,6 +527,10 @@ class Job:
     own_errors: list[InputError] = field(default_factory=list)
     #: a Kubeflow job's ``runPolicy.schedulingPolicy.priorityClass`` and its pointer (``PriorityClass()``)
     priority_class: tuple[str, str] | None = None
+    #: a RayJob's or RayCluster's fields the webhook and reconciler read (:func:`_read_ray`)
+    ray: RaySpec | None = None
+    #: the Configuration's manageJobsWithoutQueueName, as the webhooks read it (set before they run)
+    manage_without_queue: bool = False
 
     @property
     def key(self) -> str:
@@ -565,6 +600,9 @@ def read_job(o: dict, ptr: str) -> Job:
         return job
     if kind.replica_field:
         _read_replica_specs(job, spec, status)
+        return job
+    if kind.webhook == "ray":
+        _read_ray(job, spec, status)
         return job
     parallelism = r.integer(spec, "parallelism", sp, ident, default=1, minimum=0, maximum=2**31 - 1)
     mode = r.string(spec, "completionMode", sp, ident, default="NonIndexed")
@@ -666,6 +704,206 @@ def _read_jobset(job: Job, spec: dict, status: dict) -> None:
             job.active += 1
 
 
+# -- KubeRay's RayJob and RayCluster (pkg/controller/jobs/rayjob, .../raycluster) ----------------
+HEAD_GROUP = "head"  # headGroupPodSetName
+SUBMITTER = "submitter"  # submitterJobPodSetName
+SUBMITTER_CONTAINER = "ray-job-submitter"  # KubeRay's SubmitterContainerName
+AUTOSCALER_CONTAINER = "autoscaler"
+RAY_FT_ANNOTATION = "ray.io/ft-enabled"  # KubeRay's RayFTEnabledAnnotationKey
+RAYCLUSTER_GENERATION = "kueue.x-k8s.io/raycluster-generation"
+ELASTIC_GATE = "kueue.x-k8s.io/elastic-job"  # kueue.ElasticJobSchedulingGate
+MULTIKUEUE = "kueue.x-k8s.io/multikueue"
+#: KubeRay's default submitter resources (``defaultSubmitterResources``: its ``GetDefaultSubmitterContainer``)
+SUBMITTER_RESOURCES = {"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "500m", "memory": "200Mi"}}
+#: KubeRay's default autoscaler sidecar resources (``defaultAutoscalerResources``)
+AUTOSCALER_RESOURCES = {"requests": {"cpu": "500m", "memory": "512Mi"}, "limits": {"cpu": "500m", "memory": "512Mi"}}
+#: the Redis cleanup Job's requests KubeRay hardcodes (``redisCleanupResourceRequests``)
+REDIS_CLEANUP_REQUESTS = {"cpu": "200m", "memory": "256Mi"}
+
+
+@dataclass(slots=True)
+class RaySpec:
+    """What Kueue's Ray integrations read of a RayJob or RayCluster beyond its podSets."""
+
+    #: a RayJob's ``spec.rayClusterSpec`` is set (a RayCluster's spec always is)
+    has_cluster_spec: bool = True
+    #: a RayJob's ``spec.clusterSelector`` (non-empty: Kueue skips the RayJob, ``Skip``)
+    cluster_selector: dict[str, str] = field(default_factory=dict)
+    shutdown_after_finish: bool = False
+    #: ``enableInTreeAutoscaling`` (None: unset)
+    autoscaling: bool | None = None
+    #: the worker groups' ``groupName`` as given, in order
+    group_names: list[str] = field(default_factory=list)
+    managed_by: str = ""
+    #: a RayJob's ``status.jobDeploymentStatus`` (``ValidationFailed``: ``IsOnHold``)
+    deployment_status: str = ""
+    #: a RayJob's ``status.rayClusterName``
+    cluster_name: str = ""
+    #: where the RayClusterSpec is: ("spec", "rayClusterSpec"), RayService's ("spec", "rayClusterConfig") or ("spec",)
+    prefix: tuple[str, ...] = ("spec",)
+    #: why Kueue skips it (``Skip``); "" when it does not
+    skip: str = ""
+
+    @property
+    def on_hold(self) -> bool:
+        return self.deployment_status == "ValidationFailed"
+
+
+def _or_empty(v: Any) -> Any:
+    return {} if v is None else v
+
+
+def _keep_max(have: dict[str, Any], extra: dict[str, str]) -> dict[str, Any]:
+    """``MergeResourceListKeepMax``: every key of both lists, the larger quantity where both name it."""
+    out = dict(have)
+    for k, v in extra.items():
+        try:
+            keep = k in out and parse_quantity(out[k]) >= parse_quantity(v)
+        except (ValueError, TypeError):
+            keep = True  # (a quantity the API server would not hold: kept, for _pod_set to refuse at its place)
+        if not keep:
+            out[k] = v
+    return out
+
+
+def _read_ray(job: Job, spec: dict, status: dict) -> None:
+    """A RayJob's or RayCluster's ``PodSets()`` (``raycluster.BuildPodSets``, then for a RayJob
+    ``addSubmitterPodSet`` and ``addSidecarSubmitterToHeadPodSet``): ``head`` (count 1; its
+    Ray container's requests raised to the Redis cleanup Job's when GCS fault tolerance is on,
+    the ``ray.io/ft-enabled`` annotation or ``gcsFaultToleranceOptions``; KubeRay's
+    ``autoscaler`` sidecar added with in-tree autoscaling), a podSet per worker group named
+    after its ``groupName`` in lower case, ``count`` its ``replicas`` (the CRD's default 0)
+    times ``numOfHosts`` when above 1, as int32; a RayJob's ``submitter`` (count 1, its
+    ``submitterPodTemplate`` or KubeRay's default one, the head's first image) in
+    ``K8sJobMode`` (the CRD's default), or in ``SidecarMode`` the submitter container on the
+    head. Suspend, finished and active as each kind defines them."""
+    ident, kind = job.ident, job.kind
+    sp = job.ptr("spec")
+    rs = job.ray = RaySpec()
+    stp = job.ptr("status")
+    if kind is RAYJOB:
+        job.suspended = r.boolean(spec, "suspend", sp, ident, default=False) is True
+        rs.cluster_selector = r.str_map(spec, "clusterSelector", sp, ident)
+        if rs.cluster_selector:
+            rs.skip = "it uses an existing RayCluster (spec.clusterSelector): Kueue skips it (not managed)"
+        rs.shutdown_after_finish = r.boolean(spec, "shutdownAfterJobFinishes", sp, ident, default=False) is True
+        rs.managed_by = r.string(spec, "managedBy", sp, ident)
+        # (the CRD defaults an absent or null submissionMode to K8sJobMode; "" stays, as any other value)
+        mode = r.string(spec, "submissionMode", sp, ident, default="K8sJobMode")
+        rs.deployment_status = r.string(status, "jobDeploymentStatus", stp, ident)
+        r.string(status, "jobStatus", stp, ident)
+        rs.cluster_name = r.string(status, "rayClusterName", stp, ident)
+        # Finished: jobDeploymentStatus Complete or Failed; IsActive: past New ("") and not Suspended
+        job.finished = rs.deployment_status in ("Complete", "Failed")
+        job.active = 0 if rs.deployment_status in ("", "Suspended") else 1
+        rs.prefix = ("spec", "rayClusterSpec")
+        if spec.get("rayClusterSpec") is None:
+            rs.has_cluster_spec = False
+            return
+        cluster = r.obj(spec, "rayClusterSpec", sp, ident)
+    elif kind is RAYSERVICE:
+        # RayService: suspended by its cluster's suspend; active while its Ready condition is True;
+        # never finished; skipped while being deleted with GCS fault tolerance
+        # (DeferRayServiceFinalizationForRedisCleanup, on by default)
+        rs.prefix = ("spec", RAYSERVICE_CLUSTER)
+        cluster = r.obj(spec, RAYSERVICE_CLUSTER, sp, ident)
+        job.suspended = r.boolean(cluster, "suspend", job.ptr(*rs.prefix), ident) is True
+        rs.managed_by = r.string(spec, "managedBy", sp, ident)
+        conds = r.lst(status, "conditions", stp, ident)
+        job.active = int(any(isinstance(c, dict) and c.get("type") == "Ready" and c.get("status") == "True" for c in conds))
+        active_status = r.obj(status, "activeServiceStatus", stp, ident)
+        rs.cluster_name = r.string(active_status, "rayClusterName", join_pointer(stp, "activeServiceStatus"), ident)
+        job.finished = False
+        mode = ""
+        if job.deleting and (job.annotations.get(RAY_FT_ANNOTATION, "").lower() == "true"
+                             or cluster.get("gcsFaultToleranceOptions") is not None):  # fmt: skip
+            rs.skip = ("it is being deleted with GCS fault tolerance: Kueue skips it until its Redis cleanup Job ends "
+                       "(DeferRayServiceFinalizationForRedisCleanup)")  # fmt: skip
+    else:
+        suspend = r.boolean(spec, "suspend", sp, ident)
+        job.suspended = suspend is True
+        rs.managed_by = r.string(spec, "managedBy", sp, ident)
+        state = r.string(status, "state", stp, ident)
+        job.finished = False  # (Finished: "Technically a RayCluster is never finished")
+        job.active = 1 if state == "ready" else 0
+        cluster = spec
+        mode = ""
+    cp = job.ptr(*rs.prefix)
+    rs.autoscaling = r.boolean(cluster, "enableInTreeAutoscaling", cp, ident)
+    head_spec = r.obj(cluster, "headGroupSpec", cp, ident, required=True)
+    hp = join_pointer(cp, "headGroupSpec")
+    head_template = r.obj(head_spec, "template", hp, ident, required=True)
+    htp = join_pointer(hp, "template")
+    hspec = r.obj(head_template, "spec", htp, ident)
+    containers = r.lst(hspec, "containers", join_pointer(htp, "spec"), ident)
+    head = Source(HEAD_GROUP, 1, None, head_template, rs.prefix + ("headGroupSpec", "template"))
+    added: list[dict[str, Any]] = []
+    if (job.annotations.get(RAY_FT_ANNOTATION, "").lower() == "true"
+            or cluster.get("gcsFaultToleranceOptions") is not None):  # fmt: skip
+        if not containers:
+            head.error = "cannot account for Redis cleanup resources: head pod template must include the Ray container"
+        elif isinstance(ray_c := containers[0], dict) and isinstance(res := _or_empty(ray_c.get("resources")), dict) \
+                and isinstance(requests := _or_empty(res.get("requests")), dict):  # fmt: skip
+            # (a container of another shape is left for _pod_set to refuse at its place)
+            containers = [{**ray_c, "resources": {**res, "requests": _keep_max(requests, REDIS_CLEANUP_REQUESTS)}},
+                          *containers[1:]]  # fmt: skip
+    if rs.autoscaling:
+        opts = r.obj(cluster, "autoscalerOptions", cp, ident)
+        given = r.obj(opts, "resources", join_pointer(cp, "autoscalerOptions"), ident)
+        resources = given if opts.get("resources") is not None else AUTOSCALER_RESOURCES
+        added.append({"name": AUTOSCALER_CONTAINER, "resources": resources})
+    if mode == "SidecarMode":
+        added.append({"name": SUBMITTER_CONTAINER, "resources": SUBMITTER_RESOURCES})
+    if added or containers is not hspec.get("containers"):
+        head.template = {**head_template, "spec": {**hspec, "containers": [*containers, *added]}}
+    job.sources.append(head)
+    wp = join_pointer(cp, "workerGroupSpecs")
+    for i, wg in enumerate(r.lst(cluster, "workerGroupSpecs", cp, ident)):
+        gp = join_pointer(wp, i)
+        if not isinstance(wg, dict):
+            raise InputError("a worker group spec must be an object", gp, ident)
+        group = r.string(wg, "groupName", gp, ident, required=True)
+        rs.group_names.append(group)
+        # (int32s; the CRD defaults replicas to 0 and numOfHosts to 1: effectiveWorkerCount multiplies as Go does)
+        replicas = r.integer(wg, "replicas", gp, ident, default=0, minimum=-(2**31), maximum=INT32_MAX)
+        hosts = r.integer(wg, "numOfHosts", gp, ident, default=1, minimum=-(2**31), maximum=INT32_MAX)
+        count = replicas or 0
+        if hosts is not None and hosts > 1:
+            count = gostrconv.go_int32(count * hosts)
+        template = r.obj(wg, "template", gp, ident, required=True)
+        job.sources.append(Source(group.lower(), count, None, template,
+                                  rs.prefix + ("workerGroupSpecs", i, "template")))  # fmt: skip
+    if mode == "K8sJobMode":
+        given = spec.get("submitterPodTemplate")
+        if given is not None:
+            job.sources.append(Source(SUBMITTER, 1, None, r.obj(spec, "submitterPodTemplate", sp, ident),
+                                      ("spec", "submitterPodTemplate")))  # fmt: skip
+        else:
+            src = Source(SUBMITTER, 1, None, {}, ("spec", "submitterPodTemplate"))
+            first = containers[0] if containers else None
+            if first is None:  # (getSubmitterTemplate indexes the head's containers: Go panics)
+                src.error = ("runtime error: index out of range [0] with length 0 (KubeRay's default submitter takes "
+                             "the image of the head group's first container, and it has none)")  # fmt: skip
+            image = first.get("image") if isinstance(first, dict) else None
+            container: dict[str, Any] = {"name": SUBMITTER_CONTAINER, "resources": SUBMITTER_RESOURCES}
+            if isinstance(image, str) and image:
+                container["image"] = image
+            src.template = {"spec": {"containers": [container], "restartPolicy": "Never"}}
+            job.sources.append(src)
+
+
+def _name_extra(job: Job) -> str:
+    """The extra part of an elastic job's Workload name (``newWorkloadName``): its generation;
+    a RayJob's (``GetWorkloadNameExtraPart``) followed by ``_`` and its
+    ``kueue.x-k8s.io/raycluster-generation`` annotation when that is set; "" when not elastic."""
+    if not job.elastic:
+        return ""
+    extra = str(job.generation)
+    if job.kind in (RAYJOB, RAYSERVICE) and job.annotations.get(RAYCLUSTER_GENERATION):
+        extra += "_" + job.annotations[RAYCLUSTER_GENERATION]
+    return extra
+
+
 def check_refs(meta: dict, ptr: str, ident: dict[str, str]) -> list[Any]:
     """The object's ``metadata.ownerReferences`` as the API server holds them
     (:func:`app.ingest.pgcontroller.owner_references`: a 422 at the field for what its
@@ -739,6 +977,8 @@ def validation_errors(job: Job) -> list[InputError]:
         errs.append(_forbidden(job, *_meta_field(job, "annotations", ELASTIC)[0],
                                f'elastic job is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))  # fmt: skip
     errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
+    if job.kind.webhook == "ray":
+        return _ray_webhook_errors(job, errs)
     if job.kind.webhook in ("jobset", "mpi"):
         tas, build_err = _jobset_tas_errors(job)
         if build_err is not None:
@@ -907,6 +1147,8 @@ def _pod_sets_error(job: Job) -> InputError | None:
         if err:
             return InputError(f"Kueue's {job.kind.kind} webhook rejects it: {err}",
                               job.ptr(*src.path, "metadata", "annotations"), job.ident)  # fmt: skip
+        if src.error:
+            return InputError(f"Kueue's {job.kind.kind} webhook rejects it: {src.error}", job.ptr(*src.path), job.ident)
     return None
 
 
@@ -934,6 +1176,101 @@ def _jobset_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
     for src in job.sources:
         errs += _tas_request_errors(job, src) + _upper_bound_errors(job, src)
     return errs + _grouping_errors(job), None
+
+
+def _go_json(v: Any) -> str:
+    """Go's ``json.Marshal`` of a map or list of strings (keys sorted, HTML characters escaped),
+    as ``field.Error`` prints a value of no simple type."""
+    out = json.dumps(v, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return out.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace(
+        "\u2028", "\\u2028").replace("\u2029", "\\u2029")  # fmt: skip
+
+
+def _ray_webhook_errors(job: Job, create_errs: list[InputError]) -> list[InputError]:
+    """``RayJobWebhook.validateCreate`` / ``RayClusterWebhook.validateCreate``: for a job Kueue
+    manages (a queue-name, or ``manageJobsWithoutQueueName``), the Ray rules first (a RayJob:
+    a ``clusterSelector`` beside a ``rayClusterSpec`` refused, alone accepted as it is, neither
+    refused; ``shutdownAfterJobFinishes``; then ``raycluster.ValidateCreate``: autoscaling only
+    for an elastic job, at most 18 podSets, no worker group named ``head``), then
+    ``ValidateJobOnCreate`` (``create_errs``), then the topology checks (their
+    ``JobPodSets`` error alone when they find nothing)."""
+    rs = job.ray
+    assert rs is not None
+    errs: list[InputError] = []
+    cp, cf = rs.prefix, field_path(rs.prefix)
+    if job.manage_without_queue or job.labels.get(QUEUE_LABEL):
+        if job.kind is RAYJOB:
+            if rs.cluster_selector and rs.has_cluster_spec:
+                return [_invalid_raw(job, ("spec", "clusterSelector"), "spec.clusterSelector", _go_json(rs.cluster_selector),
+                                     "a kueue managed job should not use an existing cluster")]  # fmt: skip
+            if rs.cluster_selector:
+                return []  # (a RayJob on an existing cluster: not Kueue's)
+            if not rs.has_cluster_spec:
+                return [_rejects(job, ("spec", "rayClusterSpec"), "spec.rayClusterSpec: Required value: rayClusterSpec is "
+                                 "required for Kueue-managed jobs that don't use clusterSelector")]  # fmt: skip
+            if not rs.shutdown_after_finish:
+                errs.append(_invalid_raw(job, ("spec", "shutdownAfterJobFinishes"), "spec.shutdownAfterJobFinishes", "false",
+                                         "a kueue managed job should delete the cluster after finishing"))  # fmt: skip
+        if job.kind is not RAYCLUSTER:  # raycluster.ValidateCreate (RayJob, RayService)
+            if rs.autoscaling and not job.elastic:
+                errs.append(_invalid_raw(job, cp + ("enableInTreeAutoscaling",), f"{cf}.enableInTreeAutoscaling", "true",
+                                         "a kueue managed job should only use autoscaling when workload slicing is "
+                                         "enabled"))  # fmt: skip
+        elif job.elastic:
+            # validateElasticJob: the scheduling gate on every template is the mutating webhook's
+            # own default (GateTemplate) on CREATE, so only MultiKueue's autoscaling rule can fail
+            if rs.autoscaling and rs.managed_by == MULTIKUEUE:
+                errs.append(_forbidden(job, ("spec", "enableInTreeAutoscaling"), "spec.enableInTreeAutoscaling",
+                                       "in-tree autoscaling is not supported for a MultiKueue-managed elastic RayCluster"))  # fmt: skip
+        elif rs.autoscaling:
+            errs.append(_invalid_raw(job, ("spec", "enableInTreeAutoscaling"), "spec.enableInTreeAutoscaling", "true",
+                                     "a kueue-managed RayCluster can use autoscaling only as an elastic job: enable the "
+                                     f"ElasticJobsViaWorkloadSlices feature gate and set the \"{ELASTIC}\": \"true\" "
+                                     "annotation"))  # fmt: skip
+        if (n := len(rs.group_names) + 1) > MAX_POD_SETS:
+            errs.append(_rejects(job, cp + ("workerGroupSpecs",), f"{cf}.workerGroupSpecs: Too many: {n}: must have at "
+                                 f"most {MAX_POD_SETS} items"))  # fmt: skip
+        for i, g in enumerate(rs.group_names):
+            if g == HEAD_GROUP:
+                errs.append(_forbidden(job, cp + ("workerGroupSpecs", i, "groupName"),
+                                       f"{cf}.workerGroupSpecs[{i}].groupName", f'"{HEAD_GROUP}" is reserved for the head '
+                                       "group"))  # fmt: skip
+    errs += create_errs
+    tas, build_err = _ray_tas_errors(job)
+    if not tas and build_err is not None:
+        return [build_err]
+    return errs + tas
+
+
+def _invalid_raw(job: Job, path: tuple[str | int, ...], fp: str, shown: str, detail: str) -> InputError:
+    return _rejects(job, path, f"{fp}: Invalid value: {shown}: {detail}")
+
+
+def _ray_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
+    """``raycluster.ValidateTopologyRequest`` (a RayJob: nothing without a ``rayClusterSpec``;
+    the head's ``ValidateTASPodSetRequest``, then with ``JobPodSets`` built the head's upper
+    bound and the grouping; each worker group's request, and its upper bound when built) and
+    ``RayClusterWebhook.validateTopologyRequest`` (the head's request; with ``JobPodSets``
+    built, the grouping, the head's bound, each worker group's request and bound): (errors,
+    ``JobPodSets``' error)."""
+    rs = job.ray
+    if rs is None or not rs.has_cluster_spec or not job.sources:
+        return [], None
+    build_err = _pod_sets_error(job)
+    head, workers = job.sources[0], job.sources[1:1 + len(rs.group_names)]
+    errs = _tas_request_errors(job, head)
+    if job.kind is not RAYCLUSTER:  # (raycluster.ValidateTopologyRequest: RayJob, RayService)
+        if build_err is None:
+            errs += _upper_bound_errors(job, head) + _grouping_errors(job)
+        for w in workers:
+            errs += _tas_request_errors(job, w)
+            if build_err is None:
+                errs += _upper_bound_errors(job, w)
+    elif build_err is None:
+        errs += _grouping_errors(job) + _upper_bound_errors(job, head)
+        for w in workers:
+            errs += _tas_request_errors(job, w) + _upper_bound_errors(job, w)
+    return errs, build_err
 
 
 def _grouping_errors(job: Job) -> list[InputError]:
@@ -1159,7 +1496,11 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         # a manifest: Kueue's validating webhook runs on every Job CREATE outside kube-system and
         # kueue-system (JobWebhook.ValidateCreate), managed or not; a Job with a uid passed it
         # when created (and Kueue itself rewrites spec.parallelism under partial admission)
+        job.manage_without_queue = jin.manage_without_queue
         validate(job)
+    if job.ray is not None and job.ray.skip:  # Skip (RayJob, RayService), before anything else of the reconciler
+        res.note = job.ray.skip
+        return res
     if job.deleting:
         res.note = "it is being deleted (Kueue only finalizes it)"
         return res
@@ -1232,6 +1573,9 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         res.existing = match
         res.queue_change = _queue_change(job, by_name[match], queue)
         res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
+        if job.ray is not None and job.ray.on_hold and _quota_reserved(by_name[match]):
+            res.unmodelled.append(f"{job.label} is on hold (jobDeploymentStatus ValidationFailed): Kueue releases its "
+                                  f"Workload {match}'s quota reservation (WorkloadOnHold); answered as the snapshot holds it")  # fmt: skip
         return res
     if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
         why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
@@ -1240,6 +1584,9 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
                               "answered with the spec Kueue constructs")  # fmt: skip
         return _construct(job, update.split("/", 1)[1], res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                           limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+    if job.ray is not None and job.ray.on_hold:  # IsOnHold: before Finished and the Workload's creation
+        res.note = "it is on hold (jobDeploymentStatus ValidationFailed): Kueue creates no Workload for it"
+        return res
     if job.finished:
         res.note = f"it has finished ({_ended(job)}): Kueue creates no Workload for it"
         return res
@@ -1247,7 +1594,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         res.note = (f"it runs {job.active} {job.kind.active_unit} without a Workload: Kueue suspends it and waits for "
                     "them to end before creating its Workload")  # fmt: skip
         return res
-    name = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, str(job.generation) if job.elastic else "")
+    name = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, _name_extra(job))
     if f"{job.namespace}/{name}" in by_name and f"{job.namespace}/{name}" not in res.drop:
         res.note = (f"the snapshot has a Workload named {job.namespace}/{name} that is not the {job.kind.kind}'s (Kueue's create "
                     "fails: AlreadyExists)")  # fmt: skip
@@ -1583,7 +1930,8 @@ def pod_set(job: Job, src: Source, summary: limitrange.Summary | None = None,
     raw: dict[str, Any] = {"name": src.name, "count": src.count, "template": _clean_template(job, src.template)}
     if src.min_count is not None:
         raw["minCount"] = src.min_count
-    return _pod_set(raw, job.ptr(*src.path[:-1]), job.ident, summary, runtime_classes, topology=topology, index=index)
+    return _pod_set(raw, job.ptr(*src.path[:-1]), job.ident, summary, runtime_classes, topology=topology, index=index,
+                    template_ptr=job.ptr(*src.path))  # fmt: skip
 
 
 def _priority(job: Job, res: Outcome, wpcs: dict[str, int],
@@ -1623,6 +1971,10 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
     """``ConstructWorkload`` + ``prepareWorkload``: one podSet per :class:`Source`. What the
     Workload CRD refuses (no podSets or more than 18, a podSet name that is not a DNS label, a
     count past int32, minCount or slice size out of bounds) means no Workload."""
+    if job.ray is not None and not job.ray.has_cluster_spec:
+        res.note = ("it has no spec.rayClusterSpec and no clusterSelector: Kueue's PodSets dereferences the missing spec "
+                    "and the reconcile fails")  # fmt: skip
+        return res
     if not 1 <= len(job.sources) <= MAX_POD_SETS:
         res.note = (f"it makes {len(job.sources)} podSets: the Workload CRD (1 to {MAX_POD_SETS} podSets) refuses "
                     "Kueue's create")  # fmt: skip
@@ -1632,7 +1984,8 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
             res.note = f"its podSet name {src.name!r} is not a DNS label: the Workload CRD refuses Kueue's create"
             return res
         if src.count < 0:
-            how = "replicas x pods per replica, an int32 product" if job.kind is JOBSET else "its replicas"
+            how = ("replicas x pods per replica, an int32 product" if job.kind is JOBSET else
+                   "replicas x numOfHosts, an int32 product" if job.ray is not None else "its replicas")  # fmt: skip
             res.note = (f"its podSet {src.name!r} counts {src.count} pods ({how}): the Workload CRD (count minimum 0) "
                         "refuses Kueue's create")  # fmt: skip
             return res
@@ -1652,6 +2005,9 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         topology, err = topology_request(job, src)
         if err:
             res.note = f"its template's topology annotations do not parse ({err}): Kueue cannot build its Workload"
+            return res
+        if src.error:
+            res.note = f"Kueue's PodSets fails on its podSet {src.name!r} ({src.error}): no Workload"
             return res
         if topology is not None and topology.slice_size is not None and topology.slice_size < 1:
             res.note = (f"its {ANN_SLICE_SIZE} annotation is {topology.slice_size}: the Workload CRD (podSetSliceSize "
@@ -1689,6 +2045,10 @@ def _unmodelled(job: Job) -> list[str]:
     if job.elastic:
         out.append(f"{job.label} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
                    f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
+        if job.kind in (RAYJOB, RAYSERVICE):
+            out.append(f"{job.label}: Kueue first writes its RayCluster's generation into its {RAYCLUSTER_GENERATION} "
+                       "annotation (GetCustomAnnotations), which its Workload's name hashes: the annotation is read as "
+                       "given")  # fmt: skip
     if MAX_EXEC_LABEL in job.labels:
         out.append(f"{job.label}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
                    "not the admission)")  # fmt: skip
@@ -1700,4 +2060,8 @@ def _unmodelled(job: Job) -> list[str]:
                    "without those slice layers")  # fmt: skip
     if job.annotations.get(STOPPING) == "true":
         out.append(f"{job.label} is being stopped by Kueue ({STOPPING})")
+    if job.kind in (RAYJOB, RAYSERVICE) and job.elastic and job.ray is not None and job.ray.autoscaling \
+            and job.ray.cluster_name:  # fmt: skip
+        out.append(f"{job.label}: elastic with in-tree autoscaling, Kueue takes its worker counts from its RayCluster "
+                   f"{job.namespace}/{job.ray.cluster_name} (UpdatePodSets): not modelled, the RayJob's own counts are used")  # fmt: skip
     return out

@@ -377,11 +377,13 @@ _FROM_RAW: Any = object()
 
 def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summary | None = None,
              runtime_classes: dict[str, dict[str, str] | None] | None = None, *,
-             topology: TopologyRequest | None = _FROM_RAW, index: int | None = None) -> PodSet:  # fmt: skip
+             topology: TopologyRequest | None = _FROM_RAW, index: int | None = None,
+             template_ptr: str | None = None) -> PodSet:  # fmt: skip
     """A Workload's podSet. ``topology``: the podSet's topology request as its maker built it
     (a constructed Workload, :func:`app.kueue.jobs.pod_set`): taken as it is, neither read
     from ``raw`` nor held to the slice-size-divides-count check of Workload objects.
-    ``index``: its place in the Workload's ``spec.podSets`` (else ``pp``'s last token)."""
+    ``index``: its place in the Workload's ``spec.podSets`` (else ``pp``'s last token).
+    ``template_ptr``: where its template is (else ``pp``'s ``template``)."""
     given = topology is not _FROM_RAW
     index = _index(pp) if index is None else index
     if not isinstance(raw, dict):
@@ -396,7 +398,7 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     if min_count is not None and min_count > count:
         raise InputError(f"minCount {min_count} is above count {count}", join_pointer(pp, "minCount"), ident)
     template = r.obj(raw, "template", pp, ident, required=True)
-    tp = join_pointer(pp, "template")
+    tp = join_pointer(pp, "template") if template_ptr is None else template_ptr
     tmeta = r.obj(template, "metadata", tp, ident)
     tmp = join_pointer(tp, "metadata")
     labels = r.str_map(tmeta, "labels", tmp, ident)
