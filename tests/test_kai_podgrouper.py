@@ -307,7 +307,7 @@ def test_pytorch_segment_topology_cases() -> None:
 @pytest.mark.parametrize(("api_version", "kind", "plugin"), [
     ("apps/v1", "Deployment", "deployment"), ("batch/v1", "Job", "job"), ("kubeflow.org/v1", "PyTorchJob", "pytorch"),
     ("apps/v1", "ReplicaSet", "default"), ("apps/v1", "StatefulSet", "default"), ("example.com/v1", "Thing", "default"),
-    ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "mpi"), ("grove.io/v1alpha1", "PodCliqueSet", "other"),
+    ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "mpi"), ("grove.io/v1alpha1", "PodCliqueSet", "grove"),
     ("run.ai/v9", "TrainingWorkload", "skiptopowner"), ("batch/v1", "CronJob", "cronjob"),
 ])  # fmt: skip
 def test_hub_plugin_of(api_version: str, kind: str, plugin: str) -> None:
@@ -415,12 +415,16 @@ def test_a_pod_whose_owner_is_absent_stays_a_job_of_one_with_a_warning() -> None
     assert not any("pod-grouper" in w for w in base["warnings"])
 
 
-def test_a_top_owner_with_a_plugin_not_modelled_keeps_todays_reading_with_a_warning() -> None:
+def test_a_grove_pod_whose_podgang_the_snapshot_lacks_keeps_todays_reading_with_a_warning() -> None:
+    """Every plugin of hub.go is modelled now (Grove last: tests/test_kai_podgrouper_grove.py);
+    a PodCliqueSet's pod whose PodGang (its grove.io/podgang label) the snapshot lacks is a
+    job of one with a warning naming it, as any object KAI's grouper gets that is missing."""
     r = ref("PodCliqueSet", "pcs", "grove.io/v1alpha1")
-    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("grove.io/v1alpha1", "PodCliqueSet", "pcs"), kpod("pcs-0", r)]
+    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("grove.io/v1alpha1", "PodCliqueSet", "pcs"),
+            kpod("pcs-0", r, labels={"grove.io/podgang": "pcs-0"})]  # fmt: skip
     out = decide(objs)
     assert list(jobs(out)) == ["default/pcs-0"]
-    assert any("grove.io/v1alpha1 PodCliqueSet" in w and "not modelled" in w for w in out["warnings"])
+    assert any("PodGang pcs-0 (the pod's grove.io/podgang label)" in w for w in out["warnings"])
 
 
 def test_the_default_queue_of_kai_when_the_snapshot_lacks_it() -> None:

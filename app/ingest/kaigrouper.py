@@ -224,8 +224,12 @@ AML_NODE_COUNT = ("spec", "job", "options", "envs", "AZUREML_NODE_COUNT")  # aml
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
 MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
 MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
-#: ``hub.go``'s table: (group, version, kind) -> plugin; "other" for the plugins not
-#: modelled here. A kind not in it takes the default grouper.
+GROVE = "grove"
+GROVE_PODGANG_LABEL = "grove.io/podgang"  # grove_grouper.go's labelKeyPodGangName
+GROVE_TOPOLOGY_NAME = "grove.io/topology-name"  # its getTopology, before kai.scheduler/topology
+GROVE_PODGANG_API = "scheduler.grove.io/v1alpha1"  # its fetchPodGang's GroupVersionKind
+#: ``hub.go``'s table: (group, version, kind) -> plugin. A kind not in it takes the default
+#: grouper. (``_OTHER``: no plugin, for a pod whose top owner is not found.)
 _OTHER = "other"
 PLUGINS: dict[tuple[str, str, str], str] = {
     ("apps", "v1", "Deployment"): DEPLOYMENT,
@@ -260,8 +264,8 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("egx.nvidia.io", "v1", "SPOTRequest"): SPOT_REQUEST,
     ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): LWS,
     ("jobset.x-k8s.io", "v1alpha2", "JobSet"): JOBSET,
-    ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
-    ("grove.io", "v1alpha1", "PodCliqueSet"): _OTHER,
+    ("grove.io", "v1alpha1", "PodGangSet"): GROVE,
+    ("grove.io", "v1alpha1", "PodCliqueSet"): GROVE,
     ("argoproj.io", "v1alpha1", "Workflow"): SKIP,
     ("run.ai", "*", "TrainingWorkload"): SKIP,
     ("run.ai", "*", "InteractiveWorkload"): SKIP,
@@ -416,6 +420,9 @@ class Metadata:
     owner: tuple[str, str, str, str]  # apiVersion, kind, name, uid
     topology: dict[str, str]
     subgroups: list[SubGroup] = field(default_factory=list)
+    #: pod name -> the first sub-group referencing it (``FindSubGroupForPod``), when built once for
+    #: all the pods (Grove's, whose sub-groups list their pods)
+    refs: dict[str, str] | None = None
 
     def subgroup_for(self, pod: Pod) -> SubGroup | None:
         """``FindSubGroupForPod``."""
@@ -482,8 +489,12 @@ class Grouper:
         #: JobSet pointer -> replicated job name -> its first entry's index (an entry that is an object)
         self._jobsets: dict[str, dict[str, int]] = {}
 
-    def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
-        """The name of the PodGroup ``metadata`` would build (without building it)."""
+    def name_of(self, plugin: str, top: Owner, pod: Pod, gang: Owner | None = None) -> str:
+        """The name of the PodGroup ``metadata`` would build (without building it); ``gang``:
+        a Grove pod's PodGang (:meth:`_Objects.podgang`), whose default-grouper name it is."""
+        if plugin == GROVE:
+            assert gang is not None
+            return f"{PREFIX}-{gang.name}-{gang.uid}"
         if plugin == JOB:
             legacy = self.legacy_job_name(top, pod)
             return legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name}-{top.uid}"
@@ -512,6 +523,8 @@ class Grouper:
         per-pod errors; the PodGroup's own fields are checked when it is built. ``md``: the
         PodGroup built (Ray's sub-groups do not depend on the pod: the pod's is the first of
         its ray.io/group label's name)."""
+        if plugin == GROVE:  # (the first sub-group whose podReferences name it)
+            return md.refs.get(pod.name) if md is not None and md.refs is not None and pod.namespace == md.namespace else None
         if plugin in RAY_CLUSTER_NAME_PATHS:
             group = pod.labels.get(RAY_GROUP_LABEL)
             return group if md is not None and any(sg.name == group for sg in md.subgroups) else None
@@ -789,7 +802,71 @@ class Grouper:
         md.min_available = 1 if scale is None else go_int32(scale)
         return md
 
+    # -- grove.io/v1alpha1 PodGangSet, PodCliqueSet (grove_grouper.go) ----------------------
+    def grove(self, top: Owner, pod: Pod, gang: Owner) -> Metadata:
+        """``GroveGrouper.GetPodGroupMetadata``: the default grouper's on the pod's PodGang
+        ``gang`` (the one its ``grove.io/podgang`` label names, :meth:`_Objects.podgang`),
+        then the PodGang's topology constraint, its ``spec.priorityClassName``, the top
+        owner's labels and annotations the PodGang lacks, the priority class, preemptibility
+        and topology those name (``parseMetadataFromTopOwner``), the parent sub-groups of
+        ``spec.topologyConstraintGroupConfigs`` then the child sub-groups of
+        ``spec.podgroups``, minMember the children's sum (:func:`grove_subgroups`). Errors
+        point at the PodGang's field (a preemptibility label: at the owner holding it)."""
+        where = f"{pod.namespace}/{gang.name}"
+        md = self.default(gang, pod)
+        md.labels, md.annotations = dict(md.labels), dict(md.annotations)  # (the PodGang's: not changed in place)
+        ann = gang.annotations
+        topology = ann[GROVE_TOPOLOGY_NAME] if GROVE_TOPOLOGY_NAME in ann else ann.get(TOPOLOGY, "")  # getTopology
+        try:
+            try:
+                tc = grove_topology(gang.obj, topology, "spec", "topologyConstraint", "packConstraint")
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to apply topology constraints from PodGang {where}. Err: failed to parse "
+                                  "topology from PodGang, Err: ") from None  # fmt: skip
+            if tc is not None:
+                md.topology = {"preferredTopologyLevel": tc["preferredTopologyLevel"],
+                               "requiredTopologyLevel": tc["requiredTopologyLevel"], "topology": topology}  # fmt: skip
+            try:
+                priority_class, found = go_nested_string(gang.obj, "spec", "priorityClassName")
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to get spec.priorityClassName from PodGang {where}. Err: failed to get "
+                                  "spec.priorityClassName: ") from None  # fmt: skip
+            if found:
+                md.priority_class = priority_class
+        except GrouperError as e:
+            raise GrouperError(str(e), e.path, owner=gang) from None
+        for k, v in top.labels.items():  # (the top owner's, those the PodGang's metadata lacks)
+            md.labels.setdefault(k, v)
+        for k, v in top.annotations.items():
+            md.annotations.setdefault(k, v)
+        # parseMetadataFromTopOwner
+        if PRIORITY_LABEL in md.labels:
+            md.priority_class = md.labels[PRIORITY_LABEL]
+        if PREEMPTIBILITY_LABEL in md.labels:
+            value = md.labels[PREEMPTIBILITY_LABEL]
+            if value not in ("", "preemptible", "non-preemptible"):  # v2alpha2.ParsePreemptibility
+                holder = gang if PREEMPTIBILITY_LABEL in gang.labels else \
+                    next((o for o in top.chain if PREEMPTIBILITY_LABEL in o.labels), top)  # fmt: skip
+                raise GrouperError(f"failed to get metadata from top owner {where}. Err: failed to parse preemptibility "
+                                   f"from top owner {md.namespace}/{md.name}. Err: invalid preemptibility value: {value}",
+                                   ("metadata", "labels", PREEMPTIBILITY_LABEL), owner=holder)  # fmt: skip
+            md.preemptibility = value
+        for key, annotation in (("preferredTopologyLevel", TOPOLOGY_PREFERRED), ("requiredTopologyLevel", TOPOLOGY_REQUIRED),
+                                ("topology", TOPOLOGY)):  # fmt: skip
+            if md.topology[key] == "":
+                md.topology[key] = md.annotations.get(annotation, "")
+        md.subgroups, md.min_available = grove_subgroups(gang, pod.namespace, topology)
+        refs: dict[str, str] = {}
+        for sg in md.subgroups:
+            for name in sg.pods:
+                refs.setdefault(name, sg.name)
+        md.refs = refs
+        return md
+
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
+        if plugin == GROVE:  # (``cluster``: the pod's PodGang)
+            assert cluster is not None
+            return self.grove(top, pod, cluster)
         if plugin == KNATIVE:
             return self.knative(top, pod)
         if plugin in (RUNAIJOB, PODJOB):  # (runaijob-grouper.go, podjob.go and spark.go: named by name_of)
@@ -1180,6 +1257,236 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], Grouper
     return total, out, dup
 
 
+_GO_TYPES = {str: "string", bool: "bool", int: "int64", float: "float64", dict: "map[string]interface {}",
+             list: "[]interface {}", type(None): "<nil>"}  # fmt: skip
+
+
+def _accessor_error(path: tuple[Any, ...], value: Any, expected: str, at: tuple[Any, ...] | None = None) -> GrouperError:
+    """``unstructured``'s accessor error (``.a.b accessor error: <v> is of the type <T>,
+    expected <E>``), at ``at`` (else ``path``)."""
+    shown = value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else \
+        ("<nil>" if value is None else str(value).lower() if isinstance(value, bool) else type(value).__name__)  # fmt: skip
+    return GrouperError(f".{'.'.join(map(str, path))} accessor error: {str(shown)[:100]} is of the type "
+                        f"{_GO_TYPES.get(type(value), type(value).__name__)}, expected {expected}", path if at is None else at)  # fmt: skip
+
+
+def go_nested(obj: Any, *path: str) -> tuple[Any, bool]:
+    """``unstructured.NestedFieldNoCopy`` as Go has it: a null on the way is not found (a
+    ``topologyConstraint: null``); a step through another value that is not an object is
+    an error (at the value)."""
+    at = obj
+    for i, key in enumerate(path):
+        if at is None:
+            return None, False
+        if not isinstance(at, dict):
+            raise _accessor_error(path[: i + 1], at, "map[string]interface {}", path[:i])
+        if key not in at:
+            return None, False
+        at = at[key]
+    return at, True
+
+
+def go_nested_string(obj: Any, *path: str) -> tuple[str, bool]:
+    """``unstructured.NestedString``: found, a string (a null is an error)."""
+    v, found = go_nested(obj, *path)
+    if not found:
+        return "", False
+    if type(v) is not str:
+        raise _accessor_error(path, v, "string")
+    return v, True
+
+
+def go_nested_int64(obj: Any, *path: str) -> tuple[int, bool]:
+    """``unstructured.NestedInt64``: a JSON integer of int64 (not a float, a bool or null)."""
+    v, found = go_nested(obj, *path)
+    if not found:
+        return 0, False
+    if type(v) is not int or not -INT64 <= v < INT64:
+        raise _accessor_error(path, v, "int64")
+    return v, True
+
+
+def go_nested_slice(obj: Any, *path: str) -> tuple[list, bool]:
+    """``unstructured.NestedSlice``: a list (a null is an error)."""
+    v, found = go_nested(obj, *path)
+    if not found:
+        return [], False
+    if not isinstance(v, list):
+        raise _accessor_error(path, v, "[]interface {}")
+    return v, True
+
+
+def go_nested_string_slice(obj: Any, *path: str) -> tuple[list[str], bool]:
+    """``unstructured.NestedStringSlice``: a list of strings (an entry that is not one is an
+    error at it)."""
+    v, found = go_nested_slice(obj, *path)
+    for i, x in enumerate(v):
+        if type(x) is not str:
+            e = _accessor_error(path, x, "string", (*path, i))
+            raise GrouperError(str(e).replace("accessor error: ", "accessor error: contains non-string value in the slice: ", 1),
+                               e.path) from None  # fmt: skip
+    return v, found
+
+
+def _wrapped(e: GrouperError, prefix: str, base: tuple[Any, ...] = ()) -> GrouperError:
+    """Go's ``fmt.Errorf(prefix + "%w", err)``: ``e`` with ``prefix``, its field under ``base``."""
+    return GrouperError(prefix + str(e), (*base, *e.path), e.on_pod, e.owner)
+
+
+def grove_topology(obj: Any, topology: str, *path: str) -> dict[str, str] | None:
+    """``parseTopologyConstraint`` of the pack constraint at ``path`` (``preferred``,
+    ``required``): None when neither is there; a constraint with no topology name (the
+    PodGang's ``grove.io/topology-name``, else ``kai.scheduler/topology`` annotation) is
+    KAI's error, at the constraint."""
+    preferred, has_preferred = go_nested_string(obj, *path, "preferred")
+    required, has_required = go_nested_string(obj, *path, "required")
+    if not has_preferred and not has_required:
+        return None
+    if topology == "":
+        raise GrouperError("topology name cannot be empty when topology constraints are defined", path)
+    return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
+
+
+def pod_reference(ref: dict) -> tuple[str, str]:
+    """``parsePodReference``: (namespace, name), both required strings."""
+    out = []
+    for key in ("namespace", "name"):
+        try:
+            v, found = go_nested_string(ref, key)
+        except GrouperError as e:
+            raise _wrapped(e, f"failed to parse '{key}' field. Err: ") from None
+        if not found:
+            raise GrouperError(f"missing required '{key}' field")
+        out.append(v)
+    return out[0], out[1]
+
+
+def grove_subgroup(pg: dict, index: int, namespace: str, gang: str, topology: str) -> SubGroup:
+    """``parseGroveSubGroup`` of ``spec.podgroups[index]`` (errors at its fields): ``name``,
+    ``minReplicas`` (positive; as Go's int32), ``podReferences`` (each an object naming a
+    pod of the PodGang's namespace), its pack constraint."""
+    try:
+        name, found = go_nested_string(pg, "name")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'name' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'name' field")
+    try:
+        least, found = go_nested_int64(pg, "minReplicas")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'minReplicas' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'minReplicas' field")
+    if least <= 0:
+        raise GrouperError("invalid 'minReplicas' field. Must be greater than 0", ("minReplicas",))
+    try:
+        refs, found = go_nested_slice(pg, "podReferences")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'podReferences' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'podReferences' field")
+    pods = []
+    for j, ref in enumerate(refs):
+        at = ("podReferences", j)
+        if not isinstance(ref, dict):
+            raise GrouperError(f"invalid spec.podgroup[{index}].podReferences[{j}] in PodGang {namespace}/{gang}", at)
+        try:
+            ns, pod = pod_reference(ref)
+        except GrouperError as e:
+            raise _wrapped(e, f"failed to parse spec.podgroups[{index}].podreferences[{j}] from PodGang {namespace}/{gang}. "
+                              "Err: ", at) from None  # fmt: skip
+        if ns != namespace:  # (no pod of another namespace: namespace isolation)
+            raise GrouperError(f"cross-namespace pod reference not allowed: pod {ns}/{pod} cannot be referenced from PodGang "
+                               f"in namespace {namespace}", (*at, "namespace"))  # fmt: skip
+        pods.append(pod)
+    try:
+        tc = grove_topology(pg, topology, "topologyConstraint", "packConstraint")
+    except GrouperError as e:
+        raise _wrapped(e, f"failed to parse topology constraint from PodGang {namespace}/{gang}. Err: ") from None
+    return SubGroup(name, go_int32(least), None, tuple(pods), tc)
+
+
+def grove_parent(config: dict, parent_of: dict[str, str], topology: str) -> SubGroup | None:
+    """``parseGroupTopologyConfig``: a parent sub-group (minMember 0, no pods) named
+    ``name``, the parent of each of its ``podGroupNames`` (a later config naming one again
+    wins), with its pack constraint; None without podGroupNames."""
+    try:
+        name, found = go_nested_string(config, "name")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'name' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'name' field")
+    try:
+        names, found = go_nested_string_slice(config, "podGroupNames")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'podGroupNames' field. Err: ") from None
+    if not found or not names:
+        return None
+    for pg in names:
+        parent_of[pg] = name
+    try:
+        tc = grove_topology(config, topology, "topologyConstraint", "packConstraint")
+    except GrouperError as e:
+        raise _wrapped(e, f"failed to parse topology from topologyConstraintGroupConfig {name}. Err: ") from None
+    return SubGroup(name, 0, None, (), tc)
+
+
+def grove_subgroups(gang: Owner, namespace: str, topology: str) -> tuple[list[SubGroup], int]:
+    """``parseParentSubGroups`` then ``parseChildSubGroups`` of the PodGang: (the parents then
+    the children, minMember the children's sum as Go's int32). Errors at the PodGang's
+    field. A name twice among them, or an empty one, makes a PodGroup the API server refuses
+    (the webhook's ``validateSubGroups``: duplicate subgroup name; the CRD's minLength 1):
+    KAI's Create fails, here a 422 at the later one's name."""
+    where = f"{namespace}/{gang.name}"
+    at: list[tuple[Any, ...]] = []  # each sub-group's entry
+    try:
+        try:
+            configs, _ = go_nested_slice(gang.obj, "spec", "topologyConstraintGroupConfigs")
+        except GrouperError as e:
+            raise _wrapped(e, "failed to parse 'topologyConstraintGroupConfigs' field. Err: ") from None
+        out: list[SubGroup] = []
+        parent_of: dict[str, str] = {}
+        for i, config in enumerate(configs):
+            base = ("spec", "topologyConstraintGroupConfigs", i)
+            if not isinstance(config, dict):
+                raise GrouperError(f"invalid structure of spec.topologyConstraintGroupConfigs[{i}] in PodGang {where}", base)
+            try:
+                sg = grove_parent(config, parent_of, topology)
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to parse topologyConstraintGroupConfig[{i}]: ", base) from None
+            if sg is not None:
+                out.append(sg)
+                at.append(base)
+        try:
+            pgs, _ = go_nested_slice(gang.obj, "spec", "podgroups")
+        except GrouperError as e:
+            raise _wrapped(e, f"failed to get spec.podgroups from PodGang {where}. Err: ") from None
+        total = 0
+        for i, pg in enumerate(pgs):
+            base = ("spec", "podgroups", i)
+            if not isinstance(pg, dict):
+                raise GrouperError(f"invalid structure of spec.podgroup[{i}] in PodGang {where}", base)
+            try:
+                sg = grove_subgroup(pg, i, namespace, gang.name, topology)
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to parse spec.podgroups[{i}] from PodGang {where}. Err: ", base) from None
+            sg.parent = parent_of.get(sg.name)
+            out.append(sg)
+            at.append(base)
+            total = go_int32(total + sg.min_available)
+        seen: set[str] = set()
+        for sg, base in zip(out, at, strict=True):
+            if sg.name == "" or sg.name in seen:
+                why = "an empty subgroup name (the PodGroup CRD's minLength is 1)" if sg.name == "" else \
+                    f"duplicate subgroup name {sg.name}"  # fmt: skip
+                raise GrouperError(f"{why}: the API server refuses the PodGroup of PodGang {where} (podgroup_webhook.go "
+                                   "validateSubGroups), so KAI's Create of it fails", (*base, "name"))  # fmt: skip
+            seen.add(sg.name)
+    except GrouperError as e:
+        raise GrouperError(str(e), e.path, owner=gang) from None
+    return out, total
+
+
 def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
     """(namespace, job name) of the MPI launcher pods ``launcherPodExists`` finds: the
     snapshot's Kubernetes pods, of any scheduler, not being deleted, labelled
@@ -1431,6 +1738,7 @@ class _Objects:
         self._per_pod: dict[tuple[str, str], bool] = {}
         self._skips: dict[tuple[str, str, str, str, str], tuple[Owner | None, tuple[Owner, ...]]] = {}  # (ns, ref) -> skip
         self._kai_groups: dict[tuple[str, str], Any] | None = None  # the snapshot's KAI PodGroups, made on demand
+        self._gangs: dict[tuple[str, str], tuple[Owner | None, str]] = {}  # (namespace, name) -> its PodGang, why none
         self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
         seen: set[tuple[str, str, str, str, Any]] = set()
         for label, o, p in d.unread_objects:
@@ -1582,6 +1890,27 @@ class _Objects:
         uid = min(h[1]["metadata"]["uid"] for h in hits)
         return self.get({"apiVersion": "serving.knative.dev/v1", "kind": "Revision", "name": name, "uid": uid}, pod.namespace), ""
 
+    def podgang(self, pod: Pod) -> tuple[Owner | None, str]:
+        """``fetchPodGang``: the scheduler.grove.io PodGang the pod's ``grove.io/podgang``
+        label names (required: its absence is KAI's error), in the pod's namespace, got by
+        name (of several of that name, the least uid; once per name); (None, why) when the
+        snapshot has none."""
+        name = pod.labels.get(GROVE_PODGANG_LABEL)
+        if name is None:
+            raise GrouperError(f"label for podgang name (key: {GROVE_PODGANG_LABEL}) not found in pod {pod.namespace}/{pod.name}",
+                               ("metadata", "labels"), on_pod=True)  # fmt: skip
+        key = (pod.namespace, name)
+        got = self._gangs.get(key)
+        if got is None:
+            uids = [h[1]["metadata"].get("uid") for h in self.by_key.get(("scheduler.grove.io", "PodGang", *key)) or ()]
+            uids = [u for u in uids if isinstance(u, str)]
+            if not uids:
+                got = (None, f"PodGang {name} (the pod's {GROVE_PODGANG_LABEL} label)")
+            else:
+                got = (self.get({"apiVersion": GROVE_PODGANG_API, "kind": "PodGang", "name": name, "uid": min(uids)}, pod.namespace), "")
+            self._gangs[key] = got
+        return got
+
     def knative_per_pod(self, ns: str, revision: str) -> bool:
         """``isBCRevision``: the snapshot's pods of the Revision (its label) annotated
         ``pod-group-name``: two naming one PodGroup, none, or one naming a KAI PodGroup the
@@ -1720,6 +2049,7 @@ _SUBGROUPS_FIELD: dict[str, tuple[str, ...]] = {
     LWS: ("spec", "leaderWorkerTemplate", "size"),
     PYTORCH: ("spec", "pytorchReplicaSpecs", "Worker", "replicas"),
     **{k: ("spec", "workerGroupSpecs") for k in RAY_CLUSTER_NAME_PATHS},
+    GROVE: ("spec", "podgroups"),
 }
 
 
@@ -1762,7 +2092,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
-    other: dict[str, list[str]] = {}  # kind -> pods
     regrouped: list[str] = []  # pods annotated with a PodGroup the snapshot lacks, grouped again
     # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference,
     # the RayCluster a RayJob or RayService names)
@@ -1792,7 +2121,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             top = skip_to = _merged(inner or found.pod_owner(p, o), skipped)
             plugin = exact_plugin_of(top.api_version, top.kind)
         if p.group is not None:
-            if top is None or plugin == _OTHER:
+            if top is None:
                 continue  # (KAI leaves it annotated: refused when its PodGroup is looked up, as before)
             regrouped.append(f"{key} (annotated {p.group.name!r})")
         if top is None:
@@ -1801,9 +2130,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             else:  # (KAI makes it no PodGroup: never scheduled; held as a pod of another scheduler)
                 broken.append(key)
                 p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
-            continue
-        if plugin == _OTHER:
-            other.setdefault(f"{top.api_version} {top.kind}", []).append(key)
             continue
         if plugin == CRONJOB:  # (grouped by its Job, with the default grouper)
             top, why = found.cron_job(refs, p.namespace)
@@ -1820,9 +2146,18 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             if top is None:
                 absent.append((key, why))
                 continue
-        cluster = None
+        cluster = None  # (the RayCluster a RayJob or RayService names; a Grove pod's PodGang)
+        if plugin == GROVE:
+            try:
+                cluster, why = found.podgang(pod)
+            except GrouperError as e:
+                unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+                continue
+            if cluster is None:
+                absent.append((key, why))
+                continue
         try:
-            name = grouper.name_of(plugin, top, pod)
+            name = grouper.name_of(plugin, top, pod, cluster)
             if plugin in (RAY_JOB, RAY_SERVICE):
                 cluster, why = found.ray_cluster(top, ray_cluster_name(top, plugin), p.namespace)
         except GrouperError as e:  # (the first pod's by namespace and name, whatever the order of objects)
@@ -1884,7 +2219,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), bad_name[0]))
             continue
-        source = Grouper.queue_label(top, pod) if md.queue not in queues else None
+        source = Grouper.queue_label(cluster if plugin == GROVE and cluster else top, pod) if md.queue not in queues else None
         if source is not None:  # (a queue the snapshot lacks: refused when read, at the label it came from)
             holder, key = source
             queue_at[(ns, name)] = (join_pointer(p.pointer, "metadata", "labels", key), p.ident) if holder is None else \
@@ -1985,7 +2320,4 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "DNS-1123 subdomain or a negative minMember. ApplyToCluster fails: a new one's pods get no PodGroup "
                        "and KAI never schedules them (held as pods of another scheduler: never placed, never victims, in no "
                        "queue); an existing one stays as it was, its pods join it")  # fmt: skip
-    for kind, keys in sorted(other.items()):
-        d.notes.append(f"{len(keys)} kai-scheduler pod(s) without a PodGroup have a top owner {kind} (e.g. {min(keys)}), "
-                       "whose KAI pod-grouper plugin is not modelled: each is a job of one here")  # fmt: skip
     found.account(d)
