@@ -1312,7 +1312,7 @@ def go_nested_slice(obj: Any, *path: str) -> tuple[list, bool]:
     if not found:
         return [], False
     if not isinstance(v, list):
-        raise _accessor_error(path, v, "[]interface {}")
+        raise _accessor_error(path, v, "[]interface{}")
     return v, True
 
 
