@@ -82,7 +82,16 @@ the PodGroup of the Revision the pod's ``serving.knative.dev/revision`` label na
 ``pg-<revision>-<uid>``, minMember its ``autoscaling.knative.dev/min-scale`` annotation (1
 unless an integer), or, when the Revision's pods already name several PodGroups or one
 owned by a Pod (``isBCRevision``, read from the snapshot's pods and KAI PodGroups), a
-PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``); the
+PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``);
+grove.io/v1alpha1 PodGangSet and PodCliqueSet (``grove_grouper.go``: the default grouper's
+on the scheduler.grove.io PodGang the pod's ``grove.io/podgang`` label names (required),
+got by name in its namespace, ``pg-<podgang>-<uid>``; its pack constraint with the topology
+of its ``grove.io/topology-name`` (else ``kai.scheduler/topology``) annotation, priority
+class its ``spec.priorityClassName``; the top owner's labels and annotations it lacks, and
+the priority class, preemptibility and topology those name; parent sub-groups of
+``spec.topologyConstraintGroupConfigs``, child sub-groups of ``spec.podgroups`` with their
+``podReferences`` (of the PodGang's namespace only), minMember the children's
+``minReplicas``; each pod in the first sub-group referencing it: :meth:`Grouper.grove`); the
 skip-top-owner grouper (``skiptopowner.go``: argoproj.io/v1alpha1 Workflow, run.ai
 Training/Interactive/Distributed/Inference/DistributedInference workloads of any version,
 trainer.kubeflow.org/v1alpha1 TrainJob, nvidia.com/v1alpha1 DynamoGraphDeployment: the top
@@ -91,10 +100,9 @@ plugin of its exact group/version/kind groups, skipping on while that is one of 
 pod itself, grouped by KAI's podjob grouper, when none is left; at most
 :data:`MAX_SKIPPED` in a row).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
-the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(Grove's PodGangSet and PodCliqueSet, so Dynamo's too) are not modelled: their pods keep
-Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
-error (a JobSet pod without the replicated-job label) is refused, the first such pod by
+the pod) the request is refused, a 422 at the field (every plugin of ``hub.go`` is modelled). A pod
+whose PodGroup's name is KAI's error (a JobSet pod without the replicated-job label, a Grove
+pod without the podgang label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
 walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
 the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
@@ -108,9 +116,11 @@ each other pod's sub-group is found directly (a LeaderWorkerSet pod's from its o
 metadata, as KAI labels it). What KAI's groupers read from the cluster is read from the
 snapshot as it is: an MPIJob's launcher pods, a Knative Revision's pods'
 ``pod-group-name`` annotations and the KAI PodGroup they name, the KAI PodGroups of a Ray
-or legacy Job/RunaiJob name; a RayCluster or Revision named by name that the snapshot
-lacks leaves the pod a job of one with a warning (as any owner it lacks), of several of
-that name the one of least uid is read. Where KAI's Go code would panic (a Ray
+or legacy Job/RunaiJob name, a Grove pod's PodGang (read, it is no longer an ignored
+object); a RayCluster, Revision or PodGang named by name that the snapshot lacks leaves the
+pod a job of one with a warning (as any owner it lacks), of several of that name the one
+of least uid is read. A Grove sub-group name twice or empty (the PodGroup's webhook and
+CRD refuse it: KAI's Create fails) is a 422 at the PodGang's field, as a Ray duplicate. Where KAI's Go code would panic (a Ray
 ``workerGroupSpecs`` entry that is not an object, a LeaderWorkerSet worker index past its
 sub-group list) the request is a 422 at the field, as for its errors. A pod that is its own
 owner below skipped owners is taken with apiVersion ``v1``, kind ``Pod`` (the test's
@@ -125,7 +135,8 @@ owner twice is a 422.
 Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
 by default), the flags' other values (``--search-legacy-pg=false``,
 ``--knative-gang-schedule=false``), the PodGroup's update by later pods of one owner, the
-node-pool label, Grove (``grove_grouper.go``).
+node-pool label, a sub-group name that is not a valid label value (KAI's patch of the
+pod's sub-group label fails).
 """
 
 from __future__ import annotations
