@@ -602,3 +602,43 @@ def test_grove_subgroups_past_the_request_bound_are_a_422_at_the_podgangs_podgro
              name="pcs-0", uid="u-gang")  # fmt: skip
     e = refused([node("a", gpu=2), kai_queue("q", -1), *_owners(), o, _gpod("p", "pcs-0")])
     assert e.status == 422 and e.pointer == "/objects/4/spec/podgroups" and e.obj["name"] == "pcs-0"
+
+
+def test_grove_subgroups_past_the_request_bound_are_a_422_at_the_configs_that_overflow() -> None:
+    """The bound is checked on the PodGang's entries (topologyConstraintGroupConfigs and
+    podgroups, each a sub-group at most) before either is parsed, at the field whose
+    entries pass it: 10,001 configs, at spec/topologyConstraintGroupConfigs; 5,000 configs
+    and 5,001 podgroups, at spec/podgroups."""
+    many = [cfg(f"c{i}", ["x"]) for i in range(10_001)]
+    o = gang({"topologyConstraintGroupConfigs": many, "podgroups": []}, name="pcs-0", uid="u-gang")
+    e = refused([node("a", gpu=2), kai_queue("q", -1), *_owners(), o, _gpod("p", "pcs-0")])
+    assert e.status == 422 and e.pointer == "/objects/4/spec/topologyConstraintGroupConfigs" and e.obj["name"] == "pcs-0"
+    assert "spec.topologyConstraintGroupConfigs has 10001 entries" in e.detail
+    o = gang({"topologyConstraintGroupConfigs": many[:5_000],
+              "podgroups": [{"name": f"g{i}", "minReplicas": 1, "podReferences": []} for i in range(5_001)]},
+             name="pcs-0", uid="u-gang")  # fmt: skip
+    e = refused([node("a", gpu=2), kai_queue("q", -1), *_owners(), o, _gpod("p", "pcs-0")])
+    assert e.pointer == "/objects/4/spec/podgroups" and "to 10001 at most" in e.detail
+
+
+def test_go_accessor_messages_as_apimachinery_words_them() -> None:
+    """unstructured/helpers.go: the expected type of a step is ``map[string]interface{}``
+    (the value's %T ``map[string]interface {}``), NestedStringSlice's entry error says
+    ``contains non-string key in the slice``."""
+    with pytest.raises(kg.GrouperError) as e:
+        kg.go_nested({"a": "x"}, "a", "b")
+    assert str(e.value) == ".a.b accessor error: x is of the type string, expected map[string]interface{}"
+    with pytest.raises(kg.GrouperError) as e:
+        kg.go_nested_string_slice({"a": ["x", {}]}, "a")
+    assert str(e.value) == (".a accessor error: contains non-string key in the slice: dict is of the type "
+                            "map[string]interface {}, expected string") and e.value.path == ("a", 1)  # fmt: skip
+
+
+def test_names_in_podgang_errors_are_cut() -> None:
+    """A huge name in a PodGang (a reference's namespace, a sub-group name twice) is cut to
+    100 characters in the error, so the answer does not echo it."""
+    o, pods = _disagg()
+    o["spec"]["podgroups"][0]["podReferences"][0]["namespace"] = "n" * 1_000_000
+    e = refused([node("a", gpu=2), kai_queue("q", -1), *_owners(), o, *pods])
+    assert e.pointer == "/objects/4/spec/podgroups/0/podReferences/0/namespace" and len(e.detail) < 1000
+    assert "n" * 100 + "..." in e.detail

@@ -823,7 +823,7 @@ class Grouper:
         ``spec.topologyConstraintGroupConfigs`` then the child sub-groups of
         ``spec.podgroups``, minMember the children's sum (:func:`grove_subgroups`). Errors
         point at the PodGang's field (a preemptibility label: at the owner holding it)."""
-        where = f"{pod.namespace}/{gang.name}"
+        where = f"{_cut(pod.namespace)}/{_cut(gang.name)}"
         md = self.default(gang, pod)
         md.labels, md.annotations = dict(md.labels), dict(md.annotations)  # (the PodGang's: not changed in place)
         ann = gang.annotations
@@ -859,7 +859,7 @@ class Grouper:
                 holder = gang if PREEMPTIBILITY_LABEL in gang.labels else \
                     next((o for o in top.chain if PREEMPTIBILITY_LABEL in o.labels), top)  # fmt: skip
                 raise GrouperError(f"failed to get metadata from top owner {where}. Err: failed to parse preemptibility "
-                                   f"from top owner {md.namespace}/{md.name}. Err: invalid preemptibility value: {value}",
+                                   f"from top owner {_cut(md.namespace)}/{_cut(md.name)}. Err: invalid preemptibility value: {_cut(value)}",
                                    ("metadata", "labels", PREEMPTIBILITY_LABEL), owner=holder)  # fmt: skip
             md.preemptibility = value
         for key, annotation in (("preferredTopologyLevel", TOPOLOGY_PREFERRED), ("requiredTopologyLevel", TOPOLOGY_REQUIRED),
@@ -1260,7 +1260,7 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], Grouper
         name = spec.get("groupName")
         name = name if type(name) is str and name else f"worker-group-{i}"
         if dup is None and name in seen:
-            dup = GrouperError(f"duplicate subgroup name {name} (workerGroupSpecs[{i}]): the PodGroup's validating "
+            dup = GrouperError(f"duplicate subgroup name {_cut(name)} (workerGroupSpecs[{i}]): the PodGroup's validating "
                                       "webhook refuses it (validateSubGroups), so KAI's Create of the PodGroup fails",
                                       (*where, "groupName"), owner=cluster)  # fmt: skip
         seen.add(name)
@@ -1272,12 +1272,19 @@ _GO_TYPES = {str: "string", bool: "bool", int: "int64", float: "float64", dict: 
              list: "[]interface {}", type(None): "<nil>"}  # fmt: skip
 
 
+def _cut(name: Any, n: int = 100) -> str:
+    """A name as an error message shows it: its first ``n`` characters (``...`` after them
+    when cut), so that a huge name does not make a huge message."""
+    s = str(name)
+    return s if len(s) <= n else s[:n] + "..."
+
+
 def _accessor_error(path: tuple[Any, ...], value: Any, expected: str, at: tuple[Any, ...] | None = None) -> GrouperError:
     """``unstructured``'s accessor error (``.a.b accessor error: <v> is of the type <T>,
     expected <E>``), at ``at`` (else ``path``)."""
     shown = value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else \
         ("<nil>" if value is None else str(value).lower() if isinstance(value, bool) else type(value).__name__)  # fmt: skip
-    return GrouperError(f".{'.'.join(map(str, path))} accessor error: {str(shown)[:100]} is of the type "
+    return GrouperError(f".{_cut('.'.join(map(str, path)))} accessor error: {_cut(shown)} is of the type "
                         f"{_GO_TYPES.get(type(value), type(value).__name__)}, expected {expected}", path if at is None else at)  # fmt: skip
 
 
@@ -1290,7 +1297,7 @@ def go_nested(obj: Any, *path: str) -> tuple[Any, bool]:
         if at is None:
             return None, False
         if not isinstance(at, dict):
-            raise _accessor_error(path[: i + 1], at, "map[string]interface {}", path[:i])
+            raise _accessor_error(path[: i + 1], at, "map[string]interface{}", path[:i])
         if key not in at:
             return None, False
         at = at[key]
@@ -1334,7 +1341,7 @@ def go_nested_string_slice(obj: Any, *path: str) -> tuple[list[str], bool]:
     for i, x in enumerate(v):
         if type(x) is not str:
             e = _accessor_error(path, x, "string", (*path, i))
-            raise GrouperError(str(e).replace("accessor error: ", "accessor error: contains non-string value in the slice: ", 1),
+            raise GrouperError(str(e).replace("accessor error: ", "accessor error: contains non-string key in the slice: ", 1),
                                e.path) from None  # fmt: skip
     return v, found
 
@@ -1400,20 +1407,20 @@ def grove_subgroup(pg: dict, index: int, namespace: str, gang: str, topology: st
     for j, ref in enumerate(refs):
         at = ("podReferences", j)
         if not isinstance(ref, dict):
-            raise GrouperError(f"invalid spec.podgroup[{index}].podReferences[{j}] in PodGang {namespace}/{gang}", at)
+            raise GrouperError(f"invalid spec.podgroup[{index}].podReferences[{j}] in PodGang {_cut(namespace)}/{_cut(gang)}", at)
         try:
             ns, pod = pod_reference(ref)
         except GrouperError as e:
-            raise _wrapped(e, f"failed to parse spec.podgroups[{index}].podreferences[{j}] from PodGang {namespace}/{gang}. "
+            raise _wrapped(e, f"failed to parse spec.podgroups[{index}].podreferences[{j}] from PodGang {_cut(namespace)}/{_cut(gang)}. "
                               "Err: ", at) from None  # fmt: skip
         if ns != namespace:  # (no pod of another namespace: namespace isolation)
-            raise GrouperError(f"cross-namespace pod reference not allowed: pod {ns}/{pod} cannot be referenced from PodGang "
-                               f"in namespace {namespace}", (*at, "namespace"))  # fmt: skip
+            raise GrouperError(f"cross-namespace pod reference not allowed: pod {_cut(ns)}/{_cut(pod)} cannot be referenced from PodGang "
+                               f"in namespace {_cut(namespace)}", (*at, "namespace"))  # fmt: skip
         pods.append(pod)
     try:
         tc = grove_topology(pg, topology, "topologyConstraint", "packConstraint")
     except GrouperError as e:
-        raise _wrapped(e, f"failed to parse topology constraint from PodGang {namespace}/{gang}. Err: ") from None
+        raise _wrapped(e, f"failed to parse topology constraint from PodGang {_cut(namespace)}/{_cut(gang)}. Err: ") from None
     return SubGroup(name, go_int32(least), None, tuple(pods), tc)
 
 
@@ -1438,7 +1445,7 @@ def grove_parent(config: dict, parent_of: dict[str, str], topology: str) -> SubG
     try:
         tc = grove_topology(config, topology, "topologyConstraint", "packConstraint")
     except GrouperError as e:
-        raise _wrapped(e, f"failed to parse topology from topologyConstraintGroupConfig {name}. Err: ") from None
+        raise _wrapped(e, f"failed to parse topology from topologyConstraintGroupConfig {_cut(name)}. Err: ") from None
     return SubGroup(name, 0, None, (), tc)
 
 
@@ -1448,7 +1455,7 @@ def grove_subgroups(gang: Owner, namespace: str, topology: str) -> tuple[list[Su
     field. A name twice among them, or an empty one, makes a PodGroup the API server refuses
     (the webhook's ``validateSubGroups``: duplicate subgroup name; the CRD's minLength 1):
     KAI's Create fails, here a 422 at the later one's name."""
-    where = f"{namespace}/{gang.name}"
+    where = f"{_cut(namespace)}/{_cut(gang.name)}"
     at: list[tuple[Any, ...]] = []  # each sub-group's entry
     try:
         try:
@@ -1489,7 +1496,7 @@ def grove_subgroups(gang: Owner, namespace: str, topology: str) -> tuple[list[Su
         for sg, base in zip(out, at, strict=True):
             if sg.name == "" or sg.name in seen:
                 why = "an empty subgroup name (the PodGroup CRD's minLength is 1)" if sg.name == "" else \
-                    f"duplicate subgroup name {sg.name}"  # fmt: skip
+                    f"duplicate subgroup name {_cut(sg.name)}"  # fmt: skip
                 raise GrouperError(f"{why}: the API server refuses the PodGroup of PodGang {where} (podgroup_webhook.go "
                                    "validateSubGroups), so KAI's Create of it fails", (*base, "name"))  # fmt: skip
             seen.add(sg.name)
@@ -1916,7 +1923,7 @@ class _Objects:
             uids = [h[1]["metadata"].get("uid") for h in self.by_key.get(("scheduler.grove.io", "PodGang", *key)) or ()]
             uids = [u for u in uids if isinstance(u, str)]
             if not uids:
-                got = (None, f"PodGang {name} (the pod's {GROVE_PODGANG_LABEL} label)")
+                got = (None, f"PodGang {_cut(name)} (the pod's {GROVE_PODGANG_LABEL} label)")
             else:
                 got = (self.get({"apiVersion": GROVE_PODGANG_API, "kind": "PodGang", "name": name, "uid": min(uids)}, pod.namespace), "")
             self._gangs[key] = got
@@ -2075,6 +2082,27 @@ def _subgroups_error(plugin: str, md: Metadata, total: int, bound: int, owner: O
                       kube.ident_of(owner.kind, owner.obj["metadata"], namespaced=True))  # fmt: skip
 
 
+def grove_entries(gang: Owner) -> tuple[int, int]:
+    """The entries of the PodGang's ``spec.topologyConstraintGroupConfigs`` and
+    ``spec.podgroups`` (0 for one that is not a list): each makes a sub-group at most, so
+    they bound its PodGroup's sub-groups before either is parsed."""
+    spec = gang.obj.get("spec")
+    if not isinstance(spec, dict):
+        return 0, 0
+    configs, podgroups = spec.get("topologyConstraintGroupConfigs"), spec.get("podgroups")
+    return len(configs) if isinstance(configs, list) else 0, len(podgroups) if isinstance(podgroups, list) else 0
+
+
+def _grove_entries_error(gang: Owner, ns: str, field: str, entries: int, total: int, bound: int) -> InputError:
+    """A PodGang whose entries (:func:`grove_entries`) would take the request's sub-groups past
+    :func:`max_subgroups`: a 422 at the field whose entries overflow, before any is parsed."""
+    return InputError(f"the PodGang {_cut(ns)}/{_cut(gang.name)}'s spec.{field} has {entries} entries, each a "
+                      "sub-group of the PodGroup KAI's pod-grouper makes of it, bringing those of the PodGroups it makes for "
+                      f"this request to {total} at most, more than Gangplank's limit of {bound} ({SUBGROUPS_PER_OBJECT} per "
+                      f"object of the request, at least {MIN_SUBGROUPS}; SECURITY.md, Limits)",
+                      join_pointer(gang.pointer, "spec", field), kube.ident_of(gang.kind, gang.obj["metadata"], namespaced=True))  # fmt: skip
+
+
 def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = None, force: bool | None = None,
                           limits: MetaLimits = DEFAULT_LIMITS, max_objects: int = MAX_SEGMENTS) -> None:
     """The pod-grouper's work on the snapshot (``now``: when a pod without a
@@ -2199,6 +2227,12 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             owners = found.chain(ref0, ns)
         else:  # (the owners up to the one the PodGroup is made of, as they are: skipTopOwnerGrouper's otherOwners)
             owners = found.chain(ref0, ns, skip_to)
+        if plugin == GROVE:  # (its entries bound its sub-groups: checked before they are parsed)
+            configs, podgroups = grove_entries(cluster)
+            if n_subgroups + configs + podgroups > subgroup_bound:  # (at the field whose entries pass it)
+                field, n = ("topologyConstraintGroupConfigs", configs) if n_subgroups + configs > subgroup_bound else \
+                    ("podgroups", podgroups)  # fmt: skip
+                raise _grove_entries_error(cluster, ns, field, n, n_subgroups + configs + podgroups, subgroup_bound)
         try:
             md = grouper.metadata(plugin, top, pod, owners, cluster)
         except GrouperError as e:
