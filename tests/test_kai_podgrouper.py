@@ -789,16 +789,18 @@ def test_an_unread_object_with_a_non_string_uid_is_no_500() -> None:
     assert len(js) == 1
 
 
-def test_existing_podgroup_whose_update_has_a_negative_min_member_is_kept_as_it_was() -> None:
+def test_existing_podgroup_whose_update_has_a_negative_min_member_is_kept_and_its_pods_held() -> None:
     """minAvailable 2^31 makes int32 minMember -2^31: the update of the existing PodGroup is
-    refused (CRD minimum 1), so it stays as the snapshot holds it (minMember 2, queue q2) and
-    its pods join it; a warning names the refusal."""
+    refused (CRD minimum 1), so it stays as the snapshot holds it (minMember 2, queue q2);
+    ApplyToCluster's error makes pod_controller.go's Reconcile return before
+    assignPodToGroupAndSubGroup, so the pods are never annotated: they do not join it and
+    KAI never schedules them (held as pods of another scheduler); a warning names the
+    refusal."""
     objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", -1), kai_queue("q2", -1),
             ptj("pt", 3, runPolicy={"schedulingPolicy": {"minAvailable": 2**31}}),
             _kai_pg("pg-pt-u-pt", "q2", 2)] + pytorch_pods("pt", 3)  # fmt: skip
     out = decide(objs)
-    assert any("negative minMember" in w and "default/pg-pt-u-pt" in w and "an update" in w for w in out["warnings"])
-    js = _read(objs).cluster.jobs
-    (job,) = [j for j in (js.values() if isinstance(js, dict) else js) if j.key == "default/pg-pt-u-pt"]
-    assert job.queue == "q2" and job.min_available == 2 and len(job.tasks) == 4
-    assert len(out["bindings"]) == 4
+    assert any("negative minMember" in w and "default/pg-pt-u-pt" in w and "an update" in w and "join none" in w
+               for w in out["warnings"])  # fmt: skip
+    assert out["bindings"] == [] and sorted(jobs(out)) == ["default/pt-master-0", *[f"default/pt-worker-{i}" for i in range(3)]]
+    assert all("so KAI never schedules it" in j["message"] for j in jobs(out).values())

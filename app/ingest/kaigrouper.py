@@ -2214,7 +2214,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             pod = _pod_of(p, spec)
             grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
-    made: dict[tuple[str, str], tuple[list[PodDraft], Metadata | None]] = {}  # (None: an existing one, kept)
+    made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
     queue_at: dict[tuple[str, str], tuple[str, Any]] = {}  # PodGroup -> where its queue, one the snapshot lacks, is named
     refused: list[tuple[str, str, int, str]] = []  # (PodGroup, first pod, pods, why): names the API server refuses
@@ -2254,12 +2254,8 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         if negative:  # (the PodGroup CRD: minMember minimum 1, a 0 omitted: the API server refuses it)
             where = md.min_available if md.min_available < 0 else min(sg.min_available for sg in md.subgroups)
             why = f"minMember {where} (the PodGroup CRD's minimum is 1)"
-            if (ns, name) in existing:  # the update is refused: the PodGroup stays as it is, its pods join it
-                made[(ns, name)] = ([e[0] for e in entries], None)
-                refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), why + ", an update"))
-                continue
-            bad_name = [why]
-        if bad_name:  # (the API server refuses the Create: no PodGroup)
+            bad_name = [why + ", an update" if (ns, name) in existing else why]
+        if bad_name:  # (the API server refuses the Create or the Update: Reconcile returns before annotating the pods)
             for q, _, _, _, _, _, _ in entries:
                 q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), bad_name[0]))
@@ -2289,9 +2285,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             m.queue = kube.pod_queue(m.labels, m.annotations, m.group)
             m.kai_pod, m.kai_class, m.kai_preemptibility = False, "", ""
         old = existing.get((ns, name))
-        if md is None:  # (an update the API server refuses: the PodGroup as it is)
-            joined.append(f"{ns}/{name}")
-            continue
         if old is not None:  # ``ApplyToCluster``: an update (``ignoreFields``, ``updatePodGroup``)
             obj = md.podgroup()
             obj["spec"]["queue"] = old.queue  # (kept, as markUnschedulable and schedulingBackoff: not read here)
@@ -2362,7 +2355,8 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         pg, pod_key, _, why = min(refused)
         d.notes.append(f"KAI's pod-grouper makes {len(refused)} PodGroup(s) for {sum(r[2] for r in refused)} kai-scheduler "
                        f"pod(s) that the API server refuses (e.g. {pg[:300]!r} for {pod_key}: {why}): a name that is not a "
-                       "DNS-1123 subdomain or a negative minMember. ApplyToCluster fails: a new one's pods get no PodGroup "
-                       "and KAI never schedules them (held as pods of another scheduler: never placed, never victims, in no "
-                       "queue); an existing one stays as it was, its pods join it")  # fmt: skip
+                       "DNS-1123 subdomain or a negative minMember. ApplyToCluster fails (the Create of a new one, the Update "
+                       "of an existing one, which stays as it was), so KAI's Reconcile returns before annotating the pods: "
+                       "they get no PodGroup, join none, and KAI never schedules them (held as pods of another scheduler: "
+                       "never placed, never victims, in no queue)")  # fmt: skip
     found.account(d)
