@@ -467,21 +467,42 @@ def test_a_cross_namespace_pod_reference_is_a_422_at_the_podgang() -> None:
      "/spec/topologyConstraint/packConstraint/required"),
     (lambda s: s.__setitem__("priorityClassName", None), "/spec/priorityClassName"),
     (lambda s: s.__setitem__("priorityClassName", 7), "/spec/priorityClassName"),
-    (lambda s: s["podgroups"][1].__setitem__("name", "prefill"), "/spec/podgroups/1/name"),
-    (lambda s: s["podgroups"][0].__setitem__("name", "rack-pack"), "/spec/podgroups/0/name"),
-    (lambda s: s["topologyConstraintGroupConfigs"].append(cfg("rack-pack", ["x"])), "/spec/topologyConstraintGroupConfigs/1/name"),
-    (lambda s: s["podgroups"][0].__setitem__("name", ""), "/spec/podgroups/0/name"),
 ])  # fmt: skip
 def test_podgang_errors_are_a_422_at_the_podgang(mutate, pointer: str) -> None:
     """Every error of grove_grouper.go on the PodGang (fields of the wrong type, missing,
     null where Go's accessor wants a value, minReplicas not positive, a pack constraint with
-    no topology name, spec.priorityClassName not a string), and a sub-group name twice or
-    empty (the API server refuses the PodGroup: the webhook's validateSubGroups, the CRD's
-    minLength), are a 422 at the PodGang's field, naming it; never a 5xx."""
+    no topology name, spec.priorityClassName not a string) are a 422 at the PodGang's field,
+    naming it; never a 5xx (a sub-group name twice or empty is no error of the grouper:
+    test_a_subgroup_name_twice_or_empty_holds_the_podgangs_pods_unscheduled)."""
     o, pods = _disagg()
     mutate(o["spec"])
     e = refused([node("a", gpu=2), kai_queue("q", -1), *_owners(), o, *pods])
     assert e.status == 422 and e.pointer == "/objects/4" + pointer and e.obj["kind"] == "PodGang", e.detail
+
+
+@pytest.mark.parametrize(("mutate", "why"), [
+    (lambda s: s["podgroups"][1].__setitem__("name", "prefill"), "duplicate subgroup name prefill"),
+    (lambda s: s["podgroups"][0].__setitem__("name", "rack-pack"), "duplicate subgroup name rack-pack"),
+    (lambda s: s["topologyConstraintGroupConfigs"].append(cfg("rack-pack", ["x"])), "duplicate subgroup name rack-pack"),
+    (lambda s: s["podgroups"][0].__setitem__("name", ""), "an empty sub-group name"),
+    (lambda s: s["podgroups"][1].__setitem__("name", "p" * 1_000_000) or s["podgroups"][0].__setitem__("name", "p" * 1_000_000),
+     "duplicate subgroup name " + "p" * 100 + "..."),
+])  # fmt: skip
+def test_a_subgroup_name_twice_or_empty_holds_the_podgangs_pods_unscheduled(mutate, why: str) -> None:
+    """A sub-group name twice (the PodGroup webhook's validateSubGroups, on by default,
+    failurePolicy Fail) or empty (the CRD's subGroups[].name minLength 1): the API server
+    refuses the PodGroup, ApplyToCluster fails and pod_controller.go's Reconcile returns
+    before annotating the pods, so the PodGang's pods get no PodGroup and KAI never
+    schedules them (held as pods of another scheduler, a warning names the refusal, the
+    name cut to 100 characters); another PodGang of the request is scheduled as without it."""
+    o, pods = _disagg()
+    mutate(o["spec"])
+    o2 = gang({"podgroups": [pg("w", 1, "r1-0")]}, name="pcs-1", uid="u-gang-1")
+    out = decide([node("a", gpu=8), kai_queue("q", -1), *_owners(), o, o2, *pods, _gpod("r1-0", "pcs-1")])
+    assert [b["pod"] for b in out["bindings"]] == [f"{NS}/r1-0"]
+    assert all("so KAI never schedules it" in jobs(out)[f"{NS}/{n}"]["message"] for n in ("pf-0", "dc-0", "dc-1"))
+    (w,) = [w for w in out["warnings"] if "the API server refuses" in w]
+    assert why in w and f"{NS}/pg-pcs-0-u-gang" in w and len(w) < 2000
 
 
 def test_null_on_the_way_is_not_found_as_go_reads_it(monkeypatch) -> None:

@@ -107,7 +107,10 @@ namespace and name. An owner chain KAI cannot
 walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
 the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
 (:data:`~app.kai.jobs.KAI_UNGROUPED`); so is a pod whose PodGroup would be created under a
-name that is not a DNS-1123 subdomain (the API server refuses the Create). A pod annotated with a PodGroup the snapshot lacks
+name that is not a DNS-1123 subdomain, with a negative minMember, or with a sub-group name
+empty or twice (a Grove PodGang's, a RayCluster's: the PodGroup CRD and its webhook,
+:func:`subgroups_refused`): the API server refuses the Create or the Update, and KAI's
+Reconcile returns before annotating the pods. A pod annotated with a PodGroup the snapshot lacks
 is grouped again when it has owners (``isOrphanPodWithPodGroup``).
 
 Decided here: a PodGroup is built once, from its first pod (earliest creationTimestamp,
@@ -119,8 +122,7 @@ snapshot as it is: an MPIJob's launcher pods, a Knative Revision's pods'
 or legacy Job/RunaiJob name, a Grove pod's PodGang (read, it is no longer an ignored
 object); a RayCluster, Revision or PodGang named by name that the snapshot lacks leaves the
 pod a job of one with a warning (as any owner it lacks), of several of that name the one
-of least uid is read. A Grove sub-group name twice or empty (the PodGroup's webhook and
-CRD refuse it: KAI's Create fails) is a 422 at the PodGang's field, as a Ray duplicate. Where KAI's Go code would panic (a Ray
+of least uid is read. Where KAI's Go code would panic (a Ray
 ``workerGroupSpecs`` entry that is not an object, a LeaderWorkerSet worker index past its
 sub-group list) the request is a 422 at the field, as for its errors. A pod that is its own
 owner below skipped owners is taken with apiVersion ``v1``, kind ``Pod`` (the test's
@@ -496,7 +498,7 @@ class Grouper:
         self.per_pod = per_pod or (lambda ns, rev: False)
         #: RayCluster pointer -> its minMember and sub-groups (or the error), computed once however many
         #: RayJobs or RayServices name it
-        self._ray: dict[str, tuple[int, list[SubGroup], GrouperError | None] | GrouperError] = {}
+        self._ray: dict[str, tuple[int, list[SubGroup]] | GrouperError] = {}
         #: JobSet pointer -> replicated job name -> its first entry's index (an entry that is an object)
         self._jobsets: dict[str, dict[str, int]] = {}
 
@@ -782,8 +784,6 @@ class Grouper:
             raise GrouperError(str(got), got.path, got.on_pod, got.owner)
         md.min_available = got[0]
         if (md.namespace, md.name) not in self.flat:  # (each PodGroup its own copies: a pod is referenced in one)
-            if got[2] is not None:
-                raise GrouperError(str(got[2]), got[2].path, owner=got[2].owner)
             md.subgroups = [SubGroup(sg.name, sg.min_available, sg.parent, (), sg.topology) for sg in got[1]]
         if RAY_PRIORITY_LABEL in top.labels:
             md.priority_class = top.labels[RAY_PRIORITY_LABEL]
@@ -1212,13 +1212,13 @@ def _ray_topology(spec: dict, where: tuple[Any, ...], name: str, cluster: Owner)
     return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
 
 
-def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], GrouperError | None]:
+def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
     """``calcJobNumOfPodsAndSubGroups``: 1 (the head, sub-group ``headgroup``) plus, per
     worker group not suspended and with replicas or minReplicas, its ``minReplicas`` (else
     ``replicas``) × ``numOfHosts`` (default 1), as Go's int32; its sub-group is its
-    ``groupName``, else ``worker-group-<index>``; minReplicas past replicas is KAI's error.
-    Last: the error of a PodGroup with these sub-groups when two share a name (at the
-    later worker group's ``groupName``), or None: raised only where the sub-groups are used."""
+    ``groupName``, else ``worker-group-<index>`` (two of one name: no error of the grouper,
+    the API server refuses the PodGroup, :func:`subgroups_refused`); minReplicas past
+    replicas is KAI's error."""
 
     def err(e: GrouperError, where: tuple[Any, ...]) -> GrouperError:
         return GrouperError(str(e), (*where, *e.path), owner=cluster)
@@ -1227,8 +1227,6 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], Grouper
     if found and not isinstance(head, dict):
         raise GrouperError("spec.headGroupSpec is not an object", ("spec", "headGroupSpec"), owner=cluster)
     total = 1
-    seen = {RAY_HEAD_GROUP}
-    dup: GrouperError | None = None  # (the first worker group whose name another sub-group has)
     out = [SubGroup(RAY_HEAD_GROUP, 1, topology=_ray_topology(head, ("spec", "headGroupSpec"), "headGroupSpec", cluster)
                     if found else None)]  # fmt: skip
     groups, found = nested(cluster.obj, "spec", "workerGroupSpecs")
@@ -1259,13 +1257,8 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], Grouper
         total = go_int32(total + n)
         name = spec.get("groupName")
         name = name if type(name) is str and name else f"worker-group-{i}"
-        if dup is None and name in seen:
-            dup = GrouperError(f"duplicate subgroup name {_cut(name)} (workerGroupSpecs[{i}]): the PodGroup's validating "
-                                      "webhook refuses it (validateSubGroups), so KAI's Create of the PodGroup fails",
-                                      (*where, "groupName"), owner=cluster)  # fmt: skip
-        seen.add(name)
         out.append(SubGroup(name, n, topology=_ray_topology(spec, where, f"workerGroupSpecs.{name}", cluster)))
-    return total, out, dup
+    return total, out
 
 
 _GO_TYPES = {str: "string", bool: "bool", int: "int64", float: "float64", dict: "map[string]interface {}",
@@ -1452,11 +1445,9 @@ def grove_parent(config: dict, parent_of: dict[str, str], topology: str) -> SubG
 def grove_subgroups(gang: Owner, namespace: str, topology: str) -> tuple[list[SubGroup], int]:
     """``parseParentSubGroups`` then ``parseChildSubGroups`` of the PodGang: (the parents then
     the children, minMember the children's sum as Go's int32). Errors at the PodGang's
-    field. A name twice among them, or an empty one, makes a PodGroup the API server refuses
-    (the webhook's ``validateSubGroups``: duplicate subgroup name; the CRD's minLength 1):
-    KAI's Create fails, here a 422 at the later one's name."""
+    field. A name twice among them, or an empty one, is no error of the grouper: the API
+    server refuses the PodGroup (:func:`subgroups_refused`)."""
     where = f"{_cut(namespace)}/{_cut(gang.name)}"
-    at: list[tuple[Any, ...]] = []  # each sub-group's entry
     try:
         try:
             configs, _ = go_nested_slice(gang.obj, "spec", "topologyConstraintGroupConfigs")
@@ -1474,7 +1465,6 @@ def grove_subgroups(gang: Owner, namespace: str, topology: str) -> tuple[list[Su
                 raise _wrapped(e, f"failed to parse topologyConstraintGroupConfig[{i}]: ", base) from None
             if sg is not None:
                 out.append(sg)
-                at.append(base)
         try:
             pgs, _ = go_nested_slice(gang.obj, "spec", "podgroups")
         except GrouperError as e:
@@ -1490,16 +1480,7 @@ def grove_subgroups(gang: Owner, namespace: str, topology: str) -> tuple[list[Su
                 raise _wrapped(e, f"failed to parse spec.podgroups[{i}] from PodGang {where}. Err: ", base) from None
             sg.parent = parent_of.get(sg.name)
             out.append(sg)
-            at.append(base)
             total = go_int32(total + sg.min_available)
-        seen: set[str] = set()
-        for sg, base in zip(out, at, strict=True):
-            if sg.name == "" or sg.name in seen:
-                why = "an empty subgroup name (the PodGroup CRD's minLength is 1)" if sg.name == "" else \
-                    f"duplicate subgroup name {_cut(sg.name)}"  # fmt: skip
-                raise GrouperError(f"{why}: the API server refuses the PodGroup of PodGang {where} (podgroup_webhook.go "
-                                   "validateSubGroups), so KAI's Create of it fails", (*base, "name"))  # fmt: skip
-            seen.add(sg.name)
     except GrouperError as e:
         raise GrouperError(str(e), e.path, owner=gang) from None
     return out, total
@@ -2082,6 +2063,21 @@ def _subgroups_error(plugin: str, md: Metadata, total: int, bound: int, owner: O
                       kube.ident_of(owner.kind, owner.obj["metadata"], namespaced=True))  # fmt: skip
 
 
+def subgroups_refused(md: Metadata) -> str:
+    """Why the API server refuses the PodGroup's sub-groups, or '': a name empty (the
+    PodGroup CRD's ``subGroups[].name`` minLength 1, checked first, as schema validation
+    runs before the webhooks), then a name twice (the PodGroup webhook's
+    ``validateSubGroups``, on by default, failurePolicy Fail), on a Create as on an Update."""
+    if any(sg.name == "" for sg in md.subgroups):
+        return "an empty sub-group name (the PodGroup CRD's minLength is 1)"
+    seen: set[str] = set()
+    for sg in md.subgroups:
+        if sg.name in seen:
+            return f"duplicate subgroup name {_cut(sg.name)} (the PodGroup webhook's validateSubGroups)"
+        seen.add(sg.name)
+    return ""
+
+
 def grove_entries(gang: Owner) -> tuple[int, int]:
     """The entries of the PodGang's ``spec.topologyConstraintGroupConfigs`` and
     ``spec.podgroups`` (0 for one that is not a list): each makes a sub-group at most, so
@@ -2253,8 +2249,11 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         negative = md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups)
         if negative:  # (the PodGroup CRD: minMember minimum 1, a 0 omitted: the API server refuses it)
             where = md.min_available if md.min_available < 0 else min(sg.min_available for sg in md.subgroups)
-            why = f"minMember {where} (the PodGroup CRD's minimum is 1)"
-            bad_name = [why + ", an update" if (ns, name) in existing else why]
+            bad_name = [f"minMember {where} (the PodGroup CRD's minimum is 1)"]
+        if not bad_name and (why := subgroups_refused(md)):
+            bad_name = [why]
+        if bad_name and (ns, name) in existing:
+            bad_name = [bad_name[0] + ", an update"]
         if bad_name:  # (the API server refuses the Create or the Update: Reconcile returns before annotating the pods)
             for q, _, _, _, _, _, _ in entries:
                 q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
@@ -2355,7 +2354,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         pg, pod_key, _, why = min(refused)
         d.notes.append(f"KAI's pod-grouper makes {len(refused)} PodGroup(s) for {sum(r[2] for r in refused)} kai-scheduler "
                        f"pod(s) that the API server refuses (e.g. {pg[:300]!r} for {pod_key}: {why}): a name that is not a "
-                       "DNS-1123 subdomain or a negative minMember. ApplyToCluster fails (the Create of a new one, the Update "
+                       "DNS-1123 subdomain, a negative minMember, a sub-group name empty or twice. ApplyToCluster fails (the Create of a new one, the Update "
                        "of an existing one, which stays as it was), so KAI's Reconcile returns before annotating the pods: "
                        "they get no PodGroup, join none, and KAI never schedules them (held as pods of another scheduler: "
                        "never placed, never victims, in no queue)")  # fmt: skip
