@@ -415,15 +415,16 @@ def test_a_pod_whose_owner_is_absent_stays_a_job_of_one_with_a_warning() -> None
     assert not any("pod-grouper" in w for w in base["warnings"])
 
 
-def test_a_grove_pod_whose_podgang_the_snapshot_lacks_keeps_todays_reading_with_a_warning() -> None:
+def test_a_grove_pod_whose_podgang_the_snapshot_lacks_is_held_with_a_warning() -> None:
     """Every plugin of hub.go is modelled now (Grove last: tests/test_kai_podgrouper_grove.py);
-    a PodCliqueSet's pod whose PodGang (its grove.io/podgang label) the snapshot lacks is a
-    job of one with a warning naming it, as any object KAI's grouper gets that is missing."""
+    a PodCliqueSet's pod whose PodGang (its grove.io/podgang label) the snapshot lacks is
+    never scheduled by KAI (Reconcile returns before annotating it): held, with a warning
+    naming the PodGang."""
     r = ref("PodCliqueSet", "pcs", "grove.io/v1alpha1")
     objs = [node("a", gpu=4), kai_queue("q", -1), kobj("grove.io/v1alpha1", "PodCliqueSet", "pcs"),
             kpod("pcs-0", r, labels={"grove.io/podgang": "pcs-0"})]  # fmt: skip
     out = decide(objs)
-    assert list(jobs(out)) == ["default/pcs-0"]
+    assert list(jobs(out)) == ["default/pcs-0"] and out["bindings"] == []
     assert any("PodGang pcs-0 (the pod's grove.io/podgang label)" in w for w in out["warnings"])
 
 

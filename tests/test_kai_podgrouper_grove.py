@@ -368,7 +368,8 @@ def _owners(ns: str = NS) -> list[dict]:
 
 
 def _gpod(name: str, podgang: str | None, *, queue: str = "q", ns: str = NS, created: str = "2026-11-23T10:00:00Z") -> dict:
-    p = pod(name, ns=ns, gpu=1, labels={kg.QUEUE_LABEL: queue, **({kg.GROVE_PODGANG_LABEL: podgang} if podgang else {})},
+    has = podgang is not None  # (None: no grove.io/podgang label)
+    p = pod(name, ns=ns, gpu=1, labels={kg.QUEUE_LABEL: queue, **({kg.GROVE_PODGANG_LABEL: podgang} if has else {})},
             extra_spec=KAI_SCHED, created=created)  # fmt: skip
     p["metadata"]["ownerReferences"] = [{"apiVersion": "grove.io/v1alpha1", "kind": "PodClique", "name": "pcs-0-w",
                                          "uid": "u-clq", "controller": True}]  # fmt: skip
@@ -414,12 +415,35 @@ def test_a_grove_gang_is_one_podgroup_placed_all_or_nothing_each_pod_in_its_subg
     assert any("scheduler.grove.io/v1alpha1 PodGang (1)" in w and "owner objects read" in w for w in out["warnings"])
 
 
-def test_a_grove_pod_whose_podgang_is_missing_is_a_job_of_one_with_a_warning() -> None:
-    """fetchPodGang fails (KAI: no PodGroup); here, as a RayCluster or Revision the snapshot
-    lacks, the pod keeps Gangplank's reading, a job of one, with a warning naming it."""
-    out = decide([node("a", gpu=2), kai_queue("q", -1), *_owners(), _gpod("p", "nope")])
-    assert list(jobs(out)) == [f"{NS}/p"]
-    assert any("PodGang nope (the pod's grove.io/podgang label)" in w for w in out["warnings"])
+def test_a_grove_pod_whose_podgang_is_missing_is_held_unscheduled_with_a_warning() -> None:
+    """fetchPodGang fails: pod_controller.go's Reconcile returns before annotating the pod,
+    so KAI makes no PodGroup and does not schedule it until the PodGang exists; held as a pod
+    of another scheduler (never placed), with a Grove warning naming the PodGang and how to
+    add it; another PodGang's pods in the request are scheduled as without it."""
+    o, pods = _disagg()
+    out = decide([node("a", gpu=8), kai_queue("q", -1), *_owners(), o, *pods, _gpod("p", "nope")])
+    assert sorted(b["pod"] for b in out["bindings"]) == sorted(f"{NS}/{n}" for n in ("pf-0", "dc-0", "dc-1"))
+    assert "the PodGang a Grove pod names is missing" in jobs(out)[f"{NS}/p"]["message"]
+    (w,) = [w for w in out["warnings"] if "PodGang nope (the pod's grove.io/podgang label)" in w]
+    assert "kubectl get podgangs.scheduler.grove.io -A -o json" in w and "does not schedule the pod" in w
+    assert "owners the snapshot lacks" not in w and "jobs,deployments" not in w
+
+
+def test_a_grove_pod_with_an_empty_podgang_label_is_a_422_at_the_label() -> None:
+    """``grove.io/podgang: ""``: KAI's Get of a PodGang with an empty name fails (no object
+    has one), KAI's error as without the label: a 422 at the label."""
+    e = refused([node("a", gpu=2), kai_queue("q", -1), *_owners(), _gpod("p", "")])
+    assert e.pointer == "/objects/4/metadata/labels/grove.io~1podgang" and "label is empty" in e.detail
+
+
+def test_the_default_queue_warning_names_the_podgang_for_grove_pods() -> None:
+    """A Grove PodGroup's queue is read from the PodGang and the pod (the default grouper on
+    the PodGang), never the top owner: the default-queue warning says so."""
+    o, pods = _disagg()
+    for p in pods:
+        del p["metadata"]["labels"][kg.QUEUE_LABEL]
+    out = decide([node("a", gpu=8), *_owners(), o, *pods])
+    assert any("nor does their PodGang" in w for w in out["warnings"])
 
 
 def test_a_grove_pod_without_the_podgang_label_is_a_422_at_its_labels() -> None:

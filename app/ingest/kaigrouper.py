@@ -120,8 +120,9 @@ metadata, as KAI labels it). What KAI's groupers read from the cluster is read f
 snapshot as it is: an MPIJob's launcher pods, a Knative Revision's pods'
 ``pod-group-name`` annotations and the KAI PodGroup they name, the KAI PodGroups of a Ray
 or legacy Job/RunaiJob name, a Grove pod's PodGang (read, it is no longer an ignored
-object); a RayCluster, Revision or PodGang named by name that the snapshot lacks leaves the
-pod a job of one with a warning (as any owner it lacks), of several of that name the one
+object); a RayCluster or Revision named by name that the snapshot lacks leaves the pod a
+job of one with a warning (as any owner it lacks), a PodGang the snapshot lacks holds the
+pod unscheduled (KAI's Reconcile returns before annotating it), with a Grove warning; of several of that name the one
 of least uid is read. Where KAI's Go code would panic (a Ray
 ``workerGroupSpecs`` entry that is not an object, a LeaderWorkerSet worker index past its
 sub-group list) the request is a 422 at the field, as for its errors. A pod that is its own
@@ -1891,13 +1892,16 @@ class _Objects:
 
     def podgang(self, pod: Pod) -> tuple[Owner | None, str]:
         """``fetchPodGang``: the scheduler.grove.io PodGang the pod's ``grove.io/podgang``
-        label names (required: its absence is KAI's error), in the pod's namespace, got by
-        name (of several of that name, the least uid; once per name); (None, why) when the
-        snapshot has none."""
+        label names (required: its absence, or an empty value, is KAI's error), in the pod's
+        namespace, got by name (of several of that name, the least uid; once per name);
+        (None, why) when the snapshot has none."""
         name = pod.labels.get(GROVE_PODGANG_LABEL)
         if name is None:
             raise GrouperError(f"label for podgang name (key: {GROVE_PODGANG_LABEL}) not found in pod {pod.namespace}/{pod.name}",
                                ("metadata", "labels"), on_pod=True)  # fmt: skip
+        if name == "":  # (KAI's Get of a PodGang named "" fails: no object has an empty name)
+            raise GrouperError(f"failed to get PodGang {pod.namespace}/. Err: the pod's {GROVE_PODGANG_LABEL} label is empty "
+                               "and no PodGang has an empty name", ("metadata", "labels", GROVE_PODGANG_LABEL), on_pod=True)  # fmt: skip
         key = (pod.namespace, name)
         got = self._gangs.get(key)
         if got is None:
@@ -2125,8 +2129,10 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                       found.knative_per_pod)  # fmt: skip
     queues = {q.name for q in d.queues}
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
+    defaulted_grove = 0  # of which Grove's (their queue read from the PodGang and the pod, not the top owner)
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
+    gangless: list[tuple[str, str]] = []  # (Grove pod, its PodGang the snapshot lacks)
     regrouped: list[str] = []  # pods annotated with a PodGroup the snapshot lacks, grouped again
     # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference,
     # the RayCluster a RayJob or RayService names)
@@ -2188,8 +2194,9 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             except GrouperError as e:
                 unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
                 continue
-            if cluster is None:
-                absent.append((key, why))
+            if cluster is None:  # (fetchPodGang fails: Reconcile returns before annotating the pod, never scheduled)
+                gangless.append((key, why))
+                p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
                 continue
         try:
             name = grouper.name_of(plugin, top, pod, cluster)
@@ -2270,6 +2277,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 kube.read_kai_queue(q, p.pointer, d)
                 queues.add(q["metadata"]["name"])
             defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
+            defaulted_grove += len(entries) if plugin == GROVE else 0
         for e, sg_name in zip(entries, sg_names):
             if sg_name is not None:
                 e[0].labels = {**e[0].labels, SUBGROUP_LABEL: sg_name}
@@ -2319,8 +2327,10 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "owner (only annotated pods without owners are left as they are, isOrphanPodWithPodGroup), and "
                        "so does Gangplank")  # fmt: skip
     if defaulted:
+        whose = "does their PodGang" if defaulted_grove == len(defaulted) else "do their top owners" if not defaulted_grove \
+            else "do their top owners (a Grove pod's PodGang)"  # fmt: skip
         d.notes.append(f"{len(defaulted)} pod(s) grouped by KAI's pod-grouper carry no {QUEUE_LABEL} or {PROJECT_LABEL} "
-                       f"label, nor do their top owners (e.g. {min(defaulted)}): KAI gives their PodGroup queue "
+                       f"label, nor {whose} (e.g. {min(defaulted)}): KAI gives their PodGroup queue "
                        f"{DEFAULT_QUEUE!r}, which the snapshot lacks; KAI's chart creates it at install "
                        f"(defaultQueue.createDefaultQueue, on by default), under {DEFAULT_PARENT_QUEUE!r}, each with "
                        "quota 0, no limit and over-quota weight 1 for cpu, gpu and memory: Gangplank adds them so")  # fmt: skip
@@ -2345,6 +2355,14 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        f"{pod_key}: {why}): each is a job of one here, where KAI's pod-grouper groups pods by their top "
                        "owner; adding the owner objects (kubectl get jobs,deployments,replicasets,pytorchjobs -o json) "
                        "makes Gangplank group them as KAI does")  # fmt: skip
+    if gangless:
+        pod_key, why = min(gangless)
+        d.notes.append(f"{len(gangless)} kai-scheduler pod(s) of Grove name a PodGang the snapshot lacks (e.g. {pod_key}: "
+                       f"{why}): KAI's Grove grouper gets the PodGang the pod's {GROVE_PODGANG_LABEL} label names; while it "
+                       "is missing KAI makes no PodGroup and does not schedule the pod (Reconcile returns before annotating "
+                       "it). Held as pods of another scheduler (never placed, never victims, in no queue); adding the "
+                       "PodGangs (kubectl get podgangs.scheduler.grove.io -A -o json) makes Gangplank group them as KAI "
+                       "does")  # fmt: skip
     if broken:
         d.notes.append(f"{len(broken)} kai-scheduler pod(s) without a PodGroup have an owner chain KAI's pod-grouper cannot "
                        f"walk (an owner with several ownerReferences, or a cycle): {', '.join(sorted(broken)[:5])}"
