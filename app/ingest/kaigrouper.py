@@ -860,7 +860,8 @@ class Grouper:
                 holder = gang if PREEMPTIBILITY_LABEL in gang.labels else \
                     next((o for o in top.chain if PREEMPTIBILITY_LABEL in o.labels), top)  # fmt: skip
                 raise GrouperError(f"failed to get metadata from top owner {where}. Err: failed to parse preemptibility "
-                                   f"from top owner {_cut(md.namespace)}/{_cut(md.name)}. Err: invalid preemptibility value: {_cut(value)}",
+                                   f"from top owner {_cut(md.namespace)}/{_cut(md.name)}. Err: invalid preemptibility "
+                                   f"value: {_cut(value)}",
                                    ("metadata", "labels", PREEMPTIBILITY_LABEL), owner=holder)  # fmt: skip
             md.preemptibility = value
         for key, annotation in (("preferredTopologyLevel", TOPOLOGY_PREFERRED), ("requiredTopologyLevel", TOPOLOGY_REQUIRED),
@@ -1405,10 +1406,12 @@ def grove_subgroup(pg: dict, index: int, namespace: str, gang: str, topology: st
         try:
             ns, pod = pod_reference(ref)
         except GrouperError as e:
-            raise _wrapped(e, f"failed to parse spec.podgroups[{index}].podreferences[{j}] from PodGang {_cut(namespace)}/{_cut(gang)}. "
+            raise _wrapped(e, f"failed to parse spec.podgroups[{index}].podreferences[{j}] from PodGang "
+                              f"{_cut(namespace)}/{_cut(gang)}. "
                               "Err: ", at) from None  # fmt: skip
         if ns != namespace:  # (no pod of another namespace: namespace isolation)
-            raise GrouperError(f"cross-namespace pod reference not allowed: pod {_cut(ns)}/{_cut(pod)} cannot be referenced from PodGang "
+            raise GrouperError(f"cross-namespace pod reference not allowed: pod {_cut(ns)}/{_cut(pod)} cannot be referenced "
+                               "from PodGang "
                                f"in namespace {_cut(namespace)}", (*at, "namespace"))  # fmt: skip
         pods.append(pod)
     try:
@@ -1901,7 +1904,8 @@ class _Objects:
                                ("metadata", "labels"), on_pod=True)  # fmt: skip
         if name == "":  # (KAI's Get of a PodGang named "" fails: no object has an empty name)
             raise GrouperError(f"failed to get PodGang {pod.namespace}/. Err: the pod's {GROVE_PODGANG_LABEL} label is empty "
-                               "and no PodGang has an empty name", ("metadata", "labels", GROVE_PODGANG_LABEL), on_pod=True)  # fmt: skip
+                               "and no PodGang has an empty name", ("metadata", "labels", GROVE_PODGANG_LABEL),
+                               on_pod=True)  # fmt: skip
         key = (pod.namespace, name)
         got = self._gangs.get(key)
         if got is None:
@@ -2100,7 +2104,8 @@ def _grove_entries_error(gang: Owner, ns: str, field: str, entries: int, total: 
                       "sub-group of the PodGroup KAI's pod-grouper makes of it, bringing those of the PodGroups it makes for "
                       f"this request to {total} at most, more than Gangplank's limit of {bound} ({SUBGROUPS_PER_OBJECT} per "
                       f"object of the request, at least {MIN_SUBGROUPS}; SECURITY.md, Limits)",
-                      join_pointer(gang.pointer, "spec", field), kube.ident_of(gang.kind, gang.obj["metadata"], namespaced=True))  # fmt: skip
+                      join_pointer(gang.pointer, "spec", field),
+                      kube.ident_of(gang.kind, gang.obj["metadata"], namespaced=True))  # fmt: skip
 
 
 def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = None, force: bool | None = None,
@@ -2372,8 +2377,8 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         pg, pod_key, _, why = min(refused)
         d.notes.append(f"KAI's pod-grouper makes {len(refused)} PodGroup(s) for {sum(r[2] for r in refused)} kai-scheduler "
                        f"pod(s) that the API server refuses (e.g. {pg[:300]!r} for {pod_key}: {why}): a name that is not a "
-                       "DNS-1123 subdomain, a negative minMember, a sub-group name empty or twice. ApplyToCluster fails (the Create of a new one, the Update "
-                       "of an existing one, which stays as it was), so KAI's Reconcile returns before annotating the pods: "
-                       "they get no PodGroup, join none, and KAI never schedules them (held as pods of another scheduler: "
-                       "never placed, never victims, in no queue)")  # fmt: skip
+                       "DNS-1123 subdomain, a negative minMember, a sub-group name empty or twice. ApplyToCluster fails "
+                       "(the Create of a new one, the Update of an existing one, which stays as it was), so KAI's "
+                       "Reconcile returns before annotating the pods: they get no PodGroup, join none, and KAI never "
+                       "schedules them (held as pods of another scheduler: never placed, never victims, in no queue)")  # fmt: skip
     found.account(d)
