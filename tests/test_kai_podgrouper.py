@@ -307,7 +307,7 @@ def test_pytorch_segment_topology_cases() -> None:
 @pytest.mark.parametrize(("api_version", "kind", "plugin"), [
     ("apps/v1", "Deployment", "deployment"), ("batch/v1", "Job", "job"), ("kubeflow.org/v1", "PyTorchJob", "pytorch"),
     ("apps/v1", "ReplicaSet", "default"), ("apps/v1", "StatefulSet", "default"), ("example.com/v1", "Thing", "default"),
-    ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "mpi"), ("grove.io/v1alpha1", "PodCliqueSet", "other"),
+    ("apps/v1beta2", "Deployment", "default"), ("kubeflow.org/v2beta1", "MPIJob", "mpi"), ("grove.io/v1alpha1", "PodCliqueSet", "grove"),
     ("run.ai/v9", "TrainingWorkload", "skiptopowner"), ("batch/v1", "CronJob", "cronjob"),
 ])  # fmt: skip
 def test_hub_plugin_of(api_version: str, kind: str, plugin: str) -> None:
@@ -415,12 +415,17 @@ def test_a_pod_whose_owner_is_absent_stays_a_job_of_one_with_a_warning() -> None
     assert not any("pod-grouper" in w for w in base["warnings"])
 
 
-def test_a_top_owner_with_a_plugin_not_modelled_keeps_todays_reading_with_a_warning() -> None:
+def test_a_grove_pod_whose_podgang_the_snapshot_lacks_is_held_with_a_warning() -> None:
+    """Every plugin of hub.go is modelled now (Grove last: tests/test_kai_podgrouper_grove.py);
+    a PodCliqueSet's pod whose PodGang (its grove.io/podgang label) the snapshot lacks is
+    never scheduled by KAI (Reconcile returns before annotating it): held, with a warning
+    naming the PodGang."""
     r = ref("PodCliqueSet", "pcs", "grove.io/v1alpha1")
-    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("grove.io/v1alpha1", "PodCliqueSet", "pcs"), kpod("pcs-0", r)]
+    objs = [node("a", gpu=4), kai_queue("q", -1), kobj("grove.io/v1alpha1", "PodCliqueSet", "pcs"),
+            kpod("pcs-0", r, labels={"grove.io/podgang": "pcs-0"})]  # fmt: skip
     out = decide(objs)
-    assert list(jobs(out)) == ["default/pcs-0"]
-    assert any("grove.io/v1alpha1 PodCliqueSet" in w and "not modelled" in w for w in out["warnings"])
+    assert list(jobs(out)) == ["default/pcs-0"] and out["bindings"] == []
+    assert any("PodGang pcs-0 (the pod's grove.io/podgang label)" in w for w in out["warnings"])
 
 
 def test_the_default_queue_of_kai_when_the_snapshot_lacks_it() -> None:
@@ -785,16 +790,18 @@ def test_an_unread_object_with_a_non_string_uid_is_no_500() -> None:
     assert len(js) == 1
 
 
-def test_existing_podgroup_whose_update_has_a_negative_min_member_is_kept_as_it_was() -> None:
+def test_existing_podgroup_whose_update_has_a_negative_min_member_is_kept_and_its_pods_held() -> None:
     """minAvailable 2^31 makes int32 minMember -2^31: the update of the existing PodGroup is
-    refused (CRD minimum 1), so it stays as the snapshot holds it (minMember 2, queue q2) and
-    its pods join it; a warning names the refusal."""
+    refused (CRD minimum 1), so it stays as the snapshot holds it (minMember 2, queue q2);
+    ApplyToCluster's error makes pod_controller.go's Reconcile return before
+    assignPodToGroupAndSubGroup, so the pods are never annotated: they do not join it and
+    KAI never schedules them (held as pods of another scheduler); a warning names the
+    refusal."""
     objs = [node("a", gpu=2), node("b", gpu=2), kai_queue("q", -1), kai_queue("q2", -1),
             ptj("pt", 3, runPolicy={"schedulingPolicy": {"minAvailable": 2**31}}),
             _kai_pg("pg-pt-u-pt", "q2", 2)] + pytorch_pods("pt", 3)  # fmt: skip
     out = decide(objs)
-    assert any("negative minMember" in w and "default/pg-pt-u-pt" in w and "an update" in w for w in out["warnings"])
-    js = _read(objs).cluster.jobs
-    (job,) = [j for j in (js.values() if isinstance(js, dict) else js) if j.key == "default/pg-pt-u-pt"]
-    assert job.queue == "q2" and job.min_available == 2 and len(job.tasks) == 4
-    assert len(out["bindings"]) == 4
+    assert any("negative minMember" in w and "default/pg-pt-u-pt" in w and "an update" in w and "join none" in w
+               for w in out["warnings"])  # fmt: skip
+    assert out["bindings"] == [] and sorted(jobs(out)) == ["default/pt-master-0", *[f"default/pt-worker-{i}" for i in range(3)]]
+    assert all("so KAI never schedules it" in j["message"] for j in jobs(out).values())

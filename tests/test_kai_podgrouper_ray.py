@@ -330,22 +330,26 @@ def test_ray_subgroups_past_the_request_bound_are_a_422_at_the_rayclusters_worke
     assert e.status == 422 and e.pointer == "/objects/3/spec/workerGroupSpecs" and e.obj["name"] == "rc"
 
 
-@pytest.mark.parametrize(("workers", "index"), [
-    ([{"groupName": "w", "replicas": 1}, {"groupName": "w", "replicas": 2}], 1),
-    ([{"groupName": "headgroup", "replicas": 1}], 0),
-    ([{"replicas": 1}, {"groupName": "worker-group-0", "replicas": 1}], 1),
+@pytest.mark.parametrize("workers", [
+    [{"groupName": "w", "replicas": 1}, {"groupName": "w", "replicas": 2}],
+    [{"groupName": "headgroup", "replicas": 1}],
+    [{"replicas": 1}, {"groupName": "worker-group-0", "replicas": 1}],
 ])  # fmt: skip
-def test_ray_duplicate_worker_group_name_is_a_422_at_the_rayclusters_group_name(workers: list, index: int) -> None:
+def test_ray_duplicate_worker_group_name_holds_the_podgroups_pods_unscheduled(workers: list) -> None:
     """ray_grouper.go ``calcJobNumOfPodsAndSubGroups`` names each worker group's sub-group
     its ``groupName`` (else ``worker-group-<i>``) without checking duplicates; the
-    PodGroup's webhook (podgroup_webhook.go ``validateSubGroups``) refuses a duplicate, so
-    KAI's Create fails: a 422 at the RayCluster's later ``workerGroupSpecs/<i>/groupName``
-    (also for a RayJob's RayCluster), not inside the PodGroup built."""
+    PodGroup's webhook (podgroup_webhook.go ``validateSubGroups``, on by default,
+    failurePolicy Fail) refuses a duplicate, so ApplyToCluster fails and Reconcile returns
+    before annotating the pods: the RayJob's pods get no PodGroup and are never scheduled
+    (held as pods of another scheduler, a warning names the refusal), and the rest of the
+    request (another RayCluster's PodGroup) is answered as without it."""
     rc = cluster(workers, name="rc", uid="u-rc")
     t = top("RayJob", {"rayClusterName": "rc"}, version="v1", name="rj", uid="u-rj")
-    e = refused([t, rc, raypod("p", t, "w")])
-    assert e.pointer == f"/objects/4/spec/workerGroupSpecs/{index}/groupName" and e.obj["name"] == "rc"
-    assert "duplicate subgroup name" in e.detail
+    ok = cluster([], name="rc2", uid="u-rc2")  # (its head alone: minMember 1)
+    out = decide([*BASE, t, rc, raypod("p", t, "w"), ok, raypod("q", ok, kg.RAY_HEAD_GROUP)])
+    assert [b["pod"] for b in out["bindings"]] == [f"{NS}/q"]
+    assert "so KAI never schedules it" in jobs(out)[f"{NS}/p"]["message"]
+    assert any("duplicate subgroup name" in w and f"{NS}/pg-rj-u-rj" in w for w in out["warnings"])
 
 
 def test_ray_duplicate_worker_group_name_is_no_error_without_subgroups(monkeypatch) -> None:

@@ -176,12 +176,21 @@ def test_a_run_ai_workloads_pytorchjob_is_grouped_by_the_pytorch_grouper() -> No
     assert (job.key, job.min_available, job.queue) == ("default/pg-pt-u-pt", 3, "q")
 
 
-def test_a_dynamo_deployment_over_grove_is_not_modelled_with_a_warning() -> None:
-    dgd = obj("nvidia.com/v1alpha1", "DynamoGraphDeployment", "dgd", labels={kg.QUEUE_LABEL: "q"})
+def test_a_dynamo_deployment_over_grove_is_grouped_by_the_grove_grouper_with_its_labels(monkeypatch) -> None:
+    """hub.go: a DynamoGraphDeployment is skipped down to its PodCliqueSet, which the Grove
+    grouper groups (grove_grouper.go): the PodGroup is the pod's PodGang's; the DGD's
+    labels reach it through the PodCliqueSet (propagateMetadataDownChain, then the top
+    owner's labels the PodGang lacks), so its priorityClassName label is the priority
+    class (parseMetadataFromTopOwner); the queue is the PodGang's or the pod's label only
+    (CalcPodGroupQueue runs on the PodGang, before the merge)."""
+    dgd = obj("nvidia.com/v1alpha1", "DynamoGraphDeployment", "dgd", labels={kg.QUEUE_LABEL: "test-queue", "priorityClassName": "inference"})
     pcs = obj("grove.io/v1alpha1", "PodCliqueSet", "pcs", dgd)
-    out = decide([*BASE, dgd, pcs, kpod("p", pcs)])
-    assert list(jobs(out)) == ["default/p"] and any("grove.io/v1alpha1 PodCliqueSet" in w and "not modelled" in w
-                                                    for w in out["warnings"])  # fmt: skip
+    gang = obj("scheduler.grove.io/v1alpha1", "PodGang", "pcs-0", labels={kg.QUEUE_LABEL: "q"},
+               spec={"podgroups": [{"name": "pcs-0-w", "minReplicas": 1, "podReferences": [{"namespace": "default", "name": "p"}]}]})  # fmt: skip
+    pg = one([dgd, pcs, gang, kpod("p", pcs, labels={kg.GROVE_PODGANG_LABEL: "pcs-0"})], monkeypatch)
+    assert pg["metadata"]["name"] == "pg-pcs-0-u-pcs-0" and pg["metadata"]["ownerReferences"][0]["kind"] == "PodGang"
+    assert (pg["spec"]["queue"], pg["spec"]["priorityClassName"], pg["spec"]["minMember"]) == ("q", "inference", 1)
+    assert pg["metadata"]["labels"] == {kg.QUEUE_LABEL: "q", "priorityClassName": "inference"}
 
 
 def test_skipped_owners_in_a_row_past_the_limit_is_a_422() -> None:

@@ -113,8 +113,10 @@ NOT_OURS = {
     "volcano": "its spec.schedulerName is another scheduler's: Volcano's informer never takes a Pending pod of another "
                "scheduler, so Volcano never schedules it",
     "kai-ungrouped": "KAI's pod-grouper makes no PodGroup for it (it cannot walk its owner chain: an owner with several "
-                     "ownerReferences, or a cycle; or the API server refuses the PodGroup: its name is not a "
-                     "DNS-1123 subdomain, or its minMember negative: see the warnings), so KAI never schedules it",
+                     "ownerReferences, or a cycle; or the PodGang a Grove pod names is missing; or the API server "
+                     "refuses the PodGroup: its name is not a "
+                     "DNS-1123 subdomain, or its minMember negative, or a sub-group name empty or twice: see the "
+                     "warnings), so KAI never schedules it",
     "volcano-ungrouped": "Volcano's PodGroup controller cannot create its PodGroup (a negative "
                          "volcano.sh/network-topology-highest-tier, which the PodGroup CRD refuses): no PodGroup, so Volcano "
                          "never schedules it",

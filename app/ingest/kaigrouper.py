@@ -82,7 +82,16 @@ the PodGroup of the Revision the pod's ``serving.knative.dev/revision`` label na
 ``pg-<revision>-<uid>``, minMember its ``autoscaling.knative.dev/min-scale`` annotation (1
 unless an integer), or, when the Revision's pods already name several PodGroups or one
 owned by a Pod (``isBCRevision``, read from the snapshot's pods and KAI PodGroups), a
-PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``); the
+PodGroup per pod, ``pg-<pod>-<uid>``, minMember 1, priority ``inference``);
+grove.io/v1alpha1 PodGangSet and PodCliqueSet (``grove_grouper.go``: the default grouper's
+on the scheduler.grove.io PodGang the pod's ``grove.io/podgang`` label names (required),
+got by name in its namespace, ``pg-<podgang>-<uid>``; its pack constraint with the topology
+of its ``grove.io/topology-name`` (else ``kai.scheduler/topology``) annotation, priority
+class its ``spec.priorityClassName``; the top owner's labels and annotations it lacks, and
+the priority class, preemptibility and topology those name; parent sub-groups of
+``spec.topologyConstraintGroupConfigs``, child sub-groups of ``spec.podgroups`` with their
+``podReferences`` (of the PodGang's namespace only), minMember the children's
+``minReplicas``; each pod in the first sub-group referencing it: :meth:`Grouper.grove`); the
 skip-top-owner grouper (``skiptopowner.go``: argoproj.io/v1alpha1 Workflow, run.ai
 Training/Interactive/Distributed/Inference/DistributedInference workloads of any version,
 trainer.kubeflow.org/v1alpha1 TrainJob, nvidia.com/v1alpha1 DynamoGraphDeployment: the top
@@ -91,15 +100,17 @@ plugin of its exact group/version/kind groups, skipping on while that is one of 
 pod itself, grouped by KAI's podjob grouper, when none is left; at most
 :data:`MAX_SKIPPED` in a row).
 Where a modelled grouper returns an error (KAI then makes no PodGroup and never schedules
-the pod) the request is refused, a 422 at the field. Other kinds with a plugin of their own
-(Grove's PodGangSet and PodCliqueSet, so Dynamo's too) are not modelled: their pods keep
-Gangplank's reading, with a warning naming the kind. A pod whose PodGroup's name is KAI's
-error (a JobSet pod without the replicated-job label) is refused, the first such pod by
+the pod) the request is refused, a 422 at the field (every plugin of ``hub.go`` is modelled). A pod
+whose PodGroup's name is KAI's error (a JobSet pod without the replicated-job label, a Grove
+pod without the podgang label) is refused, the first such pod by
 namespace and name. An owner chain KAI cannot
 walk (an owner with several ownerReferences, a cycle: ``getResourceOwners`` errs) leaves
 the pod with no PodGroup, never scheduled: it is held as a pod of another scheduler
 (:data:`~app.kai.jobs.KAI_UNGROUPED`); so is a pod whose PodGroup would be created under a
-name that is not a DNS-1123 subdomain (the API server refuses the Create). A pod annotated with a PodGroup the snapshot lacks
+name that is not a DNS-1123 subdomain, with a negative minMember, or with a sub-group name
+empty or twice (a Grove PodGang's, a RayCluster's: the PodGroup CRD and its webhook,
+:func:`subgroups_refused`): the API server refuses the Create or the Update, and KAI's
+Reconcile returns before annotating the pods. A pod annotated with a PodGroup the snapshot lacks
 is grouped again when it has owners (``isOrphanPodWithPodGroup``).
 
 Decided here: a PodGroup is built once, from its first pod (earliest creationTimestamp,
@@ -108,9 +119,11 @@ each other pod's sub-group is found directly (a LeaderWorkerSet pod's from its o
 metadata, as KAI labels it). What KAI's groupers read from the cluster is read from the
 snapshot as it is: an MPIJob's launcher pods, a Knative Revision's pods'
 ``pod-group-name`` annotations and the KAI PodGroup they name, the KAI PodGroups of a Ray
-or legacy Job/RunaiJob name; a RayCluster or Revision named by name that the snapshot
-lacks leaves the pod a job of one with a warning (as any owner it lacks), of several of
-that name the one of least uid is read. Where KAI's Go code would panic (a Ray
+or legacy Job/RunaiJob name, a Grove pod's PodGang (read, it is no longer an ignored
+object); a RayCluster or Revision named by name that the snapshot lacks leaves the pod a
+job of one with a warning (as any owner it lacks), a PodGang the snapshot lacks holds the
+pod unscheduled (KAI's Reconcile returns before annotating it), with a Grove warning; of several of that name the one
+of least uid is read. Where KAI's Go code would panic (a Ray
 ``workerGroupSpecs`` entry that is not an object, a LeaderWorkerSet worker index past its
 sub-group list) the request is a 422 at the field, as for its errors. A pod that is its own
 owner below skipped owners is taken with apiVersion ``v1``, kind ``Pod`` (the test's
@@ -125,7 +138,8 @@ owner twice is a 422.
 Not modelled: the per-type defaults ConfigMap (``--default-priorities-configmap-*``, unset
 by default), the flags' other values (``--search-legacy-pg=false``,
 ``--knative-gang-schedule=false``), the PodGroup's update by later pods of one owner, the
-node-pool label, Grove (``grove_grouper.go``).
+node-pool label, a sub-group name that is not a valid label value (KAI's patch of the
+pod's sub-group label fails).
 """
 
 from __future__ import annotations
@@ -224,8 +238,12 @@ AML_NODE_COUNT = ("spec", "job", "options", "envs", "AZUREML_NODE_COUNT")  # aml
 MPI_JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # mpi-grouper.go's jobNameLabel
 MPI_JOB_ROLE_LABEL = "training.kubeflow.org/job-role"  # its podRoleNameLabel
 MPI_DELAYED_LAUNCHER = "WaitForWorkersReady"  # its delayedLauncherCreationPolicy
-#: ``hub.go``'s table: (group, version, kind) -> plugin; "other" for the plugins not
-#: modelled here. A kind not in it takes the default grouper.
+GROVE = "grove"
+GROVE_PODGANG_LABEL = "grove.io/podgang"  # grove_grouper.go's labelKeyPodGangName
+GROVE_TOPOLOGY_NAME = "grove.io/topology-name"  # its getTopology, before kai.scheduler/topology
+GROVE_PODGANG_API = "scheduler.grove.io/v1alpha1"  # its fetchPodGang's GroupVersionKind
+#: ``hub.go``'s table: (group, version, kind) -> plugin. A kind not in it takes the default
+#: grouper. (``_OTHER``: no plugin, for a pod whose top owner is not found.)
 _OTHER = "other"
 PLUGINS: dict[tuple[str, str, str], str] = {
     ("apps", "v1", "Deployment"): DEPLOYMENT,
@@ -260,8 +278,8 @@ PLUGINS: dict[tuple[str, str, str], str] = {
     ("egx.nvidia.io", "v1", "SPOTRequest"): SPOT_REQUEST,
     ("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"): LWS,
     ("jobset.x-k8s.io", "v1alpha2", "JobSet"): JOBSET,
-    ("grove.io", "v1alpha1", "PodGangSet"): _OTHER,
-    ("grove.io", "v1alpha1", "PodCliqueSet"): _OTHER,
+    ("grove.io", "v1alpha1", "PodGangSet"): GROVE,
+    ("grove.io", "v1alpha1", "PodCliqueSet"): GROVE,
     ("argoproj.io", "v1alpha1", "Workflow"): SKIP,
     ("run.ai", "*", "TrainingWorkload"): SKIP,
     ("run.ai", "*", "InteractiveWorkload"): SKIP,
@@ -416,6 +434,9 @@ class Metadata:
     owner: tuple[str, str, str, str]  # apiVersion, kind, name, uid
     topology: dict[str, str]
     subgroups: list[SubGroup] = field(default_factory=list)
+    #: pod name -> the first sub-group referencing it (``FindSubGroupForPod``), when built once for
+    #: all the pods (Grove's, whose sub-groups list their pods)
+    refs: dict[str, str] | None = None
 
     def subgroup_for(self, pod: Pod) -> SubGroup | None:
         """``FindSubGroupForPod``."""
@@ -478,12 +499,16 @@ class Grouper:
         self.per_pod = per_pod or (lambda ns, rev: False)
         #: RayCluster pointer -> its minMember and sub-groups (or the error), computed once however many
         #: RayJobs or RayServices name it
-        self._ray: dict[str, tuple[int, list[SubGroup], GrouperError | None] | GrouperError] = {}
+        self._ray: dict[str, tuple[int, list[SubGroup]] | GrouperError] = {}
         #: JobSet pointer -> replicated job name -> its first entry's index (an entry that is an object)
         self._jobsets: dict[str, dict[str, int]] = {}
 
-    def name_of(self, plugin: str, top: Owner, pod: Pod) -> str:
-        """The name of the PodGroup ``metadata`` would build (without building it)."""
+    def name_of(self, plugin: str, top: Owner, pod: Pod, gang: Owner | None = None) -> str:
+        """The name of the PodGroup ``metadata`` would build (without building it); ``gang``:
+        a Grove pod's PodGang (:meth:`_Objects.podgang`), whose default-grouper name it is."""
+        if plugin == GROVE:
+            assert gang is not None
+            return f"{PREFIX}-{gang.name}-{gang.uid}"
         if plugin == JOB:
             legacy = self.legacy_job_name(top, pod)
             return legacy if (pod.namespace, legacy) in self.podgroups else f"{PREFIX}-{pod.name}-{top.uid}"
@@ -512,6 +537,8 @@ class Grouper:
         per-pod errors; the PodGroup's own fields are checked when it is built. ``md``: the
         PodGroup built (Ray's sub-groups do not depend on the pod: the pod's is the first of
         its ray.io/group label's name)."""
+        if plugin == GROVE:  # (the first sub-group whose podReferences name it)
+            return md.refs.get(pod.name) if md is not None and md.refs is not None and pod.namespace == md.namespace else None
         if plugin in RAY_CLUSTER_NAME_PATHS:
             group = pod.labels.get(RAY_GROUP_LABEL)
             return group if md is not None and any(sg.name == group for sg in md.subgroups) else None
@@ -758,8 +785,6 @@ class Grouper:
             raise GrouperError(str(got), got.path, got.on_pod, got.owner)
         md.min_available = got[0]
         if (md.namespace, md.name) not in self.flat:  # (each PodGroup its own copies: a pod is referenced in one)
-            if got[2] is not None:
-                raise GrouperError(str(got[2]), got[2].path, owner=got[2].owner)
             md.subgroups = [SubGroup(sg.name, sg.min_available, sg.parent, (), sg.topology) for sg in got[1]]
         if RAY_PRIORITY_LABEL in top.labels:
             md.priority_class = top.labels[RAY_PRIORITY_LABEL]
@@ -789,7 +814,72 @@ class Grouper:
         md.min_available = 1 if scale is None else go_int32(scale)
         return md
 
+    # -- grove.io/v1alpha1 PodGangSet, PodCliqueSet (grove_grouper.go) ----------------------
+    def grove(self, top: Owner, pod: Pod, gang: Owner) -> Metadata:
+        """``GroveGrouper.GetPodGroupMetadata``: the default grouper's on the pod's PodGang
+        ``gang`` (the one its ``grove.io/podgang`` label names, :meth:`_Objects.podgang`),
+        then the PodGang's topology constraint, its ``spec.priorityClassName``, the top
+        owner's labels and annotations the PodGang lacks, the priority class, preemptibility
+        and topology those name (``parseMetadataFromTopOwner``), the parent sub-groups of
+        ``spec.topologyConstraintGroupConfigs`` then the child sub-groups of
+        ``spec.podgroups``, minMember the children's sum (:func:`grove_subgroups`). Errors
+        point at the PodGang's field (a preemptibility label: at the owner holding it)."""
+        where = f"{_cut(pod.namespace)}/{_cut(gang.name)}"
+        md = self.default(gang, pod)
+        md.labels, md.annotations = dict(md.labels), dict(md.annotations)  # (the PodGang's: not changed in place)
+        ann = gang.annotations
+        topology = ann[GROVE_TOPOLOGY_NAME] if GROVE_TOPOLOGY_NAME in ann else ann.get(TOPOLOGY, "")  # getTopology
+        try:
+            try:
+                tc = grove_topology(gang.obj, topology, "spec", "topologyConstraint", "packConstraint")
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to apply topology constraints from PodGang {where}. Err: failed to parse "
+                                  "topology from PodGang, Err: ") from None  # fmt: skip
+            if tc is not None:
+                md.topology = {"preferredTopologyLevel": tc["preferredTopologyLevel"],
+                               "requiredTopologyLevel": tc["requiredTopologyLevel"], "topology": topology}  # fmt: skip
+            try:
+                priority_class, found = go_nested_string(gang.obj, "spec", "priorityClassName")
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to get spec.priorityClassName from PodGang {where}. Err: failed to get "
+                                  "spec.priorityClassName: ") from None  # fmt: skip
+            if found:
+                md.priority_class = priority_class
+        except GrouperError as e:
+            raise GrouperError(str(e), e.path, owner=gang) from None
+        for k, v in top.labels.items():  # (the top owner's, those the PodGang's metadata lacks)
+            md.labels.setdefault(k, v)
+        for k, v in top.annotations.items():
+            md.annotations.setdefault(k, v)
+        # parseMetadataFromTopOwner
+        if PRIORITY_LABEL in md.labels:
+            md.priority_class = md.labels[PRIORITY_LABEL]
+        if PREEMPTIBILITY_LABEL in md.labels:
+            value = md.labels[PREEMPTIBILITY_LABEL]
+            if value not in ("", "preemptible", "non-preemptible"):  # v2alpha2.ParsePreemptibility
+                holder = gang if PREEMPTIBILITY_LABEL in gang.labels else \
+                    next((o for o in top.chain if PREEMPTIBILITY_LABEL in o.labels), top)  # fmt: skip
+                raise GrouperError(f"failed to get metadata from top owner {where}. Err: failed to parse preemptibility "
+                                   f"from top owner {_cut(md.namespace)}/{_cut(md.name)}. Err: invalid preemptibility "
+                                   f"value: {_cut(value)}",
+                                   ("metadata", "labels", PREEMPTIBILITY_LABEL), owner=holder)  # fmt: skip
+            md.preemptibility = value
+        for key, annotation in (("preferredTopologyLevel", TOPOLOGY_PREFERRED), ("requiredTopologyLevel", TOPOLOGY_REQUIRED),
+                                ("topology", TOPOLOGY)):  # fmt: skip
+            if md.topology[key] == "":
+                md.topology[key] = md.annotations.get(annotation, "")
+        md.subgroups, md.min_available = grove_subgroups(gang, pod.namespace, topology)
+        refs: dict[str, str] = {}
+        for sg in md.subgroups:
+            for name in sg.pods:
+                refs.setdefault(name, sg.name)
+        md.refs = refs
+        return md
+
     def metadata(self, plugin: str, top: Owner, pod: Pod, owners: list[Owner], cluster: Owner | None = None) -> Metadata:
+        if plugin == GROVE:  # (``cluster``: the pod's PodGang)
+            assert cluster is not None
+            return self.grove(top, pod, cluster)
         if plugin == KNATIVE:
             return self.knative(top, pod)
         if plugin in (RUNAIJOB, PODJOB):  # (runaijob-grouper.go, podjob.go and spark.go: named by name_of)
@@ -1124,13 +1214,13 @@ def _ray_topology(spec: dict, where: tuple[Any, ...], name: str, cluster: Owner)
     return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
 
 
-def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], GrouperError | None]:
+def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
     """``calcJobNumOfPodsAndSubGroups``: 1 (the head, sub-group ``headgroup``) plus, per
     worker group not suspended and with replicas or minReplicas, its ``minReplicas`` (else
     ``replicas``) × ``numOfHosts`` (default 1), as Go's int32; its sub-group is its
-    ``groupName``, else ``worker-group-<index>``; minReplicas past replicas is KAI's error.
-    Last: the error of a PodGroup with these sub-groups when two share a name (at the
-    later worker group's ``groupName``), or None: raised only where the sub-groups are used."""
+    ``groupName``, else ``worker-group-<index>`` (two of one name: no error of the grouper,
+    the API server refuses the PodGroup, :func:`subgroups_refused`); minReplicas past
+    replicas is KAI's error."""
 
     def err(e: GrouperError, where: tuple[Any, ...]) -> GrouperError:
         return GrouperError(str(e), (*where, *e.path), owner=cluster)
@@ -1139,8 +1229,6 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], Grouper
     if found and not isinstance(head, dict):
         raise GrouperError("spec.headGroupSpec is not an object", ("spec", "headGroupSpec"), owner=cluster)
     total = 1
-    seen = {RAY_HEAD_GROUP}
-    dup: GrouperError | None = None  # (the first worker group whose name another sub-group has)
     out = [SubGroup(RAY_HEAD_GROUP, 1, topology=_ray_topology(head, ("spec", "headGroupSpec"), "headGroupSpec", cluster)
                     if found else None)]  # fmt: skip
     groups, found = nested(cluster.obj, "spec", "workerGroupSpecs")
@@ -1171,13 +1259,235 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup], Grouper
         total = go_int32(total + n)
         name = spec.get("groupName")
         name = name if type(name) is str and name else f"worker-group-{i}"
-        if dup is None and name in seen:
-            dup = GrouperError(f"duplicate subgroup name {name} (workerGroupSpecs[{i}]): the PodGroup's validating "
-                                      "webhook refuses it (validateSubGroups), so KAI's Create of the PodGroup fails",
-                                      (*where, "groupName"), owner=cluster)  # fmt: skip
-        seen.add(name)
         out.append(SubGroup(name, n, topology=_ray_topology(spec, where, f"workerGroupSpecs.{name}", cluster)))
-    return total, out, dup
+    return total, out
+
+
+_GO_TYPES = {str: "string", bool: "bool", int: "int64", float: "float64", dict: "map[string]interface {}",
+             list: "[]interface {}", type(None): "<nil>"}  # fmt: skip
+
+
+def _cut(name: Any, n: int = 100) -> str:
+    """A name as an error message shows it: its first ``n`` characters (``...`` after them
+    when cut), so that a huge name does not make a huge message."""
+    s = str(name)
+    return s if len(s) <= n else s[:n] + "..."
+
+
+def _accessor_error(path: tuple[Any, ...], value: Any, expected: str, at: tuple[Any, ...] | None = None) -> GrouperError:
+    """``unstructured``'s accessor error (``.a.b accessor error: <v> is of the type <T>,
+    expected <E>``), at ``at`` (else ``path``)."""
+    shown = value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else \
+        ("<nil>" if value is None else str(value).lower() if isinstance(value, bool) else type(value).__name__)  # fmt: skip
+    return GrouperError(f".{_cut('.'.join(map(str, path)))} accessor error: {_cut(shown)} is of the type "
+                        f"{_GO_TYPES.get(type(value), type(value).__name__)}, expected {expected}", path if at is None else at)  # fmt: skip
+
+
+def go_nested(obj: Any, *path: str) -> tuple[Any, bool]:
+    """``unstructured.NestedFieldNoCopy`` as Go has it: a null on the way is not found (a
+    ``topologyConstraint: null``); a step through another value that is not an object is
+    an error (at the value)."""
+    at = obj
+    for i, key in enumerate(path):
+        if at is None:
+            return None, False
+        if not isinstance(at, dict):
+            raise _accessor_error(path[: i + 1], at, "map[string]interface{}", path[:i])
+        if key not in at:
+            return None, False
+        at = at[key]
+    return at, True
+
+
+def go_nested_string(obj: Any, *path: str) -> tuple[str, bool]:
+    """``unstructured.NestedString``: found, a string (a null is an error)."""
+    v, found = go_nested(obj, *path)
+    if not found:
+        return "", False
+    if type(v) is not str:
+        raise _accessor_error(path, v, "string")
+    return v, True
+
+
+def go_nested_int64(obj: Any, *path: str) -> tuple[int, bool]:
+    """``unstructured.NestedInt64``: a JSON integer of int64 (not a float, a bool or null)."""
+    v, found = go_nested(obj, *path)
+    if not found:
+        return 0, False
+    if type(v) is not int or not -INT64 <= v < INT64:
+        raise _accessor_error(path, v, "int64")
+    return v, True
+
+
+def go_nested_slice(obj: Any, *path: str) -> tuple[list, bool]:
+    """``unstructured.NestedSlice``: a list (a null is an error)."""
+    v, found = go_nested(obj, *path)
+    if not found:
+        return [], False
+    if not isinstance(v, list):
+        raise _accessor_error(path, v, "[]interface{}")
+    return v, True
+
+
+def go_nested_string_slice(obj: Any, *path: str) -> tuple[list[str], bool]:
+    """``unstructured.NestedStringSlice``: a list of strings (an entry that is not one is an
+    error at it)."""
+    v, found = go_nested_slice(obj, *path)
+    for i, x in enumerate(v):
+        if type(x) is not str:
+            e = _accessor_error(path, x, "string", (*path, i))
+            raise GrouperError(str(e).replace("accessor error: ", "accessor error: contains non-string key in the slice: ", 1),
+                               e.path) from None  # fmt: skip
+    return v, found
+
+
+def _wrapped(e: GrouperError, prefix: str, base: tuple[Any, ...] = ()) -> GrouperError:
+    """Go's ``fmt.Errorf(prefix + "%w", err)``: ``e`` with ``prefix``, its field under ``base``."""
+    return GrouperError(prefix + str(e), (*base, *e.path), e.on_pod, e.owner)
+
+
+def grove_topology(obj: Any, topology: str, *path: str) -> dict[str, str] | None:
+    """``parseTopologyConstraint`` of the pack constraint at ``path`` (``preferred``,
+    ``required``): None when neither is there; a constraint with no topology name (the
+    PodGang's ``grove.io/topology-name``, else ``kai.scheduler/topology`` annotation) is
+    KAI's error, at the constraint."""
+    preferred, has_preferred = go_nested_string(obj, *path, "preferred")
+    required, has_required = go_nested_string(obj, *path, "required")
+    if not has_preferred and not has_required:
+        return None
+    if topology == "":
+        raise GrouperError("topology name cannot be empty when topology constraints are defined", path)
+    return {"topology": topology, "requiredTopologyLevel": required, "preferredTopologyLevel": preferred}
+
+
+def pod_reference(ref: dict) -> tuple[str, str]:
+    """``parsePodReference``: (namespace, name), both required strings."""
+    out = []
+    for key in ("namespace", "name"):
+        try:
+            v, found = go_nested_string(ref, key)
+        except GrouperError as e:
+            raise _wrapped(e, f"failed to parse '{key}' field. Err: ") from None
+        if not found:
+            raise GrouperError(f"missing required '{key}' field")
+        out.append(v)
+    return out[0], out[1]
+
+
+def grove_subgroup(pg: dict, index: int, namespace: str, gang: str, topology: str) -> SubGroup:
+    """``parseGroveSubGroup`` of ``spec.podgroups[index]`` (errors at its fields): ``name``,
+    ``minReplicas`` (positive; as Go's int32), ``podReferences`` (each an object naming a
+    pod of the PodGang's namespace), its pack constraint."""
+    try:
+        name, found = go_nested_string(pg, "name")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'name' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'name' field")
+    try:
+        least, found = go_nested_int64(pg, "minReplicas")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'minReplicas' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'minReplicas' field")
+    if least <= 0:
+        raise GrouperError("invalid 'minReplicas' field. Must be greater than 0", ("minReplicas",))
+    try:
+        refs, found = go_nested_slice(pg, "podReferences")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'podReferences' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'podReferences' field")
+    pods = []
+    for j, ref in enumerate(refs):
+        at = ("podReferences", j)
+        if not isinstance(ref, dict):
+            raise GrouperError(f"invalid spec.podgroup[{index}].podReferences[{j}] in PodGang {_cut(namespace)}/{_cut(gang)}", at)
+        try:
+            ns, pod = pod_reference(ref)
+        except GrouperError as e:
+            raise _wrapped(e, f"failed to parse spec.podgroups[{index}].podreferences[{j}] from PodGang "
+                              f"{_cut(namespace)}/{_cut(gang)}. "
+                              "Err: ", at) from None  # fmt: skip
+        if ns != namespace:  # (no pod of another namespace: namespace isolation)
+            raise GrouperError(f"cross-namespace pod reference not allowed: pod {_cut(ns)}/{_cut(pod)} cannot be referenced "
+                               "from PodGang "
+                               f"in namespace {_cut(namespace)}", (*at, "namespace"))  # fmt: skip
+        pods.append(pod)
+    try:
+        tc = grove_topology(pg, topology, "topologyConstraint", "packConstraint")
+    except GrouperError as e:
+        raise _wrapped(e, f"failed to parse topology constraint from PodGang {_cut(namespace)}/{_cut(gang)}. Err: ") from None
+    return SubGroup(name, go_int32(least), None, tuple(pods), tc)
+
+
+def grove_parent(config: dict, parent_of: dict[str, str], topology: str) -> SubGroup | None:
+    """``parseGroupTopologyConfig``: a parent sub-group (minMember 0, no pods) named
+    ``name``, the parent of each of its ``podGroupNames`` (a later config naming one again
+    wins), with its pack constraint; None without podGroupNames."""
+    try:
+        name, found = go_nested_string(config, "name")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'name' field. Err: ") from None
+    if not found:
+        raise GrouperError("missing required 'name' field")
+    try:
+        names, found = go_nested_string_slice(config, "podGroupNames")
+    except GrouperError as e:
+        raise _wrapped(e, "failed to parse 'podGroupNames' field. Err: ") from None
+    if not found or not names:
+        return None
+    for pg in names:
+        parent_of[pg] = name
+    try:
+        tc = grove_topology(config, topology, "topologyConstraint", "packConstraint")
+    except GrouperError as e:
+        raise _wrapped(e, f"failed to parse topology from topologyConstraintGroupConfig {_cut(name)}. Err: ") from None
+    return SubGroup(name, 0, None, (), tc)
+
+
+def grove_subgroups(gang: Owner, namespace: str, topology: str) -> tuple[list[SubGroup], int]:
+    """``parseParentSubGroups`` then ``parseChildSubGroups`` of the PodGang: (the parents then
+    the children, minMember the children's sum as Go's int32). Errors at the PodGang's
+    field. A name twice among them, or an empty one, is no error of the grouper: the API
+    server refuses the PodGroup (:func:`subgroups_refused`)."""
+    where = f"{_cut(namespace)}/{_cut(gang.name)}"
+    try:
+        try:
+            configs, _ = go_nested_slice(gang.obj, "spec", "topologyConstraintGroupConfigs")
+        except GrouperError as e:
+            raise _wrapped(e, "failed to parse 'topologyConstraintGroupConfigs' field. Err: ") from None
+        out: list[SubGroup] = []
+        parent_of: dict[str, str] = {}
+        for i, config in enumerate(configs):
+            base = ("spec", "topologyConstraintGroupConfigs", i)
+            if not isinstance(config, dict):
+                raise GrouperError(f"invalid structure of spec.topologyConstraintGroupConfigs[{i}] in PodGang {where}", base)
+            try:
+                sg = grove_parent(config, parent_of, topology)
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to parse topologyConstraintGroupConfig[{i}]: ", base) from None
+            if sg is not None:
+                out.append(sg)
+        try:
+            pgs, _ = go_nested_slice(gang.obj, "spec", "podgroups")
+        except GrouperError as e:
+            raise _wrapped(e, f"failed to get spec.podgroups from PodGang {where}. Err: ") from None
+        total = 0
+        for i, pg in enumerate(pgs):
+            base = ("spec", "podgroups", i)
+            if not isinstance(pg, dict):
+                raise GrouperError(f"invalid structure of spec.podgroup[{i}] in PodGang {where}", base)
+            try:
+                sg = grove_subgroup(pg, i, namespace, gang.name, topology)
+            except GrouperError as e:
+                raise _wrapped(e, f"failed to parse spec.podgroups[{i}] from PodGang {where}. Err: ", base) from None
+            sg.parent = parent_of.get(sg.name)
+            out.append(sg)
+            total = go_int32(total + sg.min_available)
+    except GrouperError as e:
+        raise GrouperError(str(e), e.path, owner=gang) from None
+    return out, total
 
 
 def mpi_launchers(pods: Iterable[PodDraft]) -> set[tuple[str, str]]:
@@ -1431,6 +1741,7 @@ class _Objects:
         self._per_pod: dict[tuple[str, str], bool] = {}
         self._skips: dict[tuple[str, str, str, str, str], tuple[Owner | None, tuple[Owner, ...]]] = {}  # (ns, ref) -> skip
         self._kai_groups: dict[tuple[str, str], Any] | None = None  # the snapshot's KAI PodGroups, made on demand
+        self._gangs: dict[tuple[str, str], tuple[Owner | None, str]] = {}  # (namespace, name) -> its PodGang, why none
         self.by_key: dict[tuple[str, str, str, str], list[tuple[str, dict, str]]] = {}
         seen: set[tuple[str, str, str, str, Any]] = set()
         for label, o, p in d.unread_objects:
@@ -1582,6 +1893,31 @@ class _Objects:
         uid = min(h[1]["metadata"]["uid"] for h in hits)
         return self.get({"apiVersion": "serving.knative.dev/v1", "kind": "Revision", "name": name, "uid": uid}, pod.namespace), ""
 
+    def podgang(self, pod: Pod) -> tuple[Owner | None, str]:
+        """``fetchPodGang``: the scheduler.grove.io PodGang the pod's ``grove.io/podgang``
+        label names (required: its absence, or an empty value, is KAI's error), in the pod's
+        namespace, got by name (of several of that name, the least uid; once per name);
+        (None, why) when the snapshot has none."""
+        name = pod.labels.get(GROVE_PODGANG_LABEL)
+        if name is None:
+            raise GrouperError(f"label for podgang name (key: {GROVE_PODGANG_LABEL}) not found in pod {pod.namespace}/{pod.name}",
+                               ("metadata", "labels"), on_pod=True)  # fmt: skip
+        if name == "":  # (KAI's Get of a PodGang named "" fails: no object has an empty name)
+            raise GrouperError(f"failed to get PodGang {pod.namespace}/. Err: the pod's {GROVE_PODGANG_LABEL} label is empty "
+                               "and no PodGang has an empty name", ("metadata", "labels", GROVE_PODGANG_LABEL),
+                               on_pod=True)  # fmt: skip
+        key = (pod.namespace, name)
+        got = self._gangs.get(key)
+        if got is None:
+            uids = [h[1]["metadata"].get("uid") for h in self.by_key.get(("scheduler.grove.io", "PodGang", *key)) or ()]
+            uids = [u for u in uids if isinstance(u, str)]
+            if not uids:
+                got = (None, f"PodGang {_cut(name)} (the pod's {GROVE_PODGANG_LABEL} label)")
+            else:
+                got = (self.get({"apiVersion": GROVE_PODGANG_API, "kind": "PodGang", "name": name, "uid": min(uids)}, pod.namespace), "")
+            self._gangs[key] = got
+        return got
+
     def knative_per_pod(self, ns: str, revision: str) -> bool:
         """``isBCRevision``: the snapshot's pods of the Revision (its label) annotated
         ``pod-group-name``: two naming one PodGroup, none, or one naming a KAI PodGroup the
@@ -1720,6 +2056,7 @@ _SUBGROUPS_FIELD: dict[str, tuple[str, ...]] = {
     LWS: ("spec", "leaderWorkerTemplate", "size"),
     PYTORCH: ("spec", "pytorchReplicaSpecs", "Worker", "replicas"),
     **{k: ("spec", "workerGroupSpecs") for k in RAY_CLUSTER_NAME_PATHS},
+    GROVE: ("spec", "podgroups"),
 }
 
 
@@ -1732,6 +2069,43 @@ def _subgroups_error(plugin: str, md: Metadata, total: int, bound: int, owner: O
                       f"limit of {bound} ({SUBGROUPS_PER_OBJECT} per object of the request, at least {MIN_SUBGROUPS}; "
                       "SECURITY.md, Limits)", join_pointer(owner.pointer, *_SUBGROUPS_FIELD.get(plugin, ("spec",))),
                       kube.ident_of(owner.kind, owner.obj["metadata"], namespaced=True))  # fmt: skip
+
+
+def subgroups_refused(md: Metadata) -> str:
+    """Why the API server refuses the PodGroup's sub-groups, or '': a name empty (the
+    PodGroup CRD's ``subGroups[].name`` minLength 1, checked first, as schema validation
+    runs before the webhooks), then a name twice (the PodGroup webhook's
+    ``validateSubGroups``, on by default, failurePolicy Fail), on a Create as on an Update."""
+    if any(sg.name == "" for sg in md.subgroups):
+        return "an empty sub-group name (the PodGroup CRD's minLength is 1)"
+    seen: set[str] = set()
+    for sg in md.subgroups:
+        if sg.name in seen:
+            return f"duplicate subgroup name {_cut(sg.name)} (the PodGroup webhook's validateSubGroups)"
+        seen.add(sg.name)
+    return ""
+
+
+def grove_entries(gang: Owner) -> tuple[int, int]:
+    """The entries of the PodGang's ``spec.topologyConstraintGroupConfigs`` and
+    ``spec.podgroups`` (0 for one that is not a list): each makes a sub-group at most, so
+    they bound its PodGroup's sub-groups before either is parsed."""
+    spec = gang.obj.get("spec")
+    if not isinstance(spec, dict):
+        return 0, 0
+    configs, podgroups = spec.get("topologyConstraintGroupConfigs"), spec.get("podgroups")
+    return len(configs) if isinstance(configs, list) else 0, len(podgroups) if isinstance(podgroups, list) else 0
+
+
+def _grove_entries_error(gang: Owner, ns: str, field: str, entries: int, total: int, bound: int) -> InputError:
+    """A PodGang whose entries (:func:`grove_entries`) would take the request's sub-groups past
+    :func:`max_subgroups`: a 422 at the field whose entries overflow, before any is parsed."""
+    return InputError(f"the PodGang {_cut(ns)}/{_cut(gang.name)}'s spec.{field} has {entries} entries, each a "
+                      "sub-group of the PodGroup KAI's pod-grouper makes of it, bringing those of the PodGroups it makes for "
+                      f"this request to {total} at most, more than Gangplank's limit of {bound} ({SUBGROUPS_PER_OBJECT} per "
+                      f"object of the request, at least {MIN_SUBGROUPS}; SECURITY.md, Limits)",
+                      join_pointer(gang.pointer, "spec", field),
+                      kube.ident_of(gang.kind, gang.obj["metadata"], namespaced=True))  # fmt: skip
 
 
 def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = None, force: bool | None = None,
@@ -1760,9 +2134,10 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                       found.knative_per_pod)  # fmt: skip
     queues = {q.name for q in d.queues}
     defaulted: list[str] = []  # pods whose PodGroup's default-queue the snapshot lacks
+    defaulted_grove = 0  # of which Grove's (their queue read from the PodGang and the pod, not the top owner)
     absent: list[tuple[str, str]] = []  # (pod, first missing owner)
     broken: list[str] = []  # owner chains KAI cannot walk
-    other: dict[str, list[str]] = {}  # kind -> pods
+    gangless: list[tuple[str, str]] = []  # (Grove pod, its PodGang the snapshot lacks)
     regrouped: list[str] = []  # pods annotated with a PodGroup the snapshot lacks, grouped again
     # (namespace, PodGroup name) -> its pods: (pod draft, grouper's pod, top owner, plugin, first reference,
     # the RayCluster a RayJob or RayService names)
@@ -1792,7 +2167,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             top = skip_to = _merged(inner or found.pod_owner(p, o), skipped)
             plugin = exact_plugin_of(top.api_version, top.kind)
         if p.group is not None:
-            if top is None or plugin == _OTHER:
+            if top is None:
                 continue  # (KAI leaves it annotated: refused when its PodGroup is looked up, as before)
             regrouped.append(f"{key} (annotated {p.group.name!r})")
         if top is None:
@@ -1801,9 +2176,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             else:  # (KAI makes it no PodGroup: never scheduled; held as a pod of another scheduler)
                 broken.append(key)
                 p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
-            continue
-        if plugin == _OTHER:
-            other.setdefault(f"{top.api_version} {top.kind}", []).append(key)
             continue
         if plugin == CRONJOB:  # (grouped by its Job, with the default grouper)
             top, why = found.cron_job(refs, p.namespace)
@@ -1820,9 +2192,19 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             if top is None:
                 absent.append((key, why))
                 continue
-        cluster = None
+        cluster = None  # (the RayCluster a RayJob or RayService names; a Grove pod's PodGang)
+        if plugin == GROVE:
+            try:
+                cluster, why = found.podgang(pod)
+            except GrouperError as e:
+                unnamed = min(unnamed or (p, e, top), (p, e, top), key=lambda x: (x[0].namespace, x[0].name))
+                continue
+            if cluster is None:  # (fetchPodGang fails: Reconcile returns before annotating the pod, never scheduled)
+                gangless.append((key, why))
+                p.scheduler, p.kai_pod, p.kai_class, p.kai_preemptibility = KAI_UNGROUPED, False, "", ""
+                continue
         try:
-            name = grouper.name_of(plugin, top, pod)
+            name = grouper.name_of(plugin, top, pod, cluster)
             if plugin in (RAY_JOB, RAY_SERVICE):
                 cluster, why = found.ray_cluster(top, ray_cluster_name(top, plugin), p.namespace)
         except GrouperError as e:  # (the first pod's by namespace and name, whatever the order of objects)
@@ -1840,7 +2222,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             pod = _pod_of(p, spec)
             grouped[(p.namespace, f"{PREFIX}-{p.name}-{p.uid}")].append((p, pod, found.pod_owner(p, o), PODJOB, None, None, None))
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
-    made: dict[tuple[str, str], tuple[list[PodDraft], Metadata | None]] = {}  # (None: an existing one, kept)
+    made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
     queue_at: dict[tuple[str, str], tuple[str, Any]] = {}  # PodGroup -> where its queue, one the snapshot lacks, is named
     refused: list[tuple[str, str, int, str]] = []  # (PodGroup, first pod, pods, why): names the API server refuses
@@ -1853,6 +2235,12 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             owners = found.chain(ref0, ns)
         else:  # (the owners up to the one the PodGroup is made of, as they are: skipTopOwnerGrouper's otherOwners)
             owners = found.chain(ref0, ns, skip_to)
+        if plugin == GROVE:  # (its entries bound its sub-groups: checked before they are parsed)
+            configs, podgroups = grove_entries(cluster)
+            if n_subgroups + configs + podgroups > subgroup_bound:  # (at the field whose entries pass it)
+                field, n = ("topologyConstraintGroupConfigs", configs) if n_subgroups + configs > subgroup_bound else \
+                    ("podgroups", podgroups)  # fmt: skip
+                raise _grove_entries_error(cluster, ns, field, n, n_subgroups + configs + podgroups, subgroup_bound)
         try:
             md = grouper.metadata(plugin, top, pod, owners, cluster)
         except GrouperError as e:
@@ -1873,18 +2261,17 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         negative = md.min_available < 0 or any(sg.min_available < 0 for sg in md.subgroups)
         if negative:  # (the PodGroup CRD: minMember minimum 1, a 0 omitted: the API server refuses it)
             where = md.min_available if md.min_available < 0 else min(sg.min_available for sg in md.subgroups)
-            why = f"minMember {where} (the PodGroup CRD's minimum is 1)"
-            if (ns, name) in existing:  # the update is refused: the PodGroup stays as it is, its pods join it
-                made[(ns, name)] = ([e[0] for e in entries], None)
-                refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), why + ", an update"))
-                continue
+            bad_name = [f"minMember {where} (the PodGroup CRD's minimum is 1)"]
+        if not bad_name and (why := subgroups_refused(md)):
             bad_name = [why]
-        if bad_name:  # (the API server refuses the Create: no PodGroup)
+        if bad_name and (ns, name) in existing:
+            bad_name = [bad_name[0] + ", an update"]
+        if bad_name:  # (the API server refuses the Create or the Update: Reconcile returns before annotating the pods)
             for q, _, _, _, _, _, _ in entries:
                 q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), bad_name[0]))
             continue
-        source = Grouper.queue_label(top, pod) if md.queue not in queues else None
+        source = Grouper.queue_label(cluster if plugin == GROVE and cluster else top, pod) if md.queue not in queues else None
         if source is not None:  # (a queue the snapshot lacks: refused when read, at the label it came from)
             holder, key = source
             queue_at[(ns, name)] = (join_pointer(p.pointer, "metadata", "labels", key), p.ident) if holder is None else \
@@ -1895,6 +2282,7 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 kube.read_kai_queue(q, p.pointer, d)
                 queues.add(q["metadata"]["name"])
             defaulted += [f"{e[0].namespace}/{e[0].name}" for e in entries]
+            defaulted_grove += len(entries) if plugin == GROVE else 0
         for e, sg_name in zip(entries, sg_names):
             if sg_name is not None:
                 e[0].labels = {**e[0].labels, SUBGROUP_LABEL: sg_name}
@@ -1909,9 +2297,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
             m.queue = kube.pod_queue(m.labels, m.annotations, m.group)
             m.kai_pod, m.kai_class, m.kai_preemptibility = False, "", ""
         old = existing.get((ns, name))
-        if md is None:  # (an update the API server refuses: the PodGroup as it is)
-            joined.append(f"{ns}/{name}")
-            continue
         if old is not None:  # ``ApplyToCluster``: an update (``ignoreFields``, ``updatePodGroup``)
             obj = md.podgroup()
             obj["spec"]["queue"] = old.queue  # (kept, as markUnschedulable and schedulingBackoff: not read here)
@@ -1947,8 +2332,10 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        "owner (only annotated pods without owners are left as they are, isOrphanPodWithPodGroup), and "
                        "so does Gangplank")  # fmt: skip
     if defaulted:
+        whose = "does their PodGang" if defaulted_grove == len(defaulted) else "do their top owners" if not defaulted_grove \
+            else "do their top owners (a Grove pod's PodGang)"  # fmt: skip
         d.notes.append(f"{len(defaulted)} pod(s) grouped by KAI's pod-grouper carry no {QUEUE_LABEL} or {PROJECT_LABEL} "
-                       f"label, nor do their top owners (e.g. {min(defaulted)}): KAI gives their PodGroup queue "
+                       f"label, nor {whose} (e.g. {min(defaulted)}): KAI gives their PodGroup queue "
                        f"{DEFAULT_QUEUE!r}, which the snapshot lacks; KAI's chart creates it at install "
                        f"(defaultQueue.createDefaultQueue, on by default), under {DEFAULT_PARENT_QUEUE!r}, each with "
                        "quota 0, no limit and over-quota weight 1 for cpu, gpu and memory: Gangplank adds them so")  # fmt: skip
@@ -1973,6 +2360,14 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                        f"{pod_key}: {why}): each is a job of one here, where KAI's pod-grouper groups pods by their top "
                        "owner; adding the owner objects (kubectl get jobs,deployments,replicasets,pytorchjobs -o json) "
                        "makes Gangplank group them as KAI does")  # fmt: skip
+    if gangless:
+        pod_key, why = min(gangless)
+        d.notes.append(f"{len(gangless)} kai-scheduler pod(s) of Grove name a PodGang the snapshot lacks (e.g. {pod_key}: "
+                       f"{why}): KAI's Grove grouper gets the PodGang the pod's {GROVE_PODGANG_LABEL} label names; while it "
+                       "is missing KAI makes no PodGroup and does not schedule the pod (Reconcile returns before annotating "
+                       "it). Held as pods of another scheduler (never placed, never victims, in no queue); adding the "
+                       "PodGangs (kubectl get podgangs.scheduler.grove.io -A -o json) makes Gangplank group them as KAI "
+                       "does")  # fmt: skip
     if broken:
         d.notes.append(f"{len(broken)} kai-scheduler pod(s) without a PodGroup have an owner chain KAI's pod-grouper cannot "
                        f"walk (an owner with several ownerReferences, or a cycle): {', '.join(sorted(broken)[:5])}"
@@ -1982,10 +2377,8 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         pg, pod_key, _, why = min(refused)
         d.notes.append(f"KAI's pod-grouper makes {len(refused)} PodGroup(s) for {sum(r[2] for r in refused)} kai-scheduler "
                        f"pod(s) that the API server refuses (e.g. {pg[:300]!r} for {pod_key}: {why}): a name that is not a "
-                       "DNS-1123 subdomain or a negative minMember. ApplyToCluster fails: a new one's pods get no PodGroup "
-                       "and KAI never schedules them (held as pods of another scheduler: never placed, never victims, in no "
-                       "queue); an existing one stays as it was, its pods join it")  # fmt: skip
-    for kind, keys in sorted(other.items()):
-        d.notes.append(f"{len(keys)} kai-scheduler pod(s) without a PodGroup have a top owner {kind} (e.g. {min(keys)}), "
-                       "whose KAI pod-grouper plugin is not modelled: each is a job of one here")  # fmt: skip
+                       "DNS-1123 subdomain, a negative minMember, a sub-group name empty or twice. ApplyToCluster fails "
+                       "(the Create of a new one, the Update of an existing one, which stays as it was), so KAI's "
+                       "Reconcile returns before annotating the pods: they get no PodGroup, join none, and KAI never "
+                       "schedules them (held as pods of another scheduler: never placed, never victims, in no queue)")  # fmt: skip
     found.account(d)
