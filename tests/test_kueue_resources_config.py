@@ -223,3 +223,41 @@ def test_afs_penalty_counts_only_covered_resources_under_ignore_undeclared(clien
     objs = [FLAVOR, cpu_cq(), local_queue("lq-a", {"cpu": "4"}), local_queue("lq-b", {"cpu": "4.3"}), both]
     got = reasons(post(client, body(wls, objs)))
     assert got == {"default/wl-a1": "Admitted", "default/wl-a2": "Admitted", "default/wl-b1": "InsufficientQuota"}
+
+
+# -- review fixes -------------------------------------------------------------------------------------
+def test_whole_unit_outputs_are_rounded_up_to_a_unit(client):
+    """``ResourceValue``: every resource but cpu is counted in whole units, rounded up per
+    pod: 1 CPU Replace-d by 500m credits counts 1 credit, so a ClusterQueue of 1 credit
+    admits one of two such Workloads, writing resourceUsage "1"."""
+    q = cpu_cq(usage_based=False)
+    q["spec"]["resourceGroups"] = [{"coveredResources": ["example.com/credits"], "flavors": [
+        {"name": "default", "resources": [{"name": "example.com/credits", "nominalQuota": "1"}]}]}]
+    tr = conf({"transformations": [{"input": "cpu", "strategy": "Replace", "outputs": {"example.com/credits": "500m"}}]})
+    got = post(client, body([cpu_wl("a", "lq-a", "1"), cpu_wl("b", "lq-a", "1", 1)], [FLAVOR, q, local_queue("lq-a"), tr]))
+    assert reasons(got) == {"default/a": "Admitted", "default/b": "InsufficientQuota"}
+    assert one(got, "default/a")["admission"]["podSetAssignments"][0]["resourceUsage"] == {"example.com/credits": "1"}
+
+
+def test_counts_saturate_at_int64_in_kueues_unit():
+    """``SaturatingMul``: cpu milli-units and bytes at 2^63-1, other resources at 2^63-1 units."""
+    from app.kueue.resourcesconfig import INT64_MAX, saturate
+
+    assert saturate("cpu", 2**70) == saturate("memory", 2**70) == INT64_MAX
+    assert saturate("example.com/gpu", 2**80) == INT64_MAX * 1000 and saturate("cpu", 5) == 5
+
+
+@pytest.mark.parametrize(("resources", "pointer"), [
+    pytest.param({"transformations": [{"input": "cpu", "strategy": []}]}, "/transformations/0/strategy", id="strategy no string"),
+    pytest.param({"deviceClassMappings": "x"}, "/deviceClassMappings", id="deviceClassMappings no list"),
+    pytest.param({"transformations": [{"input": f"r{i}", "outputs": {f"o{j}": "1" for j in range(100)}} for i in range(3)]},
+                 "/transformations/2/outputs", id="more outputs than the bound"),
+])  # fmt: skip
+def test_malformed_resources_are_a_422(client, resources, pointer):
+    objs = [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a"), conf(resources)]
+    assert problem(client, body([cpu_wl("w", "lq-a", "1")], objs))["pointer"].endswith("/resources" + pointer)
+
+
+def test_quota_requests_are_computed_once_per_distinct_pod():
+    c = read({"transformations": [{"input": "cpu", "outputs": {"x/credits": "2"}}]}, "/r", {}, [])
+    assert c.quota_requests({"cpu": 1000}) is c.quota_requests({"cpu": 1000})

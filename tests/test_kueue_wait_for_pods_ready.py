@@ -230,3 +230,62 @@ def test_workload_evicted_by_pods_ready_timeout_queues_by_its_eviction_time(clie
     by_creation = conf({"requeuingStrategy": {"timestamp": "Creation"}})
     got = reasons(post(client, body([evicted, cpu_wl("other", "lq-a", "8", 10)], OBJS + [by_creation])))
     assert got == {"default/evicted": "Admitted", "default/other": "InsufficientQuota"}
+
+
+# -- review fixes -------------------------------------------------------------------------------------
+def _pending(name: str, second: int, *conditions: tuple[str, str, str], requeue: dict | None = None) -> dict:
+    w = cpu_wl(name, "lq-a", "8", second)
+    w["status"] = {"conditions": [{"type": c, "status": st, "reason": r, "message": "", "lastTransitionTime": T}
+                                  for c, st, r in conditions]}  # fmt: skip
+    if requeue:
+        w["status"]["requeueState"] = requeue
+    return w
+
+
+@pytest.mark.parametrize(("condition", "requeue", "queued"), [
+    pytest.param(("Requeued", "False", "PodsReadyTimeout"), {"count": 1, "requeueAt": "2020-01-01T00:00:00Z"}, True,
+                 id="backoff finished: Kueue sets Requeued True (BackoffFinished)"),
+    pytest.param(("Requeued", "False", "PodsReadyTimeout"), {"count": 1, "requeueAt": "2099-01-01T00:00:00Z"}, False,
+                 id="backoff running"),
+    pytest.param(("Requeued", "False", "AdmissionCheck"), None, True, id="no requeueAt: backoff finished"),
+    pytest.param(("Requeued", "False", "Deactivated"), None, True, id="reactivated"),
+    pytest.param(("Requeued", "False", "ClusterQueueStopped"), None, True, id="its ClusterQueue runs again"),
+    pytest.param(("Requeued", "False", "Inadmissible"), None, False, id="another reason: stays out"),
+])  # fmt: skip
+def test_requeued_false_is_set_true_again_as_the_workload_controller_does(client, condition, requeue, queued):
+    """``Reconcile``'s active branch (``WorkloadReactivated``, ``WorkloadBackoffFinished``)
+    and the queue restarts: the older Workload is admitted when it is queued again."""
+    got = reasons(post(client, body([_pending("old", 0, condition, requeue=requeue), cpu_wl("new", "lq-a", "8", 1)], OBJS)))
+    assert got["default/old"] == ("Admitted" if queued else "Pending")
+
+
+def test_a_finished_workload_holds_no_quota_blocks_nothing_and_is_not_timed_out(client):
+    """Kueue's cache drops a Finished Workload: its quota is free, it is not PodsReady-tracked
+    and the workload controller returns before the timeout."""
+    done = held("done", "8", ADMITTED, ("Finished", "True", "Succeeded", T))
+    wait = conf({"timeout": "1s", "blockAdmission": True})
+    got = reasons(post(client, body([done, cpu_wl("new", "lq-a", "8", 1)], OBJS + [wait])))
+    assert got == {"default/done": "Finished", "default/new": "Admitted"}
+
+
+def test_failed_admission_checks_come_before_the_pods_ready_timeout(client):
+    """``reconcileCheckBasedEviction`` runs (and returns) before ``reconcileNotReadyTimeout``."""
+    w = held("stuck", "4", ADMITTED)
+    w["status"]["admissionChecks"] = [{"name": "c", "state": "Retry", "message": "", "lastTransitionTime": T}]
+    assert reasons(post(client, body([w], OBJS)))["default/stuck"] == "FailedAdmissionChecks"
+
+
+def test_requeuing_timestamp_still_orders_the_queue_with_the_gate_disabling_wait_for_pods_ready(client):
+    """``podsReadyRequeuingTimestamp`` reads the Configuration whatever the gate: Creation
+    orders the evicted Workload by its creation."""
+    evicted = cpu_wl("evicted", "lq-a", "8")
+    evicted["status"] = {"conditions": [{"type": "Evicted", "status": "True", "reason": "PodsReadyTimeout", "message": "",
+                                         "lastTransitionTime": "2026-11-23T11:00:30Z"}]}  # fmt: skip
+    cfg = conf({"requeuingStrategy": {"timestamp": "Creation"}}) | {"featureGates": {"DisableWaitForPodsReady": True}}
+    got = reasons(post(client, body([evicted, cpu_wl("other", "lq-a", "8", 10)], OBJS + [cfg])))
+    assert got["default/evicted"] == "Admitted"
+
+
+def test_an_empty_requeuing_timestamp_is_a_422(client):
+    objs = OBJS + [conf({"requeuingStrategy": {"timestamp": ""}})]
+    assert problem(client, body([cpu_wl("w", "lq-a", "1")], objs))["pointer"].endswith("/requeuingStrategy/timestamp")

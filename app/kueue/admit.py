@@ -38,8 +38,10 @@ from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
 from app.kueue import admissionchecks, jobs
-from app.kueue.mapping import ADMITTED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED, Admissions, Plan
+from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
+                                Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
+from app.kueue.resourcesconfig import saturate
 from app.model.cluster import Cluster, TaskStatus
 from app.inflight import REQUEST_STARTED
 from app.service import run_session
@@ -221,6 +223,9 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         "preemptions": [],
         "admissionChecks": [],
     }
+    if plan.state == FINISHED:
+        return base | {"reason": "Finished", "message": "its Finished condition is True: Kueue holds no quota for it "
+                                                        "and does not admit it"}  # fmt: skip
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
     if plan.state == GATED:  # the workload controller's AdmissionGated condition
@@ -333,7 +338,7 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
         a: dict[str, Any] = {
             "name": ps.name,
             "flavors": flavors,
-            "resourceUsage": {r: format_quantity(r, request.get(r, 0) * done["count"]) for r in flavors},
+            "resourceUsage": {r: format_quantity(r, saturate(r, request.get(r, 0) * done["count"])) for r in flavors},
             "count": done["count"],
         }
         if done["topologyAssignment"] is not None:

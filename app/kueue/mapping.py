@@ -61,6 +61,8 @@ QUEUE = "default"
 _TERMINAL = ("Succeeded", "Failed")
 
 RUN, INACTIVE, ADMITTED, GATED = "run", "inactive", "admitted", "gated"
+#: its Finished condition is True: Kueue's cache holds no quota for it, it is never admitted again
+FINISHED = "finished"
 #: Pending for quota (its ClusterQueue cannot hold it now), or set aside after a round in
 #: which it had quota but its pods did not fit the topology (see ``admit``).
 NO_QUOTA, NO_FIT = "no-quota", "no-fit"
@@ -152,11 +154,15 @@ class Admissions:
                 raise InputError(f"duplicate Workload {wl.key}", join_pointer(wl.pointer, "metadata", "name"), wl.ident)
             seen[wl.key] = wl
             plan = Plan(wl, RUN, _priority(wl, classes, default, self.kueue.priority_classes))
-            if not wl.active:
+            if wl.ready.finished:
+                plan.state = FINISHED
+            elif not wl.active:
                 plan.state = INACTIVE
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
-                plan.eviction = wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready, options.now)
+                if not admissionchecks.failed(wl):  # (the check-based eviction comes first: reconcileCheckBasedEviction)
+                    plan.eviction = wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
+                                                          options.now)  # fmt: skip
             elif wl.gated_by:  # (IsAdmissible: not while gated; one admitted already keeps its quota)
                 plan.state = GATED
             elif wl.key in self.set_aside:
@@ -198,7 +204,7 @@ class Admissions:
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:
-            if wl.admission is not None:
+            if wl.admission is not None and not wl.ready.finished:  # (a finished one leaves Kueue's cache)
                 tree.charge(*wl.admission)
                 if wl.admission[0] in inactive:
                     continue
@@ -220,7 +226,9 @@ class Admissions:
                 unchecked.append(plan.key)
                 continue
             plan.cluster_queue = cq
-            waiting = wfpr.backoff(wl.ready, self.now)
+            lq_spec = k.local_queue_objects.get(f"{wl.namespace}/{wl.queue_name}", ({}, "", {}))[0].get("spec")
+            lq_stopped = isinstance(lq_spec, dict) and lq_spec.get("stopPolicy") not in (None, "None")
+            waiting = wfpr.backoff(wl.ready, self.now, tree.queues[cq].stopped, lq_stopped)
             if waiting:
                 plan.state, plan.reason, plan.message = NO_QUOTA, "Pending", waiting
                 continue
@@ -250,9 +258,10 @@ class Admissions:
             usage = {lq: afs.read_local_queue(*v) for lq, v in sorted(k.local_queue_objects.items())}
             ledger = afs.Ledger(k.admission_fair_sharing, usage)
         block = None  # WaitForPodsReady's blockAdmission: whether a Workload holding quota is not PodsReady
-        if k.wait_for_pods_ready is not None and k.wait_for_pods_ready.block_admission:
+        wait = k.wait_for_pods_ready
+        if wait is not None and wait.enabled and wait.block_admission:
             block = any(wl.admission is not None and wl.admission[0] in tree.queues and not wl.ready.pods_ready
-                        for wl in self.workloads)  # fmt: skip
+                        and not wl.ready.finished for wl in self.workloads)  # fmt: skip
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block)
         for key, verdict in verdicts.items():
             plan = by_key[key]

@@ -670,7 +670,7 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
             raise InputError("more than one Kueue Configuration with admissionFairSharing", ptr, ident)
         k.admission_fair_sharing = afs.read_config(o["admissionFairSharing"], join_pointer(ptr, "admissionFairSharing"),
                                                    ident)  # fmt: skip
-    k.wait_for_pods_ready = None if gates["DisableWaitForPodsReady"] else wfpr.read(o, ptr, ident, av.rsplit("/", 1)[-1])
+    k.wait_for_pods_ready = wfpr.read(o, ptr, ident, av.rsplit("/", 1)[-1], gates["DisableWaitForPodsReady"])
     if o.get("resources") is not None:
         k.resources = resourcesconfig.read(o["resources"], join_pointer(ptr, "resources"), ident, k.unmodelled,
                                            gates["QuotaCheckStrategy"])  # fmt: skip

@@ -56,6 +56,7 @@ from app.kueue import flavorassigner as fa
 from app.kueue.flavorassigner import Fungibility
 from app.kueue.fairsharing import FairSearch, tournament
 from app.kueue.preemption import Classical, Holders, Preemptor, Target, height_to_fit
+from app.kueue.resourcesconfig import saturate
 from app.model.selectors import LabelSelector
 
 FR = tuple[str, str]  # (flavor, resource)
@@ -424,7 +425,8 @@ class Entry:
     def requests(self, counts: list[int] | None = None) -> list[tuple[str, dict[str, int]]]:
         """(podSet, requests × count) at ``counts`` (default: the full counts)."""
         sizes = counts if counts is not None else [ps.count for ps in self.pod_sets]
-        return [(ps.name, {r: v * c for r, v in ps.per_pod.items()}) for ps, c in zip(self.pod_sets, sizes, strict=True)]
+        return [(ps.name, {r: saturate(r, v * c) for r, v in ps.per_pod.items()})
+                for ps, c in zip(self.pod_sets, sizes, strict=True)]  # fmt: skip
 
 
 @dataclass(slots=True)

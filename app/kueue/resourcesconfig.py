@@ -45,16 +45,33 @@ class Transformation:
     outputs: dict[str, Fraction]  # resource -> amount per unit of input
 
 
+#: the transformations' outputs one Configuration may hold in all (SECURITY.md): each is
+#: computed for every podSet of every Workload
+MAX_OUTPUTS = 256
+#: one request's memo of what the quota counts, per distinct pod request
+MEMO_MAX = 65_536
+
+
 @dataclass(frozen=True, slots=True)
 class ResourcesConfig:
     exclude: tuple[str, ...] = ()
     transformations: dict[str, Transformation] = field(default_factory=dict)
     ignore_undeclared: bool = False
+    memo: dict[frozenset, dict[str, int]] = field(default_factory=dict, compare=False)
 
     def quota_requests(self, per_pod: dict[str, int]) -> dict[str, int]:
         """One pod's requests (Gangplank's canonical units) as Kueue's quota counts them."""
         if not self.exclude and not self.transformations:
             return per_pod
+        key = frozenset(per_pod.items())
+        hit = self.memo.get(key)
+        if hit is None:
+            if len(self.memo) >= MEMO_MAX:
+                self.memo.clear()
+            hit = self.memo[key] = self._compute(per_pod)
+        return hit
+
+    def _compute(self, per_pod: dict[str, int]) -> dict[str, int]:
         kept = {n: v for n, v in per_pod.items() if not any(n.startswith(p) for p in self.exclude)}
         if not any(n in self.transformations for n in kept):
             return kept
@@ -83,14 +100,24 @@ def _exact(name: str, canonical: int) -> Fraction:
 INT64_MAX = 2**63 - 1
 
 
+def saturate(name: str, canonical: int) -> int:
+    """At most int64 in Kueue's unit (``SaturatingMul``): cpu milli-units, bytes, or whole
+    units for the rest (which Gangplank keeps in milli-units)."""
+    return min(canonical, INT64_MAX if name == "cpu" or is_byte_resource(name) else INT64_MAX * 1000)
+
+
 def _canonical(name: str, value: Fraction) -> int:
-    """Rounded up (away from zero), as ``Value`` / ``MilliValue``, at most int64 in Kueue's
-    unit (``NewRequestsFromResourceList``); a negative is 0 (``FloorToZero``)."""
-    if name == "cpu" or is_byte_resource(name):
-        scaled, top = (value if is_byte_resource(name) else value * 1000), INT64_MAX
-    else:  # (Kueue counts whole units: the bound is int64 units, Gangplank keeps milli-units)
-        scaled, top = value * 1000, INT64_MAX * 1000
-    return max(0, min(top, -(-scaled.numerator // scaled.denominator)))
+    """As ``ResourceValue`` counts it: cpu rounded up to a milli-unit (``MilliValue``), the
+    rest up to a whole unit (``Value``: bytes, or whole units Gangplank keeps as
+    milli-units), at most int64 in Kueue's unit; a negative is 0 (``FloorToZero``)."""
+    if name == "cpu":
+        scaled = value * 1000
+    else:
+        scaled = value
+    whole = -(-scaled.numerator // scaled.denominator)
+    if name != "cpu" and not is_byte_resource(name):
+        whole *= 1000
+    return max(0, saturate(name, whole))
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_gate: bool = True) -> ResourcesConfig:
@@ -109,7 +136,8 @@ def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_g
     for i, t in enumerate(r.objects(raw, "transformations", ptr, ident, "transformation")):
         ip = join_pointer(tp, i)
         name = r.string(t, "input", ip, ident)
-        strategy = t.get("strategy") or RETAIN  # (defaults.go; an empty string too: cmp.Or)
+        strategy = t.get("strategy")
+        strategy = RETAIN if strategy in (None, "") else strategy  # (defaults.go; an empty string too: cmp.Or)
         if strategy not in (RETAIN, REPLACE):
             raise InputError(f'Unsupported value: "{strategy}": supported values: "{RETAIN}", "{REPLACE}"',
                              join_pointer(ip, "strategy"), ident)  # fmt: skip
@@ -123,6 +151,8 @@ def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_g
             except ValueError as e:
                 raise InputError(f"invalid quantity: {e}", join_pointer(op, out), ident) from None
         transformations[name] = Transformation(name, strategy == REPLACE, r.string(t, "multiplyBy", ip, ident), outputs)
+        if sum(len(x.outputs) for x in transformations.values()) > MAX_OUTPUTS:
+            raise InputError(f"the transformations hold more than {MAX_OUTPUTS} outputs in all (Gangplank's bound)", op, ident)
     strategy = raw.get("quotaCheckStrategy") if strategy_gate else None
     sp = join_pointer(ptr, "quotaCheckStrategy")
     if strategy is not None:
@@ -131,7 +161,7 @@ def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str], strategy_g
                              f'"{BLOCK_UNDECLARED}"', sp, ident)  # fmt: skip
         if exclude and strategy == IGNORE_UNDECLARED:
             raise InputError("excludeResourcePrefixes is not allowed when quotaCheckStrategy is IgnoreUndeclared", sp, ident)
-    if raw.get("deviceClassMappings"):
+    if r.lst(raw, "deviceClassMappings", ptr, ident):
         notes.append("Kueue Configuration: resources.deviceClassMappings not modelled (Kueue's DRA quota accounting): "
                      "a Workload's ResourceClaims count no logical resource here")  # fmt: skip
     return ResourcesConfig(tuple(exclude), transformations, strategy == IGNORE_UNDECLARED)

@@ -51,6 +51,8 @@ class Config:
     recovery_timeout: float | None = None  # None: not checked
     by_eviction: bool = True  # requeuingStrategy.timestamp: Eviction (else Creation)
     backoff_limit: int | None = None  # requeuingStrategy.backoffLimitCount
+    #: on (False: the DisableWaitForPodsReady gate; the requeuing timestamp is still read)
+    enabled: bool = True
 
 
 #: Kueue's v1beta2 defaults, which apply without a Configuration in the snapshot
@@ -66,13 +68,21 @@ def _seconds(raw: Any, ptr: str, ident: dict[str, str]) -> float:
         raise InputError(str(e), ptr, ident) from None
 
 
-def read(o: dict, ptr: str, ident: dict[str, str], version: str) -> Config | None:
+def read(o: dict, ptr: str, ident: dict[str, str], version: str, disabled: bool = False) -> Config | None:
     """The Configuration's ``waitForPodsReady``, defaulted and validated as Kueue does
-    (``validateWaitForPodsReady``); None when it is off."""
+    (``validateWaitForPodsReady``); None when it is off. ``disabled``: the
+    ``DisableWaitForPodsReady`` gate: off, not validated, but its requeuing timestamp still
+    orders the queues (``podsReadyRequeuingTimestamp``)."""
     raw = o.get("waitForPodsReady")
     wp = join_pointer(ptr, "waitForPodsReady")
     if raw is not None and not isinstance(raw, dict):
         raise InputError("'waitForPodsReady' must be an object", wp, ident)
+    if disabled:
+        rs = (raw or {}).get("requeuingStrategy")
+        stamp = rs.get("timestamp") if isinstance(rs, dict) else None
+        if version == "v1beta1" and not (raw or {}).get("enable"):
+            return None
+        return Config(DEFAULT.timeout, by_eviction=stamp != CREATION, enabled=False)
     if version == "v1beta1":
         if raw is None or r.boolean(raw, "enable", wp, ident, default=False) is not True:
             return None
@@ -96,7 +106,8 @@ def read(o: dict, ptr: str, ident: dict[str, str], version: str) -> Config | Non
     recovery = recovery if recovery and recovery > 0 else None  # ("0s" disables it)
     rs = r.obj(raw, "requeuingStrategy", wp, ident)
     rp = join_pointer(wp, "requeuingStrategy")
-    stamp = rs.get("timestamp") or EVICTION
+    stamp = rs.get("timestamp")
+    stamp = EVICTION if stamp is None else stamp  # (cmp.Or on the pointer: an empty string stays and is refused)
     if stamp not in (CREATION, EVICTION):
         raise InputError(f'Unsupported value: "{stamp}": supported values: "{CREATION}", "{EVICTION}"',
                          join_pointer(rp, "timestamp"), ident)  # fmt: skip
@@ -118,6 +129,8 @@ class Status:
     not_ready: tuple[str, float] | None = None
     evicted: tuple[str, float] | None = None  # the True Evicted condition: (reason, time)
     requeued_false: bool = False  # its Requeued condition is False
+    requeued_reason: str = ""  # that condition's reason
+    finished: bool = False  # its Finished condition is True
     requeue_at: float | None = None  # status.requeueState.requeueAt
     requeue_count: int = 0  # status.requeueState.count
 
@@ -152,6 +165,8 @@ def read_status(status: dict, stp: str, ident: dict[str, str]) -> Status:
         not_ready=not_ready,
         evicted=evicted,
         requeued_false="Requeued" in found and found["Requeued"][0].get("status") == "False",
+        requeued_reason=str(found["Requeued"][0].get("reason") or "") if "Requeued" in found else "",
+        finished=true("Finished"),
         requeue_at=r.timestamp(rq["requeueAt"], join_pointer(rqp, "requeueAt"), ident) if rq.get("requeueAt") is not None else None,
         requeue_count=r.integer(rq, "count", rqp, ident, minimum=0, maximum=2**31 - 1) or 0,
     )
@@ -160,7 +175,7 @@ def read_status(status: dict, stp: str, ident: dict[str, str]) -> Status:
 def admitted_not_ready(st: Status, cfg: Config | None, now: float) -> tuple[str, float]:
     """``admittedNotReadyWorkload``: (underlying cause, seconds left before the timeout) of
     an admitted Workload whose pods are not ready; ("", 0) when none is counting."""
-    if cfg is None or st.admitted_at is None or st.pods_ready:
+    if cfg is None or not cfg.enabled or st.admitted_at is None or st.pods_ready:
         return "", 0.0
     if st.not_ready is None or st.not_ready[0] in (WAIT_FOR_START, "PodsReady"):
         return WAIT_FOR_START, max(cfg.timeout - (now - st.admitted_at), 0.0)
@@ -173,7 +188,7 @@ def timeout_eviction(st: Status, active: bool, cfg: Config | None, now: float) -
     """(reason, message) when Kueue's workload controller evicts (or deactivates) the
     Workload now for its pods not being ready in time (``reconcileNotReadyTimeout``); None
     otherwise."""
-    if cfg is None or not active or st.evicted is not None:
+    if cfg is None or not cfg.enabled or not active or st.evicted is not None or st.finished:
         return None
     cause, left = admitted_not_ready(st, cfg, now)
     if not cause or left > 0:
@@ -200,10 +215,26 @@ def _go_duration(seconds: float) -> str:
     return (f"{h}h" if h else "") + f"{m}m{sec}s"
 
 
-def backoff(st: Status, now: float) -> str | None:
-    """Why a pending Workload is not in its queue now (``backoffWaitingTimeExpired``), or None."""
+def backoff(st: Status, now: float, cq_stopped: bool = False, lq_stopped: bool = False) -> str | None:
+    """Why a pending Workload (active) is not in its queue now, or None. Kueue's workload
+    controller sets a False ``Requeued`` condition True again at once for ``Deactivated``
+    (reactivated), for ``PodsReadyTimeout`` / ``AdmissionCheck`` once ``requeueAt`` has
+    passed (then clears it), and for ``ClusterQueueStopped`` / ``LocalQueueStopped`` once that
+    queue runs again; otherwise the queue skips it (``backoffWaitingTimeExpired``), as it
+    skips one whose ``requeueAt`` is after now."""
     if st.requeued_false:
-        return "its Requeued condition is False: Kueue keeps it out of its ClusterQueue's queue until it is True"
+        reason = st.requeued_reason
+        if reason in (PODS_READY_TIMEOUT, ADMISSION_CHECK):
+            pass  # (flipped once requeueAt is not after now: below)
+        elif reason == "Deactivated":
+            return None
+        elif reason == "ClusterQueueStopped" and not cq_stopped:
+            return None
+        elif reason == "LocalQueueStopped" and not lq_stopped:
+            return None
+        else:
+            return (f"its Requeued condition is False ({reason or 'no reason'}): Kueue keeps it out of its "
+                    "ClusterQueue's queue until it is True")  # fmt: skip
     if st.requeue_at is not None and now < st.requeue_at:
         when = datetime.fromtimestamp(st.requeue_at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         return (f"requeued with a backoff: Kueue keeps it out of its ClusterQueue's queue until "
