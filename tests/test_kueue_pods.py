@@ -78,3 +78,48 @@ def test_a_malformed_spec_field_is_a_422_at_its_pointer() -> None:
     with pytest.raises(InputError) as e:
         pods.generate_role_hash({"tolerations": [{"key": 3}]}, "/objects/0/spec", {})
     assert e.value.pointer == "/objects/0/spec/tolerations/0/key"
+
+
+# -- through POST /v1/admissions ------------------------------------------------------------
+from tests.kube import pod as kpod  # noqa: E402
+from tests.test_admissions import body, post, problem  # noqa: E402
+from tests.test_kueue_jobs import _config, queues  # noqa: E402
+
+Q = "kueue.x-k8s.io/queue-name"
+PODS = _config(integrations={"frameworks": ["batch/job", "pod"]})
+MANAGED = {"kueue.x-k8s.io/managed": "true"}
+GATE = [{"name": "kueue.x-k8s.io/admission"}]
+
+
+def gpod(name: str, gpu: int = 8, *, uid: str | None = None, labels: dict[str, str] | None = None,
+         annotations: dict[str, str] | None = None, phase: str = "Pending", group: str = "", total: int | None = None,
+         **kw: Any) -> dict[str, Any]:  # fmt: skip
+    """A pod in ``ml`` as Kueue's webhook left it (queue ``lq``, managed, gated), ``uid`` uid-<name>."""
+    ann = dict(annotations or {})
+    lab = {Q: "lq", **MANAGED, **(labels or {})}
+    if group:
+        lab["kueue.x-k8s.io/pod-group-name"] = group
+        ann["kueue.x-k8s.io/pod-group-total-count"] = str(total)
+    p = kpod(name, ns="ml", gpu=gpu, labels=lab, annotations=ann, phase=phase, cpu=None, memory=None, **kw)
+    p["metadata"]["uid"] = uid if uid is not None else f"uid-{name}"
+    if not p["metadata"]["uid"]:
+        del p["metadata"]["uid"]
+    p["spec"]["schedulingGates"] = list(GATE)
+    return p
+
+
+def pod_wl(name: str, uid: str) -> str:
+    return "ml/" + pods.jobs.workload_name(name, uid, "Pod", "")
+
+
+def by_key(a: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {w["workload"]: w for w in a["workloads"]}
+
+
+def test_a_single_pod_gets_a_workload_named_for_the_pod_kind_with_one_podset_main(client):
+    a = post(client, body([], queues() + [PODS, gpod("solo")]))
+    [w] = a["workloads"]
+    assert w["workload"] == pod_wl("solo", "uid-solo") == "ml/pod-solo-" + pods.jobs._hash("solo", "uid-solo", "Pod", "", "")[:5]
+    assert w["owner"] == {"apiVersion": "v1", "kind": "Pod", "name": "solo", "uid": "uid-solo", "constructed": True}
+    assert w["reason"] == "Admitted" and [(p["name"], p["count"]) for p in w["podSets"]] == [("main", 1)]
+    assert any("ungated" in x for x in a["warnings"])
