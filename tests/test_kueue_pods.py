@@ -82,7 +82,7 @@ def test_a_malformed_spec_field_is_a_422_at_its_pointer() -> None:
 
 # -- through POST /v1/admissions ------------------------------------------------------------
 from tests.kube import pod as kpod  # noqa: E402
-from tests.test_admissions import body, post, problem  # noqa: E402
+from tests.test_admissions import body, post, problem  # noqa: E402,F401
 from tests.test_kueue_jobs import _config, queues  # noqa: E402
 
 Q = "kueue.x-k8s.io/queue-name"
@@ -123,3 +123,177 @@ def test_a_single_pod_gets_a_workload_named_for_the_pod_kind_with_one_podset_mai
     assert w["owner"] == {"apiVersion": "v1", "kind": "Pod", "name": "solo", "uid": "uid-solo", "constructed": True}
     assert w["reason"] == "Admitted" and [(p["name"], p["count"]) for p in w["podSets"]] == [("main", 1)]
     assert any("ungated" in x for x in a["warnings"])
+
+
+# -- pkg/controller/jobs/pod/pod_controller_test.go: TestReconciler ----------------------------
+# Each case's pods and Workloads rebuilt with the upstream wrappers' fields (basePodWrapper: pod
+# "pod" in "ns", uid "test-uid", queue "user-queue", one container requesting cpu 1), read
+# through pods.resolve with the pod integration enabled. What the cases check of pods (finalizers,
+# events) is no admission answer: only whether a Workload is created, found or finished, and its
+# podSets, are compared.
+def base_pod(name: str = "pod", *, managed: bool = True, gated: bool = True, group: str = "", total: str | None = None,
+             phase: str = "", requests: dict[str, str] | None = None, annotations: dict[str, str] | None = None,
+             group_annotation: bool = False, queue: str = "user-queue", created: str | None = None) -> dict[str, Any]:  # fmt: skip
+    labels = {Q: queue} if queue else {}
+    ann = dict(annotations or {})
+    if managed:
+        labels.update(MANAGED)
+    if group:
+        (ann if group_annotation else labels)["kueue.x-k8s.io/pod-group-name"] = group
+    if total is not None:
+        ann["kueue.x-k8s.io/pod-group-total-count"] = total
+    meta: dict[str, Any] = {"name": name, "namespace": "ns", "uid": "test-uid", "labels": labels, "annotations": ann}
+    if created:
+        meta["creationTimestamp"] = created
+    p: dict[str, Any] = {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+                         "spec": {**make_pod_spec(requests or {"cpu": "1"}), "schedulingGates": list(GATE) if gated else []}}  # fmt: skip
+    if phase:
+        p["status"] = {"phase": phase}
+    return p
+
+
+def make_wl(name: str, pod_sets: list[tuple[str, int, dict[str, str]]], *, group: bool = False,
+            owners: list[tuple[str, bool]] = (), admitted: bool = False, finished: bool = False) -> dict[str, Any]:  # fmt: skip
+    """``utiltestingapi.MakeWorkload(name, "ns")`` with ``PodSets``, ``Group()`` (the
+    is-group-workload annotation), owner references to pods (controller or not), admitted."""
+    meta: dict[str, Any] = {"name": name, "namespace": "ns", "uid": f"wl-{name}",
+                            "creationTimestamp": "2026-11-23T10:00:00Z",
+                            "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": n, "uid": "test-uid",
+                                                 **({"controller": True} if c else {})} for n, c in owners]}  # fmt: skip
+    if group:
+        meta["annotations"] = {"kueue.x-k8s.io/is-group-workload": "true"}
+    spec = {"queueName": "user-queue", "podSets": [
+        {"name": n, "count": c, "template": {"spec": {"containers": [{"name": "c", "image": "pause", "resources": {"requests": req}}],
+                                                      "restartPolicy": "Never"}}} for n, c, req in pod_sets]}  # fmt: skip
+    conds = []
+    if admitted:
+        conds += [{"type": "QuotaReserved", "status": "True"}, {"type": "Admitted", "status": "True"}]
+    if finished:
+        conds.append({"type": "Finished", "status": "True"})
+    return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": meta, "spec": spec,
+            "status": {"conditions": conds}}
+
+
+CPU = {"cpu": "1"}
+
+
+def reconcile(pod_objs: list[dict[str, Any]], wls: list[dict[str, Any]] = ()) -> list[Any]:  # type: ignore[assignment]
+    jin = pods.jobs.JobInput(frameworks=("pod",))
+    return pods.resolve([(p, f"/objects/{i}") for i, p in enumerate(pod_objs)], jin,
+                        [(w, f"/workloads/{i}") for i, w in enumerate(wls)], now=0.0, local_queues=set(), wpcs={},
+                        namespaces=None, limits={}, runtime_classes={})  # fmt: skip
+
+
+def made(o: Any) -> list[tuple[str, int]]:
+    return [(ps.name, ps.count) for ps in o.workload.pod_sets] if o.workload is not None else []
+
+
+def test_TestReconciler_the_workload_is_created_when_queue_name_is_set() -> None:
+    [o] = reconcile([base_pod(queue="test-queue")])
+    assert o.workload.name == pods.jobs.workload_name("pod", "test-uid", "Pod", "") and made(o) == [("main", 1)]
+    assert o.workload.queue_name == "test-queue" and o.workload.priority == 0
+
+
+def test_TestReconciler_the_pod_reconciliation_is_skipped_when_managed_label_is_not_set() -> None:
+    [o] = reconcile([base_pod(managed=False, gated=False)])
+    assert o.workload is None and not o.existing and "kueue.x-k8s.io/managed" in o.note
+
+
+def test_TestReconciler_non_matching_admitted_workload_is_deleted_and_pod_is_finalized() -> None:
+    [o] = reconcile([base_pod(gated=False)], [make_wl("unit-test", [("main", 2, CPU)], owners=[("pod", True)], admitted=True)])
+    assert "ns/unit-test" in o.drop and not o.existing
+
+
+def test_TestReconciler_pod_is_finalized_when_its_succeeded() -> None:
+    [o] = reconcile([base_pod(gated=False, phase="Succeeded")],
+                    [make_wl("unit-test", [("main", 1, CPU)], owners=[("pod", True)], admitted=True)])  # fmt: skip
+    assert "finishes" in o.drop["ns/unit-test"] and o.workload is None
+
+
+@pytest.mark.parametrize("group_annotation", [False, True])  # "..., WorkloadIdentifierAnnotations enabled"
+def test_TestReconciler_workload_is_composed_and_created_for_the_pod_group(group_annotation: bool) -> None:
+    [o] = reconcile([base_pod(group="test-group", total="2", group_annotation=group_annotation),
+                     base_pod("pod2", group="test-group", total="2", group_annotation=group_annotation)])
+    assert o.workload.name == "test-group" and made(o) == [("dc85db45", 2)]
+    assert o.workload.owner["name"] == "test-group" and o.workload.queue_name == "user-queue"
+
+
+def test_TestReconciler_workload_is_composed_and_created_for_the_pod_group_with_fast_admission() -> None:
+    [o] = reconcile([base_pod(group="test-group", total="3", annotations={"kueue.x-k8s.io/pod-group-fast-admission": "true"})])
+    assert made(o) == [("dc85db45", 3)]
+
+
+def test_TestReconciler_workload_is_found_for_the_pod_group() -> None:
+    wl = make_wl("test-group", [("dc85db45", 2, CPU)], group=True, owners=[("pod", False), ("pod2", False)])
+    [o] = reconcile([base_pod(group="test-group", total="2"), base_pod("pod2", group="test-group", total="2")], [wl])
+    assert o.existing == "ns/test-group" and o.workload is None and not o.drop
+
+
+def test_TestReconciler_pod_group_does_not_adopt_a_workload_that_is_not_a_pod_group_workload() -> None:
+    wl = make_wl("shared-wl-name", [("dc85db45", 1, CPU)])
+    [o] = reconcile([base_pod(group="shared-wl-name", total="1")], [wl])
+    assert not o.existing and o.workload is None and "not a pod group workload" in o.note
+
+
+def test_TestReconciler_workload_is_not_finished_if_the_pod_in_the_group_is_running() -> None:
+    wl = make_wl("test-group", [("dc85db45", 2, CPU)], group=True, owners=[("pod", False), ("pod2", False)], admitted=True)
+    [o] = reconcile([base_pod(group="test-group", total="2", gated=False, phase="Running"),
+                     base_pod("pod2", group="test-group", total="2", gated=False, phase="Succeeded")], [wl])
+    assert o.existing == "ns/test-group" and not o.drop
+
+
+def test_TestReconciler_workload_is_finished_if_all_pods_in_the_group_has_finished() -> None:
+    wl = make_wl("test-group", [("dc85db45", 2, CPU)], group=True, owners=[("pod", False), ("pod2", False)], admitted=True)
+    [o] = reconcile([base_pod(group="test-group", total="2", gated=False, phase="Succeeded"),
+                     base_pod("pod2", group="test-group", total="2", gated=False, phase="Succeeded")], [wl])
+    assert "finishes" in o.drop["ns/test-group"] and not o.existing
+
+
+def test_TestReconciler_workload_for_pod_group_with_different_queue_names_shouldnt_be_created() -> None:
+    [o] = reconcile([base_pod(group="test-group", total="2"), base_pod("pod2", group="test-group", total="2", queue="test-queue")])
+    assert o.workload is None and "has different queue names: user-queue!=test-queue" in o.note
+
+
+def test_TestReconciler_if_pod_group_is_finished_and_wl_is_deleted_new_workload_shouldnt_be_created() -> None:
+    [o] = reconcile([base_pod(group="test-group", total="2", gated=False, phase="Succeeded"),
+                     base_pod("pod2", group="test-group", total="2", gated=False, phase="Succeeded")])
+    assert o.workload is None and "finished" in o.note
+
+
+def test_TestReconciler_if_pod_in_group_is_scheduling_gated_and_wl_is_deleted_workload_should_be_recreated() -> None:
+    [o] = reconcile([base_pod(group="test-group", total="2"), base_pod("pod2", group="test-group", total="2")])
+    assert made(o) == [("dc85db45", 2)]
+
+
+def test_TestReconciler_if_theres_not_enough_non_failed_pods_in_the_group_workload_should_not_be_created() -> None:
+    [o] = reconcile([base_pod(group="test-group", total="3"), base_pod("pod2", group="test-group", total="3", phase="Failed")])
+    assert o.workload is None and "'test-group' group has fewer runnable pods than expected" in o.note
+
+
+def test_TestReconciler_pod_group_is_considered_finished_if_there_is_an_unretriable_pod_and_no_running_pods() -> None:
+    wl = make_wl("test-group", [("a119f908", 1, {"cpu": "1", "memory": "1Gi"}), ("dc85db45", 2, CPU)], group=True,
+                 owners=[("pod", False), ("pod2", False), ("pod3", False)], admitted=True)  # fmt: skip
+    [o] = reconcile([base_pod(group="test-group", total="3", gated=False, phase="Failed",
+                              annotations={"kueue.x-k8s.io/retriable-in-group": "false"}),
+                     base_pod("pod2", group="test-group", total="3", gated=False, phase="Succeeded"),
+                     base_pod("pod3", group="test-group", total="3", gated=False, phase="Failed",
+                              requests={"cpu": "1", "memory": "1Gi"})], [wl])  # fmt: skip
+    assert "finishes" in o.drop["ns/test-group"]
+    assert not o.existing and o.workload is None
+
+
+def test_TestReconciler_excess_pods_before_wl_creation_youngest_pods_are_deleted() -> None:
+    [o] = reconcile([base_pod(group="test-group", total="1", created="2026-11-23T10:00:00Z"),
+                     base_pod("pod2", group="test-group", total="1", created="2026-11-23T10:02:00Z")])
+    assert made(o) == [("dc85db45", 1)] and any("excess pod(s) (ns/pod2)" in x for x in o.unmodelled)
+
+
+def test_TestReconciler_workload_is_recreated_when_max_exec_time_changes() -> None:
+    wl = make_wl("test-group", [("dc85db45", 2, CPU)], group=True, owners=[("pod", False), ("pod2", False)])
+    wl["spec"]["maximumExecutionTimeSeconds"] = 10
+    lab = {"kueue.x-k8s.io/max-exec-time-seconds": "20"}
+    p1, p2 = base_pod(group="test-group", total="2"), base_pod("pod2", group="test-group", total="2")
+    for p in (p1, p2):
+        p["metadata"]["labels"].update(lab)
+    [o] = reconcile([p1, p2], [wl])
+    assert "maximumExecutionTimeSeconds" in o.drop["ns/test-group"] and made(o) == [("dc85db45", 2)]
