@@ -297,3 +297,91 @@ def test_TestReconciler_workload_is_recreated_when_max_exec_time_changes() -> No
         p["metadata"]["labels"].update(lab)
     [o] = reconcile([p1, p2], [wl])
     assert "maximumExecutionTimeSeconds" in o.drop["ns/test-group"] and made(o) == [("dc85db45", 2)]
+
+
+# -- pkg/controller/jobs/pod/pod_webhook_test.go: TestValidateCreate ---------------------------
+GN, TC, PB = "kueue.x-k8s.io/pod-group-name", "kueue.x-k8s.io/pod-group-total-count", "kueue.x-k8s.io/prebuilt-workload-name"
+REQ, PREF = "kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology"
+
+
+def make_pod(labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None) -> dict[str, Any]:
+    """``testingpod.MakePod("test-pod", "test-ns")`` with labels and annotations (no uid: a manifest)."""
+    return {"apiVersion": "v1", "kind": "Pod", "spec": make_pod_spec(),
+            "metadata": {"name": "test-pod", "namespace": "test-ns", "labels": dict(labels or {}),
+                         "annotations": dict(annotations or {})}}  # fmt: skip
+
+
+def at(where: str, key: str) -> str:
+    return f"/objects/0/metadata/{where}/{key.replace('/', '~1')}"
+
+
+def webhook(p: dict[str, Any]) -> list[tuple[str, str]]:
+    """(pointer, Kubernetes field path and error type) of each error of Kueue's pod webhook, in its order."""
+    job = pods._job(pods.read_pod(p, "/objects/0"))
+    return [(e.pointer, e.detail.removeprefix("Kueue's Pod webhook rejects it: ").split(": ")[0] + ": " +
+             e.detail.removeprefix("Kueue's Pod webhook rejects it: ").split(": ")[1]) for e in pods.webhook_errors(job)]  # fmt: skip
+
+
+M = dict(MANAGED)
+
+
+@pytest.mark.parametrize(("p", "want"), [
+    # "pod owner is managed by kueue": no error (its warning is not echoed: Gangplank answers no admission warnings)
+    pytest.param(make_pod(M), [], id="pod owner is managed by kueue"),
+    pytest.param(make_pod({**M, GN: "test-group"}),
+                 [(at("annotations", TC), f"metadata.annotations[{TC}]: Required value")],
+                 id="pod with group name and no group total count"),
+    pytest.param(make_pod(M, {TC: "3"}), [(at("labels", GN), f"metadata.labels[{GN}]: Required value")],
+                 id="pod with group total count and no group name"),
+    pytest.param(make_pod({**M, GN: "test-group"}, {TC: "0"}),
+                 [(at("annotations", TC), f"metadata.annotations[{TC}]: Invalid value")], id="pod with 0 group total count"),
+    pytest.param(make_pod({**M, GN: "test-group"}, {TC: ""}),
+                 [(at("annotations", TC), f"metadata.annotations[{TC}]: Invalid value")], id="pod with empty group total count"),
+    pytest.param(make_pod({**M, GN: "notAdns1123Subdomain*"}, {TC: "2"}),
+                 [(at("labels", GN), f"metadata.labels[{GN}]: Invalid value")], id="pod with incorrect group name"),
+    pytest.param(make_pod(M, {REQ: "cloud.com/block"}), [], id="valid topology request"),
+    pytest.param(make_pod(M, {REQ: "cloud.com/block", PREF: "cloud.com/block"}),
+                 [("/objects/0/metadata/annotations", "metadata.annotations: Invalid value")], id="invalid topology request"),
+    pytest.param(make_pod({PB: "workload-name"}), [], id="prebuilt workload for pod"),
+    pytest.param(make_pod({PB: "group-name", GN: "group-name"}, {TC: "3"}), [], id="prebuilt workload for pod group valid"),
+    pytest.param(make_pod({PB: "workload-name", GN: "group-name"}, {TC: "3"}),
+                 [(at("labels", PB), f"metadata.labels[{PB}]: Invalid value")], id="prebuilt workload for pod group invalid"),
+    pytest.param(make_pod({}, {PB: "workload-name"}), [],
+                 id="prebuilt workload annotation for pod, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({PB: "workload-name"}), [],
+                 id="prebuilt workload label fallback for pod, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({PB: "workload-a"}, {PB: "workload-b"}), [],
+                 id="prebuilt workload different label and annotation, label ignored, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({}, {PB: "group-name", GN: "group-name", TC: "3"}), [],
+                 id="prebuilt workload annotation matches group name annotation, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({}, {PB: "workload-name", GN: "group-name", TC: "3"}),
+                 [(at("annotations", PB), f"metadata.annotations[{PB}]: Invalid value")],
+                 id="prebuilt workload annotation mismatches group name annotation, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({PB: "workload-name"}, {GN: "group-name", TC: "3"}),
+                 [(at("labels", PB), f"metadata.labels[{PB}]: Invalid value")],
+                 id="prebuilt workload label mismatches group name annotation, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({GN: "group-name"}, {PB: "workload-name", TC: "3"}),
+                 [(at("annotations", PB), f"metadata.annotations[{PB}]: Invalid value")],
+                 id="prebuilt workload annotation mismatches group name label, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({GN: "group name"}, {TC: "3"}), [(at("labels", GN), f"metadata.labels[{GN}]: Invalid value")],
+                 id="invalid group name"),
+    pytest.param(make_pod({GN: "group name"}, {TC: "3"}), [(at("labels", GN), f"metadata.labels[{GN}]: Invalid value")],
+                 id="invalid group name label, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({}, {GN: "group name", TC: "3"}),
+                 [(at("annotations", GN), f"metadata.annotations[{GN}]: Invalid value")],
+                 id="invalid group name annotation, WorkloadIdentifierAnnotations enabled"),
+    pytest.param(make_pod({GN: "group-name-a"}, {GN: "group-name-b", TC: "3"}), [],
+                 id="different group name label and annotation, label ignored, WorkloadIdentifierAnnotations enabled"),
+])  # fmt: skip
+def test_TestValidateCreate(p: dict[str, Any], want: list[tuple[str, str]]) -> None:
+    assert webhook(p) == want
+
+
+def test_TestValidateCreate_messages_are_kueues() -> None:
+    job = pods._job(pods.read_pod(make_pod({**M, GN: "g"}, {TC: "0"}), "/objects/0"))
+    [e] = pods.webhook_errors(job)
+    assert e.detail == (f"Kueue's Pod webhook rejects it: metadata.annotations[{TC}]: Invalid value: \"0\": incorrect "
+                        f"annotation value '{TC}=0': group total count should be greater than zero")  # fmt: skip
+    job = pods._job(pods.read_pod(make_pod({**M, GN: "g"}), "/objects/0"))
+    [e] = pods.webhook_errors(job)
+    assert e.detail.endswith(f"Required value: both the '{TC}' annotation and the '{GN}' label should be set")
