@@ -385,3 +385,148 @@ def test_TestValidateCreate_messages_are_kueues() -> None:
     job = pods._job(pods.read_pod(make_pod({**M, GN: "g"}), "/objects/0"))
     [e] = pods.webhook_errors(job)
     assert e.detail.endswith(f"Required value: both the '{TC}' annotation and the '{GN}' label should be set")
+
+
+# -- rules, through POST /v1/admissions (ClusterQueue cq of 16 GPUs, LocalQueue ml/lq) ---------
+def answer(client, *objs: dict[str, Any], gpus: int = 16) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    return post(client, body([], queues(gpus) + [PODS, *objs]))
+
+
+def test_a_pod_group_gets_one_workload_named_after_the_group_with_a_podset_per_role(client):
+    # two roles: the podSets are named by role hash, sorted by name, counted
+    a = answer(client, gpod("a", group="g", total=3), gpod("b", group="g", total=3), gpod("c", 4, group="g", total=3), gpus=24)
+    [w] = a["workloads"]
+    h8 = pods.generate_role_hash(gpod("a")["spec"], "", {})
+    h0 = pods.generate_role_hash(gpod("c", 4)["spec"], "", {})
+    assert w["workload"] == "ml/g" and w["owner"] == {"apiVersion": "v1", "kind": "Pod", "name": "g", "uid": None,
+                                                      "constructed": True}  # fmt: skip
+    assert sorted([(p["name"], p["count"]) for p in w["podSets"]]) == sorted([(h8, 2), (h0, 1)])
+    assert [p["name"] for p in w["podSets"]] == sorted([h8, h0]) and w["reason"] == "Admitted"
+
+
+def test_a_pod_group_is_admitted_all_or_nothing(client):
+    a = answer(client, gpod("a", group="g", total=3), gpod("b", group="g", total=3), gpod("c", group="g", total=3))
+    [w] = a["workloads"]
+    assert w["reason"] == "InsufficientQuota" and not w["admitted"]  # 24 GPUs asked of 16: none of the three
+
+
+def test_the_role_hash_annotation_names_the_podset(client):
+    ann = {pods.ROLE_HASH_ANNOTATION: "leader"}
+    a = answer(client, gpod("a", group="g", total=2, annotations=ann), gpod("b", group="g", total=2))
+    [w] = a["workloads"]
+    assert [(p["name"], p["count"]) for p in w["podSets"]] == sorted([("leader", 1), (pods.generate_role_hash(gpod("b")["spec"], "", {}), 1)])
+
+
+def test_an_incomplete_pod_group_gets_no_workload_and_is_named(client):
+    a = post(client, body([], queues() + [PODS, gpod("a", group="g", total=2), gpod("solo")]))
+    assert [w["workload"] for w in a["workloads"]] == [pod_wl("solo", "uid-solo")]
+    assert any("'g' group has fewer runnable pods than expected (1 of 2)" in x for x in a["warnings"])
+
+
+def test_a_failed_pod_does_not_count_toward_its_group(client):
+    a = answer(client, gpod("a", group="g", total=2), gpod("b", group="g", total=2, phase="Failed"), gpod("solo"))
+    assert "ml/g" not in by_key(a)
+
+
+def test_a_finished_pod_gets_no_workload(client):
+    a = answer(client, gpod("done", phase="Succeeded"), gpod("solo"))
+    assert list(by_key(a)) == [pod_wl("solo", "uid-solo")]
+
+
+def test_a_pod_without_the_managed_label_is_not_kueues(client):
+    p = gpod("free")
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    a = answer(client, p, gpod("solo"))
+    assert list(by_key(a)) == [pod_wl("solo", "uid-solo")]
+
+
+def test_a_pod_whose_owner_kueue_manages_runs_in_the_owners_workload(client):
+    from tests.test_kueue_jobs import job
+
+    j = job("train", 1)
+    p = gpod("train-x")
+    p["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "train", "uid": "uid-train",
+                                         "controller": True}]  # fmt: skip
+    a = answer(client, j, p)
+    assert all(w["owner"]["kind"] == "Job" for w in a["workloads"])
+    assert any("v1 Pod ml/train-x: no Workload: its ancestor Job ml/train is managed by Kueue" in x for x in a["warnings"])
+
+
+def test_a_pods_workload_of_the_snapshot_is_answered_for_it(client):
+    p = gpod("solo")
+    wl = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+          "metadata": {"name": "pod-solo-x", "namespace": "ml", "creationTimestamp": "2026-11-23T09:00:00Z",
+                       "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": "solo", "uid": "uid-solo", "controller": True}]},
+          "spec": {"queueName": "lq", "podSets": [{"name": "main", "count": 1, "template": {"spec": p["spec"]}}]}}  # fmt: skip
+    a = answer(client, p, wl)
+    [w] = a["workloads"]
+    assert w["workload"] == "ml/pod-solo-x" and w["owner"]["constructed"] is False and w["reason"] == "Admitted"
+
+
+def test_a_pod_groups_workload_of_the_snapshot_is_the_one_named_after_the_group(client):
+    a_, b_ = gpod("a", group="g", total=2), gpod("b", group="g", total=2)
+    h = pods.generate_role_hash(a_["spec"], "", {})
+    wl = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+          "metadata": {"name": "g", "namespace": "ml", "annotations": {"kueue.x-k8s.io/is-group-workload": "true"},
+                       "creationTimestamp": "2026-11-23T09:00:00Z"},
+          "spec": {"queueName": "lq", "podSets": [{"name": h, "count": 2, "template": {"spec": a_["spec"]}}]}}  # fmt: skip
+    a = answer(client, a_, b_, wl)
+    [w] = a["workloads"]
+    assert w["workload"] == "ml/g" and w["owner"] == {"apiVersion": "v1", "kind": "Pod", "name": "g", "uid": None,
+                                                      "constructed": False}  # fmt: skip
+    # without the is-group-workload marker Kueue refuses to adopt it (PodIntegrationValidateGroupOwner)
+    del wl["metadata"]["annotations"]
+    a = answer(client, a_, b_, wl)
+    assert by_key(a)["ml/g"]["owner"] is None
+    assert any("not a pod group workload" in x for x in a["warnings"])
+
+
+def test_a_pod_priority_class_label_gives_the_workload_its_priority(client):
+    wpc = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": "high"}, "value": 1000}
+    a = answer(client, wpc, gpod("solo", labels={"kueue.x-k8s.io/priority-class": "high"}))
+    assert a["workloads"][0]["priority"] == 1000
+
+
+def test_a_pod_manifest_passes_kueues_pod_webhook_defaults(client):
+    # no uid: the webhook's defaults (managed label, gate, role hash), then its checks
+    p = gpod("new", uid="", labels={})
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    p["spec"]["schedulingGates"] = []
+    a = answer(client, p)
+    [w] = a["workloads"]
+    assert w["workload"] == pod_wl("new", "") and w["reason"] == "Admitted"
+    assert any("has no metadata.uid (a manifest)" in x for x in a["warnings"])
+
+
+def test_a_pod_manifest_with_a_group_name_and_no_total_count_is_a_422(client):
+    p = gpod("new", uid="", group="g", total=2)
+    del p["metadata"]["annotations"]["kueue.x-k8s.io/pod-group-total-count"]
+    err = problem(client, body([], queues() + [PODS, p]))
+    assert err["pointer"].endswith("/metadata/annotations/kueue.x-k8s.io~1pod-group-total-count")
+    assert "Required value: both the 'kueue.x-k8s.io/pod-group-total-count' annotation" in err["detail"]
+
+
+def test_a_malformed_pod_spec_is_a_422_at_its_field(client):
+    p = gpod("bad", group="g", total=1)
+    p["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "lots"
+    err = problem(client, body([], queues() + [PODS, p]))
+    assert err["pointer"].endswith("/spec/containers/0/resources/requests/cpu")
+    p = gpod("bad", group="g", total=1)  # (a group's pods are hashed: their role is read)
+    p["spec"]["tolerations"] = [{"key": 1}]
+    assert problem(client, body([], queues() + [PODS, p]))["pointer"].endswith("/spec/tolerations/0/key")
+
+
+def test_pods_suspended_by_a_parent_integration_are_named_not_modelled(client):
+    cfg = _config(integrations={"frameworks": ["batch/job", "deployment"]})
+    p = gpod("web-1", annotations={"kueue.x-k8s.io/pod-suspending-parent": "apps/v1/deployment"})
+    from tests.test_kueue_jobs import job
+
+    a = post(client, body([], queues() + [cfg, p, job("train", 1)]))
+    assert any("only implicitly enabled (by deployment)" in x for x in a["warnings"])
+
+
+def test_pod_answers_do_not_depend_on_object_order(client):
+    objs = [gpod("a", group="g", total=2), gpod("b", 0, group="g", total=2), gpod("solo"), gpod("two", 4)]
+    first = answer(client, *objs)
+    again = answer(client, *reversed(objs))
+    assert first["workloads"] == again["workloads"] and sorted(first["warnings"]) == sorted(again["warnings"])
