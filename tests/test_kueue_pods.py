@@ -530,3 +530,14 @@ def test_pod_answers_do_not_depend_on_object_order(client):
     first = answer(client, *objs)
     again = answer(client, *reversed(objs))
     assert first["workloads"] == again["workloads"] and sorted(first["warnings"]) == sorted(again["warnings"])
+
+
+def test_a_fast_admission_groups_count_is_its_total_count_bounded_as_a_jobs_pods(client):
+    fast = {"kueue.x-k8s.io/pod-group-fast-admission": "true"}
+    a = answer(client, gpod("a", group="g", total=2, annotations=fast))
+    assert [(p["name"], p["count"]) for p in a["workloads"][0]["podSets"]][0][1] == 2  # one pod given, two counted
+    # 2^31-1 pods of 8 GPUs: no quota, so none is made (they would count against GANGPLANK_MAX_OBJECTS)
+    a = answer(client, gpod("a", group="g", total=2**31 - 1, annotations=fast))
+    assert a["workloads"][0]["reason"] == "InsufficientQuota"
+    a = answer(client, gpod("a", 1, group="g", total=2**32 + 5, annotations=fast), gpod("solo"))  # int32: 5
+    assert [(p["name"], p["count"]) for p in by_key(a)["ml/g"]["podSets"]][0][1] == 5

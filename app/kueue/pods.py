@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.errors import InputError, join_pointer
+from app.ingest import gostrconv
 from app.ingest import reader as r
 from app.ingest.quantity import parse_quantity
 from app.kueue import jobs, limitrange
@@ -755,10 +756,13 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
                               "(youngest last); the Workload counts the others")  # fmt: skip
         active = kept[:total]
     if fast:
-        sources = [_source(active[0], active[0].role(), total)] if active else []
-        if not sources:
-            res.note = "failed to find a runnable pod in the group"
+        count = gostrconv.go_int32(total)  # (Count = int32(groupTotalCount))
+        if count < 0 or not active:
+            res.note = ("failed to find a runnable pod in the group" if not active else
+                        f"its {TOTAL_COUNT} {total} makes podSet count {count} (an int32): the Workload CRD (count "
+                        "minimum 0) refuses Kueue's create")  # fmt: skip
             return
+        sources = [_source(active[0], active[0].role(), count)]
     else:
         sources = group_pod_sets(active)
     if len(sources) > MAX_POD_SETS:
