@@ -541,3 +541,11 @@ def test_a_fast_admission_groups_count_is_its_total_count_bounded_as_a_jobs_pods
     assert a["workloads"][0]["reason"] == "InsufficientQuota"
     a = answer(client, gpod("a", 1, group="g", total=2**32 + 5, annotations=fast), gpod("solo"))  # int32: 5
     assert [(p["name"], p["count"]) for p in by_key(a)["ml/g"]["podSets"]][0][1] == 5
+
+
+def test_an_ungated_pod_without_a_workload_is_named_as_stopped_by_kueue(client):
+    # TestReconciler "pod without scheduling gate is terminated if workload is not admitted"
+    p = gpod("loose")
+    p["spec"]["schedulingGates"] = []
+    a = answer(client, p)
+    assert any("Pod ml/loose is not gated and has no Workload" in x for x in a["warnings"])

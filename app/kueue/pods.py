@@ -666,6 +666,9 @@ def _single(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[st
     if _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes, limits=limits,
                   runtime_classes=runtime_classes, group=False):  # fmt: skip
         _gate_note(res, f"Pod {job.key}")
+        if not job.members[0].gated:  # ("pod without scheduling gate is terminated if workload is not admitted")
+            res.unmodelled.append(f"Pod {job.key} is not gated and has no Workload: Kueue creates its Workload and, "
+                                  "until that is admitted, stops the pod; its current placement is not released here")  # fmt: skip
 
 
 def _source(pod: Pod, name: str, count: int) -> jobs.Source:
