@@ -549,3 +549,13 @@ def test_an_ungated_pod_without_a_workload_is_named_as_stopped_by_kueue(client):
     p["spec"]["schedulingGates"] = []
     a = answer(client, p)
     assert any("Pod ml/loose is not gated and has no Workload" in x for x in a["warnings"])
+
+
+def test_a_manifests_role_hash_sees_the_api_servers_defaults() -> None:
+    # SetDefaults_Pod runs before Kueue's webhook: a limit without a request becomes the request,
+    # a port without a protocol is TCP; a stored pod already carries both
+    sent = {"containers": [{"name": "c", "ports": [{"containerPort": 80}], "resources": {"limits": {"cpu": "2"}}}]}
+    stored = {"containers": [{"name": "c", "ports": [{"containerPort": 80, "protocol": "TCP"}],
+                              "resources": {"limits": {"cpu": "2"}, "requests": {"cpu": "2"}}}]}  # fmt: skip
+    assert pods.generate_role_hash(sent, "", {}, manifest=True) == pods.generate_role_hash(stored, "", {})
+    assert pods.generate_role_hash(sent, "", {}) != pods.generate_role_hash(stored, "", {})

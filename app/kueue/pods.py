@@ -85,8 +85,8 @@ def go_string(s: str) -> str:
 
 class _Shape:
     """The encoder: ``ident`` names the pod in errors; ``manifest``: a pod not yet created,
-    whose container ports get the API server's default protocol (``TCP``) before Kueue's
-    webhook hashes it."""
+    which gets the API server's defaults before Kueue's webhook hashes it (container ports'
+    protocol ``TCP``; a container's limits as the requests it lacks)."""
 
     def __init__(self, ident: dict[str, str], keep_empty: bool = False, manifest: bool = False) -> None:
         self.ident = ident
@@ -173,6 +173,10 @@ class _Shape:
             if res is not None and not isinstance(res, dict):
                 raise self.fail("an object", join_pointer(cp, "resources"))
             requests = (res or {}).get("requests")
+            limits = (res or {}).get("limits")
+            if self.manifest and isinstance(limits, dict) and limits and (requests is None or isinstance(requests, dict)):
+                # the API server's SetDefaults_Pod, before the webhook: a limit without a request is its request
+                requests = {**limits, **(requests or {})}
             out.append(f'{{"ports":{self.value(c.get("ports"), "[]ContainerPort", join_pointer(cp, "ports"))},'
                        f'"resources":{{"requests":{self.value(requests, "quantities", join_pointer(cp, "resources", "requests"))}}}}}')  # fmt: skip
         return "[" + ",".join(out) + "]"
