@@ -559,3 +559,31 @@ def test_a_manifests_role_hash_sees_the_api_servers_defaults() -> None:
                               "resources": {"limits": {"cpu": "2"}, "requests": {"cpu": "2"}}}]}  # fmt: skip
     assert pods.generate_role_hash(sent, "", {}, manifest=True) == pods.generate_role_hash(stored, "", {})
     assert pods.generate_role_hash(sent, "", {}) != pods.generate_role_hash(stored, "", {})
+
+
+def test_TestReconciler_workload_is_not_deleted_if_one_pod_role_is_absent_from_the_cluster() -> None:
+    wl = make_wl("test-group", [("absent-pod-role", 1, CPU), ("dc85db45", 1, CPU)], group=True, owners=[("pod", True)],
+                 admitted=True)  # fmt: skip
+    p = base_pod(group="test-group", total="2", gated=False)
+    p["metadata"]["deletionTimestamp"] = "2026-11-23T10:00:00Z"  # Delete()
+    [o] = reconcile([p], [wl])
+    assert o.existing == "ns/test-group" and not o.drop
+
+
+def test_TestReconciler_pod_group_of_size_2_is_finished_when_2_pods_has_succeeded_and_1_pod_has_failed() -> None:
+    wl = make_wl("test-group", [("dc85db45", 2, CPU)], group=True, owners=[("pod", False), ("pod2", False), ("pod3", False)],
+                 admitted=True)  # fmt: skip
+    [o] = reconcile([base_pod(group="test-group", total="2", gated=False, phase="Failed"),
+                     base_pod("pod2", group="test-group", total="2", gated=False, phase="Succeeded"),
+                     base_pod("pod3", group="test-group", total="2", gated=False, phase="Succeeded")], [wl])  # fmt: skip
+    assert "finishes" in o.drop["ns/test-group"] and not o.existing
+
+
+def test_TestReconciler_excess_pods_in_pod_set_after_admission_youngest_pods_are_deleted() -> None:
+    # the Workload's second role has no pod here; its podSet of dc85db45 keeps the older pod
+    wl = make_wl("test-group", [("aaf269e6", 1, CPU), ("dc85db45", 1, CPU)], group=True, owners=[("pod", False)],
+                 admitted=True)  # fmt: skip
+    [o] = reconcile([base_pod(group="test-group", total="2", gated=False, created="2026-11-23T10:00:00Z"),
+                     base_pod("pod2", group="test-group", total="2", created="2026-11-23T10:02:00Z")], [wl])  # fmt: skip
+    assert o.existing == "ns/test-group" and not o.drop
+    assert any("1 excess pod(s) past its Workload's podSet counts (ns/pod2)" in x for x in o.unmodelled)

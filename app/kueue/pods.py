@@ -718,7 +718,8 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
             res.note = (f"the snapshot's Workload {key} is not a pod group workload (no {IS_GROUP_WORKLOAD} annotation): "
                         "Kueue refuses to adopt it, the group stays gated")  # fmt: skip
             return
-        if why := _group_not_equivalent(job, wl):
+        why, kept = _group_not_equivalent(job, wl)
+        if why:
             res.drop[key] = f"Kueue deletes it: {why}"
         elif _finished(job, total):
             res.drop[key] = f"Kueue finishes it, as its pod group {key} has finished"
@@ -728,6 +729,11 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
             res.existing = key
             res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
             _gate_note(res, f"pod group {key}")
+            kept_ids = {id(p) for p in kept}
+            excess = [p.key for p in members if p.runnable_or_succeeded and id(p) not in kept_ids]
+            if excess:
+                res.unmodelled.append(f"pod group {key}: {len(excess)} excess pod(s) past its Workload's podSet counts "
+                                      f"({', '.join(excess)}): Kueue deletes them (youngest last)")  # fmt: skip
             return
     if total is not None and _finished(job, total):
         res.note = "the pod group has finished: Kueue creates no Workload for it"
@@ -798,15 +804,16 @@ def _finished(job: PodJob, total: int | None) -> bool:
     return succeeded == total or (not active and unretriable)
 
 
-def _group_not_equivalent(job: PodJob, wl: dict) -> str:
+def _group_not_equivalent(job: PodJob, wl: dict) -> tuple[str, list[Pod]]:
     """``FindMatchingWorkloads`` of a group: why its Workload is not the group's ("" when it
     is): maximumExecutionTimeSeconds; each of its podSets keeps at most its count of the
     role's runnable pods (and of its inactive ones what the count leaves); the kept pods'
-    podSets must each be in the Workload, in order, at no higher a count (unless finished)."""
+    podSets must each be in the Workload, in order, at no higher a count (unless finished).
+    Also the kept pods."""
     spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
     have_max, want_max = spec.get("maximumExecutionTimeSeconds"), jobs.max_exec_seconds(job)
     if (-1 if have_max is None else have_max) != (-1 if want_max is None else want_max):
-        return f"its maximumExecutionTimeSeconds is {have_max}, the group's {jobs.MAX_EXEC_LABEL} label makes {want_max}"
+        return f"its maximumExecutionTimeSeconds is {have_max}, the group's {jobs.MAX_EXEC_LABEL} label makes {want_max}", []
     pod_sets = [ps for ps in (spec.get("podSets") if isinstance(spec.get("podSets"), list) else []) if isinstance(ps, dict)]
     roles = {p.key: p.role() for p in job.members}
     kept: list[Pod] = []
@@ -818,22 +825,22 @@ def _group_not_equivalent(job: PodJob, wl: dict) -> str:
         kept += _sort_active(act)[:count]
         kept += ina[:max(0, len(ina) - min(len(ina), len(ina) + len(act) - count))]
     if not kept:
-        return "none of the group's pods has a role of its podSets"
+        return "none of the group's pods has a role of its podSets", kept
     finished = _wl_finished(wl)
     want = group_pod_sets(kept)
     if not finished and len(pod_sets) < len(want):
-        return f"it has {len(pod_sets)} podSets, the group's pods make {len(want)}"
+        return f"it has {len(pod_sets)} podSets, the group's pods make {len(want)}", kept
     j = -1
     for src in want:
         j += 1
         while j < len(pod_sets) and pod_sets[j].get("name", "main") != src.name:
             j += 1
         if j == len(pod_sets):
-            return f"it has no podSet {src.name!r} (a role of the group's pods)"
+            return f"it has no podSet {src.name!r} (a role of the group's pods)", kept
         c = pod_sets[j].get("count", 1)
         if not finished and isinstance(c, int) and c < src.count:
-            return f"its podSet {src.name!r} counts {c}, the group has {src.count} such pods"
-    return ""
+            return f"its podSet {src.name!r} counts {c}, the group has {src.count} such pods", kept
+    return "", kept
 
 
 def _wl_finished(wl: dict) -> bool:
