@@ -9,6 +9,21 @@ Transcribed from kubernetes-sigs/kueue (commit ff69552e):
   (``"a9f06f3a"``: ``MakePod`` with no request, its ``Requests`` a non-nil empty Go map).
   ``"a119f908"`` and ``"aaf269e6"`` in TestReconciler name podSets of prebuilt Workloads
   for roles no pod of those cases has: they are not computed by Kueue, nothing to check.
+* pod_controller_test.go ``TestReconciler``: 22 of its cases (each test named after it): the
+  Workload created for a pod and for a group (label or annotation group name, fast
+  admission), skipped without the managed label, found, refused (no group marker), deleted
+  (not matching, max exec time), finished (succeeded pod, all succeeded, unretriable, 2 of 3
+  succeeded), not created (different queue names, too few runnable pods, finished group),
+  excess pods before and after admission, an absent role, an ungated pod without a Workload.
+  Not transcribed, as no stateless admission answer shows them: the cases about what Kueue
+  does to running pods and admitted Workloads (ungating and node selectors on admission,
+  eviction and preemption events, finalizers, replacement pods, reclaimable pods,
+  WaitForPodsReady conditions, queue-name changes of admitted groups, labels and annotations
+  copied to the Workload, admission-check events, the pod-index label checks).
+* pod_webhook_test.go ``TestValidateCreate``: its 22 cases (the "pod owner is managed by
+  kueue" case only as no error: its admission warning is not echoed). ``TestDefault``'s role
+  hash above; its other cases (the defaults) by the rule tests below. ``TestValidateUpdate``
+  concerns updates: not applicable.
 """
 
 from __future__ import annotations
