@@ -602,3 +602,8 @@ def test_TestReconciler_excess_pods_in_pod_set_after_admission_youngest_pods_are
                      base_pod("pod2", group="test-group", total="2", created="2026-11-23T10:02:00Z")], [wl])  # fmt: skip
     assert o.existing == "ns/test-group" and not o.drop
     assert any("1 excess pod(s) past its Workload's podSet counts (ns/pod2)" in x for x in o.unmodelled)
+
+
+def test_the_cluster_readers_unread_group_label_warning_is_not_given_when_the_pod_integration_reads_it(client):
+    a = answer(client, gpod("a", group="g", total=1))
+    assert not any("pod(s) carry the label kueue.x-k8s.io/pod-group-name" in x for x in a["warnings"])

@@ -102,6 +102,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip
+    kueue.pod_integration = "pod" in (jin.frameworks or jobs.DEFAULT_FRAMEWORKS)
     outcomes += pods.resolve(jin.pods, jin, found, now=now, local_queues=set(kueue.local_queues),
                              wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                              runtime_classes=kueue.runtime_classes)  # fmt: skip
@@ -185,7 +186,8 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
     return {
         "workloads": [out[k] for k in sorted(out)],
         "topology": {"name": levels.name, "source": levels.source, "levels": list(levels.keys)},
-        "warnings": list(cluster.warnings) + adm.notes,
+        "warnings": [w for w in cluster.warnings if not (adm.kueue.pod_integration and pods.UNREAD_GROUPS in w)]
+                    + adm.notes,  # (Kueue's Pod integration reads the pod-group-name label: app.kueue.pods)
         "truncated": ssn.decision.truncated or adm.truncated,
     }
 

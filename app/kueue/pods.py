@@ -296,6 +296,8 @@ SUSPENDED_BY_PARENT = "kueue.x-k8s.io/pod-suspending-parent"
 IS_GROUP_WORKLOAD = "kueue.x-k8s.io/is-group-workload"
 GATE = "kueue.x-k8s.io/admission"  # the scheduling gate Kueue's webhook adds, removed on admission
 MANAGED = "kueue.x-k8s.io/managed"
+#: the cluster reader's warning that it does not read the group label (app.ingest.build): the integration does
+UNREAD_GROUPS = "pod(s) carry the label kueue.x-k8s.io/pod-group-name"
 #: frameworks whose pods Kueue's Pod integration handles when ``pod`` is only implicitly enabled
 PARENTS = ("deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset")
 
