@@ -161,12 +161,13 @@ class AdmissionCheckState(BaseModel):
 
 class WorkloadOwner(BaseModel):
     """The job a Workload is Kueue's for (Kueue's job integrations: batch/v1 Job, JobSet,
-    the Kubeflow jobs and MPIJob)."""
+    the Kubeflow jobs and MPIJob; the Pod integration: a v1 Pod, or a pod group)."""
 
-    apiVersion: Literal["batch/v1", "jobset.x-k8s.io/v1alpha2", "kubeflow.org/v1", "kubeflow.org/v2beta1"]
-    kind: Literal["Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob"]
-    name: str = Field(description="The job's name (in the Workload's namespace).")
-    uid: str | None = Field(description="Its metadata.uid; null for a manifest not yet created.")
+    apiVersion: Literal["batch/v1", "jobset.x-k8s.io/v1alpha2", "kubeflow.org/v1", "kubeflow.org/v2beta1", "v1"]
+    kind: Literal["Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob", "Pod"]
+    name: str = Field(description="The job's name (in the Workload's namespace); for a pod group (kind Pod, uid "
+                                  "null), the group's name.")  # fmt: skip
+    uid: str | None = Field(description="Its metadata.uid; null for a manifest not yet created, and for a pod group.")
     constructed: bool = Field(description="True: the Workload is the one Kueue would construct for it (not in the "
                                           "snapshot); false: the snapshot's Workload it is answered through.")  # fmt: skip
 

@@ -525,7 +525,7 @@ def _unread_gang_hints(d: Draft) -> list[str]:
     notes = []
     for (where, key, whose), found in zip(UNREAD_GANG_HINTS, hits, strict=True):
         if found:
-            first = found[0]
+            first = min(found, key=lambda p: (p.namespace, p.name))
             notes.append(f"{len(found)} pod(s) carry the {where[:-1]} {key} ({whose}, e.g. Pod {first.namespace}/"
                          f"{first.name}), which Gangplank does not read: each is scheduled on its own, not as a gang")  # fmt: skip
     return notes

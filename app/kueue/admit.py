@@ -37,7 +37,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue import admissionchecks, jobs
+from app.kueue import admissionchecks, jobs, pods
 from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
                                 Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
@@ -71,7 +71,7 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
             raise InputError("'workloads' must be an array of Kueue Workload objects (or a List)", "/workloads")
         found = flatten(raw, "/workloads", settings.max_objects)
     found += kueue.workloads
-    if not found and not jin.jobs:
+    if not found and not jin.jobs and not (jin.pods and "pod" in (jin.frameworks or ())):
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit (or, in 'objects', batch/v1 "
                          "Jobs, JobSets, Kubeflow jobs or MPIJobs Kueue manages)", "/workloads")  # fmt: skip
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
@@ -99,20 +99,19 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         kueue.unmodelled.append("Kueue Configuration: " + ", ".join(sorted(set(jin.config_unmodelled))) + " not "
                                 "modelled for jobs (Kueue's defaults assumed): the Workloads constructed for "
                                 "Jobs may differ from Kueue's")  # fmt: skip
-    if jin.plain_pods:
-        kueue.unmodelled.append(f"{len(jin.plain_pods)} pod(s) Kueue's Pod integration manages (e.g. {min(jin.plain_pods)}: "
-                                "the kueue.x-k8s.io/managed label, or a queue-name label and no owner): that integration "
-                                "(plain pods, pod groups) is not modelled, they get no Workload here; a gated one stays "
-                                "Pending")  # fmt: skip
     if jin.unintegrated:
         kueue.unmodelled.append(f"{len(jin.unintegrated)} object(s) with a {jobs.QUEUE_LABEL} label of a kind whose Kueue "
                                 f"integration is not modelled (e.g. {min(jin.unintegrated)}): Kueue would give each a "
                                 "Workload; they get none here")  # fmt: skip
-    if not jin.jobs:
+    if not jin.jobs and not jin.pods:
         return []
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip
+    kueue.pod_integration = "pod" in (jin.frameworks or jobs.DEFAULT_FRAMEWORKS)
+    outcomes += pods.resolve(jin.pods, jin, found, now=now, local_queues=set(kueue.local_queues),
+                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
+                             runtime_classes=kueue.runtime_classes)  # fmt: skip
     by_key = {wl.key: wl for wl in workloads}
     for kind in jobs.KINDS.values():
         unlabelled = [o.job.key for o in outcomes if o.job.kind is kind and o.note.startswith("it has no ")]
@@ -194,7 +193,8 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
     return {
         "workloads": [out[k] for k in sorted(out)],
         "topology": {"name": levels.name, "source": levels.source, "levels": list(levels.keys)},
-        "warnings": list(cluster.warnings) + adm.notes,
+        "warnings": [w for w in cluster.warnings if not (adm.kueue.pod_integration and pods.UNREAD_GROUPS in w)]
+                    + adm.notes,  # (Kueue's Pod integration reads the pod-group-name label: app.kueue.pods)
         "truncated": ssn.decision.truncated or adm.truncated,
     }
 

@@ -173,8 +173,8 @@ class JobInput:
     frameworks: tuple[str, ...] | None = None
     #: Configuration fields of the job integrations this model does not read
     config_unmodelled: list[str] = field(default_factory=list)
-    #: pods Kueue's Pod integration would manage (not modelled): namespace/name
-    plain_pods: list[str] = field(default_factory=list)
+    #: the request's v1 Pods (Kueue's Pod integration reads them: :mod:`app.kueue.pods`)
+    pods: list[tuple[dict, str]] = field(default_factory=list)
     #: objects with a queue-name label of a kind whose Kueue integration is not modelled: "Kind ns/name"
     unintegrated: list[str] = field(default_factory=list)
     #: where Kueue's Configuration is in the request ("" without one)
@@ -207,7 +207,7 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
     if not isinstance(av, str) or not isinstance(kind, str):
         return  # (the snapshot's reader refuses it: every object needs a string apiVersion and kind)
     if av == "v1" and kind == "Pod":
-        _note_plain_pod(o, jin)
+        jin.pods.append((o, ptr))  # (Kueue's Pod integration: app.kueue.pods)
     if (av, kind) in KINDS:
         jin.jobs.append((o, ptr))
         consumed[f"{av} {kind}"] = consumed.get(f"{av} {kind}", 0) + 1
@@ -232,32 +232,13 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         refs = meta.get("ownerReferences")  # (checked when the walk reads them: check_refs)
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
         key = (av, kind, ns or "default", meta["name"])
-        # (pods: the Pod integration's own rule, _note_plain_pod; a ReplicaSet has no integration of its own)
+        # (pods: the Pod integration's own rule, app.kueue.pods; a ReplicaSet has no integration of its own)
         if (av, kind) not in KINDS and labels.get(QUEUE_LABEL) and kind not in ("ReplicaSet", "Pod"):
             jin.unintegrated.append(f"{kind} {key[2]}/{key[3]}")
         if key in jin.owners:
             raise InputError(f"duplicate {kind} {key[2]}/{key[3]}", join_pointer(ptr, "metadata", "name"),
                              {"kind": kind, "namespace": key[2], "name": key[3]})  # fmt: skip
         jin.owners[key] = Owner(uid, labels, refs, ptr)
-
-
-MANAGED_LABEL = "kueue.x-k8s.io/managed"  # set by Kueue's pod webhook on the pods it manages
-
-
-def _note_plain_pod(o: dict, jin: JobInput) -> None:
-    """A pod Kueue's Pod integration manages (its webhook's ``kueue.x-k8s.io/managed: "true"``
-    label, or a queue-name label on a pod no owner manages), not finished: named, as that
-    integration (plain pods and pod groups) is not modelled."""
-    meta = o.get("metadata")
-    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
-        return
-    labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-    status = o.get("status") if isinstance(o.get("status"), dict) else {}
-    if status.get("phase") in ("Succeeded", "Failed"):
-        return
-    if labels.get(MANAGED_LABEL) == "true" or (labels.get(QUEUE_LABEL) and not meta.get("ownerReferences")):
-        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
-        jin.plain_pods.append(f"{ns}/{meta['name']}")
 
 
 def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
@@ -959,9 +940,10 @@ def _meta_field(job: Job, where: str, key: str) -> tuple[tuple[tuple[str, ...], 
     return (("metadata", where, key), f"metadata.{where}[{key}]"), (job.labels if where == "labels" else job.annotations).get(key)
 
 
-def validation_errors(job: Job) -> list[InputError]:
+def job_on_create_errors(job: Job) -> list[InputError]:
+    """``ValidateJobOnCreate``: queue name, prebuilt workload name, maximum execution time,
+    elastic, admission gates (every integration's webhook runs it)."""
     errs: list[InputError] = []
-    # ValidateJobOnCreate: queue name, prebuilt workload name, maximum execution time, elastic, gates
     for where, key in (("labels", QUEUE_LABEL), ("annotations" if job.annotations.get(PREBUILT) else "labels", PREBUILT)):
         at, value = _meta_field(job, where, key)
         if value is not None and (bad := dns1123_subdomain_errors(value)):
@@ -977,6 +959,11 @@ def validation_errors(job: Job) -> list[InputError]:
         errs.append(_forbidden(job, *_meta_field(job, "annotations", ELASTIC)[0],
                                f'elastic job is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))  # fmt: skip
     errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
+    return errs
+
+
+def validation_errors(job: Job) -> list[InputError]:
+    errs = job_on_create_errors(job)
     if job.kind.webhook == "ray":
         return _ray_webhook_errors(job, errs)
     if job.kind.webhook in ("jobset", "mpi"):

@@ -196,6 +196,8 @@ class KueueObjects:
     cohorts: dict[str, Any] = field(default_factory=dict)  # Cohort -> app.kueue.quota.Node
     workloads: list[tuple[dict, str]] = field(default_factory=list)  # Workload objects found in 'objects'
     consumed: dict[str, int] = field(default_factory=dict)  # "apiVersion kind" -> count
+    #: Kueue's Pod integration is enabled (app.kueue.pods reads the pod-group-name label)
+    pod_integration: bool = False
     #: core/v1 Namespaces: name -> labels (a ClusterQueue's namespaceSelector reads them); None: the snapshot has none
     namespaces: dict[str, dict[str, str]] | None = None
     #: fair sharing's preemption strategies, from Kueue's manager Configuration; None: fair sharing is off
