@@ -144,6 +144,7 @@ class SubGroup:
     network_topology: NetworkTopology | None
     tasks: list[Task] = field(default_factory=list)
     counts: list[int] = field(default_factory=lambda: [0] * N_STATES)
+    be_pending: int = 0  # pending BestEffort tasks (kept by ``set_status``)
 
     def count(self, states: frozenset[TaskStatus]) -> int:
         c = self.counts
@@ -223,7 +224,7 @@ class Job:
         "subgroup_policies", "subgroups", "created", "phase", "preemptable", "gang_mode",
         "gang_groups", "match_policy", "waiting_time", "total_number", "disruption_mode",
         "preemption_policy", "kai_preemptibility", "kai_fallback", "annotations", "pointer", "obj", "counts", "role_counts",
-        "preemption_priority", "version", "bare",
+        "preemption_priority", "version", "bare", "be_pending", "role_be_pending",
     )  # fmt: skip
 
     def __init__(self, key: str, namespace: str, name: str, source: str) -> None:
@@ -262,6 +263,9 @@ class Job:
         # task counts per status (index = TaskStatus), kept by ``set_status``
         self.counts = [0] * N_STATES
         self.role_counts: dict[str, list[int]] = {}
+        # pending BestEffort tasks (Volcano's PendingBestEffortTaskNum), per role, kept by ``set_status``
+        self.be_pending = 0
+        self.role_be_pending: dict[str, int] = {}
         # KEP-5710: the priority other workloads must beat to preempt this one (>= priority)
         self.preemption_priority: int | None = None
         self.version = 0  # counts its tasks' status changes (set_status): what is worked out from them can be kept
@@ -287,18 +291,29 @@ class Job:
         counts[t.status] = 1
         self.counts = counts
         self.role_counts = {t.role: list(counts)}
+        be = 1 if t.best_effort and t.status == TaskStatus.PENDING else 0
+        self.be_pending = be
+        self.role_be_pending = {t.role: be} if be else {}
 
     def recount(self) -> None:
         """Rebuild the per-status counters from the tasks (after ingest)."""
         self.counts = [0] * N_STATES
         self.role_counts = {}
+        self.be_pending = 0
+        self.role_be_pending = {}
         for sg in self.subgroups.values():
             sg.counts = [0] * N_STATES
+            sg.be_pending = 0
         for t in self.tasks:
             self.counts[t.status] += 1
             self.role_counts.setdefault(t.role, [0] * N_STATES)[t.status] += 1
+            be = t.best_effort and t.status == TaskStatus.PENDING
+            if be:
+                self.be_pending += 1
+                self.role_be_pending[t.role] = self.role_be_pending.get(t.role, 0) + 1
             if t.subgroup is not None:
                 t.subgroup.counts[t.status] += 1
+                t.subgroup.be_pending += be
 
 
 def request_rows(tasks: Sequence[Task]) -> np.ndarray:
@@ -340,6 +355,12 @@ def set_status(task: Task, status: TaskStatus) -> None:
         if sg is not None:
             sg.counts[old] -= 1
             sg.counts[status] += 1
+        if task.best_effort and TaskStatus.PENDING in (old, status):
+            d = 1 if status == TaskStatus.PENDING else -1
+            job.be_pending += d
+            job.role_be_pending[task.role] = job.role_be_pending.get(task.role, 0) + d
+            if sg is not None:
+                sg.be_pending += d
     task.status = status
 
 

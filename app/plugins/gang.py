@@ -2,8 +2,11 @@
 
 * JobValid: enough valid pods (allocated, succeeded, pipelined, pending) for minAvailable,
   per role when ``minAvailable >= Σ minTaskMember``, and enough sub-groups per policy.
-* JobReady: ``ready >= minAvailable`` (ready = Allocated, Binding, Bound, Running,
-  Succeeded), per role, and per sub-group policy (``minSubGroups`` ready sub-groups).
+* JobReady: ``ready + pending BestEffort >= minAvailable`` (ready = Allocated, Binding,
+  Bound, Running, Succeeded; a pending BestEffort pod, which backfill places, counts as
+  Volcano's ``IsReady`` counts it), per role (``CheckTaskReady``: pending pods that
+  request nothing count too), and per sub-group policy (``minSubGroups`` ready
+  sub-groups, each ``SubJobInfo.IsReady`` alike).
 * JobPipelined: the same counting pipelined (waiting) pods too; a vote (permit/reject).
 * JobStarving: ``waiting + ready < minAvailable`` (roles ignored, as Volcano).
 * JobOrder / SubJobOrder: not-ready first.
@@ -57,17 +60,25 @@ def roles_apply(job: Job) -> bool:
     return bool(job.min_task_member) and job.min_available >= sum(job.min_task_member.values())
 
 
-def roles_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
+def best_effort(job: Job) -> int:
+    """Volcano's ``PendingBestEffortTaskNum`` (not for Koordinator's and scheduler-plugins'
+    gangs, which count pods placed)."""
+    return 0 if _koordinator(job) else job.be_pending
+
+
+def roles_ok(job: Job, states: frozenset[TaskStatus], with_best_effort: bool = False) -> bool:
     if not roles_apply(job):
         return True
-    return all(job.role_count(role, states) >= m for role, m in job.min_task_member.items())
+    be = job.role_be_pending if with_best_effort and not _koordinator(job) else {}
+    return all(job.role_count(role, states) + be.get(role, 0) >= m for role, m in job.min_task_member.items())
 
 
-def subgroups_ok(job: Job, states: frozenset[TaskStatus]) -> bool:
+def subgroups_ok(job: Job, states: frozenset[TaskStatus], with_best_effort: bool = False) -> bool:
     for pol in job.subgroup_policies:
         if pol.min_sub_groups <= 0:
             continue
-        ok = sum(1 for sg in job.subgroups.values() if sg.policy == pol.name and sg.count(states) >= sg.min_available)
+        ok = sum(1 for sg in job.subgroups.values()
+                 if sg.policy == pol.name and sg.count(states) + (sg.be_pending if with_best_effort else 0) >= sg.min_available)  # fmt: skip
         if ok < pol.min_sub_groups:
             return False
     return True
@@ -130,15 +141,16 @@ class Gang(Plugin):
     @staticmethod
     def job_ready(job: Job) -> bool:
         return (
-            count_for_policy(job, READY) >= effective_min(job) and roles_ok(job, READY) and subgroups_ok(job, READY)
+            count_for_policy(job, READY) + best_effort(job) >= effective_min(job)
+            and roles_ok(job, READY, True) and subgroups_ok(job, READY, True)
         )
 
     @staticmethod
     def job_pipelined(job: Job) -> int:
         ok = (
-            count_for_policy(job, PIPELINED_OR_READY) >= effective_min(job)
-            and roles_ok(job, PIPELINED_OR_READY)
-            and subgroups_ok(job, PIPELINED_OR_READY)
+            count_for_policy(job, PIPELINED_OR_READY) + best_effort(job) >= effective_min(job)
+            and roles_ok(job, PIPELINED_OR_READY, True)
+            and subgroups_ok(job, PIPELINED_OR_READY, True)
         )
         return 1 if ok else -1
 
@@ -151,11 +163,11 @@ class Gang(Plugin):
 
     @staticmethod
     def sub_job_ready(sg: SubGroup, job: Job) -> bool:
-        return sg.count(READY) >= sg.min_available
+        return sg.count(READY) + sg.be_pending >= sg.min_available
 
     @staticmethod
     def sub_job_pipelined(sg: SubGroup, job: Job) -> int:
-        return 1 if sg.count(PIPELINED_OR_READY) >= sg.min_available else -1
+        return 1 if sg.count(PIPELINED_OR_READY) + sg.be_pending >= sg.min_available else -1
 
     def sub_job_order(self, a: SubGroup, b: SubGroup) -> int:
         ra, rb = self.sub_job_ready(a, a.tasks[0].job), self.sub_job_ready(b, b.tasks[0].job)  # type: ignore[arg-type]
