@@ -872,3 +872,23 @@ def test_a_rayservice_being_deleted_with_gcs_fault_tolerance_is_skipped(client):
     a = answer(client, o)
     assert ray_workloads(a) == []
     assert any("DeferRayServiceFinalizationForRedisCleanup" in x for x in a["warnings"]), a["warnings"]
+
+
+# -- the review's findings ---------------------------------------------------------------------------
+def test_a_rayjob_without_a_cluster_spec_is_named_for_kueues_panic_not_for_a_missing_queue_label(client):
+    # rayjob_controller.go PodSets -> raycluster.BuildPodSets(nil) dereferences nil: no Workload; the job has
+    # its queue-name label, so it must not be counted among the unlabelled (Outcome.no_queue_label)
+    o = train()
+    del o["spec"]["rayClusterSpec"]
+    a = answer(client, o)
+    assert ray_workloads(a) == []
+    assert any(x.startswith("ray.io/v1 RayJob ml/train: no Workload: Kueue's PodSets panics on it") for x in a["warnings"]), a["warnings"]
+    assert not any("have no kueue.x-k8s.io/queue-name label" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_job_without_a_queue_label_is_counted_by_its_structured_flag(client):
+    o = train()
+    del o["metadata"]["labels"][Q]
+    a = answer(client, o)
+    assert any(x.startswith("1 ray.io/v1 RayJob(s) have no kueue.x-k8s.io/queue-name label (e.g. ml/train)") for x in a["warnings"])
+    assert not any("RayJob ml/train: no Workload" in x for x in a["warnings"]), a["warnings"]

@@ -1370,6 +1370,9 @@ class Outcome:
     #: the queueName Kueue writes into the existing Workload (``QueueNameChange``); "" when unchanged
     queue_change: str = ""
     note: str = ""
+    #: Kueue does not manage it for want of a queue-name label (and ``manageJobsWithoutQueueName``
+    #: is off): the answer counts these jobs per kind rather than naming each
+    no_queue_label: bool = False
     unmodelled: list[str] = field(default_factory=list)
     #: Workloads of the snapshot Kueue deletes or finishes for this Job: key -> why (out of the answer)
     drop: dict[str, str] = field(default_factory=dict)
@@ -1522,6 +1525,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     queue = job.labels.get(QUEUE_LABEL, "")
     if not queue and not jin.manage_without_queue:
         res.note = f"it has no {QUEUE_LABEL} label (Kueue does not manage it)"
+        res.no_queue_label = True
         return res
     prebuilt, _ = prebuilt_name(job)
     if prebuilt:
@@ -1972,8 +1976,8 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
     Workload CRD refuses (no podSets or more than 18, a podSet name that is not a DNS label, a
     count past int32, minCount or slice size out of bounds) means no Workload."""
     if job.ray is not None and not job.ray.has_cluster_spec:
-        res.note = ("it has no spec.rayClusterSpec and no clusterSelector: Kueue's PodSets dereferences the missing spec "
-                    "and the reconcile fails")  # fmt: skip
+        res.note = ("Kueue's PodSets panics on it (raycluster.BuildPodSets dereferences its missing spec.rayClusterSpec; "
+                    "it has no clusterSelector either): the reconcile fails, no Workload")  # fmt: skip
         return res
     if not 1 <= len(job.sources) <= MAX_POD_SETS:
         res.note = (f"it makes {len(job.sources)} podSets: the Workload CRD (1 to {MAX_POD_SETS} podSets) refuses "
