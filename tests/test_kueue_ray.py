@@ -892,3 +892,9 @@ def test_a_job_without_a_queue_label_is_counted_by_its_structured_flag(client):
     a = answer(client, o)
     assert any(x.startswith("1 ray.io/v1 RayJob(s) have no kueue.x-k8s.io/queue-name label (e.g. ml/train)") for x in a["warnings"])
     assert not any("RayJob ml/train: no Workload" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_worker_groups_podset_name_is_lower_cased_as_go_does() -> None:
+    # kueue.NewPodSetReference: strings.ToLower, U+0130 to "i" (Python's str.lower gives "i" + U+0307)
+    o = make_cluster("rc", workers=[wg("İNFER", 1, tmpl("w"))])
+    assert [s.name for s in read(o).sources] == ["head", "infer"]

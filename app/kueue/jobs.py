@@ -640,7 +640,7 @@ def _read_replica_specs(job: Job, spec: dict, status: dict) -> None:
         # (an int32 the CRDs do not bound: a negative count is the Workload CRD's to refuse, in _construct)
         replicas = r.integer(rs, "replicas", rp, ident, default=1, minimum=-(2**31), maximum=INT32_MAX)
         template = r.obj(rs, "template", rp, ident)
-        job.sources.append(Source(rtype.lower(), 1 if replicas is None else replicas, None, template,
+        job.sources.append(Source(gostrconv.go_lower(rtype), 1 if replicas is None else replicas, None, template,
                                   ("spec", kind.replica_field, MapKey(rtype), "template")))  # fmt: skip
     run = r.obj(spec, "runPolicy", sp, ident)
     rp = join_pointer(sp, "runPolicy")
@@ -693,7 +693,7 @@ def _read_jobset(job: Job, spec: dict, status: dict) -> None:
             job.own_errors.append(InputError(
                 f"JobSet's webhook rejects it: the product of replicas and parallelism must not exceed {INT32_MAX} for "
                 f"replicatedJob '{name}'", join_pointer(rp, "replicas"), ident))  # fmt: skip
-        job.sources.append(Source(name.lower(), gostrconv.go_int32(replicas * per_replica), None, template,
+        job.sources.append(Source(gostrconv.go_lower(name), gostrconv.go_int32(replicas * per_replica), None, template,
                                   ("spec", "replicatedJobs", i, "template", "spec", "template")))  # fmt: skip
     stp = job.ptr("status")
     for i, st in enumerate(r.lst(status, "replicatedJobsStatus", stp, ident)):
@@ -871,7 +871,7 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
         if hosts is not None and hosts > 1:
             count = gostrconv.go_int32(count * hosts)
         template = r.obj(wg, "template", gp, ident, required=True)
-        job.sources.append(Source(group.lower(), count, None, template,
+        job.sources.append(Source(gostrconv.go_lower(group), count, None, template,
                                   rs.prefix + ("workerGroupSpecs", i, "template")))  # fmt: skip
     if mode == "K8sJobMode":
         given = spec.get("submitterPodTemplate")
