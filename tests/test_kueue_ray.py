@@ -898,3 +898,58 @@ def test_a_worker_groups_podset_name_is_lower_cased_as_go_does() -> None:
     # kueue.NewPodSetReference: strings.ToLower, U+0130 to "i" (Python's str.lower gives "i" + U+0307)
     o = make_cluster("rc", workers=[wg("İNFER", 1, tmpl("w"))])
     assert [s.name for s in read(o).sources] == ["head", "infer"]
+
+
+@pytest.mark.parametrize(("kind", "groups", "repeated"), [
+    pytest.param("RayCluster", ["gpu", "GPU"], "gpu", id="gpu and GPU"),
+    pytest.param("RayCluster", ["gpu", "gpu"], "gpu", id="two equal groupNames"),
+    pytest.param("RayCluster", ["Head"], "head", id="a worker named Head"),
+    pytest.param("RayJob", ["Submitter"], "submitter", id="a RayJob worker named Submitter"),
+])  # fmt: skip
+@pytest.mark.parametrize("manifest", [False, True])
+def test_a_repeated_podset_name_means_no_workload(client, kind: str, groups: list[str], repeated: str, manifest: bool) -> None:
+    # NewPodSetReference lower-cases; the Workload CRD's podSets is listType=map, listMapKey=name: Kueue's create is
+    # refused (a manifest passes the webhook, which refuses only a worker named exactly "head")
+    workers = [wg(g, 1, gpu_tmpl()) for g in groups]
+    if kind == "RayCluster":
+        o = make_cluster("rc", "ml", queue="lq", uid="uid-rc", head=gpu_tmpl(0), workers=workers)
+    else:
+        o = make_rayjob("train", "ml", queue="lq", uid="uid-train", mode=None, head=gpu_tmpl(0), workers=workers)
+    if manifest:
+        del o["metadata"]["uid"]
+    a = answer(client, o)
+    assert ray_workloads(a) == []
+    assert any(f"no Workload: two of its podSets are named {repeated!r}: the Workload CRD" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_rayclusters_worker_lower_casing_to_head_is_validated_on_the_heads_path() -> None:
+    # RayClusterWebhook.validateTopologyRequest switches on p.Name: a worker "Head" takes the head's case, its slice
+    # size bounded by its own count under the head's field path, and its TAS request not checked
+    w = tmpl("w", annotations={REQ: BLOCK, PREF: BLOCK, SLICE: RACK, SIZE: "3"})
+    o = make_cluster("rc", queue="queue", head=tmpl("h"), workers=[wg("Head", 2, w)])
+    p, _ = ann_at(RAYCLUSTER, 0, SIZE)
+    _, f = ann_at(RAYCLUSTER, "head", SIZE)
+    assert webhook(o) == [(p, f'{f}: Invalid value: "3": must not be greater than pod set count 2')]
+    # the RayJob's (raycluster.ValidateTopologyRequest) checks the worker at its own path, bounded by the first
+    # podSet of its name (FindPodSetByName: the head, count 1)
+    j = make_rayjob("job", queue="queue", head=tmpl("h"), workers=[wg("Head", 2, w)])
+    p, f = ann_at(RAYJOB, 0)
+    assert webhook(j) == [(p, f"{f}: Invalid value: {ONE_OF}"),
+                          (f"{p}/{esc(SIZE)}", f'{f}[{SIZE}]: Invalid value: "3": must not be greater than pod set count 1')]
+
+
+def test_a_custom_submitter_in_a_group_is_named_nil_as_go_prints_it() -> None:
+    # BuildPodSetAnnotationsPathByNameMap has no "submitter": Go prints the nil *field.Path as <nil>, its Key as the key
+    # alone; the JSON pointer stays the submitter template's
+    sub = tmpl("s", annotations={PREF: BLOCK, GROUP: "g"})
+    o = make_rayjob("job", queue="queue", mode="K8sJobMode", head=tmpl("h", annotations={REQ: BLOCK, GROUP: "g"}),
+                    workers=[], submitterPodTemplate=sub)
+    hp, hf = ann_at(RAYJOB, "head")
+    sp = f"{SD}/submitterPodTemplate/metadata/annotations"
+    consistent_with = f"must specify '{REQ}' or '{PREF}' topology consistent with"
+    assert webhook(o) == [(hp, f"{hf}: Invalid value: {consistent_with} '<nil>' in group 'g'"),
+                          (sp, f"<nil>: Invalid value: {consistent_with} '{hf}' in group 'g'")]
+    o["spec"]["submitterPodTemplate"]["metadata"]["annotations"] = {REQ: BLOCK, GROUP: "h"}
+    alone = "can only define groups of exactly 2 pod sets, got: 1 pod set(s)"
+    assert webhook(o) == [(f"{hp}/{esc(GROUP)}", f'{hf}[{GROUP}]: Invalid value: "g": {alone}'),
+                          (f"{sp}/{esc(GROUP)}", f'[{GROUP}]: Invalid value: "h": {alone}')]

@@ -62,7 +62,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.errors import InputError, join_pointer
@@ -1094,12 +1094,13 @@ def _tas_request_errors(job: Job, src: Source) -> list[InputError]:
     return errs
 
 
-def _upper_bound_errors(job: Job, src: Source) -> list[InputError]:
+def _upper_bound_errors(job: Job, src: Source, go_path: tuple[str | int, ...] | None = None) -> list[InputError]:
     """``ValidateSliceSizeAnnotationUpperBound``: the slice size (or the first layer's) is
-    at most the podSet's count."""
+    at most the podSet's count. ``go_path``: the template path Go's message names when it is
+    not the template's own (the JSON pointer stays the template's)."""
     ann = src.annotations()
     base = src.path + ("metadata", "annotations")
-    fp = field_path(base)
+    fp = field_path((src.path if go_path is None else go_path) + ("metadata", "annotations"))
     out = []
     size = ann.get(ANN_SLICE_SIZE)
     if size is not None:
@@ -1264,29 +1265,51 @@ def _ray_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
             errs += _upper_bound_errors(job, head) + _grouping_errors(job)
         for w in workers:
             errs += _tas_request_errors(job, w)
-            if build_err is None:
-                errs += _upper_bound_errors(job, w)
+            if build_err is None:  # (FindPodSetByName: the first podSet of the group's lower-cased name)
+                first = next(s for s in job.sources if s.name == w.name)
+                errs += _upper_bound_errors(job, replace(w, count=first.count))
     elif build_err is None:
-        errs += _grouping_errors(job) + _upper_bound_errors(job, head)
-        for w in workers:
-            errs += _tas_request_errors(job, w) + _upper_bound_errors(job, w)
+        errs += _grouping_errors(job)
+        for p in job.sources:  # (a switch on the podSet's name: a worker named "Head" takes the head's case)
+            if p.name == HEAD_GROUP:
+                errs += _upper_bound_errors(job, p, head.path)
+            else:
+                errs += _tas_request_errors(job, p) + _upper_bound_errors(job, p)
     return errs, build_err
 
 
 def _grouping_errors(job: Job) -> list[InputError]:
     """``ValidatePodSetGroupingTopology``: podSets naming one ``podset-group-name`` (beside
-    required / preferred) come in pairs, one of them of count 1, with the same topology."""
+    required / preferred) come in pairs, one of them of count 1, with the same topology.
+    Go names each podSet's annotations by its name in a map (a Ray kind's
+    ``BuildPodSetAnnotationsPathByNameMap``: the head and the worker groups, a later group
+    of the same lower-cased name replacing an earlier; no ``submitter``, which Go prints as
+    ``<nil>``); the JSON pointer is the podSet's own template's."""
     groups: dict[str, list[tuple[Source, TopologyRequest]]] = {}
     for src in job.sources:
         tr, _ = topology_request(job, src)
         if tr is not None and tr.group is not None:
             groups.setdefault(tr.group, []).append((src, tr))
+    go_paths: dict[str, tuple[str | int, ...]] | None = None
+    if job.ray is not None:
+        go_paths = {s.name: s.path + ("metadata", "annotations")
+                    for s in job.sources[:1 + len(job.ray.group_names)]}  # fmt: skip
+
+    def shown(src: Source) -> str:
+        if go_paths is None:
+            return field_path(src.path + ("metadata", "annotations"))
+        return field_path(go_paths[src.name]) if src.name in go_paths else "<nil>"
+
+    def key_of(src: Source) -> str:  # (Path.Key on a nil *Path: the key alone)
+        f = shown(src)
+        return f"[{ANN_GROUP}]" if f == "<nil>" else f"{f}[{ANN_GROUP}]"
+
     errs: list[InputError] = []
     for name, members in groups.items():
         if len(members) != 2:
             for src, _ in members:
                 path = src.path + ("metadata", "annotations")
-                errs.append(_invalid(job, path + (ANN_GROUP,), f"{field_path(path)}[{ANN_GROUP}]", name,
+                errs.append(_invalid(job, path + (ANN_GROUP,), key_of(src), name,
                                      f"can only define groups of exactly 2 pod sets, got: {len(members)} pod set(s)"))  # fmt: skip
             continue
         (s1, t1), (s2, t2) = members
@@ -1294,11 +1317,11 @@ def _grouping_errors(job: Job) -> list[InputError]:
         if s1.count != 1 and s2.count != 1:
             why = ("can only define groups where at least one pod set has only 1 replica, got: "
                    f"{s1.count} replica(s) and {s2.count} replica(s) in the group")  # fmt: skip
-            errs += [_invalid(job, p + (ANN_GROUP,), f"{field_path(p)}[{ANN_GROUP}]", name, why) for p in (p1, p2)]
+            errs += [_invalid(job, p + (ANN_GROUP,), key_of(s), name, why) for p, s in ((p1, s1), (p2, s2))]
         if not _same_level(s1, s2):
-            for p, other in ((p1, p2), (p2, p1)):
-                errs.append(_rejects(job, p, f"{field_path(p)}: Invalid value: must specify '{ANN_REQUIRED}' or "
-                                     f"'{ANN_PREFERRED}' topology consistent with '{field_path(other)}' in group "
+            for p, this, other in ((p1, s1, s2), (p2, s2, s1)):
+                errs.append(_rejects(job, p, f"{shown(this)}: Invalid value: must specify '{ANN_REQUIRED}' or "
+                                     f"'{ANN_PREFERRED}' topology consistent with '{shown(other)}' in group "
                                      f"'{name}'"))  # fmt: skip
     return errs
 
@@ -1983,10 +2006,16 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         res.note = (f"it makes {len(job.sources)} podSets: the Workload CRD (1 to {MAX_POD_SETS} podSets) refuses "
                     "Kueue's create")  # fmt: skip
         return res
+    names: set[str] = set()
     for src in job.sources:
         if len(src.name) > 63 or not DNS_LABEL.match(src.name):
             res.note = f"its podSet name {src.name!r} is not a DNS label: the Workload CRD refuses Kueue's create"
             return res
+        if src.name in names:  # (podSet names are lower-cased: a Ray "GPU" beside "gpu", a worker "Head")
+            res.note = (f"two of its podSets are named {src.name!r}: the Workload CRD (podSets a list map keyed by "
+                        "name) refuses Kueue's create")  # fmt: skip
+            return res
+        names.add(src.name)
         if src.count < 0:
             how = ("replicas x pods per replica, an int32 product" if job.kind is JOBSET else
                    "replicas x numOfHosts, an int32 product" if job.ray is not None else "its replicas")  # fmt: skip
