@@ -714,6 +714,10 @@ def test_a_malformed_ray_field_is_a_422_at_its_pointer(client, path: tuple, valu
 @pytest.mark.parametrize(("edit", "want"), [
     pytest.param(lambda c: c.update(enableInTreeAutoscaling=True, autoscalerOptions={"resources": "big"}),
                  "/spec/rayClusterSpec/autoscalerOptions/resources", id="autoscaler resources not an object"),
+    pytest.param(lambda c: c.update(enableInTreeAutoscaling=True, autoscalerOptions={"resources": {"requests": {"cpu": "lots"}}}),
+                 "/spec/rayClusterSpec/autoscalerOptions/resources/requests/cpu", id="an autoscaler request quantity"),
+    pytest.param(lambda c: c.update(enableInTreeAutoscaling=True, autoscalerOptions={"resources": {"limits": [1]}}),
+                 "/spec/rayClusterSpec/autoscalerOptions/resources/limits", id="autoscaler limits not an object"),
     pytest.param(lambda c: (c.update(gcsFaultToleranceOptions={}),
                             c["headGroupSpec"]["template"]["spec"]["containers"][0]["resources"]["requests"].update(cpu="lots")),
                  "/spec/rayClusterSpec/headGroupSpec/template/spec/containers/0/resources/requests/cpu",

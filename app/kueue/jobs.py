@@ -68,6 +68,7 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest import reader as r
+from app.ingest.podrequest import _resource_list
 from app.ingest.quantity import parse_quantity
 from app.ingest.kube import metadata
 from app.kueue import limitrange
@@ -849,7 +850,10 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
                           *containers[1:]]  # fmt: skip
     if rs.autoscaling:
         opts = r.obj(cluster, "autoscalerOptions", cp, ident)
-        given = r.obj(opts, "resources", join_pointer(cp, "autoscalerOptions"), ident)
+        op = join_pointer(cp, "autoscalerOptions")
+        given = r.obj(opts, "resources", op, ident)
+        for key in ("requests", "limits"):  # (read where written, not at the sidecar synthesized on the head)
+            _resource_list(given.get(key), join_pointer(op, "resources", key), ident)
         resources = given if opts.get("resources") is not None else AUTOSCALER_RESOURCES
         added.append({"name": AUTOSCALER_CONTAINER, "resources": resources})
     if mode == "SidecarMode":
