@@ -754,7 +754,7 @@ def test_an_elastic_rayjobs_workload_name_hashes_its_generation_and_clusters_gen
     o = make_rayjob("job", uid="u")
     o["metadata"]["generation"] = 3
     o["metadata"]["annotations"] |= {jobs.ELASTIC: "true", jobs.RAYCLUSTER_GENERATION: "7"}
-    assert jobs._name_extra(read(o)) == "3_7"
+    assert jobs._name_extra(read(o)) == "3_7"  # (read alone: the annotation as given)
     del o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION]
     assert jobs._name_extra(read(o)) == "3"
     c = make_cluster("rc", uid="u")
@@ -957,3 +957,50 @@ def test_a_custom_submitter_in_a_group_is_named_nil_as_go_prints_it() -> None:
     alone = "can only define groups of exactly 2 pod sets, got: 1 pod set(s)"
     assert webhook(o) == [(f"{hp}/{esc(GROUP)}", f'{hf}[{GROUP}]: Invalid value: "g": {alone}'),
                           (f"{sp}/{esc(GROUP)}", f'[{GROUP}]: Invalid value: "h": {alone}')]
+
+
+def _elastic_train(annotation: str | None = None) -> dict[str, Any]:
+    o = train()
+    o["metadata"]["generation"] = 2
+    o["metadata"]["annotations"][jobs.ELASTIC] = "true"
+    if annotation is not None:
+        o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION] = annotation
+    o["status"] = {"rayClusterName": "train-rc"}
+    return o
+
+
+def _train_rc(generation: int) -> dict[str, Any]:
+    c = make_cluster("train-rc", "ml", uid="uid-rc", head=gpu_tmpl(0), workers=[wg("gpu", 2, gpu_tmpl(), numOfHosts=2)])
+    c["metadata"]["generation"] = generation
+    c["metadata"]["ownerReferences"] = [{"apiVersion": "ray.io/v1", "kind": "RayJob", "name": "train", "uid": "uid-train",
+                                         "controller": True}]  # fmt: skip
+    return c
+
+
+@pytest.mark.parametrize(("annotation", "cluster", "want"), [
+    pytest.param(None, _train_rc(4), "ml/rayjob-train-bff2e", id="its RayCluster's generation 4, no annotation"),
+    pytest.param("9", None, "ml/rayjob-train-183cf", id="annotation 9, no RayCluster: rewritten to empty"),
+    pytest.param("9", _train_rc(4), "ml/rayjob-train-bff2e", id="annotation 9 rewritten to its RayCluster's 4"),
+])  # fmt: skip
+def test_an_elastic_rayjobs_workload_name_hashes_the_raycluster_generation_kueue_writes(client, annotation, cluster, want):
+    # GetWorkloadslicingRayClusterCustomAnnotations + mergeAnnotations before newWorkloadName: the generation of the
+    # RayCluster status.rayClusterName names, "" when not found
+    a = answer(client, _elastic_train(annotation), *([cluster] if cluster else []))
+    [w] = ray_workloads(a)
+    assert w["workload"] == want
+    assert jobs.workload_name("train", "uid-train", "RayJob", "ray.io", "2_4" if cluster else "2") == want[3:]
+    assert not any("read as given" in x for x in a["warnings"]), a["warnings"]
+    assert any("RayCluster ml/train-rc, which is not in the snapshot" in x for x in a["warnings"]) is (cluster is None)
+
+
+def test_an_elastic_rayservices_workload_name_hashes_its_active_clusters_generation(client):
+    o = make_service("serve", "ml", queue="lq", uid="uid-serve", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())],
+                     annotations=SLICED, status={"activeServiceStatus": {"rayClusterName": "serve-rc"}})
+    c = make_cluster("serve-rc", "ml", uid="uid-src", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())])
+    c["metadata"]["generation"] = 5
+    [w] = ray_workloads(answer(client, o, c))
+    assert w["workload"] == "ml/" + jobs.workload_name("serve", "uid-serve", "RayService", "ray.io", "1_5")
+    o["status"]["activeServiceStatus"]["rayClusterName"] = ""  # (an empty name is not found: "")
+    o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION] = "5"
+    [w] = ray_workloads(answer(client, o, c))
+    assert w["workload"] == "ml/" + jobs.workload_name("serve", "uid-serve", "RayService", "ray.io", "1")

@@ -744,6 +744,9 @@ class RaySpec:
     prefix: tuple[str, ...] = ("spec",)
     #: why Kueue skips it (``Skip``); "" when it does not
     skip: str = ""
+    #: an elastic RayJob's or RayService's ``kueue.x-k8s.io/raycluster-generation`` as Kueue
+    #: writes it before naming the Workload (:func:`_cluster_generations`); None: not worked out
+    cluster_generation: str | None = None
 
     @property
     def on_hold(self) -> bool:
@@ -898,14 +901,36 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
 
 def _name_extra(job: Job) -> str:
     """The extra part of an elastic job's Workload name (``newWorkloadName``): its generation;
-    a RayJob's (``GetWorkloadNameExtraPart``) followed by ``_`` and its
-    ``kueue.x-k8s.io/raycluster-generation`` annotation when that is set; "" when not elastic."""
+    a RayJob's or RayService's (``GetWorkloadNameExtraPart``) followed by ``_`` and its
+    ``kueue.x-k8s.io/raycluster-generation`` annotation when that is not empty, as Kueue
+    rewrites it first (:func:`_cluster_generations`; as given when not worked out); "" when
+    not elastic."""
     if not job.elastic:
         return ""
     extra = str(job.generation)
-    if job.kind in (RAYJOB, RAYSERVICE) and job.annotations.get(RAYCLUSTER_GENERATION):
-        extra += "_" + job.annotations[RAYCLUSTER_GENERATION]
+    if job.kind in (RAYJOB, RAYSERVICE):
+        gen = job.annotations.get(RAYCLUSTER_GENERATION, "")
+        if job.ray is not None and job.ray.cluster_generation is not None:
+            gen = job.ray.cluster_generation
+        if gen:
+            extra += "_" + gen
     return extra
+
+
+def _cluster_generations(jobs: list[Job]) -> None:
+    """``GetWorkloadslicingRayClusterCustomAnnotations`` then ``mergeAnnotations``: before an
+    elastic RayJob's or RayService's Workload is named, Kueue sets its
+    ``raycluster-generation`` annotation to the ``metadata.generation`` of the RayCluster its
+    status names (a RayJob's ``status.rayClusterName``, a RayService's
+    ``status.activeServiceStatus.rayClusterName``), or to "" when there is none of that name
+    in its namespace (an empty name is not found either). The request's RayClusters are the
+    ones Kueue would find."""
+    clusters = {(j.namespace, j.name): j for j in jobs if j.kind is RAYCLUSTER}
+    for job in jobs:
+        if job.ray is None or job.kind not in (RAYJOB, RAYSERVICE) or not job.elastic:
+            continue
+        found = clusters.get((job.namespace, job.ray.cluster_name)) if job.ray.cluster_name else None
+        job.ray.cluster_generation = "" if found is None else str(found.generation)
 
 
 def check_refs(meta: dict, ptr: str, ident: dict[str, str]) -> list[Any]:
@@ -1429,6 +1454,7 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
         if job.label in seen:
             raise InputError(f"duplicate {job.label}", job.ptr("metadata", "name"), job.ident)
         seen[job.label] = job
+    _cluster_generations(jobs)
     by_name, by_owner = _workload_index(workloads)
     enabled = {FRAMEWORKS[f] for f in (jin.frameworks or DEFAULT_FRAMEWORKS) if f in FRAMEWORKS}
     out = []
@@ -2082,10 +2108,11 @@ def _unmodelled(job: Job) -> list[str]:
     if job.elastic:
         out.append(f"{job.label} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
                    f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
-        if job.kind in (RAYJOB, RAYSERVICE):
-            out.append(f"{job.label}: Kueue first writes its RayCluster's generation into its {RAYCLUSTER_GENERATION} "
-                       "annotation (GetCustomAnnotations), which its Workload's name hashes: the annotation is read as "
-                       "given")  # fmt: skip
+        if job.kind in (RAYJOB, RAYSERVICE) and job.ray is not None and job.ray.cluster_name \
+                and job.ray.cluster_generation == "":  # fmt: skip
+            out.append(f"{job.label}: its status names RayCluster {job.namespace}/{job.ray.cluster_name}, which is not in "
+                       f"the snapshot: its {RAYCLUSTER_GENERATION} annotation is taken as Kueue writes it for a RayCluster "
+                       "not found (\"\"), and its Workload's name hashes no RayCluster generation")  # fmt: skip
     if MAX_EXEC_LABEL in job.labels:
         out.append(f"{job.label}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
                    "not the admission)")  # fmt: skip
