@@ -1004,3 +1004,19 @@ def test_an_elastic_rayservices_workload_name_hashes_its_active_clusters_generat
     o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION] = "5"
     [w] = ray_workloads(answer(client, o, c))
     assert w["workload"] == "ml/" + jobs.workload_name("serve", "uid-serve", "RayService", "ray.io", "1")
+
+
+def test_the_default_submitters_panic_preempts_every_other_webhook_error() -> None:
+    # ValidateTopologyRequest calls JobPodSets first: getSubmitterTemplate indexes the head's containers: [] and
+    # panics, so the webhook answers the panic alone (here beside shutdownAfterJobFinishes and a topology error)
+    o = make_rayjob("job", queue="queue", mode="K8sJobMode", shutdown=False,
+                    head={"metadata": {"annotations": {REQ: BLOCK, PREF: BLOCK}}, "spec": {"containers": []}})
+    [(p, detail)] = webhook(o)
+    assert p == f"{SD}/submitterPodTemplate" and detail.startswith("runtime error: index out of range [0] with length 0")
+    # the RayJob rules' early returns come first: a clusterSelector beside the spec is answered alone
+    o["spec"]["clusterSelector"] = {"a": "b"}
+    assert [p for p, _ in webhook(o)] == [f"{SD}/clusterSelector"]
+    # a head that does not build (PodSets returns its error before the submitter): no panic
+    del o["spec"]["clusterSelector"]
+    o["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: "maybe"}
+    assert not any(d.startswith("runtime error") for _, d in webhook(o))

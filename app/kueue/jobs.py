@@ -1266,10 +1266,24 @@ def _ray_webhook_errors(job: Job, create_errs: list[InputError]) -> list[InputEr
                                        f"{cf}.workerGroupSpecs[{i}].groupName", f'"{HEAD_GROUP}" is reserved for the head '
                                        "group"))  # fmt: skip
     errs += create_errs
+    if (panic := _submitter_panic(job)) is not None:
+        return [panic]  # (Go's JobPodSets panics in getSubmitterTemplate: the webhook answers that alone)
     tas, build_err = _ray_tas_errors(job)
     if not tas and build_err is not None:
         return [build_err]
     return errs + tas
+
+
+def _submitter_panic(job: Job) -> InputError | None:
+    """The webhook's ``JobPodSets`` (the first thing ``ValidateTopologyRequest`` does, with a
+    ``rayClusterSpec``) panics in ``getSubmitterTemplate`` when the head and workers build
+    and KubeRay's default submitter finds no head container: that error, else None."""
+    for src in job.sources:  # (PodSets stops at the first error, the submitter's is the last)
+        if topology_request(job, src)[1]:
+            return None
+        if src.error:
+            return _pod_sets_error(job) if src.name == SUBMITTER and src is job.sources[-1] else None
+    return None
 
 
 def _invalid_raw(job: Job, path: tuple[str | int, ...], fp: str, shown: str, detail: str) -> InputError:
