@@ -1982,9 +1982,9 @@ def topology_request(job: Job, src: Source) -> tuple[TopologyRequest | None, str
         if not 1 <= len(layers) <= 3:
             return None, f"topology constraints must contain between 1 and 3 entries: got {len(layers)}"
     elif ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
-        size = gostrconv.parse_int(ann[ANN_SLICE_SIZE], 32)
+        size, why = gostrconv.parse_int_err(ann[ANN_SLICE_SIZE], 32)
         if size is None:
-            return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: invalid syntax or out of range"
+            return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: {why}"
         tr.slice_level, tr.slice_size = ann[ANN_SLICE_LEVEL] or None, size
     if ANN_GROUP in ann and (ANN_REQUIRED in ann or ANN_PREFERRED in ann):
         tr.group = ann[ANN_GROUP]  # (Build: a pointer to the value, "" too)
