@@ -1020,3 +1020,38 @@ def test_the_default_submitters_panic_preempts_every_other_webhook_error() -> No
     del o["spec"]["clusterSelector"]
     o["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: "maybe"}
     assert not any(d.startswith("runtime error") for _, d in webhook(o))
+
+
+def _train_workload(reserved: bool, *, prebuilt: bool = False) -> dict[str, Any]:
+    from tests.test_admissions import workload
+
+    pod_sets = [{"name": "head", "count": 1, "template": gpu_tmpl(0)}, {"name": "gpu", "count": 4, "template": gpu_tmpl()},
+                {"name": "submitter", "count": 1, "template": gpu_tmpl(0)}]  # fmt: skip
+    wl = workload("wl1" if prebuilt else jobs.workload_name("train", "uid-train", "RayJob", "ray.io"), *pod_sets)
+    wl["metadata"]["ownerReferences"] = [{"apiVersion": "ray.io/v1", "kind": "RayJob", "name": "train", "uid": "uid-train",
+                                          "controller": True}]  # fmt: skip
+    if reserved:
+        wl["status"] = {"conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
+                                        "lastTransitionTime": "2026-11-23T11:00:00Z"}],
+                        "admission": {"clusterQueue": "cq", "podSetAssignments": [
+                            {"name": n, "count": c, "flavors": {"cpu": "f", "memory": "f", "nvidia.com/gpu": "f"}}
+                            for n, c in (("head", 1), ("gpu", 4), ("submitter", 1))]}}  # fmt: skip
+    return wl
+
+
+@pytest.mark.parametrize("reserved", [False, True])
+@pytest.mark.parametrize("prebuilt", [False, True])
+def test_an_on_hold_rayjobs_workload_is_held_not_admitted(client, reserved: bool, prebuilt: bool) -> None:
+    # ReconcileGenericJob step 2: IsOnHold -> UnsetQuotaReservationWithCondition(OnHold) on every reconcile, and the
+    # workload controller takes an OnHold Workload out of its queues: never admitted, no quota
+    o = train(submitterPodTemplate=gpu_tmpl(0))
+    if prebuilt:
+        o["metadata"]["labels"][jobs.PREBUILT] = "wl1"
+    wl = _train_workload(reserved, prebuilt=prebuilt)
+    before = ray_workloads(answer(client, o, wl))
+    assert [w["workload"] for w in before] == [f"ml/{wl['metadata']['name']}"] and before[0]["owner"]["kind"] == "RayJob"
+    o["status"] = {"jobDeploymentStatus": "ValidationFailed"}
+    a = answer(client, o, wl)
+    assert ray_workloads(a) == []
+    assert any(f"Workload ml/{wl['metadata']['name']} (of ray.io/v1 RayJob ml/train) is not answered: its RayJob ml/train "
+               "is on hold" in x for x in a["warnings"]), a["warnings"]  # fmt: skip

@@ -1612,6 +1612,8 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
             # ensurePrebuiltWorkloadInSync: Kueue finishes it (OutOfSync); the job stays stopped
             res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
             res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
+        elif job.ray is not None and job.ray.on_hold:
+            _put_on_hold(res, key)
         else:
             res.existing = key
             res.queue_change = _queue_change(job, wl, queue)
@@ -1640,13 +1642,14 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
             to_delete.append(key)
     # toUpdate: the first of the others, when the job is suspended and that one holds no quota
     update = "" if match or not to_delete or not job.suspended or _quota_reserved(by_name[to_delete[0]]) else to_delete[0]
+    if (match or update) and job.ray is not None and job.ray.on_hold:
+        res.drop.pop(update, None)  # (rewritten to the job's spec, then held as a match is)
+        _put_on_hold(res, match or update)
+        return res
     if match:
         res.existing = match
         res.queue_change = _queue_change(job, by_name[match], queue)
         res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
-        if job.ray is not None and job.ray.on_hold and _quota_reserved(by_name[match]):
-            res.unmodelled.append(f"{job.label} is on hold (jobDeploymentStatus ValidationFailed): Kueue releases its "
-                                  f"Workload {match}'s quota reservation (WorkloadOnHold); answered as the snapshot holds it")  # fmt: skip
         return res
     if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
         why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
@@ -1672,6 +1675,19 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _put_on_hold(res: Outcome, key: str) -> None:
+    """A RayJob on hold (``IsOnHold``: ``jobDeploymentStatus`` ValidationFailed) with a
+    Workload (matched, prebuilt or rewritten: ``ensureOneWorkload``'s): on every reconcile
+    Kueue releases that Workload's quota reservation (``UnsetQuotaReservationWithCondition``,
+    QuotaReserved False with reason OnHold), and the workload controller takes an on-hold
+    Workload out of its queues: it is not admitted and holds no quota, so it is not answered."""
+    res.drop[key] = (f"its {res.job.label} is on hold (jobDeploymentStatus ValidationFailed): Kueue releases its quota "
+                     "reservation (QuotaReserved False, reason OnHold) and takes it out of its queues, so it is never "
+                     "admitted and holds no quota (a pending one may first get a reservation, released on the job's next "
+                     "reconcile)")  # fmt: skip
+    res.note = f"it is on hold (jobDeploymentStatus ValidationFailed): Kueue holds its Workload {key} (OnHold), it never runs"
 
 
 def _earlier_job(job: Job, wl: dict) -> bool:
