@@ -1055,3 +1055,24 @@ def test_an_on_hold_rayjobs_workload_is_held_not_admitted(client, reserved: bool
     assert ray_workloads(a) == []
     assert any(f"Workload ml/{wl['metadata']['name']} (of ray.io/v1 RayJob ml/train) is not answered: its RayJob ml/train "
                "is on hold" in x for x in a["warnings"]), a["warnings"]  # fmt: skip
+
+
+@pytest.mark.parametrize("owner_kind", ["RayJob", "RayService"])
+def test_an_owned_raycluster_joins_its_owners_workload_also_without_queue_names(client, owner_kind: str) -> None:
+    # FindAncestorJobManagedByKueue with manageJobsWithoutQueueName: the owner needs no queue-name label
+    from tests.test_admissions import pod_set, workload
+
+    if owner_kind == "RayJob":
+        owner = train()
+    else:
+        owner = make_service("train", "ml", queue="lq", uid="uid-train", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())])
+    del owner["metadata"]["labels"][Q]
+    cluster = make_cluster("train-rc", "ml", uid="uid-rc", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())])
+    cluster["metadata"]["ownerReferences"] = [{"apiVersion": "ray.io/v1", "kind": owner_kind, "name": "train",
+                                               "uid": "uid-train", "controller": True}]  # fmt: skip
+    config = {**RAY_CONFIG, "manageJobsWithoutQueueName": True}
+    a = post(client, body([workload("pad", pod_set(gpu=0))], [flavor("f"), cq_mem(), lq("lq", "cq"), config, owner, cluster]))
+    [w] = ray_workloads(a)
+    assert w["owner"]["kind"] == owner_kind
+    assert any(f"RayCluster ml/train-rc: no Workload: its ancestor {owner_kind} ml/train is managed by Kueue" in x
+               for x in a["warnings"]), a["warnings"]  # fmt: skip
