@@ -36,8 +36,11 @@ Left out (skipped with the reason, or not transcribed):
 * ``TestNodeSelectors``, ``TestRestorePodSetsInfo``, ``TestUpdateRayClusterSpecToRunWithPodSetsInfo``,
   RayCluster's ``TestReconciler`` (an admitted Workload unsuspends the cluster / an evicted
   one restores its templates): they concern a running job's templates, not whether or how a
-  Workload is created. ``TestUpdatePodSets`` / ``TestGetCustomAnnotations`` /
-  ``TestGetWorkloadslicingCustomAnnotations`` / ``TestComparePodSetCounts`` /
+  Workload is created. ``TestGetWorkloadslicingCustomAnnotations`` / ``TestGetCustomAnnotations``:
+  the rule is modelled (the RayCluster's generation, "" when not found) and tested through
+  ``/v1/admissions`` (``test_an_elastic_rayjobs_workload_name_hashes_the_raycluster_generation_
+  kueue_writes``); the Go cases read a fake client's generation 0 and its Get errors, not
+  transcribed. ``TestUpdatePodSets`` / ``TestComparePodSetCounts`` /
   ``TestParsePodSetReplicaSizes``, RayService ``TestPodSets`` "with workload slicing and
   autoscaling enabled, update from RayCluster": an elastic autoscaled job's counts read from
   its live RayCluster and the slice annotations, not modelled (named in the warnings).
