@@ -51,3 +51,11 @@ def test_a_kueue_job_min_parallelism_of_5000_digits_is_a_422_not_a_500(client) -
     r = client.post("/v1/admissions", content=orjson.dumps(body([], [j])), headers={"content-type": "application/json"})
     assert r.status_code == 422
     assert r.json()["errors"][0]["pointer"].endswith("/metadata/annotations/kueue.x-k8s.io~1job-min-parallelism")
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("GPU", "gpu"), ("İNFER", "infer"), ("ΑΣ", "ασ"), ("Straße", "straße"), ("", ""),
+])  # fmt: skip
+def test_go_lower_is_gos_per_code_point_simple_mapping(text: str, want: str) -> None:
+    # strings.ToLower: unicode.ToLower per rune (U+0130 -> "i"; no final sigma), not Python's full case mapping
+    assert g.go_lower(text) == want

@@ -1248,3 +1248,11 @@ def test_a_labelled_object_of_an_integration_not_modelled_is_named(client):
     a = post(client, body([], queues() + [job("train", 1), tj]))
     assert any("1 object(s) with a kueue.x-k8s.io/queue-name label of a kind whose Kueue integration is not modelled "
                "(e.g. TrainJob ml/r)" in x for x in a["warnings"])  # fmt: skip
+
+
+@pytest.mark.parametrize(("size", "why"), [("two", "invalid syntax"), ("4294967296", "value out of range")])
+def test_a_slice_size_go_cannot_parse_is_named_by_strconvs_own_error(size: str, why: str) -> None:
+    # NewPodSetTopologyRequest(...).Build(): strconv.ParseInt(s, 10, 32)'s NumError, "invalid syntax" or
+    # "value out of range", whichever applies
+    job = read(make_job(uid="u", pod_annotations={jobs.ANN_SLICE_LEVEL: "cloud.com/rack", jobs.ANN_SLICE_SIZE: size}))
+    assert jobs.topology_request(job, job.sources[0]) == (None, f'strconv.ParseInt: parsing "{size}": {why}')

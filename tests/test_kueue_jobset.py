@@ -544,3 +544,8 @@ def test_the_equivalence_check_reads_each_template_once(monkeypatch) -> None:
     jobs.resolve(jin.jobs, jin, [(w, f"/workloads/{i}") for i, w in enumerate(wls)], now=0.0, local_queues=set(),
                  wpcs={}, namespaces=None, limits={}, runtime_classes={})  # fmt: skip
     assert calls["n"] == 2 + 50 * 2  # the JobSet's 2 podSets once, each Workload's 2 once
+
+
+def test_a_replicated_jobs_podset_name_is_lower_cased_as_go_does() -> None:
+    # strings.ToLower: U+0130 to "i" (Python's str.lower gives "i" + U+0307, not a DNS label)
+    assert [s.name for s in read(make_jobset("js", "ns", rjob("İNFER"))).sources] == ["infer"]

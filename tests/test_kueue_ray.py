@@ -36,8 +36,11 @@ Left out (skipped with the reason, or not transcribed):
 * ``TestNodeSelectors``, ``TestRestorePodSetsInfo``, ``TestUpdateRayClusterSpecToRunWithPodSetsInfo``,
   RayCluster's ``TestReconciler`` (an admitted Workload unsuspends the cluster / an evicted
   one restores its templates): they concern a running job's templates, not whether or how a
-  Workload is created. ``TestUpdatePodSets`` / ``TestGetCustomAnnotations`` /
-  ``TestGetWorkloadslicingCustomAnnotations`` / ``TestComparePodSetCounts`` /
+  Workload is created. ``TestGetWorkloadslicingCustomAnnotations`` / ``TestGetCustomAnnotations``:
+  the rule is modelled (the RayCluster's generation, "" when not found) and tested through
+  ``/v1/admissions`` (``test_an_elastic_rayjobs_workload_name_hashes_the_raycluster_generation_
+  kueue_writes``); the Go cases read a fake client's generation 0 and its Get errors, not
+  transcribed. ``TestUpdatePodSets`` / ``TestComparePodSetCounts`` /
   ``TestParsePodSetReplicaSizes``, RayService ``TestPodSets`` "with workload slicing and
   autoscaling enabled, update from RayCluster": an elastic autoscaled job's counts read from
   its live RayCluster and the slice annotations, not modelled (named in the warnings).
@@ -714,6 +717,10 @@ def test_a_malformed_ray_field_is_a_422_at_its_pointer(client, path: tuple, valu
 @pytest.mark.parametrize(("edit", "want"), [
     pytest.param(lambda c: c.update(enableInTreeAutoscaling=True, autoscalerOptions={"resources": "big"}),
                  "/spec/rayClusterSpec/autoscalerOptions/resources", id="autoscaler resources not an object"),
+    pytest.param(lambda c: c.update(enableInTreeAutoscaling=True, autoscalerOptions={"resources": {"requests": {"cpu": "lots"}}}),
+                 "/spec/rayClusterSpec/autoscalerOptions/resources/requests/cpu", id="an autoscaler request quantity"),
+    pytest.param(lambda c: c.update(enableInTreeAutoscaling=True, autoscalerOptions={"resources": {"limits": [1]}}),
+                 "/spec/rayClusterSpec/autoscalerOptions/resources/limits", id="autoscaler limits not an object"),
     pytest.param(lambda c: (c.update(gcsFaultToleranceOptions={}),
                             c["headGroupSpec"]["template"]["spec"]["containers"][0]["resources"]["requests"].update(cpu="lots")),
                  "/spec/rayClusterSpec/headGroupSpec/template/spec/containers/0/resources/requests/cpu",
@@ -750,7 +757,7 @@ def test_an_elastic_rayjobs_workload_name_hashes_its_generation_and_clusters_gen
     o = make_rayjob("job", uid="u")
     o["metadata"]["generation"] = 3
     o["metadata"]["annotations"] |= {jobs.ELASTIC: "true", jobs.RAYCLUSTER_GENERATION: "7"}
-    assert jobs._name_extra(read(o)) == "3_7"
+    assert jobs._name_extra(read(o)) == "3_7"  # (read alone: the annotation as given)
     del o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION]
     assert jobs._name_extra(read(o)) == "3"
     c = make_cluster("rc", uid="u")
@@ -872,3 +879,203 @@ def test_a_rayservice_being_deleted_with_gcs_fault_tolerance_is_skipped(client):
     a = answer(client, o)
     assert ray_workloads(a) == []
     assert any("DeferRayServiceFinalizationForRedisCleanup" in x for x in a["warnings"]), a["warnings"]
+
+
+# -- the review's findings ---------------------------------------------------------------------------
+def test_a_rayjob_without_a_cluster_spec_is_named_for_kueues_panic_not_for_a_missing_queue_label(client):
+    # rayjob_controller.go PodSets -> raycluster.BuildPodSets(nil) dereferences nil: no Workload; the job has
+    # its queue-name label, so it must not be counted among the unlabelled (Outcome.no_queue_label)
+    o = train()
+    del o["spec"]["rayClusterSpec"]
+    a = answer(client, o)
+    assert ray_workloads(a) == []
+    assert any(x.startswith("ray.io/v1 RayJob ml/train: no Workload: Kueue's PodSets panics on it") for x in a["warnings"]), a["warnings"]
+    assert not any("have no kueue.x-k8s.io/queue-name label" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_job_without_a_queue_label_is_counted_by_its_structured_flag(client):
+    o = train()
+    del o["metadata"]["labels"][Q]
+    a = answer(client, o)
+    assert any(x.startswith("1 ray.io/v1 RayJob(s) have no kueue.x-k8s.io/queue-name label (e.g. ml/train)") for x in a["warnings"])
+    assert not any("RayJob ml/train: no Workload" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_worker_groups_podset_name_is_lower_cased_as_go_does() -> None:
+    # kueue.NewPodSetReference: strings.ToLower, U+0130 to "i" (Python's str.lower gives "i" + U+0307)
+    o = make_cluster("rc", workers=[wg("İNFER", 1, tmpl("w"))])
+    assert [s.name for s in read(o).sources] == ["head", "infer"]
+
+
+@pytest.mark.parametrize(("kind", "groups", "repeated"), [
+    pytest.param("RayCluster", ["gpu", "GPU"], "gpu", id="gpu and GPU"),
+    pytest.param("RayCluster", ["gpu", "gpu"], "gpu", id="two equal groupNames"),
+    pytest.param("RayCluster", ["Head"], "head", id="a worker named Head"),
+    pytest.param("RayJob", ["Submitter"], "submitter", id="a RayJob worker named Submitter"),
+])  # fmt: skip
+@pytest.mark.parametrize("manifest", [False, True])
+def test_a_repeated_podset_name_means_no_workload(client, kind: str, groups: list[str], repeated: str, manifest: bool) -> None:
+    # NewPodSetReference lower-cases; the Workload CRD's podSets is listType=map, listMapKey=name: Kueue's create is
+    # refused (a manifest passes the webhook, which refuses only a worker named exactly "head")
+    workers = [wg(g, 1, gpu_tmpl()) for g in groups]
+    if kind == "RayCluster":
+        o = make_cluster("rc", "ml", queue="lq", uid="uid-rc", head=gpu_tmpl(0), workers=workers)
+    else:
+        o = make_rayjob("train", "ml", queue="lq", uid="uid-train", mode=None, head=gpu_tmpl(0), workers=workers)
+    if manifest:
+        del o["metadata"]["uid"]
+    a = answer(client, o)
+    assert ray_workloads(a) == []
+    assert any(f"no Workload: two of its podSets are named {repeated!r}: the Workload CRD" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_rayclusters_worker_lower_casing_to_head_is_validated_on_the_heads_path() -> None:
+    # RayClusterWebhook.validateTopologyRequest switches on p.Name: a worker "Head" takes the head's case, its slice
+    # size bounded by its own count under the head's field path, and its TAS request not checked
+    w = tmpl("w", annotations={REQ: BLOCK, PREF: BLOCK, SLICE: RACK, SIZE: "3"})
+    o = make_cluster("rc", queue="queue", head=tmpl("h"), workers=[wg("Head", 2, w)])
+    p, _ = ann_at(RAYCLUSTER, 0, SIZE)
+    _, f = ann_at(RAYCLUSTER, "head", SIZE)
+    assert webhook(o) == [(p, f'{f}: Invalid value: "3": must not be greater than pod set count 2')]
+    # the RayJob's (raycluster.ValidateTopologyRequest) checks the worker at its own path, bounded by the first
+    # podSet of its name (FindPodSetByName: the head, count 1)
+    j = make_rayjob("job", queue="queue", head=tmpl("h"), workers=[wg("Head", 2, w)])
+    p, f = ann_at(RAYJOB, 0)
+    assert webhook(j) == [(p, f"{f}: Invalid value: {ONE_OF}"),
+                          (f"{p}/{esc(SIZE)}", f'{f}[{SIZE}]: Invalid value: "3": must not be greater than pod set count 1')]
+
+
+def test_a_custom_submitter_in_a_group_is_named_nil_as_go_prints_it() -> None:
+    # BuildPodSetAnnotationsPathByNameMap has no "submitter": Go prints the nil *field.Path as <nil>, its Key as the key
+    # alone; the JSON pointer stays the submitter template's
+    sub = tmpl("s", annotations={PREF: BLOCK, GROUP: "g"})
+    o = make_rayjob("job", queue="queue", mode="K8sJobMode", head=tmpl("h", annotations={REQ: BLOCK, GROUP: "g"}),
+                    workers=[], submitterPodTemplate=sub)
+    hp, hf = ann_at(RAYJOB, "head")
+    sp = f"{SD}/submitterPodTemplate/metadata/annotations"
+    consistent_with = f"must specify '{REQ}' or '{PREF}' topology consistent with"
+    assert webhook(o) == [(hp, f"{hf}: Invalid value: {consistent_with} '<nil>' in group 'g'"),
+                          (sp, f"<nil>: Invalid value: {consistent_with} '{hf}' in group 'g'")]
+    o["spec"]["submitterPodTemplate"]["metadata"]["annotations"] = {REQ: BLOCK, GROUP: "h"}
+    alone = "can only define groups of exactly 2 pod sets, got: 1 pod set(s)"
+    assert webhook(o) == [(f"{hp}/{esc(GROUP)}", f'{hf}[{GROUP}]: Invalid value: "g": {alone}'),
+                          (f"{sp}/{esc(GROUP)}", f'[{GROUP}]: Invalid value: "h": {alone}')]
+
+
+def _elastic_train(annotation: str | None = None) -> dict[str, Any]:
+    o = train()
+    o["metadata"]["generation"] = 2
+    o["metadata"]["annotations"][jobs.ELASTIC] = "true"
+    if annotation is not None:
+        o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION] = annotation
+    o["status"] = {"rayClusterName": "train-rc"}
+    return o
+
+
+def _train_rc(generation: int) -> dict[str, Any]:
+    c = make_cluster("train-rc", "ml", uid="uid-rc", head=gpu_tmpl(0), workers=[wg("gpu", 2, gpu_tmpl(), numOfHosts=2)])
+    c["metadata"]["generation"] = generation
+    c["metadata"]["ownerReferences"] = [{"apiVersion": "ray.io/v1", "kind": "RayJob", "name": "train", "uid": "uid-train",
+                                         "controller": True}]  # fmt: skip
+    return c
+
+
+@pytest.mark.parametrize(("annotation", "cluster", "want"), [
+    pytest.param(None, _train_rc(4), "ml/rayjob-train-bff2e", id="its RayCluster's generation 4, no annotation"),
+    pytest.param("9", None, "ml/rayjob-train-183cf", id="annotation 9, no RayCluster: rewritten to empty"),
+    pytest.param("9", _train_rc(4), "ml/rayjob-train-bff2e", id="annotation 9 rewritten to its RayCluster's 4"),
+])  # fmt: skip
+def test_an_elastic_rayjobs_workload_name_hashes_the_raycluster_generation_kueue_writes(client, annotation, cluster, want):
+    # GetWorkloadslicingRayClusterCustomAnnotations + mergeAnnotations before newWorkloadName: the generation of the
+    # RayCluster status.rayClusterName names, "" when not found
+    a = answer(client, _elastic_train(annotation), *([cluster] if cluster else []))
+    [w] = ray_workloads(a)
+    assert w["workload"] == want
+    assert jobs.workload_name("train", "uid-train", "RayJob", "ray.io", "2_4" if cluster else "2") == want[3:]
+    assert not any("read as given" in x for x in a["warnings"]), a["warnings"]
+    assert any("RayCluster ml/train-rc, which is not in the snapshot" in x for x in a["warnings"]) is (cluster is None)
+
+
+def test_an_elastic_rayservices_workload_name_hashes_its_active_clusters_generation(client):
+    o = make_service("serve", "ml", queue="lq", uid="uid-serve", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())],
+                     annotations=SLICED, status={"activeServiceStatus": {"rayClusterName": "serve-rc"}})
+    c = make_cluster("serve-rc", "ml", uid="uid-src", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())])
+    c["metadata"]["generation"] = 5
+    [w] = ray_workloads(answer(client, o, c))
+    assert w["workload"] == "ml/" + jobs.workload_name("serve", "uid-serve", "RayService", "ray.io", "1_5")
+    o["status"]["activeServiceStatus"]["rayClusterName"] = ""  # (an empty name is not found: "")
+    o["metadata"]["annotations"][jobs.RAYCLUSTER_GENERATION] = "5"
+    [w] = ray_workloads(answer(client, o, c))
+    assert w["workload"] == "ml/" + jobs.workload_name("serve", "uid-serve", "RayService", "ray.io", "1")
+
+
+def test_the_default_submitters_panic_preempts_every_other_webhook_error() -> None:
+    # ValidateTopologyRequest calls JobPodSets first: getSubmitterTemplate indexes the head's containers: [] and
+    # panics, so the webhook answers the panic alone (here beside shutdownAfterJobFinishes and a topology error)
+    o = make_rayjob("job", queue="queue", mode="K8sJobMode", shutdown=False,
+                    head={"metadata": {"annotations": {REQ: BLOCK, PREF: BLOCK}}, "spec": {"containers": []}})
+    [(p, detail)] = webhook(o)
+    assert p == f"{SD}/submitterPodTemplate" and detail.startswith("runtime error: index out of range [0] with length 0")
+    # the RayJob rules' early returns come first: a clusterSelector beside the spec is answered alone
+    o["spec"]["clusterSelector"] = {"a": "b"}
+    assert [p for p, _ in webhook(o)] == [f"{SD}/clusterSelector"]
+    # a head that does not build (PodSets returns its error before the submitter): no panic
+    del o["spec"]["clusterSelector"]
+    o["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["metadata"]["annotations"] = {jobs.ANN_UNCONSTRAINED: "maybe"}
+    assert not any(d.startswith("runtime error") for _, d in webhook(o))
+
+
+def _train_workload(reserved: bool, *, prebuilt: bool = False) -> dict[str, Any]:
+    from tests.test_admissions import workload
+
+    pod_sets = [{"name": "head", "count": 1, "template": gpu_tmpl(0)}, {"name": "gpu", "count": 4, "template": gpu_tmpl()},
+                {"name": "submitter", "count": 1, "template": gpu_tmpl(0)}]  # fmt: skip
+    wl = workload("wl1" if prebuilt else jobs.workload_name("train", "uid-train", "RayJob", "ray.io"), *pod_sets)
+    wl["metadata"]["ownerReferences"] = [{"apiVersion": "ray.io/v1", "kind": "RayJob", "name": "train", "uid": "uid-train",
+                                          "controller": True}]  # fmt: skip
+    if reserved:
+        wl["status"] = {"conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
+                                        "lastTransitionTime": "2026-11-23T11:00:00Z"}],
+                        "admission": {"clusterQueue": "cq", "podSetAssignments": [
+                            {"name": n, "count": c, "flavors": {"cpu": "f", "memory": "f", "nvidia.com/gpu": "f"}}
+                            for n, c in (("head", 1), ("gpu", 4), ("submitter", 1))]}}  # fmt: skip
+    return wl
+
+
+@pytest.mark.parametrize("reserved", [False, True])
+@pytest.mark.parametrize("prebuilt", [False, True])
+def test_an_on_hold_rayjobs_workload_is_held_not_admitted(client, reserved: bool, prebuilt: bool) -> None:
+    # ReconcileGenericJob step 2: IsOnHold -> UnsetQuotaReservationWithCondition(OnHold) on every reconcile, and the
+    # workload controller takes an OnHold Workload out of its queues: never admitted, no quota
+    o = train(submitterPodTemplate=gpu_tmpl(0))
+    if prebuilt:
+        o["metadata"]["labels"][jobs.PREBUILT] = "wl1"
+    wl = _train_workload(reserved, prebuilt=prebuilt)
+    before = ray_workloads(answer(client, o, wl))
+    assert [w["workload"] for w in before] == [f"ml/{wl['metadata']['name']}"] and before[0]["owner"]["kind"] == "RayJob"
+    o["status"] = {"jobDeploymentStatus": "ValidationFailed"}
+    a = answer(client, o, wl)
+    assert ray_workloads(a) == []
+    assert any(f"Workload ml/{wl['metadata']['name']} (of ray.io/v1 RayJob ml/train) is not answered: its RayJob ml/train "
+               "is on hold" in x for x in a["warnings"]), a["warnings"]  # fmt: skip
+
+
+@pytest.mark.parametrize("owner_kind", ["RayJob", "RayService"])
+def test_an_owned_raycluster_joins_its_owners_workload_also_without_queue_names(client, owner_kind: str) -> None:
+    # FindAncestorJobManagedByKueue with manageJobsWithoutQueueName: the owner needs no queue-name label
+    from tests.test_admissions import pod_set, workload
+
+    if owner_kind == "RayJob":
+        owner = train()
+    else:
+        owner = make_service("train", "ml", queue="lq", uid="uid-train", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())])
+    del owner["metadata"]["labels"][Q]
+    cluster = make_cluster("train-rc", "ml", uid="uid-rc", head=gpu_tmpl(0), workers=[wg("gpu", 1, gpu_tmpl())])
+    cluster["metadata"]["ownerReferences"] = [{"apiVersion": "ray.io/v1", "kind": owner_kind, "name": "train",
+                                               "uid": "uid-train", "controller": True}]  # fmt: skip
+    config = {**RAY_CONFIG, "manageJobsWithoutQueueName": True}
+    a = post(client, body([workload("pad", pod_set(gpu=0))], [flavor("f"), cq_mem(), lq("lq", "cq"), config, owner, cluster]))
+    [w] = ray_workloads(a)
+    assert w["owner"]["kind"] == owner_kind
+    assert any(f"RayCluster ml/train-rc: no Workload: its ancestor {owner_kind} ml/train is managed by Kueue" in x
+               for x in a["warnings"]), a["warnings"]  # fmt: skip

@@ -28,6 +28,19 @@ def parse_int_err(text: str, bits: int = 64) -> tuple[int | None, str]:
     return (v, "") if -(2 ** (bits - 1)) <= v < 2 ** (bits - 1) else (None, RANGE)
 
 
+#: the code points whose Python lower case (full case mapping, ``str.lower``) is not Go's
+#: ``unicode.ToLower`` (simple, one code point for one): İ (U+0130) is "i̇" in Python, "i" in Go
+_GO_LOWER = {"\u0130": "i"}
+
+
+def go_lower(text: str) -> str:
+    """Go's ``strings.ToLower``: each code point by ``unicode.ToLower`` (its simple mapping),
+    not Python's full case mapping (U+0130, and no final-sigma rule: "Σ" is always "σ")."""
+    if text.isascii():
+        return text.lower()
+    return "".join(_GO_LOWER.get(ch) or ch.lower() for ch in text)
+
+
 def parse_int(text: str, bits: int = 64) -> int | None:
     """``strconv.ParseInt(text, 10, bits)``, None where Go errs."""
     return parse_int_err(text, bits)[0]

@@ -114,7 +114,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                              runtime_classes=kueue.runtime_classes)  # fmt: skip
     by_key = {wl.key: wl for wl in workloads}
     for kind in jobs.KINDS.values():
-        unlabelled = [o.job.key for o in outcomes if o.job.kind is kind and o.note.startswith("it has no ")]
+        unlabelled = [o.job.key for o in outcomes if o.job.kind is kind and o.no_queue_label]
         if unlabelled:
             kueue.unmodelled.append(f"{len(unlabelled)} {kind.label}(s) have no {jobs.QUEUE_LABEL} label (e.g. "
                                     f"{unlabelled[0]}): Kueue does not manage them, no Workload")  # fmt: skip
@@ -148,7 +148,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
                                         f"the {jobs.QUEUE_LABEL} label of its suspended {o.job.label}, as Kueue does")  # fmt: skip
                 wl.queue_name = o.queue_change
-        elif not o.note.startswith("it has no "):
+        elif not o.no_queue_label:
             kueue.unmodelled.append(f"{o.job.kind.api_version} {o.job.label}: no Workload: {o.note}")
     workloads[:] = [wl for wl in workloads if wl.key not in gone]
     # (an owner that is itself a job of a modelled kind, a RayJob over its RayCluster, is read as one)

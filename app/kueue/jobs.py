@@ -62,12 +62,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest import reader as r
+from app.ingest.podrequest import _resource_list
 from app.ingest.quantity import parse_quantity
 from app.ingest.kube import metadata
 from app.kueue import limitrange
@@ -621,7 +622,7 @@ def _read_replica_specs(job: Job, spec: dict, status: dict) -> None:
         # (an int32 the CRDs do not bound: a negative count is the Workload CRD's to refuse, in _construct)
         replicas = r.integer(rs, "replicas", rp, ident, default=1, minimum=-(2**31), maximum=INT32_MAX)
         template = r.obj(rs, "template", rp, ident)
-        job.sources.append(Source(rtype.lower(), 1 if replicas is None else replicas, None, template,
+        job.sources.append(Source(gostrconv.go_lower(rtype), 1 if replicas is None else replicas, None, template,
                                   ("spec", kind.replica_field, MapKey(rtype), "template")))  # fmt: skip
     run = r.obj(spec, "runPolicy", sp, ident)
     rp = join_pointer(sp, "runPolicy")
@@ -674,7 +675,7 @@ def _read_jobset(job: Job, spec: dict, status: dict) -> None:
             job.own_errors.append(InputError(
                 f"JobSet's webhook rejects it: the product of replicas and parallelism must not exceed {INT32_MAX} for "
                 f"replicatedJob '{name}'", join_pointer(rp, "replicas"), ident))  # fmt: skip
-        job.sources.append(Source(name.lower(), gostrconv.go_int32(replicas * per_replica), None, template,
+        job.sources.append(Source(gostrconv.go_lower(name), gostrconv.go_int32(replicas * per_replica), None, template,
                                   ("spec", "replicatedJobs", i, "template", "spec", "template")))  # fmt: skip
     stp = job.ptr("status")
     for i, st in enumerate(r.lst(status, "replicatedJobsStatus", stp, ident)):
@@ -724,6 +725,9 @@ class RaySpec:
     prefix: tuple[str, ...] = ("spec",)
     #: why Kueue skips it (``Skip``); "" when it does not
     skip: str = ""
+    #: an elastic RayJob's or RayService's ``kueue.x-k8s.io/raycluster-generation`` as Kueue
+    #: writes it before naming the Workload (:func:`_cluster_generations`); None: not worked out
+    cluster_generation: str | None = None
 
     @property
     def on_hold(self) -> bool:
@@ -830,7 +834,10 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
                           *containers[1:]]  # fmt: skip
     if rs.autoscaling:
         opts = r.obj(cluster, "autoscalerOptions", cp, ident)
-        given = r.obj(opts, "resources", join_pointer(cp, "autoscalerOptions"), ident)
+        op = join_pointer(cp, "autoscalerOptions")
+        given = r.obj(opts, "resources", op, ident)
+        for key in ("requests", "limits"):  # (read where written, not at the sidecar synthesized on the head)
+            _resource_list(given.get(key), join_pointer(op, "resources", key), ident)
         resources = given if opts.get("resources") is not None else AUTOSCALER_RESOURCES
         added.append({"name": AUTOSCALER_CONTAINER, "resources": resources})
     if mode == "SidecarMode":
@@ -852,7 +859,7 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
         if hosts is not None and hosts > 1:
             count = gostrconv.go_int32(count * hosts)
         template = r.obj(wg, "template", gp, ident, required=True)
-        job.sources.append(Source(group.lower(), count, None, template,
+        job.sources.append(Source(gostrconv.go_lower(group), count, None, template,
                                   rs.prefix + ("workerGroupSpecs", i, "template")))  # fmt: skip
     if mode == "K8sJobMode":
         given = spec.get("submitterPodTemplate")
@@ -875,14 +882,36 @@ def _read_ray(job: Job, spec: dict, status: dict) -> None:
 
 def _name_extra(job: Job) -> str:
     """The extra part of an elastic job's Workload name (``newWorkloadName``): its generation;
-    a RayJob's (``GetWorkloadNameExtraPart``) followed by ``_`` and its
-    ``kueue.x-k8s.io/raycluster-generation`` annotation when that is set; "" when not elastic."""
+    a RayJob's or RayService's (``GetWorkloadNameExtraPart``) followed by ``_`` and its
+    ``kueue.x-k8s.io/raycluster-generation`` annotation when that is not empty, as Kueue
+    rewrites it first (:func:`_cluster_generations`; as given when not worked out); "" when
+    not elastic."""
     if not job.elastic:
         return ""
     extra = str(job.generation)
-    if job.kind in (RAYJOB, RAYSERVICE) and job.annotations.get(RAYCLUSTER_GENERATION):
-        extra += "_" + job.annotations[RAYCLUSTER_GENERATION]
+    if job.kind in (RAYJOB, RAYSERVICE):
+        gen = job.annotations.get(RAYCLUSTER_GENERATION, "")
+        if job.ray is not None and job.ray.cluster_generation is not None:
+            gen = job.ray.cluster_generation
+        if gen:
+            extra += "_" + gen
     return extra
+
+
+def _cluster_generations(jobs: list[Job]) -> None:
+    """``GetWorkloadslicingRayClusterCustomAnnotations`` then ``mergeAnnotations``: before an
+    elastic RayJob's or RayService's Workload is named, Kueue sets its
+    ``raycluster-generation`` annotation to the ``metadata.generation`` of the RayCluster its
+    status names (a RayJob's ``status.rayClusterName``, a RayService's
+    ``status.activeServiceStatus.rayClusterName``), or to "" when there is none of that name
+    in its namespace (an empty name is not found either). The request's RayClusters are the
+    ones Kueue would find."""
+    clusters = {(j.namespace, j.name): j for j in jobs if j.kind is RAYCLUSTER}
+    for job in jobs:
+        if job.ray is None or job.kind not in (RAYJOB, RAYSERVICE) or not job.elastic:
+            continue
+        found = clusters.get((job.namespace, job.ray.cluster_name)) if job.ray.cluster_name else None
+        job.ray.cluster_generation = "" if found is None else str(found.generation)
 
 
 def check_refs(meta: dict, ptr: str, ident: dict[str, str]) -> list[Any]:
@@ -1081,12 +1110,13 @@ def _tas_request_errors(job: Job, src: Source) -> list[InputError]:
     return errs
 
 
-def _upper_bound_errors(job: Job, src: Source) -> list[InputError]:
+def _upper_bound_errors(job: Job, src: Source, go_path: tuple[str | int, ...] | None = None) -> list[InputError]:
     """``ValidateSliceSizeAnnotationUpperBound``: the slice size (or the first layer's) is
-    at most the podSet's count."""
+    at most the podSet's count. ``go_path``: the template path Go's message names when it is
+    not the template's own (the JSON pointer stays the template's)."""
     ann = src.annotations()
     base = src.path + ("metadata", "annotations")
-    fp = field_path(base)
+    fp = field_path((src.path if go_path is None else go_path) + ("metadata", "annotations"))
     out = []
     size = ann.get(ANN_SLICE_SIZE)
     if size is not None:
@@ -1223,10 +1253,24 @@ def _ray_webhook_errors(job: Job, create_errs: list[InputError]) -> list[InputEr
                                        f"{cf}.workerGroupSpecs[{i}].groupName", f'"{HEAD_GROUP}" is reserved for the head '
                                        "group"))  # fmt: skip
     errs += create_errs
+    if (panic := _submitter_panic(job)) is not None:
+        return [panic]  # (Go's JobPodSets panics in getSubmitterTemplate: the webhook answers that alone)
     tas, build_err = _ray_tas_errors(job)
     if not tas and build_err is not None:
         return [build_err]
     return errs + tas
+
+
+def _submitter_panic(job: Job) -> InputError | None:
+    """The webhook's ``JobPodSets`` (the first thing ``ValidateTopologyRequest`` does, with a
+    ``rayClusterSpec``) panics in ``getSubmitterTemplate`` when the head and workers build
+    and KubeRay's default submitter finds no head container: that error, else None."""
+    for src in job.sources:  # (PodSets stops at the first error, the submitter's is the last)
+        if topology_request(job, src)[1]:
+            return None
+        if src.error:
+            return _pod_sets_error(job) if src.name == SUBMITTER and src is job.sources[-1] else None
+    return None
 
 
 def _invalid_raw(job: Job, path: tuple[str | int, ...], fp: str, shown: str, detail: str) -> InputError:
@@ -1251,29 +1295,51 @@ def _ray_tas_errors(job: Job) -> tuple[list[InputError], InputError | None]:
             errs += _upper_bound_errors(job, head) + _grouping_errors(job)
         for w in workers:
             errs += _tas_request_errors(job, w)
-            if build_err is None:
-                errs += _upper_bound_errors(job, w)
+            if build_err is None:  # (FindPodSetByName: the first podSet of the group's lower-cased name)
+                first = next(s for s in job.sources if s.name == w.name)
+                errs += _upper_bound_errors(job, replace(w, count=first.count))
     elif build_err is None:
-        errs += _grouping_errors(job) + _upper_bound_errors(job, head)
-        for w in workers:
-            errs += _tas_request_errors(job, w) + _upper_bound_errors(job, w)
+        errs += _grouping_errors(job)
+        for p in job.sources:  # (a switch on the podSet's name: a worker named "Head" takes the head's case)
+            if p.name == HEAD_GROUP:
+                errs += _upper_bound_errors(job, p, head.path)
+            else:
+                errs += _tas_request_errors(job, p) + _upper_bound_errors(job, p)
     return errs, build_err
 
 
 def _grouping_errors(job: Job) -> list[InputError]:
     """``ValidatePodSetGroupingTopology``: podSets naming one ``podset-group-name`` (beside
-    required / preferred) come in pairs, one of them of count 1, with the same topology."""
+    required / preferred) come in pairs, one of them of count 1, with the same topology.
+    Go names each podSet's annotations by its name in a map (a Ray kind's
+    ``BuildPodSetAnnotationsPathByNameMap``: the head and the worker groups, a later group
+    of the same lower-cased name replacing an earlier; no ``submitter``, which Go prints as
+    ``<nil>``); the JSON pointer is the podSet's own template's."""
     groups: dict[str, list[tuple[Source, TopologyRequest]]] = {}
     for src in job.sources:
         tr, _ = topology_request(job, src)
         if tr is not None and tr.group is not None:
             groups.setdefault(tr.group, []).append((src, tr))
+    go_paths: dict[str, tuple[str | int, ...]] | None = None
+    if job.ray is not None:
+        go_paths = {s.name: s.path + ("metadata", "annotations")
+                    for s in job.sources[:1 + len(job.ray.group_names)]}  # fmt: skip
+
+    def shown(src: Source) -> str:
+        if go_paths is None:
+            return field_path(src.path + ("metadata", "annotations"))
+        return field_path(go_paths[src.name]) if src.name in go_paths else "<nil>"
+
+    def key_of(src: Source) -> str:  # (Path.Key on a nil *Path: the key alone)
+        f = shown(src)
+        return f"[{ANN_GROUP}]" if f == "<nil>" else f"{f}[{ANN_GROUP}]"
+
     errs: list[InputError] = []
     for name, members in groups.items():
         if len(members) != 2:
             for src, _ in members:
                 path = src.path + ("metadata", "annotations")
-                errs.append(_invalid(job, path + (ANN_GROUP,), f"{field_path(path)}[{ANN_GROUP}]", name,
+                errs.append(_invalid(job, path + (ANN_GROUP,), key_of(src), name,
                                      f"can only define groups of exactly 2 pod sets, got: {len(members)} pod set(s)"))  # fmt: skip
             continue
         (s1, t1), (s2, t2) = members
@@ -1281,11 +1347,11 @@ def _grouping_errors(job: Job) -> list[InputError]:
         if s1.count != 1 and s2.count != 1:
             why = ("can only define groups where at least one pod set has only 1 replica, got: "
                    f"{s1.count} replica(s) and {s2.count} replica(s) in the group")  # fmt: skip
-            errs += [_invalid(job, p + (ANN_GROUP,), f"{field_path(p)}[{ANN_GROUP}]", name, why) for p in (p1, p2)]
+            errs += [_invalid(job, p + (ANN_GROUP,), key_of(s), name, why) for p, s in ((p1, s1), (p2, s2))]
         if not _same_level(s1, s2):
-            for p, other in ((p1, p2), (p2, p1)):
-                errs.append(_rejects(job, p, f"{field_path(p)}: Invalid value: must specify '{ANN_REQUIRED}' or "
-                                     f"'{ANN_PREFERRED}' topology consistent with '{field_path(other)}' in group "
+            for p, this, other in ((p1, s1, s2), (p2, s2, s1)):
+                errs.append(_rejects(job, p, f"{shown(this)}: Invalid value: must specify '{ANN_REQUIRED}' or "
+                                     f"'{ANN_PREFERRED}' topology consistent with '{shown(other)}' in group "
                                      f"'{name}'"))  # fmt: skip
     return errs
 
@@ -1357,6 +1423,9 @@ class Outcome:
     #: the queueName Kueue writes into the existing Workload (``QueueNameChange``); "" when unchanged
     queue_change: str = ""
     note: str = ""
+    #: Kueue does not manage it for want of a queue-name label (and ``manageJobsWithoutQueueName``
+    #: is off): the answer counts these jobs per kind rather than naming each
+    no_queue_label: bool = False
     unmodelled: list[str] = field(default_factory=list)
     #: Workloads of the snapshot Kueue deletes or finishes for this Job: key -> why (out of the answer)
     drop: dict[str, str] = field(default_factory=dict)
@@ -1386,6 +1455,7 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
         if job.label in seen:
             raise InputError(f"duplicate {job.label}", job.ptr("metadata", "name"), job.ident)
         seen[job.label] = job
+    _cluster_generations(jobs)
     by_name, by_owner = _workload_index(workloads)
     enabled = {FRAMEWORKS[f] for f in (jin.frameworks or DEFAULT_FRAMEWORKS) if f in FRAMEWORKS}
     out = []
@@ -1509,6 +1579,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
     queue = job.labels.get(QUEUE_LABEL, "")
     if not queue and not jin.manage_without_queue:
         res.note = f"it has no {QUEUE_LABEL} label (Kueue does not manage it)"
+        res.no_queue_label = True
         return res
     prebuilt, _ = prebuilt_name(job)
     if prebuilt:
@@ -1528,6 +1599,8 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
             # ensurePrebuiltWorkloadInSync: Kueue finishes it (OutOfSync); the job stays stopped
             res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
             res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
+        elif job.ray is not None and job.ray.on_hold:
+            _put_on_hold(res, key)
         else:
             res.existing = key
             res.queue_change = _queue_change(job, wl, queue)
@@ -1556,13 +1629,14 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
             to_delete.append(key)
     # toUpdate: the first of the others, when the job is suspended and that one holds no quota
     update = "" if match or not to_delete or not job.suspended or _quota_reserved(by_name[to_delete[0]]) else to_delete[0]
+    if (match or update) and job.ray is not None and job.ray.on_hold:
+        res.drop.pop(update, None)  # (rewritten to the job's spec, then held as a match is)
+        _put_on_hold(res, match or update)
+        return res
     if match:
         res.existing = match
         res.queue_change = _queue_change(job, by_name[match], queue)
         res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
-        if job.ray is not None and job.ray.on_hold and _quota_reserved(by_name[match]):
-            res.unmodelled.append(f"{job.label} is on hold (jobDeploymentStatus ValidationFailed): Kueue releases its "
-                                  f"Workload {match}'s quota reservation (WorkloadOnHold); answered as the snapshot holds it")  # fmt: skip
         return res
     if update:  # a suspended Job's pending Workload that no longer matches: Kueue rewrites its spec to the Job's
         why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
@@ -1588,6 +1662,19 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _put_on_hold(res: Outcome, key: str) -> None:
+    """A RayJob on hold (``IsOnHold``: ``jobDeploymentStatus`` ValidationFailed) with a
+    Workload (matched, prebuilt or rewritten: ``ensureOneWorkload``'s): on every reconcile
+    Kueue releases that Workload's quota reservation (``UnsetQuotaReservationWithCondition``,
+    QuotaReserved False with reason OnHold), and the workload controller takes an on-hold
+    Workload out of its queues: it is not admitted and holds no quota, so it is not answered."""
+    res.drop[key] = (f"its {res.job.label} is on hold (jobDeploymentStatus ValidationFailed): Kueue releases its quota "
+                     "reservation (QuotaReserved False, reason OnHold) and takes it out of its queues, so it is never "
+                     "admitted and holds no quota (a pending one may first get a reservation, released on the job's next "
+                     "reconcile)")  # fmt: skip
+    res.note = f"it is on hold (jobDeploymentStatus ValidationFailed): Kueue holds its Workload {key} (OnHold), it never runs"
 
 
 def _earlier_job(job: Job, wl: dict) -> bool:
@@ -1898,9 +1985,9 @@ def topology_request(job: Job, src: Source) -> tuple[TopologyRequest | None, str
         if not 1 <= len(layers) <= 3:
             return None, f"topology constraints must contain between 1 and 3 entries: got {len(layers)}"
     elif ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
-        size = gostrconv.parse_int(ann[ANN_SLICE_SIZE], 32)
+        size, why = gostrconv.parse_int_err(ann[ANN_SLICE_SIZE], 32)
         if size is None:
-            return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: invalid syntax or out of range"
+            return None, f"strconv.ParseInt: parsing {json.dumps(ann[ANN_SLICE_SIZE])}: {why}"
         tr.slice_level, tr.slice_size = ann[ANN_SLICE_LEVEL] or None, size
     if ANN_GROUP in ann and (ANN_REQUIRED in ann or ANN_PREFERRED in ann):
         tr.group = ann[ANN_GROUP]  # (Build: a pointer to the value, "" too)
@@ -1959,17 +2046,23 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
     Workload CRD refuses (no podSets or more than 18, a podSet name that is not a DNS label, a
     count past int32, minCount or slice size out of bounds) means no Workload."""
     if job.ray is not None and not job.ray.has_cluster_spec:
-        res.note = ("it has no spec.rayClusterSpec and no clusterSelector: Kueue's PodSets dereferences the missing spec "
-                    "and the reconcile fails")  # fmt: skip
+        res.note = ("Kueue's PodSets panics on it (raycluster.BuildPodSets dereferences its missing spec.rayClusterSpec; "
+                    "it has no clusterSelector either): the reconcile fails, no Workload")  # fmt: skip
         return res
     if not 1 <= len(job.sources) <= MAX_POD_SETS:
         res.note = (f"it makes {len(job.sources)} podSets: the Workload CRD (1 to {MAX_POD_SETS} podSets) refuses "
                     "Kueue's create")  # fmt: skip
         return res
+    names: set[str] = set()
     for src in job.sources:
         if len(src.name) > 63 or not DNS_LABEL.match(src.name):
             res.note = f"its podSet name {src.name!r} is not a DNS label: the Workload CRD refuses Kueue's create"
             return res
+        if src.name in names:  # (podSet names are lower-cased: a Ray "GPU" beside "gpu", a worker "Head")
+            res.note = (f"two of its podSets are named {src.name!r}: the Workload CRD (podSets a list map keyed by "
+                        "name) refuses Kueue's create")  # fmt: skip
+            return res
+        names.add(src.name)
         if src.count < 0:
             how = ("replicas x pods per replica, an int32 product" if job.kind is JOBSET else
                    "replicas x numOfHosts, an int32 product" if job.ray is not None else "its replicas")  # fmt: skip
@@ -2032,10 +2125,11 @@ def _unmodelled(job: Job) -> list[str]:
     if job.elastic:
         out.append(f"{job.label} is elastic ({ELASTIC}: workload slices): its Workload is named with generation "
                    f"{job.generation}; slice replacement on scaling is not modelled")  # fmt: skip
-        if job.kind in (RAYJOB, RAYSERVICE):
-            out.append(f"{job.label}: Kueue first writes its RayCluster's generation into its {RAYCLUSTER_GENERATION} "
-                       "annotation (GetCustomAnnotations), which its Workload's name hashes: the annotation is read as "
-                       "given")  # fmt: skip
+        if job.kind in (RAYJOB, RAYSERVICE) and job.ray is not None and job.ray.cluster_name \
+                and job.ray.cluster_generation == "":  # fmt: skip
+            out.append(f"{job.label}: its status names RayCluster {job.namespace}/{job.ray.cluster_name}, which is not in "
+                       f"the snapshot: its {RAYCLUSTER_GENERATION} annotation is taken as Kueue writes it for a RayCluster "
+                       "not found (\"\"), and its Workload's name hashes no RayCluster generation")  # fmt: skip
     if MAX_EXEC_LABEL in job.labels:
         out.append(f"{job.label}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
                    "not the admission)")  # fmt: skip
