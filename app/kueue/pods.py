@@ -531,6 +531,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
         res = jobs.Outcome(job)
         if why := _unmanaged(job, jin, enabled, namespaces):
             res.note = why
+            res.no_queue_label = why.startswith("it has no ")  # (not Kueue's pod: not named one by one)
         else:
             _single(job, res, jin, by_name, by_owner, now=now, wpcs=wpcs, limits=limits, runtime_classes=runtime_classes,
                     cache=cache)  # fmt: skip
@@ -540,6 +541,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
         res = jobs.Outcome(job)
         if why := _unmanaged(job, jin, enabled, namespaces):
             res.note = why
+            res.no_queue_label = why.startswith("it has no ")  # (not Kueue's pod: not named one by one)
         else:
             _group(job, res, jin, by_name, now=now, wpcs=wpcs, limits=limits, runtime_classes=runtime_classes)
         out.append(res)
