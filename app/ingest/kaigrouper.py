@@ -1374,30 +1374,26 @@ def pod_reference(ref: dict) -> tuple[str, str]:
     return out[0], out[1]
 
 
+def _required(getter: Callable[[Any, str], tuple[Any, bool]], obj: Any, key: str) -> Any:
+    """A field Grove's parser requires: its accessor's error wrapped, a missing one an error."""
+    try:
+        v, found = getter(obj, key)
+    except GrouperError as e:
+        raise _wrapped(e, f"failed to parse '{key}' field. Err: ") from None
+    if not found:
+        raise GrouperError(f"missing required '{key}' field")
+    return v
+
+
 def grove_subgroup(pg: dict, index: int, namespace: str, gang: str, topology: str) -> SubGroup:
     """``parseGroveSubGroup`` of ``spec.podgroups[index]`` (errors at its fields): ``name``,
     ``minReplicas`` (positive; as Go's int32), ``podReferences`` (each an object naming a
     pod of the PodGang's namespace), its pack constraint."""
-    try:
-        name, found = go_nested_string(pg, "name")
-    except GrouperError as e:
-        raise _wrapped(e, "failed to parse 'name' field. Err: ") from None
-    if not found:
-        raise GrouperError("missing required 'name' field")
-    try:
-        least, found = go_nested_int64(pg, "minReplicas")
-    except GrouperError as e:
-        raise _wrapped(e, "failed to parse 'minReplicas' field. Err: ") from None
-    if not found:
-        raise GrouperError("missing required 'minReplicas' field")
+    name = _required(go_nested_string, pg, "name")
+    least = _required(go_nested_int64, pg, "minReplicas")
     if least <= 0:
         raise GrouperError("invalid 'minReplicas' field. Must be greater than 0", ("minReplicas",))
-    try:
-        refs, found = go_nested_slice(pg, "podReferences")
-    except GrouperError as e:
-        raise _wrapped(e, "failed to parse 'podReferences' field. Err: ") from None
-    if not found:
-        raise GrouperError("missing required 'podReferences' field")
+    refs = _required(go_nested_slice, pg, "podReferences")
     pods = []
     for j, ref in enumerate(refs):
         at = ("podReferences", j)
@@ -1425,12 +1421,7 @@ def grove_parent(config: dict, parent_of: dict[str, str], topology: str) -> SubG
     """``parseGroupTopologyConfig``: a parent sub-group (minMember 0, no pods) named
     ``name``, the parent of each of its ``podGroupNames`` (a later config naming one again
     wins), with its pack constraint; None without podGroupNames."""
-    try:
-        name, found = go_nested_string(config, "name")
-    except GrouperError as e:
-        raise _wrapped(e, "failed to parse 'name' field. Err: ") from None
-    if not found:
-        raise GrouperError("missing required 'name' field")
+    name = _required(go_nested_string, config, "name")
     try:
         names, found = go_nested_string_slice(config, "podGroupNames")
     except GrouperError as e:
