@@ -619,3 +619,12 @@ def test_required_during_execution_is_not_a_go_field_and_is_not_hashed() -> None
                          "podAntiAffinity": {"requiredDuringSchedulingRequiredDuringExecution": [term]}}  # fmt: skip
     plain["affinity"] = {"nodeAffinity": {}, "podAffinity": {}, "podAntiAffinity": {}}
     assert pods.generate_role_hash(extra, "/spec", {}) == pods.generate_role_hash(plain, "/spec", {})
+
+
+def test_the_webhook_keeps_an_existing_role_hash_annotation(client):
+    # addRoleHash sets getRoleHash's answer: the pod's own annotation when it has one
+    p = gpod("new", uid="", labels={}, annotations={pods.ROLE_HASH_ANNOTATION: "custom"}, group="g", total=1)
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    p["spec"]["schedulingGates"] = []
+    [w] = answer(client, p)["workloads"]
+    assert [ps["name"] for ps in w["podSets"]] == ["custom"]

@@ -570,8 +570,9 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
         pod.labels[MANAGED] = "true"
         pod.gated = True
         job.suspended = True
-        pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"), pod.ident,
-                                                                   manifest=True)  # fmt: skip
+        if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
+            pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"),
+                                                                       pod.ident, manifest=True)  # fmt: skip
 
 
 def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
