@@ -607,3 +607,24 @@ def test_TestReconciler_excess_pods_in_pod_set_after_admission_youngest_pods_are
 def test_the_cluster_readers_unread_group_label_warning_is_not_given_when_the_pod_integration_reads_it(client):
     a = answer(client, gpod("a", group="g", total=1))
     assert not any("pod(s) carry the label kueue.x-k8s.io/pod-group-name" in x for x in a["warnings"])
+
+
+def test_required_during_execution_is_not_a_go_field_and_is_not_hashed() -> None:
+    # core/v1 types.go: RequiredDuringSchedulingRequiredDuringExecution is commented out: Go drops it
+    plain = make_pod_spec({"cpu": "1"})
+    extra = make_pod_spec({"cpu": "1"})
+    term = {"labelSelector": {"matchLabels": {"a": "b"}}, "topologyKey": "zone"}
+    extra["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingRequiredDuringExecution": {"nodeSelectorTerms": []}},
+                         "podAffinity": {"requiredDuringSchedulingRequiredDuringExecution": [term]},
+                         "podAntiAffinity": {"requiredDuringSchedulingRequiredDuringExecution": [term]}}  # fmt: skip
+    plain["affinity"] = {"nodeAffinity": {}, "podAffinity": {}, "podAntiAffinity": {}}
+    assert pods.generate_role_hash(extra, "/spec", {}) == pods.generate_role_hash(plain, "/spec", {})
+
+
+def test_the_webhook_keeps_an_existing_role_hash_annotation(client):
+    # addRoleHash sets getRoleHash's answer: the pod's own annotation when it has one
+    p = gpod("new", uid="", labels={}, annotations={pods.ROLE_HASH_ANNOTATION: "custom"}, group="g", total=1)
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    p["spec"]["schedulingGates"] = []
+    [w] = answer(client, p)["workloads"]
+    assert [ps["name"] for ps in w["podSets"]] == ["custom"]

@@ -39,16 +39,14 @@ ROLE_HASH_ANNOTATION = "kueue.x-k8s.io/role-hash"
 _STRUCTS: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "Affinity": (("nodeAffinity", "*NodeAffinity", True), ("podAffinity", "*PodAffinity", True),
                  ("podAntiAffinity", "*PodAffinity", True)),
-    "NodeAffinity": (("requiredDuringSchedulingRequiredDuringExecution", "*NodeSelector", True),
-                     ("requiredDuringSchedulingIgnoredDuringExecution", "*NodeSelector", True),
+    "NodeAffinity": (("requiredDuringSchedulingIgnoredDuringExecution", "*NodeSelector", True),
                      ("preferredDuringSchedulingIgnoredDuringExecution", "[]PreferredSchedulingTerm", True)),
     "NodeSelector": (("nodeSelectorTerms", "[]NodeSelectorTerm", False),),
     "NodeSelectorTerm": (("matchExpressions", "[]NodeSelectorRequirement", True),
                          ("matchFields", "[]NodeSelectorRequirement", True)),
     "NodeSelectorRequirement": (("key", "string", False), ("operator", "string", False), ("values", "[]string", True)),
     "PreferredSchedulingTerm": (("weight", "int", False), ("preference", "NodeSelectorTerm", False)),
-    "PodAffinity": (("requiredDuringSchedulingRequiredDuringExecution", "[]PodAffinityTerm", True),
-                    ("requiredDuringSchedulingIgnoredDuringExecution", "[]PodAffinityTerm", True),
+    "PodAffinity": (("requiredDuringSchedulingIgnoredDuringExecution", "[]PodAffinityTerm", True),
                     ("preferredDuringSchedulingIgnoredDuringExecution", "[]WeightedPodAffinityTerm", True)),
     "PodAffinityTerm": (("labelSelector", "*LabelSelector", True), ("namespaces", "[]string", True),
                         ("topologyKey", "string", False), ("namespaceSelector", "*LabelSelector", True),
@@ -574,8 +572,9 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
         pod.labels[MANAGED] = "true"
         pod.gated = True
         job.suspended = True
-        pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"), pod.ident,
-                                                                   manifest=True)  # fmt: skip
+        if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
+            pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"),
+                                                                       pod.ident, manifest=True)  # fmt: skip
 
 
 def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
