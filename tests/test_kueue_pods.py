@@ -628,3 +628,13 @@ def test_the_webhook_keeps_an_existing_role_hash_annotation(client):
     p["spec"]["schedulingGates"] = []
     [w] = answer(client, p)["workloads"]
     assert [ps["name"] for ps in w["podSets"]] == ["custom"]
+
+
+def test_a_pod_that_is_no_business_of_kueues_is_not_refused_for_a_field_kueue_never_reads(client):
+    """A stored pod without Kueue's labels (not a candidate) is not read strictly: its
+    malformed finalizers are no 422, with the Pod integration on."""
+    other = gpod("solo")
+    other["metadata"]["labels"] = {}
+    other["metadata"]["finalizers"] = [1]
+    a = post(client, body([], queues() + [PODS, gpod("w"), other]))
+    assert [w["workload"] for w in a["workloads"]] == [pod_wl("w", "uid-w")]

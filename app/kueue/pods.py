@@ -489,13 +489,27 @@ def _candidate(pod: Pod) -> bool:
             or SUSPENDED_BY_PARENT in pod.annotations)  # fmt: skip
 
 
+def _raw_candidate(o: dict) -> bool:
+    """:func:`_candidate` on the pod as given, before its fields are read strictly: a pod that
+    is no business of Kueue's is not refused for a malformed field Kueue never reads."""
+    meta = o.get("metadata")
+    if not isinstance(meta, dict):
+        return True  # (read_pod names what is missing)
+    if not meta.get("uid"):
+        return True
+    labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+    ann = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+    return (MANAGED in labels or bool(labels.get(jobs.QUEUE_LABEL)) or GROUP_NAME in labels or GROUP_NAME in ann
+            or SUSPENDED_BY_PARENT in ann)  # fmt: skip
+
+
 def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: list[tuple[dict, str]], *, now: float,
             local_queues: set[tuple[str, str]], wpcs: dict[str, int], namespaces: dict[str, dict[str, str]] | None,
             limits: dict[str, limitrange.Summary], runtime_classes: dict[str, dict[str, str] | None]) -> list[jobs.Outcome]:  # fmt: skip
     """Each pod (or pod group) of the request Kueue's Pod integration acts on, as its webhook
     (for a pod without a uid) and reconciler would treat it, in namespace/name order (a group
     by its name)."""
-    pods = [read_pod(o, p) for o, p in raw_pods]
+    pods = [read_pod(o, p) for o, p in raw_pods if _raw_candidate(o)]
     seen: set[str] = set()
     for pod in pods:
         if pod.key in seen:
