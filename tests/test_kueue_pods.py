@@ -638,3 +638,25 @@ def test_a_pod_that_is_no_business_of_kueues_is_not_refused_for_a_field_kueue_ne
     other["metadata"]["finalizers"] = [1]
     a = post(client, body([], queues() + [PODS, gpod("w"), other]))
     assert [w["workload"] for w in a["workloads"]] == [pod_wl("w", "uid-w")]
+
+
+def test_pod_group_pod_index_label_must_be_an_unsigned_integer_below_the_total_count(client):
+    """``validatePodGroupMetadata``'s ``ReadUIntFromLabelBelowBound`` on the group's first pod:
+    a missing label is fine; "2" of a total of 2, or "x", means no Workload."""
+    def group(index: str | None) -> list[dict]:
+        ps = [gpod("a", group="g", total=2), gpod("b", group="g", total=2), gpod("solo")]
+        if index is not None:
+            ps[0]["metadata"]["labels"]["kueue.x-k8s.io/pod-group-pod-index"] = index
+        return ps
+
+    solo = pod_wl("solo", "uid-solo")
+    assert [w["workload"] for w in post(client, body([], queues() + [PODS, *group(None)]))["workloads"]] == ["ml/g", solo]
+    assert [w["workload"] for w in post(client, body([], queues() + [PODS, *group("1")]))["workloads"]] == ["ml/g", solo]
+    for bad, why in (("2", "value should be less than 2"), ("x", "invalid syntax"), ("0001", None),
+                     ("99999999999999999999999", "value out of range")):  # fmt: skip
+        a = post(client, body([], queues() + [PODS, *group(bad)]))
+        if why is None:
+            assert [w["workload"] for w in a["workloads"]] == ["ml/g", solo]  # (leading zeros: 1 < 2)
+        else:
+            assert [w["workload"] for w in a["workloads"]] == [solo]
+            assert any(why in x for x in a["warnings"])

@@ -469,6 +469,27 @@ def _required(job: PodJob, path: tuple[str, ...], fp: str, detail: str) -> Input
     return jobs._rejects(job, path, f"{fp}: Required value: {detail}")
 
 
+POD_INDEX = "kueue.x-k8s.io/pod-group-pod-index"
+
+
+def _pod_index_error(pod: Pod, total: int) -> str | None:
+    """``ReadUIntFromLabelBelowBound(pod, pod-group-pod-index, total)`` as
+    ``validatePodGroupMetadata`` reads it: a missing label is no error; the value must be a
+    ``strconv.ParseUint`` (base 10, 64 bits) below the total count."""
+    raw = pod.labels.get(POD_INDEX)
+    if raw is None:
+        return None
+    where = f'incorrect label value "{raw[:100]}" for Pod "{pod.namespace}/{pod.name}"'
+    if not raw or not raw.isascii() or not raw.isdigit():
+        return f'{where}: invalid unsigned integer: strconv.ParseUint: parsing "{raw[:100]}": invalid syntax'
+    digits = raw.lstrip("0") or "0"
+    if len(digits) > 20 or int(digits) >= 2**64:
+        return f'{where}: invalid unsigned integer: strconv.ParseUint: parsing "{raw[:100]}": value out of range'
+    if int(digits) >= total:
+        return f"{where}: validation error: value should be less than {total}"
+    return None
+
+
 def group_total_count(pod: Pod) -> tuple[int | None, str]:
     """``groupTotalCount``: (the count, "") or (None, Kueue's error)."""
     raw = pod.annotations.get(TOTAL_COUNT)
@@ -760,6 +781,9 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
         return
     if total is None:
         res.note = f"Kueue cannot compose its Workload: {err}"
+        return
+    if (why := _pod_index_error(first, total)) is not None:
+        res.note = f"Kueue cannot compose its Workload: {why}"
         return
     active = [p for p in members if p.runnable_or_succeeded]
     fast = first.annotations.get(FAST_ADMISSION) == "true"
