@@ -56,7 +56,7 @@ from app.kueue import flavorassigner as fa
 from app.kueue.flavorassigner import Fungibility
 from app.kueue.fairsharing import FairSearch, tournament
 from app.kueue.preemption import Classical, Holders, Preemptor, Target, height_to_fit
-from app.kueue.resourcesconfig import saturate
+from app.kueue.resourcesconfig import INT64_MAX, saturate
 from app.model.selectors import LabelSelector
 
 FR = tuple[str, str]  # (flavor, resource)
@@ -425,8 +425,8 @@ class Entry:
     def requests(self, counts: list[int] | None = None) -> list[tuple[str, dict[str, int]]]:
         """(podSet, requests × count) at ``counts`` (default: the full counts)."""
         sizes = counts if counts is not None else [ps.count for ps in self.pod_sets]
-        return [(ps.name, {r: saturate(r, v * c) for r, v in ps.per_pod.items()})
-                for ps, c in zip(self.pod_sets, sizes, strict=True)]  # fmt: skip
+        return [(ps.name, {r: x if (x := v * c) <= INT64_MAX else saturate(r, x) for r, v in ps.per_pod.items()})
+                for ps, c in zip(self.pod_sets, sizes, strict=True)]  # fmt: skip (saturate only past int64: a hot path)
 
 
 @dataclass(slots=True)
@@ -634,12 +634,16 @@ class _Pending:
         self.ledger = ledger
         self.lists: dict[str, list[Entry]] = {}
         for e in entries:
-            self.lists.setdefault(e.lq if ledger is not None else "", []).append(e)
+            self.lists.setdefault(self._list_of(e), []).append(e)
         self.heap: list[tuple[tuple[int, float], tuple, str, int]] = []
         self.version: dict[str, int] = {}
         if ledger is not None:
             for lq in self.lists:
                 self.charged(lq)
+
+    def _list_of(self, e: Entry) -> str:
+        """The list ``e`` is kept in: its LocalQueue's, or the one list without a ledger."""
+        return e.lq if self.ledger is not None else ""
 
     def charged(self, lq: str) -> None:
         """``lq``'s first Workload or usage changed: its place in the heap is taken again."""
@@ -663,12 +667,12 @@ class _Pending:
 
     def pop(self, e: Entry) -> None:
         """Take ``e``, the head of its LocalQueue's list."""
-        lq = e.lq if self.ledger is not None else ""
+        lq = self._list_of(e)
         self.lists[lq].pop(0)
         self.charged(lq)
 
     def push_front(self, e: Entry) -> None:
-        lq = e.lq if self.ledger is not None else ""
+        lq = self._list_of(e)
         self.lists.setdefault(lq, []).insert(0, e)
         self.charged(lq)
 
