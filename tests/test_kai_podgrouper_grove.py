@@ -671,7 +671,7 @@ def test_go_accessor_messages_as_apimachinery_words_them() -> None:
     (the value's %T ``map[string]interface {}``), NestedStringSlice's entry error says
     ``contains non-string key in the slice``."""
     with pytest.raises(kg.GrouperError) as e:
-        kg.go_nested({"a": "x"}, "a", "b")
+        kg.nested({"a": "x"}, "a", "b")
     assert str(e.value) == ".a.b accessor error: x is of the type string, expected map[string]interface{}"
     with pytest.raises(kg.GrouperError) as e:
         kg.go_nested_string_slice({"a": ["x", {}]}, "a")

@@ -358,3 +358,22 @@ def test_ray_duplicate_worker_group_name_is_no_error_without_subgroups(monkeypat
     c = cluster([{"groupName": "w", "replicas": 1}, {"groupName": "w", "replicas": 2}])
     pg = one([_legacy_pg(None), c, raypod("p", c)], monkeypatch)
     assert (pg["spec"]["minMember"], pg["spec"].get("subGroups")) == (4, None)
+
+
+def test_nested_field_a_null_on_the_way_is_not_found(monkeypatch) -> None:
+    """``unstructured.NestedFieldNoCopy``: a null before the last step is not found (Go's
+    ``val == nil``), so a RayCluster with ``spec: null`` has its head group only (minMember
+    1, ``calcJobNumOfPodsAndSubGroups``) where a ``spec`` of another type is an error; a
+    null at the last step is found, and the typed accessor refuses it (``NestedSlice``)."""
+    c = cluster([])
+    c["spec"] = None
+    pg = one([c, raypod("p", c)], monkeypatch)
+    assert pg["spec"]["minMember"] == 1
+    assert kg.nested({"spec": None}, "spec", "headGroupSpec") == (None, False)
+    assert kg.nested({"spec": {"headGroupSpec": None}}, "spec", "headGroupSpec") == (None, True)
+    bad = cluster([])
+    bad["spec"]["workerGroupSpecs"] = None
+    assert refused([bad, raypod("p", bad)]).pointer.endswith("/spec/workerGroupSpecs")
+    other = cluster([])
+    other["spec"] = "x"
+    assert refused([other, raypod("p", other)]).pointer.endswith("/spec")

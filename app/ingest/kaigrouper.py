@@ -319,38 +319,6 @@ class GrouperError(Exception):
 _MISSING = object()
 
 
-def nested(obj: Any, *path: str) -> tuple[Any, bool]:
-    """``unstructured.NestedFieldNoCopy``: (value, found); a step through a value that is
-    not an object is an error (GrouperError at the step)."""
-    at = obj
-    for i, key in enumerate(path):
-        if not isinstance(at, dict):
-            raise GrouperError(f"{'.'.join(path[:i]) or 'object'} is not an object", path[:i])
-        at = at.get(key, _MISSING)
-        if at is _MISSING:
-            return None, False
-    return at, True
-
-
-def nested_int64(obj: Any, *path: str) -> tuple[int, bool]:
-    """``unstructured.NestedInt64``: a JSON integer (not a float, a bool or null)."""
-    v, found = nested(obj, *path)
-    if not found:
-        return 0, False
-    if type(v) is not int or not -INT64 <= v < INT64:
-        raise GrouperError(f"{'.'.join(path)} is not an integer", path)
-    return v, True
-
-
-def nested_string(obj: Any, *path: str) -> tuple[str, bool]:
-    v, found = nested(obj, *path)
-    if not found:
-        return "", False
-    if type(v) is not str:
-        raise GrouperError(f"{'.'.join(path)} is not a string", path)
-    return v, True
-
-
 def atoi(text: str) -> int | None:
     """``strconv.Atoi``, None where Go errs."""
     return parse_int(text)
@@ -635,7 +603,7 @@ class Grouper:
     @staticmethod
     def legacy_job_name(top: Owner, pod: Pod) -> str:
         try:
-            parallelism, found = nested_int64(top.obj, "spec", "parallelism")
+            parallelism, found = go_nested_int64(top.obj, "spec", "parallelism")
         except GrouperError:
             parallelism, found = 0, False
         base = pod.name if found and parallelism > 1 else top.name
@@ -663,7 +631,7 @@ class Grouper:
         an integer is KAI's error."""
         md = self.default(top, pod)
         try:
-            replicas, found = nested_int64(top.obj, *AML_NODE_COUNT)
+            replicas, found = go_nested_int64(top.obj, *AML_NODE_COUNT)
         except GrouperError as e:
             raise GrouperError(f"azureml envs count not found in spec ({e})", e.path) from None
         if not found:  # (at the deepest object on the path, which lacks the next field)
@@ -681,7 +649,7 @@ class Grouper:
         ``runPolicy.schedulingPolicy.minAvailable``, else the sum of the replica specs'
         replicas (:func:`job_num_of_pods`)."""
         md = self.default(top, pod)
-        v, found = nested_int64(top.obj, "spec", "runPolicy", "schedulingPolicy", "minAvailable")
+        v, found = go_nested_int64(top.obj, "spec", "runPolicy", "schedulingPolicy", "minAvailable")
         if found:
             md.min_available = int32(v)
             return md
@@ -693,7 +661,7 @@ class Grouper:
         md = self.distributed(top, pod, *DISTRIBUTED[PYTORCH])
         for path in (("spec", "elasticPolicy", "minReplicas"), ("spec", "runPolicy", "schedulingPolicy", "minAvailable")):
             try:
-                v, found = nested_int64(top.obj, *path)
+                v, found = go_nested_int64(top.obj, *path)
             except GrouperError:
                 continue  # (err != nil: not applied)
             if found:
@@ -707,13 +675,13 @@ class Grouper:
         ``WaitForWorkersReady`` and no launcher pod exists (:meth:`launcher_exists`)."""
         field_name, mandatory = DISTRIBUTED[MPI]
         md = self.distributed(top, pod, field_name, mandatory)
-        policy, found = nested_string(top.obj, "spec", "launcherCreationPolicy")
+        policy, found = go_nested_string(top.obj, "spec", "launcherCreationPolicy")
         if not found or policy != MPI_DELAYED_LAUNCHER or self.launcher_exists(top, pod.namespace):
             return md
         path = ("spec", field_name, "Launcher", "replicas")
         why = f"the type of the job {top.name} doesn't allow for 0 {field_name} pods"
         try:
-            replicas, found = nested_int64(top.obj, *path)
+            replicas, found = go_nested_int64(top.obj, *path)
         except GrouperError as e:
             raise GrouperError(f"{why} ({e})", e.path) from None
         if not found or replicas == 0:
@@ -919,7 +887,7 @@ def _name_of(rj: dict) -> str:
 
 def jobset_order(top: Owner) -> str:
     """``getStartupPolicyOrder``: ``spec.startupPolicy.startupPolicyOrder``, else ``InOrder``."""
-    v, found = nested_string(top.obj, "spec", "startupPolicy", "startupPolicyOrder")
+    v, found = go_nested_string(top.obj, "spec", "startupPolicy", "startupPolicyOrder")
     return v if found else JOBSET_IN_ORDER
 
 
@@ -947,7 +915,7 @@ def replicated_job_min(rj: dict, i: int) -> int:
 
     def positive(*path: str) -> tuple[int, bool]:
         try:
-            v, found = nested_int64(rj, *path)
+            v, found = go_nested_int64(rj, *path)
         except GrouperError as e:
             raise GrouperError(f"spec.replicatedJobs[{i}]: {e}", (*base, *e.path)) from None
         return v, found and v > 0
@@ -1051,7 +1019,7 @@ def _lws_segment_size(top: Owner, size: int) -> int | None:
     ``kai.scheduler/segment-size`` annotation, else its worker template's; not an integer,
     at most 1 or more than ``size`` is KAI's error."""
     path: tuple[Any, ...] = ("spec", "leaderWorkerTemplate", "subGroupPolicy", "subGroupSize")
-    segment, found = nested_int64(top.obj, *path)
+    segment, found = go_nested_int64(top.obj, *path)
     if not found and SEGMENT_SIZE in top.annotations:
         path, raw = ("metadata", "annotations", SEGMENT_SIZE), top.annotations[SEGMENT_SIZE]
         v = atoi(raw)
@@ -1061,7 +1029,7 @@ def _lws_segment_size(top: Owner, size: int) -> int | None:
     if not found:
         path = ("spec", "leaderWorkerTemplate", "workerTemplate", "metadata", "annotations", SEGMENT_SIZE)
         try:
-            raw, found = nested_string(top.obj, *path)
+            raw, found = go_nested_string(top.obj, *path)
         except GrouperError:
             raw, found = "", False  # (``_`` for the error: not found)
         if found:
@@ -1093,7 +1061,7 @@ def _lws_topology(top: Owner, pod: Pod) -> dict[str, str] | None:
         if pod.annotations.get(key, ""):
             return pod.annotations[key]
         try:
-            v, _ = nested_string(template, "metadata", "annotations", key)
+            v, _ = go_nested_string(template, "metadata", "annotations", key)
         except GrouperError:
             v = ""
         return v
@@ -1127,13 +1095,13 @@ def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
     the segments (:func:`_lws_segment_size`); more segments than ``max_segments`` (the
     objects of the request) is an error at the field the size came from."""
     size_path = ("spec", "leaderWorkerTemplate", "size")
-    size, found = nested_int64(top.obj, *size_path)
+    size, found = go_nested_int64(top.obj, *size_path)
     if not found:
         raise GrouperError(f"leaderWorkerTemplate.size not found in LWS {top.name}", size_path[:2])
     if size <= 0:
         raise GrouperError(f"invalid leaderWorkerTemplate.size {size} in LWS {top.name}", size_path)
     size = go_int32(size)
-    policy, found = nested_string(top.obj, "spec", "startupPolicy")
+    policy, found = go_nested_string(top.obj, "spec", "startupPolicy")
     policy = policy if found else LWS_LEADER_CREATED
     from_pod = False
     if policy == LWS_LEADER_READY:
@@ -1149,7 +1117,7 @@ def lws_plan(top: Owner, pod: Pod, max_segments: int = MAX_SEGMENTS) -> LwsPlan:
     if segment is None:
         return plan
     kind_path = ("spec", "leaderWorkerTemplate", "subGroupPolicy", "subGroupPolicyType")
-    kind, found = nested_string(top.obj, *kind_path)
+    kind, found = go_nested_string(top.obj, *kind_path)
     plan.policy = kind if found else LWS_LEADER_WORKER
     plan.topology = _lws_topology(top, pod)
     plan.segment, plan.divisible = segment, (size - 1) % segment == 0
@@ -1185,7 +1153,7 @@ def ray_cluster_name(top: Owner, plugin: str) -> str:
     """``extractRayClusterObject``'s name: the first of the plugin's status paths found (a
     value that is not a string is an error); none found, or "", is KAI's error."""
     for path in RAY_CLUSTER_NAME_PATHS[plugin]:
-        name, found = nested_string(top.obj, *path)
+        name, found = go_nested_string(top.obj, *path)
         if found:
             break
     else:
@@ -1201,7 +1169,7 @@ def _ray_topology(spec: dict, where: tuple[Any, ...], name: str, cluster: Owner)
     values = []
     for key in (TOPOLOGY, TOPOLOGY_REQUIRED, TOPOLOGY_PREFERRED):
         try:
-            v, _ = nested_string(spec, "template", "metadata", "annotations", key)
+            v, _ = go_nested_string(spec, "template", "metadata", "annotations", key)
         except GrouperError as e:
             raise GrouperError(f"{name}: {e}", (*where, *e.path), owner=cluster) from None
         values.append(v)
@@ -1244,14 +1212,14 @@ def ray_pods_and_subgroups(cluster: Owner) -> tuple[int, list[SubGroup]]:
                 raise GrouperError("suspended is not a boolean", ("suspended",))
             if found and suspended:
                 continue
-            desired, _ = nested_int64(spec, "replicas")
-            least, _ = nested_int64(spec, "minReplicas")
+            desired, _ = go_nested_int64(spec, "replicas")
+            least, _ = go_nested_int64(spec, "minReplicas")
             if least > desired:
                 raise GrouperError(f"ray-cluster replicas for a workerGroupsSpec can't be less than minReplicas: {desired} "
                                    f"replicas and {least} minReplicas in group number {i}", ("replicas",))  # fmt: skip
             if least == 0 and desired == 0:
                 continue
-            hosts, found = nested_int64(spec, "numOfHosts")
+            hosts, found = go_nested_int64(spec, "numOfHosts")
         except GrouperError as e:
             raise err(e, where) from None
         hosts = hosts if found else 1
@@ -1283,7 +1251,7 @@ def _accessor_error(path: tuple[Any, ...], value: Any, expected: str, at: tuple[
                         f"{_GO_TYPES.get(type(value), type(value).__name__)}, expected {expected}", path if at is None else at)  # fmt: skip
 
 
-def go_nested(obj: Any, *path: str) -> tuple[Any, bool]:
+def nested(obj: Any, *path: str) -> tuple[Any, bool]:
     """``unstructured.NestedFieldNoCopy`` as Go has it: a null on the way is not found (a
     ``topologyConstraint: null``); a step through another value that is not an object is
     an error (at the value)."""
@@ -1301,7 +1269,7 @@ def go_nested(obj: Any, *path: str) -> tuple[Any, bool]:
 
 def go_nested_string(obj: Any, *path: str) -> tuple[str, bool]:
     """``unstructured.NestedString``: found, a string (a null is an error)."""
-    v, found = go_nested(obj, *path)
+    v, found = nested(obj, *path)
     if not found:
         return "", False
     if type(v) is not str:
@@ -1311,7 +1279,7 @@ def go_nested_string(obj: Any, *path: str) -> tuple[str, bool]:
 
 def go_nested_int64(obj: Any, *path: str) -> tuple[int, bool]:
     """``unstructured.NestedInt64``: a JSON integer of int64 (not a float, a bool or null)."""
-    v, found = go_nested(obj, *path)
+    v, found = nested(obj, *path)
     if not found:
         return 0, False
     if type(v) is not int or not -INT64 <= v < INT64:
@@ -1321,7 +1289,7 @@ def go_nested_int64(obj: Any, *path: str) -> tuple[int, bool]:
 
 def go_nested_slice(obj: Any, *path: str) -> tuple[list, bool]:
     """``unstructured.NestedSlice``: a list (a null is an error)."""
-    v, found = go_nested(obj, *path)
+    v, found = nested(obj, *path)
     if not found:
         return [], False
     if not isinstance(v, list):
@@ -1504,7 +1472,7 @@ def job_num_of_pods(top: Owner, replica_spec_name: str, mandatory: Iterable[str]
                                ("spec", replica_spec_name))  # fmt: skip
     total = 0
     for name in sorted(specs):
-        replicas, found = nested_int64(top.obj, "spec", replica_spec_name, name, "replicas")
+        replicas, found = go_nested_int64(top.obj, "spec", replica_spec_name, name, "replicas")
         if not found or replicas == 0:
             raise GrouperError(f"the type of the job {top.name} doesn't allow for 0 {name} pods",
                                ("spec", replica_spec_name, name))  # fmt: skip
@@ -1537,7 +1505,7 @@ def _under_specs() -> Iterator[None]:
 
 def _master_replicas(specs: dict) -> int:
     with _under_specs():
-        master, found = nested_int64(specs, "Master", "replicas")
+        master, found = go_nested_int64(specs, "Master", "replicas")
     return int32(master) if found else 0
 
 
@@ -1547,7 +1515,7 @@ def _segments(specs: dict, pod: Pod, max_segments: int) -> tuple[int, int | None
     whose segments outnumber them could never have a pod in each) is an error at the
     Worker replicas, found before any segment is built."""
     with _under_specs():
-        workers, found = nested_int64(specs, "Worker", "replicas")
+        workers, found = go_nested_int64(specs, "Worker", "replicas")
         segment = segment_size(pod, specs)
     if not found:
         workers = 1
@@ -1623,7 +1591,7 @@ def segment_size(pod: Pod, specs: dict) -> int | None:
                                ("metadata", "annotations", SEGMENT_SIZE), on_pod=True)  # fmt: skip
         return v
     path = ("Worker", "template", "metadata", "annotations", SEGMENT_SIZE)
-    raw, found = nested_string(specs, *path)
+    raw, found = go_nested_string(specs, *path)
     if not found or raw == "":
         return None
     v = atoi(raw)
@@ -1647,7 +1615,7 @@ def segment_index(pod: Pod, segment: int) -> int:
 
 def _template_annotation(specs: dict, key: str) -> tuple[str, bool]:
     try:
-        return nested_string(specs, "Worker", "template", "metadata", "annotations", key)
+        return go_nested_string(specs, "Worker", "template", "metadata", "annotations", key)
     except GrouperError:
         return "", False  # (``_`` for the error: not found)
 
