@@ -46,9 +46,9 @@ def test_a_gate_that_is_no_boolean_is_a_422(client):
 
 def test_unmodelled_and_unknown_gates_are_named(client):
     objs = [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a"),
-            gates(PriorityBoost=True, ReclaimablePods=True, NoSuchGate=True)]  # fmt: skip
+            gates(MultiKueueOrchestratedPreemption=True, ReclaimablePods=True, NoSuchGate=True)]  # fmt: skip
     notes = post(client, body([cpu_wl("w", "lq-a", "1")], objs))["warnings"]
-    assert any("featureGates PriorityBoost=true not modelled" in n for n in notes)  # (ReclaimablePods: its default)
+    assert any("featureGates MultiKueueOrchestratedPreemption=true not modelled" in n for n in notes)  # (ReclaimablePods: its default)
     assert any("NoSuchGate are not Kueue's gates" in n for n in notes)
 
 

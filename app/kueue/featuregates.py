@@ -57,7 +57,8 @@ DEFAULTS: dict[str, bool] = {
 #: gates locked to their default (``LockToDefault``): true
 LOCKED: frozenset[str] = frozenset({"ManagedJobsNamespaceSelectorAlwaysRespected", "TLSOptions"})
 #: the gates whose effect is modelled
-MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaCheckStrategy", "PartialAdmission"})
+MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaCheckStrategy", "PartialAdmission",
+                      "PriorityBoost"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

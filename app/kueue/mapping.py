@@ -44,7 +44,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
-from app.kueue import admissionchecks, clusterqueue, limitrange, quota
+from app.kueue import admissionchecks, clusterqueue, limitrange, priorityboost, quota
 from app.kueue import admissionfairsharing as afs
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
@@ -81,7 +81,10 @@ class Plan:
 
     wl: Workload
     state: str  # run | inactive | admitted | gated
+    #: Kueue's effective priority (with the priority boost: :mod:`app.kueue.priorityboost`)
     priority: int = 0
+    #: its priority without the boost (what its pods' priority is read from)
+    base: int = 0
     flavor: Flavor | None = None
     pods: dict[str, list[str]] = field(default_factory=dict)  # podSet -> pod keys
     #: podSet -> resource -> flavor, as Kueue's quota pass assigned them (None: quota not checked)
@@ -153,7 +156,12 @@ class Admissions:
             if wl.key in seen:
                 raise InputError(f"duplicate Workload {wl.key}", join_pointer(wl.pointer, "metadata", "name"), wl.ident)
             seen[wl.key] = wl
-            plan = Plan(wl, RUN, _priority(wl, classes, default, self.kueue.priority_classes))
+            base = _priority(wl, classes, default, self.kueue.priority_classes)
+            boosted = priorityboost.effective(base, wl.priority_boost, enabled=self.kueue.feature_gates[priorityboost.GATE],
+                                              pointer=join_pointer(wl.pointer, "metadata", "annotations",
+                                                                   priorityboost.ANNOTATION),
+                                              ident=wl.ident, uid=wl.uid, key=wl.key, notes=self.notes)  # fmt: skip
+            plan = Plan(wl, RUN, boosted, base=base)
             if wl.ready.finished:
                 plan.state = FINISHED
             elif not wl.active:
@@ -326,7 +334,7 @@ class Admissions:
                            ident=first.ident)  # fmt: skip
             plan = plans.get(f"{ns}/{name}")
             if plan is not None:
-                g.priority = plan.priority
+                g.priority = plan.base
             elif first.priority is not None:
                 g.priority = first.priority
             else:

@@ -33,7 +33,7 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import featuregates, limitrange, quota, resourcesconfig
+from app.kueue import featuregates, limitrange, priorityboost, quota, resourcesconfig
 from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
@@ -149,6 +149,8 @@ class Workload:
     pod_sets_pointer: str = ""
     #: what its conditions and requeueState say for WaitForPodsReady and requeueing
     ready: wfpr.Status = field(default_factory=wfpr.Status)
+    #: its ``kueue.x-k8s.io/priority-boost`` annotation (None without one: :mod:`app.kueue.priorityboost`)
+    priority_boost: str | None = None
 
     @property
     def key(self) -> str:
@@ -264,6 +266,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
     created_raw = meta.get("creationTimestamp")
     created = r.timestamp(created_raw, join_pointer(mp, "creationTimestamp"), ident) if created_raw is not None else now
     status = r.obj(o, "status", ptr, ident)
+    annotations = r.str_map(meta, "annotations", mp, ident)
     return Workload(
         version=version,
         namespace=ns,
@@ -282,7 +285,8 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         pointer=ptr,
         ident=ident,
         checks=_check_states(status, join_pointer(ptr, "status"), ident),
-        gated_by=r.str_map(meta, "annotations", mp, ident).get(ADMISSION_GATED_BY, ""),
+        gated_by=annotations.get(ADMISSION_GATED_BY, ""),
+        priority_boost=annotations.get(priorityboost.ANNOTATION),
         ready=wfpr.read_status(status, join_pointer(ptr, "status"), ident),
     )
 
