@@ -94,3 +94,30 @@ def test_partial_admission_gate_off_admits_only_the_whole_count(client):
 @pytest.mark.parametrize("name", sorted(featuregates.MODELLED))
 def test_every_modelled_gate_has_a_default(name):
     assert name in featuregates.DEFAULTS
+
+
+# -- the Configuration's other fields (configuration_types.go; strict decoding) ---------------------
+def _config(version: str = "v1beta2", **fields: Any) -> dict[str, Any]:
+    return {"apiVersion": f"config.kueue.x-k8s.io/{version}", "kind": "Configuration", **fields}
+
+
+def test_configuration_unknown_field_is_a_422_as_kueues_strict_decoding(client):
+    """``fromFile`` decodes with ``serializer.EnableStrict``: a field the version lacks and
+    Kueue does not start. ``visibilityServer`` is v1beta2's, ``queueVisibility`` v1beta1's."""
+    base = [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a")]
+    for version, key in (("v1beta2", "bogus"), ("v1beta2", "queueVisibility"), ("v1beta1", "visibilityServer")):
+        err = problem(client, body([cpu_wl("w", "lq-a", "1")], [*base, _config(version, **{key: {}})]))
+        assert err["pointer"].endswith(f"/{key}") and "strictly" in err["detail"], (version, key)
+    ok = post(client, body([cpu_wl("w", "lq-a", "1")], [*base, _config("v1beta1", queueVisibility={}, metadata={"name": "c"})]))
+    assert ok["workloads"][0]["reason"] == "Admitted"
+
+
+def test_configuration_process_fields_and_unmodelled_features_are_named(client):
+    """The manager process's fields (one warning), multiKueue and objectRetentionPolicies
+    (one each, saying what they would change)."""
+    cfg = _config(clientConnection={"qps": 5}, health={"healthProbeBindAddress": ":8081"}, pprofBindAddress=":6060",
+                  multiKueue={"gcInterval": "1m"}, objectRetentionPolicies={"workloads": {"afterFinished": "1h"}})  # fmt: skip
+    notes = post(client, body([cpu_wl("w", "lq-a", "1")], [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a"), cfg]))["warnings"]
+    assert any("clientConnection, health, pprofBindAddress configure Kueue's manager process" in n for n in notes)
+    assert any("multiKueue: MultiKueue's dispatch" in n for n in notes)
+    assert any("objectRetentionPolicies: Kueue deleting finished" in n for n in notes)

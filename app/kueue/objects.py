@@ -662,6 +662,48 @@ CONFIG_GROUP = "config.kueue.x-k8s.io"
 FAIR_STRATEGIES = ("LessThanOrEqualToFinalShare", "LessThanInitialShare")
 
 
+#: the Configuration's fields that configure the manager process, not what Kueue admits
+#: (``ControllerManager`` inline, connections, certificates, the visibility server)
+CONFIG_PROCESS = ("clientConnection", "controller", "health", "internalCertManagement", "leaderElection", "metrics",
+                  "pprofBindAddress", "queueVisibility", "tls", "visibilityServer", "webhook")  # fmt: skip
+#: the fields read elsewhere (admission, jobs, WaitForPodsReady, resources, gates, fair sharing)
+CONFIG_READ = ("admissionFairSharing", "fairSharing", "featureGates", "integrations", "manageJobsWithoutQueueName",
+               "managedJobsNamespaceSelector", "namespace", "resources", "waitForPodsReady")  # fmt: skip
+#: named in a warning: what they would change is outside one admission answer
+CONFIG_NAMED = {
+    "multiKueue": "MultiKueue's dispatch to worker clusters is not modelled (a MultiKueue admission check is read as "
+                  "any admission check, from the Workload's status)",
+    "objectRetentionPolicies": "Kueue deleting finished or deactivated Workloads after a while is not modelled "
+                               "(they hold no quota: the admissions are the same)",
+}
+#: each version's fields (``apis/config/<version>/configuration_types.go``); Kueue decodes its
+#: Configuration strictly (``serializer.EnableStrict``): another field and Kueue does not start
+CONFIG_FIELDS = {
+    "v1beta1": frozenset({*CONFIG_PROCESS, *CONFIG_READ, *CONFIG_NAMED}) - {"visibilityServer"},
+    "v1beta2": frozenset({*CONFIG_PROCESS, *CONFIG_READ, *CONFIG_NAMED}) - {"queueVisibility"},
+}
+
+
+def _configuration_fields(o: dict, ptr: str, av: str, k: KueueObjects, ident: dict[str, str]) -> None:
+    """Kueue's strict decoding of its Configuration: a field its version does not have is a
+    422 (``apiVersion``, ``kind`` and ``metadata`` are the request's envelope); the fields of
+    the manager process and :data:`CONFIG_NAMED` are named in a warning."""
+    known = CONFIG_FIELDS.get(av.rsplit("/", 1)[-1])
+    if known is None:
+        return
+    for key in sorted(o):
+        if key not in known and key not in ("apiVersion", "kind", "metadata"):
+            raise InputError(f"unknown field {key!r}: Kueue {av} Configuration has no such field, and Kueue decodes "
+                             "its Configuration strictly (it does not start)", join_pointer(ptr, key), ident)  # fmt: skip
+    process = [key for key in CONFIG_PROCESS if o.get(key) not in (None, {}, "")]
+    if process:
+        k.unmodelled.append(f"Kueue Configuration: {', '.join(process)} configure Kueue's manager process, not what "
+                            "it admits: not read")  # fmt: skip
+    for key, what in CONFIG_NAMED.items():
+        if o.get(key) not in (None, {}):
+            k.unmodelled.append(f"Kueue Configuration: {key}: {what}")
+
+
 def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
     """Kueue's manager ``Configuration`` (``config.kueue.x-k8s.io``): ``fairSharing`` turns
     fair sharing on (v1beta1: only with ``enable: true``), with its
@@ -669,6 +711,7 @@ def _configuration(o: dict, ptr: str, av: str, k: KueueObjects) -> None:
     ident = {"kind": "Configuration", "name": "kueue-manager"}
     if k.fair_sharing is not None:
         raise InputError("more than one Kueue Configuration with fairSharing", ptr, ident)
+    _configuration_fields(o, ptr, av, k, ident)
     gates = k.feature_gates = featuregates.read(o.get("featureGates"), join_pointer(ptr, "featureGates"), ident,
                                                 k.unmodelled)  # fmt: skip
     if o.get("admissionFairSharing") is not None and gates["AdmissionFairSharing"]:
