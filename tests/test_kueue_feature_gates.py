@@ -121,3 +121,27 @@ def test_configuration_process_fields_and_unmodelled_features_are_named(client):
     assert any("clientConnection, health, pprofBindAddress configure Kueue's manager process" in n for n in notes)
     assert any("multiKueue: MultiKueue's dispatch" in n for n in notes)
     assert any("objectRetentionPolicies: Kueue deleting finished" in n for n in notes)
+
+
+@pytest.mark.parametrize(("version", "fields", "pointer"), [
+    ("v1beta2", {"waitForPodsReady": {"timeout": "5m", "blockAdmision": True}}, "/waitForPodsReady/blockAdmision"),
+    ("v1beta2", {"resources": {"transformations": [{"input": "cpu", "strategy": "Retain", "output": {}}]}},
+     "/resources/transformations/0/output"),
+    ("v1beta2", {"waitForPodsReady": {"requeuingStrategy": {"backoffLimit": 3}}},
+     "/waitForPodsReady/requeuingStrategy/backoffLimit"),
+    ("v1beta2", {"integrations": {"podOptions": {}}}, "/integrations/podOptions"),
+    ("v1beta1", {"fairSharing": {"enable": True, "strategies": []}}, "/fairSharing/strategies"),
+])  # fmt: skip
+def test_configuration_unknown_nested_field_is_a_422(client, version, fields, pointer):
+    """Strict decoding at every depth of Kueue's own types (``podOptions`` is v1beta1's)."""
+    err = problem(client, body([cpu_wl("w", "lq-a", "1")], [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a"),
+                                                            _config(version, **fields)]))  # fmt: skip
+    assert err["pointer"].endswith(pointer), err
+
+
+def test_configuration_known_nested_fields_pass(client):
+    cfg = _config("v1beta1", integrations={"frameworks": ["batch/job"], "podOptions": {"namespaceSelector": {}}},
+                  waitForPodsReady={"enable": False, "requeuingStrategy": {"backoffLimitCount": 3}},
+                  fairSharing={"enable": False, "preemptionStrategies": []})  # fmt: skip
+    a = post(client, body([cpu_wl("w", "lq-a", "1")], [FLAVOR, cpu_cq(usage_based=False), local_queue("lq-a"), cfg]))
+    assert a["workloads"][0]["reason"] == "Admitted"

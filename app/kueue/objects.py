@@ -33,7 +33,7 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import featuregates, limitrange, priorityboost, quota, resourcesconfig
+from app.kueue import configfields, featuregates, limitrange, priorityboost, quota, resourcesconfig
 from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
@@ -666,9 +666,6 @@ FAIR_STRATEGIES = ("LessThanOrEqualToFinalShare", "LessThanInitialShare")
 #: (``ControllerManager`` inline, connections, certificates, the visibility server)
 CONFIG_PROCESS = ("clientConnection", "controller", "health", "internalCertManagement", "leaderElection", "metrics",
                   "pprofBindAddress", "queueVisibility", "tls", "visibilityServer", "webhook")  # fmt: skip
-#: the fields read elsewhere (admission, jobs, WaitForPodsReady, resources, gates, fair sharing)
-CONFIG_READ = ("admissionFairSharing", "fairSharing", "featureGates", "integrations", "manageJobsWithoutQueueName",
-               "managedJobsNamespaceSelector", "namespace", "resources", "waitForPodsReady")  # fmt: skip
 #: named in a warning: what they would change is outside one admission answer
 CONFIG_NAMED = {
     "multiKueue": "MultiKueue's dispatch to worker clusters is not modelled (a MultiKueue admission check is read as "
@@ -676,25 +673,47 @@ CONFIG_NAMED = {
     "objectRetentionPolicies": "Kueue deleting finished or deactivated Workloads after a while is not modelled "
                                "(they hold no quota: the admissions are the same)",
 }
-#: each version's fields (``apis/config/<version>/configuration_types.go``); Kueue decodes its
-#: Configuration strictly (``serializer.EnableStrict``): another field and Kueue does not start
-CONFIG_FIELDS = {
-    "v1beta1": frozenset({*CONFIG_PROCESS, *CONFIG_READ, *CONFIG_NAMED}) - {"visibilityServer"},
-    "v1beta2": frozenset({*CONFIG_PROCESS, *CONFIG_READ, *CONFIG_NAMED}) - {"queueVisibility"},
-}
+
+
+def _unknown_field(value: Any, fields: dict[str, Any] | None, ptr: str) -> tuple[str, str] | None:
+    """The first field (in name order, depth first) of ``value`` that Kueue's struct
+    ``fields`` does not have: (pointer, name); None when all are known. Values of another
+    type are left to the readers of the fields."""
+    if fields is None:
+        return None
+    if "[]" in fields:
+        for i, item in enumerate(value if isinstance(value, list) else ()):
+            if (bad := _unknown_field(item, fields["[]"], join_pointer(ptr, i))) is not None:
+                return bad
+        return None
+    if not isinstance(value, dict):
+        return None
+    if "{}" in fields:
+        for key in sorted(value):
+            if (bad := _unknown_field(value[key], fields["{}"], join_pointer(ptr, key))) is not None:
+                return bad
+        return None
+    for key in sorted(value):
+        if key not in fields:
+            return join_pointer(ptr, key), key
+        sub = fields[key]
+        if sub is not None and (bad := _unknown_field(value[key], sub, join_pointer(ptr, key))) is not None:
+            return bad
+    return None
 
 
 def _configuration_fields(o: dict, ptr: str, av: str, k: KueueObjects, ident: dict[str, str]) -> None:
-    """Kueue's strict decoding of its Configuration: a field its version does not have is a
-    422 (``apiVersion``, ``kind`` and ``metadata`` are the request's envelope); the fields of
-    the manager process and :data:`CONFIG_NAMED` are named in a warning."""
-    known = CONFIG_FIELDS.get(av.rsplit("/", 1)[-1])
-    if known is None:
+    """Kueue's strict decoding of its Configuration (:mod:`app.kueue.configfields`): a field
+    its version does not have, at any depth, is a 422 (``apiVersion``, ``kind`` and
+    ``metadata`` are the request's envelope); the fields of the manager process and
+    :data:`CONFIG_NAMED` are named in a warning."""
+    fields = configfields.FIELDS.get(av.rsplit("/", 1)[-1])
+    if fields is None:
         return
-    for key in sorted(o):
-        if key not in known and key not in ("apiVersion", "kind", "metadata"):
-            raise InputError(f"unknown field {key!r}: Kueue {av} Configuration has no such field, and Kueue decodes "
-                             "its Configuration strictly (it does not start)", join_pointer(ptr, key), ident)  # fmt: skip
+    bad = _unknown_field({key: v for key, v in o.items() if key not in ("apiVersion", "kind", "metadata")}, fields, ptr)
+    if bad is not None:
+        raise InputError(f"unknown field {bad[1]!r}: Kueue's {av} Configuration has no such field, and Kueue decodes "
+                         "its Configuration strictly (it does not start)", bad[0], ident)  # fmt: skip
     process = [key for key in CONFIG_PROCESS if o.get(key) not in (None, {}, "")]
     if process:
         k.unmodelled.append(f"Kueue Configuration: {', '.join(process)} configure Kueue's manager process, not what "
