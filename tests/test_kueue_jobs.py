@@ -1256,3 +1256,18 @@ def test_a_slice_size_go_cannot_parse_is_named_by_strconvs_own_error(size: str, 
     # "value out of range", whichever applies
     job = read(make_job(uid="u", pod_annotations={jobs.ANN_SLICE_LEVEL: "cloud.com/rack", jobs.ANN_SLICE_SIZE: size}))
     assert jobs.topology_request(job, job.sources[0]) == (None, f'strconv.ParseInt: parsing "{size}": {why}')
+
+
+def test_short_workload_names_gate_cuts_the_constructed_workloads_name_to_63(client):
+    """``ShortWorkloadNames`` (off by default): with it on, the Workload Kueue constructs for
+    a Job of a long name is named within 63 characters (``maxWorkloadNameLength``); off, 253."""
+    j = job("a" * 80, 1)
+    gates = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+             "featureGates": {"ShortWorkloadNames": True}}  # fmt: skip
+    [long] = post(client, body([], queues() + [j]))["workloads"]
+    a = post(client, body([], queues() + [j, gates]))
+    [short] = a["workloads"]
+    assert long["workload"] == wl_key(j) and len(long["workload"]) == len("ml/job-") + 80 + 6
+    assert short["workload"] == "ml/" + jobs.workload_name("a" * 80, "uid-" + "a" * 80, short=True)
+    assert len(short["workload"]) == len("ml/") + 63 and short["reason"] == "Admitted"
+    assert not any("ShortWorkloadNames" in n for n in a["warnings"])

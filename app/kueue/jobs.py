@@ -190,6 +190,9 @@ class JobInput:
     #: namespace but ``kube-system`` and Kueue's own (``namespace``, default ``kueue-system``)
     namespace_selector: LabelSelector | None = None
     kueue_namespace: str = "kueue-system"
+    #: the ``ShortWorkloadNames`` feature gate (off by default): Workload names of 63
+    #: characters at most (:func:`workload_name`)
+    short_names: bool = False
 
     def manages_namespace(self, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> bool:
         """``managedJobsNamespaceSelector.Matches(namespace labels)``: the Namespace's labels
@@ -1655,7 +1658,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         res.note = (f"it runs {job.active} {job.kind.active_unit} without a Workload: Kueue suspends it and waits for "
                     "them to end before creating its Workload")  # fmt: skip
         return res
-    name = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, _name_extra(job))
+    name = workload_name(job.name, job.uid, job.kind.kind, job.kind.group, _name_extra(job), short=jin.short_names)
     if f"{job.namespace}/{name}" in by_name and f"{job.namespace}/{name}" not in res.drop:
         res.note = (f"the snapshot has a Workload named {job.namespace}/{name} that is not the {job.kind.kind}'s (Kueue's create "
                     "fails: AlreadyExists)")  # fmt: skip

@@ -701,7 +701,7 @@ def _single(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[st
     if job.finished:
         res.note = f"it has finished ({job.members[0].phase}): Kueue creates no Workload for it"
         return
-    name = jobs.workload_name(job.name, job.uid, "Pod", "")
+    name = jobs.workload_name(job.name, job.uid, "Pod", "", short=jin.short_names)
     if f"{job.namespace}/{name}" in by_name and f"{job.namespace}/{name}" not in res.drop:
         res.note = f"the snapshot has a Workload named {job.namespace}/{name} that is not the Pod's (Kueue's create fails)"
         return
