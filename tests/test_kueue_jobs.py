@@ -13,8 +13,8 @@ Transcribed from kubernetes-sigs/kueue (commit ff69552e):
   ``TestCleanLabels`` (1), and 16 ``TestReconciler`` cases: the 13 about whether and how a
   Workload is created and the 3 about tolerations changing under it (the other cases concern a running
   Job's pods, eviction, PodsReady, retention, or ``labelKeysToCopy``, which is not read).
-* pkg/controller/jobs/job/job_webhook_test.go: ``TestValidateCreate``, 45 of its 47 cases
-  (the 2 left out turn the AdmissionGatedBy feature off).
+* pkg/controller/jobs/job/job_webhook_test.go: ``TestValidateCreate``, all 47 cases (the 2
+  that turn the AdmissionGatedBy feature off in ``test_TestValidateCreate_admission_gated_by_off``).
 
 pkg/controller/jobframework/workload_priority_test.go (``TestUpdateWorkloadPriority``) is
 about re-resolving the priority of Workloads that already exist when a Job's class label
@@ -1271,3 +1271,32 @@ def test_short_workload_names_gate_cuts_the_constructed_workloads_name_to_63(cli
     assert short["workload"] == "ml/" + jobs.workload_name("a" * 80, "uid-" + "a" * 80, short=True)
     assert len(short["workload"]) == len("ml/") + 63 and short["reason"] == "Admitted"
     assert not any("ShortWorkloadNames" in n for n in a["warnings"])
+
+
+@pytest.mark.parametrize("value", [
+    pytest.param("example.com/gate", id="AdmissionGatedBy annotation with feature gate disabled - valid value"),
+    pytest.param("this is an invalid value", id="AdmissionGatedBy annotation with feature gate disabled - invalid value"),
+])  # fmt: skip
+def test_TestValidateCreate_admission_gated_by_off(value: str) -> None:
+    """job_webhook_test.go TestValidateCreate: with ``AdmissionGatedBy`` off the annotation is
+    not checked."""
+    j = read(make_job(labels={Q: "queue"}, annotations={GATE: value}))
+    j.gated_by_on = False
+    assert jobs.validation_errors(j) == []
+    j.gated_by_on = True
+    assert (jobs.validation_errors(j) == []) is (value == "example.com/gate")
+
+
+def test_admission_gated_by_gate_off_admits_a_gated_workload_and_checks_no_annotation(client):
+    """``HasAdmissionGate`` is false with the gate off: a Job annotated with a gate (even an
+    invalid one, which the webhook then does not check) gets its Workload admitted."""
+    gates = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+             "featureGates": {"AdmissionGatedBy": False}}  # fmt: skip
+    j = job("train", 1, uid="", annotations={GATE: "example.com/gate"})
+    on = post(client, body([], queues() + [j]))["workloads"][0]
+    assert (on["reason"], on["message"]) == ("AdmissionGated", "Admission is gated by: example.com/gate")
+    off = post(client, body([], queues() + [j, gates]))["workloads"][0]
+    assert off["reason"] == "Admitted"
+    bad = job("train", 1, uid="", annotations={GATE: "not a gate"})
+    assert problem(client, body([], queues() + [bad]))["pointer"].endswith("admission-gated-by")
+    assert post(client, body([], queues() + [bad, gates]))["workloads"][0]["reason"] == "Admitted"

@@ -106,6 +106,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
     if not jin.jobs and not jin.pods:
         return []
     jin.short_names = kueue.feature_gates["ShortWorkloadNames"]
+    jin.gated_by_on = kueue.feature_gates["AdmissionGatedBy"]
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip

@@ -193,6 +193,9 @@ class JobInput:
     #: the ``ShortWorkloadNames`` feature gate (off by default): Workload names of 63
     #: characters at most (:func:`workload_name`)
     short_names: bool = False
+    #: the ``AdmissionGatedBy`` feature gate (on by default): the webhooks check the
+    #: ``kueue.x-k8s.io/admission-gated-by`` annotation, and a Workload holding one waits
+    gated_by_on: bool = True
 
     def manages_namespace(self, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> bool:
         """``managedJobsNamespaceSelector.Matches(namespace labels)``: the Namespace's labels
@@ -516,6 +519,8 @@ class Job:
     ray: RaySpec | None = None
     #: the Configuration's manageJobsWithoutQueueName, as the webhooks read it (set before they run)
     manage_without_queue: bool = False
+    #: the ``AdmissionGatedBy`` feature gate (on by default), as the webhooks read it (set before they run)
+    gated_by_on: bool = True
 
     @property
     def key(self) -> str:
@@ -990,7 +995,8 @@ def job_on_create_errors(job: Job) -> list[InputError]:
     if job.elastic and not job.kind.elastic_ok:  # ValidateElasticJobAnnotation
         errs.append(_forbidden(job, *_meta_field(job, "annotations", ELASTIC)[0],
                                f'elastic job is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))  # fmt: skip
-    errs.extend(_gated_by_errors(job))  # (AdmissionGatedBy is on by default)
+    if job.gated_by_on:  # (the AdmissionGatedBy gate)
+        errs.extend(_gated_by_errors(job))
     return errs
 
 
@@ -1557,6 +1563,7 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         # kueue-system (JobWebhook.ValidateCreate), managed or not; a Job with a uid passed it
         # when created (and Kueue itself rewrites spec.parallelism under partial admission)
         job.manage_without_queue = jin.manage_without_queue
+        job.gated_by_on = jin.gated_by_on
         validate(job)
     if job.ray is not None and job.ray.skip:  # Skip (RayJob, RayService), before anything else of the reconciler
         res.note = job.ray.skip

@@ -171,7 +171,8 @@ class Admissions:
                 if not admissionchecks.failed(wl):  # (the check-based eviction comes first: reconcileCheckBasedEviction)
                     plan.eviction = wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
                                                           options.now)  # fmt: skip
-            elif wl.gated_by:  # (IsAdmissible: not while gated; one admitted already keeps its quota)
+            elif wl.gated_by and self.kueue.feature_gates["AdmissionGatedBy"]:
+                # (IsAdmissible: not while gated, HasAdmissionGate; one admitted already keeps its quota)
                 plan.state = GATED
             elif wl.key in self.set_aside:
                 plan.state = NO_FIT

@@ -557,6 +557,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
         if not pod.uid and pod.namespace not in jobs.UNMANAGED_NAMESPACES:
             # a manifest: the mutating webhook (Default), then the validating one (ValidateCreate)
             _default(pod, job, jin, enabled, local_queues, wpcs, namespaces)
+            job.gated_by_on = jin.gated_by_on
             _raise(webhook_errors(job))
         if pod.group:
             groups.setdefault((pod.namespace, pod.group), []).append(pod)
