@@ -1300,3 +1300,43 @@ def test_admission_gated_by_gate_off_admits_a_gated_workload_and_checks_no_annot
     bad = job("train", 1, uid="", annotations={GATE: "not a gate"})
     assert problem(client, body([], queues() + [bad]))["pointer"].endswith("admission-gated-by")
     assert post(client, body([], queues() + [bad, gates]))["workloads"][0]["reason"] == "Admitted"
+
+
+SLICES_OFF = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+              "featureGates": {"ElasticJobsViaWorkloadSlices": False}}  # fmt: skip
+
+
+@pytest.mark.parametrize(("slices", "elastic", "name"), [
+    pytest.param(False, False, "job-test-job-ce737",
+                 id="handle job with no workload (elasticJobsViaWorkloadSlicesEnabled = false)"),
+    pytest.param(False, True, "job-test-job-ce737",
+                 id="handle job with no workload (elasticJobsViaWorkloadSlicesEnabled = false and elastic job annotation)"),
+    pytest.param(True, False, "job-test-job-ce737",
+                 id="handle job with no workload (elasticJobsViaWorkloadSlicesEnabled = true)"),
+    pytest.param(True, True, "job-test-job-3991b",
+                 id="handle job with no workload (elasticJobsViaWorkloadSlicesEnabled = true and elastic job annotation)"),
+])  # fmt: skip
+def test_TestReconcileGenericJob_workload_name_by_elastic_gate(client, slices: bool, elastic: bool, name: str) -> None:
+    """reconciler_test.go TestReconcileGenericJob: an elastic Job's Workload is named with
+    its generation only while ``ElasticJobsViaWorkloadSlices`` is on
+    (``workloadslicing.Enabled``). Go's fake client leaves the Job's generation 0 (``3991b``);
+    a Job posted here without one is at generation 1, as the API server creates it."""
+    if elastic and slices:
+        assert jobs.workload_name("test-job", "test-job", *GVK, "0") == name
+        name = jobs.workload_name("test-job", "test-job", *GVK, "1")
+    j = make_job("test-job", "default", uid="test-job", labels={Q: "test-lq"},
+                 annotations={jobs.ELASTIC: "true"} if elastic else {})  # fmt: skip
+    objs = [flavor("f"), cq("cq", {"f": 8}), {**lq("test-lq", "cq"), "metadata": {"name": "test-lq", "namespace": "default"}}]
+    a = post(client, body([], objs + [j] + ([] if slices else [SLICES_OFF])))
+    assert [w["workload"] for w in a["workloads"]] == [f"default/{name}"]
+
+
+def test_TestValidateJobOnCreate_elastic_annotation_without_feature_gate_is_ignored() -> None:
+    """validation_test.go TestValidateJobOnCreate "elastic annotation without feature gate is
+    ignored" (a JobSet, whose kind is no elastic one, annotated elastic: forbidden only with
+    the gate on)."""
+    from tests.test_kueue_jobset import make_jobset
+    js = jobs.read_job(make_jobset("test-job", "ns1", annotations={jobs.ELASTIC: "true"}), "/objects/0")
+    assert [e.pointer for e in jobs.job_on_create_errors(js)] == ["/objects/0/metadata/annotations/kueue.x-k8s.io~1elastic-job"]
+    js.slices_on = False
+    assert jobs.job_on_create_errors(js) == []

@@ -107,6 +107,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         return []
     jin.short_names = kueue.feature_gates["ShortWorkloadNames"]
     jin.gated_by_on = kueue.feature_gates["AdmissionGatedBy"]
+    jin.slices_on = kueue.feature_gates["ElasticJobsViaWorkloadSlices"]
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip

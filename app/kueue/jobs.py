@@ -196,6 +196,14 @@ class JobInput:
     #: the ``AdmissionGatedBy`` feature gate (on by default): the webhooks check the
     #: ``kueue.x-k8s.io/admission-gated-by`` annotation, and a Workload holding one waits
     gated_by_on: bool = True
+    #: the ``ElasticJobsViaWorkloadSlices`` feature gate (on by default): a job annotated
+    #: ``kueue.x-k8s.io/elastic-job: "true"`` is elastic (``workloadslicing.Enabled``)
+    slices_on: bool = True
+
+    def gates_onto(self, job: Job) -> Job:
+        """The feature gates the job's webhooks and reconciler read, set on it."""
+        job.gated_by_on, job.slices_on = self.gated_by_on, self.slices_on
+        return job
 
     def manages_namespace(self, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> bool:
         """``managedJobsNamespaceSelector.Matches(namespace labels)``: the Namespace's labels
@@ -519,8 +527,10 @@ class Job:
     ray: RaySpec | None = None
     #: the Configuration's manageJobsWithoutQueueName, as the webhooks read it (set before they run)
     manage_without_queue: bool = False
-    #: the ``AdmissionGatedBy`` feature gate (on by default), as the webhooks read it (set before they run)
+    #: the ``AdmissionGatedBy`` and ``ElasticJobsViaWorkloadSlices`` feature gates (both on by
+    #: default), as the webhooks and the reconciler read them (:meth:`JobInput.gates_onto`)
     gated_by_on: bool = True
+    slices_on: bool = True
 
     @property
     def key(self) -> str:
@@ -550,8 +560,8 @@ class Job:
 
     @property
     def elastic(self) -> bool:
-        """``workloadslicing.Enabled`` (``ElasticJobsViaWorkloadSlices`` is on by default)."""
-        return self.annotations.get(ELASTIC) == "true"
+        """``workloadslicing.Enabled``: the ``ElasticJobsViaWorkloadSlices`` gate and the annotation."""
+        return self.slices_on and self.annotations.get(ELASTIC) == "true"
 
     def ptr(self, *path: str | int) -> str:
         return join_pointer(self.pointer, *path)
@@ -1458,7 +1468,7 @@ def resolve(raw_jobs: list[tuple[dict, str]], jin: JobInput, workloads: list[tup
     """Each Job and JobSet of the request, as Kueue's job reconciler would treat it (by kind,
     then ``namespace/name``). ``workloads``: the request's Workload objects (their
     ownerReferences and names)."""
-    jobs = [read_job(o, p) for o, p in raw_jobs]
+    jobs = [jin.gates_onto(read_job(o, p)) for o, p in raw_jobs]
     seen: dict[str, Job] = {}
     for job in jobs:
         if job.label in seen:
@@ -1563,7 +1573,6 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         # kueue-system (JobWebhook.ValidateCreate), managed or not; a Job with a uid passed it
         # when created (and Kueue itself rewrites spec.parallelism under partial admission)
         job.manage_without_queue = jin.manage_without_queue
-        job.gated_by_on = jin.gated_by_on
         validate(job)
     if job.ray is not None and job.ray.skip:  # Skip (RayJob, RayService), before anything else of the reconciler
         res.note = job.ray.skip

@@ -553,11 +553,10 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
     cache: dict[Any, Any] = {}
     groups: dict[tuple[str, str], list[Pod]] = {}
     for pod in pods:
-        job = _job(pod)
+        job = jin.gates_onto(_job(pod))
         if not pod.uid and pod.namespace not in jobs.UNMANAGED_NAMESPACES:
             # a manifest: the mutating webhook (Default), then the validating one (ValidateCreate)
             _default(pod, job, jin, enabled, local_queues, wpcs, namespaces)
-            job.gated_by_on = jin.gated_by_on
             _raise(webhook_errors(job))
         if pod.group:
             groups.setdefault((pod.namespace, pod.group), []).append(pod)
@@ -571,7 +570,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
                     cache=cache)  # fmt: skip
         out.append(res)
     for (ns, group), members in sorted(groups.items()):
-        job = _job(members[0], POD_GROUP, group, members)
+        job = jin.gates_onto(_job(members[0], POD_GROUP, group, members))
         res = jobs.Outcome(job)
         if why := _unmanaged(job, jin, enabled, namespaces):
             res.note = why
