@@ -161,10 +161,13 @@ class AdmissionCheckState(BaseModel):
 
 class WorkloadOwner(BaseModel):
     """The job a Workload is Kueue's for (Kueue's job integrations: batch/v1 Job, JobSet,
-    the Kubeflow jobs and MPIJob; the Pod integration: a v1 Pod, or a pod group)."""
+    the Kubeflow jobs, MPIJob, RayJob, RayCluster and RayService; the Pod integration: a v1
+    Pod, or a pod group)."""
 
-    apiVersion: Literal["batch/v1", "jobset.x-k8s.io/v1alpha2", "kubeflow.org/v1", "kubeflow.org/v2beta1", "v1"]
-    kind: Literal["Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob", "Pod"]
+    apiVersion: Literal["batch/v1", "jobset.x-k8s.io/v1alpha2", "kubeflow.org/v1", "kubeflow.org/v2beta1", "ray.io/v1",
+                        "v1"]  # fmt: skip
+    kind: Literal["Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob", "RayJob",
+                  "RayCluster", "RayService", "Pod"]  # fmt: skip
     name: str = Field(description="The job's name (in the Workload's namespace); for a pod group (kind Pod, uid "
                                   "null), the group's name.")  # fmt: skip
     uid: str | None = Field(description="Its metadata.uid; null for a manifest not yet created, and for a pod group.")
@@ -182,7 +185,11 @@ class WorkloadAdmission(BaseModel):
     admitted: bool
     reason: Literal["Admitted", "QuotaReserved", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota",
                     "NoClusterQueue", "ClusterQueueInactive", "FailedAdmissionChecks", "Misconfigured", "Pending",
-                    "Inactive", "AdmissionGated", "AlreadyAdmitted"]
+                    "Inactive", "AdmissionGated", "AlreadyAdmitted", "Finished", "WaitingForPodsReady",
+                    "PodsReadyTimeout", "RequeuingLimitExceeded", "MaximumExecutionTimeExceeded"] = Field(
+        description="Admitted / QuotaReserved / AlreadyAdmitted: it holds quota; Finished, Inactive: Kueue never "
+                    "admits it; PodsReadyTimeout, RequeuingLimitExceeded, MaximumExecutionTimeExceeded: admitted, "
+                    "Kueue evicts (or deactivates) it now; the others: why it waits.")  # fmt: skip
     message: str
     priority: int
     clusterQueue: str | None = Field(description="The ClusterQueue its LocalQueue names (null without one).")

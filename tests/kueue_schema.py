@@ -67,7 +67,12 @@ def admission_problems(admission: dict[str, Any], api_version: str) -> list[str]
 
 
 def check_answer(answer: dict[str, Any]) -> None:
-    """Every admitted Workload's ``admission`` passes its version's schema."""
+    """The answer is the one the OpenAPI document publishes (``AdmissionResponse``, strictly:
+    every reason among its literals), and every admitted Workload's ``admission`` passes its
+    version's schema."""
+    from api_schemas.admissions import AdmissionResponse
+
+    AdmissionResponse.model_validate(answer, strict=False)
     for w in answer["workloads"]:
         if w.get("admission") is not None:
             problems = admission_problems(w["admission"], w["apiVersion"])

@@ -455,7 +455,8 @@ def test_TestReconciler_when_the_prebuilt_workload_is_owned_by_another_object() 
 def test_TestReconciler_the_maximum_execution_time_is_passed_to_the_created_workload() -> None:
     o = resolve(base_job(labels={MAXT: "10"}))
     created(o, "foo", 0, None)
-    assert any("max-exec-time-seconds" in u for u in o.unmodelled)  # (it limits the run, not the admission: named)
+    # (the limit counts from admission: app.kueue.maxexectime, for an admitted Workload of the snapshot)
+    assert not any("max-exec-time-seconds" in u for u in o.unmodelled)
 
 
 # -- one test per rule, end to end ----------------------------------------------------------------
@@ -1340,3 +1341,16 @@ def test_TestValidateJobOnCreate_elastic_annotation_without_feature_gate_is_igno
     assert [e.pointer for e in jobs.job_on_create_errors(js)] == ["/objects/0/metadata/annotations/kueue.x-k8s.io~1elastic-job"]
     js.slices_on = False
     assert jobs.job_on_create_errors(js) == []
+
+
+def test_the_published_owner_kinds_cover_every_kueue_integration_modelled() -> None:
+    """The OpenAPI document's ``WorkloadOwner`` names each kind :data:`jobs.KINDS` holds, and
+    the Pod (an answer's owner out of its literals would contradict the published contract)."""
+    import typing
+
+    from api_schemas.admissions import WorkloadOwner
+
+    versions = set(typing.get_args(WorkloadOwner.model_fields["apiVersion"].annotation))
+    kinds = set(typing.get_args(WorkloadOwner.model_fields["kind"].annotation))
+    for av, kind in [*jobs.KINDS, ("v1", "Pod")]:
+        assert av in versions and kind in kinds, (av, kind)

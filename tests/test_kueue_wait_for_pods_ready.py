@@ -289,3 +289,52 @@ def test_requeuing_timestamp_still_orders_the_queue_with_the_gate_disabling_wait
 def test_an_empty_requeuing_timestamp_is_a_422(client):
     objs = OBJS + [conf({"requeuingStrategy": {"timestamp": ""}})]
     assert problem(client, body([cpu_wl("w", "lq-a", "1")], objs))["pointer"].endswith("/requeuingStrategy/timestamp")
+
+
+# -- maximum execution time (app/kueue/maxexectime.py; workload_controller.go reconcileMaxExecutionTime) --
+def _max_exec(w: dict, seconds: int, accumulated: int | None = None) -> dict:
+    w["spec"]["maximumExecutionTimeSeconds"] = seconds
+    if accumulated is not None:
+        w["status"]["accumulatedPastExecutionTimeSeconds"] = accumulated
+    return w
+
+
+def _at(b: dict, now: str) -> dict:
+    b.setdefault("options", {})["now"] = now
+    return b
+
+
+@pytest.mark.parametrize(("maximum", "now", "reason"), [
+    pytest.param(120, "2026-11-23T11:01:00Z", "AlreadyAdmitted", id="admitted workload with max execution time"),
+    pytest.param(60, "2026-11-23T11:02:00Z", "MaximumExecutionTimeExceeded",
+                 id="admitted workload with max execution time - expired"),
+])  # fmt: skip
+def test_reconcile_max_execution_time_upstream(client, maximum, now, reason):
+    """workload_controller_test.go TestReconcile: admitted a minute (two) before now, a
+    maximum of 120s (60s): time left, or deactivated (``DeactivationTarget``
+    ``MaximumExecutionTimeExceeded``). Its pods ready, so WaitForPodsReady has nothing to say."""
+    w = _max_exec(held("wl", "4", ADMITTED, READY), maximum)
+    got = post(client, _at(body([w], OBJS), now))
+    assert reasons(got) == {"default/wl": reason}
+    if reason != "AlreadyAdmitted":
+        assert "its maximumExecutionTimeSeconds is 60" in one(got, "default/wl")["message"]
+
+
+def test_max_execution_time_counts_earlier_admissions_and_only_once_admitted(client):
+    """``accumulatedPastExecutionTimeSeconds`` counts: 100s left of 120 after 30s run is
+    exceeded at 30s + 100s accumulated; a Workload with quota but no Admitted condition is
+    not timed; a Workload already marked ``DeactivationTarget`` is deactivated whatever the time."""
+    run = _max_exec(held("run", "2", ADMITTED, READY), 120, accumulated=100)
+    fresh = _max_exec(held("fresh", "2", ADMITTED, READY), 120, accumulated=80)
+    reserved = _max_exec(held("reserved", "2"), 1)
+    marked = _max_exec(held("marked", "2", ADMITTED, READY, ("DeactivationTarget", "True", "MaximumExecutionTimeExceeded", T)), 9999)
+    got = reasons(post(client, _at(body([run, fresh, reserved, marked], [FLAVOR, cpu_cq("cq1", "16", usage_based=False),
+                                                                        local_queue("lq-a")]), "2026-11-23T11:00:30Z")))  # fmt: skip
+    assert got["default/run"] == "MaximumExecutionTimeExceeded" and got["default/fresh"] == "AlreadyAdmitted"
+    assert got["default/marked"] == "MaximumExecutionTimeExceeded" and got["default/reserved"] != "MaximumExecutionTimeExceeded"
+
+
+def test_max_execution_time_below_one_is_a_422(client):
+    """The Workload CRD's ``minimum: 1``."""
+    w = _max_exec(held("wl", "4", ADMITTED), 0)
+    assert problem(client, body([w], OBJS))["pointer"].endswith("/spec/maximumExecutionTimeSeconds")

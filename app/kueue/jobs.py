@@ -2149,9 +2149,6 @@ def _unmodelled(job: Job) -> list[str]:
             out.append(f"{job.label}: its status names RayCluster {job.namespace}/{job.ray.cluster_name}, which is not in "
                        f"the snapshot: its {RAYCLUSTER_GENERATION} annotation is taken as Kueue writes it for a RayCluster "
                        "not found (\"\"), and its Workload's name hashes no RayCluster generation")  # fmt: skip
-    if MAX_EXEC_LABEL in job.labels:
-        out.append(f"{job.label}: {MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled (it limits the run, "
-                   "not the admission)")  # fmt: skip
     if any(k.startswith(PROVREQ_PREFIX) for k in job.annotations):
         out.append(f"{job.label}: {PROVREQ_PREFIX}* annotations (copied to its Workload for ProvisioningRequests) are "
                    "not modelled")  # fmt: skip

@@ -44,7 +44,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
-from app.kueue import admissionchecks, clusterqueue, limitrange, priorityboost, quota
+from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota
 from app.kueue import admissionfairsharing as afs
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
@@ -103,6 +103,7 @@ class Plan:
     #: RESERVED: the podSets on a TAS flavor whose topology Kueue delays (``delayedTopologyRequest``)
     delayed: set[str] = field(default_factory=set)
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
+    #: or deactivates it for its maximum execution time
     eviction: tuple[str, str] | None = None
 
     @property
@@ -169,8 +170,11 @@ class Admissions:
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
                 if not admissionchecks.failed(wl):  # (the check-based eviction comes first: reconcileCheckBasedEviction)
-                    plan.eviction = wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
-                                                          options.now)  # fmt: skip
+                    # (both run in one pass, the PodsReady timeout first; a deactivation is what lasts)
+                    plan.eviction = (maxexectime.exceeded(wl.max_exec, wl.accumulated, wl.ready,
+                                                          marked=wl.deactivation_target, now=options.now)
+                                     or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
+                                                              options.now))  # fmt: skip
             elif wl.gated_by and self.kueue.feature_gates["AdmissionGatedBy"]:
                 # (IsAdmissible: not while gated, HasAdmissionGate; one admitted already keeps its quota)
                 plan.state = GATED

@@ -151,6 +151,11 @@ class Workload:
     ready: wfpr.Status = field(default_factory=wfpr.Status)
     #: its ``kueue.x-k8s.io/priority-boost`` annotation (None without one: :mod:`app.kueue.priorityboost`)
     priority_boost: str | None = None
+    #: ``spec.maximumExecutionTimeSeconds``, ``status.accumulatedPastExecutionTimeSeconds`` and
+    #: whether its ``DeactivationTarget`` condition is True (:mod:`app.kueue.maxexectime`)
+    max_exec: int | None = None
+    accumulated: int = 0
+    deactivation_target: bool = False
 
     @property
     def key(self) -> str:
@@ -287,6 +292,10 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         checks=_check_states(status, join_pointer(ptr, "status"), ident),
         gated_by=annotations.get(ADMISSION_GATED_BY, ""),
         priority_boost=annotations.get(priorityboost.ANNOTATION),
+        max_exec=r.integer(spec, "maximumExecutionTimeSeconds", sp, ident, minimum=1, maximum=2**31 - 1),
+        accumulated=r.integer(status, "accumulatedPastExecutionTimeSeconds", join_pointer(ptr, "status"), ident,
+                              minimum=0, maximum=2**31 - 1) or 0,  # fmt: skip
+        deactivation_target=_condition(status, "DeactivationTarget") is not None,
         ready=wfpr.read_status(status, join_pointer(ptr, "status"), ident),
     )
 

@@ -928,6 +928,4 @@ def _construct(job: PodJob, name: str, res: jobs.Outcome, *, now: float, wpcs: d
     if not group and not job.uid:
         res.unmodelled.append(f"Pod {job.key} has no metadata.uid (a manifest): its Workload's name hashes an empty uid; "
                               "the API server assigns the uid Kueue would hash")  # fmt: skip
-    if jobs.MAX_EXEC_LABEL in job.labels:
-        res.unmodelled.append(f"Pod {job.key}: {jobs.MAX_EXEC_LABEL} (maximumExecutionTimeSeconds) is not modelled")
     return True
