@@ -40,7 +40,7 @@ class KueuePodSet(BaseModel):
 
 class KueueWorkloadSpec(BaseModel):
     model_config = ConfigDict(extra="allow")
-    podSets: list[KueuePodSet] = Field(min_length=1, max_length=8)
+    podSets: list[KueuePodSet] = Field(min_length=1, max_length=18)  # (the Workload CRD's maxItems)
     queueName: str | None = None
     priority: int | None = None
     priorityClassName: str | None = Field(None, description="v1beta1 (with priorityClassSource).")

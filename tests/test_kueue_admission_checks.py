@@ -247,9 +247,14 @@ def test_a_workload_with_quota_reserved_and_a_pending_check_is_not_already_admit
 def test_v1beta1_admission_checks_list_is_every_flavor_and_replaces_a_strategy(client):
     """v1beta1's ``admissionChecks`` converts to a strategy of those names (every flavor),
     replacing one given beside it."""
-    q = cq("cq", {"f": 64}, admissionChecks=["prov"], **strategy(("other", "f")))
+    q = cq("cq", {"f": 64}, admissionChecks=["prov"], **strategy(("other", "f"))) | {"apiVersion": "kueue.x-k8s.io/v1beta1"}
     a = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq"), check("prov")]))
     assert one(a, "ml/w")["admissionChecks"] == [{"name": "prov", "state": "Pending"}]
+    # in a v1beta2 ClusterQueue it is no field: the API server drops it (a warning names it), the strategy holds
+    v2 = cq("cq", {"f": 64}, admissionChecks=["prov"], **strategy(("other", "f")))
+    a = post(client, body([wl("w", 8)], [flavor("f"), v2, lq("lq", "cq"), check("other")]))
+    assert one(a, "ml/w")["admissionChecks"] == [{"name": "other", "state": "Pending"}]
+    assert any("ClusterQueue cq (kueue.x-k8s.io/v1beta2): /spec/admissionChecks is no field" in n for n in a["warnings"])
 
 
 def test_bad_admission_check_fields_are_422s_at_the_field(client):
@@ -312,7 +317,10 @@ def test_admission_check_states_are_listed_by_name(client):
 ])  # fmt: skip
 def test_the_crds_cluster_queue_bounds_are_422s(client, spec, where):
     """The CRD's enum for stopPolicy, 1 to 64 check rules, a rule's name, onFlavors a set."""
-    err = problem(client, body([wl("w", 8)], [flavor("f"), cq("cq", {"f": 64}, **spec), lq("lq", "cq")]))
+    q = cq("cq", {"f": 64}, **spec)
+    if "admissionChecks" in spec:  # (v1beta1's list)
+        q["apiVersion"] = "kueue.x-k8s.io/v1beta1"
+    err = problem(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
     assert err["pointer"].endswith(where), err
 
 

@@ -294,8 +294,9 @@ def test_an_empty_requeuing_timestamp_is_a_422(client):
 # -- maximum execution time (app/kueue/maxexectime.py; workload_controller.go reconcileMaxExecutionTime) --
 def _max_exec(w: dict, seconds: int, accumulated: int | None = None) -> dict:
     w["spec"]["maximumExecutionTimeSeconds"] = seconds
-    if accumulated is not None:
-        w["status"]["accumulatedPastExecutionTimeSeconds"] = accumulated
+    if accumulated is not None:  # (v1beta1 spells it accumulatedPastExexcutionTimeSeconds)
+        from app.kueue.objects import ACCUMULATED
+        w["status"][ACCUMULATED[w["apiVersion"].rsplit("/", 1)[-1]]] = accumulated
     return w
 
 
@@ -338,3 +339,15 @@ def test_max_execution_time_below_one_is_a_422(client):
     """The Workload CRD's ``minimum: 1``."""
     w = _max_exec(held("wl", "4", ADMITTED), 0)
     assert problem(client, body([w], OBJS))["pointer"].endswith("/spec/maximumExecutionTimeSeconds")
+
+
+def test_accumulated_past_execution_time_is_read_under_its_versions_name(client):
+    """v1beta1's ``accumulatedPastExexcutionTimeSeconds`` (so spelled in its Go type's json
+    tag); v1beta2's name in a v1beta1 Workload is no field of it (pruned, named)."""
+    good = _max_exec(held("good", "2", ADMITTED, READY), 120, accumulated=100)
+    wrong = _max_exec(held("wrong", "2", ADMITTED, READY), 120)
+    wrong["status"]["accumulatedPastExecutionTimeSeconds"] = 100
+    a = post(client, _at(body([good, wrong], [FLAVOR, cpu_cq("cq1", "16", usage_based=False), local_queue("lq-a")]),
+                         "2026-11-23T11:00:30Z"))  # fmt: skip
+    assert reasons(a) == {"default/good": "MaximumExecutionTimeExceeded", "default/wrong": "AlreadyAdmitted"}
+    assert any("default/wrong" in n and "/status/accumulatedPastExecutionTimeSeconds is no field" in n for n in a["warnings"])

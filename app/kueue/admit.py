@@ -37,7 +37,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue import admissionchecks, jobs, pods
+from app.kueue import admissionchecks, crdfields, jobs, pods
 from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
                                 Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
@@ -70,6 +70,9 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
         if not isinstance(raw, (list, dict)):
             raise InputError("'workloads' must be an array of Kueue Workload objects (or a List)", "/workloads")
         found = flatten(raw, "/workloads", settings.max_objects)
+        for o, p in found:
+            if isinstance(o, dict) and (note := crdfields.pruned(o, p)):
+                kueue.unmodelled.append(note)
     found += kueue.workloads
     if not found and not jin.jobs and not (jin.pods and "pod" in (jin.frameworks or ())):
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit (or, in 'objects', batch/v1 "

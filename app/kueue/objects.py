@@ -33,7 +33,7 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import configfields, featuregates, limitrange, priorityboost, quota, resourcesconfig
+from app.kueue import configfields, crdfields, featuregates, limitrange, priorityboost, quota, resourcesconfig
 from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
@@ -293,12 +293,16 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         gated_by=annotations.get(ADMISSION_GATED_BY, ""),
         priority_boost=annotations.get(priorityboost.ANNOTATION),
         max_exec=r.integer(spec, "maximumExecutionTimeSeconds", sp, ident, minimum=1, maximum=2**31 - 1),
-        accumulated=r.integer(status, "accumulatedPastExecutionTimeSeconds", join_pointer(ptr, "status"), ident,
-                              minimum=0, maximum=2**31 - 1) or 0,  # fmt: skip
+        accumulated=r.integer(status, ACCUMULATED[version], join_pointer(ptr, "status"), ident, minimum=0,
+                              maximum=2**31 - 1) or 0,  # fmt: skip
         deactivation_target=_condition(status, "DeactivationTarget") is not None,
         ready=wfpr.read_status(status, join_pointer(ptr, "status"), ident),
     )
 
+
+#: ``status.accumulatedPastExecutionTimeSeconds`` by version: v1beta1's field is spelled so
+#: (``AccumulatedPastExexcutionTimeSeconds``' json tag), the conversion maps it to v1beta2's
+ACCUMULATED = {"v1beta1": "accumulatedPastExexcutionTimeSeconds", "v1beta2": "accumulatedPastExecutionTimeSeconds"}
 
 #: ``CheckState``: the states an admission check of a Workload can be in
 CHECK_STATES = ("Pending", "Ready", "Retry", "Rejected")
@@ -631,6 +635,8 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         return True
     if not isinstance(av, str) or api_group(av) != GROUP or not isinstance(kind, str):
         return False
+    if note := crdfields.pruned(o, ptr):
+        k.unmodelled.append(note)
     if kind == "Workload":
         k.workloads.append((o, ptr))
     elif kind == "ResourceFlavor":
@@ -684,33 +690,6 @@ CONFIG_NAMED = {
 }
 
 
-def _unknown_field(value: Any, fields: dict[str, Any] | None, ptr: str) -> tuple[str, str] | None:
-    """The first field (in name order, depth first) of ``value`` that Kueue's struct
-    ``fields`` does not have: (pointer, name); None when all are known. Values of another
-    type are left to the readers of the fields."""
-    if fields is None:
-        return None
-    if "[]" in fields:
-        for i, item in enumerate(value if isinstance(value, list) else ()):
-            if (bad := _unknown_field(item, fields["[]"], join_pointer(ptr, i))) is not None:
-                return bad
-        return None
-    if not isinstance(value, dict):
-        return None
-    if "{}" in fields:
-        for key in sorted(value):
-            if (bad := _unknown_field(value[key], fields["{}"], join_pointer(ptr, key))) is not None:
-                return bad
-        return None
-    for key in sorted(value):
-        if key not in fields:
-            return join_pointer(ptr, key), key
-        sub = fields[key]
-        if sub is not None and (bad := _unknown_field(value[key], sub, join_pointer(ptr, key))) is not None:
-            return bad
-    return None
-
-
 def _configuration_fields(o: dict, ptr: str, av: str, k: KueueObjects, ident: dict[str, str]) -> None:
     """Kueue's strict decoding of its Configuration (:mod:`app.kueue.configfields`): a field
     its version does not have, at any depth, is a 422 (``apiVersion``, ``kind`` and
@@ -719,10 +698,10 @@ def _configuration_fields(o: dict, ptr: str, av: str, k: KueueObjects, ident: di
     fields = configfields.FIELDS.get(av.rsplit("/", 1)[-1])
     if fields is None:
         return
-    bad = _unknown_field({key: v for key, v in o.items() if key not in ("apiVersion", "kind", "metadata")}, fields, ptr)
-    if bad is not None:
-        raise InputError(f"unknown field {bad[1]!r}: Kueue's {av} Configuration has no such field, and Kueue decodes "
-                         "its Configuration strictly (it does not start)", bad[0], ident)  # fmt: skip
+    bad = crdfields.unknown({key: v for key, v in o.items() if key not in ("apiVersion", "kind", "metadata")}, fields, ptr)
+    if bad:
+        raise InputError(f"unknown field {bad[0].rsplit('/', 1)[-1]!r}: Kueue's {av} Configuration has no such field, "
+                         "and Kueue decodes its Configuration strictly (it does not start)", bad[0], ident)  # fmt: skip
     process = [key for key in CONFIG_PROCESS if o.get(key) not in (None, {}, "")]
     if process:
         k.unmodelled.append(f"Kueue Configuration: {', '.join(process)} configure Kueue's manager process, not what "
