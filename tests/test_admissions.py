@@ -28,8 +28,12 @@ LAYOUT = [("b1", "r1"), ("b1", "r1"), ("b1", "r2"), ("b1", "r2"), ("b2", "r1"), 
 PREEMPT = {"profile": "gangplank", "actions": "allocate, gangpreempt"}
 
 
+#: a label every node has (a TAS ResourceFlavor needs a nodeLabel: the CRD's rule)
+OS = "kubernetes.io/os"
+
+
 def nodes() -> list[dict[str, Any]]:
-    return [node(f"n{i}", labels={B: b, R: r}) for i, (b, r) in enumerate(LAYOUT)]
+    return [node(f"n{i}", labels={B: b, R: r, OS: "linux"}) for i, (b, r) in enumerate(LAYOUT)]
 
 
 def topology(name: str = "default", levels: tuple[str, ...] = (B, R)) -> dict[str, Any]:
@@ -209,7 +213,7 @@ def test_workload_priority_class_orders_admission(client):
            "value": 500}  # fmt: skip
     occ = [running("keep", i, f"n{i}", 2000) for i in range(6)]
     first = workload("first", pod_set(count=2, tr={"required": R}))
-    second = workload("second", pod_set(count=2, tr={"required": R}), version="v1beta2",
+    second = workload("second", pod_set(count=2, tr={"required": R}), version="v1beta2", priority=500,
                       priorityClassRef={"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass", "name": "urgent"})
     a = post(client, body([first, second], occ + [wpc]))
     assert (one(a, "ml/second")["admitted"], one(a, "ml/second")["priority"]) == (True, 500)
@@ -218,9 +222,26 @@ def test_workload_priority_class_orders_admission(client):
 
 
 def test_priority_class_name_resolves_through_priority_class(client):
-    w = workload("p", pod_set(count=1), priorityClassName="high", priorityClassSource="scheduling.k8s.io/priorityclass")
+    """A template's priorityClassName gives a Workload without a class of its own its priority."""
+    w = workload("p", pod_set(count=1))
+    w["spec"]["podSets"][0]["template"]["spec"]["priorityClassName"] = "high"
     a = post(client, body([w], [priority_class("high", 7000)]))
     assert one(a, "ml/p")["priority"] == 7000
+
+
+def test_workload_priority_class_value_overrides_spec_priority(client):
+    """The WorkloadPriorityClass controller writes its class's value into spec.priority
+    (workloadpriorityclass_controller.go): a Workload whose priority disagrees is ordered by
+    the class's value, named in a warning; a PriorityClass reference leaves spec.priority."""
+    wpc = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": "hi"},
+           "value": 100}  # fmt: skip
+    w = workload("w", pod_set(count=1), version="v1beta2", priority=5,
+                 priorityClassRef={"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass", "name": "hi"})
+    p = workload("p", pod_set(count=1), priority=5, priorityClassName="high",
+                 priorityClassSource="scheduling.k8s.io/priorityclass")  # fmt: skip
+    a = post(client, body([w, p], [wpc, priority_class("high", 7000)]))
+    assert (one(a, "ml/w")["priority"], one(a, "ml/p")["priority"]) == (100, 5)
+    assert any("ml/w: spec.priority 5 is not its WorkloadPriorityClass hi's value 100" in n for n in a["warnings"])
 
 
 def test_min_count_admits_with_min_count_when_the_rest_does_not_fit(client):
@@ -363,7 +384,8 @@ def test_bad_requests_are_422s_with_pointers(client):
     assert problem(client, body([dup]))["pointer"] == "/workloads/0/spec/podSets/1/name"
     ref = workload("w", version="v1beta2", priorityClassRef={"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass",
                                                             "name": "ghost"})  # fmt: skip
-    assert problem(client, body([ref]))["pointer"] == "/workloads/0/spec/priorityClassRef/name"
+    # (the Workload CRD's rule: a class reference needs spec.priority)
+    assert problem(client, body([ref]))["pointer"] == "/workloads/0/spec/priority"
     assert problem(client, body([workload("w")], options={"topologyName": "ghost"}))["pointer"] == "/options/topologyName"
     two = [workload("w"), workload("w")]
     assert problem(client, body(two))["pointer"] == "/workloads/1/metadata/name"
@@ -485,7 +507,7 @@ def test_example_kueue_admission_answers_as_the_readme_says():
 def test_flavors_naming_two_topologies_are_a_422_and_a_missing_one_makes_the_queue_inactive(client):
     other = [
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "plain"},
-         "spec": {"topologyName": "default"}},
+         "spec": {"nodeLabels": {OS: "linux"}, "topologyName": "default"}},
         {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "cq2"},
          "spec": {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"], "flavors": [
              {"name": "plain", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "256"}]}]}]}},
@@ -499,7 +521,7 @@ def test_flavors_naming_two_topologies_are_a_422_and_a_missing_one_makes_the_que
     # a flavor naming a Topology the snapshot lacks: Kueue makes its ClusterQueue inactive
     # (TopologyNotFound), so the Workload waits (clusterqueue.go's inactiveReason)
     ghost = [{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "tas"},
-              "spec": {"topologyName": "ghost"}}] + flavor_objects()[1:3]  # fmt: skip
+              "spec": {"nodeLabels": {OS: "linux"}, "topologyName": "ghost"}}] + flavor_objects()[1:3]  # fmt: skip
     w = one(post(client, body([workload("a")], ghost)), "ml/a")
     assert (w["reason"], w["message"]) == ("ClusterQueueInactive", "ClusterQueue cq is inactive (TopologyNotFound): Can't "
                                            'admit new workloads: there is no Topology "ghost" for TAS flavor "tas".')

@@ -226,7 +226,7 @@ def test_provisioning_request_and_multikueue_checks_reserve_quota_without_placin
     provisions capacity first, a MultiKueue check runs the Workload on a worker cluster; on a
     TAS flavor Kueue delays the topology (``delayedTopologyRequest: Pending``). 80 GPUs
     would not fit the 64 of the nodes."""
-    tas = flavor("f") | {"spec": {"topologyName": "default"}}
+    tas = flavor("f") | {"spec": {"nodeLabels": {"kubernetes.io/os": "linux"}, "topologyName": "default"}}
     a = post(client, body([wl("w", 80)], [tas, cq("cq", {"f": 128}, **strategy(("c",))), lq("lq", "cq"), check("c", controller)]))
     w = one(a, "ml/w")
     assert (w["reason"], w["admitted"], w["podSets"]) == ("QuotaReserved", False, [{"name": "main", "count": 10, "topologyAssignment": None}])
@@ -282,7 +282,7 @@ def test_every_check_ready_admits_without_placing_here(client, controller):
 def test_a_delayed_topology_request_waits_with_every_check_ready(client):
     """On a TAS flavor with a Ready ProvisioningRequest check the first pass still delays the
     topology: QuotaReserved ("There are pending delayed topology requests")."""
-    tas = flavor("f") | {"spec": {"topologyName": "default"}}
+    tas = flavor("f") | {"spec": {"nodeLabels": {"kubernetes.io/os": "linux"}, "topologyName": "default"}}
     w = wl("w", 8) | {"status": states(("c", "Ready"))}
     got = one(post(client, body([w], [tas, cq("cq", {"f": 64}, **strategy(("c",))), lq("lq", "cq"), check("c", PR)])), "ml/w")
     assert got["reason"] == "QuotaReserved" and "pending delayed topology requests (podSet(s) main)" in got["message"]

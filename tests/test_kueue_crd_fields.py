@@ -63,3 +63,29 @@ def test_prune_drops_in_field_name_order_and_keeps_the_envelope():
     assert o == {"apiVersion": V2, "kind": "LocalQueue", "metadata": {"name": "x", "anything": 1},
                  "spec": {"clusterQueue": "cq"}}  # fmt: skip
     assert crdfields.prune({"spec": {"x": 1}}, "v1alpha1", "Topology", "/o") == []
+
+
+def test_the_crds_validation_rules_are_422s(client):
+    """``x-kubernetes-validations`` of Kueue's CRDs that one object breaks."""
+    from tests.test_admissions import problem, workload
+
+    q = cq("cq", {"f": 16})
+    del q["spec"]["resourceGroups"][0]["flavors"][0]["resources"][0]
+    err = problem(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
+    assert err["pointer"].endswith("/spec/resourceGroups/0/flavors/0/resources")
+    assert "flavors must have the same number of resources as the coveredResources" in err["detail"]
+    q = cq("cq", {"f": 16}, flavorFungibility={"whenCanBorrow": "MayStopSearch", "preference": "BorrowingOverPreemption"})
+    err = problem(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
+    assert err["pointer"].endswith("/spec/flavorFungibility/preference")
+    tas = flavor("f") | {"spec": {"topologyName": "default"}}
+    assert problem(client, body([wl("w", 8)], [tas, cq("cq", {"f": 16}), lq("lq", "cq")]))["pointer"].endswith("/spec/nodeLabels")
+    w = workload("w", priorityClassName="x", priorityClassSource="kueue.x-k8s.io/workloadpriorityclass")
+    err = problem(client, body([w], [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]))
+    assert err["pointer"] == "/workloads/0/spec/priority" and "priority should not be nil when priorityClassName is set" in err["detail"]
+
+
+def test_borrowing_limit_without_a_cohort_is_read_and_named(client):
+    q = cq("cq", {"f": 16}, borrowing=8)
+    a = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
+    assert reasons(a) == {"ml/w": "Admitted"}
+    assert any("ClusterQueue cq sets a borrowingLimit but no cohort" in n for n in a["warnings"])

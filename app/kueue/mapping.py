@@ -158,6 +158,10 @@ class Admissions:
                 raise InputError(f"duplicate Workload {wl.key}", join_pointer(wl.pointer, "metadata", "name"), wl.ident)
             seen[wl.key] = wl
             base = _priority(wl, classes, default, self.kueue.priority_classes)
+            if wl.priority is not None and base != wl.priority:
+                self.notes.append(f"Workload {wl.key}: spec.priority {wl.priority} is not its WorkloadPriorityClass "
+                                  f"{wl.priority_class.name}'s value {base}: Kueue's WorkloadPriorityClass controller "  # type: ignore[union-attr]
+                                  "sets it to the class's, and Gangplank orders it by that")  # fmt: skip
             boosted = priorityboost.effective(base, wl.priority_boost, enabled=self.kueue.feature_gates[priorityboost.GATE],
                                               pointer=join_pointer(wl.pointer, "metadata", "annotations",
                                                                    priorityboost.ANNOTATION),
@@ -486,9 +490,11 @@ def _priority(wl: Workload, classes: dict[str, int], default: int | None, wpcs: 
         if ps.priority_class and ps.priority_class not in classes:
             raise InputError(f"PriorityClass {ps.priority_class!r} does not exist",
                              join_pointer(ps.pointer, "template", "spec", "priorityClassName"), wl.ident)  # fmt: skip
+    ref = wl.priority_class
+    if ref is not None and ref.kind == "WorkloadPriorityClass" and ref.name in wpcs:
+        return wpcs[ref.name]  # (the WorkloadPriorityClass controller writes its value into spec.priority)
     if wl.priority is not None:
         return wl.priority
-    ref = wl.priority_class
     if ref is not None:
         table = wpcs if ref.kind == "WorkloadPriorityClass" else classes
         if ref.name not in table:

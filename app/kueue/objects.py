@@ -272,6 +272,9 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
     created = r.timestamp(created_raw, join_pointer(mp, "creationTimestamp"), ident) if created_raw is not None else now
     status = r.obj(o, "status", ptr, ident)
     annotations = r.str_map(meta, "annotations", mp, ident)
+    class_key = "priorityClassRef" if version == "v1beta2" else "priorityClassName"
+    if spec.get(class_key) is not None and spec.get("priority") is None:  # (the Workload CRD's rule)
+        raise InputError(f"priority should not be nil when {class_key} is set", join_pointer(sp, "priority"), ident)
     return Workload(
         version=version,
         namespace=ns,
@@ -652,6 +655,11 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         _cluster_queue(o, ptr, k)
         node = quota.read_cluster_queue(o, ptr)
         k.quota_queues[node.name] = node
+        if not node.parent_name and any(q.borrowing_limit is not None for q in node.quotas.values()):
+            # (Kueue's own scheduler tests build such queues in its cache; the API server refuses them)
+            k.unmodelled.append(f"ClusterQueue {node.name} sets a borrowingLimit but no cohort: the ClusterQueue CRD "
+                                "refuses it (borrowingLimit must be nil when cohort is empty); read as given, the "
+                                "limit changes nothing (no cohort to borrow from)")  # fmt: skip
     elif kind == "Cohort":
         node = quota.read_cohort(o, ptr)
         if node.name in k.cohorts:
@@ -764,6 +772,8 @@ def _flavor(o: dict, ptr: str, k: KueueObjects) -> None:
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")
     if name in k.flavors:
         raise InputError(f"duplicate ResourceFlavor {name!r}", join_pointer(ptr, "metadata", "name"), ident)
+    if spec.get("topologyName") is not None and not spec.get("nodeLabels"):  # (the ResourceFlavor CRD's rule)
+        raise InputError("at least one nodeLabel is required when topology is set", join_pointer(sp, "nodeLabels"), ident)
     k.flavors[name] = Flavor(
         name=name,
         node_labels=r.str_map(spec, "nodeLabels", sp, ident),

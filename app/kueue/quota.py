@@ -194,6 +194,9 @@ def read_groups(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None:
                 raise InputError("a flavor quota must be an object", fp, ident)
             fname = r.string(f, "name", fp, ident, required=True)
             group.flavors.append(fname)
+            if len(r.lst(f, "resources", fp, ident)) != len(r.lst(rg, "coveredResources", gp, ident)):  # (the CRD's rule)
+                raise InputError("flavors must have the same number of resources as the coveredResources",
+                                 join_pointer(fp, "resources"), ident)  # fmt: skip
             for k, res in enumerate(r.lst(f, "resources", fp, ident)):
                 rp = join_pointer(fp, "resources", k)
                 if not isinstance(res, dict):
@@ -315,6 +318,9 @@ def _fungibility(spec: dict, sp: str, ident: dict[str, str]) -> Fungibility:
         if pref not in ("BorrowingOverPreemption", "PreemptionOverBorrowing"):
             raise InputError("preference must be BorrowingOverPreemption or PreemptionOverBorrowing",
                              join_pointer(fp, "preference"), ident)  # fmt: skip
+        if not (ff.get("whenCanBorrow") == "TryNextFlavor" and ff.get("whenCanPreempt") == "TryNextFlavor"):
+            raise InputError("preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor "
+                             "(the ClusterQueue CRD's rule)", join_pointer(fp, "preference"), ident)  # fmt: skip
         out.preference = pref
     return out
 
