@@ -79,11 +79,33 @@ def test_spec_shape_is_go_json() -> None:
 
 @pytest.mark.parametrize(("raw", "want"), [
     ("1", "1"), ("1000m", "1"), ("1.5", "1500m"), ("0.5Gi", "512Mi"), ("1536Mi", "1536Mi"), ("1024", "1024"),
-    ("1000", "1k"), ("1e3", "1e3"), ("1E3", "1e3"), ("2E", "2E"), ("1.5Ki", "1536"), ("100m", "100m"), ("0", "0"),
+    ("1000", "1k"), ("1e3", "1e3"), ("1E3", "1E3"), ("2E", "2E"), ("1.5Ki", "1536"), ("100m", "100m"), ("0", "0"),
     ("1023Ki", "1023Ki"), ("512", "512"), ("0.1Ki", "102400m"),
 ])  # fmt: skip
 def test_quantity_canonical_string(raw: str, want: str) -> None:
     assert pods.quantity_string(raw, "", {}) == want
+
+
+@pytest.mark.parametrize(("raw", "want"), [
+    # kept as written: ParseQuantity's int64 fast path deems the text canonical (scale a multiple of 3,
+    # the digits not starting with 0 nor ending in 000)
+    ("1.500", "1.500"), ("+1", "+1"), ("-1.500", "-1.500"), ("12.345", "12.345"), ("1.500k", "1.500k"),
+    ("+1Ki", "+1Ki"), ("1E3", "1E3"), ("100m", "100m"), ("01", "01"),  # (leading zeros are stripped before the check)
+    # rebuilt by CanonicalizeBytes
+    ("1.5", "1500m"), ("1.000", "1"), ("0.5", "500m"), ("8Ki", "8Ki"), ("16Ki", "16Ki"),
+    ("+0", "0"), ("1.5k", "1500"), ("1.2345", "1234500u"),
+])  # fmt: skip
+def test_quantity_text_go_keeps_as_written(raw: str, want: str) -> None:
+    """Quantity.MarshalJSON returns the cached string ParseQuantity kept (vendor/k8s.io/apimachinery/pkg/api/resource/
+    quantity.go: ParseQuantity's "if the number is in canonical form, reuse the string", MarshalJSON's q.s)."""
+    assert pods.quantity_string(raw, "", {}) == want
+
+
+def test_quantity_text_go_keeps_as_written_changes_the_role_hash() -> None:
+    as_written = pods.generate_role_hash(make_pod_spec({"cpu": "1.500"}), "/spec", {})
+    assert as_written != pods.generate_role_hash(make_pod_spec({"cpu": "1500m"}), "/spec", {})
+    assert pods.generate_role_hash(make_pod_spec({"cpu": "1.5"}), "/spec", {}) == \
+        pods.generate_role_hash(make_pod_spec({"cpu": "1500m"}), "/spec", {})
 
 
 def test_a_malformed_spec_field_is_a_422_at_its_pointer() -> None:
@@ -192,10 +214,12 @@ def make_wl(name: str, pod_sets: list[tuple[str, int, dict[str, str]]], *, group
 CPU = {"cpu": "1"}
 
 
-def reconcile(pod_objs: list[dict[str, Any]], wls: list[dict[str, Any]] = ()) -> list[Any]:  # type: ignore[assignment]
-    jin = pods.jobs.JobInput(frameworks=("pod",))
+def reconcile(pod_objs: list[dict[str, Any]], wls: list[dict[str, Any]] = (), now: float = 0.0,  # type: ignore[assignment]
+              **gates: bool) -> list[Any]:  # fmt: skip
+    """``gates``: JobInput's feature gate fields (id_annotations, validate_group_owner, fast_release)."""
+    jin = pods.jobs.JobInput(frameworks=("pod",), **gates)
     return pods.resolve([(p, f"/objects/{i}") for i, p in enumerate(pod_objs)], jin,
-                        [(w, f"/workloads/{i}") for i, w in enumerate(wls)], now=0.0, local_queues=set(), wpcs={},
+                        [(w, f"/workloads/{i}") for i, w in enumerate(wls)], now=now, local_queues=set(), wpcs={},
                         namespaces=None, limits={}, runtime_classes={})  # fmt: skip
 
 
@@ -311,10 +335,90 @@ def test_TestReconciler_workload_is_recreated_when_max_exec_time_changes() -> No
     for p in (p1, p2):
         p["metadata"]["labels"].update(lab)
     [o] = reconcile([p1, p2], [wl])
-    assert "maximumExecutionTimeSeconds" in o.drop["ns/test-group"] and made(o) == [("dc85db45", 2)]
+    # (upstream: "Updated not matching Workload for suspended job: ns/test-group": rewritten in place)
+    assert o.replaces == "ns/test-group" and not o.drop and made(o) == [("dc85db45", 2)]
+    assert any("maximumExecutionTimeSeconds" in x and "rewrites its spec" in x for x in o.unmodelled)
+
+
+def test_TestReconciler_pod_group_adopts_a_foreign_workload_when_PodIntegrationValidateGroupOwner_is_disabled() -> None:
+    wl = make_wl("shared-wl-name", [("main", 1, CPU)])
+    [o] = reconcile([base_pod(group="shared-wl-name", total="1")], [wl], id_annotations=False, validate_group_owner=False)
+    assert o.replaces == "ns/shared-wl-name" and made(o) == [("dc85db45", 1)] and o.workload.name == "shared-wl-name"
+
+
+def test_a_non_matching_workload_of_a_suspended_pod_group_holding_quota_is_deleted_not_rewritten() -> None:
+    wl = make_wl("test-group", [("other", 2, CPU)], group=True, admitted=True)
+    [o] = reconcile([base_pod(group="test-group", total="2"), base_pod("pod2", group="test-group", total="2")], [wl])
+    assert not o.replaces and "Kueue deletes it" in o.drop["ns/test-group"] and made(o) == [("dc85db45", 2)]
+
+
+def test_a_non_matching_workload_of_an_incomplete_pod_group_stays_as_it_is() -> None:
+    wl = make_wl("test-group", [("other", 2, CPU)], group=True)
+    [o] = reconcile([base_pod(group="test-group", total="3"), base_pod("pod2", group="test-group", total="3")], [wl])
+    assert not o.replaces and not o.drop and o.workload is None and "stays as it is" in o.note
+
+
+def test_a_non_matching_workload_of_a_suspended_single_pod_is_rewritten_in_place() -> None:
+    wl = make_wl("old-wl", [("main", 1, {"cpu": "2"})], owners=[("pod", True)])
+    [o] = reconcile([base_pod()], [wl])
+    assert o.replaces == "ns/old-wl" and not o.drop and o.workload.name == "old-wl" and made(o) == [("main", 1)]
+
+
+def test_a_non_matching_workload_of_an_ungated_single_pod_is_deleted() -> None:
+    wl = make_wl("old-wl", [("main", 1, {"cpu": "2"})], owners=[("pod", True)])
+    [o] = reconcile([base_pod(gated=False)], [wl])
+    assert not o.replaces and "Kueue deletes it" in o.drop["ns/old-wl"]
+
+
+def test_WorkloadIdentifierAnnotations_off_the_group_name_annotation_is_not_read() -> None:
+    ann = {"kueue.x-k8s.io/pod-group-name": "g"}
+    [on] = reconcile([base_pod(total="1", annotations=ann)])
+    assert on.job.name == "g" and made(on) == [("dc85db45", 1)]
+    [off] = reconcile([base_pod(total="1", annotations=ann, group="lbl")], id_annotations=False)
+    assert off.job.name == "lbl"
+    [single] = reconcile([base_pod(annotations=ann)], id_annotations=False)
+    assert single.job.name == "pod"  # (a single pod: the annotation names no group with the gate off)
+
+
+def test_WorkloadIdentifierAnnotations_off_the_prebuilt_workload_name_is_the_label() -> None:
+    job = pods._job(pods.read_pod(base_pod(annotations={PB_: "ann-wl"}), "/p"))
+    assert pods.jobs.prebuilt_name(job) == ("ann-wl", "annotations")
+    job.id_annotations = False
+    assert pods.jobs.prebuilt_name(job) == ("", "labels")
+    job.labels[PB_] = "label-wl"
+    assert pods.jobs.prebuilt_name(job) == ("label-wl", "labels")
+    job.annotations[PB_] = "a" * 64  # (longer than a label value: read, and its path, with the gate off too)
+    assert pods.jobs.prebuilt_name(job) == ("label-wl", "annotations")
+
+
+def test_FastQuotaReleaseInPodIntegration_a_terminating_running_pod_is_inactive() -> None:
+    pods_ = [base_pod(group="g", total="2", phase="Running", gated=False), base_pod("pod2", group="g", total="2")]
+    pods_[0]["metadata"]["deletionTimestamp"] = "2026-11-23T10:00:00Z"
+    [waits] = reconcile(pods_)
+    assert waits.workload is None and "running pods" in waits.note
+    [fast] = reconcile(pods_, fast_release=True)
+    assert "running pods" not in fast.note
+
+
+def test_IsActive_a_running_pod_past_its_deletion_grace_period_is_inactive() -> None:
+    pods_ = [base_pod(group="g", total="2", phase="Running", gated=False), base_pod("pod2", group="g", total="2")]
+    pods_[0]["metadata"].update(deletionTimestamp="2026-11-23T10:00:00Z", deletionGracePeriodSeconds=30)
+    t0 = pods.r.timestamp("2026-11-23T10:00:00Z", "", {})
+    [within] = reconcile(pods_, now=t0 + 30)
+    assert "running pods" in within.note
+    [past] = reconcile(pods_, now=t0 + 31)
+    assert "running pods" not in past.note
+
+
+def test_sortActivePods_compares_creation_timestamps_as_times() -> None:
+    a = pods.read_pod(base_pod("a", created="2026-11-23T10:00:00+02:00"), "/a")  # (08:00Z: as text, after b)
+    b = pods.read_pod(base_pod("b", created="2026-11-23T09:00:00Z"), "/b")
+    c = pods.read_pod(base_pod("c"), "/c")  # (unset: the zero time, oldest)
+    assert [p.name for p in pods._sort_active([b, a, c])] == ["c", "a", "b"]
 
 
 # -- pkg/controller/jobs/pod/pod_webhook_test.go: TestValidateCreate ---------------------------
+PB_ = "kueue.x-k8s.io/prebuilt-workload-name"
 GN, TC, PB = "kueue.x-k8s.io/pod-group-name", "kueue.x-k8s.io/pod-group-total-count", "kueue.x-k8s.io/prebuilt-workload-name"
 REQ, PREF = "kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology"
 
@@ -660,3 +764,16 @@ def test_pod_group_pod_index_label_must_be_an_unsigned_integer_below_the_total_c
         else:
             assert [w["workload"] for w in a["workloads"]] == [solo]
             assert any(why in x for x in a["warnings"])
+
+
+def test_podOptions_of_a_v1beta1_configuration_have_no_effect_and_are_named(client):
+    """apis/config/v1beta1/configuration_conversion.go: Convert_v1beta1_Integrations_To_v1beta2_Integrations drops
+    PodOptions; pod_webhook.go's SetupWebhook never sets the webhook's podSelector / namespaceSelector."""
+    opts = {"podSelector": {"matchLabels": {"never": "x"}}, "namespaceSelector": {"matchLabels": {"never": "x"}}}
+    conf = {**PODS, "apiVersion": "config.kueue.x-k8s.io/v1beta1",
+            "integrations": {"frameworks": ["batch/job", "pod"], "podOptions": opts}}  # fmt: skip
+    a = post(client, body([], queues() + [conf, gpod("solo")]))
+    assert [w["workload"] for w in a["workloads"]] == [pod_wl("solo", "uid-solo")]
+    assert any("integrations.podOptions (deprecated) has no effect" in x for x in a["warnings"])
+    b = post(client, body([], queues() + [PODS, gpod("solo")]))
+    assert not any("podOptions" in x for x in b["warnings"])

@@ -58,7 +58,9 @@ DEFAULTS: dict[str, bool] = {
 LOCKED: frozenset[str] = frozenset({"ManagedJobsNamespaceSelectorAlwaysRespected", "TLSOptions"})
 #: the gates whose effect is modelled
 MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaCheckStrategy", "PartialAdmission",
-                      "PriorityBoost", "ShortWorkloadNames", "AdmissionGatedBy", "ElasticJobsViaWorkloadSlices"})  # fmt: skip
+                      "PriorityBoost", "ShortWorkloadNames", "AdmissionGatedBy", "ElasticJobsViaWorkloadSlices",
+                      "WorkloadIdentifierAnnotations", "PodIntegrationValidateGroupOwner",
+                      "FastQuotaReleaseInPodIntegration"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

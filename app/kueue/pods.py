@@ -248,8 +248,45 @@ def _format_of(text: str) -> str:
     return "DecimalSI"
 
 
+_SPLIT = re.compile(r"[+-]?0*([0-9]*)(?:\.([0-9]*))?(.*)", re.S)
+_DEC_EXP = {v: k for k, v in _DEC_SUFFIX.items()}
+_BIN_EXP = {v: k for k, v in _BIN_SUFFIX.items() if v}
+
+
+def go_keeps_text(text: str) -> bool:
+    """Whether ``ParseQuantity`` keeps the text as written (its cached string ``s``, which
+    ``MarshalJSON`` and ``String`` return as is): the int64 fast path of a text it deems
+    canonical. Decimal: at most 18 digits, a scale (exponent less the fraction's digits) of
+    at least -9 and a multiple of 3, the digits (leading zeros stripped, fraction appended)
+    not starting with 0 nor ending in 000 (so ``1.500`` and ``+1`` stay, ``1.5`` becomes
+    ``1500m``); binary: no fraction, the digits fitting its precision, the value not a
+    multiple of 8."""
+    m = _SPLIT.fullmatch(text)
+    if m is None:
+        return False
+    num, denom, suffix = m[1] or "0", m[2] or "", m[3]
+    shifted = num + denom
+    if suffix in _BIN_EXP:
+        exponent = _BIN_EXP[suffix]
+        if denom or 15 - len(num) - exponent * 3 // 10 - 1 < 0:
+            return False
+        value = int(shifted)
+        return (value << exponent) < 2**63 and value & 7 != 0
+    if suffix in _DEC_EXP:
+        exponent = _DEC_EXP[suffix]
+    elif len(suffix) > 1 and suffix[0] in "eE" and re.fullmatch(r"[+-]?[0-9]+", suffix[1:]):
+        exponent = int(suffix[1:])
+    else:
+        return False
+    if 18 - len(num) - len(denom) < 0:
+        return False
+    scale = exponent - len(denom)
+    return scale >= -9 and scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
+
+
 def quantity_string(raw: Any, ptr: str, ident: dict[str, str]) -> str:
-    """``Quantity.String()`` of a quantity as Go decodes it (``CanonicalizeBytes``): DecimalSI
+    """``Quantity.MarshalJSON`` of a quantity as Go decodes it: the text as written when
+    ``ParseQuantity`` keeps it (:func:`go_keeps_text`), else ``CanonicalizeBytes``: DecimalSI
     and DecimalExponent as mantissa x 10^(3k), trailing zeros folded into the exponent; BinarySI
     as mantissa x 1024^k when the value is an integer of magnitude 1024 or more, else as
     DecimalSI."""
@@ -262,6 +299,9 @@ def quantity_string(raw: Any, ptr: str, ident: dict[str, str]) -> str:
         raise InputError(str(e), ptr, ident) from None
     if nanos == 0:
         return "0"
+    text = text.strip()  # (UnmarshalJSON trims the text before ParseQuantity)
+    if go_keeps_text(text):
+        return text
     fmt = _format_of(text)
     sign = "-" if nanos < 0 else ""
     mag = abs(nanos)
@@ -351,6 +391,11 @@ class Pod:
     pointer: str
     ident: dict[str, str]
     finalizers: list[str] = field(default_factory=list)
+    #: the ``WorkloadIdentifierAnnotations`` feature gate (on by default): the group name's annotation is read
+    id_annotations: bool = True
+    #: ``metadata.deletionTimestamp`` (epoch seconds) and ``deletionGracePeriodSeconds``
+    deleted_at: float | None = None
+    grace: int | None = None
 
     @property
     def key(self) -> str:
@@ -358,8 +403,18 @@ class Pod:
 
     @property
     def group(self) -> str:
-        """``GetPodGroupName``: the annotation (WorkloadIdentifierAnnotations, on by default), else the label."""
-        return self.annotations.get(GROUP_NAME) or self.labels.get(GROUP_NAME, "")
+        """``GetPodGroupName``: the annotation (with WorkloadIdentifierAnnotations, on by default), else the label."""
+        return (self.id_annotations and self.annotations.get(GROUP_NAME)) or self.labels.get(GROUP_NAME, "")
+
+    def is_active(self, now: float, fast_release: bool) -> bool:
+        """A pod of ``IsActive``: Running, and not terminating (with FastQuotaReleaseInPodIntegration,
+        off by default) nor past its deletion grace period (its deletionTimestamp plus
+        deletionGracePeriodSeconds before now)."""
+        if self.phase != "Running":
+            return False
+        if fast_release and self.deleting:
+            return False
+        return not (self.deleted_at is not None and self.grace is not None and now > self.deleted_at + self.grace)
 
     @property
     def terminated(self) -> bool:
@@ -376,7 +431,7 @@ class Pod:
         return role_hash(self.annotations, self.spec, join_pointer(self.pointer, "spec"), self.ident, manifest=not self.uid)
 
 
-def read_pod(o: dict, ptr: str) -> Pod:
+def read_pod(o: dict, ptr: str, id_annotations: bool = True) -> Pod:
     meta = o.get("metadata")
     if not isinstance(meta, dict):
         raise InputError("a Pod needs metadata", join_pointer(ptr, "metadata"))
@@ -394,10 +449,13 @@ def read_pod(o: dict, ptr: str) -> Pod:
     phase = r.string(status, "phase", join_pointer(ptr, "status"), ident) or ""
     gates = r.objects(spec, "schedulingGates", join_pointer(ptr, "spec"), ident, "a scheduling gate")
     finalizers = r.strings(meta, "finalizers", mp, ident, "finalizers are strings") or []
+    deleted = meta.get("deletionTimestamp")
+    deleted_at = r.timestamp(deleted, join_pointer(mp, "deletionTimestamp"), ident) if deleted is not None else None
+    grace = r.integer(meta, "deletionGracePeriodSeconds", mp, ident, default=None)
     return Pod(ns, name, uid, dict(labels), dict(annotations), spec, phase, meta.get("deletionTimestamp") is not None,
                r.string(spec, "nodeName", join_pointer(ptr, "spec"), ident) or "",
                any(g.get("name") == GATE for g in gates), jobs.check_refs(meta, ptr, ident),
-               meta.get("creationTimestamp"), ptr, ident, list(finalizers))  # fmt: skip
+               meta.get("creationTimestamp"), ptr, ident, list(finalizers), id_annotations, deleted_at, grace)  # fmt: skip
 
 
 def _job(pod: Pod, kind: jobs.Kind = POD, name: str = "", members: list[Pod] | None = None) -> PodJob:
@@ -436,7 +494,7 @@ def webhook_errors(job: PodJob) -> list[InputError]:
 
 
 def _group_name_at(pod: Pod) -> tuple[tuple[str, ...], str]:
-    where = "annotations" if pod.annotations.get(GROUP_NAME) else "labels"
+    where = "annotations" if pod.id_annotations and pod.annotations.get(GROUP_NAME) else "labels"
     return ("metadata", where, GROUP_NAME), f"metadata.{where}[{GROUP_NAME}]"
 
 
@@ -444,7 +502,7 @@ def _group_metadata_errors(job: PodJob, pod: Pod) -> list[InputError]:
     """``validatePodGroupMetadata`` of the webhook."""
     gtc = pod.annotations.get(TOTAL_COUNT)
     total_at = (("metadata", "annotations", TOTAL_COUNT), f"metadata.annotations[{TOTAL_COUNT}]")
-    if pod.annotations.get(GROUP_NAME):
+    if pod.id_annotations and pod.annotations.get(GROUP_NAME):
         detail = f"both the '{TOTAL_COUNT}' annotation and the '{GROUP_NAME}' annotation should be set"
     else:
         detail = f"both the '{TOTAL_COUNT}' annotation and the '{GROUP_NAME}' label should be set"
@@ -510,7 +568,7 @@ def _candidate(pod: Pod) -> bool:
             or SUSPENDED_BY_PARENT in pod.annotations)  # fmt: skip
 
 
-def _raw_candidate(o: dict) -> bool:
+def _raw_candidate(o: dict, id_annotations: bool = True) -> bool:
     """:func:`_candidate` on the pod as given, before its fields are read strictly: a pod that
     is no business of Kueue's is not refused for a malformed field Kueue never reads."""
     meta = o.get("metadata")
@@ -520,8 +578,8 @@ def _raw_candidate(o: dict) -> bool:
         return True
     labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
     ann = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-    return (MANAGED in labels or bool(labels.get(jobs.QUEUE_LABEL)) or GROUP_NAME in labels or GROUP_NAME in ann
-            or SUSPENDED_BY_PARENT in ann)  # fmt: skip
+    return (MANAGED in labels or bool(labels.get(jobs.QUEUE_LABEL)) or GROUP_NAME in labels
+            or (id_annotations and GROUP_NAME in ann) or SUSPENDED_BY_PARENT in ann)  # fmt: skip
 
 
 def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: list[tuple[dict, str]], *, now: float,
@@ -530,7 +588,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
     """Each pod (or pod group) of the request Kueue's Pod integration acts on, as its webhook
     (for a pod without a uid) and reconciler would treat it, in namespace/name order (a group
     by its name)."""
-    pods = [read_pod(o, p) for o, p in raw_pods if _raw_candidate(o)]
+    pods = [read_pod(o, p, jin.id_annotations) for o, p in raw_pods if _raw_candidate(o, jin.id_annotations)]
     seen: set[str] = set()
     for pod in pods:
         if pod.key in seen:
@@ -687,12 +745,23 @@ def _single(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[st
         res.note = f"it has finished ({job.members[0].phase}): Kueue finishes its Workload"
         return
     match = ""
+    to_delete: list[str] = []
     for key in owned:
         why = jobs._not_equivalent(job, by_name[key], jin.flavor_tolerations, cache=cache)
         if not why and not match:
             match = key
             continue
         res.drop[key] = f"Kueue deletes it: {why or 'another Workload of the pod matches it'}"
+        to_delete.append(key)
+    if not match and to_delete and job.suspended and not jobs._quota_reserved(by_name[to_delete[0]]):
+        update = to_delete[0]
+        why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
+        if _construct(job, update.split("/", 1)[1], res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes, limits=limits,
+                      runtime_classes=runtime_classes, group=False):  # fmt: skip
+            _rewrites(res, update, job.label, why)
+        else:
+            res.note += f" (its Workload {update}, not matching it, stays as it is)"
+        return
     if match:
         res.existing = match
         res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
@@ -735,8 +804,15 @@ def group_pod_sets(pods: list[Pod]) -> list[jobs.Source]:
 
 
 def _sort_active(pods: list[Pod]) -> list[Pod]:
-    """``sortActivePods``: with Kueue's finalizer first, ungated first, older first."""
-    return sorted(pods, key=lambda p: (MANAGED not in p.finalizers, p.gated, str(p.created_raw or "")))
+    """``sortActivePods``: with Kueue's finalizer first, ungated first, older first (the
+    creationTimestamps compared as times, an unset one the zero time; Go's sort is not
+    stable: pods of equal keys keep their namespace/name order here)."""
+    def created(p: Pod) -> float:
+        if p.created_raw is None:
+            return float("-inf")
+        return r.timestamp(p.created_raw, join_pointer(p.pointer, "metadata", "creationTimestamp"), p.ident)
+
+    return sorted(pods, key=lambda p: (MANAGED not in p.finalizers, p.gated, created(p)))
 
 
 def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str, dict], *, now: float,
@@ -744,7 +820,30 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
            runtime_classes: dict[str, dict[str, str] | None]) -> None:  # fmt: skip
     """The reconciler for a pod group: its Workload is the one named after the group
     (``FindMatchingWorkloads``), else, the group not finished and complete, the one
-    ``ConstructComposableWorkload`` makes."""
+    ``ConstructComposableWorkload`` makes (written over the one named after the group when
+    that one does not match, the group is suspended and it holds no quota:
+    ``updateWorkloadToMatchJob``; when Kueue cannot construct it, that one stays)."""
+    key = f"{job.namespace}/{job.name}"
+    _group_reconcile(job, res, jin, by_name, now=now, wpcs=wpcs, limits=limits, runtime_classes=runtime_classes)
+    if res.replaces:
+        why, _ = _group_not_equivalent(job, by_name[key])
+        if res.workload is not None:
+            _rewrites(res, key, job.label, why)
+        else:
+            res.replaces = ""
+            res.note += f" (its Workload {key}, not matching it ({why}), stays as it is)"
+
+
+def _rewrites(res: jobs.Outcome, key: str, label: str, why: str) -> None:
+    res.replaces = key
+    res.unmodelled.append(f"Workload {key}: Kueue rewrites its spec to its suspended {label}'s ({why}): answered "
+                          "with the spec Kueue constructs (updateWorkloadToMatchJob)")  # fmt: skip
+
+
+def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str, dict], *, now: float,
+                     wpcs: dict[str, int], limits: dict[str, limitrange.Summary],
+                     runtime_classes: dict[str, dict[str, str] | None]) -> None:  # fmt: skip
+    """:func:`_group` but the rewrite (``res.replaces`` set: the Workload to rewrite)."""
     members, key = job.members, f"{job.namespace}/{job.name}"
     first = members[0]
     total, err = group_total_count(first)
@@ -752,12 +851,14 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
     if wl is not None:
         meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
         ann = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-        if ann.get(IS_GROUP_WORKLOAD) != "true":  # PodIntegrationValidateGroupOwner (on by default)
+        if jin.validate_group_owner and ann.get(IS_GROUP_WORKLOAD) != "true":  # PodIntegrationValidateGroupOwner
             res.note = (f"the snapshot's Workload {key} is not a pod group workload (no {IS_GROUP_WORKLOAD} annotation): "
                         "Kueue refuses to adopt it, the group stays gated")  # fmt: skip
             return
         why, kept = _group_not_equivalent(job, wl)
-        if why:
+        if why and any(p.gated or p.terminated for p in members) and not jobs._quota_reserved(wl):
+            res.replaces = key  # (IsSuspended: a pod of the group gated or terminated; the Workload holds no quota)
+        elif why:
             res.drop[key] = f"Kueue deletes it: {why}"
         elif _finished(job, total):
             res.drop[key] = f"Kueue finishes it, as its pod group {key} has finished"
@@ -776,7 +877,7 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
     if total is not None and _finished(job, total):
         res.note = "the pod group has finished: Kueue creates no Workload for it"
         return
-    if any(p.phase == "Running" for p in members):  # IsActive: handleJobWithNoWorkload waits
+    if any(p.is_active(now, jin.fast_release) for p in members):  # IsActive: handleJobWithNoWorkload waits
         res.note = "it has running pods without a Workload: Kueue waits for them to end before creating its Workload"
         return
     if total is None:
