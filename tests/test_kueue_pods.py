@@ -777,3 +777,39 @@ def test_podOptions_of_a_v1beta1_configuration_have_no_effect_and_are_named(clie
     assert any("integrations.podOptions (deprecated) has no effect" in x for x in a["warnings"])
     b = post(client, body([], queues() + [PODS, gpod("solo")]))
     assert not any("podOptions" in x for x in b["warnings"])
+
+
+def _prebuilt_group_pods(gated: bool = True) -> list[dict[str, Any]]:
+    out = []
+    for name in ("pod1", "pod2"):
+        p = base_pod(name, group="test-group", total="2", phase="Pending", gated=gated)
+        p["metadata"]["labels"][PB_] = "prebuilt-workload"
+        out.append(p)
+    return out
+
+
+def test_TestReconciler_when_the_prebuilt_workload_exists_its_owner_info_is_updated() -> None:
+    """pod_controller_test.go TestReconciler (WorkloadIdentifierAnnotations off): the group's prebuilt Workload
+    (podSet dc85db45 x2) is its own, not finished. (Upstream's pods are not gated: Kueue stops them, not modelled.)"""
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])
+    [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
+    assert o.existing == "ns/prebuilt-workload" and not o.drop and o.workload is None
+
+
+def test_TestReconciler_when_the_prebuilt_workload_is_not_equivalent_to_the_job() -> None:
+    """pod_controller_test.go TestReconciler: a podSet "main" where the group's role is dc85db45: Finished, OutOfSync."""
+    wl = make_wl("prebuilt-workload", [("main", 2, CPU)], owners=[("pod1", False), ("pod2", False)])
+    [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
+    assert "OutOfSync" in o.drop["ns/prebuilt-workload"] and not o.existing and o.workload is None
+
+
+def test_a_pod_groups_prebuilt_workload_missing_means_no_workload() -> None:
+    [o] = reconcile(_prebuilt_group_pods(), [], id_annotations=False)
+    assert o.workload is None and "prebuilt Workload ns/prebuilt-workload is not in the snapshot" in o.note
+
+
+def test_a_pod_groups_prebuilt_workload_controlled_by_another_object_is_ignored() -> None:
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)], owners=[("other", True)])
+    wl["metadata"]["ownerReferences"][0]["uid"] = "other-uid"
+    [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
+    assert not o.existing and not o.drop and "controlled by another object" in o.note

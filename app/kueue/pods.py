@@ -846,6 +846,10 @@ def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name
     """:func:`_group` but the rewrite (``res.replaces`` set: the Workload to rewrite)."""
     members, key = job.members, f"{job.namespace}/{job.name}"
     first = members[0]
+    prebuilt, _ = jobs.prebuilt_name(job)
+    if prebuilt:
+        _group_prebuilt(job, res, by_name, prebuilt)
+        return
     total, err = group_total_count(first)
     wl = by_name.get(key)
     if wl is not None:
@@ -968,21 +972,65 @@ def _group_not_equivalent(job: PodJob, wl: dict) -> tuple[str, list[Pod]]:
         kept += ina[:max(0, len(ina) - min(len(ina), len(ina) + len(act) - count))]
     if not kept:
         return "none of the group's pods has a role of its podSets", kept
+    return _pod_sets_differ(wl, pod_sets, group_pod_sets(kept)), kept
+
+
+def _pod_sets_differ(wl: dict, pod_sets: list[dict], want: list[jobs.Source]) -> str:
+    """``equivalentToWorkload``'s podSet check: why the Workload's podSets do not hold the
+    group's (each of ``want`` in order, at no smaller a count unless it has finished), ""."""
     finished = _wl_finished(wl)
-    want = group_pod_sets(kept)
     if not finished and len(pod_sets) < len(want):
-        return f"it has {len(pod_sets)} podSets, the group's pods make {len(want)}", kept
+        return f"it has {len(pod_sets)} podSets, the group's pods make {len(want)}"
     j = -1
     for src in want:
         j += 1
         while j < len(pod_sets) and pod_sets[j].get("name", "main") != src.name:
             j += 1
         if j == len(pod_sets):
-            return f"it has no podSet {src.name!r} (a role of the group's pods)", kept
+            return f"it has no podSet {src.name!r} (a role of the group's pods)"
         c = pod_sets[j].get("count", 1)
         if not finished and isinstance(c, int) and c < src.count:
-            return f"its podSet {src.name!r} counts {c}, the group has {src.count} such pods", kept
-    return "", kept
+            return f"its podSet {src.name!r} counts {c}, the group has {src.count} such pods"
+    return ""
+
+
+def _group_prebuilt(job: PodJob, res: jobs.Outcome, by_name: dict[str, dict], prebuilt: str) -> None:
+    """``ensureOneWorkload`` for a group naming a prebuilt Workload: that Workload or none
+    (Kueue creates none); one controlled by another object is ignored; out of sync with
+    the group (``EquivalentToWorkload``: ``constructGroupPodSets`` of all its pods against its
+    podSets; its name is the prebuilt one, which ``workloadName`` answers) it is finished (OutOfSync); a finished group finishes it."""
+    key, first = f"{job.namespace}/{prebuilt}", job.members[0]
+    wl = by_name.get(key)
+    if wl is None:
+        res.note = f"its prebuilt Workload {key} is not in the snapshot (Kueue creates none, the group stays gated)"
+        return
+    meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
+    ctrl = jobs._controller(meta.get("ownerReferences"))
+    if ctrl is not None and ctrl.get("uid") != first.uid:
+        res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
+        return
+    total, err = group_total_count(first)
+    if total is None:
+        why = err
+    else:
+        runnable = [p for p in job.members if p.runnable_or_succeeded]
+        if first.annotations.get(FAST_ADMISSION) == "true":
+            want = [_source(runnable[0], runnable[0].role(), gostrconv.go_int32(total))] if runnable else []
+        else:
+            want = group_pod_sets(runnable)
+        spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+        sets = [ps for ps in (spec.get("podSets") if isinstance(spec.get("podSets"), list) else []) if isinstance(ps, dict)]
+        why = _pod_sets_differ(wl, sets, want) if want else "failed to find a runnable pod in the group"
+    if why:
+        res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
+        res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
+    elif _finished(job, total):
+        res.drop[key] = f"Kueue finishes it, as its {job.label} has finished"
+        res.note = "the pod group has finished: Kueue finishes its Workload"
+    else:
+        res.existing = key
+        res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
+        _gate_note(res, job.label)
 
 
 def _wl_finished(wl: dict) -> bool:
