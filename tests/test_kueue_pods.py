@@ -813,3 +813,32 @@ def test_a_pod_groups_prebuilt_workload_controlled_by_another_object_is_ignored(
     wl["metadata"]["ownerReferences"][0]["uid"] = "other-uid"
     [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
     assert not o.existing and not o.drop and "controlled by another object" in o.note
+
+
+def test_Stop_ungated_pods_without_an_admitted_workload_are_named() -> None:
+    """pod_controller.go Stop: pods not suspended (ungated, not terminated) whose Workload is not admitted get the
+    TerminationTarget condition and are deleted (TestReconciler "when the prebuilt workload exists its owner info is
+    updated": "Not admitted by cluster queue")."""
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])
+    [o] = reconcile(_prebuilt_group_pods(gated=False), [wl], id_annotations=False)
+    assert o.existing and any("Kueue stops it" in x for x in o.unmodelled)
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)], admitted=True)
+    [o] = reconcile(_prebuilt_group_pods(gated=False), [wl], id_annotations=False)
+    assert o.existing and not any("Kueue stops it" in x for x in o.unmodelled)
+    [o] = reconcile(_prebuilt_group_pods(gated=True), [wl], id_annotations=False)
+    assert not any("Kueue stops it" in x for x in o.unmodelled)
+    single = make_wl("w", [("main", 1, CPU)], owners=[("pod", True)])
+    [o] = reconcile([base_pod(gated=False)], [single])
+    assert o.existing == "ns/w" and any("Kueue stops it" in x for x in o.unmodelled)
+
+
+def test_a_manifests_generated_role_hash_names_the_admission_plugins_not_applied(client):
+    """The API server's Priority, DefaultTolerationSeconds, LimitRanger and RuntimeClass plugins run before Kueue's
+    webhook; their Go is not in the Kueue mirror: a group manifest's generated role hash is named, a kept one is not."""
+    p = gpod("new", uid="", labels={}, group="g", total=1)
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    p["spec"]["schedulingGates"] = []
+    a = answer(client, p)
+    assert any("computed on the pod as posted" in x and "DefaultTolerationSeconds" in x for x in a["warnings"])
+    p["metadata"]["annotations"][pods.ROLE_HASH_ANNOTATION] = "custom"
+    assert not any("computed on the pod as posted" in x for x in answer(client, p)["warnings"])

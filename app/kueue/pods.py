@@ -396,6 +396,8 @@ class Pod:
     #: ``metadata.deletionTimestamp`` (epoch seconds) and ``deletionGracePeriodSeconds``
     deleted_at: float | None = None
     grace: int | None = None
+    #: a manifest whose role hash Kueue's webhook generates here from the pod as posted
+    posted_hash: bool = False
 
     @property
     def key(self) -> str:
@@ -666,6 +668,7 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
         pod.gated = True
         job.suspended = True
         if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
+            pod.posted_hash = True
             pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"),
                                                                        pod.ident, manifest=True)  # fmt: skip
 
@@ -766,6 +769,8 @@ def _single(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[st
         res.existing = match
         res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
         _gate_note(res, f"Pod {job.key}")
+        if not job.suspended:
+            _stop_note(res, job.label, by_name)
         return
     if job.finished:
         res.note = f"it has finished ({job.members[0].phase}): Kueue creates no Workload for it"
@@ -825,6 +830,15 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
     ``updateWorkloadToMatchJob``; when Kueue cannot construct it, that one stays)."""
     key = f"{job.namespace}/{job.name}"
     _group_reconcile(job, res, jin, by_name, now=now, wpcs=wpcs, limits=limits, runtime_classes=runtime_classes)
+    if not any(p.gated or p.terminated for p in job.members):
+        _stop_note(res, job.label, by_name)
+    if posted := [p.key for p in job.members if p.posted_hash]:
+        res.unmodelled.append(
+            f"{job.label}: the role hash of manifest(s) {', '.join(posted)} (the podSet name Kueue gives their role) is "
+            "computed on the pod as posted; the API server's admission plugins that run before Kueue's webhook are not "
+            "applied (Priority: spec.priority from the PriorityClass or the global default; DefaultTolerationSeconds: "
+            "the not-ready / unreachable tolerations; LimitRanger: LimitRange defaults; RuntimeClass: overhead), so "
+            "Kueue's hash may differ")  # fmt: skip
     if res.replaces:
         why, _ = _group_not_equivalent(job, by_name[key])
         if res.workload is not None:
@@ -832,6 +846,17 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
         else:
             res.replaces = ""
             res.note += f" (its Workload {key}, not matching it ({why}), stays as it is)"
+
+
+def _stop_note(res: jobs.Outcome, label: str, by_name: dict[str, dict]) -> None:
+    """Pods not suspended (``IsSuspended``: none gated nor terminated) without an admitted
+    Workload: Kueue's ``Stop`` marks them ``TerminationTarget`` and deletes them (not
+    admitted, or no matching Workload: before it creates one)."""
+    if res.existing and _wl_condition(by_name[res.existing], "Admitted"):
+        return
+    res.unmodelled.append(f"{label} is not gated and has no admitted Workload: Kueue stops it (Stop: the pods get "
+                              "the TerminationTarget condition and are deleted) until its Workload is admitted; their "
+                              "current placement is not released here")  # fmt: skip
 
 
 def _rewrites(res: jobs.Outcome, key: str, label: str, why: str) -> None:
@@ -1034,9 +1059,13 @@ def _group_prebuilt(job: PodJob, res: jobs.Outcome, by_name: dict[str, dict], pr
 
 
 def _wl_finished(wl: dict) -> bool:
+    return _wl_condition(wl, "Finished")
+
+
+def _wl_condition(wl: dict, kind: str) -> bool:
     status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
     conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
-    return any(isinstance(c, dict) and c.get("type") == "Finished" and c.get("status") == "True" for c in conds)
+    return any(isinstance(c, dict) and c.get("type") == kind and c.get("status") == "True" for c in conds)
 
 
 def _construct(job: PodJob, name: str, res: jobs.Outcome, *, now: float, wpcs: dict[str, int],
