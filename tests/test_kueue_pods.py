@@ -842,3 +842,27 @@ def test_a_manifests_generated_role_hash_names_the_admission_plugins_not_applied
     assert any("computed on the pod as posted" in x and "DefaultTolerationSeconds" in x for x in a["warnings"])
     p["metadata"]["annotations"][pods.ROLE_HASH_ANNOTATION] = "custom"
     assert not any("computed on the pod as posted" in x for x in answer(client, p)["warnings"])
+
+
+def test_a_manifest_whose_owner_is_not_in_the_snapshot_is_named_not_refused(client):
+    """FindAncestorJobManagedByKueue (jobframework/reconciler.go): a known controller owner that cannot be found is
+    ErrWorkloadOwnerNotFound, which PodWebhook.Default returns (the pod is refused); the snapshot may lack an owner
+    the cluster has, so the request is answered and the pod named. An ownerReference without controller: true is
+    no owner (GetControllerOf): the pod is Kueue's."""
+    p = gpod("new", uid="", labels={})
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    p["spec"]["schedulingGates"] = []
+    p["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "gone", "uid": "u1",
+                                         "controller": True}]  # fmt: skip
+    a = post(client, body([], queues() + [PODS, p, gpod("solo")]))
+    assert [w["workload"] for w in a["workloads"]] == [pod_wl("solo", "uid-solo")]
+    assert any("ml/new" in x and "owner Job ml/gone is not in the snapshot" in x and "refuses the pod's creation" in x
+               for x in a["warnings"])  # fmt: skip
+    del p["metadata"]["ownerReferences"][0]["controller"]
+    a = post(client, body([], queues() + [PODS, p, gpod("solo")]))
+    assert sorted(w["workload"] for w in a["workloads"]) == sorted([pod_wl("solo", "uid-solo"), pod_wl("new", "")])
+
+
+def test_a_group_mixing_total_counts_is_named_with_kueues_message() -> None:
+    [o] = reconcile([base_pod(group="g", total="2"), base_pod("pod2", group="g", total="3")])
+    assert o.workload is None and "has different 'kueue.x-k8s.io/pod-group-total-count' values: 2!=3" in o.note

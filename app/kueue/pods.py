@@ -398,6 +398,8 @@ class Pod:
     grace: int | None = None
     #: a manifest whose role hash Kueue's webhook generates here from the pod as posted
     posted_hash: bool = False
+    #: a manifest's owner walk error, which Kueue's webhook (Default) returns: the pod is refused
+    default_error: str = ""
 
     @property
     def key(self) -> str:
@@ -657,6 +659,8 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
     if not jin.manages_namespace(pod.namespace, namespaces):
         return
     top, why = jobs._ancestor(job, jin, enabled)
+    if why:  # (Default returns FindAncestorJobManagedByKueue's error: the API server refuses the pod)
+        pod.default_error = why
     if top is not None or why:
         return
     if not pod.labels.get(jobs.QUEUE_LABEL) and (pod.namespace, jobs.DEFAULT_LOCAL_QUEUE) in local_queues:
@@ -681,6 +685,9 @@ def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
     if SUSPENDED_BY_PARENT in pod.annotations:
         return (f"it is suspended by a parent integration ({SUSPENDED_BY_PARENT}: a Deployment, StatefulSet or "
                 "LeaderWorkerSet): that integration is not modelled")  # fmt: skip
+    if pod.default_error:
+        return (f"{pod.default_error}; for a manifest, Kueue's Pod webhook (Default) fails with that error and the API "
+                "server refuses the pod's creation")  # fmt: skip
     if pod.labels.get(MANAGED) != "true":
         return f"it has no {MANAGED}: \"true\" label (Kueue's webhook did not take it: the reconciler skips it)"
     if job.deleting and job.kind is POD:
@@ -926,12 +933,16 @@ def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name
             continue
         if p.labels.get(jobs.QUEUE_LABEL, "") != queue:
             res.note = (f"pods '{first.name}' and '{p.name}' has different queue names: {queue}!="
-                        f"{p.labels.get(jobs.QUEUE_LABEL, '')} (Kueue creates no Workload)")  # fmt: skip
+                        f"{p.labels.get(jobs.QUEUE_LABEL, '')} (an unretryable error: Kueue creates no Workload)")  # fmt: skip
             return
-        tc, _ = jobs.go_atoi(p.annotations.get(TOTAL_COUNT, ""))
+        tc, err = jobs.go_atoi(p.annotations.get(TOTAL_COUNT, ""))
+        if tc is None:
+            res.note = (f"failed to extract '{TOTAL_COUNT}' annotation from the pod '{p.name}': {err} (Kueue retries; "
+                        "it creates no Workload)")  # fmt: skip
+            return
         if tc != total:
-            res.note = (f"pods '{first.name}' and '{p.name}' has different '{TOTAL_COUNT}' values (Kueue creates no "
-                        "Workload)")  # fmt: skip
+            res.note = (f"pods '{first.name}' and '{p.name}' has different '{TOTAL_COUNT}' values: {total}!={tc} (an "
+                        "unretryable error: Kueue creates no Workload)")  # fmt: skip
             return
     if len(active) > total:
         kept = _sort_active(active)
