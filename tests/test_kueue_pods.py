@@ -866,3 +866,27 @@ def test_a_manifest_whose_owner_is_not_in_the_snapshot_is_named_not_refused(clie
 def test_a_group_mixing_total_counts_is_named_with_kueues_message() -> None:
     [o] = reconcile([base_pod(group="g", total="2"), base_pod("pod2", group="g", total="3")])
     assert o.workload is None and "has different 'kueue.x-k8s.io/pod-group-total-count' values: 2!=3" in o.note
+
+
+def _prebuilt_pod() -> dict[str, Any]:
+    p = base_pod()
+    p["metadata"]["labels"][PB_] = "pre"
+    return p
+
+
+def test_a_single_pods_prebuilt_workload_in_sync_is_its_own() -> None:
+    """ensureOneWorkload's prebuilt path for a single pod (jobframework/reconciler.go): EquivalentToWorkload."""
+    [o] = reconcile([_prebuilt_pod()], [make_wl("pre", [("main", 1, CPU)])])
+    assert o.existing == "ns/pre" and not o.drop
+
+
+def test_a_single_pods_prebuilt_workload_out_of_sync_is_finished() -> None:
+    [o] = reconcile([_prebuilt_pod()], [make_wl("pre", [("main", 1, {"cpu": "2"})])])
+    assert not o.existing and "OutOfSync" in o.drop["ns/pre"]
+
+
+def test_a_single_pods_prebuilt_workload_controlled_by_another_object_is_ignored() -> None:
+    wl = make_wl("pre", [("main", 1, CPU)], owners=[("other", True)])
+    wl["metadata"]["ownerReferences"][0]["uid"] = "other-uid"
+    [o] = reconcile([_prebuilt_pod()], [wl])
+    assert not o.existing and not o.drop and "controlled by another object" in o.note

@@ -740,8 +740,17 @@ def _single(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[st
     prebuilt, _ = jobs.prebuilt_name(job)
     if prebuilt:
         key = f"{job.namespace}/{prebuilt}"
-        if key not in by_name:
+        wl = by_name.get(key)
+        meta = wl.get("metadata") if wl is not None and isinstance(wl.get("metadata"), dict) else {}
+        ctrl = jobs._controller(meta.get("ownerReferences"))
+        if wl is None:
             res.note = f"its prebuilt Workload {key} is not in the snapshot (Kueue keeps the pod gated)"
+        elif ctrl is not None and ctrl.get("uid") != job.uid:
+            res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
+        elif why := jobs._not_equivalent(job, wl, jin.flavor_tolerations, owned=True, cache=cache):
+            # ensurePrebuiltWorkloadInSync (jobframework's EquivalentToWorkload for a single pod): finished, OutOfSync
+            res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
+            res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
         elif job.finished:
             res.drop[key] = f"Kueue finishes it, as its Pod {job.key} has finished"
             res.note = "it has finished: Kueue finishes its Workload"
