@@ -10,7 +10,8 @@ has one, else ``GenerateRoleHash``: the first 8 hex digits of the SHA-256 of Go'
 SpecShape holds (:func:`spec_shape_json`): maps with sorted keys, structs in declaration
 order honouring ``omitempty``, nil slices and maps as ``null`` (an empty list or map of the
 pod's JSON is nil once the API server has stored it), a ``resource.Quantity`` as its
-canonical string (:func:`quantity_string`), strings with ``<``, ``>``, ``&``, U+2028 and
+``MarshalJSON`` writes it (:func:`quantity_string`: the text as written when ``ParseQuantity``
+keeps it, else the canonical string), strings with ``<``, ``>``, ``&``, U+2028 and
 U+2029 escaped. Fields Go does not decode into those types are dropped; a field of the
 wrong JSON type is a 422 at its pointer.
 """
