@@ -890,3 +890,17 @@ def test_a_single_pods_prebuilt_workload_controlled_by_another_object_is_ignored
     wl["metadata"]["ownerReferences"][0]["uid"] = "other-uid"
     [o] = reconcile([_prebuilt_pod()], [wl])
     assert not o.existing and not o.drop and "controlled by another object" in o.note
+
+
+def test_WorkloadIdentifierAnnotations_off_the_webhook_reads_group_and_prebuilt_labels_only() -> None:
+    """pod_webhook.go validatePodGroupMetadata / getGroupNamePath / validatePodGroupName and jobframework's
+    ValidatePrebuiltWorkloadName with the gate off: the group name annotation is not read (a total count without
+    the label is Required at the label), the prebuilt annotation is not validated (unless longer than 63)."""
+    def errs(p: dict[str, Any]) -> list[str]:
+        job = pods._job(pods.read_pod(p, "/objects/0", id_annotations=False))
+        job.id_annotations = False
+        return [e.pointer for e in pods.webhook_errors(job)]
+    assert errs(make_pod({}, {GN: "g", TC: "3"})) == [at("labels", GN)]
+    assert webhook(make_pod({}, {GN: "g", TC: "3"})) == []  # (gate on: the annotation names the group)
+    assert errs(make_pod({}, {PB: "not a name"})) == []
+    assert errs(make_pod({}, {PB: "x " * 40})) == [at("annotations", PB)]
