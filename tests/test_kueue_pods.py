@@ -79,11 +79,33 @@ def test_spec_shape_is_go_json() -> None:
 
 @pytest.mark.parametrize(("raw", "want"), [
     ("1", "1"), ("1000m", "1"), ("1.5", "1500m"), ("0.5Gi", "512Mi"), ("1536Mi", "1536Mi"), ("1024", "1024"),
-    ("1000", "1k"), ("1e3", "1e3"), ("1E3", "1e3"), ("2E", "2E"), ("1.5Ki", "1536"), ("100m", "100m"), ("0", "0"),
+    ("1000", "1k"), ("1e3", "1e3"), ("1E3", "1E3"), ("2E", "2E"), ("1.5Ki", "1536"), ("100m", "100m"), ("0", "0"),
     ("1023Ki", "1023Ki"), ("512", "512"), ("0.1Ki", "102400m"),
 ])  # fmt: skip
 def test_quantity_canonical_string(raw: str, want: str) -> None:
     assert pods.quantity_string(raw, "", {}) == want
+
+
+@pytest.mark.parametrize(("raw", "want"), [
+    # kept as written: ParseQuantity's int64 fast path deems the text canonical (scale a multiple of 3,
+    # the digits not starting with 0 nor ending in 000)
+    ("1.500", "1.500"), ("+1", "+1"), ("-1.500", "-1.500"), ("12.345", "12.345"), ("1.500k", "1.500k"),
+    ("+1Ki", "+1Ki"), ("1E3", "1E3"), ("100m", "100m"), ("01", "01"),  # (leading zeros are stripped before the check)
+    # rebuilt by CanonicalizeBytes
+    ("1.5", "1500m"), ("1.000", "1"), ("0.5", "500m"), ("8Ki", "8Ki"), ("16Ki", "16Ki"),
+    ("+0", "0"), ("1.5k", "1500"), ("1.2345", "1234500u"),
+])  # fmt: skip
+def test_quantity_text_go_keeps_as_written(raw: str, want: str) -> None:
+    """Quantity.MarshalJSON returns the cached string ParseQuantity kept (vendor/k8s.io/apimachinery/pkg/api/resource/
+    quantity.go: ParseQuantity's "if the number is in canonical form, reuse the string", MarshalJSON's q.s)."""
+    assert pods.quantity_string(raw, "", {}) == want
+
+
+def test_quantity_text_go_keeps_as_written_changes_the_role_hash() -> None:
+    as_written = pods.generate_role_hash(make_pod_spec({"cpu": "1.500"}), "/spec", {})
+    assert as_written != pods.generate_role_hash(make_pod_spec({"cpu": "1500m"}), "/spec", {})
+    assert pods.generate_role_hash(make_pod_spec({"cpu": "1.5"}), "/spec", {}) == \
+        pods.generate_role_hash(make_pod_spec({"cpu": "1500m"}), "/spec", {})
 
 
 def test_a_malformed_spec_field_is_a_422_at_its_pointer() -> None:
@@ -192,10 +214,12 @@ def make_wl(name: str, pod_sets: list[tuple[str, int, dict[str, str]]], *, group
 CPU = {"cpu": "1"}
 
 
-def reconcile(pod_objs: list[dict[str, Any]], wls: list[dict[str, Any]] = ()) -> list[Any]:  # type: ignore[assignment]
-    jin = pods.jobs.JobInput(frameworks=("pod",))
+def reconcile(pod_objs: list[dict[str, Any]], wls: list[dict[str, Any]] = (), now: float = 0.0,  # type: ignore[assignment]
+              **gates: bool) -> list[Any]:  # fmt: skip
+    """``gates``: JobInput's feature gate fields (id_annotations, validate_group_owner, fast_release)."""
+    jin = pods.jobs.JobInput(frameworks=("pod",), **gates)
     return pods.resolve([(p, f"/objects/{i}") for i, p in enumerate(pod_objs)], jin,
-                        [(w, f"/workloads/{i}") for i, w in enumerate(wls)], now=0.0, local_queues=set(), wpcs={},
+                        [(w, f"/workloads/{i}") for i, w in enumerate(wls)], now=now, local_queues=set(), wpcs={},
                         namespaces=None, limits={}, runtime_classes={})  # fmt: skip
 
 
@@ -311,10 +335,90 @@ def test_TestReconciler_workload_is_recreated_when_max_exec_time_changes() -> No
     for p in (p1, p2):
         p["metadata"]["labels"].update(lab)
     [o] = reconcile([p1, p2], [wl])
-    assert "maximumExecutionTimeSeconds" in o.drop["ns/test-group"] and made(o) == [("dc85db45", 2)]
+    # (upstream: "Updated not matching Workload for suspended job: ns/test-group": rewritten in place)
+    assert o.replaces == "ns/test-group" and not o.drop and made(o) == [("dc85db45", 2)]
+    assert any("maximumExecutionTimeSeconds" in x and "rewrites its spec" in x for x in o.unmodelled)
+
+
+def test_TestReconciler_pod_group_adopts_a_foreign_workload_when_PodIntegrationValidateGroupOwner_is_disabled() -> None:
+    wl = make_wl("shared-wl-name", [("main", 1, CPU)])
+    [o] = reconcile([base_pod(group="shared-wl-name", total="1")], [wl], id_annotations=False, validate_group_owner=False)
+    assert o.replaces == "ns/shared-wl-name" and made(o) == [("dc85db45", 1)] and o.workload.name == "shared-wl-name"
+
+
+def test_a_non_matching_workload_of_a_suspended_pod_group_holding_quota_is_deleted_not_rewritten() -> None:
+    wl = make_wl("test-group", [("other", 2, CPU)], group=True, admitted=True)
+    [o] = reconcile([base_pod(group="test-group", total="2"), base_pod("pod2", group="test-group", total="2")], [wl])
+    assert not o.replaces and "Kueue deletes it" in o.drop["ns/test-group"] and made(o) == [("dc85db45", 2)]
+
+
+def test_a_non_matching_workload_of_an_incomplete_pod_group_stays_as_it_is() -> None:
+    wl = make_wl("test-group", [("other", 2, CPU)], group=True)
+    [o] = reconcile([base_pod(group="test-group", total="3"), base_pod("pod2", group="test-group", total="3")], [wl])
+    assert not o.replaces and not o.drop and o.workload is None and "stays as it is" in o.note
+
+
+def test_a_non_matching_workload_of_a_suspended_single_pod_is_rewritten_in_place() -> None:
+    wl = make_wl("old-wl", [("main", 1, {"cpu": "2"})], owners=[("pod", True)])
+    [o] = reconcile([base_pod()], [wl])
+    assert o.replaces == "ns/old-wl" and not o.drop and o.workload.name == "old-wl" and made(o) == [("main", 1)]
+
+
+def test_a_non_matching_workload_of_an_ungated_single_pod_is_deleted() -> None:
+    wl = make_wl("old-wl", [("main", 1, {"cpu": "2"})], owners=[("pod", True)])
+    [o] = reconcile([base_pod(gated=False)], [wl])
+    assert not o.replaces and "Kueue deletes it" in o.drop["ns/old-wl"]
+
+
+def test_WorkloadIdentifierAnnotations_off_the_group_name_annotation_is_not_read() -> None:
+    ann = {"kueue.x-k8s.io/pod-group-name": "g"}
+    [on] = reconcile([base_pod(total="1", annotations=ann)])
+    assert on.job.name == "g" and made(on) == [("dc85db45", 1)]
+    [off] = reconcile([base_pod(total="1", annotations=ann, group="lbl")], id_annotations=False)
+    assert off.job.name == "lbl"
+    [single] = reconcile([base_pod(annotations=ann)], id_annotations=False)
+    assert single.job.name == "pod"  # (a single pod: the annotation names no group with the gate off)
+
+
+def test_WorkloadIdentifierAnnotations_off_the_prebuilt_workload_name_is_the_label() -> None:
+    job = pods._job(pods.read_pod(base_pod(annotations={PB_: "ann-wl"}), "/p"))
+    assert pods.jobs.prebuilt_name(job) == ("ann-wl", "annotations")
+    job.id_annotations = False
+    assert pods.jobs.prebuilt_name(job) == ("", "labels")
+    job.labels[PB_] = "label-wl"
+    assert pods.jobs.prebuilt_name(job) == ("label-wl", "labels")
+    job.annotations[PB_] = "a" * 64  # (longer than a label value: read, and its path, with the gate off too)
+    assert pods.jobs.prebuilt_name(job) == ("label-wl", "annotations")
+
+
+def test_FastQuotaReleaseInPodIntegration_a_terminating_running_pod_is_inactive() -> None:
+    pods_ = [base_pod(group="g", total="2", phase="Running", gated=False), base_pod("pod2", group="g", total="2")]
+    pods_[0]["metadata"]["deletionTimestamp"] = "2026-11-23T10:00:00Z"
+    [waits] = reconcile(pods_)
+    assert waits.workload is None and "running pods" in waits.note
+    [fast] = reconcile(pods_, fast_release=True)
+    assert "running pods" not in fast.note
+
+
+def test_IsActive_a_running_pod_past_its_deletion_grace_period_is_inactive() -> None:
+    pods_ = [base_pod(group="g", total="2", phase="Running", gated=False), base_pod("pod2", group="g", total="2")]
+    pods_[0]["metadata"].update(deletionTimestamp="2026-11-23T10:00:00Z", deletionGracePeriodSeconds=30)
+    t0 = pods.r.timestamp("2026-11-23T10:00:00Z", "", {})
+    [within] = reconcile(pods_, now=t0 + 30)
+    assert "running pods" in within.note
+    [past] = reconcile(pods_, now=t0 + 31)
+    assert "running pods" not in past.note
+
+
+def test_sortActivePods_compares_creation_timestamps_as_times() -> None:
+    a = pods.read_pod(base_pod("a", created="2026-11-23T10:00:00+02:00"), "/a")  # (08:00Z: as text, after b)
+    b = pods.read_pod(base_pod("b", created="2026-11-23T09:00:00Z"), "/b")
+    c = pods.read_pod(base_pod("c"), "/c")  # (unset: the zero time, oldest)
+    assert [p.name for p in pods._sort_active([b, a, c])] == ["c", "a", "b"]
 
 
 # -- pkg/controller/jobs/pod/pod_webhook_test.go: TestValidateCreate ---------------------------
+PB_ = "kueue.x-k8s.io/prebuilt-workload-name"
 GN, TC, PB = "kueue.x-k8s.io/pod-group-name", "kueue.x-k8s.io/pod-group-total-count", "kueue.x-k8s.io/prebuilt-workload-name"
 REQ, PREF = "kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology"
 
@@ -660,3 +764,143 @@ def test_pod_group_pod_index_label_must_be_an_unsigned_integer_below_the_total_c
         else:
             assert [w["workload"] for w in a["workloads"]] == [solo]
             assert any(why in x for x in a["warnings"])
+
+
+def test_podOptions_of_a_v1beta1_configuration_have_no_effect_and_are_named(client):
+    """apis/config/v1beta1/configuration_conversion.go: Convert_v1beta1_Integrations_To_v1beta2_Integrations drops
+    PodOptions; pod_webhook.go's SetupWebhook never sets the webhook's podSelector / namespaceSelector."""
+    opts = {"podSelector": {"matchLabels": {"never": "x"}}, "namespaceSelector": {"matchLabels": {"never": "x"}}}
+    conf = {**PODS, "apiVersion": "config.kueue.x-k8s.io/v1beta1",
+            "integrations": {"frameworks": ["batch/job", "pod"], "podOptions": opts}}  # fmt: skip
+    a = post(client, body([], queues() + [conf, gpod("solo")]))
+    assert [w["workload"] for w in a["workloads"]] == [pod_wl("solo", "uid-solo")]
+    assert any("integrations.podOptions (deprecated) has no effect" in x for x in a["warnings"])
+    b = post(client, body([], queues() + [PODS, gpod("solo")]))
+    assert not any("podOptions" in x for x in b["warnings"])
+
+
+def _prebuilt_group_pods(gated: bool = True) -> list[dict[str, Any]]:
+    out = []
+    for name in ("pod1", "pod2"):
+        p = base_pod(name, group="test-group", total="2", phase="Pending", gated=gated)
+        p["metadata"]["labels"][PB_] = "prebuilt-workload"
+        out.append(p)
+    return out
+
+
+def test_TestReconciler_when_the_prebuilt_workload_exists_its_owner_info_is_updated() -> None:
+    """pod_controller_test.go TestReconciler (WorkloadIdentifierAnnotations off): the group's prebuilt Workload
+    (podSet dc85db45 x2) is its own, not finished. (Upstream's pods are not gated: Kueue stops them, not modelled.)"""
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])
+    [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
+    assert o.existing == "ns/prebuilt-workload" and not o.drop and o.workload is None
+
+
+def test_TestReconciler_when_the_prebuilt_workload_is_not_equivalent_to_the_job() -> None:
+    """pod_controller_test.go TestReconciler: a podSet "main" where the group's role is dc85db45: Finished, OutOfSync."""
+    wl = make_wl("prebuilt-workload", [("main", 2, CPU)], owners=[("pod1", False), ("pod2", False)])
+    [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
+    assert "OutOfSync" in o.drop["ns/prebuilt-workload"] and not o.existing and o.workload is None
+
+
+def test_a_pod_groups_prebuilt_workload_missing_means_no_workload() -> None:
+    [o] = reconcile(_prebuilt_group_pods(), [], id_annotations=False)
+    assert o.workload is None and "prebuilt Workload ns/prebuilt-workload is not in the snapshot" in o.note
+
+
+def test_a_pod_groups_prebuilt_workload_controlled_by_another_object_is_ignored() -> None:
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)], owners=[("other", True)])
+    wl["metadata"]["ownerReferences"][0]["uid"] = "other-uid"
+    [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
+    assert not o.existing and not o.drop and "controlled by another object" in o.note
+
+
+def test_Stop_ungated_pods_without_an_admitted_workload_are_named() -> None:
+    """pod_controller.go Stop: pods not suspended (ungated, not terminated) whose Workload is not admitted get the
+    TerminationTarget condition and are deleted (TestReconciler "when the prebuilt workload exists its owner info is
+    updated": "Not admitted by cluster queue")."""
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])
+    [o] = reconcile(_prebuilt_group_pods(gated=False), [wl], id_annotations=False)
+    assert o.existing and any("Kueue stops it" in x for x in o.unmodelled)
+    wl = make_wl("prebuilt-workload", [("dc85db45", 2, CPU)], admitted=True)
+    [o] = reconcile(_prebuilt_group_pods(gated=False), [wl], id_annotations=False)
+    assert o.existing and not any("Kueue stops it" in x for x in o.unmodelled)
+    [o] = reconcile(_prebuilt_group_pods(gated=True), [wl], id_annotations=False)
+    assert not any("Kueue stops it" in x for x in o.unmodelled)
+    single = make_wl("w", [("main", 1, CPU)], owners=[("pod", True)])
+    [o] = reconcile([base_pod(gated=False)], [single])
+    assert o.existing == "ns/w" and any("Kueue stops it" in x for x in o.unmodelled)
+
+
+def test_a_manifests_generated_role_hash_names_the_admission_plugins_not_applied(client):
+    """The API server's Priority, DefaultTolerationSeconds, LimitRanger and RuntimeClass plugins run before Kueue's
+    webhook; their Go is not in the Kueue mirror: a group manifest's generated role hash is named, a kept one is not."""
+    p = gpod("new", uid="", labels={}, group="g", total=1)
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    p["spec"]["schedulingGates"] = []
+    a = answer(client, p)
+    assert any("computed on the pod as posted" in x and "DefaultTolerationSeconds" in x for x in a["warnings"])
+    p["metadata"]["annotations"][pods.ROLE_HASH_ANNOTATION] = "custom"
+    assert not any("computed on the pod as posted" in x for x in answer(client, p)["warnings"])
+
+
+def test_a_manifest_whose_owner_is_not_in_the_snapshot_is_named_not_refused(client):
+    """FindAncestorJobManagedByKueue (jobframework/reconciler.go): a known controller owner that cannot be found is
+    ErrWorkloadOwnerNotFound, which PodWebhook.Default returns (the pod is refused); the snapshot may lack an owner
+    the cluster has, so the request is answered and the pod named. An ownerReference without controller: true is
+    no owner (GetControllerOf): the pod is Kueue's."""
+    p = gpod("new", uid="", labels={})
+    del p["metadata"]["labels"]["kueue.x-k8s.io/managed"]
+    p["spec"]["schedulingGates"] = []
+    p["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": "gone", "uid": "u1",
+                                         "controller": True}]  # fmt: skip
+    a = post(client, body([], queues() + [PODS, p, gpod("solo")]))
+    assert [w["workload"] for w in a["workloads"]] == [pod_wl("solo", "uid-solo")]
+    assert any("ml/new" in x and "owner Job ml/gone is not in the snapshot" in x and "refuses the pod's creation" in x
+               for x in a["warnings"])  # fmt: skip
+    del p["metadata"]["ownerReferences"][0]["controller"]
+    a = post(client, body([], queues() + [PODS, p, gpod("solo")]))
+    assert sorted(w["workload"] for w in a["workloads"]) == sorted([pod_wl("solo", "uid-solo"), pod_wl("new", "")])
+
+
+def test_a_group_mixing_total_counts_is_named_with_kueues_message() -> None:
+    [o] = reconcile([base_pod(group="g", total="2"), base_pod("pod2", group="g", total="3")])
+    assert o.workload is None and "has different 'kueue.x-k8s.io/pod-group-total-count' values: 2!=3" in o.note
+
+
+def _prebuilt_pod() -> dict[str, Any]:
+    p = base_pod()
+    p["metadata"]["labels"][PB_] = "pre"
+    return p
+
+
+def test_a_single_pods_prebuilt_workload_in_sync_is_its_own() -> None:
+    """ensureOneWorkload's prebuilt path for a single pod (jobframework/reconciler.go): EquivalentToWorkload."""
+    [o] = reconcile([_prebuilt_pod()], [make_wl("pre", [("main", 1, CPU)])])
+    assert o.existing == "ns/pre" and not o.drop
+
+
+def test_a_single_pods_prebuilt_workload_out_of_sync_is_finished() -> None:
+    [o] = reconcile([_prebuilt_pod()], [make_wl("pre", [("main", 1, {"cpu": "2"})])])
+    assert not o.existing and "OutOfSync" in o.drop["ns/pre"]
+
+
+def test_a_single_pods_prebuilt_workload_controlled_by_another_object_is_ignored() -> None:
+    wl = make_wl("pre", [("main", 1, CPU)], owners=[("other", True)])
+    wl["metadata"]["ownerReferences"][0]["uid"] = "other-uid"
+    [o] = reconcile([_prebuilt_pod()], [wl])
+    assert not o.existing and not o.drop and "controlled by another object" in o.note
+
+
+def test_WorkloadIdentifierAnnotations_off_the_webhook_reads_group_and_prebuilt_labels_only() -> None:
+    """pod_webhook.go validatePodGroupMetadata / getGroupNamePath / validatePodGroupName and jobframework's
+    ValidatePrebuiltWorkloadName with the gate off: the group name annotation is not read (a total count without
+    the label is Required at the label), the prebuilt annotation is not validated (unless longer than 63)."""
+    def errs(p: dict[str, Any]) -> list[str]:
+        job = pods._job(pods.read_pod(p, "/objects/0", id_annotations=False))
+        job.id_annotations = False
+        return [e.pointer for e in pods.webhook_errors(job)]
+    assert errs(make_pod({}, {GN: "g", TC: "3"})) == [at("labels", GN)]
+    assert webhook(make_pod({}, {GN: "g", TC: "3"})) == []  # (gate on: the annotation names the group)
+    assert errs(make_pod({}, {PB: "not a name"})) == []
+    assert errs(make_pod({}, {PB: "x " * 40})) == [at("annotations", PB)]

@@ -102,6 +102,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         kueue.unmodelled.append("Kueue Configuration: " + ", ".join(sorted(set(jin.config_unmodelled))) + " not "
                                 "modelled for jobs (Kueue's defaults assumed): the Workloads constructed for "
                                 "Jobs may differ from Kueue's")  # fmt: skip
+    kueue.unmodelled.extend(jin.config_notes)
     if jin.unintegrated:
         kueue.unmodelled.append(f"{len(jin.unintegrated)} object(s) with a {jobs.QUEUE_LABEL} label of a kind whose Kueue "
                                 f"integration is not modelled (e.g. {min(jin.unintegrated)}): Kueue would give each a "
@@ -111,6 +112,9 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
     jin.short_names = kueue.feature_gates["ShortWorkloadNames"]
     jin.gated_by_on = kueue.feature_gates["AdmissionGatedBy"]
     jin.slices_on = kueue.feature_gates["ElasticJobsViaWorkloadSlices"]
+    jin.id_annotations = kueue.feature_gates["WorkloadIdentifierAnnotations"]
+    jin.validate_group_owner = kueue.feature_gates["PodIntegrationValidateGroupOwner"]
+    jin.fast_release = kueue.feature_gates["FastQuotaReleaseInPodIntegration"]
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip

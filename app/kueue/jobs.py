@@ -199,10 +199,19 @@ class JobInput:
     #: the ``ElasticJobsViaWorkloadSlices`` feature gate (on by default): a job annotated
     #: ``kueue.x-k8s.io/elastic-job: "true"`` is elastic (``workloadslicing.Enabled``)
     slices_on: bool = True
+    #: the Pod integration's gates: ``WorkloadIdentifierAnnotations`` (on: a pod group's name
+    #: is read from its annotation first), ``PodIntegrationValidateGroupOwner`` (on: a group
+    #: adopts only a Workload marked as a group's), ``FastQuotaReleaseInPodIntegration`` (off:
+    #: a terminating Running pod is active until its grace period has passed)
+    id_annotations: bool = True
+    validate_group_owner: bool = True
+    fast_release: bool = False
+    #: what Kueue's Configuration holds that Kueue reads but ignores (named in the warnings)
+    config_notes: list[str] = field(default_factory=list)
 
     def gates_onto(self, job: Job) -> Job:
         """The feature gates the job's webhooks and reconciler read, set on it."""
-        job.gated_by_on, job.slices_on = self.gated_by_on, self.slices_on
+        job.gated_by_on, job.slices_on, job.id_annotations = self.gated_by_on, self.slices_on, self.id_annotations
         return job
 
     def manages_namespace(self, namespace: str, namespaces: dict[str, dict[str, str]] | None) -> bool:
@@ -274,6 +283,11 @@ def read_configuration(o: dict, ptr: str, jin: JobInput) -> None:
         frameworks = r.strings(integ, "frameworks", ip, ident, "frameworks holds integration names")
         if frameworks:
             jin.frameworks = tuple(frameworks)
+        if integ.get("podOptions") is not None:  # (v1beta1 only: configfields refuses it in v1beta2)
+            jin.config_notes.append(
+                "Kueue Configuration: integrations.podOptions (deprecated) has no effect: Kueue's conversion to v1beta2 "
+                "drops it (Convert_v1beta1_Integrations_To_v1beta2_Integrations) and its Pod webhook's podSelector and "
+                "namespaceSelector are never set; managedJobsNamespaceSelector decides which pods Kueue manages")
         for key in ("externalFrameworks", "labelKeysToCopy"):
             if integ.get(key):
                 jin.config_unmodelled.append(f"integrations.{key}")
@@ -531,6 +545,8 @@ class Job:
     #: default), as the webhooks and the reconciler read them (:meth:`JobInput.gates_onto`)
     gated_by_on: bool = True
     slices_on: bool = True
+    #: the ``WorkloadIdentifierAnnotations`` gate (on by default): the prebuilt workload name's annotation first
+    id_annotations: bool = True
 
     @property
     def key(self) -> str:
@@ -965,11 +981,22 @@ def _rejects(job: Job, path: tuple[str | int, ...], detail: str) -> InputError:
 
 
 def prebuilt_name(job: Job) -> tuple[str, str]:
-    """``PrebuiltWorkloadNameFor`` with ``WorkloadIdentifierAnnotations`` (on by default):
-    (name, "annotations" | "labels")."""
-    if job.annotations.get(PREBUILT):
-        return job.annotations[PREBUILT], "annotations"
-    return job.labels.get(PREBUILT, ""), "labels"
+    """``PrebuiltWorkloadNameFor``: (name, where its field is: ``GetPrebuiltWorkloadPath``).
+    With ``WorkloadIdentifierAnnotations`` (on by default) the annotation, else the label;
+    with the gate off the label, else an annotation longer than a label value (63)."""
+    ann, label = job.annotations.get(PREBUILT, ""), job.labels.get(PREBUILT, "")
+    if job.id_annotations:
+        name = ann or label
+    else:
+        name = label or (ann if len(ann) > 63 else "")
+    return name, prebuilt_where(job)
+
+
+def prebuilt_where(job: Job) -> str:
+    """``GetPrebuiltWorkloadPath`` (and ``ValidatePrebuiltWorkloadName``): the annotation when
+    set and (the gate on, or longer than a label value), else the label."""
+    ann = job.annotations.get(PREBUILT, "")
+    return "annotations" if ann and (job.id_annotations or len(ann) > 63) else "labels"
 
 
 def validate(job: Job) -> None:
@@ -991,7 +1018,7 @@ def job_on_create_errors(job: Job) -> list[InputError]:
     """``ValidateJobOnCreate``: queue name, prebuilt workload name, maximum execution time,
     elastic, admission gates (every integration's webhook runs it)."""
     errs: list[InputError] = []
-    for where, key in (("labels", QUEUE_LABEL), ("annotations" if job.annotations.get(PREBUILT) else "labels", PREBUILT)):
+    for where, key in (("labels", QUEUE_LABEL), (prebuilt_where(job), PREBUILT)):
         at, value = _meta_field(job, where, key)
         if value is not None and (bad := dns1123_subdomain_errors(value)):
             errs.append(_invalid(job, *at, value, ",".join(bad)))

@@ -10,7 +10,8 @@ has one, else ``GenerateRoleHash``: the first 8 hex digits of the SHA-256 of Go'
 SpecShape holds (:func:`spec_shape_json`): maps with sorted keys, structs in declaration
 order honouring ``omitempty``, nil slices and maps as ``null`` (an empty list or map of the
 pod's JSON is nil once the API server has stored it), a ``resource.Quantity`` as its
-canonical string (:func:`quantity_string`), strings with ``<``, ``>``, ``&``, U+2028 and
+``MarshalJSON`` writes it (:func:`quantity_string`: the text as written when ``ParseQuantity``
+keeps it, else the canonical string), strings with ``<``, ``>``, ``&``, U+2028 and
 U+2029 escaped. Fields Go does not decode into those types are dropped; a field of the
 wrong JSON type is a 422 at its pointer.
 """
@@ -248,8 +249,45 @@ def _format_of(text: str) -> str:
     return "DecimalSI"
 
 
+_SPLIT = re.compile(r"[+-]?0*([0-9]*)(?:\.([0-9]*))?(.*)", re.S)
+_DEC_EXP = {v: k for k, v in _DEC_SUFFIX.items()}
+_BIN_EXP = {v: k for k, v in _BIN_SUFFIX.items() if v}
+
+
+def go_keeps_text(text: str) -> bool:
+    """Whether ``ParseQuantity`` keeps the text as written (its cached string ``s``, which
+    ``MarshalJSON`` and ``String`` return as is): the int64 fast path of a text it deems
+    canonical. Decimal: at most 18 digits, a scale (exponent less the fraction's digits) of
+    at least -9 and a multiple of 3, the digits (leading zeros stripped, fraction appended)
+    not starting with 0 nor ending in 000 (so ``1.500`` and ``+1`` stay, ``1.5`` becomes
+    ``1500m``); binary: no fraction, the digits fitting its precision, the value not a
+    multiple of 8."""
+    m = _SPLIT.fullmatch(text)
+    if m is None:
+        return False
+    num, denom, suffix = m[1] or "0", m[2] or "", m[3]
+    shifted = num + denom
+    if suffix in _BIN_EXP:
+        exponent = _BIN_EXP[suffix]
+        if denom or 15 - len(num) - exponent * 3 // 10 - 1 < 0:
+            return False
+        value = int(shifted)
+        return (value << exponent) < 2**63 and value & 7 != 0
+    if suffix in _DEC_EXP:
+        exponent = _DEC_EXP[suffix]
+    elif len(suffix) > 1 and suffix[0] in "eE" and re.fullmatch(r"[+-]?[0-9]+", suffix[1:]):
+        exponent = int(suffix[1:])
+    else:
+        return False
+    if 18 - len(num) - len(denom) < 0:
+        return False
+    scale = exponent - len(denom)
+    return scale >= -9 and scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
+
+
 def quantity_string(raw: Any, ptr: str, ident: dict[str, str]) -> str:
-    """``Quantity.String()`` of a quantity as Go decodes it (``CanonicalizeBytes``): DecimalSI
+    """``Quantity.MarshalJSON`` of a quantity as Go decodes it: the text as written when
+    ``ParseQuantity`` keeps it (:func:`go_keeps_text`), else ``CanonicalizeBytes``: DecimalSI
     and DecimalExponent as mantissa x 10^(3k), trailing zeros folded into the exponent; BinarySI
     as mantissa x 1024^k when the value is an integer of magnitude 1024 or more, else as
     DecimalSI."""
@@ -262,6 +300,9 @@ def quantity_string(raw: Any, ptr: str, ident: dict[str, str]) -> str:
         raise InputError(str(e), ptr, ident) from None
     if nanos == 0:
         return "0"
+    text = text.strip()  # (UnmarshalJSON trims the text before ParseQuantity)
+    if go_keeps_text(text):
+        return text
     fmt = _format_of(text)
     sign = "-" if nanos < 0 else ""
     mag = abs(nanos)
@@ -351,6 +392,15 @@ class Pod:
     pointer: str
     ident: dict[str, str]
     finalizers: list[str] = field(default_factory=list)
+    #: the ``WorkloadIdentifierAnnotations`` feature gate (on by default): the group name's annotation is read
+    id_annotations: bool = True
+    #: ``metadata.deletionTimestamp`` (epoch seconds) and ``deletionGracePeriodSeconds``
+    deleted_at: float | None = None
+    grace: int | None = None
+    #: a manifest whose role hash Kueue's webhook generates here from the pod as posted
+    posted_hash: bool = False
+    #: a manifest's owner walk error, which Kueue's webhook (Default) returns: the pod is refused
+    default_error: str = ""
 
     @property
     def key(self) -> str:
@@ -358,8 +408,18 @@ class Pod:
 
     @property
     def group(self) -> str:
-        """``GetPodGroupName``: the annotation (WorkloadIdentifierAnnotations, on by default), else the label."""
-        return self.annotations.get(GROUP_NAME) or self.labels.get(GROUP_NAME, "")
+        """``GetPodGroupName``: the annotation (with WorkloadIdentifierAnnotations, on by default), else the label."""
+        return (self.id_annotations and self.annotations.get(GROUP_NAME)) or self.labels.get(GROUP_NAME, "")
+
+    def is_active(self, now: float, fast_release: bool) -> bool:
+        """A pod of ``IsActive``: Running, and not terminating (with FastQuotaReleaseInPodIntegration,
+        off by default) nor past its deletion grace period (its deletionTimestamp plus
+        deletionGracePeriodSeconds before now)."""
+        if self.phase != "Running":
+            return False
+        if fast_release and self.deleting:
+            return False
+        return not (self.deleted_at is not None and self.grace is not None and now > self.deleted_at + self.grace)
 
     @property
     def terminated(self) -> bool:
@@ -376,7 +436,7 @@ class Pod:
         return role_hash(self.annotations, self.spec, join_pointer(self.pointer, "spec"), self.ident, manifest=not self.uid)
 
 
-def read_pod(o: dict, ptr: str) -> Pod:
+def read_pod(o: dict, ptr: str, id_annotations: bool = True) -> Pod:
     meta = o.get("metadata")
     if not isinstance(meta, dict):
         raise InputError("a Pod needs metadata", join_pointer(ptr, "metadata"))
@@ -394,10 +454,13 @@ def read_pod(o: dict, ptr: str) -> Pod:
     phase = r.string(status, "phase", join_pointer(ptr, "status"), ident) or ""
     gates = r.objects(spec, "schedulingGates", join_pointer(ptr, "spec"), ident, "a scheduling gate")
     finalizers = r.strings(meta, "finalizers", mp, ident, "finalizers are strings") or []
+    deleted = meta.get("deletionTimestamp")
+    deleted_at = r.timestamp(deleted, join_pointer(mp, "deletionTimestamp"), ident) if deleted is not None else None
+    grace = r.integer(meta, "deletionGracePeriodSeconds", mp, ident, default=None)
     return Pod(ns, name, uid, dict(labels), dict(annotations), spec, phase, meta.get("deletionTimestamp") is not None,
                r.string(spec, "nodeName", join_pointer(ptr, "spec"), ident) or "",
                any(g.get("name") == GATE for g in gates), jobs.check_refs(meta, ptr, ident),
-               meta.get("creationTimestamp"), ptr, ident, list(finalizers))  # fmt: skip
+               meta.get("creationTimestamp"), ptr, ident, list(finalizers), id_annotations, deleted_at, grace)  # fmt: skip
 
 
 def _job(pod: Pod, kind: jobs.Kind = POD, name: str = "", members: list[Pod] | None = None) -> PodJob:
@@ -436,7 +499,7 @@ def webhook_errors(job: PodJob) -> list[InputError]:
 
 
 def _group_name_at(pod: Pod) -> tuple[tuple[str, ...], str]:
-    where = "annotations" if pod.annotations.get(GROUP_NAME) else "labels"
+    where = "annotations" if pod.id_annotations and pod.annotations.get(GROUP_NAME) else "labels"
     return ("metadata", where, GROUP_NAME), f"metadata.{where}[{GROUP_NAME}]"
 
 
@@ -444,7 +507,7 @@ def _group_metadata_errors(job: PodJob, pod: Pod) -> list[InputError]:
     """``validatePodGroupMetadata`` of the webhook."""
     gtc = pod.annotations.get(TOTAL_COUNT)
     total_at = (("metadata", "annotations", TOTAL_COUNT), f"metadata.annotations[{TOTAL_COUNT}]")
-    if pod.annotations.get(GROUP_NAME):
+    if pod.id_annotations and pod.annotations.get(GROUP_NAME):
         detail = f"both the '{TOTAL_COUNT}' annotation and the '{GROUP_NAME}' annotation should be set"
     else:
         detail = f"both the '{TOTAL_COUNT}' annotation and the '{GROUP_NAME}' label should be set"
@@ -510,7 +573,7 @@ def _candidate(pod: Pod) -> bool:
             or SUSPENDED_BY_PARENT in pod.annotations)  # fmt: skip
 
 
-def _raw_candidate(o: dict) -> bool:
+def _raw_candidate(o: dict, id_annotations: bool = True) -> bool:
     """:func:`_candidate` on the pod as given, before its fields are read strictly: a pod that
     is no business of Kueue's is not refused for a malformed field Kueue never reads."""
     meta = o.get("metadata")
@@ -520,8 +583,8 @@ def _raw_candidate(o: dict) -> bool:
         return True
     labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
     ann = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-    return (MANAGED in labels or bool(labels.get(jobs.QUEUE_LABEL)) or GROUP_NAME in labels or GROUP_NAME in ann
-            or SUSPENDED_BY_PARENT in ann)  # fmt: skip
+    return (MANAGED in labels or bool(labels.get(jobs.QUEUE_LABEL)) or GROUP_NAME in labels
+            or (id_annotations and GROUP_NAME in ann) or SUSPENDED_BY_PARENT in ann)  # fmt: skip
 
 
 def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: list[tuple[dict, str]], *, now: float,
@@ -530,7 +593,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
     """Each pod (or pod group) of the request Kueue's Pod integration acts on, as its webhook
     (for a pod without a uid) and reconciler would treat it, in namespace/name order (a group
     by its name)."""
-    pods = [read_pod(o, p) for o, p in raw_pods if _raw_candidate(o)]
+    pods = [read_pod(o, p, jin.id_annotations) for o, p in raw_pods if _raw_candidate(o, jin.id_annotations)]
     seen: set[str] = set()
     for pod in pods:
         if pod.key in seen:
@@ -597,6 +660,8 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
     if not jin.manages_namespace(pod.namespace, namespaces):
         return
     top, why = jobs._ancestor(job, jin, enabled)
+    if why:  # (Default returns FindAncestorJobManagedByKueue's error: the API server refuses the pod)
+        pod.default_error = why
     if top is not None or why:
         return
     if not pod.labels.get(jobs.QUEUE_LABEL) and (pod.namespace, jobs.DEFAULT_LOCAL_QUEUE) in local_queues:
@@ -608,6 +673,7 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
         pod.gated = True
         job.suspended = True
         if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
+            pod.posted_hash = True
             pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"),
                                                                        pod.ident, manifest=True)  # fmt: skip
 
@@ -620,6 +686,9 @@ def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
     if SUSPENDED_BY_PARENT in pod.annotations:
         return (f"it is suspended by a parent integration ({SUSPENDED_BY_PARENT}: a Deployment, StatefulSet or "
                 "LeaderWorkerSet): that integration is not modelled")  # fmt: skip
+    if pod.default_error:
+        return (f"{pod.default_error}; for a manifest, Kueue's Pod webhook (Default) fails with that error and the API "
+                "server refuses the pod's creation")  # fmt: skip
     if pod.labels.get(MANAGED) != "true":
         return f"it has no {MANAGED}: \"true\" label (Kueue's webhook did not take it: the reconciler skips it)"
     if job.deleting and job.kind is POD:
@@ -672,8 +741,17 @@ def _single(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[st
     prebuilt, _ = jobs.prebuilt_name(job)
     if prebuilt:
         key = f"{job.namespace}/{prebuilt}"
-        if key not in by_name:
+        wl = by_name.get(key)
+        meta = wl.get("metadata") if wl is not None and isinstance(wl.get("metadata"), dict) else {}
+        ctrl = jobs._controller(meta.get("ownerReferences"))
+        if wl is None:
             res.note = f"its prebuilt Workload {key} is not in the snapshot (Kueue keeps the pod gated)"
+        elif ctrl is not None and ctrl.get("uid") != job.uid:
+            res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
+        elif why := jobs._not_equivalent(job, wl, jin.flavor_tolerations, owned=True, cache=cache):
+            # ensurePrebuiltWorkloadInSync (jobframework's EquivalentToWorkload for a single pod): finished, OutOfSync
+            res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
+            res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
         elif job.finished:
             res.drop[key] = f"Kueue finishes it, as its Pod {job.key} has finished"
             res.note = "it has finished: Kueue finishes its Workload"
@@ -687,16 +765,29 @@ def _single(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[st
         res.note = f"it has finished ({job.members[0].phase}): Kueue finishes its Workload"
         return
     match = ""
+    to_delete: list[str] = []
     for key in owned:
         why = jobs._not_equivalent(job, by_name[key], jin.flavor_tolerations, cache=cache)
         if not why and not match:
             match = key
             continue
         res.drop[key] = f"Kueue deletes it: {why or 'another Workload of the pod matches it'}"
+        to_delete.append(key)
+    if not match and to_delete and job.suspended and not jobs._quota_reserved(by_name[to_delete[0]]):
+        update = to_delete[0]
+        why = res.drop.pop(update).removeprefix("Kueue deletes it: ")
+        if _construct(job, update.split("/", 1)[1], res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes, limits=limits,
+                      runtime_classes=runtime_classes, group=False):  # fmt: skip
+            _rewrites(res, update, job.label, why)
+        else:
+            res.note += f" (its Workload {update}, not matching it, stays as it is)"
+        return
     if match:
         res.existing = match
         res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
         _gate_note(res, f"Pod {job.key}")
+        if not job.suspended:
+            _stop_note(res, job.label, by_name)
         return
     if job.finished:
         res.note = f"it has finished ({job.members[0].phase}): Kueue creates no Workload for it"
@@ -735,8 +826,15 @@ def group_pod_sets(pods: list[Pod]) -> list[jobs.Source]:
 
 
 def _sort_active(pods: list[Pod]) -> list[Pod]:
-    """``sortActivePods``: with Kueue's finalizer first, ungated first, older first."""
-    return sorted(pods, key=lambda p: (MANAGED not in p.finalizers, p.gated, str(p.created_raw or "")))
+    """``sortActivePods``: with Kueue's finalizer first, ungated first, older first (the
+    creationTimestamps compared as times, an unset one the zero time; Go's sort is not
+    stable: pods of equal keys keep their namespace/name order here)."""
+    def created(p: Pod) -> float:
+        if p.created_raw is None:
+            return float("-inf")
+        return r.timestamp(p.created_raw, join_pointer(p.pointer, "metadata", "creationTimestamp"), p.ident)
+
+    return sorted(pods, key=lambda p: (MANAGED not in p.finalizers, p.gated, created(p)))
 
 
 def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str, dict], *, now: float,
@@ -744,20 +842,69 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
            runtime_classes: dict[str, dict[str, str] | None]) -> None:  # fmt: skip
     """The reconciler for a pod group: its Workload is the one named after the group
     (``FindMatchingWorkloads``), else, the group not finished and complete, the one
-    ``ConstructComposableWorkload`` makes."""
+    ``ConstructComposableWorkload`` makes (written over the one named after the group when
+    that one does not match, the group is suspended and it holds no quota:
+    ``updateWorkloadToMatchJob``; when Kueue cannot construct it, that one stays)."""
+    key = f"{job.namespace}/{job.name}"
+    _group_reconcile(job, res, jin, by_name, now=now, wpcs=wpcs, limits=limits, runtime_classes=runtime_classes)
+    if not any(p.gated or p.terminated for p in job.members):
+        _stop_note(res, job.label, by_name)
+    if posted := [p.key for p in job.members if p.posted_hash]:
+        res.unmodelled.append(
+            f"{job.label}: the role hash of manifest(s) {', '.join(posted)} (the podSet name Kueue gives their role) is "
+            "computed on the pod as posted; the API server's admission plugins that run before Kueue's webhook are not "
+            "applied (Priority: spec.priority from the PriorityClass or the global default; DefaultTolerationSeconds: "
+            "the not-ready / unreachable tolerations; LimitRanger: LimitRange defaults; RuntimeClass: overhead), so "
+            "Kueue's hash may differ")  # fmt: skip
+    if res.replaces:
+        why, _ = _group_not_equivalent(job, by_name[key])
+        if res.workload is not None:
+            _rewrites(res, key, job.label, why)
+        else:
+            res.replaces = ""
+            res.note += f" (its Workload {key}, not matching it ({why}), stays as it is)"
+
+
+def _stop_note(res: jobs.Outcome, label: str, by_name: dict[str, dict]) -> None:
+    """Pods not suspended (``IsSuspended``: none gated nor terminated) without an admitted
+    Workload: Kueue's ``Stop`` marks them ``TerminationTarget`` and deletes them (not
+    admitted, or no matching Workload: before it creates one)."""
+    if res.existing and _wl_condition(by_name[res.existing], "Admitted"):
+        return
+    res.unmodelled.append(f"{label} is not gated and has no admitted Workload: Kueue stops it (Stop: the pods get "
+                              "the TerminationTarget condition and are deleted) until its Workload is admitted; their "
+                              "current placement is not released here")  # fmt: skip
+
+
+def _rewrites(res: jobs.Outcome, key: str, label: str, why: str) -> None:
+    res.replaces = key
+    res.unmodelled.append(f"Workload {key}: Kueue rewrites its spec to its suspended {label}'s ({why}): answered "
+                          "with the spec Kueue constructs (updateWorkloadToMatchJob)")  # fmt: skip
+
+
+def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str, dict], *, now: float,
+                     wpcs: dict[str, int], limits: dict[str, limitrange.Summary],
+                     runtime_classes: dict[str, dict[str, str] | None]) -> None:  # fmt: skip
+    """:func:`_group` but the rewrite (``res.replaces`` set: the Workload to rewrite)."""
     members, key = job.members, f"{job.namespace}/{job.name}"
     first = members[0]
+    prebuilt, _ = jobs.prebuilt_name(job)
+    if prebuilt:
+        _group_prebuilt(job, res, by_name, prebuilt)
+        return
     total, err = group_total_count(first)
     wl = by_name.get(key)
     if wl is not None:
         meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
         ann = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-        if ann.get(IS_GROUP_WORKLOAD) != "true":  # PodIntegrationValidateGroupOwner (on by default)
+        if jin.validate_group_owner and ann.get(IS_GROUP_WORKLOAD) != "true":  # PodIntegrationValidateGroupOwner
             res.note = (f"the snapshot's Workload {key} is not a pod group workload (no {IS_GROUP_WORKLOAD} annotation): "
                         "Kueue refuses to adopt it, the group stays gated")  # fmt: skip
             return
         why, kept = _group_not_equivalent(job, wl)
-        if why:
+        if why and any(p.gated or p.terminated for p in members) and not jobs._quota_reserved(wl):
+            res.replaces = key  # (IsSuspended: a pod of the group gated or terminated; the Workload holds no quota)
+        elif why:
             res.drop[key] = f"Kueue deletes it: {why}"
         elif _finished(job, total):
             res.drop[key] = f"Kueue finishes it, as its pod group {key} has finished"
@@ -776,7 +923,7 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
     if total is not None and _finished(job, total):
         res.note = "the pod group has finished: Kueue creates no Workload for it"
         return
-    if any(p.phase == "Running" for p in members):  # IsActive: handleJobWithNoWorkload waits
+    if any(p.is_active(now, jin.fast_release) for p in members):  # IsActive: handleJobWithNoWorkload waits
         res.note = "it has running pods without a Workload: Kueue waits for them to end before creating its Workload"
         return
     if total is None:
@@ -796,12 +943,16 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
             continue
         if p.labels.get(jobs.QUEUE_LABEL, "") != queue:
             res.note = (f"pods '{first.name}' and '{p.name}' has different queue names: {queue}!="
-                        f"{p.labels.get(jobs.QUEUE_LABEL, '')} (Kueue creates no Workload)")  # fmt: skip
+                        f"{p.labels.get(jobs.QUEUE_LABEL, '')} (an unretryable error: Kueue creates no Workload)")  # fmt: skip
             return
-        tc, _ = jobs.go_atoi(p.annotations.get(TOTAL_COUNT, ""))
+        tc, err = jobs.go_atoi(p.annotations.get(TOTAL_COUNT, ""))
+        if tc is None:
+            res.note = (f"failed to extract '{TOTAL_COUNT}' annotation from the pod '{p.name}': {err} (Kueue retries; "
+                        "it creates no Workload)")  # fmt: skip
+            return
         if tc != total:
-            res.note = (f"pods '{first.name}' and '{p.name}' has different '{TOTAL_COUNT}' values (Kueue creates no "
-                        "Workload)")  # fmt: skip
+            res.note = (f"pods '{first.name}' and '{p.name}' has different '{TOTAL_COUNT}' values: {total}!={tc} (an "
+                        "unretryable error: Kueue creates no Workload)")  # fmt: skip
             return
     if len(active) > total:
         kept = _sort_active(active)
@@ -867,27 +1018,75 @@ def _group_not_equivalent(job: PodJob, wl: dict) -> tuple[str, list[Pod]]:
         kept += ina[:max(0, len(ina) - min(len(ina), len(ina) + len(act) - count))]
     if not kept:
         return "none of the group's pods has a role of its podSets", kept
+    return _pod_sets_differ(wl, pod_sets, group_pod_sets(kept)), kept
+
+
+def _pod_sets_differ(wl: dict, pod_sets: list[dict], want: list[jobs.Source]) -> str:
+    """``equivalentToWorkload``'s podSet check: why the Workload's podSets do not hold the
+    group's (each of ``want`` in order, at no smaller a count unless it has finished), ""."""
     finished = _wl_finished(wl)
-    want = group_pod_sets(kept)
     if not finished and len(pod_sets) < len(want):
-        return f"it has {len(pod_sets)} podSets, the group's pods make {len(want)}", kept
+        return f"it has {len(pod_sets)} podSets, the group's pods make {len(want)}"
     j = -1
     for src in want:
         j += 1
         while j < len(pod_sets) and pod_sets[j].get("name", "main") != src.name:
             j += 1
         if j == len(pod_sets):
-            return f"it has no podSet {src.name!r} (a role of the group's pods)", kept
+            return f"it has no podSet {src.name!r} (a role of the group's pods)"
         c = pod_sets[j].get("count", 1)
         if not finished and isinstance(c, int) and c < src.count:
-            return f"its podSet {src.name!r} counts {c}, the group has {src.count} such pods", kept
-    return "", kept
+            return f"its podSet {src.name!r} counts {c}, the group has {src.count} such pods"
+    return ""
+
+
+def _group_prebuilt(job: PodJob, res: jobs.Outcome, by_name: dict[str, dict], prebuilt: str) -> None:
+    """``ensureOneWorkload`` for a group naming a prebuilt Workload: that Workload or none
+    (Kueue creates none); one controlled by another object is ignored; out of sync with
+    the group (``EquivalentToWorkload``: ``constructGroupPodSets`` of all its pods against its
+    podSets; its name is the prebuilt one, which ``workloadName`` answers) it is finished (OutOfSync); a finished group finishes it."""
+    key, first = f"{job.namespace}/{prebuilt}", job.members[0]
+    wl = by_name.get(key)
+    if wl is None:
+        res.note = f"its prebuilt Workload {key} is not in the snapshot (Kueue creates none, the group stays gated)"
+        return
+    meta = wl.get("metadata") if isinstance(wl.get("metadata"), dict) else {}
+    ctrl = jobs._controller(meta.get("ownerReferences"))
+    if ctrl is not None and ctrl.get("uid") != first.uid:
+        res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
+        return
+    total, err = group_total_count(first)
+    if total is None:
+        why = err
+    else:
+        runnable = [p for p in job.members if p.runnable_or_succeeded]
+        if first.annotations.get(FAST_ADMISSION) == "true":
+            want = [_source(runnable[0], runnable[0].role(), gostrconv.go_int32(total))] if runnable else []
+        else:
+            want = group_pod_sets(runnable)
+        spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+        sets = [ps for ps in (spec.get("podSets") if isinstance(spec.get("podSets"), list) else []) if isinstance(ps, dict)]
+        why = _pod_sets_differ(wl, sets, want) if want else "failed to find a runnable pod in the group"
+    if why:
+        res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
+        res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
+    elif _finished(job, total):
+        res.drop[key] = f"Kueue finishes it, as its {job.label} has finished"
+        res.note = "the pod group has finished: Kueue finishes its Workload"
+    else:
+        res.existing = key
+        res.gated_by = job.annotations.get(ADMISSION_GATED_BY, "")
+        _gate_note(res, job.label)
 
 
 def _wl_finished(wl: dict) -> bool:
+    return _wl_condition(wl, "Finished")
+
+
+def _wl_condition(wl: dict, kind: str) -> bool:
     status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
     conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
-    return any(isinstance(c, dict) and c.get("type") == "Finished" and c.get("status") == "True" for c in conds)
+    return any(isinstance(c, dict) and c.get("type") == kind and c.get("status") == "True" for c in conds)
 
 
 def _construct(job: PodJob, name: str, res: jobs.Outcome, *, now: float, wpcs: dict[str, int],
