@@ -108,8 +108,35 @@ def errors(job: jobs.Job) -> list[tuple[str, str]]:
     return []
 
 
-def gated(value: str) -> dict[str, Any]:
-    return make_sts("test-sts", "default", labels={Q: "queue"}, annotations={"kueue.x-k8s.io/admission-gated-by": value})
+#: the AdmissionGatedBy cases both apps/v1 webhooks' TestValidateCreate share (value, gates, errors, name)
+GATED_BY_CASES = [
+    ("example.com/controller", {}, [], "AdmissionGatedBy annotation - single gate"),
+    ("example.com/gate ", {}, [], "AdmissionGatedBy annotation - trailing space"),
+    ("example.com/gate ,example.com/gate2", {}, [], "AdmissionGatedBy annotation - space before comma"),
+    ("example.com/gate, example.com/gate2", {}, [], "AdmissionGatedBy annotation - space after comma"),
+    (" example.com/gate", {}, [], "AdmissionGatedBy annotation - leading space"),
+    ("example.com/a,not.example.com/b", {}, [], "AdmissionGatedBy annotation - multiple gates"),
+    ("this is an invalid value", {}, [(GATED, "Invalid value")],
+     "invalid AdmissionGatedBy annotation - not in subdomain/path format"),
+    ("duplicates.are/invalid,duplicates.are/invalid", {}, [(GATED, "Invalid value")],
+     "invalid AdmissionGatedBy annotation - duplicate gates"),
+    ("cannot.be.too.long/" + "but-this-is-too-long" * 20, {}, [(GATED, "Too long")],
+     "invalid AdmissionGatedBy annotation - gate name too long"),
+    ("example.com/gate name", {}, [(GATED, "Invalid value")], "invalid AdmissionGatedBy annotation - space in path component"),
+    ("example .com/gate", {}, [(GATED, "Invalid value")], "invalid AdmissionGatedBy annotation - space in domain component"),
+    ("valid.com/gate,invalid gate.com/controller", {}, [(GATED, "Invalid value")],
+     "invalid AdmissionGatedBy annotation - multiple gates with one containing space"),
+    ("example.com/gate", {"AdmissionGatedBy": False}, [], "AdmissionGatedBy annotation with feature gate disabled - valid value"),
+    ("this is an invalid value", {"AdmissionGatedBy": False}, [],
+     "AdmissionGatedBy annotation with feature gate disabled - invalid value"),
+    ("", {}, [], "AdmissionGatedBy annotation with feature gate enabled - empty string"),
+]  # fmt: skip
+
+
+def gated_by_params(make: Any) -> list[Any]:
+    """:data:`GATED_BY_CASES` on ``make(name, ns, labels=..., annotations=...)``'s object (queue ``queue``)."""
+    return [pytest.param(make("test-sts", "default", labels={Q: "queue"}, annotations={"kueue.x-k8s.io/admission-gated-by": v}),
+                         gates, want, id=name) for v, gates, want, name in GATED_BY_CASES]  # fmt: skip
 
 
 @pytest.mark.parametrize(("sts", "gates", "want"), [
@@ -118,29 +145,7 @@ def gated(value: str) -> dict[str, Any]:
     pytest.param(make_sts(labels={Q: "test/queue"}), {}, [(QUEUE_FIELD, "Invalid value")], id="invalid queue name"),
     pytest.param(make_sts(labels={Q: "test/queue"}, template_annotations={PARENT: "test-framework"}), {}, [],
                  id="statefulset managed by another framework"),
-    pytest.param(gated("example.com/controller"), {}, [], id="AdmissionGatedBy annotation - single gate"),
-    pytest.param(gated("example.com/gate "), {}, [], id="AdmissionGatedBy annotation - trailing space"),
-    pytest.param(gated("example.com/gate ,example.com/gate2"), {}, [], id="AdmissionGatedBy annotation - space before comma"),
-    pytest.param(gated("example.com/gate, example.com/gate2"), {}, [], id="AdmissionGatedBy annotation - space after comma"),
-    pytest.param(gated(" example.com/gate"), {}, [], id="AdmissionGatedBy annotation - leading space"),
-    pytest.param(gated("example.com/a,not.example.com/b"), {}, [], id="AdmissionGatedBy annotation - multiple gates"),
-    pytest.param(gated("this is an invalid value"), {}, [(GATED, "Invalid value")],
-                 id="invalid AdmissionGatedBy annotation - not in subdomain/path format"),
-    pytest.param(gated("duplicates.are/invalid,duplicates.are/invalid"), {}, [(GATED, "Invalid value")],
-                 id="invalid AdmissionGatedBy annotation - duplicate gates"),
-    pytest.param(gated("cannot.be.too.long/" + "but-this-is-too-long" * 20), {}, [(GATED, "Too long")],
-                 id="invalid AdmissionGatedBy annotation - gate name too long"),
-    pytest.param(gated("example.com/gate name"), {}, [(GATED, "Invalid value")],
-                 id="invalid AdmissionGatedBy annotation - space in path component"),
-    pytest.param(gated("example .com/gate"), {}, [(GATED, "Invalid value")],
-                 id="invalid AdmissionGatedBy annotation - space in domain component"),
-    pytest.param(gated("valid.com/gate,invalid gate.com/controller"), {}, [(GATED, "Invalid value")],
-                 id="invalid AdmissionGatedBy annotation - multiple gates with one containing space"),
-    pytest.param(gated("example.com/gate"), {"AdmissionGatedBy": False}, [],
-                 id="AdmissionGatedBy annotation with feature gate disabled - valid value"),
-    pytest.param(gated("this is an invalid value"), {"AdmissionGatedBy": False}, [],
-                 id="AdmissionGatedBy annotation with feature gate disabled - invalid value"),
-    pytest.param(gated(""), {}, [], id="AdmissionGatedBy annotation with feature gate enabled - empty string"),
+    *gated_by_params(make_sts),
     pytest.param(make_sts("test-sts", "default", labels={Q: "queue"}, annotations={jobs.ELASTIC: "true"}),
                  {"ElasticJobsViaWorkloadSlices": True}, [(ELASTIC_FIELD, "Forbidden")],
                  id="elastic job annotation is rejected"),

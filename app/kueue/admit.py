@@ -76,7 +76,8 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
             if isinstance(o, dict) and (note := crdfields.pruned(o, p)):
                 kueue.unmodelled.append(note)
     found += kueue.workloads
-    if not found and not jin.jobs and not jin.apps and not (jin.pods and "pod" in (jin.frameworks or ())):
+    pod_on = bool({"pod", *pods.MODELLED_PARENTS} & set(jin.frameworks or ()))  # (either parent implies pod)
+    if not found and not jin.jobs and not jin.apps and not (jin.pods and pod_on):
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit (or, in 'objects', batch/v1 "
                          "Jobs, JobSets, Kubeflow jobs or MPIJobs Kueue manages)", "/workloads")  # fmt: skip
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
@@ -116,7 +117,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip
-    kueue.pod_integration = bool({"pod", "deployment", "statefulset"} & set(jin.frameworks or jobs.DEFAULT_FRAMEWORKS))
+    kueue.pod_integration = bool({"pod", *pods.MODELLED_PARENTS} & set(jin.frameworks or jobs.DEFAULT_FRAMEWORKS))
     sets = [x for x in jin.apps if x[0]["kind"] == "StatefulSet"]
     outcomes += statefulset.resolve(sets, jin, found, now=now, local_queues=set(kueue.local_queues),
                                     wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
