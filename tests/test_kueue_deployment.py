@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.kueue import apps, deployment, jobs, pods
-from tests.test_admissions import body, post, problem
+from tests.test_admissions import body, post
 from tests.test_kueue_jobs import _config, queues
 from tests.test_kueue_statefulset import ELASTIC_FIELD, QUEUE_FIELD, errors, gated_by_params, read
 
