@@ -18,7 +18,7 @@ import pytest
 from app.kueue import apps, deployment, jobs, pods
 from tests.test_admissions import body, post
 from tests.test_kueue_jobs import _config, queues
-from tests.test_kueue_statefulset import ELASTIC_FIELD, QUEUE_FIELD, errors, gated_by_params, read
+from tests.test_kueue_statefulset import ELASTIC_FIELD, QUEUE_FIELD, errors, gated_by_params, make_apps, read
 
 Q = jobs.QUEUE_LABEL
 WPC = jobs.PRIORITY_CLASS_LABEL
@@ -26,24 +26,9 @@ PARENT = apps.SUSPENDED_BY_PARENT
 DEPLOYMENTS = _config(integrations={"frameworks": ["batch/job", "deployment"]})
 
 
-def make_deployment(name: str = "test-pod", ns: str = "", *, replicas: int | None = None, uid: str | None = None,
-                    labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None,
-                    template_labels: dict[str, str] | None = None, gpu: int = 0) -> dict[str, Any]:  # fmt: skip
-    """``testingdeployment.MakeDeployment(name, ns)`` (pkg/util/testingjobs/deployment): a pod
-    template labelled ``app: <name>-pod``, one container ``c`` (``pause``)."""
-    meta: dict[str, Any] = {"name": name, "labels": dict(labels or {}), "annotations": dict(annotations or {})}
-    if ns:
-        meta["namespace"] = ns
-    if uid:
-        meta["uid"] = uid
-    container: dict[str, Any] = {"name": "c", "image": "pause"}
-    if gpu:
-        container["resources"] = {"requests": {"nvidia.com/gpu": str(gpu)}}
-    spec: dict[str, Any] = {"template": {"metadata": {"labels": {"app": f"{name}-pod", **(template_labels or {})}},
-                                         "spec": {"containers": [container]}}}  # fmt: skip
-    if replicas is not None:
-        spec["replicas"] = replicas
-    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta, "spec": spec}
+def make_deployment(name: str = "test-pod", ns: str = "", **kw: Any) -> dict[str, Any]:
+    """``testingdeployment.MakeDeployment(name, ns)`` (pkg/util/testingjobs/deployment)."""
+    return make_apps("Deployment", name, ns, **kw)
 
 
 MANAGED = {apps.MANAGED: "true"}

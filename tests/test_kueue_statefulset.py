@@ -4,11 +4,11 @@
 Transcribed from kubernetes-sigs/kueue (commit ff69552e), pkg/controller/jobs/statefulset/:
 
 * statefulset_webhook_test.go ``TestDefault``: its 8 cases (``test_TestDefault``).
-* statefulset_webhook_test.go ``TestValidateCreate``: its 19 cases (``test_TestValidateCreate``;
+* statefulset_webhook_test.go ``TestValidateCreate``: its 20 cases (``test_TestValidateCreate``;
   upstream compares error types and fields, ignoring values and details: so do these).
   ``TestValidateUpdate`` checks an update against the object before it: a snapshot has no
   earlier object, not applicable.
-* statefulset_reconciler_test.go ``TestReconciler``: the 10 cases that change which Workload
+* statefulset_reconciler_test.go ``TestReconciler``: the 11 cases that change which Workload
   answers (each test named after it); the others concern pods' finalizers, labels and gates
   and events, which no admission answer shows. ``TestGetWorkloadName``: its 3 cases.
   ``TestHandle``: its 2 StatefulSet cases (the third is not a StatefulSet).
@@ -30,11 +30,12 @@ PARENT = apps.SUSPENDED_BY_PARENT
 STS = _config(integrations={"frameworks": ["batch/job", "statefulset"]})
 
 
-def make_sts(name: str = "test-pod", ns: str = "", *, replicas: int | None = None, uid: str | None = None,
-             labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None,
-             template_annotations: dict[str, str] | None = None, gpu: int = 0) -> dict[str, Any]:  # fmt: skip
-    """``testingstatefulset.MakeStatefulSet(name, ns)`` (pkg/util/testingjobs/statefulset): a
-    pod template of one container ``c`` (``pause``, restartPolicy Always)."""
+def make_apps(kind: str, name: str, ns: str = "", *, replicas: int | None = None, uid: str | None = None,
+              labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None,
+              template_labels: dict[str, str] | None = None, template_annotations: dict[str, str] | None = None,
+              gpu: int = 0, restart: str | None = None) -> dict[str, Any]:  # fmt: skip
+    """An apps/v1 ``kind`` as Kueue's test wrappers make it (pkg/util/testingjobs/statefulset,
+    .../deployment): a pod template labelled ``app: <name>-pod``, one container ``c`` (``pause``)."""
     meta: dict[str, Any] = {"name": name, "labels": dict(labels or {}), "annotations": dict(annotations or {})}
     if ns:
         meta["namespace"] = ns
@@ -43,12 +44,18 @@ def make_sts(name: str = "test-pod", ns: str = "", *, replicas: int | None = Non
     container: dict[str, Any] = {"name": "c", "image": "pause"}
     if gpu:
         container["resources"] = {"requests": {"nvidia.com/gpu": str(gpu)}}
-    spec: dict[str, Any] = {"template": {"metadata": {"labels": {"app": f"{name}-pod"},
-                                                      "annotations": dict(template_annotations or {})},
-                                         "spec": {"restartPolicy": "Always", "containers": [container]}}}  # fmt: skip
+    tmeta = {"labels": {"app": f"{name}-pod", **(template_labels or {})}, "annotations": dict(template_annotations or {})}
+    spec: dict[str, Any] = {"template": {"metadata": tmeta, "spec": {"containers": [container]}}}
+    if restart:
+        spec["template"]["spec"]["restartPolicy"] = restart
     if replicas is not None:
         spec["replicas"] = replicas
-    return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": meta, "spec": spec}
+    return {"apiVersion": "apps/v1", "kind": kind, "metadata": meta, "spec": spec}
+
+
+def make_sts(name: str = "test-pod", ns: str = "", **kw: Any) -> dict[str, Any]:
+    """``testingstatefulset.MakeStatefulSet(name, ns)``: restartPolicy Always."""
+    return make_apps("StatefulSet", name, ns, restart="Always", **kw)
 
 
 def read(o: dict[str, Any], **gates: bool) -> jobs.Job:
