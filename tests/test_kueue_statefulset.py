@@ -320,3 +320,18 @@ def test_statefulset_answers_do_not_depend_on_object_order(client):
     objs = [make_sts("a", "ml", replicas=1, labels={Q: "lq"}, gpu=8), make_sts("b", "ml", replicas=1, labels={Q: "lq"}, gpu=8)]
     first, again = answer(client, *objs), answer(client, *reversed(objs))
     assert first["workloads"] == again["workloads"] and sorted(first["warnings"]) == sorted(again["warnings"])
+
+
+def test_a_statefulsets_workload_of_the_snapshot_answers_it_in_the_statefulsets_queue(client):
+    # reconcileWorkload: the Workload found by name answers it (no equivalence check: its
+    # count stays 1 though the StatefulSet asks for 2), its queueName set to the label's
+    sts = make_sts("web", "ml", uid="uid-web", replicas=2, labels={Q: "lq"}, gpu=8)
+    wl, _ = workload(wl_name("uid-web", "web"), "ml", queueName="other")
+    wl["spec"]["podSets"][0]["template"] = {"spec": sts["spec"]["template"]["spec"]}
+    a = answer(client, sts, wl)
+    [w] = a["workloads"]
+    assert (w["workload"], w["clusterQueue"], w["admitted"]) == (f"ml/{wl_name('uid-web', 'web')}", "cq", True)
+    assert w["owner"]["kind"] == "StatefulSet" and not w["owner"]["constructed"]
+    assert [p["count"] for p in w["admission"]["podSetAssignments"]] == [1]
+    assert any("queueName 'other' set to 'lq', the kueue.x-k8s.io/queue-name label of its StatefulSet" in x
+               for x in a["warnings"])  # fmt: skip

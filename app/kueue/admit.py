@@ -162,7 +162,8 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                 wl.gated_by = o.gated_by
             if o.queue_change:
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
-                                        f"the {jobs.QUEUE_LABEL} label of its suspended {o.job.label}, as Kueue does")  # fmt: skip
+                                        f"the {jobs.QUEUE_LABEL} label of its {'' if o.job.kind in apps.KINDS.values() else 'suspended '}"
+                                        f"{o.job.label}, as Kueue does")  # fmt: skip
                 wl.queue_name = o.queue_change
         elif not o.no_queue_label:
             kueue.unmodelled.append(f"{o.job.kind.api_version} {o.job.label}: no Workload: {o.note}")
