@@ -10,7 +10,9 @@ Transcribed from kubernetes-sigs/kueue (commit ff69552e), pkg/controller/jobs/st
   earlier object, not applicable.
 * statefulset_reconciler_test.go ``TestReconciler``: the 11 cases that change which Workload
   answers (each test named after it); the others concern pods' finalizers, labels and gates
-  and events, which no admission answer shows. ``TestGetWorkloadName``: its 3 cases.
+  and events, which no admission answer shows. ``TestGetWorkloadName``: its 3 cases. ``TestReconciler_ClearOnHoldSetsReason`` (its reason,
+  under either UnadmittedWorkloadsObservability setting, is not in an answer: the Workload is
+  admissible again).
   ``TestHandle``: its 2 StatefulSet cases (the third is not a StatefulSet).
 """
 
@@ -335,3 +337,19 @@ def test_a_statefulsets_workload_of_the_snapshot_answers_it_in_the_statefulsets_
     assert [p["count"] for p in w["admission"]["podSetAssignments"]] == [1]
     assert any("queueName 'other' set to 'lq', the kueue.x-k8s.io/queue-name label of its StatefulSet" in x
                for x in a["warnings"])  # fmt: skip
+
+
+def test_TestReconciler_ClearOnHoldSetsReason_an_on_hold_workload_is_admissible_again_once_scaled_up(client):
+    # statefulset_reconciler_test.go TestReconciler_ClearOnHoldSetsReason: replicas 1 and a
+    # Workload held (QuotaReserved False, reason OnHold): Kueue clears the hold, it is queued
+    sts = make_sts("web", "ml", uid="uid-web", replicas=1, labels={Q: "lq"}, gpu=8)
+    wl, _ = workload(wl_name("uid-web", "web"), "ml", queueName="lq")
+    wl["spec"]["podSets"][0]["template"] = {"spec": sts["spec"]["template"]["spec"]}
+    wl["status"] = {"conditions": [{"type": "QuotaReserved", "status": "False", "reason": "OnHold", "message": "held",
+                                    "lastTransitionTime": "2026-11-23T10:00:00Z"}]}  # fmt: skip
+    [w] = answer(client, sts, wl)["workloads"]
+    assert (w["workload"], w["admitted"]) == (f"ml/{wl_name('uid-web', 'web')}", True)
+    sts["spec"]["replicas"] = 0  # scaled to 0: held, not answered
+    a = post(client, body([], queues() + [STS, sts, wl, make_sts("pad", "ml", replicas=1, labels={Q: "lq"}, gpu=8)]))
+    assert [w["workload"] for w in a["workloads"]] == [f"ml/{wl_name('', 'pad')}"]
+    assert any("OnHold" in x and wl_name("uid-web", "web") in x for x in a["warnings"])
