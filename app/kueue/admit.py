@@ -37,7 +37,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue import admissionchecks, crdfields, jobs, pods
+from app.kueue import admissionchecks, apps, crdfields, deployment, jobs, pods, statefulset
 from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
                                 Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
@@ -61,7 +61,9 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
     kueue = KueueObjects()
     jin = jobs.JobInput()
     if envelope.get("objects") is not None:
-        for o, p in flatten(envelope["objects"], "/objects", settings.max_objects):
+        objs = flatten(envelope["objects"], "/objects", settings.max_objects)
+        jin.objects_read = len(objs)
+        for o, p in objs:
             read_kueue_object(o, p, kueue)
             jobs.note_object(o, p, jin, kueue.consumed)
     raw = envelope.get("workloads")
@@ -74,14 +76,15 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
             if isinstance(o, dict) and (note := crdfields.pruned(o, p)):
                 kueue.unmodelled.append(note)
     found += kueue.workloads
-    if not found and not jin.jobs and not (jin.pods and "pod" in (jin.frameworks or ())):
+    pod_on = bool({"pod", *pods.MODELLED_PARENTS} & set(jin.frameworks or ()))  # (either parent implies pod)
+    if not found and not jin.jobs and not jin.apps and not (jin.pods and pod_on):
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit (or, in 'objects', batch/v1 "
                          "Jobs, JobSets, Kubeflow jobs or MPIJobs Kueue manages)", "/workloads")  # fmt: skip
     now = read_options(envelope.get("options"), settings).now  # dates Workloads without a creationTimestamp
     limits = limit_summaries(kueue)
     workloads: list[Workload] = [read_workload(o, p, now=now, limits=limits, runtime_classes=kueue.runtime_classes)
                                  for o, p in found]  # fmt: skip
-    workloads += _from_jobs(jin, found, kueue, workloads, now, limits)
+    workloads += _from_jobs(jin, found, kueue, workloads, now, limits, settings.max_objects)
     if not kueue.feature_gates["PartialAdmission"]:  # (the Workload webhook drops minCount; no partial admission)
         for wl in workloads:
             for ps in wl.pod_sets:
@@ -93,7 +96,7 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
 
 
 def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueObjects, workloads: list[Workload],
-               now: float, limits: dict[str, Any]) -> list[Workload]:  # fmt: skip
+               now: float, limits: dict[str, Any], max_objects: int) -> list[Workload]:  # fmt: skip
     """Kueue's job integration (:mod:`app.kueue.jobs`): the Workloads Kueue would construct
     for the request's jobs (batch/v1 Jobs, JobSets, Kubeflow jobs, MPIJobs); a Job answered through a Workload of the snapshot marks
     that one as its own; every Job that gets none, and what is not modelled, is named in the
@@ -107,7 +110,7 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
         kueue.unmodelled.append(f"{len(jin.unintegrated)} object(s) with a {jobs.QUEUE_LABEL} label of a kind whose Kueue "
                                 f"integration is not modelled (e.g. {min(jin.unintegrated)}): Kueue would give each a "
                                 "Workload; they get none here")  # fmt: skip
-    if not jin.jobs and not jin.pods:
+    if not jin.jobs and not jin.pods and not jin.apps:
         return []
     jin.short_names = kueue.feature_gates["ShortWorkloadNames"]
     jin.gated_by_on = kueue.feature_gates["AdmissionGatedBy"]
@@ -118,12 +121,19 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
     outcomes = jobs.resolve(jin.jobs, jin, found, now=now, local_queues=set(kueue.local_queues),
                             wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                             runtime_classes=kueue.runtime_classes)  # fmt: skip
-    kueue.pod_integration = "pod" in (jin.frameworks or jobs.DEFAULT_FRAMEWORKS)
+    kueue.pod_integration = bool({"pod", *pods.MODELLED_PARENTS} & set(jin.frameworks or jobs.DEFAULT_FRAMEWORKS))
+    sets = [x for x in jin.apps if x[0]["kind"] == "StatefulSet"]
+    outcomes += statefulset.resolve(sets, jin, found, now=now, local_queues=set(kueue.local_queues),
+                                    wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
+                                    runtime_classes=kueue.runtime_classes)  # fmt: skip
+    outcomes += deployment.expand([x for x in jin.apps if x[0]["kind"] == "Deployment"], jin, local_queues=set(kueue.local_queues),
+                                  wpcs=kueue.priority_classes, namespaces=kueue.namespaces, read=jin.objects_read,
+                                  max_objects=max_objects)  # fmt: skip
     outcomes += pods.resolve(jin.pods, jin, found, now=now, local_queues=set(kueue.local_queues),
                              wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                              runtime_classes=kueue.runtime_classes)  # fmt: skip
     by_key = {wl.key: wl for wl in workloads}
-    for kind in jobs.KINDS.values():
+    for kind in (*jobs.KINDS.values(), *apps.KINDS.values()):
         unlabelled = [o.job.key for o in outcomes if o.job.kind is kind and o.no_queue_label]
         if unlabelled:
             kueue.unmodelled.append(f"{len(unlabelled)} {kind.label}(s) have no {jobs.QUEUE_LABEL} label (e.g. "
@@ -156,7 +166,8 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
                 wl.gated_by = o.gated_by
             if o.queue_change:
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
-                                        f"the {jobs.QUEUE_LABEL} label of its suspended {o.job.label}, as Kueue does")  # fmt: skip
+                                        f"the {jobs.QUEUE_LABEL} label of its {'' if o.job.kind in apps.KINDS.values() else 'suspended '}"
+                                        f"{o.job.label}, as Kueue does")  # fmt: skip
                 wl.queue_name = o.queue_change
         elif not o.no_queue_label:
             kueue.unmodelled.append(f"{o.job.kind.api_version} {o.job.label}: no Workload: {o.note}")

@@ -146,6 +146,8 @@ FRAMEWORKS: dict[str, tuple[str, str]] = {
     "pod": ("v1", "Pod"),
 }
 KNOWN_OWNERS = frozenset(FRAMEWORKS.values()) | {("apps/v1", "ReplicaSet")}
+#: the kinds of Kueue's apps/v1 integrations (app.kueue.statefulset, app.kueue.deployment)
+APPS = (FRAMEWORKS["statefulset"], FRAMEWORKS["deployment"])
 DEFAULT_FRAMEWORKS = ("batch/job",)
 
 
@@ -176,6 +178,10 @@ class JobInput:
     config_unmodelled: list[str] = field(default_factory=list)
     #: the request's v1 Pods (Kueue's Pod integration reads them: :mod:`app.kueue.pods`)
     pods: list[tuple[dict, str]] = field(default_factory=list)
+    #: the request's apps/v1 StatefulSets and Deployments (:mod:`app.kueue.statefulset`, :mod:`app.kueue.deployment`)
+    apps: list[tuple[dict, str]] = field(default_factory=list)
+    #: how many objects the request's ``objects`` hold (the budget of the pods made for Deployment manifests)
+    objects_read: int = 0
     #: objects with a queue-name label of a kind whose Kueue integration is not modelled: "Kind ns/name"
     unintegrated: list[str] = field(default_factory=list)
     #: where Kueue's Configuration is in the request ("" without one)
@@ -232,8 +238,8 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         return  # (the snapshot's reader refuses it: every object needs a string apiVersion and kind)
     if av == "v1" and kind == "Pod":
         jin.pods.append((o, ptr))  # (Kueue's Pod integration: app.kueue.pods)
-    if (av, kind) in KINDS:
-        jin.jobs.append((o, ptr))
+    if (av, kind) in KINDS or (av, kind) in APPS:
+        (jin.jobs if (av, kind) in KINDS else jin.apps).append((o, ptr))
         consumed[f"{av} {kind}"] = consumed.get(f"{av} {kind}", 0) + 1
     if isinstance(av, str) and av.startswith("config.kueue.x-k8s.io/") and kind == "Configuration":
         read_configuration(o, ptr, jin)
@@ -257,7 +263,7 @@ def note_object(o: dict, ptr: str, jin: JobInput, consumed: dict[str, int]) -> N
         uid = meta.get("uid") if isinstance(meta.get("uid"), str) else ""
         key = (av, kind, ns or "default", meta["name"])
         # (pods: the Pod integration's own rule, app.kueue.pods; a ReplicaSet has no integration of its own)
-        if (av, kind) not in KINDS and labels.get(QUEUE_LABEL) and kind not in ("ReplicaSet", "Pod"):
+        if (av, kind) not in KINDS and (av, kind) not in APPS and labels.get(QUEUE_LABEL) and kind not in ("ReplicaSet", "Pod"):
             jin.unintegrated.append(f"{kind} {key[2]}/{key[3]}")
         if key in jin.owners:
             raise InputError(f"duplicate {kind} {key[2]}/{key[3]}", join_pointer(ptr, "metadata", "name"),

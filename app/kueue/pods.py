@@ -339,6 +339,8 @@ MANAGED = "kueue.x-k8s.io/managed"
 UNREAD_GROUPS = "pod(s) carry the label kueue.x-k8s.io/pod-group-name"
 #: frameworks whose pods Kueue's Pod integration handles when ``pod`` is only implicitly enabled
 PARENTS = ("deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset")
+#: the parents modelled (app.kueue.deployment, app.kueue.statefulset): either enables the Pod integration
+MODELLED_PARENTS = ("deployment", "statefulset")
 
 POD = jobs.Kind("pod", *jobs.FRAMEWORKS["pod"], "", ("Succeeded", "Failed"), ("spec",), "running pod(s)", False, "pod",
                 True)  # fmt: skip
@@ -603,7 +605,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
     frameworks = jin.frameworks or jobs.DEFAULT_FRAMEWORKS
     enabled = {jobs.FRAMEWORKS[f] for f in frameworks if f in jobs.FRAMEWORKS}
     out: list[jobs.Outcome] = []
-    if "pod" not in frameworks:
+    if "pod" not in frameworks and not any(f in frameworks for f in MODELLED_PARENTS):
         for pod in pods:
             if not pod.terminated and (pod.labels.get(MANAGED) == "true" or (pod.labels.get(jobs.QUEUE_LABEL) and not pod.refs)):
                 why = ("Kueue's Pod integration is only implicitly enabled (by " + ", ".join(f for f in PARENTS if f in frameworks)
@@ -655,8 +657,9 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
     ancestor Kueue manages, nothing; else the default LocalQueue and WorkloadPriorityClass
     labels, and with a queue name (or ``manageJobsWithoutQueueName``) the managed label, the
     admission gate and the role-hash annotation."""
-    if SUSPENDED_BY_PARENT in pod.annotations:
-        return  # (suspended by a parent integration: see _unmanaged)
+    if SUSPENDED_BY_PARENT in pod.annotations:  # suspended by its parent: gated and hashed, no other default
+        _suspend(pod, job)
+        return
     if not jin.manages_namespace(pod.namespace, namespaces):
         return
     top, why = jobs._ancestor(job, jin, enabled)
@@ -670,12 +673,17 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
         pod.labels[jobs.PRIORITY_CLASS_LABEL] = jobs.DEFAULT_WPC
     if pod.labels.get(jobs.QUEUE_LABEL) or jin.manage_without_queue:
         pod.labels[MANAGED] = "true"
-        pod.gated = True
-        job.suspended = True
-        if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
-            pod.posted_hash = True
-            pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"),
-                                                                       pod.ident, manifest=True)  # fmt: skip
+        _suspend(pod, job)
+
+
+def _suspend(pod: Pod, job: PodJob) -> None:
+    """The webhook's ``gate`` and ``addRoleHash`` on a pod it suspends."""
+    pod.gated = True
+    job.suspended = True
+    if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
+        pod.posted_hash = True
+        pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"), pod.ident,
+                                                                   manifest=True)  # fmt: skip
 
 
 def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
@@ -683,9 +691,16 @@ def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
     """Why the reconciler leaves the pod (group: its first pod) alone, "" when it does not
     (``Skip``, the namespace checks, ``FindAncestorJobManagedByKueue``, the queue name)."""
     pod = job.members[0]
-    if SUSPENDED_BY_PARENT in pod.annotations:
-        return (f"it is suspended by a parent integration ({SUSPENDED_BY_PARENT}: a Deployment, StatefulSet or "
-                "LeaderWorkerSet): that integration is not modelled")  # fmt: skip
+    parent = pod.annotations.get(SUSPENDED_BY_PARENT)
+    frameworks = jin.frameworks or jobs.DEFAULT_FRAMEWORKS
+    if "pod" not in frameworks and not parent:  # Skip: the Pod integration only implicitly enabled
+        return (f"Kueue's Pod integration is only implicitly enabled (by {', '.join(f for f in PARENTS if f in frameworks)}) "
+                f"and the pod has no {SUSPENDED_BY_PARENT} annotation: the reconciler skips it")  # fmt: skip
+    if parent == "statefulset" and jobs.FRAMEWORKS["statefulset"] in enabled:
+        return "it runs within its StatefulSet's Workload (Kueue's StatefulSet integration makes it; the pod joins it)"
+    if parent is not None and parent != "deployment":
+        return (f"it is suspended by a parent integration ({SUSPENDED_BY_PARENT}: {parent}): that integration is not "
+                "modelled")  # fmt: skip
     if pod.default_error:
         return (f"{pod.default_error}; for a manifest, Kueue's Pod webhook (Default) fails with that error and the API "
                 "server refuses the pod's creation")  # fmt: skip
@@ -697,7 +712,7 @@ def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
         return f"Namespace {pod.namespace} is not in the snapshot (Kueue skips a pod whose namespace it cannot find)"
     if not jin.manages_namespace(pod.namespace, namespaces):
         return f"the managedJobsNamespaceSelector leaves namespace {pod.namespace} out (Kueue does not manage its pods)"
-    top, why = jobs._ancestor(job, jin, enabled)
+    top, why = jobs._ancestor(job, jin, enabled) if parent is None else (None, "")  # (a Pod is top-level: IsTopLevel)
     if why:
         return why
     if top is not None:
