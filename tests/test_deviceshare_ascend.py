@@ -401,3 +401,39 @@ def test_vnpus_of_the_wrong_type_fall_back_to_the_default_config() -> None:
     config: here ``npu.Fallback``, which the plugin turns into the default (warned)."""
     with pytest.raises(npu.Fallback):
         _vnpus("vnpus:\n- commonWord: A\n  memoryAllocatable: x\n")
+
+
+# -- preempt and /v1/simulate ----------------------------------------------------------------------------------------------
+def preempting(objs: list[dict], high: dict) -> dict:
+    from tests.kube import podgroup, priority_class
+
+    lpg = podgroup("lpg", min_member=1, priority_class="low", phase="Running")
+    c = conf(HAMI).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"')
+    return decide([priority_class("low", 1), priority_class("high", 1000), lpg, *objs, high], c)
+
+
+def test_a_too_full_device_is_resolvable_a_partial_multi_device_ask_is_not() -> None:
+    """Both devices are held by a low-priority gang's pods (12288 each): a high-priority pod of
+    21527 makes the node a preempt candidate (``Unschedulable``), one victim frees its device and
+    the pod is nominated; a pod asking 2 devices with partial memory is FilterNode's ``Error``
+    (the node is no candidate; no eviction could make it fit either): no eviction."""
+    two = npu_node("n1", register=dev_json("n1-d0", "n1-d1"))
+    low = [npu_pod(f"low{i}", node="n1", group="lpg", annotations={ALLOC: f"n1-d{i},Ascend310P,12288,0:;"})
+           for i in range(2)]  # fmt: skip
+    out = preempting([two, *low], npu_pod("high", "21527", priority_class="high"))
+    assert len(out["evictions"]) == 1
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "n1")]
+    out = preempting([two, *low], npu_pod("high", "3072", count="2", priority_class="high"))
+    assert out["evictions"] == [] and out["nominations"] == []
+
+
+def test_simulate_carries_the_allocated_annotation_into_the_next_cycle() -> None:
+    """Cycle 1 binds a (12288 of the one device); in cycle 2 a runs with the annotation Volcano's
+    bind gave it, so b (12288) still does not fit (read afresh without it, the device would look
+    free)."""
+    from app.simulate import simulate
+
+    body = request([npu_node("n1"), npu_pod("a", priority=2), npu_pod("b", priority=1)], config=conf(HAMI))
+    body["cycles"] = 3
+    out = simulate(body, SETTINGS)
+    assert [[b["pod"] for b in cyc["bindings"]] for cyc in out["cycles"]] == [["default/a"], []]
