@@ -437,3 +437,17 @@ def test_simulate_carries_the_allocated_annotation_into_the_next_cycle() -> None
     body["cycles"] = 3
     out = simulate(body, SETTINGS)
     assert [[b["pod"] for b in cyc["bindings"]] for cyc in out["cycles"]] == [["default/a"], []]
+
+
+def test_allocate_takes_only_the_first_container_devices_as_volcano_reads_them_back() -> None:
+    """A pod of two containers of 6144 takes d0 and d1, but Volcano's Allocate records them by
+    reading back its own annotation split at ':' only: the second container's entry names
+    ';d1', no device, so d1 stays free and the next pod of 21527 lands on it (warned)."""
+    two = npu_node("n1", register=dev_json("d0", "d1"))
+    first = npu_pod("a", "6144", priority=2)
+    ctr = copy.deepcopy(first["spec"]["containers"][0])
+    ctr["name"] = "second"
+    first["spec"]["containers"].append(ctr)
+    out = decide([two, first, npu_pod("b", "21527", priority=1)], conf(HAMI))
+    assert bound(out) == {"a": "n1", "b": "n1"}
+    assert warned(out, "pod default/a: the devices of its containers after the first are not taken")

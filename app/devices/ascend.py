@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.devices.quantity import as_int64
+from app.devices import config as devconfig
+from app.devices import vgpu
 from app.ingest.gostrconv import go_int32
 
 REGISTER = "hami.io/node-register-{}"
@@ -28,7 +29,7 @@ ALLOCATED = "hami.io/{}-devices-allocated"
 TO_ALLOCATE = "hami.io/{}-devices-to-allocate"
 CORE_NODE = "hami-vnpu-core"
 MODE, HAMI_CORE = "huawei.com/vnpu-mode", "hami-core"
-BINPACK, SPREAD = "binpack", "spread"
+BINPACK, SPREAD = vgpu.BINPACK, vgpu.SPREAD
 ASCEND910 = "Ascend910"
 NETWORK_WEIGHT = 10
 #: selectDevices' errors: FilterNode's ``Error`` (no device, partial memory on several
@@ -53,8 +54,9 @@ DEFAULT_310P = VnpuConfig("Ascend310P", "huawei.com/Ascend310P", "huawei.com/Asc
 DEFAULT: tuple[bool, tuple[VnpuConfig, ...]] = (False, (DEFAULT_310P,))
 
 
-class Fallback(Exception):
-    """yaml.v2 would not decode the ``vnpus`` section: Volcano's default config is used."""
+#: yaml.v2 would not decode the ``vnpus`` section: Volcano's default config is used
+Fallback = devconfig._Fallback
+_mapping, _list, _string = devconfig._mapping, devconfig._list, devconfig._string
 
 
 def decode_vnpus(raw: object) -> tuple[bool, tuple[VnpuConfig, ...]]:
@@ -98,28 +100,6 @@ def _configs(raw: object, where: str) -> tuple[VnpuConfig, ...]:
                               _int(c.get("memoryAllocatable"), f"{w}.memoryAllocatable", 64),
                               _int(c.get("memoryCapacity"), f"{w}.memoryCapacity", 64), tuple(templates)))  # fmt: skip
     return tuple(out)
-
-
-def _mapping(v: object, where: str) -> dict:
-    if v is None:
-        return {}
-    if not isinstance(v, dict):
-        raise Fallback(f"{where} is not a mapping (yaml.v2 fails to decode it)")
-    return v
-
-
-def _list(v: object, where: str) -> list:
-    if v is None:
-        return []
-    if not isinstance(v, list):
-        raise Fallback(f"{where} is not a list (yaml.v2 fails to decode it)")
-    return v
-
-
-def _string(v: object, where: str) -> str:
-    if v is not None and not isinstance(v, str):
-        raise Fallback(f"{where} is not a string (not modelled where yaml.v2 would take a scalar's text)")
-    return v or ""
 
 
 def _int(v: object, where: str, bits: int) -> int:
@@ -283,35 +263,20 @@ def node_hami_core(annotations: dict[str, str], default: bool) -> bool:
 Request = tuple[int, int, int, int]  # (nums, memreq, mempercentage, coresreq)
 
 
+def _names(config: VnpuConfig) -> devconfig.NvidiaConfig:
+    """The type's resource names as ``ExtractResourceRequest`` takes them (no percentage
+    resource; cores: ``<resourceName>-core``), the vGPU reader's own."""
+    return devconfig.NvidiaConfig(config.resource, config.memory_resource, "", f"{config.resource}-core")
+
+
 def has_request(config: VnpuConfig, containers: list[tuple[dict, dict]]) -> bool:
     """``HasDeviceRequest``: a container limits the count or the memory resource."""
-    return any(config.resource in lim or config.memory_resource in lim for lim, _ in containers)
+    return vgpu.has_request(containers, _names(config))
 
 
 def raw_requests(config: VnpuConfig, containers: list[tuple[dict, dict]]) -> list[Request]:
-    """``ExtractResourceRequest`` with the type's names (no percentage resource; cores:
-    ``<resourceName>-core``)."""
-    core = f"{config.resource}-core"
-    out = []
-    for lim, req in containers:
-        if config.resource in lim:
-            n = as_int64(lim[config.resource]) or 0
-        elif config.memory_resource in lim:
-            n = 1
-        else:
-            continue
-        mem = _int_of(lim, req, config.memory_resource)
-        pct = 100 if mem == 0 else 101
-        out.append((go_int32(n), mem, pct, _int_of(lim, req, core)))
-    return out
-
-
-def _int_of(lim: dict, req: dict, name: str) -> int:
-    raw = lim[name] if name in lim else req.get(name)
-    if raw is None:
-        return 0
-    v = as_int64(raw)
-    return 0 if v is None else go_int32(v)
+    """``ExtractResourceRequest`` with the type's names (vGPU's reading, the same function)."""
+    return vgpu.requests(containers, _names(config))
 
 
 def resource_reqs(config: VnpuConfig, first: Device, raw: list[Request], hami_core: bool) -> list[Request]:

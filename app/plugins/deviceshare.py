@@ -1,6 +1,10 @@
 """deviceshare: Volcano's device-sharing plugin (``pkg/scheduler/plugins/deviceshare``) for
 NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGPU, hami-core and
-MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
+MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`); and HAMi Ascend vNPU
+(``deviceshare.AscendHAMiVNPUEnable``: :mod:`app.devices.ascend`, one device type per entry of
+the device config's ``vnpus``), checked after the NVIDIA devices as Volcano's registration
+order has it, scored with them (``getDeviceScore``: the vGPU score plus each asked vNPU type's
+``ScoreNode``), allocated and released through the same events.
 
 * Arguments, read as Volcano's ``Arguments`` reads them: ``deviceshare.GPUSharingEnable``,
   ``deviceshare.GPUNumberEnable``, ``deviceshare.VGPUEnable`` (``GetBool``, default false),
@@ -9,7 +13,8 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
   (``GetInt``, default 0). GPU sharing with GPU number, or either with vGPU, stops Volcano's
   scheduler (``klog.Fatal``): a 422 here. The arguments it does not model are named by
   :func:`unmodelled_arguments` when the config is read (warnings; 422s under
-  ``options.strictConfig``): ``NodeLockEnable``, the Ascend ones, ``GPUExclusiveRules``.
+  ``options.strictConfig``): ``NodeLockEnable``, ``AscendMindClusterVNPUEnable``,
+  ``GPUExclusiveRules``.
   ``KnownGeometriesCMNamespace`` / ``KnownGeometriesCMName`` (default
   ``kube-system/volcano-vgpu-device-config``) name the ConfigMap whose ``device-config.yaml``
   gives vGPU its resource names, memory-percentage resource and MIG models
@@ -122,9 +127,9 @@ def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
 
 class DeviceShare(Plugin):
     name = NAME
-    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core, MIG) per device, from node "
-               "registrations, pods' annotations and the vGPU device ConfigMap; binpack / spread device order and vGPU "
-               "score")
+    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core, MIG) and HAMi Ascend vNPU "
+               "per device, from node registrations, pods' annotations and the device ConfigMap; binpack / spread "
+               "device order and vGPU / vNPU score")
 
     def open(self) -> None:
         ssn = self.ssn
@@ -668,7 +673,10 @@ class DeviceShare(Plugin):
                 self._failed(t, f"no {ads.config.common_word} device fits the pod")
                 return
             text = npu.encode(taken, ads.config.common_word)
-            npu.add_pod(ads, self._uid(t), npu.decode(text) or [])
+            if npu.add_pod(ads, self._uid(t), npu.decode(text) or []):
+                self.warn(f"plugin {NAME}: pod {t.key}: the devices of its containers after the first are not taken "
+                          f"on node {self.ssn.cluster.nodes[t.node].name!r}: Volcano's Allocate reads back its own "
+                          "annotation split at ':' only (an entry after ';' names no device), as here")  # fmt: skip
             cw = ads.config.common_word
             self._assigned[t.key] = {**self._assigned.get(t.key, {}), npu.ALLOCATED.format(cw): text,
                                      npu.TO_ALLOCATE.format(cw): text}  # fmt: skip
