@@ -356,7 +356,7 @@ def test_allocation_records_the_devices_for_the_next_pods() -> None:
 
 def test_memory_and_core_requests_are_named_as_checked_against_allocatable() -> None:
     objs = [npu_node("n1"), npu_pod("a")]
-    assert warned(decide(objs, conf(HAMI)), "Volcano leaves these out of the plain resource check")
+    assert warned(decide(objs, conf(HAMI)), "Volcano leaves it out of the plain resource check")
 
 
 def test_same_answer_whatever_the_object_order() -> None:
@@ -451,3 +451,23 @@ def test_allocate_takes_only_the_first_container_devices_as_volcano_reads_them_b
     out = decide([two, first, npu_pod("b", "21527", priority=1)], conf(HAMI))
     assert bound(out) == {"a": "n1", "b": "n1"}
     assert warned(out, "pod default/a: the devices of its containers after the first are not taken")
+
+
+def test_ascend910_devices_with_network_ids_are_taken_from_the_fullest_network() -> None:
+    """An Ascend910A type whose devices all carry a NetworkID: every fitting device is gathered
+    (d3, full, does not fit), networks by fitting devices (1: d1, d2; 0: d0): a container of 2
+    whole devices takes d1, d2 (without NetworkIDs: the first two, d0, d1). ScoreNode: the first
+    device's CalScore (binpack 0) plus 10 × the largest network share of those first devices
+    (1 of 1): 10."""
+    config = go_910a()
+
+    def dev(i: int, net: int | None, used: int = 0) -> npu.Device:
+        return npu.Device(f"d{i}", 1, 32768, 30, net is not None, net is not None, None if net is None else float(net), used)
+
+    raw = npu.raw_requests(config, [({config.resource: "2"}, {})])
+    ads = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, 0), dev(1, 1), dev(2, 1), dev(3, 0, used=1))})
+    assert npu.select(ads, raw, npu.BINPACK, False) == (None, [[("d1", 32768, 0), ("d2", 32768, 0)]])
+    assert npu.score_node(ads, raw, npu.BINPACK, False) == (10.0, False)
+    plain = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, None), dev(1, None), dev(2, None))})
+    assert npu.select(plain, raw, npu.BINPACK, False) == (None, [[("d0", 32768, 0), ("d1", 32768, 0)]])
+    assert npu.score_node(plain, raw, npu.BINPACK, False) == (0.0, False)

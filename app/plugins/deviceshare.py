@@ -200,6 +200,11 @@ class DeviceShare(Plugin):
         self.npus: dict[int, list[npu.AscendDevices]] = {}
         self._npu_facts: dict[str, tuple[list[list[npu.Request] | None], bool]] = {}
         self._npu_noted: set[str] = set()
+        self._npu_index = {c.common_word: i for i, c in enumerate(self.npu_types)}
+        #: vNPU memory / core resource -> the first pod met asking it (IgnoredDevicesList; warned once)
+        self._npu_ignored: dict[str, str] = {}
+        #: the vNPU score per (node, its devices' version, the pod's asks)
+        self._npu_scores: dict[tuple, tuple[float, bool]] = {}
         self._read_nodes()
         c = ssn.cluster
         self.has = np.zeros(len(c.nodes), dtype=bool)
@@ -399,11 +404,12 @@ class DeviceShare(Plugin):
                 if any(r is not None for r in hit[0]):
                     ignored = sorted({n for c in self.npu_types for n in (c.memory_resource, f"{c.resource}-core")
                                       for lim, req in ctrs if n in lim or n in req})  # fmt: skip
-                    if ignored and t.key not in self._npu_noted:
-                        self._npu_noted.add(t.key)
-                        self.warn(f"plugin {NAME}: pod {t.key} asks {', '.join(ignored)}: Volcano leaves these out of "
-                                  "the plain resource check (IgnoredDevicesList); here the node's allocatable is checked "
-                                  "for them as for any resource")  # fmt: skip
+                    for name in ignored:  # (one warning per resource, naming the first pod met)
+                        if name not in self._npu_ignored:
+                            self._npu_ignored[name] = t.key
+                            self.warn(f"plugin {NAME}: pods ask {name} (e.g. {t.key}): Volcano leaves it out of the "
+                                      "plain resource check (IgnoredDevicesList); here the node's allocatable is checked "
+                                      "for it as for any resource")  # fmt: skip
             self._npu_facts[t.key] = hit
         return hit
 
@@ -413,23 +419,37 @@ class DeviceShare(Plugin):
         if not types:
             return []
         reqs, _ = self.npu_facts(t)
-        index = {c.common_word: i for i, c in enumerate(self.npu_types)}
+        if not any(r is not None for r in reqs):
+            return []
         out = []
         for ads in types:
-            r = reqs[index[ads.config.common_word]] if reqs else None
+            r = reqs[self._npu_index[ads.config.common_word]]
             if r is not None:
                 out.append((ads, r))
         return out
 
-    def _npu_refusal(self, t: Task, n: int) -> str | None:
+    def _npu_sig(self, t: Task) -> tuple:
+        """What of the pod a vNPU fit reads (its asks per type, hami-core mode)."""
+        reqs, core = self.npu_facts(t)
+        return tuple(None if r is None else tuple(r) for r in reqs), core
+
+    def _npu_refusal(self, t: Task, n: int, sig: tuple) -> str | None:
         """The vNPU types' ``FilterNode`` in order: the first refusal (``npu.ERROR`` /
         ``npu.UNSCHEDULABLE``), else None."""
+        key = ("npu", n, int(self._version[n]), sig)
+        if key in self._fit_cache:  # (a pure function of the node's devices and the pod's asks)
+            return self._fit_cache[key]  # type: ignore[return-value]
+        if len(self._fit_cache) > FIT_CACHE_MAX:
+            self._fit_cache.clear()
+        out = None
         core = self.npu_facts(t)[1]
         for ads, raw in self._npu_asked(t, n):
             why, _ = npu.select(ads, raw, self.policy, core)
             if why is not None:
-                return why
-        return None
+                out = why
+                break
+        self._fit_cache[key] = out  # type: ignore[assignment]
+        return out
 
     def _containers(self, t: Task) -> tuple[Containers, Containers]:
         specs = self._objects()
@@ -477,8 +497,9 @@ class DeviceShare(Plugin):
                 # a vNPU ``Error`` (no device; several devices with partial memory) is no
                 # Unschedulable: PredicateForPreemptAction refuses the node, unless an NVIDIA
                 # device refused it first (Unschedulable)
+                sig = self._npu_sig(task)
                 errs = [j for j in range(len(nodes)) if int(nodes[j]) in self.npus
-                        and self._npu_refusal(task, int(nodes[j])) == npu.ERROR]  # fmt: skip
+                        and self._npu_refusal(task, int(nodes[j]), sig) == npu.ERROR]  # fmt: skip
                 if errs:
                     first = self._nvidia_mask(task, nodes[errs]) if wants or has_vgpu else np.ones(len(errs), bool)
                     mask[np.asarray(errs, dtype=np.intp)[first]] = False
@@ -487,9 +508,10 @@ class DeviceShare(Plugin):
         if has_npu:
             if self.ssn.out_of_time():
                 return mask & ~self.has[nodes]
+            sig = self._npu_sig(task)
             for j in np.flatnonzero(mask).tolist():
                 n = int(nodes[j])
-                if n in self.npus and self._npu_refusal(task, n) is not None:
+                if n in self.npus and self._npu_refusal(task, n, sig) is not None:
                     mask[j] = False
         return mask
 
@@ -553,17 +575,28 @@ class DeviceShare(Plugin):
         ``ScoreNode`` returns ``GPUDevices.Score``; the allocate actions filter the pod first)."""
         out = np.zeros(len(nodes), dtype=np.float64)
         has_vgpu = self.facts(task)[4]
-        core = self.npu_facts(task)[1]
+        reqs, core = self.npu_facts(task)
+        has_npu = any(r is not None for r in reqs)
+        if not (has_vgpu or has_npu):
+            return out
+        sig = self._npu_sig(task)
         for j in np.flatnonzero(self.has[nodes]).tolist():
             n = int(nodes[j])
-            asked = self._npu_asked(task, n)
+            asked = self._npu_asked(task, n) if has_npu else []
             if not ((has_vgpu and n in self.vgpus) or asked):
                 continue
             s = self.vgpu_score.get(n, 0.0) if has_vgpu and n in self.vgpus else 0.0
             for ads, raw in asked:  # (the vNPU ``ScoreNode``: it also sets the type's policy)
                 if ads.policy != self.policy:
                     self._log_node(n)
-                got, panics = npu.score_node(ads, raw, self.policy, core)
+                key = (n, int(self._version[n]), ads.config.common_word, sig)
+                hit = self._npu_scores.get(key)
+                if hit is None:
+                    if len(self._npu_scores) > FIT_CACHE_MAX:
+                        self._npu_scores.clear()
+                    hit = self._npu_scores[key] = npu.score_node(ads, raw, self.policy, core)
+                ads.policy = self.policy
+                got, panics = hit
                 if panics:
                     self.warn(f"plugin {NAME}: pod {task.key} on node {self.ssn.cluster.nodes[n].name!r}: a container "
                               f"asking {ads.config.common_word} is given no device (a count of 0 or less): Volcano's "
