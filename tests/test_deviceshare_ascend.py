@@ -471,3 +471,11 @@ def test_ascend910_devices_with_network_ids_are_taken_from_the_fullest_network()
     plain = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, None), dev(1, None), dev(2, None))})
     assert npu.select(plain, raw, npu.BINPACK, False) == (None, [[("d0", 32768, 0), ("d1", 32768, 0)]])
     assert npu.score_node(plain, raw, npu.BINPACK, False) == (0.0, False)
+
+
+def test_node_with_the_resource_but_no_registration_is_warned() -> None:
+    n = npu_node("n1")
+    del n["metadata"]["annotations"][REG]
+    out = decide([n, npu_pod("a"), npu_pod("b")], conf(HAMI))
+    assert bound(out) == {"a": "n1", "b": "n1"}
+    assert warned(out, "has allocatable huawei.com/Ascend310P but no annotation hami.io/node-register-Ascend310P")

@@ -341,6 +341,8 @@ class DeviceShare(Plugin):
             key = npu.REGISTER.format(conf.common_word)
             core = npu.node_hami_core(ann, self.npu_core)
             if key not in ann:
+                self.warn(f"plugin {NAME}: node {node.name!r} has allocatable {conf.resource} but no annotation {key}: "
+                          f"no {conf.common_word} devices, as in Volcano (pods asking them pass the device check there)")  # fmt: skip
                 continue
             devices, why = npu.decode_node_devices(ann[key], MAX_DEVICES)
             if devices is None:
