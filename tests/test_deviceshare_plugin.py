@@ -23,8 +23,8 @@ Upstream (volcano-sh/volcano, commit ed72c7c8), each case named after its Go tes
   (2) and ``TestMIGFactory_SubPod_WithMemoryFactor`` (2), the last two in one test.
 * ``vgpu/hamicore_test.go``: ``TestHAMICoreFactory_AddPod`` (3),
   ``TestHAMICoreFactory_AddPodDistinctUIDsAccumulate`` (1), ``TestHAMICoreFactory_SubPodRemovesEntry`` (1).
-* ``config/config_test.go``: ``TestParseDeviceConfig`` (1; its three ``TestParseVNPUs*`` cases are
-  the Ascend section, not modelled).
+* ``config/config_test.go``: ``TestParseDeviceConfig`` (1; its three ``TestParseVNPUs*`` cases, the
+  Ascend section, are in ``tests/test_deviceshare_ascend.py``).
 * ``vgpu/spread_integration_test.go``: ``TestSpreadPreventsCoLocation``,
   ``TestBinpackAllowsCoLocation``, ``TestSpreadDifferentGroupsCanShare``,
   ``TestSpreadWithNoRoomFails``, ``TestMixedAnnotations`` (1 each).
@@ -857,8 +857,8 @@ def test_simulate_carries_the_bind_annotations_into_the_next_cycle(kind: str) ->
 
 
 # -- arguments not modelled, strictConfig, Ascend ------------------------------------------------------------------------
-@pytest.mark.parametrize("key", ["deviceshare.NodeLockEnable", "deviceshare.AscendHAMiVNPUEnable",
-                                 "deviceshare.AscendMindClusterVNPUEnable", "deviceshare.GPUExclusiveRules"])  # fmt: skip
+@pytest.mark.parametrize("key", ["deviceshare.NodeLockEnable", "deviceshare.AscendMindClusterVNPUEnable",
+                                 "deviceshare.GPUExclusiveRules"])  # fmt: skip
 def test_unmodelled_arguments_warn_and_strict_config_refuses_them(key: str) -> None:
     value = [{"team": "a"}] if key.endswith("Rules") else True
     objs = [vgpu_node("n1"), vpod("a")]
@@ -882,7 +882,8 @@ def test_ascend_requests_warn_that_they_are_plain_resources() -> None:
     n["status"]["allocatable"]["huawei.com/Ascend310P"] = "4"
     out = decide([n, dev_pod("a", {"huawei.com/Ascend310P": "1"})], conf({}))
     assert bound(out) == {"a": "n1"}
-    assert warned(out, "Ascend NPU sharing is not modelled: huawei.com/Ascend310P count as plain node resources")
+    assert warned(out, "Ascend NPU sharing is not modelled for huawei.com/Ascend310P (deviceshare.AscendHAMiVNPUEnable is "
+                       "off): they count as plain node resources")  # fmt: skip
 
 
 def test_a_non_integer_weight_and_a_non_string_policy_keep_the_defaults() -> None:

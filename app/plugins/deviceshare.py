@@ -1,6 +1,10 @@
 """deviceshare: Volcano's device-sharing plugin (``pkg/scheduler/plugins/deviceshare``) for
 NVIDIA GPUs: GPU sharing / GPU number (:mod:`app.devices.gpushare`) and HAMi vGPU, hami-core and
-MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
+MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`); and HAMi Ascend vNPU
+(``deviceshare.AscendHAMiVNPUEnable``: :mod:`app.devices.ascend`, one device type per entry of
+the device config's ``vnpus``), checked after the NVIDIA devices as Volcano's registration
+order has it, scored with them (``getDeviceScore``: the vGPU score plus each asked vNPU type's
+``ScoreNode``), allocated and released through the same events.
 
 * Arguments, read as Volcano's ``Arguments`` reads them: ``deviceshare.GPUSharingEnable``,
   ``deviceshare.GPUNumberEnable``, ``deviceshare.VGPUEnable`` (``GetBool``, default false),
@@ -9,7 +13,8 @@ MIG (:mod:`app.devices.vgpu`, under :mod:`app.devices.config`).
   (``GetInt``, default 0). GPU sharing with GPU number, or either with vGPU, stops Volcano's
   scheduler (``klog.Fatal``): a 422 here. The arguments it does not model are named by
   :func:`unmodelled_arguments` when the config is read (warnings; 422s under
-  ``options.strictConfig``): ``NodeLockEnable``, the Ascend ones, ``GPUExclusiveRules``.
+  ``options.strictConfig``): ``NodeLockEnable``, ``AscendMindClusterVNPUEnable``,
+  ``GPUExclusiveRules``.
   ``KnownGeometriesCMNamespace`` / ``KnownGeometriesCMName`` (default
   ``kube-system/volcano-vgpu-device-config``) name the ConfigMap whose ``device-config.yaml``
   gives vGPU its resource names, memory-percentage resource and MIG models
@@ -62,8 +67,10 @@ from typing import Any
 
 import numpy as np
 
+from app.devices import ascend as npu
 from app.devices import config as devconfig
 from app.devices import gpushare as gs
+from app.devices import quantity as devq
 from app.devices import vgpu as vg
 from app.errors import InputError
 from app.framework.plugin import Plugin, is_go_int
@@ -109,9 +116,9 @@ def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
     if _on(args, NODE_LOCK):
         out.append((NODE_LOCK, "node locks at allocation are not modelled: a node an earlier bind still holds "
                                "locked does not fail the allocation here"))  # fmt: skip
-    for key, what in ((ASCEND_MINDCLUSTER, "Ascend 310P vNPU (MindCluster)"), (ASCEND_HAMI, "Ascend HAMi vNPU")):
-        if _on(args, key):
-            out.append((key, f"{what} sharing is not modelled: Ascend requests count as plain node resources"))
+    if _on(args, ASCEND_MINDCLUSTER):
+        out.append((ASCEND_MINDCLUSTER, "Ascend 310P vNPU (MindCluster) sharing is not modelled: its requests count as "
+                                        "plain node resources"))  # fmt: skip
     if EXCLUSIVE_RULES in args and exclusive_rules(args.get(EXCLUSIVE_RULES)) and _on(args, VGPU):
         out.append((EXCLUSIVE_RULES, "GPU exclusivity rules are not modelled: rule-matching vGPU pods may share a GPU "
                                      "here"))  # fmt: skip
@@ -120,15 +127,16 @@ def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
 
 class DeviceShare(Plugin):
     name = NAME
-    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core, MIG) per device, from node "
-               "registrations, pods' annotations and the vGPU device ConfigMap; binpack / spread device order and vGPU "
-               "score")
+    summary = ("Volcano: NVIDIA GPU sharing by memory, GPU number and HAMi vGPU (hami-core, MIG) and HAMi Ascend vNPU "
+               "per device, from node registrations, pods' annotations and the device ConfigMap; binpack / spread "
+               "device order and vGPU / vNPU score")
 
     def open(self) -> None:
         ssn = self.ssn
         self.sharing = self.arg_go_bool(GPU_SHARING, False)
         self.number = self.arg_go_bool(GPU_NUMBER, False)
         self.vgpu = self.arg_go_bool(VGPU, False)
+        self.hami = self.arg_go_bool(ASCEND_HAMI, False)
         self.policy = self._go_string(POLICY, "")
         raw_weight = self.args.get(WEIGHT)
         self.weight = raw_weight if is_go_int(raw_weight) else 0
@@ -144,16 +152,21 @@ class DeviceShare(Plugin):
         self.gpushare_on = self.sharing or self.number
         for key, default in ((CM_NAME, DEFAULT_CM[0]), (CM_NAMESPACE, DEFAULT_CM[1])):
             self._go_string(key, default)  # (read as Volcano reads them; used by vGPU only)
-        ascend = [n for n in ssn.cluster.resources.names if n.startswith(ASCEND_PREFIX)]
+        self.config, (self.npu_core, self.npu_types) = ((self._device_config() if self.vgpu or self.hami else
+                                                         (devconfig.DEFAULT, npu.DEFAULT)))  # fmt: skip
+        if not self.hami:
+            self.npu_types = ()
+        modelled = {n for c in self.npu_types for n in (c.resource, c.memory_resource, f"{c.resource}-core")}
+        ascend = [n for n in ssn.cluster.resources.names if n.startswith(ASCEND_PREFIX) and n not in modelled]
         if ascend:
-            self.warn(f"plugin {NAME}: Ascend NPU sharing is not modelled: {', '.join(ascend)} count as plain node "
-                      "resources, so placements may differ")  # fmt: skip
-        if not (self.gpushare_on or self.vgpu):
+            self.warn(f"plugin {NAME}: Ascend NPU sharing is not modelled for {', '.join(ascend)}"
+                      f"{'' if self.hami else f' ({ASCEND_HAMI} is off)'}: they count as plain node resources, so "
+                      "placements may differ")  # fmt: skip
+        if not (self.gpushare_on or self.vgpu or self.npu_types):
             return
         if self.vgpu and self.policy not in ("", vg.BINPACK, vg.SPREAD):
             self.warn(f"plugin {NAME}: {POLICY} {self.policy!r} is neither binpack nor spread: vGPU devices are tried "
                       "from the highest id down and score 0, as Volcano does")  # fmt: skip
-        self.config = self._device_config() if self.vgpu else devconfig.DEFAULT
         self.allocating = any(p.name == "predicates" for tier in ssn.config.tiers for p in tier)
         if not self.allocating:
             self.warn(f"plugin {NAME}: no predicates plugin is configured: in Volcano its Allocate handler is what takes "
@@ -173,7 +186,8 @@ class DeviceShare(Plugin):
         #: before the node's first change of each save epoch (a save opens an epoch; a restore
         #: pops the log back to the save's mark): a save copies nothing, a restore only what
         #: changed. ``_logged``: node -> the epoch its devices were last logged in
-        self._log: list[tuple[int, gs.GpuShareDevices | None, vg.VgpuDevices | None, int | None]] = []
+        self._log: list[tuple[int, gs.GpuShareDevices | None, vg.VgpuDevices | None, list[npu.AscendDevices] | None,
+                              int | None]] = []  # fmt: skip
         self._logged: dict[int, int] = {}
         self._epoch = 0
         self._epochs = 0
@@ -182,10 +196,19 @@ class DeviceShare(Plugin):
         #: node index -> its devices, per kind
         self.cards: dict[int, gs.GpuShareDevices] = {}
         self.vgpus: dict[int, vg.VgpuDevices] = {}
+        #: node index -> its HAMi Ascend device types, in the config's order
+        self.npus: dict[int, list[npu.AscendDevices]] = {}
+        self._npu_facts: dict[str, tuple[list[list[npu.Request] | None], bool]] = {}
+        self._npu_noted: set[str] = set()
+        self._npu_index = {c.common_word: i for i, c in enumerate(self.npu_types)}
+        #: vNPU memory / core resource -> the first pod met asking it (IgnoredDevicesList; warned once)
+        self._npu_ignored: dict[str, str] = {}
+        #: the vNPU score per (node, its devices' version, the pod's asks)
+        self._npu_scores: dict[tuple, tuple[float, bool]] = {}
         self._read_nodes()
         c = ssn.cluster
         self.has = np.zeros(len(c.nodes), dtype=bool)
-        self.has[np.fromiter([*self.cards, *self.vgpus], dtype=np.intp)] = True
+        self.has[np.fromiter([*self.cards, *self.vgpus, *self.npus], dtype=np.intp)] = True
         #: per node, what the gpushare filter reads: the largest idle card memory (-1: no card)
         #: and the idle cards, kept as the cards change
         self.has_cards = np.zeros(len(c.nodes), dtype=bool)
@@ -203,15 +226,17 @@ class DeviceShare(Plugin):
             self._cards_changed(n)
         self._version += 1
         ssn.register("predicate", NAME, self.predicate)
-        if self.weight > 0 and self.vgpu:
+        if self.weight > 0 and (self.vgpu or self.npu_types):
             ssn.register("node_order", NAME, self.score)
         ssn.on_allocate(self._allocated)
         ssn.on_deallocate(self._deallocated)
         ssn.on_pods_landing(self.asks)
         ssn.on_trial(self._save, self._restore)
 
-    def _device_config(self) -> devconfig.NvidiaConfig:
-        """``InitDevicesConfig``: the ConfigMap the arguments name, as Volcano decodes it."""
+    def _device_config(self) -> tuple[devconfig.NvidiaConfig, tuple[bool, tuple[npu.VnpuConfig, ...]]]:
+        """``InitDevicesConfig``: the ConfigMap the arguments name, as Volcano decodes it (its
+        ``nvidia`` and ``vnpus`` sections; where either fails to decode, Volcano's default for
+        both)."""
         name = self._go_string(CM_NAME, DEFAULT_CM[0])
         ns = self._go_string(CM_NAMESPACE, DEFAULT_CM[1])
         found = self.ssn.cluster.device_configs.get((ns, name), [])
@@ -221,14 +246,23 @@ class DeviceShare(Plugin):
                                                                                    "name": name})  # fmt: skip
         if not found:
             self.warn(f"plugin {NAME}: the snapshot has no ConfigMap {ns}/{name} with a {devconfig.KEY} (Volcano's "
-                      "vGPU device config, read from the cluster when Volcano starts): Volcano's default config is "
+                      "device config, read from the cluster when Volcano starts): Volcano's default config is "
                       "used, as Volcano does without it (resource names volcano.sh/vgpu-number, -memory, -cores; no "
-                      "memory-percentage resource; no MIG geometries)")  # fmt: skip
-            return devconfig.DEFAULT
+                      "memory-percentage resource; no MIG geometries; one vNPU type, Ascend310P)")  # fmt: skip
+            return devconfig.DEFAULT, npu.DEFAULT
         config, note = devconfig.read(found[0][0])
-        self.warn(f"plugin {NAME}: ConfigMap {ns}/{name} {devconfig.KEY} read as Volcano's vGPU device config" +
+        vnpus = npu.DEFAULT
+        if not note:
+            from app.ingest.body import parse_yaml_text
+
+            try:
+                top = parse_yaml_text(found[0][0], "", devconfig.KEY)
+                vnpus = npu.decode_vnpus(top.get("vnpus") if isinstance(top, dict) else None)
+            except npu.Fallback as e:
+                config, note = devconfig.DEFAULT, f"{e}; Volcano's default device config is used"
+        self.warn(f"plugin {NAME}: ConfigMap {ns}/{name} {devconfig.KEY} read as Volcano's vGPU and vNPU device config" +
                   (f": {note}" if note else " (the ignored-objects count includes it: nothing else reads it)"))
-        return config
+        return config, vnpus
 
     def _go_string(self, key: str, default: str) -> str:
         """``Arguments.GetString``: a string, else ``default`` (Volcano logs it)."""
@@ -290,6 +324,35 @@ class DeviceShare(Plugin):
                               "before its last device: Volcano's scheduler fails on it (nil device) under the legacy "
                               "order; here the missing ids are skipped")  # fmt: skip
                 self.vgpus[node.idx] = devices
+            if self.npu_types:
+                self._read_npus(node, status, ann)
+
+    def _read_npus(self, node: Any, status: dict, ann: dict[str, str]) -> None:
+        """``NewAscendDevices``: per vNPU type, the node's devices when its allocatable holds the
+        type's resource (non-zero) and its registration annotation decodes to some device."""
+        alloc = status.get("allocatable")
+        if not isinstance(alloc, dict):
+            return
+        types: dict[str, npu.AscendDevices] = {}
+        for conf in self.npu_types:
+            raw = alloc.get(conf.resource)
+            if raw is None or not devq.value(raw):
+                continue
+            key = npu.REGISTER.format(conf.common_word)
+            core = npu.node_hami_core(ann, self.npu_core)
+            if key not in ann:
+                self.warn(f"plugin {NAME}: node {node.name!r} has allocatable {conf.resource} but no annotation {key}: "
+                          f"no {conf.common_word} devices, as in Volcano (pods asking them pass the device check there)")  # fmt: skip
+                continue
+            devices, why = npu.decode_node_devices(ann[key], MAX_DEVICES)
+            if devices is None:
+                self.warn(f"plugin {NAME}: node {node.name!r} annotation {key} is not read ({why}): it has no "
+                          f"{conf.common_word} devices, as in Volcano")  # fmt: skip
+                continue
+            types.pop(conf.common_word, None)
+            types[conf.common_word] = npu.node_devices(conf, devices, core)
+        if types:
+            self.npus[node.idx] = list(types.values())
 
     def _existing(self) -> None:
         """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined).
@@ -329,6 +392,67 @@ class DeviceShare(Plugin):
             hit = self._facts[t.key] = (mem, num, wants, vg.requests(ctrs, self.config) if has_vgpu else [], has_vgpu)
         return hit
 
+    def npu_facts(self, t: Task) -> tuple[list[list[npu.Request] | None], bool]:
+        """Per vNPU type of the config: the pod's raw requests when it asks the type
+        (``HasDeviceRequest``), else None; and whether it asks hami-core devices."""
+        hit = self._npu_facts.get(t.key)
+        if hit is None:
+            if not self.npu_types:
+                hit = ([], False)
+            else:
+                ctrs, _ = self._containers(t)
+                hit = ([npu.raw_requests(c, ctrs) if npu.has_request(c, ctrs) else None for c in self.npu_types],
+                       t.annotations.get(npu.MODE) == npu.HAMI_CORE)  # fmt: skip
+                if any(r is not None for r in hit[0]):
+                    ignored = sorted({n for c in self.npu_types for n in (c.memory_resource, f"{c.resource}-core")
+                                      for lim, req in ctrs if n in lim or n in req})  # fmt: skip
+                    for name in ignored:  # (one warning per resource, naming the first pod met)
+                        if name not in self._npu_ignored:
+                            self._npu_ignored[name] = t.key
+                            self.warn(f"plugin {NAME}: pods ask {name} (e.g. {t.key}): Volcano leaves it out of the "
+                                      "plain resource check (IgnoredDevicesList); here the node's allocatable is checked "
+                                      "for it as for any resource")  # fmt: skip
+            self._npu_facts[t.key] = hit
+        return hit
+
+    def _npu_asked(self, t: Task, n: int) -> list[tuple[npu.AscendDevices, list[npu.Request]]]:
+        """The node's vNPU types the pod asks, with its raw requests for each."""
+        types = self.npus.get(n)
+        if not types:
+            return []
+        reqs, _ = self.npu_facts(t)
+        if not any(r is not None for r in reqs):
+            return []
+        out = []
+        for ads in types:
+            r = reqs[self._npu_index[ads.config.common_word]]
+            if r is not None:
+                out.append((ads, r))
+        return out
+
+    def _npu_sig(self, t: Task) -> tuple:
+        """What of the pod a vNPU fit reads (its asks per type, hami-core mode)."""
+        reqs, core = self.npu_facts(t)
+        return tuple(None if r is None else tuple(r) for r in reqs), core
+
+    def _npu_refusal(self, t: Task, n: int, sig: tuple) -> str | None:
+        """The vNPU types' ``FilterNode`` in order: the first refusal (``npu.ERROR`` /
+        ``npu.UNSCHEDULABLE``), else None."""
+        key = ("npu", n, int(self._version[n]), sig)
+        if key in self._fit_cache:  # (a pure function of the node's devices and the pod's asks)
+            return self._fit_cache[key]  # type: ignore[return-value]
+        if len(self._fit_cache) > FIT_CACHE_MAX:
+            self._fit_cache.clear()
+        out = None
+        core = self.npu_facts(t)[1]
+        for ads, raw in self._npu_asked(t, n):
+            why, _ = npu.select(ads, raw, self.policy, core)
+            if why is not None:
+                out = why
+                break
+        self._fit_cache[key] = out  # type: ignore[assignment]
+        return out
+
     def _containers(self, t: Task) -> tuple[Containers, Containers]:
         specs = self._objects()
         o = specs.pod(t.pointer) if specs is not None and t.pointer.startswith("/objects/") else None
@@ -350,7 +474,7 @@ class DeviceShare(Plugin):
     def asks(self, t: Task) -> bool:
         """The pod asks an enabled device (``HasDeviceRequest``): its answers change as pods land."""
         f = self.facts(t)
-        return f[2] or f[4]
+        return f[2] or f[4] or any(r is not None for r in self.npu_facts(t)[0])
 
     @staticmethod
     def _uid(t: Task) -> str:
@@ -360,7 +484,8 @@ class DeviceShare(Plugin):
     def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         mask = np.ones(len(nodes), dtype=bool)
         mem, num, wants, reqs, has_vgpu = self.facts(task)
-        if not (wants or has_vgpu):
+        has_npu = any(r is not None for r in self.npu_facts(task)[0])
+        if not (wants or has_vgpu or has_npu):
             return mask
         if self.expired:  # (the devices are partly read: no node with devices passes; `truncated`)
             self.ssn.out_of_time()
@@ -370,7 +495,32 @@ class DeviceShare(Plugin):
                 # FilterNode runs all the same (PredicateForPreemptAction): each node it passes
                 # leaves its score for the node order that follows
                 self._vgpu_fits(task, reqs, nodes[self.has[nodes]])
+            if has_npu:
+                # a vNPU ``Error`` (no device; several devices with partial memory) is no
+                # Unschedulable: PredicateForPreemptAction refuses the node, unless an NVIDIA
+                # device refused it first (Unschedulable)
+                sig = self._npu_sig(task)
+                errs = [j for j in range(len(nodes)) if int(nodes[j]) in self.npus
+                        and self._npu_refusal(task, int(nodes[j]), sig) == npu.ERROR]  # fmt: skip
+                if errs:
+                    first = self._nvidia_mask(task, nodes[errs]) if wants or has_vgpu else np.ones(len(errs), bool)
+                    mask[np.asarray(errs, dtype=np.intp)[first]] = False
             return mask
+        mask = self._nvidia_mask(task, nodes)
+        if has_npu:
+            if self.ssn.out_of_time():
+                return mask & ~self.has[nodes]
+            sig = self._npu_sig(task)
+            for j in np.flatnonzero(mask).tolist():
+                n = int(nodes[j])
+                if n in self.npus and self._npu_refusal(task, n, sig) is not None:
+                    mask[j] = False
+        return mask
+
+    def _nvidia_mask(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """gpushare's and vGPU's ``FilterNode`` (Volcano's predicate tries them before vNPU)."""
+        mask = np.ones(len(nodes), dtype=bool)
+        mem, num, wants, reqs, has_vgpu = self.facts(task)
         if wants:  # (gpushare's FilterNode, over the kept per-node figures)
             cards = self.has_cards[nodes]
             if self.sharing and mem > 0 and mem > INT64_MAX:  # (beyond the figures' range: card by card)
@@ -426,12 +576,35 @@ class DeviceShare(Plugin):
         """``getDeviceScore``: the vGPU score the node's last successful filter left (Volcano's
         ``ScoreNode`` returns ``GPUDevices.Score``; the allocate actions filter the pod first)."""
         out = np.zeros(len(nodes), dtype=np.float64)
-        if not self.facts(task)[4]:
+        has_vgpu = self.facts(task)[4]
+        reqs, core = self.npu_facts(task)
+        has_npu = any(r is not None for r in reqs)
+        if not (has_vgpu or has_npu):
             return out
+        sig = self._npu_sig(task)
         for j in np.flatnonzero(self.has[nodes]).tolist():
             n = int(nodes[j])
-            if n in self.vgpus:
-                out[j] = float(vg.go_round_score(self.vgpu_score.get(n, 0.0))) * float(self.weight)
+            asked = self._npu_asked(task, n) if has_npu else []
+            if not ((has_vgpu and n in self.vgpus) or asked):
+                continue
+            s = self.vgpu_score.get(n, 0.0) if has_vgpu and n in self.vgpus else 0.0
+            for ads, raw in asked:  # (the vNPU ``ScoreNode``: it also sets the type's policy)
+                if ads.policy != self.policy:
+                    self._log_node(n)
+                key = (n, int(self._version[n]), ads.config.common_word, sig)
+                hit = self._npu_scores.get(key)
+                if hit is None:
+                    if len(self._npu_scores) > FIT_CACHE_MAX:
+                        self._npu_scores.clear()
+                    hit = self._npu_scores[key] = npu.score_node(ads, raw, self.policy, core)
+                ads.policy = self.policy
+                got, panics = hit
+                if panics:
+                    self.warn(f"plugin {NAME}: pod {task.key} on node {self.ssn.cluster.nodes[n].name!r}: a container "
+                              f"asking {ads.config.common_word} is given no device (a count of 0 or less): Volcano's "
+                              "ScoreNode panics here (an index out of range); Gangplank scores it 0")  # fmt: skip
+                s += got
+            out[j] = float(vg.go_round_score(s)) * float(self.weight)
         return out
 
     # -- events ---------------------------------------------------------------------------------------
@@ -446,6 +619,22 @@ class DeviceShare(Plugin):
         if devices is not None and vg.IDS in t.annotations:
             key = vg.group_key(t.namespace, t.annotations)
             self._panics(t, vg.add_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]), key))
+        for ads in self.npus.get(t.node, ()):
+            key = npu.ALLOCATED.format(ads.config.common_word)
+            text = t.annotations.get(key)
+            if text is None:
+                continue
+            entries = npu.decode(text)
+            if entries is None:
+                self.warn(f"plugin {NAME}: pod {t.key} annotation {key} has an entry of fewer than 4 fields: Volcano "
+                          "reads none of it (the pod holds no device there), as here")  # fmt: skip
+                continue
+            missing = npu.add_pod(ads, self._uid(t), entries)
+            if missing and t.key not in self._npu_noted:
+                self._npu_noted.add(t.key)
+                self.warn(f"plugin {NAME}: pod {t.key} annotation {key} names {', '.join(map(repr, missing))}, no "
+                          f"{ads.config.common_word} device of node {self.ssn.cluster.nodes[t.node].name!r} (an entry "
+                          "after a ';' starts with it, as Volcano reads the annotation): Volcano skips it, as here")  # fmt: skip
 
     def _sub_resource(self, t: Task) -> None:
         """``NodeInfo.subResource``."""
@@ -457,6 +646,14 @@ class DeviceShare(Plugin):
         devices = self.vgpus.get(t.node)
         if devices is not None and vg.IDS in t.annotations:
             self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
+        self._npu_release(t, False)
+
+    def _npu_release(self, t: Task, asked_only: bool) -> None:
+        """``SubResource`` of each vNPU type of the node (``Release``: the types the pod asks)."""
+        for ads in self.npus.get(t.node, ()):
+            if asked_only and not any(a is ads for a, _ in self._npu_asked(t, t.node)):
+                continue
+            npu.sub_pod(ads, self._uid(t), t.annotations.get(npu.ALLOCATED.format(ads.config.common_word)))
 
     def _panics(self, t: Task, note: str) -> None:
         if note:
@@ -469,15 +666,20 @@ class DeviceShare(Plugin):
         if t.node < 0 or not self.has[t.node]:
             return False
         self._version[t.node] += 1  # (its vGPU devices may change: remembered fits no longer hold)
-        if self._epoch and self._logged.get(t.node) != self._epoch:
-            n, cards, devices = t.node, self.cards.get(t.node), self.vgpus.get(t.node)
-            self._log.append((n, cards.copy() if cards is not None else None,
-                              devices.copy() if devices is not None else None, self._logged.get(n)))  # fmt: skip
-            self._logged[n] = self._epoch
-            self.trial_copies += 1
+        self._log_node(t.node)
         if t.status is not TaskStatus.PIPELINED:
             (self._add_resource if placed else self._sub_resource)(t)
         return self.allocating
+
+    def _log_node(self, n: int) -> None:
+        """The node's devices as they are, logged once per save epoch (Gangplank's trials)."""
+        if self._epoch and self._logged.get(n) != self._epoch:
+            cards, devices, types = self.cards.get(n), self.vgpus.get(n), self.npus.get(n)
+            self._log.append((n, cards.copy() if cards is not None else None,
+                              devices.copy() if devices is not None else None,
+                              [a.copy() for a in types] if types is not None else None, self._logged.get(n)))  # fmt: skip
+            self._logged[n] = self._epoch
+            self.trial_copies += 1
 
     def _allocated(self, t: Task) -> None:
         if not self._node_event(t, True):
@@ -499,6 +701,20 @@ class DeviceShare(Plugin):
                 return
             vg.add_to_pod_map(devices, self._uid(t), taken, vg.group_key(t.namespace, t.annotations))
             self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
+        core = self.npu_facts(t)[1]
+        for ads, raw in self._npu_asked(t, t.node):  # (the vNPU ``Allocate``, with the type's policy)
+            why, taken = npu.select(ads, raw, ads.policy, core)
+            if why is not None:
+                self._failed(t, f"no {ads.config.common_word} device fits the pod")
+                return
+            text = npu.encode(taken, ads.config.common_word)
+            if npu.add_pod(ads, self._uid(t), npu.decode(text) or []):
+                self.warn(f"plugin {NAME}: pod {t.key}: the devices of its containers after the first are not taken "
+                          f"on node {self.ssn.cluster.nodes[t.node].name!r}: Volcano's Allocate reads back its own "
+                          "annotation split at ':' only (an entry after ';' names no device), as here")  # fmt: skip
+            cw = ads.config.common_word
+            self._assigned[t.key] = {**self._assigned.get(t.key, {}), npu.ALLOCATED.format(cw): text,
+                                     npu.TO_ALLOCATE.format(cw): text}  # fmt: skip
 
     def _failed(self, t: Task, why: str) -> None:
         """The ``predicates`` handler's ``event.Err``: the Statement takes the placement back and
@@ -521,13 +737,15 @@ class DeviceShare(Plugin):
         devices = self.vgpus.get(t.node)
         if has_vgpu and devices is not None and vg.IDS in t.annotations:
             self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
+        self._npu_release(t, True)
 
     def on_session_close(self) -> None:
         """For ``/v1/simulate``: a pod the decision binds carries into the next cycle the device
         annotation Volcano's bind gives it (``volcano.sh/gpu-index``, ``volcano.sh/vgpu-ids-new``;
         not the times and phases, which no scheduler reads); an evicted pod loses them (its
         controller makes a new pod)."""
-        if not getattr(self, "gpushare_on", False) and not getattr(self, "vgpu", False):
+        if not getattr(self, "gpushare_on", False) and not getattr(self, "vgpu", False) \
+                and not getattr(self, "npu_types", ()):
             return
         if not self._assigned and not self.ssn.decision.evictions:
             return
@@ -538,8 +756,10 @@ class DeviceShare(Plugin):
                 tasks[b.pod].annotations = {**tasks[b.pod].annotations, **ann}
         for e in self.ssn.decision.evictions:
             t = tasks.get(e.pod)
-            if t is not None and (gs.GPU_INDEX in t.annotations or vg.IDS in t.annotations):
-                t.annotations = {k: v for k, v in t.annotations.items() if k not in (gs.GPU_INDEX, vg.IDS)}
+            drop = {gs.GPU_INDEX, vg.IDS, *(f.format(c.common_word) for c in self.npu_types
+                                             for f in (npu.ALLOCATED, npu.TO_ALLOCATE))}  # fmt: skip
+            if t is not None and drop & t.annotations.keys():
+                t.annotations = {k: v for k, v in t.annotations.items() if k not in drop}
 
     # -- Gangplank's trials ---------------------------------------------------------------------------
     def _save(self) -> Any:
@@ -556,7 +776,7 @@ class DeviceShare(Plugin):
         mark, epoch, assigned, score = saved
         touched = set()
         while len(self._log) > mark:
-            n, cards, devices, logged = self._log.pop()
+            n, cards, devices, types, logged = self._log.pop()
             if logged is None:
                 self._logged.pop(n, None)
             else:
@@ -565,6 +785,8 @@ class DeviceShare(Plugin):
                 self.cards[n] = cards
             if devices is not None:
                 self.vgpus[n] = devices
+            if types is not None:
+                self.npus[n] = types
             touched.add(n)
         self._assigned = dict(assigned)
         self.vgpu_score = dict(score)

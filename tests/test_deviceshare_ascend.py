@@ -1,0 +1,481 @@
+"""Volcano's ``deviceshare`` plugin for HAMi Ascend vNPU (``deviceshare.AscendHAMiVNPUEnable``):
+:mod:`app.devices.ascend` and its part of :mod:`app.plugins.deviceshare`.
+
+Upstream tables transcribed from ``pkg/scheduler/api/devices/ascend/hami/device_info_test.go``
+(each case named by its Go test and case name): ``Test_trimMemory`` (16), ``Test_fit`` (8),
+``TestAscendDevicesFilterNodeErrorClassification`` (3),
+``TestAscendDevice_GetNodeDevices_HAMiVnpuCore`` (3), ``Test_verifyReq`` (3),
+``TestAscendDevices_AddResource`` (7 of 8) and ``TestCalScore`` (7): 47 cases. Not transcribed
+(no decision): ``AddResource``'s "Nil AscendDevices receiver" (a nil Go receiver),
+``TestAllocateAddsNodeLockAscendWhenEnabled`` (node locks, not modelled),
+``TestHAMiReleaseReturnsSpeculativeAnnotationKeys`` / ``TestHAMiReleaseKeepsCommittedAnnotations``
+(which annotation keys Release asks the bind to drop).
+Then a test per rule on a small cluster through a Volcano decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import orjson
+import pytest
+
+from app.devices import ascend as npu
+from app.ingest.body import parse_yaml_text
+from app.ingest.request import read_request
+from app.service import decide_request
+from app.settings import Settings
+from tests.kube import node, pod, request
+
+SETTINGS = Settings()
+
+# device_info_test.go ``config_yaml`` (its vnpus section)
+CONFIG_YAML = """
+vnpus:
+- chipName: 910A
+  commonWord: Ascend910A
+  resourceName: huawei.com/Ascend910A
+  resourceMemoryName: huawei.com/Ascend910A-memory
+  memoryAllocatable: 32768
+  memoryCapacity: 32768
+  aiCore: 30
+  templates:
+    - {name: vir02, memory: 2184, aiCore: 2}
+    - {name: vir04, memory: 4369, aiCore: 4}
+    - {name: vir08, memory: 8738, aiCore: 8}
+    - {name: vir16, memory: 17476, aiCore: 16}
+- chipName: 310P3
+  commonWord: Ascend310P
+  resourceName: huawei.com/Ascend310P
+  resourceMemoryName: huawei.com/Ascend310P-memory
+  memoryAllocatable: 21527
+  memoryCapacity: 24576
+  aiCore: 8
+  aiCPU: 7
+  templates:
+    - {name: vir01, memory: 3072, aiCore: 1, aiCPU: 1}
+    - {name: vir02, memory: 6144, aiCore: 2, aiCPU: 2}
+    - {name: vir04, memory: 12288, aiCore: 4, aiCPU: 4}
+"""
+
+
+def go_310p() -> npu.VnpuConfig:
+    _, configs = npu.decode_vnpus(parse_yaml_text(CONFIG_YAML, "", "x")["vnpus"])
+    return configs[-1]
+
+
+# -- Test_trimMemory --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,mem,want", [
+    ("test1", 0, 3072), ("test2", 1, 3072), ("test3", 100, 3072), ("test4", 3071, 3072), ("test5", 3072, 3072),
+    ("test6", 3073, 6144), ("test7", 6143, 6144), ("test8", 6144, 6144), ("test9", 6144, 6144),
+    ("test10", 6145, 12288), ("test11", 12288, 12288), ("test12", 12289, 21527), ("test13", 21527, 21527),
+    ("test14", 21528, 21527), ("test15", 24576, 21527), ("test16", 24577, 0)])  # fmt: skip
+def test_trim_memory_upstream(name: str, mem: int, want: int) -> None:
+    """device_info_test.go Test_trimMemory: the 310P config; the default config's 310P entry is
+    the same."""
+    assert npu.trim_memory(go_310p(), mem)[0] == want
+    assert npu.trim_memory(npu.DEFAULT_310P, mem)[0] == want
+
+
+# -- Test_fit ---------------------------------------------------------------------------------------------------
+def go_fit_device(used: int = 0, usedmem: int = 0, usedcores: int = 0) -> npu.Device:
+    return npu.Device("68496E64-20E05477-92C31323-6E78030A-BD003019", 7, 21527, 8, False, False, None,
+                      used, usedmem, usedcores)  # fmt: skip
+
+
+@pytest.mark.parametrize("name,mem,cores,usage,hami_core,node_core,want", [
+    ("test1", 1024, 0, (1, 3072, 0), False, False, True),
+    ("test2", 21527, 0, (1, 3072, 0), False, False, False),
+    ("test3", 6144, 0, (1, 12288, 0), False, False, True),
+    ("test4", 24576, 0, (0, 0, 0), False, False, False),
+    ("test5_core", 6144, 4, (1, 12288, 6), False, False, False),
+    ("hami_core_mode_should_fail_when_node_not_support_hami_vnpu_core", 1024, 20, (0, 0, 0), True, False, False),
+    ("hami_core_mode_should_fail_when_core_is_insufficient", 1024, 20, (0, 0, 90), True, True, False),
+    ("hami_core_mode_should_pass_when_node_support_hami_vnpu_core", 1024, 20, (0, 0, 0), True, True, True)])  # fmt: skip
+def test_fit_upstream(name: str, mem: int, cores: int, usage: tuple, hami_core: bool, node_core: bool, want: bool) -> None:
+    """device_info_test.go Test_fit (the request as Go's case writes it, untrimmed)."""
+    assert npu.fits((1, mem, 0, cores), go_fit_device(*usage), hami_core, node_core) is want
+
+
+# -- TestAscendDevicesFilterNodeErrorClassification ---------------------------------------------------------------
+def go_910a(templates: tuple = ()) -> npu.VnpuConfig:
+    """``createTestAscendAllocateDevice``'s config."""
+    return npu.VnpuConfig("Ascend910A", "huawei.com/Ascend910A", "huawei.com/Ascend910A-memory", 32768, 32768, templates)
+
+
+def go_alloc_device(id_: str, used: int = 0, usedmem: int = 0) -> npu.Device:
+    return npu.Device(id_, 1, 32768, 30, False, False, None, used, usedmem)
+
+
+@pytest.mark.parametrize("name,devices,templates,count,mem,want", [
+    ("insufficient device capacity is retryable", [go_alloc_device("device-1", 1, 32768)], (), "1", "32768",
+     npu.UNSCHEDULABLE),
+    ("missing device inventory is an error", [], (), "1", "32768", npu.ERROR),
+    ("invalid multi-device partial memory request is an error", [go_alloc_device("device-1")], (("vir01", 4096),),
+     "2", "4096", npu.ERROR)])  # fmt: skip
+def test_filter_node_error_classification_upstream(name: str, devices: list, templates: tuple, count: str, mem: str,
+                                                   want: str) -> None:  # fmt: skip
+    """device_info_test.go TestAscendDevicesFilterNodeErrorClassification (binpack)."""
+    config = go_910a(templates)
+    ads = npu.AscendDevices(config, False, {d.id: d for d in devices})
+    raw = npu.raw_requests(config, [({config.resource: count, config.memory_resource: mem}, {})])
+    assert npu.select(ads, raw, npu.BINPACK, False)[0] == want
+
+
+# -- TestAscendDevice_GetNodeDevices_HAMiVnpuCore ---------------------------------------------------------------------
+@pytest.mark.parametrize("name,ann,want", [
+    ("node_support_hami_vnpu_core", {npu.CORE_NODE: "true"}, True),
+    ("node_not_support_hami_vnpu_core", {npu.CORE_NODE: "false"}, False),
+    ("node_without_hami_vnpu_core_annotation", {}, False)])  # fmt: skip
+def test_get_node_devices_hami_vnpu_core_upstream(name: str, ann: dict, want: bool) -> None:
+    """device_info_test.go TestAscendDevice_GetNodeDevices_HAMiVnpuCore (an empty config: false)."""
+    devices, why = npu.decode_node_devices('[{"id":"dev-1","index":0,"count":1,"devmem":32768,"devcore":30}]', 1024)
+    assert why == "" and devices is not None and len(devices) == 1
+    assert npu.node_hami_core(ann, False) is want
+
+
+# -- Test_verifyReq -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,nums,mem,want", [
+    ("single_device_with_partial_memory_should_pass", 1, 1024, True),
+    ("multiple_devices_with_partial_memory_should_fail", 2, 1024, False),
+    ("multiple_devices_with_full_memory_should_pass", 2, 21527, True)])  # fmt: skip
+def test_verify_req_upstream(name: str, nums: int, mem: int, want: bool) -> None:
+    """device_info_test.go Test_verifyReq (the 310P config)."""
+    assert npu.verify_req(go_310p(), (nums, mem, 100, 0)) is want
+
+
+# -- TestAscendDevices_AddResource ----------------------------------------------------------------------------------------
+def go_dev(id_: str, used: int = 0, usedmem: int = 0, usedcores: int = 0, pods: dict | None = None) -> npu.Device:
+    """``createTestAscendDevice(id, 100, 32000, ...)``."""
+    return npu.Device(id_, 1, 32000, 100, False, False, None, used, usedmem, usedcores, dict(pods or {}))
+
+
+GO_910 = npu.VnpuConfig("Ascend910", "huawei.com/Ascend910", "huawei.com/Ascend910Memory", 32000, 32000, ())
+
+
+@pytest.mark.parametrize("name,devices,annotation,twice,want", [
+    ("Successfully add single device resource", ["device-1"], "device-1,Ascend910,16000,50", False,
+     {"device-1": (1, 16000, 50)}),
+    ("Successfully add multiple device resources", ["device-1", "device-2"],
+     "device-1,Ascend910,8000,25:device-2,Ascend910,8000,25", False,
+     {"device-1": (1, 8000, 25), "device-2": (1, 8000, 25)}),
+    ("Add resource to existing device usage - accumulate", ["existing"], "device-1,Ascend910,8000,25", False,
+     {"device-1": (2, 16000, 50)}),
+    ("Add same pod multiple times - should not duplicate", ["device-1"], "device-1,Ascend910,16000,50", True,
+     {"device-1": (1, 16000, 50)}),
+    ("Pod has invalid annotation format", ["device-1"], "invalid format", False, {"device-1": (0, 0, 0)}),
+    ("Pod missing required annotation", ["device-1"], None, False, {"device-1": (0, 0, 0)}),
+    ("Device not found in devices map", ["device-1"], "non-existent-device,Ascend910,16000,50", False,
+     {"device-1": (0, 0, 0)}),
+    ("Multiple containers with different devices", ["device-1", "device-2", "device-3"],
+     "device-1,Ascend910,4000,10:device-2,Ascend910,4000,10", False,
+     {"device-1": (1, 4000, 10), "device-2": (1, 4000, 10), "device-3": (0, 0, 0)})])  # fmt: skip
+def test_add_resource_upstream(name: str, devices: list, annotation: str | None, twice: bool, want: dict) -> None:
+    """device_info_test.go TestAscendDevices_AddResource ("existing": device-1 already holding
+    the pod ``existing-pod`` at 8000 / 25)."""
+    devs = [go_dev("device-1", 1, 8000, 25, {"existing-pod": (8000, 25)}) if d == "existing" else go_dev(d)
+            for d in devices]  # fmt: skip
+    ads = npu.AscendDevices(GO_910, False, {d.id: d for d in devs})
+    for _ in range(2 if twice else 1):
+        if annotation is not None:
+            npu.add_pod(ads, "test-pod-uid-1234", npu.decode(annotation) or [])
+    for id_, (used, mem, cores) in want.items():
+        d = ads.devices[id_]
+        assert (d.used, d.usedmem, d.usedcores) == (used, mem, cores)
+
+
+# -- TestCalScore ---------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,policy,used,usedmem,devmem,want", [
+    ("spread rewards idle device", npu.SPREAD, 0, 0, 32768, 100),
+    ("devmem is zero", npu.SPREAD, 0, 0, 0, 0),
+    ("binpack devmem is zero", npu.BINPACK, 0, 0, 0, 0),
+    ("spread does not reward shared device", npu.SPREAD, 1, 0, 32768, 0),
+    ("binpack rewards full device most", npu.BINPACK, 0, 32768, 32768, 100),
+    ("binpack does not reward idle device", npu.BINPACK, 0, 0, 32768, 0),
+    ("binpack scales with memory usage", npu.BINPACK, 0, 16384, 32768, 50)])  # fmt: skip
+def test_cal_score_upstream(name: str, policy: str, used: int, usedmem: int, devmem: int, want: float) -> None:
+    """device_info_test.go TestCalScore."""
+    assert npu.cal_score(policy, npu.Device("d", 1, devmem, 0, False, False, None, used, usedmem)) == want
+
+
+# -- rules on a small cluster ------------------------------------------------------------------------------------------
+P310, M310 = "huawei.com/Ascend310P", "huawei.com/Ascend310P-memory"
+REG = "hami.io/node-register-Ascend310P"
+ALLOC = "hami.io/Ascend310P-devices-allocated"
+HAMI = {"deviceshare.AscendHAMiVNPUEnable": True}
+
+
+def dev_json(*ids: str, count: int = 7, devmem: int = 21527, devcore: int = 8) -> str:
+    return json.dumps([{"id": i, "count": count, "devmem": devmem, "devcore": devcore} for i in ids])
+
+
+def npu_node(name: str, register: str | None = None, alloc: str = "2", ann: dict | None = None) -> dict:
+    n = node(name, gpu=None)
+    n["status"]["allocatable"].update({P310: alloc, M310: "100000"})
+    a = {REG: register if register is not None else dev_json(f"{name}-d0")}
+    a.update(ann or {})
+    n["metadata"]["annotations"] = a
+    return n
+
+
+def npu_pod(name: str, mem: str | None = "12288", count: str | None = None, **kw) -> dict:
+    p = pod(name, **kw)
+    res = {}
+    if count is not None:
+        res[P310] = count
+    if mem is not None:
+        res[M310] = mem
+    r = p["spec"]["containers"][0]["resources"]
+    r["limits"] = dict(res)
+    r["requests"].update(res)
+    return p
+
+
+def conf(args: dict) -> str:
+    lines = "".join(f"      {k}: {orjson.dumps(v).decode()}\n" for k, v in args.items())
+    return ('actions: "enqueue, allocate, backfill"\ntiers:\n- plugins:\n  - name: priority\n  - name: gang\n'
+            f"- plugins:\n  - name: predicates\n  - name: nodeorder\n  - name: deviceshare\n    arguments:\n{lines}")
+
+
+def decide(objects: list[dict], c: str) -> dict:
+    return orjson.loads(orjson.dumps(decide_request(read_request(request(objects, config=c), SETTINGS)).wire()))
+
+
+def bound(out: dict) -> dict[str, str]:
+    return {b["pod"].split("/")[1]: b["node"] for b in out["bindings"]}
+
+
+def warned(out: dict, part: str) -> list[str]:
+    return [w for w in out["warnings"] if part in w]
+
+
+def test_vnpu_memory_is_trimmed_to_a_template_and_checked_per_device() -> None:
+    """One 310P device of 21527: pods of 12288 (vir04), 12288 and 5000 (trimmed to vir02, 6144):
+    the first and third fit (12288 + 6144 <= 21527), the second does not; with the argument off
+    all three land (plain node resources)."""
+    objs = [npu_node("n1"), npu_pod("a", priority=3), npu_pod("b", priority=2), npu_pod("c", "5000", priority=1)]
+    assert bound(decide(objs, conf(HAMI))) == {"a": "n1", "c": "n1"}
+    out = decide(objs, conf({}))
+    assert bound(out) == {"a": "n1", "b": "n1", "c": "n1"}
+    assert warned(out, "Ascend NPU sharing is not modelled for huawei.com/Ascend310P")
+
+
+def test_node_without_allocatable_resource_or_registration_has_no_devices() -> None:
+    """A node whose allocatable Ascend310P is 0 (or whose registration is not JSON) has no
+    devices: a pod asking only memory passes the device check there."""
+    objs = [npu_node("n1", alloc="0"), npu_pod("a"), npu_pod("b")]
+    assert bound(decide(objs, conf(HAMI))) == {"a": "n1", "b": "n1"}
+    objs[0] = npu_node("n1", register="[{bad")
+    out = decide(objs, conf(HAMI))
+    assert bound(out) == {"a": "n1", "b": "n1"}
+    assert warned(out, "annotation hami.io/node-register-Ascend310P is not read (not JSON")
+    objs[0] = npu_node("n1", register='[{"id":"d0","count":"7"}]')
+    assert warned(decide(objs, conf(HAMI)), "count is not an integer")
+
+
+def test_running_pods_hold_what_their_allocated_annotation_lists() -> None:
+    """A Running pod annotated with 12288 on the device: a pod of 12288 does not fit, one of 6144
+    does. Its annotation read as Volcano reads it (split at ':' only): a second container's
+    entry after ';' names no device, so that device stays free."""
+    run = npu_pod("r", node="n1", annotations={ALLOC: "n1-d0,Ascend310P,12288,0:;"})
+    objs = [npu_node("n1"), run, npu_pod("a", priority=2), npu_pod("b", "6144", priority=1)]
+    assert bound(decide(objs, conf(HAMI))) == {"b": "n1"}
+    two = npu_node("n1", register=dev_json("n1-d0", "n1-d1"))
+    run2 = npu_pod("r", node="n1", annotations={ALLOC: "n1-d0,Ascend310P,12288,0:;n1-d1,Ascend310P,12288,0:;"})
+    out = decide([two, run2, npu_pod("a", "21527")], conf(HAMI))
+    assert bound(out) == {"a": "n1"}  # (d1 free, whole: the second entry reads ';n1-d1')
+    assert warned(out, "names ';n1-d1'")
+
+
+def test_several_devices_need_whole_card_memory() -> None:
+    """A container asking 2 devices with partial memory is refused (``verifyReq``); asking 2
+    without memory takes each device's whole memory (100% of 21527, trimmed to the allocatable
+    21527), which two idle devices hold."""
+    two = npu_node("n1", register=dev_json("d0", "d1"))
+    assert bound(decide([two, npu_pod("a", "3072", count="2")], conf(HAMI))) == {}
+    assert bound(decide([two, npu_pod("a", None, count="2")], conf(HAMI))) == {"a": "n1"}
+    assert bound(decide([npu_node("n1"), npu_pod("a", None, count="2")], conf(HAMI))) == {}
+
+
+def test_hami_core_mode_needs_a_hami_core_node_and_keeps_memory_untrimmed() -> None:
+    """``huawei.com/vnpu-mode: hami-core`` pods need a node annotated ``hami-vnpu-core: "true"``
+    (the config's hamiVnpuCore is false by default); their memory is not trimmed: two of 10000
+    fit one device, where trimmed (12288) only one does."""
+    core = {npu.MODE: npu.HAMI_CORE}
+    pods = [npu_pod("a", "10000", annotations=core, priority=2), npu_pod("b", "10000", annotations=core, priority=1)]
+    assert bound(decide([npu_node("n1")] + pods, conf(HAMI))) == {}
+    assert bound(decide([npu_node("n1", ann={npu.CORE_NODE: "true"})] + pods, conf(HAMI))) == {"a": "n1", "b": "n1"}
+    plain = [npu_pod("a", "10000", priority=2), npu_pod("b", "10000", priority=1)]
+    assert bound(decide([npu_node("n1")] + plain, conf(HAMI))) == {"a": "n1"}
+
+
+def test_device_count_limits_the_pods_per_device() -> None:
+    """A device registered with count 1 takes one pod whatever its memory."""
+    objs = [npu_node("n1", register=dev_json("d0", count=1)), npu_pod("a", "3072", priority=2), npu_pod("b", "3072", priority=1)]
+    assert bound(decide(objs, conf(HAMI))) == {"a": "n1"}
+
+
+def test_score_binpack_prefers_the_used_device_spread_the_idle_one() -> None:
+    """n1's device holds 12288 (a Running pod), n2's is idle; a pod of 3072 with weight 10:
+    binpack scores n1 round(100·12288/21527) = 57 ×10, n2 0: n1; spread scores n2 100 ×10: n2."""
+    run = npu_pod("r", node="n1", annotations={ALLOC: "n1-d0,Ascend310P,12288,0:;"})
+    objs = [npu_node("n1"), npu_node("n2"), run, npu_pod("a", "3072")]
+    args = HAMI | {"deviceshare.ScheduleWeight": 10}
+    assert bound(decide(objs, conf(args | {"deviceshare.SchedulePolicy": "binpack"}))) == {"a": "n1"}
+    assert bound(decide(objs, conf(args | {"deviceshare.SchedulePolicy": "spread"}))) == {"a": "n2"}
+
+
+def test_device_config_vnpus_names_the_types() -> None:
+    """The device ConfigMap's ``vnpus`` (legacy list form) replaces the default types: with only
+    Ascend910A configured, the 310P pods count as plain resources (a warning); 910A pods share
+    its devices."""
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "volcano-vgpu-device-config",
+                                                                "namespace": "kube-system"},
+          "data": {"device-config.yaml": CONFIG_YAML.split("- chipName: 310P3")[0]}}  # fmt: skip
+    n = node("n1", gpu=None)
+    n["status"]["allocatable"].update({"huawei.com/Ascend910A": "1", "huawei.com/Ascend910A-memory": "100000"})
+    n["metadata"]["annotations"] = {"hami.io/node-register-Ascend910A": dev_json("x", devmem=32768, devcore=30)}
+    pods = []
+    for name, prio in (("a", 2), ("b", 1)):
+        p = pod(name, priority=prio)
+        res = {"huawei.com/Ascend910A-memory": "17476"}
+        p["spec"]["containers"][0]["resources"]["limits"] = dict(res)
+        p["spec"]["containers"][0]["resources"]["requests"].update(res)
+        pods.append(p)
+    assert bound(decide([cm, n] + pods, conf(HAMI))) == {"a": "n1"}  # (17476 twice > 32768)
+    assert bound(decide([n] + pods, conf(HAMI))) == {"a": "n1", "b": "n1"}  # (default config: 310P only)
+
+
+def test_allocation_records_the_devices_for_the_next_pods() -> None:
+    """Two devices: a pod of 21527 takes one, the next of 21527 the other, a third none; the
+    session takes each placement's devices (the ``predicates`` handler's Allocate)."""
+    objs = [npu_node("n1", register=dev_json("d0", "d1"))] + [npu_pod(p, "21527", priority=3 - i) for i, p in enumerate("abc")]
+    assert bound(decide(objs, conf(HAMI))) == {"a": "n1", "b": "n1"}
+
+
+def test_memory_and_core_requests_are_named_as_checked_against_allocatable() -> None:
+    objs = [npu_node("n1"), npu_pod("a")]
+    assert warned(decide(objs, conf(HAMI)), "Volcano leaves it out of the plain resource check")
+
+
+def test_same_answer_whatever_the_object_order() -> None:
+    run = npu_pod("r", node="n1", annotations={ALLOC: "n1-d0,Ascend310P,12288,0:;"})
+    objs = [npu_node("n1"), npu_node("n2"), run] + [npu_pod(p, "6144") for p in "abcd"]
+    c = conf(HAMI | {"deviceshare.ScheduleWeight": 1, "deviceshare.SchedulePolicy": "binpack"})
+    first = decide(objs, c)
+    assert decide(list(reversed(copy.deepcopy(objs))), c) == first
+
+
+# -- config/config_test.go TestParseVNPUs* ------------------------------------------------------------------------------
+def _vnpus(text: str) -> tuple[bool, tuple[npu.VnpuConfig, ...]]:
+    return npu.decode_vnpus(parse_yaml_text(text, "", "x")["vnpus"])
+
+
+def test_parse_vnpus_new_wrapper_format_upstream() -> None:
+    """config_test.go TestParseVNPUsNewWrapperFormat."""
+    core, configs = _vnpus("vnpus:\n  hamiVnpuCore: false\n  configs:\n  - chipName: 910A\n    commonWord: Ascend910A\n"
+                           "    resourceName: huawei.com/Ascend910A\n    resourceMemoryName: huawei.com/Ascend910A-memory\n"
+                           "    memoryAllocatable: 32768\n    memoryCapacity: 32768\n    aiCore: 30\n    templates:\n"
+                           "      - name: vir02\n        memory: 2184\n        aiCore: 2\n")  # fmt: skip
+    assert core is False and len(configs) == 1
+    assert (configs[0].common_word, configs[0].memory_allocatable, configs[0].templates) == ("Ascend910A", 32768,
+                                                                                              (("vir02", 2184),))
+
+
+def test_parse_vnpus_legacy_array_format_upstream() -> None:
+    """config_test.go TestParseVNPUsLegacyArrayFormat (its two entries are CONFIG_YAML's first
+    and last, with fewer templates)."""
+    core, configs = _vnpus(CONFIG_YAML)
+    assert core is False and [c.common_word for c in configs] == ["Ascend910A", "Ascend310P"]
+    assert configs[1].memory_allocatable == 21527
+
+
+def test_parse_vnpus_wrapper_with_empty_configs_upstream() -> None:
+    """config_test.go TestParseVNPUsWrapperWithEmptyConfigs."""
+    assert _vnpus("vnpus:\n  hamiVnpuCore: true\n  configs: []\n") == (True, ())
+
+
+def test_vnpus_of_the_wrong_type_fall_back_to_the_default_config() -> None:
+    """A value yaml.v2 fails to decode (``memoryAllocatable: x``) makes Volcano use its default
+    config: here ``npu.Fallback``, which the plugin turns into the default (warned)."""
+    with pytest.raises(npu.Fallback):
+        _vnpus("vnpus:\n- commonWord: A\n  memoryAllocatable: x\n")
+
+
+# -- preempt and /v1/simulate ----------------------------------------------------------------------------------------------
+def preempting(objs: list[dict], high: dict) -> dict:
+    from tests.kube import podgroup, priority_class
+
+    lpg = podgroup("lpg", min_member=1, priority_class="low", phase="Running")
+    c = conf(HAMI).replace('"enqueue, allocate, backfill"', '"enqueue, allocate, preempt"')
+    return decide([priority_class("low", 1), priority_class("high", 1000), lpg, *objs, high], c)
+
+
+def test_a_too_full_device_is_resolvable_a_partial_multi_device_ask_is_not() -> None:
+    """Both devices are held by a low-priority gang's pods (12288 each): a high-priority pod of
+    21527 makes the node a preempt candidate (``Unschedulable``), one victim frees its device and
+    the pod is nominated; a pod asking 2 devices with partial memory is FilterNode's ``Error``
+    (the node is no candidate; no eviction could make it fit either): no eviction."""
+    two = npu_node("n1", register=dev_json("n1-d0", "n1-d1"))
+    low = [npu_pod(f"low{i}", node="n1", group="lpg", annotations={ALLOC: f"n1-d{i},Ascend310P,12288,0:;"})
+           for i in range(2)]  # fmt: skip
+    out = preempting([two, *low], npu_pod("high", "21527", priority_class="high"))
+    assert len(out["evictions"]) == 1
+    assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "n1")]
+    out = preempting([two, *low], npu_pod("high", "3072", count="2", priority_class="high"))
+    assert out["evictions"] == [] and out["nominations"] == []
+
+
+def test_simulate_carries_the_allocated_annotation_into_the_next_cycle() -> None:
+    """Cycle 1 binds a (12288 of the one device); in cycle 2 a runs with the annotation Volcano's
+    bind gave it, so b (12288) still does not fit (read afresh without it, the device would look
+    free)."""
+    from app.simulate import simulate
+
+    body = request([npu_node("n1"), npu_pod("a", priority=2), npu_pod("b", priority=1)], config=conf(HAMI))
+    body["cycles"] = 3
+    out = simulate(body, SETTINGS)
+    assert [[b["pod"] for b in cyc["bindings"]] for cyc in out["cycles"]] == [["default/a"], []]
+
+
+def test_allocate_takes_only_the_first_container_devices_as_volcano_reads_them_back() -> None:
+    """A pod of two containers of 6144 takes d0 and d1, but Volcano's Allocate records them by
+    reading back its own annotation split at ':' only: the second container's entry names
+    ';d1', no device, so d1 stays free and the next pod of 21527 lands on it (warned)."""
+    two = npu_node("n1", register=dev_json("d0", "d1"))
+    first = npu_pod("a", "6144", priority=2)
+    ctr = copy.deepcopy(first["spec"]["containers"][0])
+    ctr["name"] = "second"
+    first["spec"]["containers"].append(ctr)
+    out = decide([two, first, npu_pod("b", "21527", priority=1)], conf(HAMI))
+    assert bound(out) == {"a": "n1", "b": "n1"}
+    assert warned(out, "pod default/a: the devices of its containers after the first are not taken")
+
+
+def test_ascend910_devices_with_network_ids_are_taken_from_the_fullest_network() -> None:
+    """An Ascend910A type whose devices all carry a NetworkID: every fitting device is gathered
+    (d3, full, does not fit), networks by fitting devices (1: d1, d2; 0: d0): a container of 2
+    whole devices takes d1, d2 (without NetworkIDs: the first two, d0, d1). ScoreNode: the first
+    device's CalScore (binpack 0) plus 10 × the largest network share of those first devices
+    (1 of 1): 10."""
+    config = go_910a()
+
+    def dev(i: int, net: int | None, used: int = 0) -> npu.Device:
+        return npu.Device(f"d{i}", 1, 32768, 30, net is not None, net is not None, None if net is None else float(net), used)
+
+    raw = npu.raw_requests(config, [({config.resource: "2"}, {})])
+    ads = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, 0), dev(1, 1), dev(2, 1), dev(3, 0, used=1))})
+    assert npu.select(ads, raw, npu.BINPACK, False) == (None, [[("d1", 32768, 0), ("d2", 32768, 0)]])
+    assert npu.score_node(ads, raw, npu.BINPACK, False) == (10.0, False)
+    plain = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, None), dev(1, None), dev(2, None))})
+    assert npu.select(plain, raw, npu.BINPACK, False) == (None, [[("d0", 32768, 0), ("d1", 32768, 0)]])
+    assert npu.score_node(plain, raw, npu.BINPACK, False) == (0.0, False)
+
+
+def test_node_with_the_resource_but_no_registration_is_warned() -> None:
+    n = npu_node("n1")
+    del n["metadata"]["annotations"][REG]
+    out = decide([n, npu_pod("a"), npu_pod("b")], conf(HAMI))
+    assert bound(out) == {"a": "n1", "b": "n1"}
+    assert warned(out, "has allocatable huawei.com/Ascend310P but no annotation hami.io/node-register-Ascend310P")
