@@ -89,3 +89,26 @@ def test_borrowing_limit_without_a_cohort_is_read_and_named(client):
     a = post(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
     assert reasons(a) == {"ml/w": "Admitted"}
     assert any("ClusterQueue cq sets a borrowingLimit but no cohort" in n for n in a["warnings"])
+
+
+def test_fields_kueue_reads_and_gangplank_does_not_are_named(client):
+    """app/kueue/unread.py: each set, named with what Kueue would do; the kinds of Kueue's
+    other controllers named with what they would change (not as ignored objects)."""
+    w = wl("w", 8) | {"apiVersion": V2}
+    w["spec"]["preemptionGates"] = [{"name": "g"}]
+    w["spec"]["podSets"][0]["topologyRequest"] = {"required": "cloud.com/block", "podsetSliceRequiredTopologyConstraints": [
+        {"topology": "cloud.com/rack", "size": 1}]}  # fmt: skip
+    w["status"] = {"unhealthyNodes": [{"name": "n1"}], "clusterName": "worker1"}
+    q = cq("cq", {"f": 16}, concurrentAdmissionPolicy={"migration": {"mode": "TryPreferredFlavors"}})
+    prc = {"apiVersion": V2, "kind": "ProvisioningRequestConfig", "metadata": {"name": "prc"},
+           "spec": {"provisioningClassName": "x"}}  # fmt: skip
+    ac = {"apiVersion": V2, "kind": "AdmissionCheck", "metadata": {"name": "ac"},
+          "spec": {"controllerName": "kueue.x-k8s.io/provisioning-request",
+                   "parameters": {"apiGroup": "kueue.x-k8s.io", "kind": "ProvisioningRequestConfig", "name": "prc"}}}  # fmt: skip
+    a = post(client, body([w], [flavor("f"), q, lq("lq", "cq"), prc, ac]))
+    notes = "\n".join(a["warnings"])
+    for what in ("ml/w: spec.preemptionGates", "podsetSliceRequiredTopologyConstraints (multi-layer", "status.unhealthyNodes",
+                 "status.clusterName", "ClusterQueue cq: spec.concurrentAdmissionPolicy", "AdmissionCheck ac: spec.parameters",
+                 "ProvisioningRequestConfig prc: the provisioning admission check"):  # fmt: skip
+        assert what in notes, what
+    assert "ignored objects" not in notes

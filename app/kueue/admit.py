@@ -73,8 +73,8 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
             raise InputError("'workloads' must be an array of Kueue Workload objects (or a List)", "/workloads")
         found = flatten(raw, "/workloads", settings.max_objects)
         for o, p in found:
-            if isinstance(o, dict) and (note := crdfields.pruned(o, p)):
-                kueue.unmodelled.append(note)
+            if isinstance(o, dict):
+                kueue.unmodelled.extend(crdfields.notes(o, p))
     found += kueue.workloads
     pod_on = bool({"pod", *pods.MODELLED_PARENTS} & set(jin.frameworks or ()))  # (either parent implies pod)
     if not found and not jin.jobs and not jin.apps and not (jin.pods and pod_on):

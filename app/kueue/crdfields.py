@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.errors import join_pointer
+from app.kueue import unread
 
 #: the envelope of every object (``TypeMeta``)
 ENVELOPE = ("apiVersion", "kind")
@@ -736,15 +737,26 @@ def pruned(o: dict, ptr: str) -> str:
     dropped = prune(o, av.rsplit("/", 1)[-1], kind, ptr)
     if not dropped:
         return ""
+    shown = ", ".join(p[len(ptr):] for p in dropped[:5]) + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
+    one = len(dropped) == 1
+    return (f"{who(o)} ({av}): {shown} {'is no field' if one else 'are no fields'} of that version: the API "
+            f"server drops {'it' if one else 'them'} (structural schema pruning), so Kueue never sees "
+            f"{'it' if one else 'them'}; not read")  # fmt: skip
+
+
+def who(o: dict) -> str:
+    """A Kueue object as warnings name it: ``Kueue <kind> <namespace/>name``."""
     meta = o.get("metadata")
     name = meta.get("name") if isinstance(meta, dict) else None
     ns = meta.get("namespace") if isinstance(meta, dict) else None
-    who = f"{ns}/{name}" if isinstance(ns, str) and ns else str(name)
-    shown = ", ".join(p[len(ptr):] for p in dropped[:5]) + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
-    one = len(dropped) == 1
-    return (f"Kueue {kind} {who} ({av}): {shown} {'is no field' if one else 'are no fields'} of that version: the API "
-            f"server drops {'it' if one else 'them'} (structural schema pruning), so Kueue never sees "
-            f"{'it' if one else 'them'}; not read")  # fmt: skip
+    return f"Kueue {o.get('kind')} {f'{ns}/{name}' if isinstance(ns, str) and ns else name}"
+
+
+def notes(o: dict, ptr: str) -> list[str]:
+    """The warnings for a Kueue object of the request: the fields pruned (:func:`pruned`),
+    then those Kueue reads that Gangplank does not model (:mod:`app.kueue.unread`)."""
+    first = pruned(o, ptr)
+    return ([first] if first else []) + unread.notes(o, who(o))
 
 
 def unknown(value: Any, fields: dict[str, Any] | None, ptr: str) -> list[str]:

@@ -33,7 +33,7 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import configfields, crdfields, featuregates, limitrange, priorityboost, quota, resourcesconfig
+from app.kueue import configfields, crdfields, featuregates, limitrange, priorityboost, quota, resourcesconfig, unread
 from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
@@ -638,8 +638,7 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         return True
     if not isinstance(av, str) or api_group(av) != GROUP or not isinstance(kind, str):
         return False
-    if note := crdfields.pruned(o, ptr):
-        k.unmodelled.append(note)
+    k.unmodelled.extend(crdfields.notes(o, ptr))
     if kind == "Workload":
         k.workloads.append((o, ptr))
     elif kind == "ResourceFlavor":
@@ -668,6 +667,8 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         k.cohorts[node.name] = node
     elif kind == "AdmissionCheck":
         _admission_check(o, ptr, k)
+    elif kind in unread.KINDS:  # (named by crdfields.notes)
+        pass
     elif kind == "WorkloadPriorityClass":
         meta, ident, _, name = metadata(o, ptr, kind, namespaced=False)
         value = r.integer(o, "value", ptr, ident, required=True, minimum=-(2**31), maximum=2**31 - 1)
