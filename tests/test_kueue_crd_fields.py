@@ -112,3 +112,12 @@ def test_fields_kueue_reads_and_gangplank_does_not_are_named(client):
                  "ProvisioningRequestConfig prc: the provisioning admission check"):  # fmt: skip
         assert what in notes, what
     assert "ignored objects" not in notes
+
+
+def test_a_workload_whose_kind_is_no_string_is_a_422(client):
+    """(found by fuzzing: the unread-field notes read the kind before the Workload reader)"""
+    from tests.test_admissions import problem
+
+    w = wl("w", 8)
+    w["kind"] = ["Workload"]
+    assert problem(client, body([w], [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]))["pointer"] == "/workloads/0/kind"

@@ -58,6 +58,6 @@ def notes(o: dict, who: str) -> list[str]:
     elif kind == "AdmissionCheck" and _set(spec.get("parameters")):
         out.append(f"{who}: spec.parameters (the check controller's configuration) not modelled: the check's state is "
                    "read from each Workload's status.admissionChecks")  # fmt: skip
-    elif kind in KINDS:
+    elif isinstance(kind, str) and kind in KINDS:
         out.append(f"{who}: {KINDS[kind]}")
     return out
