@@ -306,3 +306,17 @@ def test_max_pod_evict_num_reads_min_available_first() -> None:
             pod("a", group="pg", node="n"), pod("b", group="pg", node="n")]  # fmt: skip
     ssn = session(objs, {})
     assert max_pod_evict_num(ssn.cluster.jobs["default/pg"]) == (1, "")
+
+
+def test_simulate_carries_the_last_evict_time(client) -> None:
+    """lastEvictAt outlives a session: in /v1/simulate (a clock that does not move) the second
+    cycle finds no tdm victims while the period (1m) holds; with 0s it evicts again. The key
+    tdm.revocable-zone. alone names the zone "" (no node has it)."""
+    objs = [rz_node("rev", "rz1"), podgroup("g", min_member=1, phase="Running"),
+            pod("x", node="rev", group="g"), pod("y", node="rev", group="g")]  # fmt: skip
+    for period, evicted in (("1m", [["default/x"], []]), ("0s", [["default/x"], ["default/y"]])):
+        args = {"tdm.revocable-zone.rz1": "13:00-14:00", "tdm.evict.period": period, "tdm.revocable-zone.": "0:00-0:00"}
+        body = request(objs, config=conf(args, actions="shuffle"), cycles=2)
+        r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+        assert r.status_code == 200, r.text
+        assert [[e["pod"] for e in c["evictions"]] for c in r.json()["cycles"]][:2] == evicted

@@ -164,7 +164,7 @@ class Tdm(Plugin):
         self.period = self._period()
         zone_of = [n.labels.get(REVOCABLE_ZONE, "") if n.labels else "" for n in c.nodes]
         self.zone_of = zone_of
-        self.active_zone = {z: self.available(z) is None for z in sorted(set(zone_of) | set(self.zones)) if z}
+        self.active_zone = {z: self.available(z) is None for z in sorted(set(zone_of) | set(self.zones))}
         self.revocable = np.array([z != "" for z in zone_of], dtype=bool)
         self.active = np.array([z != "" and self.active_zone[z] for z in zone_of], dtype=bool)
         self.ready = np.array([n.ready for n in c.nodes], dtype=bool)
