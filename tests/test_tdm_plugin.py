@@ -11,6 +11,7 @@ scheduler.
 
 from __future__ import annotations
 
+import numpy as np
 import orjson
 import pytest
 
@@ -19,7 +20,7 @@ from app.ingest.request import read_request
 from app.plugins.tdm import int_or_percent, max_pod_evict_num, parse_revocable_zone
 from app.service import PLUGINS, PROFILE_PLUGINS, scheduler_config
 from app.settings import Settings
-from tests.kube import node, pod, podgroup, request
+from tests.kube import node, pod, podgroup, priority_class, request
 
 SETTINGS = Settings()
 RZ = "volcano.sh/revocable-zone"
@@ -82,8 +83,6 @@ def test_tdm_predicate_and_node_order_upstream(case: str, annotations: dict, pas
     passes n3, n4 only; n5 fails both."""
     objs = [*TDM_NODES, podgroup("pg1", min_member=0), pod("p1", group="pg1", annotations=annotations)]
     ssn = session(objs, TDM_ARGS, enableNodeOrder=True, enablePredicate=True)
-    import numpy as np
-
     task = ssn.cluster.task_index["default/p1"]
     nodes = np.arange(5)
     mask, _ = ssn.predicate_mask(task, nodes)
@@ -264,8 +263,6 @@ def test_evict_period_holds_the_next_run_back() -> None:
 def test_node_order_failure_drops_every_node_order_score_of_the_node() -> None:
     """NodeOrderMapFn: tdm fails on a node of an inactive zone (only reached with its predicate
     off): that node's NodeOrder scores of every plugin are dropped."""
-    import numpy as np
-
     objs = [rz_node("rev", "rz1"), rz_node("plain", None), pod("a", annotations={RZ: "*"})]
     cfg = {"actions": "allocate", "tiers": [{"plugins": [
         {"name": "tdm", "enablePredicate": False, "arguments": {"tdm.revocable-zone.rz1": "1:00-2:00"}},
@@ -320,3 +317,18 @@ def test_simulate_carries_the_last_evict_time(client) -> None:
         r = client.post("/v1/simulate", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
         assert r.status_code == 200, r.text
         assert [[e["pod"] for e in c["evictions"]] for c in r.json()["cycles"]][:2] == evicted
+
+
+def test_preemptable_podgroup_is_no_preemptor(client) -> None:
+    """JobStarving: a job whose PodGroup is volcano.sh/preemptable true never starves, so
+    preempt takes no victim for it, though its pod (preemptable false) could take one."""
+    cfg = conf({})
+    cfg["tiers"][0]["plugins"] = [{"name": "priority"}, {"name": "conformance"}, {"name": "tdm"}]
+    objs = [rz_node("plain", None), priority_class("top", 100), pod("low", node="plain", cpu="16", priority=1),
+            podgroup("hi", priority_class="top"),
+            pod("high", group="hi", cpu="16", priority=100, priority_class="top", annotations={PRE: "false"})]  # fmt: skip
+    assert [e["pod"] for e in decide(client, objs, cfg)["evictions"]] == ["default/low"]
+    objs[3] = podgroup("hi", priority_class="top", annotations={PRE: "true"})
+    assert decide(client, objs, cfg)["evictions"] == []
+    cfg["tiers"][0]["plugins"].pop()  # without tdm the preemptable PodGroup preempts
+    assert [e["pod"] for e in decide(client, objs, cfg)["evictions"]] == ["default/low"]

@@ -55,13 +55,11 @@ import numpy as np
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.ingest import gostrconv
+from app.ingest.kube import VOLCANO_PREEMPTABLE as PREEMPTABLE
+from app.ingest.pgcontroller import JDB_MAX_UNAVAILABLE, JDB_MIN_AVAILABLE, REVOCABLE_ZONE
 from app.model.cluster import PIPELINED_OR_READY, Job, Task, TaskStatus
 
 NAME = "tdm"
-REVOCABLE_ZONE = "volcano.sh/revocable-zone"
-PREEMPTABLE = "volcano.sh/preemptable"
-JDB_MIN_AVAILABLE = "volcano.sh/jdb-min-available"
-JDB_MAX_UNAVAILABLE = "volcano.sh/jdb-max-unavailable"
 ZONE_PREFIX = "tdm.revocable-zone."
 EVICT_PERIOD = "tdm.evict.period"
 DEFAULT_EVICT_PERIOD = 60.0
