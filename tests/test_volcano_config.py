@@ -36,7 +36,7 @@ def test_unknown_plugin_is_a_422_with_strict_config(client):
     assert r.json()["errors"][0]["pointer"] == "/config/tiers/0/plugins/2/name"
 
 
-@pytest.mark.parametrize("name", ["extender", "rescheduling", "tdm", "usage"])
+@pytest.mark.parametrize("name", ["extender", "rescheduling", "usage"])
 def test_volcano_plugin_not_modelled_loads_with_a_warning_saying_what_it_means(client, name):
     r = post(client, conf({"name": name, "arguments": {"some.argument": 1}}))
     assert r.status_code == 200

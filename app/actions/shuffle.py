@@ -3,10 +3,11 @@
 Every Running pod is offered to the plugins' ``VictimTasks`` (the rescheduling policies
 of plugins such as ``rescheduling`` and ``tdm``, and ``pdb``'s filter); tier by tier, the
 union of what the enabled plugins of a tier return is evicted, and the first tier that
-returns any victim ends the search. Of the plugins Gangplank models only ``pdb`` registers
-``VictimTasks`` (it returns every labelled Running pod that breaks no budget, so shuffle
-evicts those, as Volcano's does; ``rescheduling`` and ``tdm`` are accepted with a
-warning); with none, shuffle evicts nothing, as Volcano's does.
+returns any victim ends the search. Of the plugins Gangplank models, ``pdb`` (every
+labelled Running pod that breaks no budget) and ``tdm`` (the preemptable pods of revocable
+zones outside their window, per job within its disruption budget) register it;
+``rescheduling`` is accepted with a warning. With none, shuffle evicts nothing, as Volcano's
+does.
 """
 
 from __future__ import annotations

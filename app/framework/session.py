@@ -771,12 +771,25 @@ class Session:
         return mask, per
 
     def node_scores(self, task: Task, nodes: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """NodeOrder and BatchNodeOrder: scores are summed across plugins."""
+        """NodeOrder and BatchNodeOrder: scores are summed across plugins. A NodeOrder score
+        NaN says the plugin failed on that node (Volcano's ``NodeOrderMapFn`` error): as in
+        ``PrioritizeNodes``, every plugin's NodeOrder score of that node is dropped, its
+        BatchNodeOrder scores stay."""
         total = np.zeros(len(nodes), dtype=np.float64)
         per: dict[str, np.ndarray] = {}
+        failed: np.ndarray | None = None
         for point in ("node_order", "batch_node_order"):
+            if failed is not None:
+                total[failed] = 0.0
+                for name in per:
+                    per[name] = np.where(failed, 0.0, per[name])
             for name, fn in self.fns(point):
                 s = np.asarray(fn(task, nodes), dtype=np.float64)
+                if point == "node_order":
+                    bad = np.isnan(s)
+                    if bad.any():
+                        failed = bad if failed is None else failed | bad
+                        s = np.where(bad, 0.0, s)
                 per[name] = per.get(name, 0) + s
                 total += s
         return total, per

@@ -711,6 +711,10 @@ class Cluster:
         #: pods' GPU groups a KAI BindRequest selected (key -> groups; before the pod's labels)
         self.gpu_bind_groups: dict[str, tuple[str, ...]] = {}
         self.now = now
+        #: Volcano's tdm ``lastEvictAt`` (its scheduler process keeps it in memory): when its
+        #: VictimTasks last ran; None: never (a freshly started scheduler). ``/v1/simulate``
+        #: carries it from cycle to cycle.
+        self.tdm_last_evict_at: float | None = None
         #: every pod is the profile's own whatever its ``spec.schedulerName`` (the extender:
         #: kube-scheduler asks about its own pods, with the profile as its placement policy)
         self.all_pods_own = False

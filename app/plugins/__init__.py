@@ -25,12 +25,13 @@ from app.plugins.resource_strategy_fit import ResourceStrategyFit
 from app.plugins.resourcequota import ResourceQuotaPlugin
 from app.plugins.sla import Sla
 from app.plugins.task_topology import TaskTopologyPlugin
+from app.plugins.tdm import Tdm
 from app.plugins.volcano_unmodelled import UNMODELLED, UNMODELLED_PLUGINS
 
 PLUGINS: dict[str, type[Plugin]] = {
     p.name: p
     for p in (Binpack, Capacity, Cdp, Conformance, DeviceShare, Drf, Gang, NetworkTopologyAware, NodeGroup, NodeOrder, NumaAware, Overcommit, Pdb, Predicates,
-              Priority, Proportion, ResourceQuotaPlugin, ResourceStrategyFit, Sla, TaskTopologyPlugin, KaiFairShare, *KAI_PLUGINS,
+              Priority, Proportion, ResourceQuotaPlugin, ResourceStrategyFit, Sla, TaskTopologyPlugin, Tdm, KaiFairShare, *KAI_PLUGINS,
               *UNMODELLED_PLUGINS)
 }  # fmt: skip
 

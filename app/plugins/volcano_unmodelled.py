@@ -13,8 +13,6 @@ UNMODELLED: dict[str, str] = {
     "extender": "the external HTTP extender is not called: its filters, scores and victim choices are missing",
     "rescheduling": "its rescheduling strategies (e.g. lowNodeUtilization) are not computed: shuffle evicts nothing "
                     "for them",
-    "tdm": "time-division multiplexing of revocable nodes is not applied: revocable-zone nodes are plain nodes, "
-           "and its victims are not computed",
     "usage": "node usage from metrics is not in a snapshot: usage thresholds and usage-based scores are not applied",
 }  # fmt: skip
 
