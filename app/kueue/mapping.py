@@ -44,7 +44,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
-from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota
+from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota, stoppolicy
 from app.kueue import admissionfairsharing as afs
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
@@ -130,6 +130,8 @@ class Admissions:
         self.stop_at: float | None = None
         self.truncated = False
         self.now = 0.0  # options.now: Kueue's clock
+        #: Workloads whose quota reservation Kueue unsets now (a stopped queue): their quota is free
+        self.released: set[str] = set()
 
     # -- before the build ------------------------------------------------------------------
     def extend(self, d: Draft, options: Options) -> str | None:
@@ -152,6 +154,7 @@ class Admissions:
             if pc.global_default and default is None:
                 default = pc.value
         running = self._running(d)
+        lq_stop = stoppolicy.local_queue_policies(self.kueue)
         seen: dict[str, Workload] = {}
         for wl in self.workloads:
             if wl.key in seen:
@@ -170,11 +173,19 @@ class Admissions:
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
                 if not admissionchecks.failed(wl):  # (the check-based eviction comes first: reconcileCheckBasedEviction)
-                    # (both run in one pass, the PodsReady timeout first; a deactivation is what lasts)
-                    plan.eviction = (maxexectime.exceeded(wl.max_exec, wl.accumulated, wl.ready,
-                                                          marked=wl.deactivation_target, now=options.now)
-                                     or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
-                                                              options.now))  # fmt: skip
+                    stop = stoppolicy.reserved_or_admitted(wl, self.kueue, lq_stop.get(stoppolicy.queue_of(wl), "None"))
+                    if stop is not None and stop[2]:  # (its reservation is unset: it waits, its quota is free)
+                        plan.state, plan.reason, plan.message = NO_QUOTA, stop[0], stop[1]
+                        self.released.add(wl.key)
+                    else:  # (the stop policy's eviction ends that pass; PodsReady's timeout runs before the
+                        # maximum execution time in one pass; a deactivation is what lasts)
+                        plan.eviction = (maxexectime.exceeded(wl.max_exec, wl.accumulated, wl.ready,
+                                                              marked=wl.deactivation_target, now=options.now)
+                                         or (stop[:2] if stop is not None else None)
+                                         or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
+                                                                  options.now))  # fmt: skip
+            elif why := stoppolicy.pending(wl, lq_stop.get(stoppolicy.queue_of(wl), "None"), self.kueue.feature_gates):
+                plan.state, plan.reason, plan.message = NO_QUOTA, stoppolicy.LQ_INACTIVE, why
             elif wl.gated_by and self.kueue.feature_gates["AdmissionGatedBy"]:
                 # (IsAdmissible: not while gated, HasAdmissionGate; one admitted already keeps its quota)
                 plan.state = GATED
@@ -217,7 +228,8 @@ class Admissions:
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:
-            if wl.admission is not None and not wl.ready.finished:  # (a finished one leaves Kueue's cache)
+            if wl.admission is not None and not wl.ready.finished and wl.key not in self.released:  # (a finished one
+                # leaves Kueue's cache; a released one's reservation is unset)
                 tree.charge(*wl.admission)
                 if wl.admission[0] in inactive:
                     continue
@@ -274,7 +286,7 @@ class Admissions:
         wait = k.wait_for_pods_ready
         if wait is not None and wait.enabled and wait.block_admission:
             block = any(wl.admission is not None and wl.admission[0] in tree.queues and not wl.ready.pods_ready
-                        and not wl.ready.finished for wl in self.workloads)  # fmt: skip
+                        and not wl.ready.finished and wl.key not in self.released for wl in self.workloads)  # fmt: skip
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block)
         for key, verdict in verdicts.items():
             plan = by_key[key]
@@ -306,6 +318,11 @@ class Admissions:
             self.notes.append(f"{', '.join(usage_based)} set admissionScope {afs.USAGE_BASED}, but Admission Fair Sharing "
                               "is off (no Kueue Configuration with admissionFairSharing in the snapshot, or its gate "
                               "off): LocalQueue usage does not order their Workloads")  # fmt: skip
+        lq_weighted = afs.weighted_local_queues(k.local_queue_objects)
+        if lq_weighted and k.admission_fair_sharing is None:
+            self.notes.append(f"LocalQueue(s) {', '.join(lq_weighted)} set fairSharing.weight, but Admission Fair Sharing "
+                              "is off (no Kueue Configuration with admissionFairSharing in the snapshot, or its gate "
+                              "off): the weights are not used")  # fmt: skip
         if weighted and k.fair_sharing is None:
             self.notes.append(f"{', '.join(weighted)} set fairSharing.weight, but fair sharing is off (no Kueue "
                               "Configuration with fairSharing in the snapshot): the weights are not used")  # fmt: skip
