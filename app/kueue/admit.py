@@ -37,7 +37,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue import admissionchecks, jobs, pods
+from app.kueue import admissionchecks, jobs, pods, reclaimable
 from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
                                 Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
@@ -83,6 +83,7 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
         for wl in workloads:
             for ps in wl.pod_sets:
                 ps.min_count = None
+    reclaimable.apply_to_pending(workloads, kueue.feature_gates[reclaimable.GATE])
     if not workloads:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the jobs "
                          f"gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip

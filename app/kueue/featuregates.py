@@ -6,7 +6,8 @@ Modelled (a gate set to the other value changes the answer as it changes Kueue's
 ``AdmissionFairSharing`` (off: no Admission Fair Sharing), ``DisableWaitForPodsReady`` (on:
 no WaitForPodsReady), ``QuotaCheckStrategy`` (off: ``quotaCheckStrategy`` is neither
 validated nor applied), ``PartialAdmission`` (off: Kueue's webhook drops ``minCount``, the
-scheduler never admits fewer pods). A locked gate set to its other value is Kueue's start
+scheduler never admits fewer pods), ``ReclaimablePods`` (off: ``status.reclaimablePods`` frees
+no quota: :mod:`app.kueue.reclaimable`). A locked gate set to its other value is Kueue's start
 error (a 422); any other gate set to a value other than its default is named in the
 warnings (Gangplank decides as with the default). A name not in Kueue's list is named too
 (Kueue refuses names its feature gate does not know at start).
@@ -58,7 +59,8 @@ DEFAULTS: dict[str, bool] = {
 LOCKED: frozenset[str] = frozenset({"ManagedJobsNamespaceSelectorAlwaysRespected", "TLSOptions"})
 #: the gates whose effect is modelled
 MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaCheckStrategy", "PartialAdmission",
-                      "PriorityBoost", "ShortWorkloadNames", "AdmissionGatedBy", "ElasticJobsViaWorkloadSlices"})  # fmt: skip
+                      "PriorityBoost", "ShortWorkloadNames", "AdmissionGatedBy", "ElasticJobsViaWorkloadSlices",
+                      "ReclaimablePods"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

@@ -44,7 +44,7 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
-from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota, stoppolicy
+from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota, reclaimable, stoppolicy
 from app.kueue import admissionfairsharing as afs
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
@@ -230,13 +230,15 @@ class Admissions:
         for wl in self.workloads:
             if wl.admission is not None and not wl.ready.finished and wl.key not in self.released:  # (a finished one
                 # leaves Kueue's cache; a released one's reservation is unset)
-                tree.charge(*wl.admission)
+                usage = reclaimable.charged(wl.assignments, {ps.name: ps.count for ps in wl.pod_sets}, wl.reclaimable,
+                                            k.feature_gates[reclaimable.GATE])  # fmt: skip
+                tree.charge(wl.admission[0], usage)
                 if wl.admission[0] in inactive:
                     continue
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
                 queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), queued, reserved,
-                                            wl.admission[1], wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
+                                            usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         for plan in self.plans:
             if plan.state != RUN:
