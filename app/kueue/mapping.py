@@ -46,6 +46,7 @@ from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
 from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota, reclaimable, stoppolicy
 from app.kueue import admissionfairsharing as afs
+from app.kueue import podsetupdates as psu
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
@@ -105,6 +106,9 @@ class Plan:
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
     #: or deactivates it for its maximum execution time
     eviction: tuple[str, str] | None = None
+    #: per podSet (placed or reserved): what its admission checks' podSetUpdates add, and its pods
+    #: after Kueue's merge (:mod:`app.kueue.podsetupdates`)
+    merged: dict[str, tuple[psu.Merged, psu.Merged]] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -205,8 +209,25 @@ class Admissions:
                 keys.pop()  # a tier of one-node HyperNodes only costs search time when no request names it
             d.hypernodes = lv.topology_specs(chosen.name, keys, node_names, node_labels, chosen.pointer)
             self.levels = lv.topology_levels(chosen.name, chosen.levels)
+        self._merge_updates()
         self._add_pods(d)
         return "hypernodes" if chosen is not None else None
+
+    def _merge_updates(self) -> None:
+        """The admission checks' podSetUpdates merged per podSet of the Workloads this answer
+        places or reserves; a conflict is named (Kueue would fail to start the job)."""
+        for plan in self.plans:
+            if plan.state not in (RUN, RESERVED):
+                continue
+            f = plan.flavor
+            for ps in plan.wl.pod_sets:
+                added, pods = psu.merge(plan.wl.check_updates, ps.name, f.node_labels if f is not None else {},
+                                        f.tolerations if f is not None else (),
+                                        (ps.labels, ps.annotations, ps.node_selector, ps.tolerations))  # fmt: skip
+                plan.merged[ps.name] = (added, pods)
+                for c in pods.conflicts:
+                    self.notes.append(f"Workload {plan.key}: {c}: Kueue fails to start its job and finishes the "
+                                      "Workload (FailedToStart); this answer places it without the conflicting update")  # fmt: skip
 
     def _quota(self, d: Draft) -> None:
         """Kueue's quota pass (:mod:`app.kueue.quota`) over the Workloads whose LocalQueue
@@ -430,7 +451,6 @@ class Admissions:
     def _add_workload(self, d: Draft, plan: Plan, taken: set[str]) -> None:
         wl = plan.wl
         nt, policies, group_of = _constraints(wl)
-        flavor = plan.flavor
         g = GroupDraft(
             source="kueue", namespace=wl.namespace, name=wl.name, uid=wl.uid,
             min_member=sum(ps.minimum for ps in wl.pod_sets),
@@ -445,11 +465,8 @@ class Admissions:
             g.priority_class = ref.name
         d.groups.append(g)
         for ps in wl.pod_sets:
-            selector = dict(ps.node_selector)
-            tolerations = ps.tolerations
-            if flavor is not None:
-                selector.update(flavor.node_labels)
-                tolerations = tolerations + flavor.tolerations
+            pods = plan.merged[ps.name][1]  # (template, flavor and admission check updates: podsetupdates)
+            selector, tolerations = pods.node_selector, tuple(pods.tolerations)
             tr = ps.topology
             slice_size = tr.slice_size if tr is not None and tr.slice_size else None
             keys = plan.pods.setdefault(ps.name, [])
@@ -461,7 +478,7 @@ class Admissions:
                                      "snapshot", join_pointer(wl.pointer, "metadata", "name"), wl.ident)  # fmt: skip
                 taken.add(key)
                 keys.append(key)
-                labels = {**ps.labels, PODSET_LABEL: ps.name}
+                labels = {**pods.labels, PODSET_LABEL: ps.name}
                 if group_of.get(ps.name):
                     labels[GROUP_LABEL] = group_of[ps.name]
                 if slice_size:
@@ -469,7 +486,7 @@ class Admissions:
                 d.pods.append(PodDraft(
                     namespace=wl.namespace, name=name, uid=f"{wl.uid or wl.key}/{ps.name}/{i}", node_name="",
                     phase="Pending", deleting=False, priority=plan.priority, priority_class=ps.priority_class,
-                    req=ps.request, labels=labels, annotations={**ps.annotations, WORKLOAD_ANNOTATION: wl.name},
+                    req=ps.request, labels=labels, annotations={**pods.annotations, WORKLOAD_ANNOTATION: wl.name},
                     group=GroupRef("kueue", wl.name, wl.pointer), queue="", role=ps.name, subgroup="",
                     preemptable=None, created=wl.created, nominated="", gated=False,
                     preemption_policy=ps.preemption_policy, node_selector=selector, affinity=ps.affinity,

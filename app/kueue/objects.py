@@ -33,7 +33,7 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import configfields, featuregates, limitrange, priorityboost, quota, reclaimable, resourcesconfig
+from app.kueue import configfields, featuregates, limitrange, podsetupdates, priorityboost, quota, reclaimable, resourcesconfig
 from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
@@ -160,6 +160,8 @@ class Workload:
     #: (name, count or None, (flavor, resource) -> usage): :mod:`app.kueue.reclaimable`
     reclaimable: dict[str, int] = field(default_factory=dict)
     assignments: list[tuple[str, int | None, dict[tuple[str, str], int]]] = field(default_factory=list)
+    #: its admission checks' ``podSetUpdates`` (:mod:`app.kueue.podsetupdates`)
+    check_updates: list[podsetupdates.Update] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -292,6 +294,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident, assignments),
         assignments=assignments,
         reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
+        check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
         reserved=_reserved_at(status, join_pointer(ptr, "status"), ident),
         evicted=_condition(status, "Evicted") is not None,
         pointer=ptr,
