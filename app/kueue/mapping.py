@@ -227,7 +227,7 @@ class Admissions:
                 plan.merged[ps.name] = (added, pods)
                 for c in pods.conflicts:
                     self.notes.append(f"Workload {plan.key}: {c}: Kueue fails to start its job and finishes the "
-                                      "Workload (FailedToStart); this answer places it without the conflicting update")  # fmt: skip
+                                      "Workload (FailedToStart); this answer leaves the conflicting update out")  # fmt: skip
 
     def _quota(self, d: Draft) -> None:
         """Kueue's quota pass (:mod:`app.kueue.quota`) over the Workloads whose LocalQueue

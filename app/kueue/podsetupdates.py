@@ -12,8 +12,7 @@ and finishes the Workload (reason ``FailedToStart``).
 
 Here the merged nodeSelector and tolerations constrain the placement of the podSet's pods,
 its labels and annotations go on them, and the answer's ``podSetUpdates`` carry them. A
-conflict is named in the warnings (this answer places the pods without the conflicting
-update).
+conflict is named in the warnings (this answer leaves the conflicting update out).
 """
 
 from __future__ import annotations

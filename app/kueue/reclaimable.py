@@ -29,13 +29,11 @@ MAX_ITEMS = 18  # the CRD's MaxItems
 def read(status: dict, stp: str, ident: dict[str, str]) -> dict[str, int]:
     """``status.reclaimablePods``: podSet name -> count (a list keyed by name; count >= 0)."""
     out: dict[str, int] = {}
-    items = r.lst(status, "reclaimablePods", stp, ident)
+    items = r.objects(status, "reclaimablePods", stp, ident, "a reclaimable pods entry")
     if len(items) > MAX_ITEMS:
         raise InputError(f"reclaimablePods holds at most {MAX_ITEMS} entries", join_pointer(stp, "reclaimablePods"), ident)
     for i, item in enumerate(items):
         ip = join_pointer(stp, "reclaimablePods", i)
-        if not isinstance(item, dict):
-            raise InputError("a reclaimable pods entry must be an object", ip, ident)
         name = r.string(item, "name", ip, ident, required=True)
         count = r.integer(item, "count", ip, ident, required=True, minimum=0, maximum=2**31 - 1)
         if name in out:
