@@ -31,7 +31,7 @@ def base(toleration: dict[str, Any] = T0) -> tuple[dict, dict, dict, tuple]:
 
 
 def info(labels=None, annotations=None, selector=None, tolerations=()) -> list[psu.Update]:  # type: ignore[no-untyped-def]
-    return [psu.Update("check", "main", labels or {}, annotations or {}, selector or {}, tuple(tolerations))]
+    return [psu.Update("check", True, "main", labels or {}, annotations or {}, selector or {}, tuple(tolerations))]
 
 
 # -- TestMergeRestore ------------------------------------------------------------------------------
@@ -125,3 +125,14 @@ def test_a_provisioning_checks_updates_are_returned_for_a_reserved_workload(clie
     (the capacity is provisioned), the answer still names what Kueue puts on them."""
     got = one(post(client, body([ready_with({"nodeSelector": {"pool": "prov"}})], objects(PR))), "ml/w")
     assert got["reason"] == "Admitted" and got["podSetUpdates"] == [{"name": "main", "nodeSelector": {"pool": "prov"}}]
+
+
+def test_a_check_not_ready_does_not_update_the_pods(client):
+    """Kueue's TAS places with the Ready checks' updates only (``tas_flavorassigner.go``), and
+    starts the job once every check is Ready: a Pending check's nodeSelector, which no node
+    matches, neither confines the placement nor is returned."""
+    w = ready_with({"nodeSelector": {"example.com/pool": "none"}})
+    w["status"]["admissionChecks"][0]["state"] = "Pending"
+    got = one(post(client, body([w], objects())), "ml/w")
+    assert got["reason"] == "QuotaReserved"
+    assert all("example.com/pool" not in u["nodeSelector"] for u in got["podSetUpdates"])

@@ -3,8 +3,11 @@ what Kueue's job reconciler adds to a podSet's pods when it starts the job
 (``getPodSetsInfoFromStatus``, ``podset.FromAssignment`` / ``FromUpdate`` / ``Merge`` in
 ``pkg/controller/jobframework/reconciler.go`` and ``pkg/podset/podset.go``).
 
-Per podSet, Kueue starts from its flavors' ``nodeLabels`` and ``tolerations``, then merges,
-check by check in the status's order, the first update naming the podSet: its ``labels``,
+Only checks in state ``Ready`` count: Kueue starts the job once every check is Ready, and its
+TAS placement (``tas_flavorassigner.go``: the Ready checks' updates merged into the podSet,
+``tas_flavor_snapshot.go``) places the pods with them. Per podSet, Kueue starts from its
+flavors' ``nodeLabels`` and ``tolerations``, then merges, check by check in the status's
+order, the first update naming the podSet: its ``labels``,
 ``annotations`` and ``nodeSelector`` are added (a key already set to another value is a
 conflict), its ``tolerations`` appended unless an equal one is there. The result is merged
 into the pod template the same way. A conflict is permanent: Kueue does not start the job
@@ -31,6 +34,7 @@ MAX_TOLERATIONS = 8
 @dataclass(frozen=True, slots=True)
 class Update:
     check: str
+    ready: bool  # the check's state is Ready
     pod_set: str
     labels: dict[str, str]
     annotations: dict[str, str]
@@ -57,7 +61,7 @@ def read(status: dict, stp: str, ident: dict[str, str]) -> list[Update]:
             if len(tols) > MAX_TOLERATIONS:
                 raise InputError(f"tolerations holds at most {MAX_TOLERATIONS} entries", join_pointer(up, "tolerations"),
                                  ident)  # fmt: skip
-            update = Update(str(ac.get("name") or ""), name, r.str_map(u, "labels", up, ident),
+            update = Update(str(ac.get("name") or ""), ac.get("state") == "Ready", name, r.str_map(u, "labels", up, ident),
                             r.str_map(u, "annotations", up, ident), r.str_map(u, "nodeSelector", up, ident),
                             stored.tolerations(tuple(tols), join_pointer(up, "tolerations"), ident))  # fmt: skip
             if name not in seen:
@@ -114,7 +118,7 @@ def merge(updates: list[Update], pod_set: str, flavor_labels: dict[str, str], fl
     info = Merged(node_selector=dict(flavor_labels), tolerations=list(flavor_tolerations))
     added = Merged()
     for u in updates:
-        if u.pod_set != pod_set:
+        if u.pod_set != pod_set or not u.ready:
             continue
         what = f"admission check {u.check}'s podSetUpdates for podSet {pod_set}"
         if _merge_into(info, u.labels, u.annotations, u.node_selector, u.tolerations, what):
