@@ -186,10 +186,13 @@ class WorkloadAdmission(BaseModel):
     reason: Literal["Admitted", "QuotaReserved", "Preempting", "WaitingForCapacity", "NoFit", "InsufficientQuota",
                     "NoClusterQueue", "ClusterQueueInactive", "FailedAdmissionChecks", "Misconfigured", "Pending",
                     "Inactive", "AdmissionGated", "AlreadyAdmitted", "Finished", "WaitingForPodsReady",
-                    "PodsReadyTimeout", "RequeuingLimitExceeded", "MaximumExecutionTimeExceeded"] = Field(
+                    "PodsReadyTimeout", "RequeuingLimitExceeded", "MaximumExecutionTimeExceeded", "LocalQueueInactive",
+                    "LocalQueueStopped", "ClusterQueueStopped"] = Field(
         description="Admitted / QuotaReserved / AlreadyAdmitted: it holds quota; Finished, Inactive: Kueue never "
-                    "admits it; PodsReadyTimeout, RequeuingLimitExceeded, MaximumExecutionTimeExceeded: admitted, "
-                    "Kueue evicts (or deactivates) it now; the others: why it waits.")  # fmt: skip
+                    "admits it; PodsReadyTimeout, RequeuingLimitExceeded, MaximumExecutionTimeExceeded, "
+                    "LocalQueueStopped, ClusterQueueStopped (its queue's stopPolicy is HoldAndDrain): admitted, "
+                    "Kueue evicts (or deactivates) it now; LocalQueueInactive: its LocalQueue is stopped; the "
+                    "others: why it waits.")  # fmt: skip
     message: str
     priority: int
     clusterQueue: str | None = Field(description="The ClusterQueue its LocalQueue names (null without one).")

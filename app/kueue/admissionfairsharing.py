@@ -340,3 +340,15 @@ class Ledger:
                 pen[name] = pen.get(name, 0) + int(scaled)
         self._cache.pop(lq, None)
         self.version += 1
+
+
+def weighted_local_queues(objects: dict[str, tuple[dict, str, dict[str, str]]]) -> list[str]:
+    """The LocalQueues ("namespace/name", sorted) that set ``spec.fairSharing.weight``: only
+    Admission Fair Sharing reads it (``localqueue_types.go``)."""
+    out = []
+    for key, (o, _, _) in sorted(objects.items()):
+        spec = o.get("spec")
+        fs = spec.get("fairSharing") if isinstance(spec, dict) else None
+        if isinstance(fs, dict) and fs.get("weight") is not None:
+            out.append(key)
+    return out

@@ -18,7 +18,8 @@ Then, per Workload (sorted by ``namespace/name``):
 * per PodSet the admitted ``count`` and ``topologyAssignment`` (planned ones for
   ``Preempting``), in the Workload's API version (:mod:`app.kueue.assignment`);
 * ``podSetUpdates`` (admitted or quota reserved): a PodSet whose pods share one domain gets that
-  domain's ``nodeSelector``;
+  domain's ``nodeSelector``; what its admission checks' ``podSetUpdates`` add (labels,
+  annotations, nodeSelector, tolerations: :mod:`app.kueue.podsetupdates`) joins it;
 * ``preemptions``: the evictions this Workload causes, per victim job (``workload`` names
   the victim when it is a Kueue Workload);
 * ``admission`` (admitted or quota reserved in this answer): Kueue's ``status.admission``
@@ -37,7 +38,7 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue import admissionchecks, apps, crdfields, deployment, jobs, pods, statefulset
+from app.kueue import admissionchecks, apps, crdfields, deployment, jobs, pods, podsetupdates, reclaimable, statefulset
 from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
                                 Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
@@ -89,6 +90,7 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
         for wl in workloads:
             for ps in wl.pod_sets:
                 ps.min_count = None
+    reclaimable.apply_to_pending(workloads, kueue.feature_gates[reclaimable.GATE])
     if not workloads:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the jobs "
                          f"gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
@@ -283,6 +285,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
     if plan.state == RESERVED:
         counts = [{"name": ps.name, "count": plan.counts.get(ps.name, ps.count), "topologyAssignment": None}
                   for ps in wl.pod_sets]  # fmt: skip
+        base["podSetUpdates"] = [u for ps in wl.pod_sets
+                                 if (u := podsetupdates.answer(ps.name, plan.merged[ps.name][0], None)) is not None]  # fmt: skip
         where = ("its pods are not placed by this answer (a MultiKueue check runs it on a worker cluster, a "
                  "ProvisioningRequest check provisions its capacity)")  # fmt: skip
         if not admissionchecks.all_ready(plan.checks):
@@ -326,8 +330,11 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
             doms = asg.domains(values)
             entry["topologyAssignment"] = asg.v1beta2(akeys, doms) if wl.version == "v1beta2" else asg.v1beta1(akeys, doms)
             selector = asg.confining_selector(levels.keys, paths)
-            if reason in ("Admitted", "QuotaReserved") and selector:
-                updates.append({"name": ps.name, "nodeSelector": selector})
+        else:
+            selector = None
+        update = podsetupdates.answer(ps.name, plan.merged[ps.name][0], selector) if ps.name in plan.merged else None
+        if reason in ("Admitted", "QuotaReserved") and update is not None:
+            updates.append(update)
         if keys and len(keys) < ps.count:
             notes.append(f"podSet {ps.name!r} with {len(keys)} of {ps.count} pods (minCount {ps.minimum})")
         pod_sets.append(entry)

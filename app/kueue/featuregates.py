@@ -2,13 +2,14 @@
 their defaults, the Configuration's ``featureGates`` read against them, and the gates
 that change what Gangplank decides.
 
-Modelled (a gate set to the other value changes the answer as it changes Kueue's):
-``AdmissionFairSharing`` (off: no Admission Fair Sharing), ``DisableWaitForPodsReady`` (on:
-no WaitForPodsReady), ``QuotaCheckStrategy`` (off: ``quotaCheckStrategy`` is neither
-validated nor applied), ``PartialAdmission`` (off: Kueue's webhook drops ``minCount``, the
-scheduler never admits fewer pods), and the Pod integration's ``WorkloadIdentifierAnnotations``,
-``PodIntegrationValidateGroupOwner`` and ``FastQuotaReleaseInPodIntegration`` (see
-:mod:`app.kueue.pods`); ``MODELLED`` lists them all. A locked gate set to its other value is Kueue's start
+Modelled (a gate set to the other value changes the answer as it changes Kueue's): the
+gates in ``MODELLED``, each applied where Kueue reads it: ``AdmissionFairSharing``,
+``DisableWaitForPodsReady``, ``QuotaCheckStrategy``, ``PartialAdmission``, ``PriorityBoost``
+(:mod:`app.kueue.priorityboost`), ``ShortWorkloadNames``, ``AdmissionGatedBy``,
+``ElasticJobsViaWorkloadSlices`` (:mod:`app.kueue.jobs`), the Pod integration's
+``WorkloadIdentifierAnnotations``, ``PodIntegrationValidateGroupOwner`` and
+``FastQuotaReleaseInPodIntegration`` (:mod:`app.kueue.pods`), ``ReclaimablePods``
+(:mod:`app.kueue.reclaimable`). A locked gate set to its other value is Kueue's start
 error (a 422); any other gate set to a value other than its default is named in the
 warnings (Gangplank decides as with the default). A name not in Kueue's list is named too
 (Kueue refuses names its feature gate does not know at start).
@@ -62,7 +63,7 @@ LOCKED: frozenset[str] = frozenset({"ManagedJobsNamespaceSelectorAlwaysRespected
 MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaCheckStrategy", "PartialAdmission",
                       "PriorityBoost", "ShortWorkloadNames", "AdmissionGatedBy", "ElasticJobsViaWorkloadSlices",
                       "WorkloadIdentifierAnnotations", "PodIntegrationValidateGroupOwner",
-                      "FastQuotaReleaseInPodIntegration"})  # fmt: skip
+                      "FastQuotaReleaseInPodIntegration", "ReclaimablePods"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

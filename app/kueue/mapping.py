@@ -44,8 +44,9 @@ from app.errors import InputError, LimitError, join_pointer
 from app.ingest.build import BUILTIN_PRIORITY_CLASSES
 from app.ingest.draft import Draft, GroupDraft, GroupRef, PodDraft
 from app.ingest.request import Options
-from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota
+from app.kueue import admissionchecks, clusterqueue, limitrange, maxexectime, priorityboost, quota, reclaimable, stoppolicy
 from app.kueue import admissionfairsharing as afs
+from app.kueue import podsetupdates as psu
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
@@ -105,6 +106,9 @@ class Plan:
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
     #: or deactivates it for its maximum execution time
     eviction: tuple[str, str] | None = None
+    #: per podSet (placed or reserved): what its admission checks' podSetUpdates add, and its pods
+    #: after Kueue's merge (:mod:`app.kueue.podsetupdates`)
+    merged: dict[str, tuple[psu.Merged, psu.Merged]] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -130,6 +134,8 @@ class Admissions:
         self.stop_at: float | None = None
         self.truncated = False
         self.now = 0.0  # options.now: Kueue's clock
+        #: Workloads whose quota reservation Kueue unsets now (a stopped queue): their quota is free
+        self.released: set[str] = set()
 
     # -- before the build ------------------------------------------------------------------
     def extend(self, d: Draft, options: Options) -> str | None:
@@ -152,6 +158,7 @@ class Admissions:
             if pc.global_default and default is None:
                 default = pc.value
         running = self._running(d)
+        lq_stop = stoppolicy.local_queue_policies(self.kueue)
         seen: dict[str, Workload] = {}
         for wl in self.workloads:
             if wl.key in seen:
@@ -174,11 +181,19 @@ class Admissions:
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
                 if not admissionchecks.failed(wl):  # (the check-based eviction comes first: reconcileCheckBasedEviction)
-                    # (both run in one pass, the PodsReady timeout first; a deactivation is what lasts)
-                    plan.eviction = (maxexectime.exceeded(wl.max_exec, wl.accumulated, wl.ready,
-                                                          marked=wl.deactivation_target, now=options.now)
-                                     or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
-                                                              options.now))  # fmt: skip
+                    stop = stoppolicy.reserved_or_admitted(wl, self.kueue, lq_stop.get(stoppolicy.queue_of(wl), "None"))
+                    if stop is not None and stop[2]:  # (its reservation is unset: it waits, its quota is free)
+                        plan.state, plan.reason, plan.message = NO_QUOTA, stop[0], stop[1]
+                        self.released.add(wl.key)
+                    else:  # (the stop policy's eviction ends that pass; PodsReady's timeout runs before the
+                        # maximum execution time in one pass; a deactivation is what lasts)
+                        plan.eviction = (maxexectime.exceeded(wl.max_exec, wl.accumulated, wl.ready,
+                                                              marked=wl.deactivation_target, now=options.now)
+                                         or (stop[:2] if stop is not None else None)
+                                         or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
+                                                                  options.now))  # fmt: skip
+            elif why := stoppolicy.pending(wl, lq_stop.get(stoppolicy.queue_of(wl), "None"), self.kueue.feature_gates):
+                plan.state, plan.reason, plan.message = NO_QUOTA, stoppolicy.LQ_INACTIVE, why
             elif wl.gated_by and self.kueue.feature_gates["AdmissionGatedBy"]:
                 # (IsAdmissible: not while gated, HasAdmissionGate; one admitted already keeps its quota)
                 plan.state = GATED
@@ -198,8 +213,25 @@ class Admissions:
                 keys.pop()  # a tier of one-node HyperNodes only costs search time when no request names it
             d.hypernodes = lv.topology_specs(chosen.name, keys, node_names, node_labels, chosen.pointer)
             self.levels = lv.topology_levels(chosen.name, chosen.levels)
+        self._merge_updates()
         self._add_pods(d)
         return "hypernodes" if chosen is not None else None
+
+    def _merge_updates(self) -> None:
+        """The admission checks' podSetUpdates merged per podSet of the Workloads this answer
+        places or reserves; a conflict is named (Kueue would fail to start the job)."""
+        for plan in self.plans:
+            if plan.state not in (RUN, RESERVED):
+                continue
+            f = plan.flavor
+            for ps in plan.wl.pod_sets:
+                added, pods = psu.merge(plan.wl.check_updates, ps.name, f.node_labels if f is not None else {},
+                                        f.tolerations if f is not None else (),
+                                        (ps.labels, ps.annotations, ps.node_selector, ps.tolerations))  # fmt: skip
+                plan.merged[ps.name] = (added, pods)
+                for c in pods.conflicts:
+                    self.notes.append(f"Workload {plan.key}: {c}: Kueue fails to start its job and finishes the "
+                                      "Workload (FailedToStart); this answer leaves the conflicting update out")  # fmt: skip
 
     def _quota(self, d: Draft) -> None:
         """Kueue's quota pass (:mod:`app.kueue.quota`) over the Workloads whose LocalQueue
@@ -221,14 +253,17 @@ class Admissions:
         holders = []
         priorities = {p.key: p.priority for p in self.plans}
         for wl in self.workloads:
-            if wl.admission is not None and not wl.ready.finished:  # (a finished one leaves Kueue's cache)
-                tree.charge(*wl.admission)
+            if wl.admission is not None and not wl.ready.finished and wl.key not in self.released:  # (a finished one
+                # leaves Kueue's cache; a released one's reservation is unset)
+                usage = reclaimable.charged(wl.assignments, {ps.name: ps.count for ps in wl.pod_sets}, wl.reclaimable,
+                                            k.feature_gates[reclaimable.GATE])  # fmt: skip
+                tree.charge(wl.admission[0], usage)
                 if wl.admission[0] in inactive:
                     continue
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
                 queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), queued, reserved,
-                                            wl.admission[1], wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
+                                            usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         for plan in self.plans:
             if plan.state != RUN:
@@ -278,7 +313,7 @@ class Admissions:
         wait = k.wait_for_pods_ready
         if wait is not None and wait.enabled and wait.block_admission:
             block = any(wl.admission is not None and wl.admission[0] in tree.queues and not wl.ready.pods_ready
-                        and not wl.ready.finished for wl in self.workloads)  # fmt: skip
+                        and not wl.ready.finished and wl.key not in self.released for wl in self.workloads)  # fmt: skip
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block)
         for key, verdict in verdicts.items():
             plan = by_key[key]
@@ -310,6 +345,11 @@ class Admissions:
             self.notes.append(f"{', '.join(usage_based)} set admissionScope {afs.USAGE_BASED}, but Admission Fair Sharing "
                               "is off (no Kueue Configuration with admissionFairSharing in the snapshot, or its gate "
                               "off): LocalQueue usage does not order their Workloads")  # fmt: skip
+        lq_weighted = afs.weighted_local_queues(k.local_queue_objects)
+        if lq_weighted and k.admission_fair_sharing is None:
+            self.notes.append(f"LocalQueue(s) {', '.join(lq_weighted)} set fairSharing.weight, but Admission Fair Sharing "
+                              "is off (no Kueue Configuration with admissionFairSharing in the snapshot, or its gate "
+                              "off): the weights are not used")  # fmt: skip
         if weighted and k.fair_sharing is None:
             self.notes.append(f"{', '.join(weighted)} set fairSharing.weight, but fair sharing is off (no Kueue "
                               "Configuration with fairSharing in the snapshot): the weights are not used")  # fmt: skip
@@ -415,7 +455,6 @@ class Admissions:
     def _add_workload(self, d: Draft, plan: Plan, taken: set[str]) -> None:
         wl = plan.wl
         nt, policies, group_of = _constraints(wl)
-        flavor = plan.flavor
         g = GroupDraft(
             source="kueue", namespace=wl.namespace, name=wl.name, uid=wl.uid,
             min_member=sum(ps.minimum for ps in wl.pod_sets),
@@ -430,11 +469,8 @@ class Admissions:
             g.priority_class = ref.name
         d.groups.append(g)
         for ps in wl.pod_sets:
-            selector = dict(ps.node_selector)
-            tolerations = ps.tolerations
-            if flavor is not None:
-                selector.update(flavor.node_labels)
-                tolerations = tolerations + flavor.tolerations
+            pods = plan.merged[ps.name][1]  # (template, flavor and admission check updates: podsetupdates)
+            selector, tolerations = pods.node_selector, tuple(pods.tolerations)
             tr = ps.topology
             slice_size = tr.slice_size if tr is not None and tr.slice_size else None
             keys = plan.pods.setdefault(ps.name, [])
@@ -446,7 +482,7 @@ class Admissions:
                                      "snapshot", join_pointer(wl.pointer, "metadata", "name"), wl.ident)  # fmt: skip
                 taken.add(key)
                 keys.append(key)
-                labels = {**ps.labels, PODSET_LABEL: ps.name}
+                labels = {**pods.labels, PODSET_LABEL: ps.name}
                 if group_of.get(ps.name):
                     labels[GROUP_LABEL] = group_of[ps.name]
                 if slice_size:
@@ -454,7 +490,7 @@ class Admissions:
                 d.pods.append(PodDraft(
                     namespace=wl.namespace, name=name, uid=f"{wl.uid or wl.key}/{ps.name}/{i}", node_name="",
                     phase="Pending", deleting=False, priority=plan.priority, priority_class=ps.priority_class,
-                    req=ps.request, labels=labels, annotations={**ps.annotations, WORKLOAD_ANNOTATION: wl.name},
+                    req=ps.request, labels=labels, annotations={**pods.annotations, WORKLOAD_ANNOTATION: wl.name},
                     group=GroupRef("kueue", wl.name, wl.pointer), queue="", role=ps.name, subgroup="",
                     preemptable=None, created=wl.created, nominated="", gated=False,
                     preemption_policy=ps.preemption_policy, node_selector=selector, affinity=ps.affinity,

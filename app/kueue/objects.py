@@ -33,7 +33,8 @@ from app.ingest.kube import api_group, metadata
 from app.ingest.podrequest import effective_pod_request
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
-from app.kueue import configfields, crdfields, featuregates, limitrange, priorityboost, quota, resourcesconfig, unread
+from app.kueue import (configfields, crdfields, featuregates, limitrange, podsetupdates, priorityboost, quota,
+                        reclaimable, resourcesconfig, unread)
 from app.kueue import waitforpodsready as wfpr
 
 GROUP = "kueue.x-k8s.io"
@@ -156,6 +157,12 @@ class Workload:
     max_exec: int | None = None
     accumulated: int = 0
     deactivation_target: bool = False
+    #: ``status.reclaimablePods`` (podSet -> count) and ``status.admission``'s podSet assignments
+    #: (name, count or None, (flavor, resource) -> usage): :mod:`app.kueue.reclaimable`
+    reclaimable: dict[str, int] = field(default_factory=dict)
+    assignments: list[tuple[str, int | None, dict[tuple[str, str], int]]] = field(default_factory=list)
+    #: its admission checks' ``podSetUpdates`` (:mod:`app.kueue.podsetupdates`)
+    check_updates: list[podsetupdates.Update] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -275,6 +282,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
     class_key = "priorityClassRef" if version == "v1beta2" else "priorityClassName"
     if spec.get(class_key) is not None and spec.get("priority") is None:  # (the Workload CRD's rule)
         raise InputError(f"priority should not be nil when {class_key} is set", join_pointer(sp, "priority"), ident)
+    assignments: list[tuple[str, int | None, dict[tuple[str, str], int]]] = []
     return Workload(
         version=version,
         namespace=ns,
@@ -287,7 +295,10 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         active=r.boolean(spec, "active", sp, ident, default=True) is not False,
         admitted=status.get("admission") is not None,
         pod_sets=pod_sets,
-        admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident),
+        admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident, assignments),
+        assignments=assignments,
+        reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
+        check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
         reserved=_reserved_at(status, join_pointer(ptr, "status"), ident),
         evicted=_condition(status, "Evicted") is not None,
         pointer=ptr,
@@ -328,9 +339,11 @@ def _check_states(status: dict, stp: str, ident: dict[str, str]) -> dict[str, st
     return out
 
 
-def _admission_usage(adm: Any, ap: str, ident: dict[str, str]) -> tuple[str, dict[tuple[str, str], int]] | None:
+def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
+                     per_set: list[tuple[str, int | None, dict[tuple[str, str], int]]]) -> tuple[str, dict[tuple[str, str], int]] | None:  # fmt: skip
     """The quota an admitted Workload holds: each podSet's ``resourceUsage`` on the flavor
-    its ``flavors`` names for that resource."""
+    its ``flavors`` names for that resource (``per_set`` gets each assignment's name, count
+    and usage: :mod:`app.kueue.reclaimable` scales them)."""
     if not isinstance(adm, dict):
         return None
     usage: dict[tuple[str, str], int] = {}
@@ -339,6 +352,9 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str]) -> tuple[str, dic
         if not isinstance(psa, dict):
             raise InputError("a podSetAssignment must be an object", pp, ident)
         flavors = r.obj(psa, "flavors", pp, ident)
+        mine: dict[tuple[str, str], int] = {}
+        per_set.append((r.string(psa, "name", pp, ident), r.integer(psa, "count", pp, ident, minimum=0, maximum=2**31 - 1),
+                        mine))  # fmt: skip
         for res, qty in r.obj(psa, "resourceUsage", pp, ident).items():
             flavor = flavors.get(res)
             if isinstance(flavor, str):
@@ -347,6 +363,7 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str]) -> tuple[str, dic
                 except ValueError as e:
                     raise InputError(f"invalid quantity: {e}", join_pointer(pp, "resourceUsage", res), ident) from None
                 usage[(flavor, res)] = usage.get((flavor, res), 0) + amount
+                mine[(flavor, res)] = mine.get((flavor, res), 0) + amount
     return r.string(adm, "clusterQueue", ap, ident), usage
 
 

@@ -86,6 +86,7 @@ class Node:
     groups: list[ResourceGroup] = field(default_factory=list)
     strategy: str = "BestEffortFIFO"
     stopped: bool = False
+    stop_policy: str = "None"  # spec.stopPolicy: None, Hold or HoldAndDrain
     terminating: bool = False  # metadata.deletionTimestamp is set
     #: its admission checks (``admissionChecksStrategy``, or v1beta1 ``admissionChecks``):
     #: name -> the flavors it runs for (None: every flavor of the ClusterQueue)
@@ -222,7 +223,7 @@ def read_cluster_queue(o: dict, ptr: str) -> Node:
     stop = r.string(spec, "stopPolicy", sp, ident) or "None"
     if stop not in ("None", "Hold", "HoldAndDrain"):
         raise InputError("stopPolicy must be None, Hold or HoldAndDrain", join_pointer(sp, "stopPolicy"), ident)
-    node.stopped = stop != "None"
+    node.stopped, node.stop_policy = stop != "None", stop
     if meta.get("deletionTimestamp") is not None:
         r.timestamp(meta["deletionTimestamp"], join_pointer(ptr, "metadata", "deletionTimestamp"), ident)
         node.terminating = True

@@ -131,6 +131,7 @@ class Status:
     requeued_false: bool = False  # its Requeued condition is False
     requeued_reason: str = ""  # that condition's reason
     finished: bool = False  # its Finished condition is True
+    quota_reserved: bool = False  # its QuotaReserved condition is True (Kueue's HasQuotaReservation)
     requeue_at: float | None = None  # status.requeueState.requeueAt
     requeue_count: int = 0  # status.requeueState.count
 
@@ -167,6 +168,7 @@ def read_status(status: dict, stp: str, ident: dict[str, str]) -> Status:
         requeued_false="Requeued" in found and found["Requeued"][0].get("status") == "False",
         requeued_reason=str(found["Requeued"][0].get("reason") or "") if "Requeued" in found else "",
         finished=true("Finished"),
+        quota_reserved=true("QuotaReserved"),
         requeue_at=r.timestamp(rq["requeueAt"], join_pointer(rqp, "requeueAt"), ident) if rq.get("requeueAt") is not None else None,
         requeue_count=r.integer(rq, "count", rqp, ident, minimum=0, maximum=2**31 - 1) or 0,
     )
