@@ -187,10 +187,11 @@ class WorkloadAdmission(BaseModel):
                     "NoClusterQueue", "ClusterQueueInactive", "FailedAdmissionChecks", "Misconfigured", "Pending",
                     "Inactive", "AdmissionGated", "AlreadyAdmitted", "Finished", "WaitingForPodsReady",
                     "PodsReadyTimeout", "RequeuingLimitExceeded", "MaximumExecutionTimeExceeded", "LocalQueueInactive",
-                    "LocalQueueStopped", "ClusterQueueStopped"] = Field(
+                    "LocalQueueStopped", "ClusterQueueStopped", "Deactivated"] = Field(
         description="Admitted / QuotaReserved / AlreadyAdmitted: it holds quota; Finished, Inactive: Kueue never "
                     "admits it; PodsReadyTimeout, RequeuingLimitExceeded, MaximumExecutionTimeExceeded, "
-                    "LocalQueueStopped, ClusterQueueStopped (its queue's stopPolicy is HoldAndDrain): admitted, "
+                    "LocalQueueStopped, ClusterQueueStopped (its queue's stopPolicy is HoldAndDrain), Deactivated (its "
+                    "DeactivationTarget condition is True): admitted, "
                     "Kueue evicts (or deactivates) it now; LocalQueueInactive: its LocalQueue is stopped; the "
                     "others: why it waits.")  # fmt: skip
     message: str

@@ -67,9 +67,9 @@ def admission_problems(admission: dict[str, Any], api_version: str) -> list[str]
 
 
 def check_answer(answer: dict[str, Any]) -> None:
-    """The answer is the one the OpenAPI document publishes (``AdmissionResponse``, strictly:
-    every reason among its literals), and every admitted Workload's ``admission`` passes its
-    version's schema."""
+    """The answer is one the OpenAPI document publishes (``AdmissionResponse``: every reason
+    and owner kind among its literals; JSON types in lax mode), and every admitted Workload's
+    ``admission`` passes its version's schema. (Called by the tests' ``post`` helper.)"""
     from api_schemas.admissions import AdmissionResponse
 
     AdmissionResponse.model_validate(answer, strict=False)

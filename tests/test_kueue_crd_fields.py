@@ -77,6 +77,9 @@ def test_the_crds_validation_rules_are_422s(client):
     q = cq("cq", {"f": 16}, flavorFungibility={"whenCanBorrow": "MayStopSearch", "preference": "BorrowingOverPreemption"})
     err = problem(client, body([wl("w", 8)], [flavor("f"), q, lq("lq", "cq")]))
     assert err["pointer"].endswith("/spec/flavorFungibility/preference")
+    # (the rule sees the CRD's defaults: whenCanPreempt TryNextFlavor when unset)
+    ok = cq("cq", {"f": 16}, flavorFungibility={"whenCanBorrow": "TryNextFlavor", "preference": "BorrowingOverPreemption"})
+    assert reasons(post(client, body([wl("w", 8)], [flavor("f"), ok, lq("lq", "cq")]))) == {"ml/w": "Admitted"}
     tas = flavor("f") | {"spec": {"topologyName": "default"}}
     assert problem(client, body([wl("w", 8)], [tas, cq("cq", {"f": 16}), lq("lq", "cq")]))["pointer"].endswith("/spec/nodeLabels")
     w = workload("w", priorityClassName="x", priorityClassSource="kueue.x-k8s.io/workloadpriorityclass")
@@ -121,3 +124,28 @@ def test_a_workload_whose_kind_is_no_string_is_a_422(client):
     w = wl("w", 8)
     w["kind"] = ["Workload"]
     assert problem(client, body([w], [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]))["pointer"] == "/workloads/0/kind"
+
+
+def test_the_same_objects_in_another_order_give_the_same_answer_bytes(client):
+    """Warnings found while walking the request (pruned fields, unread fields, a class's
+    value over spec.priority, a boost refused) do not show the objects' order."""
+    import itertools
+
+    wpc = {"apiVersion": V2, "kind": "WorkloadPriorityClass", "metadata": {"name": "hi"}, "value": 100}
+    cfg = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": {"PriorityBoost": True}}
+    a = wl("a", 8) | {"apiVersion": V2}
+    a["spec"] |= {"priority": 5, "priorityClassRef": {"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass", "name": "hi"},
+                  "bogus": 1}  # fmt: skip
+    b = wl("b", 8)
+    b["metadata"] |= {"uid": "u-b", "annotations": {"kueue.x-k8s.io/priority-boost": "x"}}
+    b["spec"]["typo"] = 1
+    q = cq("cq", {"f": 16})
+    q["spec"]["cohrt"] = "x"
+    objs = [flavor("f"), q, lq("lq", "cq"), wpc, cfg]
+    import copy
+    answers = set()
+    for wls, rest in itertools.islice(zip(itertools.permutations([a, b]), itertools.cycle([objs, objs[::-1]])), 4):
+        r = client.post("/v1/admissions", json=body(copy.deepcopy(list(wls)), copy.deepcopy(rest)))
+        assert r.status_code == 200, r.text
+        answers.add(r.content)
+    assert len(answers) == 1

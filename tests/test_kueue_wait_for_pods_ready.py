@@ -324,7 +324,8 @@ def test_reconcile_max_execution_time_upstream(client, maximum, now, reason):
 def test_max_execution_time_counts_earlier_admissions_and_only_once_admitted(client):
     """``accumulatedPastExecutionTimeSeconds`` counts: 100s left of 120 after 30s run is
     exceeded at 30s + 100s accumulated; a Workload with quota but no Admitted condition is
-    not timed; a Workload already marked ``DeactivationTarget`` is deactivated whatever the time."""
+    not timed; a Workload already marked ``DeactivationTarget`` is deactivated whatever the time
+    (``Deactivated``: any mark, see test_deactivation_target_deactivates_whatever_its_reason)."""
     run = _max_exec(held("run", "2", ADMITTED, READY), 120, accumulated=100)
     fresh = _max_exec(held("fresh", "2", ADMITTED, READY), 120, accumulated=80)
     reserved = _max_exec(held("reserved", "2"), 1)
@@ -332,7 +333,7 @@ def test_max_execution_time_counts_earlier_admissions_and_only_once_admitted(cli
     got = reasons(post(client, _at(body([run, fresh, reserved, marked], [FLAVOR, cpu_cq("cq1", "16", usage_based=False),
                                                                         local_queue("lq-a")]), "2026-11-23T11:00:30Z")))  # fmt: skip
     assert got["default/run"] == "MaximumExecutionTimeExceeded" and got["default/fresh"] == "AlreadyAdmitted"
-    assert got["default/marked"] == "MaximumExecutionTimeExceeded" and got["default/reserved"] != "MaximumExecutionTimeExceeded"
+    assert got["default/marked"] == "Deactivated" and got["default/reserved"] != "MaximumExecutionTimeExceeded"
 
 
 def test_max_execution_time_below_one_is_a_422(client):
@@ -351,3 +352,19 @@ def test_accumulated_past_execution_time_is_read_under_its_versions_name(client)
                          "2026-11-23T11:00:30Z"))  # fmt: skip
     assert reasons(a) == {"default/good": "MaximumExecutionTimeExceeded", "default/wrong": "AlreadyAdmitted"}
     assert any("default/wrong" in n and "/status/accumulatedPastExecutionTimeSeconds is no field" in n for n in a["warnings"])
+
+
+def test_deactivation_target_deactivates_whatever_its_reason(client):
+    """``Reconcile``: an active Workload whose ``DeactivationTarget`` is True gets
+    ``spec.active`` false first (workload_controller.go), whatever the reason and whether or
+    not it has a maximum execution time: admitted, ``Deactivated``; pending, ``Inactive``."""
+    dt = ("DeactivationTarget", "True", "RequeuingLimitExceeded", T)
+    admitted = _max_exec(held("admitted", "2", ADMITTED, READY, dt), 9999)
+    plain = held("plain", "2", ADMITTED, READY, dt)
+    pending = cpu_wl("pending", "lq-a", "2")
+    pending["status"] = {"conditions": [{"type": "DeactivationTarget", "status": "True", "reason": "X", "message": "m",
+                                         "lastTransitionTime": T}]}  # fmt: skip
+    a = post(client, body([admitted, plain, pending], [FLAVOR, cpu_cq("cq1", "16", usage_based=False), local_queue("lq-a")]))
+    assert reasons(a) == {"default/admitted": "Deactivated", "default/plain": "Deactivated", "default/pending": "Inactive"}
+    assert "DeactivationTarget condition is True (RequeuingLimitExceeded" in one(a, "default/plain")["message"]
+    assert one(a, "default/pending")["message"].startswith("its DeactivationTarget condition is True (X: m)")

@@ -217,7 +217,8 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
         "workloads": [out[k] for k in sorted(out)],
         "topology": {"name": levels.name, "source": levels.source, "levels": list(levels.keys)},
         "warnings": [w for w in cluster.warnings if not (adm.kueue.pod_integration and pods.UNREAD_GROUPS in w)]
-                    + adm.notes,  # (Kueue's Pod integration reads the pod-group-name label: app.kueue.pods)
+                    + sorted(adm.notes),  # (Kueue's Pod integration reads the pod-group-name label: app.kueue.pods;
+        # sorted: some are found walking the request's objects, whose order must not show)
         "truncated": ssn.decision.truncated or adm.truncated,
     }
 
@@ -250,7 +251,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         return base | {"reason": "Finished", "message": "its Finished condition is True: Kueue holds no quota for it "
                                                         "and does not admit it"}  # fmt: skip
     if plan.state == INACTIVE:
-        return base | {"reason": "Inactive", "message": "spec.active is false: Kueue never admits it"}
+        return base | {"reason": "Inactive", "message": plan.message or "spec.active is false: Kueue never admits it"}
     if plan.state == GATED:  # the workload controller's AdmissionGated condition
         return base | {"reason": "AdmissionGated", "message": f"Admission is gated by: {wl.gated_by}"}
     if plan.state in (NO_QUOTA, NO_QUEUE, MISCONFIGURED):

@@ -82,10 +82,9 @@ class Plan:
 
     wl: Workload
     state: str  # run | inactive | admitted | gated
-    #: Kueue's effective priority (with the priority boost: :mod:`app.kueue.priorityboost`)
+    #: Kueue's effective priority (with the priority boost: :mod:`app.kueue.priorityboost`): the
+    #: order Kueue admits in, and so the order Gangplank places the Workloads' pods in
     priority: int = 0
-    #: its priority without the boost (what its pods' priority is read from)
-    base: int = 0
     flavor: Flavor | None = None
     pods: dict[str, list[str]] = field(default_factory=dict)  # podSet -> pod keys
     #: podSet -> resource -> flavor, as Kueue's quota pass assigned them (None: quota not checked)
@@ -173,11 +172,17 @@ class Admissions:
                                               pointer=join_pointer(wl.pointer, "metadata", "annotations",
                                                                    priorityboost.ANNOTATION),
                                               ident=wl.ident, uid=wl.uid, key=wl.key, notes=self.notes)  # fmt: skip
-            plan = Plan(wl, RUN, boosted, base=base)
+            plan = Plan(wl, RUN, boosted)
             if wl.ready.finished:
                 plan.state = FINISHED
             elif not wl.active:
                 plan.state = INACTIVE
+            elif wl.deactivation_target is not None:  # (Reconcile deactivates it before anything else)
+                admitted = wl.admitted or (wl.namespace, wl.name) in running
+                plan.state = ADMITTED if admitted else INACTIVE
+                plan.message = maxexectime.marked(wl.deactivation_target, admitted)
+                if admitted:
+                    plan.eviction = (maxexectime.DEACTIVATED, plan.message)
             elif wl.admitted or (wl.namespace, wl.name) in running:
                 plan.state = ADMITTED
                 if not admissionchecks.failed(wl):  # (the check-based eviction comes first: reconcileCheckBasedEviction)
@@ -187,8 +192,7 @@ class Admissions:
                         self.released.add(wl.key)
                     else:  # (the stop policy's eviction ends that pass; PodsReady's timeout runs before the
                         # maximum execution time in one pass; a deactivation is what lasts)
-                        plan.eviction = (maxexectime.exceeded(wl.max_exec, wl.accumulated, wl.ready,
-                                                              marked=wl.deactivation_target, now=options.now)
+                        plan.eviction = (maxexectime.exceeded(wl.max_exec, wl.accumulated, wl.ready, now=options.now)
                                          or (stop[:2] if stop is not None else None)
                                          or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
                                                                   options.now))  # fmt: skip
@@ -383,7 +387,7 @@ class Admissions:
                            ident=first.ident)  # fmt: skip
             plan = plans.get(f"{ns}/{name}")
             if plan is not None:
-                g.priority = plan.base
+                g.priority = plan.priority
             elif first.priority is not None:
                 g.priority = first.priority
             else:

@@ -153,10 +153,10 @@ class Workload:
     #: its ``kueue.x-k8s.io/priority-boost`` annotation (None without one: :mod:`app.kueue.priorityboost`)
     priority_boost: str | None = None
     #: ``spec.maximumExecutionTimeSeconds``, ``status.accumulatedPastExecutionTimeSeconds`` and
-    #: whether its ``DeactivationTarget`` condition is True (:mod:`app.kueue.maxexectime`)
+    #: its True ``DeactivationTarget`` condition's (reason, message) (:mod:`app.kueue.maxexectime`)
     max_exec: int | None = None
     accumulated: int = 0
-    deactivation_target: bool = False
+    deactivation_target: tuple[str, str] | None = None
     #: ``status.reclaimablePods`` (podSet -> count) and ``status.admission``'s podSet assignments
     #: (name, count or None, (flavor, resource) -> usage): :mod:`app.kueue.reclaimable`
     reclaimable: dict[str, int] = field(default_factory=dict)
@@ -309,7 +309,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         max_exec=r.integer(spec, "maximumExecutionTimeSeconds", sp, ident, minimum=1, maximum=2**31 - 1),
         accumulated=r.integer(status, ACCUMULATED[version], join_pointer(ptr, "status"), ident, minimum=0,
                               maximum=2**31 - 1) or 0,  # fmt: skip
-        deactivation_target=_condition(status, "DeactivationTarget") is not None,
+        deactivation_target=_reason_message(_condition(status, "DeactivationTarget")),
         ready=wfpr.read_status(status, join_pointer(ptr, "status"), ident),
     )
 
@@ -365,6 +365,14 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
                 usage[(flavor, res)] = usage.get((flavor, res), 0) + amount
                 mine[(flavor, res)] = mine.get((flavor, res), 0) + amount
     return r.string(adm, "clusterQueue", ap, ident), usage
+
+
+def _reason_message(found: tuple[int, dict] | None) -> tuple[str, str] | None:
+    """A condition's (reason, message), strings or "" (None without the condition)."""
+    if found is None:
+        return None
+    cond = found[1]
+    return tuple(v if isinstance(v, str) else "" for v in (cond.get("reason"), cond.get("message")))  # type: ignore[return-value]
 
 
 def _condition(status: dict, kind: str) -> tuple[int, dict] | None:

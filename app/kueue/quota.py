@@ -319,7 +319,9 @@ def _fungibility(spec: dict, sp: str, ident: dict[str, str]) -> Fungibility:
         if pref not in ("BorrowingOverPreemption", "PreemptionOverBorrowing"):
             raise InputError("preference must be BorrowingOverPreemption or PreemptionOverBorrowing",
                              join_pointer(fp, "preference"), ident)  # fmt: skip
-        if not (ff.get("whenCanBorrow") == "TryNextFlavor" and ff.get("whenCanPreempt") == "TryNextFlavor"):
+        # (the rule sees the defaulted values: whenCanBorrow MayStopSearch, whenCanPreempt TryNextFlavor)
+        if not ((ff.get("whenCanBorrow") or "MayStopSearch") == "TryNextFlavor"
+                and (ff.get("whenCanPreempt") or "TryNextFlavor") == "TryNextFlavor"):  # fmt: skip
             raise InputError("preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor "
                              "(the ClusterQueue CRD's rule)", join_pointer(fp, "preference"), ident)  # fmt: skip
         out.preference = pref
