@@ -199,7 +199,8 @@ def test_the_template_copy_drops_what_getpodtemplatespec_does_not_copy() -> None
 
 
 @pytest.mark.parametrize("image,tag", [("img", "latest"), ("img:1.2", "1.2"), ("reg:5000/img", "latest"),
-                                       ("img@sha256:" + "a" * 64, ""), ("img:latest", "latest")])  # fmt: skip
+                                       ("img@sha256:" + "a" * 64, ""), ("img:latest", "latest"),
+                                       ("Img:1", ""), ("Reg.io/img", "latest"), ("img:-x", ""), ("img@nodigest", "")])  # fmt: skip
 def test_image_tag(image: str, tag: str) -> None:
     assert aw.image_tag(image) == tag
 
@@ -288,3 +289,10 @@ def test_a_podsets_error_means_no_workload(client):
     a = answer(client, make_aw("train", "ml", c, queue="lq", uid="uid-aw"))
     assert aw_workloads(a) == []
     assert any("Kueue's PodSets fails on it (template.spec.template does not refer" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_sparkapplication_with_a_queue_label_is_named_as_not_modelled(client):
+    spark = {"apiVersion": "sparkoperator.k8s.io/v1beta2", "kind": "SparkApplication",
+             "metadata": {"name": "sp", "namespace": "ml", "labels": {Q: "lq"}}, "spec": {}}  # fmt: skip
+    a = answer(client, spark)
+    assert any("integration is not modelled (e.g. SparkApplication ml/sp)" in x for x in a["warnings"]), a["warnings"]

@@ -166,21 +166,30 @@ def template_spec_error(obj: Any, path: str) -> str:
 
 
 _TAG = re.compile(r"[\w][\w.-]{0,127}", re.ASCII)
+_PATH = re.compile(r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*", re.ASCII)
+_DIGEST = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}", re.ASCII)
 
 
 def image_tag(image: str) -> str:
-    """``getImageTag``: the reference's tag, ``latest`` when it has neither tag nor digest."""
-    rest = image
-    digest = ""
+    """``getImageTag``: the reference's tag, ``latest`` when it has neither tag nor digest,
+    "" when ``ParseNormalizedNamed`` refuses it (a repository path that is not lower case,
+    a malformed tag or digest; the domain's own grammar is not checked)."""
+    rest, digest = image, ""
     if "@" in rest:
         rest, digest = rest.split("@", 1)
+        if not _DIGEST.fullmatch(digest):
+            return ""
     tag = ""
     slash = rest.rfind("/")
     colon = rest.rfind(":")
     if colon > slash:
-        tag = rest[colon + 1:]
+        rest, tag = rest[:colon], rest[colon + 1:]
         if not _TAG.fullmatch(tag):
             return ""
+    first, sep, remainder = rest.partition("/")
+    has_domain = sep and (any(ch in first for ch in ".:") or first == "localhost" or first.lower() != first)
+    if not _PATH.fullmatch(remainder if has_domain else rest):
+        return ""
     if not tag and not digest:
         return "latest"
     return tag
