@@ -579,8 +579,13 @@ class Job:
 
 
 def _finished(status: dict, kind: Kind) -> bool:
+    return any(_condition_true(status, t) for t in kind.finished)
+
+
+def _condition_true(status: dict, ctype: str) -> bool:
+    """A ``status.conditions`` entry of type ``ctype`` is True (``IsStatusConditionTrue``)."""
     conds = status.get("conditions")
-    return any(isinstance(c, dict) and c.get("type") in kind.finished and c.get("status") == "True"
+    return any(isinstance(c, dict) and c.get("type") == ctype and c.get("status") == "True"
                for c in (conds if isinstance(conds, list) else ()))  # fmt: skip
 
 
@@ -716,12 +721,6 @@ def _read_jobset(job: Job, spec: dict, status: dict) -> None:
                              ident)  # fmt: skip
         if (r.integer(st, "active", join_pointer(stp, "replicatedJobsStatus", i), ident, default=0) or 0) > 0:
             job.active += 1
-
-
-def _condition_true(status: dict, ctype: str) -> bool:
-    conds = status.get("conditions")
-    return any(isinstance(c, dict) and c.get("type") == ctype and c.get("status") == "True"
-               for c in (conds if isinstance(conds, list) else ()))  # fmt: skip
 
 
 def _read_appwrapper(job: Job, spec: dict, status: dict) -> None:
