@@ -4,10 +4,11 @@
 * pkg/controller/jobs/appwrapper/appwrapper_controller_test.go: ``TestPodSets`` (2 of 3:
   "no annotations", "with required and preferred topology annotation"; "without ... if TAS is
   disabled" turns TopologyAwareScheduling off, which Gangplank does not), ``TestReconciler``
-  (3 of 3 run: "workload is created with podsets", "workload isn't created due to
-  manageJobsWithoutQueueName=false", "workload shouldn't be recreated for completed job";
-  "workload is created with a ProvReq annotation" is the first's podSets, its annotation copy
-  is not part of the answer).
+  (all 4 cases Go runs: "workload is created with podsets" and "workload is created with a
+  ProvReq annotation" in one test — the annotation Kueue copies onto the Workload is named in
+  warnings —, "workload isn't created due to manageJobsWithoutQueueName=false", "workload
+  shouldn't be recreated for completed job"; the commented-out "when workload is admitted,
+  job gets node selectors" is not transcribed).
 The AppWrapper side is github.com/project-codeflare/appwrapper v1.2.2 ``pkg/utils`` (Kueue's
 vendor/): ``InferPodSets``, ``GetComponentPodSpecs``, ``GetPodTemplateSpec``; the Go wrapper
 ``testingappwrapper.MakeAppWrapper`` is :func:`make_aw` (suspended, no podSets declared).
@@ -296,3 +297,23 @@ def test_a_sparkapplication_with_a_queue_label_is_named_as_not_modelled(client):
              "metadata": {"name": "sp", "namespace": "ml", "labels": {Q: "lq"}}, "spec": {}}  # fmt: skip
     a = answer(client, spark)
     assert any("integration is not modelled (e.g. SparkApplication ml/sp)" in x for x in a["warnings"]), a["warnings"]
+
+
+MANAGE_ALL = {**CONFIG, "manageJobsWithoutQueueName": True}
+
+
+def test_TestReconciler_workload_is_created_with_podsets_manage_jobs_without_queue_name(client):
+    """appwrapper_controller_test.go TestReconciler "workload is created with podsets" (and
+    "... with a ProvReq annotation", whose provreq annotation is named in warnings): with
+    manageJobsWithoutQueueName an AppWrapper without a queue-name label gets a Workload of one
+    podSet ``aw-0`` of 2 (its Job's parallelism), in no LocalQueue."""
+    o = make_aw("aw", "ns", batch_job(2), uid="uid-aw")
+    o["metadata"]["annotations"] = {"provreq.kueue.x-k8s.io/test-annotation": "test-val",
+                                    "invalid-provreq-prefix/test-annotation-2": "test-val-2"}  # fmt: skip
+    a = answer(client, o, config=MANAGE_ALL)
+    [w] = aw_workloads(a)
+    assert w["workload"] == "ns/" + jobs.workload_name("aw", "uid-aw", "AppWrapper", "workload.codeflare.dev")
+    assert not w["admitted"] and w["reason"] == "NoClusterQueue"
+    assert [p["name"] for p in w["podSets"]] == ["aw-0"]
+    assert read(o).sources[0].count == 2
+    assert any("provreq.kueue.x-k8s.io/" in x for x in a["warnings"]), a["warnings"]
