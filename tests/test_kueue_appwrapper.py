@@ -317,3 +317,16 @@ def test_TestReconciler_workload_is_created_with_podsets_manage_jobs_without_que
     assert [p["name"] for p in w["podSets"]] == ["aw-0"]
     assert read(o).sources[0].count == 2
     assert any("provreq.kueue.x-k8s.io/" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_a_job_an_appwrapper_owns_runs_in_the_appwrappers_workload(client):
+    """The AppWrapper controller's Jobs name it as their controller: with the AppWrapper
+    integration enabled and the AppWrapper managed, the Job gets no Workload of its own."""
+    wrapper = make_aw("train", "ml", gpu_job(2), queue="lq", uid="uid-aw")
+    child = gpu_job(2)
+    child["metadata"] = {"name": "train-job", "namespace": "ml", "uid": "uid-child", "labels": {Q: "lq"},
+                         "ownerReferences": [{"apiVersion": "workload.codeflare.dev/v1beta2", "kind": "AppWrapper",
+                                              "name": "train", "uid": "uid-aw", "controller": True}]}  # fmt: skip
+    a = answer(client, wrapper, child)
+    assert [w["owner"]["kind"] for w in a["workloads"] if w["owner"]] == ["AppWrapper"]
+    assert any("Job ml/train-job" in x and "its ancestor" in x for x in a["warnings"]), a["warnings"]
