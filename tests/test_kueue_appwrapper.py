@@ -330,3 +330,16 @@ def test_a_job_an_appwrapper_owns_runs_in_the_appwrappers_workload(client):
     a = answer(client, wrapper, child)
     assert [w["owner"]["kind"] for w in a["workloads"] if w["owner"]] == ["AppWrapper"]
     assert any("Job ml/train-job" in x and "its ancestor" in x for x in a["warnings"]), a["warnings"]
+
+
+def test_every_component_is_inferred_before_any_template_is_read() -> None:
+    """EnsureComponentStatusInitialized infers every component's podSets first: a later
+    component's inference error fails PodSets even when an earlier one has a bad declared path."""
+    first = batch_job(2)
+    bad = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+           "spec": {"replicas": 1.5, "template": {"spec": spec()}}}  # fmt: skip
+    o = make_aw("aw", "ns", first, bad)
+    o["spec"]["components"][0]["podSets"] = [{"path": "template.spec.nothere"}]
+    job = read(o)
+    assert job.pod_sets_error == "at path position 'template.spec.replicas' non-int value 1.5"
+    assert job.skipped_pod_sets == [] and job.sources == []

@@ -757,12 +757,10 @@ def _read_appwrapper(job: Job, spec: dict, status: dict) -> None:
             r.integer(ps, "replicas", pp, ident, minimum=-(2**31), maximum=INT32_MAX)
             r.str_map(ps, "annotations", pp, ident)
         declared.append((pss, src_ptr))
-    index = 0
-    for i, c in enumerate(comps):
+    per_component: list[list] = []
+    for i, c in enumerate(comps):  # EnsureComponentStatusInitialized: every component first
         pss, _ = declared[i]
-        if not from_status and pss:
-            pass
-        elif not from_status:
+        if not from_status and not pss:
             if err := aw.decode_error(c.get("template")):
                 job.pod_sets_error = err
                 return
@@ -771,17 +769,20 @@ def _read_appwrapper(job: Job, spec: dict, status: dict) -> None:
             except aw.PathError as e:
                 job.pod_sets_error = str(e)
                 return
+        per_component.append(pss)
+    index = 0
+    for i, (c, pss) in enumerate(zip(comps, per_component)):
         if not pss:
             continue
         obj = c.get("template")
         if err := aw.decode_error(obj):  # GetComponentPodSpecs decodes the template of a component with podSets
             job.pod_sets_error = err
+            job.skipped_pod_sets.clear()
             return
         for ps in pss:
             path = ps["path"]
-            if aw.template_spec_error(obj, path):  # GetComponentPodSpecs leaves it out
-                job.skipped_pod_sets.append(f"spec.components[{i}] podSet path {path!r}: "
-                                            f"{aw.template_spec_error(obj, path)}")  # fmt: skip
+            if why := aw.template_spec_error(obj, path):  # GetComponentPodSpecs leaves it out
+                job.skipped_pod_sets.append(f"spec.components[{i}] podSet path {path!r}: {why}")
                 continue
             replicas = ps.get("replicas")
             template = aw.pod_template(obj, path)
