@@ -343,3 +343,12 @@ def test_every_component_is_inferred_before_any_template_is_read() -> None:
     job = read(o)
     assert job.pod_sets_error == "at path position 'template.spec.replicas' non-int value 1.5"
     assert job.skipped_pod_sets == [] and job.sources == []
+
+
+def test_quantities_are_rounded_up_to_milli_units() -> None:
+    """defaultResourceList: RoundUp(-3) of each request, limit and overhead."""
+    assert aw.round_up_milli({"cpu": "1500u", "memory": "1Gi", "x": "0.5m", "y": "bad", "z": "-1500u"}) == {
+        "cpu": "2m", "memory": "1Gi", "x": "1m", "y": "bad", "z": "-2m"}
+    src = {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100001u"}}}], "overhead": {"cpu": "1n"}}}
+    got = aw.pod_template({"spec": {"template": src}}, "template.spec.template")["spec"]
+    assert (got["containers"][0]["resources"], got["overhead"]) == ({"requests": {"cpu": "101m"}}, {"cpu": "1m"})

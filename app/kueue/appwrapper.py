@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from app.ingest import gostrconv
+from app.ingest.quantity import parse_quantity
 
 #: the podSet annotations AppWrapper's inference sets (``PodSetAnnotationTAS*``)
 POD_INDEX_LABEL = "workload.codeflare.dev.appwrapper/tas-pod-index-label"
@@ -195,6 +196,28 @@ def image_tag(image: str) -> str:
     return tag
 
 
+NANOS_PER_MILLI = 10**6
+
+
+def round_up_milli(rl: Any) -> Any:
+    """``defaultResourceList``: each quantity rounded up (away from zero) to milli-units
+    (``RoundUp(-3)``), written ``<n>m`` when that changes it; a value that is no quantity
+    is left as it is (the pod spec's reader refuses it)."""
+    if not isinstance(rl, dict):
+        return rl
+    out: dict[str, Any] = {}
+    for name, v in rl.items():
+        try:
+            nanos = parse_quantity(v)
+        except ValueError:
+            out[name] = v
+            continue
+        q, rem = divmod(abs(nanos), NANOS_PER_MILLI)
+        milli = (q + (1 if rem else 0)) * (1 if nanos >= 0 else -1)
+        out[name] = v if not rem else f"{milli}m"
+    return out
+
+
 def _copy_containers(src: list) -> list[dict]:
     out = []
     for c in src:
@@ -203,7 +226,7 @@ def _copy_containers(src: list) -> list[dict]:
             if c.get(k):
                 d[k] = c[k]
         res = c.get("resources") if isinstance(c.get("resources"), dict) else {}
-        kept = {k: res[k] for k in ("requests", "limits") if res.get(k)}
+        kept = {k: round_up_milli(res[k]) for k in ("requests", "limits") if res.get(k)}
         d["resources"] = kept
         d["terminationMessagePath"] = c.get("terminationMessagePath") or "/dev/termination-log"
         d["terminationMessagePolicy"] = c.get("terminationMessagePolicy") or "File"
@@ -219,7 +242,8 @@ def pod_template(obj: Any, path: str) -> dict:
     """``GetPodTemplateSpec``'s copy of the template at ``path`` (which passed
     :func:`template_spec_error`): its string labels and annotations; of its spec the
     containers' and init containers' name, image, command, args, resources, termination
-    message path and policy, image pull policy and security context (an init container's
+    message path and policy, image pull policy and security context (quantities rounded up
+    to milli-units: :func:`round_up_milli`; an init container's
     ``restartPolicy`` is not copied: a sidecar becomes a plain init container), the pod's
     restart policy, DNS policy, node selector, node name, security context, affinity,
     scheduler name, tolerations, priority class name, preemption policy, overhead and topology
@@ -252,9 +276,10 @@ def pod_template(obj: Any, path: str) -> dict:
         if spec.get(k):
             dst[k] = spec[k]
     dst["preemptionPolicy"] = spec.get("preemptionPolicy") or "PreemptLowerPriority"
-    for k in ("overhead", "topologySpreadConstraints"):
-        if spec.get(k):
-            dst[k] = spec[k]
+    if spec.get("overhead"):
+        dst["overhead"] = round_up_milli(spec["overhead"])
+    if spec.get("topologySpreadConstraints"):
+        dst["topologySpreadConstraints"] = spec["topologySpreadConstraints"]
     return {"metadata": meta, "spec": dst}
 
 
