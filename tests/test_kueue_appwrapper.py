@@ -292,11 +292,13 @@ def test_a_podsets_error_means_no_workload(client):
     assert any("Kueue's PodSets fails on it (template.spec.template does not refer" in x for x in a["warnings"]), a["warnings"]
 
 
-def test_a_sparkapplication_with_a_queue_label_is_named_as_not_modelled(client):
-    spark = {"apiVersion": "sparkoperator.k8s.io/v1beta2", "kind": "SparkApplication",
-             "metadata": {"name": "sp", "namespace": "ml", "labels": {Q: "lq"}}, "spec": {}}  # fmt: skip
-    a = answer(client, spark)
-    assert any("integration is not modelled (e.g. SparkApplication ml/sp)" in x for x in a["warnings"]), a["warnings"]
+@pytest.mark.parametrize("api_version,kind", [("sparkoperator.k8s.io/v1beta2", "SparkApplication"),
+                                              ("trainer.kubeflow.org/v1alpha1", "TrainJob")])  # fmt: skip
+def test_a_sparkapplication_or_trainjob_with_a_queue_label_is_named_as_not_modelled(client, api_version, kind):
+    o = {"apiVersion": api_version, "kind": kind, "metadata": {"name": "sp", "namespace": "ml", "labels": {Q: "lq"}},
+         "spec": {}}  # fmt: skip
+    a = answer(client, o)
+    assert any(f"integration is not modelled (e.g. {kind} ml/sp)" in x for x in a["warnings"]), a["warnings"]
 
 
 MANAGE_ALL = {**CONFIG, "manageJobsWithoutQueueName": True}
