@@ -475,9 +475,16 @@ class GoKey(str):
 RAYSERVICE_CLUSTER = GoKey("rayClusterConfig", "rayClusterSpec")
 RAYSERVICE = Kind("ray.io/rayservice", *FRAMEWORKS["ray.io/rayservice"], "ray.io", ("", ""),
                   ("spec", RAYSERVICE_CLUSTER, "workerGroupSpecs"), "RayService(s) Ready", True, "ray")  # fmt: skip
+#: CodeFlare's AppWrapper (``pkg/controller/jobs/appwrapper``): finished by ``status.phase``
+#: (:func:`_read_appwrapper`), active while its ``QuotaReserved`` condition is True, in
+#: ``supportedPrebuiltWlJobGVKs`` but not ``supportedElasticJobGVKs``; its webhook is
+#: ``BaseWebhook``'s: ``ValidateJobOnCreate`` only
+APPWRAPPER = Kind("workload.codeflare.dev/appwrapper", *FRAMEWORKS["workload.codeflare.dev/appwrapper"],
+                  "workload.codeflare.dev", ("Succeeded", "Failed"), ("spec", "components"),
+                  "AppWrapper(s) with QuotaReserved True", False, "appwrapper")  # fmt: skip
 KINDS: dict[tuple[str, str], Kind] = {(k.api_version, k.kind): k
                                       for k in (JOB, JOBSET, PYTORCHJOB, TFJOB, XGBOOSTJOB, PADDLEJOB, JAXJOB, MPIJOB,
-                                                RAYJOB, RAYCLUSTER, RAYSERVICE)}  # fmt: skip
+                                                RAYJOB, RAYCLUSTER, RAYSERVICE, APPWRAPPER)}  # fmt: skip
 
 
 class MapKey(str):
@@ -553,6 +560,10 @@ class Job:
     slices_on: bool = True
     #: the ``WorkloadIdentifierAnnotations`` gate (on by default): the prebuilt workload name's annotation first
     id_annotations: bool = True
+    #: an AppWrapper's: the error its ``PodSets()`` returns ("" without one), and the declared
+    #: podSets ``GetComponentPodSpecs`` leaves out (their path leads to no pod template)
+    pod_sets_error: str = ""
+    skipped_pod_sets: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -590,8 +601,13 @@ class Job:
 
 
 def _finished(status: dict, kind: Kind) -> bool:
+    return any(_condition_true(status, t) for t in kind.finished)
+
+
+def _condition_true(status: dict, ctype: str) -> bool:
+    """A ``status.conditions`` entry of type ``ctype`` is True (``IsStatusConditionTrue``)."""
     conds = status.get("conditions")
-    return any(isinstance(c, dict) and c.get("type") in kind.finished and c.get("status") == "True"
+    return any(isinstance(c, dict) and c.get("type") == ctype and c.get("status") == "True"
                for c in (conds if isinstance(conds, list) else ()))  # fmt: skip
 
 
@@ -625,6 +641,9 @@ def read_job(o: dict, ptr: str) -> Job:
         return job
     if kind.webhook == "ray":
         _read_ray(job, spec, status)
+        return job
+    if kind is APPWRAPPER:
+        _read_appwrapper(job, spec, status)
         return job
     parallelism = r.integer(spec, "parallelism", sp, ident, default=1, minimum=0, maximum=2**31 - 1)
     mode = r.string(spec, "completionMode", sp, ident, default="NonIndexed")
@@ -724,6 +743,83 @@ def _read_jobset(job: Job, spec: dict, status: dict) -> None:
                              ident)  # fmt: skip
         if (r.integer(st, "active", join_pointer(stp, "replicatedJobsStatus", i), ident, default=0) or 0) > 0:
             job.active += 1
+
+
+def _read_appwrapper(job: Job, spec: dict, status: dict) -> None:
+    """An AppWrapper: ``spec.suspend``; ``Finished()`` by ``status.phase`` (Succeeded; Failed
+    unless its ``ResourcesDeployed`` condition is True: Kueue waits for the resources' deletion);
+    ``IsActive`` its ``QuotaReserved`` condition; the podSets of :mod:`app.kueue.appwrapper`
+    (an error of ``PodSets()`` in :attr:`Job.pod_sets_error`)."""
+    from app.kueue import appwrapper as aw
+
+    ident, sp = job.ident, job.ptr("spec")
+    comps = r.lst(spec, "components", sp, ident)
+    phase = r.string(status, "phase", job.ptr("status"), ident, default="")
+    job.finished = phase == "Succeeded" or (phase == "Failed" and not _condition_true(status, "ResourcesDeployed"))
+    job.active = 1 if _condition_true(status, "QuotaReserved") else 0
+    cstat = r.lst(status, "componentStatus", job.ptr("status"), ident)
+    from_status = len(cstat) == len(comps)  # EnsureComponentStatusInitialized
+    declared: list[tuple[list, str]] = []
+    for i, c in enumerate(comps):
+        cp = join_pointer(sp, "components", i)
+        if not isinstance(c, dict):
+            raise InputError("a component must be an object", cp, ident)
+        where, src_obj, src_ptr = ("podSets", c, cp)
+        if from_status:
+            src_obj = cstat[i]
+            src_ptr = job.ptr("status", "componentStatus", i)
+            if not isinstance(src_obj, dict):
+                raise InputError("a componentStatus entry must be an object", src_ptr, ident)
+        pss = r.lst(src_obj, where, src_ptr, ident)
+        for j, ps in enumerate(pss):
+            pp = join_pointer(src_ptr, where, j)
+            if not isinstance(ps, dict):
+                raise InputError("a podSet must be an object", pp, ident)
+            r.string(ps, "path", pp, ident, required=True)
+            r.integer(ps, "replicas", pp, ident, minimum=-(2**31), maximum=INT32_MAX)
+            r.str_map(ps, "annotations", pp, ident)
+        declared.append((pss, src_ptr))
+    per_component: list[list] = []
+    for i, c in enumerate(comps):  # EnsureComponentStatusInitialized: every component first
+        pss, _ = declared[i]
+        if not from_status and not pss:
+            if err := aw.decode_error(c.get("template")):
+                job.pod_sets_error = err
+                return
+            try:
+                pss = aw.infer_pod_sets(c["template"])
+            except aw.PathError as e:
+                job.pod_sets_error = str(e)
+                return
+        per_component.append(pss)
+    index = 0
+    for i, (c, pss) in enumerate(zip(comps, per_component)):
+        if not pss:
+            continue
+        obj = c.get("template")
+        if err := aw.decode_error(obj):  # GetComponentPodSpecs decodes the template of a component with podSets
+            job.pod_sets_error = err
+            job.skipped_pod_sets.clear()
+            return
+        for ps in pss:
+            path = ps["path"]
+            if why := aw.template_spec_error(obj, path):  # GetComponentPodSpecs leaves it out
+                job.skipped_pod_sets.append(f"spec.components[{i}] podSet path {path!r}: {why}")
+                continue
+            replicas = ps.get("replicas")
+            template = aw.pod_template(obj, path)
+            job.sources.append(Source(gostrconv.go_lower(f"{job.name}-{index}"), 1 if replicas is None else replicas,
+                                      None, template, ("spec", "components", i, "template", *_path_tokens(path))))  # fmt: skip
+            index += 1
+
+
+def _path_tokens(path: str) -> tuple[str | int, ...]:
+    """An AppWrapper podSet path (``template.spec.x[0].template``) as pointer tokens under the
+    component's template (for the pointers of what is read there)."""
+    out: list[str | int] = []
+    for part in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path.removeprefix("template")):
+        out.append(part[0] if part[0] else int(part[1]))
+    return tuple(out)
 
 
 # -- KubeRay's RayJob and RayCluster (pkg/controller/jobs/rayjob, .../raycluster) ----------------
@@ -1047,6 +1143,8 @@ def validation_errors(job: Job) -> list[InputError]:
     errs = job_on_create_errors(job)
     if job.kind.webhook == "ray":
         return _ray_webhook_errors(job, errs)
+    if job.kind.webhook == "appwrapper":  # BaseWebhook.ValidateCreate: no custom validation
+        return errs
     if job.kind.webhook in ("jobset", "mpi"):
         tas, build_err = _jobset_tas_errors(job)
         if build_err is not None:
@@ -1601,6 +1699,12 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
              wpcs: dict[str, int], limits: dict[str, limitrange.Summary],
              runtime_classes: dict[str, dict[str, str] | None], cache: dict[Any, Any] | None = None) -> Outcome:  # fmt: skip
     res = Outcome(job)
+    res.unmodelled.extend(f"{job.label}: {why}: Kueue leaves this podSet out of its Workload (GetComponentPodSpecs)"
+                          for why in job.skipped_pod_sets)  # fmt: skip
+    if job.kind is APPWRAPPER and job.sources:
+        res.unmodelled.append(f"{job.label}: its components' pod specs are checked for the field names of PodSpec and "
+                              "of its containers only; a value of another type deeper (which Kueue's strict decoding "
+                              "refuses, leaving the podSet out) is not detected")  # fmt: skip
     if not job.uid and job.namespace not in UNMANAGED_NAMESPACES:
         # a manifest: Kueue's validating webhook runs on every Job CREATE outside kube-system and
         # kueue-system (JobWebhook.ValidateCreate), managed or not; a Job with a uid passed it
@@ -1647,6 +1751,8 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         elif job.finished:
             res.drop[key] = f"Kueue finishes it, as its {job.label} has finished ({_ended(job)})"
             res.note = f"it has finished ({_ended(job)}): Kueue finishes its Workload"
+        elif job.pod_sets_error:  # ensurePrebuiltWorkloadInSync calls PodSets()
+            res.note = _pod_sets_failed(job)
         elif why := _not_equivalent(job, wl, jin.flavor_tolerations, owned=True, cache=cache):
             # ensurePrebuiltWorkloadInSync: Kueue finishes it (OutOfSync); the job stays stopped
             res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
@@ -1668,6 +1774,9 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         for key in owned:
             res.drop[key] = f"Kueue finishes or deletes it, as its {job.label} has finished ({_ended(job)})"
         res.note = f"it has finished ({_ended(job)}): Kueue finishes its Workload"
+        return res
+    if owned and job.pod_sets_error:  # FindMatchingWorkloads -> EquivalentToWorkload calls PodSets()
+        res.note = _pod_sets_failed(job)
         return res
     match = ""
     to_delete: list[str] = []
@@ -1714,6 +1823,10 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
         return res
     return _construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes,
                       limits=limits, runtime_classes=runtime_classes)  # fmt: skip
+
+
+def _pod_sets_failed(job: Job) -> str:
+    return f"Kueue's PodSets fails on it ({job.pod_sets_error}): the reconcile fails, no Workload"
 
 
 def _put_on_hold(res: Outcome, key: str) -> None:
@@ -2100,6 +2213,9 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
     if job.ray is not None and not job.ray.has_cluster_spec:
         res.note = ("Kueue's PodSets panics on it (raycluster.BuildPodSets dereferences its missing spec.rayClusterSpec; "
                     "it has no clusterSelector either): the reconcile fails, no Workload")  # fmt: skip
+        return res
+    if job.pod_sets_error:
+        res.note = _pod_sets_failed(job)
         return res
     if not 1 <= len(job.sources) <= MAX_POD_SETS:
         res.note = (f"it makes {len(job.sources)} podSets: the Workload CRD (1 to {MAX_POD_SETS} podSets) refuses "
