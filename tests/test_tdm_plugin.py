@@ -332,3 +332,21 @@ def test_preemptable_podgroup_is_no_preemptor(client) -> None:
     assert decide(client, objs, cfg)["evictions"] == []
     cfg["tiers"][0]["plugins"].pop()  # without tdm the preemptable PodGroup preempts
     assert [e["pod"] for e in decide(client, objs, cfg)["evictions"]] == ["default/low"]
+
+
+def test_shuffle_a_zone_argument_without_a_name_evicts_nothing_on_unlabelled_nodes():
+    """``tdm.revocable-zone.`` names zone "": shuffle looks only at ``ssn.RevocableNodes``,
+    Ready nodes whose zone label is not empty (cache.go), so outside its window nothing on a
+    node without the label is evicted (found by review)."""
+    import orjson
+    from fastapi.testclient import TestClient
+
+    from app.main import app
+    from tests.kube import pod, request
+
+    client = TestClient(app)
+    objs = [rz_node("plain", None), pod("x", node="plain"), pod("y", node="plain")]
+    for args in ({"tdm.revocable-zone.": "1:00-2:00"}, {"tdm.revocable-zone.": "0:00-0:00"}):
+        r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=conf(args, actions="shuffle"))),
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+        assert r.status_code == 200 and r.json()["evictions"] == [], args

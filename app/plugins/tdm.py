@@ -274,7 +274,7 @@ class Tdm(Plugin):
             if self.revocable[t.node] or t.job is None or self.ssn.not_ours(t.job):
                 continue
             by_job.setdefault(t.job.key, []).append(t)
-        return self._budgeted(by_job, "")
+        return self._budgeted(by_job, "preemptable pods on a node preempt tries")
 
     def victim_tasks(self, running: Sequence[Task]) -> list[Task]:
         """``victimsFn`` (it ignores the pods shuffle offers and looks at the nodes itself)."""
@@ -285,7 +285,8 @@ class Tdm(Plugin):
         inactive = sorted(z for z in self.zones if not self.active_zone[z])
         victims: list[Task] = []
         if inactive:
-            on = {i for i, z in enumerate(self.zone_of) if z in inactive and self.ready[i]}
+            # (ssn.RevocableNodes: Ready nodes whose zone label is not empty; a "" zone argument names none)
+            on = {i for i, z in enumerate(self.zone_of) if z and z in inactive and self.ready[i]}
             per_zone: dict[str, dict[str, list[Task]]] = {z: {} for z in inactive}
             if on:
                 for t in sorted(c.tasks, key=lambda t: t.key):
