@@ -32,8 +32,10 @@ POD_SPEC_FIELDS = frozenset((
     "securityContext", "imagePullSecrets", "hostname", "subdomain", "affinity", "schedulerName", "tolerations",
     "hostAliases", "priorityClassName", "priority", "dnsConfig", "readinessGates", "runtimeClassName",
     "enableServiceLinks", "preemptionPolicy", "overhead", "topologySpreadConstraints", "setHostnameAsFQDN", "os",
-    "hostUsers", "schedulingGates", "resourceClaims", "resources", "hostnameOverride", "workloadRef",
+    "hostUsers", "schedulingGates", "resourceClaims", "resources", "hostnameOverride", "schedulingGroup",
 ))  # fmt: skip
+#: (the vendored k8s.io/api core/v1 types.go: ``workloadRef`` is commented out, replaced by
+#: ``schedulingGroup`` in Kubernetes 1.36)
 #: v1.Container's JSON fields
 CONTAINER_FIELDS = frozenset((
     "name", "image", "command", "args", "workingDir", "ports", "envFrom", "env", "resources", "resizePolicy",
@@ -161,8 +163,39 @@ def template_spec_error(obj: Any, path: str) -> str:
             if not isinstance(c, dict):
                 return f"content at {path}.spec not parseable as a v1.PodSpec: {key}[{i}] is not an object"
             unknown += sorted(f"{key}[{i}].{k}" for k in c if k not in CONTAINER_FIELDS)
+            if not unknown and (bad := _resources_error(c.get("resources"), f"{key}[{i}].resources")):
+                return f"content at {path}.spec not parseable as a v1.PodSpec: {bad}"
     if unknown:
         return f"content at {path}.spec not parseable as a v1.PodSpec: unknown field(s) {', '.join(unknown)}"
+    if bad := _resource_list_error(spec.get("overhead"), "overhead"):
+        return f"content at {path}.spec not parseable as a v1.PodSpec: {bad}"
+    return ""
+
+
+def _resources_error(res: Any, where: str) -> str:
+    """A container's ``resources`` as the strict decoding reads its ``requests`` and
+    ``limits`` ("" when they decode)."""
+    if res is None:
+        return ""
+    if not isinstance(res, dict):
+        return f"{where} is not an object"
+    for key in ("requests", "limits"):
+        if bad := _resource_list_error(res.get(key), f"{where}.{key}"):
+            return bad
+    return ""
+
+
+def _resource_list_error(rl: Any, where: str) -> str:
+    """A ``ResourceList``: an object of quantities ("" when it decodes)."""
+    if rl is None:
+        return ""
+    if not isinstance(rl, dict):
+        return f"{where} is not an object"
+    for name, q in rl.items():
+        try:
+            parse_quantity(q)
+        except (ValueError, TypeError, OverflowError):
+            return f"{where}[{name}]: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
     return ""
 
 

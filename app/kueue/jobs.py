@@ -59,6 +59,7 @@ field with Kueue's reason. A Job with a uid passed them when created (Kueue rewr
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -801,13 +802,22 @@ def _read_appwrapper(job: Job, spec: dict, status: dict) -> None:
             job.pod_sets_error = err
             job.skipped_pod_sets.clear()
             return
+        errors: dict[str, str] = {}  # (per path: podSets naming one path share its check and its copy)
+        copies: dict[str, dict] = {}
         for ps in pss:
             path = ps["path"]
-            if why := aw.template_spec_error(obj, path):  # GetComponentPodSpecs leaves it out
+            if path not in errors:
+                errors[path] = aw.template_spec_error(obj, path)
+            if why := errors[path]:  # GetComponentPodSpecs leaves it out
                 job.skipped_pod_sets.append(f"spec.components[{i}] podSet path {path!r}: {why}")
                 continue
             replicas = ps.get("replicas")
-            template = aw.pod_template(obj, path)
+            if len(job.sources) > MAX_POD_SETS:  # (past the CRD's bound no Workload is made: no template needed)
+                template = {}
+            else:
+                if path not in copies:
+                    copies[path] = aw.pod_template(obj, path)
+                template = copy.deepcopy(copies[path])
             job.sources.append(Source(gostrconv.go_lower(f"{job.name}-{index}"), 1 if replicas is None else replicas,
                                       None, template, ("spec", "components", i, "template", *_path_tokens(path))))  # fmt: skip
             index += 1
@@ -1703,8 +1713,9 @@ def _outcome(job: Job, jin: JobInput, enabled: set[tuple[str, str]], by_name: di
                           for why in job.skipped_pod_sets)  # fmt: skip
     if job.kind is APPWRAPPER and job.sources:
         res.unmodelled.append(f"{job.label}: its components' pod specs are checked for the field names of PodSpec and "
-                              "of its containers only; a value of another type deeper (which Kueue's strict decoding "
-                              "refuses, leaving the podSet out) is not detected")  # fmt: skip
+                              "of its containers and their resource lists only; an unknown field name or a value of "
+                              "another type deeper (which Kueue's strict decoding refuses, leaving the podSet out) is "
+                              "not detected")  # fmt: skip
     if not job.uid and job.namespace not in UNMANAGED_NAMESPACES:
         # a manifest: Kueue's validating webhook runs on every Job CREATE outside kube-system and
         # kueue-system (JobWebhook.ValidateCreate), managed or not; a Job with a uid passed it
