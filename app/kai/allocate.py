@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -558,7 +558,6 @@ def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: n
     from app.actions.allocate import exact_accounting, signature  # (it imports the solver's modules)
 
     ssn = ctx.ssn
-    c = ssn.cluster
     job = tasks[0].job
     exact: bool | None = None  # worked out when a run first needs it
     by_labels = labels_matter(ssn)
