@@ -192,11 +192,21 @@ def test_TestReconciler_should_add_StatefulSet_to_Workload_owner_references_if_r
 @pytest.mark.parametrize("owned", [False, True], ids=[
     "shouldn't add StatefulSet to Workload owner references if replicas = 0",
     "should keep StatefulSet in Workload owner references if replicas = 0"])  # fmt: skip
-def test_TestReconciler_replicas_0_with_a_workload_puts_it_on_hold(owned: bool) -> None:
+def test_TestReconciler_replicas_0_with_a_workload_leaves_it_unchanged(owned: bool) -> None:
+    """statefulset_reconciler_test.go's two replicas-0 cases: a Workload without quota comes
+    back unchanged (only one holding quota is put on hold: HasActiveQuotaReservation)."""
     wl = workload(wl_name("sts-uid"))
     if owned:
         wl[0]["metadata"]["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "sts",
                                                  "uid": "sts-uid", "controller": True}]  # fmt: skip
+    res = reconcile(make_sts("sts", "ns", uid="sts-uid", replicas=0, labels={Q: "lq"}), [wl])
+    assert res.existing == f"ns/{wl_name('sts-uid')}" and not res.drop and not res.queue_change
+
+
+def test_replicas_0_with_a_workload_holding_quota_puts_it_on_hold() -> None:
+    wl = workload(wl_name("sts-uid"))
+    wl[0]["status"] = {"conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
+                                       "message": "", "lastTransitionTime": "2026-11-23T10:00:00Z"}]}  # fmt: skip
     res = reconcile(make_sts("sts", "ns", uid="sts-uid", replicas=0, labels={Q: "lq"}), [wl])
     assert res.existing == "" and res.workload is None and list(res.drop) == [f"ns/{wl_name('sts-uid')}"]
     assert "OnHold" in res.drop[f"ns/{wl_name('sts-uid')}"]

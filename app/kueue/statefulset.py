@@ -22,7 +22,7 @@ only when ``WorkloadShouldBeSuspended`` (no managed ancestor, and a queue-name l
 Workload of that name, else of the legacy name (the hash of an empty uid). Without one,
 replicas above 0 and not a MultiKueue remote copy (``kueue.x-k8s.io/multikueue-origin``
 label) mean the constructed Workload; replicas 0 mean none. With one: replicas 0 put it on
-hold (Kueue releases its quota reservation, QuotaReserved False reason ``OnHold``, and it is
+hold when it holds quota (Kueue releases its quota reservation, QuotaReserved False reason ``OnHold``, and it is
 not requeued: not answered); else it is the answer, its ``queueName`` set to the
 StatefulSet's label (``reconcileWorkload`` does so whatever the Workload's state) and the
 admission-gated-by annotation propagated. Kueue does not compare the Workload to the
@@ -108,6 +108,11 @@ def _reconcile(job: jobs.Job, res: jobs.Outcome, jin: jobs.JobInput, enabled: se
             if res.workload is not None:
                 res.unmodelled.append(_gate_note(job))
         return
+    if replicas == 0 and not _holds_quota(wl) and not _on_hold(wl):  # (only a Workload holding quota is put on hold; the queue name is
+        res.existing = key                       # updated only above 0 replicas: statefulset_reconciler.go)
+        res.gated_by = apps.gated_by(job)
+        res.unmodelled.append(_gate_note(job))
+        return
     if replicas == 0:
         res.drop[key] = (f"its {job.label} is scaled to 0 replicas: Kueue puts it on hold (releases its quota "
                          "reservation, QuotaReserved False reason OnHold; it is not requeued)")  # fmt: skip
@@ -119,6 +124,23 @@ def _reconcile(job: jobs.Job, res: jobs.Outcome, jin: jobs.JobInput, enabled: se
     if spec.get("queueName", "") != queue:
         res.queue_change = queue
     res.unmodelled.append(_gate_note(job))
+
+
+def _holds_quota(wl: dict) -> bool:
+    """``HasActiveQuotaReservation``: QuotaReserved True, not finished, active."""
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    true = {c.get("type") for c in conds if isinstance(c, dict) and c.get("status") == "True"}
+    return "QuotaReserved" in true and "Finished" not in true and spec.get("active") is not False
+
+
+def _on_hold(wl: dict) -> bool:
+    """``IsOnHold``: its QuotaReserved condition False with reason ``OnHold`` (not admissible)."""
+    status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
+    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    return any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "False"
+               and c.get("reason") == "OnHold" for c in conds)  # fmt: skip
 
 
 def _gate_note(job: jobs.Job) -> str:
