@@ -75,7 +75,7 @@ from app.ingest.kube import metadata
 from app.kueue import limitrange
 from app.model.selectors import LabelSelector
 from app.kueue.objects import (ADMISSION_GATED_BY, ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
-                               DNS_LABEL, MAX_POD_SETS, ClassRef, PodSet, TopologyRequest, Workload, _pod_set)
+                               DNS_LABEL, MAX_POD_SETS, ClassRef, PodSet, TopologyRequest, Workload, _condition, _pod_set)
 
 API_VERSION, KIND = "batch/v1", "Job"
 GROUP = "batch"
@@ -607,9 +607,7 @@ def _finished(status: dict, kind: Kind) -> bool:
 
 def _condition_true(status: dict, ctype: str) -> bool:
     """A ``status.conditions`` entry of type ``ctype`` is True (``IsStatusConditionTrue``)."""
-    conds = status.get("conditions")
-    return any(isinstance(c, dict) and c.get("type") == ctype and c.get("status") == "True"
-               for c in (conds if isinstance(conds, list) else ()))  # fmt: skip
+    return _condition(status, ctype) is not None
 
 
 def read_job(o: dict, ptr: str) -> Job:

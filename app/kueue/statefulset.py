@@ -130,9 +130,8 @@ def _holds_quota(wl: dict) -> bool:
     """``HasActiveQuotaReservation``: QuotaReserved True, not finished, active."""
     spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
     status = wl.get("status") if isinstance(wl.get("status"), dict) else {}
-    conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
-    true = {c.get("type") for c in conds if isinstance(c, dict) and c.get("status") == "True"}
-    return "QuotaReserved" in true and "Finished" not in true and spec.get("active") is not False
+    return (jobs._condition_true(status, "QuotaReserved") and not jobs._condition_true(status, "Finished")
+            and spec.get("active") is not False)  # fmt: skip
 
 
 def _on_hold(wl: dict) -> bool:
