@@ -42,9 +42,12 @@ def reclaim_body(body: dict[str, Any]) -> dict[str, Any]:
 
 def reclaim_config(preempt: dict[str, Any]) -> dict[str, Any]:
     """The preempt configuration with ``gangreclaim`` and ``capacity`` in place of
-    ``gangpreempt`` and ``proportion``."""
+    ``gangpreempt`` and ``proportion`` (its action arguments too)."""
     conf = copy.deepcopy(preempt)
     conf["actions"] = conf["actions"].replace("gangpreempt", "gangreclaim")
+    for c in conf.get("configurations", []):
+        if c["name"] == "gangpreempt":
+            c["name"] = "gangreclaim"
     for tier in conf["tiers"]:
         for plugin in tier["plugins"]:
             if plugin["name"] == "proportion":

@@ -191,7 +191,8 @@ EVICT_TIERS = [
     {"plugins": [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"name": "proportion"},
                  {"name": "nodeorder"}, {"name": "binpack"}, {"name": "network-topology-aware"}]},
 ]  # fmt: skip
-GANG_AWARE = {"actions": "allocate, gangpreempt", "tiers": EVICT_TIERS}
+GANG_AWARE = {"actions": "allocate, gangpreempt", "tiers": EVICT_TIERS,
+              "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles"}}]}  # Gangplank's (seed 01)
 #: Volcano's legacy preempt with seed 01's network-topology retrofit (Volcano's own skips a
 #: gang with a network topology: nothing to compare)
 LEGACY = {"actions": "allocate, preempt", "tiers": EVICT_TIERS,
@@ -317,7 +318,7 @@ def optimality(name: str, body: dict[str, Any], order: str) -> dict[str, Any]:
     """Heuristic (bundles) vs the exact MILP on the same snapshot and victim order."""
     from bench.disruption import disruption
 
-    conf = {**GANG_AWARE, "configurations": [{"name": "gangpreempt", "arguments": {"victimOrder": order}}]}
+    conf = {**GANG_AWARE, "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles", "victimOrder": order}}]}
     out: dict[str, Any] = {"case": name, "order": order}
     for label, solver in (("heuristic", "heuristic"), ("exact", "exact")):
         env = orjson.loads(orjson.dumps({**body, "config": conf}))

@@ -335,5 +335,11 @@ def test_volcano_preemption_policy_is_each_pods_not_the_podgroups_class(client):
         out = decide(client, objs, config={"actions": actions, "tiers": tiers})
         assert [e["pod"] for e in out["evictions"]] == ["x/v"], actions
     objs[-1]["spec"]["preemptionPolicy"] = "Never"  # the pod's own policy: it may not preempt
+    seed01 = [{"name": "gangpreempt", "arguments": {"algorithm": "bundles"}}]
     for actions in ("allocate, preempt", "allocate, gangpreempt"):
-        assert decide(client, objs, config={"actions": actions, "tiers": tiers})["evictions"] == [], actions
+        conf = {"actions": actions, "tiers": tiers, "configurations": seed01}
+        assert decide(client, objs, config=conf)["evictions"] == [], actions
+    # Volcano's own gangpreempt reads no preemptionPolicy (gangpreempt.go: only legacy
+    # preempt.go and reclaim.go do): the pod preempts there
+    out = decide(client, objs, config={"actions": "allocate, gangpreempt", "tiers": tiers})
+    assert [e["pod"] for e in out["evictions"]] == ["x/v"]

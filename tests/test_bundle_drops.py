@@ -33,7 +33,7 @@ LOWER = [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"
          {"name": "nodeorder"}, {"name": "binpack"}]  # fmt: skip
 TIERS = [{"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
          {"plugins": LOWER + [{"name": "network-topology-aware"}]}]  # fmt: skip
-PREEMPT = {"actions": "allocate, gangpreempt", "tiers": TIERS}
+PREEMPT = {"actions": "allocate, gangpreempt", "tiers": TIERS, "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles"}}]}
 CLASSES = [priority_class("p100", 100), priority_class("p200", 200), priority_class("p300", 300),
            priority_class("high", 1000), priority_class("top", 2000)]  # fmt: skip
 
@@ -154,7 +154,7 @@ def _generated() -> list[tuple[str, dict[str, Any]]]:
         body = generate(nodes, nodes * 10, pending_gang=size, layout=layout, gang_tier=tier, nodes_per_leaf=8,
                         leaves_per_spine=4, spines_per_super=2, seed=nodes + size)  # fmt: skip
         config = {"actions": "allocate, gangpreempt", "tiers": TIERS,
-                  "configurations": [{"name": "gangpreempt", "arguments": {"victimOrder": order}}]}  # fmt: skip
+                  "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles", "victimOrder": order}}]}  # fmt: skip
         out.append((f"{nodes}-{layout}-{size}-tier{tier}-{order}", {**body, "config": config}))
     return out
 
@@ -169,7 +169,7 @@ def test_drop_trials_on_generated_snapshots_give_the_decision_of_simulating_each
 
 def test_drop_trials_on_the_benchmark_snapshot_give_the_decision_of_simulating_each() -> None:
     """The S benchmark case (1,000 nodes, 300-pod gang, hard tier 2): six bundles are left out."""
-    body = {**generate(*SIZES["S"], pending_gang=300), "config": {"actions": "allocate, gangpreempt", "tiers": TIERS}}
+    body = {**generate(*SIZES["S"], pending_gang=300), "config": PREEMPT}
     fast, wire, fast_sims = answer(body, fast=True)
     plain, _, plain_sims = answer(body, fast=False)
     assert fast == plain and len(wire["evictions"]) == 300
@@ -194,7 +194,7 @@ def _same(a: list[Any], b: list[Any]) -> bool:
 def test_evictions_applied_and_put_back_in_batches_match_one_by_one() -> None:
     def session() -> tuple[Session, list[Task]]:
         req = read_request(generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, pending_gang=8), SETTINGS)
-        ssn = Session(req.cluster, scheduler_config({"actions": "allocate, gangpreempt", "tiers": TIERS}), PLUGINS,
+        ssn = Session(req.cluster, scheduler_config(PREEMPT), PLUGINS,
                       profile_plugins=PROFILE_PLUGINS)  # fmt: skip
         return ssn, [t for t in req.cluster.tasks if t.status == TaskStatus.RUNNING][:40]
 
@@ -254,7 +254,7 @@ def test_a_pod_on_its_own_in_the_preemptors_queue_is_still_a_victim() -> None:
 
 def test_an_undone_eviction_leaves_network_topology_capacity_as_it_was() -> None:
     req = read_request(generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, pending_gang=8), SETTINGS)
-    ssn = Session(req.cluster, scheduler_config({"actions": "allocate, gangpreempt", "tiers": TIERS}), PLUGINS,
+    ssn = Session(req.cluster, scheduler_config(PREEMPT), PLUGINS,
                   profile_plugins=PROFILE_PLUGINS)  # fmt: skip
     cache = ssn.plugins["network-topology-aware"]
     before = np.array(cache.hn_used, copy=True)  # type: ignore[attr-defined]

@@ -108,7 +108,7 @@ def test_victim_tiers_intersect_inside_a_tier_and_the_first_decided_tier_wins():
 
 @pytest.mark.parametrize(
     "key, value",
-    [("roiThreshold", "abc"), ("maxDomains", "x"), ("maxDomains", 0), ("maxBundleDrops", 1.5), ("maxBundleDrops", -1),
+    [("roiThreshold", "abc"), ("maxDomains", "x"), ("maxDomains", 10_001), ("maxBundleDrops", 1.5), ("maxBundleDrops", -1),
      ("maxBundleSwaps", -1), ("maxBundleSwaps", 65),
      ("roiUnrequestedPenalty", [1]), ("victimOrder", "random"), ("algorithm", "fastest"), ("gangAwareEnable", "yes"),
      ("maxConsolidationPreemptees", "many")],

@@ -9,7 +9,8 @@ from tests.kube import hypernode, node, pod, podgroup, priority_class, queue, re
 GANG_PREEMPT = {"actions": "allocate, gangpreempt", "tiers": [
     {"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
     {"plugins": [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"name": "proportion"},
-                 {"name": "nodeorder"}, {"name": "network-topology-aware"}]}]}  # fmt: skip
+                 {"name": "nodeorder"}, {"name": "network-topology-aware"}]}],
+                "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles"}}]}  # fmt: skip
 LEGACY_PREEMPT = {"actions": "allocate, preempt", "tiers": [
     {"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
     {"plugins": [{"name": "predicates"}, {"name": "proportion"}, {"name": "nodeorder"},
@@ -232,7 +233,7 @@ def test_roi_example4_unrequested_gpu_is_skipped_or_penalised(client):
     out = decide(client, objs + single_preemptor(cpu="4"), explain=True)
     assert dict(bundle_rois(out)) == {"ml/vic-g": 1.0, "ml/vic-h": 1.0}
     # ... and with the optional penalty for destroying unrequested resources, G wins
-    conf = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"roiUnrequestedPenalty": 1}}]}
+    conf = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles", "roiUnrequestedPenalty": 1}}]}
     out = decide(client, objs + single_preemptor(cpu="4"), config=conf, explain=True)
     rois = dict(bundle_rois(out))
     assert rois["ml/vic-g"] == 1.0 and rois["ml/vic-h"] < 1.0
@@ -247,7 +248,7 @@ def test_roi_threshold_lets_efficiency_override_victim_priority(client):
     objs += victim("vic-a", ["a0", "b0"], gpu=2, prio="lowest") + victim("vic-b", ["a0"], gpu=2, prio="low")
     out = decide(client, objs + single_preemptor(gpu=2, tier=1), explain=True)
     assert evicted(out) == ["ml/vic-a-0"]  # lower priority first; ROI is only a tie-break (Volcano v1.15)
-    conf = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"roiThreshold": 0.05}}]}
+    conf = {**GANG_PREEMPT, "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles", "roiThreshold": 0.05}}]}
     out = decide(client, objs + single_preemptor(gpu=2, tier=1), config=conf, explain=True)
     assert evicted(out) == ["ml/vic-b-0"]  # ROI 1.0 vs 0.5: efficiency wins
 
@@ -295,7 +296,7 @@ def test_a_gang_victim_selector_plugin_overrides_the_choice(client, monkeypatch)
 
 
 def _with_args(config, **args):
-    return {**config, "configurations": [{"name": "gangpreempt", "arguments": args}]}
+    return {**config, "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles", **args}}]}
 
 
 def test_bundle_reverse_pass_drops_a_small_gang_that_a_later_big_gang_makes_unnecessary(client):

@@ -8,7 +8,8 @@ from tests.kube import node, pod, podgroup, queue, request
 
 TIERS = [{"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
          {"plugins": [{"name": "drf"}, {"name": "predicates"}, {"name": "proportion"}, {"name": "nodeorder"}]}]  # fmt: skip
-GANG = {"actions": "allocate, gangreclaim", "tiers": TIERS}
+GANG = {"actions": "allocate, gangreclaim", "tiers": TIERS,
+        "configurations": [{"name": "gangreclaim", "arguments": {"algorithm": "bundles"}}]}
 LEGACY = {"actions": "allocate, reclaim", "tiers": TIERS}
 FLAG = {"actions": "allocate, reclaim", "tiers": TIERS, "configurations": [{"name": "reclaim", "arguments": {"gangAwareEnable": True}}]}
 

@@ -152,8 +152,20 @@ def test_a_gang_placed_in_this_decision_is_not_a_victim(client, actions, gang_vo
             pod("g-0", group="g", node="n0", phase="Running", gpu=8, priority=1, priority_class="lo"),
             pod("g-1", group="g", priority=1, priority_class="lo"),
             podgroup("p", min_member=1, priority_class="hi"), pod("p-0", group="p", gpu=8, priority=1000, priority_class="hi")]  # fmt: skip
-    out = decide(client, objs, {"actions": actions, "tiers": [
+    conf = {"actions": actions, "tiers": [
         {"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": gang_vote}, {"name": "conformance"}]},
-        {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]})  # fmt: skip
+        {"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]}]}  # fmt: skip
+    if "gangpreempt" in actions:  # Gangplank's gang-aware eviction (Volcano's: below)
+        conf["configurations"] = [{"name": "gangpreempt", "arguments": {"algorithm": "bundles"}}]
+    out = decide(client, objs, conf)
     assert [b["pod"] for b in out["bindings"]] == ["default/g-1"]
     assert out["evictions"] == []
+    if "gangpreempt" in actions:
+        # Volcano's gangpreempt (a conf of its own, no algorithm named) has no such rule:
+        # g-0 is Running, so a candidate (PreemptableStatus); g has no ready surplus, so it
+        # is a Whole bundle, and p's placement needs it gone (gangpreempt.go selectDomainBundles)
+        del conf["configurations"]
+        out = decide(client, objs, conf)
+        assert [b["pod"] for b in out["bindings"]] == ["default/g-1"]
+        assert [e["pod"] for e in out["evictions"]] == ["default/g-0"]
+        assert [n["pod"] for n in out["nominations"]] == ["default/p-0"]

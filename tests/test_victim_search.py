@@ -41,7 +41,8 @@ SETTINGS = Settings()
 TIER1 = [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]
 TIER2 = [{"name": "drf", "enablePreemptable": False}, {"name": "predicates"}, {"name": "proportion"},
          {"name": "nodeorder"}, {"name": "binpack"}, {"name": "network-topology-aware"}]  # fmt: skip
-PREEMPT_CONF = {"actions": "allocate, gangpreempt", "tiers": [{"plugins": TIER1}, {"plugins": TIER2}]}
+PREEMPT_CONF = {"actions": "allocate, gangpreempt", "tiers": [{"plugins": TIER1}, {"plugins": TIER2}],
+                "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles"}}]}
 RECLAIM_CONF = reclaim_config(PREEMPT_CONF)
 
 
@@ -244,7 +245,7 @@ def test_swap_parts_worked_out_together_equal_parts_one_by_one() -> None:
         return out
 
     with patch.object(BundleSwaps, "_parts", check):
-        answer(body, {**PREEMPT_CONF, "configurations": [{"name": "gangpreempt", "arguments": {"victimOrder": "cost"}}]})
+        answer(body, {**PREEMPT_CONF, "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles", "victimOrder": "cost"}}]})
     assert seen and max(seen) > 1
 
 

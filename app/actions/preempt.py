@@ -2,7 +2,11 @@
 
 * ``preempt`` / ``reclaim`` with ``gangAwareEnable: true`` (action argument, or the seed's
   plugin-argument spelling ``preempt.gangAwareEnable``), and the actions ``gangpreempt`` /
-  ``gangreclaim`` (Volcano v1.15), run only the gang-aware path (``app.eviction.gang``).
+  ``gangreclaim``, run only the gang-aware path (``app.eviction.gang``), except that the
+  actions ``gangpreempt`` / ``gangreclaim`` in the ``volcano`` profile or a
+  ``volcano-scheduler.conf`` the request writes are Volcano's own
+  (``app.eviction.volcano_gang``) unless the request names one of Gangplank's options
+  (:data:`GANGPLANK_ARGS`, ``options.solver: exact``).
 * Otherwise the legacy task-centric actions run (``app.eviction.legacy``).
 * In the ``kai`` profile (KAI's proportion plugin) without ``gangAwareEnable``, KAI's
   scenario solver runs (``app.kai``), as KAI-Scheduler decides.
@@ -16,6 +20,7 @@ from typing import Any
 from app.eviction.gang import PREEMPT, RECLAIM, GangEviction
 from app.eviction.kep5710 import Kep5710Eviction
 from app.eviction.legacy import LegacyEviction
+from app.eviction.volcano_gang import VolcanoGangEviction
 from app.framework.action import Action
 from app.framework.config import flag
 from app.framework.session import Session
@@ -31,9 +36,45 @@ def evictor(kind: str, args: dict[str, Any], ssn: Session | None = None) -> Gang
         ev = ExactEviction(kind, args)
         ev.time_limit = ssn.deadline_s
         return ev
-    if str(args.get("algorithm", "bundles")).lower() == "kep5710":
+    if str(args.get("algorithm") or "bundles").lower() == "kep5710":
         return Kep5710Eviction(kind, args)
     return GangEviction(kind, args)
+
+
+#: Action arguments of Gangplank's gang-aware eviction that Volcano's actions do not have:
+#: naming one (without ``algorithm``) asks for Gangplank's path where Volcano's would run.
+GANGPLANK_ARGS = ("victimOrder", "roiThreshold", "roiUnrequestedPenalty", "maxBundleDrops", "maxBundleSwaps")
+
+
+def volcano_gang(ssn: Session, args: dict[str, Any], named_action: bool) -> bool:
+    """Whether the gang-aware path runs Volcano's actions: ``algorithm: volcano``, or, for
+    the action names ``gangpreempt`` / ``gangreclaim`` (``named_action``; not the seed's
+    ``gangAwareEnable`` on ``preempt`` / ``reclaim``, which is Gangplank's), no
+    ``algorithm`` where the request asks for Volcano (its profile, or its own scheduler
+    conf) and names none of Gangplank's options (a named one is reported in ``warnings``)."""
+    algorithm = args.get("algorithm")
+    if algorithm is not None:
+        return str(algorithm).lower() == "volcano"
+    if not named_action or not (ssn.config.profile == "volcano" or ssn.config.raw):
+        return False
+    named = sorted(k for k in GANGPLANK_ARGS if args.get(k) is not None)
+    if ssn.solver == "exact":
+        named.append("options.solver: exact")
+    if named:
+        ssn.cluster.warnings.append(
+            f"gang-aware eviction: {', '.join(named)} is Gangplank's, not Volcano's: gangpreempt / gangreclaim run "
+            "Gangplank's gang-aware eviction (seed 01) instead of Volcano's actions (algorithm: volcano asks for those)")
+        return False
+    return True
+
+
+def warn_max_domains(ssn: Session, action: str, args: dict[str, Any]) -> None:
+    """``maxDomains`` of 0 or less is taken as 8, as Volcano's gang actions fall back
+    (``parseArguments``, which logs it): said in ``warnings``."""
+    v = args.get("maxDomains")
+    if v is not None and not isinstance(v, bool) and float(v) <= 0:
+        ssn.cluster.warnings.append(f"action {action}: maxDomains {v} is not positive: 8 candidate domains are used, "
+                                    "as Volcano falls back")
 
 
 def gang_aware(ssn: Session, kind: str, args: dict[str, Any]) -> bool:
@@ -55,7 +96,12 @@ class Preempt(Action):
     force_gang = False
 
     def execute(self, ssn: Session) -> None:
-        if self.force_gang or gang_aware(ssn, PREEMPT, self.args):
+        gang = self.force_gang or gang_aware(ssn, PREEMPT, self.args)
+        if gang:
+            warn_max_domains(ssn, self.name, self.args)
+        if gang and volcano_gang(ssn, self.args, self.force_gang):
+            VolcanoGangEviction(PREEMPT, self.args).execute(ssn)
+        elif gang:
             evictor(PREEMPT, self.args, ssn).execute(ssn)
         elif kai_solver(ssn):
             from app.kai.actions import KaiPreempt
@@ -71,7 +117,12 @@ class Reclaim(Action):
     force_gang = False
 
     def execute(self, ssn: Session) -> None:
-        if self.force_gang or gang_aware(ssn, RECLAIM, self.args):
+        gang = self.force_gang or gang_aware(ssn, RECLAIM, self.args)
+        if gang:
+            warn_max_domains(ssn, self.name, self.args)
+        if gang and volcano_gang(ssn, self.args, self.force_gang):
+            VolcanoGangEviction(RECLAIM, self.args).execute(ssn)
+        elif gang:
             evictor(RECLAIM, self.args, ssn).execute(ssn)
         elif kai_solver(ssn):
             from app.kai.actions import KaiReclaim
@@ -83,11 +134,11 @@ class Reclaim(Action):
 
 class GangPreempt(Preempt):
     name = "gangpreempt"
-    summary = "Volcano v1.15 gang-aware preempt"
+    summary = "gang-aware preempt (Volcano's in the volcano profile, else seed 01's)"
     force_gang = True
 
 
 class GangReclaim(Reclaim):
     name = "gangreclaim"
-    summary = "Volcano v1.15 gang-aware reclaim"
+    summary = "gang-aware reclaim (Volcano's in the volcano profile, else seed 01's)"
     force_gang = True

@@ -159,6 +159,46 @@ def fill_locals(bundles: list[Bundle], size: int) -> None:
         b.local = local
 
 
+def split_safe(job: Job, tasks: list[Task]) -> tuple[list[Task], list[Task]]:
+    """The tasks (in the order given) whose eviction keeps the gang ready, and the rest:
+    each is Safe while the job keeps a ready surplus above ``minAvailable``, its role one
+    above its ``minTaskMember`` (roles count only when ``minAvailable >= Σ minTaskMember``,
+    as the gang plugin's CheckTaskReady) and its sub-group's policy a ready sub-group above
+    ``minSubGroups`` (the first eviction breaks a sub-group; its other tasks are then
+    free). Volcano's ``CreateJobBundles`` (``actions/utils/bundle.go``) and seed 01 §3.4."""
+    surplus = job.count(READY) - job.min_available
+    enforce_roles = bool(job.min_task_member) and job.min_available >= sum(job.min_task_member.values())
+    role_surplus = {r: job.role_count(r, READY) - m for r, m in job.min_task_member.items()} if enforce_roles else {}
+    group_slack: dict[str, int] = {}
+    broken_groups: set[str] = set()
+    for pol in job.subgroup_policies:
+        if pol.min_sub_groups > 0:
+            ready_groups = [sg for sg in job.subgroups.values() if sg.policy == pol.name and sg.count(READY) >= sg.min_available]
+            group_slack[pol.name] = len(ready_groups) - pol.min_sub_groups
+    for sg in job.subgroups.values():
+        if sg.count(READY) < sg.min_available:
+            broken_groups.add(sg.uid)
+    safe: list[Task] = []
+    core: list[Task] = []
+    for t in tasks:
+        role_ok = not enforce_roles or role_surplus.get(t.role, 1 << 30) > 0
+        sg = t.subgroup
+        group_ok = True
+        if sg is not None and sg.policy in group_slack and sg.uid not in broken_groups:
+            group_ok = group_slack[sg.policy] > 0
+        if surplus > 0 and role_ok and group_ok:
+            safe.append(t)
+            surplus -= 1
+            if enforce_roles and t.role in role_surplus:
+                role_surplus[t.role] -= 1
+            if sg is not None and sg.policy in group_slack and sg.uid not in broken_groups:
+                group_slack[sg.policy] -= 1  # the first eviction breaks this sub-group; the rest are free
+                broken_groups.add(sg.uid)
+        else:
+            core.append(t)
+    return safe, core
+
+
 def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int,
                  fit: dict[int, tuple[float, float]] | None = None, glob: np.ndarray | None = None,
                  deferred: bool = False) -> list[Bundle]:  # fmt: skip
@@ -176,37 +216,9 @@ def make_bundles(job: Job, local: list[Task], need: np.ndarray, size: int,
         return [Bundle(WHOLE, job, tasks, loc, glob)]
     tasks = order_local(local, need, fit)
     ready = job.count(READY)
-    surplus = ready - job.min_available
-    if surplus < 0:  # already broken: free to take
+    if ready < job.min_available:  # already broken: free to take
         return [Bundle(SAFE, job, tasks, None if deferred else np.sum([t.req for t in tasks], axis=0), zero)]  # type: ignore[arg-type]
-    enforce_roles = bool(job.min_task_member) and job.min_available >= sum(job.min_task_member.values())
-    role_surplus = {r: job.role_count(r, READY) - m for r, m in job.min_task_member.items()} if enforce_roles else {}
-    group_slack: dict[str, int] = {}
-    broken_groups: set[str] = set()
-    for pol in job.subgroup_policies:
-        if pol.min_sub_groups > 0:
-            ready_groups = [sg for sg in job.subgroups.values() if sg.policy == pol.name and sg.count(READY) >= sg.min_available]
-            group_slack[pol.name] = len(ready_groups) - pol.min_sub_groups
-    for sg in job.subgroups.values():
-        if sg.count(READY) < sg.min_available:
-            broken_groups.add(sg.uid)
-    safe, core = [], []
-    for t in tasks:
-        role_ok = not enforce_roles or role_surplus.get(t.role, 1 << 30) > 0
-        sg = t.subgroup
-        group_ok = True
-        if sg is not None and sg.policy in group_slack and sg.uid not in broken_groups:
-            group_ok = group_slack[sg.policy] > 0
-        if surplus > 0 and role_ok and group_ok:
-            safe.append(t)
-            surplus -= 1
-            if enforce_roles and t.role in role_surplus:
-                role_surplus[t.role] -= 1
-            if sg is not None and sg.policy in group_slack and sg.uid not in broken_groups:
-                group_slack[sg.policy] -= 1  # the first eviction breaks this sub-group; the rest are free
-                broken_groups.add(sg.uid)
-        else:
-            core.append(t)
+    safe, core = split_safe(job, tasks)
     out = []
     if safe:
         out.append(Bundle(SAFE, job, safe, None if deferred else np.sum([t.req for t in safe], axis=0), zero))  # type: ignore[arg-type]

@@ -428,14 +428,14 @@ def unread_arguments(cfg: SchedulerConfig) -> list[str]:
 
 #: Typed action arguments: (kind, detail). Unlisted arguments are passed through untouched.
 ACTION_ARGS: dict[str, tuple[str, Any]] = {
-    "maxDomains": ("int", (1, 10_000)),
+    "maxDomains": ("int", (-(2**31), 10_000)),  # (0 or less: 8, as Volcano's actions fall back)
     "maxBundleDrops": ("int", (0, 10_000)),
     "maxBundleSwaps": ("int", (0, 64)),
     "maxConsolidationPreemptees": ("int", (0, 1_000_000)),
     "roiThreshold": ("float", (0.0, 1e9)),
     "roiUnrequestedPenalty": ("float", (0.0, 1e9)),
     "victimOrder": ("enum", ("priority", "cost")),
-    "algorithm": ("enum", ("bundles", "kep5710")),
+    "algorithm": ("enum", ("volcano", "bundles", "kep5710")),
     "gangAwareEnable": ("bool", None),
     "useSchedulingSignatures": ("bool", None),
     "allowWholeBundle": ("bool", None),
