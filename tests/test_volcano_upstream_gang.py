@@ -46,9 +46,17 @@ Not transcribed (no decision shows the rule):
   ``maxHyperNodesForEviction: 0`` branch: the plugin's constructor turns ``0`` into 8, so the
   branch is unreachable from a configuration (``getMaxHyperNodesForEviction``); the
   configured ``0`` is shown to keep the widest-first order.
+* ``TestSortBundlesForPreempt_TypePriorityAndROI``'s ROI part (two Whole bundles, the better
+  ROI first): in ``gangpreempt`` the victim job order decides first and is total
+  (``JobOrderFn`` falls back to creation time, then UID), and one job has one Whole bundle
+  per domain, so ROI never orders two bundles there; the Safe-before-Whole part is
+  transcribed, and ROI is shown where it decides (reclaim, one queue).
 * ``TestSelectBundles_RespectsAllowWhole``: ``SelectBundles`` is called by neither action;
   the rule it checks (no Whole bundle when ``allowWholeBundle`` is false) is the actions' own
   and is transcribed from ``TestSelectDomainVictims_RespectAllowWholeBundle``.
+* ``TestBuildNominationPlanInDomain_Success`` (a plan without victims): the actions never ask
+  for one, a domain without bundles is skipped (shown by
+  ``test_a_nominated_node_outside_the_domain_is_ignored``).
 * ``TestBuildNominationPlanInDomain_Guards``: nil session / job / domain, which an action
   never passes (a domain without a HyperNode falls back to the cluster's top one).
 * ``TestCollectPendingTasksForJobStartup_WorksheetOrder``: the order of the pending tasks of
@@ -285,6 +293,18 @@ def test_gangreclaim_never_takes_a_pod_of_a_queue_that_is_not_reclaimable():
     out = decide(reclaim_cluster(with_victim=False), config("gangreclaim"))
     assert evicted(out) == []
     assert nominated(out) == {}
+
+
+def test_gangreclaim_takes_running_tasks_only():
+    """gangreclaim_test.go TestSelectDomainVictims_ReclaimableCrossQueueOnly's candidate rule
+    (gangreclaim.go ``selectDomainBundles``: ``taskOnNode.Status != api.Running`` is skipped;
+    gangpreempt takes ``PreemptableStatus``, Bound or Running): q2's pod is bound to n1 but not
+    yet running (phase Pending, ``nodeName`` set: Volcano's Bound), so it is no candidate."""
+    objs = reclaim_cluster(with_other=False)
+    victim = next(o for o in objs if o["kind"] == "Pod" and o["metadata"]["name"] == "victim")
+    victim["status"]["phase"] = "Pending"
+    out = decide(objs, config("gangreclaim"))
+    assert evicted(out) == []
 
 
 def test_gangreclaim_skips_a_victim_job_whose_podgroup_says_not_preemptable():
@@ -527,6 +547,38 @@ def test_gangreclaim_inside_one_queue_the_better_roi_goes_first():
     for a need of 1 CPU, and is taken whole although ``jc`` sorts first by UID."""
     out = decide(reclaim_queues(victim_job("jc", "qa", 4), victim_job("jd", "qa", 2)), config("gangreclaim"))
     assert evicted(out) == ["jd0", "jd1"]
+
+
+def test_gangreclaim_victim_queue_order_goes_before_roi_and_uid():
+    """bundle_test.go TestSortBundlesForReclaim_UsesQueueOrderThenROI (first half): bundles of
+    different victim queues follow the victim queue order, which without a
+    ``VictimQueueOrderFn`` plugin is the reverse of QueueOrderFn (gangreclaim.go
+    ``queueLessFn``): ``proportion`` orders the lower share first, so the queue with the
+    higher share gives first. qa and qb (capability 500m, so deserved 0.5 CPU each) hold 1 and
+    2 CPUs: qb (share 4) before qa (share 2), although ``ja`` sorts first by UID and the ROIs
+    are equal. (``jx`` in qb is not preemptable.)"""
+    objs = [queue("q1", weight=8), queue("qa", weight=1, reclaimable=True, capability={"cpu": "500m"}),
+            queue("qb", weight=1, reclaimable=True, capability={"cpu": "500m"}), *CLASSES]  # fmt: skip
+    objs += victim_job("ja", "qa", 1) + victim_job("jb", "qb", 1)
+    objs += [PG("jx", q="qb", ann={PREEMPTABLE: "false"}), N("n-jx"), T("jx", "jx", node="n-jx")]
+    out = decide(objs + preemptor(1, name="reclaimer"), config("gangreclaim"))
+    assert evicted(out) == ["jb0"]
+    assert nominated(out) == {"reclaimer-0": "n-jb0"}
+
+
+def test_gangreclaim_takes_a_reclaimable_queue_that_is_not_overused():
+    """gangreclaim_test.go TestSelectDomainVictims_ReclaimableCrossQueueOnly: a candidate is a
+    Running, preemptable task of a job in another queue that is ``Reclaimable()``
+    (gangreclaim.go ``selectDomainBundles``); whether that queue is overused is not asked (no
+    UnifiedEvictable plugin of the profile asks it; ``proportion`` registers none). q2 holds 1
+    CPU and deserves 2 (its job also has a pending pod), so it is not overused; the reclaimer's
+    q1 deserves its 1 CPU. n2 is held by a pod of another scheduler (no queue)."""
+    objs = [N("n1"), N("n2", cpu="9"), queue("q1"), queue("q2", reclaimable=True), *CLASSES]
+    objs += [PG("victim", q="q2"), T("victim", "victim", node="n1"), T("victim-1", "victim")]
+    objs += [pod("foreign", ns="other", node="n2", cpu="9", memory=None, extra_spec={"schedulerName": "default-scheduler"})]
+    out = decide(objs + preemptor(1, name="reclaimer"), config("gangreclaim"))
+    assert evicted(out) == ["victim"]
+    assert nominated(out) == {"reclaimer-0": "n1"}
 
 
 def test_gangreclaim_equal_bundles_in_one_queue_go_by_job_uid():
