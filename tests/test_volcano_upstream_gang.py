@@ -473,17 +473,17 @@ def test_a_whole_bundle_with_a_rejected_task_is_dropped_whole(need, victims):
     assert evicted(out) == victims
 
 
-def test_a_safe_bundle_shrinks_to_its_allowed_tasks():
-    """bundle_test.go TestApplyAllowedTasks_WholeAtomicAndSafeShrink: Safe {t1, t2} with t2
-    rejected shrinks to {t1} (minAvailable 1, three pods: t1, t2 critical, t3)."""
-    objs: list[dict] = [queue("q1"), *CLASSES, PG("v", min_member=1)]
+@pytest.mark.parametrize("need, victims", [(2, ["t1", "t3"]), (3, [])])
+def test_a_safe_bundle_shrinks_to_its_allowed_tasks(need, victims):
+    """bundle_test.go TestApplyAllowedTasks_WholeAtomicAndSafeShrink: a Safe bundle keeps the
+    tasks the plugins allow. Victim job v has minAvailable 4 and three running pods, so it is
+    already broken and all three are Safe (t1, t3 and the system-node-critical t2); t2 is
+    rejected, the bundle shrinks to {t1, t3}: a need of 2 takes them, a need of 3 cannot be met."""
+    objs: list[dict] = [queue("q1"), *CLASSES, PG("v", min_member=4)]
     objs += [N("n-t1"), T("t1", "v", node="n-t1", prio=0), N("n-t2"), T("t2", "v", node="n-t2", critical=True),
              N("n-t3"), T("t3", "v", node="n-t3", prio=5)]  # fmt: skip
-    # sorted by task priority: t1 (0), t3 (5), t2 (critical): Safe {t1, t3}, Whole {t2}
-    out = decide(objs + preemptor(2), config("gangpreempt", allowWholeBundle=False))
-    assert evicted(out) == ["t1", "t3"]
-    out = decide(objs + preemptor(3), config("gangpreempt"))
-    assert evicted(out) == []  # Whole {t2} is rejected: 2 of 3 CPUs at most
+    out = decide(objs + preemptor(need), config("gangpreempt"))
+    assert evicted(out) == victims
 
 
 # -- bundle_test.go: SortBundlesForPreempt / SortBundlesForReclaim ----------------------------
@@ -494,8 +494,7 @@ def test_gangpreempt_safe_bundles_go_before_whole_ones_whatever_the_job_priority
     objs += [N("n-s1"), T("s1", "high", node="n-s1", pc="p20"), N("n-s2"), T("s2", "high", node="n-s2", pc="p20")]
     objs += [N("n-w1"), T("w1", "low", node="n-w1", pc="p10")]
     out = decide(objs + preemptor(1), config("gangpreempt"))
-    assert evicted(out) in (["s1"], ["s2"])  # high's Safe bundle holds one of its two pods
-    assert len(out["evictions"]) == 1
+    assert evicted(out) == ["s1"]  # high's Safe bundle: its lower task UID (equal task priorities)
 
 
 def test_gangpreempt_victim_jobs_follow_reverse_job_order_not_roi():
@@ -679,7 +678,8 @@ def test_a_ready_job_is_grown_one_sub_group_per_round():
     """simulate_test.go TestCollectPendingTasksForRunningJob_FirstWorksheetSubJobOnly: a ready
     job (minAvailable 1, running pod in sub-group 1) with pending pods in sub-groups 2 and 3:
     its need is the first worksheet sub-group's pods only, so one victim goes and one pod is
-    nominated. (A ready job is starving only without gang's JobStarving, which asks for fewer
+    nominated: ``v2``, the last job in JobOrder (equal priority, share and creation time:
+    by UID). (A ready job is starving only without gang's JobStarving, which asks for fewer
     than minAvailable ready: here a posted configuration turns it off, leaving priority's.)"""
     objs: list[dict] = [queue("q1"), *CLASSES]
     for i in range(3):
@@ -688,8 +688,9 @@ def test_a_ready_job_is_grown_one_sub_group_per_round():
              T("p-run", "p", node="n-run", pc="p100", labels={"sg": "1"}),
              T("p-2", "p", pc="p100", labels={"sg": "2"}), T("p-3", "p", pc="p100", labels={"sg": "3"})]  # fmt: skip
     out = decide(objs, config("gangpreempt", tiers=volcano_tiers(gang_starving=False)))
-    assert len(out["evictions"]) == 1
+    assert evicted(out) == ["v2"]
     assert len(nominated(out)) == 1 and set(nominated(out)) <= {"p-2", "p-3"}
+    assert set(nominated(out).values()) == {"n2"}
 
 
 def test_a_preemptor_whose_pending_pods_request_nothing_evicts_nothing():
