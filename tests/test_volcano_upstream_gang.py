@@ -72,13 +72,12 @@ from typing import Any
 
 import orjson
 import pytest
+from fastapi.testclient import TestClient
 
-from app.ingest.request import read_request
-from app.service import decide_request
-from app.settings import Settings
+from app.main import app
 from tests.kube import hypernode, node, pod, podgroup, priority_class, queue, request
 
-SETTINGS = Settings()
+CLIENT = TestClient(app, raise_server_exceptions=False)
 PREEMPTABLE = "volcano.sh/preemptable"  # v1beta1.PodPreemptable
 CLASSES = [priority_class("p10", 10), priority_class("p20", 20), priority_class("p100", 100)]
 
@@ -158,8 +157,11 @@ def config(action: str, *, actions: str | None = None, nta: bool = False, tiers:
 
 
 def decide(objects: list[dict], conf: dict) -> dict:
-    body = request(objects, config=conf)
-    return decide_request(read_request(orjson.loads(orjson.dumps(body)), SETTINGS)).wire()
+    """POST /v1/decisions; the answer must be a 200."""
+    r = CLIENT.post("/v1/decisions", content=orjson.dumps(request(objects, config=conf)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
 
 
 def evicted(out: dict) -> list[str]:
