@@ -35,17 +35,14 @@ permit every candidate of these cases.
 
 Not transcribed (no decision shows the rule):
 
-* ``TestPickDomainsFromGradients_MaxDomainsAndDedup`` (both actions): the cap and the
-  de-duplication of the flattened gradients. A cap can only cut (a) inside one gradient,
-  whose order is Go's map iteration over a HyperNode's children (random from run to run), or
-  (b) the narrower domains after a wider one, which contain a subset of its victims and so
-  cannot succeed where it failed; a HyperNode occurs in one gradient only, so there is nothing
-  to de-duplicate. The argument's parsing is shown (``maxDomains: 3`` read, ``0``/``-1`` =
-  8).
-* ``TestReverseAndCapEvictionGradients``'s cap part (for the reason above) and its
-  ``maxHyperNodesForEviction: 0`` branch: the plugin's constructor turns ``0`` into 8, so the
-  branch is unreachable from a configuration (``getMaxHyperNodesForEviction``); the
-  configured ``0`` is shown to keep the widest-first order.
+* ``TestPickDomainsFromGradients_MaxDomainsAndDedup`` (both actions), the de-duplication: a
+  HyperNode occurs in one gradient only, so no decision has a domain twice. The cap is
+  transcribed (``test_max_domains_caps_the_domains_tried``) where it cuts between tiers; a cut
+  inside one tier keeps a subset chosen by Go's map iteration over a HyperNode's children
+  (random from run to run), which no test can expect.
+* ``TestReverseAndCapEvictionGradients``'s ``maxHyperNodesForEviction: 0`` branch: the
+  plugin's constructor turns ``0`` into 8 (``getMaxHyperNodesForEviction``), so it is
+  unreachable from a configuration; the configured ``0`` is shown to keep widest-first.
 * ``TestSortBundlesForPreempt_TypePriorityAndROI``'s ROI part (two Whole bundles, the better
   ROI first): in ``gangpreempt`` the victim job order decides first and is total
   (``JobOrderFn`` falls back to creation time, then UID), and one job has one Whole bundle
@@ -762,6 +759,42 @@ def test_eviction_domains_are_tried_widest_first(cap):
     assert evicted(out) == ["lo"]
     assert nominated(out) == {"p-0": "nb"}
     no_warnings(out)
+
+
+def capped_cluster() -> list[dict]:
+    """s (tier 2) over a {na} and b {nb}; victim job v (minAvailable 1) runs v-a on na (task
+    priority 0) and v-b on nb (5); the job (hard, tier 2) needs nb (node selector). Gradients
+    for eviction: [[s], [a, b]]. In s, v-a is Safe and v-b Whole (the job can spare one, the
+    lowest task priority), so with ``allowWholeBundle: false`` only v-a may go, which does not
+    free nb: s fails. In a, v-a is all there is and nb is not there: a fails. In b, v-b alone
+    is local and Safe: b succeeds."""
+    objs = [N("na"), N("nb"), hypernode("a", 1, ["na"]), hypernode("b", 1, ["nb"]),
+            hypernode("s", 2, ["a", "b"], member_type="HyperNode"), queue("q1"), *CLASSES, PG("v"),
+            T("v-a", "v", node="na", prio=0), T("v-b", "v", node="nb", prio=5)]  # fmt: skip
+    return objs + preemptor(1, nt={"mode": "hard", "highestTierAllowed": 2},
+                            extra_spec={"nodeSelector": {"kubernetes.io/hostname": "nb"}})  # fmt: skip
+
+
+@pytest.mark.parametrize("max_domains, evict_max, victims", [
+    (None, None, ["v-b"]), (3, None, ["v-b"]), (1, None, []), (None, 1, [])],
+    ids=["default", "maxDomains-3", "maxDomains-1", "evict-max-hypernodes-1"])  # fmt: skip
+def test_max_domains_caps_the_domains_tried(max_domains, evict_max, victims):
+    """gangpreempt_test.go TestPickDomainsFromGradients_MaxDomainsAndDedup (the cap, utils
+    ``PickDomainsFromGradients``) and network_topology_aware_test.go
+    TestReverseAndCapEvictionGradients (the plugin's ``hypernode.gradient.evict.max-hypernodes``
+    cap): with 8 or 3 domains s, then a and b are tried and b clears the way; capped at 1 only
+    s is tried, and nothing is evicted."""
+    args: dict[str, Any] = {"allowWholeBundle": False}
+    if max_domains is not None:
+        args["maxDomains"] = max_domains
+    conf = config("gangpreempt", nta=True, **args)
+    if evict_max is not None:
+        tiers = volcano_tiers(nta=True)
+        tiers[1]["plugins"][-1]["arguments"] = {"hypernode.gradient.evict.max-hypernodes": evict_max}
+        conf["tiers"] = tiers
+    out = decide(capped_cluster(), conf)
+    assert evicted(out) == victims
+    assert nominated(out) == ({"p-0": "nb"} if victims else {})
 
 
 def test_a_hard_sub_group_without_a_feasible_tier_1_domain_does_not_fall_back():
