@@ -338,10 +338,12 @@ def safe_and_whole() -> list[dict]:
     return bundled_job(pods, min_member=3, mtm={"worker": 3}, local=set("abcde"))
 
 
-@pytest.mark.parametrize("need, victims", [(1, ["a"]), (2, ["a", "b"])])
+@pytest.mark.parametrize("need, victims", [(1, ["a", "b"]), (2, ["a", "b"])])
 def test_safe_bundle_is_the_gang_surplus_lowest_task_priority_first(need, victims):
     """bundle_test.go TestCreateJobBundles_SafeAndWhole: the two tasks above minAvailable (and
-    above the role's minimum) are Safe, lowest task priority first."""
+    above the role's minimum) are Safe, lowest task priority first; the Safe bundle is
+    evicted as one, even for a need of one task (gangpreempt.go ``preemptJobInDomains``
+    appends every task of a bundle; the boundary is not trimmed: volcano#5984)."""
     out = decide(safe_and_whole() + preemptor(need), config("gangpreempt"))
     assert evicted(out) == victims
     assert sorted(nominated(out)) == [f"p-{i}" for i in range(need)]
@@ -577,6 +579,21 @@ def test_gangreclaim_takes_a_reclaimable_queue_that_is_not_overused():
     out = decide(objs + preemptor(1, name="reclaimer"), config("gangreclaim"))
     assert evicted(out) == ["victim"]
     assert nominated(out) == {"reclaimer-0": "n1"}
+
+
+def test_gangreclaim_proportion_is_no_unified_evictable_filter():
+    """Volcano's proportion registers no UnifiedEvictable function (only capacity,
+    conformance, gang and priority call ``AddUnifiedEvictableFn``): with ``proportion`` in the
+    tier that answers, q2 below its deserved still gives its pod back (Gangplank's seed-01
+    path asks proportion's Reclaimable there)."""
+    objs = [N("n1"), N("n2", cpu="9"), queue("q1"), queue("q2", reclaimable=True), *CLASSES]
+    objs += [PG("victim", q="q2"), T("victim", "victim", node="n1"), T("victim-1", "victim")]
+    objs += [pod("foreign", ns="other", node="n2", cpu="9", memory=None, extra_spec={"schedulerName": "default-scheduler"})]
+    tiers = [{"plugins": [{"name": "gang"}, {"name": "proportion"}, {"name": "predicates"}, {"name": "nodeorder"}]}]
+    out = decide(objs + preemptor(1, name="reclaimer"), config("gangreclaim", tiers=tiers))
+    assert evicted(out) == ["victim"]
+    seed01 = {**config("gangreclaim", tiers=tiers), "configurations": [{"name": "gangreclaim", "arguments": {"algorithm": "bundles"}}]}
+    assert evicted(decide(objs + preemptor(1, name="reclaimer"), seed01)) == []
 
 
 def test_gangreclaim_equal_bundles_in_one_queue_go_by_job_uid():

@@ -92,14 +92,21 @@ def _bool_arg(args: dict[str, Any], key: str, default: bool) -> bool:
     return default
 
 
+#: The plugins that register a UnifiedEvictable function in Volcano (``AddUnifiedEvictableFn``).
+VOLCANO_UNIFIED = frozenset({"capacity", "conformance", "gang", "priority"})
+
+
 def unified_evictable(ssn: Session, preemptor: Task, candidates: list[Task], kind: str) -> list[Task]:
-    """``Session.UnifiedEvictable``: per tier, every registered plugin judges all of
+    """``Session.UnifiedEvictable``: per tier, every plugin Volcano registers one for
+    (:data:`VOLCANO_UNIFIED`; ``proportion`` has none there) judges all of
     ``candidates`` (None: it abstains); the tier's victims are what every answering plugin
     kept, in the first answer's order; a plugin keeping nothing ends the tier without an
     answer; the first tier with an answer decides (none: no victim)."""
     for tier in ssn.fns_by_tier("unified_evictable"):
         victims: list[Task] | None = None
-        for _, fn in tier:
+        for name, fn in tier:
+            if name not in VOLCANO_UNIFIED:
+                continue  # (Gangplank's seed-01 filters, e.g. proportion's Reclaimable)
             answer = fn(preemptor, candidates, kind)
             if answer is None:
                 continue

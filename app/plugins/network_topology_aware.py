@@ -29,8 +29,10 @@ import numpy as np
 
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
-from app.model.cluster import HOLDS_NODE, Job, NetworkTopology, SubGroup, Task, TaskStatus, request_rows, request_sum
-from app.model.resources import cells, scatter_add
+from app.model.cluster import (
+    HOLDS_NODE, Job, NetworkTopology, SubGroup, Task, TaskStatus, min_resources_vector, request_rows, request_sum,
+)
+from app.model.resources import cells, column_sums, scatter_add
 from app.plugins.binpack import resource_weights
 
 
@@ -174,11 +176,30 @@ class NetworkTopologyAware(Plugin):
         for h in topo.descendants(search):
             if allocated is not None or topo.tier[h] <= highest:
                 by_tier.setdefault(topo.tier[h], []).append(h)
+        if purpose == PURPOSE_EVICT and allocated is None and sg is None:
+            by_tier = self._evict_prefilter(job, by_tier)
         grads = [by_tier[t] for t in sorted(by_tier)]
         if purpose == PURPOSE_EVICT:
             flat = [h for g in reversed(grads) for h in g]
             return [[h] for h in flat[: self.evict_max]]
         return grads
+
+    def _evict_prefilter(self, job: Job, by_tier: dict[int, list[int]]) -> dict[int, list[int]]:
+        """``isEligibleHyperNode`` for eviction, a job with no HyperNode yet: a HyperNode is a
+        candidate domain only if its allocatable holds the PodGroup's ``minResources`` (none:
+        every one is). (For allocation Volcano also pre-filters, by the idle and future idle
+        of session open: not modelled, named in the README.)"""
+        c = self.ssn.cluster
+        least = min_resources_vector(job, c.resources)
+        asked = least > 0
+        if not asked.any():
+            return by_tier
+        out: dict[int, list[int]] = {}
+        for tier, hns in by_tier.items():
+            kept = [h for h in hns if (least[asked] <= column_sums(c.allocatable[self.topo.leaves[h]])[asked]).all()]
+            if kept:
+                out[tier] = kept
+        return out
 
     # -- HyperNode order ------------------------------------------------------------------
     def _binpack(self, hns: np.ndarray, request: np.ndarray) -> np.ndarray:
