@@ -337,10 +337,10 @@ GATE = "kueue.x-k8s.io/admission"  # the scheduling gate Kueue's webhook adds, r
 MANAGED = "kueue.x-k8s.io/managed"
 #: the cluster reader's warning that it does not read the group label (app.ingest.build): the integration does
 UNREAD_GROUPS = "pod(s) carry the label kueue.x-k8s.io/pod-group-name"
-#: frameworks whose pods Kueue's Pod integration handles when ``pod`` is only implicitly enabled
+#: frameworks whose pods Kueue's Pod integration handles when ``pod`` is only implicitly enabled, all
+#: modelled (app.kueue.deployment, app.kueue.statefulset, app.kueue.leaderworkerset): each enables it
 PARENTS = ("deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset")
-#: the parents modelled (app.kueue.deployment, app.kueue.statefulset): either enables the Pod integration
-MODELLED_PARENTS = ("deployment", "statefulset")
+MODELLED_PARENTS = PARENTS
 
 POD = jobs.Kind("pod", *jobs.FRAMEWORKS["pod"], "", ("Succeeded", "Failed"), ("spec",), "running pod(s)", False, "pod",
                 True)  # fmt: skip
@@ -608,9 +608,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
     if "pod" not in frameworks and not any(f in frameworks for f in MODELLED_PARENTS):
         for pod in pods:
             if not pod.terminated and (pod.labels.get(MANAGED) == "true" or (pod.labels.get(jobs.QUEUE_LABEL) and not pod.refs)):
-                why = ("Kueue's Pod integration is only implicitly enabled (by " + ", ".join(f for f in PARENTS if f in frameworks)
-                       + "): its pods are not modelled" if any(f in frameworks for f in PARENTS) else
-                       "the integrations.frameworks of Kueue's Configuration do not enable pod: Kueue runs no reconciler "
+                why = ("the integrations.frameworks of Kueue's Configuration do not enable pod: Kueue runs no reconciler "
                        "(and a no-op webhook) for Pods")  # fmt: skip
                 out.append(jobs.Outcome(_job(pod), note=why))
         return out
@@ -698,6 +696,9 @@ def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
                 f"and the pod has no {SUSPENDED_BY_PARENT} annotation: the reconciler skips it")  # fmt: skip
     if parent == "statefulset" and jobs.FRAMEWORKS["statefulset"] in enabled:
         return "it runs within its StatefulSet's Workload (Kueue's StatefulSet integration makes it; the pod joins it)"
+    if parent == PARENTS[2] and jobs.FRAMEWORKS[PARENTS[2]] in enabled:
+        return ("it runs within its LeaderWorkerSet group's Workload (Kueue's LeaderWorkerSet integration makes one per "
+                "group; the pod joins it)")  # fmt: skip
     if parent is not None and parent != "deployment":
         return (f"it is suspended by a parent integration ({SUSPENDED_BY_PARENT}: {parent}): that integration is not "
                 "modelled")  # fmt: skip
