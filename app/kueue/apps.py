@@ -16,6 +16,7 @@ alone by both (``managedByAnotherFramework``); a Deployment has no such check.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from app.errors import InputError, join_pointer
@@ -168,6 +169,25 @@ def webhooks(job: jobs.Job, jin: jobs.JobInput, enabled: set[tuple[str, str]], l
         mutate, validate = hooks or (default, validate_create)
         mutate(job, jin, enabled, local_queues, wpcs, namespaces)
         validate(job)
+
+
+def named_workloads(workloads: list[tuple[dict, str]]) -> Iterator[tuple[str, str, dict, dict]]:
+    """Each Workload object of the request with a string name: (``ns/name``, its namespace
+    (``default`` when unset), its metadata, the object)."""
+    for o, _ in workloads:
+        meta = o.get("metadata")
+        if isinstance(meta, dict) and isinstance(meta.get("name"), str):
+            ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
+            yield f"{ns}/{meta['name']}", ns, meta, o
+
+
+def disabled(job: jobs.Job, res: jobs.Outcome, enabled: set[tuple[str, str]]) -> bool:
+    """The job's framework is not enabled: ``res`` says so (no reconciler, a no-op webhook)."""
+    if (job.kind.api_version, job.kind.kind) in enabled:
+        return False
+    res.note = not_enabled(job)
+    res.no_queue_label = not job.labels.get(jobs.QUEUE_LABEL)
+    return True
 
 
 def not_enabled(job: jobs.Job) -> str:

@@ -235,13 +235,8 @@ def resolve(raw: list[tuple[dict, str]], jin: jobs.JobInput, workloads: list[tup
     or made so far (``counted`` plus the groups reconciled)."""
     enabled = apps.enabled_kinds(jin)
     by_name: dict[str, dict] = {}
-    owned: dict[str, dict[str, dict]] = {}  # owner uid -> key -> Workload
-    for o, _ in workloads:
-        meta = o.get("metadata")
-        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
-            continue
-        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
-        key = f"{ns}/{meta['name']}"
+    owned: dict[str, dict[str, dict]] = {}  # ns/owner uid -> key -> Workload
+    for key, ns, meta, o in apps.named_workloads(workloads):
         by_name[key] = o
         refs = meta.get("ownerReferences")
         for ref in refs if isinstance(refs, list) else ():
@@ -252,9 +247,7 @@ def resolve(raw: list[tuple[dict, str]], jin: jobs.JobInput, workloads: list[tup
     for job in sorted((jin.gates_onto(read(o, p)) for o, p in raw), key=lambda j: j.key):
         first = jobs.Outcome(job)
         out.append(first)
-        if (job.kind.api_version, job.kind.kind) not in enabled:
-            first.note = apps.not_enabled(job)
-            first.no_queue_label = not job.labels.get(jobs.QUEUE_LABEL)
+        if apps.disabled(job, first, enabled):
             continue
         if job.uid and not 0 <= job.parallelism <= MAX_REPLICAS:
             raise InputError(f"spec.replicas {job.parallelism}: the LeaderWorkerSet CRD holds it within 0 .. {MAX_REPLICAS} "

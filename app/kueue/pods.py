@@ -28,7 +28,7 @@ from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest import reader as r
 from app.ingest.quantity import parse_quantity
-from app.kueue import jobs, limitrange
+from app.kueue import apps, jobs, limitrange
 from app.kueue.objects import ADMISSION_GATED_BY, MAX_POD_SETS, Workload, _pod_set
 
 ROLE_HASH_ANNOTATION = "kueue.x-k8s.io/role-hash"
@@ -727,12 +727,7 @@ def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict],
     """(ns/name -> Workload, "Pod ns/name" -> keys of the Workloads with an ownerReference to that v1 Pod)."""
     by_name: dict[str, dict] = {}
     by_owner: dict[str, list[str]] = {}
-    for o, _ in workloads:
-        meta = o.get("metadata")
-        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
-            continue
-        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
-        key = f"{ns}/{meta['name']}"
+    for key, ns, meta, o in apps.named_workloads(workloads):
         by_name[key] = o
         refs = meta.get("ownerReferences")
         for ref in refs if isinstance(refs, list) else ():
