@@ -517,6 +517,28 @@ def test_each_group_counts_toward_max_objects() -> None:
         admit(b, Settings())
 
 
+def test_groups_and_deployment_pods_share_the_object_budget() -> None:
+    from app.kueue.admit import admit
+    from app.settings import Settings
+    from tests.test_kueue_deployment import make_deployment
+
+    cfg = _config(integrations={"frameworks": ["batch/job", FW, "deployment"]})
+    dep = make_deployment("api", "ml", replicas=20, labels={Q: "lq"})
+    admit(body([], queues() + [cfg, gpu_lws(replicas=20)]), Settings(max_objects=40))  # each alone fits
+    admit(body([], queues() + [cfg, dep]), Settings(max_objects=40))
+    with pytest.raises(LimitError) as e:  # together not: the Deployment's pods are counted after the groups
+        admit(body([], queues() + [cfg, gpu_lws(replicas=20), dep]), Settings(max_objects=40))
+    assert e.value.pointer.endswith("/spec/replicas") and "Deployment ml/api" in e.value.detail
+
+
+def test_each_groups_workload_has_podsets_of_its_own() -> None:
+    # (the groups' Workloads are the first one's but for the name; later steps write podSet counts)
+    out = reconcile(lws_(replicas=3, size=3, leader=LEADER_C))
+    sets = [ps for o in out if o.workload is not None for ps in o.workload.pod_sets]
+    assert len(sets) == 6 and len({id(ps) for ps in sets}) == 6
+    assert len({o.workload.name for o in out if o.workload is not None}) == 3
+
+
 def test_a_huge_size_is_answered_without_making_pods(client):
     lws = make_lws("big", "ml", size=2**31 - 1, labels={Q: "lq"}, gpu=1)
     [w] = answer(client, lws)["workloads"]  # (one podSet main of 2^31-1 pods of 1 GPU: no quota)

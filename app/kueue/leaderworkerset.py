@@ -23,7 +23,9 @@ their group's Workload as its prebuilt one (``setDefault``: group name, total co
 ``size``, role ``leader`` / ``worker`` / ``main``): the pods make no Workload of their own,
 and the LeaderWorkerSet's pods in a snapshot are named as running within it
 (:mod:`app.kueue.pods`). A manifest therefore needs no pods made: the answer is its
-Workloads. Each group counts toward ``GANGPLANK_MAX_OBJECTS`` (a 413 at ``spec/replicas``).
+Workloads. Each group counts toward ``GANGPLANK_MAX_OBJECTS`` (a 413 at ``spec/replicas``;
+a Deployment manifest's pods are counted after them). Kueue creates the groups' Workloads
+in parallel: created together, they queue here in name order (Kueue's is not fixed).
 
 **Rules.** Reconciled only when ``WorkloadShouldBeSuspended`` (the ``handle`` predicate:
 no managed ancestor, and a queue-name label, or ``manageJobsWithoutQueueName`` in a selected
@@ -54,14 +56,16 @@ topology request does not build, that error alone.
 
 from __future__ import annotations
 
+import copy
 import json
+from dataclasses import replace
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
 from app.ingest import reader as r
 from app.ingest.kube import metadata
 from app.kueue import apps, jobs, limitrange, statefulset
-from app.kueue.objects import ANN_GROUP, ClassRef
+from app.kueue.objects import ANN_GROUP, ClassRef, Workload
 
 FRAMEWORK = "leaderworkerset.x-k8s.io/leaderworkerset"
 API_GROUP = "leaderworkerset.x-k8s.io"
@@ -281,6 +285,7 @@ def _reconcile(job: LWSJob, n: int, jin: jobs.JobInput, by_name: dict[str, dict]
     uid = statefulset.owner_uid(job)
     out: list[jobs.Outcome] = []
     failed = ""  # a create's failure, the same for every group (their podSets and priority are)
+    proto: Workload | None = None
     names = [workload_name(job, uid, i, jin.short_names) for i in range(n)]
     wanted = {f"{job.namespace}/{name}" for name in names}
     for i, name in enumerate(names):
@@ -302,9 +307,12 @@ def _reconcile(job: LWSJob, n: int, jin: jobs.JobInput, by_name: dict[str, dict]
         elif key in by_name:
             res.note = (f"Workload {key} exists and is not owned by it: Kueue's create of group {i}'s Workload fails "
                         "(AlreadyExists)")  # fmt: skip
+        elif proto is not None:  # (every group's Workload is the first one's but for its name)
+            res.workload = _copy(proto, name)
         else:
             jobs._construct(job, name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes, limits=limits,
                             runtime_classes=runtime_classes)  # fmt: skip
+            proto = res.workload
             if res.workload is None:
                 failed = res.note = f"{res.note} (each of its {n} group(s))"
             elif not job.gated_by_on:  # (NewGroupWorkload propagates the gates under AdmissionGatedBy only)
@@ -322,6 +330,14 @@ def _reconcile(job: LWSJob, n: int, jin: jobs.JobInput, by_name: dict[str, dict]
         res.unmodelled = [x for x in res.unmodelled if not (x in seen or seen.add(x))]  # type: ignore[func-returns-value]
     out[0].unmodelled.extend(_unmodelled(job, n))
     return out
+
+
+def _copy(wl: Workload, name: str) -> Workload:
+    """``wl`` named ``name``: its own podSets and the containers later steps write into (what
+    they only read is shared)."""
+    return replace(wl, name=name, owner=dict(wl.owner) if wl.owner is not None else None, ready=copy.copy(wl.ready),
+                   pod_sets=[replace(ps) for ps in wl.pod_sets], checks=dict(wl.checks), reclaimable=dict(wl.reclaimable),
+                   assignments=list(wl.assignments), check_updates=list(wl.check_updates))  # fmt: skip
 
 
 def _ref(wl: dict) -> tuple[str, str] | None:
