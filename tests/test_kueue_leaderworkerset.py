@@ -561,6 +561,18 @@ def test_a_groups_pods_run_within_its_workload(client):
     assert any("runs within its LeaderWorkerSet group's Workload" in x for x in a["warnings"])
 
 
+def test_an_owned_workload_answers_its_group_in_the_labels_queue(client):
+    lws = make_lws("web", "ml", uid="u1", labels={Q: "lq"}, gpu=2)
+    wl, _ = workload(0, uid="u1", queue="other")
+    wl["metadata"].update(name=wl_name(0, "u1", "web"), namespace="ml")
+    wl["metadata"]["ownerReferences"][0]["name"] = "web"
+    a = answer(client, lws, wl)
+    assert [(w["workload"], w["clusterQueue"], w["owner"]["constructed"]) for w in a["workloads"]] == [
+        (f"ml/{wl_name(0, 'u1', 'web')}", "cq", False)]
+    assert any(f"queueName 'other' set to 'lq', the {Q} label of its LeaderWorkerSet ml/web, as Kueue does" in x
+               for x in a["warnings"])  # fmt: skip
+
+
 def test_an_owned_workloads_priority_follows_the_label(client):
     lws = gpu_lws(replicas=1)
     lws["metadata"]["uid"] = "uid-web"

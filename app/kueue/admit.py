@@ -174,14 +174,13 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
             if o.gated_by is not None:  # UpdateAdmissionGatedBy: the job's gates, onto its matching Workload
                 wl.gated_by = o.gated_by
             if o.queue_change:
+                whose = "" if o.job.kind in (*apps.KINDS.values(), leaderworkerset.LWS) else "suspended "
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
-                                        f"the {jobs.QUEUE_LABEL} label of its {'' if o.job.kind in apps.KINDS.values() else 'suspended '}"
-                                        f"{o.job.label}, as Kueue does")  # fmt: skip
+                                        f"the {jobs.QUEUE_LABEL} label of its {whose}{o.job.label}, as Kueue does")  # fmt: skip
                 wl.queue_name = o.queue_change
-            if o.priority_change is not None and (wl.priority, wl.priority_class and (wl.priority_class.kind, wl.priority_class.name)) \
-                    != (o.priority_change[0], o.priority_change[1] and (o.priority_change[1].kind, o.priority_change[1].name)):  # fmt: skip
-                value, ref = o.priority_change
-                kueue.unmodelled.append(f"Workload {wl.key}: priority set to {value} ({ref.kind + ' ' + repr(ref.name) if ref else 'no class'}), "
+            if o.priority_change is not None and _priority_state(wl.priority, wl.priority_class) != _priority_state(*o.priority_change):
+                value, ref = o.priority_change  # (priorityStateEqual: the value and the class)
+                kueue.unmodelled.append(f"Workload {wl.key}: priority set to {value} ({f'{ref.kind} {ref.name!r}' if ref else 'no class'}), "
                                         f"as Kueue's UpdateWorkloadPriority does for its {o.job.label}")  # fmt: skip
                 wl.priority, wl.priority_class = value, ref
         elif not o.no_queue_label:
@@ -190,6 +189,10 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
     # (an owner that is itself a job of a modelled kind, a RayJob over its RayCluster, is read as one)
     kueue.job_owners |= jin.walked - {p for _, p in jin.jobs}
     return out
+
+
+def _priority_state(value: int | None, ref: Any) -> tuple[Any, ...]:
+    return value, (ref.kind, ref.name) if ref is not None else None
 
 
 def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
