@@ -162,12 +162,13 @@ class AdmissionCheckState(BaseModel):
 class WorkloadOwner(BaseModel):
     """The job a Workload is Kueue's for (Kueue's job integrations: batch/v1 Job, JobSet,
     the Kubeflow jobs, MPIJob, RayJob, RayCluster, RayService and AppWrapper; the statefulset integration:
-    an apps/v1 StatefulSet; the Pod integration: a v1 Pod, or a pod group)."""
+    an apps/v1 StatefulSet; the leaderworkerset integration: a LeaderWorkerSet, one Workload per group;
+    the Pod integration: a v1 Pod, or a pod group)."""
 
     apiVersion: Literal["batch/v1", "jobset.x-k8s.io/v1alpha2", "kubeflow.org/v1", "kubeflow.org/v2beta1", "ray.io/v1",
-                        "apps/v1", "workload.codeflare.dev/v1beta2", "v1"]  # fmt: skip
+                        "apps/v1", "workload.codeflare.dev/v1beta2", "leaderworkerset.x-k8s.io/v1", "v1"]  # fmt: skip
     kind: Literal["Job", "JobSet", "PyTorchJob", "TFJob", "XGBoostJob", "PaddleJob", "JAXJob", "MPIJob", "RayJob",
-                  "RayCluster", "RayService", "StatefulSet", "AppWrapper", "Pod"]  # fmt: skip
+                  "RayCluster", "RayService", "StatefulSet", "AppWrapper", "LeaderWorkerSet", "Pod"]  # fmt: skip
     name: str = Field(description="The job's name (in the Workload's namespace); for a pod group (kind Pod, uid "
                                   "null), the group's name.")  # fmt: skip
     uid: str | None = Field(description="Its metadata.uid; null for a manifest not yet created, and for a pod group.")

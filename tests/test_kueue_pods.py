@@ -635,19 +635,20 @@ def test_a_malformed_pod_spec_is_a_422_at_its_field(client):
     assert problem(client, body([], queues() + [PODS, p]))["pointer"].endswith("/spec/tolerations/0/key")
 
 
-def test_pods_suspended_by_a_parent_integration_not_modelled_are_named(client):
-    # LeaderWorkerSet's pods (its framework implies pod) are named; Deployment's and StatefulSet's
-    # pods are modelled: tests/test_kueue_deployment.py, tests/test_kueue_statefulset.py
+def test_pods_suspended_by_a_parent_integration_are_named(client):
+    # a LeaderWorkerSet's pods (its framework implies pod) run within their group's Workload
+    # (tests/test_kueue_leaderworkerset.py); a parent Gangplank has no integration for is named
     lws = "leaderworkerset.x-k8s.io/leaderworkerset"
     cfg = _config(integrations={"frameworks": ["batch/job", lws]})
     p = gpod("web-1", annotations={"kueue.x-k8s.io/pod-suspending-parent": lws})
     from tests.test_kueue_jobs import job
 
     a = post(client, body([], queues() + [cfg, p, job("train", 1)]))
-    assert any(f"only implicitly enabled (by {lws})" in x for x in a["warnings"])
-    cfg = _config(integrations={"frameworks": ["batch/job", "pod", lws]})
+    assert any("runs within its LeaderWorkerSet group's Workload" in x for x in a["warnings"])
+    cfg = _config(integrations={"frameworks": ["batch/job", "pod"]})
+    p = gpod("web-1", annotations={"kueue.x-k8s.io/pod-suspending-parent": "example.com/other"})
     a = post(client, body([], queues() + [cfg, p, job("train", 1)]))
-    assert any(f"suspended by a parent integration (kueue.x-k8s.io/pod-suspending-parent: {lws})" in x
+    assert any("suspended by a parent integration (kueue.x-k8s.io/pod-suspending-parent: example.com/other)" in x
                for x in a["warnings"])  # fmt: skip
 
 

@@ -103,10 +103,11 @@ QUEUE_FIELD = f"metadata.labels[{Q}]"
 ELASTIC_FIELD = f"metadata.annotations[{jobs.ELASTIC}]"
 
 
-def errors(job: jobs.Job) -> list[tuple[str, str]]:
-    """(field, type) of each error Kueue's webhook returns, as upstream compares them."""
+def errors(job: jobs.Job, validate: Any = apps.validate_create) -> list[tuple[str, str]]:
+    """(field, type) of each error Kueue's webhook returns (``validate``: its ValidateCreate),
+    as upstream compares them."""
     try:
-        apps.validate_create(job)
+        validate(job)
     except InputError as e:
         out = []
         for x in [e, *e.more]:

@@ -38,7 +38,8 @@ from app.ingest.quantity import format_quantity
 from app.ingest.request import read_options, read_request
 from app.kueue import assignment as asg
 from app.kueue.levels import Levels
-from app.kueue import admissionchecks, apps, crdfields, deployment, jobs, pods, podsetupdates, reclaimable, statefulset
+from app.kueue import (admissionchecks, apps, crdfields, deployment, jobs, leaderworkerset, pods, podsetupdates, reclaimable,
+                       statefulset)
 from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
                                 Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
@@ -128,14 +129,20 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
     outcomes += statefulset.resolve(sets, jin, found, now=now, local_queues=set(kueue.local_queues),
                                     wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                                     runtime_classes=kueue.runtime_classes)  # fmt: skip
+    lws, counted = leaderworkerset.resolve([x for x in jin.apps if x[0]["kind"] == "LeaderWorkerSet"], jin, found, now=now,
+                                           local_queues=set(kueue.local_queues), wpcs=kueue.priority_classes,
+                                           namespaces=kueue.namespaces, limits=limits,
+                                           runtime_classes=kueue.runtime_classes, counted=jin.objects_read,
+                                           max_objects=max_objects)  # fmt: skip
+    outcomes += lws
     outcomes += deployment.expand([x for x in jin.apps if x[0]["kind"] == "Deployment"], jin, local_queues=set(kueue.local_queues),
-                                  wpcs=kueue.priority_classes, namespaces=kueue.namespaces, read=jin.objects_read,
+                                  wpcs=kueue.priority_classes, namespaces=kueue.namespaces, read=counted,
                                   max_objects=max_objects)  # fmt: skip
     outcomes += pods.resolve(jin.pods, jin, found, now=now, local_queues=set(kueue.local_queues),
                              wpcs=kueue.priority_classes, namespaces=kueue.namespaces, limits=limits,
                              runtime_classes=kueue.runtime_classes)  # fmt: skip
     by_key = {wl.key: wl for wl in workloads}
-    for kind in (*jobs.KINDS.values(), *apps.KINDS.values()):
+    for kind in (*jobs.KINDS.values(), *apps.KINDS.values(), leaderworkerset.LWS):
         unlabelled = [o.job.key for o in outcomes if o.job.kind is kind and o.no_queue_label]
         if unlabelled:
             kueue.unmodelled.append(f"{len(unlabelled)} {kind.label}(s) have no {jobs.QUEUE_LABEL} label (e.g. "
@@ -167,16 +174,25 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
             if o.gated_by is not None:  # UpdateAdmissionGatedBy: the job's gates, onto its matching Workload
                 wl.gated_by = o.gated_by
             if o.queue_change:
+                whose = "" if o.job.kind in (*apps.KINDS.values(), leaderworkerset.LWS) else "suspended "
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
-                                        f"the {jobs.QUEUE_LABEL} label of its {'' if o.job.kind in apps.KINDS.values() else 'suspended '}"
-                                        f"{o.job.label}, as Kueue does")  # fmt: skip
+                                        f"the {jobs.QUEUE_LABEL} label of its {whose}{o.job.label}, as Kueue does")  # fmt: skip
                 wl.queue_name = o.queue_change
+            if o.priority_change is not None and _priority_state(wl.priority, wl.priority_class) != _priority_state(*o.priority_change):
+                value, ref = o.priority_change  # (priorityStateEqual: the value and the class)
+                kueue.unmodelled.append(f"Workload {wl.key}: priority set to {value} ({f'{ref.kind} {ref.name!r}' if ref else 'no class'}), "
+                                        f"as Kueue's UpdateWorkloadPriority does for its {o.job.label}")  # fmt: skip
+                wl.priority, wl.priority_class = value, ref
         elif not o.no_queue_label:
             kueue.unmodelled.append(f"{o.job.kind.api_version} {o.job.label}: no Workload: {o.note}")
     workloads[:] = [wl for wl in workloads if wl.key not in gone]
     # (an owner that is itself a job of a modelled kind, a RayJob over its RayCluster, is read as one)
     kueue.job_owners |= jin.walked - {p for _, p in jin.jobs}
     return out
+
+
+def _priority_state(value: int | None, ref: Any) -> tuple[Any, ...]:
+    return value, (ref.kind, ref.name) if ref is not None else None
 
 
 def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:

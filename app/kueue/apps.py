@@ -16,6 +16,9 @@ alone by both (``managedByAnotherFramework``); a Deployment has no such check.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
+
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest.kube import metadata
@@ -100,17 +103,7 @@ def should_suspend(job: jobs.Job, jin: jobs.JobInput, enabled: set[tuple[str, st
 def default(job: jobs.Job, jin: jobs.JobInput, enabled: set[tuple[str, str]], local_queues: set[tuple[str, str]],
             wpcs: dict[str, int], namespaces: dict[str, dict[str, str]] | None) -> None:  # fmt: skip
     """The webhook's ``Default`` on a manifest (see the module's docstring)."""
-    if another_framework(job):
-        return
-    ref = jobs._controller(job.refs)  # IsOwnerManagedByKueueForObject: a controller of an integration's kind
-    owner_managed = ref is not None and (ref.get("apiVersion"), ref.get("kind")) in enabled
-    if not job.labels.get(jobs.QUEUE_LABEL) and not owner_managed and (job.namespace, jobs.DEFAULT_LOCAL_QUEUE) in local_queues \
-            and jin.manages_namespace(job.namespace, namespaces):  # fmt: skip
-        job.labels[jobs.QUEUE_LABEL] = jobs.DEFAULT_LOCAL_QUEUE
-    if not job.labels.get(jobs.PRIORITY_CLASS_LABEL) and not owner_managed and jobs.DEFAULT_WPC in wpcs:
-        job.labels[jobs.PRIORITY_CLASS_LABEL] = jobs.DEFAULT_WPC
-    suspend, _ = should_suspend(job, jin, enabled, namespaces, webhook=True)
-    if not suspend:
+    if another_framework(job) or not default_labels(job, jin, enabled, local_queues, wpcs, namespaces):
         return
     template_annotations(job)[SUSPENDED_BY_PARENT] = job.kind.framework
     if job.kind is DEPLOYMENT:
@@ -122,32 +115,79 @@ def default(job: jobs.Job, jin: jobs.JobInput, enabled: set[tuple[str, str]], lo
             tlabels[jobs.PRIORITY_CLASS_LABEL] = job.labels[jobs.PRIORITY_CLASS_LABEL]
 
 
-def validate_create(job: jobs.Job) -> None:
-    """The webhook's ``ValidateCreate``: all field errors in one 422 (none for a StatefulSet
-    managed by another framework)."""
-    if another_framework(job):
-        return
+def default_labels(job: jobs.Job, jin: jobs.JobInput, enabled: set[tuple[str, str]], local_queues: set[tuple[str, str]],
+                   wpcs: dict[str, int], namespaces: dict[str, dict[str, str]] | None) -> bool:  # fmt: skip
+    """``ApplyDefaultLocalQueue`` and ``ApplyDefaultWorkloadPriorityClass`` (neither for an
+    object whose controller is of an enabled integration's kind), then whether
+    ``WorkloadShouldBeSuspended`` (with ``WithDeletingObjectTolerance``)."""
+    ref = jobs._controller(job.refs)  # IsOwnerManagedByKueueForObject: a controller of an integration's kind
+    owner_managed = ref is not None and (ref.get("apiVersion"), ref.get("kind")) in enabled
+    if not job.labels.get(jobs.QUEUE_LABEL) and not owner_managed and (job.namespace, jobs.DEFAULT_LOCAL_QUEUE) in local_queues \
+            and jin.manages_namespace(job.namespace, namespaces):  # fmt: skip
+        job.labels[jobs.QUEUE_LABEL] = jobs.DEFAULT_LOCAL_QUEUE
+    if not job.labels.get(jobs.PRIORITY_CLASS_LABEL) and not owner_managed and jobs.DEFAULT_WPC in wpcs:
+        job.labels[jobs.PRIORITY_CLASS_LABEL] = jobs.DEFAULT_WPC
+    return should_suspend(job, jin, enabled, namespaces, webhook=True)[0]
+
+
+def common_errors(job: jobs.Job) -> tuple[list[InputError], list[InputError]]:
+    """``ValidateQueueName`` and ``ValidateElasticJobAnnotation`` (neither apps/v1 kind nor a
+    LeaderWorkerSet supports elastic jobs); and, under ``AdmissionGatedBy``, the
+    admission-gated-by annotation's errors, which Go checks after kind-specific ones."""
     errs: list[InputError] = []
     queue = job.labels.get(jobs.QUEUE_LABEL)
     if queue is not None and (bad := jobs.dns1123_subdomain_errors(queue)):  # ValidateLabelAsCRDName
         errs.append(jobs._invalid(job, ("metadata", "labels", jobs.QUEUE_LABEL), f"metadata.labels[{jobs.QUEUE_LABEL}]",
                                   queue, ",".join(bad)))  # fmt: skip
-    if job.elastic:  # ValidateElasticJobAnnotation: neither kind supports elastic jobs
+    if job.elastic:
         errs.append(jobs._forbidden(job, ("metadata", "annotations", jobs.ELASTIC), f"metadata.annotations[{jobs.ELASTIC}]",
                                     f'elastic job is not supported for "{job.kind.api_version}, Kind={job.kind.kind}"'))  # fmt: skip
-    if job.gated_by_on:
-        errs.extend(jobs._gated_by_errors(job))
+    return errs, (jobs._gated_by_errors(job) if job.gated_by_on else [])
+
+
+def raise_all(errs: list[InputError]) -> None:
+    """All field errors in one 422 (the first's detail; the others in ``more``)."""
     if errs:
         raise InputError(errs[0].detail, errs[0].pointer, errs[0].obj, more=errs[1:])
 
 
+def validate_create(job: jobs.Job) -> None:
+    """The webhook's ``ValidateCreate``: all field errors in one 422 (none for a StatefulSet
+    managed by another framework)."""
+    if another_framework(job):
+        return
+    errs, gated = common_errors(job)
+    raise_all(errs + gated)
+
+
 def webhooks(job: jobs.Job, jin: jobs.JobInput, enabled: set[tuple[str, str]], local_queues: set[tuple[str, str]],
-             wpcs: dict[str, int], namespaces: dict[str, dict[str, str]] | None) -> None:  # fmt: skip
+             wpcs: dict[str, int], namespaces: dict[str, dict[str, str]] | None, *, hooks: Any = None) -> None:  # fmt: skip
     """A manifest (no ``metadata.uid``) outside ``kube-system`` / ``kueue-system`` passes the
-    mutating, then the validating webhook, as on CREATE."""
+    mutating, then the validating webhook, as on CREATE (``hooks``: another kind's
+    ``(default, validate_create)``; these by default)."""
     if not job.uid and job.namespace not in jobs.UNMANAGED_NAMESPACES:
-        default(job, jin, enabled, local_queues, wpcs, namespaces)
-        validate_create(job)
+        mutate, validate = hooks or (default, validate_create)
+        mutate(job, jin, enabled, local_queues, wpcs, namespaces)
+        validate(job)
+
+
+def named_workloads(workloads: list[tuple[dict, str]]) -> Iterator[tuple[str, str, dict, dict]]:
+    """Each Workload object of the request with a string name: (``ns/name``, its namespace
+    (``default`` when unset), its metadata, the object)."""
+    for o, _ in workloads:
+        meta = o.get("metadata")
+        if isinstance(meta, dict) and isinstance(meta.get("name"), str):
+            ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
+            yield f"{ns}/{meta['name']}", ns, meta, o
+
+
+def disabled(job: jobs.Job, res: jobs.Outcome, enabled: set[tuple[str, str]]) -> bool:
+    """The job's framework is not enabled: ``res`` says so (no reconciler, a no-op webhook)."""
+    if (job.kind.api_version, job.kind.kind) in enabled:
+        return False
+    res.note = not_enabled(job)
+    res.no_queue_label = not job.labels.get(jobs.QUEUE_LABEL)
+    return True
 
 
 def not_enabled(job: jobs.Job) -> str:

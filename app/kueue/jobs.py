@@ -147,8 +147,9 @@ FRAMEWORKS: dict[str, tuple[str, str]] = {
     "pod": ("v1", "Pod"),
 }
 KNOWN_OWNERS = frozenset(FRAMEWORKS.values()) | {("apps/v1", "ReplicaSet")}
-#: the kinds of Kueue's apps/v1 integrations (app.kueue.statefulset, app.kueue.deployment)
-APPS = (FRAMEWORKS["statefulset"], FRAMEWORKS["deployment"])
+#: the kinds of Kueue's apps/v1 integrations (app.kueue.statefulset, app.kueue.deployment) and of
+#: its LeaderWorkerSet integration (app.kueue.leaderworkerset), read into :attr:`JobInput.apps`
+APPS = (FRAMEWORKS["statefulset"], FRAMEWORKS["deployment"], FRAMEWORKS["leaderworkerset.x-k8s.io/leaderworkerset"])
 DEFAULT_FRAMEWORKS = ("batch/job",)
 
 
@@ -180,6 +181,7 @@ class JobInput:
     #: the request's v1 Pods (Kueue's Pod integration reads them: :mod:`app.kueue.pods`)
     pods: list[tuple[dict, str]] = field(default_factory=list)
     #: the request's apps/v1 StatefulSets and Deployments (:mod:`app.kueue.statefulset`, :mod:`app.kueue.deployment`)
+    #: and LeaderWorkerSets (:mod:`app.kueue.leaderworkerset`)
     apps: list[tuple[dict, str]] = field(default_factory=list)
     #: how many objects the request's ``objects`` hold (the budget of the pods made for Deployment manifests)
     objects_read: int = 0
@@ -1593,6 +1595,9 @@ class Outcome:
     #: the admission gates Kueue writes onto ``existing`` (``UpdateAdmissionGatedBy``: the job's
     #: annotation, "" for none); None when it writes none (a prebuilt Workload)
     gated_by: str | None = None
+    #: the priority and class ``UpdateWorkloadPriority`` writes onto ``existing`` (a
+    #: LeaderWorkerSet's group Workload); None when it writes none
+    priority_change: tuple[int, ClassRef | None] | None = None
 
 
 def owner_ref(job: Job, constructed: bool) -> dict[str, Any]:
@@ -2242,7 +2247,8 @@ def _construct(job: Job, name: str, res: Outcome, *, now: float, wpcs: dict[str,
         names.add(src.name)
         if src.count < 0:
             how = ("replicas x pods per replica, an int32 product" if job.kind is JOBSET else
-                   "replicas x numOfHosts, an int32 product" if job.ray is not None else "its replicas")  # fmt: skip
+                   "replicas x numOfHosts, an int32 product" if job.ray is not None else
+                   "its leaderWorkerTemplate.size, less its leader" if job.kind.webhook == "lws" else "its replicas")  # fmt: skip
             res.note = (f"its podSet {src.name!r} counts {src.count} pods ({how}): the Workload CRD (count minimum 0) "
                         "refuses Kueue's create")  # fmt: skip
             return res

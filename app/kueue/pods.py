@@ -28,7 +28,7 @@ from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest import reader as r
 from app.ingest.quantity import parse_quantity
-from app.kueue import jobs, limitrange
+from app.kueue import apps, jobs, limitrange
 from app.kueue.objects import ADMISSION_GATED_BY, MAX_POD_SETS, Workload, _pod_set
 
 ROLE_HASH_ANNOTATION = "kueue.x-k8s.io/role-hash"
@@ -337,10 +337,10 @@ GATE = "kueue.x-k8s.io/admission"  # the scheduling gate Kueue's webhook adds, r
 MANAGED = "kueue.x-k8s.io/managed"
 #: the cluster reader's warning that it does not read the group label (app.ingest.build): the integration does
 UNREAD_GROUPS = "pod(s) carry the label kueue.x-k8s.io/pod-group-name"
-#: frameworks whose pods Kueue's Pod integration handles when ``pod`` is only implicitly enabled
+#: frameworks whose pods Kueue's Pod integration handles when ``pod`` is only implicitly enabled, all
+#: modelled (app.kueue.deployment, app.kueue.statefulset, app.kueue.leaderworkerset): each enables it
 PARENTS = ("deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset")
-#: the parents modelled (app.kueue.deployment, app.kueue.statefulset): either enables the Pod integration
-MODELLED_PARENTS = ("deployment", "statefulset")
+MODELLED_PARENTS = PARENTS
 
 POD = jobs.Kind("pod", *jobs.FRAMEWORKS["pod"], "", ("Succeeded", "Failed"), ("spec",), "running pod(s)", False, "pod",
                 True)  # fmt: skip
@@ -608,9 +608,7 @@ def resolve(raw_pods: list[tuple[dict, str]], jin: jobs.JobInput, workloads: lis
     if "pod" not in frameworks and not any(f in frameworks for f in MODELLED_PARENTS):
         for pod in pods:
             if not pod.terminated and (pod.labels.get(MANAGED) == "true" or (pod.labels.get(jobs.QUEUE_LABEL) and not pod.refs)):
-                why = ("Kueue's Pod integration is only implicitly enabled (by " + ", ".join(f for f in PARENTS if f in frameworks)
-                       + "): its pods are not modelled" if any(f in frameworks for f in PARENTS) else
-                       "the integrations.frameworks of Kueue's Configuration do not enable pod: Kueue runs no reconciler "
+                why = ("the integrations.frameworks of Kueue's Configuration do not enable pod: Kueue runs no reconciler "
                        "(and a no-op webhook) for Pods")  # fmt: skip
                 out.append(jobs.Outcome(_job(pod), note=why))
         return out
@@ -698,6 +696,9 @@ def _unmanaged(job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, str]],
                 f"and the pod has no {SUSPENDED_BY_PARENT} annotation: the reconciler skips it")  # fmt: skip
     if parent == "statefulset" and jobs.FRAMEWORKS["statefulset"] in enabled:
         return "it runs within its StatefulSet's Workload (Kueue's StatefulSet integration makes it; the pod joins it)"
+    if parent == PARENTS[2] and jobs.FRAMEWORKS[PARENTS[2]] in enabled:
+        return ("it runs within its LeaderWorkerSet group's Workload (Kueue's LeaderWorkerSet integration makes one per "
+                "group; the pod joins it)")  # fmt: skip
     if parent is not None and parent != "deployment":
         return (f"it is suspended by a parent integration ({SUSPENDED_BY_PARENT}: {parent}): that integration is not "
                 "modelled")  # fmt: skip
@@ -726,12 +727,7 @@ def _workload_index(workloads: list[tuple[dict, str]]) -> tuple[dict[str, dict],
     """(ns/name -> Workload, "Pod ns/name" -> keys of the Workloads with an ownerReference to that v1 Pod)."""
     by_name: dict[str, dict] = {}
     by_owner: dict[str, list[str]] = {}
-    for o, _ in workloads:
-        meta = o.get("metadata")
-        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
-            continue
-        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
-        key = f"{ns}/{meta['name']}"
+    for key, ns, meta, o in apps.named_workloads(workloads):
         by_name[key] = o
         refs = meta.get("ownerReferences")
         for ref in refs if isinstance(refs, list) else ():

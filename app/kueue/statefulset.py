@@ -57,19 +57,12 @@ def resolve(raw: list[tuple[dict, str]], jin: jobs.JobInput, workloads: list[tup
     """Each StatefulSet of the request, as Kueue's webhook (for a manifest) and StatefulSet
     reconciler treat it, in ``namespace/name`` order."""
     enabled = apps.enabled_kinds(jin)
-    by_name: dict[str, dict] = {}
-    for o, _ in workloads:
-        meta = o.get("metadata")
-        if isinstance(meta, dict) and isinstance(meta.get("name"), str):
-            ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta.get("namespace") else "default"
-            by_name[f"{ns}/{meta['name']}"] = o
+    by_name = {key: o for key, _, _, o in apps.named_workloads(workloads)}
     out = []
     for job in sorted((jin.gates_onto(apps.read(o, p)) for o, p in raw), key=lambda j: j.key):
         res = jobs.Outcome(job)
         out.append(res)
-        if (job.kind.api_version, job.kind.kind) not in enabled:
-            res.note = apps.not_enabled(job)
-            res.no_queue_label = not job.labels.get(jobs.QUEUE_LABEL)
+        if apps.disabled(job, res, enabled):
             continue
         apps.webhooks(job, jin, enabled, local_queues, wpcs, namespaces)
         _reconcile(job, res, jin, enabled, by_name, now=now, wpcs=wpcs, namespaces=namespaces, limits=limits,
