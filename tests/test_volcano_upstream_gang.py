@@ -833,3 +833,28 @@ def test_a_hard_sub_group_without_a_feasible_tier_1_domain_does_not_fall_back():
     objs += [T(f"p-{i}", "p", cpu="6", pc="p100", labels={"sg": "1"}) for i in range(3)]
     out = decide(objs, config("gangpreempt", nta=True))
     assert evicted(out) == [] and nominated(out) == {}
+
+
+# -- which gang-aware eviction runs (Gangplank's dispatch, app/actions/preempt.py) ------------
+def test_a_gangplank_option_under_the_volcano_profile_runs_seed01_and_says_so():
+    """``victimOrder`` is Gangplank's: named under the ``volcano`` profile, gangpreempt runs
+    seed 01's path (which trims the Safe bundle to what the need takes) and the answer says
+    why it is not Volcano's."""
+    out = decide(safe_and_whole() + preemptor(1), config("gangpreempt", victimOrder="priority"))
+    assert evicted(out) == ["a"]
+    assert any("victimOrder is Gangplank's" in w for w in out["warnings"])
+    volcano = decide(safe_and_whole() + preemptor(1), config("gangpreempt"))
+    assert evicted(volcano) == ["a", "b"] and not any("Gangplank's" in w for w in volcano["warnings"])
+
+
+def test_algorithm_volcano_runs_volcanos_gangpreempt_in_the_gangplank_profile():
+    conf = {"profile": "gangplank", "actions": "allocate, gangpreempt"}
+    assert evicted(decide(safe_and_whole() + preemptor(1), conf)) == ["a"]
+    conf["configurations"] = [{"name": "gangpreempt", "arguments": {"algorithm": "volcano"}}]
+    assert evicted(decide(safe_and_whole() + preemptor(1), conf)) == ["a", "b"]
+
+
+def test_max_domains_zero_is_eight_with_a_warning():
+    out = decide(safe_and_whole() + preemptor(1), config("gangpreempt", maxDomains=0))
+    assert evicted(out) == ["a", "b"]
+    assert any("maxDomains 0 is not positive" in w for w in out["warnings"])

@@ -57,7 +57,7 @@ from app.actions.allocate import Allocate
 from app.eviction.bundles import SAFE, WHOLE, Bundle, split_safe
 from app.framework.config import flag
 from app.framework.session import PURPOSE_EVICT, Session
-from app.model.cluster import READY, Job, Queue, Task, TaskStatus
+from app.model.cluster import READY, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 
 PREEMPT, RECLAIM = "preempt", "reclaim"
@@ -214,6 +214,8 @@ class VolcanoGangEviction:
                 freed = freed + b.local
                 if not bool((need <= idle + freed).all()):
                     continue
+                if ssn.out_of_time():  # the request's deadline bounds the simulations (the answer says truncated)
+                    return False
                 if self.attempt(ssn, job, d, list(victims), bundles):
                     return True
         return False
@@ -392,7 +394,9 @@ def hard_topology(job: Job) -> bool:
 
 
 def _sum(tasks: list[Task], zero: np.ndarray) -> np.ndarray:
-    return np.sum([t.req for t in tasks], axis=0) if tasks else zero
+    if len(tasks) == 1:
+        return tasks[0].req  # type: ignore[return-value]
+    return request_sum(tasks) if tasks else zero
 
 
 def _stable(a: Bundle, b: Bundle) -> int:
