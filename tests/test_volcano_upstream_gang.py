@@ -858,3 +858,18 @@ def test_max_domains_zero_is_eight_with_a_warning():
     out = decide(safe_and_whole() + preemptor(1), config("gangpreempt", maxDomains=0))
     assert evicted(out) == ["a", "b"]
     assert any("maxDomains 0 is not positive" in w for w in out["warnings"])
+
+
+def test_an_eviction_cap_inside_a_tier_keeps_its_last_hypernodes_and_says_volcanos_are_by_chance():
+    """network_topology_aware_test.go TestReverseAndCapEvictionGradients: gradients [[a, b],
+    [c, d]] capped at 3 give [[c, d], [b]]: the cut tier keeps its last HyperNode. Volcano's
+    order inside a tier is map iteration, so which one is its chance: named in warnings."""
+    objs = [N("na"), N("nb"), hypernode("a", 1, ["na"]), hypernode("b", 1, ["nb"]),
+            hypernode("c", 2, ["a"], member_type="HyperNode"), hypernode("d", 2, ["b"], member_type="HyperNode"),
+            queue("q1"), *CLASSES, PG("v"), T("v-a", "v", node="na"), T("v-b", "v", node="nb")]  # fmt: skip
+    objs += preemptor(1, nt={"mode": "hard", "highestTierAllowed": 2})
+    tiers = volcano_tiers(nta=True)
+    tiers[1]["plugins"][-1]["arguments"] = {"hypernode.gradient.evict.max-hypernodes": 3}
+    out = decide(objs, {**config("gangpreempt", nta=True), "tiers": tiers})
+    cut = [w for w in out["warnings"] if "eviction cap" in w]
+    assert len(cut) == 1 and "keeps 1 of the 2 HyperNodes of tier 1 (b," in cut[0]

@@ -180,9 +180,33 @@ class NetworkTopologyAware(Plugin):
             by_tier = self._evict_prefilter(job, by_tier)
         grads = [by_tier[t] for t in sorted(by_tier)]
         if purpose == PURPOSE_EVICT:
-            flat = [h for g in reversed(grads) for h in g]
-            return [[h] for h in flat[: self.evict_max]]
+            return [[h] for h in self._reverse_and_cap(grads)]
         return grads
+
+    def _reverse_and_cap(self, grads: list[list[int]]) -> list[int]:
+        """``reverseAndCapEvictionGradients``: the tiers from the widest down, at most
+        ``hypernode.gradient.evict.max-hypernodes`` HyperNodes; a tier that does not fit
+        whole keeps its last ones. Volcano orders a tier's HyperNodes by map iteration, so
+        which of them a cut keeps is Volcano's chance: said in ``warnings``."""
+        out: list[int] = []
+        remaining = self.evict_max
+        for g in reversed(grads):
+            if remaining == 0:
+                break
+            if len(g) <= remaining:
+                out.extend(g)
+                remaining -= len(g)
+                continue
+            out.extend(g[len(g) - remaining :])
+            names = self.topo.names
+            note = (f"plugin network-topology-aware: the eviction cap (hypernode.gradient.evict.max-hypernodes "
+                    f"{self.evict_max}) keeps {remaining} of the {len(g)} HyperNodes of tier {self.topo.tier[g[0]]} "
+                    f"({', '.join(names[h] for h in g[len(g) - remaining:])}, the last breadth first, siblings by name); Volcano keeps the "
+                    "last in its map order, which varies")  # fmt: skip
+            if note not in self.ssn.cluster.warnings:
+                self.ssn.cluster.warnings.append(note)
+            remaining = 0
+        return out
 
     def _evict_prefilter(self, job: Job, by_tier: dict[int, list[int]]) -> dict[int, list[int]]:
         """``isEligibleHyperNode`` for eviction, a job with no HyperNode yet: a HyperNode is a
