@@ -873,3 +873,20 @@ def test_an_eviction_cap_inside_a_tier_keeps_its_last_hypernodes_and_says_volcan
     out = decide(objs, {**config("gangpreempt", nta=True), "tiers": tiers})
     cut = [w for w in out["warnings"] if "eviction cap" in w]
     assert len(cut) == 1 and "keeps 1 of the 2 HyperNodes of tier 1 (b," in cut[0]
+
+
+@pytest.mark.parametrize("min_cpu, node", [(None, "na"), ("1", "na"), ("2", "nb")])
+def test_allocation_gradients_keep_hypernodes_whose_idle_or_future_idle_holds_min_resources(min_cpu, node):
+    """network_topology_aware.go ``isEligibleHyperNode`` for allocation (the rule of
+    TestHyperNodeGradientPreFiltering's allocate cases, on a hand-sized cluster): a job with
+    no HyperNode yet is offered a HyperNode only if its idle or future idle at session open
+    holds the PodGroup's ``minResources``. a {na: 2 CPU, 1 used} and b {nb: 2 CPU free}; the
+    job (hard, tier 1) has one pending 1-CPU pod: HyperNode binpack prefers the fuller a, unless
+    minResources of 2 CPU leave only b."""
+    objs = [N("na", cpu="2"), N("nb", cpu="2"), hypernode("a", 1, ["na"]), hypernode("b", 1, ["nb"]),
+            queue("q1"), *CLASSES, PG("busy"), T("busy-0", "busy", node="na")]  # fmt: skip
+    objs += preemptor(1, nt={"mode": "hard", "highestTierAllowed": 1},
+                      min_resources={"cpu": min_cpu} if min_cpu else None)  # fmt: skip
+    out = decide(objs, config("allocate", actions="allocate", nta=True))
+    assert {b["pod"].removeprefix("ns/"): b["node"] for b in out["bindings"]} == {"p-0": node}
+

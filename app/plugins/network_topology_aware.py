@@ -83,6 +83,11 @@ class NetworkTopologyAware(Plugin):
         # HyperNode capacity cache, kept current by allocate/deallocate events.
         self.hn_alloc = self._hypernode_sums(c.allocatable)
         self.hn_used = self._hypernode_sums(c.used)
+        # per node, idle and future idle as the session opened: Volcano's resource cache keeps
+        # them from session open (its event handlers update only ``used``); summed per
+        # HyperNode when a gradient for allocation asks (``_allocate_prefilter``)
+        self._idle_open = c.allocatable - c.used
+        self._future_open = self._idle_open + c.releasing - c.pipelined
         self._full_chains = bool((self._chain_rows >= 0).all())
         self._chains: dict[int, np.ndarray] = {}
         self.ssn.on_allocate(self._on_alloc, many=lambda ts: self._cache_many(ts, 1))
@@ -176,8 +181,9 @@ class NetworkTopologyAware(Plugin):
         for h in topo.descendants(search):
             if allocated is not None or topo.tier[h] <= highest:
                 by_tier.setdefault(topo.tier[h], []).append(h)
-        if purpose == PURPOSE_EVICT and allocated is None and sg is None:
-            by_tier = self._evict_prefilter(job, by_tier)
+        if allocated is None and sg is None:  # (a sub-group's minimum is its Pending pods' requests,
+            # SubJobInfo.GetMinResources: no HyperNode that misses it could take them anyway)
+            by_tier = self._prefilter(job, by_tier, purpose)
         grads = [by_tier[t] for t in sorted(by_tier)]
         if purpose == PURPOSE_EVICT:
             return [[h] for h in self._reverse_and_cap(grads)]
@@ -208,19 +214,29 @@ class NetworkTopologyAware(Plugin):
             remaining = 0
         return out
 
-    def _evict_prefilter(self, job: Job, by_tier: dict[int, list[int]]) -> dict[int, list[int]]:
-        """``isEligibleHyperNode`` for eviction, a job with no HyperNode yet: a HyperNode is a
-        candidate domain only if its allocatable holds the PodGroup's ``minResources`` (none:
-        every one is). (For allocation Volcano also pre-filters, by the idle and future idle
-        of session open: not modelled, named in the README.)"""
+    def _prefilter(self, job: Job, by_tier: dict[int, list[int]], purpose: str) -> dict[int, list[int]]:
+        """``isEligibleHyperNode`` for a job with no HyperNode yet: with the PodGroup's
+        ``minResources`` (none: every HyperNode is eligible), for eviction a HyperNode whose
+        allocatable holds them; for allocation one whose idle or future idle at session open
+        does (Volcano's cache of them is not updated as pods are placed)."""
         c = self.ssn.cluster
         least = min_resources_vector(job, c.resources)
         asked = least > 0
         if not asked.any():
             return by_tier
+        want = least[asked]
+        leaves = self.topo.leaves
+
+        def holds(h: int) -> bool:
+            nodes = leaves[h]
+            if purpose == PURPOSE_EVICT:
+                return bool((want <= column_sums(c.allocatable[nodes])[asked]).all())
+            return bool((want <= column_sums(self._idle_open[nodes])[asked]).all()
+                        or (want <= column_sums(self._future_open[nodes])[asked]).all())  # fmt: skip
+
         out: dict[int, list[int]] = {}
         for tier, hns in by_tier.items():
-            kept = [h for h in hns if (least[asked] <= column_sums(c.allocatable[self.topo.leaves[h]])[asked]).all()]
+            kept = [h for h in hns if holds(h)]
             if kept:
                 out[tier] = kept
         return out
