@@ -94,42 +94,31 @@ class Preempt(Action):
     name = PREEMPT
     summary = "evict lower-priority work of the same queue for starving jobs"
     force_gang = False
+    kind = PREEMPT
 
     def execute(self, ssn: Session) -> None:
-        gang = self.force_gang or gang_aware(ssn, PREEMPT, self.args)
+        """The gang-aware path (Volcano's actions or Gangplank's), KAI's solver under its
+        proportion plugin, else Volcano's legacy action."""
+        kind = self.kind
+        gang = self.force_gang or gang_aware(ssn, kind, self.args)
         if gang:
             warn_max_domains(ssn, self.name, self.args)
         if gang and volcano_gang(ssn, self.args, self.force_gang):
-            VolcanoGangEviction(PREEMPT, self.args).execute(ssn)
+            VolcanoGangEviction(kind, self.args).execute(ssn)
         elif gang:
-            evictor(PREEMPT, self.args, ssn).execute(ssn)
+            evictor(kind, self.args, ssn).execute(ssn)
         elif kai_solver(ssn):
-            from app.kai.actions import KaiPreempt
+            from app.kai.actions import KaiPreempt, KaiReclaim
 
-            KaiPreempt(ssn, self.args).execute()
+            (KaiPreempt if kind == PREEMPT else KaiReclaim)(ssn, self.args).execute()
         else:
-            LegacyEviction(PREEMPT, self.args, retrofit(ssn)).execute(ssn)
+            LegacyEviction(kind, self.args, retrofit(ssn)).execute(ssn)
 
 
-class Reclaim(Action):
+class Reclaim(Preempt):
     name = RECLAIM
     summary = "take back resources from other queues over their share for starving jobs"
-    force_gang = False
-
-    def execute(self, ssn: Session) -> None:
-        gang = self.force_gang or gang_aware(ssn, RECLAIM, self.args)
-        if gang:
-            warn_max_domains(ssn, self.name, self.args)
-        if gang and volcano_gang(ssn, self.args, self.force_gang):
-            VolcanoGangEviction(RECLAIM, self.args).execute(ssn)
-        elif gang:
-            evictor(RECLAIM, self.args, ssn).execute(ssn)
-        elif kai_solver(ssn):
-            from app.kai.actions import KaiReclaim
-
-            KaiReclaim(ssn, self.args).execute()
-        else:
-            LegacyEviction(RECLAIM, self.args, retrofit(ssn)).execute(ssn)
+    kind = RECLAIM
 
 
 class GangPreempt(Preempt):

@@ -97,30 +97,13 @@ VOLCANO_UNIFIED = frozenset({"capacity", "conformance", "gang", "priority"})
 
 
 def unified_evictable(ssn: Session, preemptor: Task, candidates: list[Task], kind: str) -> list[Task]:
-    """``Session.UnifiedEvictable``: per tier, every plugin Volcano registers one for
-    (:data:`VOLCANO_UNIFIED`; ``proportion`` has none there) judges all of
-    ``candidates`` (None: it abstains); the tier's victims are what every answering plugin
-    kept, in the first answer's order; a plugin keeping nothing ends the tier without an
-    answer; the first tier with an answer decides (none: no victim)."""
-    for tier in ssn.fns_by_tier("unified_evictable"):
-        victims: list[Task] | None = None
-        for name, fn in tier:
-            if name not in VOLCANO_UNIFIED:
-                continue  # (Gangplank's seed-01 filters, e.g. proportion's Reclaimable)
-            answer = fn(preemptor, candidates, kind)
-            if answer is None:
-                continue
-            if not answer:
-                victims = None
-                break
-            if victims is None:
-                victims = list(answer)
-            else:
-                keep = {id(t) for t in answer}
-                victims = [t for t in victims if id(t) in keep]
-        if victims is not None:
-            return victims
-    return []
+    """``Session.UnifiedEvictable`` (:meth:`Session.tier_victims`, as Preemptable's): per
+    tier, every plugin Volcano registers one for (:data:`VOLCANO_UNIFIED`; ``proportion``
+    has none there) judges all of ``candidates`` (None: it abstains); the tier's victims
+    are what every answering plugin kept, in the first answer's order (an empty
+    intersection starts again from the next answer, Go's nil slice); a plugin keeping
+    nothing ends the tier without an answer; the first tier with an answer decides."""
+    return ssn.tier_victims("unified_evictable", lambda fn: fn(preemptor, candidates, kind), VOLCANO_UNIFIED)
 
 
 def _score(res: np.ndarray, need: np.ndarray, cap: bool) -> float:

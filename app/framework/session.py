@@ -631,14 +631,22 @@ class Session:
         return self._victims("reclaimable", preemptor, candidates)
 
     def _victims(self, point: str, preemptor: Task | None, candidates: Sequence[Task]) -> list[Task]:
-        """Preemptable / Reclaimable: inside a tier the plugins' answers intersect; a plugin
-        that answers nothing leaves its tier undecided; the first decided tier wins. A plugin
-        may abstain by answering None. As Volcano's: an empty intersection is Go's nil
-        slice, so the next plugin of the tier starts again from its own answer."""
+        return self.tier_victims(point, lambda fn: fn(preemptor, candidates))
+
+    def tier_victims(self, point: str, ask: Callable[[Callable[..., Any]], list[Task] | None],
+                     only: frozenset[str] | None = None) -> list[Task]:  # fmt: skip
+        """Volcano's victim vote (Preemptable, Reclaimable, UnifiedEvictable): ``ask`` each
+        plugin registered at ``point`` (of ``only``, when given); inside a tier the answers
+        intersect; a plugin that answers nothing leaves its tier undecided; the first decided
+        tier wins. A plugin may abstain by answering None. As Volcano's: an empty
+        intersection is Go's nil slice, so the next plugin of the tier starts again from its
+        own answer."""
         for tier in self._hooks.get(point, []):
             victims: list[Task] | None = None
-            for _, fn in tier:
-                answer = fn(preemptor, candidates)
+            for name, fn in tier:
+                if only is not None and name not in only:
+                    continue
+                answer = ask(fn)
                 if answer is None:
                     continue
                 if not answer:
