@@ -466,11 +466,11 @@ def test_ascend910_devices_with_network_ids_are_taken_from_the_fullest_network()
 
     raw = npu.raw_requests(config, [({config.resource: "2"}, {})])
     ads = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, 0), dev(1, 1), dev(2, 1), dev(3, 0, used=1))})
-    assert npu.select(ads, raw, npu.BINPACK, False) == (None, [[("d1", 32768, 0), ("d2", 32768, 0)]])
-    assert npu.score_node(ads, raw, npu.BINPACK, False) == (10.0, False)
+    assert npu.select(ads, raw, npu.BINPACK, False)[:2] == (None, [[("d1", 32768, 0), ("d2", 32768, 0)]])
+    assert npu.score_node(ads, raw, npu.BINPACK, False)[:2] == (10.0, False)
     plain = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, None), dev(1, None), dev(2, None))})
-    assert npu.select(plain, raw, npu.BINPACK, False) == (None, [[("d0", 32768, 0), ("d1", 32768, 0)]])
-    assert npu.score_node(plain, raw, npu.BINPACK, False) == (0.0, False)
+    assert npu.select(plain, raw, npu.BINPACK, False)[:2] == (None, [[("d0", 32768, 0), ("d1", 32768, 0)]])
+    assert npu.score_node(plain, raw, npu.BINPACK, False)[:2] == (0.0, False)
 
 
 def test_node_with_the_resource_but_no_registration_is_warned() -> None:
@@ -479,3 +479,157 @@ def test_node_with_the_resource_but_no_registration_is_warned() -> None:
     out = decide([n, npu_pod("a"), npu_pod("b")], conf(HAMI))
     assert bound(out) == {"a": "n1", "b": "n1"}
     assert warned(out, "has allocatable huawei.com/Ascend310P but no annotation hami.io/node-register-Ascend310P")
+
+
+# -- review of the Go past device_info.go:700 and deviceshare.go (this pass) ---------------------------------------------
+def device_config(text: str) -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "volcano-vgpu-device-config",
+                                                                  "namespace": "kube-system"},
+            "data": {"device-config.yaml": text}}  # fmt: skip
+
+
+def limits(p: dict, res: dict[str, str]) -> dict:
+    r = p["spec"]["containers"][0]["resources"]
+    r["limits"] = {**r.get("limits", {}), **res}
+    r["requests"].update(res)
+    return p
+
+
+def test_each_type_reads_the_pod_with_its_own_names_so_fit_never_meets_another_type() -> None:
+    """device_info.go:539 ``req.Type != dev.config.CommonWord`` cannot refuse: ``ResourceReqs``
+    (716-718) stamps every request with its own type's commonWord and all devices of one
+    ``AscendDevices`` share that config (``NewAscendDevices`` 121-136). A pod limiting two
+    types asks each with that type's names: a (910A 17476, 310P 3072) and b (310P 12288) share
+    the one 310P device (3072 + 12288 <= 21527); were a's 910A memory read as a 310P request
+    (trimmed to 21527) b would not fit."""
+    n = node("n1", gpu=None)
+    n["status"]["allocatable"].update({"huawei.com/Ascend910A": "1", P310: "1", M310: "100000",
+                                       "huawei.com/Ascend910A-memory": "100000"})  # fmt: skip
+    n["metadata"]["annotations"] = {"hami.io/node-register-Ascend910A": dev_json("x", devmem=32768, devcore=30),
+                                    REG: dev_json("y")}  # fmt: skip
+    a = limits(pod("a", priority=2), {"huawei.com/Ascend910A-memory": "17476", M310: "3072"})
+    b = limits(pod("b", priority=1), {M310: "12288"})
+    assert bound(decide([device_config(CONFIG_YAML), n, a, b], conf(HAMI))) == {"a": "n1", "b": "n1"}
+    big = limits(pod("b", priority=1), {M310: "21527"})  # (3072 + 21527 > 21527: the 310P check is real)
+    assert bound(decide([device_config(CONFIG_YAML), n, a, big], conf(HAMI))) == {"a": "n1"}
+
+
+DUP_YAML = """vnpus:
+- {commonWord: Ascend310P, resourceName: huawei.com/Ascend310P, resourceMemoryName: huawei.com/Ascend310P-memory,
+   memoryAllocatable: 21527, memoryCapacity: 24576, templates: [{name: vir04, memory: 12288}]}
+- {commonWord: Ascend910A, resourceName: huawei.com/Ascend910A, resourceMemoryName: huawei.com/Ascend910A-memory,
+   memoryAllocatable: 32768, memoryCapacity: 32768}
+- {commonWord: Ascend310P, resourceName: huawei.com/X310, resourceMemoryName: huawei.com/X310-memory,
+   memoryAllocatable: 21527, memoryCapacity: 24576, templates: [{name: vir04, memory: 12288}]}
+"""
+
+
+def test_a_common_word_configured_twice_reads_pods_with_the_entry_its_node_type_came_from() -> None:
+    """Two ``vnpus`` entries named Ascend310P (resources huawei.com/Ascend310P and X310): a node
+    with only huawei.com/Ascend310P allocatable has the first entry's devices
+    (``NewAscendDevices``: a later entry replaces an earlier one only where it too is on the
+    node), so ``HasDeviceRequest`` / ``ResourceReqs`` read the pod with the first entry's names:
+    two pods of 12288 do not share the device (they did when the last entry's names were read).
+    ``RegisterDevice`` keeps Ascend310P at its first place, before Ascend910A."""
+    cm = device_config(DUP_YAML)
+    objs = [cm, npu_node("n1"), npu_pod("a", priority=2), npu_pod("b", priority=1)]
+    assert bound(decide(objs, conf(HAMI))) == {"a": "n1"}
+    n = npu_node("n1")
+    n["status"]["allocatable"] = {k: v for k, v in n["status"]["allocatable"].items() if k not in (P310, M310)}
+    n["status"]["allocatable"].update({"huawei.com/X310": "1", "huawei.com/X310-memory": "100000"})
+    x = [limits(pod(p, priority=2 - i), {"huawei.com/X310-memory": "12288"}) for i, p in enumerate("ab")]
+    assert bound(decide([cm, n, *x], conf(HAMI))) == {"a": "n1"}
+
+
+def test_devices_tied_on_score_are_taken_in_registration_order_and_the_tie_is_warned() -> None:
+    """Volcano orders devices by ranging over a map and ``sort.Slice`` (device_info.go 453-458,
+    571): among equal scores its order is random. Two idle devices under binpack (both 0): the
+    pod takes d0 here and a warning names the tie; a used device breaks it (binpack: d1 first,
+    12288 held), no warning. With no weight ScoreNode never runs and Allocate's policy is ''
+    (device_info.go:348, ``ads.Policy`` unset): every device scores 0, also warned."""
+    two = npu_node("n1", register=dev_json("d0", "d1"))
+    args = HAMI | {"deviceshare.ScheduleWeight": 1, "deviceshare.SchedulePolicy": "binpack"}
+    out = decide([two, npu_pod("a", "3072")], conf(args))
+    assert bound(out) == {"a": "n1"}
+    assert warned(out, "Ascend310P devices: for a pod (e.g. default/a on node 'n1'), which devices its Allocate takes "
+                       "depends on Volcano's order among devices of equal binpack score, which is random")  # fmt: skip
+    run = npu_pod("r", node="n1", annotations={ALLOC: "d1,Ascend310P,12288,0:;"})
+    assert not warned(decide([two, run, npu_pod("a", "3072")], conf(args)), "Volcano's order among")
+    out = decide([two, run, npu_pod("a", "3072")], conf(HAMI))
+    assert warned(out, "which devices its Allocate takes (no ScoreNode ran on this node in the session: the type's "
+                       "policy is still '') depends on Volcano's order among policy '' scores every device 0")  # fmt: skip
+
+
+def test_a_tie_for_the_first_device_decides_the_memory_of_a_request_without_memory() -> None:
+    """``ResourceReqs`` reads the memory of a request without memory off the first device after
+    the sort (device_info.go:464, 721-722). Two idle devices of 21527 and 8000 tie (binpack 0):
+    here the first registered decides: the pod of 1 device and no memory asks d0's 21527 (with
+    d1 first, as Volcano may sort them, it would ask 8000, trimmed to 12288), so what it holds
+    and whether it fits depend on the tie: warned. Devices of equal memory: no such warning."""
+    reg = json.dumps([{"id": "d0", "count": 7, "devmem": 21527, "devcore": 8},
+                      {"id": "d1", "count": 7, "devmem": 8000, "devcore": 8}])  # fmt: skip
+    objs = [npu_node("n1", register=reg), npu_pod("a", None, count="1", priority=2)]
+    out = decide(objs, conf(HAMI | {"deviceshare.SchedulePolicy": "binpack"}))
+    assert bound(out) == {"a": "n1"}
+    assert warned(out, "whether it fits there (the memory a request without memory takes")
+    ads = npu.AscendDevices(npu.DEFAULT_310P, False, {i: npu.Device(i, 7, m, 8, False, False, None)
+                                                      for i, m in (("d0", 21527), ("d1", 8000))})  # fmt: skip
+    raw = npu.raw_requests(npu.DEFAULT_310P, [({P310: "1"}, {})])
+    assert npu.select(ads, raw, npu.BINPACK, False) == (None, [[("d0", 21527, 0)]], frozenset({npu.TIE_FIRST}))
+    same = decide([npu_node("n1", register=dev_json("d0", "d1")), npu_pod("a", None, count="1")],
+                  conf(HAMI | {"deviceshare.SchedulePolicy": "binpack"}))  # fmt: skip
+    assert not warned(same, "whether it fits there")
+
+
+def test_topology_ties_between_equal_networks_are_reported() -> None:
+    """``selectDevicesWithTopology`` (device_info.go 598-634) ranges over a map of networks and
+    sorts their counts with ``sort.Slice``: two networks of 2 fitting devices each, a container
+    of 2 whole devices: here network 0 (met first), in Volcano either (``TIE_NETWORK``). Networks
+    of 3 and 2: the larger one, no tie. One network of 3 whose devices tie on score: which 2 of
+    the 3 is Volcano's random order too."""
+    config = go_910a()
+
+    def ads(*nets: int) -> npu.AscendDevices:
+        return npu.AscendDevices(config, False, {f"d{i}": npu.Device(f"d{i}", 1, 32768, 30, True, True, float(k))
+                                                 for i, k in enumerate(nets)})  # fmt: skip
+
+    raw = npu.raw_requests(config, [({config.resource: "2"}, {})])
+    assert npu.select(ads(0, 1, 0, 1), raw, npu.BINPACK, False) == (
+        None, [[("d0", 32768, 0), ("d2", 32768, 0)]], frozenset({npu.TIE_PICK, npu.TIE_NETWORK}))
+    assert npu.select(ads(0, 1, 1, 0, 1), raw, npu.BINPACK, False)[2] == frozenset({npu.TIE_PICK, npu.TIE_NETWORK})
+    assert npu.select(ads(0, 1, 0), raw, npu.BINPACK, False) == (None, [[("d0", 32768, 0), ("d2", 32768, 0)]],
+                                                                 frozenset())
+    assert npu.select(ads(0, 0, 0, 1, 1), raw, npu.BINPACK, False)[2] == frozenset({npu.TIE_PICK, npu.TIE_NETWORK})
+    assert npu.score_node(ads(0, 1, 0, 1), raw, npu.BINPACK, False)[2] == frozenset({npu.TIE_NETWORK})
+
+
+def test_a_gang_that_does_not_fit_gives_its_devices_back() -> None:
+    """A gang of 2 (minMember 2) pods of 21527 on a node of one 310P device: g0 takes it, g1
+    finds none, the gang is discarded (``Statement.Discard`` → ``RemoveTask`` →
+    ``subResourceByUID``, the placement carrying no annotation yet: device_info.go 178-186,
+    207-220): the device is free again and a later pod of 21527 lands."""
+    from tests.kube import podgroup
+
+    g = [npu_pod(f"g{i}", "21527", group="g", priority=5) for i in range(2)]
+    objs = [npu_node("n1"), podgroup("g", min_member=2), *g, npu_pod("c", "21527", priority=1)]
+    assert bound(decide(objs, conf(HAMI))) == {"c": "n1"}
+
+
+@pytest.mark.parametrize("text,fits", [
+    ("n1-d0,Ascend310P,99999999999999,0:;", False),  # (ParseInt's range error: the int32 bound, 2147483647)
+    ("n1-d0,Ascend310P,-99999999999999,0:;", False),  # (-2^31: 21527 - -2^31 wraps int32 negative)
+    ("n1-d0,Ascend310P, 12288,0:;", True),  # (a syntax error reads 0)
+    ("n1-d0,Ascend310P,12288:;", True),  # (3 fields: DecodeContainerDevices' error, nothing read; warned)
+    ("n1-d0,,21527,,extra:", False),  # (5 fields: the first 4 read, type unread, cores '' → 0)
+    ("x:;n1-d0,Ascend310P,21527,0:", True),  # (after ';': the UUID ';n1-d0' names no device)
+    ("", True), (":::;;;", True), ("n1-d0,Ascend310P,21527,0", False)])  # fmt: skip
+def test_allocated_annotation_is_decoded_as_decode_container_devices(text: str, fits: bool) -> None:
+    """util.go's ``DecodeContainerDevices`` (device_info.go 125-151): split at ':' only; a part
+    with a ',' needs 4 fields (else an error: nothing is read); ``ParseInt(_, 10, 32)`` with
+    its error ignored (0 on bad syntax, the bound out of range). A running pod so annotated;
+    does a pod of 3072 still fit the one device? Never a 5xx."""
+    run = npu_pod("r", node="n1", annotations={ALLOC: text})
+    out = decide([npu_node("n1"), run, npu_pod("a", "3072")], conf(HAMI))
+    assert (bound(out) == {"a": "n1"}) is fits
+    if text.count(",") == 2:
+        assert warned(out, "has an entry of fewer than 4 fields")

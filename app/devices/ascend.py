@@ -337,21 +337,29 @@ def _network_ok(devs: list[Device]) -> bool:
     return all(d.custom and d.has_network for d in devs)
 
 
-def _with_topology(nums: int, selected: list[Device]) -> list[Device]:
+def _with_topology(nums: int, selected: list[Device], scores: dict[str, float]) -> tuple[list[Device], bool]:
     """``selectDevicesWithTopology``: devices of the networks with the most fitting devices
-    first (a non-number NetworkID joins none; equal counts: the network seen first)."""
+    first (a non-number NetworkID joins none; equal counts: the network seen first). And
+    whether Volcano's random order decides which devices these are: networks of equal counts
+    (a map range, then ``sort.Slice``) or devices of equal scores within a network (their
+    order in ``selected``) on both sides of the cut."""
     groups: dict[int, list[Device]] = {}
     for d in selected:
         if d.network is not None and math.isfinite(d.network):
             groups.setdefault(_go_int(d.network), []).append(d)
     order = sorted(groups, key=lambda k: -len(groups[k]))
     out: list[Device] = []
-    for k in order:
-        for d in groups[k]:
+    for e, k in enumerate(order):
+        g = groups[k]
+        for m, d in enumerate(g, 1):
             out.append(d)
             if len(out) == nums:
-                return out
-    return out
+                same = [o for o in order if len(groups[o]) == len(g) and o != k]
+                partial = m < len(g)
+                tie = (partial and scores[g[m - 1].id] == scores[g[m].id]) or \
+                    any(order.index(o) > e or partial for o in same)  # fmt: skip
+                return out, tie
+    return out, False
 
 
 def _go_int(f: float) -> int:
@@ -360,49 +368,105 @@ def _go_int(f: float) -> int:
 
 Taken = list[list[tuple[str, int, int]]]  # per container: (uuid, usedmem, usedcores)
 
+#: where Volcano's random device order (``getDeviceSnapshot`` ranges over a map, ``sort.Slice``
+#: is not stable; ``selectDevicesWithTopology`` likewise over networks) decides, as
+#: :func:`select` reports it: the first device (whose memory a request without memory takes)
+#: is one of equal-scored devices of different memory; a container other than the last chose
+#: among equal-scored devices (what the next containers find free: whether the pod fits);
+#: a container chose among equal-scored devices (which devices it takes); topology chose
+#: among equal networks or equal devices (the devices taken, and ScoreNode's figures)
+TIE_FIRST, TIE_EARLY, TIE_PICK, TIE_NETWORK = "first", "early", "pick", "network"
+#: the kinds that may change whether the pod fits, and those that may change ScoreNode's score
+TIE_FIT, TIE_SCORE = frozenset((TIE_FIRST, TIE_EARLY)), frozenset((TIE_FIRST, TIE_EARLY, TIE_NETWORK))
 
-def select(ads: AscendDevices, raw: list[Request], policy: str, hami_core_pod: bool) -> tuple[str | None, Taken]:
-    """``selectDevices``: (None, the devices per container) or (ERROR / UNSCHEDULABLE, [])."""
+
+def _first_tie(ads: AscendDevices, devs: list[Device], scores: dict[str, float], raw: list[Request],
+               hami_core_pod: bool) -> bool:  # fmt: skip
+    """The requests ``ResourceReqs`` reads off the first device differ among the devices tied
+    for first place (only a request without memory reads that device's memory)."""
+    if not any(mem == 0 and pct != 0 for _, mem, pct, _ in raw):
+        return False
+    top = scores[devs[0].id]
+    seen: set[int] = set()
+    got = None
+    for d in devs:
+        if scores[d.id] != top:
+            break
+        if d.devmem in seen:
+            continue
+        seen.add(d.devmem)
+        reqs = resource_reqs(ads.config, d, raw, hami_core_pod)
+        if got is None:
+            got = reqs
+        elif reqs != got:
+            return True
+    return False
+
+
+def select(ads: AscendDevices, raw: list[Request], policy: str,
+           hami_core_pod: bool) -> tuple[str | None, Taken, frozenset[str]]:  # fmt: skip
+    """``selectDevices``: (None, the devices per container) or (ERROR / UNSCHEDULABLE, []); and
+    where Volcano's random order among equal-scored devices decides (the ``TIE_*`` kinds;
+    here equal scores keep the registration order)."""
     devs = list(ads.devices.values())
     if not devs:
-        return ERROR, []
+        return ERROR, [], frozenset()
     scores = {d.id: cal_score(policy, d) for d in devs}
     devs.sort(key=lambda d: -scores[d.id])  # (stable: equal scores in registration order)
     topology = ads.config.common_word.startswith(ASCEND910) and _network_ok(devs)
     reqs = resource_reqs(ads.config, devs[0], raw, hami_core_pod)
+    ties = {TIE_FIRST} if _first_tie(ads, devs, scores, raw, hami_core_pod) else set()
     used: set[str] = set()
     taken: Taken = []
-    for req in reqs:
+    for i, req in enumerate(reqs):
         if not hami_core_pod and not verify_req(ads.config, req):
-            return ERROR, []
+            return ERROR, [], frozenset(ties)
         left = req[0]
         chosen = []
-        for d in devs:
+        rest: list[Device] = []
+        for k, d in enumerate(devs):
             if d.id in used or not fits(req, d, hami_core_pod, ads.hami_core):
                 continue
             chosen.append(d)
             left -= 1
             if left <= 0 and not topology:
+                rest = devs[k + 1:]
                 break
         if left > 0:
-            return UNSCHEDULABLE, []
+            return UNSCHEDULABLE, [], frozenset(ties)
+        tie = False
         if topology:
-            chosen = _with_topology(req[0], chosen)
+            chosen, tie = _with_topology(req[0], chosen, scores)
+            if tie:
+                ties.add(TIE_NETWORK)
+        elif chosen:
+            last = scores[chosen[-1].id]
+            for d in rest:
+                if scores[d.id] != last:
+                    break
+                if d.id not in used and fits(req, d, hami_core_pod, ads.hami_core):
+                    tie = True
+                    break
+        if tie:
+            ties.add(TIE_PICK if i == len(reqs) - 1 else TIE_EARLY)
         used.update(d.id for d in chosen)
         taken.append([(d.id, req[1], req[3]) for d in chosen])
-    return None, taken
+    return None, taken, frozenset(ties)
 
 
-def score_node(ads: AscendDevices, raw: list[Request], policy: str, hami_core_pod: bool) -> tuple[float, bool]:
+def score_node(ads: AscendDevices, raw: list[Request], policy: str,
+               hami_core_pod: bool) -> tuple[float, bool, frozenset[str]]:  # fmt: skip
     """``ScoreNode``: Σ ``CalScore`` of each container's first device (as it is before the pod),
     plus, for an Ascend910 type whose devices all name a NetworkID, 10 × the largest share of
-    them in one network. (score, Volcano panics: a container given no device)."""
+    them in one network. (score, Volcano panics: a container given no device, the ties of
+    :func:`select` that may change the score)."""
     ads.policy = policy
-    why, taken = select(ads, raw, policy, hami_core_pod)
+    why, taken, ties = select(ads, raw, policy, hami_core_pod)
+    ties = ties & TIE_SCORE
     if why is not None:
-        return 0.0, False
+        return 0.0, False, ties
     if any(not ctr for ctr in taken):
-        return 0.0, True
+        return 0.0, True, ties
     firsts = [ads.devices[ctr[0][0]] for ctr in taken]
     s = sum(cal_score(policy, d) for d in firsts)
     if ads.config.common_word.startswith(ASCEND910) and _network_ok(firsts):
@@ -413,7 +477,7 @@ def score_node(ads: AscendDevices, raw: list[Request], policy: str, hami_core_po
         total = sum(counts.values())
         if total:
             s += max(counts.values()) / total * NETWORK_WEIGHT
-    return s, False
+    return s, False, ties
 
 
 def encode(taken: Taken, common_word: str) -> str:

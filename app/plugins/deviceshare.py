@@ -200,7 +200,16 @@ class DeviceShare(Plugin):
         self.npus: dict[int, list[npu.AscendDevices]] = {}
         self._npu_facts: dict[str, tuple[list[list[npu.Request] | None], bool]] = {}
         self._npu_noted: set[str] = set()
-        self._npu_index = {c.common_word: i for i, c in enumerate(self.npu_types)}
+        #: (vNPU type, what, policy) warned to depend on Volcano's random order among tied devices
+        self._npu_tie_noted: set[tuple[str, str, str]] = set()
+        #: a vNPU type's config -> its index in the config (the pod's raw requests per entry);
+        #: a commonWord -> the place of its first entry (Volcano's ``RegisterDevice`` keeps a
+        #: name once, where it first comes: the predicate's order over the node's types)
+        self._npu_index: dict[npu.VnpuConfig, int] = {}
+        self._npu_rank: dict[str, int] = {}
+        for i, c in enumerate(self.npu_types):
+            self._npu_index.setdefault(c, i)
+            self._npu_rank.setdefault(c.common_word, i)
         #: vNPU memory / core resource -> the first pod met asking it (IgnoredDevicesList; warned once)
         self._npu_ignored: dict[str, str] = {}
         #: the vNPU score per (node, its devices' version, the pod's asks)
@@ -349,10 +358,10 @@ class DeviceShare(Plugin):
                 self.warn(f"plugin {NAME}: node {node.name!r} annotation {key} is not read ({why}): it has no "
                           f"{conf.common_word} devices, as in Volcano")  # fmt: skip
                 continue
-            types.pop(conf.common_word, None)
+            # (``NewAscendDevices``' map: a later entry of the same commonWord replaces the earlier)
             types[conf.common_word] = npu.node_devices(conf, devices, core)
         if types:
-            self.npus[node.idx] = list(types.values())
+            self.npus[node.idx] = sorted(types.values(), key=lambda a: self._npu_rank[a.config.common_word])
 
     def _existing(self) -> None:
         """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined).
@@ -425,7 +434,7 @@ class DeviceShare(Plugin):
             return []
         out = []
         for ads in types:
-            r = reqs[self._npu_index[ads.config.common_word]]
+            r = reqs[self._npu_index[ads.config]]  # (the pod read with the names of the entry the node's type came from)
             if r is not None:
                 out.append((ads, r))
         return out
@@ -439,19 +448,40 @@ class DeviceShare(Plugin):
         """The vNPU types' ``FilterNode`` in order: the first refusal (``npu.ERROR`` /
         ``npu.UNSCHEDULABLE``), else None."""
         key = ("npu", n, int(self._version[n]), sig)
-        if key in self._fit_cache:  # (a pure function of the node's devices and the pod's asks)
-            return self._fit_cache[key]  # type: ignore[return-value]
-        if len(self._fit_cache) > FIT_CACHE_MAX:
-            self._fit_cache.clear()
-        out = None
-        core = self.npu_facts(t)[1]
-        for ads, raw in self._npu_asked(t, n):
-            why, _ = npu.select(ads, raw, self.policy, core)
-            if why is not None:
-                out = why
-                break
-        self._fit_cache[key] = out  # type: ignore[assignment]
-        return out
+        hit = self._fit_cache.get(key)  # (a pure function of the node's devices and the pod's asks)
+        if hit is None:
+            if len(self._fit_cache) > FIT_CACHE_MAX:
+                self._fit_cache.clear()
+            out, ties = None, []
+            core = self.npu_facts(t)[1]
+            for ads, raw in self._npu_asked(t, n):
+                why, _, tie = npu.select(ads, raw, self.policy, core)
+                if tie & npu.TIE_FIT:
+                    ties.append(ads.config.common_word)
+                if why is not None:
+                    out = why
+                    break
+            hit = self._fit_cache[key] = (out, tuple(ties))  # type: ignore[assignment]
+        for cw in hit[1]:  # type: ignore[union-attr]
+            self._npu_tie(t, n, cw, "whether it fits there (the memory a request without memory takes, or the "
+                                    "devices its earlier containers leave to the later ones)", self.policy)  # fmt: skip
+        return hit[0]  # type: ignore[return-value,index]
+
+    def _npu_tie(self, t: Task, n: int, cw: str, what: str, policy: str) -> None:
+        """Warn (once per type, what and policy, naming the first pod and node met) that
+        Volcano's random order among equal-scored devices decides ``what`` for a pod on a node,
+        and which order Gangplank takes."""
+        why = (f"policy {policy!r} scores every device 0" if policy not in (npu.BINPACK, npu.SPREAD) else
+               f"devices of equal {policy} score")  # fmt: skip
+        key = (cw, what, why)
+        if key in self._npu_tie_noted:
+            return
+        self._npu_tie_noted.add(key)
+        self.warn(f"plugin {NAME}: {cw} devices: for a pod (e.g. {t.key} on node {self.ssn.cluster.nodes[n].name!r}), "
+                  f"{what} depends on Volcano's order among {why}, which is random (a map range and sort.Slice, device_info.go "
+                  "getDeviceSnapshot / selectDevices / selectDevicesWithTopology); Gangplank takes them in the order "
+                  f"of the node's {npu.REGISTER.format(cw)} list (networks: the first met), so Volcano may answer "
+                  "differently")  # fmt: skip
 
     def _containers(self, t: Task) -> tuple[Containers, Containers]:
         specs = self._objects()
@@ -598,7 +628,10 @@ class DeviceShare(Plugin):
                         self._npu_scores.clear()
                     hit = self._npu_scores[key] = npu.score_node(ads, raw, self.policy, core)
                 ads.policy = self.policy
-                got, panics = hit
+                got, panics, ties = hit
+                if ties:
+                    self._npu_tie(task, n, ads.config.common_word, "its score (which devices, of which networks, "
+                                  "ScoreNode counts)", self.policy)  # fmt: skip
                 if panics:
                     self.warn(f"plugin {NAME}: pod {task.key} on node {self.ssn.cluster.nodes[n].name!r}: a container "
                               f"asking {ads.config.common_word} is given no device (a count of 0 or less): Volcano's "
@@ -703,7 +736,11 @@ class DeviceShare(Plugin):
             self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
         core = self.npu_facts(t)[1]
         for ads, raw in self._npu_asked(t, t.node):  # (the vNPU ``Allocate``, with the type's policy)
-            why, taken = npu.select(ads, raw, ads.policy, core)
+            why, taken, ties = npu.select(ads, raw, ads.policy, core)
+            if ties:
+                self._npu_tie(t, t.node, ads.config.common_word, "which devices its Allocate takes" +
+                              ("" if ads.policy else " (no ScoreNode ran on this node in the session: the type's "
+                                                     "policy is still '')"), ads.policy)  # fmt: skip
             if why is not None:
                 self._failed(t, f"no {ads.config.common_word} device fits the pod")
                 return
