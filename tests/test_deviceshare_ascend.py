@@ -633,3 +633,35 @@ def test_allocated_annotation_is_decoded_as_decode_container_devices(text: str, 
     assert (bound(out) == {"a": "n1"}) is fits
     if text.count(",") == 2:
         assert warned(out, "has an entry of fewer than 4 fields")
+
+
+@pytest.mark.parametrize("custom,ok", [
+    ('{"NetworkID": 1' + "0" * 400 + "}", False),  # (ParseFloat's range error: Unmarshal fails; was a 500)
+    ('{"NetworkID": 1e400}', False), ('{"x": [[{"y": -1e309}]]}', False),
+    ('{"NetworkID": 1e-400}', True), ('{"NetworkID": 1.7976931348623157e308}', True)])  # fmt: skip
+def test_node_registration_numbers_past_float64_fail_the_decode(custom: str, ok: bool) -> None:
+    """``UnMarshalNodeDevices`` (device_info.go:99-103, ``json.Unmarshal``): a number in
+    ``custominfo`` (``map[string]any``: float64) that ``strconv.ParseFloat`` reads out of
+    range fails the whole decode (the node has none of that type's devices); an underflow
+    reads 0."""
+    devices, why = npu.decode_node_devices(f'[{{"id": "a", "custominfo": {custom}}}]', 1024)
+    assert (devices is not None) is ok, why
+
+
+@pytest.mark.parametrize("entry,ok", [
+    ('"count": "x", "count": 3', False),  # (each duplicate is decoded: the first one's type error fails it)
+    ('"count": 3, "Count": 4', True), ('"index": -0', False), ('"index": 0', True),
+    ('"devicepairscore": {"uuid": 5}', False), ('"devicepairscore": {"score": {"x": 1.5}}', False),
+    ('"devicepairscore": {"UUID": "u", "score": {"x": 1, "y": null}}', True),
+    ('"cu\u017ftominfo": {"NetworkID": 3}', True)])  # fmt: skip
+def test_node_registration_is_decoded_field_by_field_as_encoding_json(entry: str, ok: bool) -> None:
+    """encoding/json into ``DeviceInfo`` (device_info.go:28-47): every duplicate key is
+    decoded in turn (the last wins; any of the wrong type fails the decode), ``uint`` refuses
+    ``-0``, ``DevicePairScore`` is a struct (``uuid`` string, ``score`` map of ints), keys match
+    as ``bytes.EqualFold`` folds (``ſ`` is an ``s``)."""
+    devices, why = npu.decode_node_devices(f'[{{"id": "a", {entry}}}]', 1024)
+    assert (devices is not None) is ok, why
+    if entry.startswith('"count": 3'):
+        assert devices[0].count == 4
+    if "tominfo" in entry:
+        assert devices[0].network == 3.0

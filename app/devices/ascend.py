@@ -166,31 +166,99 @@ _STR_FIELDS = ("id", "type", "mode", "devicevendor")
 _ALL = (*_INT_FIELDS, *_STR_FIELDS, "health", "custominfo", "devicepairscore")
 
 
-def _go_field(key: str) -> str | None:
-    """encoding/json's field match: exact, else case-insensitive (ASCII here)."""
-    if key in _ALL:
+def _go_field(key: str, fields: tuple[str, ...] = _ALL) -> str | None:
+    """encoding/json's field match: exact, else case-insensitive as ``bytes.EqualFold`` folds
+    (to these ASCII names only ASCII letters fold, and U+017F ``ſ`` to ``s``, U+212A to ``k``,
+    which ``str.lower`` already maps)."""
+    if key in fields:
         return key
-    low = key.lower()
-    return low if low in _ALL else None
+    low = key.replace("\u017f", "s").lower()
+    return low if low in fields else None
 
 
-def _int_literal(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+class _JsonFloat(float):
+    """A JSON number with a fraction or exponent (Go's int fields refuse it)."""
+
+
+class _JsonInt(int):
+    """A JSON integer literal, and whether it was written with a minus (Go's ``uint`` refuses
+    ``-0``)."""
+
+    minus: bool
+
+
+def _json_int(text: str) -> _JsonInt:
+    v = _JsonInt(text)
+    v.minus = text.startswith("-")
+    return v
+
+
+class _Obj(list):
+    """A JSON object as its (key, value) pairs in order, duplicates kept (encoding/json decodes
+    each: a later one overwrites, any of the wrong type fails the whole decode)."""
+
+
+def _bad_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _int_of(v: Any, lo: int, hi: int, uint: bool = False) -> bool:
+    """The value decodes into a Go integer of range [lo, hi): an integer literal (no fraction or
+    exponent), not ``-0`` for an unsigned one."""
+    return isinstance(v, _JsonInt) and lo <= v < hi and not (uint and v.minus)
+
+
+def _float64_ok(v: Any) -> bool:
+    """Every number in ``v`` (a decoded ``any``) is a float64 ``strconv.ParseFloat`` reads
+    without a range error (a walk with its own stack: no recursion on deep values)."""
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _Obj):
+            stack.extend(val for _, val in x)
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, float):
+            if math.isinf(x):
+                return False
+        elif isinstance(x, int) and not isinstance(x, bool):
+            try:
+                float(x)
+            except OverflowError:
+                return False
+    return True
+
+
+def _pair_score_ok(v: Any) -> bool:
+    """``DevicePairScore`` (``uuid`` string, ``score`` map[string]int) decodes from ``v``."""
+    if not isinstance(v, _Obj):
+        return False
+    for key, x in v:
+        name = _go_field(key, ("uuid", "score"))
+        if name is None or x is None:
+            continue
+        if name == "uuid" and not isinstance(x, str):
+            return False
+        if name == "score" and not (isinstance(x, _Obj) and all(s is None or _int_of(s, -(2**63), 2**63)
+                                                                for _, s in x)):  # fmt: skip
+            return False
+    return True
 
 
 def decode_node_devices(text: str, limit: int) -> tuple[list[Device] | None, str]:
     """``UnMarshalNodeDevices`` (``json.Unmarshal`` into ``[]*DeviceInfo``): the devices, or
-    None and why Volcano's ``getNodeDevices`` fails (not JSON, a value of the wrong type, no
-    device)."""
+    None and why Volcano's ``getNodeDevices`` fails (not JSON, a value of the wrong type, a
+    number past float64 in ``custominfo``, no device)."""
     if len(text) > 64 * limit * 64:
         return None, f"longer than Gangplank's bound for {limit} devices"
     try:
-        doc = json.loads(text, parse_float=_JsonFloat, parse_constant=_bad_constant)
+        doc = json.loads(text, parse_float=_JsonFloat, parse_int=_json_int, parse_constant=_bad_constant,
+                         object_pairs_hook=_Obj)  # fmt: skip
     except (ValueError, RecursionError) as e:
         return None, f"not JSON ({e})"
     if doc is None:
         doc = []
-    if not isinstance(doc, list):
+    if isinstance(doc, _Obj) or not isinstance(doc, list):
         return None, "not a JSON list"
     if len(doc) > limit:
         return None, f"more than Gangplank's limit of {limit} devices"
@@ -198,16 +266,20 @@ def decode_node_devices(text: str, limit: int) -> tuple[list[Device] | None, str
     for i, entry in enumerate(doc):
         if entry is None:
             return None, f"entry {i} is null (Volcano's scheduler dereferences it: a panic)"
-        if not isinstance(entry, dict):
+        if not isinstance(entry, _Obj):
             return None, f"entry {i} is not a JSON object"
         f: dict[str, Any] = {}
-        for key, v in entry.items():
+        for key, v in entry:
             name = _go_field(key)
-            if name is None or v is None:
+            if name is None:
+                continue
+            if v is None:  # (null leaves the field as it is, a map set to nil)
+                if name == "custominfo":
+                    f.pop(name, None)
                 continue
             if name in _INT_FIELDS:
                 lo, hi = _INT_FIELDS[name]
-                if not _int_literal(v) or not lo <= v < hi:
+                if not _int_of(v, lo, hi, name == "index"):
                     return None, f"entry {i} {key} is not an integer of its Go type"
             elif name in _STR_FIELDS:
                 if not isinstance(v, str):
@@ -216,32 +288,25 @@ def decode_node_devices(text: str, limit: int) -> tuple[list[Device] | None, str
                 if not isinstance(v, bool):
                     return None, f"entry {i} {key} is not a boolean"
             elif name == "custominfo":
-                if not isinstance(v, dict):
+                if not isinstance(v, _Obj):
                     return None, f"entry {i} {key} is not a JSON object"
-            elif not isinstance(v, dict):  # devicepairscore
-                return None, f"entry {i} {key} is not a JSON object"
+                if not _float64_ok(v):
+                    return None, f"entry {i} {key} holds a number past float64's range"
+                v = {**dict(f.get(name, {})), **dict(v)}  # (decoding into the same map adds to it)
+            elif not _pair_score_ok(v):  # devicepairscore
+                return None, f"entry {i} {key} is not a DevicePairScore (uuid string, score of integers)"
             f[name] = v
         custom = f.get("custominfo")
         net = None
-        has_net = False
-        if custom is not None:
-            for k, v in custom.items():
-                if k == "NetworkID":
-                    has_net = True
-                    net = float(v) if isinstance(v, (int, _JsonFloat)) and not isinstance(v, bool) else None
+        has_net = custom is not None and "NetworkID" in custom
+        if has_net:
+            v = custom["NetworkID"]
+            net = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
         out.append(Device(f.get("id", ""), f.get("count", 0), f.get("devmem", 0), f.get("devcore", 0),
                           custom is not None, has_net, net))  # fmt: skip
     if not out:
         return None, "no device found on node"
     return out, ""
-
-
-class _JsonFloat(float):
-    """A JSON number with a fraction or exponent (Go's int fields refuse it)."""
-
-
-def _bad_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def node_devices(config: VnpuConfig, devices: list[Device], hami_core: bool) -> AscendDevices:
