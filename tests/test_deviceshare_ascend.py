@@ -450,7 +450,8 @@ def test_allocate_takes_only_the_first_container_devices_as_volcano_reads_them_b
     first["spec"]["containers"].append(ctr)
     out = decide([two, first, npu_pod("b", "21527", priority=1)], conf(HAMI))
     assert bound(out) == {"a": "n1", "b": "n1"}
-    assert warned(out, "pod default/a: the devices of its containers after the first are not taken")
+    assert warned(out, "Ascend310P devices: for a pod of several containers (e.g. default/a on node 'n1') the devices "
+                       "of its containers after the first are not taken")  # fmt: skip
 
 
 def test_ascend910_devices_with_network_ids_are_taken_from_the_fullest_network() -> None:
@@ -665,3 +666,23 @@ def test_node_registration_is_decoded_field_by_field_as_encoding_json(entry: str
         assert devices[0].count == 4
     if "tominfo" in entry:
         assert devices[0].network == 3.0
+
+
+def test_ascend_warnings_are_one_per_type_whatever_the_number_of_pods() -> None:
+    """The per-pod notes (an allocated annotation of fewer than 4 fields, a pod of several
+    containers whose later devices Allocate does not take) are named once per annotation /
+    type with an example pod, not once per pod (the answer's size stays bounded)."""
+    n = npu_node("n1", register=dev_json(*(f"d{i}" for i in range(8))), alloc="8")
+    short = [npu_pod(f"r{i}", "3072", node="n1", annotations={ALLOC: f"d{i},Ascend310P,3072:;"}) for i in range(6)]
+    multi = []
+    for i in range(4):
+        p = npu_pod(f"m{i}", "3072", priority=4 - i)
+        ctr = copy.deepcopy(p["spec"]["containers"][0])
+        ctr["name"] = "second"
+        p["spec"]["containers"].append(ctr)
+        multi.append(p)
+    out = decide([n, *short, *multi], conf(HAMI))
+    assert len(bound(out)) == 4
+    assert len(warned(out, "has an entry of fewer than 4 fields (e.g. pod default/r0)")) == 1
+    assert len(warned(out, "fewer than 4 fields")) == 1
+    assert len(warned(out, "the devices of its containers after the first are not taken")) == 1

@@ -418,11 +418,11 @@ def _with_topology(nums: int, selected: list[Device], scores: dict[str, float]) 
         g = groups[k]
         for m, d in enumerate(g, 1):
             out.append(d)
-            if len(out) == nums:
-                same = [o for o in order if len(groups[o]) == len(g) and o != k]
+            if len(out) == nums:  # (equal counts sit side by side in ``order``)
+                after = e + 1 < len(order) and len(groups[order[e + 1]]) == len(g)
+                before = e > 0 and len(groups[order[e - 1]]) == len(g)
                 partial = m < len(g)
-                tie = (partial and scores[g[m - 1].id] == scores[g[m].id]) or \
-                    any(order.index(o) > e or partial for o in same)  # fmt: skip
+                tie = after or (partial and (before or scores[g[m - 1].id] == scores[g[m].id]))
                 return out, tie
     return out, False
 

@@ -199,7 +199,8 @@ class DeviceShare(Plugin):
         #: node index -> its HAMi Ascend device types, in the config's order
         self.npus: dict[int, list[npu.AscendDevices]] = {}
         self._npu_facts: dict[str, tuple[list[list[npu.Request] | None], bool]] = {}
-        self._npu_noted: set[str] = set()
+        #: (what, annotation key or type) warned once (bounded warnings)
+        self._npu_noted: set[tuple[str, str]] = set()
         #: (vNPU type, what, policy) warned to depend on Volcano's random order among tied devices
         self._npu_tie_noted: set[tuple[str, str, str]] = set()
         #: a vNPU type's config -> its index in the config (the pod's raw requests per entry);
@@ -632,9 +633,10 @@ class DeviceShare(Plugin):
                 if ties:
                     self._npu_tie(task, n, ads.config.common_word, "its score (which devices, of which networks, "
                                   "ScoreNode counts)", self.policy)  # fmt: skip
-                if panics:
-                    self.warn(f"plugin {NAME}: pod {task.key} on node {self.ssn.cluster.nodes[n].name!r}: a container "
-                              f"asking {ads.config.common_word} is given no device (a count of 0 or less): Volcano's "
+                if panics and ("panic", ads.config.common_word) not in self._npu_noted:  # (once per type)
+                    self._npu_noted.add(("panic", ads.config.common_word))
+                    self.warn(f"plugin {NAME}: a container asking {ads.config.common_word} is given no device (a count "
+                              f"of 0 or less; e.g. pod {task.key} on node {self.ssn.cluster.nodes[n].name!r}): Volcano's "
                               "ScoreNode panics here (an index out of range); Gangplank scores it 0")  # fmt: skip
                 s += got
             out[j] = float(vg.go_round_score(s)) * float(self.weight)
@@ -659,15 +661,19 @@ class DeviceShare(Plugin):
                 continue
             entries = npu.decode(text)
             if entries is None:
-                self.warn(f"plugin {NAME}: pod {t.key} annotation {key} has an entry of fewer than 4 fields: Volcano "
-                          "reads none of it (the pod holds no device there), as here")  # fmt: skip
+                if ("short", key) not in self._npu_noted:  # (once per annotation key: bounded)
+                    self._npu_noted.add(("short", key))
+                    self.warn(f"plugin {NAME}: pods' annotation {key} has an entry of fewer than 4 fields (e.g. pod "
+                              f"{t.key}): Volcano's DecodeContainerDevices fails and reads none of it (the pod holds no "
+                              "device there), as here")  # fmt: skip
                 continue
             missing = npu.add_pod(ads, self._uid(t), entries)
-            if missing and t.key not in self._npu_noted:
-                self._npu_noted.add(t.key)
-                self.warn(f"plugin {NAME}: pod {t.key} annotation {key} names {', '.join(map(repr, missing))}, no "
-                          f"{ads.config.common_word} device of node {self.ssn.cluster.nodes[t.node].name!r} (an entry "
-                          "after a ';' starts with it, as Volcano reads the annotation): Volcano skips it, as here")  # fmt: skip
+            if missing and ("missing", key) not in self._npu_noted:  # (once per annotation key: bounded)
+                self._npu_noted.add(("missing", key))
+                self.warn(f"plugin {NAME}: pods' annotation {key} names devices their node has no "
+                          f"{ads.config.common_word} device of (e.g. pod {t.key} names {', '.join(map(repr, missing[:3]))} "
+                          f"on node {self.ssn.cluster.nodes[t.node].name!r}; an entry after a ';' starts with it, as "
+                          "Volcano reads the annotation): Volcano skips them, as here")  # fmt: skip
 
     def _sub_resource(self, t: Task) -> None:
         """``NodeInfo.subResource``."""
@@ -744,12 +750,14 @@ class DeviceShare(Plugin):
             if why is not None:
                 self._failed(t, f"no {ads.config.common_word} device fits the pod")
                 return
-            text = npu.encode(taken, ads.config.common_word)
-            if npu.add_pod(ads, self._uid(t), npu.decode(text) or []):
-                self.warn(f"plugin {NAME}: pod {t.key}: the devices of its containers after the first are not taken "
-                          f"on node {self.ssn.cluster.nodes[t.node].name!r}: Volcano's Allocate reads back its own "
-                          "annotation split at ':' only (an entry after ';' names no device), as here")  # fmt: skip
             cw = ads.config.common_word
+            text = npu.encode(taken, cw)
+            if npu.add_pod(ads, self._uid(t), npu.decode(text) or []) and ("later", cw) not in self._npu_noted:
+                self._npu_noted.add(("later", cw))  # (once per type: bounded)
+                self.warn(f"plugin {NAME}: {cw} devices: for a pod of several containers (e.g. {t.key} on node "
+                          f"{self.ssn.cluster.nodes[t.node].name!r}) the devices of its containers after the first are "
+                          "not taken in the session: Volcano's Allocate reads back its own annotation split at ':' "
+                          "only (an entry after ';' names no device), as here")  # fmt: skip
             self._assigned[t.key] = {**self._assigned.get(t.key, {}), npu.ALLOCATED.format(cw): text,
                                      npu.TO_ALLOCATE.format(cw): text}  # fmt: skip
 
