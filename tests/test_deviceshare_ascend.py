@@ -545,17 +545,19 @@ def test_a_common_word_configured_twice_reads_pods_with_the_entry_its_node_type_
 def test_devices_tied_on_score_are_taken_in_registration_order_and_the_tie_is_warned() -> None:
     """Volcano orders devices by ranging over a map and ``sort.Slice`` (device_info.go 453-458,
     571): among equal scores its order is random. Two idle devices under binpack (both 0): the
-    pod takes d0 here and a warning names the tie; a used device breaks it (binpack: d1 first,
-    12288 held), no warning. With no weight ScoreNode never runs and Allocate's policy is ''
+    pod takes d0 here and a warning names the tie (n1 is scored: n2 is a second candidate); a
+    device more used breaks it (binpack: d1 first, 12288 held), no warning. With no weight ScoreNode never runs and Allocate's policy is ''
     (device_info.go:348, ``ads.Policy`` unset): every device scores 0, also warned."""
     two = npu_node("n1", register=dev_json("d0", "d1"))
     args = HAMI | {"deviceshare.ScheduleWeight": 1, "deviceshare.SchedulePolicy": "binpack"}
-    out = decide([two, npu_pod("a", "3072")], conf(args))
+    held = [npu_pod(f"r{i}", "3072", node="n1", annotations={ALLOC: f"d{i},Ascend310P,3072,0:;"}) for i in range(2)]
+    out = decide([two, npu_node("n2"), *held, npu_pod("a", "3072")], conf(args))  # (n1 scores 14, n2 0)
     assert bound(out) == {"a": "n1"}
     assert warned(out, "Ascend310P devices: for a pod (e.g. default/a on node 'n1'), which devices its Allocate takes "
                        "depends on Volcano's order among devices of equal binpack score, which is random")  # fmt: skip
     run = npu_pod("r", node="n1", annotations={ALLOC: "d1,Ascend310P,12288,0:;"})
-    assert not warned(decide([two, run, npu_pod("a", "3072")], conf(args)), "Volcano's order among")
+    out = decide([two, npu_node("n2"), run, npu_pod("a", "3072")], conf(args))
+    assert bound(out) == {"a": "n1"} and not warned(out, "Volcano's order among")
     out = decide([two, run, npu_pod("a", "3072")], conf(HAMI))
     assert warned(out, "which devices its Allocate takes (no ScoreNode ran on this node in the session: the type's "
                        "policy is still '') depends on Volcano's order among policy '' scores every device 0")  # fmt: skip
@@ -686,3 +688,24 @@ def test_ascend_warnings_are_one_per_type_whatever_the_number_of_pods() -> None:
     assert len(warned(out, "has an entry of fewer than 4 fields (e.g. pod default/r0)")) == 1
     assert len(warned(out, "fewer than 4 fields")) == 1
     assert len(warned(out, "the devices of its containers after the first are not taken")) == 1
+
+
+def test_a_sole_candidate_node_is_not_scored_so_its_allocate_policy_stays_empty() -> None:
+    """allocate.go 934-935: with one node after the predicates Volcano takes it without
+    ``PrioritizeNodes``, so the vNPU ``ScoreNode`` never sets ``ads.Policy`` there and its
+    ``Allocate`` orders devices with policy '' (device_info.go:348: every device scores 0,
+    ties everywhere: the registration order here, warned). d0 holds 12288, d1 is idle; binpack
+    with a weight would put a (3072) on d0: with n1 the only node, a takes d0 only because d0
+    is registered first — register d1 first and a takes d1, so b (21527) no longer fits.
+    With a second node (both scored) binpack puts a on d0 whatever the registration order."""
+    run = npu_pod("r", node="n1", annotations={ALLOC: "d0,Ascend310P,12288,0:;"})
+    pods = [npu_pod("a", "3072", priority=2, extra_spec={"nodeSelector": {"kubernetes.io/hostname": "n1"}}),
+            npu_pod("b", "21527", priority=1, extra_spec={"nodeSelector": {"kubernetes.io/hostname": "n1"}})]
+    args = HAMI | {"deviceshare.ScheduleWeight": 1, "deviceshare.SchedulePolicy": "binpack"}
+    out = decide([npu_node("n1", register=dev_json("d1", "d0")), run, *pods], conf(args))
+    assert bound(out) == {"a": "n1"}
+    assert warned(out, "which devices its Allocate takes (no ScoreNode ran on this node in the session")
+    assert bound(decide([npu_node("n1", register=dev_json("d0", "d1")), run, *pods], conf(args))) == {"a": "n1", "b": "n1"}
+    out = decide([npu_node("n1", register=dev_json("d1", "d0")), npu_node("n2"), run, npu_pod("a", "3072", priority=2),
+                  pods[1]], conf(args))  # fmt: skip
+    assert bound(out) == {"a": "n1", "b": "n1"}

@@ -524,8 +524,7 @@ def score_node(ads: AscendDevices, raw: list[Request], policy: str,
     """``ScoreNode``: Σ ``CalScore`` of each container's first device (as it is before the pod),
     plus, for an Ascend910 type whose devices all name a NetworkID, 10 × the largest share of
     them in one network. (score, Volcano panics: a container given no device, the ties of
-    :func:`select` that may change the score)."""
-    ads.policy = policy
+    :func:`select` that may change the score). Go's also sets ``ads.Policy``: the caller does."""
     why, taken, ties = select(ads, raw, policy, hami_core_pod)
     ties = ties & TIE_SCORE
     if why is not None:

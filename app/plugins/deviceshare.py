@@ -619,8 +619,11 @@ class DeviceShare(Plugin):
             if not ((has_vgpu and n in self.vgpus) or asked):
                 continue
             s = self.vgpu_score.get(n, 0.0) if has_vgpu and n in self.vgpus else 0.0
-            for ads, raw in asked:  # (the vNPU ``ScoreNode``: it also sets the type's policy)
-                if ads.policy != self.policy:
+            # (the vNPU ``ScoreNode``: it also sets the type's policy; not for a node Volcano
+            # takes unscored, the allocate action's only candidate)
+            scored = not self.ssn.sole_candidate
+            for ads, raw in asked:
+                if scored and ads.policy != self.policy:
                     self._log_node(n)
                 key = (n, int(self._version[n]), ads.config.common_word, sig)
                 hit = self._npu_scores.get(key)
@@ -628,7 +631,8 @@ class DeviceShare(Plugin):
                     if len(self._npu_scores) > FIT_CACHE_MAX:
                         self._npu_scores.clear()
                     hit = self._npu_scores[key] = npu.score_node(ads, raw, self.policy, core)
-                ads.policy = self.policy
+                if scored:
+                    ads.policy = self.policy
                 got, panics, ties = hit
                 if ties:
                     self._npu_tie(task, n, ads.config.common_word, "its score (which devices, of which networks, "
