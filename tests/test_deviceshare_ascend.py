@@ -709,3 +709,16 @@ def test_a_sole_candidate_node_is_not_scored_so_its_allocate_policy_stays_empty(
     out = decide([npu_node("n1", register=dev_json("d1", "d0")), npu_node("n2"), run, npu_pod("a", "3072", priority=2),
                   pods[1]], conf(args))  # fmt: skip
     assert bound(out) == {"a": "n1", "b": "n1"}
+
+
+def test_memory_is_trimmed_by_the_pods_mode_not_the_nodes() -> None:
+    """``ResourceReqs`` trims unless the *pod* is in hami-core mode (device_info.go 725:
+    ``isHAMiCoreMode(pod)``); the node's ``hami-vnpu-core`` only enters ``fit`` (542). On a
+    hami-core node, plain pods of 10000 are trimmed to 12288 (one fits the 21527 device);
+    hami-core pods of 10000 are not (both fit)."""
+    core_node = npu_node("n1", ann={npu.CORE_NODE: "true"})
+    plain = [npu_pod("a", "10000", priority=2), npu_pod("b", "10000", priority=1)]
+    assert bound(decide([core_node, *plain], conf(HAMI))) == {"a": "n1"}
+    mode = {npu.MODE: npu.HAMI_CORE}
+    core = [npu_pod("a", "10000", priority=2, annotations=mode), npu_pod("b", "10000", priority=1, annotations=mode)]
+    assert bound(decide([core_node, *core], conf(HAMI))) == {"a": "n1", "b": "n1"}
