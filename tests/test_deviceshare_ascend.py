@@ -546,8 +546,9 @@ def test_devices_tied_on_score_are_taken_in_registration_order_and_the_tie_is_wa
     """Volcano orders devices by ranging over a map and ``sort.Slice`` (device_info.go 453-458,
     571): among equal scores its order is random. Two idle devices under binpack (both 0): the
     pod takes d0 here and a warning names the tie (n1 is scored: n2 is a second candidate); a
-    device more used breaks it (binpack: d1 first, 12288 held), no warning. With no weight ScoreNode never runs and Allocate's policy is ''
-    (device_info.go:348, ``ads.Policy`` unset): every device scores 0, also warned."""
+    device more used breaks it (binpack: d1 first, 12288 held), no warning. With no weight
+    ScoreNode never runs and Allocate's policy is '' (device_info.go:348, ``ads.Policy``
+    unset): every device scores 0, also warned."""
     two = npu_node("n1", register=dev_json("d0", "d1"))
     args = HAMI | {"deviceshare.ScheduleWeight": 1, "deviceshare.SchedulePolicy": "binpack"}
     held = [npu_pod(f"r{i}", "3072", node="n1", annotations={ALLOC: f"d{i},Ascend310P,3072,0:;"}) for i in range(2)]
@@ -722,3 +723,13 @@ def test_memory_is_trimmed_by_the_pods_mode_not_the_nodes() -> None:
     mode = {npu.MODE: npu.HAMI_CORE}
     core = [npu_pod("a", "10000", priority=2, annotations=mode), npu_pod("b", "10000", priority=1, annotations=mode)]
     assert bound(decide([core_node, *core], conf(HAMI))) == {"a": "n1", "b": "n1"}
+
+
+def test_a_registration_number_past_float64_leaves_the_node_without_devices_not_a_500() -> None:
+    """The fuzz finding through a decision: a NetworkID of 400 digits (was an OverflowError, a
+    500) fails Volcano's decode, so the node has no Ascend310P devices (warned) and a pod
+    asking one passes the device check there."""
+    reg = '[{"id": "d0", "count": 7, "devmem": 21527, "custominfo": {"NetworkID": 1' + "0" * 400 + "}}]"
+    out = decide([npu_node("n1", register=reg), npu_pod("a"), npu_pod("b")], conf(HAMI))
+    assert bound(out) == {"a": "n1", "b": "n1"}
+    assert warned(out, "is not read (entry 0 custominfo holds a number past float64's range)")

@@ -479,8 +479,8 @@ class DeviceShare(Plugin):
             return
         self._npu_tie_noted.add(key)
         self.warn(f"plugin {NAME}: {cw} devices: for a pod (e.g. {t.key} on node {self.ssn.cluster.nodes[n].name!r}), "
-                  f"{what} depends on Volcano's order among {why}, which is random (a map range and sort.Slice, device_info.go "
-                  "getDeviceSnapshot / selectDevices / selectDevicesWithTopology); Gangplank takes them in the order "
+                  f"{what} depends on Volcano's order among {why}, which is random (a map range and sort.Slice, "
+                  "device_info.go getDeviceSnapshot / selectDevices / selectDevicesWithTopology); Gangplank takes them in the order "
                   f"of the node's {npu.REGISTER.format(cw)} list (networks: the first met), so Volcano may answer "
                   "differently")  # fmt: skip
 
