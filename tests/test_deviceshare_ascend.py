@@ -450,7 +450,8 @@ def test_allocate_takes_only_the_first_container_devices_as_volcano_reads_them_b
     first["spec"]["containers"].append(ctr)
     out = decide([two, first, npu_pod("b", "21527", priority=1)], conf(HAMI))
     assert bound(out) == {"a": "n1", "b": "n1"}
-    assert warned(out, "pod default/a: the devices of its containers after the first are not taken")
+    assert warned(out, "Ascend310P devices: for a pod of several containers (e.g. default/a on node 'n1') the devices "
+                       "of its containers after the first are not taken")  # fmt: skip
 
 
 def test_ascend910_devices_with_network_ids_are_taken_from_the_fullest_network() -> None:
@@ -466,11 +467,11 @@ def test_ascend910_devices_with_network_ids_are_taken_from_the_fullest_network()
 
     raw = npu.raw_requests(config, [({config.resource: "2"}, {})])
     ads = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, 0), dev(1, 1), dev(2, 1), dev(3, 0, used=1))})
-    assert npu.select(ads, raw, npu.BINPACK, False) == (None, [[("d1", 32768, 0), ("d2", 32768, 0)]])
-    assert npu.score_node(ads, raw, npu.BINPACK, False) == (10.0, False)
+    assert npu.select(ads, raw, npu.BINPACK, False)[:2] == (None, [[("d1", 32768, 0), ("d2", 32768, 0)]])
+    assert npu.score_node(ads, raw, npu.BINPACK, False)[:2] == (10.0, False)
     plain = npu.AscendDevices(config, False, {d.id: d for d in (dev(0, None), dev(1, None), dev(2, None))})
-    assert npu.select(plain, raw, npu.BINPACK, False) == (None, [[("d0", 32768, 0), ("d1", 32768, 0)]])
-    assert npu.score_node(plain, raw, npu.BINPACK, False) == (0.0, False)
+    assert npu.select(plain, raw, npu.BINPACK, False)[:2] == (None, [[("d0", 32768, 0), ("d1", 32768, 0)]])
+    assert npu.score_node(plain, raw, npu.BINPACK, False)[:2] == (0.0, False)
 
 
 def test_node_with_the_resource_but_no_registration_is_warned() -> None:
@@ -479,3 +480,256 @@ def test_node_with_the_resource_but_no_registration_is_warned() -> None:
     out = decide([n, npu_pod("a"), npu_pod("b")], conf(HAMI))
     assert bound(out) == {"a": "n1", "b": "n1"}
     assert warned(out, "has allocatable huawei.com/Ascend310P but no annotation hami.io/node-register-Ascend310P")
+
+
+# -- review of the Go past device_info.go:700 and deviceshare.go (this pass) ---------------------------------------------
+def device_config(text: str) -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "volcano-vgpu-device-config",
+                                                                  "namespace": "kube-system"},
+            "data": {"device-config.yaml": text}}  # fmt: skip
+
+
+def limits(p: dict, res: dict[str, str]) -> dict:
+    r = p["spec"]["containers"][0]["resources"]
+    r["limits"] = {**r.get("limits", {}), **res}
+    r["requests"].update(res)
+    return p
+
+
+def test_each_type_reads_the_pod_with_its_own_names_so_fit_never_meets_another_type() -> None:
+    """device_info.go:539 ``req.Type != dev.config.CommonWord`` cannot refuse: ``ResourceReqs``
+    (716-718) stamps every request with its own type's commonWord and all devices of one
+    ``AscendDevices`` share that config (``NewAscendDevices`` 121-136). A pod limiting two
+    types asks each with that type's names: a (910A 17476, 310P 3072) and b (310P 12288) share
+    the one 310P device (3072 + 12288 <= 21527); were a's 910A memory read as a 310P request
+    (trimmed to 21527) b would not fit."""
+    n = node("n1", gpu=None)
+    n["status"]["allocatable"].update({"huawei.com/Ascend910A": "1", P310: "1", M310: "100000",
+                                       "huawei.com/Ascend910A-memory": "100000"})  # fmt: skip
+    n["metadata"]["annotations"] = {"hami.io/node-register-Ascend910A": dev_json("x", devmem=32768, devcore=30),
+                                    REG: dev_json("y")}  # fmt: skip
+    a = limits(pod("a", priority=2), {"huawei.com/Ascend910A-memory": "17476", M310: "3072"})
+    b = limits(pod("b", priority=1), {M310: "12288"})
+    assert bound(decide([device_config(CONFIG_YAML), n, a, b], conf(HAMI))) == {"a": "n1", "b": "n1"}
+    big = limits(pod("b", priority=1), {M310: "21527"})  # (3072 + 21527 > 21527: the 310P check is real)
+    assert bound(decide([device_config(CONFIG_YAML), n, a, big], conf(HAMI))) == {"a": "n1"}
+
+
+DUP_YAML = """vnpus:
+- {commonWord: Ascend310P, resourceName: huawei.com/Ascend310P, resourceMemoryName: huawei.com/Ascend310P-memory,
+   memoryAllocatable: 21527, memoryCapacity: 24576, templates: [{name: vir04, memory: 12288}]}
+- {commonWord: Ascend910A, resourceName: huawei.com/Ascend910A, resourceMemoryName: huawei.com/Ascend910A-memory,
+   memoryAllocatable: 32768, memoryCapacity: 32768}
+- {commonWord: Ascend310P, resourceName: huawei.com/X310, resourceMemoryName: huawei.com/X310-memory,
+   memoryAllocatable: 21527, memoryCapacity: 24576, templates: [{name: vir04, memory: 12288}]}
+"""
+
+
+def test_a_common_word_configured_twice_reads_pods_with_the_entry_its_node_type_came_from() -> None:
+    """Two ``vnpus`` entries named Ascend310P (resources huawei.com/Ascend310P and X310): a node
+    with only huawei.com/Ascend310P allocatable has the first entry's devices
+    (``NewAscendDevices``: a later entry replaces an earlier one only where it too is on the
+    node), so ``HasDeviceRequest`` / ``ResourceReqs`` read the pod with the first entry's names:
+    two pods of 12288 do not share the device (they did when the last entry's names were read).
+    ``RegisterDevice`` keeps Ascend310P at its first place, before Ascend910A."""
+    cm = device_config(DUP_YAML)
+    objs = [cm, npu_node("n1"), npu_pod("a", priority=2), npu_pod("b", priority=1)]
+    assert bound(decide(objs, conf(HAMI))) == {"a": "n1"}
+    n = npu_node("n1")
+    n["status"]["allocatable"] = {k: v for k, v in n["status"]["allocatable"].items() if k not in (P310, M310)}
+    n["status"]["allocatable"].update({"huawei.com/X310": "1", "huawei.com/X310-memory": "100000"})
+    x = [limits(pod(p, priority=2 - i), {"huawei.com/X310-memory": "12288"}) for i, p in enumerate("ab")]
+    assert bound(decide([cm, n, *x], conf(HAMI))) == {"a": "n1"}
+
+
+def test_devices_tied_on_score_are_taken_in_registration_order_and_the_tie_is_warned() -> None:
+    """Volcano orders devices by ranging over a map and ``sort.Slice`` (device_info.go 453-458,
+    571): among equal scores its order is random. Two idle devices under binpack (both 0): the
+    pod takes d0 here and a warning names the tie (n1 is scored: n2 is a second candidate); a
+    device more used breaks it (binpack: d1 first, 12288 held), no warning. With no weight
+    ScoreNode never runs and Allocate's policy is '' (device_info.go:348, ``ads.Policy``
+    unset): every device scores 0, also warned."""
+    two = npu_node("n1", register=dev_json("d0", "d1"))
+    args = HAMI | {"deviceshare.ScheduleWeight": 1, "deviceshare.SchedulePolicy": "binpack"}
+    held = [npu_pod(f"r{i}", "3072", node="n1", annotations={ALLOC: f"d{i},Ascend310P,3072,0:;"}) for i in range(2)]
+    out = decide([two, npu_node("n2"), *held, npu_pod("a", "3072")], conf(args))  # (n1 scores 14, n2 0)
+    assert bound(out) == {"a": "n1"}
+    assert warned(out, "Ascend310P devices: for a pod (e.g. default/a on node 'n1'), which devices its Allocate takes "
+                       "depends on Volcano's order among devices of equal binpack score, which is random")  # fmt: skip
+    run = npu_pod("r", node="n1", annotations={ALLOC: "d1,Ascend310P,12288,0:;"})
+    out = decide([two, npu_node("n2"), run, npu_pod("a", "3072")], conf(args))
+    assert bound(out) == {"a": "n1"} and not warned(out, "Volcano's order among")
+    out = decide([two, run, npu_pod("a", "3072")], conf(HAMI))
+    assert warned(out, "which devices its Allocate takes (no ScoreNode ran on this node in the session: the type's "
+                       "policy is still '') depends on Volcano's order among policy '' scores every device 0")  # fmt: skip
+
+
+def test_a_tie_for_the_first_device_decides_the_memory_of_a_request_without_memory() -> None:
+    """``ResourceReqs`` reads the memory of a request without memory off the first device after
+    the sort (device_info.go:464, 721-722). Two idle devices of 21527 and 8000 tie (binpack 0):
+    here the first registered decides: the pod of 1 device and no memory asks d0's 21527 (with
+    d1 first, as Volcano may sort them, it would ask 8000, trimmed to 12288), so what it holds
+    and whether it fits depend on the tie: warned. Devices of equal memory: no such warning."""
+    reg = json.dumps([{"id": "d0", "count": 7, "devmem": 21527, "devcore": 8},
+                      {"id": "d1", "count": 7, "devmem": 8000, "devcore": 8}])  # fmt: skip
+    objs = [npu_node("n1", register=reg), npu_pod("a", None, count="1", priority=2)]
+    out = decide(objs, conf(HAMI | {"deviceshare.SchedulePolicy": "binpack"}))
+    assert bound(out) == {"a": "n1"}
+    assert warned(out, "whether it fits there (the memory a request without memory takes")
+    ads = npu.AscendDevices(npu.DEFAULT_310P, False, {i: npu.Device(i, 7, m, 8, False, False, None)
+                                                      for i, m in (("d0", 21527), ("d1", 8000))})  # fmt: skip
+    raw = npu.raw_requests(npu.DEFAULT_310P, [({P310: "1"}, {})])
+    assert npu.select(ads, raw, npu.BINPACK, False) == (None, [[("d0", 21527, 0)]], frozenset({npu.TIE_FIRST}))
+    same = decide([npu_node("n1", register=dev_json("d0", "d1")), npu_pod("a", None, count="1")],
+                  conf(HAMI | {"deviceshare.SchedulePolicy": "binpack"}))  # fmt: skip
+    assert not warned(same, "whether it fits there")
+
+
+def test_topology_ties_between_equal_networks_are_reported() -> None:
+    """``selectDevicesWithTopology`` (device_info.go 598-634) ranges over a map of networks and
+    sorts their counts with ``sort.Slice``: two networks of 2 fitting devices each, a container
+    of 2 whole devices: here network 0 (met first), in Volcano either (``TIE_NETWORK``). Networks
+    of 3 and 2: the larger one, no tie. One network of 3 whose devices tie on score: which 2 of
+    the 3 is Volcano's random order too."""
+    config = go_910a()
+
+    def ads(*nets: int) -> npu.AscendDevices:
+        return npu.AscendDevices(config, False, {f"d{i}": npu.Device(f"d{i}", 1, 32768, 30, True, True, float(k))
+                                                 for i, k in enumerate(nets)})  # fmt: skip
+
+    raw = npu.raw_requests(config, [({config.resource: "2"}, {})])
+    assert npu.select(ads(0, 1, 0, 1), raw, npu.BINPACK, False) == (
+        None, [[("d0", 32768, 0), ("d2", 32768, 0)]], frozenset({npu.TIE_PICK, npu.TIE_NETWORK}))
+    assert npu.select(ads(0, 1, 1, 0, 1), raw, npu.BINPACK, False)[2] == frozenset({npu.TIE_PICK, npu.TIE_NETWORK})
+    assert npu.select(ads(0, 1, 0), raw, npu.BINPACK, False) == (None, [[("d0", 32768, 0), ("d2", 32768, 0)]],
+                                                                 frozenset())
+    assert npu.select(ads(0, 0, 0, 1, 1), raw, npu.BINPACK, False)[2] == frozenset({npu.TIE_PICK, npu.TIE_NETWORK})
+    assert npu.score_node(ads(0, 1, 0, 1), raw, npu.BINPACK, False)[2] == frozenset({npu.TIE_NETWORK})
+
+
+def test_a_gang_that_does_not_fit_gives_its_devices_back() -> None:
+    """A gang of 2 (minMember 2) pods of 21527 on a node of one 310P device: g0 takes it, g1
+    finds none, the gang is discarded (``Statement.Discard`` → ``RemoveTask`` →
+    ``subResourceByUID``, the placement carrying no annotation yet: device_info.go 178-186,
+    207-220): the device is free again and a later pod of 21527 lands."""
+    from tests.kube import podgroup
+
+    g = [npu_pod(f"g{i}", "21527", group="g", priority=5) for i in range(2)]
+    objs = [npu_node("n1"), podgroup("g", min_member=2), *g, npu_pod("c", "21527", priority=1)]
+    assert bound(decide(objs, conf(HAMI))) == {"c": "n1"}
+
+
+@pytest.mark.parametrize("text,fits", [
+    ("n1-d0,Ascend310P,99999999999999,0:;", False),  # (ParseInt's range error: the int32 bound, 2147483647)
+    ("n1-d0,Ascend310P,-99999999999999,0:;", False),  # (-2^31: 21527 - -2^31 wraps int32 negative)
+    ("n1-d0,Ascend310P, 12288,0:;", True),  # (a syntax error reads 0)
+    ("n1-d0,Ascend310P,12288:;", True),  # (3 fields: DecodeContainerDevices' error, nothing read; warned)
+    ("n1-d0,,21527,,extra:", False),  # (5 fields: the first 4 read, type unread, cores '' → 0)
+    ("x:;n1-d0,Ascend310P,21527,0:", True),  # (after ';': the UUID ';n1-d0' names no device)
+    ("", True), (":::;;;", True), ("n1-d0,Ascend310P,21527,0", False)])  # fmt: skip
+def test_allocated_annotation_is_decoded_as_decode_container_devices(text: str, fits: bool) -> None:
+    """util.go's ``DecodeContainerDevices`` (device_info.go 125-151): split at ':' only; a part
+    with a ',' needs 4 fields (else an error: nothing is read); ``ParseInt(_, 10, 32)`` with
+    its error ignored (0 on bad syntax, the bound out of range). A running pod so annotated;
+    does a pod of 3072 still fit the one device? Never a 5xx."""
+    run = npu_pod("r", node="n1", annotations={ALLOC: text})
+    out = decide([npu_node("n1"), run, npu_pod("a", "3072")], conf(HAMI))
+    assert (bound(out) == {"a": "n1"}) is fits
+    if text.count(",") == 2:
+        assert warned(out, "has an entry of fewer than 4 fields")
+
+
+@pytest.mark.parametrize("custom,ok", [
+    ('{"NetworkID": 1' + "0" * 400 + "}", False),  # (ParseFloat's range error: Unmarshal fails; was a 500)
+    ('{"NetworkID": 1e400}', False), ('{"x": [[{"y": -1e309}]]}', False),
+    ('{"NetworkID": 1e-400}', True), ('{"NetworkID": 1.7976931348623157e308}', True)])  # fmt: skip
+def test_node_registration_numbers_past_float64_fail_the_decode(custom: str, ok: bool) -> None:
+    """``UnMarshalNodeDevices`` (device_info.go:99-103, ``json.Unmarshal``): a number in
+    ``custominfo`` (``map[string]any``: float64) that ``strconv.ParseFloat`` reads out of
+    range fails the whole decode (the node has none of that type's devices); an underflow
+    reads 0."""
+    devices, why = npu.decode_node_devices(f'[{{"id": "a", "custominfo": {custom}}}]', 1024)
+    assert (devices is not None) is ok, why
+
+
+@pytest.mark.parametrize("entry,ok", [
+    ('"count": "x", "count": 3', False),  # (each duplicate is decoded: the first one's type error fails it)
+    ('"count": 3, "Count": 4', True), ('"index": -0', False), ('"index": 0', True),
+    ('"devicepairscore": {"uuid": 5}', False), ('"devicepairscore": {"score": {"x": 1.5}}', False),
+    ('"devicepairscore": {"UUID": "u", "score": {"x": 1, "y": null}}', True),
+    ('"cu\u017ftominfo": {"NetworkID": 3}', True)])  # fmt: skip
+def test_node_registration_is_decoded_field_by_field_as_encoding_json(entry: str, ok: bool) -> None:
+    """encoding/json into ``DeviceInfo`` (device_info.go:28-47): every duplicate key is
+    decoded in turn (the last wins; any of the wrong type fails the decode), ``uint`` refuses
+    ``-0``, ``DevicePairScore`` is a struct (``uuid`` string, ``score`` map of ints), keys match
+    as ``bytes.EqualFold`` folds (``ſ`` is an ``s``)."""
+    devices, why = npu.decode_node_devices(f'[{{"id": "a", {entry}}}]', 1024)
+    assert (devices is not None) is ok, why
+    if entry.startswith('"count": 3'):
+        assert devices[0].count == 4
+    if "tominfo" in entry:
+        assert devices[0].network == 3.0
+
+
+def test_ascend_warnings_are_one_per_type_whatever_the_number_of_pods() -> None:
+    """The per-pod notes (an allocated annotation of fewer than 4 fields, a pod of several
+    containers whose later devices Allocate does not take) are named once per annotation /
+    type with an example pod, not once per pod (the answer's size stays bounded)."""
+    n = npu_node("n1", register=dev_json(*(f"d{i}" for i in range(8))), alloc="8")
+    short = [npu_pod(f"r{i}", "3072", node="n1", annotations={ALLOC: f"d{i},Ascend310P,3072:;"}) for i in range(6)]
+    multi = []
+    for i in range(4):
+        p = npu_pod(f"m{i}", "3072", priority=4 - i)
+        ctr = copy.deepcopy(p["spec"]["containers"][0])
+        ctr["name"] = "second"
+        p["spec"]["containers"].append(ctr)
+        multi.append(p)
+    out = decide([n, *short, *multi], conf(HAMI))
+    assert len(bound(out)) == 4
+    assert len(warned(out, "has an entry of fewer than 4 fields (e.g. pod default/r0)")) == 1
+    assert len(warned(out, "fewer than 4 fields")) == 1
+    assert len(warned(out, "the devices of its containers after the first are not taken")) == 1
+
+
+def test_a_sole_candidate_node_is_not_scored_so_its_allocate_policy_stays_empty() -> None:
+    """allocate.go 934-935: with one node after the predicates Volcano takes it without
+    ``PrioritizeNodes``, so the vNPU ``ScoreNode`` never sets ``ads.Policy`` there and its
+    ``Allocate`` orders devices with policy '' (device_info.go:348: every device scores 0,
+    ties everywhere: the registration order here, warned). d0 holds 12288, d1 is idle; binpack
+    with a weight would put a (3072) on d0: with n1 the only node, a takes d0 only because d0
+    is registered first — register d1 first and a takes d1, so b (21527) no longer fits.
+    With a second node (both scored) binpack puts a on d0 whatever the registration order."""
+    run = npu_pod("r", node="n1", annotations={ALLOC: "d0,Ascend310P,12288,0:;"})
+    pods = [npu_pod("a", "3072", priority=2, extra_spec={"nodeSelector": {"kubernetes.io/hostname": "n1"}}),
+            npu_pod("b", "21527", priority=1, extra_spec={"nodeSelector": {"kubernetes.io/hostname": "n1"}})]
+    args = HAMI | {"deviceshare.ScheduleWeight": 1, "deviceshare.SchedulePolicy": "binpack"}
+    out = decide([npu_node("n1", register=dev_json("d1", "d0")), run, *pods], conf(args))
+    assert bound(out) == {"a": "n1"}
+    assert warned(out, "which devices its Allocate takes (no ScoreNode ran on this node in the session")
+    assert bound(decide([npu_node("n1", register=dev_json("d0", "d1")), run, *pods], conf(args))) == {"a": "n1", "b": "n1"}
+    out = decide([npu_node("n1", register=dev_json("d1", "d0")), npu_node("n2"), run, npu_pod("a", "3072", priority=2),
+                  pods[1]], conf(args))  # fmt: skip
+    assert bound(out) == {"a": "n1", "b": "n1"}
+
+
+def test_memory_is_trimmed_by_the_pods_mode_not_the_nodes() -> None:
+    """``ResourceReqs`` trims unless the *pod* is in hami-core mode (device_info.go 725:
+    ``isHAMiCoreMode(pod)``); the node's ``hami-vnpu-core`` only enters ``fit`` (542). On a
+    hami-core node, plain pods of 10000 are trimmed to 12288 (one fits the 21527 device);
+    hami-core pods of 10000 are not (both fit)."""
+    core_node = npu_node("n1", ann={npu.CORE_NODE: "true"})
+    plain = [npu_pod("a", "10000", priority=2), npu_pod("b", "10000", priority=1)]
+    assert bound(decide([core_node, *plain], conf(HAMI))) == {"a": "n1"}
+    mode = {npu.MODE: npu.HAMI_CORE}
+    core = [npu_pod("a", "10000", priority=2, annotations=mode), npu_pod("b", "10000", priority=1, annotations=mode)]
+    assert bound(decide([core_node, *core], conf(HAMI))) == {"a": "n1", "b": "n1"}
+
+
+def test_a_registration_number_past_float64_leaves_the_node_without_devices_not_a_500() -> None:
+    """The fuzz finding through a decision: a NetworkID of 400 digits (was an OverflowError, a
+    500) fails Volcano's decode, so the node has no Ascend310P devices (warned) and a pod
+    asking one passes the device check there."""
+    reg = '[{"id": "d0", "count": 7, "devmem": 21527, "custominfo": {"NetworkID": 1' + "0" * 400 + "}}]"
+    out = decide([npu_node("n1", register=reg), npu_pod("a"), npu_pod("b")], conf(HAMI))
+    assert bound(out) == {"a": "n1", "b": "n1"}
+    assert warned(out, "is not read (entry 0 custominfo holds a number past float64's range)")

@@ -598,6 +598,13 @@ class Allocate(Action):
     def place_class(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], nodes: np.ndarray,
                     stmt: Statement, queue: Any, ready_at_start: bool) -> int:  # fmt: skip
         """Place a class of identical tasks; -1 when the (sub)job became ready and allocation stops."""
+        try:
+            return self._place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start)
+        finally:
+            ssn.sole_candidate = False
+
+    def _place_class(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], nodes: np.ndarray,
+                     stmt: Statement, queue: Any, ready_at_start: bool) -> int:  # fmt: skip
         c = ssn.cluster
         rep = cls[0]
         if not ssn.allocatable(queue, rep):
@@ -625,6 +632,7 @@ class Allocate(Action):
                 continue
             # copies of ``req`` each pool node still takes: only this loop changes them
             left = dict(zip(pool.tolist(), room[keep].tolist(), strict=True))
+            ssn.sole_candidate = len(pool) == 1  # (allocate.go 934-935: one node is taken unscored)
             heap = self._heap(ssn, rep, pool, explain=(job, len(cls), phase) if ssn.explain else None)
             if self.batched and not ready_at_start and ssn.readiness_from_counts() and self._exact(ssn, job):
                 placed, stop = self._place_runs(ssn, job, sg, cls, placed, heap, left, stmt, queue, phase == "idle")

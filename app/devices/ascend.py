@@ -166,31 +166,99 @@ _STR_FIELDS = ("id", "type", "mode", "devicevendor")
 _ALL = (*_INT_FIELDS, *_STR_FIELDS, "health", "custominfo", "devicepairscore")
 
 
-def _go_field(key: str) -> str | None:
-    """encoding/json's field match: exact, else case-insensitive (ASCII here)."""
-    if key in _ALL:
+def _go_field(key: str, fields: tuple[str, ...] = _ALL) -> str | None:
+    """encoding/json's field match: exact, else case-insensitive as ``bytes.EqualFold`` folds
+    (to these ASCII names only ASCII letters fold, and U+017F ``ſ`` to ``s``, U+212A to ``k``,
+    which ``str.lower`` already maps)."""
+    if key in fields:
         return key
-    low = key.lower()
-    return low if low in _ALL else None
+    low = key.replace("\u017f", "s").lower()
+    return low if low in fields else None
 
 
-def _int_literal(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+class _JsonFloat(float):
+    """A JSON number with a fraction or exponent (Go's int fields refuse it)."""
+
+
+class _JsonInt(int):
+    """A JSON integer literal, and whether it was written with a minus (Go's ``uint`` refuses
+    ``-0``)."""
+
+    minus: bool
+
+
+def _json_int(text: str) -> _JsonInt:
+    v = _JsonInt(text)
+    v.minus = text.startswith("-")
+    return v
+
+
+class _Obj(list):
+    """A JSON object as its (key, value) pairs in order, duplicates kept (encoding/json decodes
+    each: a later one overwrites, any of the wrong type fails the whole decode)."""
+
+
+def _bad_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _int_of(v: Any, lo: int, hi: int, uint: bool = False) -> bool:
+    """The value decodes into a Go integer of range [lo, hi): an integer literal (no fraction or
+    exponent), not ``-0`` for an unsigned one."""
+    return isinstance(v, _JsonInt) and lo <= v < hi and not (uint and v.minus)
+
+
+def _float64_ok(v: Any) -> bool:
+    """Every number in ``v`` (a decoded ``any``) is a float64 ``strconv.ParseFloat`` reads
+    without a range error (a walk with its own stack: no recursion on deep values)."""
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _Obj):
+            stack.extend(val for _, val in x)
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, float):
+            if math.isinf(x):
+                return False
+        elif isinstance(x, int) and not isinstance(x, bool):
+            try:
+                float(x)
+            except OverflowError:
+                return False
+    return True
+
+
+def _pair_score_ok(v: Any) -> bool:
+    """``DevicePairScore`` (``uuid`` string, ``score`` map[string]int) decodes from ``v``."""
+    if not isinstance(v, _Obj):
+        return False
+    for key, x in v:
+        name = _go_field(key, ("uuid", "score"))
+        if name is None or x is None:
+            continue
+        if name == "uuid" and not isinstance(x, str):
+            return False
+        if name == "score" and not (isinstance(x, _Obj) and all(s is None or _int_of(s, -(2**63), 2**63)
+                                                                for _, s in x)):  # fmt: skip
+            return False
+    return True
 
 
 def decode_node_devices(text: str, limit: int) -> tuple[list[Device] | None, str]:
     """``UnMarshalNodeDevices`` (``json.Unmarshal`` into ``[]*DeviceInfo``): the devices, or
-    None and why Volcano's ``getNodeDevices`` fails (not JSON, a value of the wrong type, no
-    device)."""
+    None and why Volcano's ``getNodeDevices`` fails (not JSON, a value of the wrong type, a
+    number past float64 in ``custominfo``, no device)."""
     if len(text) > 64 * limit * 64:
         return None, f"longer than Gangplank's bound for {limit} devices"
     try:
-        doc = json.loads(text, parse_float=_JsonFloat, parse_constant=_bad_constant)
+        doc = json.loads(text, parse_float=_JsonFloat, parse_int=_json_int, parse_constant=_bad_constant,
+                         object_pairs_hook=_Obj)  # fmt: skip
     except (ValueError, RecursionError) as e:
         return None, f"not JSON ({e})"
     if doc is None:
         doc = []
-    if not isinstance(doc, list):
+    if isinstance(doc, _Obj) or not isinstance(doc, list):
         return None, "not a JSON list"
     if len(doc) > limit:
         return None, f"more than Gangplank's limit of {limit} devices"
@@ -198,16 +266,20 @@ def decode_node_devices(text: str, limit: int) -> tuple[list[Device] | None, str
     for i, entry in enumerate(doc):
         if entry is None:
             return None, f"entry {i} is null (Volcano's scheduler dereferences it: a panic)"
-        if not isinstance(entry, dict):
+        if not isinstance(entry, _Obj):
             return None, f"entry {i} is not a JSON object"
         f: dict[str, Any] = {}
-        for key, v in entry.items():
+        for key, v in entry:
             name = _go_field(key)
-            if name is None or v is None:
+            if name is None:
+                continue
+            if v is None:  # (null leaves the field as it is, a map set to nil)
+                if name == "custominfo":
+                    f.pop(name, None)
                 continue
             if name in _INT_FIELDS:
                 lo, hi = _INT_FIELDS[name]
-                if not _int_literal(v) or not lo <= v < hi:
+                if not _int_of(v, lo, hi, name == "index"):
                     return None, f"entry {i} {key} is not an integer of its Go type"
             elif name in _STR_FIELDS:
                 if not isinstance(v, str):
@@ -216,32 +288,25 @@ def decode_node_devices(text: str, limit: int) -> tuple[list[Device] | None, str
                 if not isinstance(v, bool):
                     return None, f"entry {i} {key} is not a boolean"
             elif name == "custominfo":
-                if not isinstance(v, dict):
+                if not isinstance(v, _Obj):
                     return None, f"entry {i} {key} is not a JSON object"
-            elif not isinstance(v, dict):  # devicepairscore
-                return None, f"entry {i} {key} is not a JSON object"
+                if not _float64_ok(v):
+                    return None, f"entry {i} {key} holds a number past float64's range"
+                v = {**dict(f.get(name, {})), **dict(v)}  # (decoding into the same map adds to it)
+            elif not _pair_score_ok(v):  # devicepairscore
+                return None, f"entry {i} {key} is not a DevicePairScore (uuid string, score of integers)"
             f[name] = v
         custom = f.get("custominfo")
         net = None
-        has_net = False
-        if custom is not None:
-            for k, v in custom.items():
-                if k == "NetworkID":
-                    has_net = True
-                    net = float(v) if isinstance(v, (int, _JsonFloat)) and not isinstance(v, bool) else None
+        has_net = custom is not None and "NetworkID" in custom
+        if has_net:
+            v = custom["NetworkID"]
+            net = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
         out.append(Device(f.get("id", ""), f.get("count", 0), f.get("devmem", 0), f.get("devcore", 0),
                           custom is not None, has_net, net))  # fmt: skip
     if not out:
         return None, "no device found on node"
     return out, ""
-
-
-class _JsonFloat(float):
-    """A JSON number with a fraction or exponent (Go's int fields refuse it)."""
-
-
-def _bad_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def node_devices(config: VnpuConfig, devices: list[Device], hami_core: bool) -> AscendDevices:
@@ -337,21 +402,29 @@ def _network_ok(devs: list[Device]) -> bool:
     return all(d.custom and d.has_network for d in devs)
 
 
-def _with_topology(nums: int, selected: list[Device]) -> list[Device]:
+def _with_topology(nums: int, selected: list[Device], scores: dict[str, float]) -> tuple[list[Device], bool]:
     """``selectDevicesWithTopology``: devices of the networks with the most fitting devices
-    first (a non-number NetworkID joins none; equal counts: the network seen first)."""
+    first (a non-number NetworkID joins none; equal counts: the network seen first). And
+    whether Volcano's random order decides which devices these are: networks of equal counts
+    (a map range, then ``sort.Slice``) or devices of equal scores within a network (their
+    order in ``selected``) on both sides of the cut."""
     groups: dict[int, list[Device]] = {}
     for d in selected:
         if d.network is not None and math.isfinite(d.network):
             groups.setdefault(_go_int(d.network), []).append(d)
     order = sorted(groups, key=lambda k: -len(groups[k]))
     out: list[Device] = []
-    for k in order:
-        for d in groups[k]:
+    for e, k in enumerate(order):
+        g = groups[k]
+        for m, d in enumerate(g, 1):
             out.append(d)
-            if len(out) == nums:
-                return out
-    return out
+            if len(out) == nums:  # (equal counts sit side by side in ``order``)
+                after = e + 1 < len(order) and len(groups[order[e + 1]]) == len(g)
+                before = e > 0 and len(groups[order[e - 1]]) == len(g)
+                partial = m < len(g)
+                tie = after or (partial and (before or scores[g[m - 1].id] == scores[g[m].id]))
+                return out, tie
+    return out, False
 
 
 def _go_int(f: float) -> int:
@@ -360,49 +433,104 @@ def _go_int(f: float) -> int:
 
 Taken = list[list[tuple[str, int, int]]]  # per container: (uuid, usedmem, usedcores)
 
+#: where Volcano's random device order (``getDeviceSnapshot`` ranges over a map, ``sort.Slice``
+#: is not stable; ``selectDevicesWithTopology`` likewise over networks) decides, as
+#: :func:`select` reports it: the first device (whose memory a request without memory takes)
+#: is one of equal-scored devices of different memory; a container other than the last chose
+#: among equal-scored devices (what the next containers find free: whether the pod fits);
+#: a container chose among equal-scored devices (which devices it takes); topology chose
+#: among equal networks or equal devices (the devices taken, and ScoreNode's figures)
+TIE_FIRST, TIE_EARLY, TIE_PICK, TIE_NETWORK = "first", "early", "pick", "network"
+#: the kinds that may change whether the pod fits, and those that may change ScoreNode's score
+TIE_FIT, TIE_SCORE = frozenset((TIE_FIRST, TIE_EARLY)), frozenset((TIE_FIRST, TIE_EARLY, TIE_NETWORK))
 
-def select(ads: AscendDevices, raw: list[Request], policy: str, hami_core_pod: bool) -> tuple[str | None, Taken]:
-    """``selectDevices``: (None, the devices per container) or (ERROR / UNSCHEDULABLE, [])."""
+
+def _first_tie(ads: AscendDevices, devs: list[Device], scores: dict[str, float], raw: list[Request],
+               hami_core_pod: bool) -> bool:  # fmt: skip
+    """The requests ``ResourceReqs`` reads off the first device differ among the devices tied
+    for first place (only a request without memory reads that device's memory)."""
+    if not any(mem == 0 and pct != 0 for _, mem, pct, _ in raw):
+        return False
+    top = scores[devs[0].id]
+    seen: set[int] = set()
+    got = None
+    for d in devs:
+        if scores[d.id] != top:
+            break
+        if d.devmem in seen:
+            continue
+        seen.add(d.devmem)
+        reqs = resource_reqs(ads.config, d, raw, hami_core_pod)
+        if got is None:
+            got = reqs
+        elif reqs != got:
+            return True
+    return False
+
+
+def select(ads: AscendDevices, raw: list[Request], policy: str,
+           hami_core_pod: bool) -> tuple[str | None, Taken, frozenset[str]]:  # fmt: skip
+    """``selectDevices``: (None, the devices per container) or (ERROR / UNSCHEDULABLE, []); and
+    where Volcano's random order among equal-scored devices decides (the ``TIE_*`` kinds;
+    here equal scores keep the registration order)."""
     devs = list(ads.devices.values())
     if not devs:
-        return ERROR, []
+        return ERROR, [], frozenset()
     scores = {d.id: cal_score(policy, d) for d in devs}
     devs.sort(key=lambda d: -scores[d.id])  # (stable: equal scores in registration order)
     topology = ads.config.common_word.startswith(ASCEND910) and _network_ok(devs)
     reqs = resource_reqs(ads.config, devs[0], raw, hami_core_pod)
+    ties = {TIE_FIRST} if _first_tie(ads, devs, scores, raw, hami_core_pod) else set()
     used: set[str] = set()
     taken: Taken = []
-    for req in reqs:
+    for i, req in enumerate(reqs):
         if not hami_core_pod and not verify_req(ads.config, req):
-            return ERROR, []
+            return ERROR, [], frozenset(ties)
         left = req[0]
         chosen = []
-        for d in devs:
+        rest: list[Device] = []
+        for k, d in enumerate(devs):
             if d.id in used or not fits(req, d, hami_core_pod, ads.hami_core):
                 continue
             chosen.append(d)
             left -= 1
             if left <= 0 and not topology:
+                rest = devs[k + 1:]
                 break
         if left > 0:
-            return UNSCHEDULABLE, []
+            return UNSCHEDULABLE, [], frozenset(ties)
+        tie = False
         if topology:
-            chosen = _with_topology(req[0], chosen)
+            chosen, tie = _with_topology(req[0], chosen, scores)
+            if tie:
+                ties.add(TIE_NETWORK)
+        elif chosen:
+            last = scores[chosen[-1].id]
+            for d in rest:
+                if scores[d.id] != last:
+                    break
+                if d.id not in used and fits(req, d, hami_core_pod, ads.hami_core):
+                    tie = True
+                    break
+        if tie:
+            ties.add(TIE_PICK if i == len(reqs) - 1 else TIE_EARLY)
         used.update(d.id for d in chosen)
         taken.append([(d.id, req[1], req[3]) for d in chosen])
-    return None, taken
+    return None, taken, frozenset(ties)
 
 
-def score_node(ads: AscendDevices, raw: list[Request], policy: str, hami_core_pod: bool) -> tuple[float, bool]:
+def score_node(ads: AscendDevices, raw: list[Request], policy: str,
+               hami_core_pod: bool) -> tuple[float, bool, frozenset[str]]:  # fmt: skip
     """``ScoreNode``: Σ ``CalScore`` of each container's first device (as it is before the pod),
     plus, for an Ascend910 type whose devices all name a NetworkID, 10 × the largest share of
-    them in one network. (score, Volcano panics: a container given no device)."""
-    ads.policy = policy
-    why, taken = select(ads, raw, policy, hami_core_pod)
+    them in one network. (score, Volcano panics: a container given no device, the ties of
+    :func:`select` that may change the score). Go's also sets ``ads.Policy``: the caller does."""
+    why, taken, ties = select(ads, raw, policy, hami_core_pod)
+    ties = ties & TIE_SCORE
     if why is not None:
-        return 0.0, False
+        return 0.0, False, ties
     if any(not ctr for ctr in taken):
-        return 0.0, True
+        return 0.0, True, ties
     firsts = [ads.devices[ctr[0][0]] for ctr in taken]
     s = sum(cal_score(policy, d) for d in firsts)
     if ads.config.common_word.startswith(ASCEND910) and _network_ok(firsts):
@@ -413,7 +541,7 @@ def score_node(ads: AscendDevices, raw: list[Request], policy: str, hami_core_po
         total = sum(counts.values())
         if total:
             s += max(counts.values()) / total * NETWORK_WEIGHT
-    return s, False
+    return s, False, ties
 
 
 def encode(taken: Taken, common_word: str) -> str:

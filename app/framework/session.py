@@ -93,6 +93,11 @@ class Session:
         #: Set while Volcano's legacy preempt / reclaim pick candidate nodes
         #: (``PredicateForPreemptAction``): failures an eviction can resolve (host ports) pass.
         self.resolvable_pass = False
+        #: Set while the allocate action places from a candidate group of one node, which
+        #: Volcano takes without ``PrioritizeNodes`` (allocate.go 934-935): Gangplank still
+        #: scores it (one node: the order is the same), but a NodeOrder with a side effect
+        #: (deviceshare's vNPU ``ScoreNode`` sets the type's policy) must not take it.
+        self.sole_candidate = False
         # jobs whose placements stay in force without a commit (see ``hold``): job key ->
         # [state to report, ids of the held tasks]
         self.held: dict[str, tuple[str, set[int]]] = {}

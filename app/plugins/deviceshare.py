@@ -199,8 +199,18 @@ class DeviceShare(Plugin):
         #: node index -> its HAMi Ascend device types, in the config's order
         self.npus: dict[int, list[npu.AscendDevices]] = {}
         self._npu_facts: dict[str, tuple[list[list[npu.Request] | None], bool]] = {}
-        self._npu_noted: set[str] = set()
-        self._npu_index = {c.common_word: i for i, c in enumerate(self.npu_types)}
+        #: (what, annotation key or type) warned once (bounded warnings)
+        self._npu_noted: set[tuple[str, str]] = set()
+        #: (vNPU type, what, policy) warned to depend on Volcano's random order among tied devices
+        self._npu_tie_noted: set[tuple[str, str, str]] = set()
+        #: a vNPU type's config -> its index in the config (the pod's raw requests per entry);
+        #: a commonWord -> the place of its first entry (Volcano's ``RegisterDevice`` keeps a
+        #: name once, where it first comes: the predicate's order over the node's types)
+        self._npu_index: dict[npu.VnpuConfig, int] = {}
+        self._npu_rank: dict[str, int] = {}
+        for i, c in enumerate(self.npu_types):
+            self._npu_index.setdefault(c, i)
+            self._npu_rank.setdefault(c.common_word, i)
         #: vNPU memory / core resource -> the first pod met asking it (IgnoredDevicesList; warned once)
         self._npu_ignored: dict[str, str] = {}
         #: the vNPU score per (node, its devices' version, the pod's asks)
@@ -349,10 +359,10 @@ class DeviceShare(Plugin):
                 self.warn(f"plugin {NAME}: node {node.name!r} annotation {key} is not read ({why}): it has no "
                           f"{conf.common_word} devices, as in Volcano")  # fmt: skip
                 continue
-            types.pop(conf.common_word, None)
+            # (``NewAscendDevices``' map: a later entry of the same commonWord replaces the earlier)
             types[conf.common_word] = npu.node_devices(conf, devices, core)
         if types:
-            self.npus[node.idx] = list(types.values())
+            self.npus[node.idx] = sorted(types.values(), key=lambda a: self._npu_rank[a.config.common_word])
 
     def _existing(self) -> None:
         """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined).
@@ -425,7 +435,7 @@ class DeviceShare(Plugin):
             return []
         out = []
         for ads in types:
-            r = reqs[self._npu_index[ads.config.common_word]]
+            r = reqs[self._npu_index[ads.config]]  # (the pod read with the names of the entry the node's type came from)
             if r is not None:
                 out.append((ads, r))
         return out
@@ -439,19 +449,40 @@ class DeviceShare(Plugin):
         """The vNPU types' ``FilterNode`` in order: the first refusal (``npu.ERROR`` /
         ``npu.UNSCHEDULABLE``), else None."""
         key = ("npu", n, int(self._version[n]), sig)
-        if key in self._fit_cache:  # (a pure function of the node's devices and the pod's asks)
-            return self._fit_cache[key]  # type: ignore[return-value]
-        if len(self._fit_cache) > FIT_CACHE_MAX:
-            self._fit_cache.clear()
-        out = None
-        core = self.npu_facts(t)[1]
-        for ads, raw in self._npu_asked(t, n):
-            why, _ = npu.select(ads, raw, self.policy, core)
-            if why is not None:
-                out = why
-                break
-        self._fit_cache[key] = out  # type: ignore[assignment]
-        return out
+        hit = self._fit_cache.get(key)  # (a pure function of the node's devices and the pod's asks)
+        if hit is None:
+            if len(self._fit_cache) > FIT_CACHE_MAX:
+                self._fit_cache.clear()
+            out, ties = None, []
+            core = self.npu_facts(t)[1]
+            for ads, raw in self._npu_asked(t, n):
+                why, _, tie = npu.select(ads, raw, self.policy, core)
+                if tie & npu.TIE_FIT:
+                    ties.append(ads.config.common_word)
+                if why is not None:
+                    out = why
+                    break
+            hit = self._fit_cache[key] = (out, tuple(ties))  # type: ignore[assignment]
+        for cw in hit[1]:  # type: ignore[union-attr]
+            self._npu_tie(t, n, cw, "whether it fits there (the memory a request without memory takes, or the "
+                                    "devices its earlier containers leave to the later ones)", self.policy)  # fmt: skip
+        return hit[0]  # type: ignore[return-value,index]
+
+    def _npu_tie(self, t: Task, n: int, cw: str, what: str, policy: str) -> None:
+        """Warn (once per type, what and policy, naming the first pod and node met) that
+        Volcano's random order among equal-scored devices decides ``what`` for a pod on a node,
+        and which order Gangplank takes."""
+        why = (f"policy {policy!r} scores every device 0" if policy not in (npu.BINPACK, npu.SPREAD) else
+               f"devices of equal {policy} score")  # fmt: skip
+        key = (cw, what, why)
+        if key in self._npu_tie_noted:
+            return
+        self._npu_tie_noted.add(key)
+        self.warn(f"plugin {NAME}: {cw} devices: for a pod (e.g. {t.key} on node {self.ssn.cluster.nodes[n].name!r}), "
+                  f"{what} depends on Volcano's order among {why}, which is random (a map range and sort.Slice, "
+                  "device_info.go getDeviceSnapshot / selectDevices / selectDevicesWithTopology); Gangplank takes them in the order "
+                  f"of the node's {npu.REGISTER.format(cw)} list (networks: the first met), so Volcano may answer "
+                  "differently")  # fmt: skip
 
     def _containers(self, t: Task) -> tuple[Containers, Containers]:
         specs = self._objects()
@@ -588,8 +619,11 @@ class DeviceShare(Plugin):
             if not ((has_vgpu and n in self.vgpus) or asked):
                 continue
             s = self.vgpu_score.get(n, 0.0) if has_vgpu and n in self.vgpus else 0.0
-            for ads, raw in asked:  # (the vNPU ``ScoreNode``: it also sets the type's policy)
-                if ads.policy != self.policy:
+            # (the vNPU ``ScoreNode``: it also sets the type's policy; not for a node Volcano
+            # takes unscored, the allocate action's only candidate)
+            scored = not self.ssn.sole_candidate
+            for ads, raw in asked:
+                if scored and ads.policy != self.policy:
                     self._log_node(n)
                 key = (n, int(self._version[n]), ads.config.common_word, sig)
                 hit = self._npu_scores.get(key)
@@ -597,11 +631,16 @@ class DeviceShare(Plugin):
                     if len(self._npu_scores) > FIT_CACHE_MAX:
                         self._npu_scores.clear()
                     hit = self._npu_scores[key] = npu.score_node(ads, raw, self.policy, core)
-                ads.policy = self.policy
-                got, panics = hit
-                if panics:
-                    self.warn(f"plugin {NAME}: pod {task.key} on node {self.ssn.cluster.nodes[n].name!r}: a container "
-                              f"asking {ads.config.common_word} is given no device (a count of 0 or less): Volcano's "
+                if scored:
+                    ads.policy = self.policy
+                got, panics, ties = hit
+                if ties:
+                    self._npu_tie(task, n, ads.config.common_word, "its score (which devices, of which networks, "
+                                  "ScoreNode counts)", self.policy)  # fmt: skip
+                if panics and ("panic", ads.config.common_word) not in self._npu_noted:  # (once per type)
+                    self._npu_noted.add(("panic", ads.config.common_word))
+                    self.warn(f"plugin {NAME}: a container asking {ads.config.common_word} is given no device (a count "
+                              f"of 0 or less; e.g. pod {task.key} on node {self.ssn.cluster.nodes[n].name!r}): Volcano's "
                               "ScoreNode panics here (an index out of range); Gangplank scores it 0")  # fmt: skip
                 s += got
             out[j] = float(vg.go_round_score(s)) * float(self.weight)
@@ -626,15 +665,19 @@ class DeviceShare(Plugin):
                 continue
             entries = npu.decode(text)
             if entries is None:
-                self.warn(f"plugin {NAME}: pod {t.key} annotation {key} has an entry of fewer than 4 fields: Volcano "
-                          "reads none of it (the pod holds no device there), as here")  # fmt: skip
+                if ("short", key) not in self._npu_noted:  # (once per annotation key: bounded)
+                    self._npu_noted.add(("short", key))
+                    self.warn(f"plugin {NAME}: pods' annotation {key} has an entry of fewer than 4 fields (e.g. pod "
+                              f"{t.key}): Volcano's DecodeContainerDevices fails and reads none of it (the pod holds no "
+                              "device there), as here")  # fmt: skip
                 continue
             missing = npu.add_pod(ads, self._uid(t), entries)
-            if missing and t.key not in self._npu_noted:
-                self._npu_noted.add(t.key)
-                self.warn(f"plugin {NAME}: pod {t.key} annotation {key} names {', '.join(map(repr, missing))}, no "
-                          f"{ads.config.common_word} device of node {self.ssn.cluster.nodes[t.node].name!r} (an entry "
-                          "after a ';' starts with it, as Volcano reads the annotation): Volcano skips it, as here")  # fmt: skip
+            if missing and ("missing", key) not in self._npu_noted:  # (once per annotation key: bounded)
+                self._npu_noted.add(("missing", key))
+                self.warn(f"plugin {NAME}: pods' annotation {key} names devices their node has no "
+                          f"{ads.config.common_word} device of (e.g. pod {t.key} names {', '.join(map(repr, missing[:3]))} "
+                          f"on node {self.ssn.cluster.nodes[t.node].name!r}; an entry after a ';' starts with it, as "
+                          "Volcano reads the annotation): Volcano skips them, as here")  # fmt: skip
 
     def _sub_resource(self, t: Task) -> None:
         """``NodeInfo.subResource``."""
@@ -703,16 +746,22 @@ class DeviceShare(Plugin):
             self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
         core = self.npu_facts(t)[1]
         for ads, raw in self._npu_asked(t, t.node):  # (the vNPU ``Allocate``, with the type's policy)
-            why, taken = npu.select(ads, raw, ads.policy, core)
+            why, taken, ties = npu.select(ads, raw, ads.policy, core)
+            if ties:
+                self._npu_tie(t, t.node, ads.config.common_word, "which devices its Allocate takes" +
+                              ("" if ads.policy else " (no ScoreNode ran on this node in the session: the type's "
+                                                     "policy is still '')"), ads.policy)  # fmt: skip
             if why is not None:
                 self._failed(t, f"no {ads.config.common_word} device fits the pod")
                 return
-            text = npu.encode(taken, ads.config.common_word)
-            if npu.add_pod(ads, self._uid(t), npu.decode(text) or []):
-                self.warn(f"plugin {NAME}: pod {t.key}: the devices of its containers after the first are not taken "
-                          f"on node {self.ssn.cluster.nodes[t.node].name!r}: Volcano's Allocate reads back its own "
-                          "annotation split at ':' only (an entry after ';' names no device), as here")  # fmt: skip
             cw = ads.config.common_word
+            text = npu.encode(taken, cw)
+            if npu.add_pod(ads, self._uid(t), npu.decode(text) or []) and ("later", cw) not in self._npu_noted:
+                self._npu_noted.add(("later", cw))  # (once per type: bounded)
+                self.warn(f"plugin {NAME}: {cw} devices: for a pod of several containers (e.g. {t.key} on node "
+                          f"{self.ssn.cluster.nodes[t.node].name!r}) the devices of its containers after the first are "
+                          "not taken in the session: Volcano's Allocate reads back its own annotation split at ':' "
+                          "only (an entry after ';' names no device), as here")  # fmt: skip
             self._assigned[t.key] = {**self._assigned.get(t.key, {}), npu.ALLOCATED.format(cw): text,
                                      npu.TO_ALLOCATE.format(cw): text}  # fmt: skip
 
