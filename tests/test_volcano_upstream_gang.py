@@ -890,3 +890,19 @@ def test_allocation_gradients_keep_hypernodes_whose_idle_or_future_idle_holds_mi
     out = decide(objs, config("allocate", actions="allocate", nta=True))
     assert {b["pod"].removeprefix("ns/"): b["node"] for b in out["bindings"]} == {"p-0": node}
 
+
+
+def test_a_simulated_sub_job_is_placed_whole_or_the_prefix_fails():
+    """simulate.go ``runSimulateTrialAtHyperNode``: the trial fails at the first pod that
+    finds no node, so a prefix that lets only part of the job in fails although the job
+    (minMember 1) would be pipelined with one pod. n1 (3 CPU) runs a (2 CPU, job priority 10),
+    n2 (3 CPU) runs b (2 CPU, priority 20); the job needs two 2-CPU pods (4 CPU): prefix {a}
+    covers the need in sum (1 + 1 idle + 2 freed) but only p-0 finds a node, so Volcano goes
+    on to {a, b}. Gangplank's seed-01 path keeps the one-pod placement."""
+    objs = [N("n1", cpu="3"), N("n2", cpu="3"), queue("q1"), *CLASSES,
+            PG("a", pc="p10"), T("a-0", "a", node="n1", cpu="2"), PG("b", pc="p20"), T("b-0", "b", node="n2", cpu="2")]  # fmt: skip
+    job = [PG("p", min_member=1, pc="p100", phase="Inqueue", created="2026-11-23T11:00:00Z"),
+           T("p-0", "p", cpu="2", pc="p100"), T("p-1", "p", cpu="2", pc="p100")]  # fmt: skip
+    out = decide(objs + job, config("gangpreempt"))
+    assert evicted(out) == ["a-0", "b-0"]
+    assert sorted(nominated(out)) == ["p-0", "p-1"]

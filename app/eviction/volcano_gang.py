@@ -39,7 +39,9 @@ is 8), else the cluster for a job without a hard topology. In each domain, in or
   capacity plus the victims' requests covers the need, the victims so far are evicted and
   the job's placement simulated in the domain (allocate's placement, as the simulation
   mirrors it); if the job is then pipelined the evictions and placements are kept, else
-  the next prefix, then the next domain.
+  the next prefix, then the next domain. A sub-job the simulation tries must be placed
+  whole (a job without sub-groups is one sub-job): Volcano's trial fails at the first pod
+  that finds no node, where allocate would keep a gang's pods up to its minimum.
 
 No check that the job would fit without victims, no cheaper-domain order, no put-back of
 victims the placement did not need: Volcano does none of these.
@@ -356,7 +358,8 @@ class VolcanoGangEviction:
                              f"{b.label} bundle of {b.job.key}")  # fmt: skip
         saved = self.alloc._save(ssn, job)
         groups = self.alloc.worksheet(ssn, job)
-        ok = bool(groups) and self.alloc.try_in(ssn, job, groups, domain, stmt) is not None and ssn.job_pipelined(job)
+        ok = (bool(groups) and self.alloc.try_in(ssn, job, groups, domain, stmt) is not None and ssn.job_pipelined(job)
+              and _whole_sub_jobs(groups))
         if ok:
             self.alloc.note_domain(ssn, job)
             stmt.commit()
@@ -365,6 +368,18 @@ class VolcanoGangEviction:
         self.alloc._restore(ssn, job, saved)
         ssn.end_trial(kept)
         return False
+
+
+def _whole_sub_jobs(groups: list[tuple[Any, list[Task]]]) -> bool:
+    """``runSimulateTrialAtHyperNode`` fails a sub-job's trial at its first pod that finds
+    no node: a sub-job (a job without sub-groups is one) the simulation tried is placed
+    whole or not at all, unlike allocate, which keeps a gang's pods up to its minimum."""
+    placed = (TaskStatus.PIPELINED, TaskStatus.ALLOCATED)
+    for _, tasks in groups:
+        n = sum(1 for t in tasks if t.status in placed)
+        if 0 < n < len(tasks):
+            return False
+    return True
 
 
 def hard_topology(job: Job) -> bool:
