@@ -358,6 +358,23 @@ def test_a_non_matching_workload_of_an_incomplete_pod_group_stays_as_it_is() -> 
     assert not o.replaces and not o.drop and o.workload is None and "stays as it is" in o.note
 
 
+def test_updateWorkloadToMatchJob_rewrites_a_groups_workload_while_a_pod_runs() -> None:
+    # reconciler.go ensureOneWorkload: toUpdate needs only no match, IsSuspended (a pod gated) and
+    # no quota; IsActive is handleJobWithNoWorkload's wait, which a rewrite never reaches
+    wl = make_wl("test-group", [("other", 1, CPU)], group=True)
+    running = base_pod(group="test-group", total="2", phase="Running", gated=False)
+    [o] = reconcile([running, base_pod("pod2", group="test-group", total="2")], [wl])
+    assert o.replaces == "ns/test-group" and not o.drop and made(o) == [("dc85db45", 2)]
+
+
+def test_updateWorkloadToMatchJob_then_finished_a_finished_groups_non_matching_workload_is_finished() -> None:
+    # ensureOneWorkload rewrites it (both pods terminated: suspended), then step 3 finishes it
+    wl = make_wl("test-group", [("other", 1, CPU)], group=True)
+    done = [base_pod(n, group="test-group", total="2", phase="Succeeded", gated=False) for n in ("pod", "pod2")]
+    [o] = reconcile(done, [wl])
+    assert o.workload is None and not o.replaces and "then finishes it" in o.drop["ns/test-group"]
+
+
 def test_a_non_matching_workload_of_a_suspended_single_pod_is_rewritten_in_place() -> None:
     wl = make_wl("old-wl", [("main", 1, {"cpu": "2"})], owners=[("pod", True)])
     [o] = reconcile([base_pod()], [wl])

@@ -873,7 +873,13 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
             "Kueue's hash may differ")  # fmt: skip
     if res.replaces:
         why, _ = _group_not_equivalent(job, by_name[key])
-        if res.workload is not None:
+        if res.workload is not None and (total := group_total_count(job.members[0])[0]) is not None \
+                and _finished(job, total):  # fmt: skip
+            res.workload, res.replaces = None, ""  # (then step 3 of the reconciler: the group has finished)
+            res.drop[key] = (f"Kueue rewrites its spec to its pod group's ({why}: updateWorkloadToMatchJob), then "
+                             "finishes it, as the group has finished")  # fmt: skip
+            res.note = "the pod group has finished: Kueue finishes its Workload"
+        elif res.workload is not None:
             _rewrites(res, key, job.label, why)
         else:
             res.replaces = ""
@@ -935,10 +941,12 @@ def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name
                 res.unmodelled.append(f"pod group {key}: {len(excess)} excess pod(s) past its Workload's podSet counts "
                                       f"({', '.join(excess)}): Kueue deletes them (youngest last)")  # fmt: skip
             return
-    if total is not None and _finished(job, total):
+    # (a rewrite is ensureOneWorkload's updateWorkloadToMatchJob: constructed whether the group
+    # has finished or has active pods; those two checks are handleJobWithNoWorkload's)
+    if not res.replaces and total is not None and _finished(job, total):
         res.note = "the pod group has finished: Kueue creates no Workload for it"
         return
-    if any(p.is_active(now, jin.fast_release) for p in members):  # IsActive: handleJobWithNoWorkload waits
+    if not res.replaces and any(p.is_active(now, jin.fast_release) for p in members):  # handleJobWithNoWorkload waits
         res.note = "it has running pods without a Workload: Kueue waits for them to end before creating its Workload"
         return
     if total is None:
