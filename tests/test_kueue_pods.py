@@ -827,6 +827,29 @@ def test_TestReconciler_when_the_prebuilt_workload_is_not_equivalent_to_the_job(
     assert "OutOfSync" in o.drop["ns/prebuilt-workload"] and not o.existing and o.workload is None
 
 
+def test_EquivalentToWorkload_a_prebuilt_workload_of_a_group_without_runnable_pods_is_in_sync() -> None:
+    # pod_controller.go EquivalentToWorkload: constructGroupPodSets of no runnable pod is no podSet, which
+    # equivalentToWorkload finds in any Workload: in sync, not finished (the group is not finished either)
+    failed = _prebuilt_group_pods()
+    for p in failed:
+        p["status"] = {"phase": "Failed"}
+    [o] = reconcile(failed, [make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])], id_annotations=False)
+    assert o.existing == "ns/prebuilt-workload" and not o.drop
+
+
+def test_EquivalentToWorkload_fast_admission_errors_leave_the_prebuilt_workload_as_it_is() -> None:
+    # constructGroupPodSetsFast's error (no runnable pod) and groupTotalCount's: ensurePrebuiltWorkloadInSync
+    # returns the error, it does not finish the Workload
+    for phase, total in (("Failed", "2"), ("Pending", "x")):
+        group = _prebuilt_group_pods()
+        for p in group:
+            p["status"] = {"phase": phase}
+            p["metadata"]["annotations"].update({"kueue.x-k8s.io/pod-group-fast-admission": "true",
+                                                 "kueue.x-k8s.io/pod-group-total-count": total})  # fmt: skip
+        [o] = reconcile(group, [make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])], id_annotations=False)
+        assert o.existing == "ns/prebuilt-workload" and not o.drop and any("fails" in x for x in o.unmodelled)
+
+
 def test_a_pod_groups_prebuilt_workload_missing_means_no_workload() -> None:
     [o] = reconcile(_prebuilt_group_pods(), [], id_annotations=False)
     assert o.workload is None and "prebuilt Workload ns/prebuilt-workload is not in the snapshot" in o.note

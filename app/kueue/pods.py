@@ -1067,7 +1067,9 @@ def _group_prebuilt(job: PodJob, res: jobs.Outcome, by_name: dict[str, dict], pr
     """``ensureOneWorkload`` for a group naming a prebuilt Workload: that Workload or none
     (Kueue creates none); one controlled by another object is ignored; out of sync with
     the group (``EquivalentToWorkload``: ``constructGroupPodSets`` of all its pods against its
-    podSets; its name is the prebuilt one, which ``workloadName`` answers) it is finished (OutOfSync); a finished group finishes it."""
+    podSets; its name is the prebuilt one, which ``workloadName`` answers) it is finished
+    (OutOfSync); a finished group finishes it. With fast admission an invalid total count or
+    no runnable pod is an error of the check: the Workload stays as it is."""
     key, first = f"{job.namespace}/{prebuilt}", job.members[0]
     wl = by_name.get(key)
     if wl is None:
@@ -1079,17 +1081,21 @@ def _group_prebuilt(job: PodJob, res: jobs.Outcome, by_name: dict[str, dict], pr
         res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
         return
     total, err = group_total_count(first)
-    if total is None:
-        why = err
-    else:
-        runnable = [p for p in job.members if p.runnable_or_succeeded]
-        if first.annotations.get(FAST_ADMISSION) == "true":
-            want = [_source(runnable[0], runnable[0].role(), gostrconv.go_int32(total))] if runnable else []
-        else:
-            want = group_pod_sets(runnable)
-        spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
-        sets = [ps for ps in (spec.get("podSets") if isinstance(spec.get("podSets"), list) else []) if isinstance(ps, dict)]
-        why = _pod_sets_differ(wl, sets, want) if want else "failed to find a runnable pod in the group"
+    runnable = [p for p in job.members if p.runnable_or_succeeded]
+    if first.annotations.get(FAST_ADMISSION) == "true":  # (constructGroupPodSetsFast: errors, not out of sync)
+        fails = err if total is None else "" if runnable else "failed to find a runnable pod in the group"
+        if fails:
+            res.existing = key
+            res.unmodelled.append(f"{job.label}: Kueue's in-sync check of its prebuilt Workload {key} fails ({fails}): "
+                                  "ensureOneWorkload returns the error on every reconcile, so that Workload stays as it "
+                                  "is (answered here as it is) and the pods are never ungated")  # fmt: skip
+            return
+        want = [_source(runnable[0], runnable[0].role(), gostrconv.go_int32(total or 0))]
+    else:  # (constructGroupPodSets: no pods make no podSets, which any Workload holds)
+        want = group_pod_sets(runnable)
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    sets = [ps for ps in (spec.get("podSets") if isinstance(spec.get("podSets"), list) else []) if isinstance(ps, dict)]
+    why = _pod_sets_differ(wl, sets, want)
     if why:
         res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
         res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
