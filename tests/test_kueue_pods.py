@@ -790,6 +790,26 @@ def test_pod_group_pod_index_label_must_be_an_unsigned_integer_below_the_total_c
             assert any(why in x for x in a["warnings"])
 
 
+def test_PodWebhook_Default_copies_the_label_named_by_pod_group_pod_index_label_into_the_pod_index(client):
+    """pod_webhook.go Default (TopologyAwareScheduling, on by default): a suspended manifest's
+    ``kueue.x-k8s.io/pod-group-pod-index-label`` annotation names a label whose value (""
+    when absent) becomes its pod-group-pod-index label, which validatePodGroupMetadata reads."""
+    def group(named: str, labels: dict[str, str]) -> list[dict]:
+        ps = [gpod(n, group="g", total=2, uid="", labels=labels, annotations={pods.POD_INDEX_LABEL_ANNOTATION: named})
+              for n in ("a", "b")]  # fmt: skip
+        for p in ps:
+            p["spec"]["schedulingGates"] = []
+            p["metadata"]["labels"].pop("kueue.x-k8s.io/managed")
+        return [*ps, gpod("solo")]
+
+    solo = pod_wl("solo", "uid-solo")
+    ok = post(client, body([], queues() + [PODS, *group("idx", {"idx": "1"})]))
+    assert [w["workload"] for w in ok["workloads"]] == ["ml/g", solo]
+    for named, labels, why in (("missing", {}, 'incorrect label value ""'), ("idx", {"idx": "2"}, "less than 2")):
+        a = post(client, body([], queues() + [PODS, *group(named, labels)]))
+        assert [w["workload"] for w in a["workloads"]] == [solo] and any(why in x for x in a["warnings"])
+
+
 def test_podOptions_of_a_v1beta1_configuration_have_no_effect_and_are_named(client):
     """apis/config/v1beta1/configuration_conversion.go: Convert_v1beta1_Integrations_To_v1beta2_Integrations drops
     PodOptions; pod_webhook.go's SetupWebhook never sets the webhook's podSelector / namespaceSelector."""

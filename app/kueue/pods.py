@@ -676,10 +676,19 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
         _suspend(pod, job)
 
 
+POD_INDEX_LABEL_ANNOTATION = "kueue.x-k8s.io/pod-group-pod-index-label"
+
+
 def _suspend(pod: Pod, job: PodJob) -> None:
-    """The webhook's ``gate`` and ``addRoleHash`` on a pod it suspends."""
+    """The webhook's ``gate``, its TopologyAwareScheduling step (on by default: the
+    ``kueue.x-k8s.io/pod-group-pod-index-label`` annotation names a label whose value, ""
+    when the pod has no such label, becomes the ``kueue.x-k8s.io/pod-group-pod-index``
+    label; the TAS scheduling gate it also adds is Kueue's to remove on admission) and
+    ``addRoleHash`` on a pod it suspends."""
     pod.gated = True
     job.suspended = True
+    if POD_INDEX_LABEL_ANNOTATION in pod.annotations:
+        pod.labels[POD_INDEX] = pod.labels.get(pod.annotations[POD_INDEX_LABEL_ANNOTATION], "")
     if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
         pod.posted_hash = True
         pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"), pod.ident,
