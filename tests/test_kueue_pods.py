@@ -373,6 +373,7 @@ def test_updateWorkloadToMatchJob_then_finished_a_finished_groups_non_matching_w
     done = [base_pod(n, group="test-group", total="2", phase="Succeeded", gated=False) for n in ("pod", "pod2")]
     [o] = reconcile(done, [wl])
     assert o.workload is None and not o.replaces and "then finishes it" in o.drop["ns/test-group"]
+    assert not any("ungated" in x for x in o.unmodelled)
 
 
 def test_a_non_matching_workload_of_a_suspended_single_pod_is_rewritten_in_place() -> None:

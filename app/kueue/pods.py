@@ -1007,8 +1007,8 @@ def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name
         return
     job.sources = sources
     if _construct(job, job.name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes, limits=limits,
-                  runtime_classes=runtime_classes, group=True):  # fmt: skip
-        _gate_note(res, f"pod group {key}")
+                  runtime_classes=runtime_classes, group=True) and not (res.replaces and _finished(job, total)):  # fmt: skip
+        _gate_note(res, f"pod group {key}")  # (a finished group's rewritten Workload is finished: :func:`_group`)
     for what, cond in ((SERVING, first.annotations.get(SERVING) == "true"),
                        (RETRIABLE, any(p.annotations.get(RETRIABLE) == "false" for p in members))):  # fmt: skip
         if cond:
