@@ -358,6 +358,24 @@ def test_a_non_matching_workload_of_an_incomplete_pod_group_stays_as_it_is() -> 
     assert not o.replaces and not o.drop and o.workload is None and "stays as it is" in o.note
 
 
+def test_updateWorkloadToMatchJob_rewrites_a_groups_workload_while_a_pod_runs() -> None:
+    # reconciler.go ensureOneWorkload: toUpdate needs only no match, IsSuspended (a pod gated) and
+    # no quota; IsActive is handleJobWithNoWorkload's wait, which a rewrite never reaches
+    wl = make_wl("test-group", [("other", 1, CPU)], group=True)
+    running = base_pod(group="test-group", total="2", phase="Running", gated=False)
+    [o] = reconcile([running, base_pod("pod2", group="test-group", total="2")], [wl])
+    assert o.replaces == "ns/test-group" and not o.drop and made(o) == [("dc85db45", 2)]
+
+
+def test_updateWorkloadToMatchJob_then_finished_a_finished_groups_non_matching_workload_is_finished() -> None:
+    # ensureOneWorkload rewrites it (both pods terminated: suspended), then step 3 finishes it
+    wl = make_wl("test-group", [("other", 1, CPU)], group=True)
+    done = [base_pod(n, group="test-group", total="2", phase="Succeeded", gated=False) for n in ("pod", "pod2")]
+    [o] = reconcile(done, [wl])
+    assert o.workload is None and not o.replaces and "then finishes it" in o.drop["ns/test-group"]
+    assert not any("ungated" in x for x in o.unmodelled)
+
+
 def test_a_non_matching_workload_of_a_suspended_single_pod_is_rewritten_in_place() -> None:
     wl = make_wl("old-wl", [("main", 1, {"cpu": "2"})], owners=[("pod", True)])
     [o] = reconcile([base_pod()], [wl])
@@ -774,6 +792,26 @@ def test_pod_group_pod_index_label_must_be_an_unsigned_integer_below_the_total_c
             assert any(why in x for x in a["warnings"])
 
 
+def test_PodWebhook_Default_copies_the_label_named_by_pod_group_pod_index_label_into_the_pod_index(client):
+    """pod_webhook.go Default (TopologyAwareScheduling, on by default): a suspended manifest's
+    ``kueue.x-k8s.io/pod-group-pod-index-label`` annotation names a label whose value (""
+    when absent) becomes its pod-group-pod-index label, which validatePodGroupMetadata reads."""
+    def group(named: str, labels: dict[str, str]) -> list[dict]:
+        ps = [gpod(n, group="g", total=2, uid="", labels=labels, annotations={pods.POD_INDEX_LABEL_ANNOTATION: named})
+              for n in ("a", "b")]  # fmt: skip
+        for p in ps:
+            p["spec"]["schedulingGates"] = []
+            p["metadata"]["labels"].pop("kueue.x-k8s.io/managed")
+        return [*ps, gpod("solo")]
+
+    solo = pod_wl("solo", "uid-solo")
+    ok = post(client, body([], queues() + [PODS, *group("idx", {"idx": "1"})]))
+    assert [w["workload"] for w in ok["workloads"]] == ["ml/g", solo]
+    for named, labels, why in (("missing", {}, 'incorrect label value ""'), ("idx", {"idx": "2"}, "less than 2")):
+        a = post(client, body([], queues() + [PODS, *group(named, labels)]))
+        assert [w["workload"] for w in a["workloads"]] == [solo] and any(why in x for x in a["warnings"])
+
+
 def test_podOptions_of_a_v1beta1_configuration_have_no_effect_and_are_named(client):
     """apis/config/v1beta1/configuration_conversion.go: Convert_v1beta1_Integrations_To_v1beta2_Integrations drops
     PodOptions; pod_webhook.go's SetupWebhook never sets the webhook's podSelector / namespaceSelector."""
@@ -809,6 +847,29 @@ def test_TestReconciler_when_the_prebuilt_workload_is_not_equivalent_to_the_job(
     wl = make_wl("prebuilt-workload", [("main", 2, CPU)], owners=[("pod1", False), ("pod2", False)])
     [o] = reconcile(_prebuilt_group_pods(), [wl], id_annotations=False)
     assert "OutOfSync" in o.drop["ns/prebuilt-workload"] and not o.existing and o.workload is None
+
+
+def test_EquivalentToWorkload_a_prebuilt_workload_of_a_group_without_runnable_pods_is_in_sync() -> None:
+    # pod_controller.go EquivalentToWorkload: constructGroupPodSets of no runnable pod is no podSet, which
+    # equivalentToWorkload finds in any Workload: in sync, not finished (the group is not finished either)
+    failed = _prebuilt_group_pods()
+    for p in failed:
+        p["status"] = {"phase": "Failed"}
+    [o] = reconcile(failed, [make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])], id_annotations=False)
+    assert o.existing == "ns/prebuilt-workload" and not o.drop
+
+
+def test_EquivalentToWorkload_fast_admission_errors_leave_the_prebuilt_workload_as_it_is() -> None:
+    # constructGroupPodSetsFast's error (no runnable pod) and groupTotalCount's: ensurePrebuiltWorkloadInSync
+    # returns the error, it does not finish the Workload
+    for phase, total in (("Failed", "2"), ("Pending", "x")):
+        group = _prebuilt_group_pods()
+        for p in group:
+            p["status"] = {"phase": phase}
+            p["metadata"]["annotations"].update({"kueue.x-k8s.io/pod-group-fast-admission": "true",
+                                                 "kueue.x-k8s.io/pod-group-total-count": total})  # fmt: skip
+        [o] = reconcile(group, [make_wl("prebuilt-workload", [("dc85db45", 2, CPU)])], id_annotations=False)
+        assert o.existing == "ns/prebuilt-workload" and not o.drop and any("fails" in x for x in o.unmodelled)
 
 
 def test_a_pod_groups_prebuilt_workload_missing_means_no_workload() -> None:

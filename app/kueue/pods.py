@@ -674,10 +674,19 @@ def _default(pod: Pod, job: PodJob, jin: jobs.JobInput, enabled: set[tuple[str, 
         _suspend(pod, job)
 
 
+POD_INDEX_LABEL_ANNOTATION = "kueue.x-k8s.io/pod-group-pod-index-label"
+
+
 def _suspend(pod: Pod, job: PodJob) -> None:
-    """The webhook's ``gate`` and ``addRoleHash`` on a pod it suspends."""
+    """The webhook's ``gate``, its TopologyAwareScheduling step (on by default: the
+    ``kueue.x-k8s.io/pod-group-pod-index-label`` annotation names a label whose value, ""
+    when the pod has no such label, becomes the ``kueue.x-k8s.io/pod-group-pod-index``
+    label; the TAS scheduling gate it also adds is Kueue's to remove on admission) and
+    ``addRoleHash`` on a pod it suspends."""
     pod.gated = True
     job.suspended = True
+    if POD_INDEX_LABEL_ANNOTATION in pod.annotations:
+        pod.labels[POD_INDEX] = pod.labels.get(pod.annotations[POD_INDEX_LABEL_ANNOTATION], "")
     if ROLE_HASH_ANNOTATION not in pod.annotations:  # addRoleHash uses getRoleHash: an existing one is kept
         pod.posted_hash = True
         pod.annotations[ROLE_HASH_ANNOTATION] = generate_role_hash(pod.spec, join_pointer(pod.pointer, "spec"), pod.ident,
@@ -869,7 +878,13 @@ def _group(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name: dict[str
             "Kueue's hash may differ")  # fmt: skip
     if res.replaces:
         why, _ = _group_not_equivalent(job, by_name[key])
-        if res.workload is not None:
+        if res.workload is not None and (total := group_total_count(job.members[0])[0]) is not None \
+                and _finished(job, total):  # fmt: skip
+            res.workload, res.replaces = None, ""  # (then step 3 of the reconciler: the group has finished)
+            res.drop[key] = (f"Kueue rewrites its spec to its pod group's ({why}: updateWorkloadToMatchJob), then "
+                             "finishes it, as the group has finished")  # fmt: skip
+            res.note = "the pod group has finished: Kueue finishes its Workload"
+        elif res.workload is not None:
             _rewrites(res, key, job.label, why)
         else:
             res.replaces = ""
@@ -931,10 +946,12 @@ def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name
                 res.unmodelled.append(f"pod group {key}: {len(excess)} excess pod(s) past its Workload's podSet counts "
                                       f"({', '.join(excess)}): Kueue deletes them (youngest last)")  # fmt: skip
             return
-    if total is not None and _finished(job, total):
+    # (a rewrite is ensureOneWorkload's updateWorkloadToMatchJob: constructed whether the group
+    # has finished or has active pods; those two checks are handleJobWithNoWorkload's)
+    if not res.replaces and total is not None and _finished(job, total):
         res.note = "the pod group has finished: Kueue creates no Workload for it"
         return
-    if any(p.is_active(now, jin.fast_release) for p in members):  # IsActive: handleJobWithNoWorkload waits
+    if not res.replaces and any(p.is_active(now, jin.fast_release) for p in members):  # handleJobWithNoWorkload waits
         res.note = "it has running pods without a Workload: Kueue waits for them to end before creating its Workload"
         return
     if total is None:
@@ -986,8 +1003,8 @@ def _group_reconcile(job: PodJob, res: jobs.Outcome, jin: jobs.JobInput, by_name
         return
     job.sources = sources
     if _construct(job, job.name, res, now=now, wpcs=wpcs, pcs=jin.pod_priority_classes, limits=limits,
-                  runtime_classes=runtime_classes, group=True):  # fmt: skip
-        _gate_note(res, f"pod group {key}")
+                  runtime_classes=runtime_classes, group=True) and not (res.replaces and _finished(job, total)):  # fmt: skip
+        _gate_note(res, f"pod group {key}")  # (a finished group's rewritten Workload is finished: :func:`_group`)
     for what, cond in ((SERVING, first.annotations.get(SERVING) == "true"),
                        (RETRIABLE, any(p.annotations.get(RETRIABLE) == "false" for p in members))):  # fmt: skip
         if cond:
@@ -1055,7 +1072,9 @@ def _group_prebuilt(job: PodJob, res: jobs.Outcome, by_name: dict[str, dict], pr
     """``ensureOneWorkload`` for a group naming a prebuilt Workload: that Workload or none
     (Kueue creates none); one controlled by another object is ignored; out of sync with
     the group (``EquivalentToWorkload``: ``constructGroupPodSets`` of all its pods against its
-    podSets; its name is the prebuilt one, which ``workloadName`` answers) it is finished (OutOfSync); a finished group finishes it."""
+    podSets; its name is the prebuilt one, which ``workloadName`` answers) it is finished
+    (OutOfSync); a finished group finishes it. With fast admission an invalid total count or
+    no runnable pod is an error of the check: the Workload stays as it is."""
     key, first = f"{job.namespace}/{prebuilt}", job.members[0]
     wl = by_name.get(key)
     if wl is None:
@@ -1067,17 +1086,21 @@ def _group_prebuilt(job: PodJob, res: jobs.Outcome, by_name: dict[str, dict], pr
         res.note = f"its prebuilt Workload {key} is controlled by another object (Kueue ignores it)"
         return
     total, err = group_total_count(first)
-    if total is None:
-        why = err
-    else:
-        runnable = [p for p in job.members if p.runnable_or_succeeded]
-        if first.annotations.get(FAST_ADMISSION) == "true":
-            want = [_source(runnable[0], runnable[0].role(), gostrconv.go_int32(total))] if runnable else []
-        else:
-            want = group_pod_sets(runnable)
-        spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
-        sets = [ps for ps in (spec.get("podSets") if isinstance(spec.get("podSets"), list) else []) if isinstance(ps, dict)]
-        why = _pod_sets_differ(wl, sets, want) if want else "failed to find a runnable pod in the group"
+    runnable = [p for p in job.members if p.runnable_or_succeeded]
+    if first.annotations.get(FAST_ADMISSION) == "true":  # (constructGroupPodSetsFast: errors, not out of sync)
+        fails = err if total is None else "" if runnable else "failed to find a runnable pod in the group"
+        if fails:
+            res.existing = key
+            res.unmodelled.append(f"{job.label}: Kueue's in-sync check of its prebuilt Workload {key} fails ({fails}): "
+                                  "ensureOneWorkload returns the error on every reconcile, so that Workload stays as it "
+                                  "is (answered here as it is) and the pods are never ungated")  # fmt: skip
+            return
+        want = [_source(runnable[0], runnable[0].role(), gostrconv.go_int32(total or 0))]
+    else:  # (constructGroupPodSets: no pods make no podSets, which any Workload holds)
+        want = group_pod_sets(runnable)
+    spec = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
+    sets = [ps for ps in (spec.get("podSets") if isinstance(spec.get("podSets"), list) else []) if isinstance(ps, dict)]
+    why = _pod_sets_differ(wl, sets, want)
     if why:
         res.drop[key] = f"Kueue finishes it (OutOfSync): the prebuilt workload is out of sync with its {job.label} ({why})"
         res.note = f"its prebuilt Workload {key} is out of sync with it ({why}): Kueue finishes that Workload"
