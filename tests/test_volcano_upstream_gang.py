@@ -906,3 +906,20 @@ def test_a_simulated_sub_job_is_placed_whole_or_the_prefix_fails():
     out = decide(objs + job, config("gangpreempt"))
     assert evicted(out) == ["a-0", "b-0"]
     assert sorted(nominated(out)) == ["p-0", "p-1"]
+
+
+def test_a_ready_jobs_simulation_places_its_first_sub_job_only():
+    """simulate.go ``BuildNominationPlanInDomain``: a job that was ready (``jobWasReady``)
+    stops after its first sub-job's trial. The ready job of
+    ``test_a_ready_job_is_grown_one_sub_group_per_round`` with a free 1-CPU node besides:
+    the need (one sub-group's pod) is covered by the first prefix, and of p-2 and p-3, for
+    which there would be room, only one is nominated."""
+    objs: list[dict] = [queue("q1"), *CLASSES, N("n-free")]
+    for i in range(3):
+        objs += [N(f"n{i}"), PG(f"v{i}"), T(f"v{i}", f"v{i}", node=f"n{i}")]
+    objs += [N("n-run"), PG("p", min_member=1, pc="p100", sgp=[SGP("g", "sg", 1, 0)], created="2026-11-23T11:00:00Z"),
+             T("p-run", "p", node="n-run", pc="p100", labels={"sg": "1"}),
+             T("p-2", "p", pc="p100", labels={"sg": "2"}), T("p-3", "p", pc="p100", labels={"sg": "3"})]  # fmt: skip
+    out = decide(objs, config("gangpreempt", actions="gangpreempt", tiers=volcano_tiers(gang_starving=False)))
+    assert evicted(out) == ["v2"]
+    assert len(nominated(out)) == 1

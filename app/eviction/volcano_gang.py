@@ -41,7 +41,8 @@ is 8), else the cluster for a job without a hard topology. In each domain, in or
   mirrors it); if the job is then pipelined the evictions and placements are kept, else
   the next prefix, then the next domain. A sub-job the simulation tries must be placed
   whole (a job without sub-groups is one sub-job): Volcano's trial fails at the first pod
-  that finds no node, where allocate would keep a gang's pods up to its minimum.
+  that finds no node, where allocate would keep a gang's pods up to its minimum; a job
+  already ready is simulated with its first sub-job alone (``jobWasReady``).
 
 No check that the job would fit without victims, no cheaper-domain order, no put-back of
 victims the placement did not need: Volcano does none of these.
@@ -346,6 +347,7 @@ class VolcanoGangEviction:
     def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], bundles: list[Bundle]) -> bool:
         """``BuildNominationPlanInDomain``: evict ``victims``, simulate the job's placement in
         ``domain``; kept when the job is then pipelined, else undone."""
+        was_ready = ssn.job_ready(job)
         kept = ssn.trial_state()
         stmt = ssn.statement()
         names = {id(t): b for b in bundles for t in b.tasks}
@@ -358,6 +360,11 @@ class VolcanoGangEviction:
                              f"{b.label} bundle of {b.job.key}")  # fmt: skip
         saved = self.alloc._save(ssn, job)
         groups = self.alloc.worksheet(ssn, job)
+        if was_ready:  # a job already ready grows by its first sub-job with pending pods only
+            first = next((i for i, (_, tasks) in enumerate(groups) if tasks), None)
+            if first is not None:
+                del groups[first + 1 :]
+                del groups[:first]
         ok = (bool(groups) and self.alloc.try_in(ssn, job, groups, domain, stmt) is not None and ssn.job_pipelined(job)
               and _whole_sub_jobs(groups))
         if ok:
