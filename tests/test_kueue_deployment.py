@@ -133,6 +133,34 @@ def test_a_deployments_pods_count_toward_max_objects() -> None:
     assert e.value.status == 413 and e.value.pointer.endswith("/spec/replicas")
 
 
+def test_a_deployments_made_pods_reserve_memory_from_the_budget(client, monkeypatch):
+    """A small manifest's replicas are pods (and Workloads) the request makes: each reserves
+    ``MEMORY_PER_MADE_OBJECT`` from the worker's memory budget, so a body of a few hundred
+    bytes cannot make hundreds of thousands of objects unaccounted. 1 MiB of budget: 100
+    replicas (about 0.6 MB) are answered, 1,000 (about 6 MB) are a 413 at spec/replicas; every
+    reservation is given back either way."""
+    import orjson
+
+    from app.inflight import BUDGET, MEMORY_PER_MADE_OBJECT
+    from app.settings import get_settings
+
+    monkeypatch.setenv("GANGPLANK_MEMORY_BUDGET_MB", "1")
+    get_settings.cache_clear()
+    try:
+        for n, status in ((100, 200), (1_000, 413)):
+            assert (n * MEMORY_PER_MADE_OBJECT > 2**20) == (status == 413)
+            b = body([], queues() + [DEPLOYMENTS, make_deployment("api", "ml", replicas=n, labels={Q: "lq"})])
+            r = client.post("/v1/admissions", content=orjson.dumps(b), headers={"Content-Type": "application/json"})
+            assert r.status_code == status, r.text
+            if status == 413:
+                problem = r.json()
+                assert "Deployment ml/api" in problem["detail"] and "GANGPLANK_MEMORY_BUDGET_MB" in problem["detail"]
+                assert problem["errors"][0]["pointer"].endswith("/spec/replicas")
+            assert BUDGET.used == 0
+    finally:
+        get_settings.cache_clear()
+
+
 def test_a_deployments_pods_in_the_cluster_are_single_pods_even_with_pod_only_implied(client):
     # the deployment framework enables pod implicitly: pods carrying the parent annotation are
     # reconciled (no owner walk: a Pod is top-level), pods without it are skipped

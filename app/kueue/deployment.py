@@ -28,6 +28,7 @@ import hashlib
 import json
 
 from app.errors import LimitError, join_pointer
+from app.inflight import charge_made
 from app.kueue import apps, jobs
 
 def expand(raw: list[tuple[dict, str]], jin: jobs.JobInput, *, local_queues: set[tuple[str, str]], wpcs: dict[str, int],
@@ -58,6 +59,8 @@ def expand(raw: list[tuple[dict, str]], jin: jobs.JobInput, *, local_queues: set
                 raise LimitError(f"more than {max_objects} objects with the pods of Deployment {job.key} (limit "
                                  "GANGPLANK_MAX_OBJECTS; each replica counts)", job.ptr("spec", "replicas"), job.ident,
                                  kind="too-many-objects")  # fmt: skip
+            charge_made(job.parallelism, f"the {job.parallelism} pods of Deployment {job.key}", job.ptr("spec", "replicas"),
+                        job.ident)  # fmt: skip
             made = make_pods(job)
             jin.pods.extend(made)
             pods_note = f"{len(made)} pod(s) made from its template ({job.name}-{pod_template_hash(job)}-<i>)"

@@ -62,6 +62,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
+from app.inflight import charge_made
 from app.ingest import reader as r
 from app.ingest.kube import metadata
 from app.kueue import apps, jobs, limitrange, statefulset
@@ -267,6 +268,7 @@ def resolve(raw: list[tuple[dict, str]], jin: jobs.JobInput, workloads: list[tup
             raise LimitError(f"more than {max_objects} objects with the group Workloads of LeaderWorkerSet {job.key} "
                              "(limit GANGPLANK_MAX_OBJECTS; each group counts)", job.ptr("spec", "replicas"), job.ident,
                              kind="too-many-objects")  # fmt: skip
+        charge_made(n, f"the {n} group Workloads of LeaderWorkerSet {job.key}", job.ptr("spec", "replicas"), job.ident)
         out[-1:] = _reconcile(job, n, jin, by_name, owned.get(f"{job.namespace}/{job.uid}", {}) if job.uid else {},
                               now=now, wpcs=wpcs, limits=limits, runtime_classes=runtime_classes)  # fmt: skip
     return out, total
