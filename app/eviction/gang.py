@@ -622,28 +622,11 @@ class GangEviction:
         filters that judge candidates one by one before any that counts (``conformance``:
         not in ``kube-system``; see :meth:`candidates`)."""
         c = ssn.cluster
-        inert = c.inert
-        if inert is None:
+        if c.inert is None:
             return c.jobs
         if ssn.has("gang_victim_selector"):
             return c.jobs  # a selector sees every candidate, as the chain would
-        queues = set(inert.queues)
-        if self.kind == PREEMPT:
-            maybe = queues & {job.queue}
-        else:
-            maybe = {q for q in queues if q != job.queue and (q not in c.queues or c.queues[q].reclaimable)}
-        if maybe:
-            here = np.zeros(len(c.nodes), dtype=bool)
-            here[c.topology.leaves[domain]] = True
-            ords, names = inert.queue_ordinals()
-            allowed = np.array([q in maybe for q in names], dtype=bool)
-            pick = allowed[ords] & here[inert.nodes]
-            theirs = ssn.not_ours_inert()  # (never victims: not built for nothing)
-            if theirs is not None:
-                pick &= ~theirs
-            for keep in ssn.each_columns("unified_evictable") if pick.any() else ():
-                pick &= keep(inert)
-            c.materialize(np.flatnonzero(pick))
+        build_victims(ssn, job, domain, self.kind, column_filters=True)
         return c.active_jobs
 
     def bundles(self, ssn: Session, job: Job, domain: int, need: np.ndarray) -> list[Bundle]:
@@ -850,6 +833,35 @@ class GangEviction:
                 "whole gang" + (f", ROI {b.roi:.3g}" if b.roi != float("inf") else "")
             )  # fmt: skip
             op.reason = f"{self.kind} for {job.key} (priority {job.priority}): {why}; {b.label} bundle of {b.job.key}: {bundle}"
+
+
+def build_victims(ssn: Session, job: Job, domain: int, kind: str, *, column_filters: bool) -> None:
+    """Build the pods still held as columns (:class:`InertPods`) that could be victims of
+    ``job`` in ``domain``: on its nodes, of this scheduler, in a queue victims may come
+    from (preempt: the preemptor's; reclaim: another, reclaimable one); ``column_filters``:
+    and kept by the column tests of the leading one-by-one UnifiedEvictable filters."""
+    c = ssn.cluster
+    inert = c.inert
+    if inert is None:
+        return
+    queues = set(inert.queues)
+    if kind == PREEMPT:
+        maybe = queues & {job.queue}
+    else:
+        maybe = {q for q in queues if q != job.queue and (q not in c.queues or c.queues[q].reclaimable)}
+    if not maybe:
+        return
+    here = np.zeros(len(c.nodes), dtype=bool)
+    here[c.topology.leaves[domain]] = True
+    ords, names = inert.queue_ordinals()
+    allowed = np.array([q in maybe for q in names], dtype=bool)
+    pick = allowed[ords] & here[inert.nodes]
+    theirs = ssn.not_ours_inert()  # (never victims: not built for nothing)
+    if theirs is not None:
+        pick &= ~theirs
+    for keep in ssn.each_columns("unified_evictable") if column_filters and pick.any() else ():
+        pick &= keep(inert)
+    c.materialize(np.flatnonzero(pick))
 
 
 def job_global_or(job: Job, local: np.ndarray, size: int) -> np.ndarray:

@@ -58,7 +58,7 @@ import numpy as np
 
 from app.actions.allocate import Allocate
 from app.eviction.bundles import SAFE, WHOLE, Bundle, split_safe
-from app.framework.config import flag
+from app.eviction.gang import build_victims
 from app.framework.session import PURPOSE_EVICT, Session
 from app.model.cluster import READY, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
@@ -85,13 +85,15 @@ def _int_arg(args: dict[str, Any], key: str, default: int) -> int:
 
 
 def _bool_arg(args: dict[str, Any], key: str, default: bool) -> bool:
-    """``Arguments.GetBool``: a YAML bool (or text ``strconv.ParseBool`` takes) replaces the
+    """``Arguments.GetBool``: a YAML bool, or text ``strconv.ParseBool`` takes, replaces the
     default; anything else leaves it."""
     v = args.get(key)
     if isinstance(v, bool):
         return v
-    if isinstance(v, str) and v in ("1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"):
-        return flag(v)
+    if v in ("1", "t", "T", "TRUE", "true", "True"):
+        return True
+    if v in ("0", "f", "F", "FALSE", "false", "False"):
+        return False
     return default
 
 
@@ -225,7 +227,7 @@ class VolcanoGangEviction:
     def candidates(self, ssn: Session, job: Job, domain: int) -> dict[str, list[Task]]:
         c = ssn.cluster
         topo = c.topology
-        self._materialize(ssn, job, domain)
+        build_victims(ssn, job, domain, self.kind, column_filters=False)  # (Volcano's tier vote: no pre-filter)
         states = _STATES[self.kind]
         out: dict[str, list[Task]] = {}
         for other in c.active_jobs.values():
@@ -243,27 +245,6 @@ class VolcanoGangEviction:
             if local:
                 out[other.key] = local
         return out
-
-    def _materialize(self, ssn: Session, job: Job, domain: int) -> None:
-        """Build the pods still held as columns that could be candidates here: on the
-        domain's nodes, in a queue victims may come from, of this scheduler."""
-        c = ssn.cluster
-        inert = c.inert
-        if inert is None:
-            return
-        queues = set(inert.queues)
-        maybe = queues & {job.queue} if self.kind == PREEMPT else {q for q in queues if q != job.queue}
-        if not maybe:
-            return
-        here = np.zeros(len(c.nodes), dtype=bool)
-        here[c.topology.leaves[domain]] = True
-        ords, names = inert.queue_ordinals()
-        allowed = np.array([q in maybe for q in names], dtype=bool)
-        pick = allowed[ords] & here[inert.nodes]
-        theirs = ssn.not_ours_inert()
-        if theirs is not None:
-            pick &= ~theirs
-        c.materialize(np.flatnonzero(pick))
 
     def bundles(self, ssn: Session, job: Job, pending: list[Task], need: np.ndarray, domain: int) -> list[Bundle]:
         """``selectDomainBundles``."""
@@ -305,7 +286,7 @@ class VolcanoGangEviction:
     def _order(self, ssn: Session, job: Job, need: np.ndarray) -> Callable[[Bundle], Any]:
         """``SortBundlesForPreempt`` / ``SortBundlesForReclaim`` as a sort key."""
         c = ssn.cluster
-        job_order = ssn.job_order
+        job_order = ssn.job_order_cached()  # (both sorts: nothing is placed or evicted in between)
         mine = c.queues.get(job.queue)
 
         def queue_less(a: Queue, b: Queue) -> bool:

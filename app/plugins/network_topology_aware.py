@@ -85,7 +85,7 @@ class NetworkTopologyAware(Plugin):
         self.hn_used = self._hypernode_sums(c.used)
         # per node, idle and future idle as the session opened: Volcano's resource cache keeps
         # them from session open (its event handlers update only ``used``); summed per
-        # HyperNode when a gradient for allocation asks (``_allocate_prefilter``)
+        # HyperNode when a gradient for allocation asks (``_prefilter``)
         self._idle_open = c.allocatable - c.used
         self._future_open = self._idle_open + c.releasing - c.pipelined
         self._full_chains = bool((self._chain_rows >= 0).all())
