@@ -182,6 +182,7 @@ def run_session(req: Request, started: float | None = None) -> Session:
                 break
             start = time.perf_counter()
             ACTIONS[name](cfg.action_args.get(name, {})).execute(ssn)
+            ssn.ran.append(name)
             ACTION_SECONDS.labels(name).observe(time.perf_counter() - start)
     finally:  # (also after an error: a cluster the extender keeps must be left as ingest built it)
         if ssn.gpu_sharing is not None:  # the node matrices as ingest counts them again (KAI's GPU groups are done)

@@ -24,7 +24,7 @@ from app.settings import Settings
 from bench.generate import generate
 from tests.kube import node, pod, podgroup, request, seed05_tree
 from tests.test_allocate import partition_job
-from tests.test_invariants import TIERS, clusters
+from tests.test_invariants import TIERS, VOLCANO_GANG, clusters
 from tests.test_kai import kai_job, kai_queue
 
 S = Settings()
@@ -177,7 +177,9 @@ def test_pipelined_placements_onto_releasing_capacity() -> None:
 
 def test_eviction_simulations_give_the_same_answer() -> None:
     body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, pending_gang=24)
-    tiers = {"actions": "allocate, gangpreempt, backfill", "tiers": TIERS}
+    # (seed 01's gangpreempt simulates with allocate's placement; Volcano's has its own)
+    tiers = {"actions": "allocate, gangpreempt, backfill", "tiers": TIERS,
+             "configurations": [{"name": "gangpreempt", "arguments": {"algorithm": "bundles"}}]}  # fmt: skip
     seen = same({**body, "config": tiers})
     assert seen["in_runs"] > 0
     same({**body, "config": {**tiers, "actions": "allocate, preempt"}})
@@ -316,3 +318,98 @@ def test_identical_pods_with_other_labels_are_not_one_class_under_anti_affinity(
     out, _ = answer(body, batched=True)
     placed = {b["pod"]: b["node"] for b in orjson.loads(out)["bindings"]}
     assert len(placed) == 4 and placed["default/j-3"] == "b"
+
+
+# -- Volcano's gangpreempt / gangreclaim simulation: classes of identical pods ---------------
+def volcano_answer(body: dict, *, one_by_one: bool) -> bytes:
+    """The answer with the simulation's classes (``_pipeline_class`` scoring once per class),
+    or with every pod a class of its own (every node scored for every pod, as Volcano's
+    ``runSimulateTrialAtHyperNode`` loop does)."""
+    from app.eviction import volcano_gang
+
+    with patch.object(volcano_gang, "changes_as_pods_land", (lambda c, t: True) if one_by_one else volcano_gang.changes_as_pods_land):
+        return orjson.dumps(decide_request(read_request(orjson.loads(orjson.dumps(body)), S)).wire())
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters())
+def test_volcano_gang_simulation_classes_equal_one_pod_at_a_time(body: dict) -> None:
+    body = {**body, "config": VOLCANO_GANG}
+    assert volcano_answer(body, one_by_one=False) == volcano_answer(body, one_by_one=True)
+
+
+def test_volcano_gang_simulation_classes_equal_one_pod_at_a_time_on_a_bench_snapshot() -> None:
+    """The bench's generator at 64 nodes in leaves of 8 with a 24-pod pending gang: the
+    classes place many pods at once; the answer is the one-pod-at-a-time one, and
+    something was evicted."""
+    body = {**generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, pending_gang=24), "config": VOLCANO_GANG}
+    out = volcano_answer(body, one_by_one=False)
+    assert out == volcano_answer(body, one_by_one=True)
+    assert orjson.loads(out)["evictions"]
+
+
+@st.composite
+def growing_topology_gang(draw: st.DrawFn) -> dict:
+    """A gang with a hard tier-2 topology, mostly already running across leaves (so it has a
+    HyperNode and network-topology-aware's task share decides between its leaves), with
+    pending pods it needs for its minimum, and one-pod jobs of a lower priority to evict;
+    some nodes with ``PreferNoSchedule`` taints."""
+    leaves, per_leaf = draw(st.integers(2, 4)), draw(st.integers(2, 3))
+    n = leaves * per_leaf
+    cpu = [draw(st.sampled_from([2, 3, 4])) for _ in range(n)]
+    free = list(cpu)
+    nodes = [{"name": f"n{i}", "allocatable": {"cpu": str(cpu[i]), "memory": "64Gi", "pods": 20}} for i in range(n)]
+    for nd in nodes:  # PreferNoSchedule taints: nodeorder scores each node against the set's most tainted
+        nd["taints"] = [{"key": f"t{k}", "effect": "PreferNoSchedule"} for k in range(draw(st.sampled_from([0, 0, 1, 2])))]
+    hyper = [{"name": f"leaf{l}", "tier": 1, "members": [{"exactMatch": f"n{l * per_leaf + j}"} for j in range(per_leaf)]}
+             for l in range(leaves)]  # fmt: skip
+    hyper.append({"name": "spine", "tier": 2, "members": [{"type": "HyperNode", "exactMatch": f"leaf{l}"} for l in range(leaves)]})
+    pods: list[dict] = []
+    running = draw(st.lists(st.integers(0, n - 1), min_size=0, max_size=4))  # (none: a new gang, without a HyperNode)
+    for i, x in enumerate(running):
+        if free[x] >= 1:
+            free[x] -= 1
+            pods.append({"name": f"g-run{i}", "group": "g", "node": f"n{x}", "phase": "Running", "priority": 1000, "requests": {"cpu": "1"}})
+    pending = draw(st.integers(1, 6))
+    pods += [{"name": f"g-{i}", "group": "g", "priority": 1000, "requests": {"cpu": "1"}} for i in range(pending)]
+    groups = [{"name": "g", "minMember": sum(1 for p in pods if p["group"] == "g"), "priority": 1000, "phase": "Running",
+               "networkTopology": {"mode": "hard", "highestTierAllowed": 2}}]  # fmt: skip
+    for x in range(n):
+        if free[x] and draw(st.booleans()):
+            size = draw(st.integers(1, free[x]))
+            free[x] -= size
+            groups.append({"name": f"v{x}", "minMember": 1, "priority": 10, "phase": "Running"})
+            pods.append({"name": f"v{x}", "group": f"v{x}", "node": f"n{x}", "phase": "Running", "priority": 10,
+                         "requests": {"cpu": str(size)}})  # fmt: skip
+    return {"cluster": {"nodes": nodes, "hyperNodes": hyper, "queues": [{"name": "default"}], "groups": groups, "pods": pods},
+            "config": VOLCANO_GANG}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(growing_topology_gang())
+def test_volcano_gang_simulation_classes_rescore_set_dependent_scores(body: dict) -> None:
+    """Network-topology-aware's task share breaks ties among the nodes scored together,
+    and nodeorder's taint score is normalised over them: scores that depend on the set
+    (``Session.set_scores``) are taken again for the whole group after each placement, and
+    the answer is the one-pod-at-a-time one."""
+    assert volcano_answer(body, one_by_one=False) == volcano_answer(body, one_by_one=True)
+
+
+def test_volcano_gang_simulation_classes_rescore_a_taint_score_normalised_over_the_nodes() -> None:
+    """nodeorder's TaintToleration score is normalised by the most untolerated
+    ``PreferNoSchedule`` taints among the nodes scored: n0 has two, n1 one, so n1 scores
+    half the taint weight with n0 beside it and nothing alone. Each holds a 1-CPU victim
+    of a 2-CPU node; the 3-pod gang goes to both after the evictions, as one pod at a time
+    places it (a class rescoring n1 alone would put the second pod elsewhere)."""
+    pns = [{"key": "a", "effect": "PreferNoSchedule"}, {"key": "b", "effect": "PreferNoSchedule"}]
+    nodes = [{"name": "n0", "allocatable": {"cpu": "2", "memory": "64Gi", "pods": 20}, "taints": pns},
+             {"name": "n1", "allocatable": {"cpu": "2", "memory": "64Gi", "pods": 20}, "taints": pns[:1]}]  # fmt: skip
+    groups = [{"name": "g", "minMember": 3, "priority": 1000}] + [
+        {"name": f"v{i}", "minMember": 1, "priority": 10, "phase": "Running"} for i in range(2)]
+    pods = [{"name": f"g-{i}", "group": "g", "priority": 1000, "requests": {"cpu": "1"}} for i in range(3)] + [
+        {"name": f"v{i}", "group": f"v{i}", "node": f"n{i}", "phase": "Running", "priority": 10, "requests": {"cpu": "1"}}
+        for i in range(2)]  # fmt: skip
+    body = {"cluster": {"nodes": nodes, "queues": [{"name": "default"}], "groups": groups, "pods": pods}, "config": VOLCANO_GANG}
+    out = volcano_answer(body, one_by_one=False)
+    assert out == volcano_answer(body, one_by_one=True)
+    assert len(orjson.loads(out)["nominations"]) == 3

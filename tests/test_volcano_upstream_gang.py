@@ -923,3 +923,228 @@ def test_a_ready_jobs_simulation_places_its_first_sub_job_only():
     out = decide(objs, config("gangpreempt", actions="gangpreempt", tiers=volcano_tiers(gang_starving=False)))
     assert evicted(out) == ["v2"]
     assert len(nominated(out)) == 1
+
+
+# -- the review's findings, fixed (each rule as Volcano's code has it) -------------------------
+def _with_uid(pg: dict, uid: str) -> dict:
+    pg["metadata"]["uid"] = uid
+    return pg
+
+
+def test_job_order_ties_break_on_the_job_id_not_the_podgroup_uid():
+    """session_plugins.go ``JobOrderFn``: equal priority and creation time fall back to
+    ``JobInfo.UID``, which is the job ID ``namespace/name`` (cache ``getJobID``), not the
+    PodGroup's ``metadata.uid``. Victims ``a`` and ``b`` (one pod each, same priority and
+    creation time) carry UIDs ordered against their names; the preemptor needs one of them:
+    gangpreempt takes the job last in JobOrder first, ``ns/b``."""
+    objs = [N("n1"), N("n2"), queue("q1"), *CLASSES,
+            _with_uid(PG("a"), "uid-z"), T("a-0", "a", node="n1"), _with_uid(PG("b"), "uid-a"), T("b-0", "b", node="n2")]  # fmt: skip
+    out = decide(objs + preemptor(1), config("gangpreempt", actions="gangpreempt"))
+    assert evicted(out) == ["b-0"]
+    assert nominated(out) == {"p-0": "n2"}
+
+
+def test_allocate_job_order_ties_break_on_the_job_id_not_the_podgroup_uid():
+    """The same tie-break in allocate: two pending one-pod jobs alike but for their names and
+    UIDs (ordered against the names), one free node: ``ns/a`` is first in JobOrder and is bound."""
+    objs = [N("n1"), queue("q1"), *CLASSES,
+            _with_uid(PG("a", phase="Inqueue"), "uid-z"), T("a-0", "a"),
+            _with_uid(PG("b", phase="Inqueue"), "uid-a"), T("b-0", "b")]  # fmt: skip
+    out = decide(objs, {"profile": "volcano", "actions": "allocate"})
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ns/a-0": "n1"}
+
+
+def test_the_simulation_stops_once_the_job_is_pipelined():
+    """simulate.go ``BuildNominationPlanInDomain``: the plan stops at the first sub-job after
+    which the job is pipelined. The job (minMember 1) has two one-pod sub-groups; its need is
+    both pods (2 CPU), covered by n-free's idle CPU and the victim's: after the first
+    sub-job (``sg=1``, MatchIndex 1, on the idle node) the job is pipelined, and ``p-2`` is
+    not nominated although the victim's node would take it."""
+    objs = [N("n-free"), N("n1"), queue("q1"), *CLASSES, PG("v"), T("v-0", "v", node="n1"),
+            PG("p", min_member=1, pc="p100", phase="Inqueue", sgp=[SGP("g", "sg", 1, 0)], created="2026-11-23T11:00:00Z"),
+            T("p-1", "p", pc="p100", labels={"sg": "1"}), T("p-2", "p", pc="p100", labels={"sg": "2"})]  # fmt: skip
+    out = decide(objs, config("gangpreempt", actions="gangpreempt"))
+    assert evicted(out) == ["v-0"]
+    assert nominated(out) == {"p-1": "n-free"}
+
+
+def test_a_sub_job_the_simulation_cannot_place_fails_the_plan():
+    """simulate.go ``BuildNominationPlanInDomain``: a sub-job that finds no place fails the
+    whole plan, although a later sub-job would pipeline the job. The job (minMember 1) has
+    sub-groups ``sg=1`` (its pod selects no node) and ``sg=2``; MatchIndex puts ``sg=1``
+    first: its trial fails, so nothing is evicted or nominated (allocate would go on to
+    ``sg=2``, on n-free)."""
+    objs = [N("n-free"), N("n1"), queue("q1"), *CLASSES, PG("v"), T("v-0", "v", node="n1"),
+            PG("p", min_member=1, pc="p100", phase="Inqueue", sgp=[SGP("g", "sg", 1, 0)], created="2026-11-23T11:00:00Z"),
+            T("p-1", "p", pc="p100", labels={"sg": "1"}, extra_spec={"nodeSelector": {"zone": "nowhere"}}),
+            T("p-2", "p", pc="p100", labels={"sg": "2"})]  # fmt: skip
+    out = decide(objs, config("gangpreempt", actions="gangpreempt"))
+    assert evicted(out) == [] and nominated(out) == {}
+
+
+def test_the_default_sub_job_is_ordered_like_the_others():
+    """simulate.go ``organizeEvictionWorksheet`` orders every sub-job, the default one (pods
+    no policy matched: UID the job ID, MatchIndex 0) included, by SubJobOrder: here by
+    MatchIndex, so the default sub-job (``p-a``, no label) comes before ``sg=1``. With the
+    plan stopping once the job (minMember 1) is pipelined, ``p-a`` is the one nominated
+    (allocate puts the default sub-group last)."""
+    objs = [N("n-free"), N("n1"), queue("q1"), *CLASSES, PG("v"), T("v-0", "v", node="n1"),
+            PG("p", min_member=1, pc="p100", phase="Inqueue", sgp=[SGP("g", "sg", 1, 0)], created="2026-11-23T11:00:00Z"),
+            T("p-1", "p", pc="p100", labels={"sg": "1"}), T("p-a", "p", pc="p100")]  # fmt: skip
+    out = decide(objs, config("gangpreempt", actions="gangpreempt"))
+    assert evicted(out) == ["v-0"]
+    assert nominated(out) == {"p-a": "n-free"}
+
+
+def test_the_simulation_predicates_are_preemptions_a_host_port_conflict_passes():
+    """simulate.go ``simulatePredicate`` asks ``PredicateForPreemptAction``, which lets a
+    failure an eviction might resolve (``Unschedulable``: a host port) pass, even where no
+    eviction resolves it. n1 runs the victim and ``keep`` (priority 100, not a victim),
+    which holds host port 8080; the preemptor asks for 8080 too. Volcano evicts the victim
+    and nominates the preemptor to n1 (where kube-scheduler will not bind it while ``keep``
+    runs); allocate's predicates would refuse n1 and evict nothing."""
+    def ports(cpu: str) -> dict:
+        return {"containers": [{"name": "main", "image": "x", "resources": {"requests": {"cpu": cpu}},
+                                "ports": [{"containerPort": 8080, "hostPort": 8080}]}]}  # fmt: skip
+
+    objs = [N("n1", cpu="2"), queue("q1"), *CLASSES, PG("v"), T("v-0", "v", node="n1"),
+            PG("keep", pc="p100"), T("keep-0", "keep", node="n1", pc="p100", extra_spec=ports("1"))]  # fmt: skip
+    out = decide(objs + preemptor(1, extra_spec=ports("1")), config("gangpreempt", actions="gangpreempt"))
+    assert evicted(out) == ["v-0"]
+    assert nominated(out) == {"p-0": "n1"}
+
+
+def _two_racks() -> list[dict]:
+    """Two tier-1 HyperNodes (r1: n1, n2; r2: n3) under a tier-2 one; victims v1 on n1, v2
+    on n3 (one pod each, priority 10, v2 created later, so last in JobOrder)."""
+    return [N("n1"), N("n2"), N("n3"), hypernode("r1", 1, ["n1", "n2"]), hypernode("r2", 1, ["n3"]),
+            hypernode("s", 2, ["r1", "r2"], member_type="HyperNode"), queue("q1"), *CLASSES,
+            PG("v1"), T("v1-0", "v1", node="n1"), PG("v2", created="2026-11-23T09:30:00Z"), T("v2-0", "v2", node="n3")]  # fmt: skip
+
+
+def test_a_soft_topology_is_hard_at_the_root_tier_for_the_eviction_domains():
+    """session.go ``convertSoftToHardTopology``: a soft job is hard at the cluster root's tier,
+    so its eviction domains are the gradients from the root down (``ContainsHardTopology``).
+    n2 is full of a job the preemptor may not take; the two-pod job fits nowhere but on
+    n1 + n3 (root domain): both victims go. (Seed 01 reads soft as the whole cluster too.)"""
+    objs = _two_racks() + [PG("peer", pc="p100"), T("peer-0", "peer", node="n2", pc="p100")]
+    out = decide(objs + preemptor(2, nt={"mode": "soft"}), config("gangpreempt", actions="gangpreempt", nta=True))
+    assert evicted(out) == ["v1-0", "v2-0"]
+    assert nominated(out) == {"p-0": "n1", "p-1": "n3"} or nominated(out) == {"p-0": "n3", "p-1": "n1"}
+
+
+def test_a_hard_topology_without_a_tier_is_no_constraint():
+    """job_info.go ``IsHardTopologyMode`` needs ``highestTierAllowed`` (a tier name is
+    translated to it at session open): ``mode: hard`` with neither is no constraint, so
+    the job is placed across racks like a job without a topology. The two-pod job gets n2
+    (free) and n3 (v2, last in JobOrder, goes): under a tier-1 constraint it could not
+    (r1's n1 + n2 would be needed, and then v1 goes)."""
+    out = decide(_two_racks() + preemptor(2, nt={"mode": "hard"}), config("gangpreempt", actions="gangpreempt", nta=True))
+    assert evicted(out) == ["v2-0"]
+    assert sorted(nominated(out).values()) == ["n2", "n3"]
+    out = decide(_two_racks() + preemptor(2, nt={"mode": "hard", "highestTierAllowed": 1}),
+                 config("gangpreempt", actions="gangpreempt", nta=True))  # fmt: skip
+    assert evicted(out) == ["v1-0"]
+    assert sorted(nominated(out).values()) == ["n1", "n2"]
+
+
+def test_allocate_reads_a_hard_topology_without_a_tier_as_no_constraint():
+    """The same rule in allocate: r1 holds n1 and n2, r2 holds n3, which the pods prefer
+    (preferred node affinity). Under ``highestTierAllowed: 1`` the two-pod job must share a
+    rack and gets r1's nodes; under ``mode: hard`` alone it has no constraint and the first
+    pod goes to n3."""
+    objs = [N("n1"), N("n2"), node("n3", cpu="1", memory="8Gi", gpu=None, pods="110", labels={"zone": "b"}),
+            hypernode("r1", 1, ["n1", "n2"]), hypernode("r2", 1, ["n3"]),
+            hypernode("s", 2, ["r1", "r2"], member_type="HyperNode"), queue("q1"), *CLASSES]  # fmt: skip
+    prefer = {"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 100, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}}]}}}
+
+    def placed(nt: dict) -> list[str]:
+        out = decide(objs + preemptor(2, nt=nt, extra_spec=prefer), config("allocate", actions="allocate", nta=True))
+        return sorted(b["node"] for b in out["bindings"])
+
+    assert placed({"mode": "hard", "highestTierAllowed": 1}) == ["n1", "n2"]
+    assert "n3" in placed({"mode": "hard"})
+
+
+def test_capacity_keeps_every_candidate_of_a_gang_preemption_and_so_decides_its_tier():
+    """capacity.go's UnifiedEvictableFn for ``gangpreempt`` permits every candidate (it
+    does not filter preemption), so a tier holding ``capacity`` has an answer. The victim's
+    pod is system-node-critical: tier 1's ``conformance`` keeps nothing, which leaves tier 1
+    without an answer; tier 2 (``capacity``) answers with the victim, which is evicted."""
+    tiers = [{"plugins": [{"name": "priority"}, {"name": "gang"}, {"name": "conformance"}]},
+             {"plugins": [{"name": "capacity"}, {"name": "predicates"}, {"name": "nodeorder"}]}]  # fmt: skip
+    objs = [N("n1"), queue("q1"), *CLASSES, PG("v"), T("v-0", "v", node="n1", critical=True)]
+    out = decide(objs + preemptor(1), config("gangpreempt", actions="gangpreempt", tiers=tiers))
+    assert evicted(out) == ["v-0"]
+    assert nominated(out) == {"p-0": "n1"}
+
+
+def test_priority_keeps_every_candidate_of_a_gang_reclaim_and_so_decides_its_tier():
+    """priority.go's UnifiedEvictableFn for ``gangreclaim`` permits every candidate (reclaim
+    is fairness-driven), so a tier holding ``priority`` has an answer and a later tier's
+    ``capacity`` is not asked. q2 is within its deserved 1 CPU, so capacity would keep its
+    pod; with ``priority`` alone in tier 1 the pod is reclaimed all the same."""
+    tiers = [{"plugins": [{"name": "priority"}]},
+             {"plugins": [{"name": "gang"}, {"name": "conformance"}, {"name": "capacity"}, {"name": "predicates"},
+                          {"name": "nodeorder"}]}]  # fmt: skip
+    objs = [N("n1"), queue("q1", deserved={"cpu": "2"}), queue("q2", deserved={"cpu": "1"}, reclaimable=True), *CLASSES,
+            PG("v", q="q2"), T("v-0", "v", node="n1")]  # fmt: skip
+    out = decide(objs + preemptor(1, name="r"), config("gangreclaim", actions="gangreclaim", tiers=tiers))
+    assert evicted(out) == ["v-0"]
+    assert nominated(out) == {"r-0": "n1"}
+    tiers[1]["plugins"].insert(0, tiers[0]["plugins"].pop())  # priority in tier 2: capacity's answer counts
+    tiers[0]["plugins"].append({"name": "drf"})
+    out = decide(objs + preemptor(1, name="r"), config("gangreclaim", actions="gangreclaim", tiers=tiers))
+    assert evicted(out) == []
+
+
+def test_a_podgroup_without_a_phase_is_pending():
+    """job_info.go ``IsPending``: a PodGroup whose status has no phase is Pending, so
+    gangpreempt skips it until Volcano's allocate (with no enqueue among the actions) has
+    made it Inqueue. Alone, gangpreempt evicts nothing; after allocate it preempts."""
+    objs = one_victim() + preemptor(1)
+    del objs[-2]["status"]
+    assert evicted(decide(objs, config("gangpreempt", actions="gangpreempt"))) == []
+    assert evicted(decide(objs, config("gangpreempt", actions="allocate, gangpreempt"))) == ["victim"]
+
+
+def test_a_pending_podgroup_preempts_only_after_allocate_made_it_inqueue():
+    """allocate.go ``buildAllocateContext`` turns a Pending PodGroup Inqueue when no enqueue
+    action is configured; gangpreempt skips a Pending one (``IsPending``). So the order of
+    the actions counts: ``gangpreempt, allocate`` evicts nothing (allocate has not run yet),
+    ``allocate, gangpreempt`` preempts."""
+    objs = one_victim() + preemptor(1)
+    objs[-2]["status"]["phase"] = "Pending"
+    assert evicted(decide(objs, config("gangpreempt", actions="gangpreempt, allocate"))) == []
+    assert evicted(decide(objs, config("gangpreempt", actions="allocate, gangpreempt"))) == ["victim"]
+
+
+def test_max_domains_as_text_is_not_an_integer_and_keeps_8():
+    """framework/arguments.go ``GetInt`` takes a YAML integer only: ``maxDomains: "1"`` is
+    text, so Volcano keeps its 8 domains (and logs it): on the cluster of
+    ``test_max_domains_caps_the_domains_tried`` domain b is reached and ``v-b`` goes, as
+    with the default; the integer 1 stops at s. The warnings say so."""
+    out = decide(capped_cluster(), config("gangpreempt", nta=True, allowWholeBundle=False, maxDomains="1"))
+    assert evicted(out) == ["v-b"]
+    assert any("maxDomains '1' is not an integer: 8 candidate domains" in w for w in out["warnings"])
+    out = decide(capped_cluster(), config("gangpreempt", nta=True, allowWholeBundle=False, maxDomains=1))
+    assert evicted(out) == []
+
+
+def test_a_roles_ready_pods_include_its_pending_pods_that_request_nothing():
+    """bundle.go ``CreateJobBundles``: a role's ready count (``roleReady``) includes its
+    Pending pods whose request is empty, as gang's CheckTaskReady does. Victim v
+    (minMember 3, minTaskMember m 1, w 2) runs m-0, m-1, w-0, w-1 (one per node, w's at
+    the lower pod priority, so first in the split) and has w-2 Pending with no request:
+    role w has 3 ready for its 2, so w-0 is the Safe pod (without w-2 it would be m-0)
+    and is the one evicted for the preemptor."""
+    role = "volcano.sh/task-spec"
+    objs = [N("n-m0"), N("n-m1"), N("n-w0"), N("n-w1"), queue("q1"), *CLASSES,
+            PG("v", min_member=3, mtm={"m": 1, "w": 2}),
+            T("m-0", "v", node="n-m0", prio=5, labels={role: "m"}), T("m-1", "v", node="n-m1", prio=5, labels={role: "m"}),
+            T("w-0", "v", node="n-w0", prio=0, labels={role: "w"}), T("w-1", "v", node="n-w1", prio=0, labels={role: "w"}),
+            pod("w-2", ns="ns", cpu=None, memory=None, group="v", priority=0, labels={role: "w"})]  # fmt: skip
+    out = decide(objs + preemptor(1), config("gangpreempt", actions="gangpreempt"))
+    assert evicted(out) == ["w-0"]
+    assert nominated(out) == {"p-0": "n-w0"}

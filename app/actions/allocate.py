@@ -365,19 +365,7 @@ class Allocate(Action):
         for t in allocatable_tasks(ssn, job):
             by_sg.setdefault(t.subgroup.uid if t.subgroup else DEFAULT_SG, []).append(t)
         order = functools.cmp_to_key(ssn.sub_job_order)
-        counted: dict[str, int] = {}
-        waiting = []
-        for sg in job.subgroups.values():
-            if ssn.sub_job_ready(sg, job):
-                counted[sg.policy] = counted.get(sg.policy, 0) + 1
-            else:
-                waiting.append(sg)
-        minimum = {p.name: p.min_sub_groups for p in job.subgroup_policies}
-        required: set[str] = set()
-        for sg in sorted(waiting, key=order):
-            if counted.get(sg.policy, 0) < minimum.get(sg.policy, 0):
-                required.add(sg.uid)
-                counted[sg.policy] = counted.get(sg.policy, 0) + 1
+        required = required_sub_jobs(ssn, job, job.subgroups.values())
         sgs = sorted((job.subgroups[k] for k in by_sg if k != DEFAULT_SG), key=order)
         out = Worksheet()
         out.required = required
@@ -837,6 +825,26 @@ class Allocate(Action):
             f"{pending} pending tasks of the gang cannot all be placed: {ready}/{job.min_available} ready"
             + (" within the allowed topology" if job.network_topology is not None else "")
         )
+
+
+def required_sub_jobs(ssn: Session, job: Job, sub_jobs: Iterable[SubGroup]) -> set[str]:
+    """The UIDs of the sub-jobs ``minSubGroups`` still requires (``organizeJobWorksheet``):
+    the sub-jobs not yet ready, in SubJobOrder, are walked and, per policy, as many as its
+    ``minSubGroups`` still needs (the ready ones count) are required."""
+    counted: dict[str, int] = {}
+    waiting = []
+    for sg in sub_jobs:
+        if ssn.sub_job_ready(sg, job):
+            counted[sg.policy] = counted.get(sg.policy, 0) + 1
+        else:
+            waiting.append(sg)
+    minimum = {p.name: p.min_sub_groups for p in job.subgroup_policies}
+    required: set[str] = set()
+    for sg in sorted(waiting, key=functools.cmp_to_key(ssn.sub_job_order)):
+        if counted.get(sg.policy, 0) < minimum.get(sg.policy, 0):
+            required.add(sg.uid)
+            counted[sg.policy] = counted.get(sg.policy, 0) + 1
+    return required
 
 
 def _put(d: dict[str, int], k: str, v: int | None) -> None:

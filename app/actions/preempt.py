@@ -23,6 +23,7 @@ from app.eviction.legacy import LegacyEviction
 from app.eviction.volcano_gang import VolcanoGangEviction
 from app.framework.action import Action
 from app.framework.config import flag
+from app.framework.plugin import is_go_int
 from app.framework.session import Session
 from app.plugins.kai_fairshare import kai_proportion as kai_solver
 
@@ -68,11 +69,17 @@ def volcano_gang(ssn: Session, args: dict[str, Any], named_action: bool) -> bool
     return True
 
 
-def warn_max_domains(ssn: Session, action: str, args: dict[str, Any]) -> None:
+def warn_max_domains(ssn: Session, action: str, args: dict[str, Any], volcano: bool) -> None:
     """``maxDomains`` of 0 or less is taken as 8, as Volcano's gang actions fall back
-    (``parseArguments``, which logs it): said in ``warnings``."""
+    (``parseArguments``, which logs it); for Volcano's actions (``volcano``), so is one that
+    is not a YAML integer (``Arguments.GetInt`` keeps the default): said in ``warnings``."""
     v = args.get("maxDomains")
-    if v is not None and not isinstance(v, bool) and float(v) <= 0:
+    if v is None:
+        return
+    if volcano and not is_go_int(v):
+        ssn.cluster.warnings.append(f"action {action}: maxDomains {v!r} is not an integer: 8 candidate domains are "
+                                    "used, as Volcano does")  # fmt: skip
+    elif not isinstance(v, bool) and float(v) <= 0:
         ssn.cluster.warnings.append(f"action {action}: maxDomains {v} is not positive: 8 candidate domains are used, "
                                     "as Volcano falls back")
 
@@ -101,11 +108,11 @@ class Preempt(Action):
         proportion plugin, else Volcano's legacy action."""
         kind = self.kind
         gang = self.force_gang or gang_aware(ssn, kind, self.args)
-        if gang:
-            warn_max_domains(ssn, self.name, self.args)
         if gang and volcano_gang(ssn, self.args, self.force_gang):
+            warn_max_domains(ssn, self.name, self.args, volcano=True)
             VolcanoGangEviction(kind, self.args).execute(ssn)
         elif gang:
+            warn_max_domains(ssn, self.name, self.args, volcano=False)
             evictor(kind, self.args, ssn).execute(ssn)
         elif kai_solver(ssn):
             from app.kai.actions import KaiPreempt, KaiReclaim

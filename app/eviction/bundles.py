@@ -168,15 +168,18 @@ def split_safe(job: Job, tasks: list[Task]) -> tuple[list[Task], list[Task]]:
     free). Volcano's ``CreateJobBundles`` (``actions/utils/bundle.go``) and seed 01 §3.4."""
     surplus = job.count(READY) - job.min_available
     enforce_roles = bool(job.min_task_member) and job.min_available >= sum(job.min_task_member.values())
-    role_surplus = {r: job.role_count(r, READY) - m for r, m in job.min_task_member.items()} if enforce_roles else {}
+    # a role's ready pods include its Pending ones that request nothing, a sub-group's its
+    # Pending BestEffort ones (CreateJobBundles' roleReady, SubJobInfo.IsReady)
+    be = job.role_be_pending
+    role_surplus = {r: job.role_count(r, READY) + be.get(r, 0) - m for r, m in job.min_task_member.items()} if enforce_roles else {}
     group_slack: dict[str, int] = {}
     broken_groups: set[str] = set()
     for pol in job.subgroup_policies:
         if pol.min_sub_groups > 0:
-            ready_groups = [sg for sg in job.subgroups.values() if sg.policy == pol.name and sg.count(READY) >= sg.min_available]
+            ready_groups = [sg for sg in job.subgroups.values() if sg.policy == pol.name and sg.count(READY) + sg.be_pending >= sg.min_available]
             group_slack[pol.name] = len(ready_groups) - pol.min_sub_groups
     for sg in job.subgroups.values():
-        if sg.count(READY) < sg.min_available:
+        if sg.count(READY) + sg.be_pending < sg.min_available:
             broken_groups.add(sg.uid)
     safe: list[Task] = []
     core: list[Task] = []

@@ -287,7 +287,11 @@ class GangEviction:
         c = ssn.cluster
         topo = c.topology
         flat: list[int] = []
-        for g in ssn.hyper_node_gradients(job, None, topo.root, PURPOSE_EVICT):
+        nt = job.network_topology
+        # seed 01: a soft topology searches victims over the whole cluster (Volcano's session
+        # makes it hard at the root tier, whose eviction gradients go down from the root)
+        grads = [[topo.root]] if nt is not None and nt.mode == "soft" else ssn.hyper_node_gradients(job, None, topo.root, PURPOSE_EVICT)
+        for g in grads:
             for h in g:
                 if h not in flat:
                     flat.append(h)

@@ -10,8 +10,8 @@ profile, or where the request names one of its options.
 
 For each preemptor (queues in QueueOrder, a reclaiming queue skipped when Overused; its
 jobs in JobOrder): a job whose PodGroup is not Pending, that JobValid passes and that is
-JobStarving. Its pending pods are the worksheet's (not gated, not BestEffort; a job
-already ready: the first sub-group's only); their sum is the need. The candidate domains
+JobStarving. Its pending pods are the eviction worksheet's (:func:`worksheet`: not gated,
+requesting something; a job already ready: its first sub-job's only); their sum is the need. The candidate domains
 are the job's eviction gradients flattened, at most ``maxDomains`` (default 8; 0 or less
 is 8), else the cluster for a job without a hard topology. In each domain, in order:
 
@@ -37,12 +37,12 @@ is 8), else the cluster for a job without a hard topology. In each domain, in or
   sorted again; ``allowWholeBundle: false`` drops the Whole ones.
 * **Prefixes**: bundles are added one at a time; once the domain's idle + releasing
   capacity plus the victims' requests covers the need, the victims so far are evicted and
-  the job's placement simulated in the domain (allocate's placement, as the simulation
-  mirrors it); if the job is then pipelined the evictions and placements are kept, else
-  the next prefix, then the next domain. A sub-job the simulation tries must be placed
-  whole (a job without sub-groups is one sub-job): Volcano's trial fails at the first pod
-  that finds no node, where allocate would keep a gang's pods up to its minimum; a job
-  already ready is simulated with its first sub-job alone (``jobWasReady``).
+  the job's placement simulated in the domain (:meth:`VolcanoGangEviction.attempt`, Volcano's
+  own simulation, not allocate's: sub-jobs in the eviction worksheet's order, each placed
+  whole on one HyperNode with the predicates preemption asks, the plan failing at the
+  first sub-job that finds no place and stopping once the job is pipelined); if the job
+  is then pipelined the evictions and placements are kept, else the next prefix, then the
+  next domain.
 
 No check that the job would fit without victims, no cheaper-domain order, no put-back of
 victims the placement did not need: Volcano does none of these.
@@ -51,37 +51,26 @@ victims the placement did not need: Volcano does none of these.
 from __future__ import annotations
 
 import functools
+import heapq
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from app.actions.allocate import Allocate
+from app.actions.allocate import fit_counts, pending_tasks, required_sub_jobs, signature
 from app.eviction.bundles import SAFE, WHOLE, Bundle, split_safe
 from app.eviction.gang import build_victims
+from app.framework.plugin import is_go_int
 from app.framework.session import PURPOSE_EVICT, Session
-from app.model.cluster import READY, Job, Queue, Task, TaskStatus, request_sum
+from app.framework.statement import EVICT, Statement
+from app.model.cluster import N_STATES, READY, Job, Queue, SubGroup, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
+from app.plugins.interpod import changes_as_pods_land, labels_matter
+from app.plugins.network_topology_aware import effective_tier
 
 PREEMPT, RECLAIM = "preempt", "reclaim"
 #: ``PreemptableStatus`` (preempt) and reclaim's ``Status == Running``.
 _STATES = {PREEMPT: frozenset({TaskStatus.BOUND, TaskStatus.RUNNING}), RECLAIM: frozenset({TaskStatus.RUNNING})}
-
-
-def _int_arg(args: dict[str, Any], key: str, default: int) -> int:
-    """``Arguments.GetInt``: an int (or its decimal text) replaces the default; anything
-    else leaves it."""
-    v = args.get(key)
-    if isinstance(v, bool):
-        return default
-    if isinstance(v, int):
-        return v
-    if isinstance(v, str):
-        try:
-            return int(v.strip())
-        except ValueError:
-            return default
-    return default
 
 
 def _bool_arg(args: dict[str, Any], key: str, default: bool) -> bool:
@@ -133,12 +122,9 @@ class VolcanoGangEviction:
 
     def __init__(self, kind: str, args: dict[str, Any]) -> None:
         self.kind = kind
-        self.max_domains = _int_arg(args, "maxDomains", 8)
-        if self.max_domains <= 0:
-            self.max_domains = 8
+        raw = args.get("maxDomains")  # (Arguments.GetInt: a YAML integer only; 0 or less: 8)
+        self.max_domains = raw if is_go_int(raw) and raw > 0 else 8
         self.allow_whole = _bool_arg(args, "allowWholeBundle", True)
-        self.alloc = Allocate({})
-        self.alloc.nominate = True
         self.name = "gangpreempt" if kind == PREEMPT else "gangreclaim"
 
     # -- preemptors ---------------------------------------------------------------------------
@@ -147,9 +133,10 @@ class VolcanoGangEviction:
         seen: dict[str, Queue] = {}
         by_queue: dict[str, list[Job]] = {}
         actions = ssn.config.actions
-        # JobInfo.IsPending: a Pending PodGroup waits for enqueue; without enqueue Volcano's
-        # allocate has made it Inqueue (when it ran: it is in the actions)
-        skip_pending = "enqueue" in actions or "allocate" not in actions
+        # JobInfo.IsPending: a Pending PodGroup (or one without a phase, read as Pending) waits
+        # for enqueue; without enqueue among the actions, Volcano's allocate makes it Inqueue
+        # when it runs: so a Pending one counts here only after allocate ran
+        skip_pending = "enqueue" in actions or "allocate" not in ssn.ran
         for job in c.active_jobs.values():
             if (skip_pending and job.phase == "Pending") or ssn.not_ours(job):  # (not_ours: in no Volcano job)
                 continue
@@ -172,7 +159,7 @@ class VolcanoGangEviction:
     def pending(self, ssn: Session, job: Job) -> list[Task]:
         """``CollectPendingTasksForGangEviction``: the worksheet's pending pods, a ready job's
         first sub-group's only."""
-        groups = self.alloc.worksheet(ssn, job)
+        groups = worksheet(ssn, job)
         if ssn.job_ready(job):
             return next((list(tasks) for _, tasks in groups if tasks), [])
         return [t for _, tasks in groups for t in tasks]
@@ -219,7 +206,7 @@ class VolcanoGangEviction:
                     flat.append(h)
                     if len(flat) >= self.max_domains:
                         return flat
-        if not flat and not hard_topology(job):
+        if not flat and not hard_topology(ssn, job):
             flat.append(topo.root)
         return flat
 
@@ -320,14 +307,19 @@ class VolcanoGangEviction:
             ra, rb = roi(a), roi(b)
             if ra != rb:
                 return -1 if ra > rb else 1
-            return _stable(a, b)
+            return _stable(a, b, ssn.job_id)
 
         return functools.cmp_to_key(cmp)
 
     # -- one prefix of victims ----------------------------------------------------------------
     def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], bundles: list[Bundle]) -> bool:
-        """``BuildNominationPlanInDomain``: evict ``victims``, simulate the job's placement in
-        ``domain``; kept when the job is then pipelined, else undone."""
+        """``BuildNominationPlanInDomain``: evict ``victims``, then place the job's sub-jobs
+        one at a time in worksheet order (:func:`worksheet`), each whole on the first
+        HyperNode that takes it (:meth:`trial`): a job with a hard topology tries the
+        sub-job's eviction gradients inside ``domain``, any other job ``domain`` itself. A
+        sub-job that finds no place fails the plan; the plan stops once the job is
+        pipelined (a job already ready: after its first sub-job) and is kept only if the job
+        is then pipelined, else undone."""
         was_ready = ssn.job_ready(job)
         kept = ssn.trial_state()
         stmt = ssn.statement()
@@ -339,44 +331,186 @@ class VolcanoGangEviction:
                 why = "lower priority" if self.kind == PREEMPT else f"queue {b.job.queue} is reclaimable"
                 op.reason = (f"{self.name} (Volcano) for {job.key} (priority {job.priority}): {why}; "
                              f"{b.label} bundle of {b.job.key}")  # fmt: skip
-        saved = self.alloc._save(ssn, job)
-        groups = self.alloc.worksheet(ssn, job)
-        if was_ready:  # a job already ready grows by its first sub-job with pending pods only
-            first = next((i for i, (_, tasks) in enumerate(groups) if tasks), None)
-            if first is not None:
-                del groups[first + 1 :]
-                del groups[:first]
-        ok = (bool(groups) and self.alloc.try_in(ssn, job, groups, domain, stmt) is not None and ssn.job_pipelined(job)
-              and _whole_sub_jobs(groups))
-        if ok:
-            self.alloc.note_domain(ssn, job)
+        hard = hard_topology(ssn, job)
+        pipelined = False
+        for sj, tasks in worksheet(ssn, job):
+            default = sj.tasks[0].subgroup is None  # (the default sub-job: the job's own gradients)
+            rows = ssn.hyper_node_gradients(job, None if default else sj, domain, PURPOSE_EVICT) if hard else [[domain]]
+            if not any(self.trial(ssn, job, sj, tasks, h, stmt, bool(victims)) for row in rows for h in row):
+                break
+            pipelined = ssn.job_pipelined(job)
+            if was_ready or pipelined:
+                break
+        if pipelined:
+            # (reported: the HyperNode of the job's pods with these; Volcano keeps each
+            # sub-job's trial HyperNode as its nomination and leaves AllocatedHyperNode alone)
+            topo = ssn.cluster.topology
+            h = topo.lca(sorted({op.task.node for op in stmt.ops if op.kind != EVICT}))
+            before = ssn.job_hypernode.get(job.key)
+            ssn.decided_hypernode[job.key] = h if before is None else topo.lca_of_hypernodes(before, h)
             stmt.commit()
             return True
         stmt.discard()
-        self.alloc._restore(ssn, job, saved)
         ssn.end_trial(kept)
         return False
 
-
-def _whole_sub_jobs(groups: list[tuple[Any, list[Task]]]) -> bool:
-    """``runSimulateTrialAtHyperNode`` fails a sub-job's trial at its first pod that finds
-    no node: a sub-job (a job without sub-groups is one) the simulation tried is placed
-    whole or not at all, unlike allocate, which keeps a gang's pods up to its minimum."""
-    placed = (TaskStatus.PIPELINED, TaskStatus.ALLOCATED)
-    for _, tasks in groups:
-        n = sum(1 for t in tasks if t.status in placed)
-        if 0 < n < len(tasks):
+    @staticmethod
+    def trial(ssn: Session, job: Job, sj: SubGroup, tasks: list[Task], hn: int, stmt: Statement, evicted: bool) -> bool:
+        """``runSimulateTrialAtHyperNode``: pipeline each of the sub-job's pods, in task
+        order, on a node of ``hn`` (:func:`_pipeline_class`); a pod with no node fails the
+        sub-job, undone; so does a sub-job then neither ready nor pipelined."""
+        c = ssn.cluster
+        nodes = c.topology.leaves[hn]
+        if not len(nodes):
             return False
-    return True
+        queue = c.queues.get(job.queue)
+        cp = stmt.checkpoint()
+        by_labels = labels_matter(ssn)
+        keyed = ssn.class_key if ssn.classes_keyed else None
+
+        def sig_of(t: Task) -> Any:
+            own = signature(t, by_labels)
+            return own if keyed is None else (own, keyed(t))
+
+        i = 0
+        while i < len(tasks):
+            if ssn.out_of_time():  # (the request's deadline bounds the simulation: the answer says truncated)
+                stmt.rollback(cp)
+                return False
+            j = i + 1
+            if not (changes_as_pods_land(c, tasks[i]) or ssn.varies_as_pods_land(tasks[i])):
+                sig = sig_of(tasks[i])
+                while j < len(tasks) and sig_of(tasks[j]) == sig:
+                    j += 1
+            if not _pipeline_class(ssn, queue, tasks[i:j], nodes, stmt, evicted):
+                stmt.rollback(cp)
+                return False
+            i = j
+        if sj.tasks[0].subgroup is None:
+            _count(sj)  # (the default sub-job's counters are not kept as states change)
+        if ssn.sub_job_ready(sj, job) or ssn.sub_job_pipelined(sj, job):
+            return True
+        stmt.rollback(cp)
+        return False
 
 
-def hard_topology(job: Job) -> bool:
-    """``JobInfo.ContainsHardTopology``: the job's or a sub-group policy's network topology
-    is hard."""
-    nt = job.network_topology
-    if nt is not None and nt.mode == "hard":
+def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: np.ndarray, stmt: Statement,
+                    evicted: bool) -> bool:  # fmt: skip
+    """Pipeline each of ``cls`` (identical pods, in order; or one pod whose answers change
+    as pods land) as ``runSimulateTrialAtHyperNode`` does, one after the other: the queue
+    must admit it (Allocatable); its nodes are those that pass the predicates as preemption
+    asks them (``PredicateForPreemptAction``: a failure an eviction may resolve, e.g. a host
+    port, passes) and whose future idle holds it; among them the nodes whose idle holds it,
+    else the rest (``prioritizeNodesForSimulate``), the best scored (a tie: the first node;
+    Volcano picks one at random). False at the first pod with no node.
+
+    Pipelining changes no node's idle, so which group a node is in does not change, and a
+    node's score moves only with its own placements: the nodes are scored once per class
+    and the placed node again after each placement; unless a plugin's score of a node
+    depends on the set scored (:meth:`Session.set_scores`: then the group is scored again
+    after each placement, as Volcano does for every pod)."""
+    c = ssn.cluster
+    rep = cls[0]
+    req = rep.req
+    ssn.resolvable_pass = True
+    try:
+        mask, _ = ssn.predicate_mask(rep, nodes)
+    finally:
+        ssn.resolvable_pass = False
+    cand = nodes[mask]
+    idle = (c.idle_of(cand) >= req).all(axis=1)
+    placed = 0
+    for pool in (cand[idle], cand[~idle]):
+        pool = pool[(c.future_idle_of(pool) >= req).all(axis=1)]
+        if not len(pool):
+            continue
+        left = dict(zip(pool.tolist(), fit_counts(c.future_idle_of(pool), req).tolist(), strict=True))  # type: ignore[arg-type]
+        whole = ssn.set_scores(rep, pool)  # (then every node of the pool is scored again after each placement)
+        heap = _heap(ssn, rep, pool)
+        while heap and placed < len(cls):
+            _, n = heapq.heappop(heap)
+            if left[n] <= 0:
+                continue
+            t = cls[placed]
+            if (queue is not None and not ssn.allocatable(queue, t)) or not stmt.pipeline(t, n, eviction_occurred=evicted):
+                return False
+            placed += 1
+            left[n] -= 1
+            if placed == len(cls):
+                return True
+            if whole:
+                heap = _heap(ssn, rep, np.array([x for x in pool.tolist() if left[x] > 0], dtype=np.intp))
+            elif left[n] > 0:
+                heapq.heappush(heap, (-float(ssn.node_scores(rep, np.array([n], dtype=np.intp))[0][0]), n))
+    return placed == len(cls)
+
+
+def _heap(ssn: Session, rep: Task, pool: np.ndarray) -> list[tuple[float, int]]:
+    """The pool's nodes by score, best first (a tie: the first node)."""
+    if not len(pool):
+        return []
+    scores, _ = ssn.node_scores(rep, pool)
+    heap = list(zip((-scores).tolist(), pool.tolist(), strict=True))
+    heapq.heapify(heap)
+    return heap
+
+
+def worksheet(ssn: Session, job: Job) -> list[tuple[SubGroup, list[Task]]]:
+    """``organizeEvictionWorksheet``: the job's sub-jobs with pending pods (Pending, not
+    gated, requesting something), each with its pods in task order, in the order Volcano
+    pops them: the sub-jobs ``minSubGroups`` still requires first (counted over the sub-jobs
+    not ready, in SubJobOrder, after the ready ones), then SubJobOrder. The pods no policy
+    matched are the default sub-job (:func:`default_sub_job`), ordered like the others."""
+    pend: dict[int, list[Task]] = {}
+    for t in pending_tasks(job):
+        sg = t.subgroup
+        pend.setdefault(id(sg), []).append(t)
+    sjs = sorted(job.subgroups.values(), key=lambda sg: sg.uid)
+    default = default_sub_job(ssn, job)
+    if default is not None:
+        sjs.insert(0, default)
+    required = required_sub_jobs(ssn, job, sjs)
+    out = []
+    for sg in sorted(sjs, key=functools.cmp_to_key(ssn.sub_job_order)):
+        tasks = pend.get(id(None) if sg is default else id(sg))
+        if tasks:
+            out.append((sg, ssn.sort_tasks(tasks)))
+    out.sort(key=lambda e: e[0].uid not in required)  # (stable: SubJobOrder within each part)
+    return out
+
+
+def default_sub_job(ssn: Session, job: Job) -> SubGroup | None:
+    """Volcano's default sub-job (``getOrCreateDefaultSubJob``) of the pods no sub-group
+    policy matched, None when there are none: UID the job's ID, match index 0, the job's
+    network topology, minimum the job's ``minMember`` when the job has no policies, else 1.
+    Its counters are counted afresh (:func:`_count`) where they are read."""
+    tasks = [t for t in job.tasks if t.subgroup is None]
+    if not tasks:
+        return None
+    sg = SubGroup(uid=ssn.job_id(job), policy="", min_available=1 if job.subgroup_policies else job.min_available,
+                  match_index=0, network_topology=job.network_topology, tasks=tasks)  # fmt: skip
+    return _count(sg)
+
+
+def _count(sg: SubGroup) -> SubGroup:
+    """A default sub-job's counters from its pods' states now."""
+    counts = [0] * N_STATES
+    be = 0
+    for t in sg.tasks:
+        counts[t.status] += 1
+        be += t.status == TaskStatus.PENDING and t.best_effort
+    sg.counts, sg.be_pending = counts, be
+    return sg
+
+
+def hard_topology(ssn: Session, job: Job) -> bool:
+    """``JobInfo.ContainsHardTopology`` as Volcano's session leaves it: the job's or one of
+    its sub-jobs' network topology is hard with a tier, a tier name the HyperNodes have, or
+    soft (made hard at the root tier); hard with neither is no constraint."""
+    topo = ssn.cluster.topology
+    if effective_tier(topo, job.network_topology) is not None:
         return True
-    return any(p.network_topology is not None and p.network_topology.mode == "hard" for p in job.subgroup_policies)
+    return any(effective_tier(topo, sg.network_topology) is not None for sg in job.subgroups.values())
 
 
 def _sum(tasks: list[Task], zero: np.ndarray) -> np.ndarray:
@@ -385,9 +519,10 @@ def _sum(tasks: list[Task], zero: np.ndarray) -> np.ndarray:
     return request_sum(tasks) if tasks else zero
 
 
-def _stable(a: Bundle, b: Bundle) -> int:
-    """``stableBundleLess``: job UID, then the first pod's UID, then fewer pods."""
-    ka, kb = a.job.key, b.job.key
+def _stable(a: Bundle, b: Bundle, job_id: Callable[[Job], str]) -> int:
+    """``stableBundleLess``: job UID (the job ID, :attr:`Session.job_id`), then the first
+    pod's UID, then fewer pods."""
+    ka, kb = job_id(a.job), job_id(b.job)
     if ka != kb:
         return -1 if ka < kb else 1
     fa = (a.tasks[0].uid or a.tasks[0].key) if a.tasks else ""

@@ -98,6 +98,12 @@ class Session:
         #: scores it (one node: the order is the same), but a NodeOrder with a side effect
         #: (deviceshare's vNPU ``ScoreNode`` sets the type's policy) must not take it.
         self.sole_candidate = False
+        #: the actions run so far in this session, in order
+        self.ran: list[str] = []
+        #: JobOrderFn's last tie-break after the creation time, the job's ID: Volcano's is
+        #: ``namespace/name`` of its PodGroup (``getJobID``, our job key), KAI's the PodGroup's
+        #: name (``PodGroupID(podGroup.Name)``); a pod on its own (no PodGroup): its UID
+        self.job_id: Callable[[Job], str] = _kai_job_id if config.profile == "kai" else _volcano_job_id
         # jobs whose placements stay in force without a commit (see ``hold``): job key ->
         # [state to report, ids of the held tasks]
         self.held: dict[str, tuple[str, set[int]]] = {}
@@ -125,6 +131,7 @@ class Session:
         # (see :meth:`varies_as_pods_land`)
         self._varying: list[Callable[[Task], bool]] = []
         self._class_keys: list[Callable[[Task], Any]] = []  # (see :meth:`on_class_key`)
+        self._set_scores: list[Callable[[Task, np.ndarray], bool]] = []  # (see :meth:`on_set_scores`)
         self._trial_states: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []  # (see :meth:`on_trial`)
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
@@ -416,6 +423,18 @@ class Session:
         class of identical tasks sharing one predicate mask."""
         self._varying.append(test)
 
+    def on_set_scores(self, test: Callable[[Task, np.ndarray], bool]) -> None:
+        """A plugin's score of a node for a task depends on the other nodes scored with it
+        (a tie-break or a normalisation over the set) where ``test(task, nodes)`` says so:
+        see :meth:`set_scores`."""
+        self._set_scores.append(test)
+
+    def set_scores(self, task: Task, nodes: np.ndarray) -> bool:
+        """Some plugin's node scores for ``task`` over ``nodes`` depend on the set scored
+        (:meth:`on_set_scores`): scoring a few of them again alone would not give the
+        scores the whole set gives."""
+        return any(test(task, nodes) for test in self._set_scores)
+
     def on_class_key(self, key: Callable[[Task], Any]) -> None:
         """A plugin's answers for a task depend on more than allocate's class signature (its
         request, constraints, role): ``key(task)`` joins it, so tasks that differ there are
@@ -501,16 +520,18 @@ class Session:
         return 0
 
     def job_order(self, a: Job, b: Job) -> int:
-        """JobOrder: first non-zero plugin answer; then creation time, then UID."""
+        """JobOrder: first non-zero plugin answer; then creation time, then the job's ID
+        (:attr:`job_id`)."""
         c = self._first_nonzero("job_order", a, b)
         if c:
             return c
-        return _cmp((a.created, a.uid, a.key), (b.created, b.uid, b.key))
+        return _cmp((a.created, self.job_id(a)), (b.created, self.job_id(b)))
 
     def job_order_cached(self) -> Callable[[Job, Job], int]:
         """:meth:`job_order`, reading each plugin's value of a job (where it registered one)
         once per job: for sorting many jobs while nothing is allocated or evicted."""
         parts: list[tuple[dict[str, Any] | None, Callable[..., Any], Callable[[Any, Any], int] | None]] = []
+        job_id = self.job_id
         for plugin, fn in self.fns("job_order"):
             value = self._value.get(("job_order", plugin))
             parts.append((None, fn, None) if value is None else ({}, value[0], value[1]))
@@ -529,7 +550,7 @@ class Session:
                     c = compare(va, vb)  # type: ignore[misc]
                 if c:
                     return c
-            return _cmp((a.created, a.uid, a.key), (b.created, b.uid, b.key))
+            return _cmp((a.created, job_id(a)), (b.created, job_id(b)))
 
         return order
 
@@ -1056,3 +1077,16 @@ def _each(fn: Callable[[Task], None]) -> Callable[[Sequence[Task]], None]:
             fn(t)
 
     return many
+
+
+def _volcano_job_id(job: Job) -> str:
+    """Volcano's job ID: ``namespace/name`` of the PodGroup; a pod no PodGroup holds is in
+    the one Volcano's controller makes for it, ``podgroup-<pod uid>``."""
+    if job.source == "pod":
+        return f"{job.namespace}/podgroup-{job.uid or job.name}"
+    return job.key
+
+
+def _kai_job_id(job: Job) -> str:
+    """KAI's job ID: the PodGroup's name (a pod on its own: its UID)."""
+    return (job.uid or job.name) if job.source == "pod" else job.name

@@ -217,7 +217,8 @@ class Capacity(Plugin):
         reg("job_enqueueable", self.name, self.job_enqueueable)
         reg("job_enqueued", self.name, self.job_enqueued)
         reg("reclaimable", self.name, self.reclaimable)
-        reg("unified_evictable", self.name, lambda _, cands, kind: self.unified_reclaimable(cands) if kind == "reclaim" else None)
+        # (gang preempt: every candidate, as Volcano's: capacity decides its tier without filtering)
+        reg("unified_evictable", self.name, lambda _, cands, kind: self.unified_reclaimable(cands) if kind == "reclaim" else list(cands))
         reg("preemptive", self.name, self.preemptive)
 
     # -- DRA queue quota (app.plugins.capacity_dra) --------------------------------------------

@@ -37,12 +37,16 @@ from app.plugins.binpack import resource_weights
 
 
 def effective_tier(ssn_topology, nt: NetworkTopology | None, cap: int | None = None) -> int | None:  # type: ignore[no-untyped-def]
-    """The highest tier a constraint allows, None when there is no (usable) constraint."""
+    """The highest tier a constraint allows, None when there is no (usable) constraint.
+
+    As Volcano's session leaves it (``adjustNetworkTopologySpec``): a soft constraint is a
+    hard one at the cluster's root tier (a sub-group's at its job's tier, ``cap``); a tier
+    name is its tier; a hard constraint naming no tier, or a tier name no HyperNode tier
+    has, is no constraint (``IsHardTopologyMode`` needs ``highestTierAllowed``)."""
     if nt is None:
         return None
-    root_tier = ssn_topology.max_tier
     if nt.mode == "soft":
-        tier = root_tier
+        tier = ssn_topology.max_tier
     elif nt.highest_tier_allowed is not None:
         tier = nt.highest_tier_allowed
     elif nt.highest_tier_name is not None:
@@ -51,7 +55,7 @@ def effective_tier(ssn_topology, nt: NetworkTopology | None, cap: int | None = N
             return None  # Volcano skips an unknown tier name: no constraint
         tier = t
     else:
-        tier = root_tier
+        return None
     return min(tier, cap) if cap is not None else tier
 
 
@@ -96,6 +100,7 @@ class NetworkTopologyAware(Plugin):
         reg("hyper_node_gradient", self.name, self.gradients)
         reg("hyper_node_order", self.name, self.hyper_node_order)
         reg("batch_node_order", self.name, self.batch_node_order)
+        self.ssn.on_set_scores(lambda task, _: self.shares(task))
 
     # -- capacity cache -------------------------------------------------------------------
     def _chain(self, node: int) -> np.ndarray:
@@ -157,9 +162,6 @@ class NetworkTopologyAware(Plugin):
         highest = self.constraint_tier(job, sg)
         if highest is None:
             return [[root]]
-        nt = sg.network_topology if sg is not None and sg.network_topology is not None else job.network_topology
-        if purpose == PURPOSE_EVICT and nt is not None and nt.mode == "soft":
-            return [[root]]  # seed 01: soft topology searches victims over the whole cluster
         allocated = self.ssn.subgroup_hypernode.get(sg.uid) if sg is not None else self.ssn.job_hypernode.get(job.key)
         search = root
         if allocated is not None:
@@ -291,6 +293,15 @@ class NetworkTopologyAware(Plugin):
         if not self.normal_enable:
             return np.zeros(len(nodes))
         return self._normal_scores(task, nodes) * 100.0 * self.weight
+
+    def shares(self, task: Task) -> bool:
+        """Whether :meth:`_topology_scores`' task-share tie-break can apply to ``task`` (its
+        sub-group's or job's network topology, with a HyperNode already): it breaks ties
+        among the nodes scored together, so a node's score depends on the others."""
+        job, sg = task.job, task.subgroup
+        if sg is not None and sg.network_topology is not None:
+            return sg.uid in self.ssn.subgroup_hypernode
+        return job is not None and job.network_topology is not None and job.key in self.ssn.job_hypernode
 
     def _topology_scores(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         job, sg = task.job, task.subgroup

@@ -43,9 +43,10 @@ class Priority(Plugin):
 
     @staticmethod
     def unified(preemptor: Task, candidates: Sequence[Task], kind: str) -> list[Task] | None:
-        """Gang-aware: preempt needs a strictly lower job priority; reclaim is priority-agnostic."""
+        """Gang-aware: preempt needs a strictly lower job priority; reclaim is priority-agnostic
+        and keeps every candidate (Volcano's answers them all, so its tier is decided)."""
         if kind != "preempt" or preemptor.job is None:
-            return None
+            return list(candidates)
         p = preemptor.job.priority
         return [t for t in candidates if t.job is not None and t.job.victim_priority < p]
 
