@@ -413,3 +413,20 @@ def test_volcano_gang_simulation_classes_rescore_a_taint_score_normalised_over_t
     out = volcano_answer(body, one_by_one=False)
     assert out == volcano_answer(body, one_by_one=True)
     assert len(orjson.loads(out)["nominations"]) == 3
+
+
+def test_allocate_scores_taints_against_every_node_left_for_each_pod() -> None:
+    """nodeorder's TaintToleration score is normalised by the most untolerated
+    ``PreferNoSchedule`` taints among the nodes scored, so each pod is scored against every
+    node left, as Volcano does per pod (a class rescoring its node alone would see only
+    that node's taints). n0 (3 CPU) and n1 (1 CPU) have one taint, n2 (1 CPU) two: n0 and
+    n1 score half the taint weight for every pod, and binpack keeps the gang on n0."""
+    pns = [{"key": "a", "effect": "PreferNoSchedule"}, {"key": "b", "effect": "PreferNoSchedule"}]
+    nodes = [{"name": "n0", "allocatable": {"cpu": "3", "memory": "64Gi", "pods": 20}, "taints": pns[:1]},
+             {"name": "n1", "allocatable": {"cpu": "1", "memory": "64Gi", "pods": 20}, "taints": pns[:1]},
+             {"name": "n2", "allocatable": {"cpu": "1", "memory": "64Gi", "pods": 20}, "taints": pns}]  # fmt: skip
+    pods = [{"name": f"g-{i}", "group": "g", "priority": 1000, "requests": {"cpu": "1"}} for i in range(3)]
+    body = {"cluster": {"nodes": nodes, "queues": [{"name": "default"}], "groups": [{"name": "g", "minMember": 3}], "pods": pods},
+            "config": {"actions": "allocate", "tiers": TIERS}}  # fmt: skip
+    out, _ = answer(body, batched=True)
+    assert {b["pod"]: b["node"] for b in orjson.loads(out)["bindings"]} == {f"default/g-{i}": "n0" for i in range(3)}

@@ -563,7 +563,13 @@ class Allocate(Action):
         while i < len(todo):
             j = i + 1
             sig = sig_of(todo[i])
-            alone = changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
+            # (a pod whose node scores are normalised over the set scored, Session.set_scores, too:
+            # scoring one node again after a placement would not give what the set gives, so
+            # each pod is scored against every node left, as Volcano does for every pod; a
+            # tie-break among the set's best, network-topology-aware's task share, is not: see
+            # the README, allocate's known differences)
+            alone = (changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
+                     or ssn.set_scores(todo[i], nodes, tie_breaks=False))  # fmt: skip
             if alone and ssn.out_of_time():
                 return  # (pods placed one at a time: the request's deadline bounds them; the answer says truncated)
             while j < len(todo) and not alone and sig_of(todo[j]) == sig:

@@ -156,16 +156,18 @@ class VolcanoGangEviction:
                     return
                 self.evict_for(ssn, queue, job)
 
-    def pending(self, ssn: Session, job: Job) -> list[Task]:
+    @staticmethod
+    def pending(ssn: Session, job: Job, sheet: list[tuple[SubGroup, list[Task]]]) -> list[Task]:
         """``CollectPendingTasksForGangEviction``: the worksheet's pending pods, a ready job's
         first sub-group's only."""
-        groups = worksheet(ssn, job)
         if ssn.job_ready(job):
-            return next((list(tasks) for _, tasks in groups if tasks), [])
-        return [t for _, tasks in groups for t in tasks]
+            return next((list(tasks) for _, tasks in sheet if tasks), [])
+        return [t for _, tasks in sheet for t in tasks]
 
     def evict_for(self, ssn: Session, queue: Queue, job: Job) -> bool:
-        pending = self.pending(ssn, job)
+        # (the worksheet, as each plan reads it again: every plan that fails is undone whole)
+        sheet = worksheet(ssn, job)
+        pending = self.pending(ssn, job, sheet)
         if not pending:
             return False
         if self.kind == RECLAIM and not ssn.preemptive(queue, pending):
@@ -191,7 +193,7 @@ class VolcanoGangEviction:
                     continue
                 if ssn.out_of_time():  # the request's deadline bounds the simulations (the answer says truncated)
                     return False
-                if self.attempt(ssn, job, d, list(victims), bundles):
+                if self.attempt(ssn, job, d, list(victims), bundles, sheet):
                     return True
         return False
 
@@ -312,7 +314,8 @@ class VolcanoGangEviction:
         return functools.cmp_to_key(cmp)
 
     # -- one prefix of victims ----------------------------------------------------------------
-    def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], bundles: list[Bundle]) -> bool:
+    def attempt(self, ssn: Session, job: Job, domain: int, victims: list[Task], bundles: list[Bundle],
+                sheet: list[tuple[SubGroup, list[Task]]]) -> bool:  # fmt: skip
         """``BuildNominationPlanInDomain``: evict ``victims``, then place the job's sub-jobs
         one at a time in worksheet order (:func:`worksheet`), each whole on the first
         HyperNode that takes it (:meth:`trial`): a job with a hard topology tries the
@@ -333,7 +336,7 @@ class VolcanoGangEviction:
                              f"{b.label} bundle of {b.job.key}")  # fmt: skip
         hard = hard_topology(ssn, job)
         pipelined = False
-        for sj, tasks in worksheet(ssn, job):
+        for sj, tasks in sheet:
             default = sj.tasks[0].subgroup is None  # (the default sub-job: the job's own gradients)
             rows = ssn.hyper_node_gradients(job, None if default else sj, domain, PURPOSE_EVICT) if hard else [[domain]]
             if not any(self.trial(ssn, job, sj, tasks, h, stmt, bool(victims)) for row in rows for h in row):
@@ -439,6 +442,8 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
             if placed == len(cls):
                 return True
             if whole:
+                if ssn.out_of_time():  # (every node scored again per pod: the request's deadline bounds it)
+                    return False
                 heap = _heap(ssn, rep, np.array([x for x in pool.tolist() if left[x] > 0], dtype=np.intp))
             elif left[n] > 0:
                 heapq.heappush(heap, (-float(ssn.node_scores(rep, np.array([n], dtype=np.intp))[0][0]), n))

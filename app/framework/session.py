@@ -131,7 +131,7 @@ class Session:
         # (see :meth:`varies_as_pods_land`)
         self._varying: list[Callable[[Task], bool]] = []
         self._class_keys: list[Callable[[Task], Any]] = []  # (see :meth:`on_class_key`)
-        self._set_scores: list[Callable[[Task, np.ndarray], bool]] = []  # (see :meth:`on_set_scores`)
+        self._set_scores: list[tuple[Callable[[Task, np.ndarray], bool], bool]] = []  # (see :meth:`on_set_scores`)
         self._trial_states: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []  # (see :meth:`on_trial`)
         self.plugins: dict[str, Plugin] = {}
         self.options: dict[str, PluginOption] = {}
@@ -423,17 +423,17 @@ class Session:
         class of identical tasks sharing one predicate mask."""
         self._varying.append(test)
 
-    def on_set_scores(self, test: Callable[[Task, np.ndarray], bool]) -> None:
+    def on_set_scores(self, test: Callable[[Task, np.ndarray], bool], *, tie_break: bool = False) -> None:
         """A plugin's score of a node for a task depends on the other nodes scored with it
-        (a tie-break or a normalisation over the set) where ``test(task, nodes)`` says so:
-        see :meth:`set_scores`."""
-        self._set_scores.append(test)
+        where ``test(task, nodes)`` says so: a normalisation over the set, or (``tie_break``)
+        a tie-break among the set's best (see :meth:`set_scores`)."""
+        self._set_scores.append((test, tie_break))
 
-    def set_scores(self, task: Task, nodes: np.ndarray) -> bool:
+    def set_scores(self, task: Task, nodes: np.ndarray, *, tie_breaks: bool = True) -> bool:
         """Some plugin's node scores for ``task`` over ``nodes`` depend on the set scored
-        (:meth:`on_set_scores`): scoring a few of them again alone would not give the
-        scores the whole set gives."""
-        return any(test(task, nodes) for test in self._set_scores)
+        (:meth:`on_set_scores`; ``tie_breaks`` False: normalisations only): scoring a few
+        of them again alone would not give the scores the whole set gives."""
+        return any(test(task, nodes) for test, tie in self._set_scores if tie_breaks or not tie)
 
     def on_class_key(self, key: Callable[[Task], Any]) -> None:
         """A plugin's answers for a task depend on more than allocate's class signature (its

@@ -100,7 +100,7 @@ class NetworkTopologyAware(Plugin):
         reg("hyper_node_gradient", self.name, self.gradients)
         reg("hyper_node_order", self.name, self.hyper_node_order)
         reg("batch_node_order", self.name, self.batch_node_order)
-        self.ssn.on_set_scores(lambda task, _: self.shares(task))
+        self.ssn.on_set_scores(lambda task, _: self.shares(task), tie_break=True)
 
     # -- capacity cache -------------------------------------------------------------------
     def _chain(self, node: int) -> np.ndarray:
