@@ -1088,5 +1088,6 @@ def _volcano_job_id(job: Job) -> str:
 
 
 def _kai_job_id(job: Job) -> str:
-    """KAI's job ID: the PodGroup's name (a pod on its own: its UID)."""
-    return (job.uid or job.name) if job.source == "pod" else job.name
+    """KAI's job ID: the PodGroup's name; a pod on its own is in the one KAI's pod-grouper
+    makes for it, ``pg-<pod>-<pod uid>``."""
+    return f"pg-{job.name}-{job.uid}" if job.source == "pod" else job.name
