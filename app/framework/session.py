@@ -102,7 +102,7 @@ class Session:
         self.ran: list[str] = []
         #: JobOrderFn's last tie-break after the creation time, the job's ID: Volcano's is
         #: ``namespace/name`` of its PodGroup (``getJobID``, our job key), KAI's the PodGroup's
-        #: name (``PodGroupID(podGroup.Name)``); a pod on its own (no PodGroup): its UID
+        #: name (``PodGroupID(podGroup.Name)``); a pod on its own: the PodGroup each makes for it
         self.job_id: Callable[[Job], str] = _kai_job_id if config.profile == "kai" else _volcano_job_id
         # jobs whose placements stay in force without a commit (see ``hold``): job key ->
         # [state to report, ids of the held tasks]

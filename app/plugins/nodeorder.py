@@ -62,7 +62,10 @@ class NodeOrder(Plugin):
         self.bal = np.array([table.index[n] for n in bal], dtype=np.intp)
         self.ssn.register("node_order", self.name, self.score)
         if self.w_taint:  # (TaintToleration's score is normalised by the most untolerated taints among the nodes)
-            self.ssn.on_set_scores(self._prefer_no_schedule)
+            pns = np.fromiter((any(t.get("effect") == "PreferNoSchedule" for t in n.taints) for n in self.ssn.cluster.nodes),
+                              dtype=bool, count=len(self.ssn.cluster.nodes))  # fmt: skip
+            if pns.any():  # (some of the nodes scored has such a taint: each is scored against the set's worst)
+                self.ssn.on_set_scores(lambda task, nodes: bool(pns[nodes].any()))
 
     def _fractions(self, task: Task, nodes: np.ndarray, cols: np.ndarray) -> np.ndarray:
         c = self.ssn.cluster
@@ -118,12 +121,6 @@ class NodeOrder(Plugin):
                     if term_matches(p["preference"], node):
                         out[i] += float(p["weight"])
         return out
-
-    def _prefer_no_schedule(self, task: Task, nodes: np.ndarray) -> bool:
-        """Some of ``nodes`` has a ``PreferNoSchedule`` taint (then :meth:`_taints` scores
-        each node against the set's worst)."""
-        all_nodes = self.ssn.cluster.nodes
-        return any(t.get("effect") == "PreferNoSchedule" for n in nodes.tolist() for t in all_nodes[n].taints)
 
     def _taints(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         all_nodes = self.ssn.cluster.nodes
