@@ -1,0 +1,388 @@
+"""Volcano's network-topology tests (node and HyperNode scores, soft/hard topology, sub-jobs), transcribed.
+
+Source: volcano-sh/volcano at ed72c7c815a9fd547a787134676f73d42e9d049c:
+
+* ``pkg/scheduler/plugins/network-topology-aware/network_topology_aware_test.go``
+  (``TestNetworkTopologyAwareNodeScore_Hard``, ``TestNetworkTopologyAwareNodeScore_Soft``,
+  ``TestBatchNodeOrderFn``, ``TestHyperNodeOrderFn``, ``Test_initHyperNodeResourceCache``,
+  ``Test_batchNodeOrderFnForNormalPods``)
+* ``pkg/scheduler/framework/session_test.go`` (``TestSession_adjustNetworkTopologySpec``,
+  ``TestConvertSoftToHardTopology``, ``TestAdjustNetworkTopologySpec_SoftToHardConversion``)
+* ``pkg/scheduler/api/sub_job_info_test.go`` (``TestGetSubJobMatchValues_*``,
+  ``TestSubJobInfo_IsReady``, ``TestSubJobInfo_IsPipelined``, ``TestSubJobInfo_IsHardTopologyMode``,
+  ``TestSubJobInfo_IsSoftTopologyMode``, ``TestConvertToHardTopology``,
+  ``TestSubJobInfo_getTaskHighestPriority``) and ``pkg/scheduler/api/job_info_test.go``
+  (``TestHasTopologyHardConstrain``)
+
+How the cases map to what a client sees:
+
+* The plugin's node scores (``BatchNodeOrderFn``) and HyperNode scores (``HyperNodeOrderFn``)
+  are the ``network-topology-aware`` entries of ``POST /v1/scores`` for the job's pending pod
+  (``nodes`` is Go's ``scoreNodes`` where the test scores a subset: the task-share tie-break
+  is among the nodes scored together). The posted configuration has the plugin alone, with
+  Go's ``arguments``. Go's ``uthelper`` session adds the cluster's virtual root HyperNode
+  (tier = highest tier + 1), as a real session does, so ``maxTier`` counts it; Gangplank's
+  topology has the same root. Go compares within ``eps = 0.1``; so do these tests.
+* Go's tests give the job's allocated HyperNode by the PodGroup annotation
+  ``volcano.sh/job-allocated-hypernode`` (``parseTask`` copies it onto the task). A real
+  session reads no annotation: ``recoverAllocatedHyperNode`` works it out from the nodes the
+  sub-job's pods run on (the lowest-tier HyperNode holding them all). Each case here runs
+  the pods on the nodes that give the annotation's HyperNode, except one (said there).
+* The session's topology rules (tier name translated, soft as hard at the root's tier, a
+  sub-job's soft at its job's tier, hard without a tier no constraint) and the sub-job rules
+  (which pods form a sub-job, when a sub-job counts as ready, its priority) are shown by
+  ``allocate`` decisions (``POST /v1/decisions``): which nodes the pods are bound to, inside
+  which HyperNodes.
+
+Not transcribed:
+
+* ``TestNew``, ``TestReverseAndCapEvictionGradients``, ``TestHyperNodeGradientPreFiltering``,
+  ``TestHyperNodeGradientForSubJobFn_*`` (not asked here; the eviction ones are in
+  ``test_volcano_upstream_gang.py``).
+* ``TestAdjustNetworkTopologySpec_DoesNotMutatePodGroupSpec``: the session converts its own
+  copy of the spec, not the PodGroup's; Gangplank writes no PodGroup spec, and no answer
+  shows Volcano's copy.
+* ``TestConvertSoftToHardTopology_NilPodGroup``, ``TestHasTopologyHardConstrain`` "Nil
+  PodGroup": a job without a PodGroup never reaches Volcano's session (and a Gangplank job
+  always has one, a pod's own included).
+* ``TestConvertSoftToHardTopology``'s job-tier bound on a soft sub-job where the job is hard
+  (``mixed: job hard + subGroupPolicy soft``): the sub-job's gradients are searched inside
+  the HyperNode chosen for the job, whose tier is at most the job's, so the bound changes no
+  HyperNode a sub-job is offered; the case is shown as a placement
+  (``test_a_soft_sub_group_of_a_hard_job_stays_in_the_jobs_hypernode``).
+* ``TestSession_adjustNetworkTopologySpec`` "failed to translate", its sub-job (which has
+  both a tier name and a tier, a spec the CRD does not accept); the job's unknown name is
+  transcribed.
+* ``TestNewSubJobInfo`` and ``TestSubJobInfo_getPodSubJobID``: the fields of a Go struct
+  (``GID``, ``UID``, ``MatchIndex``); a sub-job's ``subGroupSize`` default (1) and its
+  ``MatchIndex`` order are shown in ``test_volcano_upstream_gang.py``.
+* ``TestSubJobInfo_getTaskHighestPriority`` cases 1 to 3 (the highest of the task
+  priorities: Go's bookkeeping of a map as tasks leave); case 4 (all negative: 0, the
+  sub-job's priority never goes below 0) is shown by the sub-job order.
+* ``TestSubJobInfo_IsPipelined`` "All tasks are pipelined" / "Some tasks are ready and some
+  are pipelined": a snapshot has no pipelined pod (a pod waits for a node being freed only
+  inside one decision); the ready and best-effort counts they share with ``IsReady`` are
+  transcribed.
+* ``TestGetSubJobMatchValues_Error`` "invalid label selector" is transcribed as a
+  difference (Gangplank refuses the PodGroup).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import app
+from tests.kube import hypernode, node, pod, podgroup, queue, request
+
+CLIENT = TestClient(app, raise_server_exceptions=False)
+NTA = "network-topology-aware"
+ROOT = "<cluster-top-hypernode>"
+EPS = 0.1  # Go's eps
+WORKER = {"volcano.sh/task-spec": "worker"}
+
+
+# -- builders ------------------------------------------------------------------------------
+def N(name: str, cpu: str = "2", memory: str = "4Gi", foo: str | None = None) -> dict:
+    """Go's ``util.BuildNode`` with ``pods: 10``; ``foo`` is ``example.com/foo``."""
+    n = node(name, cpu=cpu, memory=memory, gpu=None, pods="10")
+    if foo is not None:
+        for k in ("allocatable", "capacity"):
+            n["status"][k]["example.com/foo"] = foo
+    return n
+
+
+def P(name: str, *, ns: str = "c1", node: str | None = None, cpu: str = "2", memory: str = "4G",
+      foo: str | None = None, labels: dict[str, str] | None = None, **kw: Any) -> dict:  # fmt: skip
+    """Go's ``util.BuildPod`` of PodGroup ``pg1``."""
+    p = pod(name, ns=ns, node=node, cpu=cpu, memory=memory, group="pg1", labels=labels, **kw)
+    if foo is not None:
+        p["spec"]["containers"][0]["resources"]["requests"]["example.com/foo"] = foo
+    return p
+
+
+def tree(*, s0_children: tuple[str, ...] = ("s1", "s2")) -> list[dict]:
+    """Go's three-tier tree: s0 (tier 3) over s1 {s3, s4} and s2 {s5, s6} (tier 2); s3..s6
+    (tier 1) hold two nodes each (``sX-n1``, ``sX-n2``)."""
+    return [hypernode("s0", 3, list(s0_children), member_type="HyperNode"),
+            hypernode("s1", 2, ["s3", "s4"], member_type="HyperNode"),
+            hypernode("s2", 2, ["s5", "s6"], member_type="HyperNode")] + [
+        hypernode(f"s{i}", 1, [f"s{i}-n1", f"s{i}-n2"]) for i in (3, 4, 5, 6)]  # fmt: skip
+
+
+def eight_nodes() -> list[dict]:
+    return [N(f"s{i}-n{j}") for i in (3, 4, 5, 6) for j in (1, 2)]
+
+
+def nta_only(args: dict | None = None) -> dict:
+    return {"actions": "allocate", "tiers": [{"plugins": [{"name": NTA, "arguments": args or {}}]}]}
+
+
+def scores(objects: list[dict], job: str, *, args: dict | None = None, nodes: list[str] | None = None) -> dict:
+    """POST /v1/scores with the plugin alone (Go's tiers); the answer must be a 200."""
+    extra: dict[str, Any] = {"nodes": nodes} if nodes else {}
+    body = request(objects, job=job, config=nta_only(args), **extra)
+    r = CLIENT.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def node_scores(out: dict) -> dict[str, float]:
+    return {n: v["plugins"][NTA] for n, v in out["nodes"].items()}
+
+
+def hyper_node_scores(out: dict) -> dict[str, float]:
+    return {h: v["plugins"][NTA] for h, v in out["hyperNodes"].items()}
+
+
+def close(got: dict[str, float], want: dict[str, float]) -> None:
+    assert set(got) == set(want), (got, want)
+    bad = {k: (got[k], v) for k, v in want.items() if abs(got[k] - v) > EPS}
+    assert not bad, bad
+
+
+# -- TestNetworkTopologyAwareNodeScore_Hard / _Soft ------------------------------------------
+def pg1(mode: str, *, min_member: int = 1) -> dict:
+    """``BuildPodGroupWithNetWorkTopologies(..., mode, 0)``: ``highestTierAllowed: 0``; the
+    node scores only ask whether the job has a topology (``WithNetworkTopology``)."""
+    return podgroup("pg1", ns="c1", queue="q1", min_member=min_member,
+                    network_topology={"mode": mode, "highestTierAllowed": 0})  # fmt: skip
+
+
+def two_tier() -> list[dict]:
+    return [hypernode("s0", 2, ["s1", "s2"], member_type="HyperNode"), hypernode("s1", 1, ["s1-n1", "s1-n2"]),
+            hypernode("s2", 1, ["s2-n1", "s2-n2"])]  # fmt: skip
+
+
+def four_nodes() -> list[dict]:
+    return [N(f"s{i}-n{j}") for i in (1, 2) for j in (1, 2)]
+
+
+LCA_CASES = {
+    # name: (objects but the PodGroup, min_member, arguments, scoreNodes, expected)
+    "first-scheduling-scores-zero": (
+        eight_nodes() + tree() + [P("p4", labels=WORKER)], 1, {"weight": 1},
+        ["s3-n1", "s4-n1", "s5-n1"], {"s3-n1": 0.0, "s4-n1": 0.0, "s5-n1": 0.0}),
+    "no-common-hypernode-but-the-root-scores-zero": (
+        eight_nodes() + tree(s0_children=("s1",))
+        + [P("p1", node="s3-n1"), P("p2", node="s3-n2", labels=WORKER), P("p3", labels=WORKER)], 1, {"weight": 1},
+        ["s5-n1", "s6-n1"], {"s5-n1": 0.0, "s6-n1": 0.0}),
+    "lca-tier": (
+        eight_nodes() + tree()
+        + [P("p1", node="s3-n1"), P("p2", node="s3-n2", labels=WORKER), P("p3", labels=WORKER)], 1, {"weight": 1},
+        ["s3-n1", "s4-n1", "s5-n1"], {"s3-n1": 100.0, "s4-n1": 66.6, "s5-n1": 33.3}),
+    "two-tiers": (
+        four_nodes() + two_tier() + [P("p1", node="s1-n1"), P("p2", labels=WORKER)], 1, {"weight": 1},
+        ["s1-n1", "s2-n1"], {"s1-n1": 100.0, "s2-n1": 50.0}),
+    "one-tier": (
+        four_nodes() + two_tier()[1:] + [P("p1", node="s1-n1"), P("p2", labels=WORKER)], 1, {"weight": 1},
+        ["s1-n1", "s2-n1"], {"s1-n1": 100.0, "s2-n1": 0.0}),
+    "plugin-weight-2": (
+        eight_nodes() + tree()
+        + [P("p1", node="s3-n1"), P("p2", node="s3-n2", labels=WORKER), P("p3", labels=WORKER)], 1, {"weight": 2},
+        ["s3-n1", "s4-n1", "s5-n1"], {"s3-n1": 200.0, "s4-n1": 133.3, "s5-n1": 66.6}),
+    "tie-broken-by-task-share": (
+        eight_nodes() + tree()
+        + [P("p1", node="s3-n1"), P("p2", node="s3-n2", labels=WORKER), P("p3", node="s4-n1", labels=WORKER),
+           P("p4", labels=WORKER)], 3, {"weight": 1},
+        ["s3-n1", "s4-n1", "s5-n1"], {"s3-n1": 116.6, "s4-n1": 91.6, "s5-n1": 33.3}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ["hard", "soft"])
+@pytest.mark.parametrize("case", list(LCA_CASES))
+def test_a_topology_pods_node_score_is_its_lca_tier_with_the_job_hypernode(mode, case):
+    """network_topology_aware_test.go TestNetworkTopologyAwareNodeScore_Hard and
+    TestNetworkTopologyAwareNodeScore_Soft (the same seven cases, one per mode):
+    ``batchNodeOrderFnForNetworkAwarePods`` scores a node 0 until the job has a HyperNode
+    (the first scheduling), 1 for a node in it, else ``(maxTier - tier(LCA)) / (maxTier -
+    minTier)``, the virtual root counted as ``maxTier`` (so a LCA that is the root scores 0,
+    and one tier of HyperNodes gives 1 or 0); the nodes sharing the top score get the share of
+    the sub-job's pods already in their tier-1 HyperNode (116.6 = 66.6 + 2/4, 91.6 = 66.6 +
+    1/4); all times ``100 x weight``. The job's HyperNode is the annotation's (s3, s1, s1,
+    s3, s1), here worked out from its running pods as a session does."""
+    objs, min_member, args, nodes, want = LCA_CASES[case]
+    out = scores([queue("q1"), pg1(mode, min_member=min_member), *objs], "c1/pg1", args=args, nodes=nodes)
+    close(node_scores(out), want)
+
+
+# -- TestBatchNodeOrderFn ---------------------------------------------------------------------
+CPU = {3: "2", 4: "4", 5: "2", 6: "4"}
+MEM = {3: "4G", 4: "4G", 5: "8G", 6: "8G"}
+CUSTOM = {"weight": 10, "hypernode.binpack.cpu": 1, "hypernode.binpack.memory": 4,
+          "hypernode.binpack.resources": "nvidia.com/gpu, example.com/foo",
+          "hypernode.binpack.resources.nvidia.com/gpu": 2, "hypernode.binpack.resources.example.com/foo": 3,
+          "hypernode.binpack.normal-pod.enable": True, "hypernode.binpack.normal-pod.fading": 0}  # fmt: skip
+
+
+def sized_nodes(foo=None) -> list[dict]:  # type: ignore[no-untyped-def]
+    """TestBatchNodeOrderFn's nodes: s3 2 CPU / 4G, s4 4 / 4G, s5 2 / 8G, s6 4 / 8G a node;
+    ``foo(i, j)`` gives ``example.com/foo``."""
+    return [N(f"s{i}-n{j}", cpu=CPU[i], memory=MEM[i], foo=None if foo is None else foo(i, j))
+            for i in (3, 4, 5, 6) for j in (1, 2)]  # fmt: skip
+
+
+def foo_8_16(i: int, j: int) -> str:
+    return "8" if i in (3, 4) else "16"
+
+
+def normal_job(*pods: dict) -> list[dict]:
+    return [queue("q1"), *tree(), podgroup("pg1", ns="ns1", queue="q1"), *pods]
+
+
+def test_normal_pods_get_no_hypernode_binpack_score_when_it_is_off():
+    """network_topology_aware_test.go TestBatchNodeOrderFn "score empty nodes for single task
+    with no network topology and no hypernode-level binpacking": Go's answer has no score
+    (an empty map), which weighs as 0 on every node."""
+    out = scores(sized_nodes() + normal_job(P("p1", ns="ns1")), "ns1/pg1",
+                 args={"hypernode.binpack.normal-pod.enable": False})  # fmt: skip
+    assert set(node_scores(out).values()) == {0.0}
+
+
+def test_normal_pods_score_the_tier_faded_hypernode_binpack():
+    """network_topology_aware_test.go TestBatchNodeOrderFn "... default plugin arguments":
+    a pod without a topology scores ``sum_t 0.8^(t-1) * binpack(tier-t HyperNode) / sum_t
+    0.8^(t-1)`` over tiers 1..4 (the virtual root is tier 4), binpack the cpu/memory mean of
+    ``(used + request) / allocatable``; e.g. s3-n1: (0.5 + 0.8 x 0.208 + 0.64 x 0.083 +
+    0.512 x 0.083) / 2.952 = 25.8."""
+    out = scores(sized_nodes() + normal_job(P("p1", ns="ns1")), "ns1/pg1")
+    close(node_scores(out), {"s3-n1": 25.8, "s3-n2": 25.8, "s4-n1": 21.6, "s4-n2": 21.6,
+                             "s5-n1": 19.9, "s5-n2": 19.9, "s6-n1": 15.7, "s6-n2": 15.7})  # fmt: skip
+
+
+def test_normal_pods_with_fading_0_score_their_tier_1_hypernode_with_the_configured_weights():
+    """network_topology_aware_test.go TestBatchNodeOrderFn "score empty nodes ... customized
+    plugin arguments": fading 0 keeps tier 1 only (``0^0 = 1``); weights cpu 1, memory 4,
+    ``example.com/foo`` 3 (``nvidia.com/gpu`` is weighted but not asked): s4-n1 = (1 x 2/8 +
+    4 x 4/8 + 3 x 8/16) / 8 = 0.469, times 100 x weight 10."""
+    out = scores(sized_nodes(foo_8_16) + normal_job(P("p1", ns="ns1", foo="8")), "ns1/pg1", args=CUSTOM)
+    close(node_scores(out), {"s3-n1": 500.0, "s3-n2": 500.0, "s4-n1": 468.75, "s4-n2": 468.75,
+                             "s5-n1": 281.3, "s5-n2": 281.3, "s6-n1": 250.0, "s6-n2": 250.0})  # fmt: skip
+
+
+def test_a_hypernode_the_pod_would_overfill_scores_zero_for_normal_pods():
+    """network_topology_aware_test.go TestBatchNodeOrderFn "score non-empty nodes ...
+    customized plugin arguments": two running pods fill s3's CPU, so the pending pod would
+    overfill it: s3's nodes score 0, the others as with empty nodes."""
+    pods = [P("p1", ns="ns1", foo="8"), P("p2", ns="ns1", node="s3-n1", foo="8"), P("p3", ns="ns1", node="s3-n2", foo="8")]
+    out = scores(sized_nodes(foo_8_16) + normal_job(*pods), "ns1/pg1", args=CUSTOM)
+    close(node_scores(out), {"s3-n1": 0.0, "s3-n2": 0.0, "s4-n1": 468.8, "s4-n2": 468.8,
+                             "s5-n1": 281.3, "s5-n2": 281.3, "s6-n1": 250.0, "s6-n2": 250.0})  # fmt: skip
+
+
+def test_a_sub_job_with_a_topology_is_scored_by_its_own_hypernode():
+    """network_topology_aware_test.go TestBatchNodeOrderFn "score nodes for tasks with network
+    topology": the pod's sub-job (policy ``task1``, hard, tier 2, both pods ``worker``) is
+    scored against the sub-job's HyperNode. Go's test names it by the annotation: s1 (s3 and
+    s4 nodes 66.7, ties broken by the sub-job's one running pod in s4: 116.7; s5, s6 33.3).
+    A session has no such annotation: it recovers the sub-job's HyperNode from the running
+    pod's node, s4-n1, so it is s4: s4's nodes score 100 plus the tie-break share 1/2 (150),
+    s3's 66.7, s5's and s6's 33.3. This test expects the session's numbers."""
+    sgp = [{"name": "task1", "matchLabelKeys": ["volcano.sh/task-spec"],
+            "networkTopology": {"mode": "hard", "highestTierAllowed": 2}}]  # fmt: skip
+    objs = [queue("q1"), *tree(),
+            podgroup("pg1", ns="ns1", queue="q1", min_member=2, network_topology={"mode": "hard", "highestTierAllowed": 2},
+                     sub_group_policy=sgp),
+            P("p1", ns="ns1", labels=WORKER), P("p2", ns="ns1", node="s4-n1", labels=WORKER)]  # fmt: skip
+    out = scores(sized_nodes() + objs, "ns1/pg1")
+    close(node_scores(out), {"s3-n1": 66.7, "s3-n2": 66.7, "s4-n1": 150.0, "s4-n2": 150.0,
+                             "s5-n1": 33.3, "s5-n2": 33.3, "s6-n1": 33.3, "s6-n2": 33.3})  # fmt: skip
+
+
+# -- TestHyperNodeOrderFn ---------------------------------------------------------------------
+def sub_job_of_two(**pod_kw: Any) -> list[dict]:
+    """TestHyperNodeOrderFn's job: hard, tier 2, policy ``task1`` (``matchLabelKeys``
+    task-spec, no topology of its own); two pending ``worker`` pods of 4 CPU / 4G: the
+    sub-job ``ns1/pg1/task1-worker``."""
+    sgp = [{"name": "task1", "matchLabelKeys": ["volcano.sh/task-spec"]}]
+    return [queue("q1"), *tree(),
+            podgroup("pg1", ns="ns1", queue="q1", min_member=2, network_topology={"mode": "hard", "highestTierAllowed": 2},
+                     sub_group_policy=sgp),
+            P("p1", ns="ns1", cpu="4", labels=WORKER, **pod_kw), P("p2", ns="ns1", cpu="4", labels=WORKER, **pod_kw)]  # fmt: skip
+
+
+def test_hypernode_score_is_the_sub_jobs_binpack_of_each_hypernode():
+    """network_topology_aware_test.go TestHyperNodeOrderFn "score hypernodes for a subjob with
+    default plugin arguments": the sub-job's whole request (8 CPU, 8G) against each
+    HyperNode's ``(used + request) / allocatable``, cpu and memory weighted 1; a HyperNode it
+    would overfill (s3, s5: 4 CPU) scores 0; s1 = (8/12 + 8/16) / 2 = 58.3; the virtual root
+    is scored too."""
+    out = scores(sized_nodes() + sub_job_of_two(), "ns1/pg1")
+    close(hyper_node_scores(out), {"s0": 25.0, "s1": 58.3, "s2": 45.8, "s3": 0.0, "s4": 100.0, "s5": 0.0,
+                                   "s6": 75.0, ROOT: 25.0})  # fmt: skip
+
+
+def test_hypernode_score_weighs_the_configured_resources():
+    """network_topology_aware_test.go TestHyperNodeOrderFn "... customized plugin arguments":
+    cpu 3, memory 4, ``example.com/foo`` 3 (one node of each tier-1 HyperNode has none): s4
+    holds 8 foo of the 16 asked, so 0; s6 = (3 x 1 + 4 x 0.5 + 3 x 1) / 10 = 0.8, times 100
+    x weight 10."""
+    args = {**CUSTOM, "hypernode.binpack.cpu": 3}
+
+    def foo(i: int, j: int) -> str:
+        return foo_8_16(i, j) if j == 1 else "0"
+
+    out = scores(sized_nodes(foo) + sub_job_of_two(foo="8"), "ns1/pg1", args=args)
+    close(hyper_node_scores(out), {"s0": 266.7, "s1": 700.0, "s2": 450.0, "s3": 0.0, "s4": 0.0, "s5": 0.0,
+                                   "s6": 800.0, ROOT: 266.7})  # fmt: skip
+
+
+# -- Test_initHyperNodeResourceCache / Test_batchNodeOrderFnForNormalPods ---------------------
+LARGE_ARGS = {"weight": 10, "hypernode.binpack.cpu": 5, "hypernode.binpack.memory": 5,
+              "hypernode.binpack.resources": "example.com/foo", "hypernode.binpack.resources.example.com/foo": 5,
+              "hypernode.binpack.normal-pod.enable": True, "hypernode.binpack.normal-pod.fading": 1}  # fmt: skip
+TIERS = (200, 40, 5)  # Go's [200, 40, 5, 1]: the one tier-4 HyperNode holding every node is the session's root
+
+
+@pytest.fixture(scope="module")
+def large_cluster() -> list[dict]:
+    """Go's large-scale fixture: 2000 nodes (100 CPU, 8000 bytes of memory, 10 foo), each
+    half used (a running pod of 50 CPU, 4000, 5 foo); node i is in HyperNode ``i % n`` of
+    each tier (200, 40, 5 HyperNodes; the 1 of tier 4 holds every node, which is what the
+    session's virtual root is, at tier 4). The job's pending pod asks 50 CPU, 4000, 5 foo."""
+    objs: list[dict] = [queue("q1")]
+    for i in range(2000):
+        objs.append(N(f"node-{i}", cpu="100", memory="8000", foo="10"))
+        objs.append(pod(f"used-{i}", ns="other", node=f"node-{i}", cpu="50", memory="4000",
+                        extra_spec={"schedulerName": "default-scheduler"}))  # fmt: skip
+        objs[-1]["spec"]["containers"][0]["resources"]["requests"]["example.com/foo"] = "5"
+    for t, count in enumerate(TIERS, start=1):
+        for k in range(count):
+            if t == 1:
+                members, kind = [f"node-{i}" for i in range(k, 2000, count)], "Node"
+            else:
+                below = TIERS[t - 2]
+                members, kind = [f"hypernode-tier-{t - 1}-index-{j}" for j in range(k, below, count)], "HyperNode"
+            objs.append(hypernode(f"hypernode-tier-{t}-index-{k}", t, members, member_type=kind))
+    objs.append(podgroup("pg1", ns="ns1", queue="q1"))
+    p = pod("task", ns="ns1", cpu="50", memory="4000", group="pg1")
+    p["spec"]["containers"][0]["resources"]["requests"]["example.com/foo"] = "5"
+    objs.append(p)
+    return objs
+
+
+def test_large_scale_normal_pod_score_is_the_even_mean_of_its_hypernodes_binpack(large_cluster):
+    """network_topology_aware_test.go Test_batchNodeOrderFnForNormalPods: fading 1 weighs the
+    four tiers alike; a tier-t HyperNode of k nodes gives ``0.5 + 0.5 / k`` for every
+    resource (k = 10, 50, 400, 2000): 0.515375 on every node, times 100 x weight 10."""
+    out = scores(large_cluster, "ns1/pg1", args=LARGE_ARGS)
+    got = node_scores(out)
+    assert len(got) == 2000
+    assert all(abs(v - 515.375) <= EPS for v in got.values()), sorted(set(got.values()))[:5]
+
+
+def test_large_scale_hypernode_cache_sums_its_nodes_allocatable_and_used(large_cluster):
+    """network_topology_aware_test.go Test_initHyperNodeResourceCache: each HyperNode's
+    allocatable and used are the sums over its nodes (k x 100 CPU, k x 50 CPU, ...); the
+    HyperNode scores show them: a HyperNode of k nodes scores ``(k x 50 + 50) / (k x 100)``
+    for each resource, times 100 x 10."""
+    out = scores(large_cluster, "ns1/pg1", args=LARGE_ARGS)
+    got = hyper_node_scores(out)
+    want = {ROOT: 1000 * (0.5 + 0.5 / 2000)}
+    for t, count in enumerate(TIERS, start=1):
+        for k in range(count):
+            want[f"hypernode-tier-{t}-index-{k}"] = 1000 * (0.5 + 0.5 / (2000 // count))
+    close(got, want)
