@@ -386,3 +386,148 @@ def test_large_scale_hypernode_cache_sums_its_nodes_allocatable_and_used(large_c
         for k in range(count):
             want[f"hypernode-tier-{t}-index-{k}"] = 1000 * (0.5 + 0.5 / (2000 // count))
     close(got, want)
+
+
+# -- session_test.go: the topology a job's spec gives, shown by allocate -------------------------
+PREFER_N4 = {"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+    {"weight": 100, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}}]}}}
+ALLOCATE = {"actions": "allocate", "tiers": [
+    {"plugins": [{"name": "priority"}, {"name": "gang", "enablePreemptable": False}, {"name": "conformance"}]},
+    {"plugins": [{"name": "overcommit"}, {"name": "drf", "enablePreemptable": False}, {"name": "predicates"},
+                 {"name": "proportion"}, {"name": "nodeorder"}, {"name": "binpack"}, {"name": NTA}]}]}  # fmt: skip
+
+
+def racks() -> list[dict]:
+    """Four 1-CPU nodes: r1 {n1, n2} and r2 {n3} (tier 1, tier name ``volcano.sh/hypernode``)
+    under s (tier 2, ``volcano.sh/hypercluster``); r3 {n4} under s2 (tier 2). The pods prefer
+    n4 (preferred node affinity to ``zone: b``), so n4 in a placement means no HyperNode
+    held the pods together. The session's root is tier 3."""
+    nodes = [node(n, cpu="1", memory="8Gi", gpu=None, pods="110") for n in ("n1", "n2", "n3")]
+    nodes.append(node("n4", cpu="1", memory="8Gi", gpu=None, pods="110", labels={"zone": "b"}))
+    hn, hc = "volcano.sh/hypernode", "volcano.sh/hypercluster"
+    return nodes + [hypernode("r1", 1, ["n1", "n2"], tier_name=hn), hypernode("r2", 1, ["n3"], tier_name=hn),
+                    hypernode("r3", 1, ["n4"], tier_name=hn),
+                    hypernode("s", 2, ["r1", "r2"], member_type="HyperNode", tier_name=hc),
+                    hypernode("s2", 2, ["r3"], member_type="HyperNode", tier_name=hc), queue("q1")]  # fmt: skip
+
+
+def job(n: int, *, nt: dict | None = None, sgp: list[dict] | None = None, min_member: int | None = None,
+        labels: dict[str, str] | None = None) -> list[dict]:  # fmt: skip
+    """A job ``j`` of ``n`` pending 1-CPU pods preferring n4."""
+    objs = [podgroup("j", ns="ns", queue="q1", min_member=n if min_member is None else min_member,
+                     network_topology=nt, sub_group_policy=sgp)]  # fmt: skip
+    objs += [pod(f"j-{i}", ns="ns", cpu="1", memory=None, group="j", labels=labels, extra_spec=PREFER_N4)
+             for i in range(n)]  # fmt: skip
+    return objs
+
+
+def decide(objects: list[dict], conf: dict = ALLOCATE) -> dict:
+    r = CLIENT.post("/v1/decisions", content=orjson.dumps(request(objects, config=conf)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def bound(out: dict) -> list[str]:
+    return sorted(b["node"] for b in out["bindings"])
+
+
+HARD1 = {"mode": "hard", "highestTierAllowed": 1}
+HARD2 = {"mode": "hard", "highestTierAllowed": 2}
+
+
+@pytest.mark.parametrize("nt, nodes", [
+    ({"mode": "hard", "highestTierName": "volcano.sh/hypernode"}, []),
+    ({"mode": "hard", "highestTierName": "volcano.sh/hypercluster"}, ["n1", "n2", "n3"]),
+    (HARD1, []), (HARD2, ["n1", "n2", "n3"])],
+    ids=["name-of-tier-1", "name-of-tier-2", "tier-1", "tier-2"])  # fmt: skip
+def test_a_highest_tier_name_is_the_tier_it_names(nt, nodes):
+    """session_test.go TestSession_adjustNetworkTopologySpec "job with highestTierName, need
+    translation" and TestAdjustNetworkTopologySpec_SoftToHardConversion "hard topology with
+    tierName: only translated": the session reads ``highestTierName`` as the tier of the
+    HyperNodes that carry that name, and the job is then hard at that tier, as with
+    ``highestTierAllowed``. A three-pod job fits no tier-1 HyperNode (r1 holds two nodes),
+    so at tier 1 nothing is bound; at tier 2 it gets s's three nodes, not the preferred n4."""
+    assert bound(decide(racks() + job(3, nt=nt))) == nodes
+
+
+@pytest.mark.parametrize("nt", [{"mode": "hard", "highestTierName": "volcano.sh/hypercluster-test"}, {"mode": "hard"},
+                                None], ids=["unknown-tier-name", "no-tier", "no-topology"])  # fmt: skip
+def test_a_hard_topology_without_a_known_tier_is_no_constraint(nt):
+    """session_test.go TestSession_adjustNetworkTopologySpec "job with highestTierName, failed
+    to translate" (the name stays, ``highestTierAllowed`` stays nil), sub_job_info_test.go
+    TestSubJobInfo_IsHardTopologyMode "HighestTierAllowed is nil" and job_info_test.go
+    TestHasTopologyHardConstrain "Nil NetworkTopologies": ``IsHardTopologyMode`` needs a
+    tier, so the job is placed as one without a topology: n4 (preferred) is one of its nodes."""
+    assert "n4" in bound(decide(racks() + job(3, nt=nt)))
+
+
+@pytest.mark.parametrize("nt", [
+    {"mode": "soft"}, {"mode": "soft", "highestTierName": "volcano.sh/hypernode"},
+    {"mode": "soft", "highestTierAllowed": 1}], ids=["soft", "soft-with-tier-name", "soft-with-tier"])  # fmt: skip
+def test_a_soft_topology_is_hard_at_the_root_tier(nt):
+    """session_test.go TestConvertSoftToHardTopology "job-level soft topology is converted to
+    hard", TestAdjustNetworkTopologySpec_SoftToHardConversion "soft topology with tierName:
+    both translated and converted" / "pure soft topology", sub_job_info_test.go
+    TestConvertToHardTopology "soft mode with existing HighestTierAllowed is overwritten",
+    TestSubJobInfo_IsSoftTopologyMode and job_info_test.go TestHasTopologyHardConstrain "Soft
+    Mode": a soft job is hard at the root's tier whatever tier it names. Its gradients still
+    run from tier 1 up: three pods fit no tier-1 HyperNode, so they go to s (tier 2), the
+    lowest that holds them, not to the preferred n4; four pods fit only the root, and all
+    four are bound (a tier-1 or tier-2 constraint would bind none)."""
+    assert bound(decide(racks() + job(3, nt=nt))) == ["n1", "n2", "n3"]
+    assert bound(decide(racks() + job(4, nt=nt))) == ["n1", "n2", "n3", "n4"]
+    assert bound(decide(racks() + job(4, nt=HARD2))) == []
+
+
+def policy(nt: dict | None, *, name: str = "g", size: int = 3, key: str = "sg", **extra: Any) -> dict:
+    out: dict[str, Any] = {"name": name, "subGroupSize": size, "matchLabelKeys": [key], **extra}
+    if nt is not None:
+        out["networkTopology"] = nt
+    return out
+
+
+@pytest.mark.parametrize("job_nt, sg_nt, nodes", [
+    (None, {"mode": "soft"}, ["n1", "n2", "n3"]),
+    (None, HARD2, ["n1", "n2", "n3"]),
+    (None, HARD1, []),
+    ({"mode": "soft"}, {"mode": "soft"}, ["n1", "n2", "n3"]),
+    (None, None, None)],
+    ids=["sub-group-soft", "sub-group-hard-2", "sub-group-hard-1", "job-soft-sub-group-soft", "sub-group-no-topology"])  # fmt: skip
+def test_a_sub_groups_soft_topology_is_hard_at_its_jobs_tier(job_nt, sg_nt, nodes):
+    """session_test.go TestConvertSoftToHardTopology "subGroupPolicy-level soft topology is
+    converted to hard", "subGroupPolicy-level hard topology is unchanged", "mixed: job soft +
+    subGroupPolicy soft both converted" and "subGroupPolicy with nil NetworkTopology is
+    unchanged": the sub-group (three pods, ``sg: "1"``) of a job without a tier is hard at the
+    root's tier when soft, so it goes to the lowest HyperNode that holds it (s), as a
+    sub-group hard at tier 2 does; at tier 1 it fits nowhere; without a topology it is not
+    held together (n4, preferred, is one of its nodes)."""
+    out = decide(racks() + job(3, nt=job_nt, sgp=[policy(sg_nt)], labels={"sg": "1"}))
+    if nodes is None:
+        assert "n4" in bound(out)
+    else:
+        assert bound(out) == nodes
+
+
+def test_a_soft_sub_group_of_a_hard_job_stays_in_the_jobs_hypernode():
+    """session_test.go TestConvertSoftToHardTopology "mixed: job hard + subGroupPolicy soft
+    (subgroup bounded by job tier)" and "mixed: job hard tier=3 + multiple subGroupPolicies
+    soft": the job is hard at tier 2, its soft sub-group hard at tier 2 too; the three pods
+    go to s, the one tier-2 HyperNode that holds them."""
+    assert bound(decide(racks() + job(3, nt=HARD2, sgp=[policy({"mode": "soft"})], labels={"sg": "1"}))) == [
+        "n1", "n2", "n3"]
+
+
+def test_soft_and_hard_sub_groups_of_one_job_keep_their_own_tiers():
+    """session_test.go TestConvertSoftToHardTopology "multiple subGroupPolicies: some soft some
+    hard": ``ps`` (two pods) is hard at tier 1 and shares r1; ``worker`` (one pod) is soft,
+    hard at the root's tier, and takes a node left."""
+    objs = racks() + [podgroup("j", ns="ns", queue="q1", min_member=3, sub_group_policy=[
+        policy({"mode": "soft"}, name="worker", size=1, key="worker"), policy(HARD1, name="ps", size=2, key="ps")])]
+    objs += [pod("w-0", ns="ns", cpu="1", memory=None, group="j", labels={"worker": "1"}, extra_spec=PREFER_N4)]
+    objs += [pod(f"ps-{i}", ns="ns", cpu="1", memory=None, group="j", labels={"ps": "1"}, extra_spec=PREFER_N4)
+             for i in range(2)]  # fmt: skip
+    out = decide(objs)
+    got = {b["pod"]: b["node"] for b in out["bindings"]}
+    assert sorted(got) == ["ns/ps-0", "ns/ps-1", "ns/w-0"]
+    assert sorted([got["ns/ps-0"], got["ns/ps-1"]]) == ["n1", "n2"]
