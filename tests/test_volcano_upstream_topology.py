@@ -330,6 +330,48 @@ def test_hypernode_score_weighs_the_configured_resources():
                                    "s6": 800.0, ROOT: 266.7})  # fmt: skip
 
 
+@pytest.mark.xfail(strict=True, reason="Gangplank scores a pod whose sub-group has no topology of its own by its "
+                   "job's topology (LCA scores, app/plugins/network_topology_aware.py:288-292); Volcano's sub-job of a "
+                   "policy without networkTopology has none (sub_job_info.go:76-78; only the default sub-job copies the "
+                   "job's, job_info.go:1351-1353), so batchNodeOrderFn scores it as a normal pod "
+                   "(network_topology_aware.go:465-469)")  # fmt: skip
+def test_a_pod_of_a_policy_sub_job_without_a_topology_is_scored_as_a_normal_pod():
+    """network_topology_aware_test.go TestHyperNodeOrderFn's cluster, its node scores
+    (``batchNodeOrderFn``): the pending pod's sub-job ``ns1/pg1/task1-worker`` comes from a
+    policy without ``networkTopology``, so it has none (the job's hard tier 2 is copied into
+    the default sub-job only); ``subJob.WithNetworkTopology()`` is false and the pod gets the
+    normal pods' tier-faded HyperNode binpack (4 CPU / 4G on s3-n1: (0.75 + 0.8 x 0.292 +
+    0.64 x 0.125 + 0.512 x 0.125) / 2.952 = 38.2), not the LCA score of a topology pod (0
+    everywhere while the job has no HyperNode)."""
+    out = scores(sized_nodes() + sub_job_of_two(), "ns1/pg1")
+    close(node_scores(out), {"s3-n1": 38.19, "s3-n2": 38.19, "s4-n1": 29.72, "s4-n2": 29.72,
+                             "s5-n1": 32.26, "s5-n2": 32.26, "s6-n1": 23.79, "s6-n2": 23.79})  # fmt: skip
+
+
+@pytest.mark.xfail(strict=True, reason="Gangplank scores a pod of the job's default sub-group against the HyperNode "
+                   "of all the job's running pods, with the share of all its pods (job_hypernode, "
+                   "app/framework/session.py:1051-1053; app/plugins/network_topology_aware.py:312-314); Volcano scores it "
+                   "against the default sub-job's own HyperNode, recovered from that sub-job's pods, with its tasks' share "
+                   "(session.go:372-426; allocate.go:740,831-832; network_topology_aware.go:562,583)")  # fmt: skip
+def test_a_default_sub_job_pod_is_scored_by_the_default_sub_jobs_own_hypernode():
+    """network_topology_aware_test.go TestBatchNodeOrderFn "score nodes for tasks with network
+    topology"'s rule (the pod is scored against its sub-job's HyperNode, ties broken by its
+    sub-job's tasks) for the job's default sub-job: the job is hard at tier 3 with policy
+    ``task1`` (``sg``, hard at tier 1); d0 (no ``sg`` label: the default sub-job) runs on
+    s3-n1, w0 (``sg: "1"``) on s5-n1; the pending d1 is in the default sub-job, whose
+    HyperNode is s3 (d0's), not s0 (the job's pods'): s3's nodes 100 + 1/2 (d0 of the
+    default sub-job's two pods), s4's 66.7, s5's and s6's 33.3."""
+    sgp = [{"name": "task1", "matchLabelKeys": ["sg"], "networkTopology": HARD1}]
+    objs = eight_nodes() + tree() + [
+        queue("q1"), podgroup("pg1", ns="c1", queue="q1", min_member=1, network_topology={"mode": "hard", "highestTierAllowed": 3},
+                              sub_group_policy=sgp),
+        P("d0", node="s3-n1"), P("w0", node="s5-n1", labels={"sg": "1"}), P("d1")]  # fmt: skip
+    out = scores(objs, "c1/pg1")
+    assert out["task"] == "c1/d1"
+    close(node_scores(out), {"s3-n1": 150.0, "s3-n2": 150.0, "s4-n1": 66.7, "s4-n2": 66.7,
+                             "s5-n1": 33.3, "s5-n2": 33.3, "s6-n1": 33.3, "s6-n2": 33.3})  # fmt: skip
+
+
 # -- Test_initHyperNodeResourceCache / Test_batchNodeOrderFnForNormalPods ---------------------
 LARGE_ARGS = {"weight": 10, "hypernode.binpack.cpu": 5, "hypernode.binpack.memory": 5,
               "hypernode.binpack.resources": "example.com/foo", "hypernode.binpack.resources.example.com/foo": 5,
