@@ -486,7 +486,8 @@ HARD2 = {"mode": "hard", "highestTierAllowed": 2}
 def test_a_highest_tier_name_is_the_tier_it_names(nt, nodes):
     """session_test.go TestSession_adjustNetworkTopologySpec "job with highestTierName, need
     translation" and TestAdjustNetworkTopologySpec_SoftToHardConversion "hard topology with
-    tierName: only translated": the session reads ``highestTierName`` as the tier of the
+    tierName: only translated" (and job_info_test.go TestHasTopologyHardConstrain "Hard Mode",
+    tier 2): the session reads ``highestTierName`` as the tier of the
     HyperNodes that carry that name, and the job is then hard at that tier, as with
     ``highestTierAllowed``. A three-pod job fits no tier-1 HyperNode (r1 holds two nodes),
     so at tier 1 nothing is bound; at tier 2 it gets s's three nodes, not the preferred n4."""
@@ -513,7 +514,8 @@ def test_a_soft_topology_is_hard_at_the_root_tier(nt):
     both translated and converted" / "pure soft topology", sub_job_info_test.go
     TestConvertToHardTopology "soft mode with existing HighestTierAllowed is overwritten",
     TestSubJobInfo_IsSoftTopologyMode and job_info_test.go TestHasTopologyHardConstrain "Soft
-    Mode": a soft job is hard at the root's tier whatever tier it names. Its gradients still
+    Mode" (the PodGroup's soft spec is not hard; the session's copy of it is): a soft job is
+    hard at the root's tier whatever tier it names. Its gradients still
     run from tier 1 up: three pods fit no tier-1 HyperNode, so they go to s (tier 2), the
     lowest that holds them, not to the preferred n4; four pods fit only the root, and all
     four are bound (a tier-1 or tier-2 constraint would bind none)."""
@@ -710,3 +712,36 @@ def test_a_sub_job_of_negative_priority_pods_has_priority_0():
     in priority's SubJobOrderFn, and gang's (neither ready); the session's fallback orders
     by MatchIndex, so sg=1 is allocated first and gets n1."""
     assert [b["pod"] for b in decide(two_sub_jobs(-1, 0))["bindings"]] == ["ns/p1"]
+
+
+# -- the same topology rules in gangpreempt's eviction domains ----------------------------------
+def named_racks() -> list[dict]:
+    """test_volcano_upstream_gang.py's two racks with tier names: r1 {n1, n2} and r2 {n3}
+    (tier 1, ``volcano.sh/hypernode``) under s (tier 2); victims v1 on n1 and v2 on n3 (one
+    pod each, priority 10, v2 created later, so last in JobOrder and the first victim)."""
+    from tests.test_volcano_upstream_gang import CLASSES, PG, N as GN, T
+
+    return [GN("n1"), GN("n2"), GN("n3"), hypernode("r1", 1, ["n1", "n2"], tier_name="volcano.sh/hypernode"),
+            hypernode("r2", 1, ["n3"], tier_name="volcano.sh/hypernode"),
+            hypernode("s", 2, ["r1", "r2"], member_type="HyperNode", tier_name="volcano.sh/hypercluster"),
+            queue("q1"), *CLASSES, PG("v1"), T("v1-0", "v1", node="n1"),
+            PG("v2", created="2026-11-23T09:30:00Z"), T("v2-0", "v2", node="n3")]  # fmt: skip
+
+
+@pytest.mark.parametrize("tier_name, victims, nodes", [
+    ("volcano.sh/hypernode", ["v1-0"], ["n1", "n2"]), ("volcano.sh/hypercluster-test", ["v2-0"], ["n2", "n3"])],
+    ids=["tier-1-name", "unknown-name"])  # fmt: skip
+def test_a_tier_name_gives_the_eviction_domains_and_an_unknown_one_none(tier_name, victims, nodes):
+    """session_test.go TestSession_adjustNetworkTopologySpec ("need translation", "failed to
+    translate") in gangpreempt (``ContainsHardTopology`` and the job's eviction gradients,
+    util.go ``GetCandidateDomains``): the two-pod preemptor named tier 1 by name is hard at
+    tier 1, its domains are r1 and r2, and only r1 holds it: v1 goes, the pods are nominated
+    to n1 and n2. An unknown name leaves it without a constraint: the cluster is the domain,
+    and the last job in JobOrder (v2) gives way: n2 and n3."""
+    from tests.test_volcano_upstream_gang import config, evicted, nominated, preemptor
+    from tests.test_volcano_upstream_gang import decide as gang_decide
+
+    objs = named_racks() + preemptor(2, nt={"mode": "hard", "highestTierName": tier_name})
+    out = gang_decide(objs, config("gangpreempt", actions="gangpreempt", nta=True))
+    assert evicted(out) == victims
+    assert sorted(nominated(out).values()) == nodes
