@@ -209,6 +209,46 @@ def test_a_topology_pods_node_score_is_its_lca_tier_with_the_job_hypernode(mode,
     close(node_scores(out), want)
 
 
+def lca_job(*extra: dict) -> list[dict]:
+    """The "tie-broken-by-task-share" cluster: p1, p2 run on s3-n1, s3-n2, p4 is pending;
+    ``extra`` are the job's other pods."""
+    return [queue("q1"), pg1("hard", min_member=3), *eight_nodes(), *tree(), P("p1", node="s3-n1"),
+            P("p2", node="s3-n2", labels=WORKER), *extra, P("p4", labels=WORKER)]  # fmt: skip
+
+
+@pytest.mark.xfail(strict=True, reason="Gangplank's task-share tie-break counts only the pods holding a node "
+                   "(app/plugins/network_topology_aware.py:328, and :269 for the HyperNode order); Volcano's "
+                   "FindJobTaskNumOfHyperNode counts every task of the sub-job whose nodeName is in the HyperNode, "
+                   "a Succeeded one included (scheduler_helper.go:383-395, network_topology_aware.go:779-787)")  # fmt: skip
+def test_the_task_share_tie_break_counts_a_succeeded_pod_on_the_hypernode():
+    """network_topology_aware_test.go TestNetworkTopologyAwareNodeScore_Hard "... task num of
+    the hyperNode when there are at least two hyperNodes have max hyperNode tier score", with
+    a fifth pod of the job, Succeeded on s4-n2: the job's HyperNode is still s1 (a Succeeded
+    pod is not an allocated one, session.go ``recoverAllocatedHyperNode``), s3-n1 and s4-n1
+    tie at 66.7, and ``scoreWithTaskNum`` counts the sub-job's tasks on each one's tier-1
+    HyperNode by node name: s3 two of five (p1, p2), s4 two of five (p3, p5): both 106.7."""
+    objs = lca_job(P("p3", node="s4-n1", labels=WORKER), P("p5", node="s4-n2", labels=WORKER, phase="Succeeded"))
+    out = scores(objs, "c1/pg1", nodes=["s3-n1", "s4-n1", "s5-n1"])
+    close(node_scores(out), {"s3-n1": 106.7, "s4-n1": 106.7, "s5-n1": 33.3})
+
+
+@pytest.mark.xfail(strict=True, reason="Gangplank recovers the job's HyperNode from every pod holding a node, a "
+                   "terminating (Releasing) one included (app/framework/session.py:1051-1053, HOLDS_NODE); Volcano's "
+                   "recoverAllocatedHyperNode takes AllocatedStatus tasks only: Bound, Binding, Running, Allocated "
+                   "(session.go:377-386, helpers.go:80-87)")  # fmt: skip
+def test_a_terminating_pod_does_not_widen_the_recovered_hypernode():
+    """network_topology_aware_test.go TestNetworkTopologyAwareNodeScore_Hard "score nodes
+    according to node hypernode LCA hyperNode tier"'s rule, with a third pod of the job
+    terminating on s5-n1 (Running with a deletionTimestamp: Releasing): a session that
+    recovers the job's HyperNode (``recoverAllocatedHyperNode``, as on a scheduler start,
+    before any allocation recorded one) takes the allocated tasks only, p1 and p2: s3. So
+    s3-n1 scores 100, s4-n1 66.7, s5-n1 33.3, as without the terminating pod."""
+    gone = P("p3", node="s5-n1", labels=WORKER)
+    gone["metadata"]["deletionTimestamp"] = "2026-11-23T11:00:00Z"
+    out = scores(lca_job(gone), "c1/pg1", nodes=["s3-n1", "s4-n1", "s5-n1"])
+    close(node_scores(out), {"s3-n1": 100.0, "s4-n1": 66.6, "s5-n1": 33.3})
+
+
 # -- TestBatchNodeOrderFn ---------------------------------------------------------------------
 CPU = {3: "2", 4: "4", 5: "2", 6: "4"}
 MEM = {3: "4G", 4: "4G", 5: "8G", 6: "8G"}
