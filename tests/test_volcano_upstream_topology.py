@@ -53,9 +53,11 @@ Not transcribed:
 * ``TestSession_adjustNetworkTopologySpec`` "failed to translate", its sub-job (which has
   both a tier name and a tier, a spec the CRD does not accept); the job's unknown name is
   transcribed.
-* ``TestNewSubJobInfo`` and ``TestSubJobInfo_getPodSubJobID``: the fields of a Go struct
-  (``GID``, ``UID``, ``MatchIndex``); a sub-job's ``subGroupSize`` default (1) and its
-  ``MatchIndex`` order are shown in ``test_volcano_upstream_gang.py``.
+* ``TestNewSubJobInfo`` "No policy provided" / "No NetworkTopology provided" and
+  ``TestSubJobInfo_getPodSubJobID``: the fields of a Go struct (``GID``, ``UID``,
+  ``MatchIndex``); the ``MatchIndex`` order is shown in ``test_volcano_upstream_gang.py``, a
+  policy without a topology by ``test_a_sub_groups_soft_topology_is_hard_at_its_jobs_tier``
+  and the size (and its default, 1) here.
 * ``TestSubJobInfo_getTaskHighestPriority`` cases 1 to 3 (the highest of the task
   priorities: Go's bookkeeping of a map as tasks leave); case 4 (all negative: 0, the
   sub-job's priority never goes below 0) is shown by the sub-job order.
@@ -63,8 +65,18 @@ Not transcribed:
   are pipelined": a snapshot has no pipelined pod (a pod waits for a node being freed only
   inside one decision); the ready and best-effort counts they share with ``IsReady`` are
   transcribed.
-* ``TestGetSubJobMatchValues_Error`` "invalid label selector" is transcribed as a
-  difference (Gangplank refuses the PodGroup).
+
+Differences (``xfail(strict=True)``), each with the Go and Gangplank lines in its reason:
+
+* ``test_a_policy_with_an_invalid_label_selector_leaves_the_pods_in_the_default_sub_job``
+  (Gangplank refuses the PodGroup);
+* ``test_a_sub_job_of_negative_priority_pods_has_priority_0`` (a sub-job's priority never
+  goes below 0 in Volcano);
+* ``test_a_pod_of_a_policy_sub_job_without_a_topology_is_scored_as_a_normal_pod`` and
+  ``test_a_default_sub_job_pod_is_scored_by_the_default_sub_jobs_own_hypernode`` (Volcano
+  scores a pod by its own sub-job's topology and HyperNode, not the job's);
+* ``test_the_task_share_tie_break_counts_a_succeeded_pod_on_the_hypernode`` and
+  ``test_a_terminating_pod_does_not_widen_the_recovered_hypernode`` (which pods count).
 """
 
 from __future__ import annotations
@@ -785,3 +797,20 @@ def test_a_tier_name_gives_the_eviction_domains_and_an_unknown_one_none(tier_nam
     out = gang_decide(objs, config("gangpreempt", actions="gangpreempt", nta=True))
     assert evicted(out) == victims
     assert sorted(nominated(out).values()) == nodes
+
+
+@pytest.mark.parametrize("size, bound_pods", [(None, ["ns/j-0"]), (2, [])], ids=["no-size-is-1", "size-2"])
+def test_a_sub_jobs_gang_is_its_policys_sub_group_size_1_without_one(size, bound_pods):
+    """sub_job_info_test.go TestNewSubJobInfo "No SubGroupSize provided" (``MinAvailable`` 1)
+    and "All field provided" (the policy's ``subGroupSize``): the sub-job ``sg=1`` has two
+    pods, of which only j-0 finds a node (j-1's node selector matches none); the job's
+    minMember is 1. Without a size the sub-job is ready with j-0, which is bound; with size 2
+    it is neither ready nor pipelined, and nothing is bound."""
+    pol: dict[str, Any] = {"name": "g", "matchLabelKeys": ["sg"]}
+    if size is not None:
+        pol["subGroupSize"] = size
+    objs = racks() + [podgroup("j", ns="ns", queue="q1", min_member=1, sub_group_policy=[pol]),
+                      pod("j-0", ns="ns", cpu="1", memory=None, group="j", labels={"sg": "1"}),
+                      pod("j-1", ns="ns", cpu="1", memory=None, group="j", labels={"sg": "1"},
+                          extra_spec={"nodeSelector": {"zone": "nowhere"}})]  # fmt: skip
+    assert sorted(b["pod"] for b in decide(objs)["bindings"]) == bound_pods
