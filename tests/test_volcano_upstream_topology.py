@@ -678,8 +678,9 @@ def test_a_pod_joins_a_sub_job_only_when_the_policy_gives_it_match_values(case):
 
 
 @pytest.mark.xfail(strict=True, reason="Gangplank refuses a PodGroup whose subGroupPolicy labelSelector has an "
-                   "unknown operator (422); Volcano logs the selector error and leaves the pod in the job's "
-                   "default sub-job (sub_job_info.go:178-181)")  # fmt: skip
+                   "unknown operator (422, app/model/selectors.py:124 via app/ingest/kube.py:161); Volcano logs "
+                   "the selector error and leaves the pod in the job's default sub-job (sub_job_info.go:177-182, "
+                   "job_info.go:1364-1375); the CRD types the operator as a plain string")  # fmt: skip
 def test_a_policy_with_an_invalid_label_selector_leaves_the_pods_in_the_default_sub_job():
     """sub_job_info_test.go TestGetSubJobMatchValues_Error "invalid label selector": the
     selector does not convert (operator ``invalid``), so ``getSubJobMatchValues`` gives nil and
