@@ -54,7 +54,15 @@ The allocate nomination tests call ``allocateFromNomination`` / ``validateNomina
   Pipelined). A snapshot decision cannot carry one in. What it can show is the per-task part
   those tests also check: a pending pod's ``status.nominatedNodeName`` (which does persist: the
   cache writes it to the pod, ``cache.go:1092-1111``) is tried first when valid and ignored when
-  not (the flat path's own check, ``allocate.go:795-810``).
+  not (the flat path's own check, ``allocate.go:795-810``), when the task's turn comes in task
+  order. (``recorder.go:83-85`` says clearing the field "prevents the per-subJob fast path from
+  retrying on stale state in a later session": no later session ever receives it.)
+
+``TestParseArgs`` asserts a Go field (``enablePredicateErrorCache``) after reading
+``predicateErrorCacheEnable: false``; a decision shows it by its effect: the predicate helper of
+one allocate pass skips, for a job's later tasks of the same ``volcano.sh/task-spec`` role, the
+nodes an earlier one failed on (``util/predicate_helper.go:64-95``). One cluster where that
+changes a placement is decided with the argument off and with its default (on).
 
 Not transcribed:
 
@@ -67,8 +75,12 @@ Not transcribed:
   pod already be on its nominated node. The fallback it checks (the pod is placed by the normal
   search) is what ``test_an_invalid_nominated_node_falls_back_to_the_normal_search`` shows.
 * The ``AllocatedHyperNode`` / recorder assertions of ``TestAllocateFromNomination_HappyPath``
-  (``hn-pinned``, the LCA with an empty allocated HyperNode): they follow from the pinned
-  HyperNode, which no request carries.
+  (``hn-pinned``, the LCA with an empty allocated HyperNode) and the whole of
+  ``TestAllocateFromNomination_FallsBackWhenHyperNodeMissing`` (the pinned HyperNode is not in
+  ``RealNodesList``): they follow from the pinned HyperNode, which no request carries; the
+  per-task fallback they end in is ``test_an_invalid_nominated_node_falls_back_to_the_normal_search``.
+* The worksheet drain and ``stmt`` / ``score`` return values of ``allocateFromNomination``: Go
+  internals; the answer shows only where the pods went.
 """
 
 from __future__ import annotations
@@ -576,3 +588,144 @@ def test_share_is_the_dominant_allocated_over_deserved_and_one_when_best_effort(
     body = request(objs, config=conf("enqueue", {"QueueOrder", "Allocatable"}, predicates=False, gang=False))
     ssn = decide_session(read_request(orjson.loads(orjson.dumps(body)), SETTINGS))
     assert ssn.plugins["capacity"].share("test-queue") == pytest.approx(want, abs=1e-12)
+
+
+# -- allocate_test.go: nominations ----------------------------------------------------------------
+#: TestAllocate_FlatPathHonorsAndClearsNomination's tiers (gang, drf, proportion, predicates, nodeorder).
+TIERS_FLAT = [{"plugins": [plugin("gang", {"JobOrder", "JobReady", "JobPipelined", "JobStarving"}),
+                           plugin("drf", {"Preemptable", "JobOrder"}),
+                           plugin("proportion", {"QueueOrder", "Reclaimable", "Allocatable"}),
+                           plugin("predicates", {"Predicate"}), plugin("nodeorder", {"NodeOrder"})]}]  # fmt: skip
+
+
+def T(name: str, *, nominated: str | None = None, cpu: str = "1", priority: int | None = None, role: str | None = None,
+      selector: dict[str, str] | None = None) -> dict:  # fmt: skip
+    """A pending pod of c1/pg1 (``cpu`` CPU, 1G), ``status.nominatedNodeName`` = ``nominated``."""
+    p = pod(name, ns="c1", cpu=cpu, memory="1G", group="pg1", priority=priority, role=role,
+            extra_spec={"nodeSelector": selector} if selector else None)  # fmt: skip
+    if nominated:
+        p["status"]["nominatedNodeName"] = nominated
+    return p
+
+
+def allocate(client, objects: list[dict], tiers: list[dict], configurations: list[dict] | None = None) -> dict:
+    config: dict[str, Any] = {"actions": "allocate", "tiers": tiers}
+    if configurations:
+        config["configurations"] = configurations
+    return decide(client, objects, config)
+
+
+def bound(out: dict) -> dict[str, str]:
+    return {b["pod"]: b["node"] for b in out["bindings"]}
+
+
+def two_nodes(n1_cpu: str = "2", min_member: int = 1) -> list[dict]:
+    """n1 (``n1_cpu`` CPU) and n2 (4 CPU), 4Gi each; queue c1; PodGroup c1/pg1."""
+    return [node("n1", cpu=n1_cpu, memory="4Gi", gpu=None, pods="10"), node("n2", cpu="4", memory="4Gi", gpu=None, pods="10"),
+            queue("c1"), podgroup("pg1", ns="c1", queue="c1", min_member=min_member)]  # fmt: skip
+
+
+def test_a_valid_nominated_node_is_tried_first(client):
+    """allocate_test.go TestAllocateFromNomination_HappyPath, as a decision can show it: the task
+    nominated to n1 (1 CPU; n1 has room and passes the predicates) goes to n1, though nodeorder
+    scores the emptier n2 higher (``allocate.go:795-810``: the nominated node is predicated
+    alone first, the other nodes only when it fails). The pinned HyperNode and the recorder
+    entry Go also checks follow from ``NominatedHyperNode``, which no snapshot carries (module
+    docstring)."""
+    out = allocate(client, two_nodes() + [T("p1", nominated="n1")], TIERS_FLAT)
+    assert bound(out) == {"c1/p1": "n1"}
+    assert out["warnings"] == []
+
+
+def test_without_a_nominated_node_the_best_scored_node_is_taken(client):
+    """TestValidateNomination_MissBranches, "task missing NominatedNodeName": no nomination, the
+    normal search: nodeorder's leastrequested / balanced scores put p1 on the emptier n2 (the
+    baseline the nomination tests move away from)."""
+    assert bound(allocate(client, two_nodes() + [T("p1")], TIERS_FLAT)) == {"c1/p1": "n2"}
+
+
+@pytest.mark.parametrize(("go_case", "n1_cpu", "pod_kw"), [
+    # the nominated node is no node of the session (Go's "not in ssn.Nodes"; on the flat path the
+    # leaf set is every node, so "outside leaf set" is the same miss)
+    ("task NominatedNodeName not in ssn.Nodes", "2", {"nominated": "n-ghost"}),
+    # n1 offers 0.5 CPU, the task asks 1: FutureIdle does not hold it
+    ("Predicate fails (task asks more than node FutureIdle)", "500m", {"nominated": "n1"}),
+    # a predicate (node selector) refuses n1
+    ("Predicate fails (node selector)", "2", {"nominated": "n1", "selector": {"kubernetes.io/hostname": "n2"}}),
+], ids=["not-in-session", "future-idle-too-small", "predicate-refuses"])  # fmt: skip
+def test_an_invalid_nominated_node_falls_back_to_the_normal_search(client, go_case, n1_cpu, pod_kw):
+    """TestValidateNomination_MissBranches (with TestAllocateFromNomination_FallsBackWhenHyperNodeMissing
+    and ..._AllocateErrorFallsBack, whose observable part is the same fallback): a nomination that
+    does not hold is dropped and the task is placed by the normal search (n2), not left pending."""
+    out = allocate(client, two_nodes(n1_cpu) + [T("p1", **pod_kw)], TIERS_FLAT)
+    assert bound(out) == {"c1/p1": "n2"}, go_case
+
+
+#: priority (TaskOrder), gang, predicates and binpack: the fuller n1 (1 CPU) scores above n2 (4 CPU).
+TIERS_BINPACK = [{"plugins": [plugin("priority", {"TaskOrder", "JobOrder"}),
+                              plugin("gang", {"JobOrder", "JobReady", "JobPipelined", "JobStarving"}),
+                              plugin("predicates", {"Predicate"}), plugin("binpack", {"NodeOrder"})]}]  # fmt: skip
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Gangplank places every nominated task of the job before the others (app/actions/allocate.py:546-553); "
+    "Volcano checks a task's nominated node when the task comes up in task order (allocate.go:742-810), "
+    "so a higher-priority task without a nomination may take the node first and the nominated one falls back"))
+def test_a_nominated_node_is_checked_in_task_order(client):
+    """allocate.go's flat path (the per-task nomination TestAllocateFromNomination_HappyPath and
+    TestValidateNomination_MissBranches check): tasks are taken in task order and each one's
+    ``nominatedNodeName`` is tried when its turn comes (``allocate.go:795-810``). a (priority
+    10, no nomination) goes first and binpack sends it to n1 (1 CPU, the only room there); b
+    (priority 1, nominated n1) then finds n1 full, falls back and takes n2."""
+    nodes = two_nodes("1")
+    out = allocate(client, nodes + [T("a", priority=10), T("b", priority=1, nominated="n1")], TIERS_BINPACK)
+    assert bound(out) == {"c1/a": "n1", "c1/b": "n2"}
+
+
+# -- allocate_test.go: TestParseArgs ----------------------------------------------------------------
+#: priority (TaskOrder), gang, predicates, nodeorder.
+TIERS_NODEORDER = [{"plugins": [plugin("priority", {"TaskOrder", "JobOrder"}),
+                                plugin("gang", {"JobOrder", "JobReady", "JobPipelined", "JobStarving"}),
+                                plugin("predicates", {"Predicate"}), plugin("nodeorder", {"NodeOrder"})]}]  # fmt: skip
+NO_CACHE = [{"name": "allocate", "arguments": {"predicateErrorCacheEnable": False}}]
+
+
+def cache_case() -> list[dict]:
+    """Gang c1/pg1 (minMember 2) of two ``worker`` pods (``volcano.sh/task-spec``): p1 (3 CPU,
+    priority 10) and p2 (1 CPU, priority 1); n1 2 CPU, n2 4 CPU. p1 fits only n2; p2, placed in
+    the same pass (the gang is not ready after p1), fits both, and nodeorder prefers the empty n1."""
+    return two_nodes("2", min_member=2) + [T("p1", cpu="3", priority=10, role="worker"),
+                                           T("p2", cpu="1", priority=1, role="worker")]  # fmt: skip
+
+
+def test_predicate_error_cache_off_predicates_every_node_for_every_task(client):
+    """allocate_test.go TestParseArgs (``predicateErrorCacheEnable: false`` is read:
+    ``allocate.go:117-120``): with the cache off each task is predicated on every node: p1 →
+    n2, p2 → n1."""
+    assert bound(allocate(client, cache_case(), TIERS_NODEORDER, NO_CACHE)) == {"c1/p1": "n2", "c1/p2": "n1"}
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Gangplank does not read allocate's predicateErrorCacheEnable and says so (app/framework/config.py:414-426, "
+    "'arguments not read by Gangplank, so not applied'); Volcano reads it (allocate.go:117-120, TestParseArgs) "
+    "and Gangplank always behaves as with false"))
+def test_predicate_error_cache_argument_is_read(client):
+    """TestParseArgs: ``configurations: [{name: allocate, arguments: {predicateErrorCacheEnable:
+    false}}]`` is an argument allocate reads (Go asserts ``enablePredicateErrorCache`` is false):
+    the answer does not call it unread."""
+    out = allocate(client, cache_case(), TIERS_NODEORDER, NO_CACHE)
+    assert not any("predicateErrorCacheEnable" in w for w in out["warnings"]), out["warnings"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Gangplank has no predicate error cache (the default, on, in Volcano: allocate.go:107, "
+    "util/predicate_helper.go:64-95): a node that failed a task's predicates is not skipped for the "
+    "job's later tasks of the same role in the same pass"))
+def test_predicate_error_cache_on_skips_a_node_a_same_role_task_failed(client):
+    """The argument's default (``enablePredicateErrorCache: true``, ``allocate.go:107``): the
+    predicate helper of one ``allocateResourcesForTasks`` pass remembers the nodes a task failed
+    on under ``job/TaskRole`` (``taskGroupID``) and fails them for the role's later tasks
+    without asking again (``predicate_helper.go:64-95``; a task without a role is exempt). p1
+    (3 CPU) fails n1 (2 CPU), so p2 (1 CPU, same role, same pass) is not tried on n1 and joins
+    p1 on n2."""
+    assert bound(allocate(client, cache_case(), TIERS_NODEORDER)) == {"c1/p1": "n2", "c1/p2": "n2"}
