@@ -401,6 +401,20 @@ def test_hierarchy_a_parent_queue_holds_no_jobs(client):
     check(decide(client, objs, TREE), binds={})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "a job in a queue with children only keeps that job from its queue (app/plugins/capacity.py:632-633, 651); "
+    "Volcano's buildHierarchicalQueueAttrs returns false on such a job (capacity.go:1241-1243) and every "
+    "capacity fn then rejects (readyToSchedule, capacity.go:453, 462, 617, 649): nothing is placed"))
+def test_hierarchy_a_job_in_a_parent_queue_stops_the_plugin_for_the_session(client):
+    """Case1's rule read from the Go code (``capacity.go:1241-1243``): a job in a non-leaf queue
+    makes ``buildHierarchicalQueueAttrs`` return false, so ``readyToSchedule`` is false and
+    Allocatable rejects every queue: with case1's pg2 (q1) beside case0's pg1 (leaf q11), p1 does
+    not bind either."""
+    objs = [HN1, *tree_1(), P("p1", "", rl("1", "1Gi"), "pg1"), PG("pg1", "q11", "Inqueue"),
+            P("p2", "", rl("1", "1Gi"), "pg2"), PG("pg2", "q1", "Pending")]  # fmt: skip
+    check(decide(client, objs, TREE), binds={})
+
+
 @RECLAIM_WITHOUT_VICTIMS
 def test_hierarchy_allocatable_within_capability(client):
     """Test_capacityPlugin_OnSessionOpenWithHierarchy, "case2: Pod allocatable when queue has not
@@ -533,6 +547,20 @@ def test_hierarchy_without_any_queue_decides_nothing_without_failing(client):
     """capacity_test.go Test_buildHierarchicalQueueAttrs_nilSafety, "no-panic when root queue is
     absent (empty ssn.Queues)": no Queue at all, one node: a 200 with nothing bound."""
     check(decide(client, [N("n1", rl("4", "4Gi", pods="10"))], NIL_SAFETY), binds={})
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "with enableHierarchy and no 'root' Queue Gangplank supplies a root (app/plugins/capacity.py:141, 147); "
+    "Volcano's updateAncestors fails on the missing parent (capacity.go:1465-1470), buildHierarchicalQueueAttrs "
+    "returns false (capacity.go:1226-1230) and every capacity fn rejects: nothing is placed"))
+def test_hierarchy_without_the_root_queue_places_nothing(client):
+    """Test_buildHierarchicalQueueAttrs_nilSafety's first case with a queue and a job: the root
+    Queue is absent (``cp.rootQueue`` is ``root``), so q1's implicit parent is not in the session:
+    ``updateAncestors`` errs, ``readyToSchedule`` is false, Allocatable rejects, p1 stays
+    pending (the no-panic fix's "completes gracefully without scheduling any pods")."""
+    objs = [N("n1", rl("4", "4Gi", pods="10")), Q("q1", None, None), P("p1", "", rl("1", "1Gi"), "pg1"),
+            PG("pg1", "q1", "Inqueue")]  # fmt: skip
+    check(decide(client, objs, NIL_SAFETY), binds={})
 
 
 @pytest.mark.xfail(strict=True, reason=(
