@@ -64,12 +64,13 @@ one allocate pass skips, for a job's later tasks of the same ``volcano.sh/task-s
 nodes an earlier one failed on (``util/predicate_helper.go:64-95``). One cluster where that
 changes a placement is decided with the argument off and with its default (on).
 
-Differences (strict xfails, each with the Go and Gangplank lines in its reason): legacy reclaim
-pipelines a pod on a node that needs no victim (hierarchy cases 2, 8, 9); a job in a parent
-queue, or no ``root`` Queue, does not stop the hierarchical capacity plugin for the session; a
-job of a missing queue is a 422, not left out; nominated pods are placed before the job's other
-pods rather than in task order; allocate's ``predicateErrorCacheEnable`` is not read and the
-predicate error cache (on by default) is not modelled.
+Differences (strict xfails, each with the Go and Gangplank lines in its reason): a job in a
+parent queue, or no ``root`` Queue, does not stop the hierarchical capacity plugin for the
+session; a job of a missing queue is a 422, not left out. Fixed in session 39 (the tests failed
+before): legacy reclaim pipelined a pod on a node without reclaimees (hierarchy cases 2, 8, 9);
+nominated pods were placed before the job's other pods rather than in task order;
+allocate's ``predicateErrorCacheEnable`` was not read and the predicate error cache (on by
+default) was not modelled.
 
 Not transcribed:
 
@@ -366,16 +367,12 @@ def test_a_closed_queue_admits_nothing(client):
 #: Volcano's legacy reclaim looks only at nodes holding a reclaimee (a Running, preemptable
 #: task of another, reclaimable queue: ``if len(reclaimees) == 0 { continue }``,
 #: reclaim.go:209-212), so with ``enqueue, reclaim, allocate`` a starving job that fits an
-#: empty node is left to allocate, which binds it. Gangplank's reclaim pipelines it on a node
-#: that fits without victims (app/eviction/legacy.py:157-163): nominated, not bound.
-RECLAIM_WITHOUT_VICTIMS = pytest.mark.xfail(strict=True, reason=(
-    "legacy reclaim pipelines a task on a node that needs no victim (app/eviction/legacy.py:157-163); Volcano's "
-    "reclaim skips a node without reclaimees (reclaim.go:209-212) and the next action, allocate, binds the pod"))
+#: empty node is left to allocate, which binds it (cases 2, 8, 9; Gangplank's reclaim
+#: pipelined it there until session 39, and still does in the ``gangplank`` profile).
 TREE = conf("enqueue, reclaim, allocate", {"Allocatable", "Preemptive", "Reclaimable", "QueueOrder", "Hierarchy",
                                            "JobEnqueued"})  # fmt: skip
 HN1 = N("n1", rl("8", "8Gi", pods="11"))
 ROOT = Q("root", None, None)
-
 
 def tree_1() -> list[dict]:
     """root, q1 / q2 (capability 4 / 4Gi), q11 (1 / 1Gi) and q12 (3 / 3Gi) under q1."""
@@ -422,7 +419,6 @@ def test_hierarchy_a_job_in_a_parent_queue_stops_the_plugin_for_the_session(clie
     check(decide(client, objs, TREE), binds={})
 
 
-@RECLAIM_WITHOUT_VICTIMS
 def test_hierarchy_allocatable_within_capability(client):
     """Test_capacityPlugin_OnSessionOpenWithHierarchy, "case2: Pod allocatable when queue has not
     exceed capability": pg3 (minMember 2, q31) binds p3 and p4 (2 / 2Gi each) on n1."""
@@ -484,7 +480,6 @@ def test_hierarchy_children_guarantees_above_the_parents_capability_are_no_error
     check(decide(client, objs, TREE), binds={}, evicted=[])
 
 
-@RECLAIM_WITHOUT_VICTIMS
 def test_hierarchy_a_scalar_deserved_passes_the_checks(client):
     """Test_capacityPlugin_OnSessionOpenWithHierarchy, "case8: When the queue's deserved value has a
     scalar resource set, the check can pass": p12 (2 / 2Gi / 1 GPU, q81) binds on n-gpu."""
@@ -495,7 +490,6 @@ def test_hierarchy_a_scalar_deserved_passes_the_checks(client):
     check(decide(client, objs, TREE), binds={"ns1/p12": "n-gpu"})
 
 
-@RECLAIM_WITHOUT_VICTIMS
 def test_hierarchy_a_zero_scalar_in_deserved_passes_the_checks(client):
     """Test_capacityPlugin_OnSessionOpenWithHierarchy, "case9: When some scalar resources are 0 in
     deserved, the check can still pass": hugepages-1Gi at 0 in the deserveds and on n2; p13 binds
@@ -702,10 +696,6 @@ TIERS_BINPACK = [{"plugins": [plugin("priority", {"TaskOrder", "JobOrder"}),
                               plugin("predicates", {"Predicate"}), plugin("binpack", {"NodeOrder"})]}]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Gangplank places every nominated task of the job before the others (app/actions/allocate.py:546-553); "
-    "Volcano checks a task's nominated node when the task comes up in task order (allocate.go:742-810), "
-    "so a higher-priority task without a nomination may take the node first and the nominated one falls back"))
 def test_a_nominated_node_is_checked_in_task_order(client):
     """allocate.go's flat path (the per-task nomination TestAllocateFromNomination_HappyPath and
     TestValidateNomination_MissBranches check): tasks are taken in task order and each one's
@@ -740,10 +730,6 @@ def test_predicate_error_cache_off_predicates_every_node_for_every_task(client):
     assert bound(allocate(client, cache_case(), TIERS_NODEORDER, NO_CACHE)) == {"c1/p1": "n2", "c1/p2": "n1"}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Gangplank does not read allocate's predicateErrorCacheEnable and says so (app/framework/config.py:414-426, "
-    "'arguments not read by Gangplank, so not applied'); Volcano reads it (allocate.go:117-120, TestParseArgs) "
-    "and Gangplank always behaves as with false"))
 def test_predicate_error_cache_argument_is_read(client):
     """TestParseArgs: ``configurations: [{name: allocate, arguments: {predicateErrorCacheEnable:
     false}}]`` is an argument allocate reads (Go asserts ``enablePredicateErrorCache`` is false):
@@ -752,10 +738,6 @@ def test_predicate_error_cache_argument_is_read(client):
     assert not any("predicateErrorCacheEnable" in w for w in out["warnings"]), out["warnings"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Gangplank has no predicate error cache (the default, on, in Volcano: allocate.go:107, "
-    "util/predicate_helper.go:64-95): a node that failed a task's predicates is not skipped for the "
-    "job's later tasks of the same role in the same pass"))
 def test_predicate_error_cache_on_skips_a_node_a_same_role_task_failed(client):
     """The argument's default (``enablePredicateErrorCache: true``, ``allocate.go:107``): the
     predicate helper of one ``allocateResourcesForTasks`` pass remembers the nodes a task failed

@@ -1148,3 +1148,24 @@ def test_a_roles_ready_pods_include_its_pending_pods_that_request_nothing():
     out = decide(objs + preemptor(1), config("gangpreempt", actions="gangpreempt"))
     assert evicted(out) == ["w-0"]
     assert nominated(out) == {"p-0": "n-w0"}
+
+
+@pytest.mark.parametrize("cache, p2_node", [(None, "n2"), (False, "n1")], ids=["default-on", "off"])
+def test_the_simulation_keeps_a_predicate_error_cache_per_role(cache, p2_node):
+    """simulate.go ``runSimulateTrialAtHyperNode`` predicates each pod through one
+    ``PredicateHelper`` with allocate's ``predicateErrorCacheEnable`` (default true,
+    ``gangpreempt.go parseArguments``): a node a pod failed is failed for the later pods of its
+    role. n1 (2 CPU) is free, n2 (4 CPU) runs the victim; the job's ``worker`` pods are p1
+    (3 CPU, pod priority 10: first) and p2 (1 CPU). p1 fails n1 and goes to n2; with the cache
+    p2 is not tried on n1 and joins it on n2; without it p2 takes n1's idle room."""
+    role = {"volcano.sh/task-spec": "worker"}
+    objs = [N("n1", cpu="2"), N("n2", cpu="4"), queue("q1"), *CLASSES, PG("v"), T("v-0", "v", node="n2", cpu="4"),
+            PG("p", min_member=2, pc="p100", phase="Inqueue", created="2026-11-23T11:00:00Z"),
+            T("p1", "p", cpu="3", prio=10, labels=role), T("p2", "p", cpu="1", prio=1, labels=role)]  # fmt: skip
+    conf = config("gangpreempt", actions="allocate, gangpreempt")
+    if cache is not None:
+        conf["configurations"] = [{"name": "allocate", "arguments": {"predicateErrorCacheEnable": cache}}]
+    out = decide(objs, conf)
+    assert evicted(out) == ["v-0"]
+    assert nominated(out) == {"p1": "n2", "p2": p2_node}
+    no_warnings(out)

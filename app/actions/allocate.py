@@ -17,7 +17,8 @@ committed only when JobReady holds; a placement that only pipelines is dropped.
 * Identical pending tasks (the same labels too when a pod's inter-pod term could match
   them: ``labels_matter``) form one class: its node mask and scores are computed once,
   and nodes are filled best-first from a heap; only the node that changed is re-scored.
-* A task with a still-valid ``nominatedNodeName`` inside the domain goes there first.
+* A task with a still-valid ``nominatedNodeName`` inside the domain goes there, when its turn
+  in task order comes.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import numpy as np
 from app.framework.action import Action
 from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
+from app.ingest.reader import go_bool
 from app.model.cluster import PIPELINED_OR_READY, READY, VOLCANO_UNGROUPED, Job, SubGroup, Task, TaskStatus, request_rows
 from app.model.resources import column_or, column_sums
 from app.kai.jobs import KAI_UNGROUPED, View, not_ready
@@ -140,8 +142,18 @@ class Allocate(Action):
     #: Place identical tasks in runs (see :meth:`_place_runs`); False places them one by
     #: one, the plain loop the runs must reproduce exactly (tests compare the two).
     batched = True
+    #: Volcano's predicate error cache (``predicateErrorCacheEnable``, default true): in one
+    #: pass over a (sub)job's pods, a node a pod failed is failed for the later pods of its
+    #: role (``volcano.sh/task-spec``; none: no cache), and a role with a pod that found no
+    #: node places no more (``TaskHasFitErrors``)
+    error_cache = True
 
     def execute(self, ssn: Session) -> None:
+        raw = self.args.get("predicateErrorCacheEnable")
+        self.error_cache, understood = go_bool(raw, True)
+        if not understood:
+            ssn.cluster.warnings.append(f"action allocate: predicateErrorCacheEnable {raw!r} is not a boolean: true is "
+                                        "used, as Volcano does")  # fmt: skip
         enqueue_on = "enqueue" in ssn.config.actions
         by_queue: dict[str, list[Job]] = {}
         # one pass over tasks; inert pods (running on their own, still columns) are never pending
@@ -543,15 +555,6 @@ class Allocate(Action):
         # the pending sum to the used or pipelined one, so the bound it checks does not move
         self._exact_memo: bool | None = None
         todo = [t for t in tasks if t.status == TaskStatus.PENDING]
-        # nominated nodes first (an earlier preemption reserved them)
-        for t in todo:
-            if t.nominated_node and t.nominated_node in c.node_index:
-                n = c.node_index[t.nominated_node]
-                if topo.contains(hn, n) and ssn.allocatable(queue, t):
-                    mask, _ = ssn.predicate_mask(t, np.array([n]))
-                    if mask[0] and (c.future_idle_of(n) >= t.req).all():
-                        self.place(ssn, job, t, n, stmt)
-        todo = [t for t in todo if t.status == TaskStatus.PENDING]
         by_labels = labels_matter(ssn)
         keyed = ssn.class_key if ssn.classes_keyed else None  # (a plugin's key: Session.on_class_key)
 
@@ -559,26 +562,62 @@ class Allocate(Action):
             own = signature(t, by_labels)
             return own if keyed is None else (own, keyed(t))
 
+        def nominated_in(t: Task) -> int | None:
+            n = c.node_index.get(t.nominated_node) if t.nominated_node else None
+            return n if n is not None and topo.contains(hn, n) else None
+
+        cache = PredicateErrorCache(ssn, nodes, self.error_cache)
+        failed_roles: set[str] = set()  # the roles with a pod that found no node (TaskHasFitErrors)
         i = 0
         while i < len(todo):
             j = i + 1
-            sig = sig_of(todo[i])
-            # (a pod whose node scores are normalised over the set scored, Session.set_scores, too:
-            # scoring one node again after a placement would not give what the set gives, so
-            # each pod is scored against every node left, as Volcano does for every pod; a
-            # tie-break among the set's best, network-topology-aware's task share, is not: see
-            # the README, allocate's known differences)
-            alone = (changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
-                     or ssn.set_scores(todo[i], nodes, tie_breaks=False))  # fmt: skip
-            if alone and ssn.out_of_time():
-                return  # (pods placed one at a time: the request's deadline bounds them; the answer says truncated)
-            while j < len(todo) and not alone and sig_of(todo[j]) == sig:
-                j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
-            cls = todo[i:j]
-            i = j
-            placed = self.place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start)
+            t = todo[i]
+            role = cache.role(t)
+            if role and role in failed_roles:  # TaskHasFitErrors: a pod of its role found no node
+                i = j
+                continue
+            exclude = cache.failed.get(role) if role else None
+            # a still-valid nominatedNodeName inside the domain (an earlier preemption reserved
+            # it) is tried first, when the pod's turn in task order comes (Volcano's per-pod loop)
+            n = nominated_in(t)
+            if n is not None:
+                i = j
+                if not ssn.allocatable(queue, t):
+                    continue
+                if exclude is None or not exclude[cache.where(n)]:
+                    mask, _ = ssn.predicate_mask(t, np.array([n]))
+                    if mask[0] and (c.future_idle_of(n) >= t.req).all():
+                        self.place(ssn, job, t, n, stmt)
+                        if t.status != TaskStatus.PENDING and (
+                                ready_at_start or (ssn.sub_job_ready(sg, job) if sg is not None else ssn.job_ready(job))):
+                            return
+                        continue
+                    if role:
+                        cache.note(t, np.array([n], dtype=np.intp))
+                        exclude = cache.failed.get(role)
+                cls = [t]
+            else:
+                sig = sig_of(todo[i])
+                # (a pod whose node scores are normalised over the set scored, Session.set_scores, too:
+                # scoring one node again after a placement would not give what the set gives, so
+                # each pod is scored against every node left, as Volcano does for every pod; a
+                # tie-break among the set's best, network-topology-aware's task share, is not: see
+                # the README, allocate's known differences)
+                alone = (changes_as_pods_land(c, todo[i]) or ssn.varies_as_pods_land(todo[i])
+                         or ssn.set_scores(todo[i], nodes, tie_breaks=False))  # fmt: skip
+                if alone and ssn.out_of_time():
+                    return  # (pods placed one at a time: the request's deadline bounds them; the answer says truncated)
+                while j < len(todo) and not alone and sig_of(todo[j]) == sig and nominated_in(todo[j]) is None:
+                    j += 1  # a pod with host ports or inter-pod terms is a class of its own (its predicate changes as pods land)
+                cls = todo[i:j]
+                i = j
+            placed = self.place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start, exclude)
             if placed < 0:
                 return  # reached readiness (or one step for a ready job)
+            if role:
+                if placed < len(cls) and ssn.allocatable(queue, cls[placed]):
+                    failed_roles.add(role)  # (a pod the queue refuses is skipped, not failed)
+                cache.note(cls[0], last=cls[-1].node if placed == len(cls) else None)
             if placed < len(cls) and not self.can_continue(ssn, job, sg, len(todo) - i):
                 return
 
@@ -590,20 +629,23 @@ class Allocate(Action):
         return memo
 
     def place_class(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], nodes: np.ndarray,
-                    stmt: Statement, queue: Any, ready_at_start: bool) -> int:  # fmt: skip
-        """Place a class of identical tasks; -1 when the (sub)job became ready and allocation stops."""
+                    stmt: Statement, queue: Any, ready_at_start: bool, exclude: np.ndarray | None = None) -> int:  # fmt: skip
+        """Place a class of identical tasks; -1 when the (sub)job became ready and allocation
+        stops. ``exclude`` (over ``nodes``): nodes the predicate error cache fails."""
         try:
-            return self._place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start)
+            return self._place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start, exclude)
         finally:
             ssn.sole_candidate = False
 
     def _place_class(self, ssn: Session, job: Job, sg: SubGroup | None, cls: list[Task], nodes: np.ndarray,
-                     stmt: Statement, queue: Any, ready_at_start: bool) -> int:  # fmt: skip
+                     stmt: Statement, queue: Any, ready_at_start: bool, exclude: np.ndarray | None) -> int:  # fmt: skip
         c = ssn.cluster
         rep = cls[0]
         if not ssn.allocatable(queue, rep):
             return 0
         mask, _ = ssn.predicate_mask(rep, nodes)
+        if exclude is not None:
+            mask = mask & ~exclude
         cand = nodes[mask]
         if len(cand) == 0:
             return 0
@@ -754,6 +796,8 @@ class Allocate(Action):
         for t, h in zip(tasks, hs, strict=True):
             if t.subgroup is not None:
                 by_sg.setdefault(t.subgroup.uid, set()).add(h)
+            elif job.subgroup_policies:  # the default sub-job's own (Session.sub_job_hypernode)
+                by_sg.setdefault(job.key, set()).add(h)
         for uid, more in by_sg.items():
             widen(ssn.subgroup_hypernode, uid, more)
 
@@ -793,9 +837,11 @@ class Allocate(Action):
 
     @staticmethod
     def _current_hn(ssn: Session, job: Job, sg: SubGroup | None) -> int | None:
-        if sg is not None and sg.network_topology is not None:
-            return ssn.subgroup_hypernode.get(sg.uid)
-        return ssn.job_hypernode.get(job.key)
+        """The HyperNode the class's node scores read (:meth:`Session.sub_job_hypernode`;
+        a sub-group without a topology of its own: the job's)."""
+        if sg is not None and sg.network_topology is None:
+            return ssn.job_hypernode.get(job.key)
+        return ssn.sub_job_hypernode(job, sg)
 
     @staticmethod
     def can_continue(ssn: Session, job: Job, sg: SubGroup | None, remaining: int) -> bool:
@@ -808,7 +854,7 @@ class Allocate(Action):
 
     @staticmethod
     def _save(ssn: Session, job: Job) -> tuple[int | None, dict[str, int | None]]:
-        return ssn.job_hypernode.get(job.key), {k: ssn.subgroup_hypernode.get(k) for k in job.subgroups}
+        return ssn.job_hypernode.get(job.key), {k: ssn.subgroup_hypernode.get(k) for k in (*job.subgroups, job.key)}
 
     @staticmethod
     def _restore(ssn: Session, job: Job, saved: tuple[int | None, dict[str, int | None]]) -> None:
@@ -831,6 +877,53 @@ class Allocate(Action):
             f"{pending} pending tasks of the gang cannot all be placed: {ready}/{job.min_available} ready"
             + (" within the allowed topology" if job.network_topology is not None else "")
         )
+
+
+class PredicateErrorCache:
+    """Volcano's predicate error cache (``util.predicateHelper``, ``enablePredicateErrorCache``)
+    for one pass over ``nodes``: the nodes a pod failed (its predicates, or its request
+    against the node's future idle) are failed for the later pods of its role
+    (``volcano.sh/task-spec``) without being asked again; a pod without a role uses no cache
+    (volcano#3527). ``on`` False: no cache. ``preempting``: the predicates as preemption asks
+    them (``PredicateForPreemptAction``, Volcano's gang simulation)."""
+
+    def __init__(self, ssn: Session, nodes: np.ndarray, on: bool, preempting: bool = False) -> None:
+        self.ssn, self.nodes, self.on, self.preempting = ssn, nodes, on, preempting
+        self.failed: dict[str, np.ndarray] = {}  # role -> failed, over ``nodes``
+        self._where: dict[int, int] = {}
+
+    def role(self, t: Task) -> str:
+        """The pod's cache key, "" for none."""
+        return t.role if self.on else ""
+
+    def where(self, n: int) -> int:
+        """A node's position in ``nodes``."""
+        if not self._where:
+            self._where = {int(x): k for k, x in enumerate(self.nodes.tolist())}
+        return self._where[n]
+
+    def note(self, rep: Task, only: np.ndarray | None = None, last: int | None = None) -> None:
+        """The nodes of ``only`` (default all) that ``rep`` fails, as the last pod of its class
+        saw them (``last``: the node that pod was placed on, which it passed and which only
+        its own placement may have filled), for the later pods of its role."""
+        role = self.role(rep)
+        if not role:
+            return
+        ssn = self.ssn
+        pool = self.nodes if only is None else only
+        ssn.resolvable_pass = self.preempting
+        try:
+            mask, _ = ssn.predicate_mask(rep, pool)
+        finally:
+            ssn.resolvable_pass = False
+        bad = ~mask | ~(ssn.cluster.future_idle_of(pool) >= rep.req).all(axis=1)
+        if only is None:
+            if last is not None:
+                bad[self.where(last)] = False
+            self.failed[role] = bad | self.failed[role] if role in self.failed else bad
+        elif bad.any():
+            full = self.failed.setdefault(role, np.zeros(len(self.nodes), dtype=bool))
+            full[[self.where(int(x)) for x in pool[bad].tolist()]] = True
 
 
 def required_sub_jobs(ssn: Session, job: Job, sub_jobs: Iterable[SubGroup]) -> set[str]:

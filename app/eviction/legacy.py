@@ -53,6 +53,7 @@ class LegacyEviction:
         self.kind = kind
         self.args = args
         self.retrofit = flag(args.get("networkTopologyRetrofit"), retrofit)
+        self.retrofit_profile = retrofit  # (the gangplank profile's own rules, see app.actions.preempt.retrofit)
         # Volcano's preempt arguments of its topology-aware mode (kube-scheduler's preemption)
         self.topology_aware = kind == PREEMPT and flag(args.get("enableTopologyAwarePreemption"))
         if self.topology_aware:
@@ -156,8 +157,11 @@ class LegacyEviction:
                 return False
             n = int(cand[i])
             if fits(n):
-                # no victim needed on this node; nominated all the same so the whole gang is
-                # visible and reserved (Volcano would leave it to the next cycle's allocate)
+                # no victim needed on this node: pipelined all the same (so is Volcano's preempt,
+                # ValidateVictims allowing none); Volcano's reclaim first skips a node without a
+                # candidate (``No reclaimees on Node``), which the gangplank profile does not
+                if self.kind == RECLAIM and not self.retrofit_profile and not self.candidates(ssn, job, task, n):
+                    continue
                 if stmt.pipeline(task, n, eviction_occurred=True):
                     return True
                 continue  # (an Allocate handler failed the pipeline: the next node, as Volcano's)

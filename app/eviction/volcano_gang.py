@@ -57,12 +57,13 @@ from typing import Any
 
 import numpy as np
 
-from app.actions.allocate import fit_counts, pending_tasks, required_sub_jobs, signature
+from app.actions.allocate import PredicateErrorCache, fit_counts, pending_tasks, required_sub_jobs, signature
 from app.eviction.bundles import SAFE, WHOLE, Bundle, split_safe
 from app.eviction.gang import build_victims
 from app.framework.plugin import is_go_int
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, Statement
+from app.ingest.reader import go_bool
 from app.model.cluster import N_STATES, READY, Job, Queue, SubGroup, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
 from app.plugins.interpod import changes_as_pods_land, labels_matter
@@ -368,6 +369,9 @@ class VolcanoGangEviction:
             return False
         queue = c.queues.get(job.queue)
         cp = stmt.checkpoint()
+        # (allocate's predicateErrorCacheEnable, default true: a trial's PredicateHelper)
+        on, _ = go_bool(ssn.config.action_args.get("allocate", {}).get("predicateErrorCacheEnable"), True)
+        cache = PredicateErrorCache(ssn, nodes, on, preempting=True)
         by_labels = labels_matter(ssn)
         keyed = ssn.class_key if ssn.classes_keyed else None
 
@@ -385,9 +389,12 @@ class VolcanoGangEviction:
                 sig = sig_of(tasks[i])
                 while j < len(tasks) and sig_of(tasks[j]) == sig:
                     j += 1
-            if not _pipeline_class(ssn, queue, tasks[i:j], nodes, stmt, evicted):
+            cls = tasks[i:j]
+            role = cache.role(cls[0])
+            if not _pipeline_class(ssn, queue, cls, nodes, stmt, evicted, cache.failed.get(role) if role else None):
                 stmt.rollback(cp)
                 return False
+            cache.note(cls[0], last=cls[-1].node)
             i = j
         if sj.tasks[0].subgroup is None:
             _count(sj)  # (the default sub-job's counters are not kept as states change)
@@ -398,14 +405,15 @@ class VolcanoGangEviction:
 
 
 def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: np.ndarray, stmt: Statement,
-                    evicted: bool) -> bool:  # fmt: skip
+                    evicted: bool, exclude: np.ndarray | None) -> bool:  # fmt: skip
     """Pipeline each of ``cls`` (identical pods, in order; or one pod whose answers change
     as pods land) as ``runSimulateTrialAtHyperNode`` does, one after the other: the queue
     must admit it (Allocatable); its nodes are those that pass the predicates as preemption
     asks them (``PredicateForPreemptAction``: a failure an eviction may resolve, e.g. a host
     port, passes) and whose future idle holds it; among them the nodes whose idle holds it,
     else the rest (``prioritizeNodesForSimulate``), the best scored (a tie: the first node;
-    Volcano picks one at random). False at the first pod with no node.
+    Volcano picks one at random). False at the first pod with no node. ``exclude`` (over
+    ``nodes``): the nodes the trial's predicate error cache fails for the pods' role.
 
     Pipelining changes no node's idle, so which group a node is in does not change, and a
     node's score moves only with its own placements: the nodes are scored once per class
@@ -420,6 +428,8 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
         mask, _ = ssn.predicate_mask(rep, nodes)
     finally:
         ssn.resolvable_pass = False
+    if exclude is not None:
+        mask = mask & ~exclude
     cand = nodes[mask]
     idle = (c.idle_of(cand) >= req).all(axis=1)
     placed = 0

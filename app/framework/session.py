@@ -20,7 +20,7 @@ import numpy as np
 from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
 from app.kai.jobs import KAI_OWN
-from app.model.cluster import HOLDS_NODE, VOLCANO_UNGROUPED, Cluster, Job, Queue, SubGroup, Task, TaskStatus, request_rows, set_status
+from app.model.cluster import ALLOCATED_STATUS, HOLDS_NODE, VOLCANO_UNGROUPED, Cluster, Job, Queue, SubGroup, Task, TaskStatus, request_rows, set_status
 from app.model.decision import Binding, Decision, Eviction
 from app.model.resources import scatter_add
 
@@ -1042,19 +1042,61 @@ class Session:
     def _recover_hypernodes(self) -> None:
         """AllocatedHyperNode: the smallest HyperNode holding a job's (sub-group's) running pods.
 
-        Only jobs with a topology constraint or sub-groups need it (gradients and LCA
-        scores); the others never read it."""
+        As Volcano's ``recoverAllocatedHyperNode``, for a job with a network topology (its
+        own or a sub-group's): each sub-job with a topology from its allocated pods
+        (Allocated, Binding, Bound, Running: not a terminating or a finished one), the
+        default sub-job (the pods no policy matched, with the job's topology) kept apart
+        when the job has policies (:meth:`sub_job_hypernode`), and the job's as the lowest
+        common ancestor of those. The ``kai`` profile: every job with a topology or
+        sub-groups, from all its pods holding a node."""
         topo = self.cluster.topology
+        kai = self.config.profile == "kai"
         for job in self.cluster.active_jobs.values():  # inert pods have neither
-            if job.network_topology is None and not job.subgroups:
+            if kai:
+                if job.network_topology is None and not job.subgroups:
+                    continue
+                nodes = sorted({t.node for t in job.tasks if t.node >= 0 and t.status in HOLDS_NODE})
+                if nodes:
+                    self.job_hypernode[job.key] = topo.smallest_containing(nodes)
+                for sg in job.subgroups.values():
+                    sn = sorted({t.node for t in sg.tasks if t.node >= 0 and t.status in HOLDS_NODE})
+                    if sn:
+                        self.subgroup_hypernode[sg.uid] = topo.smallest_containing(sn)
                 continue
-            nodes = sorted({t.node for t in job.tasks if t.node >= 0 and t.status in HOLDS_NODE})
-            if nodes:
-                self.job_hypernode[job.key] = topo.smallest_containing(nodes)
+            parts: list[int] = []
             for sg in job.subgroups.values():
-                sn = sorted({t.node for t in sg.tasks if t.node >= 0 and t.status in HOLDS_NODE})
-                if sn:
-                    self.subgroup_hypernode[sg.uid] = topo.smallest_containing(sn)
+                h = _allocated_hypernode(topo, sg.tasks) if sg.network_topology is not None else None
+                if h is not None:
+                    self.subgroup_hypernode[sg.uid] = h
+                    parts.append(h)
+            if job.network_topology is not None:
+                h = _allocated_hypernode(topo, [t for t in job.tasks if t.subgroup is None] if job.subgroup_policies else job.tasks)
+                if h is not None:
+                    if job.subgroup_policies:
+                        self.subgroup_hypernode[job.key] = h
+                    parts.append(h)
+            if parts:
+                lca = parts[0]
+                for h in parts[1:]:
+                    lca = topo.lca_of_hypernodes(lca, h)
+                self.job_hypernode[job.key] = lca
+
+    def sub_job_hypernode(self, job: Job, sg: SubGroup | None) -> int | None:
+        """The HyperNode a sub-job's pods are scored against (its AllocatedHyperNode): a
+        sub-group's own; for the pods no policy matched (Volcano's default sub-job), the
+        default sub-job's, kept under the job's key among the sub-groups' when the job has
+        policies, else the job's."""
+        if sg is not None:
+            return self.subgroup_hypernode.get(sg.uid)
+        if job.subgroup_policies:
+            return self.subgroup_hypernode.get(job.key)
+        return self.job_hypernode.get(job.key)
+
+
+def _allocated_hypernode(topo: Any, tasks: Sequence[Task]) -> int | None:
+    """The smallest HyperNode holding the nodes of ``tasks`` in an allocated state."""
+    nodes = sorted({t.node for t in tasks if t.node >= 0 and t.status in ALLOCATED_STATUS})
+    return topo.smallest_containing(nodes) if nodes else None
 
 
 def _cmp(a: Any, b: Any) -> int:

@@ -705,7 +705,10 @@ def read_discovery(raw: Any, ptr: str, ident: r.Ident, d: Draft) -> None:
 
 
 # Volcano -------------------------------------------------------------------------------
-def subgroup_policies(raw: list, ptr: str, ident: r.Ident) -> list[SubGroupPolicy]:
+def subgroup_policies(raw: list, ptr: str, ident: r.Ident, notes: list[str] | None = None) -> list[SubGroupPolicy]:
+    """A PodGroup's ``subGroupPolicy``. With ``notes`` (Volcano's): a ``labelSelector`` whose
+    expression ``LabelSelectorAsSelector`` refuses makes the policy match no pod (Volcano
+    logs it; its pods are in the default sub-job), said in ``notes``."""
     out = []
     names = set()
     for i, p in enumerate(raw):
@@ -725,12 +728,25 @@ def subgroup_policies(raw: list, ptr: str, ident: r.Ident) -> list[SubGroupPolic
                 name=name,
                 sub_group_size=r.integer(p, "subGroupSize", pp, ident, default=1, minimum=1) or 1,
                 min_sub_groups=r.integer(p, "minSubGroups", pp, ident, default=0, minimum=0) or 0,
-                selector=selector(p.get("labelSelector"), join_pointer(pp, "labelSelector"), ident),
+                selector=_policy_selector(p.get("labelSelector"), join_pointer(pp, "labelSelector"), ident, name, notes),
                 match_label_keys=tuple(keys),
                 network_topology=network_topology(p.get("networkTopology"), join_pointer(pp, "networkTopology"), ident),
             )
         )
     return out
+
+
+def _policy_selector(raw: Any, ptr: str, ident: r.Ident, policy: str, notes: list[str] | None) -> LabelSelector | None:
+    if raw is None:
+        return None
+    invalid: list[str] | None = [] if notes is not None else None
+    sel = LabelSelector.parse(raw, ptr, ident, invalid)
+    if invalid and notes is not None:
+        who = ident or {}
+        notes.append(f"{who.get('kind', 'PodGroup')} {who.get('namespace', '')}/{who.get('name', '')}: subGroupPolicy "
+                     f"{policy!r} has a labelSelector Volcano cannot use ({'; '.join(invalid)}): it matches no pod, so "
+                     "its pods are in the job's default sub-job, as Volcano logs and does")  # fmt: skip
+    return sel
 
 
 def annotated_topology(ann: dict[str, str]) -> NetworkTopology | None:
@@ -769,7 +785,8 @@ def read_volcano_podgroup(o: dict, ptr: str, d: Draft) -> None:
         queue=r.string(spec, "queue", sp, ident),
         priority_class=priority_class_name(spec, sp, ident),
         network_topology=nt,
-        subgroup_policies=subgroup_policies(r.lst(spec, "subGroupPolicy", sp, ident), join_pointer(sp, "subGroupPolicy"), ident),
+        subgroup_policies=subgroup_policies(r.lst(spec, "subGroupPolicy", sp, ident), join_pointer(sp, "subGroupPolicy"), ident,
+                                            d.notes),
         # (JobInfo.IsPending: no phase is Pending; Volcano's enqueue admits it, its allocate flips it)
         phase=r.string(status, "phase", join_pointer(ptr, "status"), ident) or "Pending",
         preemptable=r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),

@@ -50,12 +50,15 @@ class LabelSelector:
         self.expressions = expressions
 
     @classmethod
-    def parse(cls, raw: Any, pointer: str, obj: dict[str, str] | None = None) -> LabelSelector:
+    def parse(cls, raw: Any, pointer: str, obj: dict[str, str] | None = None, invalid: list[str] | None = None) -> LabelSelector:
         """Validate a selector object the way the API server would (strict fields).
 
         Unknown fields are rejected rather than ignored: a misspelt ``matchLabel`` would
-        otherwise leave an empty selector that silently matches everything.
-        """
+        otherwise leave an empty selector that silently matches everything. ``invalid``
+        given: an expression the API server stores but ``LabelSelectorAsSelector`` refuses
+        (an unknown operator, ``In`` / ``NotIn`` without values, ``Exists`` /
+        ``DoesNotExist`` with some) is no 422: the reason goes to ``invalid`` and the
+        selector matches nothing (Volcano's sub-group policy, which logs the error)."""
         if not isinstance(raw, dict):
             raise InputError("a label selector must be an object", pointer, obj)
         for k in raw:
@@ -63,7 +66,7 @@ class LabelSelector:
                 raise InputError(f"unknown field {k!r} in a label selector (expected matchLabels, matchExpressions)",
                                  join_pointer(pointer, str(k)), obj)  # fmt: skip
         return cls(_match_labels(raw.get("matchLabels"), join_pointer(pointer, "matchLabels"), obj),
-                   _expressions(raw.get("matchExpressions"), join_pointer(pointer, "matchExpressions"), obj))  # fmt: skip
+                   _expressions(raw.get("matchExpressions"), join_pointer(pointer, "matchExpressions"), obj, invalid))  # fmt: skip
 
     @property
     def is_empty(self) -> bool:
@@ -104,7 +107,11 @@ def _match_labels(raw: Any, pointer: str, obj: dict[str, str] | None) -> dict[st
     return dict(raw)
 
 
-def _expressions(raw: Any, pointer: str, obj: dict[str, str] | None) -> tuple[Requirement, ...]:
+#: A requirement no label set meets (a selector ``LabelSelectorAsSelector`` refuses).
+NEVER = Requirement("", "In", frozenset())
+
+
+def _expressions(raw: Any, pointer: str, obj: dict[str, str] | None, invalid: list[str] | None = None) -> tuple[Requirement, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -120,8 +127,6 @@ def _expressions(raw: Any, pointer: str, obj: dict[str, str] | None) -> tuple[Re
         key, op, values = e.get("key"), e.get("operator"), e.get("values")
         if not isinstance(key, str) or not key:
             raise InputError("'key' must be a non-empty string", join_pointer(p, "key"), obj)
-        if op not in OPERATORS:
-            raise InputError(f"'operator' must be one of {', '.join(OPERATORS)}", join_pointer(p, "operator"), obj)
         vp = join_pointer(p, "values")
         if values is None:
             values = []
@@ -130,10 +135,19 @@ def _expressions(raw: Any, pointer: str, obj: dict[str, str] | None) -> tuple[Re
         for j, v in enumerate(values):
             if not isinstance(v, str):
                 raise InputError("'values' must be an array of strings", join_pointer(vp, j), obj)
-        if op in ("In", "NotIn") and not values:
-            raise InputError(f"operator {op} needs at least one value", vp, obj)
-        if op in ("Exists", "DoesNotExist") and values:
-            raise InputError(f"operator {op} takes no values", vp, obj)
+        refused = None
+        if op not in OPERATORS:
+            refused = (f"'operator' must be one of {', '.join(OPERATORS)}", join_pointer(p, "operator"))
+        elif op in ("In", "NotIn") and not values:
+            refused = (f"operator {op} needs at least one value", vp)
+        elif op in ("Exists", "DoesNotExist") and values:
+            refused = (f"operator {op} takes no values", vp)
+        if refused is not None:
+            if invalid is None:
+                raise InputError(refused[0], refused[1], obj)
+            invalid.append(f"{refused[1]}: {refused[0]}")
+            out.append(NEVER)
+            continue
         out.append(Requirement(key, op, frozenset(values)))
     return tuple(out)
 

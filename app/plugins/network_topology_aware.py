@@ -30,7 +30,7 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
 from app.model.cluster import (
-    HOLDS_NODE, Job, NetworkTopology, SubGroup, Task, TaskStatus, min_resources_vector, request_rows, request_sum,
+    Job, NetworkTopology, SubGroup, Task, TaskStatus, min_resources_vector, request_rows, request_sum,
 )
 from app.model.resources import cells, column_sums, scatter_add
 from app.plugins.binpack import resource_weights
@@ -259,14 +259,14 @@ class NetworkTopologyAware(Plugin):
         return s
 
     def hyper_node_order(self, job: Job, sg: SubGroup | None, hypernodes: list[int]) -> np.ndarray:
-        tasks = sg.tasks if sg is not None else job.tasks
+        tasks = sub_job_tasks(job, sg)
         request = request_sum(tasks) if tasks else np.zeros(self.hn_alloc.shape[1])
         hns = np.asarray(hypernodes, dtype=np.intp)
         scores = self._binpack(hns, request)
         top = scores.max() if len(scores) else 0
         tied = np.flatnonzero(scores == top)
         if len(tied) > 1 and tasks:
-            placed = np.array([t.node for t in tasks if t.node >= 0 and t.status in HOLDS_NODE], dtype=np.intp)
+            placed = np.array([t.node for t in tasks if t.node >= 0], dtype=np.intp)  # (by node name: scoreWithTaskNum)
             for i in tied:
                 h = int(hns[i])
                 n = int(sum(1 for x in placed if self.topo.contains(h, int(x))))
@@ -283,11 +283,12 @@ class NetworkTopologyAware(Plugin):
         return 0.0
 
     def batch_node_order(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """A pod whose sub-job has a network topology (a sub-group's own; the pods no policy
+        matched: the job's, which only Volcano's default sub-job copies) is scored by the
+        LCA tier, any other as a normal pod."""
         job = task.job
         sg = task.subgroup
-        has_topology = (sg is not None and sg.network_topology is not None) or (
-            job is not None and job.network_topology is not None
-        )
+        has_topology = sg.network_topology is not None if sg is not None else (job is not None and job.network_topology is not None)
         if has_topology:
             return self._topology_scores(task, nodes) * 100.0 * self.weight
         if not self.normal_enable:
@@ -299,19 +300,15 @@ class NetworkTopologyAware(Plugin):
         sub-group's or job's network topology, with a HyperNode already): it breaks ties
         among the nodes scored together, so a node's score depends on the others."""
         job, sg = task.job, task.subgroup
-        if sg is not None and sg.network_topology is not None:
-            return sg.uid in self.ssn.subgroup_hypernode
-        return job is not None and job.network_topology is not None and job.key in self.ssn.job_hypernode
+        if job is None or (sg.network_topology is None if sg is not None else job.network_topology is None):
+            return False
+        return self.ssn.sub_job_hypernode(job, sg) is not None
 
     def _topology_scores(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         job, sg = task.job, task.subgroup
         assert job is not None
-        if sg is not None and sg.network_topology is not None:
-            allocated = self.ssn.subgroup_hypernode.get(sg.uid)
-            tasks = sg.tasks
-        else:
-            allocated = self.ssn.job_hypernode.get(job.key)
-            tasks = job.tasks
+        allocated = self.ssn.sub_job_hypernode(job, sg)
+        tasks = sub_job_tasks(job, sg)
         if allocated is None:
             return np.zeros(len(nodes))
         topo = self.topo
@@ -325,8 +322,8 @@ class NetworkTopologyAware(Plugin):
         scores = per[which]
         tied = np.flatnonzero(scores == per.max())
         if len(tied) > 1 and tasks:
-            placed = [t.node for t in tasks if t.node >= 0 and t.status in HOLDS_NODE]
-            if placed:  # tie-break: the share of the job's tasks already in each HyperNode
+            placed = [t.node for t in tasks if t.node >= 0]  # (by node name: FindJobTaskNumOfHyperNode)
+            if placed:  # tie-break: the share of the sub-job's tasks already in each HyperNode
                 held, n_held = np.unique(topo.node_hypernode[placed], return_counts=True)
                 counts = dict(zip(held.tolist(), n_held.tolist(), strict=True))
                 share = np.array([counts.get(h, 0) / len(tasks) for h in hns.tolist()])
@@ -347,3 +344,11 @@ class NetworkTopologyAware(Plugin):
                 s[has] = self._binpack(ids[has].astype(np.intp), task.req)  # type: ignore[arg-type]
             total += w * s
         return total / weight_sum if weight_sum > 0 else total
+
+
+def sub_job_tasks(job: Job, sg: SubGroup | None) -> list[Task]:
+    """A sub-job's pods: a sub-group's; for the pods no policy matched (Volcano's default
+    sub-job), those of a job with policies, else all the job's."""
+    if sg is not None:
+        return sg.tasks
+    return [t for t in job.tasks if t.subgroup is None] if job.subgroup_policies else job.tasks

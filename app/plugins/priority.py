@@ -71,9 +71,11 @@ class Priority(Plugin):
 
     @staticmethod
     def sub_job_order(a: SubGroup, b: SubGroup) -> int:
+        """The sub-job's priority: its tasks' highest, from 0 (``SubJobInfo.Priority`` starts
+        at 0 and only rises, so a sub-job of negative priorities is at 0)."""
         pa = max((t.priority for t in a.tasks), default=0)
         pb = max((t.priority for t in b.tasks), default=0)
-        return _desc(pa, pb)
+        return _desc(max(pa, 0), max(pb, 0))
 
     @staticmethod
     def job_starving(job: Job) -> bool:
