@@ -186,10 +186,14 @@ def test_capacity_hierarchy_caps_children_by_their_parent(client):
     objs = [node("a", gpu=8), node("b", gpu=8), queue("dept", capability={"nvidia.com/gpu": "6"}),
             queue("team", parent="dept"), queue("other")]  # fmt: skip
     objs += [podgroup("j", min_member=1, queue="team"), *[pod(f"j-{i}", group="j", gpu=2, cpu="1") for i in range(8)]]
+    out = decide(client, objs, config=conf)
+    assert sorted({b["job"] for b in out["bindings"]}) == ["default/j"]
+    assert len(out["bindings"]) == 3  # team is capped by its parent's 6 GPUs
+    # dept is not a leaf: a job in it stops Volcano's hierarchical capacity for the session
     objs += [podgroup("k", min_member=1, queue="dept"), pod("k-0", group="k", gpu=2, cpu="1")]
     out = decide(client, objs, config=conf)
-    assert sorted({b["job"] for b in out["bindings"]}) == ["default/j"]  # dept is not a leaf: holds no jobs
-    assert len(out["bindings"]) == 3  # team is capped by its parent's 6 GPUs
+    assert out["bindings"] == []
+    assert any("job default/k is in queue 'dept', which has child queues" in w for w in out["warnings"])
 
 
 def test_a_queues_usage_leaves_out_pods_being_deleted(client):

@@ -64,10 +64,10 @@ one allocate pass skips, for a job's later tasks of the same ``volcano.sh/task-s
 nodes an earlier one failed on (``util/predicate_helper.go:64-95``). One cluster where that
 changes a placement is decided with the argument off and with its default (on).
 
-Differences (strict xfails, each with the Go and Gangplank lines in its reason): a job in a
-parent queue, or no ``root`` Queue, does not stop the hierarchical capacity plugin for the
-session; a job of a missing queue is a 422, not left out. Fixed in session 39 (the tests failed
-before): legacy reclaim pipelined a pod on a node without reclaimees (hierarchy cases 2, 8, 9);
+Differences (strict xfails, each with the Go and Gangplank lines in its reason): no ``root``
+Queue does not stop the hierarchical capacity plugin for the session (Gangplank implies
+Volcano's root); a job of a missing queue is a 422, not left out. Fixed in session 39 (the
+tests failed before): a job in a parent queue stops the plugin for the session; legacy reclaim pipelined a pod on a node without reclaimees (hierarchy cases 2, 8, 9);
 nominated pods were placed before the job's other pods rather than in task order;
 allocate's ``predicateErrorCacheEnable`` was not read and the predicate error cache (on by
 default) was not modelled.
@@ -405,10 +405,6 @@ def test_hierarchy_a_parent_queue_holds_no_jobs(client):
     check(decide(client, objs, TREE), binds={})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a job in a queue with children only keeps that job from its queue (app/plugins/capacity.py:632-633, 651); "
-    "Volcano's buildHierarchicalQueueAttrs returns false on such a job (capacity.go:1241-1243) and every "
-    "capacity fn then rejects (readyToSchedule, capacity.go:453, 462, 617, 649): nothing is placed"))
 def test_hierarchy_a_job_in_a_parent_queue_stops_the_plugin_for_the_session(client):
     """Case1's rule read from the Go code (``capacity.go:1241-1243``): a job in a non-leaf queue
     makes ``buildHierarchicalQueueAttrs`` return false, so ``readyToSchedule`` is false and
@@ -551,9 +547,9 @@ def test_hierarchy_without_any_queue_decides_nothing_without_failing(client):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "with enableHierarchy and no 'root' Queue Gangplank supplies a root (app/plugins/capacity.py:141, 147); "
-    "Volcano's updateAncestors fails on the missing parent (capacity.go:1465-1470), buildHierarchicalQueueAttrs "
-    "returns false (capacity.go:1226-1230) and every capacity fn rejects: nothing is placed"))
+    "Gangplank reads a snapshot without a root Queue as having Volcano's root (which its controller always "
+    "creates: no capability, deserved or guarantee); Volcano's updateAncestors fails without one "
+    "(capacity.go:1465-1470) and the plugin refuses everything for the session"))
 def test_hierarchy_without_the_root_queue_places_nothing(client):
     """Test_buildHierarchicalQueueAttrs_nilSafety's first case with a queue and a job: the root
     Queue is absent (``cp.rootQueue`` is ``root``), so q1's implicit parent is not in the session:

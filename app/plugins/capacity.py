@@ -207,6 +207,7 @@ class Capacity(Plugin):
             # parents' shares are computed once, here; the event handlers refresh only leaves'
             self.opening_share = {n: self.share(n) for n in names if self.children.get(n)}
         self.dra = self._dra_quota(queues, names)
+        self.ready = self._ready_to_schedule()
         self.ssn.on_allocate(lambda t: self._task(t, 1))
         self.ssn.on_deallocate(lambda t: self._task(t, -1))
         reg = self.ssn.register
@@ -360,8 +361,8 @@ class Capacity(Plugin):
     def reclaimable(self, reclaimer: Task | None, candidates: Sequence[Task]) -> list[Task]:
         """Volcano's capacity ``ReclaimableFn`` (see the module docstring), ancestor checks
         included when hierarchical with ``ancestorReclaimLevel`` > 0."""
-        if reclaimer is None or reclaimer.job is None or reclaimer.job.queue not in self.allocated:
-            return []  # Volcano rejects: no reclaimer job or queue
+        if not self.ready or reclaimer is None or reclaimer.job is None or reclaimer.job.queue not in self.allocated:
+            return []  # Volcano rejects: not ready to schedule, no reclaimer job or queue
         mine = reclaimer.job.queue
         by_level = self.hierarchy and self.ancestor_level > 0
         left: dict[str, np.ndarray] = {}  # Volcano's allocations: a clone per queue, victims taken off
@@ -421,6 +422,8 @@ class Capacity(Plugin):
         the victim uses; no reclaimer check, no ancestor checks. Each queue's candidates only
         spend that queue's allocation, so the queues are taken one at a time
         (:meth:`_reclaimable_in`), and the answer keeps the order given."""
+        if not self.ready:
+            return []  # (Volcano rejects)
         by_queue: dict[str, list[int]] = {}
         for i, t in enumerate(candidates):
             q = t.job.queue if t.job else None
@@ -483,6 +486,8 @@ class Capacity(Plugin):
         """May the queue reclaim: within real capability, and within deserved on a requested
         resource; else (hierarchical, ``ancestorReclaimLevel`` > 0) an ancestor within the level,
         root aside, would stay within its own deserved on a requested resource."""
+        if not self.ready:
+            return False
         if q.name not in self.allocated:
             return True
         need = request_sum(tasks) if tasks else np.zeros_like(self.allocated[q.name])
@@ -626,8 +631,31 @@ class Capacity(Plugin):
         """The queue's ancestors, root first, without the queue itself."""
         return self._chain(name)[:0:-1]
 
+    def _ready_to_schedule(self) -> bool:
+        """Volcano's ``readyToSchedule``: with hierarchy, ``buildHierarchicalQueueAttrs``
+        fails when a job (of the scheduler's) is in a queue with children; then every
+        capacity function refuses, for the whole session: nothing is enqueued, allocated,
+        preempted for or reclaimed. Said in ``warnings``. (It fails too without a ``root``
+        Queue, which Volcano's controller always creates: a snapshot without one is read as
+        having it, with no capability, deserved or guarantee.)"""
+        if not self.hierarchy:
+            return True
+        why = ""
+        for job in self.ssn.cluster.active_jobs.values():
+            if self.children.get(job.queue) and not self.ssn.not_ours(job):
+                why = f"job {job.key} is in queue {job.queue!r}, which has child queues (not a leaf)"
+                break
+        if not why:
+            return True
+        self.warn(f"plugin capacity: {why}: Volcano's hierarchical capacity plugin then refuses every queue for the "
+                  "session (buildHierarchicalQueueAttrs fails, readyToSchedule false): nothing is enqueued, allocated, "
+                  "preempted for or reclaimed")  # fmt: skip
+        return False
+
     def allocatable(self, q: Queue, task: Task, copies: int = 1) -> bool:
         if q.state != "Open":
+            return False
+        if not self.ready:
             return False
         if self.hierarchy and self.children.get(q.name):
             return False  # only leaf queues hold jobs
@@ -645,6 +673,8 @@ class Capacity(Plugin):
         ``minResources + allocated + inqueue − elastic <= realCapability`` for the queue and every
         ancestor (flat: the queue alone), on the resources the minResources asks for, never the
         pod slot."""
+        if not self.ready:
+            return -1
         q = job.queue
         if q not in self.allocated:
             return 0
