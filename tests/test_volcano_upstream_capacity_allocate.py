@@ -742,3 +742,18 @@ def test_predicate_error_cache_on_skips_a_node_a_same_role_task_failed(client):
     (3 CPU) fails n1 (2 CPU), so p2 (1 CPU, same role, same pass) is not tried on n1 and joins
     p1 on n2."""
     assert bound(allocate(client, cache_case(), TIERS_NODEORDER)) == {"c1/p1": "n2", "c1/p2": "n2"}
+
+
+def test_volcanos_feasible_node_search_limit_is_named_in_the_warnings(client):
+    """util/scheduler_helper.go ``CalculateNumOfFeasibleNodesToFind``: beyond 100 nodes,
+    Volcano's predicate stage stops at ``max(50 − n/125, 5)`` percent of them (at least 100)
+    from where its last search stopped, a process state no snapshot carries: with 150 nodes
+    it scores the first 100 feasible ones it meets (150 × 48% = 72, raised to 100). Gangplank
+    scores all and says so; with 100 nodes (no limit) it says nothing."""
+    def objs(n: int) -> list[dict]:
+        return [*(node(f"n{i}", cpu="4", memory="4Gi", gpu=None, pods="10") for i in range(n)), queue("c1"),
+                podgroup("pg1", ns="c1", queue="c1", min_member=1), T("p1")]  # fmt: skip
+
+    out = allocate(client, objs(150), TIERS_FLAT)
+    assert any("with 150 nodes, Volcano's predicate stage stops once it has found 100 feasible nodes" in w for w in out["warnings"])
+    assert not any("predicate stage" in w for w in allocate(client, objs(100), TIERS_FLAT)["warnings"])

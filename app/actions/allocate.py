@@ -176,6 +176,8 @@ class Allocate(Action):
         if kai:
             self._execute_kai(ssn, [j for lst in by_queue.values() for j in lst])
             return
+        if by_queue and (ssn.config.profile == "volcano" or ssn.config.raw):
+            feasible_nodes_note(ssn)
         queues = {q: ssn.cluster.queues[q] for q in by_queue}
         for q in by_queue:
             by_queue[q] = ssn.sort_jobs(by_queue[q])
@@ -877,6 +879,23 @@ class Allocate(Action):
             f"{pending} pending tasks of the gang cannot all be placed: {ready}/{job.min_available} ready"
             + (" within the allowed topology" if job.network_topology is not None else "")
         )
+
+
+def feasible_nodes_note(ssn: Session) -> None:
+    """Volcano's predicate stage (``PredicateNodes``) stops once it has found
+    ``CalculateNumOfFeasibleNodesToFind`` nodes of a domain of more than 100 (the scheduler's
+    ``--minimum-feasible-nodes``; ``max(50 − n/125, 5)`` percent of them, at least 100),
+    starting where its previous search stopped (process state no snapshot holds), and
+    scores only those; Gangplank scores every feasible node. Said in ``warnings`` where
+    the cluster is that large."""
+    n = len(ssn.cluster.nodes)
+    if n <= 100:
+        return
+    k = max(n * max(50 - n // 125, 5) // 100, 100)
+    ssn.cluster.warnings.append(
+        f"allocate: with {n} nodes, Volcano's predicate stage stops once it has found {k} feasible nodes of a domain "
+        "(minimum-feasible-nodes 100, an adaptive percentage), starting where its previous search stopped, and scores "
+        "only those; Gangplank scores every feasible node, so where more than that fit, Volcano may pick another")
 
 
 class PredicateErrorCache:
