@@ -640,13 +640,11 @@ class Capacity(Plugin):
         having it, with no capability, deserved or guarantee.)"""
         if not self.hierarchy:
             return True
-        why = ""
-        for job in self.ssn.cluster.active_jobs.values():
-            if self.children.get(job.queue) and not self.ssn.not_ours(job):
-                why = f"job {job.key} is in queue {job.queue!r}, which has child queues (not a leaf)"
-                break
-        if not why:
+        bad = [j for j in self.ssn.cluster.active_jobs.values() if self.children.get(j.queue) and not self.ssn.not_ours(j)]
+        if not bad:
             return True
+        job = min(bad, key=lambda j: j.key)  # (the first by key: the same answer whatever the objects' order)
+        why = f"job {job.key} is in queue {job.queue!r}, which has child queues (not a leaf)"
         self.warn(f"plugin capacity: {why}: Volcano's hierarchical capacity plugin then refuses every queue for the "
                   "session (buildHierarchicalQueueAttrs fails, readyToSchedule false): nothing is enqueued, allocated, "
                   "preempted for or reclaimed")  # fmt: skip
