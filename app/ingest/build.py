@@ -173,7 +173,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
             "spec.nodeName; Kubernetes never reports one): they count for their jobs, as in Volcano and KAI, and hold "
             "no node's capacity, so evicting one frees nothing (Volcano finds victims by node and never picks them; "
             "KAI's eviction of one fails)")  # fmt: skip
-    cluster.warnings += d.notes
+    cluster.warnings += d.notes + sorted(d.object_notes)
     if d.held_pods:
         cluster.hold(d.held_pods)
         cluster.held_waits = d.held_waits

@@ -267,6 +267,8 @@ class Draft:
     held_notes: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)
     #: Warnings ingest found (in a deterministic order), added to the answer's.
     notes: list[str] = field(default_factory=list)
+    #: Warnings about single objects, found in the request's order: sorted after ``notes``.
+    object_notes: list[str] = field(default_factory=list)
 
     def unignore(self, read: dict[str, int]) -> None:
         """Objects counted as ignored (``"apiVersion kind"`` -> how many) that a later step

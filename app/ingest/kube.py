@@ -786,7 +786,7 @@ def read_volcano_podgroup(o: dict, ptr: str, d: Draft) -> None:
         priority_class=priority_class_name(spec, sp, ident),
         network_topology=nt,
         subgroup_policies=subgroup_policies(r.lst(spec, "subGroupPolicy", sp, ident), join_pointer(sp, "subGroupPolicy"), ident,
-                                            d.notes),
+                                            d.object_notes),
         # (JobInfo.IsPending: no phase is Pending; Volcano's enqueue admits it, its allocate flips it)
         phase=r.string(status, "phase", join_pointer(ptr, "status"), ident) or "Pending",
         preemptable=r.flag(ann.get(VOLCANO_PREEMPTABLE, labels.get(VOLCANO_PREEMPTABLE))),
