@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -147,6 +147,8 @@ class Allocate(Action):
     #: role (``volcano.sh/task-spec``; none: no cache), and a role with a pod that found no
     #: node places no more (``TaskHasFitErrors``)
     error_cache = True
+    #: the predicate mask :meth:`_place_class` took for its class (None: none taken)
+    class_mask: np.ndarray | None = None
 
     def execute(self, ssn: Session) -> None:
         raw = self.args.get("predicateErrorCacheEnable")
@@ -557,12 +559,7 @@ class Allocate(Action):
         # the pending sum to the used or pipelined one, so the bound it checks does not move
         self._exact_memo: bool | None = None
         todo = [t for t in tasks if t.status == TaskStatus.PENDING]
-        by_labels = labels_matter(ssn)
-        keyed = ssn.class_key if ssn.classes_keyed else None  # (a plugin's key: Session.on_class_key)
-
-        def sig_of(t: Task) -> Any:
-            own = signature(t, by_labels)
-            return own if keyed is None else (own, keyed(t))
+        sig_of = class_signature(ssn)
 
         def nominated_in(t: Task) -> int | None:
             n = c.node_index.get(t.nominated_node) if t.nominated_node else None
@@ -616,10 +613,10 @@ class Allocate(Action):
             placed = self.place_class(ssn, job, sg, cls, nodes, stmt, queue, ready_at_start, exclude)
             if placed < 0:
                 return  # reached readiness (or one step for a ready job)
-            if role:
+            if role and self.class_mask is not None:  # (None: the queue refused the class, no predicate asked)
                 if placed < len(cls) and ssn.allocatable(queue, cls[placed]):
                     failed_roles.add(role)  # (a pod the queue refuses is skipped, not failed)
-                cache.note(cls[0], last=cls[-1].node if placed == len(cls) else None)
+                cache.note(cls[0], last=cls[-1].node if placed == len(cls) else None, mask=self.class_mask)
             if placed < len(cls) and not self.can_continue(ssn, job, sg, len(todo) - i):
                 return
 
@@ -643,9 +640,11 @@ class Allocate(Action):
                      stmt: Statement, queue: Any, ready_at_start: bool, exclude: np.ndarray | None) -> int:  # fmt: skip
         c = ssn.cluster
         rep = cls[0]
+        self.class_mask = None
         if not ssn.allocatable(queue, rep):
             return 0
         mask, _ = ssn.predicate_mask(rep, nodes)
+        self.class_mask = mask  # (the predicate error cache's, before the exclusions)
         if exclude is not None:
             mask = mask & ~exclude
         cand = nodes[mask]
@@ -881,6 +880,20 @@ class Allocate(Action):
         )
 
 
+def class_signature(ssn: Session) -> Callable[[Task], Any]:
+    """The key of a class of identical pods: :func:`signature` (with the labels where an
+    inter-pod term could match them, ``labels_matter``) and the plugins' class keys
+    (``Session.on_class_key``)."""
+    by_labels = labels_matter(ssn)
+    keyed = ssn.class_key if ssn.classes_keyed else None
+
+    def sig_of(t: Task) -> Any:
+        own = signature(t, by_labels)
+        return own if keyed is None else (own, keyed(t))
+
+    return sig_of
+
+
 def feasible_nodes_note(ssn: Session) -> None:
     """Volcano's predicate stage (``PredicateNodes``) stops once it has found
     ``CalculateNumOfFeasibleNodesToFind`` nodes of a domain of more than 100 (the scheduler's
@@ -921,20 +934,23 @@ class PredicateErrorCache:
             self._where = {int(x): k for k, x in enumerate(self.nodes.tolist())}
         return self._where[n]
 
-    def note(self, rep: Task, only: np.ndarray | None = None, last: int | None = None) -> None:
+    def note(self, rep: Task, only: np.ndarray | None = None, last: int | None = None, mask: np.ndarray | None = None) -> None:
         """The nodes of ``only`` (default all) that ``rep`` fails, as the last pod of its class
         saw them (``last``: the node that pod was placed on, which it passed and which only
-        its own placement may have filled), for the later pods of its role."""
+        its own placement may have filled), for the later pods of its role. ``mask``: the
+        class's predicate mask over ``nodes``, taken before it placed anything (its pods'
+        predicates do not change as they land), else asked now."""
         role = self.role(rep)
         if not role:
             return
         ssn = self.ssn
         pool = self.nodes if only is None else only
-        ssn.resolvable_pass = self.preempting
-        try:
-            mask, _ = ssn.predicate_mask(rep, pool)
-        finally:
-            ssn.resolvable_pass = False
+        if mask is None:
+            ssn.resolvable_pass = self.preempting
+            try:
+                mask, _ = ssn.predicate_mask(rep, pool)
+            finally:
+                ssn.resolvable_pass = False
         bad = ~mask | ~(ssn.cluster.future_idle_of(pool) >= rep.req).all(axis=1)
         if only is None:
             if last is not None:

@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from app.actions.allocate import PredicateErrorCache, fit_counts, pending_tasks, required_sub_jobs, signature
+from app.actions.allocate import Allocate, PredicateErrorCache, class_signature, fit_counts, pending_tasks, required_sub_jobs
 from app.eviction.bundles import SAFE, WHOLE, Bundle, split_safe
 from app.eviction.gang import build_victims
 from app.framework.plugin import is_go_int
@@ -66,7 +66,7 @@ from app.framework.statement import EVICT, Statement
 from app.ingest.reader import go_bool
 from app.model.cluster import N_STATES, READY, Job, Queue, SubGroup, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
-from app.plugins.interpod import changes_as_pods_land, labels_matter
+from app.plugins.interpod import changes_as_pods_land
 from app.plugins.network_topology_aware import effective_tier
 
 PREEMPT, RECLAIM = "preempt", "reclaim"
@@ -372,12 +372,7 @@ class VolcanoGangEviction:
         # (allocate's predicateErrorCacheEnable, default true: a trial's PredicateHelper)
         on, _ = go_bool(ssn.config.action_args.get("allocate", {}).get("predicateErrorCacheEnable"), True)
         cache = PredicateErrorCache(ssn, nodes, on, preempting=True)
-        by_labels = labels_matter(ssn)
-        keyed = ssn.class_key if ssn.classes_keyed else None
-
-        def sig_of(t: Task) -> Any:
-            own = signature(t, by_labels)
-            return own if keyed is None else (own, keyed(t))
+        sig_of = class_signature(ssn)
 
         i = 0
         while i < len(tasks):
@@ -390,11 +385,9 @@ class VolcanoGangEviction:
                 while j < len(tasks) and sig_of(tasks[j]) == sig:
                     j += 1
             cls = tasks[i:j]
-            role = cache.role(cls[0])
-            if not _pipeline_class(ssn, queue, cls, nodes, stmt, evicted, cache.failed.get(role) if role else None):
+            if not _pipeline_class(ssn, queue, cls, nodes, stmt, evicted, cache):
                 stmt.rollback(cp)
                 return False
-            cache.note(cls[0], last=cls[-1].node)
             i = j
         if sj.tasks[0].subgroup is None:
             _count(sj)  # (the default sub-job's counters are not kept as states change)
@@ -405,15 +398,16 @@ class VolcanoGangEviction:
 
 
 def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: np.ndarray, stmt: Statement,
-                    evicted: bool, exclude: np.ndarray | None) -> bool:  # fmt: skip
+                    evicted: bool, cache: PredicateErrorCache) -> bool:  # fmt: skip
     """Pipeline each of ``cls`` (identical pods, in order; or one pod whose answers change
     as pods land) as ``runSimulateTrialAtHyperNode`` does, one after the other: the queue
     must admit it (Allocatable); its nodes are those that pass the predicates as preemption
     asks them (``PredicateForPreemptAction``: a failure an eviction may resolve, e.g. a host
     port, passes) and whose future idle holds it; among them the nodes whose idle holds it,
     else the rest (``prioritizeNodesForSimulate``), the best scored (a tie: the first node;
-    Volcano picks one at random). False at the first pod with no node. ``exclude`` (over
-    ``nodes``): the nodes the trial's predicate error cache fails for the pods' role.
+    Volcano picks one at random). False at the first pod with no node. ``cache``: the
+    trial's predicate error cache, which fails nodes for the pods' role and learns the
+    nodes they failed.
 
     Pipelining changes no node's idle, so which group a node is in does not change, and a
     node's score moves only with its own placements: the nodes are scored once per class
@@ -428,9 +422,9 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
         mask, _ = ssn.predicate_mask(rep, nodes)
     finally:
         ssn.resolvable_pass = False
-    if exclude is not None:
-        mask = mask & ~exclude
-    cand = nodes[mask]
+    role = cache.role(rep)
+    exclude = cache.failed.get(role) if role else None
+    cand = nodes[mask & ~exclude] if exclude is not None else nodes[mask]
     idle = (c.idle_of(cand) >= req).all(axis=1)
     placed = 0
     for pool in (cand[idle], cand[~idle]):
@@ -439,7 +433,7 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
             continue
         left = dict(zip(pool.tolist(), fit_counts(c.future_idle_of(pool), req).tolist(), strict=True))  # type: ignore[arg-type]
         whole = ssn.set_scores(rep, pool)  # (then every node of the pool is scored again after each placement)
-        heap = _heap(ssn, rep, pool)
+        heap = Allocate._heap(ssn, rep, pool)
         while heap and placed < len(cls):
             _, n = heapq.heappop(heap)
             if left[n] <= 0:
@@ -450,24 +444,16 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
             placed += 1
             left[n] -= 1
             if placed == len(cls):
+                cache.note(rep, last=n, mask=mask)
                 return True
             if whole:
                 if ssn.out_of_time():  # (every node scored again per pod: the request's deadline bounds it)
                     return False
-                heap = _heap(ssn, rep, np.array([x for x in pool.tolist() if left[x] > 0], dtype=np.intp))
+                alive = pool[[left[x] > 0 for x in pool.tolist()]]
+                heap = Allocate._heap(ssn, rep, alive) if len(alive) else []
             elif left[n] > 0:
                 heapq.heappush(heap, (-float(ssn.node_scores(rep, np.array([n], dtype=np.intp))[0][0]), n))
     return placed == len(cls)
-
-
-def _heap(ssn: Session, rep: Task, pool: np.ndarray) -> list[tuple[float, int]]:
-    """The pool's nodes by score, best first (a tie: the first node)."""
-    if not len(pool):
-        return []
-    scores, _ = ssn.node_scores(rep, pool)
-    heap = list(zip((-scores).tolist(), pool.tolist(), strict=True))
-    heapq.heapify(heap)
-    return heap
 
 
 def worksheet(ssn: Session, job: Job) -> list[tuple[SubGroup, list[Task]]]:
