@@ -791,3 +791,43 @@ def test_a_sub_jobs_gang_is_its_policys_sub_group_size_1_without_one(size, bound
                       pod("j-1", ns="ns", cpu="1", memory=None, group="j", labels={"sg": "1"},
                           extra_spec={"nodeSelector": {"zone": "nowhere"}})]  # fmt: skip
     assert sorted(b["pod"] for b in decide(objs)["bindings"]) == bound_pods
+
+
+# -- HyperNodeGradientForSubJobFn for the default sub-job (gang simulation) -------------------
+def _gradient_session(objects: list[dict]) -> Any:
+    from app.framework.config import load_config
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from app.settings import Settings
+
+    req = read_request(orjson.loads(orjson.dumps(request(objects))), Settings())
+    cfg = load_config({"profile": "volcano"}, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
+    cfg.tiers[-1].append(type(cfg.tiers[-1][0])(name="network-topology-aware"))  # (not in Volcano's chart conf)
+    return Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)
+
+
+def test_the_default_sub_jobs_eviction_gradients_are_filtered_by_its_pending_pods():
+    """network_topology_aware.go ``AddHyperNodeGradientForSubJobFn`` (called for every sub-job
+    by ``BuildNominationPlanInDomain``, simulate.go:93, the default one too, which has the job's
+    topology, job_info.go ``getOrCreateDefaultSubJob``) prefilters with
+    ``SubJobInfo.GetMinResources``: its Pending pods' requests (3 GPUs), where the job's own
+    gradients use the PodGroup's ``minResources`` (1 GPU). s1 holds 2 GPUs: eligible for the
+    job, not for its default sub-job. Eviction gradients: widest first (reverseAndCap)."""
+    from app.eviction.volcano_gang import default_sub_job
+    from app.framework.session import PURPOSE_EVICT
+
+    objs = [node("n1", gpu=1), node("n2", gpu=1), node("n3", gpu=4), node("n4", gpu=4),
+            hypernode("s1", 1, ["n1", "n2"]), hypernode("s2", 1, ["n3", "n4"]),
+            hypernode("r", 2, ["s1", "s2"], member_type="HyperNode"),
+            podgroup("j", min_member=3, network_topology={"mode": "hard", "highestTierAllowed": 2})]  # fmt: skip
+    objs[-1]["spec"]["minResources"] = {"nvidia.com/gpu": "1"}
+    objs += [pod(f"j-{i}", gpu=1, group="j") for i in range(3)]
+    ssn = _gradient_session(objs)
+    topo = ssn.cluster.topology
+    job = ssn.cluster.jobs["default/j"]
+    r = topo.names.index("r")
+    names = lambda rows: [[topo.names[h] for h in row] for row in rows]  # noqa: E731
+    assert names(ssn.hyper_node_gradients(job, None, r, PURPOSE_EVICT)) == [["r"], ["s1"], ["s2"]]
+    assert names(ssn.hyper_node_gradients(job, default_sub_job(ssn, job), r, PURPOSE_EVICT)) == [["r"], ["s2"]]

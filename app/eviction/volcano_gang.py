@@ -338,8 +338,9 @@ class VolcanoGangEviction:
         hard = hard_topology(ssn, job)
         pipelined = False
         for sj, tasks in sheet:
-            default = sj.tasks[0].subgroup is None  # (the default sub-job: the job's own gradients)
-            rows = ssn.hyper_node_gradients(job, None if default else sj, domain, PURPOSE_EVICT) if hard else [[domain]]
+            # HyperNodeGradientForSubJobFn, the default sub-job's too (the job's topology, its own
+            # HyperNode and Pending pods: network_topology_aware.gradients)
+            rows = ssn.hyper_node_gradients(job, sj, domain, PURPOSE_EVICT) if hard else [[domain]]
             if not any(self.trial(ssn, job, sj, tasks, h, stmt, bool(victims)) for row in rows for h in row):
                 break
             pipelined = ssn.job_pipelined(job)

@@ -92,6 +92,7 @@ class NetworkTopologyAware(Plugin):
         # HyperNode when a gradient for allocation asks (``_prefilter``)
         self._idle_open = c.allocatable - c.used
         self._future_open = self._idle_open + c.releasing - c.pipelined
+        self._sums: dict[tuple[str, int], np.ndarray] = {}
         self._full_chains = bool((self._chain_rows >= 0).all())
         self._chains: dict[int, np.ndarray] = {}
         self.ssn.on_allocate(self._on_alloc, many=lambda ts: self._cache_many(ts, 1))
@@ -162,7 +163,10 @@ class NetworkTopologyAware(Plugin):
         highest = self.constraint_tier(job, sg)
         if highest is None:
             return [[root]]
-        allocated = self.ssn.subgroup_hypernode.get(sg.uid) if sg is not None else self.ssn.job_hypernode.get(job.key)
+        if sg is None:  # HyperNodeGradientForJobFn
+            allocated = self.ssn.job_hypernode.get(job.key)
+        else:  # HyperNodeGradientForSubJobFn (Volcano's default sub-job too: its tasks are in no sub-group)
+            allocated = self.ssn.sub_job_hypernode(job, sg if not sg.tasks or sg.tasks[0].subgroup is sg else None)
         search = root
         if allocated is not None:
             top = -1
@@ -183,9 +187,13 @@ class NetworkTopologyAware(Plugin):
         for h in topo.descendants(search):
             if allocated is not None or topo.tier[h] <= highest:
                 by_tier.setdefault(topo.tier[h], []).append(h)
-        if allocated is None and sg is None:  # (a sub-group's minimum is its Pending pods' requests,
-            # SubJobInfo.GetMinResources: no HyperNode that misses it could take them anyway)
-            by_tier = self._prefilter(job, by_tier, purpose)
+        if allocated is None:  # the job's PodGroup minResources; a sub-job's, its Pending pods' requests
+            if sg is None:
+                least = min_resources_vector(job, self.ssn.cluster.resources)
+            else:
+                pending = [t for t in sg.tasks if t.status is TaskStatus.PENDING]
+                least = request_sum(pending) if pending else np.zeros(self.hn_alloc.shape[1])
+            by_tier = self._prefilter(least, by_tier, purpose)
         grads = [by_tier[t] for t in sorted(by_tier)]
         if purpose == PURPOSE_EVICT:
             return [[h] for h in self._reverse_and_cap(grads)]
@@ -216,32 +224,33 @@ class NetworkTopologyAware(Plugin):
             remaining = 0
         return out
 
-    def _prefilter(self, job: Job, by_tier: dict[int, list[int]], purpose: str) -> dict[int, list[int]]:
-        """``isEligibleHyperNode`` for a job with no HyperNode yet: with the PodGroup's
-        ``minResources`` (none: every HyperNode is eligible), for eviction a HyperNode whose
-        allocatable holds them; for allocation one whose idle or future idle at session open
-        does (Volcano's cache of them is not updated as pods are placed)."""
-        c = self.ssn.cluster
-        least = min_resources_vector(job, c.resources)
+    def _prefilter(self, least: np.ndarray, by_tier: dict[int, list[int]], purpose: str) -> dict[int, list[int]]:
+        """``isEligibleHyperNode`` for a job or sub-job with no HyperNode yet, ``least`` its
+        minimum (a job's PodGroup ``minResources``, a sub-job's Pending pods' requests,
+        ``SubJobInfo.GetMinResources``; none: every HyperNode is eligible): for eviction a
+        HyperNode whose allocatable holds it; for allocation one whose idle or future idle
+        at session open does (Volcano's cache of them is not updated as pods are placed)."""
         asked = least > 0
         if not asked.any():
             return by_tier
         want = least[asked]
-        leaves = self.topo.leaves
-
-        def holds(h: int) -> bool:
-            nodes = leaves[h]
-            if purpose == PURPOSE_EVICT:
-                return bool((want <= column_sums(c.allocatable[nodes])[asked]).all())
-            return bool((want <= column_sums(self._idle_open[nodes])[asked]).all()
-                        or (want <= column_sums(self._future_open[nodes])[asked]).all())  # fmt: skip
-
+        kinds = ("alloc",) if purpose == PURPOSE_EVICT else ("idle", "future")
         out: dict[int, list[int]] = {}
         for tier, hns in by_tier.items():
-            kept = [h for h in hns if holds(h)]
+            kept = [h for h in hns if any((want <= self._open_sum(k, h)[asked]).all() for k in kinds)]
             if kept:
                 out[tier] = kept
         return out
+
+    def _open_sum(self, kind: str, h: int) -> np.ndarray:
+        """HyperNode ``h``'s allocatable, or idle or future idle at session open, summed over
+        its nodes once per session (none of them moves: see ``_idle_open``)."""
+        key = (kind, h)
+        hit = self._sums.get(key)
+        if hit is None:
+            m = self.ssn.cluster.allocatable if kind == "alloc" else self._idle_open if kind == "idle" else self._future_open
+            hit = self._sums[key] = column_sums(m[self.topo.leaves[h]])
+        return hit
 
     # -- HyperNode order ------------------------------------------------------------------
     def _binpack(self, hns: np.ndarray, request: np.ndarray) -> np.ndarray:
