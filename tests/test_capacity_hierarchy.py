@@ -346,19 +346,20 @@ def test_the_pod_slot_is_not_a_capacity_limit(client, hierarchy):
 
 
 @pytest.mark.parametrize(("queues", "why"), [
-    ([queue("a", parent="ghost")], "not a queue of the snapshot"),
-    ([queue("a", parent="b"), queue("b", parent="a")], "its own ancestor"),
+    ([queue("a", parent="ghost")], "queue 'a' has parent 'ghost', which is not a queue of the snapshot"),
+    ([queue("a", parent="b"), queue("b", parent="a")], "queue 'b' has parent 'a', its own descendant (a cycle of parents)"),
+    ([queue("a", parent="a")], "queue 'a' has parent 'a', itself (a cycle of parents)"),
 ])  # fmt: skip
-def test_a_parent_that_is_missing_or_a_cycle_is_a_422_at_the_parent_field(client, queues, why):
+def test_a_parent_that_is_missing_or_a_cycle_stops_the_plugin_for_the_session(client, queues, why):
+    """capacity.go ``updateAncestors`` errs on a parent that is not a queue or a cycle;
+    ``buildHierarchicalQueueAttrs`` then returns false and, ``readyToSchedule`` false, every
+    capacity function refuses: nothing is allocated; ``warnings`` say why."""
     objs = [node("n0"), *queues, *pending("j", "a")]
-    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=config(True))),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 422 and why in r.json()["detail"]
-    assert r.json()["errors"][0]["pointer"] == "/objects/1/spec/parent"
+    out = decide(client, objs, True)
+    assert bound_pods(out) == []
+    assert any(why in w and "readyToSchedule false" in w for w in out["warnings"]), out["warnings"]
     # without hierarchy the parent field is not read
-    r = client.post("/v1/decisions", content=orjson.dumps(request(objs, config=config(False))),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 200
+    assert bound_pods(decide(client, objs, False)) != []
 
 
 # -- hierarchical enqueue (checkJobEnqueueableHierarchically, JobEnqueued) --------------------

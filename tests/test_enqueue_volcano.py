@@ -7,7 +7,7 @@ pod slot). At session open an Inqueue PodGroup reserves ``max(minResources − a
 job holds beyond its minResources.
 
 overcommit: ``inqueue + minResources <= total × factor − used`` on the requested resources
-(never the pod slot); total and used over Ready nodes, used counting every pod a node holds
+(never the pod slot); total and used over every node (Volcano reads no node condition), used counting every pod a node holds
 (Releasing ones and pods without a PodGroup too); the one factor scales every resource. At
 session open an Inqueue PodGroup reserves its whole minResources, a Running one at minMember
 the rest of it. Both plugins deduct the requests of scheduling-gated pods.
@@ -156,12 +156,13 @@ def test_overcommit_used_counts_releasing_pods_and_pods_without_a_podgroup(clien
     assert admitted(client, objs + asking("y", {"cpu": "4"}), "overcommit") == ["y"]
 
 
-def test_overcommit_counts_only_ready_nodes(client):
-    """n1 (8 CPU) is not Ready and runs a 4-CPU pod: neither its capacity nor its pod count.
-    Idle 9.6: y asking 10 CPU is not admitted, asking 9 CPU is."""
+def test_overcommit_counts_every_node_volcano_reads_no_node_condition(client):
+    """n1 (8 CPU) is not Ready and runs a 4-CPU pod: Volcano's cache makes every node Ready
+    (``setNodeState``), so both count: idle 16 x 1.2 - 4 = 15.2: y asking 16 CPU is not
+    admitted, asking 15 CPU is."""
     objs = [n0(), node("n1", cpu="8", gpu=None, ready=False), pod("there", node="n1", cpu="4", memory=None)]
-    assert admitted(client, objs + asking("y", {"cpu": "10"}), "overcommit") == []
-    assert admitted(client, objs + asking("y", {"cpu": "9"}), "overcommit") == ["y"]
+    assert admitted(client, objs + asking("y", {"cpu": "16"}), "overcommit") == []
+    assert admitted(client, objs + asking("y", {"cpu": "15"}), "overcommit") == ["y"]
 
 
 @pytest.mark.parametrize(("factor", "fits", "too_much"), [(None, "9", "10"), (1.5, "12", "13")])

@@ -321,7 +321,8 @@ NODE_PATHS = [
 ]  # fmt: skip
 NODE_VALUES = st.one_of(
     VALUES, st.sampled_from(["Ready", "True", "NoSchedule", "NoExecute", "Evict", "-1", "1e3", "0.5", "8Gi", "x" * 64]),
-    st.lists(st.fixed_dictionaries({"type": st.sampled_from(["Ready", "DiskPressure"]), "status": st.sampled_from(["True", "False"])}), max_size=3),
+    st.lists(st.fixed_dictionaries({"type": st.sampled_from(["Ready", "DiskPressure", "MemoryPressure", "PIDPressure", "NetworkUnavailable", "Other"]),
+                                    "status": st.sampled_from(["True", "False", "Unknown"])}), max_size=3),
     st.dictionaries(st.sampled_from(["cpu", "memory", "nvidia.com/gpu", "", "x" * 70]), st.sampled_from(["1", "2Gi", "-1", "abc", "500m"]), max_size=3),
 )  # fmt: skip
 
@@ -348,7 +349,7 @@ def test_nodes_in_the_common_shapes_are_read_from_the_text() -> None:
     drafts = _node_entries(raw)
     assert [d.name for d in drafts] == ["gpu-node-17", "cpu-1", "cordoned"]  # (no allocatable: left to read_node)
     gpu = drafts[0]
-    assert gpu.allocatable["nvidia.com/gpu"] == 8000 and gpu.ready and not gpu.unschedulable and len(gpu.taints) == 2
+    assert gpu.allocatable["nvidia.com/gpu"] == 8000 and gpu.ready and gpu.healthy and not gpu.unschedulable and len(gpu.taints) == 2
     assert drafts[2].unschedulable and not drafts[2].ready
     assert gpu.pointer == "/objects/0" and gpu.ident == {"kind": "Node", "name": "gpu-node-17"}
 
@@ -391,6 +392,12 @@ NODE_EDGES = {  # each of read_node's branches, read from the text (or left to r
     "a Ready condition without a status": [(("status", "conditions"), [{"type": "Ready"}])],
     "a condition type of another type": [(("status", "conditions"), [{"type": 1, "status": "False"}])],
     "conditions not a list": [(("status", "conditions"), {"type": "Ready"})],
+    "memory pressure": [(("status", "conditions"), [{"type": "MemoryPressure", "status": "True"}])],
+    "a pressure condition without a status": [(("status", "conditions"), [{"type": "PIDPressure"}])],
+    "a pressure condition Unknown": [(("status", "conditions"), [{"type": "NetworkUnavailable", "status": "Unknown"}, {"type": "Ready", "status": "True"}])],
+    "a pressure condition False": [(("status", "conditions"), [{"type": "DiskPressure", "status": "False"}])],
+    "a pressure condition with a status of another type": [(("status", "conditions"), [{"type": "DiskPressure", "status": False}])],
+    "a condition type that is a list": [(("status", "conditions"), [{"type": ["MemoryPressure"], "status": "True"}])],
     "no name": [(("metadata", "name"), None)],
     "an empty name": [(("metadata", "name"), "")],
     "a number as a name": [(("metadata", "name"), 7)],
@@ -441,7 +448,7 @@ def test_a_node_read_in_c_has_exactly_read_nodes_fields() -> None:
     from dataclasses import fields as dc_fields
 
     assert tuple(f.name for f in dc_fields(NodeDraft)) == (
-        "name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable", "pointer", "ident")  # fmt: skip
+        "name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable", "pointer", "ident", "healthy")  # fmt: skip
     if kube._kube_objects is not None:
         assert kube._NODES_IN_C
 

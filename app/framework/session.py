@@ -194,17 +194,47 @@ class Session:
         if not self.has("predicate"):
             constrained = next((t.key for t in c.active_tasks if t.node_selector or t.affinity or t.tolerations
                                 or t.key in c.host_ports or t.key in c.spread), None)  # fmt: skip
-            tainted = next((n.name for n in c.nodes if n.taints or n.unschedulable or not n.ready), None)
+            ready = self.node_rule != "volcano"
+            tainted = next((n.name for n in c.nodes if n.taints or n.unschedulable or (ready and not n.ready)), None)
             if constrained is not None or tainted is not None:
                 example = f"Pod {constrained}" if constrained is not None else f"Node {tainted}"
-                notes.append(f"no predicates plugin is configured: nodeSelector, affinity, taints, unschedulable and "
-                             f"not-ready nodes, host ports and topology spread are not checked (e.g. {example})")  # fmt: skip
+                nodes = "unschedulable and not-ready nodes" if ready else "unschedulable nodes"
+                notes.append(f"no predicates plugin is configured: nodeSelector, affinity, taints, {nodes}, host ports "
+                             f"and topology spread are not checked (e.g. {example})")  # fmt: skip
         if c.numatopologies and "numa-aware" not in self.plugins:
             notes.append(f"ignored objects of kinds no configured plugin uses: Numatopology ({len(c.numatopologies)}) "
                          "(the numa-aware plugin reads them)")  # fmt: skip
         for note in notes:
             if note not in c.warnings:
                 c.warnings.append(note)
+
+    # -- node conditions -----------------------------------------------------------------
+    @property
+    def node_rule(self) -> str:
+        """How node conditions and ``spec.unschedulable`` keep pods off a node:
+        ``volcano`` (the ``volcano`` profile, a posted conf): no condition (``setNodeState``
+        makes every node in Volcano's cache Ready; the node lifecycle controller's
+        ``node.kubernetes.io/not-ready`` taint keeps pods off), unschedulable unless
+        tolerated (kube-scheduler's NodeUnschedulable); ``kai``: KAI's predicates plugin asks
+        ``CheckNodeConditionPredicate`` (schedulable whatever the pod tolerates, ``Ready``
+        True, no pressure condition present and not False); ``gangplank``: ``Ready`` True and
+        unschedulable unless tolerated (its own rule: a snapshot may predate the taint)."""
+        if self.config.profile == "kai":
+            return "kai"
+        if self.config.profile == "volcano" or self.config.raw:
+            return "volcano"
+        return "gangplank"
+
+    def counted_nodes(self) -> np.ndarray:
+        """Per node, whether its allocatable counts in the capacity the queues divide:
+        Volcano's (``ssn.TotalResource``) every node; KAI's (``getNodeResources``) a node
+        passing ``CheckNodeConditionPredicate``; the ``gangplank`` profile's a Ready node."""
+        nodes = self.cluster.nodes
+        rule = self.node_rule
+        if rule == "volcano":
+            return np.ones(len(nodes), dtype=bool)
+        it = ((n.ready and n.healthy and not n.unschedulable) for n in nodes) if rule == "kai" else (n.ready for n in nodes)
+        return np.fromiter(it, dtype=bool, count=len(nodes))
 
     # -- pods of other schedulers ----------------------------------------------------------
     def _own_schedulers(self, names: tuple[str, ...] | None) -> tuple[str, ...] | None:

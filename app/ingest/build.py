@@ -73,7 +73,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     table = ResourceTable(_resource_names(d))
     allocatable = table.matrix_shared([n.allocatable for n in d.nodes])  # readers share identical maps
     node_objs = [
-        Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer) for i, n in enumerate(d.nodes)
+        Node(i, n.name, n.uid, n.labels, n.taints, n.unschedulable, n.ready, n.pointer, n.healthy) for i, n in enumerate(d.nodes)
     ]
     topology, source = _topology(d, topology_name, max_hypernode_depth)
     topology_notes = kai_topology_names(d, source)

@@ -30,6 +30,9 @@ class NodeDraft:
     allocatable: dict[str, int]
     pointer: str
     ident: Ident
+    #: no pressure condition (MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable
+    #: present and not False): KAI counts only such Ready nodes in its capacity
+    healthy: bool = True
 
 
 @dataclass(slots=True)

@@ -2560,13 +2560,14 @@ out:
  * object with a string key and effect, as read_node checks them) and unschedulable (a
  * boolean), status allocatable (an object: each distinct text converted once by the
  * twin's kube._node_allocatable, the map shared, as the native readers share them) and
- * conditions (the last Ready one decides). Anything else (no allocatable, another type
+ * conditions (the last Ready one decides ready; a MemoryPressure, DiskPressure, PIDPressure or
+ * NetworkUnavailable one whose status is not "False" makes it not healthy). Anything else (no allocatable, another type
  * anywhere read_node reads, a callback declining) leaves the node to the Python reader.
  * kube_node_setup(node_cls, fields, allocatable) hands over the class and the callback once. */
 
 static const char *const NODE_SLOTS[] = {"name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable",
-                                         "pointer", "ident"};
-enum { ND_NAME, ND_UID, ND_LABELS, ND_TAINTS, ND_UNSCHED, ND_READY, ND_ALLOC, ND_POINTER, ND_IDENT, NNODE };
+                                         "pointer", "ident", "healthy"};
+enum { ND_NAME, ND_UID, ND_LABELS, ND_TAINTS, ND_UNSCHED, ND_READY, ND_ALLOC, ND_POINTER, ND_IDENT, ND_HEALTHY, NNODE };
 enum { KN_KIND, KN_NAME, KN_NODE, KN_KEY, KN_VALUE, KN_EFFECT, KN_NOSCHEDULE, KN_PREFER, KN_NOEXECUTE, KN_NSTR };
 static const char *const KN_TEXT[KN_NSTR] = {"kind", "name", "Node", "key", "value", "effect", "NoSchedule",
                                              "PreferNoSchedule", "NoExecute"};
@@ -2651,30 +2652,42 @@ done:
     return out;
 }
 
-/* read_node's ready: the status of the last condition of type Ready is "True" (none: 1).
- * 1, 0, -1 on an error, -2 to decline. */
+/* read_node's ready and healthy: ready is the status of the last condition of type Ready
+ * being "True" (none: ready); healthy, no condition of a pressure type (kube.PRESSURE_CONDITIONS)
+ * whose status is not "False". Bit 0 ready, bit 1 healthy; -1 on an error, -2 to decline. */
 static int kt_ready(KR *r, const Span *v) {
     static const char *const COND[2] = {"type", "status"};
-    if (kt_is_null(v)) return 1;
+    /* Ready first, then the pressure types */
+    static const char *const TYPES[5] = {"Ready", "MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable"};
+    if (kt_is_null(v)) return 3;
     Cur c = {v->p, v->p + v->n};
-    int ready = 1;
+    int ready = 1, healthy = 1;
     if (!take(&c, '[')) return -2;
-    if (take(&c, ']')) return ready;
+    if (take(&c, ']')) return 3;
     for (;;) {
         skip_ws(&c);
         if (c.p < c.e && *c.p == '{') {
             Span f[2];
             if (!kt_fields(&c, COND, 2, f)) return -2;
-            int is_ready = kt_str_is(r, &f[0], "Ready");
-            if (is_ready < 0) return is_ready;
-            if (is_ready) {
+            if (kt_is_null(&f[0]) || f[0].p[0] != '"') goto next; /* (a type that is no string: neither) */
+            PyObject *type = kt_str(r, &f[0], 1);
+            if (type == NULL) return PyErr_Occurred() ? -1 : -2;
+            int k = 0;
+            while (k < 5 && PyUnicode_CompareWithASCIIString(type, TYPES[k]) != 0) k++;
+            Py_DECREF(type);
+            if (k == 0) {
                 ready = kt_str_is(r, &f[1], "True");
                 if (ready < 0) return ready;
+            } else if (k < 5) {
+                int calm = kt_str_is(r, &f[1], "False");
+                if (calm < 0) return calm;
+                if (!calm) healthy = 0;
             }
         } else if (!kt_skip(&c)) {
             return -2;
         }
-        if (take(&c, ']')) return ready;
+    next:
+        if (take(&c, ']')) return ready | (healthy << 1);
         if (!take(&c, ',')) return -2;
     }
 }
@@ -2751,7 +2764,8 @@ static PyObject *kt_node(KR *r, const Heads *h, PyObject *ptr) {
     Py_INCREF(v[ND_UNSCHED]);
     int ready = kt_ready(r, &st[NT_COND]);
     if (ready < 0) goto declined; /* (-1: with its error set) */
-    v[ND_READY] = PyBool_FromLong(ready);
+    v[ND_READY] = PyBool_FromLong(ready & 1);
+    v[ND_HEALTHY] = PyBool_FromLong(ready >> 1);
     PyObject *alloc = kt_allocatable(r, &st[NT_ALLOC]);
     if (alloc == NULL) goto declined;
     Py_INCREF(alloc);

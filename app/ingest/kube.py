@@ -68,6 +68,9 @@ VOLCANO_QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name"
 #: Volcano's ``nodegroup`` plugin: a Node's group (label) and a Queue's per-group limits (annotation)
 VOLCANO_NODEGROUP_NAME = "volcano.sh/nodegroup-name"
 VOLCANO_NODEGROUP_LIMITS = "volcano.sh/nodegroup-resource-limits"
+#: node conditions KAI's ``CheckNodeConditionPredicate`` wants False (a node with one of them
+#: present and not False adds nothing to KAI's capacity)
+PRESSURE_CONDITIONS = frozenset({"MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable"})
 KAI_GROUP_ANNOTATION = "pod-group-name"
 KAI_QUEUE_LABEL = "kai.scheduler/queue"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
@@ -188,10 +191,14 @@ def read_node(o: dict, ptr: str, d: Draft) -> None:
         if eff not in ("NoSchedule", "PreferNoSchedule", "NoExecute"):
             raise InputError(f"unknown taint effect {eff!r}", join_pointer(tp, "effect"), ident)
         taints.append(t)
-    ready = True
-    for i, c in enumerate(r.lst(status, "conditions", st, ident)):
-        if isinstance(c, dict) and c.get("type") == "Ready":
-            ready = c.get("status") == "True"
+    ready = healthy = True
+    for c in r.lst(status, "conditions", st, ident):
+        if isinstance(c, dict):
+            kind = c.get("type")
+            if kind == "Ready":
+                ready = c.get("status") == "True"
+            elif isinstance(kind, str) and kind in PRESSURE_CONDITIONS and c.get("status") != "False":
+                healthy = False
     d.nodes.append(
         NodeDraft(
             name=name,
@@ -203,6 +210,7 @@ def read_node(o: dict, ptr: str, d: Draft) -> None:
             allocatable=alloc,
             pointer=ptr,
             ident=ident,
+            healthy=healthy,
         )
     )
 

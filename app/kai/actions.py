@@ -405,7 +405,7 @@ class KaiConsolidation(KaiAction):
                 memory += int(((rows[:, mig.cols] // 1000) @ mig.gb).sum())
         if need <= 0 and memory <= 0:
             return True
-        ready = np.array([n.ready for n in self.ssn.cluster.nodes], dtype=bool)
+        ready = self.ssn.counted_nodes()  # ValidateIsNodeReady
         if float(ctx.free_gpus()[ready].sum()) < need:
             return False
         return memory <= 0 or ctx.free_gpu_memory(ready) >= memory

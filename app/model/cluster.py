@@ -152,7 +152,7 @@ class SubGroup:
 
 
 class Node:
-    __slots__ = ("idx", "name", "uid", "labels", "taints", "unschedulable", "ready", "pointer")
+    __slots__ = ("idx", "name", "uid", "labels", "taints", "unschedulable", "ready", "pointer", "healthy")
 
     def __init__(
         self,
@@ -164,6 +164,7 @@ class Node:
         unschedulable: bool,
         ready: bool,
         pointer: str,
+        healthy: bool = True,
     ) -> None:
         self.idx = idx
         self.name = name
@@ -171,8 +172,9 @@ class Node:
         self.labels = labels
         self.taints = taints
         self.unschedulable = unschedulable
-        self.ready = ready
+        self.ready = ready  # the Ready condition is True (or absent)
         self.pointer = pointer
+        self.healthy = healthy  # no pressure condition (``NodeDraft.healthy``)
 
 
 class Task:

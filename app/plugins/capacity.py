@@ -70,7 +70,6 @@ import numpy as np
 
 from collections.abc import Sequence
 
-from app.errors import InputError, join_pointer
 from app.framework.plugin import Plugin, is_go_int
 from app.model.cluster import (
     ALLOCATED_STATUS, Job, Queue, Task, enqueue_reservation, min_resources_vector, open_enqueue_amounts, request_sum,
@@ -86,32 +85,34 @@ DRA_ENABLE = "capacity.DynamicResourceAllocationEnable"
 DRA_CONSUMABLE = "capacity.DRAConsumableCapacityEnable"
 
 
-def _check_tree(queues: dict[str, Queue], parent: dict[str, str]) -> None:
-    """Hierarchical queues form a tree under ``root``: a parent that is not a queue, or a
-    cycle, is a 422 at the queue's parent field (Volcano refuses to build such a tree).
-    Linear in the number of queues: a chain is walked once, up to a queue already known to
-    reach the top."""
+def _check_tree(parent: dict[str, str]) -> list[str]:
+    """Hierarchical queues form a tree under ``root``. A queue whose parent is not a queue
+    of the snapshot, or whose parent is its descendant (a cycle), makes Volcano's
+    ``updateAncestors`` fail, and with it the whole plugin for the session
+    (``readyToSchedule``). Each such queue is hung under ``root`` here, so that the tree
+    Gangplank walks is whole (the plugin refuses everything anyway); the reasons are
+    returned, in queue-name order. Linear in the number of queues: a chain is walked once,
+    up to a queue already known to reach the top."""
     good: set[str] = set()
+    problems: list[str] = []
     for name in sorted(parent):
         on_path = {name}
         at = name
-        why = ""
         while parent.get(at) and at not in good:
-            at = parent[at]
-            if at not in parent and at != ROOT:
-                why = f"queue {name!r} has parent {at!r}, which is not a queue of the snapshot"
-            elif at in on_path:
-                why = f"queue {name!r} is its own ancestor (a cycle of parents)"
+            up = parent[at]
+            if up not in parent and up != ROOT:
+                problems.append(f"queue {at!r} has parent {up!r}, which is not a queue of the snapshot")
+            elif up in on_path:
+                problems.append(f"queue {at!r} has parent {up!r}, {'itself' if up == at else 'its own descendant'} "
+                                "(a cycle of parents)")
             else:
-                on_path.add(at)
+                on_path.add(up)
+                at = up
                 continue
+            parent[at] = ROOT
             break
-        if why:
-            q = queues[name]
-            ptr = join_pointer(q.pointer, "parent") if q.pointer.startswith("/cluster/") else join_pointer(q.pointer, "spec", "parent")
-            raise InputError(why, ptr, {"kind": "Queue", "name": name})
         good.update(on_path)
-
+    return problems
 
 
 def _level(ax: list[str], ay: list[str]) -> int:
@@ -133,13 +134,14 @@ class Capacity(Plugin):
         r = table.size
         self.hierarchy = self.option.flags.get("Hierarchy", False)
         self.ancestor_level = self._ancestor_reclaim_level()
-        total = column_sums(c.allocatable[[n.idx for n in c.nodes if n.ready]]).astype(np.float64) if c.nodes else np.zeros(r)
+        total = column_sums(c.allocatable[self.ssn.counted_nodes()]).astype(np.float64) if c.nodes else np.zeros(r)
         queues = dict(c.queues)
         self.parent: dict[str, str] = {}
+        self.broken: list[str] = []
         if self.hierarchy:
             for q in queues.values():
                 self.parent[q.name] = q.parent or (ROOT if q.name != ROOT else "")
-            _check_tree(queues, self.parent)
+            self.broken = _check_tree(self.parent)
         self.children: dict[str, list[str]] = {}
         for child, par in self.parent.items():
             if par:
@@ -633,18 +635,22 @@ class Capacity(Plugin):
 
     def _ready_to_schedule(self) -> bool:
         """Volcano's ``readyToSchedule``: with hierarchy, ``buildHierarchicalQueueAttrs``
-        fails when a job (of the scheduler's) is in a queue with children; then every
+        fails when a queue's parent is missing or its descendant (``updateAncestors``, see
+        :func:`_check_tree`) or a job (of the scheduler's) is in a queue with children; then every
         capacity function refuses, for the whole session: nothing is enqueued, allocated,
         preempted for or reclaimed. Said in ``warnings``. (It fails too without a ``root``
         Queue, which Volcano's controller always creates: a snapshot without one is read as
         having it, with no capability, deserved or guarantee.)"""
         if not self.hierarchy:
             return True
-        bad = [j for j in self.ssn.cluster.active_jobs.values() if self.children.get(j.queue) and not self.ssn.not_ours(j)]
-        if not bad:
-            return True
-        job = min(bad, key=lambda j: j.key)  # (the first by key: the same answer whatever the objects' order)
-        why = f"job {job.key} is in queue {job.queue!r}, which has child queues (not a leaf)"
+        if self.broken:
+            why = self.broken[0] + (f" (and {len(self.broken) - 1} more such queue(s))" if len(self.broken) > 1 else "")
+        else:
+            bad = [j for j in self.ssn.cluster.active_jobs.values() if self.children.get(j.queue) and not self.ssn.not_ours(j)]
+            if not bad:
+                return True
+            job = min(bad, key=lambda j: j.key)  # (the first by key: the same answer whatever the objects' order)
+            why = f"job {job.key} is in queue {job.queue!r}, which has child queues (not a leaf)"
         self.warn(f"plugin capacity: {why}: Volcano's hierarchical capacity plugin then refuses every queue for the "
                   "session (buildHierarchicalQueueAttrs fails, readyToSchedule false): nothing is enqueued, allocated, "
                   "preempted for or reclaimed")  # fmt: skip

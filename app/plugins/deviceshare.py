@@ -297,11 +297,12 @@ class DeviceShare(Plugin):
         specs = self._objects()
         if specs is None:
             return
+        counted = self.ssn.counted_nodes()
         for k, node in enumerate(c.nodes):
             if k % 64 == 63 and self.ssn.out_of_time():
                 self.expired = True
                 return
-            if not node.ready or not node.pointer.startswith("/objects/"):
+            if not counted[k] or not node.pointer.startswith("/objects/"):
                 continue
             o = specs.pod(node.pointer)
             if o is None:

@@ -131,12 +131,16 @@ class TaskOrder(Plugin):
 
 
 class NodeAvailability(Plugin):
+    """KAI's ``nodeavailability`` is a node order (+100 where the task fits the node's idle
+    capacity), which the ``kai`` profile's allocate scores itself (``app.kai.allocate``); it
+    filters no node (KAI's predicates plugin keeps pods off a node that fails
+    ``CheckNodeConditionPredicate``: ``predicates.conditions_ok``)."""
+
     name = "nodeavailability"
-    summary = "KAI: Ready nodes only"
+    summary = "KAI: +100 where the task fits idle capacity (scored in KAI's allocate)"
 
     def open(self) -> None:
-        self.ready = np.array([n.ready for n in self.ssn.cluster.nodes], dtype=bool)
-        self.ssn.register("predicate", self.name, lambda task, nodes: self.ready[nodes])
+        pass
 
 
 def _fill(ssn, nodes: np.ndarray, col: int, task: Task) -> np.ndarray:  # type: ignore[no-untyped-def]

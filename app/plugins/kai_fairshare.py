@@ -218,7 +218,7 @@ class KaiFairShare(Plugin):
         self._memory_tasks(c)
         self._chains: dict[str, list[KaiQueue]] = {}  # queue -> it and its ancestors (see _chain)
         self._cap_lists: dict[str, tuple[list[float], list[float]]] = {}  # queue -> limit, deserved (see _caps)
-        ready = np.fromiter((n.ready for n in c.nodes), dtype=bool, count=len(c.nodes))
+        ready = self.ssn.counted_nodes()
         total = column_sums(c.allocatable[ready]) if ready.any() else np.zeros(table.size)
         self.capacity = self._vec(total - self._others_use(c, ready))
         self.queues: dict[str, KaiQueue] = {}
@@ -331,9 +331,9 @@ class KaiFairShare(Plugin):
             good.update(on_path)
 
     def _others_use(self, c: Any, ready: np.ndarray) -> np.ndarray:
-        """What pods of other schedulers hold on Ready nodes (``getNodeResources``: KAI takes
-        their requests out of the capacity it divides): every active-used pod on a Ready
-        node (``ready``: per node) whose ``spec.schedulerName`` is not KAI's (:data:`~app.kai.jobs.KAI_OWN`), but
+        """What pods of other schedulers hold on the nodes KAI counts (``getNodeResources``: KAI
+        takes their requests out of the capacity it divides): every active-used pod on a
+        counted node (``ready``: per node, ``Session.counted_nodes``) whose ``spec.schedulerName`` is not KAI's (:data:`~app.kai.jobs.KAI_OWN`), but
         KAI's own utility pods (label ``app``: ``kai-resource-reservation``,
         ``scaling-pod``); a pod of a gang of another API the ``kai`` profile takes as a KAI
         job is taken as KAI's, its scheduler's name with it."""

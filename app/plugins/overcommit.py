@@ -35,7 +35,7 @@ class Overcommit(Plugin):
         self.factor = self.arg_float("overcommit-factor", 1.2)
         if self.factor < 1.0:
             self.factor = 1.2
-        ready = [n.idx for n in c.nodes if n.ready]
+        ready = self.ssn.counted_nodes()  # ssn.TotalResource: every node in Volcano's cache
         total = column_sums(c.allocatable[ready]).astype(np.float64)
         used = column_sums(c.used[ready]).astype(np.float64)
         self.idle = total * self.factor - used

@@ -75,10 +75,23 @@ def selects(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
     return terms is None or any(term_matches(t, node) for t in terms)
 
 
-def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
-    if not node.ready:
+def conditions_ok(node: Node, rule: str) -> bool | None:
+    """The node's conditions and ``spec.unschedulable`` under ``rule``
+    (``Session.node_rule``): False when they keep every pod off, True when they keep none,
+    None when an unschedulable node takes the pods that tolerate it."""
+    if rule == "kai":
+        return node.ready and node.healthy and not node.unschedulable  # CheckNodeConditionPredicate
+    if rule == "gangplank" and not node.ready:
         return False
-    if node.unschedulable and not any(tolerates(t, UNSCHEDULABLE_TAINT) for t in task.tolerations):
+    return None if node.unschedulable else True
+
+
+def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None, rule: str = "gangplank") -> bool:
+    """The node passes the pod's node-level predicates under ``rule`` (:func:`conditions_ok`)."""
+    ok = conditions_ok(node, rule)
+    if ok is False:
+        return False
+    if ok is None and not any(tolerates(t, UNSCHEDULABLE_TAINT) for t in task.tolerations):
         return False
     return selects(task, node, terms) and tolerates_all(task.tolerations, node.taints)
 
@@ -114,8 +127,9 @@ class Predicates(Plugin):
         self._cache: dict[bytes, np.ndarray] = {}
         c = self.ssn.cluster
         nodes = c.nodes
+        self._rule = rule = self.ssn.node_rule
         self._plain = np.array(
-            [n.ready and not n.unschedulable and not (n.taints and _hard_taints(n)) for n in nodes], dtype=bool
+            [conditions_ok(n, rule) is True and not (n.taints and _hard_taints(n)) for n in nodes], dtype=bool
         )
         self._ports = c.host_ports
         self.interpod = None
@@ -188,7 +202,7 @@ class Predicates(Plugin):
             mask = self._plain
         else:
             terms = required_terms(task)
-            mask = np.array([node_ok(task, n, terms) for n in self.ssn.cluster.nodes], dtype=bool)
+            mask = np.array([node_ok(task, n, terms, self._rule) for n in self.ssn.cluster.nodes], dtype=bool)
         self._cache[key] = mask
         return mask
 

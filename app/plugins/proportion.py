@@ -66,7 +66,7 @@ class Proportion(Plugin):
         c = self.ssn.cluster
         table = c.resources
         r = table.size
-        self.total = column_sums(c.allocatable[[n.idx for n in c.nodes if n.ready]]).astype(np.float64) if c.nodes else np.zeros(r)
+        self.total = column_sums(c.allocatable[self.ssn.counted_nodes()]).astype(np.float64) if c.nodes else np.zeros(r)
         self.attrs: dict[str, QueueAttr] = {}
         zero = np.zeros(r)
         for q in c.queues.values():

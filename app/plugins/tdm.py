@@ -165,7 +165,7 @@ class Tdm(Plugin):
         self.active_zone = {z: self.available(z) is None for z in sorted(set(zone_of) | set(self.zones))}
         self.revocable = np.array([z != "" for z in zone_of], dtype=bool)
         self.active = np.array([z != "" and self.active_zone[z] for z in zone_of], dtype=bool)
-        self.ready = np.array([n.ready for n in c.nodes], dtype=bool)
+        self.ready = self.ssn.counted_nodes()
         for z in sorted({z for z in zone_of if z and z not in self.zones}):
             self.warn(f"plugin tdm: nodes are labelled {REVOCABLE_ZONE}={z} but no argument {ZONE_PREFIX}{z} gives the "
                       "zone a window: Volcano's tdm fails every pod on them and never evicts from them")  # fmt: skip
@@ -285,7 +285,7 @@ class Tdm(Plugin):
         inactive = sorted(z for z in self.zones if not self.active_zone[z])
         victims: list[Task] = []
         if inactive:
-            # (ssn.RevocableNodes: Ready nodes whose zone label is not empty; a "" zone argument names none)
+            # (ssn.RevocableNodes: nodes (all Ready to Volcano) whose zone label is not empty; a "" zone argument names none)
             on = {i for i, z in enumerate(self.zone_of) if z and z in inactive and self.ready[i]}
             per_zone: dict[str, dict[str, list[Task]]] = {z: {} for z in inactive}
             if on:
