@@ -18,7 +18,9 @@ Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092:
   ``CheckNodeConditionPredicate`` / ``ValidateIsNodeReady``, read by the predicates plugin
   (``plugins/predicates/predicates.go:214``), the proportion plugin's capacity
   (``plugins/proportion/proportion.go:261``) and ``IsEnoughGPUsAllocatableForJob``
-  (``actions/utils/action.go:146``));
+  (``actions/utils/action.go:146``, consolidation's gate: Gangplank's ``enough_gpus`` counts the
+  Ready nodes, ``app/kai/actions.py:408``, a difference no answer shows on its own, since a
+  consolidation that succeeds moves pods only among nodes the predicate admits));
 * ``pkg/scheduler/api/pod_status/pod_status_test.go`` — ``TestIsAliveStatus``.
 
 How the cases map to decisions
@@ -243,6 +245,24 @@ def test_an_unschedulable_node_takes_no_pod_even_one_tolerating_the_unschedulabl
     objs[-1]["spec"]["tolerations"] = [{"key": "node.kubernetes.io/unschedulable", "operator": "Exists",
                                         "effect": "NoSchedule"}]  # fmt: skip
     assert placed(decide(client, objs)) == {}
+
+
+@pytest.mark.parametrize(("conditions", "valid"), [
+    pytest.param([], True, id="no conditions"),
+    pytest.param([("Ready", "True"), ("MemoryPressure", "False"), ("DiskPressure", "False"), ("PIDPressure", "False"),
+                  ("NetworkUnavailable", "False")], True, id="every condition False"),
+    pytest.param([("Ready", "True"), ("DiskPressure", "Unknown")], False, id="a pressure condition Unknown",
+                 marks=PRESSURE_XFAIL),
+])  # fmt: skip
+def test_the_node_condition_predicate_reads_only_the_conditions_a_node_has(
+        client: Any, conditions: list[tuple[str, str]], valid: bool) -> None:  # fmt: skip
+    """``scheduler_utils.go`` ``CheckNodeConditionPredicate`` beyond the rows of
+    ``scheduler_utils_test.go`` (no Go test has these nodes; the rule is the same loop): a
+    reason is added only by a condition the node has, so a node without conditions (Ready
+    missing too) is valid, as is one whose pressure conditions are all ``False``; a pressure
+    condition ``Unknown`` is not ``False`` and refuses the node."""
+    objs = [conditions_node("n1", conditions), kai_queue("q"), *job("j", "q")]
+    assert placed(decide(client, objs)) == ({"j-0": "n1"} if valid else {})
 
 
 def fair_share_capacity(objects: list[dict[str, Any]]) -> list[float]:
