@@ -33,7 +33,7 @@ objects (a KAI ``Queue``, ``PodGroup``, ``Pod``, ``Node``, ``PriorityClass``) ar
 with what KAI's session does with the snapshot the Go code builds:
 
 * a PodGroup left out of the snapshot (not this shard's, backed off), or kept with a queue the
-  session lacks (``InitializeWithJobs`` skips it: ``actions/utils/input_jobs.go:46-56``), is never
+  session lacks (``InitializeWithJobs`` skips it: ``actions/utils/input_jobs.go:47-64``), is never
   placed, while the other jobs are;
 * a node left out of the snapshot, or one ``CheckNodeConditionPredicate`` refuses, takes no pod;
 * a PodGroup's priority (``getPodGroupPriority`` / ``getDefaultPriority``) shows in allocate's job
@@ -396,7 +396,7 @@ def test_only_leaf_queues_of_the_snapshot_schedule_jobs(client: Any) -> None:
     """``cluster_info_test.go TestSnapshotQueues``: ``queue0`` under ``department0``; after
     ``UpdateQueueHierarchy`` ``department0``'s children are ``[queue0]`` and ``queue0`` has none.
     A job in ``queue0`` (a leaf) is placed; one in ``department0`` (not a leaf) is skipped by
-    ``InitializeWithJobs`` (``input_jobs.go:58``)."""
+    ``InitializeWithJobs`` (``input_jobs.go:61-64``)."""
     objs = [node("n1"), kai_queue("department0", gpu_quota=4), kai_queue("queue0", parent="department0", gpu_quota=2),
             *job("in-queue", "queue0"), *job("in-department", "department0")]  # fmt: skip
     assert placed_jobs(decide(client, objs)) == {"in-queue"}
@@ -406,7 +406,7 @@ def test_only_leaf_queues_of_the_snapshot_schedule_jobs(client: Any) -> None:
 def test_a_queue_of_another_node_pool_is_not_in_the_default_shards_snapshot(client: Any) -> None:
     """``cluster_info_test.go TestSnapshotQueues``: ``department0-a``, labelled
     ``kai.scheduler/node-pool: nodepool-a``, is not listed by the default shard (the snapshot has 2
-    queues of the 3), so a job in it has no queue and is skipped (``input_jobs.go:46``), while a
+    queues of the 3), so a job in it has no queue and is skipped (``input_jobs.go:47-51``), while a
     job in ``queue0`` is placed."""
     objs = [node("n1"), kai_queue("department0", gpu_quota=4),
             kai_queue("department0-a", labels={NODE_POOL: "nodepool-a"}, gpu_quota=2),
@@ -463,8 +463,8 @@ def test_a_podgroup_of_a_missing_queue_is_kept_unscheduled_and_the_rest_is_sched
     """``cluster_info_test.go TestSnapshotPodGroups_QueueDoesNotExist_AddsJobFitError`` and
     ``TestSnapshotPodGroups`` ("NotExistingQueue"): ``snapshotPodGroups`` keeps a PodGroup whose
     ``spec.queue`` names no queue (``validatePodgroupQueue`` adds a ``QueueDoesNotExist`` job fit
-    error, ``cluster_info.go:373``); allocate's ``InitializeWithJobs`` skips a job whose queue the
-    session lacks (``input_jobs.go:46-50``). So the job of ``queue-0`` is placed and the one of
+    error, ``cluster_info.go:385``); allocate's ``InitializeWithJobs`` skips a job whose queue the
+    session lacks (``input_jobs.go:47-51``). So the job of ``queue-0`` is placed and the one of
     ``nonexistent-queue`` is not."""
     objs = [node("n1"), kai_queue("queue-0"), *job("ok", "queue-0"), *job("podGroup-missing-queue", "nonexistent-queue")]
     assert placed_jobs(decide(client, objs)) == {"ok"}
