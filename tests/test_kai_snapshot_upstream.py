@@ -559,8 +559,8 @@ BACKOFF_ROWS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("backoff", "condition_pool", "up"),
-                         [pytest.param(b, c, u, id=name, marks=() if u else BACKOFF_XFAIL) for name, b, c, u in BACKOFF_ROWS])  # fmt: skip
+@pytest.mark.parametrize(("backoff", "condition_pool", "up"), [
+    pytest.param(b, c, u, id=name, marks=() if u else BACKOFF_XFAIL) for name, b, c, u in BACKOFF_ROWS])  # fmt: skip
 def test_a_podgroup_backed_off_in_this_node_pool_is_left_out_of_the_snapshot(
         client: Any, backoff: int | None, condition_pool: str | None, up: bool) -> None:  # fmt: skip
     """``cluster_info_test.go TestIsPodGroupUpForScheduler`` and ``TestSnapshotPodGroups`` (the
