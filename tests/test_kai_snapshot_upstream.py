@@ -639,6 +639,21 @@ def test_without_any_priority_class_the_default_priority_is_50(client: Any, clas
     effective_priority_is(client, subject, 50, [])
 
 
+@pytest.mark.parametrize(("default_value", "placed_over_quota"), [(2, True), (99, True), (100, False), (200, False)])
+@pytest.mark.parametrize("class_name", ["missing-class", None], ids=["names a missing class", "names no class"])
+def test_the_default_priority_decides_the_podgroups_preemptibility(
+        client: Any, class_name: str | None, default_value: int, placed_over_quota: bool) -> None:  # fmt: skip
+    """``cluster_info.go`` ``setPodGroupPriorityAndPreemptibility`` after ``getDefaultPriority``
+    (``TestGetDefaultPriority``, ``TestGetPodGroupPriorityNotExistingPriority``): a PodGroup without
+    ``spec.preemptibility`` is non-preemptible when its priority, here the ``globalDefault`` class's
+    value, is 100 or more (``CalculatePreemptibility``); a non-preemptible job may not go over its
+    queue's quota (``capacity_policy/quota_check.go``), so in a queue of GPU quota 0 its one-GPU pod
+    is placed only when the default is below 100."""
+    objs = [node("n1"), kai_queue("q", gpu_quota=0), priority_class("the-default", default_value, default=True),
+            kai_podgroup("subject", "q", priority_class_name=class_name), kai_pod("subject-0", "subject")]  # fmt: skip
+    assert placed_jobs(decide(client, objs)) == ({"subject"} if placed_over_quota else set())
+
+
 # -- pod_status_test.go -------------------------------------------------------------------
 ALIVE_ROWS = [  # (Go status, ours: (status, gated), alive in KAI)
     ("Allocated", (TaskStatus.ALLOCATED, False), True), ("Pipelined", (TaskStatus.PIPELINED, False), True),
