@@ -40,7 +40,9 @@ with what KAI's session does with the snapshot the Go code builds:
   order: in one queue with room for one pod, the job of higher priority goes first, the older
   one on a tie; the priority is pinned by a rival of value v - 1 (it loses) and v (it wins, being
   older);
-* a PodGroup's pod sets (``SetPodGroup``) show in the gang: the job is placed whole or not at all.
+* a PodGroup's pod sets (``SetPodGroup``) show in the gang: the job is placed whole or not at all;
+* a PodGroup's preemptibility, derived from that priority (``CalculatePreemptibility``), shows in
+  allocate's quota check: a non-preemptible job may not go over its queue's quota.
 
 Where only an internal value shows the rule (the proportion plugin's capacity, a job's pod sets
 as the ingest reads them, the set of alive statuses), Gangplank's own function is called, as
@@ -55,6 +57,31 @@ transcribed for the default shard: an object of another pool is one the default 
 see, and a PodGroup's node pool, in ``TestIsPodGroupUpForScheduler``, is moved to the default
 pool (a condition of the PodGroup's own pool is one of ``default``, a condition of another pool
 stays of another pool), which keeps each row's answer.
+
+Differences found (strict xfails, ``app/`` unchanged)
+----------------------------------------------------
+
+* node pressure: ``CheckNodeConditionPredicate`` refuses a node whose ``MemoryPressure``,
+  ``DiskPressure``, ``PIDPressure`` or ``NetworkUnavailable`` is not ``False``
+  (``scheduler_utils.go:27-34``); Gangplank reads only ``Ready`` (``app/ingest/kube.py:191-194``),
+  so it places pods there and counts the node in the fair-share capacity;
+* a cordoned node: refused whatever the pod tolerates (``scheduler_utils.go:18-20``), where
+  Gangplank lets a pod tolerating ``node.kubernetes.io/unschedulable`` on it
+  (``app/plugins/predicates.py:81``), and left out of the proportion plugin's capacity
+  (``proportion.go:261``), where Gangplank counts every Ready node (``app/plugins/kai_fairshare.py:221``);
+* the node-pool partition: the default shard does not see nodes, queues or PodGroups labelled
+  ``kai.scheduler/node-pool`` (``kubernetes_lister.go:103-117``); Gangplank reads no such label;
+* ``schedulingBackoff``: a PodGroup backed off in its node pool is left out of the snapshot
+  (``cluster_info.go:375``, ``:575-591``); Gangplank does not read ``spec.schedulingBackoff`` or
+  ``status.schedulingConditions`` (``app/ingest/kube.py`` ``read_kai_podgroup``);
+* a PodGroup of a missing queue: KAI keeps it unscheduled and schedules the rest
+  (``cluster_info.go:383-385``, ``input_jobs.go:47-51``); Gangplank answers 422
+  (``app/ingest/build.py:101-102``);
+* a pod naming a missing PodGroup: KAI still puts it on its node (``cluster_info.go:294``);
+  Gangplank answers 422 (``app/ingest/build.py:1243-1246``);
+* the children of an orphan queue: KAI deletes them with it (``queue.go:105-129``); Gangplank
+  admits a queue whose own parent exists (``app/kai/queues.py:257-261``), so it places their jobs,
+  or, beside another top queue, fails with a 500 (``KeyError`` at ``app/kai/queues.py:149``).
 
 Not transcribed
 ---------------
@@ -71,7 +98,8 @@ Not transcribed
   does not model PVCs, storage classes or ``CSIStorageCapacity`` objects.
 * ``TestSnapshotFlatHierarchy``: ``--full-hierarchy-fairness=false`` (project-level fairness: every
   queue with a parent hangs from an implied ``default`` department, the departments dropped) is
-  not KAI's default (``true``) and the ``kai`` profile has no setting for it.
+  not KAI's default (``true``) and the ``kai`` profile has no setting for it (the test's shard is
+  ``nodepool-a``, too).
 * ``TestPodGroupWithIndex``, ``TestPodGroupWithIndexNonMatching``: they assert that
   ``SetPodGroup`` copies the PodGroup's UID into ``PodGroupInfo.PodGroupUID``, a Go field no
   answer shows (Gangplank keys a job by namespace/name).
