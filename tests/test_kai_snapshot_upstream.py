@@ -63,7 +63,7 @@ Differences found (strict xfails, ``app/`` unchanged)
 
 * node pressure: ``CheckNodeConditionPredicate`` refuses a node whose ``MemoryPressure``,
   ``DiskPressure``, ``PIDPressure`` or ``NetworkUnavailable`` is not ``False``
-  (``scheduler_utils.go:27-34``); Gangplank reads only ``Ready`` (``app/ingest/kube.py:191-194``),
+  (``scheduler_utils.go:28-36``); Gangplank reads only ``Ready`` (``app/ingest/kube.py:191-194``),
   so it places pods there and counts the node in the fair-share capacity;
 * a cordoned node: refused whatever the pod tolerates (``scheduler_utils.go:18-20``), where
   Gangplank lets a pod tolerating ``node.kubernetes.io/unschedulable`` on it
