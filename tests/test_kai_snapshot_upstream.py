@@ -708,3 +708,32 @@ def test_a_releasing_pod_is_not_alive() -> None:
     """``pod_status.go``: ``aliveStatuses`` leaves out Releasing (a terminating pod), which
     ``TestIsAliveStatus`` has no row for; Gangplank's ``ALIVE`` does too."""
     assert TaskStatus.RELEASING not in ALIVE
+
+
+def _other_pod(kind: str) -> dict[str, Any]:
+    """The gang's second pod in the KAI status ``kind`` (as ``NewTaskInfo`` derives it)."""
+    if kind == "Running":
+        return kai_pod("pg-1", "pg", node_name="n1", phase="Running")
+    if kind == "Bound":  # Pending with a node
+        return kai_pod("pg-1", "pg", node_name="n1", phase="Pending")
+    if kind == "Releasing":  # Running, being deleted
+        o = kai_pod("pg-1", "pg", node_name="n1", phase="Running")
+        o["metadata"]["deletionTimestamp"] = "2026-11-23T11:00:00Z"
+        return o
+    if kind == "Gated":
+        return kai_pod("pg-1", "pg", extra_spec={"schedulingGates": [{"name": "wait"}]})
+    return kai_pod("pg-1", "pg", node_name="n1", phase=kind)  # Succeeded, Failed
+
+
+@pytest.mark.parametrize(("kind", "ready"), [("Running", True), ("Bound", True), ("Gated", False), ("Succeeded", False),
+                                             ("Failed", False), ("Releasing", False)])  # fmt: skip
+def test_a_gang_is_ready_for_scheduling_only_with_its_minimum_of_alive_ungated_pods(
+        client: Any, kind: str, ready: bool) -> None:  # fmt: skip
+    """``pod_status_test.go TestIsAliveStatus`` as a decision: ``IsReadyForScheduling``
+    (``subgroup_info/podset.go:114``) counts a pod set's alive pods less its gated ones against its
+    minimum, and allocate takes only ready jobs (``FilterUnready``). A PodGroup of minMember 2 with
+    one Pending pod and a second in status ``kind``: its Pending pod is placed iff the second is
+    alive and not gated (Running, Bound; not Gated, Succeeded, Failed, nor Releasing, which is not
+    in ``aliveStatuses``)."""
+    objs = [node("n1"), kai_queue("q"), kai_podgroup("pg", "q", min_member=2), kai_pod("pg-0", "pg"), _other_pod(kind)]
+    assert placed(decide(client, objs)) == ({"pg-0": "n1"} if ready else {})
