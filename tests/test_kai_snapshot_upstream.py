@@ -58,17 +58,9 @@ see, and a PodGroup's node pool, in ``TestIsPodGroupUpForScheduler``, is moved t
 pool (a condition of the PodGroup's own pool is one of ``default``, a condition of another pool
 stays of another pool), which keeps each row's answer.
 
-Differences found (strict xfails, ``app/`` unchanged)
-----------------------------------------------------
+Differences (strict xfails; README, KAI-Scheduler fidelity)
+-----------------------------------------------------------
 
-* node pressure: ``CheckNodeConditionPredicate`` refuses a node whose ``MemoryPressure``,
-  ``DiskPressure``, ``PIDPressure`` or ``NetworkUnavailable`` is not ``False``
-  (``scheduler_utils.go:28-36``); Gangplank reads only ``Ready`` (``app/ingest/kube.py:191-194``),
-  so it places pods there and counts the node in the fair-share capacity;
-* a cordoned node: refused whatever the pod tolerates (``scheduler_utils.go:18-20``), where
-  Gangplank lets a pod tolerating ``node.kubernetes.io/unschedulable`` on it
-  (``app/plugins/predicates.py:81``), and left out of the proportion plugin's capacity
-  (``proportion.go:261``), where Gangplank counts every Ready node (``app/plugins/kai_fairshare.py:221``);
 * the node-pool partition: the default shard does not see nodes, queues or PodGroups labelled
   ``kai.scheduler/node-pool`` (``kubernetes_lister.go:103-117``); Gangplank reads no such label;
 * ``schedulingBackoff``: a PodGroup backed off in its node pool is left out of the snapshot
@@ -76,12 +68,15 @@ Differences found (strict xfails, ``app/`` unchanged)
   ``status.schedulingConditions`` (``app/ingest/kube.py`` ``read_kai_podgroup``);
 * a PodGroup of a missing queue: KAI keeps it unscheduled and schedules the rest
   (``cluster_info.go:383-385``, ``input_jobs.go:47-51``); Gangplank answers 422
-  (``app/ingest/build.py:101-102``);
+  (``app/ingest/build.py``, naming the queue field);
 * a pod naming a missing PodGroup: KAI still puts it on its node (``cluster_info.go:294``);
-  Gangplank answers 422 (``app/ingest/build.py:1243-1246``);
-* the children of an orphan queue: KAI deletes them with it (``queue.go:105-129``); Gangplank
-  admits a queue whose own parent exists (``app/kai/queues.py:257-261``), so it places their jobs,
-  or, beside another top queue, fails with a 500 (``KeyError`` at ``app/kai/queues.py:149``).
+  Gangplank answers 422 (``app/ingest/build.py``, naming the annotation).
+
+Found here and fixed: node pressure conditions and cordoned nodes (``CheckNodeConditionPredicate``
+in the predicates plugin and the fair-share capacity: ``Session.node_rule``,
+``tests/test_node_conditions.py``); the children of an orphan queue, which KAI deletes with it
+(``queue.go:105-129``; Gangplank admitted a queue whose own parent existed, placed their jobs, and
+beside another top queue answered a 500: ``KaiFairShare._drop_orphans``).
 
 Not transcribed
 ---------------
@@ -217,12 +212,6 @@ def conditions_node(name: str, conditions: list[tuple[str, str]], *, unschedulab
     return n
 
 
-PRESSURE_XFAIL = pytest.mark.xfail(strict=True, reason=(
-    "CheckNodeConditionPredicate refuses a node whose MemoryPressure, DiskPressure, PIDPressure or "
-    "NetworkUnavailable condition is not False; Gangplank reads only the Ready condition"))  # fmt: skip
-UNSCHEDULABLE_CAPACITY_XFAIL = pytest.mark.xfail(strict=True, reason=(
-    "ValidateIsNodeReady (spec.unschedulable included) keeps a cordoned node out of the proportion "
-    "plugin's capacity; Gangplank's kai fair share counts every Ready node"))  # fmt: skip
 
 #: (Go test, conditions, spec.unschedulable, whether KAI deems the node valid)
 NODE_STATES = [
@@ -238,17 +227,12 @@ NODE_STATES = [
 ]
 
 
-def _state_params(xfail_for: dict[str, Any]) -> list[Any]:
-    return [pytest.param(conds, unsched, valid, id=name, marks=xfail_for.get(name, ()))
-            for name, conds, unsched, valid in NODE_STATES]  # fmt: skip
-
-
-PRESSURE_TESTS = ("TestNodeWithMemoryPressure", "TestNodeWithDiskPressure", "TestNodeWithPIDPressure",
-                  "TestNodeWithUnavailableNetwork")  # fmt: skip
+def _state_params() -> list[Any]:
+    return [pytest.param(conds, unsched, valid, id=name) for name, conds, unsched, valid in NODE_STATES]
 
 
 @pytest.mark.parametrize(("conditions", "unschedulable", "valid"),
-                         _state_params({n: PRESSURE_XFAIL for n in PRESSURE_TESTS}))  # fmt: skip
+                         _state_params())
 def test_a_pod_is_placed_only_on_a_node_that_passes_the_node_condition_predicate(
         client: Any, conditions: list[tuple[str, str]], unschedulable: bool, valid: bool) -> None:  # fmt: skip
     """``scheduler_utils_test.go`` (the test named by the row): ``CheckNodeConditionPredicate``,
@@ -261,9 +245,6 @@ def test_a_pod_is_placed_only_on_a_node_that_passes_the_node_condition_predicate
     assert placed(decide(client, objs)) == ({"j-0": "n1"} if valid else {})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "CheckNodeConditionPredicate refuses an unschedulable node whatever the pod tolerates; Gangplank "
-    "lets a pod tolerating node.kubernetes.io/unschedulable on it (kube-scheduler's NodeUnschedulable rule)"))  # fmt: skip
 def test_an_unschedulable_node_takes_no_pod_even_one_tolerating_the_unschedulable_taint(client: Any) -> None:
     """``scheduler_utils_test.go TestValidateUnschedulableNode``: ``spec.unschedulable`` alone makes
     the node invalid; ``CheckNodeConditionPredicate`` runs before the Kubernetes filters
@@ -279,8 +260,7 @@ def test_an_unschedulable_node_takes_no_pod_even_one_tolerating_the_unschedulabl
     pytest.param([], True, id="no conditions"),
     pytest.param([("Ready", "True"), ("MemoryPressure", "False"), ("DiskPressure", "False"), ("PIDPressure", "False"),
                   ("NetworkUnavailable", "False")], True, id="every condition False"),
-    pytest.param([("Ready", "True"), ("DiskPressure", "Unknown")], False, id="a pressure condition Unknown",
-                 marks=PRESSURE_XFAIL),
+    pytest.param([("Ready", "True"), ("DiskPressure", "Unknown")], False, id="a pressure condition Unknown"),
 ])  # fmt: skip
 def test_the_node_condition_predicate_reads_only_the_conditions_a_node_has(
         client: Any, conditions: list[tuple[str, str]], valid: bool) -> None:  # fmt: skip
@@ -302,8 +282,7 @@ def fair_share_capacity(objects: list[dict[str, Any]]) -> list[float]:
     return KaiContext(Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)).fs.capacity.tolist()
 
 
-@pytest.mark.parametrize(("conditions", "unschedulable", "valid"), _state_params(
-    {"TestValidateUnschedulableNode": UNSCHEDULABLE_CAPACITY_XFAIL, **{n: PRESSURE_XFAIL for n in PRESSURE_TESTS}}))  # fmt: skip
+@pytest.mark.parametrize(("conditions", "unschedulable", "valid"), _state_params())
 def test_the_fair_share_capacity_counts_a_node_only_when_kai_deems_it_ready(
         conditions: list[tuple[str, str]], unschedulable: bool, valid: bool) -> None:  # fmt: skip
     """``scheduler_utils_test.go`` (the row's test) through ``ValidateIsNodeReady`` in the
@@ -458,14 +437,6 @@ def test_the_queue_hierarchy_links_children_and_drops_orphans(client: Any) -> No
     assert placed_jobs(decide(client, [*nodes, *queues, *jobs])) == {"in-queue1", "in-queue2", "in-queue3", "in-dep3"}
 
 
-ORPHAN_CHILD_XFAIL = pytest.mark.xfail(strict=True, reason=(
-    "cleanQueueOrphans deletes an orphan queue with all its children (deleteQueueAndChildren), so a child "
-    "of an orphan has no queue and its jobs are skipped; Gangplank drops only jobs of a queue whose own "
-    "parent is missing: it places the child's jobs, or, beside another top queue, fails with a 500 "
-    "(KeyError on the missing parent in the queue order, app/kai/queues.py:149)"))  # fmt: skip
-
-
-@ORPHAN_CHILD_XFAIL
 @pytest.mark.parametrize("other_top_queue", [False, True], ids=["alone", "beside another top queue"])
 def test_the_children_of_an_orphan_queue_are_dropped_with_it(client: Any, other_top_queue: bool) -> None:
     """``queue.go`` ``cleanQueueOrphans`` / ``deleteQueueAndChildren``, which
@@ -479,7 +450,9 @@ def test_the_children_of_an_orphan_queue_are_dropped_with_it(client: Any, other_
         queues.append(kai_queue("dep3"))
         jobs += job("in-dep3", "dep3")
     want = {"in-dep3"} if other_top_queue else set()
-    assert placed_jobs(decide(client, [node("n1"), *queues, *jobs])) == want
+    out = decide(client, [node("n1"), *queues, *jobs])
+    assert placed_jobs(out) == want
+    assert any("queue 'orphan' has parent 'unexisting'" in w and "'orphan-child'" in w for w in out["warnings"])
 
 
 @pytest.mark.xfail(strict=True, reason=(

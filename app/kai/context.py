@@ -43,7 +43,7 @@ class KaiContext:
         self._gpu_counts = gpu_counts(c, self.gpu_col) if self.placement["gpu"] == "spread" else None
         self.node_index = {n.name: n.idx for n in c.nodes}
         self.all_nodes = np.arange(len(c.nodes), dtype=np.intp)
-        queues = c.queues
+        queues = {name: q for name, q in c.queues.items() if name in fs.queues}  # (KAI deletes orphans: KaiFairShare)
         self.parents = {q.name: (q.parent if q.parent else "") for q in queues.values()}
         has_children = {q.parent for q in queues.values() if q.parent}
         self.leaves = {name for name in queues if name not in has_children}

@@ -237,6 +237,7 @@ class KaiFairShare(Plugin):
             self.queues[q.name] = KaiQueue(q.name, q.parent, q.priority, q.created, deserved, limit,
                                            pick("over_quota_weight", 1.0 if q.source != "kai" else 0.0))  # fmt: skip
         self._check_cycles(c.queues)
+        self._drop_orphans()
         for kq in self.queues.values():
             if kq.parent and kq.parent in self.queues:
                 self.queues[kq.parent].children.append(kq.name)
@@ -310,6 +311,42 @@ class KaiFairShare(Plugin):
         if self.mig and mig:  # MIG instances: N GPUs each (GetGpusQuota, GetTotalGPURequest)
             out[0] = out[0] + self.mig.gpu_amount(row)
         return out
+
+    def _drop_orphans(self) -> None:
+        """``UpdateQueueHierarchy``'s ``cleanQueueOrphans``: a queue whose parent is not a
+        queue of the snapshot is deleted with every queue under it, so their jobs are in no
+        queue (never scheduled) and they take no part of the fair share. Named in ``warnings``."""
+        queues = self.queues
+        gone: dict[str, bool] = {}
+
+        def orphaned(name: str) -> bool:
+            path = []
+            at = name
+            while at not in gone:
+                path.append(at)
+                parent = queues[at].parent
+                if not parent:
+                    hit = False
+                    break
+                if parent not in queues:
+                    hit = True
+                    break
+                at = parent
+            else:
+                hit = gone[at]
+            for q in path:
+                gone[q] = hit
+            return hit
+
+        dropped = sorted(name for name in queues if orphaned(name))
+        if not dropped:
+            return
+        roots = sorted(name for name in dropped if queues[name].parent not in queues)
+        for name in dropped:
+            del queues[name]
+        self.warn(f"queue {roots[0]!r} has parent {self.ssn.cluster.queues[roots[0]].parent!r}, which is not a queue of the "
+                  f"snapshot: KAI deletes such a queue with the queues under it (cleanQueueOrphans), so the jobs of "
+                  f"{', '.join(repr(n) for n in dropped)} are in no queue and not scheduled")  # fmt: skip
 
     def _check_cycles(self, queues: dict[str, Queue]) -> None:
         """A queue that is its own ancestor is a 422 at its parent field (KAI's queue tree
