@@ -173,12 +173,12 @@ def test_pod_in_missing_podgroup_is_rejected(client):
     assert "nope" in e["detail"]
 
 
-def test_missing_queue_is_rejected_but_default_is_implicit(client):
+def test_a_job_of_a_missing_queue_is_left_out_but_default_is_implicit(client):
     ok = post(client, request([node("n1"), podgroup("g"), pod("p", group="g")]))
-    assert ok.status_code == 200
-    bad = post(client, request([node("n1"), podgroup("g", queue="nowhere"), pod("p", group="g")]))
-    assert bad.status_code == 422
-    assert bad.json()["errors"][0]["pointer"] == "/objects/1/spec/queue"
+    assert ok.status_code == 200 and [b["pod"] for b in ok.json()["bindings"]] == ["default/p"]
+    out = post(client, request([node("n1"), podgroup("g", queue="nowhere"), pod("p", group="g")]))
+    assert out.status_code == 200 and out.json()["bindings"] == []
+    assert any(w.startswith("queue 'nowhere' is not in the snapshot: its 1 job(s) (e.g. default/g)") for w in out.json()["warnings"])
 
 
 def test_unknown_priority_class_gives_the_default_priority_with_a_warning(client):

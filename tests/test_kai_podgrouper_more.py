@@ -274,32 +274,33 @@ Q = kg.QUEUE_LABEL.replace("/", "~1")
     ({kg.PROJECT_LABEL: "nope"}, None, "owner", "project"),  # the owner's project label
     (None, {kg.PROJECT_LABEL: "nope"}, "pod", "project"),  # the pod's project label
 ])  # fmt: skip
-def test_kai_grouper_missing_queue_points_at_the_label_it_came_from(owner_labels, pod_labels, at: str, label: str) -> None:
+def test_kai_grouper_takes_the_queue_from_the_label_and_a_missing_one_leaves_the_job_out(owner_labels, pod_labels, at: str,
+                                                                                         label: str) -> None:  # fmt: skip
     """default_grouper.go ``CalcPodGroupQueue``: the queue is the top owner's
     ``kai.scheduler/queue`` label, else the pod's, else the ``project`` label (the owner's,
-    else the pod's). A queue the snapshot lacks is a 422 at that label (of the owner or of
-    the pod, naming it), not at the pod's Volcano queue annotation."""
+    else the pod's). A queue the snapshot lacks leaves the PodGroup's job out (KAI keeps it
+    unscheduled: ``Cluster.missing_queues``), named in the warnings; not the pod's Volcano
+    queue annotation's."""
     job = kobj("kubeflow.org/v1", "TFJob", "t", labels=owner_labels, spec={"tfReplicaSpecs": {"Worker": {"replicas": 1}}})
     p = kpod("t-0", ref("TFJob", "t", "kubeflow.org/v1"), labels=pod_labels)
     if pod_labels is None or kg.QUEUE_LABEL not in pod_labels:
         _without_queue_label(p)
-    with pytest.raises(InputError) as e:
-        _read([*BASE, job, p])
-    assert "queue 'nope' does not exist" in str(e.value)
-    assert e.value.pointer == f"/objects/{2 if at == 'owner' else 3}/metadata/labels/{label}"
-    assert e.value.obj["name"] == ("t" if at == "owner" else "t-0")
+    c = _read([*BASE, job, p]).cluster
+    (key,) = [k for k, j in c.jobs.items() if j.tasks and j.tasks[0].key == "default/t-0"]
+    assert c.jobs[key].queue == "nope" and c.missing_queues == {"nope"}
+    assert any(w.startswith(f"queue 'nope' is not in the snapshot: its 1 job(s) (e.g. {key})") for w in c.warnings)
 
 
-def test_kai_grouper_missing_queue_of_a_skipped_owner_points_at_its_label() -> None:
+def test_kai_grouper_takes_the_queue_of_a_skipped_owner() -> None:
     """skiptopowner.go ``propagateMetadataDownChain``: an Argo Workflow's labels pass down
-    to the owner below it; a queue label of the Workflow's naming a queue the snapshot lacks
-    is a 422 at the Workflow's label."""
+    to the owner below it, so its queue label names the PodGroup's queue (here one the
+    snapshot lacks: the job is left out, named in the warnings)."""
     wf = kobj("argoproj.io/v1alpha1", "Workflow", "wf", labels={kg.QUEUE_LABEL: "nope"})
     rs = kobj("apps/v1", "ReplicaSet", "rs", owners=[ref("Workflow", "wf", "argoproj.io/v1alpha1")])
     p = _without_queue_label(kpod("rs-0", ref("ReplicaSet", "rs", "apps/v1")))
-    with pytest.raises(InputError) as e:
-        _read([*BASE, wf, rs, p])
-    assert e.value.pointer == f"/objects/2/metadata/labels/{Q}" and e.value.obj["name"] == "wf"
+    c = _read([*BASE, wf, rs, p]).cluster
+    assert [j.queue for j in c.jobs.values() if j.tasks and j.tasks[0].key == "default/rs-0"] == ["nope"]
+    assert c.missing_queues == {"nope"}
 
 
 def test_podgroup_name_not_a_dns_subdomain_leaves_its_pods_without_a_podgroup() -> None:

@@ -66,9 +66,6 @@ Differences (strict xfails; README, KAI-Scheduler fidelity)
 * ``schedulingBackoff``: a PodGroup backed off in its node pool is left out of the snapshot
   (``cluster_info.go:375``, ``:575-591``); Gangplank does not read ``spec.schedulingBackoff`` or
   ``status.schedulingConditions`` (``app/ingest/kube.py`` ``read_kai_podgroup``);
-* a PodGroup of a missing queue: KAI keeps it unscheduled and schedules the rest
-  (``cluster_info.go:383-385``, ``input_jobs.go:47-51``); Gangplank answers 422
-  (``app/ingest/build.py``, naming the queue field);
 * a pod naming a missing PodGroup: KAI still puts it on its node (``cluster_info.go:294``);
   Gangplank answers 422 (``app/ingest/build.py``, naming the annotation).
 
@@ -76,7 +73,9 @@ Found here and fixed: node pressure conditions and cordoned nodes (``CheckNodeCo
 in the predicates plugin and the fair-share capacity: ``Session.node_rule``,
 ``tests/test_node_conditions.py``); the children of an orphan queue, which KAI deletes with it
 (``queue.go:105-129``; Gangplank admitted a queue whose own parent existed, placed their jobs, and
-beside another top queue answered a 500: ``KaiFairShare._drop_orphans``).
+beside another top queue answered a 500: ``KaiFairShare._drop_orphans``); a PodGroup of a missing
+queue (``cluster_info.go:383-385``, ``input_jobs.go:47-51``: kept unscheduled, the rest scheduled;
+Gangplank answered a 422: ``Cluster.missing_queues``).
 
 Not transcribed
 ---------------
@@ -455,9 +454,6 @@ def test_the_children_of_an_orphan_queue_are_dropped_with_it(client: Any, other_
     assert any("queue 'orphan' has parent 'unexisting'" in w and "'orphan-child'" in w for w in out["warnings"])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "KAI keeps a PodGroup whose queue does not exist (a QueueDoesNotExist fit error) and schedules the "
-    "rest of the cluster (InitializeWithJobs skips the job); Gangplank refuses the request with a 422"))  # fmt: skip
 @pytest.mark.parametrize("go", ["TestSnapshotPodGroups_QueueDoesNotExist_AddsJobFitError",
                                 "TestSnapshotPodGroups/NotExistingQueue"])  # fmt: skip
 def test_a_podgroup_of_a_missing_queue_is_kept_unscheduled_and_the_rest_is_scheduled(client: Any, go: str) -> None:
@@ -468,7 +464,9 @@ def test_a_podgroup_of_a_missing_queue_is_kept_unscheduled_and_the_rest_is_sched
     session lacks (``input_jobs.go:47-51``). So the job of ``queue-0`` is placed and the one of
     ``nonexistent-queue`` is not."""
     objs = [node("n1"), kai_queue("queue-0"), *job("ok", "queue-0"), *job("podGroup-missing-queue", "nonexistent-queue")]
-    assert placed_jobs(decide(client, objs)) == {"ok"}
+    out = decide(client, objs)
+    assert placed_jobs(out) == {"ok"}
+    assert any(w.startswith("queue 'nonexistent-queue' is not in the snapshot") for w in out["warnings"])
 
 
 # -- cluster_info_test.go: PodGroups and their pod sets -----------------------------------

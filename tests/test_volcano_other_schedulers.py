@@ -188,12 +188,11 @@ def test_a_gangs_pod_is_in_its_gangs_queue_whatever_its_annotation() -> None:
     assert (held["q"], held["default"]) == (0.0, 2000.0)
 
 
-def test_a_missing_queue_named_by_the_annotation_is_a_422_at_it() -> None:
+def test_a_missing_queue_named_by_the_annotation_leaves_the_pods_job_out() -> None:
     mine = lone("mine", "volcano")
     mine["metadata"]["annotations"]["scheduling.volcano.sh/queue-name"] = "nowhere"
-    with pytest.raises(InputError) as err:
-        read_request(body([small(), mine]), Settings())
-    assert err.value.pointer == "/objects/1/metadata/annotations/scheduling.volcano.sh~1queue-name"
+    c = read_request(body([small(), mine]), Settings()).cluster
+    assert c.missing_queues == {"nowhere"} and [j.queue for j in c.jobs.values()] == ["nowhere"]
 
 
 # -- options.schedulerNames: Volcano's --scheduler-name --------------------------------------

@@ -298,10 +298,10 @@ def test_rule_owner_objects_no_pod_reads_stay_ignored() -> None:
     assert "ignored objects of kinds the engine does not use: apps/v1 ReplicaSet (1)" in c.warnings
 
 
-def test_rule_queue_annotation_else_default_and_a_missing_queue_is_a_422_at_the_annotation() -> None:
+def test_rule_queue_annotation_else_default_and_a_missing_queue_leaves_the_job_out() -> None:
     assert cluster([node("n1"), lone("a")]).jobs["default/podgroup-uid-default-a"].queue == "default"
-    e = refused([node("n1"), lone("a", annotations={"scheduling.volcano.sh/queue-name": "nope"})])
-    assert e.pointer == "/objects/1/metadata/annotations/scheduling.volcano.sh~1queue-name"
+    c = cluster([node("n1"), lone("a", annotations={"scheduling.volcano.sh/queue-name": "nope"})])
+    assert c.jobs["default/podgroup-uid-default-a"].queue == "nope" and c.missing_queues == {"nope"}
 
 
 def test_rule_which_pods_volcanos_names_only_and_kubernetes_pods_only() -> None:

@@ -66,7 +66,8 @@ changes a placement is decided with the argument off and with its default (on).
 
 Differences (strict xfails, each with the Go and Gangplank lines in its reason): no ``root``
 Queue does not stop the hierarchical capacity plugin for the session (Gangplank implies
-Volcano's root); a job of a missing queue is a 422, not left out. Fixed in session 39 (the
+Volcano's root). Fixed in session 40: a job of a missing queue was a 422, now left out as
+Volcano's snapshot does (``Cluster.missing_queues``). Fixed in session 39 (the
 tests failed before): a job in a parent queue stops the plugin for the session; legacy reclaim pipelined a pod on a node without reclaimees (hierarchy cases 2, 8, 9);
 nominated pods were placed before the job's other pods rather than in task order;
 allocate's ``predicateErrorCacheEnable`` was not read and the predicate error cache (on by
@@ -560,9 +561,6 @@ def test_hierarchy_without_the_root_queue_places_nothing(client):
     check(decide(client, objs, NIL_SAFETY), binds={})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a PodGroup naming a queue the snapshot lacks is a 422 (app/ingest/build.py:100-102, README 'A job in a "
-    "missing queue is a 422'); Volcano's snapshot leaves the job out and schedules the rest (cache.go:1573-1577)"))
 def test_hierarchy_a_job_of_a_deleted_queue_is_left_out(client):
     """Test_buildHierarchicalQueueAttrs_nilSafety, "no-panic when job references a deleted queue":
     only root exists; pg-orphan names deleted-queue. Volcano's snapshot leaves such a job out

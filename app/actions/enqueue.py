@@ -22,7 +22,7 @@ class Enqueue(Action):
     def execute(self, ssn: Session) -> None:
         by_queue: dict[str, list] = {}
         for job in ssn.cluster.active_jobs.values():  # a pod on its own has no PodGroup phase
-            if job.phase == "Pending":
+            if job.phase == "Pending" and not ssn.not_ours(job):  # (a job of a missing queue: in no session)
                 by_queue.setdefault(job.queue, []).append(job)
         for queue in ssn.sort_queues([ssn.cluster.queues[q] for q in by_queue]):
             for job in ssn.sort_jobs(by_queue[queue.name]):

@@ -259,7 +259,11 @@ class Session:
         PodGroups only for its own pods); KAI's podgrouper makes PodGroups only for
         ``kai-scheduler`` pods. So it is in no queue, never placed, never a preemptor, never
         a victim; what it holds on its node stays held. A pod of a Volcano PodGroup (a KAI
-        PodGroup under the ``kai`` profile) is its gang's whatever it names."""
+        PodGroup under the ``kai`` profile) is its gang's whatever it names. A job of a queue
+        the snapshot lacks (``Cluster.missing_queues``) is no scheduler's either: Volcano's
+        snapshot ignores it, KAI keeps it out of every queue (``InitializeWithJobs``)."""
+        if job.queue in self.cluster.missing_queues:
+            return True
         own = self.own_schedulers
         if own is None or not job.tasks:
             return False
@@ -277,11 +281,17 @@ class Session:
         for these columns; None without columns, or when every pod is the scheduler's."""
         inert = self.cluster.inert
         own = self.own_schedulers
-        if inert is None or inert.others_of is None or own is None:
+        lost = self.cluster.missing_queues
+        if inert is None or ((inert.others_of is None or own is None) and not lost):
             return None
         got = self._not_ours_inert
         if got is None or got[0] is not inert:
-            mask = inert.others_of(tuple(n for n in own if n))
+            mask = np.zeros(len(inert), dtype=bool)
+            if inert.others_of is not None and own is not None:
+                mask |= inert.others_of(tuple(n for n in own if n))
+            if lost:
+                ords, names = inert.queue_ordinals()
+                mask |= np.isin(ords, [i for i, q in enumerate(names) if q in lost])
             got = self._not_ours_inert = (inert, mask if mask.any() else None)
         return got[1]
 
@@ -289,9 +299,9 @@ class Session:
         """``Cluster.sum_by("queue", states)`` less the pods the scheduler holds no job for
         (:meth:`not_ours`): a Volcano queue's allocated and request are its jobs' sums."""
         sums = dict(self.cluster.sum_by("queue", states))
-        if self.own_schedulers is None:
-            return sums
         c = self.cluster
+        if self.own_schedulers is None and not c.missing_queues:
+            return sums
         jobs = c.active_jobs
         if self._not_ours_jobs is None or self._not_ours_jobs[0] is not jobs:  # (replaced when pods are built)
             self._not_ours_jobs = (jobs, [j for j in jobs.values() if self.not_ours(j)])

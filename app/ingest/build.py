@@ -23,8 +23,6 @@ from app.ingest.kube import (
     KAI_GPU_FRACTION,
     KAI_GPU_MEMORY,
     KAI_PREEMPTIBILITY_LABEL,
-    KAI_QUEUE_LABEL,
-    VOLCANO_QUEUE_ANNOTATION,
     apply_koordinator,
     apply_template,
     kai_fraction,
@@ -83,23 +81,15 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     kai_notes = (_kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d) + _unparsable_task_priorities(d)
                  + _kai_unreachable(d) + _dra_extended(d, table))
     tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
-    queue_at = {f"{g.namespace}/{g.name}": g.queue_at for g in d.groups if g.queue_at is not None}  # (KAI's pod-grouper's)
-    missing = [(job.key, job.queue, *(queue_at[job.key] if job.source == "kai" and job.key in queue_at else
-                                      (_queue_field(job.pointer, job.obj, job.tasks[0].labels if job.source == "pod" else None),
-                                       job.obj))) for job in jobs.values() if job.queue not in queues]  # fmt: skip
+    lost: dict[str, list[str]] = {}  # a queue the snapshot lacks -> its jobs' keys
+    for job in jobs.values():
+        if job.queue not in queues:
+            lost.setdefault(job.queue, []).append(job.key)
     if inert is not None:
-        absent = set(inert.queues) - set(queues)
-        if DEFAULT_QUEUE in absent:
-            absent.discard(DEFAULT_QUEUE)
-            missing.append(("", DEFAULT_QUEUE, "", None))  # created below, implicitly
-        if absent:
-            for k, q, a, row in zip(inert.keys, inert.queues, inert.args, inert.rows.tolist(), strict=True):
-                if q in absent:
-                    p = _source(a, row)
-                    missing.append((k, q, _queue_field(p.pointer, p.ident, p.labels), p.ident))
-    for key, queue, pointer, obj in sorted(missing, key=lambda m: m[0]):  # the first job in key order is named
-        if queue != DEFAULT_QUEUE:
-            raise InputError(f"queue {queue!r} does not exist", pointer, obj)
+        for q in set(inert.queues) - set(queues):
+            lost.setdefault(q, []).extend(k for k, kq in zip(inert.keys, inert.queues, strict=True) if kq == q)
+    if DEFAULT_QUEUE in lost:  # Volcano's controller always creates it
+        del lost[DEFAULT_QUEUE]
         queues[DEFAULT_QUEUE] = Queue(name=DEFAULT_QUEUE, source="implicit")
     queues = {k: queues[k] for k in sorted(queues)}
     if any(a.key > b.key for a, b in zip(tasks, tasks[1:])):  # pods in key order, whatever the request's
@@ -124,6 +114,12 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         task_req=task_req,
         inert=inert,
     )
+    cluster.missing_queues = frozenset(lost)
+    for q in sorted(lost):
+        keys = sorted(lost[q])
+        cluster.warnings.append(f"queue {q!r} is not in the snapshot: its {len(keys)} job(s) (e.g. {keys[0]}) are left out, as "
+                                "Volcano's snapshot ignores them and KAI keeps them unscheduled (never placed, never "
+                                "victims, in no queue's share); their running pods hold their nodes")  # fmt: skip
     cluster.resource_quotas = [d.resource_quotas[k] for k in sorted(d.resource_quotas)]
     cluster.numatopologies = {k: d.numatopologies[k] for k in sorted(d.numatopologies)}
     cluster.device_configs = {k: sorted(d.device_configs[k]) for k in sorted(d.device_configs)}
@@ -1187,22 +1183,6 @@ def _task(
     t.preemption_policy, t.task_priority, t.critical, t.pointer = policy, task_priority, critical, pointer
     t.scheduler = scheduler
     return t
-
-
-def _queue_field(pointer: str, obj: dict[str, str] | None, labels: dict[str, str] | None = None) -> str:
-    """Where the object at ``pointer`` (a pod or a PodGroup, in any form) names its queue: a
-    Kubernetes pod on its own (``labels``: its labels) by its KAI label, else by its Volcano
-    annotation (:func:`~app.ingest.kube.pod_queue`)."""
-    if is_columnar(pointer):
-        return field_pointer(pointer, "queue")
-    if pointer.startswith("/cluster/"):
-        return join_pointer(pointer, "queue")
-    if obj is not None and obj.get("kind") == "Pod":
-        # (``labels`` None: a PodGroup Volcano's controller made of the pod, its queue the annotation's)
-        if labels is None or not labels.get(KAI_QUEUE_LABEL):
-            return join_pointer(pointer, "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION)
-        return join_pointer(pointer, "metadata", "labels", KAI_QUEUE_LABEL)
-    return join_pointer(pointer, "spec", "queue")
 
 
 def _native(p: PodDraft) -> bool:

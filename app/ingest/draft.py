@@ -184,9 +184,6 @@ class GroupDraft:
     preemption_priority_class: str = ""
     pointer: str = ""
     ident: Ident = None
-    #: where the queue of a PodGroup KAI's pod-grouper made is named (the label it took it from:
-    #: pointer, object), when not at ``pointer``'s ``spec/queue``
-    queue_at: tuple[str, Ident] | None = None
 
 
 @dataclass(slots=True)

@@ -543,22 +543,6 @@ class Grouper:
         return {**top.labels, USER_LABEL: pod.labels[USER_LABEL]}
 
     @staticmethod
-    def queue_label(top: Owner, pod: Pod) -> tuple[Owner | None, str] | None:
-        """The label :meth:`queue` takes the queue from: (the owner holding it, key), (None:
-        the pod's, key), or None (``default-queue``)."""
-        if QUEUE_LABEL in top.labels:
-            key = QUEUE_LABEL
-        elif QUEUE_LABEL in pod.labels:
-            return None, QUEUE_LABEL
-        elif PROJECT_LABEL in top.labels and top.labels[PROJECT_LABEL]:
-            key = PROJECT_LABEL
-        elif PROJECT_LABEL not in top.labels and pod.labels.get(PROJECT_LABEL, ""):
-            return None, PROJECT_LABEL
-        else:
-            return None
-        return next((o for o in top.chain if key in o.labels), top), key
-
-    @staticmethod
     def queue(top: Owner, pod: Pod) -> str:
         """``CalcPodGroupQueue``."""
         if QUEUE_LABEL in top.labels:
@@ -2183,7 +2167,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
     # each PodGroup built once, by its first pod; each pod's sub-group found directly
     made: dict[tuple[str, str], tuple[list[PodDraft], Metadata]] = {}
     n_subgroups, subgroup_bound = 0, max_subgroups(max_objects)
-    queue_at: dict[tuple[str, str], tuple[str, Any]] = {}  # PodGroup -> where its queue, one the snapshot lacks, is named
     refused: list[tuple[str, str, int, str]] = []  # (PodGroup, first pod, pods, why): names the API server refuses
     for (ns, name), entries in sorted(grouped.items()):
         entries.sort(key=lambda e: (e[0].created or now, e[0].namespace, e[0].name))
@@ -2230,12 +2213,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
                 q.scheduler, q.kai_pod, q.kai_class, q.kai_preemptibility = KAI_UNGROUPED, False, "", ""
             refused.append((f"{ns}/{name}", f"{p.namespace}/{p.name}", len(entries), bad_name[0]))
             continue
-        source = Grouper.queue_label(cluster if plugin == GROVE and cluster else top, pod) if md.queue not in queues else None
-        if source is not None:  # (a queue the snapshot lacks: refused when read, at the label it came from)
-            holder, key = source
-            queue_at[(ns, name)] = (join_pointer(p.pointer, "metadata", "labels", key), p.ident) if holder is None else \
-                (join_pointer(holder.pointer, "metadata", "labels", key),
-                 kube.ident_of(holder.kind, holder.obj.get("metadata") or {}, namespaced=True))  # fmt: skip
         if md.queue == DEFAULT_QUEUE and DEFAULT_QUEUE not in queues:  # (the chart's, made at install)
             for q in implicit_queues(queues):
                 kube.read_kai_queue(q, p.pointer, d)
@@ -2277,7 +2254,6 @@ def realize_kai_podgroups(d: Draft, objects: Any, now: float, raw_config: Any = 
         g = d.groups[n]
         g.annotations = ann
         g.created, g.pointer, g.ident = first.created or now, first.pointer, first.ident
-        g.queue_at = queue_at.get((ns, name))
         existing[(ns, name)] = g
         created.append((f"{ns}/{name}", f"{first.namespace}/{first.name}"))
     if created:

@@ -720,6 +720,9 @@ class Cluster:
         #: every pod is the profile's own whatever its ``spec.schedulerName`` (the extender:
         #: kube-scheduler asks about its own pods, with the profile as its placement policy)
         self.all_pods_own = False
+        #: queues jobs name that the snapshot lacks: their jobs are no scheduler's
+        #: (``Session.not_ours``), as Volcano's snapshot and KAI's allocation leave them out
+        self.missing_queues: frozenset[str] = frozenset()
         self.warnings: list[str] = []
         #: the pods a Volcano Job's controller makes once its PodGroup leaves Pending, by job
         #: key: built at ingest (``/v1/simulate``), out of the cluster until :meth:`release_held`

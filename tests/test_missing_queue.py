@@ -1,0 +1,95 @@
+"""A job whose queue the snapshot lacks is left out, and the rest is scheduled.
+
+* Volcano: ``cache.go`` (volcano-sh/volcano ed72c7c, 1573-1577) leaves a job whose queue is not
+  in the snapshot out of the session ("does not exist, ignore it"): never placed, never a
+  victim, in no queue's allocated; its pods stay on their nodes (the node's Used).
+* KAI: ``snapshotPodGroups`` keeps such a PodGroup with a ``QueueDoesNotExist`` fit error
+  (``cluster_info.go:383-385``, NVIDIA/KAI-Scheduler 72de64fc) and the actions'
+  ``InitializeWithJobs`` skip it (``input_jobs.go:47-51``).
+
+Gangplank takes such a job as no scheduler's (``Session.not_ours``, ``Cluster.missing_queues``)
+and names the queue in ``warnings``; the ``gangplank`` profile does the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from tests.kube import node, pod, podgroup, queue, request
+from tests.test_kai import kai_job, kai_queue
+
+VOLCANO = {"profile": "volcano", "actions": "enqueue, allocate, preempt, reclaim, backfill"}
+PROFILES = {
+    "volcano": VOLCANO,
+    "volcano gang actions": {"profile": "volcano", "actions": "enqueue, allocate, gangpreempt, gangreclaim"},
+    "gangplank": {"profile": "gangplank", "actions": "enqueue, allocate, preempt, reclaim, backfill"},
+    "kai": {"profile": "kai"},
+}
+
+
+def decide(client: Any, objects: list[dict[str, Any]], config: dict[str, Any]) -> dict[str, Any]:
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=config)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def gang(name: str, q: str, n: int, gpu: int, *, kai: bool, running_on: str | None = None,
+         priority: int = 0) -> list[dict[str, Any]]:  # fmt: skip
+    if kai:
+        objs = kai_job(name, q, n, gpu, ns="default", priority_class="build" if priority else "train")
+        if running_on:
+            for p in objs[1:]:
+                p["spec"]["nodeName"], p["status"] = running_on, {"phase": "Running"}
+        return objs
+    phase = "Running" if running_on else "Pending"
+    return [podgroup(name, queue=q, min_member=n, phase=phase),
+            *(pod(f"{name}-{i}", gpu=gpu, group=name, node=running_on, phase="Running" if running_on else None,
+                  priority=priority) for i in range(n))]  # fmt: skip
+
+
+def queues(kai: bool) -> list[dict[str, Any]]:
+    return [kai_queue("q1", -1)] if kai else [queue("q1")]
+
+
+def left_out_warning(out: dict[str, Any], q: str) -> bool:
+    return any(w.startswith(f"queue {q!r} is not in the snapshot") for w in out["warnings"])
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_a_job_of_a_missing_queue_is_left_out_and_the_rest_is_scheduled(client: Any, profile: str) -> None:
+    kai = profile == "kai"
+    objs = [node("n1", gpu=2), *queues(kai), *gang("ghost", "gone", 1, 1, kai=kai), *gang("ok", "q1", 1, 1, kai=kai)]
+    out = decide(client, objs, PROFILES[profile])
+    assert sorted(b["pod"] for b in out["bindings"]) == ["default/ok-0"]
+    assert left_out_warning(out, "gone")
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_a_running_job_of_a_missing_queue_holds_its_node_and_is_no_victim(client: Any, profile: str) -> None:
+    """n1's 2 GPUs are held by a low-priority running gang of a missing queue; a
+    high-priority gang of q1 wants them: nothing is evicted, nothing placed."""
+    kai = profile == "kai"
+    objs = [node("n1", gpu=2), *queues(kai), *gang("ghost", "gone", 2, 1, kai=kai, running_on="n1"),
+            *gang("ok", "q1", 2, 1, kai=kai, priority=1000)]  # fmt: skip
+    out = decide(client, objs, PROFILES[profile])
+    assert out["bindings"] == [] and out["evictions"] == [] and out["nominations"] == []
+    assert left_out_warning(out, "gone")
+    if kai:  # (control: in q1 the same gang is KAI's victim, evicted whole)
+        objs = [node("n1", gpu=2), *queues(kai), *gang("ghost", "q1", 2, 1, kai=kai, running_on="n1"),
+                *gang("ok", "q1", 2, 1, kai=kai, priority=1000)]  # fmt: skip
+        assert len(decide(client, objs, PROFILES[profile])["evictions"]) == 2
+
+
+def test_a_pod_on_its_own_in_a_missing_queue_holds_its_node(client: Any) -> None:
+    """A running pod on its own names a missing queue (Volcano's queue annotation): it is left
+    out, but its GPU stays used: the pending 2-GPU pod of q1 does not fit beside it."""
+    lone = pod("lone", node="n1", phase="Running", gpu=1, annotations={"scheduling.volcano.sh/queue-name": "gone"})
+    objs = [node("n1", gpu=2), queue("q1"), lone, *gang("ok", "q1", 1, 2, kai=False)]
+    out = decide(client, objs, VOLCANO)
+    assert out["bindings"] == [] and left_out_warning(out, "gone")
+    objs[2]["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "0"
+    assert [b["pod"] for b in decide(client, objs, VOLCANO)["bindings"]] == ["default/ok-0"]
