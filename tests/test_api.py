@@ -165,12 +165,11 @@ def test_duplicate_pod_is_rejected(client):
     assert r.json()["errors"][0]["pointer"] == "/objects/2/metadata/name"
 
 
-def test_pod_in_missing_podgroup_is_rejected(client):
+def test_a_pod_of_a_missing_podgroup_is_in_no_job(client):
     r = post(client, request([node("n1"), pod("p", group="nope")]))
-    assert r.status_code == 422
-    e = r.json()["errors"][0]
-    assert e["pointer"] == "/objects/1/metadata/annotations/scheduling.k8s.io~1group-name"
-    assert "nope" in e["detail"]
+    assert r.status_code == 200 and r.json()["bindings"] == []
+    assert any(w.startswith("PodGroup default/nope (scheduling.volcano.sh), named by 1 pod(s) (e.g. default/p)")
+               for w in r.json()["warnings"])  # fmt: skip
 
 
 def test_a_job_of_a_missing_queue_is_left_out_but_default_is_implicit(client):

@@ -667,7 +667,8 @@ def test_existing_podgroup_updated_keeps_queue() -> None:
 def test_annotated_pod_with_absent_podgroup_and_owners_regrouped() -> None:
     """A pod annotated ``pod-group-name`` whose PodGroup is absent but which has owners is
     grouped again, as KAI's pod controller does (``isOrphanPodWithPodGroup`` skips only
-    annotated pods without owners: those stay a 422); a warning names it (a 422 before)."""
+    annotated pods without owners: those are in no job, as a pod naming an absent PodGroup
+    is); a warning names it (a 422 before)."""
     r = ref("ReplicaSet", "rs", "apps/v1")
     p = kpod("rs-a", r)
     p["metadata"].setdefault("annotations", {})[kube_ann := "pod-group-name"] = "gone"
@@ -675,8 +676,8 @@ def test_annotated_pod_with_absent_podgroup_and_owners_regrouped() -> None:
     assert list(jobs(out)) == ["default/pg-rs-u-rs"] and len(out["bindings"]) == 1
     assert any("default/rs-a" in w and "'gone'" in w for w in out["warnings"])
     del p["metadata"]["ownerReferences"]
-    with pytest.raises(InputError):
-        _read([node("a", gpu=2), kai_queue("q", -1), p])
+    c = _read([node("a", gpu=2), kai_queue("q", -1), p]).cluster
+    assert c.absent_groups == {"default/gone"} and [t.key for t in c.jobs["default/gone"].tasks] == ["default/rs-a"]
     assert kube_ann
 
 

@@ -65,9 +65,7 @@ Differences (strict xfails; README, KAI-Scheduler fidelity)
   ``kai.scheduler/node-pool`` (``kubernetes_lister.go:103-117``); Gangplank reads no such label;
 * ``schedulingBackoff``: a PodGroup backed off in its node pool is left out of the snapshot
   (``cluster_info.go:375``, ``:575-591``); Gangplank does not read ``spec.schedulingBackoff`` or
-  ``status.schedulingConditions`` (``app/ingest/kube.py`` ``read_kai_podgroup``);
-* a pod naming a missing PodGroup: KAI still puts it on its node (``cluster_info.go:294``);
-  Gangplank answers 422 (``app/ingest/build.py``, naming the annotation).
+  ``status.schedulingConditions`` (``app/ingest/kube.py`` ``read_kai_podgroup``).
 
 Found here and fixed: node pressure conditions and cordoned nodes (``CheckNodeConditionPredicate``
 in the predicates plugin and the fair-share capacity: ``Session.node_rule``,
@@ -75,7 +73,8 @@ in the predicates plugin and the fair-share capacity: ``Session.node_rule``,
 (``queue.go:105-129``; Gangplank admitted a queue whose own parent existed, placed their jobs, and
 beside another top queue answered a 500: ``KaiFairShare._drop_orphans``); a PodGroup of a missing
 queue (``cluster_info.go:383-385``, ``input_jobs.go:47-51``: kept unscheduled, the rest scheduled;
-Gangplank answered a 422: ``Cluster.missing_queues``).
+Gangplank answered a 422: ``Cluster.missing_queues``); a pod naming a missing PodGroup
+(``cluster_info.go:294``: still on its node; Gangplank answered a 422: ``Cluster.absent_groups``).
 
 Not transcribed
 ---------------
@@ -346,10 +345,6 @@ def mig_objects(mig: int, pod_group_of_second: str | None) -> list[dict[str, Any
             *job("j", "q", gpu=None, cpu="1", extra={"nvidia.com/mig-1g.5gb": str(mig)})]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a pod naming a PodGroup the snapshot lacks is still on its node in KAI's snapshot (addTasksToNodes puts "
-    "every pod on its node; only snapshotPodGroups reads the PodGroups); Gangplank refuses the request "
-    "with a 422 at the pod's pod-group-name annotation"))  # fmt: skip
 def test_running_mig_pods_hold_their_mig_instances_on_the_node(client: Any) -> None:
     """``cluster_info_test.go TestSnapshotNodes`` ("MIG Job"), as the row is: the second pod names
     PodGroup ``pg-1``, which does not exist. Idle is 6 CPUs and 6 instances: a pending pod of 6
@@ -360,7 +355,7 @@ def test_running_mig_pods_hold_their_mig_instances_on_the_node(client: Any) -> N
 
 def test_running_mig_pods_hold_their_mig_instances_without_their_podgroup(client: Any) -> None:
     """``cluster_info_test.go TestSnapshotNodes`` ("MIG Job") with the second pod's
-    ``pod-group-name`` annotation left out (the row itself is the strict xfail above): Idle is 6
+    ``pod-group-name`` annotation left out (the row as written is the test above): Idle is 6
     CPUs and 6 ``nvidia.com/mig-1g.5gb``, so a pending pod of 6 instances is bound, one of 7 not."""
     assert placed(decide(client, mig_objects(6, None))) == {"j-0": "node-1"}
     assert placed(decide(client, mig_objects(7, None))) == {}

@@ -138,7 +138,7 @@ class Session:
         #: the ``spec.schedulerName`` values the scheduler takes as its own, "" (a pod naming
         #: none) among them; None: every pod is (see :meth:`not_ours`)
         self.own_schedulers = self._own_schedulers(scheduler_names)
-        self._not_ours_inert: tuple[Any, np.ndarray | None] | None = None
+        self._not_ours_inert: tuple[Any, np.ndarray | None, np.ndarray | None] | None = None
         self._not_ours_jobs: tuple[dict[str, Job], list[Job]] | None = None
         self._foreign_gangs: dict[str, bool] = {}  # job key -> not_ours, for gangs of other APIs
         #: KAI's GPU groups (app.kai.gpu_sharing), when the kai profile placed fraction pods
@@ -262,7 +262,7 @@ class Session:
         PodGroup under the ``kai`` profile) is its gang's whatever it names. A job of a queue
         the snapshot lacks (``Cluster.missing_queues``) is no scheduler's either: Volcano's
         snapshot ignores it, KAI keeps it out of every queue (``InitializeWithJobs``)."""
-        if job.queue in self.cluster.missing_queues:
+        if self.left_out(job):
             return True
         own = self.own_schedulers
         if own is None or not job.tasks:
@@ -276,31 +276,50 @@ class Session:
             hit = self._foreign_gangs[job.key] = all(t.scheduler not in own for t in job.tasks)
         return hit
 
+    def left_out(self, job: Job) -> bool:
+        """A job of a queue the snapshot lacks, or made for a PodGroup it lacks (its pods name
+        it): Volcano's snapshot and KAI leave such a job out (:meth:`not_ours`)."""
+        c = self.cluster
+        return job.queue in c.missing_queues or job.key in c.absent_groups
+
     def not_ours_inert(self) -> np.ndarray | None:
         """Per pod left as columns (each a pod on its own): :meth:`not_ours`, worked out once
         for these columns; None without columns, or when every pod is the scheduler's."""
+        others, lost = self._inert_masks()
+        if others is None or lost is None:
+            return others if lost is None else lost
+        return others | lost
+
+    def other_schedulers_inert(self) -> np.ndarray | None:
+        """Per pod left as columns, whether it names another scheduler (of :meth:`not_ours_inert`,
+        those not merely left out); None when none does."""
+        return self._inert_masks()[0]
+
+    def _inert_masks(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Per pod left as columns: (names another scheduler, in a queue the snapshot lacks),
+        each None where no pod is; worked out once for these columns."""
         inert = self.cluster.inert
-        own = self.own_schedulers
-        lost = self.cluster.missing_queues
-        if inert is None or ((inert.others_of is None or own is None) and not lost):
-            return None
+        if inert is None:
+            return None, None
         got = self._not_ours_inert
         if got is None or got[0] is not inert:
-            mask = np.zeros(len(inert), dtype=bool)
-            if inert.others_of is not None and own is not None:
-                mask |= inert.others_of(tuple(n for n in own if n))
-            if lost:
+            own = self.own_schedulers
+            others = inert.others_of(tuple(n for n in own if n)) if inert.others_of is not None and own is not None else None
+            lost_queues = self.cluster.missing_queues
+            lost = None
+            if lost_queues:
                 ords, names = inert.queue_ordinals()
-                mask |= np.isin(ords, [i for i, q in enumerate(names) if q in lost])
-            got = self._not_ours_inert = (inert, mask if mask.any() else None)
-        return got[1]
+                lost = np.isin(ords, [i for i, q in enumerate(names) if q in lost_queues])
+            got = self._not_ours_inert = (inert, others if others is not None and others.any() else None,
+                                          lost if lost is not None and lost.any() else None)  # fmt: skip
+        return got[1], got[2]
 
     def queue_sums(self, states: frozenset[TaskStatus]) -> dict[str, np.ndarray]:
         """``Cluster.sum_by("queue", states)`` less the pods the scheduler holds no job for
         (:meth:`not_ours`): a Volcano queue's allocated and request are its jobs' sums."""
         sums = dict(self.cluster.sum_by("queue", states))
         c = self.cluster
-        if self.own_schedulers is None and not c.missing_queues:
+        if self.own_schedulers is None and not c.missing_queues and not c.absent_groups:
             return sums
         jobs = c.active_jobs
         if self._not_ours_jobs is None or self._not_ours_jobs[0] is not jobs:  # (replaced when pods are built)
@@ -341,6 +360,8 @@ class Session:
         pending_in_gangs: list[Task] = []
         fresh: list[str] = []  # pods on their own of the scheduler's, Pending: no PodGroup yet
         for job in c.active_jobs.values():
+            if self.left_out(job):  # (named at ingest)
+                continue
             if self.not_ours(job):  # (a pod Volcano's PodGroup controller left ungrouped has a warning of its own)
                 theirs += [t for t in job.tasks if t.scheduler != VOLCANO_UNGROUPED]
             elif job.source == "pod":
@@ -353,7 +374,7 @@ class Session:
         example = first.key if first is not None else ""  # (a pod held as columns names only its key: so do these)
         mask = self.not_ours_inert()
         inert = c.inert
-        if mask is not None and inert is not None:
+        if mask is not None and inert is not None and inert.others_of is not None:
             at = np.flatnonzero(inert.others_of((*(n for n in own if n), VOLCANO_UNGROUPED)))
             count += len(at)
             key = inert.keys[int(at[0])] if len(at) else ""  # (the inert pods' key is their job's: "namespace/name")

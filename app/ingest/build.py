@@ -58,6 +58,8 @@ _SOURCE_GROUP = {
     "native": "native cluster.groups",
     "kueue": "kueue.x-k8s.io Workload",
 }
+#: gang APIs whose missing PodGroup leaves its pods out (not a 422): the schedulers' own
+_ABSENT_LEFT_OUT = frozenset({"volcano", "kai", "scheduler-plugins", "workload"})
 
 
 def build(d: Draft, *, now: float, topology_name: str | None = None, max_hypernode_depth: int = 16) -> Cluster:
@@ -115,6 +117,12 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         inert=inert,
     )
     cluster.missing_queues = frozenset(lost)
+    cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
+    for key in sorted(cluster.absent_groups):
+        pods = [t.key for t in jobs[key].tasks]
+        cluster.warnings.append(f"PodGroup {key} ({d.absent_groups[key]}), named by {len(pods)} pod(s) (e.g. {min(pods)}), is "
+                                "not in the snapshot: its pods are in no job, as Volcano and KAI leave them (never "
+                                "placed, never victims, in no queue's share); their running pods hold their nodes")  # fmt: skip
     for q in sorted(lost):
         keys = sorted(lost[q])
         cluster.warnings.append(f"queue {q!r} is not in the snapshot: its {len(keys)} job(s) (e.g. {keys[0]}) are left out, as "
@@ -1218,7 +1226,13 @@ def _job_for(
     if job is not None:
         return job
     g = groups.get(gk)
-    if g is None:
+    if g is None and ref.source in _ABSENT_LEFT_OUT:
+        # a pod whose PodGroup is gone: Volcano's cache gives its job no scheduling spec and
+        # ignores it, KAI makes jobs only of PodGroups; the pod stays on its node
+        g = GroupDraft(source=ref.source, namespace=p.namespace, name=ref.name, created=p.created, pointer=p.pointer,
+                       ident=p.ident)  # fmt: skip
+        d.absent_groups[f"{g.namespace}/{g.name}"] = _SOURCE_GROUP[ref.source]
+    elif g is None:
         if ref.source != "koordinator":
             api = _SOURCE_GROUP[ref.source]
             raise InputError(

@@ -215,6 +215,8 @@ class Draft:
     # pods read column by column; in task order they follow ``pods`` (see PodBlock)
     pod_blocks: list[PodBlock] = field(default_factory=list)
     groups: list[GroupDraft] = field(default_factory=list)
+    #: keys of the jobs made for PodGroups pods name but the snapshot lacks (``build._job_for``)
+    absent_groups: dict[str, str] = field(default_factory=dict)  # job key -> the PodGroup's API group
     queues: list[Queue] = field(default_factory=list)
     hypernodes: list[HyperNodeSpec] = field(default_factory=list)
     topologies: list[TopologySource] = field(default_factory=list)

@@ -723,6 +723,8 @@ class Cluster:
         #: queues jobs name that the snapshot lacks: their jobs are no scheduler's
         #: (``Session.not_ours``), as Volcano's snapshot and KAI's allocation leave them out
         self.missing_queues: frozenset[str] = frozenset()
+        #: jobs made for PodGroups that pods name but the snapshot lacks: no scheduler's either
+        self.absent_groups: frozenset[str] = frozenset()
         self.warnings: list[str] = []
         #: the pods a Volcano Job's controller makes once its PodGroup leaves Pending, by job
         #: key: built at ingest (``/v1/simulate``), out of the cluster until :meth:`release_held`

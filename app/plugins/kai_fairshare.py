@@ -385,7 +385,7 @@ class KaiFairShare(Plugin):
                 if (t.scheduler not in KAI_OWN and t.node >= 0 and t.status in ACTIVE_USED and ready[t.node]
                         and t.labels.get(APP_LABEL) not in UTILITY_APPS):  # fmt: skip
                     rows.append(t.idx)
-        others = self.ssn.not_ours_inert()
+        others = self.ssn.other_schedulers_inert()  # (not those of a missing queue: KAI's own pods)
         if others is not None and inert.label_of is not None:  # (Running or Bound: active-used)
             at = np.flatnonzero(others & ready[inert.nodes])
             if len(at):

@@ -1,4 +1,4 @@
-"""A job whose queue the snapshot lacks is left out, and the rest is scheduled.
+"""A job whose queue or PodGroup the snapshot lacks is left out, and the rest is scheduled.
 
 * Volcano: ``cache.go`` (volcano-sh/volcano ed72c7c, 1573-1577) leaves a job whose queue is not
   in the snapshot out of the session ("does not exist, ignore it"): never placed, never a
@@ -7,8 +7,14 @@
   (``cluster_info.go:383-385``, NVIDIA/KAI-Scheduler 72de64fc) and the actions'
   ``InitializeWithJobs`` skip it (``input_jobs.go:47-51``).
 
-Gangplank takes such a job as no scheduler's (``Session.not_ours``, ``Cluster.missing_queues``)
-and names the queue in ``warnings``; the ``gangplank`` profile does the same.
+* A pod naming a PodGroup the snapshot lacks: Volcano's cache gives its job no scheduling spec
+  and ignores it ("The scheduling spec of Job ... is nil, ignore it", ``cache.go:1566-1571``);
+  KAI makes jobs only of PodGroups and adds every pod to its node (``cluster_info.go``
+  ``addTasksToNodes``).
+
+Gangplank takes such a job as no scheduler's (``Session.not_ours`` / ``left_out``,
+``Cluster.missing_queues`` / ``absent_groups``) and names the queue or PodGroup in
+``warnings``; the ``gangplank`` profile does the same (the native form's own groups stay a 422).
 """
 
 from __future__ import annotations
@@ -93,3 +99,28 @@ def test_a_pod_on_its_own_in_a_missing_queue_holds_its_node(client: Any) -> None
     assert out["bindings"] == [] and left_out_warning(out, "gone")
     objs[2]["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "0"
     assert [b["pod"] for b in decide(client, objs, VOLCANO)["bindings"]] == ["default/ok-0"]
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_pods_of_a_missing_podgroup_are_left_out_and_hold_their_node(client: Any, profile: str) -> None:
+    """Two pods name PodGroup ``gone``, absent: the running one keeps its GPU on n1, the pending
+    one is never placed; ``ok`` (q1) takes the free GPU."""
+    kai = profile == "kai"
+    ann = (lambda g: {"pod-group-name": g}) if kai else (lambda g: {"scheduling.k8s.io/group-name": g})
+    objs = [node("n1", gpu=2), *queues(kai), pod("g-0", node="n1", phase="Running", gpu=1, annotations=ann("gone")),
+            pod("g-1", gpu=1, annotations=ann("gone")), *gang("ok", "q1", 1, 1, kai=kai)]  # fmt: skip
+    out = decide(client, objs, PROFILES[profile])
+    assert [b["pod"] for b in out["bindings"]] == ["default/ok-0"] and out["evictions"] == []
+    api = "scheduling.run.ai" if kai else "scheduling.volcano.sh"
+    assert any(w.startswith(f"PodGroup default/gone ({api}), named by 2 pod(s) (e.g. default/g-0), is not in the snapshot")
+               for w in out["warnings"])  # fmt: skip
+    assert not any("another scheduler" in w for w in out["warnings"])
+
+
+def test_a_native_pod_naming_a_missing_group_is_a_422(client: Any) -> None:
+    """The native form's groups are Gangplank's own: a pod naming one it lacks is a client's
+    mistake, refused at the field."""
+    body = {"cluster": {"nodes": [{"name": "n1", "allocatable": {"cpu": "8", "memory": "8Gi", "pods": "110"}}],
+                        "pods": [{"name": "p", "group": "nope", "request": {"cpu": "1"}}]}}  # fmt: skip
+    r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/cluster/pods/0/group"
