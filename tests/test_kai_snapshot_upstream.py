@@ -63,9 +63,6 @@ Differences (strict xfails; README, KAI-Scheduler fidelity)
 
 * the node-pool partition: the default shard does not see nodes, queues or PodGroups labelled
   ``kai.scheduler/node-pool`` (``kubernetes_lister.go:103-117``); Gangplank reads no such label;
-* ``schedulingBackoff``: a PodGroup backed off in its node pool is left out of the snapshot
-  (``cluster_info.go:375``, ``:575-591``); Gangplank does not read ``spec.schedulingBackoff`` or
-  ``status.schedulingConditions`` (``app/ingest/kube.py`` ``read_kai_podgroup``).
 
 Found here and fixed: node pressure conditions and cordoned nodes (``CheckNodeConditionPredicate``
 in the predicates plugin and the fair-share capacity: ``Session.node_rule``,
@@ -74,7 +71,9 @@ in the predicates plugin and the fair-share capacity: ``Session.node_rule``,
 beside another top queue answered a 500: ``KaiFairShare._drop_orphans``); a PodGroup of a missing
 queue (``cluster_info.go:383-385``, ``input_jobs.go:47-51``: kept unscheduled, the rest scheduled;
 Gangplank answered a 422: ``Cluster.missing_queues``); a pod naming a missing PodGroup
-(``cluster_info.go:294``: still on its node; Gangplank answered a 422: ``Cluster.absent_groups``).
+(``cluster_info.go:294``: still on its node; Gangplank answered a 422: ``Cluster.absent_groups``);
+``schedulingBackoff`` (``cluster_info.go:375``, ``:575-591``: a PodGroup backed off in its own node
+pool is left out of the cycle; Gangplank read neither field: ``kube.kai_backed_off``).
 
 Not transcribed
 ---------------
@@ -529,11 +528,6 @@ def test_set_pod_group_gives_each_sub_group_its_min_member(client: Any) -> None:
 
 
 # -- isPodGroupUpForScheduler -------------------------------------------------------------
-BACKOFF_XFAIL = pytest.mark.xfail(strict=True, reason=(
-    "KAI's snapshot leaves out a PodGroup with schedulingBackoff 1 whose last scheduling condition is of "
-    "this shard's node pool (filterUnassignedPodGroups); Gangplank does not read schedulingBackoff or "
-    "status.schedulingConditions"))  # fmt: skip
-
 #: (Go test / row, spec.schedulingBackoff (None: unset), the last scheduling condition's node pool
 #: (None: no condition) for a PodGroup of the default pool, whether it is up for the scheduler)
 BACKOFF_ROWS = [
@@ -554,7 +548,7 @@ BACKOFF_ROWS = [
 
 
 @pytest.mark.parametrize(("backoff", "condition_pool", "up"), [
-    pytest.param(b, c, u, id=name, marks=() if u else BACKOFF_XFAIL) for name, b, c, u in BACKOFF_ROWS])  # fmt: skip
+    pytest.param(b, c, u, id=name) for name, b, c, u in BACKOFF_ROWS])  # fmt: skip
 def test_a_podgroup_backed_off_in_this_node_pool_is_left_out_of_the_snapshot(
         client: Any, backoff: int | None, condition_pool: str | None, up: bool) -> None:  # fmt: skip
     """``cluster_info_test.go TestIsPodGroupUpForScheduler`` and ``TestSnapshotPodGroups`` (the
@@ -570,7 +564,9 @@ def test_a_podgroup_backed_off_in_this_node_pool_is_left_out_of_the_snapshot(
         {"type": "UnschedulableOnNodePool", "nodePool": condition_pool, "transitionID": "0", "status": "True",
          "reason": "Unschedulable", "message": "", "lastTransitionTime": "2026-11-23T10:00:00Z"}]}  # fmt: skip
     objs = [node("n1"), kai_queue("queue-0"), *job("test-pg", "queue-0", spec=spec, status=status)]
-    assert placed_jobs(decide(client, objs)) == ({"test-pg"} if up else set())
+    out = decide(client, objs)
+    assert placed_jobs(out) == ({"test-pg"} if up else set())
+    assert any("schedulingBackoff" in w for w in out["warnings"]) is not up
 
 
 # -- priorities ---------------------------------------------------------------------------

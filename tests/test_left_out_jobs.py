@@ -124,3 +124,34 @@ def test_a_native_pod_naming_a_missing_group_is_a_422(client: Any) -> None:
                         "pods": [{"name": "p", "group": "nope", "request": {"cpu": "1"}}]}}  # fmt: skip
     r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/cluster/pods/0/group"
+
+
+def backed_off(conditions: list[tuple[str, str]], backoff: int = 1) -> list[dict[str, Any]]:
+    objs = kai_job("pg", "q1", 1, 1, ns="default")
+    objs[0]["spec"]["schedulingBackoff"] = backoff
+    objs[0]["status"] = {"schedulingConditions": [{"type": "UnschedulableOnNodePool", "nodePool": pool, "transitionID": tid,
+                                                   "status": "True"} for pool, tid in conditions]}  # fmt: skip
+    return [node("n1", gpu=2), kai_queue("q1", -1), *objs]
+
+
+@pytest.mark.parametrize(("conditions", "up"), [
+    ([("default", "2"), ("other", "10")], True),  # the greatest transitionID is the last
+    ([("default", "10"), ("other", "9")], False),
+    ([("other", "x"), ("default", "-1")], True),  # unreadable = -1: of equals, the first
+    ([("other", "3"), ("default", "03")], True),  # strconv.Atoi reads "03" as 3: equal, so the first
+])  # fmt: skip
+def test_kai_scheduling_backoff_reads_the_last_condition_by_transition_id(client: Any, conditions, up: bool) -> None:
+    """``GetLastSchedulingCondition`` (pod_group_utils.go): the condition of the greatest
+    ``transitionID`` (``strconv.Atoi``; unreadable -1), the first of equals; the PodGroup is
+    left out when it is of its own node pool (``default``)."""
+    out = decide(client, backed_off(conditions), PROFILES["kai"])
+    assert bool(out["bindings"]) is up
+
+
+def test_scheduling_backoff_is_kais_alone(client: Any) -> None:
+    """Only KAI's shard reads ``schedulingBackoff``: the gangplank and volcano profiles place the
+    same PodGroup; backoff -1 (KAI's NoSchedulingBackoff) keeps it up under KAI too."""
+    objs = backed_off([("default", "1")])
+    assert decide(client, objs, PROFILES["kai"])["bindings"] == []
+    assert [b["pod"] for b in decide(client, objs, {"profile": "gangplank"})["bindings"]] == ["default/pg-0"]
+    assert [b["pod"] for b in decide(client, backed_off([("default", "1")], -1), PROFILES["kai"])["bindings"]] == ["default/pg-0"]

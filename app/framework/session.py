@@ -180,6 +180,11 @@ class Session:
         reads (the answer may break it where the scheduler, configured so, would too)."""
         c = self.cluster
         notes = []
+        if c.kai_backed_off and self.config.profile == "kai":
+            keys = sorted(c.kai_backed_off)
+            notes.append(f"{len(keys)} KAI PodGroup(s) (e.g. {keys[0]}) set spec.schedulingBackoff and their last "
+                         "scheduling condition is for their own node pool: KAI's shard leaves them out of this cycle "
+                         "(isPodGroupUpForScheduler): never placed, never victims, in no queue's share")  # fmt: skip
         if not self.has("hyper_node_gradient"):
             tied = sorted(j.key for j in c.active_jobs.values() if j.network_topology is not None
                           or any(sg.network_topology is not None for sg in j.subgroups.values()))  # fmt: skip
@@ -280,7 +285,8 @@ class Session:
         """A job of a queue the snapshot lacks, or made for a PodGroup it lacks (its pods name
         it): Volcano's snapshot and KAI leave such a job out (:meth:`not_ours`)."""
         c = self.cluster
-        return job.queue in c.missing_queues or job.key in c.absent_groups
+        return (job.queue in c.missing_queues or job.key in c.absent_groups
+                or (job.key in c.kai_backed_off and self.config.profile == "kai"))  # fmt: skip
 
     def not_ours_inert(self) -> np.ndarray | None:
         """Per pod left as columns (each a pod on its own): :meth:`not_ours`, worked out once
@@ -319,7 +325,7 @@ class Session:
         (:meth:`not_ours`): a Volcano queue's allocated and request are its jobs' sums."""
         sums = dict(self.cluster.sum_by("queue", states))
         c = self.cluster
-        if self.own_schedulers is None and not c.missing_queues and not c.absent_groups:
+        if self.own_schedulers is None and not (c.missing_queues or c.absent_groups or c.kai_backed_off):
             return sums
         jobs = c.active_jobs
         if self._not_ours_jobs is None or self._not_ours_jobs[0] is not jobs:  # (replaced when pods are built)

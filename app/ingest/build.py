@@ -118,6 +118,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     )
     cluster.missing_queues = frozenset(lost)
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
+    cluster.kai_backed_off = frozenset(k for k in (f"{g.namespace}/{g.name}" for g in d.groups if g.kai_backed_off)
+                                       if k in jobs and jobs[k].source == "kai")  # fmt: skip
     for key in sorted(cluster.absent_groups):
         pods = [t.key for t in jobs[key].tasks]
         cluster.warnings.append(f"PodGroup {key} ({d.absent_groups[key]}), named by {len(pods)} pod(s) (e.g. {min(pods)}), is "

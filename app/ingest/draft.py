@@ -176,6 +176,7 @@ class GroupDraft:
     kai_preemptibility: str = ""
     kai_fallback: str | None = None  # why KAI's FromPodGroup fails on the sub-groups (KAI's default structure)
     kai_unreachable: tuple[str, ...] = ()  # sub-groups whose lowercased parents loop: not the job's
+    kai_backed_off: bool = False  # KAI's default shard skips it this cycle (``kube.kai_backed_off``)
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
     bare: bool = False  # made by Volcano's PodGroup controller for a pod with no controller owner

@@ -970,6 +970,35 @@ def kai_task_priority(value: str) -> int:
     return UNPARSABLE_TASK_PRIORITY if v is None else v
 
 
+KAI_NODE_POOL_LABEL = "kai.scheduler/node-pool"  # the default shard's nodePoolLabelKey (default-shard.yaml)
+
+
+def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Ident) -> bool:
+    """``isPodGroupUpForScheduler`` false: ``spec.schedulingBackoff`` set and not -1 (nil is
+    -1), and the last of ``status.schedulingConditions`` (the greatest ``transitionID`` as
+    ``strconv.Atoi`` reads it, an unreadable one -1; the first of equals) is for the
+    PodGroup's own node pool (its ``kai.scheduler/node-pool`` label, else ``default``): KAI's
+    shard leaves it out of the snapshot this cycle."""
+    sp, stp = join_pointer(ptr, "spec"), join_pointer(ptr, "status")
+    backoff = r.integer(spec, "schedulingBackoff", sp, ident)
+    if backoff is None or backoff == -1:
+        return False
+    last: tuple[int, str] | None = None
+    for i, c in enumerate(r.lst(status, "schedulingConditions", stp, ident)):
+        cp = join_pointer(stp, "schedulingConditions", i)
+        if not isinstance(c, dict):
+            raise InputError("a scheduling condition must be an object", cp, ident)
+        tid = go_int(r.string(c, "transitionID", cp, ident) or "")
+        pool = r.string(c, "nodePool", cp, ident)
+        if last is None or (-1 if tid is None else tid) > last[0]:
+            last = (-1 if tid is None else tid, pool)
+    if last is None:
+        return False
+    labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+    own = labels.get(KAI_NODE_POOL_LABEL) or "default"
+    return last[1] == own
+
+
 def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
     meta, ident, ns, name = metadata(o, ptr, "PodGroup", namespaced=True)
     mp = join_pointer(ptr, "metadata")
@@ -1025,6 +1054,7 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             phase=r.string(r.obj(o, "status", ptr, ident), "phase", join_pointer(ptr, "status"), ident),
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             kai_preemptibility=pre,
+            kai_backed_off=kai_backed_off(meta, spec, r.obj(o, "status", ptr, ident), ptr, ident),
             kai_fallback=fallback,
             kai_unreachable=tuple(unreachable),
             annotations=r.str_map(meta, "annotations", mp, ident),

@@ -725,6 +725,9 @@ class Cluster:
         self.missing_queues: frozenset[str] = frozenset()
         #: jobs made for PodGroups that pods name but the snapshot lacks: no scheduler's either
         self.absent_groups: frozenset[str] = frozenset()
+        #: KAI PodGroups backed off in their own node pool (``kube.kai_backed_off``): the
+        #: ``kai`` profile leaves them out this cycle, as KAI's shard does
+        self.kai_backed_off: frozenset[str] = frozenset()
         self.warnings: list[str] = []
         #: the pods a Volcano Job's controller makes once its PodGroup leaves Pending, by job
         #: key: built at ingest (``/v1/simulate``), out of the cluster until :meth:`release_held`
