@@ -264,9 +264,8 @@ class Session:
         PodGroups only for its own pods); KAI's podgrouper makes PodGroups only for
         ``kai-scheduler`` pods. So it is in no queue, never placed, never a preemptor, never
         a victim; what it holds on its node stays held. A pod of a Volcano PodGroup (a KAI
-        PodGroup under the ``kai`` profile) is its gang's whatever it names. A job of a queue
-        the snapshot lacks (``Cluster.missing_queues``) is no scheduler's either: Volcano's
-        snapshot ignores it, KAI keeps it out of every queue (``InitializeWithJobs``)."""
+        PodGroup under the ``kai`` profile) is its gang's whatever it names. A job the
+        snapshot leaves out (:meth:`left_out`) is no scheduler's either."""
         if self.left_out(job):
             return True
         own = self.own_schedulers
@@ -282,8 +281,10 @@ class Session:
         return hit
 
     def left_out(self, job: Job) -> bool:
-        """A job of a queue the snapshot lacks, or made for a PodGroup it lacks (its pods name
-        it): Volcano's snapshot and KAI leave such a job out (:meth:`not_ours`)."""
+        """A job of a queue the snapshot lacks (``Cluster.missing_queues``: Volcano's snapshot
+        ignores it, KAI's ``InitializeWithJobs`` skips it), made for a PodGroup it lacks (its
+        pods name it: ``Cluster.absent_groups``), or, under the ``kai`` profile, a KAI PodGroup
+        backed off in its own node pool (``Cluster.kai_backed_off``)."""
         c = self.cluster
         return (job.queue in c.missing_queues or job.key in c.absent_groups
                 or (job.key in c.kai_backed_off and self.config.profile == "kai"))  # fmt: skip
