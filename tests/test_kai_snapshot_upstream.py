@@ -58,12 +58,6 @@ see, and a PodGroup's node pool, in ``TestIsPodGroupUpForScheduler``, is moved t
 pool (a condition of the PodGroup's own pool is one of ``default``, a condition of another pool
 stays of another pool), which keeps each row's answer.
 
-Differences (strict xfails; README, KAI-Scheduler fidelity)
------------------------------------------------------------
-
-* the node-pool partition: the default shard does not see nodes, queues or PodGroups labelled
-  ``kai.scheduler/node-pool`` (``kubernetes_lister.go:103-117``); Gangplank reads no such label;
-
 Found here and fixed: node pressure conditions and cordoned nodes (``CheckNodeConditionPredicate``
 in the predicates plugin and the fair-share capacity: ``Session.node_rule``,
 ``tests/test_node_conditions.py``); the children of an orphan queue, which KAI deletes with it
@@ -73,7 +67,9 @@ queue (``cluster_info.go:383-385``, ``input_jobs.go:47-51``: kept unscheduled, t
 Gangplank answered a 422: ``Cluster.missing_queues``); a pod naming a missing PodGroup
 (``cluster_info.go:294``: still on its node; Gangplank answered a 422: ``Cluster.absent_groups``);
 ``schedulingBackoff`` (``cluster_info.go:375``, ``:575-591``: a PodGroup backed off in its own node
-pool is left out of the cycle; Gangplank read neither field: ``kube.kai_backed_off``).
+pool is left out of the cycle; Gangplank read neither field: ``kube.kai_backed_off``); the node-pool
+partition (``kubernetes_lister.go:103-117``: the default shard does not see nodes, queues or PodGroups
+labelled ``kai.scheduler/node-pool``; Gangplank read no such label: ``app.ingest.nodepool``).
 
 Not transcribed
 ---------------
@@ -360,13 +356,6 @@ def test_running_mig_pods_hold_their_mig_instances_without_their_podgroup(client
     assert placed(decide(client, mig_objects(7, None))) == {}
 
 
-PARTITION_XFAIL = pytest.mark.xfail(strict=True, reason=(
-    "KAI's default shard lists nodes, queues and PodGroups with the selector !kai.scheduler/node-pool "
-    "(partitionLabelValue \"\"), so an object labelled with a node pool is not in its snapshot; Gangplank "
-    "does not read the node-pool label"))  # fmt: skip
-
-
-@PARTITION_XFAIL
 def test_a_node_of_another_node_pool_is_not_in_the_default_shards_snapshot(client: Any) -> None:
     """``cluster_info_test.go TestSnapshotPodsInPartition`` (and ``TestSnapshotNodes``, "Filter Pods
     by nodepool"): the shard lists only its partition's nodes (``ListNodes`` with the partition
@@ -381,7 +370,6 @@ def test_a_node_of_another_node_pool_is_not_in_the_default_shards_snapshot(clien
     assert placed(decide(client, [n1, n2, pod2, kai_queue("q"), *job("j", "q")])) == {"j-0": "node1"}
 
 
-@PARTITION_XFAIL
 def test_a_podgroup_of_another_node_pool_is_not_scheduled_by_the_default_shard(client: Any) -> None:
     """``cluster_info.go`` ``snapshotPodGroups`` lists PodGroups with the partition selector
     (``kubernetes_lister.go ListPodGroups``; ``TestIsPodGroupUpForScheduler``'s PodGroups carry the
@@ -402,7 +390,6 @@ def test_only_leaf_queues_of_the_snapshot_schedule_jobs(client: Any) -> None:
     assert placed_jobs(decide(client, objs)) == {"in-queue"}
 
 
-@PARTITION_XFAIL
 def test_a_queue_of_another_node_pool_is_not_in_the_default_shards_snapshot(client: Any) -> None:
     """``cluster_info_test.go TestSnapshotQueues``: ``department0-a``, labelled
     ``kai.scheduler/node-pool: nodepool-a``, is not listed by the default shard (the snapshot has 2

@@ -155,3 +155,41 @@ def test_scheduling_backoff_is_kais_alone(client: Any) -> None:
     assert decide(client, objs, PROFILES["kai"])["bindings"] == []
     assert [b["pod"] for b in decide(client, objs, {"profile": "gangplank"})["bindings"]] == ["default/pg-0"]
     assert [b["pod"] for b in decide(client, backed_off([("default", "1")], -1), PROFILES["kai"])["bindings"]] == ["default/pg-0"]
+
+
+POOL = {"kai.scheduler/node-pool": "pool-a"}
+
+
+def test_the_kai_default_shard_leaves_out_objects_of_another_node_pool(client: Any) -> None:
+    """KAI's default shard (``GetLabelSelector``: the node-pool label absent) sees no Node, Queue
+    or PodGroup labelled ``kai.scheduler/node-pool``: n2's running pod is left out (no
+    "nodes scale down" warning: one note names the partition), ``theirs`` (labelled) is in no
+    job, ``mine`` is placed on n1. The gangplank profile reads no such label."""
+    n2 = node("n2", gpu=2, labels=POOL)
+    theirs = kai_job("theirs", "q1", 1, 1, ns="default")
+    theirs[0]["metadata"]["labels"] = dict(POOL)
+    objs = [node("n1", gpu=2), n2, kai_queue("q1", -1), pod("busy", node="n2", phase="Running", gpu=2),
+            *theirs, *kai_job("mine", "q1", 1, 1, ns="default")]  # fmt: skip
+    out = decide(client, objs, PROFILES["kai"])
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"default/mine-0": "n1"}
+    notes = [w for w in out["warnings"] if "kai.scheduler/node-pool" in w]
+    assert notes == ["1 Node(s) (e.g. n2), 1 PodGroup(s) (e.g. default/theirs) are labelled kai.scheduler/node-pool: "
+                     "KAI's default shard (the kai profile) does not see them (its node-pool selector is that the label "
+                     "is absent), so their pods are in no job and those on such nodes are left out"]  # fmt: skip
+    assert not any("nodes the snapshot does not have" in w or "is not in the snapshot" in w for w in out["warnings"])
+    placed = {b["pod"] for b in decide(client, objs, {"profile": "gangplank"})["bindings"]}
+    assert placed == {"default/mine-0", "default/theirs-0"}
+
+
+def test_the_kai_pod_grouper_copies_the_pods_node_pool_label_to_its_podgroup(client: Any) -> None:
+    """pod_controller.go ``addNodePoolLabel``: a kai-scheduler pod of a ReplicaSet, labelled with
+    a node pool its owner lacks, gets a PodGroup with that label, which the default shard does
+    not see: the pod is never placed; without the label it is."""
+    from tests.test_kai_podgrouper import kobj, kpod, ref
+
+    p = kpod("rs-a", ref("ReplicaSet", "rs", "apps/v1"), labels={"kai.scheduler/queue": "q1", **POOL})
+    objs = [node("n1", gpu=2), kai_queue("q1", -1), kobj("apps/v1", "ReplicaSet", "rs"), p]
+    out = decide(client, objs, PROFILES["kai"])
+    assert out["bindings"] == [] and any("1 PodGroup(s)" in w and "kai.scheduler/node-pool" in w for w in out["warnings"])
+    del p["metadata"]["labels"]["kai.scheduler/node-pool"]
+    assert [b["pod"] for b in decide(client, objs, PROFILES["kai"])["bindings"]] == ["default/rs-a"]

@@ -120,7 +120,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
     cluster.kai_backed_off = frozenset(k for k in (f"{g.namespace}/{g.name}" for g in d.groups if g.kai_backed_off)
                                        if k in jobs and jobs[k].source == "kai")  # fmt: skip
-    for key in sorted(cluster.absent_groups):
+    for key in sorted(cluster.absent_groups - d.partitioned):
         pods = [t.key for t in jobs[key].tasks]
         cluster.warnings.append(f"PodGroup {key} ({d.absent_groups[key]}), named by {len(pods)} pod(s) (e.g. {min(pods)}), is "
                                 "not in the snapshot: its pods are in no job, as Volcano and KAI leave them (never "
@@ -165,8 +165,9 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     if d.stale_binds:
         cluster.warnings.append(f"{len(d.stale_binds)} KAI BindRequest(s) select nodes the snapshot does not have "
                                 f"(e.g. Pod {sorted(d.stale_binds)[0]}): left out, their pods stay Pending")  # fmt: skip
-    if d.vanished:
-        gone = sorted(d.vanished, key=lambda p: (p.namespace, p.name))
+    vanished = [p for p in d.vanished if p.node_name not in d.pool_nodes]  # (those of another node pool: named there)
+    if vanished:
+        gone = sorted(vanished, key=lambda p: (p.namespace, p.name))
         first = gone[0]
         cluster.warnings.append(
             f"{len(gone)} pod(s) are on nodes the snapshot does not have (e.g. Pod {first.namespace}/{first.name} on "

@@ -177,6 +177,7 @@ class GroupDraft:
     kai_fallback: str | None = None  # why KAI's FromPodGroup fails on the sub-groups (KAI's default structure)
     kai_unreachable: tuple[str, ...] = ()  # sub-groups whose lowercased parents loop: not the job's
     kai_backed_off: bool = False  # KAI's default shard skips it this cycle (``kube.kai_backed_off``)
+    kai_node_pool: bool = False  # labelled ``kai.scheduler/node-pool``: another shard's (``app.ingest.nodepool``)
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
     bare: bool = False  # made by Volcano's PodGroup controller for a pod with no controller owner
@@ -218,6 +219,9 @@ class Draft:
     groups: list[GroupDraft] = field(default_factory=list)
     #: keys of the jobs made for PodGroups pods name but the snapshot lacks (``build._job_for``)
     absent_groups: dict[str, str] = field(default_factory=dict)  # job key -> the PodGroup's API group
+    #: of those, KAI PodGroups of another node pool (``app.ingest.nodepool``): named there
+    partitioned: set[str] = field(default_factory=set)
+    pool_nodes: set[str] = field(default_factory=set)  # Nodes of another node pool, left out (named there)
     queues: list[Queue] = field(default_factory=list)
     hypernodes: list[HyperNodeSpec] = field(default_factory=list)
     topologies: list[TopologySource] = field(default_factory=list)

@@ -162,7 +162,7 @@ from app.kai.jobs import KAI_UNGROUPED
 SCHEDULER = "kai-scheduler"  # constants.DefaultSchedulerName
 PREFIX = "pg"  # constants.PodGroupNamePrefix
 QUEUE_LABEL = "kai.scheduler/queue"  # constants.DefaultQueueLabel
-NODE_POOL_LABEL = "kai.scheduler/node-pool"  # constants.DefaultNodePoolLabelKey
+NODE_POOL_LABEL = kube.KAI_NODE_POOL_LABEL  # constants.DefaultNodePoolLabelKey
 PROJECT_LABEL = "project"
 PRIORITY_LABEL = "priorityClassName"
 PREEMPTIBILITY_LABEL = "kai.scheduler/preemptibility"
@@ -538,9 +538,10 @@ class Grouper:
 
     @staticmethod
     def labels(top: Owner, pod: Pod) -> dict[str, str]:
-        if USER_LABEL in top.labels or USER_LABEL not in pod.labels:
-            return top.labels  # (shared, never changed)
-        return {**top.labels, USER_LABEL: pod.labels[USER_LABEL]}
+        """The top owner's labels, with the pod's ``runai/user`` and (``addNodePoolLabel``,
+        pod_controller.go) ``kai.scheduler/node-pool`` where the owner has none."""
+        extra = {k: pod.labels[k] for k in (USER_LABEL, NODE_POOL_LABEL) if k not in top.labels and k in pod.labels}
+        return {**top.labels, **extra} if extra else top.labels  # (shared, never changed)
 
     @staticmethod
     def queue(top: Owner, pod: Pod) -> str:

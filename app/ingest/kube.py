@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from itertools import repeat
 from typing import Any
@@ -73,6 +73,9 @@ VOLCANO_NODEGROUP_LIMITS = "volcano.sh/nodegroup-resource-limits"
 PRESSURE_CONDITIONS = frozenset({"MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable"})
 KAI_GROUP_ANNOTATION = "pod-group-name"
 KAI_QUEUE_LABEL = "kai.scheduler/queue"
+#: KAI's node-pool label (``constants.DefaultNodePoolLabelKey``, the scheduler's and the
+#: pod-grouper's ``--nodepool-label-key``)
+KAI_NODE_POOL_LABEL = "kai.scheduler/node-pool"
 KAI_TASK_PRIORITY_LABEL = "kai.scheduler/task-priority"
 KAI_GPU_FRACTION = "gpu-fraction"
 KAI_GPU_FRACTION_DEVICES = "gpu-fraction-num-devices"
@@ -893,6 +896,7 @@ def read_kai_queue(o: dict, ptr: str, d: Draft) -> None:
             kai=kai,
             preempt_min_runtime=None if pmr is None else r.duration(pmr, join_pointer(sp, "preemptMinRuntime"), ident),
             reclaim_min_runtime=None if rmr is None else r.duration(rmr, join_pointer(sp, "reclaimMinRuntime"), ident),
+            kai_node_pool=kai_node_pool(meta),
             pointer=ptr,
         )
     )
@@ -970,7 +974,11 @@ def kai_task_priority(value: str) -> int:
     return UNPARSABLE_TASK_PRIORITY if v is None else v
 
 
-KAI_NODE_POOL_LABEL = "kai.scheduler/node-pool"  # the default shard's nodePoolLabelKey (default-shard.yaml)
+def kai_node_pool(meta: dict) -> bool:
+    """The object is labelled ``kai.scheduler/node-pool`` (its labels were checked with its
+    metadata; the pod-grouper's PodGroups carry their owners' as a mapping)."""
+    labels = meta.get("labels")
+    return isinstance(labels, Mapping) and KAI_NODE_POOL_LABEL in labels
 
 
 def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Ident) -> bool:
@@ -994,8 +1002,8 @@ def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Iden
             last = (-1 if tid is None else tid, pool)
     if last is None:
         return False
-    labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-    own = labels.get(KAI_NODE_POOL_LABEL) or "default"
+    labels = meta.get("labels")
+    own = (labels.get(KAI_NODE_POOL_LABEL) if isinstance(labels, Mapping) else None) or "default"
     return last[1] == own
 
 
@@ -1055,6 +1063,7 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             kai_preemptibility=pre,
             kai_backed_off=kai_backed_off(meta, spec, r.obj(o, "status", ptr, ident), ptr, ident),
+            kai_node_pool=kai_node_pool(meta),
             kai_fallback=fallback,
             kai_unreachable=tuple(unreachable),
             annotations=r.str_map(meta, "annotations", mp, ident),

@@ -144,6 +144,12 @@ def read_request(
         # (the sub-groups of one PodGroup are bounded by the objects of the request: their pods)
         realize_kai_podgroups(draft, envelope["objects"], options.now, envelope.get("config"), kai_runs, limits,
                               min(read, settings.max_objects))  # fmt: skip
+    if envelope.get("objects") is not None and kai_runs is not False:
+        from app.ingest.kaigrouper import applies
+        from app.ingest.nodepool import default_shard
+
+        if applies(envelope.get("config")):  # (after the pod-grouper: it sees every PodGroup)
+            default_shard(draft)
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records
