@@ -406,3 +406,16 @@ def test_sla_a_non_string_waiting_time_is_ignored():
     """sla_test.go TestSlaPlugin "sla error type placement": ``sla-waiting-time: 1`` (not a
     string) is ignored: as without an argument, the annotated job goes first."""
     assert _sla_bound(_sla("z-sla", "b-plain"), {"sla-waiting-time": 1}) == ["default/z-sla-0"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Gangplank's legacy preempt/reclaim never takes a kube-system or system-critical pod "
+    "(app/eviction/legacy.py eligible: `or v.critical`), whatever the tiers; Volcano's preempt "
+    "filters candidates by status and volcano.sh/preemptable only (preempt.go:198-205), the "
+    "kube-system rule being conformance's alone"))
+def test_without_conformance_a_kube_system_pod_may_be_preempted():
+    """conformance_test.go TestConformancePlugin, the other side: the rule is the plugin's, so
+    with ``priority`` alone the kube-system pod on n1 (priority 10) is a victim of the
+    priority-100 preemptor like any other."""
+    out = decide(_conformance("n1"), tiers({"name": "priority"}))
+    assert evicted(out) == ["kube-system/test-pod"]
