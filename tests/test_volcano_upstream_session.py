@@ -368,6 +368,32 @@ def test_overcommit_admits_a_job_without_min_resources():
     assert got == ["test-namespace/pg1"]
 
 
+@pytest.mark.parametrize("held, cpu, admitted", [("3", "3", True), ("3", "5", False)])
+def test_overcommit_counts_inqueue_jobs_min_resources(held, cpu, admitted):
+    """overcommit_test.go TestOvercommitPlugin (its PodGroups are Inqueue, and it calls
+    JobEnqueued before JobEnqueueable): an Inqueue job's minResources are counted against the
+    6 x 1.2 = 7.2 CPU at session open, so a pending job asking ``cpu`` is admitted only when
+    ``held + cpu <= 7.2``."""
+    objs = _overcommit({"cpu": cpu, "memory": "1G"})
+    pg = podgroup("inq", ns="test-namespace", queue="c1", phase="Inqueue")
+    pg["spec"]["minResources"] = {"cpu": held, "memory": "1G"}
+    objs += [pg, pod("inq-0", ns="test-namespace", cpu="100m", memory="100Mi", group="inq")]
+    got = _enqueued(objs, {"overcommit-factor": 1.2})
+    assert got == (["test-namespace/pg1"] if admitted else [])
+
+
+def test_overcommit_counts_the_jobs_it_admitted_in_the_same_session():
+    """overcommit_test.go TestOvercommitPlugin (JobEnqueued adds an admitted job's
+    minResources): two pending jobs of 4 CPU each; the first admitted holds 4 of the 7.2 CPU,
+    so the second (4 + 4 > 7.2) stays pending."""
+    objs = [node("n1", cpu="2", memory="4Gi", gpu=None), node("n2", cpu="4", memory="16Gi", gpu=None), queue("c1")]
+    for name, created in (("a", "2026-11-23T09:00:00Z"), ("b", "2026-11-23T09:00:10Z")):
+        pg = podgroup(name, ns="test-namespace", queue="c1", phase="Pending", created=created)
+        pg["spec"]["minResources"] = {"cpu": "4"}
+        objs += [pg, pod(f"{name}-0", ns="test-namespace", cpu="100m", memory=None, group=name)]
+    assert _enqueued(objs, {"overcommit-factor": 1.2}) == ["test-namespace/a"]
+
+
 # -- sla_test.go -----------------------------------------------------------------------------
 def _sla(annotated: str, plain: str) -> list[dict]:
     """One 1-CPU node; two pending one-pod jobs created at the same time: ``annotated`` carries
