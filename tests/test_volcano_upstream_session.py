@@ -52,6 +52,15 @@ Not transcribed:
   Gangplank refuses drf's ``enableHierarchy: true`` with a 422 (README, ``app/plugins/drf.py``
   docstring), so there is no answer to compare.
 * ``priority_test.go TestPreempt`` is already transcribed in ``test_volcano_upstream_eviction.py``.
+
+Differences found by this transcription (strict xfails at first) and fixed in session 40: the
+legacy victim queue ordered jobs of equal plugin order by creation time and ID (Go's
+``BuildVictimsPriorityQueue`` uses ``JobOrderCompareFn``, plugin answers only, then task order:
+``Session.job_order_compare``); system-critical pods were never legacy victims (Volcano leaves
+that to ``conformance``, ``preempt.go:198-205``: now only under the ``gangplank`` profile); a
+non-string ``sla-waiting-time`` argument was read as a duration (Volcano's ``.(string)`` gives "",
+no global waiting time); sla now also reads ``volcano.sh/sla-waiting-time`` first, takes a
+non-positive or unreadable annotation as absent, and votes in JobPipelined.
 """
 
 from __future__ import annotations
@@ -249,11 +258,6 @@ def test_preempt_uses_a_node_whose_failure_is_resources():
 
 
 # -- session_plugins_victim_order_test.go ----------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "Gangplank's legacy victim order (app/eviction/legacy.py victim_order) compares victim jobs "
-    "with ssn.job_order, which falls back to creation time then UID; Volcano's "
-    "BuildVictimsPriorityQueue uses JobOrderCompareFn (plugins only) and, on a tie, TaskOrderFn: "
-    "the lower-priority task goes first"))
 def test_victims_of_equal_job_order_go_by_task_order():
     """session_plugins_victim_order_test.go TestBuildVictimsPriorityQueueJobTieBreaksWithTaskOrder
     "preemptor job found": two victim jobs of equal priority (pg-low created before pg-high), one
@@ -424,21 +428,12 @@ def test_sla_without_a_global_waiting_time_a_job_with_one_goes_first():
     assert _sla_bound(_sla("z-sla", "b-plain"), {}) == ["default/z-sla-0"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a non-string sla-waiting-time (the integer 1): Volcano's sla plugin reads it as \"\", fails "
-    "to parse it and keeps no global waiting time (sla.go OnSessionOpen); Gangplank's sla.open "
-    "(app/plugins/sla.py) hands it to duration(), which does not leave the job without a deadline"))
 def test_sla_a_non_string_waiting_time_is_ignored():
     """sla_test.go TestSlaPlugin "sla error type placement": ``sla-waiting-time: 1`` (not a
     string) is ignored: as without an argument, the annotated job goes first."""
     assert _sla_bound(_sla("z-sla", "b-plain"), {"sla-waiting-time": 1}) == ["default/z-sla-0"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Gangplank's legacy preempt/reclaim never takes a kube-system or system-critical pod "
-    "(app/eviction/legacy.py eligible: `or v.critical`), whatever the tiers; Volcano's preempt "
-    "filters candidates by status and volcano.sh/preemptable only (preempt.go:198-205), the "
-    "kube-system rule being conformance's alone"))
 def test_without_conformance_a_kube_system_pod_may_be_preempted():
     """conformance_test.go TestConformancePlugin, the other side: the rule is the plugin's, so
     with ``priority`` alone the kube-system pod on n1 (priority 10) is a victim of the

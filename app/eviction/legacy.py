@@ -248,8 +248,10 @@ class LegacyEviction:
         return victims
 
     def eligible(self, ssn: Session, job: Job, v: Task) -> bool:
-        if v.job is job or not v.preemptable or v.critical:
+        if v.job is job or not v.preemptable:
             return False  # (the pod's own volcano.sh/preemptable: Volcano's legacy filter reads no PodGroup's)
+        if v.critical and not ssn.follows_volcano:
+            return False  # (Volcano leaves system-critical pods to conformance: preempt.go 198-205)
         if v.job is not None and (v.job.count(PLACED_NOW) or ssn.not_ours(v.job)):
             return False  # placed in this decision; or in no job of the scheduler's (Session.not_ours)
         if self.kind == PREEMPT:
@@ -267,7 +269,7 @@ class LegacyEviction:
                 return -ssn.task_order(a, b)
             if ja is not None and jb is not None and ja.queue != jb.queue:
                 return ssn.victim_queue_order(queues[ja.queue], queues[jb.queue], mine)
-            c = -ssn.job_order(ja, jb)  # type: ignore[arg-type]
+            c = -ssn.job_order_compare(ja, jb)  # type: ignore[arg-type]  # (BuildVictimsPriorityQueue: no tie-break)
             return c or -ssn.task_order(a, b)
 
         return sorted(victims, key=functools.cmp_to_key(cmp))

@@ -226,9 +226,12 @@ class Session:
         unschedulable unless tolerated (its own rule: a snapshot may predate the taint)."""
         if self.config.profile == "kai":
             return "kai"
-        if self.config.profile == "volcano" or self.config.raw:
-            return "volcano"
-        return "gangplank"
+        return "volcano" if self.follows_volcano else "gangplank"
+
+    @property
+    def follows_volcano(self) -> bool:
+        """The ``volcano`` profile or a ``volcano-scheduler.conf`` the request writes."""
+        return self.config.profile == "volcano" or self.config.raw
 
     def counted_nodes(self) -> np.ndarray:
         """Per node, whether its allocatable counts in the capacity the queues divide:
@@ -586,6 +589,11 @@ class Session:
             if c:
                 return c
         return 0
+
+    def job_order_compare(self, a: Job, b: Job) -> int:
+        """``JobOrderCompareFn``: the first non-zero plugin answer, else 0 (no tie-break: the
+        victim queue breaks ties by task order)."""
+        return self._first_nonzero("job_order", a, b)
 
     def job_order(self, a: Job, b: Job) -> int:
         """JobOrder: first non-zero plugin answer; then creation time, then the job's ID
