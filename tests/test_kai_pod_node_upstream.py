@@ -214,16 +214,66 @@ def test_gpu_sharing_annotations_give_the_number_of_devices(client: Any, name: s
         assert got == want, (gpus, got)
 
 
-def test_no_gpu_pod_is_a_cpu_only_request_and_a_dra_pod_is_not(client: Any) -> None:
-    """``pod_info_test.go TestIsRequireAnyKindOfGPU_DRA`` (and ``node_info_test.go
-    TestIsCPUOnlyNode_DRA``): a pod whose only GPUs are DRA claims requires a GPU (it is not
-    CPU-only), and a node whose GPUs are DRA devices (``HasDRAGPUs``) is not CPU-only. The
-    answers show this where KAI's ``nodeplacement`` (binpack by GPUs for a GPU task, by CPU
-    for a CPU-only one) and ``resourcetype`` (a CPU-only task prefers a CPU-only node) read it:
-    checked on the DRA tests of ``tests/test_kai_dra.py``; here a plain CPU pod, a CPU-only
-    request, is bound on the CPU-only node rather than the GPU node (``resourcetype``)."""
-    objs = [go_node("gpu-node", "8", "8G", gpu=4), go_node("cpu-node", "8", "8G"), QUEUE, *go_pod("p", cpu="1", memory="1G")]
-    assert placed(decide(client, objs), "p") == "cpu-node"
+def _dra_case(nodes: dict[str, Any], slices: list[dict[str, Any]], jobs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A case for ``build_objects`` (``dra_fake.TestDRAObjects``): the class ``nvidia.com/gpu``
+    (a GPU device class: ``resources.IsGPUDeviceClass``), the slices given, a claim ``claim-0``
+    of 2 GPUs in queue q."""
+    return {"nodes": nodes, "queues": [{"name": "q", "deservedGPUs": 100}], "deviceClasses": ["nvidia.com/gpu"],
+            "resourceSlices": slices, "jobs": jobs,
+            "resourceClaims": [{"name": "claim-0", "namespace": "default", "deviceClassName": "nvidia.com/gpu",
+                                "count": 2, "labels": {"kai.scheduler/queue": "q"}}]}  # fmt: skip
+
+
+DRA_SLICE = {"name": "dra-node-gpu", "deviceClassName": "nvidia.com/gpu", "nodeName": "dra-node", "count": 4}
+
+
+def test_pod_with_only_dra_gpus_requires_a_gpu() -> None:
+    """``pod_info_test.go TestIsRequireAnyKindOfGPU_DRA``: a pod whose only GPUs are a DRA
+    claim's (``SetDraGpus``) requires a GPU (``IsRequireAnyKindOfGPU``) and is not a CPU-only
+    request. Gangplank's own function: ``KaiContext.wants_gpu`` (``app.kai.mig.requires_gpu``,
+    what allocate's placement rule and resource-type score read) for the pod with claim-0, next
+    to a CPU pod (not requiring one: the control)."""
+    from tests.test_kai_node_order_upstream import kai_context
+
+    data = _dra_case({"dra-node": {}}, [DRA_SLICE], [
+        {"name": "dra", "queue": "q", "tasks": [{"resourceClaimNames": ["claim-0"]}]},
+        {"name": "cpu", "queue": "q", "tasks": [{}]}])  # fmt: skip
+    objs = [o for o in build_objects(data) if o["kind"] != "Queue"]
+    ctx = kai_context(objs)
+    tasks = {t.name: t for j in ctx.ssn.cluster.jobs.values() for t in j.tasks}
+    assert (ctx.wants_gpu(tasks["dra-0"]), ctx.wants_gpu(tasks["cpu-0"])) == (True, False)
+
+
+def test_node_with_dra_gpus_is_not_cpu_only(client: Any) -> None:
+    """``node_info_test.go TestIsCPUOnlyNode_DRA``: a node with GPUs only in ResourceSlices
+    (``HasDRAGPUs``) is not a CPU-only node; one with no GPUs at all is. Shown by KAI's
+    ``resourcetype`` node-order term (``/v1/scores``) of a CPU pod: ``scores.ResourceType``
+    (10) on a CPU-only node only: 10 on cpu-node, 0 on dra-node."""
+    data = _dra_case({"cpu-node": {}, "dra-node": {}}, [DRA_SLICE], [{"name": "cpu", "queue": "q", "tasks": [{}]}])
+    body = request(build_objects(data), config=KAI, job="default/cpu")
+    r = client.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    nodes = r.json()["nodes"]
+    assert {n: nodes[n]["plugins"].get("resourcetype") for n in nodes} == {"cpu-node": 10.0, "dra-node": 0.0}
+
+
+@pytest.mark.parametrize(("slices", "job", "fits"), [
+    pytest.param([DRA_SLICE], {"requiredGPUsPerTask": 1}, False,
+                 id="TestPredicateByNodeResourcesType_DRA/Device-plugin GPU request on DRA-only node"),
+    pytest.param([DRA_SLICE], {}, True, id="TestPredicateByNodeResourcesType_DRA/CPU-only request on DRA-only node"),
+    pytest.param([], {"requiredGPUsPerTask": 1}, True,
+                 id="TestPredicateByNodeResourcesType_DRA/Device-plugin GPU request on device-plugin node"),
+])  # fmt: skip
+def test_device_plugin_gpu_pod_is_refused_on_a_dra_node(client: Any, slices: list, job: dict, fits: bool) -> None:
+    """``node_info_test.go TestPredicateByNodeResourcesType_DRA``: a pod asking for
+    ``nvidia.com/gpu`` (device plugin) is refused on a node with DRA GPUs, even one that also
+    lists device-plugin GPUs (the Go nodes have 4 in ``Allocatable``); a CPU pod is not, nor a
+    GPU pod on a node without DRA GPUs. The node dra-node (4 device-plugin GPUs) has 4 DRA GPUs
+    in a ResourceSlice (or none); the pending pod is bound on it or left pending."""
+    data = _dra_case({"dra-node": {"gpus": 4}}, slices, [{"name": "j1", "queue": "q", "tasks": [{}], **job}])
+    out = decide(client, build_objects(data))
+    st, where, _ = statuses(data["jobs"], out)["j1-0"]
+    assert (st, where) == (("Binding", "dra-node") if fits else ("Pending", ""))
 
 
 SHOULD_ALLOCATE_ROWS = [
