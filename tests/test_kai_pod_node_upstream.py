@@ -11,7 +11,9 @@ Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092:
   ``Test_isMigResource``, ``TestPredicateByNodeResourcesType_DRA``, ``TestIsCPUOnlyNode_DRA``;
   ``pkg/scheduler/api/node_info/mig_node_info_test.go``: ``TestIsTaskAllocatable_Mig``;
 * ``pkg/scheduler/plugins/predicates/predicates_test.go``: ``TestMaxPodsWithReleasingPods``,
-  ``Test_predicatesPlugin_evaluateTaskOnPredicates`` (the node-resources-type and max-pods rows);
+  ``Test_predicatesPlugin_evaluateTaskOnPredicates`` (the node-resources-type, max-pods and
+  GPU-memory-not-synced rows); ``pkg/scheduler/plugins/podaffinity/podaffinity_test.go``:
+  ``TestPreferredPodAffinity`` (as the order it gives two nodes);
 * ``pkg/scheduler/api/podgroup_info/subgroup_info/podset_test.go``: ``TestIsReadyForScheduling``,
   ``TestIsGangSatisfied``, ``TestGetNumAliveTasks``, ``TestGetNumActiveUsedTasks``,
   ``TestGetNumGatedTasks``, ``TestGetNumPendingTasks``, ``TestIsElastic``,
@@ -42,9 +44,14 @@ Not transcribed
   containers' sum before init containers are maxed in); KAI places and counts pods by
   ``ResReq`` = ``getPodResourceRequest`` (``pod_info.go`` ``NewTaskInfoWithBindRequest``), which
   ``test_pod_request_*`` checks, so the helper's value alone is in no answer.
-* ``TestPodInfo_updatePodAdditionalFields`` rows' ``GPUGroups`` from a BindRequest and
-  ``ResourceReceivedType`` from an annotation: Go-internal fields with no effect on a Pending
-  pod's placement (BindRequests' groups are checked in ``tests/test_kai_gpu_groups.py``).
+* ``TestPodInfo_updatePodAdditionalFields`` rows "No gpu" and "One whole gpu" (the function
+  leaves the request as the test set it, empty: a whole GPU is ``getPodResourceRequest``'s,
+  checked by ``test_pod_request_*``), "Regular fraction gpu - has binding request" (its
+  ``GPUGroups`` from a BindRequest: checked in ``tests/test_kai_gpu_groups.py``) and "Get
+  ReceivedResourceType from annotation" (a Go-internal field with no effect on a Pending pod's
+  placement); the rows' ``AcceptedResource`` (nil for a Pending pod) likewise.
+* ``TestResourceReservationPodConsumesMaxPods``' ``Used`` / ``Releasing`` figures beyond what a
+  pending pod's fit shows (the releasing row: see the two ``test_releasing_reservation_pod_*``).
 * ``TestGetPodStorageClaims``, ``node_info_storage_test.go`` (``TestNodeInfoStorage_AddPod``,
   ``TestAddTaskStorage``, ``TestIsTaskStorageAllocatable*``): Gangplank models no PVCs,
   storage classes or CSI storage capacities.
@@ -378,13 +385,24 @@ def test_reservation_pod_takes_a_pod_slot(client: Any) -> None:
 
 def test_releasing_reservation_pod_frees_cpu_memory_but_no_gpu(client: Any) -> None:
     """``node_info_test.go TestResourceReservationPodConsumesMaxPods`` "releasing resource
-    reservation pod": a deleted reservation pod's CPU, memory and pod are ``Releasing`` (no
-    GPU): a pending pod asking the node's whole CPU (8000m) fits only on releasing capacity,
-    so KAI pipelines it (a nomination), and its 2 GPUs are idle."""
+    reservation pod": a deleted reservation pod's CPU, memory and pod are ``Releasing``: a
+    pending pod asking the node's whole CPU (8000m) fits only on releasing capacity, so KAI
+    pipelines it (a nomination)."""
     objs = [go_node("n1", "8000m", "10G", gpu=2), QUEUE,
             *go_pod("reservation-pod", on="n1", cpu="1000m", memory="1G", gpu=1, labels=RESERVATION, releasing=True),
-            *go_pod("new", cpu="8000m", memory="1G", gpu=2)]  # fmt: skip
+            *go_pod("new", cpu="8000m", memory="1G")]  # fmt: skip
     assert placed(decide(client, objs), "new") == "nominated:n1"
+
+
+@pytest.mark.xfail(strict=True, reason=RESERVATION_GPU)
+def test_releasing_reservation_pod_leaves_its_gpu_idle(client: Any) -> None:
+    """``node_info_test.go TestResourceReservationPodConsumesMaxPods`` "releasing resource
+    reservation pod": ``Idle`` keeps both GPUs (``Releasing`` has none): a pending pod asking
+    1 CPU and 2 GPUs fits on idle capacity and is bound on n1 (not pipelined)."""
+    objs = [go_node("n1", "8000m", "10G", gpu=2), QUEUE,
+            *go_pod("reservation-pod", on="n1", cpu="1000m", memory="1G", gpu=1, labels=RESERVATION, releasing=True),
+            *go_pod("new", cpu="1", memory="1G", gpu=2)]  # fmt: skip
+    assert placed(decide(client, objs), "new") == "n1"
 
 
 MIG_ROWS = [
@@ -496,6 +514,22 @@ def test_max_pods_predicate_counts_a_new_gpu_groups_reservation_pod(client: Any,
         out = decide(client, build_objects(data))
         st, where, _ = statuses(data["jobs"], out)["j1-0"]
         assert (st, where) == want, extra
+
+
+@pytest.mark.parametrize(("label", "want"), [
+    pytest.param(None, None, id=f"{EVAL}/fail on gpu memory not synced"),
+    pytest.param("100", "n1", id=f"{EVAL}/fail on gpu memory not synced (control: the label set)"),
+])  # fmt: skip
+def test_gpu_memory_pod_needs_a_node_with_a_gpu_memory_label(client: Any, label: str | None, want: str | None) -> None:
+    """``predicates_test.go Test_predicatesPlugin_evaluateTaskOnPredicates`` "fail on gpu memory
+    not synced": a ``gpu-memory`` pod does not go to a node whose GPU memory is not known
+    (``GpuMemorySynced``: the node has no parseable ``nvidia.com/gpu.memory`` label,
+    ``getNodeGpuMemory``), even though KAI then takes 100 MiB per GPU. Node n1 (8 GPUs, no
+    label) and a pod asking 50 MiB: left pending; with the label ``100``, bound (the control)."""
+    labels = {"nvidia.com/gpu.memory": label} if label else None
+    objs = [go_node("n1", "8", "8G", gpu=8, labels=labels), QUEUE,
+            *go_pod("p1", cpu="1", memory="1G", annotations={"gpu-memory": "50"})]  # fmt: skip
+    assert placed(decide(client, objs), "p1") == want
 
 
 def test_releasing_pods_slot_is_available_to_a_new_pod(client: Any) -> None:
