@@ -68,10 +68,10 @@ Not transcribed
   with error" rows (fake predicates' error texts).
 * ``TestNodeInfo_AddPod`` / ``RemovePod``'s ``PodInfos`` map, vectors and
   ``MemoryOfEveryGpuOnNode``: Go-internal; the idle / used capacity is checked.
-* ``TestPreferredPodAffinity``: a kube-scheduler InterPodAffinity score scaled by
-  ``scores.K8sPlugins``, on one node: the score of one node orders nothing;
-  see :func:`test_preferred_pod_affinity_picks_the_node_with_the_matching_pod` for the
-  order it gives.
+* ``TestPreferredPodAffinity``'s score values (a kube-scheduler InterPodAffinity score scaled
+  by ``scores.K8sPlugins``, on one node: the score of one node orders nothing); see
+  :func:`test_preferred_pod_affinity_picks_the_node_with_the_matching_pod` for the order it
+  gives two nodes.
 * ``podset_test.go``'s ``TestNewPodSet``, ``TestWithPodInfos``, ``TestGetMinAvailable``,
   ``TestSetMinAvailable``, ``TestGetPodInfos``, ``TestAddTaskInfoToPodSet``;
   ``subgroup_info_test.go``, ``subgroupset_test.go``: constructors, getters, setters and
@@ -547,20 +547,30 @@ def test_releasing_pods_slot_is_available_to_a_new_pod(client: Any) -> None:
     assert placed(decide(client, objs), "preemptor-pod") == "nominated:n1"
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "the kai profile has no podaffinity node-order term: KAI's default SchedulingShard enables podaffinity "
+    "(schedulingshard_types.go:41), scoring kube-scheduler's InterPodAffinity score x scores.K8sPlugins (100000, "
+    "podaffinity.go nodeOrderFn); Gangplank's kai node order (app/kai/allocate.py node_terms) has nodeavailability, "
+    "nodeplacement, resourcetype, nominatednode and topology only, so binpacking's tie-break picks node-0"))
 def test_preferred_pod_affinity_picks_the_node_with_the_matching_pod(client: Any) -> None:
     """``podaffinity_test.go TestPreferredPodAffinity`` "Matching Pod Affinity": a pod whose
     preferred pod affinity (weight 10, topology ``node-label``) matches a pod on node-1 scores
     node-1 above a node without one (Go: ``2 * 10 * K8sPlugins`` against 0 for "No Pod
-    Affinity"). Shown end to end with two otherwise equal nodes: the pod is bound on node-1."""
+    Affinity"). Shown end to end with two otherwise equal nodes (node-0 holds a pod of the same
+    size without the label, so binpacking ties): the pod is bound on node-1; without its
+    affinity it goes to node-0 (the control: the tie-break would not pick node-1)."""
     labels = {"my-label": "a"}
     affinity = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
         {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": labels}, "topologyKey": "node-label"}}]}}  # fmt: skip
     nodes = [go_node(n, "8", "8G", labels={"node-label": n}) for n in ("node-0", "node-1")]
     existing = go_pod("existing-pod-1", on="node-1", cpu="1", memory="1G", labels=labels)
     existing[1]["spec"]["affinity"] = affinity
-    new = go_pod("test-pod", cpu="1", memory="1G", labels=labels)
-    new[1]["spec"]["affinity"] = affinity
-    assert placed(decide(client, [*nodes, QUEUE, *existing, *new]), "test-pod") == "node-1"
+    other = go_pod("other-pod", on="node-0", cpu="1", memory="1G")
+    for with_affinity, want in ((True, "node-1"), (False, "node-0")):
+        new = go_pod("test-pod", cpu="1", memory="1G", labels=labels)
+        if with_affinity:
+            new[1]["spec"]["affinity"] = affinity
+        assert placed(decide(client, [*nodes, QUEUE, *existing, *other, *new]), "test-pod") == want, with_affinity
 
 
 # -- subgroup_info/podset_test.go ----------------------------------------------------------
