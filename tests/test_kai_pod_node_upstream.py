@@ -548,7 +548,7 @@ def test_releasing_pods_slot_is_available_to_a_new_pod(client: Any) -> None:
 
 @pytest.mark.xfail(strict=True, reason=(
     "the kai profile has no podaffinity node-order term: KAI's default SchedulingShard enables podaffinity "
-    "(schedulingshard_types.go:41), scoring kube-scheduler's InterPodAffinity score x scores.K8sPlugins (100000, "
+    "(schedulingshard_types.go:140), scoring kube-scheduler's InterPodAffinity score x scores.K8sPlugins (100000, "
     "podaffinity.go nodeOrderFn); Gangplank's kai node order (app/kai/allocate.py node_terms) has nodeavailability, "
     "nodeplacement, resourcetype, nominatednode and topology only, so binpacking's tie-break picks node-0"))
 def test_preferred_pod_affinity_picks_the_node_with_the_matching_pod(client: Any) -> None:
