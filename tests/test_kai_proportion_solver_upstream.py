@@ -1,0 +1,265 @@
+"""KAI-Scheduler's Go unit tests of the proportion plugin's fair-share setting and of its
+``resource_share`` rules, transcribed case by case.
+
+Sources (NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092):
+
+* ``pkg/scheduler/plugins/proportion/proportion_test.go`` (suite ``TestSetFairShare``,
+  ``Describe("Set Fair Share in Proportion")``: ``Context("Set fair share for multi hierarchy
+  queues")`` and the ``DescribeTable("Set fair share for 2 hierarchy queues - simplified")``),
+  against ``proportion.go`` ``setFairShare`` / ``setFairShareForQueues``;
+* ``pkg/scheduler/plugins/proportion/resource_share/resource_share_test.go``
+  (TestGetRequestedShareLimited / Unlimited, TestGetAllocatableShareLimited / Unlimited),
+  against ``resource_share.go``;
+* ``pkg/scheduler/plugins/proportion/resource_share/queue_resource_share_test.go``
+  (TestQueueResourceShare_GetAllocatableShare, TestQueueResourceShare_GetRequestedShare,
+  TestQueueResourceShare_GetDominantResourceShare), against ``queue_resource_share.go``.
+
+Each Go ``It`` / ``Entry`` / test function is one pytest case, its id the Go name.
+
+How the Go entry points map onto ours (all are Gangplank functions called directly: a fair
+share, an allocatable share and a dominant share are internal values no answer shows on
+its own, so the docstring of each test says which function stands for the Go one):
+
+* Queues are ``KaiQueue`` objects (``app.plugins.kai_fairshare``) with vectors in its ``RES``
+  order (gpu, cpu, memory); Go's ``UnlimitedResourceQuantity`` (-1) is our -1 too. A Go
+  ``rs.ResourceShare{}`` left out of a literal is all zeros (MaxAllowed 0, a limit of 0).
+* ``proportionPlugin{totalResource, queues}.setFairShare()`` (SetResourcesShare over the top
+  queues, then each queue's fair share divided among its children, recursively) is
+  ``KaiFairShare._divide_down(top queues, total)`` on a bare plugin state holding the
+  queues. Go's literal plugin has ``kValue`` 0, ours divides with ``k_value`` 1: with no
+  usage (none of these tests sets any) the k-value scales every weight alike and has no
+  effect.
+* ``ResourceShare.GetRequestableShare()`` has no function of its own here: it is what
+  ``divide`` caps a queue at (``requestable``). A single queue given ample total and
+  weight gets exactly its requestable share, so that is what the test reads.
+* ``ResourceShare.GetAllocatableShare()`` / ``QueueResourceShare.GetAllocatableShare()``
+  is ``KaiFairShare.allocatable_share(q)``.
+* ``QueueResourceShare.GetDominantResourceShare(total)`` is ``KaiFairShare.dominant(q,
+  zeros)`` (no extra request), with the plugin's capacity standing for ``total``.
+
+Not transcribed
+---------------
+* ``TestCapacityPolicy`` (capacity_policy suite) and ``TestReclaimStrategies``
+  (``reclaimable/strategies``): already transcribed in
+  ``tests/test_kai_reclaimable_capacity_upstream.py``.
+* ``pkg/scheduler/plugins/minruntime`` suite: already transcribed in
+  ``tests/test_kai_minruntime.py``.
+* ``proportion_test.go`` ``Context("Get Node Resources")``, ``Context("getVictimResources")``
+  and ``Describe("New")`` (plugin-argument parsing of ``kValue`` / saturation multiplier):
+  not part of this brief's fair-share rule; left for a later transcription.
+* ``resource_share`` field accessors and struct plumbing: TestEmptyResource,
+  TestResourceShareClone, TestCloneAndModify, TestQueueResourceShare_ResourceShare(_Modify,
+  UnknownResource), GetFairShare, GetDeservedShare, GetAllocatedShare,
+  GetAllocatedNonPreemptible, GetMaxAllowedShare, GetRequestShare, AddResourceShare,
+  SetQuotaResources, and ``resource_quantities_test.go`` (New/Empty/Clone/Add/Sub,
+  Less/LessEqual/LessInAtLeastOneResource, compareQuantities): each reads or writes a Go
+  struct field or a Go map; ours are numpy vector fields of ``KaiQueue`` compared inline
+  with numpy (no function of ours stands for them), so a test could not fail.
+* ``queue_attributes_test.go`` (``GetRequestedResource`` table): the same rule as
+  GetRequestableShare, covered by ``test_requestable_share_*`` here.
+* ``minimal_job_comparison_test.go`` TestMinimalJobComparison, ``pod_scenario_builder_test.go``
+  TestScenarioSolvers, ``node_affinities_test.go``, ``topology_plugin_test.go``
+  TestTopologyPlugin_initializeTopologyTree and ``topology_utils_test.go``
+  TestReverseLevelOrder: not reached before the helper's deadline (see module end for any
+  that were).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.plugins.kai_fairshare import RES, KaiFairShare, KaiQueue
+
+U = -1.0  # commonconstants.UnlimitedResourceQuantity
+
+
+def share(deserved: float = 0, fair: float = 0, limit: float = 0, weight: float = 0, allocated: float = 0,
+          allocated_np: float = 0, request: float = 0) -> dict:  # fmt: skip
+    """One Go ``rs.ResourceShare`` literal (zero defaults, as Go leaves them)."""
+    return {"deserved": deserved, "fair": fair, "limit": limit, "weight": weight, "allocated": allocated,
+            "allocated_np": allocated_np, "request": request}  # fmt: skip
+
+
+def queue(uid: str, parent: str = "", *, priority: int = 0, gpu: dict | None = None, cpu: dict | None = None,
+          memory: dict | None = None) -> KaiQueue:  # fmt: skip
+    shares = {"gpu": gpu or share(), "cpu": cpu or share(), "memory": memory or share()}
+    col = lambda f: np.array([float(shares[r][f]) for r in RES])  # noqa: E731
+    q = KaiQueue(uid, parent, priority, 0.0, col("deserved"), col("limit"), col("weight"))
+    q.allocated, q.allocated_np, q.fair, q.request = col("allocated"), col("allocated_np"), col("fair"), col("request")
+    return q
+
+
+def plugin(qs: list[KaiQueue], capacity: tuple[float, float, float] = (0, 0, 0)) -> KaiFairShare:
+    """The proportion plugin's state as the functions under test read it, without a session."""
+    fs = KaiFairShare.__new__(KaiFairShare)
+    fs.cols = [0, 1, 2]
+    fs.capacity = np.array(capacity, dtype=np.float64)
+    fs.queues = {q.name: q for q in qs}
+    for q in qs:
+        if q.parent in fs.queues:
+            fs.queues[q.parent].children.append(q.name)
+    fs._task_vec, fs._chains, fs._cap_lists = {}, {}, {}
+    return fs
+
+
+def set_fair_share(qs: list[KaiQueue], total_gpu: float) -> dict[str, float]:
+    """``proportionPlugin{totalResource: {gpu: total_gpu, cpu: 0, memory: 0}}.setFairShare()``;
+    the GPU fair share of every queue after it."""
+    fs = plugin(qs)
+    tops = [q for q in qs if q.parent not in fs.queues]
+    fs._divide_down(tops, np.array([total_gpu, 0.0, 0.0]))
+    return {q.name: float(q.fair[0]) for q in qs}
+
+
+# ==========================================================================================
+# proportion_test.go TestSetFairShare: Context("Set fair share for multi hierarchy queues")
+# ==========================================================================================
+PT = "proportion_test.go::Set Fair Share in Proportion"
+
+
+def g(deserved: float, request: float, weight: float = 0) -> dict:
+    return share(deserved=deserved, request=request, limit=U, weight=weight)
+
+
+MULTI = [
+    pytest.param(
+        [queue("top-queue", gpu=g(3, 3)), queue("mid-queue", "top-queue", gpu=g(3, 3)),
+         queue("leaf-queue-1", "mid-queue", gpu=g(2, 2)), queue("leaf-queue-2", "mid-queue", gpu=g(1, 1))],
+        3, {"top-queue": 3, "mid-queue": 3, "leaf-queue-1": 2, "leaf-queue-2": 1},
+        id=f"{PT}/Set fair share for multi hierarchy queues/simple scenario with single top queue"),
+    pytest.param(
+        [queue("top-queue-1", gpu=g(2, 2)), queue("child-queue-1", "top-queue-1", gpu=g(1, 1)),
+         queue("child-queue-2", "top-queue-1", gpu=g(1, 1)), queue("top-queue-2", gpu=g(2, 2)),
+         queue("child-queue-3", "top-queue-2", gpu=g(0, 0)), queue("child-queue-4", "top-queue-2", gpu=g(1, 2, 1))],
+        4, {"top-queue-1": 2, "child-queue-1": 1, "child-queue-2": 1, "top-queue-2": 2, "child-queue-3": 0,
+            "child-queue-4": 2},
+        id=f"{PT}/Set fair share for multi hierarchy queues/two top parent queues"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("queues", "total", "expected"), MULTI)
+def test_fair_share_is_divided_top_down_through_the_queue_tree(queues: list[KaiQueue], total: float,
+                                                              expected: dict[str, float]) -> None:  # fmt: skip
+    """proportion_test.go TestSetFairShare, Context("Set fair share for multi hierarchy
+    queues"): the total is divided among the top queues, then each queue's fair share among
+    its children (Gangplank's ``KaiFairShare._divide_down`` stands for ``setFairShare``)."""
+    assert set_fair_share(queues, total) == expected
+
+
+# -- DescribeTable("Set fair share for 2 hierarchy queues - simplified") --------------------
+def base_queues(deserved: dict, weight: dict, priority: dict) -> list[KaiQueue]:
+    """``getBaseQueues()`` (d1 > q1, d2 > q2; GPU deserved 2, weight 1, request 100,
+    unlimited) with the entry's overrides."""
+    out = []
+    for uid, parent in (("d1", ""), ("q1", "d1"), ("d2", ""), ("q2", "d2")):
+        gpu = share(deserved=deserved.get(uid, 2), weight=weight.get(uid, 1), request=100, limit=U)
+        out.append(queue(uid, parent, priority=priority.get(uid, 0), gpu=gpu))
+    return out
+
+
+ST = f"{PT}/Set fair share for 2 hierarchy queues - simplified"
+SIMPLIFIED = [
+    pytest.param(4, {}, {}, {}, {"d1": 2, "q1": 2, "d2": 2, "q2": 2}, id=f"{ST}/two top parent queues - sanity"),
+    pytest.param(4, {"d1": 3, "d2": 1}, {}, {}, {"d1": 3, "q1": 3, "d2": 1, "q2": 2},
+                 id=f"{ST}/two top parent queues - deserved department quota"),
+    pytest.param(12, {"d1": 3, "d2": 1}, {}, {}, {"d1": 7, "q1": 7, "d2": 5, "q2": 5},
+                 id=f"{ST}/two top parent queues - over-quota"),
+    pytest.param(12, {"d1": 3, "d2": 1}, {"d1": 1, "d2": 7}, {}, {"d1": 4, "q1": 4, "d2": 8, "q2": 8},
+                 id=f"{ST}/two top parent queues - over-quota weight"),
+    pytest.param(12, {"d1": 3, "d2": 1}, {"d1": 7, "d2": 1}, {}, {"d1": 10, "q1": 10, "d2": 2, "q2": 2},
+                 id=f"{ST}/two top parent queues - over-quota weight - reversed"),
+    pytest.param(12, {"d1": 1, "q1": 1, "d2": 1, "q2": 1}, {"d1": 7, "d2": 1}, {"d1": 1, "d2": 2},
+                 {"d1": 1, "q1": 1, "d2": 11, "q2": 11}, id=f"{ST}/two top parent queues - priority"),
+    pytest.param(12, {"d1": 1, "q1": 1, "d2": 1, "q2": 1}, {"d1": 1, "d2": 7}, {"d1": 2, "d2": 1},
+                 {"d1": 11, "q1": 11, "d2": 1, "q2": 1}, id=f"{ST}/two top parent queues - priority - reversed"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("total", "deserved", "weight", "priority", "expected"), SIMPLIFIED)
+def test_fair_share_of_departments_passes_to_their_queues(total: float, deserved: dict, weight: dict, priority: dict,
+                                                          expected: dict[str, float]) -> None:  # fmt: skip
+    """proportion_test.go TestSetFairShare, DescribeTable("Set fair share for 2 hierarchy
+    queues - simplified"): deserved first (a child may be promised more than its department
+    got), then over-quota by weight inside the highest priority first
+    (``KaiFairShare._divide_down`` stands for ``setFairShare``)."""
+    assert set_fair_share(base_queues(deserved, weight, priority), total) == expected
+
+
+# ==========================================================================================
+# resource_share_test.go / queue_resource_share_test.go
+# ==========================================================================================
+def create_resource_share(**over: float) -> dict:
+    """resource_share_test.go ``createResourceShare()``."""
+    d = share(deserved=21, fair=22, limit=10, weight=2, allocated=5, allocated_np=4, request=17)
+    d.update(over)
+    return d
+
+
+def requestable_via_divide(gpu: dict) -> float:
+    """What ``divide`` caps a lone queue at, given a total far above anything it asks."""
+    q = queue("q", gpu=dict(gpu, fair=0))
+    set_fair_share([q], 1000.0)
+    return float(q.fair[0])
+
+
+def test_requestable_share_is_capped_by_a_limit() -> None:
+    """resource_share_test.go TestGetRequestedShareLimited: GetRequestableShare is
+    min(MaxAllowed, Request) = MaxAllowed 10 (read as the share ``divide`` gives a lone queue
+    with ample total; no function of ours returns it alone)."""
+    assert requestable_via_divide(create_resource_share()) == 10
+
+
+def test_requestable_share_without_a_limit_is_the_request() -> None:
+    """resource_share_test.go TestGetRequestedShareUnlimited: with MaxAllowed unlimited,
+    GetRequestableShare is the Request, 17 (read through ``divide`` as above)."""
+    assert requestable_via_divide(create_resource_share(limit=U)) == 17
+
+
+def test_allocatable_share_is_capped_by_a_limit() -> None:
+    """resource_share_test.go TestGetAllocatableShareLimited: max(Deserved 21, FairShare 22)
+    capped at MaxAllowed 10 (Gangplank's ``KaiFairShare.allocatable_share``)."""
+    q = queue("q", gpu=create_resource_share(), cpu=create_resource_share(), memory=create_resource_share())
+    assert plugin([q]).allocatable_share(q).tolist() == [10, 10, 10]
+
+
+def test_allocatable_share_without_a_limit_is_the_larger_of_deserved_and_fair_share() -> None:
+    """resource_share_test.go TestGetAllocatableShareUnlimited: MaxAllowed unlimited gives
+    max(Deserved 21, FairShare 22) = FairShare (Gangplank's ``allocatable_share``)."""
+    rs = create_resource_share(limit=U)
+    q = queue("q", gpu=rs, cpu=rs, memory=rs)
+    assert plugin([q]).allocatable_share(q).tolist() == [22, 22, 22]
+
+
+def create_queue_resource_share() -> KaiQueue:
+    """queue_resource_share_test.go ``createQueueResourceShare()``."""
+    return queue("q",
+                 cpu=share(deserved=1, fair=2, limit=3, weight=4, allocated=5, allocated_np=6, request=7),
+                 memory=share(deserved=8, fair=9, limit=10, weight=11, allocated=12, allocated_np=13, request=14),
+                 gpu=share(deserved=15, fair=16, limit=17, weight=18, allocated=19, allocated_np=20, request=21))  # fmt: skip
+
+
+def test_queue_allocatable_share_per_resource() -> None:
+    """queue_resource_share_test.go TestQueueResourceShare_GetAllocatableShare: cpu 2,
+    memory 9, gpu 16 (Gangplank's ``allocatable_share``; vector order gpu, cpu, memory)."""
+    q = create_queue_resource_share()
+    assert plugin([q]).allocatable_share(q).tolist() == [16, 2, 9]
+
+
+def test_queue_requestable_share_per_resource() -> None:
+    """queue_resource_share_test.go TestQueueResourceShare_GetRequestedShare: cpu 3,
+    memory 10, gpu 17 = min(MaxAllowed, Request) per resource (read through ``divide`` on a
+    lone queue with ample totals, fair share reset to 0)."""
+    q = create_queue_resource_share()
+    q.fair = np.zeros(3)
+    fs = plugin([q])
+    fs._divide_down([q], np.array([1000.0, 1000.0, 1000.0]))
+    assert q.fair.tolist() == [17, 3, 10]
+
+
+def test_dominant_resource_share_is_the_largest_allocated_to_allocatable_ratio() -> None:
+    """queue_resource_share_test.go TestQueueResourceShare_GetDominantResourceShare: max of
+    cpu 5/2, memory 12/9, gpu 19/16 = 2.5 (Gangplank's ``KaiFairShare.dominant`` with no
+    extra request; Go's total ``ResourceQuantities{}`` is our zero capacity)."""
+    q = create_queue_resource_share()
+    assert plugin([q]).dominant(q, np.zeros(3)) == 2.5
