@@ -263,3 +263,139 @@ def test_dominant_resource_share_is_the_largest_allocated_to_allocatable_ratio()
     extra request; Go's total ``ResourceQuantities{}`` is our zero capacity)."""
     q = create_queue_resource_share()
     assert plugin([q]).dominant(q, np.zeros(3)) == 2.5
+
+
+# ==========================================================================================
+# minimal_job_comparison_test.go TestMinimalJobComparison
+# ==========================================================================================
+# ``MinimalJobRepresentatives`` is a memo of the preempt / reclaim / consolidation actions:
+# a job no easier than the smallest failed job of its signature is not tried. Which job is
+# skipped shows in no answer on its own (a skipped job and a tried-and-failed one both stay
+# pending), so the Go entry points are called as ours: ``IsEasierToSchedule`` is
+# ``MinimalJobRepresentatives.is_easier`` and ``UpdateRepresentative`` is ``.update``
+# (``app/kai/signatures.py``), on jobs read by our ingest from KAI PodGroups and pods in a
+# ``kai`` session. Go builds both jobs with the same name ("test"); here they are two
+# PodGroups ``rep`` and ``job`` of one namespace (a name is no part of the signature). A Go
+# ResourceList of ``nvidia.com/gpu: 0.25`` is a fraction, which a Kubernetes pod asks for
+# with KAI's ``gpu-fraction`` annotation. Go's ``BuildPod`` has no node; our Running pod
+# runs on node ``n1``.
+MJ = "minimal_job_comparison_test.go::MinimalJobComparison"
+
+
+def _mj_pods(group: str, pods: list[tuple[dict, str]]) -> list[dict]:
+    from tests.kube import pod
+
+    out = []
+    for i, (res, phase) in enumerate(pods):
+        ann = {"pod-group-name": group}
+        gpu = res.get("gpu")
+        if gpu is not None and float(gpu) < 1:
+            ann["gpu-fraction"] = gpu
+            gpu = None
+        p = pod(f"{group}-{i}", ns="test", cpu=res.get("cpu"), memory=res.get("memory"),
+                gpu=int(gpu) if gpu is not None else None, annotations=ann,
+                node="n1" if phase == "Running" else None, phase=phase)  # fmt: skip
+        out.append(p)
+    return out
+
+
+def _mj_session(rep: list[tuple[dict, str]], job: list[tuple[dict, str]]) -> tuple:
+    from app.framework.config import load_config
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.kai.context import KaiContext
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from app.settings import Settings
+    from tests.kube import node, request
+    from tests.test_kai import kai_queue
+
+    objs: list[dict] = [node("n1"), kai_queue("q", -1)]
+    for name, pods in (("rep", rep), ("job", job)):
+        objs.append({"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+                     "metadata": {"name": name, "namespace": "test"},
+                     "spec": {"minMember": 1, "queue": "q"}})  # fmt: skip
+        objs += _mj_pods(name, pods)
+    c = read_request(request(objs), Settings()).cluster
+    cfg = load_config({"profile": "kai", "actions": "preempt"}, known_actions=KNOWN_ACTIONS, action_aliases={},
+                      known_plugins=KNOWN_PLUGINS)  # fmt: skip
+    ctx = KaiContext(Session(c, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS))
+    jobs = {**c.jobs, **getattr(c, "active_jobs", {})}
+    return ctx, jobs["test/rep"], jobs["test/job"]
+
+
+def pend(*rls: dict) -> list[tuple[dict, str]]:
+    return [(r, "Pending") for r in rls]
+
+
+C, M = "cpu", "memory"
+EASIER = [
+    # Context("single pod")
+    ("single pod", "empty job", pend({C: "100m"}), pend({}), True),
+    ("single pod", "empty representative", pend({}), pend({C: "100m"}), False),
+    ("single pod", "equal jobs", pend({C: "100m"}), pend({C: "100m"}), False),
+    ("single pod", "cpu only over", pend({C: "100m"}), pend({C: "200m"}), False),
+    ("single pod", "cpu only under", pend({C: "100m"}), pend({C: "50m"}), True),
+    ("single pod", "memory only over", pend({M: "100Mi"}), pend({M: "200Mi"}), False),
+    ("single pod", "memory only under", pend({M: "100Mi"}), pend({M: "50Mi"}), True),
+    ("single pod", "cpu over memory under", pend({C: "100m", M: "100Mi"}), pend({C: "200m", M: "50Mi"}), False),
+    ("single pod", "cpu under memory over", pend({C: "100m", M: "100Mi"}), pend({C: "50m", M: "200Mi"}), False),
+    ("single pod", "gpu only over", pend({"gpu": "1"}), pend({"gpu": "2"}), False),
+    ("single pod", "gpu only under", pend({"gpu": "2"}), pend({"gpu": "1"}), True),
+    ("single pod", "gpu fraction over", pend({"gpu": "0.25"}), pend({"gpu": "0.5"}), False),
+    ("single pod", "gpu fraction under", pend({"gpu": "0.5"}), pend({"gpu": "0.25"}), True),
+    # Context("multiple pods")
+    ("multiple pods", "empty representatives", pend({}, {}), pend({C: "100m"}, {C: "100m"}), False),
+    ("multiple pods", "empty job", pend({C: "100m"}, {C: "100m"}), pend({}, {}), True),
+    ("multiple pods", "only one pod is small, other is equal", pend({C: "100m"}, {C: "100m"}),
+     pend({C: "100m"}, {C: "50m"}), True),
+    ("multiple pods", "total smaller, but one pod is bigger", pend({C: "1000m"}, {C: "100m"}, {C: "100m"}),
+     pend({C: "500m"}, {C: "500m"}, {C: "500m"}), True),
+    # Context("multiple pods, different pod statuses")
+    ("multiple pods, different pod statuses", "representative has a failing pod",
+     [({C: "100m"}, "Pending"), ({C: "100m"}, "Failed")], pend({C: "100m"}, {C: "100m"}), False),
+    ("multiple pods, different pod statuses", "same signature, job resources have one pod running",
+     pend({C: "100m"}, {C: "100m"}), [({C: "100m"}, "Pending"), ({C: "100m"}, "Failed")], True),
+    ("multiple pods, different pod statuses",
+     "same signature, job resources have one pod running. The running pod is bigger",
+     pend({C: "100m"}, {C: "100m"}), [({C: "100m"}, "Pending"), ({C: "150m"}, "Running")], True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rep", "job", "expected"),
+                         [pytest.param(r, j, e, id=f"{MJ}/IsEasierToSchedule/{ctx}/{n}") for ctx, n, r, j, e in EASIER])
+def test_a_job_is_tried_only_when_easier_than_the_smallest_failed_job(rep: list, job: list, expected: bool) -> None:
+    """minimal_job_comparison_test.go TestMinimalJobComparison, Describe("IsEasierToSchedule"):
+    after ``UpdateRepresentative(rep)``, ``IsEasierToSchedule(job)`` (Gangplank's
+    ``MinimalJobRepresentatives.update`` / ``.is_easier``): a job of another signature is
+    always tried; else it is easier if the representative has more pending pods, or at the
+    first pending request (both sorted ascending) that differs, the job's is LessEqual."""
+    from app.kai.signatures import MinimalJobRepresentatives
+
+    ctx, r, j = _mj_session(rep, job)
+    reps = MinimalJobRepresentatives(ctx)
+    reps.update(r)
+    assert reps.is_easier(j)[0] is expected
+
+
+UPDATE = [
+    ("only one pod is small, other is equal", pend({C: "100m"}, {C: "100m"}), pend({C: "100m"}, {C: "50m"}), True),
+    ("total smaller, but one pod is bigger", pend({C: "1000m"}, {C: "100m"}, {C: "100m"}),
+     pend({C: "500m"}, {C: "500m"}, {C: "500m"}), False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rep", "job", "expected"),
+                         [pytest.param(r, j, e, id=f"{MJ}/UpdateRepresentative/multiple pods/{n}") for n, r, j, e in UPDATE])
+def test_the_representative_is_replaced_only_by_a_smaller_footprint(rep: list, job: list, expected: bool) -> None:
+    """minimal_job_comparison_test.go TestMinimalJobComparison, Describe("UpdateRepresentative"):
+    a new failed job of the same signature replaces the representative only when it has no
+    more pending pods and each of its sorted pending requests is LessEqual the
+    representative's (Gangplank's ``MinimalJobRepresentatives.update``)."""
+    from app.kai.signatures import MinimalJobRepresentatives
+
+    ctx, r, j = _mj_session(rep, job)
+    reps = MinimalJobRepresentatives(ctx)
+    reps.update(r)
+    reps.update(j)
+    assert (reps.reps[ctx.signature(j)] is j) is expected
