@@ -399,3 +399,39 @@ def test_the_representative_is_replaced_only_by_a_smaller_footprint(rep: list, j
     reps.update(r)
     reps.update(j)
     assert (reps.reps[ctx.signature(j)] is j) is expected
+
+
+# ==========================================================================================
+# topology_plugin_test.go TestTopologyPlugin_initializeTopologyTree
+# ==========================================================================================
+def test_topology_tree_is_built_from_node_labels_per_level() -> None:
+    """topology_plugin_test.go TestTopologyPlugin_initializeTopologyTree: a KAI Topology
+    (levels block, rack) over three labelled nodes gives one tree named after it with three
+    levels (block, rack and the root), block-1 holding two racks and block-2 one, racks
+    holding no domain. The tree is internal: this reads the request's resolved topology
+    (``app.topology.tree.Topology`` from our ingest); a domain's ID is our name
+    ``<topology>/<block>/<rack>`` (Go's ``block.rack``)."""
+    from app.ingest.request import read_request
+    from app.settings import Settings
+    from tests.kube import node, request
+
+    B, R = "test-topology-label/block", "test-topology-label/rack"
+    objs = [{"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "test-topology"},
+             "spec": {"levels": [{"nodeLabel": B}, {"nodeLabel": R}]}},
+            node("test-node-0", cpu="1", gpu=1, labels={B: "test-block-1", R: "test-rack-1"}),
+            node("test-node-1", cpu="1", gpu=1, labels={B: "test-block-1", R: "test-rack-2"}),
+            node("test-node-2", cpu="1", gpu=3, labels={B: "test-block-2", R: "test-rack-1"})]  # fmt: skip
+    t = read_request(request(objs), Settings()).cluster.topology
+    assert t is not None
+    real = [n for n in t.names if n.startswith("test-topology/")]
+    assert len(real) == len(t.names) - 1  # every domain but the root belongs to the one tree
+    assert len(t.tiers) == 3  # DomainsByLevel: block, rack, root
+    idx = t.index
+    blocks = {n for n in real if t.tier_name[idx[n]] == B}
+    racks = {n for n in real if t.tier_name[idx[n]] == R}
+    assert blocks == {"test-topology/test-block-1", "test-topology/test-block-2"}
+    assert racks == {"test-topology/test-block-1/test-rack-1", "test-topology/test-block-1/test-rack-2",
+                     "test-topology/test-block-2/test-rack-1"}  # fmt: skip
+    assert len(t.children[idx["test-topology/test-block-1"]]) == 2
+    assert len(t.children[idx["test-topology/test-block-2"]]) == 1
+    assert all(len(t.children[idx[r]]) == 0 for r in racks)
