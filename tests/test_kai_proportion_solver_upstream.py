@@ -435,3 +435,150 @@ def test_topology_tree_is_built_from_node_labels_per_level() -> None:
     assert len(t.children[idx["test-topology/test-block-1"]]) == 2
     assert len(t.children[idx["test-topology/test-block-2"]]) == 1
     assert all(len(t.children[idx[r]]) == 0 for r in racks)
+
+
+# ==========================================================================================
+# pod_scenario_builder_test.go TestScenarioSolvers (Describe("PodAccumulatedScenarioBuilder"))
+# ==========================================================================================
+# ``NewPodAccumulatedScenarioBuilder(ssn, reclaimerJob, recordedVictimsJobs,
+# GetVictimsQueue(ssn, nil), nodes)`` is Gangplank's ``ScenarioBuilder(ctx, View(reclaimer),
+# recorded batches, victim queue)`` (``app/kai/scenarios.py``), ``GetValidScenario()`` its
+# ``first()`` and ``GetNextScenario()`` its ``next()``; the victim queue is the ``kai``
+# session's victim-mode ``JobsOrderByQueues`` of every running job (``GetVictimsQueue`` with no
+# filter), as ``KaiAction.victim_queue`` makes it. Which scenarios a builder offers shows in
+# no answer on its own (each is simulated and most are undone), so the builder is driven
+# directly, on a cluster read by our ingest. Our builder returns one scenario object that
+# grows; each step's counts are read when it is returned.
+#
+# ``initializeSession(jobs, tasksPerJob)``: queue ``default`` (top) and per job ``i`` a queue
+# ``team-i`` under it (GPU quota 1); PodGroup ``job<i>`` (namespace ``kai-team-<i>``, minMember
+# 1) whose pods ``pod-<i*tasksPerJob+k>`` each ask one GPU and run on ``node-1``, a node with
+# exactly their GPUs (Go adds the jobs' allocated resources to the node). The reclaimer is
+# ``createJobWithTasks(1, id, "team-a", Pending, ...)``: PodGroup ``job<id>`` in ``kai-team-a``
+# with one pending pod ``pod-<id>`` asking one GPU (or nothing).
+SB = "pod_scenario_builder_test.go::PodAccumulatedScenarioBuilder"
+
+
+def _sb_cluster(jobs: int, tasks: int, *, min_member: int = 1, reclaimer_id: int = 1,
+                reclaimer_gpu: bool = True) -> tuple:  # fmt: skip
+    from app.framework.config import load_config
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.kai.context import KaiContext
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from app.settings import Settings
+    from tests.kube import node, pod, request
+    from tests.test_kai import kai_queue
+
+    objs: list[dict] = [node("node-1", gpu=jobs * tasks), kai_queue("default", -1), kai_queue("team-a", 1, parent="default")]
+
+    def job(jid: int, queue: str, n: int, phase: str, gpu: bool, mm: int) -> None:
+        ns = f"kai-{queue}"
+        objs.append({"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+                     "metadata": {"name": f"job{jid}", "namespace": ns}, "spec": {"minMember": mm, "queue": queue}})  # fmt: skip
+        for k in range(n):
+            objs.append(pod(f"pod-{jid * n + k}", ns=ns, cpu=None, memory=None, gpu=1 if gpu else None,
+                            annotations={"pod-group-name": f"job{jid}"},
+                            node="node-1" if phase == "Running" else None))  # fmt: skip
+
+    for i in range(jobs):
+        objs.append(kai_queue(f"team-{i}", 1, parent="default"))
+        job(i, f"team-{i}", tasks, "Running", True, min_member)
+    job(reclaimer_id, "team-a", 1, "Pending", reclaimer_gpu, 1)
+    c = read_request(request(objs), Settings()).cluster
+    cfg = load_config({"profile": "kai", "actions": "reclaim"}, known_actions=KNOWN_ACTIONS, action_aliases={},
+                      known_plugins=KNOWN_PLUGINS)  # fmt: skip
+    ctx = KaiContext(Session(c, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS))
+    all_jobs = {**c.jobs, **getattr(c, "active_jobs", {})}
+    return ctx, all_jobs
+
+
+def _sb_builder(ctx, jobs: dict, reclaimer: str, recorded: list[list]):  # type: ignore[no-untyped-def]
+    from app.kai.jobs import View
+    from app.kai.scenarios import ScenarioBuilder
+
+    victims = [j for k, j in sorted(jobs.items()) if k != reclaimer]
+    return ScenarioBuilder(ctx, View(jobs[reclaimer]), recorded, lambda: ctx.jobs_order([View(j) for j in victims], victim=True))
+
+
+def _sb_walk(builder) -> list[tuple[int, int, list[int]]]:  # type: ignore[no-untyped-def]
+    """Per scenario offered: recorded batches, potential victims, and per potential victim
+    the pod count of its victim representative (``GetVictimJobRepresentativeById``)."""
+    out = []
+    s = builder.first()
+    while s is not None:
+        out.append((len(s.recorded), len(s.potential), [len(s.batch_of(t)) for t in s.potential]))
+        s = builder.next()
+    return out
+
+
+def test_scenario_builder_with_no_victims_offers_only_the_empty_scenario() -> None:
+    """pod_scenario_builder_test.go TestScenarioSolvers, Context("with no jobs -
+    NewIdleGpusFilter irrelevant"): It("Reclaimer has pods, NewIdleGpusFilter irrelevant, no
+    victims scenario is valid") and It("No victims queue, no next scenario") (a reclaimer
+    asking for no GPU passes the idle-GPU filter with no victim; nothing follows)."""
+    ctx, jobs = _sb_cluster(0, 0, reclaimer_gpu=False)
+    b = _sb_builder(ctx, jobs, "kai-team-a/job1", [])
+    assert b.first() is not None
+    b2 = _sb_builder(ctx, jobs, "kai-team-a/job1", [])
+    assert b2.next() is None
+
+
+def test_scenario_builder_without_idle_gpus_or_victims_offers_nothing() -> None:
+    """pod_scenario_builder_test.go TestScenarioSolvers, Context("with no jobs -
+    NewIdleGpusFilter filters no victim scenario"), It("Empty victimsQueue, no valid
+    scenario"): a one-GPU reclaimer on a node with no GPU and no victim."""
+    ctx, jobs = _sb_cluster(0, 0)
+    assert _sb_builder(ctx, jobs, "kai-team-a/job1", []).first() is None
+
+
+@pytest.mark.parametrize(("min_member", "group"), [
+    pytest.param(1, 1, id=f"{SB}/with optional victim jobs/returns scenario with all tasks in single groups when minAvailable is 1"),
+    pytest.param(2, 2, id=f"{SB}/with optional victim jobs/returns scenario with all tasks in single groups when minAvailable is amount of pods"),
+])  # fmt: skip
+def test_scenario_builder_offers_victims_in_eviction_groups(min_member: int, group: int) -> None:
+    """pod_scenario_builder_test.go TestScenarioSolvers, Context("with optional victim jobs"):
+    two running jobs of two one-GPU pods; the last scenario holds all four as potential
+    victims, each in a victim group of one pod (minAvailable 1: an elastic job sheds one at
+    a time) or of its job's two pods (minAvailable = pod count: the job goes whole)."""
+    ctx, jobs = _sb_cluster(2, 2, min_member=min_member)
+    walk = _sb_walk(_sb_builder(ctx, jobs, "kai-team-a/job1", []))
+    assert walk
+    _, potential, groups = walk[-1]
+    assert potential == 4
+    assert groups == [group] * 4
+
+
+def test_scenario_builder_keeps_recorded_victims_in_every_scenario() -> None:
+    """pod_scenario_builder_test.go TestScenarioSolvers, Context("with recorded victims"):
+    It("returns scenarios that have the same recorded victims") (2 scenarios, each with both
+    recorded jobs) and It("returns scenarios that have correct number of potential victims")
+    ([0, 2]): three whole jobs of two pods, jobs 0 and 2 recorded (Go takes map positions 0
+    and 2; any two give the same counts)."""
+    ctx, jobs = _sb_cluster(3, 2, min_member=2)
+    recorded = [list(jobs["kai-team-0/job0"].tasks), list(jobs["kai-team-2/job2"].tasks)]
+    walk = _sb_walk(_sb_builder(ctx, jobs, "kai-team-a/job1", recorded))
+    assert [r for r, _, _ in walk] == [2, 2]
+    assert [p for _, p, _ in walk] == [0, 2]
+
+
+@pytest.mark.parametrize(("tasks", "min_member", "recorded_pod", "potential"), [
+    pytest.param(3, 1, "pod-2", [0, 1, 2], id=f"{SB}/with recorded victims that are elastic/returns scenarios that have the same recorded victims"),
+    pytest.param(4, 2, "pod-3", [0, 1, 3], id=f"{SB}/with recorded victims that are elastic/returns scenarios that have correct number of potential victims"),
+])  # fmt: skip
+def test_scenario_builder_skips_the_recorded_part_of_an_elastic_victim(tasks: int, min_member: int, recorded_pod: str,
+                                                                       potential: list[int]) -> None:  # fmt: skip
+    """pod_scenario_builder_test.go TestScenarioSolvers, Context("with recorded victims that
+    are elastic"): one elastic running job whose last pod is a recorded victim; its offers
+    that touch the recorded pod are skipped, the rest come one scenario each (Go: 3
+    scenarios each with the one recorded job; and potentials [0, 1, 3] for 4 pods,
+    minAvailable 2). For the first It Go checks only the count (3) and the recorded job in
+    each; the potentials [0, 1, 2] follow from GetTasksToEvict (pod-1, then pod-0 alone)."""
+    ctx, jobs = _sb_cluster(1, tasks, min_member=min_member, reclaimer_id=2)
+    victim = jobs["kai-team-0/job0"]
+    recorded = [[t for t in victim.tasks if t.name == recorded_pod]]
+    assert recorded[0]
+    walk = _sb_walk(_sb_builder(ctx, jobs, "kai-team-a/job2", recorded))
+    assert [r for r, _, _ in walk] == [1] * len(potential)
+    assert [p for _, p, _ in walk] == potential
