@@ -1,5 +1,6 @@
-"""KAI-Scheduler's Go unit tests of the proportion plugin's fair-share setting and of its
-``resource_share`` rules, transcribed case by case.
+"""KAI-Scheduler's Go unit tests of the proportion plugin's fair-share setting and its
+``resource_share`` rules, the minimal-job comparison, the accumulated scenario builder and
+the topology tree's initialisation, transcribed case by case.
 
 Sources (NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092):
 
@@ -57,11 +58,21 @@ Not transcribed
   with numpy (no function of ours stands for them), so a test could not fail.
 * ``queue_attributes_test.go`` (``GetRequestedResource`` table): the same rule as
   GetRequestableShare, covered by ``test_requestable_share_*`` here.
-* ``minimal_job_comparison_test.go`` TestMinimalJobComparison, ``pod_scenario_builder_test.go``
-  TestScenarioSolvers, ``node_affinities_test.go``, ``topology_plugin_test.go``
-  TestTopologyPlugin_initializeTopologyTree and ``topology_utils_test.go``
-  TestReverseLevelOrder: not reached before the helper's deadline (see module end for any
-  that were).
+* ``node_affinities_test.go`` (TestNewNodeAffinitiesFilter_NilScenario,
+  _NoPendingTasksWithNodeAffinity, _PreferredOnlyNodeAffinityReturnsNil,
+  TestNodeAffinitiesFilter_Filter): Gangplank does not run KAI's accumulated node-affinity
+  filter (``app/kai/scenarios.py`` module docstring: it only prunes scenarios whose
+  simulation fails anyway), so there is no function to call, and whether a scenario was
+  pruned or simulated and failed shows in no answer.
+* ``topology_utils_test.go`` TestReverseLevelOrder: a Go helper ordering a hand-built
+  ``DomainInfo`` tree bottom-up for ``calcTreeAllocatable``; no function of ours stands
+  for it (nothing to call), and its effect on the domains' allocatable pods is checked by
+  TestTopologyPlugin_calcTreeAllocatable in ``tests/test_kai_topology_upstream.py``.
+
+Also transcribed below (each section says how its Go entry points map onto ours):
+``minimal_job_comparison_test.go`` TestMinimalJobComparison,
+``pod_scenario_builder_test.go`` TestScenarioSolvers and ``topology_plugin_test.go``
+TestTopologyPlugin_initializeTopologyTree.
 """
 
 from __future__ import annotations
