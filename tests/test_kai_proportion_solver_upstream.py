@@ -45,9 +45,17 @@ Not transcribed
   ``tests/test_kai_reclaimable_capacity_upstream.py``.
 * ``pkg/scheduler/plugins/minruntime`` suite: already transcribed in
   ``tests/test_kai_minruntime.py``.
-* ``proportion_test.go`` ``Context("Get Node Resources")``, ``Context("getVictimResources")``
-  and ``Describe("New")`` (plugin-argument parsing of ``kValue`` / saturation multiplier):
-  not part of this brief's fair-share rule; left for a later transcription.
+* ``proportion_test.go`` ``Context("Get Node Resources")``, rows about pods of other
+  schedulers: already transcribed in ``tests/test_kai_other_schedulers.py`` (its node rows
+  are transcribed here, at the end).
+* ``proportion_test.go`` ``Context("getVictimResources")``: the split of a victim job into
+  elastic one-task chunks and one core chunk has no function of its own here (it is inlined
+  in ``KaiReclaim.reclaimable``, ``app/kai/actions.py``), and its first ``It`` guards a Go
+  slice-bounds panic; the chunks' effect is what the ``Reclaimable`` rows of
+  ``tests/test_kai_reclaimable_capacity_upstream.py`` check.
+* ``proportion_test.go`` ``Describe("New")``: parsing of the plugin's Go arguments
+  (``kValue``, saturation multiplier) from KAI's scheduler configuration, which Gangplank's
+  request does not carry.
 * ``resource_share`` field accessors and struct plumbing: TestEmptyResource,
   TestResourceShareClone, TestCloneAndModify, TestQueueResourceShare_ResourceShare(_Modify,
   UnknownResource), GetFairShare, GetDeservedShare, GetAllocatedShare,
@@ -70,6 +78,7 @@ Not transcribed
   TestTopologyPlugin_calcTreeAllocatable in ``tests/test_kai_topology_upstream.py``.
 
 Also transcribed below (each section says how its Go entry points map onto ours):
+``proportion_test.go`` Context("Get Node Resources") node rows,
 ``minimal_job_comparison_test.go`` TestMinimalJobComparison,
 ``pod_scenario_builder_test.go`` TestScenarioSolvers and ``topology_plugin_test.go``
 TestTopologyPlugin_initializeTopologyTree.
@@ -593,3 +602,44 @@ def test_scenario_builder_skips_the_recorded_part_of_an_elastic_victim(tasks: in
     walk = _sb_walk(_sb_builder(ctx, jobs, "kai-team-a/job2", recorded))
     assert [r for r, _, _ in walk] == [1] * len(potential)
     assert [p for _, p, _ in walk] == potential
+
+
+# ==========================================================================================
+# proportion_test.go TestSetFairShare, Context("Get Node Resources"): the node rows
+# ==========================================================================================
+# ``getNodeResources(session, node)`` is the node's part of the capacity the ``kai``
+# profile's proportion plugin divides: ``KaiFairShare.capacity`` (GPUs, millicores, bytes) of
+# a ``kai`` session on one Ready node ``n1`` (an internal value, read off our plugin; helper
+# ``capacity`` of ``tests/test_kai_other_schedulers.py``, which already transcribes this
+# Context's rows about pods of other schedulers). Every Go row has ``isRestrictNode`` true,
+# which ignores the GPUs of a node without the ``node-role.kubernetes.io/gpu-worker`` label;
+# Gangplank has no restrict-node-scheduling setting, and no unlabelled node of these rows has
+# a GPU, so it changes no expectation here.
+def _n1(alloc: dict, labels: dict | None = None) -> dict:
+    from tests.kube import node
+
+    n = node("n1", cpu="0", memory="0", gpu=None, labels=labels)
+    n["status"]["allocatable"] = n["status"]["capacity"] = {"pods": "110", **alloc}
+    return n
+
+
+GPU_WORKER = {"node-role.kubernetes.io/gpu-worker": "true"}
+NODE_ROWS = [
+    pytest.param(_n1({"cpu": "8000m", "memory": "10G"}), [0.0, 8000.0, 1e10], id=f"{PT}/Get Node Resources/cpu + memory node"),
+    pytest.param(_n1({"cpu": "8000m", "memory": "10G", "nvidia.com/gpu": "2"}, GPU_WORKER), [2.0, 8000.0, 1e10],
+                 id=f"{PT}/Get Node Resources/gpu node"),
+    pytest.param(_n1({"cpu": "8000m", "memory": "10G", "nvidia.com/mig-1g.5gb": "1"}, GPU_WORKER), [1.0, 8000.0, 1e10],
+                 id=f"{PT}/Get Node Resources/mig gpu node"),
+    pytest.param(_n1({"A": "4"}), [0.0, 0.0, 0.0], id=f"{PT}/Get Node Resources/ignore extra resources"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("n1", "want"), NODE_ROWS)
+def test_capacity_counts_a_nodes_cpu_memory_and_gpus_with_mig_instances_as_gpus(n1: dict, want: list[float]) -> None:
+    """proportion_test.go TestSetFairShare, Context("Get Node Resources"): a node adds its
+    allocatable CPU (millicores), memory (bytes) and GPUs to the divided capacity, a MIG
+    instance counting as one GPU (``QuantifyResource``) and any other resource ignored
+    (Gangplank's ``KaiFairShare.capacity``)."""
+    from tests.test_kai_other_schedulers import capacity
+
+    assert capacity([n1]) == want
