@@ -338,10 +338,6 @@ def test_node_idle_is_allocatable_less_running_pods(client: Any, pods: list, rem
 
 
 RESERVATION = {"app": "kai-resource-reservation"}
-RESERVATION_GPU = ("Gangplank counts a Running kai-resource-reservation pod's nvidia.com/gpu request as used on its "
-                   "node (app/model/cluster.py Cluster._account); KAI's NodeInfo.addTaskResources leaves a "
-                   "reservation pod's GPUs out of Used and Idle (node_info.go:465)")
-
 
 @pytest.mark.parametrize(("name", "pods", "idle"), [
     pytest.param("reservation", [("reservation-pod", "1000m", "1G", 1, RESERVATION, False)], ("7000m", 9, 2, 109),
@@ -351,7 +347,7 @@ RESERVATION_GPU = ("Gangplank counts a Running kai-resource-reservation pod's nv
                  id="TestResourceReservationPodConsumesMaxPods/mixed reservation and regular pods"),
 ])  # fmt: skip
 @pytest.mark.parametrize("over", ["", "cpu", "memory", "gpu"])
-def test_reservation_pod_holds_cpu_memory_and_a_pod_slot_but_no_gpu(client: Any, request: Any, name: str, pods: list,
+def test_reservation_pod_holds_cpu_memory_and_a_pod_slot_but_no_gpu(client: Any, name: str, pods: list,
                                                                      idle: tuple, over: str) -> None:  # fmt: skip
     """``node_info_test.go TestResourceReservationPodConsumesMaxPods``: a Running pod labelled
     ``app: kai-resource-reservation`` (KAI's GPU reservation pod) takes its CPU, memory and a
@@ -359,8 +355,6 @@ def test_reservation_pod_holds_cpu_memory_and_a_pod_slot_but_no_gpu(client: Any,
     a reservation pod is held by the fractions of its group, not by the pod). Node n1 (8000m,
     10G, 2 GPUs, 110 pods). Shown end to end: a pending pod asking exactly Go's idle CPU, memory
     and GPUs is bound; one unit more of one (``over``) is not."""
-    if not over:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=RESERVATION_GPU))
     objs: list[dict[str, Any]] = [go_node("n1", "8000m", "10G", gpu=2), QUEUE]
     for pname, cpu, mem, gpu, labels, releasing in pods:
         objs += go_pod(pname, on="n1", cpu=cpu, memory=mem, gpu=gpu, labels=labels,
@@ -393,7 +387,6 @@ def test_releasing_reservation_pod_frees_cpu_memory_but_no_gpu(client: Any) -> N
     assert placed(decide(client, objs), "new") == "nominated:n1"
 
 
-@pytest.mark.xfail(strict=True, reason=RESERVATION_GPU)
 def test_releasing_reservation_pod_leaves_its_gpu_idle(client: Any) -> None:
     """``node_info_test.go TestResourceReservationPodConsumesMaxPods`` "releasing resource
     reservation pod": ``Idle`` keeps both GPUs (``Releasing`` has none): a pending pod asking
@@ -496,18 +489,13 @@ def test_node_resources_type_predicate(client: Any, row: tuple) -> None:
     pytest.param(CPU_TASK, 0, 0, id=f"{EVAL}/fail on max pods - cpu only task"),
     pytest.param(FRACTION, 1, 1, id=f"{EVAL}/fail on max pods - fraction task"),
 ])  # fmt: skip
-def test_max_pods_predicate_counts_a_new_gpu_groups_reservation_pod(client: Any, request: Any, job: dict, slots: int,
+def test_max_pods_predicate_counts_a_new_gpu_groups_reservation_pod(client: Any, job: dict, slots: int,
                                                                    gpus: int) -> None:  # fmt: skip
     """``predicates_test.go Test_predicatesPlugin_evaluateTaskOnPredicates`` "fail on max pods"
     rows (``checkMaxPodsWithGpuGroupReservation``): a task needs an idle or releasing pod slot;
     a fraction task that opens a new GPU group needs two (its reservation pod too). The Go
     fraction row's node has no GPU (the predicate is checked alone); here it has one, so the
     pod count alone stops it, and with one more slot the task is bound (the control)."""
-    if job is FRACTION:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "Gangplank binds a gpu-fraction pod that opens a new GPU group on a node with one free pod slot; KAI's "
-            "predicates plugin asks two (the pod and its GPU group's reservation pod: checkMaxPodsWithGpuGroupReservation, "
-            "predicates.go:264)")))
     for extra, want in ((0, ("Pending", "")), (1, ("Binding", "n1"))):
         data = _predicate_case({"maxTaskNum": slots + extra, "gpus": gpus}, job)
         out = decide(client, build_objects(data))
@@ -546,18 +534,15 @@ def test_releasing_pods_slot_is_available_to_a_new_pod(client: Any) -> None:
     assert placed(decide(client, objs), "preemptor-pod") == "nominated:n1"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the kai profile has no podaffinity node-order term: KAI's default SchedulingShard enables podaffinity "
-    "(schedulingshard_types.go:140), scoring kube-scheduler's InterPodAffinity score x scores.K8sPlugins (100000, "
-    "podaffinity.go nodeOrderFn); Gangplank's kai node order (app/kai/allocate.py node_terms) has nodeavailability, "
-    "nodeplacement, resourcetype, nominatednode and topology only, so binpacking's tie-break picks node-0"))
 def test_preferred_pod_affinity_picks_the_node_with_the_matching_pod(client: Any) -> None:
     """``podaffinity_test.go TestPreferredPodAffinity`` "Matching Pod Affinity": a pod whose
     preferred pod affinity (weight 10, topology ``node-label``) matches a pod on node-1 scores
     node-1 above a node without one (Go: ``2 * 10 * K8sPlugins`` against 0 for "No Pod
     Affinity"). Shown end to end with two otherwise equal nodes (node-0 holds a pod of the same
     size without the label, so binpacking ties): the pod is bound on node-1; without its
-    affinity it goes to node-0 (the control: the tie-break would not pick node-1)."""
+    affinity and its label (so that the existing pod's own preferred term, which kube-scheduler
+    counts for the incoming pod too, does not match it) it goes to node-0 (the control: the
+    tie-break would not pick node-1)."""
     labels = {"my-label": "a"}
     affinity = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
         {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": labels}, "topologyKey": "node-label"}}]}}  # fmt: skip
@@ -566,7 +551,7 @@ def test_preferred_pod_affinity_picks_the_node_with_the_matching_pod(client: Any
     existing[1]["spec"]["affinity"] = affinity
     other = go_pod("other-pod", on="node-0", cpu="1", memory="1G")
     for with_affinity, want in ((True, "node-1"), (False, "node-0")):
-        new = go_pod("test-pod", cpu="1", memory="1G", labels=labels)
+        new = go_pod("test-pod", cpu="1", memory="1G", labels=labels if with_affinity else None)
         if with_affinity:
             new[1]["spec"]["affinity"] = affinity
         assert placed(decide(client, [*nodes, QUEUE, *existing, *other, *new]), "test-pod") == want, with_affinity
@@ -662,3 +647,19 @@ def test_pod_set_elastic_when_more_pods_than_minimum(row: tuple) -> None:
     _, sts, want = row
     job = go_job({"test": 2}, [simple(f"p{i}", "test", st) for i, st in enumerate(sts)])
     assert is_elastic(job) is want
+
+
+def test_a_placed_pods_preferred_term_scores_the_pod_it_matches(client: Any) -> None:
+    """kube-scheduler's InterPodAffinity Score (which KAI's ``podaffinity`` calls, raw) counts a
+    placed pod's own preferred affinity term matching the incoming pod (symmetry,
+    ``IgnorePreferredTermsOfExistingPods`` false): a pod with the label and no affinity of its
+    own goes to node-1, where the pod whose term it matches runs."""
+    labels = {"my-label": "a"}
+    affinity = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": labels}, "topologyKey": "node-label"}}]}}  # fmt: skip
+    nodes = [go_node(n, "8", "8G", labels={"node-label": n}) for n in ("node-0", "node-1")]
+    existing = go_pod("existing-pod-1", on="node-1", cpu="1", memory="1G", labels=labels)
+    existing[1]["spec"]["affinity"] = affinity
+    other = go_pod("other-pod", on="node-0", cpu="1", memory="1G")
+    new = go_pod("test-pod", cpu="1", memory="1G", labels=labels)
+    assert placed(decide(client, [*nodes, QUEUE, *existing, *other, *new]), "test-pod") == "node-1"

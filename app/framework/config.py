@@ -129,6 +129,7 @@ tiers:
   - name: kubeflow
   - name: ray
   - name: nodeavailability
+  - name: podaffinity
   - name: gpusharingorder
   - name: gpupack
   - name: resourcetype

@@ -146,6 +146,10 @@ class Session:
         #: the claims of DRA pods (app.plugins.dynamicresources); under the kai profile KAI's
         #: (app.kai.dra), which counts the snapshot's DRA GPUs before any plugin opens
         self.dra: Any = None
+        if config.profile == "kai":
+            from app.kai.gpu_sharing import reservation_pods_hold_no_gpu
+
+            reservation_pods_hold_no_gpu(cluster)
         if cluster.dra is not None:
             if config.profile == "kai":
                 from app.kai.dra import KaiDra  # (the kai package imports the framework)

@@ -151,6 +151,9 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     if gs is not None and gs.sharing_order and asks_no_gpu(ctx, req):
         bonus = gs.sharing_scores(task, cand)
         extra = bonus if extra is None else extra + bonus
+    pod_affinity = pod_affinity_scores(ctx, task, cand)
+    if pod_affinity is not None:
+        extra = pod_affinity if extra is None else extra + pod_affinity
     totals = ctx.spread_totals(col, spread)
     if extra is not None or totals is not None:
         return score_py(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
@@ -179,6 +182,8 @@ def shared_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     idle = c.allocatable[nodes] - c.used[nodes]
     future = idle + c.releasing[nodes] - c.pipelined[nodes]
     feasible = gs.device_fit(task, nodes, future)
+    if feasible.any():
+        feasible &= gs.pod_slots_ok(task, nodes)
     job = task.job
     if feasible.any() and id(task) in gs.memories and job is not None and job.queue in c.queues:
         feasible &= ctx.fs.allocatable_on(c.queues[job.queue], task, nodes)
@@ -193,6 +198,9 @@ def shared_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     terms[0] = ("nodeavailability", np.where(gs.device_fit(task, nodes, idle), AVAILABILITY, 0.0))
     if gs.sharing_order:
         terms.append(("gpusharingorder", gs.sharing_scores(task, nodes)))
+    pod_affinity = pod_affinity_scores(ctx, task, nodes)
+    if pod_affinity is not None:
+        terms.append(("podaffinity", pod_affinity))
     return feasible, terms
 
 
@@ -245,7 +253,17 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
                         topology[nodes] if topology is not None else None)  # fmt: skip
     if gs is not None and gs.sharing_order and asks_no_gpu(ctx, req):
         terms.append(("gpusharingorder", gs.sharing_scores(task, nodes)))
+    pod_affinity = pod_affinity_scores(ctx, task, nodes)
+    if pod_affinity is not None:
+        terms.append(("podaffinity", pod_affinity))
     return feasible, terms
+
+
+def pod_affinity_scores(ctx: KaiContext, task: Task, nodes: np.ndarray) -> np.ndarray | None:
+    """The ``podaffinity`` plugin's scores of ``nodes`` for ``task`` (None: all 0, or the
+    plugin is not configured)."""
+    plugin = ctx.ssn.plugins.get("podaffinity")
+    return plugin.scores(task, nodes) if plugin is not None else None  # type: ignore[attr-defined]
 
 
 def topology_scores(ctx: KaiContext, task: Task) -> np.ndarray | None:
@@ -547,8 +565,9 @@ def _runnable(ssn: Session, t: Task) -> bool:
     (no nominated node) and whose request says what it may go to (not a legacy MIG task,
     which goes nowhere whatever it asks for)."""
     c = ssn.cluster
+    pod_affinity = ssn.plugins.get("podaffinity")
     return (not t.nominated_node and not changes_as_pods_land(c, t) and not ssn.varies_as_pods_land(t)
-            and t.key not in c.legacy_mig)
+            and t.key not in c.legacy_mig and not (pod_affinity is not None and pod_affinity.matters(t)))  # type: ignore[attr-defined]
 
 
 def _place_real(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: np.ndarray) -> bool:

@@ -155,6 +155,44 @@ def _hundredths(memory: int, of: int) -> int:
     return int(math.ceil(memory / of * 100))
 
 
+#: KAI's GPU reservation pods (``IsResourceReservationTask``: label ``app`` with the
+#: ``ResourceReservationAppLabelValue``, ``kai-resource-reservation`` by default)
+APP_LABEL = "app"
+RESERVATION_APP = "kai-resource-reservation"
+
+
+def reservation_pods_hold_no_gpu(c: Cluster) -> None:
+    """``NodeInfo.addTaskResources`` / ``removeTaskResources`` (node_info.go): a reservation
+    pod holds its node's CPU, memory and pod slot but not its GPUs (the GPU of its group is
+    counted through the fractions on it), so its GPU request is taken out of its row of
+    ``task_req`` and out of what it holds on its node (used, releasing). Idempotent (a
+    second session over the same cluster finds nothing to take)."""
+    g = c.resources.index.get("nvidia.com/gpu")
+    if g is None:
+        return
+    inert = c.inert
+    if inert is not None and inert.label_of is not None and len(inert):
+        at = np.flatnonzero(np.fromiter((v == RESERVATION_APP for v in inert.label_of(APP_LABEL, np.arange(len(inert)))),
+                                        dtype=bool, count=len(inert)))  # fmt: skip
+        rows = inert.rows[at]
+        held = c.task_req[rows, g]
+        if held.any():  # (pods held as columns are Running or Bound: used)
+            np.subtract.at(c.used[:, g], inert.nodes[at], held)
+            c.task_req[rows, g] = 0
+            inert._queue_totals = None  # (worked out again from the rows)
+    for t in c.active_tasks:
+        if t.labels.get(APP_LABEL) != RESERVATION_APP or t.req is None or not t.req[g]:
+            continue
+        amount = int(t.req[g])
+        if t.node >= 0 and t.status in OCCUPYING:
+            c.used[t.node, g] -= amount
+            if t.status is TaskStatus.RELEASING:
+                c.releasing[t.node, g] -= amount
+        elif t.node >= 0 and t.status is TaskStatus.PIPELINED:
+            c.pipelined[t.node, g] -= amount
+        t.req[g] = 0
+
+
 @dataclass(slots=True, eq=False)
 class Entry:
     """One placement of a fraction pod on a node: its groups and how it counts there."""
@@ -539,6 +577,27 @@ class GpuSharing:
             if len(chosen) == devices:
                 return tuple(chosen), releasing
         return None
+
+    def new_group(self, t: Task, node: int) -> bool:
+        """``willCreateNewGpuGroup`` (predicates.go): the GPUs :meth:`preferable` would give
+        the pod on the node include a whole one (a new group, with its reservation pod), or
+        too few fit (assumed new)."""
+        devices = self.devices(t)
+        chosen = self.fitting_gpus(t, node, devices)[:devices]
+        return len(chosen) < devices or WHOLE in chosen
+
+    def pod_slots_ok(self, t: Task, nodes: np.ndarray) -> np.ndarray:
+        """``checkMaxPodsWithGpuGroupReservation``: where the pod opens a new GPU group it
+        needs two free pod slots (idle + releasing), one for its group's reservation pod."""
+        c = self.c
+        col = c.resources.index.get("pods")
+        ok = np.ones(len(nodes), dtype=bool)
+        if col is None:
+            return ok
+        slots = (c.allocatable[nodes, col] - c.used[nodes, col] + c.releasing[nodes, col]) // 1000
+        for i in np.flatnonzero(slots < 2).tolist():
+            ok[i] = not self.new_group(t, int(nodes[i]))
+        return ok
 
     def sharing_scores(self, t: Task, nodes: np.ndarray) -> np.ndarray:
         """``gpusharingorder``: +1,000 on the nodes with a group where the pod fits."""

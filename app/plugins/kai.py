@@ -6,7 +6,10 @@
   it, the lowest allocated/minimum ratio (active allocated pods).
 * ``kubeflow``, ``ray`` — TaskOrder: a kubeflow master / launcher first, then a ray head.
 * ``taskorder`` — TaskOrder: pods with ``kai.scheduler/task-priority`` first, higher first.
-* ``nodeavailability`` — Predicate: only Ready nodes.
+* ``nodeavailability`` — NodeOrder: +100 where the task fits idle capacity (KAI's allocate
+  scores it; node conditions are the predicates plugin's, ``predicates.conditions_ok``).
+* ``podaffinity`` — NodeOrder: kube-scheduler's InterPodAffinity Score (raw, not normalised,
+  built with no arguments) times 100,000 (``scores.K8sPlugins``).
 * ``gpupack`` — NodeOrder: fuller GPU nodes first (GPU binpack); and, for the ``kai``
   profile's GPU sharing (``app.kai.gpu_sharing``), KAI's GPU order: fuller shared GPUs
   first. ``gpuspread`` (GPU ``spread`` placement) orders shared GPUs emptier first, and
@@ -49,6 +52,7 @@ from app.ingest.reader import DAY_UNITS, duration, timestamp
 from app.model.cluster import HOLDS_NODE, OCCUPYING, Job, SubGroup, Task
 from app.model.resources import column_sums
 from app.plugins.gang import surplus_only
+from app.plugins.interpod import PreferredPodAffinity, has_preferred
 from app.plugins.network_topology_aware import NetworkTopologyAware
 from app.plugins.predicates import Predicates
 from app.plugins.priority import Priority
@@ -469,8 +473,43 @@ class KaiPredicates(Predicates):
         return hit[1]
 
 
+class PodAffinity(Plugin):
+    """KAI's ``podaffinity`` (podaffinity.go): each node scores kube-scheduler's
+    InterPodAffinity ``Score`` for the pod, raw (KAI calls no NormalizeScore; the plugin is
+    built with ``InterPodAffinityArgs{}``, so placed pods' required terms weigh 0), times
+    100,000: + weight per placed pod in the node's domain a preferred affinity term of the
+    pod matches, − weight for an anti-affinity one, ± weight per placed pod whose own
+    preferred term matches the pod (``interpod.PreferredPodAffinity``). KAI's allocate adds it
+    to its node order (``app.kai.allocate``); a pod it scores is placed pod by pod."""
+
+    name = "podaffinity"
+    summary = "KAI: kube-scheduler's InterPodAffinity score (raw) x 100,000"
+    WEIGHT = 100_000.0  # scores.K8sPlugins
+
+    def open(self) -> None:
+        self.scorer: PreferredPodAffinity | None = None
+        c = self.ssn.cluster
+        if any(t.affinity and has_preferred(t) for t in c.active_tasks):
+            sc = self.scorer = PreferredPodAffinity(self.ssn)
+            self.ssn.on_allocate(lambda t: sc.hold(t, 1))
+            self.ssn.on_deallocate(lambda t: sc.hold(t, -1))
+
+    def matters(self, task: Task) -> bool:
+        """Whether the pod may score anything (its own preferred terms, or a placed pod's
+        matching it)."""
+        sc = self.scorer
+        return sc is not None and (task.idx in sc.incoming or any(term.matches(task) for term, _ in sc.owned_terms))
+
+    def scores(self, task: Task, nodes: np.ndarray) -> np.ndarray | None:
+        """Each of ``nodes``' weighted score, None when every one is 0."""
+        if not self.matters(task):
+            return None
+        raw = self.scorer.raw(task, nodes)  # type: ignore[union-attr]
+        return raw * self.WEIGHT if raw.any() else None
+
+
 KAI_PLUGINS: tuple[type[Plugin], ...] = (
-    Elastic, SubGroupOrder, TaskOrder, NodeAvailability, GpuPack, ResourceType, NodePlacement, KaiTopology,
+    Elastic, SubGroupOrder, TaskOrder, NodeAvailability, PodAffinity, GpuPack, ResourceType, NodePlacement, KaiTopology,
     MinRuntime, NominatedNode, Kubeflow, Ray, GpuSpread, GpuSharingOrder, DynamicResources, _inert("snapshot"),
 )  # fmt: skip
 _ = Priority  # KAI's priority plugin is Volcano's (priority desc, then the fallbacks)
