@@ -534,6 +534,21 @@ def test_releasing_pods_slot_is_available_to_a_new_pod(client: Any) -> None:
     assert placed(decide(client, objs), "preemptor-pod") == "nominated:n1"
 
 
+LABELS = {"my-label": "a"}
+AFFINITY = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+    {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": LABELS}, "topologyKey": "node-label"}}]}}  # fmt: skip
+
+
+def affinity_cluster() -> list[dict[str, Any]]:
+    """``TestPreferredPodAffinity``'s nodes, ``node-0`` and ``node-1`` (label ``node-label``),
+    the queue, ``existing-pod-1`` on node-1 (labelled, with the preferred term) and a pod of the
+    same size without either on node-0 (so binpacking ties)."""
+    existing = go_pod("existing-pod-1", on="node-1", cpu="1", memory="1G", labels=LABELS)
+    existing[1]["spec"]["affinity"] = AFFINITY
+    nodes = [go_node(n, "8", "8G", labels={"node-label": n}) for n in ("node-0", "node-1")]
+    return [*nodes, QUEUE, *existing, *go_pod("other-pod", on="node-0", cpu="1", memory="1G")]
+
+
 def test_preferred_pod_affinity_picks_the_node_with_the_matching_pod(client: Any) -> None:
     """``podaffinity_test.go TestPreferredPodAffinity`` "Matching Pod Affinity": a pod whose
     preferred pod affinity (weight 10, topology ``node-label``) matches a pod on node-1 scores
@@ -543,18 +558,11 @@ def test_preferred_pod_affinity_picks_the_node_with_the_matching_pod(client: Any
     affinity and its label (so that the existing pod's own preferred term, which kube-scheduler
     counts for the incoming pod too, does not match it) it goes to node-0 (the control: the
     tie-break would not pick node-1)."""
-    labels = {"my-label": "a"}
-    affinity = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
-        {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": labels}, "topologyKey": "node-label"}}]}}  # fmt: skip
-    nodes = [go_node(n, "8", "8G", labels={"node-label": n}) for n in ("node-0", "node-1")]
-    existing = go_pod("existing-pod-1", on="node-1", cpu="1", memory="1G", labels=labels)
-    existing[1]["spec"]["affinity"] = affinity
-    other = go_pod("other-pod", on="node-0", cpu="1", memory="1G")
     for with_affinity, want in ((True, "node-1"), (False, "node-0")):
-        new = go_pod("test-pod", cpu="1", memory="1G", labels=labels if with_affinity else None)
+        new = go_pod("test-pod", cpu="1", memory="1G", labels=LABELS if with_affinity else None)
         if with_affinity:
-            new[1]["spec"]["affinity"] = affinity
-        assert placed(decide(client, [*nodes, QUEUE, *existing, *other, *new]), "test-pod") == want, with_affinity
+            new[1]["spec"]["affinity"] = AFFINITY
+        assert placed(decide(client, [*affinity_cluster(), *new]), "test-pod") == want, with_affinity
 
 
 # -- subgroup_info/podset_test.go ----------------------------------------------------------
@@ -654,12 +662,5 @@ def test_a_placed_pods_preferred_term_scores_the_pod_it_matches(client: Any) -> 
     placed pod's own preferred affinity term matching the incoming pod (symmetry,
     ``IgnorePreferredTermsOfExistingPods`` false): a pod with the label and no affinity of its
     own goes to node-1, where the pod whose term it matches runs."""
-    labels = {"my-label": "a"}
-    affinity = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
-        {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": labels}, "topologyKey": "node-label"}}]}}  # fmt: skip
-    nodes = [go_node(n, "8", "8G", labels={"node-label": n}) for n in ("node-0", "node-1")]
-    existing = go_pod("existing-pod-1", on="node-1", cpu="1", memory="1G", labels=labels)
-    existing[1]["spec"]["affinity"] = affinity
-    other = go_pod("other-pod", on="node-0", cpu="1", memory="1G")
-    new = go_pod("test-pod", cpu="1", memory="1G", labels=labels)
-    assert placed(decide(client, [*nodes, QUEUE, *existing, *other, *new]), "test-pod") == "node-1"
+    new = go_pod("test-pod", cpu="1", memory="1G", labels=LABELS)
+    assert placed(decide(client, [*affinity_cluster(), *new]), "test-pod") == "node-1"
