@@ -344,9 +344,10 @@ class KaiFairShare(Plugin):
         roots = sorted(name for name in dropped if queues[name].parent not in queues)
         for name in dropped:
             del queues[name]
+        names = ", ".join(repr(n) for n in dropped[:5]) + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
         self.warn(f"queue {roots[0]!r} has parent {self.ssn.cluster.queues[roots[0]].parent!r}, which is not a queue of the "
                   f"snapshot: KAI deletes such a queue with the queues under it (cleanQueueOrphans), so the jobs of "
-                  f"{', '.join(repr(n) for n in dropped)} are in no queue and not scheduled")  # fmt: skip
+                  f"{names} are in no queue and not scheduled")  # fmt: skip
 
     def _check_cycles(self, queues: dict[str, Queue]) -> None:
         """A queue that is its own ancestor is a 422 at its parent field (KAI's queue tree
