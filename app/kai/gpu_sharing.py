@@ -172,8 +172,8 @@ def reservation_pods_hold_no_gpu(c: Cluster) -> None:
         return
     inert = c.inert
     if inert is not None and inert.label_of is not None and len(inert):
-        at = np.flatnonzero(np.fromiter((v == RESERVATION_APP for v in inert.label_of(APP_LABEL, np.arange(len(inert)))),
-                                        dtype=bool, count=len(inert)))  # fmt: skip
+        asks = np.flatnonzero(c.task_req[inert.rows, g] > 0)  # (labels read only where a GPU is asked)
+        at = asks[np.fromiter((v == RESERVATION_APP for v in inert.label_of(APP_LABEL, asks)), dtype=bool, count=len(asks))]
         rows = inert.rows[at]
         held = c.task_req[rows, g]
         if held.any():  # (pods held as columns are Running or Bound: used)
