@@ -193,3 +193,31 @@ def test_the_kai_pod_grouper_copies_the_pods_node_pool_label_to_its_podgroup(cli
     assert out["bindings"] == [] and any("1 PodGroup(s)" in w and "kai.scheduler/node-pool" in w for w in out["warnings"])
     del p["metadata"]["labels"]["kai.scheduler/node-pool"]
     assert [b["pod"] for b in decide(client, objs, PROFILES["kai"])["bindings"]] == ["default/rs-a"]
+
+
+def test_the_kai_shard_of_a_node_pool_sees_only_objects_labelled_with_it(client: Any) -> None:
+    """``partitionLabelValue`` (KAI's SchedulingShard): the selector is
+    ``kai.scheduler/node-pool=<value>`` (``selection.Equals``): n2 (pool-a) takes the pool's
+    job; n1 and the unlabelled job are the default shard's, not seen."""
+    ours = kai_job("ours", "q1", 1, 1, ns="default")
+    ours[0]["metadata"]["labels"] = dict(POOL)
+    queue_a = kai_queue("q1", -1)
+    queue_a["metadata"]["labels"] = dict(POOL)
+    objs = [node("n1", gpu=2), node("n2", gpu=2, labels=POOL), queue_a, *ours, *kai_job("theirs", "q1", 1, 1, ns="default")]
+    out = decide(client, objs, {"profile": "kai", "partitionLabelValue": "pool-a"})
+    assert {b["pod"]: b["node"] for b in out["bindings"]} == {"default/ours-0": "n2"}
+    assert any(w.startswith("1 Node(s) (e.g. n1), 1 PodGroup(s) (e.g. default/theirs) are not labelled "
+                            "kai.scheduler/node-pool=pool-a") for w in out["warnings"])  # fmt: skip
+    assert decide(client, objs, {"profile": "kai"})["bindings"] == []  # the default shard: q1 is pool-a's
+
+
+@pytest.mark.parametrize(("config", "why"), [
+    ({"profile": "volcano", "partitionLabelValue": "a"}, "only with profile 'kai'"),
+    ({"profile": "kai", "partitionLabelValue": 3}, "must be a string"),
+    ({"profile": "kai", "partitionLabelValue": "-bad"}, "not a valid label value"),
+])  # fmt: skip
+def test_partition_label_value_is_a_kai_label_value(client: Any, config: dict[str, Any], why: str) -> None:
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("n1")], config=config)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and why in r.json()["detail"]
+    assert r.json()["errors"][0]["pointer"] == "/config/partitionLabelValue"

@@ -9,7 +9,8 @@ Accepted forms of the request's ``config``:
   arguments);
 * ``{"profile": "volcano" | "kai" | "gangplank", "actions": "..."}``: a project's default
   actions and plugins; ``actions`` replaces only the action list; with ``kai``,
-  ``placementStrategy`` ({gpu, cpu}: binpack or spread) is KAI's SchedulingShard field.
+  ``placementStrategy`` ({gpu, cpu}: binpack or spread) and ``partitionLabelValue`` (the node
+  pool: ``app.ingest.nodepool``) are KAI's SchedulingShard fields.
 
 Loaded as Volcano's loader reads it (``UnmarshalSchedulerConf``, ``OpenSession``): an
 unknown action is a 422 naming the word (Volcano rejects such a config); a plugin Volcano
@@ -27,6 +28,7 @@ and nodegroup's ``enableHierarchy`` are implemented.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -194,6 +196,9 @@ class SchedulerConfig:
     warnings: list[str] = field(default_factory=list)
     #: Where the request wrote each action's arguments.
     action_pointers: dict[str, str] = field(default_factory=dict)
+    #: The ``kai`` profile's node pool: KAI's SchedulingShard ``partitionLabelValue`` ("":
+    #: the default shard, whose objects carry no ``kai.scheduler/node-pool`` label)
+    partition: str = ""
 
     def plugin(self, name: str) -> PluginOption | None:
         for tier in self.tiers:
@@ -266,7 +271,7 @@ def load_config(
             raise InputError(
                 f"unknown profile {profile!r} (known: {', '.join(sorted(PROFILES))})", join_pointer(ptr, "profile")
             )
-        extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy"})
+        extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy", "partitionLabelValue"})
         if extra:
             raise InputError(f"unknown key {extra[0]!r} next to 'profile'", join_pointer(ptr, extra[0]))
         base = _parse_yaml(PROFILES[profile], ptr)
@@ -279,6 +284,8 @@ def load_config(
         cfg = load_config(base, ptr=ptr, **again)  # type: ignore[arg-type]
         _profile_plugins(cfg)
         cfg.profile = profile
+        if "partitionLabelValue" in raw:
+            cfg.partition = _partition(raw["partitionLabelValue"], profile, join_pointer(ptr, "partitionLabelValue"))
         return cfg
     warnings: list[str] = []
 
@@ -371,6 +378,19 @@ def load_config(
             warnings.append(f"configuration of action {c['name']!r}, which is not in 'actions': not used")
     return SchedulerConfig(actions=actions, tiers=tiers, action_args=action_args, warnings=warnings,
                            action_pointers=action_pointers, raw=True)  # fmt: skip
+
+
+def _partition(raw: Any, profile: str, ptr: str) -> str:
+    """KAI's SchedulingShard ``partitionLabelValue``: the node pool the ``kai`` profile
+    schedules (its objects labelled ``kai.scheduler/node-pool`` with it; "" the default
+    shard's, those without the label: ``app.ingest.nodepool``); a label value."""
+    if profile != "kai":
+        raise InputError("partitionLabelValue is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    if not isinstance(raw, str):
+        raise InputError("partitionLabelValue must be a string (a label value)", ptr)
+    if len(raw) > 63 or (raw and not re.fullmatch(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", raw)):
+        raise InputError(f"partitionLabelValue {raw!r} is not a valid label value", ptr)
+    return raw
 
 
 def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:

@@ -177,7 +177,7 @@ class GroupDraft:
     kai_fallback: str | None = None  # why KAI's FromPodGroup fails on the sub-groups (KAI's default structure)
     kai_unreachable: tuple[str, ...] = ()  # sub-groups whose lowercased parents loop: not the job's
     kai_backed_off: bool = False  # KAI's default shard skips it this cycle (``kube.kai_backed_off``)
-    kai_node_pool: bool = False  # labelled ``kai.scheduler/node-pool``: another shard's (``app.ingest.nodepool``)
+    kai_node_pool: str | None = None  # its ``kai.scheduler/node-pool`` label (``app.ingest.nodepool``)
     template: tuple[str, str] | None = None  # (workload, template) for Workload API PodGroups
     basic: bool = False  # Workload API basic policy: no gang
     bare: bool = False  # made by Volcano's PodGroup controller for a pod with no controller owner

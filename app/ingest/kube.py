@@ -974,11 +974,12 @@ def kai_task_priority(value: str) -> int:
     return UNPARSABLE_TASK_PRIORITY if v is None else v
 
 
-def kai_node_pool(meta: dict) -> bool:
-    """The object is labelled ``kai.scheduler/node-pool`` (its labels were checked with its
-    metadata; the pod-grouper's PodGroups carry their owners' as a mapping)."""
+def kai_node_pool(meta: dict) -> str | None:
+    """The object's ``kai.scheduler/node-pool`` label, None without one (its labels were
+    checked with its metadata; the pod-grouper's PodGroups carry their owners' as a mapping)."""
     labels = meta.get("labels")
-    return isinstance(labels, Mapping) and KAI_NODE_POOL_LABEL in labels
+    value = labels.get(KAI_NODE_POOL_LABEL) if isinstance(labels, Mapping) else None
+    return value if isinstance(value, str) else None
 
 
 def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Ident) -> bool:

@@ -5,7 +5,9 @@ KAI's scheduler lists Nodes, Queues and PodGroups with the selector of its node 
 default ``--nodepool-label-key`` (``kai.scheduler/node-pool``) and no ``--partition-label-value``
 (the default shard's), the selector is "the label is absent" (``selection.DoesNotExist``), so an
 object labelled with a node pool, whatever the value, belongs to another shard and is not in the
-snapshot (``kubernetes_lister.go`` ``ListNodes`` / ``ListQueues`` / ``ListPodGroups``). Pods are
+snapshot (``kubernetes_lister.go`` ``ListNodes`` / ``ListQueues`` / ``ListPodGroups``); a shard
+of a node pool (the profile's ``partitionLabelValue``) lists only the objects labelled with it
+(``selection.Equals``). Pods are
 all listed: one on a node of another pool is on no node the scheduler has (left out), one of a
 PodGroup of another pool is in no job (``Cluster.absent_groups``). The pod-grouper copies a pod's
 node-pool label to the PodGroup it makes (``addNodePoolLabel``, ``kaigrouper.Grouper.labels``).
@@ -17,24 +19,35 @@ from app.ingest.draft import Draft
 from app.ingest.kube import KAI_NODE_POOL_LABEL
 
 
-def default_shard(d: Draft) -> None:
-    """Leave out of ``d`` the Nodes, KAI Queues and KAI PodGroups labelled with a node pool,
-    naming them in the answer's notes; the PodGroups so left out are remembered
-    (``Draft.partitioned``) so their pods' job is named once, here."""
-    nodes = sorted(n.name for n in d.nodes if KAI_NODE_POOL_LABEL in n.labels)
-    queues = sorted(q.name for q in d.queues if q.kai_node_pool)
-    groups = sorted(f"{g.namespace}/{g.name}" for g in d.groups if g.source == "kai" and g.kai_node_pool)
+def default_shard(d: Draft, pool: str = "") -> None:
+    """Leave out of ``d`` the Nodes, KAI Queues and KAI PodGroups another shard lists than the
+    one of node pool ``pool`` ("" the default shard: those labelled with any node pool; else
+    those not labelled with ``pool``), naming them in the answer's notes; the PodGroups so
+    left out are remembered (``Draft.partitioned``) so their pods' job is named once, here."""
+
+    def other(value: str | None) -> bool:
+        return value is not None if not pool else value != pool
+
+    nodes = sorted(n.name for n in d.nodes if other(n.labels.get(KAI_NODE_POOL_LABEL)))
+    queues = sorted(q.name for q in d.queues if q.source == "kai" and other(q.kai_node_pool))
+    groups = sorted(f"{g.namespace}/{g.name}" for g in d.groups if g.source == "kai" and other(g.kai_node_pool))
     if not (nodes or queues or groups):
         return
     if nodes:
-        d.nodes = [n for n in d.nodes if KAI_NODE_POOL_LABEL not in n.labels]
+        gone = set(nodes)
+        d.nodes = [n for n in d.nodes if n.name not in gone]
         d.pool_nodes.update(nodes)
     if queues:
-        d.queues = [q for q in d.queues if not q.kai_node_pool]
+        gone = set(queues)
+        d.queues = [q for q in d.queues if not (q.source == "kai" and q.name in gone)]
     if groups:
-        d.groups = [g for g in d.groups if not (g.source == "kai" and g.kai_node_pool)]
+        gone = set(groups)
+        d.groups = [g for g in d.groups if not (g.source == "kai" and f"{g.namespace}/{g.name}" in gone)]
         d.partitioned.update(groups)
     parts = [f"{len(xs)} {kind}(s) (e.g. {xs[0]})" for kind, xs in (("Node", nodes), ("Queue", queues), ("PodGroup", groups)) if xs]
-    d.notes.append(f"{', '.join(parts)} are labelled {KAI_NODE_POOL_LABEL}: KAI's default shard (the kai profile) does not "
-                   "see them (its node-pool selector is that the label is absent), so their pods are in no job and "
-                   "those on such nodes are left out")  # fmt: skip
+    shard = ("KAI's default shard (the kai profile) does not see them (its node-pool selector is that the label is absent)"
+             if not pool else f"the kai profile's shard of node pool {pool!r} does not see them (its selector is "
+             f"{KAI_NODE_POOL_LABEL}={pool})")  # fmt: skip
+    how = "are labelled " + KAI_NODE_POOL_LABEL if not pool else f"are not labelled {KAI_NODE_POOL_LABEL}={pool}"
+    d.notes.append(f"{', '.join(parts)} {how}: {shard}, so their pods are in no job and those on such nodes are left "
+                   "out")  # fmt: skip

@@ -410,8 +410,8 @@ class Queue:
     #: the raw ``volcano.sh/nodegroup-resource-limits`` annotation (None when absent); the
     #: ``nodegroup`` plugin parses it, an invalid one failing the queue's tasks as in Volcano
     node_group_limits: str | None = None
-    #: a KAI Queue labelled ``kai.scheduler/node-pool`` (another shard's: ``app.ingest.nodepool``)
-    kai_node_pool: bool = False
+    #: a KAI Queue's ``kai.scheduler/node-pool`` label (None: none; ``app.ingest.nodepool``)
+    kai_node_pool: str | None = None
     pointer: str = ""
 
 
