@@ -19,7 +19,7 @@ from app.ingest.draft import Draft
 from app.ingest.kube import KAI_NODE_POOL_LABEL
 
 
-def default_shard(d: Draft, pool: str = "") -> None:
+def shard_view(d: Draft, pool: str = "") -> None:
     """Leave out of ``d`` the Nodes, KAI Queues and KAI PodGroups another shard lists than the
     one of node pool ``pool`` ("" the default shard: those labelled with any node pool; else
     those not labelled with ``pool``), naming them in the answer's notes; the PodGroups so

@@ -145,12 +145,12 @@ def read_request(
         realize_kai_podgroups(draft, envelope["objects"], options.now, envelope.get("config"), kai_runs, limits,
                               min(read, settings.max_objects))  # fmt: skip
     if envelope.get("objects") is not None and kai_runs is not False:
-        from app.ingest.nodepool import default_shard
+        from app.ingest.nodepool import shard_view
         from app.service import config_if_valid  # (the service imports ingest)
 
         cfg = config_if_valid(envelope.get("config")) if envelope.get("config") is not None else None
         if cfg is not None and cfg.profile == "kai":  # (after the pod-grouper: it sees every PodGroup)
-            default_shard(draft, cfg.partition)
+            shard_view(draft, cfg.partition)
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records
