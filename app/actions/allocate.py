@@ -178,7 +178,7 @@ class Allocate(Action):
         if kai:
             self._execute_kai(ssn, [j for lst in by_queue.values() for j in lst])
             return
-        if by_queue and (ssn.config.profile == "volcano" or ssn.config.raw):
+        if by_queue and ssn.follows_volcano:
             feasible_nodes_note(ssn)
         queues = {q: ssn.cluster.queues[q] for q in by_queue}
         for q in by_queue:

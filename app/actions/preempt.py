@@ -56,7 +56,7 @@ def volcano_gang(ssn: Session, args: dict[str, Any], named_action: bool) -> bool
     algorithm = args.get("algorithm")
     if algorithm is not None:
         return str(algorithm).lower() == "volcano"
-    if not named_action or not (ssn.config.profile == "volcano" or ssn.config.raw):
+    if not named_action or not ssn.follows_volcano:
         return False
     named = sorted(k for k in GANGPLANK_ARGS if args.get(k) is not None)
     if ssn.solver == "exact":

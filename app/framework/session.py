@@ -139,6 +139,7 @@ class Session:
         #: none) among them; None: every pod is (see :meth:`not_ours`)
         self.own_schedulers = self._own_schedulers(scheduler_names)
         self._not_ours_inert: tuple[Any, np.ndarray | None, np.ndarray | None] | None = None
+        self._counted: np.ndarray | None = None  # (counted_nodes)
         self._not_ours_jobs: tuple[dict[str, Job], list[Job]] | None = None
         self._foreign_gangs: dict[str, bool] = {}  # job key -> not_ours, for gangs of other APIs
         #: KAI's GPU groups (app.kai.gpu_sharing), when the kai profile placed fraction pods
@@ -240,13 +241,20 @@ class Session:
     def counted_nodes(self) -> np.ndarray:
         """Per node, whether its allocatable counts in the capacity the queues divide:
         Volcano's (``ssn.TotalResource``) every node; KAI's (``getNodeResources``) a node
-        passing ``CheckNodeConditionPredicate``; the ``gangplank`` profile's a Ready node."""
-        nodes = self.cluster.nodes
-        rule = self.node_rule
-        if rule == "volcano":
-            return np.ones(len(nodes), dtype=bool)
-        it = ((n.ready and n.healthy and not n.unschedulable) for n in nodes) if rule == "kai" else (n.ready for n in nodes)
-        return np.fromiter(it, dtype=bool, count=len(nodes))
+        passing ``CheckNodeConditionPredicate``; the ``gangplank`` profile's a Ready node.
+        Worked out once per session (no node changes state in one); read-only."""
+        got = self._counted
+        if got is None:
+            nodes = self.cluster.nodes
+            rule = self.node_rule
+            if rule == "volcano":
+                got = np.ones(len(nodes), dtype=bool)
+            else:
+                it = ((n.ready and n.healthy and not n.unschedulable) for n in nodes) if rule == "kai" else (n.ready for n in nodes)
+                got = np.fromiter(it, dtype=bool, count=len(nodes))
+            got.flags.writeable = False
+            self._counted = got
+        return got
 
     # -- pods of other schedulers ----------------------------------------------------------
     def _own_schedulers(self, names: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -258,7 +266,7 @@ class Session:
             return None
         if self.config.profile == "kai":
             return KAI_OWN
-        if self.config.profile == "volcano" or self.config.raw:
+        if self.follows_volcano:
             return (*(names or VOLCANO_OWN), "")
         return None
 
@@ -602,7 +610,7 @@ class Session:
     def job_order(self, a: Job, b: Job) -> int:
         """JobOrder: first non-zero plugin answer; then creation time, then the job's ID
         (:attr:`job_id`)."""
-        c = self._first_nonzero("job_order", a, b)
+        c = self.job_order_compare(a, b)
         if c:
             return c
         return _cmp((a.created, self.job_id(a)), (b.created, self.job_id(b)))

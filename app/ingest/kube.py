@@ -1003,9 +1003,7 @@ def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Iden
             last = (-1 if tid is None else tid, pool)
     if last is None:
         return False
-    labels = meta.get("labels")
-    own = (labels.get(KAI_NODE_POOL_LABEL) if isinstance(labels, Mapping) else None) or "default"
-    return last[1] == own
+    return last[1] == (kai_node_pool(meta) or "default")
 
 
 def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:

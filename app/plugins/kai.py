@@ -488,6 +488,7 @@ class PodAffinity(Plugin):
 
     def open(self) -> None:
         self.scorer: PreferredPodAffinity | None = None
+        self._matters: dict[int, bool] = {}  # task idx -> matters (a pod's labels never change)
         c = self.ssn.cluster
         if any(t.affinity and has_preferred(t) for t in c.active_tasks):
             sc = self.scorer = PreferredPodAffinity(self.ssn)
@@ -498,7 +499,12 @@ class PodAffinity(Plugin):
         """Whether the pod may score anything (its own preferred terms, or a placed pod's
         matching it)."""
         sc = self.scorer
-        return sc is not None and (task.idx in sc.incoming or any(term.matches(task) for term, _ in sc.owned_terms))
+        if sc is None:
+            return False
+        hit = self._matters.get(task.idx)
+        if hit is None:
+            hit = self._matters[task.idx] = task.idx in sc.incoming or any(term.matches(task) for term, _ in sc.owned_terms)
+        return hit
 
     def scores(self, task: Task, nodes: np.ndarray) -> np.ndarray | None:
         """Each of ``nodes``' weighted score, None when every one is 0."""

@@ -44,14 +44,13 @@ from app.framework.plugin import Plugin
 from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, KAI_OWN, is_preemptible, members
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
-from app.kai.gpu_sharing import DEFAULT_GPU_MEMORY, node_gpu_memory
+from app.kai.gpu_sharing import APP_LABEL, DEFAULT_GPU_MEMORY, RESERVATION_APP, node_gpu_memory
 from app.kai.mig import MigColumns
 
 _EXACT = float(2**53)  # whole numbers below it are exact in float64
 #: KAI's own utility pods (``IsKaiUtilityPod``: resource reservation, scale adjusting), by
 #: their ``app`` label: never counted as another scheduler's
-APP_LABEL = "app"
-UTILITY_APPS = frozenset({"kai-resource-reservation", "scaling-pod"})
+UTILITY_APPS = frozenset({RESERVATION_APP, "scaling-pod"})
 
 
 def _whole(rows: np.ndarray, held: np.ndarray) -> bool:
