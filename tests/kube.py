@@ -164,3 +164,46 @@ def cq_preemption(within: str | None, reclaim: str | None, borrow_threshold: int
     if borrow_threshold is not None:
         out["borrowWithinCohort"] = {"policy": "LowerPriority", "maxPriorityThreshold": borrow_threshold}
     return out
+
+
+_CLIENT: Any = None
+
+
+def post_decision(objects: list[dict[str, Any]], config: Any, *, client: Any = None, **extra: Any) -> dict[str, Any]:
+    """``POST /v1/decisions`` of ``objects`` with ``config`` (``extra``: more envelope keys);
+    the answer, which must be a 200. ``client``: the test's, else one made once."""
+    global _CLIENT
+    if client is None:
+        if _CLIENT is None:
+            from fastapi.testclient import TestClient
+
+            from app.main import app
+
+            _CLIENT = TestClient(app, raise_server_exceptions=False)
+        client = _CLIENT
+    import orjson
+
+    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=config, **extra)),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def open_session(objects: list[dict[str, Any]], config: Any, *, add: str | None = None) -> Any:
+    """A Session opened on ``objects`` with ``config`` (a profile or a conf), as the service
+    opens one, for tests that read a plugin's state; ``add``: a plugin appended to the last
+    tier."""
+    import orjson
+
+    from app.framework.config import load_config
+    from app.framework.session import Session
+    from app.ingest.request import read_request
+    from app.plugins import PLUGINS, PROFILE_PLUGINS
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+    from app.settings import Settings
+
+    req = read_request(orjson.loads(orjson.dumps(request(objects))), Settings())
+    cfg = load_config(config, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
+    if add is not None:
+        cfg.tiers[-1].append(type(cfg.tiers[-1][0])(name=add))
+    return Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)

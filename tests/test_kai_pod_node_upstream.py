@@ -89,7 +89,7 @@ import pytest
 from app.kai.actions import ALIVE, is_elastic
 from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, View, gang_satisfied, is_pending, ready_for_scheduling
 from tests.kai_upstream import build_objects, statuses
-from tests.kube import node, pod, request
+from tests.kube import node, pod, post_decision, request
 from tests.test_kai_podgroup_info_upstream import go_job, simple
 
 KAI = {"profile": "kai", "actions": "allocate"}
@@ -103,10 +103,7 @@ MIG_LABELS = {"node-role.kubernetes.io/mig-enabled": "true", "nvidia.com/mig.str
 
 
 def decide(client: Any, objects: list[dict[str, Any]]) -> dict[str, Any]:
-    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=KAI)),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 200, r.text
-    return r.json()
+    return post_decision(objects, KAI, client=client)
 
 
 def podgroup(name: str) -> dict[str, Any]:

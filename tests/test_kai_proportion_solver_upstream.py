@@ -89,7 +89,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.plugins.kai_fairshare import RES, KaiFairShare, KaiQueue
+from app.plugins.kai_fairshare import RES, KaiQueue
+from tests.test_kai_reclaimable_capacity_upstream import plugin
 
 U = -1.0  # commonconstants.UnlimitedResourceQuantity
 
@@ -108,19 +109,6 @@ def queue(uid: str, parent: str = "", *, priority: int = 0, gpu: dict | None = N
     q = KaiQueue(uid, parent, priority, 0.0, col("deserved"), col("limit"), col("weight"))
     q.allocated, q.allocated_np, q.fair, q.request = col("allocated"), col("allocated_np"), col("fair"), col("request")
     return q
-
-
-def plugin(qs: list[KaiQueue], capacity: tuple[float, float, float] = (0, 0, 0)) -> KaiFairShare:
-    """The proportion plugin's state as the functions under test read it, without a session."""
-    fs = KaiFairShare.__new__(KaiFairShare)
-    fs.cols = [0, 1, 2]
-    fs.capacity = np.array(capacity, dtype=np.float64)
-    fs.queues = {q.name: q for q in qs}
-    for q in qs:
-        if q.parent in fs.queues:
-            fs.queues[q.parent].children.append(q.name)
-    fs._task_vec, fs._chains, fs._cap_lists = {}, {}, {}
-    return fs
 
 
 def set_fair_share(qs: list[KaiQueue], total_gpu: float) -> dict[str, float]:

@@ -112,11 +112,11 @@ def queue(uid: str, parent: str = "", *, gpu: dict | None = None, cpu: dict | No
     return q
 
 
-def plugin(qs: list[KaiQueue]) -> KaiFairShare:
+def plugin(qs: list[KaiQueue], capacity: tuple[float, float, float] = (0, 0, 0)) -> KaiFairShare:
     """The proportion plugin's state as the functions under test read it, without a session."""
     fs = KaiFairShare.__new__(KaiFairShare)
     fs.cols = [0, 1, 2]  # request columns: gpu (milli-GPUs), cpu (millicores), memory (bytes)
-    fs.capacity = np.zeros(3)
+    fs.capacity = np.array(capacity, dtype=np.float64)
     fs.queues = {q.name: q for q in qs}
     for q in qs:
         if q.parent in fs.queues:

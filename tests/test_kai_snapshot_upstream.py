@@ -116,7 +116,7 @@ from app.kai.jobs import View
 from app.model.cluster import TaskStatus
 from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS, PLUGINS, PROFILE_PLUGINS
 from app.settings import Settings
-from tests.kube import node, pod, priority_class, request
+from tests.kube import node, pod, post_decision, priority_class, request
 
 NS = "test"
 NODE_POOL = "kai.scheduler/node-pool"  # constants.DefaultNodePoolLabelKey, the default shard's partition key
@@ -181,10 +181,7 @@ def job(name: str, queue: str, n: int = 1, **kw: Any) -> list[dict[str, Any]]:
 
 
 def decide(client: Any, objects: list[dict[str, Any]], config: dict[str, Any] = KAI) -> dict[str, Any]:
-    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=config)),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 200, r.text
-    return r.json()
+    return post_decision(objects, config, client=client)
 
 
 def placed(out: dict[str, Any]) -> dict[str, str]:

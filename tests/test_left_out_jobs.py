@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tests.kube import node, pod, podgroup, queue, request
+from tests.kube import node, pod, podgroup, post_decision, queue, request
 from tests.test_kai import kai_job, kai_queue
 
 VOLCANO = {"profile": "volcano", "actions": "enqueue, allocate, preempt, reclaim, backfill"}
@@ -37,10 +37,7 @@ PROFILES = {
 
 
 def decide(client: Any, objects: list[dict[str, Any]], config: dict[str, Any]) -> dict[str, Any]:
-    r = client.post("/v1/decisions", content=orjson.dumps(request(objects, config=config)),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 200, r.text
-    return r.json()
+    return post_decision(objects, config, client=client)
 
 
 def gang(name: str, q: str, n: int, gpu: int, *, kai: bool, running_on: str | None = None,

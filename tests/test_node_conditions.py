@@ -19,27 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-from fastapi.testclient import TestClient
-
-from app.framework.config import load_config
 from app.framework.session import Session
-from app.ingest.request import read_request
-from app.main import app
-from app.plugins import PLUGINS, PROFILE_PLUGINS
-from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
-from app.settings import Settings
-from tests.kube import node, pod, podgroup, request
+from tests.kube import node, open_session, pod, podgroup, post_decision
 
-CLIENT = TestClient(app, raise_server_exceptions=False)
 NOT_READY_TAINT = {"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"}
 
 
-def decide(objects: list[dict[str, Any]], config: dict[str, Any]) -> dict[str, Any]:
-    r = CLIENT.post("/v1/decisions", content=orjson.dumps(request(objects, config=config)),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 200, r.text
-    return r.json()
+decide = post_decision
 
 
 def bound(out: dict[str, Any]) -> dict[str, str]:
@@ -52,9 +38,7 @@ def with_condition(n: dict[str, Any], kind: str, status: str) -> dict[str, Any]:
 
 
 def session(objects: list[dict[str, Any]], profile: str) -> Session:
-    req = read_request(orjson.loads(orjson.dumps(request(objects))), Settings())
-    cfg = load_config({"profile": profile}, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
-    return Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    return open_session(objects, {"profile": profile})
 
 
 def test_volcano_reads_no_node_condition_a_not_ready_node_takes_the_pod() -> None:

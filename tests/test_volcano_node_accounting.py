@@ -17,21 +17,13 @@ Node conditions are in ``tests/test_node_conditions.py``.
 
 from __future__ import annotations
 
-import orjson
-from fastapi.testclient import TestClient
+from tests.kube import node, pod, post_decision
 
-from app.main import app
-from tests.kube import node, pod, request
-
-CLIENT = TestClient(app, raise_server_exceptions=False)
 CONF = {"profile": "volcano", "actions": "allocate"}
 
 
 def decide(objects: list[dict]) -> dict:
-    r = CLIENT.post("/v1/decisions", content=orjson.dumps(request(objects, config=CONF)),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 200, r.text
-    return r.json()
+    return post_decision(objects, CONF)
 
 
 def bound(out: dict) -> dict[str, str]:

@@ -67,29 +67,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 import pytest
-from fastapi.testclient import TestClient
 
 from app.eviction.volcano_gang import unified_evictable
 from app.framework.config import load_config
 from app.framework.session import Session
 from app.ingest.request import read_request
-from app.main import app
 from app.plugins import PLUGINS
 from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
 from app.settings import Settings
-from tests.kube import node, pod, podgroup, priority_class, queue, request
+from tests.kube import node, pod, podgroup, post_decision, priority_class, queue, request
 
-CLIENT = TestClient(app, raise_server_exceptions=False)
 PREEMPTABLE = "volcano.sh/preemptable"
 
 
-def decide(objects: list[dict], conf: dict) -> dict:
-    r = CLIENT.post("/v1/decisions", content=orjson.dumps(request(objects, config=conf)),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 200, r.text
-    return r.json()
+decide = post_decision
 
 
 def evicted(out: dict) -> list[str]:

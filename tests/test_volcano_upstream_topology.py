@@ -795,17 +795,9 @@ def test_a_sub_jobs_gang_is_its_policys_sub_group_size_1_without_one(size, bound
 
 # -- HyperNodeGradientForSubJobFn for the default sub-job (gang simulation) -------------------
 def _gradient_session(objects: list[dict]) -> Any:
-    from app.framework.config import load_config
-    from app.framework.session import Session
-    from app.ingest.request import read_request
-    from app.plugins import PLUGINS, PROFILE_PLUGINS
-    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
-    from app.settings import Settings
+    from tests.kube import open_session
 
-    req = read_request(orjson.loads(orjson.dumps(request(objects))), Settings())
-    cfg = load_config({"profile": "volcano"}, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
-    cfg.tiers[-1].append(type(cfg.tiers[-1][0])(name="network-topology-aware"))  # (not in Volcano's chart conf)
-    return Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)
+    return open_session(objects, {"profile": "volcano"}, add="network-topology-aware")  # (not in Volcano's chart conf)
 
 
 def test_the_default_sub_jobs_eviction_gradients_are_filtered_by_its_pending_pods():
