@@ -109,26 +109,6 @@ def test_drf_preemptable_counts_a_jobs_candidates_as_a_running_total(client):
     assert evicted(decide(client, objs, conf({"enablePreemptable": False}))) == ["default/big-0", "default/big-1"]
 
 
-def test_drf_enable_hierarchy_is_refused_as_not_implemented(client):
-    objs = [node("n0"), *CLASSES, *job("v", ["n0"])]
-    config = {"actions": "allocate", "tiers": [{"plugins": [{"name": "priority"}]},
-              {"plugins": [{"name": "predicates"}, {"name": "drf", "enableHierarchy": True}]}]}  # fmt: skip
-    r = post(client, objs, config)
-    assert r.status_code == 422, r.text
-    assert r.headers["content-type"].startswith("application/problem+json")
-    problem = r.json()
-    assert problem["type"].endswith("not-implemented")
-    assert problem["errors"][0]["pointer"] == "/config/tiers/1/plugins/1/enableHierarchy"
-    assert "not implemented" in problem["detail"] and "drf" in problem["detail"]
-    # false or unset on drf keeps working
-    for flags in ({"enableHierarchy": False}, {}):
-        config["tiers"][1]["plugins"][1] = {"name": "drf", **flags}
-        assert post(client, objs, config).status_code == 200
-    # capacity's enableHierarchy is implemented: still accepted
-    config["tiers"][1]["plugins"][1] = {"name": "capacity", "enableHierarchy": True}
-    assert post(client, objs, config).status_code == 200
-
-
 def test_drf_share_counts_only_allocated_binding_bound_and_running_pods(client):
     """Volcano's AllocatedStatus: a job's pod that is being deleted (Releasing) adds nothing
     to its share. Job a (older) holds only such a pod; b holds nothing. Both shares are 0,

@@ -21,9 +21,8 @@ spellings (``enablePreemptable``, ``enabledVictim``, ...): another spelling is i
 Volcano's YAML decoder ignores it, with a warning naming the right one; other unknown keys
 are ignored with a warning. ``strict`` (the request's ``options.strictConfig``) turns each
 of those warnings into a 422. Arguments no plugin or action read during the decision are
-listed in the warnings afterwards (:func:`unread_arguments`). drf's ``enableHierarchy:
-true`` (Volcano's hierarchical DRF) is a 422 ``not-implemented`` naming the flag; capacity's
-and nodegroup's ``enableHierarchy`` are implemented.
+listed in the warnings afterwards (:func:`unread_arguments`). ``enableHierarchy`` is read by
+drf (hierarchical DRF: ``app.plugins.hdrf``), capacity and nodegroup.
 """
 
 from __future__ import annotations
@@ -334,14 +333,6 @@ def load_config(
                     if not isinstance(v, bool):
                         raise InputError(f"'{k}' must be true or false", join_pointer(pp, k))
                     opt.flags[_FLAG_KEYS[k]] = v
-                    if name == "drf" and _FLAG_KEYS[k] == "Hierarchy" and v:
-                        # capacity's enableHierarchy is implemented; drf's (hDRF) is not yet
-                        raise InputError(
-                            f"drf's {k} (Volcano's hierarchical DRF) is recognised but not implemented in this "
-                            "version; leave it unset or false",
-                            join_pointer(pp, k),
-                            kind="not-implemented",
-                        )
                 elif k in _NEAR_MISS:
                     right = f": Volcano reads {_NEAR_MISS[k]!r}" if _NEAR_MISS[k] else ""
                     ignored(f"plugin {name}: {k!r} is not a flag Volcano reads{right}; ignored, as Volcano ignores it",

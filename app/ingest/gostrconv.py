@@ -46,6 +46,33 @@ def parse_int(text: str, bits: int = 64) -> int | None:
     return parse_int_err(text, bits)[0]
 
 
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
+_HEX = re.compile(r"[+-]?0[xX](_?[0-9a-fA-F])*(\.[0-9a-fA-F]*)?[pP][+-]?[0-9]+", re.ASCII)
+_HEX_UNDERSCORE = re.compile(r"0[xX](_?[0-9a-fA-F])+(\.[0-9a-fA-F]*)?[pP][+-]?[0-9]+", re.ASCII)
+_SPECIAL = {"inf": float("inf"), "+inf": float("inf"), "-inf": float("-inf"), "infinity": float("inf"),
+            "+infinity": float("inf"), "-infinity": float("-inf"), "nan": float("nan")}  # fmt: skip
+
+
+def parse_float(text: str) -> float | None:
+    """``strconv.ParseFloat(text, 64)``, None where Go errs: decimal (no ``_``, no spaces),
+    hexadecimal with a ``p`` exponent (``_`` only between digits or after ``0x``), ``Inf``
+    / ``Infinity`` with an optional sign and ``NaN`` without one, in any case; a finite
+    number past float64's range is an error (Go's ``ErrRange``)."""
+    special = _SPECIAL.get(text.lower()) if text.isascii() else None
+    if special is not None:
+        return special
+    if _DECIMAL.fullmatch(text) is not None:
+        v = float(text)
+    elif _HEX.fullmatch(text) is not None:
+        body = text.lstrip("+-")
+        if "_" in body and (_HEX_UNDERSCORE.fullmatch(body) is None or "__" in body or "_." in body):
+            return None
+        v = float.fromhex(text.replace("_", ""))
+    else:
+        return None
+    return None if v in (float("inf"), float("-inf")) else v
+
+
 def parse_bool(text: str) -> bool | None:
     """``strconv.ParseBool``, None where Go errs."""
     return True if text in TRUE else False if text in FALSE else None

@@ -68,6 +68,8 @@ VOLCANO_QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name"
 #: Volcano's ``nodegroup`` plugin: a Node's group (label) and a Queue's per-group limits (annotation)
 VOLCANO_NODEGROUP_NAME = "volcano.sh/nodegroup-name"
 VOLCANO_NODEGROUP_LIMITS = "volcano.sh/nodegroup-resource-limits"
+VOLCANO_HIERARCHY = "volcano.sh/hierarchy"
+VOLCANO_HIERARCHY_WEIGHTS = "volcano.sh/hierarchy-weights"
 #: node conditions KAI's ``CheckNodeConditionPredicate`` wants False (a node with one of them
 #: present and not False adds nothing to KAI's capacity)
 PRESSURE_CONDITIONS = frozenset({"MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable"})
@@ -823,6 +825,11 @@ def read_volcano_queue(o: dict, ptr: str, d: Draft) -> None:
     sp = join_pointer(ptr, "spec")
     status = r.obj(o, "status", ptr, ident)
     guarantee = r.obj(spec, "guarantee", sp, ident)
+    ann = r.str_map(meta, "annotations", mp, ident)
+    hierarchy, weights = ann.get(VOLCANO_HIERARCHY, ""), ann.get(VOLCANO_HIERARCHY_WEIGHTS, "")
+    if hierarchy and weights and not hierarchy.startswith("root") and not meta.get("uid"):
+        # a manifest not yet created: Volcano's mutating webhook adds the root on CREATE
+        hierarchy, weights = f"root/{hierarchy}", f"1/{weights}"
     d.queues.append(
         Queue(
             name=name,
@@ -838,7 +845,9 @@ def read_volcano_queue(o: dict, ptr: str, d: Draft) -> None:
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             dequeue_strategy=r.string(spec, "dequeueStrategy", sp, ident, default="traverse") or "traverse",
             affinity=node_group_affinity(spec.get("affinity"), join_pointer(sp, "affinity"), ident),
-            node_group_limits=r.str_map(meta, "annotations", mp, ident).get(VOLCANO_NODEGROUP_LIMITS),
+            node_group_limits=ann.get(VOLCANO_NODEGROUP_LIMITS),
+            hierarchy=hierarchy,
+            hierarchy_weights=weights,
             pointer=ptr,
         )
     )

@@ -410,6 +410,10 @@ class Queue:
     #: the raw ``volcano.sh/nodegroup-resource-limits`` annotation (None when absent); the
     #: ``nodegroup`` plugin parses it, an invalid one failing the queue's tasks as in Volcano
     node_group_limits: str | None = None
+    #: the ``volcano.sh/hierarchy`` and ``volcano.sh/hierarchy-weights`` annotations ("" when
+    #: absent): the queue's place in hierarchical DRF's tree (``app.plugins.hdrf``)
+    hierarchy: str = ""
+    hierarchy_weights: str = ""
     #: a KAI Queue's ``kai.scheduler/node-pool`` label (None: none; ``app.ingest.nodepool``)
     kai_node_pool: str | None = None
     pointer: str = ""

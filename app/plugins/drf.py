@@ -8,8 +8,8 @@
   ``share(victim's job - its request)``, or within 1e-6 of it. As in Volcano's
   ``drf.go``, the victim side is a running total per job: each further candidate of the
   same job is judged with the earlier ones already taken off.
-* Hierarchical DRF (``enableHierarchy: true``) is refused with a 422 when the config is
-  read (``app/framework/config.py``); this plugin never sees it.
+* Hierarchical DRF (``enableHierarchy: true``, off unless set): QueueOrder and Reclaimable
+  from the tree of :mod:`app.plugins.hdrf`, kept up to date by the same events.
 
 Allocations in the session (allocate, pipeline, evict) update the shares as they happen.
 """
@@ -23,6 +23,7 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.model.cluster import ALLOCATED_STATUS, Job, Task, group_requests
 from app.model.resources import column_sums
+from app.plugins.hdrf import HierarchicalDrf
 
 #: Volcano's ``shareDelta``: shares this close count as equal (Preemptable allows them).
 SHARE_DELTA = 1e-6
@@ -44,8 +45,15 @@ class Drf(Plugin):
         self.alloc: dict[str, np.ndarray] = {}
         self.ssn.on_allocate(lambda t: self._add(t, 1), many=lambda ts: self._add_many(ts, 1))
         self.ssn.on_deallocate(lambda t: self._add(t, -1), many=lambda ts: self._add_many(ts, -1))
-        self.ssn.register("job_order", self.name, self.job_order, value=(self.share, _share_order))
         self.ssn.register("preemptable", self.name, self.preemptable)
+        self.tree: HierarchicalDrf | None = None
+        if self.option.flags.get("Hierarchy", False):  # (Volcano: EnabledHierarchy set and true)
+            self.tree = tree = HierarchicalDrf(self, self.total)
+            self.ssn.on_allocate(lambda t: tree.add(t, 1), many=lambda ts: tree.add_many(ts, 1))
+            self.ssn.on_deallocate(lambda t: tree.add(t, -1), many=lambda ts: tree.add_many(ts, -1))
+            self.ssn.register("queue_order", self.name, tree.queue_order)
+            self.ssn.register("reclaimable", self.name, tree.reclaimable)
+        self.ssn.register("job_order", self.name, self.job_order, value=(self.share, _share_order))
 
     def _add(self, task: Task, sign: int) -> None:
         if task.job is not None:
