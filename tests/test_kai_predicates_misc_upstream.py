@@ -56,6 +56,11 @@ PreFilter passes must bind the pod; one whose PreFilter fails must leave it unbo
   predicate alone) and the Go claim, labelled ``kai.scheduler/queue: q`` (KAI's ``dynamicresources``
   PreFilter refuses a GPU claim the pod names without its job's queue label).
 
+Two more tests show the ConfigMap rule in preempt (``{"profile": "kai", "actions": "allocate,
+preempt"}``): a ``build`` job's pod that takes ``envFrom`` a ConfigMap preempts a ``train`` job filling
+the node when the ConfigMap exists, and evicts nothing when it is missing (KAI's simulation cannot
+place a pod its PreFilter refuses, so no scenario is committed).
+
 Gangplank's ``kai`` profile reads no pod volumes, environment or ConfigMaps other than
 Volcano's controller ConfigMap (``app/ingest/kube.py:672`` ``read_configmap``: any other is counted
 as ignored), so every row where Go's ConfigMap PreFilter refuses the pod is a strict xfail:
@@ -374,3 +379,45 @@ def test_a_pod_whose_dra_claim_asks_more_gpus_than_any_node_has_is_refused(clien
     a claim of 1 is bound (on either node)."""
     out = post_decision(dra_objects(count), KAI, client=client)
     assert (bound(out, "name1", "n1") is None) is refused
+
+
+# ==========================================================================================
+# The ConfigMap PreFilter in preempt: a refused preemptor evicts nothing
+# ==========================================================================================
+def preempt_objects(with_configmap: bool) -> list[dict[str, Any]]:
+    """Node ``n1`` (8 GPUs) full with the Running ``train`` job ``old`` (8 GPUs, preemptible) and the
+    Pending ``build`` job ``urgent`` (8 GPUs) of the same queue, whose pod takes ``envFrom`` the
+    ConfigMap ``settings`` (present in ``test`` iff ``with_configmap``)."""
+    objs: list[dict[str, Any]] = [QUEUE, node("n1")]
+    for name, pc in (("old", "train"), ("urgent", "build")):
+        pg = podgroup()
+        pg["metadata"]["name"] = name
+        pg["spec"]["priorityClassName"] = pc
+        p = pod(f"{name}-0", ns=NS, cpu="1", memory="1Gi", gpu=8, annotations={"pod-group-name": name},
+                node="n1" if name == "old" else None)  # fmt: skip
+        objs += [pg, p]
+    objs[-1]["spec"]["containers"][0]["envFrom"] = [env_from("settings")]
+    if with_configmap:
+        objs.append(configmap("settings"))
+    return objs
+
+
+PREEMPT = {"profile": "kai", "actions": "allocate, preempt"}
+
+
+def test_a_preemptor_whose_configmap_exists_evicts_a_lower_priority_job(client: Any) -> None:
+    """config_maps.go ``PreFilter`` passes (the ConfigMap ``settings`` exists in the pod's namespace),
+    so the ``build`` job preempts the ``train`` job filling the node: ``old-0`` is evicted (and
+    ``urgent-0`` nominated to n1). The counterpart of the xfail below."""
+    out = post_decision(preempt_objects(True), PREEMPT, client=client)
+    assert [e["pod"] for e in out["evictions"]] == [f"{NS}/old-0"]
+
+
+@pytest.mark.xfail(strict=True, reason=NO_CONFIGMAP_READ + "; so it also evicts a victim for such a preemptor")
+def test_a_preemptor_missing_a_required_configmap_evicts_nothing(client: Any) -> None:
+    """config_maps.go ``PreFilter`` (the rule of ``TestPreFilter``'s "no configmaps, required
+    configmaps" row), in preempt: the preemptor's pod fails the PreFilter on every node, so the
+    solver's simulation cannot place it whatever it evicts and KAI's preempt commits no eviction:
+    ``old-0`` keeps running."""
+    out = post_decision(preempt_objects(False), PREEMPT, client=client)
+    assert out["evictions"] == []
