@@ -333,6 +333,23 @@ def test_a_pod_asking_more_than_the_largest_node_has_is_refused(client: Any, nod
         assert bound(out, "name1", "n1") == where
 
 
+@pytest.mark.parametrize(("requests", "refused"), [
+    pytest.param({"kai.scheduler/r2": "1"}, True, id="a scalar resource no node has"),
+    pytest.param({"kai.scheduler/r1": "3"}, True, id="more of a scalar resource than any node has"),
+    pytest.param({"kai.scheduler/r1": "2"}, False, id="as much of a scalar resource as the largest node has"),
+])  # fmt: skip
+def test_a_pod_asking_a_scalar_resource_beyond_every_node_is_refused(client: Any, requests: dict[str, str],
+                                                                     refused: bool) -> None:  # fmt: skip
+    """maxNodeResources.go ``PreFilter``'s scalar loop (the code under Test_podToMaxNodeResourcesFiltering,
+    whose "not enough ephemeral storage" row takes its second branch): a scalar resource of the pod's
+    request refuses it when no node's allocatable has that resource at all (``!found``) or when the
+    pod asks more than the largest node has; asking exactly the largest amount passes and the pod is
+    bound. The Go nodes n1 and n2 (``kai.scheduler/r1: 2`` each)."""
+    objs = [QUEUE, mnr_node(*N1), mnr_node(*N2), podgroup("n1"), mnr_pod(requests)]
+    out = post_decision(objs, KAI, client=client)
+    assert (bound(out, "name1", "n1") is None) is refused
+
+
 # ==========================================================================================
 # maxNodeResources_test.go TestMaxNodeResourcesPredicateDRA
 # ==========================================================================================
