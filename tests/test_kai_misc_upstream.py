@@ -50,6 +50,14 @@ How the cases map to decisions
   ``KaiReclaim.reclaimable`` call), called directly on ``KaiQueue`` objects built as
   ``tests/test_kai_reclaimable_capacity_upstream.py`` builds them (vectors in ``RES`` order gpu, cpu,
   memory).
+* ``pkg/scheduler/api/pod_info/pod_info.go`` ``getPodResourceRequest`` (the code under
+  ``pod_info_test.go TestGetPodResourceRequest``, whose rows are in
+  ``tests/test_kai_pod_node_upstream.py``): a pod's request is its containers' sum, maxed with
+  each init container on its own, plus overhead. The rows here are what those rows do not reach:
+  a restartable (sidecar) init container is maxed like any other and pod-level ``spec.resources``
+  are not read. Each is a pod of 1 CPU on a 2-CPU node (``{"profile": "kai", "actions":
+  "allocate"}``): bound iff KAI's request fits. Gangplank's kai profile computes kube-scheduler's
+  request (``app/ingest/podrequest.py``), so the two rows KAI binds are strict xfails.
 
 Not transcribed
 ---------------
@@ -104,7 +112,7 @@ import pytest
 from app.errors import InputError
 from app.kai.actions import KaiReclaim
 from app.kai.queues import allocatable_share, dominant_share
-from tests.kube import node, open_session
+from tests.kube import node, open_session, pod
 from tests.test_kai_reclaimable_capacity_upstream import queue, rs
 from tests.test_kai_snapshot_upstream import decide, job, kai_queue, placed_jobs
 
@@ -352,3 +360,54 @@ def test_an_empty_or_unknown_reclaim_resolve_method_is_lca(value: str) -> None:
     from tests.test_kai_minruntime import resolver
 
     assert resolver({"reclaimResolveMethod": value}).method == "lca"
+
+
+# ==========================================================================================
+# pod_info.go getPodResourceRequest: what TestGetPodResourceRequest's rows do not reach
+# ==========================================================================================
+SIDECAR = ("Gangplank's kai profile takes a pod's request as kube-scheduler computes it "
+           "(app/ingest/podrequest.py: restartable sidecars summed, pod-level spec.resources replacing the "
+           "containers'), where KAI's getPodResourceRequest (pod_info.go:373-393) maxes each init container "
+           "with the containers' sum and reads no pod-level resources")  # fmt: skip
+
+
+def request_pod(spec_extra: dict[str, Any]) -> list[dict[str, Any]]:
+    """A KAI PodGroup ``pg`` (queue q) and its pod ``p`` of one container asking 1 CPU and 1Gi, with
+    ``spec_extra`` merged into its spec, on node ``n1`` of 2 CPUs (no GPUs)."""
+    pg = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": "pg", "namespace": "ns"},
+          "spec": {"minMember": 1, "queue": "queue-0"}}  # fmt: skip
+    p = pod("p", ns="ns", cpu="1", memory="1Gi", annotations={"pod-group-name": "pg"})
+    p["spec"].update(spec_extra)
+    return [node("n1", cpu="2", gpu=None), kai_queue("queue-0"), pg, p]
+
+
+def test_a_plain_init_container_larger_than_the_containers_sets_the_request(client: Any) -> None:
+    """pod_info.go ``getPodResourceRequest`` (TestGetPodResourceRequest's "with init containers"
+    rule): the request is the element-wise max of the containers' sum (1 CPU) and each init
+    container (3 CPUs): 3 CPUs, more than the 2-CPU node has, so the pod is not placed; with an
+    init container of 2 CPUs it is. (The counterpart of the sidecar test below.)"""
+    init = {"name": "init", "image": "x", "resources": {"requests": {"cpu": "3"}}}
+    assert placed_jobs(decide(client, request_pod({"initContainers": [init]}))) == set()
+    init["resources"]["requests"]["cpu"] = "2"
+    assert placed_jobs(decide(client, request_pod({"initContainers": [init]}))) == {"pg"}
+
+
+@pytest.mark.xfail(strict=True, reason=SIDECAR)
+def test_a_restartable_init_container_is_maxed_not_added(client: Any) -> None:
+    """pod_info.go ``getPodResourceRequest``: ``for _, container := range pod.Spec.InitContainers
+    { result.SetMaxResource(container requests) }``, whatever the init container's
+    ``restartPolicy``; so a sidecar (``restartPolicy: Always``) of 2 CPUs beside a container of 1 CPU
+    makes a request of max(1, 2) = 2 CPUs, which fits the 2-CPU node: KAI binds the pod
+    (kube-scheduler's formula would make it 3 CPUs)."""
+    sidecar = {"name": "side", "image": "x", "restartPolicy": "Always", "resources": {"requests": {"cpu": "2"}}}
+    assert placed_jobs(decide(client, request_pod({"initContainers": [sidecar]}))) == {"pg"}
+
+
+@pytest.mark.xfail(strict=True, reason=SIDECAR)
+def test_pod_level_resources_are_not_read(client: Any) -> None:
+    """pod_info.go ``getPodResourceRequest`` sums ``spec.containers[].resources.requests`` (and the
+    init containers, overhead and one pod); it never reads the pod-level ``spec.resources``, so a pod
+    whose containers ask 1 CPU with pod-level requests of 4 CPUs asks 1 CPU to KAI and is bound on
+    the 2-CPU node."""
+    level = {"resources": {"requests": {"cpu": "4", "memory": "1Gi"}, "limits": {"cpu": "4", "memory": "1Gi"}}}
+    assert placed_jobs(decide(client, request_pod(level))) == {"pg"}
