@@ -12,7 +12,10 @@ Sources (NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092
   ``minruntime``'s ``reclaimResolveMethod`` (``plugins/minruntime/minruntime.go:59-66``);
 * ``pkg/scheduler/plugins/proportion/resource_share/queue_attributes_test.go`` —
   ``Describe("DominantResource")``, ``Describe("GetAllocatableShare")``, against
-  ``queue_resource_share.go`` / ``resource_share.go``.
+  ``queue_resource_share.go`` / ``resource_share.go``;
+* ``pkg/scheduler/api/pod_info/pod_info.go`` ``getPodResourceRequest`` (the code under
+  ``pod_info_test.go TestGetPodResourceRequest``): the init-container and pod-level rules its rows
+  do not reach.
 
 How the cases map to decisions
 ------------------------------
