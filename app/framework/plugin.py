@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.errors import InputError
+from app.ingest.gostrconv import parse_float
 from app.ingest.reader import go_bool
 
 if TYPE_CHECKING:
@@ -94,6 +95,23 @@ class Plugin:
         if isinstance(v, str) and v.lower() in ("true", "false"):
             return v.lower() == "true"
         raise InputError(f"plugin {self.name} argument {key!r} must be true or false", self._pointer(key))
+
+    def arg_kai_float(self, key: str, default: float) -> float:
+        """KAI's ``PluginArguments.GetFloat64`` (its arguments are strings): Go's
+        ``strconv.ParseFloat``; a value it cannot read keeps ``default``, which KAI logs and
+        goes on with (the warnings say so). A number written without quotes reads as its
+        text would."""
+        raw = self.args.get(key)
+        if raw is None:
+            return default
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            return float(raw)
+        value = parse_float(raw) if isinstance(raw, str) else None
+        if value is None:
+            self.warn(f"plugin {self.name}: argument {key} {raw!r} is not a number strconv.ParseFloat reads: "
+                      f"{default:g} is used, as KAI does")  # fmt: skip
+            return default
+        return value
 
     def arg_str(self, key: str, default: str) -> str:
         v = self.args.get(key)

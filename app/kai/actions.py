@@ -228,7 +228,7 @@ class KaiReclaim(KaiAction):
 
     def execute(self) -> None:
         fs = self.ctx.fs
-        self.multiplier = max(1.0, float(fs.arg_float("relcaimerSaturationMultiplier", 1.0)))
+        self.multiplier = fs.saturation_multiplier()
         self.run(self.attempt)
 
     def message(self, preemptor: Job) -> Callable[[Task], str]:

@@ -314,9 +314,11 @@ class MinRuntime(Plugin):
     def open(self) -> None:
         self.default_preempt = self._default("defaultPreemptMinRuntime")
         self.default_reclaim = self._default("defaultReclaimMinRuntime")
-        self.method = self.arg_str("reclaimResolveMethod", "lca")
+        self.method = self.arg_str("reclaimResolveMethod", "") or "lca"  # (New: an empty value is lca)
         if self.method not in ("lca", "queue"):
-            raise InputError("reclaimResolveMethod must be 'lca' or 'queue'", self._pointer("reclaimResolveMethod"))
+            self.warn(f"plugin {self.name}: reclaimResolveMethod {self.method!r} is neither 'lca' nor 'queue': 'lca' "
+                      "is used, as KAI does")  # fmt: skip
+            self.method = "lca"
         self.ssn.register("preemptable", self.name, lambda p, cands: self.filter(p, cands, "preempt"))
         self.ssn.register("reclaimable", self.name, lambda p, cands: self.filter(p, cands, "reclaim"))
         self.ssn.register("unified_evictable", self.name, self.filter)

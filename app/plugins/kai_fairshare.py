@@ -609,6 +609,16 @@ class KaiFairShare(Plugin):
         ratios = np.where(share > 0, alloc / np.where(share > 0, share, 1), alloc * 1000.0)
         return float(ratios.max())
 
+    def saturation_multiplier(self) -> float:
+        """proportion's ``relcaimerSaturationMultiplier`` (KAI's spelling), read as ``New``
+        reads it: ``GetFloat64`` (default 1), then a value below 1 is 1 (KAI logs both; a
+        NaN stays NaN there too, and then no comparison with it holds)."""
+        m = self.arg_kai_float("relcaimerSaturationMultiplier", 1.0)
+        if m < 1.0:
+            self.warn(f"plugin {self.name}: relcaimerSaturationMultiplier {m:g} is below 1: 1 is used, as KAI does")
+            m = 1.0
+        return m
+
     def queue_order(self, a: Queue, b: Queue) -> int:
         qa, qb = self.queues[a.name], self.queues[b.name]
         ja, jb = self.ssn.queue_heads.get(a.name), self.ssn.queue_heads.get(b.name)
@@ -678,7 +688,7 @@ class KaiFairShare(Plugin):
         if not is_preemptible(reclaimer.job) and not within:
             return []
         left = {n: q.allocated.copy() for n, q in self.queues.items()}
-        mult = max(1.0, self.arg_float("relcaimerSaturationMultiplier", self.arg_float("reclaimerUtilizationMultiplier", 1.0)))
+        mult = self.saturation_multiplier()
         after = rq.allocated + request
         r_ratio = np.where(rq.fair > 0, after / np.where(rq.fair > 0, rq.fair, 1), np.where(after > 0, np.inf, 0.0))
         out = []
