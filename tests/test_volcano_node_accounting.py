@@ -72,3 +72,20 @@ def test_the_pods_resource_caps_a_node() -> None:
                   pod("old", node="n1", phase="Running", cpu="100m", memory="1Gi"),
                   pod("p", cpu="100m", memory="1Gi")])  # fmt: skip
     assert bound(out) == {"default/p": "n1"}
+
+
+def test_an_unknown_phase_pod_holds_its_node_but_not_under_kai() -> None:
+    """A pod on a node in phase Unknown: Volcano's cache adds every pod but Succeeded and
+    Failed ones to its node (``addTask``'s default branch: Used), as kube-scheduler counts
+    every pod bound to a node; KAI adds only its "active used" states (``AddTasksToNode``:
+    ``IsActiveUsedStatus``; Unknown is none of them), so under the ``kai`` profile the
+    node is free. One 2-CPU node, an Unknown pod of 2 CPUs on it, a pending 1-CPU pod."""
+    stuck = pod("stuck", node="n1", phase="Unknown", cpu="2", memory="1Gi")
+    objs = [node("n1", cpu="2", memory="4Gi", gpu=None), stuck, pod("p", cpu="1", memory="1Gi")]
+    assert bound(decide(objs)) == {}
+    assert bound(post_decision(objs, None)) == {}  # (the gangplank profile: kube-scheduler's count)
+    kai = [node("n1", cpu="2", memory="4Gi", gpu=None), stuck,
+           pod("p", cpu="1", memory="1Gi", extra_spec={"schedulerName": "kai-scheduler"},
+               labels={"kai.scheduler/queue": "q"}),
+           {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}, "spec": {}}]  # fmt: skip
+    assert bound(post_decision(kai, {"profile": "kai"})) == {"default/p": "n1"}

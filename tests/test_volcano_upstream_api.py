@@ -188,8 +188,6 @@ def test_idle_after_a_pod_is_gone_counts_only_the_pods_left(cpu, memory, fits):
     assert bound(out) == ({"x": "n1"} if fits else {})
 
 
-@pytest.mark.xfail(strict=True, reason="Gangplank's Unknown-phase pod holds no capacity on its node (app/model/cluster.py "
-                   "OCCUPYING has no UNKNOWN); Volcano's cache adds every non-terminated task on a node to Used")
 @pytest.mark.parametrize("cpu", ["1", "500m"])
 def test_an_unknown_phase_pod_holds_its_request_on_its_node(cpu):
     """node_info_test.go TestNodeInfo_AddPod "add 1 unknown pod and pod memory req > idle":
@@ -218,9 +216,6 @@ def test_a_node_whose_pods_exceed_its_allocatable_has_negative_idle():
     assert out["bindings"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="Gangplank's backfill needs idle >= the request on every resource "
-                   "(app/actions/backfill.py: idle_of(cand) >= t.req), so a node with negative idle CPU takes no "
-                   "best-effort pod; Volcano's backfill asks only the predicates (pod count) and the node stays Ready")
 def test_a_node_whose_pods_exceed_its_allocatable_stays_ready_for_best_effort_pods():
     """node_info_test.go TestNodeInfo_SetNode: the out-of-sync node keeps ``State{Phase:
     Ready}`` (``setNodeState`` only logs "Node out of sync"), so it stays in the snapshot;

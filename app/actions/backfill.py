@@ -35,7 +35,11 @@ class Backfill(Action):
             for t in ssn.sort_tasks(t for t in job.tasks if _wanted(t)):
                 mask, _ = ssn.predicate_mask(t, all_nodes)
                 cand = all_nodes[mask]
-                cand = cand[(c.idle_of(cand) >= t.req).all(axis=1)]  # type: ignore[operator]
+                # only what it asks (its pod slot): a node whose pods exceed its allocatable on
+                # CPU or memory still takes it, as Volcano's backfill asks the predicates alone
+                # and kube-scheduler's fit skips resources a pod does not request
+                asked = t.req > 0  # type: ignore[operator]
+                cand = cand[(c.idle_of(cand)[:, asked] >= t.req[asked]).all(axis=1)]  # type: ignore[index]
                 if len(cand) == 0:
                     ssn.messages.setdefault(job.key, "no node has room for the best-effort pod")
                     continue

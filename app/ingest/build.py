@@ -115,6 +115,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         now=now,
         task_req=task_req,
         inert=inert,
+        unknown_holds=d.unknown_holds,
     )
     cluster.missing_queues = frozenset(lost)
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)

@@ -213,6 +213,8 @@ class WorkloadTemplate:
 @dataclass(slots=True)
 class Draft:
     nodes: list[NodeDraft] = field(default_factory=list)
+    #: pods in phase Unknown hold their node (``Cluster.unknown_holds``; False under ``kai``)
+    unknown_holds: bool = True
     pods: list[PodDraft] = field(default_factory=list)
     # pods read column by column; in task order they follow ``pods`` (see PodBlock)
     pod_blocks: list[PodBlock] = field(default_factory=list)

@@ -655,9 +655,11 @@ class Cluster:
         now: float,
         task_req: np.ndarray | None = None,
         inert: InertPods | None = None,
+        unknown_holds: bool = True,
     ) -> None:
         """``tasks`` and ``jobs`` are the objects built at ingest (sorted by index and by
-        key); ``inert`` holds the rest as columns (see :class:`InertPods`)."""
+        key); ``inert`` holds the rest as columns (see :class:`InertPods`); ``unknown_holds``:
+        see :attr:`unknown_holds`."""
         self.resources = resources
         self.nodes = nodes
         self.node_index = {n.name: n.idx for n in nodes}
@@ -751,6 +753,11 @@ class Cluster:
         self.task_req = task_req if task_req is not None else (
             request_rows(tasks) if tasks else np.zeros((0, resources.size), dtype=np.int64)
         )  # fmt: skip
+        #: a pod on a node in phase Unknown holds its request there: Volcano's cache counts
+        #: every pod but Succeeded and Failed ones in a node's Used, as kube-scheduler does;
+        #: KAI adds to a node only pods of its "active used" states, not Unknown (False under
+        #: the ``kai`` profile: ``app.ingest.request``)
+        self.unknown_holds = unknown_holds
         n, r = allocatable.shape
         self.used = np.zeros((n, r), dtype=np.int64)
         self.releasing = np.zeros((n, r), dtype=np.int64)
@@ -999,7 +1006,8 @@ class Cluster:
         inert = self.inert
         if inert is not None:  # all occupying
             scatter_add(self.used, inert.nodes, self.task_req[inert.rows])
-        occ = [t for t in self._tasks if t.node >= 0 and t.status in OCCUPYING]
+        held = OCCUPYING | {TaskStatus.UNKNOWN} if self.unknown_holds else OCCUPYING
+        occ = [t for t in self._tasks if t.node >= 0 and t.status in held]
         if occ:
             idx = np.fromiter((t.node for t in occ), dtype=np.intp, count=len(occ))
             reqs = request_rows(occ)
