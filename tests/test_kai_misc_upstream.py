@@ -385,7 +385,6 @@ def test_a_plain_init_container_larger_than_the_containers_sets_the_request(clie
     assert placed_jobs(decide(client, request_pod({"initContainers": [init]}))) == {"pg"}
 
 
-@pytest.mark.xfail(strict=True, reason=SIDECAR)
 def test_a_restartable_init_container_is_maxed_not_added(client: Any) -> None:
     """pod_info.go ``getPodResourceRequest``: ``for _, container := range pod.Spec.InitContainers
     { result.SetMaxResource(container requests) }``, whatever the init container's
@@ -396,7 +395,6 @@ def test_a_restartable_init_container_is_maxed_not_added(client: Any) -> None:
     assert placed_jobs(decide(client, request_pod({"initContainers": [sidecar]}))) == {"pg"}
 
 
-@pytest.mark.xfail(strict=True, reason=SIDECAR)
 def test_pod_level_resources_are_not_read(client: Any) -> None:
     """pod_info.go ``getPodResourceRequest`` sums ``spec.containers[].resources.requests`` (and the
     init containers, overhead and one pod); it never reads the pod-level ``spec.resources``, so a pod

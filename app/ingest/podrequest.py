@@ -21,6 +21,12 @@ snapshots (pod templates, rendered manifests) often are not:
 6. the sums, exact in milli-units, are converted once per pod (bytes round up), and one
    pod (1000 milli-pods) is counted.
 
+KAI-Scheduler computes it its own way (``pod_info.go`` ``getPodResourceRequest``): the
+containers' sum, then the element-wise max with each init container on its own, sidecars
+included, plus the overhead and one pod; pod-level ``spec.resources`` are not read. That
+differs only where a pod has a sidecar or pod-level resources: such a pod's request is a
+:class:`KaiRequest`, which carries KAI's beside it (the ``kai`` profile takes it).
+
 Not modelled: in-place resize (``status`` allocated/actual resources; callers pass only
 the spec); ``defaultHugePagePodLimits`` (a no-op for valid pods, whose hugepage requests
 equal their limits); and a pod-level cpu/memory request the apiserver defaults from the
@@ -41,6 +47,14 @@ from app.model.resources import PODS, is_byte_resource
 
 Obj = dict[str, str] | None
 Milli = dict[str, int]
+
+
+
+class KaiRequest(dict):
+    """A pod's request as kube-scheduler computes it, for a pod whose request KAI computes
+    otherwise (a sidecar, pod-level resources): KAI's in :attr:`kai`."""
+
+    __slots__ = ("kai",)
 
 _POD_LEVEL_OVERCOMMIT = ("cpu", "memory")  # pod-level resources that default from containers
 _IS_BYTE: dict[str, bool] = {}
@@ -259,8 +273,35 @@ def effective_pod_request(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
 def _effective(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     total = _aggregate(spec, pointer, obj)
     res = spec.get("resources")
+    kai = _kai_request(spec, pointer, obj) if res is not None or _has_sidecar(spec) else None
     if res is not None:
         _apply_pod_level(total, res, pointer, obj)
+    out = _finish(total, spec, pointer, obj)
+    if kai is None or kai == out:
+        return out
+    differs = KaiRequest(out)
+    differs.kai = kai
+    return differs
+
+
+def _has_sidecar(spec: dict) -> bool:
+    inits = spec.get("initContainers")
+    return isinstance(inits, list) and any(isinstance(c, dict) and c.get("restartPolicy") == "Always" for c in inits)
+
+
+def _kai_request(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
+    """KAI's ``getPodResourceRequest``: the containers' sum, maxed with each init container
+    (sidecars too), plus the overhead and one pod; no pod-level resources."""
+    total: Milli = {}
+    for i, c in enumerate(_containers(spec, "containers", pointer, obj)):
+        _add(total, _container_requests(c, pointer + "/containers/", i, obj))
+    for i, c in enumerate(_containers(spec, "initContainers", pointer, obj)):
+        _max_into(total, _container_requests(c, pointer + "/initContainers/", i, obj))
+    return _finish(total, spec, pointer, obj)
+
+
+def _finish(total: Milli, spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
+    """The overhead added, the milli-unit sums converted (bytes round up), one pod counted."""
     overhead = spec.get("overhead")
     if overhead is not None:
         _add(total, _resource_list(overhead, pointer + "/overhead", obj))

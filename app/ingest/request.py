@@ -16,6 +16,7 @@ from app.ingest.body import decode
 from app.ingest.kube import decode_objects, read_objects, realize_vcjobs
 from app.ingest.metalimits import MetaLimits, check_native
 from app.ingest.numatopology import PodSpecs
+from app.ingest.podrequest import KaiRequest
 from app.ingest.native import read_native
 from app.model.cluster import Cluster
 from app.settings import Settings
@@ -115,8 +116,17 @@ def read_request(
     draft = Draft()
     limits = MetaLimits.of(settings)
     read = 0
+    kai_runs = kai_podgroups if kai_podgroups is not None else (None if podgroups is not False else False)
+    cfg = None
+    if kai_runs is not False and envelope.get("config") is not None:
+        from app.service import config_if_valid  # (the service imports ingest)
+
+        cfg = config_if_valid(envelope.get("config"))
+    kai = cfg is not None and cfg.profile == "kai"
     if envelope.get("objects") is not None:
         read = read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits)
+        if kai:
+            kai_pod_requests(draft)
     if envelope.get("cluster") is not None:
         check_native(envelope["cluster"], "/cluster", limits)
         read_native(envelope["cluster"], "/cluster", draft, max_objects=settings.max_objects)
@@ -137,20 +147,18 @@ def read_request(
     # KAI's pod-grouper, next: a PodGroup for each kai-scheduler pod without one whose top
     # owner the snapshot holds (one per owner, or per pod, as the owner's kind says), and
     # the pod annotated with it, under the kai profile
-    kai_runs = kai_podgroups if kai_podgroups is not None else (None if podgroups is not False else False)
     if envelope.get("objects") is not None and kai_runs is not False:
         from app.ingest.kaigrouper import realize_kai_podgroups
 
         # (the sub-groups of one PodGroup are bounded by the objects of the request: their pods)
         realize_kai_podgroups(draft, envelope["objects"], options.now, envelope.get("config"), kai_runs, limits,
                               min(read, settings.max_objects))  # fmt: skip
-    if envelope.get("objects") is not None and kai_runs is not False:
+    if kai:
         from app.ingest.nodepool import shard_view
-        from app.service import config_if_valid  # (the service imports ingest)
 
-        cfg = config_if_valid(envelope.get("config")) if envelope.get("config") is not None else None
-        if cfg is not None and cfg.profile == "kai":  # (after the pod-grouper: it sees every PodGroup)
-            shard_view(draft, cfg.partition)
+        draft.unknown_holds = False  # (KAI's node adds only its "active used" pods)
+        if envelope.get("objects") is not None:  # (after the pod-grouper: it sees every PodGroup)
+            shard_view(draft, cfg.partition)  # type: ignore[union-attr]
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records
@@ -163,3 +171,11 @@ def read_request(
         specs = PodSpecs(envelope["objects"])
         cluster.pod_specs = weakref.ref(specs)  # (the request holds it: the cluster outlives no body)
     return Request(cluster=cluster, config=envelope.get("config"), options=options, envelope=envelope, pod_specs=specs)
+
+
+def kai_pod_requests(draft: Draft) -> None:
+    """Under the ``kai`` profile, the pods whose request KAI computes otherwise (a sidecar,
+    pod-level resources: :class:`~app.ingest.podrequest.KaiRequest`) take KAI's."""
+    for p in draft.pods:
+        if type(p.req) is KaiRequest:
+            p.req = p.req.kai
