@@ -285,10 +285,13 @@ class HierarchicalDrf:
             self._refresh_all()
             return
         self._jobs(node, slice(row, row + 1))
-        up: Node | None = node
-        while up is not None:
-            self._refresh(up)
-            up = up.parent
+        self._refresh_up(node)
+
+    def _refresh_up(self, node: Node | None) -> None:
+        """``node`` and its ancestors worked out again, in that order."""
+        while node is not None:
+            self._refresh(node)
+            node = node.parent
 
     def _leaf(self, task: Task) -> tuple[Node, int] | None:
         """The row of the task's job; a pod held as a column at open (a job of one) is taken
@@ -309,7 +312,7 @@ class HierarchicalDrf:
         node.A[at] = node.A[at] - req
         node.R[at] = node.A[at]
         self._jobs(node, np.array([at, row]))
-        self._refresh(node)
+        self._refresh_up(node)
         return node, row
 
     def _move(self, where: tuple[Node, int], req: np.ndarray) -> None:
