@@ -190,9 +190,14 @@ class Session:
             notes.append(f"{len(keys)} KAI PodGroup(s) (e.g. {keys[0]}) set spec.schedulingBackoff and their last "
                          "scheduling condition is for their own node pool: KAI's shard leaves them out of this cycle "
                          "(isPodGroupUpForScheduler): never placed, never victims, in no queue's share")  # fmt: skip
+        if c.hypernodes_not_ready:
+            tied = sorted(j.key for j in c.active_jobs.values() if _with_topology(j) and not self.not_ours(j))
+            notes.append(f"the HyperNode tree is not built: {c.hypernodes_not_ready}; Volcano's HyperNode cache is not "
+                         "ready, so the decision has no HyperNodes"
+                         + (f" and {len(tied)} job(s) with a network topology (e.g. {tied[0]}) are not scheduled this "
+                            "cycle (Volcano's allocate skips them; here its preempt and reclaim too)" if tied else ""))  # fmt: skip
         if not self.has("hyper_node_gradient"):
-            tied = sorted(j.key for j in c.active_jobs.values() if j.network_topology is not None
-                          or any(sg.network_topology is not None for sg in j.subgroups.values()))  # fmt: skip
+            tied = sorted(j.key for j in c.active_jobs.values() if _with_topology(j))
             if tied:
                 notes.append(f"{len(tied)} job(s) have a networkTopology (e.g. {tied[0]}) but no configured plugin reads it "
                              "(network-topology-aware, or KAI's topology): their pods may be placed across HyperNodes")  # fmt: skip
@@ -682,7 +687,11 @@ class Session:
 
     # -- gang predicates -------------------------------------------------------------------
     def job_valid(self, job: Job) -> str | None:
-        """JobValid: the first plugin that objects gives the reason."""
+        """JobValid: the first plugin that objects gives the reason; and, where Volcano's
+        HyperNode cache is not ready, a job with a network topology is not scheduled
+        (``HyperNodesReadyToSchedule``)."""
+        if self.cluster.hypernodes_not_ready and _with_topology(job):
+            return "HyperNodes are not ready for scheduling: " + self.cluster.hypernodes_not_ready
         for _, fn in self.fns("job_valid"):
             msg = fn(job)
             if msg:
@@ -1221,3 +1230,8 @@ def _kai_job_id(job: Job) -> str:
     """KAI's job ID: the PodGroup's name; a pod on its own is in the one KAI's pod-grouper
     makes for it, ``pg-<pod>-<pod uid>``."""
     return f"pg-{job.name}-{job.uid}" if job.source == "pod" else job.name
+
+
+def _with_topology(job: Job) -> bool:
+    """``ContainsNetworkTopology``: the job or one of its sub-jobs has a network topology."""
+    return job.network_topology is not None or any(sg.network_topology is not None for sg in job.subgroups.values())

@@ -37,7 +37,7 @@ from app.kai.jobs import kai_pod_sets, pod_set_name
 from app.model.resources import ResourceTable, distinct
 from app.model.selectors import check_node_affinity
 from app.topology import discovery
-from app.topology.tree import Topology, build_topology
+from app.topology.tree import HyperNodesNotReady, Topology, build_topology
 
 #: Classes every cluster has, even when the snapshot does not list them.
 BUILTIN_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
@@ -118,6 +118,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
         unknown_holds=d.unknown_holds,
     )
     cluster.missing_queues = frozenset(lost)
+    cluster.hypernodes_not_ready = d.hypernodes_not_ready
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
     cluster.kai_backed_off = frozenset(k for k in (f"{g.namespace}/{g.name}" for g in d.groups if g.kai_backed_off)
                                        if k in jobs and jobs[k].source == "kai")  # fmt: skip
@@ -376,7 +377,13 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str
     if name and name != HYPERNODES:
         chosen = sources[name]
     elif d.hypernodes or name == HYPERNODES or not sources:
-        return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth), HYPERNODES
+        try:
+            return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth), HYPERNODES
+        except HyperNodesNotReady as e:
+            if not d.hypernodes_lenient:
+                raise
+            d.hypernodes_not_ready = f"{e.detail} (at {e.pointer})"
+            return build_topology([], node_names, node_labels, max_depth=max_depth), HYPERNODES
     elif len(sources) == 1:
         chosen = next(iter(sources.values()))
     else:

@@ -118,11 +118,13 @@ def read_request(
     read = 0
     kai_runs = kai_podgroups if kai_podgroups is not None else (None if podgroups is not False else False)
     cfg = None
-    if kai_runs is not False and envelope.get("config") is not None:
+    if envelope.get("config") is not None:
         from app.service import config_if_valid  # (the service imports ingest)
 
         cfg = config_if_valid(envelope.get("config"))
-    kai = cfg is not None and cfg.profile == "kai"
+    kai = kai_runs is not False and cfg is not None and cfg.profile == "kai"
+    # Volcano's cache takes a HyperNode tree it cannot build and decides without it
+    draft.hypernodes_lenient = cfg is not None and (cfg.profile == "volcano" or cfg.raw)
     if envelope.get("objects") is not None:
         read = read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits)
         if kai:

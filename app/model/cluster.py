@@ -731,6 +731,9 @@ class Cluster:
         #: queues jobs name that the snapshot lacks: their jobs are no scheduler's
         #: (``Session.not_ours``), as Volcano's snapshot and KAI's allocation leave them out
         self.missing_queues: frozenset[str] = frozenset()
+        #: why Volcano's HyperNode cache is not ready ("" when it is): the decision has no
+        #: HyperNodes, and jobs with a network topology are not scheduled (``Session``)
+        self.hypernodes_not_ready = ""
         #: jobs made for PodGroups that pods name but the snapshot lacks: no scheduler's either
         self.absent_groups: frozenset[str] = frozenset()
         #: KAI PodGroups backed off in their own node pool (``kube.kai_backed_off``): the

@@ -31,6 +31,13 @@ ROOT_NAME = "<cluster-top-hypernode>"
 _SMALL = 16  # node sets up to this size take the pure-Python LCA path (no numpy call overhead)
 
 
+class HyperNodesNotReady(InputError):
+    """A HyperNode tree Volcano's cache takes without building it (``BuildHyperNodeCache``
+    finds a cycle, ``addChild`` a HyperNode with a second parent): its ``Ready()`` is false.
+    A 422 where the profile does not follow Volcano; else the decision goes on without the
+    tree (``Cluster.hypernodes_not_ready``)."""
+
+
 @dataclass(slots=True)
 class MemberSpec:
     """One HyperNode member. ``pointer`` is where a problem with it is reported: the
@@ -375,7 +382,7 @@ def build_topology(
                     raise InputError(f"member HyperNode {m.exact!r} does not exist", m.pointer, s.obj)
                 p = hn_parent[c]
                 if p not in (-1, h):
-                    raise InputError(
+                    raise HyperNodesNotReady(
                         f"HyperNode {m.exact!r} has two parents: {ordered[p].name!r} and {s.name!r}", m.pointer, s.obj
                     )
                 hn_parent[c] = h
@@ -397,7 +404,7 @@ def build_topology(
         cyc = cyc[k:] + cyc[:k]
         names = [ordered[u].name for u in cyc]
         first, nxt = cyc[0], cyc[1 % len(cyc)]
-        raise InputError(
+        raise HyperNodesNotReady(
             "HyperNode members form a cycle: " + " -> ".join(names + names[:1]),
             claim[(first, nxt)].pointer,
             ordered[first].obj,
