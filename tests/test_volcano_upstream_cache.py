@@ -63,6 +63,11 @@ Not transcribed:
 
 Differences found (strict xfails, ``app/`` unchanged):
 
+* ``test_a_pod_whose_podgroup_is_missing_is_not_said_to_be_another_schedulers``: a pod of
+  Volcano's naming a PodGroup the snapshot lacks (deleted, or renamed) is left alone as
+  Volcano leaves it, but its job's ``message`` says its ``spec.schedulerName`` is another
+  scheduler's (the "not ours" path it shares with pods of other schedulers).
+
 * ``test_a_deleted_hypernode_leaves_its_parent_with_the_other_members`` (the "Delete
   non-leaf hyperNode s4" and "Delete leaf hyperNode s0" cases): once a HyperNode is deleted
   its parent still names it as a member; Volcano's cache skips a member it does not hold
@@ -111,16 +116,15 @@ def job(out: dict, name: str) -> dict:
 
 
 # -- event_handlers_test.go: updateTask / UpdatePod ---------------------------------------------
-@pytest.mark.parametrize("old_phase", ["Running", "Succeeded"], ids=["Success Case", "Error Case"])
 @pytest.mark.parametrize("memory, fits", [("1G", True), ("2G", False)], ids=["old request", "new request"])
-def test_a_pods_node_holds_its_current_request_whatever_it_was_before(old_phase, memory, fits):
+def test_a_pods_node_holds_its_current_request_whatever_it_was_before(memory, fits):
     """event_handlers_test.go TestSchedulerCache_updateTask and TestSchedulerCache_UpdatePod:
     p1 on n1 (2 CPU, 10G, 10 pods) goes from 1 CPU/1G to 1 CPU/2G, Running (Success Case) or
     from Succeeded to Running (Error Case: the old task was never on the node, as
     ``addTask`` leaves terminated pods off it, so ``deleteTask`` errs; ``updateTask`` logs it
     and adds the new task all the same). Either way the node then holds the pod's current
-    request: a pending 1 CPU / 8.5G pod fits beside p1 at 1G (9G idle), not at 2G (8G)."""
-    del old_phase  # the snapshot holds the pod as it is now: Running, ``memory``
+    request (the snapshot holds the pod as it now is: Running, ``memory``): a pending
+    1 CPU / 8.5G pod fits beside p1 at 1G (9G idle), not at 2G (8G)."""
     objs = [N("n1"), queue("default"), podgroup("j1", ns="test", phase="Running"), P("p1", node_name="n1", memory=memory),
             podgroup("j2", ns="test"), P("p2", memory="8500M", group="j2")]  # fmt: skip
     assert bound(post_decision(objs, VOLCANO)) == ({"p2": "n1"} if fits else {})
@@ -166,6 +170,19 @@ def test_a_podgroup_of_another_name_is_not_the_pods_job():
     out = post_decision(objs, VOLCANO)
     assert bound(out) == {}
     assert job(out, "test/j1-updated")["message"].startswith("0/0 tasks ready")
+
+
+@pytest.mark.xfail(strict=True, reason="Gangplank's job message for pods naming a missing PodGroup gives the reason for "
+                   "a pod of another scheduler (app/actions/allocate.py:170-171, NOT_OURS['volcano'] at 114); the pod "
+                   "names volcano and Volcano skips the job because it has no PodGroup (cache.go:1566)")
+def test_a_pod_whose_podgroup_is_missing_is_not_said_to_be_another_schedulers():
+    """event_handlers_test.go TestSchedulerCache_UpdatePodGroupV1beta1 / _DeletePodGroupV1beta1:
+    the job test/j1 of pod p1 (``schedulerName: volcano``) has no PodGroup; Volcano's
+    ``Snapshot`` skips it for that ("The scheduling spec of Job is nil"), not for its
+    scheduler. The job's message must not say the pod is another scheduler's."""
+    out = post_decision([N("n1"), queue("default"), podgroup("j1-updated", ns="test"), P("p1")], VOLCANO)
+    assert bound(out) == {}
+    assert "another scheduler" not in job(out, "test/j1")["message"]
 
 
 @pytest.mark.parametrize("with_pg", [True, False], ids=["before the delete", "after the delete"])
