@@ -121,8 +121,8 @@ def test_a_pods_node_holds_its_current_request_whatever_it_was_before(memory, fi
     """event_handlers_test.go TestSchedulerCache_updateTask and TestSchedulerCache_UpdatePod:
     p1 on n1 (2 CPU, 10G, 10 pods) goes from 1 CPU/1G to 1 CPU/2G, Running (Success Case) or
     from Succeeded to Running (Error Case: the old task was never on the node, as
-    ``addTask`` leaves terminated pods off it, so ``deleteTask`` errs; ``updateTask`` logs it
-    and adds the new task all the same). Either way the node then holds the pod's current
+    ``addTask`` leaves terminated pods off it, so ``deleteTask`` errs; ``updateTask`` and
+    ``deletePod`` log it and add the new task all the same). Either way the node then holds the pod's current
     request (the snapshot holds the pod as it now is: Running, ``memory``): a pending
     1 CPU / 8.5G pod fits beside p1 at 1G (9G idle), not at 2G (8G)."""
     objs = [N("n1"), queue("default"), podgroup("j1", ns="test", phase="Running"), P("p1", node_name="n1", memory=memory),
