@@ -169,7 +169,7 @@ def test_the_warning_names_how_many_feasible_nodes_volcano_stops_at(n, found):
 
 
 @pytest.mark.xfail(strict=True, reason="Volcano scores only the first 420 feasible nodes of 1000 (PredicateNodes stops, "
-                   "predicate_helper.go:124); Gangplank scores all (app/actions/allocate.py feasible_nodes_note warns)")
+                   "predicate_helper.go:60,127); Gangplank scores all (app/actions/allocate.py feasible_nodes_note warns)")
 def test_volcano_scores_only_the_feasible_nodes_it_found_first():
     """scheduler_helper_test.go TestNumFeasibleNodesToFind "not set percentageOfNodesToScore
     and nodes number more than 50" (420 of 1000), in a decision: 1000 identical nodes in this
