@@ -61,10 +61,11 @@ preempt"}``): a ``build`` job's pod that takes ``envFrom`` a ConfigMap preempts 
 the node when the ConfigMap exists, and evicts nothing when it is missing (KAI's simulation cannot
 place a pod its PreFilter refuses, so no scenario is committed).
 
-Gangplank's ``kai`` profile reads no pod volumes, environment or ConfigMaps other than
-Volcano's controller ConfigMap (``app/ingest/kube.py:672`` ``read_configmap``: any other is counted
-as ignored), so every row where Go's ConfigMap PreFilter refuses the pod is a strict xfail:
-Gangplank binds it.
+Gangplank applies the ConfigMap predicate where the snapshot lists ConfigMaps (``app/kai/configmaps.py``:
+a snapshot without any ConfigMap is taken as one that does not list them, since every real pod
+mounts its namespace's ``kube-root-ca.crt``). So each row's snapshot also holds an unrelated
+ConfigMap of another namespace (``kube-system/kube-root-ca.crt``, :data:`LISTED`), which changes
+nothing for KAI; one more test shows a snapshot without any ConfigMap.
 
 Not transcribed
 ---------------
@@ -91,8 +92,6 @@ QUEUE = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"na
                                 "cpu": {"quota": -1, "limit": -1, "overQuotaWeight": 1},
                                 "memory": {"quota": -1, "limit": -1, "overQuotaWeight": 1}}}}  # fmt: skip
 SHARED_GPU_CM = "runai/shared-gpu-configmap"  # config_maps.go sharedGPUConfigMapAnnotation
-NO_CONFIGMAP_READ = ("Gangplank's kai profile reads no pod ConfigMap references (KAI's ConfigMapPredicate "
-                     "PreFilter, config_maps.go:52-68): it binds a pod whose required ConfigMap is missing")  # fmt: skip
 
 
 def podgroup(ns: str = NS) -> dict[str, Any]:
@@ -112,6 +111,10 @@ def bound(out: dict[str, Any], name: str, ns: str = NS) -> str | None:
 def configmap(name: str, ns: str = NS) -> dict[str, Any]:
     """A ``configmap_info.ConfigMapInfo{Namespace, Name}`` as the ConfigMap it is read from."""
     return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "namespace": ns, "uid": f"cm-{ns}-{name}"}}
+
+
+#: an unrelated ConfigMap of another namespace: the snapshot lists ConfigMaps (see the module docstring)
+LISTED = configmap("kube-root-ca.crt", "kube-system")
 
 
 def cm_volume(volume: str, cm: str = "", optional: bool | None = None) -> dict[str, Any]:
@@ -244,9 +247,7 @@ CM_ROWS: list[tuple[str, dict[str, Any], list[str], bool]] = [
 
 
 def _cm_params() -> list[Any]:
-    return [pytest.param(p, cms, refused, id=name,
-                         marks=[pytest.mark.xfail(strict=True, reason=NO_CONFIGMAP_READ)] if refused else [])
-            for name, p, cms, refused in CM_ROWS]  # fmt: skip
+    return [pytest.param(p, cms, refused, id=name) for name, p, cms, refused in CM_ROWS]
 
 
 @pytest.mark.parametrize(("the_pod", "configmaps", "refused"), _cm_params())
@@ -260,12 +261,21 @@ def test_a_pod_is_refused_when_a_configmap_it_requires_is_missing(client: Any, t
     ``configMapRef`` (ephemeral containers included) — unless the reference is ``optional`` or the
     name starts with the pod's ``runai/shared-gpu-configmap`` annotation. Refused: the pod is not
     bound; otherwise it is bound on the one node."""
-    objs = [QUEUE, node("n1"), podgroup(), copy.deepcopy(the_pod), *(configmap(c) for c in configmaps)]
+    objs = [QUEUE, node("n1"), podgroup(), copy.deepcopy(the_pod), LISTED, *(configmap(c) for c in configmaps)]
     out = post_decision(objs, KAI, client=client)
     assert (bound(out, "p") is None) is refused
 
 
-@pytest.mark.xfail(strict=True, reason=NO_CONFIGMAP_READ)
+def test_a_snapshot_without_any_configmap_is_not_checked(client: Any) -> None:
+    """Gangplank's reading of a snapshot (not KAI's rule): one holding no ConfigMap at all does
+    not list them (every real pod mounts its namespace's ``kube-root-ca.crt``), so the
+    predicate is not applied and the pod whose required ConfigMap would be missing is bound;
+    with any ConfigMap listed, it is refused (the rows above)."""
+    p = go_pod(mounts("bla"), volumes=[cm_volume("bla", "bla")])
+    assert bound(post_decision([QUEUE, node("n1"), podgroup(), p], KAI, client=client), "p") == "n1"
+    assert bound(post_decision([QUEUE, node("n1"), podgroup(), p, LISTED], KAI, client=client), "p") is None
+
+
 def test_a_configmap_of_another_namespace_leaves_the_pod_refused(client: Any) -> None:
     """config_maps.go ``configMapExists`` (``configMapsNames[namespace][name]``): the required
     ConfigMap ``bla`` exists only in namespace ``other``, so for the pod of ``test`` it is missing
@@ -414,8 +424,7 @@ def preempt_objects(with_configmap: bool) -> list[dict[str, Any]]:
                 node="n1" if name == "old" else None)  # fmt: skip
         objs += [pg, p]
     objs[-1]["spec"]["containers"][0]["envFrom"] = [env_from("settings")]
-    if with_configmap:
-        objs.append(configmap("settings"))
+    objs.append(configmap("settings") if with_configmap else LISTED)
     return objs
 
 
@@ -430,7 +439,6 @@ def test_a_preemptor_whose_configmap_exists_evicts_a_lower_priority_job(client: 
     assert [e["pod"] for e in out["evictions"]] == [f"{NS}/old-0"]
 
 
-@pytest.mark.xfail(strict=True, reason=NO_CONFIGMAP_READ + "; so it also evicts a victim for such a preemptor")
 def test_a_preemptor_missing_a_required_configmap_evicts_nothing(client: Any) -> None:
     """config_maps.go ``PreFilter`` (the rule of ``TestPreFilter``'s "no configmaps, required
     configmaps" row), in preempt: the preemptor's pod fails the PreFilter on every node, so the

@@ -168,7 +168,7 @@ class Allocate(Action):
                 ssn.messages.setdefault(job.key, "PodGroup is Pending: not admitted by enqueue")
                 continue
             if ssn.not_ours(job):
-                ssn.messages[job.key] = NOT_OURS[_not_ours_reason(kai, job.tasks[0].scheduler)]
+                ssn.messages[job.key] = ssn.left_out_reason(job) or NOT_OURS[_not_ours_reason(kai, job.tasks[0].scheduler)]
                 continue
             reason = not_ready(View(job)) if kai else ssn.job_valid(job)  # KAI's job order filters unready jobs
             if reason:

@@ -305,9 +305,18 @@ class Session:
         ignores it, KAI's ``InitializeWithJobs`` skips it), made for a PodGroup it lacks (its
         pods name it: ``Cluster.absent_groups``), or, under the ``kai`` profile, a KAI PodGroup
         backed off in its own node pool (``Cluster.kai_backed_off``)."""
+        return self.left_out_reason(job) is not None
+
+    def left_out_reason(self, job: Job) -> str | None:
+        """Why :meth:`left_out` holds for ``job`` (its job message), else None."""
         c = self.cluster
-        return (job.queue in c.missing_queues or job.key in c.absent_groups
-                or (job.key in c.kai_backed_off and self.config.profile == "kai"))  # fmt: skip
+        if job.queue in c.missing_queues:
+            return f"its queue {job.queue} is not in the snapshot: the scheduler leaves the job out"
+        if job.key in c.absent_groups:
+            return "the PodGroup its pods name is not in the snapshot: the scheduler makes no job of them"
+        if job.key in c.kai_backed_off and self.config.profile == "kai":
+            return "KAI PodGroup backed off in its own node pool (schedulingBackoff): KAI leaves it out of this cycle"
+        return None
 
     def not_ours_inert(self) -> np.ndarray | None:
         """Per pod left as columns (each a pod on its own): :meth:`not_ours`, worked out once

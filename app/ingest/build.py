@@ -119,6 +119,8 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     )
     cluster.missing_queues = frozenset(lost)
     cluster.hypernodes_not_ready = d.hypernodes_not_ready
+    cluster.warnings.extend(d.hypernode_notes)
+    cluster.configmaps = frozenset(d.configmaps) if d.configmaps else None
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
     cluster.kai_backed_off = frozenset(k for k in (f"{g.namespace}/{g.name}" for g in d.groups if g.kai_backed_off)
                                        if k in jobs and jobs[k].source == "kai")  # fmt: skip
@@ -377,8 +379,9 @@ def _topology(d: Draft, name: str | None, max_depth: int) -> tuple[Topology, str
     if name and name != HYPERNODES:
         chosen = sources[name]
     elif d.hypernodes or name == HYPERNODES or not sources:
+        skipped = d.hypernode_notes if d.hypernodes_lenient else None
         try:
-            return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth), HYPERNODES
+            return build_topology(d.hypernodes, node_names, node_labels, max_depth=max_depth, skipped=skipped), HYPERNODES
         except HyperNodesNotReady as e:
             if not d.hypernodes_lenient:
                 raise

@@ -215,11 +215,14 @@ class Draft:
     nodes: list[NodeDraft] = field(default_factory=list)
     #: pods in phase Unknown hold their node (``Cluster.unknown_holds``; False under ``kai``)
     unknown_holds: bool = True
+    #: every ConfigMap of the snapshot, (namespace, name) (KAI's ConfigMap predicate)
+    configmaps: set[tuple[str, str]] = field(default_factory=set)
     #: a HyperNode tree Volcano's cache would not build (a cycle, a HyperNode of two parents)
     #: leaves the decision without HyperNodes instead of a 422: where the profile follows
     #: Volcano; and why, once built (``Cluster.hypernodes_not_ready``)
     hypernodes_lenient: bool = False
     hypernodes_not_ready: str = ""
+    hypernode_notes: list[str] = field(default_factory=list)  # (members it skipped, for the warnings)
     pods: list[PodDraft] = field(default_factory=list)
     # pods read column by column; in task order they follow ``pods`` (see PodBlock)
     pod_blocks: list[PodBlock] = field(default_factory=list)

@@ -681,6 +681,7 @@ def read_configmap(o: dict, ptr: str, d: Draft) -> None:
     with a ``device-config.yaml`` text is kept for the ``deviceshare`` plugin (and still counted
     as ignored: nothing else reads it)."""
     meta, ident, ns, name = metadata(o, ptr, "ConfigMap", namespaced=True)
+    d.configmaps.add((ns, name))
     data = r.obj(o, "data", ptr, ident)
     device = data.get(DEVICE_CONFIG_KEY)
     if isinstance(device, str):  # (Volcano's vGPU device config: the deviceshare plugin reads it, if configured)

@@ -687,6 +687,9 @@ class Cluster:
         #: is not kept past it): what the ``numa-aware`` plugin reads of a pod's containers;
         #: None for a native snapshot. What it read is kept in ``pod_numa`` (pod key -> facts)
         self.pod_specs: Any = None
+        #: the snapshot's ConfigMaps, (namespace, name); None when it holds none (KAI's
+        #: ConfigMap predicate, ``app.kai.configmaps``, is then not applied)
+        self.configmaps: frozenset[tuple[str, str]] | None = None
         self.pod_numa: dict[str, Any] = {}
         #: node name -> (pod uid, name, namespace) -> the CPUs the ``numa-aware`` plugin chose for
         #: the pod in an earlier cycle of a simulation (Volcano's ``UnassignedNumaPods``; None:

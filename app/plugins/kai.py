@@ -42,6 +42,7 @@ import numpy as np
 from app.errors import InputError
 from app.framework.plugin import Plugin
 from app.framework.session import PURPOSE_EVICT
+from app.kai.configmaps import ConfigMapPredicate
 from app.kai.gpu_sharing import cpu_only_nodes
 from app.kai.mig import CPU, LEGACY, MigColumns, MigNodes, requires_gpu, task_kind
 from app.kai.jobs import (
@@ -455,8 +456,14 @@ class KaiPredicates(Predicates):
         self.dra_nodes = self.dra is not None and bool(self.dra.has_dra_gpus.any())
         self.active = self.mig_nodes.any or bool(self.mig) or self.no_gpus or self.dra_nodes
         self._by_kind: dict[tuple[int, str, bool], tuple[np.ndarray, np.ndarray]] = {}
+        # KAI's ConfigMap PreFilter (app.kai.configmaps), where the snapshot lists ConfigMaps
+        specs = c.pod_specs() if c.pod_specs is not None else None
+        self.configmaps = ConfigMapPredicate(c.configmaps, specs.pod) if c.configmaps and specs is not None else None
+        self._nowhere = np.zeros(len(c.nodes), dtype=bool)
 
     def mask_all(self, task: Task) -> np.ndarray:
+        if self.configmaps is not None and self.configmaps.missing(task.namespace, task.pointer):
+            return self._nowhere  # (Unschedulable on every node: "Missing required configmaps")
         base = super().mask_all(task)
         if not self.active:
             return base

@@ -346,12 +346,14 @@ def build_topology(
     *,
     max_depth: int = 16,
     max_regex_length: int = 1024,
+    skipped: list[str] | None = None,
 ) -> Topology:
     """Resolve members, validate the tree and precompute the query arrays.
 
     Members are resolved in the order given, so a "second claim" is the later one in the
     request. Unknown *node* names are ignored (nodes come and go); unknown *HyperNode*
-    members are an error, since the tree would silently lose a branch.
+    members are an error, since the tree would silently lose a branch, unless ``skipped``
+    is given: then they are skipped as Volcano's cache skips them, each said there.
     """
     seen: set[str] = set()
     for s in specs:
@@ -378,6 +380,10 @@ def build_topology(
         for m in s.members:
             if m.type == "HyperNode":
                 c = hidx.get(m.exact or "")
+                if c is None and skipped is not None:  # (Volcano's cache skips it: a HyperNode being deleted)
+                    skipped.append(f"HyperNode {s.name!r} names the HyperNode {m.exact!r}, which is not in the "
+                                   "snapshot: that member is skipped, as Volcano's cache skips it")  # fmt: skip
+                    continue
                 if c is None:
                     raise InputError(f"member HyperNode {m.exact!r} does not exist", m.pointer, s.obj)
                 p = hn_parent[c]
