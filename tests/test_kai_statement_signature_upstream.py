@@ -1,0 +1,525 @@
+"""KAI-Scheduler's Statement unit tests (Evict / Pipeline / Allocate, their undo, undo of
+the undo, checkpoints and rollback), case by case, against the ``kai`` profile's
+``KaiStatement`` (``app/kai/statement.py``).
+
+Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092:
+
+* ``pkg/scheduler/framework/statement_test.go`` — ``TestStatement_Evict_Unevict``,
+  ``TestStatement_Evict``, ``TestStatement_Evict_Undo_Undo``,
+  ``TestStatement_Pipeline_Unpipeline``, ``TestStatement_Pipeline``,
+  ``TestStatement_Pipeline_Undo_Undo``, ``TestStatement_Allocate_Unallocate``,
+  ``TestStatement_Allocate``, ``TestStatement_Allocate_Undo_Undo`` (their checks are the
+  ``validate*`` helpers of ``statement_test_utils.go``);
+* ``pkg/scheduler/framework/statement_checkpoint_test.go`` — ``TestStatement_Checkpoint``
+  (all 11 cases);
+* the code under test: ``framework/statement.go`` and ``api/node_info/node_info.go``
+  (``addTaskResources`` / ``removeTaskResources``), ``gpu_sharing_node_info.go``.
+
+How the Go objects become ours
+------------------------------
+
+Each Go ``TestClusterTopology`` (``jobs_fake`` / ``nodes_fake``) is written in the format of
+``tests/kai_upstream.py`` and built with its ``build_objects`` (the same builder defaults:
+20000 CPUs and 20G per node, 1 CPU and 1G per pod, pods ``<job>-<i>``, ``gpuGroups`` as the
+``runai-gpu-group`` label of a fraction pod), plus the queue ``queue0`` the jobs name. A
+session is opened on them with ``{"profile": "kai"}`` (``tests/kube.open_session``) and a
+``KaiContext``; the statement is ``ctx.statement()`` (a ``KaiStatement``). A Statement is
+KAI's tool inside an action: nothing a decision answers shows one operation and its undo,
+so these tests call Gangplank's statement directly and read the session's state.
+
+Go's operations map as:
+
+* ``Evict(task)`` -> ``evict(task, ...)``; ``Allocate(task, node)`` -> ``allocate(task, node)``;
+  ``Pipeline(task, node, updateTaskIfExistsOnNode)`` -> ``pipeline_kai(task, node,
+  update_if_on_node)`` (with the pod's GPU groups for a fraction pod: Go's ``Pipeline``
+  keeps ``task.GPUGroups``);
+* ``undoOperation(i)`` of the last operation -> ``rollback`` to just before it; ``Unevict``
+  (``undoEarliestValidOperation(evict)``, what ``Pipeline`` does for a pod evicted from that
+  very node with ``updateTaskIfExistsOnNode`` false) -> ``pipeline_kai(task, its node,
+  False)``, which records an un-evict operation;
+* the undo of an undo (``undoOperation`` of the ``undoOperation``): of an un-evict ->
+  ``rollback`` past the un-evict (the pod is evicted again); of an undone Pipeline or
+  Allocate -> the placement made again, which is what Go's redo does
+  (``s.Pipeline(task, nextNode, true)`` / ``s.Allocate(task, nextNode)``);
+* ``Checkpoint`` / ``Rollback(cp)`` -> ``checkpoint()`` / ``rollback(cp)``.
+
+What is compared, as the Go helpers compare it:
+
+* the pod: status, node, request, GPU groups;
+* the job's ``Allocated`` (``AllocatedStatus``: Allocated, Binding, Bound, Running): the
+  requests of the job's pods in those states;
+* the node (``nodeAssertedInfo``): KAI's ``Idle`` (allocatable - non-pipelined use: ours
+  ``allocatable - used``), ``Used`` (every pod on the node, pipelined ones too: ours ``used
+  + pipelined``), ``Releasing`` (releasing pods less pipelined ones: ours ``releasing -
+  pipelined``) and the GPU-sharing maps (ours ``GpuSharing.groups`` of the node). KAI's
+  ``Used.GPUs()`` never counts a shared GPU (``getAcceptedTaskResourceWithoutSharedGPU``),
+  while our GPU column counts a GPU a fraction is on as a used whole GPU: for the fraction
+  cases Go's ``Used.GPUs()`` figure (0) is not compared; ``Idle`` and ``Releasing`` are;
+* beyond the Go checks, the queue's allocation in the proportion plugin (Go's test
+  sessions have no plugins; ours runs the event handlers, so a rollback must put them back
+  too).
+
+Differences (``xfail(strict=True)``)
+------------------------------------
+
+* Evicting a pod on no node: KAI's ``Evict`` refuses it ("node doesn't exist in sesssion")
+  and changes nothing; ``KaiStatement.evict`` makes it Releasing and the proportion
+  plugin's deallocate handler takes its request off its queue's allocation. No action
+  evicts a pod on no node (victims are active pods), so no answer shows it.
+* Allocating a pod this statement evicted: KAI's ``Allocate`` fails (``node.AddTask``: the
+  pod is already on the node); ``KaiStatement.allocate`` places it a second time. The
+  actions pipeline an evicted pod back (``pipeline_kai``), never allocate it.
+
+Not transcribed
+---------------
+
+* ``TestStatement_Evict`` / ``TestStatement_Evict_Undo_Undo`` row "Pending job eviction ...":
+  both only assert the error above; transcribed once as
+  ``test_evict_of_a_pod_on_no_node_is_refused``.
+* Go's ``Allocated.pods`` figure and storage capacities (``accessibleStorageCapacities``):
+  Gangplank models no pod count in a job's allocation nor storage capacities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+from app.kai.context import KaiContext
+from app.kai.jobs import ALLOCATED
+from app.model.cluster import TaskStatus
+from tests.kai_upstream import build_objects
+from tests.kube import open_session
+
+S = TaskStatus
+KAI = {"profile": "kai"}
+NS = "default"
+PRIORITY_TRAIN = 50  # constants.PriorityTrainNumber
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def job(name: str, gpus: float, *tasks: dict[str, Any]) -> dict[str, Any]:
+    """A ``jobs_fake.TestJobBasic`` of queue ``queue0`` at the train priority."""
+    return {"name": name, "requiredGPUsPerTask": gpus, "queue": "queue0", "priority": PRIORITY_TRAIN,
+            "tasks": list(tasks)}  # fmt: skip
+
+
+def running(node: str, groups: list[str] | None = None) -> dict[str, Any]:
+    t: dict[str, Any] = {"state": "Running", "node": node}
+    if groups is not None:
+        t["gpuGroups"] = groups
+    return t
+
+
+PENDING: dict[str, Any] = {}
+
+
+@dataclass
+class Go:
+    """A Go test's session: the context, its statement and lookups by Go name."""
+
+    ctx: KaiContext
+
+    def __post_init__(self) -> None:
+        self.stmt = self.ctx.statement()
+        self.c = self.ctx.ssn.cluster
+
+    def task(self, name: str) -> Any:
+        return self.c.task_index[f"{NS}/{name}"]
+
+    def node(self, name: str) -> int:
+        return self.ctx.node_index[name]
+
+    def groups(self, t: Any) -> tuple[str, ...]:
+        gs = self.ctx.sharing
+        return gs.groups_of(t) if gs is not None else ()
+
+    # -- the Go helpers' figures ---------------------------------------------------------
+    def pod(self, name: str) -> tuple[Any, ...]:
+        t = self.task(name)
+        return (t.status, t.node, tuple(t.req.tolist()), self.groups(t))
+
+    def job_allocated(self, name: str) -> np.ndarray:
+        """``PodGroupInfo.Allocated``: the requests of its pods in ``AllocatedStatus``."""
+        j = self.c.jobs[f"{NS}/{name}"]
+        out = np.zeros(len(self.c.resources.names), dtype=np.int64)
+        for t in j.tasks:
+            if t.status in ALLOCATED:
+                out += t.req
+        return out
+
+    def job_gpus(self, name: str) -> float:
+        return float(self.job_allocated(name)[self.ctx.gpu_col]) / 1000.0
+
+    def node_info(self, name: str) -> dict[str, Any]:
+        """``nodeAssertedInfo``: KAI's Idle, Used, Allocatable, Releasing and GPU-sharing maps."""
+        c, i = self.c, self.node(name)
+        gs = self.ctx.sharing
+        shared = {}
+        if gs is not None:
+            shared = {g: (gr.used, gr.allocated, gr.releasing, gr.nonpipelined, gr.released, gr.pipelined)
+                      for g, gr in gs.groups.get(i, {}).items()}  # fmt: skip
+        return {
+            "idle": tuple((c.allocatable[i] - c.used[i]).tolist()),
+            "used": tuple((c.used[i] + c.pipelined[i]).tolist()),
+            "allocatable": tuple(c.allocatable[i].tolist()),
+            "releasing": tuple((c.releasing[i] - c.pipelined[i]).tolist()),
+            "shared": shared,
+        }
+
+    def gpus(self, vec: tuple[Any, ...]) -> float:
+        return float(vec[self.ctx.gpu_col]) / 1000.0
+
+    def session(self) -> dict[str, Any]:
+        """``extractSessionAssertedData``: every job's allocation and pods, every node; and
+        the queues' allocation in the proportion plugin."""
+        return {
+            "pods": {t.name: self.pod(t.name) for t in self.c.tasks},
+            "jobs": {j.name: tuple(self.job_allocated(j.name).tolist()) for j in self.c.jobs.values()},
+            "nodes": {n.name: self.node_info(n.name) for n in self.c.nodes},
+            "queues": {q: tuple(np.asarray(v.allocated).tolist()) for q, v in self.ctx.fs.queues.items()},
+        }
+
+    # -- Go's operations -----------------------------------------------------------------
+    def evict(self, name: str) -> None:
+        self.stmt.evict(self.task(name), "eviction message", "action", "")
+
+    def pipeline(self, name: str, node: str, update: bool) -> None:
+        t = self.task(name)
+        groups = self.groups(t) or None  # Go's Pipeline keeps task.GPUGroups
+        self.stmt.pipeline_kai(t, self.node(node), update, groups)
+
+    def allocate(self, name: str, node: str) -> bool:
+        return self.stmt.allocate(self.task(name), self.node(node))
+
+    def undo_last(self) -> None:
+        """``undoOperation`` of the last operation."""
+        self.stmt.rollback(len(self.stmt.ops) - 1)
+
+
+def go(jobs: list[dict[str, Any]], nodes: dict[str, dict[str, Any]]) -> Go:
+    data = {"nodes": nodes, "queues": [{"name": "queue0"}], "jobs": jobs}
+    return Go(KaiContext(open_session(build_objects(data), KAI)))
+
+
+def resources_of(g: Go, vec: tuple[Any, ...]) -> dict[str, float]:
+    """GPUs, CPU and memory of a vector (what the Go helpers compare one by one)."""
+    idx = g.c.resources.index
+    return {r: float(vec[idx[r]]) for r in ("nvidia.com/gpu", "cpu", "memory")}
+
+
+def minus(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    return {k: a[k] - b[k] for k in a}
+
+
+# --------------------------------------------------------------------------- TestStatement_Evict_Unevict
+
+EVICT_UNEVICT = [
+    # (row, job GPUs per task, the task, node GPUs, expected job GPUs allocated, KAI Used.GPUs() or None)
+    ("Running pod evict/unevict", 1, running("node0"), 2, 1.0, 1.0),
+    # Used.GPUs() 0 in Go: KAI keeps shared GPUs out of Used (not compared, see the docstring)
+    ("Running fractional pod evict/unevict", 0.5, running("node0", ["1"]), 2, 0.5, None),
+]
+
+
+@pytest.mark.parametrize("undo", ["rollback", "unevict"])
+@pytest.mark.parametrize("row", EVICT_UNEVICT, ids=[r[0] for r in EVICT_UNEVICT])
+def test_evict_then_undo_restores_pod_job_and_node(row, undo):
+    """``statement_test.go TestStatement_Evict_Unevict``: Evict, then ``undoOperation(0)``;
+    the pod, its job's allocation and the node are as before. The undo here is a rollback
+    of the eviction, or KAI's ``Unevict`` (Pipeline back onto the same node without
+    ``updateTaskIfExistsOnNode``), which undoes the same operation."""
+    _, gpus, task, node_gpus, job_gpus, used_gpus = row
+    g = go([job("running_job0", gpus, task)], {"node0": {"gpus": node_gpus}})
+    pod, job_before, node_before = g.pod("running_job0-0"), g.job_allocated("running_job0"), g.node_info("node0")
+    g.evict("running_job0-0")
+    assert g.task("running_job0-0").status is S.RELEASING
+    if undo == "rollback":
+        g.stmt.rollback(0)
+    else:
+        g.pipeline("running_job0-0", "node0", False)
+    assert g.pod("running_job0-0") == pod
+    assert (g.job_allocated("running_job0") == job_before).all()
+    assert g.job_gpus("running_job0") == job_gpus
+    assert g.node_info("node0") == node_before
+    if used_gpus is not None:
+        assert g.gpus(g.node_info("node0")["used"]) == used_gpus
+
+
+# --------------------------------------------------------------------------- TestStatement_Evict
+
+
+def _running_job_evicted() -> tuple[Go, dict[str, Any], dict[str, Any], tuple[Any, ...]]:
+    g = go([job("running_job0", 1, running("node0"))], {"node0": {"gpus": 2}})
+    return g, g.node_info("node0"), {"pod": g.pod("running_job0-0")}, g.task("running_job0-0").req.copy()
+
+
+def _assert_evicted(g: Go, node_before: dict[str, Any], req: Any) -> None:
+    """``validateEvictedTask`` / ``validateEvictedJob`` / ``validateEvictedFromNode`` for
+    the running pod of ``running_job0`` (1 GPU) on node0."""
+    t = g.task("running_job0-0")
+    assert t.status is S.RELEASING and g.node(node_name := "node0") == t.node
+    assert (t.req == req).all()
+    assert g.job_gpus("running_job0") + float(req[g.ctx.gpu_col]) / 1000.0 == 1.0  # expected jobAllocation: 1 GPU
+    after = g.node_info(node_name)
+    assert minus(resources_of(g, after["releasing"]), resources_of(g, node_before["releasing"])) == resources_of(g, tuple(req))
+    assert after["used"] == node_before["used"] and after["idle"] == node_before["idle"]
+
+
+def test_evict_makes_a_running_pod_releasing_on_its_node():
+    """``statement_test.go TestStatement_Evict`` ("Running job eviction"): the pod is
+    Releasing, its job's allocation loses its request (1 GPU left to 0), and its node's
+    Releasing gains the request (GPU, CPU, memory) while Used and Idle stay."""
+    g, node_before, _, req = _running_job_evicted()
+    g.evict("running_job0-0")
+    _assert_evicted(g, node_before, req)
+
+
+def test_evict_undone_twice_is_evicted_again():
+    """``statement_test.go TestStatement_Evict_Undo_Undo`` ("Running job eviction undo
+    undo"): Evict, undo it (``Unevict``), undo the undo: the pod is evicted again, with the
+    same figures as one Evict."""
+    g, node_before, _, req = _running_job_evicted()
+    g.evict("running_job0-0")
+    cp = g.stmt.checkpoint()
+    g.pipeline("running_job0-0", "node0", False)  # Unevict: the undo of the eviction
+    assert g.task("running_job0-0").status is S.RUNNING
+    g.stmt.rollback(cp)  # the undo of the undo
+    _assert_evicted(g, node_before, req)
+
+
+@pytest.mark.xfail(strict=True, reason="KAI's Statement.Evict refuses a pod on no node (statement.go: \"node doesn't "
+                   "exist in sesssion: <>\") and changes nothing; KaiStatement.evict has no such check: the pod becomes "
+                   "Releasing and the proportion plugin's deallocate handler takes its request off its queue's allocation. "
+                   "No action evicts a pod on no node, so no answer shows it")  # fmt: skip
+def test_evict_of_a_pod_on_no_node_is_refused():
+    """``statement_test.go TestStatement_Evict`` and ``TestStatement_Evict_Undo_Undo``
+    ("Pending job eviction"): a Pending pod is on no node; Evict fails and nothing
+    changes."""
+    g = go([job("pending_job0", 1, PENDING)], {"node0": {"gpus": 2}})
+    before = g.session()
+    try:
+        g.evict("pending_job0-0")
+    except Exception:  # noqa: BLE001 - any refusal is KAI's error
+        pass
+    assert g.session() == before
+
+
+# --------------------------------------------------------------------------- TestStatement_Pipeline_Unpipeline
+
+PIPELINE_UNPIPELINE = [
+    # (row, jobs, nodes, expected: job GPUs allocated, KAI Used GPUs on the pod's node before / on the target)
+    ("basic pipeline/unpipeline",
+     [job("pending_job0", 1, PENDING), job("running_job0", 1, running("node0"), running("node0"))],
+     {"node0": {"gpus": 2}}, 0.0, None, 2.0),
+    ("pipeline/unpipeline for running pod",
+     [job("pending_job0", 1, running("node1")), job("running_job0", 1, running("node0"), running("node0"))],
+     {"node0": {"gpus": 2}, "node1": {"gpus": 1}}, 1.0, 1.0, 2.0),
+    # Used GPUs 0 and 0 in Go: shared GPUs are kept out of KAI's Used (not compared)
+    ("pipeline/unpipeline for fractional running pod",
+     [job("pending_job0", 0.5, running("node1", ["0"])),
+      job("running_job0", 0.5, running("node0", ["0"]), running("node0", ["1"]))],
+     {"node0": {"gpus": 2}, "node1": {"gpus": 1}}, 0.5, None, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("row", PIPELINE_UNPIPELINE, ids=[r[0] for r in PIPELINE_UNPIPELINE])
+def test_pipeline_then_undo_restores_pod_job_and_nodes(row):
+    """``statement_test.go TestStatement_Pipeline_Unpipeline``: Pipeline ``pending_job0-0``
+    to node0 (``updateTaskIfExistsOnNode`` when it is on a node), then ``undoOperation(0)``:
+    the pod, its job's allocation, the node it was on and node0 are as before. A running
+    pod pipelined elsewhere without an eviction stays counted on its own node meanwhile."""
+    _, jobs, nodes, job_gpus, origin_used, target_used = row
+    g = go(jobs, nodes)
+    t = g.task("pending_job0-0")
+    origin = g.c.nodes[t.node].name if t.node >= 0 else None
+    pod, job_before, to_before = g.pod("pending_job0-0"), g.job_allocated("pending_job0"), g.node_info("node0")
+    from_before = g.node_info(origin) if origin else None
+    g.pipeline("pending_job0-0", "node0", origin is not None)
+    assert t.status is S.PIPELINED and t.node == g.node("node0")
+    if origin:
+        assert g.node_info(origin) == from_before  # the pod still counts where it runs
+    g.stmt.rollback(0)
+    assert g.pod("pending_job0-0") == pod
+    assert (g.job_allocated("pending_job0") == job_before).all()
+    assert g.job_gpus("pending_job0") == job_gpus
+    if origin:
+        assert g.node_info(origin) == from_before
+        if origin_used is not None:
+            assert g.gpus(from_before["used"]) == origin_used
+    assert g.node_info("node0") == to_before
+    if target_used is not None:
+        assert g.gpus(to_before["used"]) == target_used
+
+
+# --------------------------------------------------------------------------- TestStatement_Pipeline / _Undo_Undo
+
+
+def _pending_and_releasing() -> Go:
+    """The "Pending job pipeline" cluster: node0 (1 GPU) runs a Releasing 1-GPU pod."""
+    return go([job("pending_job0", 1, PENDING), job("releasing_job1", 1, {"state": "Releasing", "node": "node0"})],
+              {"node0": {"gpus": 1}})  # fmt: skip
+
+
+def _assert_pipelined(g: Go, to_before: dict[str, Any], req: Any) -> None:
+    """``validatePipelinedTask`` / ``validatePipelinedJob`` / ``validatePipelinedToNode``."""
+    t = g.task("pending_job0-0")
+    assert t.status is S.PIPELINED and t.node == g.node("node0") and (t.req == req).all()
+    assert g.job_gpus("pending_job0") == 0.0  # a pipelined pod is not in the job's Allocated
+    after = g.node_info("node0")
+    assert minus(resources_of(g, after["used"]), resources_of(g, to_before["used"])) == resources_of(g, tuple(req))
+    assert after["idle"] == to_before["idle"]
+
+
+def test_pipeline_takes_the_releasing_capacity_of_a_node():
+    """``statement_test.go TestStatement_Pipeline`` ("Pending job pipeline"): a pending pod
+    pipelined onto node0, whose only GPU is releasing: Pipelined there, its job's
+    allocation unchanged (0 GPUs), node0's Used up by its request, Idle unchanged."""
+    g = _pending_and_releasing()
+    to_before, req = g.node_info("node0"), g.task("pending_job0-0").req.copy()
+    g.pipeline("pending_job0-0", "node0", True)
+    _assert_pipelined(g, to_before, req)
+    assert g.gpus(g.node_info("node0")["releasing"]) == 0.0  # the releasing GPU is taken
+
+
+def test_pipeline_undone_twice_is_pipelined_again():
+    """``statement_test.go TestStatement_Pipeline_Undo_Undo`` ("Pending job pipeline"):
+    Pipeline, undo it, undo the undo (Go's redo: ``Pipeline(task, nextNode, true)``): as
+    after one Pipeline."""
+    g = _pending_and_releasing()
+    to_before, req = g.node_info("node0"), g.task("pending_job0-0").req.copy()
+    g.pipeline("pending_job0-0", "node0", True)
+    g.undo_last()
+    assert g.task("pending_job0-0").status is S.PENDING and g.node_info("node0") == to_before
+    g.pipeline("pending_job0-0", "node0", True)
+    _assert_pipelined(g, to_before, req)
+
+
+# --------------------------------------------------------------------------- TestStatement_Allocate*
+
+
+def test_allocate_then_undo_ten_times_restores_pod_job_and_node():
+    """``statement_test.go TestStatement_Allocate_Unallocate`` ("basic allocate/unallocate"):
+    ten rounds of Allocate to node0 and ``undoOperation`` of it: the pod, its job's
+    allocation (0 GPUs) and node0 (0 GPUs used) are as before."""
+    g = go([job("pending_job0", 1, PENDING)], {"node0": {"gpus": 2}})
+    pod, job_before, node_before = g.pod("pending_job0-0"), g.job_allocated("pending_job0"), g.node_info("node0")
+    for _ in range(10):
+        assert g.allocate("pending_job0-0", "node0")
+        g.undo_last()
+    assert g.pod("pending_job0-0") == pod
+    assert (g.job_allocated("pending_job0") == job_before).all() and g.job_gpus("pending_job0") == 0.0
+    assert g.node_info("node0") == node_before and g.gpus(node_before["used"]) == 0.0
+
+
+def _pending_two_nodes() -> Go:
+    return go([job("pending_job0", 1, PENDING)], {"node0": {"gpus": 2}, "node1": {"gpus": 2}})
+
+
+def _assert_allocated(g: Go, to_before: dict[str, Any], req: Any) -> None:
+    """``validateAllocatedTask`` / ``validateAllocatedJob`` / ``validateAllocatedToNode``."""
+    t = g.task("pending_job0-0")
+    assert t.status is S.ALLOCATED and t.node == g.node("node1") and (t.req == req).all()
+    assert g.job_gpus("pending_job0") == 1.0
+    after = g.node_info("node1")
+    r = resources_of(g, tuple(req))
+    assert minus(resources_of(g, to_before["idle"]), resources_of(g, after["idle"])) == r
+    assert minus(resources_of(g, after["used"]), resources_of(g, to_before["used"])) == r
+    assert after["releasing"] == to_before["releasing"]
+
+
+def test_allocate_takes_idle_capacity_of_the_node():
+    """``statement_test.go TestStatement_Allocate`` ("Pending job allocate"): the pod is
+    Allocated on node1, its job's allocation gains 1 GPU, node1's Idle loses and Used
+    gains its request (GPU, CPU, memory), Releasing unchanged."""
+    g = _pending_two_nodes()
+    to_before, req = g.node_info("node1"), g.task("pending_job0-0").req.copy()
+    assert g.allocate("pending_job0-0", "node1")
+    _assert_allocated(g, to_before, req)
+
+
+def test_allocate_undone_twice_is_allocated_again():
+    """``statement_test.go TestStatement_Allocate_Undo_Undo`` ("Pending job allocate"):
+    Allocate, undo it, undo the undo (Go's redo: ``Allocate(task, nextNode)``): as after
+    one Allocate."""
+    g = _pending_two_nodes()
+    to_before, req = g.node_info("node1"), g.task("pending_job0-0").req.copy()
+    assert g.allocate("pending_job0-0", "node1")
+    g.undo_last()
+    assert g.task("pending_job0-0").status is S.PENDING and g.node_info("node1") == to_before
+    assert g.allocate("pending_job0-0", "node1")
+    _assert_allocated(g, to_before, req)
+
+
+# --------------------------------------------------------------------------- TestStatement_Checkpoint
+
+
+def _checkpoint_cluster() -> Go:
+    """``TestStatement_Checkpoint``'s cluster: node0 (2 GPUs) runs running_job0-0 (1 GPU);
+    pending_job0-0 (1 GPU) waits."""
+    return go([job("running_job0", 1, running("node0")), job("pending_job0", 1, PENDING)], {"node0": {"gpus": 2}})
+
+
+def _evict_checkpoint_unevict_rollback(g: Go) -> None:
+    g.evict("running_job0-0")
+    cp = g.stmt.checkpoint()
+    g.pipeline("running_job0-0", "node0", False)
+    g.stmt.rollback(cp)
+    assert g.task("running_job0-0").status is S.RELEASING  # the un-evict is rolled back
+
+
+CHECKPOINT = {
+    "rollback evict": lambda g: g.evict("running_job0-0"),
+    "rollback allocate": lambda g: g.allocate("pending_job0-0", "node0"),
+    "rollback pipeline updateIfNeeded true": lambda g: g.pipeline("pending_job0-0", "node0", True),
+    "rollback pipeline updateIfNeeded false": lambda g: g.pipeline("pending_job0-0", "node0", False),
+    "rollback allocate evict": lambda g: (g.allocate("pending_job0-0", "node0"), g.evict("pending_job0-0")),
+    "rollback pipeline evict": lambda g: (g.pipeline("pending_job0-0", "node0", True), g.evict("pending_job0-0")),
+    "rollback evict pipeline": lambda g: (g.evict("running_job0-0"), g.pipeline("running_job0-0", "node0", True)),
+    "rollback pipeline evict update false": lambda g: (g.pipeline("pending_job0-0", "node0", False),
+                                                       g.evict("pending_job0-0")),
+    "rollback evict pipeline update false": lambda g: (g.evict("running_job0-0"),
+                                                       g.pipeline("running_job0-0", "node0", False)),
+    "rollback evict checkpoint pipeline update false": _evict_checkpoint_unevict_rollback,
+    # Go asserts the Allocate fails: test_allocate_of_a_pod_this_statement_evicted_is_refused
+    "rollback illegal evict allocate": lambda g: (g.evict("running_job0-0"), g.allocate("running_job0-0", "node0")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(CHECKPOINT))
+def test_rollback_to_a_checkpoint_restores_the_session(case):
+    """``statement_checkpoint_test.go TestStatement_Checkpoint``: Checkpoint, the case's
+    operations, Rollback to the checkpoint: every job's allocation and pods (node, status,
+    request) and every node (``nodeAssertedInfo``) are as before, and here also the
+    queues' allocation."""
+    g = _checkpoint_cluster()
+    before = g.session()
+    cp = g.stmt.checkpoint()
+    CHECKPOINT[case](g)
+    assert len(g.stmt.ops) > cp  # the operations were recorded
+    g.stmt.rollback(cp)
+    assert g.stmt.ops == []
+    assert g.session() == before
+
+
+@pytest.mark.xfail(strict=True, reason="KAI's Statement.Allocate of a pod the statement evicted fails (node.AddTask: "
+                   "the pod is already on the node; statement_checkpoint_test.go asserts the error); "
+                   "KaiStatement.allocate places it again, counting its request twice on the node. The actions "
+                   "pipeline an evicted pod back (pipeline_kai), never allocate it, so no answer shows it")  # fmt: skip
+def test_allocate_of_a_pod_this_statement_evicted_is_refused():
+    """``statement_checkpoint_test.go TestStatement_Checkpoint`` ("rollback illegal evict
+    allocate"): after Evict, Allocate of the same pod on its node errs and adds nothing."""
+    g = _checkpoint_cluster()
+    g.evict("running_job0-0")
+    evicted = g.node_info("node0")
+    try:
+        ok = g.allocate("running_job0-0", "node0")
+    except Exception:  # noqa: BLE001 - any refusal is KAI's error
+        ok = False
+    assert not ok
+    assert g.node_info("node0") == evicted
