@@ -82,17 +82,26 @@ Not transcribed
 
 from __future__ import annotations
 
+import copy
+import random
+import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import orjson
 import pytest
 
+from app.ingest.request import read_request
 from app.kai.context import KaiContext
 from app.kai.jobs import ALLOCATED
+from app.kai.signatures import job_signature, task_signature
 from app.model.cluster import TaskStatus
+from app.settings import Settings
 from tests.kai_upstream import build_objects
-from tests.kube import open_session
+from tests.kube import node, open_session, request
+from tests.test_kai import kai_queue
 
 S = TaskStatus
 KAI = {"profile": "kai"}
@@ -523,3 +532,199 @@ def test_allocate_of_a_pod_this_statement_evicted_is_refused():
         ok = False
     assert not ok
     assert g.node_info("node0") == evicted
+
+
+# =========================================================================== scheduling signatures
+#
+# ``pod_info/scheduling_constraints_signature_test.go``, ``podgroup_info/job_info_test.go
+# TestPodGroupInfo_GetSchedulingConstraintsSignature`` and ``topology_info/topology_info_test.go``
+# against ``app/kai/signatures.py`` (see the module docstring's second part).
+
+GROUP = "pg"
+TOPOLOGY_LEVELS = ["zone", "rack", "node", "zone2", "rack2"]
+
+
+def _word(rng: random.Random, n: int = 10) -> str:
+    """``randomString``: letters and digits (a lower-case letter first, so names stay valid)."""
+    return rng.choice(string.ascii_lowercase) + "".join(rng.choice(string.ascii_lowercase + string.digits)
+                                                        for _ in range(n - 1))  # fmt: skip
+
+
+def _selector(rng: random.Random) -> dict[str, Any]:
+    return {"matchLabels": {_word(rng, 5): _word(rng, 5)}}
+
+
+def _container(rng: random.Random) -> dict[str, Any]:
+    """One of ``getRandomPod``'s containers (requests kept small: Go's ``rand.Int63()`` CPUs
+    are no real request, and no request is in a signature)."""
+    return {"name": _word(rng), "image": _word(rng), "command": [_word(rng)], "args": [_word(rng)],
+            "workingDir": "/" + _word(rng),
+            "ports": [{"name": _word(rng, 8), "hostPort": rng.randint(1, 65535), "containerPort": rng.randint(1, 65535)}],
+            "env": [{"name": _word(rng), "value": _word(rng)}],
+            "resources": {"requests": {"cpu": f"{rng.randint(1, 900)}m"}, "limits": {"cpu": "1"}},
+            "volumeMounts": [{"name": _word(rng), "mountPath": "/" + _word(rng), "readOnly": rng.random() < 0.5}]}  # fmt: skip
+
+
+def random_pod(seed: int) -> dict[str, Any]:
+    """``getRandomPod`` with Go's random values drawn from a seeded generator: random
+    names, containers, node selector, affinity (node, pod and anti-affinity terms),
+    toleration, priority and class name, topology spread constraint and host ports; a pod
+    of the PodGroup ``pg`` scheduled by KAI."""
+    rng = random.Random(seed)
+    ns = _word(rng)
+    return {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": _word(rng), "namespace": ns, "uid": _word(rng), "annotations": {"pod-group-name": GROUP},
+                     "creationTimestamp": "2026-11-23T10:00:00Z"},
+        "spec": {
+            "schedulerName": "kai-scheduler",
+            "initContainers": [_container(rng)], "containers": [_container(rng)],
+            "restartPolicy": rng.choice(["Always", "OnFailure", "Never"]),
+            "terminationGracePeriodSeconds": rng.randint(0, 2**40), "activeDeadlineSeconds": rng.randint(1, 2**40),
+            "dnsPolicy": rng.choice(["ClusterFirst", "Default"]),
+            "nodeSelector": {_word(rng): _word(rng)},
+            "serviceAccountName": _word(rng), "automountServiceAccountToken": rng.random() < 0.5,
+            "hostNetwork": False, "hostPID": rng.random() < 0.5, "hostIPC": rng.random() < 0.5,
+            "shareProcessNamespace": rng.random() < 0.5, "imagePullSecrets": [{"name": _word(rng)}],
+            "hostname": _word(rng), "subdomain": _word(rng),
+            "affinity": {
+                "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                    {"matchExpressions": [{"key": _word(rng), "operator": "In", "values": [_word(rng)]}]}]}},
+                "podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": _selector(rng), "namespaces": [_word(rng, 5)], "topologyKey": _word(rng, 5),
+                     "namespaceSelector": _selector(rng)}]},
+                "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": _selector(rng), "namespaces": [_word(rng, 5)], "topologyKey": _word(rng, 5),
+                     "namespaceSelector": _selector(rng)}]},
+            },
+            "tolerations": [{"key": _word(rng), "operator": "Equal", "value": _word(rng), "effect": "NoSchedule",
+                             "tolerationSeconds": rng.randint(0, 2**40)}],
+            "hostAliases": [{"ip": _word(rng), "hostnames": [_word(rng)]}],
+            "priorityClassName": _word(rng), "priority": rng.randint(1, 2**31 - 1),
+            "topologySpreadConstraints": [{
+                "maxSkew": rng.randint(1, 2**31 - 1), "topologyKey": _word(rng),
+                "whenUnsatisfiable": rng.choice(["DoNotSchedule", "ScheduleAnyway"]), "labelSelector": _selector(rng),
+                "minDomains": rng.randint(1, 2**31 - 1), "nodeAffinityPolicy": rng.choice(["Ignore", "Honor"]),
+                "nodeTaintsPolicy": rng.choice(["Ignore", "Honor"]), "matchLabelKeys": [_word(rng)]}],
+        },
+        "status": {"phase": "Pending"},
+    }  # fmt: skip
+
+
+def _read(objects: list[dict[str, Any]]) -> Any:
+    """The cluster our ingest reads from ``objects`` (plus a node, KAI queue ``q`` and a
+    Topology ``topo`` whose levels are the node labels the rows name), under ``kai``."""
+    topology = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "topo"},
+                "spec": {"levels": [{"nodeLabel": lv} for lv in TOPOLOGY_LEVELS]}}  # fmt: skip
+    base = [node("node-1", labels={lv: "x" for lv in TOPOLOGY_LEVELS}), kai_queue("q", -1), topology]
+    return read_request(orjson.loads(orjson.dumps(request([*base, *objects], config=KAI))), Settings()).cluster
+
+
+def pod_signature(p: dict[str, Any]) -> tuple[Any, ...]:
+    """Our ``PodInfo.GetSchedulingConstraintsSignature``: ``task_signature`` of the pod as
+    our ingest reads it (in a one-pod KAI PodGroup)."""
+    ns = p["metadata"]["namespace"]
+    pg = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": GROUP, "namespace": ns},
+          "spec": {"minMember": 1, "queue": "q"}}  # fmt: skip
+    c = _read([pg, p])
+    return task_signature(c.task_index[f"{ns}/{p['metadata']['name']}"])
+
+
+def _with_test_constraints(p: dict[str, Any]) -> dict[str, Any]:
+    """``TestPodSchedulingConstraintsSignature``'s fixed constraint fields over a random pod."""
+    spec = p["spec"]
+    spec["nodeSelector"] = {"key": "val"}
+    spec["initContainers"][0]["ports"][0]["hostPort"] = 200
+    spec["containers"][0]["ports"][0]["hostPort"] = 300
+    spec["affinity"] = {
+        "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "kai.scheduler/node-pool", "operator": "In", "values": ["node-pool-1"]}]}]}},
+        "podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"key": "val"}}, "namespaces": ["test-namespace"], "topologyKey": "topology-key",
+             "namespaceSelector": {"matchLabels": {"key": "val"}}}]},
+        "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"key2": "val2"}}, "namespaces": ["test-namespace"],
+             "topologyKey": "topology-key2", "namespaceSelector": {"matchLabels": {"key": "val"}}}]},
+    }  # fmt: skip
+    spec["tolerations"] = [{"key": "toleration-key", "operator": "Equal", "value": "toleration-value",
+                            "effect": "NoSchedule", "tolerationSeconds": 6}]  # fmt: skip
+    spec["volumes"] = [{"name": "volume-1", "persistentVolumeClaim": {"claimName": "claim-1"}},
+                       {"name": "volume-2", "awsElasticBlockStore": {"volumeID": "10", "fsType": "good-type", "partition": 6}}]
+    spec["topologySpreadConstraints"] = [{"maxSkew": 6, "topologyKey": "key", "whenUnsatisfiable": "DoNotSchedule",
+                                          "labelSelector": {"matchLabels": {"key": "val"}}, "minDomains": 6,
+                                          "nodeAffinityPolicy": "Ignore", "nodeTaintsPolicy": "Ignore",
+                                          "matchLabelKeys": ["key"]}]  # fmt: skip
+    spec["priority"] = 6
+    spec["priorityClassName"] = "priority-class-1"
+    return p
+
+
+def test_pod_signature_reads_only_the_scheduling_constraints():
+    """``scheduling_constraints_signature_test.go TestPodSchedulingConstraintsSignature``:
+    a random pod given fixed constraints (node selector, host ports, affinity, toleration,
+    volumes, spread constraint, priority and class) has one fixed signature whatever its
+    other fields (Go pins the SHA-256; ours is the tuple it hashes, so two pods that differ
+    in everything but those fields must have the same one). The volume's claim is not
+    read (Gangplank models no storage claims)."""
+    a, b = _with_test_constraints(random_pod(1)), _with_test_constraints(random_pod(2))
+    assert a["metadata"]["name"] != b["metadata"]["name"] and a["spec"]["containers"] != b["spec"]["containers"]
+    assert pod_signature(a) == pod_signature(b)
+
+
+def _drop(path: str) -> Callable[[dict[str, Any]], None]:
+    """Set the spec field at ``path`` (dots; a number indexes a list) to Go's nil (removed)."""
+    *head, last = path.split(".")
+
+    def change(p: dict[str, Any]) -> None:
+        at: Any = p["spec"]
+        for k in head:
+            at = at[int(k)] if k.isdigit() else at[k]
+        del at[last]
+
+    return change
+
+
+def _new_host_port(container: str) -> Callable[[dict[str, Any]], None]:
+    def change(p: dict[str, Any]) -> None:
+        ports = p["spec"][container][0]["ports"][0]
+        ports["hostPort"] = ports["hostPort"] % 65535 + 1  # another port (Go: rand.Int31())
+
+    return change
+
+
+_LEFT_OUT = ("Gangplank's scheduling signature leaves out {what} (README: 'Scheduling signatures leave out what "
+             "Gangplank does not model (topology spread constraints, host ports, storage claims)'; "
+             "app/kai/signatures.py task_signature); KAI's schedulingConstraintsSignature hashes {go}")  # fmt: skip
+_TSC = _LEFT_OUT.format(what="topology spread constraints", go="pod.Spec.TopologySpreadConstraints (MinDomains, "
+                        "NodeAffinityPolicy and NodeTaintsPolicy dereferenced, nil as the zero value)")
+_PORTS = _LEFT_OUT.format(what="host ports", go="every container's and init container's ports' HostPort")
+POD_FIELDS = [
+    ("TestPodSchedulingConstraintsSignature_NodeSelector", _drop("nodeSelector"), None),
+    ("TestPodSchedulingConstraintsSignature_Affinity", _drop("affinity"), None),
+    ("TestPodSchedulingConstraintsSignature_Tolerations", _drop("tolerations"), None),
+    ("TestPodSchedulingConstraintsSignature_Priority", _drop("priority"), None),
+    ("TestPodSchedulingConstraintsSignature_TopologySpreadConstraints", _drop("topologySpreadConstraints"), _TSC),
+    ("TestPodSchedulingConstraintsSignature_TopologySpreadConstraints_MinDomainsNil",
+     _drop("topologySpreadConstraints.0.minDomains"), _TSC),
+    ("TestPodSchedulingConstraintsSignature_TopologySpreadConstraints_nodeAffinityPolicyNil",
+     _drop("topologySpreadConstraints.0.nodeAffinityPolicy"), _TSC),
+    ("TestPodSchedulingConstraintsSignature_TopologySpreadConstraints_nodeTaintsPolicyNil",
+     _drop("topologySpreadConstraints.0.nodeTaintsPolicy"), _TSC),
+    ("TestPodSchedulingConstraintsSignature_ContainerPorts", _new_host_port("containers"), _PORTS),
+    ("TestPodSchedulingConstraintsSignature_InitContainerPorts", _new_host_port("initContainers"), _PORTS),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(fn, id=name, marks=[pytest.mark.xfail(strict=True, reason=why)] if why else [])
+    for name, fn, why in POD_FIELDS
+])  # fmt: skip
+def test_each_scheduling_constraint_of_a_pod_changes_its_signature(change):
+    """``scheduling_constraints_signature_test.go TestPodSchedulingConstraintsSignature_*``:
+    a random pod, then the same pod with one constraint field nil (or a container's /
+    init container's host port changed): the signatures differ."""
+    p = random_pod(7)
+    before = pod_signature(p)
+    p = copy.deepcopy(p)
+    change(p)
+    assert pod_signature(p) != before
