@@ -99,8 +99,8 @@ from app.kai.jobs import ALLOCATED
 from app.kai.signatures import job_signature, task_signature
 from app.model.cluster import TaskStatus
 from app.settings import Settings
-from tests.kai_upstream import build_objects
-from tests.kube import node, open_session, request
+from tests.kai_upstream import build_objects, topology_constraint
+from tests.kube import node, open_session, pod, request
 from tests.test_kai import kai_queue
 
 S = TaskStatus
@@ -728,3 +728,129 @@ def test_each_scheduling_constraint_of_a_pod_changes_its_signature(change):
     p = copy.deepcopy(p)
     change(p)
     assert pod_signature(p) != before
+
+
+# --------------------------------------------------------------------------- topology and job signatures
+
+
+def _tc(topology: str = "topo", required: str = "", preferred: str = "") -> dict[str, str]:
+    """A ``TopologyConstraintInfo`` as a KAI ``topologyConstraint``."""
+    return topology_constraint({"topology": topology, "requiredLevel": required, "preferredLevel": preferred})
+
+
+@dataclass(frozen=True)
+class PG:
+    """A Go ``PodGroupInfo`` as a KAI PodGroup ``ns/pg``: the root's constraint, its
+    sub-groups (KAI ``subGroups``: name, minMember, parent, topologyConstraint) and its pods
+    (name, sub-group or None, running on node-1 or pending; no requests, as Go's)."""
+
+    root: dict[str, str] | None = None
+    sub_groups: tuple[dict[str, Any], ...] = ()
+    pods: tuple[tuple[str, str | None, bool], ...] = (("pod-1", None, False),)
+
+    def objects(self) -> list[dict[str, Any]]:
+        spec: dict[str, Any] = {"minMember": 1, "queue": "q"}
+        if self.root:
+            spec["topologyConstraint"] = self.root
+        if self.sub_groups:
+            spec["subGroups"] = [dict(sg) for sg in self.sub_groups]
+        out: list[dict[str, Any]] = [{"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+                                      "metadata": {"name": GROUP, "namespace": "ns"}, "spec": spec}]  # fmt: skip
+        for name, sg, run in self.pods:
+            p = pod(name, ns="ns", cpu=None, memory=None, node="node-1" if run else None,
+                    labels={"kai.scheduler/subgroup-name": sg} if sg else None, annotations={"pod-group-name": GROUP})  # fmt: skip
+            p["metadata"]["uid"] = f"uid-{name}"
+            out.append(p)
+        return out
+
+    def signature(self) -> tuple[Any, ...]:
+        """``PodGroupInfo.GetSchedulingConstraintsSignature`` -> ``job_signature``."""
+        return job_signature(_read(self.objects()).jobs[f"ns/{GROUP}"])
+
+
+def _set(name: str, tc: dict[str, str] | None = None, parent: str | None = None, min_member: int | None = 1) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name}
+    if min_member is not None:
+        out["minMember"] = min_member
+    if tc:
+        out["topologyConstraint"] = tc
+    if parent:
+        out["parent"] = parent
+    return out
+
+
+TOPOLOGY_ROWS = [
+    # (row, (topology, required, preferred) A, B, equal)
+    ("equal", ("topo", "rack", "zone"), ("topo", "rack", "zone"), True),
+    ("different topology", ("topo", "rack", "zone"), ("topo2", "rack", "zone"), False),
+    ("different required level", ("topo", "rack", "zone"), ("topo", "rack2", "zone"), False),
+    ("different preferred level", ("topo", "rack", "zone"), ("topo", "rack", "zone2"), False),
+    ("swapped preferred and required level", ("topo", "rack", "zone"), ("topo", "zone", "rack"), False),
+]
+
+
+@pytest.mark.parametrize("row", TOPOLOGY_ROWS, ids=[r[0] for r in TOPOLOGY_ROWS])
+def test_topology_constraint_signature_is_its_topology_and_levels(row):
+    """``topology_info_test.go TestTopologyConstraintInfo_GetSchedulingConstraintsSignature``:
+    two constraints (topology, required level, preferred level) sign alike exactly when
+    all three are equal, in their places. Ours has no signature of a constraint alone: each
+    is the root constraint of a one-pod job, whose signatures are compared (the snapshot's
+    Topology is ``topo``; a constraint naming ``topo2`` is one Gangplank knows cannot be met,
+    signed apart from any constraint on ``topo``)."""
+    _, a, b, equal = row
+    sig_a = PG(root=_tc(a[0], a[1], a[2])).signature()
+    sig_b = PG(root=_tc(b[0], b[1], b[2])).signature()
+    assert (sig_a == sig_b) is equal
+
+
+JOB_ROWS = [
+    # (row, PodGroup A, PodGroup B, equal); Go's topology "topology" is our Topology "topo"
+    ("flat podgroup with same topology constraint - expects equal",
+     PG(root=_tc(required="rack")), PG(root=_tc(required="rack")), True),
+    ("flat podgroup with different topology constraint - expects not equal",
+     PG(root=_tc(required="rack")), PG(root=_tc(required="zone")), False),
+    ("same constraints - expects equal",
+     PG(sub_groups=(_set("podset-1", _tc(required="node")),), pods=(("pod-1", "podset-1", False),)),
+     PG(sub_groups=(_set("podset-1", _tc(required="node")),), pods=(("pod-1", "podset-1", False),)), True),
+    ("different subgroup names with same constraints - expects equal",
+     PG(sub_groups=(_set("subgroup-alpha", _tc(required="node")),), pods=(("pod-1", "subgroup-alpha", False),)),
+     PG(sub_groups=(_set("subgroup-beta", _tc(required="node")),), pods=(("pod-1", "subgroup-beta", False),)), True),
+    ("different bottom PodSet constraints - expects not equal",
+     PG(sub_groups=(_set("podset-1", _tc(required="node")),), pods=(("pod-1", "podset-1", False),)),
+     PG(sub_groups=(_set("podset-1", _tc(required="rack")),), pods=(("pod-1", "podset-1", False),)), False),
+    ("different middle SubGroupSet constraints - expects not equal",
+     PG(sub_groups=(_set("middle", _tc(preferred="zone"), min_member=None), _set("podset-1", parent="middle")),
+        pods=(("pod-1", "podset-1", False),)),
+     PG(sub_groups=(_set("middle", _tc(preferred="rack"), min_member=None), _set("podset-1", parent="middle")),
+        pods=(("pod-1", "podset-1", False),)), False),
+    ("different top SubGroupSet constraints - expects not equal",
+     PG(root=_tc(required="node"), sub_groups=(_set("middle", min_member=None), _set("podset-1", parent="middle")),
+        pods=(("pod-1", "podset-1", False),)),
+     PG(root=_tc(required="rack"), sub_groups=(_set("middle", min_member=None), _set("podset-1", parent="middle")),
+        pods=(("pod-1", "podset-1", False),)), False),
+    ("extra non-allocated pod - expects not equal",
+     PG(sub_groups=(_set("podset-1"),), pods=(("pod-1", "podset-1", False), ("pod-2", "podset-1", False))),
+     PG(sub_groups=(_set("podset-1"),), pods=(("pod-1", "podset-1", False),)), False),
+    ("extra allocated pod - expects equal",
+     PG(sub_groups=(_set("podset-1"),), pods=(("pod-1", "podset-1", False), ("pod-2", "podset-1", True))),
+     PG(sub_groups=(_set("podset-1"),), pods=(("pod-1", "podset-1", False),)), True),
+    ("same pod in different podsets - expects not equal",
+     PG(sub_groups=(_set("podset-1", _tc(required="rack")), _set("podset-2", _tc(required="zone"))),
+        pods=(("pod-1", "podset-1", False),)),
+     PG(sub_groups=(_set("podset-1", _tc(required="rack")), _set("podset-2", _tc(required="zone"))),
+        pods=(("pod-1", "podset-2", False),)), False),
+    ("same topology constraint at different hierarchy levels - expects not equal",
+     PG(root=_tc(required="rack"), sub_groups=(_set("podset-1"),), pods=(("pod-1", "podset-1", False),)),
+     PG(sub_groups=(_set("podset-1", _tc(required="rack")),), pods=(("pod-1", "podset-1", False),)), False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("row", JOB_ROWS, ids=[r[0] for r in JOB_ROWS])
+def test_job_signature_is_its_pod_sets_constraints_and_pending_pods(row):
+    """``job_info_test.go TestPodGroupInfo_GetSchedulingConstraintsSignature``: a job's
+    signature is the sorted signatures of its pod sets; a pod set's is its topology
+    constraint, then each parent set's up to the root's (so the same constraint at another
+    level signs apart), then the sorted signatures of its pods not active-allocated (a
+    running pod adds nothing, a pending one does); names of sub-groups are not in it."""
+    _, a, b, equal = row
+    assert (a.signature() == b.signature()) is equal
