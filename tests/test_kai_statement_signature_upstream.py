@@ -117,7 +117,10 @@ documented difference, ``xfail(strict=True)``.
 The last two tests carry the host-port difference into a decision: Gangplank's ``kai``
 predicates do check host ports (``KaiPredicates`` is kube-scheduler's filters, NodePorts
 among them), so with signatures on (KAI's default) a job whose only difference from a
-failed one is a free host port is skipped where KAI tries it and reclaims.
+failed one is a free host port is skipped where KAI tries it and reclaims. The very last
+test is no Go row but what reading them showed: KAI signs spread constraints yet runs no
+PodTopologySpread filter, while Gangplank's ``kai`` predicates apply ``DoNotSchedule``
+ones (strict xfail: the pod lands on another node).
 
 Not transcribed: ``TestPodSchedulingConstraintsSignature``'s SHA-256 value itself (KAI's
 own encoding; transcribed as: two pods with its constraint fields, different in every
@@ -967,3 +970,34 @@ def test_reclaim_with_signatures_tells_jobs_apart_by_host_port():
     out = post_decision(_host_port_cluster(), _reclaim(True))
     assert [(e["pod"], e["preemptor"]) for e in out["evictions"]] == [("ml/v-0", "ml/j2")]
     assert [(b["pod"], b["node"]) for b in out["nominations"]] == [("ml/j2-0", "n1")]
+
+
+def _spread_job(name: str, on: str | None = None, spread: bool = False) -> list[dict[str, Any]]:
+    pg = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": name, "namespace": "ml"},
+          "spec": {"minMember": 1, "queue": "q", "priorityClassName": "train"}}  # fmt: skip
+    p = pod(f"{name}-0", ns="ml", node=on, gpu=1, labels={"app": "x"}, annotations={"pod-group-name": name})
+    if spread:
+        p["spec"]["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+                                                  "labelSelector": {"matchLabels": {"app": "x"}}}]  # fmt: skip
+    return [pg, p]
+
+
+@pytest.mark.xfail(strict=True, reason="KAI's predicates plugin runs kube-scheduler's NodePorts, TaintToleration, "
+                   "NodeAffinity, PodAffinity, VolumeBinding and DynamicResources filters "
+                   "(k8s_internal/plugins/plugins.go K8sPlugins), no PodTopologySpread: KAI signs a pod's spread "
+                   "constraints but never filters on them. Gangplank's kai predicates (KaiPredicates extends "
+                   "Predicates) apply DoNotSchedule spread constraints, so the pod goes to b where KAI's binpack "
+                   "puts it on a")  # fmt: skip
+def test_kai_places_a_pod_without_reading_its_topology_spread_constraints():
+    """No Go row: found reading what KAI does with the fields its signature hashes
+    (``TestPodSchedulingConstraintsSignature_TopologySpreadConstraints``). Node a (zone z1)
+    runs two pods labelled ``app: x``, node b (zone z2) none; a new pod labelled ``app: x``
+    with a ``DoNotSchedule`` spread constraint (max skew 1 over ``zone``). KAI checks no
+    spread constraint, so its GPU binpack takes the fuller node a, as for the same pod
+    without the constraint."""
+    objs = [node("a", gpu=8, labels={"zone": "z1"}), node("b", gpu=8, labels={"zone": "z2"}), kai_queue("q", 8),
+            *_spread_job("r1", on="a"), *_spread_job("r2", on="a")]  # fmt: skip
+    plain = post_decision([*objs, *_spread_job("new")], {"profile": "kai", "actions": "allocate"})
+    assert [(b["pod"], b["node"]) for b in plain["bindings"]] == [("ml/new-0", "a")]
+    out = post_decision([*objs, *_spread_job("new", spread=True)], {"profile": "kai", "actions": "allocate"})
+    assert [(b["pod"], b["node"]) for b in out["bindings"]] == [("ml/new-0", "a")]
