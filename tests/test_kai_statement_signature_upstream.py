@@ -110,17 +110,17 @@ levels are the labels the rows name (Go's name ``topology`` is ``topo`` here): a
 constraint on a topology the decision does not use cannot be met in Gangplank
 (``build.kai_topology_names``). KAI hashes what we keep as tuples: equal tuples are equal
 hashes, so each Go ``Equal`` / ``NotEqual`` of two hashes is one of two tuples. Where KAI's
-signature hashes a field Gangplank's leaves out (spread constraints, host ports: the
-README's "Scheduling signatures leave out what Gangplank does not model"), the row is a
-documented difference, ``xfail(strict=True)``.
+signature hashes a field Gangplank's leaves out (spread constraints, which KAI's predicates
+never read; init containers' host ports), the row is a documented difference,
+``xfail(strict=True)``.
 
-The last two tests carry the host-port difference into a decision: Gangplank's ``kai``
-predicates do check host ports (``KaiPredicates`` is kube-scheduler's filters, NodePorts
-among them), so with signatures on (KAI's default) a job whose only difference from a
-failed one is a free host port is skipped where KAI tries it and reclaims. The very last
-test is no Go row but what reading them showed: KAI signs spread constraints yet runs no
-PodTopologySpread filter, while Gangplank's ``kai`` predicates apply ``DoNotSchedule``
-ones (strict xfail: the pod lands on another node).
+The last tests carry host ports and spread constraints into decisions: the ``kai``
+predicates check host ports (kube-scheduler's NodePorts, as KAI's), so the signature has
+them too and with signatures on (KAI's default) a job whose only difference from a failed
+one is a free host port is tried and reclaims, as in KAI (found by this transcription:
+the signature lacked them). The very last test is no Go row but what reading them showed:
+KAI signs spread constraints yet runs no PodTopologySpread filter, so the ``kai``
+predicates apply none (found here too: they applied ``DoNotSchedule`` ones).
 
 Not transcribed: ``TestPodSchedulingConstraintsSignature``'s SHA-256 value itself (KAI's
 own encoding; transcribed as: two pods with its constraint fields, different in every
@@ -674,7 +674,7 @@ def pod_signature(p: dict[str, Any]) -> tuple[Any, ...]:
     pg = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup", "metadata": {"name": GROUP, "namespace": ns},
           "spec": {"minMember": 1, "queue": "q"}}  # fmt: skip
     c = _read([pg, p])
-    return task_signature(c.task_index[f"{ns}/{p['metadata']['name']}"])
+    return task_signature(c.task_index[f"{ns}/{p['metadata']['name']}"], c.host_ports)
 
 
 def _with_test_constraints(p: dict[str, Any]) -> dict[str, Any]:
@@ -744,7 +744,9 @@ _LEFT_OUT = ("Gangplank's scheduling signature leaves out {what} (README: 'Sched
              "app/kai/signatures.py task_signature); KAI's schedulingConstraintsSignature hashes {go}")  # fmt: skip
 _TSC = _LEFT_OUT.format(what="topology spread constraints", go="pod.Spec.TopologySpreadConstraints (MinDomains, "
                         "NodeAffinityPolicy and NodeTaintsPolicy dereferenced, nil as the zero value)")
-_PORTS = _LEFT_OUT.format(what="host ports", go="every container's and init container's ports' HostPort")
+_PORTS = ("Gangplank's signature has the host ports it reads for kube-scheduler's NodePorts filter (its regular "
+          "containers'; app/kai/signatures.py task_signature); KAI's schedulingConstraintsSignature hashes every "
+          "container's and init container's ports' HostPort")  # fmt: skip
 POD_FIELDS = [
     ("TestPodSchedulingConstraintsSignature_NodeSelector", _drop("nodeSelector"), None),
     ("TestPodSchedulingConstraintsSignature_Affinity", _drop("affinity"), None),
@@ -757,7 +759,7 @@ POD_FIELDS = [
      _drop("topologySpreadConstraints.0.nodeAffinityPolicy"), _TSC),
     ("TestPodSchedulingConstraintsSignature_TopologySpreadConstraints_nodeTaintsPolicyNil",
      _drop("topologySpreadConstraints.0.nodeTaintsPolicy"), _TSC),
-    ("TestPodSchedulingConstraintsSignature_ContainerPorts", _new_host_port("containers"), _PORTS),
+    ("TestPodSchedulingConstraintsSignature_ContainerPorts", _new_host_port("containers"), None),
     ("TestPodSchedulingConstraintsSignature_InitContainerPorts", _new_host_port("initContainers"), _PORTS),
 ]  # fmt: skip
 
@@ -955,11 +957,6 @@ def test_reclaim_without_signatures_frees_the_gpu_for_the_job_whose_port_is_free
     assert [(b["pod"], b["node"]) for b in out["nominations"]] == [("ml/j2-0", "n1")]
 
 
-@pytest.mark.xfail(strict=True, reason="KAI signs host ports (scheduling_constraints_signature.go hashes every "
-                   "container's HostPort), so j2 (port 9090) is not compared with j1 (port 8080) and reclaims. "
-                   "Gangplank's task_signature leaves host ports out (README: as not modelled), but its kai predicates "
-                   "(KaiPredicates: kube-scheduler's NodePorts filter) do check them: j1 fails on its port, j2 gets "
-                   "j1's signature, is not easier, and is skipped: no eviction")  # fmt: skip
 def test_reclaim_with_signatures_tells_jobs_apart_by_host_port():
     """``scheduling_constraints_signature_test.go TestPodSchedulingConstraintsSignature_
     ContainerPorts`` in a decision: reclaim with KAI's default ``useSchedulingSignatures``
@@ -982,12 +979,6 @@ def _spread_job(name: str, on: str | None = None, spread: bool = False) -> list[
     return [pg, p]
 
 
-@pytest.mark.xfail(strict=True, reason="KAI's predicates plugin runs kube-scheduler's NodePorts, TaintToleration, "
-                   "NodeAffinity, PodAffinity, VolumeBinding and DynamicResources filters "
-                   "(k8s_internal/plugins/plugins.go K8sPlugins), no PodTopologySpread: KAI signs a pod's spread "
-                   "constraints but never filters on them. Gangplank's kai predicates (KaiPredicates extends "
-                   "Predicates) apply DoNotSchedule spread constraints, so the pod goes to b where KAI's binpack "
-                   "puts it on a")  # fmt: skip
 def test_kai_places_a_pod_without_reading_its_topology_spread_constraints():
     """No Go row: found reading what KAI does with the fields its signature hashes
     (``TestPodSchedulingConstraintsSignature_TopologySpreadConstraints``). Node a (zone z1)

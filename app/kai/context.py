@@ -112,7 +112,7 @@ class KaiContext:
         caches it on the PodGroupInfo (``app.kai.signatures``)."""
         sig = self._signatures.get(job.key)
         if sig is None:
-            sig = self._signatures[job.key] = job_signature(job)
+            sig = self._signatures[job.key] = job_signature(job, self.ssn.cluster.host_ports)
         return sig
 
     def level_domains(self, topology: str | None, level: str) -> tuple[np.ndarray, int]:

@@ -7,8 +7,8 @@ the same signature is skipped unless it is *easier*:
 * a job's signature is the sorted signatures of its pod sets; a pod set whose pods are all
   active allocated has none (""), else its topology constraints (its own, then each
   parent's up to the PodGroup's) and the sorted signatures of its other pods; a pod's is
-  its ``nodeSelector``, ``affinity``, tolerations (key, operator, value, effect) and
-  priority (``GetSchedulingConstraintsSignature`` of pod, PodSet and PodGroupInfo). KAI
+  its ``nodeSelector``, ``affinity``, tolerations (key, operator, value, effect),
+  priority and host ports (``GetSchedulingConstraintsSignature`` of pod, PodSet and PodGroupInfo). KAI
   hashes them; equal tuples here are equal hashes there. Worked out once per job per
   session, as KAI caches it on the PodGroupInfo;
 * easier (``jobEasierToScheduleComparison``): both have Pending pods, and the job has
@@ -20,9 +20,10 @@ the same signature is skipped unless it is *easier*:
   same index and it has no more Pending pods (``isPodGroupFootprintSmaller``).
 
 KAI's scheduling signatures are on by default (``useSchedulingSignatures``) and off in
-its Go tests. Not in the signature here: topology spread constraints, host ports and
-storage claims (Gangplank does not model them, so they cannot change its answer either)
-and the pod's ``spec.priorityClassName`` beside its priority. Requests that are neither
+its Go tests. Not in the signature here: topology spread constraints (KAI signs them but
+its predicates never read them, so they cannot change its answer either), a container port
+without a host port (KAI signs its 0), storage claims (not modelled) and the pod's
+``spec.priorityClassName`` beside its priority. Requests that are neither
 smaller nor larger than each other keep task order where KAI's ``sort.Slice`` leaves an
 order of its own.
 """
@@ -50,10 +51,14 @@ def _constraint(nt: NetworkTopology | None) -> tuple[Any, ...]:
     return (nt.mode, nt.highest_tier_allowed, nt.highest_tier_name, nt.preferred_tier_name)
 
 
-def task_signature(t: Task) -> tuple[Any, ...]:
+def task_signature(t: Task, host_ports: dict[str, tuple[tuple[str, str, int], ...]] | None = None) -> tuple[Any, ...]:
+    """``host_ports``: the cluster's (``Cluster.host_ports``): a pod's host ports, in its
+    containers' order, are signed too (KAI's NodePorts filter, which Gangplank's kai
+    predicates run, reads them)."""
     tolerations = tuple((x.get("key"), x.get("operator"), x.get("value"), x.get("effect")) for x in t.tolerations)
     affinity = orjson.dumps(t.affinity, option=orjson.OPT_SORT_KEYS) if t.affinity else b""
-    return (tuple(sorted(t.node_selector.items())), affinity, tolerations, t.priority)
+    ports = tuple(port for _, _, port in host_ports.get(t.key, ())) if host_ports else ()
+    return (tuple(sorted(t.node_selector.items())), affinity, tolerations, t.priority, ports)
 
 
 def _chain(job: Job, name: str) -> tuple[Any, ...]:
@@ -70,13 +75,13 @@ def _chain(job: Job, name: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def job_signature(job: Job) -> Signature:
+def job_signature(job: Job, host_ports: dict[str, tuple[tuple[str, str, int], ...]] | None = None) -> Signature:
     sigs = []
     for ps in View(job).pod_sets:
         if all(t.status in ACTIVE_ALLOCATED for t in ps.tasks):
             sigs.append(())
             continue
-        pods = sorted(task_signature(t) for t in ps.tasks if t.status not in ACTIVE_ALLOCATED)
+        pods = sorted(task_signature(t, host_ports) for t in ps.tasks if t.status not in ACTIVE_ALLOCATED)
         sigs.append((_chain(job, ps.name), tuple(pods)))
     return tuple(sorted(sigs))
 

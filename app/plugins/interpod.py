@@ -245,9 +245,10 @@ class InterPodAffinity(_PodCounts):
     """The counts and the check (see the module docstring). ``node_filter(task,
     honor_affinity, honor_taints)``: the nodes a spread constraint counts (a mask over all)."""
 
-    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray]) -> None:
+    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray], spread: bool = True) -> None:
         super().__init__(ssn)
         self.node_filter = node_filter
+        self.with_spread = spread  # (False: DoNotSchedule spread constraints are not checked: KAI's predicates)
         c = ssn.cluster
         self.notes: set[str] = set()
         self.own: dict[int, tuple[list[Term], list[Term]]] = {}  # task idx -> (affinity, anti-affinity)
@@ -256,7 +257,7 @@ class InterPodAffinity(_PodCounts):
         for t in tasks:
             if t.affinity and has_terms(t):
                 self.own[t.idx] = (_terms(t, "podAffinity", self.notes), _terms(t, "podAntiAffinity", self.notes))
-            cons = c.spread.get(t.key)
+            cons = c.spread.get(t.key) if spread else None
             if cons and t.status is TaskStatus.PENDING:  # a placed pod's own constraints: on demand (:meth:`_add_spread`)
                 self.spread[t.idx] = [(_spread_term(t, con), con) for con in cons]
         self.anti: list[Term] = []  # distinct anti-affinity terms of any pod, by row of ``owning``
@@ -305,7 +306,7 @@ class InterPodAffinity(_PodCounts):
     def spread_mask(self, task: Task) -> np.ndarray | None:
         """Over all nodes: the task's DoNotSchedule constraints hold there (None: it has none)."""
         terms = self.spread.get(task.idx)
-        if terms is None and task.key in self.ssn.cluster.spread:
+        if terms is None and self.with_spread and task.key in self.ssn.cluster.spread:
             terms = self._add_spread(task)
         if not terms:
             return None
@@ -432,9 +433,10 @@ class SpreadScore(_PodCounts):
     ``node_filter(task, honor_affinity, honor_taints)`` is the predicates' node inclusion
     mask (:class:`~app.plugins.predicates.SpreadNodes`)."""
 
-    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray]) -> None:
+    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray], spread: bool = True) -> None:
         super().__init__(ssn)
         self.node_filter = node_filter
+        self.with_spread = spread  # (False: DoNotSchedule spread constraints are not checked: KAI's predicates)
         c = ssn.cluster
         self.terms: dict[int, list[tuple[Term, SpreadConstraint]]] = {}
         for key, cons in c.soft_spread.items():

@@ -444,6 +444,7 @@ class KaiPredicates(Predicates):
     KAI scores nodes with its own plugins only."""
 
     DRA_SCORE = False
+    SPREAD = False  # (KAI's k8s plugins: NodePorts, TaintToleration, NodeAffinity, PodAffinity, VolumeBinding, DRA)
 
     def open(self) -> None:
         super().open()

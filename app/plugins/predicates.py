@@ -120,6 +120,8 @@ class Predicates(Plugin):
     name = "predicates"
     #: whether the plugin scores nodes with kube-scheduler's DynamicResources (Volcano's does)
     DRA_SCORE = True
+    #: whether it filters by DoNotSchedule topology spread constraints (KAI's does not)
+    SPREAD = True
     summary = ("node readiness, unschedulable, nodeSelector, required node affinity, taints/tolerations, host ports, "
                "required pod (anti-)affinity, topology spread (DoNotSchedule)")
 
@@ -133,8 +135,9 @@ class Predicates(Plugin):
         )
         self._ports = c.host_ports
         self.interpod = None
-        if c.spread or any(t.affinity and has_terms(t) for t in c.active_tasks):  # pods with terms are never columns
-            self.interpod = InterPodAffinity(self.ssn, SpreadNodes(c.nodes))
+        spread = self.SPREAD and bool(c.spread)
+        if spread or any(t.affinity and has_terms(t) for t in c.active_tasks):  # pods with terms are never columns
+            self.interpod = InterPodAffinity(self.ssn, SpreadNodes(c.nodes), spread=spread)
             for note in sorted(self.interpod.notes):
                 self.warn(note)
             ipa = self.interpod
