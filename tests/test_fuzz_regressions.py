@@ -240,3 +240,28 @@ def test_a_kai_memory_quota_near_the_float_limit_is_infinite_without_a_numpy_war
         warnings.simplefilter("error")
         wire = decide_request(read_request(body, Settings())).wire()
     assert [b["pod"] for b in wire["bindings"]] == ["ml/j-0"]
+
+
+@pytest.mark.parametrize("profile", [None, {"profile": "kai"}])
+def test_an_integer_past_64_bits_in_a_toleration_or_affinity_is_no_500(client, profile):
+    """Found by the fuzzer (session 41): a toleration's ``operator`` (or a term of an affinity)
+    given in a YAML body as an integer past 64 bits reached ``orjson.dumps`` of the predicates' cache key and
+    KAI's scheduling signature, which refuse such integers: a 500. Keys are now made by
+    ``app.model.jsonkey.json_key``; the pod is read (no reader checks those fields' types) and
+    the toleration matches no taint."""
+    from tests.kube import node, pod
+
+    p = pod("p", cpu="1", memory="1Gi")
+    p["spec"]["tolerations"] = [{"key": "k", "operator": -(2**63) - 1, "effect": "NoSchedule"}]
+    p["spec"]["affinity"] = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 1, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}, "x": 2**70}]}}
+    if profile:
+        p["spec"]["schedulerName"] = "kai-scheduler"
+        p["metadata"]["labels"]["kai.scheduler/queue"] = "q"
+    objs = [node("n1"), p, {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}, "spec": {}}]
+    import json  # (orjson cannot write the integers past 64 bits: the standard library can)
+
+    # in YAML (JSON is YAML), where the integers stay integers: orjson reads them as floats
+    body = json.dumps({"objects": objs, **({"config": profile} if profile else {})}).encode()
+    r = client.post("/v1/decisions", content=body, headers=YAML)
+    assert r.status_code == 200, r.text

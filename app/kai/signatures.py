@@ -34,10 +34,10 @@ from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import orjson
 
 from app.kai.jobs import ACTIVE_ALLOCATED, View, is_pending, members, pod_set_name
 from app.model.cluster import Job, NetworkTopology, Task
+from app.model.jsonkey import json_key
 
 if TYPE_CHECKING:
     from app.kai.context import KaiContext
@@ -56,7 +56,7 @@ def task_signature(t: Task, host_ports: dict[str, tuple[tuple[str, str, int], ..
     containers' order, are signed too (KAI's NodePorts filter, which Gangplank's kai
     predicates run, reads them)."""
     tolerations = tuple((x.get("key"), x.get("operator"), x.get("value"), x.get("effect")) for x in t.tolerations)
-    affinity = orjson.dumps(t.affinity, option=orjson.OPT_SORT_KEYS) if t.affinity else b""
+    affinity = json_key(t.affinity) if t.affinity else b""
     ports = tuple(port for _, _, port in host_ports.get(t.key, ())) if host_ports else ()
     return (tuple(sorted(t.node_selector.items())), affinity, tolerations, t.priority, ports)
 

@@ -89,9 +89,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import orjson
 
 from app.errors import InputError
+from app.model.jsonkey import json_key
 from app.model.dra_cel import Attributes, CelError, DeviceAttrs, Invalid, Quantity, Unsupported, compile_selector
 from app.model.selectors import term_matches
 
@@ -724,7 +724,7 @@ class Devices:
                     w = self.ALL_NODES
                 elif sel[2] is not None:
                     w = self.SELECTED
-                    key = orjson.dumps(sel[2], option=orjson.OPT_SORT_KEYS)
+                    key = json_key(sel[2])
                     m = masks.get(key, -1)
                     if m < 0:
                         if (len(self.masks) + 1) * len(nodes) > MAX_SELECTOR_CELLS:

@@ -21,10 +21,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import orjson
 
 from app.framework.plugin import Plugin
 from app.model.cluster import Node, Task
+from app.model.jsonkey import json_key
 from app.model.selectors import term_matches
 from app.plugins.interpod import InterPodAffinity, has_terms, holds_now
 
@@ -194,7 +194,7 @@ class Predicates(Plugin):
     def signature(self, task: Task) -> bytes:
         if not task.node_selector and not task.affinity and not task.tolerations:
             return b""
-        return orjson.dumps([task.node_selector, required_terms(task), task.tolerations], option=orjson.OPT_SORT_KEYS)
+        return json_key([task.node_selector, required_terms(task), task.tolerations])
 
     def mask_all(self, task: Task) -> np.ndarray:
         key = self.signature(task)
