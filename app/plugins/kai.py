@@ -435,7 +435,9 @@ class NominatedNode(Plugin):
 
 
 class KaiPredicates(Predicates):
-    """KAI's ``predicates`` plugin: kube-scheduler's filters, and which GPU requests a node
+    """KAI's ``predicates`` plugin: kube-scheduler's filters KAI runs (NodePorts,
+    TaintToleration, NodeAffinity, PodAffinity: no PodTopologySpread), KAI's ConfigMap
+    PreFilter (``app.kai.configmaps``), and which GPU requests a node
     takes (``PredicateByNodeResourcesType``: MIG nodes and their strategy, legacy MIG
     tasks (``app.kai.mig``); no device-plugin GPU request on a node with DRA GPUs). A
     gpu-memory pod in a cluster where no node offers GPUs (no ``nvidia.com/gpu`` at all)
@@ -445,6 +447,8 @@ class KaiPredicates(Predicates):
 
     DRA_SCORE = False
     SPREAD = False  # (KAI's k8s plugins: NodePorts, TaintToleration, NodeAffinity, PodAffinity, VolumeBinding, DRA)
+    summary = ("KAI: node conditions, nodeSelector, required node affinity, taints/tolerations, host ports, required "
+               "pod (anti-)affinity, missing ConfigMaps, GPU kinds (MIG, DRA)")
 
     def open(self) -> None:
         super().open()
