@@ -372,3 +372,23 @@ def test_hdrf_answer_does_not_depend_on_object_order():
         shuffled = list(objs)
         rng.shuffle(shuffled)
         assert orjson.dumps(post_decision(shuffled, hdrf_conf())) == want
+
+
+def test_hdrf_queue_hierarchy_deeper_than_the_limit_is_a_422():
+    """SECURITY.md: a queue's hierarchy may have 64 levels below the root (Gangplank's bound;
+    Volcano has none): 64 are read, 65 are a 422 at the annotation."""
+    from fastapi.testclient import TestClient
+
+    import orjson
+
+    from app.main import app
+    from tests.kube import request
+
+    def objs(levels: int) -> list[dict[str, Any]]:
+        path = "root/" + "/".join(f"l{i}" for i in range(levels))
+        return [node("n"), hqueue("a", path, "/".join(["1"] * (levels + 1))), podgroup("ja", queue="a"),
+                pod("ja-0", group="ja")]  # fmt: skip
+
+    assert [b["pod"] for b in post_decision(objs(64), hdrf_conf())["bindings"]] == ["default/ja-0"]
+    r = TestClient(app).post("/v1/decisions", content=orjson.dumps(request(objs(65), config=hdrf_conf())))
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/metadata/annotations/volcano.sh~1hierarchy"

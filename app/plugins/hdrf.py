@@ -52,6 +52,9 @@ from app.model.cluster import ALLOCATED_STATUS, Queue, Task, TaskStatus
 MIN_RESOURCE = 0.1
 #: every task state: a job's ``TotalRequest`` counts all its pods
 EVERY_STATUS = frozenset(TaskStatus)
+#: the most levels a queue's hierarchy may have below the root (Gangplank's bound: the tree
+#: is walked level by level; Volcano has none, real hierarchies have a handful)
+MAX_DEPTH = 64
 
 
 class Node:
@@ -208,6 +211,9 @@ class HierarchicalDrf:
         hierarchy, weights = q.hierarchy, q.hierarchy_weights
         parts, ws = hierarchy.split("/"), weights.split("/")
         values: list[float] = []
+        if len(parts) - 1 > MAX_DEPTH:
+            raise InputError(f"queue {q.name}: {HIERARCHY} has {len(parts) - 1} levels below the root, more than the "
+                             f"{MAX_DEPTH} Gangplank reads", _annotation(q, HIERARCHY))  # fmt: skip
         if hierarchy or weights:
             if len(parts) != len(ws):
                 raise InputError(f"queue {q.name}: {HIERARCHY} {hierarchy!r} and {HIERARCHY_WEIGHTS} {weights!r} must "
