@@ -27,6 +27,7 @@ drf (hierarchical DRF: ``app.plugins.hdrf``), capacity and nodegroup.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -270,12 +271,16 @@ def load_config(
             raise InputError(
                 f"unknown profile {profile!r} (known: {', '.join(sorted(PROFILES))})", join_pointer(ptr, "profile")
             )
-        extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy", "partitionLabelValue"})
+        extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy", "partitionLabelValue",
+                                   "minRuntime", "kValue"})  # fmt: skip
         if extra:
             raise InputError(f"unknown key {extra[0]!r} next to 'profile'", join_pointer(ptr, extra[0]))
         base = _parse_yaml(PROFILES[profile], ptr)
         if "placementStrategy" in raw:
             _placement_strategy(base, raw["placementStrategy"], profile, join_pointer(ptr, "placementStrategy"))
+        for key in ("minRuntime", "kValue"):
+            if key in raw:
+                _shard_argument(base, key, raw[key], profile, join_pointer(ptr, key))
         if "actions" in raw:
             base["actions"] = raw["actions"]
         if "configurations" in raw:
@@ -382,6 +387,50 @@ def _partition(raw: Any, profile: str, ptr: str) -> str:
     if len(raw) > 63 or (raw and not re.fullmatch(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", raw)):
         raise InputError(f"partitionLabelValue {raw!r} is not a valid label value", ptr)
     return raw
+
+
+def _shard_argument(base: dict[str, Any], key: str, raw: Any, profile: str, ptr: str) -> None:
+    """KAI's SchedulingShard ``minRuntime`` ({preemptMinRuntime, reclaimMinRuntime}: the
+    ``minruntime`` plugin's ``defaultPreemptMinRuntime`` / ``defaultReclaimMinRuntime``) and
+    ``kValue`` (the ``proportion`` plugin's ``kValue``, as ``strconv.FormatFloat`` writes it),
+    on the ``kai`` profile, as the shard sets them up (``setDefaultPlugins``)."""
+    if profile != "kai":
+        raise InputError(f"{key} is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    if key == "kValue":
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):
+            raise InputError("kValue must be a number (the SchedulingShard's float64)", ptr)
+        args = {"kValue": go_format_float(float(raw))}
+        plugin = "proportion"
+    else:
+        if not isinstance(raw, dict):
+            raise InputError("minRuntime must be an object with 'preemptMinRuntime' and/or 'reclaimMinRuntime'", ptr)
+        args = {}
+        for k in sorted(raw, key=str):
+            names = {"preemptMinRuntime": "defaultPreemptMinRuntime", "reclaimMinRuntime": "defaultReclaimMinRuntime"}
+            if k not in names:
+                raise InputError(f"unknown key {k!r} in minRuntime (KAI's are 'preemptMinRuntime' and 'reclaimMinRuntime')",
+                                 join_pointer(ptr, str(k)))  # fmt: skip
+            if not isinstance(raw[k], str):
+                raise InputError(f"{k} must be a string (a duration such as '10m')", join_pointer(ptr, k))
+            args[names[k]] = raw[k]
+        plugin = "minruntime"
+    for tier in base["tiers"]:
+        for p in tier["plugins"]:
+            if p["name"] == plugin:
+                p["arguments"] = {**(p.get("arguments") or {}), **args}
+
+
+def go_format_float(v: float) -> str:
+    """``strconv.FormatFloat(v, 'f', -1, 64)``: the shortest decimal that reads back as ``v``,
+    never in exponent form."""
+    text = repr(v)
+    if "e" in text or "E" in text:
+        from decimal import Decimal
+
+        text = format(Decimal(text), "f")
+    if text.endswith(".0"):
+        text = text[:-2]
+    return text
 
 
 def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:

@@ -514,9 +514,20 @@ class KaiFairShare(Plugin):
         for q in self._chain(name):
             setattr(q, attr, getattr(q, attr) + sign * v)
 
+    def k_value(self) -> float:
+        """proportion's ``kValue`` (the SchedulingShard's), read as ``New`` reads it:
+        ``GetFloat64`` (default 1), then 0 when not above 0 (KAI logs both). Without a usage
+        database (not modelled: no usage in a snapshot) it scales every weight alike."""
+        k = self.arg_kai_float("kValue", 1.0)
+        if k <= 0:
+            self.warn(f"plugin {self.name}: kValue {k:g} is not above 0: 0 is used, as KAI does")
+            k = 0.0
+        return k
+
     def _divide_down(self, siblings: list[KaiQueue], amount: np.ndarray) -> None:
+        k = self.k_value()
         for r in range(3):
-            divide(float(amount[r]), siblings, r)
+            divide(float(amount[r]), siblings, r, k)
         for q in siblings:
             kids = [self.queues[k] for k in sorted(q.children)]
             if kids:
