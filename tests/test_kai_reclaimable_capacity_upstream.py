@@ -122,6 +122,7 @@ def plugin(qs: list[KaiQueue], capacity: tuple[float, float, float] = (0, 0, 0))
         if q.parent in fs.queues:
             fs.queues[q.parent].children.append(q.name)
     fs._task_vec, fs._chains, fs._cap_lists = {}, {}, {}
+    fs.k = 1.0  # (kValue: KAI's default)
     return fs
 
 

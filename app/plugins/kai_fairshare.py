@@ -249,6 +249,7 @@ class KaiFairShare(Plugin):
         self._count_tasks(jobs)
         self.exact = not self.memory and exact_sums(c.task_req, self.cols, self.queues.values())
         tops = [q for q in self.queues.values() if not q.parent or q.parent not in self.queues]
+        self.k = self.k_value()
         self._divide_down(tops, self.capacity)
         self.ssn.on_allocate(lambda t: self._task(t, 1), many=lambda ts: self._task_many(ts, 1))
         self.ssn.on_deallocate(lambda t: self._task(t, -1), many=lambda ts: self._task_many(ts, -1))
@@ -525,9 +526,8 @@ class KaiFairShare(Plugin):
         return k
 
     def _divide_down(self, siblings: list[KaiQueue], amount: np.ndarray) -> None:
-        k = self.k_value()
         for r in range(3):
-            divide(float(amount[r]), siblings, r, k)
+            divide(float(amount[r]), siblings, r, self.k)
         for q in siblings:
             kids = [self.queues[k] for k in sorted(q.children)]
             if kids:
