@@ -79,3 +79,44 @@ def test_shard_fields_the_crd_refuses_are_a_422(config, pointer):
     strings; and both are KAI's, only with the ``kai`` profile."""
     r = TestClient(app).post("/v1/decisions", content=orjson.dumps(request(cluster(), config=config)))
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer, r.text
+
+
+def _pending(name: str, created: str, gpus: int = 8) -> list[dict[str, Any]]:
+    pg = {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+          "metadata": {"name": name, "namespace": NS, "creationTimestamp": created},
+          "spec": {"minMember": 1, "queue": "q", "priorityClassName": "train"}}  # fmt: skip
+    return [pg, pod(f"{name}-0", ns=NS, gpu=gpus, annotations={"pod-group-name": name})]
+
+
+def test_shard_queue_depth_bounds_the_jobs_an_action_tries_per_queue():
+    """``queueDepthPerAction`` ({action: n}): the action's job order keeps at most n jobs per
+    leaf queue (``PriorityQueue.Push`` removes the element at position n of the heap's array
+    once past it). Two nodes of 8 GPUs, three pending 8-GPU jobs of one queue, oldest first
+    in job order (a, b, c): allocate places a and b; with depth 1 for allocate, pushing b
+    drops b (position 1: the heap is [a, b]) and pushing c drops c, so only a is placed;
+    with depth 2, c (pushed third, at position 2) is dropped, a and b placed as without it."""
+    objs = [node("n1"), node("n2"), _queue(), *_pending("a", "2026-11-23T09:00:00Z"),
+            *_pending("b", "2026-11-23T09:01:00Z"), *_pending("c", "2026-11-23T09:02:00Z")]  # fmt: skip
+    conf = {"profile": "kai", "actions": "allocate"}
+
+    def placed(extra: dict[str, Any]) -> set[str]:
+        out = post_decision(objs, {**conf, **extra})
+        return {b["job"] for b in out["bindings"]}
+
+    assert placed({}) == {f"{NS}/a", f"{NS}/b"}
+    assert placed({"queueDepthPerAction": {"allocate": 1}}) == {f"{NS}/a"}
+    assert placed({"queueDepthPerAction": {"allocate": 2}}) == {f"{NS}/a", f"{NS}/b"}
+    assert placed({"queueDepthPerAction": {"allocate": -1}}) == {f"{NS}/a", f"{NS}/b"}
+    assert placed({"queueDepthPerAction": {"allocate": 0}}) == set()
+
+
+@pytest.mark.parametrize(("depth", "pointer"), [
+    ({"preempt": 1}, "/config/queueDepthPerAction/preempt"),  # (not one of the actions the request runs)
+    ({"allocate": "1"}, "/config/queueDepthPerAction/allocate"),
+    ({"allocate": -2}, "/config/queueDepthPerAction/allocate"),
+    ([1], "/config/queueDepthPerAction"),
+])  # fmt: skip
+def test_shard_queue_depth_the_operator_refuses_is_a_422(depth, pointer):
+    r = TestClient(app).post("/v1/decisions", content=orjson.dumps(
+        request(cluster(), config={"profile": "kai", "actions": "allocate", "queueDepthPerAction": depth})))
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer, r.text

@@ -222,7 +222,7 @@ class Allocate(Action):
             if not ctx.admits(j.queue):  # KAI's queue tree holds leaf queues only
                 ssn.messages.setdefault(j.key, f"queue {j.queue} is not a leaf queue (or its parent is unknown): "
                                                "KAI schedules the jobs of leaf queues only")  # fmt: skip
-        order = ctx.jobs_order([View(j) for j in jobs])
+        order = ctx.jobs_order([View(j) for j in jobs], action="allocate")
         queues = ssn.cluster.queues
         grouped: set[str] = set()  # members of a Koordinator gang group already handled with it
         pipelined: set[str] = set()  # jobs this allocate pipelined (held, and tried again for more pods)

@@ -199,6 +199,9 @@ class SchedulerConfig:
     #: The ``kai`` profile's node pool: KAI's SchedulingShard ``partitionLabelValue`` ("":
     #: the default shard, whose objects carry no ``kai.scheduler/node-pool`` label)
     partition: str = ""
+    #: the ``kai`` profile's ``queueDepthPerAction`` (the SchedulingShard's): per action, the
+    #: most jobs a leaf queue of its job order holds (``app.kai.queues.JobsOrderByQueues``)
+    queue_depth: dict[str, int] = field(default_factory=dict)
 
     def plugin(self, name: str) -> PluginOption | None:
         for tier in self.tiers:
@@ -272,7 +275,7 @@ def load_config(
                 f"unknown profile {profile!r} (known: {', '.join(sorted(PROFILES))})", join_pointer(ptr, "profile")
             )
         extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy", "partitionLabelValue",
-                                   "minRuntime", "kValue"})  # fmt: skip
+                                   "minRuntime", "kValue", "queueDepthPerAction"})  # fmt: skip
         if extra:
             raise InputError(f"unknown key {extra[0]!r} next to 'profile'", join_pointer(ptr, extra[0]))
         base = _parse_yaml(PROFILES[profile], ptr)
@@ -290,6 +293,9 @@ def load_config(
         cfg.profile = profile
         if "partitionLabelValue" in raw:
             cfg.partition = _partition(raw["partitionLabelValue"], profile, join_pointer(ptr, "partitionLabelValue"))
+        if "queueDepthPerAction" in raw:
+            cfg.queue_depth = _queue_depth(raw["queueDepthPerAction"], profile, cfg.actions,
+                                           join_pointer(ptr, "queueDepthPerAction"))  # fmt: skip
         return cfg
     warnings: list[str] = []
 
@@ -387,6 +393,30 @@ def _partition(raw: Any, profile: str, ptr: str) -> str:
     if len(raw) > 63 or (raw and not re.fullmatch(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", raw)):
         raise InputError(f"partitionLabelValue {raw!r} is not a valid label value", ptr)
     return raw
+
+
+def _queue_depth(raw: Any, profile: str, actions: list[str], ptr: str) -> dict[str, int]:
+    """KAI's SchedulingShard ``queueDepthPerAction`` ({action: jobs}): the operator refuses an
+    action the scheduler does not run (``invalidJobDepthMapError``); the CRD's values are
+    integers."""
+    if profile != "kai":
+        raise InputError("queueDepthPerAction is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    if not isinstance(raw, dict):
+        raise InputError("queueDepthPerAction must be an object of action names to job counts", ptr)
+    out: dict[str, int] = {}
+    for k in sorted(raw, key=str):
+        where = join_pointer(ptr, str(k))
+        if k not in actions:
+            raise InputError(f"the scheduler's actions are {', '.join(actions)}; {k} isn't one of them, making the "
+                             "queueDepthPerAction invalid (KAI's operator refuses it)", where)  # fmt: skip
+        v = raw[k]
+        if isinstance(v, bool) or not isinstance(v, int) or not -(2**31) <= v < 2**31:
+            raise InputError("a queue depth is an integer (the SchedulingShard's int)", where)
+        if v < -1:
+            raise InputError("a queue depth is -1 (no limit) or more: below, KAI's queue would remove past its "
+                             "heap's array and panic", where)  # fmt: skip
+        out[k] = v
+    return out
 
 
 def _shard_argument(base: dict[str, Any], key: str, raw: Any, profile: str, ptr: str) -> None:

@@ -85,7 +85,7 @@ class KaiAction:
                 continue
             if ready_for_scheduling(v):
                 views.append(v)
-        return self.ctx.jobs_order(views)
+        return self.ctx.jobs_order(views, action=self.name)
 
     def precheck(self, job: Job) -> bool:
         """A check before the scheduling signature's, whose failure is not remembered."""

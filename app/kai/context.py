@@ -215,7 +215,10 @@ class KaiContext:
         """Whether the queue order takes jobs of ``queue``."""
         return admitted(queue, self.parents, self.leaves)
 
-    def jobs_order(self, views: list[View], *, victim: bool = False) -> JobsOrderByQueues:
-        q = JobsOrderByQueues(self.qorder, self.parents, self.leaves, victim=victim)
+    def jobs_order(self, views: list[View], *, victim: bool = False, action: str = "") -> JobsOrderByQueues:
+        """The queue tree of ``views``; ``action``: the action whose jobs it orders (its
+        ``queueDepthPerAction``, the SchedulingShard's, bounds each leaf queue's)."""
+        depth = self.ssn.config.queue_depth.get(action, -1) if action else -1
+        q = JobsOrderByQueues(self.qorder, self.parents, self.leaves, victim=victim, depth=depth)
         q.initialize(views)
         return q

@@ -242,6 +242,15 @@ class Heap:
         if not self._down(i, len(self.items)):
             self._up(i)
 
+    def remove(self, i: int) -> Any:
+        """``heap.Remove``: the element at position ``i`` of the heap's array."""
+        n = len(self.items) - 1
+        if n != i:
+            self.items[i], self.items[n] = self.items[n], self.items[i]
+            if not self._down(i, n):
+                self._up(i)
+        return self.items.pop()
+
 
 class _Node:
     __slots__ = ("queue", "children", "needs_reorder", "parent", "leaf")
@@ -264,8 +273,13 @@ def admitted(queue: str, parents: dict[str, str], leaves: set[str]) -> bool:
 class JobsOrderByQueues:
     """KAI's queue tree of jobs; ``victim=True`` gives the victim order (worst first)."""
 
-    def __init__(self, qorder: QueueOrder, parents: dict[str, str], leaves: set[str], *, victim: bool = False) -> None:
+    def __init__(self, qorder: QueueOrder, parents: dict[str, str], leaves: set[str], *, victim: bool = False,
+                 depth: int = -1) -> None:  # fmt: skip
         self.qorder = qorder
+        #: ``MaxJobsQueueDepth`` (-1: none): a leaf queue holds at most this many jobs; a push
+        #: past it drops the job at that position of the heap's array, as KAI's
+        #: ``PriorityQueue.Push`` does (not always the worst: the heap's layout decides)
+        self.depth = depth
         self.parents = parents  # queue -> parent ("" at the top); only known queues
         self.leaves = leaves
         self.victim = victim
@@ -328,6 +342,8 @@ class JobsOrderByQueues:
         if leaf is None:
             leaf = self.nodes[q] = _Node(q, Heap(self._job_less), True)
         leaf.children.push(v)
+        if self.depth >= 0 and len(leaf.children) > self.depth:
+            leaf.children.remove(self.depth)
         if new:
             self._link(leaf)
         self._mark(leaf)
