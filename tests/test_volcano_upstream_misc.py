@@ -43,13 +43,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
+from fastapi.testclient import TestClient
 
 from app.devices import gpushare as gs
 from app.devices import vgpu as vg
-from tests.kube import node, pod, podgroup, post_decision
+from app.main import app
+from tests.kube import node, pod, podgroup, post_decision, request
 from tests.test_deviceshare_plugin import conf, vgpu_node, vpod
 
+CLIENT = TestClient(app, raise_server_exceptions=False)
 VOLCANO = {"profile": "volcano"}
 
 
@@ -338,3 +342,45 @@ def test_a_running_group_with_nothing_placed_reserves_its_whole_min_resources():
     minMember 0 is reached with nothing allocated, so all of minResources is reserved."""
     objs = _running_group({"cpu": "4", "memory": "4096", GPU: "8"}, 0, [], waiting=1)
     _check_reservation(objs, {"cpu": 12, "memory": 12288, GPU: 8})
+
+
+# -- plugins/util/nodescore/score_helper_test.go ---------------------------------------------
+def _taint_conf(weight: int) -> dict:
+    """predicates and nodeorder with only TaintToleration weighted (a batch score plugin with
+    NormalizeScore, scored through ``CalculatePluginScore``)."""
+    args = {f"{k}.weight": 0 for k in ("leastrequested", "mostrequested", "nodeaffinity", "podaffinity",
+                                       "balancedresource", "imagelocality", "podtopologyspread")}  # fmt: skip
+    args["tainttoleration.weight"] = weight
+    return {"actions": "allocate", "tiers": [{"plugins": [{"name": "predicates"},
+                                                          {"name": "nodeorder", "arguments": args}]}]}  # fmt: skip
+
+
+def _soft_tainted(name: str, n: int) -> dict:
+    return node(name, gpu=None, taints=[{"key": f"k{i}", "value": "v", "effect": "PreferNoSchedule"} for i in range(n)])
+
+
+def _nodeorder_scores(objs: list[dict], conf_: dict, nodes: list[str] | None = None) -> dict[str, float]:
+    body = request(objs, config=conf_, job="default/w", **({"nodes": nodes} if nodes else {}))
+    r = CLIENT.post(
+        "/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return {n: v["plugins"]["nodeorder"] for n, v in r.json()["nodes"].items()}
+
+
+@pytest.mark.parametrize(("weight", "want"), [(2, {"a": 200.0, "b": 100.0, "c": 0.0}),
+                                              (1, {"a": 100.0, "b": 50.0, "c": 0.0})])  # fmt: skip
+def test_a_batch_score_is_normalized_then_weighted(weight, want):
+    """score_helper_test.go TestCalculatePluginScore "normalizes scores before applying weight":
+    TaintToleration's raw scores (intolerable PreferNoSchedule taints: 0, 1, 2) go through its
+    NormalizeScore (reversed over the largest: 100, 50, 0) and only then times the weight."""
+    objs = [_soft_tainted("a", 0), _soft_tainted("b", 1), _soft_tainted("c", 2), pod("w")]
+    assert _nodeorder_scores(objs, _taint_conf(weight)) == want
+
+
+def test_a_batch_score_is_normalized_over_the_candidate_nodes_only():
+    """score_helper_test.go TestNodeInfosForCandidateNodes: ``BatchNodeOrderFn`` scores the
+    candidate nodes only (``NodeInfosForCandidateNodes`` keeps the candidates, in order, that
+    the session's node map has), so the normalization's largest raw score is theirs: with a
+    and b the candidates, b's one taint is the largest: a 100, b 0 (× 2); c is not scored."""
+    objs = [_soft_tainted("a", 0), _soft_tainted("b", 1), _soft_tainted("c", 2), pod("w")]
+    assert _nodeorder_scores(objs, _taint_conf(2), nodes=["a", "b"]) == {"a": 200.0, "b": 0.0}
