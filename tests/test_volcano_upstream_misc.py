@@ -1,25 +1,42 @@
-"""Volcano's pod-resource, GPU-index and GPU-exclusivity unit tests, transcribed as decisions.
+"""Volcano's pod-resource, GPU-index, in-queue reservation, batch node-score and GPU-exclusivity
+unit tests, transcribed as decisions (and ``/v1/scores``).
 
 Source: volcano-sh/volcano at ed72c7c815a9fd547a787134676f73d42e9d049c:
 
 * ``pkg/scheduler/api/pod_info_test.go`` (``TestGetGPUIndex``, ``TestGetPodResourceWithResize``)
+* ``pkg/scheduler/plugins/util/util_test.go`` (``TestGetInqueueResource``), read with
+  ``util.go`` and ``plugins/overcommit/overcommit.go``
+* ``pkg/scheduler/plugins/util/nodescore/score_helper_test.go`` (``TestCalculatePluginScore``,
+  ``TestNodeInfosForCandidateNodes``), read with ``score_helper.go`` and
+  ``plugins/nodeorder/nodeorder.go``
 * ``pkg/scheduler/plugins/deviceshare/gpuexclusive_test.go`` (every test), read with
   ``gpuexclusive.go``
 
 How the cases map to decisions:
 
-* ``GetPodResourceWithoutInitContainers`` is a task's ``Resreq``, what a Running pod holds on
-  its node (``NodeInfo.addTask``). Each row is a Running pod on a node of 8 CPU / 16Gi; a
-  pending pod asking exactly what Volcano leaves idle binds, and one asking 1 CPU (or 1Gi)
-  more does not. Volcano's scheduler (Kubernetes v1.36.1: ``InPlacePodVerticalScaling`` GA,
-  ``PodLevelResources`` on) reads a resized container's ``status.containerStatuses[].resources``
-  (``determineContainerReqs``: with ``PodResizePending``/``Infeasible`` the status' requests
-  and allocated resources, else the max of spec, status and allocated). Gangplank
-  (``app/ingest/podrequest.py``: "Not modelled: in-place resize") reads the spec only: the one
-  row where that differs (an infeasible resize, spec 2 CPU, status 1 CPU) is a strict xfail.
+* ``GetPodResourceWithoutInitContainers`` (the function Go's test calls) has no caller in the
+  scheduler; its resize rule is ``aggregateRegularContainerResourceRequests``', which
+  ``GetPodResourceRequest`` shares, and that is a task's ``Resreq`` (``NewTaskInfo``), what a
+  Running pod holds on its node (``NodeInfo.addTask``); for these pods, without init
+  containers, the two differ only by the pod slot. Each row is a Running pod on a node of
+  8 CPU / 16Gi; a pending pod asking exactly what Volcano leaves idle binds, and one asking
+  1 CPU (or 1Gi) more does not. Volcano's scheduler (Kubernetes v1.36.1:
+  ``InPlacePodVerticalScaling`` GA, ``PodLevelResources`` on) reads a resized container's
+  ``status.containerStatuses[].resources`` (``determineContainerReqs``: with
+  ``PodResizePending``/``Infeasible`` the status' requests and allocated resources, else the
+  max of spec, status and allocated). Gangplank (``app/ingest/podrequest.py``: "Not
+  modelled: in-place resize") reads the spec only: the one row where that differs (an
+  infeasible resize, spec 2 CPU, status 1 CPU) is a strict xfail.
 * ``GetGPUIndex`` is where a Running gpushare pod sits (``GPUDevices.AddResource``): a node of
-  four cards of 10 (``volcano.sh/gpu-memory`` 40, ``gpu-number`` 4), a Running pod of 8 annotated
-  per row, and four pending pods of 6: each card the annotation names takes one fewer.
+  four cards of 10 (``volcano.sh/gpu-memory`` 40, ``gpu-number`` 4), a Running pod of 8
+  annotated per row, and four pending pods of 6: each card the annotation names takes one fewer.
+* ``GetInqueueResource`` is what overcommit (its only plugin here; factor 1) reserves at
+  session open for a Running PodGroup whose allocated tasks reach minMember; a Pending
+  PodGroup asking exactly what is left is in the answer's ``enqueued``, one asking one unit
+  more is not.
+* ``CalculatePluginScore`` / ``NodeInfosForCandidateNodes`` are nodeorder's
+  ``BatchNodeOrderFn``: TaintToleration (the other nodeorder weights 0) is such a batch
+  plugin with a NormalizeScore; ``/v1/scores`` gives nodeorder's score per node.
 * ``GPUExclusiveRules`` (``deviceshare.GPUExclusiveRules``, with ``VGPUEnable``): Gangplank does
   not model it (a warning says so). Each row is transcribed as the decision Volcano gives, a
   strict xfail where it differs from Gangplank's; rows where the rule does not bite pass.
@@ -30,9 +47,18 @@ Not transcribed:
 * ``pod_info_test.go TestGetPodResourceLimit``: ``GetPodResourceLimit`` is read only by the
   ``usage`` plugin (``estimator.go``), which Gangplank does not model (a warning); no decision
   shows a pod's limits through it.
-* ``pkg/scheduler/plugins/util/util_test.go TestGetInqueueResource``,
-  ``plugins/util/nodescore/score_helper_test.go`` and ``api/sub_job_info_test.go
-  TestGetSubJobMatchValues_Boundary``: not reached before the deadline (see the report).
+* ``score_helper_test.go TestCalculatePluginScore`` "skips normalization when score
+  extensions are absent" and ``TestCalculatePluginScoreReturnsNormalizeError``: the batch
+  plugins nodeorder and predicates pass to ``CalculatePluginScore`` (InterPodAffinity,
+  TaintToleration, PodTopologySpread) all have score extensions, and their NormalizeScore
+  fails only without the PreScore state, which ``BatchNodeOrderFn`` always writes first: no
+  cluster reaches either path. ``TestNodeInfosForCandidateNodes``' nil node and node missing
+  from the session's node map are Go-internal (a candidate is always a session node).
+* ``util_test.go TestGetInqueueResource`` "partial pods allocation": its 6 reserved pod
+  slots show in no decision (enqueue never compares the pod slot); its CPU part is checked.
+* ``api/sub_job_info_test.go TestGetSubJobMatchValues_Boundary``: already transcribed, all
+  three rows, in ``tests/test_volcano_upstream_topology.py``
+  (``test_a_pod_joins_a_sub_job_only_when_the_policy_gives_it_match_values``, ``Boundary/*``).
 * ``gpuexclusive_test.go TestCapGPUsOnlyAffectsSpecifiedIndices`` and
   ``TestOnSessionOpenWrapsDevices``: the cap / restore of a device's ``Number`` and the
   wrapper's type are Go-internal; their effect (a reserved card takes no rule-matching pod, a
@@ -104,8 +130,9 @@ def _fits(running: dict, cpu: int, mem_gi: int) -> bool:
 @pytest.mark.parametrize(("name", "running", "held"), RESIZE_ROWS,
                          ids=[r.values[0] if hasattr(r, "values") else r[0] for r in RESIZE_ROWS])  # fmt: skip
 def test_a_running_pod_holds_its_requests_as_resize_leaves_them(name: str, running: dict, held: tuple[int, int]):
-    """pod_info_test.go TestGetPodResourceWithResize (each row): a Running pod holds
-    ``GetPodResourceWithoutInitContainers`` on its node: the pending pod asking exactly what is
+    """pod_info_test.go TestGetPodResourceWithResize (each row): a Running pod holds its
+    containers' requests as resize leaves them (``aggregateRegularContainerResourceRequests``,
+    in ``GetPodResourceRequest``: the task's ``Resreq``) on its node: the pending pod asking exactly what is
     left binds, one asking 1 CPU or 1Gi more does not."""
     cpu, mem = 8 - held[0], 16 - held[1]
     assert _fits(running, cpu, mem)
