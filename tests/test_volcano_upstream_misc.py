@@ -48,11 +48,12 @@ Not transcribed:
   ``usage`` plugin (``estimator.go``), which Gangplank does not model (a warning); no decision
   shows a pod's limits through it.
 * ``score_helper_test.go TestCalculatePluginScore`` "skips normalization when score
-  extensions are absent" and ``TestCalculatePluginScoreReturnsNormalizeError``: the batch
-  plugins nodeorder and predicates pass to ``CalculatePluginScore`` (InterPodAffinity,
-  TaintToleration, PodTopologySpread) all have score extensions, and their NormalizeScore
-  fails only without the PreScore state, which ``BatchNodeOrderFn`` always writes first: no
-  cluster reaches either path. ``TestNodeInfosForCandidateNodes``' nil node and node missing
+  extensions are absent" and ``TestCalculatePluginScoreReturnsNormalizeError``: of the
+  plugins nodeorder and predicates pass to ``CalculatePluginScore``, InterPodAffinity,
+  TaintToleration, PodTopologySpread and DynamicResources have score extensions (whose
+  NormalizeScore fails only without the PreScore state, always written first); the one
+  without, VolumeBinding (predicates), scores PVC bindings, which Gangplank does not model
+  (volumes are placed as if bound): no decision here reaches either path. ``TestNodeInfosForCandidateNodes``' nil node and node missing
   from the session's node map are Go-internal (a candidate is always a session node).
 * ``util_test.go TestGetInqueueResource`` "partial pods allocation": its 6 reserved pod
   slots show in no decision (enqueue never compares the pod slot); its CPU part is checked.
