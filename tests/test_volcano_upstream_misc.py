@@ -131,10 +131,11 @@ def _fits(running: dict, cpu: int, mem_gi: int) -> bool:
 @pytest.mark.parametrize(("name", "running", "held"), RESIZE_ROWS,
                          ids=[r.values[0] if hasattr(r, "values") else r[0] for r in RESIZE_ROWS])  # fmt: skip
 def test_a_running_pod_holds_its_requests_as_resize_leaves_them(name: str, running: dict, held: tuple[int, int]):
-    """pod_info_test.go TestGetPodResourceWithResize (each row): a Running pod holds its
-    containers' requests as resize leaves them (``aggregateRegularContainerResourceRequests``,
-    in ``GetPodResourceRequest``: the task's ``Resreq``) on its node: the pending pod asking exactly what is
-    left binds, one asking 1 CPU or 1Gi more does not."""
+    """pod_info_test.go TestGetPodResourceWithResize (each row; Go names the last two rows alike,
+    the pod-level one is told apart here): a Running pod holds its containers' requests as
+    resize leaves them (``aggregateRegularContainerResourceRequests``, in
+    ``GetPodResourceRequest``: the task's ``Resreq``) on its node: the pending pod asking
+    exactly what is left binds, one asking 1 CPU or 1Gi more does not."""
     cpu, mem = 8 - held[0], 16 - held[1]
     assert _fits(running, cpu, mem)
     assert not _fits(running, cpu + 1, mem)
