@@ -53,8 +53,9 @@ Not transcribed:
   TaintToleration, PodTopologySpread and DynamicResources have score extensions (whose
   NormalizeScore fails only without the PreScore state, always written first); the one
   without, VolumeBinding (predicates), scores PVC bindings, which Gangplank does not model
-  (volumes are placed as if bound): no decision here reaches either path. ``TestNodeInfosForCandidateNodes``' nil node and node missing
-  from the session's node map are Go-internal (a candidate is always a session node).
+  (volumes are placed as if bound): no decision here reaches either path.
+  ``TestNodeInfosForCandidateNodes``' nil node and node missing from the session's node map
+  are Go-internal (a candidate is always a session node).
 * ``util_test.go TestGetInqueueResource`` "partial pods allocation": its 6 reserved pod
   slots show in no decision (enqueue never compares the pod slot); its CPU part is checked.
 * ``api/sub_job_info_test.go TestGetSubJobMatchValues_Boundary``: already transcribed, all
@@ -130,7 +131,8 @@ def _fits(running: dict, cpu: int, mem_gi: int) -> bool:
 
 @pytest.mark.parametrize(("name", "running", "held"), RESIZE_ROWS,
                          ids=[r.values[0] if hasattr(r, "values") else r[0] for r in RESIZE_ROWS])  # fmt: skip
-def test_a_running_pod_holds_its_requests_as_resize_leaves_them(name: str, running: dict, held: tuple[int, int]):
+def test_a_running_pod_holds_its_requests_as_resize_leaves_them(name: str, running: dict,
+                                                                held: tuple[int, int]):  # fmt: skip
     """pod_info_test.go TestGetPodResourceWithResize (each row; Go names the last two rows alike,
     the pod-level one is told apart here): a Running pod holds its containers' requests as
     resize leaves them (``aggregateRegularContainerResourceRequests``, in
