@@ -120,3 +120,77 @@ def test_shard_queue_depth_the_operator_refuses_is_a_422(depth, pointer):
     r = TestClient(app).post("/v1/decisions", content=orjson.dumps(
         request(cluster(), config={"profile": "kai", "actions": "allocate", "queueDepthPerAction": depth})))
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer, r.text
+
+
+def _plugins(cfg: Any) -> list[str]:
+    return [p.name for tier in cfg.tiers for p in tier]
+
+
+def _load(config: dict[str, Any]) -> Any:
+    from app.framework.config import load_config
+    from app.service import KNOWN_ACTIONS, KNOWN_PLUGINS
+
+    return load_config(config, known_actions=KNOWN_ACTIONS, action_aliases={}, known_plugins=KNOWN_PLUGINS)
+
+
+def test_kai_profile_runs_its_plugins_in_the_shards_priority_order():
+    """``defaultPluginPriorities`` and ``resolvePlugins``: KAI's scheduler runs the enabled
+    plugins by priority, higher first (Gangplank's ``gang``, KAI's gang rules, first); with
+    GPU ``spread`` placement ``gpuspread`` in place of ``gpupack`` and no ``gpusharingorder``."""
+    assert _plugins(_load({"profile": "kai"})) == [
+        "gang", "predicates", "proportion", "priority", "nodeavailability", "resourcetype", "podaffinity", "elastic",
+        "kubeflow", "ray", "subgrouporder", "taskorder", "nominatednode", "dynamicresources", "minruntime", "topology",
+        "snapshot", "gpupack", "nodeplacement", "gpusharingorder"]  # fmt: skip
+    spread = _plugins(_load({"profile": "kai", "placementStrategy": {"gpu": "spread"}}))
+    assert "gpuspread" in spread and "gpupack" not in spread and "gpusharingorder" not in spread
+
+
+def test_shard_plugins_override_enabled_priority_and_arguments():
+    """``plugins`` ({name: {enabled, priority, arguments}}), merged as ``setDefaultPlugins``
+    merges them: ``enabled: false`` drops a plugin, a priority moves it, ``arguments`` replace
+    the defaults' (the placement strategy's included), a plugin disabled by default can be
+    turned on, and the order is by priority then name."""
+    cfg = _load({"profile": "kai", "placementStrategy": {"gpu": "spread"}, "plugins": {
+        "podaffinity": {"enabled": False}, "taskorder": {"priority": 2000},
+        "nodeplacement": {"arguments": {"gpu": "binpack", "cpu": "spread"}},
+        "gpusharingorder": {"enabled": True}}})  # fmt: skip
+    names = _plugins(cfg)
+    assert names[:3] == ["gang", "taskorder", "predicates"] and "podaffinity" not in names
+    assert names[-2:] == ["nodeplacement", "gpusharingorder"]
+    placement = next(p for tier in cfg.tiers for p in tier if p.name == "nodeplacement")
+    assert dict(placement.arguments) == {"gpu": "binpack", "cpu": "spread"}
+
+
+def test_shard_plugins_change_the_decision():
+    """End to end: with ``nodeplacement`` told to spread GPUs, a one-GPU pod goes to the
+    emptier node; by default (binpack) to the fuller one."""
+    objs = [node("a", gpu=8), node("b", gpu=8), _queue(), *_job("run", "train", on="a")]
+    objs[-1]["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "4"
+    new = _job("new", "build")
+    new[-1]["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "1"
+    conf = {"profile": "kai", "actions": "allocate"}
+    assert [b["node"] for b in post_decision(objs + new, conf)["bindings"]] == ["a"]
+    spread = {**conf, "plugins": {"nodeplacement": {"arguments": {"gpu": "spread", "cpu": "binpack"}}}}
+    assert [b["node"] for b in post_decision(objs + new, spread)["bindings"]] == ["b"]
+
+
+def test_shard_actions_map_is_run_by_priority():
+    """The SchedulingShard's ``actions`` map ({name: {enabled, priority}}): merged over KAI's
+    defaults and run by priority (``resolveActions``)."""
+    cfg = _load({"profile": "kai", "actions": {"consolidation": {"enabled": False}, "preempt": {"priority": 350}}})
+    assert cfg.actions == ["allocate", "preempt", "reclaim", "stalegangeviction"]
+    cfg = _load({"profile": "kai", "placementStrategy": {"cpu": "spread"}, "actions": {"consolidation": {"enabled": True}}})
+    assert "consolidation" in cfg.actions
+
+
+@pytest.mark.parametrize(("config", "pointer"), [
+    ({"profile": "volcano", "plugins": {}}, "/config/plugins"),
+    ({"profile": "kai", "plugins": {"nodeplacement": {"arguments": {"gpu": 1}}}}, "/config/plugins/nodeplacement/arguments"),
+    ({"profile": "kai", "plugins": {"elastic": {"enabled": "no"}}}, "/config/plugins/elastic/enabled"),
+    ({"profile": "kai", "plugins": {"elastic": {"priority": 1.5}}}, "/config/plugins/elastic/priority"),
+    ({"profile": "kai", "plugins": {"elastic": {"weight": 1}}}, "/config/plugins/elastic/weight"),
+    ({"profile": "kai", "actions": {"allocate": {"arguments": {}}}}, "/config/actions/allocate/arguments"),
+])  # fmt: skip
+def test_shard_plugins_and_actions_the_crd_refuses_are_a_422(config, pointer):
+    r = TestClient(app).post("/v1/decisions", content=orjson.dumps(request(cluster(), config=config)))
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == pointer, r.text

@@ -127,25 +127,25 @@ tiers:
   - name: predicates
   - name: proportion
   - name: priority
+  - name: nodeavailability
+  - name: resourcetype
+  - name: podaffinity
   - name: elastic
   - name: kubeflow
   - name: ray
-  - name: nodeavailability
-  - name: podaffinity
-  - name: gpusharingorder
-  - name: gpupack
-  - name: resourcetype
   - name: subgrouporder
   - name: taskorder
   - name: nominatednode
   - name: dynamicresources
+  - name: minruntime
+  - name: topology
+  - name: snapshot
+  - name: gpupack
   - name: nodeplacement
     arguments:
       cpu: binpack
       gpu: binpack
-  - name: minruntime
-  - name: topology
-  - name: snapshot
+  - name: gpusharingorder
 """
 
 #: Gangplank's default: gang- and topology-aware allocation with gang-aware eviction.
@@ -275,7 +275,7 @@ def load_config(
                 f"unknown profile {profile!r} (known: {', '.join(sorted(PROFILES))})", join_pointer(ptr, "profile")
             )
         extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy", "partitionLabelValue",
-                                   "minRuntime", "kValue", "queueDepthPerAction"})  # fmt: skip
+                                   "minRuntime", "kValue", "queueDepthPerAction", "plugins"})  # fmt: skip
         if extra:
             raise InputError(f"unknown key {extra[0]!r} next to 'profile'", join_pointer(ptr, extra[0]))
         base = _parse_yaml(PROFILES[profile], ptr)
@@ -284,7 +284,11 @@ def load_config(
         for key in ("minRuntime", "kValue"):
             if key in raw:
                 _shard_argument(base, key, raw[key], profile, join_pointer(ptr, key))
-        if "actions" in raw:
+        if "plugins" in raw:
+            _shard_plugins(base, raw["plugins"], profile, join_pointer(ptr, "plugins"))
+        if isinstance(raw.get("actions"), dict):
+            base["actions"] = _shard_actions(base["actions"], raw["actions"], profile, join_pointer(ptr, "actions"))
+        elif "actions" in raw:
             base["actions"] = raw["actions"]
         if "configurations" in raw:
             base["configurations"] = raw["configurations"]
@@ -393,6 +397,95 @@ def _partition(raw: Any, profile: str, ptr: str) -> str:
     if len(raw) > 63 or (raw and not re.fullmatch(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", raw)):
         raise InputError(f"partitionLabelValue {raw!r} is not a valid label value", ptr)
     return raw
+
+
+#: KAI's SchedulingShard default plugin and action priorities (``defaultPluginPriorities``,
+#: ``defaultActionPriorities``): the scheduler runs the enabled ones by priority, higher first,
+#: then by name (``resolvePlugins``, ``resolveActions``)
+KAI_PLUGIN_PRIORITY = {
+    "predicates": 1900, "proportion": 1800, "priority": 1700, "nodeavailability": 1600, "resourcetype": 1500,
+    "podaffinity": 1400, "elastic": 1300, "kubeflow": 1200, "ray": 1100, "subgrouporder": 1000, "taskorder": 900,
+    "nominatednode": 800, "dynamicresources": 700, "minruntime": 600, "topology": 500, "snapshot": 400,
+    "gpupack": 300, "gpuspread": 300, "nodeplacement": 200, "gpusharingorder": 100,
+}  # fmt: skip
+KAI_ACTION_PRIORITY = {"allocate": 500, "consolidation": 400, "reclaim": 300, "preempt": 200, "stalegangeviction": 100}
+
+
+def _go_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and -(2**63) <= v < 2**63
+
+
+def _shard_overrides(raw: Any, ptr: str, what: str, arguments: bool) -> dict[str, dict[str, Any]]:
+    """A SchedulingShard ``plugins`` / ``actions`` map, as its CRD types it: per name an
+    object of ``enabled`` (bool), ``priority`` (int) and, for plugins, ``arguments`` (strings)."""
+    if not isinstance(raw, dict):
+        raise InputError(f"{what} must be an object of names to overrides", ptr)
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(raw, key=str):
+        op = join_pointer(ptr, str(name))
+        o = raw[name]
+        if not isinstance(o, dict):
+            raise InputError("an override is an object ('enabled', 'priority'" + (", 'arguments')" if arguments else ")"), op)
+        for k in sorted(o, key=str):
+            if k not in ("enabled", "priority") + (("arguments",) if arguments else ()):
+                raise InputError(f"unknown key {k!r} in a {what} override", join_pointer(op, str(k)))
+        if "enabled" in o and not isinstance(o["enabled"], bool):
+            raise InputError("'enabled' must be true or false", join_pointer(op, "enabled"))
+        if "priority" in o and not _go_int(o["priority"]):
+            raise InputError("'priority' must be an integer", join_pointer(op, "priority"))
+        if arguments and "arguments" in o:
+            args = o["arguments"]
+            if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
+                raise InputError("'arguments' must be an object of strings (the SchedulingShard's map[string]string)",
+                                 join_pointer(op, "arguments"))  # fmt: skip
+        out[name] = o
+    return out
+
+
+def _merged(defaults: dict[str, dict[str, Any]], overrides: dict[str, dict[str, Any]]) -> list[str]:
+    """``setDefault*``'s merge (a new name: enabled, priority 0; ``arguments``, when given,
+    replace the defaults') and ``resolve*``: the enabled names by priority, higher first, then
+    by name."""
+    for name, o in overrides.items():
+        d = defaults.setdefault(name, {"enabled": True, "priority": 0, "arguments": {}})
+        for k in ("enabled", "priority", "arguments"):
+            if k in o:
+                d[k] = dict(o[k]) if k == "arguments" else o[k]
+    return sorted((n for n, d in defaults.items() if d["enabled"]), key=lambda n: (-defaults[n]["priority"], n))
+
+
+def _shard_plugins(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:
+    """KAI's SchedulingShard ``plugins`` ({name: {enabled, priority, arguments}}) on the ``kai``
+    profile, as ``setDefaultPlugins`` merges them over the defaults (the placement strategy's
+    GPU plugins, ``minRuntime`` and ``kValue`` applied first) and ``resolvePlugins`` orders
+    the enabled ones. Gangplank's ``gang`` plugin (KAI's gang rules) stays first."""
+    if profile != "kai":
+        raise InputError("plugins is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    overrides = _shard_overrides(raw, ptr, "plugins", True)
+    tier = base["tiers"][0]["plugins"]
+    present = {p["name"]: p for p in tier}
+    defaults = {name: {"enabled": name in present, "priority": prio, "arguments": dict(present.get(name, {}).get("arguments") or {})}
+                for name, prio in KAI_PLUGIN_PRIORITY.items()}  # fmt: skip
+    order = _merged(defaults, overrides)
+    plugins: list[dict[str, Any]] = [p for p in tier if p["name"] == "gang"]
+    for name in order:
+        entry: dict[str, Any] = {"name": name}
+        if defaults[name]["arguments"]:
+            entry["arguments"] = defaults[name]["arguments"]
+        plugins.append(entry)
+    base["tiers"] = [{"plugins": plugins}]
+
+
+def _shard_actions(actions: str, raw: Any, profile: str, ptr: str) -> str:
+    """KAI's SchedulingShard ``actions`` map ({name: {enabled, priority}}) on the ``kai``
+    profile: merged over the profile's actions (KAI's defaults, consolidation off under a
+    spread placement) as ``setDefaultActions``, and run by priority (``resolveActions``)."""
+    if profile != "kai":
+        raise InputError("an actions map is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    overrides = _shard_overrides(raw, ptr, "actions", False)
+    on = {a.strip() for a in actions.split(",") if a.strip()}
+    defaults = {name: {"enabled": name in on, "priority": prio, "arguments": {}} for name, prio in KAI_ACTION_PRIORITY.items()}
+    return ", ".join(_merged(defaults, overrides))
 
 
 def _queue_depth(raw: Any, profile: str, actions: list[str], ptr: str) -> dict[str, int]:
