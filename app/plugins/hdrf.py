@@ -122,7 +122,7 @@ class HierarchicalDrf:
             self._path(c.queues[name])
         # the jobs built as objects, a row each; the pods still held as columns (each Running
         # or Bound, a job of one holding all it asks, the pod slot included: saturated) are
-        # summed per queue into one row of the queue's node (``COLUMNS``), a row of their own
+        # summed per queue into one row of the queue's node (``columns``), a row of their own
         # once an event touches one of them (``_leaf``)
         held = c.sum_by("job", ALLOCATED_STATUS)
         asked = c.sum_by("job", EVERY_STATUS)
