@@ -49,7 +49,6 @@ Obj = dict[str, str] | None
 Milli = dict[str, int]
 
 
-
 class KaiRequest(dict):
     """A pod's request as kube-scheduler computes it, for a pod whose request KAI computes
     otherwise (a sidecar, pod-level resources): KAI's in :attr:`kai`."""
