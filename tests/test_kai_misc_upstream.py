@@ -36,17 +36,14 @@ How the cases map to decisions
   ``New`` (``plugins/proportion/proportion.go:67-84``: ``relcaimerSaturationMultiplier`` and
   ``kValue``, each falling back to its default 1.0 when the value does not parse, as ``GetFloat64``
   returns it with an error that ``New`` only logs). Gangplank reads ``relcaimerSaturationMultiplier``
-  in the reclaim action (``app/kai/actions.py:231``: ``max(1.0, fs.arg_float(...))``, the
-  proportion plugin's ``Plugin.arg_kai_float``, with ``strconv.ParseFloat``'s syntax) and does not read
-  ``kValue``. A request cannot write the ``kai`` profile's plugin arguments (``{"profile": "kai"}``
-  takes ``actions``, ``configurations``, ``placementStrategy`` and ``partitionLabelValue`` only,
-  ``app/framework/config.py:274``), so the rows open a session with the ``kai`` profile
+  (``KaiFairShare.saturation_multiplier``, through ``Plugin.arg_kai_float``: ``strconv.ParseFloat``'s
+  syntax) and ``kValue`` the same way. The rows open a session with the ``kai`` profile
   (``tests/kube.open_session``), set the proportion plugin's argument and run the reclaim action on a
   cluster with nothing to reclaim, then read the multiplier it took (``KaiReclaim.multiplier``), which
   is Go's ``GetFloat64`` value followed by ``New``'s clamp to at least 1.0. A Go row whose value
-  does not parse gives Go's default 1.0 (with a logged error), here with a warning. Today these
-  show in no answer, since no request can carry the argument; they would the day the ``kai``
-  profile took plugin arguments.
+  does not parse gives Go's default 1.0 (with a logged error), here with a warning. A request
+  writes the argument through the SchedulingShard's ``plugins`` field
+  (``{"profile": "kai", "plugins": {"proportion": {"arguments": {...}}}}``, ``tests/test_kai_shard_fields.py``).
 * ``QueueAttributes.GetDominantResourceShare`` / ``GetAllocatableShare``: internal values of the
   proportion plugin's queue order and reclaim checks; the ``kai`` profile's are
   ``app.kai.queues.dominant_share`` / ``allocatable_share`` (the functions its ``QueueOrder`` and
