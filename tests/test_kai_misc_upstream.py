@@ -345,8 +345,8 @@ def test_an_empty_or_unknown_reclaim_resolve_method_is_lca(value: str) -> None:
     ``map[string]string``, the type interface_test.go exercises): ``reclaimResolveMethod`` is read
     from the map directly, an empty value is ``lca``, and a value other than ``lca`` / ``queue`` is
     logged and replaced by ``lca``. Gangplank's ``MinRuntime.method`` (the plugin of a ``kai``
-    session given the argument, as ``tests/test_kai_minruntime.py`` builds it; a request cannot
-    write the ``kai`` profile's plugin arguments, so this shows in no answer today)."""
+    session given the argument, as ``tests/test_kai_minruntime.py`` builds it; a request writes it
+    through the SchedulingShard's ``plugins`` field)."""
     from tests.test_kai_minruntime import resolver
 
     assert resolver({"reclaimResolveMethod": value}).method == "lca"
