@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.errors import InputError, join_pointer
+from app.ingest import gostrconv
 from app.ingest.body import parse_yaml_text
 
 #: Volcano's loader flags (``conf.PluginOption``), each in the one spelling Volcano reads:
@@ -386,12 +387,17 @@ def load_config(
                            action_pointers=action_pointers, raw=True)  # fmt: skip
 
 
+def _kai_only(what: str, profile: str, ptr: str) -> None:
+    """A SchedulingShard field is the ``kai`` profile's only."""
+    if profile != "kai":
+        raise InputError(f"{what} is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+
+
 def _partition(raw: Any, profile: str, ptr: str) -> str:
     """KAI's SchedulingShard ``partitionLabelValue``: the node pool the ``kai`` profile
     schedules (its objects labelled ``kai.scheduler/node-pool`` with it; "" the default
     shard's, those without the label: ``app.ingest.nodepool``); a label value."""
-    if profile != "kai":
-        raise InputError("partitionLabelValue is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    _kai_only("partitionLabelValue", profile, ptr)
     if not isinstance(raw, str):
         raise InputError("partitionLabelValue must be a string (a label value)", ptr)
     if len(raw) > 63 or (raw and not re.fullmatch(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", raw)):
@@ -459,8 +465,7 @@ def _shard_plugins(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> No
     profile, as ``setDefaultPlugins`` merges them over the defaults (the placement strategy's
     GPU plugins, ``minRuntime`` and ``kValue`` applied first) and ``resolvePlugins`` orders
     the enabled ones. Gangplank's ``gang`` plugin (KAI's gang rules) stays first."""
-    if profile != "kai":
-        raise InputError("plugins is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    _kai_only("plugins", profile, ptr)
     overrides = _shard_overrides(raw, ptr, "plugins", True)
     tier = base["tiers"][0]["plugins"]
     present = {p["name"]: p for p in tier}
@@ -480,8 +485,7 @@ def _shard_actions(actions: str, raw: Any, profile: str, ptr: str) -> str:
     """KAI's SchedulingShard ``actions`` map ({name: {enabled, priority}}) on the ``kai``
     profile: merged over the profile's actions (KAI's defaults, consolidation off under a
     spread placement) as ``setDefaultActions``, and run by priority (``resolveActions``)."""
-    if profile != "kai":
-        raise InputError("an actions map is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    _kai_only("an actions map", profile, ptr)
     overrides = _shard_overrides(raw, ptr, "actions", False)
     on = {a.strip() for a in actions.split(",") if a.strip()}
     defaults = {name: {"enabled": name in on, "priority": prio, "arguments": {}} for name, prio in KAI_ACTION_PRIORITY.items()}
@@ -492,8 +496,7 @@ def _queue_depth(raw: Any, profile: str, actions: list[str], ptr: str) -> dict[s
     """KAI's SchedulingShard ``queueDepthPerAction`` ({action: jobs}): the operator refuses an
     action the scheduler does not run (``invalidJobDepthMapError``); the CRD's values are
     integers."""
-    if profile != "kai":
-        raise InputError("queueDepthPerAction is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    _kai_only("queueDepthPerAction", profile, ptr)
     if not isinstance(raw, dict):
         raise InputError("queueDepthPerAction must be an object of action names to job counts", ptr)
     out: dict[str, int] = {}
@@ -517,12 +520,11 @@ def _shard_argument(base: dict[str, Any], key: str, raw: Any, profile: str, ptr:
     ``minruntime`` plugin's ``defaultPreemptMinRuntime`` / ``defaultReclaimMinRuntime``) and
     ``kValue`` (the ``proportion`` plugin's ``kValue``, as ``strconv.FormatFloat`` writes it),
     on the ``kai`` profile, as the shard sets them up (``setDefaultPlugins``)."""
-    if profile != "kai":
-        raise InputError(f"{key} is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    _kai_only(key, profile, ptr)
     if key == "kValue":
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):
             raise InputError("kValue must be a number (the SchedulingShard's float64)", ptr)
-        args = {"kValue": go_format_float(float(raw))}
+        args = {"kValue": gostrconv.format_float(float(raw))}
         plugin = "proportion"
     else:
         if not isinstance(raw, dict):
@@ -543,19 +545,6 @@ def _shard_argument(base: dict[str, Any], key: str, raw: Any, profile: str, ptr:
                 p["arguments"] = {**(p.get("arguments") or {}), **args}
 
 
-def go_format_float(v: float) -> str:
-    """``strconv.FormatFloat(v, 'f', -1, 64)``: the shortest decimal that reads back as ``v``,
-    never in exponent form."""
-    text = repr(v)
-    if "e" in text or "E" in text:
-        from decimal import Decimal
-
-        text = format(Decimal(text), "f")
-    if text.endswith(".0"):
-        text = text[:-2]
-    return text
-
-
 def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:
     """KAI's SchedulingShard ``placementStrategy`` ({gpu, cpu}: ``binpack``, the default, or
     ``spread``) on the ``kai`` profile, as the shard sets it up (``setDefaultPlugins``,
@@ -563,8 +552,7 @@ def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) 
     ``gpuspread`` in place of ``gpupack`` and no ``gpusharingorder``; and no
     ``consolidation`` action when either is ``spread`` (an ``actions`` list given beside it
     still wins, as the shard's action overrides do)."""
-    if profile != "kai":
-        raise InputError("placementStrategy is KAI's (its SchedulingShard): only with profile 'kai'", ptr)
+    _kai_only("placementStrategy", profile, ptr)
     if not isinstance(raw, dict):
         raise InputError("placementStrategy must be an object with 'gpu' and/or 'cpu'", ptr)
     for key in sorted(raw, key=str):

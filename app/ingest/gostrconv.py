@@ -73,6 +73,19 @@ def parse_float(text: str) -> float | None:
     return None if v in (float("inf"), float("-inf")) else v
 
 
+def format_float(v: float) -> str:
+    """``strconv.FormatFloat(v, 'f', -1, 64)``: the shortest decimal that reads back as ``v``,
+    never in exponent form."""
+    text = repr(v)
+    if "e" in text or "E" in text:
+        from decimal import Decimal
+
+        text = format(Decimal(text), "f")
+    if text.endswith(".0"):
+        text = text[:-2]
+    return text
+
+
 def parse_bool(text: str) -> bool | None:
     """``strconv.ParseBool``, None where Go errs."""
     return True if text in TRUE else False if text in FALSE else None
