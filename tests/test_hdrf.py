@@ -392,3 +392,33 @@ def test_hdrf_queue_hierarchy_deeper_than_the_limit_is_a_422():
     assert [b["pod"] for b in post_decision(objs(64), hdrf_conf())["bindings"]] == ["default/ja-0"]
     r = TestClient(app).post("/v1/decisions", content=orjson.dumps(request(objs(65), config=hdrf_conf())))
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/1/metadata/annotations/volcano.sh~1hierarchy"
+
+
+def test_hdrf_batch_events_leave_the_tree_single_events_leave():
+    """The session's batch handlers (``add_many``: one sum per job, the tree worked out once)
+    give the tree the same figures as the tasks added one by one, pods held as columns
+    (taken out of their queue's sum) included."""
+    from app.plugins.hdrf import HierarchicalDrf
+
+    objs = [node("n", cpu="8", memory="64Gi", gpu=None), hqueue("a", "root/x/a", "1/2/1"),
+            hqueue("b", "root/x/b", "1/2/3"), hqueue("c", "root/c", "1/1"), solo("a0", "a"), solo("b0", "b", cpu="2"),
+            podgroup("jc", min_member=1, queue="c"), running("jc-0", "jc"), *pods(3, "1", "1Mi", "jc")]  # fmt: skip
+    ssn, _ = tree_of(objs)
+    drf = ssn.plugins["drf"]
+    one, many = HierarchicalDrf(drf, drf.total), HierarchicalDrf(drf, drf.total)
+    c = ssn.cluster
+    tasks = [t for t in c.jobs["default/jc"].tasks if t.node < 0] + list(c.jobs["default/a0"].tasks)
+
+    def figures(tree: Any) -> list[Any]:
+        out, stack = [], [tree.root]
+        while stack:
+            n = stack.pop()
+            out.append((n.name, n.alloc.tolist(), n.share, n.saturated, n.S.tolist(), n.SAT.tolist()))
+            stack.extend(k for k in n.kids if k is not None)
+        return sorted(out)
+
+    for sign in (1, -1):
+        for t in tasks:
+            one.add(t, sign)
+        many.add_many(tasks, sign)
+        assert figures(one) == figures(many)

@@ -282,16 +282,18 @@ class HierarchicalDrf:
         self._jobs(node, node.LEAF)
         self._refresh(node)
 
-    def _changed(self, node: Node, row: int) -> None:
-        """After a job's allocation (and the total) changed: the tree worked out again (the
-        path above the job; every node when the exhausted resources change)."""
+    def _changed(self, *rows: tuple[Node, int]) -> None:
+        """After jobs' allocations (and the total) changed: the tree worked out again (the
+        paths above those jobs; every node when the exhausted resources change). Every node
+        is worked out from its rows, so the state is the one the changes one by one leave."""
         demanding = self._demanding()
         if not np.array_equal(demanding, self.demanding):
             self.demanding = demanding
             self._refresh_all()
             return
-        self._jobs(node, slice(row, row + 1))
-        self._refresh_up(node)
+        for node, row in rows:
+            self._jobs(node, slice(row, row + 1))
+            self._refresh_up(node)
 
     def _refresh_up(self, node: Node | None) -> None:
         """``node`` and its ancestors worked out again, in that order."""
@@ -325,7 +327,7 @@ class HierarchicalDrf:
         node, row = where
         node.A[row] = node.A[row] + req
         self.total_allocated = self.total_allocated + req
-        self._changed(node, row)
+        self._changed(where)
 
     def add(self, task: Task, sign: int) -> None:
         """The AllocateFunc / DeallocateFunc handlers."""
@@ -334,15 +336,28 @@ class HierarchicalDrf:
             self._move(where, task.req if sign > 0 else -task.req)
 
     def add_many(self, tasks: Sequence[Task], sign: int) -> None:
+        """``add`` of each task, the tree worked out once: one sum per job (whole numbers:
+        the same rows as task by task)."""
+        moved: dict[tuple[int, int], tuple[tuple[Node, int], np.ndarray]] = {}
         for t in tasks:
-            self.add(t, sign)
+            where = self._leaf(t)
+            if where is not None:
+                k = (id(where[0]), where[1])
+                hit = moved.get(k)
+                moved[k] = (where, t.req if hit is None else hit[1] + t.req)  # type: ignore[assignment]
+        if not moved:
+            return
+        for (node, row), req in moved.values():
+            node.A[row] = node.A[row] + sign * req
+            self.total_allocated = self.total_allocated + sign * req
+        self._changed(*(where for where, _ in moved.values()))
 
     # -- queue order -----------------------------------------------------------------------
     def queue_order(self, a: Queue, b: Queue) -> int:
         """``compareQueues``: the first level where the two paths differ in saturation or in
         ``share / weight`` decides."""
-        lp = [""] + self._path_of(a)
-        rp = [""] + self._path_of(b)
+        lp = [""] + self._path(a)[0]
+        rp = [""] + self._path(b)[0]
         ln: Node | None = self.root
         rn: Node | None = self.root
         depth = min(len(lp), len(rp))
@@ -360,10 +375,6 @@ class HierarchicalDrf:
             if i < depth - 1:
                 ln, rn = ln.children.get(lp[i + 1]), rn.children.get(rp[i + 1])
         return 0
-
-    def _path_of(self, q: Queue) -> list[str]:
-        got = self.paths.get(q.name)
-        return got if got is not None else self._path(q)[0]
 
     # -- reclaim ---------------------------------------------------------------------------
     def reclaimable(self, reclaimer: Task | None, candidates: Sequence[Task]) -> list[Task] | None:
@@ -390,12 +401,12 @@ class HierarchicalDrf:
                 self._move(where, -t.req)
                 ret = self.queue_order(lq, rq)
                 where[0].A[where[1]], self.total_allocated = before
-                self._changed(*where)
+                self._changed(where)
                 if ret < 0:
                     victims.append(t)
         finally:
             mine[0].A[mine[1]], self.total_allocated = saved
-            self._changed(*mine)
+            self._changed(mine)
         return victims
 
 
