@@ -34,12 +34,7 @@ from app.eviction.gang import PREEMPT, RECLAIM, legacy_pending, preemptors
 from app.framework.config import flag
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
-from app.model.cluster import PLACED_NOW, Job, Task, TaskStatus
-
-
-def has_network_topology(job: Job) -> bool:
-    """Volcano's ``ContainsNetworkTopology``: the job or one of its sub-groups has one."""
-    return job.network_topology is not None or any(sg.network_topology is not None for sg in job.subgroups.values())
+from app.model.cluster import PLACED_NOW, Job, Task, TaskStatus, contains_network_topology
 
 
 #: The states a victim may be in: Volcano's preempt asks ``PreemptableStatus`` (Bound, Running),
@@ -66,7 +61,7 @@ class LegacyEviction:
         for _, job in preemptors(ssn, self.kind, best_effort=True):
             if ssn.out_of_time():
                 return
-            if self.kind == PREEMPT and not self.retrofit and has_network_topology(job):
+            if self.kind == PREEMPT and not self.retrofit and contains_network_topology(job):
                 note = "preempt: a job with a network topology does not preempt (Volcano's preempt skips it; " \
                        "networkTopologyRetrofit: true lets it)"  # fmt: skip
                 ssn.messages[job.key] = f"{ssn.messages[job.key]}; {note}" if job.key in ssn.messages else note

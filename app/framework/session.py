@@ -20,7 +20,7 @@ import numpy as np
 from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
 from app.kai.jobs import KAI_OWN
-from app.model.cluster import ALLOCATED_STATUS, HOLDS_NODE, VOLCANO_UNGROUPED, Cluster, Job, Queue, SubGroup, Task, TaskStatus, request_rows, set_status
+from app.model.cluster import ALLOCATED_STATUS, HOLDS_NODE, VOLCANO_UNGROUPED, Cluster, Job, Queue, SubGroup, Task, TaskStatus, contains_network_topology, request_rows, set_status
 from app.model.decision import Binding, Decision, Eviction
 from app.model.resources import scatter_add
 
@@ -191,13 +191,13 @@ class Session:
                          "scheduling condition is for their own node pool: KAI's shard leaves them out of this cycle "
                          "(isPodGroupUpForScheduler): never placed, never victims, in no queue's share")  # fmt: skip
         if c.hypernodes_not_ready:
-            tied = sorted(j.key for j in c.active_jobs.values() if _with_topology(j) and not self.not_ours(j))
+            tied = sorted(j.key for j in c.active_jobs.values() if contains_network_topology(j) and not self.not_ours(j))
             notes.append(f"the HyperNode tree is not built: {c.hypernodes_not_ready}; Volcano's HyperNode cache is not "
                          "ready, so the decision has no HyperNodes"
                          + (f" and {len(tied)} job(s) with a network topology (e.g. {tied[0]}) are not scheduled this "
                             "cycle (Volcano's allocate skips them; here its preempt and reclaim too)" if tied else ""))  # fmt: skip
         if not self.has("hyper_node_gradient"):
-            tied = sorted(j.key for j in c.active_jobs.values() if _with_topology(j))
+            tied = sorted(j.key for j in c.active_jobs.values() if contains_network_topology(j))
             if tied:
                 notes.append(f"{len(tied)} job(s) have a networkTopology (e.g. {tied[0]}) but no configured plugin reads it "
                              "(network-topology-aware, or KAI's topology): their pods may be placed across HyperNodes")  # fmt: skip
@@ -699,7 +699,7 @@ class Session:
         """JobValid: the first plugin that objects gives the reason; and, where Volcano's
         HyperNode cache is not ready, a job with a network topology is not scheduled
         (``HyperNodesReadyToSchedule``)."""
-        if self.cluster.hypernodes_not_ready and _with_topology(job):
+        if self.cluster.hypernodes_not_ready and contains_network_topology(job):
             return "HyperNodes are not ready for scheduling: " + self.cluster.hypernodes_not_ready
         for _, fn in self.fns("job_valid"):
             msg = fn(job)
@@ -1240,7 +1240,3 @@ def _kai_job_id(job: Job) -> str:
     makes for it, ``pg-<pod>-<pod uid>``."""
     return f"pg-{job.name}-{job.uid}" if job.source == "pod" else job.name
 
-
-def _with_topology(job: Job) -> bool:
-    """``ContainsNetworkTopology``: the job or one of its sub-jobs has a network topology."""
-    return job.network_topology is not None or any(sg.network_topology is not None for sg in job.subgroups.values())

@@ -75,6 +75,8 @@ _STATUS = attrgetter("status")
 OCCUPYING = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.RELEASING}
 )
+#: What holds a node where a pod in phase Unknown does too (``Cluster.unknown_holds``).
+OCCUPYING_OR_UNKNOWN = OCCUPYING | {TaskStatus.UNKNOWN}
 #: Volcano's ``ReadyTaskNum``: Bound + Binding + Running + Allocated + Succeeded.
 READY = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING, TaskStatus.SUCCEEDED}
@@ -328,6 +330,11 @@ def request_rows(tasks: Sequence[Task]) -> np.ndarray:
 def request_sum(tasks: Sequence[Task]) -> np.ndarray:
     """Σ requests of ``tasks`` (at least one)."""
     return column_sums(request_rows(tasks))
+
+
+def contains_network_topology(job: Job) -> bool:
+    """Volcano's ``ContainsNetworkTopology``: the job or one of its sub-groups has one."""
+    return job.network_topology is not None or any(sg.network_topology is not None for sg in job.subgroups.values())
 
 
 def group_requests(tasks: Sequence[Task], key: Callable[[Task], str | None]) -> dict[str, np.ndarray]:
@@ -1012,7 +1019,7 @@ class Cluster:
         inert = self.inert
         if inert is not None:  # all occupying
             scatter_add(self.used, inert.nodes, self.task_req[inert.rows])
-        held = OCCUPYING | {TaskStatus.UNKNOWN} if self.unknown_holds else OCCUPYING
+        held = OCCUPYING_OR_UNKNOWN if self.unknown_holds else OCCUPYING
         occ = [t for t in self._tasks if t.node >= 0 and t.status in held]
         if occ:
             idx = np.fromiter((t.node for t in occ), dtype=np.intp, count=len(occ))
