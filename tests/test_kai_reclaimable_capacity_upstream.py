@@ -81,6 +81,7 @@ import pytest
 from app.kai.actions import KaiReclaim
 from app.kai.allocate import over_queue_capacity
 from app.kai.jobs import View, tasks_to_allocate
+from app.kai.flags import KaiFlags
 from app.kai.scenarios import Scenario
 from app.kai.queues import allocatable_share, less_equal
 from app.model.cluster import Job, Task, TaskStatus
@@ -158,7 +159,8 @@ def make_job(name: str, queue_name: str, preemptible: bool, tasks: list[Task]) -
 def reclaim_action(fs: KaiFairShare, jobs: dict[str, Job]) -> KaiReclaim:
     act = KaiReclaim.__new__(KaiReclaim)
     act.ctx = SimpleNamespace(fs=fs, virtual=frozenset())
-    act.ssn = SimpleNamespace(cluster=SimpleNamespace(job=jobs.__getitem__), messages={})
+    act.ssn = SimpleNamespace(cluster=SimpleNamespace(job=jobs.__getitem__), messages={},
+                              config=SimpleNamespace(kai_flags=KaiFlags()))  # (KAI's default flags)
     act.multiplier = 1.0  # reclaimable.New(1.0)
     return act
 

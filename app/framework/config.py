@@ -9,8 +9,9 @@ Accepted forms of the request's ``config``:
   arguments);
 * ``{"profile": "volcano" | "kai" | "gangplank", "actions": "..."}``: a project's default
   actions and plugins; ``actions`` replaces only the action list; with ``kai``,
-  ``placementStrategy`` ({gpu, cpu}: binpack or spread) and ``partitionLabelValue`` (the node
-  pool: ``app.ingest.nodepool``) are KAI's SchedulingShard fields.
+  ``placementStrategy`` ({gpu, cpu}: binpack or spread), ``partitionLabelValue`` (the node
+  pool: ``app.ingest.nodepool``), ``args`` (the scheduler's flags: ``app.kai.flags``) and the
+  others below are KAI's SchedulingShard fields.
 
 Loaded as Volcano's loader reads it (``UnmarshalSchedulerConf``, ``OpenSession``): an
 unknown action is a 422 naming the word (Volcano rejects such a config); a plugin Volcano
@@ -36,6 +37,8 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest.body import parse_yaml_text
+from app.kai.flags import DEFAULT as DEFAULT_KAI_FLAGS
+from app.kai.flags import KaiFlags, read_args
 
 #: Volcano's loader flags (``conf.PluginOption``), each in the one spelling Volcano reads:
 #: some are ``enable...``, some ``enabled...``.
@@ -203,6 +206,8 @@ class SchedulerConfig:
     #: the ``kai`` profile's ``queueDepthPerAction`` (the SchedulingShard's): per action, the
     #: most jobs a leaf queue of its job order holds (``app.kai.queues.JobsOrderByQueues``)
     queue_depth: dict[str, int] = field(default_factory=dict)
+    #: the ``kai`` profile's scheduler flags (the SchedulingShard's ``args``: ``app.kai.flags``)
+    kai_flags: KaiFlags = DEFAULT_KAI_FLAGS
 
     def plugin(self, name: str) -> PluginOption | None:
         for tier in self.tiers:
@@ -276,7 +281,7 @@ def load_config(
                 f"unknown profile {profile!r} (known: {', '.join(sorted(PROFILES))})", join_pointer(ptr, "profile")
             )
         extra = sorted(set(raw) - {"profile", "actions", "configurations", "placementStrategy", "partitionLabelValue",
-                                   "minRuntime", "kValue", "queueDepthPerAction", "plugins"})  # fmt: skip
+                                   "minRuntime", "kValue", "queueDepthPerAction", "plugins", "args", "usageDBConfig"})  # fmt: skip
         if extra:
             raise InputError(f"unknown key {extra[0]!r} next to 'profile'", join_pointer(ptr, extra[0]))
         base = _parse_yaml(PROFILES[profile], ptr)
@@ -301,6 +306,10 @@ def load_config(
         if "queueDepthPerAction" in raw:
             cfg.queue_depth = _queue_depth(raw["queueDepthPerAction"], profile, cfg.actions,
                                            join_pointer(ptr, "queueDepthPerAction"))  # fmt: skip
+        if "args" in raw:
+            _shard_args(cfg, raw["args"], join_pointer(ptr, "args"))
+        if "usageDBConfig" in raw:
+            _usage_db(cfg, raw["usageDBConfig"], join_pointer(ptr, "usageDBConfig"))
         return cfg
     warnings: list[str] = []
 
@@ -543,6 +552,40 @@ def _shard_argument(base: dict[str, Any], key: str, raw: Any, profile: str, ptr:
         for p in tier["plugins"]:
             if p["name"] == plugin:
                 p["arguments"] = {**(p.get("arguments") or {}), **args}
+
+
+def _shard_args(cfg: SchedulerConfig, raw: Any, ptr: str) -> None:
+    """KAI's SchedulingShard ``args`` (the scheduler's flags: ``app.kai.flags``) on the ``kai``
+    profile: the flags' settings, the action arguments they stand for (an argument the
+    request's ``configurations`` also gives keeps that value, with a warning) and the node
+    pool (``partition-label-value`` overrides ``partitionLabelValue``, as the operator
+    writes the shard's args after the flags it makes from the shard's fields)."""
+    _kai_only("args", cfg.profile, ptr)
+    got = read_args(raw, ptr)
+    cfg.kai_flags = got.flags
+    cfg.warnings += got.warnings
+    for (action, key), value in got.action_args.items():
+        args = cfg.action_args.setdefault(action, TrackedArgs())
+        if dict.__contains__(args, key):
+            cfg.warnings.append(f"action {action}: argument {key} is set both by the SchedulingShard args and by "
+                                f"'configurations': the configurations' value is taken")  # fmt: skip
+            continue
+        dict.__setitem__(args, key, value)
+        if isinstance(args, TrackedArgs):
+            args.read.add(key)  # (a flag, not something the request wrote as an argument)
+    if got.partition is not None:
+        cfg.partition = _partition(got.partition, cfg.profile, join_pointer(ptr, "partition-label-value"))
+
+
+def _usage_db(cfg: SchedulerConfig, raw: Any, ptr: str) -> None:
+    """KAI's SchedulingShard ``usageDBConfig``: taken with a warning (no usage is in a snapshot)."""
+    _kai_only("usageDBConfig", cfg.profile, ptr)
+    if raw is None:
+        return
+    if not isinstance(raw, dict):
+        raise InputError("usageDBConfig must be an object (the SchedulingShard's UsageDBConfig)", ptr)
+    cfg.warnings.append("usageDBConfig: Gangplank reads no usage database (a snapshot holds no past usage), so the "
+                        "queues' fair shares are KAI's without one: past usage changes no queue's share here")  # fmt: skip
 
 
 def _placement_strategy(base: dict[str, Any], raw: Any, profile: str, ptr: str) -> None:

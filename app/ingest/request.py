@@ -158,9 +158,12 @@ def read_request(
     if kai:
         from app.ingest.nodepool import shard_view
 
+        from app.kai.flags import snapshot_view
+
         draft.unknown_holds = False  # (KAI's node adds only its "active used" pods)
         if envelope.get("objects") is not None:  # (after the pod-grouper: it sees every PodGroup)
             shard_view(draft, cfg.partition)  # type: ignore[union-attr]
+        snapshot_view(draft, cfg.kai_flags, options.now)  # type: ignore[union-attr]
     topology_name = options.topology
     if extend is not None:
         draft.realize_blocks()  # ``extend`` reads and adds pod records

@@ -23,6 +23,8 @@ One module per KAI concept, named after it (NVIDIA/KAI-Scheduler, ``pkg/schedule
 * ``actions`` — ``preempt``, ``reclaim``, ``consolidation`` and their validators
   (``actions/preempt``, ``actions/reclaim``, ``actions/consolidation``,
   ``plugins/proportion/reclaimable``, ``plugins/minruntime``);
+* ``flags`` — the scheduler's flags (the SchedulingShard's ``args``;
+  ``cmd/scheduler/app/options``, ``operands/scheduler/resources_for_shard.go``);
 * ``gpu_sharing`` — GPU sharing on devices: ``gpu-fraction`` and ``gpu-memory`` pods on GPU groups
   (``api/node_info/gpu_sharing_node_info.go``, ``gpu_sharing/gpuSharing.go``,
   ``FittingGPUs``, ``plugins/gpupack``, ``gpuspread``, ``gpusharingorder``).

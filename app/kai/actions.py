@@ -296,6 +296,7 @@ class KaiReclaim(KaiAction):
         # the resources each chunk involves (getInvolvedResourcesNames: Resource.GPUs(), no MIG instances)
         involved_by_queue: dict[str, list[np.ndarray]] = {}
         job_of = self.ssn.cluster.job
+        consolidating = self.ssn.config.kai_flags.allow_consolidating_reclaim
         for key in s.victims:
             victim = job_of(key)
             pod_sets = pod_set_minimums(victim)
@@ -311,7 +312,9 @@ class KaiReclaim(KaiAction):
                     elastic += ts[m:]
             chunks = [[t] for t in elastic] + [core]
             for chunk in chunks:
-                kept = [t for t in chunk if t.status not in ACTIVE_ALLOCATED]
+                # (getResources: with --allow-consolidating-reclaim, the default, victims the
+                # simulation placed again, here or elsewhere, reclaim nothing)
+                kept = [t for t in chunk if t.status not in ACTIVE_ALLOCATED] if consolidating else chunk
                 if kept:
                     v = fs.vec_sum(kept)
                     chunks_by_queue.setdefault(victim.queue, []).append(v)

@@ -37,7 +37,7 @@ class KaiContext:
         placement = ssn.options.get("nodeplacement")
         args = placement.arguments if placement is not None else {}
         self.placement = {k: str(args.get(k, "binpack")) for k in ("gpu", "cpu")}
-        self.cpu_only_node = cpu_only_nodes(c)
+        self.cpu_only_node = cpu_only_nodes(c, ssn.config.kai_flags.mig_worker_label)
         #: GPU spread's denominator per node where a ``nvidia.com/gpu.count`` label says
         #: otherwise than the allocatable (``GetNumberOfGPUsInNode``); None when none does
         self._gpu_counts = gpu_counts(c, self.gpu_col) if self.placement["gpu"] == "spread" else None

@@ -21,8 +21,8 @@ is kube-scheduler's ``DynamicResources`` plugin (PreFilter, Filter), which KAI's
   GPUs. Such a node takes no pod with a device-plugin GPU request.
 * **PreFilter** (KAI's, with the ``dynamicresources`` plugin): every claim exists (a
   template's claim is named in the pod's status), has fewer than 256 consumers, and a GPU
-  claim the pod names directly carries the ``kai.scheduler/queue`` label of the job's
-  queue. kube-scheduler's: no claim is being deleted, a template's claim is owned by the
+  claim the pod names directly carries the ``kai.scheduler/queue`` label (the scheduler's
+  ``--queue-label-key``) of the job's queue. kube-scheduler's: no claim is being deleted, a template's claim is owned by the
   pod, an unallocated claim's classes exist.
 * **Filter**: an allocated claim's node selector admits the node; the unallocated claims
   can all be allocated there.
@@ -52,8 +52,6 @@ from app.plugins.dynamicresources import DynamicResources, pod_ref
 if TYPE_CHECKING:
     from app.framework.session import Session
     from app.model.cluster import Node, Task
-
-QUEUE_LABEL = "kai.scheduler/queue"
 
 
 def is_gpu_class(name: str) -> bool:
@@ -246,9 +244,10 @@ class KaiDra(DynamicResources):
                 return f"resource claim {cl.namespace}/{cl.name} has reached its maximum number of consumers ({RESERVED_FOR_MAX})"
             if pc.template is None and is_gpu_claim(cl):
                 queue = t.job.queue if t.job is not None else ""
-                label = cl.labels.get(QUEUE_LABEL, "")
+                key = self.ssn.config.kai_flags.queue_label  # (--queue-label-key)
+                label = cl.labels.get(key, "")
                 if not label:
-                    return f"DRA claim {cl.name} is a shared GPU claim but does not have a queue label ({QUEUE_LABEL})"
+                    return f"DRA claim {cl.name} is a shared GPU claim but does not have a queue label ({key})"
                 if label != queue:
                     return (f"DRA claim {cl.name} is a shared GPU claim with wrong queue label (expected queue: {queue}, "
                             f"claim queue label: {label})")  # fmt: skip

@@ -116,14 +116,15 @@ def group_labels(groups: Sequence[str]) -> dict[str, str]:
     return {GPU_GROUP_LABEL: groups[0], **{MULTI_GPU_GROUP_PREFIX + g: g for g in groups[1:]}} if groups else {}
 
 
-def cpu_only_nodes(c: Cluster) -> np.ndarray:
+def cpu_only_nodes(c: Cluster, mig_label: str) -> np.ndarray:
     """Per node, KAI's ``IsCPUOnlyNode``: no GPU allocatable, and not a MIG node
-    (:func:`app.kai.mig.mig_enabled`)."""
+    (:func:`app.kai.mig.mig_enabled`; ``mig_label``: the scheduler's MIG node label)."""
     col = c.resources.index.get("nvidia.com/gpu")
     out = np.ones(len(c.nodes), dtype=bool) if col is None else c.allocatable[:, col] <= 0
     mig_cols = [i for i, name in enumerate(c.resources.names) if name.startswith(MIG_RESOURCE_PREFIX)]
     for n in np.flatnonzero(out).tolist():
-        out[n] = not mig_enabled(c.nodes[n].labels, bool(mig_cols) and bool((c.allocatable[n, mig_cols] > 0).any()))
+        out[n] = not mig_enabled(c.nodes[n].labels, bool(mig_cols) and bool((c.allocatable[n, mig_cols] > 0).any()),
+                                 mig_label)
     return out
 
 

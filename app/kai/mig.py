@@ -92,10 +92,10 @@ class MigColumns:
         return bool(len(self.cols)) and bool((req[self.cols] > 0).any())
 
 
-def mig_enabled(labels: dict[str, str], offers_mig: bool) -> bool:
-    """``IsMIGEnabled``."""
-    if MIG_ENABLED_LABEL in labels:
-        return GO_BOOLS.get(labels[MIG_ENABLED_LABEL], False)
+def mig_enabled(labels: dict[str, str], offers_mig: bool, label: str = MIG_ENABLED_LABEL) -> bool:
+    """``IsMIGEnabled`` (``label``: the scheduler's ``--mig-worker-node-label-key``)."""
+    if label in labels:
+        return GO_BOOLS.get(labels[label], False)
     return offers_mig
 
 
@@ -128,10 +128,10 @@ def requires_gpu(c: Cluster, t: Task, gpu_col: int | None, mig: MigColumns) -> b
 class MigNodes:
     """Per node, what ``PredicateByNodeResourcesType`` lets on it, by request type."""
 
-    def __init__(self, c: Cluster, mig: MigColumns) -> None:
+    def __init__(self, c: Cluster, mig: MigColumns, label: str = MIG_ENABLED_LABEL) -> None:
         n = len(c.nodes)
         offers = (c.allocatable[:, mig.cols] > 0).any(axis=1) if mig else np.zeros(n, dtype=bool)
-        enabled = np.array([mig_enabled(node.labels, bool(offers[i])) for i, node in enumerate(c.nodes)], dtype=bool)
+        enabled = np.array([mig_enabled(node.labels, bool(offers[i]), label) for i, node in enumerate(c.nodes)], dtype=bool)
         strategy = [node.labels.get(MIG_STRATEGY_LABEL, "") if enabled[i] else "" for i, node in enumerate(c.nodes)]
         single = np.array([s == "single" for s in strategy], dtype=bool)
         mixed = np.array([s == "mixed" for s in strategy], dtype=bool)

@@ -22,9 +22,11 @@ The request's deadline (``options.deadlineMs``) bounds the work: past it no furt
 scenario is simulated, the job being solved is left unsolved and the answer is marked
 ``truncated`` (the scenarios tried and simulations run are counted per session).
 
-Victims after a success: tasks still evicted, and (``allowConsolidatingReclaim``, on by
-default) the moved ones. Each task is evicted once per statement (KAI can evict a task
-of an elastic victim twice when it is offered in two steps; see the README).
+Victims after a success: tasks still evicted, and the moved ones (``handleScenarioSolution``
+adds them before or after the validator by ``--allow-consolidating-reclaim``: the same list
+either way; the flag's effect is in reclaim's fairness check, ``KaiReclaim.reclaimable``).
+Each task is evicted once per statement (KAI can evict a task of an elastic victim twice
+when it is offered in two steps; see the README).
 """
 
 from __future__ import annotations

@@ -178,7 +178,7 @@ class ResourceType(Plugin):
     def open(self) -> None:
         c = self.ssn.cluster
         col = c.resources.index.get("nvidia.com/gpu")
-        self.gpu_node = ~cpu_only_nodes(c)  # (MIG nodes are GPU nodes)
+        self.gpu_node = ~cpu_only_nodes(c, self.ssn.config.kai_flags.mig_worker_label)  # (MIG nodes are GPU nodes)
         self.col = col
         self.mig = MigColumns(c.resources.names)
         self.ssn.register("node_order", self.name, self.score)
@@ -443,7 +443,9 @@ class KaiPredicates(Predicates):
     gpu-memory pod in a cluster where no node offers GPUs (no ``nvidia.com/gpu`` at all)
     fits no node (``isTaskAllocatableOnNonAllocatedResources``). kube-scheduler's
     ``DynamicResources`` filter on a pod's claims, with KAI's preFilter (``app.kai.dra``);
-    KAI scores nodes with its own plugins only."""
+    KAI scores nodes with its own plugins only. With ``--restrict-node-scheduling`` (the
+    SchedulingShard's ``args``), a pod asking for any kind of GPU fits only nodes with the GPU
+    worker label and any other pod only nodes with the CPU worker label."""
 
     DRA_SCORE = False
     SPREAD = False  # (KAI's k8s plugins: NodePorts, TaintToleration, NodeAffinity, PodAffinity, VolumeBinding, DRA)
@@ -454,7 +456,7 @@ class KaiPredicates(Predicates):
         super().open()
         c = self.ssn.cluster
         self.mig = MigColumns(c.resources.names)
-        self.mig_nodes = MigNodes(c, self.mig)
+        self.mig_nodes = MigNodes(c, self.mig, self.ssn.config.kai_flags.mig_worker_label)
         self.gpu_col = c.resources.index.get("nvidia.com/gpu")
         self.no_gpus = self.gpu_col is None and bool(c.gpu_memory)
         self.dra = self.ssn.dra
@@ -465,8 +467,27 @@ class KaiPredicates(Predicates):
         specs = c.pod_specs() if c.pod_specs is not None else None
         self.configmaps = ConfigMapPredicate(c.configmaps, specs.pod) if c.configmaps and specs is not None else None
         self._nowhere = np.zeros(len(c.nodes), dtype=bool)
+        # --restrict-node-scheduling: per node, whether it has the GPU / the CPU worker label
+        flags = self.ssn.config.kai_flags
+        self.marked: tuple[np.ndarray, np.ndarray] | None = None
+        if flags.restrict_node_scheduling:
+            self.marked = tuple(np.array([label in n.labels for n in c.nodes], dtype=bool)  # type: ignore[assignment]
+                                for label in (flags.gpu_worker_label, flags.cpu_worker_label))  # fmt: skip
+        self._restricted: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
 
     def mask_all(self, task: Task) -> np.ndarray:
+        mask = self._mask_all(task)
+        if self.marked is None:
+            return mask
+        # --restrict-node-scheduling: a pod asking for any kind of GPU on GPU-labelled nodes,
+        # any other on CPU-labelled ones
+        gpu = requires_gpu(self.ssn.cluster, task, self.gpu_col, self.mig)
+        hit = self._restricted.get((id(mask), gpu))
+        if hit is None or hit[0] is not mask:
+            hit = self._restricted[(id(mask), gpu)] = (mask, mask & self.marked[0 if gpu else 1])
+        return hit[1]
+
+    def _mask_all(self, task: Task) -> np.ndarray:
         if self.configmaps is not None and self.configmaps.missing(task.namespace, task.pointer):
             return self._nowhere  # (Unschedulable on every node: "Missing required configmaps")
         base = super().mask_all(task)

@@ -220,6 +220,11 @@ class KaiFairShare(Plugin):
         ready = self.ssn.counted_nodes()
         total = column_sums(c.allocatable[ready]) if ready.any() else np.zeros(table.size)
         self.capacity = self._vec(total - self._others_use(c, ready))
+        flags = self.ssn.config.kai_flags
+        if flags.restrict_node_scheduling:  # (getNodeResources: a node without the GPU label adds cpu and memory only)
+            bare = ready & np.array([flags.gpu_worker_label not in n.labels for n in c.nodes], dtype=bool)
+            if bare.any():
+                self.capacity[0] -= self._vec(column_sums(c.allocatable[bare]))[0]
         self.queues: dict[str, KaiQueue] = {}
         for q in c.queues.values():
             kai = q.kai or {}
