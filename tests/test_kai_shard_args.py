@@ -82,7 +82,6 @@ def test_int_flags_parse_as_strconv_parse_int_base_0(text, want):
     ("feature-gates", "DynamicResourceAllocation", "invalid-config"),
     ("scheduler-name", "my-kai", "not-implemented"),
     ("nodepool-label-key", "pool", "not-implemented"),
-    ("resource-reservation-app-label", "rr", "not-implemented"),
 ])  # fmt: skip
 def test_a_flag_value_the_scheduler_cannot_take_is_a_422_at_the_argument(client, flag, value, kind):
     """A value pflag refuses stops KAI's scheduler (a 422 ``invalid-config``); a flag read
@@ -330,3 +329,25 @@ def test_queue_label_key_is_the_label_a_shared_gpu_claim_names_its_queue_with(cl
             claim("c", "gpu.example.com", labels={"example.com/queue": "q"}), *job("w", "c")]  # fmt: skip
     assert placed(decide(client, objs, conf()), "w") is None
     assert placed(decide(client, objs, conf(**{"queue-label-key": "example.com/queue"})), "w") == "b"
+
+
+@pytest.mark.parametrize("bulk", [True, False], ids=["pods as columns", "pods as objects"])
+def test_resource_reservation_app_label_names_kais_gpu_reservation_pods(client, bulk):
+    """``IsResourceReservationTask`` compares the pod's ``app`` label with
+    ``--resource-reservation-app-label``: such a pod holds no GPU on its node (its group's
+    GPU is counted through the fractions on it). n1 has 2 GPUs, one shared by a half-GPU pod
+    of group g1 whose reservation pod is labelled ``app: my-reservation``: under KAI's default
+    label that pod holds its GPU too, so a pending whole-GPU pod finds none free; with the
+    flag naming the label, it takes the second GPU."""
+    from unittest.mock import patch
+
+    from app.ingest import build
+    from tests.test_kai_reservation_pods import shared_gpu_cluster
+
+    objs = shared_gpu_cluster()
+    objs[3]["metadata"]["labels"]["app"] = "my-reservation"
+    with patch.object(build, "BULK", bulk):
+        default = decide(client, objs, {"profile": "kai"})
+        flagged = decide(client, objs, {"profile": "kai", "args": {"resource-reservation-app-label": "my-reservation"}})
+    assert default["bindings"] == []
+    assert [(b["pod"], b["node"]) for b in flagged["bindings"]] == [("default/new", "n1")]

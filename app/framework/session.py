@@ -150,7 +150,7 @@ class Session:
         if config.profile == "kai":
             from app.kai.gpu_sharing import reservation_pods_hold_no_gpu
 
-            reservation_pods_hold_no_gpu(cluster)
+            reservation_pods_hold_no_gpu(cluster, config.kai_flags.reservation_app)
         if cluster.dra is not None:
             if config.profile == "kai":
                 from app.kai.dra import KaiDra  # (the kai package imports the framework)

@@ -23,10 +23,11 @@ What each flag does to a decision (:data:`FLAGS`):
   stalegangeviction arguments of those names), ``partition-label-value`` (the node pool,
   as the shard's ``partitionLabelValue``) and ``queue-label-key`` (read by the scheduler only
   for DRA claims shared by a queue's pods; the pod-grouper, which groups pods by it, has its
-  own flag and keeps KAI's default here);
-* taken at their defaults only (another value: a 422, ``not-implemented``): ``scheduler-name``,
-  ``nodepool-label-key``, ``resource-reservation-app-label`` (each is read while the
-  snapshot is read, before the profile's flags are known);
+  own flag and keeps KAI's default here) and ``resource-reservation-app-label`` (the ``app``
+  label value of KAI's GPU reservation pods);
+* taken at their defaults only (another value: a 422, ``not-implemented``): ``scheduler-name``
+  and ``nodepool-label-key`` (each is read while the snapshot is read, before the profile's
+  flags are known);
 * taken, with a warning that the answer is as without them: ``schedule-csi-storage`` true
   (CSI storage capacity is not modelled), ``detailed-fit-errors`` (messages only),
   ``feature-gates`` (Kubernetes feature gates: the answer is with their defaults);
@@ -49,6 +50,7 @@ CPU_WORKER_LABEL = "node-role.kubernetes.io/cpu-worker"
 GPU_WORKER_LABEL = "node-role.kubernetes.io/gpu-worker"
 MIG_WORKER_LABEL = "node-role.kubernetes.io/mig-enabled"
 QUEUE_LABEL = "kai.scheduler/queue"
+RESERVATION_APP = "kai-resource-reservation"
 
 #: Each flag of the scheduler's flag set: (pflag type, default, effect). Effects: ``applied``,
 #: ``default-only`` (another value is refused), ``as-default`` (another value is taken
@@ -58,7 +60,7 @@ FLAGS: dict[str, tuple[str, Any, str]] = {
     "scheduler-name": ("string", "kai-scheduler", "default-only"),
     "namespace": ("string", "kai-scheduler", "none"),
     "metrics-namespace": ("string", "kai", "none"),
-    "resource-reservation-app-label": ("string", "kai-resource-reservation", "default-only"),
+    "resource-reservation-app-label": ("string", RESERVATION_APP, "applied"),
     "restrict-node-scheduling": ("bool", False, "applied"),
     "nodepool-label-key": ("string", "kai.scheduler/node-pool", "default-only"),
     "queue-label-key": ("string", QUEUE_LABEL, "applied"),
@@ -197,6 +199,7 @@ class KaiFlags:
     gpu_worker_label: str = GPU_WORKER_LABEL
     mig_worker_label: str = MIG_WORKER_LABEL
     queue_label: str = QUEUE_LABEL
+    reservation_app: str = RESERVATION_APP
     full_hierarchy_fairness: bool = True
     allow_consolidating_reclaim: bool = True
 
@@ -263,6 +266,7 @@ def read_args(raw: Any, ptr: str) -> ShardArgs:
         gpu_worker_label=get("gpu-worker-node-label-key", GPU_WORKER_LABEL),
         mig_worker_label=get("mig-worker-node-label-key", MIG_WORKER_LABEL),
         queue_label=get("queue-label-key", QUEUE_LABEL),
+        reservation_app=get("resource-reservation-app-label", RESERVATION_APP),
         full_hierarchy_fairness=get("full-hierarchy-fairness", True),
         allow_consolidating_reclaim=get("allow-consolidating-reclaim", True),
     )

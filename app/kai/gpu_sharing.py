@@ -157,24 +157,24 @@ def _hundredths(memory: int, of: int) -> int:
 
 
 #: KAI's GPU reservation pods (``IsResourceReservationTask``: label ``app`` with the
-#: ``ResourceReservationAppLabelValue``, ``kai-resource-reservation`` by default)
+#: ``ResourceReservationAppLabelValue``, the scheduler's ``--resource-reservation-app-label``)
 APP_LABEL = "app"
-RESERVATION_APP = "kai-resource-reservation"
 
 
-def reservation_pods_hold_no_gpu(c: Cluster) -> None:
+def reservation_pods_hold_no_gpu(c: Cluster, app: str) -> None:
     """``NodeInfo.addTaskResources`` / ``removeTaskResources`` (node_info.go): a reservation
     pod holds its node's CPU, memory and pod slot but not its GPUs (the GPU of its group is
     counted through the fractions on it), so its GPU request is taken out of its row of
     ``task_req`` and out of what it holds on its node (used, releasing). Idempotent (a
-    second session over the same cluster finds nothing to take)."""
+    second session over the same cluster finds nothing to take). ``app``: the reservation
+    pods' ``app`` label value."""
     g = c.resources.index.get("nvidia.com/gpu")
     if g is None:
         return
     inert = c.inert
     if inert is not None and inert.label_of is not None and len(inert):
         asks = np.flatnonzero(c.task_req[inert.rows, g] > 0)  # (labels read only where a GPU is asked)
-        at = asks[np.fromiter((v == RESERVATION_APP for v in inert.label_of(APP_LABEL, asks)), dtype=bool, count=len(asks))]
+        at = asks[np.fromiter((v == app for v in inert.label_of(APP_LABEL, asks)), dtype=bool, count=len(asks))]
         rows = inert.rows[at]
         held = c.task_req[rows, g]
         if held.any():  # (pods held as columns are Running or Bound: used)
@@ -182,7 +182,7 @@ def reservation_pods_hold_no_gpu(c: Cluster) -> None:
             c.task_req[rows, g] = 0
             inert._queue_totals = None  # (worked out again from the rows)
     for t in c.active_tasks:
-        if t.labels.get(APP_LABEL) != RESERVATION_APP or t.req is None or not t.req[g]:
+        if t.labels.get(APP_LABEL) != app or t.req is None or not t.req[g]:
             continue
         amount = int(t.req[g])
         if t.node >= 0 and t.status in OCCUPYING:

@@ -44,13 +44,12 @@ from app.framework.plugin import Plugin
 from app.kai.jobs import ACTIVE_ALLOCATED, ACTIVE_USED, KAI_OWN, is_preemptible, members
 from app.model.cluster import ALLOCATED_STATUS, Job, Queue, Task, TaskStatus, request_sum
 from app.model.resources import column_sums
-from app.kai.gpu_sharing import APP_LABEL, DEFAULT_GPU_MEMORY, RESERVATION_APP, node_gpu_memory
+from app.kai.gpu_sharing import APP_LABEL, DEFAULT_GPU_MEMORY, node_gpu_memory
 from app.kai.mig import MigColumns
 
 _EXACT = float(2**53)  # whole numbers below it are exact in float64
-#: KAI's own utility pods (``IsKaiUtilityPod``: resource reservation, scale adjusting), by
-#: their ``app`` label: never counted as another scheduler's
-UTILITY_APPS = frozenset({RESERVATION_APP, "scaling-pod"})
+#: KAI's scale-adjusting pods' ``app`` label (``ScalingPodAppLabelValue``)
+SCALING_APP = "scaling-pod"
 
 
 def _whole(rows: np.ndarray, held: np.ndarray) -> bool:
@@ -377,11 +376,12 @@ class KaiFairShare(Plugin):
         """What pods of other schedulers hold on the nodes KAI counts (``getNodeResources``: KAI
         takes their requests out of the capacity it divides): every active-used pod on a
         counted node (``ready``: per node, ``Session.counted_nodes``) whose ``spec.schedulerName`` is not KAI's (:data:`~app.kai.jobs.KAI_OWN`), but
-        KAI's own utility pods (label ``app``: ``kai-resource-reservation``,
-        ``scaling-pod``); a pod of a gang of another API the ``kai`` profile takes as a KAI
+        KAI's own utility pods (``IsKaiUtilityPod``, by their ``app`` label: the GPU reservation
+        pods' ``--resource-reservation-app-label``, ``scaling-pod``); a pod of a gang of another API the ``kai`` profile takes as a KAI
         job is taken as KAI's, its scheduler's name with it."""
         if c.all_pods_own:
             return np.zeros(c.task_req.shape[1], dtype=c.task_req.dtype)
+        utility_apps = frozenset({self.ssn.config.kai_flags.reservation_app, SCALING_APP})
         rows: list[int] = []
         inert = c.inert
         for job in (c.active_jobs if inert is not None else c.jobs).values():
@@ -389,13 +389,13 @@ class KaiFairShare(Plugin):
                 continue
             for t in job.tasks:
                 if (t.scheduler not in KAI_OWN and t.node >= 0 and t.status in ACTIVE_USED and ready[t.node]
-                        and t.labels.get(APP_LABEL) not in UTILITY_APPS):  # fmt: skip
+                        and t.labels.get(APP_LABEL) not in utility_apps):  # fmt: skip
                     rows.append(t.idx)
         others = self.ssn.other_schedulers_inert()  # (not those of a missing queue: KAI's own pods)
         if others is not None and inert.label_of is not None:  # (Running or Bound: active-used)
             at = np.flatnonzero(others & ready[inert.nodes])
             if len(at):
-                utility = np.fromiter((v in UTILITY_APPS for v in inert.label_of(APP_LABEL, at)), dtype=bool, count=len(at))
+                utility = np.fromiter((v in utility_apps for v in inert.label_of(APP_LABEL, at)), dtype=bool, count=len(at))
                 rows += inert.rows[at[~utility]].tolist()
         return column_sums(c.task_req[rows]) if rows else np.zeros(c.task_req.shape[1], dtype=c.task_req.dtype)
 
