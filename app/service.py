@@ -114,7 +114,8 @@ def job_state(cluster: Cluster, job: Job, ssn: Session | None = None) -> JobStat
         state = "Pending"
     msg = f"{ready}/{total} tasks ready, {pending} pending, minAvailable {job.min_available}"
     if not total:
-        msg += f"; the PodGroup has no pods yet (phase {job.phase})"
+        msg += ("; the PodGroup is Running but has no pods (they are gone)" if job.phase == "Running" else
+                f"; the PodGroup has no pods yet (phase {job.phase})")  # fmt: skip
     if ssn is not None and (pending or waiting or not total) and job.key in ssn.messages:
         msg += f"; {ssn.messages[job.key]}"
     return JobState(job.key, state, hyper, msg)

@@ -218,3 +218,28 @@ def test_partition_label_value_is_a_kai_label_value(client: Any, config: dict[st
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422 and why in r.json()["detail"]
     assert r.json()["errors"][0]["pointer"] == "/config/partitionLabelValue"
+
+
+def test_a_running_podgroup_whose_pods_are_gone_is_kept_and_reserves_its_min_resources():
+    """Volcano's snapshot keeps every job with a PodGroup (``cache.go`` ``Snapshot``), so a
+    Running PodGroup without pods is a job; overcommit (factor 1) reserves its minResources
+    less what it has allocated once its allocated pods (0) reach minMember
+    (``overcommit.go``, ``GetInqueueResource``): with minMember 0 the 4 CPUs of an 8-CPU node
+    are reserved and a Pending PodGroup asking 5 is not enqueued (4 is); with minMember 1
+    nothing is reserved. The answer lists the Running job with no pods."""
+    from tests.kube import node, podgroup, post_decision
+
+    def enqueued(min_member: int, asks: str) -> bool:
+        run = podgroup("run", phase="Running", min_member=min_member)
+        run["spec"]["minResources"] = {"cpu": "4"}
+        new = podgroup("new", phase="Pending")
+        new["spec"]["minResources"] = {"cpu": asks}
+        conf = {"actions": "enqueue", "tiers": [{"plugins": [{"name": "overcommit",
+                                                              "arguments": {"overcommit-factor": 1.0}}]}]}  # fmt: skip
+        out = post_decision([node("n1", cpu="8", gpu=None), run, new], conf)
+        state = {j["job"]: j for j in out["jobs"]}["default/run"]
+        assert state["message"].endswith("the PodGroup is Running but has no pods (they are gone)"), state
+        return out["enqueued"] == ["default/new"]
+
+    assert enqueued(0, "4") and not enqueued(0, "5")
+    assert enqueued(1, "8")

@@ -334,15 +334,9 @@ def _enqueued(objs: list[dict], asks: dict[str, str]) -> bool:
     return out["enqueued"] == ["default/new"]
 
 
-NO_PODS = ("a Running PodGroup without pods is left out here (README: PodGroups in other phases without pods); "
-           "Volcano's snapshot keeps every job with a PodGroup, and overcommit reserves its whole minResources "
-           "when minMember is 0")
-
-
 @pytest.mark.parametrize(("min_res", "min_member", "pods", "free"), [
     pytest.param({"cpu": "4", "memory": "4096", GPU: "8"}, 0, [], {"cpu": 12, "memory": 12288, GPU: 8},
-                 id="nothing allocated yet: full request reserved",
-                 marks=pytest.mark.xfail(strict=True, reason=NO_PODS)),
+                 id="nothing allocated yet: full request reserved"),
     pytest.param({"cpu": "4", "memory": "4096", GPU: "8"}, 1, [{"cpu": "1", "memory": "1024", "gpu": 4}],
                  {"cpu": 12, "memory": 12288, GPU: 8}, id="partial GPU allocation: remainder reserved"),
     pytest.param({GPU: "2"}, 1, [{"cpu": None, "memory": None, "gpu": 2}], {GPU: 14},
@@ -369,7 +363,7 @@ def _check_reservation(objs: list[dict], free: dict[str, int]) -> None:
 
 def test_a_running_group_with_nothing_placed_reserves_its_whole_min_resources():
     """util_test.go TestGetInqueueResource "nothing allocated yet: full request reserved", with
-    the job's one pod Pending (Go's job has no task at all: that form is the xfail row above):
+    the job's one pod Pending (Go's job has no task at all: that form is the first row above):
     minMember 0 is reached with nothing allocated, so all of minResources is reserved."""
     objs = _running_group({"cpu": "4", "memory": "4096", GPU: "8"}, 0, [], waiting=1)
     _check_reservation(objs, {"cpu": 12, "memory": 12288, GPU: 8})

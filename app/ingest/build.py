@@ -818,10 +818,12 @@ def _tasks_and_jobs(
         b.start = start
         _block(b, one, member, seen, nodes, inert)
         start += len(b)
-    for gk, g in groups.items():  # a PodGroup whose pods do not exist yet: a fresh job waiting for enqueue
+    # A PodGroup whose pods do not exist yet: a fresh job waiting for enqueue, or a Running one
+    # whose pods are gone (Volcano's snapshot keeps it: its minResources may still be reserved)
+    for gk, g in groups.items():
         key = f"{g.namespace}/{g.name}"
-        if gk in by_group or key in jobs or g.basic or g.source == "kueue" or g.phase not in ("Pending", "Inqueue"):
-            continue  # (a gang of another form keeps its key; a finished or Running PodGroup has nothing to wait for)
+        if gk in by_group or key in jobs or g.basic or g.source == "kueue" or g.phase not in ("Pending", "Inqueue", "Running"):
+            continue  # (a gang of another form keeps its key; an Unknown or Completed one counts nowhere)
         by_group[gk] = jobs[key] = _new_job(g, key, classes, default)
     # Pods on their own get a job of one named like the pod; a pod whose name is also a
     # gang's takes "#pod" (again, until the name is free), in pod order.
