@@ -50,6 +50,20 @@ class DecisionOptions(BaseModel):
         "as Volcano's --scheduler-name flags (default: volcano). A pod on its own naming another scheduler is "
         "in no job: never placed or evicted, counted on its node only.",
     )
+    schedulerShardingMode: str | None = Field(
+        None,
+        max_length=64,
+        description="Volcano's --scheduler-sharding-mode: none (default), hard (only the nodes of the scheduler's "
+        "NodeShard: spec.nodesDesired less other shards' status.nodesInUse) or soft (those nodes first). Another "
+        "value is taken as none, as Volcano does, with a warning. Not with the kai profile.",
+    )
+    schedulerShardingName: str | None = Field(
+        None,
+        min_length=1,
+        max_length=253,
+        description="Volcano's --scheduler-sharding-name: the NodeShard (shard.volcano.sh/v1alpha1) of this scheduler "
+        "(default: volcano).",
+    )
 
 
 class DecisionRequest(BaseModel):

@@ -654,17 +654,19 @@ class Allocate(Action):
         placed = 0
         # Volcano's node groups: nodes with idle room first, then nodes whose room frees up.
         # Idle room must also leave FutureIdle intact, so nothing pipelined there is squeezed out.
+        # Under soft sharding each group's nodes in the scheduler's shard come first.
         asked = req > 0
-        for phase in (("future",) if self.nominate else ("idle", "future")):
-            future = c.future_idle_of(cand)
+        parts = ssn.shard_groups(cand)
+        for phase, part in [(p, part) for p in (("future",) if self.nominate else ("idle", "future")) for part in parts]:
+            future = c.future_idle_of(part)
             fits = fit_counts(future, req)  # type: ignore[arg-type]
             room = _room(fits, future, asked)
             if phase == "idle":
-                idle = c.idle_of(cand)
+                idle = c.idle_of(part)
                 fits = np.minimum(fits, fit_counts(idle, req))  # type: ignore[arg-type]
                 room = np.minimum(room, _room(fits, idle, asked))
             keep = fits > 0
-            pool = cand[keep]
+            pool = part[keep]
             if len(pool) == 0:
                 continue
             # copies of ``req`` each pool node still takes: only this loop changes them

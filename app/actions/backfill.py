@@ -1,7 +1,8 @@
 """backfill: place BestEffort pods (no resource requests), one by one.
 
 A pending, ungated task that requests nothing but its pod slot goes to the best-scoring
-node that passes the predicates and still has a free pod slot (Volcano's backfill). As
+node that passes the predicates and still has a free pod slot (Volcano's backfill; under
+soft sharding, of the scheduler's shard's nodes when one of them will do). As
 in Volcano's ``Session.Allocate``, a job's placements are bound only once the job is
 ready: the best-effort pods of a gang still below its minimum are not bound, and a gang
 held earlier in the decision (pipelined, or NonStrict reservations) is left alone.
@@ -43,6 +44,7 @@ class Backfill(Action):
                 if len(cand) == 0:
                     ssn.messages.setdefault(job.key, "no node has room for the best-effort pod")
                     continue
+                cand = next(part for part in ssn.shard_groups(cand) if len(part))  # (soft sharding: the shard's nodes if any)
                 scores, _ = ssn.node_scores(t, cand)
                 best = int(cand[int(np.argmax(scores))])
                 stmt.allocate(t, best)

@@ -113,6 +113,9 @@ class Preempt(Action):
             VolcanoGangEviction(kind, self.args).execute(ssn)
         elif gang:
             warn_max_domains(ssn, self.name, self.args, volcano=False)
+            if ssn.sharding is not None and ssn.sharding.mode == "soft":
+                ssn.warn_once(f"action {self.name}: Gangplank's gang-aware eviction does not prefer the nodes of the "
+                              "scheduler's shard (soft sharding is Volcano's actions' order): it takes any node")  # fmt: skip
             evictor(kind, self.args, ssn).execute(ssn)
         elif kai_solver(ssn):
             from app.kai.actions import KaiPreempt, KaiReclaim

@@ -41,7 +41,7 @@ def scores_answer(envelope: dict[str, Any], settings: Settings) -> dict[str, Any
     if job is None:
         raise InputError(f"job {key!r} is not in the snapshot", "/job")
     ssn = Session(cluster, scheduler_config(req.config), PLUGINS, profile_plugins=PROFILE_PLUGINS,
-                  scheduler_names=req.options.scheduler_names)  # fmt: skip
+                  scheduler_names=req.options.scheduler_names, sharding=req.options.sharding)  # fmt: skip
     if not job.tasks:
         raise InputError(f"job {key!r} has no pods in the snapshot yet: nothing to score", "/job")
     if kai_solver(ssn):

@@ -128,7 +128,6 @@ class LegacyEviction:
         return self.victim_order(ssn, job, victims)
 
     def for_task(self, ssn: Session, job: Job, task: Task, nodes: np.ndarray, stmt: Statement) -> bool:
-        c = ssn.cluster
         if len(nodes) == 0:
             return False
         ssn.resolvable_pass = True  # PredicateForPreemptAction: what an eviction may resolve passes
@@ -136,9 +135,11 @@ class LegacyEviction:
             mask, _ = ssn.predicate_mask(task, nodes)
         finally:
             ssn.resolvable_pass = False
-        cand = nodes[mask]
-        if len(cand) == 0:
-            return False
+        # (soft sharding: the nodes of the scheduler's shard first, GetPredicatedNodeByShard)
+        return any(self._for_task_on(ssn, job, task, part, stmt) for part in ssn.shard_groups(nodes[mask]) if len(part))
+
+    def _for_task_on(self, ssn: Session, job: Job, task: Task, cand: np.ndarray, stmt: Statement) -> bool:
+        c = ssn.cluster
         if self.topology_aware:
             return self.topology_aware_preempt(ssn, job, task, cand, stmt)
         scores, _ = ssn.node_scores(task, cand)

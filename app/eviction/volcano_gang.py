@@ -405,7 +405,8 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
     must admit it (Allocatable); its nodes are those that pass the predicates as preemption
     asks them (``PredicateForPreemptAction``: a failure an eviction may resolve, e.g. a host
     port, passes) and whose future idle holds it; among them the nodes whose idle holds it,
-    else the rest (``prioritizeNodesForSimulate``), the best scored (a tie: the first node;
+    else the rest (``prioritizeNodesForSimulate``; under soft sharding each group's nodes in
+    the scheduler's shard first), the best scored (a tie: the first node;
     Volcano picks one at random). False at the first pod with no node. ``cache``: the
     trial's predicate error cache, which fails nodes for the pods' role and learns the
     nodes they failed.
@@ -428,7 +429,7 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
     cand = nodes[mask & ~exclude] if exclude is not None else nodes[mask]
     idle = (c.idle_of(cand) >= req).all(axis=1)
     placed = 0
-    for pool in (cand[idle], cand[~idle]):
+    for pool in [part for group in (cand[idle], cand[~idle]) for part in ssn.shard_groups(group)]:  # (soft sharding: the shard's first)
         pool = pool[(c.future_idle_of(pool) >= req).all(axis=1)]
         if not len(pool):
             continue

@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from app.errors import InputError
 from app.framework.config import PluginOption, SchedulerConfig
 from app.framework.statement import ALLOCATE, EVICT, PIPELINE, Operation, Statement
 from app.kai.jobs import KAI_OWN
 from app.model.cluster import ALLOCATED_STATUS, HOLDS_NODE, VOLCANO_UNGROUPED, Cluster, Job, Queue, SubGroup, Task, TaskStatus, contains_network_topology, request_rows, set_status
 from app.model.decision import Binding, Decision, Eviction
+from app.model.nodeshard import MODES, Sharding, nodes_in_shard
 from app.model.resources import scatter_add
 
 if TYPE_CHECKING:
@@ -75,6 +77,7 @@ class Session:
         solver: str = "heuristic",
         deadline_s: float = 5.0,
         scheduler_names: tuple[str, ...] | None = None,
+        sharding: tuple[str, str] | None = None,
     ) -> None:
         self.cluster = cluster
         self.config = config
@@ -162,6 +165,8 @@ class Session:
                 self.dra = DynamicResources(cluster, self.out_of_time)
         # queue name -> the job allocate would take next from it (KAI's queue order looks at it)
         self.queue_heads: dict[str, Job] = {}
+        #: Volcano's node shard (``options.schedulerShardingMode``: ``app.model.nodeshard``)
+        self.sharding: Sharding | None = None
         try:
             self._recover_hypernodes()
             overrides = profile_plugins.get(config.profile, {}) if profile_plugins else {}
@@ -175,10 +180,50 @@ class Session:
                     plugin.open()
             self._unhonoured()
             self._other_schedulers(scheduler_names)
+            self.sharding = self._sharding(sharding)
         except BaseException:
             if self.dra is not None:  # the snapshot's GPUs as ingest counted them (KaiDra)
                 self.dra.close()
             raise
+
+    def _sharding(self, sharding: tuple[str, str] | None) -> Sharding | None:
+        """Volcano's ``--scheduler-sharding-mode`` / ``--scheduler-sharding-name``: under
+        ``hard`` a predicate failing the nodes outside the shard (after every plugin's, in
+        every action); under ``soft`` the node groups :meth:`shard_groups` gives."""
+        mode, name = sharding if sharding is not None else ("none", "")
+        if mode not in MODES:
+            self.warn_once(f"options.schedulerShardingMode {mode!r} is not none, hard or soft: Volcano's scheduler "
+                           "then schedules without sharding, and so does the answer")  # fmt: skip
+        if mode not in ("hard", "soft"):
+            if self.cluster.node_shards:
+                self.warn_once(f"{len(self.cluster.node_shards)} NodeShard(s) (e.g. {min(self.cluster.node_shards)}) not "
+                               "used: Volcano's scheduler reads them with sharding on (options.schedulerShardingMode "
+                               "hard or soft)")  # fmt: skip
+            return None
+        if self.config.profile == "kai":
+            raise InputError("options.schedulerShardingMode is Volcano's scheduler flag: not with the kai profile "
+                             "(KAI's shards are node pools: partitionLabelValue)", "/options/schedulerShardingMode")  # fmt: skip
+        inside, note = nodes_in_shard(self.cluster.node_shards, name, [n.name for n in self.cluster.nodes])
+        if note is not None:
+            self.warn_once(note)
+        out = Sharding(mode, inside)
+        if mode == "hard":
+            tiers = self._hooks.setdefault("predicate", [[] for _ in self.config.tiers])
+            if not tiers:
+                tiers.append([])
+            tiers[-1].append(("sharding", out.predicate))
+            self._flat.pop("predicate", None)
+        return out
+
+    def shard_groups(self, nodes: np.ndarray) -> list[np.ndarray]:
+        """``nodes`` as Volcano's soft sharding tries them: those in the scheduler's shard,
+        then the others; without soft sharding, ``nodes`` alone."""
+        return [nodes] if self.sharding is None else self.sharding.groups(nodes)
+
+    def warn_once(self, note: str) -> None:
+        """``note`` in the answer's warnings, once."""
+        if note not in self.cluster.warnings:
+            self.cluster.warnings.append(note)
 
     def _unhonoured(self) -> None:
         """A warning for each kind of constraint in the snapshot that no configured plugin

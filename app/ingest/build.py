@@ -121,6 +121,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.hypernodes_not_ready = d.hypernodes_not_ready
     cluster.warnings.extend(d.hypernode_notes)
     cluster.configmaps = frozenset(d.configmaps) if d.configmaps else None
+    cluster.node_shards = dict(d.node_shards)
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
     cluster.kai_backed_off = frozenset(k for k in (f"{g.namespace}/{g.name}" for g in d.groups if g.kai_backed_off)
                                        if k in jobs and jobs[k].source == "kai")  # fmt: skip

@@ -14,6 +14,7 @@ from typing import Any
 
 from app.model.cluster import NetworkTopology, PodDisruptionBudget, PriorityClass, Queue, ResourceQuota, SubGroupPolicy
 from app.model.dra import DraSnapshot
+from app.model.nodeshard import NodeShard
 from app.topology.tree import HyperNodeSpec
 
 Ident = dict[str, str] | None
@@ -217,6 +218,8 @@ class Draft:
     unknown_holds: bool = True
     #: every ConfigMap of the snapshot, (namespace, name) (KAI's ConfigMap predicate)
     configmaps: set[tuple[str, str]] = field(default_factory=set)
+    #: Volcano's NodeShards by name (``app.model.nodeshard``)
+    node_shards: dict[str, NodeShard] = field(default_factory=dict)
     #: a HyperNode tree Volcano's cache would not build (a cycle, a HyperNode of two parents)
     #: leaves the decision without HyperNodes instead of a 422: where the profile follows
     #: Volcano; and why, once built (``Cluster.hypernodes_not_ready``)

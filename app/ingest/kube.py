@@ -51,6 +51,7 @@ from app.model.cluster import (
     SubGroupPolicy,
     UNPARSABLE_TASK_PRIORITY,
 )
+from app.model.nodeshard import NodeShard, read_node_names
 from app.model.selectors import LabelSelector
 from app.topology.tree import parse_hypernode
 
@@ -883,6 +884,23 @@ def read_hypernode(o: dict, ptr: str, d: Draft) -> None:
     d.hypernodes.append(parse_hypernode(o, ptr))
 
 
+def read_node_shard(o: dict, ptr: str, d: Draft) -> None:
+    """Volcano's ``NodeShard`` (``app.model.nodeshard``): ``spec.nodesDesired`` (required by its
+    CRD) and ``status.nodesInUse``."""
+    meta, ident, _, name = metadata(o, ptr, "NodeShard", namespaced=False)
+    if name in d.node_shards:
+        raise InputError(f"duplicate NodeShard {name}", join_pointer(ptr, "metadata", "name"), ident)
+    spec = r.obj(o, "spec", ptr, ident)
+    if "nodesDesired" not in spec:
+        raise InputError("'nodesDesired' is required (the NodeShard CRD)", join_pointer(ptr, "spec", "nodesDesired"), ident)
+    status = r.obj(o, "status", ptr, ident)
+    d.node_shards[name] = NodeShard(
+        name,
+        read_node_names(spec["nodesDesired"], join_pointer(ptr, "spec", "nodesDesired"), ident),
+        read_node_names(status.get("nodesInUse"), join_pointer(ptr, "status", "nodesInUse"), ident),
+    )
+
+
 # KAI -----------------------------------------------------------------------------------
 def read_kai_queue(o: dict, ptr: str, d: Draft) -> None:
     meta, ident, _, name = metadata(o, ptr, "Queue", namespaced=False)
@@ -1409,6 +1427,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("scheduling.volcano.sh", "PodGroup"): read_volcano_podgroup,
     ("scheduling.volcano.sh", "Queue"): read_volcano_queue,
     ("topology.volcano.sh", "HyperNode"): read_hypernode,
+    ("shard.volcano.sh", "NodeShard"): read_node_shard,
     ("nodeinfo.volcano.sh", "Numatopology"): read_numatopology,
     ("scheduling.run.ai", "Queue"): read_kai_queue,
     ("scheduling.run.ai", "PodGroup"): read_kai_podgroup,

@@ -19,9 +19,11 @@ from app.ingest.numatopology import PodSpecs
 from app.ingest.podrequest import KaiRequest
 from app.ingest.native import read_native
 from app.model.cluster import Cluster
+from app.model.nodeshard import DEFAULT_SHARD_NAME
 from app.settings import Settings
 
-OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver", "strictConfig", "schedulerNames"})
+OPTION_KEYS = frozenset({"explain", "deadlineMs", "now", "topology", "solver", "strictConfig", "schedulerNames",
+                         "schedulerShardingMode", "schedulerShardingName"})  # fmt: skip
 #: At most this many ``options.schedulerNames`` (Volcano's ``--scheduler-name`` flags).
 MAX_SCHEDULER_NAMES = 16
 
@@ -35,6 +37,8 @@ class Options:
     solver: str
     strict_config: bool = False
     scheduler_names: tuple[str, ...] | None = None
+    #: Volcano's ``--scheduler-sharding-mode`` and ``--scheduler-sharding-name`` (``app.model.nodeshard``)
+    sharding: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -75,7 +79,22 @@ def read_options(raw: Any, settings: Settings) -> Options:
         solver=solver,
         strict_config=bool(r.boolean(raw, "strictConfig", "/options", None, default=False)),
         scheduler_names=_scheduler_names(raw.get("schedulerNames")),
+        sharding=_sharding(raw),
     )
+
+
+def _sharding(raw: dict[str, Any]) -> tuple[str, str] | None:
+    """``options.schedulerShardingMode`` (Volcano's default ``none``) and
+    ``options.schedulerShardingName`` (default ``volcano``); None when neither is set."""
+    if raw.get("schedulerShardingMode") is None and raw.get("schedulerShardingName") is None:
+        return None
+    mode = r.string(raw, "schedulerShardingMode", "/options", None, default="none")
+    name = r.string(raw, "schedulerShardingName", "/options", None, default=DEFAULT_SHARD_NAME)
+    if len(mode) > 64:
+        raise InputError("a sharding mode is none, hard or soft", "/options/schedulerShardingMode")
+    if not 0 < len(name) <= 253:
+        raise InputError("a shard name is a non-empty string of at most 253 characters", "/options/schedulerShardingName")
+    return mode, name
 
 
 def _scheduler_names(raw: Any) -> tuple[str, ...] | None:

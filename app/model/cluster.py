@@ -25,6 +25,7 @@ from app.model.resources import ResourceTable, column_sums, scatter_add
 
 if TYPE_CHECKING:
     from app.ingest.numatopology import RawNumatopology
+    from app.model.nodeshard import NodeShard
     from app.model.selectors import LabelSelector
     from app.topology.tree import Topology
 
@@ -697,6 +698,8 @@ class Cluster:
         #: the snapshot's ConfigMaps, (namespace, name); None when it holds none (KAI's
         #: ConfigMap predicate, ``app.kai.configmaps``, is then not applied)
         self.configmaps: frozenset[tuple[str, str]] | None = None
+        #: Volcano's NodeShards by name (``app.model.nodeshard``)
+        self.node_shards: dict[str, NodeShard] = {}
         self.pod_numa: dict[str, Any] = {}
         #: node name -> (pod uid, name, namespace) -> the CPUs the ``numa-aware`` plugin chose for
         #: the pod in an earlier cycle of a simulation (Volcano's ``UnassignedNumaPods``; None:
