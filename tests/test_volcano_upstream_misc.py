@@ -79,7 +79,7 @@ from fastapi.testclient import TestClient
 from app.devices import gpushare as gs
 from app.devices import vgpu as vg
 from app.main import app
-from tests.kube import node, pod, podgroup, post_decision, request
+from tests.kube import NOW, node, pod, podgroup, post_decision, request
 from tests.test_deviceshare_plugin import conf, vgpu_node, vpod
 
 CLIENT = TestClient(app, raise_server_exceptions=False)
@@ -271,7 +271,7 @@ def test_gpu_exclusive_rules_are_modelled_without_a_warning():
     assert bound(out) == {}
     assert not _excl_warnings(out), out["warnings"]
     n = vgpu_node("n1", REG[1], number="10", cores="100", memory="16384")
-    strict = post_decision([n, *_ROW0, _newcomer(TRAIN)], conf(EXCL), options={"strictConfig": True})
+    strict = post_decision([n, *_ROW0, _newcomer(TRAIN)], conf(EXCL), options={"now": NOW, "strictConfig": True})
     assert bound(strict) == {} and not _excl_warnings(strict), strict
 
 
