@@ -16,8 +16,8 @@ from app.devices import vgpu as vg
 from app.main import app  # noqa: F401  (the service the helpers post to)
 from app.settings import Settings
 from app.simulate import simulate
-from tests.kube import post_decision, priority_class, request
-from tests.test_deviceshare_plugin import MIG_CM, conf, device_cm, vgpu_node, vpod
+from tests.kube import podgroup, post_decision, priority_class, request
+from tests.test_deviceshare_plugin import MIG_CM, conf, device_cm, session, vgpu_node, vpod
 
 RULES = [{"app": "training", "team": "ml"}, {"workload": "inference"}]
 EXCL = {"deviceshare.VGPUEnable": True, "deviceshare.GPUExclusiveRules": RULES}
@@ -160,3 +160,35 @@ def test_a_card_bound_in_an_earlier_cycle_stays_reserved():
     body["cycles"] = 3
     out = simulate(body, Settings())
     assert [sorted(b["pod"] for b in cyc["bindings"]) for cyc in out["cycles"]] == [["default/i", "default/t0"], []]
+
+
+def test_a_placement_taken_back_leaves_its_rules_cards():
+    """A gang of two rule-0 pods on the one-card node: the first takes the card (rule 0's now),
+    the second finds it reserved, so the gang is taken back; undoing the first placement
+    untracks it (no other tracked pod is among the card's users), so a later rule-0 pod of its
+    own binds there (the undone pod's share stays counted, as in Volcano: its ``Release`` reads
+    an annotation the session's placement never wrote)."""
+    gang = [vpod(f"g{i}", mem="1000", labels=TRAIN, group="g") for i in range(2)]
+    objs = [_node(), priority_class("high", 1000), podgroup("g", min_member=2, priority_class="high"), *gang,
+            _pending("t", TRAIN)]  # fmt: skip
+    assert _bound(objs) == {"t": "n1"}
+
+
+def test_gangplanks_trials_put_the_exclusivity_state_back():
+    """Gangplank's own trials (e.g. preempt's dry run of victims, which Volcano runs on a copy
+    of the node) leave the rules' cards as they found them: a placement tried and taken back
+    inside one changes them, and on leaving they are as before. (Gangplank's internal state,
+    read from the session: no decision shows a trial.)"""
+    ssn = session([_node(TWO_CARDS, 2), _running("a", TRAIN), _pending("c", TRAIN)], conf(EXCL))
+    plugin = ssn.plugins["deviceshare"]
+
+    def state() -> tuple:
+        ex = plugin.vgpus[0].exclusive  # (a trial's restore puts back a copy of the node's devices)
+        return ({r: sorted(s) for r, s in ex.cards.items()}, dict(ex.pod_rules), dict(ex.pod_uids))
+
+    before = state()
+    assert before[0] == {0: [0]}
+    with ssn.trial():
+        assert ssn.statement().allocate(ssn.cluster.find_task("default/c"), 0)
+        assert state()[0] == {0: [0, 1]}
+    assert state() == before
