@@ -56,7 +56,9 @@ order has it, scored with them (``getDeviceScore``: the vGPU score plus each ask
   pods; the request's deadline checked: past it, :attr:`expired`). The gpushare predicate compares two per-node arrays (largest idle card memory, idle
   cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
   only, remembering each node's answer per devices' state and pod signature, and past the
-  request's deadline refuses them (the answer says ``truncated``).
+  request's deadline refuses them (the answer says ``truncated``). With GPU exclusivity rules,
+  one more pass over the pods at open (each hami-core vGPU node's rule state); without them,
+  nothing more.
 * Limits: a node registering more than :data:`MAX_DEVICES` devices has none (a warning);
   Volcano would build them all.
 """
@@ -73,12 +75,12 @@ from app.devices import config as devconfig
 from app.devices import gpushare as gs
 from app.devices import quantity as devq
 from app.devices import vgpu as vg
-from app.plugins import gpuexclusive as gx
 from app.errors import InputError
 from app.framework.plugin import Plugin, is_go_int
 from app.ingest.quantity import format_quantity
 from app.ingest.reader import go_bool
 from app.model.cluster import Task, TaskStatus
+from app.plugins import gpuexclusive as gx
 
 NAME = "deviceshare"
 GPU_SHARING, GPU_NUMBER, VGPU = "deviceshare.GPUSharingEnable", "deviceshare.GPUNumberEnable", "deviceshare.VGPUEnable"
