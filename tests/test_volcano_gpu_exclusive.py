@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from app.devices import vgpu as vg
-from app.main import app  # noqa: F401  (the service the helpers post to)
 from app.settings import Settings
 from app.simulate import simulate
 from tests.kube import podgroup, post_decision, priority_class, request
