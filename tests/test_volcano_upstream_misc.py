@@ -37,10 +37,11 @@ How the cases map to decisions:
 * ``CalculatePluginScore`` / ``NodeInfosForCandidateNodes`` are nodeorder's
   ``BatchNodeOrderFn``: TaintToleration (the other nodeorder weights 0) is such a batch
   plugin with a NormalizeScore; ``/v1/scores`` gives nodeorder's score per node.
-* ``GPUExclusiveRules`` (``deviceshare.GPUExclusiveRules``, with ``VGPUEnable``): Gangplank does
-  not model it (a warning says so). Each row is transcribed as the decision Volcano gives, a
-  strict xfail where it differs from Gangplank's; rows where the rule does not bite pass.
-  The rules of Go's tests: rule 0 ``{app: training, team: ml}``, rule 1 ``{workload: inference}``.
+* ``GPUExclusiveRules`` (``deviceshare.GPUExclusiveRules``, with ``VGPUEnable``;
+  ``app/plugins/gpuexclusive.py``): each row is transcribed as the decision Volcano gives on a
+  one-, two- or four-card hami-core node whose cards rule-matching Running pods hold (their
+  ``volcano.sh/vgpu-ids-new``). The rules of Go's tests: rule 0 ``{app: training, team: ml}``,
+  rule 1 ``{workload: inference}``.
 
 Not transcribed:
 
@@ -78,7 +79,7 @@ from fastapi.testclient import TestClient
 from app.devices import gpushare as gs
 from app.devices import vgpu as vg
 from app.main import app
-from tests.kube import node, pod, podgroup, post_decision, request
+from tests.kube import NOW, node, pod, podgroup, post_decision, request
 from tests.test_deviceshare_plugin import conf, vgpu_node, vpod
 
 CLIENT = TestClient(app, raise_server_exceptions=False)
@@ -180,8 +181,6 @@ def test_a_running_gpushare_pod_sits_on_the_cards_its_gpu_index_names(annotation
 RULES = [{"app": "training", "team": "ml"}, {"workload": "inference"}]
 EXCL = {"deviceshare.VGPUEnable": True, "deviceshare.GPUExclusiveRules": RULES}
 TRAIN, INFER = {"app": "training", "team": "ml"}, {"workload": "inference"}
-NOT_MODELLED = ("GPUExclusiveRules not modelled: Volcano caps the cards a same-rule pod holds "
-                "(gpuexclusive.go FilterNode / Allocate), Gangplank lets rule-matching pods share them")
 REG = {1: "GPU-0,10,16384,NVIDIA-A100,true,hami-core:",
        2: "GPU-0,10,16384,NVIDIA-A100,true,hami-core:GPU-1,10,16384,NVIDIA-A100,true,hami-core:",
        4: "".join(f"GPU-{i},10,16384,NVIDIA-A100,true,hami-core:" for i in range(4))}
@@ -216,9 +215,7 @@ MATCH_ROWS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "labels", "fits"), [
-    pytest.param(*r, marks=[] if r[2] else [pytest.mark.xfail(strict=True, reason=NOT_MODELLED)], id=r[0])
-    for r in MATCH_ROWS])  # fmt: skip
+@pytest.mark.parametrize(("name", "labels", "fits"), [pytest.param(*r, id=r[0]) for r in MATCH_ROWS])
 def test_a_card_held_by_a_same_rule_pod_takes_no_rule_matching_pod(name, labels, fits):
     """gpuexclusive_test.go TestPodMatchesRule, TestMatchingRules, TestReservedGPUsForPod,
     TestNonMatchingPodDoesNotReserve (the rows as named): one card, held by pod-a (rule 0). A
@@ -230,8 +227,7 @@ def test_a_card_held_by_a_same_rule_pod_takes_no_rule_matching_pod(name, labels,
 
 
 @pytest.mark.parametrize(("labels", "fits"), [
-    pytest.param({**TRAIN, **INFER}, False, id="matches both rules: union of reserved GPUs",
-                 marks=pytest.mark.xfail(strict=True, reason=NOT_MODELLED)),
+    pytest.param({**TRAIN, **INFER}, False, id="matches both rules: union of reserved GPUs"),
     pytest.param(TRAIN, True, id="rule 0 only: GPU 1 (rule 1's) is free to it"),
     pytest.param(INFER, True, id="rule 1 only: GPU 0 (rule 0's) is free to it"),
 ])  # fmt: skip
@@ -245,7 +241,6 @@ def test_a_pod_matching_several_rules_sees_the_union_of_their_cards(labels, fits
     assert bound(out) == ({"pod-c": "n1"} if fits else {})
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_MODELLED)
 def test_rule_matching_pods_take_a_card_each_and_reserve_it():
     """gpuexclusive_test.go TestEndToEndExclusive, step 1: four cards, GPU 0 held by pod-a
     (rule 0), GPU 1 by pod-b (rule 1): a training pod sees 3 cards. Four training pods: each
@@ -268,11 +263,16 @@ def _excl_warnings(out: dict) -> list[str]:
     return [w for w in out["warnings"] if "GPUExclusiveRules" in w]
 
 
-def test_gpu_exclusive_rules_are_named_in_the_warnings():
-    """The README's promise: ``deviceshare.GPUExclusiveRules`` (read with VGPUEnable) is not
-    modelled and a warning names it."""
+def test_gpu_exclusive_rules_are_modelled_without_a_warning():
+    """The README's promise: ``deviceshare.GPUExclusiveRules`` (read with VGPUEnable) is
+    modelled: the rule applies (a second rule-0 pod finds pod-a's card reserved), no warning
+    names the argument, and ``options.strictConfig`` accepts it."""
     out = _exclusive(1, _ROW0, [_newcomer(TRAIN)])
-    assert _excl_warnings(out), out["warnings"]
+    assert bound(out) == {}
+    assert not _excl_warnings(out), out["warnings"]
+    n = vgpu_node("n1", REG[1], number="10", cores="100", memory="16384")
+    strict = post_decision([n, *_ROW0, _newcomer(TRAIN)], conf(EXCL), options={"now": NOW, "strictConfig": True})
+    assert bound(strict) == {} and not _excl_warnings(strict), strict
 
 
 @pytest.mark.parametrize("raw", [
@@ -292,7 +292,6 @@ def test_rules_volcano_cannot_read_are_no_rules(raw):
     assert not _excl_warnings(out), out["warnings"]
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_MODELLED)
 @pytest.mark.parametrize("rules", [
     pytest.param([{"app": "training", "team": "ml"}, {"workload": "inference"}], id="rules from a list of maps"),
     pytest.param([{"app": "training"}], id="one rule of one label"),

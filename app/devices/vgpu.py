@@ -48,11 +48,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from app.devices.config import DEFAULT, Geometry, NvidiaConfig, geometries_for
 from app.devices.gpushare import go_atoi
 from app.devices.quantity import as_int64, u64, value
 from app.ingest.gostrconv import RANGE, go_int32, go_int64, parse_int_err
+
+if TYPE_CHECKING:
+    from app.plugins.gpuexclusive import Exclusive
 
 DEVICE_NAME = "hamivgpu"
 REGISTER = "volcano.sh/node-vgpu-register"
@@ -103,16 +107,20 @@ class VgpuDevice:
 
 class VgpuDevices:
     """A node's devices (``GPUDevices``) by id, its sharing mode (also its sharing handler:
-    hami-core or MIG) and the config's ``gpuMemoryFactor`` (MIG reads it)."""
+    hami-core or MIG), the config's ``gpuMemoryFactor`` (MIG reads it) and, when GPU
+    exclusivity rules wrap it, the wrapper's state (:class:`app.plugins.gpuexclusive.Exclusive`)."""
 
-    __slots__ = ("name", "mode", "device", "factor", "_index")
+    __slots__ = ("name", "mode", "device", "factor", "exclusive", "_index")
 
     def __init__(self, name: str, mode: str, device: dict[int, VgpuDevice], factor: int = 0) -> None:
         self.name, self.mode, self.device, self.factor = name, mode, device, factor
+        self.exclusive: Exclusive | None = None
         self._index: tuple[dict[str, int], tuple[int, ...], list[VgpuDevice], dict[int, bool]] | None = None
 
     def copy(self) -> VgpuDevices:
         out = VgpuDevices(self.name, self.mode, {i: d.copy() for i, d in self.device.items()}, self.factor)
+        if self.exclusive is not None:
+            out.exclusive = self.exclusive.copy()
         if self._index is not None:  # (the UUIDs and their order do not change; the devices do)
             out._index = (self._index[0], self._index[1], list(out.device.values()), self._index[3])
         return out

@@ -13,8 +13,9 @@ order has it, scored with them (``getDeviceScore``: the vGPU score plus each ask
   (``GetInt``, default 0). GPU sharing with GPU number, or either with vGPU, stops Volcano's
   scheduler (``klog.Fatal``): a 422 here. The arguments it does not model are named by
   :func:`unmodelled_arguments` when the config is read (warnings; 422s under
-  ``options.strictConfig``): ``NodeLockEnable``, ``AscendMindClusterVNPUEnable``,
-  ``GPUExclusiveRules``.
+  ``options.strictConfig``): ``NodeLockEnable``, ``AscendMindClusterVNPUEnable``.
+  ``deviceshare.GPUExclusiveRules`` (with vGPU): pods matching one rule never share a vGPU
+  card (:mod:`app.plugins.gpuexclusive`).
   ``KnownGeometriesCMNamespace`` / ``KnownGeometriesCMName`` (default
   ``kube-system/volcano-vgpu-device-config``) name the ConfigMap whose ``device-config.yaml``
   gives vGPU its resource names, memory-percentage resource and MIG models
@@ -55,7 +56,9 @@ order has it, scored with them (``getDeviceScore``: the vGPU score plus each ask
   pods; the request's deadline checked: past it, :attr:`expired`). The gpushare predicate compares two per-node arrays (largest idle card memory, idle
   cards), kept up to date as cards change; the vGPU one runs the fit on the nodes with devices
   only, remembering each node's answer per devices' state and pod signature, and past the
-  request's deadline refuses them (the answer says ``truncated``).
+  request's deadline refuses them (the answer says ``truncated``). With GPU exclusivity rules,
+  one more pass over the pods at open (each hami-core vGPU node's rule state); without them,
+  nothing more.
 * Limits: a node registering more than :data:`MAX_DEVICES` devices has none (a warning);
   Volcano would build them all.
 """
@@ -77,6 +80,7 @@ from app.framework.plugin import Plugin, is_go_int
 from app.ingest.quantity import format_quantity
 from app.ingest.reader import go_bool
 from app.model.cluster import Task, TaskStatus
+from app.plugins import gpuexclusive as gx
 
 NAME = "deviceshare"
 GPU_SHARING, GPU_NUMBER, VGPU = "deviceshare.GPUSharingEnable", "deviceshare.GPUNumberEnable", "deviceshare.VGPUEnable"
@@ -100,15 +104,6 @@ def _on(args: Any, key: str) -> bool:
     return go_bool(args.get(key), False)[0]
 
 
-def exclusive_rules(raw: Any) -> int:
-    """``parseExclusiveRules``: how many rules Volcano reads (a list; each a mapping keeping its
-    string keys with string values, a rule when any is left). With none it wraps nothing."""
-    if not isinstance(raw, list):
-        return 0
-    return sum(1 for item in raw if isinstance(item, dict)
-               and any(isinstance(k, str) and isinstance(v, str) for k, v in item.items()))  # fmt: skip
-
-
 def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
     """The arguments of a ``deviceshare`` entry whose effect Gangplank does not model:
     (key, what leaving it out means)."""
@@ -119,9 +114,6 @@ def unmodelled_arguments(args: Any) -> list[tuple[str, str]]:
     if _on(args, ASCEND_MINDCLUSTER):
         out.append((ASCEND_MINDCLUSTER, "Ascend 310P vNPU (MindCluster) sharing is not modelled: its requests count as "
                                         "plain node resources"))  # fmt: skip
-    if EXCLUSIVE_RULES in args and exclusive_rules(args.get(EXCLUSIVE_RULES)) and _on(args, VGPU):
-        out.append((EXCLUSIVE_RULES, "GPU exclusivity rules are not modelled: rule-matching vGPU pods may share a GPU "
-                                     "here"))  # fmt: skip
     return out
 
 
@@ -138,6 +130,9 @@ class DeviceShare(Plugin):
         self.vgpu = self.arg_go_bool(VGPU, False)
         self.hami = self.arg_go_bool(ASCEND_HAMI, False)
         self.policy = self._go_string(POLICY, "")
+        rules = gx.parse_rules(self.args.get(EXCLUSIVE_RULES))  # (``loadGPUExclusiveConfig``)
+        #: the GPU exclusivity rules (vGPU only; none: no node is wrapped)
+        self.rules = rules if self.vgpu else ()
         raw_weight = self.args.get(WEIGHT)
         self.weight = raw_weight if is_go_int(raw_weight) else 0
         if raw_weight is not None and not is_go_int(raw_weight):
@@ -231,6 +226,8 @@ class DeviceShare(Plugin):
         self._fit_cache: dict[tuple, tuple[bool, float]] = {}
         self.vgpu_score: dict[int, float] = {}
         self._existing()
+        if self.rules:
+            self._wrap()
         self._opening = False
         for n in self.cards:  # (once per node, after its pods: linear in pods + cards)
             self._cards_changed(n)
@@ -364,6 +361,35 @@ class DeviceShare(Plugin):
             types[conf.common_word] = npu.node_devices(conf, devices, core)
         if types:
             self.npus[node.idx] = sorted(types.values(), key=lambda a: self._npu_rank[a.config.common_word])
+
+    def _wrap(self) -> None:
+        """``wrapGPUDevicesForExclusivity``: each hami-core vGPU node's exclusivity state, from
+        the pods on it (every status that holds the node)."""
+        on: dict[int, list[Task]] = {}
+        for t in self.ssn.cluster.active_tasks:
+            if t.node in self.vgpus and t.status.holds_node:
+                on.setdefault(t.node, []).append(t)
+        for n, devices in self.vgpus.items():
+            devices.exclusive = gx.wrap(devices, self.rules, [(t.key, self._uid(t), t.labels, t.annotations)
+                                                              for t in on.get(n, ())])  # fmt: skip
+
+    def _matched(self, t: Task) -> tuple[int, ...]:
+        """The exclusivity rules the pod matches (``matchingRules``)."""
+        return gx.matching(t.labels, self.rules) if self.rules else ()
+
+    def _fit(self, devices: vg.VgpuDevices, reqs: list[vg.Request], t: Task, matched: tuple[int, ...],
+             replicate: bool) -> tuple[str | None, list[list[vg.Used]], float]:  # fmt: skip
+        """vGPU's fit (``vg.fit``) as the exclusivity wrapper's ``FilterNode`` / ``Allocate`` run
+        it: the cards the pod's rules hold capped for the call."""
+        ex = devices.exclusive
+        reserved = ex.reserved(matched) if matched and ex is not None else None
+        if not reserved:
+            return vg.fit(devices, reqs, t.annotations, t.namespace, self.policy, replicate)
+        saved = gx.cap(devices, reserved)
+        try:
+            return vg.fit(devices, reqs, t.annotations, t.namespace, self.policy, replicate)
+        finally:
+            gx.restore(devices, saved)
 
     def _existing(self) -> None:
         """The pods on the nodes with devices (``NodeInfo.AddTask``: not Releasing or Pipelined).
@@ -577,8 +603,9 @@ class DeviceShare(Plugin):
         annotations the fit reads (a fit is a pure function of them)."""
         a = task.annotations
         spread = a.get(vg.GROUP_POLICY) == vg.SPREAD
+        matched = self._matched(task)
         sig = (tuple(reqs), a.get(vg.MODE), spread, vg.group_key(task.namespace, a) if spread else "",
-               a.get(vg.USE_TYPE), a.get(vg.NOUSE_TYPE), a.get(vg.USE_UUID), a.get(vg.NOUSE_UUID))  # fmt: skip
+               a.get(vg.USE_TYPE), a.get(vg.NOUSE_TYPE), a.get(vg.USE_UUID), a.get(vg.NOUSE_UUID), matched)  # fmt: skip
         if len(self._fit_cache) > FIT_CACHE_MAX:
             self._fit_cache.clear()
         out = {}
@@ -589,7 +616,7 @@ class DeviceShare(Plugin):
             key = (n, int(self._version[n]), sig)
             hit = self._fit_cache.get(key)
             if hit is None:
-                why, _, s = vg.fit(devices, reqs, a, task.namespace, self.policy, True)
+                why, _, s = self._fit(devices, reqs, task, matched, True)
                 hit = self._fit_cache[key] = (why is None, s)
             out[n] = hit[0]
             if hit[0]:
@@ -659,6 +686,8 @@ class DeviceShare(Plugin):
         if devices is not None and vg.IDS in t.annotations:
             key = vg.group_key(t.namespace, t.annotations)
             self._panics(t, vg.add_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS]), key))
+        if devices is not None and devices.exclusive is not None:  # (not at open: wrapped after)
+            devices.exclusive.add_resource(devices, t.key, self._uid(t), self._matched(t))
         for ads in self.npus.get(t.node, ()):
             key = npu.ALLOCATED.format(ads.config.common_word)
             text = t.annotations.get(key)
@@ -690,6 +719,8 @@ class DeviceShare(Plugin):
         devices = self.vgpus.get(t.node)
         if devices is not None and vg.IDS in t.annotations:
             self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
+        if devices is not None and devices.exclusive is not None:
+            devices.exclusive.sub_resource(devices, t.key, self._uid(t))
         self._npu_release(t, False)
 
     def _npu_release(self, t: Task, asked_only: bool) -> None:
@@ -739,11 +770,14 @@ class DeviceShare(Plugin):
                 self._assigned[t.key] = {gs.GPU_INDEX: ",".join(map(str, ids))}
         devices = self.vgpus.get(t.node)
         if has_vgpu and devices is not None:
-            why, taken, _ = vg.fit(devices, reqs, t.annotations, t.namespace, self.policy, False)
+            matched = self._matched(t)
+            why, taken, _ = self._fit(devices, reqs, t, matched, False)
             if why is not None:
                 self._failed(t, why)
                 return
             vg.add_to_pod_map(devices, self._uid(t), taken, vg.group_key(t.namespace, t.annotations))
+            if matched and devices.exclusive is not None:
+                devices.exclusive.allocated(devices, t.key, self._uid(t), matched)
             self._assigned[t.key] = {vg.IDS: vg.encode_pod_devices(taken)}
         core = self.npu_facts(t)[1]
         for ads, raw in self._npu_asked(t, t.node):  # (the vNPU ``Allocate``, with the type's policy)
@@ -787,6 +821,8 @@ class DeviceShare(Plugin):
         devices = self.vgpus.get(t.node)
         if has_vgpu and devices is not None and vg.IDS in t.annotations:
             self._panics(t, vg.sub_pod(devices, self._uid(t), vg.decode_pod_devices(t.annotations[vg.IDS])))
+        if has_vgpu and devices is not None and devices.exclusive is not None:  # (the wrapper's ``Release``)
+            devices.exclusive.untrack(devices, t.key, self._uid(t))
         self._npu_release(t, True)
 
     def on_session_close(self) -> None:
