@@ -81,7 +81,7 @@ def test_int_flags_parse_as_strconv_parse_int_base_0(text, want):
     ("qps", "1.5", "invalid-config"),
     ("feature-gates", "DynamicResourceAllocation", "invalid-config"),
     ("scheduler-name", "my-kai", "not-implemented"),
-    ("nodepool-label-key", "pool", "not-implemented"),
+    ("nodepool-label-key", "a/b/c", "invalid-config"),
 ])  # fmt: skip
 def test_a_flag_value_the_scheduler_cannot_take_is_a_422_at_the_argument(client, flag, value, kind):
     """A value pflag refuses stops KAI's scheduler (a 422 ``invalid-config``); a flag read
@@ -351,3 +351,22 @@ def test_resource_reservation_app_label_names_kais_gpu_reservation_pods(client, 
         flagged = decide(client, objs, {"profile": "kai", "args": {"resource-reservation-app-label": "my-reservation"}})
     assert default["bindings"] == []
     assert [(b["pod"], b["node"]) for b in flagged["bindings"]] == [("default/new", "n1")]
+
+
+def test_nodepool_label_key_is_the_label_of_the_node_pool_selector(client):
+    """``SchedulingNodePoolParams.GetLabelSelector`` with ``--nodepool-label-key``: the default
+    shard lists the Nodes (Queues, PodGroups) without that label. n1 is labelled with KAI's
+    default key, n2 with ``example.com/pool`` and holds a running pod, so binpack puts the new
+    pod on n2 wherever n2 is listed. Under KAI's default key n1 is another pool's (named in
+    the warnings) and the pod goes to n2; under ``example.com/pool`` n2 is left out and the pod
+    goes to n1; an empty key is no selector: both are listed (no node-pool warning), n2 again."""
+    busy = one("busy", "q", 1, on="n2", cpu="32")
+    objs = [node("n1", labels={"kai.scheduler/node-pool": "a"}), node("n2", labels={"example.com/pool": "b"}),
+            kai_queue("q", 8), *busy, *one("a", "q", 1, created="2026-11-23T09:05:00Z")]  # fmt: skip
+    out = decide(client, objs, conf())
+    assert placed(out, "a") == "n2" and any("kai.scheduler/node-pool" in w and "n1" in w for w in out["warnings"])
+    out = decide(client, objs, conf(**{"nodepool-label-key": "example.com/pool"}))
+    assert placed(out, "a") == "n1" and any("example.com/pool" in w and "n2" in w for w in out["warnings"])
+    out = decide(client, objs, conf(**{"nodepool-label-key": ""}))
+    assert placed(out, "a") == "n2"
+    assert not any("node-pool" in w or "example.com/pool" in w for w in out["warnings"]), out["warnings"]

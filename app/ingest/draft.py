@@ -220,6 +220,9 @@ class Draft:
     configmaps: set[tuple[str, str]] = field(default_factory=set)
     #: Volcano's NodeShards by name (``app.model.nodeshard``)
     node_shards: dict[str, NodeShard] = field(default_factory=dict)
+    #: the label of KAI's node-pool selector (the scheduler's ``--nodepool-label-key``, set
+    #: from the ``kai`` profile's flags before the objects are read; "": no selector)
+    kai_pool_key: str = "kai.scheduler/node-pool"
     #: a HyperNode tree Volcano's cache would not build (a cycle, a HyperNode of two parents)
     #: leaves the decision without HyperNodes instead of a 422: where the profile follows
     #: Volcano; and why, once built (``Cluster.hypernodes_not_ready``)

@@ -929,7 +929,7 @@ def read_kai_queue(o: dict, ptr: str, d: Draft) -> None:
             kai=kai,
             preempt_min_runtime=None if pmr is None else r.duration(pmr, join_pointer(sp, "preemptMinRuntime"), ident),
             reclaim_min_runtime=None if rmr is None else r.duration(rmr, join_pointer(sp, "reclaimMinRuntime"), ident),
-            kai_node_pool=kai_node_pool(meta),
+            kai_node_pool=kai_node_pool(meta, d.kai_pool_key),
             pointer=ptr,
         )
     )
@@ -1007,19 +1007,21 @@ def kai_task_priority(value: str) -> int:
     return UNPARSABLE_TASK_PRIORITY if v is None else v
 
 
-def kai_node_pool(meta: dict) -> str | None:
-    """The object's ``kai.scheduler/node-pool`` label, None without one (its labels were
-    checked with its metadata; the pod-grouper's PodGroups carry their owners' as a mapping)."""
+def kai_node_pool(meta: dict, key: str) -> str | None:
+    """The object's node-pool label ``key`` (``kai.scheduler/node-pool`` unless the ``kai``
+    profile's ``--nodepool-label-key`` says otherwise: ``Draft.kai_pool_key``), None without
+    one (its labels were checked with its metadata; the pod-grouper's PodGroups carry their
+    owners' as a mapping)."""
     labels = meta.get("labels")
-    value = labels.get(KAI_NODE_POOL_LABEL) if isinstance(labels, Mapping) else None
+    value = labels.get(key) if isinstance(labels, Mapping) and key else None
     return value if isinstance(value, str) else None
 
 
-def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Ident) -> bool:
+def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Ident, key: str) -> bool:
     """``isPodGroupUpForScheduler`` false: ``spec.schedulingBackoff`` set and not -1 (nil is
     -1), and the last of ``status.schedulingConditions`` (the greatest ``transitionID`` as
     ``strconv.Atoi`` reads it, an unreadable one -1; the first of equals) is for the
-    PodGroup's own node pool (its ``kai.scheduler/node-pool`` label, else ``default``): KAI's
+    PodGroup's own node pool (its node-pool label ``key``, else ``default``): KAI's
     shard leaves it out of the snapshot this cycle."""
     sp, stp = join_pointer(ptr, "spec"), join_pointer(ptr, "status")
     backoff = r.integer(spec, "schedulingBackoff", sp, ident)
@@ -1036,7 +1038,7 @@ def kai_backed_off(meta: dict, spec: dict, status: dict, ptr: str, ident: r.Iden
             last = (-1 if tid is None else tid, pool)
     if last is None:
         return False
-    return last[1] == (kai_node_pool(meta) or "default")
+    return last[1] == (kai_node_pool(meta, key) or "default")
 
 
 def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
@@ -1094,8 +1096,8 @@ def read_kai_podgroup(o: dict, ptr: str, d: Draft) -> None:
             phase=r.string(r.obj(o, "status", ptr, ident), "phase", join_pointer(ptr, "status"), ident),
             created=r.timestamp(meta.get("creationTimestamp"), join_pointer(mp, "creationTimestamp"), ident),
             kai_preemptibility=pre,
-            kai_backed_off=kai_backed_off(meta, spec, r.obj(o, "status", ptr, ident), ptr, ident),
-            kai_node_pool=kai_node_pool(meta),
+            kai_backed_off=kai_backed_off(meta, spec, r.obj(o, "status", ptr, ident), ptr, ident, d.kai_pool_key),
+            kai_node_pool=kai_node_pool(meta, d.kai_pool_key),
             kai_fallback=fallback,
             kai_unreachable=tuple(unreachable),
             annotations=r.str_map(meta, "annotations", mp, ident),

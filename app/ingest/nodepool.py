@@ -16,19 +16,23 @@ node-pool label to the PodGroup it makes (``addNodePoolLabel``, ``kaigrouper.Gro
 from __future__ import annotations
 
 from app.ingest.draft import Draft
-from app.ingest.kube import KAI_NODE_POOL_LABEL
 
 
 def shard_view(d: Draft, pool: str = "") -> None:
     """Leave out of ``d`` the Nodes, KAI Queues and KAI PodGroups another shard lists than the
     one of node pool ``pool`` ("" the default shard: those labelled with any node pool; else
     those not labelled with ``pool``), naming them in the answer's notes; the PodGroups so
-    left out are remembered (``Draft.partitioned``) so their pods' job is named once, here."""
+    left out are remembered (``Draft.partitioned``) so their pods' job is named once, here.
+    The label is ``Draft.kai_pool_key`` (``--nodepool-label-key``); an empty key selects every
+    object (``GetLabelSelector``: ``labels.Everything``)."""
+    key = d.kai_pool_key
+    if not key:
+        return
 
     def other(value: str | None) -> bool:
         return value is not None if not pool else value != pool
 
-    nodes = sorted(n.name for n in d.nodes if other(n.labels.get(KAI_NODE_POOL_LABEL)))
+    nodes = sorted(n.name for n in d.nodes if other(n.labels.get(key)))
     queues = sorted(q.name for q in d.queues if q.source == "kai" and other(q.kai_node_pool))
     groups = sorted(f"{g.namespace}/{g.name}" for g in d.groups if g.source == "kai" and other(g.kai_node_pool))
     if not (nodes or queues or groups):
@@ -47,7 +51,7 @@ def shard_view(d: Draft, pool: str = "") -> None:
     parts = [f"{len(xs)} {kind}(s) (e.g. {xs[0]})" for kind, xs in (("Node", nodes), ("Queue", queues), ("PodGroup", groups)) if xs]
     shard = ("KAI's default shard (the kai profile) does not see them (its node-pool selector is that the label is absent)"
              if not pool else f"the kai profile's shard of node pool {pool!r} does not see them (its selector is "
-             f"{KAI_NODE_POOL_LABEL}={pool})")  # fmt: skip
-    how = "are labelled " + KAI_NODE_POOL_LABEL if not pool else f"are not labelled {KAI_NODE_POOL_LABEL}={pool}"
+             f"{key}={pool})")  # fmt: skip
+    how = "are labelled " + key if not pool else f"are not labelled {key}={pool}"
     d.notes.append(f"{', '.join(parts)} {how}: {shard}, so their pods are in no job and those on such nodes are left "
                    "out")  # fmt: skip

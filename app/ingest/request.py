@@ -144,6 +144,8 @@ def read_request(
     kai = kai_runs is not False and cfg is not None and cfg.profile == "kai"
     # Volcano's cache takes a HyperNode tree it cannot build and decides without it
     draft.hypernodes_lenient = cfg is not None and (cfg.profile == "volcano" or cfg.raw)
+    if kai:  # (the node-pool selector's label: KAI's scheduler flag)
+        draft.kai_pool_key = cfg.kai_flags.nodepool_label  # type: ignore[union-attr]
     if envelope.get("objects") is not None:
         read = read_objects(envelope["objects"], "/objects", draft, max_objects=settings.max_objects, limits=limits)
         if kai:

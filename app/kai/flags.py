@@ -23,11 +23,13 @@ What each flag does to a decision (:data:`FLAGS`):
   stalegangeviction arguments of those names), ``partition-label-value`` (the node pool,
   as the shard's ``partitionLabelValue``) and ``queue-label-key`` (read by the scheduler only
   for DRA claims shared by a queue's pods; the pod-grouper, which groups pods by it, has its
-  own flag and keeps KAI's default here) and ``resource-reservation-app-label`` (the ``app``
-  label value of KAI's GPU reservation pods);
-* taken at their defaults only (another value: a 422, ``not-implemented``): ``scheduler-name``
-  and ``nodepool-label-key`` (each is read while the snapshot is read, before the profile's
-  flags are known);
+  own flag and keeps KAI's default here), ``resource-reservation-app-label`` (the ``app``
+  label value of KAI's GPU reservation pods) and ``nodepool-label-key`` (the label of the
+  node-pool selector over Nodes, Queues and PodGroups, ``app.ingest.nodepool``; empty: no
+  selector, every object is the shard's; the pod-grouper copies pods' node-pool label under
+  its own flag, KAI's default);
+* taken at its default only (another value: a 422, ``not-implemented``): ``scheduler-name``
+  (the pod-grouper, which decides which pods get a PodGroup, has its own flag);
 * taken, with a warning that the answer is as without them: ``schedule-csi-storage`` true
   (CSI storage capacity is not modelled), ``detailed-fit-errors`` (messages only),
   ``feature-gates`` (Kubernetes feature gates: the answer is with their defaults);
@@ -43,6 +45,7 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest import gostrconv
 from app.ingest.draft import Draft
+from app.kueue.jobs import label_key_errors
 from app.model.cluster import KaiResource, Queue
 
 #: KAI's defaults (pkg/common/constants): the node role labels and the queue label
@@ -51,6 +54,7 @@ GPU_WORKER_LABEL = "node-role.kubernetes.io/gpu-worker"
 MIG_WORKER_LABEL = "node-role.kubernetes.io/mig-enabled"
 QUEUE_LABEL = "kai.scheduler/queue"
 RESERVATION_APP = "kai-resource-reservation"
+NODE_POOL_LABEL = "kai.scheduler/node-pool"
 
 #: Each flag of the scheduler's flag set: (pflag type, default, effect). Effects: ``applied``,
 #: ``default-only`` (another value is refused), ``as-default`` (another value is taken
@@ -62,7 +66,7 @@ FLAGS: dict[str, tuple[str, Any, str]] = {
     "metrics-namespace": ("string", "kai", "none"),
     "resource-reservation-app-label": ("string", RESERVATION_APP, "applied"),
     "restrict-node-scheduling": ("bool", False, "applied"),
-    "nodepool-label-key": ("string", "kai.scheduler/node-pool", "default-only"),
+    "nodepool-label-key": ("string", NODE_POOL_LABEL, "applied"),
     "queue-label-key": ("string", QUEUE_LABEL, "applied"),
     "partition-label-value": ("string", "", "applied"),
     "scheduler-conf": ("string", "", "none"),
@@ -200,6 +204,7 @@ class KaiFlags:
     mig_worker_label: str = MIG_WORKER_LABEL
     queue_label: str = QUEUE_LABEL
     reservation_app: str = RESERVATION_APP
+    nodepool_label: str = NODE_POOL_LABEL
     full_hierarchy_fairness: bool = True
     allow_consolidating_reclaim: bool = True
 
@@ -245,6 +250,9 @@ def read_args(raw: Any, ptr: str) -> ShardArgs:
         if name == "feature-gates" and value and not all(_gate_ok(g) for g in value.split(",")):
             raise InputError(f"flag --feature-gates={value} is not a list of Gate=true|false: KAI's scheduler would "
                              "not start", where, kind="invalid-config")  # fmt: skip
+        if name == "nodepool-label-key" and parsed and (bad := label_key_errors(parsed)):
+            raise InputError(f"flag --nodepool-label-key={value}: {bad[0]}: KAI's scheduler would not start (its node-pool "
+                             "selector)", where, kind="invalid-config")  # fmt: skip
         if effect == "default-only" and parsed != default:
             raise InputError(f"flag --{name}={value}: Gangplank reads the snapshot with KAI's default ({default!r}); "
                              "another value is not modelled", where, kind="not-implemented")  # fmt: skip
@@ -267,6 +275,7 @@ def read_args(raw: Any, ptr: str) -> ShardArgs:
         mig_worker_label=get("mig-worker-node-label-key", MIG_WORKER_LABEL),
         queue_label=get("queue-label-key", QUEUE_LABEL),
         reservation_app=get("resource-reservation-app-label", RESERVATION_APP),
+        nodepool_label=get("nodepool-label-key", NODE_POOL_LABEL),
         full_hierarchy_fairness=get("full-hierarchy-fairness", True),
         allow_consolidating_reclaim=get("allow-consolidating-reclaim", True),
     )
