@@ -10,9 +10,10 @@ Mapping of a Go case:
 * the ResourceFlavors built at the top of ``TestAssignFlavors`` are :data:`FLAVORS`, in
   every case; names that are not Kubernetes object names are spelled as one (``b_one`` /
   ``b_two`` / ``taint_and_toleration`` -> ``b-one`` / ``b-two`` / ``taint-and-toleration``).
-  The flavors' node labels (``type``, ``b_type``, ``x``, ``y``) are put on the nodes: every
-  combination has a node with room for everything (:func:`nodes`), so placement never
-  decides, only quota.
+  The flavors' node labels (``type``, ``b_type``, ``x``, ``y``) and the labels the cases'
+  podSets select beside them (``ignored1``, ``ignored2``, ``y: g``) are put on the nodes:
+  every combination a case asks for has a node with room for everything (:func:`nodes`), so
+  placement never decides, only quota.
 * ``clusterQueue`` is ClusterQueue ``test-clusterqueue`` (LocalQueue ``lq`` in ``default``);
   ``secondaryClusterQueue`` is ``test-secondary-clusterqueue`` (LocalQueue ``lq2``).
   ``FlavorQuotas.Resource(name, nominal, borrowingLimit, lendingLimit)`` is
@@ -93,8 +94,9 @@ def nodes() -> list[dict[str, Any]]:
             for x in ("a", "b"):
                 name = f"n-{t}-{b}-{x}"
                 out.append({"apiVersion": "v1", "kind": "Node",
-                            "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, "type": t,
-                                                                  "b_type": b, "x": x, "y": "k"}},
+                            "metadata": {"name": name, "labels": {
+                                "kubernetes.io/hostname": name, "type": t, "b_type": b, "x": x,
+                                "y": "g" if x == "a" else "k", "ignored1": "foo", "ignored2": "bar"}},
                             "status": {"allocatable": alloc, "capacity": alloc,
                                        "conditions": [{"type": "Ready", "status": "True"}]}})  # fmt: skip
     return out
@@ -113,6 +115,12 @@ def pod(name: str, count: int, requests: dict[str, str], *, group: str | None = 
     if group:
         out["topologyRequest"] = {"podSetGroupName": group}
     return out
+
+
+def required(*terms: dict[str, Any]) -> dict[str, Any]:
+    """``RequiredDuringSchedulingIgnoredDuringExecution``: one term per match expression."""
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchExpressions": [t]} for t in terms]}}}
 
 
 def used(usage: dict[tuple[str, str], str], queue: str = CQ, start: int = 0) -> list[dict[str, Any]]:
@@ -205,6 +213,53 @@ CASES = [
          test_cq([fq("one", ("cpu", "2"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "15Mi"))],
                  [fq("b-one", ("example.com/gpu", "4")), fq("b-two", ("example.com/gpu", "2"))]),
          adm(CQ, psa("main", ("cpu", "two", "3"), ("memory", "two", "10Mi"), ("example.com/gpu", "b-one", "3")))),
+    # memory: 10Mi of two's 15Mi held by used-0 (own ClusterQueue: withinClusterQueue); GPU: the
+    # secondary ClusterQueue borrows 2 of b-one's 4 (used-1: reclaimWithinCohort Any)
+    case("multiple resource groups with multiple resources, fits with different modes",
+         [ps("main", 1, {"cpu": "3", "memory": "10Mi", "example.com/gpu": "3"})],
+         test_cq([fq("one", ("cpu", "2"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "15Mi"))],
+                 [fq("b-one", ("example.com/gpu", "4"))], cohort="test-cohort",
+                 preemption={"withinClusterQueue": "LowerPriority", "reclaimWithinCohort": "Any"}),
+         ("Preempting", {"default/used-0": "InClusterQueue", "default/used-1": "InCohortReclamation"}),
+         usage={("two", "memory"): "10Mi"},
+         secondary=cq(CQ2, [fq("b-one", ("example.com/gpu", "0"))], cohort="test-cohort"),
+         secondary_usage={("b-one", "example.com/gpu"): "2"}),
+    case("multiple resources in a group, doesn't fit",
+         [ps("main", 1, {"cpu": "3", "memory": "10Mi"})],
+         test_cq([fq("one", ("cpu", "2"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "5Mi"))]),
+         ("InsufficientQuota", {})),
+    case("multiple flavors, fits while skipping tainted flavor",
+         [ps("main", 1, {"cpu": "3"})],
+         test_cq([fq("tainted", ("cpu", "4")), fq("two", ("cpu", "4"))]),
+         adm(CQ, psa("main", ("cpu", "two", "3")))),
+    case("multiple flavors, fits a node selector",
+         [pod("main", 1, {"cpu": "1"}, nodeSelector={"type": "two", "ignored1": "foo"},
+              affinity=required({"key": "ignored2", "operator": "In", "values": ["bar"]}))],
+         test_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "4"))]),
+         adm(CQ, psa("main", ("cpu", "two", "1")))),
+    case("multiple flavors, fits with node affinity",
+         [pod("main", 1, {"cpu": "1", "memory": "1Mi"}, nodeSelector={"ignored1": "foo"},
+              affinity=required({"key": "type", "operator": "In", "values": ["two"]}))],
+         test_cq([fq("one", ("cpu", "4"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "1Gi"))]),
+         adm(CQ, psa("main", ("cpu", "two", "1"), ("memory", "two", "1Mi")))),
+    # the terms are ORed: the first (ignored2, no flavor's key) matches any flavor
+    case("multiple flavors, node affinity fits any flavor",
+         [pod("main", 1, {"cpu": "1"}, affinity=required({"key": "ignored2", "operator": "In", "values": ["bar"]},
+                                                         {"key": "cpuType", "operator": "In", "values": ["two"]}))],
+         test_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "4"))]),
+         adm(CQ, psa("main", ("cpu", "one", "1")))),
+    case("multiple flavors with different label keys, selector only uses flavor's own keys",
+         [pod("main", 1, {"cpu": "1"}, nodeSelector={"x": "a", "y": "g"})],
+         test_cq([fq("label-x-a", ("cpu", "4")), fq("label-xy-b", ("cpu", "4"))]),
+         adm(CQ, psa("main", ("cpu", "label-x-a", "1")))),
+    case("labelless flavor in group with labeled flavor, workload uses labeled selector",
+         [pod("main", 1, {"cpu": "1"}, nodeSelector={"type": "two"})],
+         test_cq([fq("default", ("cpu", "4")), fq("two", ("cpu", "4"))]),
+         adm(CQ, psa("main", ("cpu", "default", "1")))),
+    case("multiple flavors, doesn't fit node affinity",
+         [pod("main", 1, {"cpu": "1"}, affinity=required({"key": "type", "operator": "In", "values": ["three"]}))],
+         test_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "4"))]),
+         ("InsufficientQuota", {})),
 ]  # fmt: skip
 
 
