@@ -151,6 +151,12 @@ LWS_XFAIL = xfail("Kueue's flavor assigner groups podSets by topologyRequest.pod
                   "(flavorassigner.go:783, one flavor per group) and the Workload webhook validates only the slice "
                   "size of a topologyRequest (pkg/webhooks/workload_webhook.go:187); Gangplank's _check_groups "
                   "(app/kueue/objects.py:614) answers 422 for a podSetGroupName without required or preferred")
+#: Gangplank matches a flavor's nodeLabels against the nodeSelector only
+AFFINITY_XFAIL = xfail("Kueue's checkFlavorForPodSets (flavorassigner.go:1251-1252) matches the flavor's nodeLabels "
+                       "against the podSet's nodeSelector and its required node affinity (flavorSelector, on the "
+                       "flavor's own label keys); Gangplank's _usable (app/kueue/mapping.py:588) reads the "
+                       "nodeSelector only: it assigns flavor one (type: one), which the affinity type In [two] / "
+                       "[three] excludes, and the pods then fit no node (reason NoFit)")
 WITHIN = {"preemption": {"withinClusterQueue": "LowerPriority"}}
 
 
@@ -241,7 +247,8 @@ CASES = [
          [pod("main", 1, {"cpu": "1", "memory": "1Mi"}, nodeSelector={"ignored1": "foo"},
               affinity=required({"key": "type", "operator": "In", "values": ["two"]}))],
          test_cq([fq("one", ("cpu", "4"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "1Gi"))]),
-         adm(CQ, psa("main", ("cpu", "two", "1"), ("memory", "two", "1Mi")))),
+         adm(CQ, psa("main", ("cpu", "two", "1"), ("memory", "two", "1Mi"))),
+         marks=AFFINITY_XFAIL),
     # the terms are ORed: the first (ignored2, no flavor's key) matches any flavor
     case("multiple flavors, node affinity fits any flavor",
          [pod("main", 1, {"cpu": "1"}, affinity=required({"key": "ignored2", "operator": "In", "values": ["bar"]},
@@ -259,7 +266,8 @@ CASES = [
     case("multiple flavors, doesn't fit node affinity",
          [pod("main", 1, {"cpu": "1"}, affinity=required({"key": "type", "operator": "In", "values": ["three"]}))],
          test_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "4"))]),
-         ("InsufficientQuota", {})),
+         ("InsufficientQuota", {}),
+         marks=AFFINITY_XFAIL),
 ]  # fmt: skip
 
 
