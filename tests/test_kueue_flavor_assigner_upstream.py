@@ -132,12 +132,15 @@ def used(usage: dict[tuple[str, str], str], queue: str = CQ, start: int = 0) -> 
 
 def case(name: str, pod_sets: list[dict], cluster_queue: dict, want: Any, *, usage: dict | None = None,
          secondary: dict | None = None, secondary_usage: dict | None = None, objects: tuple = (),
-         workload: dict[str, Any] | None = None, marks: Any = ()) -> Any:  # fmt: skip
+         workload: dict[str, Any] | None = None, status: dict[str, Any] | None = None,
+         marks: Any = ()) -> Any:  # fmt: skip
     """``want``: an admission (Fit), ``("Preempting", {victim: kueueReason})`` or
     ``("InsufficientQuota", {})``."""
     objs = [cluster_queue] + ([secondary] if secondary else []) + list(objects)
     wls = used(usage or {}) + used(secondary_usage or {}, CQ2, start=len(usage or {}))
     wls.append(wl("wl", "default", *pod_sets, queue="lq", priority=0, **(workload or {})))
+    if status:
+        wls[-1]["status"] = status
     return pytest.param(objs, wls, want, id=name, marks=marks)
 
 
@@ -157,6 +160,14 @@ AFFINITY_XFAIL = xfail("Kueue's checkFlavorForPodSets (flavorassigner.go:1251-12
                        "flavor's own label keys); Gangplank's _usable (app/kueue/mapping.py:588) reads the "
                        "nodeSelector only: it assigns flavor one (type: one), which the affinity type In [two] / "
                        "[three] excludes, and the pods then fit no node (reason NoFit)")
+TOL = [{"key": "instance", "operator": "Equal", "value": "spot", "effect": "NoSchedule"}]
+
+
+def gates(**g: bool) -> dict[str, Any]:
+    """``featureGates``: a Kueue ``Configuration``."""
+    return {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": g}
+
+
 WITHIN = {"preemption": {"withinClusterQueue": "LowerPriority"}}
 
 
@@ -268,6 +279,94 @@ CASES = [
          test_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "4"))]),
          ("InsufficientQuota", {}),
          marks=AFFINITY_XFAIL),
+    case("multiple specs, fit different flavors",
+         [ps("driver", 1, {"cpu": "5"}), ps("worker", 1, {"cpu": "3"})],
+         test_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "10"))]),
+         adm(CQ, psa("driver", ("cpu", "two", "5")), psa("worker", ("cpu", "one", "3")))),
+    case("multiple specs, fits borrowing",
+         [ps("driver", 1, {"cpu": "4", "memory": "1Gi"}), ps("worker", 1, {"cpu": "6", "memory": "4Gi"})],
+         test_cq([fq("default", ("cpu", "2", "98"), ("memory", "2Gi"))], cohort="test-cohort"),
+         adm(CQ, psa("driver", ("cpu", "default", "4"), ("memory", "default", "1Gi")),
+             psa("worker", ("cpu", "default", "6"), ("memory", "default", "4Gi"))),
+         secondary=cq(CQ2, [fq("default", ("cpu", "198"), ("memory", "198Gi"))], cohort="test-cohort")),
+    case("not enough space to borrow",
+         [ps("main", 1, {"cpu": "2"})],
+         test_cq([fq("one", ("cpu", "1"))], cohort="test-cohort"),
+         ("InsufficientQuota", {}),
+         secondary=cq(CQ2, [fq("one", ("cpu", "10", "", "0"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "9"}),
+    # 9 of the 10 cpu the ClusterQueue may reach (2 nominal + 8 borrowed) used: used-0 goes
+    case("past max, but can preempt in ClusterQueue",
+         [ps("main", 1, {"cpu": "2"})],
+         test_cq([fq("one", ("cpu", "2", "8"))], cohort="test-cohort", **WITHIN),
+         ("Preempting", {"default/used-0": "InClusterQueue"}),
+         usage={("one", "cpu"): "9"},
+         secondary=cq(CQ2, [fq("one", ("cpu", "98"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "9"}),
+    case("past min, but can preempt in ClusterQueue",
+         [ps("main", 1, {"cpu": "2"})],
+         test_cq([fq("one", ("cpu", "2"))], **WITHIN),
+         ("Preempting", {"default/used-0": "InClusterQueue"}),
+         usage={("one", "cpu"): "1"}),
+    # Go's oracle: Preempt with borrowing 1 after it, i.e. within the ClusterQueue (used-0)
+    case("past min, but can preempt in cohort and ClusterQueue",
+         [ps("main", 1, {"cpu": "2"})],
+         test_cq([fq("one", ("cpu", "3"))], cohort="test-cohort", **WITHIN),
+         ("Preempting", {"default/used-0": "InClusterQueue"}),
+         usage={("one", "cpu"): "2"},
+         secondary=cq(CQ2, [fq("one", ("cpu", "7"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "8"}),
+    # the nodeSelector type: two leaves flavor two: used-1 (on two) is the victim, not used-0
+    case("can only preempt flavors that match affinity",
+         [pod("main", 1, {"cpu": "2"}, nodeSelector={"type": "two"})],
+         test_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "4"))], **WITHIN),
+         ("Preempting", {"default/used-1": "InClusterQueue"}),
+         usage={("one", "cpu"): "3", ("two", "cpu"): "3"}),
+    case("each podset requires preemption on a different flavor",
+         [ps("launcher", 1, {"cpu": "2"}), pod("workers", 10, {"cpu": "1"}, tolerations=TOL)],
+         test_cq([fq("one", ("cpu", "4")), fq("tainted", ("cpu", "10"))], **WITHIN),
+         ("Preempting", {"default/used-0": "InClusterQueue", "default/used-1": "InClusterQueue"}),
+         usage={("one", "cpu"): "3", ("tainted", "cpu"): "3"},
+         marks=xfail("Kueue checks a flavor's taints per podSet (checkFlavorForPodSets over the podSets of one "
+                     "group, flavorassigner.go:1233-1248): the workers tolerate tainted, the launcher does not; "
+                     "Gangplank's _usable (app/kueue/mapping.py:589-590) asks every podSet of the Workload to "
+                     "tolerate it, so tainted is closed to the workers, which get no flavor (InsufficientQuota)")),
+    case("resource not listed in clusterQueue",
+         [ps("main", 1, {"example.com/gpu": "2"})],
+         test_cq([fq("one", ("cpu", "4"))]),
+         ("InsufficientQuota", {})),
+    case("zero resource request not in clusterQueue should succeed",
+         [ps("main", 1, {"cpu": "1", "example.com/gpu": "0"})],
+         test_cq([fq("default", ("cpu", "4"))]),
+         adm(CQ, psa("main", ("cpu", "default", "1")))),
+    case("zero resource request defined in clusterQueue should get flavor assigned",
+         [ps("main", 1, {"cpu": "1", "example.com/gpu": "0"})],
+         test_cq([fq("default", ("cpu", "4"), ("example.com/gpu", "4"))]),
+         adm(CQ, psa("main", ("cpu", "default", "1"), ("example.com/gpu", "default", "0"))),
+         marks=xfail("Kueue skips a zero request only when no resource group covers it (flavorassigner.go:806-811); "
+                     "a covered one gets the group's flavor and is written in the admission's flavors and "
+                     "resourceUsage (toAPI, flavorassigner.go:437-439). Gangplank drops zero requests when it "
+                     "reads the pod (app/ingest/podrequest.py:250): the admission names cpu only")),
+    case("num pods fit",
+         [ps("main", 3, {"cpu": "1"})],
+         test_cq([fq("default", ("pods", "3"), ("cpu", "10"))]),
+         adm(CQ, psa("main", ("cpu", "default", "3"), ("pods", "default", "3"), count=3))),
+    case("num pods don't fit",
+         [ps("main", 3, {"cpu": "1"})],
+         test_cq([fq("default", ("pods", "2"), ("cpu", "10"))]),
+         ("InsufficientQuota", {})),
+    # 2 of the 5 pods reclaimable: 3 pods count (Go's Count 3, requests 3)
+    case("with reclaimable pods; reclaimablePods on",
+         [ps("main", 5, {"cpu": "1"})],
+         test_cq([fq("default", ("pods", "3"), ("cpu", "10"))]),
+         adm(CQ, psa("main", ("cpu", "default", "3"), ("pods", "default", "3"), count=3)),
+         status={"reclaimablePods": [{"name": "main", "count": 2}]}),
+    case("with reclaimable pods; reclaimablePods off",
+         [ps("main", 5, {"cpu": "1"})],
+         test_cq([fq("default", ("pods", "5"), ("cpu", "10"))]),
+         adm(CQ, psa("main", ("cpu", "default", "5"), ("pods", "default", "5"), count=5)),
+         status={"reclaimablePods": [{"name": "main", "count": 2}]},
+         objects=(gates(ReclaimablePods=False),)),
 ]  # fmt: skip
 
 
