@@ -168,6 +168,9 @@ def gates(**g: bool) -> dict[str, Any]:
     return {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": g}
 
 
+STOP = {"whenCanBorrow": "MayStopSearch", "whenCanPreempt": "MayStopSearch"}
+TRY_NEXT = {"whenCanBorrow": "TryNextFlavor", "whenCanPreempt": "TryNextFlavor"}
+BORROW_LOWER = {"reclaimWithinCohort": "LowerPriority", "borrowWithinCohort": {"policy": "LowerPriority"}}
 WITHIN = {"preemption": {"withinClusterQueue": "LowerPriority"}}
 
 
@@ -367,6 +370,108 @@ CASES = [
          adm(CQ, psa("main", ("cpu", "default", "5"), ("pods", "default", "5"), count=5)),
          status={"reclaimablePods": [{"name": "main", "count": 2}]},
          objects=(gates(ReclaimablePods=False),)),
+    # MayStopSearch when it can preempt: one (used-0 goes), two is not tried
+    case("preempt before try next flavor",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10")), fq("two", ("pods", "10"), ("cpu", "10"))],
+                 flavorFungibility=STOP, **WITHIN),
+         ("Preempting", {"default/used-0": "InClusterQueue"}),
+         usage={("one", "cpu"): "2"}),
+    case("preempt before try next flavor; using WhenCanBorrow=MayStopSearch,WhenCanPreempt=MayStopSearch",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10")), fq("two", ("pods", "10"), ("cpu", "10"))],
+                 flavorFungibility=STOP, **WITHIN),
+         ("Preempting", {"default/used-0": "InClusterQueue"}),
+         usage={("one", "cpu"): "2"}),
+    # Kueue's default whenCanPreempt TryNextFlavor: one could preempt used-0, two fits
+    case("preempt try next flavor",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10")), fq("two", ("pods", "10"), ("cpu", "10"))], **WITHIN),
+         adm(CQ, psa("main", ("cpu", "two", "9"), ("pods", "two", "1"))),
+         usage={("one", "cpu"): "2"}),
+    # one: 2 + 9 cpu borrow 1 of the secondary's; two: 1 cpu, no fit
+    case("borrow try next flavor, found the first flavor",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10", "1")), fq("two", ("pods", "10"), ("cpu", "1"))],
+                 cohort="test-cohort", flavorFungibility=TRY_NEXT),
+         adm(CQ, psa("main", ("cpu", "one", "9"), ("pods", "one", "1"))),
+         usage={("one", "cpu"): "2"},
+         secondary=cq(CQ2, [fq("one", ("cpu", "1"))], cohort="test-cohort")),
+    case("borrow try next flavor, found the second flavor",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10", "1")), fq("two", ("pods", "10"), ("cpu", "10"))],
+                 cohort="test-cohort", flavorFungibility=TRY_NEXT),
+         adm(CQ, psa("main", ("cpu", "two", "9"), ("pods", "two", "1"))),
+         usage={("one", "cpu"): "2"},
+         secondary=cq(CQ2, [fq("one", ("cpu", "1"))], cohort="test-cohort")),
+    # Kueue's default whenCanBorrow MayStopSearch: one, borrowing
+    case("borrow before try next flavor",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10", "1")), fq("two", ("pods", "10"), ("cpu", "10"))],
+                 cohort="test-cohort"),
+         adm(CQ, psa("main", ("cpu", "one", "9"), ("pods", "one", "1"))),
+         usage={("one", "cpu"): "2"},
+         secondary=cq(CQ2, [fq("one", ("cpu", "1"))], cohort="test-cohort")),
+    # one fits by borrowing all 12 of the secondary's; whenCanBorrow TryNextFlavor: two fits without
+    case("when borrowing while preemption is needed for flavor one; WhenCanBorrow=TryNextFlavor",
+         [ps("main", 1, {"cpu": "12"})],
+         test_cq([fq("one", ("cpu", "0", "12")), fq("two", ("cpu", "12"))], cohort="test-cohort",
+                 preemption=BORROW_LOWER, flavorFungibility={"whenCanBorrow": "TryNextFlavor",
+                                                             "whenCanPreempt": "MayStopSearch"}),
+         adm(CQ, psa("main", ("cpu", "two", "12"))),
+         secondary=cq(CQ2, [fq("one", ("cpu", "12"))], cohort="test-cohort")),
+    case("when borrowing while preemption is needed for flavor one; WhenCanBorrow=TryNextFlavor,WhenCanPreempt=MayStopSearch",
+         [ps("main", 1, {"cpu": "12"})],
+         test_cq([fq("one", ("cpu", "0", "12")), fq("two", ("cpu", "12"))], cohort="test-cohort",
+                 preemption=BORROW_LOWER, flavorFungibility={"whenCanBorrow": "TryNextFlavor",
+                                                             "whenCanPreempt": "MayStopSearch"}),
+         adm(CQ, psa("main", ("cpu", "two", "12"))),
+         secondary=cq(CQ2, [fq("one", ("cpu", "12"))], cohort="test-cohort")),
+    # the Cohort holds 11 cpu of flavor one: 12 can never fit
+    case("when borrowing while preemption is needed, but borrowingLimit exceeds the quota available in the cohort",
+         [ps("main", 1, {"cpu": "12"})],
+         test_cq([fq("one", ("cpu", "0", "12"))], cohort="test-cohort", preemption=BORROW_LOWER),
+         ("InsufficientQuota", {}),
+         secondary=cq(CQ2, [fq("one", ("cpu", "11"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "10"}),
+    # one: 2 + 9 > 10, borrows the secondary's 1 cpu; two: 9 of 10, no borrowing
+    case("lend try next flavor, found the second flavor",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10", "", "1")), fq("two", ("pods", "10"), ("cpu", "10", "", "0"))],
+                 cohort="test-cohort", flavorFungibility=TRY_NEXT),
+         adm(CQ, psa("main", ("cpu", "two", "9"), ("pods", "two", "1"))),
+         usage={("one", "cpu"): "2"},
+         secondary=cq(CQ2, [fq("one", ("cpu", "1"))], cohort="test-cohort")),
+    case("lend try next flavor, found the first flavor",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10", "", "1")), fq("two", ("pods", "10"), ("cpu", "1", "", "0"))],
+                 cohort="test-cohort", flavorFungibility=TRY_NEXT),
+         adm(CQ, psa("main", ("cpu", "one", "9"), ("pods", "one", "1"))),
+         usage={("one", "cpu"): "2"},
+         secondary=cq(CQ2, [fq("one", ("cpu", "1"))], cohort="test-cohort")),
+    # Go's oracle answers NoCandidates for one; so does Kueue's preemption here (the secondary's
+    # 2 cpu are within its nominal quota: nothing to reclaim)
+    case("cannot preempt in cohort (oracle returns None) for the first flavor, tries the second flavor (which fits)",
+         [ps("main", 1, {"cpu": "2"})],
+         test_cq([fq("one", ("cpu", "0", "2")), fq("two", ("cpu", "0", "2"))], cohort="test-cohort",
+                 flavorFungibility=STOP, preemption=BORROW_LOWER),
+         adm(CQ, psa("main", ("cpu", "two", "2"))),
+         secondary=cq(CQ2, [fq("one", ("cpu", "2")), fq("two", ("cpu", "2"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "2"}),
+    case("cannot preempt in cohort (oracle returns None) for the first flavor, tries the second flavor (which fits); "
+         "using deprecated WhenCanBorrow=MayStopSearch,WhenCanPreempt=MayStopSearch",
+         [ps("main", 1, {"cpu": "2"})],
+         test_cq([fq("one", ("cpu", "0", "2")), fq("two", ("cpu", "0", "2"))], cohort="test-cohort",
+                 flavorFungibility=STOP, preemption=BORROW_LOWER),
+         adm(CQ, psa("main", ("cpu", "two", "2"))),
+         secondary=cq(CQ2, [fq("one", ("cpu", "2")), fq("two", ("cpu", "2"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "2"}),
+    case("quota exhausted, but can preempt in cohort and ClusterQueue",
+         [ps("main", 1, {"cpu": "9"})],
+         test_cq([fq("one", ("pods", "10"), ("cpu", "10", "", "0"))], cohort="test-cohort", **WITHIN),
+         ("Preempting", {"default/used-0": "InClusterQueue"}),
+         usage={("one", "cpu"): "2"},
+         secondary=cq(CQ2, [fq("one", ("pods", "0"), ("cpu", "0"))], cohort="test-cohort")),
 ]  # fmt: skip
 
 
