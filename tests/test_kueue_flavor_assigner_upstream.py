@@ -96,7 +96,7 @@ def nodes() -> list[dict[str, Any]]:
                 out.append({"apiVersion": "v1", "kind": "Node",
                             "metadata": {"name": name, "labels": {
                                 "kubernetes.io/hostname": name, "type": t, "b_type": b, "x": x,
-                                "y": "g" if x == "a" else "k", "ignored1": "foo", "ignored2": "bar"}},
+                                "y": "g" if x == "a" else "k", "ignored1": "foo", "ignored2": "bar", "tas": "yes"}},
                             "status": {"allocatable": alloc, "capacity": alloc,
                                        "conditions": [{"type": "Ready", "status": "True"}]}})  # fmt: skip
     return out
@@ -166,6 +166,16 @@ TOL = [{"key": "instance", "operator": "Equal", "value": "spot", "effect": "NoSc
 def gates(**g: bool) -> dict[str, Any]:
     """``featureGates``: a Kueue ``Configuration``."""
     return {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": g}
+
+
+FAIR_SHARING = {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "fairSharing": {}}
+HOSTNAME = "kubernetes.io/hostname"
+
+
+def topology(name: str) -> dict[str, Any]:
+    """``MakeTopology(name).Levels(corev1.LabelHostname)``"""
+    return {"apiVersion": V2, "kind": "Topology", "metadata": {"name": name},
+            "spec": {"levels": [{"nodeLabel": HOSTNAME}]}}  # fmt: skip
 
 
 STOP = {"whenCanBorrow": "MayStopSearch", "whenCanPreempt": "MayStopSearch"}
@@ -472,6 +482,41 @@ CASES = [
          ("Preempting", {"default/used-0": "InClusterQueue"}),
          usage={("one", "cpu"): "2"},
          secondary=cq(CQ2, [fq("one", ("pods", "0"), ("cpu", "0"))], cohort="test-cohort")),
+    # fair sharing: one could only be had by preempting while borrowing, which reclaimWithinCohort
+    # Never forbids (canPreemptWhileBorrowing): NoFit; two fits
+    case("when borrowing while preemption is needed for flavor one, fair sharing enabled, reclaimWithinCohort=Never",
+         [ps("main", 1, {"cpu": "12"})],
+         test_cq([fq("one", ("cpu", "0")), fq("two", ("cpu", "12"))], cohort="test-cohort",
+                 preemption={"reclaimWithinCohort": "Never"}, flavorFungibility=STOP),
+         adm(CQ, psa("main", ("cpu", "two", "12"))),
+         secondary=cq(CQ2, [fq("one", ("cpu", "12"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "10"}, objects=(FAIR_SHARING,)),
+    case("when borrowing while preemption is needed for flavor one, fair sharing enabled, reclaimWithinCohort=Never; "
+         "using deprecated WhenCanBorrow=MayStopSearch,WhenCanPreempt=MayStopSearch",
+         [ps("main", 1, {"cpu": "12"})],
+         test_cq([fq("one", ("cpu", "0")), fq("two", ("cpu", "12"))], cohort="test-cohort",
+                 preemption={"reclaimWithinCohort": "Never"}, flavorFungibility=STOP),
+         adm(CQ, psa("main", ("cpu", "two", "12"))),
+         secondary=cq(CQ2, [fq("one", ("cpu", "12"))], cohort="test-cohort"),
+         secondary_usage={("one", "cpu"): "10"}, objects=(FAIR_SHARING,)),
+    # cpu on tas-a (topology tas-topo-a), memory on tas-b (tas-topo-b): one podSet, two TAS
+    # flavors (MultipleTASFlavorsAssignedError): not admitted
+    case("multiple TAS flavors assigned to different resources in the same PodSet leads to NoFit",
+         [{**ps("main", 1, {"cpu": "1", "memory": "1Mi"}), "topologyRequest": {"required": HOSTNAME}}],
+         test_cq([fq("tas-a", ("cpu", "10"))], [fq("tas-b", ("memory", "10Mi"))]),
+         ("InsufficientQuota", {}),
+         objects=(rf("tas-a", {"tas": "yes"}, topology="tas-topo-a"), rf("tas-b", {"tas": "yes"}, topology="tas-topo-b"),
+                  topology("tas-topo-a"), topology("tas-topo-b")),
+         marks=xfail("Kueue gives a podSet whose resources took two TAS flavors no topology request "
+                     "(onlyTASFlavor: MultipleTASFlavorsAssignedError, tas_flavorassigner.go:144-164, set as the "
+                     "podSet's status error by WorkloadsTopologyRequests, tas_flavorassigner.go:74 / "
+                     "flavorassigner.go:865): NoFit. Gangplank places the podSet on the topology of the first "
+                     "flavor covering a requested resource (_flavor, app/kueue/mapping.py:593) and admits it")),
+    # fitting-podset's nodeSelector leaves it flavor one; blocking-podset's 5 cpu fit neither
+    case("multi-podset, one fits and another fails, fitting podset attempts skipped in resolveNoFitReason",
+         [pod("fitting-podset", 1, {"cpu": "1"}, nodeSelector={"type": "one"}), ps("blocking-podset", 1, {"cpu": "5"})],
+         test_cq([fq("one", ("cpu", "2")), fq("two", ("cpu", "2"))]),
+         ("InsufficientQuota", {})),
 ]  # fmt: skip
 
 
