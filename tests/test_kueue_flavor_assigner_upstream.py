@@ -3,7 +3,7 @@
 ``ff69552e79ad21652c36caa97038382e55625cf7``), run through ``POST /v1/admissions``
 (:mod:`app.kueue.flavorassigner` assigns the flavors, :mod:`app.kueue.quota` holds the quota).
 The builders are :mod:`tests.test_kueue_scheduler_upstream`'s (``cq``, ``fq``, ``ps``,
-``wl``, ``adm``, ``psa``, ``lq``, ``cohort``, ``xfail``).
+``wl``, ``adm``, ``psa``, ``lq``, ``xfail``).
 
 Mapping of a Go case:
 
@@ -27,7 +27,7 @@ Mapping of a Go case:
   Go's expected mode depends on the oracle answering ``Preempt`` the transcription makes
   that the truth: the ClusterQueue gets ``withinClusterQueue: LowerPriority`` (the
   ``used-*`` Workloads are below the Workload's priority) or ``reclaimWithinCohort: Any``
-  for usage in another ClusterQueue (commented at each case). Neither changes what
+  for usage in another ClusterQueue (``**WITHIN`` / ``preemption=`` in the case). Neither changes what
   ``fitsResourceQuota`` decides: only ``borrowWithinCohort`` (and, with fair sharing,
   ``reclaimWithinCohort``) does, which is kept as Go writes it.
 * ``wantAssignment`` / ``wantRepMode``:
