@@ -208,7 +208,7 @@ LWS_XFAIL = xfail("Kueue's flavor assigner groups podSets by topologyRequest.pod
 #: Gangplank matches a flavor's nodeLabels against the nodeSelector only
 AFFINITY_XFAIL = xfail("Kueue's checkFlavorForPodSets (flavorassigner.go:1251-1252) matches the flavor's nodeLabels "
                        "against the podSet's nodeSelector and its required node affinity (flavorSelector, on the "
-                       "flavor's own label keys); Gangplank's _usable (app/kueue/mapping.py:588) reads the "
+                       "flavor's own label keys); Gangplank's _usable (app/kueue/mapping.py:587) reads the "
                        "nodeSelector only: it assigns flavor one (type: one), which the affinity type In [two] / "
                        "[three] excludes, and the pods then fit no node (reason NoFit)")
 TOL = [{"key": "instance", "operator": "Equal", "value": "spot", "effect": "NoSchedule"}]
