@@ -50,22 +50,20 @@ Mapping of a Go case:
   ``tas-b`` carry a node label (``tas: yes``, on every node): the ResourceFlavor CRD requires
   ``nodeLabels`` with ``topologyName``, which Go's cache does not check.
 
-52 of the 60 cases are transcribed: 43 pass, 9 are strict xfails where Gangplank's answer
+52 of the 60 cases are transcribed: 48 pass, 5 are strict xfails where Gangplank's answer
 differs from Kueue's (each with the Go rule and Gangplank's line in its reason):
 
-* the flavor's own ``spec.tolerations`` are not read against its taints: "single flavor,
-  fits tainted flavor with toleration";
 * ``podSetGroupName`` without ``required`` / ``preferred`` is a 422 here, not in Kueue: the
   three "multiple flavors, leader worker set, ..." cases;
-* a flavor's ``nodeLabels`` are matched against the nodeSelector only, not the required node
-  affinity: "multiple flavors, fits with node affinity", "multiple flavors, doesn't fit node
-  affinity";
-* taints are checked for the whole Workload, not per podSet: "each podset requires
-  preemption on a different flavor";
 * a zero request a resource group covers gets no flavor: "zero resource request defined in
   clusterQueue should get flavor assigned";
 * a podSet whose resources took two TAS flavors is admitted: "multiple TAS flavors assigned
   to different resources in the same PodSet leads to NoFit".
+
+Four cases were strict xfails when transcribed and pass since ``checkFlavorForPodSets`` is
+followed per podSet (``app/kueue/mapping.py`` ``_usable``): the flavor's own
+``spec.tolerations``, the required node affinity in ``flavorSelector``, and taints checked
+podSet by podSet.
 
 Not transcribed (8 cases; :data:`NOT_TRANSCRIBED` gives each one's reason): the four
 "when borrowing while preemption is needed for flavor one[, no borrowingLimit];
@@ -205,12 +203,6 @@ LWS_XFAIL = xfail("Kueue's flavor assigner groups podSets by topologyRequest.pod
                   "(flavorassigner.go:783, one flavor per group) and the Workload webhook validates only the slice "
                   "size of a topologyRequest (pkg/webhooks/workload_webhook.go:187); Gangplank's _check_groups "
                   "(app/kueue/objects.py:614) answers 422 for a podSetGroupName without required or preferred")
-#: Gangplank matches a flavor's nodeLabels against the nodeSelector only
-AFFINITY_XFAIL = xfail("Kueue's checkFlavorForPodSets (flavorassigner.go:1251-1252) matches the flavor's nodeLabels "
-                       "against the podSet's nodeSelector and its required node affinity (flavorSelector, on the "
-                       "flavor's own label keys); Gangplank's _usable (app/kueue/mapping.py:587) reads the "
-                       "nodeSelector only: it assigns flavor one (type: one), which the affinity type In [two] / "
-                       "[three] excludes, and the pods then fit no node (reason NoFit)")
 TOL = [{"key": "instance", "operator": "Equal", "value": "spot", "effect": "NoSchedule"}]
 
 
@@ -248,11 +240,7 @@ CASES = [
     case("single flavor, fits tainted flavor with toleration",
          [ps("main", 1, {"cpu": "1"})],
          main_cq([fq("taint-and-toleration", ("cpu", "4"))]),
-         adm(CQ, psa("main", ("cpu", "taint-and-toleration", "1"))),
-         marks=xfail("Go's checkFlavorForPodSets (flavorassigner.go:1243) checks the flavor's nodeTaints against the "
-                     "podSet's tolerations plus the flavor's own spec.tolerations; Gangplank's _usable "
-                     "(app/kueue/mapping.py:590) reads only the podSet's, so the flavor's untolerated taint "
-                     "leaves the Workload with no flavor (InsufficientQuota)")),
+         adm(CQ, psa("main", ("cpu", "taint-and-toleration", "1")))),
     # Go's oracle: Preempt; here used-0 (priority -1) is the candidate within the ClusterQueue
     case("single flavor, used resources, doesn't fit",
          [ps("main", 1, {"cpu": "2"})],
@@ -322,8 +310,7 @@ CASES = [
          [pod("main", 1, {"cpu": "1", "memory": "1Mi"}, nodeSelector={"ignored1": "foo"},
               affinity=required({"key": "type", "operator": "In", "values": ["two"]}))],
          main_cq([fq("one", ("cpu", "4"), ("memory", "1Gi")), fq("two", ("cpu", "4"), ("memory", "1Gi"))]),
-         adm(CQ, psa("main", ("cpu", "two", "1"), ("memory", "two", "1Mi"))),
-         marks=AFFINITY_XFAIL),
+         adm(CQ, psa("main", ("cpu", "two", "1"), ("memory", "two", "1Mi")))),
     # the terms are ORed: the first (ignored2, no flavor's key) matches any flavor
     case("multiple flavors, node affinity fits any flavor",
          [pod("main", 1, {"cpu": "1"}, affinity=required({"key": "ignored2", "operator": "In", "values": ["bar"]},
@@ -341,8 +328,7 @@ CASES = [
     case("multiple flavors, doesn't fit node affinity",
          [pod("main", 1, {"cpu": "1"}, affinity=required({"key": "type", "operator": "In", "values": ["three"]}))],
          main_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "4"))]),
-         ("InsufficientQuota", {}),
-         marks=AFFINITY_XFAIL),
+         ("InsufficientQuota", {})),
     case("multiple specs, fit different flavors",
          [ps("driver", 1, {"cpu": "5"}), ps("worker", 1, {"cpu": "3"})],
          main_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "10"))]),
@@ -390,11 +376,7 @@ CASES = [
          [ps("launcher", 1, {"cpu": "2"}), pod("workers", 10, {"cpu": "1"}, tolerations=TOL)],
          main_cq([fq("one", ("cpu", "4")), fq("tainted", ("cpu", "10"))], **WITHIN),
          ("Preempting", {"default/used-0": "InClusterQueue", "default/used-1": "InClusterQueue"}),
-         usage={("one", "cpu"): "3", ("tainted", "cpu"): "3"},
-         marks=xfail("Kueue checks a flavor's taints per podSet (checkFlavorForPodSets over the podSets of one "
-                     "group, flavorassigner.go:1233-1248): the workers tolerate tainted, the launcher does not; "
-                     "Gangplank's _usable (app/kueue/mapping.py:589-590) asks every podSet of the Workload to "
-                     "tolerate it, so tainted is closed to the workers, which get no flavor (InsufficientQuota)")),
+         usage={("one", "cpu"): "3", ("tainted", "cpu"): "3"}),
     case("resource not listed in clusterQueue",
          [ps("main", 1, {"example.com/gpu": "2"})],
          main_cq([fq("one", ("cpu", "4"))]),

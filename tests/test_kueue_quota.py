@@ -316,7 +316,7 @@ def test_the_quota_pass_stops_at_the_deadline_and_marks_the_rest_not_tried():
     def run(stop_at: float | None) -> dict[str, tuple[bool, bool]]:
         q = Node("q", "ClusterQueue", "", {fr: Quota(16)}, [ResourceGroup(("gpu",), ["f"])])
         tree = Tree.build({"q": q}, {})
-        entries = [Entry(f"ns/w{i}", "q", 0, float(i), {"f": True}, [PodSetShape("main", {"gpu": 8}, 1, 1)])
+        entries = [Entry(f"ns/w{i}", "q", 0, float(i), {"main": {"f": True}}, [PodSetShape("main", {"gpu": 8}, 1, 1)])
                    for i in range(3)]  # fmt: skip
         return {k: (v.admitted, v.truncated) for k, v in admit_in_order(entries, tree, [], stop_at).items()}
 

@@ -120,17 +120,18 @@ def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fa
     return NO_FIT, borrow
 
 
-def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
+def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
            fungibility: Fungibility | None = None, fair: bool = False,
            resume: dict[tuple[str, str], int] | None = None) -> Assignment:  # fmt: skip
-    """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: the
-    flavors whose node labels and taints agree with the Workload. ``resume``: (podSet,
+    """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: per podSet,
+    the flavors whose node labels and taints agree with it (``checkFlavorForPodSets``). ``resume``: (podSet,
     resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
     search goes on from the next one; -1 or absent: from the first)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
     group_of = {res: g for g in cq.groups for res in g.covered}
     for ps_name, requests in pod_sets:
+        usable = flavors_ok.get(ps_name, {})
         chosen: dict[str, str] = {}
         out.flavors[ps_name] = chosen
         for res in sorted(requests):
@@ -148,7 +149,7 @@ def assign(cq: Node, flavors_ok: dict[str, bool], pod_sets: list[tuple[str, dict
             attempted = -1
             for idx in range((resume or {}).get((ps_name, res), -1) + 1, len(group.flavors)):
                 attempted, f = idx, group.flavors[idx]
-                if not flavors_ok.get(f, False):
+                if not usable.get(f, False):
                     continue
                 rep: Mode = (FIT, 0)
                 picks: dict[str, tuple[str, Mode]] = {}

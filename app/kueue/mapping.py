@@ -51,7 +51,7 @@ from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
 from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
-from app.model.selectors import LabelSelector
+from app.model.selectors import LabelSelector, term_matches
 from app.plugins.predicates import tolerates
 
 PODSET_LABEL = "kueue.x-k8s.io/podset"
@@ -302,7 +302,7 @@ class Admissions:
             if why:
                 plan.state, plan.message = MISCONFIGURED, why
                 continue
-            ok = {name: _usable(f, wl) for name, f in k.flavors.items()}
+            ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
             shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
@@ -580,14 +580,37 @@ def _namespace_mismatch(cq: quota.Node, namespace: str, namespaces: dict[str, di
     return ""
 
 
-def _usable(f: Flavor, wl: Workload) -> bool:
-    """Kueue's ``checkFlavorForPodSets``: every podSet's nodeSelector agrees with the
-    flavor's ``nodeLabels`` and its tolerations tolerate the flavor's NoSchedule /
-    NoExecute ``nodeTaints``."""
-    if any(ps.node_selector.get(key, v) != v for ps in wl.pod_sets for key, v in f.node_labels.items()):
-        return False
+@dataclass(frozen=True, slots=True)
+class _FlavorNode:
+    """A node with a flavor's ``nodeLabels`` only (what ``checkFlavorForPodSets`` matches)."""
+
+    labels: dict[str, str]
+    name: str = ""
+
+
+def _usable(f: Flavor, ps: PodSet) -> bool:
+    """Kueue's ``checkFlavorForPodSets`` for one podSet: its tolerations and the flavor's own
+    (``spec.tolerations``) tolerate the flavor's NoSchedule / NoExecute ``nodeTaints``, and
+    ``flavorSelector`` matches the flavor's ``nodeLabels``: the podSet's nodeSelector and the
+    expressions of its required node affinity, each kept only for keys the flavor labels (a
+    term left with none drops the affinity: its terms are ORed; ``matchFields`` are dropped)."""
     hard = [t for t in f.taints if t.get("effect") in ("NoSchedule", "NoExecute")]
-    return all(any(tolerates(tol, taint) for tol in ps.tolerations) for ps in wl.pod_sets for taint in hard)
+    tolerations = (*ps.tolerations, *f.tolerations)
+    if not all(any(tolerates(tol, taint) for tol in tolerations) for taint in hard):
+        return False
+    labels = f.node_labels
+    if any(labels[k] != v for k, v in ps.node_selector.items() if k in labels):
+        return False
+    node_affinity = (ps.affinity or {}).get("nodeAffinity") or {}
+    terms = (node_affinity.get("requiredDuringSchedulingIgnoredDuringExecution") or {}).get("nodeSelectorTerms") or []
+    kept = []
+    for term in terms:
+        exprs = [e for e in term.get("matchExpressions") or [] if e.get("key") in labels]
+        if not exprs:
+            return True
+        kept.append({"matchExpressions": exprs})
+    node = _FlavorNode(labels)
+    return not kept or any(term_matches(t, node) for t in kept)
 
 
 def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:

@@ -412,7 +412,7 @@ class Entry:
     queue: str
     priority: int
     created: float
-    flavors_ok: dict[str, bool]
+    flavors_ok: dict[str, dict[str, bool]]  # per podSet, per flavor: checkFlavorForPodSets
     pod_sets: list[PodSetShape]
     #: where the last attempt's flavor search stopped, (podSet, resource) -> index (``LastAssignment``)
     resume: dict[tuple[str, str], int] = field(default_factory=dict)
