@@ -50,20 +50,19 @@ Mapping of a Go case:
   ``tas-b`` carry a node label (``tas: yes``, on every node): the ResourceFlavor CRD requires
   ``nodeLabels`` with ``topologyName``, which Go's cache does not check.
 
-52 of the 60 cases are transcribed: 48 pass, 5 are strict xfails where Gangplank's answer
+52 of the 60 cases are transcribed: 50 pass, 2 are strict xfails where Gangplank's answer
 differs from Kueue's (each with the Go rule and Gangplank's line in its reason):
 
-* ``podSetGroupName`` without ``required`` / ``preferred`` is a 422 here, not in Kueue: the
-  three "multiple flavors, leader worker set, ..." cases;
 * a zero request a resource group covers gets no flavor: "zero resource request defined in
   clusterQueue should get flavor assigned";
 * a podSet whose resources took two TAS flavors is admitted: "multiple TAS flavors assigned
   to different resources in the same PodSet leads to NoFit".
 
-Four cases were strict xfails when transcribed and pass since ``checkFlavorForPodSets`` is
-followed per podSet (``app/kueue/mapping.py`` ``_usable``): the flavor's own
-``spec.tolerations``, the required node affinity in ``flavorSelector``, and taints checked
-podSet by podSet.
+Seven cases were strict xfails when transcribed and pass since ``checkFlavorForPodSets`` is
+followed per podSet (``app/kueue/mapping.py`` ``_usable``: the flavor's own
+``spec.tolerations``, the required node affinity in ``flavorSelector``, taints podSet by
+podSet) and podSets are grouped by ``podSetGroupName`` alone (``app/kueue/flavorassigner.py``
+``assign``: one flavor per group; a group without a topology level was a 422).
 
 Not transcribed (8 cases; :data:`NOT_TRANSCRIBED` gives each one's reason): the four
 "when borrowing while preemption is needed for flavor one[, no borrowingLimit];
@@ -198,11 +197,6 @@ def main_cq(*rgs: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
     return cq(CQ, *rgs, **spec)
 
 
-#: Gangplank refuses a podSetGroupName without required / preferred; Kueue does not
-LWS_XFAIL = xfail("Kueue's flavor assigner groups podSets by topologyRequest.podSetGroupName alone "
-                  "(flavorassigner.go:783, one flavor per group) and the Workload webhook validates only the slice "
-                  "size of a topologyRequest (pkg/webhooks/workload_webhook.go:187); Gangplank's _check_groups "
-                  "(app/kueue/objects.py:614) answers 422 for a podSetGroupName without required or preferred")
 TOL = [{"key": "instance", "operator": "Equal", "value": "spot", "effect": "NoSchedule"}]
 
 
@@ -255,23 +249,20 @@ CASES = [
     case("multiple flavors, leader worker set, leader and workers request the same resources fits",
          [pod("worker", 4, {"cpu": "2"}, group="group1"), pod("leader", 1, {"cpu": "1"}, group="group1")],
          main_cq([fq("one", ("cpu", "4")), fq("two", ("cpu", "9"))]),
-         adm(CQ, psa("worker", ("cpu", "two", "8"), count=4), psa("leader", ("cpu", "two", "1"))),
-         marks=LWS_XFAIL),
+         adm(CQ, psa("worker", ("cpu", "two", "8"), count=4), psa("leader", ("cpu", "two", "1")))),
     case("multiple flavors, leader worker set, workers request GPU, leader does not request GPU, fits",
          [pod("worker", 4, {"cpu": "1", "memory": "1", "example.com/gpu": "1"}, group="group1"),
           pod("leader", 1, {"cpu": "1", "memory": "1"}, group="group1")],
          main_cq([fq("one", ("cpu", "10"), ("memory", "10"))],
                  [fq("two", ("cpu", "5"), ("memory", "5"), ("example.com/gpu", "4"))]),
          adm(CQ, psa("worker", ("cpu", "two", "4"), ("memory", "two", "4"), ("example.com/gpu", "two", "4"), count=4),
-             psa("leader", ("cpu", "two", "1"), ("memory", "two", "1"))),
-         marks=LWS_XFAIL),
+             psa("leader", ("cpu", "two", "1"), ("memory", "two", "1")))),
     case("multiple flavors, leader worker set, workers request GPU, leader does not request GPU, does not fit, "
          "without group it would fit",
          [pod("worker", 4, {"cpu": "1", "example.com/gpu": "1"}, group="group1"),
           pod("leader", 1, {"cpu": "1"}, group="group1")],
          main_cq([fq("one", ("cpu", "4"), ("example.com/gpu", "4")), fq("two", ("cpu", "5"), ("example.com/gpu", "0"))]),
-         ("InsufficientQuota", {}),
-         marks=LWS_XFAIL),
+         ("InsufficientQuota", {})),
     case("multiple resource groups, one could fit with preemption, other doesn't fit",
          [ps("main", 1, {"cpu": "3", "memory": "10Mi"})],
          main_cq([fq("one", ("cpu", "3"))], [fq("b-one", ("memory", "1Mi"))]),

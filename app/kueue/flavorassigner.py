@@ -34,7 +34,7 @@ preemption may free), else Fit; its borrowing level is the highest of its resour
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -122,18 +122,28 @@ def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fa
 
 def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
            fungibility: Fungibility | None = None, fair: bool = False,
-           resume: dict[tuple[str, str], int] | None = None) -> Assignment:  # fmt: skip
+           resume: dict[tuple[str, str], int] | None = None, groups: dict[str, str] | None = None) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: per podSet,
     the flavors whose node labels and taints agree with it (``checkFlavorForPodSets``). ``resume``: (podSet,
     resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
-    search goes on from the next one; -1 or absent: from the first)."""
+    search goes on from the next one; -1 or absent: from the first). ``groups``: podSet ->
+    its ``topologyRequest.podSetGroupName``: the podSets of a group (in the order of its
+    first) take one flavor per resource for their summed requests, a flavor every one of
+    them may use, and each keeps those of the resources it asks (``resolvePodSetFlavors``)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
     group_of = {res: g for g in cq.groups for res in g.covered}
-    for ps_name, requests in pod_sets:
-        usable = flavors_ok.get(ps_name, {})
+    grouped: dict[str, list[tuple[str, dict[str, int]]]] = {}
+    for ps_name, ps_requests in pod_sets:
+        grouped.setdefault((groups or {}).get(ps_name, "\0" + ps_name), []).append((ps_name, ps_requests))
+    for members in grouped.values():
+        ps_name = members[0][0]  # (the group's flavor search resumes by its first podSet)
+        requests = members[0][1] if len(members) == 1 else _summed(r for _, r in members)
+        oks = [flavors_ok.get(name, {}) for name, _ in members]
+        usable = oks[0] if len(oks) == 1 else {f: all(ok.get(f, False) for ok in oks) for f in oks[0]}
         chosen: dict[str, str] = {}
-        out.flavors[ps_name] = chosen
+        for name, _ in members:
+            out.flavors[name] = chosen
         for res in sorted(requests):
             if res in chosen:
                 continue
@@ -170,8 +180,20 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                 return out
             for r, (f, mode) in best.items():
                 chosen[r] = f
-                out.tried[(ps_name, r)] = -1 if attempted == len(group.flavors) - 1 else attempted
+                for name, _ in members:
+                    out.tried[(name, r)] = -1 if attempted == len(group.flavors) - 1 else attempted
                 out.modes[(f, r)] = min(out.modes.get((f, r), FIT), mode[0])
                 out.borrowing = max(out.borrowing, mode[1])
                 out.usage[(f, r)] = out.usage.get((f, r), 0) + wanted[r]
+        if len(members) > 1:
+            for name, ps_requests in members:
+                out.flavors[name] = {r: f for r, f in chosen.items() if r in ps_requests}
+    return out
+
+
+def _summed(lists: Iterable[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for requests in lists:
+        for r, v in requests.items():
+            out[r] = out.get(r, 0) + v
     return out

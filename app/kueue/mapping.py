@@ -306,8 +306,9 @@ class Admissions:
             shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
+            groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
-                                       lq=f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
+                                       lq=f"{wl.namespace}/{wl.queue_name}", groups=groups))  # fmt: skip
             by_key[plan.key] = plan
         ledger = None
         if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):

@@ -605,15 +605,14 @@ def _check_slices(ps: PodSet, ident: dict[str, str]) -> None:
 
 
 def _check_groups(pod_sets: list[PodSet], ident: dict[str, str]) -> None:
-    """PodSets of one ``podSetGroupName`` are placed together: same required/preferred level."""
+    """PodSets of one ``podSetGroupName`` are placed together: same required/preferred level
+    (a group without a level is one only for the flavor assigner: Kueue's webhook checks
+    neither)."""
     first: dict[str, PodSet] = {}
     for ps in pod_sets:
         tr = ps.topology
         if tr is None or tr.group is None:
             continue
-        if not tr.level:
-            raise InputError(f"podSet {ps.name!r} is in group {tr.group!r} and needs required or preferred",
-                             join_pointer(ps.pointer, "topologyRequest", "podSetGroupName"), ident)  # fmt: skip
         other = first.setdefault(tr.group, ps)
         ot = other.topology
         assert ot is not None

@@ -420,6 +420,8 @@ class Entry:
     #: breaks a tie of ``created`` before the key (:attr:`app.kueue.objects.Workload.tie`)
     tie: tuple = ()
     lq: str = ""  # its LocalQueue, "namespace/name"
+    #: podSet -> its ``topologyRequest.podSetGroupName`` (those with one): one flavor per group
+    groups: dict[str, str] = field(default_factory=dict)
 
     def total_requests(self) -> dict[str, Decimal]:
         """``SumTotalRequests`` as Kueue holds it: each resource's value over all podSets at
@@ -550,7 +552,7 @@ class Cycle:
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
-                        e.resume)  # fmt: skip
+                        e.resume, e.groups)  # fmt: skip
         if counts is not None:
             asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
