@@ -50,6 +50,9 @@ Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092,
   ``AllocatedVector`` and ``ResReqVector`` are only added to and subtracted from). One row's
   rule also holds on the path that decides: ``amd.com/gpu`` is a GPU
   (``resource_requirment.go:53``, ``resource_info.go:64``), transcribed as a queue limit.
+* Beyond those files, ``pkg/common/resources/dra_gpu_test.go`` ``countGPUDevicesFromClaim``
+  (7 of its 8 rows): how many GPUs one claim counts (GPU classes, counts, allocation
+  modes), as the DRA rows above.
 
 Not transcribed
 ---------------
@@ -68,6 +71,12 @@ Not transcribed
   ``ResourceVectorMap.GetIndex``, ``NewResourceVector``, ``BuildResourceVectorMap`` (3 of
   its rows), ``ToVector`` / ``FromVector`` / ``ToResourceQuantities`` (6 rows) — vector
   plumbing that no decision reads at this commit (see above).
+* ``dra_gpu_test.go``: "should skip unknown allocation modes" (the API server refuses an
+  allocation mode other than ExactCount or All; Gangplank answers 422); the 9
+  ``ExtractDRAGPUResources`` rows (the podgroup controller's status metadata, not the
+  scheduler).
+
+Each of these is also a skipped test (``test_not_transcribed``) naming its reason.
 """
 
 from __future__ import annotations
@@ -716,3 +725,86 @@ def test_amd_gpu_counts_as_gpus(client) -> None:
     out = decide(client, [n, kai_queue("q", 1, limit=1), *job("x", extra={"amd.com/gpu": "1"}),
                           *job("y", extra={"amd.com/gpu": "1"})], KAI_FULL)  # fmt: skip
     assert len(out["bindings"]) == 1
+
+
+# == pkg/common/resources/dra_gpu_test.go: countGPUDevicesFromClaim (beyond the files asked for) ====
+def requests_claim(name: str, requests: list[dict] | None) -> dict:
+    """A claim (queue label ``q``) whose ``spec.devices.requests`` are ``requests`` (each an
+    ``exactly`` request, or a whole request when it has ``firstAvailable``)."""
+    c = gpu_claim(name, 1)
+    c["spec"]["devices"]["requests"] = [r if "firstAvailable" in r else {"name": f"r{i}", "exactly": r}
+                                        for i, r in enumerate(requests or [])]  # fmt: skip
+    return c
+
+
+COUNT_ROWS = [
+    ("should count devices with ExactCount mode and explicit count",
+     [{"deviceClassName": G, "allocationMode": "ExactCount", "count": 2}], 2),
+    ("should default to 1 when ExactCount mode has no count specified",
+     [{"deviceClassName": G, "allocationMode": "ExactCount"}], 1),
+    ("should count devices with AllocationModeAll", [{"deviceClassName": G, "allocationMode": "All"}], 1),
+    ("should sum multiple GPU device requests", [{"deviceClassName": G, "allocationMode": "ExactCount", "count": 2},
+                                                 {"deviceClassName": G, "allocationMode": "ExactCount", "count": 3}], 5),
+    ("should ignore non-GPU device requests", [{"deviceClassName": "other-device-class", "allocationMode": "ExactCount", "count": 5},
+                                               {"deviceClassName": G, "allocationMode": "ExactCount", "count": 2}], 2),
+    ("should return 0 for empty claim", [], 0),
+    ("should return 0 for claim with no Exactly field",
+     [{"name": "r", "firstAvailable": [{"name": "s0", "deviceClassName": G, "count": 1}]}], 0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("row", "requests", "gpus"), COUNT_ROWS, ids=[r[0] for r in COUNT_ROWS])
+def test_dra_gpu_devices_of_a_claim(client, row: str, requests: list[dict], gpus: int) -> None:
+    """``pkg/common/resources/dra_gpu_test.go`` countGPUDevicesFromClaim / <row>: the GPUs a
+    claim the pod names counts: each ``exactly`` request of a GPU class (its name contains
+    "gpu"), its count (1 when unset), 1 for ``All``; a non-GPU class or a ``firstAvailable``
+    request counts nothing. (Node ``a`` also has 5 devices of ``other-device-class``'s driver,
+    which is no GPU driver.)"""
+    assert_gpus(client, lambda lim: [*dra_cluster(), device_class("other-device-class"),
+                                     pool("a-other", "other.example.com", 5, node_name="a"), *queues(lim),
+                                     requests_claim("c", requests), *job("w", claims=("c",))],
+                {"q": (f"{NS}/w-0", gpus)})  # fmt: skip
+
+
+# == the rows left out, listed (see the module docstring) ===========================================
+NOT_TRANSCRIBED = [
+    ("resource_requirment_test.go/Negative CPU Resources", "a container cannot request a negative quantity: the API "
+     "server refuses such a pod"),
+    ("resource_requirment_test.go/Clone/Cloning all the properties", "a Go deep copy: no answer shows it"),
+    ("resource_requirment_test.go/LessInAtLeastOneResource/Less in all resources - true", "ResourceRequirements."
+     "LessInAtLeastOneResource has no caller outside the tests (the queue order's is ResourceQuantities')"),
+    ("resource_requirment_test.go/LessInAtLeastOneResource/Less in one resources - true", "as the row above"),
+    ("gpu_resource_requirment_test.go/SetMaxResource/GpuMemory not supported", "the only caller maxing pods' GPU "
+     "requirements (the topology representor) starts from an empty requirement, so its GPU memory is 0 whatever the "
+     "pods ask: no answer shows the kept value"),
+    ("dra_gpu_test.go/countGPUDevicesFromClaim/should skip unknown allocation modes", "the API server refuses an "
+     "allocationMode other than ExactCount or All (Gangplank answers 422 naming the field)"),
+    ("dra_gpu_test.go/ExtractDRAGPUResources (9 rows)", "used by the podgroup controller's status metadata "
+     "(podgroupcontroller/controllers/metadata/pod.go), not by the scheduler"),
+    *((f"resource_vector_test.go/{name}", "resource-vector plumbing: no decision reads KAI's vectors at this commit")
+      for name in ("ResourceVector/Add/should add two vectors of equal length",
+                   "ResourceVector/Add/should extend shorter vector when adding mismatched lengths",
+                   "ResourceVector/Sub/should subtract two vectors of equal length",
+                   "ResourceVector/Sub/should extend shorter vector when subtracting mismatched lengths",
+                   "ResourceVector/Clone/should create a deep copy of the vector",
+                   "ResourceVector/LessEqual/should compare vectors of equal length correctly",
+                   "ResourceVector/LessEqual/should handle mismatched lengths with implicit zeros",
+                   "ResourceVector/Get/should return the value at the specified index",
+                   "ResourceVector/Set/should set the value at the specified index",
+                   "ResourceVectorMap/GetIndex/should return the correct index for known resource names",
+                   "NewResourceVector/should create a vector of zeros with the correct length",
+                   "BuildResourceVectorMap/should create a map with core resources in correct order",
+                   "BuildResourceVectorMap/should handle multiple nodes with different resource sets",
+                   "BuildResourceVectorMap/should include GPU resource even when not present in all nodes",
+                   "Resource conversion/ToVector/FromVector/should convert Resource to vector and back",
+                   "Resource conversion/ToVector/FromVector/should convert vector to Resource",
+                   "Resource conversion/ToVector/FromVector/should support round-trip conversion",
+                   "Resource conversion/ResourceRequirements/should convert ResourceRequirements to vector",
+                   "Resource conversion/ResourceRequirements/should convert vector to ResourceRequirements",
+                   "Resource conversion/ToResourceQuantities/should convert vector back to quantities map")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("row", [pytest.param(name, id=name, marks=pytest.mark.skip(reason=why)) for name, why in NOT_TRANSCRIBED])
+def test_not_transcribed(row: str) -> None:
+    """Listed so the run shows each left-out Go row with its reason."""
