@@ -566,6 +566,29 @@ def test_gpu_topology_job_of_different_portions_is_not_placed(client) -> None:
     assert out["bindings"] == [] and out["nominations"] == []
 
 
+@pytest.mark.xfail(strict=True, reason="as above: a whole GPU is portion 1 and a 0.5 fraction portion 0.5, so the "
+                   "representor's SetMaxResource fails (gpu_resource_requirment.go:117-119) and KAI does not place the "
+                   "job; Gangplank does (app/kai/topology.py:222)")  # fmt: skip
+def test_gpu_topology_job_of_a_whole_gpu_and_a_fraction_is_not_placed(client) -> None:
+    """``gpu_resource_requirment.go:117-119`` (beside "Different fractions not supported"): a
+    whole GPU (portion 1) and ``gpu-fraction: 0.5`` cannot be maxed either: a topology job of
+    a 1-GPU pod and a half-GPU pod is not placed."""
+    objs = topology_job([{}, {"gpu-fraction": "0.5"}])
+    objs[-2]["spec"]["containers"][0]["resources"]["requests"][GPU] = "1"
+    out = decide(client, objs, KAI_FULL)
+    assert out["bindings"] == [] and out["nominations"] == []
+
+
+def test_gpu_topology_job_of_whole_gpus_is_placed(client) -> None:
+    """The control for the row above: two 1-GPU pods (portion 1 both) max without error and
+    the topology job is placed."""
+    objs = topology_job([{}, {}])
+    for p in objs[-2:]:
+        p["spec"]["containers"][0]["resources"]["requests"][GPU] = "1"
+    out = decide(client, objs, KAI_FULL)
+    assert sorted(b["pod"] for b in out["bindings"]) == [f"{NS}/j-0", f"{NS}/j-1"]
+
+
 def test_gpu_topology_representor_starts_from_no_gpus(client) -> None:
     """``gpu_resource_requirment_test.go`` SetMaxResource / "With gpus and without gpus can
     be compared": the representor starts from an empty requirement (portion 0), which maxes
@@ -613,7 +636,7 @@ def test_gpu_requirement_less_equal(row: str, a: dict, b: dict, expected: bool) 
 
 @pytest.mark.xfail(strict=True, reason="KAI compares GPU portions with a 0.01 tolerance (lessEqualWithMinDiff, "
                    "gpu_resource_requirment.go:141,240-242): 0.505 <= 0.5; Gangplank compares the portion exactly "
-                   "(app/kai/signatures.py:86-87, request_shape / _le)")  # fmt: skip
+                   "(app/kai/signatures.py:89-90 _le over request_shape's portion)")  # fmt: skip
 def test_gpu_portion_within_min_gpus_is_less_equal() -> None:
     """``gpu_resource_requirment_test.go`` LessEqual / "Higher in GPUs but in less than
     minGpus": a portion higher by less than ``minGPUs`` (0.01) is still less-or-equal. The Go
@@ -692,7 +715,7 @@ def test_extended_resource_is_counted_and_needed(client) -> None:
 @pytest.mark.xfail(strict=True, reason="KAI's RequirementsFromResourceList drops a resource name that is neither CPU, "
                    "memory, a GPU, MIG, storage nor a scalar (extended / hugepages / kubernetes.io-prefixed) resource "
                    "(resource_requirment.go:61-69), so the pod asks for nothing of it; Gangplank reads every requested "
-                   "name as a resource the node must offer (no KAI-specific filter at ingest). Only a pod the API server "
+                   "name as a resource the node must offer (app/ingest/podrequest.py:291-299 keeps every name). Only a pod the API server "
                    "would refuse (a resource name without a domain) reaches this")  # fmt: skip
 def test_unsupported_resource_name_is_not_counted(client) -> None:
     """``resource_requirment_test.go`` RequirementsFromResourceList / "Other Resources -
