@@ -54,6 +54,20 @@ Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092,
   (7 of its 8 rows): how many GPUs one claim counts (GPU classes, counts, allocation
   modes), as the DRA rows above.
 
+Differences from KAI (strict xfails)
+------------------------------------
+
+* BestEffort: a pod under KAI's minimums (5m CPU and 1Mi; ``gpu-fraction: 0.001`` alone) is
+  allocated on a node whose capacity is releasing; Gangplank pipelines it.
+* A topology job whose pods' GPU portions differ (0.5 and 0.4; a whole GPU and 0.5) is not
+  placed by KAI (the representor's ``SetMaxResource`` fails); Gangplank places it.
+* ``LessEqual`` allows a GPU portion 0.01 over (0.505 <= 0.5); Gangplank's comparison is exact.
+* ``amd.com/gpu`` counts as GPUs in KAI's queues; not in Gangplank's.
+* A resource name KAI does not recognise (``unsupported``) is dropped by KAI; Gangplank
+  needs a node offering it (only a pod the API server refuses asks for one).
+* Claims without a UID are one entry of KAI's per-pod map (the last one counts); Gangplank
+  counts each (only a snapshot posted without claim UIDs reaches this).
+
 Not transcribed
 ---------------
 
