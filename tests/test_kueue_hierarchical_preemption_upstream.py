@@ -10,8 +10,9 @@ candidates outside that subtree (``ReclaimWithoutBorrowing`` / ``ReclaimWhileBor
 under ``borrowWithinCohort``), subtrees within their quota pruned, lending limits, and
 Workloads already evicted taken first. All 15 of its cases are transcribed (the Go loop runs
 each twice, with the ``WorkloadRequestUseMergePatch`` feature gate off and on; that gate
-changes how the eviction is written, not which Workloads are chosen, so each case is one
-test here). The sibling tables are :mod:`tests.test_kueue_preemption_upstream`
+makes Kueue write Workload updates with a merge patch instead of server-side apply
+(``pkg/features/kube_features.go:218-220``), how the eviction is written, not which Workloads
+are chosen, so each case is one test here). The sibling tables are :mod:`tests.test_kueue_preemption_upstream`
 (``TestPreemption``) and :mod:`tests.test_kueue_fair_preemption_upstream`
 (``TestFairPreemptions``); this file follows their conventions and uses their helpers.
 
@@ -54,7 +55,8 @@ Mapping of a Go case:
   ``QuotaReserved`` condition at Go's ``now`` (:func:`at`), no ``Creation`` (Go's zero time,
   :data:`ZERO`). Go's ``.Condition(Evicted True at now)`` ("prefer to preempt evicted
   workloads") -> the same condition in ``status.conditions`` (with ``reason: Preempted``:
-  a ``metav1.Condition`` needs one; Kueue's candidate ordering reads only its status).
+  a ``metav1.Condition`` needs one; Kueue's candidate ordering reads only its status,
+  ``IsEvicted`` in ``pkg/workload/evict/evict.go:71``).
   Go's Workloads live in namespace ``""``: here in :data:`NS`, so ``"/admitted2"`` is
   ``"default/admitted2"``.
 * ``incoming`` (``baseIncomingWl.Clone().Priority(p).Request(...)``) -> the pending Workload
