@@ -50,19 +50,19 @@ Mapping of a Go case:
   ``tas-b`` carry a node label (``tas: yes``, on every node): the ResourceFlavor CRD requires
   ``nodeLabels`` with ``topologyName``, which Go's cache does not check.
 
-52 of the 60 cases are transcribed: 50 pass, 2 are strict xfails where Gangplank's answer
-differs from Kueue's (each with the Go rule and Gangplank's line in its reason):
+52 of the 60 cases are transcribed: 51 pass, 1 is a strict xfail where Gangplank's answer
+differs from Kueue's (with the Go rule and Gangplank's line in its reason): a zero request a
+resource group covers gets no flavor ("zero resource request defined in clusterQueue should
+get flavor assigned": Gangplank drops zero requests when it reads the pod; the admission
+does not name it, nothing else differs).
 
-* a zero request a resource group covers gets no flavor: "zero resource request defined in
-  clusterQueue should get flavor assigned";
-* a podSet whose resources took two TAS flavors is admitted: "multiple TAS flavors assigned
-  to different resources in the same PodSet leads to NoFit".
-
-Seven cases were strict xfails when transcribed and pass since ``checkFlavorForPodSets`` is
+Eight cases were strict xfails when transcribed and pass since ``checkFlavorForPodSets`` is
 followed per podSet (``app/kueue/mapping.py`` ``_usable``: the flavor's own
 ``spec.tolerations``, the required node affinity in ``flavorSelector``, taints podSet by
-podSet) and podSets are grouped by ``podSetGroupName`` alone (``app/kueue/flavorassigner.py``
-``assign``: one flavor per group; a group without a topology level was a 422).
+podSet), podSets are grouped by ``podSetGroupName`` alone (``app/kueue/flavorassigner.py``
+``assign``: one flavor per group; a group without a topology level was a 422), and a podSet
+asking for TAS whose resources took two TAS flavors has no fit
+(``flavorassigner.check_tas_flavors``).
 
 Not transcribed (8 cases; :data:`NOT_TRANSCRIBED` gives each one's reason): the four
 "when borrowing while preemption is needed for flavor one[, no borrowingLimit];
@@ -530,12 +530,7 @@ CASES = [
          main_cq([fq("tas-a", ("cpu", "10"))], [fq("tas-b", ("memory", "10Mi"))]),
          ("InsufficientQuota", {}),
          objects=(rf("tas-a", {"tas": "yes"}, topology="tas-topo-a"), rf("tas-b", {"tas": "yes"}, topology="tas-topo-b"),
-                  topology("tas-topo-a"), topology("tas-topo-b")),
-         marks=xfail("Kueue gives a podSet whose resources took two TAS flavors no topology request "
-                     "(onlyTASFlavor: MultipleTASFlavorsAssignedError, tas_flavorassigner.go:144-164, set as the "
-                     "podSet's status error by WorkloadsTopologyRequests, tas_flavorassigner.go:74 / "
-                     "flavorassigner.go:865): NoFit. Gangplank places the podSet on the topology of the first "
-                     "flavor covering a requested resource (_flavor, app/kueue/mapping.py:593) and admits it")),
+                  topology("tas-topo-a"), topology("tas-topo-b"))),
     # fitting-podset's nodeSelector leaves it flavor one; blocking-podset's 5 cpu fit neither
     case("multi-podset, one fits and another fails, fitting podset attempts skipped in resolveNoFitReason",
          [pod("fitting-podset", 1, {"cpu": "1"}, nodeSelector={"type": "one"}), ps("blocking-podset", 1, {"cpu": "5"})],

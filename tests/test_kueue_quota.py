@@ -447,3 +447,17 @@ def test_a_skipped_workload_with_flavors_left_is_tried_again_from_the_next_flavo
     assert reasons(a) == {"ml/aw": "Admitted", "ml/bw": "Admitted"}
     assert one(a, "ml/aw")["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "f1"
     assert one(a, "ml/bw")["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "f2"
+
+
+def test_a_tas_podset_with_two_tas_flavors_has_no_fit():
+    """``onlyTASFlavor`` (``MultipleTASFlavorsAssignedError``): only a podSet asking for TAS is
+    refused two TAS flavors; a podSet that does not ask keeps them, and one TAS flavor beside a
+    non-TAS flavor is fine."""
+    from app.kueue.flavorassigner import Assignment, check_tas_flavors
+
+    tas = frozenset({"tas-a", "tas-b"})
+    asg = Assignment(flavors={"main": {"cpu": "tas-a", "memory": "tas-b"}, "side": {"cpu": "tas-a", "gpu": "plain"}})
+    check_tas_flavors(asg, frozenset({"side"}), tas)
+    assert not asg.no_fit
+    check_tas_flavors(asg, frozenset({"main", "side"}), tas)
+    assert asg.no_fit and asg.why == "podSet main: more than one TAS flavor assigned: tas-a, tas-b"

@@ -90,6 +90,8 @@ class Assignment:
     counts: dict[str, int] = field(default_factory=dict)  # podSet -> count, when partial admission reduced it
     #: (podSet, resource) -> the flavor index the search stopped at, -1 after the last (``TriedFlavorIdx``)
     tried: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: why a podSet has no fit beyond quota (``psError``), for the Workload's message
+    why: str = ""
 
     @property
     def pending_flavors(self) -> bool:
@@ -189,6 +191,18 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
             for name, ps_requests in members:
                 out.flavors[name] = {r: f for r, f in chosen.items() if r in ps_requests}
     return out
+
+
+def check_tas_flavors(out: Assignment, tas_pod_sets: frozenset[str], tas_flavors: frozenset[str]) -> None:
+    """``WorkloadsTopologyRequests``' ``onlyTASFlavor``: a podSet asking for topology-aware
+    scheduling (explicitly, or in a ClusterQueue whose flavors are all TAS flavors) whose
+    resources took more than one TAS flavor has no fit (``MultipleTASFlavorsAssignedError``)."""
+    for ps in sorted(tas_pod_sets):
+        names = sorted({f for f in out.flavors.get(ps, {}).values() if f in tas_flavors})
+        if len(names) > 1:
+            out.no_fit = True
+            out.why = f"podSet {ps}: more than one TAS flavor assigned: {', '.join(names)}"
+            return
 
 
 def _summed(lists: Iterable[dict[str, int]]) -> dict[str, int]:

@@ -307,8 +307,11 @@ class Admissions:
                       for ps in wl.pod_sets]  # fmt: skip
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
             groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
+            tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
+            tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
+            tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
-                                       lq=f"{wl.namespace}/{wl.queue_name}", groups=groups))  # fmt: skip
+                                       lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors)))  # fmt: skip
             by_key[plan.key] = plan
         ledger = None
         if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):
@@ -630,6 +633,13 @@ def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:
             continue
         return f
     return None
+
+
+def _explicit_tas(tr: TopologyRequest | None) -> bool:
+    """``IsExplicitlyRequestingTAS``: the podSet's topologyRequest names a level, a slice or
+    ``unconstrained``."""
+    return tr is not None and bool(tr.unconstrained or tr.required or tr.preferred or tr.slice_level
+                                   or tr.slice_size is not None)  # fmt: skip
 
 
 def _nt(tr: TopologyRequest | None) -> NetworkTopology | None:

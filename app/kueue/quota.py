@@ -422,6 +422,8 @@ class Entry:
     lq: str = ""  # its LocalQueue, "namespace/name"
     #: podSet -> its ``topologyRequest.podSetGroupName`` (those with one): one flavor per group
     groups: dict[str, str] = field(default_factory=dict)
+    #: (podSets asking for topology-aware scheduling, the TAS flavors): ``fa.check_tas_flavors``
+    tas: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
     def total_requests(self) -> dict[str, Decimal]:
         """``SumTotalRequests`` as Kueue holds it: each resource's value over all podSets at
@@ -553,6 +555,9 @@ class Cycle:
         cq = self.tree.queues[e.queue]
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
                         e.resume, e.groups)  # fmt: skip
+        if e.tas[0] and not asg.no_fit:  # (a podSet of count 0 asks for no topology)
+            live = {ps.name for ps, c in zip(e.pod_sets, counts or [ps.count for ps in e.pod_sets], strict=True) if c}
+            fa.check_tas_flavors(asg, e.tas[0] & live, e.tas[1])
         if counts is not None:
             asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
@@ -782,9 +787,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             if not asg.no_fit and not asg.fit and not targets and node.reclaim != "Any":
                 reserved += _reserve_unreclaimable(node, asg)
             if asg.no_fit or (not asg.fit and not targets):
-                out[e.key] = Verdict(False, f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for every "
-                                            "flavor of some resource group" + ("" if asg.no_fit else
-                                            ", and preemption finds no Workload to evict"))  # fmt: skip
+                out[e.key] = Verdict(False, asg.why or (f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for "
+                                                        "every flavor of some resource group" + ("" if asg.no_fit else
+                                                        ", and preemption finds no Workload to evict")))  # fmt: skip
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
                 continue
