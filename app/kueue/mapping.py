@@ -269,6 +269,7 @@ class Admissions:
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), queued, reserved,
                                             usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
+        tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
         for plan in self.plans:
             if plan.state != RUN:
                 continue
@@ -307,7 +308,6 @@ class Admissions:
                       for ps in wl.pod_sets]  # fmt: skip
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
             groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
-            tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
             tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
             tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
