@@ -389,3 +389,25 @@ def test_kai_preferred_level_scores_nodes_by_their_domain_place_in_the_sorted_tr
     job = kai_job("p", "q", 2, 1, topology={"topology": "dc", "preferredTopologyLevel": "rack"})
     out = decide(client, nodes + [topo, kai_queue("q", 4)] + running + job)
     assert {b["pod"]: b["node"] for b in out["bindings"]} == {"ml/p-0": "b", "ml/p-1": "a"}
+
+
+def test_best_effort_pod_is_allocatable_on_every_node(client):
+    from tests.test_kai_shard_args import NS, conf, one
+    from tests.test_kai_shard_args import decide as decide_conf
+
+    """``NodeInfo.IsTaskAllocatable``: a pod whose request KAI reads as empty (``ResReq.IsEmpty``:
+    5 millicores and 1 MiB are under its minimums) is allocatable on any node, so
+    ``nodeavailability`` gives every node its 100 and the placement strategy decides: binpack
+    takes n2 (32 of its 64 CPUs run a pod, the other 32 a terminating one: no idle room, the
+    least future room), and the pod is bound there, not pipelined. A pod asking 1 CPU is not
+    BestEffort: only n1 has idle room for it, and its 100 wins."""
+    going = one("going", "q", None, on="n2", cpu="32")
+    going[1]["metadata"]["deletionTimestamp"] = "2026-11-23T11:59:00Z"
+    objs = [node("n1", gpu=None), node("n2", gpu=None), kai_queue("q", 8), *going, *one("stay", "q", None, on="n2", cpu="32"),
+            *one("tiny", "q", None, cpu="5m", created="2026-11-23T09:05:00Z")]  # fmt: skip
+    objs[-1]["spec"]["containers"][0]["resources"]["requests"]["memory"] = "1Mi"
+    out = decide_conf(client, objs, conf())
+    assert [(b["pod"], b["node"]) for b in out["bindings"]] == [(f"{NS}/tiny-0", "n2")], out
+    objs[-1]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1"
+    out = decide_conf(client, objs, conf())
+    assert [(b["pod"], b["node"]) for b in out["bindings"]] == [(f"{NS}/tiny-0", "n1")], out

@@ -370,3 +370,4 @@ def test_nodepool_label_key_is_the_label_of_the_node_pool_selector(client):
     out = decide(client, objs, conf(**{"nodepool-label-key": ""}))
     assert placed(out, "a") == "n2"
     assert not any("node-pool" in w or "example.com/pool" in w for w in out["warnings"]), out["warnings"]
+

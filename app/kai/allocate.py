@@ -33,6 +33,7 @@ import numpy as np
 
 from app.ingest import kernels
 from app.kai.jobs import View, is_preemptible, pod_set_name, sort_pod_sets, tasks_to_allocate
+from app.kai.mig import MIG_RESOURCE_PREFIX
 from app.kai.statement import KaiStatement
 from app.kai.topology import JobSets, SubGroupSet, relevant_scores, subset_nodes
 from app.model.cluster import NetworkTopology, Task, TaskStatus
@@ -109,6 +110,51 @@ def asks_no_gpu(ctx: KaiContext, req: np.ndarray) -> bool:
     return ctx.gpu_col is None or not req[ctx.gpu_col]
 
 
+#: ``BaseResource.IsEmpty``' minimums: 10 millicores, 10 MiB, 10 (milli-units of a scalar resource)
+MIN_MILLI_CPU, MIN_MEMORY, MIN_SCALAR = 10, 10 * 1024 * 1024, 10
+
+
+def empty_limits(names: list[str]) -> np.ndarray:
+    """Per resource column, the request under which KAI's ``ResReq.IsEmpty`` holds
+    (``RequirementsFromResourceList``, ``BaseResource.IsEmpty``, ``GpuResourceRequirement.IsEmpty``):
+    cpu below 10 millicores, memory below 10 MiB; a device-plugin GPU (``nvidia.com/gpu``,
+    ``amd.com/gpu``: read by ``Value()``, so any request is a whole GPU) or MIG instance none;
+    a scalar resource (``IsScalarResourceName``: a name with a domain, ``hugepages-*``,
+    ``attachable-volumes-*``) below 10 milli-units (hugepages as KAI reads them: milli-bytes, so
+    none), ephemeral-storage and storage below 10 bytes; the pod slot and names KAI does not
+    read (no domain) are not compared (an infinite limit)."""
+    out = np.full(len(names), np.inf)
+    for i, name in enumerate(names):
+        if name == "cpu":
+            out[i] = MIN_MILLI_CPU
+        elif name == "memory":
+            out[i] = MIN_MEMORY
+        elif name in ("nvidia.com/gpu", "amd.com/gpu") or name.startswith(MIG_RESOURCE_PREFIX):
+            out[i] = 1
+        elif name.startswith("hugepages-"):
+            out[i] = 1
+        elif name in ("ephemeral-storage", "storage") or "/" in name or name.startswith("attachable-volumes-"):
+            out[i] = MIN_SCALAR
+    return out
+
+
+def best_effort(ctx: KaiContext, task: Task) -> bool:
+    """``NodeInfo.IsTaskAllocatable``'s BestEffort task: its request is empty as KAI reads it
+    (:func:`empty_limits`) and it is no GPU-memory pod: allocatable on any node (allocated,
+    not pipelined; ``nodeavailability`` scores every node). The fit on idle + releasing
+    capacity (``IsTaskAllocatableOnReleasingOrIdle``) is not affected. PVC storage claims,
+    which KAI also excludes, are not modelled."""
+    return task.idx in empty_rows(ctx) and task.key not in ctx.ssn.cluster.gpu_memory
+
+
+def empty_rows(ctx: KaiContext) -> set[int]:
+    """The task rows whose request is empty as KAI reads it (worked out once per session)."""
+    if ctx.empty is None:
+        c = ctx.ssn.cluster
+        ctx.empty = set(np.flatnonzero((c.task_req < empty_limits(c.resources.names)).all(axis=1)).tolist())
+    return ctx.empty
+
+
 def placement_rule(ctx: KaiContext, req: np.ndarray) -> tuple[bool, int, bool]:
     """(CPU-only task, the column ``nodeplacement`` scores, -1 for none, spread): a task
     asking for GPUs (or MIG instances: ``IsCPUOnlyRequest`` is false for them) follows the
@@ -155,6 +201,8 @@ def best_node(ctx: KaiContext, task: Task, nodes: np.ndarray) -> int | None:
     if pod_affinity is not None:
         extra = pod_affinity if extra is None else extra + pod_affinity
     totals = ctx.spread_totals(col, spread)
+    if best_effort(ctx, task):  # (allocatable on every node: nodeavailability scores each; ``req`` only decides that)
+        req = ctx.no_request
     if extra is not None or totals is not None:
         return score_py(c.allocatable, c.used, c.releasing, c.pipelined, cand, req, col, lo, hi, anyc, spread,
                         ctx.cpu_only_node if cpu_only else None, nominated, extra, totals)  # fmt: skip
@@ -247,7 +295,8 @@ def node_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     nominated = ctx.node_index.get(task.nominated_node, -1) if task.nominated_node else -1
     totals = ctx.spread_totals(col, spread)
     terms = score_terms(idle, idle[:, col] + c.releasing[nodes, col] - c.pipelined[nodes, col] if col >= 0 else None,
-                        (c.allocatable[nodes, col] if totals is None else totals[nodes]) if col >= 0 else None, req, lo, hi,
+                        (c.allocatable[nodes, col] if totals is None else totals[nodes]) if col >= 0 else None,
+                        ctx.no_request if best_effort(ctx, task) else req, lo, hi,
                         anyc, spread,
                         ctx.cpu_only_node[nodes] if cpu_only else None, nodes == nominated if nominated >= 0 else None,
                         topology[nodes] if topology is not None else None)  # fmt: skip
@@ -496,9 +545,13 @@ def _place_tasks(ctx: KaiContext, stmt: KaiStatement, tasks: list[Task], nodes: 
     if not tasks:
         return True  # a pod set with nothing to place in this attempt
     memo = ctx.memo
-    if RUNS and memo is None and ctx.sharing is None and not pipeline_only and len(tasks) >= RUN_MIN and len(nodes):
+    # (a BestEffort task is allocatable on every node: the runs and the memo's known runs,
+    # which read the request for that, take no such task)
+    empty = empty_rows(ctx)
+    plain = not empty or empty.isdisjoint(t.idx for t in tasks)
+    if RUNS and plain and memo is None and ctx.sharing is None and not pipeline_only and len(tasks) >= RUN_MIN and len(nodes):
         return _place_real(ctx, stmt, tasks, nodes)
-    if memo is None or not pipeline_only or not len(nodes) or (ctx.node_scores and ctx.scored is tasks[0].job):
+    if memo is None or not plain or not pipeline_only or not len(nodes) or (ctx.node_scores and ctx.scored is tasks[0].job):
         return all(_place_task(ctx, stmt, t, nodes, pipeline_only) for t in tasks)
     i = 0
     while i < len(tasks):
@@ -531,7 +584,7 @@ def _place_task(ctx: KaiContext, stmt: KaiStatement, task: Task, nodes: np.ndarr
     if node is None:
         return False
     c = ctx.ssn.cluster
-    if not pipeline_only and bool((task.req <= c.allocatable[node] - c.used[node]).all()):
+    if not pipeline_only and (best_effort(ctx, task) or bool((task.req <= c.allocatable[node] - c.used[node]).all())):
         stmt.allocate(task, node)
     else:
         stmt.pipeline_kai(task, node, update_if_on_node=not pipeline_only)

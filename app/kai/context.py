@@ -52,6 +52,10 @@ class KaiContext:
         self.simulations = 0
         self.skipped = 0  # jobs skipped by a scheduling signature
         self.memo: PlacementMemo | None = None  # open while a JobSolver solves (app.kai.memo)
+        #: KAI's BestEffort test (``app.kai.allocate.best_effort``): the task rows whose
+        #: request is empty as KAI reads it (None until asked), and a request of nothing
+        self.empty: set[int] | None = None
+        self.no_request = np.zeros(len(c.resources.names), dtype=c.task_req.dtype)
         # undo restores the fair-share sums exactly (see exact_sums), and no GPU group changes
         self.exact: bool = fs.exact and self.sharing is None
         names = c.resources.names
