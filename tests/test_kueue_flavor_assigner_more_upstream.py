@@ -70,7 +70,7 @@ _DELETED = ("the Go test deletes the ResourceFlavor from the cache after taking 
             "meets a flavor the ClusterQueue names and the flavor map lacks (checkFlavorForPodSets, "
             "flavorassigner.go:1221-1226); no snapshot poses that race: with the flavor present it is an ordinary "
             "flavor, and without it Kueue's ClusterQueue is inactive (FlavorNotFound, "
-            "pkg/cache/scheduler/clusterqueue.go:321-324) and admits nothing (TestSchedule's \"workload should not "
+            "pkg/cache/scheduler/clusterqueue.go:322-325) and admits nothing (TestSchedule's \"workload should not "
             "fit in clusterQueue with nonexistent flavor\")")
 _MULTI_MIN = ("minCount on more than one podSet: Kueue's Workload webhook refuses it (\"at most one podSet can use "
               "minCount\", pkg/webhooks/workload_webhook.go:114-125), so no Workload Kueue admits has it (Gangplank "
@@ -79,7 +79,8 @@ _MULTI_MIN = ("minCount on more than one podSet: Kueue's Workload webhook refuse
 NOT_TRANSCRIBED: dict[str, str] = {
     "TestDeletedFlavors/multiple flavors, skip missing ResourceFlavor": _DELETED,
     "TestDeletedFlavors/flavor not found": _DELETED,
-    "TestSearch/empty": "a Workload without podSets: the Workload CRD requires 1 to 8 (spec.podSets minItems 1)",
+    "TestSearch/empty": ("a Workload without podSets: the Workload CRD requires 1 to 18 (spec.podSets MinItems=1, "
+                         "apis/kueue/v1beta2/workload_types.go:36-37)"),
     "TestSearch/partial available": _MULTI_MIN,
     "TestSearch/to min": _MULTI_MIN,
     "TestSearch/to max": _MULTI_MIN,
