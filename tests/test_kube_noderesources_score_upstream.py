@@ -198,3 +198,114 @@ def test_least_allocated(nodes, existing, pending, want):
     ``leastrequested.weight: 1`` alone; Volcano's Fit LeastAllocated (cpu/memory 50/50) score
     per node is Go's ``expectedScores``."""
     assert scores("leastrequested", nodes, existing, pending) == want
+
+
+NONZERO = ("a container without requests counts kube-scheduler's non-zero defaults (100m cpu, 200Mi "
+           "memory) in Fit's score: calculatePodResourceRequest sets NonMissingContainerRequests when "
+           "!useRequested (resource_allocation.go:144-148) and the node's pods count as "
+           "GetNonZeroRequested (resource_allocation.go:99); Gangplank's nodeorder scores the requests "
+           "as written, 0 here (app/plugins/nodeorder.py:73)")  # fmt: skip
+
+MOST_CASES = [
+    case(MOST, "nothing scheduled, nothing requested",
+         [knode("node1", "4000", "10000"), knode("node2", "4000", "10000")], [], [],
+         {"node1": 0.0, "node2": 0.0}),
+    case(MOST, "nothing scheduled, resources requested, differently sized nodes",
+         [knode("node1", "4000", "10000"), knode("node2", "6000", "10000")], [], REQ2,
+         {"node1": 62.0, "node2": 50.0}, TRUNC_MOST),
+    case(MOST, "no resources requested, pods scheduled with resources",
+         [knode("node1", "10000", "20000"), knode("node2", "10000", "20000")],
+         [("node1", [{"cpu": "3000", "memory": "0"}]), ("node1", [{"cpu": "3000", "memory": "0"}]),
+          ("node2", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])], [],
+         {"node1": 30.0, "node2": 42.0}, TRUNC_MOST),
+    case(MOST, "resources requested, pods scheduled with resources",
+         [knode("node1", "10000", "20000"), knode("node2", "10000", "20000")],
+         [("node1", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])], REQ2,
+         {"node1": 42.0, "node2": 55.0}, TRUNC_MOST),
+    case(MOST, "resources requested equal node capacity",
+         [knode("node1", "5000", "10000"), knode("node2", "10000", "9000")], [],
+         [{"cpu": "2000", "memory": "4000"}, {"cpu": "3000", "memory": "5000"}],
+         {"node1": 95.0, "node2": 75.0}),
+    case(MOST, "no resources requested, pods scheduled, nonzero request for resource",
+         [knode("node1", "250m", "1000Mi"), knode("node2", "250m", "1000Mi")],
+         [("node1", [None]), ("node1", [None])], [None],
+         {"node1": 80.0, "node2": 30.0}, NONZERO),
+    case(MOST, "bypass extended resource if the pod does not request",
+         [knode("node1", "6000", "10000"), knode("node2", "6000", "10000", XYZ4)], [], REQ2,
+         {"node1": 50.0, "node2": 50.0}),
+    case(MOST, "if the node doesn't have a resource",
+         [knode("node1", "6000", "10000"), knode("node2", "6000", "10000", XYZ4)], [],
+         [{"cpu": "3000", "memory": "4000"}],
+         {"node1": 45.0, "node2": 45.0}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("nodes", "existing", "pending", "want"), MOST_CASES)
+def test_most_allocated(nodes, existing, pending, want):
+    """most_allocated_test.go TestMostAllocatedScoringStrategy (the case named by the id):
+    ``mostrequested.weight: 1`` alone; Volcano's Fit MostAllocated (cpu/memory 1/1) score per
+    node is Go's ``expectedScores``."""
+    assert scores("mostrequested", nodes, existing, pending) == want
+
+
+# balanced_allocation_test.go's pod specs (cpu in millicores, memory in bytes).
+CPU_AND_MEMORY = [{"cpu": "1000m", "memory": "2000"}, {"cpu": "2000m", "memory": "3000"}]
+CPU_ONLY = [{"cpu": "1000m", "memory": "0"}, {"cpu": "2000m", "memory": "0"}]
+CPU_AND_MEMORY_AND_GPU = [{"cpu": "1000m", "memory": "2000"},
+                          {"cpu": "2000m", "memory": "3000", "nvidia.com/gpu": "3"}]  # fmt: skip
+GPU8 = {"nvidia.com/gpu": "8"}  # scalarResource
+
+
+def mnode(name: str, milli: int, memory: int, scalars: dict[str, str] | None = None) -> dict[str, Any]:
+    """``makeNode(name, milliCPU, memory, scalars)``."""
+    return knode(name, f"{milli}m", str(memory), scalars)
+
+
+SKIPPED = ("a best-effort pod (no requests for any of the plugin's resources) makes "
+           "BalancedAllocation's PreScore return Skip (balanced_allocation.go:80-84), and Volcano's "
+           "BatchNodeOrderFn then skips the plugin (score_helper.go:52-53, nodeorder.go "
+           "'if skipScore { continue }'): 0 on every node; Gangplank's nodeorder scores the pod's zero "
+           "fractions as balanced, (1 - 0)·100 (app/plugins/nodeorder.py:85-87)")  # fmt: skip
+BYPASS = ("an extended resource the pod does not request is bypassed ((0, 0), "
+          "resource_allocation.go:106-107) and a resource of allocatable 0 is skipped "
+          "(resource_allocation.go:75-76, balanced_allocation.go:188-190), leaving cpu/memory; "
+          "Gangplank's nodeorder adds nvidia.com/gpu to every node's fractions once any object has "
+          "it (app/plugins/nodeorder.py:61), the fraction 0 where the pod asks none, and 1 where "
+          "the node has none (app/plugins/nodeorder.py:75)")  # fmt: skip
+
+BAL_CASES = [
+    case(BAL, "nothing scheduled, nothing requested, skip in PreScore",
+         [mnode("node1", 4000, 10000), mnode("node2", 4000, 10000)], [], [],
+         {"node1": 0.0, "node2": 0.0}, SKIPPED),
+    case(BAL, "nothing scheduled, resources requested, differently sized nodes",
+         [mnode("node1", 4000, 10000), mnode("node2", 6000, 10000)], [], CPU_AND_MEMORY,
+         {"node1": 87.0, "node2": 100.0}, TRUNC_BAL),
+    case(BAL, "resources requested, pods scheduled with resources",
+         [mnode("node1", 10000, 20000), mnode("node2", 10000, 20000)],
+         [("node1", CPU_ONLY), ("node2", CPU_AND_MEMORY)], CPU_AND_MEMORY,
+         {"node1": 82.0, "node2": 95.0}, TRUNC_BAL),
+    case(BAL, "resources requested, pods scheduled with resources, differently sized nodes",
+         [mnode("node1", 10000, 20000), mnode("node2", 10000, 50000)],
+         [("node1", CPU_ONLY), ("node2", CPU_AND_MEMORY)], CPU_AND_MEMORY,
+         {"node1": 82.0, "node2": 80.0}, TRUNC_BAL),
+    case(BAL, "requested resources at node capacity",
+         [mnode("node1", 6000, 10000), mnode("node2", 6000, 10000)],
+         [("node1", CPU_ONLY), ("node2", CPU_AND_MEMORY)], CPU_ONLY,
+         {"node1": 50.0, "node2": 75.0}),
+    case(BAL, "include scalar resource on a node for balanced resource allocation",
+         [mnode("node1", 3500, 40000, GPU8), mnode("node2", 3500, 40000, GPU8)],
+         [("node2", CPU_AND_MEMORY), ("node1", CPU_AND_MEMORY_AND_GPU)],
+         [{"memory": "0", "nvidia.com/gpu": "1"}],
+         {"node1": 70.0, "node2": 65.0}, TRUNC_BAL),
+    case(BAL, "node without the scalar resource should skip the scalar resource",
+         [mnode("node1", 3500, 40000, GPU8), mnode("node2", 3500, 40000)], [], CPU_AND_MEMORY,
+         {"node1": 63.0, "node2": 63.0}, BYPASS),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("nodes", "existing", "pending", "want"), BAL_CASES)
+def test_balanced_allocation(nodes, existing, pending, want):
+    """balanced_allocation_test.go TestNodeResourcesBalancedAllocation (the case named by the
+    id): ``balancedresource.weight: 1`` alone; Volcano's BalancedAllocation (cpu, memory,
+    nvidia.com/gpu, weight 1 each) score per node is Go's ``expectedList``."""
+    assert scores("balancedresource", nodes, existing, pending) == want
