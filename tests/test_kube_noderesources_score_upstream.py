@@ -24,15 +24,17 @@ stored (the store holds each file at its own commit):
 
 How a Go case maps to a score here:
 
-* Volcano's ``nodeorder`` (``pkg/scheduler/plugins/nodeorder/nodeorder.go``, ``InitPlugin``)
-  builds, for ``leastrequested.weight`` ≠ 0, ``noderesources.NewFit`` with
-  ``ScoringStrategy{LeastAllocated, [cpu 50, memory 50]}``; for ``mostrequested.weight`` ≠ 0,
-  ``NewFit`` with ``{MostAllocated, [cpu 1, memory 1]}``; for ``balancedresource.weight`` ≠ 0,
-  ``NewBalancedAllocation`` with ``[cpu 1, memory 1, nvidia.com/gpu 1]``. All three are batch
-  plugins: ``BatchNodeOrderFn`` runs their PreScore (``nodescore.RunPreScorePlugin``; a
-  ``Skip`` drops the plugin, so it adds 0 to every node), then ``CalculatePluginScore``
-  (score_helper.go:61-123: each node's int64 score, no NormalizeScore for these plugins,
-  times the weight, as float).
+* Volcano's ``nodeorder`` (volcano-sh/volcano ed72c7c815a9fd547a787134676f73d42e9d049c,
+  ``pkg/scheduler/plugins/nodeorder/nodeorder.go``, ``InitPlugin``) builds, for
+  ``leastrequested.weight`` ≠ 0, ``noderesources.NewFit`` with
+  ``ScoringStrategy{LeastAllocated, [cpu 50, memory 50]}`` (line 218); for
+  ``mostrequested.weight`` ≠ 0, ``NewFit`` with ``{MostAllocated, [cpu 1, memory 1]}`` (237);
+  for ``balancedresource.weight`` ≠ 0, ``NewBalancedAllocation`` with
+  ``[cpu 1, memory 1, nvidia.com/gpu 1]`` (254-257). All three are batch plugins:
+  ``BatchNodeOrderFn`` runs their PreScore (``nodescore.RunPreScorePlugin``, lines 370-375; a
+  ``Skip`` drops the plugin, so it adds 0 to every node; Fit's PreScore never skips), then
+  ``CalculatePluginScore`` (line 379; ``util/nodescore/score_helper.go:61-123``: each node's
+  int64 score, no NormalizeScore for these plugins, times the weight, as float).
 * Each case: the conf weights only the plugin under test at 1 (the other seven nodeorder
   weights 0), so the node's ``nodeorder`` score is Go's ``expectedScores`` as is. Cpu/memory
   weights 50/50 score as Go's ``defaultResources`` (1/1): ``(a·50 + b·50)/100`` and
@@ -67,6 +69,22 @@ Not transcribed:
 * Balanced "include DRA resource on a node for balanced resource allocation" (and "... if
   PreScore not called"): score an extended resource backed by a DRA DeviceClass
   (``DRAExtendedResource``), not in Volcano's balanced resources (cpu, memory, nvidia.com/gpu).
+
+Where Gangplank differs (strict xfails; the reason on each names the rule and the line):
+
+* integer scores: kube-scheduler's Fit and BalancedAllocation scores are int64, truncated
+  (least/most: each resource's score and the weighted mean; balanced:
+  ``int64((1 - std) * MaxNodeScore)``); Gangplank's ``nodeorder`` keeps the fraction
+  (``app/plugins/nodeorder.py:82``, ``:84``, ``:87``): every case with a fractional score.
+* Most "no resources requested, pods scheduled, nonzero request for resource": Fit counts
+  containers without requests at 100m cpu / 200Mi memory (non-zero defaults); Gangplank at 0
+  (``app/plugins/nodeorder.py:73``).
+* Balanced "nothing scheduled, nothing requested, skip in PreScore": a best-effort pod skips
+  BalancedAllocation (0 in Volcano); Gangplank scores it 100 (``app/plugins/nodeorder.py:85-87``).
+* Balanced "node without the scalar resource should skip the scalar resource": kube bypasses
+  an unrequested scalar resource and a resource of allocatable 0; Gangplank scores
+  ``nvidia.com/gpu`` on every node once any object has it (``app/plugins/nodeorder.py:61``,
+  ``:75``).
 
 Transcribed although Go's strategy resources differ from Volcano's: Least/Most "bypass
 extended resource if the pod does not request" and "if the node doesn't have a resource":
@@ -263,8 +281,7 @@ def mnode(name: str, milli: int, memory: int, scalars: dict[str, str] | None = N
 
 SKIPPED = ("a best-effort pod (no requests for any of the plugin's resources) makes "
            "BalancedAllocation's PreScore return Skip (balanced_allocation.go:80-84), and Volcano's "
-           "BatchNodeOrderFn then skips the plugin (score_helper.go:52-53, nodeorder.go "
-           "'if skipScore { continue }'): 0 on every node; Gangplank's nodeorder scores the pod's zero "
+           "BatchNodeOrderFn then skips the plugin (score_helper.go:52-53, nodeorder.go:374-375): 0 on every node; Gangplank's nodeorder scores the pod's zero "
            "fractions as balanced, (1 - 0)·100 (app/plugins/nodeorder.py:85-87)")  # fmt: skip
 BYPASS = ("an extended resource the pod does not request is bypassed ((0, 0), "
           "resource_allocation.go:106-107) and a resource of allocatable 0 is skipped "
