@@ -281,7 +281,8 @@ def mnode(name: str, milli: int, memory: int, scalars: dict[str, str] | None = N
 
 SKIPPED = ("a best-effort pod (no requests for any of the plugin's resources) makes "
            "BalancedAllocation's PreScore return Skip (balanced_allocation.go:80-84), and Volcano's "
-           "BatchNodeOrderFn then skips the plugin (score_helper.go:52-53, nodeorder.go:374-375): 0 on every node; Gangplank's nodeorder scores the pod's zero "
+           "BatchNodeOrderFn then skips the plugin (score_helper.go:52-53, nodeorder.go:374-375): 0 on "
+           "every node; Gangplank's nodeorder scores the pod's zero "
            "fractions as balanced, (1 - 0)·100 (app/plugins/nodeorder.py:85-87)")  # fmt: skip
 BYPASS = ("an extended resource the pod does not request is bypassed ((0, 0), "
           "resource_allocation.go:106-107) and a resource of allocatable 0 is skipped "
