@@ -140,3 +140,53 @@ def test_node_affinity_priority(affinity, nodes, want):
     × nodeaffinity.weight 1."""
     objs = [_n(name, labels) for name, labels in nodes] + [_pending(affinity)]
     assert _nodeorder_scores(objs, _conf("nodeaffinity")) == {k: float(v) for k, v in want.items()}
+
+
+# == taint_toleration_test.go TestTaintTolerationScore =======================================
+def _t(key: str, value: str, effect: str) -> dict:
+    return {"key": key, "value": value, "effect": effect}
+
+
+def _tol(key: str, value: str, effect: str) -> dict:
+    return {"key": key, "operator": "Equal", "value": value, "effect": effect}
+
+
+PNS, NS = "PreferNoSchedule", "NoSchedule"
+CPU_ARM, DISK_SSD = ("cpu-type", "arm64"), ("disk-type", "ssd")
+
+TAINT_CASES = [
+    pytest.param([_tol("foo", "bar", PNS)],
+                 [("nodeA", [_t("foo", "bar", PNS)]), ("nodeB", [_t("foo", "blah", PNS)])],
+                 {"nodeA": 100, "nodeB": 0},
+                 id="node with taints tolerated by the pod, gets a higher score than those node with intolerable taints"),
+    pytest.param([_tol(*CPU_ARM, PNS), _tol(*DISK_SSD, PNS)],
+                 [("nodeA", []), ("nodeB", [_t(*CPU_ARM, PNS)]), ("nodeC", [_t(*CPU_ARM, PNS), _t(*DISK_SSD, PNS)])],
+                 {"nodeA": 100, "nodeB": 100, "nodeC": 100},
+                 id="the nodes that all of their taints are tolerated by the pod, get the same score, no matter how many "
+                    "tolerable taints a node has"),  # fmt: skip
+    pytest.param([_tol("foo", "bar", PNS)],
+                 [("nodeA", []), ("nodeB", [_t(*CPU_ARM, PNS)]), ("nodeC", [_t(*CPU_ARM, PNS), _t(*DISK_SSD, PNS)])],
+                 {"nodeA": 100, "nodeB": 50, "nodeC": 0},
+                 id="the more intolerable taints a node has, the lower score it gets."),
+    pytest.param([_tol(*CPU_ARM, NS), _tol(*DISK_SSD, NS)],
+                 [("nodeA", []), ("nodeB", [_t(*CPU_ARM, NS)]), ("nodeC", [_t(*CPU_ARM, PNS), _t(*DISK_SSD, PNS)])],
+                 {"nodeA": 100, "nodeB": 100, "nodeC": 0},
+                 id="only taints and tolerations that have effect PreferNoSchedule are checked by taints-tolerations "
+                    "priority function"),  # fmt: skip
+    pytest.param([], [("nodeA", []), ("nodeB", [_t(*CPU_ARM, PNS)])],
+                 {"nodeA": 100, "nodeB": 0},
+                 id="Default behaviour No taints and tolerations, lands on node with no taints"),
+]
+
+
+@pytest.mark.parametrize(("tolerations", "nodes", "want"), TAINT_CASES)
+def test_taint_toleration_score(tolerations, nodes, want):
+    """taint_toleration_test.go TestTaintTolerationScore: per node, the count of its
+    ``PreferNoSchedule`` taints the pod's ``PreferNoSchedule`` (or effect-less) tolerations do
+    not tolerate, reverse-normalised to 0..100 over the nodes (``DefaultNormalizeScore(100,
+    true)``: no such taint anywhere is 100 everywhere), × tainttoleration.weight 1.
+    (``tests/test_volcano_upstream_misc.py`` checks the weight and the candidate set on
+    Volcano's own table; these are kube-scheduler's rows: tolerated taints, NoSchedule
+    taints and tolerations not counted.)"""
+    objs = [_n(name, taints=taints) for name, taints in nodes] + [_pending(tolerations=tolerations)]
+    assert _nodeorder_scores(objs, _conf("tainttoleration")) == {k: float(v) for k, v in want.items()}
