@@ -51,10 +51,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 
-from tests.kube import node, pod
-from tests.test_volcano_upstream_misc import _nodeorder_scores
+from tests.kube import node, pod, request
+from tests.test_volcano_upstream_misc import CLIENT, _nodeorder_scores
 
 WEIGHTS = ("leastrequested", "mostrequested", "nodeaffinity", "podaffinity", "balancedresource", "tainttoleration",
            "imagelocality", "podtopologyspread")  # fmt: skip
@@ -190,3 +191,205 @@ def test_taint_toleration_score(tolerations, nodes, want):
     taints and tolerations not counted.)"""
     objs = [_n(name, taints=taints) for name, taints in nodes] + [_pending(tolerations=tolerations)]
     assert _nodeorder_scores(objs, _conf("tainttoleration")) == {k: float(v) for k, v in want.items()}
+
+
+# == scoring_test.go TestPreferredAffinity ===================================================
+RG_CHINA = {"region": "China"}
+RG_INDIA = {"region": "India"}
+AZ1 = {"az": "az1"}
+AZ2 = {"az": "az2"}
+RG_CHINA_AZ1 = {"region": "China", "az": "az1"}
+S1 = {"security": "S1"}
+S2 = {"security": "S2"}
+
+
+def _term(exprs: list[dict], key: str, namespaces: list[str] | None = None, ns_selector: dict | None = None) -> dict:
+    t: dict[str, Any] = {"labelSelector": {"matchExpressions": exprs}, "topologyKey": key}
+    if namespaces is not None:
+        t["namespaces"] = namespaces
+    if ns_selector is not None:
+        t["namespaceSelector"] = ns_selector
+    return t
+
+
+def _weighted(*terms: tuple[int, dict]) -> list[dict]:
+    return [{"weight": w, "podAffinityTerm": t} for w, t in terms]
+
+
+def _aff(pref: list[dict] | None = None, anti: list[dict] | None = None, required: list[dict] | None = None) -> dict:
+    out: dict[str, Any] = {}
+    if pref is not None or required is not None:
+        out["podAffinity"] = {}
+        if pref is not None:
+            out["podAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"] = pref
+        if required is not None:
+            out["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] = required
+    if anti is not None:
+        out["podAntiAffinity"] = {"preferredDuringSchedulingIgnoredDuringExecution": anti}
+    return out
+
+
+SEC_IN_S1 = [_req("security", "In", ["S1"])]
+SEC_IN_S2 = [_req("security", "In", ["S2"])]
+TEAM1 = {"matchExpressions": [_req("team", "In", ["team1"])]}
+STAY_WITH_S1_IN_REGION = _aff(pref=_weighted((5, _term(SEC_IN_S1, "region"))))
+STAY_WITH_S2_IN_REGION = _aff(pref=_weighted((6, _term(SEC_IN_S2, "region"))))
+AFFINITY3 = _aff(pref=_weighted(
+    (8, _term([_req("security", "NotIn", ["S1"]), _req("security", "In", ["S2"])], "region")),
+    (2, _term([_req("security", "Exists"), _req("wrongkey", "DoesNotExist")], "region"))))  # fmt: skip
+HARD_AFFINITY = _aff(required=[
+    _term([_req("security", "In", ["S1", "value2"])], "region"),
+    _term([_req("security", "Exists"), _req("wrongkey", "DoesNotExist")], "region")])  # fmt: skip
+AWAY_FROM_S1_IN_AZ = _aff(anti=_weighted((5, _term(SEC_IN_S1, "az"))))
+AWAY_FROM_S2_IN_AZ = _aff(anti=_weighted((5, _term(SEC_IN_S2, "az"))))
+STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ = _aff(pref=_weighted((8, _term(SEC_IN_S1, "region"))),
+                                                 anti=_weighted((5, _term(SEC_IN_S2, "az"))))  # fmt: skip
+AFFINITY_NAMESPACE_SELECTOR = _aff(pref=_weighted((5, _term(SEC_IN_S1, "region", ["subteam2.team2"], TEAM1))))
+ANTI_AFFINITY_NAMESPACE_SELECTOR = _aff(anti=_weighted((5, _term(SEC_IN_S1, "region", ["subteam2.team2"], TEAM1))))
+
+#: scoring_test.go's ``namespaces``: Namespace objects with a ``team`` label.
+NAMESPACES = [("subteam1.team1", "team1"), ("subteam2.team1", "team1"), ("subteam1.team2", "team2"),
+              ("subteam2.team2", "team2")]  # fmt: skip
+
+
+def _namespace(name: str, team: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": {"team": team}}}
+
+
+def _ipa_scores(pending: dict, existing: list[tuple[str, dict | None, dict | None, str]],
+                nodes: list[tuple[str, dict]], conf_: dict) -> dict[str, float]:  # fmt: skip
+    """The nodes, the existing pods ``(node, labels, affinity, namespace)`` Running on them,
+    the Go namespaces and the pending pod ``w``; nodeorder's score per node."""
+    objs = [_n(name, labels) for name, labels in nodes] + [_namespace(*ns) for ns in NAMESPACES]
+    for i, (on, labels, affinity, ns) in enumerate(existing):
+        objs.append(pod(f"p{i}", ns=ns, node=on, labels=labels, extra_spec={"affinity": affinity} if affinity else None))
+    objs.append(pending)
+    body = request(objs, config=conf_, job=f"{pending['metadata']['namespace']}/w")
+    r = CLIENT.post("/v1/scores", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    return {n: v["plugins"]["nodeorder"] for n, v in r.json()["nodes"].items()}
+
+
+def _ex(on: str, labels: dict | None = None, affinity: dict | None = None, ns: str = "default") -> tuple:
+    return (on, labels, affinity, ns)
+
+
+THREE = [("node1", RG_CHINA), ("node2", RG_INDIA), ("node3", AZ1)]
+FIVE = [("node1", RG_CHINA), ("node2", RG_INDIA), ("node3", RG_CHINA), ("node4", RG_CHINA), ("node5", RG_INDIA)]
+
+PREFERRED_CASES = [
+    pytest.param(None, S1, "default", [], THREE, {"node1": 0, "node2": 0, "node3": 0},
+                 id="all nodes are same priority as Affinity is nil"),
+    pytest.param(STAY_WITH_S1_IN_REGION, S1, "default", [_ex("node1", S1), _ex("node2", S2), _ex("node3", S1)], THREE,
+                 {"node1": 100, "node2": 0, "node3": 0},
+                 id="Affinity: pod that matches topology key & pods in nodes will get high score comparing to others"
+                    "which doesn't match either pods in nodes or in topology key"),  # fmt: skip
+    pytest.param(STAY_WITH_S1_IN_REGION, None, "default", [_ex("node1", S1)],
+                 [("node1", RG_CHINA), ("node2", RG_CHINA_AZ1), ("node3", RG_INDIA)],
+                 {"node1": 100, "node2": 100, "node3": 0},
+                 id="All the nodes that have the same topology key & label value with one of them has an existing pod "
+                    "that match the affinity rules, have the same score"),  # fmt: skip
+    pytest.param(STAY_WITH_S2_IN_REGION, S1, "default",
+                 [_ex("node1", S2), _ex("node1", S2), _ex("node2", S2), _ex("node3", S2), _ex("node4", S2),
+                  _ex("node5", S2)], FIVE,
+                 {"node1": 100, "node2": 0, "node3": 100, "node4": 100, "node5": 0},
+                 id="Affinity: nodes in one region has more matching pods comparing to other region, so the region "
+                    "which has more matches will get high score"),  # fmt: skip
+    pytest.param(AFFINITY3, S1, "default", [_ex("node1", S1), _ex("node2", S2), _ex("node3", S1)], THREE,
+                 {"node1": 20, "node2": 100, "node3": 0},
+                 id="Affinity: different Label operators and values for pod affinity scheduling preference, including "
+                    "some match failures "),  # fmt: skip
+    pytest.param(None, S2, "default",
+                 [_ex("node1", S1, STAY_WITH_S1_IN_REGION), _ex("node2", S2, STAY_WITH_S2_IN_REGION)], THREE,
+                 {"node1": 0, "node2": 100, "node3": 0},
+                 id="Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod "
+                    "affinity symmetry"),  # fmt: skip
+    pytest.param(None, S1, "subteam1.team1",
+                 [_ex("node1", S1, AFFINITY_NAMESPACE_SELECTOR), _ex("node2", S2, STAY_WITH_S2_IN_REGION)], THREE,
+                 {"node1": 100, "node2": 0, "node3": 0},
+                 id="Affinity symmetry with namespace selector"),
+    pytest.param(None, S1, "subteam1.team1",
+                 [_ex("node1", S1, ANTI_AFFINITY_NAMESPACE_SELECTOR), _ex("node2", S2, STAY_WITH_S2_IN_REGION)], THREE,
+                 {"node1": 0, "node2": 100, "node3": 100},
+                 id="AntiAffinity symmetry with namespace selector"),
+    # Go's expectedList (node1 100, node2 100, node3 0) is with the test's HardPodAffinityWeight 1;
+    # Volcano's InterPodAffinityArgs{} has 0: the placed pods' required terms add nothing.
+    pytest.param(None, S1, "default", [_ex("node1", S1, HARD_AFFINITY), _ex("node2", S2, HARD_AFFINITY)], THREE,
+                 {"node1": 0, "node2": 0, "node3": 0},
+                 id="Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity "
+                    "symmetry"),  # fmt: skip
+    pytest.param(AWAY_FROM_S1_IN_AZ, S1, "default", [_ex("node1", S1), _ex("node2", S2)],
+                 [("node1", AZ1), ("node2", RG_CHINA)], {"node1": 0, "node2": 100},
+                 id="Anti Affinity: pod that does not match existing pods in node will get high score "),
+    pytest.param(AWAY_FROM_S1_IN_AZ, S1, "default", [_ex("node1", S1), _ex("node2", S1)],
+                 [("node1", AZ1), ("node2", RG_CHINA)], {"node1": 0, "node2": 100},
+                 id="Anti Affinity: pod that does not match topology key & match the pods in nodes will get higher "
+                    "score comparing to others "),  # fmt: skip
+    pytest.param(AWAY_FROM_S1_IN_AZ, S1, "default", [_ex("node1", S1), _ex("node1", S1), _ex("node2", S2)],
+                 [("node1", AZ1), ("node2", RG_INDIA)], {"node1": 0, "node2": 100},
+                 id="Anti Affinity: one node has more matching pods comparing to other node, so the node which has "
+                    "more unmatches will get high score"),  # fmt: skip
+    pytest.param(None, S2, "default",
+                 [_ex("node1", S1, AWAY_FROM_S2_IN_AZ), _ex("node2", S2, AWAY_FROM_S1_IN_AZ)],
+                 [("node1", AZ1), ("node2", AZ2)], {"node1": 0, "node2": 100},
+                 id="Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high "
+                    "score"),  # fmt: skip
+    pytest.param(STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ, S1, "default", [_ex("node1", S1), _ex("node2", S1)],
+                 [("node1", RG_CHINA), ("node2", AZ1)], {"node1": 100, "node2": 0},
+                 id="Affinity and Anti Affinity: considered only preferredDuringSchedulingIgnoredDuringExecution in "
+                    "both pod affinity & anti affinity"),  # fmt: skip
+    pytest.param(STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ, S1, "default",
+                 [_ex("node1", S1), _ex("node1", S1), _ex("node2", S1), _ex("node3", S1), _ex("node3", S1),
+                  _ex("node4", S1), _ex("node5", S1)],
+                 [("node1", RG_CHINA_AZ1), ("node2", RG_INDIA), ("node3", RG_CHINA), ("node4", RG_CHINA),
+                  ("node5", RG_INDIA)],
+                 {"node1": 100, "node2": 0, "node3": 100, "node4": 100, "node5": 0},
+                 id="Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and "
+                    "existing pods have the same labels"),  # fmt: skip
+    pytest.param(STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ, S1, "default",
+                 [_ex("node1", S1), _ex("node2", S2), _ex("node3", None, STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
+                  _ex("node4", None, AWAY_FROM_S1_IN_AZ)],
+                 [("node1", RG_CHINA), ("node2", AZ1), ("node3", RG_INDIA), ("node4", AZ2)],
+                 {"node1": 100, "node2": 0, "node3": 100, "node4": 0},
+                 id="Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuring"
+                    "Execution in both pod affinity & anti affinity & symmetry"),  # fmt: skip
+    pytest.param(None, S1, "default", [_ex("node1", S1), _ex("node2", None, STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ)],
+                 [("node1", RG_CHINA), ("node2", RG_CHINA)], {"node1": 0, "node2": 0},
+                 id="Avoid panic when partial nodes in a topology don't have pods with affinity"),
+    pytest.param(AFFINITY_NAMESPACE_SELECTOR, S1, "subteam1.team1",
+                 [_ex("node1", S1, ns="subteam1.team1"), _ex("node1", S1, ns="subteam1.team1"),
+                  _ex("node1", S1, ns="subteam1.team2"), _ex("node2", S1, ns="subteam2.team1")],
+                 [("node1", RG_CHINA), ("node2", RG_INDIA)], {"node1": 100, "node2": 0},
+                 id="Affinity with pods matching NamespaceSelector"),
+    pytest.param(AFFINITY_NAMESPACE_SELECTOR, S1, "subteam1.team1",
+                 [_ex("node1", S1, ns="subteam1.team1"), _ex("node1", S1, ns="subteam1.team1"),
+                  _ex("node1", S1, ns="subteam2.team2"), _ex("node2", S1, ns="subteam2.team1")],
+                 [("node1", RG_CHINA), ("node2", RG_INDIA)], {"node1": 100, "node2": 0},
+                 id="Affinity with pods matching both NamespaceSelector and Namespaces fields"),
+    pytest.param(ANTI_AFFINITY_NAMESPACE_SELECTOR, S1, "subteam1.team1",
+                 [_ex("node1", S1, ns="subteam1.team1"), _ex("node1", S1, ns="subteam1.team1"),
+                  _ex("node1", S1, ns="subteam1.team2"), _ex("node2", S1, ns="subteam2.team1")],
+                 [("node1", RG_CHINA), ("node2", RG_INDIA)], {"node1": 0, "node2": 100},
+                 id="Affinity with pods matching NamespaceSelector#01"),
+    pytest.param(ANTI_AFFINITY_NAMESPACE_SELECTOR, S1, "subteam1.team1",
+                 [_ex("node1", S1, ns="subteam1.team1"), _ex("node1", S1, ns="subteam1.team1"),
+                  _ex("node1", S1, ns="subteam2.team2"), _ex("node2", S1, ns="subteam2.team1")],
+                 [("node1", RG_CHINA), ("node2", RG_INDIA)], {"node1": 0, "node2": 100},
+                 id="Affinity with pods matching both NamespaceSelector and Namespaces fields#01"),
+    pytest.param(None, S2, "default",
+                 [_ex("node1", S1, STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ), _ex("node2", S2, STAY_WITH_S2_IN_REGION)],
+                 [("node1", RG_CHINA), ("node2", RG_INDIA)], {"node1": 0, "node2": 100},
+                 id="Do not ignore preferred terms of existing pods"),
+]
+
+
+@pytest.mark.parametrize(("affinity", "labels", "ns", "existing", "nodes", "want"), PREFERRED_CASES)
+def test_preferred_inter_pod_affinity(affinity, labels, ns, existing, nodes, want):
+    """scoring_test.go TestPreferredAffinity: per topology domain, + weight for each existing
+    pod a preferred affinity term of the pod matches, − weight per preferred anti-affinity
+    match, ± weight for each existing pod whose own preferred term matches the pod; a node
+    sums its domains; min–max normalised to 0..100 over the nodes (truncated), ×
+    podaffinity.weight 1. (Go's Skip rows: InterPodAffinity adds nothing, 0 on every node.)"""
+    pending = pod("w", ns=ns, labels=labels, extra_spec={"affinity": affinity} if affinity else None)
+    got = _ipa_scores(pending, existing, nodes, _conf("podaffinity"))
+    assert got == {k: float(v) for k, v in want.items()}
