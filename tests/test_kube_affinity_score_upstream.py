@@ -393,3 +393,24 @@ def test_preferred_inter_pod_affinity(affinity, labels, ns, existing, nodes, wan
     pending = pod("w", ns=ns, labels=labels, extra_spec={"affinity": affinity} if affinity else None)
     got = _ipa_scores(pending, existing, nodes, _conf("podaffinity"))
     assert got == {k: float(v) for k, v in want.items()}
+
+
+# == scoring_test.go TestPreferredAffinityWithHardPodAffinitySymmetricWeight =================
+SERVICE_S1 = {"service": "S1"}
+#: Go's ``hardPodAffinity`` (its ``""`` namespace is the test pods' own, here ``default``).
+HARD_POD_AFFINITY = _aff(required=[_term([_req("service", "In", ["S1"])], "region", ["default", "subteam2.team2"],
+                                         TEAM1)])  # fmt: skip
+
+
+@pytest.mark.parametrize("ns", [pytest.param("default", id="with zero weight"),
+                                pytest.param("subteam1.team2", id="with no matching namespace")])  # fmt: skip
+def test_existing_pods_required_affinity_adds_nothing_with_volcanos_zero_hard_weight(ns):
+    """scoring_test.go TestPreferredAffinityWithHardPodAffinitySymmetricWeight "with zero
+    weight" (Volcano's own ``InterPodAffinityArgs{}``: ``hardPodAffinityWeight`` 0) and "with no
+    matching namespace" (the pod's namespace is not one the existing pods' required term
+    selects: Skip with any weight): PreScore returns Skip, InterPodAffinity adds nothing: 0 on
+    every node."""
+    pending = pod("w", ns=ns, labels=SERVICE_S1)
+    existing = [_ex("node1", None, HARD_POD_AFFINITY), _ex("node2", None, HARD_POD_AFFINITY)]
+    got = _ipa_scores(pending, existing, THREE, _conf("podaffinity"))
+    assert got == {"node1": 0.0, "node2": 0.0, "node3": 0.0}
