@@ -9,7 +9,13 @@ Source: kubernetes/kubernetes, the stored versions read (one commit per file):
 * ``pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go``
   ``TestTaintTolerationScore`` at cb6ff2d8ce3595f88570f82c7d0e6d98910afd3c
 * ``pkg/scheduler/framework/plugins/interpodaffinity/scoring_test.go``
-  ``TestPreferredAffinity`` at 8a4d98ac2f6dfd69fc5649b7bb23de0add56be56
+  ``TestPreferredAffinity`` and ``TestPreferredAffinityWithHardPodAffinitySymmetricWeight`` at
+  8a4d98ac2f6dfd69fc5649b7bb23de0add56be56
+* the rules, from ``nodeaffinity/node_affinity.go`` at 5ae369a03439e3654c6fa01a1de5c3d9615fe897
+  (PreScore Skip 246-249, Score 260-285, NormalizeScore 288-290) and
+  ``interpodaffinity/scoring.go`` (``NormalizeScore``: min/max start at MaxInt64/MinInt64, i.e.
+  over the nodes' scores, which the tables' "region with fewer matches scores 0" rows need;
+  the v1.18 version at df0ff4bb started both at 0 and would give those rows 50)
 
 read with Volcano's ``pkg/scheduler/plugins/nodeorder/nodeorder.go`` and
 ``pkg/scheduler/plugins/util/nodescore/score_helper.go`` (volcano-sh/volcano at
@@ -45,6 +51,48 @@ Not transcribed:
 * ``TestNodeAffinityPriority`` "added affinity" and "added affinity and pod has default
   affinity": ``NodeAffinityArgs.AddedAffinity``, which Volcano always sets empty
   (``nodeorder.go`` ``InitPlugin``).
+* ``TestPreferredAffinity`` "invalid Affinity fails PreScore" and "invalid AntiAffinity fails
+  PreScore": a label selector value (``{{.bad-value.}}``) the API server rejects.
+* ``TestPreferredAffinity`` "Ignore preferred terms of existing pods":
+  ``ignorePreferredTermsOfExistingPods: true``, which Volcano never sets (its
+  ``InterPodAffinityArgs{}``); the row with it false ("Do not ignore ...") is transcribed.
+* ``TestPreferredAffinity`` "No nodes to score": a decision has nodes; with none there is
+  nothing to score.
+* ``TestPreferredAffinityWithHardPodAffinitySymmetricWeight`` "with default weight", "with
+  matching NamespaceSelector", "with matching Namespaces": their 100/100/0 is with
+  ``hardPodAffinityWeight`` 1 (``v1.DefaultHardPodAffinitySymmetricWeight``), which Volcano
+  never sets (``nodeorder.go:299`` ``&config.InterPodAffinityArgs{}``: 0); under Volcano's 0
+  each is the transcribed "with zero weight" row.
+
+Notes on the transcribed rows:
+
+* ``TestPreferredAffinity`` runs every row with ``HardPodAffinityWeight: 1``; it matters only in
+  "Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity
+  symmetry" (existing pods' *required* terms matching the pod). That row is transcribed with
+  Volcano's weight 0: the required terms add nothing, PreScore has no topology score (Skip),
+  so Volcano's answer is 0 on every node, not Go's 100/100/0.
+* The namespaceSelector rows (Go's ``namespaces`` objects are posted as Namespace objects):
+  Gangplank reads no Namespace objects and takes a ``namespaceSelector`` with labels as every
+  namespace (``app/plugins/interpod.py`` ``_terms``, the answer warns); in these rows the
+  wider set changes the raw sums (e.g. "Affinity with pods matching NamespaceSelector": Go
+  node1 10, Gangplank 15) but not the normalised scores, so they pass. No row here separates
+  the two.
+* Go's Skip rows ("all nodes are same priority as Affinity is nil", "with zero weight", "with
+  no matching namespace"): Volcano's ``BatchNodeOrderFn`` skips the plugin
+  (``nodeorder.go:370-376``), 0 on every node.
+
+Differences (strict xfails):
+
+* NodeAffinity's normalisation: Volcano, since 375da74fc ("refactor(nodeorder): unify Score
+  plugins through BatchNodeOrderFn", 2026-06-24), registers NodeAffinity in ``ScorePlugins``
+  (``nodeorder.go:271-281``) and scores it through ``CalculatePluginScore``, which runs its
+  ``NormalizeScore`` (``score_helper.go:103-108``; ``node_affinity.go:288-290``
+  ``DefaultNormalizeScore(100, false)``: ``100·sum/max`` over the nodes, integer division)
+  before the weight (``score_helper.go:116``). Before that commit it was a ``NodeOrderFn``
+  plugin, raw sum × weight, which is what Gangplank still does
+  (``app/plugins/nodeorder.py:109-123`` ``NodeOrder._affinity``; its docstring line 6 "not
+  normalised, as Volcano"). Rows where some node matches: the raw sums (2, 11, 4) where Volcano
+  gives 100 / 18, 100, 36.
 """
 
 from __future__ import annotations
@@ -107,11 +155,11 @@ AFFINITY2 = _pref((2, [_req("foo", "In", ["bar"])]), (4, [_req("key", "In", ["va
                   (5, [_req("foo", "In", ["bar"]), _req("key", "In", ["value"]), _req("az", "In", ["az1"])]))  # fmt: skip
 
 NA_NOT_NORMALISED = pytest.mark.xfail(strict=True, reason=(
-    "Volcano scores NodeAffinity through CalculatePluginScore (score_helper.go), which runs its NormalizeScore: "
-    "node_affinity.go NormalizeScore = helper.DefaultNormalizeScore(MaxNodeScore, false, scores), i.e. "
-    "100·sum/max-sum (integer division); Gangplank adds the raw sum of the matching preferred terms' weights, "
-    "not normalised (app/plugins/nodeorder.py:109-123 NodeOrder._affinity, 'not normalised, as Volcano' in the "
-    "module docstring, which is the old NodeOrderFn path, not ed72c7c's BatchNodeOrderFn)"))  # fmt: skip
+    "Volcano (since 375da74fc) scores NodeAffinity through CalculatePluginScore, which runs its NormalizeScore "
+    "(score_helper.go:103-108) before the weight: node_affinity.go:288-290 DefaultNormalizeScore(MaxNodeScore, "
+    "false) = 100*sum/max-sum (integer division); Gangplank adds the raw sum of the matching preferred terms' "
+    "weights (app/plugins/nodeorder.py:109-123 NodeOrder._affinity; 'not normalised, as Volcano' at line 6 is "
+    "Volcano's pre-375da74fc NodeOrderFn path)"))  # fmt: skip
 
 NODE_AFFINITY_CASES = [
     pytest.param(None, [("node1", LABEL1), ("node2", LABEL2), ("node3", LABEL3)],
