@@ -24,8 +24,9 @@ above are older than v1.36.1 (they use ``framework.Status`` / ``internal/cache``
 ``k8s.io/kube-scheduler/framework`` split); the tables' pods, nodes and expected scores are
 what these Go tests check, and the plugins' scoring rules they exercise (sum of the matching
 preferred terms' weights, normalised by ``DefaultNormalizeScore``; count of intolerable
-``PreferNoSchedule`` taints, reverse-normalised; InterPodAffinity's min-max normalisation) are
-the ones v1.36.1 has.
+``PreferNoSchedule`` taints, reverse-normalised; InterPodAffinity's min-max normalisation) are,
+as far as the stored versions show (the newest stored plugin sources use the split
+``fwk`` types), unchanged up to v1.36.1; no v1.36.1 tag was read line by line.
 
 How the cases map to ``/v1/scores``:
 
@@ -73,7 +74,7 @@ Notes on the transcribed rows:
   so Volcano's answer is 0 on every node, not Go's 100/100/0.
 * The namespaceSelector rows (Go's ``namespaces`` objects are posted as Namespace objects):
   Gangplank reads no Namespace objects and takes a ``namespaceSelector`` with labels as every
-  namespace (``app/plugins/interpod.py`` ``_terms``, the answer warns); in these rows the
+  namespace (``app/plugins/interpod.py:146-151`` ``_terms``); in these rows the
   wider set changes the raw sums (e.g. "Affinity with pods matching NamespaceSelector": Go
   node1 10, Gangplank 15) but not the normalised scores, so they pass. No row here separates
   the two.
