@@ -15,7 +15,7 @@ from app.model.dra import ClaimRequest, Constraint, DeviceClass, DeviceRequest, 
 from app.model.dra_cel import Version
 from tests.kube import node, request
 from tests.test_dynamic_resources import NS, decide, vjob
-from tests.test_kai_dra import API, claim, cpu_nodes, device_class, job, kai_queue
+from tests.test_kai_dra import API, claim, device_class, job, kai_queue
 from tests.test_kai_mig import where
 
 ROOT = "gpu.example.com/pcieRoot"
@@ -45,10 +45,14 @@ def constrained(c: dict, attribute: str, requests: list[str] | None = None) -> d
 
 
 def busy_a() -> list[dict]:
-    """Nodes a and b; a runs a pod already, so binpacking prefers it."""
+    """Nodes a and b; a runs a pod already and b has a PreferNoSchedule taint, so a is
+    preferred (binpacking under kai; TaintToleration's score, 3 × 100 against 0, under Volcano's
+    nodeorder, whose least-requested and balanced scores favour the emptier b by less)."""
     from tests.kube import pod
 
-    return [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running")]
+    soft = [{"key": "k", "value": "v", "effect": "PreferNoSchedule"}]
+    return [node("a", cpu="8", gpu=None), node("b", cpu="8", gpu=None, taints=soft),
+            pod("busy", ns=NS, node="a", cpu="4", phase="Running")]
 
 
 @pytest.mark.parametrize("profile", ["volcano", "gangplank"])

@@ -458,12 +458,14 @@ NO_SCHEDULE = {"key": "health", "value": "bad", "effect": "NoSchedule"}
 @pytest.mark.parametrize("profile", PROFILES)
 def test_a_device_taint_keeps_a_claim_off_unless_tolerated(client, profile) -> None:
     """``taintPreventsAllocation``: node a's only device has a NoSchedule taint, so the pod goes
-    to b (though binpacking prefers a); tolerating it (Equal on key and value, or Exists on
+    to b (though a is preferred: it runs a pod, b has a PreferNoSchedule taint); tolerating it (Equal on key and value, or Exists on
     the key) lets it on a again; a ``None`` effect taint prevents nothing."""
     from tests.kube import pod
 
     def placed(taint: dict, *tolerations: dict) -> str | None:
-        objs = [*cpu_nodes("a", "b"), pod("busy", ns=NS, node="a", cpu="4", phase="Running"), device_class("gpu"),
+        soft = [{"key": "k", "value": "v", "effect": "PreferNoSchedule"}]  # (b's taint: a is preferred)
+        objs = [node("a", cpu="8", gpu=None), node("b", cpu="8", gpu=None, taints=soft),
+                pod("busy", ns=NS, node="a", cpu="4", phase="Running"), device_class("gpu"),
                 _tainted_pool("a-gpus", "a", taint), pool("b-gpus", "gpu.example.com", 1, node_name="b"),
                 _tolerating(claim("c", "gpu"), *tolerations), *vjob("w", "c")]  # fmt: skip
         return where(decide(client, objs, profile), f"{NS}/w-0")

@@ -94,30 +94,32 @@ def weights_cluster(with_c: bool = True) -> list[dict]:
 
 
 def test_nodeorder_default_weights_give_the_exact_scores(client):
-    # Fractions after placing the pod (cpu, memory): a (3/4, 5/8), b and c (1/4, 1/8).
-    # least requested ×1: a (0.25 + 0.375)/2·100 = 31.25; b, c (0.75 + 0.875)/2·100 = 81.25
+    # kube-scheduler's integer scores (Volcano's CalculatePluginScore: Score, NormalizeScore,
+    # then × weight). After placing the pod (cpu, memory): a 3/4 and 5/8 used, b and c 1/4, 1/8.
+    # least requested ×1: per resource (alloc − req)·100 // alloc, then (cpu·50 + mem·50) // 100:
+    #   a (25·50 + 37·50) // 100 = 31; b, c (75·50 + 87·50) // 100 = 81
     # most requested ×0: 0
-    # balanced ×1: (1 - std)·100, std of two values = half their difference:
-    #   a (1 - 0.0625)·100 = 93.75; b, c (1 - 0.0625)·100 = 93.75
-    # node affinity ×2: a 30·2 = 60, b 0, c 60 (matching preferred weights, not normalised)
+    # balanced ×1: int((1 − |f_cpu − f_mem| / 2)·100): a int(93.75) = 93; b, c 93
+    # node affinity ×2: matching preferred weights a 30, b 0, c 30, normalised 100·w // max:
+    #   a 100, b 0, c 100; ×2 -> 200, 0, 200
     # taint toleration ×3: intolerable PreferNoSchedule taints a 0, b 0, c 1 (the most):
-    #   (1 - count/max)·100 -> a 100, b 100, c 0; ×3 -> 300, 300, 0
-    # totals: a 31.25 + 93.75 + 60 + 300 = 485; b 81.25 + 93.75 + 300 = 475; c 81.25 + 93.75 + 60 = 235
+    #   100 − 100·count // max -> a 100, b 100, c 0; ×3 -> 300, 300, 0
+    # totals: a 31 + 93 + 200 + 300 = 624; b 81 + 93 + 300 = 474; c 81 + 93 + 200 = 374
     out = post(client, "/v1/scores", request(weights_cluster(), job="default/p", config=NODEORDER))
     got = {n: out["nodes"][n]["plugins"]["nodeorder"] for n in ("a", "b", "c")}
-    assert got == pytest.approx({"a": 485.0, "b": 475.0, "c": 235.0}, abs=1e-6)
+    assert got == pytest.approx({"a": 624.0, "b": 474.0, "c": 374.0}, abs=1e-6)
     assert {n: out["nodes"][n]["total"] for n in ("a", "b", "c")} == pytest.approx(got, abs=1e-6)
 
 
 def test_nodeorder_preferred_affinity_weight_two_outweighs_least_requested(client):
-    # a vs b (as above, without c): b is 50 ahead on least requested (81.25 vs 31.25), a 60
-    # ahead on node affinity (30 × weight 2): a wins, 485 to 475.
+    # a vs b (as above, without c): b is 50 ahead on least requested (81 vs 31), a 100 ahead
+    # per unit of node-affinity weight (its normalised 100 against b's 0): a wins, 624 to 474.
     out = decide(client, weights_cluster(with_c=False), NODEORDER)
     assert out["bindings"] == [{"pod": "default/p", "node": "a", "job": "default/p"}]
-    # With nodeaffinity.weight 1 the affinity adds only 30 < 50: b wins (455 to 475), so the
-    # default of 2 is what decided it.
+    # With nodeaffinity.weight 0 the preference counts nothing: b wins (474 to 424), so the
+    # affinity is what decided it.
     conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "predicates"},
-            {"name": "nodeorder", "arguments": {"nodeaffinity.weight": 1}}]}]}  # fmt: skip
+            {"name": "nodeorder", "arguments": {"nodeaffinity.weight": 0}}]}]}  # fmt: skip
     assert decide(client, weights_cluster(with_c=False), conf)["bindings"][0]["node"] == "b"
 
 

@@ -87,18 +87,12 @@ Notes on the transcribed rows:
   (``nodeorder.go:206-211``), so that one is false there whatever the cluster's gate: a v1.36.1
   row using those operators would run with them off in Volcano. No such row is transcribed.
 
-Differences (strict xfails):
-
-* NodeAffinity's normalisation: Volcano, since 375da74fc ("refactor(nodeorder): unify Score
-  plugins through BatchNodeOrderFn", 2026-06-24), registers NodeAffinity in ``ScorePlugins``
-  (``nodeorder.go:271-281``) and scores it through ``CalculatePluginScore``, which runs its
-  ``NormalizeScore`` (``score_helper.go:103-108``; ``node_affinity.go:288-290``
-  ``DefaultNormalizeScore(100, false)``: ``100·sum/max`` over the nodes, integer division)
-  before the weight (``score_helper.go:116``). Before that commit it was a ``NodeOrderFn``
-  plugin, raw sum × weight, which is what Gangplank still does
-  (``app/plugins/nodeorder.py:109-123`` ``NodeOrder._affinity``; its docstring line 6 "not
-  normalised, as Volcano"). Rows where some node matches: the raw sums (2, 11, 4) where Volcano
-  gives 100 / 18, 100, 36.
+No difference is left. When transcribed, NodeAffinity's normalisation was one (3 strict
+xfails): Volcano, since 375da74fc ("refactor(nodeorder): unify Score plugins through
+BatchNodeOrderFn", 2026-06-24), scores NodeAffinity through ``CalculatePluginScore``, which
+runs its ``NormalizeScore`` (``node_affinity.go`` ``DefaultNormalizeScore(100, false)``:
+``100·sum // max`` over the nodes) before the weight; Gangplank added the raw sum, as Volcano
+did before that commit. ``app/plugins/nodeorder.py`` normalises it now.
 """
 
 from __future__ import annotations
@@ -160,12 +154,6 @@ AFFINITY1 = _pref((2, [_req("foo", "In", ["bar"])]))
 AFFINITY2 = _pref((2, [_req("foo", "In", ["bar"])]), (4, [_req("key", "In", ["value"])]),
                   (5, [_req("foo", "In", ["bar"]), _req("key", "In", ["value"]), _req("az", "In", ["az1"])]))  # fmt: skip
 
-NA_NOT_NORMALISED = pytest.mark.xfail(strict=True, reason=(
-    "Volcano (since 375da74fc) scores NodeAffinity through CalculatePluginScore, which runs its NormalizeScore "
-    "(score_helper.go:103-108) before the weight: node_affinity.go:288-290 DefaultNormalizeScore(MaxNodeScore, "
-    "false) = 100*sum/max-sum (integer division); Gangplank adds the raw sum of the matching preferred terms' "
-    "weights (app/plugins/nodeorder.py:109-123 NodeOrder._affinity; 'not normalised, as Volcano' at line 6 is "
-    "Volcano's pre-375da74fc NodeOrderFn path)"))  # fmt: skip
 
 NODE_AFFINITY_CASES = [
     pytest.param(None, [("node1", LABEL1), ("node2", LABEL2), ("node3", LABEL3)],
@@ -177,14 +165,13 @@ NODE_AFFINITY_CASES = [
                     "is zero"),  # fmt: skip
     pytest.param(AFFINITY1, [("node1", LABEL1), ("node2", LABEL2), ("node3", LABEL3)],
                  {"node1": 100, "node2": 0, "node3": 0},
-                 id="only node1 matches the preferred scheduling requirements of pod", marks=NA_NOT_NORMALISED),
+                 id="only node1 matches the preferred scheduling requirements of pod"),
     pytest.param(AFFINITY2, [("node1", LABEL1), ("node5", LABEL5), ("node2", LABEL2)],
                  {"node1": 18, "node5": 100, "node2": 36},
-                 id="all nodes matches the preferred scheduling requirements of pod but with different priorities ",
-                 marks=NA_NOT_NORMALISED),  # fmt: skip
+                 id="all nodes matches the preferred scheduling requirements of pod but with different priorities "),  # fmt: skip
     pytest.param(AFFINITY2, [("node1", LABEL1), ("node5", LABEL5), ("node2", LABEL2)],
                  {"node1": 18, "node5": 100, "node2": 36},
-                 id="calculate the priorities correctly even if PreScore is not called", marks=NA_NOT_NORMALISED),
+                 id="calculate the priorities correctly even if PreScore is not called"),
 ]
 
 

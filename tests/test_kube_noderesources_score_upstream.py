@@ -70,21 +70,15 @@ Not transcribed:
   PreScore not called"): score an extended resource backed by a DRA DeviceClass
   (``DRAExtendedResource``), not in Volcano's balanced resources (cpu, memory, nvidia.com/gpu).
 
-Where Gangplank differs (strict xfails; the reason on each names the rule and the line):
+Where Gangplank differs (a strict xfail; the reason names the rule and the line): Most "no
+resources requested, pods scheduled, nonzero request for resource": Fit counts containers
+without requests at 100m cpu / 200Mi memory (non-zero defaults); Gangplank at 0.
 
-* integer scores: kube-scheduler's Fit and BalancedAllocation scores are int64, truncated
-  (least/most: each resource's score and the weighted mean; balanced:
-  ``int64((1 - std) * MaxNodeScore)``); Gangplank's ``nodeorder`` keeps the fraction
-  (``app/plugins/nodeorder.py:82``, ``:84``, ``:87``): every case with a fractional score.
-* Most "no resources requested, pods scheduled, nonzero request for resource": Fit counts
-  containers without requests at 100m cpu / 200Mi memory (non-zero defaults); Gangplank at 0
-  (``app/plugins/nodeorder.py:73``).
-* Balanced "nothing scheduled, nothing requested, skip in PreScore": a best-effort pod skips
-  BalancedAllocation (0 in Volcano); Gangplank scores it 100 (``app/plugins/nodeorder.py:85-87``).
-* Balanced "node without the scalar resource should skip the scalar resource": kube bypasses
-  an unrequested scalar resource and a resource of allocatable 0; Gangplank scores
-  ``nvidia.com/gpu`` on every node once any object has it (``app/plugins/nodeorder.py:61``,
-  ``:75``).
+When transcribed, 13 more cases were strict xfails and pass since ``app/plugins/nodeorder.py``
+scores as kube-scheduler does: integer scores (least/most: each resource's score and the
+weighted mean truncated; balanced: ``int((1 - std) * 100)``), BalancedAllocation's PreScore
+Skip for a pod asking none of its resources (0 on every node), and a scalar resource the
+pod does not ask for, or the node does not have, left out of the balance.
 
 Transcribed although Go's strategy resources differ from Volcano's: Least/Most "bypass
 extended resource if the pod does not request" and "if the node doesn't have a resource":
@@ -110,18 +104,6 @@ PLUGINS = ("leastrequested", "mostrequested", "nodeaffinity", "podaffinity", "ba
 LEAST = "least_allocated_test.go TestLeastAllocatedScoringStrategy"
 MOST = "most_allocated_test.go TestMostAllocatedScoringStrategy"
 BAL = "balanced_allocation_test.go TestNodeResourcesBalancedAllocation"
-
-TRUNC_FIT = ("kube-scheduler's Fit score is an int64: {fn} truncates each resource's score and "
-             "the weighted mean (least_allocated.go / most_allocated.go:30-47, 'nodeScore / weightSum'; "
-             "most_allocated.go:64), and CalculatePluginScore (volcano score_helper.go:116-118) "
-             "multiplies that integer by the weight; Gangplank's nodeorder keeps the fraction "
-             "(app/plugins/nodeorder.py:{line}, no truncation)")  # fmt: skip
-TRUNC_LEAST = TRUNC_FIT.format(fn="leastRequestedScore/leastResourceScorer", line=82)
-TRUNC_MOST = TRUNC_FIT.format(fn="mostRequestedScore/mostResourceScorer", line=84)
-TRUNC_BAL = ("BalancedAllocation's score is int64((1 - std) * MaxNodeScore) "
-             "(balanced_allocation.go:217), truncated; Gangplank's nodeorder keeps (1 - std)·100 "
-             "unrounded (app/plugins/nodeorder.py:87)")  # fmt: skip
-
 
 def conf(plugin: str) -> dict[str, Any]:
     """A Volcano conf whose nodeorder weights only ``plugin`` (at 1)."""
@@ -173,7 +155,7 @@ LEAST_CASES = [
          {"node1": 100.0, "node2": 100.0}),
     case(LEAST, "nothing scheduled, resources requested, differently sized nodes",
          [knode("node1", "4000", "10000"), knode("node2", "6000", "10000")], [], REQ2,
-         {"node1": 37.0, "node2": 50.0}, TRUNC_LEAST),
+         {"node1": 37.0, "node2": 50.0}),
     case(LEAST, "no resources requested, pods scheduled",
          [knode("node1", "4000", "10000"), knode("node2", "4000", "10000")],
          [("node1", []), ("node1", []), ("node2", []), ("node2", [])], [],
@@ -182,15 +164,15 @@ LEAST_CASES = [
          [knode("node1", "10000", "20000"), knode("node2", "10000", "20000")],
          [("node1", [{"cpu": "3000", "memory": "0"}]), ("node1", [{"cpu": "3000", "memory": "0"}]),
           ("node2", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])], [],
-         {"node1": 70.0, "node2": 57.0}, TRUNC_LEAST),
+         {"node1": 70.0, "node2": 57.0}),
     case(LEAST, "resources requested, pods scheduled with resources",
          [knode("node1", "10000", "20000"), knode("node2", "10000", "20000")],
          [("node1", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])], REQ2,
-         {"node1": 57.0, "node2": 45.0}, TRUNC_LEAST),
+         {"node1": 57.0, "node2": 45.0}),
     case(LEAST, "resources requested, pods scheduled with resources, differently sized nodes",
          [knode("node1", "10000", "20000"), knode("node2", "10000", "50000")],
          [("node1", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])], REQ2,
-         {"node1": 57.0, "node2": 60.0}, TRUNC_LEAST),
+         {"node1": 57.0, "node2": 60.0}),
     case(LEAST, "requested resources exceed node capacity",
          [knode("node1", "4000", "10000"), knode("node2", "4000", "10000")],
          [("node1", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])],
@@ -230,16 +212,16 @@ MOST_CASES = [
          {"node1": 0.0, "node2": 0.0}),
     case(MOST, "nothing scheduled, resources requested, differently sized nodes",
          [knode("node1", "4000", "10000"), knode("node2", "6000", "10000")], [], REQ2,
-         {"node1": 62.0, "node2": 50.0}, TRUNC_MOST),
+         {"node1": 62.0, "node2": 50.0}),
     case(MOST, "no resources requested, pods scheduled with resources",
          [knode("node1", "10000", "20000"), knode("node2", "10000", "20000")],
          [("node1", [{"cpu": "3000", "memory": "0"}]), ("node1", [{"cpu": "3000", "memory": "0"}]),
           ("node2", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])], [],
-         {"node1": 30.0, "node2": 42.0}, TRUNC_MOST),
+         {"node1": 30.0, "node2": 42.0}),
     case(MOST, "resources requested, pods scheduled with resources",
          [knode("node1", "10000", "20000"), knode("node2", "10000", "20000")],
          [("node1", [{"cpu": "3000", "memory": "0"}]), ("node2", [{"cpu": "3000", "memory": "5000"}])], REQ2,
-         {"node1": 42.0, "node2": 55.0}, TRUNC_MOST),
+         {"node1": 42.0, "node2": 55.0}),
     case(MOST, "resources requested equal node capacity",
          [knode("node1", "5000", "10000"), knode("node2", "10000", "9000")], [],
          [{"cpu": "2000", "memory": "4000"}, {"cpu": "3000", "memory": "5000"}],
@@ -279,33 +261,22 @@ def mnode(name: str, milli: int, memory: int, scalars: dict[str, str] | None = N
     return knode(name, f"{milli}m", str(memory), scalars)
 
 
-SKIPPED = ("a best-effort pod (no requests for any of the plugin's resources) makes "
-           "BalancedAllocation's PreScore return Skip (balanced_allocation.go:80-84), and Volcano's "
-           "BatchNodeOrderFn then skips the plugin (score_helper.go:52-53, nodeorder.go:374-375): 0 on "
-           "every node; Gangplank's nodeorder scores the pod's zero "
-           "fractions as balanced, (1 - 0)·100 (app/plugins/nodeorder.py:85-87)")  # fmt: skip
-BYPASS = ("an extended resource the pod does not request is bypassed ((0, 0), "
-          "resource_allocation.go:106-107) and a resource of allocatable 0 is skipped "
-          "(resource_allocation.go:75-76, balanced_allocation.go:188-190), leaving cpu/memory; "
-          "Gangplank's nodeorder adds nvidia.com/gpu to every node's fractions once any object has "
-          "it (app/plugins/nodeorder.py:61), the fraction 0 where the pod asks none, and 1 where "
-          "the node has none (app/plugins/nodeorder.py:75)")  # fmt: skip
 
 BAL_CASES = [
     case(BAL, "nothing scheduled, nothing requested, skip in PreScore",
          [mnode("node1", 4000, 10000), mnode("node2", 4000, 10000)], [], [],
-         {"node1": 0.0, "node2": 0.0}, SKIPPED),
+         {"node1": 0.0, "node2": 0.0}),
     case(BAL, "nothing scheduled, resources requested, differently sized nodes",
          [mnode("node1", 4000, 10000), mnode("node2", 6000, 10000)], [], CPU_AND_MEMORY,
-         {"node1": 87.0, "node2": 100.0}, TRUNC_BAL),
+         {"node1": 87.0, "node2": 100.0}),
     case(BAL, "resources requested, pods scheduled with resources",
          [mnode("node1", 10000, 20000), mnode("node2", 10000, 20000)],
          [("node1", CPU_ONLY), ("node2", CPU_AND_MEMORY)], CPU_AND_MEMORY,
-         {"node1": 82.0, "node2": 95.0}, TRUNC_BAL),
+         {"node1": 82.0, "node2": 95.0}),
     case(BAL, "resources requested, pods scheduled with resources, differently sized nodes",
          [mnode("node1", 10000, 20000), mnode("node2", 10000, 50000)],
          [("node1", CPU_ONLY), ("node2", CPU_AND_MEMORY)], CPU_AND_MEMORY,
-         {"node1": 82.0, "node2": 80.0}, TRUNC_BAL),
+         {"node1": 82.0, "node2": 80.0}),
     case(BAL, "requested resources at node capacity",
          [mnode("node1", 6000, 10000), mnode("node2", 6000, 10000)],
          [("node1", CPU_ONLY), ("node2", CPU_AND_MEMORY)], CPU_ONLY,
@@ -314,10 +285,10 @@ BAL_CASES = [
          [mnode("node1", 3500, 40000, GPU8), mnode("node2", 3500, 40000, GPU8)],
          [("node2", CPU_AND_MEMORY), ("node1", CPU_AND_MEMORY_AND_GPU)],
          [{"memory": "0", "nvidia.com/gpu": "1"}],
-         {"node1": 70.0, "node2": 65.0}, TRUNC_BAL),
+         {"node1": 70.0, "node2": 65.0}),
     case(BAL, "node without the scalar resource should skip the scalar resource",
          [mnode("node1", 3500, 40000, GPU8), mnode("node2", 3500, 40000)], [], CPU_AND_MEMORY,
-         {"node1": 63.0, "node2": 63.0}, BYPASS),
+         {"node1": 63.0, "node2": 63.0}),
 ]  # fmt: skip
 
 

@@ -1,10 +1,20 @@
 """nodeorder: kube-scheduler's scoring plugins with Volcano's default weights.
 
-``leastrequested.weight`` 1 (cpu/memory 50/50 of ``(alloc − requested)·100/alloc``),
-``mostrequested.weight`` 0, ``balancedresource.weight`` 1 (``(1 − stddev of the
-cpu/memory/gpu request fractions)·100``), ``nodeaffinity.weight`` 2 (sum of matching
-preferred-term weights, not normalised, as Volcano), ``tainttoleration.weight`` 3 (fewer
-intolerable ``PreferNoSchedule`` taints is better, normalised to 0..100),
+Volcano runs each through ``CalculatePluginScore`` (Score, then the plugin's NormalizeScore,
+then times its weight), so every plugin's score of a node is kube-scheduler's integer:
+
+``leastrequested.weight`` 1 (NodeResourcesFit LeastAllocated, cpu and memory weighted 50/50:
+per resource ``(alloc − requested)·100 // alloc``, 0 when over, a resource with nothing
+allocatable left out, then the weighted sum // the weights), ``mostrequested.weight`` 0
+(MostAllocated: ``min(requested, alloc)·100 // alloc``), ``balancedresource.weight`` 1
+(BalancedAllocation over cpu, memory and ``nvidia.com/gpu``: the request fractions, each at
+most 1, of the resources the node has and the pod asks for (cpu and memory always),
+``int((1 − their population stddev)·100)``; 0 on every node for a pod asking none of them,
+its PreScore's Skip), ``nodeaffinity.weight`` 2 (the sum of the matching preferred terms'
+weights, normalised as ``100·sum // max`` over the nodes scored), ``tainttoleration.weight``
+3 (intolerable ``PreferNoSchedule`` taints counted, ``100 − 100·count // max``; 100 when no
+node has one), the requested amounts being the pods' requests (kube-scheduler's Fit counts a
+container without requests as 100m cpu and 200Mi for least / most: not modelled),
 ``podaffinity.weight`` 2 (kube-scheduler's InterPodAffinity score of preferred terms,
 :class:`~app.plugins.interpod.PreferredPodAffinity`, normalised over the candidate nodes to
 0..100 and truncated to an integer as its NormalizeScore does), ``podtopologyspread.weight`` 2
@@ -66,25 +76,74 @@ class NodeOrder(Plugin):
                               dtype=bool, count=len(self.ssn.cluster.nodes))  # fmt: skip
             if pns.any():  # (some of the nodes scored has such a taint: each is scored against the set's worst)
                 self.ssn.on_set_scores(lambda task, nodes: bool(pns[nodes].any()))
+        if self.w_aff:  # (NodeAffinity's score is normalised by the best among the nodes)
+            self.ssn.on_set_scores(lambda task, nodes: bool(_preferred_terms(task)))
 
-    def _fractions(self, task: Task, nodes: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    def _amounts(self, task: Task, nodes: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per node and column: (allocatable, requested with the task), as integers."""
         c = self.ssn.cluster
-        alloc = cells(c.allocatable, nodes, cols).astype(np.float64)
-        req = (cells(c.used, nodes, cols) + task.req[cols]).astype(np.float64)  # type: ignore[index]
+        alloc = cells(c.allocatable, nodes, cols).astype(np.int64)
+        req = cells(c.used, nodes, cols).astype(np.int64) + task.req[cols].astype(np.int64)  # type: ignore[index]
+        return alloc, req
+
+    def _allocated(self, task: Task, nodes: np.ndarray, most: bool) -> np.ndarray:
+        """NodeResourcesFit's LeastAllocated (``most``: MostAllocated) over cpu and memory,
+        each weighted 50, in kube-scheduler's integer arithmetic."""
+        alloc, req = self._amounts(task, nodes, self.cm)
+        have = alloc > 0
+        safe = np.where(have, alloc, 1)
+        if most:
+            per = np.minimum(req, alloc) * 100 // safe
+        else:
+            per = np.where(req > alloc, 0, (alloc - req) * 100 // safe)
+        weights = have.astype(np.int64) * 50
+        total = (np.where(have, per, 0) * 50).sum(axis=1)
+        wsum = weights.sum(axis=1)
+        return np.where(wsum > 0, total // np.where(wsum > 0, wsum, 1), 0).astype(np.float64)
+
+    def _balanced(self, task: Task, nodes: np.ndarray) -> np.ndarray:
+        """BalancedAllocation (``balancedResourceScorer``): the fractions of the resources the
+        node has (and, for a scalar one, the pod asks for), each at most 1; for two,
+        ``|f0 − f1| / 2``, for more the population standard deviation, then
+        ``int((1 − std)·100)``; a pod asking for none of them: 0 (PreScore's Skip)."""
+        pod = task.req[self.bal]  # type: ignore[index]
+        if not pod.any():
+            return np.zeros(len(nodes))
+        alloc, req = self._amounts(task, nodes, self.bal)
+        use = alloc > 0
+        use[:, 2:] &= pod[2:] != 0  # (a scalar resource the pod does not ask for is bypassed; cpu and memory never)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(alloc > 0, np.minimum(req / alloc, 1.0), 1.0)
+            f = np.where(use, np.minimum(req.astype(np.float64) / np.where(use, alloc, 1).astype(np.float64), 1.0), 0.0)
+        count = use.sum(axis=1)
+        std = np.zeros(len(nodes))
+        # two fractions: |f0 − f1| / 2, the first two the node has, in column order
+        first = use.argmax(axis=1)
+        rest = use.copy()
+        rest[np.arange(len(nodes)), first] = False
+        second = rest.argmax(axis=1)
+        rows = np.arange(len(nodes))
+        two = count == 2
+        std[two] = np.abs((f[rows, first] - f[rows, second]) / 2)[two]
+        many = count > 2  # (every column: the population standard deviation, summed in column order as Go does)
+        if many.any():
+            total = np.zeros(len(nodes))
+            for j in range(f.shape[1]):
+                total = total + f[:, j]
+            mean = total / np.where(many, count, 1)
+            acc = np.zeros(len(nodes))
+            for j in range(f.shape[1]):
+                acc = acc + (f[:, j] - mean) * (f[:, j] - mean)
+            std[many] = np.sqrt(acc / np.where(many, count, 1))[many]
+        return np.trunc((1 - std) * 100.0)
 
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         total = np.zeros(len(nodes))
-        if self.w_least or self.w_most:
-            f = self._fractions(task, nodes, self.cm)
-            if self.w_least:
-                total += (1.0 - f).mean(axis=1) * 100.0 * self.w_least
-            if self.w_most:
-                total += f.mean(axis=1) * 100.0 * self.w_most
+        if self.w_least:
+            total += self._allocated(task, nodes, most=False) * self.w_least
+        if self.w_most:
+            total += self._allocated(task, nodes, most=True) * self.w_most
         if self.w_bal:
-            f = self._fractions(task, nodes, self.bal)
-            total += (1.0 - f.std(axis=1)) * 100.0 * self.w_bal
+            total += self._balanced(task, nodes) * self.w_bal
         if self.w_aff:
             total += self._affinity(task, nodes) * self.w_aff
         if self.w_taint:
@@ -107,20 +166,23 @@ class NodeOrder(Plugin):
         return np.floor(100.0 * (raw - lo) / (hi - lo))
 
     def _affinity(self, task: Task, nodes: np.ndarray) -> np.ndarray:
-        aff = task.affinity or {}
-        na = aff.get("nodeAffinity") if isinstance(aff, dict) else None
-        pref = na.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
-        out = np.zeros(len(nodes))
-        if not isinstance(pref, list) or not pref:
-            return out
+        """NodeAffinity's score: the weights of the preferred terms a node matches, summed, then
+        ``DefaultNormalizeScore(100)`` over the nodes scored (``100·sum // max``)."""
+        pref = _preferred_terms(task)
+        out = np.zeros(len(nodes), dtype=np.int64)
+        if not pref:
+            return out.astype(np.float64)
         all_nodes = self.ssn.cluster.nodes
         for i, n in enumerate(nodes):
             node = all_nodes[n]
             for p in pref:
                 if isinstance(p, dict) and isinstance(p.get("preference"), dict) and p.get("weight"):
                     if term_matches(p["preference"], node):
-                        out[i] += float(p["weight"])
-        return out
+                        out[i] += int(p["weight"])
+        top = int(out.max()) if len(out) else 0
+        if top > 0:
+            out = 100 * out // top
+        return out.astype(np.float64)
 
     def _taints(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         all_nodes = self.ssn.cluster.nodes
@@ -129,7 +191,15 @@ class NodeOrder(Plugin):
             for taint in all_nodes[n].taints:
                 if taint.get("effect") == "PreferNoSchedule" and not any(tolerates(t, taint) for t in task.tolerations):
                     counts[i] += 1
-        top = counts.max() if len(counts) else 0
+        top = int(counts.max()) if len(counts) else 0
         if top == 0:
             return np.full(len(nodes), 100.0)
-        return (top - counts) * 100.0 / top
+        return (100 - 100 * counts.astype(np.int64) // top).astype(np.float64)  # (DefaultNormalizeScore(100, reverse))
+
+
+def _preferred_terms(task: Task) -> list:
+    """The pod's preferred node affinity terms (none: NodeAffinity's PreScore skips it)."""
+    aff = task.affinity or {}
+    na = aff.get("nodeAffinity") if isinstance(aff, dict) else None
+    pref = na.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
+    return pref if isinstance(pref, list) else []
