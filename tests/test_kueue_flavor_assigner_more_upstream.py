@@ -57,10 +57,9 @@ from typing import Any
 
 import pytest
 
-from app.ingest.quantity import canonical_quantity
 from tests.kube import request
-from tests.test_admissions import one, post
-from tests.test_kueue_flavor_assigner_upstream import gates, rf
+from tests.test_admissions import post
+from tests.test_kueue_flavor_assigner_upstream import check_assignment, gates, rf
 from tests.test_kueue_scheduler_upstream import adm, cohort, cq, fq, lq, ps, psa, wl, xfail
 
 CQ, OTHER = "test-clusterqueue", "other-clusterqueue"
@@ -114,11 +113,6 @@ def used(usage: dict[tuple[str, str], str], queue: str, start: int = 0, priority
             for i, ((f, r), q) in enumerate(usage.items())]  # fmt: skip
 
 
-def _usage(a: dict[str, Any]) -> list[tuple[str, dict[str, str], dict[str, int], int]]:
-    return [(p["name"], p["flavors"], {r: canonical_quantity(r, q) for r, q in p["resourceUsage"].items()}, p["count"])
-            for p in a["podSetAssignments"]]  # fmt: skip
-
-
 def check(client, objects: list[dict], workloads: list[dict], want: Any, key: str = "default/wl",  # type: ignore[no-untyped-def]
           deadline_ms: int | None = None) -> None:
     """``want``: an admission (Fit), ``("Preempting", {victim: kueueReason})`` or
@@ -128,20 +122,7 @@ def check(client, objects: list[dict], workloads: list[dict], want: Any, key: st
         body["options"]["deadlineMs"] = deadline_ms
     answer = post(client, body)
     assert not answer["truncated"]
-    got = one(answer, key)
-    victims = {p["workload"]: p.get("kueueReason") for w in answer["workloads"] for p in w["preemptions"]}
-    if isinstance(want, dict):
-        assert got["reason"] == "Admitted", got
-        assert got["admission"]["clusterQueue"] == want["clusterQueue"]
-        assert _usage(got["admission"]) == _usage(want), got["admission"]
-        assert victims == {}
-    else:
-        reason, preempted = want
-        assert (got["admitted"], got["reason"]) == (False, reason), got
-        assert victims == preempted, got
-    for w in answer["workloads"]:  # the usage stays admitted
-        if w["workload"] != key:
-            assert w["reason"] == "AlreadyAdmitted", w
+    check_assignment(answer, key, want)
 
 
 # -- TestReclaimBeforePriorityPreemption (flavorassigner_test.go:3683) ---------------------------------

@@ -554,8 +554,13 @@ def test_every_go_case_is_transcribed_or_listed():
 @pytest.mark.parametrize("objects, workloads, want", CASES)
 def test_assign_flavors(client, objects, workloads, want):  # type: ignore[no-untyped-def]
     """``flavorassigner_test.go`` ``TestAssignFlavors``: the case named by the param id."""
-    answer = post(client, request(nodes() + BASE + objects, workloads=workloads))
-    got = one(answer, "default/wl")
+    check_assignment(post(client, request(nodes() + BASE + objects, workloads=workloads)), "default/wl", want)
+
+
+def check_assignment(answer: dict[str, Any], key: str, want: Any) -> None:
+    """Workload ``key`` is admitted as ``want`` (an admission), or pending with ``want``'s
+    (reason, preempted victims); the Workloads holding the usage stay admitted."""
+    got = one(answer, key)
     victims = {p["workload"]: p.get("kueueReason") for w in answer["workloads"] for p in w["preemptions"]}
     if isinstance(want, dict):
         assert got["reason"] == "Admitted", got
@@ -567,5 +572,5 @@ def test_assign_flavors(client, objects, workloads, want):  # type: ignore[no-un
         assert (got["admitted"], got["reason"]) == (False, reason), got
         assert victims == preempted, got
     for w in answer["workloads"]:  # the usage stays admitted
-        if w["workload"] != "default/wl":
+        if w["workload"] != key:
             assert w["reason"] == "AlreadyAdmitted", w

@@ -98,9 +98,7 @@ from typing import Any
 
 import pytest
 
-from tests.kube import request
-from tests.test_admissions import one, post
-from tests.test_kueue_preemption_upstream import NS, ZERO, at, cq, fq, held, held_multi, lq, nodes, ps, rf
+from tests.test_kueue_preemption_upstream import NS, ZERO, at, check_preemption, cq, fq, held, held_multi, lq, ps, rf
 from tests.test_kueue_scheduler_upstream import cohort as _cohort
 
 GO_FILE = "pkg/scheduler/preemption/preemption_hierarchical_test.go"
@@ -412,14 +410,4 @@ def test_hierarchical_preemption(client, objects, admitted, new, preempted):  # 
     """preemption_hierarchical_test.go TestHierarchicalPreemptions: every admitted Workload
     stays admitted; the incoming one is ``Preempting`` exactly ``preempted`` ((workload,
     kueueReason) pairs), or ``InsufficientQuota`` with no preemptions when empty."""
-    answer = post(client, request(nodes() + objects, workloads=admitted + [new]))
-    for w in admitted:
-        key = f"{NS}/{w['metadata']['name']}"
-        assert one(answer, key)["reason"] == "AlreadyAdmitted", one(answer, key)
-    got = one(answer, f"{NS}/{new['metadata']['name']}")
-    if preempted:
-        assert got["reason"] == "Preempting", got
-        assert sorted((p["workload"], p["kueueReason"]) for p in got["preemptions"]) == preempted
-    else:
-        assert got["reason"] == "InsufficientQuota", got
-        assert got["preemptions"] == []
+    check_preemption(client, objects, admitted, new, preempted)
