@@ -57,10 +57,9 @@ Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092,
 Differences from KAI (strict xfails)
 ------------------------------------
 
-* BestEffort: ``gpu-fraction: 0.001`` alone is under KAI's minimums, so the pod is allocated
-  on the GPU whose capacity is releasing; Gangplank pipelines it (a pod under the CPU and
-  memory minimums, 5m and 1Mi, was a difference too when transcribed and is KAI's since:
-  ``app.kai.allocate.best_effort``).
+* (none for BestEffort any more: a pod under the CPU and memory minimums, 5m and 1Mi, and a
+  lone ``gpu-fraction: 0.001`` were differences when transcribed and are KAI's since:
+  ``app.kai.allocate.best_effort``, ``GpuSharing.best_effort``).
 * A topology job whose pods' GPU portions differ (0.5 and 0.4; a whole GPU and 0.5) is not
   placed by KAI (the representor's ``SetMaxResource`` fails); Gangplank places it.
 * ``LessEqual`` allows a GPU portion 0.01 over (0.505 <= 0.5); Gangplank's comparison is exact.
@@ -474,11 +473,6 @@ def test_gpu_multi_fraction_is_not_best_effort(client) -> None:
     assert bound_or_nominated(client, [*releasing_node(gpu=3), *w]) == "nominated"
 
 
-@pytest.mark.xfail(strict=True, reason="KAI reads gpu-fraction 0.001 as an empty GPU requirement (under minGPUs, "
-                   "gpu_resource_requirment.go:89-104), so the pod asking for nothing else is BestEffort and "
-                   "IsTaskAllocatable takes it (node_info.go:169): findGpuForSharingOnNode gives it the releasing GPU as "
-                   "not releasing and it is allocated; Gangplank pipelines it (app/kai/gpu_sharing.py:567 has no "
-                   "BestEffort case)")  # fmt: skip
 def test_gpu_fraction_under_min_gpus_is_best_effort(client) -> None:
     """``gpu_resource_requirment_test.go`` IsEmpty / "Smaller fraction of GPU than minGpu":
     ``gpu-fraction: 0.001`` (and nothing else) is empty, BestEffort: allocated (bound) on the

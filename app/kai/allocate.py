@@ -245,7 +245,8 @@ def shared_terms(ctx: KaiContext, task: Task, nodes: np.ndarray,
     terms = score_terms(idle, future[:, g], c.allocatable[nodes, g] if totals is None else totals[nodes], base, lo, hi,
                         anyc, spread, None,
                         nodes == nominated if nominated >= 0 else None, topology[nodes] if topology is not None else None)  # fmt: skip
-    terms[0] = ("nodeavailability", np.where(gs.device_fit(task, nodes, idle), AVAILABILITY, 0.0))
+    terms[0] = ("nodeavailability", np.full(len(nodes), AVAILABILITY) if gs.best_effort(task) else
+                np.where(gs.device_fit(task, nodes, idle), AVAILABILITY, 0.0))  # fmt: skip
     if gs.sharing_order:
         terms.append(("gpusharingorder", gs.sharing_scores(task, nodes)))
     pod_affinity = pod_affinity_scores(ctx, task, nodes)

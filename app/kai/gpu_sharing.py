@@ -226,6 +226,7 @@ class GpuSharing:
         self.g = gpu_col
         self.memory = [node_gpu_memory(n.labels) for n in c.nodes]
         self.shares: dict[int, tuple[float, int]] = {}  # id(task) -> (portion, devices); portion 0: gpu-memory
+        self._best_effort: dict[int, bool] = {}  # id(task) -> best_effort
         self.memories: dict[int, int] = {}  # id(task) -> MiB per device of a gpu-memory pod
         #: per node, whether its memory label parses (``GpuMemorySynced``: else no gpu-memory pod fits it)
         self.synced = np.array([_floored_label(n.labels) is not None for n in c.nodes], dtype=bool)
@@ -285,6 +286,26 @@ class GpuSharing:
 
     def devices(self, t: Task) -> int:
         return self.shares[id(t)][1]
+
+    def best_effort(self, t: Task) -> bool:
+        """``NodeInfo.IsTaskAllocatable``'s BestEffort for a ``gpu-fraction`` pod: its GPUs as
+        KAI counts them (``getExtendedResourceGpus``: the portion rounded to hundredths, Go's
+        ``math.Round``, times the devices) at most ``minGPUs`` (0.01) and its other requests
+        empty as KAI reads them (:func:`app.kai.allocate.empty_limits`); never a gpu-memory pod.
+        Such a pod is allocatable on any node: it takes a GPU as not releasing."""
+        hit = self._best_effort.get(id(t))
+        if hit is None:
+            from app.kai.allocate import empty_limits  # (allocate's statement imports this module)
+
+            portion, devices = self.shares[id(t)]
+            hit = id(t) not in self.memories and math.floor(portion * 100 + 0.5) * devices <= 1
+            if hit:
+                limits = empty_limits(self.c.resources.names)
+                if self.g is not None:
+                    limits[self.g] = np.inf  # (the annotation, not the GPU column, is the pod's GPU request)
+                hit = bool((t.req < limits).all())  # type: ignore[operator]
+            self._best_effort[id(t)] = hit
+        return hit
 
     def mem(self, t: Task, node: int) -> int:
         """``GetResourceGpuMemory``: the pod's GPU memory (a gpu-memory pod) or its portion of
@@ -564,7 +585,7 @@ class GpuSharing:
         releasing = False
         mem, need = self.memory[node], self.mem(t, node)
         groups = self.groups.get(node, {})
-        fits_idle = self.allocatable(t, node, False)  # (the same for every GPU: nothing is placed meanwhile)
+        fits_idle = self.best_effort(t) or self.allocatable(t, node, False)  # (the same for every GPU: nothing is placed meanwhile)
         names = self._names()
         for idx in self.fitting_gpus(t, node, devices):
             if idx is WHOLE:
