@@ -481,6 +481,18 @@ def test_gpu_fraction_under_min_gpus_is_best_effort(client) -> None:
     assert bound_or_nominated(client, [*releasing_node(gpu=1), *w]) == "bound"
 
 
+@pytest.mark.parametrize(("fraction", "devices", "want"), [
+    ("0.005", "1", "bound"), ("0.01", "1", "bound"), ("0.015", "1", "nominated"), ("0.01", "2", "nominated"),
+])  # fmt: skip
+def test_gpu_fraction_best_effort_rounds_the_portion_to_hundredths(client, fraction, devices, want) -> None:
+    """``getExtendedResourceGpus``: the portion rounded to hundredths (Go's ``math.Round``, half
+    away from zero: 0.005 is 0.01, 0.015 is 0.02) times the devices is at most ``minGPUs``
+    (0.01) for an empty GPU requirement: such a pod asking nothing else is BestEffort (bound
+    on the releasing GPU), any more is pipelined (Gangplank's rule, beside the Go row above)."""
+    w = job("w", cpu=None, memory=None, annotations={"gpu-fraction": fraction, "gpu-fraction-num-devices": devices})
+    assert bound_or_nominated(client, [*releasing_node(gpu=2), *w]) == want
+
+
 def test_gpu_memory_pod_is_not_best_effort(client) -> None:
     """``gpu_resource_requirment_test.go`` IsEmpty / "GpuMemory is not tested": a
     ``gpu-memory`` request leaves the GPU requirement empty, but ``IsTaskAllocatable`` does
