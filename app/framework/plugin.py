@@ -38,8 +38,7 @@ class Plugin:
 
     def warn(self, note: str) -> None:
         """Add ``note`` to the answer's warnings, once (what the scheduler would log)."""
-        if note not in self.ssn.cluster.warnings:
-            self.ssn.cluster.warnings.append(note)
+        self.ssn.warn_once(note)
 
     # -- argument helpers (Volcano passes every argument as a string or a number) ------------
     def _pointer(self, key: str) -> str:

@@ -265,8 +265,7 @@ class Session:
             notes.append(f"ignored objects of kinds no configured plugin uses: Numatopology ({len(c.numatopologies)}) "
                          "(the numa-aware plugin reads them)")  # fmt: skip
         for note in notes:
-            if note not in c.warnings:
-                c.warnings.append(note)
+            self.warn_once(note)
 
     # -- node conditions -----------------------------------------------------------------
     @property

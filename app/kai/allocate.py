@@ -33,7 +33,7 @@ import numpy as np
 
 from app.ingest import kernels
 from app.kai.jobs import View, is_preemptible, pod_set_name, sort_pod_sets, tasks_to_allocate
-from app.kai.mig import MIG_RESOURCE_PREFIX
+from app.kai.mig import empty_limits
 from app.kai.statement import KaiStatement
 from app.kai.topology import JobSets, SubGroupSet, relevant_scores, subset_nodes
 from app.model.cluster import NetworkTopology, Task, TaskStatus
@@ -110,37 +110,9 @@ def asks_no_gpu(ctx: KaiContext, req: np.ndarray) -> bool:
     return ctx.gpu_col is None or not req[ctx.gpu_col]
 
 
-#: ``BaseResource.IsEmpty``' minimums: 10 millicores, 10 MiB, 10 (milli-units of a scalar resource)
-MIN_MILLI_CPU, MIN_MEMORY, MIN_SCALAR = 10, 10 * 1024 * 1024, 10
-
-
-def empty_limits(names: list[str]) -> np.ndarray:
-    """Per resource column, the request under which KAI's ``ResReq.IsEmpty`` holds
-    (``RequirementsFromResourceList``, ``BaseResource.IsEmpty``, ``GpuResourceRequirement.IsEmpty``):
-    cpu below 10 millicores, memory below 10 MiB; a device-plugin GPU (``nvidia.com/gpu``,
-    ``amd.com/gpu``: read by ``Value()``, so any request is a whole GPU) or MIG instance none;
-    a scalar resource (``IsScalarResourceName``: a name with a domain, ``hugepages-*``,
-    ``attachable-volumes-*``) below 10 milli-units (hugepages as KAI reads them: milli-bytes, so
-    none), ephemeral-storage and storage below 10 bytes; the pod slot and names KAI does not
-    read (no domain) are not compared (an infinite limit)."""
-    out = np.full(len(names), np.inf)
-    for i, name in enumerate(names):
-        if name == "cpu":
-            out[i] = MIN_MILLI_CPU
-        elif name == "memory":
-            out[i] = MIN_MEMORY
-        elif name in ("nvidia.com/gpu", "amd.com/gpu") or name.startswith(MIG_RESOURCE_PREFIX):
-            out[i] = 1
-        elif name.startswith("hugepages-"):
-            out[i] = 1
-        elif name in ("ephemeral-storage", "storage") or "/" in name or name.startswith("attachable-volumes-"):
-            out[i] = MIN_SCALAR
-    return out
-
-
 def best_effort(ctx: KaiContext, task: Task) -> bool:
     """``NodeInfo.IsTaskAllocatable``'s BestEffort task: its request is empty as KAI reads it
-    (:func:`empty_limits`) and it is no GPU-memory pod: allocatable on any node (allocated,
+    (:func:`app.kai.mig.empty_limits`) and it is no GPU-memory pod: allocatable on any node (allocated,
     not pipelined; ``nodeavailability`` scores every node). The fit on idle + releasing
     capacity (``IsTaskAllocatableOnReleasingOrIdle``) is not affected. PVC storage claims,
     which KAI also excludes, are not modelled."""

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.ingest.kube import go_int
-from app.kai.mig import MIG_RESOURCE_PREFIX, mig_enabled
+from app.kai.mig import MIG_RESOURCE_PREFIX, empty_limits, mig_enabled
 from app.model.cluster import OCCUPYING, Cluster, Task, TaskStatus
 
 if TYPE_CHECKING:
@@ -227,6 +227,7 @@ class GpuSharing:
         self.memory = [node_gpu_memory(n.labels) for n in c.nodes]
         self.shares: dict[int, tuple[float, int]] = {}  # id(task) -> (portion, devices); portion 0: gpu-memory
         self._best_effort: dict[int, bool] = {}  # id(task) -> best_effort
+        self._empty_limits: np.ndarray | None = None  # (best_effort's limits, worked out once)
         self.memories: dict[int, int] = {}  # id(task) -> MiB per device of a gpu-memory pod
         #: per node, whether its memory label parses (``GpuMemorySynced``: else no gpu-memory pod fits it)
         self.synced = np.array([_floored_label(n.labels) is not None for n in c.nodes], dtype=bool)
@@ -291,19 +292,18 @@ class GpuSharing:
         """``NodeInfo.IsTaskAllocatable``'s BestEffort for a ``gpu-fraction`` pod: its GPUs as
         KAI counts them (``getExtendedResourceGpus``: the portion rounded to hundredths, Go's
         ``math.Round``, times the devices) at most ``minGPUs`` (0.01) and its other requests
-        empty as KAI reads them (:func:`app.kai.allocate.empty_limits`); never a gpu-memory pod.
+        empty as KAI reads them (:func:`app.kai.mig.empty_limits`); never a gpu-memory pod.
         Such a pod is allocatable on any node: it takes a GPU as not releasing."""
         hit = self._best_effort.get(id(t))
         if hit is None:
-            from app.kai.allocate import empty_limits  # (allocate's statement imports this module)
-
             portion, devices = self.shares[id(t)]
             hit = id(t) not in self.memories and math.floor(portion * 100 + 0.5) * devices <= 1
             if hit:
-                limits = empty_limits(self.c.resources.names)
-                if self.g is not None:
-                    limits[self.g] = np.inf  # (the annotation, not the GPU column, is the pod's GPU request)
-                hit = bool((t.req < limits).all())  # type: ignore[operator]
+                if self._empty_limits is None:
+                    self._empty_limits = empty_limits(self.c.resources.names)
+                    if self.g is not None:
+                        self._empty_limits[self.g] = np.inf  # (the annotation, not the GPU column, is its GPU request)
+                hit = bool((t.req < self._empty_limits).all())  # type: ignore[operator]
             self._best_effort[id(t)] = hit
         return hit
 

@@ -19,6 +19,9 @@ task), ``api/node_info/node_info.go`` (``IsMIGEnabled``, ``GetMigStrategy``,
   CPU-only pod anywhere; a MIG pod only on MIG-enabled nodes, not on one running a legacy
   MIG task, and not on a ``single`` node; on a ``single`` node only whole-GPU pods; on a
   ``mixed`` node only MIG pods.
+* **Kinds of request** (``resource_info``): ``requires_gpu`` is ``IsRequireAnyKindOfGPU``,
+  ``empty_limits`` the limits under which a request is empty (``ResReq.IsEmpty``: the
+  BestEffort pods of ``app.kai.allocate.best_effort`` and ``GpuSharing.best_effort``).
 """
 
 from __future__ import annotations
@@ -123,6 +126,34 @@ def requires_gpu(c: Cluster, t: Task, gpu_col: int | None, mig: MigColumns) -> b
     if gpu_col is not None and t.req[gpu_col] > 0:  # type: ignore[index]
         return True
     return mig.requested(t.req) and t.key not in c.gpu_fractions  # type: ignore[arg-type]
+
+
+#: ``BaseResource.IsEmpty``' minimums: 10 millicores, 10 MiB, 10 (milli-units of a scalar resource)
+MIN_MILLI_CPU, MIN_MEMORY, MIN_SCALAR = 10, 10 * 1024 * 1024, 10
+
+
+def empty_limits(names: list[str]) -> np.ndarray:
+    """Per resource column, the request under which KAI's ``ResReq.IsEmpty`` holds
+    (``RequirementsFromResourceList``, ``BaseResource.IsEmpty``, ``GpuResourceRequirement.IsEmpty``):
+    cpu below 10 millicores, memory below 10 MiB; a device-plugin GPU (``nvidia.com/gpu``,
+    ``amd.com/gpu``: read by ``Value()``, so any request is a whole GPU) or MIG instance none;
+    a scalar resource (``IsScalarResourceName``: a name with a domain, ``hugepages-*``,
+    ``attachable-volumes-*``) below 10 milli-units (hugepages as KAI reads them: milli-bytes, so
+    none), ephemeral-storage and storage below 10 bytes; the pod slot and names KAI does not
+    read (no domain) are not compared (an infinite limit)."""
+    out = np.full(len(names), np.inf)
+    for i, name in enumerate(names):
+        if name == "cpu":
+            out[i] = MIN_MILLI_CPU
+        elif name == "memory":
+            out[i] = MIN_MEMORY
+        elif name in ("nvidia.com/gpu", "amd.com/gpu") or name.startswith(MIG_RESOURCE_PREFIX):
+            out[i] = 1
+        elif name.startswith("hugepages-"):
+            out[i] = 1
+        elif name in ("ephemeral-storage", "storage") or "/" in name or name.startswith("attachable-volumes-"):
+            out[i] = MIN_SCALAR
+    return out
 
 
 class MigNodes:

@@ -86,10 +86,11 @@ class NodeOrder(Plugin):
         req = cells(c.used, nodes, cols).astype(np.int64) + task.req[cols].astype(np.int64)  # type: ignore[index]
         return alloc, req
 
-    def _allocated(self, task: Task, nodes: np.ndarray, most: bool) -> np.ndarray:
-        """NodeResourcesFit's LeastAllocated (``most``: MostAllocated) over cpu and memory,
-        each weighted 50, in kube-scheduler's integer arithmetic."""
-        alloc, req = self._amounts(task, nodes, self.cm)
+    @staticmethod
+    def _allocated(alloc: np.ndarray, req: np.ndarray, most: bool) -> np.ndarray:
+        """NodeResourcesFit's LeastAllocated (``most``: MostAllocated) over cpu and memory
+        (``alloc``, ``req``: :meth:`_amounts`), each weighted 50, in kube-scheduler's integer
+        arithmetic."""
         have = alloc > 0
         safe = np.where(have, alloc, 1)
         if most:
@@ -138,10 +139,12 @@ class NodeOrder(Plugin):
 
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         total = np.zeros(len(nodes))
-        if self.w_least:
-            total += self._allocated(task, nodes, most=False) * self.w_least
-        if self.w_most:
-            total += self._allocated(task, nodes, most=True) * self.w_most
+        if self.w_least or self.w_most:
+            alloc, req = self._amounts(task, nodes, self.cm)
+            if self.w_least:
+                total += self._allocated(alloc, req, most=False) * self.w_least
+            if self.w_most:
+                total += self._allocated(alloc, req, most=True) * self.w_most
         if self.w_bal:
             total += self._balanced(task, nodes) * self.w_bal
         if self.w_aff:
