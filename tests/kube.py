@@ -207,3 +207,12 @@ def open_session(objects: list[dict[str, Any]], config: Any, *, add: str | None 
     if add is not None:
         cfg.tiers[-1].append(type(cfg.tiers[-1][0])(name=add))
     return Session(req.cluster, cfg, PLUGINS, profile_plugins=PROFILE_PLUGINS)
+
+
+def roomy_node(name: str, resources: tuple[str, ...], labels: dict[str, str] | None = None) -> dict[str, Any]:
+    """A Ready node with room for anything (100,000 of each of ``resources``, 1000Ti of
+    memory, 100,000 pods): the Kueue transcriptions' quota alone decides."""
+    alloc = {"memory": "1000Ti", "pods": "100000", **{r: "100000" for r in resources}}
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, **(labels or {})}},
+            "status": {"allocatable": alloc, "capacity": alloc, "conditions": [{"type": "Ready", "status": "True"}]}}

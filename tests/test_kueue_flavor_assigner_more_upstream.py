@@ -57,7 +57,7 @@ from typing import Any
 
 import pytest
 
-from tests.kube import request
+from tests.kube import request, roomy_node
 from tests.test_admissions import post
 from tests.test_kueue_flavor_assigner_upstream import check_assignment, gates, rf
 from tests.test_kueue_scheduler_upstream import adm, cohort, cq, fq, lq, ps, psa, wl, xfail
@@ -94,11 +94,7 @@ GO_CASES = {"TestReclaimBeforePriorityPreemption": 6, "TestDeletedFlavors": 2, "
 
 
 def nodes() -> list[dict[str, Any]]:
-    alloc = {"memory": "1000Ti", "pods": "100000", **{r: "100000" for r in RESOURCES}}
-    return [{"apiVersion": "v1", "kind": "Node",
-             "metadata": {"name": f"n{i}", "labels": {"kubernetes.io/hostname": f"n{i}"}},
-             "status": {"allocatable": alloc, "capacity": alloc,
-                        "conditions": [{"type": "Ready", "status": "True"}]}} for i in range(2)]  # fmt: skip
+    return [roomy_node(f"n{i}", RESOURCES) for i in range(2)]
 
 
 NS_DEFAULT = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}}

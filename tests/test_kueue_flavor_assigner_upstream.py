@@ -79,7 +79,7 @@ from typing import Any
 import pytest
 
 from app.ingest.quantity import canonical_quantity
-from tests.kube import request
+from tests.kube import request, roomy_node
 from tests.test_admissions import one, post
 from tests.test_kueue_scheduler_upstream import adm, cq, fq, lq, ps, psa, wl, xfail
 
@@ -135,19 +135,9 @@ FLAVORS = [
 
 
 def nodes() -> list[dict[str, Any]]:
-    alloc = {"memory": "1000Ti", "pods": "100000", **{r: "100000" for r in RESOURCES}}
-    out = []
-    for t in ("one", "two"):
-        for b in ("one", "two"):
-            for x in ("a", "b"):
-                name = f"n-{t}-{b}-{x}"
-                out.append({"apiVersion": "v1", "kind": "Node",
-                            "metadata": {"name": name, "labels": {
-                                "kubernetes.io/hostname": name, "type": t, "b_type": b, "x": x,
-                                "y": "g" if x == "a" else "k", "ignored1": "foo", "ignored2": "bar", "tas": "yes"}},
-                            "status": {"allocatable": alloc, "capacity": alloc,
-                                       "conditions": [{"type": "Ready", "status": "True"}]}})  # fmt: skip
-    return out
+    return [roomy_node(f"n-{t}-{b}-{x}", RESOURCES, {"type": t, "b_type": b, "x": x, "y": "g" if x == "a" else "k",
+                                                     "ignored1": "foo", "ignored2": "bar", "tas": "yes"})
+            for t in ("one", "two") for b in ("one", "two") for x in ("a", "b")]  # fmt: skip
 
 
 BASE = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}},

@@ -131,7 +131,7 @@ from typing import Any
 
 import pytest
 
-from tests.kube import cq_preemption, request
+from tests.kube import cq_preemption, request, roomy_node
 from tests.test_admissions import one, post
 
 V2 = "kueue.x-k8s.io/v1beta2"
@@ -151,11 +151,7 @@ def at(seconds: int = 0) -> str:
 
 
 def nodes() -> list[dict[str, Any]]:
-    alloc = {"cpu": "100000", "memory": "1000Ti", "pods": "100000"}
-    return [{"apiVersion": "v1", "kind": "Node",
-             "metadata": {"name": f"n{i}", "labels": {"kubernetes.io/hostname": f"n{i}"}},
-             "status": {"allocatable": alloc, "capacity": alloc,
-                        "conditions": [{"type": "Ready", "status": "True"}]}} for i in range(4)]  # fmt: skip
+    return [roomy_node(f"n{i}", ("cpu",)) for i in range(4)]
 
 
 # -- Kueue objects, as Go's wrappers build them ----------------------------------------------

@@ -94,7 +94,7 @@ from typing import Any
 import pytest
 
 from app.ingest.quantity import canonical_quantity, format_quantity
-from tests.kube import request
+from tests.kube import request, roomy_node
 from tests.test_admissions import one, post
 
 V2 = "kueue.x-k8s.io/v1beta2"
@@ -109,11 +109,7 @@ def at(seconds: int = 0) -> str:
 
 # -- Kueue objects, as Go's wrappers build them ----------------------------------------------
 def nodes() -> list[dict[str, Any]]:
-    alloc = {"memory": "1000Ti", "pods": "100000", **{r: "100000" for r in RESOURCES}}
-    return [{"apiVersion": "v1", "kind": "Node",
-             "metadata": {"name": f"n{i}", "labels": {"kubernetes.io/hostname": f"n{i}"}},
-             "status": {"allocatable": alloc, "capacity": alloc,
-                        "conditions": [{"type": "Ready", "status": "True"}]}} for i in range(4)]  # fmt: skip
+    return [roomy_node(f"n{i}", RESOURCES) for i in range(4)]
 
 
 def rf(name: str, taint: str | None = None) -> dict[str, Any]:
