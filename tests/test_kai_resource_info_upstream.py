@@ -63,7 +63,6 @@ Differences from KAI (strict xfails)
 * A topology job whose pods' GPU portions differ (0.5 and 0.4; a whole GPU and 0.5) is not
   placed by KAI (the representor's ``SetMaxResource`` fails); Gangplank places it.
 * ``LessEqual`` allows a GPU portion 0.01 over (0.505 <= 0.5); Gangplank's comparison is exact.
-* ``amd.com/gpu`` counts as GPUs in KAI's queues; not in Gangplank's.
 * A resource name KAI does not recognise (``unsupported``) is dropped by KAI; Gangplank
   needs a node offering it (only a pod the API server refuses asks for one).
 * Claims without a UID are one entry of KAI's per-pod map (the last one counts); Gangplank
@@ -753,10 +752,6 @@ def test_init_container_max_per_resource_cpu_and_memory(client) -> None:
 
 
 # == resource_vector_test.go ======================================================================
-@pytest.mark.xfail(strict=True, reason="KAI reads amd.com/gpu as GPUs like nvidia.com/gpu (resource_requirment.go:53, "
-                   "resource_info.go:64; the vector map too, resource_vector.go:192-201), so the pods count in the queue's "
-                   "GPUs; Gangplank's GPU column is nvidia.com/gpu only (app/model/resources.py:24) and counts "
-                   "amd.com/gpu as an extended resource, outside the GPU limit")  # fmt: skip
 def test_amd_gpu_counts_as_gpus(client) -> None:
     """``resource_vector_test.go`` BuildResourceVectorMap / "should normalize non-nvidia GPU
     resources into generic gpu type": ``amd.com/gpu`` is a GPU: a queue GPU limit of 1 takes
@@ -766,6 +761,35 @@ def test_amd_gpu_counts_as_gpus(client) -> None:
     out = decide(client, [n, kai_queue("q", 1, limit=1), *job("x", extra={"amd.com/gpu": "1"}),
                           *job("y", extra={"amd.com/gpu": "1"})], KAI_FULL)  # fmt: skip
     assert len(out["bindings"]) == 1
+
+
+def amd_node(name: str, amd: int, nvidia: int | None = None) -> dict:
+    n = node(name, gpu=nvidia)
+    n["status"]["allocatable"]["amd.com/gpu"] = str(amd)
+    return n
+
+
+def test_amd_gpu_pod_fits_a_node_offering_nvidia_gpus(client) -> None:
+    """Rule (``RequirementsFromResourceList``, ``ResourceFromResourceList``): KAI keeps one GPU
+    count, so a pod asking for ``amd.com/gpu: 1`` fits a node offering only
+    ``nvidia.com/gpu`` under the kai profile; the default profile reads ``amd.com/gpu`` as an
+    extended resource the node does not offer."""
+    objs = [node("a", gpu=4), kai_queue("q", 8), *job("w", extra={"amd.com/gpu": "1"})]
+    assert where(decide(client, objs, KAI_FULL), f"{NS}/w-0") == "a"
+    assert where(decide(client, objs, None), f"{NS}/w-0") is None
+
+
+def test_node_offering_amd_and_nvidia_gpus_offers_their_sum(client) -> None:
+    """Rule: a node offering 2 ``nvidia.com/gpu`` and 2 ``amd.com/gpu`` offers 4 GPUs to KAI: a
+    pod asking for 4 ``nvidia.com/gpu`` fits it, one asking for 5 does not."""
+    assert fits(client, amd_node("a", 2, nvidia=2), job("w", gpu=4))
+    assert not fits(client, amd_node("a", 2, nvidia=2), job("w", gpu=5))
+
+
+def test_amd_gpus_are_named_in_the_notes(client) -> None:
+    """The kai profile says it counted ``amd.com/gpu`` as GPUs (how many nodes and pods)."""
+    out = decide(client, [amd_node("a", 4), kai_queue("q", 8), *job("w", extra={"amd.com/gpu": "1"})], KAI_FULL)
+    assert any("1 Node(s) and 1 pod(s) offer or ask for amd.com/gpu" in n for n in out.get("notes", []) + out["warnings"])
 
 
 # == pkg/common/resources/dra_gpu_test.go: countGPUDevicesFromClaim (beyond the files asked for) ====
@@ -849,3 +873,34 @@ NOT_TRANSCRIBED = [
 @pytest.mark.parametrize("row", [pytest.param(name, id=name, marks=pytest.mark.skip(reason=why)) for name, why in NOT_TRANSCRIBED])
 def test_not_transcribed(row: str) -> None:
     """Listed so the run shows each left-out Go row with its reason."""
+
+
+@pytest.mark.parametrize("form", ["records", "columns", "objects"])
+def test_amd_gpu_snapshot_decides_as_the_nvidia_one(form: str) -> None:
+    """Rule (as above), in every input form: a generated cluster whose GPUs are all
+    ``amd.com/gpu`` (nodes, pods, queues) gets under the kai profile the bindings,
+    nominations and evictions of the same cluster in ``nvidia.com/gpu``."""
+    import orjson
+
+    from app.ingest.request import read_request
+    from app.service import decide_request
+    from app.settings import Settings
+    from bench.generate import generate
+    from bench.kube import to_kube
+    from gangplank.columns import encode
+
+    body = generate(64, 640, nodes_per_leaf=8, leaves_per_spine=4, free_nodes=40, pending_gang=24)
+    if form == "columns":
+        body = {**body, "cluster": encode(body["cluster"])}
+    elif form == "objects":
+        body = to_kube(body)
+    body["config"] = KAI_FULL
+
+    def answer(b: dict) -> tuple:
+        w = decide_request(read_request(orjson.loads(orjson.dumps(b)), Settings())).wire()
+        return tuple(tuple(sorted((x["pod"], x.get("node")) for x in w[k])) for k in ("bindings", "nominations", "evictions"))
+
+    amd = orjson.loads(orjson.dumps(body).replace(b"nvidia.com/gpu", b"amd.com/gpu"))
+    want = answer(body)
+    assert want[0] or want[1]
+    assert answer(amd) == want

@@ -180,7 +180,9 @@ def read_request(
         from app.ingest.nodepool import shard_view
 
         from app.kai.flags import snapshot_view
+        from app.kai.mig import amd_gpus_as_gpus
 
+        amd_gpus_as_gpus(draft)  # (the pods the pod-grouper made too)
         draft.unknown_holds = False  # (KAI's node adds only its "active used" pods)
         if envelope.get("objects") is not None:  # (after the pod-grouper: it sees every PodGroup)
             shard_view(draft, cfg.partition)  # type: ignore[union-attr]

@@ -22,6 +22,10 @@ task), ``api/node_info/node_info.go`` (``IsMIGEnabled``, ``GetMigStrategy``,
 * **Kinds of request** (``resource_info``): ``requires_gpu`` is ``IsRequireAnyKindOfGPU``,
   ``empty_limits`` the limits under which a request is empty (``ResReq.IsEmpty``: the
   BestEffort pods of ``app.kai.allocate.best_effort`` and ``GpuSharing.best_effort``).
+* **AMD GPUs** (``resource_info``: ``ResourceFromResourceList``, ``RequirementsFromResourceList``,
+  ``isGpuResource``): ``amd.com/gpu`` is read as GPUs, the same count as ``nvidia.com/gpu``,
+  on nodes and pods alike (a node offering both offers their sum; no separate check, as KAI
+  runs no NodeResourcesFit): :func:`amd_gpus_as_gpus` folds one into the other at ingest.
 """
 
 from __future__ import annotations
@@ -34,8 +38,10 @@ import numpy as np
 from app.ingest.kube import KAI_MIG_PREFIX as MIG_RESOURCE_PREFIX
 from app.ingest.reader import GO_BOOLS
 from app.model.cluster import HOLDS_NODE
+from app.model.resources import GPU
 
 if TYPE_CHECKING:
+    from app.ingest.draft import Draft
     from app.model.cluster import Cluster, Task
 
 MIG_ENABLED_LABEL = "node-role.kubernetes.io/mig-enabled"
@@ -154,6 +160,54 @@ def empty_limits(names: list[str]) -> np.ndarray:
         elif name in ("ephemeral-storage", "storage") or "/" in name or name.startswith("attachable-volumes-"):
             out[i] = MIN_SCALAR
     return out
+
+
+AMD_GPU = "amd.com/gpu"
+
+
+def amd_gpus_as_gpus(d: Draft) -> None:
+    """Under the ``kai`` profile, every ``amd.com/gpu`` amount of the snapshot (nodes'
+    allocatable, pods' requests, PodGroups' minResources, queues' quotas) counted as
+    ``nvidia.com/gpu``, the one GPU count KAI keeps. Maps are replaced, not changed (readers
+    share them); a note names how many nodes and pods this touched."""
+    done: dict[int, dict[str, int]] = {}
+
+    def fold(m: dict[str, int] | None) -> dict[str, int] | None:
+        if not m or AMD_GPU not in m:
+            return m
+        got = done.get(id(m))
+        if got is None:
+            got = {k: v for k, v in m.items() if k != AMD_GPU}
+            got[GPU] = got.get(GPU, 0) + m[AMD_GPU]
+            done[id(m)] = got
+        return got
+
+    nodes = pods = 0
+    for n in d.nodes:
+        if AMD_GPU in n.allocatable:
+            n.allocatable = fold(n.allocatable)  # type: ignore[assignment]
+            nodes += 1
+    for p in d.pods:
+        if AMD_GPU in p.req:
+            p.req = fold(p.req)  # type: ignore[assignment]
+            pods += 1
+    for b in d.pod_blocks:
+        if b.req_maps is not None and not any(AMD_GPU in m for m in b.req_maps):
+            continue
+        asks = [i for i, m in enumerate(b.req) if AMD_GPU in m]
+        if asks:
+            b.req = [fold(m) for m in b.req]  # type: ignore[misc]
+            pods += len(asks)
+        if b.req_maps is not None:
+            b.req_maps = [fold(m) for m in b.req_maps]  # type: ignore[misc]
+    for g in d.groups:
+        g.min_resources = fold(g.min_resources)
+    for q in d.queues:
+        q.capability, q.deserved, q.guarantee = fold(q.capability), fold(q.deserved), fold(q.guarantee)
+    if nodes or pods:
+        d.notes.append(f"{nodes} Node(s) and {pods} pod(s) offer or ask for {AMD_GPU}: KAI's scheduler counts it as GPUs, "
+                       f"one count with {GPU} (a pod asking for either fits a node offering either), and so does the kai "
+                       "profile")  # fmt: skip
 
 
 class MigNodes:
