@@ -62,7 +62,6 @@ Differences from KAI (strict xfails)
   ``app.kai.allocate.best_effort``, ``GpuSharing.best_effort``).
 * A topology job whose pods' GPU portions differ (0.5 and 0.4; a whole GPU and 0.5) is not
   placed by KAI (the representor's ``SetMaxResource`` fails); Gangplank places it.
-* ``LessEqual`` allows a GPU portion 0.01 over (0.505 <= 0.5); Gangplank's comparison is exact.
 * A resource name KAI does not recognise (``unsupported``) is dropped by KAI; Gangplank
   needs a node offering it (only a pod the API server refuses asks for one).
 * Claims without a UID are one entry of KAI's per-pod map (the last one counts); Gangplank
@@ -651,9 +650,6 @@ def test_gpu_requirement_less_equal(row: str, a: dict, b: dict, expected: bool) 
     assert less_equal(a, b) is expected
 
 
-@pytest.mark.xfail(strict=True, reason="KAI compares GPU portions with a 0.01 tolerance (lessEqualWithMinDiff, "
-                   "gpu_resource_requirment.go:141,240-242): 0.505 <= 0.5; Gangplank compares the portion exactly "
-                   "(app/kai/signatures.py:89-90 _le over request_shape's portion)")  # fmt: skip
 def test_gpu_portion_within_min_gpus_is_less_equal() -> None:
     """``gpu_resource_requirment_test.go`` LessEqual / "Higher in GPUs but in less than
     minGpus": a portion higher by less than ``minGPUs`` (0.01) is still less-or-equal. The Go

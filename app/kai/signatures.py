@@ -86,8 +86,15 @@ def job_signature(job: Job, host_ports: dict[str, tuple[tuple[str, str, int], ..
     return tuple(sorted(sigs))
 
 
+#: ``minGPUs``: ``GpuResourceRequirement.LessEqual`` takes a GPU portion this close as equal
+MIN_GPUS = 0.01
+
+
 def _le(a: np.ndarray, b: np.ndarray) -> bool:
-    return bool((a <= b).all())
+    """``ResourceRequirements.LessEqual`` of two :func:`request_shape` rows: every resource and
+    the devices exactly, the portion by ``lessEqualWithMinDiff`` (less, or within 0.01)."""
+    pa, pb = float(a[-1]), float(b[-1])
+    return bool((a[:-1] <= b[:-1]).all()) and (pa < pb or abs(pa - pb) < MIN_GPUS)
 
 
 def request_shape(ctx: KaiContext | None, t: Task) -> np.ndarray:
@@ -95,11 +102,11 @@ def request_shape(ctx: KaiContext | None, t: Task) -> np.ndarray:
     but GPUs (MIG instances among them), then its GPU devices and each one's portion (N
     whole GPUs: N and 1; a fraction: its devices and portion; a gpu-memory pod: its devices
     and 0; GPUs of DRA claims are not compared, ``GpuResourceRequirement.LessEqual`` does
-    not read them). Without a GPU column, the request row itself."""
+    not read them). Without a GPU column, the request row and no devices."""
     req = t.req
     g = ctx.gpu_col if ctx is not None else None
     if g is None:
-        return req  # type: ignore[return-value]
+        return np.append(req.astype(np.float64), (0.0, 0.0))  # type: ignore[union-attr]
     gs = ctx.sharing  # type: ignore[union-attr]
     dra = getattr(ctx.ssn.dra, "pod_gpus", {}).get(id(t))  # type: ignore[union-attr]
     gpus = int(req[g]) - (dra[1] * 1000 if dra is not None else 0)  # type: ignore[index]  # (DRA GPUs: not compared)
