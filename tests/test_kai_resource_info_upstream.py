@@ -57,11 +57,11 @@ Source: NVIDIA/KAI-Scheduler at commit 72de64fc8eca10fa8cca26a20156178f3edbe092,
 Differences from KAI (strict xfails)
 ------------------------------------
 
-* (none for BestEffort any more: a pod under the CPU and memory minimums, 5m and 1Mi, and a
-  lone ``gpu-fraction: 0.001`` were differences when transcribed and are KAI's since:
-  ``app.kai.allocate.best_effort``, ``GpuSharing.best_effort``).
-* A topology job whose pods' GPU portions differ (0.5 and 0.4; a whole GPU and 0.5) is not
-  placed by KAI (the representor's ``SetMaxResource`` fails); Gangplank places it.
+* (fixed since transcribed: BestEffort pods (a pod under the CPU and memory minimums, 5m and
+  1Mi, and a lone ``gpu-fraction: 0.001``: ``app.kai.allocate.best_effort``,
+  ``GpuSharing.best_effort``); ``amd.com/gpu`` as GPUs (``app.kai.mig.amd_gpus_as_gpus``);
+  ``LessEqual``'s 0.01 GPU slack (``app.kai.signatures._le``); a topology job whose pods' GPU
+  portions differ is not placed (``app.kai.topology._portions_differ``).)
 * A resource name KAI does not recognise (``unsupported``) is dropped by KAI; Gangplank
   needs a node offering it (only a pod the API server refuses asks for one).
 * Claims without a UID are one entry of KAI's per-pod map (the last one counts); Gangplank
@@ -568,11 +568,6 @@ def test_gpu_topology_job_of_equal_portions_on_different_devices_is_placed(clien
     assert sorted(b["pod"] for b in out["bindings"]) == [f"{NS}/j-0", f"{NS}/j-1"]
 
 
-@pytest.mark.xfail(strict=True, reason="KAI's topology plugin maxes the pods' GPU requirements for its representor "
-                   "pod (job_filtering.go:148-155) and SetMaxResource fails on two different portions "
-                   "(gpu_resource_requirment.go:117-119): SubsetNodesFn returns the error and allocateSubGroupSet fails "
-                   "the job (actions/common/allocate.go:42-47); Gangplank takes the column-wise max "
-                   "(app/kai/topology.py:222) and places the job")  # fmt: skip
 def test_gpu_topology_job_of_different_portions_is_not_placed(client) -> None:
     """``gpu_resource_requirment_test.go`` SetMaxResource / "Different fractions not
     supported": 0.5 on one device and 0.4 on two cannot be maxed: a topology job of those two
@@ -582,9 +577,6 @@ def test_gpu_topology_job_of_different_portions_is_not_placed(client) -> None:
     assert out["bindings"] == [] and out["nominations"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="as above: a whole GPU is portion 1 and a 0.5 fraction portion 0.5, so the "
-                   "representor's SetMaxResource fails (gpu_resource_requirment.go:117-119) and KAI does not place the "
-                   "job; Gangplank does (app/kai/topology.py:222)")  # fmt: skip
 def test_gpu_topology_job_of_a_whole_gpu_and_a_fraction_is_not_placed(client) -> None:
     """``gpu_resource_requirment.go:117-119`` (beside "Different fractions not supported"): a
     whole GPU (portion 1) and ``gpu-fraction: 0.5`` cannot be maxed either: a topology job of

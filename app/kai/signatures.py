@@ -107,18 +107,25 @@ def request_shape(ctx: KaiContext | None, t: Task) -> np.ndarray:
     g = ctx.gpu_col if ctx is not None else None
     if g is None:
         return np.append(req.astype(np.float64), (0.0, 0.0))  # type: ignore[union-attr]
-    gs = ctx.sharing  # type: ignore[union-attr]
-    dra = getattr(ctx.ssn.dra, "pod_gpus", {}).get(id(t))  # type: ignore[union-attr]
-    gpus = int(req[g]) - (dra[1] * 1000 if dra is not None else 0)  # type: ignore[index]  # (DRA GPUs: not compared)
-    if gs is not None and gs.shared(t):
-        portion, devices = gs.shares[id(t)]
-    elif gpus > 0:
-        portion, devices = 1.0, gpus / 1000.0
-    else:
-        portion, devices = 0.0, 0.0
+    portion, devices = gpu_portion(ctx, t)  # type: ignore[arg-type]
     out = np.append(req.astype(np.float64), (devices, portion))  # type: ignore[union-attr]
     out[g] = 0.0
     return out
+
+
+def gpu_portion(ctx: KaiContext, t: Task) -> tuple[float, float]:
+    """The pod's ``GpuResourceRequirement`` portion and devices: N whole GPUs are portion 1 on
+    N devices, a fraction its portion on its devices, a gpu-memory pod portion 0 on its
+    devices; no GPU (or GPUs of DRA claims alone, counted apart by KAI) 0 and 0."""
+    g = ctx.gpu_col
+    if g is None:
+        return 0.0, 0.0
+    gs = ctx.sharing
+    if gs is not None and gs.shared(t):
+        return gs.shares[id(t)]  # type: ignore[no-any-return]
+    dra = getattr(ctx.ssn.dra, "pod_gpus", {}).get(id(t))
+    gpus = int(t.req[g]) - (dra[1] * 1000 if dra is not None else 0)  # type: ignore[index]
+    return (1.0, gpus / 1000.0) if gpus > 0 else (0.0, 0.0)
 
 
 def _sorted_requests(job: Job, ctx: KaiContext | None = None) -> list[np.ndarray]:

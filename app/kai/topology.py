@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.kai.jobs import ACTIVE_ALLOCATED, DEFAULT_POD_SET, View, kai_pod_sets
+from app.kai.signatures import gpu_portion
 from app.model.cluster import Job, NetworkTopology, Task
 from app.model.resources import MILLI, column_sums
 
@@ -183,6 +184,15 @@ def _same_shape(ctx: KaiContext, reqs: np.ndarray) -> bool:
     return g is None or bool(asked[:, g].all() or not asked[:, g].any())
 
 
+def _portions_differ(ctx: KaiContext, tasks: list[Task]) -> bool:
+    """``initTasksRepresentorMetadataStruct``: the representor pod maxes the tasks' GPU
+    requirements, and ``GpuResourceRequirement.SetMaxResource`` fails on two different
+    non-zero portions (a whole GPU is portion 1: a 1-GPU pod beside a 0.5 fraction, or 0.5
+    beside 0.4); ``subSetNodesFn`` then returns the error and the set is not allocated."""
+    portions = {p for p in (gpu_portion(ctx, t)[0] for t in tasks) if p}
+    return len(portions) > 1
+
+
 def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets: set[str], tasks: list[Task],
                  nodes: np.ndarray, *, held: bool = True, state: dict[Any, Any] | None = None,
                  future: Callable[[], np.ndarray] | None = None) -> tuple[list[tuple[int | None, np.ndarray]], np.ndarray | None]:  # fmt: skip
@@ -220,6 +230,8 @@ def subset_nodes(ctx: KaiContext, v: View, nt: NetworkTopology | None, pod_sets:
     reqs = np.array([t.req for t in tasks])  # type: ignore[misc]
     need = column_sums(reqs)
     biggest = reqs.max(axis=0) if _same_shape(ctx, reqs) else None
+    if biggest is not None and ctx.gpu_col is not None and biggest[ctx.gpu_col] and _portions_differ(ctx, tasks):
+        return [], None  # the representor's SetMaxResource error: the set is not allocated
     if biggest is not None and ctx.pods_col is not None and biggest[ctx.pods_col] <= MILLI:
         rest = biggest.copy()
         rest[ctx.pods_col] = 0
