@@ -189,6 +189,8 @@ def _portions_differ(ctx: KaiContext, tasks: list[Task]) -> bool:
     requirements, and ``GpuResourceRequirement.SetMaxResource`` fails on two different
     non-zero portions (a whole GPU is portion 1: a 1-GPU pod beside a 0.5 fraction, or 0.5
     beside 0.4); ``subSetNodesFn`` then returns the error and the set is not allocated."""
+    if ctx.sharing is None:  # (then every GPU pod's portion is 1: whole GPUs)
+        return False
     portions = {p for p in (gpu_portion(ctx, t)[0] for t in tasks) if p}
     return len(portions) > 1
 
