@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.ingest import build, fastjson, kernels, native
+from app.ingest import build, fastjson, kernels
 from app.ingest.body import decode
 from app.ingest.draft import GroupRef
 from app.ingest.fastjson import NodeRecord, PodRecord

@@ -70,7 +70,6 @@ Not transcribed (Go struct bookkeeping no decision shows, or a rule transcribed 
 
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 

@@ -132,12 +132,12 @@ def wrap(devices: vg.VgpuDevices, rules: tuple[Rule, ...],
     pod_rules: dict[str, frozenset[int]] = {}
     pod_uids: dict[str, str] = {}
     names: dict[str, str] = {}
-    for key, uid, labels, annotations in pods:
+    for key, uid, labels, notes in pods:
         pod_uids[key] = uid
         matched = matching(labels, rules)
         if matched:
             pod_rules[key] = frozenset(matched)
-            names[key] = annotations.get(vg.IDS, "")
+            names[key] = notes.get(vg.IDS, "")
     out = Exclusive({}, pod_rules, pod_uids)
     if not pod_rules:
         return out
