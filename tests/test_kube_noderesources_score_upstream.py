@@ -70,15 +70,14 @@ Not transcribed:
   PreScore not called"): score an extended resource backed by a DRA DeviceClass
   (``DRAExtendedResource``), not in Volcano's balanced resources (cpu, memory, nvidia.com/gpu).
 
-Where Gangplank differs (a strict xfail; the reason names the rule and the line): Most "no
-resources requested, pods scheduled, nonzero request for resource": Fit counts containers
-without requests at 100m cpu / 200Mi memory (non-zero defaults); Gangplank at 0.
-
-When transcribed, 13 more cases were strict xfails and pass since ``app/plugins/nodeorder.py``
+When transcribed, 14 cases were strict xfails and pass since ``app/plugins/nodeorder.py``
 scores as kube-scheduler does: integer scores (least/most: each resource's score and the
 weighted mean truncated; balanced: ``int((1 - std) * 100)``), BalancedAllocation's PreScore
 Skip for a pod asking none of its resources (0 on every node), and a scalar resource the
-pod does not ask for, or the node does not have, left out of the balance.
+pod does not ask for, or the node does not have, left out of the balance; and Most "no
+resources requested, pods scheduled, nonzero request for resource": Fit counts containers
+without requests at 100m cpu / 200Mi memory (kube-scheduler's non-zero requests), in the pod's
+request and in its node's (``app.ingest.podrequest.NonZero``, ``NodeOrder._amounts``).
 
 Transcribed although Go's strategy resources differ from Volcano's: Least/Most "bypass
 extended resource if the pod does not request" and "if the node doesn't have a resource":
@@ -200,12 +199,6 @@ def test_least_allocated(nodes, existing, pending, want):
     assert scores("leastrequested", nodes, existing, pending) == want
 
 
-NONZERO = ("a container without requests counts kube-scheduler's non-zero defaults (100m cpu, 200Mi "
-           "memory) in Fit's score: calculatePodResourceRequest sets NonMissingContainerRequests when "
-           "!useRequested (resource_allocation.go:144-148) and the node's pods count as "
-           "GetNonZeroRequested (resource_allocation.go:99); Gangplank's nodeorder scores the requests "
-           "as written, 0 here (app/plugins/nodeorder.py:73)")  # fmt: skip
-
 MOST_CASES = [
     case(MOST, "nothing scheduled, nothing requested",
          [knode("node1", "4000", "10000"), knode("node2", "4000", "10000")], [], [],
@@ -229,7 +222,7 @@ MOST_CASES = [
     case(MOST, "no resources requested, pods scheduled, nonzero request for resource",
          [knode("node1", "250m", "1000Mi"), knode("node2", "250m", "1000Mi")],
          [("node1", [None]), ("node1", [None])], [None],
-         {"node1": 80.0, "node2": 30.0}, NONZERO),
+         {"node1": 80.0, "node2": 30.0}),
     case(MOST, "bypass extended resource if the pod does not request",
          [knode("node1", "6000", "10000"), knode("node2", "6000", "10000", XYZ4)], [], REQ2,
          {"node1": 50.0, "node2": 50.0}),

@@ -34,6 +34,7 @@ from app.model.cluster import (
 )
 from app.kai.dra import has_gpu_objects
 from app.kai.jobs import kai_pod_sets, pod_set_name
+from app.ingest.podrequest import nonzero_extra
 from app.model.resources import ResourceTable, distinct
 from app.model.selectors import check_node_affinity
 from app.topology import discovery
@@ -82,7 +83,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     _bind_requests(d, nodes)
     kai_notes = (_kai_pods(d, classes) + _unread_gang_hints(d) + _gpu_sharing(d) + _unparsable_task_priorities(d)
                  + _kai_unreachable(d) + _dra_extended(d, table))
-    tasks, jobs, task_req, inert = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
+    tasks, jobs, task_req, inert, nonzero = _tasks_and_jobs(d, nodes, groups, classes, default_class, table)
     lost: dict[str, list[str]] = {}  # a queue the snapshot lacks -> its jobs' keys
     for job in jobs.values():
         if job.queue not in queues:
@@ -122,6 +123,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.warnings.extend(d.hypernode_notes)
     cluster.configmaps = frozenset(d.configmaps) if d.configmaps else None
     cluster.node_shards = dict(d.node_shards)
+    cluster.nonzero_extra = nonzero
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
     cluster.kai_backed_off = frozenset(k for k in (f"{g.namespace}/{g.name}" for g in d.groups if g.kai_backed_off)
                                        if k in jobs and jobs[k].source == "kai")  # fmt: skip
@@ -720,8 +722,9 @@ def _tasks_and_jobs(
     classes: dict[str, PriorityClass],
     default: PriorityClass | None,
     table: ResourceTable,
-) -> tuple[list[Task], dict[str, Job], Any, InertPods | None]:
-    """Tasks and jobs of every pod: ``d.pods`` first, then the rows of each pod block.
+) -> tuple[list[Task], dict[str, Job], Any, InertPods | None, dict[int, tuple[int, int]]]:
+    """Tasks and jobs of every pod: ``d.pods`` first, then the rows of each pod block; and
+    the non-zero request extras of :func:`_request_matrix`.
 
     Running or Bound pods without a gang stay inert (see :class:`InertPods`): their tasks
     and jobs of one are built only when asked for. Every check runs now either way."""
@@ -729,7 +732,7 @@ def _tasks_and_jobs(
     by_group: dict[tuple[str, str, str], Job] = {}
     tasks: list[Task] = []
     seen: set[str] = set()
-    reqs = _request_matrix(d, table)
+    reqs, nonzero = _request_matrix(d, table)
     singles: list[tuple[Task, PodDraft]] = []  # pods on their own that are built now, in pod order
     inert = _Inert()
     claims = d.dra.pod_claims  # pods with DRA claims are never inert: the kai profile reserves their claims
@@ -874,20 +877,29 @@ def _tasks_and_jobs(
                 return classes[src.priority_class].value  # type: ignore[union-attr]
         return prio if prio is not None else default_value
 
-    return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later, priority_later)
+    return tasks, dict(sorted(jobs.items())), reqs, inert.columns(reqs, later, priority_later), nonzero
 
 
 _PRIORITY_FIELD = operator.itemgetter(5)
 
 
-def _request_matrix(d: Draft, table: ResourceTable) -> Any:
+def _request_matrix(d: Draft, table: ResourceTable) -> tuple[Any, dict[int, tuple[int, int]]]:
     """Every pod's request vector, in task order (``d.pods``, then each block's rows); each
-    distinct map converted once."""
-    parts = [table.matrix_shared([p.req for p in d.pods])]
+    distinct map converted once. And per task row, what kube-scheduler's non-zero request
+    adds to the pod's request (millicores, bytes: :class:`~app.ingest.podrequest.NonZero`),
+    for the Kubernetes pods with a container naming no cpu or no memory request (a native
+    pod's requests are its whole request: none)."""
+    maps = [p.req for p in d.pods]
+    first: dict[int, int] = {}
+    which = [first.setdefault(i, len(first)) for i in map(id, maps)]  # ordinal of each row's map
+    shared = list(distinct(maps))
+    parts = [table.matrix_rows(shared, which)]
+    extras = {k: e for k, m in enumerate(shared) if (e := nonzero_extra(m)) is not None}  # type: ignore[arg-type]
+    nonzero = {i: extras[k] for i, k in enumerate(which) if k in extras} if extras else {}
     for b in d.pod_blocks:
         known = b.req_maps is not None and b.req_ordinals is not None
         parts.append(table.matrix_rows(b.req_maps, b.req_ordinals) if known else table.matrix_shared(b.req))  # type: ignore[arg-type]
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return (parts[0] if len(parts) == 1 else np.concatenate(parts)), nonzero
 
 
 def _free_key(key: str, taken: set[str]) -> str:

@@ -37,7 +37,7 @@ from app.kai.jobs import KAI_SCHEDULER_NAME, KAI_SUBGROUP_LABEL
 from app.ingest.metalimits import DEFAULT as DEFAULT_LIMITS
 from app.ingest.metalimits import MetaLimits, check_object
 from app.ingest.numatopology import read_numatopology
-from app.ingest.podrequest import KaiRequest, effective_pod_request
+from app.ingest.podrequest import KaiRequest, NonZero, effective_pod_request, nonzero_extra
 from app.ingest.quantity import INT64_MAX, quantity_map
 from app.model.cluster import (
     KaiResource,
@@ -492,10 +492,15 @@ def _pod_full(o: dict, ptr: str) -> PodDraft:
     if KAI_GPU_FRACTION in ann:
         fraction = _kai_fraction_request(ann, mp, ident)
         kai = req.kai if type(req) is KaiRequest else None
+        extra = nonzero_extra(req)
         req = {**req, GPU: fraction}  # a copy: request maps are shared
         if kai is not None:  # (KAI's own request, with the fraction too)
             req = KaiRequest(req)
             req.kai = {**kai, GPU: fraction}
+            req.extra = extra
+        elif extra is not None:
+            req = NonZero(req)
+            req.extra = extra
     node_selector = r.str_map(spec, "nodeSelector", sp, ident)
     affinity = r.obj(spec, "affinity", sp, ident) or None
     tolerations = r.objects(spec, "tolerations", sp, ident, "a toleration")

@@ -49,11 +49,31 @@ Obj = dict[str, str] | None
 Milli = dict[str, int]
 
 
-class KaiRequest(dict):
+class NonZero(dict):
+    """A pod's request as kube-scheduler computes it, for a pod with a container (or init
+    container) that names no cpu or no memory request: :attr:`extra` is what kube-scheduler's
+    non-zero request (``NonMissingContainerRequests``: 100m cpu, 200Mi memory for each
+    missing one) adds to it, (millicores, bytes). NodeResourcesFit's least / most allocated
+    scores count it (``app.plugins.nodeorder``)."""
+
+    __slots__ = ("extra",)
+
+
+class KaiRequest(NonZero):
     """A pod's request as kube-scheduler computes it, for a pod whose request KAI computes
     otherwise (a sidecar, pod-level resources): KAI's in :attr:`kai`."""
 
     __slots__ = ("kai",)
+
+
+#: ``schedutil.DefaultMilliCPURequest`` and ``DefaultMemoryRequest``, in milli-units
+NON_ZERO = {"cpu": 100, "memory": 200 * 1024 * 1024 * 1000}
+
+
+def nonzero_extra(req: dict[str, int]) -> tuple[int, int] | None:
+    """What kube-scheduler's non-zero request adds to ``req`` (millicores, bytes), None for nothing."""
+    extra = getattr(req, "extra", None)
+    return extra if extra else None
 
 _POD_LEVEL_OVERCOMMIT = ("cpu", "memory")  # pod-level resources that default from containers
 _IS_BYTE: dict[str, bool] = {}
@@ -158,23 +178,25 @@ def _max_into(acc: Milli, other: Milli) -> None:
             acc[k] = v
 
 
-def _aggregate(spec: dict, pointer: str, obj: Obj) -> Milli:
-    """``AggregateContainerRequests``: containers, sidecars and init containers."""
+def _aggregate(spec: dict, pointer: str, obj: Obj, nonzero: bool = False) -> Milli:
+    """``AggregateContainerRequests``: containers, sidecars and init containers (``nonzero``:
+    each container's missing cpu and memory requests taken as :data:`NON_ZERO`'s)."""
     containers = _containers(spec, "containers", pointer, obj)
     base = pointer + "/containers/"
+    fill = _non_missing if nonzero else _as_is
     if len(containers) == 1:
-        total = _container_requests(containers[0], base, 0, obj)  # a fresh dict: ours to mutate
+        total = fill(_container_requests(containers[0], base, 0, obj))  # a fresh dict: ours to mutate
     else:
         total = {}
         for i, c in enumerate(containers):
-            _add(total, _container_requests(c, base, i, obj))
+            _add(total, fill(_container_requests(c, base, i, obj)))
     inits = _containers(spec, "initContainers", pointer, obj)
     if inits:
         sidecars: Milli = {}
         init_max: Milli = {}
         base = pointer + "/initContainers/"
         for i, c in enumerate(inits):
-            req = _container_requests(c, base, i, obj)
+            req = fill(_container_requests(c, base, i, obj))
             policy = c.get("restartPolicy")
             if policy is not None and not isinstance(policy, str):
                 raise InputError("'restartPolicy' must be a string", f"{base}{i}/restartPolicy", obj)
@@ -188,6 +210,35 @@ def _aggregate(spec: dict, pointer: str, obj: Obj) -> Milli:
                 _max_into(init_max, candidate)
         _max_into(total, init_max)
     return total
+
+
+def _as_is(req: Milli) -> Milli:
+    return req
+
+
+def _non_missing(req: Milli) -> Milli:
+    """``applyNonMissing``: a container's cpu and memory requests, :data:`NON_ZERO`'s where it
+    names none (one it names, even 0, is kept)."""
+    for k, v in NON_ZERO.items():
+        if k not in req:
+            req[k] = v
+    return req
+
+
+def _names_all(spec: dict) -> bool:
+    """Every container and init container names a cpu and a memory request (after the
+    limits' defaulting): kube-scheduler's non-zero request is then the request."""
+    for key in ("containers", "initContainers"):
+        for c in spec.get(key) or ():
+            res = c.get("resources") if isinstance(c, dict) else None
+            if not isinstance(res, dict):
+                return False
+            req, lim = res.get("requests") or {}, res.get("limits") or {}
+            if not isinstance(req, dict) or not isinstance(lim, dict):
+                return False
+            if not all(k in req or k in lim for k in NON_ZERO):
+                return False
+    return True
 
 
 def _apply_pod_level(total: Milli, res: Any, pointer: str, obj: Obj) -> None:
@@ -276,11 +327,29 @@ def _effective(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     if res is not None:
         _apply_pod_level(total, res, pointer, obj)
     out = _finish(total, spec, pointer, obj)
-    if kai is None or kai == out:
+    extra = None if _names_all(spec) else _extra(spec, out, pointer, obj)
+    if (kai is None or kai == out) and extra is None:
         return out
-    differs = KaiRequest(out)
-    differs.kai = kai
+    differs: NonZero
+    if kai is not None and kai != out:
+        differs = KaiRequest(out)
+        differs.kai = kai
+    else:
+        differs = NonZero(out)
+    differs.extra = extra
     return differs
+
+
+def _extra(spec: dict, out: dict[str, int], pointer: str, obj: Obj) -> tuple[int, int] | None:
+    """What the pod's non-zero request (``PodRequests`` with ``NonMissingContainerRequests``:
+    the same aggregate, pod-level requests and overhead) adds to its request ``out``."""
+    total = _aggregate(spec, pointer, obj, nonzero=True)
+    res = spec.get("resources")
+    if res is not None:
+        _apply_pod_level(total, res, pointer, obj)
+    nz = _finish(total, spec, pointer, obj)
+    cpu, mem = nz.get("cpu", 0) - out.get("cpu", 0), nz.get("memory", 0) - out.get("memory", 0)
+    return (cpu, mem) if cpu or mem else None
 
 
 def _has_sidecar(spec: dict) -> bool:

@@ -700,6 +700,10 @@ class Cluster:
         self.configmaps: frozenset[tuple[str, str]] | None = None
         #: Volcano's NodeShards by name (``app.model.nodeshard``)
         self.node_shards: dict[str, NodeShard] = {}
+        #: task row -> what kube-scheduler's non-zero request adds to the pod's request
+        #: (millicores, bytes): Kubernetes pods with a container naming no cpu or no memory
+        #: request (``app.ingest.podrequest.NonZero``); NodeResourcesFit's scores count it
+        self.nonzero_extra: dict[int, tuple[int, int]] = {}
         self.pod_numa: dict[str, Any] = {}
         #: node name -> (pod uid, name, namespace) -> the CPUs the ``numa-aware`` plugin chose for
         #: the pod in an earlier cycle of a simulation (Volcano's ``UnassignedNumaPods``; None:
@@ -1017,6 +1021,25 @@ class Cluster:
         self._account()
         for job in self.jobs.values():
             job.recount()
+
+    def nonzero_used(self) -> np.ndarray:
+        """Per node, what kube-scheduler's non-zero requests add to ``used`` (millicores,
+        bytes): the :attr:`nonzero_extra` of the pods counted in ``used`` now (as
+        :meth:`_account` counts them)."""
+        out = np.zeros((len(self.nodes), 2), dtype=np.int64)
+        extra = self.nonzero_extra
+        if not extra:
+            return out
+        inert = self.inert
+        if inert is not None:  # (all occupying)
+            for pos in np.flatnonzero(np.isin(inert.rows, np.fromiter(extra, dtype=np.int64, count=len(extra)))).tolist():
+                out[inert.nodes[pos]] += extra[int(inert.rows[pos])]
+        held = OCCUPYING_OR_UNKNOWN if self.unknown_holds else OCCUPYING
+        for t in self._tasks:
+            e = extra.get(t.idx)
+            if e is not None and t.node >= 0 and t.status in held:
+                out[t.node] += e
+        return out
 
     def _account(self) -> None:
         inert = self.inert

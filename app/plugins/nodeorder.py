@@ -13,8 +13,9 @@ most 1, of the resources the node has and the pod asks for (cpu and memory alway
 its PreScore's Skip), ``nodeaffinity.weight`` 2 (the sum of the matching preferred terms'
 weights, normalised as ``100·sum // max`` over the nodes scored), ``tainttoleration.weight``
 3 (intolerable ``PreferNoSchedule`` taints counted, ``100 − 100·count // max``; 100 when no
-node has one), the requested amounts being the pods' requests (kube-scheduler's Fit counts a
-container without requests as 100m cpu and 200Mi for least / most: not modelled),
+node has one), the requested amounts being the pods' requests (for least / most, kube-scheduler's
+non-zero requests: a container of a Kubernetes pod naming no cpu or no memory request counts
+100m / 200Mi of it, in the pod's request and in its node's, ``NonZeroRequested``),
 ``podaffinity.weight`` 2 (kube-scheduler's InterPodAffinity score of preferred terms,
 :class:`~app.plugins.interpod.PreferredPodAffinity`, normalised over the candidate nodes to
 0..100 and truncated to an integer as its NormalizeScore does), ``podtopologyspread.weight`` 2
@@ -30,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import Task
+from app.model.cluster import Task, TaskStatus
 from app.model.resources import cells
 from app.plugins.interpod import PreferredPodAffinity, SpreadScore, has_preferred
 from app.plugins.predicates import SpreadNodes, term_matches, tolerates
@@ -68,6 +69,13 @@ class NodeOrder(Plugin):
                       "selectors and is not scored, so their nodes may differ")  # fmt: skip
         table = self.ssn.cluster.resources
         self.cm = np.array([table.index["cpu"], table.index["memory"]], dtype=np.intp)
+        self.extra = c.nonzero_extra if (self.w_least or self.w_most) else {}
+        self.node_extra: np.ndarray | None = None
+        if self.extra:  # kube-scheduler's non-zero requests, kept per node as pods land and leave
+            self.node_extra = c.nonzero_used()
+            self.ssn.on_allocate(self._landed)
+            self.ssn.on_deallocate(self._left)
+            self.ssn.on_class_key(lambda t: self.extra.get(t.idx))
         bal = ["cpu", "memory"] + (["nvidia.com/gpu"] if "nvidia.com/gpu" in table.index else [])
         self.bal = np.array([table.index[n] for n in bal], dtype=np.intp)
         self.ssn.register("node_order", self.name, self.score)
@@ -79,11 +87,30 @@ class NodeOrder(Plugin):
         if self.w_aff:  # (NodeAffinity's score is normalised by the best among the nodes)
             self.ssn.on_set_scores(lambda task, nodes: bool(_preferred_terms(task)))
 
-    def _amounts(self, task: Task, nodes: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per node and column: (allocatable, requested with the task), as integers."""
+    def _landed(self, t: Task) -> None:
+        """A pod took capacity: its non-zero extra joins its node's, where ``used`` counts it
+        (placed, not pipelined; an eviction undone changes no ``used``)."""
+        e = self.extra.get(t.idx)
+        if e is not None and not self.ssn.undoing and t.status is not TaskStatus.PIPELINED:
+            self.node_extra[t.node] += e  # type: ignore[index]
+
+    def _left(self, t: Task) -> None:
+        """A placement undone leaves its node's ``used`` (an eviction does not)."""
+        e = self.extra.get(t.idx)
+        if e is not None and self.ssn.undoing and t.status is not TaskStatus.PIPELINED:
+            self.node_extra[t.node] -= e  # type: ignore[index]
+
+    def _amounts(self, task: Task, nodes: np.ndarray, cols: np.ndarray, nonzero: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Per node and column: (allocatable, requested with the task), as integers;
+        ``nonzero`` (cpu and memory): kube-scheduler's non-zero requests."""
         c = self.ssn.cluster
         alloc = cells(c.allocatable, nodes, cols).astype(np.int64)
         req = cells(c.used, nodes, cols).astype(np.int64) + task.req[cols].astype(np.int64)  # type: ignore[index]
+        if nonzero and self.node_extra is not None:
+            req += self.node_extra[nodes]
+            e = self.extra.get(task.idx)
+            if e is not None:
+                req += np.asarray(e, dtype=np.int64)
         return alloc, req
 
     @staticmethod
@@ -140,7 +167,7 @@ class NodeOrder(Plugin):
     def score(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         total = np.zeros(len(nodes))
         if self.w_least or self.w_most:
-            alloc, req = self._amounts(task, nodes, self.cm)
+            alloc, req = self._amounts(task, nodes, self.cm, nonzero=True)
             if self.w_least:
                 total += self._allocated(alloc, req, most=False) * self.w_least
             if self.w_most:
