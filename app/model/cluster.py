@@ -700,6 +700,10 @@ class Cluster:
         self.configmaps: frozenset[tuple[str, str]] | None = None
         #: Volcano's NodeShards by name (``app.model.nodeshard``)
         self.node_shards: dict[str, NodeShard] = {}
+        #: the snapshot's Namespaces, name -> labels (with ``kubernetes.io/metadata.name``);
+        #: None when it holds none (a pod affinity term's ``namespaceSelector`` with labels is
+        #: then taken as every namespace, and the answer says so)
+        self.namespace_labels: dict[str, dict[str, str]] | None = None
         self.pod_numa: dict[str, Any] = {}
         #: node name -> (pod uid, name, namespace) -> the CPUs the ``numa-aware`` plugin chose for
         #: the pod in an earlier cycle of a simulation (Volcano's ``UnassignedNumaPods``; None:
