@@ -195,3 +195,84 @@ def test_pod_affinity_term_fields_of_the_wrong_type_are_a_422_at_the_field(clien
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422
     assert r.json()["errors"][0]["pointer"].endswith(f"/requiredDuringSchedulingIgnoredDuringExecution/0/{field}")
+
+
+def namespace(name: str, **labels: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}}
+
+
+def ns_term(selector: dict, key: str = HOST, names: list[str] | None = None, **labels: str) -> dict:
+    t = {**term(key, **labels), "namespaceSelector": selector}
+    if names is not None:
+        t["namespaces"] = names
+    return t
+
+
+def test_namespace_selector_matches_the_namespaces_by_their_labels(client):
+    """Rule (kube-scheduler's ``AffinityTerm.Matches``: the term's namespaces, or its
+    ``namespaceSelector`` against the pod's Namespace's labels): an anti-affinity term
+    selecting ``team=ml`` namespaces keeps ``w`` off the node of the matching pod in ``ml``,
+    not off the node of the same-labelled pod in ``web``."""
+    objs = [zoned("a", "z1"), zoned("b", "z1"), namespace("default"), namespace("ml", team="ml"),
+            namespace("web", team="web"),
+            pod("x", ns="ml", node="a", phase="Running", labels={"app": "db"}),
+            pod("y", ns="web", node="b", phase="Running", labels={"app": "db"}),
+            pod("w", extra_spec=spec(anti=[ns_term({"matchLabels": {"team": "ml"}}, app="db")]))]  # fmt: skip
+    out = decide(client, objs)
+    assert placed(out) == {"w": "b"}
+    assert not any("namespaceSelector" in w for w in out["warnings"])
+
+
+def test_namespace_selector_adds_to_the_namespaces_listed(client):
+    """Rule: a term's ``namespaces`` and ``namespaceSelector`` together select the union
+    (``web`` by name, ``ml`` by its label): neither node is free of a matching pod."""
+    objs = [zoned("a", "z1"), zoned("b", "z1"), namespace("default"), namespace("ml", team="ml"),
+            namespace("web", team="web"),
+            pod("x", ns="ml", node="a", phase="Running", labels={"app": "db"}),
+            pod("y", ns="web", node="b", phase="Running", labels={"app": "db"}),
+            pod("w", extra_spec=spec(anti=[ns_term({"matchLabels": {"team": "ml"}}, names=["web"], app="db")]))]  # fmt: skip
+    assert placed(decide(client, objs)) == {}
+
+
+def test_namespace_selector_by_the_name_label(client):
+    """Rule: every Namespace carries ``kubernetes.io/metadata.name`` (the API server sets
+    it), so a selector on it picks the namespace by name; a pod's namespace without a
+    Namespace object is seen with that label alone, and the answer says so."""
+    sel = {"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["ml"]}]}
+    objs = [zoned("a", "z1"), zoned("b", "z1"), namespace("ml"),
+            pod("x", ns="ml", node="a", phase="Running", labels={"app": "db"}),
+            pod("y", ns="web", node="b", phase="Running", labels={"app": "db"}),
+            pod("w", extra_spec=spec(anti=[ns_term(sel, app="db")]))]  # fmt: skip
+    out = decide(client, objs)
+    assert placed(out) == {"w": "b"}
+    assert any("have no Namespace object" in w and "web" in w for w in out["warnings"])
+
+
+def test_namespace_selector_without_namespace_objects_is_every_namespace_and_said(client):
+    """Without Namespace objects a selector with labels is taken as every namespace (both
+    nodes hold a matching pod), and the answer says so."""
+    objs = [zoned("a", "z1"), zoned("b", "z1"),
+            pod("x", ns="ml", node="a", phase="Running", labels={"app": "db"}),
+            pod("y", ns="web", node="b", phase="Running", labels={"app": "db"}),
+            pod("w", extra_spec=spec(anti=[ns_term({"matchLabels": {"team": "ml"}}, app="db")]))]  # fmt: skip
+    out = decide(client, objs)
+    assert placed(out) == {}
+    assert any("namespaceSelector with labels is taken as every namespace" in w for w in out["warnings"] + out.get("notes", []))
+
+
+def test_namespace_selector_scores_preferred_terms_by_namespace_labels(client):
+    """Rule (InterPodAffinity's score, the same matching): a preferred affinity term selecting
+    ``team=ml`` namespaces scores the node of the matching pod in ``ml``, not the one in ``web``."""
+    objs = [zoned("a", "z1"), zoned("b", "z2"), namespace("default"), namespace("ml", team="ml"),
+            namespace("web", team="web"),
+            pod("x", ns="ml", node="b", phase="Running", labels={"app": "db"}),
+            pod("y", ns="web", node="a", phase="Running", labels={"app": "db"}),
+            pod("w", extra_spec={"affinity": {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 100, "podAffinityTerm": ns_term({"matchLabels": {"team": "ml"}}, "zone", app="db")}]}}})]  # fmt: skip
+    assert placed(decide(client, objs)) == {"w": "b"}
+
+
+def test_duplicate_namespace_is_a_422(client):
+    r = client.post("/v1/decisions", content=orjson.dumps(request([node("a"), namespace("ml"), namespace("ml")])),
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/metadata/name"

@@ -73,11 +73,8 @@ Notes on the transcribed rows:
   Volcano's weight 0: the required terms add nothing, PreScore has no topology score (Skip),
   so Volcano's answer is 0 on every node, not Go's 100/100/0.
 * The namespaceSelector rows (Go's ``namespaces`` objects are posted as Namespace objects):
-  Gangplank reads no Namespace objects and takes a ``namespaceSelector`` with labels as every
-  namespace (``app/plugins/interpod.py:146-151`` ``_terms``); in these rows the
-  wider set changes the raw sums (e.g. "Affinity with pods matching NamespaceSelector": Go
-  node1 10, Gangplank 15) but not the normalised scores, so they pass. No row here separates
-  the two.
+  a term's ``namespaceSelector`` matches the posted Namespaces by their labels
+  (``app/plugins/interpod.py`` ``_terms``), as kube-scheduler's ``AffinityTerm.Matches`` does.
 * Go's Skip rows ("all nodes are same priority as Affinity is nil", "with zero weight", "with
   no matching namespace"): Volcano's ``BatchNodeOrderFn`` skips the plugin
   (``nodeorder.go:370-376``), 0 on every node.

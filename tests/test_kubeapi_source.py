@@ -439,10 +439,10 @@ def test_list_over_max_body_bytes_is_refused_and_reported(server, make_source):
 
 
 def test_total_objects_over_max_objects_makes_the_source_not_ready(server, make_source):
-    src = make_source(max_objects=20)  # every list fits (8 nodes at most), all of them together (28) do not
+    src = make_source(max_objects=20)  # every list fits (8 nodes at most), all of them together (32) do not
     wait_until(lambda: all(s["synced"] for s in src.status().values()))
     ok, reason = src.health()
-    assert not ok and reason == "the cluster has 28 objects, more than 20 (GANGPLANK_MAX_OBJECTS)"
+    assert not ok and reason == "the cluster has 32 objects, more than 20 (GANGPLANK_MAX_OBJECTS)"
 
 
 def test_not_ready_until_the_first_complete_sync(server, make_source):

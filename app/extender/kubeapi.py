@@ -130,6 +130,7 @@ class Resource:
 RESOURCES: tuple[Resource, ...] = (
     Resource("", ("v1",), "nodes", "Node"),
     Resource("", ("v1",), "pods", "Pod"),
+    Resource("", ("v1",), "namespaces", "Namespace"),
     Resource("", ("v1",), "configmaps", "ConfigMap", field_selector="metadata.name=volcano-controller-configmap"),
     Resource("scheduling.k8s.io", ("v1",), "priorityclasses", "PriorityClass"),
     Resource("policy", ("v1",), "poddisruptionbudgets", "PodDisruptionBudget"),

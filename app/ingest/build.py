@@ -23,6 +23,7 @@ from app.ingest.kube import (
     KAI_GPU_FRACTION,
     KAI_GPU_MEMORY,
     KAI_PREEMPTIBILITY_LABEL,
+    NAMESPACE_NAME_LABEL,
     apply_koordinator,
     apply_template,
     kai_fraction,
@@ -122,6 +123,7 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
     cluster.hypernodes_not_ready = d.hypernodes_not_ready
     cluster.warnings.extend(d.hypernode_notes)
     cluster.configmaps = frozenset(d.configmaps) if d.configmaps else None
+    cluster.namespace_labels = _namespace_labels(d, cluster.warnings)
     cluster.node_shards = dict(d.node_shards)
     cluster.nonzero_extra = nonzero
     cluster.absent_groups = frozenset(k for k in d.absent_groups if k in jobs)
@@ -199,6 +201,25 @@ def build(d: Draft, *, now: float, topology_name: str | None = None, max_hyperno
 
 
 # ---------------------------------------------------------------------------------------
+def _namespace_labels(d: Draft, warnings: list[str]) -> dict[str, dict[str, str]] | None:
+    """The Namespaces' labels (None without Namespace objects); a pod's namespace the snapshot
+    has no Namespace object for is taken as labelled with its name alone (warned)."""
+    if not d.namespaces:
+        return None
+    out = dict(d.namespaces)
+    used = {p.namespace for p in d.pods}
+    for b in d.pod_blocks:
+        used.update(b.namespace)
+    missing = sorted(used - out.keys())
+    for ns in missing:
+        out[ns] = {NAMESPACE_NAME_LABEL: ns}
+    if missing:
+        warnings.append(f"{len(missing)} namespace(s) of pods have no Namespace object in the snapshot "
+                        f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): "
+                        f"a namespaceSelector sees them labelled only with {NAMESPACE_NAME_LABEL}")  # fmt: skip
+    return out
+
+
 def _priority_classes(d: Draft) -> tuple[dict[str, PriorityClass], PriorityClass | None]:
     classes: dict[str, PriorityClass] = {}
     default: PriorityClass | None = None

@@ -220,6 +220,8 @@ class Draft:
     configmaps: set[tuple[str, str]] = field(default_factory=set)
     #: Volcano's NodeShards by name (``app.model.nodeshard``)
     node_shards: dict[str, NodeShard] = field(default_factory=dict)
+    #: the snapshot's Namespaces: name -> labels (``kubernetes.io/metadata.name`` included)
+    namespaces: dict[str, dict[str, str]] = field(default_factory=dict)
     #: the label of KAI's node-pool selector (the scheduler's ``--nodepool-label-key``, set
     #: from the ``kai`` profile's flags before the objects are read; "": no selector)
     kai_pool_key: str = "kai.scheduler/node-pool"

@@ -56,6 +56,8 @@ from app.model.selectors import LabelSelector
 from app.topology.tree import parse_hypernode
 
 # Well-known keys -------------------------------------------------------------------------
+#: the label the API server sets on every Namespace: its name
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 VOLCANO_GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
 VOLCANO_TASK_SPEC = "volcano.sh/task-spec"
 VOLCANO_PREEMPTABLE = "volcano.sh/preemptable"
@@ -637,6 +639,16 @@ def read_priority_class(o: dict, ptr: str, d: Draft) -> None:
         preemption_policy=r.string(o, "preemptionPolicy", ptr, ident, default="PreemptLowerPriority"),
     )
     d.priority_classes.append((pc, ptr, ident))
+
+
+def read_namespace(o: dict, ptr: str, d: Draft) -> None:
+    """A Namespace's labels, with ``kubernetes.io/metadata.name`` (the API server sets it on
+    every Namespace): what a pod affinity term's ``namespaceSelector`` matches."""
+    meta, ident, _, name = metadata(o, ptr, "Namespace", namespaced=False)
+    if name in d.namespaces:
+        raise InputError(f"duplicate Namespace {name}", join_pointer(ptr, "metadata", "name"), ident)
+    labels = r.str_map(meta, "labels", join_pointer(ptr, "metadata"), ident)
+    d.namespaces[name] = {**labels, NAMESPACE_NAME_LABEL: name}
 
 
 def read_pdb(o: dict, ptr: str, d: Draft) -> None:
@@ -1428,6 +1440,7 @@ READERS: dict[tuple[str, str], Reader] = {
     ("", "Node"): read_node,
     ("", "Pod"): read_pod,
     ("", "ConfigMap"): read_configmap,
+    ("", "Namespace"): read_namespace,
     ("scheduling.k8s.io", "PriorityClass"): read_priority_class,
     ("policy", "PodDisruptionBudget"): read_pdb,
     ("", "ResourceQuota"): read_resource_quota,

@@ -71,7 +71,7 @@ from app.ingest import gostrconv
 from app.ingest import reader as r
 from app.ingest.podrequest import _resource_list
 from app.ingest.quantity import parse_quantity
-from app.ingest.kube import metadata
+from app.ingest.kube import NAMESPACE_NAME_LABEL, metadata
 from app.kueue import limitrange
 from app.model.selectors import LabelSelector
 from app.kueue.objects import (ADMISSION_GATED_BY, ANN_GROUP, ANN_PREFERRED, ANN_REQUIRED, ANN_SLICE_LEVEL, ANN_SLICE_SIZE, ANN_UNCONSTRAINED,
@@ -97,7 +97,6 @@ DEFAULT_WPC = "default"
 MANAGED_LABELS = ("job-name", "controller-uid", "batch.kubernetes.io/controller-uid")
 #: Namespaces the default ``managedJobsNamespaceSelector`` leaves out (``kube-system`` and Kueue's own)
 UNMANAGED_NAMESPACES = ("kube-system", "kueue-system")
-NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 OWNERS_CHAIN_LIMIT = 10  # managedOwnersChainLimit
 
 # -- workload names (workload_names.go) ------------------------------------------------------

@@ -704,6 +704,10 @@ class Cluster:
         #: (millicores, bytes): Kubernetes pods with a container naming no cpu or no memory
         #: request (``app.ingest.podrequest.NonZero``); NodeResourcesFit's scores count it
         self.nonzero_extra: dict[int, tuple[int, int]] = {}
+        #: the snapshot's Namespaces, name -> labels (with ``kubernetes.io/metadata.name``);
+        #: None when it holds none (a pod affinity term's ``namespaceSelector`` with labels is
+        #: then taken as every namespace, and the answer says so)
+        self.namespace_labels: dict[str, dict[str, str]] | None = None
         self.pod_numa: dict[str, Any] = {}
         #: node name -> (pod uid, name, namespace) -> the CPUs the ``numa-aware`` plugin chose for
         #: the pod in an earlier cycle of a simulation (Volcano's ``UnassignedNumaPods``; None:

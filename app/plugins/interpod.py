@@ -17,8 +17,9 @@ A term matches a pod when its ``labelSelector`` does (absent: nothing; ``{}``: e
 extended by ``matchLabelKeys`` / ``mismatchLabelKeys`` with the term owner's label values,
 and the pod is in one of the term's ``namespaces`` (none listed and no
 ``namespaceSelector``: the owner's namespace; ``namespaceSelector: {}``: every namespace).
-A ``namespaceSelector`` with labels needs Namespace objects a snapshot does not carry: it is
-taken as every namespace, and the answer says so. Preferred terms are not scored.
+A ``namespaceSelector`` adds the namespaces whose labels it matches (the snapshot's
+``v1 Namespace`` objects, each with its ``kubernetes.io/metadata.name`` label); in a snapshot
+without Namespace objects one with labels is taken as every namespace, and the answer says so. Preferred terms are not scored.
 
 Topology spread constraints with ``whenUnsatisfiable: DoNotSchedule`` (kube-scheduler's
 ``PodTopologySpread`` filter): the nodes counted are those with every ``topologyKey`` of
@@ -100,7 +101,7 @@ def has_preferred(task: Task) -> bool:
     return bool(aff) and any(isinstance(aff.get(k), dict) and aff[k].get(PREFERRED) for k in KINDS)  # type: ignore[union-attr]
 
 
-def _preferred(task: Task, kind: str, notes: set[str]) -> list[tuple[Term, float]]:
+def _preferred(task: Task, kind: str, notes: set[str], known: dict[str, dict[str, str]] | None) -> list[tuple[Term, float]]:
     """The pod's preferred terms of ``kind`` with their weights (``weightedPodAffinityTerm``)."""
     aff = task.affinity or {}
     raw = (aff.get(kind) or {}).get(PREFERRED) or []
@@ -114,12 +115,15 @@ def _preferred(task: Task, kind: str, notes: set[str]) -> list[tuple[Term, float
         weight = w.get("weight") if isinstance(w, dict) else None
         if not isinstance(weight, int) or isinstance(weight, bool) or not 1 <= weight <= 100:
             raise InputError("a weighted pod affinity term needs a weight from 1 to 100", join_pointer(ptr, "weight"), obj)
-        term = _terms(task, kind, notes, [w.get("podAffinityTerm")], join_pointer(ptr, "podAffinityTerm"))[0]
+        term = _terms(task, kind, notes, known, [w.get("podAffinityTerm")], join_pointer(ptr, "podAffinityTerm"))[0]
         out.append((term, float(weight)))
     return out
 
 
-def _terms(task: Task, kind: str, notes: set[str], raw: Any = None, at: str | None = None) -> list[Term]:
+def _terms(task: Task, kind: str, notes: set[str], known: dict[str, dict[str, str]] | None, raw: Any = None,
+           at: str | None = None) -> list[Term]:  # fmt: skip
+    """The pod's required terms of ``kind`` (or the one term ``raw``, at ``at``), resolved;
+    ``known``: the snapshot's Namespaces' labels (None: it holds none)."""
     aff = task.affinity or {}
     single = raw is not None
     if not single:
@@ -146,9 +150,13 @@ def _terms(task: Task, kind: str, notes: set[str], raw: Any = None, at: str | No
         ns_sel = t.get("namespaceSelector")
         namespaces: frozenset[str] | None
         if ns_sel is not None and ns_sel != {}:
-            notes.add("a pod affinity term's namespaceSelector with labels is taken as every namespace (a snapshot "
-                      "carries no Namespace objects)")  # fmt: skip
-            namespaces = None
+            if known is None:
+                notes.add("a pod affinity term's namespaceSelector with labels is taken as every namespace (the "
+                          "snapshot carries no Namespace objects: add `kubectl get namespaces -o json`)")  # fmt: skip
+                namespaces = None
+            else:  # the namespaces listed and those whose labels the selector matches
+                sel = LabelSelector.parse(ns_sel, join_pointer(ptr, "namespaceSelector"), obj)
+                namespaces = frozenset(names) | frozenset(n for n, labels in known.items() if sel.matches(labels))
         elif ns_sel == {}:
             namespaces = None
         else:
@@ -256,7 +264,8 @@ class InterPodAffinity(_PodCounts):
         tasks = c.tasks  # pods left as columns too: their labels may match a term
         for t in tasks:
             if t.affinity and has_terms(t):
-                self.own[t.idx] = (_terms(t, "podAffinity", self.notes), _terms(t, "podAntiAffinity", self.notes))
+                self.own[t.idx] = (_terms(t, "podAffinity", self.notes, c.namespace_labels),
+                                   _terms(t, "podAntiAffinity", self.notes, c.namespace_labels))
             cons = c.spread.get(t.key) if spread else None
             if cons and t.status is TaskStatus.PENDING:  # a placed pod's own constraints: on demand (:meth:`_add_spread`)
                 self.spread[t.idx] = [(_spread_term(t, con), con) for con in cons]
@@ -381,10 +390,11 @@ class PreferredPodAffinity(_PodCounts):
         notes: set[str] = set()
         self.incoming: dict[int, list[tuple[Term, float]]] = {}
         tasks = ssn.cluster.tasks
+        known = ssn.cluster.namespace_labels
         for t in tasks:
             if t.affinity and has_preferred(t):
-                self.incoming[t.idx] = _preferred(t, "podAffinity", notes) + [
-                    (term, -w) for term, w in _preferred(t, "podAntiAffinity", notes)]  # fmt: skip
+                self.incoming[t.idx] = _preferred(t, "podAffinity", notes, known) + [
+                    (term, -w) for term, w in _preferred(t, "podAntiAffinity", notes, known)]  # fmt: skip
         self.notes = notes
         self.owned_terms: list[tuple[Term, float]] = []  # distinct (term, signed weight), by row of ``owning``
         rows: dict[tuple, int] = {}
