@@ -276,3 +276,36 @@ def test_duplicate_namespace_is_a_422(client):
     r = client.post("/v1/decisions", content=orjson.dumps(request([node("a"), namespace("ml"), namespace("ml")])),
                     headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/objects/2/metadata/name"
+
+
+def test_affinity_counts_a_placed_pod_only_when_it_matches_all_the_terms(client):
+    """Rule (``appendWithAffinityTerms`` / ``podMatchesAllAffinityTerms``): a placed pod counts
+    for a pod's required affinity only when it matches every term. ``x`` (app=cache) on a
+    matches the first term, ``y`` (tier=db) on b the second, none both: nothing is counted,
+    and ``w`` (matching neither) passes no node."""
+    objs = [zoned("a", "z1"), zoned("b", "z1"),
+            pod("x", node="a", phase="Running", labels={"app": "cache"}),
+            pod("y", node="b", phase="Running", labels={"tier": "db"}),
+            pod("w", extra_spec=spec(aff=[term("zone", app="cache"), term("zone", tier="db")]))]  # fmt: skip
+    assert placed(decide(client, objs)) == {}
+
+
+def test_first_pod_of_a_group_needs_every_topology_key(client):
+    """Rule (``satisfyPodAffinity``: every term's ``topologyKey`` on the node, first): the
+    first pod of a group (no placed pod matches, it matches its own term) passes only the
+    node with the key."""
+    objs = [node("a", labels={"zone": "z1"}), node("b"),
+            pod("w", labels={"app": "web"}, extra_spec=spec(aff=[term("zone", app="web")]))]  # fmt: skip
+    assert placed(decide(client, objs)) == {"w": "a"}
+    objs[0]["metadata"]["labels"].pop("zone")
+    assert placed(decide(client, objs)) == {}
+
+
+def test_a_matching_pod_on_a_node_without_the_key_is_not_counted(client):
+    """Rule: a placed pod counts only on a node with the term's key (``affinityCounts`` is per
+    (key, value)): the only matching pod runs on b, which has no ``zone``, so the group has
+    no pod yet and the first-pod rule lets ``w`` (matching its own term) onto a."""
+    objs = [node("a", labels={"zone": "z1"}), node("b"),
+            pod("x", node="b", phase="Running", labels={"app": "web"}),
+            pod("w", labels={"app": "web"}, extra_spec=spec(aff=[term("zone", app="web")]))]  # fmt: skip
+    assert placed(decide(client, objs)) == {"w": "a"}

@@ -9,9 +9,10 @@ removes its victims):
   the same topology domain (the value of the term's ``topologyKey``) as that pod's node;
 * none of the pod's own required anti-affinity terms matches a placed pod in the node's
   domain (a node without the ``topologyKey`` label passes);
-* each of the pod's own required affinity terms matches a placed pod in the node's domain
-  (a node without the label fails), except that a term no placed pod matches anywhere
-  passes when the pod matches it itself (the first pod of a group).
+* the node has every ``topologyKey`` of the pod's own required affinity terms, and for
+  each term the node's domain holds a placed pod that matches **all** of them; except that
+  when no placed pod matching all of them is on a node with any of the keys, the pod passes
+  (on a node with every key) if it matches all of them itself (the first pod of a group).
 
 A term matches a pod when its ``labelSelector`` does (absent: nothing; ``{}``: everything),
 extended by ``matchLabelKeys`` / ``mismatchLabelKeys`` with the term owner's label values,
@@ -69,6 +70,18 @@ class Term:
         if self.selector is None or (self.namespaces is not None and pod.namespace not in self.namespaces):
             return False
         return self.selector.matches(pod.labels)
+
+
+@dataclass(frozen=True)
+class AllTerms:
+    """A pod's required affinity terms together: a placed pod counts for them only when it
+    matches every one (``podMatchesAllAffinityTerms``: ``appendWithAffinityTerms`` counts such
+    a pod once per term whose ``topologyKey`` its node has)."""
+
+    terms: tuple[Term, ...]
+
+    def matches(self, pod: Task) -> bool:
+        return all(t.matches(pod) for t in self.terms)
 
 
 def has_terms(task: Task) -> bool:
@@ -275,8 +288,10 @@ class InterPodAffinity(_PodCounts):
             for term, _ in terms:
                 self._sel(term)
         for idx, (aff, anti) in self.own.items():
-            for term in aff + anti:
+            for term in anti:
                 self._sel(term)
+            if aff:
+                self._sel(AllTerms(tuple(aff)))
             for term in anti:
                 row = anti_index.setdefault(_key(term), len(self.anti))
                 if row == len(self.anti):
@@ -296,13 +311,28 @@ class InterPodAffinity(_PodCounts):
             aff, anti = own
             for term in anti:
                 ok &= self._in_domain(self.matching[self.sel_index[_sel_key(term)]], term.key) == 0
-            for term in aff:
-                counts = self.matching[self.sel_index[_sel_key(term)]]
-                if not counts.any() and term.matches(task):
-                    continue  # the first pod of its group
-                ids, _ = self.domains(term.key)
-                ok &= (self._in_domain(counts, term.key) > 0) & (ids >= 0)
+            if aff:
+                ok &= self._affinity_ok(task, aff)
         return ok[nodes]
+
+    def _affinity_ok(self, task: Task, aff: list[Term]) -> np.ndarray:
+        """``satisfyPodAffinity`` over all nodes: the node has every term's ``topologyKey``
+        and, per term, its domain holds a placed pod matching all the terms; or no such pod
+        is on a node with any of the keys (``affinityCounts`` empty) and the pod matches all
+        its terms itself (the first pod of its group)."""
+        counts = self.matching[self.sel_index[_sel_key(AllTerms(tuple(aff)))]]
+        has_keys = np.ones(self.n, dtype=bool)
+        exist = np.ones(self.n, dtype=bool)
+        anywhere = False
+        for term in aff:
+            ids, _ = self.domains(term.key)
+            keyed = ids >= 0
+            has_keys &= keyed
+            exist &= self._in_domain(counts, term.key) > 0
+            anywhere = anywhere or bool(counts[keyed].any())
+        if not anywhere and all(term.matches(task) for term in aff):
+            return has_keys
+        return has_keys & exist
 
     def _add_spread(self, task: Task) -> list[tuple[Term, SpreadConstraint]]:
         """The constraints of a pod that was placed at session open (a victim being placed
@@ -367,7 +397,9 @@ def _with_label_keys(selector: LabelSelector | None, task: Task, match: Any, mis
     return LabelSelector(dict(selector.match_labels), selector.expressions + extra) if extra else selector
 
 
-def _sel_key(term: Term) -> tuple:
+def _sel_key(term: Term | AllTerms) -> tuple:
+    if isinstance(term, AllTerms):
+        return ("all", *sorted((_sel_key(t) for t in term.terms), key=repr))
     sel = term.selector
     return (None if sel is None else repr((sorted(sel.match_labels.items()), sorted(map(repr, sel.expressions)))), term.namespaces)
 
