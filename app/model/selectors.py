@@ -12,9 +12,11 @@ differs between APIs, so that choice stays with the caller.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from app.errors import InputError, join_pointer
+from app.ingest.gostrconv import parse_int
 
 OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 _FIELDS = ("matchLabels", "matchExpressions")
@@ -153,6 +155,31 @@ def _expressions(raw: Any, pointer: str, obj: dict[str, str] | None, invalid: li
 
 
 # Node selector terms (``v1.NodeSelectorTerm``: required node affinity, DRA allocations) ----------
+#: ``IsValidLabelValue``: at most 63 characters, empty or alphanumeric at both ends
+_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?", re.ASCII)
+
+
+def _requirement_ok(expr: dict[str, Any]) -> bool:
+    """Whether ``labels.NewRequirement`` takes a node selector requirement (the API server
+    stores some it refuses): ``In`` / ``NotIn`` with values, ``Exists`` / ``DoesNotExist``
+    without, ``Gt`` / ``Lt`` with one that ``strconv.ParseInt`` reads; every value a valid
+    label value. A term holding one it refuses matches no node (``nodeSelectorTerm.match``:
+    its parse errors)."""
+    op, values = expr.get("operator"), expr.get("values") or []
+    if op in ("In", "NotIn"):
+        if not values:
+            return False
+    elif op in ("Exists", "DoesNotExist"):
+        if values:
+            return False
+    elif op in ("Gt", "Lt"):
+        if len(values) != 1 or parse_int(values[0]) is None:
+            return False
+    else:
+        return False
+    return all(len(v) <= 63 and _LABEL_VALUE.fullmatch(v) is not None for v in values)
+
+
 def _expr_ok(expr: dict[str, Any], labels: dict[str, str]) -> bool:
     key, op, values = expr.get("key"), expr.get("operator"), expr.get("values") or []
     present = key in labels
@@ -165,12 +192,27 @@ def _expr_ok(expr: dict[str, Any], labels: dict[str, str]) -> bool:
     if op == "DoesNotExist":
         return not present
     if op in ("Gt", "Lt") and present and len(values) == 1:
-        try:
-            lv, v = int(labels[key]), int(values[0])
-        except ValueError:
+        lv, v = parse_int(labels[key]), parse_int(values[0])  # (Go's ParseInt: no "1_0", no spaces)
+        if lv is None or v is None:
             return False
         return lv > v if op == "Gt" else lv < v
     return False
+
+
+#: id(term) -> (the term, whether every requirement of its matchExpressions parses), a few
+#: thousand at most (the term is held, so its id is not reused while it is here)
+_PARSES: dict[int, tuple[dict[str, Any], bool]] = {}
+
+
+def _term_parses(term: dict[str, Any], exprs: list[Any]) -> bool:
+    got = _PARSES.get(id(term))
+    if got is not None and got[0] is term:
+        return got[1]
+    ok = all(_requirement_ok(e) for e in exprs)
+    if len(_PARSES) >= 4096:
+        _PARSES.clear()
+    _PARSES[id(term)] = (term, ok)
+    return ok
 
 
 def _field_ok(expr: dict[str, Any], node: Any) -> bool:
@@ -191,6 +233,8 @@ def term_matches(term: dict[str, Any], node: Any) -> bool:
     fields = term.get("matchFields") or []
     if not exprs and not fields:
         return False  # an empty term matches nothing
+    if exprs and not _term_parses(term, exprs):
+        return False
     return all(_expr_ok(e, node.labels) for e in exprs) and all(_field_ok(f, node) for f in fields)
 
 
