@@ -93,3 +93,29 @@ def test_host_port_conflict_alone_evicts_the_port_holder(client):
         out = decide(client, objs, {"actions": actions, "tiers": tiers})
         assert [e["pod"] for e in out["evictions"]] == ["default/low"], actions
         assert [(n["pod"], n["node"]) for n in out["nominations"]] == [("default/high", "a")], actions
+
+
+def with_init_port(p: dict, port: int, *, sidecar: bool) -> dict:
+    init: dict = {"name": "init", "image": "x", "ports": [{"containerPort": port, "hostPort": port}]}
+    if sidecar:
+        init["restartPolicy"] = "Always"
+    p["spec"]["initContainers"] = [init]
+    return p
+
+
+def test_host_port_of_a_running_pods_sidecar_keeps_the_node_out(client):
+    """Rule (``GetHostPorts``: the host ports of init containers with ``restartPolicy:
+    Always`` count, as the pod's own): a running pod's sidecar holding port 80 on the only
+    node keeps a pod asking for 80 off it; a plain init container's port (it has exited)
+    does not."""
+    for sidecar, want in ((True, {}), (False, {"default/p": "a"})):
+        objs = [node("a"), with_init_port(pod("r", node="a", phase="Running"), 80, sidecar=sidecar), with_port(pod("p"), 80)]
+        assert placed(decide(client, objs)) == want, sidecar
+
+
+def test_host_port_of_a_pending_pods_sidecar_is_its_own(client):
+    """Rule: the pending pod's sidecar port counts against the node's: a pod whose sidecar asks
+    for 80 does not go beside a running pod holding 80."""
+    objs = [node("a"), node("b"), with_port(pod("r", node="a", phase="Running"), 80),
+            with_init_port(pod("p"), 80, sidecar=True)]  # fmt: skip
+    assert placed(decide(client, objs)) == {"default/p": "b"}

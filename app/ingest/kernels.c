@@ -1676,6 +1676,29 @@ static PyObject *kp_opt_val(PyObject *v) {
     return v;
 }
 
+/* Whether a containers list (containers or initContainers) has a host port, or is not in
+ * the plain shape (not a list of dicts with lists of port dicts): 1 to decline, 0, -1 on an
+ * error. */
+static int kp_host_ports(PyObject *containers) {
+    int has;
+    if (!PyList_CheckExact(containers)) return 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(containers); i++) {
+        PyObject *c = PyList_GET_ITEM(containers, i), *ports;
+        if (!PyDict_CheckExact(c)) return 1;
+        if (kp_get(c, K_PORTS, &ports) < 0) return -1;
+        if (ports == NULL || (has = PyObject_IsTrue(ports)) == 0) continue;
+        if (has < 0) return -1;
+        if (!PyList_CheckExact(ports)) return 1;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ports); k++) {
+            PyObject *p = PyList_GET_ITEM(ports, k), *hp;
+            if (!PyDict_CheckExact(p)) return 1;
+            if (kp_get(p, K_HOST_PORT, &hp) < 0) return -1;
+            if (hp != NULL && (has = PyObject_IsTrue(hp)) != 0) return has < 0 ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
 /* The draft of a pod from its inputs in (see I_*), spec its spec dict or NULL (read for the
  * request: its containers, initContainers, overhead, resources), req_hint its request when
  * the caller knows it (then in[I_CONTAINERS] is not looked at). As kp_pod answers. */
@@ -1797,22 +1820,11 @@ static PyObject *kp_draft(PyObject *const *in, PyObject *spec, PyObject *ptr, Py
     }
     containers = req_hint != NULL ? NULL : in[I_CONTAINERS];
     if (containers == Py_None) containers = NULL;
-    if (containers != NULL) {
-        if (!PyList_CheckExact(containers)) DECLINE();
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(containers); i++) {
-            PyObject *c = PyList_GET_ITEM(containers, i), *ports;
-            if (!PyDict_CheckExact(c)) DECLINE();
-            if (kp_get(c, K_PORTS, &ports) < 0) goto fail;
-            if (ports == NULL || (has = PyObject_IsTrue(ports)) == 0) continue;
-            if (has < 0) goto fail;
-            if (!PyList_CheckExact(ports)) DECLINE();
-            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ports); k++) {
-                PyObject *p = PyList_GET_ITEM(ports, k), *hp;
-                if (!PyDict_CheckExact(p)) DECLINE();
-                if (kp_get(p, K_HOST_PORT, &hp) < 0) goto fail;
-                if (hp != NULL && (has = PyObject_IsTrue(hp)) != 0) { if (has < 0) goto fail; DECLINE(); }
-            }
-        }
+    if (containers != NULL && (has = kp_host_ports(containers)) != 0) { if (has < 0) goto fail; DECLINE(); }
+    if (spec != NULL) { /* sidecars' host ports count too (GetHostPorts): any init container's, the full reader */
+        PyObject *inits;
+        if (kp_get(spec, K_INIT_CONTAINERS, &inits) < 0) goto fail;
+        if (inits != NULL && inits != Py_None && (has = kp_host_ports(inits)) != 0) { if (has < 0) goto fail; DECLINE(); }
     }
     /* ident = {"kind": "Pod", "name": name, "namespace": ns}, in that order */
     if ((ident = PyDict_New()) == NULL || PyDict_SetItem(ident, S(K_KIND), S(V_POD)) < 0 ||

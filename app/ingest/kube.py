@@ -339,7 +339,10 @@ def _pod_fast(o: dict, ptr: str, *, claims: bool = False) -> PodDraft | None:
     containers = spec.get("containers")
     if containers is not None and type(containers) is not list:
         return None
-    for c in containers or ():
+    inits = spec.get("initContainers")
+    if inits is not None and type(inits) is not list:
+        return None
+    for c in (containers or []) + (inits or []):  # (a sidecar's host ports count too: any init container's, the full reader)
         ports = c.get("ports") if type(c) is dict else None
         if type(c) is not dict or (ports and (type(ports) is not list or any(type(p) is not dict or p.get("hostPort") for p in ports))):
             return None  # host ports (or an odd container): the full reader
@@ -614,13 +617,17 @@ def _spread(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[SpreadConstraint
 
 
 def _host_ports(spec: dict, sp: str, ident: r.Ident) -> tuple[tuple[str, str, int], ...]:
-    """The containers' host ports, as kube-scheduler's NodePorts reads them (regular
-    containers only; an empty hostIP is 0.0.0.0, an empty protocol TCP)."""
+    """The pod's host ports, as kube-scheduler's NodePorts reads them (``GetHostPorts``: the
+    sidecars' (init containers with ``restartPolicy: Always``) first, then the containers';
+    an empty hostIP is 0.0.0.0, an empty protocol TCP)."""
     out = []
-    for i, c in enumerate(spec.get("containers") or ()):
+    inits = spec.get("initContainers")
+    sidecars = [("initContainers", i, c) for i, c in enumerate(inits if isinstance(inits, list) else ())
+                if isinstance(c, dict) and c.get("restartPolicy") == "Always"]  # fmt: skip
+    for kind, i, c in sidecars + [("containers", i, c) for i, c in enumerate(spec.get("containers") or ())]:
         if not isinstance(c, dict):
             continue
-        cp = join_pointer(sp, "containers", i)
+        cp = join_pointer(sp, kind, i)
         for j, port in enumerate(r.objects(c, "ports", cp, ident, "a container port")):
             pp = join_pointer(cp, "ports", j)
             host = r.integer(port, "hostPort", pp, ident, minimum=0, maximum=65535) or 0
