@@ -5,6 +5,7 @@ memory request counts 100m / 200Mi, in the pod's request and in its node's
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from app.ingest.podrequest import effective_pod_request
@@ -93,3 +94,35 @@ def test_native_requests_are_the_whole_request(client) -> None:
     r = client.post("/v1/decisions", json=body)
     assert r.status_code == 200, r.text
     assert placed(r.json()) == {"w": "a"}
+
+
+def test_node_info_counts_the_pods_placed_pipelined_and_evicted_in_the_decision() -> None:
+    """Rule (Volcano's predicates plugin: every Allocate event (allocate, pipeline, an
+    eviction undone) adds the pod to its node's info, every Deallocate (evict, a placement
+    undone) removes it; nodeorder scores from that info): least requested of node a (1 CPU,
+    1Gi; ``x`` runs 500m / 512Mi there) for a pod asking 100m / 100Mi: cpu
+    (1000 − 600)·100 // 1000 = 40, memory (1024 − 612)·100 // 1024 = 40, so 40; with a
+    200m / 200Mi pod pipelined there (800m, 812Mi) 20 and 20, so 20; with ``x`` evicted too
+    (300m, 300Mi) 70; all undone, 40 again."""
+    from app.framework.statement import Statement
+    from tests.kube import open_session
+
+    objs = [small("a"), pod("x", node="a", phase="Running", cpu="500m", memory="512Mi"),
+            pod("p", cpu="200m", memory="200Mi"), pod("w", cpu="100m", memory="100Mi")]  # fmt: skip
+    ssn = open_session(objs, conf(least_requested=1))
+    order = ssn.plugins["nodeorder"]
+    c = ssn.cluster
+    t = {k.split("/")[1]: c.find_task(k) for k in ("default/x", "default/p", "default/w")}
+    a = np.array([0])
+
+    def score() -> float:
+        return float(order.score(t["w"], a)[0])
+
+    assert score() == 40
+    stmt = Statement(ssn)
+    assert stmt.pipeline(t["p"], 0, False)
+    assert score() == 20
+    stmt.evict(t["x"], "test", "preempt", "default/w")
+    assert score() == 70
+    stmt.discard()
+    assert score() == 40

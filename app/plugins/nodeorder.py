@@ -15,7 +15,10 @@ weights, normalised as ``100·sum // max`` over the nodes scored), ``tainttolera
 3 (intolerable ``PreferNoSchedule`` taints counted, ``100 − 100·count // max``; 100 when no
 node has one), the requested amounts being the pods' requests (for least / most, kube-scheduler's
 non-zero requests: a container of a Kubernetes pod naming no cpu or no memory request counts
-100m / 200Mi of it, in the pod's request and in its node's, ``NonZeroRequested``),
+100m / 200Mi of it, in the pod's request and in its node's, ``NonZeroRequested``; a node's
+requested amounts are its node info's, which Volcano's predicates plugin keeps as events come:
+the pods on it at the start, plus those placed or pipelined in the decision, less those
+evicted in it),
 ``podaffinity.weight`` 2 (kube-scheduler's InterPodAffinity score of preferred terms,
 :class:`~app.plugins.interpod.PreferredPodAffinity`, normalised over the candidate nodes to
 0..100 and truncated to an integer as its NormalizeScore does), ``podtopologyspread.weight`` 2
@@ -28,10 +31,12 @@ warnings say so when a pending pod has such a controller).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from app.framework.plugin import Plugin
-from app.model.cluster import Task, TaskStatus
+from app.model.cluster import Task, request_rows
 from app.model.resources import cells
 from app.plugins.interpod import PreferredPodAffinity, SpreadScore, has_preferred
 from app.plugins.predicates import SpreadNodes, term_matches, tolerates
@@ -68,16 +73,22 @@ class NodeOrder(Plugin):
                       "(PodTopologySpread SystemDefaulting, which Volcano's nodeorder runs) needs their controllers' "
                       "selectors and is not scored, so their nodes may differ")  # fmt: skip
         table = self.ssn.cluster.resources
-        self.cm = np.array([table.index["cpu"], table.index["memory"]], dtype=np.intp)
-        self.extra = c.nonzero_extra if (self.w_least or self.w_most) else {}
-        self.node_extra: np.ndarray | None = None
-        if self.extra:  # kube-scheduler's non-zero requests, kept per node as pods land and leave
-            self.node_extra = c.nonzero_used()
-            self.ssn.on_allocate(self._landed)
-            self.ssn.on_deallocate(self._left)
-            self.ssn.on_class_key(lambda t: self.extra.get(t.idx))
         bal = ["cpu", "memory"] + (["nvidia.com/gpu"] if "nvidia.com/gpu" in table.index else [])
-        self.bal = np.array([table.index[n] for n in bal], dtype=np.intp)
+        # the node info the scores read, per node, over the columns scored: cpu and memory (the
+        # first two), then nvidia.com/gpu (``bal``: the balanced resources, positions in it)
+        self.cols = np.array([table.index[n] for n in bal], dtype=np.intp)
+        self.cm = np.arange(2)
+        self.bal = np.arange(len(bal))
+        self.extra = c.nonzero_extra if (self.w_least or self.w_most) else {}
+        self.requested: np.ndarray | None = None
+        self.nonzero: np.ndarray | None = None  # what the non-zero requests add to ``requested``'s cpu and memory
+        if self.w_least or self.w_most or self.w_bal:
+            self.requested = c.used[:, self.cols].copy()
+            self.nonzero = c.nonzero_used() if self.extra else None
+            self.ssn.on_allocate(lambda t: self._hold((t,), 1), lambda ts: self._hold(ts, 1))
+            self.ssn.on_deallocate(lambda t: self._hold((t,), -1), lambda ts: self._hold(ts, -1))
+            if self.extra:
+                self.ssn.on_class_key(lambda t: self.extra.get(t.idx))
         self.ssn.register("node_order", self.name, self.score)
         if self.w_taint:  # (TaintToleration's score is normalised by the most untolerated taints among the nodes)
             pns = np.fromiter((any(t.get("effect") == "PreferNoSchedule" for t in n.taints) for n in self.ssn.cluster.nodes),
@@ -87,27 +98,43 @@ class NodeOrder(Plugin):
         if self.w_aff:  # (NodeAffinity's score is normalised by the best among the nodes)
             self.ssn.on_set_scores(lambda task, nodes: bool(_preferred_terms(task)))
 
-    def _landed(self, t: Task) -> None:
-        """A pod took capacity: its non-zero extra joins its node's, where ``used`` counts it
-        (placed, not pipelined; an eviction undone changes no ``used``)."""
-        e = self.extra.get(t.idx)
-        if e is not None and not self.ssn.undoing and t.status is not TaskStatus.PIPELINED:
-            self.node_extra[t.node] += e  # type: ignore[index]
-
-    def _left(self, t: Task) -> None:
-        """A placement undone leaves its node's ``used`` (an eviction does not)."""
-        e = self.extra.get(t.idx)
-        if e is not None and self.ssn.undoing and t.status is not TaskStatus.PIPELINED:
-            self.node_extra[t.node] -= e  # type: ignore[index]
+    def _hold(self, tasks: Sequence[Task], sign: int) -> None:
+        """Volcano's predicates plugin adds a pod to its node's info on every Allocate event
+        (an allocation, a pipeline, an eviction undone) and removes it on every Deallocate
+        (an eviction, a placement undone), and nodeorder scores from that info: the pods
+        placed or pipelined in the decision count, the ones evicted in it do not (those
+        releasing at its start do, as ``used`` counts them)."""
+        if len(tasks) == 1:  # (one placement: no batch arrays)
+            t = tasks[0]
+            if t.node >= 0:
+                if sign > 0:
+                    self.requested[t.node] += t.req[self.cols]  # type: ignore[index]
+                else:
+                    self.requested[t.node] -= t.req[self.cols]  # type: ignore[index]
+                e = self.extra.get(t.idx) if self.nonzero is not None else None
+                if e is not None:
+                    self.nonzero[t.node] += (sign * e[0], sign * e[1])  # type: ignore[index]
+            return
+        placed = [t for t in tasks if t.node >= 0]
+        if not placed:
+            return
+        nodes = np.fromiter((t.node for t in placed), dtype=np.intp, count=len(placed))
+        rows = request_rows(placed)[:, self.cols]
+        np.add.at(self.requested, nodes, sign * rows)  # type: ignore[arg-type]
+        if self.nonzero is not None:
+            for t, n in zip(placed, nodes.tolist(), strict=True):
+                e = self.extra.get(t.idx)
+                if e is not None:
+                    self.nonzero[n] += (sign * e[0], sign * e[1])
 
     def _amounts(self, task: Task, nodes: np.ndarray, cols: np.ndarray, nonzero: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """Per node and column: (allocatable, requested with the task), as integers;
-        ``nonzero`` (cpu and memory): kube-scheduler's non-zero requests."""
+        """Per node and column (positions in ``self.cols``): (allocatable, requested with the
+        task), as integers; ``nonzero`` (cpu and memory): kube-scheduler's non-zero requests."""
         c = self.ssn.cluster
-        alloc = cells(c.allocatable, nodes, cols).astype(np.int64)
-        req = cells(c.used, nodes, cols).astype(np.int64) + task.req[cols].astype(np.int64)  # type: ignore[index]
-        if nonzero and self.node_extra is not None:
-            req += self.node_extra[nodes]
+        alloc = cells(c.allocatable, nodes, self.cols[cols]).astype(np.int64)
+        req = self.requested[nodes][:, cols] + task.req[self.cols[cols]].astype(np.int64)  # type: ignore[index]
+        if nonzero and self.nonzero is not None:
+            req += self.nonzero[nodes]
             e = self.extra.get(task.idx)
             if e is not None:
                 req += np.asarray(e, dtype=np.int64)
@@ -134,7 +161,7 @@ class NodeOrder(Plugin):
         node has (and, for a scalar one, the pod asks for), each at most 1; for two,
         ``|f0 − f1| / 2``, for more the population standard deviation, then
         ``int((1 − std)·100)``; a pod asking for none of them: 0 (PreScore's Skip)."""
-        pod = task.req[self.bal]  # type: ignore[index]
+        pod = task.req[self.cols]  # type: ignore[index]
         if not pod.any():
             return np.zeros(len(nodes))
         alloc, req = self._amounts(task, nodes, self.bal)
