@@ -169,7 +169,7 @@ def test_subjob_order_then_uid(client):
 # -- KAI: parent queues' over-quota weights -------------------------------------------------
 def kai_queue(name, *, weight=1, parent=None):
     spec = {"priority": 100, "resources": {"gpu": {"quota": 0, "overQuotaWeight": weight, "limit": -1},
-                                           "cpu": {"quota": -1}, "memory": {"quota": -1}}}  # fmt: skip
+                                           "cpu": {"quota": -1, "limit": -1}, "memory": {"quota": -1, "limit": -1}}}  # fmt: skip
     if parent:
         spec["parentQueue"] = parent
     return {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": name}, "spec": spec}

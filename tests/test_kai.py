@@ -39,7 +39,7 @@ def test_fair_share_never_exceeds_request_or_limit():
 
 def kai_queue(name, gpu_quota, *, weight=1, limit=-1, priority=100, parent=None):
     spec = {"priority": priority, "resources": {"gpu": {"quota": gpu_quota, "overQuotaWeight": weight, "limit": limit},
-                                                "cpu": {"quota": -1}, "memory": {"quota": -1}}}  # fmt: skip
+                                                "cpu": {"quota": -1, "limit": -1}, "memory": {"quota": -1, "limit": -1}}}  # fmt: skip
     if parent:
         spec["parentQueue"] = parent
     return {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": name}, "spec": spec}
@@ -411,3 +411,15 @@ def test_best_effort_pod_is_allocatable_on_every_node(client):
     objs[-1]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1"
     out = decide_conf(client, objs, conf())
     assert [(b["pod"], b["node"]) for b in out["bindings"]] == [(f"{NS}/tiny-0", "n1")], out
+
+
+def test_kai_queue_limit_not_written_is_zero_and_said(client):
+    """Rule (``QueueResource.Limit`` is a float64 with no default: a limit not written is 0, and
+    ``isOverLimit`` lets no job asking for the resource past 0): the same queue without its
+    cpu limit places nothing, and the notes name the queue and the resource."""
+    q = kai_queue("q", 8)
+    assert decide(client, [node("a"), q] + kai_job("j", "q", 1, 8))["bindings"]
+    del q["spec"]["resources"]["cpu"]["limit"]
+    out = decide(client, [node("a"), q] + kai_job("j", "q", 1, 8))
+    assert out["bindings"] == [] and out["nominations"] == []
+    assert any("KAI Queue q: spec.resources cpu limit not set" in n for n in out.get("notes", []) + out["warnings"])

@@ -87,5 +87,6 @@ def test_an_unknown_phase_pod_holds_its_node_but_not_under_kai() -> None:
     kai = [node("n1", cpu="2", memory="4Gi", gpu=None), stuck,
            pod("p", cpu="1", memory="1Gi", extra_spec={"schedulerName": "kai-scheduler"},
                labels={"kai.scheduler/queue": "q"}),
-           {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}, "spec": {}}]  # fmt: skip
+           {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"},
+            "spec": {"resources": {r: {"quota": -1, "limit": -1} for r in ("gpu", "cpu", "memory")}}}]  # fmt: skip
     assert bound(post_decision(kai, {"profile": "kai"})) == {"default/p": "n1"}

@@ -933,14 +933,20 @@ def read_kai_queue(o: dict, ptr: str, d: Draft) -> None:
     sp = join_pointer(ptr, "spec")
     res = r.obj(spec, "resources", sp, ident)
     kai: dict[str, KaiResource] = {}
+    unset: list[str] = []
     for rname in ("gpu", "cpu", "memory"):
         rp = join_pointer(sp, "resources", rname)
         rv = r.obj(res, rname, join_pointer(sp, "resources"), ident)
-        kai[rname] = KaiResource(
+        if rv.get("limit") is None:
+            unset.append(rname)
+        kai[rname] = KaiResource(  # (QueueResource's float64 fields: one not written is 0, a limit of 0 included)
             quota=r.number(rv, "quota", rp, ident, default=0.0) or 0.0,
-            limit=r.number(rv, "limit", rp, ident, default=-1.0) if "limit" in rv else -1.0,  # type: ignore[arg-type]
+            limit=r.number(rv, "limit", rp, ident, default=0.0) or 0.0,
             over_quota_weight=r.number(rv, "overQuotaWeight", rp, ident, default=0.0) or 0.0,
         )
+    if unset:
+        d.notes.append(f"KAI Queue {name}: spec.resources {'/'.join(unset)} limit not set: KAI reads a limit not written "
+                       f"as 0, so no job asking for {'/'.join(unset)} fits the queue (-1 is no limit)")  # fmt: skip
     pmr = spec.get("preemptMinRuntime")
     rmr = spec.get("reclaimMinRuntime")
     d.queues.append(
