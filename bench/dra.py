@@ -68,8 +68,9 @@ def snapshot(nodes: int, running: int, pending: int, dra: bool, scheduler: str =
     ``pending`` one-GPU pods to place; a KAI queue with quota for all. The pods name
     ``scheduler`` (the volcano profile holds no job for a pod of another scheduler's)."""
     objs: list[dict[str, Any]] = [{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"},
-                                   "spec": {"resources": {"gpu": {"quota": nodes * GPUS}, "cpu": {"quota": -1},
-                                                          "memory": {"quota": -1}}}}]  # fmt: skip
+                                   "spec": {"resources": {"gpu": {"quota": nodes * GPUS, "limit": -1},
+                                                          "cpu": {"quota": -1, "limit": -1},
+                                                          "memory": {"quota": -1, "limit": -1}}}}]  # fmt: skip
     if dra:
         objs.append({"apiVersion": API, "kind": "DeviceClass", "metadata": {"name": DRIVER},
                      "spec": {"selectors": [{"cel": {"expression": SELECTOR}}]}})  # fmt: skip
