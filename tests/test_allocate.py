@@ -343,3 +343,19 @@ def test_volcano_preemption_policy_is_each_pods_not_the_podgroups_class(client):
     # preempt.go and reclaim.go do): the pod preempts there
     out = decide(client, objs, config={"actions": "allocate, gangpreempt", "tiers": tiers})
     assert [e["pod"] for e in out["evictions"]] == ["x/v"]
+
+
+def test_an_overcommitted_resource_the_pod_does_not_ask_for_does_not_keep_it_off(client):
+    """Rule (Volcano's ``LessEqualWithResourcesName``: cpu and memory always, every other
+    resource only when the request names it): node a's ``example.com/aaa`` is overcommitted
+    (6 used of 5, its device plugin having shrunk); a pod asking cpu and memory only is
+    bound there, one asking for ``example.com/aaa`` is not."""
+    n = node("a", gpu=None)
+    n["status"]["allocatable"]["example.com/aaa"] = "5"
+    held = pod("r", node="a", phase="Running")
+    held["spec"]["containers"][0]["resources"]["requests"]["example.com/aaa"] = "6"
+    asks = pod("q")
+    asks["spec"]["containers"][0]["resources"]["requests"]["example.com/aaa"] = "1"
+    for profile in ({"profile": "volcano"}, None):
+        out = decide(client, [n, held, pod("w"), asks], **({"config": profile} if profile else {}))
+        assert {b["pod"]: b["node"] for b in out["bindings"]} == {"default/w": "a"}, profile

@@ -108,12 +108,13 @@ v1.36.1 Volcano vendors), for the pending pod and for the node's pods; Gangplank
 ``spec.containers`` only. Since, ``app/ingest/kube.py`` ``_host_ports`` reads the sidecars'
 first, and the two fast pod readers send a pod with a host port on any init container to it.
 
-Passing for another reason than Volcano's: "skip checking extended resource request with
-quantity zero via resource groups" is refused by Volcano because the request *names*
-``example.com/aaa`` (with 0); Gangplank's allocate refuses any node where a resource the pod
-does not ask for is overcommitted (``app/actions/allocate.py`` ``_room``), named or not. A pod
-that does not name the overcommitted resource at all (no Go row) is bound by Volcano and
-not by Gangplank.
+A difference left (strict xfail): "skip checking extended resource request with quantity zero
+via resource groups" is refused by Volcano because the request *names* ``example.com/aaa``
+(with 0); Gangplank drops zero requests at ingest, and its allocate compares, as Volcano's
+``LessEqualWithResourcesName`` does, cpu, memory and the resources a request names
+(``app/actions/allocate.py`` ``compared``), so the pod is bound. (When transcribed this row
+passed for another reason: Gangplank refused any node where a resource the pod does not ask
+for is overcommitted, which a pod not naming it at all, the common case, should not be.)
 """
 
 from __future__ import annotations
@@ -279,7 +280,11 @@ ENOUGH = [
          [on(R(5, 5))], False),
     # Volcano's verdict, not Go's (module docstring): the request's explicit 0 is compared
     case("skip checking extended resource request with quantity zero via resource groups", pend(R(1, 1, A=0)),
-         [on(R(0, 0, A=6))], False),
+         [on(R(0, 0, A=6))], False,
+         xfail="Volcano's NewResource keeps a request named at 0 (AddScalar) and LessEqualWithResourcesName compares "
+               "it, 0 <= -1 failing (resource_info.go:546-555); Gangplank drops zero requests at ingest "
+               "(app/ingest/podrequest.py _finish), so the request names no example.com/aaa and app/actions/allocate.py "
+               "compared() leaves the overcommitted resource out, as Volcano does for a pod not naming it"),
     # Volcano's verdict, not Go's: cpu and memory are always compared, the node is overcommitted
     case("skip checking resource request with quantity zero", pend(R(A=1)), [on(R(20, 30, A=1))], False),
     case("both pod-level and container-level resources fit", pend(R(1, 1), pod_level={"cpu": "1m", "memory": "2"}),

@@ -67,19 +67,35 @@ def domains_hold(c: Any, hns: Sequence[int], need: np.ndarray, req: np.ndarray |
     acc = np.zeros((len(free) + 1, free.shape[1]), dtype=free.dtype)
     np.cumsum(free, axis=0, out=acc[1:])
     starts = np.concatenate(([0], ends[:-1]))
-    ok = ((acc[ends] - acc[starts]) >= need).all(axis=1)
+    ok = holds(acc[ends] - acc[starts], need, compared(c, need))
     if req is not None:
         fits = np.concatenate(([0], np.cumsum(fit_counts(free, req))))
         ok &= (fits[ends] - fits[starts]) >= n
     return ok.tolist()
 
 
-def _room(fits: np.ndarray, avail: np.ndarray, asked: np.ndarray) -> np.ndarray:
-    """``fits``, or 0 on a node where a resource the task does not ask for is already
-    overcommitted (a placement there would fail the whole-vector fit check)."""
-    if asked.all():
+def compared(c: Any, req: np.ndarray) -> np.ndarray:
+    """The resource columns Volcano compares a request with a node's (``LessEqualWithResourcesName``,
+    ``LessEqual``): cpu and memory always, every other resource only when the request names
+    it; a resource overcommitted on the node that the pod does not ask for does not keep it
+    off the node."""
+    m = req > 0
+    index = c.resources.index
+    m[index["cpu"]] = m[index["memory"]] = True
+    return m
+
+
+def holds(avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Per row of ``avail``: ``req`` fits it on the ``compared`` columns ``cols``."""
+    return (avail[..., cols] >= req[cols]).all(axis=-1)
+
+
+def _room(fits: np.ndarray, avail: np.ndarray, zero: np.ndarray) -> np.ndarray:
+    """``fits``, or 0 on a node where cpu or memory the task asks none of (``zero``) is
+    already overcommitted (Volcano compares them whatever the request)."""
+    if not zero.any():
         return fits
-    return np.where((avail[:, ~asked] >= 0).all(axis=1), fits, 0)
+    return np.where((avail[:, zero] >= 0).all(axis=1), fits, 0)
 
 
 def total_request(tasks: Sequence[Task]) -> tuple[np.ndarray, bool]:
@@ -585,7 +601,7 @@ class Allocate(Action):
                     continue
                 if exclude is None or not exclude[cache.where(n)]:
                     mask, _ = ssn.predicate_mask(t, np.array([n]))
-                    if mask[0] and (c.future_idle_of(n) >= t.req).all():
+                    if mask[0] and holds(c.future_idle_of(n), t.req, compared(c, t.req)):
                         self.place(ssn, job, t, n, stmt)
                         if t.status != TaskStatus.PENDING and (
                                 ready_at_start or (ssn.sub_job_ready(sg, job) if sg is not None else ssn.job_ready(job))):
@@ -655,16 +671,16 @@ class Allocate(Action):
         # Volcano's node groups: nodes with idle room first, then nodes whose room frees up.
         # Idle room must also leave FutureIdle intact, so nothing pipelined there is squeezed out.
         # Under soft sharding each group's nodes in the scheduler's shard come first.
-        asked = req > 0
+        zero = compared(c, req) & (req <= 0)
         parts = ssn.shard_groups(cand)
         for phase, part in [(p, part) for p in (("future",) if self.nominate else ("idle", "future")) for part in parts]:
             future = c.future_idle_of(part)
             fits = fit_counts(future, req)  # type: ignore[arg-type]
-            room = _room(fits, future, asked)
+            room = _room(fits, future, zero)
             if phase == "idle":
                 idle = c.idle_of(part)
                 fits = np.minimum(fits, fit_counts(idle, req))  # type: ignore[arg-type]
-                room = np.minimum(room, _room(fits, idle, asked))
+                room = np.minimum(room, _room(fits, idle, zero))
             keep = fits > 0
             pool = part[keep]
             if len(pool) == 0:
@@ -777,7 +793,8 @@ class Allocate(Action):
         if idle_room:
             return [TaskStatus.ALLOCATED] * len(nodes)
         idx = np.array(nodes, dtype=np.intp)
-        fits = (c.idle_of(idx) >= rep.req).all(axis=1) & (c.future_idle_of(idx) >= rep.req).all(axis=1)
+        cols = compared(c, rep.req)
+        fits = holds(c.idle_of(idx), rep.req, cols) & holds(c.future_idle_of(idx), rep.req, cols)
         return [TaskStatus.ALLOCATED if f else TaskStatus.PIPELINED for f in fits.tolist()]
 
     @staticmethod
@@ -953,7 +970,7 @@ class PredicateErrorCache:
                 mask, _ = ssn.predicate_mask(rep, pool)
             finally:
                 ssn.resolvable_pass = False
-        bad = ~mask | ~(ssn.cluster.future_idle_of(pool) >= rep.req).all(axis=1)
+        bad = ~mask | ~holds(ssn.cluster.future_idle_of(pool), rep.req, compared(ssn.cluster, rep.req))
         if only is None:
             if last is not None:
                 bad[self.where(last)] = False
