@@ -138,9 +138,12 @@ def test_integer_action_arguments_are_read_as_the_config_reader_accepts_them(cli
         assert r.status_code == 200, r.text
 
 
-def test_plugin_arguments_must_be_finite_numbers(client):
-    config = {"actions": "allocate", "tiers": [{"plugins": [{"name": "nodeorder", "arguments": {"leastrequested.weight": "inf"}}]}]}
-    r = client.post("/v1/decisions", content=orjson.dumps(request([node("n0")], config=config)),
-                    headers={"Content-Type": "application/json"})  # fmt: skip
-    assert r.status_code == 422, r.text
-    assert r.json()["errors"][0]["pointer"] == "/config/tiers/0/plugins/0/arguments/leastrequested.weight"
+def test_plugin_weight_that_is_no_integer_keeps_the_default_and_is_warned(client):
+    """Volcano reads nodeorder's weights with ``Arguments.GetInt``: a value YAML did not make an
+    int (``"inf"``, ``1.5``) keeps the default, which Volcano logs; the answer warns."""
+    for value in ("inf", 1.5):
+        config = {"actions": "allocate", "tiers": [{"plugins": [{"name": "nodeorder", "arguments": {"leastrequested.weight": value}}]}]}
+        r = client.post("/v1/decisions", content=orjson.dumps(request([node("n0")], config=config)),
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+        assert r.status_code == 200, r.text
+        assert any(f"argument leastrequested.weight {value!r} is not an integer: 1 is used" in w for w in r.json()["warnings"])

@@ -6,7 +6,6 @@ import math
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.errors import InputError
 from app.ingest.gostrconv import parse_float
 from app.ingest.reader import go_bool
 
@@ -48,18 +47,6 @@ class Plugin:
                     return f"/config/tiers/{ti}/plugins/{pi}/arguments/{key.replace('~', '~0').replace('/', '~1')}"
         return "/config"
 
-    def arg_float(self, key: str, default: float) -> float:
-        v = self.args.get(key)
-        if v is None:
-            return default
-        try:
-            out = float(v) if not isinstance(v, bool) else float("nan")
-        except (TypeError, ValueError):
-            out = float("nan")
-        if not math.isfinite(out) or abs(out) > 1e15:
-            raise InputError(f"plugin {self.name} argument {key!r} must be a finite number", self._pointer(key))
-        return out
-
     def arg_go_bool(self, key: str, default: bool) -> bool:
         """``Arguments.GetBool`` (:func:`~app.ingest.reader.go_bool`): a value Volcano cannot read
         keeps ``default``, and the warnings say so."""
@@ -82,18 +69,16 @@ class Plugin:
             return default
         return raw
 
-    def arg_int(self, key: str, default: int) -> int:
-        return int(self.arg_float(key, default))
-
-    def arg_bool(self, key: str, default: bool) -> bool:
-        v = self.args.get(key)
-        if v is None:
+    def arg_go_float(self, key: str, default: float) -> float:
+        """``Arguments.GetFloat64``: the value when YAML made it a float64 or an ``int`` (not a
+        string or a bool), else ``default``, and the warnings say so."""
+        raw = self.args.get(key)
+        if raw is None:
             return default
-        if isinstance(v, bool):
-            return v
-        if isinstance(v, str) and v.lower() in ("true", "false"):
-            return v.lower() == "true"
-        raise InputError(f"plugin {self.name} argument {key!r} must be true or false", self._pointer(key))
+        if isinstance(raw, float) and math.isfinite(raw) or is_go_int(raw):
+            return float(raw)  # type: ignore[arg-type]
+        self.warn(f"plugin {self.name}: argument {key} {raw!r} is not a number: {default:g} is used, as Volcano does")
+        return default
 
     def arg_kai_float(self, key: str, default: float) -> float:
         """KAI's ``PluginArguments.GetFloat64`` (its arguments are strings): Go's

@@ -22,11 +22,12 @@ def resource_weights(plugin: Plugin, prefix: str, cpu_key: str, mem_key: str) ->
     ``calculateWeight`` resets it)."""
 
     def weight(key: str) -> float:
-        v = plugin.arg_float(key, 1)
-        return 1.0 if v < 0 else v
+        v = plugin.arg_go_int(key, 1)  # (Arguments.GetInt)
+        return 1.0 if v < 0 else float(v)
 
     w = {"cpu": weight(cpu_key), "memory": weight(mem_key)}
-    extra = plugin.arg_str(f"{prefix}resources", "")
+    extra = plugin.args.get(f"{prefix}resources")
+    extra = extra if isinstance(extra, str) else ""  # (args[...].(string): another type names none)
     for name in (s.strip() for s in extra.split(",")):
         if name:
             w[name] = weight(f"{prefix}resources.{name}")
@@ -38,7 +39,7 @@ class Binpack(Plugin):
     summary = "prefer fuller nodes (weights per resource)"
 
     def open(self) -> None:
-        self.weight = self.arg_float("binpack.weight", 1)
+        self.weight = self.arg_go_int("binpack.weight", 1)
         table = self.ssn.cluster.resources
         w = resource_weights(self, "binpack.", "binpack.cpu", "binpack.memory")
         self.cols = np.array([table.index[n] for n in w if n in table.index and w[n] > 0], dtype=np.intp)

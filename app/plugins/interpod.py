@@ -266,7 +266,8 @@ class InterPodAffinity(_PodCounts):
     """The counts and the check (see the module docstring). ``node_filter(task,
     honor_affinity, honor_taints)``: the nodes a spread constraint counts (a mask over all)."""
 
-    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray], spread: bool = True) -> None:
+    def __init__(self, ssn: Any, node_filter: Callable[[Task, bool, bool], np.ndarray], spread: bool = True,
+                 terms: bool = True) -> None:  # fmt: skip
         super().__init__(ssn)
         self.node_filter = node_filter
         self.with_spread = spread  # (False: DoNotSchedule spread constraints are not checked: KAI's predicates)
@@ -276,7 +277,7 @@ class InterPodAffinity(_PodCounts):
         self.spread: dict[int, list[tuple[Term, SpreadConstraint]]] = {}  # task idx -> its DoNotSchedule constraints
         tasks = c.tasks  # pods left as columns too: their labels may match a term
         for t in tasks:
-            if t.affinity and has_terms(t):
+            if terms and t.affinity and has_terms(t):  # (``terms`` False: the InterPodAffinity filter is off)
                 self.own[t.idx] = (_terms(t, "podAffinity", self.notes, c.namespace_labels),
                                    _terms(t, "podAntiAffinity", self.notes, c.namespace_labels))
             cons = c.spread.get(t.key) if spread else None

@@ -449,6 +449,7 @@ class KaiPredicates(Predicates):
 
     DRA_SCORE = False
     SPREAD = False  # (KAI's k8s plugins: NodePorts, TaintToleration, NodeAffinity, PodAffinity, VolumeBinding, DRA)
+    FLAGS = False  # (all of them always on)
     summary = ("KAI: node conditions, nodeSelector, required node affinity, taints/tolerations, host ports, required "
                "pod (anti-)affinity, missing ConfigMaps, GPU kinds (MIG, DRA)")
 

@@ -67,13 +67,13 @@ class NetworkTopologyAware(Plugin):
         c = self.ssn.cluster
         topo = c.topology
         self.topo = topo
-        w = self.arg_float("weight", 1)
+        w = self.arg_go_int("weight", 1)
         self.weight = w if w >= 0 else 1.0
-        self.evict_max = self.arg_int("hypernode.gradient.evict.max-hypernodes", 8)
+        self.evict_max = self.arg_go_int("hypernode.gradient.evict.max-hypernodes", 8)
         if self.evict_max <= 0:
             self.evict_max = 8
-        self.normal_enable = self.arg_bool("hypernode.binpack.normal-pod.enable", True)
-        fading = self.arg_float("hypernode.binpack.normal-pod.fading", 0.8)
+        self.normal_enable = self.arg_go_bool("hypernode.binpack.normal-pod.enable", True)
+        fading = self.arg_go_float("hypernode.binpack.normal-pod.fading", 0.8)
         self.fading = fading if fading >= 0 else 0.8
         weights = resource_weights(self, "hypernode.binpack.", "hypernode.binpack.cpu", "hypernode.binpack.memory")
         table = c.resources

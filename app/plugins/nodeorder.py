@@ -48,19 +48,19 @@ class NodeOrder(Plugin):
                "topology spread (ScheduleAnyway)")
 
     def open(self) -> None:
-        self.w_least = self.arg_float("leastrequested.weight", 1)
-        self.w_most = self.arg_float("mostrequested.weight", 0)
-        self.w_bal = self.arg_float("balancedresource.weight", 1)
-        self.w_aff = self.arg_float("nodeaffinity.weight", 2)
-        self.w_taint = self.arg_float("tainttoleration.weight", 3)
-        self.w_pod = self.arg_float("podaffinity.weight", 2)
+        self.w_least = self.arg_go_int("leastrequested.weight", 1)
+        self.w_most = self.arg_go_int("mostrequested.weight", 0)
+        self.w_bal = self.arg_go_int("balancedresource.weight", 1)
+        self.w_aff = self.arg_go_int("nodeaffinity.weight", 2)
+        self.w_taint = self.arg_go_int("tainttoleration.weight", 3)
+        self.w_pod = self.arg_go_int("podaffinity.weight", 2)
         self.pod_affinity: PreferredPodAffinity | None = None
         c = self.ssn.cluster
         if self.w_pod and any(t.affinity and has_preferred(t) for t in c.active_tasks):
             pa = self.pod_affinity = PreferredPodAffinity(self.ssn)
             self.ssn.on_allocate(lambda t: pa.hold(t, 1))
             self.ssn.on_deallocate(lambda t: pa.hold(t, -1))
-        self.w_spread = self.arg_float("podtopologyspread.weight", 2)
+        self.w_spread = self.arg_go_int("podtopologyspread.weight", 2)
         self.spread: SpreadScore | None = None
         if self.w_spread and c.soft_spread:
             sp = self.spread = SpreadScore(self.ssn, SpreadNodes(c.nodes))

@@ -32,7 +32,7 @@ class Overcommit(Plugin):
     def open(self) -> None:
         c = self.ssn.cluster
         table = c.resources
-        self.factor = self.arg_float("overcommit-factor", 1.2)
+        self.factor = self.arg_go_float("overcommit-factor", 1.2)
         if self.factor < 1.0:
             self.factor = 1.2
         ready = self.ssn.counted_nodes()  # ssn.TotalResource: every node in Volcano's cache

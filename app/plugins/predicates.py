@@ -86,14 +86,16 @@ def conditions_ok(node: Node, rule: str) -> bool | None:
     return None if node.unschedulable else True
 
 
-def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None, rule: str = "gangplank") -> bool:
-    """The node passes the pod's node-level predicates under ``rule`` (:func:`conditions_ok`)."""
+def node_ok(task: Task, node: Node, terms: list[dict[str, Any]] | None, rule: str = "gangplank",
+            affinity: bool = True, taints: bool = True) -> bool:  # fmt: skip
+    """The node passes the pod's node-level predicates under ``rule`` (:func:`conditions_ok`);
+    ``affinity`` / ``taints`` False: the NodeAffinity / TaintToleration filter is off."""
     ok = conditions_ok(node, rule)
     if ok is False:
         return False
     if ok is None and not any(tolerates(t, UNSCHEDULABLE_TAINT) for t in task.tolerations):
         return False
-    return selects(task, node, terms) and tolerates_all(task.tolerations, node.taints)
+    return (not affinity or selects(task, node, terms)) and (not taints or tolerates_all(task.tolerations, node.taints))
 
 
 class SpreadNodes:
@@ -122,6 +124,8 @@ class Predicates(Plugin):
     DRA_SCORE = True
     #: whether it filters by DoNotSchedule topology spread constraints (KAI's does not)
     SPREAD = True
+    #: whether it reads Volcano's ``predicate.*Enable`` arguments (KAI's reads none)
+    FLAGS = True
     summary = ("node readiness, unschedulable, nodeSelector, required node affinity, taints/tolerations, host ports, "
                "required pod (anti-)affinity, topology spread (DoNotSchedule)")
 
@@ -130,14 +134,22 @@ class Predicates(Plugin):
         c = self.ssn.cluster
         nodes = c.nodes
         self._rule = rule = self.ssn.node_rule
+        # Volcano's ``predicate.*Enable`` arguments (``Arguments.GetBool``, each true unless set):
+        # a filter switched off is not built, so it keeps no pod off a node
+        on = self.FLAGS
+        self.affinity_on = self.arg_go_bool("predicate.NodeAffinityEnable", True) if on else True
+        ports_on = self.arg_go_bool("predicate.NodePortsEnable", True) if on else True
+        self.taints_on = self.arg_go_bool("predicate.TaintTolerationEnable", True) if on else True
+        terms_on = self.arg_go_bool("predicate.PodAffinityEnable", True) if on else True
+        spread_on = self.arg_go_bool("predicate.PodTopologySpreadEnable", True) if on else True
         self._plain = np.array(
-            [conditions_ok(n, rule) is True and not (n.taints and _hard_taints(n)) for n in nodes], dtype=bool
+            [conditions_ok(n, rule) is True and not (self.taints_on and n.taints and _hard_taints(n)) for n in nodes], dtype=bool
         )
-        self._ports = c.host_ports
+        self._ports = c.host_ports if ports_on else {}
         self.interpod = None
-        spread = self.SPREAD and bool(c.spread)
-        if spread or any(t.affinity and has_terms(t) for t in c.active_tasks):  # pods with terms are never columns
-            self.interpod = InterPodAffinity(self.ssn, SpreadNodes(c.nodes), spread=spread)
+        spread = self.SPREAD and spread_on and bool(c.spread)
+        if spread or (terms_on and any(t.affinity and has_terms(t) for t in c.active_tasks)):  # pods with terms are never columns
+            self.interpod = InterPodAffinity(self.ssn, SpreadNodes(c.nodes), spread=spread, terms=terms_on)
             for note in sorted(self.interpod.notes):
                 self.warn(note)
             ipa = self.interpod
@@ -205,7 +217,8 @@ class Predicates(Plugin):
             mask = self._plain
         else:
             terms = required_terms(task)
-            mask = np.array([node_ok(task, n, terms, self._rule) for n in self.ssn.cluster.nodes], dtype=bool)
+            mask = np.array([node_ok(task, n, terms, self._rule, self.affinity_on, self.taints_on)
+                             for n in self.ssn.cluster.nodes], dtype=bool)  # fmt: skip
         self._cache[key] = mask
         return mask
 
