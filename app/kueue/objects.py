@@ -422,15 +422,31 @@ def _class_ref(spec: dict, sp: str, ident: dict[str, str], version: str) -> Clas
 _FROM_RAW: Any = object()
 
 
+def _pod_limits_as_requests(spec: dict) -> dict:
+    """Kueue's ``UseLimitsAsMissingRequestsInPod`` (``AdjustResources``, after the overhead and
+    the LimitRange defaults) for the pod level: ``spec.resources.requests`` takes each
+    pod-level limit it lacks. A PodTemplate gets no API-server defaulting of pod-level
+    requests (``defaultPodRequests`` runs on Pods), so a pod-level limit of 4 CPUs over
+    containers asking 1 is a request of 4. (The containers' own limits are their requests'
+    defaults already, as the API server would default a Pod's.)"""
+    res = spec.get("resources")
+    if not isinstance(res, dict) or not isinstance(res.get("limits"), dict) or not res["limits"]:
+        return spec
+    requests = res.get("requests") if isinstance(res.get("requests"), dict) else {}
+    return {**spec, "resources": {**res, "requests": {**res["limits"], **requests}}}
+
+
 def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summary | None = None,
              runtime_classes: dict[str, dict[str, str] | None] | None = None, *,
              topology: TopologyRequest | None = _FROM_RAW, index: int | None = None,
-             template_ptr: str | None = None) -> PodSet:  # fmt: skip
+             template_ptr: str | None = None, template_limits: bool = True) -> PodSet:  # fmt: skip
     """A Workload's podSet. ``topology``: the podSet's topology request as its maker built it
     (a constructed Workload, :func:`app.kueue.jobs.pod_set`): taken as it is, neither read
     from ``raw`` nor held to the slice-size-divides-count check of Workload objects.
     ``index``: its place in the Workload's ``spec.podSets`` (else ``pp``'s last token).
-    ``template_ptr``: where its template is (else ``pp``'s ``template``)."""
+    ``template_ptr``: where its template is (else ``pp``'s ``template``). ``template_limits``:
+    the template is a PodTemplate (not a Pod the API server defaulted): its pod-level limits
+    stand for missing pod-level requests (:func:`_pod_limits_as_requests`)."""
     given = topology is not _FROM_RAW
     index = _index(pp) if index is None else index
     if not isinstance(raw, dict):
@@ -456,6 +472,8 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
     spec = _runtime_overhead(spec, runtime_classes or {})
     if summary:
         spec = limitrange.adjust(spec, summary)
+    if template_limits:
+        spec = _pod_limits_as_requests(spec)
     # as the API server stores them (the Workload's template is a corev1.PodTemplateSpec)
     tolerations = stored.tolerations(tuple(r.objects(spec, "tolerations", sp, ident, "a toleration")),
                                      join_pointer(sp, "tolerations"), ident)  # fmt: skip

@@ -1146,7 +1146,8 @@ def _construct(job: PodJob, name: str, res: jobs.Outcome, *, now: float, wpcs: d
         fake = join_pointer(pod_ptr, "\x00")
         try:
             pod_sets.append(_pod_set({"name": src.name, "count": src.count, "template": {"spec": src.template["spec"]}}, fake,
-                                     job.ident, limits.get(job.namespace), runtime_classes, topology=topology, index=i))  # fmt: skip
+                                     job.ident, limits.get(job.namespace), runtime_classes, topology=topology, index=i,
+                                     template_limits=False))  # fmt: skip  # (a Pod: the API server defaulted its requests)
         except InputError as e:  # (read as the pod's spec: the error is at the pod's field)
             e.pointer = e.pointer.replace(join_pointer(fake, "template"), pod_ptr, 1).replace(fake, pod_ptr, 1)
             raise
