@@ -126,3 +126,31 @@ def test_node_info_counts_the_pods_placed_pipelined_and_evicted_in_the_decision(
     assert score() == 70
     stmt.discard()
     assert score() == 40
+
+
+def test_pod_level_requests_replace_the_non_zero_defaults() -> None:
+    """Rule (``PodRequests``: pod-level cpu / memory requests replace the containers' aggregate,
+    the non-zero one too; the API server defaults them from pod-level limits where no container
+    names the resource): a pod with pod-level limits only and a container naming nothing asks
+    for the limits, and nothing is added."""
+    s = {"resources": {"limits": {"cpu": "2", "memory": "1Gi"}}, "containers": [{"name": "a", "image": "x", "resources": {}}]}
+    req = effective_pod_request(s, "/spec", None)
+    assert req["cpu"] == 2000 and getattr(req, "extra", None) is None
+    s["resources"] = {"requests": {"cpu": "1"}}  # memory not at pod level: the container's default counts
+    assert getattr(effective_pod_request(s, "/spec", None), "extra", None) == (0, 200 * 1024 * 1024)
+
+
+def test_without_predicates_the_node_info_stays_as_the_session_opened() -> None:
+    """Rule (Volcano: ``ssn.NodeMap`` is built at open and only the predicates plugin's event
+    handlers change it): b runs 100m / 100Mi; two pods of 300m / 300Mi by least requested.
+    With predicates, the first on a makes a fuller and the second goes to b; without, the
+    node info never sees the first, a stays the emptier, and both go to a."""
+    from tests.kube import post_decision as post
+
+    objs = [small("a"), small("b"), pod("x", node="b", phase="Running", cpu="100m", memory="100Mi"),
+            pod("w1", cpu="300m", memory="300Mi", created="2026-11-23T10:00:00Z"),
+            pod("w2", cpu="300m", memory="300Mi", created="2026-11-23T10:00:01Z")]  # fmt: skip
+    with_predicates = conf(least_requested=1)
+    without = {"actions": "allocate", "tiers": [{"plugins": [{"name": "nodeorder", "arguments": {**ONLY, "leastrequested.weight": 1}}]}]}
+    assert placed(post(objs, with_predicates)) == {"w1": "a", "w2": "b"}
+    assert placed(post(objs, without)) == {"w1": "a", "w2": "a"}

@@ -330,3 +330,21 @@ def test_unknown_victim_order_is_a_4xx_naming_the_value(client):
     body = request([node("n0")], config=_with_args(GANG_PREEMPT, victimOrder="random"))
     r = client.post("/v1/decisions", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and "victimOrder" in r.json()["detail"] and "random" in r.json()["detail"]
+
+
+def test_legacy_preempt_fits_on_the_resources_the_preemptor_names(client):
+    """Rule (Volcano's preempt: ``InitResreq.LessEqual(FutureIdle, Zero)``, cpu and memory and the
+    resources the request names): node a's ``example.com/aaa`` is overcommitted by a pod that
+    is no victim (high priority); the preemptor asks cpu only, so evicting the low-priority pod
+    makes room for it although ``example.com/aaa`` stays below zero."""
+    n = node("a", cpu="4", gpu=None)
+    n["status"]["allocatable"]["example.com/aaa"] = "5"
+    keeper = pod("s", ns="ml", node="a", phase="Running", cpu="1", priority_class="high", group="s")
+    keeper["spec"]["containers"][0]["resources"]["requests"]["example.com/aaa"] = "6"
+    objs = [n, *CLASSES, podgroup("s", ns="ml", priority_class="high", phase="Running"), keeper,
+            podgroup("r", ns="ml", priority_class="low", phase="Running"),
+            pod("r", ns="ml", node="a", phase="Running", cpu="3", priority_class="low", group="r"),
+            podgroup("w", ns="ml", priority_class="high"), pod("w", ns="ml", cpu="2", priority_class="high", group="w")]  # fmt: skip
+    out = decide(client, objs, config=LEGACY_PREEMPT)
+    assert [e["pod"] for e in out["evictions"]] == ["ml/r"]
+    assert {b["pod"]: b["node"] for b in out["nominations"]} == {"ml/w": "a"}

@@ -35,7 +35,7 @@ from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.ingest.reader import go_bool
 from app.model.cluster import PIPELINED_OR_READY, READY, VOLCANO_UNGROUPED, Job, SubGroup, Task, TaskStatus, request_rows
-from app.model.resources import column_or, column_sums
+from app.model.resources import compared, holds, column_or, column_sums
 from app.kai.jobs import KAI_UNGROUPED, View, not_ready
 from app.kai.queues import Heap
 from app.plugins.interpod import changes_as_pods_land, labels_matter
@@ -72,22 +72,6 @@ def domains_hold(c: Any, hns: Sequence[int], need: np.ndarray, req: np.ndarray |
         fits = np.concatenate(([0], np.cumsum(fit_counts(free, req))))
         ok &= (fits[ends] - fits[starts]) >= n
     return ok.tolist()
-
-
-def compared(c: Any, req: np.ndarray) -> np.ndarray:
-    """The resource columns Volcano compares a request with a node's (``LessEqualWithResourcesName``,
-    ``LessEqual``): cpu and memory always, every other resource only when the request names
-    it; a resource overcommitted on the node that the pod does not ask for does not keep it
-    off the node."""
-    m = req > 0
-    index = c.resources.index
-    m[index["cpu"]] = m[index["memory"]] = True
-    return m
-
-
-def holds(avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """Per row of ``avail``: ``req`` fits it on the ``compared`` columns ``cols``."""
-    return (avail[..., cols] >= req[cols]).all(axis=-1)
 
 
 def _room(fits: np.ndarray, avail: np.ndarray, zero: np.ndarray) -> np.ndarray:

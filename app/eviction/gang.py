@@ -65,7 +65,7 @@ from app.framework.config import int_arg
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, PIPELINE, Statement
 from app.model.cluster import PLACED_NOW, Job, Queue, Task, TaskStatus, request_sum
-from app.model.resources import column_sums
+from app.model.resources import column_sums, compared, holds
 from app.plugins.capacity import Capacity
 from app.plugins.gang import Gang, count_for_policy, effective_min
 from app.plugins.kai import NodeAvailability
@@ -251,7 +251,7 @@ class GangEviction:
         with ssn.attempt() as keep:
             for t, n in zip(tasks, nodes, strict=True):
                 mask, _ = ssn.predicate_mask(t, np.array([n], dtype=np.intp))
-                if not mask[0] or not (c.future_idle_of(n) >= t.req).all() or not ssn.allocatable(queue, t):  # type: ignore[operator]
+                if not mask[0] or not holds(c.future_idle_of(n), t.req, compared(c, t.req)) or not ssn.allocatable(queue, t):  # type: ignore[arg-type]
                     stmt.discard()
                     return False
                 stmt.pipeline(t, n, eviction_occurred=True)

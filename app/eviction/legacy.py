@@ -35,6 +35,7 @@ from app.framework.config import flag
 from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import Statement
 from app.model.cluster import PLACED_NOW, Job, Task, TaskStatus, contains_network_topology
+from app.model.resources import compared, holds
 
 
 #: The states a victim may be in: Volcano's preempt asks ``PreemptableStatus`` (Bound, Running),
@@ -108,7 +109,7 @@ class LegacyEviction:
         it fits the node's future idle capacity, and every predicate passes with the evictions
         made so far (a victim's departure may lift an anti-affinity or a port)."""
         c = ssn.cluster
-        if not (c.future_idle_of(n) >= task.req).all():  # type: ignore[operator]
+        if not holds(c.future_idle_of(n), task.req, compared(c, task.req)):  # type: ignore[arg-type]
             return False
         if self.kind == RECLAIM:
             return True
@@ -165,7 +166,7 @@ class LegacyEviction:
             allowed = ssn.preemptable(task, victims) if self.kind == PREEMPT else ssn.reclaimable(task, victims)
             if not allowed:
                 continue
-            if not ((c.future_idle_of(n) + np.sum([v.req for v in allowed], axis=0)) >= task.req).all():  # type: ignore[operator]
+            if not holds(c.future_idle_of(n) + np.sum([v.req for v in allowed], axis=0), task.req, compared(c, task.req)):  # type: ignore[arg-type]
                 continue
             node_stmt = ssn.statement()
             evicted = 0
@@ -222,7 +223,7 @@ class LegacyEviction:
         it. The victims left (none: the node is no candidate). A dry run: nothing stays."""
         c = ssn.cluster
         allowed = ssn.preemptable(task, self.candidates(ssn, job, task, n))
-        if not ((c.future_idle_of(n) + np.sum([v.req for v in allowed], axis=0)) >= task.req).all():  # type: ignore[operator]
+        if not holds(c.future_idle_of(n) + np.sum([v.req for v in allowed], axis=0), task.req, compared(c, task.req)):  # type: ignore[arg-type]
             return []  # ValidateVictims: not enough room even with all of them
         with ssn.trial():  # (Volcano's runs on a copy of the node: no plugin event)
             dry = ssn.statement()

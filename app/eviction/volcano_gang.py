@@ -65,7 +65,7 @@ from app.framework.session import PURPOSE_EVICT, Session
 from app.framework.statement import EVICT, Statement
 from app.ingest.reader import go_bool
 from app.model.cluster import N_STATES, READY, Job, Queue, SubGroup, Task, TaskStatus, request_sum
-from app.model.resources import column_sums
+from app.model.resources import column_sums, compared, holds
 from app.plugins.interpod import changes_as_pods_land
 from app.plugins.network_topology_aware import effective_tier
 
@@ -427,10 +427,11 @@ def _pipeline_class(ssn: Session, queue: Queue | None, cls: list[Task], nodes: n
     role = cache.role(rep)
     exclude = cache.failed.get(role) if role else None
     cand = nodes[mask & ~exclude] if exclude is not None else nodes[mask]
-    idle = (c.idle_of(cand) >= req).all(axis=1)
+    cols = compared(c, req)
+    idle = holds(c.idle_of(cand), req, cols)
     placed = 0
     for pool in [part for group in (cand[idle], cand[~idle]) for part in ssn.shard_groups(group)]:  # (soft sharding: the shard's first)
-        pool = pool[(c.future_idle_of(pool) >= req).all(axis=1)]
+        pool = pool[holds(c.future_idle_of(pool), req, cols)]
         if not len(pool):
             continue
         left = dict(zip(pool.tolist(), fit_counts(c.future_idle_of(pool), req).tolist(), strict=True))  # type: ignore[arg-type]

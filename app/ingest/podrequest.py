@@ -241,8 +241,9 @@ def _names_all(spec: dict) -> bool:
     return True
 
 
-def _apply_pod_level(total: Milli, res: Any, pointer: str, obj: Obj) -> None:
-    """Pod-level requests (defaulted from pod-level limits) replace cpu/memory/hugepages."""
+def _apply_pod_level(total: Milli, res: Any, pointer: str, obj: Obj) -> Milli:
+    """Pod-level requests (defaulted from pod-level limits) replace cpu/memory/hugepages in
+    ``total`` (the containers' aggregate); the pod-level requests applied are returned."""
     ptr = pointer + "/resources"
     if not isinstance(res, dict):
         raise InputError("'resources' must be an object", ptr, obj)
@@ -253,9 +254,9 @@ def _apply_pod_level(total: Milli, res: Any, pointer: str, obj: Obj) -> None:
         # (the value ``total`` already holds); anything else defaults to the limit.
         if k not in requests and not (k in _POD_LEVEL_OVERCOMMIT and k in total):
             requests[k] = v
-    for k, v in requests.items():
-        if _is_pod_level(k):
-            total[k] = v
+    applied = {k: v for k, v in requests.items() if _is_pod_level(k)}
+    total.update(applied)
+    return applied
 
 
 #: Effective requests of pods with only regular containers, keyed by each container's
@@ -324,10 +325,9 @@ def _effective(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     total = _aggregate(spec, pointer, obj)
     res = spec.get("resources")
     kai = _kai_request(spec, pointer, obj) if res is not None or _has_sidecar(spec) else None
-    if res is not None:
-        _apply_pod_level(total, res, pointer, obj)
+    pod_level = _apply_pod_level(total, res, pointer, obj) if res is not None else {}
     out = _finish(total, spec, pointer, obj)
-    extra = None if _names_all(spec) else _extra(spec, out, pointer, obj)
+    extra = None if _names_all(spec) else _extra(spec, out, pod_level, pointer, obj)
     if (kai is None or kai == out) and extra is None:
         return out
     differs: NonZero
@@ -340,13 +340,12 @@ def _effective(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     return differs
 
 
-def _extra(spec: dict, out: dict[str, int], pointer: str, obj: Obj) -> tuple[int, int] | None:
+def _extra(spec: dict, out: dict[str, int], pod_level: Milli, pointer: str, obj: Obj) -> tuple[int, int] | None:
     """What the pod's non-zero request (``PodRequests`` with ``NonMissingContainerRequests``:
-    the same aggregate, pod-level requests and overhead) adds to its request ``out``."""
+    the same aggregate, then the pod-level requests ``pod_level``, as the API server defaulted
+    them from the containers as written, then the overhead) adds to its request ``out``."""
     total = _aggregate(spec, pointer, obj, nonzero=True)
-    res = spec.get("resources")
-    if res is not None:
-        _apply_pod_level(total, res, pointer, obj)
+    total.update(pod_level)
     nz = _finish(total, spec, pointer, obj)
     cpu, mem = nz.get("cpu", 0) - out.get("cpu", 0), nz.get("memory", 0) - out.get("memory", 0)
     return (cpu, mem) if cpu or mem else None

@@ -29,6 +29,23 @@ EPHEMERAL = "ephemeral-storage"
 _BYTE_NAMES = frozenset({"memory", EPHEMERAL, "storage"})
 
 
+def compared(c: Any, req: np.ndarray) -> np.ndarray:
+    """The resource columns Volcano compares a request with a node's (``LessEqualWithResourcesName``,
+    ``LessEqual``: allocate, backfill, preempt, reclaim): cpu and memory always, every other
+    resource only when the request names it; a resource overcommitted on the node that the pod
+    does not ask for does not keep it off the node. ``c``: the cluster (its resource table)."""
+    m = req > 0
+    index = c.resources.index
+    m[index[CPU]] = m[index[MEMORY]] = True
+    return m
+
+
+def holds(avail: np.ndarray, req: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Per row of ``avail`` (or for one vector): ``req`` fits it on the :func:`compared`
+    columns ``cols``."""
+    return (avail[..., cols] >= req[cols]).all(axis=-1)
+
+
 def column_sums(m: np.ndarray) -> np.ndarray:
     """``m.sum(axis=0)`` of a matrix of resource vectors (rows), the same integers: numpy
     reduces a tall row-major integer matrix down its columns several times slower."""

@@ -18,7 +18,8 @@ non-zero requests: a container of a Kubernetes pod naming no cpu or no memory re
 100m / 200Mi of it, in the pod's request and in its node's, ``NonZeroRequested``; a node's
 requested amounts are its node info's, which Volcano's predicates plugin keeps as events come:
 the pods on it at the start, plus those placed or pipelined in the decision, less those
-evicted in it),
+evicted in it; without ``predicates`` in the configuration, as the decision started; the same
+for the pod affinity and topology spread scores' placed pods),
 ``podaffinity.weight`` 2 (kube-scheduler's InterPodAffinity score of preferred terms,
 :class:`~app.plugins.interpod.PreferredPodAffinity`, normalised over the candidate nodes to
 0..100 and truncated to an integer as its NormalizeScore does), ``podtopologyspread.weight`` 2
@@ -56,16 +57,22 @@ class NodeOrder(Plugin):
         self.w_pod = self.arg_go_int("podaffinity.weight", 2)
         self.pod_affinity: PreferredPodAffinity | None = None
         c = self.ssn.cluster
+        # the node info the scores read is the session's node map, which only the predicates
+        # plugin's event handlers change (a pod placed, pipelined or evicted): without that
+        # plugin in the configuration it stays as the session opened it
+        self.tracked = any(o.name == "predicates" for tier in self.ssn.config.tiers for o in tier)
         if self.w_pod and any(t.affinity and has_preferred(t) for t in c.active_tasks):
             pa = self.pod_affinity = PreferredPodAffinity(self.ssn)
-            self.ssn.on_allocate(lambda t: pa.hold(t, 1))
-            self.ssn.on_deallocate(lambda t: pa.hold(t, -1))
+            if self.tracked:
+                self.ssn.on_allocate(lambda t: pa.hold(t, 1))
+                self.ssn.on_deallocate(lambda t: pa.hold(t, -1))
         self.w_spread = self.arg_go_int("podtopologyspread.weight", 2)
         self.spread: SpreadScore | None = None
         if self.w_spread and c.soft_spread:
             sp = self.spread = SpreadScore(self.ssn, SpreadNodes(c.nodes))
-            self.ssn.on_allocate(lambda t: sp.hold(t, 1))
-            self.ssn.on_deallocate(lambda t: sp.hold(t, -1))
+            if self.tracked:
+                self.ssn.on_allocate(lambda t: sp.hold(t, 1))
+                self.ssn.on_deallocate(lambda t: sp.hold(t, -1))
         count, first = c.default_spread
         if self.w_spread and count:
             self.warn(f"{count} pending pod(s) owned by a ReplicaSet, StatefulSet or ReplicationController carry no "
@@ -85,8 +92,9 @@ class NodeOrder(Plugin):
         if self.w_least or self.w_most or self.w_bal:
             self.requested = c.used[:, self.cols].copy()
             self.nonzero = c.nonzero_used() if self.extra else None
-            self.ssn.on_allocate(lambda t: self._hold((t,), 1), lambda ts: self._hold(ts, 1))
-            self.ssn.on_deallocate(lambda t: self._hold((t,), -1), lambda ts: self._hold(ts, -1))
+            if self.tracked:
+                self.ssn.on_allocate(lambda t: self._hold((t,), 1), lambda ts: self._hold(ts, 1))
+                self.ssn.on_deallocate(lambda t: self._hold((t,), -1), lambda ts: self._hold(ts, -1))
             if self.extra:
                 self.ssn.on_class_key(lambda t: self.extra.get(t.idx))
         self.ssn.register("node_order", self.name, self.score)
