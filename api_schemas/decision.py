@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from api_schemas.native import NativeCluster
 
 KUBE_KINDS = (
-    "v1 Node, v1 Pod, v1 ConfigMap (volcano-controller-configmap), scheduling.k8s.io/v1 PriorityClass, "
+    "v1 Node, v1 Pod, v1 Namespace (labels), v1 ConfigMap (volcano-controller-configmap), scheduling.k8s.io/v1 PriorityClass, "
     "policy/v1 PodDisruptionBudget, scheduling.volcano.sh/v1beta1 PodGroup and Queue, "
     "topology.volcano.sh/v1alpha1 HyperNode, nodeinfo.volcano.sh/v1alpha1 Numatopology, scheduling.run.ai/v2 Queue, "
     "scheduling.run.ai/v2alpha2 PodGroup, kai.scheduler/v1alpha1 Topology, kueue.x-k8s.io Topology, scheduling.x-k8s.io/v1alpha1 PodGroup, "
