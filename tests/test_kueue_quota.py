@@ -461,3 +461,37 @@ def test_a_tas_podset_with_two_tas_flavors_has_no_fit():
     assert not asg.no_fit
     check_tas_flavors(asg, frozenset({"main", "side"}), tas)
     assert asg.no_fit and asg.why == "podSet main: more than one TAS flavor assigned: tas-a, tas-b"
+
+
+def test_fair_sharing_weight_is_read_exactly_not_in_milli_units() -> None:
+    """Rule (Kueue's ``parseFairWeight``: ``AsFloat64Slow`` of the quantity): a weight of
+    ``0.0004`` is 0.0004 and ``1u`` is 0.000001 (rounding them up to milli-units made both 0.001,
+    so two such queues tied where Kueue orders them)."""
+    from app.kueue.quota import _fair_weight
+
+    for raw, want in (("0.0004", 0.0004), ("1u", 1e-6), ("2", 2.0)):
+        node = Node.__new__(Node)
+        _fair_weight({"fairSharing": {"weight": raw}}, "/spec", {}, node)
+        assert abs(node.fair_weight - want) <= 1e-15
+
+
+def test_quota_past_int64_is_unlimited_as_kueue_reads_it() -> None:
+    """Rule (``AmountFromQuantity``): a quota at or above what int64 holds in Kueue's unit is
+    ``Unlimited`` (cpu: ``MaxInt64 / 1000`` cores, in millicores; another resource: ``MaxInt64``
+    of its unit); below it a bounded amount, though Gangplank's milli-units of it pass 2^63
+    (``example.com/gpu: 10P``, a 422 before); a negative quota stays refused."""
+    from app.errors import InputError
+    from app.kueue.quota import _quota_amount
+
+    assert _quota_amount("1E", "/q", {}, "cpu") == 2**63 - 1
+    assert _quota_amount("9223372036854775", "/q", {}, "cpu") == 2**63 - 1  # (MaxInt64 // 1000 cores)
+    assert _quota_amount("9223372036854774", "/q", {}, "cpu") == 9223372036854774000
+    assert _quota_amount("10P", "/q", {}, "example.com/gpu") == 10**19
+    assert _quota_amount("100E", "/q", {}, "example.com/gpu") == (2**63 - 1) * 1000
+    assert _quota_amount("100E", "/q", {}, "memory") == 2**63 - 1
+    try:
+        _quota_amount("-1", "/q", {}, "cpu")
+    except InputError as e:
+        assert "must not be negative" in str(e)
+    else:
+        raise AssertionError("a negative quota is refused")

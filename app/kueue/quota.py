@@ -50,7 +50,7 @@ from typing import Any
 from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest.kube import metadata
-from app.ingest.quantity import canonical_quantity
+from app.ingest.quantity import canonical_quantity, parse_quantity, to_canonical
 from app.kueue import admissionfairsharing as afs
 from app.kueue import flavorassigner as fa
 from app.kueue.flavorassigner import Fungibility
@@ -181,6 +181,27 @@ def _quantity(raw: Any, pointer: str, ident: dict[str, str], resource: str) -> i
         raise InputError(f"invalid quantity: {e}", pointer, ident) from None
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def _quota_amount(raw: Any, pointer: str, ident: dict[str, str], resource: str) -> int:
+    """Kueue's ``AmountFromQuantity`` for a quota (nominal, borrowing or lending limit): one at
+    or above what int64 holds in Kueue's unit (cpu in millicores: ``MaxInt64 / 1000`` cores;
+    any other resource ``MaxInt64`` of its unit) is Kueue's ``Unlimited``, here that many of
+    Kueue's unit in Gangplank's (so ``1E`` cpu is no 422); else its canonical value."""
+    try:
+        nanos = parse_quantity(raw)
+    except ValueError as e:
+        raise InputError(f"invalid quantity: {e}", pointer, ident) from None
+    if nanos < 0:
+        raise InputError(f"invalid quantity: {raw!r} must not be negative", pointer, ident)
+    if resource == "cpu":
+        return _INT64_MAX if nanos >= (_INT64_MAX // 1000) * 10**9 else to_canonical(resource, nanos)
+    if nanos >= _INT64_MAX * 10**9:
+        return to_canonical(resource, _INT64_MAX * 10**9)
+    return to_canonical(resource, nanos)
+
+
 def read_groups(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None:
     """``spec.resourceGroups[]``: covered resources, flavors in order, their quotas."""
     for i, rg in enumerate(r.lst(spec, "resourceGroups", sp, ident)):
@@ -203,7 +224,7 @@ def read_groups(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None:
                 if not isinstance(res, dict):
                     raise InputError("a resource quota must be an object", rp, ident)
                 rname = r.string(res, "name", rp, ident, required=True)
-                limits = {key: _quantity(res[key], join_pointer(rp, key), ident, rname)
+                limits = {key: _quota_amount(res[key], join_pointer(rp, key), ident, rname)
                           for key in ("nominalQuota", "borrowingLimit", "lendingLimit") if res.get(key) is not None}  # fmt: skip
                 node.quotas[(fname, rname)] = Quota(limits.get("nominalQuota", 0), limits.get("borrowingLimit"),
                                                     limits.get("lendingLimit"))  # fmt: skip
@@ -342,8 +363,10 @@ def _fair_weight(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None
     """``spec.fairSharing.weight`` (a quantity; default 1)."""
     fs = r.obj(spec, "fairSharing", sp, ident)
     raw = fs.get("weight")
-    if raw is not None:
-        node.fair_weight = _quantity(raw, join_pointer(sp, "fairSharing", "weight"), ident, "weight") / 1000.0
+    if raw is not None:  # (the quantity's exact value, as Kueue's AsFloat64Slow reads it: not rounded to milli-units)
+        wp = join_pointer(sp, "fairSharing", "weight")
+        _quantity(raw, wp, ident, "weight")  # (the checks: a quantity, not negative)
+        node.fair_weight = parse_quantity(raw) / 1e9
         node.fair_weight_set = True
 
 
