@@ -122,29 +122,14 @@ import orjson
 import pytest
 
 from tests.kube import node, pod, request
+from tests.test_kube_affinity_score_upstream import _req as _expr
+from tests.test_kube_affinity_score_upstream import _term
 
 REQ = "requiredDuringSchedulingIgnoredDuringExecution"
 PROFILES = (("volcano", {"profile": "volcano"}), ("default", None))
 
 
-# -- builders ----------------------------------------------------------------------------------
-def _expr(key: str, op: str, values: list[str] | None = None) -> dict:
-    e: dict[str, Any] = {"key": key, "operator": op}
-    if values is not None:
-        e["values"] = values
-    return e
-
-
-def _term(exprs: list[dict], key: str, namespaces: list[str] | None = None,
-          ns_selector: dict | None = None) -> dict:  # fmt: skip
-    t: dict[str, Any] = {"labelSelector": {"matchExpressions": exprs}, "topologyKey": key}
-    if namespaces is not None:
-        t["namespaces"] = namespaces
-    if ns_selector is not None:
-        t["namespaceSelector"] = ns_selector
-    return t
-
-
+# -- builders (the terms': tests/test_kube_affinity_score_upstream.py's) ----------------------
 def In(label: str, key: str, vals: list[str]) -> dict:  # noqa: N802 (st.PodAffinityIn)
     return _term([_expr(label, "In", vals)], key)
 
