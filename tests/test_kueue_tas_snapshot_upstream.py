@@ -65,7 +65,7 @@ Not transcribed (each a skipped ``test_not_transcribed`` case):
   concurrency, invalidation, slice right-sizing): Kueue's cache; a decision builds its snapshot
   once.
 
-Differences (8 strict xfails of 22 cases; 14 pass; the reasons name the Go lines and the
+Differences (5 strict xfails of 22 cases; 17 pass; the reasons name the Go lines and the
 Gangplank code):
 
 * "BestFit: sliceCount descending", "LeastFreeCapacity: sliceCount ascending": Kueue places a
@@ -81,10 +81,10 @@ Gangplank code):
 * "simple balanced placement on two domains", "simple placement on three domains":
   ``TASBalancedPlacement`` on; Gangplank names the gate as not modelled and answers as Kueue
   does with it off (BestFit: d1 18, d2 2; d1 18, d2 18, d3 4).
-* "required – invalid level", "preferred – invalid level", "slice-only – invalid level": a
-  request naming a level the flavor's Topology lacks is a 422 here (``app/kueue/mapping.py``
-  ``_check_levels``, from ``Admissions.after_build``); Kueue's flavor assigner finds the flavor
-  does not fit and the Workload stays pending.
+(Fixed since transcribed: "required – invalid level", "preferred – invalid level",
+"slice-only – invalid level" were a 422 here; a TAS flavor whose Topology lacks a level the
+podSet's topologyRequest names is now one the podSet cannot use, with Kueue's reason:
+``app/kueue/mapping.py`` ``_missing_levels``.)
 """
 
 from __future__ import annotations
@@ -306,20 +306,17 @@ def test_sorted_domains_with_leader(client, nodes, gates):
 # TAS with a level the Topology has is admitted; one naming another level: the flavor does not
 # fit (checkPodSetAndFlavorMatchForTAS), the Workload stays pending.
 L1, L2 = "level-1", "level-2"
-LEVEL_422 = ("Kueue's flavor assigner skips a TAS flavor whose Topology lacks the requested level "
-             "(tas_flavorassigner.go:192-195, HasLevel tas_flavor_snapshot.go:1170-1195): the Workload stays pending, "
-             "not admitted; Gangplank refuses the request with a 422 (app/kueue/mapping.py _check_levels)")  # fmt: skip
 
 HAS_LEVEL = [
     pytest.param({"required": L1}, True, id="required"),
-    pytest.param({"required": "invalid-level"}, False, id="required – invalid level", marks=xfail(LEVEL_422)),
+    pytest.param({"required": "invalid-level"}, False, id="required – invalid level"),
     pytest.param({"preferred": L1}, True, id="preferred"),
-    pytest.param({"preferred": "invalid-level"}, False, id="preferred – invalid level", marks=xfail(LEVEL_422)),
+    pytest.param({"preferred": "invalid-level"}, False, id="preferred – invalid level"),
     pytest.param({"unconstrained": True}, True, id="unconstrained"),
     # a slice needs its size (Kueue's webhook); 1 keeps the request slice-only
     pytest.param({"podSetSliceRequiredTopology": L1, "podSetSliceSize": 1}, True, id="slice-only"),
     pytest.param({"podSetSliceRequiredTopology": "invalid-level", "podSetSliceSize": 1}, False,
-                 id="slice-only – invalid level", marks=xfail(LEVEL_422)),
+                 id="slice-only – invalid level"),
 ]
 
 

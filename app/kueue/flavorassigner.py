@@ -124,14 +124,17 @@ def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fa
 
 def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
            fungibility: Fungibility | None = None, fair: bool = False,
-           resume: dict[tuple[str, str], int] | None = None, groups: dict[str, str] | None = None) -> Assignment:  # fmt: skip
+           resume: dict[tuple[str, str], int] | None = None, groups: dict[str, str] | None = None,
+           why: dict[str, dict[str, str]] | None = None) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: per podSet,
     the flavors whose node labels and taints agree with it (``checkFlavorForPodSets``). ``resume``: (podSet,
     resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
     search goes on from the next one; -1 or absent: from the first). ``groups``: podSet ->
     its ``topologyRequest.podSetGroupName``: the podSets of a group (in the order of its
     first) take one flavor per resource for their summed requests, a flavor every one of
-    them may use, and each keeps those of the resources it asks (``resolvePodSetFlavors``)."""
+    them may use, and each keeps those of the resources it asks (``resolvePodSetFlavors``).
+    ``why``: per podSet, per flavor it cannot use, the reason Kueue gives (named in the
+    answer when no flavor fits)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
     group_of = {res: g for g in cq.groups for res in g.covered}
@@ -179,6 +182,9 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     best, best_mode = picks, rep
             if not best:
                 out.no_fit = True
+                reasons = [r for name, _ in members for f in group.flavors if (r := (why or {}).get(name, {}).get(f))]
+                if reasons:
+                    out.why = f"couldn't assign flavors to pod set {ps_name}: {', '.join(dict.fromkeys(reasons))}"
                 return out
             for r, (f, mode) in best.items():
                 chosen[r] = f

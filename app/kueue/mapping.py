@@ -270,6 +270,7 @@ class Admissions:
                                             usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
         tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
+        levels_of = {t.name: set(t.levels) for t in d.topologies if t.kind == "kueue"}
         for plan in self.plans:
             if plan.state != RUN:
                 continue
@@ -304,6 +305,7 @@ class Admissions:
                 plan.state, plan.message = MISCONFIGURED, why
                 continue
             ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
+            why = _missing_levels(wl, k, levels_of, ok)
             shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
@@ -311,7 +313,8 @@ class Admissions:
             tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
             tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
-                                       lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors)))  # fmt: skip
+                                       lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors),
+                                       flavors_why=why))  # fmt: skip
             by_key[plan.key] = plan
         ledger = None
         if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):
@@ -633,6 +636,25 @@ def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:
             continue
         return f
     return None
+
+
+def _missing_levels(wl: Workload, k: KueueObjects, levels_of: dict[str, set[str]],
+                    ok: dict[str, dict[str, bool]]) -> dict[str, dict[str, str]]:  # fmt: skip
+    """``checkPodSetAndFlavorMatchForTAS``' ``HasLevel``: a podSet whose topologyRequest names
+    a level (required, preferred or slice) that a TAS flavor's Topology lacks cannot use the
+    flavor (``ok`` is set False there); per podSet, per such flavor, Kueue's reason."""
+    out: dict[str, dict[str, str]] = {}
+    for ps in wl.pod_sets:
+        tr = ps.topology
+        if not _explicit_tas(tr):
+            continue
+        asked = [lvl for lvl in (tr.required, tr.preferred, tr.slice_level) if lvl]  # type: ignore[union-attr]
+        for name, f in k.flavors.items():
+            keys = levels_of.get(f.topology_name) if f.topology_name else None
+            if keys is not None and any(lvl not in keys for lvl in asked):
+                ok[ps.name][name] = False
+                out.setdefault(ps.name, {})[name] = f"Flavor {name!r} does not contain the requested level"
+    return out
 
 
 def _explicit_tas(tr: TopologyRequest | None) -> bool:

@@ -447,6 +447,8 @@ class Entry:
     groups: dict[str, str] = field(default_factory=dict)
     #: (podSets asking for topology-aware scheduling, the TAS flavors): ``fa.check_tas_flavors``
     tas: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+    #: per podSet, per flavor it cannot use: Kueue's reason, when the answer names it
+    flavors_why: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def total_requests(self) -> dict[str, Decimal]:
         """``SumTotalRequests`` as Kueue holds it: each resource's value over all podSets at
@@ -577,7 +579,7 @@ class Cycle:
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
-                        e.resume, e.groups)  # fmt: skip
+                        e.resume, e.groups, e.flavors_why)  # fmt: skip
         if e.tas[0] and not asg.no_fit:  # (a podSet of count 0 asks for no topology)
             live = {ps.name for ps, c in zip(e.pod_sets, counts or [ps.count for ps in e.pod_sets], strict=True) if c}
             fa.check_tas_flavors(asg, e.tas[0] & live, e.tas[1])
