@@ -341,7 +341,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         nodes = [tasks[k].node for k in keys]
         paths = [tuple(cluster.nodes[n].labels.get(k, "") for k in levels.keys) for n in nodes]
         entry: dict[str, Any] = {"name": ps.name, "count": len(keys), "topologyAssignment": None}
-        if keys and levels.keys:
+        if keys and levels.keys and (plan.tas is None or ps.name in plan.tas):  # (a TAS flavor's podSet only)
             akeys = levels.assignment_keys
             values = [p[-1:] if akeys != levels.keys else p for p in paths]
             doms = asg.domains(values)

@@ -102,6 +102,9 @@ class Plan:
     checks: list[dict[str, str]] = field(default_factory=list)
     #: RESERVED: the podSets on a TAS flavor whose topology Kueue delays (``delayedTopologyRequest``)
     delayed: set[str] = field(default_factory=set)
+    #: the podSets the quota pass assigned a TAS flavor (None: quota not checked): only they get a
+    #: topology assignment and are kept to the topology's nodes
+    tas: set[str] | None = None
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
     #: or deactivates it for its maximum execution time
     eviction: tuple[str, str] | None = None
@@ -305,12 +308,12 @@ class Admissions:
                 plan.state, plan.message = MISCONFIGURED, why
                 continue
             ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
-            why = _missing_levels(wl, k, levels_of, ok)
+            tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
+            why = _tas_match(wl, k, tree.queues[cq], tas_only, levels_of, ok)
             shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
             groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
-            tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
             tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
                                        lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors),
@@ -336,6 +339,8 @@ class Admissions:
                 continue
             plan.counts = verdict.counts
             plan.flavors = verdict.flavors
+            plan.tas = {ps for ps, asg in verdict.flavors.items()
+                        if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())}  # fmt: skip
             first = next((f for asg in verdict.flavors.values() for f in asg.values()), None)
             plan.flavor = k.flavors.get(first) if first is not None else None
             node = tree.queues[plan.cluster_queue]
@@ -526,9 +531,11 @@ class Admissions:
             job = cluster.jobs.get(plan.key)
             if plan.state != RUN or job is None or job.source != "kueue":
                 continue
-            merged = {ps.name: _require(ps, exists, plan.wl.ident) for ps in plan.wl.pod_sets}
+            merged = {ps.name: _require(ps, exists, plan.wl.ident) for ps in plan.wl.pod_sets
+                      if plan.tas is None or ps.name in plan.tas}  # (a podSet on a flavor without topology: anywhere)
             for t in job.tasks:
-                t.affinity = merged[t.role]
+                if t.role in merged:
+                    t.affinity = merged[t.role]
         return levels
 
 
@@ -638,22 +645,38 @@ def _flavor(wl: Workload, k: KueueObjects) -> Flavor | None:
     return None
 
 
-def _missing_levels(wl: Workload, k: KueueObjects, levels_of: dict[str, set[str]],
-                    ok: dict[str, dict[str, bool]]) -> dict[str, dict[str, str]]:  # fmt: skip
-    """``checkPodSetAndFlavorMatchForTAS``' ``HasLevel``: a podSet whose topologyRequest names
-    a level (required, preferred or slice) that a TAS flavor's Topology lacks cannot use the
-    flavor (``ok`` is set False there); per podSet, per such flavor, Kueue's reason."""
+def _tas_match(wl: Workload, k: KueueObjects, cq: quota.Node, tas_only: bool, levels_of: dict[str, set[str]],
+               ok: dict[str, dict[str, bool]]) -> dict[str, dict[str, str]]:  # fmt: skip
+    """``checkPodSetAndFlavorMatchForTAS`` per podSet and flavor (``ok`` set False where it
+    refuses; per podSet, per such flavor, Kueue's reason returned): a podSet requesting TAS
+    explicitly cannot use a flavor without a topology whose resource group covers a resource
+    it asks for, nor a TAS flavor whose Topology lacks a level its topologyRequest names
+    (``HasLevel``); one requesting it implicitly (a ClusterQueue of TAS flavors only) any of
+    them; one not requesting it no TAS flavor."""
+    covered = {f: set(g.covered) for g in cq.groups for f in g.flavors}
     out: dict[str, dict[str, str]] = {}
     for ps in wl.pod_sets:
         tr = ps.topology
-        if not _explicit_tas(tr):
-            continue
-        asked = [lvl for lvl in (tr.required, tr.preferred, tr.slice_level) if lvl]  # type: ignore[union-attr]
+        explicit = _explicit_tas(tr)
+        if not explicit and tas_only:
+            continue  # (isTASImplied: every flavor of the queue is a TAS flavor, a match)
+        asked = {r for r, v in ps.request.items() if v and r != "pods"}
+        levels = [lvl for lvl in (tr.required, tr.preferred, tr.slice_level) if lvl] if explicit else []  # type: ignore[union-attr]
         for name, f in k.flavors.items():
-            keys = levels_of.get(f.topology_name) if f.topology_name else None
-            if keys is not None and any(lvl not in keys for lvl in asked):
+            reason = None
+            if not explicit:
+                if f.topology_name:
+                    reason = f'Flavor "{name}" supports only TopologyAwareScheduling'
+            elif not f.topology_name:
+                if asked & covered.get(name, set()):
+                    reason = f'Flavor "{name}" does not support TopologyAwareScheduling'
+            else:
+                keys = levels_of.get(f.topology_name)
+                if keys is not None and any(lvl not in keys for lvl in levels):
+                    reason = f'Flavor "{name}" does not contain the requested level'
+            if reason is not None:
                 ok[ps.name][name] = False
-                out.setdefault(ps.name, {})[name] = f"Flavor {name!r} does not contain the requested level"
+                out.setdefault(ps.name, {})[name] = reason
     return out
 
 
