@@ -274,6 +274,7 @@ class Admissions:
         entries, unchecked, by_key = [], [], {}
         tas_flavors = frozenset(name for name, f in k.flavors.items() if f.topology_name)
         levels_of = {t.name: set(t.levels) for t in d.topologies if t.kind == "kueue"}
+        no_tas_flavor: list[str] = []  # Workloads requesting TAS in a snapshot without TAS flavors
         for plan in self.plans:
             if plan.state != RUN:
                 continue
@@ -309,7 +310,9 @@ class Admissions:
                 continue
             ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
             tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
-            why = _tas_match(wl, k, tree.queues[cq], tas_only, levels_of, ok)
+            why = _tas_match(wl, k, tree.queues[cq], tas_only, levels_of, ok) if tas_flavors else {}
+            if not tas_flavors and any(_explicit_tas(ps.topology) for ps in wl.pod_sets):
+                no_tas_flavor.append(plan.key)
             shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
@@ -319,6 +322,11 @@ class Admissions:
                                        lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors),
                                        flavors_why=why))  # fmt: skip
             by_key[plan.key] = plan
+        if no_tas_flavor:
+            self.notes.append(f"{len(no_tas_flavor)} Workload(s) (e.g. {no_tas_flavor[0]}) request topology-aware scheduling, "
+                              "but no ResourceFlavor has a topologyName: Kueue would admit none of them (\"Flavor ... does not "
+                              "support TopologyAwareScheduling\"); this answer places them in the snapshot's topology "
+                              "as a what-if")  # fmt: skip
         ledger = None
         if k.admission_fair_sharing is not None and any(n.usage_based for n in tree.queues.values()):
             usage = {lq: afs.read_local_queue(*v) for lq, v in sorted(k.local_queue_objects.items())}
@@ -340,7 +348,7 @@ class Admissions:
             plan.counts = verdict.counts
             plan.flavors = verdict.flavors
             plan.tas = {ps for ps, asg in verdict.flavors.items()
-                        if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())}  # fmt: skip
+                        if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())} if tas_flavors else None  # fmt: skip
             first = next((f for asg in verdict.flavors.values() for f in asg.values()), None)
             plan.flavor = k.flavors.get(first) if first is not None else None
             node = tree.queues[plan.cluster_queue]
@@ -652,7 +660,8 @@ def _tas_match(wl: Workload, k: KueueObjects, cq: quota.Node, tas_only: bool, le
     explicitly cannot use a flavor without a topology whose resource group covers a resource
     it asks for, nor a TAS flavor whose Topology lacks a level its topologyRequest names
     (``HasLevel``); one requesting it implicitly (a ClusterQueue of TAS flavors only) any of
-    them; one not requesting it no TAS flavor."""
+    them; one not requesting it no TAS flavor. (Asked only where the snapshot holds a TAS
+    flavor: without one, the topology of the answer is a what-if the notes name.)"""
     covered = {f: set(g.covered) for g in cq.groups for f in g.flavors}
     out: dict[str, dict[str, str]] = {}
     for ps in wl.pod_sets:
