@@ -102,8 +102,9 @@ class Plan:
     checks: list[dict[str, str]] = field(default_factory=list)
     #: RESERVED: the podSets on a TAS flavor whose topology Kueue delays (``delayedTopologyRequest``)
     delayed: set[str] = field(default_factory=set)
-    #: the podSets the quota pass assigned a TAS flavor (None: quota not checked): only they get a
-    #: topology assignment and are kept to the topology's nodes
+    #: the podSets the quota pass assigned a TAS flavor (None: quota not checked, or the snapshot
+    #: holds no TAS flavor: every podSet): only they get a topology assignment and are kept to
+    #: the topology's nodes
     tas: set[str] | None = None
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
     #: or deactivates it for its maximum execution time
@@ -659,8 +660,8 @@ def _tas_match(wl: Workload, k: KueueObjects, cq: quota.Node, tas_only: bool, le
     refuses; per podSet, per such flavor, Kueue's reason returned): a podSet requesting TAS
     explicitly cannot use a flavor without a topology whose resource group covers a resource
     it asks for, nor a TAS flavor whose Topology lacks a level its topologyRequest names
-    (``HasLevel``); one requesting it implicitly (a ClusterQueue of TAS flavors only) any of
-    them; one not requesting it no TAS flavor. (Asked only where the snapshot holds a TAS
+    (``HasLevel``); one requesting it implicitly (a ClusterQueue of TAS flavors only) may use
+    any of them; one not requesting it no TAS flavor. (Asked only where the snapshot holds a TAS
     flavor: without one, the topology of the answer is a what-if the notes name.)"""
     covered = {f: set(g.covered) for g in cq.groups for f in g.flavors}
     out: dict[str, dict[str, str]] = {}
