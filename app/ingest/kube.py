@@ -6,6 +6,7 @@ and reported as a warning, never rejected: users post whole dumps.
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 from collections.abc import Callable, Mapping
@@ -342,7 +343,7 @@ def _pod_fast(o: dict, ptr: str, *, claims: bool = False) -> PodDraft | None:
     inits = spec.get("initContainers")
     if inits is not None and type(inits) is not list:
         return None
-    for c in (containers or []) + (inits or []):  # (a sidecar's host ports count too: any init container's, the full reader)
+    for c in itertools.chain(containers or (), inits or ()):  # (a sidecar's host ports count too: any init container's, the full reader)
         ports = c.get("ports") if type(c) is dict else None
         if type(c) is not dict or (ports and (type(ports) is not list or any(type(p) is not dict or p.get("hostPort") for p in ports))):
             return None  # host ports (or an odd container): the full reader

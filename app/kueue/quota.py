@@ -184,17 +184,23 @@ def _quantity(raw: Any, pointer: str, ident: dict[str, str], resource: str) -> i
 _INT64_MAX = 2**63 - 1
 
 
-def _quota_amount(raw: Any, pointer: str, ident: dict[str, str], resource: str) -> int:
-    """Kueue's ``AmountFromQuantity`` for a quota (nominal, borrowing or lending limit): one at
-    or above what int64 holds in Kueue's unit (cpu in millicores: ``MaxInt64 / 1000`` cores;
-    any other resource ``MaxInt64`` of its unit) is Kueue's ``Unlimited``, here that many of
-    Kueue's unit in Gangplank's (so ``1E`` cpu is no 422); else its canonical value."""
+def _nanos(raw: Any, pointer: str, ident: dict[str, str]) -> int:
+    """A non-negative quantity in nano-units (``parse_quantity``); a 422 at ``pointer`` else."""
     try:
         nanos = parse_quantity(raw)
     except ValueError as e:
         raise InputError(f"invalid quantity: {e}", pointer, ident) from None
     if nanos < 0:
         raise InputError(f"invalid quantity: {raw!r} must not be negative", pointer, ident)
+    return nanos
+
+
+def _quota_amount(raw: Any, pointer: str, ident: dict[str, str], resource: str) -> int:
+    """Kueue's ``AmountFromQuantity`` for a quota (nominal, borrowing or lending limit): one at
+    or above what int64 holds in Kueue's unit (cpu in millicores: ``MaxInt64 / 1000`` cores;
+    any other resource ``MaxInt64`` of its unit) is Kueue's ``Unlimited``, here that many of
+    Kueue's unit in Gangplank's (so ``1E`` cpu is no 422); else its canonical value."""
+    nanos = _nanos(raw, pointer, ident)
     if resource == "cpu":
         return _INT64_MAX if nanos >= (_INT64_MAX // 1000) * 10**9 else to_canonical(resource, nanos)
     if nanos >= _INT64_MAX * 10**9:
@@ -364,9 +370,7 @@ def _fair_weight(spec: dict, sp: str, ident: dict[str, str], node: Node) -> None
     fs = r.obj(spec, "fairSharing", sp, ident)
     raw = fs.get("weight")
     if raw is not None:  # (the quantity's exact value, as Kueue's AsFloat64Slow reads it: not rounded to milli-units)
-        wp = join_pointer(sp, "fairSharing", "weight")
-        _quantity(raw, wp, ident, "weight")  # (the checks: a quantity, not negative)
-        node.fair_weight = parse_quantity(raw) / 1e9
+        node.fair_weight = _nanos(raw, join_pointer(sp, "fairSharing", "weight"), ident) / 1e9
         node.fair_weight_set = True
 
 

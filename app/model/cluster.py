@@ -1026,6 +1026,10 @@ class Cluster:
         for job in self.jobs.values():
             job.recount()
 
+    def _held(self) -> frozenset[TaskStatus]:
+        """The states whose pods ``used`` counts on their node (:meth:`_account`)."""
+        return OCCUPYING_OR_UNKNOWN if self.unknown_holds else OCCUPYING
+
     def nonzero_used(self) -> np.ndarray:
         """Per node, what kube-scheduler's non-zero requests add to ``used`` (millicores,
         bytes): the :attr:`nonzero_extra` of the pods counted in ``used`` now (as
@@ -1038,7 +1042,7 @@ class Cluster:
         if inert is not None:  # (all occupying)
             for pos in np.flatnonzero(np.isin(inert.rows, np.fromiter(extra, dtype=np.int64, count=len(extra)))).tolist():
                 out[inert.nodes[pos]] += extra[int(inert.rows[pos])]
-        held = OCCUPYING_OR_UNKNOWN if self.unknown_holds else OCCUPYING
+        held = self._held()
         for t in self._tasks:
             e = extra.get(t.idx)
             if e is not None and t.node >= 0 and t.status in held:
@@ -1049,7 +1053,7 @@ class Cluster:
         inert = self.inert
         if inert is not None:  # all occupying
             scatter_add(self.used, inert.nodes, self.task_req[inert.rows])
-        held = OCCUPYING_OR_UNKNOWN if self.unknown_holds else OCCUPYING
+        held = self._held()
         occ = [t for t in self._tasks if t.node >= 0 and t.status in held]
         if occ:
             idx = np.fromiter((t.node for t in occ), dtype=np.intp, count=len(occ))
