@@ -283,22 +283,23 @@ def flavor_objects() -> list[dict[str, Any]]:
 
 
 def test_flavor_names_the_topology_and_confines_nodes(client):
-    # Two Topologies: the flavor of lq's ClusterQueue names "by-rack" (rack only: r1 is one
-    # domain of n0 n1 n4 n5) and limits nodes to block b2. Racks r1 (b2 half: n4 n5) and r3
-    # (n6 n7) can hold the 2 pods; HyperNode binpack prefers r3, which they fill (16 of 16
-    # GPUs against 16 of 32 in r1).
+    # Two Topologies: the flavor of lq's ClusterQueue names "by-rack" (rack only) and limits
+    # nodes to block b2: Kueue's TAS snapshot holds racks r1 (n4 n5) and r3 (n6 n7), 16 GPUs
+    # each. Both hold the 2 pods; Kueue's BestFit takes the first of the equally full racks in
+    # level-values order (tas_flavor_snapshot.go sortedDomainsWithLeader, findBestFitDomainBy):
+    # r1.
     a = post(client, body([workload("f", pod_set(count=2, tr={"required": R}))], flavor_objects()))
     w = one(a, "ml/f")
     assert (w["admitted"], w["flavor"]) == (True, "tas")
     assert a["topology"]["name"] == "by-rack" and a["topology"]["levels"] == [R]
-    assert domains(w["podSets"][0]) == [(("r3",), 2)]
-    assert w["podSetUpdates"] == [{"name": "main", "nodeSelector": {R: "r3"}}]
+    assert domains(w["podSets"][0]) == [(("r1",), 2)]
+    assert w["podSetUpdates"] == [{"name": "main", "nodeSelector": {R: "r1"}}]
 
 
 @pytest.mark.parametrize("version", ["v1beta1", "v1beta2"])
 def test_admitted_workload_carries_kueues_status_admission_in_its_version(client, version):
     # lq -> ClusterQueue cq, whose only flavor "tas" covers cpu and GPUs: 2 pods of 1 CPU and
-    # 8 GPUs each use 2 CPUs and 16 GPUs of it, in rack r3 (see the test above)
+    # 8 GPUs each use 2 CPUs and 16 GPUs of it, in rack r1 (see the test above)
     a = post(client, body([workload("f", pod_set(count=2, tr={"required": R}), version=version)], flavor_objects()))
     w = one(a, "ml/f")
     assert w["apiVersion"] == f"kueue.x-k8s.io/{version}"
@@ -308,10 +309,10 @@ def test_admitted_workload_carries_kueues_status_admission_in_its_version(client
     assert psa["resourceUsage"] == {"cpu": "2", "nvidia.com/gpu": "16"}
     assert psa["topologyAssignment"] == w["podSets"][0]["topologyAssignment"]
     if version == "v1beta2":
-        assert psa["topologyAssignment"]["slices"] == [{"domainCount": 1, "valuesPerLevel": [{"universal": "r3"}],
+        assert psa["topologyAssignment"]["slices"] == [{"domainCount": 1, "valuesPerLevel": [{"universal": "r1"}],
                                                         "podCounts": {"universal": 2}}]  # fmt: skip
     else:
-        assert psa["topologyAssignment"]["domains"] == [{"values": ["r3"], "count": 2}]
+        assert psa["topologyAssignment"]["domains"] == [{"values": ["r1"], "count": 2}]
     assert admission_problems(w["admission"], w["apiVersion"]) == []
 
 
@@ -494,7 +495,8 @@ def test_example_kueue_admission_answers_as_the_readme_says():
     example = pathlib.Path(__file__).resolve().parent.parent / "examples" / "kueue-admission.json"
     a = admit(json.loads(example.read_text()), Settings())
     got = {w["workload"]: (w["admitted"], w["reason"]) for w in a["workloads"]}
-    assert got == {"ml/finetune": (False, "Preempting"), "ml/llm-pretrain": (True, "Admitted"), "ml/sweep": (False, "NoFit")}
+    assert got == {"ml/finetune": (False, "Preempting"), "ml/llm-pretrain": (True, "Admitted"),
+                   "ml/nightly-eval": (True, "AlreadyAdmitted"), "ml/sweep": (False, "InsufficientQuota")}
     pre = one(a, "ml/llm-pretrain")
     assert pre["podSetUpdates"] == [{"name": "workers", "nodeSelector": {"cloud.provider.com/topology-block": "block-1"}}]
     assert asg.expand_v1beta2(pre["podSets"][0]["topologyAssignment"]) == [((f"gpu-node-{i}",), 1) for i in range(4)]

@@ -65,26 +65,19 @@ Not transcribed (each a skipped ``test_not_transcribed`` case):
   concurrency, invalidation, slice right-sizing): Kueue's cache; a decision builds its snapshot
   once.
 
-Differences (5 strict xfails of 22 cases; 17 pass; the reasons name the Go lines and the
+Differences (2 strict xfails of 22 cases; 20 pass; the reasons name the Go lines and the
 Gangplank code):
 
-* "BestFit: sliceCount descending", "LeastFreeCapacity: sliceCount ascending": Kueue places a
-  TAS podSet with its own algorithm (BestFit: fewest domains, most free first, the last one the
-  smallest that fits; LeastFreeCapacity for unconstrained requests: the fullest domain holding
-  them all); Gangplank maps the request onto a Volcano network-topology constraint
-  (``app/kueue/mapping.py`` ``_nt``: ``preferred`` soft, ``unconstrained`` none) and places
-  pod by pod with the configured node order (``app/actions/allocate.py``), so domains and
-  counts differ wherever the order matters.
-* "affinityScore descending: higher affinity score comes first": ``TASRespectNodeAffinityPreferred``
-  (alpha, off by default) is named as not modelled in the warnings; with it on Kueue's TAS
-  ranks domains by preferred node affinity first.
 * "simple balanced placement on two domains", "simple placement on three domains":
   ``TASBalancedPlacement`` on; Gangplank names the gate as not modelled and answers as Kueue
   does with it off (BestFit: d1 18, d2 2; d1 18, d2 18, d3 4).
 (Fixed since transcribed: "required – invalid level", "preferred – invalid level",
 "slice-only – invalid level" were a 422 here; a TAS flavor whose Topology lacks a level the
 podSet's topologyRequest names is now one the podSet cannot use, with Kueue's reason:
-``app/kueue/mapping.py`` ``_missing_levels``.)
+``app/kueue/mapping.py`` ``_missing_levels``. "BestFit: sliceCount descending" and
+"LeastFreeCapacity: sliceCount ascending" placed pod by pod through a Volcano network-topology
+constraint, and "affinityScore descending" ignored ``TASRespectNodeAffinityPreferred``; Kueue's
+own placement, ``app/kueue/tas.py``, now decides.)
 """
 
 from __future__ import annotations
@@ -176,23 +169,6 @@ def xfail(reason: str) -> Any:
 # plain ones, fillLeafCounts / fillInCountsHelper) or, when no block holds the podSet,
 # sortedDomains itself; ``unconstrained`` or a slice-only request take LeastFreeCapacity.
 
-BESTFIT_PLACES = ("Kueue's BestFit (tas_flavor_snapshot.go:1392-1447 findLevelWithFitDomains, sortedDomains 1770-1798, "
-                  "findBestFitDomainBy 1307-1333) takes the fewest blocks, most free first, the last the smallest that "
-                  "fits; Gangplank maps `preferred` to a soft Volcano network-topology constraint (app/kueue/mapping.py "
-                  "_nt) and, no block holding the podSet, places pod by pod over the cluster with its node order "
-                  "(binpack): 3 nodes instead of 2")  # fmt: skip
-LFC_PLACES = ("Kueue's LeastFreeCapacity for an unconstrained request (tas_flavor_snapshot.go:1360-1376, "
-              "sortedDomainsWithLeader ascending 1746-1750) puts all pods in the fullest domain that holds them all; "
-              "Gangplank gives an unconstrained request no constraint (app/kueue/mapping.py _nt returns None) and places "
-              "pod by pod with its node order")  # fmt: skip
-AFFINITY_GATE = ("with TASRespectNodeAffinityPreferred on, Kueue's TAS scores each leaf by the pod's preferred node "
-                 "affinity (scheduling_simulator_default.go:110-115, summed up the tree in fillInCountsHelper "
-                 "tas_flavor_snapshot.go:1964) and sorts domains by it first (sortedDomainsWithLeader 1741-1743, "
-                 "findBestFitDomainBy keeping the top tier 1450-1461): block b; Gangplank names the gate as not modelled "
-                 "(app/kueue/featuregates.py read, MODELLED) and its HyperNode search for the hard block constraint "
-                 "(app/actions/allocate.py Allocate.allocate_for_job) ranks the two equal blocks without the preferred "
-                 "affinity: block a")  # fmt: skip
-
 SORTED_DOMAINS = [
     pytest.param(
         # affinity 10 on block a, 100 on block b, equal capacity; the gate on: b first
@@ -202,7 +178,6 @@ SORTED_DOMAINS = [
         {"TASRespectNodeAffinityPreferred": True},
         [H], [(("n-b",), 1)],
         id="affinityScore descending: higher affinity score comes first",
-        marks=xfail(AFFINITY_GATE),
     ),
     pytest.param(
         # the same, the gate off: affinity ignored, levelValues ascending: a
@@ -221,7 +196,6 @@ SORTED_DOMAINS = [
         None,
         [H], [(("n-a",), 3), (("n-c",), 2)],
         id="BestFit: sliceCount descending",
-        marks=xfail(BESTFIT_PLACES),
     ),
     pytest.param(
         # unconstrained: level hostname (levelKey 1233-1234), LeastFreeCapacity: nodes ascending
@@ -231,7 +205,6 @@ SORTED_DOMAINS = [
         None,
         [H], [(("n-c",), 2)],
         id="LeastFreeCapacity: sliceCount ascending",
-        marks=xfail(LFC_PLACES),
     ),
     pytest.param(
         # slices of 3 pods per node: large a (5 pods, 1 slice), small b (3, 1), medium c (4, 1);
@@ -378,8 +351,8 @@ def test_new_topology_tree(client, nodes, levels, tr, count, want_levels, want):
 # updateCountsToMinimumGeneric keeps those counts.
 BALANCED = ("TASBalancedPlacement (alpha) on: Kueue spreads the slices evenly over the fewest domains "
             "(tas_balanced_placement.go:151-187 placeSlicesOnDomainsBalanced, threshold from 235-294); Gangplank names "
-            "the gate as not modelled (app/kueue/featuregates.py read) and places as with it off, pod by pod under a "
-            "soft block constraint (app/kueue/mapping.py _nt, app/actions/allocate.py)")  # fmt: skip
+            "the gate as not modelled (app/kueue/featuregates.py read) and places as Kueue does with it off "
+            "(app/kueue/tas.py: BestFit)")  # fmt: skip
 
 PLACE_BALANCED = [
     pytest.param([("d1", 18), ("d2", 18), ("d3", 18)], 20, [(("n-d1",), 10), (("n-d2",), 10)],

@@ -34,7 +34,8 @@ from app.framework.action import Action
 from app.framework.session import PURPOSE_ALLOCATE, Session
 from app.framework.statement import Statement
 from app.ingest.reader import go_bool
-from app.model.cluster import PIPELINED_OR_READY, READY, VOLCANO_UNGROUPED, Job, SubGroup, Task, TaskStatus, request_rows
+from app.model.cluster import (PIPELINED_OR_READY, READY, TAS_DOMAIN_LABEL, VOLCANO_UNGROUPED, Job, SubGroup, Task, TaskStatus,
+                               request_rows)
 from app.model.resources import compared, holds, column_or, column_sums
 from app.kai.jobs import KAI_UNGROUPED, View, not_ready
 from app.kai.queues import Heap
@@ -928,8 +929,12 @@ class PredicateErrorCache:
         self._where: dict[int, int] = {}
 
     def role(self, t: Task) -> str:
-        """The pod's cache key, "" for none."""
-        return t.role if self.on else ""
+        """The pod's cache key, "" for none; pods Kueue's TAS kept to different domains
+        (:data:`TAS_DOMAIN_LABEL`) are different specs."""
+        if not self.on or not t.role:
+            return ""
+        domain = t.labels.get(TAS_DOMAIN_LABEL)
+        return t.role if domain is None else f"{t.role}\0{domain}"
 
     def where(self, n: int) -> int:
         """A node's position in ``nodes``."""

@@ -345,6 +345,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
             akeys = levels.assignment_keys
             values = [p[-1:] if akeys != levels.keys else p for p in paths]
             doms = asg.domains(values)
+            if ps.name in plan.placed and sorted(plan.placed[ps.name][1].domains) == doms:
+                doms = plan.placed[ps.name][1].domains  # (Kueue's order: by the domains' full paths)
             entry["topologyAssignment"] = asg.v1beta2(akeys, doms) if wl.version == "v1beta2" else asg.v1beta1(akeys, doms)
             selector = asg.confining_selector(levels.keys, paths)
         else:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.kueue.preemption import height_to_fit
 
@@ -92,6 +92,9 @@ class Assignment:
     tried: dict[tuple[str, str], int] = field(default_factory=dict)
     #: why a podSet has no fit beyond quota (``psError``), for the Workload's message
     why: str = ""
+    #: the TAS placements (podSet -> (flavor, placement)) when every TAS podSet fits now
+    #: (``UpdateForTASResult``: :mod:`app.kueue.tas`)
+    placed: dict[str, Any] = field(default_factory=dict)
 
     @property
     def pending_flavors(self) -> bool:

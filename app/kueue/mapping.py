@@ -13,7 +13,11 @@ resolved) and once more right after the cluster is built:
   default class, else 0. All Workloads share the engine queue ``default``: preemption
   among them is by priority (Kueue's ``withinClusterQueue: LowerPriority``); ClusterQueue
   quotas are not evaluated.
-* **Topology.** ``required: L`` is a hard constraint at L's tier, ``preferred: L`` a soft
+* **Topology.** A podSet the quota pass placed on a TAS flavor (:mod:`app.kueue.tas`,
+  Kueue's ``findTopologyAssignment``) has its pods kept to their domains (the assignment's
+  level labels in each pod's nodeSelector, as Kueue's topology ungater sets them) and no
+  constraint beside. Otherwise (no TAS flavor in the snapshot: a what-if):
+  ``required: L`` is a hard constraint at L's tier, ``preferred: L`` a soft
   one (KAI's ``preferredTopologyLevel`` = L), ``unconstrained`` or nothing no constraint.
   PodSets sharing a ``podSetGroupName`` (or a Workload with one PodSet) carry the
   constraint on the gang; otherwise each constrained PodSet group is a sub-group with its
@@ -49,10 +53,10 @@ from app.kueue import admissionfairsharing as afs
 from app.kueue import podsetupdates as psu
 from app.kueue import waitforpodsready as wfpr
 from app.kueue import levels as lv
+from app.kueue import tas as ktas
 from app.kueue.objects import Flavor, KueueObjects, PodSet, TopologyRequest, Workload
-from app.model.cluster import Cluster, NetworkTopology, SubGroupPolicy
-from app.model.selectors import LabelSelector, term_matches
-from app.plugins.predicates import tolerates
+from app.model.cluster import TAS_DOMAIN_LABEL, Cluster, NetworkTopology, SubGroupPolicy
+from app.model.selectors import LabelSelector, term_matches, tolerates
 
 PODSET_LABEL = "kueue.x-k8s.io/podset"
 WORKLOAD_ANNOTATION = "kueue.x-k8s.io/workload"
@@ -106,6 +110,9 @@ class Plan:
     #: holds no TAS flavor: every podSet): only they get a topology assignment and are kept to
     #: the topology's nodes
     tas: set[str] | None = None
+    #: the TAS placements Kueue's quota pass found, podSet -> (flavor, placement) (:mod:`app.kueue.tas`):
+    #: its pods are kept to their domains, and the answer's topologyAssignment is Kueue's
+    placed: dict[str, tuple[str, ktas.Placement]] = field(default_factory=dict)
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
     #: or deactivates it for its maximum execution time
     eviction: tuple[str, str] | None = None
@@ -210,7 +217,7 @@ class Admissions:
             else:
                 plan.flavor = _flavor(wl, self.kueue)
             self.plans.append(plan)
-        self._quota(d)
+        self._quota(d, running)
         self._group_running(d, running, {p.key: p for p in self.plans})
         chosen = self._choose_topology(d, options)
         if chosen is not None:
@@ -241,7 +248,7 @@ class Admissions:
                     self.notes.append(f"Workload {plan.key}: {c}: Kueue fails to start its job and finishes the "
                                       "Workload (FailedToStart); this answer leaves the conflicting update out")  # fmt: skip
 
-    def _quota(self, d: Draft) -> None:
+    def _quota(self, d: Draft, running: dict[tuple[str, str], list[PodDraft]]) -> None:
         """Kueue's quota pass (:mod:`app.kueue.quota`) over the Workloads whose LocalQueue
         names a ClusterQueue of the snapshot: those it does not admit wait (``NO_QUOTA``),
         the others take the flavors it assigned. The Workloads of inactive ClusterQueues
@@ -321,7 +328,8 @@ class Admissions:
             tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
                                        lq=f"{wl.namespace}/{wl.queue_name}", groups=groups, tas=(tas, tas_flavors),
-                                       flavors_why=why))  # fmt: skip
+                                       flavors_why=why, tas_requests=_tas_requests(wl, tas_only),
+                                       tas_delayed=_delayed(tree.queues[cq], k, tas_flavors)))  # fmt: skip
             by_key[plan.key] = plan
         if no_tas_flavor:
             self.notes.append(f"{len(no_tas_flavor)} Workload(s) (e.g. {no_tas_flavor[0]}) request topology-aware scheduling, "
@@ -337,7 +345,9 @@ class Admissions:
         if wait is not None and wait.enabled and wait.block_admission:
             block = any(wl.admission is not None and wl.admission[0] in tree.queues and not wl.ready.pods_ready
                         and not wl.ready.finished and wl.key not in self.released for wl in self.workloads)  # fmt: skip
-        verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block)
+        state = self._tas_state(d, running, tas_flavors) if tas_flavors else None
+        verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block, state,
+                                        k.feature_gates["TASRecomputeAssignmentWithinSchedulingCycle"])  # fmt: skip
         for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:
@@ -347,6 +357,7 @@ class Admissions:
                 self.truncated |= verdict.truncated
                 continue
             plan.counts = verdict.counts
+            plan.placed = verdict.placed
             plan.flavors = verdict.flavors
             plan.tas = {ps for ps, asg in verdict.flavors.items()
                         if any(f in k.flavors and k.flavors[f].topology_name for f in asg.values())} if tas_flavors else None  # fmt: skip
@@ -388,6 +399,72 @@ class Admissions:
             if node.unmodelled:
                 self.notes.append(f"ClusterQueue {node.name}: {', '.join(node.unmodelled)} not modelled: admissions may "
                                   "differ from Kueue's")  # fmt: skip
+
+    def _tas_state(self, d: Draft, running: dict[tuple[str, str], list[PodDraft]],
+                   tas_flavors: frozenset[str]) -> ktas.State:  # fmt: skip
+        """The TAS flavors' snapshots (:mod:`app.kueue.tas`): each flavor's nodes in its
+        Topology; a pod bound to one of them is TAS usage of its Workload when that Workload is
+        admitted on the flavor (its pods are where Kueue's topologyAssignment put them), else
+        usage outside TAS. An admitted TAS Workload without pods in the snapshot holds what its
+        ``status.admission`` topology assignments say (:meth:`_assigned_usage`); one without
+        any on the flavors' levels is named: Kueue counts what it holds, here nothing is."""
+        k = self.kueue
+        levels = {t.name: t.levels for t in d.topologies if t.kind in ("kueue", "kai")}  # (a KAI one counts: see _quota)
+        snaps = {name: ktas.Snapshot(f.topology_name, levels[f.topology_name], d.nodes, f.node_labels, f.tolerations,
+                                     mixed=k.feature_gates["TASProfileMixed"],
+                                     preferred_affinity=k.feature_gates["TASRespectNodeAffinityPreferred"])
+                 for name in sorted(tas_flavors) if (f := k.flavors[name]).topology_name in levels}  # fmt: skip
+        state = ktas.State(snaps)
+        on: dict[str, set[str]] = {}  # admitted Workload -> the TAS flavors it holds quota of
+        for wl in self.workloads:
+            if wl.admission is not None and not wl.ready.finished and wl.key not in self.released:
+                flavors = {f for f, _ in wl.admission[1] if f in snaps}
+                if flavors:
+                    on[wl.key] = flavors
+        unread: list[str] = []  # admitted on a TAS flavor, no pods in the snapshot, no assignment read
+        for wl in self.workloads:
+            if wl.key in on and (wl.namespace, wl.name) not in running and not self._assigned_usage(wl, state, on[wl.key]):
+                unread.append(wl.key)
+        if unread:
+            self.notes.append(f"{len(unread)} Workload(s) admitted on a TAS flavor have no pods in the snapshot and no "
+                              f"topologyAssignment on those flavors' levels (e.g. {unread[0]}): the capacity they hold is "
+                              "not counted as used in the topology (Kueue counts it)")  # fmt: skip
+        for p in d.pods:
+            if not p.node_name or p.phase in _TERMINAL:
+                continue
+            owner = p.annotations.get(WORKLOAD_ANNOTATION)
+            wkey = f"{p.namespace}/{owner}" if owner else ""
+            for name, snap in snaps.items():
+                lid = snap.node_leaf.get(p.node_name)
+                if lid is None:
+                    continue
+                if name in on.get(wkey, ()):
+                    state.hold(wkey, name, {lid: ktas.per_pod(p.req)})
+                else:
+                    snap.add_non_tas(p.node_name, p.req)
+        return state
+
+    @staticmethod
+    def _assigned_usage(wl: Workload, state: ktas.State, flavors: set[str]) -> bool:
+        """An admitted Workload whose pods are not in the snapshot holds what its
+        ``status.admission`` topology assignments say (``Info.TASUsage``: each domain's pods
+        times the podSet's requests, on each TAS flavor of the podSet). False when none of
+        them could be read onto a flavor's levels."""
+        requests = {ps.name: ps.request for ps in wl.pod_sets}
+        held = False
+        for name, _, usage in wl.assignments:
+            ta = wl.topology_assignments.get(name)
+            if ta is None or name not in requests:
+                continue
+            levels, doms = ta
+            for flavor in sorted({f for f, _ in usage} & flavors):
+                snap = state.snapshots[flavor]
+                if levels != (snap.levels[-1:] if snap.lowest_is_node else snap.levels):
+                    continue
+                held = True
+                placement = ktas.Placement(levels, doms)
+                state.hold(wl.key, flavor, placement.usage(requests[name], snap.lowest_is_node))
+        return held
 
     def _running(self, d: Draft) -> dict[tuple[str, str], list[PodDraft]]:
         out: dict[tuple[str, str], list[PodDraft]] = {}
@@ -479,7 +556,7 @@ class Admissions:
 
     def _add_workload(self, d: Draft, plan: Plan, taken: set[str]) -> None:
         wl = plan.wl
-        nt, policies, group_of = _constraints(wl)
+        nt, policies, group_of = _constraints(wl, set(plan.placed))
         g = GroupDraft(
             source="kueue", namespace=wl.namespace, name=wl.name, uid=wl.uid,
             min_member=sum(ps.minimum for ps in wl.pod_sets),
@@ -497,9 +574,12 @@ class Admissions:
             pods = plan.merged[ps.name][1]  # (template, flavor and admission check updates: podsetupdates)
             selector, tolerations = pods.node_selector, tuple(pods.tolerations)
             tr = ps.topology
-            slice_size = tr.slice_size if tr is not None and tr.slice_size else None
+            slice_size = tr.slice_size if tr is not None and tr.slice_size and ps.name not in plan.placed else None
             keys = plan.pods.setdefault(ps.name, [])
+            domains = _pinned(plan.placed[ps.name][1]) if ps.name in plan.placed else None
             for i in range(plan.counts.get(ps.name, ps.count)):
+                if domains is not None and i < len(domains):  # (Kueue's topology ungater: each pod into its domain)
+                    selector = {**pods.node_selector, **domains[i]}
                 name = f"{wl.name}-{ps.name}-{i}"
                 key = f"{wl.namespace}/{name}"
                 if key in taken:
@@ -512,6 +592,8 @@ class Admissions:
                     labels[GROUP_LABEL] = group_of[ps.name]
                 if slice_size:
                     labels[SLICE_LABEL] = str(i // slice_size)
+                if domains is not None and i < len(domains):
+                    labels[TAS_DOMAIN_LABEL] = "/".join(domains[i].values())
                 d.pods.append(PodDraft(
                     namespace=wl.namespace, name=name, uid=f"{wl.uid or wl.key}/{ps.name}/{i}", node_name="",
                     phase="Pending", deleting=False, priority=plan.priority, priority_class=ps.priority_class,
@@ -705,16 +787,52 @@ def _nt(tr: TopologyRequest | None) -> NetworkTopology | None:
     return NetworkTopology(mode="soft", preferred_tier_name=tr.preferred)
 
 
-def _constraints(wl: Workload) -> tuple[NetworkTopology | None, list[SubGroupPolicy], dict[str, str]]:
-    """(gang constraint, sub-group policies, podSet -> placement-group label value)."""
+def _delayed(node: quota.Node, k: KueueObjects, tas_flavors: frozenset[str]) -> frozenset[str]:
+    """``podSetTopologyRequest``'s delay: a MultiKueue check delays every TAS flavor (the
+    worker cluster assigns the topology), a ProvisioningRequest check its flavors (assigned
+    once provisioned: a pending Workload holds no reservation yet)."""
+    if not tas_flavors:
+        return frozenset()
+    if clusterqueue.multikueue(node, k.admission_checks):
+        return tas_flavors
+    return frozenset(f for f in tas_flavors if clusterqueue.provisioning_on(node, k.admission_checks, f))
+
+
+def _pinned(p: ktas.Placement) -> list[dict[str, str]]:
+    """One nodeSelector per pod, domain by domain: the pods Kueue placed in a domain are kept
+    to it (``topologyAssignment.levels`` with the domain's values)."""
+    out: list[dict[str, str]] = []
+    for values, count in p.domains:
+        out += [dict(zip(p.levels, values, strict=True))] * count
+    return out
+
+
+def _tas_requests(wl: Workload, tas_only: bool) -> dict[str, ktas.Request]:
+    """Each podSet's pods as Kueue's TAS placement reads them (``TASPodSetRequests``): the
+    template's requests, nodeSelector, affinity and tolerations, the topology request;
+    implied TAS (a TAS-only ClusterQueue, no explicit request) is unconstrained at the
+    lowest level."""
+    out = {}
+    for ps in wl.pod_sets:
+        out[ps.name] = ktas.Request(
+            ps.name, ps.count, ps.request, ps.topology or TopologyRequest(), implied=tas_only and not _explicit_tas(ps.topology),
+            node_selector=ps.node_selector, affinity=ps.affinity, tolerations=ps.tolerations)  # fmt: skip
+    return out
+
+
+def _constraints(wl: Workload, placed: set[str] = frozenset()) -> tuple[NetworkTopology | None, list[SubGroupPolicy], dict[str, str]]:  # type: ignore[assignment]
+    """(gang constraint, sub-group policies, podSet -> placement-group label value); a podSet
+    Kueue's TAS placed (``placed``) carries none: its pods are kept to their domains."""
     groups: dict[str, list[PodSet]] = {}
     for ps in wl.pod_sets:
+        if ps.name in placed:
+            continue
         tr = ps.topology
         key = tr.group if tr is not None and tr.group is not None else f"podset-{ps.name}"
         groups.setdefault(key, []).append(ps)
     policies: list[SubGroupPolicy] = []
     group_of: dict[str, str] = {}
-    if len(groups) == 1:
+    if len(groups) == 1 and not placed:
         nt = _nt(wl.pod_sets[0].topology)
     else:
         nt = None
@@ -729,7 +847,7 @@ def _constraints(wl: Workload) -> tuple[NetworkTopology | None, list[SubGroupPol
                                            selector=LabelSelector({GROUP_LABEL: key}), network_topology=gnt))  # fmt: skip
     for ps in wl.pod_sets:
         tr = ps.topology
-        if tr is None or not tr.slice_level or not tr.slice_size:
+        if tr is None or not tr.slice_level or not tr.slice_size or ps.name in placed:
             continue
         if len(groups) > 1:
             raise InputError("slices are supported when every podSet of the Workload shares one placement (one podSet, "

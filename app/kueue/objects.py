@@ -161,6 +161,8 @@ class Workload:
     #: (name, count or None, (flavor, resource) -> usage): :mod:`app.kueue.reclaimable`
     reclaimable: dict[str, int] = field(default_factory=dict)
     assignments: list[tuple[str, int | None, dict[tuple[str, str], int]]] = field(default_factory=list)
+    #: ``status.admission``'s topology assignments: podSet -> (levels, [(values, count)]) (:func:`_topology_assignment`)
+    topology_assignments: dict[str, tuple[list[str], list[tuple[tuple[str, ...], int]]]] = field(default_factory=dict)
     #: its admission checks' ``podSetUpdates`` (:mod:`app.kueue.podsetupdates`)
     check_updates: list[podsetupdates.Update] = field(default_factory=list)
 
@@ -283,6 +285,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
     if spec.get(class_key) is not None and spec.get("priority") is None:  # (the Workload CRD's rule)
         raise InputError(f"priority should not be nil when {class_key} is set", join_pointer(sp, "priority"), ident)
     assignments: list[tuple[str, int | None, dict[tuple[str, str], int]]] = []
+    topologies: dict[str, tuple[list[str], list[tuple[tuple[str, ...], int]]]] = {}
     return Workload(
         version=version,
         namespace=ns,
@@ -295,8 +298,10 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         active=r.boolean(spec, "active", sp, ident, default=True) is not False,
         admitted=status.get("admission") is not None,
         pod_sets=pod_sets,
-        admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident, assignments),
+        admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident, assignments,
+                                   topologies),
         assignments=assignments,
+        topology_assignments=topologies,
         reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
         check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
         reserved=_reserved_at(status, join_pointer(ptr, "status"), ident),
@@ -340,10 +345,12 @@ def _check_states(status: dict, stp: str, ident: dict[str, str]) -> dict[str, st
 
 
 def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
-                     per_set: list[tuple[str, int | None, dict[tuple[str, str], int]]]) -> tuple[str, dict[tuple[str, str], int]] | None:  # fmt: skip
+                     per_set: list[tuple[str, int | None, dict[tuple[str, str], int]]],
+                     topologies: dict[str, tuple[list[str], list[tuple[tuple[str, ...], int]]]]) -> tuple[str, dict[tuple[str, str], int]] | None:  # fmt: skip
     """The quota an admitted Workload holds: each podSet's ``resourceUsage`` on the flavor
     its ``flavors`` names for that resource (``per_set`` gets each assignment's name, count
-    and usage: :mod:`app.kueue.reclaimable` scales them)."""
+    and usage: :mod:`app.kueue.reclaimable` scales them; ``topologies`` each one's
+    ``topologyAssignment``)."""
     if not isinstance(adm, dict):
         return None
     usage: dict[tuple[str, str], int] = {}
@@ -355,6 +362,9 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
         mine: dict[tuple[str, str], int] = {}
         per_set.append((r.string(psa, "name", pp, ident), r.integer(psa, "count", pp, ident, minimum=0, maximum=2**31 - 1),
                         mine))  # fmt: skip
+        ta = _topology_assignment(psa.get("topologyAssignment"), join_pointer(pp, "topologyAssignment"), ident)
+        if ta is not None:
+            topologies[per_set[-1][0]] = ta
         for res, qty in r.obj(psa, "resourceUsage", pp, ident).items():
             flavor = flavors.get(res)
             if isinstance(flavor, str):
@@ -365,6 +375,80 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
                 usage[(flavor, res)] = usage.get((flavor, res), 0) + amount
                 mine[(flavor, res)] = mine.get((flavor, res), 0) + amount
     return r.string(adm, "clusterQueue", ap, ident), usage
+
+
+#: the most domains one topologyAssignment may stand for (a v1beta2 slice's ``domainCount``
+#: is at most 100,000, the CRD's bound; the whole assignment is held to the same)
+MAX_DOMAINS = 100_000
+
+
+def _topology_assignment(raw: Any, ptr: str, ident: dict[str, str]) -> tuple[list[str], list[tuple[tuple[str, ...], int]]] | None:
+    """A podSet assignment's ``topologyAssignment``: its ``levels`` and the (values, count)
+    of each domain, from v1beta1 ``domains`` or v1beta2 ``slices`` (Kueue's
+    ``InternalSeqFrom``: per level a ``universal`` value or ``individual`` roots between a
+    prefix and a suffix; ``podCounts`` universal or individual)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InputError("a topologyAssignment must be an object", ptr, ident)
+    levels = r.lst(raw, "levels", ptr, ident)
+    if not levels or not all(isinstance(x, str) and x for x in levels):
+        raise InputError("'levels' must be a non-empty list of label keys", join_pointer(ptr, "levels"), ident)
+    n = len(levels)
+    out: list[tuple[tuple[str, ...], int]] = []
+    if "slices" in raw:
+        for i, sl in enumerate(r.lst(raw, "slices", ptr, ident)):
+            sp = join_pointer(ptr, "slices", i)
+            if not isinstance(sl, dict):
+                raise InputError("a slice must be an object", sp, ident)
+            count = r.integer(sl, "domainCount", sp, ident, minimum=1, maximum=MAX_DOMAINS)
+            if count is None or len(out) + count > MAX_DOMAINS:
+                raise InputError(f"'domainCount' must be set, and the assignment at most {MAX_DOMAINS} domains",
+                                 join_pointer(sp, "domainCount"), ident)  # fmt: skip
+            per_level = r.lst(sl, "valuesPerLevel", sp, ident)
+            if len(per_level) != n:
+                raise InputError(f"'valuesPerLevel' must have one entry per level ({n})", join_pointer(sp, "valuesPerLevel"), ident)
+            columns = [_slice_values(v, join_pointer(sp, "valuesPerLevel", j), ident, count) for j, v in enumerate(per_level)]
+            counts = _slice_counts(r.obj(sl, "podCounts", sp, ident), join_pointer(sp, "podCounts"), ident, count)
+            out += [(tuple(col[k] for col in columns), counts[k]) for k in range(count)]
+        return levels, out
+    for i, d in enumerate(r.lst(raw, "domains", ptr, ident)):
+        dp = join_pointer(ptr, "domains", i)
+        if not isinstance(d, dict):
+            raise InputError("a domain must be an object", dp, ident)
+        values = r.lst(d, "values", dp, ident)
+        if len(values) != n or not all(isinstance(v, str) for v in values):
+            raise InputError(f"'values' must be {n} strings, one per level", join_pointer(dp, "values"), ident)
+        c = r.integer(d, "count", dp, ident, minimum=1, maximum=2**31 - 1)
+        if c is None or len(out) >= MAX_DOMAINS:
+            raise InputError(f"'count' must be set, and the assignment at most {MAX_DOMAINS} domains",
+                             join_pointer(dp, "count"), ident)  # fmt: skip
+        out.append((tuple(values), c))
+    return levels, out
+
+
+def _slice_values(v: Any, vp: str, ident: dict[str, str], count: int) -> list[str]:
+    if not isinstance(v, dict):
+        raise InputError("a level's values must be an object", vp, ident)
+    if "universal" in v:
+        return [r.string(v, "universal", vp, ident)] * count
+    ind = r.obj(v, "individual", vp, ident)
+    ip = join_pointer(vp, "individual")
+    roots = r.lst(ind, "roots", ip, ident)
+    if len(roots) != count or not all(isinstance(x, str) for x in roots):
+        raise InputError(f"'roots' must be {count} strings (domainCount)", join_pointer(ip, "roots"), ident)
+    prefix, suffix = r.string(ind, "prefix", ip, ident), r.string(ind, "suffix", ip, ident)
+    return [prefix + x + suffix for x in roots]
+
+
+def _slice_counts(pc: dict[str, Any], pp: str, ident: dict[str, str], count: int) -> list[int]:
+    if "universal" in pc:
+        c = r.integer(pc, "universal", pp, ident, minimum=1, maximum=2**31 - 1)
+        return [c if c is not None else 1] * count
+    counts = r.lst(pc, "individual", pp, ident)
+    if len(counts) != count or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 2**31 - 1 for x in counts):
+        raise InputError(f"'individual' must be {count} pod counts of at least 1 (domainCount)", join_pointer(pp, "individual"), ident)
+    return counts
 
 
 def _reason_message(found: tuple[int, dict] | None) -> tuple[str, str] | None:

@@ -42,7 +42,7 @@ from functools import cmp_to_key
 from dataclasses import dataclass
 from heapq import merge
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from app.kueue.quota import FR, Holder, Node, Tree
@@ -242,6 +242,10 @@ class Classical:
         self.p = p
         self.cq = tree.queues[p.queue]
         self.frs = frs
+        #: TAS: the snapshots a removal takes the candidate's TAS usage from, and whether the
+        #: preemptor's TAS placement fits then (``workloadFits``' TAS part); None: no TAS request
+        self.tas: Any = None
+        self.tas_fits: Callable[[], bool] | None = None
 
     # -- the candidates --------------------------------------------------------------------
     def _variant(self, h: Holder, advantage: bool) -> int:
@@ -329,24 +333,28 @@ class Classical:
 
     # -- the search ------------------------------------------------------------------------
     def fits(self, borrow: bool) -> bool:
-        """``workloadFits`` (quota only)."""
+        """``workloadFits``: quota, then the TAS placement when the preemptor asks for one."""
         cq = self.cq
         for fr, v in self.p.assigned.items():
             if not borrow and cq.usage.get(fr, 0) + v > cq.quotas_nominal(fr):
                 return False
             if v > max(0, cq.available(fr)):
                 return False
-        return True
+        return self.tas_fits is None or self.tas_fits()
 
     def _remove(self, h: Holder) -> None:
         node = self.tree.queues[h.queue]
         for fr, v in h.usage.items():
             node.remove_usage(fr, v)
+        if self.tas is not None:
+            self.tas.remove(h.key)
 
     def _add(self, h: Holder) -> None:
         node = self.tree.queues[h.queue]
         for fr, v in h.usage.items():
             node.add_usage(fr, v)
+        if self.tas is not None:
+            self.tas.remove(h.key, 1)
 
     def targets(self) -> list[Target]:
         """``classicalPreemptions``: the Workloads to evict, or none when eviction cannot

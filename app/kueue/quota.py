@@ -43,7 +43,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -53,6 +53,7 @@ from app.ingest.kube import metadata
 from app.ingest.quantity import canonical_quantity, parse_quantity, to_canonical
 from app.kueue import admissionfairsharing as afs
 from app.kueue import flavorassigner as fa
+from app.kueue import tas
 from app.kueue.flavorassigner import Fungibility
 from app.kueue.fairsharing import FairSearch, tournament
 from app.kueue.preemption import Classical, Holders, Preemptor, Target, height_to_fit
@@ -453,6 +454,11 @@ class Entry:
     tas: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
     #: per podSet, per flavor it cannot use: Kueue's reason, when the answer names it
     flavors_why: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: per podSet asking for TAS: its pods as Kueue's TAS placement reads them (the count is the full one)
+    tas_requests: dict[str, tas.Request] = field(default_factory=dict)
+    #: the TAS flavors whose topology Kueue delays for it (a MultiKueue check: all; a
+    #: ProvisioningRequest check's flavors): no placement is sought there now
+    tas_delayed: frozenset[str] = frozenset()
 
     def total_requests(self) -> dict[str, Decimal]:
         """``SumTotalRequests`` as Kueue holds it: each resource's value over all podSets at
@@ -488,6 +494,8 @@ class Verdict:
     truncated: bool = False  # not tried: the deadline passed first
     counts: dict[str, int] = field(default_factory=dict)  # podSet -> count, when partial admission reduced it
     reason: str = ""  # the answer's reason when the message's kind does not say it (WaitingForPodsReady)
+    #: admitted: the TAS placements, podSet -> (flavor, placement): Kueue's topologyAssignment
+    placed: tas.Placed = field(default_factory=dict)
 
 
 @dataclass
@@ -522,6 +530,7 @@ class Cycle:
             self.queues_of.setdefault(h.lq, set()).add(h.queue)
         self.preempted: dict[str, Holder] = {}
         self.fair = fair  # fair sharing's preemption strategies; None: fair sharing is off
+        self.tas: tas.State | None = None  # the TAS flavors' snapshots (None: the snapshot has none)
 
     def usage(self, h: Holder) -> float | None:
         """``LocalQueueFSUsage`` of ``h``: its LocalQueue's usage when its ClusterQueue is
@@ -561,9 +570,16 @@ class Cycle:
 
         return simulate
 
-    def targets(self, e: Entry, assigned: dict[FR, int], frs: set[FR]) -> list[Any]:
+    def targets(self, e: Entry, assigned: dict[FR, int], frs: set[FR],
+                topology: dict[str, list[tas.Request]] | None = None) -> list[Any]:  # fmt: skip
+        """The preemption targets; with ``topology`` (the TAS requests), a removal fits only
+        once the TAS placement fits too (``workloadFits``)."""
         p = Preemptor(e.queue, e.priority, e.created, assigned)
         search = Classical(self.tree, self.holders, p, frs)
+        if topology and self.tas is not None:
+            state = self.tas
+            search.tas = state
+            search.tas_fits = lambda: state.find(topology)[1] is None
         if self.fair is None:
             return search.targets()
         fair = FairSearch(self.tree, p, frs, self.fair, lambda: search.fits(True), search._remove, search._add,
@@ -584,40 +600,101 @@ class Cycle:
         cq = self.tree.queues[e.queue]
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
                         e.resume, e.groups, e.flavors_why)  # fmt: skip
+        topology: dict[str, list[tas.Request]] = {}
         if e.tas[0] and not asg.no_fit:  # (a podSet of count 0 asks for no topology)
-            live = {ps.name for ps, c in zip(e.pod_sets, counts or [ps.count for ps in e.pod_sets], strict=True) if c}
+            sizes = counts or [ps.count for ps in e.pod_sets]
+            live = {ps.name for ps, c in zip(e.pod_sets, sizes, strict=True) if c}
             fa.check_tas_flavors(asg, e.tas[0] & live, e.tas[1])
+            if not asg.no_fit and self.tas is not None:
+                topology = self.tas_requests(e, asg, counts)
+                self._topology(asg, topology)
         if counts is not None:
             asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
             return asg, []
-        return asg, self.targets(e, asg.usage, asg.needs_preemption)
+        return asg, self.targets(e, asg.usage, asg.needs_preemption, topology)
+
+    def tas_requests(self, e: Entry, asg: fa.Assignment, counts: list[int] | None) -> dict[str, list[tas.Request]]:
+        """``WorkloadsTopologyRequests``: per TAS flavor (by podSet order) the podSets asking
+        for TAS that took it, at their counts (a podSet of count 0 asks for none)."""
+        topology: dict[str, list[tas.Request]] = {}
+        if self.tas is None:
+            return topology
+        sizes = counts or [ps.count for ps in e.pod_sets]
+        for ps, c in zip(e.pod_sets, sizes, strict=True):
+            if not c or ps.name not in e.tas_requests or ps.name not in e.tas[0]:
+                continue
+            flavor = next((f for f in asg.flavors.get(ps.name, {}).values() if f in self.tas.snapshots), None)
+            if flavor is not None and flavor not in e.tas_delayed:
+                topology.setdefault(flavor, []).append(replace(e.tas_requests[ps.name], count=c))
+        return topology
+
+    def _topology(self, asg: fa.Assignment, topology: dict[str, list[tas.Request]]) -> None:
+        """``FlavorAssigner.Assign``'s TAS step: with quota fitting, the placement on the
+        TAS flavors as they are now (found: the assignment's ``placed``; not: its podSet
+        needs preemption, with the reason); needing preemption, the placement with every TAS
+        Workload gone (``WithSimulateEmpty``): none means no fit, else every TAS podSet's
+        flavors need preemption."""
+        state = self.tas
+        if state is None or not topology:
+            return
+
+        def mode(ps: str, m: int) -> None:
+            for res, f in asg.flavors.get(ps, {}).items():
+                asg.modes[(f, res)] = m
+
+        if asg.fit:
+            placed, failure = state.find(topology)
+            if failure is None:
+                asg.placed = placed
+                return
+            mode(failure[0], fa.PREEMPT)
+            asg.why = f"couldn't assign flavors to pod set {failure[0]}: {failure[1]}"
+        empty = state.find(topology, simulate_empty=True)[1]
+        if empty is not None:
+            asg.no_fit = True
+            asg.why = asg.why or f"couldn't assign flavors to pod set {empty[0]}: {empty[1]} (with every TAS Workload gone)"
+        else:
+            for reqs in topology.values():
+                for req in reqs:
+                    mode(req.name, fa.PREEMPT)
+
+    def _gone(self, targets: list[Any]) -> list[Holder]:
+        return list(({h.key: h for h in self.preempted.values()} | {t.holder.key: t.holder for t in targets}).values())
 
     class _Removed:
-        def __init__(self, tree: Tree, holders: list[Holder]) -> None:
-            self.tree, self.holders = tree, holders
+        def __init__(self, tree: Tree, holders: list[Holder], state: tas.State | None) -> None:
+            self.tree, self.holders, self.state = tree, holders, state
 
         def __enter__(self) -> None:
             for h in self.holders:
                 node = self.tree.queues[h.queue]
                 for fr, v in h.usage.items():
                     node.remove_usage(fr, v)
+                if self.state is not None:
+                    self.state.remove(h.key)
 
         def __exit__(self, *exc: Any) -> None:
             for h in self.holders:
                 node = self.tree.queues[h.queue]
                 for fr, v in h.usage.items():
                     node.add_usage(fr, v)
+                if self.state is not None:
+                    self.state.remove(h.key, 1)
 
     def removed(self, holders: list[Holder]) -> Cycle._Removed:
-        """``SimulateWorkloadUsageRemoval``: the tree without ``holders``' usage, inside the block."""
-        return Cycle._Removed(self.tree, holders)
+        """``SimulateWorkloadUsageRemoval``: the tree and the TAS snapshots without
+        ``holders``' usage, inside the block."""
+        return Cycle._Removed(self.tree, holders, self.tas)
 
-    def fits(self, cq: Node, usage: dict[FR, int], targets: list[Any]) -> bool:
-        """``fits``: ``usage`` within ``available`` once this answer's victims and ``targets`` are gone."""
-        gone = {h.key: h for h in self.preempted.values()} | {t.holder.key: t.holder for t in targets}
-        with self.removed(list(gone.values())):
-            return all(v <= max(0, cq.available(fr)) for fr, v in usage.items())
+    def fits(self, cq: Node, usage: dict[FR, int], targets: list[Any], e: Entry | None = None,
+             placed: tas.Placed | None = None) -> bool:  # fmt: skip
+        """``fits``: ``usage`` within ``available``, and the TAS ``placed`` still fitting
+        (``ClusterQueueSnapshot.Fits``), once this answer's victims and ``targets`` are gone."""
+        with self.removed(self._gone(targets)):
+            if not all(v <= max(0, cq.available(fr)) for fr, v in usage.items()):
+                return False
+            return not placed or self.tas is None or e is None or self.tas.fits(placed, e.tas_requests)
 
 
 def _reduce(e: Entry, attempt: Any) -> tuple[fa.Assignment, list[Any]] | None:
@@ -748,7 +825,8 @@ def _processing_order(nominated: list[Any], cycle: Cycle) -> Iterator[Any]:
 
 def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None,
                    stop_at: float | None = None, fair: tuple[str, ...] | None = None,
-                   ledger: afs.Ledger | None = None, pods_ready_block: bool | None = None) -> dict[str, Verdict]:  # fmt: skip
+                   ledger: afs.Ledger | None = None, pods_ready_block: bool | None = None,
+                   tas_state: tas.State | None = None, tas_recompute: bool = True) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -771,8 +849,14 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     Workloads are preemption candidates most-used LocalQueue first. ``pods_ready_block``:
     WaitForPodsReady's ``blockAdmission`` is on (None: off), True when a Workload holding
     quota is not PodsReady: then the first Workload that would get quota waits and the
-    scheduler blocks (``waitForPodsReadyIfNeeded``); once one gets quota, it is that one."""
+    scheduler blocks (``waitForPodsReadyIfNeeded``); once one gets quota, it is that one.
+    ``tas_state``: the TAS flavors' snapshots (:mod:`app.kueue.tas`): a Workload asking for
+    TAS is placed there once its quota fits (``Cycle._topology``), preemption counts the
+    placement, an admitted placement is assumed for the next, and one an earlier head of the
+    same cycle made stale is placed again when ``tas_recompute``
+    (``TASRecomputeAssignmentWithinSchedulingCycle``), else skipped."""
     cycle = Cycle(tree, holders or [], fair, ledger)
+    cycle.tas = tas_state
     by_queue: dict[str, list[Entry]] = {}
     for e in sorted(entries, key=_base_order):
         by_queue.setdefault(e.queue, []).append(e)
@@ -829,7 +913,20 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 block(e.queue, e.key, "which waits for preempted Workloads")
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
-            if overlap or not cycle.fits(node, asg.usage, targets):
+            if (not overlap and tas_recompute and asg.placed and cycle.fits(node, asg.usage, targets)
+                    and not cycle.fits(node, asg.usage, targets, e, asg.placed)):
+                # (FitsCheckNoTAS: the Workloads before it in this cycle took its domains; Kueue
+                # assigns again on the snapshot as it is now from the first flavor,
+                # TASRecomputeAssignmentWithinSchedulingCycle)
+                e.resume = {}
+                asg, targets = cycle.nominate(e)
+                if asg.no_fit or (not asg.fit and not targets):
+                    out[e.key] = Verdict(False, asg.why or "skipped: it no longer fits after processing the Workloads "
+                                                           "before it in this cycle")  # fmt: skip
+                    if strict:
+                        block(e.queue, e.key, "a StrictFIFO queue")
+                    continue
+            if overlap or not cycle.fits(node, asg.usage, targets, e, asg.placed):
                 if asg.pending_flavors and e.retries < MAX_RETRIES:  # Kueue requeues it, goes on from the next flavor
                     e.retries += 1
                     e.resume = dict(asg.tried)
@@ -859,7 +956,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 break
             if pods_ready_block is not None:
                 pods_ready_block = True  # (the Workload just given quota is not PodsReady yet)
-            out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts)
+            out[e.key] = Verdict(True, "", asg.flavors, counts=asg.counts, placed=asg.placed)
+            if cycle.tas is not None and asg.placed:
+                cycle.tas.admit(e.key, asg.placed, e.tas_requests)
             if pending[e.queue].ledger is not None:  # (the usage-based ClusterQueues')
                 total = e.total_requests()
                 if node.ignore_undeclared:  # (filterByNames: the queue's covered resources only)

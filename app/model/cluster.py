@@ -37,6 +37,10 @@ CRITICAL_NAMESPACE = "kube-system"
 #: can make it no PodGroup (``app.ingest.pgcontroller``): Volcano never schedules it, so it is
 #: held as a pod of another scheduler (not a valid scheduler name: no clash).
 VOLCANO_UNGROUPED = "volcano/no-podgroup"
+#: A pod's TAS domain, when Kueue's topology assignment keeps it to one (its nodeSelector then
+#: differs from its podSet's other pods': :mod:`app.kueue.mapping`); the predicate error cache
+#: keys such pods apart
+TAS_DOMAIN_LABEL = "gangplank.dev/tas-domain"
 
 
 #: A ``kai.scheduler/task-priority`` label that is not an integer (Go's ``strconv.Atoi``

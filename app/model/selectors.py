@@ -301,3 +301,39 @@ def check_node_affinity(affinity: Any, pointer: str, obj: dict[str, str] | None)
         if not isinstance(weight, int) or isinstance(weight, bool) or not 1 <= weight <= 100:  # (Kubernetes' validation)
             raise InputError("a preferred scheduling term needs a weight from 1 to 100", join_pointer(pp, i, "weight"), obj)
         check_node_selector_term(p.get("preference") or {}, join_pointer(pp, i, "preference"), obj)
+
+
+def tolerates(tol: dict[str, Any], taint: dict[str, Any]) -> bool:
+    effect = tol.get("effect") or ""
+    if effect and effect != taint.get("effect"):
+        return False
+    key = tol.get("key") or ""
+    op = tol.get("operator") or "Equal"
+    if not key:
+        return op == "Exists"
+    if key != taint.get("key"):
+        return False
+    if op == "Exists":
+        return True
+    if op == "Equal":
+        return (tol.get("value") or "") == (taint.get("value") or "")
+    return False
+
+
+def tolerates_all(tolerations: tuple[dict[str, Any], ...], taints: tuple[dict[str, Any], ...]) -> bool:
+    for taint in taints:
+        if taint.get("effect") not in ("NoSchedule", "NoExecute"):
+            continue
+        if not any(tolerates(t, taint) for t in tolerations):
+            return False
+    return True
+
+
+def required_node_terms(affinity: Any) -> list[dict[str, Any]] | None:
+    """The required node affinity's ``nodeSelectorTerms`` (None: no required node affinity)."""
+    na = affinity.get("nodeAffinity") if isinstance(affinity, dict) else None
+    req = na.get("requiredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
+    if not isinstance(req, dict):
+        return None
+    terms = req.get("nodeSelectorTerms")
+    return [t for t in terms if isinstance(t, dict)] if isinstance(terms, list) else []

@@ -40,7 +40,8 @@ from app.framework.plugin import Plugin
 from app.model.cluster import Task, request_rows
 from app.model.resources import cells
 from app.plugins.interpod import PreferredPodAffinity, SpreadScore, has_preferred
-from app.plugins.predicates import SpreadNodes, term_matches, tolerates
+from app.model.selectors import term_matches, tolerates
+from app.plugins.predicates import SpreadNodes
 
 
 class NodeOrder(Plugin):

@@ -25,46 +25,14 @@ import numpy as np
 from app.framework.plugin import Plugin
 from app.model.cluster import Node, Task
 from app.model.jsonkey import json_key
-from app.model.selectors import term_matches
+from app.model.selectors import required_node_terms, term_matches, tolerates, tolerates_all
 from app.plugins.interpod import InterPodAffinity, has_terms, holds_now
 
 UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
 
 
-def tolerates(tol: dict[str, Any], taint: dict[str, Any]) -> bool:
-    effect = tol.get("effect") or ""
-    if effect and effect != taint.get("effect"):
-        return False
-    key = tol.get("key") or ""
-    op = tol.get("operator") or "Equal"
-    if not key:
-        return op == "Exists"
-    if key != taint.get("key"):
-        return False
-    if op == "Exists":
-        return True
-    if op == "Equal":
-        return (tol.get("value") or "") == (taint.get("value") or "")
-    return False
-
-
-def tolerates_all(tolerations: tuple[dict[str, Any], ...], taints: tuple[dict[str, Any], ...]) -> bool:
-    for taint in taints:
-        if taint.get("effect") not in ("NoSchedule", "NoExecute"):
-            continue
-        if not any(tolerates(t, taint) for t in tolerations):
-            return False
-    return True
-
-
 def required_terms(task: Task) -> list[dict[str, Any]] | None:
-    aff = task.affinity or {}
-    na = aff.get("nodeAffinity") if isinstance(aff, dict) else None
-    req = na.get("requiredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
-    if not isinstance(req, dict):
-        return None
-    terms = req.get("nodeSelectorTerms")
-    return [t for t in terms if isinstance(t, dict)] if isinstance(terms, list) else []
+    return required_node_terms(task.affinity)
 
 
 def selects(task: Task, node: Node, terms: list[dict[str, Any]] | None) -> bool:
@@ -131,6 +99,7 @@ class Predicates(Plugin):
 
     def open(self) -> None:
         self._cache: dict[bytes, np.ndarray] = {}
+        self._label_index: dict[str, dict[str, np.ndarray]] = {}  # label key -> value -> nodes (:meth:`_selected`)
         c = self.ssn.cluster
         nodes = c.nodes
         self._rule = rule = self.ssn.node_rule
@@ -217,10 +186,35 @@ class Predicates(Plugin):
             mask = self._plain
         else:
             terms = required_terms(task)
-            mask = np.array([node_ok(task, n, terms, self._rule, self.affinity_on, self.taints_on)
-                             for n in self.ssn.cluster.nodes], dtype=bool)  # fmt: skip
+            nodes = self.ssn.cluster.nodes
+            if task.node_selector and self.affinity_on:  # only the nodes carrying the selector's labels can pass
+                mask = np.zeros(len(nodes), dtype=bool)
+                for i in self._selected(task.node_selector).tolist():
+                    mask[i] = node_ok(task, nodes[i], terms, self._rule, self.affinity_on, self.taints_on)
+            else:
+                mask = np.array([node_ok(task, n, terms, self._rule, self.affinity_on, self.taints_on) for n in nodes],
+                                dtype=bool)  # fmt: skip
         self._cache[key] = mask
         return mask
+
+    def _selected(self, selector: dict[str, str]) -> np.ndarray:
+        """The nodes whose labels hold every pair of ``selector`` (an index per label key,
+        built the first time a selector names it)."""
+        index = self._label_index
+        out: np.ndarray | None = None
+        for k, v in selector.items():
+            by_value = index.get(k)
+            if by_value is None:
+                lists: dict[str, list[int]] = {}
+                for i, n in enumerate(self.ssn.cluster.nodes):
+                    if k in n.labels:
+                        lists.setdefault(n.labels[k], []).append(i)
+                by_value = index[k] = {val: np.array(ix, dtype=np.intp) for val, ix in lists.items()}
+            hit = by_value.get(v)
+            if hit is None:
+                return np.empty(0, dtype=np.intp)
+            out = hit if out is None else np.intersect1d(out, hit, assume_unique=True)
+        return out if out is not None else np.arange(len(self.ssn.cluster.nodes), dtype=np.intp)
 
     def predicate(self, task: Task, nodes: np.ndarray) -> np.ndarray:
         mask = self.mask_all(task)[nodes]

@@ -1,0 +1,670 @@
+"""Kueue's topology-aware scheduling (TAS): the flavor snapshot and ``findTopologyAssignment``.
+
+Kueue places a podSet on a TAS flavor itself, while admitting it (the flavor assigner asks
+the snapshot once quota fits), and kube-scheduler then binds each pod inside the domain it
+was given. This module is that placement, rule by rule from
+``pkg/cache/scheduler/tas_flavor_snapshot.go`` (kubernetes-sigs/kueue):
+
+* **Snapshot** (``TASFlavorCache.snapshot``, ``newTopologyTree``): the nodes matching the
+  flavor's ``nodeLabels`` that carry every level label, schedulable and Ready
+  (``nodesCache.sync``, ``SchedulerLibraryIntegration`` off); a leaf is one value path of the
+  levels (one node when the lowest level is ``kubernetes.io/hostname``), its capacity the
+  sum of its nodes' allocatable; ``freeCapacity`` takes off the requests of the pods bound
+  there that are not TAS usage (plus one ``pods`` each), ``tasUsage`` is what admitted TAS
+  Workloads hold there.
+* **Phase 1** (``fillInCounts``, ``fillLeafCounts``, ``fillInCountsHelper``): per leaf how
+  many pods fit (``CountIn``: the fewest over the requested resources, a ``pods`` of 1
+  added), with a leader, and the leader; summed up the tree, slices counted at the slice
+  level. With a hostname level the leaves are first filtered by the pod's untolerated
+  ``NoSchedule`` / ``NoExecute`` taints (the flavor's tolerations added), ``nodeSelector``
+  and required node affinity (``FindFeasibleNodes``); without one, no node is filtered.
+* **Phase 2** (``findLevelWithFitDomains``, ``updateCountsToMinimumGeneric``): domains at
+  the requested level sorted (``sortedDomainsWithLeader`` / ``sortedDomains``), BestFit (the
+  fewest domains, most free first, the last one the smallest that holds the rest) or, for an
+  unconstrained request (``TASProfileMixed``), LeastFreeCapacity (the fullest domain that
+  holds all); a ``preferred`` request climbs to coarser levels when no domain holds it; then
+  level by level down to the leaves.
+* ``buildAssignment``: the leaves with pods, in level-values order; only the hostname when it
+  is the lowest level.
+
+With ``TASRespectNodeAffinityPreferred`` (alpha, off by default) each leaf also scores the
+pod's preferred node affinity (the weights of the terms its node matches), summed up the
+tree; domains sort by it first and BestFit stays within the top score's domains.
+
+Not modelled here (named in the answer's warnings where a request meets them):
+``TASBalancedPlacement`` (alpha, off by default), multi-layer slice constraints, node
+replacement for unhealthy nodes, elastic Workload slices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable
+
+from app.model.selectors import required_node_terms, term_matches, tolerates
+
+if TYPE_CHECKING:
+    from app.kueue.objects import TopologyRequest
+
+HOSTNAME = "kubernetes.io/hostname"
+PODS = "pods"
+ONE_POD = 1000  # Gangplank counts pods in milli-units (a pod asks for 1000)
+MAX_INT32 = 2**31 - 1
+
+
+def count_in(requests: dict[str, int], capacity: dict[str, int]) -> tuple[int, str]:
+    """``CountInWithLimitingResource``: how many times ``requests`` fit ``capacity`` and the
+    resource that limits it (the fewest; ties to the lower name); a zero request limits nothing."""
+    best: int | None = None
+    limiting = ""
+    for name, value in requests.items():
+        count = MAX_INT32 if value == 0 else max(0, min(capacity.get(name, 0) // value, MAX_INT32))
+        if best is None or count < best or (count == best and name < limiting):
+            best, limiting = count, name
+    return (best or 0), limiting
+
+
+def _add(into: dict[str, int], usage: dict[str, int], sign: int = 1) -> None:
+    for name, value in usage.items():
+        into[name] = into.get(name, 0) + sign * value
+
+
+def per_pod(requests: dict[str, int]) -> dict[str, int]:
+    """A pod's requests as the snapshot counts them: its ``pods`` is one pod."""
+    out = {k: v for k, v in requests.items() if k != PODS}
+    out[PODS] = ONE_POD
+    return out
+
+
+def scaled(requests: dict[str, int], count: int) -> dict[str, int]:
+    """``ComputeUsagePerDomain`` for one domain: ``count`` pods of ``requests``."""
+    return {k: v * count for k, v in per_pod(requests).items()}
+
+
+class Domain:
+    __slots__ = ("id", "values", "parent", "children", "pods", "slices", "pods_wl", "slices_wl", "leaders", "affinity")
+
+    def __init__(self, id_: Any, values: tuple[str, ...]) -> None:
+        self.id = id_
+        self.values = values
+        self.parent: Domain | None = None
+        self.children: list[Domain] = []
+        self.reset()
+
+    def reset(self) -> None:
+        self.pods = self.slices = self.pods_wl = self.slices_wl = self.leaders = 0
+        self.affinity = 0
+
+
+class Leaf(Domain):
+    __slots__ = ("node", "capacity", "free", "tas")
+
+    def __init__(self, id_: Any, values: tuple[str, ...], node: Any) -> None:
+        super().__init__(id_, values)
+        self.node = node  # the node when the lowest level is the hostname, else None
+        self.capacity: dict[str, int] = {}
+        self.free: dict[str, int] = {}
+        self.tas: dict[str, int] = {}
+
+
+@dataclass(slots=True)
+class Request:
+    """``TASPodSetRequests``: one podSet's pods on this flavor."""
+
+    name: str
+    count: int
+    requests: dict[str, int]  # one pod's (``pods`` excluded)
+    topology: TopologyRequest
+    implied: bool = False  # TAS without a topology request (a TAS-only ClusterQueue)
+    node_selector: dict[str, str] = field(default_factory=dict)
+    affinity: dict[str, Any] | None = None
+    tolerations: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(slots=True)
+class Placement:
+    """A podSet's ``TopologyAssignment``: ``levels`` and (values, count) per domain, in
+    Kueue's order."""
+
+    levels: list[str]
+    domains: list[tuple[tuple[str, ...], int]]
+
+    def usage(self, requests: dict[str, int], lowest_is_node: bool) -> dict[Any, dict[str, int]]:
+        return {(v[-1] if lowest_is_node else v): scaled(requests, c) for v, c in self.domains}
+
+
+@dataclass(slots=True)
+class _State:
+    count: int
+    leaders: int = 0
+    slice_size: int = 1
+    required: bool = False
+    unconstrained: bool = False
+    level_idx: int = 0
+    slice_level_idx: int = 0
+    total_nodes: int = 0
+    selector: int = 0
+    affinity: int = 0
+    taints: dict[str, int] = field(default_factory=dict)
+    resources: dict[str, int] = field(default_factory=dict)
+    domain_excluded: int = 0
+
+    def exclusions(self) -> str:
+        reasons = []
+        if self.selector:
+            reasons.append(f"nodeSelector: {self.selector}")
+        if self.affinity:
+            reasons.append(f"affinity: {self.affinity}")
+        if self.domain_excluded:
+            reasons.append(f"topologyDomain: {self.domain_excluded}")
+        reasons += [f'taint "{t}": {n}' for t, n in sorted(self.taints.items())]
+        reasons += [f'resource "{r}": {n}' for r, n in sorted(self.resources.items())]
+        return ", ".join(sorted(reasons))
+
+
+def _taint_string(t: dict[str, Any]) -> str:
+    """``Taint.ToString``: ``key=value:effect`` (``key:effect`` without a value)."""
+    key, value, effect = t.get("key") or "", t.get("value") or "", t.get("effect") or ""
+    return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
+
+
+class Snapshot:
+    """One TAS flavor's ``TASFlavorSnapshot``: the topology tree over its nodes and the usage."""
+
+    def __init__(self, topology: str, levels: list[str], nodes: Iterable[Any], node_labels: dict[str, str],
+                 tolerations: tuple[dict[str, Any], ...] = (), mixed: bool = True,
+                 preferred_affinity: bool = False) -> None:  # fmt: skip
+        self.topology = topology
+        self.mixed = mixed  # TASProfileMixed: LeastFreeCapacity for unconstrained requests
+        #: TASRespectNodeAffinityPreferred: domains ranked by the pods' preferred node affinity first
+        self.preferred_affinity = preferred_affinity
+        self.levels = list(levels)
+        self.lowest_is_node = bool(levels) and levels[-1] == HOSTNAME
+        self.tolerations = tuple(tolerations)
+        self.leaves: dict[Any, Leaf] = {}
+        self.node_leaf: dict[str, Any] = {}
+        self.per_level: list[dict[Any, Domain]] = [{} for _ in levels]
+        for n in nodes:
+            if n.unschedulable or not n.ready:
+                continue
+            if any(n.labels.get(k) != v for k, v in node_labels.items()) or any(k not in n.labels for k in levels):
+                continue
+            values = tuple(n.labels[k] for k in levels)
+            lid = values[-1] if self.lowest_is_node else values
+            leaf = self.leaves.get(lid)
+            if leaf is None:
+                leaf = self.leaves[lid] = Leaf(lid, values, n if self.lowest_is_node else None)
+            _add(leaf.capacity, n.allocatable)
+            _add(leaf.free, n.allocatable)
+            self.node_leaf[n.name] = lid
+        for leaf in self.leaves.values():
+            self.per_level[-1][leaf.id] = leaf
+            self._link(leaf)
+        self.roots = sorted(self.per_level[0].values(), key=lambda d: d.values) if levels else []
+
+    def _link(self, d: Domain) -> None:
+        while len(d.values) > 1:
+            pv = d.values[:-1]
+            parent = self.per_level[len(pv) - 1].get(pv)
+            fresh = parent is None
+            if fresh:
+                parent = self.per_level[len(pv) - 1][pv] = Domain(pv, pv)
+            d.parent = parent
+            parent.children.append(d)
+            if not fresh:
+                return
+            d = parent
+
+    # -- usage -----------------------------------------------------------------------------
+    def add_non_tas(self, node: str, requests: dict[str, int]) -> None:
+        """A pod bound to ``node`` outside the TAS usage (``addNonTASUsage``)."""
+        lid = self.node_leaf.get(node)
+        if lid is not None:
+            _add(self.leaves[lid].free, per_pod(requests), -1)
+
+    def add_tas(self, usage: dict[Any, dict[str, int]], sign: int = 1) -> None:
+        """TAS usage per leaf (``addTASUsage`` / ``removeTASUsage``); a domain without a leaf
+        here is skipped, as Kueue skips it."""
+        for lid, u in usage.items():
+            leaf = self.leaves.get(lid)
+            if leaf is not None:
+                _add(leaf.tas, u, sign)
+
+    def remaining(self, leaf: Leaf, simulate_empty: bool = False) -> dict[str, int]:
+        out = dict(leaf.free)
+        if not simulate_empty:
+            _add(out, leaf.tas, -1)
+        return out
+
+    def fits(self, usage: dict[Any, tuple[dict[str, int], int]]) -> bool:
+        """``TASFlavorSnapshot.Fits``: each domain still holds its pods."""
+        for lid, (requests, count) in usage.items():
+            leaf = self.leaves.get(lid)
+            if leaf is None or count_in(per_pod(requests), self.remaining(leaf))[0] < count:
+                return False
+        return True
+
+    # -- FindTopologyAssignmentsForFlavor --------------------------------------------------
+    def find(self, requests: list[Request], simulate_empty: bool = False,
+             assumed: dict[Any, dict[str, int]] | None = None) -> tuple[dict[str, Placement], tuple[str, str] | None]:  # fmt: skip
+        """Placements for the podSets on this flavor, grouped by ``podSetGroupName`` (each
+        group one call: a leader podSet of one pod beside its workers); the first group that
+        does not fit ends the search with (podSet, reason)."""
+        assumed = {k: dict(v) for k, v in (assumed or {}).items()}
+        groups: dict[str, list[Request]] = {}
+        for i, r in enumerate(requests):
+            groups.setdefault(r.topology.group if r.topology.group is not None else str(i), []).append(r)
+        out: dict[str, Placement] = {}
+        for trs in groups.values():
+            workers, leader = trs[0], None
+            if len(trs) > 1:
+                leader = trs[1]
+                if leader.count > workers.count:
+                    leader, workers = trs[0], trs[1]
+            found, reason = self._find(workers, leader, assumed, simulate_empty)
+            if reason:
+                return out, (min(r.name for r in trs), reason)
+            for r in trs:
+                out[r.name] = found[r.name]
+                for lid, u in found[r.name].usage(r.requests, self.lowest_is_node).items():
+                    _add(assumed.setdefault(lid, {}), u)
+        return out, None
+
+    # -- findTopologyAssignment -----------------------------------------------------------
+    def _level_idx(self, key: str | None) -> int | None:
+        return self.levels.index(key) if key in self.levels else None
+
+    def _find(self, workers: Request, leader: Request | None, assumed: dict[Any, dict[str, int]],
+              simulate_empty: bool) -> tuple[dict[str, Placement], str]:  # fmt: skip
+        st = _State(count=workers.count)
+        tr = workers.topology
+        requests = per_pod(workers.requests)
+        leader_requests = per_pod(leader.requests) if leader is not None else None
+        if leader is not None:
+            st.leaders = 1
+        slice_only = tr.required is None and tr.preferred is None and tr.slice_level is not None
+        if tr.slice_level is not None:
+            if not tr.slice_size or tr.slice_size <= 0:
+                return {}, "slice topology requested, but slice size not provided"
+            st.slice_size = tr.slice_size
+        st.required = tr.required is not None
+        st.unconstrained = tr.unconstrained or workers.implied or slice_only
+        key = tr.required or tr.preferred
+        if key is None and slice_only:
+            key = self.levels[0]
+        if key is None and (tr.unconstrained or workers.implied):
+            key = self.levels[-1]
+        if key is None:
+            return {}, "topology level not specified"
+        level_idx = self._level_idx(key)
+        if level_idx is None:
+            return {}, f"no requested topology level: {key}"
+        st.level_idx = level_idx
+        slice_key = tr.slice_level or self.levels[-1]
+        slice_idx = self._level_idx(slice_key)
+        if slice_idx is None:
+            return {}, f"no requested topology level for slices: {slice_key}"
+        st.slice_level_idx = slice_idx
+        if level_idx > slice_idx:
+            return {}, f"podset slice topology {slice_key} is above the podset topology {key}"
+        self._fill_in_counts(workers, requests, leader_requests, assumed, simulate_empty, st)
+        fit_idx, fit, reason = self._level_with_fit_domains(level_idx, st)
+        if reason:
+            return {}, reason
+        fit = self._to_minimum(fit, st.count, st.leaders, st.slice_size, st.unconstrained, True)
+        cur = fit_idx
+        last = len(self.levels) - 1
+        while cur < min(last, st.slice_level_idx):
+            fit = self._to_minimum(self._sorted([c for d in fit for c in d.children], st.unconstrained),
+                                   st.count, st.leaders, st.slice_size, st.unconstrained, True)  # fmt: skip
+            cur += 1
+        while cur < last:
+            size = st.slice_size if cur < st.slice_level_idx else 1
+            nxt: list[Domain] = []
+            for d in fit:
+                nxt += self._to_minimum(self._sorted(d.children, st.unconstrained), d.pods, d.leaders, size,
+                                        st.unconstrained, size > 1)  # fmt: skip
+            fit = nxt
+            cur += 1
+        out: dict[str, Placement] = {}
+        if leader is not None:
+            out[leader.name] = self._assignment([(d, d.leaders) for d in fit if d.leaders > 0])
+            fit = [d for d in fit if d.pods > 0]
+        out[workers.name] = self._assignment([(d, d.pods) for d in fit])
+        return out, ""
+
+    def _feasible(self, leaf: Leaf, r: Request, terms: list[dict[str, Any]] | None, st: _State) -> bool:
+        """``FindFeasibleNodes`` for one leaf: taints, then the nodeSelector, then affinity."""
+        node = leaf.node
+        tolerations = tuple(r.tolerations) + self.tolerations
+        for t in node.taints:
+            if t.get("effect") in ("NoSchedule", "NoExecute") and not any(tolerates(x, t) for x in tolerations):
+                name = _taint_string(t)
+                st.taints[name] = st.taints.get(name, 0) + 1
+                return False
+        if any(node.labels.get(k) != v for k, v in r.node_selector.items()):
+            st.selector += 1
+            return False
+        if terms is not None and not any(term_matches(t, node) for t in terms):
+            st.affinity += 1
+            return False
+        return True
+
+    def _fill_in_counts(self, r: Request, requests: dict[str, int], leader_requests: dict[str, int] | None,
+                        assumed: dict[Any, dict[str, int]], simulate_empty: bool, st: _State) -> None:  # fmt: skip
+        for level in self.per_level:
+            for d in level.values():
+                d.reset()
+        terms = required_node_terms(r.affinity)
+        st.total_nodes += len(self.leaves)
+        for lid in sorted(self.leaves, key=lambda k: self.leaves[k].values):
+            leaf = self.leaves[lid]
+            if self.lowest_is_node and not self._feasible(leaf, r, terms, st):
+                continue
+            if self.lowest_is_node and self.preferred_affinity:
+                leaf.affinity = _preferred_score(r.affinity, leaf.node)
+            remaining = self.remaining(leaf, simulate_empty)
+            if lid in assumed:
+                _add(remaining, assumed[lid], -1)
+            leaf.pods, limiting = count_in(requests, remaining)
+            if leaf.pods == 0 and limiting:
+                st.resources[limiting] = st.resources.get(limiting, 0) + 1
+            leaf.leaders = 0
+            if leader_requests is not None and count_in(leader_requests, remaining)[0] > 0:
+                leaf.leaders = 1
+                _add(remaining, leader_requests, -1)
+            leaf.pods_wl = count_in(requests, remaining)[0]
+        for root in self.roots:
+            self._sum_up(root, st.slice_size, st.slice_level_idx, 0, st.leaders > 0)
+
+    def _sum_up(self, d: Domain, slice_size: int, slice_idx: int, level: int, leader_required: bool) -> None:
+        """``fillInCountsHelper`` (one slice layer)."""
+        if not d.children:
+            if level == slice_idx:
+                d.slices, d.slices_wl = d.pods // slice_size, d.pods_wl // slice_size
+            return
+        pods = slices = leaders = 0
+        contributor = False
+        min_pod_diff = min_slice_diff = MAX_INT32
+        affinity = 0
+        for c in d.children:
+            self._sum_up(c, slice_size, slice_idx, level + 1, leader_required)
+            pods += c.pods
+            slices += c.slices
+            if not leader_required or c.leaders > 0:
+                contributor = True
+                min_pod_diff = min(c.pods - c.pods_wl, min_pod_diff)
+                min_slice_diff = min(c.slices - c.slices_wl, min_slice_diff)
+            leaders = max(c.leaders, leaders)
+            affinity += c.affinity
+        d.pods = pods
+        slices_wl = 0
+        if contributor:
+            d.pods_wl = pods - min_pod_diff
+            slices_wl = slices - min_slice_diff
+        else:
+            d.pods_wl = 0
+        d.leaders = leaders
+        d.affinity = affinity
+        if level == slice_idx:
+            slices, slices_wl = d.pods // slice_size, d.pods_wl // slice_size
+        d.slices, d.slices_wl = slices, slices_wl
+
+    # -- phase 2 ---------------------------------------------------------------------------
+    def _lfc(self, unconstrained: bool) -> bool:
+        """``useLeastFreeCapacityAlgorithm``; BestFit otherwise."""
+        return unconstrained and self.mixed
+
+    def _sorted_with_leader(self, domains: Iterable[Domain], unconstrained: bool) -> list[Domain]:
+        """``sortedDomainsWithLeader``: more leaders, then slices with a leader (descending;
+        ascending for LeastFreeCapacity), then fewer pods with a leader, then level values."""
+        lfc = self._lfc(unconstrained)
+        aff = self.preferred_affinity
+        return sorted(domains, key=lambda d: (-d.leaders, -d.affinity if aff else 0, d.slices_wl if lfc else -d.slices_wl,
+                                              d.pods_wl, d.values))  # fmt: skip
+
+    def _sorted(self, domains: Iterable[Domain], unconstrained: bool) -> list[Domain]:
+        """``sortedDomains``: slices (descending; ascending for LeastFreeCapacity), then fewer
+        pods, then level values."""
+        lfc = self._lfc(unconstrained)
+        aff = self.preferred_affinity
+        return sorted(domains, key=lambda d: (-d.affinity if aff else 0, d.slices if lfc else -d.slices, d.pods, d.values))
+
+    def _best_fit(self, domains: list[Domain], needed: int, count_of: Any, leaders: int) -> Domain:
+        """``findBestFitDomainBy``: the first domain with the smallest count that holds
+        ``needed`` (and the leaders), else the first; with preferred affinity on, among the
+        domains of the first one's affinity score only (``topAffinityTierDomains``)."""
+        if self.preferred_affinity:
+            domains = [d for d in domains[:next((i for i, d in enumerate(domains) if d.affinity != domains[0].affinity),
+                                                 len(domains))]]  # fmt: skip
+        best, best_count = domains[0], MAX_INT32
+        found = False
+        for d in domains:
+            if d.leaders < leaders:
+                continue
+            c = count_of(d)
+            if c >= needed and c < best_count:
+                best, best_count, found = d, c, True
+        return best if found else domains[0]
+
+    def _best_fit_slices(self, domains: list[Domain], slices: int, leaders: int) -> Domain:
+        return self._best_fit(domains, slices, (lambda d: d.slices_wl) if leaders > 0 else (lambda d: d.slices), leaders)
+
+    def _best_fit_pods(self, domains: list[Domain], pods: int, leaders: int) -> Domain:
+        return self._best_fit(domains, pods, (lambda d: d.pods_wl) if leaders > 0 else (lambda d: d.pods), leaders)
+
+    def _not_fit(self, fit: int, total: int, slice_size: int, st: _State) -> str:
+        unit = "pod" if slice_size == 1 else "slice"
+        if fit == 0:
+            msg = f'topology "{self.topology}" doesn\'t allow to fit any of {total} {unit}(s)'
+        else:
+            msg = f'topology "{self.topology}" allows to fit only {fit} out of {total} {unit}(s)'
+        ex = st.exclusions()
+        return f"{msg}. Total nodes: {st.total_nodes}; excluded: {ex}" if ex else msg
+
+    def _level_with_fit_domains(self, idx: int, st: _State) -> tuple[int, list[Domain], str]:
+        """``findLevelWithFitDomains``."""
+        level = self.per_level[idx]
+        if not level:
+            return 0, [], f"no topology domains at level: {self.levels[idx]}"
+        ordered = self._sorted_with_leader(level.values(), st.unconstrained)
+        top = ordered[0]
+        slice_count = st.count // st.slice_size
+        best_fit = not self._lfc(st.unconstrained)
+        if best_fit and top.slices_wl >= slice_count and top.leaders >= st.leaders:
+            top = self._best_fit_slices(ordered, slice_count, st.leaders)
+        if not best_fit:  # LeastFreeCapacity: the fullest domain that holds them all
+            for d in ordered:
+                capacity = d.slices
+                if st.leaders > 0:
+                    if d.leaders < st.leaders:
+                        continue
+                    capacity = d.slices_wl
+                if capacity >= slice_count:
+                    return idx, [d], ""
+            if st.required:
+                return 0, [], self._not_fit(ordered[-1].pods, slice_count, st.slice_size, st)
+        if top.slices_wl < slice_count or top.leaders < st.leaders:
+            if st.required:
+                if self.preferred_affinity:  # (the other domains, past the top affinity tier)
+                    for i in range(1, len(ordered)):
+                        d = ordered[i]
+                        if d.slices_wl >= slice_count and d.leaders >= st.leaders:
+                            return idx, [self._best_fit_slices(ordered[i:], slice_count, st.leaders)], ""
+                return 0, [], self._not_fit(top.slices, slice_count, st.slice_size, st)
+            if idx > 0 and not st.unconstrained:
+                return self._level_with_fit_domains(idx - 1, st)
+            results: list[Domain] = []
+            remaining, remaining_leaders = slice_count, st.leaders
+            ordered = self._prioritize_leader(ordered, st.count, st.leaders, st.slice_size, True)
+            i = 0
+            while remaining_leaders > 0 and i < len(ordered) and ordered[i].leaders > 0:
+                d = ordered[i]
+                if best_fit and d.slices_wl >= remaining:
+                    d = self._best_fit_slices(ordered[i:], remaining, remaining_leaders)
+                results.append(d)
+                remaining_leaders -= d.leaders
+                remaining -= d.slices_wl
+                i += 1
+            if remaining_leaders > 0:
+                return 0, [], self._not_fit(st.leaders - remaining_leaders, slice_count, st.slice_size, st)
+            ordered = self._sorted(ordered[i:], st.unconstrained)
+            j = 0
+            while remaining > 0 and j < len(ordered):
+                d = ordered[j]
+                if best_fit and d.slices >= remaining:
+                    d = self._best_fit_slices(ordered[j:], remaining, 0)
+                results.append(d)
+                remaining -= d.slices
+                j += 1
+            if remaining > 0:
+                return 0, [], self._not_fit(slice_count - remaining, slice_count, st.slice_size, st)
+            return idx, results, ""
+        return idx, [top], ""
+
+    @staticmethod
+    def _prioritize_leader(domains: list[Domain], count: int, leaders: int, slice_size: int,
+                           slices: bool) -> list[Domain]:  # fmt: skip
+        """``prioritizeLeaderDomain``: the first leader-capable domain whose leader penalty
+        the others' capacity absorbs moves to the front."""
+        if leaders == 0 or len(domains) < 2:
+            return domains
+        required = count // slice_size if slices else count
+        available = sum(d.slices if slices else d.pods for d in domains)
+        for i, d in enumerate(domains):
+            if d.leaders < leaders:
+                continue
+            penalty = (d.slices - d.slices_wl) if slices else (d.pods - d.pods_wl)
+            if available - penalty < required:
+                continue
+            if i == 0:
+                return domains
+            return [d] + domains[:i] + domains[i + 1:]
+        return domains
+
+    def _to_minimum(self, domains: list[Domain], count: int, leaders: int, slice_size: int, unconstrained: bool,
+                    slices: bool) -> list[Domain]:  # fmt: skip
+        """``updateCountsToMinimumGeneric``: take domains in order until ``count`` pods
+        (or slices) and the leaders are placed, the last one by BestFit; each taken domain's
+        counts become what it holds."""
+        domains = self._prioritize_leader(domains, count, leaders, slice_size, slices)
+        best_fit = not self._lfc(unconstrained)
+        result: list[Domain] = []
+        remaining = count // slice_size if slices else count
+        remaining_leaders = leaders
+        for i, dom in enumerate(domains):
+            if remaining_leaders > 0:  # consumeWithLeadersGeneric
+                with_leader = dom.slices_wl if slices else dom.pods_wl
+                if best_fit and with_leader >= remaining and dom.leaders >= remaining_leaders:
+                    dom = (self._best_fit_slices if slices else self._best_fit_pods)(domains[i:], remaining, remaining_leaders)
+                    with_leader = dom.slices_wl if slices else dom.pods_wl
+                factor = slice_size if slices else 1
+                result.append(dom)
+                if with_leader >= remaining and dom.leaders >= remaining_leaders:
+                    if slices:
+                        dom.slices = remaining
+                    dom.leaders = remaining_leaders
+                    dom.pods = remaining * factor
+                    return result
+                with_leader = min(with_leader, remaining)
+                if slices:
+                    dom.slices_wl = with_leader
+                else:
+                    dom.pods_wl = with_leader
+                dom.leaders = min(dom.leaders, remaining_leaders)
+                if slices:
+                    dom.slices = with_leader
+                dom.pods = with_leader * factor
+                remaining_leaders -= dom.leaders
+                remaining -= with_leader
+                continue
+            if slices:
+                if best_fit and dom.slices >= remaining:
+                    dom = self._best_fit_slices(domains[i:], remaining, 0)
+                dom.leaders = 0
+                result.append(dom)
+                if dom.slices >= remaining:
+                    dom.pods = remaining * slice_size
+                    dom.slices = remaining
+                    return result
+                dom.pods = dom.slices * slice_size
+                remaining -= dom.slices
+                continue
+            if best_fit and dom.pods >= remaining:
+                dom = self._best_fit_pods(domains[i:], remaining, 0)
+            dom.leaders = 0
+            result.append(dom)
+            if dom.pods >= remaining:
+                dom.pods = remaining
+                return result
+            remaining -= dom.pods
+        return result  # (Kueue logs "unexpected remainingCount": the counts said it fits)
+
+    def _assignment(self, taken: list[tuple[Domain, int]]) -> Placement:
+        """``buildAssignment``: the domains with pods in level-values order; only the hostname
+        level when the topology ends with it."""
+        start = len(self.levels) - 1 if self.lowest_is_node else 0
+        doms = [(d.values[start:], n) for d, n in sorted(taken, key=lambda x: x[0].values) if n > 0]
+        return Placement(self.levels[start:], doms)
+
+
+def _preferred_score(affinity: dict[str, Any] | None, node: Any) -> int:
+    """``PreferredSchedulingTerms.Score``: the summed weights of the preferred node affinity
+    terms the node matches."""
+    na = affinity.get("nodeAffinity") if isinstance(affinity, dict) else None
+    terms = na.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
+    score = 0
+    for t in terms if isinstance(terms, list) else []:
+        if isinstance(t, dict) and isinstance(t.get("preference"), dict) and term_matches(t["preference"], node):
+            w = t.get("weight")
+            score += w if isinstance(w, int) and not isinstance(w, bool) else 0
+    return score
+
+
+#: a podSet's placement: (its TAS flavor, the placement)
+Placed = dict[str, tuple[str, Placement]]
+
+
+class State:
+    """The TAS snapshots of one quota pass (``ClusterQueueSnapshot.TASFlavors``) and the TAS
+    usage each admitted Workload holds in them, so preemption can take it away."""
+
+    def __init__(self, snapshots: dict[str, Snapshot]) -> None:
+        self.snapshots = snapshots
+        self.held: dict[str, dict[str, dict[Any, dict[str, int]]]] = {}  # Workload -> flavor -> leaf -> usage
+
+    def hold(self, key: str, flavor: str, usage: dict[Any, dict[str, int]]) -> None:
+        mine = self.held.setdefault(key, {}).setdefault(flavor, {})
+        for lid, u in usage.items():
+            _add(mine.setdefault(lid, {}), u)
+        self.snapshots[flavor].add_tas(usage)
+
+    def remove(self, key: str, sign: int = -1) -> None:
+        """``SimulateWorkloadRemoval``'s TAS part (``sign`` 1 puts it back)."""
+        for flavor, usage in self.held.get(key, {}).items():
+            self.snapshots[flavor].add_tas(usage, sign)
+
+    def find(self, requests: dict[str, list[Request]], simulate_empty: bool = False) -> tuple[Placed, tuple[str, str] | None]:
+        """``FindTopologyAssignmentsForWorkload``: flavor by flavor (by name); the first
+        failure as (podSet, reason)."""
+        out: Placed = {}
+        for flavor in sorted(requests):
+            found, failure = self.snapshots[flavor].find(requests[flavor], simulate_empty)
+            if failure is not None:
+                return out, failure
+            out.update({ps: (flavor, p) for ps, p in found.items()})
+        return out, None
+
+    def fits(self, placed: Placed, requests: dict[str, Request]) -> bool:
+        """``ClusterQueueSnapshot.Fits``' TAS part: every placed domain still holds its pods."""
+        for ps, (flavor, p) in placed.items():
+            snap = self.snapshots[flavor]
+            usage = {(v[-1] if snap.lowest_is_node else v): (requests[ps].requests, c) for v, c in p.domains}
+            if not snap.fits(usage):
+                return False
+        return True
+
+    def admit(self, key: str, placed: Placed, requests: dict[str, Request]) -> None:
+        """A Workload given quota with these placements: its TAS usage is assumed."""
+        for ps, (flavor, p) in placed.items():
+            self.hold(key, flavor, p.usage(requests[ps].requests, self.snapshots[flavor].lowest_is_node))

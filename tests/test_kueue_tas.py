@@ -1,0 +1,308 @@
+"""Kueue's own TAS placement (``app/kueue/tas.py``), rule by rule, on small clusters.
+
+Each rule names the function of ``pkg/cache/scheduler/tas_flavor_snapshot.go`` (or of the
+scheduler / flavor assigner that calls it) it follows; the tables Kueue tests them with are
+transcribed in ``tests/test_kueue_tas_snapshot_upstream.py``.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from app.kueue import tas
+from app.kueue.objects import TopologyRequest
+from tests.kube import node, pod, request
+from tests.test_admissions import domains, one, post
+
+B, R, H = "cloud.com/block", "cloud.com/rack", "kubernetes.io/hostname"
+OS = "kubernetes.io/os"
+V2 = "kueue.x-k8s.io/v1beta2"
+
+
+def tnode(name: str, cpu: int, block: str, rack: str, **kw: Any) -> dict[str, Any]:
+    return node(name, cpu=str(cpu), gpu=None, labels={B: block, R: rack, OS: "linux"}, **kw)
+
+
+def objects(levels: list[str], quota: str = "1000", gates: dict[str, bool] | None = None,
+            preemption: dict[str, str] | None = None, queues: tuple[str, ...] = ("cq",)) -> list[dict[str, Any]]:  # fmt: skip
+    objs: list[dict[str, Any]] = [
+        {"apiVersion": V2, "kind": "Topology", "metadata": {"name": "default"},
+         "spec": {"levels": [{"nodeLabel": k} for k in levels]}},
+        {"apiVersion": V2, "kind": "ResourceFlavor", "metadata": {"name": "tas"},
+         "spec": {"nodeLabels": {OS: "linux"}, "topologyName": "default"}},
+    ]  # fmt: skip
+    for q in queues:
+        spec: dict[str, Any] = {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["cpu"], "flavors": [
+            {"name": "tas", "resources": [{"name": "cpu", "nominalQuota": quota}]}]}]}
+        if preemption:
+            spec["preemption"] = preemption
+        objs += [{"apiVersion": V2, "kind": "ClusterQueue", "metadata": {"name": q}, "spec": spec},
+                 {"apiVersion": V2, "kind": "LocalQueue", "metadata": {"name": f"lq-{q}", "namespace": "ml"},
+                  "spec": {"clusterQueue": q}}]  # fmt: skip
+    if gates:
+        objs.append({"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": gates})
+    return objs
+
+
+def workload(name: str, count: int, tr: dict[str, Any] | None, *, cpu: int = 1, queue: str = "cq", priority: int = 0,
+             admitted: bool = False, created: str = "2026-11-23T11:00:00Z", **ps_extra: Any) -> dict[str, Any]:  # fmt: skip
+    ps: dict[str, Any] = {"name": "main", "count": count,
+                          "template": {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": str(cpu)}}}]}}}
+    if tr is not None:
+        ps["topologyRequest"] = tr
+    ps.update(ps_extra)
+    w: dict[str, Any] = {"apiVersion": V2, "kind": "Workload",
+                         "metadata": {"name": name, "namespace": "ml", "creationTimestamp": created},
+                         "spec": {"podSets": [ps], "queueName": f"lq-{queue}", "priority": priority}}  # fmt: skip
+    if admitted:
+        w["status"] = {"admission": {"clusterQueue": queue, "podSetAssignments": [
+            {"name": "main", "count": count, "flavors": {"cpu": "tas"}, "resourceUsage": {"cpu": str(cpu * count)}}]},
+            "conditions": [{"type": "PodsReady", "status": "True", "reason": "PodsReady", "message": "",
+                            "lastTransitionTime": "2026-11-23T10:00:00Z"}]}  # fmt: skip
+    return w
+
+
+def running(wl: str, nodes: list[str], cpu: int = 1) -> list[dict[str, Any]]:
+    """The pods of an admitted Workload, one per entry of ``nodes``."""
+    out = []
+    for i, n in enumerate(nodes):
+        p = pod(f"{wl}-{i}", ns="ml", node=n, phase="Running", cpu=str(cpu), memory=None)
+        p["metadata"].setdefault("annotations", {})["kueue.x-k8s.io/workload"] = wl
+        p["metadata"].setdefault("labels", {})["kueue.x-k8s.io/podset"] = "main"
+        out.append(p)
+    return out
+
+
+def answer(client, objs: list[dict], wls: list[dict]) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    return post(client, request(objs, workloads=wls))
+
+
+def placed(w: dict[str, Any]) -> list[tuple[tuple[str, ...], int]]:
+    assert (w["admitted"], w["reason"]) == (True, "Admitted"), w
+    return domains(w["podSets"][0])
+
+
+# three racks in one block: r1 = n1 (4) + n2 (4), r2 = n3 (4), r3 = n4 (2)
+RACKS = [tnode("n1", 4, "b1", "r1"), tnode("n2", 4, "b1", "r1"), tnode("n3", 4, "b1", "r2"), tnode("n4", 2, "b1", "r3")]
+
+
+# -- phase 2a: findLevelWithFitDomains ---------------------------------------------------------
+def test_best_fit_takes_the_smallest_domain_that_holds_the_pods(client):
+    # required rack, 3 pods: r1 (8) and r2 (4) hold them; BestFit takes the smallest that does: r2
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 3, {"required": R})])
+    assert placed(one(a, "ml/w")) == [(("n3",), 3)]
+
+
+def test_best_fit_orders_by_capacity_then_level_values(client):
+    # 2 pods: r2 (4) and r3 (2) both hold them; r3 is the smallest
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 2, {"required": R})])
+    assert placed(one(a, "ml/w")) == [(("n4",), 2)]
+
+
+def test_required_level_that_no_domain_holds_is_no_fit_with_kueues_message(client):
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 9, {"required": R})])
+    w = one(a, "ml/w")
+    assert (w["admitted"], w["reason"]) == (False, "InsufficientQuota")
+    assert w["message"] == ("couldn't assign flavors to pod set main: topology \"default\" allows to fit only 8 out of "
+                            "9 pod(s)")  # fmt: skip
+
+
+def test_preferred_level_climbs_to_the_parent_when_no_domain_holds_the_pods(client):
+    # 9 pods preferred in a rack: none holds them; one level up the block does: racks by
+    # capacity, the last the smallest holding the rest (r1 8, then r3 of 2 for the 9th)
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 9, {"preferred": R})])
+    assert sorted(placed(one(a, "ml/w"))) == [(("n1",), 4), (("n2",), 4), (("n4",), 1)]
+
+
+def test_least_free_capacity_for_an_unconstrained_request(client):
+    # unconstrained: the lowest level, fullest first: n4 (2) holds 2 pods
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 2, {"unconstrained": True})])
+    assert placed(one(a, "ml/w")) == [(("n4",), 2)]
+
+
+def test_tas_profile_mixed_off_places_an_unconstrained_request_by_best_fit(client):
+    # TASProfileMixed off: BestFit at the lowest level: the nodes by capacity (n1, n2, n3 of 4),
+    # the last one the smallest holding the rest; 5 pods: n1 4, then n4 (2) holds the last
+    a = answer(client, RACKS + objects([B, R, H], gates={"TASProfileMixed": False}), [workload("w", 5, {"unconstrained": True})])
+    assert sorted(placed(one(a, "ml/w"))) == [(("n1",), 4), (("n4",), 1)]
+    assert not any("TASProfileMixed" in n for n in a["warnings"])
+
+
+def test_implied_tas_in_a_tas_only_cluster_queue_is_unconstrained(client):
+    # no topologyRequest, the ClusterQueue's only flavor a TAS one: implied TAS, LeastFreeCapacity
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 1, None)])
+    assert placed(one(a, "ml/w")) == [(("n4",), 1)]
+
+
+# -- phase 1: fillInCounts ---------------------------------------------------------------------
+def test_pods_bound_to_a_node_leave_less_for_the_topology(client):
+    # a pod outside any Workload holds 3 CPUs of n3: r2 holds 1 pod, r3 2: 2 pods go to r3,
+    # 3 pods to r1 (the only rack holding them)
+    busy = pod("other", ns="ml", node="n3", phase="Running", cpu="3", memory=None)
+    a = answer(client, RACKS + [busy] + objects([B, R, H]), [workload("w", 3, {"required": R})])
+    assert sorted(placed(one(a, "ml/w"))) == [(("n1",), 3)]
+
+
+def test_with_a_hostname_level_untolerated_taints_exclude_nodes_and_are_counted(client):
+    tainted = [tnode("n1", 4, "b1", "r1", taints=[{"key": "gpu", "value": "x", "effect": "NoSchedule"}]),
+               tnode("n2", 4, "b1", "r1")]  # fmt: skip
+    a = answer(client, tainted + objects([B, R, H]), [workload("w", 5, {"required": R})])
+    w = one(a, "ml/w")
+    assert w["message"] == ("couldn't assign flavors to pod set main: topology \"default\" allows to fit only 4 out of 5 "
+                            "pod(s). Total nodes: 2; excluded: taint \"gpu=x:NoSchedule\": 1")  # fmt: skip
+
+
+def test_a_resource_no_node_has_room_for_is_counted_in_the_reason(client):
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 1, {"required": R}, cpu=8)])
+    assert one(a, "ml/w")["message"] == (
+        "couldn't assign flavors to pod set main: topology \"default\" doesn't allow to fit any of 1 pod(s). Total nodes: "
+        "4; excluded: resource \"cpu\": 4")
+
+
+def test_without_a_hostname_level_leaves_are_value_paths_and_nodes_sum(client):
+    # levels [block, rack]: r1 is one leaf of 8 CPUs; 6 pods required in a rack fit r1 only
+    a = answer(client, RACKS + objects([B, R]), [workload("w", 6, {"required": R})])
+    assert placed(one(a, "ml/w")) == [(("b1", "r1"), 6)]
+
+
+# -- slices ------------------------------------------------------------------------------------
+def test_slices_fill_whole_domains_at_the_slice_level(client):
+    # 4 pods in slices of 2 per node, required in a block: the block holds 2+2+2+1 = 7 slices;
+    # going down, the racks by slices r1 (4), r2 (2), r3 (1): BestFit for 2 slices is r2, and
+    # its node n3 takes both
+    tr = {"required": B, "podSetSliceRequiredTopology": H, "podSetSliceSize": 2}
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 4, tr)])
+    assert placed(one(a, "ml/w")) == [(("n3",), 4)]
+    # 3 slices: no rack but r1 holds them (BestFit r1), its nodes n1, n2 by slices: n1 2, n2 1
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 6, tr)])
+    assert sorted(placed(one(a, "ml/w"))) == [(("n1",), 4), (("n2",), 2)]
+
+
+# -- the quota pass: preemption and the cycle ---------------------------------------------------
+def test_topology_full_of_a_lower_priority_workload_preempts_it(client):
+    # quota fits; the only rack holding 6 pods (r1) holds the admitted low Workload's 4 pods:
+    # the placement fits once it is gone (workloadFits' TAS part): Preempting it
+    objs = RACKS + objects([B, R, H], preemption={"withinClusterQueue": "LowerPriority"}) + running("low", ["n1"] * 4)
+    a = answer(client, objs, [workload("low", 4, None, admitted=True), workload("high", 6, {"required": R}, priority=10)])
+    w = one(a, "ml/high")
+    assert w["reason"] == "Preempting" and [p["workload"] for p in w["preemptions"]] == ["ml/low"]
+
+
+def test_no_preemption_makes_room_when_the_topology_cannot_hold_it_even_empty(client):
+    # 9 pods in one rack: no rack holds 9 even with every TAS Workload gone: no fit, nothing preempted
+    objs = RACKS + objects([B, R, H], preemption={"withinClusterQueue": "LowerPriority"}) + running("low", ["n1"] * 4)
+    a = answer(client, objs, [workload("low", 4, None, admitted=True), workload("high", 9, {"required": R}, priority=10)])
+    w = one(a, "ml/high")
+    assert (w["reason"], w["preemptions"]) == ("InsufficientQuota", [])
+    assert "allows to fit only 4 out of 9 pod(s)" in w["message"]
+
+
+def test_placements_earlier_in_the_answer_are_assumed_for_the_next(client):
+    # two Workloads of 3 pods in one rack, one queue: the first takes r2 (n3, BestFit), the
+    # second then finds r2 full and takes r1
+    a = answer(client, RACKS + objects([B, R, H]), [workload("a", 3, {"required": R}),
+                                                      workload("b", 3, {"required": R}, created="2026-11-23T11:01:00Z")])
+    assert placed(one(a, "ml/a")) == [(("n3",), 3)]
+    assert placed(one(a, "ml/b")) == [(("n1",), 3)]
+
+
+def test_recompute_within_the_cycle_when_an_earlier_head_took_the_domain(client):
+    # two ClusterQueues' heads in one cycle both nominate n3's rack; the first processed takes it;
+    # TASRecomputeAssignmentWithinSchedulingCycle (on) places the second again: r1
+    objs = RACKS + objects([B, R, H], queues=("qa", "qb"))
+    wls = [workload("a", 3, {"required": R}, queue="qa"), workload("b", 3, {"required": R}, queue="qb",
+                                                                     created="2026-11-23T11:01:00Z")]  # fmt: skip
+    a = answer(client, objs, wls)
+    assert placed(one(a, "ml/a")) == [(("n3",), 3)] and placed(one(a, "ml/b")) == [(("n1",), 3)]
+    off = answer(client, objs + objects([B, R, H], gates={"TASRecomputeAssignmentWithinSchedulingCycle": False})[-1:], wls)
+    b = one(off, "ml/b")
+    assert (b["admitted"], b["message"]) == (False, "skipped: it no longer fits after processing the Workloads before it "
+                                                    "in this cycle")  # fmt: skip
+
+
+def test_hostname_assignment_lists_domains_in_level_values_order(client):
+    # rack r1 holds node z1, rack r2 node a2: Kueue orders the domains by their full path
+    # (r1/z1 before r2/a2), not by hostname
+    nodes = [tnode("z1", 1, "b1", "r1"), tnode("a2", 1, "b1", "r2")]
+    a = answer(client, nodes + objects([B, R, H]), [workload("w", 2, {"required": B})])
+    ta = one(a, "ml/w")["podSets"][0]["topologyAssignment"]
+    assert ta["slices"][0]["valuesPerLevel"] == [{"individual": {"roots": ["z1", "a2"]}}]
+
+
+# -- the snapshot, directly ---------------------------------------------------------------------
+def snap_node(name: str, labels: dict[str, str], cpu: int, pods: int = 110) -> Any:
+    return SimpleNamespace(name=name, labels={H: name, **labels}, taints=(), unschedulable=False, ready=True,
+                           allocatable={"cpu": cpu * 1000, "pods": pods * 1000})  # fmt: skip
+
+
+def test_count_in_takes_the_fewest_and_the_lower_name_on_ties():
+    assert tas.count_in({"cpu": 1000, "pods": 1000}, {"cpu": 4000, "pods": 4000}) == (4, "cpu")
+    assert tas.count_in({"cpu": 1000, "pods": 1000}, {"cpu": 4000, "pods": 2000}) == (2, "pods")
+    assert tas.count_in({"cpu": 0, "pods": 1000}, {"pods": 3000}) == (3, "pods")  # a zero request limits nothing
+    assert tas.count_in({"cpu": 1000}, {"cpu": -500}) == (0, "cpu")  # over-used: none, not negative
+
+
+def test_unschedulable_not_ready_and_unlabelled_nodes_are_outside_the_snapshot():
+    nodes = [snap_node("a", {R: "r1"}, 4), snap_node("b", {}, 4), snap_node("c", {R: "r1"}, 4),
+             snap_node("d", {R: "r1"}, 4)]  # fmt: skip
+    nodes[2].unschedulable = True
+    nodes[3].ready = False
+    s = tas.Snapshot("t", [R, H], nodes, {})
+    assert sorted(s.leaves) == ["a"]
+
+
+def test_leader_goes_where_the_workers_leave_room_for_it():
+    # workers of 1 CPU x 3, a leader of 2 CPUs, podSetGroupName shared: node x (4 CPUs) holds
+    # the leader and 2 workers, node y (3) 3 workers; the group needs a rack with both
+    nodes = [snap_node("x", {R: "r1"}, 4), snap_node("y", {R: "r1"}, 3)]
+    s = tas.Snapshot("t", [R, H], nodes, {})
+    workers = tas.Request("workers", 3, {"cpu": 1000}, TopologyRequest(required=R, group="g"))
+    leader = tas.Request("leader", 1, {"cpu": 2000}, TopologyRequest(required=R, group="g"))
+    out, failure = s.find([workers, leader])
+    assert failure is None
+    assert out["leader"].domains == [(("x",), 1)]
+    assert sum(c for _, c in out["workers"].domains) == 3
+    # the leader takes 2 of x's 4: x keeps 2 workers, y holds 3; 3 workers + the leader fit
+    assert dict(out["workers"].domains)[("y",)] >= 1
+
+
+# -- admitted Workloads' TAS usage --------------------------------------------------------------
+def with_assignment(w: dict[str, Any], ta: dict[str, Any]) -> dict[str, Any]:
+    w["status"]["admission"]["podSetAssignments"][0]["topologyAssignment"] = ta
+    return w
+
+
+def test_an_admitted_workload_without_pods_holds_what_its_topology_assignment_says(client):
+    # "low" is admitted with 4 pods of 1 CPU on n3 (its topologyAssignment) and has no pods
+    # yet: r2 is full, so 3 pods required in a rack go to r1 (without the assignment: r2)
+    objs = RACKS + objects([B, R, H])
+    ta = {"levels": [H], "slices": [{"domainCount": 1, "valuesPerLevel": [{"universal": "n3"}], "podCounts": {"universal": 4}}]}
+    a = answer(client, objs, [with_assignment(workload("low", 4, None, admitted=True), ta), workload("w", 3, {"required": R})])
+    assert placed(one(a, "ml/w")) == [(("n1",), 3)]
+    assert not any("no topologyAssignment" in n for n in a["warnings"])
+    # a v1beta1 Workload's domains say the same
+    v1 = with_assignment(workload("low", 4, None, admitted=True), {"levels": [H], "domains": [{"values": ["n3"], "count": 4}]})
+    v1["apiVersion"] = "kueue.x-k8s.io/v1beta1"
+    a = answer(client, objs, [v1, workload("w", 3, {"required": R})])
+    assert placed(one(a, "ml/w")) == [(("n1",), 3)]
+    # without one it holds nothing here, and the warnings say so
+    a = answer(client, objs, [workload("low", 4, None, admitted=True), workload("w", 3, {"required": R})])
+    assert placed(one(a, "ml/w")) == [(("n3",), 3)]
+    assert any("ml/low): the capacity they hold is not counted" in n for n in a["warnings"])
+
+
+def test_a_malformed_topology_assignment_is_a_422_at_the_field(client):
+    bad = {"levels": [H], "slices": [{"domainCount": 2, "valuesPerLevel": [{"individual": {"roots": ["n1"]}}],
+                                      "podCounts": {"universal": 1}}]}  # fmt: skip
+    r = client.post("/v1/admissions", json=request(RACKS + objects([B, R, H]),
+                                                   workloads=[with_assignment(workload("low", 2, None, admitted=True), bad)]))
+    assert r.status_code == 422
+    err = r.json()["errors"][0]
+    assert err["pointer"] == ("/workloads/0/status/admission/podSetAssignments/0/topologyAssignment/slices/0/"
+                              "valuesPerLevel/0/individual/roots")  # fmt: skip
+    huge = {"levels": [H], "slices": [{"domainCount": 100_001, "valuesPerLevel": [{"universal": "n1"}],
+                                       "podCounts": {"universal": 1}}]}  # fmt: skip
+    r = client.post("/v1/admissions", json=request(RACKS + objects([B, R, H]),
+                                                   workloads=[with_assignment(workload("low", 2, None, admitted=True), huge)]))
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"].endswith("/slices/0/domainCount")
