@@ -237,10 +237,17 @@ def snap_node(name: str, labels: dict[str, str], cpu: int, pods: int = 110) -> A
 
 
 def test_count_in_takes_the_fewest_and_the_lower_name_on_ties():
-    assert tas.count_in({"cpu": 1000, "pods": 1000}, {"cpu": 4000, "pods": 4000}) == (4, "cpu")
-    assert tas.count_in({"cpu": 1000, "pods": 1000}, {"cpu": 4000, "pods": 2000}) == (2, "pods")
-    assert tas.count_in({"cpu": 0, "pods": 1000}, {"pods": 3000}) == (3, "pods")  # a zero request limits nothing
-    assert tas.count_in({"cpu": 1000}, {"cpu": -500}) == (0, "cpu")  # over-used: none, not negative
+    s = tas.Snapshot("t", [H], [snap_node("a", {}, 4)], {})
+
+    def count_in(requests: dict[str, int], capacity: dict[str, int]) -> tuple[int, str]:
+        counts, names, limiting = s.counts(requests, s.row(capacity)[None, :])
+        return int(counts[0]), names[int(limiting[0])]
+
+    assert count_in({"cpu": 1000, "pods": 1000}, {"cpu": 4000, "pods": 4000}) == (4, "cpu")
+    assert count_in({"cpu": 1000, "pods": 1000}, {"cpu": 4000, "pods": 2000}) == (2, "pods")
+    assert count_in({"cpu": 0, "pods": 1000}, {"pods": 3000}) == (3, "pods")  # a zero request limits nothing
+    assert count_in({"cpu": 1000}, {"cpu": -500}) == (0, "cpu")  # over-used: none, not negative
+    assert count_in({"gpu": 1}, {"cpu": 4000}) == (0, "gpu")  # a resource no node offers
 
 
 def test_unschedulable_not_ready_and_unlabelled_nodes_are_outside_the_snapshot():

@@ -414,7 +414,7 @@ class Admissions:
                                      mixed=k.feature_gates["TASProfileMixed"],
                                      preferred_affinity=k.feature_gates["TASRespectNodeAffinityPreferred"])
                  for name in sorted(tas_flavors) if (f := k.flavors[name]).topology_name in levels}  # fmt: skip
-        state = ktas.State(snaps)
+        state = ktas.State(snaps, k.feature_gates["TASHandleOverlappingFlavors"])
         on: dict[str, set[str]] = {}  # admitted Workload -> the TAS flavors it holds quota of
         for wl in self.workloads:
             if wl.admission is not None and not wl.ready.finished and wl.key not in self.released:
@@ -427,21 +427,28 @@ class Admissions:
                 unread.append(wl.key)
         if unread:
             self.notes.append(f"{len(unread)} Workload(s) admitted on a TAS flavor have no pods in the snapshot and no "
-                              f"topologyAssignment on those flavors' levels (e.g. {unread[0]}): the capacity they hold is "
+                              f"topologyAssignment on those flavors' levels (e.g. {min(unread)}): the capacity they hold is "
                               "not counted as used in the topology (Kueue counts it)")  # fmt: skip
+        podset_flavors = {wl.key: {name: {f for f, _ in usage} for name, _, usage in wl.assignments} for wl in self.workloads
+                          if wl.key in on}  # fmt: skip
         for p in d.pods:
             if not p.node_name or p.phase in _TERMINAL:
                 continue
             owner = p.annotations.get(WORKLOAD_ANNOTATION)
             wkey = f"{p.namespace}/{owner}" if owner else ""
-            for name, snap in snaps.items():
-                lid = snap.node_leaf.get(p.node_name)
-                if lid is None:
-                    continue
-                if name in on.get(wkey, ()):
-                    state.hold(wkey, name, {lid: ktas.per_pod(p.req)})
-                else:
+            if wkey not in on:  # (usage outside TAS: in every snapshot holding the node)
+                for snap in snaps.values():
                     snap.add_non_tas(p.node_name, p.req)
+                continue
+            # a TAS pod: its podSet's TAS flavor holds it (and the flavors sharing its nodes); the other
+            # snapshots do not count it (Kueue counts TAS pods through their Workloads' assignments only)
+            mine = podset_flavors[wkey].get(p.labels.get(PODSET_LABEL, ""), set()) & on[wkey] or on[wkey]
+            held: set[str] = set()
+            for name in sorted(mine):
+                lid = snaps[name].node_leaf.get(p.node_name)
+                if lid is not None and name not in held:
+                    state.hold(wkey, name, {lid: ktas.per_pod(p.req)})
+                    held.update(state.sharing(name))
         return state
 
     @staticmethod

@@ -246,6 +246,8 @@ class Classical:
         #: preemptor's TAS placement fits then (``workloadFits``' TAS part); None: no TAS request
         self.tas: Any = None
         self.tas_fits: Callable[[], bool] | None = None
+        #: Workloads out of the snapshot (``SimulateWorkloadRemoval``): no candidates
+        self.gone: set[str] = set()
 
     # -- the candidates --------------------------------------------------------------------
     def _variant(self, h: Holder, advantage: bool) -> int:
@@ -268,6 +270,8 @@ class Classical:
         """``getCandidatesFromCQ``, lazily, in order."""
         policy = self.cq.within if node is self.cq else self.cq.reclaim
         for h in self.holders.allowed(node.name, evicted, self.p, policy):
+            if h.key in self.gone:
+                continue
             v = self._variant(h, advantage)
             if v != NEVER:
                 yield _Candidate(h, lca, v)

@@ -531,6 +531,7 @@ class Cycle:
         self.preempted: dict[str, Holder] = {}
         self.fair = fair  # fair sharing's preemption strategies; None: fair sharing is off
         self.tas: tas.State | None = None  # the TAS flavors' snapshots (None: the snapshot has none)
+        self.gone: set[str] = set()  # the Workloads a removal (:meth:`removed`) takes out of the snapshot now
 
     def usage(self, h: Holder) -> float | None:
         """``LocalQueueFSUsage`` of ``h``: its LocalQueue's usage when its ClusterQueue is
@@ -576,6 +577,7 @@ class Cycle:
         once the TAS placement fits too (``workloadFits``)."""
         p = Preemptor(e.queue, e.priority, e.created, assigned)
         search = Classical(self.tree, self.holders, p, frs)
+        search.gone = self.gone
         if topology and self.tas is not None:
             state = self.tas
             search.tas = state
@@ -583,7 +585,8 @@ class Cycle:
         if self.fair is None:
             return search.targets()
         fair = FairSearch(self.tree, p, frs, self.fair, lambda: search.fits(True), search._remove, search._add,
-                          self.all_holders, self.usage if self.ledger is not None else None)  # fmt: skip
+                          [h for h in self.all_holders if h.key not in self.gone],
+                          self.usage if self.ledger is not None else None)  # fmt: skip
         return [Target(h, why) for h, why in fair.targets()]
 
     def nominate(self, e: Entry) -> tuple[fa.Assignment, list[Any]]:
@@ -612,7 +615,15 @@ class Cycle:
             asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
             return asg, []
-        return asg, self.targets(e, asg.usage, asg.needs_preemption, topology)
+        targets = self.targets(e, asg.usage, asg.needs_preemption, topology)
+        if topology and self.tas is not None:  # updateAssignmentForTAS: the placement it would take
+            if targets:  # (once its targets are gone)
+                with self.removed([t.holder for t in targets]):
+                    placed, failure = self.tas.find(topology)
+            else:  # (on an empty topology: what it reserves when it cannot reclaim)
+                placed, failure = self.tas.find(topology, simulate_empty=True)
+            asg.placed = placed if failure is None else {}
+        return asg, targets
 
     def tas_requests(self, e: Entry, asg: fa.Assignment, counts: list[int] | None) -> dict[str, list[tas.Request]]:
         """``WorkloadsTopologyRequests``: per TAS flavor (by podSet order) the podSets asking
@@ -663,10 +674,15 @@ class Cycle:
         return list(({h.key: h for h in self.preempted.values()} | {t.holder.key: t.holder for t in targets}).values())
 
     class _Removed:
-        def __init__(self, tree: Tree, holders: list[Holder], state: tas.State | None) -> None:
-            self.tree, self.holders, self.state = tree, holders, state
+        """Takes ``holders`` out (those not out already: a removal inside another one does
+        not take a Workload out twice) and puts them back on exit."""
+
+        def __init__(self, tree: Tree, holders: list[Holder], state: tas.State | None, gone: set[str]) -> None:
+            self.tree, self.state, self.gone = tree, state, gone
+            self.holders = list({h.key: h for h in holders if h.key not in gone}.values())
 
         def __enter__(self) -> None:
+            self.gone.update(h.key for h in self.holders)
             for h in self.holders:
                 node = self.tree.queues[h.queue]
                 for fr, v in h.usage.items():
@@ -675,6 +691,7 @@ class Cycle:
                     self.state.remove(h.key)
 
         def __exit__(self, *exc: Any) -> None:
+            self.gone.difference_update(h.key for h in self.holders)
             for h in self.holders:
                 node = self.tree.queues[h.queue]
                 for fr, v in h.usage.items():
@@ -685,7 +702,7 @@ class Cycle:
     def removed(self, holders: list[Holder]) -> Cycle._Removed:
         """``SimulateWorkloadUsageRemoval``: the tree and the TAS snapshots without
         ``holders``' usage, inside the block."""
-        return Cycle._Removed(self.tree, holders, self.tas)
+        return Cycle._Removed(self.tree, holders, self.tas, self.gone)
 
     def fits(self, cq: Node, usage: dict[FR, int], targets: list[Any], e: Entry | None = None,
              placed: tas.Placed | None = None) -> bool:  # fmt: skip
@@ -695,6 +712,10 @@ class Cycle:
             if not all(v <= max(0, cq.available(fr)) for fr, v in usage.items()):
                 return False
             return not placed or self.tas is None or e is None or self.tas.fits(placed, e.tas_requests)
+
+
+#: the key a Workload's TAS placement is held under while it reserves capacity for one cycle
+RESERVING = "#reserving/"
 
 
 def _reduce(e: Entry, attempt: Any) -> tuple[fa.Assignment, list[Any]] | None:
@@ -888,6 +909,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             asg, targets = cycle.nominate(e)
             nominated.append(((asg.borrowing, -e.priority, e.created, e.tie, e.key), e, asg, targets))
         reserved: list[tuple[Node, FR, int]] = []
+        reserved_tas: list[str] = []
         for _, e, asg, targets in _processing_order(nominated, cycle):
             node = tree.queues[e.queue]
             pending[e.queue].pop(e)
@@ -899,6 +921,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 deferred = asg.fit
             if not asg.no_fit and not asg.fit and not targets and node.reclaim != "Any":
                 reserved += _reserve_unreclaimable(node, asg)
+                if cycle.tas is not None and asg.placed:  # (its TAS placement too, for the cycle: netUsage)
+                    cycle.tas.admit(RESERVING + e.key, asg.placed, e.tas_requests)
+                    reserved_tas.append(RESERVING + e.key)
             if asg.no_fit or (not asg.fit and not targets):
                 out[e.key] = Verdict(False, asg.why or (f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for "
                                                         "every flavor of some resource group" + ("" if asg.no_fit else
@@ -942,6 +967,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 cycle.preempted[t.holder.key] = t.holder
             for fr, v in sorted(asg.usage.items()):
                 node.add_usage(fr, v)
+            if targets and cycle.tas is not None and asg.placed:  # (a preemptor holds its placement: cq.AddUsage)
+                cycle.tas.admit(e.key, asg.placed, e.tas_requests)
             if targets:
                 victims = sorted((t.holder.key, t.reason) for t in targets)
                 out[e.key] = Verdict(False, f"preempting {len(victims)} Workload(s) "
@@ -970,6 +997,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             cycle.admitted(Holder(e.key, e.queue, e.priority, e.created, float("inf"), dict(asg.usage), lq=e.lq))
         for node, fr, v in reserved:  # a snapshot lasts one cycle
             node.remove_usage(fr, v)
+        for key in reserved_tas:
+            cycle.tas.forget(key)  # type: ignore[union-attr]
         if halted:
             for es in pending.values():
                 for e in es:

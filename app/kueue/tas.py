@@ -41,6 +41,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
+import numpy as np
+import orjson
+
 from app.model.selectors import required_node_terms, term_matches, tolerates
 
 if TYPE_CHECKING:
@@ -50,18 +53,6 @@ HOSTNAME = "kubernetes.io/hostname"
 PODS = "pods"
 ONE_POD = 1000  # Gangplank counts pods in milli-units (a pod asks for 1000)
 MAX_INT32 = 2**31 - 1
-
-
-def count_in(requests: dict[str, int], capacity: dict[str, int]) -> tuple[int, str]:
-    """``CountInWithLimitingResource``: how many times ``requests`` fit ``capacity`` and the
-    resource that limits it (the fewest; ties to the lower name); a zero request limits nothing."""
-    best: int | None = None
-    limiting = ""
-    for name, value in requests.items():
-        count = MAX_INT32 if value == 0 else max(0, min(capacity.get(name, 0) // value, MAX_INT32))
-        if best is None or count < best or (count == best and name < limiting):
-            best, limiting = count, name
-    return (best or 0), limiting
 
 
 def _add(into: dict[str, int], usage: dict[str, int], sign: int = 1) -> None:
@@ -81,30 +72,49 @@ def scaled(requests: dict[str, int], count: int) -> dict[str, int]:
     return {k: v * count for k, v in per_pod(requests).items()}
 
 
-class Domain:
-    __slots__ = ("id", "values", "parent", "children", "pods", "slices", "pods_wl", "slices_wl", "leaders", "affinity")
+#: the rows of a snapshot's per-domain state (``domainState``): pods, slices, pods with the
+#: leader, slices with the leader, leaders, affinity score
+ST_PODS, ST_SLICES, ST_PODS_WL, ST_SLICES_WL, ST_LEADERS, ST_AFFINITY = range(6)
 
-    def __init__(self, id_: Any, values: tuple[str, ...]) -> None:
+
+def _field(row: int) -> property:
+    def get(self: Domain) -> int:
+        return int(self.snap.state[row, self.idx])
+
+    def put(self: Domain, v: int) -> None:
+        self.snap.state[row, self.idx] = v
+
+    return property(get, put)
+
+
+class Domain:
+    """A topology domain; its counts live in the snapshot's ``state`` (one column a domain)."""
+
+    __slots__ = ("id", "values", "parent", "children", "idx", "snap")
+
+    def __init__(self, id_: Any, values: tuple[str, ...], snap: Snapshot) -> None:
         self.id = id_
         self.values = values
         self.parent: Domain | None = None
         self.children: list[Domain] = []
-        self.reset()
+        self.idx = -1
+        self.snap = snap
 
-    def reset(self) -> None:
-        self.pods = self.slices = self.pods_wl = self.slices_wl = self.leaders = 0
-        self.affinity = 0
+    pods = _field(ST_PODS)
+    slices = _field(ST_SLICES)
+    pods_wl = _field(ST_PODS_WL)
+    slices_wl = _field(ST_SLICES_WL)
+    leaders = _field(ST_LEADERS)
+    affinity = _field(ST_AFFINITY)
 
 
 class Leaf(Domain):
-    __slots__ = ("node", "capacity", "free", "tas")
+    __slots__ = ("node", "row")
 
-    def __init__(self, id_: Any, values: tuple[str, ...], node: Any) -> None:
-        super().__init__(id_, values)
+    def __init__(self, id_: Any, values: tuple[str, ...], snap: Snapshot, node: Any) -> None:
+        super().__init__(id_, values, snap)
         self.node = node  # the node when the lowest level is the hostname, else None
-        self.capacity: dict[str, int] = {}
-        self.free: dict[str, int] = {}
-        self.tas: dict[str, int] = {}
+        self.row = -1  # its row in the snapshot's capacity arrays
 
 
 @dataclass(slots=True)
@@ -169,7 +179,10 @@ def _taint_string(t: dict[str, Any]) -> str:
 
 
 class Snapshot:
-    """One TAS flavor's ``TASFlavorSnapshot``: the topology tree over its nodes and the usage."""
+    """One TAS flavor's ``TASFlavorSnapshot``: the topology tree over its nodes and the usage.
+    Capacity is kept as arrays, a row a leaf (in level-values order) and a column a resource
+    the nodes offer (a resource no node offers holds no pod asking for it, so usage of it is
+    not kept); a search's counts as ``state``, a column a domain."""
 
     def __init__(self, topology: str, levels: list[str], nodes: Iterable[Any], node_labels: dict[str, str],
                  tolerations: tuple[dict[str, Any], ...] = (), mixed: bool = True,
@@ -184,6 +197,7 @@ class Snapshot:
         self.leaves: dict[Any, Leaf] = {}
         self.node_leaf: dict[str, Any] = {}
         self.per_level: list[dict[Any, Domain]] = [{} for _ in levels]
+        capacity: dict[Any, dict[str, int]] = {}
         for n in nodes:
             if n.unschedulable or not n.ready:
                 continue
@@ -191,16 +205,37 @@ class Snapshot:
                 continue
             values = tuple(n.labels[k] for k in levels)
             lid = values[-1] if self.lowest_is_node else values
-            leaf = self.leaves.get(lid)
-            if leaf is None:
-                leaf = self.leaves[lid] = Leaf(lid, values, n if self.lowest_is_node else None)
-            _add(leaf.capacity, n.allocatable)
-            _add(leaf.free, n.allocatable)
+            if lid not in self.leaves:
+                self.leaves[lid] = Leaf(lid, values, self, n if self.lowest_is_node else None)
+            _add(capacity.setdefault(lid, {}), n.allocatable)
             self.node_leaf[n.name] = lid
-        for leaf in self.leaves.values():
+        self.leaf_list = sorted(self.leaves.values(), key=lambda d: d.values)
+        for i, leaf in enumerate(self.leaf_list):
+            leaf.row = i
             self.per_level[-1][leaf.id] = leaf
             self._link(leaf)
         self.roots = sorted(self.per_level[0].values(), key=lambda d: d.values) if levels else []
+        # domains numbered level by level; per level their numbers and their parents'
+        self.level_idx: list[np.ndarray] = []
+        count = 0
+        for level in self.per_level:
+            doms = sorted(level.values(), key=lambda d: d.values)
+            for d in doms:
+                d.idx = count
+                count += 1
+            self.level_idx.append(np.array([d.idx for d in doms], dtype=np.intp))
+        self.parent_of = np.full(count, -1, dtype=np.intp)
+        for level in self.per_level[1:]:
+            for d in level.values():
+                self.parent_of[d.idx] = d.parent.idx  # type: ignore[union-attr]
+        self.leaf_dom = np.array([leaf.idx for leaf in self.leaf_list], dtype=np.intp)
+        self.state = np.zeros((6, count), dtype=np.int64)
+        self.cols = {name: j for j, name in enumerate(sorted({r for c in capacity.values() for r in c}))}
+        self.free = np.zeros((len(self.leaf_list), len(self.cols)), dtype=np.int64)
+        for leaf in self.leaf_list:
+            self.free[leaf.row] = self.row(capacity[leaf.id])
+        self.tas = np.zeros_like(self.free)
+        self._masks: dict[bytes, tuple[np.ndarray, _State, np.ndarray]] = {}
 
     def _link(self, d: Domain) -> None:
         while len(d.values) > 1:
@@ -208,19 +243,28 @@ class Snapshot:
             parent = self.per_level[len(pv) - 1].get(pv)
             fresh = parent is None
             if fresh:
-                parent = self.per_level[len(pv) - 1][pv] = Domain(pv, pv)
+                parent = self.per_level[len(pv) - 1][pv] = Domain(pv, pv, self)
             d.parent = parent
             parent.children.append(d)
             if not fresh:
                 return
             d = parent
 
+    def row(self, usage: dict[str, int]) -> np.ndarray:
+        """``usage`` as a capacity row (resources no node offers left out)."""
+        out = np.zeros(len(self.cols), dtype=np.int64)
+        for name, v in usage.items():
+            j = self.cols.get(name)
+            if j is not None:
+                out[j] += v
+        return out
+
     # -- usage -----------------------------------------------------------------------------
     def add_non_tas(self, node: str, requests: dict[str, int]) -> None:
         """A pod bound to ``node`` outside the TAS usage (``addNonTASUsage``)."""
         lid = self.node_leaf.get(node)
         if lid is not None:
-            _add(self.leaves[lid].free, per_pod(requests), -1)
+            self.free[self.leaves[lid].row] -= self.row(per_pod(requests))
 
     def add_tas(self, usage: dict[Any, dict[str, int]], sign: int = 1) -> None:
         """TAS usage per leaf (``addTASUsage`` / ``removeTASUsage``); a domain without a leaf
@@ -228,19 +272,38 @@ class Snapshot:
         for lid, u in usage.items():
             leaf = self.leaves.get(lid)
             if leaf is not None:
-                _add(leaf.tas, u, sign)
+                self.tas[leaf.row] += sign * self.row(u)
 
-    def remaining(self, leaf: Leaf, simulate_empty: bool = False) -> dict[str, int]:
-        out = dict(leaf.free)
-        if not simulate_empty:
-            _add(out, leaf.tas, -1)
-        return out
+    def counts(self, requests: dict[str, int], remaining: np.ndarray) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """``CountInWithLimitingResource`` for every row of ``remaining``: how many times
+        ``requests`` fit (the fewest over the requested resources, at least 0; a zero request
+        limits nothing), the resource names in order, and per row the index of the limiting
+        one (ties to the lower name; -1 and a count of 0 without requests)."""
+        names = sorted(requests)
+        best = np.full(len(remaining), MAX_INT32 + 1, dtype=np.int64)
+        limiting = np.full(len(remaining), -1, dtype=np.intp)
+        for j, name in enumerate(names):
+            v = requests[name]
+            col = self.cols.get(name)
+            if v == 0:
+                c = np.full(len(remaining), MAX_INT32, dtype=np.int64)
+            elif col is None:
+                c = np.zeros(len(remaining), dtype=np.int64)
+            else:
+                c = np.clip(remaining[:, col] // v, 0, MAX_INT32)
+            better = c < best
+            best = np.where(better, c, best)
+            limiting = np.where(better, j, limiting)
+        return np.where(limiting < 0, 0, best), names, limiting
 
     def fits(self, usage: dict[Any, tuple[dict[str, int], int]]) -> bool:
         """``TASFlavorSnapshot.Fits``: each domain still holds its pods."""
         for lid, (requests, count) in usage.items():
             leaf = self.leaves.get(lid)
-            if leaf is None or count_in(per_pod(requests), self.remaining(leaf))[0] < count:
+            if leaf is None:
+                return False
+            rem = (self.free[leaf.row] - self.tas[leaf.row])[None, :]
+            if int(self.counts(per_pod(requests), rem)[0][0]) < count:
                 return False
         return True
 
@@ -350,65 +413,93 @@ class Snapshot:
             return False
         return True
 
+    def _mask(self, r: Request) -> tuple[np.ndarray, _State, np.ndarray]:
+        """The leaves ``FindFeasibleNodes`` keeps for the podSet's pods (with a hostname
+        level; else all), the exclusions counted, and the leaves' preferred-affinity scores;
+        kept per pod spec (preemption asks again and again)."""
+        key = orjson.dumps([r.node_selector, r.affinity, r.tolerations], option=orjson.OPT_SORT_KEYS)
+        hit = self._masks.get(key)
+        if hit is not None:
+            return hit
+        n = len(self.leaf_list)
+        st = _State(count=0)
+        scores = np.zeros(n, dtype=np.int64)
+        if not self.lowest_is_node:
+            mask = np.ones(n, dtype=bool)
+        else:
+            terms = required_node_terms(r.affinity)
+            mask = np.array([self._feasible(leaf, r, terms, st) for leaf in self.leaf_list], dtype=bool)
+            if self.preferred_affinity:
+                scores = np.array([_preferred_score(r.affinity, leaf.node) if ok else 0
+                                   for leaf, ok in zip(self.leaf_list, mask, strict=True)], dtype=np.int64)  # fmt: skip
+        self._masks[key] = out = (mask, st, scores)
+        return out
+
     def _fill_in_counts(self, r: Request, requests: dict[str, int], leader_requests: dict[str, int] | None,
                         assumed: dict[Any, dict[str, int]], simulate_empty: bool, st: _State) -> None:  # fmt: skip
-        for level in self.per_level:
-            for d in level.values():
-                d.reset()
-        terms = required_node_terms(r.affinity)
-        st.total_nodes += len(self.leaves)
-        for lid in sorted(self.leaves, key=lambda k: self.leaves[k].values):
-            leaf = self.leaves[lid]
-            if self.lowest_is_node and not self._feasible(leaf, r, terms, st):
-                continue
-            if self.lowest_is_node and self.preferred_affinity:
-                leaf.affinity = _preferred_score(r.affinity, leaf.node)
-            remaining = self.remaining(leaf, simulate_empty)
-            if lid in assumed:
-                _add(remaining, assumed[lid], -1)
-            leaf.pods, limiting = count_in(requests, remaining)
-            if leaf.pods == 0 and limiting:
-                st.resources[limiting] = st.resources.get(limiting, 0) + 1
-            leaf.leaders = 0
-            if leader_requests is not None and count_in(leader_requests, remaining)[0] > 0:
-                leaf.leaders = 1
-                _add(remaining, leader_requests, -1)
-            leaf.pods_wl = count_in(requests, remaining)[0]
-        for root in self.roots:
-            self._sum_up(root, st.slice_size, st.slice_level_idx, 0, st.leaders > 0)
-
-    def _sum_up(self, d: Domain, slice_size: int, slice_idx: int, level: int, leader_required: bool) -> None:
-        """``fillInCountsHelper`` (one slice layer)."""
-        if not d.children:
-            if level == slice_idx:
-                d.slices, d.slices_wl = d.pods // slice_size, d.pods_wl // slice_size
-            return
-        pods = slices = leaders = 0
-        contributor = False
-        min_pod_diff = min_slice_diff = MAX_INT32
-        affinity = 0
-        for c in d.children:
-            self._sum_up(c, slice_size, slice_idx, level + 1, leader_required)
-            pods += c.pods
-            slices += c.slices
-            if not leader_required or c.leaders > 0:
-                contributor = True
-                min_pod_diff = min(c.pods - c.pods_wl, min_pod_diff)
-                min_slice_diff = min(c.slices - c.slices_wl, min_slice_diff)
-            leaders = max(c.leaders, leaders)
-            affinity += c.affinity
-        d.pods = pods
-        slices_wl = 0
-        if contributor:
-            d.pods_wl = pods - min_pod_diff
-            slices_wl = slices - min_slice_diff
+        """``fillInCounts``: each feasible leaf's pods, pods with the leader and leader (the
+        rest stay 0), then summed up the tree."""
+        self.state = state = np.zeros_like(self.state)
+        mask, excluded, scores = self._mask(r)
+        st.total_nodes += len(self.leaf_list)
+        st.selector, st.affinity, st.taints = excluded.selector, excluded.affinity, dict(excluded.taints)
+        rem = self.free.copy() if simulate_empty else self.free - self.tas
+        for lid, u in assumed.items():
+            leaf = self.leaves.get(lid)
+            if leaf is not None:
+                rem[leaf.row] -= self.row(u)
+        pods, names, limiting = self.counts(requests, rem)
+        pods = np.where(mask, pods, 0)
+        for j in limiting[mask & (pods == 0) & (limiting >= 0)].tolist():
+            st.resources[names[j]] = st.resources.get(names[j], 0) + 1
+        if leader_requests is not None:
+            leaders = (self.counts(leader_requests, rem)[0] > 0) & mask
+            rem = rem - np.outer(leaders, self.row(leader_requests))
+            pods_wl = np.where(mask, self.counts(requests, rem)[0], 0)
         else:
-            d.pods_wl = 0
-        d.leaders = leaders
-        d.affinity = affinity
-        if level == slice_idx:
-            slices, slices_wl = d.pods // slice_size, d.pods_wl // slice_size
-        d.slices, d.slices_wl = slices, slices_wl
+            leaders = np.zeros(len(pods), dtype=bool)
+            pods_wl = pods
+        dom = self.leaf_dom
+        state[ST_PODS, dom] = pods
+        state[ST_PODS_WL, dom] = pods_wl
+        state[ST_LEADERS, dom] = leaders
+        state[ST_AFFINITY, dom] = scores
+        self._sum_up(st.slice_size, st.slice_level_idx, st.leaders > 0)
+
+    def _sum_up(self, slice_size: int, slice_idx: int, leader_required: bool) -> None:
+        """``fillInCountsHelper`` (one slice layer), level by level from the leaves up: a
+        parent's pods and slices are its children's sums, its leader the most of theirs, its
+        pods (slices) with the leader its pods (slices) less the smallest loss a child able
+        to hold the leader (any child, without leaders) has from holding it; at the slice
+        level slices are pods // slice size."""
+        state = self.state
+        last = len(self.levels) - 1
+        if last < 0:
+            return
+        leaves = self.level_idx[last]
+        if last == slice_idx:
+            state[ST_SLICES, leaves] = state[ST_PODS, leaves] // slice_size
+            state[ST_SLICES_WL, leaves] = state[ST_PODS_WL, leaves] // slice_size
+        for level in range(last - 1, -1, -1):
+            ch = self.level_idx[level + 1]
+            par = self.parent_of[ch]
+            doms = self.level_idx[level]
+            for row in (ST_PODS, ST_SLICES, ST_AFFINITY):
+                np.add.at(state[row], par, state[row, ch])
+            np.maximum.at(state[ST_LEADERS], par, state[ST_LEADERS, ch])
+            contrib = np.ones(len(ch), dtype=bool) if not leader_required else state[ST_LEADERS, ch] > 0
+            pod_diff = np.full(len(state[0]), MAX_INT32, dtype=np.int64)
+            slice_diff = pod_diff.copy()
+            has = np.zeros(len(state[0]), dtype=bool)
+            np.minimum.at(pod_diff, par[contrib], (state[ST_PODS, ch] - state[ST_PODS_WL, ch])[contrib])
+            np.minimum.at(slice_diff, par[contrib], (state[ST_SLICES, ch] - state[ST_SLICES_WL, ch])[contrib])
+            has[par[contrib]] = True
+            h = has[doms]
+            state[ST_PODS_WL, doms] = np.where(h, state[ST_PODS, doms] - pod_diff[doms], 0)
+            state[ST_SLICES_WL, doms] = np.where(h, state[ST_SLICES, doms] - slice_diff[doms], 0)
+            if level == slice_idx:
+                state[ST_SLICES, doms] = state[ST_PODS, doms] // slice_size
+                state[ST_SLICES_WL, doms] = state[ST_PODS_WL, doms] // slice_size
 
     # -- phase 2 ---------------------------------------------------------------------------
     def _lfc(self, unconstrained: bool) -> bool:
@@ -629,15 +720,31 @@ class State:
     """The TAS snapshots of one quota pass (``ClusterQueueSnapshot.TASFlavors``) and the TAS
     usage each admitted Workload holds in them, so preemption can take it away."""
 
-    def __init__(self, snapshots: dict[str, Snapshot]) -> None:
+    def __init__(self, snapshots: dict[str, Snapshot], overlapping: bool = True) -> None:
         self.snapshots = snapshots
         self.held: dict[str, dict[str, dict[Any, dict[str, int]]]] = {}  # Workload -> flavor -> leaf -> usage
+        #: ``TASHandleOverlappingFlavors`` (beta, on): the flavors whose topology ends with the
+        #: hostname share their TAS usage node by node (``snapshotTopologyDomainUsages``)
+        self.overlapping = overlapping
+        self.by_node = sorted(f for f, s in snapshots.items() if s.lowest_is_node) if overlapping else []
+
+    def sharing(self, flavor: str) -> list[str]:
+        """The snapshots TAS usage on ``flavor`` counts in."""
+        return self.by_node if flavor in self.by_node else [flavor]
 
     def hold(self, key: str, flavor: str, usage: dict[Any, dict[str, int]]) -> None:
-        mine = self.held.setdefault(key, {}).setdefault(flavor, {})
-        for lid, u in usage.items():
-            _add(mine.setdefault(lid, {}), u)
-        self.snapshots[flavor].add_tas(usage)
+        """``key`` holds ``usage`` (leaf -> requests) on ``flavor``, and so on every flavor
+        sharing its nodes' usage."""
+        for f in self.sharing(flavor):
+            mine = self.held.setdefault(key, {}).setdefault(f, {})
+            for lid, u in usage.items():
+                _add(mine.setdefault(lid, {}), u)
+            self.snapshots[f].add_tas(usage)
+
+    def forget(self, key: str) -> None:
+        """``key``'s usage leaves the snapshots for good."""
+        self.remove(key)
+        self.held.pop(key, None)
 
     def remove(self, key: str, sign: int = -1) -> None:
         """``SimulateWorkloadRemoval``'s TAS part (``sign`` 1 puts it back)."""
@@ -646,13 +753,22 @@ class State:
 
     def find(self, requests: dict[str, list[Request]], simulate_empty: bool = False) -> tuple[Placed, tuple[str, str] | None]:
         """``FindTopologyAssignmentsForWorkload``: flavor by flavor (by name); the first
-        failure as (podSet, reason)."""
+        failure as (podSet, reason). The placements on flavors sharing their nodes' usage
+        are assumed for the next such flavor (``WithAggregatedDomainUsages``)."""
         out: Placed = {}
+        shared: dict[Any, dict[str, int]] = {}
         for flavor in sorted(requests):
-            found, failure = self.snapshots[flavor].find(requests[flavor], simulate_empty)
+            snap = self.snapshots[flavor]
+            sharing = flavor in self.by_node
+            found, failure = snap.find(requests[flavor], simulate_empty, shared if sharing else None)
             if failure is not None:
                 return out, failure
             out.update({ps: (flavor, p) for ps, p in found.items()})
+            if sharing:
+                by_name = {r.name: r for r in requests[flavor]}
+                for ps, p in found.items():
+                    for lid, u in p.usage(by_name[ps].requests, True).items():
+                        _add(shared.setdefault(lid, {}), u)
         return out, None
 
     def fits(self, placed: Placed, requests: dict[str, Request]) -> bool:
