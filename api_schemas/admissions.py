@@ -115,9 +115,10 @@ class PodSetAssignment(BaseModel):
     resourceUsage: dict[str, str] = Field(description="The podSet's requests times count, as quantities.")
     count: int
     topologyAssignment: TopologyAssignment | None = None
-    delayedTopologyRequest: Literal["Pending"] | None = Field(
+    delayedTopologyRequest: Literal["Pending", "Ready"] | None = Field(
         None, description="Quota reserved on a TAS flavor whose placement Kueue delays: a MultiKueue check (a worker "
-                          "cluster places it) or a ProvisioningRequest check (placed once provisioned).")  # fmt: skip
+                          "cluster places it) or a ProvisioningRequest check (placed once provisioned): Pending; "
+                          "Ready once Kueue's second pass placed it.")  # fmt: skip
 
 
 class KueueAdmission(BaseModel):
@@ -188,11 +189,12 @@ class WorkloadAdmission(BaseModel):
                     "NoClusterQueue", "ClusterQueueInactive", "FailedAdmissionChecks", "Misconfigured", "Pending",
                     "Inactive", "AdmissionGated", "AlreadyAdmitted", "Finished", "WaitingForPodsReady",
                     "PodsReadyTimeout", "RequeuingLimitExceeded", "MaximumExecutionTimeExceeded", "LocalQueueInactive",
-                    "LocalQueueStopped", "ClusterQueueStopped", "Deactivated"] = Field(
+                    "LocalQueueStopped", "ClusterQueueStopped", "Deactivated", "NodeFailures"] = Field(
         description="Admitted / QuotaReserved / AlreadyAdmitted: it holds quota; Finished, Inactive: Kueue never "
                     "admits it; PodsReadyTimeout, RequeuingLimitExceeded, MaximumExecutionTimeExceeded, "
                     "LocalQueueStopped, ClusterQueueStopped (its queue's stopPolicy is HoldAndDrain), Deactivated (its "
-                    "DeactivationTarget condition is True): admitted, "
+                    "DeactivationTarget condition is True), NodeFailures (no replacement for its pods on an unhealthy "
+                    "node, TASFailedNodeReplacementFailFast): admitted, "
                     "Kueue evicts (or deactivates) it now; LocalQueueInactive: its LocalQueue is stopped; the "
                     "others: why it waits.")  # fmt: skip
     message: str

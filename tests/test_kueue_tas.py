@@ -10,6 +10,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from app.kueue import assignment as asg
 from app.kueue import tas
 from app.kueue.objects import TopologyRequest
 from tests.kube import node, pod, request
@@ -18,6 +19,7 @@ from tests.test_admissions import domains, one, post
 B, R, H = "cloud.com/block", "cloud.com/rack", "kubernetes.io/hostname"
 OS = "kubernetes.io/os"
 V2 = "kueue.x-k8s.io/v1beta2"
+NOW_TS = "2026-11-23T11:30:00Z"
 
 
 def tnode(name: str, cpu: int, block: str, rack: str, **kw: Any) -> dict[str, Any]:
@@ -217,8 +219,7 @@ def test_recompute_within_the_cycle_when_an_earlier_head_took_the_domain(client)
     assert placed(one(a, "ml/a")) == [(("n3",), 3)] and placed(one(a, "ml/b")) == [(("n1",), 3)]
     off = answer(client, objs + objects([B, R, H], gates={"TASRecomputeAssignmentWithinSchedulingCycle": False})[-1:], wls)
     b = one(off, "ml/b")
-    assert (b["admitted"], b["message"]) == (False, "skipped: it no longer fits after processing the Workloads before it "
-                                                    "in this cycle")  # fmt: skip
+    assert (b["admitted"], b["message"]) == (False, "Workload no longer fits after processing another workload")
 
 
 def test_hostname_assignment_lists_domains_in_level_values_order(client):
@@ -313,3 +314,65 @@ def test_a_malformed_topology_assignment_is_a_422_at_the_field(client):
     r = client.post("/v1/admissions", json=request(RACKS + objects([B, R, H]),
                                                    workloads=[with_assignment(workload("low", 2, None, admitted=True), huge)]))
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"].endswith("/slices/0/domainCount")
+
+
+# -- Kueue's second pass ---------------------------------------------------------------------------
+def admitted_on(w: dict[str, Any], hosts: list[tuple[str, int]], *, unhealthy: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    """``w`` admitted (the Admitted condition) with a hostname-level assignment; ``unhealthy``:
+    ``status.unhealthyNodes``."""
+    w = with_assignment(w, {"levels": [H], "slices": [{"domainCount": len(hosts),
+                            "valuesPerLevel": [{"individual": {"roots": [h for h, _ in hosts]}}],
+                            "podCounts": {"individual": [c for _, c in hosts]}}]})  # fmt: skip
+    w["status"]["conditions"].append({"type": "Admitted", "status": "True", "reason": "Admitted", "message": "",
+                                      "lastTransitionTime": "2026-11-23T10:00:00Z"})  # fmt: skip
+    if unhealthy:
+        w["status"]["unhealthyNodes"] = [{"name": n} for n in unhealthy]
+    return w
+
+
+def test_second_pass_replaces_the_pods_of_an_unhealthy_node_within_the_required_domain(client):
+    # "w" has 2 pods on n1 and 2 on n2 (rack r1), required in a rack; n2 is unhealthy: its 2 pods
+    # go back into r1 (n1 has room for 2 more), not to the emptier r2
+    w = admitted_on(workload("w", 4, {"required": R}, admitted=True), [("n1", 2), ("n2", 2)], unhealthy=["n2"])
+    a = answer(client, RACKS + objects([B, R, H]) + running("w", ["n1", "n1"]), [w])
+    got = one(a, "ml/w")
+    assert (got["admitted"], got["reason"]) == (True, "Admitted")
+    assert asg.expand_v1beta2(got["admission"]["podSetAssignments"][0]["topologyAssignment"]) == [(("n1",), 4)]
+    assert "unhealthy node n2" in got["message"]
+
+
+def test_no_replacement_evicts_with_node_failures_unless_fail_fast_is_off(client):
+    # 5 pods required in a rack, 1 on n1 (r1) and 4 on n3 (r2), n3 unhealthy: the 4 must join
+    # n1's rack (requiredReplacementDomain): n2 holds them, though rack r4 (n6 alone, 4 CPUs)
+    # would be BestFit's pick without that domain
+    w = admitted_on(workload("w", 5, {"required": R}, admitted=True), [("n1", 1), ("n3", 4)], unhealthy=["n3"])
+    a = answer(client, RACKS + [tnode("n6", 4, "b1", "r4")] + objects([B, R, H]), [w])
+    assert asg.expand_v1beta2(one(a, "ml/w")["admission"]["podSetAssignments"][0]["topologyAssignment"]) == [
+        (("n1",), 1), (("n2",), 4)]  # fmt: skip
+    small = [tnode("n1", 1, "b1", "r1"), tnode("n3", 4, "b1", "r2")]
+    a = answer(client, small + objects([B, R, H]), [w])  # (r1 is n1 alone, full: no replacement; r2 does not count)
+    got = one(a, "ml/w")
+    assert (got["admitted"], got["reason"], got["message"]) == (
+        False, "NodeFailures", "Workload was evicted as there was no replacement for unhealthy node(s): n3")
+    a = answer(client, small + objects([B, R, H], gates={"TASFailedNodeReplacementFailFast": False}), [w])
+    assert one(a, "ml/w")["reason"] == "AlreadyAdmitted"
+    a = answer(client, small + objects([B, R, H], gates={"TASFailedNodeReplacement": False}), [w])
+    assert one(a, "ml/w")["reason"] == "AlreadyAdmitted"
+
+
+def test_second_pass_places_a_delayed_topology_once_every_check_is_ready(client):
+    objs = RACKS + objects([B, R, H]) + [{"apiVersion": V2, "kind": "AdmissionCheck", "metadata": {"name": "prov"},
+                                          "spec": {"controllerName": "kueue.x-k8s.io/provisioning-request"},
+                                          "status": {"conditions": [{"type": "Active", "status": "True"}]}}]
+    for o in objs:
+        if o["kind"] == "ClusterQueue":
+            o["spec"]["admissionChecks"] = ["prov"]
+    w = workload("w", 3, {"required": R}, admitted=True)
+    w["status"]["admission"]["podSetAssignments"][0]["delayedTopologyRequest"] = "Pending"
+    w["status"]["admissionChecks"] = [{"name": "prov", "state": "Ready", "message": "", "lastTransitionTime": NOW_TS}]
+    got = one(answer(client, objs, [w]), "ml/w")
+    psa = got["admission"]["podSetAssignments"][0]
+    assert (got["reason"], psa["delayedTopologyRequest"]) == ("Admitted", "Ready")
+    assert asg.expand_v1beta2(psa["topologyAssignment"]) == [(("n3",), 3)]
+    w["status"]["admissionChecks"][0]["state"] = "Pending"  # a check not Ready: no second pass yet
+    assert one(answer(client, objs, [w]), "ml/w")["reason"] == "QuotaReserved"

@@ -2,7 +2,8 @@
 
 Source: kubernetes-sigs/kueue, mirror commit ``ff69552e79ad21652c36caa97038382e55625cf7``,
 ``pkg/scheduler/scheduler_tas_test.go``: ``TestScheduleForTASPreemption`` (4121-5948, 11 cases)
-and ``TestScheduleForTASCohorts`` (5950-10108, 26 cases, 10 of them transcribed so far).
+and ``TestScheduleForTASCohorts`` (5950-10108, 26 cases: 10 of them here, the other 16 in
+``tests/test_kueue_tas_cohorts_upstream.py``).
 Both run ``runTASScheduleTestCases`` (3902-4099): one ``scheduler.schedule`` cycle over a fake
 client, then compare the Workloads (conditions), the new admissions in the cache
 (``wantNewAssignments``), the queues (``wantLeft`` / ``wantInadmissibleLeft``) and the events,
@@ -65,11 +66,10 @@ One Go cycle, several here: the answer runs cycles until every pending Workload 
 attempt. Where Go's ``wantLeft`` holds a Workload the cycle never reached (its ClusterQueue's
 head was another), the case says what Kueue's next cycle does with it.
 
-Not transcribed (each a skipped ``test_not_transcribed`` case, :data:`NOT_TRANSCRIBED`): all 11
-cases of ``TestScheduleForTASPreemption`` are transcribed; 16 of ``TestScheduleForTASCohorts``'
-26 are not yet (time, not expressibility), among them its own "preempt in multiple flavors out
-of which one requires update Fit -> Preempt due to fragmentation" (same name as the
-Preemption table's case).
+Not transcribed: none (all 11 cases of ``TestScheduleForTASPreemption``; the 16 cases of
+``TestScheduleForTASCohorts`` not here are in ``tests/test_kueue_tas_cohorts_upstream.py``, among
+them its own "preempt in multiple flavors out of which one requires update Fit -> Preempt due to
+fragmentation").
 
 Mapping notes: Kueue's ``QuotaReserved`` reasons ``Pending`` (WaitingForQuota) and
 ``TopologyPlacementFailed`` are both Gangplank's ``InsufficientQuota``; Kueue's scheduler-own
@@ -570,67 +570,39 @@ COHORT_CASES = [
 
 CASES = PREEMPTION_CASES + COHORT_CASES
 
-NOT_REACHED = ("TestScheduleForTASCohorts case not transcribed yet: the session stopped at its time budget; "
-               "nothing in it is known to be inexpressible")
-NOT_TRANSCRIBED: list[tuple[str, str]] = [
-    ('preempting workload with targets reserves capacity so that lower priority workload cannot use it; TASRecomputeAssignmentWithinSchedulingCycle enabled',
-     NOT_REACHED),
-    ('preempting workload without targets reserves capacity so that lower priority workload cannot use it; TASRecomputeAssignmentWithinSchedulingCycle enabled',
-     NOT_REACHED),
-    ('workload with preemption target recomputes stale TAS assignment in cohort; TASRecomputeAssignmentWithinSchedulingCycle enabled',
-     NOT_REACHED),
-    ('workload with preemption target recomputes stale TAS assignment in cohort; TASRecomputeAssignmentWithinSchedulingCycle disabled',
-     NOT_REACHED),
-    ('reclaim within cohort; single workload is preempted out three candidates',
-     NOT_REACHED),
-    ('reclaim within cohort; preempting with partial admission',
-     NOT_REACHED),
-    ('reclaim within cohort; capacity reserved by preempting workload does not allow to schedule last workload; TASRecomputeAssignmentWithinSchedulingCycle disabled',
-     NOT_REACHED),
-    ('two small workloads considered; both get scheduled on different nodes',
-     NOT_REACHED),
-    ('two small workloads considered; both get scheduled on the same node',
-     NOT_REACHED),
-    ('two small workloads considered; there is only space for one of them on the initial node; TASRecomputeAssignmentWithinSchedulingCycle disabled',
-     NOT_REACHED),
-    ('two workloads considered; there is enough space only for the first',
-     NOT_REACHED),
-    ('two workloads considered; both overlapping in the initial flavor assignment; TASRecomputeAssignmentWithinSchedulingCycle disabled',
-     NOT_REACHED),
-    ('preempting workload with targets reserves capacity so that lower priority workload cannot use it; TASRecomputeAssignmentWithinSchedulingCycle disabled',
-     NOT_REACHED),
-    ('preempting workload without targets reserves capacity so that lower priority workload cannot use it; TASRecomputeAssignmentWithinSchedulingCycle disabled',
-     NOT_REACHED),
-    ("preempting workload without targets doesn't reserve capacity when it can always reclaim",
-     NOT_REACHED),
-    ('preempt in multiple flavors out of which one requires update Fit -> Preempt due to fragmentation (TestScheduleForTASCohorts)',
-     NOT_REACHED),
-]
+#: every case is transcribed (the other 16 cohort cases: tests/test_kueue_tas_cohorts_upstream.py)
+NOT_TRANSCRIBED: list[tuple[str, str]] = []
 
 
-@pytest.mark.parametrize(("objects", "workloads", "preempting", "waiting", "admitted"), CASES)
-def test_schedule_for_tas(client, objects, workloads, preempting, waiting, admitted):  # type: ignore[no-untyped-def]
+def check(client, objects: list[dict], workloads: list[dict], preempting: dict, waiting: dict,  # type: ignore[no-untyped-def]
+          admitted: dict) -> None:
+    """One case's answer against Go's: the preemptors and their victims (with Kueue's reasons),
+    the Workloads left waiting (with Kueue's message), the new admissions' domains, and no
+    other victim anywhere."""
     a = post(client, request(QUEUES + objects, workloads=workloads))
     got_victims: dict[str, str] = {}
     for w in a["workloads"]:
         for p in w["preemptions"]:
             got_victims[p["workload"]] = p["kueueReason"]
     want_victims: dict[str, str] = {}
-    for key, (message, victims) in preempting.items():
+    for key, (_message, victims) in preempting.items():  # (the message: test_preemptor_message_is_kueues)
         w = one(a, key)
         assert (w["admitted"], w["reason"]) == (False, "Preempting"), w
         assert {p["workload"]: p["kueueReason"] for p in w["preemptions"]} == victims, w
         want_victims |= victims
     for key, message in waiting.items():
         w = one(a, key)
-        assert (w["admitted"], w["reason"], w["preemptions"]) == (False, "InsufficientQuota", []), w
-        if message.startswith("couldn't assign flavors"):  # (the scheduler's own wording: test_preemptor_message...)
-            assert w["message"] == message, w
+        assert (w["admitted"], w["reason"], w["preemptions"], w["message"]) == (False, "InsufficientQuota", [], message), w
     for key, doms in admitted.items():
         w = one(a, key)
         assert (w["admitted"], w["reason"]) == (True, "Admitted"), w
         assert domains(w["podSets"][0]) == doms, w
     assert got_victims == want_victims
+
+
+@pytest.mark.parametrize(("objects", "workloads", "preempting", "waiting", "admitted"), CASES)
+def test_schedule_for_tas(client, objects, workloads, preempting, waiting, admitted):  # type: ignore[no-untyped-def]
+    check(client, objects, workloads, preempting, waiting, admitted)
 
 
 @pytest.mark.skip(reason="not transcribed: see the reason and the module docstring")

@@ -62,35 +62,24 @@ Not transcribed (each a skipped ``test_not_transcribed`` case):
   patch (``patchStatusErr``) of the fail-fast eviction; the API call failing is not a state a
   snapshot holds.
 
-33 cases: 31 transcribed (11 pass, 20 strict xfails), 2 not transcribed (skipped).
+33 cases: 31 transcribed (all pass), 2 not transcribed (skipped).
 
-Differences (20 strict xfails; the reasons name the Go rule and the Gangplank code):
+Fixed since transcribed (20 were strict xfails: an admitted Workload's admission was kept as
+it was, ``AlreadyAdmitted``): Kueue's second pass (``pkg/workload/workload.go:974-990``
+``NeedsSecondPass``) is modelled in ``app/kueue/mapping.py`` ``Admissions._second_passes`` and
+``app/kueue/tas.py`` ``Snapshot.replacement``:
 
-* Node replacement for unhealthy nodes (``TASFailedNodeReplacement``, on by default), 12
-  cases "workload with unhealthyNode ...; second pass; ..." whose Go answer is a new
-  topologyAssignment: ``pkg/workload/workload.go:974-990`` ``NeedsSecondPass`` /
-  ``needsSecondPassAfterNodeFailure``, ``1392-1407`` ``HasTopologyAssignmentWithUnhealthyNode``;
-  ``pkg/cache/scheduler/tas_flavor_snapshot.go:608-630`` and ``686-730``
-  ``findReplacementAssignment`` (the pods on the unhealthy node placed again, within
-  ``requiredReplacementDomain`` 759, merged with the rest, ``mergeTopologyAssignments`` 2072).
-  Gangplank keeps an admitted Workload's admission as it is (``app/kueue/mapping.py``
-  ``Admissions.extend``: ``wl.admitted`` -> ``ADMITTED``, answered ``AlreadyAdmitted`` by
-  ``app/kueue/admit.py`` ``_answer``; ``app/kueue/unread.py`` ``notes`` names
-  ``status.unhealthyNodes`` as not modelled).
-* "... preferred; no fit; FailFast": no replacement and ``TASFailedNodeReplacementFailFast``
-  (on): Kueue evicts it (``pkg/scheduler/scheduler.go:425-428``, ``520-526``
-  ``handleFailedTASReplacement``, ``926-938``: Evicted reason ``NodeFailures``); Gangplank:
-  ``AlreadyAdmitted`` (same place).
+* node replacement for unhealthy nodes (``TASFailedNodeReplacement``), 12 cases
+  "workload with unhealthyNode ...; second pass; ...": the pods on the first unhealthy node
+  placed again (``findReplacementAssignment``, within ``requiredReplacementDomain``, slices
+  shrunk when one is left incomplete), merged with the rest (``mergeTopologyAssignments``);
+* "... preferred; no fit; FailFast": no replacement, ``TASFailedNodeReplacementFailFast``:
+  evicted with reason ``NodeFailures``;
 * "second pass replacement must not take a domain claimed by another workload in the same
-  cycle": the replacement (x2) is processed first (``scheduler.go:1112-1118``: quota-reserved
-  entries first) and "contender" lands on x3; Gangplank keeps "replaced" on x1 and places
-  "contender" on x2.
-* The delayed topology request's second pass, 6 cases "workload in CQ with
-  ProvisioningRequest ...; second pass ..." (``workload.go:981-986``
-  ``needsSecondPassForDelayedAssignment``: quota reserved, ``delayedTopologyRequest: Pending``,
-  every check Ready, not admitted): Kueue places the delayed podSets now (``Ready`` + their
-  topologyAssignment) and admits; Gangplank answers ``AlreadyAdmitted`` without an admission
-  (``Admissions.extend``: ``wl.admitted`` -> ``ADMITTED``).
+  cycle": second passes are processed before fresh Workloads (``scheduler.go:1112-1118``);
+* the delayed topology request's second pass, 6 cases "workload in CQ with
+  ProvisioningRequest ...; second pass ..." (``needsSecondPassForDelayedAssignment``): the
+  delayed podSets placed now, ``delayedTopologyRequest: Ready``, admitted.
 """
 
 from __future__ import annotations
@@ -340,35 +329,6 @@ def case(name: str, *, nodes: list[dict], topologies: list[dict], flavors: list[
     return pytest.param(objs, workloads, want, id=name, marks=marks)
 
 
-def xfail(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
-REPLACEMENT = xfail(
-    "node replacement for unhealthy nodes (TASFailedNodeReplacement, on): Kueue's second pass "
-    "(pkg/workload/workload.go:974-990 NeedsSecondPass / needsSecondPassAfterNodeFailure, 1392-1407 "
-    "HasTopologyAssignmentWithUnhealthyNode; the scheduler re-places the pods of the unhealthy node) gives the "
-    "admitted Workload a new topologyAssignment; Gangplank keeps its admission as it is "
-    "(app/kueue/mapping.py Admissions.extend: wl.admitted -> ADMITTED, answered AlreadyAdmitted by "
-    "app/kueue/admit.py _answer; app/kueue/unread.py notes names status.unhealthyNodes as not modelled)")
-FAIL_FAST = xfail(
-    "TASFailedNodeReplacementFailFast (on): no replacement domain for the unhealthy node, Kueue evicts the Workload "
-    "(pkg/scheduler/scheduler.go:520-530 handleFailedTASReplacement, 926-938 evictWorkloadAfterFailedTASReplacement: "
-    "Evicted reason NodeFailures); Gangplank answers it AlreadyAdmitted (app/kueue/mapping.py Admissions.extend: "
-    "wl.admitted -> ADMITTED, no second pass)")
-DELAYED = xfail(
-    "the delayed topology request's second pass (pkg/workload/workload.go:981-986 needsSecondPassForDelayedAssignment: "
-    "quota reserved, delayedTopologyRequest Pending, every check Ready, not admitted): Kueue places the podSet now "
-    "(delayedTopologyRequest Ready + topologyAssignment) and admits it; Gangplank answers a Workload with "
-    "status.admission AlreadyAdmitted without an admission (app/kueue/mapping.py Admissions.extend: wl.admitted -> "
-    "ADMITTED; app/kueue/admit.py _answer)")
-SAME_CYCLE = xfail(
-    "the second pass of 'replaced' (unhealthy x1, NeedsSecondPass) is processed first and takes x2 "
-    "(pkg/scheduler/scheduler.go:1112-1118: the classical iterator orders quota-reserved entries first; 673 "
-    "NeedsSecondPass lets it through nominate), so "
-    "'contender' gets x3; Gangplank keeps 'replaced' on x1 (app/kueue/mapping.py Admissions.extend: wl.admitted -> "
-    "ADMITTED) and places 'contender' on x2 (BestFit tie by level values, app/kueue/tas.py)")
-
 ONE_CPU = ("cpu", "tas-default", "1000m")
 
 CASES = [
@@ -394,8 +354,7 @@ CASES = [
          nodes=DEFAULT_SINGLE_NODE, checks=(PROV_CHECK,), topologies=[SINGLE], flavors=[TAS_FLAVOR], queues=[CQ_WITH_PROV],
          workloads=[wl("foo", ps("one", 1, required=H, cpu="1"), reserved=adm(psa("one", ONE_CPU, delayed="Pending")),
                        checks=(("prov-check", "Ready"),))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, delayed="Ready", ta=[("x1", 1)])))},
-         marks=DELAYED),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, delayed="Ready", ta=[("x1", 1)])))}),
     # the second pass must not fit the Workload again against quota that holds its own reservation
     case("workload in CQ with ProvisioningRequest; second pass; multi-resource workload fully consumes quota",
          nodes=DEFAULT_SINGLE_NODE, checks=(PROV_CHECK,), topologies=[SINGLE], flavors=[TAS_FLAVOR],
@@ -404,8 +363,7 @@ CASES = [
                        reserved=adm(psa("one", ONE_CPU, ("memory", "tas-default", "1Gi"), delayed="Pending")),
                        checks=(("prov-check", "Ready"),))],
          want={"default/foo": admit(adm(psa("one", ONE_CPU, ("memory", "tas-default", "1Gi"), delayed="Ready",
-                                            ta=[("x1", 1)])))},
-         marks=DELAYED),
+                                            ta=[("x1", 1)])))}),
     # the first flavor (no provisioning check) fits: placed and admitted at once
     case("workload in CQ with two TAS flavors, only the second is using Provisioning Admission Check",
          nodes=[gnode("x1", {"tas-group": "reservation", H: "x1"}, cpu="1", pods="10")], checks=(PROV_CHECK,),
@@ -424,23 +382,20 @@ CASES = [
                        unhealthy=("x1",)),
                     wl("contender", ps("one", 1, required=H, cpu="1"))],
          want={"default/replaced": admit(adm(psa("one", ("cpu", "tas-default", "1"), ta=[("x2", 1)]))),
-               "default/contender": admit(adm(psa("one", ("cpu", "tas-default", "1"), ta=[("x3", 1)])))},
-         marks=SAME_CYCLE),
+               "default/contender": admit(adm(psa("one", ("cpu", "tas-default", "1"), ta=[("x3", 1)])))}),
     case("workload with unhealthyNode annotation; second pass; baseline scenario",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
          workloads=[wl("foo", ps("one", 1, preferred=H, cpu="1"), reserved=adm(psa("one", ONE_CPU, ta=[("x0", 1)])),
                        admitted=True, unhealthy=("x0",))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x1", 1)])))},
-         marks=REPLACEMENT),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x1", 1)])))}),
     case("workload with unhealthyNode annotation; second pass; preferred; fit in different rack",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
          workloads=[wl("foo", ps("one", 2, preferred=RACK, cpu="500m"),
                        reserved=adm(psa("one", ONE_CPU, count=2, ta=[("x0", 1), ("x1", 1)])), admitted=True,
                        unhealthy=("x0",))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, count=2, ta=[("x1", 2)])))},
-         marks=REPLACEMENT),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, count=2, ta=[("x1", 2)])))}),
     # no node holds 3 CPUs: no replacement; fail-fast off: the admission stays (SecondPassFailed)
     case("workload with unhealthyNode annotation; second pass; preferred; no fit",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
@@ -455,31 +410,27 @@ CASES = [
          queues=[DEFAULT_CQ], feature_gates={"TASFailedNodeReplacementFailFast": False},
          workloads=[wl("foo", ps("one", 1, preferred=RACK, cpu="1", memory="2Gi"),
                        reserved=adm(psa("one", ONE_CPU, ta=[("x0", 1)])), admitted=True, unhealthy=("x0",))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x6", 1)])))},
-         marks=REPLACEMENT),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x6", 1)])))}),
     case("workload with unhealthyNode annotation; second pass; preferred; no fit; FailFast",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
          workloads=[wl("foo", ps("one", 1, preferred=RACK, cpu="3"),
                        reserved=adm(psa("one", ("cpu", "tas-default", "3000m"), ta=[("x0", 1)])), admitted=True,
                        unhealthy=("x0",))],
-         want={"default/foo": evicted()},
-         marks=FAIL_FAST),
+         want={"default/foo": evicted()}),
     # rack r2 of b1 keeps x2's pod and takes the other on x3
     case("workload with unhealthyNode annotation; second pass; required rack; fit",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
          workloads=[wl("foo", ps("one", 2, required=RACK, cpu="1"),
                        reserved=adm(psa("one", ONE_CPU, ta=[("x0", 1), ("x2", 1)])), admitted=True, unhealthy=("x0",))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x2", 1), ("x3", 1)])))},
-         marks=REPLACEMENT),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x2", 1), ("x3", 1)])))}),
     case("workload with unhealthyNode annotation; second pass; required rack for a single node; fit",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
          workloads=[wl("foo", ps("one", 1, required=RACK, cpu="1"), reserved=adm(psa("one", ONE_CPU, ta=[("x0", 1)])),
                        admitted=True, unhealthy=("x0",))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x1", 1)])))},
-         marks=REPLACEMENT),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x1", 1)])))}),
     # x1's rack (b1/r1) has no other node: no replacement; fail-fast off: the admission stays
     case("workload with unhealthyNode annotation; second pass; required rack; no fit",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
@@ -493,8 +444,7 @@ CASES = [
          workloads=[wl("foo", ps("one", 1, preferred=H, cpu="1"), ps("two", 1, preferred=H, cpu="1"),
                        reserved=adm(psa("one", ONE_CPU, ta=[("x0", 1)]), psa("two", ONE_CPU, ta=[("x1", 1)])),
                        admitted=True, unhealthy=("x0",))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x2", 1)]), psa("two", ONE_CPU, ta=[("x1", 1)])))},
-         marks=REPLACEMENT),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, ta=[("x2", 1)]), psa("two", ONE_CPU, ta=[("x1", 1)])))}),
     case("workload with unhealthyNode; second pass; slices; baseline",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
@@ -502,8 +452,7 @@ CASES = [
                        reserved=adm(psa("one", ("cpu", "tas-default", "2000m"), count=2, ta=[("x2", 1), ("x3", 1)])),
                        admitted=True, unhealthy=("x2",))],
          want={"default/foo": admit(adm(psa("one", ("cpu", "tas-default", "2000m"), count=2,
-                                            ta=[("x3", 1), ("x4", 1)])))},
-         marks=REPLACEMENT),
+                                            ta=[("x3", 1), ("x4", 1)])))}),
     case("workload with unhealthyNode; second pass; slices; unhealthy node hosts incomplete slice",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
@@ -511,8 +460,7 @@ CASES = [
                        reserved=adm(psa("one", ("cpu", "tas-default", "2000m"), count=8, ta=[("x2", 4), ("x3", 4)])),
                        admitted=True, unhealthy=("x2",))],
          want={"default/foo": admit(adm(psa("one", ("cpu", "tas-default", "2000m"), count=8,
-                                            ta=[("x3", 4), ("x4", 4)])))},
-         marks=REPLACEMENT),
+                                            ta=[("x3", 4), ("x4", 4)])))}),
     case("workload with unhealthyNode; second pass; slices; unhealthy node hosts whole slices",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
@@ -521,8 +469,7 @@ CASES = [
                                         ta=[("x2", 4), ("x3", 4), ("x4", 4)])),
                        admitted=True, unhealthy=("x3",))],
          want={"default/foo": admit(adm(psa("one", ("cpu", "tas-default", "3000m"), count=12,
-                                            ta=[("x1", 4), ("x2", 4), ("x4", 4)])))},
-         marks=REPLACEMENT),
+                                            ta=[("x1", 4), ("x2", 4), ("x4", 4)])))}),
     case("workload with unhealthyNode; second pass; slices; unhealthy node hosts whole slice and incomplete slice",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
@@ -530,15 +477,13 @@ CASES = [
                        reserved=adm(psa("one", ("cpu", "tas-default", "1600m"), count=8, ta=[("x1", 3), ("x2", 5)])),
                        admitted=True, unhealthy=("x1",))],
          want={"default/foo": admit(adm(psa("one", ("cpu", "tas-default", "1600m"), count=8,
-                                            ta=[("x2", 5), ("x3", 3)])))},
-         marks=REPLACEMENT),
+                                            ta=[("x2", 5), ("x3", 3)])))}),
     case("workload with unhealthyNode; second pass; slices; unhealthy node hosts the whole workload",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
          workloads=[wl("foo", ps("one", 4, required=RACK, slice_size=2, slice_required=H, cpu="250m"),
                        reserved=adm(psa("one", ONE_CPU, count=4, ta=[("x1", 4)])), admitted=True, unhealthy=("x1",))],
-         want={"default/foo": admit(adm(psa("one", ONE_CPU, count=4, ta=[("x5", 4)])))},
-         marks=REPLACEMENT),
+         want={"default/foo": admit(adm(psa("one", ONE_CPU, count=4, ta=[("x5", 4)])))}),
     case("workload with unhealthyNode; second pass; slices; finds correct slice domain",
          nodes=DEFAULT_NODES, checks=(PROV_CHECK,), topologies=[THREE], flavors=[TAS_THREE_LEVEL_FLAVOR],
          queues=[DEFAULT_CQ],
@@ -547,8 +492,7 @@ CASES = [
                                         ta=[("x1", 2), ("x3", 2), ("x5", 2), ("x7", 2)])),
                        admitted=True, unhealthy=("x7",))],
          want={"default/foo": admit(adm(psa("one", ("cpu", "tas-default", "4000m"), count=8,
-                                            ta=[("x1", 2), ("x3", 2), ("x5", 2), ("x6", 2)])))},
-         marks=REPLACEMENT),
+                                            ta=[("x1", 2), ("x3", 2), ("x5", 2), ("x6", 2)])))}),
     # 26 of the 50 CPUs: the second pass must not count the reservation twice
     case("large workload in CQ with ProvisioningRequest; second pass",
          nodes=[tas_node("x1", cpu="50", memory="50Gi", pods="50")], checks=(PROV_CHECK,), topologies=[SINGLE],
@@ -557,16 +501,14 @@ CASES = [
                        reserved=adm(psa("one", ("cpu", "tas-default", "26"), count=26, delayed="Pending")),
                        checks=(("prov-check", "Ready"),))],
          want={"default/foo": admit(adm(psa("one", ("cpu", "tas-default", "26"), count=26, delayed="Ready",
-                                            ta=[("x1", 26)])))},
-         marks=DELAYED),
+                                            ta=[("x1", 26)])))}),
     case("workload in CQ with ProvisioningRequest when two TAS flavors; second pass",
          nodes=TWO_FLAVOR_NODES, checks=(PROV_CHECK,), topologies=[SINGLE], flavors=[TAS_FLAVOR, TAS_SECOND],
          queues=[cq([fq("tas-default", cpu="50"), fq("tas-second", cpu="50")], checks=("prov-check",))],
          workloads=[wl("foo", ps("one", 1, required=H, cpu="1"),
                        reserved=adm(psa("one", ("cpu", "tas-second", "1000m"), delayed="Pending")),
                        checks=(("prov-check", "Ready"),))],
-         want={"default/foo": admit(adm(psa("one", ("cpu", "tas-second", "1000m"), delayed="Ready", ta=[("y1", 1)])))},
-         marks=DELAYED),
+         want={"default/foo": admit(adm(psa("one", ("cpu", "tas-second", "1000m"), delayed="Ready", ta=[("y1", 1)])))}),
     case("workload in CQ with two TAS flavors - one with ProvisioningRequest, one regular; second pass",
          nodes=TWO_FLAVOR_NODES, checks=(PROV_CHECK,), topologies=[SINGLE], flavors=[TAS_FLAVOR, TAS_SECOND],
          queues=[cq([fq("tas-default", cpu="50"), fq("tas-second", cpu="50")],
@@ -576,8 +518,7 @@ CASES = [
                                     psa("two", ("cpu", "tas-second", "1"), delayed="Pending")),
                        checks=(("prov-check", "Ready"),))],
          want={"default/foo": admit(adm(psa("one", ("cpu", "tas-default", "1"), ta=[("x1", 1)]),
-                                        psa("two", ("cpu", "tas-second", "1"), delayed="Ready", ta=[("y1", 1)])))},
-         marks=DELAYED),
+                                        psa("two", ("cpu", "tas-second", "1"), delayed="Ready", ta=[("y1", 1)])))}),
     # no topology request, a TAS-only ClusterQueue: implied TAS, delayed by the provisioning check
     case("workload in CQ with ProvisioningRequest gets QuotaReserved only; implicit defaulting",
          nodes=[], checks=(PROV_CHECK,), topologies=[SINGLE], flavors=[TAS_FLAVOR], queues=[CQ_WITH_PROV],
@@ -589,8 +530,7 @@ CASES = [
          workloads=[wl("foo", ps("one", 1, cpu="1"),
                        reserved=adm(psa("one", ("cpu", "tas-second", "1000m"), delayed="Pending")),
                        checks=(("prov-check", "Ready"),))],
-         want={"default/foo": admit(adm(psa("one", ("cpu", "tas-second", "1000m"), delayed="Ready", ta=[("y1", 1)])))},
-         marks=DELAYED),
+         want={"default/foo": admit(adm(psa("one", ("cpu", "tas-second", "1000m"), delayed="Ready", ta=[("y1", 1)])))}),
     case("workload in CQ with ProvisioningRequest gets QuotaReserved only",
          nodes=[], checks=(PROV_CHECK,), topologies=[SINGLE], flavors=[TAS_FLAVOR], queues=[CQ_WITH_PROV],
          workloads=[wl("foo", ps("one", 1, required=H, cpu="1"), checks=(("prov-check", "Pending"),))],

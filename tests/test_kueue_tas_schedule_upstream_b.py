@@ -58,14 +58,16 @@ Not transcribed: none; all 34 cases are transcribed (``test_not_transcribed`` is
 placeholder). The unhealthy-node case is a snapshot Kueue's TAS node controller writes
 (``status.unhealthyNodes``), a field of the Workload, so it is kept (a difference, below).
 
-Counts: 34 cases, 29 pass, 5 strict xfails (the Go "wantEvents" other than the messages above
+Counts: 34 cases, 30 pass, 4 strict xfails (the Go "wantEvents" other than the messages above
 are not checked; the pending Workloads' answer reason is Gangplank's ``InsufficientQuota``, not
 Kueue's ``QuotaReserved`` False reason, which the answer does not carry).
 
 Fixed since transcribed: "two ResourceFlavors share nodes: ... fallback flavor ..." and
 "multi-PodSet workload across sibling flavors must not self-overlap on shared node"
 (``TASHandleOverlappingFlavors``: ``app/kueue/tas.py`` ``State.hold`` and ``State.find`` now share
-the hostname-level flavors' usage node by node).
+the hostname-level flavors' usage node by node); "workload with unhealthyNode annotation; second
+pass; preferred; no fit when using slices; FailFast" (Kueue's second pass:
+``app/kueue/mapping.py`` ``Admissions._second_passes`` evicts it with ``NodeFailures``).
 
 Differences (strict xfails; each reason names the Go rule and the Gangplank code):
 
@@ -76,9 +78,6 @@ Differences (strict xfails; each reason names the Go rule and the Gangplank code
 * the two "multi-layer topology" cases: ``podsetSliceRequiredTopologyConstraints``
   (``TASMultiLayerTopology``, on) is not modelled (named in ``warnings``): the first is placed
   ``x2`` 4, ``x4`` 4 instead of ``x2`` 4, ``x3`` 2, ``x4`` 2, the second admitted instead of no fit.
-* "workload with unhealthyNode annotation; second pass; preferred; no fit when using slices;
-  FailFast": ``status.unhealthyNodes`` is not modelled (named); Kueue evicts the Workload
-  (``NodeFailures``), Gangplank answers ``AlreadyAdmitted``.
 """
 
 from __future__ import annotations
@@ -374,14 +373,6 @@ MULTI_LAYER_REASON = (
     "multiLayerNotFitMessage (2032-2070). Gangplank does not read the field (app/kueue/objects.py TopologyRequest "
     "has no layers; app/kueue/unread.py names it) and places the podSet as if it asked for 'required: block' "
     "alone (app/kueue/tas.py Snapshot._find)")
-UNHEALTHY_NODES = (
-    "Kueue queues an admitted Workload with status.unhealthyNodes for a second pass (QueueSecondPassIfNeeded), "
-    "looks for a replacement domain for the pods on them, and with TASFailedNodeReplacementFailFast (on by "
-    "default) and no fit evicts it: reason NodeFailures, 'Workload was evicted as there was no replacement for "
-    "unhealthy node(s): x0' (pkg/scheduler/scheduler.go:425, evictWorkloadAfterFailedTASReplacement 926-939). "
-    "Gangplank does not model status.unhealthyNodes (app/kueue/unread.py names it) and answers AlreadyAdmitted "
-    "(app/kueue/admit.py _answer, plan.state ADMITTED)")
-
 
 MIXED_CQ = cq("tas-main", [fq("tas-default", ("cpu", "50")), fq("default", ("cpu", "50"))])
 TWO_NODES_3 = [cpu_node("x1", "3", {RACK: "r1", H: "x1"}), cpu_node("y1", "3", {RACK: "r1", H: "y1"})]
@@ -555,7 +546,7 @@ CASES = [
             unhealthy=("x0",))],
         "evicted", {},
         id="workload with unhealthyNode annotation; second pass; preferred; no fit when using slices; FailFast",
-        marks=xfail(UNHEALTHY_NODES)),
+        ),
     case("does not admit workload when node does not match required affinity",
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 1, {"cpu": "1"}, preferred=H, required_affinity=[

@@ -29,6 +29,7 @@ Then, per Workload (sorted by ``namespace/name``):
 
 from __future__ import annotations
 
+import copy
 import time
 from typing import Any
 
@@ -221,7 +222,8 @@ def admit(envelope: dict[str, Any], settings: Settings) -> dict[str, Any]:
                 continue
             entry = _answer(plan, cluster, levels, ssn, evictions.get(plan.key, []))
             reserves = entry["reason"] == "Admitted" or (entry["reason"] == "QuotaReserved" and plan.state != ADMITTED)
-            entry["admission"] = _admission(plan, adm.kueue, entry) if reserves else None
+            if not plan.second_placed or entry["reason"] != "Admitted":  # (a second pass writes its own)
+                entry["admission"] = _admission(plan, adm.kueue, entry) if reserves else None
             wl = plan.wl
             entry["clusterQueue"] = adm.kueue.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
             out[plan.key] = entry
@@ -287,6 +289,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
         if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)
             return base | {"reason": plan.eviction[0], "message": plan.eviction[1], "admissionChecks": carried}
+        if plan.second is not None and (plan.second_placed or plan.second[0] == "delayed"):
+            return base | _second_pass_answer(plan, carried)
         bad = admissionchecks.failed(wl)
         if wl.admitted and bad:  # (Kueue's workload controller evicts it on Retry, deactivates it on Rejected)
             return base | {"reason": "FailedAdmissionChecks", "admissionChecks": carried,
@@ -394,6 +398,34 @@ def _admission(plan: Plan, kueue: KueueObjects, entry: dict[str, Any]) -> dict[s
             a["delayedTopologyRequest"] = "Pending"  # (TAS places it in a second pass)
         assignments.append(a)
     return {"clusterQueue": cq, "podSetAssignments": assignments}
+
+
+def _second_pass_answer(plan: Plan, carried: list[dict[str, str]]) -> dict[str, Any]:
+    """A Workload Kueue's second pass took (:meth:`app.kueue.mapping.Admissions._second_passes`):
+    admitted with its ``status.admission`` as it was, the podSets it placed given their new
+    ``topologyAssignment`` (a delayed one's ``delayedTopologyRequest`` Ready); or, its
+    delayed topology not placed, still holding quota (Kueue's ``SecondPassFailed``)."""
+    wl = plan.wl
+    kind, names = plan.second  # type: ignore[misc]
+    if not plan.second_placed:
+        return {"reason": "QuotaReserved", "admissionChecks": carried,
+                "message": f"quota reserved; Kueue's second pass did not place the delayed topology of podSet(s) "
+                           f"{', '.join(names)}: {plan.second_failed}"}  # fmt: skip
+    admission = copy.deepcopy(wl.raw_admission) or {}
+    pod_sets = []
+    for psa in admission.get("podSetAssignments") or []:
+        if not isinstance(psa, dict) or psa.get("name") not in plan.second_placed:
+            continue
+        p = plan.second_placed[psa["name"]][1]
+        psa["topologyAssignment"] = (asg.v1beta2(p.levels, p.domains) if wl.version == "v1beta2"
+                                     else asg.v1beta1(p.levels, p.domains))  # fmt: skip
+        if kind == "delayed":
+            psa["delayedTopologyRequest"] = "Ready"
+        pod_sets.append({"name": psa["name"], "count": sum(c for _, c in p.domains), "topologyAssignment": psa["topologyAssignment"]})
+    what = (f"topology assigned to podSet(s) {', '.join(names)} once every admission check is Ready" if kind == "delayed"
+            else f"podSet(s) {', '.join(names)} placed again without unhealthy node {wl.unhealthy_nodes[0]}")
+    return {"admitted": True, "reason": "Admitted", "admissionChecks": carried, "podSets": pod_sets, "admission": admission,
+            "message": f"admitted in Kueue's second pass: {what}"}  # fmt: skip
 
 
 def _waiting(checks: list[dict[str, str]]) -> str:

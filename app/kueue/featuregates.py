@@ -10,7 +10,8 @@ gates in ``MODELLED``, each applied where Kueue reads it: ``AdmissionFairSharing
 ``WorkloadIdentifierAnnotations``, ``PodIntegrationValidateGroupOwner`` and
 ``FastQuotaReleaseInPodIntegration`` (:mod:`app.kueue.pods`), ``ReclaimablePods``
 (:mod:`app.kueue.reclaimable`), ``TASProfileMixed``, ``TASRespectNodeAffinityPreferred``,
-``TASHandleOverlappingFlavors`` (:mod:`app.kueue.tas`), ``TASRecomputeAssignmentWithinSchedulingCycle`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
+``TASHandleOverlappingFlavors`` (:mod:`app.kueue.tas`), ``TASFailedNodeReplacement``,
+``TASFailedNodeReplacementFailFast`` (:mod:`app.kueue.mapping`'s second pass), ``TASRecomputeAssignmentWithinSchedulingCycle`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
 error (a 422); any other gate set to a value other than its default is named in the
 warnings (Gangplank decides as with the default). A name not in Kueue's list is named too
 (Kueue refuses names its feature gate does not know at start).
@@ -66,7 +67,7 @@ MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaC
                       "WorkloadIdentifierAnnotations", "PodIntegrationValidateGroupOwner",
                       "FastQuotaReleaseInPodIntegration", "ReclaimablePods", "TASProfileMixed",
                       "TASRecomputeAssignmentWithinSchedulingCycle", "TASRespectNodeAffinityPreferred",
-                      "TASHandleOverlappingFlavors"})  # fmt: skip
+                      "TASHandleOverlappingFlavors", "TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

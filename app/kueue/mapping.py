@@ -41,7 +41,7 @@ resolved) and once more right after the cluster is built:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.errors import InputError, LimitError, join_pointer
@@ -113,6 +113,12 @@ class Plan:
     #: the TAS placements Kueue's quota pass found, podSet -> (flavor, placement) (:mod:`app.kueue.tas`):
     #: its pods are kept to their domains, and the answer's topologyAssignment is Kueue's
     placed: dict[str, tuple[str, ktas.Placement]] = field(default_factory=dict)
+    #: ADMITTED, holding quota: Kueue's second pass for it (``NeedsSecondPass``): ("delayed", the
+    #: podSets whose delayed topology it assigns now) or ("replace", the podSets with a pod on an
+    #: unhealthy node); then the podSets' new placements, or why it failed
+    second: tuple[str, list[str]] | None = None
+    second_placed: dict[str, tuple[str, ktas.Placement]] = field(default_factory=dict)
+    second_failed: str = ""
     #: ADMITTED: (reason, message) when Kueue evicts it now for its pods not being ready in time
     #: or deactivates it for its maximum execution time
     eviction: tuple[str, str] | None = None
@@ -207,6 +213,8 @@ class Admissions:
                                          or (stop[:2] if stop is not None else None)
                                          or wfpr.timeout_eviction(wl.ready, wl.active, self.kueue.wait_for_pods_ready,
                                                                   options.now))  # fmt: skip
+                        if plan.eviction is None and not wl.evicted:
+                            plan.second = _second_pass(wl, self.kueue.feature_gates)
             elif why := stoppolicy.pending(wl, lq_stop.get(stoppolicy.queue_of(wl), "None"), self.kueue.feature_gates):
                 plan.state, plan.reason, plan.message = NO_QUOTA, stoppolicy.LQ_INACTIVE, why
             elif wl.gated_by and self.kueue.feature_gates["AdmissionGatedBy"]:
@@ -346,6 +354,8 @@ class Admissions:
             block = any(wl.admission is not None and wl.admission[0] in tree.queues and not wl.ready.pods_ready
                         and not wl.ready.finished and wl.key not in self.released for wl in self.workloads)  # fmt: skip
         state = self._tas_state(d, running, tas_flavors) if tas_flavors else None
+        if state is not None:
+            self._second_passes(state, tas_flavors)
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block, state,
                                         k.feature_gates["TASRecomputeAssignmentWithinSchedulingCycle"])  # fmt: skip
         for key, verdict in verdicts.items():
@@ -451,15 +461,74 @@ class Admissions:
                     held.update(state.sharing(name))
         return state
 
+    def _second_passes(self, state: ktas.State, tas_flavors: frozenset[str]) -> None:
+        """Kueue's second pass (processed first in a cycle: quota-reserved entries lead the
+        order) for the Workloads that need one, most important first: no quota is taken
+        again; the delayed podSets are placed as a first pass places them, the pods on the
+        first unhealthy node are placed again (``findReplacementAssignment``). What they take
+        is held for the Workloads after them. A replacement that fails evicts the Workload
+        (``TASFailedNodeReplacementFailFast``, on) or keeps its admission."""
+        k = self.kueue
+        for plan in sorted((p for p in self.plans if p.second is not None), key=lambda p: (-p.priority, p.wl.created, p.key)):
+            wl = plan.wl
+            kind, names = plan.second  # type: ignore[misc]
+            cq = wl.admission[0] if wl.admission is not None else ""
+            tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))
+            requests = _tas_requests(wl, tas_only)
+            flavor_of = {}
+            for name, count, usage in wl.assignments:
+                found = sorted({f for f, _ in usage} & set(state.snapshots))
+                if len(found) == 1 and name in names:
+                    flavor_of[name] = found[0]
+                    if count is not None:
+                        requests[name] = replace(requests[name], count=count)
+            if kind == "delayed":
+                by_flavor: dict[str, list[ktas.Request]] = {}
+                for name in names:
+                    if name in flavor_of:
+                        by_flavor.setdefault(flavor_of[name], []).append(requests[name])
+                placed, failure = state.find(by_flavor)
+                if failure is not None:
+                    plan.second_failed = f"couldn't assign flavors to pod set {failure[0]}: {failure[1]}"
+                    continue
+                plan.second_placed = placed
+                state.admit(plan.key, placed, requests)
+                continue
+            node = wl.unhealthy_nodes[0]
+            assumed: dict[str, dict[Any, dict[str, int]]] = {}
+            for name in names:
+                if name not in flavor_of:
+                    continue
+                flavor = flavor_of[name]
+                snap = state.snapshots[flavor]
+                merged, found, why = snap.replacement(requests[name], wl.topology_assignments[name][1], node,
+                                                      assumed.setdefault(flavor, {}))  # fmt: skip
+                if merged is None or found is None:
+                    plan.second_failed = why
+                    if k.feature_gates["TASFailedNodeReplacementFailFast"]:
+                        plan.eviction = ("NodeFailures", "Workload was evicted as there was no replacement for unhealthy "
+                                                         f"node(s): {','.join(wl.unhealthy_nodes)}")  # fmt: skip
+                    plan.second_placed = {}
+                    break
+                usage = found.usage(requests[name].requests, snap.lowest_is_node)
+                for lid, u in usage.items():
+                    ktas.add_usage(assumed[flavor].setdefault(lid, {}), u)
+                state.hold(plan.key, flavor, usage)
+                plan.second_placed[name] = (flavor, merged)
+
     @staticmethod
     def _assigned_usage(wl: Workload, state: ktas.State, flavors: set[str]) -> bool:
         """An admitted Workload whose pods are not in the snapshot holds what its
         ``status.admission`` topology assignments say (``Info.TASUsage``: each domain's pods
         times the podSet's requests, on each TAS flavor of the podSet). False when none of
-        them could be read onto a flavor's levels."""
+        them could be read onto a flavor's levels (a podSet whose topology is still delayed
+        holds nothing, and needs none)."""
         requests = {ps.name: ps.request for ps in wl.pod_sets}
         held = False
         for name, _, usage in wl.assignments:
+            if name in wl.delayed:  # (its topology is not assigned yet: it holds none, as in Kueue)
+                held = True
+                continue
             ta = wl.topology_assignments.get(name)
             if ta is None or name not in requests:
                 continue
@@ -816,15 +885,34 @@ def _pinned(p: ktas.Placement) -> list[dict[str, str]]:
 
 def _tas_requests(wl: Workload, tas_only: bool) -> dict[str, ktas.Request]:
     """Each podSet's pods as Kueue's TAS placement reads them (``TASPodSetRequests``): the
-    template's requests, nodeSelector, affinity and tolerations, the topology request;
-    implied TAS (a TAS-only ClusterQueue, no explicit request) is unconstrained at the
-    lowest level."""
+    template's requests, nodeSelector, affinity and tolerations with its Ready admission
+    checks' podSetUpdates merged in, the topology request; implied TAS (a TAS-only
+    ClusterQueue, no explicit request) is unconstrained at the lowest level."""
     out = {}
     for ps in wl.pod_sets:
+        pods = psu.merge(wl.check_updates, ps.name, {}, (), (ps.labels, ps.annotations, ps.node_selector, ps.tolerations))[1]
         out[ps.name] = ktas.Request(
             ps.name, ps.count, ps.request, ps.topology or TopologyRequest(), implied=tas_only and not _explicit_tas(ps.topology),
-            node_selector=ps.node_selector, affinity=ps.affinity, tolerations=ps.tolerations)  # fmt: skip
+            node_selector=pods.node_selector, affinity=ps.affinity, tolerations=tuple(pods.tolerations))  # fmt: skip
     return out
+
+
+def _second_pass(wl: Workload, gates: dict[str, bool]) -> tuple[str, list[str]] | None:
+    """``NeedsSecondPass`` for a Workload holding quota: ("delayed", podSets) when a podSet's
+    topology was delayed (``delayedTopologyRequest: Pending``), every admission check is
+    Ready and it is not admitted yet; ("replace", podSets) when it is admitted and the
+    topologyAssignment of those podSets names an unhealthy node (``TASFailedNodeReplacement``)."""
+    if wl.admission is None:
+        return None
+    if wl.delayed and wl.checks and all(st == "Ready" for st in wl.checks.values()) and wl.ready.admitted_at is None:
+        return "delayed", [ps.name for ps in wl.pod_sets if ps.name in wl.delayed]
+    if gates["TASFailedNodeReplacement"] and wl.unhealthy_nodes and wl.ready.admitted_at is not None:
+        bad = set(wl.unhealthy_nodes)
+        names = [ps.name for ps in wl.pod_sets
+                 if any(v[-1] in bad for v, _ in wl.topology_assignments.get(ps.name, ([], []))[1])]  # fmt: skip
+        if names:
+            return "replace", names
+    return None
 
 
 def _constraints(wl: Workload, placed: set[str] = frozenset()) -> tuple[NetworkTopology | None, list[SubGroupPolicy], dict[str, str]]:  # type: ignore[assignment]

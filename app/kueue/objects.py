@@ -163,6 +163,12 @@ class Workload:
     assignments: list[tuple[str, int | None, dict[tuple[str, str], int]]] = field(default_factory=list)
     #: ``status.admission``'s topology assignments: podSet -> (levels, [(values, count)]) (:func:`_topology_assignment`)
     topology_assignments: dict[str, tuple[list[str], list[tuple[tuple[str, ...], int]]]] = field(default_factory=dict)
+    #: the podSets whose assignment has ``delayedTopologyRequest: Pending`` and no topologyAssignment yet
+    delayed: set[str] = field(default_factory=set)
+    #: ``status.unhealthyNodes[].name``, in order (Kueue's TAS node controller writes them)
+    unhealthy_nodes: list[str] = field(default_factory=list)
+    #: ``status.admission`` as read (pruned to the Workload's version): a second pass writes it back updated
+    raw_admission: dict[str, Any] | None = None
     #: its admission checks' ``podSetUpdates`` (:mod:`app.kueue.podsetupdates`)
     check_updates: list[podsetupdates.Update] = field(default_factory=list)
 
@@ -286,6 +292,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         raise InputError(f"priority should not be nil when {class_key} is set", join_pointer(sp, "priority"), ident)
     assignments: list[tuple[str, int | None, dict[tuple[str, str], int]]] = []
     topologies: dict[str, tuple[list[str], list[tuple[tuple[str, ...], int]]]] = {}
+    delayed: set[str] = set()
     return Workload(
         version=version,
         namespace=ns,
@@ -299,9 +306,12 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         admitted=status.get("admission") is not None,
         pod_sets=pod_sets,
         admission=_admission_usage(status.get("admission"), join_pointer(ptr, "status", "admission"), ident, assignments,
-                                   topologies),
+                                   topologies, delayed),
         assignments=assignments,
         topology_assignments=topologies,
+        delayed=delayed,
+        unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
+        raw_admission=status.get("admission") if isinstance(status.get("admission"), dict) else None,
         reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
         check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
         reserved=_reserved_at(status, join_pointer(ptr, "status"), ident),
@@ -346,7 +356,8 @@ def _check_states(status: dict, stp: str, ident: dict[str, str]) -> dict[str, st
 
 def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
                      per_set: list[tuple[str, int | None, dict[tuple[str, str], int]]],
-                     topologies: dict[str, tuple[list[str], list[tuple[tuple[str, ...], int]]]]) -> tuple[str, dict[tuple[str, str], int]] | None:  # fmt: skip
+                     topologies: dict[str, tuple[list[str], list[tuple[tuple[str, ...], int]]]],
+                     delayed: set[str]) -> tuple[str, dict[tuple[str, str], int]] | None:  # fmt: skip
     """The quota an admitted Workload holds: each podSet's ``resourceUsage`` on the flavor
     its ``flavors`` names for that resource (``per_set`` gets each assignment's name, count
     and usage: :mod:`app.kueue.reclaimable` scales them; ``topologies`` each one's
@@ -365,6 +376,8 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
         ta = _topology_assignment(psa.get("topologyAssignment"), join_pointer(pp, "topologyAssignment"), ident)
         if ta is not None:
             topologies[per_set[-1][0]] = ta
+        elif r.string(psa, "delayedTopologyRequest", pp, ident) == "Pending":
+            delayed.add(per_set[-1][0])
         for res, qty in r.obj(psa, "resourceUsage", pp, ident).items():
             flavor = flavors.get(res)
             if isinstance(flavor, str):
@@ -375,6 +388,17 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
                 usage[(flavor, res)] = usage.get((flavor, res), 0) + amount
                 mine[(flavor, res)] = mine.get((flavor, res), 0) + amount
     return r.string(adm, "clusterQueue", ap, ident), usage
+
+
+def _unhealthy_nodes(status: dict[str, Any], sp: str, ident: dict[str, str]) -> list[str]:
+    """``status.unhealthyNodes[].name``."""
+    out = []
+    for i, u in enumerate(r.lst(status, "unhealthyNodes", sp, ident)):
+        up = join_pointer(sp, "unhealthyNodes", i)
+        if not isinstance(u, dict):
+            raise InputError("an unhealthy node must be an object", up, ident)
+        out.append(r.string(u, "name", up, ident, required=True))
+    return out
 
 
 #: the most domains one topologyAssignment may stand for (a v1beta2 slice's ``domainCount``

@@ -714,6 +714,9 @@ class Cycle:
             return not placed or self.tas is None or e is None or self.tas.fits(placed, e.tas_requests)
 
 
+#: Kueue's scheduler's messages for a Workload it skips in a cycle (``markSkipped``)
+NO_LONGER_FITS = "Workload no longer fits after processing another workload"
+OVERLAPPING = "Workload has overlapping preemption targets with another workload"
 #: the key a Workload's TAS placement is held under while it reserves capacity for one cycle
 RESERVING = "#reserving/"
 
@@ -946,8 +949,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 e.resume = {}
                 asg, targets = cycle.nominate(e)
                 if asg.no_fit or (not asg.fit and not targets):
-                    out[e.key] = Verdict(False, asg.why or "skipped: it no longer fits after processing the Workloads "
-                                                           "before it in this cycle")  # fmt: skip
+                    out[e.key] = Verdict(False, asg.why or NO_LONGER_FITS)
                     if strict:
                         block(e.queue, e.key, "a StrictFIFO queue")
                     continue
@@ -957,9 +959,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     e.resume = dict(asg.tried)
                     pending[e.queue].push_front(e)
                     continue
-                why = ("its preemption targets overlap another Workload's" if overlap else
-                       "it no longer fits after processing the Workloads before it in this cycle")
-                out[e.key] = Verdict(False, f"skipped: {why}")
+                out[e.key] = Verdict(False, OVERLAPPING if overlap else NO_LONGER_FITS)  # (the scheduler's markSkipped)
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
                 continue

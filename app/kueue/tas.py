@@ -38,7 +38,7 @@ replacement for unhealthy nodes, elastic Workload slices.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
@@ -55,7 +55,7 @@ ONE_POD = 1000  # Gangplank counts pods in milli-units (a pod asks for 1000)
 MAX_INT32 = 2**31 - 1
 
 
-def _add(into: dict[str, int], usage: dict[str, int], sign: int = 1) -> None:
+def add_usage(into: dict[str, int], usage: dict[str, int], sign: int = 1) -> None:
     for name, value in usage.items():
         into[name] = into.get(name, 0) + sign * value
 
@@ -207,7 +207,7 @@ class Snapshot:
             lid = values[-1] if self.lowest_is_node else values
             if lid not in self.leaves:
                 self.leaves[lid] = Leaf(lid, values, self, n if self.lowest_is_node else None)
-            _add(capacity.setdefault(lid, {}), n.allocatable)
+            add_usage(capacity.setdefault(lid, {}), n.allocatable)
             self.node_leaf[n.name] = lid
         self.leaf_list = sorted(self.leaves.values(), key=lambda d: d.values)
         for i, leaf in enumerate(self.leaf_list):
@@ -330,15 +330,91 @@ class Snapshot:
             for r in trs:
                 out[r.name] = found[r.name]
                 for lid, u in found[r.name].usage(r.requests, self.lowest_is_node).items():
-                    _add(assumed.setdefault(lid, {}), u)
+                    add_usage(assumed.setdefault(lid, {}), u)
         return out, None
+
+    # -- findReplacementAssignment ---------------------------------------------------------
+    def replacement(self, r: Request, domains: list[tuple[tuple[str, ...], int]], node: str,
+                assumed: dict[Any, dict[str, int]]) -> tuple[Placement | None, Placement | None, str]:  # fmt: skip
+        """``findReplacementAssignment``: the pods the podSet's assignment (``domains``,
+        hostname-level values) has on ``node`` placed again, inside the domain the rest of it
+        requires (``requiredReplacementDomain``; a slice left incomplete shrinks the slices to
+        single pods); (the merged assignment, the replacement, "") or the reason it fails."""
+        kept = [(v, c) for v, c in domains if v[-1] != node]
+        count = next((c for v, c in reversed(domains) if v[-1] == node), 0)
+        for v, _ in kept:
+            if self._leaf_of(v) is None:
+                return None, None, (f"Cannot replace the node, because the existing topologyAssignment is invalid, as it "
+                                    f"contains the stale domain {v[0]}")  # fmt: skip
+        r = replace(r, count=count)
+        tr = r.topology
+        within = self._replacement_domain(r, kept)
+        size = tr.slice_size if tr.slice_level is not None and tr.slice_size else 1
+        if tr.slice_level is not None and within is not None and count % size:
+            r = replace(r, topology=replace(tr, slice_level=None, slice_size=None))
+        found, reason = self._find(r, None, assumed, False, within)
+        if reason:
+            return None, None, reason
+        p = found[r.name]
+        if not p.domains:
+            return None, None, f"cannot find replacement assignment for unhealthy node: {node}"
+        merged: list[tuple[tuple[str, ...], int]] = []
+        for v, c in sorted(kept + p.domains, key=lambda x: self._leaf_of(x[0]).values):  # type: ignore[union-attr]
+            if merged and merged[-1][0] == v:
+                merged[-1] = (v, merged[-1][1] + c)
+            else:
+                merged.append((v, c))
+        return Placement(p.levels, merged), p, ""
+
+    def _leaf_of(self, values: tuple[str, ...]) -> Leaf | None:
+        """The leaf an assignment's domain names (its values: the hostname alone when it is the lowest level)."""
+        return self.leaves.get(values[-1] if self.lowest_is_node else values)
+
+    def _replacement_domain(self, r: Request, kept: list[tuple[tuple[str, ...], int]]) -> tuple[str, ...] | None:
+        """``requiredReplacementDomain``: with slices left incomplete, the slice-level domain
+        the missing pods complete; with a required level, the domain of that level holding the
+        first kept pod; else none."""
+        tr = r.topology
+        key = tr.required or tr.preferred
+        if key is None and tr.slice_level is not None:
+            key = self.levels[0]
+        if key is None and (tr.unconstrained or r.implied):
+            key = self.levels[-1]
+        idx = self._level_idx(key)
+        if idx is None or not kept:
+            return None
+        size = tr.slice_size if tr.slice_level is not None else 1
+        if tr.slice_level is not None and size and r.count % size:
+            return self._incomplete_slice(kept, r.count, size, tr.slice_level)
+        if tr.required is None:
+            return None
+        leaf = self._leaf_of(kept[0][0])
+        return leaf.values[: idx + 1] if leaf is not None else None
+
+    def _incomplete_slice(self, kept: list[tuple[tuple[str, ...], int]], missing: int, size: int,
+                          level: str) -> tuple[str, ...] | None:  # fmt: skip
+        """``findIncompleteSliceDomain``: the slice-level domain whose pods plus the missing
+        ones make whole slices (Kueue takes the first its map yields; here the first by level
+        values)."""
+        idx = self._level_idx(level)
+        if idx is None:
+            return None
+        usage: dict[tuple[str, ...], int] = {}
+        for v, c in kept:
+            leaf = self._leaf_of(v)
+            if leaf is not None:
+                d = leaf.values[: idx + 1]
+                usage[d] = usage.get(d, 0) + c
+        return next((d for d in sorted(usage) if (usage[d] + missing) % size == 0), None)
 
     # -- findTopologyAssignment -----------------------------------------------------------
     def _level_idx(self, key: str | None) -> int | None:
         return self.levels.index(key) if key in self.levels else None
 
     def _find(self, workers: Request, leader: Request | None, assumed: dict[Any, dict[str, int]],
-              simulate_empty: bool) -> tuple[dict[str, Placement], str]:  # fmt: skip
+              simulate_empty: bool, within: tuple[str, ...] | None = None) -> tuple[dict[str, Placement], str]:  # fmt: skip
+        """``findTopologyAssignment``; ``within``: the domain (its level values) every leaf
+        used must belong to (``requiredReplacementDomain``)."""
         st = _State(count=workers.count)
         tr = workers.topology
         requests = per_pod(workers.requests)
@@ -370,7 +446,7 @@ class Snapshot:
         st.slice_level_idx = slice_idx
         if level_idx > slice_idx:
             return {}, f"podset slice topology {slice_key} is above the podset topology {key}"
-        self._fill_in_counts(workers, requests, leader_requests, assumed, simulate_empty, st)
+        self._fill_in_counts(workers, requests, leader_requests, assumed, simulate_empty, st, within)
         fit_idx, fit, reason = self._level_with_fit_domains(level_idx, st)
         if reason:
             return {}, reason
@@ -436,13 +512,19 @@ class Snapshot:
         return out
 
     def _fill_in_counts(self, r: Request, requests: dict[str, int], leader_requests: dict[str, int] | None,
-                        assumed: dict[Any, dict[str, int]], simulate_empty: bool, st: _State) -> None:  # fmt: skip
+                        assumed: dict[Any, dict[str, int]], simulate_empty: bool, st: _State,
+                        within: tuple[str, ...] | None = None) -> None:  # fmt: skip
         """``fillInCounts``: each feasible leaf's pods, pods with the leader and leader (the
-        rest stay 0), then summed up the tree."""
+        rest stay 0), then summed up the tree; leaves outside ``within`` count as excluded by
+        their topology domain."""
         self.state = state = np.zeros_like(self.state)
         mask, excluded, scores = self._mask(r)
         st.total_nodes += len(self.leaf_list)
         st.selector, st.affinity, st.taints = excluded.selector, excluded.affinity, dict(excluded.taints)
+        if within is not None:
+            inside = np.array([leaf.values[: len(within)] == within for leaf in self.leaf_list], dtype=bool)
+            st.domain_excluded = int((mask & ~inside).sum())
+            mask = mask & inside
         rem = self.free.copy() if simulate_empty else self.free - self.tas
         for lid, u in assumed.items():
             leaf = self.leaves.get(lid)
@@ -738,7 +820,7 @@ class State:
         for f in self.sharing(flavor):
             mine = self.held.setdefault(key, {}).setdefault(f, {})
             for lid, u in usage.items():
-                _add(mine.setdefault(lid, {}), u)
+                add_usage(mine.setdefault(lid, {}), u)
             self.snapshots[f].add_tas(usage)
 
     def forget(self, key: str) -> None:
@@ -768,7 +850,7 @@ class State:
                 by_name = {r.name: r for r in requests[flavor]}
                 for ps, p in found.items():
                     for lid, u in p.usage(by_name[ps].requests, True).items():
-                        _add(shared.setdefault(lid, {}), u)
+                        add_usage(shared.setdefault(lid, {}), u)
         return out, None
 
     def fits(self, placed: Placed, requests: dict[str, Request]) -> bool:

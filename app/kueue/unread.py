@@ -42,9 +42,6 @@ def notes(o: dict, who: str) -> list[str]:
             if isinstance(tr, dict) and _set(tr.get("podsetSliceRequiredTopologyConstraints")):
                 out.append(f"{who}: podSets[{i}].topologyRequest.podsetSliceRequiredTopologyConstraints (multi-layer "
                            "slices, TASMultiLayerTopology) not modelled: its slices are placed without those layers")  # fmt: skip
-        if _set(status.get("unhealthyNodes")):
-            out.append(f"{who}: status.unhealthyNodes: Kueue looks for a replacement topology domain for the pods on "
-                       "them (TASFailedNodeReplacement, on by default); not modelled: its admission is kept as it is")  # fmt: skip
         if _set(status.get("clusterName")) or _set(status.get("nominatedClusterNames")):
             out.append(f"{who}: status.clusterName / nominatedClusterNames: MultiKueue dispatched (or nominated) it to "
                        "worker clusters; not modelled: answered as in this cluster")  # fmt: skip
