@@ -351,7 +351,8 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
     case_list = cases(args.quick)
     total = (len(case_list) + 3 + (1 if args.quick else 2) + len(family(args.quick)) + len(family_more(args.quick))
              + 4 * (1 if args.quick else len(KAI_SIZES)) + (1 if args.quick else 5) + 3
-             + len(DRA_CASES[:1] if args.quick else DRA_CASES))  # + KAI cycles, eviction speed, compare, forms, records vs columns, DRA
+             + len(DRA_CASES[:1] if args.quick else DRA_CASES)
+             + len(KUEUE_CASES[:1] if args.quick else KUEUE_CASES))  # + KAI cycles, eviction speed, compare, forms, records vs columns, DRA, Kueue
     for name, body in case_list:
         step(name, total)
         raw = orjson.dumps(body)
@@ -425,11 +426,12 @@ def main(on_case: Callable[[str, int], None] | None = None, on_done: Callable[[]
         print(f"{q['case']}, victimOrder {q['order']}: heuristic / optimum = {q['ratio']:.3f}", flush=True)
     kai_rows = kai_cycles(args.quick, step, done, total)
     dra_rows = dra_cases(args.quick, step, done, total)
+    kueue_rows = kueue_cases(args.quick, step, done, total)
     measured = dict(results)
     scaling = [(SIZES[name[0]][0], measured[name]) for name in (S_CASE, M_CASE, L_CASE) if name in measured]
     plots = draw(scaling, comparisons, ROOT / "docs")
     write(pathlib.Path(args.out), results, runs, comparisons, quality, http_rows, ext, plots, args.quick, kai_rows, speed,
-          forms, dra_rows)  # fmt: skip
+          forms, dra_rows, kueue_rows)  # fmt: skip
 
 
 #: Small gangs (1–8 pods on 8-GPU nodes): a 5k-node cluster then offers a 3,000-pod gang
@@ -719,11 +721,56 @@ def dra_section(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+#: (label, blocks of 100 nodes, pending Workloads, runs): Kueue TAS admissions (``bench/kueue.py``)
+KUEUE_CASES = [("S", 10, 40, 5), ("M", 50, 200, 3)]
+
+
+def kueue_cases(quick: bool, step: Callable[[str, int], None], done: Callable[[], None], total: int) -> list[dict[str, Any]]:
+    """``POST /v1/admissions`` on a three-level TAS topology (``bench/kueue.py``)."""
+    from bench.kueue import measure as admissions
+
+    rows = []
+    for label, blocks, pending, runs in KUEUE_CASES[:1] if quick else KUEUE_CASES:
+        name = f"{label} kueue TAS: {blocks * 100} nodes, {pending} pending Workloads"
+        step(name, total)
+        r = admissions(name, blocks, pending, runs)
+        done()
+        rows.append(r)
+        print(f"{name}: {r['admit_ms']:.0f} ms = {r['ratio']:.1f}x orjson.loads ({r['orjson_ms']:.1f} ms), quota pass "
+              f"{r['quota_ms']:.0f} ms; {r['admitted']} admitted", flush=True)  # fmt: skip
+    return rows
+
+
+def kueue_section(rows: list[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return []
+    lines = [
+        "## Kueue TAS admissions",
+        "",
+        "`POST /v1/admissions` as the service runs it (`orjson.loads`, then `app.kueue.admit.admit`) on a Kueue "
+        "Topology of blocks of 10 racks of 10 nodes (`bench/kueue.py`): a quarter of the nodes run admitted TAS "
+        "Workloads, the pending ones ask in turn for a rack, a preferred block, a block in slices of 4 per rack and "
+        "no constraint. Each run against `orjson.loads` of the same body, GC paused for both; medians after a "
+        "warm-up, the ratio's spread over the runs. The quota pass (Kueue's admission order, flavors and its TAS "
+        "placement, `app/kueue/tas.py`) is timed apart; the rest is reading the snapshot and the engine placing the "
+        "admitted pods in their domains.",
+        "",
+        "| case | body | admit | x floor (spread) | quota pass | admitted |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['case']} | {r['MB']:.1f} MB | {r['admit_ms']:.0f} ms | **{r['ratio']:.1f}** "
+                     f"({r['spread'][0]:.1f}-{r['spread'][1]:.1f}) | {r['quota_ms']:.0f} ms | {r['admitted']} of "
+                     f"{r['pending']} |")  # fmt: skip
+    lines += ["", "No target: the first measurement of this path.", ""]
+    return lines
+
+
 def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: int, comparisons: list[dict[str, Any]],
           quality: list[dict[str, Any]], http_rows: list[tuple[str, dict[str, Any]]], ext: list[dict[str, Any]],
           plots: dict[str, str], quick: bool, kai_rows: list[dict[str, Any]] | None = None,
           speed: dict[str, list[dict[str, Any]]] | None = None, forms: dict[str, Any] | None = None,
-          dra_rows: list[dict[str, Any]] | None = None) -> None:  # fmt: skip
+          dra_rows: list[dict[str, Any]] | None = None, kueue_rows: list[dict[str, Any]] | None = None) -> None:  # fmt: skip
     lines = head_section(results, runs, forms)
     measured = dict(results)
     lines += ["## Scaling", ""]
@@ -780,6 +827,7 @@ def write(path: pathlib.Path, results: list[tuple[str, dict[str, Any]]], runs: i
     lines += quality_section(quality)
     lines += kai_section(kai_rows or [])
     lines += dra_section(dra_rows or [])
+    lines += kueue_section(kueue_rows or [])
     lines += kept_sections(path)
     notes = ROOT / "bench" / "NOTES.md"
     if notes.exists():
