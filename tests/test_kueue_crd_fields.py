@@ -110,7 +110,7 @@ def test_fields_kueue_reads_and_gangplank_does_not_are_named(client):
                    "parameters": {"apiGroup": "kueue.x-k8s.io", "kind": "ProvisioningRequestConfig", "name": "prc"}}}  # fmt: skip
     a = post(client, body([w], [flavor("f"), q, lq("lq", "cq"), prc, ac]))
     notes = "\n".join(a["warnings"])
-    for what in ("ml/w: spec.preemptionGates", "podsetSliceRequiredTopologyConstraints (multi-layer", "status.clusterName", "ClusterQueue cq: spec.concurrentAdmissionPolicy", "AdmissionCheck ac: spec.parameters",
+    for what in ("ml/w: spec.preemptionGates", "status.clusterName", "ClusterQueue cq: spec.concurrentAdmissionPolicy", "AdmissionCheck ac: spec.parameters",
                  "ProvisioningRequestConfig prc: the provisioning admission check"):  # fmt: skip
         assert what in notes, what
     assert "ignored objects" not in notes

@@ -376,3 +376,34 @@ def test_second_pass_places_a_delayed_topology_once_every_check_is_ready(client)
     assert asg.expand_v1beta2(psa["topologyAssignment"]) == [(("n3",), 3)]
     w["status"]["admissionChecks"][0]["state"] = "Pending"  # a check not Ready: no second pass yet
     assert one(answer(client, objs, [w]), "ml/w")["reason"] == "QuotaReserved"
+
+
+# -- multi-layer slices (TASMultiLayerTopology) ---------------------------------------------------
+def test_multi_layer_slices_count_only_whole_inner_slices(client):
+    # 8 pods required in a block, slices of 4 per rack and of 2 per node: r1 gives 4+4, r2's n3
+    # 4 (2 inner slices), r3's n4 2: the block has 3 rack slices (12 // 4, from 4+4+... rounded)
+    layers = [{"topology": R, "size": 4}, {"topology": H, "size": 2}]
+    tr = {"required": B, "podsetSliceRequiredTopologyConstraints": layers}
+    a = answer(client, RACKS + objects([B, R, H]), [workload("w", 8, tr)])
+    got = sorted(placed(one(a, "ml/w")))
+    assert sum(c for _, c in got) == 8 and all(c % 2 == 0 for _, c in got)  # (whole host slices)
+    racks = {"n1": "r1", "n2": "r1", "n3": "r2", "n4": "r3"}
+    per_rack: dict[str, int] = {}
+    for (h,), c in got:
+        per_rack[racks[h]] = per_rack.get(racks[h], 0) + c
+    assert all(c % 4 == 0 for c in per_rack.values())  # (whole rack slices)
+    # nodes of 3 CPUs hold one host slice of 2 each: a rack of two of them holds 2 host slices = 4
+    # pods = 1 rack slice; 3 racks slices are needed for 12 pods in one block: only 2 racks here
+    odd = [tnode("a1", 3, "b1", "r1"), tnode("a2", 3, "b1", "r1"), tnode("a3", 3, "b1", "r2"), tnode("a4", 3, "b1", "r2")]
+    w = one(answer(client, odd + objects([B, R, H]), [workload("w", 12, tr)]), "ml/w")
+    assert w["message"] == ("couldn't assign flavors to pod set main: topology \"default\" doesn't allow to fit; "
+                            "2/3 slice(s) fit on level cloud.com/rack; 4/6 slice(s) fit on level kubernetes.io/hostname")
+
+
+def test_an_inner_slice_layer_must_be_finer_and_divide_the_outer(client):
+    tr = {"required": B, "podsetSliceRequiredTopologyConstraints": [{"topology": R, "size": 4}, {"topology": H, "size": 3}]}
+    w = one(answer(client, RACKS + objects([B, R, H]), [workload("w", 8, tr)]), "ml/w")
+    assert w["message"].endswith("additional slice layer size 3 must evenly divide parent layer size 4")
+    tr["podsetSliceRequiredTopologyConstraints"] = [{"topology": R, "size": 4}, {"topology": B, "size": 2}]
+    w = one(answer(client, RACKS + objects([B, R, H]), [workload("w", 8, tr)]), "ml/w")
+    assert w["message"].endswith(f"additional slice layer topology {B} must be at a lower level than {R}")

@@ -58,7 +58,7 @@ Not transcribed: none; all 34 cases are transcribed (``test_not_transcribed`` is
 placeholder). The unhealthy-node case is a snapshot Kueue's TAS node controller writes
 (``status.unhealthyNodes``), a field of the Workload, so it is kept (a difference, below).
 
-Counts: 34 cases, 30 pass, 4 strict xfails (the Go "wantEvents" other than the messages above
+Counts: 34 cases, 32 pass, 2 strict xfails (the Go "wantEvents" other than the messages above
 are not checked; the pending Workloads' answer reason is Gangplank's ``InsufficientQuota``, not
 Kueue's ``QuotaReserved`` False reason, which the answer does not carry).
 
@@ -67,7 +67,9 @@ Fixed since transcribed: "two ResourceFlavors share nodes: ... fallback flavor .
 (``TASHandleOverlappingFlavors``: ``app/kueue/tas.py`` ``State.hold`` and ``State.find`` now share
 the hostname-level flavors' usage node by node); "workload with unhealthyNode annotation; second
 pass; preferred; no fit when using slices; FailFast" (Kueue's second pass:
-``app/kueue/mapping.py`` ``Admissions._second_passes`` evicts it with ``NodeFailures``).
+``app/kueue/mapping.py`` ``Admissions._second_passes`` evicts it with ``NodeFailures``); the two
+"multi-layer topology" cases (``podsetSliceRequiredTopologyConstraints``, ``TASMultiLayerTopology``:
+``app/kueue/tas.py`` ``Snapshot._slice_sizes_at``, ``_sum_up``, ``_multi_not_fit``).
 
 Differences (strict xfails; each reason names the Go rule and the Gangplank code):
 
@@ -75,9 +77,6 @@ Differences (strict xfails; each reason names the Go rule and the Gangplank code
   in Kueue's admission (``cpu: 0``); Gangplank drops zero requests when it reads the pod.
 * "workload with Resource Transformation (Retain CPU → cpu_credits, not enough credits)": not
   admitted in both; the message is Gangplank's own, not Kueue's ``ExceedsMaxQuota`` reason.
-* the two "multi-layer topology" cases: ``podsetSliceRequiredTopologyConstraints``
-  (``TASMultiLayerTopology``, on) is not modelled (named in ``warnings``): the first is placed
-  ``x2`` 4, ``x4`` 4 instead of ``x2`` 4, ``x3`` 2, ``x4`` 2, the second admitted instead of no fit.
 """
 
 from __future__ import annotations
@@ -365,15 +364,6 @@ MAX_QUOTA_MESSAGE = (
     "joined into 'couldn't assign flavors to pod set one: ...'. Gangplank's app/kueue/flavorassigner.py assign "
     "records no reason for a quota NoFit (_fits_quota), so app/kueue/quota.py admit_in_order writes its own "
     "'insufficient quota in ClusterQueue tas-main (and its cohort) for every flavor of some resource group'")
-MULTI_LAYER_REASON = (
-    "TASMultiLayerTopology (on by default): podsetSliceRequiredTopologyConstraints' first layer is the slice "
-    "level and size (tas_flavor_snapshot.go:1198-1199, 1260-1264), each inner layer a slice size per level "
-    "(buildSliceSizeAtLevel, 1109-1168) that rounds every child's pod count down to a multiple of it when counts "
-    "are summed (fillInCountsHelper, 1950-1964) and sizes the distribution down the levels; no fit has "
-    "multiLayerNotFitMessage (2032-2070). Gangplank does not read the field (app/kueue/objects.py TopologyRequest "
-    "has no layers; app/kueue/unread.py names it) and places the podSet as if it asked for 'required: block' "
-    "alone (app/kueue/tas.py Snapshot._find)")
-
 MIXED_CQ = cq("tas-main", [fq("tas-default", ("cpu", "50")), fq("default", ("cpu", "50"))])
 TWO_NODES_3 = [cpu_node("x1", "3", {RACK: "r1", H: "x1"}), cpu_node("y1", "3", {RACK: "r1", H: "y1"})]
 TWO_NODES_8 = [cpu_node("x1", "8", {RACK: "r1", H: "x1"}), cpu_node("y1", "8", {RACK: "r1", H: "y1"})]
@@ -599,8 +589,7 @@ CASES = [
          objs(MULTI_LAYER_NODES, THREE, TAS_THREE_FLAVOR, MULTI_LAYER),
          [wl("foo", ps("one", 8, {"cpu": "1"}, required=BLOCK, slice_constraints=[(RACK, 4), (H, 2)]))],
          admitted={"default/foo": adm(psa("one", ("cpu", "tas-default", "8000m"), count=8,
-                                          ta=hostname(("x2", 4), ("x3", 2), ("x4", 2))))},
-         marks=xfail(MULTI_LAYER_REASON)),
+                                          ta=hostname(("x2", 4), ("x3", 2), ("x4", 2))))}),
     # r1 = x1 (3) + x2 (3): 6 pods in one rack slice of 6 made of host slices of 2: each host holds
     # one host slice (3 // 2), 2 of the 3 needed
     case("multi-layer topology: host slice rounding makes rack slice impossible; NoFit",
@@ -608,8 +597,7 @@ CASES = [
          [wl("foo", ps("one", 6, {"cpu": "1"}, required=BLOCK, slice_constraints=[(RACK, 6), (H, 2)]))],
          pending={"default/foo": "couldn't assign flavors to pod set one: topology \"tas-three-level\" doesn't allow to "
                                  "fit; 0/1 slice(s) fit on level cloud.provider.com/rack; 2/3 slice(s) fit on level "
-                                 "kubernetes.io/hostname"},
-         marks=xfail(MULTI_LAYER_REASON)),
+                                 "kubernetes.io/hostname"}),
     case("SchedulerLibraryIntegration enabled: generic TAS workload admitted on healthy node",
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR, SLI),
          [wl("wl", ps("main", 1, {"cpu": "1"}, required=H))],

@@ -829,7 +829,8 @@ def _tas_match(wl: Workload, k: KueueObjects, cq: quota.Node, tas_only: bool, le
         if not explicit and tas_only:
             continue  # (isTASImplied: every flavor of the queue is a TAS flavor, a match)
         asked = {r for r, v in ps.request.items() if v and r != "pods"}
-        levels = [lvl for lvl in (tr.required, tr.preferred, tr.slice_level) if lvl] if explicit else []  # type: ignore[union-attr]
+        levels = ([lvl for lvl in (tr.required, tr.preferred, tr.slice_level) if lvl]  # type: ignore[union-attr]
+                  + [lvl for lvl, _ in tr.layers] if explicit else [])  # type: ignore[union-attr]  # fmt: skip
         for name, f in k.flavors.items():
             reason = None
             if not explicit:

@@ -66,6 +66,10 @@ class TopologyRequest:
     slice_level: str | None = None
     slice_size: int | None = None
     group: str | None = None
+    #: ``podsetSliceRequiredTopologyConstraints`` past the first (multi-layer slices,
+    #: ``TASMultiLayerTopology``): (level, size) from the outer to the inner; the first layer is
+    #: ``slice_level`` / ``slice_size``
+    layers: tuple[tuple[str, int], ...] = ()
     required_ptr: str = ""
     preferred_ptr: str = ""
     slice_level_ptr: str = ""
@@ -677,11 +681,44 @@ def _topology_request(raw: Any, ptr: str, ident: dict[str, str]) -> TopologyRequ
     tr.slice_size_ptr = join_pointer(ptr, "podSetSliceSize")
     # (an empty name is a group too: Kueue groups by the pointer's value)
     tr.group = r.string(raw, "podSetGroupName", ptr, ident) if raw.get("podSetGroupName") is not None else None
+    _layers(raw, ptr, ident, tr)
     for k in ("podIndexLabel", "subGroupIndexLabel"):
         r.string(raw, k, ptr, ident)
     r.integer(raw, "subGroupCount", ptr, ident, minimum=0)
     _exclusive(tr, ptr, ident)
     return tr
+
+
+#: at most this many slice layers (the CRD's ``maxItems``)
+MAX_LAYERS = 3
+
+
+def _layers(raw: dict[str, Any], ptr: str, ident: dict[str, str], tr: TopologyRequest) -> None:
+    """``podsetSliceRequiredTopologyConstraints`` (``PodSetSliceRequiredTopologyConstraints``:
+    when set, it stands for the slice fields): the first layer becomes the slice level and
+    size, the others :attr:`TopologyRequest.layers`."""
+    items = r.lst(raw, "podsetSliceRequiredTopologyConstraints", ptr, ident)
+    if not items:
+        return
+    lp = join_pointer(ptr, "podsetSliceRequiredTopologyConstraints")
+    if len(items) > MAX_LAYERS:
+        raise InputError(f"at most {MAX_LAYERS} slice layers", lp, ident)
+    layers = []
+    for i, item in enumerate(items):
+        ip = join_pointer(lp, i)
+        if not isinstance(item, dict):
+            raise InputError("a slice layer must be an object", ip, ident)
+        level = r.string(item, "topology", ip, ident, required=True)
+        if not level or len(level) > 63:
+            raise InputError("'topology' must be a label key of 1 to 63 characters", join_pointer(ip, "topology"), ident)
+        size = r.integer(item, "size", ip, ident, required=True, maximum=2**31 - 1)
+        if size is None or size <= 0:
+            raise InputError(f"must be greater than 0, not {size}", join_pointer(ip, "size"), ident)
+        layers.append((level, size))
+    tr.slice_level, tr.slice_size = layers[0]
+    tr.slice_level_ptr = join_pointer(lp, 0, "topology")
+    tr.slice_size_ptr = join_pointer(lp, 0, "size")
+    tr.layers = tuple(layers[1:])
 
 
 def _from_annotations(ann: dict[str, str], ap: str, ident: dict[str, str]) -> TopologyRequest | None:

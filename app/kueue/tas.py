@@ -31,9 +31,15 @@ With ``TASRespectNodeAffinityPreferred`` (alpha, off by default) each leaf also 
 pod's preferred node affinity (the weights of the terms its node matches), summed up the
 tree; domains sort by it first and BestFit stays within the top score's domains.
 
+Multi-layer slices (``podsetSliceRequiredTopologyConstraints``, ``TASMultiLayerTopology``):
+the first layer is the slice level and size; each inner layer's size applies from the level
+below the one above it down to its own (``buildSliceSizeAtLevel``): a child there gives its
+parent only whole inner slices, and below the slice level pods are handed out in those sizes.
+
+Node replacement for unhealthy nodes (:meth:`Snapshot.replacement`, Kueue's second pass).
+
 Not modelled here (named in the answer's warnings where a request meets them):
-``TASBalancedPlacement`` (alpha, off by default), multi-layer slice constraints, node
-replacement for unhealthy nodes, elastic Workload slices.
+``TASBalancedPlacement`` (alpha, off by default), elastic Workload slices.
 """
 
 from __future__ import annotations
@@ -158,6 +164,10 @@ class _State:
     taints: dict[str, int] = field(default_factory=dict)
     resources: dict[str, int] = field(default_factory=dict)
     domain_excluded: int = 0
+    #: level index -> the inner slice size pods group by there (``sliceSizeAtLevel``)
+    at: dict[int, int] = field(default_factory=dict)
+    #: every slice layer, (level, size), outer first, when there are inner ones (for the message)
+    constraints: list[tuple[str, int]] = field(default_factory=list)
 
     def exclusions(self) -> str:
         reasons = []
@@ -446,6 +456,12 @@ class Snapshot:
         st.slice_level_idx = slice_idx
         if level_idx > slice_idx:
             return {}, f"podset slice topology {slice_key} is above the podset topology {key}"
+        if tr.layers:
+            reason = self._slice_sizes_at(st, tr.layers)
+            if reason:
+                return {}, reason
+            if st.at:
+                st.constraints = [(slice_key, st.slice_size), *tr.layers]
         self._fill_in_counts(workers, requests, leader_requests, assumed, simulate_empty, st, within)
         fit_idx, fit, reason = self._level_with_fit_domains(level_idx, st)
         if reason:
@@ -458,11 +474,15 @@ class Snapshot:
                                    st.count, st.leaders, st.slice_size, st.unconstrained, True)  # fmt: skip
             cur += 1
         while cur < last:
-            size = st.slice_size if cur < st.slice_level_idx else 1
+            # (at or below the slice level: single pods, or an inner layer's size)
+            size = st.slice_size if cur < st.slice_level_idx else st.at.get(cur + 1, 1)
             nxt: list[Domain] = []
             for d in fit:
-                nxt += self._to_minimum(self._sorted(d.children, st.unconstrained), d.pods, d.leaders, size,
-                                        st.unconstrained, size > 1)  # fmt: skip
+                kids = self._sorted(d.children, st.unconstrained)
+                if size > 1:  # (the children's slices counted again at this size)
+                    for c in kids:
+                        c.slices, c.slices_wl = c.pods // size, c.pods_wl // size
+                nxt += self._to_minimum(kids, d.pods, d.leaders, size, st.unconstrained, size > 1)
             fit = nxt
             cur += 1
         out: dict[str, Placement] = {}
@@ -471,6 +491,24 @@ class Snapshot:
             fit = [d for d in fit if d.pods > 0]
         out[workers.name] = self._assignment([(d, d.pods) for d in fit])
         return out, ""
+
+    def _slice_sizes_at(self, st: _State, layers: tuple[tuple[str, int], ...]) -> str:
+        """``buildSliceSizeAtLevel``: each inner layer's size on every level from the layer
+        above it (exclusive) down to its own; a reason when a layer is not finer than the one
+        above or does not divide it."""
+        prev_size, prev_idx = st.slice_size, st.slice_level_idx
+        for level, size in layers:
+            idx = self._level_idx(level)
+            if idx is None:
+                return f"no requested topology level for additional slice layer: {level}"
+            if idx <= prev_idx:
+                return f"additional slice layer topology {level} must be at a lower level than {self.levels[prev_idx]}"
+            if prev_size % size:
+                return f"additional slice layer size {size} must evenly divide parent layer size {prev_size}"
+            for lvl in range(prev_idx + 1, idx + 1):
+                st.at[lvl] = size
+            prev_size, prev_idx = size, idx
+        return ""
 
     def _feasible(self, leaf: Leaf, r: Request, terms: list[dict[str, Any]] | None, st: _State) -> bool:
         """``FindFeasibleNodes`` for one leaf: taints, then the nodeSelector, then affinity."""
@@ -546,14 +584,15 @@ class Snapshot:
         state[ST_PODS_WL, dom] = pods_wl
         state[ST_LEADERS, dom] = leaders
         state[ST_AFFINITY, dom] = scores
-        self._sum_up(st.slice_size, st.slice_level_idx, st.leaders > 0)
+        self._sum_up(st.slice_size, st.slice_level_idx, st.leaders > 0, st.at)
 
-    def _sum_up(self, slice_size: int, slice_idx: int, leader_required: bool) -> None:
-        """``fillInCountsHelper`` (one slice layer), level by level from the leaves up: a
-        parent's pods and slices are its children's sums, its leader the most of theirs, its
-        pods (slices) with the leader its pods (slices) less the smallest loss a child able
-        to hold the leader (any child, without leaders) has from holding it; at the slice
-        level slices are pods // slice size."""
+    def _sum_up(self, slice_size: int, slice_idx: int, leader_required: bool, at: dict[int, int] | None = None) -> None:
+        """``fillInCountsHelper``, level by level from the leaves up: a parent's pods and
+        slices are its children's sums, its leader the most of theirs, its pods (slices) with
+        the leader its pods (slices) less the smallest loss a child able to hold the leader
+        (any child, without leaders) has from holding it; at the slice level slices are pods //
+        slice size. A level with an inner slice size (``at``, multi-layer slices) gives its
+        parent only its pods in whole inner slices."""
         state = self.state
         last = len(self.levels) - 1
         if last < 0:
@@ -566,14 +605,19 @@ class Snapshot:
             ch = self.level_idx[level + 1]
             par = self.parent_of[ch]
             doms = self.level_idx[level]
-            for row in (ST_PODS, ST_SLICES, ST_AFFINITY):
+            child_pods, child_wl = state[ST_PODS, ch], state[ST_PODS_WL, ch]
+            inner = (at or {}).get(level + 1)
+            if inner:  # (multi-layer slices: only whole inner slices count upwards)
+                child_pods, child_wl = child_pods // inner * inner, child_wl // inner * inner
+            np.add.at(state[ST_PODS], par, child_pods)
+            for row in (ST_SLICES, ST_AFFINITY):
                 np.add.at(state[row], par, state[row, ch])
             np.maximum.at(state[ST_LEADERS], par, state[ST_LEADERS, ch])
             contrib = np.ones(len(ch), dtype=bool) if not leader_required else state[ST_LEADERS, ch] > 0
             pod_diff = np.full(len(state[0]), MAX_INT32, dtype=np.int64)
             slice_diff = pod_diff.copy()
             has = np.zeros(len(state[0]), dtype=bool)
-            np.minimum.at(pod_diff, par[contrib], (state[ST_PODS, ch] - state[ST_PODS_WL, ch])[contrib])
+            np.minimum.at(pod_diff, par[contrib], (child_pods - child_wl)[contrib])
             np.minimum.at(slice_diff, par[contrib], (state[ST_SLICES, ch] - state[ST_SLICES_WL, ch])[contrib])
             has[par[contrib]] = True
             h = has[doms]
@@ -626,7 +670,34 @@ class Snapshot:
     def _best_fit_pods(self, domains: list[Domain], pods: int, leaders: int) -> Domain:
         return self._best_fit(domains, pods, (lambda d: d.pods_wl) if leaders > 0 else (lambda d: d.pods), leaders)
 
-    def _not_fit(self, fit: int, total: int, slice_size: int, st: _State) -> str:
+    def _not_fit(self, fit: int, total: int, slice_size: int, st: _State, idx: int) -> str:
+        """``notFitMessage`` (``multiLayerNotFitMessage`` with inner slice layers: per layer,
+        how many of its slices the best domain of the searched level holds)."""
+        if st.constraints:
+            return self._multi_not_fit(idx, st)
+        return self._single_not_fit(fit, total, slice_size, st)
+
+    def _multi_not_fit(self, idx: int, st: _State) -> str:
+        msg = f'topology "{self.topology}" doesn\'t allow to fit'
+        doms = list(self.per_level[idx].values())
+        if not doms:
+            return msg
+        best = min(doms, key=lambda d: (-d.slices, ",".join(d.values) if not isinstance(d.id, str) else d.id))
+        for level, size in st.constraints:
+            target = self._level_idx(level)
+            if target is None:
+                continue
+            msg += f"; {self._slices_below(best, idx, target, size)}/{st.count // size} slice(s) fit on level {level}"
+        ex = st.exclusions()
+        return f"{msg}. Total nodes: {st.total_nodes}; excluded: {ex}" if ex else msg
+
+    def _slices_below(self, d: Domain, level: int, target: int, size: int) -> int:
+        """``countSlicesInSubtree``."""
+        if level == target:
+            return d.pods // size
+        return sum(self._slices_below(c, level + 1, target, size) for c in d.children)
+
+    def _single_not_fit(self, fit: int, total: int, slice_size: int, st: _State) -> str:
         unit = "pod" if slice_size == 1 else "slice"
         if fit == 0:
             msg = f'topology "{self.topology}" doesn\'t allow to fit any of {total} {unit}(s)'
@@ -656,7 +727,7 @@ class Snapshot:
                 if capacity >= slice_count:
                     return idx, [d], ""
             if st.required:
-                return 0, [], self._not_fit(ordered[-1].pods, slice_count, st.slice_size, st)
+                return 0, [], self._not_fit(ordered[-1].pods, slice_count, st.slice_size, st, idx)
         if top.slices_wl < slice_count or top.leaders < st.leaders:
             if st.required:
                 if self.preferred_affinity:  # (the other domains, past the top affinity tier)
@@ -664,7 +735,7 @@ class Snapshot:
                         d = ordered[i]
                         if d.slices_wl >= slice_count and d.leaders >= st.leaders:
                             return idx, [self._best_fit_slices(ordered[i:], slice_count, st.leaders)], ""
-                return 0, [], self._not_fit(top.slices, slice_count, st.slice_size, st)
+                return 0, [], self._not_fit(top.slices, slice_count, st.slice_size, st, idx)
             if idx > 0 and not st.unconstrained:
                 return self._level_with_fit_domains(idx - 1, st)
             results: list[Domain] = []
@@ -680,7 +751,7 @@ class Snapshot:
                 remaining -= d.slices_wl
                 i += 1
             if remaining_leaders > 0:
-                return 0, [], self._not_fit(st.leaders - remaining_leaders, slice_count, st.slice_size, st)
+                return 0, [], self._not_fit(st.leaders - remaining_leaders, slice_count, st.slice_size, st, idx)
             ordered = self._sorted(ordered[i:], st.unconstrained)
             j = 0
             while remaining > 0 and j < len(ordered):
@@ -691,7 +762,7 @@ class Snapshot:
                 remaining -= d.slices
                 j += 1
             if remaining > 0:
-                return 0, [], self._not_fit(slice_count - remaining, slice_count, st.slice_size, st)
+                return 0, [], self._not_fit(slice_count - remaining, slice_count, st.slice_size, st, idx)
             return idx, results, ""
         return idx, [top], ""
 

@@ -37,11 +37,6 @@ def notes(o: dict, who: str) -> list[str]:
             out.append(f"{who}: spec.preemptionGates: Kueue honours them only with the ConcurrentAdmission or "
                        "MultiKueueOrchestratedPreemption gates (alpha, off by default); not modelled: it is preempted "
                        "as without them")  # fmt: skip
-        for i, ps in enumerate(spec.get("podSets") if isinstance(spec.get("podSets"), list) else ()):
-            tr = ps.get("topologyRequest") if isinstance(ps, dict) else None
-            if isinstance(tr, dict) and _set(tr.get("podsetSliceRequiredTopologyConstraints")):
-                out.append(f"{who}: podSets[{i}].topologyRequest.podsetSliceRequiredTopologyConstraints (multi-layer "
-                           "slices, TASMultiLayerTopology) not modelled: its slices are placed without those layers")  # fmt: skip
         if _set(status.get("clusterName")) or _set(status.get("nominatedClusterNames")):
             out.append(f"{who}: status.clusterName / nominatedClusterNames: MultiKueue dispatched (or nominated) it to "
                        "worker clusters; not modelled: answered as in this cluster")  # fmt: skip
