@@ -2156,12 +2156,14 @@ def topology_request(job: Job, src: Source) -> tuple[TopologyRequest | None, str
         if flag is None:
             return None, err
         tr.unconstrained = flag
-    if SLICE_CONSTRAINTS in ann:  # (TASMultiLayerTopology is on by default; the layers are not modelled)
+    if SLICE_CONSTRAINTS in ann:  # (TASMultiLayerTopology, on by default: the layers, outer first)
         layers = go_slice_constraints(ann[SLICE_CONSTRAINTS])
         if layers is None:
             return None, "failed to parse multi-layer topology constraints annotation"
         if not 1 <= len(layers) <= 3:
             return None, f"topology constraints must contain between 1 and 3 entries: got {len(layers)}"
+        (tr.slice_level, tr.slice_size), tr.layers = layers[0], tuple(layers[1:])
+        tr.slice_level_ptr = tr.slice_size_ptr = at(SLICE_CONSTRAINTS)
     elif ANN_SLICE_LEVEL in ann and ANN_SLICE_SIZE in ann:
         size, why = gostrconv.parse_int_err(ann[ANN_SLICE_SIZE], 32)
         if size is None:

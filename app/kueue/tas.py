@@ -503,7 +503,7 @@ class Snapshot:
                 return f"no requested topology level for additional slice layer: {level}"
             if idx <= prev_idx:
                 return f"additional slice layer topology {level} must be at a lower level than {self.levels[prev_idx]}"
-            if prev_size % size:
+            if size <= 0 or prev_size % size:  # (Kueue's webhook refuses a size below 1 first)
                 return f"additional slice layer size {size} must evenly divide parent layer size {prev_size}"
             for lvl in range(prev_idx + 1, idx + 1):
                 st.at[lvl] = size
