@@ -3,7 +3,7 @@
 ``ff69552e79ad21652c36caa97038382e55625cf7``), run through ``POST /v1/admissions``
 (:mod:`app.kueue.flavorassigner` assigns the flavors, :mod:`app.kueue.quota` holds the quota).
 The builders are :mod:`tests.test_kueue_scheduler_upstream`'s (``cq``, ``fq``, ``ps``,
-``wl``, ``adm``, ``psa``, ``lq``, ``xfail``).
+``wl``, ``adm``, ``psa``, ``lq``).
 
 Mapping of a Go case:
 
@@ -50,11 +50,10 @@ Mapping of a Go case:
   ``tas-b`` carry a node label (``tas: yes``, on every node): the ResourceFlavor CRD requires
   ``nodeLabels`` with ``topologyName``, which Go's cache does not check.
 
-52 of the 60 cases are transcribed: 51 pass, 1 is a strict xfail where Gangplank's answer
-differs from Kueue's (with the Go rule and Gangplank's line in its reason): a zero request a
-resource group covers gets no flavor ("zero resource request defined in clusterQueue should
-get flavor assigned": Gangplank drops zero requests when it reads the pod; the admission
-does not name it, nothing else differs).
+52 of the 60 cases are transcribed: all pass. ("zero resource request defined in clusterQueue
+should get flavor assigned" was a strict xfail: Gangplank dropped zero requests when it read the
+pod; a podSet now keeps the names it requests at 0, ``PodSet.zero``, and a covered one takes a
+flavor and is listed at 0, as Kueue's ``PodRequests`` keeps the key.)
 
 Eight cases were strict xfails when transcribed and pass since ``checkFlavorForPodSets`` is
 followed per podSet (``app/kueue/mapping.py`` ``_usable``: the flavor's own
@@ -81,7 +80,7 @@ import pytest
 from app.ingest.quantity import canonical_quantity
 from tests.kube import request, roomy_node
 from tests.test_admissions import one, post
-from tests.test_kueue_scheduler_upstream import adm, cq, fq, lq, ps, psa, wl, xfail
+from tests.test_kueue_scheduler_upstream import adm, cq, fq, lq, ps, psa, wl
 
 V2 = "kueue.x-k8s.io/v1beta2"
 CQ, CQ2 = "test-clusterqueue", "test-secondary-clusterqueue"
@@ -369,11 +368,7 @@ CASES = [
     case("zero resource request defined in clusterQueue should get flavor assigned",
          [ps("main", 1, {"cpu": "1", "example.com/gpu": "0"})],
          main_cq([fq("default", ("cpu", "4"), ("example.com/gpu", "4"))]),
-         adm(CQ, psa("main", ("cpu", "default", "1"), ("example.com/gpu", "default", "0"))),
-         marks=xfail("Kueue skips a zero request only when no resource group covers it (flavorassigner.go:806-811); "
-                     "a covered one gets the group's flavor and is written in the admission's flavors and "
-                     "resourceUsage (toAPI, flavorassigner.go:437-439). Gangplank drops zero requests when it "
-                     "reads the pod (app/ingest/podrequest.py:250): the admission names cpu only")),
+         adm(CQ, psa("main", ("cpu", "default", "1"), ("example.com/gpu", "default", "0")))),
     case("num pods fit",
          [ps("main", 3, {"cpu": "1"})],
          main_cq([fq("default", ("pods", "3"), ("cpu", "10"))]),

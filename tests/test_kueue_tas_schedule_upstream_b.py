@@ -58,7 +58,7 @@ Not transcribed: none; all 34 cases are transcribed (``test_not_transcribed`` is
 placeholder). The unhealthy-node case is a snapshot Kueue's TAS node controller writes
 (``status.unhealthyNodes``), a field of the Workload, so it is kept (a difference, below).
 
-Counts: 34 cases, 32 pass, 2 strict xfails (the Go "wantEvents" other than the messages above
+Counts: 34 cases, 33 pass, 1 strict xfail (the Go "wantEvents" other than the messages above
 are not checked; the pending Workloads' answer reason is Gangplank's ``InsufficientQuota``, not
 Kueue's ``QuotaReserved`` False reason, which the answer does not carry).
 
@@ -69,12 +69,11 @@ the hostname-level flavors' usage node by node); "workload with unhealthyNode an
 pass; preferred; no fit when using slices; FailFast" (Kueue's second pass:
 ``app/kueue/mapping.py`` ``Admissions._second_passes`` evicts it with ``NodeFailures``); the two
 "multi-layer topology" cases (``podsetSliceRequiredTopologyConstraints``, ``TASMultiLayerTopology``:
-``app/kueue/tas.py`` ``Snapshot._slice_sizes_at``, ``_sum_up``, ``_multi_not_fit``).
+``app/kueue/tas.py`` ``Snapshot._slice_sizes_at``, ``_sum_up``, ``_multi_not_fit``); "workload with
+zero value request gets scheduled" (a podSet keeps the names it requests at 0: ``PodSet.zero``).
 
 Differences (strict xfails; each reason names the Go rule and the Gangplank code):
 
-* "workload with zero value request gets scheduled": a zero request a resource group covers is
-  in Kueue's admission (``cpu: 0``); Gangplank drops zero requests when it reads the pod.
 * "workload with Resource Transformation (Retain CPU → cpu_credits, not enough credits)": not
   admitted in both; the message is Gangplank's own, not Kueue's ``ExceedsMaxQuota`` reason.
 """
@@ -349,13 +348,6 @@ def objs(nodes: list[dict], *kueue: dict[str, Any], cqs: tuple[dict, ...] = (DEF
 
 
 # -- the differences (strict xfails), each with the Go rule and the Gangplank code ----------------
-ZERO_REQUEST = (
-    "Kueue skips a zero request only when no resource group covers it (pkg/scheduler/flavorassigner/"
-    "flavorassigner.go:806-811); a covered one gets the group's flavor and is written in the admission's flavors "
-    "and resourceUsage as 0 (toAPI, flavorassigner.go:433-439). Gangplank drops zero requests when it reads the "
-    "pod template (app/ingest/podrequest.py _finish, 'if v:'), so app/kueue/flavorassigner.py assign never sees "
-    "cpu: the admission names memory only (the same difference as TestAssignFlavors' 'zero resource request "
-    "defined in clusterQueue should get flavor assigned')")
 MAX_QUOTA_MESSAGE = (
     "the decision matches (not admitted); the message does not: Kueue's fitsResourceQuota gives a flavor whose "
     "maximum capacity the request exceeds the reason 'insufficient quota for <resource> in flavor <flavor>, "
@@ -522,8 +514,7 @@ CASES = [
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 1, {"cpu": "0", "memory": "10Mi"}))],
          admitted={"default/foo": adm(psa("one", ("cpu", "tas-default", "0"), ("memory", "tas-default", "10Mi"),
-                                          ta=hostname(("x1", 1))))},
-         marks=xfail(ZERO_REQUEST)),
+                                          ta=hostname(("x1", 1))))}),
     # Special: foo is admitted with x0 (no such node) unhealthy; the second pass (QueueSecondPassIfNeeded)
     # finds no replacement for x0 under TASFailedNodeReplacementFailFast (on) and Kueue evicts it:
     # event EvictedDueToNodeFailures "Workload was evicted as there was no replacement for unhealthy

@@ -321,6 +321,17 @@ def effective_pod_request(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     return out
 
 
+def named_zero_requests(spec: dict, pointer: str, obj: Obj) -> frozenset[str]:
+    """The resources the pod names in its requests (containers, init containers, overhead)
+    whose total is 0: :func:`effective_pod_request` drops them; Kueue's flavor assigner still
+    gives a covered one a flavor (``PodRequests`` keeps the key)."""
+    total = _aggregate(spec, pointer, obj)
+    overhead = spec.get("overhead")
+    if overhead is not None:
+        _add(total, _resource_list(overhead, pointer + "/overhead", obj))
+    return frozenset(k for k, v in total.items() if not v)
+
+
 def _effective(spec: dict, pointer: str, obj: Obj) -> dict[str, int]:
     total = _aggregate(spec, pointer, obj)
     res = spec.get("resources")

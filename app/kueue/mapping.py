@@ -329,8 +329,9 @@ class Admissions:
             why = _tas_match(wl, k, tree.queues[cq], tas_only, levels_of, ok) if tas_flavors else {}
             if not tas_flavors and any(_explicit_tas(ps.topology) for ps in wl.pod_sets):
                 no_tas_flavor.append(plan.key)
-            shapes = [quota.PodSetShape(ps.name, dict(k.resources.quota_requests(ps.request)), ps.count, ps.minimum)
-                      for ps in wl.pod_sets]  # fmt: skip
+            shapes = [quota.PodSetShape(ps.name, {**{r: 0 for r in sorted(ps.zero)}, **k.resources.quota_requests(ps.request)},
+                                        ps.count, ps.minimum)
+                      for ps in wl.pod_sets]  # fmt: skip (a zero request stays: a covered one takes a flavor)
             queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
             groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
             tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))

@@ -30,7 +30,7 @@ from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest import stored
 from app.ingest.kube import api_group, metadata
-from app.ingest.podrequest import effective_pod_request
+from app.ingest.podrequest import effective_pod_request, named_zero_requests
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
 from app.kueue import (configfields, crdfields, featuregates, limitrange, podsetupdates, priorityboost, quota,
@@ -102,6 +102,9 @@ class PodSet:
     #: Kueue's ``ValidateResources``: the containers (pod-level resources) whose requests
     #: exceed their limits, as "<field path>: [resources]"
     over_limits: tuple[str, ...] = ()
+    #: resources its template names at a request of 0 (``request`` leaves them out): Kueue's
+    #: flavor assigner gives a covered one a flavor, and the admission lists it at 0
+    zero: frozenset[str] = frozenset()
     #: ``ValidateLimitRange``'s field errors against its namespace's LimitRanges
     limit_range: tuple[str, ...] = ()
 
@@ -604,6 +607,7 @@ def _pod_set(raw: Any, pp: str, ident: dict[str, str], summary: limitrange.Summa
         labels=labels,
         annotations=annotations,
         request=effective_pod_request(spec, sp, ident),
+        zero=named_zero_requests(spec, sp, ident),
         node_selector=r.str_map(spec, "nodeSelector", sp, ident),
         affinity=affinity or None,
         tolerations=tolerations,
