@@ -423,3 +423,22 @@ def test_kai_queue_limit_not_written_is_zero_and_said(client):
     out = decide(client, [node("a"), q] + kai_job("j", "q", 1, 8))
     assert out["bindings"] == [] and out["nominations"] == []
     assert any("KAI Queue q: spec.resources cpu limit not set" in n for n in out.get("notes", []) + out["warnings"])
+
+
+def test_consolidation_fits_a_moved_pod_on_the_resources_it_names(client):
+    # (the gangplank profile's consolidation) node a's example.com/x is overcommitted (a device
+    # plugin shrank it under a running pod): the pod moved there asks for GPUs only, so a still
+    # takes it, as allocate's fit compares cpu, memory and the named resources
+    # (LessEqualWithResourcesName); comparing every column kept it off and nothing moved
+    a = node("a")
+    a["status"]["allocatable"]["example.com/x"] = a["status"]["capacity"]["example.com/x"] = "1"
+    hog = pod("hog", ns="kube-system", node="a", cpu="1", memory=None)
+    hog["spec"]["containers"][0]["resources"]["requests"]["example.com/x"] = "2"
+    hog["spec"]["priorityClassName"] = "system-node-critical"  # (a system-critical pod: never a victim)
+    objs = [a, node("b"), hog, kai_queue("q", 16)]
+    objs += kai_job("small", "q", 2, 4, min_member=1)
+    objs[-2]["spec"]["nodeName"], objs[-2]["status"]["phase"] = "a", "Running"
+    objs[-1]["spec"]["nodeName"], objs[-1]["status"]["phase"] = "b", "Running"
+    objs += kai_job("big", "q", 1, 8)
+    out = decide(client, objs, config={"profile": "gangplank", "actions": "allocate, consolidation"})
+    assert [(e["pod"], e["reason"]) for e in out["evictions"]] == [("ml/small-1", "consolidation for ml/big: moves to node a")]

@@ -27,6 +27,7 @@ from app.framework.session import Session
 from app.ingest.reader import duration, timestamp
 from app.kai.jobs import ACTIVE_USED, View, declares_pod_sets, gang_satisfied
 from app.model.cluster import OCCUPYING, Job, Task, TaskStatus
+from app.model.resources import compared, holds
 from app.plugins.kai_fairshare import kai_proportion
 
 STALE_ANNOTATION = "kai.scheduler/stale-podgroup-timestamp"
@@ -151,7 +152,8 @@ class Consolidation(Action):
                 clone = _clone_pending(t)
                 clones.append(clone)
                 mask, _ = ssn.predicate_mask(clone, np.arange(len(c.nodes), dtype=np.intp))
-                cand = [n for n in np.flatnonzero(mask) if n != old_nodes[t.key] and (c.future_idle_of(n) >= clone.req).all()]
+                cols = compared(c, clone.req)  # (cpu, memory and what it names: LessEqualWithResourcesName)
+                cand = [n for n in np.flatnonzero(mask) if n != old_nodes[t.key] and holds(c.future_idle_of(n), clone.req, cols)]
                 if not cand:
                     ok = False
                     break
