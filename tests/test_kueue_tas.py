@@ -407,3 +407,16 @@ def test_an_inner_slice_layer_must_be_finer_and_divide_the_outer(client):
     tr["podsetSliceRequiredTopologyConstraints"] = [{"topology": R, "size": 4}, {"topology": B, "size": 2}]
     w = one(answer(client, RACKS + objects([B, R, H]), [workload("w", 8, tr)]), "ml/w")
     assert w["message"].endswith(f"additional slice layer topology {B} must be at a lower level than {R}")
+
+
+def test_kueue_admits_what_its_placement_holds_even_where_kube_scheduler_then_cannot_bind(client):
+    # levels [block, rack]: Kueue's TAS filters no node, so rack r1 (n1 tainted + n2, 8 CPUs) holds
+    # 5 pods and the Workload is admitted there; only n2's 4 CPUs take pods here: one would stay
+    # Pending in kube-scheduler, which does not undo the admission
+    nodes = [tnode("n1", 4, "b1", "r1", taints=[{"key": "k", "value": "v", "effect": "NoSchedule"}]),
+             tnode("n2", 4, "b1", "r1"), tnode("n3", 4, "b1", "r2")]  # fmt: skip
+    w = one(answer(client, nodes + objects([B, R]), [workload("w", 5, {"required": R})]), "ml/w")
+    assert (w["admitted"], w["reason"]) == (True, "Admitted")
+    assert domains(w["podSets"][0]) == [(("b1", "r1"), 5)]
+    assert "could not be placed on their domains' nodes here" in w["message"]
+    assert w["admission"]["podSetAssignments"][0]["count"] == 5

@@ -337,10 +337,28 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         admitted, reason, placed = False, "Pending", set()
     else:
         admitted, reason, placed = False, "NoFit", set()
+    # every podSet placed by Kueue's TAS: Kueue admits it whatever kube-scheduler then makes of its pods
+    by_kueue = bool(plan.placed) and all(ps.name in plan.placed for ps in wl.pod_sets if plan.counts.get(ps.name, ps.count))
+    unplaced = ssn.messages.get(plan.key, "") if by_kueue and reason == "NoFit" else ""
+    if by_kueue and reason == "NoFit":
+        admitted, reason = True, "Admitted"
     if reason == "Admitted" and not admissionchecks.all_ready(plan.checks):
         admitted, reason = False, "QuotaReserved"  # Kueue admits once every check is Ready
     pod_sets, updates, notes = [], [], []
+    if unplaced:
+        notes.append(f"its pods could not be placed on their domains' nodes here ({unplaced}): kube-scheduler would "
+                     "leave them Pending")  # fmt: skip
     for ps in wl.pod_sets:
+        if unplaced and ps.name in plan.placed:
+            p = plan.placed[ps.name][1]
+            entry = {"name": ps.name, "count": sum(c for _, c in p.domains),
+                     "topologyAssignment": asg.v1beta2(p.levels, p.domains) if wl.version == "v1beta2"
+                     else asg.v1beta1(p.levels, p.domains)}  # fmt: skip
+            update = podsetupdates.answer(ps.name, plan.merged[ps.name][0], None) if ps.name in plan.merged else None
+            if reason in ("Admitted", "QuotaReserved") and update is not None:
+                updates.append(update)
+            pod_sets.append(entry)
+            continue
         keys = [k for k in plan.pods.get(ps.name, []) if k in placed]
         nodes = [tasks[k].node for k in keys]
         paths = [tuple(cluster.nodes[n].labels.get(k, "") for k in levels.keys) for n in nodes]
