@@ -6,7 +6,8 @@ hook) and the configured actions run exactly as there (:func:`app.service.run_se
 Then, per Workload (sorted by ``namespace/name``):
 
 * ``admitted`` and ``reason``: ``Admitted`` (every PodSet's minimum bound now; PodSets
-  with ``minCount`` keep what fits above it), ``Preempting`` (placed only once the listed
+  with ``minCount`` keep what fits above it; every podSet placed by Kueue's TAS: admitted with
+  that placement even where its pods cannot be bound here), ``Preempting`` (placed only once the listed
   preemptions finish: Kueue admits after the victims are gone), ``WaitingForCapacity``
   (placed on capacity of pods already terminating), ``NoFit``, ``Pending`` (not tried
   before the deadline; the answer is ``truncated``), ``Inactive``
