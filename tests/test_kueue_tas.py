@@ -420,3 +420,56 @@ def test_kueue_admits_what_its_placement_holds_even_where_kube_scheduler_then_ca
     assert domains(w["podSets"][0]) == [(("b1", "r1"), 5)]
     assert "could not be placed on their domains' nodes here" in w["message"]
     assert w["admission"]["podSetAssignments"][0]["count"] == 5
+
+
+# -- found in review: bodies that must not fail the service, nor depend on object order -------------
+def test_a_group_of_three_podsets_is_refused_with_a_reason_not_a_500(client):
+    pod_sets = [{"name": n, "count": c, "topologyRequest": {"required": R, "podSetGroupName": "g"},
+                 "template": {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}
+                for n, c in (("main", 2), ("b", 1), ("c", 1))]  # fmt: skip
+    w = workload("w", 1, None)
+    w["spec"]["podSets"] = pod_sets
+    got = one(answer(client, RACKS + objects([B, R, H]), [w]), "ml/w")
+    assert got["admitted"] is False and "groups 3 podSets" in got["message"]
+
+
+def test_capacity_past_int64_is_held_at_its_bound(client):
+    huge = [node(n, cpu="4", memory="8Ei", gpu=None, labels={B: "b1", R: "r1", OS: "linux"}) for n in ("n1", "n2")]
+    assert placed(one(answer(client, huge + objects([B, R]), [workload("w", 1, {"required": R})]), "ml/w")) == [(("b1", "r1"), 1)]
+
+
+def test_a_kueue_topology_wins_over_a_kai_one_of_the_same_name_in_any_order(client):
+    kai = {"apiVersion": "kai.scheduler/v1alpha1", "kind": "Topology", "metadata": {"name": "default"},
+           "spec": {"levels": [{"nodeLabel": B}, {"nodeLabel": H}]}}  # fmt: skip
+    objs = RACKS + objects([B, R, H])
+    wl = [workload("w", 3, {"required": R})]
+    first, last = answer(client, [kai] + objs, wl), answer(client, objs + [kai], wl)
+    assert placed(one(first, "ml/w")) == placed(one(last, "ml/w")) == [(("n3",), 3)]
+
+
+def test_a_replacement_with_layers_takes_the_innermost_layer_the_missing_pods_fill(client):
+    # 8 pods in a block, slices of 4 per rack and 2 per node: n1 4, n2 2 (rack r1), n3 2 (r2);
+    # n2 fails. Its 2 pods break the rack layer (2 % 4), not the node layer: the replacement
+    # domain is the rack whose pods plus 2 make whole 4-slices (findIncompleteSliceDomain): r1
+    # keeps 4, r2 has 2 -> r2; the 2 go there as one 2-per-node slice (the innermost layer
+    # that divides them): n3 (r1's spare node n5 is outside that domain)
+    layers = [{"topology": R, "size": 4}, {"topology": H, "size": 2}]
+    w = admitted_on(workload("w", 8, {"required": B, "podsetSliceRequiredTopologyConstraints": layers}, admitted=True),
+                    [("n1", 4), ("n2", 2), ("n3", 2)], unhealthy=["n2"])  # fmt: skip
+    nodes = RACKS + [tnode("n5", 4, "b1", "r1")]
+    got = one(answer(client, nodes + objects([B, R, H]) + running("w", ["n1"] * 4 + ["n3"] * 2), [w]), "ml/w")
+    assert got["reason"] == "Admitted"
+    assert asg.expand_v1beta2(got["admission"]["podSetAssignments"][0]["topologyAssignment"]) == [(("n1",), 4), (("n3",), 4)]
+
+
+def test_a_replacement_of_an_assignment_in_other_levels_is_stale(client):
+    w = workload("w", 2, {"required": R}, admitted=True)
+    w = with_assignment(w, {"levels": [B, R, H], "slices": [{"domainCount": 2, "valuesPerLevel": [
+        {"universal": "b1"}, {"universal": "r1"}, {"individual": {"prefix": "n", "roots": ["1", "2"]}}],
+        "podCounts": {"universal": 1}}]})  # fmt: skip
+    w["status"]["conditions"].append({"type": "Admitted", "status": "True", "reason": "Admitted", "message": "",
+                                      "lastTransitionTime": "2026-11-23T10:00:00Z"})  # fmt: skip
+    w["status"]["unhealthyNodes"] = [{"name": "n2"}]
+    got = one(answer(client, RACKS + objects([B, R, H]), [w]), "ml/w")
+    assert (got["reason"], got["message"]) == ("NodeFailures", "Workload was evicted as there was no replacement for "
+                                                               "unhealthy node(s): n2")  # fmt: skip

@@ -420,7 +420,9 @@ class Admissions:
         ``status.admission`` topology assignments say (:meth:`_assigned_usage`); one without
         any on the flavors' levels is named: Kueue counts what it holds, here nothing is."""
         k = self.kueue
-        levels = {t.name: t.levels for t in d.topologies if t.kind in ("kueue", "kai")}  # (a KAI one counts: see _quota)
+        # (a flavor's topologyName names a Kueue Topology; a KAI one of the name counts when no Kueue one has it)
+        levels = {t.name: t.levels for t in d.topologies if t.kind == "kai"}
+        levels.update({t.name: t.levels for t in d.topologies if t.kind == "kueue"})
         snaps = {name: ktas.Snapshot(f.topology_name, levels[f.topology_name], d.nodes, f.node_labels, f.tolerations,
                                      mixed=k.feature_gates["TASProfileMixed"],
                                      preferred_affinity=k.feature_gates["TASRespectNodeAffinityPreferred"])
@@ -479,7 +481,7 @@ class Admissions:
             flavor_of = {}
             for name, count, usage in wl.assignments:
                 found = sorted({f for f, _ in usage} & set(state.snapshots))
-                if len(found) == 1 and name in names:
+                if len(found) == 1 and name in names and count != 0:  # (a podSet of count 0 asks for no topology)
                     flavor_of[name] = found[0]
                     if count is not None:
                         requests[name] = replace(requests[name], count=count)
@@ -488,6 +490,9 @@ class Admissions:
                 for name in names:
                     if name in flavor_of:
                         by_flavor.setdefault(flavor_of[name], []).append(requests[name])
+                if not by_flavor:  # (nothing to place: no pods, or no single TAS flavor)
+                    plan.second = None
+                    continue
                 placed, failure = state.find(by_flavor)
                 if failure is not None:
                     plan.second_failed = f"couldn't assign flavors to pod set {failure[0]}: {failure[1]}"
@@ -575,7 +580,8 @@ class Admissions:
 
     def _choose_topology(self, d: Draft, options: Options) -> Any:
         """The Kueue/KAI Topology to use, or None for the snapshot's HyperNode tree."""
-        sources = {t.name: t for t in d.topologies if t.kind in ("kueue", "kai")}
+        sources = {t.name: t for t in d.topologies if t.kind == "kai"}
+        sources.update({t.name: t for t in d.topologies if t.kind == "kueue"})  # (Kueue's own wins a shared name)
         known = ", ".join(sorted(sources)) or "none"
         if self.topology_name:
             if options.topology and options.topology != self.topology_name:

@@ -358,7 +358,7 @@ class Classical:
         for fr, v in h.usage.items():
             node.add_usage(fr, v)
         if self.tas is not None:
-            self.tas.remove(h.key, 1)
+            self.tas.restore(h.key)
 
     def targets(self) -> list[Target]:
         """``classicalPreemptions``: the Workloads to evict, or none when eviction cannot

@@ -697,7 +697,7 @@ class Cycle:
                 for fr, v in h.usage.items():
                     node.add_usage(fr, v)
                 if self.state is not None:
-                    self.state.remove(h.key, 1)
+                    self.state.restore(h.key)
 
     def removed(self, holders: list[Holder]) -> Cycle._Removed:
         """``SimulateWorkloadUsageRemoval``: the tree and the TAS snapshots without
@@ -922,6 +922,13 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 with cycle.removed(list(cycle.preempted.values())):
                     asg, targets = cycle.nominate(e)
                 deferred = asg.fit
+            elif (tas_recompute and asg.placed and cycle.fits(node, asg.usage, targets)
+                    and not cycle.fits(node, asg.usage, targets, e, asg.placed)):
+                # (FitsCheckNoTAS, updateAssignmentIfNeeded: the Workloads before it in this cycle
+                # took its domains; Kueue assigns again on the snapshot as it is now from the
+                # first flavor, TASRecomputeAssignmentWithinSchedulingCycle)
+                e.resume = {}
+                asg, targets = cycle.nominate(e)
             if not asg.no_fit and not asg.fit and not targets and node.reclaim != "Any":
                 reserved += _reserve_unreclaimable(node, asg)
                 if cycle.tas is not None and asg.placed:  # (its TAS placement too, for the cycle: netUsage)
@@ -941,18 +948,6 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 block(e.queue, e.key, "which waits for preempted Workloads")
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
-            if (not overlap and tas_recompute and asg.placed and cycle.fits(node, asg.usage, targets)
-                    and not cycle.fits(node, asg.usage, targets, e, asg.placed)):
-                # (FitsCheckNoTAS: the Workloads before it in this cycle took its domains; Kueue
-                # assigns again on the snapshot as it is now from the first flavor,
-                # TASRecomputeAssignmentWithinSchedulingCycle)
-                e.resume = {}
-                asg, targets = cycle.nominate(e)
-                if asg.no_fit or (not asg.fit and not targets):
-                    out[e.key] = Verdict(False, asg.why or NO_LONGER_FITS)
-                    if strict:
-                        block(e.queue, e.key, "a StrictFIFO queue")
-                    continue
             if overlap or not cycle.fits(node, asg.usage, targets, e, asg.placed):
                 if asg.pending_flavors and e.retries < MAX_RETRIES:  # Kueue requeues it, goes on from the next flavor
                     e.retries += 1

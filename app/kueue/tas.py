@@ -61,9 +61,21 @@ ONE_POD = 1000  # Gangplank counts pods in milli-units (a pod asks for 1000)
 MAX_INT32 = 2**31 - 1
 
 
-def add_usage(into: dict[str, int], usage: dict[str, int], sign: int = 1) -> None:
+def add_usage(into: dict[str, int], usage: dict[str, int]) -> None:
     for name, value in usage.items():
-        into[name] = into.get(name, 0) + sign * value
+        into[name] = into.get(name, 0) + value
+
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _sat_sub(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a - b`` in int64, held at its bounds instead of wrapping (allocatable and requests
+    read as int64 may still sum past it)."""
+    out = a - b
+    out[(b > 0) & (out > a)] = INT64_MIN
+    out[(b < 0) & (out < a)] = INT64_MAX
+    return out
 
 
 def per_pod(requests: dict[str, int]) -> dict[str, int]:
@@ -224,7 +236,6 @@ class Snapshot:
             leaf.row = i
             self.per_level[-1][leaf.id] = leaf
             self._link(leaf)
-        self.roots = sorted(self.per_level[0].values(), key=lambda d: d.values) if levels else []
         # domains numbered level by level; per level their numbers and their parents'
         self.level_idx: list[np.ndarray] = []
         count = 0
@@ -261,20 +272,22 @@ class Snapshot:
             d = parent
 
     def row(self, usage: dict[str, int]) -> np.ndarray:
-        """``usage`` as a capacity row (resources no node offers left out)."""
-        out = np.zeros(len(self.cols), dtype=np.int64)
+        """``usage`` as a capacity row (resources no node offers left out; a sum past int64
+        held at its bound)."""
+        sums = [0] * len(self.cols)
         for name, v in usage.items():
             j = self.cols.get(name)
             if j is not None:
-                out[j] += v
-        return out
+                sums[j] += v
+        return np.array([min(max(x, INT64_MIN), INT64_MAX) for x in sums], dtype=np.int64)
 
     # -- usage -----------------------------------------------------------------------------
     def add_non_tas(self, node: str, requests: dict[str, int]) -> None:
         """A pod bound to ``node`` outside the TAS usage (``addNonTASUsage``)."""
         lid = self.node_leaf.get(node)
         if lid is not None:
-            self.free[self.leaves[lid].row] -= self.row(per_pod(requests))
+            r = self.leaves[lid].row
+            self.free[r] = _sat_sub(self.free[r], self.row(per_pod(requests)))
 
     def add_tas(self, usage: dict[Any, dict[str, int]], sign: int = 1) -> None:
         """TAS usage per leaf (``addTASUsage`` / ``removeTASUsage``); a domain without a leaf
@@ -282,7 +295,7 @@ class Snapshot:
         for lid, u in usage.items():
             leaf = self.leaves.get(lid)
             if leaf is not None:
-                self.tas[leaf.row] += sign * self.row(u)
+                self.tas[leaf.row] = _sat_sub(self.tas[leaf.row], -sign * self.row(u))
 
     def counts(self, requests: dict[str, int], remaining: np.ndarray) -> tuple[np.ndarray, list[str], np.ndarray]:
         """``CountInWithLimitingResource`` for every row of ``remaining``: how many times
@@ -290,7 +303,7 @@ class Snapshot:
         limits nothing), the resource names in order, and per row the index of the limiting
         one (ties to the lower name; -1 and a count of 0 without requests)."""
         names = sorted(requests)
-        best = np.full(len(remaining), MAX_INT32 + 1, dtype=np.int64)
+        best = np.full(len(remaining), MAX_INT32 + 1, dtype=np.int64)  # (above any count: the first resource sets it)
         limiting = np.full(len(remaining), -1, dtype=np.intp)
         for j, name in enumerate(names):
             v = requests[name]
@@ -312,7 +325,7 @@ class Snapshot:
             leaf = self.leaves.get(lid)
             if leaf is None:
                 return False
-            rem = (self.free[leaf.row] - self.tas[leaf.row])[None, :]
+            rem = _sat_sub(self.free[leaf.row], self.tas[leaf.row])[None, :]
             if int(self.counts(per_pod(requests), rem)[0][0]) < count:
                 return False
         return True
@@ -328,7 +341,10 @@ class Snapshot:
         for i, r in enumerate(requests):
             groups.setdefault(r.topology.group if r.topology.group is not None else str(i), []).append(r)
         out: dict[str, Placement] = {}
-        for trs in groups.values():
+        for key, trs in groups.items():
+            if len(trs) > 2:  # (Kueue's job webhook allows exactly 2: findLeaderAndWorkers takes the first two)
+                return out, (min(r.name for r in trs), f"podSetGroupName {key!r} groups {len(trs)} podSets: Kueue's TAS "
+                                                       "places a group of exactly 2 (a leader of one pod and workers)")
             workers, leader = trs[0], None
             if len(trs) > 1:
                 leader = trs[1]
@@ -345,15 +361,16 @@ class Snapshot:
 
     # -- findReplacementAssignment ---------------------------------------------------------
     def replacement(self, r: Request, domains: list[tuple[tuple[str, ...], int]], node: str,
-                assumed: dict[Any, dict[str, int]]) -> tuple[Placement | None, Placement | None, str]:  # fmt: skip
-        """``findReplacementAssignment``: the pods the podSet's assignment (``domains``,
-        hostname-level values) has on ``node`` placed again, inside the domain the rest of it
-        requires (``requiredReplacementDomain``; a slice left incomplete shrinks the slices to
-        single pods); (the merged assignment, the replacement, "") or the reason it fails."""
+                    assumed: dict[Any, dict[str, int]]) -> tuple[Placement | None, Placement | None, str]:  # fmt: skip
+        """``findReplacementAssignment``: the pods the podSet's assignment (``domains``, in
+        the snapshot's assignment levels) has on ``node`` placed again, inside the domain the
+        rest of it requires (``requiredReplacementDomain``; with a slice left incomplete, the
+        slices become the innermost layer whose size divides the missing pods, else single
+        pods); (the merged assignment, the replacement, "") or the reason it fails."""
         kept = [(v, c) for v, c in domains if v[-1] != node]
         count = next((c for v, c in reversed(domains) if v[-1] == node), 0)
         for v, _ in kept:
-            if self._leaf_of(v) is None:
+            if self._leaf_of(v) is None:  # (IsTopologyAssignmentStale)
                 return None, None, (f"Cannot replace the node, because the existing topologyAssignment is invalid, as it "
                                     f"contains the stale domain {v[0]}")  # fmt: skip
         r = replace(r, count=count)
@@ -361,7 +378,10 @@ class Snapshot:
         within = self._replacement_domain(r, kept)
         size = tr.slice_size if tr.slice_level is not None and tr.slice_size else 1
         if tr.slice_level is not None and within is not None and count % size:
-            r = replace(r, topology=replace(tr, slice_level=None, slice_size=None))
+            layers = [(tr.slice_level, size), *tr.layers]
+            inner = next(((lvl, n) for lvl, n in reversed(layers) if n > 0 and count % n == 0), None)
+            r = replace(r, topology=replace(tr, slice_level=inner[0] if inner else None,
+                                            slice_size=inner[1] if inner else None, layers=()))  # fmt: skip
         found, reason = self._find(r, None, assumed, False, within)
         if reason:
             return None, None, reason
@@ -377,7 +397,10 @@ class Snapshot:
         return Placement(p.levels, merged), p, ""
 
     def _leaf_of(self, values: tuple[str, ...]) -> Leaf | None:
-        """The leaf an assignment's domain names (its values: the hostname alone when it is the lowest level)."""
+        """The leaf an assignment's domain names (its values: the hostname alone when it is the
+        lowest level, else the full path); None for values of other levels."""
+        if len(values) != (1 if self.lowest_is_node else len(self.levels)):
+            return None
         return self.leaves.get(values[-1] if self.lowest_is_node else values)
 
     def _replacement_domain(self, r: Request, kept: list[tuple[tuple[str, ...], int]]) -> tuple[str, ...] | None:
@@ -395,6 +418,9 @@ class Snapshot:
             return None
         size = tr.slice_size if tr.slice_level is not None else 1
         if tr.slice_level is not None and size and r.count % size:
+            for lvl, n in reversed(tr.layers):  # (with inner layers: the innermost one the missing pods break)
+                if n > 0 and r.count % n:
+                    return self._incomplete_slice(kept, r.count, n, lvl)
             return self._incomplete_slice(kept, r.count, size, tr.slice_level)
         if tr.required is None:
             return None
@@ -563,18 +589,18 @@ class Snapshot:
             inside = np.array([leaf.values[: len(within)] == within for leaf in self.leaf_list], dtype=bool)
             st.domain_excluded = int((mask & ~inside).sum())
             mask = mask & inside
-        rem = self.free.copy() if simulate_empty else self.free - self.tas
+        rem = self.free.copy() if simulate_empty else _sat_sub(self.free, self.tas)
         for lid, u in assumed.items():
             leaf = self.leaves.get(lid)
             if leaf is not None:
-                rem[leaf.row] -= self.row(u)
+                rem[leaf.row] = _sat_sub(rem[leaf.row], self.row(u))
         pods, names, limiting = self.counts(requests, rem)
         pods = np.where(mask, pods, 0)
         for j in limiting[mask & (pods == 0) & (limiting >= 0)].tolist():
             st.resources[names[j]] = st.resources.get(names[j], 0) + 1
         if leader_requests is not None:
             leaders = (self.counts(leader_requests, rem)[0] > 0) & mask
-            rem = rem - np.outer(leaders, self.row(leader_requests))
+            rem = _sat_sub(rem, np.outer(leaders, self.row(leader_requests)))
             pods_wl = np.where(mask, self.counts(requests, rem)[0], 0)
         else:
             leaders = np.zeros(len(pods), dtype=bool)
@@ -633,16 +659,18 @@ class Snapshot:
         return unconstrained and self.mixed
 
     def _sorted_with_leader(self, domains: Iterable[Domain], unconstrained: bool) -> list[Domain]:
-        """``sortedDomainsWithLeader``: more leaders, then slices with a leader (descending;
-        ascending for LeastFreeCapacity), then fewer pods with a leader, then level values."""
+        """``sortedDomainsWithLeader``: more leaders, then (``TASRespectNodeAffinityPreferred``)
+        the higher affinity score, then slices with a leader (descending; ascending for
+        LeastFreeCapacity), then fewer pods with a leader, then level values."""
         lfc = self._lfc(unconstrained)
         aff = self.preferred_affinity
         return sorted(domains, key=lambda d: (-d.leaders, -d.affinity if aff else 0, d.slices_wl if lfc else -d.slices_wl,
                                               d.pods_wl, d.values))  # fmt: skip
 
     def _sorted(self, domains: Iterable[Domain], unconstrained: bool) -> list[Domain]:
-        """``sortedDomains``: slices (descending; ascending for LeastFreeCapacity), then fewer
-        pods, then level values."""
+        """``sortedDomains``: (``TASRespectNodeAffinityPreferred``) the higher affinity score,
+        then slices (descending; ascending for LeastFreeCapacity), then fewer pods, then level
+        values."""
         lfc = self._lfc(unconstrained)
         aff = self.preferred_affinity
         return sorted(domains, key=lambda d: (-d.affinity if aff else 0, d.slices if lfc else -d.slices, d.pods, d.values))
@@ -842,7 +870,7 @@ class Snapshot:
                 dom.pods = remaining
                 return result
             remaining -= dom.pods
-        return result  # (Kueue logs "unexpected remainingCount": the counts said it fits)
+        return []  # (Kueue logs "unexpected remainingCount" and returns nil: the counts said it fits)
 
     def _assignment(self, taken: list[tuple[Domain, int]]) -> Placement:
         """``buildAssignment``: the domains with pods in level-values order; only the hostname
@@ -899,10 +927,15 @@ class State:
         self.remove(key)
         self.held.pop(key, None)
 
-    def remove(self, key: str, sign: int = -1) -> None:
-        """``SimulateWorkloadRemoval``'s TAS part (``sign`` 1 puts it back)."""
+    def remove(self, key: str) -> None:
+        """``SimulateWorkloadRemoval``'s TAS part: ``key``'s usage out of the snapshots."""
         for flavor, usage in self.held.get(key, {}).items():
-            self.snapshots[flavor].add_tas(usage, sign)
+            self.snapshots[flavor].add_tas(usage, -1)
+
+    def restore(self, key: str) -> None:
+        """``key``'s usage back, after :meth:`remove`."""
+        for flavor, usage in self.held.get(key, {}).items():
+            self.snapshots[flavor].add_tas(usage)
 
     def find(self, requests: dict[str, list[Request]], simulate_empty: bool = False) -> tuple[Placed, tuple[str, str] | None]:
         """``FindTopologyAssignmentsForWorkload``: flavor by flavor (by name); the first
