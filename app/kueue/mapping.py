@@ -502,6 +502,7 @@ class Admissions:
                 continue
             node = wl.unhealthy_nodes[0]
             assumed: dict[str, dict[Any, dict[str, int]]] = {}
+            taken: list[tuple[str, dict[Any, dict[str, int]]]] = []  # (held once every podSet has its replacement)
             for name in names:
                 if name not in flavor_of:
                     continue
@@ -515,12 +516,15 @@ class Admissions:
                         plan.eviction = ("NodeFailures", "Workload was evicted as there was no replacement for unhealthy "
                                                          f"node(s): {','.join(wl.unhealthy_nodes)}")  # fmt: skip
                     plan.second_placed = {}
+                    taken = []
                     break
                 usage = found.usage(requests[name].requests, snap.lowest_is_node)
                 for lid, u in usage.items():
                     ktas.add_usage(assumed[flavor].setdefault(lid, {}), u)
-                state.hold(plan.key, flavor, usage)
+                taken.append((flavor, usage))
                 plan.second_placed[name] = (flavor, merged)
+            for flavor, usage in taken:
+                state.hold(plan.key, flavor, usage)
 
     @staticmethod
     def _assigned_usage(wl: Workload, state: ktas.State, flavors: set[str]) -> bool:
