@@ -65,19 +65,17 @@ Not transcribed (each a skipped ``test_not_transcribed`` case):
   concurrency, invalidation, slice right-sizing): Kueue's cache; a decision builds its snapshot
   once.
 
-Differences (2 strict xfails of 22 cases; 20 pass; the reasons name the Go lines and the
-Gangplank code):
+Differences: none (22 cases, all pass).
 
-* "simple balanced placement on two domains", "simple placement on three domains":
-  ``TASBalancedPlacement`` on; Gangplank names the gate as not modelled and answers as Kueue
-  does with it off (BestFit: d1 18, d2 2; d1 18, d2 18, d3 4).
 (Fixed since transcribed: "required – invalid level", "preferred – invalid level",
 "slice-only – invalid level" were a 422 here; a TAS flavor whose Topology lacks a level the
 podSet's topologyRequest names is now one the podSet cannot use, with Kueue's reason:
 ``app/kueue/mapping.py`` ``_missing_levels``. "BestFit: sliceCount descending" and
 "LeastFreeCapacity: sliceCount ascending" placed pod by pod through a Volcano network-topology
 constraint, and "affinityScore descending" ignored ``TASRespectNodeAffinityPreferred``; Kueue's
-own placement, ``app/kueue/tas.py``, now decides.)
+own placement, ``app/kueue/tas.py``, now decides. "simple balanced placement on two domains" and
+"simple placement on three domains": ``TASBalancedPlacement`` was not modelled;
+``app/kueue/tas_balanced.py`` now is Kueue's balanced placement.)
 """
 
 from __future__ import annotations
@@ -156,10 +154,6 @@ def assignment(w: dict[str, Any], ps: str = "main") -> tuple[list[str], Domains]
 def blocks(caps: list[tuple[str, int]]) -> list[dict[str, Any]]:
     """One node ``n-<block>`` of ``cpu`` CPUs per block, in the Go table's order."""
     return [tnode(f"n-{b}", cpu, {B: b}) for b, cpu in caps]
-
-
-def xfail(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=reason)
 
 
 # -- TestSortedDomains (tas_flavor_snapshot_test.go 884-1094) ---------------------------------
@@ -349,16 +343,11 @@ def test_new_topology_tree(client, nodes, levels, tr, count, want_levels, want):
 # (selectOptimalDomainSetToFit, entropy order: equal blocks by level values) and
 # placeSlicesOnDomainsBalanced (151-187) gives each node the threshold, extras to the first;
 # updateCountsToMinimumGeneric keeps those counts.
-BALANCED = ("TASBalancedPlacement (alpha) on: Kueue spreads the slices evenly over the fewest domains "
-            "(tas_balanced_placement.go:151-187 placeSlicesOnDomainsBalanced, threshold from 235-294); Gangplank names "
-            "the gate as not modelled (app/kueue/featuregates.py read) and places as Kueue does with it off "
-            "(app/kueue/tas.py: BestFit)")  # fmt: skip
-
 PLACE_BALANCED = [
     pytest.param([("d1", 18), ("d2", 18), ("d3", 18)], 20, [(("n-d1",), 10), (("n-d2",), 10)],
-                 id="simple balanced placement on two domains", marks=xfail(BALANCED)),
+                 id="simple balanced placement on two domains"),
     pytest.param([("d1", 18), ("d2", 18), ("d3", 18)], 40, [(("n-d1",), 14), (("n-d2",), 13), (("n-d3",), 13)],
-                 id="simple placement on three domains", marks=xfail(BALANCED)),
+                 id="simple placement on three domains"),
     pytest.param([("d1", 18), ("d2", 18), ("d3", 18), ("d4", 10), ("d5", 2)], 2, [(("n-d5",), 2)],
                  id="find smallest domain that fits"),
 ]

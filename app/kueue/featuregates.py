@@ -10,7 +10,8 @@ gates in ``MODELLED``, each applied where Kueue reads it: ``AdmissionFairSharing
 ``WorkloadIdentifierAnnotations``, ``PodIntegrationValidateGroupOwner`` and
 ``FastQuotaReleaseInPodIntegration`` (:mod:`app.kueue.pods`), ``ReclaimablePods``
 (:mod:`app.kueue.reclaimable`), ``TASProfileMixed``, ``TASRespectNodeAffinityPreferred``,
-``TASHandleOverlappingFlavors`` (:mod:`app.kueue.tas`), ``TASFailedNodeReplacement``,
+``TASHandleOverlappingFlavors`` (:mod:`app.kueue.tas`), ``TASBalancedPlacement``
+(:mod:`app.kueue.tas_balanced`), ``TASFailedNodeReplacement``,
 ``TASFailedNodeReplacementFailFast`` (:mod:`app.kueue.mapping`'s second pass), ``TASRecomputeAssignmentWithinSchedulingCycle`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
 error (a 422); any other gate set to a value other than its default is named in the
 warnings (Gangplank decides as with the default). A name not in Kueue's list is named too
@@ -67,7 +68,8 @@ MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaC
                       "WorkloadIdentifierAnnotations", "PodIntegrationValidateGroupOwner",
                       "FastQuotaReleaseInPodIntegration", "ReclaimablePods", "TASProfileMixed",
                       "TASRecomputeAssignmentWithinSchedulingCycle", "TASRespectNodeAffinityPreferred",
-                      "TASHandleOverlappingFlavors", "TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast"})  # fmt: skip
+                      "TASHandleOverlappingFlavors", "TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast",
+                      "TASBalancedPlacement"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

@@ -425,7 +425,8 @@ class Admissions:
         levels.update({t.name: t.levels for t in d.topologies if t.kind == "kueue"})
         snaps = {name: ktas.Snapshot(f.topology_name, levels[f.topology_name], d.nodes, f.node_labels, f.tolerations,
                                      mixed=k.feature_gates["TASProfileMixed"],
-                                     preferred_affinity=k.feature_gates["TASRespectNodeAffinityPreferred"])
+                                     preferred_affinity=k.feature_gates["TASRespectNodeAffinityPreferred"],
+                                     balanced=k.feature_gates["TASBalancedPlacement"])
                  for name in sorted(tas_flavors) if (f := k.flavors[name]).topology_name in levels}  # fmt: skip
         state = ktas.State(snaps, k.feature_gates["TASHandleOverlappingFlavors"])
         on: dict[str, set[str]] = {}  # admitted Workload -> the TAS flavors it holds quota of

@@ -38,8 +38,10 @@ parent only whole inner slices, and below the slice level pods are handed out in
 
 Node replacement for unhealthy nodes (:meth:`Snapshot.replacement`, Kueue's second pass).
 
-Not modelled here (named in the answer's warnings where a request meets them):
-``TASBalancedPlacement`` (alpha, off by default), elastic Workload slices.
+``TASBalancedPlacement`` (alpha, off by default): :mod:`app.kueue.tas_balanced`.
+
+Not modelled here (named in the answer's warnings where a request meets them): elastic
+Workload slices.
 """
 
 from __future__ import annotations
@@ -208,11 +210,13 @@ class Snapshot:
 
     def __init__(self, topology: str, levels: list[str], nodes: Iterable[Any], node_labels: dict[str, str],
                  tolerations: tuple[dict[str, Any], ...] = (), mixed: bool = True,
-                 preferred_affinity: bool = False) -> None:  # fmt: skip
+                 preferred_affinity: bool = False, balanced: bool = False) -> None:  # fmt: skip
         self.topology = topology
         self.mixed = mixed  # TASProfileMixed: LeastFreeCapacity for unconstrained requests
         #: TASRespectNodeAffinityPreferred: domains ranked by the pods' preferred node affinity first
         self.preferred_affinity = preferred_affinity
+        #: TASBalancedPlacement (alpha): a preferred request's slices spread evenly (:mod:`app.kueue.tas_balanced`)
+        self.balanced = balanced
         self.levels = list(levels)
         self.lowest_is_node = bool(levels) and levels[-1] == HOSTNAME
         self.tolerations = tuple(tolerations)
@@ -251,6 +255,7 @@ class Snapshot:
                 self.parent_of[d.idx] = d.parent.idx  # type: ignore[union-attr]
         self.leaf_dom = np.array([leaf.idx for leaf in self.leaf_list], dtype=np.intp)
         self.state = np.zeros((6, count), dtype=np.int64)
+        self.count = self.used = count  # the tree's domains; the state's columns in use (clones past ``count``)
         self.cols = {name: j for j, name in enumerate(sorted({r for c in capacity.values() for r in c}))}
         self.free = np.zeros((len(self.leaf_list), len(self.cols)), dtype=np.int64)
         for leaf in self.leaf_list:
@@ -358,6 +363,52 @@ class Snapshot:
                 for lid, u in found[r.name].usage(r.requests, self.lowest_is_node).items():
                     add_usage(assumed.setdefault(lid, {}), u)
         return out, None
+
+    # -- clones (balanced placement's speculative states) ------------------------------------
+    def clone(self, d: Domain, parent: Domain | None = None) -> Domain:
+        """``cloneDomain``: ``d``'s subtree copied, each copy with its own state column
+        holding the original's state."""
+        c = Domain(d.id, d.values, self)
+        if self.used == self.state.shape[1]:
+            self.state = np.concatenate([self.state, np.zeros_like(self.state)], axis=1)
+        self.state[:, self.used] = self.state[:, d.idx]
+        c.idx = self.used
+        self.used += 1
+        c.parent = parent
+        c.children = [self.clone(ch, c) for ch in d.children]
+        return c
+
+    def sum_up_one(self, d: Domain, slice_size: int, slice_idx: int, level: int, leader_required: bool) -> None:
+        """``fillInCountsHelper`` for one subtree (one slice layer): what :meth:`_sum_up` does
+        for the whole tree at once."""
+        if not d.children:
+            if level == slice_idx:
+                d.slices, d.slices_wl = d.pods // slice_size, d.pods_wl // slice_size
+            return
+        pods = slices = leaders = affinity = 0
+        contributor = False
+        min_pods = min_slices = MAX_INT32
+        for c in d.children:
+            self.sum_up_one(c, slice_size, slice_idx, level + 1, leader_required)
+            pods += c.pods
+            slices += c.slices
+            if not leader_required or c.leaders > 0:
+                contributor = True
+                min_pods = min(c.pods - c.pods_wl, min_pods)
+                min_slices = min(c.slices - c.slices_wl, min_slices)
+            leaders = max(c.leaders, leaders)
+            affinity += c.affinity
+        d.pods = pods
+        slices_wl = 0
+        if contributor:
+            d.pods_wl = pods - min_pods
+            slices_wl = slices - min_slices
+        else:
+            d.pods_wl = 0
+        d.leaders, d.affinity = leaders, affinity
+        if level == slice_idx:
+            slices, slices_wl = d.pods // slice_size, d.pods_wl // slice_size
+        d.slices, d.slices_wl = slices, slices_wl
 
     # -- findReplacementAssignment ---------------------------------------------------------
     def replacement(self, r: Request, domains: list[tuple[tuple[str, ...], int]], node: str,
@@ -489,13 +540,22 @@ class Snapshot:
             if st.at:
                 st.constraints = [(slice_key, st.slice_size), *tr.layers]
         self._fill_in_counts(workers, requests, leader_requests, assumed, simulate_empty, st, within)
-        fit_idx, fit, reason = self._level_with_fit_domains(level_idx, st)
-        if reason:
-            return {}, reason
+        balanced = False
+        if self.balanced and not st.required and not st.unconstrained:
+            from app.kueue import tas_balanced
+
+            found_fit, threshold = tas_balanced.best_domains(self, st)
+            if threshold > 0:
+                fit, fit_idx, reason = tas_balanced.apply(self, st, threshold, found_fit)
+                balanced = not reason  # (else BestFit, as Kueue falls back)
+        if not balanced:
+            fit_idx, fit, reason = self._level_with_fit_domains(level_idx, st)
+            if reason:
+                return {}, reason
         fit = self._to_minimum(fit, st.count, st.leaders, st.slice_size, st.unconstrained, True)
         cur = fit_idx
         last = len(self.levels) - 1
-        while cur < min(last, st.slice_level_idx):
+        while cur < min(last, st.slice_level_idx) and not balanced:
             fit = self._to_minimum(self._sorted([c for d in fit for c in d.children], st.unconstrained),
                                    st.count, st.leaders, st.slice_size, st.unconstrained, True)  # fmt: skip
             cur += 1
@@ -581,7 +641,8 @@ class Snapshot:
         """``fillInCounts``: each feasible leaf's pods, pods with the leader and leader (the
         rest stay 0), then summed up the tree; leaves outside ``within`` count as excluded by
         their topology domain."""
-        self.state = state = np.zeros_like(self.state)
+        self.state = state = np.zeros((6, self.count), dtype=np.int64)  # (the clones of an earlier search dropped)
+        self.used = self.count
         mask, excluded, scores = self._mask(r)
         st.total_nodes += len(self.leaf_list)
         st.selector, st.affinity, st.taints = excluded.selector, excluded.affinity, dict(excluded.taints)
