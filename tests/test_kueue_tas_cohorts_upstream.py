@@ -56,9 +56,8 @@ details):
   Not checked here: events (they repeat the conditions), ``Admitted`` False / ``NoReservation``,
   ``resourceRequests``, ``schedulingStats``. Go's preemptor messages and the scheduler's
   "Workload no longer fits after processing another workload" are compared in
-  :func:`test_preemptor_message_is_kueues` and :func:`test_skipped_message_is_kueues` only
-  (strict xfails: Gangplank's own wording; as ``tests/test_kueue_tas_preemption_upstream.py``
-  ``test_preemptor_message_is_kueues``).
+  :func:`test_preemptor_message_is_kueues` and :func:`test_skipped_message_is_kueues` (as
+  ``tests/test_kueue_tas_preemption_upstream.py`` ``test_preemptor_message_is_kueues``).
 
 One Go cycle, several here: the answer runs cycles until every pending Workload had an attempt.
 A Workload Go's one cycle skips with "no longer fits" (``wantLeft``) is, in Gangplank's answer,
@@ -68,17 +67,14 @@ admission or a preemption by Gangplank's later cycles).
 Not transcribed: none (:data:`NOT_TRANSCRIBED` is empty; ``test_not_transcribed`` has one
 placeholder id, ``none``).
 
-Differences (a strict xfail; its reason names the Go rule and the Gangplank code). Every one of
-the 16 cases has Kueue's outcome in Gangplank's answer (who is admitted where, who preempts whom
-with which reason, who stays pending); only the preemptor's wording differs:
-
-* :func:`test_preemptor_message_is_kueues` (:data:`PREEMPTOR_MESSAGE`): a preemptor's message is
-  Gangplank's "preempting N Workload(s) (<reasons>)", not Kueue's flavor-assigner reason + ".
-  Pending the preemption of N workload(s)" (7 cases).
+Differences: none. Every one of the 16 cases has Kueue's outcome in Gangplank's answer (who is
+admitted where, who preempts whom with which reason, who stays pending) and Kueue's messages.
 
 (Fixed since transcribed: :func:`test_skipped_message_is_kueues`, a Workload skipped in the
 cycle read "skipped: it no longer fits ..."; ``app/kueue/quota.py`` now writes Kueue's
-``markSkipped`` messages.)
+``markSkipped`` messages. :func:`test_preemptor_message_is_kueues`, a preemptor's message read
+"preempting N Workload(s) (...)"; it is now Kueue's ``Assignment.Message`` + ". Pending the
+preemption of N workload(s)": ``app/kueue/flavorassigner.py`` keeps the podSets' status reasons.)
 """
 
 from __future__ import annotations
@@ -348,14 +344,6 @@ def test_not_transcribed(reason: str) -> None:
     """Each Go case not transcribed, with why."""
 
 
-PREEMPTOR_MESSAGE = (
-    "Kueue's QuotaReserved message for a preemptor (WaitingForPreemptedWorkloads) is the flavor assigner's reason for "
-    "the Preempt mode (Assignment.Message(): flavorassigner.go:1372 'insufficient unused quota for %s in flavor %s, "
-    "%s more needed', or the TAS reason 'topology \"...\" allows to fit only ...') + scheduler.go:294 '. Pending "
-    "the preemption of %d workload(s)'. Gangplank's app/kueue/quota.py admit_in_order writes its own summary, "
-    "'preempting N Workload(s) (<reasons>)': app/kueue/flavorassigner.py assign keeps no Preempt-mode reason "
-    "(Assignment.why holds only the no-fit one)")
-
 def _messages(client, want_preempting: bool) -> list[tuple[str, str, str, str]]:  # type: ignore[no-untyped-def]
     """(case, Workload, Gangplank's message, Go's) for each preemptor (``want_preempting``) or
     each Workload Go skips with "no longer fits", over the cases whose outcome Gangplank shares."""
@@ -375,7 +363,6 @@ def _messages(client, want_preempting: bool) -> list[tuple[str, str, str, str]]:
     return wrong
 
 
-@pytest.mark.xfail(strict=True, reason=PREEMPTOR_MESSAGE)
 def test_preemptor_message_is_kueues(client):  # type: ignore[no-untyped-def]
     """Go's ``QuotaReserved`` message for every preemptor (7 cases)."""
     assert not _messages(client, True)

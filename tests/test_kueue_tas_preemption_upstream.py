@@ -74,20 +74,20 @@ fragmentation").
 Mapping notes: Kueue's ``QuotaReserved`` reasons ``Pending`` (WaitingForQuota) and
 ``TopologyPlacementFailed`` are both Gangplank's ``InsufficientQuota``; Kueue's scheduler-own
 messages ("Workload no longer fits after processing another workload") and the preemptors'
-messages are checked in :func:`test_preemptor_message_is_kueues` only (a strict xfail), the
+messages are checked in :func:`test_preemptor_message_is_kueues` only, the
 flavor assigner's TAS reasons ("couldn't assign flavors to pod set ...") in every case.
 
-Differences (strict xfails; the reasons name the Go lines and the Gangplank code):
+Differences (a strict xfail; the reason names the Go lines and the Gangplank code):
 
 * "two flavors in cohort; ...disabled": a skipped Workload is retried from its next flavor
   within the answer (``admit_in_order``'s ``pending_flavors`` requeue); Kueue's cycle skips it.
-* every preemptor's message, and the scheduler's "no longer fits" message
-  (:func:`test_preemptor_message_is_kueues`): Gangplank's own wording.
 
 (Fixed since transcribed: "sibling-flavor usage on the shared node forces same-flavor
 preemption" failed at commit c4d657e (:data:`OVERLAPPING_FLAVORS` says why); it passes with
 ``TASHandleOverlappingFlavors`` modelled in ``app/kueue/tas.py`` ``State`` /
-``app/kueue/mapping.py`` ``_tas_state``. "preempting workload recomputes both overlapping
+``app/kueue/mapping.py`` ``_tas_state``. The preemptors' and the skipped Workloads' messages
+(:func:`test_preemptor_message_is_kueues`) were Gangplank's own; they are Kueue's now
+(``Assignment.Message`` + ". Pending the preemption of N workload(s)"; ``markSkipped``). "preempting workload recomputes both overlapping
 preemption targets and TAS topology assignment; both features enabled" and "reclaim within
 cohort; capacity reserved by preempting workload does not allow to schedule last workload;
 ...enabled": a preemptor now holds the placement found with its targets removed
@@ -611,14 +611,7 @@ def test_not_transcribed(reason: str) -> None:
     """Each Go case not transcribed, with why."""
 
 
-PREEMPTOR_MESSAGE = (
-    "Kueue's QuotaReserved message for a preemptor is the flavor assigner's reason for the Preempt mode "
-    "(flavorassigner.go:1372 'insufficient unused quota for %s in flavor %s, %s more needed', or the TAS reason "
-    "'topology ... doesn't allow to fit ...') + scheduler.go:294 '. Pending the preemption of %d workload(s)'. "
-    "Gangplank's app/kueue/quota.py admit_in_order writes its own summary, 'preempting N Workload(s) (<reasons>)'")
 
-
-@pytest.mark.xfail(strict=True, reason=PREEMPTOR_MESSAGE)
 def test_preemptor_message_is_kueues(client):  # type: ignore[no-untyped-def]
     """Go's ``QuotaReserved`` message for each preemptor (``WaitingForPreemptedWorkloads``),
     over every case whose preemptor Gangplank also finds (the strict xfails' excepted)."""

@@ -58,7 +58,7 @@ Not transcribed: none; all 34 cases are transcribed (``test_not_transcribed`` is
 placeholder). The unhealthy-node case is a snapshot Kueue's TAS node controller writes
 (``status.unhealthyNodes``), a field of the Workload, so it is kept (a difference, below).
 
-Counts: 34 cases, 33 pass, 1 strict xfail (the Go "wantEvents" other than the messages above
+Counts: 34 cases, all pass (the Go "wantEvents" other than the messages above
 are not checked; the pending Workloads' answer reason is Gangplank's ``InsufficientQuota``, not
 Kueue's ``QuotaReserved`` False reason, which the answer does not carry).
 
@@ -70,12 +70,11 @@ pass; preferred; no fit when using slices; FailFast" (Kueue's second pass:
 ``app/kueue/mapping.py`` ``Admissions._second_passes`` evicts it with ``NodeFailures``); the two
 "multi-layer topology" cases (``podsetSliceRequiredTopologyConstraints``, ``TASMultiLayerTopology``:
 ``app/kueue/tas.py`` ``Snapshot._slice_sizes_at``, ``_sum_up``, ``_multi_not_fit``); "workload with
-zero value request gets scheduled" (a podSet keeps the names it requests at 0: ``PodSet.zero``).
+zero value request gets scheduled" (a podSet keeps the names it requests at 0: ``PodSet.zero``);
+"workload with Resource Transformation (Retain CPU → cpu_credits, not enough credits)" (its
+message is Kueue's ``ExceedsMaxQuota`` reason: ``app/kueue/flavorassigner.py`` ``_fits_quota``).
 
-Differences (strict xfails; each reason names the Go rule and the Gangplank code):
-
-* "workload with Resource Transformation (Retain CPU → cpu_credits, not enough credits)": not
-  admitted in both; the message is Gangplank's own, not Kueue's ``ExceedsMaxQuota`` reason.
+Differences: none.
 """
 
 from __future__ import annotations
@@ -326,10 +325,6 @@ def case(name: str, objects: list[dict], workloads: list[dict], admitted: dict[s
     return pytest.param(objects, workloads, dict(admitted or {}), dict(pending or {}), id=name, marks=marks)
 
 
-def xfail(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
 def fits_none(topology_name: str, pods: int, nodes: int, excluded: str, ps_name: str = "one") -> str:
     return (f"couldn't assign flavors to pod set {ps_name}: topology \"{topology_name}\" doesn't allow to fit any of "
             f"{pods} pod(s). Total nodes: {nodes}; excluded: {excluded}")  # fmt: skip
@@ -348,14 +343,6 @@ def objs(nodes: list[dict], *kueue: dict[str, Any], cqs: tuple[dict, ...] = (DEF
 
 
 # -- the differences (strict xfails), each with the Go rule and the Gangplank code ----------------
-MAX_QUOTA_MESSAGE = (
-    "the decision matches (not admitted); the message does not: Kueue's fitsResourceQuota gives a flavor whose "
-    "maximum capacity the request exceeds the reason 'insufficient quota for <resource> in flavor <flavor>, "
-    "previously considered podsets requests (<assumed>) + current podset request (<request>) > maximum capacity "
-    "(<potential available>)' (ExceedsMaxQuota; pkg/scheduler/flavorassigner/flavorassigner.go:1351-1362), "
-    "joined into 'couldn't assign flavors to pod set one: ...'. Gangplank's app/kueue/flavorassigner.py assign "
-    "records no reason for a quota NoFit (_fits_quota), so app/kueue/quota.py admit_in_order writes its own "
-    "'insufficient quota in ClusterQueue tas-main (and its cohort) for every flavor of some resource group'")
 MIXED_CQ = cq("tas-main", [fq("tas-default", ("cpu", "50")), fq("default", ("cpu", "50"))])
 TWO_NODES_3 = [cpu_node("x1", "3", {RACK: "r1", H: "x1"}), cpu_node("y1", "3", {RACK: "r1", H: "y1"})]
 TWO_NODES_8 = [cpu_node("x1", "8", {RACK: "r1", H: "x1"}), cpu_node("y1", "8", {RACK: "r1", H: "y1"})]
@@ -572,8 +559,7 @@ CASES = [
          [wl("foo", ps("one", 1, {"cpu": "2"}, required=H))],
          pending={"default/foo": "couldn't assign flavors to pod set one: insufficient quota for cpu_credits in flavor "
                                  "credits, previously considered podsets requests (0) + current podset request (2) > "
-                                 "maximum capacity (1)"},
-         marks=xfail(MAX_QUOTA_MESSAGE)),
+                                 "maximum capacity (1)"}),
     # block b1: r1 = x1 (1) + x2 (4), r2 = x3 (3) + x4 (4); 8 pods in rack slices of 4 made of
     # host slices of 2: r1 holds 2 host slices (x2), r2 3 (x3 1, x4 2)
     case("multi-layer topology: block required with rack and host slices; workload fits",

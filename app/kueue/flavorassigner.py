@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from app.ingest.quantity import format_quantity
 from app.kueue.preemption import height_to_fit
 
 if TYPE_CHECKING:
@@ -95,6 +96,14 @@ class Assignment:
     #: the TAS placements (podSet -> (flavor, placement)) when every TAS podSet fits now
     #: (``UpdateForTASResult``: :mod:`app.kueue.tas`)
     placed: dict[str, Any] = field(default_factory=dict)
+    #: per podSet, the reasons of its status (the flavors tried that did not fit now), as Kueue
+    #: keeps them; :meth:`message` is Kueue's ``Assignment.Message``
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+
+    def message(self, order: Iterable[str]) -> str:
+        """``Assignment.Message``: each podSet (in ``order``) with reasons, Kueue's sentence."""
+        return "; ".join(f"couldn't assign flavors to pod set {ps}: {', '.join(sorted(self.reasons[ps]))}"
+                         for ps in order if self.reasons.get(ps))  # fmt: skip
 
     @property
     def pending_flavors(self) -> bool:
@@ -111,15 +120,25 @@ class Assignment:
         return {fr for fr, m in self.modes.items() if m != FIT}
 
 
-def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fair: bool) -> Mode:
+def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fair: bool,
+                reasons: list[str] | None = None) -> Mode:  # fmt: skip
     """``fitsResourceQuota``; ``fair``: fair sharing is on (``canPreemptWhileBorrowing``
-    then also holds with ``reclaimWithinCohort``)."""
+    then also holds with ``reclaimWithinCohort``). ``reasons`` gets Kueue's status reason
+    when it does not fit now."""
     val = assumed + request
+    f, r = fr
     if val > cq.potential_available(fr):
+        if reasons is not None:
+            reasons.append(f"insufficient quota for {r} in flavor {f}, previously considered podsets requests "
+                           f"({format_quantity(r, assumed)}) + current podset request ({format_quantity(r, request)}) > "
+                           f"maximum capacity ({format_quantity(r, max(0, cq.potential_available(fr)))})")  # fmt: skip
         return NO_FIT, 0
     borrow, may_reclaim = height_to_fit(cq, fr, val)
-    if val <= max(0, cq.available(fr)):
+    available = max(0, cq.available(fr))
+    if val <= available:
         return FIT, borrow
+    if reasons is not None:
+        reasons.append(f"insufficient unused quota for {r} in flavor {f}, {format_quantity(r, val - available)} more needed")
     if cq.quotas_nominal(fr) >= val or may_reclaim or cq.borrow_within or (fair and cq.reclaim != "Never"):
         return oracle(fr, val)
     return NO_FIT, borrow
@@ -150,8 +169,10 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
         oks = [flavors_ok.get(name, {}) for name, _ in members]
         usable = oks[0] if len(oks) == 1 else {f: all(ok.get(f, False) for ok in oks) for f in oks[0]}
         chosen: dict[str, str] = {}
+        status: list[str] = []  # (the group's status reasons, over its resources' flavor searches)
         for name, _ in members:
             out.flavors[name] = chosen
+            out.reasons[name] = status
         for res in sorted(requests):
             if res in chosen:
                 continue
@@ -168,11 +189,12 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
             for idx in range((resume or {}).get((ps_name, res), -1) + 1, len(group.flavors)):
                 attempted, f = idx, group.flavors[idx]
                 if not usable.get(f, False):
+                    status += [r for name, _ in members if (r := (why or {}).get(name, {}).get(f))]
                     continue
                 rep: Mode = (FIT, 0)
                 picks: dict[str, tuple[str, Mode]] = {}
                 for r in sorted(wanted):
-                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair)
+                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair, status)
                     if preferred(rep, mode, fungibility):
                         rep = mode
                     if rep[0] == NO_FIT:
@@ -185,9 +207,8 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     best, best_mode = picks, rep
             if not best:
                 out.no_fit = True
-                reasons = [r for name, _ in members for f in group.flavors if (r := (why or {}).get(name, {}).get(f))]
-                if reasons:
-                    out.why = f"couldn't assign flavors to pod set {ps_name}: {', '.join(dict.fromkeys(reasons))}"
+                if status:
+                    out.why = f"couldn't assign flavors to pod set {ps_name}: {', '.join(sorted(status))}"
                 return out
             for r, (f, mode) in best.items():
                 chosen[r] = f

@@ -610,7 +610,7 @@ class Cycle:
             fa.check_tas_flavors(asg, e.tas[0] & live, e.tas[1])
             if not asg.no_fit and self.tas is not None:
                 topology = self.tas_requests(e, asg, counts)
-                self._topology(asg, topology)
+                self._topology(e, asg, topology)
         if counts is not None:
             asg.counts = {ps.name: c for ps, c in zip(e.pod_sets, counts, strict=True)}
         if asg.no_fit or asg.fit:
@@ -640,7 +640,7 @@ class Cycle:
                 topology.setdefault(flavor, []).append(replace(e.tas_requests[ps.name], count=c))
         return topology
 
-    def _topology(self, asg: fa.Assignment, topology: dict[str, list[tas.Request]]) -> None:
+    def _topology(self, e: Entry, asg: fa.Assignment, topology: dict[str, list[tas.Request]]) -> None:
         """``FlavorAssigner.Assign``'s TAS step: with quota fitting, the placement on the
         TAS flavors as they are now (found: the assignment's ``placed``; not: its podSet
         needs preemption, with the reason); needing preemption, the placement with every TAS
@@ -660,7 +660,8 @@ class Cycle:
                 asg.placed = placed
                 return
             mode(failure[0], fa.PREEMPT)
-            asg.why = f"couldn't assign flavors to pod set {failure[0]}: {failure[1]}"
+            asg.reasons.setdefault(failure[0], []).append(failure[1])  # (psAssignment.reason)
+            asg.why = asg.message(ps.name for ps in e.pod_sets)
         empty = state.find(topology, simulate_empty=True)[1]
         if empty is not None:
             asg.no_fit = True
@@ -935,9 +936,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     cycle.tas.admit(RESERVING + e.key, asg.placed, e.tas_requests)
                     reserved_tas.append(RESERVING + e.key)
             if asg.no_fit or (not asg.fit and not targets):
-                out[e.key] = Verdict(False, asg.why or (f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for "
-                                                        "every flavor of some resource group" + ("" if asg.no_fit else
-                                                        ", and preemption finds no Workload to evict")))  # fmt: skip
+                out[e.key] = Verdict(False, asg.why or asg.message(ps.name for ps in e.pod_sets) or (
+                    f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for every flavor of some resource "
+                    "group" + ("" if asg.no_fit else ", and preemption finds no Workload to evict")))  # fmt: skip
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
                 continue
@@ -966,9 +967,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 cycle.tas.admit(e.key, asg.placed, e.tas_requests)
             if targets:
                 victims = sorted((t.holder.key, t.reason) for t in targets)
-                out[e.key] = Verdict(False, f"preempting {len(victims)} Workload(s) "
-                                            f"({', '.join(sorted({r for _, r in victims}))})", asg.flavors, victims,
-                                     counts=asg.counts)  # fmt: skip
+                why = asg.message(ps.name for ps in e.pod_sets)  # (Kueue: the assignment's message + the outcome)
+                out[e.key] = Verdict(False, (why + ". " if why else "") + f"Pending the preemption of {len(victims)} workload(s)",
+                                     asg.flavors, victims, counts=asg.counts)  # fmt: skip
                 block(e.queue, e.key, "which waits for the Workloads it preempts")
                 continue
             if pods_ready_block:
