@@ -360,6 +360,39 @@ def test_no_replacement_evicts_with_node_failures_unless_fail_fast_is_off(client
     assert one(a, "ml/w")["reason"] == "AlreadyAdmitted"
 
 
+def test_skip_reassignment_for_pod_owned_workloads(client):
+    # a bare pod's Workload (one v1 Pod owner) on unhealthy n2: its pod cannot move, so Kueue keeps
+    # the assignment on n2 and takes no usage for it elsewhere (SkipReassignmentForPodOwnedWorkloads,
+    # on); a second owner, the pod-group annotation or the gate off: placed again without n2
+    def bare(owners: int = 1, group: bool = False) -> dict[str, Any]:
+        w = admitted_on(workload("w", 1, {"required": H}, admitted=True), [("n2", 1)], unhealthy=["n2"])
+        w["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "kind": "Pod", "name": f"p{i}", "uid": f"u{i}"}
+                                            for i in range(owners)]  # fmt: skip
+        if group:
+            w["metadata"]["annotations"] = {"kueue.x-k8s.io/is-group-workload": "true"}
+        return w
+
+    def where(objs: list[dict], w: dict[str, Any]) -> tuple[list, str]:
+        got = one(answer(client, RACKS + objs, [w]), "ml/w")
+        assert (got["admitted"], got["reason"]) == (True, "Admitted"), got
+        return asg.expand_v1beta2(got["admission"]["podSetAssignments"][0]["topologyAssignment"]), got["message"]
+
+    kept, message = where(objects([B, R, H]), bare())
+    assert kept == [(("n2",), 1)] and "owned by a single Pod" in message
+    for w in (bare(owners=2), bare(group=True)):
+        assert where(objects([B, R, H]), w)[0] != [(("n2",), 1)]
+    moved, message = where(objects([B, R, H], gates={"SkipReassignmentForPodOwnedWorkloads": False}), bare())
+    assert moved != [(("n2",), 1)] and "placed again without unhealthy node n2" in message
+
+
+def test_workload_owner_references_are_read_as_the_api_server_holds_them(client):
+    # (SkipReassignmentForPodOwnedWorkloads reads them) one without a kind is a 422 at it
+    w = workload("w", 1, {"required": H})
+    w["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "name": "p", "uid": "u"}]
+    r = client.post("/v1/admissions", json=request(RACKS + objects([B, R, H]), workloads=[w]))
+    assert r.status_code == 422 and r.json()["errors"][0]["pointer"] == "/workloads/0/metadata/ownerReferences/0/kind"
+
+
 def test_second_pass_places_a_delayed_topology_once_every_check_is_ready(client):
     objs = RACKS + objects([B, R, H]) + [{"apiVersion": V2, "kind": "AdmissionCheck", "metadata": {"name": "prov"},
                                           "spec": {"controllerName": "kueue.x-k8s.io/provisioning-request"},

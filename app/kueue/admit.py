@@ -441,8 +441,14 @@ def _second_pass_answer(plan: Plan, carried: list[dict[str, str]]) -> dict[str, 
         if kind == "delayed":
             psa["delayedTopologyRequest"] = "Ready"
         pod_sets.append({"name": psa["name"], "count": sum(c for _, c in p.domains), "topologyAssignment": psa["topologyAssignment"]})
-    what = (f"topology assigned to podSet(s) {', '.join(names)} once every admission check is Ready" if kind == "delayed"
-            else f"podSet(s) {', '.join(names)} placed again without unhealthy node {wl.unhealthy_nodes[0]}")
+    if kind == "delayed":
+        what = f"topology assigned to podSet(s) {', '.join(names)} once every admission check is Ready"
+    elif all(plan.second_placed[n][1].domains == wl.topology_assignments[n][1] for n in plan.second_placed) and wl.pod_owned:
+        what = (f"podSet(s) {', '.join(names)} keep their topologyAssignment on unhealthy node {wl.unhealthy_nodes[0]}: "
+                "the Workload is owned by a single Pod, which cannot move (SkipReassignmentForPodOwnedWorkloads); "
+                "admitting it clears unhealthyNodes")  # fmt: skip
+    else:
+        what = f"podSet(s) {', '.join(names)} placed again without unhealthy node {wl.unhealthy_nodes[0]}"
     return {"admitted": True, "reason": "Admitted", "admissionChecks": carried, "podSets": pod_sets, "admission": admission,
             "message": f"admitted in Kueue's second pass: {what}"}  # fmt: skip
 

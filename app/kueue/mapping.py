@@ -471,7 +471,8 @@ class Admissions:
         again; the delayed podSets are placed as a first pass places them, the pods on the
         first unhealthy node are placed again (``findReplacementAssignment``). What they take
         is held for the Workloads after them. A replacement that fails evicts the Workload
-        (``TASFailedNodeReplacementFailFast``, on) or keeps its admission."""
+        (``TASFailedNodeReplacementFailFast``, on) or keeps its admission. A Workload owned by
+        a single Pod keeps its assignment (``SkipReassignmentForPodOwnedWorkloads``, on)."""
         k = self.kueue
         for plan in sorted((p for p in self.plans if p.second is not None), key=lambda p: (-p.priority, p.wl.created, p.key)):
             wl = plan.wl
@@ -508,6 +509,11 @@ class Admissions:
                 if name not in flavor_of:
                     continue
                 flavor = flavor_of[name]
+                if k.feature_gates["SkipReassignmentForPodOwnedWorkloads"] and wl.pod_owned:
+                    # (its one pod cannot move and the Workload dies with it: the assignment is kept,
+                    # no usage assumed; admitting clears unhealthyNodes)
+                    plan.second_placed[name] = (flavor, ktas.Placement(*wl.topology_assignments[name]))
+                    continue
                 snap = state.snapshots[flavor]
                 merged, found, why = snap.replacement(requests[name], wl.topology_assignments[name][1], node,
                                                       assumed.setdefault(flavor, {}))  # fmt: skip

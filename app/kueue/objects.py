@@ -30,6 +30,7 @@ from app.errors import InputError, join_pointer
 from app.ingest import reader as r
 from app.ingest import stored
 from app.ingest.kube import api_group, metadata
+from app.ingest.pgcontroller import owner_references
 from app.ingest.podrequest import effective_pod_request, named_zero_requests
 from app.ingest.quantity import canonical_quantity
 from app.kueue import admissionfairsharing as afs
@@ -51,6 +52,8 @@ ANN_UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
 ANN_SLICE_LEVEL = "kueue.x-k8s.io/podset-slice-required-topology"
 ANN_SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
 ANN_GROUP = "kueue.x-k8s.io/podset-group-name"
+#: the annotation the Pod integration puts on a pod group's Workload
+IS_GROUP_WORKLOAD = "kueue.x-k8s.io/is-group-workload"
 
 WPC_SOURCE = "kueue.x-k8s.io/workloadpriorityclass"
 PC_SOURCE = "scheduling.k8s.io/priorityclass"
@@ -174,6 +177,9 @@ class Workload:
     delayed: set[str] = field(default_factory=set)
     #: ``status.unhealthyNodes[].name``, in order (Kueue's TAS node controller writes them)
     unhealthy_nodes: list[str] = field(default_factory=list)
+    #: ``OwnedBySinglePod``: exactly one ownerReference, a v1 Pod, and no
+    #: ``kueue.x-k8s.io/is-group-workload: "true"`` annotation (a bare pod's Workload)
+    pod_owned: bool = False
     #: ``status.admission`` as read (pruned to the Workload's version): a second pass writes it back updated
     raw_admission: dict[str, Any] | None = None
     #: its admission checks' ``podSetUpdates`` (:mod:`app.kueue.podsetupdates`)
@@ -318,6 +324,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         topology_assignments=topologies,
         delayed=delayed,
         unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
+        pod_owned=_owned_by_single_pod(meta, ptr, ident, annotations),
         raw_admission=status.get("admission") if isinstance(status.get("admission"), dict) else None,
         reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
         check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
@@ -395,6 +402,16 @@ def _admission_usage(adm: Any, ap: str, ident: dict[str, str],
                 usage[(flavor, res)] = usage.get((flavor, res), 0) + amount
                 mine[(flavor, res)] = mine.get((flavor, res), 0) + amount
     return r.string(adm, "clusterQueue", ap, ident), usage
+
+
+def _owned_by_single_pod(meta: dict[str, Any], ptr: str, ident: dict[str, str], annotations: dict[str, str]) -> bool:
+    """``workload.OwnedBySinglePod``: one ownerReference (as the API server holds them), of
+    apiVersion ``v1`` and kind ``Pod``, and not a pod group's Workload (a group of one also has
+    one Pod owner, but takes replacement pods)."""
+    refs = owner_references(meta, ptr, ident)
+    if len(refs) != 1 or annotations.get(IS_GROUP_WORKLOAD) == "true":
+        return False
+    return refs[0].get("kind") == "Pod" and refs[0].get("apiVersion") == "v1"
 
 
 def _unhealthy_nodes(status: dict[str, Any], sp: str, ident: dict[str, str]) -> list[str]:

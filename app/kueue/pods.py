@@ -29,7 +29,7 @@ from app.ingest import gostrconv
 from app.ingest import reader as r
 from app.ingest.quantity import parse_quantity
 from app.kueue import apps, jobs, limitrange
-from app.kueue.objects import ADMISSION_GATED_BY, MAX_POD_SETS, Workload, _pod_set
+from app.kueue.objects import ADMISSION_GATED_BY, IS_GROUP_WORKLOAD, MAX_POD_SETS, Workload, _pod_set
 
 ROLE_HASH_ANNOTATION = "kueue.x-k8s.io/role-hash"
 
@@ -332,7 +332,6 @@ FAST_ADMISSION = "kueue.x-k8s.io/pod-group-fast-admission"
 SERVING = "kueue.x-k8s.io/pod-group-serving"
 RETRIABLE = "kueue.x-k8s.io/retriable-in-group"
 SUSPENDED_BY_PARENT = "kueue.x-k8s.io/pod-suspending-parent"
-IS_GROUP_WORKLOAD = "kueue.x-k8s.io/is-group-workload"
 GATE = "kueue.x-k8s.io/admission"  # the scheduling gate Kueue's webhook adds, removed on admission
 MANAGED = "kueue.x-k8s.io/managed"
 #: the cluster reader's warning that it does not read the group label (app.ingest.build): the integration does
