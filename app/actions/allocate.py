@@ -742,13 +742,18 @@ class Allocate(Action):
                 g = grows.get(h)
                 if g is None:
                     g = grows[h] = cur is None or topo.lca_of_hypernodes(cur, h) != cur
-                heapq.heappop(heap)
+                top = heapq.heappop(heap)
                 run.append(n)
                 left[n] -= 1
                 if g:
                     regrow = True  # every node's topology score moves after this one
                     break
                 if left[n] > 0:
+                    while heap and left[heap[0][1]] <= 0:
+                        heapq.heappop(heap)
+                    if not heap:  # the only node left: its new score orders nothing (and Volcano
+                        heapq.heappush(heap, top)  # takes a sole feasible node unscored)
+                        continue
                     repush = True  # its score after this placement is needed before the next pop
                     break
             tasks = cls[placed : placed + len(run)]
@@ -808,6 +813,8 @@ class Allocate(Action):
 
     @staticmethod
     def _heap(ssn: Session, rep: Task, pool: np.ndarray, explain: tuple[Job, int, str] | None = None) -> list[tuple[float, int]]:
+        if len(pool) == 1 and explain is None:  # (one node orders nothing: Volcano takes a sole candidate unscored)
+            return [(0.0, int(pool[0]))]
         scores, per = ssn.node_scores(rep, pool)
         heap = list(zip((-np.asarray(scores, dtype=np.float64)).tolist(), np.asarray(pool).tolist(), strict=True))
         heapq.heapify(heap)
