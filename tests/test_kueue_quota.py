@@ -110,6 +110,20 @@ def test_the_first_flavor_with_room_is_assigned(client):
     assert one(a, "ml/w")["admission"]["podSetAssignments"][0]["flavors"]["nvidia.com/gpu"] == "large"
 
 
+def test_a_resource_two_groups_cover_takes_the_first_groups_flavor_and_is_warned(client):
+    # (Kueue's webhook refuses such a ClusterQueue; Kueue's own tests build one in its cache)
+    # gpu in the first and the third group: the first's flavor f1 (RGByResource), though f3 has room too
+    def group(f: str, res: str) -> dict[str, Any]:
+        return {"coveredResources": [res], "flavors": [{"name": f, "resources": [{"name": res, "nominalQuota": "16"}]}]}
+
+    objs = [flavor("f1"), flavor("f2"), flavor("f3"), lq("lq", "cq"),
+            {"apiVersion": V2, "kind": "ClusterQueue", "metadata": {"name": "cq"}, "spec": {"namespaceSelector": {},
+             "resourceGroups": [group("f1", "nvidia.com/gpu"), group("f2", "cpu"), group("f3", "nvidia.com/gpu")]}}]  # fmt: skip
+    a = post(client, body([wl("w", 8)], objs))
+    assert one(a, "ml/w")["admission"]["podSetAssignments"][0]["flavors"] == {"cpu": "f2", "nvidia.com/gpu": "f1"}
+    assert any("covers nvidia.com/gpu in more than one resource group" in w for w in a["warnings"])
+
+
 def test_a_resource_no_group_covers_is_never_admitted(client):
     objs = [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]
     w = wl("w", 8)
@@ -178,6 +192,22 @@ def test_resource_node_available_follows_kueues_hierarchy():
     tree = Tree.build({"a": Node("a", "ClusterQueue", "root", {fr: Quota(10, lending_limit=6)}), "b": b2},
                       {"root": Node("root", "Cohort", "", {fr: Quota(4)})})  # fmt: skip
     assert b2.available(fr) == 10 + 3  # its own 10 stored in the root, plus at most 3 borrowed
+
+
+def test_a_recomputation_keeps_each_resource_to_its_nominated_flavor():
+    # NominationMapping (shouldSkipBasedOnNominationMapping): pinned to f2, f1 is skipped though it
+    # fits, with Kueue's status reason; unpinned, the search takes f1
+    from app.kueue.flavorassigner import assign
+
+    fr1, fr2 = ("f1", "cpu"), ("f2", "cpu")
+    cq = Node("cq", "ClusterQueue", "", {fr1: Quota(10), fr2: Quota(10)}, [ResourceGroup(("cpu",), ["f1", "f2"])])
+    Tree.build({"cq": cq}, {})
+    ok = {"main": {"f1": True, "f2": True}}
+    free = assign(cq, ok, [("main", {"cpu": 4})], lambda fr, v: ("NoFit", 0))
+    assert free.flavors["main"] == {"cpu": "f1"}
+    pinned = assign(cq, ok, [("main", {"cpu": 4})], lambda fr, v: ("NoFit", 0), pinned={"main": {"cpu": "f2"}})
+    assert pinned.flavors["main"] == {"cpu": "f2"}
+    assert pinned.reasons["main"] == ["skipping flavor f1 as it is not found in the nomination mapping for resource cpu"]
 
 
 # -- preemption within the ClusterQueue (withinClusterQueue) ---------------------------------

@@ -805,6 +805,15 @@ def _usage(a: dict[str, Any]) -> list[tuple[str, dict[str, str], dict[str, int],
 def test_schedule(client, objects, workloads, admitted, pending, not_queued, preempted,  # type: ignore[no-untyped-def]
                   preempting):
     answer = post(client, request(nodes() + FIXTURES + objects, workloads=workloads))
+    check(answer, workloads, admitted, pending, preempted, preempting, not_queued)
+
+
+def check(answer: dict[str, Any], workloads: list[dict[str, Any]], admitted: dict[str, Any], pending: list[str],
+          preempted: dict[str, str], preempting: dict[str, int], not_queued: bool | str = False) -> dict[str, Any]:  # fmt: skip
+    """A ``TestSchedule``-shaped case's answer: ``admitted`` (Admitted with that admission, or
+    AlreadyAdmitted for one that held it; QuotaReserved while a check it carries is not
+    Ready), ``pending`` (InsufficientQuota, Preempting with that many targets, or
+    ``not_queued``'s reason), the Workloads evicted with Kueue's reasons exactly ``preempted``."""
     held = {f"{w['metadata']['namespace']}/{w['metadata']['name']}" for w in workloads if "admission" in w.get("status", {})}
     # wantAssignments are quota reservations: Admitted, or QuotaReserved while a check it carries is not Ready
     waits = {f"{w['metadata']['namespace']}/{w['metadata']['name']}" for w in workloads
@@ -829,3 +838,4 @@ def test_schedule(client, objects, workloads, admitted, pending, not_queued, pre
         assert got["reason"] == want_reason, got
         if key in preempting:
             assert len(got["preemptions"]) == preempting[key], got
+    return answer

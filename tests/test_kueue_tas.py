@@ -316,6 +316,23 @@ def test_a_malformed_topology_assignment_is_a_422_at_the_field(client):
     assert r.status_code == 422 and r.json()["errors"][0]["pointer"].endswith("/slices/0/domainCount")
 
 
+def test_a_workload_left_pending_with_flavors_to_try_is_tried_again_from_the_next_flavor(client):
+    # flavors [tas, big] of one resource group: w (2 pods of 2 CPUs, one host) fits tas's quota,
+    # so the scan stops there (MayStopSearch), but no tas node holds 2 pods: NoFit. Its scan
+    # stopped before the group's last flavor (PendingFlavors): Kueue requeues it at once and the
+    # next cycle resumes from big, whose node does (requeueIfNotPresent)
+    big = {"apiVersion": V2, "kind": "ResourceFlavor", "metadata": {"name": "big"},
+           "spec": {"nodeLabels": {"size": "big"}, "topologyName": "default"}}  # fmt: skip
+    objs = objects([B, R, H])
+    cq = next(o for o in objs if o["kind"] == "ClusterQueue")
+    cq["spec"]["resourceGroups"][0]["flavors"].append({"name": "big", "resources": [{"name": "cpu", "nominalQuota": "1000"}]})
+    nodes = [tnode("n1", 2, "b1", "r1"), node("x1", cpu="8", gpu=None, labels={B: "b2", R: "r9", "size": "big"})]
+    got = one(answer(client, nodes + objs + [big], [workload("w", 2, {"required": H}, cpu=2)]), "ml/w")
+    assert (got["admitted"], got["podSets"][0]["topologyAssignment"]["levels"], domains(got["podSets"][0])) == (
+        True, [H], [(("x1",), 2)])  # fmt: skip
+    assert got["admission"]["podSetAssignments"][0]["flavors"] == {"cpu": "big"}
+
+
 # -- Kueue's second pass ---------------------------------------------------------------------------
 def admitted_on(w: dict[str, Any], hosts: list[tuple[str, int]], *, unhealthy: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
     """``w`` admitted (the Admitted condition) with a hostname-level assignment; ``unhealthy``:

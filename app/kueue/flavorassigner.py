@@ -147,7 +147,8 @@ def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fa
 def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tuple[str, dict[str, int]]], oracle: Oracle,
            fungibility: Fungibility | None = None, fair: bool = False,
            resume: dict[tuple[str, str], int] | None = None, groups: dict[str, str] | None = None,
-           why: dict[str, dict[str, str]] | None = None) -> Assignment:  # fmt: skip
+           why: dict[str, dict[str, str]] | None = None,
+           pinned: dict[str, dict[str, str]] | None = None) -> Assignment:  # fmt: skip
     """``assignFlavors`` over ``pod_sets`` (name, total requests); ``flavors_ok``: per podSet,
     the flavors whose node labels and taints agree with it (``checkFlavorForPodSets``). ``resume``: (podSet,
     resource) -> the flavor index the last attempt stopped at (``LastAssignment``: the
@@ -156,10 +157,15 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
     first) take one flavor per resource for their summed requests, a flavor every one of
     them may use, and each keeps those of the resources it asks (``resolvePodSetFlavors``).
     ``why``: per podSet, per flavor it cannot use, the reason Kueue gives (named in the
-    answer when no flavor fits)."""
+    answer when no flavor fits). ``pinned``: podSet -> resource -> flavor, a recomputation's
+    ``NominationMapping``: a flavor no podSet of the group was nominated for the resource is
+    skipped (``shouldSkipBasedOnNominationMapping``)."""
     fungibility = fungibility or Fungibility()
     out = Assignment()
-    group_of = {res: g for g in cq.groups for res in g.covered}
+    group_of: dict[str, Any] = {}
+    for g in cq.groups:  # (RGByResource: the first group covering it)
+        for res in g.covered:
+            group_of.setdefault(res, g)
     grouped: dict[str, list[tuple[str, dict[str, int]]]] = {}
     for ps_name, ps_requests in pod_sets:
         grouped.setdefault((groups or {}).get(ps_name, "\0" + ps_name), []).append((ps_name, ps_requests))
@@ -188,6 +194,9 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
             attempted = -1
             for idx in range((resume or {}).get((ps_name, res), -1) + 1, len(group.flavors)):
                 attempted, f = idx, group.flavors[idx]
+                if pinned is not None and all(pinned.get(name, {}).get(res) != f for name, _ in members):
+                    status.append(f"skipping flavor {f} as it is not found in the nomination mapping for resource {res}")
+                    continue
                 if not usable.get(f, False):
                     status += [r for name, _ in members if (r := (why or {}).get(name, {}).get(f))]
                     continue

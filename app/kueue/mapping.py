@@ -358,7 +358,8 @@ class Admissions:
         if state is not None:
             self._second_passes(state, tas_flavors)
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block, state,
-                                        k.feature_gates["TASRecomputeAssignmentWithinSchedulingCycle"])  # fmt: skip
+                                        k.feature_gates["TASRecomputeAssignmentWithinSchedulingCycle"],
+                                        k.feature_gates["RecomputeAssignmentUponPreemptionTargetsOverlap"])  # fmt: skip
         for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:

@@ -862,6 +862,13 @@ def read_kueue_object(o: dict, ptr: str, k: KueueObjects) -> bool:
         _cluster_queue(o, ptr, k)
         node = quota.read_cluster_queue(o, ptr)
         k.quota_queues[node.name] = node
+        twice = sorted({res for i, g in enumerate(node.groups) for res in g.covered
+                        if any(res in h.covered for h in node.groups[:i]) or g.covered.count(res) > 1})  # fmt: skip
+        if twice:
+            # (Kueue's own scheduler tests build such queues in its cache; its webhook refuses them)
+            k.unmodelled.append(f"ClusterQueue {node.name} covers {', '.join(twice)} in more than one resource group: "
+                                "Kueue's webhook refuses it (validateResourceGroups: Duplicate value); read as Kueue's "
+                                "cache reads it, the first group covering a resource assigns its flavor (RGByResource)")  # fmt: skip
         if not node.parent_name and any(q.borrowing_limit is not None for q in node.quotas.values()):
             # (Kueue's own scheduler tests build such queues in its cache; the API server refuses them)
             k.unmodelled.append(f"ClusterQueue {node.name} sets a borrowingLimit but no cohort: the ClusterQueue CRD "

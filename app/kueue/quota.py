@@ -444,6 +444,9 @@ class Entry:
     pod_sets: list[PodSetShape]
     #: where the last attempt's flavor search stopped, (podSet, resource) -> index (``LastAssignment``)
     resume: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: while its assignment is computed again within a cycle: podSet -> resource -> the flavor
+    #: it was nominated (``NominationMapping``: no other flavor is tried)
+    pinned: dict[str, dict[str, str]] | None = None
     retries: int = 0
     #: breaks a tie of ``created`` before the key (:attr:`app.kueue.objects.Workload.tie`)
     tie: tuple = ()
@@ -602,7 +605,7 @@ class Cycle:
     def _try(self, e: Entry, counts: list[int] | None) -> tuple[fa.Assignment, list[Any]]:
         cq = self.tree.queues[e.queue]
         asg = fa.assign(cq, e.flavors_ok, e.requests(counts), self.oracle(e), cq.fungibility, self.fair is not None,
-                        e.resume, e.groups, e.flavors_why)  # fmt: skip
+                        e.resume, e.groups, e.flavors_why, e.pinned)  # fmt: skip
         topology: dict[str, list[tas.Request]] = {}
         if e.tas[0] and not asg.no_fit:  # (a podSet of count 0 asks for no topology)
             sizes = counts or [ps.count for ps in e.pod_sets]
@@ -851,7 +854,8 @@ def _processing_order(nominated: list[Any], cycle: Cycle) -> Iterator[Any]:
 def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | None = None,
                    stop_at: float | None = None, fair: tuple[str, ...] | None = None,
                    ledger: afs.Ledger | None = None, pods_ready_block: bool | None = None,
-                   tas_state: tas.State | None = None, tas_recompute: bool = True) -> dict[str, Verdict]:  # fmt: skip
+                   tas_state: tas.State | None = None, tas_recompute: bool = True,
+                   overlap_recompute: bool = True) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -860,10 +864,11 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     again without that one's victims (``RecomputeAssignmentUponPreemptionTargetsOverlap``:
     a Workload that then fits waits for them, one that still overlaps is skipped); one that
     no longer fits is skipped; else it takes its quota and is admitted, or names its
-    targets (``Preempting``). A skipped Workload whose flavor search stopped before a
-    group's last flavor is tried again in the next cycle from the next flavor (Kueue
-    requeues it at once: ``PendingFlavors``, ``NextFlavorToTryForPodSetResource``), at most
-    :data:`MAX_RETRIES` times. A preemptor stays its queue's head until its victims are gone
+    targets (``Preempting``). A Workload that waits (NoFit, Preempt without targets) or is
+    skipped, whose flavor search stopped before a group's last flavor, is tried again in the
+    next cycle from the next flavor (Kueue keeps its ``LastAssignment`` and requeues it at
+    once: ``requeueIfNotPresent`` with ``PendingFlavors``, ``NextFlavorToTryForPodSetResource``),
+    at most :data:`MAX_RETRIES` times. A preemptor stays its queue's head until its victims are gone
     (Kueue requeues it at once): the rest of its queue waits behind it. Past ``stop_at``
     (``time.perf_counter``), the Workloads not yet tried are ``truncated``. ``fair``: fair
     sharing's preemption strategies when it is on (:mod:`app.kueue.fairsharing` orders the
@@ -919,23 +924,34 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
             pending[e.queue].pop(e)
             strict = node.strategy == "StrictFIFO"
             deferred = False
-            if any(t.holder.key in cycle.preempted for t in targets):
+            if overlap_recompute and any(t.holder.key in cycle.preempted for t in targets):
+                # (updateAssignmentIfNeeded, RecomputeAssignmentUponPreemptionTargetsOverlap: again
+                # from the first flavor, each podSet's resources kept to the flavors it was
+                # nominated, with the other preemptors' targets gone; off: skipped below)
+                e.resume, e.pinned = {}, {name: dict(fl) for name, fl in asg.flavors.items()}
                 with cycle.removed(list(cycle.preempted.values())):
                     asg, targets = cycle.nominate(e)
+                e.pinned = None
                 deferred = asg.fit
             elif (tas_recompute and asg.placed and cycle.fits(node, asg.usage, targets)
                     and not cycle.fits(node, asg.usage, targets, e, asg.placed)):
                 # (FitsCheckNoTAS, updateAssignmentIfNeeded: the Workloads before it in this cycle
                 # took its domains; Kueue assigns again on the snapshot as it is now from the
-                # first flavor, TASRecomputeAssignmentWithinSchedulingCycle)
-                e.resume = {}
+                # first flavor, kept to the nominated ones, TASRecomputeAssignmentWithinSchedulingCycle)
+                e.resume, e.pinned = {}, {name: dict(fl) for name, fl in asg.flavors.items()}
                 asg, targets = cycle.nominate(e)
+                e.pinned = None
             if not asg.no_fit and not asg.fit and not targets and node.reclaim != "Any":
                 reserved += _reserve_unreclaimable(node, asg)
                 if cycle.tas is not None and asg.placed:  # (its TAS placement too, for the cycle: netUsage)
                     cycle.tas.admit(RESERVING + e.key, asg.placed, e.tas_requests)
                     reserved_tas.append(RESERVING + e.key)
             if asg.no_fit or (not asg.fit and not targets):
+                if asg.pending_flavors and e.retries < MAX_RETRIES:  # (kept LastAssignment: requeued at once)
+                    e.retries += 1
+                    e.resume = dict(asg.tried)
+                    pending[e.queue].push_front(e)
+                    continue
                 out[e.key] = Verdict(False, asg.why or asg.message(ps.name for ps in e.pod_sets) or (
                     f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for every flavor of some resource "
                     "group" + ("" if asg.no_fit else ", and preemption finds no Workload to evict")))  # fmt: skip
