@@ -189,9 +189,10 @@ class WorkloadAdmission(BaseModel):
                     "NoClusterQueue", "ClusterQueueInactive", "FailedAdmissionChecks", "Misconfigured", "Pending",
                     "Inactive", "AdmissionGated", "AlreadyAdmitted", "Finished", "WaitingForPodsReady",
                     "PodsReadyTimeout", "RequeuingLimitExceeded", "MaximumExecutionTimeExceeded", "LocalQueueInactive",
-                    "LocalQueueStopped", "ClusterQueueStopped", "Deactivated", "NodeFailures"] = Field(
+                    "LocalQueueStopped", "ClusterQueueStopped", "Deactivated", "NodeFailures", "OnHold"] = Field(
         description="Admitted / QuotaReserved / AlreadyAdmitted: it holds quota; Finished, Inactive: Kueue never "
-                    "admits it; PodsReadyTimeout, RequeuingLimitExceeded, MaximumExecutionTimeExceeded, "
+                    "admits it; OnHold (its QuotaReserved condition is False with reason OnHold): Kueue neither "
+                    "queues it nor counts its quota; PodsReadyTimeout, RequeuingLimitExceeded, MaximumExecutionTimeExceeded, "
                     "LocalQueueStopped, ClusterQueueStopped (its queue's stopPolicy is HoldAndDrain), Deactivated (its "
                     "DeactivationTarget condition is True), NodeFailures (no replacement for its pods on an unhealthy "
                     "node, TASFailedNodeReplacementFailFast): admitted, "

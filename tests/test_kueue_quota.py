@@ -124,6 +124,35 @@ def test_a_resource_two_groups_cover_takes_the_first_groups_flavor_and_is_warned
     assert any("covers nvidia.com/gpu in more than one resource group" in w for w in a["warnings"])
 
 
+def test_each_podset_takes_the_node_labels_of_its_own_flavors(client):
+    # podset.FromAssignment: ps0 takes f1 (pool a), ps1 f2 (pool b, f1's quota spent); each
+    # podSet's pods are kept to its own flavor's nodes, so both are placed
+    from tests.kube import node, request
+
+    objs = [flavor("f1", pool="a"), flavor("f2", pool="b"), cq("cq", {"f1": 8, "f2": 8}), lq("lq", "cq"),
+            node("na", labels={"pool": "a"}), node("nb", labels={"pool": "b"})]  # fmt: skip
+    w = one(post(client, request(objs, workloads=[workload("w", pod_set("ps0"), pod_set("ps1"), queueName="lq")])), "ml/w")
+    assert [p["flavors"]["nvidia.com/gpu"] for p in w["admission"]["podSetAssignments"]] == ["f1", "f2"]
+    assert (w["reason"], w["message"]) == ("Admitted", "admitted: 2 pods placed")
+
+
+def test_an_on_hold_workload_is_neither_queued_nor_holding_quota(client):
+    # IsOnHold (QuotaReserved False, reason OnHold): held keeps a stale status.admission of all 16
+    # GPUs; Kueue counts no quota for it (HasQuotaReservation is the condition) and queues neither
+    # it nor, pending, parked: new takes the 16
+    def hold(w: dict) -> dict:
+        w.setdefault("status", {})["conditions"] = [{"type": "QuotaReserved", "status": "False", "reason": "OnHold",
+                                                     "message": "", "lastTransitionTime": "2026-11-23T10:00:00Z"}]  # fmt: skip
+        return w
+
+    held = workload("held", pod_set(count=2), queueName="lq")
+    held["status"] = {"admission": {"clusterQueue": "cq", "podSetAssignments": [
+        {"name": "main", "count": 2, "flavors": {"nvidia.com/gpu": "f"}, "resourceUsage": {"nvidia.com/gpu": "16"}}]}}
+    objs = [flavor("f"), cq("cq", {"f": 16}), lq("lq", "cq")]
+    a = post(client, body([hold(held), hold(wl("parked", 8, priority=9)), wl("new", 16)], objs))
+    assert reasons(a) == {"ml/held": "OnHold", "ml/parked": "OnHold", "ml/new": "Admitted"}
+
+
 def test_a_resource_no_group_covers_is_never_admitted(client):
     objs = [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]
     w = wl("w", 8)

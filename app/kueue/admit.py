@@ -12,7 +12,8 @@ Then, per Workload (sorted by ``namespace/name``):
   (placed on capacity of pods already terminating), ``NoFit``, ``Pending`` (not tried
   before the deadline; the answer is ``truncated``), ``Inactive``
   (``spec.active: false``), ``AdmissionGated`` (a ``kueue.x-k8s.io/admission-gated-by``
-  annotation: Kueue holds it out of its queues), ``AlreadyAdmitted``; ``QuotaReserved`` (quota, and placement
+  annotation: Kueue holds it out of its queues), ``OnHold`` (its QuotaReserved condition False
+  with reason OnHold: Kueue neither queues it nor counts its quota), ``AlreadyAdmitted``; ``QuotaReserved`` (quota, and placement
   unless a MultiKueue or ProvisioningRequest check delays it, but a check not Ready:
   :mod:`app.kueue.admissionchecks`), ``ClusterQueueInactive``
   (:mod:`app.kueue.clusterqueue`), ``FailedAdmissionChecks``;
@@ -42,8 +43,8 @@ from app.kueue import assignment as asg
 from app.kueue.levels import Levels
 from app.kueue import (admissionchecks, apps, crdfields, deployment, jobs, leaderworkerset, pods, podsetupdates, reclaimable,
                        statefulset)
-from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, RESERVED,
-                                Admissions, Plan)
+from app.kueue.mapping import (ADMITTED, FINISHED, GATED, INACTIVE, MISCONFIGURED, NO_FIT, NO_QUEUE, NO_QUOTA, ON_HOLD,
+                               RESERVED, Admissions, Plan)
 from app.kueue.objects import KueueObjects, Workload, limit_summaries, read_kueue_object, read_workload
 from app.kueue.resourcesconfig import saturate
 from app.model.cluster import Cluster, TaskStatus
@@ -175,6 +176,10 @@ def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueOb
             wl.owner = jobs.owner_ref(o.job, False)
             if o.gated_by is not None:  # UpdateAdmissionGatedBy: the job's gates, onto its matching Workload
                 wl.gated_by = o.gated_by
+            if o.clear_hold and wl.on_hold:
+                kueue.unmodelled.append(f"Workload {wl.key}: on hold (QuotaReserved False, reason OnHold) and its "
+                                        f"{o.job.label} has replicas again: Kueue clears the hold and queues it")  # fmt: skip
+                wl.on_hold = False
             if o.queue_change:
                 whose = "" if o.job.kind in (*apps.KINDS.values(), leaderworkerset.LWS) else "suspended "
                 kueue.unmodelled.append(f"Workload {wl.key}: queueName {wl.queue_name!r} set to {o.queue_change!r}, "
@@ -271,6 +276,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                                                         "and does not admit it"}  # fmt: skip
     if plan.state == INACTIVE:
         return base | {"reason": "Inactive", "message": plan.message or "spec.active is false: Kueue never admits it"}
+    if plan.state == ON_HOLD:
+        return base | {"reason": "OnHold", "message": plan.message}
     if plan.state == GATED:  # the workload controller's AdmissionGated condition
         return base | {"reason": "AdmissionGated", "message": f"Admission is gated by: {wl.gated_by}"}
     if plan.state in (NO_QUOTA, NO_QUEUE, MISCONFIGURED):

@@ -1597,6 +1597,9 @@ class Outcome:
     #: the priority and class ``UpdateWorkloadPriority`` writes onto ``existing`` (a
     #: LeaderWorkerSet's group Workload); None when it writes none
     priority_change: tuple[int, ClassRef | None] | None = None
+    #: ``existing`` is on hold and the job's reconciler clears it (a StatefulSet scaled up again:
+    #: ``clearOnHold``, the QuotaReserved reason changed from OnHold): it is queued again
+    clear_hold: bool = False
 
 
 def owner_ref(job: Job, constructed: bool) -> dict[str, Any]:

@@ -66,6 +66,9 @@ QUEUE = "default"
 _TERMINAL = ("Succeeded", "Failed")
 
 RUN, INACTIVE, ADMITTED, GATED = "run", "inactive", "admitted", "gated"
+ON_HOLD = "on-hold"
+ON_HOLD_MESSAGE = ("its QuotaReserved condition is False with reason OnHold (a job integration released its quota, "
+                   "such as a StatefulSet scaled to zero): Kueue neither queues it nor counts its quota")
 #: its Finished condition is True: Kueue's cache holds no quota for it, it is never admitted again
 FINISHED = "finished"
 #: Pending for quota (its ClusterQueue cannot hold it now), or set aside after a round in
@@ -194,6 +197,9 @@ class Admissions:
                 plan.state = FINISHED
             elif not wl.active:
                 plan.state = INACTIVE
+            elif wl.on_hold:  # (IsAdmissible, NeedsSecondPass: neither queued nor holding quota)
+                plan.state, plan.message = ON_HOLD, ON_HOLD_MESSAGE
+                self.released.add(wl.key)
             elif wl.deactivation_target is not None:  # (Reconcile deactivates it before anything else)
                 admitted = wl.admitted or (wl.namespace, wl.name) in running
                 plan.state = ADMITTED if admitted else INACTIVE
@@ -246,15 +252,30 @@ class Admissions:
         for plan in self.plans:
             if plan.state not in (RUN, RESERVED):
                 continue
-            f = plan.flavor
             for ps in plan.wl.pod_sets:
-                added, pods = psu.merge(plan.wl.check_updates, ps.name, f.node_labels if f is not None else {},
-                                        f.tolerations if f is not None else (),
+                labels, tolerations = self._flavor_pod_info(plan, ps.name)
+                added, pods = psu.merge(plan.wl.check_updates, ps.name, labels, tolerations,
                                         (ps.labels, ps.annotations, ps.node_selector, ps.tolerations))  # fmt: skip
                 plan.merged[ps.name] = (added, pods)
                 for c in pods.conflicts:
                     self.notes.append(f"Workload {plan.key}: {c}: Kueue fails to start its job and finishes the "
                                       "Workload (FailedToStart); this answer leaves the conflicting update out")  # fmt: skip
+
+    def _flavor_pod_info(self, plan: Plan, ps_name: str) -> tuple[dict[str, str], tuple[dict[str, Any], ...]]:
+        """``podset.FromAssignment``: the nodeLabels and tolerations of each flavor the podSet
+        was assigned (by resource name; a flavor once), which the job's pods take; without a
+        quota pass (no ClusterQueue), the Workload's flavor's."""
+        if plan.flavors is None:
+            f = plan.flavor
+            return (dict(f.node_labels), tuple(f.tolerations)) if f is not None else ({}, ())
+        labels: dict[str, str] = {}
+        tolerations: list[dict[str, Any]] = []
+        for name in dict.fromkeys(f for _, f in sorted(plan.flavors.get(ps_name, {}).items())):
+            flavor = self.kueue.flavors.get(name)
+            if flavor is not None:
+                labels.update(flavor.node_labels)
+                tolerations += flavor.tolerations
+        return labels, tuple(tolerations)
 
     def _quota(self, d: Draft, running: dict[tuple[str, str], list[PodDraft]]) -> None:
         """Kueue's quota pass (:mod:`app.kueue.quota`) over the Workloads whose LocalQueue

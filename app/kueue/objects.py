@@ -177,6 +177,9 @@ class Workload:
     delayed: set[str] = field(default_factory=set)
     #: ``status.unhealthyNodes[].name``, in order (Kueue's TAS node controller writes them)
     unhealthy_nodes: list[str] = field(default_factory=list)
+    #: ``IsOnHold``: its QuotaReserved condition is False with reason ``OnHold`` (a job integration
+    #: released its quota, e.g. a StatefulSet scaled to zero): Kueue neither queues it nor counts it
+    on_hold: bool = False
     #: ``OwnedBySinglePod``: exactly one ownerReference, a v1 Pod, and no
     #: ``kueue.x-k8s.io/is-group-workload: "true"`` annotation (a bare pod's Workload)
     pod_owned: bool = False
@@ -325,6 +328,7 @@ def read_workload(o: dict, ptr: str, *, now: float, limits: dict[str, limitrange
         delayed=delayed,
         unhealthy_nodes=_unhealthy_nodes(status, join_pointer(ptr, "status"), ident),
         pod_owned=_owned_by_single_pod(meta, ptr, ident, annotations),
+        on_hold=_on_hold(status),
         raw_admission=status.get("admission") if isinstance(status.get("admission"), dict) else None,
         reclaimable=reclaimable.read(status, join_pointer(ptr, "status"), ident),
         check_updates=podsetupdates.read(status, join_pointer(ptr, "status"), ident),
@@ -412,6 +416,14 @@ def _owned_by_single_pod(meta: dict[str, Any], ptr: str, ident: dict[str, str], 
     if len(refs) != 1 or annotations.get(IS_GROUP_WORKLOAD) == "true":
         return False
     return refs[0].get("kind") == "Pod" and refs[0].get("apiVersion") == "v1"
+
+
+def _on_hold(status: dict[str, Any]) -> bool:
+    """``IsOnHold``: the QuotaReserved condition (the first of that type) is False with reason OnHold."""
+    conds = status.get("conditions")
+    cond = next((c for c in (conds if isinstance(conds, list) else ())
+                 if isinstance(c, dict) and c.get("type") == "QuotaReserved"), None)  # fmt: skip
+    return cond is not None and cond.get("status") == "False" and cond.get("reason") == "OnHold"
 
 
 def _unhealthy_nodes(status: dict[str, Any], sp: str, ident: dict[str, str]) -> list[str]:

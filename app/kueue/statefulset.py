@@ -113,6 +113,7 @@ def _reconcile(job: jobs.Job, res: jobs.Outcome, jin: jobs.JobInput, enabled: se
         return
     res.existing = key
     res.gated_by = apps.gated_by(job)
+    res.clear_hold = _on_hold(wl)  # (shouldClearOnHold: replicas above 0 and IsOnHold)
     spec: Any = wl.get("spec") if isinstance(wl.get("spec"), dict) else {}
     if spec.get("queueName", "") != queue:
         res.queue_change = queue
