@@ -153,6 +153,35 @@ def test_an_on_hold_workload_is_neither_queued_nor_holding_quota(client):
     assert reasons(a) == {"ml/held": "OnHold", "ml/parked": "OnHold", "ml/new": "Admitted"}
 
 
+def test_quota_reserved_reason_is_kueues_tiered_reason(client):
+    # UnadmittedWorkloadsObservability (on): the reason of the QuotaReserved False condition
+    # Kueue's scheduler writes. f1 (pool a) and f2 (pool b) of one group, 16 GPUs each.
+    def reason(wls: list[dict], preemption: dict | None = None) -> dict[str, Any]:
+        objs = [flavor("f1", pool="a"), flavor("f2", pool="b"),
+                cq("cq", {"f1": 16, "f2": 16}, **({"preemption": preemption} if preemption else {})), lq("lq", "cq")]  # fmt: skip
+        return {w["workload"]: w["quotaReservedReason"] for w in post(client, body(wls, objs))["workloads"]}
+
+    def only(name: str, gpus: int, pool: str) -> dict:  # (a nodeSelector only one flavor's nodeLabels agree with)
+        w = wl(name, gpus)
+        w["spec"]["podSets"][0]["template"]["spec"]["nodeSelector"] = {"pool": pool}
+        return w
+
+    # above what the queue could ever have on both flavors
+    assert reason([wl("huge", 64)]) == {"ml/huge": "ExceedsMaxQuota"}
+    # no flavor agrees with its nodeSelector
+    assert reason([only("lost", 8, "c")]) == {"ml/lost": "NoMatchingFlavor"}
+    # per resource group the least severe of its flavors' reasons: f1 does not match
+    # (NoMatchingFlavor), f2 is too small (ExceedsMaxQuota)
+    assert reason([only("b-only", 64, "b")]) == {"ml/b-only": "ExceedsMaxQuota"}
+    # both full and nothing to preempt: it waits for quota (Preempt without targets)
+    full = [held("x", 16, 9, "2026-11-23T10:00:00Z", flavor="f1"), held("y", 16, 9, "2026-11-23T10:00:00Z", flavor="f2")]
+    assert reason([*full, wl("w", 8)])["ml/w"] == "WaitingForQuota"
+    # a preemptor waits for its victims; an admitted one has no reason
+    low = [held("x", 16, 1, "2026-11-23T10:00:00Z", flavor="f1"), held("y", 16, 9, "2026-11-23T10:00:00Z", flavor="f2")]
+    got = reason([*low, wl("urgent", 8, priority=5)], {"withinClusterQueue": "LowerPriority"})
+    assert (got["ml/urgent"], got["ml/x"]) == ("WaitingForPreemptedWorkloads", None)
+
+
 def test_a_resource_no_group_covers_is_never_admitted(client):
     objs = [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]
     w = wl("w", 8)

@@ -333,6 +333,14 @@ def test_a_workload_left_pending_with_flavors_to_try_is_tried_again_from_the_nex
     assert got["admission"]["podSetAssignments"][0]["flavors"] == {"cpu": "big"}
 
 
+def test_a_topology_that_never_fits_is_topology_placement_failed(client):
+    # quota fits, but no node holds 2 pods of 2 CPUs even with every TAS Workload gone: NoFit,
+    # the flavor's attempt marked TopologyPlacementFailed (markFlavorAttempt, resolveNoFitReason)
+    got = one(answer(client, [tnode("n1", 2, "b1", "r1")] + objects([B, R, H]), [workload("w", 2, {"required": H}, cpu=2)]),
+              "ml/w")  # fmt: skip
+    assert (got["admitted"], got["quotaReservedReason"]) == (False, "TopologyPlacementFailed")
+
+
 # -- Kueue's second pass ---------------------------------------------------------------------------
 def admitted_on(w: dict[str, Any], hosts: list[tuple[str, int]], *, unhealthy: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
     """``w`` admitted (the Admitted condition) with a hostname-level assignment; ``unhealthy``:

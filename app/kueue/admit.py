@@ -263,6 +263,7 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
         "admitted": False,
         "reason": "",
         "message": "",
+        "quotaReservedReason": None,
         "priority": plan.priority,
         "clusterQueue": None,
         "flavor": plan.flavor.name if plan.flavor is not None else None,
@@ -292,7 +293,8 @@ def _answer(plan: Plan, cluster: Cluster, levels: Levels, ssn: Any, evictions: l
                               f"{PREEMPTION_REASONS[why]}"}
                    for v, why in plan.preempts]  # fmt: skip
         return base | {"reason": reason, "message": plan.message, "preemptions": victims, "admissionChecks": carried,
-                       "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets]}
+                       "podSets": [{"name": ps.name, "count": 0, "topologyAssignment": None} for ps in wl.pod_sets],
+                       "quotaReservedReason": plan.quota_reason or None}  # fmt: skip
     if plan.state == ADMITTED:
         carried = [{"name": n, "state": st} for n, st in sorted(wl.checks.items())]
         if plan.eviction is not None:  # (WaitForPodsReady's timeout: app.kueue.waitforpodsready)

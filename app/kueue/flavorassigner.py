@@ -99,6 +99,34 @@ class Assignment:
     #: per podSet, the reasons of its status (the flavors tried that did not fit now), as Kueue
     #: keeps them; :meth:`message` is Kueue's ``Assignment.Message``
     reasons: dict[str, list[str]] = field(default_factory=dict)
+    #: per podSet, per flavor tried: (its worst mode, its no-fit reason) (``FlavorAssignmentAttempts``;
+    #: the podSets of a group share theirs)
+    attempts: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    #: the podSets whose representative mode is NoFit (their group found no flavor, or their
+    #: topology does not fit even on an empty cluster, or a ``psError``)
+    no_fit_pod_sets: set[str] = field(default_factory=set)
+
+    def no_fit_reason(self, cq: Node) -> str:
+        """``resolveNoFitReason`` (``UnadmittedWorkloadsObservability``): per NoFit podSet, per
+        resource group the least severe reason of its NoFit flavors (an alternative lifts the
+        others), the most severe across groups, then across podSets; a podSet without any
+        attempt: ``NoMatchingFlavor``; "" when nothing says why."""
+        overall = ""
+        for ps in sorted(self.no_fit_pod_sets):
+            attempts = self.attempts.get(ps, {})
+            if not attempts:
+                overall = most_severe(overall, NO_MATCHING_FLAVOR)
+                continue
+            lowest: dict[int, str] = {}
+            for i, (f, (mode, why)) in enumerate(sorted(attempts.items())):
+                if mode != NO_FIT:
+                    continue
+                for g in [j for j, grp in enumerate(cq.groups) if f in grp.flavors] or [-1 - i]:
+                    if g not in lowest or SEVERITY.get(why, 0) < SEVERITY.get(lowest[g], 0):
+                        lowest[g] = why
+            for why in lowest.values():
+                overall = most_severe(overall, why)
+        return overall
 
     def message(self, order: Iterable[str]) -> str:
         """``Assignment.Message``: each podSet (in ``order``) with reasons, Kueue's sentence."""
@@ -120,8 +148,28 @@ class Assignment:
         return {fr for fr, m in self.modes.items() if m != FIT}
 
 
+#: the QuotaReserved reasons of a Workload with no fit (``UnadmittedWorkloadsObservability``), by
+#: severity (``reasonSeverity``)
+NO_MATCHING_FLAVOR, EXCEEDS_MAX_QUOTA = "NoMatchingFlavor", "ExceedsMaxQuota"
+WAITING_FOR_QUOTA, TOPOLOGY_PLACEMENT_FAILED = "WaitingForQuota", "TopologyPlacementFailed"
+SEVERITY = {TOPOLOGY_PLACEMENT_FAILED: 1, WAITING_FOR_QUOTA: 2, EXCEEDS_MAX_QUOTA: 3, NO_MATCHING_FLAVOR: 4}
+
+
+def most_severe(a: str, b: str) -> str:
+    """``mostSevereReason``."""
+    return a if SEVERITY.get(a, 0) >= SEVERITY.get(b, 0) else b
+
+
+def _attempt(into: dict[str, list[Any]], flavor: str, mode: int, why: str) -> None:
+    """``mergeFlavorAttempts``: a flavor's attempt keeps its worst mode and most severe reason."""
+    if flavor in into:
+        into[flavor] = [min(into[flavor][0], mode), most_severe(into[flavor][1], why)]
+    else:
+        into[flavor] = [mode, why]
+
+
 def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fair: bool,
-                reasons: list[str] | None = None) -> Mode:  # fmt: skip
+                reasons: list[str] | None = None, kinds: list[str] | None = None) -> Mode:  # fmt: skip
     """``fitsResourceQuota``; ``fair``: fair sharing is on (``canPreemptWhileBorrowing``
     then also holds with ``reclaimWithinCohort``). ``reasons`` gets Kueue's status reason
     when it does not fit now."""
@@ -132,6 +180,8 @@ def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fa
             reasons.append(f"insufficient quota for {r} in flavor {f}, previously considered podsets requests "
                            f"({format_quantity(r, assumed)}) + current podset request ({format_quantity(r, request)}) > "
                            f"maximum capacity ({format_quantity(r, max(0, cq.potential_available(fr)))})")  # fmt: skip
+        if kinds is not None:
+            kinds.append(EXCEEDS_MAX_QUOTA)
         return NO_FIT, 0
     borrow, may_reclaim = height_to_fit(cq, fr, val)
     available = max(0, cq.available(fr))
@@ -140,7 +190,12 @@ def _fits_quota(cq: Node, fr: FR, assumed: int, request: int, oracle: Oracle, fa
     if reasons is not None:
         reasons.append(f"insufficient unused quota for {r} in flavor {f}, {format_quantity(r, val - available)} more needed")
     if cq.quotas_nominal(fr) >= val or may_reclaim or cq.borrow_within or (fair and cq.reclaim != "Never"):
-        return oracle(fr, val)
+        mode = oracle(fr, val)
+        if mode[0] == NO_FIT and kinds is not None:
+            kinds.append(WAITING_FOR_QUOTA)
+        return mode
+    if kinds is not None:
+        kinds.append(WAITING_FOR_QUOTA)
     return NO_FIT, borrow
 
 
@@ -176,9 +231,11 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
         usable = oks[0] if len(oks) == 1 else {f: all(ok.get(f, False) for ok in oks) for f in oks[0]}
         chosen: dict[str, str] = {}
         status: list[str] = []  # (the group's status reasons, over its resources' flavor searches)
+        tried: dict[str, list[Any]] = {}  # (the group's flavor attempts: consideredFlavors)
         for name, _ in members:
             out.flavors[name] = chosen
             out.reasons[name] = status
+            out.attempts[name] = tried
         for res in sorted(requests):
             if res in chosen:
                 continue
@@ -187,6 +244,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                 if requests[res] == 0 or res == "pods" or cq.ignore_undeclared:
                     continue
                 out.no_fit = True  # a resource no group of the ClusterQueue covers: Kueue never admits it (BlockUndeclared)
+                out.no_fit_pod_sets.update(name for name, _ in members)
                 return out
             wanted = {r: v for r, v in requests.items() if r in group.covered}
             best: dict[str, tuple[str, Mode]] | None = None
@@ -199,16 +257,22 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     continue
                 if not usable.get(f, False):
                     status += [r for name, _ in members if (r := (why or {}).get(name, {}).get(f))]
+                    _attempt(tried, f, NO_FIT, NO_MATCHING_FLAVOR)
                     continue
                 rep: Mode = (FIT, 0)
                 picks: dict[str, tuple[str, Mode]] = {}
+                kinds: list[str] = []
                 for r in sorted(wanted):
-                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair, status)
+                    mode = _fits_quota(cq, (f, r), out.usage.get((f, r), 0), wanted[r], oracle, fair, status, kinds)
                     if preferred(rep, mode, fungibility):
                         rep = mode
                     if rep[0] == NO_FIT:
                         continue
                     picks[r] = (f, mode)
+                worst = ""
+                for kind in kinds:
+                    worst = most_severe(worst, kind)
+                _attempt(tried, f, rep[0], worst)
                 if not try_next(rep, fungibility):
                     best, best_mode = picks, rep
                     break
@@ -216,6 +280,7 @@ def assign(cq: Node, flavors_ok: dict[str, dict[str, bool]], pod_sets: list[tupl
                     best, best_mode = picks, rep
             if not best:
                 out.no_fit = True
+                out.no_fit_pod_sets.update(name for name, _ in members)
                 if status:
                     out.why = f"couldn't assign flavors to pod set {ps_name}: {', '.join(sorted(status))}"
                 return out
@@ -240,6 +305,7 @@ def check_tas_flavors(out: Assignment, tas_pod_sets: frozenset[str], tas_flavors
         names = sorted({f for f in out.flavors.get(ps, {}).values() if f in tas_flavors})
         if len(names) > 1:
             out.no_fit = True
+            out.no_fit_pod_sets.add(ps)  # (psError: no reason of its own)
             out.why = f"podSet {ps}: more than one TAS flavor assigned: {', '.join(names)}"
             return
 

@@ -104,6 +104,8 @@ class Plan:
     counts: dict[str, int] = field(default_factory=dict)
     #: the answer's reason when the state alone does not say it (an inactive ClusterQueue, failed checks)
     reason: str = ""
+    #: tried by Kueue's scheduler and not admitted: its QuotaReserved condition's reason (:class:`quota.Verdict`)
+    quota_reason: str = ""
     #: with quota reserved: the admission checks it waits for, as its status will hold them (see
     #: :mod:`app.kueue.admissionchecks`)
     checks: list[dict[str, str]] = field(default_factory=list)
@@ -386,6 +388,7 @@ class Admissions:
             if not verdict.admitted:
                 plan.state, plan.message, plan.preempts = NO_QUOTA, verdict.message, verdict.preempts
                 plan.reason = verdict.reason or plan.reason
+                plan.quota_reason = verdict.quota_reason
                 plan.truncated = verdict.truncated
                 self.truncated |= verdict.truncated
                 continue

@@ -499,6 +499,13 @@ class Verdict:
     reason: str = ""  # the answer's reason when the message's kind does not say it (WaitingForPodsReady)
     #: admitted: the TAS placements, podSet -> (flavor, placement): Kueue's topologyAssignment
     placed: tas.Placed = field(default_factory=dict)
+    #: not admitted: the reason of the QuotaReserved False condition Kueue's scheduler writes
+    #: (``quotaReservedReason``, ``UnadmittedWorkloadsObservability``; "" when no cycle tried it)
+    quota_reason: str = ""
+
+
+#: the QuotaReserved condition reasons the scheduler writes (``UnadmittedWorkloadReasonWithFallback``)
+PENDING, WAITING_FOR_PREEMPTED, WAITING_FOR_PODS_READY = "Pending", "WaitingForPreemptedWorkloads", "WaitingForPodsReady"
 
 
 @dataclass
@@ -668,6 +675,11 @@ class Cycle:
         empty = state.find(topology, simulate_empty=True)[1]
         if empty is not None:
             asg.no_fit = True
+            asg.no_fit_pod_sets.add(empty[0])  # (updateMode NoFit; markFlavorAttempt TopologyPlacementFailed)
+            flavor = next((f for f, reqs in sorted(topology.items()) if any(r.name == empty[0] for r in reqs)), None)
+            tried = asg.attempts.get(empty[0], {})
+            if flavor is not None and flavor in tried:
+                tried[flavor] = [fa.NO_FIT, fa.TOPOLOGY_PLACEMENT_FAILED]
             asg.why = asg.why or f"couldn't assign flavors to pod set {empty[0]}: {empty[1]} (with every TAS Workload gone)"
         else:
             for reqs in topology.values():
@@ -954,14 +966,16 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     continue
                 out[e.key] = Verdict(False, asg.why or asg.message(ps.name for ps in e.pod_sets) or (
                     f"insufficient quota in ClusterQueue {e.queue} (and its cohort) for every flavor of some resource "
-                    "group" + ("" if asg.no_fit else ", and preemption finds no Workload to evict")))  # fmt: skip
+                    "group" + ("" if asg.no_fit else ", and preemption finds no Workload to evict")),  # fmt: skip
+                    quota_reason=(asg.no_fit_reason(node) or PENDING) if asg.no_fit else fa.WAITING_FOR_QUOTA)
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
                 continue
             if deferred:
                 for fr, v in sorted(asg.usage.items()):
                     node.add_usage(fr, v)
-                out[e.key] = Verdict(False, "it fits once the Workloads other preemptors evict are gone: waiting for them")
+                out[e.key] = Verdict(False, "it fits once the Workloads other preemptors evict are gone: waiting for them",
+                                     quota_reason=WAITING_FOR_PREEMPTED)  # fmt: skip
                 block(e.queue, e.key, "which waits for preempted Workloads")
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
@@ -971,7 +985,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     e.resume = dict(asg.tried)
                     pending[e.queue].push_front(e)
                     continue
-                out[e.key] = Verdict(False, OVERLAPPING if overlap else NO_LONGER_FITS)  # (the scheduler's markSkipped)
+                out[e.key] = Verdict(False, OVERLAPPING if overlap else NO_LONGER_FITS,  # (the scheduler's markSkipped)
+                                     quota_reason=fa.WAITING_FOR_QUOTA)  # fmt: skip
                 if strict:
                     block(e.queue, e.key, "a StrictFIFO queue")
                 continue
@@ -985,12 +1000,13 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 victims = sorted((t.holder.key, t.reason) for t in targets)
                 why = asg.message(ps.name for ps in e.pod_sets)  # (Kueue: the assignment's message + the outcome)
                 out[e.key] = Verdict(False, (why + ". " if why else "") + f"Pending the preemption of {len(victims)} workload(s)",
-                                     asg.flavors, victims, counts=asg.counts)  # fmt: skip
+                                     asg.flavors, victims, counts=asg.counts, quota_reason=WAITING_FOR_PREEMPTED)  # fmt: skip
                 block(e.queue, e.key, "which waits for the Workloads it preempts")
                 continue
             if pods_ready_block:
                 out[e.key] = Verdict(False, "waiting for all admitted workloads to be in PodsReady condition "
-                                            "(waitForPodsReady.blockAdmission)", reason="WaitingForPodsReady")  # fmt: skip
+                                            "(waitForPodsReady.blockAdmission)", reason="WaitingForPodsReady",
+                                     quota_reason=WAITING_FOR_PODS_READY)  # fmt: skip
                 halted = True
                 break
             if pods_ready_block is not None:
