@@ -200,13 +200,14 @@ class WorkloadAdmission(BaseModel):
                     "others: why it waits.")  # fmt: skip
     message: str
     quotaReservedReason: Literal["Pending", "WaitingForQuota", "NoMatchingFlavor", "ExceedsMaxQuota",
-                                 "TopologyPlacementFailed", "WaitingForPreemptedWorkloads",
-                                 "WaitingForPodsReady"] | None = Field(
+                                 "TopologyPlacementFailed", "WaitingForPreemptedWorkloads", "WaitingForPodsReady",
+                                 "Misconfigured", "Suspended", "PendingEvaluation"] | None = Field(
         None, description="A Workload Kueue's scheduler tried and did not admit: the reason of the QuotaReserved False "
                           "condition it writes (UnadmittedWorkloadsObservability, on: NoMatchingFlavor, ExceedsMaxQuota, "
                           "TopologyPlacementFailed as resolveNoFitReason ranks them, WaitingForQuota, "
-                          "WaitingForPreemptedWorkloads, WaitingForPodsReady; Pending when none says why); null for "
-                          "the others.")  # fmt: skip
+                          "WaitingForPreemptedWorkloads, WaitingForPodsReady; Misconfigured (its namespace or resources "
+                          "fail ValidateAdmissibility), Suspended (an inactive ClusterQueue), PendingEvaluation (failed "
+                          "admission checks); Pending when none says why); null for the others.")  # fmt: skip
     priority: int
     clusterQueue: str | None = Field(description="The ClusterQueue its LocalQueue names (null without one).")
     flavor: str | None

@@ -180,6 +180,12 @@ def test_quota_reserved_reason_is_kueues_tiered_reason(client):
     low = [held("x", 16, 1, "2026-11-23T10:00:00Z", flavor="f1"), held("y", 16, 9, "2026-11-23T10:00:00Z", flavor="f2")]
     got = reason([*low, wl("urgent", 8, priority=5)], {"withinClusterQueue": "LowerPriority"})
     assert (got["ml/urgent"], got["ml/x"]) == ("WaitingForPreemptedWorkloads", None)
+    # nominate's own: a stopped ClusterQueue (Suspended), a namespace its selector leaves out (Misconfigured)
+    stopped = [flavor("f1", pool="a"), cq("cq", {"f1": 16}, stopPolicy="Hold"), lq("lq", "cq")]
+    assert one(post(client, body([wl("w", 8)], stopped)), "ml/w")["quotaReservedReason"] == "Suspended"
+    other = [flavor("f1", pool="a"), cq("cq", {"f1": 16}, namespaceSelector={"matchLabels": {"team": "x"}}), lq("lq", "cq"),
+             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml", "labels": {"team": "y"}}}]  # fmt: skip
+    assert one(post(client, body([wl("w", 8)], other)), "ml/w")["quotaReservedReason"] == "Misconfigured"
 
 
 def test_a_resource_no_group_covers_is_never_admitted(client):

@@ -52,7 +52,12 @@ details):
     ``wantInadmissibleLeft``) -> ``reason: InsufficientQuota``, no ``preemptions``, and the flavor
     assigner's message when Go's is one ("couldn't assign flavors to pod set ...");
   - ``wantNewAssignments`` -> ``admitted`` with the topologyAssignment's domains;
-  - over the whole answer, the set of preempted Workloads is exactly Go's.
+  - over the whole answer, the set of preempted Workloads is exactly Go's;
+  - ``quota_reasons`` (:func:`test_quota_reserved_reason`, separate from the rest): each Workload
+    whose ``QuotaReserved`` condition Go's ``wantWorkloads`` leaves False -> the answer's
+    ``quotaReservedReason`` is that condition's reason (``WaitingForPreemptedWorkloads`` for a
+    preemptor, ``WaitingForQuota`` for one skipped or without targets). 19 Workloads in 14 cases
+    (the other 2 admit every pending Workload), 19 match.
   Not checked here: events (they repeat the conditions), ``Admitted`` False / ``NoReservation``,
   ``resourceRequests``, ``schedulingStats``. Go's preemptor messages and the scheduler's
   "Workload no longer fits after processing another workload" are compared in
@@ -68,7 +73,8 @@ Not transcribed: none (:data:`NOT_TRANSCRIBED` is empty; ``test_not_transcribed`
 placeholder id, ``none``).
 
 Differences: none. Every one of the 16 cases has Kueue's outcome in Gangplank's answer (who is
-admitted where, who preempts whom with which reason, who stays pending) and Kueue's messages.
+admitted where, who preempts whom with which reason, who stays pending), Kueue's messages and
+Kueue's ``QuotaReserved`` False reasons.
 
 (Fixed since transcribed: :func:`test_skipped_message_is_kueues`, a Workload skipped in the
 cycle read "skipped: it no longer fits ..."; ``app/kueue/quota.py`` now writes Kueue's
@@ -100,9 +106,12 @@ from tests.test_kueue_tas_preemption_upstream import (
     TOPO,
     TWO,
     V2,
+    WFPW,
+    WFQ,
     Y1C,
     a_admitted,
     case,
+    check_quota_reasons,
     cohort,
     cpu_node,
     cq,
@@ -110,6 +119,7 @@ from tests.test_kueue_tas_preemption_upstream import (
     group,
     ps,
     psa,
+    quota_params,
     rf,
     topo_msg,
     wl,
@@ -201,13 +211,15 @@ CASES = [
          *reserving(RECOMPUTE_ON, "Any", 1, True),
          preempting={"default/a2": (topo_msg("one", "allows to fit only 3 out of 4 pod(s)", 1),
                                     {"default/a1-admitted": "InClusterQueue"})},
-         waiting={"default/b1": B1_TOPO}),
+         waiting={"default/b1": B1_TOPO},
+         quota_reasons={"default/a2": WFPW, "default/b1": WFQ}),
     # a1-admitted has a2's priority: no target (LowerPriority); cq-a's reclaimWithinCohort
     # LowerPriority: a2 still reserves y1's capacity for itself in the cycle: b1 finds 1 free
     case("preempting workload without targets reserves capacity so that lower priority workload cannot use it; "
          "TASRecomputeAssignmentWithinSchedulingCycle enabled",
          *reserving(RECOMPUTE_ON, "LowerPriority", 2, False),
-         waiting={"default/a2": A2_TOPO, "default/b1": B1_TOPO}),
+         waiting={"default/a2": A2_TOPO, "default/b1": B1_TOPO},
+         quota_reasons={"default/a2": WFQ, "default/b1": WFQ}),
     # b1 nominates node-2 (BestFit, the first of node-2 / node-3 by name) in Preempt mode for
     # quota (cq-b: 2, b-low-admitted holds 1). a1 (older) admitted first on node-2; b1 recomputed:
     # node-3, and preempts b-low-admitted for its quota
@@ -217,13 +229,15 @@ CASES = [
          admitted={"default/a1": [(("node-2",), 1)]},
          preempting={"default/b1": (
              "couldn't assign flavors to pod set one: insufficient unused quota for cpu in flavor tas-default, 1 more "
-             "needed. Pending the preemption of 1 workload(s)", {"default/b-low-admitted": "InClusterQueue"})}),
+             "needed. Pending the preemption of 1 workload(s)", {"default/b-low-admitted": "InClusterQueue"})},
+         quota_reasons={"default/b1": WFPW}),
     # without the recompute b1's nomination (node-2, now a1's) is stale: skipped, nobody preempted
     case("workload with preemption target recomputes stale TAS assignment in cohort; "
          "TASRecomputeAssignmentWithinSchedulingCycle disabled",
          *stale(RECOMPUTE_OFF),
          admitted={"default/a1": [(("node-2",), 1)]},
-         waiting={"default/b1": NO_LONGER_FITS}),
+         waiting={"default/b1": NO_LONGER_FITS},
+         quota_reasons={"default/b1": WFQ}),
     # cohort 8 CPUs, cq-a uses 8 (borrows 4); b1's 3 in cq-b's nominal 4: reclaim 3. Candidates:
     # a1 (priority 1, 5 on x1), a2 and a3 (priority 2, y1): a1 first, and enough alone
     case("reclaim within cohort; single workload is preempted out three candidates",
@@ -234,7 +248,8 @@ CASES = [
           wl("b1", "tas-lq-b", ps("one", 3, preferred=H, cpu="1"), priority=3, uid="wl-b1", job_uid="job-b1")],
          preempting={"default/b1": (
              "couldn't assign flavors to pod set one: insufficient unused quota for cpu in flavor tas-default, 3 more "
-             "needed. Pending the preemption of 1 workload(s)", {"default/a1-admitted": "InCohortReclamation"})}),
+             "needed. Pending the preemption of 1 workload(s)", {"default/a1-admitted": "InCohortReclamation"})},
+         quota_reasons={"default/b1": WFPW}),
     # b1: 4 pods (minCount 3) of 1 CPU + 1 byte on one node; x1 (3) and y1 (5) full (a2 and a1).
     # Partial admission to 3: reclaim a2 (the lower priority) frees x1's 3
     case("reclaim within cohort; preempting with partial admission",
@@ -246,7 +261,8 @@ CASES = [
              job_uid="job-b1")],
          preempting={"default/b1": (
              "couldn't assign flavors to pod set one: insufficient unused quota for cpu in flavor tas-default, 2 more "
-             "needed. Pending the preemption of 1 workload(s)", {"default/a2-admitted": "InCohortReclamation"})}),
+             "needed. Pending the preemption of 1 workload(s)", {"default/a2-admitted": "InCohortReclamation"})},
+         quota_reasons={"default/b1": WFPW}),
     # as the recompute-enabled variant (the other file): b1 reclaims a2 and a3 (y1); c1 had
     # nominated y1, now reserved by b1: without the recompute its nomination is stale: skipped
     case("reclaim within cohort; capacity reserved by preempting workload does not allow to schedule last workload; "
@@ -259,7 +275,8 @@ CASES = [
          preempting={"default/b1": (
              topo_msg("one", "allows to fit only 1 out of 3 pod(s). Total nodes: 2; excluded: resource \"cpu\": 1", 2),
              {"default/a2-admitted": "InCohortReclamation", "default/a3-admitted": "InCohortReclamation"})},
-         waiting={"default/c1": NO_LONGER_FITS}),
+         waiting={"default/c1": NO_LONGER_FITS},
+         quota_reasons={"default/b1": WFPW, "default/c1": WFQ}),
     # b1 (5 bytes of memory, no borrowing) goes first, a1 borrows (5 CPUs of cq-a's 4): b1 on x1,
     # a1 on y1 (the only node with 5 CPUs)
     case("two small workloads considered; both get scheduled on different nodes",
@@ -273,17 +290,20 @@ CASES = [
          "TASRecomputeAssignmentWithinSchedulingCycle disabled",
          *two_small("1", 1, 3, RECOMPUTE_OFF),
          admitted={"default/a1": [(("x1",), 1)]},
-         waiting={"default/b1": NO_LONGER_FITS}),
+         waiting={"default/b1": NO_LONGER_FITS},
+         quota_reasons={"default/b1": WFQ}),
     # both borrow (5 of 4); a1 (priority 2) first: y1; b1 no longer fits (cohort 8: 5 + 5; x1 3)
     case("two workloads considered; there is enough space only for the first",
          *two_small("1", 5, 5),
          admitted={"default/a1": [(("y1",), 5)]},
-         waiting={"default/b1": NO_LONGER_FITS}),
+         waiting={"default/b1": NO_LONGER_FITS},
+         quota_reasons={"default/b1": WFQ}),
     case("two workloads considered; both overlapping in the initial flavor assignment; "
          "TASRecomputeAssignmentWithinSchedulingCycle disabled",
          *two_small("2", 1, 1, RECOMPUTE_OFF),
          admitted={"default/a1": [(("x1",), 1)]},
-         waiting={"default/b1": NO_LONGER_FITS}),
+         waiting={"default/b1": NO_LONGER_FITS},
+         quota_reasons={"default/b1": WFQ}),
     # as the enabled variant, but a2's placement is not recomputed with its targets removed; the
     # cycle still counts it on y1: b1's nomination (y1's 3 free) is stale: skipped
     case("preempting workload with targets reserves capacity so that lower priority workload cannot use it; "
@@ -291,17 +311,20 @@ CASES = [
          *reserving(RECOMPUTE_OFF, "Any", 1, True),
          preempting={"default/a2": (topo_msg("one", "allows to fit only 3 out of 4 pod(s)", 1),
                                     {"default/a1-admitted": "InClusterQueue"})},
-         waiting={"default/b1": NO_LONGER_FITS}),
+         waiting={"default/b1": NO_LONGER_FITS},
+         quota_reasons={"default/a2": WFPW, "default/b1": WFQ}),
     case("preempting workload without targets reserves capacity so that lower priority workload cannot use it; "
          "TASRecomputeAssignmentWithinSchedulingCycle disabled",
          *reserving(RECOMPUTE_OFF, "LowerPriority", 2, False),
-         waiting={"default/a2": A2_TOPO, "default/b1": NO_LONGER_FITS}),
+         waiting={"default/a2": A2_TOPO, "default/b1": NO_LONGER_FITS},
+         quota_reasons={"default/a2": WFQ, "default/b1": WFQ}),
     # cq-a's reclaimWithinCohort Any: a2 (not borrowing) can always reclaim, so it reserves nothing
     # in the cycle: b1 takes y1's 3 free CPUs
     case("preempting workload without targets doesn't reserve capacity when it can always reclaim",
          *reserving(None, "Any", 2, False),
          admitted={"default/b1": [(("y1",), 3)]},
-         waiting={"default/a2": A2_TOPO}),
+         waiting={"default/a2": A2_TOPO},
+         quota_reasons={"default/a2": WFQ}),
     # cohort quota cpu 16, gpu 16; cq-a borrows it all: low-cpu (10 CPUs; 5 on each node) and
     # low-gpu (20m, 16 GPUs; 8 on each node). standard (5 CPUs + 8 GPUs on one node): gpu quota
     # needs low-gpu gone (Preempt); then neither node has 5 CPUs free beside low-cpu's 5: low-cpu too
@@ -323,7 +346,8 @@ CASES = [
              "couldn't assign flavors to pod set one: insufficient unused quota for example.com/gpu in flavor "
              "tas-default, 8 more needed. Pending the preemption of 2 workload(s)",
              {"default/low-cpu": "InCohortReclaimWhileBorrowing",
-              "default/low-gpu": "InCohortReclaimWhileBorrowing"})}),
+              "default/low-gpu": "InCohortReclaimWhileBorrowing"})},
+         quota_reasons={"default/standard": WFPW}),
 ]
 
 #: the 16 Go case names this file covers (to trim the other file's ``NOT_TRANSCRIBED``)
@@ -336,6 +360,12 @@ NOT_TRANSCRIBED: list[tuple[str, str]] = []
 def test_schedule_for_tas_cohorts(client, objects, workloads, preempting, waiting,  # type: ignore[no-untyped-def]
                                   admitted):
     check(client, objects, workloads, preempting, waiting, admitted)
+
+
+@pytest.mark.parametrize(("objects", "workloads", "reasons"), quota_params(CASES))
+def test_quota_reserved_reason(client, objects, workloads, reasons):  # type: ignore[no-untyped-def]
+    """Go's ``QuotaReserved`` False reason for every pending Workload its ``wantWorkloads`` lists."""
+    check_quota_reasons(client, objects, workloads, reasons)
 
 
 @pytest.mark.skip(reason="not transcribed: see the reason and the module docstring")

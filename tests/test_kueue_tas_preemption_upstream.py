@@ -54,11 +54,17 @@ How a Go case maps (one Go case -> one ``POST /v1/admissions``):
     ``message``, and ``preemptions`` exactly the Workloads Go evicts to accommodate it (the
     victims' ``Evicted`` / ``Preempted`` conditions name the preemptor's UID), each with the
     ``Preempted`` condition's reason as ``kueueReason``;
-  - one Go leaves with reason ``Pending`` (``WaitingForQuota``, in ``wantInadmissibleLeft``)
-    -> ``reason: InsufficientQuota``, that message, no ``preemptions``;
+  - one Go leaves with reason ``WaitingForQuota`` or ``TopologyPlacementFailed`` (in ``wantLeft``
+    or ``wantInadmissibleLeft``) -> ``reason: InsufficientQuota``, that message, no ``preemptions``;
   - ``wantNewAssignments`` -> ``admitted``, with the topologyAssignment's domains
     (``tests/test_admissions.py`` ``domains``);
-  - the set of preempted Workloads over the whole answer is exactly Go's.
+  - the set of preempted Workloads over the whole answer is exactly Go's;
+  - ``quota_reasons`` (:func:`test_quota_reserved_reason`, a separate test so that a difference
+    leaves the rest covered): each Workload whose ``QuotaReserved`` condition Go's
+    ``wantWorkloads`` leaves False -> the answer's ``quotaReservedReason`` is that condition's
+    reason (``UnadmittedWorkloadsObservability`` on). 19 Workloads (17 cases; the Cohorts cases
+    of the other file: 19 more), 17 match; ``WaitingForPreemptedWorkloads`` 14,
+    ``WaitingForQuota`` 4, ``TopologyPlacementFailed`` 1.
   Not checked: events (they repeat the conditions), the ``Admitted`` False / ``NoReservation``
   condition, ``resourceRequests``, ``schedulingStats``.
 
@@ -84,6 +90,11 @@ Differences (a strict xfail; the reason names the Go lines and the Gangplank cod
   within the answer, as Kueue's next cycle does (``admit_in_order``'s ``pending_flavors``
   requeue; ``requeueIfNotPresent``); Go checks the one cycle. (The enabled variant passed
   until the answer also retried a Workload whose topology did not fit, not only a skipped one.)
+  The same two cases' ``quotaReservedReason`` (strict xfails of :func:`test_quota_reserved_reason`,
+  :data:`QUOTA_SKIPPED_RETRY`): Go's one cycle leaves b1 ``QuotaReserved`` False /
+  ``WaitingForQuota`` (``processEntry``'s ``!fits`` branch, "no longer fits"); Gangplank's
+  multi-cycle answer admits b1 in Kueue's next cycle, so its ``quotaReservedReason`` is null. A
+  difference of the multi-cycle answer, not of a Kueue rule.
 
 (Fixed since transcribed: "sibling-flavor usage on the shared node forces same-flavor
 preemption" failed at commit c4d657e (:data:`OVERLAPPING_FLAVORS` says why); it passes with
@@ -230,12 +241,25 @@ def wl(name: str, queue: str, *pod_sets: dict[str, Any], priority: int, uid: str
 
 
 # -- cases -------------------------------------------------------------------------------------
+#: Kueue's ``QuotaReserved`` False reasons (``kueue.WorkloadQuotaReservedReason*``)
+WFPW, WFQ, TPF = "WaitingForPreemptedWorkloads", "WaitingForQuota", "TopologyPlacementFailed"
+#: case id -> ({Workload key: the reason of the ``QuotaReserved`` False condition Go's
+#: ``wantWorkloads`` gives it}, the marks of that check); filled by :func:`case`, read by
+#: :func:`quota_params` (this file's and ``tests/test_kueue_tas_cohorts_upstream.py``'s cases)
+QUOTA_REASONS: dict[str, tuple[dict[str, str], Any]] = {}
+
+
 def case(name: str, objects: list[dict[str, Any]], workloads: list[dict[str, Any]], *,
          preempting: dict[str, tuple[str, dict[str, str]]] | None = None, waiting: dict[str, str] | None = None,
-         admitted: dict[str, list[tuple[tuple[str, ...], int]]] | None = None, marks: Any = ()) -> Any:  # fmt: skip
+         admitted: dict[str, list[tuple[tuple[str, ...], int]]] | None = None, marks: Any = (),
+         quota_reasons: dict[str, str] | None = None, quota_marks: Any = ()) -> Any:  # fmt: skip
     """``preempting``: key -> (Go's ``QuotaReserved`` message, {victim: ``Preempted`` reason});
     ``waiting``: key -> Go's ``QuotaReserved`` message (reason ``Pending``, no preemption);
-    ``admitted``: key -> the topologyAssignment's domains."""
+    ``admitted``: key -> the topologyAssignment's domains; ``quota_reasons``: key -> the reason of
+    the ``QuotaReserved`` False condition in Go's ``wantWorkloads`` (checked against the answer's
+    ``quotaReservedReason`` by ``test_quota_reserved_reason``, with ``quota_marks``)."""
+    if quota_reasons:
+        QUOTA_REASONS[name] = (dict(quota_reasons), quota_marks)
     return pytest.param(objects, workloads, dict(preempting or {}), dict(waiting or {}), dict(admitted or {}),
                         id=name, marks=marks)  # fmt: skip
 
@@ -279,7 +303,8 @@ PREEMPTION_CASES = [
              admission=("tas-main", psa("one", ("cpu", "tas-default", "5"), hosts=(("z1", 1),))))],
          preempting={"default/foo": (
              "couldn't assign flavors to pod set one: insufficient unused quota for cpu in flavor tas-default, 5 more "
-             "needed. Pending the preemption of 1 workload(s)", {"default/low-priority-admitted": "InClusterQueue"})}),
+             "needed. Pending the preemption of 1 workload(s)", {"default/low-priority-admitted": "InClusterQueue"})},
+         quota_reasons={"default/foo": WFPW}),
     # quota fits (1 CPU, 4Gi of 50); x1 has 5Gi, low holds 2Gi there (its podSpec): 4Gi do not fit
     case("preemption; TAS uses podspec memory for fit",
          [X1, TOPO, TAS_RF, MAIN],
@@ -291,7 +316,8 @@ PREEMPTION_CASES = [
                                         hosts=(("x1", 1),))))],
          preempting={"default/foo": (
              topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"memory\": 1", 1),
-             {"default/low-priority-admitted": "InClusterQueue"})}),
+             {"default/low-priority-admitted": "InClusterQueue"})},
+         quota_reasons={"default/foo": WFPW}),
     case("only low priority workload is preempted",
          [X1, TOPO, TAS_RF, MAIN],
          [wl("foo", "tas-main", ps("one", 1, preferred=H, cpu="2"), priority=3, uid="wl-foo", job_uid="job-foo"),
@@ -300,7 +326,8 @@ PREEMPTION_CASES = [
              admission=("tas-main", psa("one", ("cpu", "tas-default", "5"), hosts=(("x1", 1),))))],
          preempting={"default/foo": (
              topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1", 1),
-             {"default/low-priority-admitted": "InClusterQueue"})}),
+             {"default/low-priority-admitted": "InClusterQueue"})},
+         quota_reasons={"default/foo": WFPW}),
     # x1 allows 1 pod, low's: cpu and pods both 0 left; the excluded resource is the first by name
     case("With pods count usage pressure on nodes: only low priority workload is preempted",
          [gnode("x1", pods="1"), TOPO, TAS_RF, MAIN],
@@ -311,7 +338,8 @@ PREEMPTION_CASES = [
              admission=("tas-main", psa("one", ("cpu", "tas-default", "5"), hosts=(("x1", 1),))))],
          preempting={"default/high-priority-waiting": (
              topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1", 1),
-             {"default/low-priority-admitted": "InClusterQueue"})}),
+             {"default/low-priority-admitted": "InClusterQueue"})},
+         quota_reasons={"default/high-priority-waiting": WFPW}),
     # x1: mid 2 + low 2 of 5; foo's 2 fit once low (the lowest priority) is gone
     case("low priority workload is preempted, mid-priority workload survives",
          [X1, TOPO, TAS_RF, MAIN],
@@ -323,7 +351,8 @@ PREEMPTION_CASES = [
              admission=("tas-main", psa("one", ("cpu", "tas-default", "2"), hosts=(("x1", 1),))))],
          preempting={"default/foo": (
              topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1", 1),
-             {"default/low-priority-admitted": "InClusterQueue"})}),
+             {"default/low-priority-admitted": "InClusterQueue"})},
+         quota_reasons={"default/foo": WFPW}),
     # x1 and y1 4 of 5 used: 2 free CPUs, one per node; foo's 2 pods must share a node
     case("low priority workload is preempted even though there is enough capacity, but fragmented",
          [X1, Y1, TOPO, TAS_RF, MAIN],
@@ -334,7 +363,8 @@ PREEMPTION_CASES = [
              uid="low-priority-admitted-uid",
              admission=("tas-main", psa("one", ("cpu", "tas-default", "4"), hosts=(("y1", 1),))))],
          preempting={"default/foo": (topo_msg("one", "allows to fit only 1 out of 2 pod(s)", 1),
-                                     {"default/low-priority-admitted": "InClusterQueue"})}),
+                                     {"default/low-priority-admitted": "InClusterQueue"})},
+         quota_reasons={"default/foo": WFPW}),
     # mid-priority-waiting (the head) needs x1 to itself for 2 pods: its only candidate has its
     # own priority: no preemption, inadmissible. Go's one cycle leaves low-priority-which-would-fit
     # in the queue untried (wantLeft); Kueue's next cycle takes it as the head (the other one is
@@ -346,7 +376,8 @@ PREEMPTION_CASES = [
           wl("mid-priority-admitted", "tas-main", ps("one", 1, required=H, cpu="4"), priority=2,
              admission=("tas-main", psa("one", ("cpu", "tas-default", "4"), hosts=(("x1", 1),))))],
          waiting={"default/mid-priority-waiting": topo_msg("one", "allows to fit only 1 out of 2 pod(s)")},
-         admitted={"default/low-priority-which-would-fit": [(("x1",), 1)]}),
+         admitted={"default/low-priority-which-would-fit": [(("x1",), 1)]},
+         quota_reasons={"default/mid-priority-waiting": WFQ}),
     # TopologyAwareScheduling off: the flavor's topologyName is not read; quota (3 CPUs, low
     # holds 3) makes high preempt low
     case("TAS disabled, preemption succeeds even with ResourceFlavor topologyName",
@@ -358,7 +389,8 @@ PREEMPTION_CASES = [
              admission=("tas-main", psa("main", ("cpu", "tas-default", "3"))))],
          preempting={"default/high-priority": (
              "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor tas-default, 3 more "
-             "needed. Pending the preemption of 1 workload(s)", {"default/low-priority": "InClusterQueue"})}),
+             "needed. Pending the preemption of 1 workload(s)", {"default/low-priority": "InClusterQueue"})},
+         quota_reasons={"default/high-priority": WFPW}),
     # quota: cpu 6.02 of 10 used (fits 3 more), memory 10Gi of 10Gi (5Gi more needed: preempt).
     # The topology: each node holds 3 CPUs of low-cpu and 10m + 5Gi of low-mem (their podSpecs,
     # one pod per node): once low-mem is gone x1 has 2 CPUs, not 3: low-cpu goes too
@@ -376,7 +408,8 @@ PREEMPTION_CASES = [
          preempting={"default/high-priority": (
              "couldn't assign flavors to pod set one: insufficient unused quota for memory in flavor tas-default, 5Gi "
              "more needed. Pending the preemption of 2 workload(s)",
-             {"default/low-cpu": "InClusterQueue", "default/low-mem": "InClusterQueue"})}),
+             {"default/low-cpu": "InClusterQueue", "default/low-mem": "InClusterQueue"})},
+         quota_reasons={"default/high-priority": WFPW}),
     # flavor-a and flavor-b (tainted a / b) share x1 through one topology: w1 (a, 1 CPU) and w2
     # (b, 3 CPUs) leave 1 CPU; w3 tolerates a only: flavor-a in Preempt mode, w1 its candidate
     case("sibling-flavor usage on the shared node forces same-flavor preemption",
@@ -397,7 +430,8 @@ PREEMPTION_CASES = [
                                         hosts=(("x1", 1),))))],
          preempting={"default/w3-pending": (
              topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource \"cpu\": 1", 1),
-             {"default/w1-low-prio-a": "InClusterQueue"})}),
+             {"default/w1-low-prio-a": "InClusterQueue"})},
+         quota_reasons={"default/w3-pending": WFPW}),
     # cq-c borrows 6 CPUs (low on x1, mid on y1); cq-a and cq-b each have 5 of nominal quota for
     # their heads' 3 CPUs, but no node has 3 free: each reclaims. high-1 (first) takes low (the
     # lowest priority); high-2's targets overlap (low): recomputed without it, mid on y1
@@ -426,7 +460,8 @@ PREEMPTION_CASES = [
                           1), {"default/wl-low-admitted": "InCohortReclamation"}),
              "default/wl-high-2": (
                  topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 2; excluded: resource \"cpu\": 2",
-                          1), {"default/wl-mid-admitted": "InCohortReclamation"})}),
+                          1), {"default/wl-mid-admitted": "InCohortReclamation"})},
+         quota_reasons={"default/wl-high-1": WFPW, "default/wl-high-2": WFPW}),
 ]
 
 # -- TestScheduleForTASCohorts ----------------------------------------------------------------
@@ -485,6 +520,12 @@ SKIPPED_RETRY = (
     "next cycle resumes from tas-flavor-2 (NextFlavorToTryForPodSetResource). Gangplank's answer runs that cycle "
     "(app/kueue/quota.py admit_in_order: e.resume, MAX_RETRIES): b1 admitted on tas-flavor-2's node-2. The Go test "
     "checks one cycle")
+QUOTA_SKIPPED_RETRY = (
+    "multi-cycle answer: Go's one cycle leaves b1 with QuotaReserved False / WaitingForQuota (scheduler.go "
+    "processEntry:477-480, '!fits': markSkipped 'Workload no longer fits after processing another workload'; "
+    "requeueAndUpdate:1188 writes that reason). Gangplank's answer runs Kueue's next cycle (app/kueue/quota.py "
+    "admit_in_order: e.resume), which admits b1 on tas-flavor-2: its quotaReservedReason is null (admitted), as "
+    "Kueue's would be after that cycle. Not a rule Gangplank gets wrong; see SKIPPED_RETRY")
 
 COHORT_CASES = [
     # cohort: 12 CPUs; cq-a holds 7 (a1 5: x1 3 + y1 2; a2, a3 1 each on y1): x1 full, y1 1 free.
@@ -504,7 +545,7 @@ COHORT_CASES = [
                             {"default/a2-admitted": "InCohortReclamation", "default/a3-admitted": "InCohortReclamation"}),
              "default/c1": (topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 2; excluded: resource "
                                             "\"cpu\": 2", 1), {"default/a1-admitted": "InCohortReclamation"})},
-         ),
+         quota_reasons={"default/b1": WFPW, "default/c1": WFPW}),
     # a1 (first: priority 10) takes node-1 (tas-flavor-1); b1 had nominated tas-flavor-1's node-1
     # too; recomputed from its nominated flavor (sticky): node-1 is full, no fit this cycle
     case("two flavors in cohort; re-evaluation is sticky and does not switch to second flavor; "
@@ -514,7 +555,8 @@ COHORT_CASES = [
          admitted={"default/a1": [(("node-1",), 1)]},
          waiting={"default/b1": topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: "
                                                 "resource \"cpu\": 1")},
-         marks=xfail(SKIPPED_RETRY)),
+         marks=xfail(SKIPPED_RETRY),
+         quota_reasons={"default/b1": WFQ}, quota_marks=xfail(QUOTA_SKIPPED_RETRY)),
     case("two workloads in cohort nominated to the same node; enough capacity to admit both; "
          "TASRecomputeAssignmentWithinSchedulingCycle enabled",
          same_node_objects(RECOMPUTE_ON),
@@ -540,13 +582,15 @@ COHORT_CASES = [
          [eight("a1", "tas-lq-a", MINUTE_AGO, 10), eight("b1", "tas-lq-b", NOW, 5)],
          admitted={"default/a1": [(("node-1",), 1)]},
          waiting={"default/b1": "Workload no longer fits after processing another workload"},
-         marks=xfail(SKIPPED_RETRY)),
+         marks=xfail(SKIPPED_RETRY),
+         quota_reasons={"default/b1": WFQ}, quota_marks=xfail(QUOTA_SKIPPED_RETRY)),
     case("two workloads in cohort nominated to the same node; enough capacity to admit both; "
          "TASRecomputeAssignmentWithinSchedulingCycle disabled",
          same_node_objects(RECOMPUTE_OFF),
          [eight("a1", "tas-lq-a", MINUTE_AGO, 10), eight("b1", "tas-lq-b", NOW, 5)],
          admitted={"default/a1": [(("node-1",), 1)]},
-         waiting={"default/b1": "Workload no longer fits after processing another workload"}),
+         waiting={"default/b1": "Workload no longer fits after processing another workload"},
+         quota_reasons={"default/b1": WFQ}),
     # x1 allows 1 pod: podSet one takes it, podSet two finds none (Go's reason TopologyPlacementFailed)
     case("workload with two PodSets exceeds node pods capacity",
          [cpu_node("x1", cpu="2") | {"status": {**cpu_node("x1", cpu="2")["status"],
@@ -555,7 +599,8 @@ COHORT_CASES = [
           TOPO, TAS_RF, CQ_A],
          [wl("foo", "tas-lq-a", ps("one", 1, required=H, cpu="1"), ps("two", 1, required=H, cpu="1"), priority=0)],
          waiting={"default/foo": topo_msg("two", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: "
-                                                 "resource \"pods\": 1")}),
+                                                 "resource \"pods\": 1")},
+         quota_reasons={"default/foo": TPF}),
     # 6 CPUs: cq-a's 4 and 2 borrowed from cq-b; preferred hostname: no node holds 6, the block
     # (one level) takes y1 5 then x1 1
     case("workload which requires borrowing gets scheduled",
@@ -569,7 +614,8 @@ COHORT_CASES = [
           wl("b1", "tas-lq-b", ps("one", 4, preferred=H, cpu="1"), priority=0, uid="wl-b1", job_uid="job-b1")],
          preempting={"default/b1": (
              "couldn't assign flavors to pod set one: insufficient unused quota for cpu in flavor tas-default, 1 more "
-             "needed. Pending the preemption of 1 workload(s)", {"default/a1-admitted": "InCohortReclamation"})}),
+             "needed. Pending the preemption of 1 workload(s)", {"default/a1-admitted": "InCohortReclamation"})},
+         quota_reasons={"default/b1": WFPW}),
 ]
 
 CASES = PREEMPTION_CASES + COHORT_CASES
@@ -607,6 +653,26 @@ def check(client, objects: list[dict], workloads: list[dict], preempting: dict, 
 @pytest.mark.parametrize(("objects", "workloads", "preempting", "waiting", "admitted"), CASES)
 def test_schedule_for_tas(client, objects, workloads, preempting, waiting, admitted):  # type: ignore[no-untyped-def]
     check(client, objects, workloads, preempting, waiting, admitted)
+
+
+def quota_params(cases: list[Any]) -> list[Any]:
+    """The cases of ``cases`` whose Go ``wantWorkloads`` give a ``QuotaReserved`` False reason:
+    (objects, workloads, {key: reason}), with the marks of that check (``quota_marks``)."""
+    return [pytest.param(p.values[0], p.values[1], QUOTA_REASONS[p.id][0], id=p.id, marks=QUOTA_REASONS[p.id][1])
+            for p in cases if p.id in QUOTA_REASONS]  # fmt: skip
+
+
+def check_quota_reasons(client, objects: list[dict], workloads: list[dict],  # type: ignore[no-untyped-def]
+                        reasons: dict[str, str]) -> None:
+    """Each Workload Go leaves pending with a ``QuotaReserved`` False condition: the answer's
+    ``quotaReservedReason`` is that condition's reason (``UnadmittedWorkloadsObservability``, on)."""
+    a = post(client, request(QUEUES + objects, workloads=workloads))
+    assert {k: one(a, k)["quotaReservedReason"] for k in reasons} == reasons
+
+
+@pytest.mark.parametrize(("objects", "workloads", "reasons"), quota_params(CASES))
+def test_quota_reserved_reason(client, objects, workloads, reasons):  # type: ignore[no-untyped-def]
+    check_quota_reasons(client, objects, workloads, reasons)
 
 
 @pytest.mark.skip(reason="not transcribed: see the reason and the module docstring")

@@ -55,6 +55,14 @@ How a Go case maps to one ``POST /v1/admissions``:
 Not checked: event messages (Go ignores most of them), ``wantLeft`` / ``wantInadmissibleLeft``
 (empty in every case here: each Workload ends admitted or evicted).
 
+``quotaReservedReason`` (the ``QuotaReserved`` False reason, ``UnadmittedWorkloadsObservability``):
+nothing to check here, 0 conditions. ``TestScheduleForTAS`` has no ``wantWorkloads``; its events
+(``requeueAndUpdate`` gives the condition's reason to a Warning event too) name no such reason in
+these 33 cases: every Workload ends holding quota (admitted, or ``QuotaReserved`` True only), kept
+after ``SecondPassFailed`` (a second pass of an admitted Workload, no ``QuotaReserved`` False) or
+evicted (``EvictedDueToNodeFailures``). The 10 reasons of the table's other part are checked in
+``tests/test_kueue_tas_schedule_upstream_b.py`` ``test_quota_reserved_reason``.
+
 Not transcribed (each a skipped ``test_not_transcribed`` case):
 
 * "workload with unhealthyNode annotation; second pass; preferred; no fit; FailFast (not found

@@ -52,15 +52,21 @@ How a Go case maps to one ``POST /v1/admissions``:
   (Kueue's ``QuotaReserved`` False message).
 * A Workload admitted before the cycle (not in ``wantNewAssignments``: Go's check skips them)
   must come back ``AlreadyAdmitted``; no Workload may be preempted (no case here expects one).
-* Events are not compared beyond those messages.
+* Events are not compared beyond those messages and reasons: ``quota_reasons`` -> the answer's
+  ``quotaReservedReason`` (``test_quota_reserved_reason``). ``TestScheduleForTAS`` has no
+  ``wantWorkloads``; the reason of a pending Workload's Warning event (gates at their defaults,
+  ``UnadmittedWorkloadsObservability`` on) is the reason of the ``QuotaReserved`` False condition
+  Kueue writes (``scheduler.go`` ``requeueAndUpdate``:1188-1201 passes ``condReason`` to both).
 
 Not transcribed: none; all 34 cases are transcribed (``test_not_transcribed`` is one skipped
 placeholder). The unhealthy-node case is a snapshot Kueue's TAS node controller writes
 (``status.unhealthyNodes``), a field of the Workload, so it is kept (a difference, below).
 
-Counts: 34 cases, all pass (the Go "wantEvents" other than the messages above
-are not checked; the pending Workloads' answer reason is Gangplank's ``InsufficientQuota``, not
-Kueue's ``QuotaReserved`` False reason, which the answer does not carry).
+Counts: 34 cases, all pass (the Go "wantEvents" other than the messages and reasons above are
+not checked; the pending Workloads' answer ``reason`` is Gangplank's ``InsufficientQuota``, Kueue's
+``QuotaReserved`` False reason is the answer's ``quotaReservedReason``). ``QuotaReserved`` False
+reasons: 10 Workloads checked (10 cases), 10 match: ``NoMatchingFlavor`` 1, ``TopologyPlacementFailed``
+6, ``WaitingForQuota`` 2 (the node capacity held by an admitted TAS Workload), ``ExceedsMaxQuota`` 1.
 
 Fixed since transcribed: "two ResourceFlavors share nodes: ... fallback flavor ..." and
 "multi-PodSet workload across sibling flavors must not self-overlap on shared node"
@@ -74,7 +80,7 @@ zero value request gets scheduled" (a podSet keeps the names it requests at 0: `
 "workload with Resource Transformation (Retain CPU → cpu_credits, not enough credits)" (its
 message is Kueue's ``ExceedsMaxQuota`` reason: ``app/kueue/flavorassigner.py`` ``_fits_quota``).
 
-Differences: none.
+Differences: none (also none in ``quotaReservedReason``).
 """
 
 from __future__ import annotations
@@ -318,10 +324,22 @@ def toleration(key: str, value: str | None = None, effect: str | None = None) ->
 
 
 # -- cases -------------------------------------------------------------------------------------
+#: Kueue's ``QuotaReserved`` False reasons (``kueue.WorkloadQuotaReservedReason*``)
+NO_MATCHING, TPF, WFQ = "NoMatchingFlavor", "TopologyPlacementFailed", "WaitingForQuota"
+EXCEEDS_MAX = "ExceedsMaxQuota"
+#: case id -> {Workload key: the reason of Go's Warning event for it, which is the reason of the
+#: ``QuotaReserved`` False condition (``requeueAndUpdate`` writes ``condReason`` to both)}
+QUOTA_REASONS: dict[str, dict[str, str]] = {}
+
+
 def case(name: str, objects: list[dict], workloads: list[dict], admitted: dict[str, dict] | None = None,
-         pending: dict[str, str | None] | None = None, marks: Any = ()) -> Any:  # fmt: skip
+         pending: dict[str, str | None] | None = None, marks: Any = (),
+         quota_reasons: dict[str, str] | None = None) -> Any:  # fmt: skip
     """``admitted``: wantNewAssignments (key -> admission); ``pending``: wantInadmissibleLeft
-    (key -> the event's message, ``None`` when Go ignores it)."""
+    (key -> the event's message, ``None`` when Go ignores it); ``quota_reasons``: key -> Go's
+    ``QuotaReserved`` False reason (its Warning event's reason; ``test_quota_reserved_reason``)."""
+    if quota_reasons:
+        QUOTA_REASONS[name] = dict(quota_reasons)
     return pytest.param(objects, workloads, dict(admitted or {}), dict(pending or {}), id=name, marks=marks)
 
 
@@ -387,7 +405,8 @@ CASES = [
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 1, {"cpu": "1"}, required="cloud.com/non-existing"))],
          pending={"default/foo": "couldn't assign flavors to pod set one: Flavor \"tas-default\" does not contain the "
-                                 "requested level"}),
+                                 "requested level"},
+         quota_reasons={"default/foo": NO_MATCHING}),
     # the node has no hostname label: tas-default's snapshot is empty, and its Topology lacks the
     # level; tas-custom-flavor (levels [cloud.com/custom-level]) places it on the domain x1
     case("workload requests topology level which is only present in second flavor",
@@ -402,23 +421,27 @@ CASES = [
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 2, {"cpu": "1"}, required=H))],
          pending={"default/foo": "couldn't assign flavors to pod set one: topology \"tas-single-level\" allows to fit "
-                                 "only 1 out of 2 pod(s)"}),
+                                 "only 1 out of 2 pod(s)"},
+         quota_reasons={"default/foo": TPF}),
     # bar-admitted holds x1's CPU through its topologyAssignment (no pods); Go's event reason:
     # WaitingForQuota
     case("workload does not get scheduled as the node capacity is already used by another TAS workload",
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 1, {"cpu": "1"}, required=H)), bar_admitted({"cpu": "1000m"}, per_pod={"cpu": "1"})],
-         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "cpu": 1')}),
+         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "cpu": 1')},
+         quota_reasons={"default/foo": WFQ}),
     # a Pending pod bound to x1 (600m) is non-TAS usage (UpdateNonTASUsage)
     case("workload does not get scheduled as the node capacity is already used by a non-TAS pod",
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR) + [gpod("test-pending", "test-ns", "x1", "Pending", {"cpu": "600m"})],
          [wl("foo", ps("one", 1, {"cpu": "1"}, required=H))],
-         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "cpu": 1')}),
+         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "cpu": 1')},
+         quota_reasons={"default/foo": TPF}),
     case("workload does not get scheduled as node capacity is completely used by non-TAS pod",
          objs([gnode("x1", {"cpu": "1", "memory": "1Gi", "pods": "1"}, {**TAS_NODE, H: "x1"})], SINGLE, TAS_FLAVOR)
          + [gpod("test-pending", "test-ns", "x1", "Running", {"cpu": "1", "memory": "1Gi"})],
          [wl("foo", ps("one", 1, {"cpu": "1"}, required=H))],
-         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "cpu": 1')}),
+         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "cpu": 1')},
+         quota_reasons={"default/foo": TPF}),
     case("workload gets admitted next to already admitted workload, multiple resources used",
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 1, {"cpu": "500m", "memory": "500Mi"}, required=H)),
@@ -428,7 +451,8 @@ CASES = [
     case("workload with multiple PodSets requesting the same TAS flavor; multiple levels",
          objs(TWO_NODES_3, TWO, TAS_TWO_FLAVOR, cqs=(cq_cpu("tas-default"),)),
          [wl("foo", ps("launcher", 1, {"cpu": "1"}, preferred=H), ps("worker", 1, {"cpu": "7"}, preferred=H))],
-         pending={"default/foo": fits_none("tas-two-level", 1, 2, 'resource "cpu": 2', "worker")}),
+         pending={"default/foo": fits_none("tas-two-level", 1, 2, 'resource "cpu": 2', "worker")},
+         quota_reasons={"default/foo": TPF}),
     # the launcher takes x1 first; the 15 workers see x1 with 7 CPUs left, y1 with 8
     case("scheduling workload with multiple PodSets requesting TAS flavor and will succeed",
          objs(TWO_NODES_8, TWO, TAS_TWO_FLAVOR, cqs=(cq_cpu("tas-default", quota="16"),)),
@@ -495,7 +519,8 @@ CASES = [
          + [gpod("test-running", "test-ns", "x1", "Running", {"cpu": "300m"})],
          [wl("foo", ps("one", 1, {"cpu": "300m"}, required=H)),
           bar_admitted({"cpu": "150m"}, count=2, on=(("x1", 2),), per_pod={"cpu": "150m"})],
-         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "pods": 1')}),
+         pending={"default/foo": fits_none("tas-single-level", 1, 1, 'resource "pods": 1')},
+         quota_reasons={"default/foo": WFQ}),
     # no topology request in a TAS-only ClusterQueue: implied TAS; cpu 0 is in the admission
     case("workload with zero value request gets scheduled",
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
@@ -519,7 +544,8 @@ CASES = [
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 1, {"cpu": "1"}, preferred=H, required_affinity=[
              {"matchExpressions": [{"key": "unused-key", "operator": "In", "values": ["value"]}]}]))],
-         pending={"default/foo": None}),
+         pending={"default/foo": None},
+         quota_reasons={"default/foo": TPF}),
     case("admits workload when node matches required affinity",
          objs([gnode("x1", ONE_CPU, {**TAS_NODE, H: "x1", "expected-label": "expected-value"})], SINGLE, TAS_FLAVOR),
          [wl("foo", ps("one", 1, {"cpu": "1"}, preferred=H, required_affinity=[
@@ -559,7 +585,8 @@ CASES = [
          [wl("foo", ps("one", 1, {"cpu": "2"}, required=H))],
          pending={"default/foo": "couldn't assign flavors to pod set one: insufficient quota for cpu_credits in flavor "
                                  "credits, previously considered podsets requests (0) + current podset request (2) > "
-                                 "maximum capacity (1)"}),
+                                 "maximum capacity (1)"},
+         quota_reasons={"default/foo": EXCEEDS_MAX}),
     # block b1: r1 = x1 (1) + x2 (4), r2 = x3 (3) + x4 (4); 8 pods in rack slices of 4 made of
     # host slices of 2: r1 holds 2 host slices (x2), r2 3 (x3 1, x4 2)
     case("multi-layer topology: block required with rack and host slices; workload fits",
@@ -574,7 +601,8 @@ CASES = [
          [wl("foo", ps("one", 6, {"cpu": "1"}, required=BLOCK, slice_constraints=[(RACK, 6), (H, 2)]))],
          pending={"default/foo": "couldn't assign flavors to pod set one: topology \"tas-three-level\" doesn't allow to "
                                  "fit; 0/1 slice(s) fit on level cloud.provider.com/rack; 2/3 slice(s) fit on level "
-                                 "kubernetes.io/hostname"}),
+                                 "kubernetes.io/hostname"},
+         quota_reasons={"default/foo": TPF}),
     case("SchedulerLibraryIntegration enabled: generic TAS workload admitted on healthy node",
          objs(SINGLE_NODE, SINGLE, TAS_FLAVOR, SLI),
          [wl("wl", ps("main", 1, {"cpu": "1"}, required=H))],
@@ -633,6 +661,15 @@ def test_schedule_for_tas(client, objects, workloads, admitted, pending):  # typ
         else:
             assert key in held
             assert got["reason"] == "AlreadyAdmitted", got
+
+
+@pytest.mark.parametrize(("objects", "workloads", "reasons"), [
+    pytest.param(p.values[0], p.values[1], QUOTA_REASONS[p.id], id=p.id) for p in CASES if p.id in QUOTA_REASONS])
+def test_quota_reserved_reason(client, objects, workloads, reasons):  # type: ignore[no-untyped-def]
+    """Each pending Workload: the answer's ``quotaReservedReason`` is Go's ``QuotaReserved`` False
+    reason (``UnadmittedWorkloadsObservability`` on: the reason of its Warning event)."""
+    answer = post(client, request(objects, workloads=workloads))
+    assert {k: one(answer, k)["quotaReservedReason"] for k in reasons} == reasons
 
 
 NOT_TRANSCRIBED: list[Any] = []

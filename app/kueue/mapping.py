@@ -335,17 +335,17 @@ class Admissions:
                 continue
             bad = admissionchecks.failed(wl)
             if bad:  # (Kueue's nominate: before the queue's state)
-                plan.state, plan.reason = NO_QUOTA, "FailedAdmissionChecks"
+                plan.state, plan.reason, plan.quota_reason = NO_QUOTA, "FailedAdmissionChecks", "PendingEvaluation"
                 plan.message = ("The workload has failed admission checks: "
                                 + ", ".join(f"{name} ({state})" for name, state in bad))  # fmt: skip
                 continue
             if cq in inactive:
-                plan.state, plan.reason = NO_QUOTA, "ClusterQueueInactive"
+                plan.state, plan.reason, plan.quota_reason = NO_QUOTA, "ClusterQueueInactive", "Suspended"
                 plan.message = f"ClusterQueue {cq} is inactive ({inactive[cq][0]}): {inactive[cq][1]}"
                 continue
             why = _namespace_mismatch(tree.queues[cq], wl.namespace, k.namespaces) or _over_limits(wl) or _limit_range(wl)
-            if why:
-                plan.state, plan.message = MISCONFIGURED, why
+            if why:  # (nominate: ValidateAdmissibility fails)
+                plan.state, plan.message, plan.quota_reason = MISCONFIGURED, why, "Misconfigured"
                 continue
             ok = {ps.name: {name: _usable(f, ps) for name, f in k.flavors.items()} for ps in wl.pod_sets}
             tas_only = all(f in tas_flavors for f, _ in k.cluster_queues.get(cq, []))  # (IsTASOnly)
