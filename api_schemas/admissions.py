@@ -14,6 +14,12 @@ class AdmissionOptions(DecisionOptions):
         None, description="The Kueue (or KAI) Topology whose levels the Workloads' topology requests name; default: "
         "the one the Workloads' ResourceFlavor names, else the snapshot's only Topology, else the HyperNode tree."
     )  # fmt: skip
+    kueueCycles: int | None = Field(
+        None, ge=1, le=1_000_000,
+        description="Run at most this many of Kueue's scheduling cycles (1: one schedule call, as Kueue's own scheduler "
+                    "tests run it: a Workload skipped or left with flavors to try is not tried again, and those no cycle "
+                    "reached are Pending). Default: cycles until every Workload had its attempts, including the ones "
+                    "Kueue requeues at once.")  # fmt: skip
 
 
 class PodSetTopologyRequest(BaseModel):

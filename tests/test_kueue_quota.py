@@ -188,6 +188,20 @@ def test_quota_reserved_reason_is_kueues_tiered_reason(client):
     assert one(post(client, body([wl("w", 8)], other)), "ml/w")["quotaReservedReason"] == "Misconfigured"
 
 
+def test_kueue_cycles_bounds_the_scheduling_cycles_the_answer_runs(client):
+    # options.kueueCycles 1: one schedule call, one head per ClusterQueue: b waits untried
+    # (Pending, no QuotaReserved reason); by default the next cycle admits it
+    objs = [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]
+    wls = [wl("a", 8, created="2026-11-23T10:00:00Z"), wl("b", 8)]
+    assert reasons(post(client, body(wls, objs))) == {"ml/a": "Admitted", "ml/b": "Admitted"}
+    one_cycle = body(wls, objs)
+    one_cycle["options"]["kueueCycles"] = 1
+    a = post(client, one_cycle)
+    assert reasons(a) == {"ml/a": "Admitted", "ml/b": "Pending"} and one(a, "ml/b")["quotaReservedReason"] is None
+    one_cycle["options"]["kueueCycles"] = 0
+    assert problem(client, one_cycle)["pointer"] == "/options/kueueCycles"
+
+
 def test_a_resource_no_group_covers_is_never_admitted(client):
     objs = [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]
     w = wl("w", 8)

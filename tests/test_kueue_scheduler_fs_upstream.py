@@ -37,33 +37,26 @@ not build. Beyond that:
 * The nodes (:func:`nodes`): four, with 100000 of every resource the cases request (TestSchedule's
   and ``alpha-resource`` / ``beta-resource`` / ``gamma-resource``), so quota alone decides.
 
-Go runs one scheduling cycle; the answer runs Kueue's cycles until every pending Workload had an
-attempt. Where a Workload Go leaves pending was nominated on a flavor (borrowing, Kueue's default
-``whenCanBorrow: MayStopSearch``) and then skipped because another Workload took that quota in the
-same cycle ("Workload no longer fits after processing another workload"), Kueue requeues it at once
-and its next cycle resumes the flavor search from the next flavor (``LastAssignment``,
-``NextFlavorToTryForPodSetResource``); the answer, which runs that cycle, may then admit it there.
-See Differences.
+Go runs one scheduling cycle, and so does each answer here (``options.kueueCycles: 1``). By
+default the answer runs Kueue's next cycles too: a Workload Go leaves pending after it was
+nominated on a flavor (borrowing, ``whenCanBorrow: MayStopSearch``) and skipped because another
+Workload took that quota ("Workload no longer fits after processing another workload") is
+requeued at once and resumes the flavor search from the next flavor, and the default answer admits
+"with fair sharing: schedule workload with lowest share first"'s ``eng-beta/older-new`` and
+"... per-flavor ignores cross-flavor borrowing"'s ``eng-alpha/wl-b`` on ``spot``.
 
 Not checked: events, condition messages but the one above, the
 ``admission_cycle_preemption_skips`` gauge (``wantSkippedPreemptions``), the
 ``SchedulingStatsEviction`` counters. Not transcribed: none.
 
-22 cases: 19 pass, 3 are strict xfails. ``QuotaReserved`` reasons: all 24 conditions the table
-states, in 19 cases: 19 match; 16 cases pass, 3 are strict xfails (:data:`REASON_DIFFS`), each the
-difference of the same case below (``test_schedule_fair_sharing``'s xfail): in the two extra-cycle
-cases Go wants ``WaitingForQuota`` and the answer admits the Workload (null); in "multiple
-preemptions within cq when fair sharing" Go wants ``WaitingForPreemptedWorkloads`` for the three
-preemptors and the answer, which finds no preemption fit, says ``WaitingForQuota``.
+22 cases: 21 pass, 1 is a strict xfail. ``QuotaReserved`` reasons: all 24 conditions the table
+states, in 19 cases: 21 match; 18 cases pass, 1 is a strict xfail (:data:`REASON_DIFFS`), the
+difference of the same case below: in "multiple preemptions within cq when fair sharing" Go wants
+``WaitingForPreemptedWorkloads`` for the three preemptors and the answer, which finds no
+preemption fit, says ``WaitingForQuota``.
 
 Differences:
 
-* "with fair sharing: schedule workload with lowest share first" and "with fair sharing:
-  hierarchical nominal-first per-flavor ignores cross-flavor borrowing": the extra cycles above.
-  Go leaves ``eng-beta/older-new`` / ``eng-alpha/wl-b`` pending after one cycle, nominated on
-  ``on-demand`` and skipped; the answer admits them on ``spot`` in the next cycle, as Kueue's next
-  cycle would (without the Workload that took their quota they get ``on-demand``, as Go nominates
-  them). Not a rule of Kueue that Gangplank gets wrong.
 * "multiple preemptions within cq when fair sharing": Go's ClusterQueues leave
   ``reclaimWithinCohort`` empty, which the Go cache (no API server, no CRD default) reads as not
   ``Never``, so ``canPreemptWhileBorrowing`` holds under fair sharing; the CRD defaults it to
@@ -87,7 +80,7 @@ import pytest
 from tests.kube import request, roomy_node
 from tests.test_admissions import one, post
 from tests.test_kueue_scheduler_upstream import (
-    FIXTURES, RESOURCES, TRY_NEXT, WITHIN, adm, at, case, check, check_reasons, cohort, cq, fq, lq, other, ps, psa,
+    FIXTURES, ONE_CYCLE, RESOURCES, TRY_NEXT, WITHIN, adm, at, case, check, check_reasons, cohort, cq, fq, lq, other, ps, psa,
     reason_params, wl, xfail,
 )  # fmt: skip
 
@@ -195,14 +188,7 @@ CASES = [
             admitted={"eng-alpha/all-nominal": adm("eng-alpha", psa("one", ("cpu", "on-demand", "50"), count=50)),
                       "eng-beta/borrowing": adm("eng-beta", psa("one", ("cpu", "on-demand", "55"), count=55)),
                       "eng-alpha/new": adm("eng-alpha", psa("one", ("cpu", "on-demand", "5"), count=5))},
-            pending=["eng-beta/older-new"],
-            marks=xfail("one cycle in Go: eng-beta/older-new is nominated on on-demand (borrowing; whenCanBorrow "
-                        "MayStopSearch stops the search there) and skipped once eng-alpha/new, processed first, took "
-                        "the cohort's last 5 ('Workload no longer fits after processing another workload': "
-                        "scheduler.go processEntry markSkipped). Kueue requeues it at once (FailedAfterNomination) and "
-                        "its next cycle resumes from spot (LastAssignment, NextFlavorToTryForPodSetResource), where "
-                        "eng-alpha's 100 lendable spot hold 1: Gangplank's answer, which runs that cycle, admits it on "
-                        "spot (without eng-alpha/new it takes on-demand, as Go nominates it)")),
+            pending=["eng-beta/older-new"]),
     fs_case("with fair sharing: nominal-first ordering admits workload fitting within nominal despite higher CQ DRS",
             objects=[fair(),
                      cq("fs-nom-a", [fq("on-demand", ("cpu", "50", "0"))], [fq("spot", ("cpu", "50", "50"))],
@@ -264,12 +250,7 @@ CASES = [
                        one_od("wl-a", "lq-a", "4"), one_od("wl-b", "lq-b", "4")],
             admitted={"eng-alpha/spot-admitted": adm("cq-a", psa("one", ("cpu", "spot", "5"))),
                       "eng-alpha/od-admitted": od("cq-b", ("cpu", "8")), "eng-alpha/wl-a": od("cq-a", ("cpu", "4"))},
-            pending=["eng-alpha/wl-b"],
-            marks=xfail("one cycle in Go: wl-b is nominated on on-demand (borrowing, MayStopSearch) and skipped once "
-                        "wl-a took on-demand ('no longer fits after processing another workload'); Kueue requeues it "
-                        "at once and its next cycle resumes from spot (LastAssignment), where the root's 10 spot "
-                        "(cohort-b's) less spot-admitted's 5 hold 4: Gangplank's answer runs that cycle and admits "
-                        "wl-b on spot (without wl-a it takes on-demand, as Go nominates it)")),
+            pending=["eng-alpha/wl-b"]),
     # A(200): B -> d(10), e(20); C -> f(0), g(100). d1 70, e1 61, f1 1, g1 1 pending: d1 wins
     fs_case("hierarchical fair sharing schedule workload which wins tournament",
             objects=[fair(), cohort("cohort-a", [fq("on-demand", ("cpu", "200"))]),
@@ -437,7 +418,7 @@ CASES = [
 @pytest.mark.parametrize("objects, workloads, admitted, pending, preempted, preempting, messages", CASES)
 def test_schedule_fair_sharing(client, objects, workloads, admitted, pending, preempted, preempting,  # type: ignore[no-untyped-def]
                                messages):
-    answer = check(post(client, request(nodes() + FS_FIXTURES + objects, workloads=workloads)), workloads, admitted,
+    answer = check(post(client, request(nodes() + FS_FIXTURES + objects, workloads=workloads, options=ONE_CYCLE)), workloads, admitted,
                    pending, preempted, preempting)
     for key in pending:
         got = one(answer, key)
@@ -484,13 +465,8 @@ QUOTA_REASONS: dict[str, dict[str, str]] = {
         {"default/fs-high-pob": "WaitingForPreemptedWorkloads"},  # L3525
 }  # fmt: skip
 
-_NEXT_CYCLE = ("the answer's extra cycle: Go leaves {} pending (WaitingForQuota) after one cycle; the answer admits it "
-               "on spot in the next (quotaReservedReason null), as test_schedule_fair_sharing's xfail says")  # fmt: skip
 #: Where the answer's ``quotaReservedReason`` differs from Go's (module docstring: Differences).
 REASON_DIFFS = {
-    "with fair sharing: schedule workload with lowest share first": _NEXT_CYCLE.format("eng-beta/older-new"),
-    "with fair sharing: hierarchical nominal-first per-flavor ignores cross-flavor borrowing":
-        _NEXT_CYCLE.format("eng-alpha/wl-b"),
     "multiple preemptions within cq when fair sharing":
         "reclaimWithinCohort: Go's cache reads it empty (not Never), the CRD defaults it to Never, so Gangplank finds "
         "no preemption fit and answers WaitingForQuota where Go preempts (WaitingForPreemptedWorkloads), as "
@@ -500,4 +476,4 @@ REASON_DIFFS = {
 
 @pytest.mark.parametrize("objects, workloads, reasons", reason_params(CASES, QUOTA_REASONS, REASON_DIFFS))
 def test_quota_reserved_reason(client, objects, workloads, reasons):  # type: ignore[no-untyped-def]
-    check_reasons(post(client, request(nodes() + FS_FIXTURES + objects, workloads=workloads)), reasons)
+    check_reasons(post(client, request(nodes() + FS_FIXTURES + objects, workloads=workloads, options=ONE_CYCLE)), reasons)

@@ -57,9 +57,10 @@ Mapping of a Go ``scheduleTestCase``:
   test over the same cases, so that a differing reason leaves ``test_schedule`` covering the
   rest).
 
-Go runs one scheduling cycle; the answer runs cycles until every pending Workload had one
-attempt. In every transcribed case each ClusterQueue has at most one pending Workload, so
-the extra cycles change nothing here. Not checked: events, condition messages, the
+Go runs one scheduling cycle, and so does each answer here (``options.kueueCycles: 1``;
+by default the answer runs Kueue's cycles until every Workload had its attempts, which admits
+"cannot borrow if cohort was assigned and would result in overadmission"'s ``eng-beta/new``
+on ``spot`` in Kueue's next cycle). Not checked: events, condition messages, the
 ``admission_cycle_preemption_skips`` and ``preemption_target_recomputations_total`` metrics
 (``wantSkippedPreemptions``).
 
@@ -74,15 +75,11 @@ checked against the Workload CRD, whose ``clusterQueue`` must be a DNS subdomain
 TestSchedule has no nodes (quota only): every case runs on four nodes with 100000 of each
 resource the cases request (:func:`nodes`), so placement never decides; no Topology, no TAS.
 
-58 of TestSchedule's 65 cases are transcribed: 55 pass, 3 are strict xfails.
+58 of TestSchedule's 65 cases are transcribed: 56 pass, 2 are strict xfails.
 ``QuotaReserved`` reasons: 43 conditions of 37 transcribed cases (the Go table states 46; the
-other 3 are in cases not transcribed): 39 match; 34 cases pass, 3 are strict xfails
+other 3 are in cases not transcribed): 40 match; 35 cases pass, 2 are strict xfails
 (:data:`REASON_DIFFS`). Differences:
 
-* "cannot borrow if cohort was assigned and would result in overadmission": Gangplank's
-  multi-cycle answer (as ``test_schedule``'s xfail): Go leaves ``eng-beta/new`` pending
-  (``WaitingForQuota``) after its one cycle, the answer admits it in the next (null). Not a
-  rule Gangplank gets wrong.
 * "multiple preemptions skip preemption when shared limited resource" (2 conditions) and
   "prevent integer overflow in ResourceValue conversion to MilliValue": the 422 answers above.
 
@@ -119,6 +116,7 @@ from typing import Any
 import pytest
 
 from app.ingest.quantity import canonical_quantity, format_quantity
+from tests.kube import NOW as REQUEST_NOW
 from tests.kube import request, roomy_node
 from tests.test_admissions import one, post
 
@@ -133,6 +131,10 @@ def at(seconds: int = 0) -> str:
 
 
 # -- Kueue objects, as Go's wrappers build them ----------------------------------------------
+#: Go's tests run one ``schedule`` call: so does each answer here (``options.kueueCycles``)
+ONE_CYCLE = {"now": REQUEST_NOW, "kueueCycles": 1}
+
+
 def nodes() -> list[dict[str, Any]]:
     return [roomy_node(f"n{i}", RESOURCES) for i in range(4)]
 
@@ -408,13 +410,7 @@ CASES = [
          workloads=[wl("new", "eng-alpha", ps("one", 45, {"cpu": "1"}), queue="main"),
                     wl("new", "eng-beta", ps("one", 56, {"cpu": "1"}), queue="main")],
          admitted={"eng-alpha/new": adm("eng-alpha", psa("one", ("cpu", "on-demand", "45000m"), count=45))},
-         pending=["eng-beta/new"],
-         marks=xfail("one cycle in Go: eng-beta/new is nominated on on-demand (56 <= min(50+10, 100)) and skipped "
-                     "once eng-alpha/new took its quota ('Workload no longer fits after processing another "
-                     "workload'). Its flavor search stopped before spot (LastAssignment.PendingFlavors), so Kueue "
-                     "requeues it at once and the next cycle goes on from spot (NextFlavorToTryForPodSetResource), "
-                     "where 0 nominal + 100 borrowable hold 56: Gangplank's answer, which runs the cycles out, admits "
-                     "it there")),
+         pending=["eng-beta/new"]),
     case("can borrow if cohort was assigned and will not result in overadmission",
          workloads=[wl("new", "eng-alpha", ps("one", 45, {"cpu": "1"}), queue="main"),
                     wl("new", "eng-beta", ps("one", 55, {"cpu": "1"}), queue="main")],
@@ -829,7 +825,7 @@ def _usage(a: dict[str, Any]) -> list[tuple[str, dict[str, str], dict[str, int],
 @pytest.mark.parametrize("objects, workloads, admitted, pending, not_queued, preempted, preempting", CASES)
 def test_schedule(client, objects, workloads, admitted, pending, not_queued, preempted,  # type: ignore[no-untyped-def]
                   preempting):
-    answer = post(client, request(nodes() + FIXTURES + objects, workloads=workloads))
+    answer = post(client, request(nodes() + FIXTURES + objects, workloads=workloads, options=ONE_CYCLE))
     check(answer, workloads, admitted, pending, preempted, preempting, not_queued)
 
 
@@ -936,9 +932,6 @@ QUOTA_REASONS: dict[str, dict[str, str]] = {
 
 #: Where the answer's ``quotaReservedReason`` differs from Go's (module docstring: Differences).
 REASON_DIFFS = {
-    "cannot borrow if cohort was assigned and would result in overadmission":
-        "the answer's extra cycle: Go leaves eng-beta/new pending (WaitingForQuota) after one cycle; the answer "
-        "admits it in the next (quotaReservedReason null), as test_schedule's xfail says",
     "multiple preemptions skip preemption when shared limited resource":
         "Gangplank answers 422 (borrowWithinCohort with reclaimWithinCohort Never, which Kueue's CRD rejects)",
     "prevent integer overflow in ResourceValue conversion to MilliValue":
@@ -961,4 +954,4 @@ def check_reasons(answer: dict[str, Any], reasons: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("objects, workloads, reasons", reason_params(CASES, QUOTA_REASONS, REASON_DIFFS))
 def test_quota_reserved_reason(client, objects, workloads, reasons):  # type: ignore[no-untyped-def]
-    check_reasons(post(client, request(nodes() + FIXTURES + objects, workloads=workloads)), reasons)
+    check_reasons(post(client, request(nodes() + FIXTURES + objects, workloads=workloads, options=ONE_CYCLE)), reasons)

@@ -94,6 +94,7 @@ from tests.test_admissions import one, post
 from tests.test_kueue_tas_preemption_upstream import (
     check,
     COHORT,
+    ONE_CYCLE,
     CQ_A,
     CQ_B,
     CQ_C,
@@ -386,7 +387,7 @@ def _messages(client, want_preempting: bool) -> list[tuple[str, str, str, str]]:
                 {k: m for k, m in waiting.items() if m == NO_LONGER_FITS})  # fmt: skip
         if not want:
             continue
-        a = post(client, request(QUEUES + objects, workloads=workloads))
+        a = post(client, request(QUEUES + objects, workloads=workloads, options=ONE_CYCLE))
         for key, message in want.items():
             if one(a, key)["message"] != message:
                 wrong.append((p.id, key, one(a, key)["message"], message))

@@ -83,18 +83,14 @@ messages ("Workload no longer fits after processing another workload") and the p
 messages are checked in :func:`test_preemptor_message_is_kueues` only, the
 flavor assigner's TAS reasons ("couldn't assign flavors to pod set ...") in every case.
 
-Differences (a strict xfail; the reason names the Go lines and the Gangplank code):
+Go runs one scheduling cycle, and so does each answer here (``options.kueueCycles: 1``;
+"workload with equal priority awaits for other workloads to complete"'s
+``low-priority-which-would-fit`` is then Go's ``wantLeft``, not tried: ``Pending``). By default
+the answer runs Kueue's next cycles too: that Workload is then admitted on x1, and "two flavors
+in cohort; re-evaluation is sticky ..."'s b1, left with flavors to try, is requeued at once and
+admitted on tas-flavor-2 (``requeueIfNotPresent``, ``PendingFlavors``).
 
-* "two flavors in cohort; re-evaluation is sticky ..." (enabled and disabled): a Workload
-  Kueue's one cycle leaves pending with flavors still to try is retried from its next flavor
-  within the answer, as Kueue's next cycle does (``admit_in_order``'s ``pending_flavors``
-  requeue; ``requeueIfNotPresent``); Go checks the one cycle. (The enabled variant passed
-  until the answer also retried a Workload whose topology did not fit, not only a skipped one.)
-  The same two cases' ``quotaReservedReason`` (strict xfails of :func:`test_quota_reserved_reason`,
-  :data:`QUOTA_SKIPPED_RETRY`): Go's one cycle leaves b1 ``QuotaReserved`` False /
-  ``WaitingForQuota`` (``processEntry``'s ``!fits`` branch, "no longer fits"); Gangplank's
-  multi-cycle answer admits b1 in Kueue's next cycle, so its ``quotaReservedReason`` is null. A
-  difference of the multi-cycle answer, not of a Kueue rule.
+Differences: none.
 
 (Fixed since transcribed: "sibling-flavor usage on the shared node forces same-flavor
 preemption" failed at commit c4d657e (:data:`OVERLAPPING_FLAVORS` says why); it passes with
@@ -125,10 +121,6 @@ V2 = "kueue.x-k8s.io/v1beta2"
 H = "kubernetes.io/hostname"
 ZERO = "2026-11-23T10:00:00Z"  # Go's zero creation time: before every ``now``
 NS = "default"
-
-
-def xfail(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=reason)
 
 
 # -- Kubernetes / Kueue objects, as Go's wrappers build them ------------------------------------
@@ -249,6 +241,12 @@ WFPW, WFQ, TPF = "WaitingForPreemptedWorkloads", "WaitingForQuota", "TopologyPla
 QUOTA_REASONS: dict[str, tuple[dict[str, str], Any]] = {}
 
 
+#: Go's tests run one ``schedule`` call: so does each answer here (``options.kueueCycles``)
+ONE_CYCLE = {"now": NOW, "kueueCycles": 1}
+#: ``waiting``'s value for a Workload Go leaves in the queue untried (``wantLeft``): ``Pending``
+UNTRIED = "(not tried in the cycle)"
+
+
 def case(name: str, objects: list[dict[str, Any]], workloads: list[dict[str, Any]], *,
          preempting: dict[str, tuple[str, dict[str, str]]] | None = None, waiting: dict[str, str] | None = None,
          admitted: dict[str, list[tuple[tuple[str, ...], int]]] | None = None, marks: Any = (),
@@ -367,16 +365,16 @@ PREEMPTION_CASES = [
          quota_reasons={"default/foo": WFPW}),
     # mid-priority-waiting (the head) needs x1 to itself for 2 pods: its only candidate has its
     # own priority: no preemption, inadmissible. Go's one cycle leaves low-priority-which-would-fit
-    # in the queue untried (wantLeft); Kueue's next cycle takes it as the head (the other one is
-    # inadmissible, BestEffortFIFO) and x1's free CPU holds it: admitted there
+    # in the queue untried (wantLeft); Kueue's next cycle (the default answer's) takes it as the
+    # head (the other one is inadmissible, BestEffortFIFO) and x1's free CPU holds it
     case("workload with equal priority awaits for other workloads to complete",
          [X1, TOPO, TAS_RF, MAIN],
          [wl("low-priority-which-would-fit", "tas-main", ps("one", 1, required=H, cpu="1"), priority=1),
           wl("mid-priority-waiting", "tas-main", ps("one", 2, required=H, cpu="1"), priority=2),
           wl("mid-priority-admitted", "tas-main", ps("one", 1, required=H, cpu="4"), priority=2,
              admission=("tas-main", psa("one", ("cpu", "tas-default", "4"), hosts=(("x1", 1),))))],
-         waiting={"default/mid-priority-waiting": topo_msg("one", "allows to fit only 1 out of 2 pod(s)")},
-         admitted={"default/low-priority-which-would-fit": [(("x1",), 1)]},
+         waiting={"default/mid-priority-waiting": topo_msg("one", "allows to fit only 1 out of 2 pod(s)"),
+                  "default/low-priority-which-would-fit": UNTRIED},
          quota_reasons={"default/mid-priority-waiting": WFQ}),
     # TopologyAwareScheduling off: the flavor's topologyName is not read; quota (3 CPUs, low
     # holds 3) makes high preempt low
@@ -513,20 +511,6 @@ def eight(name: str, queue: str, created: str, priority: int) -> dict[str, Any]:
     return wl(name, queue, ps("one", 1, required=H, cpu="8"), priority=priority, created=created)
 
 
-SKIPPED_RETRY = (
-    "Kueue's one cycle leaves b1 pending (skipped: scheduler.go:478 'Workload no longer fits after processing another "
-    "workload'; or, recomputed on its nominated flavor, the topology does not fit). Its LastAssignment stopped at "
-    "tas-flavor-1 (PendingFlavors), so Kueue requeues it at once (cluster_queue.go requeueIfNotPresent:569) and its "
-    "next cycle resumes from tas-flavor-2 (NextFlavorToTryForPodSetResource). Gangplank's answer runs that cycle "
-    "(app/kueue/quota.py admit_in_order: e.resume, MAX_RETRIES): b1 admitted on tas-flavor-2's node-2. The Go test "
-    "checks one cycle")
-QUOTA_SKIPPED_RETRY = (
-    "multi-cycle answer: Go's one cycle leaves b1 with QuotaReserved False / WaitingForQuota (scheduler.go "
-    "processEntry:477-480, '!fits': markSkipped 'Workload no longer fits after processing another workload'; "
-    "requeueAndUpdate:1188 writes that reason). Gangplank's answer runs Kueue's next cycle (app/kueue/quota.py "
-    "admit_in_order: e.resume), which admits b1 on tas-flavor-2: its quotaReservedReason is null (admitted), as "
-    "Kueue's would be after that cycle. Not a rule Gangplank gets wrong; see SKIPPED_RETRY")
-
 COHORT_CASES = [
     # cohort: 12 CPUs; cq-a holds 7 (a1 5: x1 3 + y1 2; a2, a3 1 each on y1): x1 full, y1 1 free.
     # b1 (3 pods in one node) fits quota in cq-b's nominal 4: needs y1 to itself but for a1's 2:
@@ -555,8 +539,7 @@ COHORT_CASES = [
          admitted={"default/a1": [(("node-1",), 1)]},
          waiting={"default/b1": topo_msg("one", "doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: "
                                                 "resource \"cpu\": 1")},
-         marks=xfail(SKIPPED_RETRY),
-         quota_reasons={"default/b1": WFQ}, quota_marks=xfail(QUOTA_SKIPPED_RETRY)),
+         quota_reasons={"default/b1": WFQ}),
     case("two workloads in cohort nominated to the same node; enough capacity to admit both; "
          "TASRecomputeAssignmentWithinSchedulingCycle enabled",
          same_node_objects(RECOMPUTE_ON),
@@ -582,8 +565,7 @@ COHORT_CASES = [
          [eight("a1", "tas-lq-a", MINUTE_AGO, 10), eight("b1", "tas-lq-b", NOW, 5)],
          admitted={"default/a1": [(("node-1",), 1)]},
          waiting={"default/b1": "Workload no longer fits after processing another workload"},
-         marks=xfail(SKIPPED_RETRY),
-         quota_reasons={"default/b1": WFQ}, quota_marks=xfail(QUOTA_SKIPPED_RETRY)),
+         quota_reasons={"default/b1": WFQ}),
     case("two workloads in cohort nominated to the same node; enough capacity to admit both; "
          "TASRecomputeAssignmentWithinSchedulingCycle disabled",
          same_node_objects(RECOMPUTE_OFF),
@@ -629,7 +611,7 @@ def check(client, objects: list[dict], workloads: list[dict], preempting: dict, 
     """One case's answer against Go's: the preemptors and their victims (with Kueue's reasons),
     the Workloads left waiting (with Kueue's message), the new admissions' domains, and no
     other victim anywhere."""
-    a = post(client, request(QUEUES + objects, workloads=workloads))
+    a = post(client, request(QUEUES + objects, workloads=workloads, options=ONE_CYCLE))
     got_victims: dict[str, str] = {}
     for w in a["workloads"]:
         for p in w["preemptions"]:
@@ -642,6 +624,9 @@ def check(client, objects: list[dict], workloads: list[dict], preempting: dict, 
         want_victims |= victims
     for key, message in waiting.items():
         w = one(a, key)
+        if message is UNTRIED:  # (Go's wantLeft: no cycle reached it)
+            assert (w["admitted"], w["reason"], w["preemptions"]) == (False, "Pending", []), w
+            continue
         assert (w["admitted"], w["reason"], w["preemptions"], w["message"]) == (False, "InsufficientQuota", [], message), w
     for key, doms in admitted.items():
         w = one(a, key)
@@ -666,7 +651,7 @@ def check_quota_reasons(client, objects: list[dict], workloads: list[dict],  # t
                         reasons: dict[str, str]) -> None:
     """Each Workload Go leaves pending with a ``QuotaReserved`` False condition: the answer's
     ``quotaReservedReason`` is that condition's reason (``UnadmittedWorkloadsObservability``, on)."""
-    a = post(client, request(QUEUES + objects, workloads=workloads))
+    a = post(client, request(QUEUES + objects, workloads=workloads, options=ONE_CYCLE))
     assert {k: one(a, k)["quotaReservedReason"] for k in reasons} == reasons
 
 
@@ -684,17 +669,17 @@ def test_not_transcribed(reason: str) -> None:
 
 def test_preemptor_message_is_kueues(client):  # type: ignore[no-untyped-def]
     """Go's ``QuotaReserved`` message for each preemptor (``WaitingForPreemptedWorkloads``),
-    over every case whose preemptor Gangplank also finds (the strict xfails' excepted)."""
+    over every case whose preemptor Gangplank also finds (a marked case excepted)."""
     wrong = []
     for p in CASES:
         objects, workloads, preempting, waiting = p.values[:4]
         if not (preempting or waiting) or p.marks:
             continue
-        a = post(client, request(QUEUES + objects, workloads=workloads))
+        a = post(client, request(QUEUES + objects, workloads=workloads, options=ONE_CYCLE))
         for key, (message, _) in preempting.items():
             if one(a, key)["message"] != message:
                 wrong.append((p.id, key, one(a, key)["message"], message))
         for key, message in waiting.items():
-            if one(a, key)["message"] != message:
+            if message is not UNTRIED and one(a, key)["message"] != message:
                 wrong.append((p.id, key, one(a, key)["message"], message))
     assert not wrong

@@ -53,16 +53,28 @@ from app.service import run_session
 from app.settings import Settings
 
 
+#: ``options.kueueCycles``' bound (a cycle admits at least one Workload or blocks a queue, so the
+#: Workloads of a request end well before it)
+MAX_CYCLES = 1_000_000
+
+
 def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], Admissions]:
     """Split the envelope: the decision part (``options.topologyName`` removed) and the
     Workloads (``workloads``, plus Kueue Workloads found in ``objects``)."""
     options = envelope.get("options")
     topology_name = None
+    cycles = None
     if isinstance(options, dict) and "topologyName" in options:
         topology_name = options["topologyName"]
         if topology_name is not None and (not isinstance(topology_name, str) or not topology_name):
             raise InputError("'topologyName' must name a Topology", "/options/topologyName")
-        envelope = {**envelope, "options": {k: v for k, v in options.items() if k != "topologyName"}}
+    if isinstance(options, dict) and "kueueCycles" in options:
+        cycles = options["kueueCycles"]
+        if cycles is not None and (type(cycles) is not int or not 1 <= cycles <= MAX_CYCLES):
+            raise InputError(f"'kueueCycles' must be an integer from 1 to {MAX_CYCLES} (or null: until every Workload "
+                             "had its attempts)", "/options/kueueCycles")  # fmt: skip
+    if isinstance(options, dict) and ("topologyName" in options or "kueueCycles" in options):
+        envelope = {**envelope, "options": {k: v for k, v in options.items() if k not in ("topologyName", "kueueCycles")}}
     kueue = KueueObjects()
     jin = jobs.JobInput()
     if envelope.get("objects") is not None:
@@ -98,7 +110,7 @@ def read_input(envelope: dict[str, Any], settings: Settings) -> tuple[dict[str, 
     if not workloads:
         raise InputError("the request needs 'workloads': Kueue Workload objects to admit, and none of the jobs "
                          f"gets one from Kueue ({'; '.join(kueue.unmodelled[-3:])})", "/workloads")  # fmt: skip
-    return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects)
+    return envelope, Admissions(workloads, kueue, topology_name, settings.max_objects, cycles)
 
 
 def _from_jobs(jin: jobs.JobInput, found: list[tuple[dict, str]], kueue: KueueObjects, workloads: list[Workload],

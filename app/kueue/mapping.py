@@ -140,10 +140,11 @@ class Admissions:
     """The Workloads of one request, mapped onto the draft and checked after the build."""
 
     def __init__(self, workloads: list[Workload], kueue: KueueObjects, topology_name: str | None,
-                 max_objects: int) -> None:  # fmt: skip
+                 max_objects: int, cycles: int | None = None) -> None:  # fmt: skip
         self.workloads = workloads
         self.kueue = kueue
         self.topology_name = topology_name  # options.topologyName
+        self.cycles = cycles  # options.kueueCycles: at most that many of Kueue's scheduling cycles
         self.max_objects = max_objects
         self.plans: list[Plan] = []
         self.levels: lv.Levels | None = None
@@ -382,7 +383,7 @@ class Admissions:
             self._second_passes(state, tas_flavors)
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block, state,
                                         k.feature_gates["TASRecomputeAssignmentWithinSchedulingCycle"],
-                                        k.feature_gates["RecomputeAssignmentUponPreemptionTargetsOverlap"])  # fmt: skip
+                                        k.feature_gates["RecomputeAssignmentUponPreemptionTargetsOverlap"], self.cycles)  # fmt: skip
         for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:

@@ -867,7 +867,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                    stop_at: float | None = None, fair: tuple[str, ...] | None = None,
                    ledger: afs.Ledger | None = None, pods_ready_block: bool | None = None,
                    tas_state: tas.State | None = None, tas_recompute: bool = True,
-                   overlap_recompute: bool = True) -> dict[str, Verdict]:  # fmt: skip
+                   overlap_recompute: bool = True, cycles: int | None = None) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -892,7 +892,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     WaitForPodsReady's ``blockAdmission`` is on (None: off), True when a Workload holding
     quota is not PodsReady: then the first Workload that would get quota waits and the
     scheduler blocks (``waitForPodsReadyIfNeeded``); once one gets quota, it is that one.
-    ``tas_state``: the TAS flavors' snapshots (:mod:`app.kueue.tas`): a Workload asking for
+    ``cycles``: run at most that many cycles (``options.kueueCycles``; 1 is one ``schedule``
+    call, as Kueue's own scheduler tests run): nothing is tried again past the last, and the
+    Workloads no cycle reached are not tried (``Pending``). ``tas_state``: the TAS flavors' snapshots (:mod:`app.kueue.tas`): a Workload asking for
     TAS is placed there once its quota fits (``Cycle._topology``), preemption counts the
     placement, an admitted placement is assumed for the next, and one an earlier head of the
     same cycle made stale is placed again when ``tas_recompute``
@@ -907,6 +909,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     out: dict[str, Verdict] = {}
     blocked: set[str] = set()
     halted = False  # the scheduler blocked (blockAdmission): nothing more happens in this answer
+    cycle_no = 0
 
     def block(q: str, head: str, why: str) -> None:
         blocked.add(q)
@@ -917,6 +920,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         heads = [h for q, es in pending.items() if q not in blocked and (h := es.head()) is not None]
         if not heads:
             break
+        cycle_no += 1
+        last = cycles is not None and cycle_no >= cycles  # (no next cycle to try a Workload again in)
         cycle.refresh()
         if stop_at is not None and time.perf_counter() > stop_at:
             for es in pending.values():
@@ -959,7 +964,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                     cycle.tas.admit(RESERVING + e.key, asg.placed, e.tas_requests)
                     reserved_tas.append(RESERVING + e.key)
             if asg.no_fit or (not asg.fit and not targets):
-                if asg.pending_flavors and e.retries < MAX_RETRIES:  # (kept LastAssignment: requeued at once)
+                if asg.pending_flavors and e.retries < MAX_RETRIES and not last:  # (kept LastAssignment: requeued at once)
                     e.retries += 1
                     e.resume = dict(asg.tried)
                     pending[e.queue].push_front(e)
@@ -980,7 +985,7 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                 continue
             overlap = any(t.holder.key in cycle.preempted for t in targets)
             if overlap or not cycle.fits(node, asg.usage, targets, e, asg.placed):
-                if asg.pending_flavors and e.retries < MAX_RETRIES:  # Kueue requeues it, goes on from the next flavor
+                if asg.pending_flavors and e.retries < MAX_RETRIES and not last:  # Kueue requeues it, goes on from the next flavor
                     e.retries += 1
                     e.resume = dict(asg.tried)
                     pending[e.queue].push_front(e)
@@ -1034,5 +1039,12 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                         out[e.key] = Verdict(False, "not tried: Kueue's scheduler waits for all admitted workloads "
                                                     "to be in PodsReady condition (waitForPodsReady.blockAdmission)",
                                              reason="Pending")  # fmt: skip
+            break
+        if last:
+            for es in pending.values():
+                for e in es:
+                    if e.key not in out:
+                        out[e.key] = Verdict(False, f"not tried: the answer runs {cycles} of Kueue's scheduling cycles "
+                                                    "(options.kueueCycles) and none took this Workload", reason="Pending")  # fmt: skip
             break
     return out
