@@ -387,6 +387,9 @@ NODE_EDGES = {  # each of read_node's branches, read from the text (or left to r
     "a null spec": [(("spec",), None)],
     "a spec of another type": [(("spec",), [])],
     "not ready": [(("status", "conditions"), [{"type": "Ready", "status": "False"}])],
+    "no conditions": [(("status", "conditions"), [])],
+    "null conditions": [(("status", "conditions"), None)],
+    "no Ready condition, a pressure one": [(("status", "conditions"), [{"type": "DiskPressure", "status": "False"}])],
     "the last Ready condition decides": [(("status", "conditions"), [{"type": "Ready", "status": "False"}, {"type": "Ready", "status": "True"}])],
     "a condition that is not an object": [(("status", "conditions"), ["Ready", 1, None])],
     "a Ready condition without a status": [(("status", "conditions"), [{"type": "Ready"}])],
@@ -448,7 +451,8 @@ def test_a_node_read_in_c_has_exactly_read_nodes_fields() -> None:
     from dataclasses import fields as dc_fields
 
     assert tuple(f.name for f in dc_fields(NodeDraft)) == (
-        "name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable", "pointer", "ident", "healthy")  # fmt: skip
+        "name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable", "pointer", "ident", "healthy",
+        "ready_stated")  # fmt: skip
     if kube._kube_objects is not None:
         assert kube._NODES_IN_C
 

@@ -233,7 +233,7 @@ def test_hostname_assignment_lists_domains_in_level_values_order(client):
 
 # -- the snapshot, directly ---------------------------------------------------------------------
 def snap_node(name: str, labels: dict[str, str], cpu: int, pods: int = 110) -> Any:
-    return SimpleNamespace(name=name, labels={H: name, **labels}, taints=(), unschedulable=False, ready=True,
+    return SimpleNamespace(name=name, labels={H: name, **labels}, taints=(), unschedulable=False, ready=True, ready_stated=True,
                            allocatable={"cpu": cpu * 1000, "pods": pods * 1000})  # fmt: skip
 
 
@@ -252,10 +252,12 @@ def test_count_in_takes_the_fewest_and_the_lower_name_on_ties():
 
 
 def test_unschedulable_not_ready_and_unlabelled_nodes_are_outside_the_snapshot():
+    # (nodesCache.sync: schedulable and a Ready condition True; a node without any Ready condition is out)
     nodes = [snap_node("a", {R: "r1"}, 4), snap_node("b", {}, 4), snap_node("c", {R: "r1"}, 4),
-             snap_node("d", {R: "r1"}, 4)]  # fmt: skip
+             snap_node("d", {R: "r1"}, 4), snap_node("e", {R: "r1"}, 4)]  # fmt: skip
     nodes[2].unschedulable = True
     nodes[3].ready = False
+    nodes[4].ready_stated = False
     s = tas.Snapshot("t", [R, H], nodes, {})
     assert sorted(s.leaves) == ["a"]
 

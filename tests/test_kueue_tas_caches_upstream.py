@@ -65,23 +65,21 @@ observe); ``TestNonTasUsageCacheRemovedNode`` "delete non-existent pod returns e
 is no-op", "removing last pod cleans up node entry" (their final state has no pod at all: what
 they check is the cache's own map entries).
 
-Differences (strict xfail, 4 rows):
+Differences (strict xfail, 2 rows): ``TestNodesCacheSync`` "FG enabled: sync unschedulable keeps
+node in cache but not in schedulableAndReady" and "FG enabled: sync not ready keeps node in cache
+but not in schedulableAndReady": Gangplank does not model ``SchedulerLibraryIntegration`` (alpha,
+off by default; the answer's notes say so) and leaves a node that is not schedulable-and-Ready out
+of the snapshot as with the gate off ("no topology domains at level"); Kueue keeps it and its
+scheduler-library filters decide (the unschedulable one excluded: "Total nodes: 1; excluded:
+schedulerLibraryNoFit: 1"; the one without a Ready condition used, as no filter checks Ready).
 
-* ``TestNodesCache`` "sync not ready", "sync ready to not ready" and ``TestNodesCacheSync`` "FG
-  disabled: sync not ready removes node": a Node with no Ready condition. Kueue's
-  ``nodesCache.sync`` keeps a node only when ``utiltas.IsNodeStatusConditionTrue(conditions,
-  NodeReady)``, false when the condition is absent; Gangplank reads such a node as Ready
-  (``app/ingest/kube.py``: ``ready`` is True unless a Ready condition says otherwise) and places
-  the pod on it. (With a Ready condition False both drop it.)
-* ``TestNodesCacheSync`` "FG enabled: sync unschedulable keeps node in cache but not in
-  schedulableAndReady": Gangplank does not model ``SchedulerLibraryIntegration`` (alpha, off by
-  default; the answer's notes say so) and drops the unschedulable node as with the gate off
-  ("no topology domains at level"); Kueue keeps it in the snapshot and its scheduler-library
-  filter excludes it ("Total nodes: 1; excluded: schedulerLibraryNoFit: 1").
-
-"FG enabled: sync not ready keeps node in cache but not in schedulableAndReady" passes, but only
-because Gangplank takes the node without a Ready condition as Ready (the first difference), not
-because it models the gate: fixing the first difference alone turns it into a failure.
+(Fixed since transcribed: ``TestNodesCache`` "sync not ready", "sync ready to not ready" and
+``TestNodesCacheSync`` "FG disabled: sync not ready removes node": a Node with no Ready
+condition. Kueue's ``nodesCache.sync`` keeps a node only when
+``utiltas.IsNodeStatusConditionTrue(conditions, NodeReady)``, false when the condition is
+absent; Gangplank read such a node as Ready. Now the node readers (``app/ingest/kube.py``
+``read_node`` and the C reader ``kt_ready``) record whether a Ready condition is there
+(``NodeDraft.ready_stated``) and Kueue's TAS snapshot needs it.)
 """
 
 from __future__ import annotations
@@ -122,18 +120,12 @@ def kept(node: dict[str, Any], want: dict[str, Any] | str, gates: dict[str, bool
 
 PLACED = ([H], [(("test",), 1)])
 
-NO_READY_CONDITION = pytest.mark.xfail(strict=True, reason=(
-    "a Node without a Ready condition: Kueue drops it (tas_nodes_cache.go nodesCache.sync lines 58-66: "
-    "schedulableAndReady needs utiltas.IsNodeStatusConditionTrue(conditions, NodeReady), pkg/util/tas/tas.go "
-    "lines 108-115, false when the condition is absent), so the flavor has no domain; Gangplank takes it as Ready "
-    "(app/ingest/kube.py 'ready = healthy = True' unless a Ready condition says otherwise) and places the pod on it"))
-
 NODES_CACHE = [
-    pytest.param(kept(go_node(ready=False), NO_DOMAINS), id="sync not ready", marks=NO_READY_CONDITION),
+    pytest.param(kept(go_node(ready=False), NO_DOMAINS), id="sync not ready"),
     pytest.param(kept(go_node(ready=False, unschedulable=True), NO_DOMAINS), id="sync unschedulable and not ready"),
     pytest.param(kept(go_node(ready=True, unschedulable=True), NO_DOMAINS), id="sync ready and unschedulable"),
     pytest.param(kept(go_node(ready=True), PLACED), id="sync ready"),
-    pytest.param(kept(go_node(ready=False), NO_DOMAINS), id="sync ready to not ready", marks=NO_READY_CONDITION),
+    pytest.param(kept(go_node(ready=False), NO_DOMAINS), id="sync ready to not ready"),
     pytest.param(kept(go_node(ready=False, unschedulable=True), NO_DOMAINS), id="sync ready to unschedulable"),
     pytest.param(None, id="delete", marks=pytest.mark.skip(
         reason="nodesCache.delete of a cached node: a request after it has no such Node, so nothing of the deletion "
@@ -146,14 +138,15 @@ SLI_NOT_MODELLED = ("SchedulerLibraryIntegration is not modelled (Gangplank deci
                     "lowest level is kubernetes.io/hostname; the WAS simulator's filters then decide")  # fmt: skip
 
 NODES_CACHE_SYNC = [
-    pytest.param(kept(go_node(ready=False), NO_DOMAINS), id="FG disabled: sync not ready removes node",
-                 marks=NO_READY_CONDITION),
+    pytest.param(kept(go_node(ready=False), NO_DOMAINS), id="FG disabled: sync not ready removes node"),
     pytest.param(kept(go_node(ready=True), PLACED), id="FG disabled: sync ready adds node"),
     pytest.param(
-        # (in the snapshot; no Ready check among the scheduler library's filters: the pod is placed there.
-        # Gangplank agrees only because it reads a node without a Ready condition as Ready: see the docstring)
+        # (in the snapshot; no Ready check among the scheduler library's filters: the pod is placed there)
         kept(go_node(ready=False), PLACED, SLI),
         id="FG enabled: sync not ready keeps node in cache but not in schedulableAndReady",
+        marks=pytest.mark.xfail(strict=True, reason=SLI_NOT_MODELLED + ": Gangplank leaves the node without a Ready "
+                                "condition out of the snapshot, as with the gate off ('no topology domains at level'); "
+                                "Kueue keeps it and places the pod there"),
     ),
     pytest.param(
         # (in the snapshot, then filtered out by NodeUnschedulable: one node counted, none fits)

@@ -34,6 +34,9 @@ class NodeDraft:
     #: no pressure condition (MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable
     #: present and not False): KAI counts only such Ready nodes in its capacity
     healthy: bool = True
+    #: a Ready condition is present (``ready`` reads a node without one as Ready; Kueue's TAS
+    #: cache does not: ``IsNodeStatusConditionTrue``); native nodes say ``ready`` outright
+    ready_stated: bool = True
 
 
 @dataclass(slots=True)

@@ -2578,8 +2578,9 @@ out:
  * kube_node_setup(node_cls, fields, allocatable) hands over the class and the callback once. */
 
 static const char *const NODE_SLOTS[] = {"name", "uid", "labels", "taints", "unschedulable", "ready", "allocatable",
-                                         "pointer", "ident", "healthy"};
-enum { ND_NAME, ND_UID, ND_LABELS, ND_TAINTS, ND_UNSCHED, ND_READY, ND_ALLOC, ND_POINTER, ND_IDENT, ND_HEALTHY, NNODE };
+                                         "pointer", "ident", "healthy", "ready_stated"};
+enum { ND_NAME, ND_UID, ND_LABELS, ND_TAINTS, ND_UNSCHED, ND_READY, ND_ALLOC, ND_POINTER, ND_IDENT, ND_HEALTHY, ND_STATED,
+       NNODE };
 enum { KN_KIND, KN_NAME, KN_NODE, KN_KEY, KN_VALUE, KN_EFFECT, KN_NOSCHEDULE, KN_PREFER, KN_NOEXECUTE, KN_NSTR };
 static const char *const KN_TEXT[KN_NSTR] = {"kind", "name", "Node", "key", "value", "effect", "NoSchedule",
                                              "PreferNoSchedule", "NoExecute"};
@@ -2664,16 +2665,17 @@ done:
     return out;
 }
 
-/* read_node's ready and healthy: ready is the status of the last condition of type Ready
- * being "True" (none: ready); healthy, no condition of a pressure type (kube.PRESSURE_CONDITIONS)
- * whose status is not "False". Bit 0 ready, bit 1 healthy; -1 on an error, -2 to decline. */
+/* read_node's ready, healthy and ready_stated: ready is the status of the last condition of type
+ * Ready being "True" (none: ready); healthy, no condition of a pressure type (kube.PRESSURE_CONDITIONS)
+ * whose status is not "False"; ready_stated, a condition of type Ready is there. Bit 0 ready, bit 1
+ * healthy, bit 2 ready_stated; -1 on an error, -2 to decline. */
 static int kt_ready(KR *r, const Span *v) {
     static const char *const COND[2] = {"type", "status"};
     /* Ready first, then the pressure types */
     static const char *const TYPES[5] = {"Ready", "MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable"};
     if (kt_is_null(v)) return 3;
     Cur c = {v->p, v->p + v->n};
-    int ready = 1, healthy = 1;
+    int ready = 1, healthy = 1, stated = 0;
     if (!take(&c, '[')) return -2;
     if (take(&c, ']')) return 3;
     for (;;) {
@@ -2690,6 +2692,7 @@ static int kt_ready(KR *r, const Span *v) {
             if (k == 0) {
                 ready = kt_str_is(r, &f[1], "True");
                 if (ready < 0) return ready;
+                stated = 1;
             } else if (k < 5) {
                 int calm = kt_str_is(r, &f[1], "False");
                 if (calm < 0) return calm;
@@ -2699,7 +2702,7 @@ static int kt_ready(KR *r, const Span *v) {
             return -2;
         }
     next:
-        if (take(&c, ']')) return ready | (healthy << 1);
+        if (take(&c, ']')) return ready | (healthy << 1) | (stated << 2);
         if (!take(&c, ',')) return -2;
     }
 }
@@ -2777,7 +2780,8 @@ static PyObject *kt_node(KR *r, const Heads *h, PyObject *ptr) {
     int ready = kt_ready(r, &st[NT_COND]);
     if (ready < 0) goto declined; /* (-1: with its error set) */
     v[ND_READY] = PyBool_FromLong(ready & 1);
-    v[ND_HEALTHY] = PyBool_FromLong(ready >> 1);
+    v[ND_HEALTHY] = PyBool_FromLong((ready >> 1) & 1);
+    v[ND_STATED] = PyBool_FromLong((ready >> 2) & 1);
     PyObject *alloc = kt_allocatable(r, &st[NT_ALLOC]);
     if (alloc == NULL) goto declined;
     Py_INCREF(alloc);

@@ -201,11 +201,12 @@ def read_node(o: dict, ptr: str, d: Draft) -> None:
             raise InputError(f"unknown taint effect {eff!r}", join_pointer(tp, "effect"), ident)
         taints.append(t)
     ready = healthy = True
+    stated = False
     for c in r.lst(status, "conditions", st, ident):
         if isinstance(c, dict):
             kind = c.get("type")
             if kind == "Ready":
-                ready = c.get("status") == "True"
+                ready, stated = c.get("status") == "True", True
             elif isinstance(kind, str) and kind in PRESSURE_CONDITIONS and c.get("status") != "False":
                 healthy = False
     d.nodes.append(
@@ -220,6 +221,7 @@ def read_node(o: dict, ptr: str, d: Draft) -> None:
             pointer=ptr,
             ident=ident,
             healthy=healthy,
+            ready_stated=stated,
         )
     )
 

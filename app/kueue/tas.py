@@ -6,8 +6,8 @@ was given. This module is that placement, rule by rule from
 ``pkg/cache/scheduler/tas_flavor_snapshot.go`` (kubernetes-sigs/kueue):
 
 * **Snapshot** (``TASFlavorCache.snapshot``, ``newTopologyTree``): the nodes matching the
-  flavor's ``nodeLabels`` that carry every level label, schedulable and Ready
-  (``nodesCache.sync``, ``SchedulerLibraryIntegration`` off); a leaf is one value path of the
+  flavor's ``nodeLabels`` that carry every level label, schedulable and with a Ready condition
+  True, none meaning not Ready (``nodesCache.sync``, ``SchedulerLibraryIntegration`` off); a leaf is one value path of the
   levels (one node when the lowest level is ``kubernetes.io/hostname``), its capacity the
   sum of its nodes' allocatable; ``freeCapacity`` takes off the requests of the pods bound
   there that are not TAS usage (plus one ``pods`` each), ``tasUsage`` is what admitted TAS
@@ -225,7 +225,7 @@ class Snapshot:
         self.per_level: list[dict[Any, Domain]] = [{} for _ in levels]
         capacity: dict[Any, dict[str, int]] = {}
         for n in nodes:
-            if n.unschedulable or not n.ready:
+            if n.unschedulable or not n.ready or not n.ready_stated:  # (nodesCache.sync: schedulable, Ready True)
                 continue
             if any(n.labels.get(k) != v for k, v in node_labels.items()) or any(k not in n.labels for k in levels):
                 continue
