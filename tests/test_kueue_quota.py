@@ -202,6 +202,21 @@ def test_kueue_cycles_bounds_the_scheduling_cycles_the_answer_runs(client):
     assert problem(client, one_cycle)["pointer"] == "/options/kueueCycles"
 
 
+def test_priority_sorting_within_cohort_off_orders_the_heads_by_time_alone(client):
+    # a and b borrow all they use from c: old (priority 1, earlier) and new (priority 9) both
+    # borrow at the same level; PrioritySortingWithinCohort (on) takes new first, off old
+    def first(gates: dict[str, bool] | None) -> dict[str, str]:
+        objs = [flavor("f"), cq("a", {"f": 0}, cohort="team"), cq("b", {"f": 0}, cohort="team"),
+                cq("c", {"f": 8}, cohort="team"), lq("la", "a"), lq("lb", "b")]  # fmt: skip
+        if gates:
+            objs.append({"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "featureGates": gates})
+        wls = [wl("old", 8, queue="la", priority=1, created="2026-11-23T10:00:00Z"), wl("new", 8, queue="lb", priority=9)]
+        return reasons(post(client, body(wls, objs)))
+
+    assert first(None) == {"ml/new": "Admitted", "ml/old": "InsufficientQuota"}
+    assert first({"PrioritySortingWithinCohort": False}) == {"ml/old": "Admitted", "ml/new": "InsufficientQuota"}
+
+
 def test_a_resource_no_group_covers_is_never_admitted(client):
     objs = [flavor("f"), cq("cq", {"f": 64}), lq("lq", "cq")]
     w = wl("w", 8)

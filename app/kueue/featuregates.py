@@ -12,7 +12,7 @@ gates in ``MODELLED``, each applied where Kueue reads it: ``AdmissionFairSharing
 (:mod:`app.kueue.reclaimable`), ``TASProfileMixed``, ``TASRespectNodeAffinityPreferred``,
 ``TASHandleOverlappingFlavors`` (:mod:`app.kueue.tas`), ``TASBalancedPlacement``
 (:mod:`app.kueue.tas_balanced`), ``TASFailedNodeReplacement``,
-``TASFailedNodeReplacementFailFast``, ``SkipReassignmentForPodOwnedWorkloads`` (:mod:`app.kueue.mapping`'s second pass), ``TASRecomputeAssignmentWithinSchedulingCycle``, ``RecomputeAssignmentUponPreemptionTargetsOverlap`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
+``TASFailedNodeReplacementFailFast``, ``SkipReassignmentForPodOwnedWorkloads`` (:mod:`app.kueue.mapping`'s second pass), ``TASRecomputeAssignmentWithinSchedulingCycle``, ``RecomputeAssignmentUponPreemptionTargetsOverlap``, ``PrioritySortingWithinCohort`` (:mod:`app.kueue.quota`). A locked gate set to its other value is Kueue's start
 error (a 422); any other gate set to a value other than its default is named in the
 warnings (Gangplank decides as with the default). A name not in Kueue's list is named too
 (Kueue refuses names its feature gate does not know at start).
@@ -70,7 +70,7 @@ MODELLED = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "QuotaC
                       "TASRecomputeAssignmentWithinSchedulingCycle", "TASRespectNodeAffinityPreferred",
                       "TASHandleOverlappingFlavors", "TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast",
                       "TASBalancedPlacement", "SkipReassignmentForPodOwnedWorkloads",
-                      "RecomputeAssignmentUponPreemptionTargetsOverlap"})  # fmt: skip
+                      "RecomputeAssignmentUponPreemptionTargetsOverlap", "PrioritySortingWithinCohort"})  # fmt: skip
 
 
 def read(raw: Any, ptr: str, ident: dict[str, str], notes: list[str]) -> dict[str, bool]:

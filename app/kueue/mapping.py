@@ -308,7 +308,7 @@ class Admissions:
                 if wl.admission[0] in inactive:
                     continue
                 reserved = wl.reserved if wl.reserved is not None else float("inf")  # Kueue: now, the latest
-                queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
+                queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready, k.feature_gates["PrioritySortingWithinCohort"])
                 holders.append(quota.Holder(wl.key, wl.admission[0], priorities.get(wl.key, 0), queued, reserved,
                                             usage, wl.evicted, f"{wl.namespace}/{wl.queue_name}"))  # fmt: skip
         entries, unchecked, by_key = [], [], {}
@@ -356,7 +356,7 @@ class Admissions:
             shapes = [quota.PodSetShape(ps.name, {**{r: 0 for r in sorted(ps.zero)}, **k.resources.quota_requests(ps.request)},
                                         ps.count, ps.minimum)
                       for ps in wl.pod_sets]  # fmt: skip (a zero request stays: a covered one takes a flavor)
-            queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready)
+            queued = wfpr.queue_time(wl.ready, wl.created, k.wait_for_pods_ready, k.feature_gates["PrioritySortingWithinCohort"])
             groups = {ps.name: ps.topology.group for ps in wl.pod_sets if ps.topology is not None and ps.topology.group is not None}
             tas = frozenset(ps.name for ps in wl.pod_sets if tas_only or _explicit_tas(ps.topology))
             entries.append(quota.Entry(plan.key, cq, plan.priority, queued, ok, shapes, tie=wl.tie,
@@ -383,7 +383,8 @@ class Admissions:
             self._second_passes(state, tas_flavors)
         verdicts = quota.admit_in_order(entries, tree, holders, self.stop_at, k.fair_sharing, ledger, block, state,
                                         k.feature_gates["TASRecomputeAssignmentWithinSchedulingCycle"],
-                                        k.feature_gates["RecomputeAssignmentUponPreemptionTargetsOverlap"], self.cycles)  # fmt: skip
+                                        k.feature_gates["RecomputeAssignmentUponPreemptionTargetsOverlap"], self.cycles,
+                                        k.feature_gates["PrioritySortingWithinCohort"])  # fmt: skip
         for key, verdict in verdicts.items():
             plan = by_key[key]
             if not verdict.admitted:

@@ -867,7 +867,8 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
                    stop_at: float | None = None, fair: tuple[str, ...] | None = None,
                    ledger: afs.Ledger | None = None, pods_ready_block: bool | None = None,
                    tas_state: tas.State | None = None, tas_recompute: bool = True,
-                   overlap_recompute: bool = True, cycles: int | None = None) -> dict[str, Verdict]:  # fmt: skip
+                   overlap_recompute: bool = True, cycles: int | None = None,
+                   priority_sorting: bool = True) -> dict[str, Verdict]:  # fmt: skip
     """Kueue's scheduling cycles over the pending Workloads (see the module docstring):
     each cycle nominates every ClusterQueue's head (flavors and preemption targets against
     the quota as the cycle starts), orders them (no borrowing first, then the lowest
@@ -894,7 +895,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
     scheduler blocks (``waitForPodsReadyIfNeeded``); once one gets quota, it is that one.
     ``cycles``: run at most that many cycles (``options.kueueCycles``; 1 is one ``schedule``
     call, as Kueue's own scheduler tests run): nothing is tried again past the last, and the
-    Workloads no cycle reached are not tried (``Pending``). ``tas_state``: the TAS flavors' snapshots (:mod:`app.kueue.tas`): a Workload asking for
+    Workloads no cycle reached are not tried (``Pending``). ``priority_sorting``
+    (``PrioritySortingWithinCohort``, on): priority orders the cycle's heads after their
+    borrowing (off: creation time alone, classical and fair sharing alike). ``tas_state``: the TAS flavors' snapshots (:mod:`app.kueue.tas`): a Workload asking for
     TAS is placed there once its quota fits (``Cycle._topology``), preemption counts the
     placement, an admitted placement is assumed for the next, and one an earlier head of the
     same cycle made stale is placed again when ``tas_recompute``
@@ -933,7 +936,9 @@ def admit_in_order(entries: list[Entry], tree: Tree, holders: list[Holder] | Non
         nominated = []
         for e in heads:
             asg, targets = cycle.nominate(e)
-            nominated.append(((asg.borrowing, -e.priority, e.created, e.tie, e.key), e, asg, targets))
+            # (PrioritySortingWithinCohort off: no priority between the cycle's heads, FIFO after borrowing)
+            nominated.append(((asg.borrowing, -e.priority if priority_sorting else 0, e.created, e.tie, e.key), e, asg,
+                              targets))  # fmt: skip
         reserved: list[tuple[Node, FR, int]] = []
         reserved_tas: list[str] = []
         for _, e, asg, targets in _processing_order(nominated, cycle):

@@ -134,6 +134,8 @@ class Status:
     quota_reserved: bool = False  # its QuotaReserved condition is True (Kueue's HasQuotaReservation)
     requeue_at: float | None = None  # status.requeueState.requeueAt
     requeue_count: int = 0  # status.requeueState.count
+    #: its True Preempted condition's time when the reason is InCohortReclaimWhileBorrowing
+    reclaimed_while_borrowing_at: float | None = None
 
 
 def read_status(status: dict, stp: str, ident: dict[str, str]) -> Status:
@@ -160,7 +162,11 @@ def read_status(status: dict, stp: str, ident: dict[str, str]) -> Status:
         evicted = (reason if isinstance(reason, str) else "", at("Evicted"))
     rq = r.obj(status, "requeueState", stp, ident)
     rqp = join_pointer(stp, "requeueState")
+    reclaimed = None
+    if true("Preempted") and found["Preempted"][0].get("reason") == "InCohortReclaimWhileBorrowing":
+        reclaimed = at("Preempted")
     return Status(
+        reclaimed_while_borrowing_at=reclaimed,
         admitted_at=at("Admitted") if true("Admitted") else None,
         pods_ready=true("PodsReady"),
         not_ready=not_ready,
@@ -244,13 +250,17 @@ def backoff(st: Status, now: float, cq_stopped: bool = False, lq_stopped: bool =
     return None
 
 
-def queue_time(st: Status, created: float, cfg: Config | None) -> float:
+def queue_time(st: Status, created: float, cfg: Config | None, priority_sorting: bool = True) -> float:
     """``GetQueueOrderTimestamp``: the Evicted condition's time for a Workload evicted by
-    PodsReadyTimeout (with the Eviction timestamp) or by an AdmissionCheck, else its creation."""
+    PodsReadyTimeout (with the Eviction timestamp) or by an AdmissionCheck; with
+    ``PrioritySortingWithinCohort`` off, a Workload preempted InCohortReclaimWhileBorrowing
+    that condition's time plus a millisecond (after its preemptor); else its creation."""
     if st.evicted is not None:
         reason, at = st.evicted
         if reason == PODS_READY_TIMEOUT and (cfg.by_eviction if cfg is not None else True):
             return at
         if reason == ADMISSION_CHECK:
             return at
+    if not priority_sorting and st.reclaimed_while_borrowing_at is not None:
+        return st.reclaimed_while_borrowing_at + 0.001
     return created
